@@ -1,0 +1,265 @@
+// Package checks holds the vocabulary every interleave check speaks: the
+// Finding, its positions and evidence, and the registry of stable rule IDs.
+//
+// Static passes (checks/static) and the dynamic search (checks/dynamic) both
+// produce Findings; report/ renders them; report/github posts them.
+package checks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Severity orders findings; the zero value is Note.
+type Severity int
+
+const (
+	Note Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Note:
+		return "note"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
+
+// ParseSeverity accepts note, warning and error.
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "note":
+		return Note, nil
+	case "warning":
+		return Warning, nil
+	case "error":
+		return Error, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q: valid values are note, warning, error", s)
+}
+
+// MarshalText writes the severity's name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a severity's name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	*s = v
+	return err
+}
+
+// Evidence says how a finding was established.
+type Evidence string
+
+const (
+	Static    Evidence = "static"    // reported by a static pass
+	Dynamic   Evidence = "dynamic"   // observed under the controlled scheduler
+	Confirmed Evidence = "confirmed" // a static finding that a replayed schedule reproduced
+)
+
+// FailureKind classifies a dynamic failure.
+type FailureKind string
+
+const (
+	Panic       FailureKind = "panic"
+	TestFailure FailureKind = "test-failure"
+	Deadlock    FailureKind = "deadlock"
+	Leak        FailureKind = "leak"
+	DataRace    FailureKind = "data-race"
+	Fatal       FailureKind = "fatal"
+)
+
+// FailureKinds lists every dynamic failure kind in report order.
+var FailureKinds = []FailureKind{Panic, TestFailure, Deadlock, Leak, DataRace, Fatal}
+
+// Position is a source range. File is as the tool saw it (absolute or
+// relative to the working directory); reporters make it repository-relative.
+// Line and Column are 1-based; End* are zero when unknown.
+type Position struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column,omitempty"`
+	EndLine   int    `json:"endLine,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
+}
+
+// IsValid reports whether p names a file and a line.
+func (p Position) IsValid() bool { return p.File != "" && p.Line > 0 }
+
+func (p Position) String() string {
+	if p.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// Related is a secondary location: the other access, the other acquisition.
+type Related struct {
+	Position
+	Message string `json:"message"`
+}
+
+// Frame is one stack frame of a goroutine.
+type Frame struct {
+	Func string `json:"func"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Goroutine is one goroutine's state when a dynamic failure happened.
+type Goroutine struct {
+	ID    string  `json:"id"`              // logical identity, stable across replays ("g0", "g3")
+	State string  `json:"state,omitempty"` // the operation it was blocked on, or "running"
+	Site  string  `json:"site,omitempty"`  // file:line of that operation
+	Stack []Frame `json:"stack,omitempty"` // innermost first
+}
+
+// Finding is one problem reported by any check.
+type Finding struct {
+	Rule       string      `json:"rule"` // stable ID, e.g. IL1001
+	Severity   Severity    `json:"severity"`
+	Message    string      `json:"message"`
+	Pos        Position    `json:"pos"`
+	Related    []Related   `json:"related,omitempty"`
+	Evidence   Evidence    `json:"evidence"`
+	Package    string      `json:"package,omitempty"` // import path
+	Func       string      `json:"func,omitempty"`    // enclosing function, for the fingerprint
+	Snippet    string      `json:"snippet,omitempty"` // source text of the primary line
+	Kind       FailureKind `json:"kind,omitempty"`    // dynamic only
+	Test       string      `json:"test,omitempty"`    // dynamic only: the test that failed
+	Goroutines []Goroutine `json:"goroutines,omitempty"`
+	Schedule   string      `json:"schedule,omitempty"` // path of the schedule file that replays it
+	Replay     string      `json:"replay,omitempty"`   // the command that replays it
+}
+
+// Fingerprint identifies a finding across pushes: rule, package, enclosing
+// function and the whitespace-normalized source line, but no line numbers.
+func (f *Finding) Fingerprint() string {
+	h := sha256.New()
+	for _, s := range []string{f.Rule, f.Package, f.Func, normalizeSnippet(f.Snippet), string(f.Kind)} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	if f.Snippet == "" && f.Func == "" {
+		// Nothing stable to go on: fall back to the message.
+		h.Write([]byte(f.Message))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func normalizeSnippet(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Sort orders findings by file, line, column, then rule.
+func Sort(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Pos, fs[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return fs[i].Rule < fs[j].Rule
+	})
+}
+
+// Level says whether a rule runs by default.
+type Level string
+
+const (
+	Default Level = "default" // on unless disabled
+	OptIn   Level = "opt-in"  // off unless enabled: useful, but below the precision bar
+)
+
+// Rule documents one stable rule ID.
+type Rule struct {
+	ID       string   // IL1001; never reused
+	Slug     string   // unguarded-field
+	Title    string   // capitalized phrase, no period
+	Text     string   // markdown: why it matters, what to do
+	Severity Severity // default severity
+	Level    Level
+	Since    string // first release that had it
+	Removed  bool   // retired: the ID stays reserved
+}
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]Rule{}
+)
+
+// Register adds rules to the registry; a duplicate ID panics at init.
+func Register(rules ...Rule) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	for _, r := range rules {
+		if _, dup := registry[r.ID]; dup {
+			panic("checks: duplicate rule ID " + r.ID)
+		}
+		registry[r.ID] = r
+	}
+}
+
+// LookupRule finds a rule by ID or slug.
+func LookupRule(idOrSlug string) (Rule, bool) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if r, ok := registry[idOrSlug]; ok {
+		return r, true
+	}
+	for _, r := range registry {
+		if r.Slug == idOrSlug {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// Rules returns every registered rule sorted by ID.
+func Rules() []Rule {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	out := make([]Rule, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// DynamicRuleID maps a failure kind to its rule ID.
+func DynamicRuleID(k FailureKind) string {
+	for i, kk := range FailureKinds {
+		if kk == k {
+			return fmt.Sprintf("IL9%03d", i+1)
+		}
+	}
+	return "IL9000"
+}
+
+func init() {
+	texts := map[FailureKind][2]string{
+		Panic:       {"Panic under a controlled schedule", "A goroutine panicked in one interleaving of this test. Replay the schedule to see it happen, then fix the ordering assumption."},
+		TestFailure: {"Test fails under a controlled schedule", "The test's own assertions failed in one interleaving. Replay the schedule; the test is order-dependent."},
+		Deadlock:    {"Deadlock under a controlled schedule", "Every goroutine of the test was blocked in one interleaving. The report lists what each was waiting on."},
+		Leak:        {"Goroutine leak under a controlled schedule", "The test returned while goroutines it started were still blocked forever in one interleaving."},
+		DataRace:    {"Data race under a controlled schedule", "The race detector reported two unsynchronized accesses in one interleaving."},
+		Fatal:       {"Fatal runtime error under a controlled schedule", "The test process died (for example concurrent map writes) in one interleaving; the schedule replays it in a fresh process."},
+	}
+	for _, k := range FailureKinds {
+		Register(Rule{ID: DynamicRuleID(k), Slug: string(k), Title: texts[k][0], Text: texts[k][1], Severity: Error, Level: Default, Since: "0.1"})
+	}
+}

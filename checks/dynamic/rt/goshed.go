@@ -1,0 +1,5 @@
+package rt
+
+import "runtime"
+
+func goschedReal() { runtime.Gosched() }

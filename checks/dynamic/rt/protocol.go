@@ -1,0 +1,106 @@
+package rt
+
+// The protocol between the driver process (checks/dynamic/explore) and the
+// instrumented test binary. The rewriter adds a driver test to each package:
+//
+//	func TestInterleaveDriver(t *testing.T) { interleavert.Main(t, tests) }
+//
+// with tests mapping every Test function name to the function. The driver
+// process runs the binary with -test.run=^TestInterleaveDriver$ -test.v and
+// the environment variable EnvConfig naming a JSON Config file. The binary
+// appends one JSON Result per finished schedule to Config.Results, and writes
+// MarkerStart/MarkerEnd lines to standard error around each schedule so that
+// race-detector reports (printed to standard error by the race runtime) can
+// be attributed to the schedule that produced them.
+
+import "time"
+
+// DriverTest is the name of the generated driver test function.
+const DriverTest = "TestInterleaveDriver"
+
+// EnvConfig names the environment variable holding the Config file path.
+const EnvConfig = "INTERLEAVE_CONFIG"
+
+// Markers written to standard error, each on its own line, followed by the
+// schedule index: "interleave: schedule start 17".
+const (
+	MarkerStart = "interleave: schedule start "
+	MarkerEnd   = "interleave: schedule end "
+)
+
+// ScheduleVersion is the version of the schedule file format.
+const ScheduleVersion = 1
+
+// Config tells the test binary what to run.
+type Config struct {
+	Test      string    `json:"test"`             // top-level test function name
+	Strategy  string    `json:"strategy"`         // "random" (later "pct", "pos")
+	Seed      int64     `json:"seed"`             // schedule i uses Seed+i
+	First     int       `json:"first"`            // index of the first schedule (for Seed+i and markers)
+	Schedules int       `json:"schedules"`        // at most this many schedules; 0 = until Deadline
+	Deadline  time.Time `json:"deadline"`         // start no schedule after this
+	Replay    *Schedule `json:"replay,omitempty"` // run exactly this schedule once
+	Results   string    `json:"results"`          // JSON-lines file of Result
+	MaxSteps  int       `json:"maxSteps"`         // per-schedule step bound (livelock guard); 0 = default
+	// StepTimeout is the watchdog: the longest wall time the running goroutine
+	// may take to reach its next scheduling point.
+	StepTimeout time.Duration `json:"stepTimeout"`
+	Targets     []string      `json:"targets,omitempty"` // "file.go:12" sites where preemption is favoured
+	Trace       bool          `json:"trace,omitempty"`   // flush decisions as they are made (to replay a crash)
+	StopOnFail  bool          `json:"stopOnFail,omitempty"`
+}
+
+// Decision is one choice of the scheduler: which logical goroutine ran next,
+// the site it was parked at and the operation (recorded so that a replay
+// which drifts can say where). Choice is set for a select (the case index,
+// -1 for default) and for Cond.Signal (the woken waiter).
+type Decision struct {
+	G      int    `json:"g"`
+	Site   string `json:"site,omitempty"`
+	Op     string `json:"op,omitempty"`
+	Choice *int   `json:"choice,omitempty"`
+}
+
+// Signature identifies a failure independently of the schedule.
+type Signature struct {
+	Kind    string `json:"kind"`    // checks.FailureKind
+	Message string `json:"message"` // first line of the failure
+	Site    string `json:"site"`    // file:line of the first user frame
+}
+
+// Schedule is the replayable record of one run: the file format behind
+// `interleave replay`.
+type Schedule struct {
+	Version   int        `json:"version"`
+	Package   string     `json:"package"`
+	Dir       string     `json:"dir,omitempty"` // package directory relative to the module root
+	Test      string     `json:"test"`
+	GoVersion string     `json:"goVersion"`
+	Race      bool       `json:"race"`
+	Strategy  string     `json:"strategy"`
+	Seed      int64      `json:"seed"`
+	Decisions []Decision `json:"decisions"`
+	Failure   *Signature `json:"failure,omitempty"`
+}
+
+// GoroutineState is one goroutine when a schedule ended.
+type GoroutineState struct {
+	ID    int    `json:"id"`
+	Op    string `json:"op,omitempty"`   // what it is blocked on ("chan receive", "Mutex.Lock")
+	Site  string `json:"site,omitempty"` // file:line of that operation
+	Stack string `json:"stack,omitempty"`
+}
+
+// Result is one finished schedule.
+type Result struct {
+	Index      int              `json:"index"`
+	Seed       int64            `json:"seed"`
+	Outcome    string           `json:"outcome"` // "pass" or a checks.FailureKind
+	Message    string           `json:"message,omitempty"`
+	Site       string           `json:"site,omitempty"` // first user frame of the failure
+	Goroutines []GoroutineState `json:"goroutines,omitempty"`
+	Decisions  []Decision       `json:"decisions"`
+	Steps      int              `json:"steps"`
+	Diverged   string           `json:"diverged,omitempty"` // replay only: where the run left the schedule
+	Elapsed    time.Duration    `json:"elapsed"`
+}

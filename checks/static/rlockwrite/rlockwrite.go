@@ -1,0 +1,11 @@
+// Package rlockwrite is being written; see checks/static/suite.go for its rules.
+package rlockwrite
+
+import "golang.org/x/tools/go/analysis"
+
+// Analyzer is replaced by the pass's real implementation.
+var Analyzer = &analysis.Analyzer{
+	Name: "rlockwrite",
+	Doc:  "rlockwrite: placeholder until the pass lands",
+	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+}

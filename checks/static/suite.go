@@ -1,0 +1,118 @@
+// Package static lists interleave's static thread-safety passes, the stable
+// rule IDs they report, and runs them over loaded packages.
+//
+// Rule ID families (IDs are never reused):
+//
+//	IL0xxx  the tool itself (suppression directives)
+//	IL1xxx  guarded-by: fields accessed with and without their mutex
+//	IL2xxx  lock discipline: RLock writes, pairing, lock order
+//	IL3xxx  atomics mixed with plain access
+//	IL4xxx  check-then-act
+//	IL5xxx  types that claim to be safe for concurrent use
+//	IL6xxx  blocking and WaitGroup misuse
+//	IL9xxx  dynamic failures (registered by package checks)
+package static
+
+import (
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/waitgroup"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/static/atomicmix"
+	"github.com/interleave-dev/interleave/checks/static/checkact"
+	"github.com/interleave-dev/interleave/checks/static/guardedby"
+	"github.com/interleave-dev/interleave/checks/static/lockblock"
+	"github.com/interleave-dev/interleave/checks/static/lockorder"
+	"github.com/interleave-dev/interleave/checks/static/lockpair"
+	"github.com/interleave-dev/interleave/checks/static/rlockwrite"
+	"github.com/interleave-dev/interleave/checks/static/threadsafe"
+)
+
+// Pass is one analyzer and the rules it reports. A pass that reports more
+// than one rule sets Diagnostic.Category to the rule ID; a diagnostic with
+// no category belongs to the pass's first rule.
+type Pass struct {
+	Analyzer *analysis.Analyzer
+	Rules    []checks.Rule
+}
+
+// Directive rules are reported by the runner, not by a pass.
+var Directive = []checks.Rule{
+	{ID: "IL0001", Slug: "malformed-directive", Title: "Malformed interleave directive", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+		Text: "An `//interleave:ignore` directive must name one or more rule IDs and give a reason: `//interleave:ignore IL1001 only called before the value is shared`."},
+	{ID: "IL0002", Slug: "unused-directive", Title: "Suppression that matched nothing", Severity: checks.Note, Level: checks.Default, Since: "0.1",
+		Text: "An `//interleave:ignore` directive suppressed no finding; remove it so it does not hide a future one."},
+}
+
+// Passes is the suite, in the order passes run. interleave check and
+// interleave-vet both run exactly this list.
+var Passes = []Pass{
+	{guardedby.Analyzer, []checks.Rule{
+		{ID: "IL1001", Slug: "unguarded-field", Title: "Field accessed without the mutex that guards it elsewhere", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "The field is accessed with a sibling mutex held at most sites (or is annotated `// guarded by mu` / `+checklocks:mu`) but not at this one. A concurrent caller can race with the locked accesses. Take the lock here, or document why the value is not shared yet."},
+		{ID: "IL1002", Slug: "locked-helper-without-lock", Title: "Locked helper called without its lock", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "Methods named `*Locked`, or documented as requiring the lock, assume the caller holds it. This call site does not."},
+		{ID: "IL1003", Slug: "double-checked-locking", Title: "Double-checked locking on a plain field", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "The field is read without the lock, then checked again and written under it. The unlocked read races with the write. Use sync.Once, sync.OnceValue or an atomic."},
+	}},
+	{rlockwrite.Analyzer, []checks.Rule{
+		{ID: "IL2001", Slug: "write-under-rlock", Title: "Write while holding only a read lock", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+			Text: "RLock lets other readers in at the same time. A write here (assignment, map update, delete, increment, append, write through a pointer) races with them. Take the write lock."},
+	}},
+	{lockpair.Analyzer, []checks.Rule{
+		{ID: "IL2002", Slug: "lock-held-at-return", Title: "Lock still held when the function returns", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+			Text: "A path through the function returns (or panics) with a lock it took still held and no deferred unlock. The next Lock deadlocks."},
+		{ID: "IL2003", Slug: "double-lock", Title: "Mutex locked twice", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+			Text: "Go mutexes are not re-entrant: locking one that this goroutine already holds (directly or through a call that locks it) deadlocks."},
+		{ID: "IL2004", Slug: "unlock-not-held", Title: "Unlock of a mutex that is not held", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+			Text: "Unlocking a mutex that is not locked is a fatal runtime error."},
+		{ID: "IL2005", Slug: "unlock-mismatch", Title: "RUnlock of a write lock or Unlock of a read lock", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+			Text: "The unlock does not match the lock: RLock must be released with RUnlock and Lock with Unlock."},
+	}},
+	{lockorder.Analyzer, []checks.Rule{
+		{ID: "IL2101", Slug: "lock-order-inversion", Title: "Two locks acquired in opposite orders", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+			Text: "One path takes A then B, another takes B then A. Two goroutines on those paths can deadlock. Pick one order."},
+	}},
+	{atomicmix.Analyzer, []checks.Rule{
+		{ID: "IL3001", Slug: "mixed-atomic-access", Title: "Field accessed both atomically and plainly", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "The field is updated with sync/atomic in one place and read or written plainly in another. The plain access races with the atomic one. Use atomic operations everywhere, or a typed atomic (atomic.Int64) so the compiler enforces it."},
+	}},
+	{checkact.Analyzer, []checks.Rule{
+		{ID: "IL4001", Slug: "syncmap-check-then-act", Title: "sync.Map Load followed by Store of the same key", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "Another goroutine can store the key between the Load and the Store. Use LoadOrStore, or CompareAndSwap."},
+		{ID: "IL4002", Slug: "atomic-check-then-act", Title: "Atomic Load followed by a dependent Store", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "The value can change between the Load and the Store, losing an update. Use CompareAndSwap in a loop, or Add."},
+		{ID: "IL4003", Slug: "split-critical-section", Title: "Value read in one critical section and written back in another", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "The lock is released between reading the guarded value and writing a value computed from it, so a concurrent update in between is lost. Do the read and the write under one lock."},
+	}},
+	{threadsafe.Analyzer, []checks.Rule{
+		{ID: "IL5001", Slug: "threadsafe-exported-field", Title: "Type documented as safe for concurrent use has an exported mutable field", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "Callers can read and write the field without the type's lock, so the documented guarantee does not hold."},
+		{ID: "IL5002", Slug: "threadsafe-leaked-state", Title: "Type documented as safe for concurrent use returns its guarded state", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "The method returns an internal map, slice or pointer that its mutex guards. The caller then uses it without the lock. Return a copy."},
+	}},
+	{lockblock.Analyzer, []checks.Rule{
+		{ID: "IL6001", Slug: "blocking-under-lock", Title: "Blocking operation while holding a lock", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+			Text: "A channel send or receive, WaitGroup.Wait, Cond.Wait on another lock or time.Sleep while holding a mutex stalls every goroutine waiting for it, and deadlocks if the other side needs the same lock."},
+	}},
+	{waitgroup.Analyzer, []checks.Rule{
+		{ID: "IL6101", Slug: "waitgroup-add-in-goroutine", Title: "WaitGroup.Add called inside the goroutine it counts", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+			Text: "Wait may return before the goroutine runs Add. Call Add before the go statement, or use WaitGroup.Go. (This is go vet's waitgroup pass.)"},
+	}},
+}
+
+// Analyzers returns the suite's analyzers in order.
+func Analyzers() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(Passes))
+	for i, p := range Passes {
+		out[i] = p.Analyzer
+	}
+	return out
+}
+
+func init() {
+	checks.Register(Directive...)
+	for _, p := range Passes {
+		checks.Register(p.Rules...)
+	}
+}

@@ -1,0 +1,125 @@
+// Command interleave finds concurrency bugs in Go code: static thread-safety
+// passes, a controlled-concurrency search over tests with replayable
+// schedules, and the pull-request job that posts both.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK       = 0 // ran, nothing to report
+	exitFindings = 1 // ran, found something (or a replay reproduced)
+	exitError    = 2 // could not run: bad flags, bad input, build failure
+)
+
+// command is one subcommand. Each lives in its own file and registers itself
+// in init, so adding a subcommand touches no other file.
+type command struct {
+	name  string
+	short string // capitalized imperative, no period
+	usage string // argument synopsis after the name
+	// run parses args with its own FlagSet and runs; it returns the exit code.
+	run func(ctx context.Context, env *cliEnv, args []string) int
+}
+
+// cliEnv is what a command may touch: streams and the working directory.
+type cliEnv struct {
+	stdout, stderr io.Writer
+	dir            string
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "interleave:", err)
+		os.Exit(exitError)
+	}
+	os.Exit(runMain(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, dir: dir}, os.Args[1:]))
+}
+
+func runMain(ctx context.Context, env *cliEnv, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		printUsage(env.stderr)
+		if len(args) == 0 {
+			return exitError
+		}
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(env.stderr, "interleave: unknown command %q\n\n", args[0])
+		printUsage(env.stderr)
+		return exitError
+	}
+	return c.run(ctx, env, args[1:])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "interleave finds concurrency bugs in Go code.")
+	fmt.Fprintln(w, "\nUsage:\n\n\tinterleave <command> [flags] [arguments]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "\t%-8s %s\n", n, commands[n].short)
+	}
+	fmt.Fprintln(w, "\nRun 'interleave <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "Exit status: 0 nothing found, 1 findings, 2 could not run.")
+}
+
+// newFlagSet returns a FlagSet whose -h prints the command's usage.
+func newFlagSet(env *cliEnv, c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "%s\n\nUsage: interleave %s %s\n\nFlags:\n", c.short, c.name, c.usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args; ok is false when the command should return code.
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitError, false
+	}
+	return 0, true
+}
+
+// enumFlag is a string flag restricted to a set of values.
+type enumFlag struct {
+	value   string
+	allowed []string
+}
+
+func (e *enumFlag) String() string { return e.value }
+func (e *enumFlag) Set(s string) error {
+	for _, a := range e.allowed {
+		if s == a {
+			e.value = s
+			return nil
+		}
+	}
+	return fmt.Errorf("valid values are %s", strings.Join(e.allowed, ", "))
+}
