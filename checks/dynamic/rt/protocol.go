@@ -13,7 +13,10 @@ package rt
 // race-detector reports (printed to standard error by the race runtime) can
 // be attributed to the schedule that produced them.
 
-import "time"
+import (
+	"testing"
+	"time"
+)
 
 // DriverTest is the name of the generated driver test function.
 const DriverTest = "TestInterleaveDriver"
@@ -103,4 +106,13 @@ type Result struct {
 	Steps      int              `json:"steps"`
 	Diverged   string           `json:"diverged,omitempty"` // replay only: where the run left the schedule
 	Elapsed    time.Duration    `json:"elapsed"`
+}
+
+// Main is the body of the generated driver test: it reads the Config named
+// by EnvConfig, runs the requested test under the scheduler as many times as
+// the Config allows, and appends a Result per schedule to Config.Results.
+// Without the environment variable it skips, so a plain `go test` of the
+// instrumented package is harmless.
+func Main(t *testing.T, tests map[string]func(*testing.T)) {
+	t.Skip("interleave: scheduler not linked in yet")
 }
