@@ -49,7 +49,7 @@ var Directive = []checks.Rule{
 var Passes = []Pass{
 	{guardedby.Analyzer, []checks.Rule{
 		{ID: "IL1001", Slug: "unguarded-field", Title: "Field accessed without the mutex that guards it elsewhere", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
-			Text: "The field is accessed with a sibling mutex held at most sites (or is annotated `// guarded by mu` / `+checklocks:mu`) but not at this one. A concurrent caller can race with the locked accesses. Take the lock here, or document why the value is not shared yet."},
+			Text: "The field is accessed with a sibling mutex held at most sites (at least 2 and 75% of the accesses outside constructors, and written after construction) or is annotated `// guarded by mu` / `+checklocks:mu`, but not at this one. A concurrent caller can race with the locked accesses. Take the lock here, or document why the value is not shared yet."},
 		{ID: "IL1002", Slug: "locked-helper-without-lock", Title: "Locked helper called without its lock", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
 			Text: "Methods named `*Locked`, or documented as requiring the lock, assume the caller holds it. This call site does not."},
 		{ID: "IL1003", Slug: "double-checked-locking", Title: "Double-checked locking on a plain field", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
@@ -57,21 +57,21 @@ var Passes = []Pass{
 	}},
 	{rlockwrite.Analyzer, []checks.Rule{
 		{ID: "IL2001", Slug: "write-under-rlock", Title: "Write while holding only a read lock", Severity: checks.Error, Level: checks.Default, Since: "0.1",
-			Text: "RLock lets other readers in at the same time. A write here (assignment, map update, delete, increment, append, write through a pointer) races with them. Take the write lock."},
+			Text: "RLock lets other readers in at the same time. A write here (assignment, map update, delete, increment, append, element store, write through a pointer) races with them. Reported when the RWMutex guards the location: it is annotated so, or written under the write lock elsewhere. Take the write lock."},
 	}},
 	{lockpair.Analyzer, []checks.Rule{
 		{ID: "IL2002", Slug: "lock-held-at-return", Title: "Lock still held when the function returns", Severity: checks.Error, Level: checks.Default, Since: "0.1",
-			Text: "A path through the function returns (or panics) with a lock it took still held and no deferred unlock. The next Lock deadlocks."},
+			Text: "A return keeps a lock that the function's other returns release, and no deferred unlock covers it. The next Lock deadlocks. Release it on every path, ideally with `defer`. Functions that return holding the lock by contract (named lock*/acquire*, documented so, returning the unlock func, or telling the caller through a bool or error result) are not reported. Panicking paths count only with the pass's -panics flag."},
 		{ID: "IL2003", Slug: "double-lock", Title: "Mutex locked twice", Severity: checks.Error, Level: checks.Default, Since: "0.1",
 			Text: "Go mutexes are not re-entrant: locking one that this goroutine already holds (directly or through a call that locks it) deadlocks."},
 		{ID: "IL2004", Slug: "unlock-not-held", Title: "Unlock of a mutex that is not held", Severity: checks.Error, Level: checks.Default, Since: "0.1",
-			Text: "Unlocking a mutex that is not locked is a fatal runtime error."},
+			Text: "The function already released this mutex on this path (explicitly, or an explicit Unlock before a deferred one). Unlocking a mutex that is not locked is a fatal runtime error. An Unlock of a mutex the function never locks is the caller's and is not reported."},
 		{ID: "IL2005", Slug: "unlock-mismatch", Title: "RUnlock of a write lock or Unlock of a read lock", Severity: checks.Error, Level: checks.Default, Since: "0.1",
 			Text: "The unlock does not match the lock: RLock must be released with RUnlock and Lock with Unlock."},
 	}},
 	{lockorder.Analyzer, []checks.Rule{
 		{ID: "IL2101", Slug: "lock-order-inversion", Title: "Two locks acquired in opposite orders", Severity: checks.Error, Level: checks.Default, Since: "0.1",
-			Text: "One path takes A then B, another takes B then A. Two goroutines on those paths can deadlock. Pick one order."},
+			Text: "One path takes A then B, another takes B then A, directly or through calls, in this package or one it imports. Two goroutines on those paths can deadlock. Pick one order. Locks are compared by class (the struct type and field, or the package variable); two instances of one class are not reported."},
 	}},
 	{atomicmix.Analyzer, []checks.Rule{
 		{ID: "IL3001", Slug: "mixed-atomic-access", Title: "Field accessed both atomically and plainly", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
@@ -79,7 +79,7 @@ var Passes = []Pass{
 	}},
 	{checkact.Analyzer, []checks.Rule{
 		{ID: "IL4001", Slug: "syncmap-check-then-act", Title: "sync.Map Load followed by Store of the same key", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
-			Text: "Another goroutine can store the key between the Load and the Store. Use LoadOrStore, or CompareAndSwap."},
+			Text: "Another goroutine can store or delete the key between the Load and the Store or Delete that depends on it. Use LoadOrStore, LoadAndDelete, CompareAndSwap or CompareAndDelete, or hold one mutex around both."},
 		{ID: "IL4002", Slug: "atomic-check-then-act", Title: "Atomic Load followed by a dependent Store", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
 			Text: "The value can change between the Load and the Store, losing an update. Use CompareAndSwap in a loop, or Add."},
 		{ID: "IL4003", Slug: "split-critical-section", Title: "Value read in one critical section and written back in another", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
@@ -87,13 +87,13 @@ var Passes = []Pass{
 	}},
 	{threadsafe.Analyzer, []checks.Rule{
 		{ID: "IL5001", Slug: "threadsafe-exported-field", Title: "Type documented as safe for concurrent use has an exported mutable field", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
-			Text: "Callers can read and write the field without the type's lock, so the documented guarantee does not hold."},
+			Text: "The field is written after construction, modified in place, or is a map, slice or pointer accessed under the type's mutex; callers can read and write it without that lock, so the documented guarantee does not hold. Unexport it and add methods that take the lock. Configuration fields set only while the value is built are not reported."},
 		{ID: "IL5002", Slug: "threadsafe-leaked-state", Title: "Type documented as safe for concurrent use returns its guarded state", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
-			Text: "The method returns an internal map, slice or pointer that its mutex guards. The caller then uses it without the lock. Return a copy."},
+			Text: "The method returns an internal map, slice or pointer that its mutex guards and that the type keeps modifying in place. The caller then uses it without the lock. Return a copy (maps.Clone, slices.Clone), or replace the field wholesale instead of modifying it (copy-on-write)."},
 	}},
 	{lockblock.Analyzer, []checks.Rule{
 		{ID: "IL6001", Slug: "blocking-under-lock", Title: "Blocking operation while holding a lock", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
-			Text: "A channel send or receive, WaitGroup.Wait, Cond.Wait on another lock or time.Sleep while holding a mutex stalls every goroutine waiting for it, and deadlocks if the other side needs the same lock."},
+			Text: "A channel send or receive (unbuffered or of unknown capacity), range over a channel, select without default, WaitGroup.Wait, Cond.Wait while holding a lock other than the Cond's own, or time.Sleep while holding a mutex stalls every goroutine waiting for it, and deadlocks if the other side needs the same lock. Release the lock first, or use select with default."},
 	}},
 	{waitgroup.Analyzer, []checks.Rule{
 		{ID: "IL6101", Slug: "waitgroup-add-in-goroutine", Title: "WaitGroup.Add called inside the goroutine it counts", Severity: checks.Error, Level: checks.Default, Since: "0.1",

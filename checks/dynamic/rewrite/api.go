@@ -2,11 +2,24 @@
 // scheduler: it rewrites synchronization operations into calls of package rt,
 // adds rt and a driver test to the module, and returns a `go test -overlay`
 // mapping. The user's files are never modified.
+//
+// Edits are made in place on the source bytes: every original token keeps
+// its line (the only tokens that move, select channel operands hoisted into
+// temporaries, carry /*line*/ directives naming their original position).
+// Decisions use type information: method sets, embedded and promoted
+// methods, pointer and value receivers, generic and named channel types.
+// What is not rewritten is listed in Result.Warnings with its position:
+// method and function values (f := mu.Unlock), method expressions, ranges
+// over channels in files older than go1.23, selects whose label is a goto
+// target, receivers reached through unexported embedded fields of other
+// packages, sends whose interface element type cannot be spelled in the
+// file, and cgo files.
 package rewrite
 
 import (
 	"context"
-	"errors"
+	"os"
+	"strings"
 )
 
 // Options says what to instrument.
@@ -21,30 +34,60 @@ type Package struct {
 	ImportPath string
 	Dir        string   // absolute
 	Tests      []string // names of its top-level Test functions, sorted
+	// Driver is the path (on disk, under Dir) the generated driver test file
+	// is overlaid at.
+	Driver string
 }
 
 // Result is an instrumented build: pass `-overlay Overlay` to go test, run
-// from ModuleRoot.
+// from ModuleRoot; TestFlags holds the flags that work as is.
 type Result struct {
 	ModuleRoot string
 	ModulePath string
 	Overlay    string    // path of the overlay JSON file
 	TempDir    string    // holds the rewritten files
 	Packages   []Package // packages matched by Patterns that have Test functions
+	// RuntimeDir is where the runtime package appears in the overlay
+	// (<ModuleRoot>/internal/interleavert). It does not exist on disk, and
+	// the go command compiles a package from overlay files alone, but vet
+	// (`go vet`, and the vet step of `go test` and `go test -c`, which
+	// computes facts for dependencies) runs inside each package's directory
+	// and fails with "chdir ...: no such file or directory". So either pass
+	// -vet=off (TestFlags does) or create the empty directory first.
+	RuntimeDir string
+	// TestFlags are the go test flags for this build: Options.BuildFlags,
+	// then "-overlay=<Overlay>" and "-vet=off" (see RuntimeDir for why).
+	TestFlags []string
+	// Files maps each rewritten original file to its rewritten copy (the
+	// same mapping as the overlay, without the runtime and driver files).
+	Files map[string]string
+	// Warnings lists operations left as written ("file:line: why"), e.g.
+	// method values such as `f := mu.Unlock`.
+	Warnings []string
 }
 
 // Cleanup removes the temporary files.
-func (r *Result) Cleanup() error { return nil }
+func (r *Result) Cleanup() error {
+	if r == nil || r.TempDir == "" {
+		return nil
+	}
+	return os.RemoveAll(r.TempDir)
+}
 
 // BuildError reports packages that do not compile, with the compiler's words.
 type BuildError struct {
 	Errors []string // "file:line:col: message"
 }
 
-func (e *BuildError) Error() string { return "packages do not compile" }
+func (e *BuildError) Error() string {
+	if len(e.Errors) == 0 {
+		return "packages do not compile"
+	}
+	return "packages do not compile:\n\t" + strings.Join(e.Errors, "\n\t")
+}
 
 // Instrument rewrites the packages matched by opts.Patterns and the
 // in-module packages they depend on.
 func Instrument(ctx context.Context, opts Options) (*Result, error) {
-	return nil, errors.New("rewrite: not built yet")
+	return instrument(ctx, opts)
 }

@@ -7,59 +7,294 @@ package rt
 // performs the real operation and nothing else.
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // Go starts f as a goroutine (rewritten from a go statement; the rewriter
 // evaluates the function value and arguments first, as the go statement did).
-func Go(f func()) { go f() }
+// Under control the new goroutine is controlled too; its logical id is the
+// next free one in creation order.
+func Go(f func()) {
+	g := current()
+	if g == nil {
+		go f()
+		return
+	}
+	rep := g.call(&request{op: opGo})
+	if rep.mode == mSkip {
+		return
+	}
+	go childMain(rep.child, f)
+}
+
+// childMain is the body of a controlled goroutine.
+func childMain(c *gstate, f func()) {
+	setGid(c)
+	defer func() { p := recover(); endOfGoroutine(); c.exit(p) }()
+	c.call(&request{op: opStart})
+	f()
+}
+
+// endMu orders the end of every controlled goroutine before the end of its
+// schedule (and so before the next schedule): each goroutine passes through
+// it when it ends, after its last access, and the runner passes through it
+// when the schedule is over. It creates no edge between accesses made while
+// the goroutines still run, so races inside a schedule stay visible, while
+// state left behind by one schedule is not reported as racing with the next.
+var endMu sync.Mutex
+
+func endOfGoroutine() {
+	endMu.Lock()
+	endMu.Unlock()
+}
+
+//go:norace
+func setGid(c *gstate) { c.gid = goid() }
+
+// exit records how the goroutine ended and tells the scheduler.
+//
+//go:norace
+func (g *gstate) exit(p any) {
+	if p != nil && p != errAbort {
+		g.panicked = true
+		g.panicVal = panicString(p)
+		g.panicStack = stackOf()
+		g.panicSite = panicSite()
+	}
+	g.arriveExit()
+}
 
 // Gosched yields (rewritten from runtime.Gosched).
-func Gosched() { goschedReal() }
+func Gosched() {
+	if g := current(); g != nil {
+		g.call(&request{op: opYield})
+		return
+	}
+	goschedReal()
+}
+
+// lockOp is the scheduling point of a lock operation: false means skip the
+// real operation (an unlock the shadow state says is not held, while a
+// schedule is being aborted or after a fatal misuse was reported).
+func lockOp(op opKind, p unsafe.Pointer) (controlled, perform bool) {
+	g := current()
+	if g == nil {
+		return false, true
+	}
+	return true, g.call(&request{op: op, obj: p}).mode != mSkip
+}
 
 // Mutex.
-func Lock(m *sync.Mutex)         { m.Lock() }
-func Unlock(m *sync.Mutex)       { m.Unlock() }
-func TryLock(m *sync.Mutex) bool { return m.TryLock() }
+func Lock(m *sync.Mutex) {
+	if _, ok := lockOp(opLock, unsafe.Pointer(m)); ok {
+		m.Lock()
+	}
+}
+func Unlock(m *sync.Mutex) {
+	if _, ok := lockOp(opUnlock, unsafe.Pointer(m)); ok {
+		m.Unlock()
+	}
+}
+func TryLock(m *sync.Mutex) bool {
+	if _, ok := lockOp(opTryLock, unsafe.Pointer(m)); ok {
+		return m.TryLock()
+	}
+	return false
+}
 
 // RWMutex.
-func WLock(m *sync.RWMutex)         { m.Lock() }
-func WUnlock(m *sync.RWMutex)       { m.Unlock() }
-func TryWLock(m *sync.RWMutex) bool { return m.TryLock() }
-func RLock(m *sync.RWMutex)         { m.RLock() }
-func RUnlock(m *sync.RWMutex)       { m.RUnlock() }
-func TryRLock(m *sync.RWMutex) bool { return m.TryRLock() }
+func WLock(m *sync.RWMutex) {
+	if _, ok := lockOp(opWLock, unsafe.Pointer(m)); ok {
+		m.Lock()
+	}
+}
+func WUnlock(m *sync.RWMutex) {
+	if _, ok := lockOp(opWUnlock, unsafe.Pointer(m)); ok {
+		m.Unlock()
+	}
+}
+func TryWLock(m *sync.RWMutex) bool {
+	if _, ok := lockOp(opTryWLock, unsafe.Pointer(m)); ok {
+		return m.TryLock()
+	}
+	return false
+}
+func RLock(m *sync.RWMutex) {
+	if _, ok := lockOp(opRLock, unsafe.Pointer(m)); ok {
+		m.RLock()
+	}
+}
+func RUnlock(m *sync.RWMutex) {
+	if _, ok := lockOp(opRUnlock, unsafe.Pointer(m)); ok {
+		m.RUnlock()
+	}
+}
+func TryRLock(m *sync.RWMutex) bool {
+	if _, ok := lockOp(opTryRLock, unsafe.Pointer(m)); ok {
+		return m.TryRLock()
+	}
+	return false
+}
 
 // LockerLock and LockerUnlock handle calls through the sync.Locker
 // interface (including RWMutex.RLocker()).
-func LockerLock(l sync.Locker)   { l.Lock() }
-func LockerUnlock(l sync.Locker) { l.Unlock() }
+func LockerLock(l sync.Locker) {
+	if g := current(); g != nil {
+		if g.call(&request{op: opLockerLock, locker: l}).mode == mSkip {
+			return
+		}
+	}
+	l.Lock()
+}
+func LockerUnlock(l sync.Locker) {
+	if g := current(); g != nil {
+		if g.call(&request{op: opLockerUnlock, locker: l}).mode == mSkip {
+			return
+		}
+	}
+	l.Unlock()
+}
 
 // WaitGroup.
-func WaitGroupAdd(wg *sync.WaitGroup, delta int) { wg.Add(delta) }
-func WaitGroupDone(wg *sync.WaitGroup)           { wg.Done() }
-func WaitGroupWait(wg *sync.WaitGroup)           { wg.Wait() }
+func WaitGroupAdd(wg *sync.WaitGroup, delta int) {
+	if g := current(); g != nil {
+		g.call(&request{op: opWGAdd, obj: unsafe.Pointer(wg), delta: delta})
+	}
+	wg.Add(delta)
+}
+func WaitGroupDone(wg *sync.WaitGroup) {
+	if g := current(); g != nil {
+		g.call(&request{op: opWGAdd, obj: unsafe.Pointer(wg), delta: -1})
+	}
+	wg.Done()
+}
+func WaitGroupWait(wg *sync.WaitGroup) {
+	if g := current(); g != nil {
+		g.call(&request{op: opWGWait, obj: unsafe.Pointer(wg)})
+	}
+	wg.Wait()
+}
 func WaitGroupGo(wg *sync.WaitGroup, f func()) {
-	wg.Add(1)
+	WaitGroupAdd(wg, 1)
 	Go(func() { defer WaitGroupDone(wg); f() })
 }
 
 // Once.
-func OnceDo(o *sync.Once, f func()) { o.Do(f) }
+func OnceDo(o *sync.Once, f func()) {
+	g := current()
+	if g == nil {
+		o.Do(f)
+		return
+	}
+	if !g.call(&request{op: opOnce, obj: unsafe.Pointer(o)}).ok {
+		o.Do(f) // already done
+		return
+	}
+	defer onceDone(o)
+	o.Do(f)
+}
+
+func onceDone(o *sync.Once) {
+	if g := current(); g != nil {
+		g.call(&request{op: opOnceDone, obj: unsafe.Pointer(o)})
+	}
+}
 
 // Cond. Wait is modelled as Unlock, park in the wait set, Lock; the
 // scheduler chooses which waiter Signal wakes.
-func CondWait(c *sync.Cond)      { c.Wait() }
-func CondSignal(c *sync.Cond)    { c.Signal() }
-func CondBroadcast(c *sync.Cond) { c.Broadcast() }
+func CondWait(c *sync.Cond) {
+	g := current()
+	if g == nil {
+		c.Wait()
+		return
+	}
+	if g.call(&request{op: opCondWait, obj: unsafe.Pointer(c), locker: c.L}).mode != mSkip {
+		c.L.Unlock()
+	}
+	g.call(&request{op: opCondPark, obj: unsafe.Pointer(c)})
+	LockerLock(c.L)
+}
+func CondSignal(c *sync.Cond) {
+	if g := current(); g != nil {
+		g.call(&request{op: opSignal, obj: unsafe.Pointer(c)})
+	}
+	c.Signal()
+}
+func CondBroadcast(c *sync.Cond) {
+	if g := current(); g != nil {
+		g.call(&request{op: opBroadcast, obj: unsafe.Pointer(c)})
+	}
+	c.Broadcast()
+}
+
+// chanPtr identifies a channel (nil for a nil channel).
+func chanPtr(rv reflect.Value) unsafe.Pointer {
+	if !rv.IsValid() || rv.Kind() != reflect.Chan || rv.IsNil() {
+		return nil
+	}
+	return rv.UnsafePointer()
+}
 
 // Channels.
-func Send[T any](ch chan<- T, v T)       { ch <- v }
-func Recv[T any](ch <-chan T) T          { return <-ch }
-func Recv2[T any](ch <-chan T) (T, bool) { v, ok := <-ch; return v, ok }
-func Close[T any](ch chan<- T)           { close(ch) }
+func Send[T any](ch chan<- T, v T) {
+	g := current()
+	if g == nil {
+		ch <- v
+		return
+	}
+	rv := reflect.ValueOf(ch)
+	req := request{op: opSend, obj: chanPtr(rv), rv: rv}
+	for {
+		if g.call(&req).mode == mPoll {
+			select {
+			case ch <- v:
+				return
+			default:
+				req.pollFailed = true
+				continue
+			}
+		}
+		ch <- v
+		return
+	}
+}
+
+func Recv[T any](ch <-chan T) T { v, _ := Recv2(ch); return v }
+
+func Recv2[T any](ch <-chan T) (T, bool) {
+	g := current()
+	if g == nil {
+		v, ok := <-ch
+		return v, ok
+	}
+	rv := reflect.ValueOf(ch)
+	req := request{op: opRecv, obj: chanPtr(rv), rv: rv}
+	for {
+		if g.call(&req).mode == mPoll {
+			select {
+			case v, ok := <-ch:
+				return v, ok
+			default:
+				req.pollFailed = true
+				continue
+			}
+		}
+		v, ok := <-ch
+		return v, ok
+	}
+}
+
+func Close[T any](ch chan<- T) {
+	if g := current(); g != nil {
+		rv := reflect.ValueOf(ch)
+		g.call(&request{op: opClose, obj: chanPtr(rv), rv: rv})
+	}
+	close(ch)
+}
 
 // Range replaces `for v := range ch`.
 func Range[T any](ch <-chan T) func(yield func(T) bool) {
@@ -101,29 +336,131 @@ func RecvCase[T any](ch <-chan T) SelectCase { return SelectCase{Ch: ch} }
 // the real receive and returns a buffered channel holding the value (or a
 // closed one); PickSend returns a buffered channel whose value a forwarder
 // delivers to the real channel.
-func Select(hasDefault bool, cases ...SelectCase) int { return -2 }
+//
+// Semantics under control: the scheduler only picks among cases that are
+// ready by its shadow state (buffer room or data, a closed channel, a parked
+// partner); -1 (default) is returned only when no case is ready and the
+// select has a default; a select with no ready case and no default parks
+// until one is. A select stuck on channels fed from outside the scheduler's
+// view is polled (its receive cases are tried without blocking) before a
+// deadlock is declared; a receive found that way is delivered through a
+// PickRecv adapter as well.
+func Select(hasDefault bool, cases ...SelectCase) int {
+	g := current()
+	if g == nil {
+		return -2
+	}
+	req := request{op: opSelect, hasDefault: hasDefault, cases: make([]caseReq, len(cases))}
+	for i, c := range cases {
+		rv := reflect.ValueOf(c.Ch)
+		req.cases[i] = caseReq{ptr: chanPtr(rv), rv: rv, send: c.Send}
+	}
+	for {
+		rep := g.call(&req)
+		if rep.mode == mPoll {
+			var sc []reflect.SelectCase
+			var idx []int
+			for i, c := range req.cases {
+				if !c.send && c.ptr != nil {
+					sc = append(sc, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: c.rv})
+					idx = append(idx, i)
+				}
+			}
+			sc = append(sc, reflect.SelectCase{Dir: reflect.SelectDefault})
+			k, v, ok := reflect.Select(sc)
+			if k == len(sc)-1 {
+				req.pollFailed = true
+				continue
+			}
+			g.setPick(false, true, v, ok)
+			return idx[k]
+		}
+		g.setPick(rep.adapter, false, reflect.Value{}, false)
+		return rep.choice
+	}
+}
+
+//go:norace
+func (g *gstate) setPick(adapter, polled bool, v reflect.Value, ok bool) {
+	g.pickAdapter, g.pickPolled, g.pickVal, g.pickOK = adapter, polled, v, ok
+}
+
+//go:norace
+func (g *gstate) takePick() (adapter, polled bool, v reflect.Value, ok bool) {
+	adapter, polled, v, ok = g.pickAdapter, g.pickPolled, g.pickVal, g.pickOK
+	g.pickAdapter, g.pickPolled, g.pickVal = false, false, reflect.Value{}
+	return
+}
 
 // PickRecv returns the channel the real select should receive from for
 // case i: ch when uncontrolled, nil when another case was chosen.
 func PickRecv[T any](chosen, i int, ch <-chan T) <-chan T {
-	if chosen == -2 || chosen == i {
+	if chosen == -2 {
 		return ch
 	}
-	return nil
+	if chosen != i {
+		return nil
+	}
+	g := current()
+	if g == nil {
+		return ch
+	}
+	adapter, polled, pv, pok := g.takePick()
+	switch {
+	case polled:
+		ad := make(chan T, 1)
+		if pok {
+			var x T
+			if pv.IsValid() {
+				reflect.ValueOf(&x).Elem().Set(pv)
+			}
+			ad <- x
+		} else {
+			close(ad)
+		}
+		return ad
+	case adapter:
+		v, ok := <-ch
+		ad := make(chan T, 1)
+		if ok {
+			ad <- v
+		} else {
+			close(ad)
+		}
+		return ad
+	}
+	return ch
 }
 
 // PickSend is PickRecv for a send case.
 func PickSend[T any](chosen, i int, ch chan<- T) chan<- T {
-	if chosen == -2 || chosen == i {
+	if chosen == -2 {
 		return ch
 	}
-	return nil
+	if chosen != i {
+		return nil
+	}
+	g := current()
+	if g == nil {
+		return ch
+	}
+	if adapter, _, _, _ := g.takePick(); adapter {
+		ad := make(chan T, 1)
+		go func() { ch <- <-ad }()
+		return ad
+	}
+	return ch
 }
 
 // Atomic is a scheduling point placed before a sync/atomic call or a typed
 // atomic method; addr is the address operated on. Then lets it sit inside an
 // expression: interleavert.Then(interleavert.Atomic(&x), atomic.AddInt64(&x, 1)).
-func Atomic(addr any) Point { return Point{} }
+func Atomic(addr any) Point {
+	if g := current(); g != nil {
+		g.call(&request{op: opAtomic})
+	}
+	return Point{}
+}
 
 // Point is the value of a scheduling point used inside an expression.
 type Point struct{}
@@ -131,20 +468,116 @@ type Point struct{}
 // Then returns v; its first argument is evaluated (and schedules) first.
 func Then[T any](_ Point, v T) T { return v }
 
-// Time: a virtual clock under control, the real one otherwise.
-func Sleep(d time.Duration)                           { time.Sleep(d) }
-func After(d time.Duration) <-chan time.Time          { return time.After(d) }
-func Tick(d time.Duration) <-chan time.Time           { return time.Tick(d) }
-func NewTimer(d time.Duration) *time.Timer            { return time.NewTimer(d) }
-func NewTicker(d time.Duration) *time.Ticker          { return time.NewTicker(d) }
-func AfterFunc(d time.Duration, f func()) *time.Timer { return time.AfterFunc(d, f) }
-func TimerStop(t *time.Timer) bool                    { return t.Stop() }
-func TimerReset(t *time.Timer, d time.Duration) bool  { return t.Reset(d) }
-func TickerStop(t *time.Ticker)                       { t.Stop() }
-func TickerReset(t *time.Ticker, d time.Duration)     { t.Reset(d) }
+// Time: a virtual clock under control, the real one otherwise. The virtual
+// clock advances only when no controlled goroutine can run, straight to the
+// earliest deadline. Timers made under control are &time.Timer{C: ch} /
+// &time.Ticker{C: ch} values known to the scheduler: use them only through
+// TimerStop/TimerReset/TickerStop/TickerReset (their own methods panic).
+func Sleep(d time.Duration) {
+	if g := current(); g != nil {
+		g.call(&request{op: opSleep, d: d})
+		return
+	}
+	time.Sleep(d)
+}
+func After(d time.Duration) <-chan time.Time {
+	if g := current(); g != nil {
+		return g.call(&request{op: opTimerNew, timerKind: tkAfter, d: d}).ch
+	}
+	return time.After(d)
+}
+func Tick(d time.Duration) <-chan time.Time {
+	if d <= 0 {
+		return nil
+	}
+	if current() != nil {
+		return NewTicker(d).C
+	}
+	return time.Tick(d)
+}
+func NewTimer(d time.Duration) *time.Timer {
+	if g := current(); g != nil {
+		return g.call(&request{op: opTimerNew, timerKind: tkTimer, d: d}).timer
+	}
+	return time.NewTimer(d)
+}
+func NewTicker(d time.Duration) *time.Ticker {
+	if g := current(); g != nil {
+		if d <= 0 {
+			panic("non-positive interval for NewTicker")
+		}
+		return g.call(&request{op: opTimerNew, timerKind: tkTicker, d: d}).ticker
+	}
+	return time.NewTicker(d)
+}
+func AfterFunc(d time.Duration, f func()) *time.Timer {
+	if g := current(); g != nil {
+		return g.call(&request{op: opTimerNew, timerKind: tkFunc, d: d, fn: f}).timer
+	}
+	return time.AfterFunc(d, f)
+}
+func TimerStop(t *time.Timer) bool {
+	if g := current(); g != nil {
+		if rep := g.call(&request{op: opTimerStop, obj: unsafe.Pointer(t)}); rep.mode != mSkip {
+			return rep.ok
+		}
+	}
+	return t.Stop()
+}
+func TimerReset(t *time.Timer, d time.Duration) bool {
+	if g := current(); g != nil {
+		if rep := g.call(&request{op: opTimerReset, obj: unsafe.Pointer(t), d: d}); rep.mode != mSkip {
+			return rep.ok
+		}
+	}
+	return t.Reset(d)
+}
+func TickerStop(t *time.Ticker) {
+	if g := current(); g != nil {
+		if g.call(&request{op: opTickerStop, obj: unsafe.Pointer(t)}).mode != mSkip {
+			return
+		}
+	}
+	t.Stop()
+}
+func TickerReset(t *time.Ticker, d time.Duration) {
+	if g := current(); g != nil {
+		if d <= 0 {
+			panic("non-positive interval for Ticker.Reset")
+		}
+		if g.call(&request{op: opTickerReset, obj: unsafe.Pointer(t), d: d}).mode != mSkip {
+			return
+		}
+	}
+	t.Reset(d)
+}
 
 // Testing hooks: t.Parallel is a no-op under control (the driver already
 // runs one test at a time); t.Run runs the subtest as part of the caller's
 // schedule.
-func Parallel(t *testing.T)                                    { t.Parallel() }
-func Run(t *testing.T, name string, f func(t *testing.T)) bool { return t.Run(name, f) }
+func Parallel(t *testing.T) {
+	if current() != nil {
+		return
+	}
+	t.Parallel()
+}
+
+// Run under control runs f in a subtest whose goroutine is a new controlled
+// goroutine; the caller is blocked ("t.Run") until f returns.
+func Run(t *testing.T, name string, f func(t *testing.T)) bool {
+	g := current()
+	if g == nil {
+		return t.Run(name, f)
+	}
+	rep := g.call(&request{op: opRun})
+	if rep.mode == mSkip {
+		return false
+	}
+	c := rep.child
+	return t.Run(name, func(t *testing.T) {
+		setGid(c)
+		defer func() { p := recover(); endOfGoroutine(); c.exit(p) }()
+		c.call(&request{op: opStart})
+		f(t)
+	})
+}

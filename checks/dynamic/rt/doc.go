@@ -4,4 +4,61 @@
 // It imports only the standard library: the rewriter copies these files into
 // the user's module as a package of its own, so any other import would have to
 // be resolvable from a module we do not control.
+//
+// # Model
+//
+// A schedule runs the test function on goroutine g0 (the goroutine of the
+// subtest "schedule-<index>" that RunSchedule/Main create; it gets that
+// subtest's *testing.T). Goroutines started through Go, AfterFunc and Run are
+// controlled too and numbered 1, 2, ... in creation order. Each API call of a
+// controlled goroutine is a scheduling point: the goroutine publishes its
+// next operation and parks; a scheduler goroutine (S) waits until every
+// goroutine it released has parked again, computes which parked goroutines
+// are enabled from shadow state (mutex owners, RWMutex readers/writer and a
+// pending writer, which blocks new readers as in Go, WaitGroup counters, Once
+// state, Cond wait sets, channel closed flags with len/cap read from the real
+// channel and parked partners, the virtual clock), asks the Strategy for one,
+// records a Decision and releases it. The chosen goroutine performs the real
+// operation, which cannot block. An unbuffered send and its receive are
+// released together (Decision.Partner) and S waits for both.
+//
+// Hand-offs use a futex on plain words (Linux; elsewhere polling with
+// time.Sleep, equally invisible to the race detector but slower) in
+// //go:norace code. S keeps its own state to itself and never acquires
+// another goroutine's vector clock (its channel operations on timer channels
+// run on throw-away goroutines), so the race detector sees exactly the
+// program's own synchronization. At the end of every controlled goroutine a
+// pass through one mutex orders it before the end of the schedule, so state
+// left by one schedule is not reported as racing with the next.
+//
+// Oracles: a panic in any controlled goroutine ("panic"), t.Failed() after
+// the body ("test-failure"), nothing enabled and no timer pending while the
+// body runs ("deadlock") or after it returned ("leak"; goroutines still
+// running after the body returned get postTestSteps more decisions), misuse
+// the Go runtime would make fatal such as unlocking an unlocked mutex
+// ("fatal"), and the step bound Config.MaxSteps ("fatal", message starting
+// "livelock:"). A schedule ends by unwinding every parked goroutine with a
+// private panic; operations met while unwinding (deferred calls) run when
+// harmless, unlocks only when the shadow says the lock is held, and blocking
+// ones unwind again.
+//
+// Time is virtual: the clock jumps to the earliest deadline when no
+// controlled goroutine can run. Timers made under control are
+// &time.Timer{C: ch} and &time.Ticker{C: ch}; use them through TimerStop,
+// TimerReset, TickerStop and TickerReset (their own methods would panic).
+//
+// Foreign parties: a controlled goroutine blocked on a channel that a
+// goroutine outside the scheduler may feed is polled (a non-blocking attempt)
+// for about 55ms of wall time before a deadlock is declared. A goroutine that
+// blocks for real on something the scheduler cannot see (an uninstrumented
+// channel operation, a lock held by uncontrolled code, I/O) stops the
+// schedule after Config.StepTimeout: the process appends a "fatal" Result
+// whose Message starts with MarkerWatchdog, prints it (no MarkerEnd: the
+// schedule stays open, as for a crash) and exits with ExitWatchdog.
+//
+// Known limitations: only one schedule runs per process at a time; a Cond
+// waited on under control is not woken by an uncontrolled Signal; a
+// WaitGroup whose counter was raised outside control is assumed to be zero
+// (Wait then blocks for real and the watchdog ends the run); TryLock results
+// disagreeing with the shadow (a foreign holder) are not reconciled.
 package rt

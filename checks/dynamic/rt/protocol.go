@@ -13,10 +13,7 @@ package rt
 // race-detector reports (printed to standard error by the race runtime) can
 // be attributed to the schedule that produced them.
 
-import (
-	"testing"
-	"time"
-)
+import "time"
 
 // DriverTest is the name of the generated driver test function.
 const DriverTest = "TestInterleaveDriver"
@@ -62,6 +59,9 @@ type Decision struct {
 	Site   string `json:"site,omitempty"`
 	Op     string `json:"op,omitempty"`
 	Choice *int   `json:"choice,omitempty"`
+	// Partner is the goroutine released together with G to complete an
+	// unbuffered channel operation (added by rt; absent otherwise).
+	Partner *int `json:"partner,omitempty"`
 }
 
 // Signature identifies a failure independently of the schedule.
@@ -108,11 +108,4 @@ type Result struct {
 	Elapsed    time.Duration    `json:"elapsed"`
 }
 
-// Main is the body of the generated driver test: it reads the Config named
-// by EnvConfig, runs the requested test under the scheduler as many times as
-// the Config allows, and appends a Result per schedule to Config.Results.
-// Without the environment variable it skips, so a plain `go test` of the
-// instrumented package is harmless.
-func Main(t *testing.T, tests map[string]func(*testing.T)) {
-	t.Skip("interleave: scheduler not linked in yet")
-}
+// Main is in driver.go.

@@ -1,11 +1,564 @@
-// Package atomicmix is being written; see checks/static/suite.go for its rules.
 package atomicmix
 
-import "golang.org/x/tools/go/analysis"
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
 
-// Analyzer is replaced by the pass's real implementation.
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports plain accesses to variables that are accessed with
+// sync/atomic elsewhere (rule IL3001).
 var Analyzer = &analysis.Analyzer{
-	Name: "atomicmix",
-	Doc:  "atomicmix: placeholder until the pass lands",
-	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	Name:      "atomicmix",
+	Doc:       mustExtractDoc(doc, "atomicmix"),
+	Run:       run,
+	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
+}
+
+// ruleID is the stable ID of the one rule this pass reports.
+const ruleID = "IL3001"
+
+// atomicFact marks an exported field or package variable whose address is
+// passed to a sync/atomic function in its own package.
+type atomicFact struct {
+	Func string // the sync/atomic function, e.g. "AddInt64"
+	Pos  string // base file name and line of that call, e.g. "stats.go:12"
+}
+
+// AFact implements analysis.Fact.AFact.
+func (*atomicFact) AFact() {}
+
+func (f *atomicFact) String() string { return "atomic(" + f.Func + ")" }
+
+// atomicUse is the first atomic access of a variable in this package.
+type atomicUse struct {
+	call    *ast.CallExpr
+	operand ast.Expr // X in &X
+	fn      string   // "AddInt64"
+}
+
+type passContext struct {
+	pass *analysis.Pass
+	// atomics maps each variable (field origin or package var) to its
+	// first atomic access in this package.
+	atomics map[*types.Var]atomicUse
+	// operands holds the X of every &X passed to a sync/atomic function.
+	operands map[ast.Expr]bool
+	// allLocks and writeLocks hold, per variable, the mutexes held at
+	// every atomic access and at every atomic write (Store, Add, Swap,
+	// CompareAndSwap, And, Or); seenAny and seenWrite say whether there
+	// was any.
+	allLocks, writeLocks map[*types.Var]map[string]bool
+	seenAny, seenWrite   map[*types.Var]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	// Fast path: without sync/atomic here and without atomic facts from
+	// dependencies there is nothing to mix.
+	if !imports(pass.Pkg, "sync/atomic") && len(pass.AllObjectFacts()) == 0 {
+		return nil, nil
+	}
+	pc := &passContext{
+		pass:       pass,
+		atomics:    map[*types.Var]atomicUse{},
+		operands:   map[ast.Expr]bool{},
+		allLocks:   map[*types.Var]map[string]bool{},
+		writeLocks: map[*types.Var]map[string]bool{},
+		seenAny:    map[*types.Var]bool{},
+		seenWrite:  map[*types.Var]bool{},
+	}
+	pc.collectAtomics() // &X passed to sync/atomic functions
+	pc.exportFacts()    // exported fields and vars, for importing packages
+	pc.checkPlain()     // plain accesses of those variables
+	return nil, nil
+}
+
+// collectAtomics records every variable whose address is passed to a
+// sync/atomic function, with the mutexes held at every such access.
+func (pc *passContext) collectAtomics() {
+	info := pc.pass.TypesInfo
+	pc.forEachFunc(func(fd *ast.FuncDecl) {
+		w := &lockWalker{info: info, keyOf: pc.lockKey, visit: func(n ast.Node, held lockState) {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return
+			}
+			fn, ok := typeutil.Callee(info, call).(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
+				return
+			}
+			if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+				return // a typed atomic's method
+			}
+			addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+			if !ok || addr.Op != token.AND {
+				return
+			}
+			x := ast.Unparen(addr.X)
+			v := pc.variable(x)
+			if v == nil {
+				return
+			}
+			pc.operands[x] = true
+			if _, seen := pc.atomics[v]; !seen {
+				pc.atomics[v] = atomicUse{call: call, operand: x, fn: fn.Name()}
+			}
+			pc.allLocks[v] = intersect(pc.allLocks[v], held, pc.seenAny[v])
+			pc.seenAny[v] = true
+			if !strings.HasPrefix(fn.Name(), "Load") {
+				pc.writeLocks[v] = intersect(pc.writeLocks[v], held, pc.seenWrite[v])
+				pc.seenWrite[v] = true
+			}
+		}}
+		w.walkFunc(fd.Body, lockState{})
+	})
+}
+
+// intersect returns the mutexes in both acc and held; acc is ignored
+// when it holds nothing yet (first access).
+func intersect(acc map[string]bool, held lockState, seen bool) map[string]bool {
+	out := map[string]bool{}
+	for k := range held {
+		if !seen || acc[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// lockKey names a mutex independently of the variable it is reached
+// through: s.mu and c.mu of the same struct type are the same key.
+func (pc *passContext) lockKey(x ast.Expr) string {
+	text := types.ExprString(x)
+	root := rootIdent(x)
+	if root == nil || !strings.HasPrefix(text, root.Name) {
+		return text
+	}
+	v, ok := pc.pass.TypesInfo.Uses[root].(*types.Var)
+	if !ok || (v.Pkg() != nil && v.Parent() == v.Pkg().Scope()) {
+		return text // a package-level mutex is named by itself
+	}
+	t := v.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return types.TypeString(t, nil) + text[len(root.Name):]
+}
+
+// forEachFunc calls f for every function declaration with a body.
+func (pc *passContext) forEachFunc(f func(*ast.FuncDecl)) {
+	for _, file := range pc.pass.Files {
+		for _, decl := range file.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+				f(fd)
+			}
+		}
+	}
+}
+
+// variable returns the struct field (its generic origin) or package-level
+// variable that e denotes, or nil.
+func (pc *passContext) variable(e ast.Expr) *types.Var {
+	info := pc.pass.TypesInfo
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			if sel.Kind() != types.FieldVal {
+				return nil
+			}
+			if v, ok := sel.Obj().(*types.Var); ok {
+				return v.Origin()
+			}
+			return nil
+		}
+		return pc.packageVar(e.Sel) // qualified identifier pkg.V
+	case *ast.Ident:
+		return pc.packageVar(e)
+	}
+	return nil
+}
+
+func (pc *passContext) packageVar(id *ast.Ident) *types.Var {
+	v, ok := pc.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	return v
+}
+
+// exportFacts exports a fact for each exported variable of this package
+// accessed atomically here: only those can be reached from other packages.
+func (pc *passContext) exportFacts() {
+	for v, use := range pc.atomics {
+		if v.Pkg() != pc.pass.Pkg || !v.Exported() {
+			continue
+		}
+		pc.pass.ExportObjectFact(v, &atomicFact{Func: use.fn, Pos: pc.shortPos(use.call.Pos())})
+	}
+}
+
+func (pc *passContext) shortPos(pos token.Pos) string {
+	p := pc.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// checkPlain reports plain accesses of atomically accessed variables.
+func (pc *passContext) checkPlain() {
+	for _, f := range pc.pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue // package-level initializers run before sharing
+			}
+			if fd.Recv == nil && fd.Name.Name == "init" || constructorName(fd.Name.Name) {
+				continue
+			}
+			pc.checkFunc(fd)
+		}
+	}
+}
+
+func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
+	info := pc.pass.TypesInfo
+	fresh, firstGo := freshLocals(info, fd.Body)
+	copies := valueParams(info, fd)
+	waited := pc.firstWait(fd.Body)
+	heldAt := map[ast.Node]lockState{}
+	w := &lockWalker{info: info, keyOf: pc.lockKey, visit: func(n ast.Node, held lockState) {
+		switch n.(type) {
+		case *ast.SelectorExpr, *ast.Ident:
+			if len(held) > 0 {
+				heldAt[n] = held
+			}
+		}
+	}}
+	w.walkFunc(fd.Body, lockState{})
+
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		var e ast.Expr
+		switch n := n.(type) {
+		case *ast.SelectorExpr, *ast.Ident:
+			e = n.(ast.Expr)
+		default:
+			return true
+		}
+		if pc.operands[e] {
+			return false
+		}
+		v := pc.variable(e)
+		if v == nil {
+			return true
+		}
+		var parent ast.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		if id, ok := e.(*ast.Ident); ok {
+			if sel, ok := parent.(*ast.SelectorExpr); ok && sel.Sel == id {
+				return true // handled as the qualified selector
+			}
+		}
+		if !pc.isPlainAccess(e, parent, stack) {
+			return true
+		}
+		// Not shared yet: a value allocated here, before any go statement,
+		// outside closures; or a copy received by value.
+		if root := rootIdent(e); root != nil {
+			obj := info.Uses[root]
+			if copies[obj] {
+				return true
+			}
+			if fresh[obj] && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
+				return true
+			}
+		}
+		kind := accessKind(e, parent)
+		if pc.ordered(v, kind, heldAt[e]) {
+			return true
+		}
+		// After wg.Wait() the goroutines that updated the variable have
+		// finished: a read there is ordered after their atomic writes.
+		if kind == "read" && waited != token.NoPos && e.Pos() > waited && !insideFuncLit(stack) {
+			return true
+		}
+		pc.report(e, v, kind)
+		return true
+	})
+}
+
+// ordered reports whether a plain access cannot race with this package's
+// atomic accesses of v: a read when there is no atomic write, or when a
+// mutex held here is held at every atomic write; a write when a mutex
+// held here is held at every atomic access. Variables of other packages
+// are never ordered: their atomic accesses are not visible here.
+func (pc *passContext) ordered(v *types.Var, kind string, held lockState) bool {
+	if v.Pkg() != pc.pass.Pkg || !pc.seenAny[v] {
+		return false
+	}
+	locks := pc.allLocks[v]
+	if kind == "read" {
+		if !pc.seenWrite[v] {
+			return true // plain and atomic reads do not race
+		}
+		locks = pc.writeLocks[v]
+	}
+	for k := range held {
+		if locks[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// accessKind says whether e is written ("write") or read ("read").
+func accessKind(e ast.Expr, parent ast.Node) string {
+	switch p := parent.(type) {
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == e {
+				return "write"
+			}
+		}
+	case *ast.IncDecStmt:
+		return "write"
+	}
+	return "read"
+}
+
+// isPlainAccess reports whether e, a use of a tracked variable, reads or
+// writes it directly (not a path prefix, not &e, not an unsafe operand).
+func (pc *passContext) isPlainAccess(e ast.Expr, parent ast.Node, stack []ast.Node) bool {
+	switch p := parent.(type) {
+	case *ast.SelectorExpr:
+		if p.X == e {
+			return false // a prefix of a longer path: s.b in s.b.n
+		}
+	case *ast.UnaryExpr:
+		if p.Op == token.AND {
+			return false // address taken for some other purpose
+		}
+	case *ast.KeyValueExpr:
+		if p.Key == e {
+			return false // composite literal key
+		}
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		call, ok := stack[i].(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if obj, ok := pc.pass.TypesInfo.Uses[id.Sel].(*types.Builtin); ok && obj.Pkg() != nil && obj.Pkg().Path() == "unsafe" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (pc *passContext) report(e ast.Expr, v *types.Var, kind string) {
+	text := types.ExprString(e)
+	if use, ok := pc.atomics[v]; ok {
+		call := types.ExprString(use.call.Fun)
+		pc.pass.Report(analysis.Diagnostic{
+			Pos: e.Pos(), End: e.End(), Category: ruleID,
+			Message: fmt.Sprintf("plain %s of %s races with its atomic accesses (%s at %s)", kind, text, call, pc.shortPos(use.call.Pos())),
+			Related: []analysis.RelatedInformation{{Pos: use.call.Pos(), End: use.call.End(), Message: "atomic access of " + types.ExprString(use.operand)}},
+		})
+		return
+	}
+	if v.Pkg() == pc.pass.Pkg {
+		return
+	}
+	var fact atomicFact
+	if !pc.pass.ImportObjectFact(v, &fact) {
+		return
+	}
+	pc.pass.Report(analysis.Diagnostic{
+		Pos: e.Pos(), End: e.End(), Category: ruleID,
+		Message: fmt.Sprintf("plain %s of %s races with its atomic accesses in package %s (atomic.%s at %s)", kind, text, v.Pkg().Path(), fact.Func, fact.Pos),
+		Related: []analysis.RelatedInformation{{Pos: v.Pos(), End: v.Pos() + token.Pos(len(v.Name())), Message: v.Name() + " is accessed with atomic." + fact.Func + " in package " + v.Pkg().Name()}},
+	})
+}
+
+// firstWait returns the position of the first sync.WaitGroup.Wait call
+// in body outside function literals, or token.NoPos.
+func (pc *passContext) firstWait(body *ast.BlockStmt) token.Pos {
+	first := token.NoPos
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			fn, ok := typeutil.Callee(pc.pass.TypesInfo, n).(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" || fn.Name() != "Wait" {
+				return true
+			}
+			if recv := fn.Type().(*types.Signature).Recv(); recv != nil && strings.HasSuffix(recv.Type().String(), "sync.WaitGroup") {
+				if first == token.NoPos || n.Pos() < first {
+					first = n.Pos()
+				}
+			}
+		}
+		return true
+	})
+	return first
+}
+
+// constructorName reports whether a function's name says it builds or
+// initializes a value before it is shared: newX, NewX, initX.
+func constructorName(name string) bool {
+	l := strings.ToLower(name)
+	return strings.HasPrefix(l, "new") || strings.HasPrefix(l, "init")
+}
+
+// rootIdent returns the variable at the base of a field path (x in x.a.b,
+// (*x).a), or nil.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+func insideFuncLit(stack []ast.Node) bool {
+	for _, n := range stack {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// freshLocals returns the local variables of body bound to a value
+// allocated in the function (&T{}, T{}, new(T), var t T), and the
+// position of the first go statement, after which they may be shared.
+func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, token.Pos) {
+	fresh := map[types.Object]bool{}
+	firstGo := token.NoPos
+	mark := func(id *ast.Ident) {
+		if obj := info.ObjectOf(id); obj != nil {
+			fresh[obj] = true
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if firstGo == token.NoPos || n.Pos() < firstGo {
+				firstGo = n.Pos()
+			}
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE || len(n.Lhs) != len(n.Rhs) {
+				return true
+			}
+			for i, r := range n.Rhs {
+				if id, ok := n.Lhs[i].(*ast.Ident); ok && isAllocation(info, r) {
+					mark(id)
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if len(n.Values) == 0 || (i < len(n.Values) && isAllocation(info, n.Values[i])) {
+					if _, isStruct := info.TypeOf(id).Underlying().(*types.Struct); isStruct || len(n.Values) > 0 {
+						mark(id)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return fresh, firstGo
+}
+
+// isAllocation reports whether e allocates a new value: T{...}, &T{...} or new(T).
+func isAllocation(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
+			b, ok := info.Uses[id].(*types.Builtin)
+			return ok && b.Name() == "new"
+		}
+	}
+	return false
+}
+
+// valueParams returns the receiver and parameters of fd that are struct
+// values: accesses through them touch the callee's own copy.
+func valueParams(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	add := func(fl *ast.FieldList) {
+		if fl == nil {
+			return
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				obj := info.Defs[id]
+				if obj == nil {
+					continue
+				}
+				if _, ok := obj.Type().Underlying().(*types.Struct); ok {
+					out[obj] = true
+				}
+			}
+		}
+	}
+	add(fd.Recv)
+	add(fd.Type.Params)
+	return out
+}
+
+func imports(pkg *types.Package, path string) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == path {
+			return true
+		}
+	}
+	return false
+}
+
+// mustExtractDoc returns the "# Analyzer name" section of a package doc
+// comment, as x/tools' internal analyzerutil.MustExtractDoc does.
+func mustExtractDoc(src, name string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil || f.Doc == nil {
+		panic("atomicmix: cannot parse doc.go")
+	}
+	text := f.Doc.Text()
+	head := "# Analyzer " + name
+	i := strings.Index(text, head)
+	if i < 0 {
+		panic("atomicmix: doc.go has no " + head + " section")
+	}
+	text = text[i+len(head):]
+	if j := strings.Index(text, "\n# "); j >= 0 {
+		text = text[:j]
+	}
+	return strings.TrimSpace(text)
 }

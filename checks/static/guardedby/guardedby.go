@@ -1,11 +1,153 @@
-// Package guardedby is being written; see checks/static/suite.go for its rules.
 package guardedby
 
-import "golang.org/x/tools/go/analysis"
+import (
+	_ "embed"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
 
-// Analyzer is replaced by the pass's real implementation.
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports IL1001, IL1002 and IL1003.
 var Analyzer = &analysis.Analyzer{
-	Name: "guardedby",
-	Doc:  "guardedby: placeholder until the pass lands",
-	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	Name:     "guardedby",
+	Doc:      mustExtractDoc(doc, "guardedby"),
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      run,
+}
+
+// Rule IDs, set as Diagnostic.Category.
+const (
+	ruleUnguarded   = "IL1001"
+	ruleLockedCall  = "IL1002"
+	ruleDoubleCheck = "IL1003"
+)
+
+// Inference thresholds for unannotated fields: the dominant sibling mutex
+// must be held at no fewer than minLocked accesses and at no less than
+// inferredThreshold of the counted accesses. checklocks suggests an
+// annotation at 0.9; we report the unprotected accesses themselves, and
+// 0.75 still means three protected accesses for every unprotected one.
+const (
+	minLocked         = 2
+	inferredThreshold = 0.75
+)
+
+// passContext holds the state of one run.
+type passContext struct {
+	pass    *analysis.Pass
+	syntax  *lockset.Syntax
+	guards  map[*types.Var]guard
+	reqs    map[*types.Func]requirement
+	results []*lockset.Result
+	// fields accumulates the counted accesses per field (origin object).
+	fields map[*types.Var]*fieldInfo
+	order  []*types.Var
+	// atomic holds the fields ever accessed through sync/atomic.
+	atomic map[*types.Var]bool
+	// dcl holds the positions reported as double-checked locking.
+	dcl map[token.Pos]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !importsSync(pass.Pkg) {
+		return nil, nil
+	}
+	pc := &passContext{
+		pass:   pass,
+		syntax: lockset.NewSyntax(pass.Files),
+		guards: fieldGuards(pass),
+		reqs:   requirements(pass),
+		fields: map[*types.Var]*fieldInfo{},
+		atomic: map[*types.Var]bool{},
+		dcl:    map[token.Pos]bool{},
+	}
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	pc.results = lockset.New().Package(ssainfo.SrcFuncs, pc.entry) // lock state everywhere
+	for _, r := range pc.results {
+		if !pc.skipFunc(r) {
+			pc.doubleChecked(r) // IL1003, first, so those reads are not reported twice
+		}
+	}
+	for _, r := range pc.results {
+		pc.collect(r) // count accesses per field
+	}
+	pc.reportFields() // IL1001
+	for _, r := range pc.results {
+		pc.lockedCalls(r) // IL1002
+	}
+	return nil, nil
+}
+
+func importsSync(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if p.Path() == "sync" {
+			return true
+		}
+	}
+	return false
+}
+
+// entry returns the locks held on entry to fn: the receiver's mutex for
+// methods that require it.
+func (pc *passContext) entry(fn *ssa.Function) lockset.State {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || len(fn.Params) == 0 {
+		return lockset.State{}
+	}
+	req, ok := pc.reqs[obj]
+	if !ok || req.mutex == nil {
+		return lockset.State{}
+	}
+	return lockset.NewState(lockset.Held{Lock: lockset.Path{Root: fn.Params[0]}.Child(req.mutex.Name()), Mode: req.mode})
+}
+
+// topLevel returns the declared function enclosing fn.
+func topLevel(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// skipFunc reports whether accesses in r are neither counted nor
+// reported: package initializers, constructors and test files.
+func (pc *passContext) skipFunc(r *lockset.Result) bool {
+	top := topLevel(r.Fn)
+	if top.Signature.Recv() == nil && lockset.IsInitName(top.Name()) || lockset.IsConstructorName(top.Name()) {
+		return true
+	}
+	if top.Synthetic != "" {
+		return true
+	}
+	if obj, ok := top.Object().(*types.Func); ok {
+		if req, ok := pc.reqs[obj]; ok && req.mutex == nil {
+			return true // fooLocked on a struct with several mutexes
+		}
+	}
+	name := pc.pass.Fset.Position(top.Pos()).Filename
+	return strings.HasSuffix(name, "_test.go")
+}
+
+func mustExtractDoc(src, name string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil || f.Doc == nil {
+		panic(name + ": doc.go has no package comment")
+	}
+	text := f.Doc.Text()
+	marker := "# Analyzer " + name + "\n"
+	i := strings.Index(text, marker)
+	if i < 0 {
+		panic(name + ": doc.go lacks " + strings.TrimSpace(marker))
+	}
+	return strings.TrimSpace(text[i+len(marker):])
 }

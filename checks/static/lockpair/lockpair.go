@@ -1,11 +1,264 @@
-// Package lockpair is being written; see checks/static/suite.go for its rules.
 package lockpair
 
-import "golang.org/x/tools/go/analysis"
+import (
+	_ "embed"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+	"strings"
 
-// Analyzer is replaced by the pass's real implementation.
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock/unlock pairing errors: IL2002-IL2005.
 var Analyzer = &analysis.Analyzer{
-	Name: "lockpair",
-	Doc:  "lockpair: placeholder until the pass lands",
-	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	Name:       "lockpair",
+	Doc:        mustExtractDoc(doc, "lockpair"),
+	URL:        "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockpair",
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer, ctrlflow.Analyzer, inspect.Analyzer},
+	Run:        run,
+	FactTypes:  []analysis.Fact{(*lockFact)(nil)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// reportPanics makes panic(...) paths count as exits for lock-held-at-return.
+// Off by default: a panic that keeps a lock is almost always an invariant
+// check nobody recovers from.
+var reportPanics bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&reportPanics, "panics", false, "also report locks still held when a path panics")
+}
+
+// Result is the per-function lock activity lockpair saw, for passes that
+// require it (lockorder). It is exported for that purpose only.
+type Result struct {
+	Funcs []*FuncLocks // in source order
+}
+
+// FuncLocks is one function's acquisitions and calls with the locks held
+// at each (must-held on at least one path reaching it).
+type FuncLocks struct {
+	Fn       *ssa.Function
+	Acquires []Acquire
+	Calls    []Call
+}
+
+// HeldLock is a lock held at some point, and where it was acquired.
+type HeldLock struct {
+	Name  string // s.mu
+	Class string // lock class, "" if none
+	Mode  Mode
+	Pos   token.Pos
+}
+
+// Acquire is a direct Lock or RLock.
+type Acquire struct {
+	Pos   token.Pos
+	Name  string
+	Class string
+	Mode  Mode
+	Held  []HeldLock
+}
+
+// Call is a static call, with the locks held across it.
+type Call struct {
+	Pos    token.Pos
+	Callee *ssa.Function
+	Held   []HeldLock
+}
+
+// passContext holds the state of one run of the pass.
+type passContext struct {
+	pass      *analysis.Pass
+	cfgs      *ctrlflow.CFGs
+	calls     map[token.Pos]*ast.CallExpr // by Lparen
+	summaries map[*ssa.Function]*summary
+	busy      map[*ssa.Function]bool
+	walkers   []*walker
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{}
+	// Fast path: no sync import and no lock facts from dependencies means
+	// no lock operation to follow.
+	if !importsSync(pass.Pkg) && len(pass.AllObjectFacts()) == 0 {
+		return res, nil
+	}
+	pc := &passContext{
+		pass:      pass,
+		cfgs:      pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs),
+		calls:     map[token.Pos]*ast.CallExpr{},
+		summaries: map[*ssa.Function]*summary{},
+		busy:      map[*ssa.Function]bool{},
+	}
+	// Index call expressions so messages quote operands as written.
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	for n := range ins.PreorderSeq((*ast.CallExpr)(nil)) {
+		call := n.(*ast.CallExpr)
+		pc.calls[call.Lparen] = call
+	}
+
+	// Walk every source function once, callees first through summaryOf.
+	funcs := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs
+	for _, fn := range funcs {
+		pc.summaryOf(fn)
+	}
+
+	// Report, export facts, and hand the lock activity to lockorder.
+	var diags []analysis.Diagnostic
+	seen := map[string]bool{}
+	for _, fn := range funcs {
+		w := pc.walkerOf(fn)
+		if w == nil {
+			continue
+		}
+		res.Funcs = append(res.Funcs, w.locks)
+		for _, pd := range w.diags {
+			if pd.keep != nil && !pd.keep() {
+				continue
+			}
+			d := pd.Diagnostic
+			k := d.Category + "@" + pass.Fset.Position(d.Pos).String()
+			if !seen[k] {
+				seen[k] = true
+				diags = append(diags, d)
+			}
+		}
+		// Facts only for functions other packages can call.
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && obj.Exported() {
+			if s := pc.summaries[fn]; s != nil && !s.empty() {
+				pass.ExportObjectFact(obj, s.fact())
+			}
+		}
+	}
+	sort.SliceStable(diags, func(i, j int) bool { return diags[i].Pos < diags[j].Pos })
+	for _, d := range diags {
+		pass.Report(d)
+	}
+	return res, nil
+}
+
+func (pc *passContext) walkerOf(fn *ssa.Function) *walker {
+	for _, w := range pc.walkers {
+		if w.fn == fn {
+			return w
+		}
+	}
+	return nil
+}
+
+// summaryOf returns fn's summary, walking fn first if it belongs to this
+// package. known is false for a function being walked (recursion) or a
+// dependency without a fact.
+func (pc *passContext) summaryOf(fn *ssa.Function) (s *summary, known bool) {
+	if fn.Pkg != nil && fn.Pkg.Pkg == pc.pass.Pkg && len(fn.Blocks) > 0 {
+		if s, ok := pc.summaries[fn]; ok {
+			return s, s != nil
+		}
+		if pc.busy[fn] {
+			return nil, false
+		}
+		pc.busy[fn] = true
+		w := newWalker(pc, fn)
+		w.run()
+		delete(pc.busy, fn)
+		if w.gaveUp {
+			pc.summaries[fn] = nil
+			return nil, false
+		}
+		w.checkHeldAtReturn()
+		s := w.summarize()
+		pc.summaries[fn] = s
+		pc.walkers = append(pc.walkers, w)
+		return s, true
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Pkg() == pc.pass.Pkg {
+		return nil, false
+	}
+	var f lockFact
+	if !pc.pass.ImportObjectFact(obj, &f) {
+		// No fact: the dependency does nothing to locks we can name.
+		return &summary{}, true
+	}
+	return f.summary(), true
+}
+
+func (pc *passContext) noReturn(fn *types.Func) bool {
+	return pc.cfgs != nil && pc.cfgs.NoReturn(fn)
+}
+
+// receiverText is the source text of the receiver of the method call
+// whose '(' is at pos: "s.mu" for s.mu.Lock().
+func (pc *passContext) receiverText(pos token.Pos) string {
+	call := pc.calls[pos]
+	if call == nil {
+		return ""
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return types.ExprString(sel.X)
+	}
+	return ""
+}
+
+// funText is the source text of the function operand of the call at pos.
+func (pc *passContext) funText(pos token.Pos) string {
+	if call := pc.calls[pos]; call != nil {
+		return types.ExprString(call.Fun)
+	}
+	return ""
+}
+
+// funcEnd is the closing brace of fn, where an implicit return happens.
+func (pc *passContext) funcEnd(fn *ssa.Function) token.Pos {
+	switch s := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		if s.Body != nil {
+			return s.Body.Rbrace
+		}
+	case *ast.FuncLit:
+		return s.Body.Rbrace
+	}
+	return fn.Pos()
+}
+
+// globalName names a package-variable lock of a summary from the
+// caller's side: qualified when the variable is in another package.
+func (pc *passContext) globalName(a AbsLock) string {
+	id := strings.TrimPrefix(a.Root, "g:")
+	i := strings.LastIndex(id, ".")
+	if i < 0 {
+		return a.Name
+	}
+	path, name := id[:i], id[i+1:]
+	if path == pc.pass.Pkg.Path() {
+		return a.Name
+	}
+	qual := path[strings.LastIndex(path, "/")+1:]
+	for _, imp := range pc.pass.Pkg.Imports() {
+		if imp.Path() == path {
+			qual = imp.Name()
+		}
+	}
+	return qual + "." + name + strings.TrimPrefix(a.Name, name)
+}
+
+func importsSync(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == "sync" {
+			return true
+		}
+	}
+	return false
 }

@@ -1,11 +1,230 @@
-// Package rlockwrite is being written; see checks/static/suite.go for its rules.
 package rlockwrite
 
-import "golang.org/x/tools/go/analysis"
+import (
+	_ "embed"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
 
-// Analyzer is replaced by the pass's real implementation.
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports IL2001.
 var Analyzer = &analysis.Analyzer{
-	Name: "rlockwrite",
-	Doc:  "rlockwrite: placeholder until the pass lands",
-	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	Name:     "rlockwrite",
+	Doc:      mustExtractDoc(doc, "rlockwrite"),
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run:      run,
+}
+
+const rule = "IL2001"
+
+func run(pass *analysis.Pass) (any, error) {
+	if !importsSync(pass.Pkg) {
+		return nil, nil
+	}
+	syntax := lockset.NewSyntax(pass.Files)
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	type candidate struct {
+		acc  lockset.Access
+		held lockset.Held
+		key  guardKey
+	}
+	var cands []candidate
+	// guarded holds the (location, lock) pairs seen with the write lock
+	// held: evidence that the RWMutex guards the location, and not only,
+	// say, closing (database/sql.Rows.closemu).
+	guarded := map[guardKey]bool{}
+	for f, g := range lockset.FieldGuards(pass.Files, pass.TypesInfo) {
+		guarded[guardKey{f, "." + g.Mutex.Name()}] = true // annotated: no evidence needed
+	}
+	for _, r := range lockset.New().Package(ssainfo.SrcFuncs, nil) {
+		for _, acc := range r.Accesses() {
+			st, ok := r.Before(acc.Instr)
+			if !ok || st.Len() == 0 || acc.Kind == lockset.Ref || acc.Kind == lockset.Atomic {
+				continue
+			}
+			for _, h := range st.Locks() {
+				if h.Mode == lockset.Exclusive && (acc.Field != nil && related(acc, h) || acc.Field == nil && packageLock(pass, h)) {
+					guarded[keyOf(acc, h)] = true
+				}
+			}
+			if !acc.Kind.IsWrite() {
+				continue
+			}
+			if h, ok := readOnly(pass, r, st, acc); ok {
+				cands = append(cands, candidate{acc, h, keyOf(acc, h)})
+			}
+		}
+	}
+	reported := map[token.Pos]bool{}
+	for _, c := range cands {
+		acc, h := c.acc, c.held
+		pos := writePos(pass, acc)
+		if !guarded[c.key] || reported[pos] {
+			continue
+		}
+		reported[pos] = true
+		lock := syntax.LockName(h)
+		d := analysis.Diagnostic{
+			Pos:      pos,
+			Category: rule,
+			Message:  fmt.Sprintf("%s while holding only the read lock %s", describe(syntax, acc), lock),
+		}
+		if h.Pos.IsValid() {
+			d.Related = []analysis.RelatedInformation{{Pos: h.Pos, Message: fmt.Sprintf("%s read-locked here", lock)}}
+			if c := syntax.Call(h.Pos); c != nil {
+				d.Related[0].Pos = c.Pos()
+			}
+		}
+		pass.Report(d)
+	}
+	return nil, nil
+}
+
+// guardKey names a location (a field, or a package-level variable) and
+// the lock (a sibling mutex field, or a package-level mutex) held at an
+// access to it.
+type guardKey struct {
+	loc  types.Object
+	lock string
+}
+
+func keyOf(acc lockset.Access, h lockset.Held) guardKey {
+	if acc.Field != nil {
+		return guardKey{acc.Field.Origin(), strings.TrimPrefix(h.Lock.Fields, acc.Base.Fields)}
+	}
+	return guardKey{acc.Global.Object(), h.Lock.String()}
+}
+
+// writePos returns where to report acc: the field selector, or the write
+// itself when it happens on another line (m := c.m; m[k] = v).
+func writePos(pass *analysis.Pass, acc lockset.Access) token.Pos {
+	wp := acc.Instr.Pos()
+	if wp.IsValid() && pass.Fset.Position(wp).Line != pass.Fset.Position(acc.Pos).Line {
+		return wp
+	}
+	return acc.Pos
+}
+
+// readOnly returns the read lock that is the only protection of the write
+// acc, if any: a sibling RWMutex held shared, with no mutex of the struct
+// (or, for a variable, no lock at all) held exclusively, and no own lock
+// of the object written through.
+func readOnly(pass *analysis.Pass, r *lockset.Result, st lockset.State, acc lockset.Access) (lockset.Held, bool) {
+	if r.IsFresh(acc.Base.Root) || copied(acc.Base.Root) {
+		return lockset.Held{}, false
+	}
+	if acc.Kind != lockset.Write && !acc.Target.IsZero() && st.HoldsUnder(acc.Target, lockset.Exclusive) {
+		return lockset.Held{}, false // the object written through has its own lock
+	}
+	var shared *lockset.Held
+	for _, h := range st.Locks() {
+		if acc.Field != nil && !related(acc, h) {
+			continue
+		}
+		if acc.Field == nil && !packageLock(pass, h) {
+			continue
+		}
+		if h.Mode == lockset.Exclusive {
+			return lockset.Held{}, false
+		}
+		if shared == nil {
+			h := h
+			shared = &h
+		}
+	}
+	if shared == nil {
+		return lockset.Held{}, false
+	}
+	return *shared, true
+}
+
+// related reports whether h is a mutex field of the struct acc accesses,
+// reached from the same base (acc.Base.mu).
+func related(acc lockset.Access, h lockset.Held) bool {
+	if acc.Struct == nil {
+		return false
+	}
+	for i := 0; i < acc.Struct.NumFields(); i++ {
+		f := acc.Struct.Field(i)
+		if lockset.IsMutex(f.Type()) && h.Lock == acc.Base.Child(f.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// packageLock reports whether h is a package-level mutex of this package.
+func packageLock(pass *analysis.Pass, h lockset.Held) bool {
+	g, ok := h.Lock.Root.(*ssa.Global)
+	return ok && h.Lock.Fields == "" && g.Pkg != nil && g.Pkg.Pkg == pass.Pkg
+}
+
+// copied reports whether root is a struct parameter passed by value.
+func copied(root ssa.Value) bool {
+	p, ok := root.(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	_, isPtr := p.Type().Underlying().(*types.Pointer)
+	return !isPtr
+}
+
+// describe renders the write: "field c.hits written", "map c.m modified".
+func describe(syntax *lockset.Syntax, acc lockset.Access) string {
+	name := ""
+	if acc.Field != nil {
+		base := acc.Base.String()
+		if sel := syntax.Selector(acc.Pos); sel != nil {
+			base = types.ExprString(sel.X)
+		}
+		name = base + "." + acc.Field.Name()
+	} else {
+		name = acc.Global.Name()
+	}
+	switch acc.Kind {
+	case lockset.MapWrite:
+		return "map " + name + " modified"
+	case lockset.ElemWrite:
+		return "element of " + name + " written"
+	case lockset.PtrWrite:
+		return "write through " + name
+	}
+	if acc.Field == nil {
+		return "variable " + name + " written"
+	}
+	return "field " + name + " written"
+}
+
+func importsSync(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if p.Path() == "sync" {
+			return true
+		}
+	}
+	return false
+}
+
+func mustExtractDoc(src, name string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil || f.Doc == nil {
+		panic(name + ": doc.go has no package comment")
+	}
+	text := f.Doc.Text()
+	marker := "# Analyzer " + name + "\n"
+	i := strings.Index(text, marker)
+	if i < 0 {
+		panic(name + ": doc.go lacks " + strings.TrimSpace(marker))
+	}
+	return strings.TrimSpace(text[i+len(marker):])
 }

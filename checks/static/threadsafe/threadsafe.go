@@ -1,11 +1,649 @@
-// Package threadsafe is being written; see checks/static/suite.go for its rules.
 package threadsafe
 
-import "golang.org/x/tools/go/analysis"
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
 
-// Analyzer is replaced by the pass's real implementation.
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports types documented as safe for concurrent use whose
+// exported fields or returned state defeat their lock (rules IL5001,
+// IL5002).
 var Analyzer = &analysis.Analyzer{
 	Name: "threadsafe",
-	Doc:  "threadsafe: placeholder until the pass lands",
-	Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	Doc:  mustExtractDoc(doc, "threadsafe"),
+	Run:  run,
+}
+
+// Rule IDs reported by this pass, set as Diagnostic.Category.
+const (
+	ruleExportedField = "IL5001" // threadsafe-exported-field
+	ruleLeakedState   = "IL5002" // threadsafe-leaked-state
+)
+
+// directive marks a type as safe for concurrent use without prose.
+const directive = "//interleave:threadsafe"
+
+// claims are the doc phrases, lowercased with single spaces, that promise
+// safety for concurrent use.
+var claims = []string{
+	"safe for concurrent use",
+	"safe for use by multiple goroutines",
+	"safe to use concurrently",
+	"safe for concurrent access",
+	"safe for simultaneous use",
+	"safe to call concurrently",
+	"used by multiple goroutines simultaneously",
+	"used concurrently by multiple goroutines",
+	"concurrency-safe",
+	"concurrency safe",
+	"goroutine-safe",
+	"goroutine safe",
+	"thread-safe",
+	"thread safe",
+	"threadsafe",
+}
+
+// safePointees are types outside the package whose pointers are safe to
+// share: an exported field holding one does not break the claim.
+var safePointees = map[string]bool{
+	"log.Logger":      true,
+	"log/slog.Logger": true,
+	"net/http.Client": true,
+	"database/sql.DB": true,
+	"regexp.Regexp":   true,
+}
+
+// safeType is one struct type that claims to be safe for concurrent use.
+type safeType struct {
+	obj     *types.TypeName
+	spec    *ast.TypeSpec
+	claim   string   // the phrase or directive, for the message
+	mutexes []string // names of its Mutex/RWMutex fields; "" for an embedded one
+}
+
+// fieldInfo is what the package does with one field of a safe type.
+type fieldInfo struct {
+	owner     *safeType
+	lateWrite ast.Node // an assignment after construction
+	guarded   ast.Node // an access under the owner's mutex
+	guardLock string   // that mutex, as written
+	mutation  ast.Node // an in-place mutation (m[k] = v, append, delete, p.x = v) after construction
+	mutLock   string   // the mutex held at mutation, if any
+}
+
+type passContext struct {
+	pass   *analysis.Pass
+	types  map[*types.TypeName]*safeType
+	fields map[*types.Var]*fieldInfo
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !imports(pass.Pkg, "sync") && !imports(pass.Pkg, "sync/atomic") {
+		return nil, nil // fast path: no lock to defeat
+	}
+	pc := &passContext{pass: pass, types: map[*types.TypeName]*safeType{}, fields: map[*types.Var]*fieldInfo{}}
+	pc.findClaims() // types whose doc promises concurrent safety
+	if len(pc.types) == 0 {
+		return nil, nil
+	}
+	pc.collectAccesses() // writes, mutations and guarded accesses of their fields
+	pc.checkFields()     // IL5001
+	pc.checkReturns()    // IL5002
+	return nil, nil
+}
+
+// findClaims records struct types whose doc comment claims safety for
+// concurrent use or that carry the directive.
+func (pc *passContext) findClaims() {
+	for _, f := range pc.pass.Files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if _, ok := ts.Type.(*ast.StructType); !ok {
+					continue
+				}
+				docs := ts.Doc
+				if docs == nil && len(gd.Specs) == 1 {
+					docs = gd.Doc
+				}
+				claim := claimOf(docs)
+				if claim == "" {
+					continue
+				}
+				obj, ok := pc.pass.TypesInfo.Defs[ts.Name].(*types.TypeName)
+				if !ok {
+					continue
+				}
+				st := &safeType{obj: obj, spec: ts, claim: claim}
+				strct := obj.Type().Underlying().(*types.Struct)
+				for i := range strct.NumFields() {
+					fv := strct.Field(i)
+					if isMutex(fv.Type()) {
+						name := fv.Name()
+						if fv.Embedded() {
+							name = ""
+						}
+						st.mutexes = append(st.mutexes, name)
+					}
+					pc.fields[fv] = &fieldInfo{owner: st}
+				}
+				pc.types[obj] = st
+			}
+		}
+	}
+}
+
+// claimOf returns the phrase of a doc comment that claims safety for
+// concurrent use, or "" (also for a negated phrase: "not thread-safe").
+func claimOf(cg *ast.CommentGroup) string {
+	if cg == nil {
+		return ""
+	}
+	for _, c := range cg.List {
+		if strings.HasPrefix(c.Text, directive) {
+			return directive
+		}
+	}
+	text := strings.ToLower(strings.Join(strings.Fields(cg.Text()), " "))
+	for _, phrase := range claims {
+		for i := 0; ; {
+			j := strings.Index(text[i:], phrase)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			before := text[max(0, at-16):at]
+			if !strings.Contains(before, "not ") && !strings.Contains(before, "n't ") && !strings.HasSuffix(before, "un") && !strings.Contains(before, "never ") {
+				return phrase
+			}
+			i = at + len(phrase)
+		}
+	}
+	return ""
+}
+
+// collectAccesses walks every function and records, for each field of a
+// safe type, a write after construction, an access under the owner's
+// mutex, and an in-place mutation.
+func (pc *passContext) collectAccesses() {
+	info := pc.pass.TypesInfo
+	for _, f := range pc.pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			inCtor := constructorName(fd.Name.Name)
+			shared := sharedVars(info, fd)
+			onceBodies := pc.onceBodies(fd.Body)
+			// construction reports whether an access through x happens
+			// while the value is being built: in a constructor or
+			// initializer, in a sync.Once body, or through a local
+			// variable (a value allocated here or just returned by a
+			// constructor) rather than the receiver, a parameter or a
+			// package variable.
+			construction := func(x ast.Expr) bool {
+				if inCtor {
+					return true
+				}
+				for _, b := range onceBodies {
+					if x.Pos() >= b.Pos() && x.End() <= b.End() {
+						return true
+					}
+				}
+				root := rootIdent(x)
+				return root == nil || !shared[info.Uses[root]]
+			}
+			w := &lockWalker{info: info, visit: func(n ast.Node, held lockState) {
+				pc.visit(n, held, construction)
+			}}
+			w.walkFunc(fd.Body, lockState{})
+		}
+	}
+}
+
+// constructorName reports whether a function's name says it builds or
+// initializes a value (NewX, newX, init, setDefaults, configure).
+func constructorName(name string) bool {
+	l := strings.ToLower(name)
+	if strings.HasPrefix(l, "new") || strings.HasPrefix(l, "make") || strings.HasPrefix(l, "build") {
+		return true
+	}
+	for _, k := range []string{"init", "setup", "configure", "default"} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedVars returns the variables through which fd reaches values that
+// other goroutines may hold: its receiver, its parameters and package
+// variables it uses.
+func sharedVars(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, fl := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				if obj := info.Defs[id]; obj != nil {
+					out[obj] = true
+				}
+			}
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				out[v] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// onceBodies returns the function literals passed to sync.Once.Do.
+func (pc *passContext) onceBodies(body *ast.BlockStmt) []ast.Node {
+	var out []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		fn, ok := typeutil.Callee(pc.pass.TypesInfo, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" || fn.Name() != "Do" {
+			return true
+		}
+		if lit, ok := call.Args[0].(*ast.FuncLit); ok {
+			out = append(out, lit)
+		}
+		return true
+	})
+	return out
+}
+
+func (pc *passContext) visit(n ast.Node, held lockState, construction func(ast.Expr) bool) {
+	switch n := n.(type) {
+	case *ast.SelectorExpr:
+		if _, fi := pc.field(n); fi != nil && fi.guarded == nil {
+			if lock := pc.ownerLockHeld(fi.owner, n.X, held); lock != "" {
+				fi.guarded, fi.guardLock = n, lock
+			}
+		}
+	case *ast.AssignStmt:
+		for _, l := range n.Lhs {
+			pc.written(l, n, held, construction)
+		}
+		for _, r := range n.Rhs {
+			// s.f = append(s.f, x) extends the shared backing array.
+			if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && pc.isBuiltin(call, "append") && len(call.Args) > 0 {
+				pc.mutated(call.Args[0], n, held, construction)
+			}
+		}
+	case *ast.IncDecStmt:
+		pc.written(n.X, n, held, construction)
+	case *ast.CallExpr:
+		if (pc.isBuiltin(n, "delete") || pc.isBuiltin(n, "clear")) && len(n.Args) > 0 {
+			pc.mutated(n.Args[0], n, held, construction)
+		}
+	}
+}
+
+// written records an assignment to lhs: a direct field write (s.F = v), or
+// an in-place mutation of the value a field refers to (s.m[k] = v,
+// s.p.x = v, *s.p = v).
+func (pc *passContext) written(lhs ast.Expr, stmt ast.Node, held lockState, construction func(ast.Expr) bool) {
+	lhs = ast.Unparen(lhs)
+	if sel, ok := lhs.(*ast.SelectorExpr); ok {
+		if _, fi := pc.field(sel); fi != nil && !construction(sel) && fi.lateWrite == nil {
+			fi.lateWrite = stmt
+		}
+	}
+	// Through the value: the innermost field of a safe type below an index,
+	// a dereference or a field of the pointed-to value.
+	var inner ast.Expr
+	switch x := lhs.(type) {
+	case *ast.IndexExpr:
+		inner = x.X
+	case *ast.StarExpr:
+		inner = x.X
+	case *ast.SelectorExpr:
+		if _, isPtr := pc.pass.TypesInfo.TypeOf(x.X).Underlying().(*types.Pointer); isPtr {
+			inner = x.X
+		}
+	}
+	if inner != nil {
+		pc.mutated(inner, stmt, held, construction)
+	}
+}
+
+// mutated records an in-place mutation of the value in field expression e.
+func (pc *passContext) mutated(e ast.Expr, stmt ast.Node, held lockState, construction func(ast.Expr) bool) {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	_, fi := pc.field(sel)
+	if fi == nil || construction(sel) || fi.mutation != nil {
+		return
+	}
+	fi.mutation = stmt
+	fi.mutLock = pc.ownerLockHeld(fi.owner, sel.X, held)
+}
+
+// field returns the safe-type field that sel selects.
+func (pc *passContext) field(sel *ast.SelectorExpr) (*types.Var, *fieldInfo) {
+	s := pc.pass.TypesInfo.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return nil, nil
+	}
+	fv, ok := s.Obj().(*types.Var)
+	if !ok {
+		return nil, nil
+	}
+	return fv, pc.fields[fv.Origin()]
+}
+
+// ownerLockHeld returns the mutex of owner held on value x ("c.mu"), or "".
+func (pc *passContext) ownerLockHeld(owner *safeType, x ast.Expr, held lockState) string {
+	base := types.ExprString(x)
+	for _, mu := range owner.mutexes {
+		key := base
+		if mu != "" {
+			key = base + "." + mu
+		}
+		if _, ok := held[key]; ok {
+			return key
+		}
+	}
+	return ""
+}
+
+func (pc *passContext) isBuiltin(call *ast.CallExpr, name string) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := pc.pass.TypesInfo.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
+// checkFields reports exported fields of safe types that the package
+// treats as shared mutable state: written or modified after construction,
+// or (for maps, slices and pointers) accessed under the type's mutex
+// (IL5001). Configuration fields only set while the value is built are
+// left alone, as in http.Client.
+func (pc *passContext) checkFields() {
+	for _, st := range pc.sortedTypes() {
+		strct := st.spec.Type.(*ast.StructType)
+		for _, fld := range strct.Fields.List {
+			for _, name := range fld.Names { // embedded fields are not reported
+				if !name.IsExported() {
+					continue
+				}
+				fv, ok := pc.pass.TypesInfo.Defs[name].(*types.Var)
+				if !ok || isSyncValue(fv.Type()) {
+					continue
+				}
+				fi := pc.fields[fv]
+				if fi == nil {
+					continue
+				}
+				typ := types.TypeString(fv.Type(), types.RelativeTo(pc.pass.Pkg))
+				head := fmt.Sprintf("%s is documented as %s, but its exported field %s (%s)", st.obj.Name(), describe(st.claim), name.Name, typ)
+				var msg, rel string
+				var at ast.Node
+				switch kind := pc.mutableKind(fv.Type()); {
+				case fi.lateWrite != nil:
+					at, rel = fi.lateWrite, "written after construction here"
+					msg = fmt.Sprintf("%s is written after construction (line %d) while callers read it without the type's lock", head, pc.line(at))
+				case fi.mutation != nil:
+					at, rel = fi.mutation, "modified in place here"
+					msg = fmt.Sprintf("%s is modified in place after construction (line %d) while callers use it without the type's lock", head, pc.line(at))
+				case kind != "" && fi.guarded != nil:
+					at, rel = fi.guarded, "accessed under "+fi.guardLock+" here"
+					msg = fmt.Sprintf("%s is a %s accessed under %s (line %d) that callers can change without the lock", head, kind, fi.guardLock, pc.line(at))
+				default:
+					continue
+				}
+				pc.pass.Report(analysis.Diagnostic{
+					Pos: name.Pos(), End: name.End(), Category: ruleExportedField, Message: msg,
+					Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: rel}},
+				})
+			}
+		}
+	}
+}
+
+func (pc *passContext) line(n ast.Node) int { return pc.pass.Fset.Position(n.Pos()).Line }
+
+// mutableKind returns "map", "slice" or "pointer" for field types whose
+// referent callers can change in place, or "".
+func (pc *passContext) mutableKind(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Map:
+		return "map"
+	case *types.Slice:
+		return "slice"
+	case *types.Pointer:
+		if isSyncValue(u.Elem()) {
+			return ""
+		}
+		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok {
+			obj := n.Origin().Obj()
+			if pc.types[obj] != nil {
+				return "" // points to another type that claims safety
+			}
+			if obj.Pkg() != nil && safePointees[obj.Pkg().Path()+"."+obj.Name()] {
+				return ""
+			}
+		}
+		return "pointer"
+	}
+	return ""
+}
+
+// checkReturns reports exported methods of safe types that return a
+// guarded, mutated map, slice or pointer field itself (IL5002).
+func (pc *passContext) checkReturns() {
+	info := pc.pass.TypesInfo
+	for _, f := range pc.pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Recv == nil || !fd.Name.IsExported() || len(fd.Recv.List[0].Names) == 0 {
+				continue
+			}
+			recv := info.Defs[fd.Recv.List[0].Names[0]]
+			if recv == nil || pc.types[namedOf(recv.Type())] == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.ReturnStmt:
+					for _, r := range n.Results {
+						pc.checkReturned(fd, recv, r)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+func (pc *passContext) checkReturned(fd *ast.FuncDecl, recv types.Object, r ast.Expr) {
+	info := pc.pass.TypesInfo
+	e := ast.Unparen(r)
+	if s, ok := e.(*ast.SliceExpr); ok {
+		e = ast.Unparen(s.X) // s.items[:n] shares the backing array
+	}
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); !ok || info.Uses[id] != recv {
+		return
+	}
+	fv, fi := pc.field(sel)
+	if fi == nil || fi.guarded == nil || fi.mutation == nil {
+		return // not guarded, or immutable after construction
+	}
+	kind := pc.mutableKind(fv.Type())
+	if kind == "" {
+		return
+	}
+	fix := map[string]string{"map": "maps.Clone", "slice": "slices.Clone", "pointer": "a copy of the value"}[kind]
+	lock := fi.mutLock
+	if lock == "" {
+		lock = pc.ownerLockHeld(fi.owner, sel.X, pc.anyMutex(fi.owner, sel.X))
+	}
+	mpos := pc.pass.Fset.Position(fi.mutation.Pos())
+	pc.pass.Report(analysis.Diagnostic{
+		Pos: r.Pos(), End: r.End(), Category: ruleLeakedState,
+		Message: fmt.Sprintf("%s returns %s, a %s guarded by %s and modified in place (line %d), so callers use it without the lock; return a copy (%s)",
+			fd.Name.Name, types.ExprString(r), kind, lock, mpos.Line, fix),
+		Related: []analysis.RelatedInformation{{Pos: fi.mutation.Pos(), End: fi.mutation.End(), Message: "modified in place here"}},
+	})
+}
+
+// anyMutex returns a lock state naming the owner's first mutex on x, for
+// messages.
+func (pc *passContext) anyMutex(owner *safeType, x ast.Expr) lockState {
+	if len(owner.mutexes) == 0 {
+		return lockState{}
+	}
+	key := types.ExprString(x)
+	if owner.mutexes[0] != "" {
+		key += "." + owner.mutexes[0]
+	}
+	return lockState{key: token.NoPos}
+}
+
+func (pc *passContext) sortedTypes() []*safeType {
+	var out []*safeType
+	for _, st := range pc.types {
+		out = append(out, st)
+	}
+	// Report in source order.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].spec.Pos() < out[j-1].spec.Pos(); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func describe(claim string) string {
+	if claim == directive {
+		return "thread-safe (" + directive + ")"
+	}
+	if claim == "safe for concurrent use" {
+		return fmt.Sprintf("%q", claim)
+	}
+	return fmt.Sprintf("safe for concurrent use (%q)", claim)
+}
+
+func namedOf(t types.Type) *types.TypeName {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+// isMutex reports whether t is sync.Mutex or sync.RWMutex.
+func isMutex(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" {
+		return false
+	}
+	return n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex"
+}
+
+// isSyncValue reports whether t (or *t) is a synchronization value that
+// is safe to expose: a sync or sync/atomic type, a channel or a function.
+func isSyncValue(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t.Underlying().(type) {
+	case *types.Chan, *types.Signature:
+		return true
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return path == "sync" || path == "sync/atomic"
+}
+
+// rootIdent returns the variable at the base of a field path, or nil.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+func imports(pkg *types.Package, path string) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == path {
+			return true
+		}
+	}
+	return false
+}
+
+// mustExtractDoc returns the "# Analyzer name" section of a package doc
+// comment, as x/tools' internal analyzerutil.MustExtractDoc does.
+func mustExtractDoc(src, name string) string {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil || f.Doc == nil {
+		panic(name + ": cannot parse doc.go")
+	}
+	text := f.Doc.Text()
+	head := "# Analyzer " + name
+	i := strings.Index(text, head)
+	if i < 0 {
+		panic(name + ": doc.go has no " + head + " section")
+	}
+	text = text[i+len(head):]
+	if j := strings.Index(text, "\n# "); j >= 0 {
+		text = text[:j]
+	}
+	return strings.TrimSpace(text)
 }

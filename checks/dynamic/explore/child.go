@@ -1,0 +1,322 @@
+package explore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// childGrace is how long past its deadline a child may run before the
+// watchdog kills it: enough for the schedule in flight to finish and for a
+// race-instrumented process to exit, short enough that the budget holds.
+const childGrace = 3 * time.Second
+
+// maxCrashText bounds the standard error kept for one crashed schedule.
+const maxCrashText = 256 << 10
+
+// child is one run of an instrumented test binary.
+type child struct {
+	bin     string // test binary
+	dir     string // package directory: the working directory of go test
+	workDir string // where config and result files go
+	cfg     rt.Config
+	// onResult is called for each Result as it is read (from the goroutine
+	// that tails the results file).
+	onResult func(rt.Result)
+}
+
+// childOutcome is what one child process did.
+type childOutcome struct {
+	results []rt.Result
+	races   []raceReport
+	// crashed is the index of the schedule that was running when the process
+	// died, or -1.
+	crashed   int
+	crashText string // standard error since that schedule's start marker
+	killed    bool   // the watchdog killed it
+	exitErr   error
+	stdout    string // tail of standard output, for diagnostics
+	stderr    string // tail of standard error, for diagnostics
+	started   int    // start markers seen
+	// logs holds, per schedule index, the first line the test logged
+	// (t.Errorf and friends): the words of a test failure.
+	logs map[int]string
+}
+
+// run starts the child and waits for it; the watchdog kills it at hardStop.
+func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*childOutcome, error) {
+	results := filepath.Join(c.workDir, name+".results.jsonl")
+	_ = os.Remove(results)
+	if err := os.WriteFile(results, nil, 0o644); err != nil {
+		return nil, err
+	}
+	c.cfg.Results = results
+	cfgPath := filepath.Join(c.workDir, name+".config.json")
+	b, err := json.Marshal(c.cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(cfgPath, b, 0o644); err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithDeadline(ctx, hardStop)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, c.bin, "-test.run=^"+rt.DriverTest+"$", "-test.v", "-test.count=1")
+	cmd.Dir = c.dir
+	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath)
+	cmd.WaitDelay = time.Second
+	stdout := &stdoutParser{cur: -1, logs: map[int]string{}}
+	stdout.tail.max = 64 << 10
+	cmd.Stdout = stdout
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", filepath.Base(c.bin), err)
+	}
+	out := &childOutcome{crashed: -1}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var sp stderrParser
+	go func() {
+		defer wg.Done()
+		sp.parse(errPipe)
+	}()
+
+	// Tail the results file while the child runs, for live progress.
+	tail := &resultsTail{path: results}
+	stopTail := make(chan struct{})
+	tailDone := make(chan struct{})
+	go func() {
+		defer close(tailDone)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopTail:
+				return
+			case <-t.C:
+				for _, r := range tail.read(false) {
+					out.results = append(out.results, r)
+					if c.onResult != nil {
+						c.onResult(r)
+					}
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	werr := cmd.Wait()
+	close(stopTail)
+	<-tailDone
+	for _, r := range tail.read(true) {
+		out.results = append(out.results, r)
+		if c.onResult != nil {
+			c.onResult(r)
+		}
+	}
+	out.exitErr = werr
+	out.killed = cctx.Err() != nil && ctx.Err() == nil
+	out.races = sp.races
+	out.started = sp.started
+	out.stdout = stdout.tail.String()
+	out.logs = stdout.logs
+	out.stderr = sp.tail.String()
+	if sp.open {
+		out.crashed = sp.cur
+		out.crashText = sp.sinceStart.String()
+	}
+	return out, nil
+}
+
+// resultsTail reads complete JSON lines appended to a file.
+type resultsTail struct {
+	path   string
+	offset int64
+}
+
+func (t *resultsTail) read(final bool) []rt.Result {
+	f, err := os.Open(t.path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if _, err := f.Seek(t.offset, io.SeekStart); err != nil {
+		return nil
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil
+	}
+	end := bytes.LastIndexByte(data, '\n')
+	if end < 0 {
+		if !final || len(data) == 0 {
+			return nil
+		}
+		end = len(data) - 1
+	}
+	var out []rt.Result
+	for _, line := range bytes.Split(data[:end+1], []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		var r rt.Result
+		if err := json.Unmarshal(line, &r); err != nil {
+			continue // a line cut by a crash
+		}
+		out = append(out, r)
+	}
+	t.offset += int64(end + 1)
+	return out
+}
+
+// stderrParser follows the schedule markers in a child's standard error and
+// collects race reports and the text of a schedule that crashes.
+type stderrParser struct {
+	cur, last  int  // schedule index in flight, last one seen
+	open       bool // a start marker without its end marker
+	started    int
+	races      []raceReport
+	sinceStart tailBuffer
+	tail       tailBuffer
+}
+
+func (p *stderrParser) parse(r io.Reader) {
+	p.cur, p.last = -1, -1
+	p.sinceStart.max = maxCrashText
+	p.tail.max = 16 << 10
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	var race *strings.Builder
+	for sc.Scan() {
+		line := sc.Text()
+		if i := strings.Index(line, rt.MarkerStart); i >= 0 {
+			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
+				p.cur, p.last, p.open = n, n, true
+				p.started++
+				p.sinceStart.Reset()
+				continue
+			}
+		}
+		if i := strings.Index(line, rt.MarkerEnd); i >= 0 {
+			if _, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerEnd):])); err == nil {
+				p.open = false
+				continue
+			}
+		}
+		p.tail.WriteString(line + "\n")
+		if p.open {
+			p.sinceStart.WriteString(line + "\n")
+		}
+		switch {
+		case strings.HasPrefix(line, "WARNING: DATA RACE"):
+			race = &strings.Builder{}
+			race.WriteString(line + "\n")
+		case race != nil && strings.HasPrefix(line, "=================="):
+			rep := parseRace(race.String())
+			rep.Index = p.last
+			if !p.open {
+				rep.Index = -1
+				if p.last >= 0 {
+					rep.Index = p.last
+				}
+			}
+			p.races = append(p.races, rep)
+			race = nil
+		case race != nil:
+			race.WriteString(line + "\n")
+		}
+	}
+	// Drain anything left so the child never blocks on a full pipe.
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if t.max > 0 && len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) WriteString(s string) { _, _ = t.Write([]byte(s)) }
+
+func (t *tailBuffer) Reset() {
+	t.mu.Lock()
+	t.buf = t.buf[:0]
+	t.mu.Unlock()
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// stdoutParser reads the test binary's -test.v output: it keeps a tail for
+// diagnostics and the first log line of each schedule's subtest, which the
+// runtime names "schedule-<index>".
+type stdoutParser struct {
+	mu      sync.Mutex
+	partial []byte
+	cur     int
+	logs    map[int]string
+	tail    tailBuffer
+}
+
+var (
+	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + rt.DriverTest + `/schedule-(\d+)$`)
+	logLineRE = regexp.MustCompile(`^\s+(\S+\.go:\d+: .*)$`)
+)
+
+func (p *stdoutParser) Write(b []byte) (int, error) {
+	p.tail.Write(b)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.partial = append(p.partial, b...)
+	for {
+		i := bytes.IndexByte(p.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(p.partial[:i])
+		p.partial = p.partial[i+1:]
+		if m := subtestRE.FindStringSubmatch(line); m != nil {
+			p.cur, _ = strconv.Atoi(m[1])
+			continue
+		}
+		if m := logLineRE.FindStringSubmatch(line); m != nil && p.cur >= 0 {
+			if _, ok := p.logs[p.cur]; !ok {
+				p.logs[p.cur] = m[1]
+			}
+		}
+	}
+	if len(p.partial) > 64<<10 {
+		p.partial = p.partial[:0]
+	}
+	return len(b), nil
+}

@@ -1,0 +1,831 @@
+// Package explore drives interleave's controlled-concurrency search: it
+// instruments the packages under test once, builds one test binary per
+// package, runs many schedules of each test in worker processes within a hard
+// time budget, collects failures from the schedules' results and from the race
+// detector's reports, dedupes them, writes a replayable schedule file for each
+// and turns them into Findings. Replay re-runs one schedule file in a fresh
+// process and says whether the failure happened again.
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// Strategies lists the scheduling strategies Run accepts.
+var Strategies = []string{"random"}
+
+// DefaultSchedulesDir is where schedule files go unless Options says otherwise
+// (relative to Options.Dir).
+const DefaultSchedulesDir = ".interleave/schedules"
+
+// stepTimeout is the runtime's watchdog: the longest a goroutine may run
+// between two scheduling points before the schedule is abandoned as hung.
+const stepTimeout = 5 * time.Second
+
+// TestRef names one test explicitly, with its share of the budget.
+type TestRef struct {
+	Package string  // import path
+	Name    string  // top-level Test function
+	Weight  float64 // relative share of the budget; 0 means 1
+}
+
+// Options says what to search and for how long.
+type Options struct {
+	Dir      string   // working directory, inside a module (default: the current one)
+	Patterns []string // package patterns (default ".")
+	Run      string   // regexp on test names (default: all)
+	// Tests, when set, lists the tests to run instead of Run; the PR job uses
+	// it to split the budget by weight.
+	Tests        []TestRef
+	Budget       time.Duration // wall time of the search, over all tests (builds excluded)
+	Strategy     string        // "random" (default)
+	Seed         int64         // schedule i of a test uses Seed+i
+	Race         bool          // build with the race detector
+	SchedulesDir string        // where schedule files go (default DefaultSchedulesDir)
+	Workers      int           // worker processes per test (default GOMAXPROCS)
+	Targets      []string      // "file.go:12" sites where preemption is favoured
+	Progress     func(Stats)   // called about twice a second, and once at the end
+}
+
+// TestStats counts one test's schedules.
+type TestStats struct {
+	Package   string `json:"package"`
+	Test      string `json:"test"`
+	Schedules int    `json:"schedules"`
+	Failures  int    `json:"failures"` // failing schedules, before dedupe
+	Crashes   int    `json:"crashes"`  // processes that died mid-schedule
+	// ToFirstFailure is the fewest schedules one worker ran up to and
+	// including a failing one (0: no failure): schedules-to-bug.
+	ToFirstFailure int `json:"toFirstFailure,omitempty"`
+	// Elapsed is the wall time the test was searched.
+	Elapsed time.Duration `json:"elapsed"`
+}
+
+// Stats describes a search, during it and at its end.
+type Stats struct {
+	Schedules int           `json:"schedules"`
+	PerSecond float64       `json:"perSecond"`
+	Findings  int           `json:"findings"` // unique failures so far
+	Elapsed   time.Duration `json:"elapsed"`  // since the search (not the build) began
+	Budget    time.Duration `json:"budget"`
+	Building  bool          `json:"building,omitempty"`
+	Tests     []TestStats   `json:"tests"`
+	Current   string        `json:"current,omitempty"` // test being searched
+}
+
+// Result is a finished search.
+type Result struct {
+	Findings []checks.Finding
+	Stats    Stats
+	Seed     int64
+	// Notes are things the user should know that are not findings: a test
+	// whose process hung, a crash that did not reproduce.
+	Notes []string
+}
+
+// BuildError is a package that did not compile, with the compiler's output.
+type BuildError struct {
+	Package string
+	Output  string
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("build %s:\n%s", e.Package, strings.TrimRight(e.Output, "\n"))
+}
+
+// NoTestsError says that nothing matched.
+type NoTestsError struct{ What string }
+
+func (e *NoTestsError) Error() string { return "no tests to run: " + e.What }
+
+// target is one test to search.
+type target struct {
+	pkg     rewrite.Package
+	name    string
+	weight  float64
+	bin     string
+	relDir  string // package directory relative to the module root
+	stats   *TestStats
+	started time.Time
+}
+
+// search is the state of one Run.
+type search struct {
+	opts      Options
+	inst      *rewrite.Result
+	workDir   string
+	goVersion string
+
+	mu        sync.Mutex
+	stats     Stats
+	start     time.Time
+	failures  map[string]*failure // by key
+	order     []string
+	owners    map[string]*target
+	crashes   []pendingCrash
+	notes     []string
+	noResults []string // workers whose process ran nothing
+}
+
+type pendingCrash struct {
+	t     *target
+	seed  int64
+	f     *failure
+	index int
+}
+
+// Run searches schedules of the selected tests for opts.Budget and returns
+// the unique failures as findings.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if err := normalize(&opts); err != nil {
+		return nil, err
+	}
+	var runRE *regexp.Regexp
+	if opts.Run != "" {
+		re, err := regexp.Compile(opts.Run)
+		if err != nil {
+			return nil, fmt.Errorf("bad -run pattern %q: %w", opts.Run, err)
+		}
+		runRE = re
+	}
+	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}}
+	s.stats.Budget = opts.Budget
+	s.stats.Building = true
+	s.progress()
+
+	inst, err := instrument(ctx, opts.Dir, opts.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	defer inst.Cleanup()
+	s.inst = inst
+	work, err := os.MkdirTemp("", "interleave-explore-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	s.workDir = work
+	s.goVersion = goVersion(ctx, inst.ModuleRoot)
+
+	targets, err := s.selectTests(runRE)
+	if err != nil {
+		return nil, err
+	}
+	// One build per package.
+	bins := map[string]string{}
+	for _, t := range targets {
+		if _, ok := bins[t.pkg.ImportPath]; ok {
+			continue
+		}
+		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", len(bins)))
+		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
+			return nil, err
+		}
+		bins[t.pkg.ImportPath] = bin
+	}
+	for _, t := range targets {
+		t.bin = bins[t.pkg.ImportPath]
+	}
+	return s.explore(ctx, targets)
+}
+
+// explore searches the built targets for the budget and collects findings.
+func (s *search) explore(ctx context.Context, targets []*target) (*Result, error) {
+	opts := s.opts
+	s.mu.Lock()
+	s.stats.Tests = nil
+	for _, t := range targets {
+		s.stats.Tests = append(s.stats.Tests, TestStats{Package: t.pkg.ImportPath, Test: t.name})
+	}
+	for i, t := range targets {
+		t.stats = &s.stats.Tests[i]
+	}
+	s.start = time.Now()
+	s.stats.Building = false
+	s.mu.Unlock()
+	stopProgress := s.startProgress()
+	deadline := s.start.Add(opts.Budget)
+	// Tests run one after another, each with every worker; a test's slice of
+	// the budget is its weight's share of what is left, so time a test does
+	// not use (it could not run) goes to the ones after it. A test whose
+	// processes finish late (the schedule in flight at the deadline) eats
+	// into the tests after it, but never below half their share: no test is
+	// left out.
+	var total float64
+	for _, t := range targets {
+		total += t.weight
+	}
+	for i, t := range targets {
+		if ctx.Err() != nil {
+			break
+		}
+		left := time.Until(deadline)
+		var rest float64
+		for _, u := range targets[i:] {
+			rest += u.weight
+		}
+		slice := time.Duration(float64(left) * t.weight / rest)
+		if floor := time.Duration(float64(opts.Budget) * t.weight / total / 2); slice < floor {
+			slice = floor
+		}
+		s.mu.Lock()
+		s.stats.Current = t.pkg.ImportPath + "." + t.name
+		s.mu.Unlock()
+		began := time.Now()
+		s.searchTest(ctx, t, began.Add(slice))
+		s.mu.Lock()
+		t.stats.Elapsed = time.Since(began)
+		s.mu.Unlock()
+	}
+	// Crashes are confirmed in a fresh process, one at a time.
+	for _, pc := range s.crashes {
+		if ctx.Err() != nil {
+			break
+		}
+		s.confirmCrash(ctx, pc)
+	}
+	stopProgress()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	noResults := s.noResults
+	s.mu.Unlock()
+	if len(noResults) > 0 && s.stats.Schedules == 0 && len(s.failures) == 0 {
+		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
+	}
+	res := &Result{Seed: opts.Seed, Notes: s.notes}
+	for _, k := range s.order {
+		f := s.failures[k]
+		finding, err := s.finding(f, s.owners[k])
+		if err != nil {
+			return nil, err
+		}
+		res.Findings = append(res.Findings, finding)
+	}
+	checks.Sort(res.Findings)
+	s.mu.Lock()
+	s.stats.Findings = len(res.Findings)
+	s.stats.Current = ""
+	res.Stats = s.snapshot()
+	s.mu.Unlock()
+	if opts.Progress != nil {
+		opts.Progress(res.Stats)
+	}
+	return res, nil
+}
+
+func normalize(opts *Options) error {
+	if opts.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		opts.Dir = wd
+	}
+	abs, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return err
+	}
+	opts.Dir = abs
+	if len(opts.Patterns) == 0 {
+		opts.Patterns = []string{"."}
+	}
+	if opts.Budget <= 0 {
+		return fmt.Errorf("budget must be positive, got %v", opts.Budget)
+	}
+	if opts.Strategy == "" {
+		opts.Strategy = "random"
+	}
+	ok := false
+	for _, s := range Strategies {
+		ok = ok || s == opts.Strategy
+	}
+	if !ok {
+		return fmt.Errorf("unknown strategy %q: valid values are %s", opts.Strategy, strings.Join(Strategies, ", "))
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.SchedulesDir == "" {
+		opts.SchedulesDir = DefaultSchedulesDir
+	}
+	if !filepath.IsAbs(opts.SchedulesDir) {
+		opts.SchedulesDir = filepath.Join(opts.Dir, opts.SchedulesDir)
+	}
+	return nil
+}
+
+// instrument runs the rewriter, turning its build error into ours.
+func instrument(ctx context.Context, dir string, patterns []string) (*rewrite.Result, error) {
+	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns})
+	if err != nil {
+		var be *rewrite.BuildError
+		if errors.As(err, &be) {
+			return nil, &BuildError{Package: strings.Join(patterns, " "), Output: strings.Join(be.Errors, "\n")}
+		}
+		return nil, fmt.Errorf("instrument %s: %w", strings.Join(patterns, " "), err)
+	}
+	return inst, nil
+}
+
+// build compiles the instrumented test binary of one package.
+func build(ctx context.Context, inst *rewrite.Result, pkg, bin string, race bool) error {
+	// -vet=off: vet would check the rewritten code, which is not the
+	// user's, and it chdirs into the runtime's directory, which exists only
+	// in the overlay.
+	args := []string{"test", "-c", "-vet=off", "-o", bin, "-overlay", inst.Overlay}
+	if race {
+		args = append(args, "-race")
+	}
+	args = append(args, pkg)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = inst.ModuleRoot
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &BuildError{Package: pkg, Output: string(out) + err.Error()}
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return &BuildError{Package: pkg, Output: "go test -c wrote no binary (does the package have tests?)\n" + string(out)}
+	}
+	return nil
+}
+
+func goVersion(ctx context.Context, dir string) string {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+	cmd.Dir = dir
+	if out, err := cmd.Output(); err == nil {
+		return strings.TrimSpace(string(out))
+	}
+	return runtime.Version()
+}
+
+// selectTests picks the tests to search from the instrumented packages.
+func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
+	var out []*target
+	mk := func(p rewrite.Package, name string, w float64) *target {
+		if w <= 0 {
+			w = 1
+		}
+		rel, err := filepath.Rel(s.inst.ModuleRoot, p.Dir)
+		if err != nil {
+			rel = p.Dir
+		}
+		return &target{pkg: p, name: name, weight: w, relDir: filepath.ToSlash(rel)}
+	}
+	if len(s.opts.Tests) > 0 {
+		for _, ref := range s.opts.Tests {
+			found := false
+			for _, p := range s.inst.Packages {
+				if p.ImportPath != ref.Package {
+					continue
+				}
+				for _, n := range p.Tests {
+					if n == ref.Name {
+						out = append(out, mk(p, n, ref.Weight))
+						found = true
+					}
+				}
+			}
+			if !found {
+				return nil, &NoTestsError{What: fmt.Sprintf("test %s.%s not found", ref.Package, ref.Name)}
+			}
+		}
+		return out, nil
+	}
+	for _, p := range s.inst.Packages {
+		for _, n := range p.Tests {
+			if runRE == nil || runRE.MatchString(n) {
+				out = append(out, mk(p, n, 1))
+			}
+		}
+	}
+	if len(out) == 0 {
+		what := "no Test functions in " + strings.Join(s.opts.Patterns, " ")
+		if runRE != nil {
+			what = fmt.Sprintf("no test in %s matches -run %q", strings.Join(s.opts.Patterns, " "), s.opts.Run)
+		}
+		return nil, &NoTestsError{What: what}
+	}
+	return out, nil
+}
+
+// workerStride separates the schedule indexes of workers, so that no two
+// workers ever run the same seed.
+const workerStride = 1 << 32
+
+// searchTest runs Workers processes of one test until stop.
+func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
+	var wg sync.WaitGroup
+	for k := 0; k < s.opts.Workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.worker(ctx, t, k, stop)
+		}()
+	}
+	wg.Wait()
+}
+
+// worker runs one process after another until stop: a process that dies is
+// replaced, starting with the schedule after the one that killed it.
+func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
+	first := k * workerStride
+	for run := 0; ctx.Err() == nil && time.Until(stop) > 0; run++ {
+		c := &child{
+			bin:     t.bin,
+			dir:     t.pkg.Dir,
+			workDir: s.workDir,
+			cfg: rt.Config{
+				Test:        t.name,
+				Strategy:    s.opts.Strategy,
+				Seed:        s.opts.Seed,
+				First:       first,
+				Deadline:    stop,
+				StepTimeout: stepTimeout,
+				Targets:     s.opts.Targets,
+			},
+			onResult: func(r rt.Result) {
+				s.mu.Lock()
+				s.stats.Schedules++
+				t.stats.Schedules++
+				s.mu.Unlock()
+			},
+		}
+		name := fmt.Sprintf("%s-%s-w%d-r%d", sanitize(t.pkg.ImportPath), t.name, k, run)
+		out, err := c.run(ctx, stop.Add(childGrace), name)
+		if err != nil {
+			s.note(fmt.Sprintf("%s: %v", t.name, err))
+			return
+		}
+		byIndex := map[int]rt.Result{}
+		last := first - 1
+		base := k * workerStride
+		for _, r := range out.results {
+			byIndex[r.Index] = r
+			if r.Index > last {
+				last = r.Index
+			}
+			if f, ok := fromResult(r); ok {
+				withLog(f, out.logs[r.Index])
+				if raceEcho(f) {
+					continue
+				}
+				if r.Index == out.crashed {
+					// The runtime wrote this result as the process died
+					// (its watchdog): confirm it in a fresh process, below.
+					continue
+				}
+				s.add(t, f)
+				s.failedAt(t, r.Index-base+1)
+			}
+		}
+		for _, rep := range out.races {
+			f, ok := fromRace(rep)
+			if !ok {
+				continue
+			}
+			if r, ok := byIndex[rep.Index]; ok {
+				f.seed, f.decisions = r.Seed, r.Decisions
+			} else if rep.Index >= 0 {
+				f.seed = s.opts.Seed + int64(rep.Index)
+			}
+			s.add(t, f)
+			if rep.Index >= 0 {
+				s.failedAt(t, rep.Index-base+1)
+			}
+		}
+		if out.crashed >= 0 {
+			f := crashFailure(out, byIndex)
+			f.seed = s.opts.Seed + int64(out.crashed)
+			s.mu.Lock()
+			t.stats.Crashes++
+			s.mu.Unlock()
+			if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
+				s.note(fmt.Sprintf("%s: the schedule with seed %d hung (blocked outside the scheduler's control?) and was killed at the end of the budget", t.name, f.seed))
+			} else {
+				s.addCrash(t, f, out.crashed)
+				s.failedAt(t, out.crashed-base+1)
+			}
+			first = out.crashed + 1
+			continue
+		}
+		if out.killed {
+			s.note(fmt.Sprintf("%s: the test process hung outside any schedule and was killed; its last output:\n%s", t.name, tailLines(out.stdout+out.stderr, 10)))
+			return
+		}
+		if len(out.results) == 0 {
+			if time.Until(stop) > 0 && ctx.Err() == nil {
+				s.mu.Lock()
+				s.noResults = append(s.noResults, tailLines(out.stdout+out.stderr, 20))
+				s.mu.Unlock()
+			}
+			return
+		}
+		first = last + 1
+	}
+}
+
+// crashFailure describes the schedule a process died in: from the result
+// the runtime wrote on its way out (its watchdog does), else from the
+// crash output on standard error.
+func crashFailure(out *childOutcome, byIndex map[int]rt.Result) *failure {
+	if r, ok := byIndex[out.crashed]; ok {
+		if f, ok := fromResult(r); ok {
+			f.detail = out.crashText
+			return f
+		}
+	}
+	return fromCrash(out.crashText, out.exitErr, out.killed)
+}
+
+// withLog adds the test's own words to a test failure whose message says
+// only that it failed.
+func withLog(f *failure, log string) {
+	if f.kind != checks.TestFailure || log == "" || strings.Contains(f.message, log) {
+		return
+	}
+	f.message = strings.TrimSuffix(f.message, ": ") + ": " + log
+}
+
+// relSite makes the file of a "file:line" site relative to root when it is
+// inside it.
+func relSite(root, site string) string {
+	pos, ok := parseSite(site)
+	if !ok || !filepath.IsAbs(pos.File) {
+		return site
+	}
+	rel, err := filepath.Rel(root, pos.File)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return site
+	}
+	pos.File = filepath.ToSlash(rel)
+	return pos.String()
+}
+
+// raceEcho reports whether f is the testing package's "race detected
+// during execution of test" failure, which only echoes a race report that
+// is a finding of its own.
+func raceEcho(f *failure) bool {
+	return f.kind == checks.TestFailure && strings.Contains(f.message, "race detected during execution of test")
+}
+
+func tailLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == '.' || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// failedAt records that a worker's n-th schedule failed.
+func (s *search) failedAt(t *target, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > 0 && (t.stats.ToFirstFailure == 0 || n < t.stats.ToFirstFailure) {
+		t.stats.ToFirstFailure = n
+	}
+}
+
+func (s *search) note(n string) {
+	s.mu.Lock()
+	s.notes = append(s.notes, n)
+	s.mu.Unlock()
+}
+
+// add records a failure, keeping the first schedule of each unique one (or
+// the one with fewer decisions, which is easier to read).
+func (s *search) add(t *target, f *failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.stats.Failures++
+	k := t.name + "|" + f.key()
+	old, ok := s.failures[k]
+	if !ok {
+		s.failures[k] = f
+		s.owners[k] = t
+		s.order = append(s.order, k)
+		s.stats.Findings = len(s.failures)
+		return
+	}
+	if len(f.decisions) > 0 && len(f.decisions) < len(old.decisions) {
+		s.failures[k] = f
+	}
+}
+
+// addCrash records a process death; it becomes a finding once a fresh
+// process confirms it.
+func (s *search) addCrash(t *target, f *failure, index int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.stats.Failures++
+	k := t.name + "|" + f.key()
+	if _, ok := s.failures[k]; ok {
+		return
+	}
+	for _, pc := range s.crashes {
+		if pc.t == t && pc.f.key() == f.key() {
+			return
+		}
+	}
+	s.crashes = append(s.crashes, pendingCrash{t: t, seed: f.seed, f: f, index: index})
+}
+
+// confirmCrash replays a crashed seed in a fresh process with the trace on,
+// which records the decisions made before the crash.
+func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
+	c := &child{
+		bin:     pc.t.bin,
+		dir:     pc.t.pkg.Dir,
+		workDir: s.workDir,
+		cfg: rt.Config{
+			Test:        pc.t.name,
+			Strategy:    s.opts.Strategy,
+			Seed:        pc.seed,
+			First:       0,
+			Schedules:   1,
+			Deadline:    time.Now().Add(time.Minute),
+			StepTimeout: stepTimeout,
+			Trace:       true,
+		},
+	}
+	name := fmt.Sprintf("confirm-%s-%d", pc.t.name, pc.index)
+	out, err := c.run(ctx, time.Now().Add(stepTimeout+2*childGrace), name)
+	if err != nil {
+		s.note(fmt.Sprintf("%s: confirm crash of seed %d: %v", pc.t.name, pc.seed, err))
+		return
+	}
+	if out.crashed < 0 {
+		s.note(fmt.Sprintf("%s: the process died under seed %d (%s) but a fresh process did not: not reported", pc.t.name, pc.seed, firstLine(pc.f.message)))
+		return
+	}
+	byIndex := map[int]rt.Result{}
+	for _, r := range out.results {
+		byIndex[r.Index] = r
+	}
+	again := crashFailure(out, byIndex)
+	if again.key() != pc.f.key() {
+		s.note(fmt.Sprintf("%s: seed %d crashed differently in a fresh process (%s, then %s): not reported", pc.t.name, pc.seed, firstLine(pc.f.message), firstLine(again.message)))
+		return
+	}
+	f := pc.f
+	f.confirmed = true
+	// With the trace on, the runtime records the decisions made so far;
+	// the last record of the schedule is the longest.
+	for _, r := range out.results {
+		if len(r.Decisions) >= len(f.decisions) {
+			f.decisions = r.Decisions
+		}
+	}
+	s.add(pc.t, f)
+}
+
+func (s *search) startProgress() (stop func()) {
+	if s.opts.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				s.progress()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+func (s *search) progress() {
+	if s.opts.Progress == nil {
+		return
+	}
+	s.mu.Lock()
+	st := s.snapshot()
+	s.mu.Unlock()
+	s.opts.Progress(st)
+}
+
+// snapshot copies the stats; s.mu must be held.
+func (s *search) snapshot() Stats {
+	st := s.stats
+	if !s.start.IsZero() {
+		st.Elapsed = time.Since(s.start)
+		if sec := st.Elapsed.Seconds(); sec > 0 {
+			st.PerSecond = float64(st.Schedules) / sec
+		}
+	}
+	st.Tests = append([]TestStats(nil), s.stats.Tests...)
+	return st
+}
+
+// finding turns a unique failure into a Finding and writes its schedule file.
+func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
+	sched := &rt.Schedule{
+		Version:   rt.ScheduleVersion,
+		Package:   t.pkg.ImportPath,
+		Dir:       t.relDir,
+		Test:      t.name,
+		GoVersion: s.goVersion,
+		Race:      s.opts.Race,
+		Strategy:  s.opts.Strategy,
+		Seed:      f.seed,
+		Decisions: f.decisions,
+		Failure:   f.signature(),
+	}
+	if s.inst != nil {
+		// Module-relative, so that the file replays in another checkout.
+		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)
+	}
+	if sched.Decisions == nil {
+		sched.Decisions = []rt.Decision{}
+	}
+	name := fmt.Sprintf("%s-%s-%s.json", t.name, f.kind, f.fingerprint())
+	path := filepath.Join(s.opts.SchedulesDir, name)
+	if err := WriteSchedule(path, sched); err != nil {
+		return checks.Finding{}, err
+	}
+	shown := path
+	if rel, err := filepath.Rel(s.opts.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		shown = rel
+	}
+	return makeFinding(f, t.pkg.ImportPath, t.name, shown), nil
+}
+
+// makeFinding builds the Finding of a failure.
+func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
+	fd := checks.Finding{
+		Rule:       checks.DynamicRuleID(f.kind),
+		Severity:   checks.Error,
+		Message:    fmt.Sprintf("%s: %s", test, f.message),
+		Evidence:   checks.Dynamic,
+		Package:    pkg,
+		Kind:       f.kind,
+		Test:       test,
+		Goroutines: f.goroutines,
+		Related:    f.related,
+	}
+	if pos, ok := parseSite(f.site); ok {
+		fd.Pos = pos
+		fd.Snippet = sourceLine(pos.File, pos.Line)
+	}
+	if fr, ok := firstUser(f.frames); ok {
+		fd.Func = fr.Func
+	}
+	// The injected runtime's frames (its Go wrapper, its parking) say
+	// nothing to the user: drop them from the stacks shown.
+	gs := make([]checks.Goroutine, 0, len(fd.Goroutines))
+	for _, g := range fd.Goroutines {
+		var st []checks.Frame
+		for _, fr := range g.Stack {
+			if !isRTFunc(fr.Func) && !strings.Contains(filepath.ToSlash(fr.File), "/interleavert/") {
+				st = append(st, fr)
+			}
+		}
+		g.Stack = st
+		gs = append(gs, g)
+	}
+	fd.Goroutines = gs
+	if len(fd.Goroutines) == 0 && len(f.frames) > 0 {
+		fd.Goroutines = []checks.Goroutine{{ID: "?", State: "running", Site: f.site, Stack: f.frames}}
+	}
+	if schedule != "" {
+		fd.Schedule = schedule
+		fd.Replay = "interleave replay " + schedule
+	}
+	sort.SliceStable(fd.Related, func(i, j int) bool { return fd.Related[i].Line < fd.Related[j].Line })
+	return fd
+}

@@ -1,0 +1,244 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+)
+
+// kernelsDir is the nested module of bug kernels.
+const kernelsDir = "../testdata/kernels"
+
+// Budgets of the kernel test: small enough that the whole test (four
+// race-instrumented builds, the searches and a replay per kernel) stays
+// within about three minutes on two cores.
+const (
+	bugBudget     = 1500 * time.Millisecond // per buggy test
+	correctBudget = 1 * time.Second         // per correct test
+)
+
+type manifest struct {
+	Bugs []struct {
+		Package string `json:"package"`
+		Test    string `json:"test"`
+		Kind    string `json:"kind"`
+		Class   string `json:"class"`
+		// Miss, when set, says why the search cannot find this kernel
+		// yet; the test then logs a miss instead of failing.
+		Miss string `json:"miss"`
+	} `json:"bugs"`
+	Correct struct {
+		Package string `json:"package"`
+	} `json:"correct"`
+}
+
+func readManifest(t *testing.T) *manifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(kernelsDir, "kernels.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("kernels.json: %v", err)
+	}
+	return &m
+}
+
+// requireScheduler skips the test until the rewriter and the runtime work.
+func requireScheduler(t *testing.T, dir string) {
+	t.Helper()
+	inst, err := rewrite.Instrument(context.Background(), rewrite.Options{Dir: dir, Patterns: []string{"./correct"}})
+	if err != nil {
+		if strings.Contains(err.Error(), "not built yet") {
+			t.Skip("rewrite.Instrument is not implemented yet: " + err.Error())
+		}
+		t.Fatalf("instrument the correct kernels: %v", err)
+	}
+	inst.Cleanup()
+}
+
+// TestKernelManifest checks that every test named in kernels.json exists,
+// and that every kernel test is named there, so that the list cannot rot.
+func TestKernelManifest(t *testing.T) {
+	m := readManifest(t)
+	named := map[string]bool{}
+	for _, b := range m.Bugs {
+		named[b.Package+"."+b.Test] = true
+		ok := false
+		for _, k := range checks.FailureKinds {
+			ok = ok || string(k) == b.Kind
+		}
+		if !ok {
+			t.Errorf("%s: unknown kind %q", b.Test, b.Kind)
+		}
+	}
+	if len(m.Bugs) < 20 {
+		t.Errorf("kernels.json lists %d bugs, want at least 20", len(m.Bugs))
+	}
+	files, _ := filepath.Glob(filepath.Join(kernelsDir, "*", "*_test.go"))
+	for _, f := range files {
+		pkg := "kernels/" + filepath.Base(filepath.Dir(f))
+		if pkg == m.Correct.Package {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if name, ok := strings.CutPrefix(line, "func Test"); ok {
+				name = "Test" + name[:strings.Index(name, "(")]
+				if !named[pkg+"."+name] {
+					t.Errorf("%s.%s is not in kernels.json", pkg, name)
+				}
+				delete(named, pkg+"."+name)
+			}
+		}
+	}
+	for n := range named {
+		t.Errorf("kernels.json names %s, which does not exist", n)
+	}
+}
+
+// TestKernels searches every bug kernel, checks that the expected failure
+// is found and that its schedule replays in a fresh process, and checks that
+// the correct programs produce nothing.
+func TestKernels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the kernel search builds four race-instrumented packages and takes about three minutes; skipped with -short")
+	}
+	dir, err := filepath.Abs(kernelsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireScheduler(t, dir)
+	m := readManifest(t)
+	byPkg := map[string]map[string]string{}
+	miss := map[string]string{}
+	var pkgs []string
+	for _, b := range m.Bugs {
+		if b.Miss != "" {
+			miss[b.Test] = b.Miss
+		}
+		if byPkg[b.Package] == nil {
+			byPkg[b.Package] = map[string]string{}
+			pkgs = append(pkgs, b.Package)
+		}
+		byPkg[b.Package][b.Test] = b.Kind
+	}
+	sort.Strings(pkgs)
+	ctx := context.Background()
+	schedules := t.TempDir()
+
+	t.Run("correct", func(t *testing.T) {
+		res, err := Run(ctx, Options{
+			Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(m.Correct.Package, "kernels/")},
+			Budget: 13 * correctBudget, Race: true, Seed: 1, SchedulesDir: schedules,
+		})
+		if err != nil {
+			skipIfNotLinked(t, err)
+			t.Fatal(err)
+		}
+		if res.Stats.Schedules == 0 {
+			t.Fatal("no schedule ran")
+		}
+		for _, f := range res.Findings {
+			t.Errorf("false positive: %s %s: %s at %v", f.Test, f.Kind, f.Message, f.Pos)
+		}
+	})
+	for _, pkg := range pkgs {
+		want := byPkg[pkg]
+		t.Run(strings.TrimPrefix(pkg, "kernels/"), func(t *testing.T) {
+			res, err := Run(ctx, Options{
+				Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")},
+				Budget: time.Duration(len(want)) * bugBudget, Race: true, Seed: 1, SchedulesDir: schedules,
+			})
+			if err != nil {
+				skipIfNotLinked(t, err)
+				t.Fatal(err)
+			}
+			for _, n := range res.Notes {
+				t.Log("note:", n)
+			}
+			var hits []*checks.Finding
+			for test, kind := range want {
+				var hit *checks.Finding
+				var seen []string
+				for i := range res.Findings {
+					f := &res.Findings[i]
+					if f.Test != test {
+						continue
+					}
+					seen = append(seen, string(f.Kind))
+					if string(f.Kind) == kind && hit == nil {
+						hit = f
+					}
+				}
+				if hit == nil {
+					if why := miss[test]; why != "" {
+						t.Logf("%s: %s not found, a known miss: %s", test, kind, why)
+						continue
+					}
+					t.Errorf("%s: %s not found (found %q)", test, kind, seen)
+					continue
+				}
+				if why := miss[test]; why != "" {
+					t.Logf("%s: found although kernels.json lists it as a miss (%s): remove the miss", test, why)
+				}
+				if hit.Evidence != checks.Dynamic || hit.Rule != checks.DynamicRuleID(hit.Kind) || !hit.Pos.IsValid() || hit.Replay == "" {
+					t.Errorf("%s: incomplete finding %+v", test, hit)
+				}
+				hits = append(hits, hit)
+			}
+			// Every schedule replays in a fresh process; the package is
+			// instrumented and built once for all of them.
+			var rep *replayer
+			for _, hit := range hits {
+				path := hit.Schedule
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(dir, path)
+				}
+				sched, err := ReadSchedule(path)
+				if err != nil {
+					t.Errorf("%s: %v", hit.Test, err)
+					continue
+				}
+				if rep == nil {
+					if rep, err = newReplayer(ctx, sched, path, ReplayOptions{Dir: dir}); err != nil {
+						t.Fatalf("replay build: %v", err)
+					}
+					defer rep.close()
+				}
+				rr, err := rep.run(ctx, sched, path)
+				if err != nil {
+					t.Errorf("%s: replay: %v", hit.Test, err)
+					continue
+				}
+				if rr.Outcome != Reproduced {
+					got := "nothing"
+					if rr.Finding != nil {
+						got = string(rr.Finding.Kind) + " at " + rr.Finding.Pos.String()
+					}
+					t.Errorf("%s: replay %s: got %s, want %s at %s (diverged: %q)", hit.Test, rr.Outcome, got, hit.Kind, hit.Pos, rr.Diverged)
+				}
+			}
+		})
+	}
+}
+
+// skipIfNotLinked skips when the test binary's driver is still the
+// placeholder that skips.
+func skipIfNotLinked(t *testing.T, err error) {
+	if strings.Contains(err.Error(), "scheduler not linked in yet") {
+		t.Skip("rt.Main is not implemented yet: " + err.Error())
+	}
+}

@@ -1,0 +1,241 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// ReplayOptions says where to replay.
+type ReplayOptions struct {
+	// Dir is the working directory used to find the module the schedule
+	// belongs to (default: the current one); the schedule file's own
+	// directory is tried next.
+	Dir string
+	// Timeout bounds the replayed run (default one minute).
+	Timeout time.Duration
+}
+
+// ReplayOutcome says what a replay did.
+type ReplayOutcome string
+
+const (
+	Reproduced ReplayOutcome = "reproduced" // the same kind of failure at the same site
+	Different  ReplayOutcome = "different"  // another failure
+	Passed     ReplayOutcome = "passed"     // no failure
+)
+
+// ReplayResult is one replayed schedule.
+type ReplayResult struct {
+	Schedule *rt.Schedule
+	Outcome  ReplayOutcome
+	// Finding is the failure the replay produced, if any.
+	Finding *checks.Finding
+	// Detail is the race report or crash output of that failure.
+	Detail string
+	// Diverged says where the run left the recorded schedule, if it did.
+	Diverged string
+	Steps    int
+}
+
+// Replay instruments and builds the schedule's package (with the race
+// detector if the schedule was recorded with it) and runs the schedule once
+// in a fresh process.
+func Replay(ctx context.Context, path string, opts ReplayOptions) (*ReplayResult, error) {
+	sched, err := ReadSchedule(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newReplayer(ctx, sched, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	return r.run(ctx, sched, path)
+}
+
+// replayer holds an instrumented build of one package, so that several
+// schedules of it can be replayed, each in a fresh process.
+type replayer struct {
+	opts   ReplayOptions
+	pkg    string
+	race   bool
+	pkgDir string
+	work   string
+	bin    string
+	tests  map[string]bool
+}
+
+func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts ReplayOptions) (*replayer, error) {
+	var err error
+	if opts.Dir == "" {
+		if opts.Dir, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = time.Minute
+	}
+	pkgDir, err := packageDir(sched, opts.Dir, path)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := instrument(ctx, pkgDir, []string{"."})
+	if err != nil {
+		return nil, err
+	}
+	defer inst.Cleanup()
+	r := &replayer{opts: opts, pkg: sched.Package, race: sched.Race, pkgDir: pkgDir, tests: map[string]bool{}}
+	for _, p := range inst.Packages {
+		if p.ImportPath == sched.Package {
+			for _, n := range p.Tests {
+				r.tests[n] = true
+			}
+		}
+	}
+	if len(r.tests) == 0 {
+		return nil, fmt.Errorf("package %s (%s) has no tests to replay", sched.Package, pkgDir)
+	}
+	if r.work, err = os.MkdirTemp("", "interleave-replay-"); err != nil {
+		return nil, err
+	}
+	r.bin = filepath.Join(r.work, "replay.test")
+	if err := build(ctx, inst, sched.Package, r.bin, sched.Race); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *replayer) close() { os.RemoveAll(r.work) }
+
+// run replays one schedule of the replayer's package in a fresh process.
+func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*ReplayResult, error) {
+	if sched.Package != r.pkg || sched.Race != r.race {
+		return nil, fmt.Errorf("%s: schedule of %s (race %v) given to a build of %s (race %v)", path, sched.Package, sched.Race, r.pkg, r.race)
+	}
+	if !r.tests[sched.Test] {
+		return nil, fmt.Errorf("test %s not found in package %s (%s)", sched.Test, sched.Package, r.pkgDir)
+	}
+	cfg := rt.Config{
+		Test:        sched.Test,
+		Strategy:    sched.Strategy,
+		Seed:        sched.Seed,
+		Schedules:   1,
+		Deadline:    time.Now().Add(r.opts.Timeout),
+		StepTimeout: stepTimeout,
+		Trace:       true,
+	}
+	if len(sched.Decisions) > 0 {
+		cfg.Replay = sched
+	}
+	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg}
+	out, err := c.run(ctx, time.Now().Add(r.opts.Timeout+childGrace), "replay")
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	res := &ReplayResult{Schedule: sched, Outcome: Passed}
+	var fails []*failure
+	var last *rt.Result
+	for i := range out.results {
+		rr := out.results[i]
+		last = &rr
+		if f, ok := fromResult(rr); ok {
+			withLog(f, out.logs[rr.Index])
+			if raceEcho(f) {
+				continue
+			}
+			fails = append(fails, f)
+		}
+	}
+	if last != nil {
+		res.Diverged, res.Steps = last.Diverged, last.Steps
+	}
+	for _, rep := range out.races {
+		if f, ok := fromRace(rep); ok {
+			fails = append(fails, f)
+		}
+	}
+	if out.crashed >= 0 && (last == nil || last.Index != out.crashed || last.Outcome == "pass") {
+		fails = append(fails, fromCrash(out.crashText, out.exitErr, out.killed))
+	}
+	if out.started == 0 && len(out.results) == 0 && len(fails) == 0 {
+		return nil, fmt.Errorf("the instrumented test binary ran no schedule:\n%s", tailLines(out.stdout+out.stderr, 20))
+	}
+	if len(fails) == 0 {
+		return res, nil
+	}
+	pick := fails[0]
+	res.Outcome = Different
+	if sched.Failure != nil {
+		for _, f := range fails {
+			if string(f.kind) == sched.Failure.Kind && sameSite(f.site, sched.Failure.Site) {
+				pick = f
+				res.Outcome = Reproduced
+				break
+			}
+		}
+	}
+	fd := makeFinding(pick, sched.Package, sched.Test, path)
+	fd.Replay = ""
+	res.Finding = &fd
+	res.Detail = pick.detail
+	return res, nil
+}
+
+// sameSite compares two file:line sites; a schedule recorded on another
+// machine has another absolute path, so only the module-relative tail counts.
+func sameSite(a, b string) bool {
+	if a == b {
+		return true
+	}
+	pa, oka := parseSite(a)
+	pb, okb := parseSite(b)
+	if !oka || !okb || pa.Line != pb.Line {
+		return false
+	}
+	fa, fb := filepath.ToSlash(pa.File), filepath.ToSlash(pb.File)
+	return strings.HasSuffix(fa, "/"+filepath.Base(fb)) && (strings.HasSuffix(fa, fb) || strings.HasSuffix(fb, fa) ||
+		filepath.Base(filepath.Dir(fa)) == filepath.Base(filepath.Dir(fb)))
+}
+
+// packageDir finds the schedule's package directory: Schedule.Dir under the
+// module root above dir, or above the schedule file.
+func packageDir(s *rt.Schedule, dir, path string) (string, error) {
+	abs, _ := filepath.Abs(path)
+	for _, start := range []string{dir, filepath.Dir(abs)} {
+		root := moduleRoot(start)
+		if root == "" {
+			continue
+		}
+		d := filepath.Join(root, filepath.FromSlash(s.Dir))
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("cannot find package %s (directory %q under the module root) from %s: run interleave replay inside the module", s.Package, s.Dir, dir)
+}
+
+// moduleRoot returns the nearest directory at or above dir holding go.mod.
+func moduleRoot(dir string) string {
+	dir, _ = filepath.Abs(dir)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,219 @@
+package explore
+
+import (
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// frameFileRE matches the file line of a traceback frame, as printed by the
+// Go runtime ("\t/a/b.go:12 +0x1d") and by the race detector
+// ("      /a/b.go:12 +0x1d").
+var frameFileRE = regexp.MustCompile(`^\s+(\S.*\.go):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
+
+// parseFrames reads every frame of a traceback text, innermost first. Frames
+// of "created by" lines are skipped: they are where a goroutine was born, not
+// where it was.
+func parseFrames(text string) []checks.Frame {
+	lines := strings.Split(text, "\n")
+	var out []checks.Frame
+	for i := 1; i < len(lines); i++ {
+		m := frameFileRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		fn := strings.TrimSpace(lines[i-1])
+		if strings.HasPrefix(fn, "created by ") {
+			continue
+		}
+		fn = trimArgs(fn)
+		line, _ := strconv.Atoi(m[2])
+		out = append(out, checks.Frame{Func: fn, File: m[1], Line: line})
+	}
+	return out
+}
+
+// trimArgs removes the argument list from "pkg.f(0x1, ...)" and "pkg.f()".
+func trimArgs(fn string) string {
+	if i := strings.LastIndex(fn, "("); i > 0 && strings.HasSuffix(fn, ")") {
+		return fn[:i]
+	}
+	return fn
+}
+
+var goroot = filepath.ToSlash(runtime.GOROOT())
+
+// isUserFrame reports whether f belongs to the code under test rather than
+// to the Go runtime, the standard library, the testing package, or
+// interleave's own runtime and driver.
+func isUserFrame(f checks.Frame) bool {
+	file := filepath.ToSlash(f.File)
+	if goroot != "" && strings.HasPrefix(file, goroot+"/") {
+		return false
+	}
+	if strings.Contains(file, "/go/src/") && !strings.Contains(file, "/pkg/mod/") && strings.HasPrefix(f.Func, "runtime.") {
+		return false
+	}
+	for _, p := range []string{"runtime.", "testing.", "sync.", "internal/", "sync/atomic.", "time.", "os."} {
+		if strings.HasPrefix(f.Func, p) {
+			return false
+		}
+	}
+	if isRTFunc(f.Func) || strings.Contains(f.Func, ".TestInterleaveDriver") {
+		return false
+	}
+	if strings.Contains(file, "/interleavert/") || strings.Contains(file, "/interleave-rt") {
+		return false
+	}
+	return true
+}
+
+// isRTFunc reports whether fn is a function of the injected runtime, which
+// the rewriter adds to the module under the package name interleavert.
+func isRTFunc(fn string) bool {
+	pkg := fn
+	if i := strings.LastIndex(pkg, "/"); i >= 0 {
+		pkg = pkg[i+1:]
+	}
+	if i := strings.Index(pkg, "."); i >= 0 {
+		pkg = pkg[:i]
+	}
+	return pkg == "interleavert" || pkg == "rt" && strings.Contains(fn, "interleave")
+}
+
+// userFrames returns the user frames of frames, innermost first.
+func userFrames(frames []checks.Frame) []checks.Frame {
+	var out []checks.Frame
+	for _, f := range frames {
+		if isUserFrame(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// firstUser returns the first user frame and whether there is one.
+func firstUser(frames []checks.Frame) (checks.Frame, bool) {
+	for _, f := range frames {
+		if isUserFrame(f) {
+			return f, true
+		}
+	}
+	return checks.Frame{}, false
+}
+
+func frameSite(f checks.Frame) string { return f.File + ":" + strconv.Itoa(f.Line) }
+
+// parseSite splits "file.go:12" (or "file.go:12:3").
+func parseSite(s string) (checks.Position, bool) {
+	parts := strings.Split(s, ":")
+	for len(parts) >= 2 {
+		if n, err := strconv.Atoi(parts[len(parts)-1]); err == nil {
+			if len(parts) >= 3 {
+				if l, err := strconv.Atoi(parts[len(parts)-2]); err == nil {
+					return checks.Position{File: strings.Join(parts[:len(parts)-2], ":"), Line: l, Column: n}, true
+				}
+			}
+			return checks.Position{File: strings.Join(parts[:len(parts)-1], ":"), Line: n}, true
+		}
+		break
+	}
+	return checks.Position{}, false
+}
+
+// raceAccess is one side of a data race report.
+type raceAccess struct {
+	What   string // "Write at 0x00c000012345 by goroutine 7"
+	Frames []checks.Frame
+}
+
+// raceReport is one race detector report.
+type raceReport struct {
+	Index    int // schedule index it was printed during; -1 when outside any
+	Text     string
+	Accesses []raceAccess
+}
+
+var raceAccessRE = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (goroutine \d+|main goroutine):$`)
+
+// parseRace reads the accesses of a race report's text.
+func parseRace(text string) raceReport {
+	rep := raceReport{Text: text}
+	lines := strings.Split(text, "\n")
+	var cur *raceAccess
+	var block []string
+	flush := func() {
+		if cur != nil {
+			cur.Frames = parseFrames(strings.Join(block, "\n"))
+			rep.Accesses = append(rep.Accesses, *cur)
+		}
+		cur, block = nil, nil
+	}
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case raceAccessRE.MatchString(t):
+			flush()
+			cur = &raceAccess{What: strings.TrimSuffix(t, ":")}
+		case strings.HasPrefix(t, "Goroutine ") && strings.HasSuffix(t, ":"):
+			flush()
+		case cur != nil:
+			block = append(block, l)
+		}
+	}
+	flush()
+	return rep
+}
+
+// raceVerb turns "Previous write at 0x.. by goroutine 7" into "previous write".
+func raceVerb(what string) string {
+	if i := strings.Index(what, " at 0x"); i > 0 {
+		what = what[:i]
+	}
+	return strings.ToLower(what)
+}
+
+// sites returns the first user site of each access.
+func (r raceReport) sites() []string {
+	var out []string
+	for _, a := range r.Accesses {
+		if f, ok := firstUser(a.Frames); ok {
+			out = append(out, frameSite(f))
+		}
+	}
+	return out
+}
+
+var (
+	hexRE   = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	digitRE = regexp.MustCompile(`\d+`)
+)
+
+// normalizeMessage removes what changes between runs of the same failure:
+// addresses, goroutine numbers, counts.
+func normalizeMessage(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	s = hexRE.ReplaceAllString(s, "0x?")
+	s = digitRE.ReplaceAllString(s, "#")
+	return strings.TrimSpace(s)
+}
+
+func sortedUnique(ss []string) []string {
+	m := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if s != "" && !m[s] {
+			m[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,70 @@
+// Command fakebin speaks the driver protocol of package rt without a
+// scheduler, so that the driver's process handling can be tested before and
+// independently of the real runtime. The Config's Test name picks a behaviour.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+func main() {
+	path := os.Getenv(rt.EnvConfig)
+	if path == "" {
+		fmt.Println("--- SKIP: TestInterleaveDriver (no config)")
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	var cfg rt.Config
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		panic(err)
+	}
+	out, err := os.OpenFile(cfg.Results, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		panic(err)
+	}
+	if cfg.Test == "TestSkip" {
+		fmt.Println("--- SKIP: TestInterleaveDriver (interleave: scheduler not linked in yet)")
+		return
+	}
+	for j := 0; cfg.Schedules == 0 || j < cfg.Schedules; j++ {
+		if time.Now().After(cfg.Deadline) {
+			return
+		}
+		i := cfg.First + j
+		seed := cfg.Seed + int64(i)
+		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
+		r := rt.Result{Index: i, Seed: seed, Outcome: "pass", Decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, Steps: 1}
+		switch cfg.Test {
+		case "TestCrash":
+			if seed%7 == 3 {
+				fmt.Fprintf(os.Stderr, "fatal error: concurrent map writes\n\ngoroutine 7 [running]:\ninternal/runtime/maps.fatal({0x1, 0x2})\n\t/usr/local/go/src/runtime/panic.go:1181 +0x18\nexample.com/k.(*store).put(...)\n\t/src/k/k.go:12 +0x4d\nexample.com/k.TestStore.func1()\n\t/src/k/k_test.go:20 +0x2b\n")
+				os.Exit(2)
+			}
+		case "TestRace":
+			if j == 1 {
+				fmt.Fprintf(os.Stderr, "==================\nWARNING: DATA RACE\nWrite at 0x00c000012345 by goroutine 8:\n  example.com/k.TestRace.func1()\n      /src/k/k_test.go:30 +0x44\n\nPrevious read at 0x00c000012345 by goroutine 7:\n  example.com/k.TestRace.func2()\n      /src/k/k_test.go:33 +0x44\n\nGoroutine 8 (running) created at:\n  example.com/k.TestRace()\n      /src/k/k_test.go:29 +0x1\n==================\n")
+			}
+		case "TestDeadlock":
+			if seed%2 == 0 {
+				r.Outcome, r.Message, r.Site = "deadlock", "deadlock: every goroutine is blocked", "/src/k/k_test.go:40"
+				r.Goroutines = []rt.GoroutineState{
+					{ID: 1, Op: "Mutex.Lock", Site: "/src/k/k_test.go:40", Stack: "goroutine 9 [sync.Mutex.Lock]:\nexample.com/k.transfer(...)\n\t/src/k/k_test.go:40 +0x1\n"},
+					{ID: 2, Op: "Mutex.Lock", Site: "/src/k/k_test.go:41", Stack: "goroutine 10 [sync.Mutex.Lock]:\nexample.com/k.transfer(...)\n\t/src/k/k_test.go:41 +0x1\n"},
+				}
+			}
+		case "TestHang":
+			time.Sleep(time.Hour)
+		}
+		line, _ := json.Marshal(r)
+		out.Write(append(line, '\n'))
+		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+	}
+}

@@ -1,0 +1,539 @@
+package rewrite
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"go/version"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+const rtp = rtImportName + "."
+
+// methods maps a method (types.Func.FullName of its origin) to the runtime
+// function replacing calls of it.
+var methods = map[string]string{
+	"(*sync.Mutex).Lock":       "Lock",
+	"(*sync.Mutex).Unlock":     "Unlock",
+	"(*sync.Mutex).TryLock":    "TryLock",
+	"(*sync.RWMutex).Lock":     "WLock",
+	"(*sync.RWMutex).Unlock":   "WUnlock",
+	"(*sync.RWMutex).TryLock":  "TryWLock",
+	"(*sync.RWMutex).RLock":    "RLock",
+	"(*sync.RWMutex).RUnlock":  "RUnlock",
+	"(*sync.RWMutex).TryRLock": "TryRLock",
+	"(sync.Locker).Lock":       "LockerLock",
+	"(sync.Locker).Unlock":     "LockerUnlock",
+	"(*sync.WaitGroup).Add":    "WaitGroupAdd",
+	"(*sync.WaitGroup).Done":   "WaitGroupDone",
+	"(*sync.WaitGroup).Wait":   "WaitGroupWait",
+	"(*sync.WaitGroup).Go":     "WaitGroupGo",
+	"(*sync.Once).Do":          "OnceDo",
+	"(*sync.Cond).Wait":        "CondWait",
+	"(*sync.Cond).Signal":      "CondSignal",
+	"(*sync.Cond).Broadcast":   "CondBroadcast",
+	"(*time.Timer).Stop":       "TimerStop",
+	"(*time.Timer).Reset":      "TimerReset",
+	"(*time.Ticker).Stop":      "TickerStop",
+	"(*time.Ticker).Reset":     "TickerReset",
+	"(*testing.T).Parallel":    "Parallel",
+	"(*testing.T).Run":         "Run",
+}
+
+// funcs maps package-level functions to their runtime replacement.
+var funcs = map[string]string{
+	"time.Sleep":      "Sleep",
+	"time.After":      "After",
+	"time.Tick":       "Tick",
+	"time.NewTimer":   "NewTimer",
+	"time.NewTicker":  "NewTicker",
+	"time.AfterFunc":  "AfterFunc",
+	"runtime.Gosched": "Gosched",
+}
+
+type fileRW struct {
+	editor
+	p        *packages.Package
+	info     *types.Info
+	tf       *token.File
+	f        *ast.File
+	rtImport string
+	handled  map[ast.Node]bool
+	removed  map[*types.PkgName]int // uses of an import dropped by rewrites
+	warns    []string
+	rangeOK  bool // file's language version has range-over-func
+}
+
+// rewriteFile rewrites one file of p. changed is false when nothing needed
+// rewriting (the file is then not overlaid).
+func rewriteFile(p *packages.Package, f *ast.File, src []byte, rtImport string) (out []byte, warns []string, changed bool, err error) {
+	r := &fileRW{
+		editor:   editor{src: src},
+		p:        p,
+		info:     p.TypesInfo,
+		tf:       p.Fset.File(f.Pos()),
+		f:        f,
+		rtImport: rtImport,
+		handled:  map[ast.Node]bool{},
+		removed:  map[*types.PkgName]int{},
+		rangeOK:  true,
+	}
+	if r.tf.Size() != len(src) {
+		return nil, nil, false, fmt.Errorf("file changed on disk since it was loaded")
+	}
+	if v := r.info.FileVersions[f]; v != "" && version.IsValid(v) && version.Compare(v, "go1.23") < 0 {
+		r.rangeOK = false
+	}
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		r.visit(n, stack)
+		return true
+	})
+	if len(r.edits) == 0 {
+		return nil, r.warns, false, nil
+	}
+	r.fixImports()
+	text := r.render(0, len(src))
+	// A rewrite that does not parse is a bug here, never the user's: say so
+	// rather than hand the compiler something confusing.
+	if _, perr := parser.ParseFile(token.NewFileSet(), r.tf.Name(), text, parser.SkipObjectResolution); perr != nil {
+		return nil, r.warns, false, fmt.Errorf("internal error: rewritten file does not parse: %v", perr)
+	}
+	return []byte(text), r.warns, true, nil
+}
+
+func (r *fileRW) off(p token.Pos) int { return r.tf.Offset(p) }
+
+func (r *fileRW) addNode(pos, end token.Pos, text func() string) *edit {
+	return r.add(r.off(pos), r.off(end), text)
+}
+
+// rn renders a node with the rewrites inside it.
+func (r *fileRW) rn(n ast.Node) string { return r.render(r.off(n.Pos()), r.off(n.End())) }
+
+// rr renders src between two positions.
+func (r *fileRW) rr(s, e token.Pos) string { return r.render(r.off(s), r.off(e)) }
+
+func (r *fileRW) nl(s, e token.Pos) string { return r.newlines(r.off(s), r.off(e)) }
+
+func (r *fileRW) raw(n ast.Node) string { return string(r.src[r.off(n.Pos()):r.off(n.End())]) }
+
+func (r *fileRW) warn(pos token.Pos, format string, args ...any) {
+	p := r.p.Fset.Position(pos)
+	r.warns = append(r.warns, fmt.Sprintf("%s:%d: %s", p.Filename, p.Line, fmt.Sprintf(format, args...)))
+}
+
+func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
+	switch n := n.(type) {
+	case *ast.GoStmt:
+		r.goDefer(n, n.Call, true)
+	case *ast.DeferStmt:
+		r.goDefer(n, n.Call, false)
+	case *ast.SelectStmt:
+		r.selectStmt(n, stack)
+	case *ast.CallExpr:
+		r.call(n, stack)
+	case *ast.SendStmt:
+		r.send(n)
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW && !r.handled[n] {
+			fn := "Recv"
+			if _, ok := r.info.Types[n].Type.(*types.Tuple); ok {
+				fn = "Recv2"
+			}
+			r.addNode(n.Pos(), n.End(), func() string { return rtp + fn + "(" + r.rn(n.X) + ")" })
+		}
+	case *ast.RangeStmt:
+		if n.X == nil || chanOf(r.info.Types[n.X].Type) == nil {
+			return
+		}
+		if !r.rangeOK {
+			r.warn(n.Pos(), "range over channel left as written: the file's language version is older than go1.23 (no range-over-func)")
+			return
+		}
+		x := n.X
+		r.addNode(x.Pos(), x.End(), func() string { return rtp + "Range(" + r.rn(x) + ")" })
+	case *ast.SelectorExpr:
+		r.methodValue(n, stack)
+	case *ast.Ident:
+		// dot-imported function used as a value
+		if len(stack) >= 2 {
+			if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && ast.Unparen(c.Fun) == n {
+				return
+			}
+			if _, ok := stack[len(stack)-2].(*ast.SelectorExpr); ok {
+				return
+			}
+		}
+		if fn, ok := r.info.Uses[n].(*types.Func); ok && interestingFunc(fn) {
+			r.warn(n.Pos(), "function value %s left as written (only calls are instrumented)", fn.FullName())
+		}
+	}
+}
+
+// chanOf returns the channel type of t (its core type), or nil.
+func chanOf(t types.Type) *types.Chan {
+	if t == nil {
+		return nil
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		var ch *types.Chan
+		all := true
+		iface := tp.Constraint().Underlying().(*types.Interface)
+		n := 0
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			if u, ok := iface.EmbeddedType(i).Underlying().(*types.Union); ok {
+				for j := 0; j < u.Len(); j++ {
+					c, ok := u.Term(j).Type().Underlying().(*types.Chan)
+					if !ok {
+						all = false
+					}
+					ch = c
+					n++
+				}
+			} else if c, ok := iface.EmbeddedType(i).Underlying().(*types.Chan); ok {
+				ch = c
+				n++
+			}
+		}
+		if all && n > 0 {
+			return ch
+		}
+		return nil
+	}
+	c, _ := t.Underlying().(*types.Chan)
+	return c
+}
+
+func interestingFunc(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		_, ok := funcs[fn.Pkg().Path()+"."+fn.Name()]
+		return ok || fn.Pkg().Path() == "sync/atomic"
+	}
+	fn = fn.Origin()
+	_, ok := methods[fn.FullName()]
+	return ok || fn.Pkg().Path() == "sync/atomic"
+}
+
+// methodValue warns about method values and method expressions of
+// instrumented methods: they are left as written.
+func (r *fileRW) methodValue(sel *ast.SelectorExpr, stack []ast.Node) {
+	if len(stack) >= 2 {
+		if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && ast.Unparen(c.Fun) == sel {
+			return
+		}
+		if p, ok := stack[len(stack)-2].(*ast.ParenExpr); ok && len(stack) >= 3 {
+			if c, ok := stack[len(stack)-3].(*ast.CallExpr); ok && c.Fun == p {
+				return
+			}
+		}
+	}
+	var fn *types.Func
+	if s := r.info.Selections[sel]; s != nil {
+		fn, _ = s.Obj().(*types.Func)
+	} else {
+		fn, _ = r.info.Uses[sel.Sel].(*types.Func)
+	}
+	if fn != nil && interestingFunc(fn) {
+		r.warn(sel.Pos(), "method or function value %s left as written (only calls are instrumented)", fn.Origin().FullName())
+	}
+}
+
+// callee returns the function or method a call statically calls.
+func (r *fileRW) callee(fun ast.Expr) *types.Func {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		fn, _ := r.info.Uses[f].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := r.info.Uses[f.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// recvPath returns how to name the receiver operand of a method call
+// through sel: the embedded-field path appended to sel.X (".Mutex") and
+// whether the final operand already is a pointer or interface (no & needed).
+func (r *fileRW) recvPath(sel *ast.SelectorExpr, s *types.Selection) (path string, ptr bool, ok bool) {
+	t := s.Recv()
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		u := t
+		if p, isPtr := types.Unalias(u).Underlying().(*types.Pointer); isPtr {
+			u = p.Elem()
+		}
+		st, isStruct := u.Underlying().(*types.Struct)
+		if !isStruct || i >= st.NumFields() {
+			return "", false, false
+		}
+		fld := st.Field(i)
+		if !fld.Exported() && fld.Pkg() != r.p.Types {
+			return "", false, false
+		}
+		path += "." + fld.Name()
+		t = fld.Type()
+	}
+	switch types.Unalias(t).Underlying().(type) {
+	case *types.Pointer, *types.Interface:
+		ptr = true
+	}
+	if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
+		ptr = true // a type parameter constrained by an interface (sync.Locker)
+	}
+	return path, ptr, true
+}
+
+// pure reports whether evaluating e twice is harmless and its text is on
+// one line: identifiers, selectors, &, *, parens, indexing by such.
+func (r *fileRW) pure(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case nil, *ast.Ident, *ast.SelectorExpr, *ast.StarExpr, *ast.ParenExpr, *ast.IndexExpr, *ast.BasicLit:
+		case *ast.UnaryExpr:
+			if n.Op != token.AND {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+		return ok
+	})
+	return ok && !strings.Contains(r.raw(e), "\n")
+}
+
+func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
+	if r.handled[c] {
+		return
+	}
+	fun := ast.Unparen(c.Fun)
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "close" {
+			r.addNode(id.Pos(), id.End(), func() string { return rtp + "Close" })
+			return
+		}
+	}
+	fn := r.callee(fun)
+	if fn == nil || fn.Pkg() == nil {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		path := fn.Pkg().Path()
+		if name, ok := funcs[path+"."+fn.Name()]; ok {
+			r.addNode(fun.Pos(), fun.End(), func() string { return rtp + name })
+			r.dropPkgUse(fun)
+			return
+		}
+		if path == "sync/atomic" && len(c.Args) > 0 {
+			addr := "nil"
+			if r.pure(c.Args[0]) {
+				addr = r.raw(c.Args[0])
+			}
+			r.atomic(c, stack, addr, sig.Results().Len() == 0)
+		}
+		return
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	s := r.info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		if interestingFunc(fn) {
+			r.warn(c.Pos(), "method expression %s left as written", fn.Origin().FullName())
+		}
+		return
+	}
+	full := fn.Origin().FullName()
+	if name, ok := methods[full]; ok {
+		path, ptr, ok := r.recvPath(sel, s)
+		if !ok {
+			r.warn(c.Pos(), "%s through an inaccessible embedded field left as written", full)
+			return
+		}
+		amp := ""
+		if !ptr {
+			amp = "&"
+		}
+		r.addNode(c.Pos(), c.End(), func() string {
+			recv := amp + r.rn(sel.X) + path
+			if len(c.Args) == 0 {
+				return rtp + name + "(" + r.nl(sel.X.End(), c.End()) + recv + ")"
+			}
+			return rtp + name + "(" + recv + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
+		})
+		return
+	}
+	if fn.Pkg().Path() == "sync/atomic" {
+		path, ptr, ok := r.recvPath(sel, s)
+		addr := "nil"
+		if ok && r.pure(sel.X) {
+			addr = r.raw(sel.X) + path
+			if !ptr {
+				addr = "&" + addr
+			}
+		}
+		r.atomic(c, stack, addr, sig.Results().Len() == 0)
+	}
+}
+
+// atomic puts a scheduling point before the atomic operation c.
+func (r *fileRW) atomic(c *ast.CallExpr, stack []ast.Node, addr string, void bool) {
+	point := rtp + "Atomic(" + addr + ")"
+	var self *edit
+	body := func() string { return r.render(self.pos, self.end) }
+	form := "expr"
+	if len(stack) >= 3 {
+		if es, ok := stack[len(stack)-2].(*ast.ExprStmt); ok && es.X == c {
+			form = "init"
+			switch stack[len(stack)-3].(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause, *ast.LabeledStmt:
+				form = "stmt"
+			}
+		}
+	}
+	switch {
+	case form == "stmt":
+		self = r.addNode(c.Pos(), c.End(), func() string { return point + "; " + body() })
+	case void:
+		self = r.addNode(c.Pos(), c.End(), func() string { return "func() { " + point + "; " + body() + " }()" })
+	default:
+		self = r.addNode(c.Pos(), c.End(), func() string { return rtp + "Then(" + point + ", " + body() + ")" })
+	}
+}
+
+func (r *fileRW) dropPkgUse(fun ast.Expr) {
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok {
+			if pn, ok := r.info.Uses[id].(*types.PkgName); ok {
+				r.removed[pn]++
+			}
+		}
+	}
+}
+
+func (r *fileRW) send(s *ast.SendStmt) {
+	if r.handled[s] {
+		return
+	}
+	ch := chanOf(r.info.Types[s.Chan].Type)
+	if ch == nil {
+		return
+	}
+	inst := ""
+	if tv := r.info.Types[s.Value]; !tv.IsNil() && tv.Type != nil && !isUntyped(tv.Type) &&
+		!types.Identical(tv.Type, ch.Elem()) && types.IsInterface(ch.Elem()) {
+		te, ok := r.typeExpr(ch.Elem(), s.Pos())
+		if !ok {
+			r.warn(s.Pos(), "send left as written: its element type %s cannot be named here", ch.Elem())
+			return
+		}
+		inst = "[" + te + "]"
+	}
+	r.addNode(s.Pos(), s.End(), func() string {
+		return rtp + "Send" + inst + "(" + r.rn(s.Chan) + ", " + r.nl(s.Chan.End(), s.Value.Pos()) + r.rn(s.Value) + ")"
+	})
+}
+
+func isUntyped(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Info()&types.IsUntyped != 0
+}
+
+// typeExpr spells t as it can be written at pos in this file.
+func (r *fileRW) typeExpr(t types.Type, pos token.Pos) (string, bool) {
+	ok := true
+	qual := func(p *types.Package) string {
+		if p == r.p.Types {
+			return ""
+		}
+		for _, spec := range r.f.Imports {
+			path, _ := strconv.Unquote(spec.Path.Value)
+			if path != p.Path() {
+				continue
+			}
+			if spec.Name == nil {
+				return p.Name()
+			}
+			if spec.Name.Name == "." {
+				return ""
+			}
+			if spec.Name.Name != "_" {
+				return spec.Name.Name
+			}
+		}
+		ok = false
+		return p.Name()
+	}
+	s := types.TypeString(t, qual)
+	scope := r.p.Types.Scope().Innermost(pos)
+	var check func(t types.Type)
+	check = func(t types.Type) {
+		switch t := t.(type) {
+		case *types.Basic:
+		case *types.Alias:
+			r.checkObj(t.Obj(), scope, pos, &ok)
+		case *types.Named:
+			r.checkObj(t.Obj(), scope, pos, &ok)
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				check(t.TypeArgs().At(i))
+			}
+		case *types.TypeParam:
+			r.checkObj(t.Obj(), scope, pos, &ok)
+		case *types.Pointer:
+			check(t.Elem())
+		case *types.Slice:
+			check(t.Elem())
+		case *types.Array:
+			check(t.Elem())
+		case *types.Map:
+			check(t.Key())
+			check(t.Elem())
+		case *types.Chan:
+			check(t.Elem())
+		case *types.Interface:
+			if !t.Empty() {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+	}
+	check(t)
+	return s, ok
+}
+
+func (r *fileRW) checkObj(obj *types.TypeName, scope *types.Scope, pos token.Pos, ok *bool) {
+	if obj.Pkg() == nil {
+		return // universe (error, any, comparable)
+	}
+	if obj.Pkg() != r.p.Types {
+		if !obj.Exported() {
+			*ok = false
+		}
+		return
+	}
+	if scope == nil {
+		*ok = false
+		return
+	}
+	if _, found := scope.LookupParent(obj.Name(), pos); found != obj {
+		*ok = false
+	}
+}

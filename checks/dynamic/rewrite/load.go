@@ -1,0 +1,288 @@
+package rewrite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// rtImportName is the name under which rewritten files import the runtime.
+const rtImportName = "interleavert"
+
+// driverFile is the base name of the generated driver test file.
+const driverFile = "zz_interleave_driver_test.go"
+
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedTypes | packages.NeedSyntax |
+	packages.NeedTypesInfo | packages.NeedModule | packages.NeedForTest
+
+func instrument(ctx context.Context, opts Options) (res *Result, err error) {
+	dir := opts.Dir
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	patterns := opts.Patterns
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	gomod, err := goEnvGOMOD(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if gomod == "" || gomod == os.DevNull {
+		return nil, fmt.Errorf("rewrite: %s is not inside a Go module (go env GOMOD is empty): instrumentation needs a go.mod", dir)
+	}
+	modRoot := filepath.Dir(gomod)
+
+	cfg := &packages.Config{
+		Context:    ctx,
+		Mode:       loadMode,
+		Dir:        dir,
+		Tests:      true,
+		BuildFlags: opts.BuildFlags,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("rewrite: loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	if berr := collectErrors(pkgs); berr != nil {
+		return nil, berr
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("rewrite: no packages match %s", strings.Join(patterns, " "))
+	}
+
+	modPath := ""
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if modPath == "" && p.Module != nil && sameFile(p.Module.GoMod, gomod) {
+			modPath = p.Module.Path
+		}
+	})
+	if modPath == "" {
+		return nil, fmt.Errorf("rewrite: no package matched by %s belongs to the module at %s", strings.Join(patterns, " "), modRoot)
+	}
+
+	tmp, err := os.MkdirTemp("", "interleave-rewrite-")
+	if err != nil {
+		return nil, err
+	}
+	res = &Result{
+		ModuleRoot: modRoot,
+		ModulePath: modPath,
+		TempDir:    tmp,
+		RuntimeDir: filepath.Join(modRoot, "internal", "interleavert"),
+		Files:      map[string]string{},
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp) // res is nil here: `return nil, err` set it
+			res = nil
+		}
+	}()
+	replace := map[string]string{}
+
+	// Every in-module package the test binaries import, test variants first
+	// (they hold the _test.go files and the most complete type information).
+	var all []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module != nil && p.Module.Path == modPath && sameFile(p.Module.GoMod, gomod) {
+			all = append(all, p)
+		}
+	})
+	sort.SliceStable(all, func(i, j int) bool {
+		return (all[i].ForTest != "") && (all[j].ForTest == "")
+	})
+	rtImport := modPath + "/internal/interleavert"
+	done := map[string]bool{}
+	for _, p := range all {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		parsed := map[string]bool{}
+		for _, f := range p.Syntax {
+			parsed[fileName(p, f)] = true
+		}
+		for _, name := range p.GoFiles {
+			if !parsed[name] && !done[name] && inModuleTree(modRoot, name) {
+				done[name] = true
+				res.Warnings = append(res.Warnings, name+": not instrumented (cgo file: the compiler sees the cgo-generated copy)")
+			}
+		}
+		for _, f := range p.Syntax {
+			name := p.Fset.File(f.Pos()).Name()
+			if done[name] || !inModuleTree(modRoot, name) {
+				continue
+			}
+			done[name] = true
+			src, rerr := os.ReadFile(name)
+			if rerr != nil {
+				return nil, rerr
+			}
+			out, warns, changed, rerr := rewriteFile(p, f, src, rtImport)
+			res.Warnings = append(res.Warnings, warns...)
+			if rerr != nil {
+				return nil, fmt.Errorf("rewrite: %s: %w", name, rerr)
+			}
+			if !changed {
+				continue
+			}
+			rel, _ := filepath.Rel(modRoot, name)
+			dst := filepath.Join(tmp, "src", rel)
+			if err := writeFile(dst, out); err != nil {
+				return nil, err
+			}
+			replace[name] = dst
+			res.Files[name] = dst
+		}
+	}
+
+	// The runtime.
+	ents, err := fs.ReadDir(rt.Source, ".")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == "embed.go" {
+			continue
+		}
+		data, err := fs.ReadFile(rt.Source, n)
+		if err != nil {
+			return nil, err
+		}
+		dst := filepath.Join(tmp, "interleavert", n)
+		if err := writeFile(dst, data); err != nil {
+			return nil, err
+		}
+		replace[filepath.Join(res.RuntimeDir, n)] = dst
+	}
+
+	// Drivers.
+	for _, d := range planDrivers(pkgs) {
+		if len(d.tests) == 0 {
+			continue
+		}
+		if !inModuleTree(modRoot, d.dir) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not in the main module (%s): its tests are not driven", d.importPath, modPath))
+			continue
+		}
+		src := driverSource(d, rtImport)
+		dst := filepath.Join(tmp, "driver", strings.ReplaceAll(d.importPath, "/", "_"), driverFile)
+		if err := writeFile(dst, src); err != nil {
+			return nil, err
+		}
+		onDisk := filepath.Join(d.dir, driverFile)
+		replace[onDisk] = dst
+		names := make([]string, 0, len(d.tests))
+		for _, t := range d.tests {
+			names = append(names, t.name)
+		}
+		res.Packages = append(res.Packages, Package{ImportPath: d.importPath, Dir: d.dir, Tests: names, Driver: onDisk})
+		res.Warnings = append(res.Warnings, d.warnings...)
+	}
+	sort.Slice(res.Packages, func(i, j int) bool { return res.Packages[i].ImportPath < res.Packages[j].ImportPath })
+	sort.Strings(res.Warnings)
+
+	data, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err != nil {
+		return nil, err
+	}
+	res.Overlay = filepath.Join(tmp, "overlay.json")
+	res.TestFlags = append(append([]string{}, opts.BuildFlags...), "-overlay="+res.Overlay, "-vet=off")
+	if err := os.WriteFile(res.Overlay, data, 0o644); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func goEnvGOMOD(ctx context.Context, dir string) (string, error) {
+	if st, err := os.Stat(dir); err != nil {
+		return "", fmt.Errorf("rewrite: %w", err)
+	} else if !st.IsDir() {
+		return "", fmt.Errorf("rewrite: %s is not a directory", dir)
+	}
+	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("rewrite: go env GOMOD in %s: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// collectErrors returns a *BuildError listing every load, parse and type
+// error of the loaded packages and their dependencies, or nil.
+func collectErrors(pkgs []*packages.Package) error {
+	seen := map[string]bool{}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			s := e.Msg
+			if e.Pos != "" && e.Pos != "-" {
+				s = e.Pos + ": " + e.Msg
+			}
+			if !seen[s] {
+				seen[s] = true
+				errs = append(errs, s)
+			}
+		}
+	})
+	if len(errs) == 0 {
+		return nil
+	}
+	sort.Strings(errs)
+	return &BuildError{Errors: errs}
+}
+
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// inModuleTree reports whether file lies in the module rooted at root,
+// outside vendor/.
+func inModuleTree(root, file string) bool {
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return false
+	}
+	for _, el := range strings.Split(filepath.ToSlash(rel), "/") {
+		if el == "vendor" {
+			return false
+		}
+	}
+	return true
+}
+
+func writeFile(name string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
+}
+
+// fileName returns the file name of an AST file.
+func fileName(p *packages.Package, f *ast.File) string { return p.Fset.File(f.Pos()).Name() }

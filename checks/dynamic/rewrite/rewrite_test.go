@@ -1,0 +1,425 @@
+package rewrite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// copyModule copies a testdata module to a temporary directory, so that
+// nothing is written into the repository and the runtime directory can be
+// created for go vet.
+func copyModule(t *testing.T, name string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), name)
+	src := filepath.Join("testdata", name)
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func goCmd(t *testing.T, dir string, env []string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"), env...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func instrumentMod(t *testing.T, patterns ...string) (string, *Result) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the instrumented testdata module")
+	}
+	dir := copyModule(t, "mod")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: patterns})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := res.Cleanup(); err != nil {
+			t.Error(err)
+		}
+		if _, err := os.Stat(res.TempDir); !os.IsNotExist(err) {
+			t.Errorf("Cleanup left %s", res.TempDir)
+		}
+	})
+	return dir, res
+}
+
+func TestInstrumentModule(t *testing.T) {
+	dir, res := instrumentMod(t, "./...")
+	if res.ModulePath != "example.com/mod" || res.ModuleRoot != dir {
+		t.Fatalf("module = %s at %s, want example.com/mod at %s", res.ModulePath, res.ModuleRoot, dir)
+	}
+
+	// Packages and their tests.
+	got := map[string][]string{}
+	for _, p := range res.Packages {
+		got[p.ImportPath] = p.Tests
+		if p.Dir != filepath.Join(dir, strings.TrimPrefix(p.ImportPath, "example.com/mod/")) {
+			t.Errorf("%s: Dir = %s", p.ImportPath, p.Dir)
+		}
+	}
+	want := map[string][]string{
+		"example.com/mod/conc":     {"TestChans", "TestExternal", "TestGos", "TestLocks", "TestPanic", "TestWaitOnce"},
+		"example.com/mod/gen":      {"TestGen"},
+		"example.com/mod/cmd/tool": {"TestRun"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Packages = %v\nwant %v", got, want)
+	}
+
+	// Drivers exist exactly for the packages with tests (not for notests,
+	// nor for dep, which is not matched).
+	var overlay struct{ Replace map[string]string }
+	if data, err := os.ReadFile(res.Overlay); err != nil {
+		t.Fatal(err)
+	} else if err := json.Unmarshal(data, &overlay); err != nil {
+		t.Fatal(err)
+	}
+	var drivers []string
+	for k := range overlay.Replace {
+		if filepath.Base(k) == driverFile {
+			rel, _ := filepath.Rel(dir, filepath.Dir(k))
+			drivers = append(drivers, filepath.ToSlash(rel))
+		}
+	}
+	slices.Sort(drivers)
+	if want := []string{"cmd/tool", "conc", "gen"}; !slices.Equal(drivers, want) {
+		t.Errorf("drivers in %v, want %v", drivers, want)
+	}
+	if _, ok := overlay.Replace[filepath.Join(res.RuntimeDir, "api.go")]; !ok {
+		t.Errorf("runtime api.go not in the overlay")
+	}
+	if _, ok := overlay.Replace[filepath.Join(res.RuntimeDir, "embed.go")]; ok {
+		t.Errorf("runtime embed.go copied")
+	}
+
+	// Every file with an operation is rewritten (dep: imported only;
+	// notests: matched, no tests; gen: generated), and no other.
+	var rewritten []string
+	for orig := range res.Files {
+		rel, _ := filepath.Rel(dir, orig)
+		rewritten = append(rewritten, filepath.ToSlash(rel))
+	}
+	slices.Sort(rewritten)
+	wantFiles := []string{
+		"cmd/tool/main.go", "conc/chans.go", "conc/conc_test.go", "conc/ext_test.go", "conc/gos.go",
+		"conc/locks.go", "conc/panics.go", "conc/yield.go", "dep/dep.go", "gen/gen.go", "gen/gen_test.go",
+		"notests/notests.go",
+	}
+	if !slices.Equal(rewritten, wantFiles) {
+		t.Errorf("rewritten files = %v\nwant %v", rewritten, wantFiles)
+	}
+	for orig, dst := range res.Files {
+		checkLines(t, orig, dst)
+	}
+
+	// Warnings: the method value and the function value, by line.
+	for _, w := range []string{
+		lineOf(t, dir, "conc/locks.go", "unlock := mu.Unlock") + ": method or function value (*sync.Mutex).Unlock left as written",
+		lineOf(t, dir, "conc/chans.go", "_ = time.Tick") + ": method or function value time.Tick left as written",
+	} {
+		if !slices.ContainsFunc(res.Warnings, func(s string) bool { return strings.Contains(s, w) }) {
+			t.Errorf("missing warning %q in %q", w, res.Warnings)
+		}
+	}
+
+	// go vet needs the runtime directory on disk (see Result.RuntimeDir).
+	if err := os.MkdirAll(res.RuntimeDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := goCmd(t, dir, nil, "vet", "-overlay", res.Overlay, "./..."); err != nil {
+		t.Fatalf("go vet -overlay: %v\n%s", err, out)
+	}
+	if out, err := goCmd(t, dir, nil, "test", "-count=1", "-timeout=60s", "-overlay", res.Overlay, "./..."); err != nil {
+		t.Fatalf("go test -overlay: %v\n%s", err, out)
+	}
+	for _, p := range res.Packages {
+		out, err := goCmd(t, dir, nil, "test", "-list", ".", "-overlay", res.Overlay, p.ImportPath)
+		if err != nil {
+			t.Fatalf("go test -list: %v\n%s", err, out)
+		}
+		if !regexp.MustCompile(`(?m)^TestInterleaveDriver$`).MatchString(out) {
+			t.Errorf("%s: no TestInterleaveDriver in\n%s", p.ImportPath, out)
+		}
+	}
+	// The driver runs (and, without a config, skips) under the scheduler's Main.
+	out, err := goCmd(t, dir, nil, "test", "-count=1", "-v", "-run", "^TestInterleaveDriver$", "-overlay", res.Overlay, "./conc")
+	if err != nil || !strings.Contains(out, "TestInterleaveDriver") {
+		t.Fatalf("driver: %v\n%s", err, out)
+	}
+
+	golden(t, res, dir, "conc/chans.go", "conc/gos.go", "conc/locks.go", "conc/yield.go", "conc/panics.go", "conc/conc_test.go")
+	driver := filepath.Join(dir, "conc", driverFile)
+	checkGolden(t, "conc_driver_test.go", readOverlay(t, res, driver))
+}
+
+// TestInstrumentPattern: only the matched package gets a driver; the
+// in-module packages its test binary imports are rewritten; others are not.
+func TestInstrumentPattern(t *testing.T) {
+	dir, res := instrumentMod(t, "./conc")
+	if len(res.Packages) != 1 || res.Packages[0].ImportPath != "example.com/mod/conc" {
+		t.Fatalf("Packages = %+v", res.Packages)
+	}
+	if _, ok := res.Files[filepath.Join(dir, "dep", "dep.go")]; !ok {
+		t.Errorf("dep/dep.go (imported by conc) not rewritten")
+	}
+	if _, ok := res.Files[filepath.Join(dir, "notests", "notests.go")]; ok {
+		t.Errorf("notests/notests.go (not imported) rewritten")
+	}
+	// Without the runtime directory on disk, go test needs -vet=off.
+	if out, err := goCmd(t, dir, nil, append(append([]string{"test", "-count=1", "-timeout=60s"}, res.TestFlags...), "./conc")...); err != nil {
+		t.Fatalf("go test -overlay: %v\n%s", err, out)
+	}
+}
+
+// TestPanicLines: a panic on a rewritten line reports the same file:line
+// frames as the original program.
+func TestPanicLines(t *testing.T) {
+	dir, res := instrumentMod(t, "./conc")
+	frame := regexp.MustCompile(`(?m)^\s+\S*/conc/(\w+\.go:\d+)`)
+	frames := func(overlay []string, which string) []string {
+		args := append([]string{"test", "-count=1", "-timeout=60s", "-run", "^TestPanic$"}, overlay...)
+		out, err := goCmd(t, dir, []string{"CONC_PANIC=" + which}, append(args, "./conc")...)
+		if err == nil {
+			t.Fatalf("%s: no panic\n%s", which, out)
+		}
+		var fs []string
+		for _, m := range frame.FindAllStringSubmatch(out, -1) {
+			if !strings.HasPrefix(m[1], "conc_test.go") {
+				fs = append(fs, m[1])
+			}
+		}
+		if len(fs) == 0 {
+			t.Fatalf("%s: no frame in\n%s", which, out)
+		}
+		if len(fs) > 2 {
+			fs = fs[:2]
+		}
+		return fs
+	}
+	for _, which := range []string{"select", "after-select", "send", "recv", "go", "mutex", "atomic", "wg"} {
+		orig := frames(nil, which)
+		inst := frames(res.TestFlags, which)
+		if !slices.Equal(orig, inst) {
+			t.Errorf("%s: instrumented frames %v, original %v", which, inst, orig)
+		}
+	}
+}
+
+func TestBuildError(t *testing.T) {
+	dir := copyModule(t, "broken")
+	res, err := Instrument(context.Background(), Options{Dir: dir})
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("Instrument = %v, %v; want *BuildError", res, err)
+	}
+	want := filepath.Join(dir, "broken.go") + ":4:9: undefined: undefinedThing"
+	if !slices.Contains(be.Errors, want) {
+		t.Errorf("Errors = %q, want %q", be.Errors, want)
+	}
+}
+
+func TestNotInModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOWORK", "off")
+	_, err := Instrument(context.Background(), Options{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "not inside a Go module") {
+		t.Fatalf("Instrument = %v, want a not-in-a-module error", err)
+	}
+}
+
+// lineOf returns "file:line" of the first line of file holding text.
+func lineOf(t *testing.T, dir, file, text string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, text) {
+			return fmt.Sprintf("%s:%d", file, i+1)
+		}
+	}
+	t.Fatalf("%s: no line holds %q", file, text)
+	return ""
+}
+
+// replaced are the identifiers a rewrite legitimately removes: the
+// instrumented methods and functions and the packages qualifying them.
+var replaced = map[string]bool{}
+
+func init() {
+	for _, m := range []string{"Lock", "Unlock", "TryLock", "RLock", "RUnlock", "TryRLock", "Add", "Done",
+		"Wait", "Go", "Do", "Signal", "Broadcast", "Stop", "Reset", "Parallel", "Run", "close", "time",
+		"runtime", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc", "Gosched"} {
+		replaced[m] = true
+	}
+}
+
+// checkLines verifies that every identifier of the original file (but the
+// replaced ones) is still on its line in the rewritten one, as the compiler counts lines (honouring
+// /*line*/ directives).
+func checkLines(t *testing.T, orig, rewritten string) {
+	t.Helper()
+	idents := func(name string) map[int][]string {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fset := token.NewFileSet()
+		f := fset.AddFile(name, -1, len(src))
+		var s scanner.Scanner
+		s.Init(f, src, nil, 0)
+		m := map[int][]string{}
+		for {
+			pos, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok == token.IDENT {
+				line := fset.Position(pos).Line
+				m[line] = append(m[line], lit)
+			}
+		}
+		return m
+	}
+	o, r := idents(orig), idents(rewritten)
+	for line, ids := range o {
+		have := slices.Clone(r[line])
+		for _, id := range ids {
+			if replaced[id] {
+				continue
+			}
+			i := slices.Index(have, id)
+			if i < 0 {
+				t.Errorf("%s:%d: identifier %s not on its line after rewriting (line has %v)", orig, line, id, r[line])
+				break
+			}
+			have = slices.Delete(have, i, i+1)
+		}
+	}
+}
+
+func readOverlay(t *testing.T, res *Result, orig string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(regexp.QuoteMeta(fmt.Sprintf("%q", orig)) + `:\s*"([^"]+)"`).FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("%s not in overlay", orig)
+	}
+	out, err := os.ReadFile(string(m[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func golden(t *testing.T, res *Result, dir string, files ...string) {
+	for _, f := range files {
+		checkGolden(t, strings.ReplaceAll(f, "/", "_"), readOverlay(t, res, filepath.Join(dir, f)))
+	}
+}
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (run with -update and review the diff):\n%s", name, path, got)
+	}
+}
+
+// TestOldLanguageVersion: without range-over-func (go1.22) a range over a
+// channel is left as written and reported; a select whose label a goto
+// targets is left whole and reported; the rest is rewritten.
+func TestOldLanguageVersion(t *testing.T) {
+	dir := copyModule(t, "old")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	file := filepath.Join(dir, "old", "old.go")
+	for _, w := range []string{
+		file + ":7: range over channel left as written",
+		file + ":24: select left as written: its label is the target of a goto",
+	} {
+		if !slices.ContainsFunc(res.Warnings, func(s string) bool { return strings.HasPrefix(s, w) }) {
+			t.Errorf("no warning %q in %q", w, res.Warnings)
+		}
+	}
+	out, err := os.ReadFile(res.Files[file])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"for v := range ch {", "interleavert.Send(ch, i)", "interleavert.Close(ch)", "case v := <-ch:"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("rewritten old.go lacks %q:\n%s", want, out)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	// The runtime and the rewritten code compile at go1.22 too.
+	if out, err := goCmd(t, dir, nil, append(append([]string{"test", "-count=1", "-timeout=60s"}, res.TestFlags...), "./...")...); err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+}

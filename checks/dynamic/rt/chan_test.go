@@ -1,0 +1,339 @@
+package rt
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func mustPass(t *testing.T, rs []Result) {
+	t.Helper()
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s: %s at %s\n%+v", r.Index, r.Outcome, r.Message, r.Site, r.Goroutines)
+		}
+	}
+}
+
+func TestUnbufferedPair(t *testing.T) {
+	var got []int
+	rs := explore(t, 30, func(t *testing.T) {
+		ch := make(chan int)
+		done := make(chan bool)
+		Go(func() {
+			for i := 0; i < 3; i++ {
+				Send(ch, i)
+			}
+			Send(done, true)
+		})
+		sum := 0
+		for i := 0; i < 3; i++ {
+			sum += Recv(ch)
+		}
+		Recv(done)
+		got = append(got, sum)
+	})
+	mustPass(t, rs)
+	for _, s := range got {
+		if s != 3 {
+			t.Fatalf("sums %v", got)
+		}
+	}
+	partnered := false
+	for _, d := range rs[0].Decisions {
+		if d.Partner != nil {
+			partnered = true
+		}
+	}
+	if !partnered {
+		t.Fatalf("no paired decision: %+v", rs[0].Decisions)
+	}
+}
+
+func TestBufferedCloseRange(t *testing.T) {
+	orders := map[string]bool{}
+	rs := explore(t, 40, func(t *testing.T) {
+		ch := make(chan int, 2)
+		var wg sync.WaitGroup
+		for p := 0; p < 2; p++ {
+			WaitGroupAdd(&wg, 1)
+			Go(func() {
+				defer WaitGroupDone(&wg)
+				for i := 0; i < 2; i++ {
+					Send(ch, p*10+i)
+				}
+			})
+		}
+		Go(func() { WaitGroupWait(&wg); Close(ch) })
+		var seq []string
+		for v := range Range(ch) {
+			seq = append(seq, string(rune('0'+v%10))+string(rune('a'+v/10)))
+		}
+		if len(seq) != 4 {
+			t.Errorf("got %v", seq)
+		}
+		orders[strings.Join(seq, ",")] = true
+	})
+	mustPass(t, rs)
+	if len(orders) < 2 {
+		t.Fatalf("only one interleaving explored: %v", orders)
+	}
+}
+
+func TestSelect(t *testing.T) {
+	picked := map[int]int{}
+	rs := explore(t, 60, func(t *testing.T) {
+		a, b := make(chan int), make(chan int, 1)
+		Go(func() { Send(a, 1) })
+		Send(b, 2)
+		for n := 0; n < 2; n++ {
+			k := Select(false, RecvCase(a), RecvCase(b))
+			select {
+			case v := <-PickRecv(k, 0, a):
+				if v != 1 {
+					t.Errorf("a gave %d", v)
+				}
+				if n == 0 {
+					picked[0]++
+				}
+			case v := <-PickRecv(k, 1, b):
+				if v != 2 {
+					t.Errorf("b gave %d", v)
+				}
+				if n == 0 {
+					picked[1]++
+				}
+			}
+		}
+	})
+	mustPass(t, rs)
+	if picked[0] == 0 || picked[1] == 0 {
+		t.Fatalf("both cases should be picked first sometimes: %v", picked)
+	}
+}
+
+func TestSelectDefault(t *testing.T) {
+	picked := map[string]int{}
+	rs := explore(t, 60, func(t *testing.T) {
+		c := make(chan int)
+		Go(func() {
+			k := Select(true, SendCase(c))
+			select {
+			case PickSend(k, 0, c) <- 5:
+				picked["send"]++
+			default:
+				picked["default"]++
+				Send(c, 6)
+			}
+		})
+		Gosched()
+		v := Recv(c)
+		if v != 5 && v != 6 {
+			t.Errorf("got %d", v)
+		}
+		if k := Select(true, RecvCase(c)); k != -1 {
+			t.Errorf("nothing ready, want default, got %d", k)
+		}
+	})
+	mustPass(t, rs)
+	if picked["send"] == 0 || picked["default"] == 0 {
+		t.Fatalf("both send case and default should be taken: %v", picked)
+	}
+	if k := Select(true, RecvCase(make(chan int))); k != -2 {
+		t.Fatalf("uncontrolled Select = %d, want -2", k)
+	}
+}
+
+func TestCondSignalChoice(t *testing.T) {
+	first := map[int]int{}
+	rs := explore(t, 60, func(t *testing.T) {
+		var mu sync.Mutex
+		c := sync.NewCond(&mu)
+		ready := 0
+		var order []int
+		var wg sync.WaitGroup
+		for i := 1; i <= 2; i++ {
+			WaitGroupAdd(&wg, 1)
+			Go(func() {
+				defer WaitGroupDone(&wg)
+				Lock(&mu)
+				ready++
+				CondWait(c)
+				order = append(order, i)
+				Unlock(&mu)
+			})
+		}
+		for {
+			Lock(&mu)
+			if ready == 2 {
+				break
+			}
+			Unlock(&mu)
+			Gosched()
+		}
+		CondSignal(c)
+		Unlock(&mu)
+		Lock(&mu)
+		CondSignal(c)
+		Unlock(&mu)
+		WaitGroupWait(&wg)
+		first[order[0]]++
+	})
+	mustPass(t, rs)
+	if first[1] == 0 || first[2] == 0 {
+		t.Fatalf("Signal should wake either waiter first: %v", first)
+	}
+	sig := 0
+	for _, d := range rs[0].Decisions {
+		if d.Op == "Cond.Signal" && d.Choice != nil {
+			sig++
+		}
+	}
+	if sig != 2 {
+		t.Fatalf("signal choices not recorded: %+v", rs[0].Decisions)
+	}
+}
+
+func TestOnce(t *testing.T) {
+	rs := explore(t, 30, func(t *testing.T) {
+		var o sync.Once
+		var wg sync.WaitGroup
+		n := 0
+		for i := 0; i < 3; i++ {
+			WaitGroupAdd(&wg, 1)
+			Go(func() {
+				defer WaitGroupDone(&wg)
+				OnceDo(&o, func() { Gosched(); n++ })
+				if n != 1 {
+					t.Errorf("Once.Do returned before f finished: n=%d", n)
+				}
+			})
+		}
+		WaitGroupWait(&wg)
+	})
+	mustPass(t, rs)
+}
+
+func TestVirtualSleep(t *testing.T) {
+	start := time.Now()
+	rs := explore(t, 5, func(t *testing.T) {
+		var wg sync.WaitGroup
+		WaitGroupAdd(&wg, 1)
+		Go(func() { defer WaitGroupDone(&wg); Sleep(time.Hour) })
+		tm := NewTimer(2 * time.Hour)
+		Recv(After(time.Minute))
+		WaitGroupWait(&wg)
+		if !TimerStop(tm) {
+			t.Errorf("timer should still be pending")
+		}
+		tk := NewTicker(time.Second)
+		for i := 0; i < 3; i++ {
+			Recv(tk.C)
+		}
+		TickerStop(tk)
+		fired := make(chan bool, 1)
+		AfterFunc(time.Hour, func() { Send(fired, true) })
+		Recv(fired)
+	})
+	mustPass(t, rs)
+	if el := time.Since(start); el > 20*time.Second {
+		t.Fatalf("virtual time took %v", el)
+	}
+}
+
+func TestLeak(t *testing.T) {
+	rs := explore(t, 5, func(t *testing.T) {
+		ch := make(chan int)
+		Go(func() { Send(ch, 1) }) // nobody receives
+	})
+	for _, r := range rs {
+		if r.Outcome != "leak" || len(r.Goroutines) != 1 || r.Goroutines[0].Op != "chan send" ||
+			!strings.Contains(r.Site, "chan_test.go") {
+			t.Fatalf("want leak of the sender, got %+v", r)
+		}
+	}
+}
+
+func TestPanicInChild(t *testing.T) {
+	rs := explore(t, 5, func(t *testing.T) {
+		var mu sync.Mutex
+		done := make(chan bool)
+		Go(func() {
+			Lock(&mu)
+			defer Unlock(&mu)
+			var m map[string]int
+			m["x"] = 1 // panics
+		})
+		Go(func() { Lock(&mu); Unlock(&mu) })
+		Recv(done)
+	})
+	for _, r := range rs {
+		if r.Outcome != "panic" || !strings.Contains(r.Message, "nil map") || !strings.Contains(r.Site, "chan_test.go") {
+			t.Fatalf("want panic, got %+v", r)
+		}
+	}
+}
+
+func TestTestFailureAndFatal(t *testing.T) {
+	rs := explore(t, 3, func(t *testing.T) {
+		var mu sync.Mutex
+		Unlock(&mu)
+	})
+	for _, r := range rs {
+		if r.Outcome != "fatal" || !strings.Contains(r.Message, "unlock of unlocked mutex") {
+			t.Fatalf("want fatal, got %+v", r)
+		}
+	}
+}
+
+func TestReplay(t *testing.T) {
+	rs := explore(t, 100, abba)
+	var failing *Result
+	for i := range rs {
+		if rs[i].Outcome == "deadlock" {
+			failing = &rs[i]
+			break
+		}
+	}
+	if failing == nil {
+		t.Fatal("no deadlock found")
+	}
+	sch := &Schedule{Version: ScheduleVersion, Test: "abba", Seed: failing.Seed + 1000, Decisions: failing.Decisions}
+	for i := 0; i < 5; i++ {
+		r := RunSchedule(t, Config{StepTimeout: 5 * time.Second}, 0, nil, sch, abba)
+		if r.Outcome != failing.Outcome || r.Site != failing.Site || r.Diverged != "" {
+			t.Fatalf("replay %d: got %s at %s (diverged %q), want %s at %s", i, r.Outcome, r.Site, r.Diverged, failing.Outcome, failing.Site)
+		}
+	}
+	bad := *sch
+	bad.Decisions = append([]Decision(nil), sch.Decisions...)
+	k := len(bad.Decisions) - 1
+	bad.Decisions[k].Site = "elsewhere.go:1"
+	r := RunSchedule(t, Config{StepTimeout: 5 * time.Second}, 0, nil, &bad, abba)
+	if !strings.Contains(r.Diverged, "decision ") || !strings.Contains(r.Diverged, "elsewhere.go:1") || !strings.Contains(r.Diverged, " is at ") {
+		t.Fatalf("tampered schedule: diverged = %q", r.Diverged)
+	}
+}
+
+func BenchmarkHandoff(b *testing.B) {
+	n := b.N
+	b.ResetTimer()
+	r := RunFunc(Config{Seed: 1, MaxSteps: 4*n + 100}, 0, func() {
+		done := make(chan bool)
+		Go(func() {
+			for i := 0; i < n; i++ {
+				Gosched()
+			}
+			Send(done, true)
+		})
+		for i := 0; i < n; i++ {
+			Gosched()
+		}
+		Recv(done)
+	})
+	if r.Outcome != "pass" {
+		b.Fatalf("%+v", r.Message)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Steps), "ns/handoff")
+}

@@ -1,0 +1,231 @@
+package rt
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// ExitWatchdog is the exit status of a test binary whose schedule stopped
+// making progress (Config.StepTimeout): a controlled goroutine blocked on
+// something outside the scheduler's control. Before exiting, the binary
+// appends a Result with Outcome "fatal" and a Message starting with
+// MarkerWatchdog to Config.Results and writes the message to standard error,
+// without MarkerEnd: the schedule stays open, as for any crash. The driver
+// can go on with the next seed.
+const ExitWatchdog = 86
+
+// MarkerWatchdog starts the watchdog's message.
+const MarkerWatchdog = "interleave: watchdog: "
+
+var (
+	resultsMu   sync.Mutex
+	resultsPath string
+)
+
+// Main is the body of the generated driver test: it reads the Config named
+// by EnvConfig, runs the requested test under the scheduler as many times as
+// the Config allows, and appends a Result per schedule to Config.Results.
+// Without the environment variable it skips, so a plain `go test` of the
+// instrumented package is harmless.
+//
+// Each schedule runs in a subtest named "schedule-<index>"; the subtest's
+// goroutine is the test goroutine g0 and receives the subtest's *testing.T.
+func Main(t *testing.T, tests map[string]func(*testing.T)) {
+	path := os.Getenv(EnvConfig)
+	if path == "" {
+		t.Skip("interleave: " + EnvConfig + " not set")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("interleave: %v", err)
+	}
+	var cfg Config
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatalf("interleave: config %s: %v", path, err)
+	}
+	body := tests[cfg.Test]
+	if body == nil {
+		t.Fatalf("interleave: no test %q in this package", cfg.Test)
+	}
+	var out *os.File
+	if cfg.Results != "" {
+		out, err = os.OpenFile(cfg.Results, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatalf("interleave: %v", err)
+		}
+		defer out.Close()
+		resultsMu.Lock()
+		resultsPath = cfg.Results
+		resultsMu.Unlock()
+	}
+	RunSchedules(t, cfg, body, func(r Result) bool {
+		if out != nil {
+			line, _ := json.Marshal(r)
+			out.Write(append(line, '\n'))
+		}
+		return true
+	})
+}
+
+// RunSchedules runs body under the scheduler as cfg says (Replay: once;
+// else Schedules schedules from index First, stopping at Deadline and, with
+// StopOnFail, at the first failure; Schedules 0 without a Deadline means
+// one), writes the markers to standard error and calls each with every
+// Result (each returning false stops the run). It returns the Results.
+func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Result) bool) []Result {
+	var all []Result
+	strat := NewStrategy(cfg.Strategy, cfg.Targets)
+	n := cfg.Schedules
+	if cfg.Replay != nil {
+		n = 1
+	} else if n == 0 && cfg.Deadline.IsZero() {
+		n = 1
+	}
+	for i := cfg.First; n == 0 || i < cfg.First+n; i++ {
+		if !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
+			break
+		}
+		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerStart, i)
+		r := RunSchedule(t, cfg, i, strat, cfg.Replay, body)
+		all = append(all, r)
+		cont := each == nil || each(r)
+		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, i)
+		if !cont || cfg.StopOnFail && r.Outcome != "pass" {
+			break
+		}
+	}
+	return all
+}
+
+// RunSchedule runs body once under control, in a subtest of t, as schedule
+// index (seed cfg.Seed+index; replay follows replay's decisions and falls
+// back to strat after a divergence).
+func RunSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Schedule, body func(*testing.T)) Result {
+	if strat == nil {
+		strat = NewStrategy(cfg.Strategy, cfg.Targets)
+	}
+	var res Result
+	t.Run("schedule-"+strconv.Itoa(index), func(t *testing.T) {
+		runSchedule(t, cfg, index, strat, replay, body, &res)
+	})
+	return res
+}
+
+func runSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Schedule, body func(*testing.T), out *Result) {
+	runScheduleOn(cfg, index, strat, replay, funcSite(body), t.Failed, func() { body(t) }, out)
+}
+
+// runScheduleOn runs body as g0 on the calling goroutine.
+func runScheduleOn(cfg Config, index int, strat Strategy, replay *Schedule, site string, failed func() bool, body func(), out *Result) {
+	s := newSched(cfg, index, strat, replay)
+	s.testSite = site
+	g0 := startSchedule(s)
+	go s.loop()
+	defer func() {
+		p := recover()
+		f := failed()
+		endOfGoroutine()
+		g0.exit(p)
+		<-s.done
+		setActive(nil)
+		endOfGoroutine()
+		r := s.res
+		if r.Outcome == "pass" && (f || failed()) {
+			r.Outcome, r.Message, r.Site = "test-failure", "test failed", s.testSite
+		}
+		*out = r
+	}()
+	g0.call(&request{op: opStart})
+	body()
+}
+
+// RunFunc runs body once under control on a new goroutine (no testing.T),
+// as schedule index of cfg. Used by benchmarks and tools.
+func RunFunc(cfg Config, index int, body func()) Result {
+	var res Result
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runScheduleOn(cfg, index, NewStrategy(cfg.Strategy, cfg.Targets), cfg.Replay, funcSite(body), func() bool { return false }, body, &res)
+	}()
+	<-done
+	return res
+}
+
+//go:norace
+func startSchedule(s *sched) *gstate {
+	g0 := s.newG()
+	g0.gid = goid()
+	s.tab = s.tab.with(g0.gid, g0)
+	s.running = []*gstate{g0}
+	setActive(s)
+	return g0
+}
+
+func funcSite(f any) string {
+	pc := reflect.ValueOf(f).Pointer()
+	fn := runtime.FuncForPC(pc)
+	if fn == nil {
+		return ""
+	}
+	file, line := fn.FileLine(fn.Entry())
+	return file + ":" + strconv.Itoa(line)
+}
+
+func panicString(p any) string {
+	if e, ok := p.(error); ok {
+		return e.Error()
+	}
+	return fmt.Sprint(p)
+}
+
+// panicSite is the first user frame of a panicking goroutine, called from
+// the deferred function that recovered.
+func panicSite() string {
+	var pcs [64]uintptr
+	n := runtime.Callers(1, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	seenPanic := false
+	first := ""
+	for {
+		fr, more := frames.Next()
+		if fr.Function == "runtime.gopanic" || fr.Function == "runtime.sigpanic" || fr.Function == "runtime.panicmem" {
+			seenPanic = true
+		}
+		if isUserFrame(fr) {
+			site := fr.File + ":" + strconv.Itoa(fr.Line)
+			if seenPanic {
+				return site
+			}
+			if first == "" {
+				first = site
+			}
+		}
+		if !more {
+			return first
+		}
+	}
+}
+
+// watchdogExit reports a stuck schedule and ends the process.
+func watchdogExit(index int, r Result) {
+	line, _ := json.Marshal(r)
+	resultsMu.Lock()
+	path := resultsPath
+	resultsMu.Unlock()
+	if path != "" {
+		if f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			f.Write(append(line, '\n'))
+			f.Close()
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%s (schedule %d)\n", r.Message, index)
+	os.Exit(ExitWatchdog)
+}

@@ -1,0 +1,122 @@
+package rt
+
+import (
+	"runtime"
+	"time"
+)
+
+// spinRounds is how often a waiter re-checks its word, yielding in between,
+// before it sleeps in the futex.
+const spinRounds = 64
+
+// waitChange waits until *addr != old and returns the new value. It gives up
+// after limit (0 = never) and then returns old.
+//
+//go:norace
+func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
+	for i := 0; i < spinRounds; i++ {
+		if v := *addr; v != old {
+			return v
+		}
+		runtime.Gosched()
+	}
+	var start time.Time
+	if limit > 0 {
+		start = time.Now()
+	}
+	for {
+		if v := *addr; v != old {
+			return v
+		}
+		futexSleep(addr, old, int64(100*time.Millisecond))
+		if limit > 0 && time.Since(start) > limit {
+			if v := *addr; v != old {
+				return v
+			}
+			return old
+		}
+	}
+}
+
+// bump increments *addr (single writer) and wakes its waiter.
+//
+//go:norace
+func bump(addr *uint32) {
+	*addr++
+	futexWake(addr)
+}
+
+// goid returns the runtime id of the calling goroutine, parsed from the
+// header of runtime.Stack ("goroutine 123 [running]:").
+func goid() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	var id uint64
+	for i := len("goroutine "); i < n; i++ {
+		c := buf[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + uint64(c-'0')
+	}
+	return id
+}
+
+// gtable maps runtime goroutine ids to controlled goroutines. Only the
+// scheduler writes it, copy-on-write, and publishes it with a plain pointer
+// store: any goroutine may read it (in //go:norace code) at any time.
+type gtable struct {
+	keys []uint64
+	vals []*gstate
+	n    int
+}
+
+//go:norace
+func (t *gtable) lookup(id uint64) *gstate {
+	if t == nil || len(t.keys) == 0 {
+		return nil
+	}
+	mask := uint64(len(t.keys) - 1)
+	for i := (id * 0x9e3779b97f4a7c15) & mask; ; i = (i + 1) & mask {
+		k := t.keys[i]
+		if k == id {
+			return t.vals[i]
+		}
+		if k == 0 {
+			return nil
+		}
+	}
+}
+
+// with returns a copy of t holding id -> g (g == nil removes id).
+//
+//go:norace
+func (t *gtable) with(id uint64, g *gstate) *gtable {
+	size := 16
+	var old []*gstate
+	if t != nil {
+		for i, k := range t.keys {
+			if k != 0 && k != id && t.vals[i] != nil {
+				old = append(old, t.vals[i])
+			}
+		}
+	}
+	if g != nil {
+		old = append(old, g)
+	}
+	for size < 2*len(old)+2 {
+		size *= 2
+	}
+	nt := &gtable{keys: make([]uint64, size), vals: make([]*gstate, size)}
+	mask := uint64(size - 1)
+	for _, v := range old {
+		i := (v.gid * 0x9e3779b97f4a7c15) & mask
+		for nt.keys[i] != 0 {
+			i = (i + 1) & mask
+		}
+		nt.keys[i] = v.gid
+		nt.vals[i] = v
+		nt.n++
+	}
+	return nt
+}

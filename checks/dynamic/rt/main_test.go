@@ -1,0 +1,163 @@
+package rt
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestMainChild is the generated driver test of a pretend package, run in a
+// subprocess by TestMainProtocol.
+func TestMainChild(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") == "" {
+		t.Skip("subprocess helper")
+	}
+	Main(t, map[string]func(*testing.T){
+		"TestABBA": abba,
+		"TestHang": func(t *testing.T) {
+			// A channel fed by nobody the scheduler can see, received
+			// without instrumentation: only the watchdog can end it.
+			ch := make(chan int)
+			Gosched()
+			<-ch
+		},
+		"TestFail": func(t *testing.T) {
+			Go(func() {})
+			t.Errorf("boom")
+		},
+		"TestSub": func(t *testing.T) {
+			var mu sync.Mutex
+			n := 0
+			for _, name := range []string{"a", "b"} {
+				Run(t, name, func(t *testing.T) {
+					Parallel(t)
+					Go(func() { Lock(&mu); n++; Unlock(&mu) })
+					Lock(&mu)
+					n++
+					Unlock(&mu)
+				})
+			}
+			Sleep(time.Second)
+			Lock(&mu)
+			if n != 4 {
+				t.Errorf("n = %d", n)
+			}
+			Unlock(&mu)
+		},
+	})
+}
+
+func runMain(t *testing.T, cfg Config) ([]Result, string, int) {
+	dir := t.TempDir()
+	cfg.Results = filepath.Join(dir, "results.jsonl")
+	data, _ := json.Marshal(cfg)
+	path := filepath.Join(dir, "config.json")
+	os.WriteFile(path, data, 0o644)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMainChild$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "RT_MAIN_CHILD=1", EnvConfig+"="+path)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	}
+	var rs []Result
+	if f, err := os.Open(cfg.Results); err == nil {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			var r Result
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				t.Fatalf("bad result line %q: %v", sc.Text(), err)
+			}
+			rs = append(rs, r)
+		}
+		f.Close()
+	}
+	return rs, string(out), code
+}
+
+func TestMainProtocol(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestABBA", Seed: 3, First: 5, Schedules: 200, StopOnFail: true, StepTimeout: 5 * time.Second})
+	if len(rs) == 0 || rs[len(rs)-1].Outcome != "deadlock" {
+		t.Fatalf("want schedules ending in a deadlock, got %d results\n%s", len(rs), out)
+	}
+	last := rs[len(rs)-1]
+	if rs[0].Index != 5 || rs[0].Seed != 8 || !strings.Contains(out, MarkerStart+"5\n") || !strings.Contains(out, MarkerEnd+itoa(last.Index)+"\n") {
+		t.Fatalf("indexes/markers wrong: first %+v\n%s", rs[0], out)
+	}
+	// Replay the failing schedule in a fresh process.
+	sch := &Schedule{Version: ScheduleVersion, Test: "TestABBA", Seed: last.Seed, Decisions: last.Decisions}
+	rr, out, _ := runMain(t, Config{Test: "TestABBA", Replay: sch, StepTimeout: 5 * time.Second})
+	if len(rr) != 1 || rr[0].Outcome != "deadlock" || rr[0].Site != last.Site || rr[0].Diverged != "" {
+		t.Fatalf("replay: %+v\n%s", rr, out)
+	}
+
+	rs, out, _ = runMain(t, Config{Test: "TestSub", Seed: 1, Schedules: 20, StepTimeout: 5 * time.Second})
+	if len(rs) != 20 {
+		t.Fatalf("TestSub: %d results\n%s", len(rs), out)
+	}
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("TestSub: %+v\n%s", r, out)
+		}
+	}
+}
+
+func TestTrace(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestABBA", Seed: 1, Schedules: 1, Trace: true, StepTimeout: 5 * time.Second})
+	if len(rs) != 1 {
+		t.Fatalf("%s", out)
+	}
+	var traced []Decision
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, MarkerDecision); ok {
+			var d Decision
+			if err := json.Unmarshal([]byte(rest[strings.IndexByte(rest, ' ')+1:]), &d); err != nil {
+				t.Fatalf("trace line %q: %v", line, err)
+			}
+			traced = append(traced, d)
+		}
+	}
+	want, _ := json.Marshal(rs[0].Decisions)
+	got, _ := json.Marshal(traced)
+	if string(want) != string(got) {
+		t.Fatalf("traced %s\nrecorded %s", got, want)
+	}
+}
+
+func TestMainTestFailure(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestFail", Seed: 1, Schedules: 2, StepTimeout: 5 * time.Second})
+	if len(rs) != 2 || rs[0].Outcome != "test-failure" || !strings.Contains(rs[0].Site, "main_test.go") {
+		t.Fatalf("%+v\n%s", rs, out)
+	}
+}
+
+func TestWatchdog(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, code := runMain(t, Config{Test: "TestHang", Seed: 1, Schedules: 3, StepTimeout: 300 * time.Millisecond})
+	if code != ExitWatchdog || !strings.Contains(out, MarkerWatchdog) || len(rs) != 1 ||
+		rs[0].Outcome != "fatal" || !strings.HasPrefix(rs[0].Message, MarkerWatchdog) || strings.Contains(out, MarkerEnd+"0\n") || !strings.Contains(out, MarkerStart+"0\n") {
+		t.Fatalf("exit %d, results %+v\n%s", code, rs, out)
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

@@ -1,0 +1,1508 @@
+package rt
+
+import (
+	"reflect"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// The scheduler runs on a goroutine of its own (S). A controlled goroutine
+// at a scheduling point writes its request into its gstate, bumps arrSeq and
+// sleeps on runSeq; S waits for the goroutines it released to arrive, picks
+// the next one, writes its reply and bumps its runSeq. Only these two words
+// and the request/reply fields cross goroutines, always in //go:norace code
+// and through the futex, so the race detector sees no edge between
+// controlled goroutines that the program did not create itself. Everything
+// else belongs to S. S never uses sync, fmt or sync.Pool while a schedule
+// runs (they would let S carry one goroutine's vector clock to another).
+
+type opKind uint8
+
+const (
+	opNone opKind = iota
+	opStart
+	opGo
+	opYield
+	opAtomic
+	opLock
+	opUnlock
+	opTryLock
+	opWLock
+	opWUnlock
+	opTryWLock
+	opRLock
+	opRUnlock
+	opTryRLock
+	opLockerLock
+	opLockerUnlock
+	opWGAdd
+	opWGWait
+	opOnce
+	opOnceDone
+	opCondWait
+	opCondPark
+	opSignal
+	opBroadcast
+	opSend
+	opRecv
+	opClose
+	opSelect
+	opSleep
+	opTimerNew
+	opTimerStop
+	opTimerReset
+	opTickerStop
+	opTickerReset
+	opRun
+	opExit
+)
+
+var opNames = [...]string{
+	opNone: "none", opStart: "start", opGo: "go", opYield: "Gosched", opAtomic: "atomic",
+	opLock: "Mutex.Lock", opUnlock: "Mutex.Unlock", opTryLock: "Mutex.TryLock",
+	opWLock: "RWMutex.Lock", opWUnlock: "RWMutex.Unlock", opTryWLock: "RWMutex.TryLock",
+	opRLock: "RWMutex.RLock", opRUnlock: "RWMutex.RUnlock", opTryRLock: "RWMutex.TryRLock",
+	opLockerLock: "Locker.Lock", opLockerUnlock: "Locker.Unlock", opWGAdd: "WaitGroup.Add", opWGWait: "WaitGroup.Wait",
+	opOnce: "Once.Do", opOnceDone: "Once.Do return", opCondWait: "Cond.Wait", opCondPark: "Cond.Wait (parked)",
+	opSignal: "Cond.Signal", opBroadcast: "Cond.Broadcast", opSend: "chan send", opRecv: "chan receive",
+	opClose: "close", opSelect: "select", opSleep: "time.Sleep", opTimerNew: "timer create",
+	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
+	opRun: "t.Run", opExit: "exit",
+}
+
+func (o opKind) String() string { return opNames[o] }
+
+// Reply modes.
+const (
+	mRun   uint8 = iota // perform the operation
+	mPoll               // try it without blocking (foreign partner?)
+	mAbort              // the schedule is over: unwind
+	mSkip               // do not perform the real operation
+	mDump               // capture your stack and arrive again
+)
+
+type caseReq struct {
+	ptr  unsafe.Pointer
+	rv   reflect.Value
+	send bool
+}
+
+type request struct {
+	op         opKind
+	obj        unsafe.Pointer
+	rv         reflect.Value // channel
+	cases      []caseReq
+	hasDefault bool
+	d          time.Duration
+	delta      int
+	fn         func()
+	locker     sync.Locker
+	timerKind  uint8
+	pcs        [10]uintptr
+	pollFailed bool
+}
+
+type reply struct {
+	mode    uint8
+	choice  int
+	adapter bool
+	ok      bool
+	child   *gstate
+	ch      chan time.Time
+	timer   *time.Timer
+	ticker  *time.Ticker
+}
+
+type gstate struct {
+	id     int
+	gid    uint64
+	runSeq uint32
+	arrSeq uint32
+	// written by the goroutine itself
+	runSeen uint32
+	req     request
+	stack   string
+	// exit information
+	exitNormal bool
+	panicked   bool
+	panicVal   string
+	panicStack string
+	panicSite  string
+	testFailed bool
+	// select pick state (goroutine-local)
+	pickAdapter bool
+	pickPolled  bool
+	pickVal     reflect.Value
+	pickOK      bool
+	// written by S
+	rep     reply
+	arrSeen uint32
+	parked  bool
+	exited  bool
+	wakeAt  time.Duration
+	signal  bool
+	inRun   *gstate
+	parent  *gstate
+	dumped  bool
+}
+
+type mutexState struct{ owner int }
+type rwState struct{ writer, pending, readers int }
+type onceState struct{ state, runner int }
+type condState struct{ waiters []*gstate }
+type chanState struct {
+	rv     reflect.Value
+	closed bool
+}
+
+const (
+	tkAfter uint8 = iota
+	tkTimer
+	tkTicker
+	tkFunc
+)
+
+type vtimer struct {
+	kind     uint8
+	seq      int
+	deadline time.Duration
+	period   time.Duration
+	active   bool
+	ch       chan time.Time
+	fn       func()
+}
+
+type failure struct {
+	kind, msg, site string
+	gs              []GoroutineState
+}
+
+type sched struct {
+	cfg      Config
+	strat    Strategy
+	replay   *Schedule
+	diverged string
+	index    int
+	seed     int64
+	maxSteps int
+	timeout  time.Duration
+
+	tab     *gtable
+	gs      []*gstate
+	running []*gstate
+	live    int
+	last    int
+
+	mutexes   map[unsafe.Pointer]*mutexState
+	rws       map[unsafe.Pointer]*rwState
+	wgs       map[unsafe.Pointer]*int
+	onces     map[unsafe.Pointer]*onceState
+	conds     map[unsafe.Pointer]*condState
+	chans     map[unsafe.Pointer]*chanState
+	timers    map[*time.Timer]*vtimer
+	tickers   map[*time.Ticker]*vtimer
+	tq        []*vtimer
+	tseq      int
+	now       time.Duration
+	base      time.Time
+	idleFires int
+
+	sites map[uintptr]string
+
+	decisions []Decision
+	steps     int
+	postSteps int
+	testDone  bool
+	aborting  bool
+	fail      *failure
+	waitingOn *gstate
+	progress  uint64
+	started   time.Time
+
+	testSite string
+	done     chan struct{}
+	res      Result
+}
+
+// active is the running schedule (nil when none). Written by the goroutine
+// that starts and ends schedules, read by anyone in //go:norace code.
+var active *sched
+
+//go:norace
+func getActive() *sched { return active }
+
+//go:norace
+func setActive(s *sched) { active = s }
+
+// current returns the calling goroutine's state when it is controlled by the
+// running schedule.
+//
+//go:norace
+func current() *gstate {
+	s := active
+	if s == nil {
+		return nil
+	}
+	t := s.tab
+	if t == nil {
+		return nil
+	}
+	g := t.lookup(goid())
+	return g
+}
+
+// call is a scheduling point: publish req, wait for the scheduler's reply.
+//
+//go:norace
+func (g *gstate) call(r *request) reply {
+	g.req = *r
+	runtime.Callers(2, g.req.pcs[:])
+	for {
+		bump(&g.arrSeq)
+		g.runSeen = waitChange(&g.runSeq, g.runSeen, 0)
+		rep := g.rep
+		switch rep.mode {
+		case mDump:
+			g.stack = stackOf()
+			continue
+		case mAbort:
+			panic(errAbort)
+		}
+		return rep
+	}
+}
+
+// arriveExit announces the end of the goroutine; it does not wait.
+//
+//go:norace
+func (g *gstate) arriveExit() {
+	g.req = request{op: opExit}
+	bump(&g.arrSeq)
+}
+
+type abortSignal struct{}
+
+func (abortSignal) Error() string { return "interleave: schedule aborted" }
+
+var errAbort any = abortSignal{}
+
+func stackOf() string {
+	buf := make([]byte, 64<<10)
+	n := runtime.Stack(buf, false)
+	return string(buf[:n])
+}
+
+//go:norace
+func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
+	s := &sched{
+		cfg: cfg, strat: strat, replay: replay, index: index,
+		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1,
+		mutexes: map[unsafe.Pointer]*mutexState{}, rws: map[unsafe.Pointer]*rwState{},
+		wgs: map[unsafe.Pointer]*int{}, onces: map[unsafe.Pointer]*onceState{},
+		conds: map[unsafe.Pointer]*condState{}, chans: map[unsafe.Pointer]*chanState{},
+		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
+		sites: map[uintptr]string{}, done: make(chan struct{}),
+		base: time.Now(), started: time.Now(),
+	}
+	if s.maxSteps <= 0 {
+		s.maxSteps = DefaultMaxSteps
+	}
+	if s.timeout <= 0 {
+		s.timeout = DefaultStepTimeout
+	}
+	s.seed = cfg.Seed + int64(index)
+	if replay != nil {
+		s.seed = replay.Seed
+	}
+	strat.Reset(s.seed)
+	return s
+}
+
+// DefaultMaxSteps and DefaultStepTimeout apply when Config leaves them 0.
+const (
+	DefaultMaxSteps    = 20000
+	DefaultStepTimeout = 10 * time.Second
+	postTestSteps      = 2000
+)
+
+//go:norace
+func (s *sched) newG() *gstate {
+	g := &gstate{id: len(s.gs)}
+	s.gs = append(s.gs, g)
+	s.live++
+	return g
+}
+
+// loop is the scheduler goroutine.
+//
+//go:norace
+func (s *sched) loop() {
+	for {
+		s.collect()
+		if s.fail != nil && !s.aborting {
+			s.abort()
+			continue
+		}
+		if s.live == 0 {
+			break
+		}
+		if s.aborting {
+			s.abortNext()
+			continue
+		}
+		s.next()
+	}
+	s.finish()
+	close(s.done)
+}
+
+// collect waits for every released goroutine to arrive at its next point.
+//
+//go:norace
+func (s *sched) collect() {
+	for len(s.running) > 0 {
+		g := s.running[0]
+		s.running = s.running[1:]
+		s.waitingOn = g
+		v := waitChange(&g.arrSeq, g.arrSeen, s.timeout)
+		if v == g.arrSeen {
+			s.watchdog(g)
+		}
+		g.arrSeen = v
+		s.waitingOn = nil
+		s.progress++
+		s.arrived(g)
+	}
+}
+
+//go:norace
+func (s *sched) arrived(g *gstate) {
+	switch g.req.op {
+	case opExit:
+		g.exited = true
+		g.parked = false
+		s.live--
+		s.tab = s.tab.with(g.gid, nil)
+		if g.panicked && !s.aborting && s.fail == nil {
+			s.fail = &failure{kind: "panic", msg: "panic: " + g.panicVal, site: g.panicSite}
+			s.fail.gs = append(s.fail.gs, GoroutineState{ID: g.id, Op: "panic", Site: g.panicSite, Stack: g.panicStack})
+			s.collectStates(s.fail)
+		}
+		if g.id == 0 {
+			s.testDone = true
+		}
+		if p := g.parent; p != nil {
+			p.inRun = nil
+			s.running = append(s.running, p)
+		}
+		return
+	case opStart:
+		if g.id != 0 {
+			s.tab = s.tab.with(g.gid, g)
+		}
+	case opSleep:
+		g.wakeAt = s.now + g.req.d
+	}
+	g.parked = true
+	if s.aborting {
+		s.abortArrival(g)
+	}
+}
+
+// next makes one decision.
+//
+//go:norace
+func (s *sched) next() {
+	cands := s.enabledList()
+	if len(cands) == 0 {
+		if s.idleFires < 1000 && s.fireTimers() {
+			s.idleFires++
+			return
+		}
+		if s.poll() {
+			return
+		}
+		s.idleFires = 0
+		if s.live == 0 {
+			return
+		}
+		s.blockedFailure()
+		return
+	}
+	s.idleFires = 0
+	if s.testDone {
+		s.postSteps++
+		if s.postSteps > postTestSteps {
+			s.blockedFailure()
+			return
+		}
+	}
+	if s.steps >= s.maxSteps {
+		f := &failure{kind: "fatal", msg: "livelock: no end after " + strconv.Itoa(s.steps) + " scheduling steps (step bound)"}
+		s.collectStates(f)
+		f.site = pickSite(f.gs)
+		s.fail = f
+		return
+	}
+	list := make([]Candidate, len(cands))
+	for i, g := range cands {
+		list[i] = Candidate{G: g.id, Op: g.req.op.String(), Site: s.shortSiteOf(g)}
+	}
+	var pick *gstate
+	if s.replay != nil && s.diverged == "" {
+		pick = s.replayPick(cands, list)
+	}
+	if pick == nil {
+		pick = cands[s.strat.Next(list, s.last, s.steps)]
+	}
+	s.decide(pick)
+}
+
+//go:norace
+func (s *sched) replayPick(cands []*gstate, list []Candidate) *gstate {
+	i := s.steps
+	if i >= len(s.replay.Decisions) {
+		s.diverged = "decision " + strconv.Itoa(i) + ": the schedule has only " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
+		return nil
+	}
+	d := s.replay.Decisions[i]
+	if d.G < 0 || d.G >= len(s.gs) {
+		s.diverged = "decision " + strconv.Itoa(i) + ": expected g" + strconv.Itoa(d.G) + " at " + d.Site + " (" + d.Op + "), g" + strconv.Itoa(d.G) + " does not exist"
+		return nil
+	}
+	g := s.gs[d.G]
+	for k, c := range cands {
+		if c == g {
+			if list[k].Site != d.Site || list[k].Op != d.Op {
+				s.diverged = "decision " + strconv.Itoa(i) + ": expected g" + strconv.Itoa(d.G) + " at " + d.Site + " (" + d.Op + "), g" + strconv.Itoa(d.G) + " is at " + list[k].Site + " (" + list[k].Op + ")"
+				return nil
+			}
+			return g
+		}
+	}
+	what := "is not enabled"
+	if g.exited {
+		what = "has exited"
+	} else if g.parked {
+		what = "is blocked at " + s.shortSiteOf(g) + " (" + g.req.op.String() + ")"
+	}
+	s.diverged = "decision " + strconv.Itoa(i) + ": expected g" + strconv.Itoa(d.G) + " at " + d.Site + " (" + d.Op + "), g" + strconv.Itoa(d.G) + " " + what
+	return nil
+}
+
+// choose picks among n alternatives, following the replayed choice when
+// there is one.
+//
+//go:norace
+func (s *sched) choose(n int, recorded func(Decision) *int) int {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		if p := recorded(s.replay.Decisions[s.steps]); p != nil && *p >= 0 && *p < n {
+			return *p
+		}
+		s.diverged = "decision " + strconv.Itoa(s.steps) + ": recorded choice is not available"
+	}
+	return s.strat.Choose(n, s.steps)
+}
+
+func choiceOf(d Decision) *int  { return d.Choice }
+func partnerOf(d Decision) *int { return d.Partner }
+
+//go:norace
+func (s *sched) enabledList() []*gstate {
+	var out []*gstate
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.inRun == nil && s.enabled(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+//go:norace
+func (s *sched) mutex(p unsafe.Pointer) *mutexState {
+	m := s.mutexes[p]
+	if m == nil {
+		m = &mutexState{owner: -1}
+		s.mutexes[p] = m
+	}
+	return m
+}
+
+//go:norace
+func (s *sched) rw(p unsafe.Pointer) *rwState {
+	m := s.rws[p]
+	if m == nil {
+		m = &rwState{writer: -1, pending: -1}
+		s.rws[p] = m
+	}
+	return m
+}
+
+//go:norace
+func (s *sched) wg(p unsafe.Pointer) *int {
+	w := s.wgs[p]
+	if w == nil {
+		w = new(int)
+		s.wgs[p] = w
+	}
+	return w
+}
+
+//go:norace
+func (s *sched) once(p unsafe.Pointer) *onceState {
+	o := s.onces[p]
+	if o == nil {
+		o = &onceState{runner: -1}
+		s.onces[p] = o
+	}
+	return o
+}
+
+//go:norace
+func (s *sched) cond(p unsafe.Pointer) *condState {
+	c := s.conds[p]
+	if c == nil {
+		c = &condState{}
+		s.conds[p] = c
+	}
+	return c
+}
+
+//go:norace
+func (s *sched) chanOf(p unsafe.Pointer, rv reflect.Value) *chanState {
+	c := s.chans[p]
+	if c == nil {
+		c = &chanState{rv: rv}
+		s.chans[p] = c
+	}
+	return c
+}
+
+// lockerKind resolves a sync.Locker to the shadow object it denotes.
+func lockerKind(l sync.Locker) (op opKind, p unsafe.Pointer) {
+	switch m := l.(type) {
+	case *sync.Mutex:
+		return opLock, unsafe.Pointer(m)
+	case *sync.RWMutex:
+		return opWLock, unsafe.Pointer(m)
+	}
+	if l == nil {
+		return opNone, nil
+	}
+	v := reflect.ValueOf(l)
+	if v.Kind() == reflect.Pointer && v.Type().String() == "*sync.rlocker" {
+		return opRLock, v.UnsafePointer()
+	}
+	return opNone, nil
+}
+
+// enabled reports whether g's pending operation can complete now.
+//
+//go:norace
+func (s *sched) enabled(g *gstate) bool {
+	r := &g.req
+	switch r.op {
+	case opLock:
+		return s.mutex(r.obj).owner < 0
+	case opWLock:
+		m := s.rw(r.obj)
+		if m.pending == g.id {
+			return m.readers == 0
+		}
+		return m.writer < 0 && m.pending < 0
+	case opRLock:
+		m := s.rw(r.obj)
+		return m.writer < 0 && m.pending < 0
+	case opLockerLock:
+		op, p := lockerKind(r.locker)
+		switch op {
+		case opLock:
+			return s.mutex(p).owner < 0
+		case opWLock:
+			m := s.rw(p)
+			if m.pending == g.id {
+				return m.readers == 0
+			}
+			return m.writer < 0 && m.pending < 0
+		case opRLock:
+			m := s.rw(p)
+			return m.writer < 0 && m.pending < 0
+		}
+		return true
+	case opWGWait:
+		return *s.wg(r.obj) <= 0
+	case opOnce:
+		o := s.once(r.obj)
+		return o.state != 1
+	case opCondPark:
+		return g.signal
+	case opSleep:
+		return g.wakeAt <= s.now
+	case opSend:
+		return s.chanReady(g, r.obj, r.rv, true)
+	case opRecv:
+		return s.chanReady(g, r.obj, r.rv, false)
+	case opSelect:
+		if r.hasDefault {
+			return true
+		}
+		for _, c := range r.cases {
+			if s.chanReady(g, c.ptr, c.rv, c.send) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// chanReady: can g's send (or receive) on the channel proceed now?
+//
+//go:norace
+func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool) bool {
+	if p == nil {
+		return false
+	}
+	c := s.chanOf(p, rv)
+	if c.closed {
+		return true
+	}
+	n, k := rv.Len(), rv.Cap()
+	if k > 0 {
+		if send {
+			return n < k
+		}
+		return n > 0
+	}
+	return len(s.partners(g, p, send)) > 0
+}
+
+// partners lists the parked goroutines that can complete the other half of
+// an unbuffered operation on channel p.
+//
+//go:norace
+func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
+	var out []*gstate
+	for _, h := range s.gs {
+		if h == g || !h.parked || h.exited || h.inRun != nil {
+			continue
+		}
+		if caseFor(h, p, !send) >= -1 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// caseFor returns -1 when h is parked at a plain operation on p in the given
+// direction, the case index when at a select with such a case, else -2.
+//
+//go:norace
+func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
+	switch h.req.op {
+	case opSend:
+		if send && h.req.obj == p {
+			return -1
+		}
+	case opRecv:
+		if !send && h.req.obj == p {
+			return -1
+		}
+	case opSelect:
+		for i, c := range h.req.cases {
+			if c.ptr == p && c.send == send {
+				return i
+			}
+		}
+	}
+	return -2
+}
+
+// decide lets g perform its operation, updating the shadow state, and
+// records the decision.
+//
+//go:norace
+func (s *sched) decide(g *gstate) {
+	d := Decision{G: g.id, Site: s.shortSiteOf(g), Op: g.req.op.String()}
+	rep := reply{mode: mRun}
+	release := true
+	r := &g.req
+	switch r.op {
+	case opGo:
+		c := s.newG()
+		rep.child = c
+		s.running = append(s.running, c)
+	case opRun:
+		c := s.newG()
+		c.parent = g
+		g.inRun = c
+		rep.child = c
+		s.running = append(s.running, c)
+		s.record(d)
+		s.last = g.id
+		g.parked = false
+		g.rep = rep
+		bump(&g.runSeq)
+		return
+	case opLock, opUnlock, opTryLock, opWLock, opWUnlock, opTryWLock, opRLock, opRUnlock, opTryRLock:
+		release = s.applyLock(g, r.op, r.obj, &rep)
+	case opLockerLock, opLockerUnlock:
+		op, p := lockerKind(r.locker)
+		if op != opNone {
+			if r.op == opLockerUnlock {
+				op = unlockOf(op)
+			}
+			release = s.applyLock(g, op, p, &rep)
+		}
+	case opWGAdd:
+		*s.wg(r.obj) += r.delta
+	case opOnce:
+		o := s.once(r.obj)
+		if o.state == 0 {
+			o.state, o.runner = 1, g.id
+			rep.ok = true
+		}
+	case opOnceDone:
+		o := s.once(r.obj)
+		o.state = 2
+	case opCondWait:
+		c := s.cond(r.obj)
+		c.waiters = append(c.waiters, g)
+		g.signal = false
+		if op, p := lockerKind(r.locker); op != opNone {
+			s.applyLock(g, unlockOf(op), p, &rep)
+		}
+	case opCondPark:
+		g.signal = false
+	case opSignal:
+		c := s.cond(r.obj)
+		w := -1
+		if len(c.waiters) > 0 {
+			k := s.choose(len(c.waiters), choiceOf)
+			h := c.waiters[k]
+			c.waiters = append(c.waiters[:k:k], c.waiters[k+1:]...)
+			h.signal = true
+			w = h.id
+		}
+		d.Choice = &w
+	case opBroadcast:
+		c := s.cond(r.obj)
+		for _, h := range c.waiters {
+			h.signal = true
+		}
+		c.waiters = nil
+	case opClose:
+		if r.obj != nil {
+			s.chanOf(r.obj, r.rv).closed = true
+		}
+	case opSend, opRecv:
+		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
+			s.running = append(s.running, p)
+		}
+	case opSelect:
+		var ready []int
+		for i, c := range r.cases {
+			if s.chanReady(g, c.ptr, c.rv, c.send) {
+				ready = append(ready, i)
+			}
+		}
+		k := -1
+		if len(ready) > 0 {
+			k = ready[s.choose(len(ready), choiceOf2(ready))]
+		}
+		rep.choice = k
+		d.Choice = &k
+		if k >= 0 {
+			c := r.cases[k]
+			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
+				s.running = append(s.running, p)
+				rep.adapter = true
+			}
+		}
+	case opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
+		s.applyTimer(g, &rep)
+	}
+	s.record(d)
+	s.last = g.id
+	if !release {
+		return
+	}
+	g.parked = false
+	g.rep = rep
+	bump(&g.runSeq)
+	s.running = append(s.running, g)
+}
+
+// record appends a decision; with Config.Trace it is also written at once
+// to standard error as "interleave: decision <n> <json>", so that the
+// decisions of a run that crashes the process can still be replayed.
+//
+//go:norace
+func (s *sched) record(d Decision) {
+	s.decisions = append(s.decisions, d)
+	if s.cfg.Trace {
+		line := MarkerDecision + strconv.Itoa(s.steps) + ` {"g":` + strconv.Itoa(d.G)
+		if d.Site != "" {
+			line += `,"site":` + strconv.Quote(d.Site)
+		}
+		line += `,"op":` + strconv.Quote(d.Op)
+		if d.Choice != nil {
+			line += `,"choice":` + strconv.Itoa(*d.Choice)
+		}
+		if d.Partner != nil {
+			line += `,"partner":` + strconv.Itoa(*d.Partner)
+		}
+		rawStderr(line + "}\n")
+	}
+	s.steps++
+}
+
+// MarkerDecision starts a traced decision line (Config.Trace).
+const MarkerDecision = "interleave: decision "
+
+// choiceOf2 maps a recorded select case index back to its position in
+// ready.
+func choiceOf2(ready []int) func(Decision) *int {
+	return func(d Decision) *int {
+		if d.Choice == nil {
+			return nil
+		}
+		for i, k := range ready {
+			if k == *d.Choice {
+				return &i
+			}
+		}
+		bad := -1
+		return &bad
+	}
+}
+
+func unlockOf(op opKind) opKind {
+	switch op {
+	case opLock:
+		return opUnlock
+	case opWLock:
+		return opWUnlock
+	case opRLock:
+		return opRUnlock
+	}
+	return opNone
+}
+
+// pairFor releases the partner of an unbuffered operation, if one is
+// needed, and returns it.
+//
+//go:norace
+func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool, d *Decision) *gstate {
+	if p == nil {
+		return nil
+	}
+	c := s.chanOf(p, rv)
+	if c.closed || rv.Cap() > 0 {
+		return nil
+	}
+	ps := s.partners(g, p, send)
+	if len(ps) == 0 {
+		return nil
+	}
+	h := ps[s.choose(len(ps), partnerIdx(ps))]
+	id := h.id
+	d.Partner = &id
+	prep := reply{mode: mRun}
+	if k := caseFor(h, p, !send); k >= 0 {
+		prep.choice = k
+		prep.adapter = true
+	}
+	h.parked = false
+	h.rep = prep
+	bump(&h.runSeq)
+	return h
+}
+
+func partnerIdx(ps []*gstate) func(Decision) *int {
+	return func(d Decision) *int {
+		if d.Partner == nil {
+			return nil
+		}
+		for i, h := range ps {
+			if h.id == *d.Partner {
+				return &i
+			}
+		}
+		bad := -1
+		return &bad
+	}
+}
+
+// applyLock updates the shadow of a lock operation. It returns false when
+// g must stay parked (a writer that now waits for the readers to leave).
+//
+//go:norace
+func (s *sched) applyLock(g *gstate, op opKind, p unsafe.Pointer, rep *reply) bool {
+	switch op {
+	case opLock:
+		s.mutex(p).owner = g.id
+	case opUnlock:
+		m := s.mutex(p)
+		if m.owner < 0 {
+			s.fatal(g, "fatal error: sync: unlock of unlocked mutex")
+			rep.mode = mSkip
+		}
+		m.owner = -1
+	case opTryLock:
+		m := s.mutex(p)
+		if m.owner < 0 {
+			m.owner = g.id
+			rep.ok = true
+		}
+	case opWLock:
+		m := s.rw(p)
+		if m.readers > 0 {
+			m.pending = g.id
+			return false
+		}
+		m.writer, m.pending = g.id, -1
+	case opWUnlock:
+		m := s.rw(p)
+		if m.writer < 0 {
+			s.fatal(g, "fatal error: sync: Unlock of unlocked RWMutex")
+			rep.mode = mSkip
+		}
+		m.writer = -1
+	case opTryWLock:
+		m := s.rw(p)
+		if m.writer < 0 && m.pending < 0 && m.readers == 0 {
+			m.writer = g.id
+			rep.ok = true
+		}
+	case opRLock:
+		s.rw(p).readers++
+	case opRUnlock:
+		m := s.rw(p)
+		if m.readers <= 0 {
+			s.fatal(g, "fatal error: sync: RUnlock of unlocked RWMutex")
+			rep.mode = mSkip
+		} else {
+			m.readers--
+		}
+	case opTryRLock:
+		m := s.rw(p)
+		if m.writer < 0 && m.pending < 0 {
+			m.readers++
+			rep.ok = true
+		}
+	}
+	return true
+}
+
+//go:norace
+func (s *sched) fatal(g *gstate, msg string) {
+	if s.fail != nil || s.aborting {
+		return
+	}
+	f := &failure{kind: "fatal", msg: msg, site: s.siteOf(g)}
+	s.fail = f
+}
+
+// applyTimer performs a timer operation on the virtual clock.
+//
+//go:norace
+func (s *sched) applyTimer(g *gstate, rep *reply) {
+	r := &g.req
+	switch r.op {
+	case opTimerNew:
+		s.tseq++
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.now + r.d, active: true, fn: r.fn}
+		if r.timerKind != tkFunc {
+			vt.ch = make(chan time.Time, 1)
+			rep.ch = vt.ch
+		}
+		switch r.timerKind {
+		case tkTimer, tkFunc:
+			t := &time.Timer{C: vt.ch}
+			s.timers[t] = vt
+			rep.timer = t
+		case tkTicker:
+			vt.period = r.d
+			t := &time.Ticker{C: vt.ch}
+			s.tickers[t] = vt
+			rep.ticker = t
+		}
+		s.tq = append(s.tq, vt)
+	case opTimerStop, opTimerReset:
+		vt := s.timers[(*time.Timer)(r.obj)]
+		if vt == nil {
+			rep.mode = mSkip
+			return
+		}
+		rep.ok = vt.active
+		vt.active = false
+		s.drain(vt.ch)
+		if r.op == opTimerReset {
+			vt.active = true
+			vt.deadline = s.now + r.d
+		}
+	case opTickerStop, opTickerReset:
+		vt := s.tickers[(*time.Ticker)(r.obj)]
+		if vt == nil {
+			rep.mode = mSkip
+			return
+		}
+		vt.active = false
+		s.drain(vt.ch)
+		if r.op == opTickerReset {
+			vt.active = true
+			vt.period = r.d
+			vt.deadline = s.now + r.d
+		}
+	}
+}
+
+// drain empties a timer channel (Go 1.23 semantics: no stale value after
+// Stop or Reset).
+//
+//go:norace
+func (s *sched) drain(ch chan time.Time) {
+	if ch == nil || len(ch) == 0 {
+		return
+	}
+	s.viaHelper(func() {
+		select {
+		case <-ch:
+		default:
+		}
+	})
+}
+
+// viaHelper runs f on a fresh goroutine and waits for it through the
+// futex. S must never acquire another goroutine's vector clock (it would
+// pass it on to every goroutine S later releases something to), and a
+// buffered channel operation acquires the clock of the slot's last user:
+// so S's channel operations run on throw-away goroutines.
+//
+//go:norace
+func (s *sched) viaHelper(f func()) {
+	w := new(uint32)
+	go helperMain(f, w)
+	if waitChange(w, 0, s.timeout) == 0 {
+		s.watchdog(nil)
+	}
+}
+
+func helperMain(f func(), w *uint32) {
+	f()
+	bump(w)
+}
+
+// fireTimers advances the virtual clock to the earliest pending deadline and
+// fires what is due. It reports whether there was anything to fire.
+//
+//go:norace
+func (s *sched) fireTimers() bool {
+	var next time.Duration
+	found := false
+	for _, vt := range s.tq {
+		if vt.active && (!found || vt.deadline < next) {
+			next, found = vt.deadline, true
+		}
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep && (!found || g.wakeAt < next) {
+			next, found = g.wakeAt, true
+		}
+	}
+	if !found {
+		return false
+	}
+	if next > s.now {
+		s.now = next
+	}
+	due := []*vtimer{}
+	keep := s.tq[:0]
+	for _, vt := range s.tq {
+		if vt.active && vt.deadline <= s.now {
+			due = append(due, vt)
+		}
+		if vt.active || vt.kind != tkAfter {
+			keep = append(keep, vt)
+		}
+	}
+	s.tq = keep
+	sort.Slice(due, func(i, j int) bool {
+		if due[i].deadline != due[j].deadline {
+			return due[i].deadline < due[j].deadline
+		}
+		return due[i].seq < due[j].seq
+	})
+	for _, vt := range due {
+		switch vt.kind {
+		case tkTicker:
+			vt.deadline += vt.period
+			if vt.deadline <= s.now {
+				vt.deadline = s.now + vt.period
+			}
+		default:
+			vt.active = false
+		}
+		if vt.kind == tkFunc {
+			c := s.newG()
+			s.running = append(s.running, c)
+			go childMain(c, vt.fn)
+			continue
+		}
+		ch, v := vt.ch, s.base.Add(s.now)
+		s.viaHelper(func() {
+			select {
+			case ch <- v:
+			default:
+			}
+		})
+	}
+	return true
+}
+
+// poll lets goroutines blocked on channels try their operation without
+// blocking, in case a partner outside the scheduler's view (a goroutine or
+// a close in uninstrumented code) can complete it. It reports progress.
+//
+//go:norace
+func (s *sched) poll() bool {
+	var ps []*gstate
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.inRun == nil && (g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
+			ps = append(ps, g)
+		}
+	}
+	if len(ps) == 0 {
+		return false
+	}
+	delay := 50 * time.Microsecond
+	for round := 0; round < 7; round++ {
+		for _, g := range ps {
+			g.parked = false
+			g.rep = reply{mode: mPoll}
+			bump(&g.runSeq)
+			s.waitingOn = g
+			v := waitChange(&g.arrSeq, g.arrSeen, s.timeout)
+			if v == g.arrSeen {
+				s.watchdog(g)
+			}
+			g.arrSeen = v
+			s.waitingOn = nil
+			if g.req.op == opExit || !g.req.pollFailed {
+				s.arrived(g)
+				return true
+			}
+			g.parked = true
+		}
+		time.Sleep(delay)
+		delay *= 3
+	}
+	return false
+}
+
+//go:norace
+func (s *sched) blockedFailure() {
+	f := &failure{}
+	s.collectStates(f)
+	var parts []string
+	for _, st := range f.gs {
+		parts = append(parts, "g"+strconv.Itoa(st.ID)+" blocked on "+st.Op+" at "+shortSite(st.Site))
+	}
+	if s.testDone {
+		f.kind = "leak"
+		f.msg = "leak: goroutines still blocked after the test returned: " + strings.Join(parts, "; ")
+	} else {
+		f.kind = "deadlock"
+		f.msg = "deadlock: all goroutines are blocked: " + strings.Join(parts, "; ")
+	}
+	f.site = pickSite(f.gs)
+	s.fail = f
+}
+
+// pickSite chooses the failure site among blocked goroutines: the smallest
+// site of a goroutine other than the test goroutine, so that the same bug
+// gets the same site whatever the interleaving.
+func pickSite(gs []GoroutineState) string {
+	best := ""
+	for _, st := range gs {
+		if st.ID == 0 && len(gs) > 1 || st.Site == "" {
+			continue
+		}
+		if best == "" || st.Site < best {
+			best = st.Site
+		}
+	}
+	if best == "" && len(gs) > 0 {
+		best = gs[0].Site
+	}
+	return best
+}
+
+// collectStates records every live goroutine: its operation, site and stack
+// (each parked goroutine is asked to capture its own stack).
+//
+//go:norace
+func (s *sched) collectStates(f *failure) {
+	for _, g := range s.gs {
+		if g.exited {
+			continue
+		}
+		st := GoroutineState{ID: g.id}
+		if g.parked {
+			if !g.dumped {
+				g.rep = reply{mode: mDump}
+				bump(&g.runSeq)
+				s.waitingOn = g
+				v := waitChange(&g.arrSeq, g.arrSeen, s.timeout)
+				if v == g.arrSeen {
+					s.watchdog(g)
+				}
+				g.arrSeen = v
+				s.waitingOn = nil
+				g.dumped = true
+			}
+			st.Op = g.req.op.String()
+			st.Site = s.siteOf(g)
+			st.Stack = g.stack
+		} else if g.inRun != nil {
+			st.Op = "t.Run"
+			st.Site = s.siteOf(g)
+		} else {
+			st.Op = "running"
+		}
+		f.gs = append(f.gs, st)
+	}
+}
+
+// abort starts unwinding every goroutine.
+//
+//go:norace
+func (s *sched) abort() {
+	s.aborting = true
+}
+
+// abortNext releases one parked goroutine with the abort signal.
+//
+//go:norace
+func (s *sched) abortNext() {
+	for _, g := range s.gs {
+		if g.parked && !g.exited {
+			g.parked = false
+			g.rep = reply{mode: mAbort}
+			bump(&g.runSeq)
+			s.running = append(s.running, g)
+			return
+		}
+	}
+	// Live goroutines that are not parked: waiting in t.Run for a child,
+	// which is already gone or running. Nothing to release; wait for them.
+	for _, g := range s.gs {
+		if !g.exited && g.inRun != nil && g.inRun.exited {
+			g.inRun = nil
+			s.running = append(s.running, g)
+			return
+		}
+	}
+	s.watchdog(nil)
+}
+
+// abortArrival handles an operation reached while unwinding (deferred
+// calls): harmless ones run, unlocks only of what the goroutine's side
+// holds, blocking ones unwind again.
+//
+//go:norace
+func (s *sched) abortArrival(g *gstate) {
+	r := &g.req
+	rep := reply{mode: mAbort}
+	switch r.op {
+	case opUnlock:
+		if m := s.mutex(r.obj); m.owner >= 0 {
+			m.owner = -1
+			rep.mode = mRun
+		} else {
+			rep.mode = mSkip
+		}
+	case opWUnlock:
+		if m := s.rw(r.obj); m.writer >= 0 {
+			m.writer = -1
+			rep.mode = mRun
+		} else {
+			rep.mode = mSkip
+		}
+	case opRUnlock:
+		if m := s.rw(r.obj); m.readers > 0 {
+			m.readers--
+			rep.mode = mRun
+		} else {
+			rep.mode = mSkip
+		}
+	case opLockerUnlock:
+		op, p := lockerKind(r.locker)
+		rep.mode = mSkip
+		switch op {
+		case opNone:
+			rep.mode = mRun
+		case opLock:
+			if m := s.mutex(p); m.owner >= 0 {
+				m.owner = -1
+				rep.mode = mRun
+			}
+		case opWLock:
+			if m := s.rw(p); m.writer >= 0 {
+				m.writer = -1
+				rep.mode = mRun
+			}
+		case opRLock:
+			if m := s.rw(p); m.readers > 0 {
+				m.readers--
+				rep.mode = mRun
+			}
+		}
+	case opGo, opRun:
+		rep.mode = mSkip
+	case opWGAdd, opClose, opSignal, opBroadcast, opYield, opAtomic, opOnceDone,
+		opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset, opStart:
+		rep.mode = mRun
+		if r.op == opTimerNew || r.op == opTimerStop || r.op == opTimerReset || r.op == opTickerStop || r.op == opTickerReset {
+			s.applyTimer(g, &rep)
+		}
+		if r.op == opWGAdd {
+			*s.wg(r.obj) += r.delta
+		}
+		if r.op == opStart {
+			rep.mode = mAbort
+		}
+	case opSend, opRecv:
+		if c := s.chans[r.obj]; r.obj != nil && (c != nil && c.closed || r.rv.Cap() > 0 && s.enabled(g)) {
+			rep.mode = mRun
+		}
+	}
+	g.parked = false
+	g.rep = rep
+	bump(&g.runSeq)
+	s.running = append(s.running, g)
+}
+
+// watchdog ends the process: a goroutine did not reach its next scheduling
+// point within StepTimeout (it is blocked on something the scheduler does
+// not control, or computing forever).
+//
+//go:norace
+func (s *sched) watchdog(g *gstate) {
+	msg := MarkerWatchdog + "no scheduling progress within " + s.timeout.String()
+	site := ""
+	if g != nil {
+		site = s.siteOf(g)
+		msg = MarkerWatchdog + "g" + strconv.Itoa(g.id) + " released for " + g.req.op.String() + " at " + shortSite(site) +
+			" did not reach its next scheduling point within " + s.timeout.String() + " (blocked outside the scheduler's control?)"
+	}
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	res := s.result()
+	res.Outcome = "fatal"
+	res.Message = msg
+	res.Site = site
+	res.Goroutines = append(res.Goroutines, GoroutineState{ID: -1, Op: "all goroutines", Stack: string(buf[:n])})
+	watchdogExit(s.index, res)
+}
+
+// siteOf returns file:line (full path) of the first user frame of g's
+// pending operation.
+//
+//go:norace
+func (s *sched) siteOf(g *gstate) string {
+	for _, pc := range g.req.pcs {
+		if pc == 0 {
+			break
+		}
+		site, ok := s.sites[pc]
+		if !ok {
+			site = userSite(pc)
+			s.sites[pc] = site
+		}
+		if site != "" {
+			return site
+		}
+	}
+	return ""
+}
+
+//go:norace
+func (s *sched) shortSiteOf(g *gstate) string { return shortSite(s.siteOf(g)) }
+
+// rtPrefix is this package's import path followed by a dot.
+var rtPrefix = func() string {
+	pc, _, _, _ := runtime.Caller(0)
+	name := runtime.FuncForPC(pc).Name()
+	if i := strings.LastIndex(name, "."); i >= 0 {
+		name = name[:i]
+	}
+	// name is "path/rt.glob..func1" style or "path/rt"; cut to the package.
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		if j := strings.Index(name[i:], "."); j >= 0 {
+			name = name[:i+j]
+		}
+	}
+	return name + "."
+}()
+
+// userSite returns "file:line" for a return address outside rt, runtime
+// and testing, else "".
+func userSite(pc uintptr) string {
+	fr, _ := runtime.CallersFrames([]uintptr{pc}).Next()
+	if !isUserFrame(fr) {
+		return ""
+	}
+	return fr.File + ":" + strconv.Itoa(fr.Line)
+}
+
+// isUserFrame: rt's own test files count as user code (they play the
+// program under test in rt's tests).
+func isUserFrame(fr runtime.Frame) bool {
+	if strings.HasSuffix(fr.File, "_test.go") && strings.HasPrefix(fr.Function, rtPrefix) {
+		return true
+	}
+	return isUserFunc(fr.Function)
+}
+
+func isUserFunc(fn string) bool {
+	if fn == "" || strings.HasPrefix(fn, rtPrefix) || strings.HasPrefix(fn, "runtime.") ||
+		strings.HasPrefix(fn, "testing.") || strings.HasPrefix(fn, "reflect.") {
+		return false
+	}
+	return true
+}
+
+// result builds the Result of the schedule so far.
+//
+//go:norace
+func (s *sched) result() Result {
+	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: s.decisions,
+		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started)}
+	if r.Decisions == nil {
+		r.Decisions = []Decision{}
+	}
+	if f := s.fail; f != nil {
+		r.Outcome, r.Message, r.Site, r.Goroutines = f.kind, f.msg, f.site, f.gs
+	}
+	return r
+}
+
+//go:norace
+func (s *sched) finish() {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		s.diverged = "the run ended after " + strconv.Itoa(s.steps) + " of the schedule's " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
+	}
+	s.res = s.result()
+}
+
+// spawnCheck keeps unused-import checkers quiet on platforms where testing
+// is only referenced from other files.
+var _ = (*testing.T)(nil)

@@ -1,0 +1,2 @@
+// Package chans is a bug-kernel package; its code lives in its tests.
+package chans

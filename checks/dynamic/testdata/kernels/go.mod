@@ -1,0 +1,3 @@
+module kernels
+
+go 1.25

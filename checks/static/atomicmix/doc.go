@@ -1,0 +1,55 @@
+// Package atomicmix defines an Analyzer that reports variables and struct
+// fields that are accessed both through sync/atomic functions and plainly.
+//
+// # Analyzer atomicmix
+//
+// atomicmix: report plain reads and writes of a variable that is accessed with sync/atomic elsewhere
+//
+// A struct field or package-level variable whose address is passed to a
+// sync/atomic function (atomic.AddInt64(&s.n, 1), atomic.LoadUint32(&x),
+// atomic.CompareAndSwapPointer(&p, ...)) is shared between goroutines
+// without a lock. Any plain read or write of the same variable races with
+// the atomic operations. The analyzer reports each plain access and names
+// one atomic access as related information.
+//
+// Accesses that cannot race are not reported:
+//   - accesses in init functions, package-level initializers, and
+//     functions and methods named new*, New* or init* (constructors and
+//     their helpers, run before the value is shared);
+//   - accesses to a value allocated in the same function (&T{}, new(T),
+//     var t T) before the function starts a goroutine: the value is not
+//     shared yet, as in a constructor;
+//   - reads after a sync.WaitGroup.Wait in the same function (outside
+//     closures): the goroutines that updated the variable have finished;
+//   - accesses to a copy (a struct received by value);
+//   - unsafe.Sizeof, Offsetof and Alignof operands.
+//
+// A mutex orders a plain access with the atomic ones only when they take
+// it too. A plain read is therefore not reported when the package has no
+// atomic write of the variable (Store, Add, Swap, CompareAndSwap, And, Or;
+// reads do not race with reads), or when a mutex held at the read is held
+// at every atomic write. A plain write is not reported when a mutex it
+// holds is held at every atomic access. Otherwise the lock does not help
+// and the access is reported. Mutexes are matched by field path and type
+// (s.mu in one method and c.mu in another are the same mutex when s and c
+// have the same type), and lock state is tracked syntactically within a
+// function. Typed atomics (atomic.Int64, atomic.Pointer[T]) cannot be
+// accessed plainly and need no check.
+//
+// Fields accessed atomically are exported as facts, so a plain access in an
+// importing package is reported too.
+//
+// WRONG:
+//
+//	type Stats struct{ hits int64 }
+//
+//	func (s *Stats) Hit()          { atomic.AddInt64(&s.hits, 1) }
+//	func (s *Stats) Hits() int64   { return s.hits } // plain read races with Hit
+//
+// RIGHT:
+//
+//	type Stats struct{ hits atomic.Int64 }
+//
+//	func (s *Stats) Hit()          { s.hits.Add(1) }
+//	func (s *Stats) Hits() int64   { return s.hits.Load() }
+package atomicmix

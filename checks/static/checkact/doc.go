@@ -1,0 +1,76 @@
+// Package checkact defines an Analyzer that reports check-then-act
+// sequences on shared state: a value is read, a decision or a new value is
+// computed from it, and the result is written back in a separate step that
+// another goroutine can interleave with.
+//
+// # Analyzer checkact
+//
+// checkact: report sync.Map, atomic and critical-section check-then-act sequences
+//
+// The analyzer reports three rules.
+//
+// IL4001 syncmap-check-then-act: a sync.Map Store or Delete of a key that
+// follows a Load of the same map and key and depends on it (the Store runs
+// on a branch decided by the Load, or stores a value computed from it),
+// with no mutex held around both. Another goroutine can store the key in
+// between. Use LoadOrStore, LoadAndDelete, CompareAndSwap or
+// CompareAndDelete.
+//
+// IL4002 atomic-check-then-act: an atomic Store (atomic.StoreInt64(&n, v),
+// x.Store(v) on a typed atomic) that depends on an atomic Load of the same
+// variable, either through the stored value or through a condition. An
+// update made between the Load and the Store is lost. Use CompareAndSwap
+// in a loop, or Add. "Store if changed" (if x.Load() != v { x.Store(v) })
+// loses nothing and is not reported.
+//
+// IL4003 split-critical-section: a guarded field or map entry is read under
+// a mutex into a local, the mutex is released, and a later critical section
+// of the same mutex writes the location from that local. An update made
+// while the mutex was released is lost. A second section that reads the
+// location again before writing it (re-validation, the double-checked
+// "lock and recheck" idiom) is not reported, nor is a write that only runs
+// on a branch decided by the earlier read but stores a value of its own
+// (a cache fill: if !ok { mu.Lock(); s.m[k] = build(k); mu.Unlock() }),
+// which is usually idempotent.
+//
+// For atomics, a Store reached only after an early exit counts as
+// dependent when the exit tests the loaded value itself and returns
+// (if p := x.Load(); p != nil { return p }); bounds tests and sanity
+// checks that panic are not treated as decisions.
+//
+// Pairs made while a common mutex is held at both ends, functions named
+// *Locked (their callers hold the lock), and keys or values that are not
+// written alike are not reported. Lock state is tracked syntactically
+// within one function: Lock/Unlock, deferred Unlock, TryLock guards and
+// closures called where they are written.
+//
+// WRONG:
+//
+//	if _, ok := cache.Load(key); !ok {
+//		cache.Store(key, build(key))
+//	}
+//
+//	if !started.Load() {
+//		started.Store(true)
+//		go run()
+//	}
+//
+//	mu.Lock()
+//	n := s.n
+//	mu.Unlock()
+//	mu.Lock()
+//	s.n = n + 1
+//	mu.Unlock()
+//
+// RIGHT:
+//
+//	cache.LoadOrStore(key, build(key))
+//
+//	if started.CompareAndSwap(false, true) {
+//		go run()
+//	}
+//
+//	mu.Lock()
+//	s.n++
+//	mu.Unlock()
+package checkact

@@ -1,0 +1,234 @@
+package checkact
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// guardedRead is a read of a shared location (a field s.n or a map entry
+// s.m[k]) made while a mutex was held, carried by the locals computed
+// from it.
+type guardedRead struct {
+	target string    // the location as written
+	lock   string    // the mutex as written
+	region token.Pos // the Lock call that opened the critical section
+	pos    token.Pos // the read
+}
+
+// splitState is the per-function state of checkSplit.
+type splitState struct {
+	pc      *passContext
+	taint   map[types.Object][]guardedRead
+	reread  map[[3]string]bool // target, lock, region: read again in that section
+	lhs     map[ast.Expr]bool  // locations being assigned, not read
+	claimed map[ast.Node]bool  // writes already reported
+}
+
+// checkSplit reports writes of a guarded location from a local that was
+// read in an earlier critical section of the same mutex (IL4003).
+func (pc *passContext) checkSplit(fd *ast.FuncDecl) {
+	s := &splitState{
+		pc:      pc,
+		taint:   map[types.Object][]guardedRead{},
+		reread:  map[[3]string]bool{},
+		lhs:     map[ast.Expr]bool{},
+		claimed: map[ast.Node]bool{},
+	}
+	w := &lockWalker{info: pc.pass.TypesInfo, visit: s.visit}
+	w.walkFunc(fd.Body, lockState{})
+}
+
+func (s *splitState) visit(n ast.Node, held lockState) {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		s.assign(n, held)
+	case *ast.SelectorExpr, *ast.IndexExpr:
+		if t := s.target(n.(ast.Expr)); t != "" && !s.lhs[n.(ast.Expr)] {
+			s.markRead(t, held)
+		}
+	}
+}
+
+func (s *splitState) markRead(t string, held lockState) {
+	for lock, region := range held {
+		s.reread[[3]string{t, lock, fmt.Sprint(region)}] = true
+	}
+}
+
+func (s *splitState) assign(as *ast.AssignStmt, held lockState) {
+	info := s.pc.pass.TypesInfo
+	// Reads on the right-hand side happen before the write.
+	var fresh []guardedRead
+	for _, r := range as.Rhs {
+		ast.Inspect(r, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			e, ok := n.(ast.Expr)
+			if !ok {
+				return true
+			}
+			if t := s.target(e); t != "" {
+				s.markRead(t, held)
+				for lock, region := range held {
+					fresh = append(fresh, guardedRead{target: t, lock: lock, region: region, pos: e.Pos()})
+				}
+			}
+			return true
+		})
+	}
+	carried := func(r ast.Expr) []guardedRead {
+		var out []guardedRead
+		ast.Inspect(r, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				out = append(out, s.taint[info.Uses[id]]...)
+			}
+			return true
+		})
+		return out
+	}
+
+	for i, l := range as.Lhs {
+		l = ast.Unparen(l)
+		rhs := as.Rhs
+		if len(as.Rhs) == len(as.Lhs) {
+			rhs = as.Rhs[i : i+1]
+		}
+		var from []guardedRead
+		for _, r := range rhs {
+			from = append(from, carried(r)...)
+		}
+		if id, ok := l.(*ast.Ident); ok {
+			obj := info.ObjectOf(id)
+			if obj == nil || id.Name == "_" {
+				continue
+			}
+			if as.Tok != token.DEFINE && as.Tok != token.ASSIGN {
+				from = append(from, s.taint[obj]...) // v += x keeps v's origin
+			}
+			// The local now carries what its right-hand side read.
+			s.taint[obj] = append(from, fresh...)
+			continue
+		}
+		t := s.target(l)
+		if t == "" {
+			continue
+		}
+		s.lhs[l] = true
+		if as.Tok != token.ASSIGN || s.claimed[as] {
+			continue // s.n += d re-reads s.n under the current lock
+		}
+		if rd, v, ok := s.lostUpdate(t, from, held, rhs); ok {
+			s.claimed[as] = true
+			s.report(as, l, t, rd, v)
+		}
+	}
+}
+
+// lostUpdate finds a read of t carried into this write that was made in
+// another critical section of a mutex held now, with no re-read of t in
+// the current section.
+func (s *splitState) lostUpdate(t string, from []guardedRead, held lockState, rhs []ast.Expr) (guardedRead, string, bool) {
+	sort.Slice(from, func(i, j int) bool { return from[i].pos < from[j].pos })
+	for _, rd := range from {
+		region, ok := held[rd.lock]
+		if rd.target != t || !ok || region == rd.region {
+			continue
+		}
+		if s.reread[[3]string{t, rd.lock, fmt.Sprint(region)}] {
+			continue // re-validated under the current lock
+		}
+		return rd, s.carrier(rhs, rd), true
+	}
+	return guardedRead{}, "", false
+}
+
+// carrier names the local in rhs that carries rd.
+func (s *splitState) carrier(rhs []ast.Expr, rd guardedRead) string {
+	info := s.pc.pass.TypesInfo
+	name := ""
+	for _, r := range rhs {
+		ast.Inspect(r, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && name == "" {
+				for _, g := range s.taint[info.Uses[id]] {
+					if g == rd {
+						name = id.Name
+					}
+				}
+			}
+			return name == ""
+		})
+	}
+	return name
+}
+
+func (s *splitState) report(as *ast.AssignStmt, l ast.Expr, t string, rd guardedRead, v string) {
+	from := "a value computed from it"
+	if v != "" {
+		from = v
+	}
+	s.pc.pass.Report(analysis.Diagnostic{
+		Pos: as.Pos(), End: as.End(), Category: ruleSplit,
+		Message: fmt.Sprintf("%s is written from %s, read under %s in an earlier critical section at %s; an update made while %s was released is lost", t, from, rd.lock, s.pc.shortPos(rd.pos), rd.lock),
+		Related: []analysis.RelatedInformation{{Pos: rd.pos, End: rd.pos + token.Pos(len(rd.target)), Message: t + " read under " + rd.lock + " here"}},
+	})
+}
+
+// target returns the shared location e denotes, as written: a field
+// reached through a variable (s.n, s.cfg.n) or an entry of a map field
+// (s.m[k]); "" otherwise. Mutexes and other sync values are not locations.
+func (s *splitState) target(e ast.Expr) string {
+	info := s.pc.pass.TypesInfo
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		sel := info.Selections[e]
+		if sel == nil || sel.Kind() != types.FieldVal || rootIdentOf(e) == nil {
+			return ""
+		}
+		if isSyncType(sel.Obj().Type()) {
+			return ""
+		}
+		return types.ExprString(e)
+	case *ast.IndexExpr:
+		if _, isMap := info.TypeOf(e.X).Underlying().(*types.Map); !isMap || s.target(e.X) == "" || !pure(info, e.Index) {
+			return ""
+		}
+		return types.ExprString(e)
+	}
+	return ""
+}
+
+func rootIdentOf(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// isSyncType reports whether t is a type from sync or sync/atomic.
+func isSyncType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return path == "sync" || path == "sync/atomic"
+}

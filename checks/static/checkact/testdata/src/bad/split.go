@@ -1,0 +1,67 @@
+package bad
+
+import "sync"
+
+type counter struct {
+	mu    sync.Mutex
+	n     int
+	m     map[string]int
+	items []string
+}
+
+func slow(n int) int { return n * 2 }
+
+func (c *counter) incSplit() {
+	c.mu.Lock()
+	v := c.n
+	c.mu.Unlock()
+	w := slow(v)
+	c.mu.Lock()
+	c.n = w + 1 // want `c\.n is written from w, read under c\.mu in an earlier critical section at split\.go:16; an update made while c\.mu was released is lost`
+	c.mu.Unlock()
+}
+
+func (c *counter) bumpKey(k string) {
+	c.mu.Lock()
+	v := c.m[k]
+	c.mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = v + 1 // want `c\.m\[k\] is written from v, read under c\.mu`
+}
+
+func (c *counter) appendSplit(s string) {
+	c.mu.Lock()
+	old := c.items
+	c.mu.Unlock()
+	next := append(old, s)
+	c.mu.Lock()
+	c.items = next // want `c\.items is written from next`
+	c.mu.Unlock()
+}
+
+type rw struct {
+	mu  sync.RWMutex
+	val int
+}
+
+func (r *rw) double() {
+	r.mu.RLock()
+	v := r.val
+	r.mu.RUnlock()
+	r.mu.Lock()
+	r.val = v * 2 // want `r\.val is written from v, read under r\.mu`
+	r.mu.Unlock()
+}
+
+// The write happens in another goroutine's critical section.
+func (c *counter) async() {
+	c.mu.Lock()
+	v := c.n
+	c.mu.Unlock()
+	go func() {
+		c.mu.Lock()
+		c.n = v + 1 // want `c\.n is written from v`
+		c.mu.Unlock()
+	}()
+}

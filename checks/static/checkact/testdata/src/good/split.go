@@ -1,0 +1,105 @@
+package good
+
+import (
+	"sync"
+)
+
+type counter struct {
+	mu    sync.Mutex
+	n     int
+	m     map[string]int
+	items []string
+}
+
+func slow(n int) int { return n * 2 }
+
+// Read and write in one critical section.
+func (c *counter) inc() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.n
+	c.n = slow(v) + 1 // ok
+}
+
+// The second section re-validates before writing.
+func (c *counter) incRevalidate() {
+	c.mu.Lock()
+	v := c.n
+	c.mu.Unlock()
+	w := slow(v)
+	c.mu.Lock()
+	if c.n == v {
+		c.n = w // ok: re-read under the current lock
+	}
+	c.mu.Unlock()
+}
+
+// Double-checked: check, then lock and recheck.
+func (c *counter) getOrCompute(k string) int {
+	c.mu.Lock()
+	v, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = slow(len(k))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[k]; ok {
+		return old
+	}
+	c.m[k] = v // ok: rechecked under the lock
+	return v
+}
+
+// The written value does not come from the earlier read.
+func (c *counter) replace(k string) {
+	c.mu.Lock()
+	_, ok := c.m[k]
+	c.mu.Unlock()
+	if !ok {
+		c.mu.Lock()
+		c.m[k] = 1 // ok: not derived from the first section
+		c.mu.Unlock()
+	}
+}
+
+// An increment re-reads the field under the current lock.
+func (c *counter) addSnapshot() {
+	c.mu.Lock()
+	d := c.n
+	c.mu.Unlock()
+	c.mu.Lock()
+	c.n += d // ok
+	c.mu.Unlock()
+}
+
+// Another field is written.
+func (c *counter) copyOver() {
+	c.mu.Lock()
+	v := c.n
+	c.mu.Unlock()
+	c.mu.Lock()
+	c.items = append(c.items, string(rune(v))) // ok: reads c.items here
+	c.mu.Unlock()
+}
+
+// Loop: each iteration reads and writes in one section.
+func (c *counter) loop() {
+	for i := 0; i < 3; i++ {
+		c.mu.Lock()
+		v := c.n
+		c.n = v + i // ok
+		c.mu.Unlock()
+	}
+}
+
+// A closure called inside the critical section is part of it.
+func (c *counter) viaClosure() {
+	c.mu.Lock()
+	v := c.n
+	func() {
+		c.n = v + 1 // ok: same critical section
+	}()
+	c.mu.Unlock()
+}

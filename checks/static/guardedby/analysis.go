@@ -1,0 +1,407 @@
+package guardedby
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+)
+
+// obs is one counted access to a field.
+type obs struct {
+	pos   token.Pos
+	write bool
+	held  []*types.Var // sibling mutexes held at the access
+	base  string       // source text of the base: c in c.count
+}
+
+type fieldInfo struct {
+	obs   []*obs
+	byPos map[token.Pos]*obs
+}
+
+func (o *obs) holds(mu *types.Var) bool {
+	for _, h := range o.held {
+		if h == mu {
+			return true
+		}
+	}
+	return false
+}
+
+// mutexesHeld returns the sibling mutexes of the accessed struct that are
+// held at the access, and whether some other lock is held too.
+func mutexesHeld(st lockset.State, acc lockset.Access, mus []*types.Var) (held []*types.Var, other bool) {
+	for _, h := range st.Locks() {
+		found := false
+		for _, mu := range mus {
+			if h.Lock == acc.Base.Child(mu.Name()) {
+				held = append(held, mu)
+				found = true
+			}
+		}
+		if !found {
+			other = true
+		}
+	}
+	return held, other
+}
+
+// copied reports whether root is a struct passed by value: accesses to
+// it touch the caller's copy, never shared state.
+func copied(root ssa.Value) bool {
+	p, ok := root.(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	_, isPtr := p.Type().Underlying().(*types.Pointer)
+	return !isPtr
+}
+
+// baseText returns the source text of the base of the selector at pos.
+func (pc *passContext) baseText(pos token.Pos, p lockset.Path) string {
+	if sel := pc.syntax.Selector(pos); sel != nil {
+		return types.ExprString(sel.X)
+	}
+	return p.String()
+}
+
+// collect counts the accesses of r to fields of mutex-carrying structs.
+func (pc *passContext) collect(r *lockset.Result) {
+	skip := pc.skipFunc(r)
+	for _, acc := range r.Accesses() {
+		if acc.Field == nil || acc.Struct == nil {
+			continue
+		}
+		f := acc.Field.Origin()
+		if f.Pkg() != pc.pass.Pkg || lockset.IsSyncType(f.Type()) {
+			continue
+		}
+		switch acc.Kind {
+		case lockset.Atomic:
+			pc.atomic[f] = true
+			continue
+		case lockset.Ref:
+			continue
+		}
+		mus := mutexFields(acc.Struct)
+		if len(mus) == 0 || skip {
+			continue
+		}
+		st, ok := r.Before(acc.Instr)
+		if !ok || copied(acc.Base.Root) || r.IsFresh(acc.Base.Root) {
+			continue
+		}
+		held, other := mutexesHeld(st, acc, mus)
+		if len(held) == 0 {
+			if other || r.Context == lockset.Escaping || !r.EntryKnown || !acc.Base.Canonical() {
+				continue // unknown: another lock, an unknown caller, or an unknown object
+			}
+			if !acc.Kind.IsWrite() && afterSync(acc.Instr) {
+				continue // a read ordered by a channel or WaitGroup: not a lock discipline question
+			}
+			if _, ok := f.Type().Underlying().(*types.Chan); ok && !acc.Kind.IsWrite() {
+				continue // loading a channel to use it: the channel synchronizes itself
+			}
+		}
+		write := acc.Kind.IsWrite()
+		if write && acc.Kind != lockset.Write && !acc.Target.IsZero() && st.HoldsUnder(acc.Target, lockset.Exclusive) {
+			write = false // the object written through has its own lock held
+		}
+		info := pc.fields[f]
+		if info == nil {
+			info = &fieldInfo{byPos: map[token.Pos]*obs{}}
+			pc.fields[f] = info
+			pc.order = append(pc.order, f)
+		}
+		if o := info.byPos[acc.Pos]; o != nil {
+			// x.f++ is a load and a store at one selector: one access.
+			o.write = o.write || write
+			o.held = intersect(o.held, held)
+			continue
+		}
+		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base)}
+		info.byPos[acc.Pos] = o
+		info.obs = append(info.obs, o)
+	}
+}
+
+func intersect(a, b []*types.Var) []*types.Var {
+	var out []*types.Var
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+// reportFields reports IL1001: the unprotected accesses of each guarded
+// field.
+func (pc *passContext) reportFields() {
+	for _, f := range pc.order {
+		info := pc.fields[f]
+		if pc.atomic[f] {
+			continue // mixed atomic and plain access is atomicmix's finding
+		}
+		g, annotated := pc.guards[f]
+		mu := g.mutex
+		locked := 0
+		if !annotated {
+			mu, locked = dominant(info.obs)
+			written := false
+			for _, o := range info.obs {
+				written = written || o.write
+			}
+			n := len(info.obs)
+			if mu == nil || !written || locked < minLocked || float64(locked) < inferredThreshold*float64(n) {
+				continue
+			}
+		}
+		var protected *obs
+		for _, o := range info.obs {
+			if o.holds(mu) {
+				protected = o
+				break
+			}
+		}
+		for _, o := range info.obs {
+			if o.holds(mu) || pc.dcl[o.pos] {
+				continue
+			}
+			verb := "read"
+			if o.write {
+				verb = "written"
+			}
+			field := o.base + "." + f.Name()
+			lock := o.base + "." + mu.Name()
+			d := analysis.Diagnostic{Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: ruleUnguarded}
+			if annotated {
+				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by annotation", field, verb, lock)
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.pos, Message: fmt.Sprintf("%s is annotated as guarded by %s", f.Name(), mu.Name())})
+			} else {
+				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(info.obs)-1)
+			}
+			if protected != nil {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed with %s.%s held", protected.base, f.Name(), protected.base, mu.Name())})
+			}
+			pc.pass.Report(d)
+		}
+	}
+}
+
+// dominant returns the sibling mutex held at the most accesses and that
+// count.
+func dominant(os []*obs) (*types.Var, int) {
+	counts := map[*types.Var]int{}
+	var best *types.Var
+	for _, o := range os {
+		for _, mu := range o.held {
+			counts[mu]++
+			if best == nil || counts[mu] > counts[best] {
+				best = mu
+			}
+		}
+	}
+	return best, counts[best]
+}
+
+// doubleChecked reports IL1003 in r: a plain field read with no lock held
+// and tested, dominating a locked read and a locked write of the same
+// field through the same base.
+func (pc *passContext) doubleChecked(r *lockset.Result) {
+	accs := r.Accesses()
+	atomicLoc := map[lockset.Path]bool{}
+	for _, a := range accs {
+		if a.Kind == lockset.Atomic {
+			atomicLoc[a.Loc()] = true
+		}
+	}
+	for _, rd := range accs {
+		if rd.Field == nil || rd.Struct == nil || rd.Kind != lockset.Read || lockset.IsSyncType(rd.Field.Type()) || atomicLoc[rd.Loc()] {
+			continue
+		}
+		mus := mutexFields(rd.Struct)
+		st, ok := r.Before(rd.Instr)
+		if len(mus) == 0 || !ok || st.Len() > 0 || !rd.Base.Canonical() || r.IsFresh(rd.Base.Root) || !feedsIf(rd.Instr, 0) {
+			continue
+		}
+		var recheck, write *lockset.Access
+		var guardMu *types.Var
+		for i := range accs {
+			a := &accs[i]
+			if a.Loc() != rd.Loc() || a.Instr.Parent() != rd.Instr.Parent() || a.Pos <= rd.Pos || !rd.Instr.Block().Dominates(a.Instr.Block()) {
+				continue
+			}
+			ast, _ := r.Before(a.Instr)
+			held, _ := mutexesHeld(ast, *a, mus)
+			if len(held) == 0 {
+				continue
+			}
+			switch {
+			case a.Kind == lockset.Read && recheck == nil:
+				recheck = a
+			case a.Kind == lockset.Write && recheck != nil && write == nil:
+				write, guardMu = a, held[0]
+			}
+		}
+		if write == nil {
+			continue
+		}
+		base := pc.baseText(rd.Pos, rd.Base)
+		// The other unlocked reads of the field in this function belong
+		// to the same pattern (return l.cfg after the check).
+		for _, a := range accs {
+			if a.Loc() == rd.Loc() && a.Kind == lockset.Read {
+				if ast, ok := r.Before(a.Instr); ok && ast.Len() == 0 {
+					pc.dcl[a.Pos] = true
+				}
+			}
+		}
+		pc.pass.Report(analysis.Diagnostic{
+			Pos: rd.Pos, End: rd.Pos + token.Pos(len(rd.Field.Name())), Category: ruleDoubleCheck,
+			Message: fmt.Sprintf("double-checked locking: field %s.%s read without holding %s.%s, then checked again and written under it", base, rd.Field.Name(), base, guardMu.Name()),
+			Related: []analysis.RelatedInformation{{Pos: write.Pos, Message: fmt.Sprintf("%s.%s written here with %s.%s held", base, rd.Field.Name(), base, guardMu.Name())}},
+		})
+	}
+}
+
+// feedsIf reports whether v's value decides an if statement, directly or
+// through a comparison or negation.
+func feedsIf(instr ssa.Instruction, depth int) bool {
+	v, ok := instr.(ssa.Value)
+	if !ok || depth > 2 || v.Referrers() == nil {
+		return false
+	}
+	for _, u := range *v.Referrers() {
+		switch u := u.(type) {
+		case *ssa.If:
+			return true
+		case *ssa.BinOp, *ssa.UnOp:
+			if feedsIf(u, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lockedCalls reports IL1002: calls to methods that require the
+// receiver's lock, made without it.
+func (pc *passContext) lockedCalls(r *lockset.Result) {
+	if pc.skipFunc(r) || r.Context == lockset.Escaping || !r.EntryKnown {
+		return // the callers of r may hold the lock
+	}
+	// In a helper, the lock is the callers' business unless the helper
+	// takes it itself: report only in entry points (exported functions,
+	// goroutine bodies) and in functions that lock the same mutex.
+	entryPoint := r.Context == lockset.Goroutine || token.IsExported(r.Fn.Name()) || r.Fn.Name() == "main"
+	for _, fn := range r.Functions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				callee := call.Call.StaticCallee()
+				if callee == nil || len(call.Call.Args) == 0 {
+					continue
+				}
+				obj, ok := callee.Object().(*types.Func)
+				if !ok {
+					continue
+				}
+				req, ok := pc.reqs[obj.Origin()]
+				if !ok || req.mutex == nil {
+					continue
+				}
+				st, ok := r.Before(call)
+				if !ok {
+					continue
+				}
+				p := r.Path(call.Call.Args[0])
+				need := p.Child(req.mutex.Name())
+				if _, held := st.Holds(need); held {
+					continue
+				}
+				if !entryPoint && !locks(r, need) {
+					continue
+				}
+				if r.IsFresh(p.Root) || (!p.Canonical() && st.Len() > 0) {
+					continue
+				}
+				recv := pc.syntax.Receiver(call.Pos())
+				if recv == "" {
+					recv = p.String()
+				}
+				lock := recv + "." + req.mutex.Name()
+				pos, end := call.Pos(), token.NoPos
+				if ce := pc.syntax.Call(call.Pos()); ce != nil {
+					pos, end = ce.Pos(), ce.End()
+				}
+				pc.pass.Report(analysis.Diagnostic{
+					Pos: pos, End: end, Category: ruleLockedCall,
+					Message: fmt.Sprintf("call to %s.%s without holding %s", recv, obj.Name(), lock),
+					Related: []analysis.RelatedInformation{{Pos: obj.Pos(), Message: fmt.Sprintf("%s expects %s held: %s", obj.Name(), req.mutex.Name(), req.why)}},
+				})
+			}
+		}
+	}
+}
+
+// afterSync reports whether instr is preceded, on every path through its
+// function, by an operation that orders it after another goroutine's
+// writes: a channel receive, a blocking select, WaitGroup.Wait.
+func afterSync(instr ssa.Instruction) bool {
+	b := instr.Block()
+	for _, blk := range b.Parent().Blocks {
+		if !blk.Dominates(b) {
+			continue
+		}
+		for _, i := range blk.Instrs {
+			if blk == b && i == instr {
+				break
+			}
+			if isSyncPoint(i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isSyncPoint(instr ssa.Instruction) bool {
+	switch i := instr.(type) {
+	case *ssa.UnOp:
+		return i.Op == token.ARROW
+	case *ssa.Select:
+		return i.Blocking
+	case *ssa.Call:
+		return lockset.CalleeIs(&i.Call, "sync", "WaitGroup", "Wait")
+	}
+	return false
+}
+
+// locks reports whether r locks or unlocks the mutex p itself.
+func locks(r *lockset.Result, p lockset.Path) bool {
+	for _, fn := range r.Functions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if op, lk := lockset.Classify(c.Common()); op != lockset.OpNone && r.Path(lk) == p {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

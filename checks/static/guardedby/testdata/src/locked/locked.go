@@ -1,0 +1,114 @@
+package locked
+
+import "sync"
+
+type Queue struct {
+	mu    sync.Mutex
+	items []int
+}
+
+func (q *Queue) pushLocked(v int) {
+	q.items = append(q.items, v)
+}
+
+func (q *Queue) Push(v int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.pushLocked(v) // ok
+}
+
+func (q *Queue) PushFast(v int) {
+	q.pushLocked(v) // want `call to q.pushLocked without holding q.mu`
+}
+
+// flush must be called with q.mu held.
+func (q *Queue) flush() {
+	q.items = nil
+}
+
+func (q *Queue) Flush() {
+	q.flush() // want `call to q.flush without holding q.mu`
+}
+
+func (q *Queue) FlushOK() {
+	q.mu.Lock()
+	q.flush() // ok
+	q.mu.Unlock()
+}
+
+func (q *Queue) popLocked() int {
+	v := q.items[0]
+	q.items = q.items[1:]
+	q.flushIfEmptyLocked() // ok: the caller holds q.mu
+	return v
+}
+
+func (q *Queue) flushIfEmptyLocked() {
+	if len(q.items) == 0 {
+		q.items = nil
+	}
+}
+
+func (q *Queue) Pop() int {
+	if q.mu.TryLock() {
+		defer q.mu.Unlock()
+		return q.popLocked() // ok
+	}
+	return -1
+}
+
+// trim drops old items. q.mu must be held.
+func (q *Queue) trim() { q.items = q.items[:0] }
+
+// Assumes q.mu is locked.
+func (q *Queue) grow() { q.items = append(q.items, 0) }
+
+// +checklocks:q.mu
+func (q *Queue) shrink() { q.items = q.items[1:] }
+
+func (q *Queue) Trim() {
+	q.trim()   // want `call to q.trim without holding q.mu`
+	q.grow()   // want `call to q.grow without holding q.mu`
+	q.shrink() // want `call to q.shrink without holding q.mu`
+}
+
+// relock releases the lock around a slow step and forgets to retake it
+// before calling the helper.
+func (q *Queue) relock() {
+	q.mu.Lock()
+	q.trim() // ok
+	q.mu.Unlock()
+	q.grow() // want `call to q.grow without holding q.mu`
+}
+
+// helper leaves the lock to its callers, which all hold it.
+func (q *Queue) helper() {
+	q.shrink() // ok: every caller holds q.mu
+}
+
+// mixedHelper is called with and without the lock: the report belongs at
+// the caller (Trim above shows the entry-point case), not here.
+func (q *Queue) mixedHelper() {
+	q.trim() // ok
+}
+
+func (q *Queue) Use() {
+	q.mu.Lock()
+	q.helper()
+	q.mixedHelper()
+	q.mu.Unlock()
+	q.relock()
+	go q.mixedHelper()
+}
+
+// Pair has two mutexes: which one fooLocked means is unclear.
+type Pair struct {
+	a, b sync.Mutex
+	n    int
+}
+
+func (p *Pair) bumpLocked() { p.n++ }
+
+func (p *Pair) Bump() {
+	p.bumpLocked() // ok: ambiguous lock, not reported
+}

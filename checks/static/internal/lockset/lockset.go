@@ -1,0 +1,783 @@
+// Package lockset computes, for every instruction of a function in SSA
+// form, the set of locks that are definitely held there.
+//
+// It is the shared lock-state engine of interleave's static passes
+// (guardedby, rlockwrite, lockblock) and is meant to be imported by any
+// pass that needs to know what is locked where.
+//
+// The analysis is a forward must-analysis over the SSA control-flow graph:
+// a lock is in the state only if it is held on every path reaching the
+// instruction (intersection at joins; at a join of Lock and RLock the lock
+// counts as read-locked). It understands:
+//
+//   - sync.Mutex and sync.RWMutex Lock, Unlock, RLock, RUnlock;
+//   - TryLock and TryRLock used as an if condition (held on the true branch);
+//   - sync.Locker calls; when the interface value is built from a known
+//     mutex in the same function the lock is that mutex;
+//   - defer mu.Unlock() and defer func() { ...; mu.Unlock() }(): the lock
+//     stays held until the function returns (Held.Deferred is set);
+//   - function literals called on the spot, func() { ... }(), and deferred
+//     ones: they are analyzed as part of the enclosing function with the
+//     caller's lock state, and their instructions share its Result;
+//   - calls to functions of the same package that lock or unlock a lock
+//     reachable from a parameter (lock helpers such as func (s *S) lock(),
+//     and defer mu.RLock() after a temporary RUnlock), through
+//     per-function summaries;
+//   - the callers' locks: Analysis.Package analyzes an unexported
+//     function whose call sites are all visible as holding the locks held
+//     at every one of them (Result.Entry, Result.EntryKnown).
+//
+// Locks and field bases are named by a Path: an access path from a root
+// (parameter, package-level variable, local variable) through field
+// selections, printed as the user would write it (s.mu, s.inner.mu,
+// pkg.mu, s.Mutex for an embedded mutex).
+//
+// Result.Accesses lists the field and package-level variable accesses of
+// the analyzed code, classified as reads or writes; a write includes a
+// store, a map assignment, delete or clear through the loaded map, an
+// element store into a slice or array held in the field, and a store
+// through a pointer loaded from it.
+//
+// Typical use from a pass that requires buildssa:
+//
+//	a := lockset.New()
+//	for _, r := range a.Package(ssaInfo.SrcFuncs, nil) {
+//		for _, acc := range r.Accesses() {
+//			st, _ := r.Before(acc.Instr)
+//			...
+//		}
+//	}
+package lockset
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxInline bounds the nesting of inlined function literals.
+const maxInline = 8
+
+// Context says how an analyzed function is entered.
+type Context uint8
+
+const (
+	// TopLevel is a declared function or method; it starts with no lock
+	// held unless the entry function passed to Package says otherwise.
+	TopLevel Context = iota
+	// Goroutine is a function literal started by a go statement: it
+	// starts with no lock held, by construction.
+	Goroutine
+	// Escaping is a function literal whose caller is unknown (stored,
+	// passed as a callback, returned). Its entry state is unknown; it is
+	// analyzed as starting with no lock, so an absent lock proves nothing.
+	Escaping
+)
+
+// Analysis holds package-wide knowledge shared by the functions it
+// analyzes: the lock summaries of lock helpers.
+type Analysis struct {
+	summaries map[*ssa.Function]*summary
+}
+
+// New returns an empty Analysis.
+func New() *Analysis {
+	return &Analysis{summaries: map[*ssa.Function]*summary{}}
+}
+
+// Result is the lock state of one analyzed function and of the function
+// literals inlined into it.
+type Result struct {
+	Fn      *ssa.Function
+	Context Context
+	// Entry is the state the function was analyzed from: the locks its
+	// callers hold (given, or inferred from every call site).
+	Entry State
+	// Exit is the state when the function returns, after its deferred
+	// unlocks have run.
+	Exit State
+	// EntryKnown reports whether Entry is complete: the function is an
+	// entry point (exported, init, main), a goroutine body, or every call
+	// to it is visible in the package. When false, the callers may hold
+	// locks that Entry does not show, and an absent lock proves nothing.
+	EntryKnown bool
+
+	before      map[ssa.Instruction]State
+	freshParams []bool // per parameter of Fn: every caller passes a fresh value
+	subst       map[*ssa.FreeVar]Path
+	inlined     []*ssa.Function
+	released    []Path // unlocks of locks not acquired here (for summaries)
+}
+
+// Before returns the locks definitely held just before instr. It returns
+// false when instr is unreachable or not part of r.
+func (r *Result) Before(instr ssa.Instruction) (State, bool) {
+	s, ok := r.before[instr]
+	return s, ok
+}
+
+// Path returns the access path of v, a value of r.Fn or of a function
+// literal inlined into it (free variables are resolved to the enclosing
+// function's variables).
+func (r *Result) Path(v ssa.Value) Path { return pathOf(v, r.subst) }
+
+// Functions returns r.Fn followed by the function literals inlined into it.
+func (r *Result) Functions() []*ssa.Function {
+	return append([]*ssa.Function{r.Fn}, r.inlined...)
+}
+
+// Inlined reports whether fn is a function literal whose body is
+// analyzed as part of its caller: called on the spot (func(){...}()) or
+// deferred (defer func(){...}()).
+func Inlined(fn *ssa.Function) bool { return inlineSite(fn) != nil }
+
+// inlineSite returns the Call or Defer instruction that is the only use
+// of the function literal fn, or nil.
+func inlineSite(fn *ssa.Function) ssa.CallInstruction {
+	if fn.Parent() == nil {
+		return nil
+	}
+	var v ssa.Value = fn
+	refs := fn.Referrers()
+	if refs == nil || len(*refs) != 1 {
+		return nil
+	}
+	if mc, ok := (*refs)[0].(*ssa.MakeClosure); ok {
+		v = mc
+		refs = mc.Referrers()
+		if refs == nil || len(*refs) != 1 {
+			return nil
+		}
+	}
+	switch u := (*refs)[0].(type) {
+	case *ssa.Call:
+		if u.Call.Value == v {
+			return u
+		}
+	case *ssa.Defer:
+		if u.Call.Value == v {
+			return u
+		}
+	}
+	return nil
+}
+
+// goSite reports whether fn is a function literal started by a go
+// statement.
+func goSite(fn *ssa.Function) bool {
+	refs := fn.Referrers()
+	if refs == nil || len(*refs) != 1 {
+		return false
+	}
+	var v ssa.Value = fn
+	if mc, ok := (*refs)[0].(*ssa.MakeClosure); ok {
+		v = mc
+		refs = mc.Referrers()
+		if refs == nil || len(*refs) != 1 {
+			return false
+		}
+	}
+	g, ok := (*refs)[0].(*ssa.Go)
+	return ok && g.Call.Value == v
+}
+
+// Package analyzes every function of funcs (typically buildssa's
+// SrcFuncs) except the function literals inlined into their callers, and
+// returns one Result per analyzed function. entry, if not nil, gives the
+// locks held when a top-level function starts (for example the receiver's
+// mutex for a method named fooLocked).
+//
+// Package also infers the entry state of unexported functions from their
+// callers: when every call site in the package holds a lock reachable
+// from an argument (or a package-level lock), the callee is analyzed as
+// holding it. Functions whose value escapes (method values, func values,
+// interface calls by the same name) keep an empty entry state.
+func (a *Analysis) Package(funcs []*ssa.Function, entry func(*ssa.Function) State) []*Result {
+	var out []*Result
+	given := map[*ssa.Function]State{}
+	for _, fn := range funcs {
+		if Inlined(fn) {
+			continue
+		}
+		ctx := TopLevel
+		var st State
+		switch {
+		case fn.Parent() == nil:
+			if entry != nil {
+				st = entry(fn)
+			}
+			given[fn] = st
+		case goSite(fn):
+			ctx = Goroutine
+			r := a.Func(fn, ctx, st)
+			r.EntryKnown = true
+			out = append(out, r)
+			continue
+		default:
+			ctx = Escaping
+		}
+		out = append(out, a.Func(fn, ctx, st))
+	}
+	for round := 0; round < maxCallerRounds; round++ {
+		if !a.inferEntries(out, given) {
+			break
+		}
+	}
+	return out
+}
+
+// maxCallerRounds bounds the propagation of caller lock states down call
+// chains (a helper of a helper of a locked method).
+const maxCallerRounds = 8
+
+// inferEntries recomputes the entry state of unexported top-level
+// functions from their call sites and re-analyzes those whose entry
+// grew. It reports whether any did.
+func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State) bool {
+	byFn := map[*ssa.Function]int{}
+	for i, r := range results {
+		if r.Fn.Parent() == nil {
+			byFn[r.Fn] = i
+		}
+	}
+	sites := map[*ssa.Function][]callSite{}
+	escapes := map[*ssa.Function]bool{}
+	invoked := map[string][]*types.Interface{} // method name -> interfaces it is called through
+	block := func(f *ssa.Function) {
+		escapes[f] = true
+		if f.Synthetic != "" { // bound method or thunk: block what it wraps
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					if c, ok := instr.(ssa.CallInstruction); ok {
+						if callee := c.Common().StaticCallee(); callee != nil {
+							escapes[callee] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	scan := func(r *Result, fn *ssa.Function) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var callee *ssa.Value
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					common := c.Common()
+					if common.IsInvoke() {
+						if it, ok := common.Value.Type().Underlying().(*types.Interface); ok {
+							invoked[common.Method.Name()] = append(invoked[common.Method.Name()], it)
+						}
+					} else if f := common.StaticCallee(); f != nil && r != nil {
+						sites[f] = append(sites[f], callSite{r, c})
+						callee = &common.Value
+					}
+				}
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if f, ok := (*op).(*ssa.Function); ok && op != callee {
+						block(f)
+					}
+				}
+			}
+		}
+	}
+	for _, r := range results {
+		for _, fn := range r.Functions() {
+			scan(r, fn)
+		}
+	}
+	if len(results) > 0 && results[0].Fn.Pkg != nil {
+		// Package-level initializers can store function values too.
+		if init := results[0].Fn.Pkg.Func("init"); init != nil {
+			scan(nil, init)
+			for _, anon := range init.AnonFuncs {
+				scan(nil, anon)
+			}
+		}
+	}
+	inferable := map[*ssa.Function]bool{}
+	for fn, i := range byFn {
+		switch {
+		case token.IsExported(fn.Name()) || fn.Signature.Recv() == nil && (IsInitName(fn.Name()) || fn.Name() == "main"):
+			results[i].EntryKnown = true // entry points: callers outside cannot hold unexported locks
+		case escapes[fn] || viaInterface(fn, invoked[fn.Name()]) || len(sites[fn]) == 0:
+			results[i].EntryKnown = false // some callers are not visible
+		default:
+			inferable[fn] = true
+		}
+	}
+	changed := false
+	for fn, i := range byFn {
+		r := results[i]
+		if !inferable[fn] {
+			continue
+		}
+		// Only callers whose own entry is known say anything; the others
+		// (callbacks, pending helpers) are skipped, optimistically.
+		var in *State
+		for _, s := range sites[fn] {
+			if s.r.Fn != fn && !s.r.known() {
+				continue
+			}
+			st := callerState(s.r, s.call, fn)
+			if in == nil {
+				in = &st
+			} else {
+				m := meet(*in, st)
+				in = &m
+			}
+		}
+		fresh := freshParams(fn, sites[fn])
+		if !equalBools(fresh, r.freshParams) {
+			r.freshParams = fresh
+			changed = true
+		}
+		if in == nil {
+			continue // every caller is pending or unknown
+		}
+		entry := given[fn]
+		for _, h := range in.held {
+			if _, ok := entry.Holds(h.Lock); !ok {
+				entry = entry.With(h)
+			}
+		}
+		if r.EntryKnown && equal(entry, r.Entry) {
+			continue
+		}
+		results[i] = a.Func(fn, r.Context, entry)
+		results[i].EntryKnown = true
+		results[i].freshParams = fresh
+		changed = true
+	}
+	return changed
+}
+
+// freshParams reports, for each parameter of fn, whether every call site
+// passes a value that is not shared yet (see Fresh): a helper called only
+// from constructors on the value being built.
+func freshParams(fn *ssa.Function, sites []callSite) []bool {
+	out := make([]bool, len(fn.Params))
+	for i := range out {
+		out[i] = len(sites) > 0
+	}
+	for _, site := range sites {
+		if _, ok := site.call.(*ssa.Go); ok {
+			return make([]bool, len(fn.Params)) // shared with a new goroutine
+		}
+		args := site.call.Common().Args
+		for i := range out {
+			if !out[i] {
+				continue
+			}
+			if i >= len(args) {
+				out[i] = false
+				continue
+			}
+			p := site.r.Path(args[i])
+			out[i] = p.Fields == "" && site.r.IsFresh(p.Root)
+		}
+	}
+	return out
+}
+
+func equalBools(a, b []bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// IsFresh reports whether root, the root of a path in r, denotes a value
+// not shared yet: Fresh(root), or a parameter that every caller passes a
+// fresh value for (a helper called only from constructors).
+func (r *Result) IsFresh(root ssa.Value) bool {
+	if p, ok := root.(*ssa.Parameter); ok {
+		for i, q := range r.Fn.Params {
+			if q == p && i < len(r.freshParams) {
+				return r.freshParams[i]
+			}
+		}
+	}
+	return Fresh(root)
+}
+
+// callSite is one static call of a package function.
+type callSite struct {
+	r    *Result // the caller's analysis
+	call ssa.CallInstruction
+}
+
+// known reports whether r's entry state is complete.
+func (r *Result) known() bool {
+	return r.Context == Goroutine || (r.Context == TopLevel && r.EntryKnown)
+}
+
+// viaInterface reports whether method fn can be called through one of
+// the interfaces its name is invoked through in the package.
+func viaInterface(fn *ssa.Function, ifaces []*types.Interface) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	for _, it := range ifaces {
+		if types.Implements(recv.Type(), it) {
+			return true
+		}
+	}
+	return false
+}
+
+// callerState maps the locks held at call onto the parameters of callee:
+// a lock below an argument becomes a lock below the parameter, and a
+// package-level lock stays as is. A go statement holds nothing.
+func callerState(r *Result, call ssa.CallInstruction, callee *ssa.Function) State {
+	if _, ok := call.(*ssa.Go); ok {
+		return State{}
+	}
+	st, ok := r.Before(call)
+	if !ok {
+		return State{}
+	}
+	args := call.Common().Args
+	var out State
+	for _, h := range st.held {
+		if _, ok := h.Lock.Root.(*ssa.Global); ok {
+			h.Deferred = false
+			out = out.With(h)
+			continue
+		}
+		for i, arg := range args {
+			if i >= len(callee.Params) {
+				break
+			}
+			ap := r.Path(arg)
+			if h.Lock.Root == ap.Root && strings.HasPrefix(h.Lock.Fields, ap.Fields+".") {
+				out = out.With(Held{Lock: Path{callee.Params[i], h.Lock.Fields[len(ap.Fields):]}, Mode: h.Mode, Pos: h.Pos})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Func analyzes fn starting in state entry.
+func (a *Analysis) Func(fn *ssa.Function, ctx Context, entry State) *Result {
+	r := &Result{
+		Fn:      fn,
+		Context: ctx,
+		Entry:   entry,
+		before:  map[ssa.Instruction]State{},
+		subst:   map[*ssa.FreeVar]Path{},
+	}
+	run := &funcRun{a: a, res: r, record: true}
+	r.Exit = run.analyze(fn, entry, 0)
+	return r
+}
+
+// funcRun is one analysis of a function and its inlined literals.
+type funcRun struct {
+	a      *Analysis
+	res    *Result
+	record bool // record per-instruction states and inlined functions
+	// deferAcq collects deferred Lock/RLock calls (defer mu.RLock() after
+	// a temporary RUnlock): they hold the lock again at exit.
+	deferAcq []Held
+}
+
+// analyze runs the dataflow over fn from entry and returns the exit state.
+func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
+	if len(fn.Blocks) == 0 {
+		return entry
+	}
+	in := make([]*State, len(fn.Blocks))
+	in[0] = &entry
+	queue := []*ssa.BasicBlock{fn.Blocks[0]}
+	queued := make([]bool, len(fn.Blocks))
+	queued[0] = true
+	if fn.Recover != nil {
+		in[fn.Recover.Index] = &State{}
+		queue = append(queue, fn.Recover)
+		queued[fn.Recover.Index] = true
+	}
+	quiet := &funcRun{a: run.a, res: run.res, record: false}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		queued[b.Index] = false
+		out, try, _ := quiet.block(b, *in[b.Index], depth)
+		for i, succ := range b.Succs {
+			st := out
+			if try != nil && i == 0 {
+				st = st.With(*try)
+			}
+			if in[succ.Index] == nil {
+				in[succ.Index] = &st
+			} else {
+				m := meet(*in[succ.Index], st)
+				if equal(m, *in[succ.Index]) {
+					continue
+				}
+				in[succ.Index] = &m
+			}
+			if !queued[succ.Index] {
+				queued[succ.Index] = true
+				queue = append(queue, succ)
+			}
+		}
+	}
+	// Final pass: record the converged states and compute the exit.
+	saved := run.deferAcq
+	run.deferAcq = nil
+	defer func() { run.deferAcq = saved }()
+	var exit *State
+	for _, b := range fn.Blocks {
+		if in[b.Index] == nil {
+			continue
+		}
+		_, _, rets := run.block(b, *in[b.Index], depth)
+		for _, s := range rets {
+			s = dropDeferred(s)
+			if exit == nil {
+				exit = &s
+			} else {
+				m := meet(*exit, s)
+				exit = &m
+			}
+		}
+	}
+	if exit == nil {
+		return State{}
+	}
+	for _, h := range run.deferAcq {
+		*exit = exit.With(h)
+	}
+	return *exit
+}
+
+func dropDeferred(s State) State {
+	for _, h := range s.held {
+		if h.Deferred {
+			s = s.Without(h.Lock)
+		}
+	}
+	return s
+}
+
+// block applies the instructions of b to st. It returns the state at the
+// end of b, the lock acquired on the true edge of a TryLock condition, and
+// the states at the block's return instructions.
+func (run *funcRun) block(b *ssa.BasicBlock, st State, depth int) (State, *Held, []State) {
+	var try *Held
+	var rets []State
+	for _, instr := range b.Instrs {
+		if run.record {
+			run.res.before[instr] = st
+		}
+		switch i := instr.(type) {
+		case *ssa.Call:
+			st = run.call(i, &i.Call, st, depth)
+		case *ssa.Defer:
+			st = run.deferred(i, st, depth)
+		case *ssa.Return:
+			rets = append(rets, st)
+		case *ssa.If:
+			if c, ok := i.Cond.(*ssa.Call); ok {
+				op, lk := Classify(&c.Call)
+				switch op {
+				case OpTryLock:
+					try = &Held{Lock: run.res.Path(lk), Mode: Exclusive, Pos: c.Pos()}
+				case OpTryRLock:
+					try = &Held{Lock: run.res.Path(lk), Mode: Shared, Pos: c.Pos()}
+				}
+			}
+		}
+	}
+	return st, try, rets
+}
+
+// call applies the effect of a call on the lock state.
+func (run *funcRun) call(instr ssa.Instruction, c *ssa.CallCommon, st State, depth int) State {
+	op, lk := Classify(c)
+	switch op {
+	case OpLock, OpRLock:
+		m := Exclusive
+		if op == OpRLock {
+			m = Shared
+		}
+		return st.With(Held{Lock: run.res.Path(lk), Mode: m, Pos: c.Pos()})
+	case OpUnlock, OpRUnlock:
+		p := run.res.Path(lk)
+		if _, ok := st.Holds(p); !ok {
+			run.res.released = append(run.res.released, p)
+		}
+		return st.Without(p)
+	case OpTryLock, OpTryRLock:
+		return st
+	}
+	if lit := inlinedLiteral(c); lit != nil && depth < maxInline {
+		run.bind(lit, c)
+		return run.analyze(lit, st, depth+1)
+	}
+	if callee := c.StaticCallee(); callee != nil && !c.IsInvoke() {
+		return run.a.apply(callee, c, st, run.res)
+	}
+	return st
+}
+
+// deferred applies a defer statement: a deferred unlock, directly or in a
+// function literal, marks the lock Deferred; the lock stays held.
+func (run *funcRun) deferred(d *ssa.Defer, st State, depth int) State {
+	op, lk := Classify(&d.Call)
+	switch op {
+	case OpUnlock, OpRUnlock:
+		p := run.res.Path(lk)
+		if h, ok := st.Holds(p); ok {
+			h.Deferred = true
+			return st.With(h)
+		}
+		return st
+	case OpLock, OpRLock:
+		m := Exclusive
+		if op == OpRLock {
+			m = Shared
+		}
+		run.deferAcq = append(run.deferAcq, Held{Lock: run.res.Path(lk), Mode: m, Pos: d.Pos()})
+		return st
+	}
+	if lit := inlinedLiteral(&d.Call); lit != nil && depth < maxInline {
+		run.bind(lit, &d.Call)
+		exit := run.analyze(lit, st, depth+1)
+		for _, h := range st.held {
+			if _, ok := exit.Holds(h.Lock); !ok {
+				h.Deferred = true
+				st = st.With(h)
+			}
+		}
+	}
+	return st
+}
+
+// inlinedLiteral returns the function literal c calls if it is inlined.
+func inlinedLiteral(c *ssa.CallCommon) *ssa.Function {
+	var fn *ssa.Function
+	switch v := c.Value.(type) {
+	case *ssa.Function:
+		fn = v
+	case *ssa.MakeClosure:
+		fn, _ = v.Fn.(*ssa.Function)
+	}
+	if fn == nil || fn.Parent() == nil || inlineSite(fn) == nil {
+		return nil
+	}
+	return fn
+}
+
+// bind maps the free variables of the inlined literal lit to the paths of
+// the values captured at the call c.
+func (run *funcRun) bind(lit *ssa.Function, c *ssa.CallCommon) {
+	mc, ok := c.Value.(*ssa.MakeClosure)
+	if ok {
+		for i, fv := range lit.FreeVars {
+			if i < len(mc.Bindings) {
+				run.res.subst[fv] = run.res.Path(mc.Bindings[i])
+			}
+		}
+	}
+	if !run.record {
+		return
+	}
+	for _, f := range run.res.inlined {
+		if f == lit {
+			return
+		}
+	}
+	run.res.inlined = append(run.res.inlined, lit)
+}
+
+// An effect is one lock a function acquires or releases, relative to one
+// of its parameters.
+type effect struct {
+	param  int
+	fields string
+	mode   Mode
+}
+
+// summary records the locks a function acquires and releases on behalf
+// of its caller.
+type summary struct {
+	done     bool
+	acquires []effect
+	releases []effect
+}
+
+// apply applies the summary of callee (same package) at call c.
+func (a *Analysis) apply(callee *ssa.Function, c *ssa.CallCommon, st State, r *Result) State {
+	s := a.summary(callee)
+	if s == nil {
+		return st
+	}
+	args := c.Args
+	for _, e := range s.releases {
+		if e.param < len(args) {
+			p := r.Path(args[e.param])
+			st = st.Without(Path{p.Root, p.Fields + e.fields})
+		}
+	}
+	for _, e := range s.acquires {
+		if e.param < len(args) {
+			p := r.Path(args[e.param])
+			st = st.With(Held{Lock: Path{p.Root, p.Fields + e.fields}, Mode: e.mode, Pos: c.Pos()})
+		}
+	}
+	return st
+}
+
+// summary returns the lock summary of fn, or nil if fn is not a source
+// function or is being summarized (recursion).
+func (a *Analysis) summary(fn *ssa.Function) *summary {
+	if len(fn.Blocks) == 0 || fn.Synthetic != "" || fn.Parent() != nil {
+		return nil
+	}
+	if s, ok := a.summaries[fn]; ok {
+		if !s.done {
+			return nil
+		}
+		return s
+	}
+	s := &summary{}
+	a.summaries[fn] = s
+	r := &Result{Fn: fn, before: map[ssa.Instruction]State{}, subst: map[*ssa.FreeVar]Path{}}
+	run := &funcRun{a: a, res: r, record: false}
+	exit := run.analyze(fn, State{}, 0)
+	for _, h := range exit.held {
+		if i := paramIndex(fn, h.Lock.Root); i >= 0 {
+			s.acquires = append(s.acquires, effect{i, h.Lock.Fields, h.Mode})
+		}
+	}
+	for _, p := range r.released {
+		if i := paramIndex(fn, p.Root); i >= 0 {
+			s.releases = append(s.releases, effect{param: i, fields: p.Fields})
+		}
+	}
+	s.done = true
+	return s
+}
+
+func paramIndex(fn *ssa.Function, v ssa.Value) int {
+	for i, p := range fn.Params {
+		if p == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// StructOf returns the struct type that t or *t denotes.
+func StructOf(t types.Type) (*types.Struct, bool) { return structOf(t) }

@@ -1,0 +1,151 @@
+package lockset
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Path names a memory location as an access path relative to a root:
+// a parameter (receiver included), a free variable of a closure that was
+// not inlined, a package-level variable, a local variable, or, when
+// nothing better is known, the SSA value itself.
+//
+// Fields holds the selected field names, each preceded by a dot
+// (".inner.mu"); pointer indirections are implicit, as in Go source, so
+// s.mu names the same lock whether s is a *T or a captured variable
+// holding a *T. Path is comparable: two Paths are equal exactly when they
+// name the same location within one analyzed function (and the closures
+// inlined into it).
+type Path struct {
+	Root   ssa.Value
+	Fields string
+}
+
+// IsZero reports whether p is the zero Path.
+func (p Path) IsZero() bool { return p.Root == nil }
+
+// Child returns the path of field name below p.
+func (p Path) Child(name string) Path { return Path{p.Root, p.Fields + "." + name} }
+
+// Under reports whether q is strictly below p (p.x, p.x.y, ...).
+func (p Path) Under(q Path) bool {
+	return p.Root == q.Root && strings.HasPrefix(q.Fields, p.Fields+".")
+}
+
+// Canonical reports whether the root is a named entity (parameter, free
+// variable, package-level or local variable) rather than an intermediate
+// SSA value. Two loads of the same field yield different intermediate
+// values, so a non-canonical path can miss that two locations are equal.
+func (p Path) Canonical() bool {
+	switch r := p.Root.(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		return true
+	case *ssa.Alloc:
+		return r.Comment != ""
+	}
+	return false
+}
+
+// String renders p the way a Go programmer would write it: s.mu,
+// pkg.mu, s.inner.mu.
+func (p Path) String() string {
+	if p.Root == nil {
+		return "<nil>"
+	}
+	return rootName(p.Root) + p.Fields
+}
+
+func rootName(v ssa.Value) string {
+	switch r := v.(type) {
+	case *ssa.Global:
+		if r.Pkg != nil {
+			return r.Pkg.Pkg.Name() + "." + r.Name()
+		}
+		return r.Name()
+	case *ssa.Alloc:
+		if r.Comment != "" {
+			return r.Comment
+		}
+	case *ssa.Function:
+		return r.Name()
+	}
+	return v.Name()
+}
+
+// pathOf computes the access path of v, resolving free variables of
+// inlined closures through subst.
+func pathOf(v ssa.Value, subst map[*ssa.FreeVar]Path) Path {
+	fields := ""
+	for depth := 0; depth < 32; depth++ {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			fields = "." + fieldName(x.X.Type(), x.Field) + fields
+			v = x.X
+			continue
+		case *ssa.Field:
+			fields = "." + fieldName(x.X.Type(), x.Field) + fields
+			v = x.X
+			continue
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				v = x.X
+				continue
+			}
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		case *ssa.FreeVar:
+			if p, ok := subst[x]; ok {
+				return Path{p.Root, p.Fields + fields}
+			}
+		}
+		break
+	}
+	return Path{v, fields}
+}
+
+// fieldName returns the name of field i of the struct that t (or *t)
+// denotes.
+func fieldName(t types.Type, i int) string {
+	if s, ok := structOf(t); ok && i < s.NumFields() {
+		return s.Field(i).Name()
+	}
+	return "?"
+}
+
+// structOf returns the struct type t or *t denotes.
+func structOf(t types.Type) (*types.Struct, bool) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	s, ok := t.Underlying().(*types.Struct)
+	return s, ok
+}
+
+// FieldOf returns the field selected by a *ssa.FieldAddr or *ssa.Field.
+func FieldOf(v ssa.Value) *types.Var {
+	switch x := v.(type) {
+	case *ssa.FieldAddr:
+		if s, ok := structOf(x.X.Type()); ok {
+			return s.Field(x.Field)
+		}
+	case *ssa.Field:
+		if s, ok := structOf(x.X.Type()); ok {
+			return s.Field(x.Field)
+		}
+	}
+	return nil
+}
+
+// PathString renders the access path of v, a value of a function analyzed
+// on its own.
+func PathString(v ssa.Value) string { return pathOf(v, nil).String() }

@@ -1,0 +1,53 @@
+// Package lockblock defines an Analyzer that reports operations that can
+// block for an unbounded time while a mutex is held.
+//
+// # Analyzer lockblock
+//
+// lockblock: report blocking operations made while holding a lock
+//
+// A goroutine that blocks while holding a mutex stalls every goroutine
+// waiting for that mutex, and deadlocks if the goroutine it waits for
+// needs the same mutex. Tu et al. (ASPLOS'19) found that most blocking
+// bugs in Go programs involve channels, often combined with a lock.
+//
+// The analyzer tracks the locks held at each instruction (SSA, must
+// analysis: Lock, RLock, deferred Unlock, TryLock, lock helpers, function
+// literals run on the spot) and reports, when at least one is held:
+//   - a send on or a receive from a channel that is unbuffered or whose
+//     capacity is not known; a channel made in the same function with a
+//     constant capacity greater than zero, or loaded from a field that only
+//     ever holds such channels, is taken as non-blocking (precision before
+//     recall: a receive from an empty buffered channel does block);
+//   - range over a channel, whatever its capacity;
+//   - a select statement without a default case;
+//   - sync.WaitGroup.Wait;
+//   - sync.Cond.Wait on a Cond whose L is known (sync.NewCond(&s.mu) or
+//     c.L = &s.mu anywhere in the package) while a lock other than L is
+//     held; waiting on the Cond's own lock is the normal idiom and is not
+//     reported, and a Cond whose lock is not known is not reported either;
+//   - time.Sleep.
+//
+// The lock and where it was acquired are given as related information.
+//
+// # Examples
+//
+// WRONG:
+//
+//	s.mu.Lock()
+//	defer s.mu.Unlock()
+//	s.events <- ev // send on channel s.events while holding s.mu
+//
+// RIGHT:
+//
+//	s.mu.Lock()
+//	pending := s.pending
+//	s.mu.Unlock()
+//	s.events <- pending
+//
+// RIGHT (never blocks):
+//
+//	select {
+//	case s.events <- ev:
+//	default:
+//	}
+package lockblock

@@ -1,0 +1,23 @@
+package lockblock_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/interleave-dev/interleave/checks/static/lockblock"
+)
+
+func TestAnalyzer(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockblock.Analyzer, "bad", "good")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if d.Category != "IL6001" {
+				t.Errorf("%s: category %q, want IL6001", d.Message, d.Category)
+			}
+			if len(d.Related) == 0 {
+				t.Errorf("%s: no related location", d.Message)
+			}
+		}
+	}
+}

@@ -1,0 +1,55 @@
+// Package lockorder defines an Analyzer that reports pairs of locks
+// acquired in opposite orders.
+//
+// # Analyzer lockorder
+//
+// lockorder: report locks acquired in opposite orders
+//
+// A goroutine that holds lock A and waits for B, and another that holds B
+// and waits for A, deadlock. The pass records, for every acquisition, the
+// locks held at that point on the path (from the lockpair state machine),
+// and for every call made while holding a lock, the locks the callee may
+// acquire, transitively (call chains up to 6 deep). It reports IL2101
+// lock-order-inversion when one place acquires B while holding A and
+// another acquires A while holding B, once per pair, with the second site
+// in the diagnostic's related information and the call chain when the
+// acquisition happens in a callee.
+//
+// Locks are compared by class: the field of a named struct type
+// (bank.Account.mu, for a.mu where a is a *bank.Account), or a package
+// variable (bank.registryMu). Locks with no class (a *sync.Mutex parameter,
+// a local variable) take no part.
+//
+// Works across packages: each exported function carries a fact listing the
+// lock classes it may acquire, and each package a fact listing the ordered
+// pairs seen in it, so an inversion split between a package and one it
+// imports is reported in the importing package.
+//
+// Not reported, for precision:
+//   - two instances of one class (transfer(a, b) locking a.mu then b.mu of
+//     the same type). Whether the order is consistent depends on the values
+//     at run time, which a static pass cannot see; the dynamic search finds
+//     the deadlocking schedule when tests exercise it.
+//   - inversions where both uses of a lock are RLock: they deadlock only
+//     with a third goroutine waiting to write.
+//   - locks reached through interfaces, func values or goroutines.
+//
+// WRONG:
+//
+//	func (s *Server) Handle() {
+//		s.mu.Lock()
+//		defer s.mu.Unlock()
+//		s.db.commit() // locks s.db.mu while holding s.mu
+//	}
+//
+//	func (d *DB) notify(s *Server) {
+//		d.mu.Lock()
+//		defer d.mu.Unlock()
+//		s.mu.Lock() // s.mu while holding d.mu: the reverse order
+//		s.dirty = true
+//		s.mu.Unlock()
+//	}
+//
+// RIGHT: take the two locks in one order everywhere (Server, then DB), or
+// release d.mu before calling back into the Server.
+package lockorder

@@ -1,0 +1,13 @@
+package lockorder_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/interleave-dev/interleave/checks/static/lockorder"
+)
+
+func TestLockorder(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "bad", "good", "orderdep", "crosspkg")
+}

@@ -1,0 +1,78 @@
+// Package lockpair defines an Analyzer that checks that every Lock is
+// paired with an Unlock on every path of a function.
+//
+// # Analyzer lockpair
+//
+// lockpair: check lock and unlock pairing on every path of a function
+//
+// The pass follows each function's paths through its SSA form with a lock
+// state machine per path. A lock is named by its access path (s.mu,
+// s.inner.mu, a package variable, an embedded s.Mutex). Deferred unlocks,
+// deferred closures that unlock, TryLock in a condition, and calls to
+// functions of this or another package that lock, keep or release a lock
+// of their parameters (exported as facts) are understood. It reports:
+//
+//   - IL2002 lock-held-at-return: a return that keeps a lock which other
+//     returns of the same function release. A function that keeps the lock
+//     on every return is a lock helper and is not reported, nor is one
+//     named lock*, acquire*, tryLock*, one documented as returning with the
+//     lock held, one that returns a func (the unlock function), one whose
+//     bool result says whether the lock is held, or one that keeps the lock
+//     exactly on its nil-error returns (the lock goes with the value it
+//     returns, as in a transaction constructor). Panicking paths count only
+//     with -panics; log.Fatal-like calls end a path silently.
+//   - IL2003 double-lock: Lock of a mutex already held on the path, directly
+//     or through a call that locks it. RLock of a read-held RWMutex is not
+//     reported: it deadlocks only with a writer in between.
+//   - IL2004 unlock-not-held: Unlock of a mutex this function already
+//     released on the path, including a deferred unlock after an explicit
+//     one. An Unlock of a mutex the function never locked is the caller's
+//     lock and is not reported.
+//   - IL2005 unlock-mismatch: RUnlock of a write-held lock, Unlock of a
+//     read-held one.
+//
+// Lock helpers are summarized per function: "acquires s.mu" (locks it on
+// every returning path, so calling it with s.mu held deadlocks), "holds s.mu"
+// (returns with it held) and "releases s.mu". Exported functions carry the
+// summary as a fact for callers in other packages.
+//
+// A function too large for the path walk (more than 64 lock states at one
+// block) is skipped rather than approximated. Booleans are correlated
+// across branches (if locked { mu.Unlock() }) only when branched on twice
+// or set from constants, so long functions stay tractable.
+//
+// WRONG:
+//
+//	func (c *Cache) Get(k string) (string, error) {
+//		c.mu.Lock()
+//		v, ok := c.m[k]
+//		if !ok {
+//			return "", errNotFound // c.mu still held
+//		}
+//		c.mu.Unlock()
+//		return v, nil
+//	}
+//
+// RIGHT:
+//
+//	func (c *Cache) Get(k string) (string, error) {
+//		c.mu.Lock()
+//		defer c.mu.Unlock()
+//		v, ok := c.m[k]
+//		if !ok {
+//			return "", errNotFound
+//		}
+//		return v, nil
+//	}
+//
+// WRONG:
+//
+//	func (c *Cache) Put(k, v string) {
+//		c.mu.Lock()
+//		defer c.mu.Unlock()
+//		c.evict() // evict locks c.mu too: deadlock
+//		c.m[k] = v
+//	}
+//
+// RIGHT: split evict into an evictLocked helper that expects the lock held.
+package lockpair

@@ -1,0 +1,68 @@
+package bad
+
+import "sync"
+
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *Counter) incTwice() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Lock() // want `c.mu locked while already locked \(Lock at line 11\): Go mutexes are not re-entrant, so this deadlocks`
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *Counter) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n = 0
+}
+
+func (c *Counter) Add(k int) { // want Add:"acquires c.mu"
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k < 0 {
+		c.reset() // want `call to c.reset locks c.mu, which is already held here \(locked at line 25\)`
+		return
+	}
+	c.n += k
+}
+
+type Table struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+func (t *Table) upgrade(k string) {
+	t.mu.RLock()
+	if _, ok := t.m[k]; !ok {
+		t.mu.Lock() // want `t.mu locked while already read-locked \(RLock at line 40\)`
+		t.m[k] = 1
+		t.mu.Unlock()
+	}
+	t.mu.RUnlock()
+}
+
+func loopSkipsUnlock(mu *sync.Mutex, xs []int) {
+	for _, x := range xs {
+		mu.Lock() // want `mu locked while already locked \(Lock at line 51\)`
+		if x < 0 {
+			continue
+		}
+		mu.Unlock()
+	}
+}
+
+func (c *Counter) viaClosure() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f := func() {
+		c.mu.Lock()
+		c.n++
+		c.mu.Unlock()
+	}
+	f() // want `call to f locks c.mu, which is already held here \(locked at line 60\)`
+}

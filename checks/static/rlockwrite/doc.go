@@ -1,0 +1,52 @@
+// Package rlockwrite defines an Analyzer that reports writes made while
+// holding only the read side of the RWMutex that guards them.
+//
+// # Analyzer rlockwrite
+//
+// rlockwrite: report writes to guarded state while holding only RLock
+//
+// sync.RWMutex.RLock admits any number of readers at once. A write made
+// under RLock therefore races with the other readers, and for a map it
+// can crash the program with "concurrent map writes".
+//
+// The analyzer tracks the locks held at each instruction (SSA, must
+// analysis) and reports a write to a field of a struct while only the read
+// lock of a sibling RWMutex reached from the same base is held, and a
+// write to a package-level variable while only the read lock of a
+// package-level RWMutex is held, provided the RWMutex guards the location:
+// the location is annotated as guarded by it (// guarded by mu,
+// +checklocks:mu) or accessed with its write lock held somewhere in the
+// package. An RWMutex used only as a close barrier (database/sql.Rows)
+// guards nothing it is read-locked around. Unlike gVisor's checklocks, which counts
+// only direct stores as writes, a write here includes:
+//   - an assignment, x.f = v, x.f++, x.f += n, x.f = append(x.f, v);
+//   - a map assignment, delete or clear through the field;
+//   - an element store into a slice or array held in the field;
+//   - a store through a pointer loaded from the field (x.p.n++).
+//
+// It stays silent when the write goes to a local copy or a value created
+// in the function, when the object written through has a lock of its own
+// that is held exclusively, when the write lock (or another mutex of the
+// struct) is held exclusively, and for atomic operations and method calls
+// (sync.Map.Store, atomic.Int64.Add), which synchronize themselves.
+//
+// # Examples
+//
+// WRONG:
+//
+//	func (c *Cache) Get(k string) V {
+//		c.mu.RLock()
+//		defer c.mu.RUnlock()
+//		c.hits++ // field c.hits written while holding only the read lock c.mu
+//		return c.m[k]
+//	}
+//
+// RIGHT:
+//
+//	func (c *Cache) Get(k string) V {
+//		c.mu.RLock()
+//		defer c.mu.RUnlock()
+//		c.hits.Add(1) // hits is an atomic.Int64
+//		return c.m[k]
+//	}
+package rlockwrite

@@ -1,0 +1,477 @@
+package static
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// Options says what Run analyzes and which rules it reports.
+type Options struct {
+	Dir      string   // working directory for the patterns; "" means the current directory
+	Patterns []string // go list patterns; none means "./..."
+	Tests    bool     // also analyze _test.go files
+
+	// Enable and Disable take rule IDs (IL1001) or slugs (unguarded-field).
+	// The default set is every rule of level checks.Default. "all" in
+	// Enable adds every rule, opt-in ones included; "all" in Disable starts
+	// from nothing, so "-disable all -enable IL1001" runs one rule.
+	// Disable wins over Enable for a rule named in both.
+	Enable, Disable []string
+
+	MinSeverity checks.Severity // drop findings below this severity
+	BuildFlags  []string        // passed to go list, e.g. -tags=integration
+}
+
+// Result is what Run found.
+type Result struct {
+	Findings []checks.Finding // sorted by position, deduplicated
+	Packages []string         // import paths analyzed, sorted
+}
+
+// LoadError reports packages that do not compile: the analysis would be
+// meaningless on them, so Run reports nothing rather than half a result.
+type LoadError struct {
+	Packages []PackageErrors // sorted by path
+}
+
+// PackageErrors is one package's compiler (or go list) errors.
+type PackageErrors struct {
+	Path     string
+	Errors   []string // "file:line:col: message", as the compiler prints them
+	ListOnly bool     // every error came from go list (no files, bad import), none from the compiler
+}
+
+func (p PackageErrors) verb() string {
+	if p.ListOnly {
+		return "cannot be loaded"
+	}
+	return "does not compile"
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	if len(e.Packages) == 1 {
+		fmt.Fprintf(&b, "package %s %s:", e.Packages[0].Path, e.Packages[0].verb())
+	} else {
+		fmt.Fprintf(&b, "%d packages have errors:", len(e.Packages))
+	}
+	for _, p := range e.Packages {
+		if len(e.Packages) > 1 {
+			fmt.Fprintf(&b, "\npackage %s %s:", p.Path, p.verb())
+		}
+		for _, msg := range p.Errors {
+			fmt.Fprintf(&b, "\n\t%s", msg)
+		}
+	}
+	return b.String()
+}
+
+// AnalysisError reports analyzers that failed (returned an error) on a
+// package: a bug in interleave, not in the analyzed code.
+type AnalysisError struct {
+	Failures []string // "analyzer on package: error"
+}
+
+func (e *AnalysisError) Error() string {
+	return "analysis failed:\n\t" + strings.Join(e.Failures, "\n\t")
+}
+
+// Run loads the packages matching opts.Patterns and runs the enabled passes
+// of the suite over them.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	return run(ctx, opts, Passes)
+}
+
+// run is Run over an explicit list of passes, so tests can drive the
+// conversion, suppression and filtering with passes that report.
+func run(ctx context.Context, opts Options, passes []Pass) (*Result, error) {
+	dir, modRoot, err := resolveDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	patterns := opts.Patterns
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	if err := checkPatterns(dir, modRoot, patterns); err != nil {
+		return nil, err
+	}
+	enabled, err := selectRules(passes, opts.Enable, opts.Disable)
+	if err != nil {
+		return nil, err
+	}
+
+	var analyzers []*analysis.Analyzer
+	ruleOwner := map[*analysis.Analyzer]Pass{}
+	for _, p := range passes {
+		if slices.ContainsFunc(p.Rules, func(r checks.Rule) bool { return enabled[r.ID] }) {
+			analyzers = append(analyzers, p.Analyzer)
+			ruleOwner[p.Analyzer] = p
+		}
+	}
+
+	pkgs, err := load(ctx, dir, patterns, opts, analyzers)
+	if err != nil {
+		return nil, err
+	}
+	roots := rootPackages(pkgs)
+	res := &Result{}
+	seenPath := map[string]bool{}
+	for _, p := range roots {
+		if !seenPath[p.PkgPath] {
+			seenPath[p.PkgPath] = true
+			res.Packages = append(res.Packages, p.PkgPath)
+		}
+	}
+	sort.Strings(res.Packages)
+
+	var diags []diagnostic
+	if len(analyzers) > 0 {
+		graph, err := checker.Analyze(analyzers, roots, nil)
+		if err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
+		}
+		var failures []string
+		for _, act := range graph.Roots {
+			if act.Err != nil {
+				failures = append(failures, fmt.Sprintf("%s on %s: %v", act.Analyzer.Name, act.Package.PkgPath, act.Err))
+				continue
+			}
+			for _, d := range act.Diagnostics {
+				diags = append(diags, diagnostic{pass: ruleOwner[act.Analyzer], pkg: act.Package, d: d})
+			}
+		}
+		if len(failures) > 0 {
+			sort.Strings(failures)
+			return nil, &AnalysisError{Failures: failures}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	c := newConverter(roots, allRules(passes))
+	findings := c.findings(diags)
+	findings = c.applyDirectives(findings, enabled)
+
+	out := findings[:0]
+	for _, f := range findings {
+		if enabled[f.Rule] && f.Severity >= opts.MinSeverity {
+			out = append(out, f)
+		}
+	}
+	res.Findings = dedupe(out)
+	checks.Sort(res.Findings)
+	return res, nil
+}
+
+// resolveDir returns the absolute working directory and the root of the
+// module (or workspace) that contains it.
+func resolveDir(dir string) (abs, modRoot string, err error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err = filepath.Abs(dir)
+	if err != nil {
+		return "", "", fmt.Errorf("resolve directory %s: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", "", fmt.Errorf("directory %s does not exist", dir)
+		}
+		return "", "", fmt.Errorf("stat %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return "", "", fmt.Errorf("%s is not a directory", dir)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		for _, name := range []string{"go.mod", "go.work"} {
+			if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+				return abs, d, nil
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return "", "", fmt.Errorf("no go.mod in %s or any parent directory: run interleave inside a Go module", abs)
+}
+
+// checkPatterns rejects directory patterns that leave the module, which go
+// list would otherwise report in terms of "main module" internals.
+func checkPatterns(dir, modRoot string, patterns []string) error {
+	for _, pat := range patterns {
+		if pat == "" {
+			return errors.New("empty package pattern")
+		}
+		if strings.HasPrefix(pat, "-") {
+			return fmt.Errorf("package pattern %q looks like a flag: put flags before the packages", pat)
+		}
+		if !filepath.IsAbs(pat) && pat != "." && pat != ".." && !strings.HasPrefix(pat, "./") && !strings.HasPrefix(pat, "../") {
+			continue // an import path pattern
+		}
+		p := strings.TrimSuffix(filepath.ToSlash(pat), "/...")
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		rel, err := filepath.Rel(modRoot, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("package pattern %s: directory %s is outside the module rooted at %s", pat, p, modRoot)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("package pattern %s: directory %s does not exist", pat, p)
+		}
+		for d := p; d != modRoot && strings.HasPrefix(d, modRoot); d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				return fmt.Errorf("package pattern %s: directory %s belongs to the module in %s, not to %s: run interleave there", pat, p, d, modRoot)
+			}
+		}
+	}
+	return nil
+}
+
+// selectRules resolves Enable and Disable against the rules of passes and
+// the directive rules.
+func selectRules(passes []Pass, enable, disable []string) (map[string]bool, error) {
+	all := allRules(passes)
+	lookup := func(flag, name string) (checks.Rule, error) {
+		for _, r := range all {
+			if r.ID == name || r.Slug == name {
+				if r.Removed {
+					return r, fmt.Errorf("%s: rule %s has been removed", flag, r.ID)
+				}
+				return r, nil
+			}
+		}
+		ids := make([]string, 0, len(all))
+		for _, r := range all {
+			if !r.Removed {
+				ids = append(ids, r.ID)
+			}
+		}
+		sort.Strings(ids)
+		return checks.Rule{}, fmt.Errorf("%s: unknown rule %q: valid values are all, %s (or their slugs)", flag, name, strings.Join(ids, ", "))
+	}
+
+	enabled := map[string]bool{}
+	if !slices.Contains(disable, "all") {
+		for _, r := range all {
+			if r.Level == checks.Default && !r.Removed {
+				enabled[r.ID] = true
+			}
+		}
+	}
+	for _, name := range enable {
+		if name == "all" {
+			for _, r := range all {
+				if !r.Removed {
+					enabled[r.ID] = true
+				}
+			}
+			continue
+		}
+		r, err := lookup("enable", name)
+		if err != nil {
+			return nil, err
+		}
+		enabled[r.ID] = true
+	}
+	for _, name := range disable {
+		if name == "all" {
+			continue
+		}
+		r, err := lookup("disable", name)
+		if err != nil {
+			return nil, err
+		}
+		delete(enabled, r.ID)
+	}
+	return enabled, nil
+}
+
+// allRules lists the directive rules and the rules of passes.
+func allRules(passes []Pass) []checks.Rule {
+	all := append([]checks.Rule(nil), Directive...)
+	for _, p := range passes {
+		all = append(all, p.Rules...)
+	}
+	return all
+}
+
+// load runs go list and type-checks the packages. It loads syntax for
+// dependencies only when an analyzer needs facts from them.
+func load(ctx context.Context, dir string, patterns []string, opts Options, analyzers []*analysis.Analyzer) ([]*packages.Package, error) {
+	mode := packages.LoadSyntax | packages.NeedModule | packages.NeedForTest
+	if needFacts(analyzers) {
+		mode |= packages.NeedDeps
+	}
+	cfg := &packages.Config{
+		Mode:       mode,
+		Context:    ctx,
+		Dir:        dir,
+		Tests:      opts.Tests,
+		BuildFlags: opts.BuildFlags,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("pattern %s matched no packages in %s", strings.Join(patterns, " "), dir)
+	}
+	if lerr := loadErrors(dir, pkgs); lerr != nil {
+		return nil, lerr
+	}
+	return pkgs, nil
+}
+
+func needFacts(analyzers []*analysis.Analyzer) bool {
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(a *analysis.Analyzer) bool
+	visit = func(a *analysis.Analyzer) bool {
+		if seen[a] {
+			return false
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			return true
+		}
+		return slices.ContainsFunc(a.Requires, visit)
+	}
+	return slices.ContainsFunc(analyzers, visit)
+}
+
+// loadErrors collects the errors of every loaded package and its
+// dependencies, each message once.
+func loadErrors(dir string, pkgs []*packages.Package) *LoadError {
+	byPath := map[string]*PackageErrors{}
+	seen := map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msg := e.Msg
+			if e.Pos != "" && e.Pos != "-" {
+				msg = relPath(dir, e.Pos) + ": " + e.Msg
+			}
+			if seen[msg] {
+				continue
+			}
+			seen[msg] = true
+			path := p.PkgPath
+			if path == "" {
+				path = p.ID
+			}
+			pe := byPath[path]
+			if pe == nil {
+				pe = &PackageErrors{Path: path, ListOnly: true}
+				byPath[path] = pe
+			}
+			if e.Kind != packages.ListError {
+				pe.ListOnly = false
+			}
+			pe.Errors = append(pe.Errors, msg)
+		}
+	})
+	if len(byPath) == 0 {
+		return nil
+	}
+	lerr := &LoadError{}
+	for _, pe := range byPath {
+		lerr.Packages = append(lerr.Packages, *pe)
+	}
+	sort.Slice(lerr.Packages, func(i, j int) bool { return lerr.Packages[i].Path < lerr.Packages[j].Path })
+	return lerr
+}
+
+// relPath shortens an absolute "file:line:col" under dir.
+func relPath(dir, pos string) string {
+	if rel, err := filepath.Rel(dir, pos); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return pos
+}
+
+// rootPackages drops what go list adds for tests but nobody wrote: the
+// generated test main, and a package whose test variant (the same files
+// plus its _test.go files) is also present.
+func rootPackages(pkgs []*packages.Package) []*packages.Package {
+	hasTestVariant := map[string]bool{}
+	for _, p := range pkgs {
+		if p.ForTest != "" && p.PkgPath == p.ForTest {
+			hasTestVariant[p.PkgPath] = true
+		}
+	}
+	var out []*packages.Package
+	for _, p := range pkgs {
+		switch {
+		case p.Name == "main" && strings.HasSuffix(p.ID, ".test") && p.ForTest == "":
+			continue // generated test main
+		case p.ForTest == "" && hasTestVariant[p.PkgPath]:
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// diagnostic is one analyzer diagnostic with where it came from.
+type diagnostic struct {
+	pass Pass
+	pkg  *packages.Package
+	d    analysis.Diagnostic
+}
+
+// dedupe drops findings identical in rule, position and message: a package
+// and its test variant, or two passes, may report the same thing.
+func dedupe(fs []checks.Finding) []checks.Finding {
+	type key struct {
+		rule, file string
+		line, col  int
+		msg        string
+	}
+	seen := map[key]bool{}
+	out := make([]checks.Finding, 0, len(fs))
+	for _, f := range fs {
+		k := key{f.Rule, f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// position converts a token position, following //line directives (cgo)
+// back to the file the user wrote.
+func position(fset *token.FileSet, pos, end token.Pos) checks.Position {
+	if !pos.IsValid() {
+		return checks.Position{}
+	}
+	p := fset.Position(pos)
+	out := checks.Position{File: p.Filename, Line: p.Line, Column: p.Column}
+	if end.IsValid() && end > pos {
+		e := fset.Position(end)
+		if e.Filename == p.Filename {
+			out.EndLine, out.EndColumn = e.Line, e.Column
+		}
+	}
+	return out
+}

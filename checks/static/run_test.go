@@ -1,0 +1,301 @@
+package static
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// markAnalyzer reports every call to a function named mark (no category:
+// the pass's first rule) and optin (category IL8002, an opt-in rule), with
+// the enclosing declaration as related information.
+var markAnalyzer = &analysis.Analyzer{
+	Name: "mark",
+	Doc:  "mark: report calls to mark and optin, for the runner tests",
+	Run: func(pass *analysis.Pass) (any, error) {
+		for _, f := range pass.Files {
+			for _, decl := range f.Decls {
+				ast.Inspect(decl, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					id, ok := call.Fun.(*ast.Ident)
+					if !ok {
+						return true
+					}
+					d := analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: id.Name + " called",
+						Related: []analysis.RelatedInformation{{Pos: decl.Pos(), Message: "in this declaration"}}}
+					switch id.Name {
+					case "mark":
+					case "optin":
+						d.Category = "IL8002"
+					default:
+						return true
+					}
+					pass.Report(d)
+					return true
+				})
+			}
+		}
+		return nil, nil
+	},
+}
+
+var testPasses = []Pass{{markAnalyzer, []checks.Rule{
+	{ID: "IL8001", Slug: "unit-mark", Title: "Call to mark", Severity: checks.Warning, Level: checks.Default},
+	{ID: "IL8002", Slug: "unit-optin", Title: "Call to optin", Severity: checks.Note, Level: checks.OptIn},
+}}}
+
+// got renders findings as "file:line rule func message" for comparison.
+func got(t *testing.T, res *Result) []string {
+	t.Helper()
+	var out []string
+	for _, f := range res.Findings {
+		rel, err := filepath.Rel(modDir(t), f.Pos.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s:%d %s %s %s", filepath.ToSlash(rel), f.Pos.Line, f.Rule, f.Func, f.Message))
+	}
+	return out
+}
+
+func modDir(t *testing.T) string {
+	t.Helper()
+	d, err := filepath.Abs("testdata/mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestRunFindings(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		want []string
+	}{
+		{
+			name: "defaults",
+			opts: Options{Patterns: []string{"./a"}},
+			want: []string{
+				"a/a.go:10 IL8001 Plain mark called",
+				"a/a.go:34 IL0001 Malformed malformed //interleave:ignore directive: missing the reason after IL8001",
+				"a/a.go:35 IL8001 Malformed mark called",
+				"a/a.go:40 IL0002 Unused directive //interleave:ignore IL8001 matched no finding",
+				"a/a.go:53 IL8001 T.M mark called",
+			},
+		},
+		{
+			name: "tests and opt-in",
+			opts: Options{Patterns: []string{"./a"}, Tests: true, Enable: []string{"all"}},
+			want: []string{
+				"a/a.go:10 IL8001 Plain mark called",
+				"a/a.go:34 IL0001 Malformed malformed //interleave:ignore directive: missing the reason after IL8001",
+				"a/a.go:35 IL8001 Malformed mark called",
+				"a/a.go:40 IL0002 Unused directive //interleave:ignore IL8001 matched no finding",
+				"a/a.go:46 IL8002 OptIn optin called",
+				"a/a_test.go:6 IL8001 TestA mark called",
+				"a/a.go:53 IL8001 T.M mark called",
+			},
+		},
+		{
+			name: "minimum severity drops notes",
+			opts: Options{Patterns: []string{"./a"}, Enable: []string{"unit-optin"}, MinSeverity: checks.Warning},
+			want: []string{
+				"a/a.go:10 IL8001 Plain mark called",
+				"a/a.go:34 IL0001 Malformed malformed //interleave:ignore directive: missing the reason after IL8001",
+				"a/a.go:35 IL8001 Malformed mark called",
+				"a/a.go:53 IL8001 T.M mark called",
+			},
+		},
+		{
+			name: "disable all then enable one",
+			opts: Options{Patterns: []string{"./a"}, Disable: []string{"all"}, Enable: []string{"IL8002"}},
+			want: []string{"a/a.go:46 IL8002 OptIn optin called"},
+		},
+		{
+			name: "disabled rule makes its directive neither used nor unused",
+			opts: Options{Patterns: []string{"./a"}, Disable: []string{"IL8001"}},
+			want: []string{
+				"a/a.go:34 IL0001 Malformed malformed //interleave:ignore directive: missing the reason after IL8001",
+			},
+		},
+		{
+			name: "cgo positions",
+			opts: Options{Patterns: []string{"./cgo"}},
+			want: []string{"cgo/cgo.go:13 IL8001 One mark called"},
+		},
+		{
+			name: "build tag off",
+			opts: Options{Patterns: []string{"./tags", "./cgo"}},
+			want: []string{"cgo/cgo.go:13 IL8001 One mark called"},
+		},
+		{
+			name: "build tag on",
+			opts: Options{Patterns: []string{"./tags"}, BuildFlags: []string{"-tags=integ"}},
+			want: []string{"tags/integ.go:7 IL8001 Tagged mark called"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if strings.HasPrefix(tt.name, "cgo") && !cgoEnabled(t) {
+				t.Skip("cgo is disabled")
+			}
+			tt.opts.Dir = modDir(t)
+			res, err := run(context.Background(), tt.opts, testPasses)
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			g := got(t, res)
+			slices.Sort(g)
+			want := slices.Clone(tt.want)
+			slices.Sort(want)
+			if !slices.Equal(g, want) {
+				t.Errorf("got findings\n\t%s\nwant\n\t%s", strings.Join(g, "\n\t"), strings.Join(want, "\n\t"))
+			}
+		})
+	}
+}
+
+func cgoEnabled(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv("CGO_ENABLED") == "0" {
+		return false
+	}
+	_, err := exec.LookPath("gcc")
+	return err == nil
+}
+
+func TestRunFindingFields(t *testing.T) {
+	res, err := run(context.Background(), Options{Dir: modDir(t), Patterns: []string{"./a"}}, testPasses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"example.com/mod/a"}; !slices.Equal(res.Packages, want) {
+		t.Errorf("got packages %v, want %v", res.Packages, want)
+	}
+	var f *checks.Finding
+	for i := range res.Findings {
+		if res.Findings[i].Func == "Plain" {
+			f = &res.Findings[i]
+		}
+	}
+	if f == nil {
+		t.Fatal("no finding in Plain")
+	}
+	if f.Severity != checks.Warning || f.Evidence != checks.Static || f.Package != "example.com/mod/a" || f.Snippet != "mark()" {
+		t.Errorf("got severity %v evidence %v package %q snippet %q, want warning static example.com/mod/a \"mark()\"", f.Severity, f.Evidence, f.Package, f.Snippet)
+	}
+	if f.Pos.Column != 2 || f.Pos.EndLine != 10 || f.Pos.EndColumn != 8 {
+		t.Errorf("got position %+v, want column 2, end 10:8", f.Pos)
+	}
+	if len(f.Related) != 1 || f.Related[0].Line != 9 || f.Related[0].Message != "in this declaration" {
+		t.Errorf("got related %+v, want one at line 9", f.Related)
+	}
+}
+
+func TestRunRealSuite(t *testing.T) {
+	res, err := Run(context.Background(), Options{Dir: modDir(t), Patterns: []string{"./vetbug"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range res.Findings {
+		rules = append(rules, f.Rule)
+	}
+	if !slices.Contains(rules, "IL6101") {
+		t.Errorf("got rules %v, want IL6101 from the waitgroup pass", rules)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	noMod := t.TempDir()
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "go.mod"), []byte("module example.com/empty\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"no go.mod", Options{Dir: noMod}, "no go.mod in"},
+		{"missing directory", Options{Dir: filepath.Join(noMod, "nope")}, "does not exist"},
+		{"empty module", Options{Dir: empty}, "matched no packages"},
+		{"outside the module", Options{Dir: "testdata/mod", Patterns: []string{"../broken/..."}}, "outside the module"},
+		{"nested module", Options{Dir: "testdata", Patterns: []string{"./mod/a"}}, "belongs to the module in"},
+		{"missing package directory", Options{Dir: "testdata/mod", Patterns: []string{"./nope"}}, "does not exist"},
+		{"unknown rule", Options{Dir: "testdata/mod", Enable: []string{"IL0000"}}, `unknown rule "IL0000": valid values are all, IL0001`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := run(context.Background(), tt.opts, testPasses)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunLoadError(t *testing.T) {
+	_, err := run(context.Background(), Options{Dir: "testdata/broken"}, testPasses)
+	var lerr *LoadError
+	if !errors.As(err, &lerr) {
+		t.Fatalf("got error %v, want a *LoadError", err)
+	}
+	if len(lerr.Packages) != 1 || lerr.Packages[0].Path != "example.com/broken/bad" {
+		t.Fatalf("got packages %+v, want only example.com/broken/bad", lerr.Packages)
+	}
+	msg := lerr.Error()
+	for _, want := range []string{"package example.com/broken/bad does not compile", "bad/bad.go:4:9", `"not an int"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("got error %q, want it to contain %q", msg, want)
+		}
+	}
+}
+
+func TestDedupe(t *testing.T) {
+	f := checks.Finding{Rule: "IL8001", Message: "m", Pos: checks.Position{File: "a.go", Line: 3, Column: 1}}
+	g := f
+	g.Pos.Line = 4
+	out := dedupe([]checks.Finding{f, g, f})
+	if len(out) != 2 {
+		t.Errorf("got %d findings, want 2", len(out))
+	}
+}
+
+func TestParseIgnore(t *testing.T) {
+	tests := []struct {
+		name, in  string
+		wantRules []string
+		wantErr   string
+	}{
+		{"one rule", " IL8001 reason here", []string{"IL8001"}, ""},
+		{"slug and list", " unit-mark,IL8002 reason", []string{"IL8001", "IL8002"}, ""},
+		{"nothing", "", nil, "missing the rule ID and the reason"},
+		{"no reason", " IL8001", nil, "missing the reason after IL8001"},
+		{"unknown", " IL7777 reason", nil, `unknown rule "IL7777"`},
+		{"empty in list", " IL8001, reason", nil, "empty rule ID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rules, problem := parseIgnore(tt.in, testPasses[0].Rules)
+			if !slices.Equal(rules, tt.wantRules) || !strings.Contains(problem, tt.wantErr) || (tt.wantErr == "") != (problem == "") {
+				t.Errorf("got %v %q, want %v %q", rules, problem, tt.wantRules, tt.wantErr)
+			}
+		})
+	}
+}

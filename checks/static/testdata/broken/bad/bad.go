@@ -1,0 +1,5 @@
+package bad
+
+func Bad() int {
+	return "not an int"
+}

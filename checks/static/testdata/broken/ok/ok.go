@@ -1,0 +1,4 @@
+package ok
+
+// OK compiles.
+func OK() {}

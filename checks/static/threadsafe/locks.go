@@ -1,0 +1,309 @@
+package threadsafe
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"maps"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// This file is shared verbatim by atomicmix, checkact and threadsafe (only
+// the package clause differs); keep the copies in step.
+//
+// It is a small, syntactic lock-region tracker: it walks a function
+// body in source order and knows, at each statement, which mutexes may be
+// held and which Lock call acquired each of them. It is deliberately
+// simple (no aliasing, no interprocedural state); every use of it in this
+// pass errs towards silence.
+
+// lockState maps a mutex expression as written ("s.mu", "c.L") to the
+// position of the Lock, RLock or TryLock call that acquired it. That
+// position identifies the critical section (the region).
+type lockState map[string]token.Pos
+
+// commonLock reports whether a and b hold the same mutex.
+func commonLock(a, b lockState) bool {
+	for k := range a {
+		if _, ok := b[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// lockOp classifies calls on sync.Mutex, sync.RWMutex and sync.Locker.
+type lockOp int
+
+const (
+	notLockOp lockOp = iota
+	opLock           // Lock, RLock
+	opUnlock         // Unlock, RUnlock
+	opTryLock        // TryLock, TryRLock
+)
+
+// lockCall returns the operation and mutex key of call, if it is a lock
+// operation.
+func (w *lockWalker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
+	info := w.info
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return notLockOp, "", token.NoPos
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return notLockOp, "", token.NoPos
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return notLockOp, "", token.NoPos
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return notLockOp, "", token.NoPos
+	}
+	switch recvName(sig.Recv().Type()) {
+	case "Mutex", "RWMutex", "Locker":
+	default:
+		return notLockOp, "", token.NoPos
+	}
+	key := types.ExprString(sel.X)
+	if w.keyOf != nil {
+		key = w.keyOf(sel.X)
+	}
+	switch fn.Name() {
+	case "Lock", "RLock":
+		return opLock, key, call.Pos()
+	case "Unlock", "RUnlock":
+		return opUnlock, key, call.Pos()
+	case "TryLock", "TryRLock":
+		return opTryLock, key, call.Pos()
+	}
+	return notLockOp, "", token.NoPos
+}
+
+func recvName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// lockWalker walks function bodies and calls visit for every node with
+// the lock state in force at that node. A function literal is walked where
+// it appears with the state of its surroundings (closures called under
+// the caller's lock), except the function of a go statement, which starts
+// with no lock held.
+type lockWalker struct {
+	info  *types.Info
+	visit func(n ast.Node, held lockState)
+	// keyOf names the mutex of a Lock call; nil means as written ("s.mu").
+	keyOf func(mutex ast.Expr) string
+}
+
+func (w *lockWalker) walkFunc(body *ast.BlockStmt, held lockState) {
+	if body != nil {
+		w.stmts(body.List, maps.Clone(held))
+	}
+}
+
+// stmts walks a statement list and returns the state at its end and
+// whether the list always leaves the enclosing flow (return, branch, panic).
+func (w *lockWalker) stmts(list []ast.Stmt, held lockState) (lockState, bool) {
+	for _, s := range list {
+		var term bool
+		held, term = w.stmt(s, held)
+		if term {
+			return held, true
+		}
+	}
+	return held, false
+}
+
+func (w *lockWalker) stmt(s ast.Stmt, held lockState) (lockState, bool) {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		return w.stmts(s.List, held)
+	case *ast.LabeledStmt:
+		return w.stmt(s.Stmt, held)
+	case *ast.ExprStmt:
+		w.node(s, held)
+		switch op, key, pos := w.lockCall(s.X); op {
+		case opLock:
+			held = maps.Clone(held)
+			held[key] = pos
+		case opUnlock:
+			held = maps.Clone(held)
+			delete(held, key)
+		}
+		return held, isPanic(w.info, s.X)
+	case *ast.GoStmt:
+		w.node(s.Call.Fun, lockState{}) // the new goroutine holds nothing
+		for _, a := range s.Call.Args {
+			w.node(a, held)
+		}
+		return held, false
+	case *ast.DeferStmt:
+		// Deferred calls run at return; a deferred Unlock keeps the lock
+		// held for the rest of the body.
+		w.node(s.Call, held)
+		return held, false
+	case *ast.ReturnStmt:
+		w.node(s, held)
+		return held, true
+	case *ast.BranchStmt:
+		return held, s.Tok != token.FALLTHROUGH
+	case *ast.IfStmt:
+		if s.Init != nil {
+			held, _ = w.stmt(s.Init, held)
+		}
+		w.node(s.Cond, held)
+		thenIn, elseIn := maps.Clone(held), maps.Clone(held)
+		cond, negated := ast.Unparen(s.Cond), false
+		if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+			cond, negated = u.X, true
+		}
+		if op, key, pos := w.lockCall(cond); op == opTryLock {
+			if negated {
+				elseIn[key] = pos
+			} else {
+				thenIn[key] = pos
+			}
+		}
+		thenOut, thenTerm := w.stmts(s.Body.List, thenIn)
+		elseOut, elseTerm := elseIn, false
+		if s.Else != nil {
+			elseOut, elseTerm = w.stmt(s.Else, elseIn)
+		}
+		switch {
+		case thenTerm && elseTerm:
+			return held, true
+		case thenTerm:
+			return elseOut, false
+		case elseTerm:
+			return thenOut, false
+		}
+		return union(thenOut, elseOut), false
+	case *ast.ForStmt:
+		if s.Init != nil {
+			held, _ = w.stmt(s.Init, held)
+		}
+		if s.Cond != nil {
+			w.node(s.Cond, held)
+		}
+		out, _ := w.stmts(s.Body.List, maps.Clone(held))
+		if s.Post != nil {
+			w.stmt(s.Post, out)
+		}
+		return union(held, out), false
+	case *ast.RangeStmt:
+		w.node(s.X, held)
+		out, _ := w.stmts(s.Body.List, maps.Clone(held))
+		return union(held, out), false
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			held, _ = w.stmt(s.Init, held)
+		}
+		if s.Tag != nil {
+			w.node(s.Tag, held)
+		}
+		return w.clauses(s.Body, held)
+	case *ast.TypeSwitchStmt:
+		if s.Init != nil {
+			held, _ = w.stmt(s.Init, held)
+		}
+		w.node(s.Assign, held)
+		return w.clauses(s.Body, held)
+	case *ast.SelectStmt:
+		return w.clauses(s.Body, held)
+	default: // assignments, declarations, sends, inc/dec
+		w.node(s, held)
+		return held, false
+	}
+}
+
+// clauses walks the clauses of a switch or select.
+func (w *lockWalker) clauses(body *ast.BlockStmt, held lockState) (lockState, bool) {
+	var out lockState
+	hasDefault, allTerm := false, true
+	for _, c := range body.List {
+		var list []ast.Stmt
+		in := maps.Clone(held)
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			hasDefault = hasDefault || c.List == nil
+			for _, e := range c.List {
+				w.node(e, held)
+			}
+			list = c.Body
+		case *ast.CommClause:
+			hasDefault = hasDefault || c.Comm == nil
+			if c.Comm != nil {
+				in, _ = w.stmt(c.Comm, in)
+			}
+			list = c.Body
+		}
+		end, term := w.stmts(list, in)
+		if !term {
+			allTerm = false
+			out = union(out, end)
+		}
+	}
+	if !hasDefault {
+		return union(out, held), false
+	}
+	if allTerm && len(body.List) > 0 {
+		return held, true
+	}
+	return union(out, held), false
+}
+
+// node visits n and everything under it, walking function literals as
+// nested bodies.
+func (w *lockWalker) node(n ast.Node, held lockState) {
+	if n == nil {
+		return
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok {
+			w.walkFunc(lit.Body, held)
+			return false
+		}
+		if n != nil {
+			w.visit(n, held)
+		}
+		return true
+	})
+}
+
+// union returns the locks that may be held after either of two paths.
+func union(a, b lockState) lockState {
+	out := maps.Clone(a)
+	if out == nil {
+		out = lockState{}
+	}
+	for k, v := range b {
+		if _, ok := out[k]; !ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// isPanic reports whether e is a call to the panic builtin.
+func isPanic(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == "panic"
+}

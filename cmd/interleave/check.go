@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/report"
+)
+
+func init() {
+	register(&command{
+		name:  "check",
+		short: "Run the static thread-safety passes",
+		usage: "[flags] [packages]",
+		run: func(ctx context.Context, env *cliEnv, args []string) int {
+			opts, code, ok := parseCheckFlags(env, args)
+			if !ok {
+				return code
+			}
+			return runCheck(ctx, env, opts)
+		},
+	})
+}
+
+// checkOptions is everything interleave check takes from its command line.
+type checkOptions struct {
+	Patterns    []string
+	Tests       bool
+	Format      string
+	Output      string // "" means stdout
+	Enable      []string
+	Disable     []string
+	MinSeverity checks.Severity
+	Tags        []string
+}
+
+// checkList is a comma-separated list; repeating the flag appends.
+type checkList []string
+
+func (l *checkList) String() string { return strings.Join(*l, ",") }
+func (l *checkList) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
+}
+
+// parseCheckFlags parses args; ok is false when the command should return code.
+func parseCheckFlags(env *cliEnv, args []string) (opts *checkOptions, code int, ok bool) {
+	opts = &checkOptions{}
+	fs := newFlagSet(env, commands["check"])
+	fs.BoolVar(&opts.Tests, "tests", true, "Analyze _test.go files too")
+	format := &enumFlag{value: "text", allowed: report.Formats}
+	fs.Var(format, "format", "Output `format`: "+strings.Join(report.Formats, ", "))
+	fs.StringVar(&opts.Output, "o", "", "Write the report to `file` (replaced atomically) instead of standard output")
+	var enable, disable, tags checkList
+	fs.Var(&enable, "enable", "Enable `rules` by ID or slug, comma-separated; all adds the opt-in rules")
+	fs.Var(&disable, "disable", "Disable `rules` by ID or slug, comma-separated; all starts from none")
+	severity := &enumFlag{value: "note", allowed: []string{"note", "warning", "error"}}
+	fs.Var(severity, "severity", "Report only findings of at least this `severity`: note, warning, error")
+	fs.Var(&tags, "tags", "Build `tags`, comma-separated, as for go build")
+	if code, ok := parseFlags(fs, args); !ok {
+		return nil, code, false
+	}
+	opts.Patterns = fs.Args()
+	opts.Format = format.value
+	opts.Enable, opts.Disable, opts.Tags = enable, disable, tags
+	sev, err := checks.ParseSeverity(severity.value)
+	if err != nil { // enumFlag already restricts the value
+		fmt.Fprintf(env.stderr, "interleave check: %v\n", err)
+		return nil, exitError, false
+	}
+	opts.MinSeverity = sev
+	return opts, 0, true
+}
+
+// runCheck runs the suite and writes the report; it returns the exit code.
+func runCheck(ctx context.Context, env *cliEnv, opts *checkOptions) int {
+	fail := func(err error) int {
+		fmt.Fprintf(env.stderr, "interleave check: %v\n", err)
+		return exitError
+	}
+	w, err := report.New(opts.Format)
+	if err != nil {
+		return fail(err)
+	}
+	sopts := static.Options{
+		Dir:         env.dir,
+		Patterns:    opts.Patterns,
+		Tests:       opts.Tests,
+		Enable:      opts.Enable,
+		Disable:     opts.Disable,
+		MinSeverity: opts.MinSeverity,
+	}
+	if len(opts.Tags) > 0 {
+		sopts.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
+	}
+	res, err := static.Run(ctx, sopts)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fail(errors.New("interrupted"))
+		}
+		return fail(err)
+	}
+	var buf bytes.Buffer
+	rep := &report.Report{Findings: res.Findings, Root: checkRepoRoot(env.dir), ToolVersion: toolVersion()}
+	if err := w.Write(&buf, rep); err != nil {
+		return fail(fmt.Errorf("render %s report: %w", opts.Format, err))
+	}
+	if opts.Output == "" {
+		if _, err := env.stdout.Write(buf.Bytes()); err != nil {
+			return fail(fmt.Errorf("write report: %w", err))
+		}
+	} else {
+		out := opts.Output
+		if !filepath.IsAbs(out) {
+			out = filepath.Join(env.dir, out)
+		}
+		if err := writeReportAtomic(out, buf.Bytes()); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(env.stderr, "interleave check: %d %s in %d %s, report written to %s\n",
+			len(res.Findings), checkPlural(len(res.Findings), "finding"), len(res.Packages), checkPlural(len(res.Packages), "package"), opts.Output)
+	}
+	if len(res.Findings) > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+func checkPlural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// writeReportAtomic writes data to a temporary file next to name and renames
+// it into place, so a reader never sees half a report.
+func writeReportAtomic(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write report %s: %w", name, err)
+	}
+	cleanup := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write report %s: %w", name, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return cleanup(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return cleanup(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return cleanup(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return cleanup(err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write report %s: %w", name, err)
+	}
+	return nil
+}
+
+// checkRepoRoot is the directory report paths are relative to: the enclosing git
+// work tree, else the module root, else dir itself.
+func checkRepoRoot(dir string) string {
+	var mod string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if mod == "" {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				mod = d
+			}
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if mod != "" {
+		return mod
+	}
+	return dir
+}

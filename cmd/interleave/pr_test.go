@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report"
+)
+
+const (
+	sha1 = "1111111111111111111111111111111111111111"
+	sha2 = "2222222222222222222222222222222222222222"
+)
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParsePRFlags(t *testing.T) {
+	prEvent := writeTemp(t, "pr.json", `{"action":"opened","pull_request":{"number":7,"base":{"sha":"`+sha1+`","ref":"main"},"head":{"sha":"`+sha2+`"}}}`)
+	commentOnPR := writeTemp(t, "c.json", `{"issue":{"number":8,"pull_request":{"url":"https://api.github.com/repos/o/r/pulls/8"}},"comment":{"id":1},"repository":{"default_branch":"trunk"}}`)
+	commentOnIssue := writeTemp(t, "i.json", `{"issue":{"number":9},"comment":{"id":1},"repository":{"default_branch":"main"}}`)
+	malformed := writeTemp(t, "bad.json", `{"pull_request": {`)
+	noSHA := writeTemp(t, "nosha.json", `{"pull_request":{"number":1,"base":{"ref":"main"},"head":{}}}`)
+	push := writeTemp(t, "push.json", `{"ref":"refs/heads/main"}`)
+
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		want     *prOptions
+		wantCode int
+		wantErr  string
+	}{
+		{
+			name: "defaults",
+			args: []string{"-base", "origin/main"},
+			want: &prOptions{Base: "origin/main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
+		},
+		{
+			name: "everything",
+			args: []string{"-base", "v1", "-head", "feature", "-scope", "all", "-budget", "30s", "-fail-on", "error", "-format", "sarif",
+				"-o", "out.sarif", "-sarif", "s.sarif", "-summary", "sum.md", "-v", "-race=false", "-seed", "5", "-schedules", "sch", "-workers", "2", "-tags", "a,b"},
+			want: &prOptions{Base: "v1", Head: "feature", Scope: "all", Budget: 30 * time.Second, FailOn: checks.Error, Format: "sarif",
+				Output: "out.sarif", SARIF: "s.sarif", Summary: "sum.md", Verbose: true, Seed: 5, Schedules: "sch", Workers: 2, Tags: []string{"a", "b"}},
+		},
+		{
+			name: "shard",
+			args: []string{"-base", "main", "-shard", "2/3"},
+			want: &prOptions{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "json", Race: true, Shard: 2, Shards: 3},
+		},
+		{
+			name: "pull_request event",
+			env:  map[string]string{"GITHUB_EVENT_PATH": prEvent, "GITHUB_EVENT_NAME": "pull_request"},
+			want: &prOptions{Base: sha1, Head: sha2, Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+				Notes: []string{"pull request #7: base 111111111111, head 222222222222 (from pull_request)"}},
+		},
+		{
+			name: "pull_request event recognized by shape, head flag wins",
+			args: []string{"-head", "HEAD"},
+			env:  map[string]string{"GITHUB_EVENT_PATH": prEvent},
+			want: &prOptions{Base: sha1, Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+				Notes: []string{"pull request #7: base 111111111111, head 222222222222 (from pull_request)"}},
+		},
+		{
+			name: "issue_comment on a pull request",
+			env:  map[string]string{"GITHUB_EVENT_PATH": commentOnPR, "GITHUB_EVENT_NAME": "issue_comment"},
+			want: &prOptions{Base: "origin/trunk", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+				Notes: []string{"pull request #8 (from a comment): base origin/trunk, head the checked-out commit; pass -base if the pull request targets another branch"}},
+		},
+		{name: "no base", wantCode: exitError, wantErr: "-base is required outside a GitHub pull_request or issue_comment workflow"},
+		{name: "issue_comment on an issue", env: map[string]string{"GITHUB_EVENT_PATH": commentOnIssue}, wantCode: exitError, wantErr: "the comment is on issue #9, not on a pull request"},
+		{name: "malformed payload", env: map[string]string{"GITHUB_EVENT_PATH": malformed}, wantCode: exitError, wantErr: "is malformed"},
+		{name: "payload without shas", env: map[string]string{"GITHUB_EVENT_PATH": noSHA}, wantCode: exitError, wantErr: "must be commit hashes"},
+		{name: "push event", env: map[string]string{"GITHUB_EVENT_PATH": push, "GITHUB_EVENT_NAME": "push"}, wantCode: exitError, wantErr: "the push event is not about a pull request"},
+		{name: "missing payload", env: map[string]string{"GITHUB_EVENT_PATH": filepath.Join(t.TempDir(), "none.json")}, wantCode: exitError, wantErr: "read GitHub event payload"},
+		{name: "bad scope", args: []string{"-base", "m", "-scope", "diff"}, wantCode: exitError, wantErr: "valid values are changed, package, all"},
+		{name: "bad fail-on", args: []string{"-base", "m", "-fail-on", "fatal"}, wantCode: exitError, wantErr: "valid values are note, warning, error"},
+		{name: "bad shard", args: []string{"-base", "m", "-shard", "4/3"}, wantCode: exitError, wantErr: "want i/n with 1 <= i <= n"},
+		{name: "shard with text", args: []string{"-base", "m", "-shard", "1/2", "-format", "text"}, wantCode: exitError, wantErr: "-shard writes JSON"},
+		{name: "shard with summary", args: []string{"-base", "m", "-shard", "1/2", "-summary", "x.md"}, wantCode: exitError, wantErr: "written by interleave merge"},
+		{name: "negative budget", args: []string{"-base", "m", "-budget", "-1s"}, wantCode: exitError, wantErr: "-budget must not be negative"},
+		{name: "arguments", args: []string{"-base", "m", "./..."}, wantCode: exitError, wantErr: "unexpected arguments"},
+		{name: "help", args: []string{"-h"}, wantCode: exitOK, wantErr: "Usage: interleave pr"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, stderr := testEnv(t, ".")
+			getenv := func(k string) string { return tt.env[k] }
+			opts, code, ok := parsePRFlags(env, tt.args, getenv)
+			if tt.want == nil {
+				if ok || code != tt.wantCode || !strings.Contains(stderr.String(), tt.wantErr) {
+					t.Errorf("got ok %v code %d stderr %q, want code %d and %q", ok, code, stderr.String(), tt.wantCode, tt.wantErr)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("parse failed with code %d: %s", code, stderr.String())
+			}
+			if !reflect.DeepEqual(opts, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", opts, tt.want)
+			}
+		})
+	}
+}
+
+func TestShardTestsPartition(t *testing.T) {
+	var all []string
+	tests := make([]affected.Test, 10)
+	for i := range tests {
+		tests[i].Name = string(rune('A' + i))
+	}
+	seen := map[string]int{}
+	for i := 1; i <= 3; i++ {
+		for _, tt := range shardTests(tests, i, 3) {
+			seen[tt.Name]++
+			all = append(all, tt.Name)
+		}
+	}
+	if len(all) != 10 || len(seen) != 10 {
+		t.Errorf("shards cover %v, want each of 10 tests once", all)
+	}
+	if got := shardTests(tests, 1, 3); got[0].Name != "A" || got[1].Name != "D" {
+		t.Errorf("shard 1/3 = %v, want round robin from the best test", got)
+	}
+}
+
+func TestConfirmFindings(t *testing.T) {
+	dir := "/repo"
+	guarded := checks.Finding{Rule: "IL1001", Severity: checks.Warning, Message: "field a.bal written without holding a.mu", Evidence: checks.Static,
+		Pos: checks.Position{File: "/repo/bank.go", Line: 20}, Package: "example.com/bank", Func: "(*Account).Withdraw", Snippet: "a.bal -= v"}
+	order := checks.Finding{Rule: "IL2101", Severity: checks.Error, Message: "lock order", Evidence: checks.Static,
+		Pos: checks.Position{File: "/repo/bank.go", Line: 30}, Related: []checks.Related{{Position: checks.Position{File: "/repo/bank.go", Line: 31}}}}
+	race := checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.DataRace,
+		Test: "TestWithdraw", Pos: checks.Position{File: "/repo/bank.go", Line: 12}, Related: []checks.Related{{Position: checks.Position{File: "bank.go", Line: 20}}},
+		Schedule: "/repo/.interleave/schedules/x.json", Replay: "interleave replay .interleave/schedules/x.json"}
+	deadlockElsewhere := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
+		Test: "TestOther", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/bank.go:20"}}}
+	deadlock := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
+		Test: "TestTransfer", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/other.go:3"}, {ID: "g2", Site: "/repo/bank.go:31"}}, Schedule: "d.json"}
+
+	raceFail := checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.TestFailure,
+		Test: "TestWithdraw", Message: "TestWithdraw: test failed: testing.go:1712: race detected during execution of test"}
+	got := prConfirm([]checks.Finding{guarded, order}, []checks.Finding{race, raceFail, deadlockElsewhere, deadlock}, dir)
+	if len(got) != 3 {
+		t.Fatalf("got %d findings, want 3 (two confirmed, one unrelated deadlock; the race's test failure dropped): %+v", len(got), got)
+	}
+	if got[0].Evidence != checks.Confirmed || got[0].Schedule != race.Schedule || got[0].Severity != checks.Error || got[0].Fingerprint() != guarded.Fingerprint() {
+		t.Errorf("guarded-by finding not confirmed by the race: %+v", got[0])
+	}
+	if got[1].Evidence != checks.Confirmed || got[1].Schedule != "d.json" {
+		t.Errorf("lock-order finding not confirmed by the deadlock at its related site: %+v", got[1])
+	}
+	// A deadlock does not confirm a guarded-by finding even at its site.
+	if got[2].Test != "TestOther" || got[2].Evidence != checks.Dynamic {
+		t.Errorf("third finding = %+v, want the unrelated deadlock kept as dynamic", got[2])
+	}
+}
+
+func TestMergeShards(t *testing.T) {
+	static := checks.Finding{Rule: "IL1001", Severity: checks.Warning, Message: "m", Evidence: checks.Static, Pos: checks.Position{File: "a.go", Line: 3}, Package: "p", Func: "F", Snippet: "x++"}
+	confirmed := static
+	confirmed.Evidence, confirmed.Schedule, confirmed.Severity = checks.Confirmed, ".interleave/schedules/s.json", checks.Error
+	dyn := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Message: "TestX: deadlock", Evidence: checks.Dynamic, Kind: checks.Deadlock, Package: "p", Func: "G", Snippet: "mu.Lock()"}
+	note := checks.Finding{Rule: "IL6001", Severity: checks.Note, Message: "n", Evidence: checks.Static, Pos: checks.Position{File: "b.go", Line: 9}, Package: "p", Func: "H", Snippet: "<-ch"}
+
+	dir := t.TempDir()
+	write := func(name string, fs ...checks.Finding) string {
+		var b bytes.Buffer
+		if err := (report.JSON{}).Write(&b, &report.Report{Findings: fs, ToolVersion: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	s1 := write("s1.json", static, note)
+	s2 := write("s2.json", confirmed, dyn, note)
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("not json"), 0o644)
+	other := filepath.Join(dir, "other.json")
+	os.WriteFile(other, []byte(`{"version":99,"tool":{"name":"interleave"}}`), 0o644)
+
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantN    int
+		wantErr  string
+		confirm  bool // IL1001 must come out confirmed
+	}{
+		{name: "dedupe keeps the confirmed twin", args: []string{"-format", "json", "s1.json", s2}, wantCode: exitFindings, wantN: 3, confirm: true},
+		{name: "fail-on above every finding", args: []string{"-format", "json", "-fail-on", "error", s1}, wantCode: exitOK, wantN: 2},
+		{name: "malformed shard", args: []string{s1, bad}, wantCode: exitError, wantErr: "is not an interleave JSON report"},
+		{name: "wrong version", args: []string{other}, wantCode: exitError, wantErr: "want interleave JSON version 1"},
+		{name: "missing shard", args: []string{"nope.json"}, wantCode: exitError, wantErr: "read shard report"},
+		{name: "no files", args: nil, wantCode: exitError, wantErr: "no shard reports given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, stdout, stderr := testEnv(t, dir)
+			code := runMain(context.Background(), env, append([]string{"merge"}, tt.args...))
+			if code != tt.wantCode || !strings.Contains(stderr.String(), tt.wantErr) {
+				t.Fatalf("got code %d stderr %q, want %d and %q", code, stderr.String(), tt.wantCode, tt.wantErr)
+			}
+			if tt.wantN == 0 {
+				return
+			}
+			var r report.JSONReport
+			if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Findings) != tt.wantN {
+				t.Fatalf("got %d findings, want %d: %s", len(r.Findings), tt.wantN, stdout.String())
+			}
+			for _, f := range r.Findings {
+				if f.Rule == "IL1001" && tt.confirm != (f.Evidence == checks.Confirmed) {
+					t.Errorf("IL1001 has evidence %s, want confirmed: %v", f.Evidence, tt.confirm)
+				}
+			}
+		})
+	}
+}
+
+// prRepo is a temporary git repository for the pr command's tests.
+type prRepo struct {
+	t   *testing.T
+	dir string
+}
+
+func newPRRepo(t *testing.T) *prRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &prRepo{t: t, dir: dir}
+	r.git("init", "-q", "-b", "main", ".")
+	return r
+}
+
+func (r *prRepo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (r *prRepo) commit(files map[string]string) string {
+	r.t.Helper()
+	for name, content := range files {
+		p := filepath.Join(r.dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.git("add", "-A")
+	r.git("commit", "-q", "--allow-empty", "-m", "c")
+	return r.git("rev-parse", "HEAD")
+}
+
+func (r *prRepo) runPR(args ...string) (code int, stdout, stderr string) {
+	r.t.Helper()
+	env, out, errb := testEnv(r.t, r.dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	code = runMain(ctx, env, append([]string{"pr"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestPRBadInputs(t *testing.T) {
+	notRepo := t.TempDir()
+	env, _, stderr := testEnv(t, notRepo)
+	if code := runMain(context.Background(), env, []string{"pr", "-base", "main"}); code != exitError || !strings.Contains(stderr.String(), "is not in a git repository") {
+		t.Errorf("not a repository: got %d %q", code, stderr.String())
+	}
+
+	r := newPRRepo(t)
+	base := r.commit(map[string]string{
+		"go.mod":  "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":  "package a\n\nfunc A() int { return 1 }\n",
+		"README":  "x\n",
+		"doc.txt": "y\n",
+	})
+
+	t.Run("unknown base", func(t *testing.T) {
+		sum := filepath.Join(t.TempDir(), "sum.md")
+		code, _, stderr := r.runPR("-base", "origin/nope", "-summary", sum)
+		if code != exitError || !strings.Contains(stderr, `unknown base ref "origin/nope"`) {
+			t.Errorf("got %d %q", code, stderr)
+		}
+		md, err := os.ReadFile(sum)
+		if err != nil || !strings.Contains(string(md), `unknown base ref "origin/nope"`) {
+			t.Errorf("summary %q: %v", md, err)
+		}
+	})
+	t.Run("empty diff", func(t *testing.T) {
+		code, stdout, stderr := r.runPR("-base", base, "-format", "json")
+		if code != exitOK || !strings.Contains(stderr, "0 files changed") {
+			t.Errorf("got %d %q", code, stderr)
+		}
+		var rep report.JSONReport
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Findings) != 0 {
+			t.Errorf("report %q: %v", stdout, err)
+		}
+	})
+	r.commit(map[string]string{"README": "changed\n", "doc.txt": "changed\n"})
+	t.Run("only non-Go files", func(t *testing.T) {
+		sum := filepath.Join(t.TempDir(), "sum.md")
+		code, _, stderr := r.runPR("-base", base, "-summary", sum)
+		if code != exitOK || !strings.Contains(stderr, "not analyzed: README: not a Go file") || !strings.Contains(stderr, "not analyzed: doc.txt: not a Go file") {
+			t.Errorf("got %d %q", code, stderr)
+		}
+		md, err := os.ReadFile(sum)
+		if err != nil || !strings.Contains(string(md), "| `doc.txt` | not a Go file |") {
+			t.Errorf("summary %q: %v", md, err)
+		}
+	})
+	r.commit(map[string]string{"a/a.go": "package a\n\nfunc A() int { return \"one\" }\n"})
+	t.Run("head does not compile", func(t *testing.T) {
+		sum := filepath.Join(t.TempDir(), "sum.md")
+		code, _, stderr := r.runPR("-base", base, "-summary", sum)
+		if code != exitError || !strings.Contains(stderr, "the head does not compile") || !strings.Contains(stderr, "a.go:3") {
+			t.Errorf("got %d %q", code, stderr)
+		}
+		md, err := os.ReadFile(sum)
+		if err != nil || !strings.Contains(string(md), "interleave could not run") || !strings.Contains(string(md), "a.go:3") {
+			t.Errorf("summary %q: %v", md, err)
+		}
+	})
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/report"
+)
+
+func init() {
+	register(&command{
+		name:  "replay",
+		short: "Run one schedule file again and say whether the failure reproduces",
+		usage: "FILE",
+		run: func(ctx context.Context, env *cliEnv, args []string) int {
+			opts, code, ok := parseReplayFlags(env, args)
+			if !ok {
+				return code
+			}
+			return runReplay(ctx, env, opts)
+		},
+	})
+}
+
+// replayOptions is what `interleave replay` was asked to do.
+type replayOptions struct {
+	file string
+}
+
+func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int, ok bool) {
+	fs := newFlagSet(env, commands["replay"])
+	if code, ok := parseFlags(fs, args); !ok {
+		return opts, code, false
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintf(env.stderr, "interleave replay: want exactly one schedule file, got %d arguments\n", fs.NArg())
+		fs.Usage()
+		return opts, exitError, false
+	}
+	opts.file = fs.Arg(0)
+	if !filepath.IsAbs(opts.file) {
+		opts.file = filepath.Join(env.dir, opts.file)
+	}
+	return opts, 0, true
+}
+
+// runReplay replays the schedule; exit 1 when the failure happens again, 0
+// when the run passes.
+func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
+	res, err := explore.Replay(ctx, opts.file, explore.ReplayOptions{Dir: env.dir})
+	if err != nil {
+		var be *explore.BuildError
+		if errors.As(err, &be) {
+			fmt.Fprintf(env.stderr, "interleave replay: %s does not compile:\n%s\n", be.Package, strings.TrimRight(be.Output, "\n"))
+		} else {
+			fmt.Fprintln(env.stderr, "interleave replay:", err)
+		}
+		return exitError
+	}
+	s := res.Schedule
+	want := "a failure"
+	if s.Failure != nil {
+		want = fmt.Sprintf("%s at %s", s.Failure.Kind, s.Failure.Site)
+	}
+	fmt.Fprintf(env.stdout, "replaying %s of %s (%d decisions, seed %d, race %v), recorded: %s\n",
+		s.Test, s.Package, len(s.Decisions), s.Seed, s.Race, want)
+	diverged := func() {
+		if res.Diverged != "" {
+			fmt.Fprintf(env.stdout, "the run diverged from the schedule: %s\n", res.Diverged)
+		}
+	}
+	switch res.Outcome {
+	case explore.Passed:
+		fmt.Fprintln(env.stdout, "PASS: the failure did not happen again")
+		if res.Diverged == "" && len(s.Decisions) > 0 {
+			fmt.Fprintln(env.stdout, "the run followed the schedule to its end, so the code no longer fails this way")
+		}
+		diverged()
+		return exitOK
+	case explore.Reproduced:
+		fmt.Fprintln(env.stdout, "REPRODUCED:")
+	default:
+		fmt.Fprintln(env.stdout, "FAILED differently:")
+	}
+	diverged()
+	rep := &report.Report{Findings: []checks.Finding{*res.Finding}, Root: env.dir, ToolVersion: toolVersion()}
+	if err := (report.Text{}).Write(env.stdout, rep); err != nil {
+		fmt.Fprintln(env.stderr, "interleave replay:", err)
+		return exitError
+	}
+	if res.Detail != "" {
+		fmt.Fprintf(env.stdout, "\n%s\n", strings.TrimRight(res.Detail, "\n"))
+	}
+	return exitFindings
+}

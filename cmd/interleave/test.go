@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/report"
+)
+
+func init() {
+	register(&command{
+		name:  "test",
+		short: "Search the schedules of tests for concurrency bugs",
+		usage: "[flags] [packages]",
+		run: func(ctx context.Context, env *cliEnv, args []string) int {
+			opts, code, ok := parseTestFlags(env, args)
+			if !ok {
+				return code
+			}
+			return runTest(ctx, env, opts)
+		},
+	})
+}
+
+// testOptions is what `interleave test` was asked to do.
+type testOptions struct {
+	patterns  []string
+	run       string
+	budget    time.Duration
+	strategy  string
+	seed      int64
+	seedSet   bool // -seed was given; otherwise seed is time-based
+	race      bool
+	schedules string
+	workers   int
+	format    string
+	output    string
+}
+
+// parseTestFlags parses the flags of `interleave test`; ok is false when the
+// command should exit with code.
+func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
+	fs := newFlagSet(env, commands["test"])
+	strategy := &enumFlag{value: "random", allowed: explore.Strategies}
+	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
+	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
+	fs.DurationVar(&opts.budget, "budget", 60*time.Second, "Total wall time of the search over all tests, builds excluded")
+	fs.Var(strategy, "strategy", "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", "))
+	fs.Int64Var(&opts.seed, "seed", 0, "Seed of the first schedule (default time-based, printed so the run can be repeated)")
+	fs.BoolVar(&opts.race, "race", true, "Build the tests with the race detector")
+	fs.StringVar(&opts.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
+	fs.IntVar(&opts.workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
+	fs.Var(format, "format", "Output `format`: text, json, sarif")
+	fs.StringVar(&opts.output, "o", "", "Write the report to `file` instead of standard output")
+	if code, ok := parseFlags(fs, args); !ok {
+		return opts, code, false
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			opts.seedSet = true
+		}
+	})
+	opts.strategy, opts.format = strategy.value, format.value
+	opts.patterns = fs.Args()
+	if len(opts.patterns) == 0 {
+		opts.patterns = []string{"."}
+	}
+	bad := func(format string, a ...any) (testOptions, int, bool) {
+		fmt.Fprintf(env.stderr, "interleave test: "+format+"\n", a...)
+		fs.Usage()
+		return opts, exitError, false
+	}
+	if opts.budget <= 0 {
+		return bad("-budget must be positive, got %v", opts.budget)
+	}
+	if opts.workers < 0 {
+		return bad("-workers must not be negative, got %d", opts.workers)
+	}
+	if opts.run != "" {
+		if _, err := regexp.Compile(opts.run); err != nil {
+			return bad("bad -run pattern: %v", err)
+		}
+	}
+	if opts.schedules == "" {
+		return bad("-schedules must name a directory")
+	}
+	if !opts.seedSet {
+		opts.seed = time.Now().UnixNano() % 1e9
+	}
+	return opts, 0, true
+}
+
+// runTest runs the search and writes the report; it returns the exit code.
+func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
+	w, err := report.New(opts.format)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "interleave test:", err)
+		return exitError
+	}
+	fmt.Fprintf(env.stderr, "interleave test: seed %d (repeat with -seed %d), budget %v\n", opts.seed, opts.seed, opts.budget)
+	prog := newProgress(env.stderr)
+	res, err := explore.Run(ctx, explore.Options{
+		Dir:          env.dir,
+		Patterns:     opts.patterns,
+		Run:          opts.run,
+		Budget:       opts.budget,
+		Strategy:     opts.strategy,
+		Seed:         opts.seed,
+		Race:         opts.race,
+		SchedulesDir: opts.schedules,
+		Workers:      opts.workers,
+		Progress:     prog.update,
+	})
+	prog.done()
+	if err != nil {
+		var be *explore.BuildError
+		var nt *explore.NoTestsError
+		switch {
+		case errors.As(err, &be):
+			fmt.Fprintf(env.stderr, "interleave test: %s does not compile:\n%s\n", be.Package, strings.TrimRight(be.Output, "\n"))
+		case errors.As(err, &nt):
+			fmt.Fprintln(env.stderr, "interleave test:", nt)
+		default:
+			fmt.Fprintln(env.stderr, "interleave test:", err)
+		}
+		return exitError
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(env.stderr, "interleave test: note:", n)
+	}
+	st := res.Stats
+	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",
+		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.seed)
+	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion()}
+	if err := writeReport(env, w, rep, opts.output); err != nil {
+		fmt.Fprintln(env.stderr, "interleave test:", err)
+		return exitError
+	}
+	if len(res.Findings) > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// writeReport renders rep to standard output or, atomically, to a file.
+func writeReport(env *cliEnv, w report.Writer, rep *report.Report, output string) error {
+	if output == "" {
+		return w.Write(env.stdout, rep)
+	}
+	if !filepath.IsAbs(output) {
+		output = filepath.Join(env.dir, output)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(output), "."+filepath.Base(output)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", output, err)
+	}
+	if err := w.Write(tmp, rep); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", output, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", output, err)
+	}
+	if err := os.Rename(tmp.Name(), output); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", output, err)
+	}
+	return nil
+}
+
+// progress shows the search's state on standard error: a status line
+// rewritten in place on a terminal, a plain line every plainEvery otherwise.
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	last     time.Time
+	shown    bool
+	building bool
+}
+
+// plainEvery is how often a non-terminal gets a progress line: often enough
+// that a CI log shows the search is alive, rarely enough to stay readable.
+const plainEvery = 10 * time.Second
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+func (p *progress) update(st explore.Stats) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if st.Building {
+		if !p.building {
+			p.building = true
+			fmt.Fprintln(p.w, "interleave test: instrumenting and building")
+		}
+		return
+	}
+	left := st.Budget - st.Elapsed
+	if left < 0 {
+		left = 0
+	}
+	line := fmt.Sprintf("%d schedules, %.0f/s, %d finding(s), %s left", st.Schedules, st.PerSecond, st.Findings, left.Round(time.Second))
+	if st.Current != "" {
+		line += ", " + st.Current
+	}
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K%s", line)
+		p.shown = true
+		return
+	}
+	if time.Since(p.last) >= plainEvery {
+		p.last = time.Now()
+		fmt.Fprintln(p.w, "interleave test:", line)
+	}
+}
+
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report"
+)
+
+func TestParseTestFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		ok      bool
+		code    int
+		check   func(t *testing.T, o testOptions)
+		wantErr string
+	}{
+		{name: "defaults", args: nil, ok: true, check: func(t *testing.T, o testOptions) {
+			if o.budget != 60*time.Second || !o.race || o.strategy != "random" || o.format != "text" || o.schedules != ".interleave/schedules" {
+				t.Errorf("got %+v, want defaults", o)
+			}
+			if len(o.patterns) != 1 || o.patterns[0] != "." {
+				t.Errorf("got patterns %q, want [.]", o.patterns)
+			}
+			if o.seedSet {
+				t.Error("seedSet without -seed")
+			}
+		}},
+		{name: "all flags", args: []string{"-run", "TestA|TestB", "-budget", "2m", "-seed", "42", "-race=false", "-schedules", "out", "-workers", "3", "-format", "sarif", "-o", "r.sarif", "./a/...", "./b"}, ok: true, check: func(t *testing.T, o testOptions) {
+			if o.run != "TestA|TestB" || o.budget != 2*time.Minute || o.seed != 42 || !o.seedSet || o.race || o.schedules != "out" || o.workers != 3 || o.format != "sarif" || o.output != "r.sarif" {
+				t.Errorf("got %+v", o)
+			}
+			if strings.Join(o.patterns, " ") != "./a/... ./b" {
+				t.Errorf("got patterns %q", o.patterns)
+			}
+		}},
+		{name: "seed zero is explicit", args: []string{"-seed", "0"}, ok: true, check: func(t *testing.T, o testOptions) {
+			if o.seed != 0 || !o.seedSet {
+				t.Errorf("got seed %d set %v, want 0 set", o.seed, o.seedSet)
+			}
+		}},
+		{name: "bad strategy", args: []string{"-strategy", "dfs"}, code: exitError, wantErr: "valid values are random"},
+		{name: "bad format", args: []string{"-format", "xml"}, code: exitError, wantErr: "valid values are text, json, sarif"},
+		{name: "zero budget", args: []string{"-budget", "0s"}, code: exitError, wantErr: "-budget must be positive"},
+		{name: "bad duration", args: []string{"-budget", "soon"}, code: exitError, wantErr: "invalid value"},
+		{name: "negative workers", args: []string{"-workers", "-1"}, code: exitError, wantErr: "-workers must not be negative"},
+		{name: "bad run", args: []string{"-run", "Test("}, code: exitError, wantErr: "bad -run pattern"},
+		{name: "help", args: []string{"-h"}, code: exitOK, wantErr: "Usage: interleave test"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: t.TempDir()}
+			o, code, ok := parseTestFlags(env, tt.args)
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v (stderr %q)", ok, tt.ok, stderr.String())
+			}
+			if !ok && code != tt.code {
+				t.Errorf("code = %d, want %d", code, tt.code)
+			}
+			if tt.wantErr != "" && !strings.Contains(stderr.String(), tt.wantErr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantErr)
+			}
+			if tt.check != nil {
+				tt.check(t, o)
+			}
+		})
+	}
+}
+
+func TestParseReplayFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		ok   bool
+		code int
+		want string
+	}{
+		{name: "file", args: []string{"s.json"}, ok: true, want: "s.json"},
+		{name: "none", args: nil, code: exitError},
+		{name: "two", args: []string{"a.json", "b.json"}, code: exitError},
+		{name: "help", args: []string{"-h"}, code: exitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, dir: dir}
+			o, code, ok := parseReplayFlags(env, tt.args)
+			if ok != tt.ok || (!ok && code != tt.code) {
+				t.Fatalf("ok, code = %v, %d, want %v, %d", ok, code, tt.ok, tt.code)
+			}
+			if ok && o.file != filepath.Join(dir, tt.want) {
+				t.Errorf("file = %q, want it resolved against the working directory", o.file)
+			}
+		})
+	}
+}
+
+func TestRunTestBadInput(t *testing.T) {
+	// A directory outside any module: the search cannot start.
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: dir}
+	code := runMain(context.Background(), env, []string{"test", "-budget", "1s", "-seed", "1", "."})
+	if code != exitError {
+		t.Errorf("code = %d, want %d (stderr %q)", code, exitError, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "seed 1") {
+		t.Errorf("stderr = %q, want the seed printed", stderr.String())
+	}
+}
+
+func TestRunReplayBadFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"nope": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"replay", bad}, {"replay", filepath.Join(dir, "missing.json")}} {
+		var stderr bytes.Buffer
+		env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: dir}
+		if code := runMain(context.Background(), env, args); code != exitError {
+			t.Errorf("%v: code = %d, want %d", args, code, exitError)
+		}
+		if !strings.Contains(stderr.String(), "interleave replay:") {
+			t.Errorf("%v: stderr = %q, want an explanation", args, stderr.String())
+		}
+	}
+}
+
+func TestWriteReportAtomic(t *testing.T) {
+	dir := t.TempDir()
+	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, dir: dir}
+	w, err := report.New("json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &report.Report{Findings: []checks.Finding{{Rule: "IL9003", Message: "TestX: deadlock", Evidence: checks.Dynamic, Kind: checks.Deadlock}}, Root: dir}
+	if err := writeReport(env, w, rep, "out.json"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "out.json"))
+	if err != nil || !strings.Contains(string(b), "IL9003") {
+		t.Fatalf("out.json = %q, %v; want the finding", b, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("dir holds %d entries, want only out.json (no temp files left)", len(entries))
+	}
+	if err := writeReport(env, w, rep, filepath.Join("missing", "out.json")); err == nil {
+		t.Error("writing into a missing directory succeeded")
+	}
+}

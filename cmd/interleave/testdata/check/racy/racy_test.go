@@ -1,0 +1,7 @@
+package racy
+
+import "testing"
+
+func TestSpawn(t *testing.T) {
+	Spawn(func() {})
+}

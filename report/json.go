@@ -1,0 +1,72 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// JSONVersion is the version of the JSON envelope. It changes only when a
+// field is removed or changes meaning; adding a field keeps it.
+const JSONVersion = 1
+
+// JSON is the machine-readable format: a versioned envelope around the
+// findings, each with its fingerprint.
+type JSON struct{}
+
+var _ Writer = JSON{}
+
+// JSONReport is the envelope JSON writes; consumers decode into it.
+type JSONReport struct {
+	Version  int           `json:"version"`
+	Tool     JSONTool      `json:"tool"`
+	Summary  JSONSummary   `json:"summary"`
+	Findings []JSONFinding `json:"findings"`
+}
+
+// JSONTool names the producer.
+type JSONTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// JSONSummary counts findings per severity.
+type JSONSummary struct {
+	Total   int `json:"total"`
+	Error   int `json:"error"`
+	Warning int `json:"warning"`
+	Note    int `json:"note"`
+}
+
+// JSONFinding is a finding plus what consumers should not recompute.
+type JSONFinding struct {
+	checks.Finding
+	Slug        string `json:"slug,omitempty"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// Write implements Writer.
+func (JSON) Write(w io.Writer, r *Report) error {
+	fs := relative(r)
+	out := JSONReport{
+		Version:  JSONVersion,
+		Tool:     JSONTool{Name: "interleave", Version: r.ToolVersion},
+		Findings: make([]JSONFinding, 0, len(fs)),
+	}
+	for _, f := range fs {
+		out.Findings = append(out.Findings, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
+		out.Summary.Total++
+		switch f.Severity {
+		case checks.Error:
+			out.Summary.Error++
+		case checks.Warning:
+			out.Summary.Warning++
+		default:
+			out.Summary.Note++
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,140 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// Markdown is the pull request summary: a table of findings by severity,
+// then each dynamic finding with its failure, the goroutines involved, the
+// schedule in a collapsible block and the command that replays it.
+type Markdown struct{}
+
+var _ Writer = Markdown{}
+
+// maxScheduleBytes bounds the schedule pasted into the summary: a GitHub
+// comment or job summary holds 65,536 characters, and a report carries
+// several findings.
+const maxScheduleBytes = 8 << 10
+
+// Write implements Writer.
+func (Markdown) Write(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	fs := relative(r)
+	bySeverity(fs)
+	fmt.Fprintln(bw, "## interleave")
+	fmt.Fprintln(bw)
+	if len(fs) == 0 {
+		fmt.Fprintln(bw, "No concurrency findings.")
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "%d %s: %s.\n\n", len(fs), plural(len(fs), "finding"), counts(fs))
+	fmt.Fprintln(bw, "| Severity | Rule | Location | Message |")
+	fmt.Fprintln(bw, "|---|---|---|---|")
+	var dynamic []checks.Finding
+	for _, f := range fs {
+		rule := ruleOf(f.Rule)
+		name := f.Rule
+		if rule.Slug != "" {
+			name += " " + rule.Slug
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", f.Severity, cell(name), code(where(&f)), cell(f.Message))
+		if isDynamic(&f) {
+			dynamic = append(dynamic, f)
+		}
+	}
+	for _, f := range dynamic {
+		fmt.Fprintln(bw)
+		title := ruleOf(f.Rule).Title
+		fmt.Fprintf(bw, "### %s: %s", f.Rule, title)
+		if f.Test != "" {
+			fmt.Fprintf(bw, " in %s", code(f.Test))
+		}
+		fmt.Fprintln(bw)
+		fmt.Fprintln(bw)
+		fmt.Fprintf(bw, "**Failure** (%s) at %s: %s\n", f.Kind, code(where(&f)), oneLine(f.Message))
+		if len(f.Goroutines) > 0 {
+			fmt.Fprintln(bw)
+			fmt.Fprintln(bw, "**Goroutines involved**")
+			fmt.Fprintln(bw)
+			for _, g := range f.Goroutines {
+				fmt.Fprintf(bw, "- %s", code(g.ID))
+				if g.State != "" {
+					fmt.Fprintf(bw, " %s", oneLine(g.State))
+				}
+				if g.Site != "" {
+					fmt.Fprintf(bw, " at %s", code(g.Site))
+				}
+				if len(g.Stack) > 0 {
+					fmt.Fprintf(bw, " in %s", code(g.Stack[0].Func))
+				}
+				fmt.Fprintln(bw)
+			}
+		}
+		if f.Schedule != "" {
+			fmt.Fprintln(bw)
+			fmt.Fprintf(bw, "<details><summary>Schedule %s</summary>\n\n", htmlEscape(f.Schedule))
+			if body, ok := readSchedule(r.Root, f.Schedule); ok {
+				fmt.Fprintf(bw, "```json\n%s\n```\n", strings.TrimRight(body, "\n"))
+			} else {
+				fmt.Fprintf(bw, "The schedule file %s was not readable when this summary was written.\n", code(f.Schedule))
+			}
+			fmt.Fprintln(bw, "\n</details>")
+		}
+		if f.Replay != "" {
+			fmt.Fprintln(bw)
+			fmt.Fprintf(bw, "Replay it:\n\n```sh\n%s\n```\n", f.Replay)
+		}
+	}
+	return bw.Flush()
+}
+
+// readSchedule returns the schedule file's text when it exists and is small
+// enough to paste.
+func readSchedule(root, name string) (string, bool) {
+	if !filepath.IsAbs(name) && root != "" {
+		name = filepath.Join(root, filepath.FromSlash(name))
+	}
+	b, err := os.ReadFile(name)
+	if err != nil || len(b) > maxScheduleBytes || strings.Contains(string(b), "```") {
+		return "", false
+	}
+	return string(b), true
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// cell makes s safe inside a table cell: one line, pipes escaped.
+func cell(s string) string {
+	return strings.ReplaceAll(oneLine(s), "|", `\|`)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// code wraps s in a code span that its own backquotes cannot break.
+func code(s string) string {
+	s = oneLine(s)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + strings.ReplaceAll(s, "|", `\|`) + fence
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}

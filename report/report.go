@@ -1,0 +1,172 @@
+// Package report renders findings for people and machines: a terminal
+// listing, a versioned JSON envelope, SARIF 2.1.0 for code scanning, and the
+// markdown that becomes a pull request's summary.
+//
+// report never runs analysis and never talks to GitHub; report/github does
+// the posting.
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// Report is what a Writer renders.
+type Report struct {
+	Findings    []checks.Finding
+	Root        string // repository root: file names and URIs are made relative to it
+	ToolVersion string
+}
+
+// Writer renders a Report in one format.
+type Writer interface {
+	Write(w io.Writer, r *Report) error
+}
+
+// Formats lists the valid values of New, in the order help text shows them.
+var Formats = []string{"text", "json", "sarif", "markdown"}
+
+// New returns the Writer for a format.
+func New(format string) (Writer, error) {
+	switch format {
+	case "text":
+		return Text{}, nil
+	case "json":
+		return JSON{}, nil
+	case "sarif":
+		return SARIF{}, nil
+	case "markdown":
+		return Markdown{}, nil
+	}
+	return nil, fmt.Errorf("unknown report format %q: valid values are %s", format, strings.Join(Formats, ", "))
+}
+
+// relative returns a copy of r's findings, sorted, with every file name
+// inside r.Root made relative to it (slash-separated, as URIs want).
+func relative(r *Report) []checks.Finding {
+	out := make([]checks.Finding, len(r.Findings))
+	for i, f := range r.Findings {
+		f.Pos.File = relFile(r.Root, f.Pos.File)
+		if f.Related != nil {
+			rel := make([]checks.Related, len(f.Related))
+			for j, x := range f.Related {
+				x.File = relFile(r.Root, x.File)
+				rel[j] = x
+			}
+			f.Related = rel
+		}
+		if f.Goroutines != nil {
+			gs := make([]checks.Goroutine, len(f.Goroutines))
+			for j, g := range f.Goroutines {
+				g.Site = relSite(r.Root, g.Site)
+				if g.Stack != nil {
+					st := make([]checks.Frame, len(g.Stack))
+					for k, fr := range g.Stack {
+						fr.File = relFile(r.Root, fr.File)
+						st[k] = fr
+					}
+					g.Stack = st
+				}
+				gs[j] = g
+			}
+			f.Goroutines = gs
+		}
+		f.Schedule = relFile(r.Root, f.Schedule)
+		if !f.Pos.IsValid() {
+			f.Pos = innermostRepoFrame(f.Goroutines)
+		}
+		out[i] = f
+	}
+	checks.Sort(out)
+	return out
+}
+
+// innermostRepoFrame is where a dynamic finding without a position is
+// shown: the innermost frame in a file under the root (already made
+// relative), or no position at all.
+func innermostRepoFrame(gs []checks.Goroutine) checks.Position {
+	for _, g := range gs {
+		for _, fr := range g.Stack {
+			if fr.File != "" && fr.Line > 0 && !filepath.IsAbs(fr.File) {
+				return checks.Position{File: fr.File, Line: fr.Line}
+			}
+		}
+	}
+	return checks.Position{}
+}
+
+// where is a finding's position for people, or its package when it has none.
+func where(f *checks.Finding) string {
+	if f.Pos.IsValid() {
+		return f.Pos.String()
+	}
+	if f.Package != "" {
+		return f.Package
+	}
+	return "-"
+}
+
+// relFile makes an absolute name under root relative; anything else is
+// returned as it was.
+func relFile(root, name string) string {
+	if root == "" || name == "" || !filepath.IsAbs(name) {
+		return filepath.ToSlash(name)
+	}
+	rel, err := filepath.Rel(root, name)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(name)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// relSite applies relFile to the file part of "file:line".
+func relSite(root, site string) string {
+	i := strings.LastIndex(site, ":")
+	if i < 0 {
+		return relFile(root, site)
+	}
+	return relFile(root, site[:i]) + site[i:]
+}
+
+// isDynamic reports whether f came from the controlled scheduler.
+func isDynamic(f *checks.Finding) bool {
+	return f.Evidence == checks.Dynamic || f.Evidence == checks.Confirmed
+}
+
+// ruleOf returns the registered rule for id, or a bare one.
+func ruleOf(id string) checks.Rule {
+	if r, ok := checks.LookupRule(id); ok {
+		return r
+	}
+	return checks.Rule{ID: id, Title: id}
+}
+
+// bySeverity orders findings most severe first, then by position.
+func bySeverity(fs []checks.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity > fs[j].Severity })
+}
+
+// counts summarizes findings per severity: "1 error, 2 warnings".
+func counts(fs []checks.Finding) string {
+	n := map[checks.Severity]int{}
+	for _, f := range fs {
+		n[f.Severity]++
+	}
+	var parts []string
+	for _, s := range []checks.Severity{checks.Error, checks.Warning, checks.Note} {
+		if n[s] == 0 {
+			continue
+		}
+		word := s.String()
+		if n[s] > 1 {
+			word += "s"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n[s], word))
+	}
+	return strings.Join(parts, ", ")
+}
