@@ -23,7 +23,7 @@ import (
 // Options says which change to analyze.
 type Options struct {
 	Dir  string // a directory inside the repository and the Go module (default ".")
-	Base string // the base ref (branch, tag, commit); required
+	Base string // the base ref (branch, tag, commit), or Empty; required
 	Head string // the head ref (default HEAD), or WorkTree
 	// BuildFlags are passed to the go command (for example -tags=integration).
 	BuildFlags []string
@@ -141,10 +141,24 @@ func Analyze(ctx context.Context, opts Options) (*Change, error) {
 		return nil, err
 	}
 	c.Root = g.dir
-	if c.BaseCommit, err = g.resolve(ctx, "base", opts.Base); err != nil {
+	var scope []string // pathspecs limiting the diff; none means the whole repository
+	if opts.Base == Empty {
+		if c.BaseCommit, err = g.emptyTree(ctx); err != nil {
+			return nil, err
+		}
+		// Everything is new: limit the change to the directory asked for,
+		// not the whole repository around it.
+		rel, err := filepath.Rel(g.dir, dir)
+		if err != nil {
+			return nil, err
+		}
+		if rel != "." {
+			scope = []string{filepath.ToSlash(rel)}
+		}
+	} else if c.BaseCommit, err = g.resolve(ctx, "base", opts.Base); err != nil {
 		return nil, err
 	}
-	headRev := c.BaseCommit // placeholder for merge-base in work-tree mode
+	var headRev string // the commit merge-base compares the base with
 	if c.Head != WorkTree {
 		if c.HeadCommit, err = g.resolve(ctx, "head", c.Head); err != nil {
 			return nil, err
@@ -153,10 +167,12 @@ func Analyze(ctx context.Context, opts Options) (*Change, error) {
 	} else if headRev, err = g.resolve(ctx, "head", "HEAD"); err != nil {
 		return nil, err
 	}
-	if c.MergeBase, err = g.mergeBase(ctx, c.BaseCommit, headRev); err != nil {
+	if opts.Base == Empty {
+		c.MergeBase = c.BaseCommit
+	} else if c.MergeBase, err = g.mergeBase(ctx, c.BaseCommit, headRev); err != nil {
 		return nil, err
 	}
-	files, err := g.diff(ctx, c.MergeBase, c.HeadCommit)
+	files, err := g.diff(ctx, c.MergeBase, c.HeadCommit, scope...)
 	if err != nil {
 		return nil, err
 	}

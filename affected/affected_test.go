@@ -551,3 +551,27 @@ func TestAnalyzeSubmodule(t *testing.T) {
 		t.Errorf("sub: got %+v, want skipped as a submodule", f)
 	}
 }
+
+func TestAnalyzeEmptyBase(t *testing.T) {
+	r := newRepo(t)
+	r.write(map[string]string{
+		"svc/go.mod":   "module example.com/svc\n\ngo 1.22\n",
+		"svc/a/a.go":   "package a\n\nfunc A() int { return 1 }\n",
+		"tools/go.mod": "module example.com/tools\n\ngo 1.22\n",
+		"tools/t/t.go": "package t\n\nfunc T() int { return 1 }\n",
+	})
+	r.commit("only")
+	c := analyze(t, filepath.Join(r.dir, "svc"), Empty, "")
+	if got := c.Packages; !reflect.DeepEqual(got, []string{"example.com/svc/a"}) {
+		t.Errorf("Packages = %v, want only the module's", got)
+	}
+	if c.File("tools/t/t.go") != nil {
+		t.Errorf("files outside the directory are part of the change: %+v", c.Files)
+	}
+	if f := c.File("svc/a/a.go"); f == nil || f.Status != diff.Added || !c.OnChangedLine("a/a.go", 3) {
+		t.Errorf("svc/a/a.go: %+v, want added with every line changed", f)
+	}
+	if c.MergeBase != c.BaseCommit || c.BaseCommit == "" {
+		t.Errorf("MergeBase %q, BaseCommit %q: want the empty tree for both", c.MergeBase, c.BaseCommit)
+	}
+}

@@ -22,6 +22,11 @@ import (
 // shadowed.
 const WorkTree = ":worktree"
 
+// Empty as Options.Base compares head with an empty tree: every file of the
+// Go module is new, so the whole module is analyzed as one change. It suits a
+// first run on a repository and the bundled example.
+const Empty = ":empty"
+
 // git runs git in a repository and keeps its stderr for error messages.
 type git struct {
 	dir string // repository top level (or the start directory before it is known)
@@ -142,6 +147,16 @@ func (g *git) resolve(ctx context.Context, what, ref string) (string, error) {
 	return "", errors.New(msg)
 }
 
+// emptyTree returns the ID of the empty tree in this repository's object
+// format (SHA-1 or SHA-256).
+func (g *git) emptyTree(ctx context.Context) (string, error) {
+	out, err := g.runInput(ctx, strings.NewReader(""), "hash-object", "-t", "tree", "--stdin")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 // mergeBase returns the best common ancestor of base and head.
 func (g *git) mergeBase(ctx context.Context, base, head string) (string, error) {
 	mb, err := g.line(ctx, "merge-base", base, head)
@@ -160,11 +175,17 @@ func (g *git) mergeBase(ctx context.Context, base, head string) (string, error) 
 
 // diff runs git diff between the merge base and head (a commit, or the
 // work tree when head is empty) with no context lines, and parses it.
-func (g *git) diff(ctx context.Context, mergeBase, head string) ([]*diff.File, error) {
+// Paths, when given, limit the diff to those pathspecs (relative to the
+// repository top level).
+func (g *git) diff(ctx context.Context, mergeBase, head string, paths ...string) ([]*diff.File, error) {
 	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
 		"--unified=0", "-M", "--end-of-options", mergeBase}
 	if head != "" {
 		args = append(args, head)
+	}
+	if len(paths) > 0 {
+		args = append(args, "--")
+		args = append(args, paths...)
 	}
 	out, err := g.run(ctx, args...)
 	if err != nil {

@@ -58,7 +58,11 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintln(bw)
 		fmt.Fprintln(bw)
-		fmt.Fprintf(bw, "**Failure** (%s) at %s: %s\n", f.Kind, code(where(&f)), oneLine(f.Message))
+		if f.Kind != "" {
+			fmt.Fprintf(bw, "**Failure** (%s) at %s: %s\n", f.Kind, code(where(&f)), oneLine(f.Message))
+		} else {
+			fmt.Fprintf(bw, "**Confirmed** at %s: %s\n", code(where(&f)), oneLine(f.Message))
+		}
 		if len(f.Goroutines) > 0 {
 			fmt.Fprintln(bw)
 			fmt.Fprintln(bw, "**Goroutines involved**")

@@ -26,8 +26,11 @@ func (Text) Write(w io.Writer, r *Report) error {
 		if !isDynamic(&f) {
 			continue
 		}
-		if f.Test != "" {
+		switch {
+		case f.Test != "" && f.Kind != "":
 			fmt.Fprintf(bw, "\ttest: %s (%s)\n", f.Test, f.Kind)
+		case f.Test != "":
+			fmt.Fprintf(bw, "\ttest: %s\n", f.Test)
 		}
 		for _, g := range f.Goroutines {
 			fmt.Fprintf(bw, "\tgoroutine %s", g.ID)

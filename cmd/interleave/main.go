@@ -45,12 +45,41 @@ func register(c *command) { commands[c.name] = c }
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	args, err := chdirFlag(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "interleave:", err)
+		os.Exit(exitError)
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "interleave:", err)
 		os.Exit(exitError)
 	}
-	os.Exit(runMain(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, dir: dir}, os.Args[1:]))
+	os.Exit(runMain(ctx, &cliEnv{stdout: os.Stdout, stderr: os.Stderr, dir: dir}, args))
+}
+
+// chdirFlag handles a leading -C DIR (or -C=DIR), as the go command does:
+// interleave changes to DIR before running the command.
+func chdirFlag(args []string) ([]string, error) {
+	if len(args) == 0 {
+		return args, nil
+	}
+	var dir string
+	switch {
+	case args[0] == "-C" || args[0] == "--C":
+		if len(args) < 2 {
+			return nil, errors.New("-C needs a directory: interleave -C DIR <command> ...")
+		}
+		dir, args = args[1], args[2:]
+	case strings.HasPrefix(args[0], "-C="):
+		dir, args = strings.TrimPrefix(args[0], "-C="), args[1:]
+	default:
+		return args, nil
+	}
+	if err := os.Chdir(dir); err != nil {
+		return nil, fmt.Errorf("-C %s: %w", dir, err)
+	}
+	return args, nil
 }
 
 func runMain(ctx context.Context, env *cliEnv, args []string) int {
@@ -72,7 +101,7 @@ func runMain(ctx context.Context, env *cliEnv, args []string) int {
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "interleave finds concurrency bugs in Go code.")
-	fmt.Fprintln(w, "\nUsage:\n\n\tinterleave <command> [flags] [arguments]\n\nCommands:")
+	fmt.Fprintln(w, "\nUsage:\n\n\tinterleave [-C dir] <command> [flags] [arguments]\n\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)

@@ -76,7 +76,7 @@ type prOptions struct {
 func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts *prOptions, code int, ok bool) {
 	opts = &prOptions{}
 	fs := newFlagSet(env, commands["pr"])
-	fs.StringVar(&opts.Base, "base", "", "Base `ref` of the change; required unless $GITHUB_EVENT_PATH holds a pull_request or issue_comment event")
+	fs.StringVar(&opts.Base, "base", "", "Base `ref` of the change; required unless $GITHUB_EVENT_PATH holds a pull_request or issue_comment event; "+affected.Empty+" treats every file of the module as new")
 	fs.StringVar(&opts.Head, "head", "", "Head `ref` of the change (default HEAD, or the pull request's head commit); "+affected.WorkTree+" for uncommitted changes")
 	scope := &enumFlag{value: scopeChanged, allowed: []string{scopeChanged, scopePackage, scopeAll}}
 	fs.Var(scope, "scope", "Report the findings in this `scope`: changed (on changed lines, or related to one), package (all in the changed packages), all (all in the module)")

@@ -115,13 +115,12 @@ func (e *NoTestsError) Error() string { return "no tests to run: " + e.What }
 
 // target is one test to search.
 type target struct {
-	pkg     rewrite.Package
-	name    string
-	weight  float64
-	bin     string
-	relDir  string // package directory relative to the module root
-	stats   *TestStats
-	started time.Time
+	pkg    rewrite.Package
+	name   string
+	weight float64
+	bin    string
+	relDir string // package directory relative to the module root
+	stats  *TestStats
 }
 
 // search is the state of one Run.

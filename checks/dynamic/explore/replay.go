@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -15,8 +17,8 @@ import (
 // ReplayOptions says where to replay.
 type ReplayOptions struct {
 	// Dir is the working directory used to find the module the schedule
-	// belongs to (default: the current one); the schedule file's own
-	// directory is tried next.
+	// belongs to (default: the current one) when the module around the
+	// schedule file is not it.
 	Dir string
 	// Timeout bounds the replayed run (default one minute).
 	Timeout time.Duration
@@ -212,17 +214,43 @@ func sameSite(a, b string) bool {
 // module root above dir, or above the schedule file.
 func packageDir(s *rt.Schedule, dir, path string) (string, error) {
 	abs, _ := filepath.Abs(path)
-	for _, start := range []string{dir, filepath.Dir(abs)} {
+	var fallback string
+	// The schedule file usually sits inside the module it came from; the
+	// working directory may be another module (a parent repository).
+	for _, start := range []string{filepath.Dir(abs), dir} {
 		root := moduleRoot(start)
 		if root == "" {
 			continue
 		}
 		d := filepath.Join(root, filepath.FromSlash(s.Dir))
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		if importPath(root, s.Dir) == s.Package {
 			return d, nil
 		}
+		if fallback == "" {
+			fallback = d
+		}
+	}
+	if fallback != "" {
+		return fallback, nil
 	}
 	return "", fmt.Errorf("cannot find package %s (directory %q under the module root) from %s: run interleave replay inside the module", s.Package, s.Dir, dir)
+}
+
+// importPath returns the import path of directory rel (slash-separated)
+// of the module rooted at root, or "" when go.mod names no module.
+func importPath(root, rel string) string {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	mod := modfile.ModulePath(data)
+	if mod == "" || rel == "." || rel == "" {
+		return mod
+	}
+	return mod + "/" + rel
 }
 
 // moduleRoot returns the nearest directory at or above dir holding go.mod.

@@ -1,12 +1,13 @@
 package explore
 
 import (
+	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -46,14 +47,22 @@ func trimArgs(fn string) string {
 	return fn
 }
 
-var goroot = filepath.ToSlash(runtime.GOROOT())
+// goroot is the GOROOT of the go command that builds the tests, whose
+// standard library frames are not the user's.
+var goroot = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(strings.TrimSpace(string(out)))
+})
 
 // isUserFrame reports whether f belongs to the code under test rather than
 // to the Go runtime, the standard library, the testing package, or
 // interleave's own runtime and driver.
 func isUserFrame(f checks.Frame) bool {
 	file := filepath.ToSlash(f.File)
-	if goroot != "" && strings.HasPrefix(file, goroot+"/") {
+	if root := goroot(); root != "" && strings.HasPrefix(file, root+"/") {
 		return false
 	}
 	if strings.Contains(file, "/go/src/") && !strings.Contains(file, "/pkg/mod/") && strings.HasPrefix(f.Func, "runtime.") {
@@ -112,18 +121,19 @@ func frameSite(f checks.Frame) string { return f.File + ":" + strconv.Itoa(f.Lin
 // parseSite splits "file.go:12" (or "file.go:12:3").
 func parseSite(s string) (checks.Position, bool) {
 	parts := strings.Split(s, ":")
-	for len(parts) >= 2 {
-		if n, err := strconv.Atoi(parts[len(parts)-1]); err == nil {
-			if len(parts) >= 3 {
-				if l, err := strconv.Atoi(parts[len(parts)-2]); err == nil {
-					return checks.Position{File: strings.Join(parts[:len(parts)-2], ":"), Line: l, Column: n}, true
-				}
-			}
-			return checks.Position{File: strings.Join(parts[:len(parts)-1], ":"), Line: n}, true
-		}
-		break
+	if len(parts) < 2 {
+		return checks.Position{}, false
 	}
-	return checks.Position{}, false
+	n, err := strconv.Atoi(parts[len(parts)-1])
+	if err != nil {
+		return checks.Position{}, false
+	}
+	if len(parts) >= 3 {
+		if l, err := strconv.Atoi(parts[len(parts)-2]); err == nil {
+			return checks.Position{File: strings.Join(parts[:len(parts)-2], ":"), Line: l, Column: n}, true
+		}
+	}
+	return checks.Position{File: strings.Join(parts[:len(parts)-1], ":"), Line: n}, true
 }
 
 // raceAccess is one side of a data race report.

@@ -85,6 +85,7 @@ func TestForeignSender(t *testing.T) {
 			t.Errorf("got %d", v)
 		}
 		k := Select(false, RecvCase(sel))
+		//lint:ignore S1000 this is the shape the rewriter gives a select
 		select {
 		case v := <-PickRecv(k, 0, sel):
 			if v != 2 {

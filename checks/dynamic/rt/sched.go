@@ -129,12 +129,10 @@ type gstate struct {
 	req     request
 	stack   string
 	// exit information
-	exitNormal bool
 	panicked   bool
 	panicVal   string
 	panicStack string
 	panicSite  string
-	testFailed bool
 	// select pick state (goroutine-local)
 	pickAdapter bool
 	pickPolled  bool
@@ -233,9 +231,6 @@ type sched struct {
 // active is the running schedule (nil when none). Written by the goroutine
 // that starts and ends schedules, read by anyone in //go:norace code.
 var active *sched
-
-//go:norace
-func getActive() *sched { return active }
 
 //go:norace
 func setActive(s *sched) { active = s }
@@ -510,8 +505,7 @@ func (s *sched) choose(n int, recorded func(Decision) *int) int {
 	return s.strat.Choose(n, s.steps)
 }
 
-func choiceOf(d Decision) *int  { return d.Choice }
-func partnerOf(d Decision) *int { return d.Partner }
+func choiceOf(d Decision) *int { return d.Choice }
 
 //go:norace
 func (s *sched) enabledList() []*gstate {
@@ -1069,7 +1063,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 //
 //go:norace
 func (s *sched) drain(ch chan time.Time) {
-	if ch == nil || len(ch) == 0 {
+	if len(ch) == 0 {
 		return
 	}
 	s.viaHelper(func() {

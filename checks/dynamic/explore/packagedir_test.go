@@ -1,0 +1,44 @@
+package explore
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// A schedule of a nested module replays from the parent module's directory:
+// the module around the schedule file wins over the working directory's.
+func TestPackageDirNestedModule(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		name = filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/outer\n")
+	write("inner/go.mod", "module example.com/inner\n")
+	write("inner/pkg/p.go", "package pkg\n")
+	write("inner/.interleave/schedules/s.json", "{}")
+
+	sched := &rt.Schedule{Package: "example.com/inner", Dir: "."}
+	got, err := packageDir(sched, root, filepath.Join(root, "inner/.interleave/schedules/s.json"))
+	if err != nil || got != filepath.Join(root, "inner") {
+		t.Errorf("packageDir = %q, %v; want %q", got, err, filepath.Join(root, "inner"))
+	}
+	sched = &rt.Schedule{Package: "example.com/inner/pkg", Dir: "pkg"}
+	got, err = packageDir(sched, filepath.Join(root, "inner"), filepath.Join(root, "elsewhere/s.json"))
+	if err != nil || got != filepath.Join(root, "inner", "pkg") {
+		t.Errorf("packageDir = %q, %v; want %q", got, err, filepath.Join(root, "inner", "pkg"))
+	}
+	sched = &rt.Schedule{Package: "example.com/gone", Dir: "gone"}
+	if got, err := packageDir(sched, root, filepath.Join(root, "s.json")); err == nil {
+		t.Errorf("packageDir of a missing package = %q, want an error", got)
+	}
+}
