@@ -1,0 +1,630 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report"
+)
+
+func TestActionInputEnv(t *testing.T) {
+	for name, want := range map[string]string{
+		"github-token":      "INPUT_GITHUB-TOKEN",
+		"fail-on":           "INPUT_FAIL-ON",
+		"working-directory": "INPUT_WORKING-DIRECTORY",
+		"budget":            "INPUT_BUDGET",
+		"some input":        "INPUT_SOME_INPUT",
+	} {
+		if got := actionInputEnv(name); got != want {
+			t.Errorf("actionInputEnv(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func mapEnv(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestParseActionInputsDefaults(t *testing.T) {
+	in, err := parseActionInputs(mapEnv(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Budget != 5*time.Minute || in.FailOn != "error" || in.Scope != "changed" || !in.Comment ||
+		in.SARIFFile != "interleave.sarif" || in.WorkDir != "." || in.Packages != nil || in.Shard != "" ||
+		len(in.Reports) != 0 || strings.Join(in.Strategies, ",") != "random" || in.Seed != 0 || in.PRNumber != 0 {
+		t.Errorf("defaults: %+v", in)
+	}
+}
+
+// The runner keeps hyphens in the variable names: INPUT_FAIL-ON, not
+// INPUT_FAIL_ON. Read from the real environment, as the action does.
+func TestParseActionInputsFromEnvironment(t *testing.T) {
+	for k, v := range map[string]string{
+		"INPUT_GITHUB-TOKEN":      "tok",
+		"INPUT_FAIL-ON":           "warning",
+		"INPUT_FAIL_ON":           "note", // not the runner's spelling: ignored
+		"INPUT_SARIF-FILE":        "out/x.sarif",
+		"INPUT_WORKING-DIRECTORY": "sub",
+		"INPUT_BUDGET":            "90s",
+		"INPUT_SCOPE":             "package",
+		"INPUT_STRATEGIES":        "random",
+		"INPUT_PACKAGES":          "./a/...\n./b",
+		"INPUT_COMMENT":           "False",
+		"INPUT_SHARD":             "2/4",
+		"INPUT_PR-NUMBER":         "17",
+		"INPUT_SEED":              "42",
+		"INPUT_SHA":               strings.Repeat("ab", 20),
+		"INPUT_BASE":              "origin/main",
+	} {
+		t.Setenv(k, v)
+	}
+	in, err := parseActionInputs(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Token != "tok" || in.FailOn != "warning" || in.SARIFFile != "out/x.sarif" || in.WorkDir != "sub" ||
+		in.Budget != 90*time.Second || in.Scope != "package" || strings.Join(in.Packages, " ") != "./a/... ./b" ||
+		in.Comment || in.Shard != "2/4" || in.PRNumber != 17 || in.Seed != 42 || in.SHA != strings.Repeat("ab", 20) || in.Base != "origin/main" {
+		t.Errorf("got %+v", in)
+	}
+}
+
+func TestParseActionInputsBad(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"INPUT_BUDGET": "soon"}, `input budget: "soon" is not a duration such as 5m`},
+		{map[string]string{"INPUT_BUDGET": "-1m"}, `input budget: "-1m" must not be negative`},
+		{map[string]string{"INPUT_FAIL-ON": "fatal"}, `input fail-on: "fatal" is not valid: use one of note, warning, error`},
+		{map[string]string{"INPUT_SCOPE": "diff"}, `input scope: "diff" is not valid: use one of changed, package, all`},
+		{map[string]string{"INPUT_STRATEGIES": "random,pct"}, `input strategies: unknown strategy "pct": valid strategies are random`},
+		{map[string]string{"INPUT_PACKAGES": "../x"}, `input packages: "../x" is not a relative package pattern`},
+		{map[string]string{"INPUT_PACKAGES": "./a/../../x"}, `input packages: "./a/../../x" is not a relative package pattern`},
+		{map[string]string{"INPUT_PACKAGES": "example.com/m"}, `input packages: "example.com/m" is not a relative package pattern`},
+		{map[string]string{"INPUT_COMMENT": "yes"}, `input comment: "yes" is not valid: use true or false`},
+		{map[string]string{"INPUT_SHARD": "5/4"}, `input shard: "5/4": want i/n with 1 <= i <= n`},
+		{map[string]string{"INPUT_SHARD": "1/2", "INPUT_REPORT": "r.json"}, `input report: cannot be combined with shard`},
+		{map[string]string{"INPUT_PR-NUMBER": "#3"}, `input pr-number: "#3" is not a pull request number`},
+		{map[string]string{"INPUT_SHA": "main"}, `input sha: "main" is not a full commit hash`},
+		{map[string]string{"INPUT_SEED": "-4"}, `input seed: "-4" is not a positive integer`},
+		{map[string]string{"INPUT_BASE": "--upload-pack=x"}, `input base: "--upload-pack=x" is not a ref`},
+	}
+	for _, tt := range tests {
+		_, err := parseActionInputs(mapEnv(tt.env))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: got error %v, want %q", tt.env, err, tt.want)
+		}
+	}
+	// Every bad input is named at once.
+	_, err := parseActionInputs(mapEnv(map[string]string{"INPUT_BUDGET": "x", "INPUT_SCOPE": "y", "INPUT_COMMENT": "z"}))
+	if err == nil || strings.Count(err.Error(), "\n") != 2 {
+		t.Errorf("want three errors, got %v", err)
+	}
+}
+
+func TestWriteGitHubOutput(t *testing.T) {
+	var b strings.Builder
+	if err := writeGitHubOutput(&b, "findings", "3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeGitHubOutput(&b, "text", "line 1\nline 2"); err != nil {
+		t.Fatal(err)
+	}
+	got := parseGitHubOutput(t, b.String())
+	if got["findings"] != "3" || got["text"] != "line 1\nline 2" || len(got) != 2 {
+		t.Errorf("round trip: %q from %q", got, b.String())
+	}
+}
+
+// parseGitHubOutput reads a $GITHUB_OUTPUT file the way the runner does.
+func parseGitHubOutput(t *testing.T, s string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		line := sc.Text()
+		if name, delim, ok := strings.Cut(line, "<<"); ok {
+			var val []string
+			for sc.Scan() && sc.Text() != delim {
+				val = append(val, sc.Text())
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		name, val, ok := strings.Cut(line, "=")
+		if !ok {
+			t.Fatalf("bad output line %q", line)
+		}
+		out[name] = val
+	}
+	return out
+}
+
+// actionSandbox is a workspace with GITHUB_OUTPUT and GITHUB_STEP_SUMMARY
+// files; the process's working directory is restored afterwards.
+type actionSandbox struct {
+	workspace, output, stepSummary string
+}
+
+func newActionSandbox(t *testing.T, workspace string) *actionSandbox {
+	t.Helper()
+	t.Chdir(workspace)
+	tmp := t.TempDir()
+	s := &actionSandbox{workspace: workspace, output: filepath.Join(tmp, "output"), stepSummary: filepath.Join(tmp, "summary")}
+	t.Setenv("GITHUB_WORKSPACE", workspace)
+	t.Setenv("GITHUB_OUTPUT", s.output)
+	t.Setenv("GITHUB_STEP_SUMMARY", s.stepSummary)
+	for _, k := range []string{"GITHUB_EVENT_PATH", "GITHUB_EVENT_NAME", "GITHUB_TOKEN", "GH_TOKEN"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	for _, e := range os.Environ() {
+		if k, _, _ := strings.Cut(e, "="); strings.HasPrefix(k, "INPUT_") {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+	}
+	return s
+}
+
+func (s *actionSandbox) outputs(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(s.output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parseGitHubOutput(t, string(b))
+}
+
+// flagValue returns the value after name in args.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+func writeJSONReport(t *testing.T, name string, fs []checks.Finding) {
+	t.Helper()
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := (report.JSON{}).Write(f, &report.Report{Findings: fs, ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var testFindings = []checks.Finding{
+	{Rule: "IL1001", Severity: checks.Error, Message: "a.n read without a.mu", Pos: checks.Position{File: "mod/a/a.go", Line: 9}, Evidence: checks.Static, Package: "example.com/m/a", Func: "A.Get", Snippet: "return a.n"},
+	{Rule: "IL2001", Severity: checks.Warning, Message: "write under RLock", Pos: checks.Position{File: "mod/b/b.go", Line: 5}, Evidence: checks.Static, Package: "example.com/m/b", Func: "B.Set", Snippet: "b.n++"},
+}
+
+// The token is out of the environment (and of every child process's) while
+// pr runs, and in GITHUB_TOKEN only while post runs. What pr prints is
+// fenced by stop-commands markers.
+func TestActionTokenOnlyForPost(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.Mkdir(filepath.Join(ws, "mod"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb := newActionSandbox(t, ws)
+	const secret = "ghs_s3cretTokenValue"
+	t.Setenv("INPUT_GITHUB-TOKEN", secret)
+	t.Setenv("GITHUB_TOKEN", secret)
+	t.Setenv("GH_TOKEN", secret)
+	t.Setenv("ACTIONS_RUNTIME_TOKEN", "runtime-"+secret)
+	t.Setenv("INPUT_WORKING-DIRECTORY", "mod")
+	t.Setenv("INPUT_BUDGET", "2m")
+
+	var prArgs, postArgs []string
+	prRan, postRan := false, false
+	fakePR := &command{name: "pr", run: func(ctx context.Context, env *cliEnv, args []string) int {
+		prRan, prArgs = true, args
+		for _, k := range actionSecretEnv {
+			if v, ok := os.LookupEnv(k); ok {
+				t.Errorf("%s=%q is visible to pr", k, v)
+			}
+		}
+		for _, e := range os.Environ() {
+			if strings.Contains(e, secret) {
+				t.Errorf("the token is visible to pr in %q", e)
+			}
+		}
+		out, err := exec.Command("env").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), secret) {
+			t.Error("the token is visible to processes pr starts")
+		}
+		if env.dir != filepath.Join(ws, "mod") {
+			t.Errorf("pr runs in %s, want the working directory", env.dir)
+		}
+		fmt.Fprintln(env.stderr, "::add-mask::printed by a test under review")
+		writeJSONReport(t, flagValue(args, "-o"), testFindings)
+		os.WriteFile(flagValue(args, "-sarif"), []byte("{}"), 0o644)
+		os.WriteFile(flagValue(args, "-summary"), []byte("## interleave\n"), 0o644)
+		return exitFindings
+	}}
+	fakePost := &command{name: "post", run: func(ctx context.Context, env *cliEnv, args []string) int {
+		postRan, postArgs = true, args
+		if got := os.Getenv("GITHUB_TOKEN"); got != secret {
+			t.Errorf("post sees GITHUB_TOKEN=%q, want the input token", got)
+		}
+		return exitOK
+	}}
+	a := &actionRunner{command: func(name string) *command {
+		return map[string]*command{"pr": fakePR, "post": fakePost}[name]
+	}}
+	env, _, stderr := testEnv(t, ws)
+	code := a.run(context.Background(), env)
+	if code != exitFindings || !prRan || !postRan {
+		t.Fatalf("exit %d (pr ran %v, post ran %v), want 1; stderr:\n%s", code, prRan, postRan, stderr)
+	}
+	if _, ok := os.LookupEnv("GITHUB_TOKEN"); ok {
+		t.Error("GITHUB_TOKEN is still set after post")
+	}
+
+	wantPR := []string{"-format", "json", "-o", filepath.Join(ws, "mod", actionReportFile), "-budget", "2m0s", "-fail-on", "error", "-scope", "changed",
+		"-summary", filepath.Join(ws, "mod", actionSummaryFile), "-sarif", filepath.Join(ws, "mod", "interleave.sarif")}
+	if strings.Join(prArgs, " ") != strings.Join(wantPR, " ") {
+		t.Errorf("pr args:\n got %q\nwant %q", prArgs, wantPR)
+	}
+	if flagValue(postArgs, "-report") != filepath.Join(ws, "mod", actionReportFile) || flagValue(postArgs, "-fail-on") != "error" ||
+		flagValue(postArgs, "-sarif") != filepath.Join(ws, "mod", "interleave.sarif") {
+		t.Errorf("post args: %q", postArgs)
+	}
+
+	m := regexp.MustCompile(`(?s)::stop-commands::([0-9a-f]{32})\n(.*)::([0-9a-f]{32})::\n`).FindStringSubmatch(stderr.String())
+	if m == nil || m[1] != m[3] || !strings.Contains(m[2], "::add-mask::printed by a test under review") {
+		t.Errorf("pr's output is not fenced by stop-commands markers:\n%s", stderr)
+	}
+
+	got := sb.outputs(t)
+	want := map[string]string{"findings": "2", "sarif-file": "mod/interleave.sarif", "summary-file": "mod/interleave-summary.md", "report-file": "mod/interleave-report.json"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("output %s = %q, want %q", k, got[k], v)
+		}
+	}
+}
+
+func TestActionShardDoesNotPost(t *testing.T) {
+	ws := t.TempDir()
+	sb := newActionSandbox(t, ws)
+	t.Setenv("INPUT_SHARD", "2/4")
+	t.Setenv("INPUT_PACKAGES", "./a/...")
+	if err := os.WriteFile(filepath.Join(ws, ".git"), []byte("gitdir: elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var prArgs []string
+	fakePR := &command{name: "pr", run: func(ctx context.Context, env *cliEnv, args []string) int {
+		prArgs = args
+		fs := []checks.Finding{testFindings[0], testFindings[1]}
+		fs[0].Pos.File, fs[1].Pos.File = "a/x/a.go", "b/b.go"
+		writeJSONReport(t, flagValue(args, "-o"), fs)
+		return exitOK
+	}}
+	a := &actionRunner{command: func(name string) *command {
+		if name == "post" {
+			t.Error("a shard must not post")
+		}
+		return map[string]*command{"pr": fakePR}[name]
+	}}
+	env, _, stderr := testEnv(t, ws)
+	if code := a.run(context.Background(), env); code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if flagValue(prArgs, "-shard") != "2/4" || flagValue(prArgs, "-sarif") != "" || flagValue(prArgs, "-summary") != "" {
+		t.Errorf("pr args %q: want -shard 2/4 and neither -sarif nor -summary", prArgs)
+	}
+	got := sb.outputs(t)
+	if got["report-file"] != "interleave-shard-2-of-4.json" || got["findings"] != "1" || got["sarif-file"] != "" {
+		t.Errorf("outputs %q; want the shard report with the one finding under ./a/...", got)
+	}
+}
+
+func TestActionBadInput(t *testing.T) {
+	ws := t.TempDir()
+	newActionSandbox(t, ws)
+	t.Setenv("INPUT_SCOPE", "diff")
+	t.Setenv("INPUT_STRATEGIES", "pos")
+	t.Setenv("INPUT_GITHUB-TOKEN", "tok")
+	env, _, stderr := testEnv(t, ws)
+	if code := runMain(context.Background(), env, []string{"action"}); code != exitError {
+		t.Errorf("exit %d, want 2", code)
+	}
+	for _, want := range []string{
+		`::error title=interleave: bad input::input scope: "diff" is not valid: use one of changed, package, all`,
+		`::error title=interleave: bad input::input strategies: unknown strategy "pos": valid strategies are random`,
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, ok := os.LookupEnv("INPUT_GITHUB-TOKEN"); ok {
+		t.Error("the token input is still in the environment after a bad input")
+	}
+	t.Setenv("INPUT_SCOPE", "")
+	t.Setenv("INPUT_STRATEGIES", "")
+	t.Setenv("INPUT_WORKING-DIRECTORY", "nope")
+	stderr.Reset()
+	if code := runMain(context.Background(), env, []string{"action"}); code != exitError || !strings.Contains(stderr.String(), `input working-directory: "nope" is not a directory`) {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+}
+
+const actionFixtureBase = `package a
+
+import "sync"
+
+// Counter counts.
+type Counter struct {
+	mu sync.Mutex
+	n  int // guarded by mu
+}
+
+// Inc adds one.
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+// Add adds v.
+func (c *Counter) Add(v int) {
+	c.mu.Lock()
+	c.n += v
+	c.mu.Unlock()
+}
+`
+
+const actionFixtureHead = actionFixtureBase + `
+// Get reads the count without the lock.
+func (c *Counter) Get() int {
+	return c.n
+}
+
+// Cache counts its lookups.
+type Cache struct {
+	mu   sync.RWMutex
+	hits int // guarded by mu
+	m    map[string]int
+}
+
+// Lookup writes hits under the read lock.
+func (c *Cache) Lookup(k string) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	c.hits++
+	return c.m[k]
+}
+`
+
+// The action on a real repository with the real pr (static analysis only):
+// findings on the changed lines, outputs, SARIF, the job summary; then the
+// packages input dropping them.
+func TestActionRealPR(t *testing.T) {
+	r := newPRRepo(t)
+	base := r.commit(map[string]string{"mod/go.mod": "module example.com/m\n\ngo 1.22\n", "mod/a/a.go": actionFixtureBase})
+	r.commit(map[string]string{"mod/a/a.go": actionFixtureHead})
+	sb := newActionSandbox(t, r.dir)
+	t.Setenv("INPUT_WORKING-DIRECTORY", "mod")
+	t.Setenv("INPUT_BASE", base)
+	t.Setenv("INPUT_BUDGET", "0")
+	t.Setenv("INPUT_COMMENT", "false")
+	t.Setenv("INPUT_FAIL-ON", "note")
+
+	env, _, stderr := testEnv(t, r.dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	code := runMain(ctx, env, []string{"action"})
+	if code != exitFindings {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	out := sb.outputs(t)
+	if out["findings"] == "" || out["findings"] == "0" || out["sarif-file"] != "mod/interleave.sarif" {
+		t.Fatalf("outputs %q", out)
+	}
+	rep, err := actionReadReport(filepath.Join(r.dir, out["report-file"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rule string
+	for _, f := range rep.Findings {
+		if f.Pos.File == "mod/a/a.go" && (f.Rule == "IL1001" || f.Rule == "IL2001") {
+			rule = f.Rule
+		}
+	}
+	if rule == "" {
+		t.Fatalf("neither IL1001 nor IL2001 in mod/a/a.go among %+v", rep.Findings)
+	}
+	sarif, err := os.ReadFile(filepath.Join(r.dir, out["sarif-file"]))
+	if err != nil || !strings.Contains(string(sarif), `"ruleId": "`+rule+`"`) {
+		t.Errorf("SARIF lacks %s (%v):\n%.400s", rule, err, sarif)
+	}
+	md, err := os.ReadFile(sb.stepSummary)
+	if err != nil || !strings.Contains(string(md), rule) || !strings.Contains(string(md), "<details><summary>Change:") {
+		t.Errorf("job summary (%v):\n%s", err, md)
+	}
+
+	// packages selects another directory: nothing is reported.
+	t.Setenv("INPUT_PACKAGES", "./b/...")
+	os.Remove(sb.output)
+	stderr.Reset()
+	if code := runMain(ctx, env, []string{"action"}); code != exitOK {
+		t.Fatalf("with packages ./b/...: exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	if out := sb.outputs(t); out["findings"] != "0" {
+		t.Errorf("with packages ./b/...: findings %q", out["findings"])
+	}
+	sarif, _ = os.ReadFile(filepath.Join(r.dir, "mod", "interleave.sarif"))
+	if strings.Contains(string(sarif), rule) {
+		t.Error("the SARIF file still has the finding outside packages")
+	}
+	md, _ = os.ReadFile(filepath.Join(r.dir, "mod", actionSummaryFile))
+	if !strings.Contains(string(md), "outside the packages input (./b/...) not reported") || !strings.Contains(string(md), "<details><summary>Change:") {
+		t.Errorf("summary:\n%s", md)
+	}
+}
+
+// report mode merges earlier reports (here two shards) and hands the result
+// to the real post command, which without a token degrades to annotations.
+func TestActionReportMode(t *testing.T) {
+	if commands["post"] == nil {
+		t.Skip("interleave post is not in this build yet (cmd/interleave/post.go)")
+	}
+	ws := t.TempDir()
+	sb := newActionSandbox(t, ws)
+	if err := os.MkdirAll(filepath.Join(ws, "art"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeJSONReport(t, filepath.Join(ws, "art", "shard-1.json"), testFindings[:1])
+	writeJSONReport(t, filepath.Join(ws, "art", "shard-2.json"), testFindings)
+	event := filepath.Join(ws, "event.json")
+	head := strings.Repeat("c", 40)
+	os.WriteFile(event, []byte(fmt.Sprintf(`{"action":"opened","number":7,"pull_request":{"number":7,"head":{"sha":%q},"base":{"sha":%q}},"repository":{"full_name":"o/r","default_branch":"main"}}`, head, strings.Repeat("d", 40))), 0o644)
+	t.Setenv("GITHUB_EVENT_PATH", event)
+	t.Setenv("GITHUB_EVENT_NAME", "pull_request")
+	t.Setenv("GITHUB_REPOSITORY", "o/r")
+	t.Setenv("GITHUB_SHA", head)
+	t.Setenv("INPUT_REPORT", "art/*.json")
+	t.Setenv("INPUT_PR-NUMBER", "7")
+
+	env, stdout, stderr := testEnv(t, ws)
+	code := runMain(context.Background(), env, []string{"action"})
+	t.Logf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want 1 (an error finding); stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	out := sb.outputs(t)
+	if out["findings"] != "2" || out["report-file"] != "interleave-report.json" || out["sarif-file"] != "interleave.sarif" {
+		t.Errorf("outputs %q", out)
+	}
+	if !strings.Contains(stdout.String(), "::error file=mod/a/a.go,line=9,") {
+		t.Errorf("post printed no annotation for the finding:\n%s", stdout)
+	}
+	if md, err := os.ReadFile(sb.stepSummary); err != nil || !strings.Contains(string(md), "IL1001") {
+		t.Errorf("job summary (%v): %q", err, md)
+	}
+}
+
+func TestActionMatchPackages(t *testing.T) {
+	dir := "/ws/mod"
+	for _, tt := range []struct {
+		pats []string
+		file string
+		want bool
+	}{
+		{[]string{"."}, "/ws/mod/a.go", true},
+		{[]string{"."}, "/ws/mod/a/a.go", false},
+		{[]string{"./a"}, "/ws/mod/a/a.go", true},
+		{[]string{"./a"}, "/ws/mod/a/b/b.go", false},
+		{[]string{"./a/..."}, "/ws/mod/a/b/b.go", true},
+		{[]string{"./a/..."}, "/ws/mod/ab/b.go", false},
+		{[]string{"./b", "./a/..."}, "/ws/mod/a/a.go", true},
+		{[]string{"./a/..."}, "/ws/other/a/a.go", false},
+	} {
+		if got := actionMatchPackages(dir, tt.pats, tt.file); got != tt.want {
+			t.Errorf("actionMatchPackages(%q, %q) = %v, want %v", tt.pats, tt.file, got, tt.want)
+		}
+	}
+}
+
+// When pr cannot run, nothing is posted, the reason reaches the job summary
+// and the step exits 2 without a findings output.
+func TestActionPRCouldNotRun(t *testing.T) {
+	ws := t.TempDir()
+	sb := newActionSandbox(t, ws)
+	// A report left by an earlier run must not be posted.
+	writeJSONReport(t, filepath.Join(ws, actionReportFile), testFindings)
+	fakePR := &command{name: "pr", run: func(ctx context.Context, env *cliEnv, args []string) int {
+		os.WriteFile(flagValue(args, "-summary"), []byte("## interleave could not run\n\nthe head does not compile\n"), 0o644)
+		return exitError
+	}}
+	a := &actionRunner{command: func(name string) *command {
+		if name == "post" {
+			t.Error("post ran although pr could not")
+		}
+		return map[string]*command{"pr": fakePR}[name]
+	}}
+	env, _, stderr := testEnv(t, ws)
+	if code := a.run(context.Background(), env); code != exitError {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	md, err := os.ReadFile(sb.stepSummary)
+	if err != nil || !strings.Contains(string(md), "the head does not compile") {
+		t.Errorf("job summary (%v): %q", err, md)
+	}
+	out := sb.outputs(t)
+	if _, ok := out["findings"]; ok || out["summary-file"] != actionSummaryFile || out["report-file"] != "" {
+		t.Errorf("outputs %q", out)
+	}
+}
+
+// action.yml declares exactly the inputs interleave action reads.
+func TestActionYAMLInputs(t *testing.T) {
+	b, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "\ninputs:\n")
+	if !ok {
+		t.Fatal("action.yml has no inputs section")
+	}
+	var names []string
+	for _, line := range strings.Split(rest, "\n") {
+		if line != "" && !strings.HasPrefix(line, " ") {
+			break // the next top-level key
+		}
+		if m := regexp.MustCompile(`^  ([a-z-]+):$`).FindStringSubmatch(line); m != nil {
+			names = append(names, m[1])
+		}
+	}
+	if strings.Join(names, " ") != strings.Join(actionInputNames, " ") {
+		t.Errorf("action.yml inputs %q, interleave action reads %q", names, actionInputNames)
+	}
+	for _, out := range []string{"findings", "sarif-file", "summary-file", "report-file"} {
+		if !strings.Contains(string(b), "\n  "+out+":\n") {
+			t.Errorf("action.yml lacks output %s", out)
+		}
+	}
+}
+
+func TestActionStepSummaryCut(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "step")
+	t.Setenv("GITHUB_STEP_SUMMARY", dst)
+	src := filepath.Join(dir, "big.md")
+	os.WriteFile(src, []byte(strings.Repeat("x", actionMaxStepSummary+10)), 0o644)
+	if err := actionAppendStepSummary(src); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(dst)
+	if len(b) != actionMaxStepSummary || !strings.HasSuffix(string(b), "the full report is in the SARIF and JSON files)\n") {
+		t.Errorf("got %d bytes ending %q", len(b), b[max(0, len(b)-80):])
+	}
+	os.WriteFile(src, []byte("small\n"), 0o644)
+	os.WriteFile(dst, []byte("before\n"), 0o644)
+	if err := actionAppendStepSummary(src); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(dst); string(b) != "before\nsmall\n" {
+		t.Errorf("append: got %q", b)
+	}
+}
