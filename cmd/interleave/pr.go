@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,7 +69,8 @@ type prOptions struct {
 	Schedules  string
 	Workers    int
 	Tags       []string
-	Notes      []string // how base and head were chosen, when from an event
+	Run        *regexp.Regexp // only affected tests whose name matches; nil means all
+	Notes      []string       // how base and head were chosen, when from an event
 }
 
 // parsePRFlags parses args; getenv supplies GITHUB_EVENT_PATH and
@@ -96,6 +98,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	fs.IntVar(&opts.Workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
 	var tags prList
 	fs.Var(&tags, "tags", "Build `tags`, comma-separated, as for go build")
+	run := fs.String("run", "", "Search only the affected tests whose name matches `regexp`")
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, code, false
 	}
@@ -113,6 +116,11 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 		return bad("%v", err)
 	}
 	opts.FailOn = sev
+	if *run != "" {
+		if opts.Run, err = regexp.Compile(*run); err != nil {
+			return bad("-run: %v", err)
+		}
+	}
 	if opts.Budget < 0 {
 		return bad("-budget must not be negative, got %v", opts.Budget)
 	}
@@ -504,7 +512,21 @@ func (r *prRun) dynamic(ctx context.Context, staticFindings []checks.Finding) ([
 		r.notes = append(r.notes, "dynamic search skipped (-budget 0)")
 		return nil, nil
 	}
-	tests := shardTests(c.Tests, opts.Shard, opts.Shards)
+	tests := c.Tests
+	if opts.Run != nil {
+		var kept []affected.Test
+		for _, t := range tests {
+			if opts.Run.MatchString(t.Name) {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == 0 && len(tests) > 0 {
+			r.notes = append(r.notes, fmt.Sprintf("no affected test matches -run %q: dynamic search skipped", opts.Run))
+			return nil, nil
+		}
+		tests = kept
+	}
+	tests = shardTests(tests, opts.Shard, opts.Shards)
 	if len(tests) == 0 {
 		if len(c.Packages) > 0 {
 			r.notes = append(r.notes, "no affected test reaches the changed code: dynamic search skipped")

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,18 @@ func TestParsePRFlags(t *testing.T) {
 				"-o", "out.sarif", "-sarif", "s.sarif", "-summary", "sum.md", "-v", "-race=false", "-seed", "5", "-schedules", "sch", "-workers", "2", "-tags", "a,b"},
 			want: &prOptions{Base: "v1", Head: "feature", Scope: "all", Budget: 30 * time.Second, FailOn: checks.Error, Format: "sarif",
 				Output: "out.sarif", SARIF: "s.sarif", Summary: "sum.md", Verbose: true, Seed: 5, Schedules: "sch", Workers: 2, Tags: []string{"a", "b"}},
+		},
+		{
+			name: "run",
+			args: []string{"-base", "main", "-run", "^TestA$|TestB"},
+			want: &prOptions{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+				Run: regexp.MustCompile("^TestA$|TestB")},
+		},
+		{
+			name:     "bad run",
+			args:     []string{"-base", "main", "-run", "Test("},
+			wantCode: exitError,
+			wantErr:  "-run: error parsing regexp",
 		},
 		{
 			name: "shard",
