@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/interleave-dev/interleave/report/github/app"
+)
+
+func init() {
+	register(&command{
+		name:  "serve",
+		short: "Run interleave as a GitHub App: receive webhooks, queue and run jobs",
+		usage: "-app-id ID -private-key FILE -webhook-secret-file FILE [flags]",
+		run: func(ctx context.Context, env *cliEnv, args []string) int {
+			opts, code, ok := parseServeFlags(env, args, os.Getenv)
+			if !ok {
+				return code
+			}
+			return runServe(ctx, env, opts, nil)
+		},
+	})
+}
+
+// serveOptions is the command line of interleave serve, with the key and
+// secret already read.
+type serveOptions struct {
+	Addr  string
+	Grace time.Duration
+	app.Config
+}
+
+func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (opts *serveOptions, code int, ok bool) {
+	opts = &serveOptions{}
+	fs := newFlagSet(env, commands["serve"])
+	fs.StringVar(&opts.Addr, "addr", ":8080", "Listen on `address` for POST /webhook and GET /healthz")
+	fs.Int64Var(&opts.AppID, "app-id", 0, "The GitHub App's `id` (required)")
+	keyFile := fs.String("private-key", "", "The App's private key, a PEM `file` (required)")
+	secretFile := fs.String("webhook-secret-file", "", "Read the webhook secret from `file` (default $INTERLEAVE_WEBHOOK_SECRET)")
+	fs.StringVar(&opts.DBPath, "db", "interleave.db", "The job queue's database `file`")
+	fs.StringVar(&opts.WorkDir, "workdir", filepath.Join(os.TempDir(), "interleave-serve"), "Clone pull requests and keep job outputs under `dir`")
+	fs.DurationVar(&opts.JobTimeout, "job-timeout", 30*time.Minute, "Kill a job (fetch and analysis) that runs longer than this")
+	fs.DurationVar(&opts.DefaultBudget, "budget", 5*time.Minute, "Search budget of a job whose trigger names none")
+	fs.IntVar(&opts.Workers, "workers", 1, "Jobs run at once")
+	fs.StringVar(&opts.FailOn, "fail-on", "warning", "Fail the check run on a finding of at least this `severity`: note, warning, error")
+	fs.DurationVar(&opts.Grace, "grace", time.Minute, "On SIGINT/SIGTERM, let running jobs finish for this long before re-queueing them")
+	apiDefault := getenv("GITHUB_API_URL")
+	if apiDefault == "" {
+		apiDefault = "https://api.github.com/"
+	}
+	gitDefault := getenv("GITHUB_SERVER_URL")
+	if gitDefault == "" {
+		gitDefault = "https://github.com"
+	}
+	fs.StringVar(&opts.APIURL, "api-url", apiDefault, "REST API `url` (GitHub Enterprise: https://HOST/api/v3)")
+	fs.StringVar(&opts.GitURL, "git-url", gitDefault, "Clone from `url`/OWNER/REPO; a local directory works too")
+	if code, ok := parseFlags(fs, args); !ok {
+		return nil, code, false
+	}
+	bad := func(format string, a ...any) (*serveOptions, int, bool) {
+		fmt.Fprintf(env.stderr, "interleave serve: "+format+"\n", a...)
+		return nil, exitError, false
+	}
+	if fs.NArg() > 0 {
+		return bad("unexpected arguments %q", fs.Args())
+	}
+	if opts.AppID <= 0 {
+		return bad("-app-id is required: the App's numeric id from its settings page")
+	}
+	if *keyFile == "" {
+		return bad("-private-key is required: the PEM file generated on the App's settings page")
+	}
+	key, err := os.ReadFile(*keyFile)
+	if err != nil {
+		return bad("reading the private key: %v", err)
+	}
+	opts.PrivateKey = key
+	secret := getenv("INTERLEAVE_WEBHOOK_SECRET")
+	if *secretFile != "" {
+		data, err := os.ReadFile(*secretFile)
+		if err != nil {
+			return bad("reading the webhook secret: %v", err)
+		}
+		secret = strings.TrimRight(string(data), "\r\n")
+	}
+	if secret == "" {
+		return bad("no webhook secret: use -webhook-secret-file FILE or set INTERLEAVE_WEBHOOK_SECRET")
+	}
+	opts.WebhookSecret = []byte(secret)
+	switch {
+	case opts.Workers < 1:
+		return bad("-workers must be at least 1, got %d", opts.Workers)
+	case opts.JobTimeout <= 0:
+		return bad("-job-timeout must be positive, got %v", opts.JobTimeout)
+	case opts.DefaultBudget <= 0:
+		return bad("-budget must be positive, got %v", opts.DefaultBudget)
+	case opts.DefaultBudget >= opts.JobTimeout:
+		return bad("-budget %v leaves no time for fetching and building within -job-timeout %v", opts.DefaultBudget, opts.JobTimeout)
+	case opts.Grace < 0:
+		return bad("-grace must not be negative, got %v", opts.Grace)
+	}
+	switch opts.FailOn {
+	case "note", "warning", "error":
+	default:
+		return bad("-fail-on must be note, warning or error, got %q", opts.FailOn)
+	}
+	if opts.Interleave, err = os.Executable(); err != nil {
+		return bad("locating the interleave binary: %v", err)
+	}
+	return opts, 0, true
+}
+
+// runServe serves until ctx is cancelled or SIGTERM arrives. ready, when not
+// nil, is called with the listening address.
+func runServe(ctx context.Context, env *cliEnv, opts *serveOptions, ready func(addr string)) int {
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	log := slog.New(slog.NewJSONHandler(env.stderr, nil))
+	cfg := opts.Config
+	cfg.Logger = log
+	if !filepath.IsAbs(cfg.DBPath) {
+		cfg.DBPath = filepath.Join(env.dir, cfg.DBPath)
+	}
+	if !filepath.IsAbs(cfg.WorkDir) {
+		cfg.WorkDir = filepath.Join(env.dir, cfg.WorkDir)
+	}
+	if err := os.MkdirAll(cfg.WorkDir, 0o700); err != nil {
+		fmt.Fprintf(env.stderr, "interleave serve: %v\n", err)
+		return exitError
+	}
+	srv, err := app.New(cfg)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "interleave serve: %v\n", err)
+		return exitError
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		srv.Close(context.Background())
+		fmt.Fprintf(env.stderr, "interleave serve: %v\n", err)
+		return exitError
+	}
+	httpSrv := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       8 * time.Second, // GitHub gives up after 10 s
+		WriteTimeout:      10 * time.Second,
+	}
+	srv.Start()
+	log.Info("serving", "addr", ln.Addr().String(), "app_id", cfg.AppID, "workers", cfg.Workers, "api", cfg.APIURL, "db", cfg.DBPath)
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ln) }()
+
+	code := exitOK
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down: no new deliveries; running jobs get the grace period", "grace", opts.Grace.String())
+	case err := <-served:
+		log.Error("server stopped", "error", err.Error())
+		code = exitError
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	if err := httpSrv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("closing connections", "error", err.Error())
+	}
+	cancel()
+	graceCtx, cancel := context.WithTimeout(context.Background(), opts.Grace)
+	defer cancel()
+	if err := srv.Close(graceCtx); err != nil {
+		log.Error("closing the queue", "error", err.Error())
+		return exitError
+	}
+	log.Info("stopped")
+	return code
+}

@@ -1,0 +1,382 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bradleyfalzon/ghinstallation/v2"
+	gh "github.com/google/go-github/v60/github"
+
+	ghreport "github.com/interleave-dev/interleave/report/github"
+)
+
+var (
+	errJobTimeout  = errors.New("job time limit exceeded")
+	errPostTimeout = errors.New("post time limit exceeded")
+)
+
+// Output files of interleave pr in a job's out directory.
+const (
+	reportFile  = "report.json"
+	summaryFile = "summary.md"
+	sarifFile   = "report.sarif"
+	prLogFile   = "pr.log"
+	postLogFile = "post.log"
+	gitLogFile  = "git.log"
+)
+
+// workerLoop runs pending jobs one after another until the server stops.
+func (s *Server) workerLoop() {
+	for s.stopCtx.Err() == nil {
+		j, err := s.store.claim(time.Now())
+		if err != nil {
+			s.log.Error("claiming a job", "error", err.Error())
+		}
+		if j == nil || err != nil {
+			select {
+			case <-s.stopCtx.Done():
+				return
+			case <-s.jobWake:
+			case <-time.After(time.Minute):
+			}
+			continue
+		}
+		s.notify(s.jobWake) // another worker may take the next one
+		s.runJob(j)
+	}
+}
+
+// runJob analyzes a claimed job (unless an earlier attempt did), posts its
+// results (unless already posted) and records the outcome.
+func (s *Server) runJob(j *Job) {
+	log := s.log.With("job", j.ID, "repo", j.Owner+"/"+j.Repo, "pr", j.PR, "head", j.HeadSHA, "attempt", j.Attempts)
+	log.Info("job started", "trigger", j.Trigger, "budget", j.Budget.String(), "seed", j.Seed)
+	start := time.Now()
+	jobDir := filepath.Join(s.cfg.WorkDir, "jobs", j.ID)
+	srcDir, outDir := filepath.Join(jobDir, "src"), filepath.Join(jobDir, "out")
+
+	finish := func(state, reason string) {
+		_, err := s.store.update(j.ID, func(j *Job) {
+			j.State, j.Reason = state, reason
+			if state == StatePending {
+				j.Started = time.Time{}
+			} else {
+				j.Finished = time.Now()
+			}
+		})
+		if err != nil {
+			log.Error("recording the job's outcome", "error", err.Error())
+		}
+		switch state {
+		case StatePending:
+			log.Warn("job interrupted, re-queued", "reason", reason)
+		case StateFailed:
+			log.Error("job failed", "reason", reason, "seconds", time.Since(start).Seconds())
+		default:
+			log.Info("job done", "pr_exit", j.PRExit, "seconds", time.Since(start).Seconds())
+		}
+		if state != StatePending {
+			if err := os.RemoveAll(jobDir); err != nil {
+				log.Warn("removing the job directory", "error", err.Error())
+			}
+		}
+	}
+	// interrupted tells a shutdown apart from a failure of the job itself.
+	interrupted := func() bool { return s.killCtx.Err() != nil }
+
+	tr, err := s.installation(j.InstallationID)
+	if err != nil {
+		finish(StateFailed, "installation token: "+err.Error())
+		return
+	}
+
+	if j.Analyzed.IsZero() || !exists(filepath.Join(outDir, reportFile)) {
+		ctx, cancel := context.WithTimeoutCause(s.killCtx, s.cfg.JobTimeout, errJobTimeout)
+		code, err := s.analyze(ctx, j, tr, srcDir, outDir)
+		cause := context.Cause(ctx)
+		cancel()
+		var cnr *couldNotRun
+		switch {
+		case err != nil && errors.Is(cause, errJobTimeout):
+			reason := fmt.Sprintf("exceeded the job time limit of %v; its processes were killed", s.cfg.JobTimeout)
+			s.postFailure(j, "timed_out", "interleave ran out of time",
+				fmt.Sprintf("The analysis of %s did not finish within the App's job time limit of %v and was stopped, so there are no results. A smaller search budget (`/retest-concurrency budget=…`) or a larger `-job-timeout` on the server helps.", j.HeadSHA, s.cfg.JobTimeout), log)
+			finish(StateFailed, reason)
+			return
+		case err != nil && interrupted():
+			finish(StatePending, "server shutting down")
+			return
+		case errors.As(err, &cnr):
+			s.postFailure(j, "failure", "interleave could not run", cnr.summary, log)
+			finish(StateFailed, err.Error())
+			return
+		case err != nil:
+			finish(StateFailed, err.Error())
+			return
+		}
+		j, err = s.store.update(j.ID, func(j *Job) { j.Analyzed, j.PRExit = time.Now(), code })
+		if err != nil {
+			finish(StateFailed, "recording the analysis: "+err.Error())
+			return
+		}
+		log.Info("analysis done", "pr_exit", code, "seconds", time.Since(start).Seconds())
+	}
+
+	if j.Posted.IsZero() {
+		ctx, cancel := context.WithTimeoutCause(s.killCtx, s.cfg.PostTimeout, errPostTimeout)
+		err := s.post(ctx, j, tr, srcDir, outDir)
+		cause := context.Cause(ctx)
+		cancel()
+		switch {
+		case err != nil && errors.Is(cause, errPostTimeout):
+			finish(StateFailed, fmt.Sprintf("posting exceeded its time limit of %v", s.cfg.PostTimeout))
+			return
+		case err != nil && interrupted():
+			finish(StatePending, "server shutting down")
+			return
+		case err != nil:
+			finish(StateFailed, err.Error())
+			return
+		}
+		// Recorded at once: a restart after this point never posts again.
+		if j, err = s.store.update(j.ID, func(j *Job) { j.Posted = time.Now() }); err != nil {
+			log.Error("recording the post", "error", err.Error())
+		}
+	}
+	finish(StateDone, "")
+}
+
+// analyze fetches the pinned commits into srcDir and runs interleave pr
+// there with a scrubbed environment. It returns pr's exit code (0 or 1);
+// a run that produced no report is an error.
+func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transport, srcDir, outDir string) (int, error) {
+	if err := os.RemoveAll(filepath.Dir(srcDir)); err != nil {
+		return 0, err
+	}
+	for _, d := range []string{srcDir, outDir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return 0, err
+		}
+	}
+	token, err := tr.Token(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("installation token: %w", err)
+	}
+	if err := s.fetch(ctx, j, token, srcDir, filepath.Join(outDir, gitLogFile)); err != nil {
+		return 0, err
+	}
+	args := []string{"pr", "-base", j.BaseSHA, "-head", j.HeadSHA, "-budget", j.Budget.String(),
+		"-format", "json", "-o", filepath.Join(outDir, reportFile),
+		"-summary", filepath.Join(outDir, summaryFile), "-sarif", filepath.Join(outDir, sarifFile)}
+	if j.Seed != 0 {
+		args = append(args, "-seed", strconv.FormatInt(j.Seed, 10))
+	}
+	if j.Run != "" && s.prSupportsRun() {
+		args = append(args, "-run", j.Run)
+	}
+	// The pull request's code runs here: no token, no secret in its environment.
+	code, err := s.runLogged(ctx, srcDir, scrubbedEnv(), filepath.Join(outDir, prLogFile), s.cfg.Interleave, args...)
+	if err != nil {
+		return 0, fmt.Errorf("interleave pr: %w", err)
+	}
+	if code != 0 && code != 1 || !exists(filepath.Join(outDir, reportFile)) {
+		e := &couldNotRun{code: code, log: tail(filepath.Join(outDir, prLogFile))}
+		// interleave pr writes why into the summary, e.g. the compiler's words.
+		if b, err := os.ReadFile(filepath.Join(outDir, summaryFile)); err == nil && len(b) > 0 {
+			e.summary = string(b)
+		} else {
+			e.summary = "interleave pr exited with status " + strconv.Itoa(code) + ":\n\n```\n" + e.log + "\n```\n"
+		}
+		return 0, e
+	}
+	return code, nil
+}
+
+// couldNotRun is interleave pr ending without a report: the head does not
+// compile, or the change could not be read.
+type couldNotRun struct {
+	code    int
+	log     string // the end of its output
+	summary string // markdown for the check run
+}
+
+func (e *couldNotRun) Error() string {
+	return fmt.Sprintf("interleave pr could not run (exit %d): %s", e.code, e.log)
+}
+
+// maxCheckRunSummary is GitHub's limit on a check run's output.summary.
+const maxCheckRunSummary = 65535
+
+// postFailure completes a check run on the job's head saying why there are
+// no results, so the pull request does not wait for a check that never
+// comes. It records the job as posted; errors are only logged.
+func (s *Server) postFailure(j *Job, conclusion, title, summary string, log *slog.Logger) {
+	if !j.Posted.IsZero() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.killCtx, s.cfg.PostTimeout)
+	defer cancel()
+	c, err := s.client(j.InstallationID)
+	if err != nil {
+		log.Error("posting the failure", "error", err.Error())
+		return
+	}
+	if len(summary) > maxCheckRunSummary {
+		summary = summary[:maxCheckRunSummary-len("\n…")] + "\n…"
+	}
+	summary = strings.ToValidUTF8(summary, "")
+	now := gh.Timestamp{Time: time.Now()}
+	_, _, err = c.Checks.CreateCheckRun(ctx, j.Owner, j.Repo, gh.CreateCheckRunOptions{
+		Name: ghreport.CheckRunName, HeadSHA: j.HeadSHA,
+		Status: gh.String("completed"), Conclusion: gh.String(conclusion), CompletedAt: &now,
+		Output: &gh.CheckRunOutput{Title: gh.String(title), Summary: gh.String(summary)},
+	})
+	if err != nil {
+		log.Error("posting the failure", "error", err.Error())
+		return
+	}
+	if _, err := s.store.update(j.ID, func(j *Job) { j.Posted = time.Now() }); err != nil {
+		log.Error("recording the post", "error", err.Error())
+	}
+	log.Info("failure posted", "conclusion", conclusion)
+}
+
+// fetch puts the job's head commit, checked out, and its base into dir. The
+// token travels in an http.extraheader set through GIT_CONFIG_* variables:
+// never in the URL, argv or .git/config.
+func (s *Server) fetch(ctx context.Context, j *Job, token, dir, logFile string) error {
+	root := strings.TrimRight(s.cfg.GitURL, "/")
+	remote := root + "/" + j.Owner + "/" + j.Repo
+	env := append(scrubbedEnv(), "GIT_TERMINAL_PROMPT=0")
+	if strings.HasPrefix(root, "https://") || strings.HasPrefix(root, "http://") {
+		basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
+		env = append(env, "GIT_CONFIG_COUNT=1",
+			"GIT_CONFIG_KEY_0=http."+root+"/.extraheader",
+			"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic "+basic)
+	}
+	steps := [][]string{
+		{"init", "--quiet", dir},
+		{"-C", dir, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", remote, j.HeadSHA, j.BaseSHA},
+		{"-C", dir, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", j.HeadSHA},
+	}
+	for _, args := range steps {
+		code, err := s.runLogged(ctx, "", env, logFile, "git", args...)
+		if err != nil {
+			return fmt.Errorf("git %s: %w", args[len(args)-1], err)
+		}
+		if code != 0 {
+			return fmt.Errorf("fetching %s/%s at %s failed: %s", j.Owner, j.Repo, j.HeadSHA, tail(logFile))
+		}
+	}
+	return nil
+}
+
+// post runs interleave post with the installation token.
+func (s *Server) post(ctx context.Context, j *Job, tr *ghinstallation.Transport, srcDir, outDir string) error {
+	token, err := tr.Token(ctx)
+	if err != nil {
+		return fmt.Errorf("installation token: %w", err)
+	}
+	args := []string{"post", "-report", filepath.Join(outDir, reportFile),
+		"-repo", j.Owner + "/" + j.Repo, "-pr", strconv.Itoa(j.PR), "-sha", j.HeadSHA, "-fail-on", s.cfg.FailOn}
+	if exists(filepath.Join(outDir, summaryFile)) {
+		args = append(args, "-summary", filepath.Join(outDir, summaryFile))
+	}
+	if exists(filepath.Join(outDir, sarifFile)) {
+		// A repository without code scanning refuses the upload; post
+		// reports that and posts the rest.
+		args = append(args, "-sarif", filepath.Join(outDir, sarifFile), "-upload-sarif")
+	}
+	dir := srcDir
+	if !exists(dir) {
+		dir = outDir
+	}
+	env := append(scrubbedEnv(), "GITHUB_TOKEN="+token, "GITHUB_API_URL="+strings.TrimRight(s.apiBase.String(), "/"))
+	logFile := filepath.Join(outDir, postLogFile)
+	code, err := s.runLogged(ctx, dir, env, logFile, s.cfg.Interleave, args...)
+	if err != nil {
+		return fmt.Errorf("interleave post: %w", err)
+	}
+	if code != 0 {
+		return fmt.Errorf("interleave post failed (exit %d): %s", code, tail(logFile))
+	}
+	return nil
+}
+
+// runLogged runs a command in its own process group, appending its output
+// to logFile. A cancelled ctx kills the whole group; so does the command's
+// end, so nothing it started outlives it. err is set when the command could
+// not start or was killed; otherwise code is its exit code.
+func (s *Server) runLogged(ctx context.Context, dir string, env []string, logFile, name string, args ...string) (code int, err error) {
+	f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	cmd := s.command(ctx, dir, env, name, args...)
+	cmd.Stdout, cmd.Stderr = f, f
+	err = cmd.Run()
+	killGroup(cmd)
+	if ctx.Err() != nil {
+		return 0, context.Cause(ctx)
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.Exited() {
+		return ee.ExitCode(), nil
+	}
+	return 0, err
+}
+
+// command returns a command that runs in its own process group and whose
+// cancellation kills that group.
+func (s *Server) command(ctx context.Context, dir string, env []string, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	setProcessGroup(cmd)
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// scrubbedEnv is the environment of subprocesses: what the go command needs,
+// nothing else. No token and no secret of the server leaks into the pull
+// request's code.
+func scrubbedEnv() []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "GOPATH", "GOCACHE", "GOMODCACHE", "GOTOOLCHAIN", "GOFLAGS"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// tail returns the last lines of a log file for an error message.
+func tail(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "(no output)"
+	}
+	const max = 1500
+	s := strings.TrimSpace(string(data))
+	if len(s) > max {
+		s = "…" + s[len(s)-max:]
+	}
+	if s == "" {
+		return "(no output)"
+	}
+	return s
+}
