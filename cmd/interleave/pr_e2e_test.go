@@ -155,9 +155,6 @@ func TestPREndToEnd(t *testing.T) {
 	sum := filepath.Join(r.dir, "summary.md")
 	code, _, stderr := r.runPR("-base", base, "-budget", "10s", "-format", "json", "-o", out, "-summary", sum, "-v")
 	t.Logf("interleave pr stderr:\n%s", stderr)
-	if strings.Contains(stderr, "not built yet") {
-		t.Skip("the dynamic search (checks/dynamic) is not built yet")
-	}
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
 	}
