@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -65,7 +66,7 @@ var actionSecretEnv = []string{
 // actionInputNames are the inputs of action.yml, in its order.
 var actionInputNames = []string{
 	"github-token", "base", "budget", "fail-on", "scope", "strategies", "packages", "sarif-file",
-	"comment", "shard", "working-directory", "report", "pr-number", "sha", "seed",
+	"comment", "shard", "working-directory", "report", "pr-number", "sha", "seed", "run",
 }
 
 // actionInputEnv is the variable the runner sets for a docker action's
@@ -92,6 +93,7 @@ type actionInputs struct {
 	PRNumber   int
 	SHA        string // the commit the results are posted on; "" lets post read the event
 	Seed       int64  // 0: pr derives it from the commits
+	Run        string // regexp: search only the affected tests it matches
 }
 
 // parseActionInputs reads and validates the inputs; the error lists every
@@ -197,6 +199,12 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 			bad("seed", "%q is not a positive integer", seed)
 		}
 		in.Seed = v
+	}
+	if run := get("run", ""); run != "" {
+		if _, err := regexp.Compile(run); err != nil {
+			bad("run", "%v", err)
+		}
+		in.Run = run
 	}
 	return in, errors.Join(errs...)
 }
@@ -343,6 +351,9 @@ func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInput
 	}
 	if in.Seed != 0 {
 		args = append(args, "-seed", strconv.FormatInt(in.Seed, 10))
+	}
+	if in.Run != "" {
+		args = append(args, "-run", in.Run)
 	}
 	if in.Shard != "" {
 		args = append(args, "-shard", in.Shard)

@@ -65,6 +65,7 @@ func TestParseActionInputsFromEnvironment(t *testing.T) {
 		"INPUT_SEED":              "42",
 		"INPUT_SHA":               strings.Repeat("ab", 20),
 		"INPUT_BASE":              "origin/main",
+		"INPUT_RUN":               "^TestA$",
 	} {
 		t.Setenv(k, v)
 	}
@@ -74,7 +75,7 @@ func TestParseActionInputsFromEnvironment(t *testing.T) {
 	}
 	if in.Token != "tok" || in.FailOn != "warning" || in.SARIFFile != "out/x.sarif" || in.WorkDir != "sub" ||
 		in.Budget != 90*time.Second || in.Scope != "package" || strings.Join(in.Packages, " ") != "./a/... ./b" ||
-		in.Comment || in.Shard != "2/4" || in.PRNumber != 17 || in.Seed != 42 || in.SHA != strings.Repeat("ab", 20) || in.Base != "origin/main" {
+		in.Comment || in.Shard != "2/4" || in.PRNumber != 17 || in.Seed != 42 || in.SHA != strings.Repeat("ab", 20) || in.Base != "origin/main" || in.Run != "^TestA$" {
 		t.Errorf("got %+v", in)
 	}
 }
@@ -98,6 +99,7 @@ func TestParseActionInputsBad(t *testing.T) {
 		{map[string]string{"INPUT_PR-NUMBER": "#3"}, `input pr-number: "#3" is not a pull request number`},
 		{map[string]string{"INPUT_SHA": "main"}, `input sha: "main" is not a full commit hash`},
 		{map[string]string{"INPUT_SEED": "-4"}, `input seed: "-4" is not a positive integer`},
+		{map[string]string{"INPUT_RUN": "Test("}, `input run: error parsing regexp`},
 		{map[string]string{"INPUT_BASE": "--upload-pack=x"}, `input base: "--upload-pack=x" is not a ref`},
 	}
 	for _, tt := range tests {
