@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
 //go:embed doc.go
@@ -21,7 +23,7 @@ var doc string
 // sync/atomic elsewhere (rule IL3001).
 var Analyzer = &analysis.Analyzer{
 	Name:      "atomicmix",
-	Doc:       mustExtractDoc(doc, "atomicmix"),
+	Doc:       passdoc.MustExtract(doc, "atomicmix"),
 	Run:       run,
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
 }
@@ -89,7 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 func (pc *passContext) collectAtomics() {
 	info := pc.pass.TypesInfo
 	pc.forEachFunc(func(fd *ast.FuncDecl) {
-		w := &lockWalker{info: info, keyOf: pc.lockKey, visit: func(n ast.Node, held lockState) {
+		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
 				return
@@ -121,13 +123,13 @@ func (pc *passContext) collectAtomics() {
 				pc.seenWrite[v] = true
 			}
 		}}
-		w.walkFunc(fd.Body, lockState{})
+		w.WalkFunc(fd.Body, lockregion.Held{})
 	})
 }
 
 // intersect returns the mutexes in both acc and held; acc is ignored
 // when it holds nothing yet (first access).
-func intersect(acc map[string]bool, held lockState, seen bool) map[string]bool {
+func intersect(acc map[string]bool, held lockregion.Held, seen bool) map[string]bool {
 	out := map[string]bool{}
 	for k := range held {
 		if !seen || acc[k] {
@@ -141,7 +143,7 @@ func intersect(acc map[string]bool, held lockState, seen bool) map[string]bool {
 // through: s.mu and c.mu of the same struct type are the same key.
 func (pc *passContext) lockKey(x ast.Expr) string {
 	text := types.ExprString(x)
-	root := rootIdent(x)
+	root := lockregion.RootIdent(x)
 	if root == nil || !strings.HasPrefix(text, root.Name) {
 		return text
 	}
@@ -234,8 +236,8 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	fresh, firstGo := freshLocals(info, fd.Body)
 	copies := valueParams(info, fd)
 	waited := pc.firstWait(fd.Body)
-	heldAt := map[ast.Node]lockState{}
-	w := &lockWalker{info: info, keyOf: pc.lockKey, visit: func(n ast.Node, held lockState) {
+	heldAt := map[ast.Node]lockregion.Held{}
+	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 		switch n.(type) {
 		case *ast.SelectorExpr, *ast.Ident:
 			if len(held) > 0 {
@@ -243,7 +245,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			}
 		}
 	}}
-	w.walkFunc(fd.Body, lockState{})
+	w.WalkFunc(fd.Body, lockregion.Held{})
 
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		var e ast.Expr
@@ -274,7 +276,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		}
 		// Not shared yet: a value allocated here, before any go statement,
 		// outside closures; or a copy received by value.
-		if root := rootIdent(e); root != nil {
+		if root := lockregion.RootIdent(e); root != nil {
 			obj := info.Uses[root]
 			if copies[obj] {
 				return true
@@ -302,7 +304,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 // mutex held here is held at every atomic write; a write when a mutex
 // held here is held at every atomic access. Variables of other packages
 // are never ordered: their atomic accesses are not visible here.
-func (pc *passContext) ordered(v *types.Var, kind string, held lockState) bool {
+func (pc *passContext) ordered(v *types.Var, kind string, held lockregion.Held) bool {
 	if v.Pkg() != pc.pass.Pkg || !pc.seenAny[v] {
 		return false
 	}
@@ -423,25 +425,6 @@ func constructorName(name string) bool {
 	return strings.HasPrefix(l, "new") || strings.HasPrefix(l, "init")
 }
 
-// rootIdent returns the variable at the base of a field path (x in x.a.b,
-// (*x).a), or nil.
-func rootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := e.(type) {
-		case *ast.Ident:
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
-
 func insideFuncLit(stack []ast.Node) bool {
 	for _, n := range stack {
 		if _, ok := n.(*ast.FuncLit); ok {
@@ -541,24 +524,4 @@ func imports(pkg *types.Package, path string) bool {
 		}
 	}
 	return false
-}
-
-// mustExtractDoc returns the "# Analyzer name" section of a package doc
-// comment, as x/tools' internal analyzerutil.MustExtractDoc does.
-func mustExtractDoc(src, name string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil || f.Doc == nil {
-		panic("atomicmix: cannot parse doc.go")
-	}
-	text := f.Doc.Text()
-	head := "# Analyzer " + name
-	i := strings.Index(text, head)
-	if i < 0 {
-		panic("atomicmix: doc.go has no " + head + " section")
-	}
-	text = text[i+len(head):]
-	if j := strings.Index(text, "\n# "); j >= 0 {
-		text = text[:j]
-	}
-	return strings.TrimSpace(text)
 }

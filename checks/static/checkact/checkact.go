@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -13,6 +12,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
 //go:embed doc.go
@@ -21,7 +23,7 @@ var doc string
 // Analyzer reports check-then-act sequences (rules IL4001, IL4002, IL4003).
 var Analyzer = &analysis.Analyzer{
 	Name: "checkact",
-	Doc:  mustExtractDoc(doc, "checkact"),
+	Doc:  passdoc.MustExtract(doc, "checkact"),
 	Run:  run,
 }
 
@@ -50,7 +52,7 @@ type site struct {
 	obj   string   // the map or the atomic variable, as written
 	key   string   // sync.Map key as written; "" when not a pure expression
 	value ast.Expr // stored value (stores only)
-	held  lockState
+	held  lockregion.Held
 }
 
 type passContext struct {
@@ -82,7 +84,7 @@ func (pc *passContext) checkLoadStore(file *ast.File, fd *ast.FuncDecl) {
 		return // by convention the caller holds the lock
 	}
 	var sites []site
-	w := &lockWalker{info: pc.pass.TypesInfo, visit: func(n ast.Node, held lockState) {
+	w := &lockregion.Walker{Info: pc.pass.TypesInfo, Visit: func(n ast.Node, held lockregion.Held) {
 		if call, ok := n.(*ast.CallExpr); ok {
 			if s, ok := pc.classify(call); ok {
 				s.held = held
@@ -90,7 +92,7 @@ func (pc *passContext) checkLoadStore(file *ast.File, fd *ast.FuncDecl) {
 			}
 		}
 	}}
-	w.walkFunc(fd.Body, lockState{})
+	w.WalkFunc(fd.Body, lockregion.Held{})
 	captured := capturedVars(pc.pass.TypesInfo, fd.Body)
 
 	for _, st := range sites {
@@ -108,7 +110,7 @@ func (pc *passContext) checkLoadStore(file *ast.File, fd *ast.FuncDecl) {
 				ld = &sites[i]
 			}
 		}
-		if ld == nil || commonLock(ld.held, st.held) || pc.reassigned(fd.Body, *ld, st) {
+		if ld == nil || lockregion.Common(ld.held, st.held) || pc.reassigned(fd.Body, *ld, st) {
 			continue
 		}
 		if dep, idempotent := pc.dependent(file, *ld, st); dep && !idempotent {
@@ -134,7 +136,7 @@ func (pc *passContext) reassigned(body *ast.BlockStmt, ld, st site) bool {
 		})
 	}
 	if sel, ok := ast.Unparen(ld.call.Fun).(*ast.SelectorExpr); ok {
-		if root := rootIdentOf(sel.X); root != nil && info.Uses[root] != nil {
+		if root := lockregion.RootIdent(sel.X); root != nil && info.Uses[root] != nil {
 			vars[info.Uses[root]] = true
 		}
 	}
@@ -189,7 +191,7 @@ func (pc *passContext) classify(call *ast.CallExpr) (site, bool) {
 	sig := fn.Type().(*types.Signature)
 	switch fn.Pkg().Path() {
 	case "sync":
-		if sig.Recv() == nil || recvName(sig.Recv().Type()) != "Map" || len(call.Args) == 0 {
+		if sig.Recv() == nil || lockregion.RecvName(sig.Recv().Type()) != "Map" || len(call.Args) == 0 {
 			return site{}, false
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
@@ -581,7 +583,7 @@ func terminates(info *types.Info, b *ast.BlockStmt) bool {
 	case *ast.BranchStmt:
 		return s.Tok != token.FALLTHROUGH
 	case *ast.ExprStmt:
-		return isPanic(info, s.X)
+		return lockregion.IsPanic(info, s.X)
 	}
 	return false
 }
@@ -593,24 +595,4 @@ func imports(pkg *types.Package, path string) bool {
 		}
 	}
 	return false
-}
-
-// mustExtractDoc returns the "# Analyzer name" section of a package doc
-// comment, as x/tools' internal analyzerutil.MustExtractDoc does.
-func mustExtractDoc(src, name string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil || f.Doc == nil {
-		panic(name + ": cannot parse doc.go")
-	}
-	text := f.Doc.Text()
-	head := "# Analyzer " + name
-	i := strings.Index(text, head)
-	if i < 0 {
-		panic(name + ": doc.go has no " + head + " section")
-	}
-	text = text[i+len(head):]
-	if j := strings.Index(text, "\n# "); j >= 0 {
-		text = text[:j]
-	}
-	return strings.TrimSpace(text)
 }

@@ -31,7 +31,10 @@
 // "lock and recheck" idiom) is not reported, nor is a write that only runs
 // on a branch decided by the earlier read but stores a value of its own
 // (a cache fill: if !ok { mu.Lock(); s.m[k] = build(k); mu.Unlock() }),
-// which is usually idempotent.
+// which is usually idempotent, nor one that puts back an unmodified saved
+// copy (saved := s.n ... s.n = saved: a rollback, or a test restoring
+// state), nor one made after the second section re-checked the owner
+// through a method and left if it changed (if c.isClosed() { return }).
 //
 // For atomics, a Store reached only after an early exit counts as
 // dependent when the exit tests the loaded value itself and returns

@@ -6,8 +6,11 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 )
 
 // guardedRead is a read of a shared location (a field s.n or a map entry
@@ -27,6 +30,16 @@ type splitState struct {
 	reread  map[[3]string]bool // target, lock, region: read again in that section
 	lhs     map[ast.Expr]bool  // locations being assigned, not read
 	claimed map[ast.Node]bool  // writes already reported
+	// copyOf maps a local to the location it holds an unmodified copy
+	// of (saved := s.n): writing it back (s.n = saved) restores the old
+	// value on purpose, it does not publish a computed one.
+	copyOf map[types.Object]string
+	// guards maps the condition of an if statement that leaves the
+	// function (if c.isClosed() { return }) to the variable whose state it
+	// tests through a method call; revalid records, per variable, lock and
+	// region, that such a test ran inside the critical section.
+	guards  map[ast.Expr]string
+	revalid map[[3]string]bool
 }
 
 // checkSplit reports writes of a guarded location from a local that was
@@ -38,15 +51,29 @@ func (pc *passContext) checkSplit(fd *ast.FuncDecl) {
 		reread:  map[[3]string]bool{},
 		lhs:     map[ast.Expr]bool{},
 		claimed: map[ast.Node]bool{},
+		copyOf:  map[types.Object]string{},
+		guards:  exitGuards(pc.pass.TypesInfo, fd.Body),
+		revalid: map[[3]string]bool{},
 	}
-	w := &lockWalker{info: pc.pass.TypesInfo, visit: s.visit}
-	w.walkFunc(fd.Body, lockState{})
+	w := &lockregion.Walker{Info: pc.pass.TypesInfo, Visit: s.visit}
+	w.WalkFunc(fd.Body, lockregion.Held{})
 }
 
-func (s *splitState) visit(n ast.Node, held lockState) {
+func (s *splitState) visit(n ast.Node, held lockregion.Held) {
+	if e, ok := n.(ast.Expr); ok {
+		if root, ok := s.guards[e]; ok {
+			for lock, region := range held {
+				s.revalid[[3]string{root, lock, fmt.Sprint(region)}] = true
+			}
+		}
+	}
 	switch n := n.(type) {
 	case *ast.AssignStmt:
 		s.assign(n, held)
+	case *ast.IncDecStmt:
+		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+			delete(s.copyOf, s.pc.pass.TypesInfo.ObjectOf(id))
+		}
 	case *ast.SelectorExpr, *ast.IndexExpr:
 		if t := s.target(n.(ast.Expr)); t != "" && !s.lhs[n.(ast.Expr)] {
 			s.markRead(t, held)
@@ -54,13 +81,13 @@ func (s *splitState) visit(n ast.Node, held lockState) {
 	}
 }
 
-func (s *splitState) markRead(t string, held lockState) {
+func (s *splitState) markRead(t string, held lockregion.Held) {
 	for lock, region := range held {
 		s.reread[[3]string{t, lock, fmt.Sprint(region)}] = true
 	}
 }
 
-func (s *splitState) assign(as *ast.AssignStmt, held lockState) {
+func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 	info := s.pc.pass.TypesInfo
 	// Reads on the right-hand side happen before the write.
 	var fresh []guardedRead
@@ -113,6 +140,12 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockState) {
 			}
 			// The local now carries what its right-hand side read.
 			s.taint[obj] = append(from, fresh...)
+			delete(s.copyOf, obj)
+			if len(rhs) == 1 && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
+				if t := s.target(ast.Unparen(rhs[0])); t != "" {
+					s.copyOf[obj] = t
+				}
+			}
 			continue
 		}
 		t := s.target(l)
@@ -122,6 +155,9 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockState) {
 		s.lhs[l] = true
 		if as.Tok != token.ASSIGN || s.claimed[as] {
 			continue // s.n += d re-reads s.n under the current lock
+		}
+		if s.restores(t, rhs) {
+			continue
 		}
 		if rd, v, ok := s.lostUpdate(t, from, held, rhs); ok {
 			s.claimed[as] = true
@@ -133,7 +169,7 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockState) {
 // lostUpdate finds a read of t carried into this write that was made in
 // another critical section of a mutex held now, with no re-read of t in
 // the current section.
-func (s *splitState) lostUpdate(t string, from []guardedRead, held lockState, rhs []ast.Expr) (guardedRead, string, bool) {
+func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.Held, rhs []ast.Expr) (guardedRead, string, bool) {
 	sort.Slice(from, func(i, j int) bool { return from[i].pos < from[j].pos })
 	for _, rd := range from {
 		region, ok := held[rd.lock]
@@ -143,9 +179,22 @@ func (s *splitState) lostUpdate(t string, from []guardedRead, held lockState, rh
 		if s.reread[[3]string{t, rd.lock, fmt.Sprint(region)}] {
 			continue // re-validated under the current lock
 		}
+		if s.revalid[[3]string{rootName(t), rd.lock, fmt.Sprint(region)}] {
+			continue // the owner's state was re-checked (if c.isClosed() { return })
+		}
 		return rd, s.carrier(rhs, rd), true
 	}
 	return guardedRead{}, "", false
+}
+
+// restores reports whether rhs is a local holding an unmodified copy of
+// t: the saved value is put back (a rollback, or a test restoring state).
+func (s *splitState) restores(t string, rhs []ast.Expr) bool {
+	if len(rhs) != 1 {
+		return false
+	}
+	id, ok := ast.Unparen(rhs[0]).(*ast.Ident)
+	return ok && s.copyOf[s.pc.pass.TypesInfo.ObjectOf(id)] == t
 }
 
 // carrier names the local in rhs that carries rd.
@@ -187,7 +236,7 @@ func (s *splitState) target(e ast.Expr) string {
 	switch e := e.(type) {
 	case *ast.SelectorExpr:
 		sel := info.Selections[e]
-		if sel == nil || sel.Kind() != types.FieldVal || rootIdentOf(e) == nil {
+		if sel == nil || sel.Kind() != types.FieldVal || lockregion.RootIdent(e) == nil {
 			return ""
 		}
 		if isSyncType(sel.Obj().Type()) {
@@ -203,23 +252,6 @@ func (s *splitState) target(e ast.Expr) string {
 	return ""
 }
 
-func rootIdentOf(e ast.Expr) *ast.Ident {
-	for {
-		switch x := e.(type) {
-		case *ast.Ident:
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
-
 // isSyncType reports whether t is a type from sync or sync/atomic.
 func isSyncType(t types.Type) bool {
 	if p, ok := t.(*types.Pointer); ok {
@@ -231,4 +263,45 @@ func isSyncType(t types.Type) bool {
 	}
 	path := n.Obj().Pkg().Path()
 	return path == "sync" || path == "sync/atomic"
+}
+
+// exitGuards finds the if statements of body that leave the function when
+// a method of some variable says so (if c.isClosed() { c.mu.Unlock();
+// return }) and maps each condition to that variable's name.
+func exitGuards(info *types.Info, body *ast.BlockStmt) map[ast.Expr]string {
+	out := map[ast.Expr]string{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || len(ifs.Body.List) == 0 {
+			return true
+		}
+		if _, ret := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ret {
+			return true
+		}
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok || info.Selections[sel] == nil || info.Selections[sel].Kind() != types.MethodVal {
+				return true
+			}
+			if root := lockregion.RootIdent(sel.X); root != nil {
+				out[ifs.Cond] = root.Name
+			}
+			return true
+		})
+		return true
+	})
+	return out
+}
+
+// rootName is the variable a location as written starts with: c in c.n,
+// c.m[k].
+func rootName(target string) string {
+	if i := strings.IndexAny(target, ".["); i >= 0 {
+		return target[:i]
+	}
+	return target
 }

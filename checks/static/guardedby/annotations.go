@@ -127,6 +127,9 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 			if strings.HasSuffix(name, "RLocked") {
 				mode = lockset.Shared
 			}
+			if locksItself(fd.Body, recvName, mus[0]) {
+				continue // fooLocked(needLock bool): the name does not bind callers
+			}
 			out[fn] = requirement{mutex: mus[0], mode: mode, why: "its name says the lock is held"}
 		}
 	}
@@ -147,4 +150,31 @@ func nestedMutex(s *types.Struct) bool {
 		}
 	}
 	return false
+}
+
+// locksItself reports whether body locks the receiver's mutex mu
+// (recv.mu.Lock(), recv.RLock() for an embedded mutex) anywhere.
+func locksItself(body *ast.BlockStmt, recv string, mu *types.Var) bool {
+	if body == nil || recv == "" {
+		return false
+	}
+	want := recv + "." + mu.Name()
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		switch sel.Sel.Name {
+		case "Lock", "RLock", "TryLock", "TryRLock":
+			x := types.ExprString(sel.X)
+			found = x == want || mu.Embedded() && x == recv
+		}
+		return !found
+	})
+	return found
 }

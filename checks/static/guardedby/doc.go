@@ -25,9 +25,13 @@
 //
 //	field c.count written without holding c.mu (held at 7 of 8 other accesses)
 //
+// A comment that says "not guarded by mu" is a disclaimer, not an
+// annotation.
+//
 // IL1002 locked-helper-without-lock. A method whose name ends in Locked
 // (fooLocked, fooRLocked) on a struct with exactly one mutex (and no
-// struct field carrying its own), or whose doc says "must be called with
+// struct field carrying its own, and that does not lock that mutex
+// itself, as in loadLocked(k, needLock bool)), or whose doc says "must be called with
 // mu held", "mu must be held", "caller must hold mu", "assumes mu is
 // locked" or carries +checklocks:mu, is analyzed as holding the lock. A
 // call made without it is reported in entry points (exported functions,

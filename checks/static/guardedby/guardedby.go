@@ -2,7 +2,6 @@ package guardedby
 
 import (
 	_ "embed"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
 //go:embed doc.go
@@ -20,7 +20,7 @@ var doc string
 // Analyzer reports IL1001, IL1002 and IL1003.
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
-	Doc:      mustExtractDoc(doc, "guardedby"),
+	Doc:      passdoc.MustExtract(doc, "guardedby"),
 	Requires: []*analysis.Analyzer{buildssa.Analyzer},
 	Run:      run,
 }
@@ -136,18 +136,4 @@ func (pc *passContext) skipFunc(r *lockset.Result) bool {
 	}
 	name := pc.pass.Fset.Position(top.Pos()).Filename
 	return strings.HasSuffix(name, "_test.go")
-}
-
-func mustExtractDoc(src, name string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil || f.Doc == nil {
-		panic(name + ": doc.go has no package comment")
-	}
-	text := f.Doc.Text()
-	marker := "# Analyzer " + name + "\n"
-	i := strings.Index(text, marker)
-	if i < 0 {
-		panic(name + ": doc.go lacks " + strings.TrimSpace(marker))
-	}
-	return strings.TrimSpace(text[i+len(marker):])
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
 //go:embed doc.go
@@ -23,7 +23,7 @@ var doc string
 // Analyzer reports IL6001.
 var Analyzer = &analysis.Analyzer{
 	Name:     "lockblock",
-	Doc:      mustExtractDoc(doc, "lockblock"),
+	Doc:      passdoc.MustExtract(doc, "lockblock"),
 	Requires: []*analysis.Analyzer{buildssa.Analyzer},
 	Run:      run,
 }
@@ -363,18 +363,4 @@ func (pc *passContext) report(pos token.Pos, what string, held []lockset.Held) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: fmt.Sprintf("%s %s here", pc.syntax.LockName(h), h.Mode)})
 	}
 	pc.pass.Report(d)
-}
-
-func mustExtractDoc(src, name string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil || f.Doc == nil {
-		panic(name + ": doc.go has no package comment")
-	}
-	text := f.Doc.Text()
-	marker := "# Analyzer " + name + "\n"
-	i := strings.Index(text, marker)
-	if i < 0 {
-		panic(name + ": doc.go lacks " + strings.TrimSpace(marker))
-	}
-	return strings.TrimSpace(text[i+len(marker):])
 }

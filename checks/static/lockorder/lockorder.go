@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/lockpair"
 )
 
@@ -21,7 +22,7 @@ var doc string
 // Analyzer reports lock-order inversions: IL2101.
 var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
-	Doc:       mustExtractDoc(doc, "lockorder"),
+	Doc:       passdoc.MustExtract(doc, "lockorder"),
 	URL:       "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockorder",
 	Requires:  []*analysis.Analyzer{lockpair.Analyzer},
 	Run:       run,

@@ -36,10 +36,20 @@
 // (returns with it held) and "releases s.mu". Exported functions carry the
 // summary as a fact for callers in other packages.
 //
+// Not followed, so not reported (precision before recall): a function
+// whose range-over-func loop body locks or unlocks (the body runs as the
+// iterator's callback); a lock handed to a goroutine that releases it (go
+// s.finishAndUnlock()); the releases before a call given a *testing.T or
+// testing.TB (an assertion helper may end the test there); an Unlock
+// repeated by the same call on a later loop iteration (n RLocks, then n
+// RUnlocks); branches on a constant false. A named closure that unlocks is
+// followed when it is called directly, also when another closure captures it.
+//
 // A function too large for the path walk (more than 64 lock states at one
 // block) is skipped rather than approximated. Booleans are correlated
 // across branches (if locked { mu.Unlock() }) only when branched on twice
-// or set from constants, so long functions stay tractable.
+// or set from constants (also across a loop's back edge: if !locked {
+// mu.Lock(); locked = true }), so long functions stay tractable.
 //
 // WRONG:
 //

@@ -15,6 +15,8 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
 //go:embed doc.go
@@ -23,7 +25,7 @@ var doc string
 // Analyzer reports lock/unlock pairing errors: IL2002-IL2005.
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockpair",
-	Doc:        mustExtractDoc(doc, "lockpair"),
+	Doc:        passdoc.MustExtract(doc, "lockpair"),
 	URL:        "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockpair",
 	Requires:   []*analysis.Analyzer{buildssa.Analyzer, ctrlflow.Analyzer, inspect.Analyzer},
 	Run:        run,
@@ -171,7 +173,11 @@ func (pc *passContext) summaryOf(fn *ssa.Function) (s *summary, known bool) {
 		}
 		pc.busy[fn] = true
 		w := newWalker(pc, fn)
-		w.run()
+		if locksInYield(fn) {
+			w.gaveUp = true
+		} else {
+			w.run()
+		}
 		delete(pc.busy, fn)
 		if w.gaveUp {
 			pc.summaries[fn] = nil

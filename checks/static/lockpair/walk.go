@@ -123,6 +123,26 @@ func (w *walker) run() {
 			w.branches[c]++
 		}
 	}
+	// A boolean merged into a branched one is followed too, so a flag set
+	// in a loop (if !locked { mu.Lock(); locked = true }) keeps its value
+	// across the back edge.
+	for changed := true; changed; {
+		changed = false
+		for _, b := range w.fn.Blocks {
+			for _, instr := range b.Instrs {
+				phi, ok := instr.(*ssa.Phi)
+				if !ok || w.branches[phi] == 0 || !isBool(phi.Type()) {
+					continue
+				}
+				for _, e := range phi.Edges {
+					if p, ok := e.(*ssa.Phi); ok && w.branches[p] == 0 {
+						w.branches[p] = 1
+						changed = true
+					}
+				}
+			}
+		}
+	}
 	seen := map[*ssa.BasicBlock]map[string]bool{}
 	work := []item{{w.fn.Blocks[0], -1, newState()}}
 	for len(work) > 0 {
@@ -162,6 +182,12 @@ func (w *walker) block(it item, work []item) []item {
 	st := it.st.clone()
 	b := it.b
 	for _, instr := range b.Instrs {
+		// A loop phi's edge can be the phi itself (t1 = phi [false, t1,
+		// t2]): read what is known of the edge before the phi redefines it.
+		edgeCond, edgeKnown := false, false
+		if x, ok := instr.(*ssa.Phi); ok && it.from >= 0 && it.from < len(x.Edges) {
+			edgeCond, edgeKnown = st.cond[x.Edges[it.from]]
+		}
 		if v, ok := instr.(ssa.Value); ok {
 			st.kill(w, v)
 		}
@@ -173,8 +199,8 @@ func (w *walker) block(it item, work []item) []item {
 					// not branched on: nothing to correlate
 				} else if c, ok := e.(*ssa.Const); ok && c.Value != nil && isBool(c.Type()) {
 					st.cond[x] = c.Value.String() == "true"
-				} else if v, ok := st.cond[e]; ok {
-					st.cond[x] = v
+				} else if edgeKnown {
+					st.cond[x] = edgeCond
 				}
 				if t, ok := st.try[e]; ok {
 					st.try[x] = t
@@ -184,6 +210,8 @@ func (w *walker) block(it item, work []item) []item {
 			if !w.call(st, x.Common(), x, x.Pos()) {
 				return work
 			}
+		case *ssa.Go:
+			w.handOff(st, x.Common())
 		case *ssa.Store:
 			w.store(st, x)
 		case *ssa.Defer:
@@ -274,6 +302,9 @@ func (w *walker) branch(st *state, b *ssa.BasicBlock, x *ssa.If, work []item) []
 		if known, ok := st.cond[c]; ok && known != val {
 			continue
 		}
+		if k, ok := c.(*ssa.Const); ok && k.Value != nil && (k.Value.String() == "true") != val {
+			continue // if false { ... }: dead code
+		}
 		s := st
 		if i == 0 {
 			s = st.clone()
@@ -327,11 +358,28 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		}
 		return true
 	}
+	if passesTestingT(c) {
+		// An assertion helper given t (require.NoError(t, err)) may end
+		// the test: "if err != nil { mu.Unlock(); check(t, err) }" leaves
+		// the path there, so what this path released is no longer known.
+		for k, h := range st.locks {
+			if h.mode == released {
+				delete(st.locks, k)
+			}
+		}
+	}
 	if c.IsInvoke() {
 		return true
 	}
 	if _, ok := c.Value.(*ssa.Builtin); ok {
 		return true // append, len, close, recover: no lock effect
+	}
+	if mc := boxedClosure(c.Value); mc != nil {
+		// rollback := func() { mu.Unlock() } captured by another closure
+		// lives in memory; calling it still calls that literal.
+		direct := *c
+		direct.Value = mc
+		c = &direct
 	}
 	callee := c.StaticCallee()
 	if callee == nil {
@@ -515,6 +563,14 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 			return true
 		}
 	case released:
+		if cur.site == pos {
+			// Released by this same call on an earlier loop iteration:
+			// the trip count may match a loop that locked as often
+			// (n RLocks, then n RUnlocks), which the walk cannot count.
+			delete(st.locks, r.key)
+			w.poisoned[r.key] = true
+			return true
+		}
 		w.reportIf(w.locksHere(r.key), pos, "IL2004", w.pc.relatedAt(cur.site, r.name+" released here"),
 			"%s unlocked but not held: it was already released at line %d on this path, and unlocking an unlocked mutex is a fatal error",
 			r.name, w.line(cur.site))
@@ -745,7 +801,7 @@ var lockContractDoc = regexp.MustCompile(`(?is)\b(returns?|leaves?|exits?)\b.*\b
 
 // checkHeldAtReturn reports returns that keep a lock other returns release.
 func (w *walker) checkHeldAtReturn() {
-	if w.opaque || lockContractName.MatchString(w.fn.Name()) || returnsFunc(w.fn) {
+	if w.opaque || lockContractName.MatchString(w.fn.Name()) || returnsFunc(w.fn) || sharesUnlockingClosure(w.fn) {
 		return
 	}
 	if decl, ok := w.fn.Syntax().(*ast.FuncDecl); ok && decl.Doc != nil && lockContractDoc.MatchString(decl.Doc.Text()) {
@@ -994,4 +1050,151 @@ func (pc *passContext) relatedAt(pos token.Pos, msg string) []analysis.RelatedIn
 		return nil
 	}
 	return []analysis.RelatedInformation{{Pos: pos, Message: msg}}
+}
+
+// passesTestingT reports whether c is a call, other than a method of
+// package testing itself, that is given a *testing.T, *testing.B,
+// *testing.F or testing.TB.
+func passesTestingT(c *ssa.CallCommon) bool {
+	if fn := c.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "testing" {
+		return false
+	}
+	if c.IsInvoke() && c.Method.Pkg() != nil && c.Method.Pkg().Path() == "testing" {
+		return false
+	}
+	for _, a := range c.Args {
+		named, ok := types.Unalias(deref(a.Type())).(*types.Named)
+		if ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "testing" {
+			switch named.Obj().Name() {
+			case "T", "B", "F", "TB":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// locksInYield reports whether a range-over-func loop body of fn (run by
+// the iterator as a callback) locks or unlocks a mutex: the path walk
+// cannot follow those, so fn is not checked.
+func locksInYield(fn *ssa.Function) bool {
+	for _, anon := range fn.AnonFuncs {
+		if anon.Synthetic == "range-over-func yield" && hasSyncOp(anon) {
+			return true
+		}
+		if locksInYield(anon) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSyncOp(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if o, _ := syncOp(c.Common()); o != opNone {
+					return true
+				}
+			}
+		}
+	}
+	for _, anon := range fn.AnonFuncs {
+		if hasSyncOp(anon) {
+			return true
+		}
+	}
+	return false
+}
+
+// boxedClosure returns the function literal that v loads when v reads a
+// local variable assigned exactly once, from that literal (a named
+// closure captured by another closure is kept in memory); else nil.
+func boxedClosure(v ssa.Value) *ssa.MakeClosure {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var mc *ssa.MakeClosure
+	for _, ref := range *alloc.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != alloc {
+			continue // loads, and the closures that capture it
+		}
+		m, ok := st.Val.(*ssa.MakeClosure)
+		if !ok || mc != nil {
+			return nil
+		}
+		mc = m
+	}
+	return mc
+}
+
+// handOff applies a go statement: a lock that the new goroutine releases
+// (go s.finishAndUnlock(), go func() { ...; mu.Unlock() }()) is handed
+// to it, and this function no longer follows it.
+func (w *walker) handOff(st *state, c *ssa.CallCommon) {
+	callee := c.StaticCallee()
+	if callee == nil {
+		return
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	sum, known := w.pc.summaryOf(callee)
+	if !known || sum == nil {
+		return
+	}
+	for _, a := range append(append([]AbsLock(nil), sum.releases...), sum.mayRelease...) {
+		if r, ok := w.resolve(a, c); ok {
+			delete(st.locks, r.key)
+			delete(st.defers, r.key)
+			w.poisoned[r.key] = true
+		}
+	}
+}
+
+// sharesUnlockingClosure reports whether fn defines a function literal
+// that unlocks and is kept in a variable another closure also captures
+// (reject := func() { rollback(); ... }): calls through that second
+// closure release the lock where the walk cannot see it.
+func sharesUnlockingClosure(fn *ssa.Function) bool {
+	for _, anon := range fn.AnonFuncs {
+		if anon.Synthetic != "" || !hasSyncOp(anon) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				mc, ok := instr.(*ssa.MakeClosure)
+				if !ok || mc.Fn != anon {
+					continue
+				}
+				for _, ref := range *mc.Referrers() {
+					st, ok := ref.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					if alloc, ok := st.Addr.(*ssa.Alloc); ok && capturedByClosure(alloc) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// capturedByClosure reports whether the variable alloc is bound into a
+// function literal.
+func capturedByClosure(alloc *ssa.Alloc) bool {
+	for _, ref := range *alloc.Referrers() {
+		if _, ok := ref.(*ssa.MakeClosure); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,6 @@ package rlockwrite
 import (
 	_ "embed"
 	"fmt"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
 //go:embed doc.go
@@ -21,7 +21,7 @@ var doc string
 // Analyzer reports IL2001.
 var Analyzer = &analysis.Analyzer{
 	Name:     "rlockwrite",
-	Doc:      mustExtractDoc(doc, "rlockwrite"),
+	Doc:      passdoc.MustExtract(doc, "rlockwrite"),
 	Requires: []*analysis.Analyzer{buildssa.Analyzer},
 	Run:      run,
 }
@@ -213,18 +213,4 @@ func importsSync(pkg *types.Package) bool {
 		}
 	}
 	return false
-}
-
-func mustExtractDoc(src, name string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil || f.Doc == nil {
-		panic(name + ": doc.go has no package comment")
-	}
-	text := f.Doc.Text()
-	marker := "# Analyzer " + name + "\n"
-	i := strings.Index(text, marker)
-	if i < 0 {
-		panic(name + ": doc.go lacks " + strings.TrimSpace(marker))
-	}
-	return strings.TrimSpace(text[i+len(marker):])
 }

@@ -4,13 +4,15 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
 //go:embed doc.go
@@ -21,7 +23,7 @@ var doc string
 // IL5002).
 var Analyzer = &analysis.Analyzer{
 	Name: "threadsafe",
-	Doc:  mustExtractDoc(doc, "threadsafe"),
+	Doc:  passdoc.MustExtract(doc, "threadsafe"),
 	Run:  run,
 }
 
@@ -209,10 +211,10 @@ func (pc *passContext) collectAccesses() {
 				root := rootIdent(x)
 				return root == nil || !shared[info.Uses[root]]
 			}
-			w := &lockWalker{info: info, visit: func(n ast.Node, held lockState) {
+			w := &lockregion.Walker{Info: info, Visit: func(n ast.Node, held lockregion.Held) {
 				pc.visit(n, held, construction)
 			}}
-			w.walkFunc(fd.Body, lockState{})
+			w.WalkFunc(fd.Body, lockregion.Held{})
 		}
 	}
 }
@@ -280,7 +282,7 @@ func (pc *passContext) onceBodies(body *ast.BlockStmt) []ast.Node {
 	return out
 }
 
-func (pc *passContext) visit(n ast.Node, held lockState, construction func(ast.Expr) bool) {
+func (pc *passContext) visit(n ast.Node, held lockregion.Held, construction func(ast.Expr) bool) {
 	switch n := n.(type) {
 	case *ast.SelectorExpr:
 		if _, fi := pc.field(n); fi != nil && fi.guarded == nil {
@@ -310,7 +312,7 @@ func (pc *passContext) visit(n ast.Node, held lockState, construction func(ast.E
 // written records an assignment to lhs: a direct field write (s.F = v), or
 // an in-place mutation of the value a field refers to (s.m[k] = v,
 // s.p.x = v, *s.p = v).
-func (pc *passContext) written(lhs ast.Expr, stmt ast.Node, held lockState, construction func(ast.Expr) bool) {
+func (pc *passContext) written(lhs ast.Expr, stmt ast.Node, held lockregion.Held, construction func(ast.Expr) bool) {
 	lhs = ast.Unparen(lhs)
 	if sel, ok := lhs.(*ast.SelectorExpr); ok {
 		if _, fi := pc.field(sel); fi != nil && !construction(sel) && fi.lateWrite == nil {
@@ -336,7 +338,7 @@ func (pc *passContext) written(lhs ast.Expr, stmt ast.Node, held lockState, cons
 }
 
 // mutated records an in-place mutation of the value in field expression e.
-func (pc *passContext) mutated(e ast.Expr, stmt ast.Node, held lockState, construction func(ast.Expr) bool) {
+func (pc *passContext) mutated(e ast.Expr, stmt ast.Node, held lockregion.Held, construction func(ast.Expr) bool) {
 	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 	if !ok {
 		return
@@ -363,7 +365,7 @@ func (pc *passContext) field(sel *ast.SelectorExpr) (*types.Var, *fieldInfo) {
 }
 
 // ownerLockHeld returns the mutex of owner held on value x ("c.mu"), or "".
-func (pc *passContext) ownerLockHeld(owner *safeType, x ast.Expr, held lockState) string {
+func (pc *passContext) ownerLockHeld(owner *safeType, x ast.Expr, held lockregion.Held) string {
 	base := types.ExprString(x)
 	for _, mu := range owner.mutexes {
 		key := base
@@ -527,15 +529,15 @@ func (pc *passContext) checkReturned(fd *ast.FuncDecl, recv types.Object, r ast.
 
 // anyMutex returns a lock state naming the owner's first mutex on x, for
 // messages.
-func (pc *passContext) anyMutex(owner *safeType, x ast.Expr) lockState {
+func (pc *passContext) anyMutex(owner *safeType, x ast.Expr) lockregion.Held {
 	if len(owner.mutexes) == 0 {
-		return lockState{}
+		return lockregion.Held{}
 	}
 	key := types.ExprString(x)
 	if owner.mutexes[0] != "" {
 		key += "." + owner.mutexes[0]
 	}
-	return lockState{key: token.NoPos}
+	return lockregion.Held{key: token.NoPos}
 }
 
 func (pc *passContext) sortedTypes() []*safeType {
@@ -626,24 +628,4 @@ func imports(pkg *types.Package, path string) bool {
 		}
 	}
 	return false
-}
-
-// mustExtractDoc returns the "# Analyzer name" section of a package doc
-// comment, as x/tools' internal analyzerutil.MustExtractDoc does.
-func mustExtractDoc(src, name string) string {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil || f.Doc == nil {
-		panic(name + ": cannot parse doc.go")
-	}
-	text := f.Doc.Text()
-	head := "# Analyzer " + name
-	i := strings.Index(text, head)
-	if i < 0 {
-		panic(name + ": doc.go has no " + head + " section")
-	}
-	text = text[i+len(head):]
-	if j := strings.Index(text, "\n# "); j >= 0 {
-		text = text[:j]
-	}
-	return strings.TrimSpace(text)
 }

@@ -1,4 +1,4 @@
-package checkact
+package lockregion
 
 import (
 	"go/ast"
@@ -87,7 +87,7 @@ func (t *T) f(c bool) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	w := &lockWalker{info: info, visit: func(n ast.Node, held lockState) {
+	w := &Walker{Info: info, Visit: func(n ast.Node, held Held) {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return
@@ -99,7 +99,7 @@ func (t *T) f(c bool) {
 	}}
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "f" {
-			w.walkFunc(fd.Body, lockState{})
+			w.WalkFunc(fd.Body, Held{})
 		}
 	}
 	for label, w := range want {

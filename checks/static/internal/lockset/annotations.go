@@ -10,10 +10,11 @@ import (
 
 // Field annotation grammar: "guarded by mu", "protected by mu" (in the
 // field's doc or line comment) and gVisor's "+checklocks:mu". A comment
-// that says "also guarded by" names a second guard and is ignored.
+// that says "also guarded by" names a second guard and is ignored, and
+// one that says "not guarded by" is a disclaimer, not an annotation.
 var (
 	fieldGuardRe = regexp.MustCompile(`(?i)\b(?:guarded|protected)\s+by\s+(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)|\+checklocks:([A-Za-z_][A-Za-z0-9_.]*)`)
-	alsoRe       = regexp.MustCompile(`(?i)\balso\s+(?:guarded|protected)\s+by`)
+	alsoRe       = regexp.MustCompile(`(?i)\b(?:also|not)\s+(?:guarded|protected)\s+by`)
 )
 
 // Guard is the mutex a field is annotated as guarded by.

@@ -65,3 +65,14 @@ func (c *counter) async() {
 		c.mu.Unlock()
 	}()
 }
+
+// The saved copy is modified before it is written back: a lost update.
+func (c *counter) reserve(d int) {
+	c.mu.Lock()
+	total := c.n
+	c.mu.Unlock()
+	total += d
+	c.mu.Lock()
+	c.n = total // want `c\.n is written from total`
+	c.mu.Unlock()
+}

@@ -103,3 +103,43 @@ func (c *counter) viaClosure() {
 	}()
 	c.mu.Unlock()
 }
+
+// Rollback: the value saved in one section is put back unchanged in
+// another; nothing computed from a stale read is published.
+func (c *counter) tryStep(step func() error) error {
+	c.mu.Lock()
+	saved := c.n
+	c.n++
+	c.mu.Unlock()
+	if err := step(); err != nil {
+		c.mu.Lock()
+		c.n = saved // ok: restores the saved value
+		c.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+type conn struct {
+	mu     sync.Mutex
+	closed bool
+	addr   string
+}
+
+func (c *conn) isClosed() bool { return c.closed }
+
+// The second section re-checks the owner's state through a method and
+// leaves if it changed, before writing the value computed outside.
+func (c *conn) upgrade(resolve func(string) string) {
+	c.mu.Lock()
+	addr := c.addr
+	c.mu.Unlock()
+	resolved := resolve(addr)
+	c.mu.Lock()
+	if c.isClosed() {
+		c.mu.Unlock()
+		return
+	}
+	c.addr = resolved // ok: re-validated by c.isClosed()
+	c.mu.Unlock()
+}

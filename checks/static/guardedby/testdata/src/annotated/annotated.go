@@ -35,3 +35,18 @@ func (s *Server) Ok() int {
 	s.epoch++ // ok
 	return s.conns + len(s.state)
 }
+
+// Stream disclaims a guard: "Not guarded by mu" is not an annotation.
+type Stream struct {
+	mu sync.Mutex
+	// Not guarded by mu.
+	sentLast bool
+	n        int // guarded by mu
+}
+
+func (s *Stream) CloseSend() {
+	s.sentLast = true // ok: documented as not guarded
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}

@@ -112,3 +112,22 @@ func (p *Pair) bumpLocked() { p.n++ }
 func (p *Pair) Bump() {
 	p.bumpLocked() // ok: ambiguous lock, not reported
 }
+
+// Store has a "Locked" method that takes the lock itself when asked to:
+// its name does not mean the caller must hold it.
+type Store struct {
+	mu   sync.RWMutex
+	msgs map[int]string
+}
+
+func (s *Store) loadLocked(k int, needLock bool) string {
+	if needLock {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	}
+	return s.msgs[k]
+}
+
+func (s *Store) Load(k int) string {
+	return s.loadLocked(k, true) // ok: loadLocked locks s.mu itself
+}

@@ -1,4 +1,10 @@
-package atomicmix
+// Package lockregion is a small, syntactic lock-region tracker shared by
+// the AST-based passes (atomicmix, checkact, threadsafe): it walks a
+// function body in source order and knows, at each statement, which
+// mutexes may be held and which Lock call acquired each of them. It is
+// deliberately simple (no aliasing, no interprocedural state); every use
+// of it errs towards silence. The SSA-based passes use package lockset.
+package lockregion
 
 import (
 	"go/ast"
@@ -9,22 +15,13 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// This file is shared verbatim by atomicmix, checkact and threadsafe (only
-// the package clause differs); keep the copies in step.
-//
-// It is a small, syntactic lock-region tracker: it walks a function
-// body in source order and knows, at each statement, which mutexes may be
-// held and which Lock call acquired each of them. It is deliberately
-// simple (no aliasing, no interprocedural state); every use of it in this
-// pass errs towards silence.
-
-// lockState maps a mutex expression as written ("s.mu", "c.L") to the
+// Held maps a mutex expression as written ("s.mu", "c.L") to the
 // position of the Lock, RLock or TryLock call that acquired it. That
 // position identifies the critical section (the region).
-type lockState map[string]token.Pos
+type Held map[string]token.Pos
 
-// commonLock reports whether a and b hold the same mutex.
-func commonLock(a, b lockState) bool {
+// Common reports whether a and b hold the same mutex.
+func Common(a, b Held) bool {
 	for k := range a {
 		if _, ok := b[k]; ok {
 			return true
@@ -45,8 +42,8 @@ const (
 
 // lockCall returns the operation and mutex key of call, if it is a lock
 // operation.
-func (w *lockWalker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
-	info := w.info
+func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
+	info := w.Info
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return notLockOp, "", token.NoPos
@@ -63,14 +60,14 @@ func (w *lockWalker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	if sig.Recv() == nil {
 		return notLockOp, "", token.NoPos
 	}
-	switch recvName(sig.Recv().Type()) {
+	switch RecvName(sig.Recv().Type()) {
 	case "Mutex", "RWMutex", "Locker":
 	default:
 		return notLockOp, "", token.NoPos
 	}
 	key := types.ExprString(sel.X)
-	if w.keyOf != nil {
-		key = w.keyOf(sel.X)
+	if w.KeyOf != nil {
+		key = w.KeyOf(sel.X)
 	}
 	switch fn.Name() {
 	case "Lock", "RLock":
@@ -83,7 +80,9 @@ func (w *lockWalker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	return notLockOp, "", token.NoPos
 }
 
-func recvName(t types.Type) string {
+// RecvName returns the name of a method receiver's named type, looking
+// through one pointer ("Mutex" for *sync.Mutex), or "".
+func RecvName(t types.Type) string {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -93,19 +92,20 @@ func recvName(t types.Type) string {
 	return ""
 }
 
-// lockWalker walks function bodies and calls visit for every node with
+// Walker walks function bodies and calls Visit for every node with
 // the lock state in force at that node. A function literal is walked where
 // it appears with the state of its surroundings (closures called under
 // the caller's lock), except the function of a go statement, which starts
 // with no lock held.
-type lockWalker struct {
-	info  *types.Info
-	visit func(n ast.Node, held lockState)
-	// keyOf names the mutex of a Lock call; nil means as written ("s.mu").
-	keyOf func(mutex ast.Expr) string
+type Walker struct {
+	Info  *types.Info
+	Visit func(n ast.Node, held Held)
+	// KeyOf names the mutex of a Lock call; nil means as written ("s.mu").
+	KeyOf func(mutex ast.Expr) string
 }
 
-func (w *lockWalker) walkFunc(body *ast.BlockStmt, held lockState) {
+// WalkFunc walks body with held as the locks held on entry.
+func (w *Walker) WalkFunc(body *ast.BlockStmt, held Held) {
 	if body != nil {
 		w.stmts(body.List, maps.Clone(held))
 	}
@@ -113,7 +113,7 @@ func (w *lockWalker) walkFunc(body *ast.BlockStmt, held lockState) {
 
 // stmts walks a statement list and returns the state at its end and
 // whether the list always leaves the enclosing flow (return, branch, panic).
-func (w *lockWalker) stmts(list []ast.Stmt, held lockState) (lockState, bool) {
+func (w *Walker) stmts(list []ast.Stmt, held Held) (Held, bool) {
 	for _, s := range list {
 		var term bool
 		held, term = w.stmt(s, held)
@@ -124,7 +124,7 @@ func (w *lockWalker) stmts(list []ast.Stmt, held lockState) (lockState, bool) {
 	return held, false
 }
 
-func (w *lockWalker) stmt(s ast.Stmt, held lockState) (lockState, bool) {
+func (w *Walker) stmt(s ast.Stmt, held Held) (Held, bool) {
 	switch s := s.(type) {
 	case *ast.BlockStmt:
 		return w.stmts(s.List, held)
@@ -140,9 +140,9 @@ func (w *lockWalker) stmt(s ast.Stmt, held lockState) (lockState, bool) {
 			held = maps.Clone(held)
 			delete(held, key)
 		}
-		return held, isPanic(w.info, s.X)
+		return held, IsPanic(w.Info, s.X)
 	case *ast.GoStmt:
-		w.node(s.Call.Fun, lockState{}) // the new goroutine holds nothing
+		w.node(s.Call.Fun, Held{}) // the new goroutine holds nothing
 		for _, a := range s.Call.Args {
 			w.node(a, held)
 		}
@@ -227,8 +227,8 @@ func (w *lockWalker) stmt(s ast.Stmt, held lockState) (lockState, bool) {
 }
 
 // clauses walks the clauses of a switch or select.
-func (w *lockWalker) clauses(body *ast.BlockStmt, held lockState) (lockState, bool) {
-	var out lockState
+func (w *Walker) clauses(body *ast.BlockStmt, held Held) (Held, bool) {
+	var out Held
 	hasDefault, allTerm := false, true
 	for _, c := range body.List {
 		var list []ast.Stmt
@@ -264,27 +264,27 @@ func (w *lockWalker) clauses(body *ast.BlockStmt, held lockState) (lockState, bo
 
 // node visits n and everything under it, walking function literals as
 // nested bodies.
-func (w *lockWalker) node(n ast.Node, held lockState) {
+func (w *Walker) node(n ast.Node, held Held) {
 	if n == nil {
 		return
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if lit, ok := n.(*ast.FuncLit); ok {
-			w.walkFunc(lit.Body, held)
+			w.WalkFunc(lit.Body, held)
 			return false
 		}
 		if n != nil {
-			w.visit(n, held)
+			w.Visit(n, held)
 		}
 		return true
 	})
 }
 
 // union returns the locks that may be held after either of two paths.
-func union(a, b lockState) lockState {
+func union(a, b Held) Held {
 	out := maps.Clone(a)
 	if out == nil {
-		out = lockState{}
+		out = Held{}
 	}
 	for k, v := range b {
 		if _, ok := out[k]; !ok {
@@ -294,8 +294,8 @@ func union(a, b lockState) lockState {
 	return out
 }
 
-// isPanic reports whether e is a call to the panic builtin.
-func isPanic(info *types.Info, e ast.Expr) bool {
+// IsPanic reports whether e is a call to the panic builtin.
+func IsPanic(info *types.Info, e ast.Expr) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return false
@@ -306,4 +306,23 @@ func isPanic(info *types.Info, e ast.Expr) bool {
 	}
 	b, ok := info.Uses[id].(*types.Builtin)
 	return ok && b.Name() == "panic"
+}
+
+// RootIdent returns the variable at the base of a field path (x in x.a.b,
+// (*x).a), or nil.
+func RootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
