@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name:  "post",
 		short: "Post a report's findings on a GitHub pull request",
-		usage: "-report FILE.json [-summary FILE.md] [-sarif FILE.sarif] [-repo OWNER/NAME] [-pr N] [-sha SHA] [flags]",
+		usage: "-report FILE.json [-summary FILE.md] [-sarif FILE.sarif] [-repo OWNER/NAME] [-pr N] [-sha SHA] [-external-id KEY] [flags]",
 		run: func(ctx context.Context, env *cliEnv, args []string) int {
 			opts, code, ok := parsePostFlags(env, args, os.Getenv)
 			if !ok {
@@ -47,6 +47,7 @@ type postOptions struct {
 	FailOn                 checks.Severity
 	Check, Review          bool
 	UploadSARIF            bool
+	ExternalID             string // idempotency key: posting again with it posts nothing
 
 	Token             string // $GITHUB_TOKEN; never a flag, so it stays out of process lists and logs
 	APIURL, ServerURL string // $GITHUB_API_URL, $GITHUB_SERVER_URL
@@ -78,6 +79,7 @@ func parsePostFlags(env *cliEnv, args []string, getenv func(string) string) (opt
 	fs.Var(failOn, "fail-on", "The check run fails when a finding has at least this `severity`: note, warning, error")
 	fs.BoolVar(&opts.Check, "check", true, "Post a check run with annotations")
 	fs.BoolVar(&opts.Review, "review", true, "Post a review with comments on diff lines, and the summary comment")
+	fs.StringVar(&opts.ExternalID, "external-id", "", "Idempotency `key`, stored as the check run's external_id: a later post with the same key on the same commit posts nothing when that run is completed, and finishes it when an earlier post died half-way")
 	fs.BoolVar(&opts.UploadSARIF, "upload-sarif", false, "Upload -sarif to code scanning (needs security-events: write); github/codeql-action/upload-sarif accepts the same file")
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, code, false
@@ -95,6 +97,14 @@ func parsePostFlags(env *cliEnv, args []string, getenv func(string) string) (opt
 	}
 	if opts.UploadSARIF && opts.SARIF == "" {
 		return bad("-upload-sarif needs -sarif FILE")
+	}
+	if opts.ExternalID != "" {
+		if err := ghreport.CheckExternalID(opts.ExternalID); err != nil {
+			return bad("-external-id: %v", err)
+		}
+		if !opts.Check {
+			return bad("-external-id needs the check run, which carries the key: drop -check=false")
+		}
 	}
 	sev, err := checks.ParseSeverity(failOn.value)
 	if err != nil {
@@ -277,7 +287,7 @@ func runPost(ctx context.Context, env *cliEnv, opts *postOptions) int {
 		Report: rep, FailOn: opts.FailOn,
 		CheckRun: opts.Check, Review: opts.Review, UploadSARIF: opts.UploadSARIF,
 		ToolVersion: rep.Tool.Version, Root: env.dir, DetailsURL: opts.DetailsURL,
-		StepSummary: opts.StepSummary, Stdout: env.stdout,
+		StepSummary: opts.StepSummary, Stdout: env.stdout, ExternalID: opts.ExternalID,
 	}
 	if opts.Summary != "" {
 		b, err := postReadFile(postPath(env.dir, opts.Summary), maxSummaryBytes, "summary")
@@ -321,7 +331,7 @@ func runPost(ctx context.Context, env *cliEnv, opts *postOptions) int {
 		res, err = ghreport.Publish(ctx, client, in)
 	}
 	if res != nil {
-		printPostResult(env.stderr, res)
+		printPostResult(env.stderr, res, opts.ExternalID)
 	}
 	if err != nil {
 		return fail("%v", err)
@@ -336,11 +346,23 @@ func postPath(dir, path string) string {
 	return filepath.Join(dir, path)
 }
 
-// printPostResult says what was posted, one line per kind.
-func printPostResult(w io.Writer, r *ghreport.Result) {
+// printPostResult says what was posted, one line per kind; key is the
+// -external-id.
+func printPostResult(w io.Writer, r *ghreport.Result, key string) {
 	say := func(format string, a ...any) { fmt.Fprintf(w, "interleave post: "+format+"\n", a...) }
+	if r.AlreadyPosted {
+		say("already posted: check run %d with external id %s is completed (%s); nothing posted again", r.CheckRunID, key, r.Conclusion)
+		return
+	}
+	if r.Resumed {
+		say("resuming check run %d with external id %s, left unfinished by an earlier post", r.CheckRunID, key)
+	}
 	if r.CheckRunID != 0 {
-		say("check run %d: %s, %d annotations", r.CheckRunID, r.Conclusion, r.Annotations)
+		conclusion := r.Conclusion
+		if conclusion == "" {
+			conclusion = "not completed"
+		}
+		say("check run %d: %s, %d annotations", r.CheckRunID, conclusion, r.Annotations)
 	}
 	if r.ReviewID != 0 || r.Duplicates+r.Deleted+r.KeptOutdated+r.Folded+r.OutsideDiff > 0 {
 		var parts []string

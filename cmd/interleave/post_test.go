@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -212,6 +213,8 @@ func TestPostBadInput(t *testing.T) {
 		{"bad sha", base, []string{"-report", good, "-pr", "1", "-sha", "HEAD"}, "not a commit hash"},
 		{"bad fail-on", base, []string{"-report", good, "-pr", "1", "-sha", postSHA, "-fail-on", "fatal"}, "valid values are"},
 		{"upload without file", base, []string{"-report", good, "-pr", "1", "-sha", postSHA, "-upload-sarif"}, "needs -sarif"},
+		{"bad external id", base, []string{"-report", good, "-pr", "1", "-sha", postSHA, "-external-id", "a b"}, "-external-id: external id \"a b\" must be"},
+		{"external id without check run", base, []string{"-report", good, "-pr", "1", "-sha", postSHA, "-external-id", "j1", "-check=false"}, "needs the check run"},
 		{"comment without sha", map[string]string{"GITHUB_REPOSITORY": "octo/demo", "GITHUB_EVENT_NAME": "issue_comment",
 			"GITHUB_EVENT_PATH": writeTemp(t, "ic.json", `{"issue":{"number":3,"pull_request":{"url":"x"}},"comment":{"id":1}}`)},
 			[]string{"-report", good}, "pass -sha"},
@@ -237,5 +240,34 @@ func TestPostHelp(t *testing.T) {
 	code := runMain(context.Background(), &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: t.TempDir()}, []string{"post", "-h"})
 	if code != exitOK || !strings.Contains(stderr.String(), "Usage: interleave post -report FILE.json") || !strings.Contains(stderr.String(), "-upload-sarif") {
 		t.Errorf("exit %d, help:\n%s", code, stderr.String())
+	}
+}
+
+func TestPostExternalIDPostsOnce(t *testing.T) {
+	s := postServer(t, true)
+	dir := t.TempDir()
+	rep := postReport(t, dir, postFinding())
+	vars := map[string]string{"GITHUB_TOKEN": "ghs_post", "GITHUB_API_URL": s.URL(), "GITHUB_REPOSITORY": "octo/demo"}
+	args := []string{"-report", rep, "-pr", "3", "-sha", postSHA, "-external-id", "job-7"}
+	if code, _, stderr := postRun(t, dir, vars, args...); code != exitOK {
+		t.Fatalf("first post: exit %d:\n%s", code, stderr)
+	}
+	runs := s.CheckRuns("octo", "demo")
+	if len(runs) != 1 || runs[0].GetExternalID() != "job-7" || runs[0].GetStatus() != "completed" {
+		t.Fatalf("check runs %v, want one completed with external id job-7", runs)
+	}
+	before := len(s.Requests())
+	code, stdout, stderr := postRun(t, dir, vars, args...)
+	if code != exitOK || stdout != "" || !strings.Contains(stderr, "already posted: check run "+strconv.FormatInt(runs[0].GetID(), 10)+" with external id job-7 is completed (failure)") {
+		t.Errorf("second post: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	for _, r := range s.Requests()[before:] {
+		if r.Method != "GET" {
+			t.Errorf("second post sent %s %s", r.Method, r.Path)
+		}
+	}
+	if len(s.CheckRuns("octo", "demo")) != 1 || len(s.Reviews("octo", "demo", 3)) != 1 || len(s.IssueComments("octo", "demo", 3)) != 1 {
+		t.Errorf("after two posts: %d check runs, %d reviews, %d comments; want 1 each",
+			len(s.CheckRuns("octo", "demo")), len(s.Reviews("octo", "demo", 3)), len(s.IssueComments("octo", "demo", 3)))
 	}
 }

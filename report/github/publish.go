@@ -94,6 +94,14 @@ type Input struct {
 	Root          string // directory schedule files are relative to
 	DetailsURL    string // optional link of the check run, e.g. the workflow run
 
+	// ExternalID, when set, makes posting idempotent: it is stored as the
+	// check run's external_id, and the run is completed only after
+	// everything else was posted. A later Publish with the same key finds
+	// the completed run and posts nothing, or finds the run unfinished (the
+	// poster died) and resumes it instead of posting a second one. Needs
+	// CheckRun; see CheckExternalID for its form.
+	ExternalID string
+
 	StepSummary string    // path of $GITHUB_STEP_SUMMARY; empty writes none
 	Stdout      io.Writer // where workflow commands go in the fallback; nil means os.Stdout
 	Now         func() time.Time
@@ -111,6 +119,11 @@ type Result struct {
 	CheckRunID  int64
 	Conclusion  string
 	Annotations int // sent on the check run
+
+	// AlreadyPosted: a completed check run carries Input.ExternalID, so
+	// nothing was posted. Resumed: an unfinished one did, and was resumed.
+	AlreadyPosted bool
+	Resumed       bool
 
 	ReviewID     int64
 	Comments     int      // review comments posted
@@ -138,6 +151,13 @@ type publisher struct {
 	in       Input
 	res      *Result
 	findings []report.JSONFinding // most severe first, then by position
+
+	checkSummary string       // the check run's output.summary, once rendered
+	self         string       // login our comments appear under, once known
+	resume       *gh.CheckRun // an unfinished run of an earlier post with the same key
+	// openRun is a check run created or resumed under Input.ExternalID and
+	// not completed yet; completeCheckRun completes it last.
+	openRun int64
 }
 
 // Publish posts the findings on the pull request: the check run, one
@@ -158,6 +178,14 @@ func Publish(ctx context.Context, c *gh.Client, in Input) (*Result, error) {
 	}
 	if c != nil && in.HeadSHA == "" && (in.CheckRun || in.Review || in.UploadSARIF) {
 		return nil, errors.New("publish: the analysed commit (head SHA) is required")
+	}
+	if in.ExternalID != "" {
+		if err := CheckExternalID(in.ExternalID); err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
+		}
+		if !in.CheckRun {
+			return nil, errors.New("publish: an external id needs the check run, which carries it")
+		}
 	}
 	if in.Stdout == nil {
 		in.Stdout = os.Stdout
@@ -197,6 +225,17 @@ func Publish(ctx context.Context, c *gh.Client, in Input) (*Result, error) {
 	if c == nil {
 		p.note("no GitHub token: findings are shown as workflow-command annotations and in the job summary")
 	} else {
+		if in.ExternalID != "" {
+			done, err := p.lookupKeyed(ctx)
+			if reason, denied := permissionDenied(err); denied {
+				p.note("earlier posts with external id %s could not be looked up: %s", in.ExternalID, reason)
+			} else if err != nil {
+				return p.res, fmt.Errorf("publish: %w", err) // posting blind could post twice
+			}
+			if done {
+				return p.res, nil
+			}
+		}
 		if in.CheckRun {
 			checkDenied = step("check run", p.postCheckRun)
 		}
@@ -214,6 +253,9 @@ func Publish(ctx context.Context, c *gh.Client, in Input) (*Result, error) {
 	}
 	if c != nil && in.Review && in.Number > 0 && !reviewDenied {
 		step("summary comment", p.postSummaryComment)
+	}
+	if p.openRun != 0 {
+		step("check run", p.completeCheckRun)
 	}
 	if err := p.writeStepSummary(); err != nil {
 		errs = append(errs, err)
@@ -406,11 +448,13 @@ func (p *publisher) postSummaryComment(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("create comment: %w", err)
 	}
+	p.learnSelf(created.GetUser().GetLogin())
 	p.res.SummaryCommentID = created.GetID()
 	return nil
 }
 
-// findSummaryComment returns the first comment carrying summaryMarker.
+// findSummaryComment returns the first comment of ours carrying
+// summaryMarker; a person's comment quoting the marker is left alone.
 func (p *publisher) findSummaryComment(ctx context.Context) (*gh.IssueComment, error) {
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
 	for {
@@ -419,7 +463,7 @@ func (p *publisher) findSummaryComment(ctx context.Context) (*gh.IssueComment, e
 			return nil, fmt.Errorf("list comments: %w", err)
 		}
 		for _, c := range cs {
-			if strings.HasPrefix(c.GetBody(), summaryMarker) {
+			if strings.HasPrefix(c.GetBody(), summaryMarker) && p.ours(c.GetUser()) {
 				return c, nil
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -703,5 +704,57 @@ func TestPublishCheckRunCompletedAfterFailedUpdate(t *testing.T) {
 	runs := e.srv.CheckRuns(testOwner, testRepo)
 	if len(runs) != 1 || runs[0].GetStatus() != "completed" || runs[0].GetConclusion() != "failure" {
 		t.Errorf("check run left %s/%s, want completed/failure", runs[0].GetStatus(), runs[0].GetConclusion())
+	}
+}
+
+// TestPublishAttemptTimeout: a request GitHub never answers is cut off by
+// the per-attempt timeout. A hung read is retried; a hung write is not (it
+// may have been done), its step fails, and the other steps are posted.
+func TestPublishAttemptTimeout(t *testing.T) {
+	e := newEnv(t, true)
+	addCounterPull(e.srv)
+	c, err := NewClient(ClientOptions{Token: testToken, APIURL: e.srv.URL(), Clock: e.clock, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv.Fail(ghtest.Fault{Method: "GET", Path: "/pulls/7/comments$", Times: 1, Delay: time.Minute})
+	e.srv.Fail(ghtest.Fault{Method: "POST", Path: "/check-runs$", Times: 1, Delay: time.Minute})
+	start := time.Now()
+	res, err := Publish(context.Background(), c, e.input(makeReport(t, static(13, "c.n++", checks.Warning))))
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("Publish took %v with a 200ms attempt timeout", took)
+	}
+	if err == nil || !strings.Contains(err.Error(), "create check run") || !strings.Contains(err.Error(), "no response within 200ms") {
+		t.Fatalf("err %v, want the check run's attempt timeout", err)
+	}
+	// The server logs an abandoned request once it notices; wait for that.
+	statuses := func(method, suffix string, want int) []int {
+		var got []int
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			got = nil
+			for _, r := range requests(e.srv, method, suffix) {
+				got = append(got, r.Status)
+			}
+			if len(got) >= want || time.Now().After(deadline) {
+				sort.Ints(got)
+				return got
+			}
+		}
+	}
+	if got := statuses("POST", "/check-runs", 1); fmt.Sprint(got) != "[499]" || len(e.srv.CheckRuns(testOwner, testRepo)) != 0 {
+		t.Errorf("check run POST statuses %v, stored %d; want one abandoned attempt and no retry", got, len(e.srv.CheckRuns(testOwner, testRepo)))
+	}
+	if got := statuses("GET", "/pulls/7/comments", 2); fmt.Sprint(got) != "[200 499]" {
+		t.Errorf("review comment listing statuses %v, want a timed-out attempt and a 200", got)
+	}
+	if res.Comments != 1 || res.SummaryCommentID == 0 {
+		t.Errorf("result %+v, want the review and summary posted despite the check run", res)
+	}
+	waited := false
+	for _, d := range e.clock.slept {
+		waited = waited || d == time.Second
+	}
+	if !waited {
+		t.Errorf("slept %v, want a 1s wait before repeating the read", e.clock.slept)
 	}
 }

@@ -24,20 +24,39 @@ func (d draft) where() string {
 // diff lines become comments, at most maxReviewComments of them; findings
 // already commented on an earlier push are skipped; the others are listed
 // in the review body (and the summary). Then comments of earlier runs whose
-// finding is gone are deleted, unless someone replied to them.
+// finding is gone are deleted, unless someone replied to them. Only bot
+// comments count as earlier runs' (see ours): a person's comment that
+// quotes a marker neither suppresses a finding nor gets deleted.
 func (p *publisher) postReview(ctx context.Context) error {
+	// A resumed post may have posted its review before it died. Its
+	// comments are then not earlier runs' but this run's: planned again
+	// as if new, so the result and the notes come out as the first time,
+	// and matched against the review instead of posted.
+	var again int64
+	if p.resume != nil {
+		var err error
+		if again, err = p.postedReview(ctx); err != nil {
+			return err
+		}
+	}
 	existing, err := p.listReviewComments(ctx)
 	if err != nil {
 		return err
 	}
 	posted := map[string]bool{} // fingerprints that have a comment
+	inReview := map[string]bool{}
 	replied := map[int64]bool{}
 	for _, c := range existing {
 		if c.InReplyTo != nil {
 			replied[c.GetInReplyTo()] = true
 			continue
 		}
-		if fp, ok := markedFingerprint(c.GetBody()); ok {
+		fp, ok := markedFingerprint(c.GetBody())
+		switch {
+		case !ok || !p.ours(c.GetUser()):
+		case again != 0 && c.GetPullRequestReviewID() == again:
+			inReview[fp] = true
+		default:
 			posted[fp] = true
 		}
 	}
@@ -88,7 +107,18 @@ func (p *publisher) postReview(ctx context.Context) error {
 		p.note("findings over the limit of %d review comments per run, listed in the review body: %d", maxReviewComments, len(folded))
 	}
 
-	if len(drafts) > 0 {
+	switch {
+	case again != 0:
+		var keep, dropped []draft
+		for _, d := range drafts {
+			if inReview[fingerprintOf(d.f)] {
+				keep = append(keep, d)
+			} else {
+				dropped = append(dropped, d) // GitHub had rejected it
+			}
+		}
+		p.reviewPosted(again, keep, dropped)
+	case len(drafts) > 0:
 		if err := p.createReview(ctx, drafts, outside, folded); err != nil {
 			return err
 		}
@@ -142,7 +172,7 @@ func (p *publisher) listReviewComments(ctx context.Context) ([]*gh.PullRequestCo
 func (p *publisher) deleteOutdated(ctx context.Context, existing []*gh.PullRequestComment, current map[string]bool, replied map[int64]bool) error {
 	for _, c := range existing {
 		fp, ok := markedFingerprint(c.GetBody())
-		if !ok || c.InReplyTo != nil || current[fp] {
+		if !ok || c.InReplyTo != nil || current[fp] || !p.ours(c.GetUser()) {
 			continue
 		}
 		if replied[c.GetID()] {
@@ -186,13 +216,8 @@ func (p *publisher) createReview(ctx context.Context, drafts []draft, outside, f
 			}
 			return false, fmt.Errorf("create review: %w", err)
 		}
-		p.res.ReviewID, p.res.Comments = review.GetID(), len(keep)
-		for _, d := range dropped {
-			p.res.Dropped = append(p.res.Dropped, d.where())
-		}
-		if len(dropped) > 0 {
-			p.note("GitHub rejected the review (422) until these comments were left out: %s", strings.Join(p.res.Dropped, "; "))
-		}
+		p.learnSelf(review.GetUser().GetLogin())
+		p.reviewPosted(review.GetID(), keep, dropped)
 		return true, nil
 	}
 	for _, plan := range reviewPlans(drafts) {
@@ -209,6 +234,18 @@ func (p *publisher) createReview(ctx context.Context, drafts []draft, outside, f
 		err = fmt.Errorf("create review: GitHub rejected it (422) even without comments")
 	}
 	return err
+}
+
+// reviewPosted records review id with the comments kept in it and those
+// left out because GitHub rejected them.
+func (p *publisher) reviewPosted(id int64, keep, dropped []draft) {
+	p.res.ReviewID, p.res.Comments = id, len(keep)
+	for _, d := range dropped {
+		p.res.Dropped = append(p.res.Dropped, d.where())
+	}
+	if len(dropped) > 0 {
+		p.note("GitHub rejected the review (422) until these comments were left out: %s", strings.Join(p.res.Dropped, "; "))
+	}
 }
 
 type reviewPlan struct{ keep, dropped []draft }
@@ -280,6 +317,9 @@ func (p *publisher) reviewBody(comments int, outside, folded []*report.JSONFindi
 	section("GitHub rejected these as comments", rejected)
 	section(fmt.Sprintf("More findings on the diff than the %d comments posted per review", maxReviewComments), folded)
 	section("Not on a line of this diff", outside)
+	if p.in.ExternalID != "" {
+		return fitBody(b.String(), runMarker(p.in.ExternalID))
+	}
 	return truncate(b.String(), maxCommentBody, "review body")
 }
 

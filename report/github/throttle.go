@@ -142,8 +142,22 @@ func (t *Throttle) RoundTrip(req *http.Request) (*http.Response, error) {
 		actx, cancel := context.WithTimeout(ctx, timeout)
 		resp, err := t.base().RoundTrip(send.WithContext(actx))
 		if err != nil {
+			timedOut := actx.Err() != nil && ctx.Err() == nil
 			cancel()
-			return nil, err
+			if !timedOut {
+				return nil, err
+			}
+			// A read that hung is safe to repeat; a write may have been
+			// done by GitHub, so it is not sent again.
+			if req.Method != http.MethodGet || attempt >= maxRetries {
+				return nil, fmt.Errorf("%s %s: no response within %v: %w", req.Method, req.URL.Path, timeout, err)
+			}
+			wait := time.Second << attempt
+			t.logf("%s %s: no response within %v; waiting %v before retry %d of %d", req.Method, req.URL.Path, timeout, wait, attempt+1, maxRetries)
+			if err := t.clock().Sleep(ctx, wait); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 		if attempt >= maxRetries {

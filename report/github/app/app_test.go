@@ -254,6 +254,21 @@ func (f *fixture) jobs() []Job {
 	return jobs
 }
 
+// jobsAfterClose reads the jobs from the database of a closed server.
+func (f *fixture) jobsAfterClose() []Job {
+	f.t.Helper()
+	st, err := openStore(f.cfg.DBPath)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer st.Close()
+	jobs, err := st.jobs()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return jobs
+}
+
 func (f *fixture) health() map[string]any {
 	f.t.Helper()
 	resp, err := http.Get(f.http.URL + "/healthz")
@@ -525,6 +540,96 @@ func TestRestartRunsPendingJobOnce(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(f.cfg.WorkDir, "jobs", j.ID)); !os.IsNotExist(err) {
 		t.Errorf("job directory left behind: %v", err)
+	}
+}
+
+// TestCrashAfterPostPostsOnce kills the worker (through its test hook)
+// after interleave post succeeded and before the job was recorded as
+// posted. The restarted server resumes the job, and interleave post, given
+// the same key, finds the completed check run and posts nothing again.
+func TestCrashAfterPostPostsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs interleave pr and post for real")
+	}
+	needBinary(t)
+	f := newFixture(t, 0)
+	f.send("pull_request", "crash1", f.pullRequestPayload("opened"), nil)
+	f.triaged()
+	f.close()
+
+	var mu sync.Mutex
+	var crashedJob *Job
+	f.cfg.Workers = 1
+	f.cfg.crashAfterPost = func(j *Job) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		crashedJob = j
+		return true
+	}
+	f.open()
+	f.waitFor("the post before the crash", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return crashedJob != nil
+	})
+	f.close()
+	j := f.jobsAfterClose()[0]
+	if j.State != StateRunning || !j.Posted.IsZero() {
+		t.Fatalf("job after the crash %+v, want running and not recorded as posted", j)
+	}
+	runs := f.gh.CheckRuns(owner, repoName)
+	if len(runs) != 1 || runs[0].GetExternalID() != j.postKey() || runs[0].GetStatus() != "completed" {
+		t.Fatalf("check runs after the crash %v, want one completed carrying %s", runs, j.postKey())
+	}
+	reviews, comments := len(f.gh.Reviews(owner, repoName, prNumber)), len(f.gh.ReviewComments(owner, repoName, prNumber))
+	if reviews != 1 || comments == 0 || len(f.gh.IssueComments(owner, repoName, prNumber)) != 1 {
+		t.Fatalf("after the crash: %d reviews, %d review comments, %d issue comments; want the post's 1, some, 1",
+			reviews, comments, len(f.gh.IssueComments(owner, repoName, prNumber)))
+	}
+	before := len(f.gh.Requests())
+
+	f.cfg.crashAfterPost = nil
+	f.open()
+	f.waitFor("the resumed job to finish", func() bool {
+		jobs := f.jobs()
+		return len(jobs) == 1 && (jobs[0].State == StateDone || jobs[0].State == StateFailed)
+	})
+	if j := f.jobs()[0]; j.State != StateDone || j.Posted.IsZero() || j.Attempts != 2 {
+		t.Errorf("job %+v, want done and posted on its second attempt", j)
+	}
+	for _, r := range f.gh.Requests()[before:] {
+		if r.Method != http.MethodGet && !strings.HasSuffix(r.Path, "/access_tokens") {
+			t.Errorf("the resumed job wrote %s %s", r.Method, r.Path)
+		}
+	}
+	if n := len(f.gh.CheckRuns(owner, repoName)); n != 1 {
+		t.Errorf("%d check runs, want 1", n)
+	}
+	if r, c, ic := len(f.gh.Reviews(owner, repoName, prNumber)), len(f.gh.ReviewComments(owner, repoName, prNumber)), len(f.gh.IssueComments(owner, repoName, prNumber)); r != reviews || c != comments || ic != 1 {
+		t.Errorf("after the restart: %d reviews, %d review comments, %d issue comments; want %d, %d, 1", r, c, ic, reviews, comments)
+	}
+	if !strings.Contains(f.logs.String(), `"job done"`) {
+		t.Errorf("no job done log")
+	}
+}
+
+// TestFailurePostedOnce: a job re-run after a crash that followed its
+// failure post (its record still says not posted) does not post it again.
+func TestFailurePostedOnce(t *testing.T) {
+	f := newFixture(t, 0)
+	f.send("pull_request", "fail1", f.pullRequestPayload("opened"), nil)
+	f.triaged()
+	j := f.jobs()[0]
+	for range 2 {
+		stale := j // as read before the crash: Posted unset
+		f.srv.postFailure(&stale, "failure", "interleave could not run", "it did not compile", f.srv.log)
+	}
+	runs := f.gh.CheckRuns(owner, repoName)
+	if len(runs) != 1 || runs[0].GetExternalID() != j.postKey() || runs[0].GetConclusion() != "failure" {
+		t.Errorf("check runs %v, want one failure carrying %s", runs, j.postKey())
+	}
+	if j := f.jobs()[0]; j.Posted.IsZero() {
+		t.Errorf("job %+v not recorded as posted", j)
 	}
 }
 

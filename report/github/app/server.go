@@ -45,6 +45,11 @@ type Config struct {
 	MaxBody       int64         // largest webhook body; default ghreport.MaxWebhookBody
 	Transport     http.RoundTripper
 	Logger        *slog.Logger
+
+	// crashAfterPost, set by tests, runs after interleave post succeeded
+	// and before the job is recorded as posted; true abandons the job
+	// there, as a crash would.
+	crashAfterPost func(*Job) bool
 }
 
 // Server is a running App: handler, triage loop and workers over one store.

@@ -48,6 +48,13 @@ type Job struct {
 	Posted         time.Time     `json:"posted,omitzero"`   // results posted: never again
 }
 
+// postKey is the idempotency key interleave post stores on the job's check
+// run: the job id, plus its creation time so that a new database's
+// j00000001 is not taken for an old one's.
+func (j *Job) postKey() string {
+	return fmt.Sprintf("interleave-app.%s.%d", j.ID, j.Created.UnixNano())
+}
+
 // Delivery states.
 const (
 	deliveryPending = "pending"

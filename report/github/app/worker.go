@@ -147,7 +147,12 @@ func (s *Server) runJob(j *Job) {
 			finish(StateFailed, err.Error())
 			return
 		}
-		// Recorded at once: a restart after this point never posts again.
+		if s.cfg.crashAfterPost != nil && s.cfg.crashAfterPost(j) {
+			return // a test's crash: the job stays running, as after a kill
+		}
+		// Recorded at once. A crash before this line is harmless too: the
+		// resumed job posts with the same key, which finds its check run
+		// completed and posts nothing.
 		if j, err = s.store.update(j.ID, func(j *Job) { j.Posted = time.Now() }); err != nil {
 			log.Error("recording the post", "error", err.Error())
 		}
@@ -230,13 +235,26 @@ func (s *Server) postFailure(j *Job, conclusion, title, summary string, log *slo
 		log.Error("posting the failure", "error", err.Error())
 		return
 	}
+	// An attempt that posted it and then crashed must not post it twice.
+	earlier, err := ghreport.FindCheckRun(ctx, c, j.Owner, j.Repo, j.HeadSHA, j.postKey())
+	if err != nil {
+		log.Error("looking for an earlier failure post", "error", err.Error())
+		return
+	}
+	if earlier != nil {
+		if _, err := s.store.update(j.ID, func(j *Job) { j.Posted = time.Now() }); err != nil {
+			log.Error("recording the post", "error", err.Error())
+		}
+		log.Info("failure already posted", "check_run", earlier.GetID())
+		return
+	}
 	if len(summary) > maxCheckRunSummary {
 		summary = summary[:maxCheckRunSummary-len("\n…")] + "\n…"
 	}
 	summary = strings.ToValidUTF8(summary, "")
 	now := gh.Timestamp{Time: time.Now()}
 	_, _, err = c.Checks.CreateCheckRun(ctx, j.Owner, j.Repo, gh.CreateCheckRunOptions{
-		Name: ghreport.CheckRunName, HeadSHA: j.HeadSHA,
+		Name: ghreport.CheckRunName, HeadSHA: j.HeadSHA, ExternalID: gh.String(j.postKey()),
 		Status: gh.String("completed"), Conclusion: gh.String(conclusion), CompletedAt: &now,
 		Output: &gh.CheckRunOutput{Title: gh.String(title), Summary: gh.String(summary)},
 	})
@@ -287,7 +305,8 @@ func (s *Server) post(ctx context.Context, j *Job, tr *ghinstallation.Transport,
 		return fmt.Errorf("installation token: %w", err)
 	}
 	args := []string{"post", "-report", filepath.Join(outDir, reportFile),
-		"-repo", j.Owner + "/" + j.Repo, "-pr", strconv.Itoa(j.PR), "-sha", j.HeadSHA, "-fail-on", s.cfg.FailOn}
+		"-repo", j.Owner + "/" + j.Repo, "-pr", strconv.Itoa(j.PR), "-sha", j.HeadSHA, "-fail-on", s.cfg.FailOn,
+		"-external-id", j.postKey()}
 	if exists(filepath.Join(outDir, summaryFile)) {
 		args = append(args, "-summary", filepath.Join(outDir, summaryFile))
 	}

@@ -201,3 +201,55 @@ func (s *Server) minimalPull(p *Pull) *github.PullRequest {
 		Base:   repo(p.BaseSHA, p.BaseRef),
 	}
 }
+
+// listCheckRunsForRef serves GET .../commits/{ref}/check-runs: the runs on
+// the commit (a SHA, or a pull's head branch name; refs with a slash such as
+// heads/main are not routed), newest first, filtered by check_name, status
+// and app_id. filter=latest (the default) keeps the newest run of each name
+// and App.
+func (s *Server) listCheckRunsForRef(c *call) *response {
+	q := c.r.URL.Query()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sha := c.params["ref"]
+	for _, p := range s.state.pulls {
+		if rk(p.Owner, p.Repo) == rk(c.owner(), c.repo()) && sha == p.HeadRef {
+			sha = p.HeadSHA
+		}
+	}
+	runs := s.state.checkRuns[rk(c.owner(), c.repo())]
+	type nameApp struct {
+		name string
+		app  int64
+	}
+	newest := map[nameApp]bool{}
+	var out []*github.CheckRun
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i].run
+		if r.GetHeadSHA() != sha {
+			continue
+		}
+		if name := q.Get("check_name"); name != "" && r.GetName() != name {
+			continue
+		}
+		if st := q.Get("status"); st != "" && r.GetStatus() != st {
+			continue
+		}
+		if app := q.Get("app_id"); app != "" && app != strconv.FormatInt(r.GetApp().GetID(), 10) {
+			continue
+		}
+		if q.Get("filter") != "all" {
+			k := nameApp{r.GetName(), r.GetApp().GetID()}
+			if newest[k] {
+				continue
+			}
+			newest[k] = true
+		}
+		out = append(out, r)
+	}
+	lo, hi, header := s.paginate(c, len(out))
+	body := map[string]any{"total_count": len(out), "check_runs": append([]*github.CheckRun{}, out[lo:hi]...)}
+	resp := jsonResponse(http.StatusOK, fillSchema(responseSchema(c.in, http.StatusOK), body))
+	resp.header = header
+	return resp
+}

@@ -57,14 +57,22 @@ type File struct {
 
 // Fault makes the next Times requests matching Method and Path fail with
 // Status, Header and Body instead of being served. Times <= 0 means forever.
+// Delay holds the response back that long first; with Status 0 the request
+// is then served as usual. A client that gives up during the delay gets
+// nothing: its request is not served and is logged with status 499.
 type Fault struct {
 	Method string // empty matches any method
 	Path   string // regexp on the URL path, e.g. "/check-runs$"
 	Times  int
-	Status int
+	Status int // 0: serve the request (after Delay)
 	Header http.Header
 	Body   string
+	Delay  time.Duration
 }
+
+// StatusClientGone is the logged status of a request whose client gave up
+// during a Fault's Delay (nginx's "client closed request").
+const StatusClientGone = 499
 
 // Request is one entry of the request log, for every request served,
 // refused or faulted. At is when the response was written.

@@ -105,8 +105,8 @@ func TestSpecLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp, _ := loadSpec()
-	if n := sp.doc.Paths.Len(); n != 14 {
-		t.Errorf("spec has %d paths, want 14", n)
+	if n := sp.doc.Paths.Len(); n != 15 {
+		t.Errorf("spec has %d paths, want 15", n)
 	}
 	t.Logf("spec load + router build: %v", took)
 }
@@ -664,5 +664,125 @@ func TestPayloadsParse(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(testdataDir(), "openapi.json")); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestListCheckRunsForRef(t *testing.T) {
+	s, gh := newServer(t)
+	s.AddToken("app", true)
+	create := func(name, key, status string) int64 {
+		opt := github.CreateCheckRunOptions{Name: name, HeadSHA: head, ExternalID: github.String(key), Status: github.String(status)}
+		if status == "completed" {
+			opt.Conclusion = github.String("success")
+		}
+		run, _, err := gh.Checks.CreateCheckRun(ctx, owner, repo, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run.GetID()
+	}
+	old := create("interleave", "k1", "completed")
+	open := create("interleave", "k2", "in_progress")
+	create("lint", "k3", "completed")
+	if _, _, err := gh.Checks.CreateCheckRun(ctx, owner, repo, github.CreateCheckRunOptions{Name: "interleave", HeadSHA: base}); err != nil {
+		t.Fatal(err)
+	}
+	list := func(ref string, opt *github.ListCheckRunsOptions) []int64 {
+		t.Helper()
+		res, _, err := gh.Checks.ListCheckRunsForRef(ctx, owner, repo, ref, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, r := range res.CheckRuns {
+			ids = append(ids, r.GetID())
+		}
+		if res.GetTotal() != len(ids) {
+			t.Errorf("total_count %d for %d runs", res.GetTotal(), len(ids))
+		}
+		return ids
+	}
+	name := github.String("interleave")
+	if got := list(head, &github.ListCheckRunsOptions{CheckName: name, Filter: github.String("all")}); fmt.Sprint(got) != fmt.Sprint([]int64{open, old}) {
+		t.Errorf("all interleave runs on head: %v, want [%d %d]", got, open, old)
+	}
+	if got := list(head, &github.ListCheckRunsOptions{CheckName: name}); fmt.Sprint(got) != fmt.Sprint([]int64{open}) {
+		t.Errorf("latest interleave run on head: %v, want [%d]", got, open)
+	}
+	if got := list(head, &github.ListCheckRunsOptions{Filter: github.String("all"), Status: github.String("completed")}); len(got) != 2 {
+		t.Errorf("completed runs on head: %v, want 2", got)
+	}
+	if got := list("feature", &github.ListCheckRunsOptions{CheckName: name, Filter: github.String("all")}); len(got) != 2 {
+		t.Errorf("runs on the pull's head branch: %v, want 2", got)
+	}
+	if got := list(head, &github.ListCheckRunsOptions{AppID: github.Int64(1), Filter: github.String("all")}); len(got) != 0 {
+		t.Errorf("runs of another App: %v, want none", got)
+	}
+	res, _, err := gh.Checks.ListCheckRunsForRef(ctx, owner, repo, head, &github.ListCheckRunsOptions{CheckName: name, Filter: github.String("all")})
+	if err != nil || res.CheckRuns[0].GetExternalID() != "k2" || res.CheckRuns[0].GetApp().GetSlug() != "github-actions" {
+		t.Errorf("listed run %v, err %v: want external id k2 and the github-actions App", res.CheckRuns[0], err)
+	}
+	// The query is validated like everything else.
+	rec := &recordingTB{TB: t}
+	bad := New(rec)
+	bad.AddToken("rw", true)
+	bad.Client("rw").Checks.ListCheckRunsForRef(ctx, owner, repo, head, &github.ListCheckRunsOptions{Filter: github.String("newest")})
+	if !rec.reported("does not match GitHub's API") {
+		t.Errorf("filter=newest was not reported: %v", rec.errors())
+	}
+}
+
+func TestListReviews(t *testing.T) {
+	s, gh := newServer(t)
+	for _, body := range []string{"first", "second"} {
+		if _, _, err := gh.PullRequests.CreateReview(ctx, owner, repo, 7, &github.PullRequestReviewRequest{Event: github.String("COMMENT"), Body: github.String(body)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, _, err := gh.PullRequests.ListReviews(ctx, owner, repo, 7, &github.ListOptions{PerPage: 1, Page: 2})
+	if err != nil || len(rs) != 1 || rs[0].GetBody() != "second" || rs[0].GetUser().GetType() != "Bot" {
+		t.Errorf("page 2 of reviews: %v, err %v; want the second, by a bot", rs, err)
+	}
+	if _, resp, err := gh.PullRequests.ListReviews(ctx, owner, repo, 99, nil); err == nil || resp.StatusCode != 404 {
+		t.Errorf("reviews of a missing pull: err %v", err)
+	}
+	if n := len(s.Reviews(owner, repo, 7)); n != 2 {
+		t.Errorf("%d reviews stored, want 2", n)
+	}
+}
+
+func TestFaultDelay(t *testing.T) {
+	s, gh := newServer(t)
+	s.Fail(Fault{Method: "GET", Path: "/pulls/7$", Times: 1, Delay: 100 * time.Millisecond})
+	start := time.Now()
+	if _, _, err := gh.PullRequests.Get(ctx, owner, repo, 7); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 100*time.Millisecond {
+		t.Errorf("delayed request answered in %v", took)
+	}
+	// A client that gives up during the delay changes nothing.
+	s.Fail(Fault{Method: "POST", Path: "/issues/7/comments$", Times: 1, Delay: time.Minute})
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, _, err := gh.Issues.CreateComment(short, owner, repo, 7, &github.IssueComment{Body: github.String("hi")}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err %v, want the deadline", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		reqs := s.Requests()
+		if last := reqs[len(reqs)-1]; last.Method == "POST" {
+			if last.Status != StatusClientGone {
+				t.Errorf("abandoned request logged with status %d, want %d", last.Status, StatusClientGone)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the abandoned request was never logged")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(s.IssueComments(owner, repo, 7)); n != 0 {
+		t.Errorf("%d comments stored from an abandoned request", n)
 	}
 }

@@ -514,3 +514,24 @@ func (s *Server) deleteReviewComment(c *call) *response {
 	}
 	return notFound()
 }
+
+// listReviews serves GET .../pulls/{n}/reviews, oldest first.
+func (s *Server) listReviews(c *call) *response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pull(c, int(c.intParam("pull_number")))
+	if p == nil {
+		return notFound()
+	}
+	all := s.state.reviews[pk(p.Owner, p.Repo, p.Number)]
+	lo, hi, header := s.paginate(c, len(all))
+	page := append([]*github.PullRequestReview{}, all[lo:hi]...)
+	list := fillSchema(responseSchema(c.in, http.StatusOK), page).([]any)
+	for i, e := range list {
+		m := e.(map[string]any)
+		m["_links"] = map[string]any{"html": map[string]any{"href": page[i].GetHTMLURL()}, "pull_request": map[string]any{"href": page[i].GetPullRequestURL()}}
+	}
+	resp := jsonResponse(http.StatusOK, list)
+	resp.header = header
+	return resp
+}

@@ -124,7 +124,18 @@ func (s *Server) serve(r *http.Request, body []byte) (*response, *openapi3filter
 		return errorResponse(http.StatusUnprocessableEntity, "Invalid request.\n\n"+err.Error()), nil
 	}
 	if f := s.takeFault(r); f != nil {
-		return &response{status: f.Status, header: f.Header.Clone(), raw: []byte(f.Body), contentType: faultContentType(f)}, nil
+		if f.Delay > 0 {
+			t := time.NewTimer(f.Delay)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return &response{status: StatusClientGone}, nil
+			}
+		}
+		if f.Status != 0 {
+			return &response{status: f.Status, header: f.Header.Clone(), raw: []byte(f.Body), contentType: faultContentType(f)}, nil
+		}
 	}
 	c := &call{r: r, in: in, body: body, params: in.PathParams}
 	if resp := s.authorize(c); resp != nil {
@@ -228,12 +239,16 @@ func (s *Server) dispatch(c *call) *response {
 		return s.updateCheckRun(c)
 	case "checks/get":
 		return s.getCheckRun(c)
+	case "checks/list-for-ref":
+		return s.listCheckRunsForRef(c)
 	case "pulls/get":
 		return s.getPull(c)
 	case "pulls/list-files":
 		return s.listPullFiles(c)
 	case "pulls/create-review":
 		return s.createReview(c)
+	case "pulls/list-reviews":
+		return s.listReviews(c)
 	case "pulls/list-review-comments":
 		return s.listReviewComments(c)
 	case "pulls/delete-review-comment":

@@ -254,6 +254,9 @@ func (s *Server) Fail(f Fault) {
 	if err != nil {
 		s.t.Fatalf("ghtest: Fail: bad path regexp %q: %v", f.Path, err)
 	}
+	if f.Status == 0 && f.Delay <= 0 {
+		s.t.Fatalf("ghtest: Fail: fault on %q has neither a Status nor a Delay", f.Path)
+	}
 	left := f.Times
 	if left <= 0 {
 		left = -1

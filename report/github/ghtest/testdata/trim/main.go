@@ -19,7 +19,7 @@ var operations = map[string][]string{
 	"/repos/{owner}/{repo}/check-runs/{check_run_id}":              {"get", "patch"},
 	"/repos/{owner}/{repo}/pulls/{pull_number}":                    {"get"},
 	"/repos/{owner}/{repo}/pulls/{pull_number}/files":              {"get"},
-	"/repos/{owner}/{repo}/pulls/{pull_number}/reviews":            {"post"},
+	"/repos/{owner}/{repo}/pulls/{pull_number}/reviews":            {"get", "post"},
 	"/repos/{owner}/{repo}/pulls/{pull_number}/comments":           {"get"},
 	"/repos/{owner}/{repo}/pulls/comments/{comment_id}":            {"delete"},
 	"/repos/{owner}/{repo}/issues/{issue_number}/comments":         {"get", "post"},
@@ -29,6 +29,7 @@ var operations = map[string][]string{
 	"/repos/{owner}/{repo}/code-scanning/sarifs":                   {"post"},
 	"/app/installations/{installation_id}/access_tokens":           {"post"},
 	"/repos/{owner}/{repo}/commits/{commit_sha}/pulls":             {"get"},
+	"/repos/{owner}/{repo}/commits/{ref}/check-runs":               {"get"},
 }
 
 func main() {
