@@ -70,6 +70,8 @@ type prOptions struct {
 	Workers    int
 	Tags       []string
 	Run        *regexp.Regexp // only affected tests whose name matches; nil means all
+	Enable     []string       // static rules to add (IDs or slugs; "all")
+	Disable    []string       // static rules to remove
 	Notes      []string       // how base and head were chosen, when from an event
 }
 
@@ -99,6 +101,9 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	var tags prList
 	fs.Var(&tags, "tags", "Build `tags`, comma-separated, as for go build")
 	run := fs.String("run", "", "Search only the affected tests whose name matches `regexp`")
+	var enable, disable prList
+	fs.Var(&enable, "enable", "Static `rules` to add, comma-separated IDs or slugs; all adds the opt-in ones")
+	fs.Var(&disable, "disable", "Static `rules` to remove, comma-separated IDs or slugs; all starts from none")
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, code, false
 	}
@@ -111,6 +116,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 		return bad("unexpected arguments %q: the change is chosen with -base and -head", fs.Args())
 	}
 	opts.Scope, opts.Format, opts.Tags = scope.value, format.value, tags
+	opts.Enable, opts.Disable = enable, disable
 	sev, err := checks.ParseSeverity(failOn.value)
 	if err != nil {
 		return bad("%v", err)
@@ -350,7 +356,8 @@ func (r *prRun) run(ctx context.Context) int {
 		}
 		var res *static.Result
 		err := r.stage("static", func() (err error) {
-			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags})
+			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags,
+				Enable: r.opts.Enable, Disable: r.opts.Disable})
 			return err
 		})
 		if err != nil {
