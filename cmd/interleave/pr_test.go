@@ -67,6 +67,12 @@ func TestParsePRFlags(t *testing.T) {
 				Run: regexp.MustCompile("^TestA$|TestB")},
 		},
 		{
+			name: "rules",
+			args: []string{"-base", "main", "-enable", "IL1001,lock-order-inversion", "-disable", "IL6001", "-enable", "IL3001"},
+			want: &prOptions{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+				Enable: []string{"IL1001", "lock-order-inversion", "IL3001"}, Disable: []string{"IL6001"}},
+		},
+		{
 			name:     "bad run",
 			args:     []string{"-base", "main", "-run", "Test("},
 			wantCode: exitError,
