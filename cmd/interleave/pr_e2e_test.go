@@ -153,7 +153,7 @@ func TestPREndToEnd(t *testing.T) {
 
 	out := filepath.Join(r.dir, "out.json")
 	sum := filepath.Join(r.dir, "summary.md")
-	code, _, stderr := r.runPR("-base", base, "-budget", "10s", "-format", "json", "-o", out, "-summary", sum, "-v")
+	code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "10s", "-format", "json", "-o", out, "-summary", sum, "-v")
 	t.Logf("interleave pr stderr:\n%s", stderr)
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
@@ -174,7 +174,8 @@ func TestPREndToEnd(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	// The race confirms the guarded-by finding on Withdraw; the deadlock is
+	// The race confirms the guarded-by finding on Withdraw (IL1001 is opt-in,
+	// enabled above); the deadlock is
 	// found on Transfer's second Lock. Each replays in a fresh process.
 	withdrawLine := lineOf("bank/bank.go", "a.bal -= v")
 	var race, deadlock *report.JSONFinding
@@ -230,7 +231,7 @@ func TestPREndToEnd(t *testing.T) {
 	var shards []string
 	for i := 1; i <= 2; i++ {
 		name := filepath.Join(r.dir, fmt.Sprintf("shard%d.json", i))
-		code, _, stderr := r.runPR("-base", base, "-budget", "5s", "-seed", "7", "-shard", fmt.Sprintf("%d/2", i), "-o", name)
+		code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "5s", "-seed", "7", "-shard", fmt.Sprintf("%d/2", i), "-o", name)
 		if code != exitOK || !strings.Contains(stderr, "dynamic search: 1 test,") {
 			t.Fatalf("shard %d/2: exit %d, want %d and one test searched:\n%s", i, code, exitOK, stderr)
 		}
@@ -261,7 +262,7 @@ func TestPREndToEnd(t *testing.T) {
 
 	// The old bug is there to be found: -scope package reports it (static
 	// only, to keep this quick).
-	code, stdout, stderr := r.runPR("-base", base, "-budget", "0", "-scope", "package", "-format", "json")
+	code, stdout, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "0", "-scope", "package", "-format", "json")
 	var all report.JSONReport
 	if err := json.Unmarshal([]byte(stdout), &all); err != nil {
 		t.Fatalf("-scope package: %v (exit %d)\n%s", err, code, stderr)
