@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
@@ -16,7 +17,7 @@ func init() {
 	register(&command{
 		name:  "replay",
 		short: "Run one schedule file again and say whether the failure reproduces",
-		usage: "FILE",
+		usage: "[flags] FILE",
 		run: func(ctx context.Context, env *cliEnv, args []string) int {
 			opts, code, ok := parseReplayFlags(env, args)
 			if !ok {
@@ -29,13 +30,20 @@ func init() {
 
 // replayOptions is what `interleave replay` was asked to do.
 type replayOptions struct {
-	file string
+	file     string
+	watchdog time.Duration
 }
 
 func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["replay"])
+	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Call the run hung when a goroutine runs this `long` without reaching a scheduling point")
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
+	}
+	if opts.watchdog <= 0 {
+		fmt.Fprintf(env.stderr, "interleave replay: -watchdog must be positive, got %v\n", opts.watchdog)
+		fs.Usage()
+		return opts, exitError, false
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintf(env.stderr, "interleave replay: want exactly one schedule file, got %d arguments\n", fs.NArg())
@@ -52,7 +60,7 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 // runReplay replays the schedule; exit 1 when the failure happens again, 0
 // when the run passes.
 func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
-	res, err := explore.Replay(ctx, opts.file, explore.ReplayOptions{Dir: env.dir})
+	res, err := explore.Replay(ctx, opts.file, explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog})
 	if err != nil {
 		var be *explore.BuildError
 		if errors.As(err, &be) {

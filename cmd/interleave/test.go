@@ -47,6 +47,7 @@ type testOptions struct {
 	workers   int
 	format    string
 	output    string
+	watchdog  time.Duration
 }
 
 // parseTestFlags parses the flags of `interleave test`; ok is false when the
@@ -62,6 +63,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	fs.BoolVar(&opts.race, "race", true, "Build the tests with the race detector")
 	fs.StringVar(&opts.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
 	fs.IntVar(&opts.workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
+	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point (a busy loop, blocking I/O)")
 	fs.Var(format, "format", "Output `format`: text, json, sarif")
 	fs.StringVar(&opts.output, "o", "", "Write the report to `file` instead of standard output")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -84,6 +86,9 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	}
 	if opts.budget <= 0 {
 		return bad("-budget must be positive, got %v", opts.budget)
+	}
+	if opts.watchdog <= 0 {
+		return bad("-watchdog must be positive, got %v", opts.watchdog)
 	}
 	if opts.workers < 0 {
 		return bad("-workers must not be negative, got %d", opts.workers)
@@ -121,6 +126,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		Race:         opts.race,
 		SchedulesDir: opts.schedules,
 		Workers:      opts.workers,
+		StepTimeout:  opts.watchdog,
 		Progress:     prog.update,
 	})
 	prog.done()
@@ -130,7 +136,13 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		switch {
 		case errors.As(err, &be):
 			fmt.Fprintf(env.stderr, "interleave test: %s does not compile:\n%s\n", be.Package, strings.TrimRight(be.Output, "\n"))
+		case errors.As(err, &nt) && opts.run == "":
+			// Like go test on a package without tests: nothing to do is
+			// not an error.
+			fmt.Fprintln(env.stderr, "interleave test: nothing to search:", nt)
+			return exitOK
 		case errors.As(err, &nt):
+			// A -run pattern that matches nothing is most likely a typo.
 			fmt.Fprintln(env.stderr, "interleave test:", nt)
 		default:
 			fmt.Fprintln(env.stderr, "interleave test:", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func TestParseTestFlags(t *testing.T) {
 		wantErr string
 	}{
 		{name: "defaults", args: nil, ok: true, check: func(t *testing.T, o testOptions) {
-			if o.budget != 60*time.Second || !o.race || o.strategy != "random" || o.format != "text" || o.schedules != ".interleave/schedules" {
+			if o.budget != 60*time.Second || o.watchdog != 5*time.Second || !o.race || o.strategy != "random" || o.format != "text" || o.schedules != ".interleave/schedules" {
 				t.Errorf("got %+v, want defaults", o)
 			}
 			if len(o.patterns) != 1 || o.patterns[0] != "." {
@@ -33,7 +34,10 @@ func TestParseTestFlags(t *testing.T) {
 				t.Error("seedSet without -seed")
 			}
 		}},
-		{name: "all flags", args: []string{"-run", "TestA|TestB", "-budget", "2m", "-seed", "42", "-race=false", "-schedules", "out", "-workers", "3", "-format", "sarif", "-o", "r.sarif", "./a/...", "./b"}, ok: true, check: func(t *testing.T, o testOptions) {
+		{name: "all flags", args: []string{"-run", "TestA|TestB", "-budget", "2m", "-seed", "42", "-race=false", "-schedules", "out", "-workers", "3", "-format", "sarif", "-o", "r.sarif", "-watchdog", "2s", "./a/...", "./b"}, ok: true, check: func(t *testing.T, o testOptions) {
+			if o.watchdog != 2*time.Second {
+				t.Errorf("watchdog = %v, want 2s", o.watchdog)
+			}
 			if o.run != "TestA|TestB" || o.budget != 2*time.Minute || o.seed != 42 || !o.seedSet || o.race || o.schedules != "out" || o.workers != 3 || o.format != "sarif" || o.output != "r.sarif" {
 				t.Errorf("got %+v", o)
 			}
@@ -50,6 +54,7 @@ func TestParseTestFlags(t *testing.T) {
 		{name: "bad format", args: []string{"-format", "xml"}, code: exitError, wantErr: "valid values are text, json, sarif"},
 		{name: "zero budget", args: []string{"-budget", "0s"}, code: exitError, wantErr: "-budget must be positive"},
 		{name: "bad duration", args: []string{"-budget", "soon"}, code: exitError, wantErr: "invalid value"},
+		{name: "zero watchdog", args: []string{"-watchdog", "0s"}, code: exitError, wantErr: "-watchdog must be positive"},
 		{name: "negative workers", args: []string{"-workers", "-1"}, code: exitError, wantErr: "-workers must not be negative"},
 		{name: "bad run", args: []string{"-run", "Test("}, code: exitError, wantErr: "bad -run pattern"},
 		{name: "help", args: []string{"-h"}, code: exitOK, wantErr: "Usage: interleave test"},
@@ -87,6 +92,8 @@ func TestParseReplayFlags(t *testing.T) {
 		{name: "none", args: nil, code: exitError},
 		{name: "two", args: []string{"a.json", "b.json"}, code: exitError},
 		{name: "help", args: []string{"-h"}, code: exitOK},
+		{name: "watchdog", args: []string{"-watchdog", "1s", "s.json"}, ok: true, want: "s.json"},
+		{name: "zero watchdog", args: []string{"-watchdog", "0s", "s.json"}, code: exitError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,5 +163,72 @@ func TestWriteReportAtomic(t *testing.T) {
 	}
 	if err := writeReport(env, w, rep, filepath.Join("missing", "out.json")); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+// robustDir is the module of awkward tests of checks/dynamic.
+var robustDir = filepath.Join("..", "..", "checks", "dynamic", "testdata", "robust")
+
+// TestRunTestRobustExitCodes runs `interleave test` on the packages of
+// testdata/robust whose outcome is an exit code: no tests (0, and 2 for a
+// -run that matches nothing), a compile error (2, with the compiler's words).
+func TestRunTestRobustExitCodes(t *testing.T) {
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"no tests", []string{"./notests"}, exitOK, []string{"nothing to search: no tests to run: no Test functions in ./notests"}},
+		{"run matches nothing", []string{"-run", "TestNothing", "./notests"}, exitError, []string{`matches -run "TestNothing"`}},
+		{"does not compile", []string{"./broken"}, exitError, []string{"./broken does not compile", "broken_test.go:6:", "cannot use"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+			args := append([]string{"test", "-budget", "1s", "-seed", "1", "-race=false", "-schedules", t.TempDir()}, tt.args...)
+			if code := runMain(context.Background(), env, args); code != tt.code {
+				t.Errorf("code = %d, want %d (stderr %q)", code, tt.code, stderr.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr = %q, want it to contain %q", stderr.String(), w)
+				}
+			}
+		})
+	}
+}
+
+// TestRunTestRobustExitFinding: os.Exit in a test is a finding (exit 1)
+// naming the call, not a failure of interleave.
+func TestRunTestRobustExitFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+	start := time.Now()
+	code := runMain(context.Background(), env, []string{"test", "-budget", "1s", "-seed", "1", "-race=false", "-format", "json", "-schedules", t.TempDir(), "./exit"})
+	if code != exitFindings {
+		t.Fatalf("code = %d, want %d (stderr %q)", code, exitFindings, stderr.String())
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("stdout is not a JSON report: %v\n%s", err, stdout.String())
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].Kind != checks.Fatal || !strings.Contains(rep.Findings[0].Message, "os.Exit(3)") || rep.Findings[0].Pos.Line != 18 {
+		t.Errorf("findings %+v, want one fatal os.Exit(3) at exit_test.go:18", rep.Findings)
+	}
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("took %v", d)
 	}
 }

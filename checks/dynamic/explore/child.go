@@ -76,7 +76,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	defer cancel()
 	cmd := exec.CommandContext(cctx, c.bin, "-test.run=^"+rt.DriverTest+"$", "-test.v", "-test.count=1")
 	cmd.Dir = c.dir
-	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath)
+	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")))
 	cmd.WaitDelay = time.Second
 	stdout := &stdoutParser{cur: -1, logs: map[int]string{}}
 	stdout.tail.max = 64 << 10
@@ -141,6 +141,18 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 		out.crashText = sp.sinceStart.String()
 	}
 	return out, nil
+}
+
+// gorace returns the race detector's options for a child: the user's, with
+// the second the race runtime sleeps at a normal exit (atexit_sleep_ms,
+// there to let other threads report) turned off unless the user set it:
+// every worker process exits at the end of each test's slice of the budget,
+// and that second would come on top of it.
+func gorace(user string) string {
+	if strings.Contains(user, "atexit_sleep_ms") {
+		return user
+	}
+	return strings.TrimSpace(user + " atexit_sleep_ms=0")
 }
 
 // resultsTail reads complete JSON lines appended to a file.

@@ -33,9 +33,9 @@ var Strategies = []string{"random"}
 // (relative to Options.Dir).
 const DefaultSchedulesDir = ".interleave/schedules"
 
-// stepTimeout is the runtime's watchdog: the longest a goroutine may run
-// between two scheduling points before the schedule is abandoned as hung.
-const stepTimeout = 5 * time.Second
+// DefaultStepTimeout is the runtime's watchdog: the longest a goroutine may
+// run between two scheduling points before the schedule is abandoned as hung.
+const DefaultStepTimeout = 5 * time.Second
 
 // TestRef names one test explicitly, with its share of the budget.
 type TestRef struct {
@@ -60,6 +60,11 @@ type Options struct {
 	Workers      int           // worker processes per test (default GOMAXPROCS)
 	Targets      []string      // "file.go:12" sites where preemption is favoured
 	Progress     func(Stats)   // called about twice a second, and once at the end
+	// StepTimeout is the watchdog: the longest a controlled goroutine may
+	// take to reach its next scheduling point (default DefaultStepTimeout).
+	// A goroutine stuck that long is a finding; one stuck when the budget
+	// runs out, before the full timeout, is a note.
+	StepTimeout time.Duration
 }
 
 // TestStats counts one test's schedules.
@@ -138,7 +143,8 @@ type search struct {
 	owners    map[string]*target
 	crashes   []pendingCrash
 	notes     []string
-	noResults []string // workers whose process ran nothing
+	noted     map[string]bool // keys of noteOnce
+	noResults []string        // workers whose process ran nothing
 }
 
 type pendingCrash struct {
@@ -324,6 +330,9 @@ func normalize(opts *Options) error {
 	if opts.SchedulesDir == "" {
 		opts.SchedulesDir = DefaultSchedulesDir
 	}
+	if opts.StepTimeout <= 0 {
+		opts.StepTimeout = DefaultStepTimeout
+	}
 	if !filepath.IsAbs(opts.SchedulesDir) {
 		opts.SchedulesDir = filepath.Join(opts.Dir, opts.SchedulesDir)
 	}
@@ -459,7 +468,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Seed:        s.opts.Seed,
 				First:       first,
 				Deadline:    stop,
-				StepTimeout: stepTimeout,
+				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
 			},
 			onResult: func(r rt.Result) {
@@ -490,7 +499,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				}
 				if r.Index == out.crashed {
 					// The runtime wrote this result as the process died
-					// (its watchdog): confirm it in a fresh process, below.
+					// (its watchdog, os.Exit): handled below.
 					continue
 				}
 				s.add(t, f)
@@ -513,13 +522,18 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			}
 		}
 		if out.crashed >= 0 {
-			f := crashFailure(out, byIndex)
-			f.seed = s.opts.Seed + int64(out.crashed)
 			s.mu.Lock()
 			t.stats.Crashes++
 			s.mu.Unlock()
+			if r, ok := byIndex[out.crashed]; ok && r.Watchdog > 0 {
+				s.stuck(t, r, out.crashText, base)
+				first = out.crashed + 1
+				continue
+			}
+			f := crashFailure(out, byIndex)
+			f.seed = s.opts.Seed + int64(out.crashed)
 			if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
-				s.note(fmt.Sprintf("%s: the schedule with seed %d hung (blocked outside the scheduler's control?) and was killed at the end of the budget", t.name, f.seed))
+				s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d hung and was killed at the end of the budget (blocked outside the scheduler's control?); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
 			} else {
 				s.addCrash(t, f, out.crashed)
 				s.failedAt(t, out.crashed-base+1)
@@ -528,7 +542,20 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			continue
 		}
 		if out.killed {
-			s.note(fmt.Sprintf("%s: the test process hung outside any schedule and was killed; its last output:\n%s", t.name, tailLines(out.stdout+out.stderr, 10)))
+			last := tailLines(out.stdout+out.stderr, 10)
+			if strings.TrimSpace(last) == "" {
+				last = "(none)"
+			}
+			if out.started == 0 && len(out.results) == 0 {
+				// Nothing ran: TestMain or a package's initialization
+				// blocked. If no other process runs anything either, the
+				// search fails with this.
+				s.mu.Lock()
+				s.noResults = append(s.noResults, "the test process hung before its first schedule (in TestMain or a package's initialization?) and was killed; its last output:\n"+last)
+				s.mu.Unlock()
+				return
+			}
+			s.noteOnce(t.name+"|hung", fmt.Sprintf("%s: the test process hung outside any schedule and was killed; its last output:\n%s", t.name, last))
 			return
 		}
 		if len(out.results) == 0 {
@@ -619,6 +646,46 @@ func (s *search) note(n string) {
 	s.mu.Unlock()
 }
 
+// noteOnce adds a note unless one with the same key was added: every
+// worker of a test tends to meet the same trouble.
+func (s *search) noteOnce(key, n string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.noted == nil {
+		s.noted = map[string]bool{}
+	}
+	if s.noted[key] {
+		return
+	}
+	s.noted[key] = true
+	s.notes = append(s.notes, n)
+}
+
+// stuck handles a schedule that the runtime's watchdog ended: a goroutine
+// stuck for the whole step timeout is a finding, replayable from the
+// decisions the runtime wrote on its way out; one still stuck when the
+// budget ran out, before the full timeout, is a note, and so is one blocked
+// while the scheduler held back goroutines it may have been waiting for.
+func (s *search) stuck(t *target, r rt.Result, crashText string, base int) {
+	f, ok := fromResult(r)
+	if !ok {
+		return
+	}
+	if r.HeldBack {
+		s.noteOnce(t.name+"|held|"+f.site, fmt.Sprintf("%s: not reported, the scheduler may have caused it (schedule with seed %d): %s",
+			t.name, r.Seed, strings.TrimPrefix(f.message, "hang: ")))
+		return
+	}
+	if r.Watchdog >= s.opts.StepTimeout {
+		f.detail = crashText
+		s.add(t, f)
+		s.failedAt(t, r.Index-base+1)
+		return
+	}
+	s.noteOnce(t.name+"|stuck|"+f.site, fmt.Sprintf("%s: the budget ran out before the %v watchdog could call the schedule with seed %d hung: %s",
+		t.name, s.opts.StepTimeout, r.Seed, strings.TrimPrefix(f.message, "hang: ")))
+}
+
 // add records a failure, keeping the first schedule of each unique one (or
 // the one with fewer decisions, which is easier to read).
 func (s *search) add(t *target, f *failure) {
@@ -671,12 +738,12 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			First:       0,
 			Schedules:   1,
 			Deadline:    time.Now().Add(time.Minute),
-			StepTimeout: stepTimeout,
+			StepTimeout: s.opts.StepTimeout,
 			Trace:       true,
 		},
 	}
 	name := fmt.Sprintf("confirm-%s-%d", pc.t.name, pc.index)
-	out, err := c.run(ctx, time.Now().Add(stepTimeout+2*childGrace), name)
+	out, err := c.run(ctx, time.Now().Add(s.opts.StepTimeout+2*childGrace), name)
 	if err != nil {
 		s.note(fmt.Sprintf("%s: confirm crash of seed %d: %v", pc.t.name, pc.seed, err))
 		return

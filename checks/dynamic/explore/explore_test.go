@@ -213,3 +213,15 @@ func TestFakeSkipAndHang(t *testing.T) {
 		t.Errorf("findings %v notes %q, want no finding and a note about the hang", res.Findings, res.Notes)
 	}
 }
+
+func TestGorace(t *testing.T) {
+	for _, tt := range []struct{ user, want string }{
+		{"", "atexit_sleep_ms=0"},
+		{"halt_on_error=1", "halt_on_error=1 atexit_sleep_ms=0"},
+		{"atexit_sleep_ms=50 log_path=/tmp/r", "atexit_sleep_ms=50 log_path=/tmp/r"},
+	} {
+		if got := gorace(tt.user); got != tt.want {
+			t.Errorf("gorace(%q) = %q, want %q", tt.user, got, tt.want)
+		}
+	}
+}

@@ -86,6 +86,9 @@ func fromResult(r rt.Result) (*failure, bool) {
 	if r.Outcome == string(checks.TestFailure) && strings.Contains(r.Message, "race detected") {
 		return nil, false
 	}
+	if msg, ok := strings.CutPrefix(r.Message, rt.MarkerWatchdog); ok {
+		r.Message = "hang: " + msg
+	}
 	f := &failure{
 		kind:      checks.FailureKind(r.Outcome),
 		message:   r.Message,

@@ -22,6 +22,8 @@ type ReplayOptions struct {
 	Dir string
 	// Timeout bounds the replayed run (default one minute).
 	Timeout time.Duration
+	// StepTimeout is the watchdog (default DefaultStepTimeout).
+	StepTimeout time.Duration
 }
 
 // ReplayOutcome says what a replay did.
@@ -84,6 +86,9 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 	if opts.Timeout <= 0 {
 		opts.Timeout = time.Minute
 	}
+	if opts.StepTimeout <= 0 {
+		opts.StepTimeout = DefaultStepTimeout
+	}
 	pkgDir, err := packageDir(sched, opts.Dir, path)
 	if err != nil {
 		return nil, err
@@ -131,7 +136,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		Seed:        sched.Seed,
 		Schedules:   1,
 		Deadline:    time.Now().Add(r.opts.Timeout),
-		StepTimeout: stepTimeout,
+		StepTimeout: r.opts.StepTimeout,
 		Trace:       true,
 	}
 	if len(sched.Decisions) > 0 {

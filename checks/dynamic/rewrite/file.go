@@ -45,6 +45,13 @@ var methods = map[string]string{
 	"(*testing.T).Run":         "Run",
 }
 
+// cleanupMethods are the spellings of t.Cleanup, rewritten to rt.Cleanup so
+// that cleanups run inside the schedule.
+var cleanupMethods = map[string]bool{
+	"(*testing.common).Cleanup": true,
+	"(testing.TB).Cleanup":      true,
+}
+
 // funcs maps package-level functions to their runtime replacement.
 var funcs = map[string]string{
 	"time.Sleep":      "Sleep",
@@ -54,6 +61,7 @@ var funcs = map[string]string{
 	"time.NewTicker":  "NewTicker",
 	"time.AfterFunc":  "AfterFunc",
 	"runtime.Gosched": "Gosched",
+	"os.Exit":         "Exit",
 }
 
 type fileRW struct {
@@ -361,6 +369,20 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		return
 	}
 	full := fn.Origin().FullName()
+	if cleanupMethods[full] {
+		// Promoted from testing's unexported common: the receiver itself
+		// (a *testing.T, *testing.B, *testing.F or a testing.TB) is passed
+		// as a testing.TB.
+		switch types.Unalias(r.info.TypeOf(sel.X)).Underlying().(type) {
+		case *types.Pointer, *types.Interface:
+		default:
+			return
+		}
+		r.addNode(c.Pos(), c.End(), func() string {
+			return rtp + "Cleanup(" + r.rn(sel.X) + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
+		})
+		return
+	}
 	if name, ok := methods[full]; ok {
 		path, ptr, ok := r.recvPath(sel, s)
 		if !ok {

@@ -294,7 +294,7 @@ var replaced = map[string]bool{}
 func init() {
 	for _, m := range []string{"Lock", "Unlock", "TryLock", "RLock", "RUnlock", "TryRLock", "Add", "Done",
 		"Wait", "Go", "Do", "Signal", "Broadcast", "Stop", "Reset", "Parallel", "Run", "close", "time",
-		"runtime", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc", "Gosched"} {
+		"runtime", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc", "Gosched", "os", "Exit", "Cleanup"} {
 		replaced[m] = true
 	}
 }

@@ -7,7 +7,10 @@ package rt
 // performs the real operation and nothing else.
 
 import (
+	"os"
 	"reflect"
+	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -553,18 +556,41 @@ func TickerReset(t *time.Ticker, d time.Duration) {
 	t.Reset(d)
 }
 
-// Testing hooks: t.Parallel is a no-op under control (the driver already
-// runs one test at a time); t.Run runs the subtest as part of the caller's
-// schedule.
+// Parallel is t.Parallel. Under control, in a subtest started by its
+// parent test's own t.Run, it does what go test does, under the scheduler:
+// the parent's t.Run returns at once, and the subtest waits until the
+// parent's function has returned, then runs alongside its parallel
+// siblings; the parent's test ends (cleanups, t.Run returning to its own
+// parent) after them. Elsewhere under control (the schedule's top-level
+// test, which the driver runs alone) it does nothing.
 func Parallel(t *testing.T) {
-	if current() != nil {
+	g := current()
+	if g == nil {
+		t.Parallel()
 		return
 	}
-	t.Parallel()
+	p := goParallel(g, t)
+	if p == nil {
+		return
+	}
+	g.call(&request{op: opParallel})
+	// The parent closed its barrier before its function ended: the edge
+	// go test makes between the two.
+	if b := barrierOf(p); b != nil {
+		<-b
+	}
 }
 
-// Run under control runs f in a subtest whose goroutine is a new controlled
-// goroutine; the caller is blocked ("t.Run") until f returns.
+// runHelpers counts the goroutines calling t.Run for controlled
+// goroutines; a schedule waits for them before its test function returns,
+// as the testing package requires of every t.Run call.
+var runHelpers sync.WaitGroup
+
+// Run under control runs f as a subtest on a new controlled goroutine; the
+// caller waits ("t.Run") until f returns or calls t.Parallel. The subtest's
+// cleanups run under control when it ends. The real t.Run is called from a
+// helper goroutine, so that a parallel subtest can keep its test goroutine
+// while its parent goes on.
 func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	g := current()
 	if g == nil {
@@ -575,10 +601,135 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 		return false
 	}
 	c := rep.child
-	return t.Run(name, func(t *testing.T) {
-		setGid(c)
-		defer func() { p := recover(); endOfGoroutine(); c.exit(p) }()
-		c.call(&request{op: opStart})
-		f(t)
-	})
+	prepareRun(g, c, t)
+	res := make(chan bool, 1)
+	runHelpers.Add(1)
+	go func() {
+		defer runHelpers.Done()
+		res <- t.Run(name, func(t *testing.T) { runSubtest(c, t, f) })
+	}()
+	g.call(&request{op: opRunWait, child: c})
+	if ch := pausedOf(c); ch != nil {
+		<-ch // it called t.Parallel: t.Run returns now, as in go test
+		return true
+	}
+	return <-res
+}
+
+// runSubtest is the body of a controlled subtest, on its test goroutine.
+func runSubtest(c *gstate, t *testing.T, f func(t *testing.T)) {
+	setGid(c)
+	c.tb = t
+	exited := false
+	finish := func(p any) {
+		if exited {
+			return
+		}
+		exited = true
+		if ch := finishedOf(c); ch != nil {
+			close(ch)
+		}
+		endOfGoroutine()
+		c.exit(p)
+	}
+	defer func() {
+		p := recover()
+		if p == nil {
+			p = protect(func() { waitParallel(c) }, finish)
+		}
+		if p == nil {
+			p = runCleanups(c, finish)
+		}
+		finish(p)
+	}()
+	c.call(&request{op: opStart})
+	f(t)
+}
+
+// waitParallel ends g's test function: it opens the barrier of g's
+// parallel subtests and waits for them, as go test does before running the
+// test's cleanups.
+func waitParallel(g *gstate) {
+	kids := kidsOf(g)
+	if len(kids) == 0 {
+		return
+	}
+	close(barrierOf(g))
+	g.call(&request{op: opParallelWait})
+	for _, k := range kids {
+		<-finishedOf(k) // the edge go test makes from their end to the test's
+	}
+}
+
+// Cleanup is t.Cleanup(f) (rewritten from it on a *testing.T, *testing.B,
+// *testing.F or testing.TB). Under control, when tb is the test of a
+// controlled goroutine of the schedule (a schedule's test or a subtest), f
+// runs under the scheduler when that test's function returns, before the
+// schedule ends: goroutines the cleanup stops are not leaks, and what the
+// cleanup does is scheduled like the rest. Otherwise it is tb.Cleanup(f).
+func Cleanup(tb testing.TB, f func()) {
+	if g := current(); g != nil && addCleanup(tb, f) {
+		return
+	}
+	tb.Cleanup(f)
+}
+
+// addCleanup registers f with the live goroutine whose test is tb.
+//
+//go:norace
+func addCleanup(tb testing.TB, f func()) bool {
+	s := active
+	if s == nil || tb == nil {
+		return false
+	}
+	for _, g := range s.gs {
+		if g.tb == tb && !g.exited {
+			g.cleanups = append(g.cleanups, f)
+			return true
+		}
+	}
+	return false
+}
+
+// takeCleanup removes and returns the cleanup g's test registered last.
+//
+//go:norace
+func takeCleanup(g *gstate) func() {
+	n := len(g.cleanups)
+	if n == 0 {
+		return nil
+	}
+	f := g.cleanups[n-1]
+	g.cleanups = g.cleanups[:n-1]
+	return f
+}
+
+// Exit is os.Exit. Under control it first records the schedule as failed,
+// with the calling site and the decisions so far (os.Exit in a test ends
+// the test binary without a word from the testing package), then exits.
+func Exit(code int) {
+	if g := current(); g != nil {
+		exitUnderControl(g, code)
+	}
+	os.Exit(code)
+}
+
+//go:norace
+func exitUnderControl(g *gstate, code int) {
+	s := active
+	site := ""
+	var pcs [16]uintptr
+	n := runtime.Callers(2, pcs[:])
+	for _, pc := range pcs[:n] {
+		if site = userSite(pc); site != "" {
+			break
+		}
+	}
+	res := s.result()
+	res.Outcome = "fatal"
+	res.Message = "os.Exit(" + strconv.Itoa(code) + ") called during the test: the test binary ends without reporting"
+	res.Site = site
+	res.Goroutines = []GoroutineState{{ID: g.id, Op: "os.Exit", Site: site, Stack: stackOf()}}
+	writeResult(res)
+	rawStderr(res.Message + " (schedule " + strconv.Itoa(s.index) + ")\n")
 }

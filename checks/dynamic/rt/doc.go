@@ -52,9 +52,30 @@
 // for about 55ms of wall time before a deadlock is declared. A goroutine that
 // blocks for real on something the scheduler cannot see (an uninstrumented
 // channel operation, a lock held by uncontrolled code, I/O) stops the
-// schedule after Config.StepTimeout: the process appends a "fatal" Result
-// whose Message starts with MarkerWatchdog, prints it (no MarkerEnd: the
-// schedule stays open, as for a crash) and exits with ExitWatchdog.
+// schedule after Config.StepTimeout, or sooner when Config.Deadline is near
+// (at most half a second past it, so that the driver's hard stop never kills a
+// silent process): the process appends a "fatal" Result whose Message starts
+// with MarkerWatchdog and names where the stuck goroutine is and whether it
+// runs (a busy loop) or blocks (I/O, a foreign lock), with Result.Watchdog
+// set to the time waited and Result.HeldBack when it blocked while other
+// controlled goroutines could have run (its partner may be one of them,
+// reached through synchronization the rewriter does not instrument, such
+// as io.Pipe); prints it (no MarkerEnd: the schedule stays open, as for a
+// crash) and exits with ExitWatchdog.
+//
+// Testing hooks: t.Run runs the subtest on a new controlled goroutine while
+// the caller waits ("t.Run"); the real t.Run is called from a helper
+// goroutine. t.Parallel in a subtest keeps its meaning: the parent's t.Run
+// returns, the subtest waits until the parent's function has returned, then
+// runs alongside its parallel siblings, and the parent's cleanups and its
+// own t.Run's return wait for them; channel operations stand for go test's
+// happens-before edges. t.Parallel in a schedule's top-level test does
+// nothing (the driver runs one test at a time). t.Cleanup (Cleanup) on a schedule's test or a subtest registers the
+// function with that test's goroutine; the cleanups run under control, last
+// first, when the test's function returns or calls t.FailNow, before the
+// schedule ends. TestMain is not controlled: its goroutines are foreign
+// parties. os.Exit (Exit) under control appends a "fatal" Result naming the
+// call before the process exits.
 //
 // Known limitations: only one schedule runs per process at a time; a Cond
 // waited on under control is not woken by an uncontrolled Signal; a

@@ -119,31 +119,66 @@ func RunSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Sc
 }
 
 func runSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Schedule, body func(*testing.T), out *Result) {
-	runScheduleOn(cfg, index, strat, replay, funcSite(body), t.Failed, func() { body(t) }, out)
+	runScheduleOn(cfg, index, strat, replay, funcSite(body), t, t.Failed, func() { body(t) }, out)
 }
 
-// runScheduleOn runs body as g0 on the calling goroutine.
-func runScheduleOn(cfg Config, index int, strat Strategy, replay *Schedule, site string, failed func() bool, body func(), out *Result) {
+// runScheduleOn runs body as g0 on the calling goroutine; tb (nil for
+// RunFunc) is the test whose t.Cleanup functions run under control when body
+// returns.
+func runScheduleOn(cfg Config, index int, strat Strategy, replay *Schedule, site string, tb testing.TB, failed func() bool, body func(), out *Result) {
 	s := newSched(cfg, index, strat, replay)
 	s.testSite = site
 	g0 := startSchedule(s)
+	g0.tb = tb
 	go s.loop()
-	defer func() {
-		p := recover()
+	finished := false
+	finish := func(p any) {
+		if finished {
+			return
+		}
+		finished = true
 		f := failed()
 		endOfGoroutine()
 		g0.exit(p)
 		<-s.done
 		setActive(nil)
+		runHelpers.Wait()
 		endOfGoroutine()
 		r := s.res
 		if r.Outcome == "pass" && (f || failed()) {
 			r.Outcome, r.Message, r.Site = "test-failure", "test failed", s.testSite
 		}
 		*out = r
+	}
+	defer func() {
+		p := recover()
+		if p == nil {
+			p = protect(func() { waitParallel(g0) }, finish)
+		}
+		if p == nil {
+			p = runCleanups(g0, finish)
+		}
+		finish(p)
 	}()
 	g0.call(&request{op: opStart})
 	body()
+}
+
+// runCleanups runs the cleanups g's test registered through Cleanup, last
+// first, as the testing package would, but under control. It returns the
+// value of the first one to panic (the rest do not run). A cleanup that
+// calls runtime.Goexit (t.FailNow) ends the goroutine: finish runs then,
+// from the cleanup's deferred call.
+func runCleanups(g *gstate, finish func(any)) any {
+	for {
+		f := takeCleanup(g)
+		if f == nil {
+			return nil
+		}
+		if p := protect(f, finish); p != nil {
+			return p
+		}
+	}
 }
 
 // RunFunc runs body once under control on a new goroutine (no testing.T),
@@ -153,7 +188,7 @@ func RunFunc(cfg Config, index int, body func()) Result {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		runScheduleOn(cfg, index, NewStrategy(cfg.Strategy, cfg.Targets), cfg.Replay, funcSite(body), func() bool { return false }, body, &res)
+		runScheduleOn(cfg, index, NewStrategy(cfg.Strategy, cfg.Targets), cfg.Replay, funcSite(body), nil, func() bool { return false }, body, &res)
 	}()
 	<-done
 	return res
@@ -216,6 +251,13 @@ func panicSite() string {
 
 // watchdogExit reports a stuck schedule and ends the process.
 func watchdogExit(index int, r Result) {
+	writeResult(r)
+	fmt.Fprintf(os.Stderr, "%s (schedule %d)\n", r.Message, index)
+	os.Exit(ExitWatchdog)
+}
+
+// writeResult appends r to the results file of a process about to end.
+func writeResult(r Result) {
 	line, _ := json.Marshal(r)
 	resultsMu.Lock()
 	path := resultsPath
@@ -226,6 +268,4 @@ func watchdogExit(index int, r Result) {
 			f.Close()
 		}
 	}
-	fmt.Fprintf(os.Stderr, "%s (schedule %d)\n", r.Message, index)
-	os.Exit(ExitWatchdog)
 }

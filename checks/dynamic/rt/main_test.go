@@ -33,21 +33,33 @@ func TestMainChild(t *testing.T) {
 			t.Errorf("boom")
 		},
 		"TestSub": func(t *testing.T) {
+			// Parallel subtests run after the test function returned, and
+			// the test's cleanups after them, as in go test.
 			var mu sync.Mutex
 			n := 0
+			Cleanup(t, func() {
+				Lock(&mu)
+				if n != 4 {
+					t.Errorf("n = %d at cleanup, want 4: the parallel subtests did not all run first", n)
+				}
+				Unlock(&mu)
+			})
 			for _, name := range []string{"a", "b"} {
 				Run(t, name, func(t *testing.T) {
 					Parallel(t)
-					Go(func() { Lock(&mu); n++; Unlock(&mu) })
+					var wg sync.WaitGroup
+					WaitGroupAdd(&wg, 1)
+					Go(func() { Lock(&mu); n++; Unlock(&mu); WaitGroupDone(&wg) })
 					Lock(&mu)
 					n++
 					Unlock(&mu)
+					WaitGroupWait(&wg)
 				})
 			}
 			Sleep(time.Second)
 			Lock(&mu)
-			if n != 4 {
-				t.Errorf("n = %d", n)
+			if n != 0 {
+				t.Errorf("n = %d before the test function returned, want 0: a parallel subtest ran early", n)
 			}
 			Unlock(&mu)
 		},

@@ -106,6 +106,15 @@ type Result struct {
 	Steps      int              `json:"steps"`
 	Diverged   string           `json:"diverged,omitempty"` // replay only: where the run left the schedule
 	Elapsed    time.Duration    `json:"elapsed"`
+	// Watchdog is set when the watchdog ended the schedule: how long it
+	// waited for the stuck goroutine (less than Config.StepTimeout when the
+	// end of the run was near).
+	Watchdog time.Duration `json:"watchdog,omitempty"`
+	// HeldBack is set when the watchdog found the stuck goroutine blocked
+	// while other controlled goroutines could have run: it may have been
+	// waiting for one of them through something the scheduler does not
+	// see, so the hang may be the scheduler's doing.
+	HeldBack bool `json:"heldBack,omitempty"`
 }
 
 // Main is in driver.go.

@@ -60,6 +60,9 @@ const (
 	opTickerStop
 	opTickerReset
 	opRun
+	opRunWait
+	opParallel
+	opParallelWait
 	opExit
 )
 
@@ -73,7 +76,7 @@ var opNames = [...]string{
 	opSignal: "Cond.Signal", opBroadcast: "Cond.Broadcast", opSend: "chan send", opRecv: "chan receive",
 	opClose: "close", opSelect: "select", opSleep: "time.Sleep", opTimerNew: "timer create",
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
-	opRun: "t.Run", opExit: "exit",
+	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
 }
 
 func (o opKind) String() string { return opNames[o] }
@@ -104,6 +107,7 @@ type request struct {
 	fn         func()
 	locker     sync.Locker
 	timerKind  uint8
+	child      *gstate // opRunWait: the subtest awaited
 	pcs        [10]uintptr
 	pollFailed bool
 }
@@ -138,6 +142,16 @@ type gstate struct {
 	pickPolled  bool
 	pickVal     reflect.Value
 	pickOK      bool
+	// the test whose goroutine this is (a schedule's test, a subtest) and
+	// the cleanups registered for it under control
+	tb       testing.TB
+	cleanups []func()
+	// t.Parallel, written through //go:norace helpers (parallel.go)
+	mayParallel bool          // its t.Run was called with its parent's own T
+	barrier     chan struct{} // closed when its test function returned
+	paused      chan struct{} // closed when it called t.Parallel
+	finished    chan struct{} // closed when a parallel subtest ended
+	kids        []*gstate     // its subtests that called t.Parallel
 	// written by S
 	rep     reply
 	arrSeen uint32
@@ -145,9 +159,14 @@ type gstate struct {
 	exited  bool
 	wakeAt  time.Duration
 	signal  bool
-	inRun   *gstate
-	parent  *gstate
-	dumped  bool
+	parent  *gstate // the goroutine whose t.Run started this subtest
+	// shadow of t.Parallel, written by S: parallel after the subtest
+	// called it; fnDone after the test's function returned; pending
+	// counts the parallel subtests still running.
+	parallel bool
+	fnDone   bool
+	pending  int
+	dumped   bool
 }
 
 type mutexState struct{ owner int }
@@ -365,9 +384,10 @@ func (s *sched) collect() {
 		g := s.running[0]
 		s.running = s.running[1:]
 		s.waitingOn = g
-		v := waitChange(&g.arrSeq, g.arrSeen, s.timeout)
+		limit := s.stepLimit()
+		v := waitChange(&g.arrSeq, g.arrSeen, limit)
 		if v == g.arrSeen {
-			s.watchdog(g)
+			s.watchdogAfter(g, limit)
 		}
 		g.arrSeen = v
 		s.waitingOn = nil
@@ -392,11 +412,17 @@ func (s *sched) arrived(g *gstate) {
 		if g.id == 0 {
 			s.testDone = true
 		}
-		if p := g.parent; p != nil {
-			p.inRun = nil
-			s.running = append(s.running, p)
+		if p := g.parent; p != nil && g.parallel {
+			p.pending--
 		}
 		return
+	case opParallel:
+		if p := g.parent; p != nil && !g.parallel {
+			g.parallel = true
+			p.pending++
+		}
+	case opParallelWait:
+		g.fnDone = true
 	case opStart:
 		if g.id != 0 {
 			s.tab = s.tab.with(g.gid, g)
@@ -511,7 +537,7 @@ func choiceOf(d Decision) *int { return d.Choice }
 func (s *sched) enabledList() []*gstate {
 	var out []*gstate
 	for _, g := range s.gs {
-		if g.parked && !g.exited && g.inRun == nil && s.enabled(g) {
+		if g.parked && !g.exited && s.enabled(g) {
 			out = append(out, g)
 		}
 	}
@@ -636,6 +662,14 @@ func (s *sched) enabled(g *gstate) bool {
 		return o.state != 1
 	case opCondPark:
 		return g.signal
+	case opRunWait:
+		c := r.child
+		return c == nil || c.exited || c.parallel
+	case opParallel:
+		p := g.parent
+		return p == nil || p.fnDone || p.exited
+	case opParallelWait:
+		return g.pending <= 0
 	case opSleep:
 		return g.wakeAt <= s.now
 	case opSend:
@@ -684,7 +718,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 	var out []*gstate
 	for _, h := range s.gs {
-		if h == g || !h.parked || h.exited || h.inRun != nil {
+		if h == g || !h.parked || h.exited {
 			continue
 		}
 		if caseFor(h, p, !send) >= -1 {
@@ -735,15 +769,8 @@ func (s *sched) decide(g *gstate) {
 	case opRun:
 		c := s.newG()
 		c.parent = g
-		g.inRun = c
 		rep.child = c
 		s.running = append(s.running, c)
-		s.record(d)
-		s.last = g.id
-		g.parked = false
-		g.rep = rep
-		bump(&g.runSeq)
-		return
 	case opLock, opUnlock, opTryLock, opWLock, opWUnlock, opTryWLock, opRLock, opRUnlock, opTryRLock:
 		release = s.applyLock(g, r.op, r.obj, &rep)
 	case opLockerLock, opLockerUnlock:
@@ -1084,8 +1111,8 @@ func (s *sched) drain(ch chan time.Time) {
 func (s *sched) viaHelper(f func()) {
 	w := new(uint32)
 	go helperMain(f, w)
-	if waitChange(w, 0, s.timeout) == 0 {
-		s.watchdog(nil)
+	if limit := s.stepLimit(); waitChange(w, 0, limit) == 0 {
+		s.watchdogAfter(nil, limit)
 	}
 }
 
@@ -1169,7 +1196,7 @@ func (s *sched) fireTimers() bool {
 func (s *sched) poll() bool {
 	var ps []*gstate
 	for _, g := range s.gs {
-		if g.parked && !g.exited && g.inRun == nil && (g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
+		if g.parked && !g.exited && (g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
 			ps = append(ps, g)
 		}
 	}
@@ -1183,9 +1210,10 @@ func (s *sched) poll() bool {
 			g.rep = reply{mode: mPoll}
 			bump(&g.runSeq)
 			s.waitingOn = g
-			v := waitChange(&g.arrSeq, g.arrSeen, s.timeout)
+			limit := s.stepLimit()
+			v := waitChange(&g.arrSeq, g.arrSeen, limit)
 			if v == g.arrSeen {
-				s.watchdog(g)
+				s.watchdogAfter(g, limit)
 			}
 			g.arrSeen = v
 			s.waitingOn = nil
@@ -1254,9 +1282,10 @@ func (s *sched) collectStates(f *failure) {
 				g.rep = reply{mode: mDump}
 				bump(&g.runSeq)
 				s.waitingOn = g
-				v := waitChange(&g.arrSeq, g.arrSeen, s.timeout)
+				limit := s.stepLimit()
+				v := waitChange(&g.arrSeq, g.arrSeen, limit)
 				if v == g.arrSeen {
-					s.watchdog(g)
+					s.watchdogAfter(g, limit)
 				}
 				g.arrSeen = v
 				s.waitingOn = nil
@@ -1265,9 +1294,6 @@ func (s *sched) collectStates(f *failure) {
 			st.Op = g.req.op.String()
 			st.Site = s.siteOf(g)
 			st.Stack = g.stack
-		} else if g.inRun != nil {
-			st.Op = "t.Run"
-			st.Site = s.siteOf(g)
 		} else {
 			st.Op = "running"
 		}
@@ -1291,15 +1317,6 @@ func (s *sched) abortNext() {
 			g.parked = false
 			g.rep = reply{mode: mAbort}
 			bump(&g.runSeq)
-			s.running = append(s.running, g)
-			return
-		}
-	}
-	// Live goroutines that are not parked: waiting in t.Run for a child,
-	// which is already gone or running. Nothing to release; wait for them.
-	for _, g := range s.gs {
-		if !g.exited && g.inRun != nil && g.inRun.exited {
-			g.inRun = nil
 			s.running = append(s.running, g)
 			return
 		}
@@ -1384,27 +1401,178 @@ func (s *sched) abortArrival(g *gstate) {
 	s.running = append(s.running, g)
 }
 
+// stepLimit is how long S waits for a released goroutine: the step
+// timeout, cut short near the end of the run (Config.Deadline plus
+// deadlineGrace) so that a stuck schedule is reported before the driver's
+// hard stop kills the process without a word.
+//
+//go:norace
+func (s *sched) stepLimit() time.Duration {
+	limit := s.timeout
+	if !s.cfg.Deadline.IsZero() {
+		left := time.Until(s.cfg.Deadline.Add(deadlineGrace))
+		if left < minStepLimit {
+			left = minStepLimit
+		}
+		if left < limit {
+			limit = left
+		}
+	}
+	return limit
+}
+
+// deadlineGrace is how long past Config.Deadline a stuck step is waited
+// for; minStepLimit is the least any step is waited for.
+const (
+	deadlineGrace = 500 * time.Millisecond
+	minStepLimit  = 200 * time.Millisecond
+)
+
 // watchdog ends the process: a goroutine did not reach its next scheduling
 // point within StepTimeout (it is blocked on something the scheduler does
 // not control, or computing forever).
 //
 //go:norace
-func (s *sched) watchdog(g *gstate) {
-	msg := MarkerWatchdog + "no scheduling progress within " + s.timeout.String()
-	site := ""
-	if g != nil {
-		site = s.siteOf(g)
-		msg = MarkerWatchdog + "g" + strconv.Itoa(g.id) + " released for " + g.req.op.String() + " at " + shortSite(site) +
-			" did not reach its next scheduling point within " + s.timeout.String() + " (blocked outside the scheduler's control?)"
-	}
+func (s *sched) watchdog(g *gstate) { s.watchdogAfter(g, s.timeout) }
+
+// watchdogAfter ends the process after waiting waited for g (nil: for one
+// of S's helpers). The message names where g is now, read from a dump of
+// every goroutine, and whether it is running or blocked.
+//
+//go:norace
+func (s *sched) watchdogAfter(g *gstate, waited time.Duration) {
 	buf := make([]byte, 1<<20)
 	n := runtime.Stack(buf, true)
+	dump := string(buf[:n])
+	msg := MarkerWatchdog + "no scheduling progress within " + waited.Round(10*time.Millisecond).String()
+	site := ""
+	var stuck GoroutineState
+	heldBack := false
+	if g != nil {
+		last := s.siteOf(g)
+		site = last
+		where := "since " + g.req.op.String() + " at " + shortSite(last)
+		if last == "" {
+			where = "since its " + g.req.op.String()
+		}
+		state, now, stack := goroutineAt(dump, g.gid)
+		stuck = GoroutineState{ID: g.id, Op: state, Site: now, Stack: stack}
+		msg = MarkerWatchdog + "g" + strconv.Itoa(g.id) + " did not reach a scheduling point within " + waited.Round(10*time.Millisecond).String() + " " + where
+		if now != "" {
+			site = now
+			msg += "; it is at " + shortSite(now) + " (" + stuckWhy(state) + ")"
+		} else {
+			msg += " (blocked outside the scheduler's control, or computing without a scheduling point)"
+		}
+		if state != "running" && state != "runnable" {
+			if held := s.heldBack(g); held != "" {
+				msg += ", while " + held + " could not run: it may be waiting for one of them through something the scheduler does not see (io.Pipe, net.Pipe, a lock in uninstrumented code)"
+				heldBack = true
+			}
+		}
+	}
 	res := s.result()
 	res.Outcome = "fatal"
 	res.Message = msg
 	res.Site = site
-	res.Goroutines = append(res.Goroutines, GoroutineState{ID: -1, Op: "all goroutines", Stack: string(buf[:n])})
+	res.Watchdog = waited
+	res.HeldBack = heldBack
+	if stuck.Site != "" {
+		res.Goroutines = append(res.Goroutines, stuck)
+	}
+	res.Goroutines = append(res.Goroutines, GoroutineState{ID: -1, Op: "all goroutines", Stack: dump})
 	watchdogExit(s.index, res)
+}
+
+// heldBack lists the controlled goroutines other than g that the
+// scheduler kept parked although they could run: while g blocks outside
+// the scheduler's view, one of them may be the partner it waits for.
+//
+//go:norace
+func (s *sched) heldBack(g *gstate) string {
+	var held []string
+	for _, h := range s.gs {
+		if h == g || !h.parked || h.exited || !s.enabled(h) {
+			continue
+		}
+		what := h.req.op.String()
+		if h.req.op == opStart {
+			what = "not started yet"
+		} else if site := s.shortSiteOf(h); site != "" {
+			what += " at " + site
+		}
+		held = append(held, "g"+strconv.Itoa(h.id)+" ("+what+")")
+	}
+	return strings.Join(held, ", ")
+}
+
+// goroutineAt finds goroutine gid in a dump of all goroutines and returns
+// its state ("running", "IO wait", "chan receive", ...), its first user
+// frame as file:line and its part of the dump.
+func goroutineAt(dump string, gid uint64) (state, site, stack string) {
+	head := "goroutine " + strconv.FormatUint(gid, 10) + " ["
+	i := strings.Index(dump, head)
+	if i < 0 {
+		return "", "", ""
+	}
+	rest := dump[i+len(head):]
+	j := strings.Index(rest, "]")
+	if j < 0 {
+		return "", "", ""
+	}
+	state = rest[:j]
+	if k := strings.Index(state, ","); k >= 0 {
+		state = state[:k] // "IO wait, 2 minutes"
+	}
+	if k := strings.Index(rest, "\n\n"); k >= 0 {
+		rest = rest[:k]
+	}
+	stack = dump[i:i+len(head)] + rest
+	lines := strings.Split(rest, "\n")
+	for k := 1; k+1 < len(lines); k++ {
+		fn := strings.TrimSpace(lines[k])
+		if p := strings.LastIndex(fn, "("); p > 0 {
+			fn = fn[:p]
+		}
+		loc := strings.TrimSpace(lines[k+1])
+		if !strings.HasPrefix(lines[k+1], "\t") || !isUserFunc(fn) {
+			continue
+		}
+		if p := strings.LastIndex(loc, " +0x"); p >= 0 {
+			loc = loc[:p]
+		}
+		if stdSrc != "" && strings.HasPrefix(loc, stdSrc) {
+			continue // the standard library (os, internal/poll, net)
+		}
+		return state, loc, stack
+	}
+	return state, "", stack
+}
+
+// stdSrc is the source directory of the standard library, with a trailing
+// slash ("" when file names are trimmed), found from a runtime function.
+var stdSrc = func() string {
+	fn := runtime.FuncForPC(reflect.ValueOf(runtime.Gosched).Pointer())
+	if fn == nil {
+		return ""
+	}
+	file, _ := fn.FileLine(fn.Entry())
+	dir, ok := strings.CutSuffix(file, "runtime/proc.go")
+	if !ok || !strings.HasSuffix(dir, "/") || len(dir) < 2 {
+		return ""
+	}
+	return dir
+}()
+
+// stuckWhy explains a goroutine state of a stack dump to the user.
+func stuckWhy(state string) string {
+	switch state {
+	case "running", "runnable":
+		return state + ": computing or spinning without a scheduling point"
+	case "":
+		return "state unknown"
+	}
+	return state + ": blocked outside the scheduler's control"
 }
 
 // siteOf returns file:line (full path) of the first user frame of g's

@@ -63,12 +63,23 @@ func TestGos(t *testing.T) {
 	}
 	Yield()
 	OnlyRewritten()
+	cleaned := 0
+	t.Cleanup(func() { cleaned++ })
+	var tb testing.TB = t
+	tb.Cleanup(func() {
+		if cleaned != 0 {
+			panic("cleanups out of order: the last one registered runs first")
+		}
+	})
 }
 
 func TestPanic(t *testing.T) {
 	which := os.Getenv("CONC_PANIC")
 	if which == "" {
 		t.Skip("set CONC_PANIC")
+	}
+	if which == "exit" {
+		os.Exit(4)
 	}
 	Panic(which)
 	select {} // the "go" case panics in another goroutine

@@ -1,0 +1,288 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// robustDir is the nested module of awkward tests (not bug kernels).
+const robustDir = "../testdata/robust"
+
+// Each case searches for robustBudget and may run at most robustGrace past
+// it: the schedule in flight, a watchdog cut short by the deadline, the
+// processes' exit, a crash confirmed in a fresh process.
+const (
+	robustBudget = 1500 * time.Millisecond
+	robustGrace  = 2 * time.Second
+	// robustStep is the watchdog of the cases that want a hang reported as
+	// a finding within the budget.
+	robustStep = time.Second
+)
+
+// robustCase is one package of testdata/robust and what searching it must
+// produce.
+type robustCase struct {
+	name   string
+	pkg    string
+	run    string        // Options.Run
+	budget time.Duration // 0: robustBudget
+	step   time.Duration // Options.StepTimeout (0: the default)
+	// want is the finding each named test must produce ("" for none);
+	// wantSite is the file:line suffix of its position.
+	want     map[string]checks.FailureKind
+	wantSite map[string]string
+	// wantNote is a substring one of the notes must contain.
+	wantNote string
+	// wantMsg are substrings the message of the finding of each test must
+	// contain.
+	wantMsg map[string][]string
+}
+
+var robustCases = []robustCase{
+	{
+		name:     "subtests",
+		pkg:      "subtests",
+		want:     map[string]checks.FailureKind{"TestSubtests": checks.Deadlock},
+		wantSite: map[string]string{"TestSubtests": "subtests_test.go:11"},
+	},
+	{
+		// Parallel subtests run in parallel under the scheduler: the
+		// check-then-act between two of them is found.
+		name:     "parallel",
+		pkg:      "parallel",
+		want:     map[string]checks.FailureKind{"TestParallelSubtests": "", "TestParallelSeats": checks.TestFailure},
+		wantSite: map[string]string{"TestParallelSeats": "parallel_test.go:68"},
+		wantMsg:  map[string][]string{"TestParallelSeats": {"two parallel subtests took the last one"}},
+	},
+	{
+		name: "cleanup",
+		pkg:  "cleanup",
+		want: map[string]checks.FailureKind{
+			"TestCleanupStopsWorker": "", "TestCleanupInSubtest": "",
+			"TestCleanupClosesEarly": checks.Panic,
+		},
+		wantSite: map[string]string{"TestCleanupClosesEarly": "cleanup_test.go:88"},
+		wantMsg:  map[string][]string{"TestCleanupClosesEarly": {"send on closed channel"}},
+	},
+	{name: "testmain", pkg: "testmain", budget: time.Second, want: map[string]checks.FailureKind{"TestUsesSetup": ""}},
+	{
+		// A busy loop, stuck for the whole (short) watchdog: a finding
+		// naming where the goroutine is.
+		name:     "spin",
+		pkg:      "hang",
+		run:      "TestSpinOnFlag",
+		step:     robustStep,
+		want:     map[string]checks.FailureKind{"TestSpinOnFlag": checks.Fatal},
+		wantSite: map[string]string{"TestSpinOnFlag": "spin_test.go:18"},
+		wantMsg: map[string][]string{"TestSpinOnFlag": {
+			"hang: g0 did not reach a scheduling point within 1s", "it is at spin_test.go:18 (", "spinning without a scheduling point",
+		}},
+	},
+	{
+		// A read in uninstrumented code, the same.
+		name:     "blocking read",
+		pkg:      "hang",
+		run:      "TestReadPipe",
+		step:     robustStep,
+		want:     map[string]checks.FailureKind{"TestReadPipe": checks.Fatal},
+		wantSite: map[string]string{"TestReadPipe": "block_test.go:24"},
+		wantMsg:  map[string][]string{"TestReadPipe": {"it is at block_test.go:24 (IO wait: blocked outside the scheduler's control)"}},
+	},
+	{
+		// A read blocked in uninstrumented code while the scheduler holds
+		// back its writer: a note, not a finding.
+		name:     "io.Pipe",
+		pkg:      "hang",
+		run:      "TestIOPipe",
+		step:     robustStep,
+		want:     map[string]checks.FailureKind{"TestIOPipe": ""},
+		wantNote: "while g1 (not started yet) could not run",
+	},
+	{
+		// With the default watchdog, longer than the budget, the hang is
+		// cut short by the deadline: a note naming the site, no finding.
+		name:     "hang at the deadline",
+		pkg:      "hang",
+		run:      "TestSpinOnFlag",
+		budget:   time.Second,
+		want:     map[string]checks.FailureKind{"TestSpinOnFlag": ""},
+		wantNote: "it is at spin_test.go:18 (",
+	},
+	{
+		name:     "exit",
+		pkg:      "exit",
+		want:     map[string]checks.FailureKind{"TestExits": checks.Fatal},
+		wantSite: map[string]string{"TestExits": "exit_test.go:18"},
+		wantMsg:  map[string][]string{"TestExits": {"os.Exit(3) called during the test"}},
+	},
+}
+
+// TestRobustSearch searches each awkward package with a short budget and
+// checks that the search ends on time with the expected outcome, and that
+// every finding replays in a fresh process.
+func TestRobustSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays six packages (about a minute); skipped with -short")
+	}
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, rc := range robustCases {
+		t.Run(rc.name, func(t *testing.T) {
+			budget := rc.budget
+			if budget == 0 {
+				budget = robustBudget
+			}
+			res, err := Run(ctx, Options{
+				Dir: dir, Patterns: []string{"./" + rc.pkg}, Run: rc.run, Budget: budget,
+				Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: rc.step,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if max := budget + robustGrace; res.Stats.Elapsed > max {
+				t.Errorf("the search took %v, want at most %v", res.Stats.Elapsed, max)
+			}
+			for _, n := range res.Notes {
+				t.Log("note:", n)
+			}
+			if rc.wantNote != "" && !containsAny(res.Notes, rc.wantNote) {
+				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
+			}
+			for _, ts := range res.Stats.Tests {
+				if _, ok := rc.want[ts.Test]; !ok {
+					t.Errorf("searched %s, which the case does not name", ts.Test)
+				}
+				if ts.Schedules == 0 && ts.Crashes == 0 {
+					t.Errorf("%s: no schedule ran", ts.Test)
+				}
+			}
+			// Every finding replays in a fresh process; the package is
+			// built once for all of them.
+			var rep *replayer
+			for test, kind := range rc.want {
+				var got []checks.Finding
+				for _, f := range res.Findings {
+					if f.Test == test {
+						got = append(got, f)
+					}
+				}
+				if kind == "" {
+					for _, f := range got {
+						t.Errorf("%s: false positive %s at %v: %s", test, f.Kind, f.Pos, f.Message)
+					}
+					continue
+				}
+				if len(got) != 1 || got[0].Kind != kind {
+					t.Errorf("%s: got %d findings %v, want one %s", test, len(got), kinds(got), kind)
+					continue
+				}
+				f := got[0]
+				if site := rc.wantSite[test]; !strings.HasSuffix(f.Pos.String(), site) {
+					t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
+				}
+				for _, m := range rc.wantMsg[test] {
+					if !strings.Contains(f.Message, m) {
+						t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
+					}
+				}
+				sched, err := ReadSchedule(f.Schedule)
+				if err != nil {
+					t.Errorf("%s: %v", test, err)
+					continue
+				}
+				if rep == nil {
+					if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, StepTimeout: rc.step}); err != nil {
+						t.Fatalf("replay build: %v", err)
+					}
+					defer rep.close()
+				}
+				rr, err := rep.run(ctx, sched, f.Schedule)
+				if err != nil {
+					t.Errorf("%s: replay: %v", test, err)
+					continue
+				}
+				if rr.Outcome != Reproduced || rr.Finding == nil || rr.Finding.Kind != kind || rr.Finding.Pos.Line != f.Pos.Line {
+					t.Errorf("%s: replay %s (%v, diverged %q), want %s at %v again", test, rr.Outcome, rr.Finding, rr.Diverged, kind, f.Pos)
+				}
+			}
+		})
+	}
+}
+
+// TestRobustErrors: a package without tests, a TestMain that never runs
+// the tests and a package that does not compile end the search with errors
+// that say so.
+func TestRobustErrors(t *testing.T) {
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	t.Run("no tests", func(t *testing.T) {
+		start := time.Now()
+		_, err := Run(ctx, Options{Dir: dir, Patterns: []string{"./notests"}, Budget: robustBudget, SchedulesDir: t.TempDir()})
+		var nt *NoTestsError
+		if !errors.As(err, &nt) || !strings.Contains(err.Error(), "no Test functions in ./notests") {
+			t.Fatalf("err = %v, want a NoTestsError naming ./notests", err)
+		}
+		if d := time.Since(start); d > 30*time.Second {
+			t.Errorf("took %v to find no tests", d)
+		}
+	})
+	t.Run("TestMain hangs", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("builds a test binary and waits out the budget; skipped with -short")
+		}
+		var searchStart time.Time
+		_, err := Run(ctx, Options{
+			Dir: dir, Patterns: []string{"./mainhang"}, Budget: time.Second, SchedulesDir: t.TempDir(),
+			Progress: func(st Stats) {
+				if !st.Building && searchStart.IsZero() {
+					searchStart = time.Now().Add(-st.Elapsed)
+				}
+			},
+		})
+		if err == nil || !strings.Contains(err.Error(), "hung before its first schedule (in TestMain") {
+			t.Fatalf("err = %v, want one saying the process hung before its first schedule", err)
+		}
+		if max := time.Second + childGrace + time.Second; searchStart.IsZero() || time.Since(searchStart) > max {
+			t.Errorf("the search took %v, want at most %v", time.Since(searchStart), max)
+		}
+	})
+	t.Run("does not compile", func(t *testing.T) {
+		_, err := Run(ctx, Options{Dir: dir, Patterns: []string{"./broken"}, Budget: robustBudget, SchedulesDir: t.TempDir()})
+		var be *BuildError
+		if !errors.As(err, &be) {
+			t.Fatalf("err = %v, want a BuildError", err)
+		}
+		if !strings.Contains(be.Output, "broken_test.go:6:") || !strings.Contains(be.Output, "cannot use") {
+			t.Errorf("build output %q, want the compiler's error at broken_test.go:6", be.Output)
+		}
+	})
+}
+
+func containsAny(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func kinds(fs []checks.Finding) []checks.FailureKind {
+	var out []checks.FailureKind
+	for _, f := range fs {
+		out = append(out, f.Kind)
+	}
+	return out
+}

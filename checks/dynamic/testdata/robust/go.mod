@@ -1,0 +1,3 @@
+module robust
+
+go 1.25
