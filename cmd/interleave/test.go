@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
@@ -194,14 +195,14 @@ func writeReport(env *cliEnv, w report.Writer, rep *report.Report, output string
 	return nil
 }
 
-// progress shows the search's state on standard error: a status line
-// rewritten in place on a terminal, a plain line every plainEvery otherwise.
+// progress shows the search's state on standard error: a bar over the
+// budget on a terminal, a plain line every plainEvery otherwise.
 type progress struct {
 	mu       sync.Mutex
 	w        io.Writer
 	tty      bool
+	bar      *progressbar.ProgressBar // on a terminal, once the search runs
 	last     time.Time
-	shown    bool
 	building bool
 }
 
@@ -236,8 +237,18 @@ func (p *progress) update(st explore.Stats) {
 		line += ", " + st.Current
 	}
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K%s", line)
-		p.shown = true
+		if p.bar == nil {
+			p.bar = progressbar.NewOptions64(max(st.Budget.Milliseconds(), 1),
+				progressbar.OptionSetWriter(p.w),
+				progressbar.OptionSetWidth(20),
+				progressbar.OptionShowDescriptionAtLineEnd(),
+				progressbar.OptionSetElapsedTime(false),
+				progressbar.OptionSetPredictTime(false),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish())
+		}
+		p.bar.Describe(line)
+		_ = p.bar.Set64(min(st.Elapsed.Milliseconds(), st.Budget.Milliseconds()))
 		return
 	}
 	if time.Since(p.last) >= plainEvery {
@@ -249,8 +260,8 @@ func (p *progress) update(st explore.Stats) {
 func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tty && p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
+	if p.bar != nil {
+		_ = p.bar.Clear()
+		p.bar = nil
 	}
 }

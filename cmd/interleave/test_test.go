@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -230,5 +231,29 @@ func TestRunTestRobustExitFinding(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Minute {
 		t.Errorf("took %v", d)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	st := explore.Stats{Schedules: 1234, PerSecond: 617, Findings: 2, Elapsed: 2 * time.Second, Budget: 10 * time.Second, Current: "TestX"}
+
+	var tty bytes.Buffer
+	p := &progress{w: &tty, tty: true}
+	p.update(explore.Stats{Building: true})
+	p.update(st)
+	if out := tty.String(); !strings.Contains(out, "instrumenting and building") || !strings.Contains(out, "1234 schedules, 617/s, 2 finding(s), 8s left, TestX") {
+		t.Errorf("terminal progress = %q", out)
+	}
+	p.done()
+	if p.bar != nil || !strings.HasSuffix(tty.String(), "\r") {
+		t.Errorf("done did not clear the bar: %q", tty.String())
+	}
+
+	var plain bytes.Buffer
+	p = &progress{w: &plain}
+	p.update(st)
+	p.update(st) // within plainEvery: no second line
+	if got := plain.String(); got != "interleave test: 1234 schedules, 617/s, 2 finding(s), 8s left, TestX\n" {
+		t.Errorf("plain progress = %q", got)
 	}
 }
