@@ -7,18 +7,32 @@
 #   MODULE@VERSION  default github.com/nats-io/nats-server/v2@v2.15.2
 #   PACKAGES        default ./... (relative to the module root)
 #
-# For each of go vet, go vet -vettool=interleave-vet and interleave check it
-# measures a cold run (empty GOCACHE: dependencies compiled for export data,
-# which every tool needs) and a warm run (same cache again). go vet caches
-# its own results, so its warm figure is a cache hit; interleave check
-# re-analyzes every time. Prints the wall times and the ratios.
+# Environment:
+#   ROUNDS=N        rounds to run (default 3); the figures are the medians
+#   WARM_RUNS=N     warm runs per tool and round (default 5), median taken
+#   VETTOOL=1       also time go vet -vettool=interleave-vet
+#
+# Each round runs the tools back to back (the CPU may be shared, so a round
+# sees one load level): cold (empty GOCACHE: the standard library and every
+# dependency type-checked and, for a vet tool with facts, analyzed for
+# facts), then warm (same cache again, WARM_RUNS times each). interleave
+# check drives its passes through go vet -vettool (itself), so it caches
+# its results like go vet does. Prints each round, then the medians and
+# the median of the per-round ratios check/vet.
 set -euo pipefail
 
 module="${1:-github.com/nats-io/nats-server/v2@v2.15.2}"
 pkgs="${2:-./...}"
+rounds="${ROUNDS:-3}"
+warm_runs="${WARM_RUNS:-5}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/interleave-bench.XXXXXX")"
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+
+tools=(vet check)
+if [[ "${VETTOOL:-}" == 1 ]]; then
+	tools=(vet vettool check)
+fi
 
 echo "building interleave and interleave-vet" >&2
 (cd "$repo" && go build -o "$work/bin/interleave" ./cmd/interleave && go build -o "$work/bin/interleave-vet" ./cmd/interleave-vet)
@@ -55,26 +69,71 @@ seconds() {
 	echo "$end - $start" | bc
 }
 
-declare -A cold warm
-for tool in vet vettool check; do
-	case $tool in
+# median N... prints the median of its arguments.
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
+# cmd_for TOOL sets cmd to the command line that times TOOL.
+cmd_for() {
+	case $1 in
 	vet) cmd=(go vet "$pkgs") ;;
 	vettool) cmd=(go vet -vettool="$work/bin/interleave-vet" "$pkgs") ;;
 	check) cmd=("$work/bin/interleave" check -format json -o "$work/check.json" "$pkgs") ;;
 	esac
-	export GOCACHE="$work/cache-$tool"
-	echo "timing $tool (cold, then warm)" >&2
-	cold[$tool]="$(seconds "${cmd[@]}")"
-	warm[$tool]="$(seconds "${cmd[@]}")"
+}
+
+declare -A cold warm
+cold_ratios=()
+warm_ratios=()
+printf '%s, %s packages, %s, %d CPUs, %s\n' "$module" "$npkgs" "$(go version | cut -d' ' -f3)" "$(nproc)" "$(date -u +%Y-%m-%dT%H:%MZ)"
+printf '%-6s %-10s %10s %10s %8s\n' round tool "cold (s)" "warm (s)" load
+for ((r = 1; r <= rounds; r++)); do
+	declare -A c=() w=()
+	# Cold: each tool with its own empty cache, back to back, the order
+	# reversed every other round.
+	order=("${tools[@]}")
+	if ((r % 2 == 0)); then
+		order=()
+		for ((i = ${#tools[@]} - 1; i >= 0; i--)); do order+=("${tools[i]}"); done
+	fi
+	for tool in "${order[@]}"; do
+		cmd_for "$tool"
+		echo "round $r: timing $tool cold" >&2
+		export GOCACHE="$work/cache-$tool"
+		c[$tool]="$(seconds "${cmd[@]}")"
+	done
+	# Warm: sub-second runs are noisy on a shared machine, so take the
+	# median of $warm_runs runs, the tools alternating.
+	declare -A samples=()
+	for ((i = 0; i < warm_runs; i++)); do
+		for tool in "${tools[@]}"; do
+			cmd_for "$tool"
+			export GOCACHE="$work/cache-$tool"
+			samples[$tool]+="$(seconds "${cmd[@]}") "
+		done
+	done
+	for tool in "${tools[@]}"; do
+		w[$tool]="$(median ${samples[$tool]})"
+		cold[$tool]+="${c[$tool]} "
+		warm[$tool]+="${w[$tool]} "
+		printf '%-6s %-10s %10.2f %10.2f %8s\n' "$r" "$tool" "${c[$tool]}" "${w[$tool]}" "$(cut -d' ' -f1 /proc/loadavg)"
+		rm -rf "$work/cache-$tool"
+	done
+	cold_ratios+=("$(echo "${c[check]} / ${c[vet]}" | bc -l)")
+	warm_ratios+=("$(echo "${w[check]} / ${w[vet]}" | bc -l)")
 done
 
-findings="$(grep -o '"total": [0-9]*' "$work/check.json" | grep -o '[0-9]*$' || echo "?")"
-printf '%s, %s packages, %s (%d CPUs)\n' "$module" "$npkgs" "$(go version | cut -d' ' -f3)" "$(nproc)"
+printf '\nmedians over %d rounds\n' "$rounds"
 printf '%-32s %10s %10s\n' "" "cold (s)" "warm (s)"
-printf '%-32s %10.2f %10.2f\n' "go vet" "${cold[vet]}" "${warm[vet]}"
-printf '%-32s %10.2f %10.2f\n' "go vet -vettool=interleave-vet" "${cold[vettool]}" "${warm[vettool]}"
-printf '%-32s %10.2f %10.2f\n' "interleave check" "${cold[check]}" "${warm[check]}"
-printf 'ratio check/vet: cold %.2fx, warm %.2fx; check/vettool: cold %.2fx, warm %.2fx\n' \
-	"$(echo "${cold[check]} / ${cold[vet]}" | bc -l)" "$(echo "${warm[check]} / ${warm[vet]}" | bc -l)" \
-	"$(echo "${cold[check]} / ${cold[vettool]}" | bc -l)" "$(echo "${warm[check]} / ${warm[vettool]}" | bc -l)"
+for tool in "${tools[@]}"; do
+	case $tool in
+	vet) label="go vet" ;;
+	vettool) label="go vet -vettool=interleave-vet" ;;
+	check) label="interleave check" ;;
+	esac
+	printf '%-32s %10.2f %10.2f\n' "$label" "$(median ${cold[$tool]})" "$(median ${warm[$tool]})"
+done
+printf 'ratio check/vet (median of the rounds): cold %.2fx, warm %.2fx\n' "$(median "${cold_ratios[@]}")" "$(median "${warm_ratios[@]}")"
+findings="$(grep -o '"total": [0-9]*' "$work/check.json" | grep -o '[0-9]*$' || echo "?")"
 printf 'interleave check findings: %s\n' "$findings"

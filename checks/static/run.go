@@ -1,14 +1,18 @@
 package static
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,7 +36,16 @@ type Options struct {
 	Enable, Disable []string
 
 	MinSeverity checks.Severity // drop findings below this severity
-	BuildFlags  []string        // passed to go list, e.g. -tags=integration
+	BuildFlags  []string        // passed to go list and go vet, e.g. -tags=integration
+
+	// VetTool is the path of a go vet tool that runs VetToolAnalyzers
+	// (interleave itself, or interleave-vet). When it is set and Tests is
+	// true, Run drives the analysis through "go vet -vettool": the go
+	// command type-checks each package once against its dependencies'
+	// export data, runs packages in parallel and caches the results.
+	// Otherwise Run loads and analyzes everything in this process, which
+	// is slower but can leave the test files out.
+	VetTool string
 }
 
 // Result is what Run found.
@@ -123,20 +136,16 @@ func run(ctx context.Context, opts Options, passes []Pass) (*Result, error) {
 		}
 	}
 
-	pkgs, err := load(ctx, dir, patterns, opts, analyzers)
+	if opts.VetTool != "" && opts.Tests {
+		return runVet(ctx, dir, patterns, opts, passes, enabled, analyzers)
+	}
+
+	pkgs, err := load(ctx, dir, patterns, opts, needFacts(analyzers))
 	if err != nil {
 		return nil, err
 	}
 	roots := rootPackages(pkgs)
-	res := &Result{}
-	seenPath := map[string]bool{}
-	for _, p := range roots {
-		if !seenPath[p.PkgPath] {
-			seenPath[p.PkgPath] = true
-			res.Packages = append(res.Packages, p.PkgPath)
-		}
-	}
-	sort.Strings(res.Packages)
+	res := &Result{Packages: packagePaths(roots)}
 
 	var diags []diagnostic
 	if len(analyzers) > 0 {
@@ -164,18 +173,23 @@ func run(ctx context.Context, opts Options, passes []Pass) (*Result, error) {
 	}
 
 	c := newConverter(roots, allRules(passes))
-	findings := c.findings(diags)
-	findings = c.applyDirectives(findings, enabled)
+	res.Findings = finish(c, c.findings(diags), enabled, opts.MinSeverity)
+	return res, nil
+}
 
+// finish applies the suppression directives, the rule selection and the
+// minimum severity, then deduplicates and sorts.
+func finish(c *converter, findings []checks.Finding, enabled map[string]bool, minSeverity checks.Severity) []checks.Finding {
+	findings = c.applyDirectives(findings, enabled)
 	out := findings[:0]
 	for _, f := range findings {
-		if enabled[f.Rule] && f.Severity >= opts.MinSeverity {
+		if enabled[f.Rule] && f.Severity >= minSeverity {
 			out = append(out, f)
 		}
 	}
-	res.Findings = dedupe(out)
-	checks.Sort(res.Findings)
-	return res, nil
+	out = dedupe(out)
+	checks.Sort(out)
+	return out
 }
 
 // resolveDir returns the absolute working directory and the root of the
@@ -313,11 +327,12 @@ func allRules(passes []Pass) []checks.Rule {
 	return all
 }
 
-// load runs go list and type-checks the packages. It loads syntax for
-// dependencies only when an analyzer needs facts from them.
-func load(ctx context.Context, dir string, patterns []string, opts Options, analyzers []*analysis.Analyzer) ([]*packages.Package, error) {
+// load runs go list and type-checks the packages. With deps it
+// type-checks their dependencies from source too (for facts); otherwise
+// it imports them from export data.
+func load(ctx context.Context, dir string, patterns []string, opts Options, deps bool) ([]*packages.Package, error) {
 	mode := packages.LoadSyntax | packages.NeedModule | packages.NeedForTest
-	if needFacts(analyzers) {
+	if deps {
 		mode |= packages.NeedDeps
 	}
 	cfg := &packages.Config{
@@ -365,7 +380,13 @@ func loadErrors(dir string, pkgs []*packages.Package) *LoadError {
 	byPath := map[string]*PackageErrors{}
 	seen := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		typeChecked := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
 		for _, e := range p.Errors {
+			if typeChecked && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+				// The compiler's output from go list -export: the type
+				// checker's errors say the same, one by one.
+				continue
+			}
 			msg := e.Msg
 			if e.Pos != "" && e.Pos != "-" {
 				msg = relPath(dir, e.Pos) + ": " + e.Msg
@@ -406,6 +427,20 @@ func relPath(dir, pos string) string {
 		return rel
 	}
 	return pos
+}
+
+// packagePaths lists the import paths of roots, sorted, each once.
+func packagePaths(roots []*packages.Package) []string {
+	var paths []string
+	seen := map[string]bool{}
+	for _, p := range roots {
+		if !seen[p.PkgPath] {
+			seen[p.PkgPath] = true
+			paths = append(paths, p.PkgPath)
+		}
+	}
+	sort.Strings(paths)
+	return paths
 }
 
 // rootPackages drops what go list adds for tests but nobody wrote: the
@@ -474,4 +509,373 @@ func position(fset *token.FileSet, pos, end token.Pos) checks.Position {
 		}
 	}
 	return out
+}
+
+// runVet is run driven by go vet: go vet -vettool=opts.VetTool -json
+// analyzes the packages, the tool's files analyzer names each package's
+// files (for the directives), and the diagnostics become findings exactly
+// as in process. A package that does not compile makes go vet fail; the
+// in-process loader then says which package and why, as it always has.
+func runVet(ctx context.Context, dir string, patterns []string, opts Options, passes []Pass, enabled map[string]bool, analyzers []*analysis.Analyzer) (*Result, error) {
+	// go vet runs every pass, whatever the rule selection: the selection is
+	// then not part of go vet's cache key, so changing -enable or -disable
+	// reuses the cached results. Passes not selected are dropped below, as
+	// if they had not run.
+	suite := make([]*analysis.Analyzer, len(passes))
+	var selected []Pass
+	for i, p := range passes {
+		suite[i] = p.Analyzer
+		if slices.Contains(analyzers, p.Analyzer) {
+			selected = append(selected, p)
+		}
+	}
+	tree, err := goVet(ctx, dir, patterns, opts, suite)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, explainFailure(ctx, dir, patterns, opts, analyzers, err)
+	}
+	roots, err := tree.packages()
+	if err != nil {
+		return nil, err
+	}
+	if len(roots) == 0 {
+		return nil, fmt.Errorf("pattern %s matched no packages in %s", strings.Join(patterns, " "), dir)
+	}
+	res := &Result{Packages: packagePaths(roots)}
+	diags, err := tree.diagnostics(selected)
+	if err != nil {
+		return nil, err
+	}
+	c := newConverter(roots, allRules(passes))
+	res.Findings = finish(c, c.vetFindings(diags), enabled, opts.MinSeverity)
+	return res, nil
+}
+
+// explainFailure says why go vet failed the way the in-process driver
+// would: a LoadError naming each package that does not compile, with its
+// compiler errors. When go vet named packages ("# path"), it type-checks
+// those (their dependencies from export data, so it is quick); otherwise
+// (go list failed: no Go files, a bad import) it loads the patterns as
+// the in-process driver does. If that finds nothing wrong, a pass or the
+// vet tool failed, and go vet's own error says how.
+func explainFailure(ctx context.Context, dir string, patterns []string, opts Options, analyzers []*analysis.Analyzer, vetErr error) error {
+	var verr *vetError
+	if errors.As(vetErr, &verr) && len(verr.packages) > 0 {
+		_, err := load(ctx, dir, verr.packages, opts, false)
+		if lerr := (*LoadError)(nil); errors.As(err, &lerr) {
+			return lerr
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return vetErr
+	}
+	if _, err := load(ctx, dir, patterns, opts, needFacts(analyzers)); err != nil {
+		return err
+	}
+	return vetErr
+}
+
+// vetError is go vet failing: the packages it printed errors for ("# path"
+// headers) and everything it printed.
+type vetError struct {
+	tool     string
+	err      error
+	packages []string
+	output   string
+}
+
+func (e *vetError) Error() string {
+	return fmt.Sprintf("go vet -vettool=%s failed (%v):\n%s", e.tool, e.err, e.output)
+}
+
+// vetErrorPackages lists the import paths of go vet's "# path", "# path
+// [path.test]" and (vet tool failures) "# [path]" headers, each once.
+func vetErrorPackages(out string) []string {
+	var paths []string
+	for _, line := range strings.Split(out, "\n") {
+		path, ok := strings.CutPrefix(line, "# ")
+		if !ok {
+			continue
+		}
+		path, _, _ = strings.Cut(strings.TrimPrefix(path, "["), " ")
+		path = strings.TrimSuffix(path, "]")
+		if path != "" && !slices.Contains(paths, path) {
+			paths = append(paths, path)
+		}
+	}
+	return paths
+}
+
+// FilesAnalyzer, with its -files.report flag set, reports one diagnostic
+// at the package clause of each file the package was analyzed with (the
+// file the user wrote, for cgo), so that Run learns from go vet which
+// files it analyzed. Without the flag it reports nothing. A vet tool that
+// Options.VetTool names must run it: see VetToolAnalyzers.
+var FilesAnalyzer = &analysis.Analyzer{
+	Name: "files",
+	Doc:  "files: with -files.report, report each file of the package (for interleave check)",
+	Run: func(pass *analysis.Pass) (any, error) {
+		if !reportFiles {
+			return nil, nil
+		}
+		for _, f := range pass.Files {
+			pass.Reportf(f.Package, "file")
+		}
+		return nil, nil
+	},
+}
+
+var reportFiles bool
+
+func init() {
+	FilesAnalyzer.Flags.BoolVar(&reportFiles, "report", false, "report each file of the package")
+}
+
+// VetToolAnalyzers is what a vet tool must run for Options.VetTool: the
+// suite and FilesAnalyzer.
+func VetToolAnalyzers() []*analysis.Analyzer {
+	return append(Analyzers(), FilesAnalyzer)
+}
+
+// vetTree is what go vet -json prints: package path -> analyzer name ->
+// either a list of diagnostics or {"error": "..."}.
+type vetTree map[string]map[string]json.RawMessage
+
+// vetDiagnostic is one diagnostic of go vet -json.
+type vetDiagnostic struct {
+	Category string `json:"category"`
+	Posn     string `json:"posn"` // file:line:col
+	End      string `json:"end"`
+	Message  string `json:"message"`
+	Related  []struct {
+		Posn    string `json:"posn"`
+		End     string `json:"end"`
+		Message string `json:"message"`
+	} `json:"related"`
+}
+
+// vetResult is one vet diagnostic with where it came from.
+type vetResult struct {
+	pass    Pass
+	pkgPath string
+	d       vetDiagnostic
+}
+
+// goVet runs go vet with the vet tool over patterns. It names the
+// analyzers to run, so the tool runs those only.
+func goVet(ctx context.Context, dir string, patterns []string, opts Options, analyzers []*analysis.Analyzer) (vetTree, error) {
+	args := append([]string{"vet"}, opts.BuildFlags...)
+	args = append(args, "-vettool="+opts.VetTool, "-json", "-"+FilesAnalyzer.Name, "-"+FilesAnalyzer.Name+".report")
+	for _, a := range analyzers {
+		args = append(args, "-"+a.Name)
+	}
+	args = append(args, patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = strings.TrimSpace(stdout.String())
+		}
+		return nil, &vetError{tool: opts.VetTool, err: err, packages: vetErrorPackages(msg), output: msg}
+	}
+	// The go command prints the tool's JSON on stdout (Go 1.26) or on
+	// stderr (earlier releases), perhaps between "# package" lines.
+	tree := vetTree{}
+	for _, out := range [][]byte{stdout.Bytes(), stderr.Bytes()} {
+		if err := tree.parse(out); err != nil {
+			return nil, fmt.Errorf("read go vet -json output: %w", err)
+		}
+	}
+	return tree, nil
+}
+
+// parse adds every JSON object in out to tree and skips the lines between.
+func (tree vetTree) parse(out []byte) error {
+	for len(out) > 0 {
+		out = bytes.TrimLeft(out, " \t\r\n")
+		if len(out) == 0 {
+			break
+		}
+		if out[0] != '{' {
+			if i := bytes.IndexByte(out, '\n'); i >= 0 {
+				out = out[i+1:]
+			} else {
+				out = nil
+			}
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(out))
+		var obj vetTree
+		if err := dec.Decode(&obj); err != nil {
+			return err
+		}
+		for pkg, byAnalyzer := range obj {
+			if tree[pkg] == nil {
+				tree[pkg] = map[string]json.RawMessage{}
+			}
+			for name, v := range byAnalyzer {
+				tree[pkg][name] = v
+			}
+		}
+		out = out[dec.InputOffset():]
+	}
+	return nil
+}
+
+// packages lists the analyzed packages, sorted by path, with the files
+// FilesAnalyzer reported for them.
+func (tree vetTree) packages() ([]*packages.Package, error) {
+	var out []*packages.Package
+	for path, byAnalyzer := range tree {
+		raw, ok := byAnalyzer[FilesAnalyzer.Name]
+		if !ok {
+			continue
+		}
+		var ds []vetDiagnostic
+		if err := json.Unmarshal(raw, &ds); err != nil {
+			return nil, fmt.Errorf("read go vet -json output for %s: %w", path, err)
+		}
+		p := &packages.Package{ID: path, PkgPath: path}
+		for _, d := range ds {
+			// Skip what only the build saw, such as cgo's _cgo_gotypes.go.
+			if f := parsePosn(d.Posn).File; f != "" && fileExists(f) {
+				p.GoFiles = append(p.GoFiles, f)
+			}
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].PkgPath < out[j].PkgPath })
+	return out, nil
+}
+
+func fileExists(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// diagnostics lists the tree's diagnostics in the order the in-process
+// driver produces them: packages by path (go list's order), analyzers in
+// suite order. Analyzers not in passes are ignored; analyzers that failed
+// make an AnalysisError.
+func (tree vetTree) diagnostics(passes []Pass) ([]vetResult, error) {
+	order := make([]string, 0, len(tree))
+	for path := range tree {
+		order = append(order, path)
+	}
+	sort.Strings(order)
+
+	var out []vetResult
+	var failures []string
+	for _, path := range order {
+		for _, p := range passes {
+			raw, ok := tree[path][p.Analyzer.Name]
+			if !ok {
+				continue
+			}
+			if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
+				var failed struct {
+					Err string `json:"error"`
+				}
+				if err := json.Unmarshal(raw, &failed); err != nil {
+					return nil, fmt.Errorf("read go vet -json output for %s: %w", path, err)
+				}
+				failures = append(failures, fmt.Sprintf("%s on %s: %s", p.Analyzer.Name, path, failed.Err))
+				continue
+			}
+			var ds []vetDiagnostic
+			if err := json.Unmarshal(raw, &ds); err != nil {
+				return nil, fmt.Errorf("read go vet -json output for %s: %w", path, err)
+			}
+			for _, d := range ds {
+				out = append(out, vetResult{pass: p, pkgPath: path, d: d})
+			}
+		}
+	}
+	if len(failures) > 0 {
+		sort.Strings(failures)
+		return nil, &AnalysisError{Failures: failures}
+	}
+	return out, nil
+}
+
+// vetFindings converts vet diagnostics as findings converts in-process
+// ones, dropping those in generated files.
+func (c *converter) vetFindings(diags []vetResult) []checks.Finding {
+	var out []checks.Finding
+	for _, dg := range diags {
+		pos := vetPosition(dg.d.Posn, dg.d.End)
+		if !pos.IsValid() {
+			continue // nowhere to show it; a pass bug, not a finding
+		}
+		sf := c.file(pos.File)
+		if sf.generated {
+			continue
+		}
+		r, ok := ruleIn(dg.pass.Rules, dg.d.Category)
+		if !ok {
+			// No category, or one that is not an ID of this pass: the
+			// pass's first rule owns it.
+			r = dg.pass.Rules[0]
+		}
+		f := checks.Finding{
+			Rule:     r.ID,
+			Severity: r.Severity,
+			Message:  dg.d.Message,
+			Pos:      pos,
+			Evidence: checks.Static,
+			Package:  dg.pkgPath,
+			Func:     sf.funcAt(pos.Line),
+			Snippet:  sf.line(pos.Line),
+		}
+		for _, ri := range dg.d.Related {
+			rp := vetPosition(ri.Posn, ri.End)
+			if !rp.IsValid() {
+				continue
+			}
+			f.Related = append(f.Related, checks.Related{Position: rp, Message: ri.Message})
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// vetPosition reads go vet's "file:line:col" start and end. Like position,
+// it keeps the end only when it lies after the start in the same file.
+func vetPosition(posn, end string) checks.Position {
+	p := parsePosn(posn)
+	e := parsePosn(end)
+	if e.File == p.File && (e.Line > p.Line || e.Line == p.Line && e.Column > p.Column) {
+		p.EndLine, p.EndColumn = e.Line, e.Column
+	}
+	return p
+}
+
+// parsePosn reads token.Position.String(): "file:line:col", "file:line",
+// or "-" for no position. The file name may itself hold colons.
+func parsePosn(s string) checks.Position {
+	trailingInt := func(s string) (string, int, bool) {
+		i := strings.LastIndexByte(s, ':')
+		if i < 0 {
+			return s, 0, false
+		}
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil || n < 0 {
+			return s, 0, false
+		}
+		return s[:i], n, true
+	}
+	rest, last, ok := trailingInt(s)
+	if !ok {
+		return checks.Position{}
+	}
+	if file, line, ok := trailingInt(rest); ok {
+		return checks.Position{File: file, Line: line, Column: last}
+	}
+	return checks.Position{File: rest, Line: last}
 }

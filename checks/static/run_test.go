@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -51,6 +53,37 @@ var markAnalyzer = &analysis.Analyzer{
 		}
 		return nil, nil
 	},
+}
+
+// TestMain lets the test binary serve as the go vet tool of the tests that
+// drive Run through go vet: go vet runs it with -V=full, -flags, or flags
+// and a *.cfg file, never with -test.* flags.
+func TestMain(m *testing.M) {
+	if args := os.Args[1:]; len(args) > 0 && (args[0] == "-V=full" || args[0] == "-flags" || strings.HasSuffix(args[len(args)-1], ".cfg")) {
+		unitchecker.Main(append([]*analysis.Analyzer{markAnalyzer, panicAnalyzer}, VetToolAnalyzers()...)...) // exits
+	}
+	os.Exit(m.Run())
+}
+
+// vetTool is the test binary itself, a vet tool running markAnalyzer and
+// the suite (see TestMain).
+func vetTool(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// panicAnalyzer crashes, as a buggy pass would.
+var panicAnalyzer = &analysis.Analyzer{
+	Name: "crash",
+	Doc:  "crash: panic, for the runner tests",
+	Run:  func(*analysis.Pass) (any, error) { panic("crash analyzer panicked") },
 }
 
 var testPasses = []Pass{{markAnalyzer, []checks.Rule{
@@ -297,5 +330,178 @@ func TestParseIgnore(t *testing.T) {
 				t.Errorf("got %v %q, want %v %q", rules, problem, tt.wantRules, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestRunVetMatchesInProcess pins the go vet driver to the in-process one:
+// the same findings, field for field, for every case of TestRunFindings
+// with tests included (go vet always includes them).
+func TestRunVetMatchesInProcess(t *testing.T) {
+	tool := vetTool(t)
+	cases := []Options{
+		{Patterns: []string{"./a"}},
+		{Patterns: []string{"./a"}, Enable: []string{"all"}},
+		{Patterns: []string{"./a"}, Enable: []string{"unit-optin"}, MinSeverity: checks.Warning},
+		{Patterns: []string{"./a"}, Disable: []string{"all"}, Enable: []string{"IL8002"}},
+		{Patterns: []string{"./a"}, Disable: []string{"IL8001"}},
+		{Patterns: []string{"./tags", "./cgo"}},
+		{Patterns: []string{"./tags"}, BuildFlags: []string{"-tags=integ"}},
+		{Patterns: []string{"./..."}},
+	}
+	for _, opts := range cases {
+		name := fmt.Sprintf("%v enable=%v disable=%v %v %v", opts.Patterns, opts.Enable, opts.Disable, opts.MinSeverity, opts.BuildFlags)
+		t.Run(name, func(t *testing.T) {
+			if slices.Contains(opts.Patterns, "./cgo") || slices.Contains(opts.Patterns, "./...") {
+				if !cgoEnabled(t) {
+					t.Skip("cgo is disabled")
+				}
+			}
+			opts.Dir, opts.Tests = modDir(t), true
+			want, err := run(context.Background(), opts, testPasses)
+			if err != nil {
+				t.Fatalf("in process: %v", err)
+			}
+			opts.VetTool = tool
+			res, err := run(context.Background(), opts, testPasses)
+			if err != nil {
+				t.Fatalf("go vet: %v", err)
+			}
+			if len(want.Findings) == 0 {
+				t.Fatal("no findings: the comparison would prove nothing")
+			}
+			if !slices.Equal(res.Packages, want.Packages) {
+				t.Errorf("got packages %v, want %v", res.Packages, want.Packages)
+			}
+			if !reflect.DeepEqual(res.Findings, want.Findings) {
+				t.Errorf("go vet driver found\n\t%s\nin process found\n\t%s", strings.Join(got(t, res), "\n\t"), strings.Join(got(t, want), "\n\t"))
+				for i := range min(len(res.Findings), len(want.Findings)) {
+					if !reflect.DeepEqual(res.Findings[i], want.Findings[i]) {
+						t.Errorf("first difference:\n\tgo vet     %+v\n\tin process %+v", res.Findings[i], want.Findings[i])
+						break
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRunVetRealSuite runs the suite's own analyzers through go vet.
+func TestRunVetRealSuite(t *testing.T) {
+	res, err := Run(context.Background(), Options{Dir: modDir(t), Patterns: []string{"./vetbug"}, Tests: true, VetTool: vetTool(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) == 0 || res.Findings[0].Rule != "IL6101" || res.Findings[0].Package != "example.com/mod/vetbug" {
+		t.Errorf("got %+v, want IL6101 in example.com/mod/vetbug from the waitgroup pass", res.Findings)
+	}
+}
+
+// TestRunVetErrors checks that the go vet driver fails as clearly as the
+// in-process one: a package that does not compile is named with the
+// compiler's message, and bad patterns are refused before go vet runs.
+func TestRunVetErrors(t *testing.T) {
+	tool := vetTool(t)
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "go.mod"), []byte("module example.com/empty\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := run(context.Background(), Options{Dir: "testdata/broken", Tests: true, VetTool: tool}, testPasses)
+	var lerr *LoadError
+	if !errors.As(err, &lerr) {
+		t.Fatalf("got error %v, want a *LoadError", err)
+	}
+	_, inProcess := run(context.Background(), Options{Dir: "testdata/broken", Tests: true}, testPasses)
+	if inProcess == nil || lerr.Error() != inProcess.Error() {
+		t.Errorf("go vet driver says\n%v\nin-process driver says\n%v", lerr, inProcess)
+	}
+	tests := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"empty module", Options{Dir: empty}, "matched no packages"},
+		{"outside the module", Options{Dir: "testdata/mod", Patterns: []string{"../broken/..."}}, "outside the module"},
+		{"missing package directory", Options{Dir: "testdata/mod", Patterns: []string{"./nope"}}, "does not exist"},
+		{"missing vet tool", Options{Dir: "testdata/mod", Patterns: []string{"./a"}, VetTool: filepath.Join(empty, "no-such-tool")}, "go vet -vettool="},
+	}
+	t.Run("pass that panics", func(t *testing.T) {
+		crash := []Pass{{panicAnalyzer, []checks.Rule{{ID: "IL8003", Slug: "unit-crash", Title: "Crash", Level: checks.Default}}}}
+		_, err := run(context.Background(), Options{Dir: modDir(t), Patterns: []string{"./a"}, Tests: true, VetTool: tool}, crash)
+		var lerr *LoadError
+		if err == nil || errors.As(err, &lerr) || !strings.Contains(err.Error(), "crash analyzer panicked") {
+			t.Errorf("got error %v, want go vet's failure with the panic", err)
+		}
+	})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Tests = true
+			if tt.opts.VetTool == "" {
+				tt.opts.VetTool = tool
+			}
+			_, err := run(context.Background(), tt.opts, testPasses)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParsePosn(t *testing.T) {
+	tests := []struct {
+		in   string
+		want checks.Position
+	}{
+		{"/a/b.go:3:7", checks.Position{File: "/a/b.go", Line: 3, Column: 7}},
+		{"/a/b.go:3", checks.Position{File: "/a/b.go", Line: 3}},
+		{`C:\a\b.go:3:7`, checks.Position{File: `C:\a\b.go`, Line: 3, Column: 7}},
+		{"-", checks.Position{}},
+		{"", checks.Position{}},
+	}
+	for _, tt := range tests {
+		if got := parsePosn(tt.in); got != tt.want {
+			t.Errorf("parsePosn(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+	if got, want := vetPosition("/a.go:3:7", "/a.go:3:7"), (checks.Position{File: "/a.go", Line: 3, Column: 7}); got != want {
+		t.Errorf("empty range: got %+v, want %+v", got, want)
+	}
+	if got, want := vetPosition("/a.go:3:7", "/a.go:4:2"), (checks.Position{File: "/a.go", Line: 3, Column: 7, EndLine: 4, EndColumn: 2}); got != want {
+		t.Errorf("range: got %+v, want %+v", got, want)
+	}
+}
+
+func TestVetTreeParse(t *testing.T) {
+	out := []byte("# example.com/p\n{\n\t\"example.com/p\": {\"mark\": [{\"posn\": \"/p.go:1:2\", \"end\": \"/p.go:1:2\", \"message\": \"m\"}]}\n}\n" +
+		"# example.com/q\n{\"example.com/q\": {\"mark\": {\"error\": \"boom\"}}}\n")
+	tree := vetTree{}
+	if err := tree.parse(out); err != nil {
+		t.Fatal(err)
+	}
+	if len(tree) != 2 {
+		t.Fatalf("got %d packages, want 2: %v", len(tree), tree)
+	}
+	_, err := tree.diagnostics(testPasses)
+	var aerr *AnalysisError
+	if !errors.As(err, &aerr) || len(aerr.Failures) != 1 || aerr.Failures[0] != "mark on example.com/q: boom" {
+		t.Errorf("got %v, want the analysis error of example.com/q", err)
+	}
+	delete(tree, "example.com/q")
+	diags, err := tree.diagnostics(testPasses)
+	if err != nil || len(diags) != 1 || diags[0].pkgPath != "example.com/p" || diags[0].d.Message != "m" {
+		t.Errorf("got %+v, %v, want one diagnostic in example.com/p", diags, err)
+	}
+	if err := tree.parse([]byte("{not json")); err == nil {
+		t.Error("parse of broken JSON succeeded")
+	}
+}
+
+func TestVetErrorPackages(t *testing.T) {
+	out := "# example.com/a\nvet: a/a.go:1:2: undefined: x\n# example.com/b [example.com/b.test]\nb/b_test.go:3:4: oops\n# example.com/a\n" +
+		"# [example.com/c]\npanic: boom\n# [example.com/d [example.com/d.test]]\n"
+	if got, want := vetErrorPackages(out), []string{"example.com/a", "example.com/b", "example.com/c", "example.com/d"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := vetErrorPackages("go: no Go files in /x"); len(got) != 0 {
+		t.Errorf("got %v, want none", got)
 	}
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/interleave-dev/interleave/checks/static"
 )
 
 var build struct {
@@ -57,6 +60,25 @@ func TestGoVetVettool(t *testing.T) {
 	}
 	if want := "vetme.go:10:9: WaitGroup.Add called from inside new goroutine"; !strings.Contains(string(out), want) {
 		t.Errorf("got go vet output\n%s\nwant it to contain %q", out, want)
+	}
+	if strings.Contains(string(out), ": file\n") {
+		t.Errorf("got go vet output\n%s\nwant the files analyzer silent without -files.report", out)
+	}
+}
+
+// TestServesStaticRun drives static.Run through go vet with interleave-vet
+// as its vet tool, as interleave check drives itself.
+func TestServesStaticRun(t *testing.T) {
+	bin := binary(t)
+	res, err := static.Run(context.Background(), static.Options{Dir: "testdata/mod", Tests: true, VetTool: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Rule != "IL6101" || filepath.Base(res.Findings[0].Pos.File) != "vetme.go" || res.Findings[0].Pos.Line != 10 {
+		t.Errorf("got findings %+v, want IL6101 at vetme.go:10", res.Findings)
+	}
+	if len(res.Packages) != 1 {
+		t.Errorf("got packages %v, want the one package of testdata/mod", res.Packages)
 	}
 }
 

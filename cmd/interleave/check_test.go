@@ -199,27 +199,97 @@ func TestWriteReportAtomicReplaces(t *testing.T) {
 	}
 }
 
-// TestCheckExamplesBank runs the whole suite on examples/bank, whose README
-// promises that each seeded static bug is found.
-func TestCheckExamplesBank(t *testing.T) {
+// TestCheckDriversAgree pins interleave check's findings on examples/bank
+// and the testdata modules, and checks that driving the passes through go
+// vet (the default; the test binary serves as the vet tool) prints exactly
+// what the in-process driver prints, as text and as JSON (every finding
+// field and its fingerprint).
+func TestCheckDriversAgree(t *testing.T) {
 	if testing.Short() {
-		t.Skip("type-checks a module and its dependencies")
+		t.Skip("type-checks modules and runs go vet")
 	}
-	env, stdout, stderr := testEnv(t, "../../examples/bank")
-	if code := runMain(context.Background(), env, []string{"check", "-format", "json", "./..."}); code != exitFindings {
-		t.Fatalf("got exit %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	if checkVetTool() == "" {
+		t.Fatal("no vet tool: interleave check would not use go vet")
 	}
-	var rep report.JSONReport
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		dir  string
+		args []string
+		want []string // "file:line:col: rule", relative to the repository root
+	}{
+		// The default rules; the opt-in ones find the other seeded bugs.
+		{"../../examples/bank", nil, []string{
+			"examples/bank/ledger.go:41:4: IL2001",
+		}},
+		{"../../examples/bank", []string{"-enable", "all"}, []string{
+			"examples/bank/account.go:51:11: IL1001",
+			"examples/bank/bank.go:36:17: IL2101",
+			"examples/bank/bank.go:79:9: IL3001",
+			"examples/bank/ledger.go:41:4: IL2001",
+		}},
+		{"testdata/check/racy", nil, []string{
+			"cmd/interleave/testdata/check/racy/racy.go:10:9: IL6101",
+			"cmd/interleave/testdata/check/racy/racy.go:19:2: IL0001",
+		}},
+		{"testdata/check/clean", nil, nil},
 	}
-	found := map[string]string{}
-	for _, f := range rep.Findings {
-		found[f.Rule] = f.Pos.String()
+	for _, tt := range tests {
+		for _, format := range []string{"text", "json"} {
+			t.Run(filepath.Base(tt.dir)+strings.Join(tt.args, "")+"/"+format, func(t *testing.T) {
+				run := func() (string, int) {
+					env, stdout, stderr := testEnv(t, tt.dir)
+					args := append(append([]string{"check", "-format", format}, tt.args...), "./...")
+					code := runMain(context.Background(), env, args)
+					if code == exitError {
+						t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+					}
+					return stdout.String(), code
+				}
+				viaVet, vetCode := run()
+				saved := checkVetTool
+				checkVetTool = func() string { return "" }
+				inProcess, code := run()
+				checkVetTool = saved
+				if viaVet != inProcess || vetCode != code {
+					t.Errorf("go vet driver (exit %d) printed\n%s\nin-process driver (exit %d) printed\n%s", vetCode, viaVet, code, inProcess)
+				}
+				if format != "text" {
+					return
+				}
+				var lines []string
+				for _, line := range strings.Split(viaVet, "\n") {
+					if line == "" || strings.HasPrefix(line, "\t") {
+						continue
+					}
+					file, rest, _ := strings.Cut(line, ": ")
+					rule, _, _ := strings.Cut(rest, " ")
+					lines = append(lines, file+": "+rule)
+				}
+				if !slices.Equal(lines, tt.want) {
+					t.Errorf("got findings\n\t%s\nwant\n\t%s", strings.Join(lines, "\n\t"), strings.Join(tt.want, "\n\t"))
+				}
+			})
+		}
 	}
-	for _, rule := range []string{"IL1001", "IL2001", "IL2101", "IL3001"} {
-		if _, ok := found[rule]; !ok {
-			t.Errorf("examples/bank: %s not reported; got %v", rule, found)
+}
+
+func TestIsVetToolInvocation(t *testing.T) {
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-V=full"}, true},
+		{[]string{"-flags"}, true},
+		{[]string{"/tmp/go-build1/b001/vet.cfg"}, true},
+		{[]string{"-json", "-guardedby", "/tmp/go-build1/b001/vet.cfg"}, true},
+		{nil, false},
+		{[]string{"check", "./..."}, false},
+		{[]string{"check", "vet.cfg"}, false},
+		{[]string{"-C", "dir", "check"}, false},
+		{[]string{"-flags", "x"}, false},
+	}
+	for _, tt := range tests {
+		if got := isVetToolInvocation(tt.args); got != tt.want {
+			t.Errorf("isVetToolInvocation(%q) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
 }

@@ -357,7 +357,7 @@ func (r *prRun) run(ctx context.Context) int {
 		var res *static.Result
 		err := r.stage("static", func() (err error) {
 			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags,
-				Enable: r.opts.Enable, Disable: r.opts.Disable})
+				Enable: r.opts.Enable, Disable: r.opts.Disable, VetTool: checkVetTool()})
 			return err
 		})
 		if err != nil {
