@@ -6,25 +6,11 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/interleave-dev/interleave/checks/static/checkact"
+	"github.com/interleave-dev/interleave/checks/static/internal/passtest"
 )
 
 func TestAnalyzer(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), checkact.Analyzer, "bad", "good")
 	// Every diagnostic names its rule and points at the other location.
-	rules := map[string]bool{"IL4001": true, "IL4002": true, "IL4003": true}
-	n := 0
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			n++
-			if !rules[d.Category] {
-				t.Errorf("%s: category %q, want one of %v", r.Pass.Fset.Position(d.Pos), d.Category, rules)
-			}
-			if len(d.Related) == 0 || !d.Related[0].Pos.IsValid() {
-				t.Errorf("%s: %q has no related location", r.Pass.Fset.Position(d.Pos), d.Message)
-			}
-		}
-	}
-	if n == 0 {
-		t.Error("got no diagnostics, want some")
-	}
+	passtest.CheckDiagnostics(t, results, "IL4001", "IL4002", "IL4003")
 }
