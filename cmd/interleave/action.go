@@ -222,7 +222,7 @@ func actionCheckPattern(p string) error {
 	}
 	rest, ok := strings.CutPrefix(p, "./")
 	if !ok || rest == "" {
-		return fmt.Errorf("%q is not a relative package pattern: use ./..., ./dir or ./dir/...", p)
+		return fmt.Errorf("%q is not a relative package pattern: use ./... or ./dir or ./dir/... as patterns", p)
 	}
 	rest = strings.TrimSuffix(rest, "/...")
 	for _, elem := range strings.Split(rest, "/") {

@@ -68,7 +68,7 @@ func chdirFlag(args []string) ([]string, error) {
 	switch {
 	case args[0] == "-C" || args[0] == "--C":
 		if len(args) < 2 {
-			return nil, errors.New("-C needs a directory: interleave -C DIR <command> ...")
+			return nil, errors.New("-C needs a directory, as in: interleave -C DIR command")
 		}
 		dir, args = args[1], args[2:]
 	case strings.HasPrefix(args[0], "-C="):

@@ -108,7 +108,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	// Fail now on a bad key rather than on the first delivery.
 	if _, err := ghinstallation.New(http.DefaultTransport, cfg.AppID, 1, cfg.PrivateKey); err != nil {
-		return nil, fmt.Errorf("App private key: %w", err)
+		return nil, fmt.Errorf("the App private key: %w", err)
 	}
 	base, err := url.Parse(strings.TrimRight(cfg.APIURL, "/") + "/")
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	ghreport "github.com/interleave-dev/interleave/report/github"
 )
@@ -84,7 +85,7 @@ type store struct{ db *bolt.DB }
 func openStore(path string) (*store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, fmt.Errorf("open %s: database is locked by another process (is another interleave serve running?)", path)
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
