@@ -227,6 +227,10 @@ func deadlocks(e, r edge) bool {
 }
 
 func (pc *passContext) report(local, deps []edge) {
+	// Visit edges in source order, so the site reported and the reverse
+	// edge chosen do not depend on the order functions were enumerated.
+	sortEdges(local)
+	sortEdges(deps)
 	done := map[string]bool{}
 	for _, e := range local {
 		pair := e.Held + "|" + e.Acq
@@ -280,6 +284,26 @@ func (pc *passContext) report(local, deps []edge) {
 			Related: related,
 		})
 	}
+}
+
+// sortEdges orders edges by site, then by the classes involved.
+func sortEdges(es []edge) {
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.pos != b.pos {
+			return a.pos < b.pos
+		}
+		if a.Where != b.Where {
+			return a.Where < b.Where
+		}
+		if a.heldPos != b.heldPos {
+			return a.heldPos < b.heldPos
+		}
+		if a.Held != b.Held {
+			return a.Held < b.Held
+		}
+		return a.Acq < b.Acq
+	})
 }
 
 func via(chain []string) string {
