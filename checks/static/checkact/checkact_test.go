@@ -14,3 +14,6 @@ func TestAnalyzer(t *testing.T) {
 	// Every diagnostic names its rule and points at the other location.
 	passtest.CheckDiagnostics(t, results, "IL4001", "IL4002", "IL4003")
 }
+
+// TestIdioms runs the pass on the idioms every pass must stay silent on.
+func TestIdioms(t *testing.T) { passtest.Idioms(t, checkact.Analyzer) }

@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/interleave-dev/interleave/checks/static/internal/passtest"
+
 	"github.com/interleave-dev/interleave/checks/static/guardedby"
 )
 
@@ -22,3 +24,6 @@ func TestAnalyzer(t *testing.T) {
 		}
 	}
 }
+
+// TestIdioms runs the pass on the idioms every pass must stay silent on.
+func TestIdioms(t *testing.T) { passtest.Idioms(t, guardedby.Analyzer) }

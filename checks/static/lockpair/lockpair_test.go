@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/interleave-dev/interleave/checks/static/internal/passtest"
+
 	"github.com/interleave-dev/interleave/checks/static/lockpair"
 )
 
@@ -22,3 +24,6 @@ func TestPanics(t *testing.T) {
 	defer a.Flags.Set("panics", "false")
 	analysistest.Run(t, analysistest.TestData(), a, "panics")
 }
+
+// TestIdioms runs the pass on the idioms every pass must stay silent on.
+func TestIdioms(t *testing.T) { passtest.Idioms(t, lockpair.Analyzer) }

@@ -1,4 +1,4 @@
-package good
+package idioms
 
 import (
 	"sync"
