@@ -201,21 +201,44 @@ func funcName(fd *ast.FuncDecl) string {
 	return fd.Name.Name
 }
 
-// findings converts diagnostics, dropping those in generated files.
+// findings converts in-process diagnostics.
 func (c *converter) findings(diags []diagnostic) []checks.Finding {
-	var out []checks.Finding
+	resolved := make([]resolvedDiagnostic, 0, len(diags))
 	for _, dg := range diags {
 		fset := dg.pkg.Fset
-		pos := position(fset, dg.d.Pos, dg.d.End)
-		if !pos.IsValid() {
+		rd := resolvedDiagnostic{pass: dg.pass, pkgPath: dg.pkg.PkgPath, category: dg.d.Category, message: dg.d.Message,
+			pos: position(fset, dg.d.Pos, dg.d.End)}
+		for _, ri := range dg.d.Related {
+			rd.related = append(rd.related, checks.Related{Position: position(fset, ri.Pos, ri.End), Message: ri.Message})
+		}
+		resolved = append(resolved, rd)
+	}
+	return c.convert(resolved)
+}
+
+// resolvedDiagnostic is a diagnostic of either driver, its positions
+// resolved to file, line and column.
+type resolvedDiagnostic struct {
+	pass              Pass
+	pkgPath           string
+	category, message string
+	pos               checks.Position
+	related           []checks.Related
+}
+
+// convert turns diagnostics into findings, dropping those in generated
+// files and positions that point nowhere.
+func (c *converter) convert(diags []resolvedDiagnostic) []checks.Finding {
+	var out []checks.Finding
+	for _, dg := range diags {
+		if !dg.pos.IsValid() {
 			continue // nowhere to show it; a pass bug, not a finding
 		}
-		sf := c.file(pos.File)
+		sf := c.file(dg.pos.File)
 		if sf.generated {
 			continue
 		}
-		rule := dg.d.Category
-		r, ok := ruleIn(dg.pass.Rules, rule)
+		r, ok := ruleIn(dg.pass.Rules, dg.category)
 		if !ok {
 			// No category, or one that is not an ID of this pass: the
 			// pass's first rule owns it.
@@ -224,19 +247,17 @@ func (c *converter) findings(diags []diagnostic) []checks.Finding {
 		f := checks.Finding{
 			Rule:     r.ID,
 			Severity: r.Severity,
-			Message:  dg.d.Message,
-			Pos:      pos,
+			Message:  dg.message,
+			Pos:      dg.pos,
 			Evidence: checks.Static,
-			Package:  dg.pkg.PkgPath,
-			Func:     sf.funcAt(pos.Line),
-			Snippet:  sf.line(pos.Line),
+			Package:  dg.pkgPath,
+			Func:     sf.funcAt(dg.pos.Line),
+			Snippet:  sf.line(dg.pos.Line),
 		}
-		for _, ri := range dg.d.Related {
-			rp := position(fset, ri.Pos, ri.End)
-			if !rp.IsValid() {
-				continue
+		for _, rel := range dg.related {
+			if rel.IsValid() {
+				f.Related = append(f.Related, rel)
 			}
-			f.Related = append(f.Related, checks.Related{Position: rp, Message: ri.Message})
 		}
 		out = append(out, f)
 	}

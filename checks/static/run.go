@@ -805,44 +805,18 @@ func (tree vetTree) diagnostics(passes []Pass) ([]vetResult, error) {
 }
 
 // vetFindings converts vet diagnostics as findings converts in-process
-// ones, dropping those in generated files.
+// ones.
 func (c *converter) vetFindings(diags []vetResult) []checks.Finding {
-	var out []checks.Finding
+	resolved := make([]resolvedDiagnostic, 0, len(diags))
 	for _, dg := range diags {
-		pos := vetPosition(dg.d.Posn, dg.d.End)
-		if !pos.IsValid() {
-			continue // nowhere to show it; a pass bug, not a finding
-		}
-		sf := c.file(pos.File)
-		if sf.generated {
-			continue
-		}
-		r, ok := ruleIn(dg.pass.Rules, dg.d.Category)
-		if !ok {
-			// No category, or one that is not an ID of this pass: the
-			// pass's first rule owns it.
-			r = dg.pass.Rules[0]
-		}
-		f := checks.Finding{
-			Rule:     r.ID,
-			Severity: r.Severity,
-			Message:  dg.d.Message,
-			Pos:      pos,
-			Evidence: checks.Static,
-			Package:  dg.pkgPath,
-			Func:     sf.funcAt(pos.Line),
-			Snippet:  sf.line(pos.Line),
-		}
+		rd := resolvedDiagnostic{pass: dg.pass, pkgPath: dg.pkgPath, category: dg.d.Category, message: dg.d.Message,
+			pos: vetPosition(dg.d.Posn, dg.d.End)}
 		for _, ri := range dg.d.Related {
-			rp := vetPosition(ri.Posn, ri.End)
-			if !rp.IsValid() {
-				continue
-			}
-			f.Related = append(f.Related, checks.Related{Position: rp, Message: ri.Message})
+			rd.related = append(rd.related, checks.Related{Position: vetPosition(ri.Posn, ri.End), Message: ri.Message})
 		}
-		out = append(out, f)
+		resolved = append(resolved, rd)
 	}
-	return out
+	return c.convert(resolved)
 }
 
 // vetPosition reads go vet's "file:line:col" start and end. Like position,
