@@ -126,8 +126,9 @@ func cell(s string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// code wraps s in a code span that its own backquotes cannot break.
-func code(s string) string {
+// CodeSpan puts s on one line and wraps it in a markdown code span that its
+// own backquotes cannot break.
+func CodeSpan(s string) string {
 	s = oneLine(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
@@ -136,8 +137,11 @@ func code(s string) string {
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		s = " " + s + " "
 	}
-	return fence + strings.ReplaceAll(s, "|", `\|`) + fence
+	return fence + s + fence
 }
+
+// code is CodeSpan safe inside a table cell too.
+func code(s string) string { return strings.ReplaceAll(CodeSpan(s), "|", `\|`) }
 
 func htmlEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)

@@ -194,17 +194,7 @@ func fenceFor(text string) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // code wraps s in a code span its own backquotes cannot break.
-func code(s string) string {
-	s = oneLine(s)
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
-}
+func code(s string) string { return report.CodeSpan(s) }
 
 // mdEscape keeps untrusted text from opening HTML tags or comments (which
 // could hide or forge a marker) or pinging people.
