@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Exit codes, documented in the README.
@@ -151,4 +153,23 @@ func (e *enumFlag) Set(s string) error {
 		}
 	}
 	return fmt.Errorf("valid values are %s", strings.Join(e.allowed, ", "))
+}
+
+// cgoEnabled reports whether the go command builds with cgo here; the race
+// detector needs it, and go turns cgo off where no C compiler is installed.
+var cgoEnabled = sync.OnceValue(func() bool {
+	out, err := exec.Command("go", "env", "CGO_ENABLED").Output()
+	return err == nil && strings.TrimSpace(string(out)) == "1"
+})
+
+// raceDefault turns a defaulted -race off, with a note, where the race
+// detector cannot build. An explicit -race is kept, to fail with go's own
+// message.
+func raceDefault(env *cliEnv, fs *flag.FlagSet, race *bool) {
+	explicit := false
+	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "race" })
+	if *race && !explicit && !cgoEnabled() {
+		*race = false
+		fmt.Fprintf(env.stderr, "interleave %s: note: race detector off: it needs cgo, which is disabled here (install a C compiler such as gcc, or set CGO_ENABLED=1); data races are not reported\n", fs.Name())
+	}
 }

@@ -34,3 +34,25 @@ func TestChdirFlag(t *testing.T) {
 		t.Errorf("-C to a missing directory: %v", err)
 	}
 }
+
+func TestRaceDefaultWithoutCgo(t *testing.T) {
+	saved := cgoEnabled
+	t.Cleanup(func() { cgoEnabled = saved })
+	cgoEnabled = func() bool { return false }
+
+	env, _, stderr := testEnv(t, ".")
+	opts, _, ok := parsePRFlags(env, []string{"-base", "main"}, func(string) string { return "" })
+	if !ok || opts.Race || !strings.Contains(stderr.String(), "race detector off: it needs cgo") {
+		t.Errorf("defaulted -race without cgo: race %v, stderr %q; want off with a note", ok && opts.Race, stderr)
+	}
+	env, _, stderr = testEnv(t, ".")
+	opts, _, ok = parsePRFlags(env, []string{"-base", "main", "-race"}, func(string) string { return "" })
+	if !ok || !opts.Race || stderr.Len() != 0 {
+		t.Errorf("explicit -race without cgo: race %v, stderr %q; want it kept, silently", ok && opts.Race, stderr)
+	}
+	env, _, _ = testEnv(t, ".")
+	topts, _, ok := parseTestFlags(env, []string{"./..."})
+	if !ok || topts.race {
+		t.Errorf("interleave test: defaulted -race without cgo stays on")
+	}
+}

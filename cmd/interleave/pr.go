@@ -107,6 +107,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, code, false
 	}
+	raceDefault(env, fs, &opts.Race)
 	bad := func(format string, a ...any) (*prOptions, int, bool) {
 		fmt.Fprintf(env.stderr, "interleave pr: "+format+"\n", a...)
 		fs.Usage()

@@ -70,6 +70,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
 	}
+	raceDefault(env, fs, &opts.race)
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
 			opts.seedSet = true
