@@ -28,9 +28,12 @@ type Strategy interface {
 }
 
 // NewStrategy returns the strategy named by Config.Strategy ("random" or
-// empty; unknown names fall back to random). targets are "file.go:line"
+// empty, PlainStrategy; unknown names fall back to random). targets are "file.go:line"
 // sites where preemption is favoured.
 func NewStrategy(name string, targets []string) Strategy {
+	if name == PlainStrategy {
+		return Plain{}
+	}
 	rw := &RandomWalk{}
 	if len(targets) > 0 {
 		rw.Targets = map[string]bool{}
