@@ -51,6 +51,9 @@ type childOutcome struct {
 	stdout    string // tail of standard output, for diagnostics
 	stderr    string // tail of standard error, for diagnostics
 	started   int    // start markers seen
+	// leftovers is the index of the schedule the process did not start
+	// because goroutines of earlier ones were still alive, or -1.
+	leftovers int
 	// logs holds, per schedule index, the first line the test logged
 	// (t.Errorf and friends): the words of a test failure.
 	logs map[int]string
@@ -88,7 +91,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", filepath.Base(c.bin), err)
 	}
-	out := &childOutcome{crashed: -1}
+	out := &childOutcome{crashed: -1, leftovers: -1}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	var sp stderrParser
@@ -133,6 +136,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	out.killed = cctx.Err() != nil && ctx.Err() == nil
 	out.races = sp.races
 	out.started = sp.started
+	out.leftovers = sp.leftovers
 	out.stdout = stdout.tail.String()
 	out.logs = stdout.logs
 	out.stderr = sp.tail.String()
@@ -203,13 +207,14 @@ type stderrParser struct {
 	cur, last  int  // schedule index in flight, last one seen
 	open       bool // a start marker without its end marker
 	started    int
+	leftovers  int // index after MarkerLeftovers, or -1
 	races      []raceReport
 	sinceStart tailBuffer
 	tail       tailBuffer
 }
 
 func (p *stderrParser) parse(r io.Reader) {
-	p.cur, p.last = -1, -1
+	p.cur, p.last, p.leftovers = -1, -1, -1
 	p.sinceStart.max = maxCrashText
 	p.tail.max = 16 << 10
 	sc := bufio.NewScanner(r)
@@ -223,6 +228,15 @@ func (p *stderrParser) parse(r io.Reader) {
 				p.started++
 				p.sinceStart.Reset()
 				continue
+			}
+		}
+		if i := strings.Index(line, rt.MarkerLeftovers); i >= 0 {
+			f := strings.Fields(line[i+len(rt.MarkerLeftovers):])
+			if len(f) > 0 {
+				if n, err := strconv.Atoi(f[0]); err == nil {
+					p.leftovers = n
+					continue
+				}
 			}
 		}
 		if i := strings.Index(line, rt.MarkerEnd); i >= 0 {

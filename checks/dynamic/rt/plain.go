@@ -4,8 +4,9 @@ package rt
 const PlainStrategy = "plain"
 
 // Plain is the unperturbed schedule: it never preempts. The goroutine that
-// ran last runs on while it can; when it blocks, the oldest enabled
-// goroutine runs; a select takes its first ready case. A failure on this
+// ran last runs on while it can; when it blocks, the newest enabled
+// goroutine runs (as Go's runtime runs a goroutine just started or woken
+// next); a select takes its first ready case. A failure on this
 // schedule is not caused by the interleaving: the driver compares the
 // failures of the search with it.
 type Plain struct{}
@@ -18,7 +19,7 @@ func (Plain) Next(enabled []Candidate, last int, step int) int {
 		if c.G == last {
 			return i
 		}
-		if c.G < enabled[best].G {
+		if c.G > enabled[best].G {
 			best = i
 		}
 	}
