@@ -111,9 +111,11 @@ type Result struct {
 	// Notes are things the user should know that are not findings: a test
 	// whose process hung, a crash that did not reproduce.
 	Notes []string
-	// Plain are the failures the unperturbed schedule has too: they do not
-	// depend on the interleaving ("fails without interleave too"), so they
-	// are not findings. Each still has its schedule file.
+	// Plain are the leaks the unperturbed schedule has too: they do not
+	// depend on the interleaving and plain go test does not see them
+	// ("fails without interleave too"), so they are not findings. Each
+	// still has its schedule file. Other failures of the unperturbed
+	// schedule stay findings and say so.
 	Plain []checks.Finding
 }
 
@@ -175,10 +177,10 @@ type search struct {
 const plainIndex = 0
 
 // overrunSlack is how far past the budget a process may run before it is
-// killed: a few percent of the budget, and never less than a process
-// needs to exit.
+// killed: a few percent of the budget, and never less than a loaded
+// machine needs for a process to report a watchdog and exit.
 func overrunSlack(budget time.Duration) time.Duration {
-	return max(budget/50, 300*time.Millisecond)
+	return max(budget/50, time.Second)
 }
 
 type pendingCrash struct {
@@ -311,12 +313,20 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		if err != nil {
 			return nil, err
 		}
-		if t.plainKeys[f.key()] && !f.isHang() {
-			// The unperturbed schedule fails the same way: the test's
-			// own failure, not the interleaving's. A hang stays a
-			// finding: plain go test would hang there too.
-			res.Plain = append(res.Plain, finding)
-			continue
+		if t.plainKeys[f.key()] {
+			switch {
+			case f.kind == checks.Leak:
+				// A leak on the unperturbed schedule is the test's own
+				// (it never closes what it starts): plain go test does
+				// not see it, and no interleaving causes it.
+				res.Plain = append(res.Plain, finding)
+				continue
+			case f.kind != checks.DataRace && !f.isHang():
+				// Plain go test would most likely fail too; still a
+				// finding (a hang says so already; a race is a race
+				// on any schedule).
+				finding.Message += " (the unperturbed schedule fails this way too)"
+			}
 		}
 		res.Findings = append(res.Findings, finding)
 	}
@@ -551,6 +561,7 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 	s.mu.Lock()
 	t.plainKeys = keys
 	s.mu.Unlock()
+	s.afterProcess(ctx, t, out, s.deadline)
 }
 
 // budgetShares returns each test's share of the search: half by weight,
