@@ -81,7 +81,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")))
 	cmd.WaitDelay = time.Second
-	stdout := &stdoutParser{cur: -1, logs: map[int]string{}}
+	stdout := &stdoutParser{cur: -1, logs: map[int]string{}, indent: -1}
 	stdout.tail.max = 64 << 10
 	cmd.Stdout = stdout
 	errPipe, err := cmd.StderrPipe()
@@ -312,7 +312,14 @@ type stdoutParser struct {
 	cur     int
 	logs    map[int]string
 	tail    tailBuffer
+	// indent is the indentation of the log line being continued (its
+	// more indented lines are its continuation: testify's and goleak's
+	// details), or -1.
+	indent int
 }
+
+// maxLogText bounds the words kept of a schedule's first log entry.
+const maxLogText = 4 << 10
 
 var (
 	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + rt.DriverTest + `/schedule-(\d+)$`)
@@ -333,11 +340,19 @@ func (p *stdoutParser) Write(b []byte) (int, error) {
 		p.partial = p.partial[i+1:]
 		if m := subtestRE.FindStringSubmatch(line); m != nil {
 			p.cur, _ = strconv.Atoi(m[1])
+			p.indent = -1
 			continue
 		}
+		ind := len(line) - len(strings.TrimLeft(line, " \t"))
+		if p.indent >= 0 && ind > p.indent && p.cur >= 0 && len(p.logs[p.cur]) < maxLogText {
+			p.logs[p.cur] += "\n" + strings.TrimSpace(line)
+			continue
+		}
+		p.indent = -1
 		if m := logLineRE.FindStringSubmatch(line); m != nil && p.cur >= 0 {
 			if _, ok := p.logs[p.cur]; !ok {
 				p.logs[p.cur] = m[1]
+				p.indent = ind
 			}
 		}
 	}

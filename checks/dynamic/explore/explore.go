@@ -227,22 +227,36 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One build per package.
+	// One build per package. A package that does not build is left out
+	// with a note, unless no package builds.
 	bins := map[string]string{}
+	var firstErr error
 	for _, t := range targets {
 		if _, ok := bins[t.pkg.ImportPath]; ok {
 			continue
 		}
 		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", len(bins)))
 		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
-			return nil, err
+			var be *BuildError
+			if !errors.As(err, &be) {
+				return nil, err
+			}
+			firstErr = cmp.Or(firstErr, err)
+			s.note(fmt.Sprintf("%s not searched: it does not build under the rewrite:\n%s", t.pkg.ImportPath, tailLines(be.Output, 10)))
+			bin = ""
 		}
 		bins[t.pkg.ImportPath] = bin
 	}
+	var built []*target
 	for _, t := range targets {
-		t.bin = bins[t.pkg.ImportPath]
+		if t.bin = bins[t.pkg.ImportPath]; t.bin != "" {
+			built = append(built, t)
+		}
 	}
-	return s.explore(ctx, targets)
+	if len(built) == 0 {
+		return nil, firstErr
+	}
+	return s.explore(ctx, built)
 }
 
 // explore searches the built targets for the budget and collects findings.
@@ -707,7 +721,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 	f.seed = s.opts.Seed + int64(out.crashed)
 	f.strategy = strategy
 	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
-		s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d hung and was killed at the end of the budget (blocked outside the scheduler's control?); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
+		s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d did not finish before the end of its share of the budget and was stopped (a long test, or blocked outside the scheduler's control); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
 		return keys
 	}
 	keys[f.key()] = true

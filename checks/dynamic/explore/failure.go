@@ -34,6 +34,11 @@ func (f *failure) isHang() bool {
 	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "hang: ")
 }
 
+// isLivelock reports whether f is the step bound's.
+func (f *failure) isLivelock() bool {
+	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "livelock")
+}
+
 // entry is the function a goroutine runs (its outermost user frame, with
 // closure numbers dropped): what identifies the goroutine whatever line it
 // is stuck at.
@@ -52,9 +57,12 @@ func entry(g checks.Goroutine) string {
 func (f *failure) key() string {
 	parts := []string{string(f.kind)}
 	switch {
-	case f.kind == checks.Deadlock || f.kind == checks.Leak || f.isHang():
-		if f.isHang() {
+	case f.kind == checks.Deadlock || f.kind == checks.Leak || f.isHang() || f.isLivelock():
+		switch {
+		case f.isHang():
 			parts = append(parts, "hang")
+		case f.isLivelock():
+			parts = append(parts, "livelock")
 		}
 		var entries []string
 		for _, g := range f.goroutines {
