@@ -285,3 +285,26 @@ func TestKeyIgnoresStuckLine(t *testing.T) {
 		t.Errorf("same key for two goroutines: %s", a.key())
 	}
 }
+
+// TestStdoutKeepsDetails: a test failure's words include the continuation
+// lines of its first log entry (testify's Error and Messages, goleak's
+// goroutine list), and stop at the next entry.
+func TestStdoutKeepsDetails(t *testing.T) {
+	p := &stdoutParser{cur: -1, logs: map[int]string{}, indent: -1}
+	out := "=== RUN   TestInterleaveDriver/schedule-3\n" +
+		"    a_test.go:12: \n" +
+		"        \tError Trace:\ta_test.go:12\n" +
+		"        \tError:      \tShould be true\n" +
+		"    a_test.go:13: second entry\n" +
+		"--- FAIL: TestInterleaveDriver/schedule-3 (0.00s)\n"
+	p.Write([]byte(out))
+	got := p.logs[3]
+	for _, want := range []string{"a_test.go:12:", "Error Trace:", "Should be true"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "second entry") || strings.Contains(got, "FAIL") {
+		t.Errorf("log %q runs into the next entry", got)
+	}
+}
