@@ -76,11 +76,15 @@ var drvCases = []drvCase{
 		// Mechanism 9: a call that never returns, on every schedule; the
 		// test's share of the budget is shorter than the watchdog, but the
 		// unperturbed run has the full watchdog: a finding with its stack.
-		name:     "real hang",
-		pkg:      "realhang",
-		budget:   4 * time.Second,
-		step:     time.Second,
-		want:     map[string]checks.FailureKind{"TestFieldsInBackground": checks.Fatal},
+		name:   "real hang",
+		pkg:    "realhang",
+		budget: 4 * time.Second,
+		step:   time.Second,
+		want: map[string]checks.FailureKind{
+			"TestFieldsInBackground": checks.Fatal,
+			"TestSplit1":             "", "TestSplit2": "", "TestSplit3": "", "TestSplit4": "",
+			"TestSplit5": "", "TestSplit6": "", "TestSplit7": "",
+		},
 		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:18"},
 		wantMsg: map[string][]string{"TestFieldsInBackground": {
 			"hang: g2 did not reach a scheduling point within 1s", "plain go test hangs here",
