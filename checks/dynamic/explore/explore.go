@@ -551,7 +551,7 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 			Deadline:    s.deadline,
 			StepTimeout: s.opts.StepTimeout,
 		},
-		onResult: func(rt.Result) { s.counted(t) },
+		onResult: func(r rt.Result) { s.counted(t, r) },
 	}
 	began := time.Now()
 	out, err := c.run(ctx, s.hardStop, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
@@ -563,7 +563,6 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 	plain := ""
 	for _, r := range out.results {
 		plain = r.Outcome
-		t.step = r.Elapsed
 	}
 	s.mu.Lock()
 	t.cost = cost
@@ -611,10 +610,13 @@ func budgetShares(targets []*target) []float64 {
 	return out
 }
 
-func (s *search) counted(t *target) {
+// counted records a finished schedule; the longest one so far is what a
+// worker keeps free at the end of the test's slice.
+func (s *search) counted(t *target, r rt.Result) {
 	s.mu.Lock()
 	s.stats.Schedules++
 	t.stats.Schedules++
+	t.step = max(t.step, r.Elapsed)
 	s.mu.Unlock()
 }
 
@@ -624,7 +626,9 @@ func (s *search) counted(t *target) {
 func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	first := k * workerStride
 	// Start no schedule that would end past stop.
+	s.mu.Lock()
 	last := stop.Add(-t.step)
+	s.mu.Unlock()
 	hard := stop.Add(childGrace)
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
@@ -643,7 +647,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
 			},
-			onResult: func(rt.Result) { s.counted(t) },
+			onResult: func(r rt.Result) { s.counted(t, r) },
 		}
 		name := fmt.Sprintf("%s-%s-w%d-r%d", sanitize(t.pkg.ImportPath), t.name, k, run)
 		out, err := c.run(ctx, hard, name)
