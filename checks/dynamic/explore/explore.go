@@ -227,6 +227,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.noteUncontrolled(targets)
 	// One build per package. A package that does not build is left out
 	// with a note, unless no package builds.
 	bins := map[string]string{}
@@ -257,6 +258,51 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, firstErr
 	}
 	return s.explore(ctx, built)
+}
+
+// maxUncontrolled bounds the constructs a note lists per package.
+const maxUncontrolled = 10
+
+// noteUncontrolled adds one note per searched package listing what the
+// rewriter left as written (the scheduler does not see those operations).
+func (s *search) noteUncontrolled(targets []*target) {
+	byDir := map[string][]string{}
+	for _, w := range s.inst.Warnings {
+		file := w
+		if i := strings.Index(w, ".go:"); i >= 0 {
+			file = w[:i+3]
+		}
+		dir := filepath.Dir(file)
+		msg := w
+		if rel, err := filepath.Rel(s.inst.ModuleRoot, w); err == nil && !strings.HasPrefix(rel, "..") {
+			msg = filepath.ToSlash(rel)
+		}
+		byDir[dir] = append(byDir[dir], msg)
+	}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		if seen[t.pkg.ImportPath] {
+			continue
+		}
+		seen[t.pkg.ImportPath] = true
+		ws := byDir[filepath.Clean(t.pkg.Dir)]
+		if len(ws) == 0 {
+			continue
+		}
+		shown := ws
+		if len(shown) > maxUncontrolled {
+			shown = append(append([]string(nil), ws[:maxUncontrolled]...), fmt.Sprintf("and %d more", len(ws)-maxUncontrolled))
+		}
+		s.note(fmt.Sprintf("%s: %d %s left uncontrolled (the scheduler does not see them):\n  %s",
+			t.pkg.ImportPath, len(ws), plural(len(ws), "operation"), strings.Join(shown, "\n  ")))
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // explore searches the built targets for the budget and collects findings.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 )
 
 // realsuiteDrvDir is the nested module of the driver's real-suite kernels
@@ -323,4 +324,27 @@ func siteIn(pos, sites string) bool {
 		}
 	}
 	return false
+}
+
+// TestNoteUncontrolled: what the rewriter left as written is noted once
+// per searched package, module-relative, however many tests it has.
+func TestNoteUncontrolled(t *testing.T) {
+	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestB"}}
+	s := &search{inst: &rewrite.Result{ModuleRoot: "/m", Packages: []rewrite.Package{p}, Warnings: []string{
+		"/m/p/a.go:3: method or function value (*sync.Mutex).Lock left as written",
+		"/m/p/b_test.go:9: select left as written: its label is the target of a goto",
+		"/m/q/c.go:1: go statement left as written",
+	}}}
+	s.noteUncontrolled([]*target{{pkg: p, name: "TestA"}, {pkg: p, name: "TestB"}})
+	if len(s.notes) != 1 {
+		t.Fatalf("notes %q, want one for m/p", s.notes)
+	}
+	for _, want := range []string{"m/p: 2 operations left uncontrolled", "\n  p/a.go:3: method", "\n  p/b_test.go:9: select"} {
+		if !strings.Contains(s.notes[0], want) {
+			t.Errorf("note %q lacks %q", s.notes[0], want)
+		}
+	}
+	if strings.Contains(s.notes[0], "c.go") {
+		t.Errorf("note %q names another package's file", s.notes[0])
+	}
 }
