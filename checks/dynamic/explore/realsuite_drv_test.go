@@ -87,8 +87,7 @@ var drvCases = []drvCase{
 			"TestSplit1":             "", "TestSplit2": "", "TestSplit3": "", "TestSplit4": "",
 			"TestSplit5": "", "TestSplit6": "", "TestSplit7": "",
 		},
-		// The spinning loop is two lines.
-		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:18|realhang_test.go:19"},
+		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:32"},
 		wantMsg: map[string][]string{"TestFieldsInBackground": {
 			"hang: g2 did not reach a scheduling point within 1s", "plain go test hangs here",
 		}},

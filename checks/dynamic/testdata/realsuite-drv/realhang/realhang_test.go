@@ -14,18 +14,24 @@ import (
 // next byte.
 func fields(s string) int {
 	n := 1
-	for i := 0; i < len(s); {
-		for i < len(s) && s[i] == '\\' {
-			if i+1 < len(s) {
-				i += 2
-			} // a trailing backslash is never consumed: the loop spins
-		}
-		if i < len(s) && s[i] == ',' {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i = escaped(s, i)
+		case ',':
 			n++
 		}
-		i++
 	}
 	return n
+}
+
+// escaped returns the index of the byte the backslash at i escapes. The
+// bug: for a trailing backslash, j stays i and the loop spins.
+func escaped(s string, i int) int {
+	j := i
+	for ; j == i; j = min(i+1, len(s)-1) {
+	}
+	return j
 }
 
 func TestFieldsInBackground(t *testing.T) {
