@@ -330,16 +330,25 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// worker; a test's slice is its share of what is left, half by weight
 	// alone and half by weight times measured cost, so a slow test gets
 	// schedules too, and time one test does not use goes to the others.
-	shares := budgetShares(targets)
+	shares, costs := budgetShares(targets)
 	for i, t := range targets {
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 {
 			break
 		}
 		var rest float64
-		for _, x := range shares[i:] {
+		var reserve time.Duration // one process of each test still to come
+		for j, x := range shares[i:] {
 			rest += x
+			if j > 0 {
+				reserve += costs[i+j]
+			}
 		}
-		slice := time.Duration(float64(time.Until(s.deadline)) * shares[i] / rest)
+		left := time.Until(s.deadline)
+		slice := time.Duration(float64(left) * shares[i] / rest)
+		if slice > left-reserve {
+			// Leave the tests after this one a process each.
+			slice = max(left-reserve, 0)
+		}
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()
@@ -624,9 +633,10 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 }
 
 // budgetShares returns each test's share of the search: half by weight,
-// half by weight times measured cost. A test whose cost is unknown (its
-// unperturbed run did not finish) counts with the mean cost.
-func budgetShares(targets []*target) []float64 {
+// half by weight times measured cost, and the costs it used. A test whose
+// cost is unknown (its unperturbed run did not finish, or hung) counts
+// with the mean cost.
+func budgetShares(targets []*target) ([]float64, []time.Duration) {
 	var wsum, csum, known float64
 	n := 0
 	for _, t := range targets {
@@ -650,10 +660,12 @@ func budgetShares(targets []*target) []float64 {
 		csum += t.weight * cost(t)
 	}
 	out := make([]float64, len(targets))
+	costs := make([]time.Duration, len(targets))
 	for i, t := range targets {
 		out[i] = t.weight/wsum/2 + t.weight*cost(t)/csum/2
+		costs[i] = time.Duration(cost(t) * float64(time.Second))
 	}
-	return out
+	return out, costs
 }
 
 // counted records a finished schedule; the longest one so far is what a

@@ -249,7 +249,10 @@ func TestBudgetShares(t *testing.T) {
 		mk(10*time.Millisecond, "pass"),
 		mk(80*time.Millisecond, "fatal"), // hung: counts with the mean
 	}
-	sh := budgetShares(ts)
+	sh, costs := budgetShares(ts)
+	if d := costs[3] - 920*time.Millisecond/3; d < -time.Millisecond || d > time.Millisecond {
+		t.Errorf("the hung test's cost %v, want the mean of the others", costs[3])
+	}
 	var sum float64
 	for _, x := range sh {
 		sum += x
