@@ -350,3 +350,22 @@ func TestNoteUncontrolled(t *testing.T) {
 		t.Errorf("note %q names another package's file", s.notes[0])
 	}
 }
+
+// TestOldLanguageVersion: the runtime compiles in a module whose go.mod
+// says go 1.18.
+func TestOldLanguageVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(realsuiteDrvDir, "oldgo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Options{Dir: dir, Budget: robustBudget, Seed: 1, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 0 || res.Stats.Schedules == 0 {
+		t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
+	}
+}
