@@ -571,12 +571,14 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 }
 
 // plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time.
+// process, Workers at a time, within the first half of the budget: a test
+// left without one is searched all the same, with the mean cost.
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
+	half := s.start.Add(s.opts.Budget / 2)
 	for _, t := range targets {
-		if ctx.Err() != nil || time.Until(s.deadline) <= 0 {
+		if ctx.Err() != nil || time.Until(half) <= 0 {
 			break
 		}
 		sem <- struct{}{}
@@ -589,10 +591,19 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	wg.Wait()
 }
 
-// plainRun runs t's unperturbed schedule and measures its cost. Its
-// watchdog has the full step timeout, up to the end of the budget: a test
-// that really never returns is found here, whatever its share.
+// plainRun runs t's unperturbed schedule and measures its cost. It may
+// take twice the test's even share of the budget, and never less than the
+// full watchdog: a test that really never returns is found here, whatever
+// its share, while a long one is stopped (its cost then unknown).
 func (s *search) plainRun(ctx context.Context, t *target) {
+	limit := time.Now().Add(max(2*s.opts.Budget/time.Duration(len(s.stats.Tests)), s.opts.StepTimeout+childGrace))
+	hard := limit.Add(childGrace)
+	if limit.After(s.deadline) {
+		limit = s.deadline
+	}
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
 	c := &child{
 		bin:     t.bin,
 		dir:     t.pkg.Dir,
@@ -603,13 +614,13 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 			Seed:        s.opts.Seed,
 			First:       plainIndex,
 			Schedules:   1,
-			Deadline:    s.deadline,
+			Deadline:    limit,
 			StepTimeout: s.opts.StepTimeout,
 		},
 		onResult: func(r rt.Result) { s.counted(t, r) },
 	}
 	began := time.Now()
-	out, err := c.run(ctx, s.hardStop, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
+	out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
 	cost := time.Since(began)
 	if err != nil {
 		s.note(fmt.Sprintf("%s: %v", t.name, err))
@@ -953,7 +964,7 @@ func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *fail
 	if r.Watchdog >= s.opts.StepTimeout || plainHang {
 		f.detail = crashText
 		if strategy == rt.PlainStrategy {
-			f.message += " (on the unperturbed schedule too: plain go test hangs here)"
+			f.message += " (on the unperturbed schedule too: no interleaving needed)"
 		}
 		s.add(t, f)
 		return f
@@ -1041,14 +1052,14 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 		},
 	}
 	name := fmt.Sprintf("confirm-%s-%d", pc.t.name, pc.index)
-	// Inside the budget when the budget allows.
-	hard := time.Now().Add(s.opts.StepTimeout + 2*childGrace)
-	limit := s.hardStop
-	if soon := time.Now().Add(2 * childGrace); soon.After(limit) {
-		limit = soon
+	// Inside the budget: a crash left unconfirmed at its end is a note.
+	if time.Until(s.hardStop) <= 0 {
+		s.note(fmt.Sprintf("%s: the process died under seed %d (%s); the budget ran out before a fresh process could confirm it: not reported", pc.t.name, pc.seed, firstLine(pc.f.message)))
+		return
 	}
-	if hard.After(limit) {
-		hard = limit
+	hard := time.Now().Add(s.opts.StepTimeout + 2*childGrace)
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
 	}
 	out, err := c.run(ctx, hard, name)
 	if err != nil {

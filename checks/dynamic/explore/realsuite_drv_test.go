@@ -89,7 +89,7 @@ var drvCases = []drvCase{
 		},
 		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:32"},
 		wantMsg: map[string][]string{"TestFieldsInBackground": {
-			"hang: g2 did not reach a scheduling point within 1s", "plain go test hangs here",
+			"hang: g2 did not reach a scheduling point within 1s", "on the unperturbed schedule too",
 		}},
 	},
 	{
