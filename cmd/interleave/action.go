@@ -138,13 +138,13 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 	in.Budget = d
 	in.FailOn = oneOf("fail-on", "error", []string{"note", "warning", "error"})
 	in.Scope = oneOf("scope", scopeChanged, []string{scopeChanged, scopePackage, scopeAll})
-	for _, s := range actionList(get("strategies", "random")) {
+	for _, s := range actionList(get("strategies", explore.Strategies[0])) {
 		known := false
 		for _, k := range explore.Strategies {
 			known = known || s == k
 		}
 		if !known {
-			bad("strategies", "unknown strategy %q: valid strategies are %s", s, strings.Join(explore.Strategies, ", "))
+			bad("strategies", "unknown strategy %q: valid strategies are %s (a list rotates them)", s, strings.Join(explore.Strategies, ", "))
 			continue
 		}
 		in.Strategies = append(in.Strategies, s)
@@ -354,6 +354,9 @@ func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInput
 	}
 	if in.Run != "" {
 		args = append(args, "-run", in.Run)
+	}
+	if len(in.Strategies) > 0 {
+		args = append(args, "-strategy", strings.Join(in.Strategies, ","))
 	}
 	if in.Shard != "" {
 		args = append(args, "-shard", in.Shard)

@@ -41,7 +41,7 @@ func TestParseActionInputsDefaults(t *testing.T) {
 	}
 	if in.Budget != 5*time.Minute || in.FailOn != "error" || in.Scope != "changed" || !in.Comment ||
 		in.SARIFFile != "interleave.sarif" || in.WorkDir != "." || in.Packages != nil || in.Shard != "" ||
-		len(in.Reports) != 0 || strings.Join(in.Strategies, ",") != "random" || in.Seed != 0 || in.PRNumber != 0 {
+		len(in.Reports) != 0 || strings.Join(in.Strategies, ",") != "portfolio" || in.Seed != 0 || in.PRNumber != 0 {
 		t.Errorf("defaults: %+v", in)
 	}
 }
@@ -89,7 +89,7 @@ func TestParseActionInputsBad(t *testing.T) {
 		{map[string]string{"INPUT_BUDGET": "-1m"}, `input budget: "-1m" must not be negative`},
 		{map[string]string{"INPUT_FAIL-ON": "fatal"}, `input fail-on: "fatal" is not valid: use one of note, warning, error`},
 		{map[string]string{"INPUT_SCOPE": "diff"}, `input scope: "diff" is not valid: use one of changed, package, all`},
-		{map[string]string{"INPUT_STRATEGIES": "random,pct"}, `input strategies: unknown strategy "pct": valid strategies are random`},
+		{map[string]string{"INPUT_STRATEGIES": "random,dfs"}, `input strategies: unknown strategy "dfs": valid strategies are portfolio, random, pct, pos (a list rotates them)`},
 		{map[string]string{"INPUT_PACKAGES": "../x"}, `input packages: "../x" is not a relative package pattern`},
 		{map[string]string{"INPUT_PACKAGES": "./a/../../x"}, `input packages: "./a/../../x" is not a relative package pattern`},
 		{map[string]string{"INPUT_PACKAGES": "example.com/m"}, `input packages: "example.com/m" is not a relative package pattern`},
@@ -283,7 +283,7 @@ func TestActionTokenOnlyForPost(t *testing.T) {
 	}
 
 	wantPR := []string{"-format", "json", "-o", filepath.Join(ws, "mod", actionReportFile), "-budget", "2m0s", "-fail-on", "error", "-scope", "changed",
-		"-summary", filepath.Join(ws, "mod", actionSummaryFile), "-sarif", filepath.Join(ws, "mod", "interleave.sarif")}
+		"-strategy", "portfolio", "-summary", filepath.Join(ws, "mod", actionSummaryFile), "-sarif", filepath.Join(ws, "mod", "interleave.sarif")}
 	if strings.Join(prArgs, " ") != strings.Join(wantPR, " ") {
 		t.Errorf("pr args:\n got %q\nwant %q", prArgs, wantPR)
 	}
@@ -345,7 +345,7 @@ func TestActionBadInput(t *testing.T) {
 	ws := t.TempDir()
 	newActionSandbox(t, ws)
 	t.Setenv("INPUT_SCOPE", "diff")
-	t.Setenv("INPUT_STRATEGIES", "pos")
+	t.Setenv("INPUT_STRATEGIES", "pos,bfs")
 	t.Setenv("INPUT_GITHUB-TOKEN", "tok")
 	env, _, stderr := testEnv(t, ws)
 	if code := runMain(context.Background(), env, []string{"action"}); code != exitError {
@@ -353,7 +353,7 @@ func TestActionBadInput(t *testing.T) {
 	}
 	for _, want := range []string{
 		`::error title=interleave: bad input::input scope: "diff" is not valid: use one of changed, package, all`,
-		`::error title=interleave: bad input::input strategies: unknown strategy "pos": valid strategies are random`,
+		`::error title=interleave: bad input::input strategies: unknown strategy "bfs": valid strategies are portfolio, random, pct, pos (a list rotates them)`,
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

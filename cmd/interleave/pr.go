@@ -20,6 +20,7 @@ import (
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/checks/static"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -68,6 +69,7 @@ type prOptions struct {
 	Seed       int64 // 0: derived from the head commit
 	Schedules  string
 	Workers    int
+	Strategy   string // scheduling strategy (explore.Strategies, or a list)
 	Tags       []string
 	Run        *regexp.Regexp // only affected tests whose name matches; nil means all
 	Enable     []string       // static rules to add (IDs or slugs; "all")
@@ -98,6 +100,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	fs.Int64Var(&opts.Seed, "seed", 0, "Seed of the first schedule (default derived from the head commit)")
 	fs.StringVar(&opts.Schedules, "schedules", "", "Write schedule files to `dir` (default .interleave/schedules in the module)")
 	fs.IntVar(&opts.Workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
+	fs.StringVar(&opts.Strategy, "strategy", "", "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate (default "+explore.Strategies[0]+")")
 	var tags prList
 	fs.Var(&tags, "tags", "Build `tags`, comma-separated, as for go build")
 	run := fs.String("run", "", "Search only the affected tests whose name matches `regexp`")
@@ -133,6 +136,9 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	}
 	if opts.Workers < 0 {
 		return bad("-workers must not be negative, got %d", opts.Workers)
+	}
+	if !rt.ValidStrategy(opts.Strategy) {
+		return bad("unknown -strategy %q: valid values are %s, or a comma-separated list of them", opts.Strategy, strings.Join(explore.Strategies, ", "))
 	}
 	if *shard != "" {
 		if opts.Shard, opts.Shards, err = parseShard(*shard); err != nil {
@@ -586,6 +592,7 @@ func (r *prRun) dynamic(ctx context.Context, staticFindings []checks.Finding) ([
 		Race:         opts.Race,
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
+		Strategy:     opts.Strategy,
 		Targets:      targets,
 		Progress: func(st explore.Stats) {
 			const every = 10 * time.Second
