@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -302,6 +303,7 @@ type prRun struct {
 	change  *affected.Change
 	timings []prStage
 	notes   []string
+	confirm prConfirmStats // confirm.go
 }
 
 type prStage struct {
@@ -354,7 +356,7 @@ func (r *prRun) run(ctx context.Context) int {
 	r.timings = append(r.timings, prStage{"diff", c.Timings["diff"]}, prStage{"load", c.Timings["load"]})
 
 	// static: the passes over the changed packages.
-	var staticFindings []checks.Finding
+	var staticFindings, candidateFindings []checks.Finding // candidates: opt-in, reported only when confirmed
 	var outOfScope int
 	if len(c.Packages) > 0 {
 		patterns := c.Packages
@@ -364,7 +366,7 @@ func (r *prRun) run(ctx context.Context) int {
 		var res *static.Result
 		err := r.stage("static", func() (err error) {
 			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags,
-				Enable: r.opts.Enable, Disable: r.opts.Disable, VetTool: checkVetTool()})
+				Enable: prStaticEnable(r.opts.Enable, r.opts.Disable), Disable: r.opts.Disable, VetTool: checkVetTool()})
 			return err
 		})
 		if err != nil {
@@ -374,11 +376,17 @@ func (r *prRun) run(ctx context.Context) int {
 			}
 			return r.fail(fmt.Errorf("static analysis: %w", err))
 		}
-		for _, f := range res.Findings {
+		reported, candidates := prSplitCandidates(res.Findings, r.opts.Enable)
+		for _, f := range reported {
 			if r.inScope(&f) {
 				staticFindings = append(staticFindings, f)
 			} else {
 				outOfScope++
+			}
+		}
+		for _, f := range candidates {
+			if r.inScope(&f) {
+				candidateFindings = append(candidateFindings, f)
 			}
 		}
 	}
@@ -396,7 +404,7 @@ func (r *prRun) run(ctx context.Context) int {
 	var dynamicFindings []checks.Finding
 	var dynErr error
 	if err := r.stage("dynamic", func() error {
-		dynamicFindings, dynErr = r.dynamic(ctx, staticFindings)
+		dynamicFindings, dynErr = r.dynamic(ctx, slices.Concat(staticFindings, candidateFindings))
 		return nil
 	}); err != nil {
 		return r.fail(err)
@@ -414,7 +422,7 @@ func (r *prRun) run(ctx context.Context) int {
 	}
 
 	// merge: a static finding a schedule reproduces is reported once.
-	merged := prConfirm(staticFindings, dynamicFindings, c.ModuleDir)
+	merged := prConfirmAll(staticFindings, candidateFindings, dynamicFindings, c.ModuleDir, &r.confirm)
 	var final []checks.Finding
 	for _, f := range merged {
 		if f.Evidence == checks.Dynamic && !r.inScope(&f) {
@@ -431,7 +439,7 @@ func (r *prRun) run(ctx context.Context) int {
 	// report.
 	err = r.stage("report", func() error {
 		rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: toolVersion()}
-		return prWriteOutputs(r.env, rep, opts.Format, opts.Output, opts.SARIF, opts.Summary, r.summaryExtra())
+		return prWriteOutputs(r.env, rep, opts.Format, opts.Output, opts.SARIF, opts.Summary, r.confirm.summary(c.Root)+r.summaryExtra())
 	})
 	if err != nil {
 		return r.fail(err)
@@ -442,6 +450,14 @@ func (r *prRun) run(ctx context.Context) int {
 	byEvidence := map[checks.Evidence]int{}
 	for _, f := range final {
 		byEvidence[f.Evidence]++
+	}
+	if r.confirm.targeted > 0 || len(r.confirm.unconfirmed) > 0 {
+		r.logf("%s", r.confirm.logLine())
+		if opts.Verbose {
+			for _, l := range r.confirm.verbose(c.Root) {
+				r.logf("%s", l)
+			}
+		}
 	}
 	r.logf("%d %s reported (%d static, %d confirmed by a schedule, %d dynamic)", len(final), prPlural(len(final), "finding"),
 		byEvidence[checks.Static], byEvidence[checks.Confirmed], byEvidence[checks.Dynamic])
@@ -614,6 +630,7 @@ func (r *prRun) dynamic(ctx context.Context, staticFindings []checks.Finding) ([
 		return nil, err
 	}
 	r.notes = append(r.notes, res.Notes...)
+	r.confirm.searched = res.Stats.Schedules > 0
 	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), prPlural(len(res.Findings), "finding"))
 	// Schedule names relative to the repository root, so the replay
 	// command works from a fresh clone's top level.
