@@ -18,12 +18,10 @@ import (
 
 // prConfirmStats counts what the confirmation did in one run.
 type prConfirmStats struct {
-	searched    bool              // the dynamic search ran schedules
-	targeted    int               // static findings whose sites the search targeted
-	confirmed   int               // of those, confirmed by a schedule
-	unconfirmed []checks.Finding  // opt-in findings left unconfirmed
-	candidates  map[string]bool   // fingerprints of the opt-in candidates
-	confirmedBy map[string]string // fingerprint -> test whose schedule confirmed it
+	searched    bool             // the dynamic search ran schedules
+	targeted    int              // static findings whose sites the search targeted
+	confirmed   int              // of those, confirmed by a schedule
+	unconfirmed []checks.Finding // opt-in findings left unconfirmed
 }
 
 // prStaticEnable is the Enable list of pr's static run: the user's, plus
@@ -71,11 +69,6 @@ func prSplitCandidates(fs []checks.Finding, enable []string) (reported, candidat
 // goroutines are blocked elsewhere). Candidates left unconfirmed are taken
 // out and recorded in st.
 func prConfirmAll(static, candidates, dynamic []checks.Finding, dir string, st *prConfirmStats) []checks.Finding {
-	st.candidates = map[string]bool{}
-	st.confirmedBy = map[string]string{}
-	for _, c := range candidates {
-		st.candidates[c.Fingerprint()] = true
-	}
 	all := append(append([]checks.Finding(nil), static...), candidates...)
 	merged := prConfirm(all, dynamic, dir)
 	nStatic := len(all)
@@ -112,8 +105,7 @@ func prConfirmAll(static, candidates, dynamic []checks.Finding, dir string, st *
 			}
 			if f.Evidence == checks.Confirmed {
 				st.confirmed++
-				st.confirmedBy[f.Fingerprint()] = f.Test
-			} else if st.candidates[f.Fingerprint()] {
+			} else if i >= len(static) {
 				st.unconfirmed = append(st.unconfirmed, f)
 				continue
 			}
