@@ -19,6 +19,9 @@ type Candidate struct {
 	// Read is set for operations that commute with each other on the same
 	// object (RLock, RUnlock).
 	Read bool
+	// Frames are the file.go:line of the callers of Site (user code only,
+	// innermost first); filled for targeted strategies only.
+	Frames []string
 }
 
 // Strategy decides schedules. It is only ever called from the scheduler
@@ -440,6 +443,21 @@ func (t *Targeted) inner() Strategy {
 	return t.Inner
 }
 
+// atTarget reports whether c's operation is at or near a target, or is
+// reached through a call at or near one (a lock taken in a callee of the
+// line a static finding names).
+func (t *Targeted) atTarget(c Candidate) bool {
+	if t.AtTarget(c.Site) {
+		return true
+	}
+	for _, f := range c.Frames {
+		if t.AtTarget(f) {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *Targeted) Next(enabled []Candidate, last int, step int) int {
 	cur := -1
 	for i, c := range enabled {
@@ -450,7 +468,7 @@ func (t *Targeted) Next(enabled []Candidate, last int, step int) int {
 	if len(enabled) == 1 || cur < 0 {
 		return t.Inner.Next(enabled, last, step)
 	}
-	if t.AtTarget(enabled[cur].Site) {
+	if t.atTarget(enabled[cur]) {
 		if t.r.IntN(10) < 9 {
 			others := make([]Candidate, 0, len(enabled)-1)
 			others = append(others, enabled[:cur]...)
@@ -530,5 +548,36 @@ func (s *sched) candidate(g *gstate) Candidate {
 	default:
 		c.Obj = uintptr(r.obj)
 	}
+	if _, ok := s.strat.(*Targeted); ok {
+		c.Frames = s.callerSites(g)
+	}
 	return c
+}
+
+// callerSites returns file.go:line of the user frames of g's pending
+// operation after the first (which is its Site).
+//
+//go:norace
+func (s *sched) callerSites(g *gstate) []string {
+	var out []string
+	first := true
+	for _, pc := range g.req.pcs {
+		if pc == 0 {
+			break
+		}
+		site, ok := s.sites[pc]
+		if !ok {
+			site = userSite(pc)
+			s.sites[pc] = site
+		}
+		if site == "" {
+			continue
+		}
+		if first {
+			first = false
+			continue
+		}
+		out = append(out, shortSite(site))
+	}
+	return out
 }
