@@ -22,7 +22,11 @@ import (
 // kernel. Schedules are independent draws (schedule i runs seed Seed+i), so
 // with p = failing schedules / schedules the number of schedules up to the
 // first failure is geometric and its median is ⌈ln 2 / −ln(1−p)⌉; "first"
-// is where this search actually failed first.
+// is where this search actually failed first. Data races are the
+// exception: the race detector reports a pair of racing accesses once per
+// process, so later schedules cannot show the race again and the rate says
+// nothing; for them the cell's figure is the first failing schedule
+// (marked *).
 func byStrategy(ctx context.Context, dir string, budget time.Duration, run string, strategies []string) error {
 	b, err := os.ReadFile(filepath.Join(dir, "kernels.json"))
 	if err != nil {
@@ -82,7 +86,9 @@ func byStrategy(ctx context.Context, dir string, budget time.Duration, run strin
 						continue
 					}
 					c.first, c.schedules = ts.ToFirstFailure, ts.Schedules
-					if c.found && ts.Schedules > 0 {
+					if c.found && k.Kind == "data-race" {
+						c.median = ts.ToFirstFailure
+					} else if c.found && ts.Schedules > 0 {
 						c.median = geometricMedian(float64(min(ts.Failures, ts.Schedules)) / float64(ts.Schedules))
 					}
 				}
@@ -92,7 +98,8 @@ func byStrategy(ctx context.Context, dir string, budget time.Duration, run strin
 	}
 
 	fmt.Printf("\n# schedules-to-bug by strategy: %v of wall time per kernel and tool, one worker, race detector on\n", budget)
-	fmt.Printf("# cell: median schedules-to-bug (from the failure rate) / first failing schedule of this run; - = not found\n")
+	fmt.Printf("# cell: median schedules-to-bug (from the failure rate) / first failing schedule of this run; - = not found;\n")
+	fmt.Printf("#   * data race: the race detector reports a racing pair once per process, so only the first failing schedule counts\n")
 	fmt.Printf("%-26s %-13s", "kernel", "kind")
 	for _, s := range strategies {
 		fmt.Printf(" %-14s", s)
@@ -117,6 +124,9 @@ func byStrategy(ctx context.Context, dir string, budget time.Duration, run strin
 					found[s]++
 					medians[s] = append(medians[s], c.median)
 					v = fmt.Sprintf("%d / %d", c.median, c.first)
+					if k.Kind == "data-race" {
+						v = fmt.Sprintf("%d*", c.first)
+					}
 				}
 				fmt.Printf(" %-14s", v)
 			}
