@@ -122,7 +122,9 @@ func byStrategy(ctx context.Context, dir string, budget time.Duration, run strin
 				v := "-"
 				if c.found {
 					found[s]++
-					medians[s] = append(medians[s], c.median)
+					if k.Kind != "data-race" {
+						medians[s] = append(medians[s], c.median)
+					}
 					v = fmt.Sprintf("%d / %d", c.median, c.first)
 					if k.Kind == "data-race" {
 						v = fmt.Sprintf("%d*", c.first)
@@ -142,9 +144,14 @@ func byStrategy(ctx context.Context, dir string, budget time.Duration, run strin
 		fmt.Printf(" %-14s", fmt.Sprintf("%d/%d", found[s], total))
 	}
 	fmt.Printf(" %d/%d\n", foundS, total)
-	fmt.Printf("%-40s", "median over found kernels")
+	fmt.Printf("%-40s", "median schedules-to-bug (no races)")
 	for _, s := range strategies {
 		fmt.Printf(" %-14s", medianString(medians[s]))
+	}
+	fmt.Println()
+	fmt.Printf("%-40s", "mean schedules-to-bug (no races)")
+	for _, s := range strategies {
+		fmt.Printf(" %-14s", meanString(medians[s]))
 	}
 	fmt.Println()
 	return nil
@@ -160,6 +167,17 @@ func geometricMedian(p float64) int {
 		return 0
 	}
 	return int(math.Ceil(math.Ln2 / -math.Log1p(-p)))
+}
+
+func meanString(xs []int) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	sum := 0
+	for _, x := range xs {
+		sum += x
+	}
+	return fmt.Sprintf("%.1f", float64(sum)/float64(len(xs)))
 }
 
 func medianString(xs []int) string {
