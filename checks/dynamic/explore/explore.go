@@ -824,7 +824,7 @@ func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
 		Test:      t.name,
 		GoVersion: s.goVersion,
 		Race:      s.opts.Race,
-		Strategy:  s.opts.Strategy,
+		Strategy:  rt.StrategyOf(s.opts.Strategy, f.seed), // the portfolio's member
 		Seed:      f.seed,
 		Decisions: f.decisions,
 		Failure:   f.signature(),

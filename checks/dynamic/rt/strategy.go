@@ -109,6 +109,26 @@ func NewStrategy(name string, targets []string) Strategy {
 	return s
 }
 
+// StrategyOf names the strategy that runs schedule seed under name: the
+// member a portfolio picks for that seed, else name itself. Running that
+// strategy alone with the seed makes the same decisions.
+func StrategyOf(name string, seed int64) string {
+	var members []string
+	for _, p := range strings.Split(name, ",") {
+		if p = strings.TrimSpace(p); knownStrategy(p) && p != StratPortfolio {
+			members = append(members, p)
+		}
+	}
+	if len(members) == 1 && !strings.Contains(name, ",") {
+		return members[0]
+	}
+	if len(members) == 0 || !strings.Contains(name, ",") {
+		members = []string{StratRandom, StratPCT, StratPOS}
+	}
+	n := int64(len(members))
+	return members[((seed%n)+n)%n]
+}
+
 func single(name string) Strategy {
 	switch name {
 	case StratRandom:

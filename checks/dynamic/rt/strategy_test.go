@@ -182,6 +182,22 @@ func TestPortfolioRotates(t *testing.T) {
 	}
 }
 
+// StrategyOf names the member a portfolio runs for a seed, and that member
+// alone decides the same.
+func TestStrategyOf(t *testing.T) {
+	for _, name := range []string{"portfolio", "", "pct,pos", "random", "pos"} {
+		for seed := int64(0); seed < 9; seed++ {
+			m := StrategyOf(name, seed)
+			if !knownStrategy(m) || m == StratPortfolio {
+				t.Fatalf("StrategyOf(%q, %d) = %q", name, seed, m)
+			}
+			if a, b := drive(NewStrategy(name, nil), seed, 200), drive(NewStrategy(m, nil), seed, 200); !reflect.DeepEqual(a, b) {
+				t.Errorf("%q seed %d: member %s decides differently", name, seed, m)
+			}
+		}
+	}
+}
+
 func TestTargetedPreemptsAtTargets(t *testing.T) {
 	for _, name := range []string{"random", "pct", "pos", "portfolio"} {
 		s := NewStrategy(name, []string{"/src/pkg/x.go:41"}).(*Targeted)
