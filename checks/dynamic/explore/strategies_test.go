@@ -1,3 +1,5 @@
+//go:build heavy
+
 package explore
 
 import (
@@ -10,8 +12,12 @@ import (
 )
 
 // TestKernelStrategies: each strategy on its own (TestKernels runs the
-// default portfolio, which rotates them) finds interleaving-dependent
-// kernels of every family, and its schedules replay in a fresh process.
+// default portfolio, which rotates them) finds interleaving-dependent lock
+// kernels, and its schedules replay in a fresh process. Three more
+// race-instrumented searches than TestKernels, so behind the heavy tag:
+//
+//	go test -tags heavy -run TestKernelStrategies ./checks/dynamic/explore/
+//
 // Median schedules-to-bug per strategy are measured by
 // bench/dynamic/strategies.sh, not here.
 func TestKernelStrategies(t *testing.T) {
