@@ -124,7 +124,7 @@ func TestPRConfirmsOptIn(t *testing.T) {
 
 	out := filepath.Join(r.dir, "out.json")
 	sum := filepath.Join(r.dir, "summary.md")
-	code, _, stderr := r.runPR("-base", base, "-budget", "10s", "-seed", "3", "-format", "json", "-o", out, "-summary", sum, "-v")
+	code, _, stderr := r.runPR("-base", base, "-budget", "5s", "-seed", "3", "-format", "json", "-o", out, "-summary", sum, "-v")
 	t.Logf("interleave pr stderr:\n%s", stderr)
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
