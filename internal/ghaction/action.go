@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -124,5 +125,5 @@ var pinned = regexp.MustCompile(`^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$`)
 // PinnedBySHA reports whether uses names a local action ("./…") or a
 // remote one at a full commit SHA.
 func PinnedBySHA(uses string) bool {
-	return len(uses) > 1 && uses[:2] == "./" || pinned.MatchString(uses)
+	return strings.HasPrefix(uses, "./") || pinned.MatchString(uses)
 }
