@@ -122,7 +122,6 @@ func TestLintChecksActionInputs(t *testing.T) {
 	}
 	dir := fakeRepo(t, map[string]string{
 		"action.yml": string(action),
-		"Dockerfile": "FROM scratch\n",
 		".github/workflows/use.yml": `name: use
 on: pull_request
 permissions:
@@ -138,6 +137,8 @@ jobs:
       - uses: ./
         with:
           working-directory: examples/bank
+          enable: all
+          race: "false"
 `,
 	})
 	msgs := lintMessages(t, dir, ".github/workflows/use.yml")
