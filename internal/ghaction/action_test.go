@@ -258,6 +258,13 @@ func TestActionSetupErrors(t *testing.T) {
 	}
 
 	r = newStepRunner(t, a, root, root)
+	r.inputs["cache"] = "yes"
+	code, out = r.run("setup")
+	if code != 2 || !strings.Contains(out, `::error title=interleave: bad input::input cache: "yes" is not valid: use true or false`) {
+		t.Errorf("cache: yes: exit %d, output:\n%s", code, out)
+	}
+
+	r = newStepRunner(t, a, root, root)
 	r.env["RUNNER_OS"] = "Windows"
 	code, out = r.run("setup")
 	if code != 1 || !strings.Contains(out, "::error title=interleave::runs on Linux and macOS runners, not Windows") {
