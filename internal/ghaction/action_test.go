@@ -244,8 +244,8 @@ func (r *stepRunner) run(id string) (int, string) {
 	return code, b.String()
 }
 
-// The setup step refuses a runner without Go or on Windows, with an
-// error annotation that says what to do.
+// The setup step refuses a bad cache input, a runner without Go and
+// Windows with exit 2 (could not run) and an annotation that says why.
 func TestActionSetupErrors(t *testing.T) {
 	root := repoRoot(t)
 	a := readRepoAction(t)
@@ -253,7 +253,7 @@ func TestActionSetupErrors(t *testing.T) {
 	r := newStepRunner(t, a, root, root)
 	r.path = t.TempDir() // no go
 	code, out := r.run("setup")
-	if code != 1 || !strings.Contains(out, "::error title=interleave::no go command on PATH: add actions/setup-go before interleave") {
+	if code != 2 || !strings.Contains(out, "::error title=interleave::no go command on PATH: add actions/setup-go before interleave") {
 		t.Errorf("without go: exit %d, output:\n%s", code, out)
 	}
 
@@ -267,7 +267,7 @@ func TestActionSetupErrors(t *testing.T) {
 	r = newStepRunner(t, a, root, root)
 	r.env["RUNNER_OS"] = "Windows"
 	code, out = r.run("setup")
-	if code != 1 || !strings.Contains(out, "::error title=interleave::runs on Linux and macOS runners, not Windows") {
+	if code != 2 || !strings.Contains(out, "::error title=interleave::runs on Linux and macOS runners, not Windows") {
 		t.Errorf("on Windows: exit %d, output:\n%s", code, out)
 	}
 }
