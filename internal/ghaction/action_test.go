@@ -310,6 +310,22 @@ func TestActionSetupKey(t *testing.T) {
 		t.Errorf("setup outputs: %q", first)
 	}
 
+	// A module whose Go cannot be had (no go1.999 to download): the Go on
+	// PATH builds interleave.
+	future := filepath.Join(ws, "future")
+	if err := os.MkdirAll(future, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(future, "go.mod"), []byte("module example.com/future\n\ngo 1.999\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := newStepRunner(t, a, ws, src)
+	r.env["GOTOOLCHAIN"] = "auto"
+	r.inputs["working-directory"] = "future"
+	if got := key(r); got["go-version"] != v || got["key"] != first["key"] {
+		t.Errorf("module needing go 1.999: outputs %q, want the Go on PATH", got)
+	}
+
 	write("cmd/tool/main_test.go", "package main\n")
 	write("cmd/tool/testdata/x.go", "package x\n")
 	if got := key(newStepRunner(t, a, ws, src)); got["key"] != first["key"] {
@@ -332,7 +348,7 @@ func TestActionSetupKey(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := newStepRunner(t, a, ws, src)
+	r = newStepRunner(t, a, ws, src)
 	r.path = bin
 	if got := key(r); got["key"] != second["key"] {
 		t.Errorf("with shasum the key is %s, with sha256sum %s", got["key"], second["key"])
