@@ -23,6 +23,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/internal/defaults"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -85,10 +86,10 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	fs := newFlagSet(env, commands["pr"])
 	fs.StringVar(&opts.Base, "base", "", "Base `ref` of the change; required unless $GITHUB_EVENT_PATH holds a pull_request or issue_comment event; "+affected.Empty+" treats every file of the module as new")
 	fs.StringVar(&opts.Head, "head", "", "Head `ref` of the change (default HEAD, or the pull request's head commit); "+affected.WorkTree+" for uncommitted changes")
-	scope := &enumFlag{value: scopeChanged, allowed: []string{scopeChanged, scopePackage, scopeAll}}
+	scope := &enumFlag{value: defaults.Scope, allowed: []string{scopeChanged, scopePackage, scopeAll}}
 	fs.Var(scope, "scope", "Report the findings in this `scope`: changed (on changed lines, or related to one), package (all in the changed packages), all (all in the module)")
-	fs.DurationVar(&opts.Budget, "budget", 2*time.Minute, "Wall time of the dynamic search over the affected tests; 0 skips it")
-	failOn := &enumFlag{value: "warning", allowed: []string{"note", "warning", "error"}}
+	fs.DurationVar(&opts.Budget, "budget", defaults.Budget, "Wall time of the dynamic search over the affected tests; 0 skips it")
+	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a reported finding has at least this `severity`: note, warning, error")
 	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
 	fs.Var(format, "format", "Output `format`: text, json, sarif")
@@ -97,7 +98,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	fs.StringVar(&opts.Summary, "summary", "", "Also write the markdown summary (the pull request's job summary) to `file`")
 	shard := fs.String("shard", "", "Run shard `i/n` of the dynamic search and write JSON for interleave merge, which applies -fail-on (a shard exits 0 on findings)")
 	fs.BoolVar(&opts.Verbose, "v", false, "Print the change in detail and the time of each stage")
-	fs.BoolVar(&opts.Race, "race", true, "Build the tests with the race detector")
+	fs.BoolVar(&opts.Race, "race", defaults.Race, "Build the tests with the race detector")
 	fs.Int64Var(&opts.Seed, "seed", 0, "Seed of the first schedule (default derived from the head commit)")
 	fs.StringVar(&opts.Schedules, "schedules", "", "Write schedule files to `dir` (default .interleave/schedules in the module)")
 	fs.IntVar(&opts.Workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
