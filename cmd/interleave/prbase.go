@@ -111,7 +111,7 @@ func (r *prRun) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.
 	}
 	start := time.Now()
 	v, err := explore.CheckBase(ctx, dyn, explore.BaseOptions{
-		Dir: dir, Budget: max(r.opts.Budget/prBaseShare, 2*time.Second), Seed: seed,
+		Dir: dir, Budget: max(r.opts.Budget/prBaseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
 		Race: r.opts.Race, Workers: r.opts.Workers,
 	})
 	r.timings = append(r.timings, prStage{"base", time.Since(start)})

@@ -19,6 +19,7 @@ type BaseOptions struct {
 	// Budget is the wall time of the bounded search on the base, over all
 	// the packages of the failures that their schedules do not reproduce.
 	Budget      time.Duration
+	Strategy    string // of the bounded search ("" for the default)
 	Seed        int64
 	Race        bool
 	Workers     int
@@ -118,7 +119,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		}
 		res, err := Run(ctx, Options{
 			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: max(per, time.Second),
-			Seed: opts.Seed, Race: opts.Race, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
+			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
 		})
 		os.RemoveAll(schedDir)
 		if err != nil {
