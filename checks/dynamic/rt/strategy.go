@@ -206,9 +206,18 @@ const (
 	pctMaxLog   = 8
 )
 
+// depth is Depth, at least 1. (No min/max builtins in rt: it is compiled
+// at the language version of the module under test, maybe before go1.21.)
+func (p *PCT) depth() int {
+	if p.Depth < 1 {
+		return 1
+	}
+	return p.Depth
+}
+
 func (p *PCT) Reset(seed int64) {
 	p.r = newRand(seed, 1)
-	d := max(p.Depth, 1)
+	d := p.depth()
 	p.k = pctMinSteps << p.r.IntN(pctMaxLog+1)
 	p.change = map[int]int{}
 	for i := 1; i < d; i++ {
@@ -236,7 +245,7 @@ func (p *PCT) ChangePoints() []int {
 func (p *PCT) priority(g int) float64 {
 	v, ok := p.prio[g]
 	if !ok {
-		v = float64(max(p.Depth, 1)) + p.r.Float64()
+		v = float64(p.depth()) + p.r.Float64()
 		p.prio[g] = v
 	}
 	return v
@@ -274,7 +283,9 @@ func (p *PCT) Next(enabled []Candidate, last int, step int) int {
 		if enabled[i].Op == "Gosched" || p.runLen > pctStarve {
 			low := p.priority(enabled[i].G)
 			for _, c := range enabled {
-				low = min(low, p.priority(c.G))
+				if q := p.priority(c.G); q < low {
+					low = q
+				}
 			}
 			p.prio[enabled[i].G] = low - 1
 			i = p.best(enabled)
