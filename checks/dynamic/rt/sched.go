@@ -64,6 +64,8 @@ const (
 	opParallel
 	opParallelWait
 	opExit
+	opAtomicLoad
+	opNow
 )
 
 var opNames = [...]string{
@@ -77,6 +79,7 @@ var opNames = [...]string{
 	opClose: "close", opSelect: "select", opSleep: "time.Sleep", opTimerNew: "timer create",
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
 	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
+	opAtomicLoad: "atomic load", opNow: "time.Now",
 }
 
 func (o opKind) String() string { return opNames[o] }
@@ -88,6 +91,7 @@ const (
 	mAbort              // the schedule is over: unwind
 	mSkip               // do not perform the real operation
 	mDump               // capture your stack and arrive again
+	mPollDefault        // select: try the receive cases, else take default
 )
 
 type caseReq struct {
@@ -121,6 +125,7 @@ type reply struct {
 	ch      chan time.Time
 	timer   *time.Timer
 	ticker  *time.Ticker
+	hb      *uint32 // the timer's happens-before word (see armed)
 }
 
 type gstate struct {
@@ -131,6 +136,7 @@ type gstate struct {
 	// written by the goroutine itself
 	runSeen uint32
 	req     request
+	nows    int // Now calls since the last scheduling point
 	stack   string
 	// exit information
 	panicked   bool
@@ -193,6 +199,7 @@ type vtimer struct {
 	active   bool
 	ch       chan time.Time
 	fn       func()
+	hb       *uint32 // see armed
 }
 
 type failure struct {
@@ -235,6 +242,10 @@ type sched struct {
 	decisions []Decision
 	steps     int
 	postSteps int
+	// spinRun counts the decisions in a row that only spun (see spinning);
+	// spinStart is the wall time the run began.
+	spinRun   int
+	spinStart time.Time
 	testDone  bool
 	aborting  bool
 	fail      *failure
@@ -276,6 +287,7 @@ func current() *gstate {
 //go:norace
 func (g *gstate) call(r *request) reply {
 	g.req = *r
+	g.nows = 0
 	runtime.Callers(2, g.req.pcs[:])
 	for {
 		bump(&g.arrSeq)
@@ -442,6 +454,11 @@ func (s *sched) arrived(g *gstate) {
 func (s *sched) next() {
 	cands := s.enabledList()
 	if len(cands) == 0 {
+		// Channels closed or fed outside control first: they are ready
+		// now, before the clock moves.
+		if s.probe() {
+			return
+		}
 		if s.idleFires < 1000 && s.fireTimers() {
 			s.idleFires++
 			return
@@ -464,11 +481,12 @@ func (s *sched) next() {
 			return
 		}
 	}
+	if s.spinRun >= spinAdvance && s.spinRun%spinAdvance == 0 && s.spinTurn() {
+		return
+	}
 	if s.steps >= s.maxSteps {
-		f := &failure{kind: "fatal", msg: "livelock: no end after " + strconv.Itoa(s.steps) + " scheduling steps (step bound)"}
-		s.collectStates(f)
-		f.site = pickSite(f.gs)
-		s.fail = f
+		// A bound, not a bug: the schedule is inconclusive.
+		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
 	list := make([]Candidate, len(cands))
@@ -701,6 +719,10 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	if c.closed {
 		return true
 	}
+	if closedForReal(p) {
+		c.closed = true // closed outside control
+		return true
+	}
 	n, k := rv.Len(), rv.Cap()
 	if k > 0 {
 		if send {
@@ -839,6 +861,11 @@ func (s *sched) decide(g *gstate) {
 		}
 		rep.choice = k
 		d.Choice = &k
+		if k < 0 && hasRecv(r.cases) {
+			// Default, unless a receive is ready for a reason the
+			// shadow cannot see (a send or close outside control).
+			rep.mode = mPollDefault
+		}
 		if k >= 0 {
 			c := r.cases[k]
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
@@ -848,6 +875,14 @@ func (s *sched) decide(g *gstate) {
 		}
 	case opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
 		s.applyTimer(g, &rep)
+	}
+	if spinning(r, rep) {
+		if s.spinRun == 0 {
+			s.spinStart = time.Now()
+		}
+		s.spinRun++
+	} else {
+		s.spinRun = 0
 	}
 	s.record(d)
 	s.last = g.id
@@ -1039,7 +1074,8 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.now + r.d, active: true, fn: r.fn}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.now + r.d, active: true, fn: r.fn, hb: new(uint32)}
+		rep.hb = vt.hb
 		if r.timerKind != tkFunc {
 			vt.ch = make(chan time.Time, 1)
 			rep.ch = vt.ch
@@ -1068,6 +1104,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		if r.op == opTimerReset {
 			vt.active = true
 			vt.deadline = s.now + r.d
+			rep.hb = vt.hb
 		}
 	case opTickerStop, opTickerReset:
 		vt := s.tickers[(*time.Ticker)(r.obj)]
@@ -1081,6 +1118,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			vt.active = true
 			vt.period = r.d
 			vt.deadline = s.now + r.d
+			rep.hb = vt.hb
 		}
 	}
 }
@@ -1174,11 +1212,13 @@ func (s *sched) fireTimers() bool {
 		if vt.kind == tkFunc {
 			c := s.newG()
 			s.running = append(s.running, c)
-			go childMain(c, vt.fn)
+			fn, hb := vt.fn, vt.hb
+			go childMain(c, func() { fired(hb); fn() })
 			continue
 		}
-		ch, v := vt.ch, s.base.Add(s.now)
+		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		s.viaHelper(func() {
+			fired(hb)
 			select {
 			case ch <- v:
 			default:
@@ -1190,41 +1230,129 @@ func (s *sched) fireTimers() bool {
 
 // poll lets goroutines blocked on channels try their operation without
 // blocking, in case a partner outside the scheduler's view (a goroutine or
-// a close in uninstrumented code) can complete it. It reports progress.
+// a close in uninstrumented code) can complete it, over about 55ms of wall
+// time. It reports progress.
 //
 //go:norace
 func (s *sched) poll() bool {
-	var ps []*gstate
-	for _, g := range s.gs {
-		if g.parked && !g.exited && (g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
-			ps = append(ps, g)
-		}
-	}
-	if len(ps) == 0 {
-		return false
-	}
 	delay := 50 * time.Microsecond
 	for round := 0; round < 7; round++ {
-		for _, g := range ps {
-			g.parked = false
-			g.rep = reply{mode: mPoll}
-			bump(&g.runSeq)
-			s.waitingOn = g
-			limit := s.stepLimit()
-			v := waitChange(&g.arrSeq, g.arrSeen, limit)
-			if v == g.arrSeen {
-				s.watchdogAfter(g, limit)
-			}
-			g.arrSeen = v
-			s.waitingOn = nil
-			if g.req.op == opExit || !g.req.pollFailed {
-				s.arrived(g)
-				return true
-			}
-			g.parked = true
+		if s.probe() {
+			return true
 		}
 		time.Sleep(delay)
 		delay *= 3
+	}
+	return false
+}
+
+// probe is one round of poll: every goroutine blocked on channels tries
+// once. It reports progress.
+//
+//go:norace
+func (s *sched) probe() bool {
+	for _, g := range s.gs {
+		if !g.parked || g.exited || !(g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
+			continue
+		}
+		if s.enabled(g) {
+			continue
+		}
+		g.parked = false
+		g.rep = reply{mode: mPoll}
+		bump(&g.runSeq)
+		s.waitingOn = g
+		limit := s.stepLimit()
+		v := waitChange(&g.arrSeq, g.arrSeen, limit)
+		if v == g.arrSeen {
+			s.watchdogAfter(g, limit)
+		}
+		g.arrSeen = v
+		s.waitingOn = nil
+		if g.req.op == opExit || !g.req.pollFailed {
+			s.arrived(g)
+			return true
+		}
+		g.parked = true
+	}
+	return false
+}
+
+// spinTurn runs when the last spinAdvance decisions (or a multiple) only
+// spun: channels fed outside control are probed, then the virtual clock
+// moves to the next deadline, as real time would while a loop polls. With
+// nothing to wait for, a long run of spinning is a livelock. It reports
+// whether it did something instead of a decision.
+//
+//go:norace
+func (s *sched) spinTurn() bool {
+	if s.probe() || s.fireTimers() {
+		s.spinRun = 0
+		return true
+	}
+	if s.spinRun < livelockSpins/2 {
+		return false
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
+			return false // someone could make progress if chosen
+		}
+	}
+	if s.spinRun >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
+		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now) with no timer pending and no goroutine able to do anything else"}
+		s.collectStates(f)
+		f.site = pickSite(f.gs)
+		s.fail = f
+		return true
+	}
+	// Give goroutines outside control (real time) a chance to end it.
+	time.Sleep(5 * time.Millisecond)
+	return false
+}
+
+// Spinning: after spinAdvance spinning decisions in a row the clock may
+// move; livelockSpins of them over at least livelockWall of wall time,
+// with nothing else possible, are a livelock.
+const (
+	spinAdvance   = 64
+	livelockSpins = 6400
+	livelockWall  = 250 * time.Millisecond
+)
+
+// kindInconclusive marks a schedule stopped by a bound: not a failure.
+const kindInconclusive = "inconclusive"
+
+// spinOp: is the pending operation one a polling loop repeats without
+// changing anything (a select counts when it has a default)?
+func spinOp(r *request) bool {
+	switch r.op {
+	case opYield, opAtomicLoad, opNow, opTryLock, opTryWLock, opTryRLock:
+		return true
+	case opSelect:
+		return r.hasDefault
+	}
+	return false
+}
+
+// spinning: did the decided operation only spin (a yield, a load, a
+// select that took default, a TryLock that failed)?
+func spinning(r *request, rep reply) bool {
+	switch r.op {
+	case opYield, opAtomicLoad, opNow:
+		return true
+	case opTryLock, opTryWLock, opTryRLock:
+		return !rep.ok
+	case opSelect:
+		return rep.choice < 0
+	}
+	return false
+}
+
+func hasRecv(cs []caseReq) bool {
+	for _, c := range cs {
+		if !c.send && c.ptr != nil {
+			return true
+		}
 	}
 	return false
 }
@@ -1378,7 +1506,7 @@ func (s *sched) abortArrival(g *gstate) {
 		}
 	case opGo, opRun:
 		rep.mode = mSkip
-	case opWGAdd, opClose, opSignal, opBroadcast, opYield, opAtomic, opOnceDone,
+	case opWGAdd, opClose, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opNow, opOnceDone,
 		opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset, opStart:
 		rep.mode = mRun
 		if r.op == opTimerNew || r.op == opTimerStop || r.op == opTimerReset || r.op == opTickerStop || r.op == opTickerReset {
@@ -1651,7 +1779,9 @@ func (s *sched) result() Result {
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
 	}
-	if f := s.fail; f != nil {
+	if f := s.fail; f != nil && f.kind == kindInconclusive {
+		r.Inconclusive = f.msg
+	} else if f != nil {
 		r.Outcome, r.Message, r.Site, r.Goroutines = f.kind, f.msg, f.site, f.gs
 	}
 	return r
