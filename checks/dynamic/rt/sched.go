@@ -86,12 +86,12 @@ func (o opKind) String() string { return opNames[o] }
 
 // Reply modes.
 const (
-	mRun   uint8 = iota // perform the operation
-	mPoll               // try it without blocking (foreign partner?)
-	mAbort              // the schedule is over: unwind
-	mSkip               // do not perform the real operation
-	mDump               // capture your stack and arrive again
-	mPollDefault        // select: try the receive cases, else take default
+	mRun         uint8 = iota // perform the operation
+	mPoll                     // try it without blocking (foreign partner?)
+	mAbort                    // the schedule is over: unwind
+	mSkip                     // do not perform the real operation
+	mDump                     // capture your stack and arrive again
+	mPollDefault              // select: try the receive cases, else take default
 )
 
 type caseReq struct {
