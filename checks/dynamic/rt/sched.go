@@ -163,6 +163,7 @@ type gstate struct {
 	arrSeen uint32
 	parked  bool
 	exited  bool
+	outside bool // released, blocked outside control (see collect)
 	wakeAt  time.Duration
 	signal  bool
 	parent  *gstate // the goroutine whose t.Run started this subtest
@@ -220,6 +221,8 @@ type sched struct {
 	tab     *gtable
 	gs      []*gstate
 	running []*gstate
+	outside []*gstate // released goroutines blocked outside control
+	sgid    uint64    // the scheduler goroutine's runtime id
 	live    int
 	last    int
 
@@ -246,6 +249,7 @@ type sched struct {
 	// spinStart is the wall time the run began.
 	spinRun   int
 	spinStart time.Time
+	nowStep   time.Duration // the clock's step for a loop reading it
 	testDone  bool
 	aborting  bool
 	fail      *failure
@@ -389,24 +393,142 @@ func (s *sched) loop() {
 }
 
 // collect waits for every released goroutine to arrive at its next point.
+// A goroutine that does not come back within outsideSlice and is found
+// blocked (in code that is not rewritten: a dependency's semaphore, a real
+// sleep, a retry loop, a subprocess) waits outside control: the others go
+// on meanwhile, and it is taken back when it arrives.
 //
 //go:norace
 func (s *sched) collect() {
+	s.reclaim()
 	for len(s.running) > 0 {
 		g := s.running[0]
 		s.running = s.running[1:]
 		s.waitingOn = g
-		limit := s.stepLimit()
-		v := waitChange(&g.arrSeq, g.arrSeen, limit)
-		if v == g.arrSeen {
-			s.watchdogAfter(g, limit)
+		v, back := s.await(g)
+		s.waitingOn = nil
+		if !back {
+			g.outside = true
+			s.outside = append(s.outside, g)
+			continue
 		}
 		g.arrSeen = v
-		s.waitingOn = nil
 		s.progress++
 		s.arrived(g)
 	}
 }
+
+// await waits for g to arrive; back is false when g blocks outside
+// control. A goroutine that keeps running past the step limit ends the
+// process (the watchdog).
+//
+//go:norace
+func (s *sched) await(g *gstate) (v uint32, back bool) {
+	if v = waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
+		return v, true
+	}
+	limit := s.stepLimit()
+	waited, step := outsideSlice, outsideSlice
+	for {
+		if blockedOutside(g) {
+			return 0, false
+		}
+		if v = waitChange(&g.arrSeq, g.arrSeen, step); v != g.arrSeen {
+			return v, true
+		}
+		if waited += step; waited >= limit {
+			s.watchdogAfter(g, limit)
+		}
+		if step < limit/8 {
+			step *= 2
+		}
+	}
+}
+
+// blockedOutside: is g blocked (not running or runnable) by the runtime's
+// account?
+func blockedOutside(g *gstate) bool {
+	if g.gid == 0 {
+		return false
+	}
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	state, _, _ := goroutineAt(string(buf[:n]), g.gid)
+	return state != "" && state != "running" && state != "runnable"
+}
+
+// reclaim takes back the goroutines outside control that have arrived at
+// a scheduling point. It reports whether any had.
+//
+//go:norace
+func (s *sched) reclaim() bool {
+	any := false
+	keep := s.outside[:0]
+	for _, g := range s.outside {
+		if v := g.arrSeq; v != g.arrSeen {
+			g.arrSeen = v
+			g.outside = false
+			s.progress++
+			s.arrived(g)
+			any = true
+			continue
+		}
+		keep = append(keep, g)
+	}
+	s.outside = keep
+	return any
+}
+
+// waitOutside waits up to d for a goroutine outside control to come back.
+//
+//go:norace
+func (s *sched) waitOutside(d time.Duration) bool {
+	start := time.Now()
+	pause := 20 * time.Microsecond
+	for {
+		if s.reclaim() {
+			return true
+		}
+		left := d - time.Since(start)
+		if left <= 0 {
+			return false
+		}
+		if pause > left {
+			pause = left
+		}
+		time.Sleep(pause)
+		if pause < 2*time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// nextDeadline is the earliest pending virtual deadline.
+//
+//go:norace
+func (s *sched) nextDeadline() (time.Duration, bool) {
+	var next time.Duration
+	found := false
+	for _, vt := range s.tq {
+		if vt.active && (!found || vt.deadline < next) {
+			next, found = vt.deadline, true
+		}
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep && (!found || g.wakeAt < next) {
+			next, found = g.wakeAt, true
+		}
+	}
+	return next, found
+}
+
+// outsideSlice is how long a released goroutine may take to come back
+// before it is checked for blocking outside control; outsideWait is the
+// longest the clock waits for such goroutines before it moves on.
+const (
+	outsideSlice = 20 * time.Millisecond
+	outsideWait  = time.Second
+)
 
 //go:norace
 func (s *sched) arrived(g *gstate) {
@@ -456,8 +578,19 @@ func (s *sched) next() {
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
 		// now, before the clock moves.
-		if s.probe() {
+		if s.settle() {
 			return
+		}
+		if len(s.outside) > 0 {
+			// Goroutines outside control may end this; they get as much
+			// real time as the virtual clock would jump (up to a bound).
+			wait := outsideWait
+			if next, ok := s.nextDeadline(); ok && next-s.now < wait {
+				wait = next - s.now
+			}
+			if s.waitOutside(wait) {
+				return
+			}
 		}
 		if s.idleFires < 1000 && s.fireTimers() {
 			s.idleFires++
@@ -469,6 +602,13 @@ func (s *sched) next() {
 		s.idleFires = 0
 		if s.live == 0 {
 			return
+		}
+		if len(s.outside) > 0 {
+			limit := s.stepLimit()
+			if s.waitOutside(limit) {
+				return
+			}
+			s.watchdogAfter(s.outside[0], limit)
 		}
 		s.blockedFailure()
 		return
@@ -883,6 +1023,7 @@ func (s *sched) decide(g *gstate) {
 		s.spinRun++
 	} else {
 		s.spinRun = 0
+		s.nowStep = 0
 	}
 	s.record(d)
 	s.last = g.id
@@ -1164,18 +1305,7 @@ func helperMain(f func(), w *uint32) {
 //
 //go:norace
 func (s *sched) fireTimers() bool {
-	var next time.Duration
-	found := false
-	for _, vt := range s.tq {
-		if vt.active && (!found || vt.deadline < next) {
-			next, found = vt.deadline, true
-		}
-	}
-	for _, g := range s.gs {
-		if g.parked && !g.exited && g.req.op == opSleep && (!found || g.wakeAt < next) {
-			next, found = g.wakeAt, true
-		}
-	}
+	next, found := s.nextDeadline()
 	if !found {
 		return false
 	}
@@ -1278,6 +1408,85 @@ func (s *sched) probe() bool {
 	return false
 }
 
+// settle gives channels fed outside control a chance before the clock
+// moves or a deadlock is declared: while a goroutine waits on a channel and
+// a goroutine the scheduler does not control is running or runnable (a
+// dependency's goroutine that has just been started, the standard
+// library's), the waiting goroutines are probed again, for up to
+// settleWait. It reports progress.
+//
+//go:norace
+func (s *sched) settle() bool {
+	waiting := false
+	for _, g := range s.gs {
+		if g.parked && !g.exited && (g.req.op == opRecv || g.req.op == opSend || g.req.op == opSelect) {
+			waiting = true
+			break
+		}
+	}
+	if !waiting {
+		return false
+	}
+	start := time.Now()
+	pause := 10 * time.Microsecond
+	for {
+		if s.probe() {
+			return true
+		}
+		if time.Since(start) >= settleWait {
+			return false
+		}
+		if !s.foreignBusy() {
+			// Quiet now: one last probe sees what it did meanwhile.
+			return s.probe()
+		}
+		time.Sleep(pause)
+		if pause < time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// settleWait bounds settle.
+const settleWait = 100 * time.Millisecond
+
+// foreignBusy reports whether a goroutine other than the scheduler and
+// the controlled ones is running or runnable.
+//
+//go:norace
+func (s *sched) foreignBusy() bool {
+	if s.sgid == 0 {
+		s.sgid = goid()
+	}
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	dump := string(buf[:n])
+	for len(dump) > 0 {
+		line := dump
+		if i := strings.IndexByte(dump, '\n'); i >= 0 {
+			line, dump = dump[:i], dump[i+1:]
+		} else {
+			dump = ""
+		}
+		rest, ok := strings.CutPrefix(line, "goroutine ")
+		if !ok {
+			continue
+		}
+		sp := strings.IndexByte(rest, ' ')
+		if sp < 0 {
+			continue
+		}
+		id, err := strconv.ParseUint(rest[:sp], 10, 64)
+		if err != nil || id == s.sgid || s.tab.lookup(id) != nil {
+			continue
+		}
+		if strings.HasPrefix(rest[sp:], " [running") || strings.HasPrefix(rest[sp:], " [runnable") {
+			return true
+		}
+	}
+	return false
+}
+
 // spinTurn runs when the last spinAdvance decisions (or a multiple) only
 // spun: channels fed outside control are probed, then the virtual clock
 // moves to the next deadline, as real time would while a loop polls. With
@@ -1290,7 +1499,22 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return true
 	}
-	if s.spinRun < livelockSpins/2 {
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opNow {
+			// A loop reading the clock with no timer pending: time
+			// passes for it as it would for real, faster each turn.
+			if s.nowStep == 0 {
+				s.nowStep = time.Millisecond
+			}
+			s.now += s.nowStep
+			if s.nowStep < time.Second {
+				s.nowStep *= 2
+			}
+			s.spinRun = 0
+			return false
+		}
+	}
+	if s.spinRun < livelockPause {
 		return false
 	}
 	for _, g := range s.gs {
@@ -1311,11 +1535,13 @@ func (s *sched) spinTurn() bool {
 }
 
 // Spinning: after spinAdvance spinning decisions in a row the clock may
-// move; livelockSpins of them over at least livelockWall of wall time,
-// with nothing else possible, are a livelock.
+// move; after livelockPause of them, with nothing else possible, goroutines
+// outside control get real time; livelockSpins of them over at least
+// livelockWall of wall time are a livelock.
 const (
 	spinAdvance   = 64
-	livelockSpins = 6400
+	livelockPause = 10000
+	livelockSpins = 15000
 	livelockWall  = 250 * time.Millisecond
 )
 
@@ -1448,6 +1674,13 @@ func (s *sched) abortNext() {
 			s.running = append(s.running, g)
 			return
 		}
+	}
+	if len(s.outside) > 0 {
+		limit := s.stepLimit()
+		if s.waitOutside(limit) {
+			return
+		}
+		s.watchdogAfter(s.outside[0], limit)
 	}
 	s.watchdog(nil)
 }
