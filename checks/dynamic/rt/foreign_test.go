@@ -111,3 +111,20 @@ func TestBlockedOutside(t *testing.T) {
 		}
 	}
 }
+
+// The same for a close outside control.
+func TestForeignCloseBeforeTimer(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 200, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		ch := make(chan int)
+		go func() { close(ch) }() // not controlled
+		hour := After(time.Hour)
+		if k := Select(false, RecvCase(ch), RecvCase(hour)); k != 0 {
+			t.Errorf("the hour passed first")
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}

@@ -1367,7 +1367,7 @@ func (s *sched) fireTimers() bool {
 func (s *sched) poll() bool {
 	delay := 50 * time.Microsecond
 	for round := 0; round < 7; round++ {
-		if s.probe() {
+		if s.probe(true) {
 			return true
 		}
 		time.Sleep(delay)
@@ -1377,15 +1377,19 @@ func (s *sched) poll() bool {
 }
 
 // probe is one round of poll: every goroutine blocked on channels tries
-// once. It reports progress.
+// once. It reports progress (or, when idle, that one of them is ready by
+// now).
 //
 //go:norace
-func (s *sched) probe() bool {
+func (s *sched) probe(idle bool) bool {
 	for _, g := range s.gs {
 		if !g.parked || g.exited || !(g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
 			continue
 		}
 		if s.enabled(g) {
+			if idle {
+				return true // became ready meanwhile (closed outside control)
+			}
 			continue
 		}
 		g.parked = false
@@ -1430,7 +1434,7 @@ func (s *sched) settle() bool {
 	start := time.Now()
 	pause := 10 * time.Microsecond
 	for {
-		if s.probe() {
+		if s.probe(true) {
 			return true
 		}
 		if time.Since(start) >= settleWait {
@@ -1438,7 +1442,7 @@ func (s *sched) settle() bool {
 		}
 		if !s.foreignBusy() {
 			// Quiet now: one last probe sees what it did meanwhile.
-			return s.probe()
+			return s.probe(true)
 		}
 		time.Sleep(pause)
 		if pause < time.Millisecond {
@@ -1495,7 +1499,7 @@ func (s *sched) foreignBusy() bool {
 //
 //go:norace
 func (s *sched) spinTurn() bool {
-	if s.probe() || s.fireTimers() {
+	if s.probe(false) || s.fireTimers() {
 		s.spinRun = 0
 		return true
 	}
