@@ -422,6 +422,10 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 			r.dropPkgUse(fun)
 			return
 		}
+		if path == goleakPath {
+			r.goleak(c, fn)
+			return
+		}
 		if path == "sync/atomic" && len(c.Args) > 0 {
 			addr := "nil"
 			if r.pure(c.Args[0]) {
@@ -677,4 +681,46 @@ func (r *fileRW) oldRange(n *ast.RangeStmt) {
 			rtp + "Recv2(_ilch); !_ilok { break }; _ = " + v + "; " + assign + "{" + r.nl(x.End(), n.Body.Lbrace)
 	})
 	r.add(r.off(n.Body.Rbrace), r.off(n.Body.Rbrace), func() string { return "}" })
+}
+
+// goleakPath is go.uber.org/goleak, whose checks would count the
+// scheduler's own goroutines as leaks.
+const goleakPath = "go.uber.org/goleak"
+
+// goleak adds options to a goleak check (VerifyNone, Find, VerifyTestMain)
+// that ignore the runtime's own goroutines (the scheduler and its
+// short-lived helpers), which go test does not have.
+func (r *fileRW) goleak(c *ast.CallExpr, fn *types.Func) {
+	switch fn.Name() {
+	case "VerifyNone", "Find", "VerifyTestMain":
+	default:
+		return
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	var q string
+	if ok {
+		if id, isID := sel.X.(*ast.Ident); isID {
+			if _, isPkg := r.info.Uses[id].(*types.PkgName); isPkg {
+				q = id.Name
+			}
+		}
+	}
+	if q == "" || fn.Pkg().Scope().Lookup("IgnoreAnyFunction") == nil {
+		r.warn(c.Pos(), "goleak.%s left as written: it may count the scheduler's goroutines as leaks (needs goleak v1.3 or later, called as goleak.%s)", fn.Name(), fn.Name())
+		return
+	}
+	rtPkg := r.rtImport
+	opts := q + ".IgnoreAnyFunction(" + strconv.Quote(rtPkg+".(*sched).loop") + "), " + q + ".IgnoreAnyFunction(" + strconv.Quote(rtPkg+".helperMain") + ")"
+	switch {
+	case c.Ellipsis.IsValid():
+		last := c.Args[len(c.Args)-1]
+		r.addNode(last.Pos(), last.End(), func() string {
+			return "append(append([]" + q + ".Option(nil), " + r.rn(last) + "...), " + opts + ")"
+		})
+	case len(c.Args) == 0:
+		r.add(r.off(c.Lparen+1), r.off(c.Lparen+1), func() string { return opts })
+	default:
+		last := c.Args[len(c.Args)-1]
+		r.add(r.off(last.End()), r.off(last.End()), func() string { return ", " + opts })
+	}
 }
