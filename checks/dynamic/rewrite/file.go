@@ -562,7 +562,10 @@ func (r *fileRW) send(s *ast.SendStmt) {
 	}
 	inst := ""
 	if tv := r.info.Types[s.Value]; !tv.IsNil() && tv.Type != nil && !isUntyped(tv.Type) &&
-		!types.Identical(tv.Type, ch.Elem()) && types.IsInterface(ch.Elem()) {
+		!types.Identical(tv.Type, ch.Elem()) {
+		// Assignable but not identical (an interface element, or a
+		// defined func type sent on a chan func()): name the element
+		// type, or inference would pick the value's.
 		te, ok := r.typeExpr(ch.Elem(), s.Pos())
 		if !ok {
 			r.warn(s.Pos(), "send left as written: its element type %s cannot be named here", ch.Elem())
@@ -631,6 +634,15 @@ func (r *fileRW) typeExpr(t types.Type, pos token.Pos) (string, bool) {
 			check(t.Elem())
 		case *types.Chan:
 			check(t.Elem())
+		case *types.Signature:
+			if t.TypeParams().Len() > 0 {
+				ok = false
+			}
+			for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tup.Len(); i++ {
+					check(tup.At(i).Type())
+				}
+			}
 		case *types.Interface:
 			if !t.Empty() {
 				ok = false

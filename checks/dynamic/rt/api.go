@@ -64,6 +64,7 @@ func setGid(c *gstate) { c.gid = goid() }
 //
 //go:norace
 func (g *gstate) exit(p any) {
+	g.joinForward()
 	if p != nil && p != errAbort {
 		g.panicked = true
 		g.panicVal = panicString(p)
@@ -454,11 +455,29 @@ func PickSend[T any](chosen, i int, ch chan<- T) chan<- T {
 		return ch
 	}
 	if adapter, _, _, _ := g.takePick(); adapter {
+		// A forwarder completes the send with the parked partner; the
+		// sender joins it at its next scheduling point (or its end), so
+		// that what follows the send is ordered after it, as in Go.
 		ad := make(chan T, 1)
-		go func() { ch <- <-ad }()
+		done := make(chan struct{})
+		go func() { ch <- <-ad; close(done) }()
+		g.setForward(done)
 		return ad
 	}
 	return ch
+}
+
+//go:norace
+func (g *gstate) setForward(done chan struct{}) { g.forward = done }
+
+// joinForward waits for the forwarder of g's last select send, if any.
+//
+//go:norace
+func (g *gstate) joinForward() {
+	if d := g.forward; d != nil {
+		g.forward = nil
+		<-d
+	}
 }
 
 // Atomic is a scheduling point placed before a sync/atomic call or a typed

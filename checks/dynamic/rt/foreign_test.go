@@ -128,3 +128,29 @@ func TestForeignCloseBeforeTimer(t *testing.T) {
 		}
 	}
 }
+
+// A select send to a parked receiver is completed by a forwarder: what the
+// sender does next (closing the channel) is ordered after the send.
+func TestSelectSendThenClose(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 30, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		tasks := make(chan int)
+		done := make(chan struct{})
+		Go(func() {
+			for range Range(tasks) {
+			}
+			Close(done)
+		})
+		k := Select(true, SendCase(tasks))
+		select {
+		case PickSend(k, 0, tasks) <- 1:
+		default:
+		}
+		Close(tasks)
+		Recv(done)
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}

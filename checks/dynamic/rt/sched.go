@@ -148,6 +148,7 @@ type gstate struct {
 	pickPolled  bool
 	pickVal     reflect.Value
 	pickOK      bool
+	forward     chan struct{} // closed when the last select send's forwarder is done
 	// the test whose goroutine this is (a schedule's test, a subtest) and
 	// the cleanups registered for it under control
 	tb       testing.TB
@@ -290,6 +291,7 @@ func current() *gstate {
 //
 //go:norace
 func (g *gstate) call(r *request) reply {
+	g.joinForward()
 	g.req = *r
 	g.nows = 0
 	runtime.Callers(2, g.req.pcs[:])
