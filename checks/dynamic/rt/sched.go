@@ -160,14 +160,15 @@ type gstate struct {
 	finished    chan struct{} // closed when a parallel subtest ended
 	kids        []*gstate     // its subtests that called t.Parallel
 	// written by S
-	rep     reply
-	arrSeen uint32
-	parked  bool
-	exited  bool
-	outside bool // released, blocked outside control (see collect)
-	wakeAt  time.Duration
-	signal  bool
-	parent  *gstate // the goroutine whose t.Run started this subtest
+	rep       reply
+	arrSeen   uint32
+	parked    bool
+	exited    bool
+	outside   bool      // released, blocked outside control (see collect)
+	outsideAt time.Time // when it was found so
+	wakeAt    time.Duration
+	signal    bool
+	parent    *gstate // the goroutine whose t.Run started this subtest
 	// shadow of t.Parallel, written by S: parallel after the subtest
 	// called it; fnDone after the test's function returned; pending
 	// counts the parallel subtests still running.
@@ -411,6 +412,7 @@ func (s *sched) collect() {
 		s.waitingOn = nil
 		if !back {
 			g.outside = true
+			g.outsideAt = time.Now()
 			s.outside = append(s.outside, g)
 			continue
 		}
@@ -430,16 +432,21 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 		return v, true
 	}
 	limit := s.stepLimit()
-	waited, step := outsideSlice, outsideSlice
+	start := time.Now().Add(-outsideSlice)
+	step := outsideSlice
 	for {
 		if blockedOutside(g) {
 			return 0, false
 		}
+		left := limit - time.Since(start)
+		if left <= 0 {
+			s.watchdogAfter(g, limit)
+		}
+		if step > left {
+			step = left
+		}
 		if v = waitChange(&g.arrSeq, g.arrSeen, step); v != g.arrSeen {
 			return v, true
-		}
-		if waited += step; waited >= limit {
-			s.watchdogAfter(g, limit)
 		}
 		if step < limit/8 {
 			step *= 2
@@ -589,6 +596,8 @@ func (s *sched) next() {
 			wait := outsideWait
 			if next, ok := s.nextDeadline(); ok && next-s.now < wait {
 				wait = next - s.now
+			} else if !ok {
+				wait = 0 // no clock to move: the wait below decides
 			}
 			if s.waitOutside(wait) {
 				return
@@ -606,11 +615,14 @@ func (s *sched) next() {
 			return
 		}
 		if len(s.outside) > 0 {
+			// Nothing else can happen: the watchdog, counted from when
+			// the first of them went outside.
 			limit := s.stepLimit()
-			if s.waitOutside(limit) {
+			g := s.outside[0]
+			if s.waitOutside(limit - time.Since(g.outsideAt)) {
 				return
 			}
-			s.watchdogAfter(s.outside[0], limit)
+			s.watchdogAfter(g, limit)
 		}
 		s.blockedFailure()
 		return
