@@ -535,7 +535,7 @@ func (s *sched) nextDeadline() (time.Duration, bool) {
 // before it is checked for blocking outside control; outsideWait is the
 // longest the clock waits for such goroutines before it moves on.
 const (
-	outsideSlice = 20 * time.Millisecond
+	outsideSlice = 5 * time.Millisecond
 	outsideWait  = time.Second
 )
 

@@ -3,7 +3,8 @@
 // controlled search once reported as failures: cancellation the scheduler
 // cannot see (cancel), two clocks (clock, synctestuse), goroutines waiting
 // in code that is not rewritten (outside, with the module dep, which the
-// rewriter leaves alone), long but finite tests (bound), loops that spin
+// rewriter leaves alone; leakcheck, with fakegoleak, a stand-in for
+// go.uber.org/goleak), long but finite tests (bound), loops that spin
 // until a timer fires (spin), time.AfterFunc without a happens-before edge
 // (afterfunc), sync operations used as values (methodvalue) and range over
 // a channel in a file older than go1.23 (oldrange).
