@@ -1547,8 +1547,9 @@ func (s *sched) spinTurn() bool {
 		s.fail = f
 		return true
 	}
-	// Give goroutines outside control (real time) a chance to end it.
-	time.Sleep(5 * time.Millisecond)
+	// Give goroutines and timers outside control (a dependency's real
+	// clock) real time to end it.
+	time.Sleep(livelockNap)
 	return false
 }
 
@@ -1560,7 +1561,8 @@ const (
 	spinAdvance   = 64
 	livelockPause = 10000
 	livelockSpins = 15000
-	livelockWall  = 250 * time.Millisecond
+	livelockWall  = 3 * time.Second
+	livelockNap   = 40 * time.Millisecond // per spinAdvance decisions after livelockPause
 )
 
 // kindInconclusive marks a schedule stopped by a bound: not a failure.
