@@ -1,3 +1,5 @@
+//go:build heavy
+
 package explore
 
 import (
@@ -47,7 +49,8 @@ var realsuiteRTCases = []struct {
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt
 // through the whole pipeline (rewrite, build, schedules) and wants nothing
 // reported: each of these tests made the search report a false alarm or a
-// note before its mechanism was fixed.
+// note before its mechanism was fixed. About two minutes: behind the heavy
+// build tag (go test -tags heavy -run TestRealSuiteRuntimeModel ./checks/dynamic/explore/).
 func TestRealSuiteRuntimeModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches ten packages; skipped with -short")
