@@ -140,7 +140,17 @@ type Finding struct {
 	Goroutines []Goroutine `json:"goroutines,omitempty"`
 	Schedule   string      `json:"schedule,omitempty"` // path of the schedule file that replays it
 	Replay     string      `json:"replay,omitempty"`   // the command that replays it
+	// Baseline is how the finding relates to the base commit of a pull
+	// request, as SARIF's baselineState: BaselineNew, BaselineUnchanged,
+	// or "" when not compared.
+	Baseline string `json:"baselineState,omitempty"`
 }
+
+// Baseline states of a finding (SARIF result.baselineState).
+const (
+	BaselineNew       = "new"       // does not happen on the base commit
+	BaselineUnchanged = "unchanged" // happens on the base commit too
+)
 
 // Fingerprint identifies a finding across pushes: rule, package, enclosing
 // function and the whitespace-normalized source line, but no line numbers.

@@ -23,6 +23,12 @@ type JSONReport struct {
 	Tool     JSONTool      `json:"tool"`
 	Summary  JSONSummary   `json:"summary"`
 	Findings []JSONFinding `json:"findings"`
+	// PreExisting and FailsWithoutInterleave are summary-only failures
+	// (Report.PreExisting, Report.WithoutInterleave).
+	PreExisting            []JSONFinding `json:"preExisting,omitempty"`
+	FailsWithoutInterleave []JSONFinding `json:"failsWithoutInterleave,omitempty"`
+	// Tests is what the dynamic search did per test.
+	Tests []TestRun `json:"tests,omitempty"`
 }
 
 // JSONTool names the producer.
@@ -66,6 +72,13 @@ func (JSON) Write(w io.Writer, r *Report) error {
 			out.Summary.Note++
 		}
 	}
+	for _, f := range relativeList(r.Root, r.PreExisting) {
+		out.PreExisting = append(out.PreExisting, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
+	}
+	for _, f := range relativeList(r.Root, r.WithoutInterleave) {
+		out.FailsWithoutInterleave = append(out.FailsWithoutInterleave, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
+	}
+	out.Tests = r.Tests
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

@@ -32,6 +32,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	fmt.Fprintln(bw)
 	if len(fs) == 0 {
 		fmt.Fprintln(bw, "No concurrency findings.")
+		summaryOnly(bw, r)
 		return bw.Flush()
 	}
 	fmt.Fprintf(bw, "%d %s: %s.\n\n", len(fs), plural(len(fs), "finding"), counts(fs))
@@ -96,7 +97,29 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 			fmt.Fprintf(bw, "Replay it:\n\n```sh\n%s\n```\n", f.Replay)
 		}
 	}
+	summaryOnly(bw, r)
 	return bw.Flush()
+}
+
+// summaryOnly lists the failures that are not the change's or not the
+// interleaving's: they are reported here and nowhere on the diff.
+func summaryOnly(bw *bufio.Writer, r *Report) {
+	list := func(title string, fs []checks.Finding) {
+		if len(fs) == 0 {
+			return
+		}
+		fmt.Fprintf(bw, "\n<details><summary>%s (%d)</summary>\n\n", title, len(fs))
+		for _, f := range relativeList(r.Root, fs) {
+			fmt.Fprintf(bw, "- %s at %s: %s", f.Rule, code(where(&f)), oneLine(f.Message))
+			if f.Replay != "" {
+				fmt.Fprintf(bw, " (replay: %s)", code(f.Replay))
+			}
+			fmt.Fprintln(bw)
+		}
+		fmt.Fprintln(bw, "\n</details>")
+	}
+	list("Pre-existing: these failures happen on the base commit too", r.PreExisting)
+	list("Fails without interleave too: the unperturbed schedule has these failures, whatever the interleaving", r.WithoutInterleave)
 }
 
 // readSchedule returns the schedule file's text when it exists and is small

@@ -21,6 +21,28 @@ type Report struct {
 	Findings    []checks.Finding
 	Root        string // repository root: file names and URIs are made relative to it
 	ToolVersion string
+	// PreExisting are dynamic failures that happen on the base commit of a
+	// pull request too: shown in the summary (and in SARIF with
+	// baselineState "unchanged"), never as review comments.
+	PreExisting []checks.Finding
+	// WithoutInterleave are failures the unperturbed schedule has too: the
+	// test fails without interleave, whatever the interleaving. Summary
+	// only.
+	WithoutInterleave []checks.Finding
+	// Tests, when set, is what the dynamic search did per test.
+	Tests []TestRun
+}
+
+// TestRun is one test's share of a dynamic search.
+type TestRun struct {
+	Package   string `json:"package"`
+	Test      string `json:"test"`
+	Schedules int    `json:"schedules"`
+	Failures  int    `json:"failures,omitempty"` // failing schedules, before dedupe
+	// Plain is the outcome of the unperturbed schedule ("pass" or a
+	// failure kind; "" when it did not finish).
+	Plain     string `json:"plain,omitempty"`
+	ElapsedMS int64  `json:"elapsedMs"`
 }
 
 // Writer renders a Report in one format.
@@ -48,9 +70,13 @@ func New(format string) (Writer, error) {
 
 // relative returns a copy of r's findings, sorted, with every file name
 // inside r.Root made relative to it (slash-separated, as URIs want).
-func relative(r *Report) []checks.Finding {
-	out := make([]checks.Finding, len(r.Findings))
-	for i, f := range r.Findings {
+func relative(r *Report) []checks.Finding { return relativeList(r.Root, r.Findings) }
+
+// relativeList is relative for any list of findings.
+func relativeList(root string, list []checks.Finding) []checks.Finding {
+	r := &Report{Root: root}
+	out := make([]checks.Finding, len(list))
+	for i, f := range list {
 		f.Pos.File = relFile(r.Root, f.Pos.File)
 		if f.Related != nil {
 			rel := make([]checks.Related, len(f.Related))

@@ -55,11 +55,27 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 		addRule(run, ruleOf(id))
 	}
 
+	// Failures the base commit has too are carried with baselineState
+	// "unchanged", so code scanning does not present them as new.
+	pre := relativeList(r.Root, r.PreExisting)
+	for i := range pre {
+		pre[i].Baseline = checks.BaselineUnchanged
+	}
+	for _, f := range pre {
+		if !seen[f.Rule] {
+			seen[f.Rule] = true
+			addRule(run, ruleOf(f.Rule))
+		}
+	}
+	fs = append(fs, pre...)
 	for _, f := range fs {
 		res := run.CreateResultForRule(f.Rule).
 			WithLevel(level(f.Severity)).
 			WithMessage(sarif.NewTextMessage(f.Message)).
 			WithPartialFingerprints(map[string]string{"primaryLocationLineHash": f.Fingerprint()})
+		if f.Baseline != "" {
+			res.WithBaselineState(f.Baseline)
+		}
 		res.AddLocation(location(primary(&f), ""))
 		for i, rel := range f.Related {
 			if i == maxRelatedLocations {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/interleave-dev/interleave/checks"
 )
 
 // Text is the terminal format, one finding per line in the form editors
@@ -47,6 +49,20 @@ func (Text) Write(w io.Writer, r *Report) error {
 		}
 		if f.Replay != "" {
 			fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
+		}
+	}
+	for _, sec := range []struct {
+		title string
+		fs    []checks.Finding
+	}{
+		{"pre-existing (happens on the base commit too)", r.PreExisting},
+		{"fails without interleave too (on the unperturbed schedule)", r.WithoutInterleave},
+	} {
+		for _, f := range relativeList(r.Root, sec.fs) {
+			fmt.Fprintf(bw, "%s: %s: %s %s\n", sec.title, where(&f), f.Rule, f.Message)
+			if f.Replay != "" {
+				fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
+			}
 		}
 	}
 	return bw.Flush()

@@ -599,7 +599,13 @@ func actionRestrict(env *cliEnv, in *actionInputs, files actionFiles) (int, erro
 			extra += string(old[i:])
 		}
 	}
-	out := &report.Report{Findings: kept, Root: root, ToolVersion: rep.Tool.Version}
+	out := &report.Report{Findings: kept, Root: root, ToolVersion: rep.Tool.Version, Tests: rep.Tests}
+	for _, f := range rep.PreExisting {
+		out.PreExisting = append(out.PreExisting, f.Finding)
+	}
+	for _, f := range rep.FailsWithoutInterleave {
+		out.WithoutInterleave = append(out.WithoutInterleave, f.Finding)
+	}
 	summary := files.summary
 	if in.Shard != "" {
 		summary = ""

@@ -69,18 +69,23 @@ func parseMergeFlags(env *cliEnv, args []string) (opts *mergeOptions, code int, 
 
 // runMerge reads the shard reports, dedupes them and writes one report.
 func runMerge(ctx context.Context, env *cliEnv, opts *mergeOptions) int {
-	var all []checks.Finding
+	var all, pre, plain []checks.Finding
+	var tests []report.TestRun
 	for _, name := range opts.Files {
-		fs, err := mergeReadShard(prAbs(env.dir, name))
+		sh, err := mergeReadShard(prAbs(env.dir, name))
 		if err != nil {
 			fmt.Fprintf(env.stderr, "interleave merge: %v\n", err)
 			return exitError
 		}
-		all = append(all, fs...)
+		all = append(all, sh.findings...)
+		pre = append(pre, sh.preExisting...)
+		plain = append(plain, sh.plain...)
+		tests = append(tests, sh.tests...)
 	}
 	merged := prDedupe(all)
 	fmt.Fprintf(env.stderr, "interleave merge: %d shard reports, %d findings, %d after dedupe\n", len(opts.Files), len(all), len(merged))
-	rep := &report.Report{Findings: merged, Root: env.dir, ToolVersion: toolVersion()}
+	rep := &report.Report{Findings: merged, Root: env.dir, ToolVersion: toolVersion(),
+		PreExisting: prDedupe(pre), WithoutInterleave: prDedupe(plain), Tests: tests}
 	if err := prWriteOutputs(env, rep, opts.Format, opts.Output, opts.SARIF, opts.Summary, ""); err != nil {
 		fmt.Fprintf(env.stderr, "interleave merge: %v\n", err)
 		return exitError
@@ -88,8 +93,14 @@ func runMerge(ctx context.Context, env *cliEnv, opts *mergeOptions) int {
 	return prExitCode(merged, opts.FailOn)
 }
 
+// mergeShard is what one shard reported.
+type mergeShard struct {
+	findings, preExisting, plain []checks.Finding
+	tests                        []report.TestRun
+}
+
 // mergeReadShard reads the JSON report a shard wrote.
-func mergeReadShard(name string) ([]checks.Finding, error) {
+func mergeReadShard(name string) (*mergeShard, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("read shard report: %w", err)
@@ -101,11 +112,14 @@ func mergeReadShard(name string) ([]checks.Finding, error) {
 	if r.Version != report.JSONVersion || r.Tool.Name != "interleave" {
 		return nil, fmt.Errorf("shard report %s: got tool %q version %d, want interleave JSON version %d", name, r.Tool.Name, r.Version, report.JSONVersion)
 	}
-	out := make([]checks.Finding, len(r.Findings))
-	for i, f := range r.Findings {
-		out[i] = f.Finding
+	list := func(fs []report.JSONFinding) []checks.Finding {
+		out := make([]checks.Finding, len(fs))
+		for i, f := range fs {
+			out[i] = f.Finding
+		}
+		return out
 	}
-	return out, nil
+	return &mergeShard{findings: list(r.Findings), preExisting: list(r.PreExisting), plain: list(r.FailsWithoutInterleave), tests: r.Tests}, nil
 }
 
 // prEvidenceRank orders evidence for dedupe: a confirmed finding replaces its

@@ -305,6 +305,10 @@ type prRun struct {
 	timings []prStage
 	notes   []string
 	confirm prConfirmStats // confirm.go
+	// From the dynamic search: the failures without interleave too, and
+	// the schedules per test.
+	plain    []checks.Finding
+	testRuns []report.TestRun
 }
 
 type prStage struct {
@@ -424,22 +428,25 @@ func (r *prRun) run(ctx context.Context) int {
 
 	// merge: a static finding a schedule reproduces is reported once.
 	merged := prConfirmAll(staticFindings, candidateFindings, dynamicFindings, c.ModuleDir, &r.confirm)
-	var final []checks.Finding
+	var final, dyn []checks.Finding
 	for _, f := range merged {
-		if f.Evidence == checks.Dynamic && !r.inScope(&f) {
-			outOfScope++
+		if f.Evidence == checks.Dynamic {
+			dyn = append(dyn, f)
 			continue
 		}
 		final = append(final, f)
 	}
-	final = prDedupe(final)
+	// A dynamic failure is the change's by cause, not by line (prbase.go).
+	news, preExisting := r.byCause(ctx, dyn)
+	final = prDedupe(append(final, news...))
 	if outOfScope > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d %s outside the changed lines not reported (-scope package or all shows them)", outOfScope, prPlural(outOfScope, "finding")))
 	}
 
 	// report.
 	err = r.stage("report", func() error {
-		rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: toolVersion()}
+		rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: toolVersion(),
+			PreExisting: preExisting, WithoutInterleave: r.plain, Tests: r.testRuns}
 		return prWriteOutputs(r.env, rep, opts.Format, opts.Output, opts.SARIF, opts.Summary, r.confirm.summary(c.Root)+r.summaryExtra())
 	})
 	if err != nil {
@@ -635,18 +642,23 @@ func (r *prRun) dynamic(ctx context.Context, staticFindings []checks.Finding) ([
 	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), prPlural(len(res.Findings), "finding"))
 	// Schedule names relative to the repository root, so the replay
 	// command works from a fresh clone's top level.
-	out := make([]checks.Finding, len(res.Findings))
-	for i, f := range res.Findings {
-		if f.Schedule != "" {
-			abs := prAbs(c.ModuleDir, f.Schedule)
-			f.Schedule = abs
-			if rel, err := filepath.Rel(c.Root, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				f.Replay = "interleave replay " + filepath.ToSlash(rel)
+	fromRoot := func(fs []checks.Finding) []checks.Finding {
+		out := make([]checks.Finding, len(fs))
+		for i, f := range fs {
+			if f.Schedule != "" {
+				abs := prAbs(c.ModuleDir, f.Schedule)
+				f.Schedule = abs
+				if rel, err := filepath.Rel(c.Root, abs); err == nil && !strings.HasPrefix(rel, "..") {
+					f.Replay = "interleave replay " + filepath.ToSlash(rel)
+				}
 			}
+			out[i] = f
 		}
-		out[i] = f
+		return out
 	}
-	return out, nil
+	r.plain = fromRoot(res.Plain)
+	r.testRuns = testRuns(res.Stats)
+	return fromRoot(res.Findings), nil
 }
 
 // shardTests returns shard i of n of the ranked tests (all when n is 0),

@@ -52,6 +52,7 @@ type testOptions struct {
 	format    string
 	output    string
 	watchdog  time.Duration
+	verbose   bool
 }
 
 // parseTestFlags parses the flags of `interleave test`; ok is false when the
@@ -72,6 +73,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point (a busy loop, blocking I/O)")
 	fs.Var(format, "format", "Output `format`: text, json, sarif")
 	fs.StringVar(&opts.output, "o", "", "Write the report to `file` instead of standard output")
+	fs.BoolVar(&opts.verbose, "v", false, "Print how many schedules each test ran (the JSON report always has them)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
 	}
@@ -171,9 +173,19 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		fmt.Fprintln(env.stderr, "interleave test: note:", n)
 	}
 	st := res.Stats
+	if opts.verbose {
+		for _, ts := range st.Tests {
+			fmt.Fprintf(env.stderr, "interleave test: %s %s: %d schedules in %.1fs (one process, one schedule: %v), unperturbed run %s, %d failing\n",
+				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmpOr(ts.Plain, "did not finish"), ts.Failures)
+		}
+	}
+	for _, f := range res.Plain {
+		fmt.Fprintf(env.stderr, "interleave test: fails without interleave too (not a finding): %s: %s\n", f.Test, firstLineOf(f.Message))
+	}
 	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",
 		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.seed)
-	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion()}
+	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(),
+		WithoutInterleave: res.Plain, Tests: testRuns(st)}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave test:", err)
 		return exitError
@@ -182,6 +194,30 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// testRuns is the per-test part of the report.
+func testRuns(st explore.Stats) []report.TestRun {
+	var out []report.TestRun
+	for _, ts := range st.Tests {
+		out = append(out, report.TestRun{Package: ts.Package, Test: ts.Test, Schedules: ts.Schedules,
+			Failures: ts.Failures, Plain: ts.Plain, ElapsedMS: ts.Elapsed.Milliseconds()})
+	}
+	return out
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // writeReport renders rep to standard output or, atomically, to a file.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,7 +227,7 @@ func TestRunTestRobustExitFinding(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
 	start := time.Now()
-	code := runMain(context.Background(), env, []string{"test", "-budget", "1s", "-seed", "1", "-race=false", "-format", "json", "-schedules", t.TempDir(), "./exit"})
+	code := runMain(context.Background(), env, []string{"test", "-v", "-budget", "1s", "-seed", "1", "-race=false", "-format", "json", "-schedules", t.TempDir(), "./exit"})
 	if code != exitFindings {
 		t.Fatalf("code = %d, want %d (stderr %q)", code, exitFindings, stderr.String())
 	}
@@ -236,6 +237,13 @@ func TestRunTestRobustExitFinding(t *testing.T) {
 	}
 	if len(rep.Findings) != 1 || rep.Findings[0].Kind != checks.Fatal || !strings.Contains(rep.Findings[0].Message, "os.Exit(3)") || rep.Findings[0].Pos.Line != 18 {
 		t.Errorf("findings %+v, want one fatal os.Exit(3) at exit_test.go:18", rep.Findings)
+	}
+	// How many schedules each test ran: in the JSON, and with -v on
+	// standard error.
+	if len(rep.Tests) != 1 || rep.Tests[0].Package != "robust/exit" || rep.Tests[0].Test != "TestExits" || rep.Tests[0].Schedules < 1 {
+		t.Errorf("tests %+v, want TestExits of robust/exit with its schedules", rep.Tests)
+	} else if want := fmt.Sprintf("interleave test: robust/exit TestExits: %d schedules in ", rep.Tests[0].Schedules); !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr = %q, want it to contain %q", stderr.String(), want)
 	}
 	if d := time.Since(start); d > time.Minute {
 		t.Errorf("took %v", d)

@@ -51,6 +51,9 @@ type childOutcome struct {
 	stdout    string // tail of standard output, for diagnostics
 	stderr    string // tail of standard error, for diagnostics
 	started   int    // start markers seen
+	// leftovers is the index of the schedule the process did not start
+	// because goroutines of earlier ones were still alive, or -1.
+	leftovers int
 	// logs holds, per schedule index, the first line the test logged
 	// (t.Errorf and friends): the words of a test failure.
 	logs map[int]string
@@ -78,7 +81,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")))
 	cmd.WaitDelay = time.Second
-	stdout := &stdoutParser{cur: -1, logs: map[int]string{}}
+	stdout := &stdoutParser{cur: -1, logs: map[int]string{}, indent: -1}
 	stdout.tail.max = 64 << 10
 	cmd.Stdout = stdout
 	errPipe, err := cmd.StderrPipe()
@@ -88,7 +91,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", filepath.Base(c.bin), err)
 	}
-	out := &childOutcome{crashed: -1}
+	out := &childOutcome{crashed: -1, leftovers: -1}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	var sp stderrParser
@@ -133,6 +136,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	out.killed = cctx.Err() != nil && ctx.Err() == nil
 	out.races = sp.races
 	out.started = sp.started
+	out.leftovers = sp.leftovers
 	out.stdout = stdout.tail.String()
 	out.logs = stdout.logs
 	out.stderr = sp.tail.String()
@@ -203,13 +207,14 @@ type stderrParser struct {
 	cur, last  int  // schedule index in flight, last one seen
 	open       bool // a start marker without its end marker
 	started    int
+	leftovers  int // index after MarkerLeftovers, or -1
 	races      []raceReport
 	sinceStart tailBuffer
 	tail       tailBuffer
 }
 
 func (p *stderrParser) parse(r io.Reader) {
-	p.cur, p.last = -1, -1
+	p.cur, p.last, p.leftovers = -1, -1, -1
 	p.sinceStart.max = maxCrashText
 	p.tail.max = 16 << 10
 	sc := bufio.NewScanner(r)
@@ -223,6 +228,15 @@ func (p *stderrParser) parse(r io.Reader) {
 				p.started++
 				p.sinceStart.Reset()
 				continue
+			}
+		}
+		if i := strings.Index(line, rt.MarkerLeftovers); i >= 0 {
+			f := strings.Fields(line[i+len(rt.MarkerLeftovers):])
+			if len(f) > 0 {
+				if n, err := strconv.Atoi(f[0]); err == nil {
+					p.leftovers = n
+					continue
+				}
 			}
 		}
 		if i := strings.Index(line, rt.MarkerEnd); i >= 0 {
@@ -298,7 +312,14 @@ type stdoutParser struct {
 	cur     int
 	logs    map[int]string
 	tail    tailBuffer
+	// indent is the indentation of the log line being continued (its
+	// more indented lines are its continuation: testify's and goleak's
+	// details), or -1.
+	indent int
 }
+
+// maxLogText bounds the words kept of a schedule's first log entry.
+const maxLogText = 4 << 10
 
 var (
 	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + rt.DriverTest + `/schedule-(\d+)$`)
@@ -319,11 +340,19 @@ func (p *stdoutParser) Write(b []byte) (int, error) {
 		p.partial = p.partial[i+1:]
 		if m := subtestRE.FindStringSubmatch(line); m != nil {
 			p.cur, _ = strconv.Atoi(m[1])
+			p.indent = -1
 			continue
 		}
+		ind := len(line) - len(strings.TrimLeft(line, " \t"))
+		if p.indent >= 0 && ind > p.indent && p.cur >= 0 && len(p.logs[p.cur]) < maxLogText {
+			p.logs[p.cur] += "\n" + strings.TrimSpace(line)
+			continue
+		}
+		p.indent = -1
 		if m := logLineRE.FindStringSubmatch(line); m != nil && p.cur >= 0 {
 			if _, ok := p.logs[p.cur]; !ok {
 				p.logs[p.cur] = m[1]
+				p.indent = ind
 			}
 		}
 	}

@@ -8,6 +8,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -80,6 +81,15 @@ type TestStats struct {
 	ToFirstFailure int `json:"toFirstFailure,omitempty"`
 	// Elapsed is the wall time the test was searched.
 	Elapsed time.Duration `json:"elapsed"`
+	// Plain is the outcome of the unperturbed schedule, run first: "pass",
+	// a failure kind, or "" when it did not finish.
+	Plain string `json:"plain,omitempty"`
+	// Cost is the measured wall time of one process running one schedule
+	// (the unperturbed one): what the budget is split by.
+	Cost time.Duration `json:"cost,omitempty"`
+	// Fresh counts the processes started because the previous one had
+	// goroutines left over from an earlier schedule.
+	Fresh int `json:"fresh,omitempty"`
 }
 
 // Stats describes a search, during it and at its end.
@@ -102,6 +112,12 @@ type Result struct {
 	// Notes are things the user should know that are not findings: a test
 	// whose process hung, a crash that did not reproduce.
 	Notes []string
+	// Plain are the leaks the unperturbed schedule has too: they do not
+	// depend on the interleaving and plain go test does not see them
+	// ("fails without interleave too"), so they are not findings. Each
+	// still has its schedule file. Other failures of the unperturbed
+	// schedule stay findings and say so.
+	Plain []checks.Finding
 }
 
 // BuildError is a package that did not compile, with the compiler's output.
@@ -127,6 +143,12 @@ type target struct {
 	bin    string
 	relDir string // package directory relative to the module root
 	stats  *TestStats
+	// cost is the measured wall time of a process running one schedule
+	// (0 until the unperturbed run measured it); step is the wall time of
+	// one schedule inside a running process.
+	cost, step time.Duration
+	// plainKeys are the keys of the unperturbed run's failures.
+	plainKeys map[string]bool
 }
 
 // search is the state of one Run.
@@ -146,6 +168,20 @@ type search struct {
 	notes     []string
 	noted     map[string]bool // keys of noteOnce
 	noResults []string        // workers whose process ran nothing
+	deadline  time.Time       // end of the budget
+	hardStop  time.Time       // no process outlives it
+}
+
+// plainIndex is the schedule index of the unperturbed run: it runs in a
+// process of its own, so the index only has to differ from the workers'
+// in the files it names.
+const plainIndex = 0
+
+// overrunSlack is how far past the budget a process may run before it is
+// killed: a few percent of the budget, and never less than a loaded
+// machine needs for a process to report a watchdog and exit.
+func overrunSlack(budget time.Duration) time.Duration {
+	return max(budget/50, time.Second)
 }
 
 type pendingCrash struct {
@@ -192,22 +228,82 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One build per package.
+	s.noteUncontrolled(targets)
+	// One build per package. A package that does not build is left out
+	// with a note, unless no package builds.
 	bins := map[string]string{}
+	var firstErr error
 	for _, t := range targets {
 		if _, ok := bins[t.pkg.ImportPath]; ok {
 			continue
 		}
 		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", len(bins)))
 		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
-			return nil, err
+			var be *BuildError
+			if !errors.As(err, &be) {
+				return nil, err
+			}
+			firstErr = cmp.Or(firstErr, err)
+			s.note(fmt.Sprintf("%s not searched: it does not build under the rewrite:\n%s", t.pkg.ImportPath, tailLines(be.Output, 10)))
+			bin = ""
 		}
 		bins[t.pkg.ImportPath] = bin
 	}
+	var built []*target
 	for _, t := range targets {
-		t.bin = bins[t.pkg.ImportPath]
+		if t.bin = bins[t.pkg.ImportPath]; t.bin != "" {
+			built = append(built, t)
+		}
 	}
-	return s.explore(ctx, targets)
+	if len(built) == 0 {
+		return nil, firstErr
+	}
+	return s.explore(ctx, built)
+}
+
+// maxUncontrolled bounds the constructs a note lists per package.
+const maxUncontrolled = 10
+
+// noteUncontrolled adds one note per searched package listing what the
+// rewriter left as written (the scheduler does not see those operations).
+func (s *search) noteUncontrolled(targets []*target) {
+	byDir := map[string][]string{}
+	for _, w := range s.inst.Warnings {
+		file := w
+		if i := strings.Index(w, ".go:"); i >= 0 {
+			file = w[:i+3]
+		}
+		dir := filepath.Dir(file)
+		msg := w
+		if rel, err := filepath.Rel(s.inst.ModuleRoot, w); err == nil && !strings.HasPrefix(rel, "..") {
+			msg = filepath.ToSlash(rel)
+		}
+		byDir[dir] = append(byDir[dir], msg)
+	}
+	seen := map[string]bool{}
+	for _, t := range targets {
+		if seen[t.pkg.ImportPath] {
+			continue
+		}
+		seen[t.pkg.ImportPath] = true
+		ws := byDir[filepath.Clean(t.pkg.Dir)]
+		if len(ws) == 0 {
+			continue
+		}
+		shown := ws
+		if len(shown) > maxUncontrolled {
+			shown = append(append([]string(nil), ws[:maxUncontrolled]...), fmt.Sprintf("and %d more", len(ws)-maxUncontrolled))
+		}
+		s.note(fmt.Sprintf("%s: %d %s left uncontrolled (the scheduler does not see them):\n  %s",
+			t.pkg.ImportPath, len(ws), plural(len(ws), "operation"), strings.Join(shown, "\n  ")))
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // explore searches the built targets for the budget and collects findings.
@@ -225,45 +321,50 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	s.stats.Building = false
 	s.mu.Unlock()
 	stopProgress := s.startProgress()
-	deadline := s.start.Add(opts.Budget)
-	// Tests run one after another, each with every worker; a test's slice of
-	// the budget is its weight's share of what is left, so time a test does
-	// not use (it could not run) goes to the ones after it. A test whose
-	// processes finish late (the schedule in flight at the deadline) eats
-	// into the tests after it, but never below half their share: no test is
-	// left out.
-	var total float64
-	for _, t := range targets {
-		total += t.weight
-	}
+	s.deadline = s.start.Add(opts.Budget)
+	s.hardStop = s.deadline.Add(overrunSlack(opts.Budget))
+	// First every test's unperturbed schedule, each in a fresh process:
+	// its failures are the ones that do not depend on the interleaving,
+	// and its wall time is the test's measured cost.
+	s.plainRuns(ctx, targets)
+	// Then the search. Tests run one after another, each with every
+	// worker; a test's slice is its share of what is left, half by weight
+	// alone and half by weight times measured cost, so a slow test gets
+	// schedules too, and time one test does not use goes to the others.
+	shares, costs := budgetShares(targets)
 	for i, t := range targets {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || time.Until(s.deadline) <= 0 {
 			break
 		}
-		left := time.Until(deadline)
 		var rest float64
-		for _, u := range targets[i:] {
-			rest += u.weight
+		var reserve time.Duration // one process of each test still to come
+		for j, x := range shares[i:] {
+			rest += x
+			if j > 0 {
+				reserve += costs[i+j]
+			}
 		}
-		slice := time.Duration(float64(left) * t.weight / rest)
-		if floor := time.Duration(float64(opts.Budget) * t.weight / total / 2); slice < floor {
-			slice = floor
+		left := time.Until(s.deadline)
+		slice := time.Duration(float64(left) * shares[i] / rest)
+		if slice > left-reserve {
+			// Leave the tests after this one a process each.
+			slice = max(left-reserve, 0)
 		}
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()
 		began := time.Now()
 		s.searchTest(ctx, t, began.Add(slice))
+		// A crash is confirmed in a fresh process right away, inside the
+		// budget.
+		s.confirmCrashes(ctx, t)
 		s.mu.Lock()
-		t.stats.Elapsed = time.Since(began)
+		t.stats.Elapsed += time.Since(began)
 		s.mu.Unlock()
 	}
-	// Crashes are confirmed in a fresh process, one at a time.
-	for _, pc := range s.crashes {
-		if ctx.Err() != nil {
-			break
-		}
-		s.confirmCrash(ctx, pc)
+	// Crashes of the unperturbed runs of tests not searched after them.
+	for _, t := range targets {
+		s.confirmCrashes(ctx, t)
 	}
 	stopProgress()
 	if err := ctx.Err(); err != nil {
@@ -277,14 +378,30 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	}
 	res := &Result{Seed: opts.Seed, Notes: s.notes}
 	for _, k := range s.order {
-		f := s.failures[k]
-		finding, err := s.finding(f, s.owners[k])
+		f, t := s.failures[k], s.owners[k]
+		finding, err := s.finding(f, t)
 		if err != nil {
 			return nil, err
+		}
+		if t.plainKeys[f.key()] {
+			switch {
+			case f.kind == checks.Leak:
+				// A leak on the unperturbed schedule is the test's own
+				// (it never closes what it starts): plain go test does
+				// not see it, and no interleaving causes it.
+				res.Plain = append(res.Plain, finding)
+				continue
+			case f.kind != checks.DataRace && !f.isHang():
+				// Plain go test would most likely fail too; still a
+				// finding (a hang says so already; a race is a race
+				// on any schedule).
+				finding.Message += " (the unperturbed schedule fails this way too)"
+			}
 		}
 		res.Findings = append(res.Findings, finding)
 	}
 	checks.Sort(res.Findings)
+	checks.Sort(res.Plain)
 	s.mu.Lock()
 	s.stats.Findings = len(res.Findings)
 	s.stats.Current = ""
@@ -450,11 +567,139 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 	wg.Wait()
 }
 
-// worker runs one process after another until stop: a process that dies is
-// replaced, starting with the schedule after the one that killed it.
+// plainRuns runs the unperturbed schedule of every test, each in a fresh
+// process, Workers at a time, within the first half of the budget: a test
+// left without one is searched all the same, with the mean cost.
+func (s *search) plainRuns(ctx context.Context, targets []*target) {
+	sem := make(chan struct{}, s.opts.Workers)
+	var wg sync.WaitGroup
+	half := s.start.Add(s.opts.Budget / 2)
+	for _, t := range targets {
+		if ctx.Err() != nil || time.Until(half) <= 0 {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			s.plainRun(ctx, t)
+		}()
+	}
+	wg.Wait()
+}
+
+// plainRun runs t's unperturbed schedule and measures its cost. It may
+// take twice the test's even share of the budget, and never less than the
+// full watchdog: a test that really never returns is found here, whatever
+// its share, while a long one is stopped (its cost then unknown).
+func (s *search) plainRun(ctx context.Context, t *target) {
+	limit := time.Now().Add(max(2*s.opts.Budget/time.Duration(len(s.stats.Tests)), s.opts.StepTimeout+childGrace))
+	hard := limit.Add(childGrace)
+	if limit.After(s.deadline) {
+		limit = s.deadline
+	}
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	c := &child{
+		bin:     t.bin,
+		dir:     t.pkg.Dir,
+		workDir: s.workDir,
+		cfg: rt.Config{
+			Test:        t.name,
+			Strategy:    rt.PlainStrategy,
+			Seed:        s.opts.Seed,
+			First:       plainIndex,
+			Schedules:   1,
+			Deadline:    limit,
+			StepTimeout: s.opts.StepTimeout,
+		},
+		onResult: func(r rt.Result) { s.counted(t, r) },
+	}
+	began := time.Now()
+	out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
+	cost := time.Since(began)
+	if err != nil {
+		s.note(fmt.Sprintf("%s: %v", t.name, err))
+		return
+	}
+	plain := ""
+	for _, r := range out.results {
+		plain = r.Outcome
+	}
+	s.mu.Lock()
+	t.cost = cost
+	t.stats.Cost = cost
+	t.stats.Elapsed += cost
+	t.stats.Plain = plain
+	s.mu.Unlock()
+	keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
+	s.mu.Lock()
+	t.plainKeys = keys
+	s.mu.Unlock()
+	s.afterProcess(ctx, t, out, s.deadline)
+}
+
+// budgetShares returns each test's share of the search: half by weight,
+// half by weight times measured cost, and the costs it used. A test whose
+// cost is unknown (its unperturbed run did not finish, or hung) counts
+// with the mean cost.
+func budgetShares(targets []*target) ([]float64, []time.Duration) {
+	var wsum, csum, known float64
+	n := 0
+	for _, t := range targets {
+		wsum += t.weight
+		if t.cost > 0 && t.stats.Plain != "" && !strings.HasPrefix(t.stats.Plain, "fatal") {
+			known += t.cost.Seconds()
+			n++
+		}
+	}
+	mean := 1.0
+	if n > 0 {
+		mean = known / float64(n)
+	}
+	cost := func(t *target) float64 {
+		if t.cost > 0 && t.stats.Plain != "" && !strings.HasPrefix(t.stats.Plain, "fatal") {
+			return t.cost.Seconds()
+		}
+		return mean
+	}
+	for _, t := range targets {
+		csum += t.weight * cost(t)
+	}
+	out := make([]float64, len(targets))
+	costs := make([]time.Duration, len(targets))
+	for i, t := range targets {
+		out[i] = t.weight/wsum/2 + t.weight*cost(t)/csum/2
+		costs[i] = time.Duration(cost(t) * float64(time.Second))
+	}
+	return out, costs
+}
+
+// counted records a finished schedule; the longest one so far is what a
+// worker keeps free at the end of the test's slice.
+func (s *search) counted(t *target, r rt.Result) {
+	s.mu.Lock()
+	s.stats.Schedules++
+	t.stats.Schedules++
+	t.step = max(t.step, r.Elapsed)
+	s.mu.Unlock()
+}
+
+// worker runs one process after another until stop: a process that dies,
+// or stops because of leftovers, is replaced, starting with the schedule
+// after the last one it ran.
 func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	first := k * workerStride
-	for run := 0; ctx.Err() == nil && time.Until(stop) > 0; run++ {
+	// Start no schedule that would end past stop.
+	s.mu.Lock()
+	last := stop.Add(-t.step)
+	s.mu.Unlock()
+	hard := stop.Add(childGrace)
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	for run := 0; ctx.Err() == nil && time.Until(last) > 0; run++ {
 		c := &child{
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
@@ -464,107 +709,141 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Strategy:    s.opts.Strategy,
 				Seed:        s.opts.Seed,
 				First:       first,
-				Deadline:    stop,
+				Deadline:    last,
 				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
 			},
-			onResult: func(r rt.Result) {
-				s.mu.Lock()
-				s.stats.Schedules++
-				t.stats.Schedules++
-				s.mu.Unlock()
-			},
+			onResult: func(r rt.Result) { s.counted(t, r) },
 		}
 		name := fmt.Sprintf("%s-%s-w%d-r%d", sanitize(t.pkg.ImportPath), t.name, k, run)
-		out, err := c.run(ctx, stop.Add(childGrace), name)
+		out, err := c.run(ctx, hard, name)
 		if err != nil {
 			s.note(fmt.Sprintf("%s: %v", t.name, err))
 			return
 		}
-		byIndex := map[int]rt.Result{}
-		last := first - 1
-		base := k * workerStride
-		for _, r := range out.results {
-			byIndex[r.Index] = r
-			if r.Index > last {
-				last = r.Index
+		s.collect(t, out, k*workerStride, s.opts.Strategy)
+		next, more := s.afterProcess(ctx, t, out, stop)
+		if !more {
+			return
+		}
+		if next > first {
+			first = next
+		}
+	}
+}
+
+// collect records the failures of one process's schedules and returns
+// their keys. base is the index of the worker's first schedule.
+func (s *search) collect(t *target, out *childOutcome, base int, strategy string) map[string]bool {
+	keys := map[string]bool{}
+	add := func(f *failure, index int) {
+		f.strategy = strategy
+		keys[f.key()] = true
+		s.add(t, f)
+		if strategy != rt.PlainStrategy {
+			s.failedAt(t, index-base+1)
+		}
+	}
+	byIndex := map[int]rt.Result{}
+	for _, r := range out.results {
+		byIndex[r.Index] = r
+		if f, ok := fromResult(r); ok {
+			withLog(f, out.logs[r.Index])
+			if raceEcho(f) {
+				continue
 			}
-			if f, ok := fromResult(r); ok {
-				withLog(f, out.logs[r.Index])
-				if raceEcho(f) {
-					continue
-				}
-				if r.Index == out.crashed {
-					// The runtime wrote this result as the process died
-					// (its watchdog, os.Exit): handled below.
-					continue
-				}
-				s.add(t, f)
+			if r.Index == out.crashed {
+				// The runtime wrote this result as the process died
+				// (its watchdog, os.Exit): handled below.
+				continue
+			}
+			add(f, r.Index)
+		}
+	}
+	for _, rep := range out.races {
+		f, ok := fromRace(rep)
+		if !ok {
+			continue
+		}
+		if r, ok := byIndex[rep.Index]; ok {
+			f.seed, f.decisions = r.Seed, r.Decisions
+		} else if rep.Index >= 0 {
+			f.seed = s.opts.Seed + int64(rep.Index)
+		}
+		add(f, max(rep.Index, base))
+	}
+	if out.crashed < 0 {
+		return keys
+	}
+	s.mu.Lock()
+	t.stats.Crashes++
+	s.mu.Unlock()
+	if r, ok := byIndex[out.crashed]; ok && r.Watchdog > 0 {
+		if f := s.stuck(t, r, out.crashText, strategy); f != nil {
+			keys[f.key()] = true
+			if strategy != rt.PlainStrategy {
 				s.failedAt(t, r.Index-base+1)
 			}
 		}
-		for _, rep := range out.races {
-			f, ok := fromRace(rep)
-			if !ok {
-				continue
-			}
-			if r, ok := byIndex[rep.Index]; ok {
-				f.seed, f.decisions = r.Seed, r.Decisions
-			} else if rep.Index >= 0 {
-				f.seed = s.opts.Seed + int64(rep.Index)
-			}
-			s.add(t, f)
-			if rep.Index >= 0 {
-				s.failedAt(t, rep.Index-base+1)
-			}
-		}
-		if out.crashed >= 0 {
-			s.mu.Lock()
-			t.stats.Crashes++
-			s.mu.Unlock()
-			if r, ok := byIndex[out.crashed]; ok && r.Watchdog > 0 {
-				s.stuck(t, r, out.crashText, base)
-				first = out.crashed + 1
-				continue
-			}
-			f := crashFailure(out, byIndex)
-			f.seed = s.opts.Seed + int64(out.crashed)
-			if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
-				s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d hung and was killed at the end of the budget (blocked outside the scheduler's control?); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
-			} else {
-				s.addCrash(t, f, out.crashed)
-				s.failedAt(t, out.crashed-base+1)
-			}
-			first = out.crashed + 1
-			continue
-		}
-		if out.killed {
-			last := tailLines(out.stdout+out.stderr, 10)
-			if strings.TrimSpace(last) == "" {
-				last = "(none)"
-			}
-			if out.started == 0 && len(out.results) == 0 {
-				// Nothing ran: TestMain or a package's initialization
-				// blocked. If no other process runs anything either, the
-				// search fails with this.
-				s.mu.Lock()
-				s.noResults = append(s.noResults, "the test process hung before its first schedule (in TestMain or a package's initialization?) and was killed; its last output:\n"+last)
-				s.mu.Unlock()
-				return
-			}
-			s.noteOnce(t.name+"|hung", fmt.Sprintf("%s: the test process hung outside any schedule and was killed; its last output:\n%s", t.name, last))
-			return
-		}
-		if len(out.results) == 0 {
-			if time.Until(stop) > 0 && ctx.Err() == nil {
-				s.mu.Lock()
-				s.noResults = append(s.noResults, tailLines(out.stdout+out.stderr, 20))
-				s.mu.Unlock()
-			}
-			return
-		}
-		first = last + 1
+		return keys
 	}
+	f := crashFailure(out, byIndex)
+	f.seed = s.opts.Seed + int64(out.crashed)
+	f.strategy = strategy
+	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
+		s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d did not finish before the end of its share of the budget and was stopped (a long test, or blocked outside the scheduler's control); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
+		return keys
+	}
+	keys[f.key()] = true
+	s.addCrash(t, f, out.crashed)
+	if strategy != rt.PlainStrategy {
+		s.failedAt(t, out.crashed-base+1)
+	}
+	return keys
+}
+
+// afterProcess decides how a worker goes on after one process: from which
+// schedule index, or not at all.
+func (s *search) afterProcess(ctx context.Context, t *target, out *childOutcome, stop time.Time) (next int, more bool) {
+	last := -1
+	for _, r := range out.results {
+		last = max(last, r.Index)
+	}
+	if out.crashed >= 0 {
+		return out.crashed + 1, true
+	}
+	if out.leftovers >= 0 {
+		s.mu.Lock()
+		t.stats.Fresh++
+		s.mu.Unlock()
+		return out.leftovers, true
+	}
+	if out.killed {
+		tail := tailLines(out.stdout+out.stderr, 10)
+		if strings.TrimSpace(tail) == "" {
+			tail = "(none)"
+		}
+		if out.started == 0 && len(out.results) == 0 {
+			// Nothing ran: TestMain or a package's initialization
+			// blocked. If no other process runs anything either, the
+			// search fails with this.
+			s.mu.Lock()
+			s.noResults = append(s.noResults, "the test process hung before its first schedule (in TestMain or a package's initialization?) and was killed; its last output:\n"+tail)
+			s.mu.Unlock()
+			return 0, false
+		}
+		s.noteOnce(t.name+"|hung", fmt.Sprintf("%s: the test process hung outside any schedule and was killed; its last output:\n%s", t.name, tail))
+		return 0, false
+	}
+	if len(out.results) == 0 {
+		if time.Until(stop) > 0 && ctx.Err() == nil && out.started == 0 {
+			s.mu.Lock()
+			s.noResults = append(s.noResults, tailLines(out.stdout+out.stderr, 20))
+			s.mu.Unlock()
+		}
+		return 0, false
+	}
+	return last + 1, true
 }
 
 // crashFailure describes the schedule a process died in: from the result
@@ -660,27 +939,36 @@ func (s *search) noteOnce(key, n string) {
 
 // stuck handles a schedule that the runtime's watchdog ended: a goroutine
 // stuck for the whole step timeout is a finding, replayable from the
-// decisions the runtime wrote on its way out; one still stuck when the
+// decisions the runtime wrote on its way out, and so is one stuck at the
+// site where the test's unperturbed run hung; one still stuck when the
 // budget ran out, before the full timeout, is a note, and so is one blocked
 // while the scheduler held back goroutines it may have been waiting for.
-func (s *search) stuck(t *target, r rt.Result, crashText string, base int) {
+// It returns the failure when it recorded one.
+func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *failure {
 	f, ok := fromResult(r)
 	if !ok {
-		return
+		return nil
 	}
+	f.strategy = strategy
 	if r.HeldBack {
 		s.noteOnce(t.name+"|held|"+f.site, fmt.Sprintf("%s: not reported, the scheduler may have caused it (schedule with seed %d): %s",
 			t.name, r.Seed, strings.TrimPrefix(f.message, "hang: ")))
-		return
+		return nil
 	}
-	if r.Watchdog >= s.opts.StepTimeout {
+	s.mu.Lock()
+	plainHang := t.plainKeys[f.key()]
+	s.mu.Unlock()
+	if r.Watchdog >= s.opts.StepTimeout || plainHang {
 		f.detail = crashText
+		if strategy == rt.PlainStrategy {
+			f.message += " (on the unperturbed schedule too: no interleaving needed)"
+		}
 		s.add(t, f)
-		s.failedAt(t, r.Index-base+1)
-		return
+		return f
 	}
 	s.noteOnce(t.name+"|stuck|"+f.site, fmt.Sprintf("%s: the budget ran out before the %v watchdog could call the schedule with seed %d hung: %s",
 		t.name, s.opts.StepTimeout, r.Seed, strings.TrimPrefix(f.message, "hang: ")))
+	return nil
 }
 
 // add records a failure, keeping the first schedule of each unique one (or
@@ -721,6 +1009,27 @@ func (s *search) addCrash(t *target, f *failure, index int) {
 	s.crashes = append(s.crashes, pendingCrash{t: t, seed: f.seed, f: f, index: index})
 }
 
+// confirmCrashes confirms the pending crashes of t.
+func (s *search) confirmCrashes(ctx context.Context, t *target) {
+	s.mu.Lock()
+	var mine, rest []pendingCrash
+	for _, pc := range s.crashes {
+		if pc.t == t {
+			mine = append(mine, pc)
+		} else {
+			rest = append(rest, pc)
+		}
+	}
+	s.crashes = rest
+	s.mu.Unlock()
+	for _, pc := range mine {
+		if ctx.Err() != nil {
+			return
+		}
+		s.confirmCrash(ctx, pc)
+	}
+}
+
 // confirmCrash replays a crashed seed in a fresh process with the trace on,
 // which records the decisions made before the crash.
 func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
@@ -730,7 +1039,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 		workDir: s.workDir,
 		cfg: rt.Config{
 			Test:        pc.t.name,
-			Strategy:    s.opts.Strategy,
+			Strategy:    pc.f.strategy,
 			Seed:        pc.seed,
 			First:       0,
 			Schedules:   1,
@@ -740,9 +1049,22 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 		},
 	}
 	name := fmt.Sprintf("confirm-%s-%d", pc.t.name, pc.index)
-	out, err := c.run(ctx, time.Now().Add(s.opts.StepTimeout+2*childGrace), name)
+	// Inside the budget: a crash left unconfirmed at its end is a note.
+	if time.Until(s.hardStop) <= 0 {
+		s.note(fmt.Sprintf("%s: the process died under seed %d (%s); the budget ran out before a fresh process could confirm it: not reported", pc.t.name, pc.seed, firstLine(pc.f.message)))
+		return
+	}
+	hard := time.Now().Add(s.opts.StepTimeout + 2*childGrace)
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	out, err := c.run(ctx, hard, name)
 	if err != nil {
 		s.note(fmt.Sprintf("%s: confirm crash of seed %d: %v", pc.t.name, pc.seed, err))
+		return
+	}
+	if out.crashed < 0 && out.killed {
+		s.note(fmt.Sprintf("%s: the process died under seed %d (%s); the budget ran out before a fresh process could confirm it: not reported", pc.t.name, pc.seed, firstLine(pc.f.message)))
 		return
 	}
 	if out.crashed < 0 {
@@ -824,7 +1146,7 @@ func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
 		Test:      t.name,
 		GoVersion: s.goVersion,
 		Race:      s.opts.Race,
-		Strategy:  rt.StrategyOf(s.opts.Strategy, f.seed), // the portfolio's member
+		Strategy:  rt.StrategyOf(cmp.Or(f.strategy, s.opts.Strategy), f.seed), // plain, or the portfolio's member
 		Seed:      f.seed,
 		Decisions: f.decisions,
 		Failure:   f.signature(),

@@ -25,23 +25,57 @@ type failure struct {
 	decisions  []rt.Decision
 	detail     string // race report or crash output, for replay's printout
 	confirmed  bool   // a crash that a fresh process reproduced
+	strategy   string // of the schedule that failed ("" for Options.Strategy)
 }
 
-// key identifies a failure for dedupe: its kind, where it happened and, for
-// blocking failures, where every goroutine was stuck.
+// isHang reports whether f is the watchdog's: a goroutine that never
+// reached its next scheduling point.
+func (f *failure) isHang() bool {
+	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "hang: ")
+}
+
+// isLivelock reports whether f is the step bound's.
+func (f *failure) isLivelock() bool {
+	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "livelock")
+}
+
+// entry is the function a goroutine runs (its outermost user frame, with
+// closure numbers dropped): what identifies the goroutine whatever line it
+// is stuck at.
+func entry(g checks.Goroutine) string {
+	us := userFrames(g.Stack)
+	if len(us) == 0 {
+		return g.Site
+	}
+	return closureRE.ReplaceAllString(us[len(us)-1].Func, ".func")
+}
+
+// key identifies a failure for dedupe, by its signature: its kind and
+// where it happened; for blocking failures and hangs, which goroutines
+// were stuck (the functions they run), not the lines they were stuck at,
+// which vary with the schedule.
 func (f *failure) key() string {
 	parts := []string{string(f.kind)}
-	switch f.kind {
-	case checks.Deadlock, checks.Leak:
-		var sites []string
-		for _, g := range f.goroutines {
-			sites = append(sites, g.Site)
+	switch {
+	case f.kind == checks.Deadlock || f.kind == checks.Leak || f.isHang() || f.isLivelock():
+		switch {
+		case f.isHang():
+			parts = append(parts, "hang")
+		case f.isLivelock():
+			parts = append(parts, "livelock")
 		}
-		parts = append(parts, sortedUnique(sites)...)
-		if len(sites) == 0 {
+		var entries []string
+		for _, g := range f.goroutines {
+			if f.isHang() && g.Site != f.site {
+				continue // the hang is the stuck goroutine's
+			}
+			entries = append(entries, entry(g))
+		}
+		parts = append(parts, sortedUnique(entries)...)
+		if len(entries) == 0 {
 			parts = append(parts, f.site)
 		}
-	case checks.DataRace:
+	case f.kind == checks.DataRace:
 		var sites []string
 		for _, r := range f.related {
 			sites = append(sites, r.Position.String())

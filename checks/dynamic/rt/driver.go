@@ -2,11 +2,13 @@ package rt
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,6 +42,10 @@ var (
 func Main(t *testing.T, tests map[string]func(*testing.T)) {
 	path := os.Getenv(EnvConfig)
 	if path == "" {
+		if body := tests[os.Getenv(EnvChild)]; body != nil {
+			runChild(t, body)
+			return
+		}
 		t.Skip("interleave: " + EnvConfig + " not set")
 	}
 	data, err := os.ReadFile(path)
@@ -54,6 +60,11 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 	if body == nil {
 		t.Fatalf("interleave: no test %q in this package", cfg.Test)
 	}
+	// A test that re-runs its own binary (to test a crash or os.Exit, often
+	// with -test.run=t.Name(), which names this driver) gets a child that
+	// runs the test plainly, without the scheduler and its results file.
+	os.Unsetenv(EnvConfig)
+	os.Setenv(EnvChild, cfg.Test)
 	var out *os.File
 	if cfg.Results != "" {
 		out, err = os.OpenFile(cfg.Results, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -88,9 +99,19 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 	} else if n == 0 && cfg.Deadline.IsZero() {
 		n = 1
 	}
+	baseline := runtime.NumGoroutine()
 	for i := cfg.First; n == 0 || i < cfg.First+n; i++ {
 		if !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
 			break
+		}
+		// No schedule may run with an earlier one's leftovers (a goroutine
+		// the scheduler never saw, holding a lock): the driver goes on in a
+		// fresh process.
+		if i > cfg.First {
+			if left := leftovers(baseline); left > 0 {
+				fmt.Fprintf(os.Stderr, "%s%d %d\n", MarkerLeftovers, i, left)
+				break
+			}
 		}
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerStart, i)
 		r := RunSchedule(t, cfg, i, strat, cfg.Replay, body)
@@ -102,6 +123,38 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 		}
 	}
 	return all
+}
+
+// leftovers is how many goroutines more than baseline are still alive
+// after a short wait for the ones that are ending.
+func leftovers(baseline int) int {
+	for wait := 50 * time.Microsecond; ; wait *= 2 {
+		// No min/max/clear here: rt is compiled at the language version
+		// of the module under test, which may be older than go1.21.
+		n := runtime.NumGoroutine() - baseline
+		if n <= 0 {
+			return 0
+		}
+		if wait > 5*time.Millisecond {
+			return n
+		}
+		time.Sleep(wait)
+	}
+}
+
+// runChild runs body plainly in a child process of a test (EnvChild), in
+// a subtest named as -test.run asks ("TestInterleaveDriver/schedule-7"),
+// so that a pattern built from t.Name() still selects its subtests.
+func runChild(t *testing.T, body func(*testing.T)) {
+	name := "schedule-0"
+	if f := flag.Lookup("test.run"); f != nil {
+		if parts := strings.Split(f.Value.String(), "/"); len(parts) > 1 {
+			if p := strings.Trim(parts[1], "^$"); strings.HasPrefix(p, "schedule-") {
+				name = p
+			}
+		}
+	}
+	t.Run(name, body)
 }
 
 // RunSchedule runs body once under control, in a subtest of t, as schedule

@@ -28,6 +28,16 @@ const (
 	MarkerEnd   = "interleave: schedule end "
 )
 
+// MarkerLeftovers, followed by a schedule index and a count, says that
+// the binary stopped before that schedule because goroutines of earlier
+// schedules were still alive: the driver runs it in a fresh process.
+const MarkerLeftovers = "interleave: leftovers before schedule "
+
+// EnvChild names the test a child process of a test runs plainly: the
+// driver test sets it (and unsets EnvConfig) for the processes a test
+// starts from its own binary.
+const EnvChild = "INTERLEAVE_CHILD"
+
 // ScheduleVersion is the version of the schedule file format.
 const ScheduleVersion = 1
 

@@ -85,8 +85,12 @@ func knownStrategy(n string) bool {
 // "pct", "pos", "portfolio" (the default, also for "" and unknown names:
 // the three rotated by seed) or a comma-separated list (a portfolio of
 // those). targets are "file.go:line" sites where preemption is favoured;
-// with them every strategy becomes targeted (see Targeted).
+// with them every strategy becomes targeted (see Targeted). PlainStrategy
+// is the driver's unperturbed schedule.
 func NewStrategy(name string, targets []string) Strategy {
+	if name == PlainStrategy {
+		return Plain{} // the unperturbed schedule: never targeted
+	}
 	var s Strategy
 	parts := strings.Split(name, ",")
 	if len(parts) > 1 {
@@ -113,6 +117,9 @@ func NewStrategy(name string, targets []string) Strategy {
 // member a portfolio picks for that seed, else name itself. Running that
 // strategy alone with the seed makes the same decisions.
 func StrategyOf(name string, seed int64) string {
+	if name == PlainStrategy {
+		return name
+	}
 	var members []string
 	for _, p := range strings.Split(name, ",") {
 		if p = strings.TrimSpace(p); knownStrategy(p) && p != StratPortfolio {

@@ -1,0 +1,193 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// BaseOptions says where and how long to look for a change's failures on
+// its base commit.
+type BaseOptions struct {
+	// Dir is the module root in a checkout of the base commit.
+	Dir string
+	// Budget is the wall time of the bounded search on the base, over all
+	// the packages of the failures that their schedules do not reproduce.
+	Budget      time.Duration
+	Strategy    string // of the bounded search ("" for the default)
+	Seed        int64
+	Race        bool
+	Workers     int
+	StepTimeout time.Duration
+}
+
+// BaseVerdict is what the base commit did with one failure of the head.
+type BaseVerdict struct {
+	// OnBase is set when the failure happens on the base commit too: it
+	// is not the change's.
+	OnBase bool
+	// How says how that was decided, for the reader.
+	How string
+}
+
+// CheckBase decides, for each dynamic finding of a change's head, whether
+// the base commit has the same failure: its schedule is replayed on the
+// base, and the failures it does not reproduce are searched for there
+// with a bounded search of their tests. A test or package the base does
+// not have cannot fail there.
+func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions) ([]BaseVerdict, error) {
+	if opts.StepTimeout <= 0 {
+		opts.StepTimeout = DefaultStepTimeout
+	}
+	out := make([]BaseVerdict, len(findings))
+	// A path inside the base module: replays resolve the package there.
+	anchor := filepath.Join(opts.Dir, "base.json")
+	reps := map[string]*replayer{}
+	repErr := map[string]error{}
+	defer func() {
+		for _, r := range reps {
+			r.close()
+		}
+	}()
+	search := map[string][]int{} // package -> findings left to search for
+	var pkgs []string
+	for i, f := range findings {
+		sched, err := ReadSchedule(f.Schedule)
+		if err != nil {
+			return nil, err
+		}
+		key := fmt.Sprintf("%s|%v", sched.Package, sched.Race)
+		rep, ok := reps[key]
+		if !ok && repErr[key] == nil {
+			rep, err = newReplayer(ctx, sched, anchor, ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout})
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				repErr[key] = err
+			} else {
+				reps[key] = rep
+			}
+		}
+		if rep == nil {
+			out[i].How = fmt.Sprintf("the base commit cannot run it (%s)", firstLine(repErr[key].Error()))
+			continue
+		}
+		if !rep.tests[sched.Test] {
+			out[i].How = "the base commit has no test " + sched.Test
+			continue
+		}
+		rr, err := rep.run(ctx, sched, anchor)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			out[i].How = "the base commit cannot run it (" + firstLine(err.Error()) + ")"
+			continue
+		}
+		if rr.Finding != nil && SameFailure(*rr.Finding, f) {
+			out[i] = BaseVerdict{OnBase: true, How: "its schedule fails the same way on the base commit"}
+			continue
+		}
+		if len(search[sched.Package]) == 0 {
+			pkgs = append(pkgs, sched.Package)
+		}
+		search[sched.Package] = append(search[sched.Package], i)
+	}
+	if len(pkgs) == 0 {
+		return out, nil
+	}
+	per := opts.Budget / time.Duration(len(pkgs))
+	for _, pkg := range pkgs {
+		idx := search[pkg]
+		var refs []TestRef
+		seen := map[string]bool{}
+		for _, i := range idx {
+			if !seen[findings[i].Test] {
+				seen[findings[i].Test] = true
+				refs = append(refs, TestRef{Package: pkg, Name: findings[i].Test})
+			}
+		}
+		schedDir, err := os.MkdirTemp("", "interleave-base-")
+		if err != nil {
+			return nil, err
+		}
+		res, err := Run(ctx, Options{
+			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: max(per, time.Second),
+			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
+		})
+		os.RemoveAll(schedDir)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			for _, i := range idx {
+				out[i].How = "the base commit cannot run it (" + firstLine(err.Error()) + ")"
+			}
+			continue
+		}
+		onBase := append(append([]checks.Finding(nil), res.Findings...), res.Plain...)
+		for _, i := range idx {
+			out[i].How = fmt.Sprintf("the base commit passes its schedule, and %d schedules of %s there do not fail this way", testSchedules(res.Stats, findings[i].Test), findings[i].Test)
+			for _, b := range onBase {
+				if SameFailure(b, findings[i]) {
+					out[i] = BaseVerdict{OnBase: true, How: "a search on the base commit fails the same way"}
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func testSchedules(st Stats, test string) int {
+	n := 0
+	for _, ts := range st.Tests {
+		if ts.Test == test {
+			n += ts.Schedules
+		}
+	}
+	return n
+}
+
+// SameFailure reports whether two dynamic findings, possibly from two
+// commits whose lines differ, are the same failure: the same test failing
+// the same way, by fingerprint (no line numbers) or by enclosing function
+// and message with line numbers dropped.
+func SameFailure(a, b checks.Finding) bool {
+	if a.Kind != b.Kind || a.Test != b.Test || a.Package != b.Package {
+		return false
+	}
+	if a.Fingerprint() == b.Fingerprint() {
+		return true
+	}
+	// normalizeMessage drops numbers, line numbers among them.
+	return a.Func == b.Func && normalizeMessage(a.Message) == normalizeMessage(b.Message)
+}
+
+// ScheduleSites returns the sites ("file.go:12") a schedule file's
+// goroutines passed through, in order, without repeats.
+func ScheduleSites(path string) []string {
+	s, err := ReadSchedule(path)
+	if err != nil {
+		return nil
+	}
+	return decisionSites(s)
+}
+
+func decisionSites(s *rt.Schedule) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range s.Decisions {
+		if d.Site != "" && !seen[d.Site] {
+			seen[d.Site] = true
+			out = append(out, d.Site)
+		}
+	}
+	return out
+}

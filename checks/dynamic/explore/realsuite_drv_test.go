@@ -1,0 +1,371 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+)
+
+// realsuiteDrvDir is the nested module of the driver's real-suite kernels
+// (issue 14): each package is a false alarm the driver used to raise.
+const realsuiteDrvDir = "../testdata/realsuite-drv"
+
+// drvCase is one package of testdata/realsuite-drv and what searching it
+// must produce.
+type drvCase struct {
+	name   string
+	pkg    string
+	budget time.Duration
+	step   time.Duration // Options.StepTimeout (0: the default)
+	// want is the finding each named test must produce ("" for none);
+	// wantSite is the file:line suffix of its position ("|" between
+	// alternatives), wantMsg substrings
+	// of its message.
+	want     map[string]checks.FailureKind
+	wantSite map[string]string
+	wantMsg  map[string][]string
+	// wantPlain names the tests whose unperturbed run must fail with this
+	// kind: reported in Result.Plain, not as findings.
+	wantPlain map[string]checks.FailureKind
+	check     func(t *testing.T, res *Result)
+}
+
+var drvCases = []drvCase{
+	{
+		// Mechanism 6: the test re-runs its binary with -test.run=t.Name();
+		// the child must run the test plainly, and its os.Exit(3) is what
+		// the parent expects, not a finding.
+		name: "child process",
+		pkg:  "childproc",
+		want: map[string]checks.FailureKind{"TestExitsWithThree": ""},
+	},
+	{
+		// Mechanism 13: a goroutine the scheduler never saw holds a
+		// package-level mutex after the test; the next schedule runs in a
+		// fresh process instead of hanging on it.
+		name: "leftovers",
+		pkg:  "leftover",
+		step: time.Second,
+		want: map[string]checks.FailureKind{"TestLeavesLockedWatcher": ""},
+		check: func(t *testing.T, res *Result) {
+			for _, ts := range res.Stats.Tests {
+				// Each process runs one schedule and refuses the next: a
+				// worker that ran more than one process did so because of
+				// the leftovers.
+				if ts.Schedules-1 > defaultWorkers() && ts.Fresh == 0 {
+					t.Errorf("%s: %d schedules and no fresh process for leftovers", ts.Test, ts.Schedules)
+				}
+			}
+		},
+	},
+	{
+		// Mechanism 11: a leak on every schedule, the unperturbed one
+		// included, is the test's own; a leak on some schedules is a
+		// finding.
+		name:      "fails without interleave too",
+		pkg:       "hygiene",
+		budget:    3 * time.Second,
+		want:      map[string]checks.FailureKind{"TestForgetsClose": "", "TestDropsReply": checks.Leak},
+		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:62"},
+		wantPlain: map[string]checks.FailureKind{"TestForgetsClose": checks.Leak},
+	},
+	{
+		// Mechanism 9: a call that never returns, on every schedule; the
+		// test's share of the budget is shorter than the watchdog, but the
+		// unperturbed run has the full watchdog: a finding with its stack.
+		name:   "real hang",
+		pkg:    "realhang",
+		budget: 4 * time.Second,
+		step:   time.Second,
+		want: map[string]checks.FailureKind{
+			"TestFieldsInBackground": checks.Fatal,
+			"TestSplit1":             "", "TestSplit2": "", "TestSplit3": "", "TestSplit4": "",
+			"TestSplit5": "", "TestSplit6": "", "TestSplit7": "",
+		},
+		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:32"},
+		wantMsg: map[string][]string{"TestFieldsInBackground": {
+			"hang: g2 did not reach a scheduling point within 1s", "on the unperturbed schedule too",
+		}},
+	},
+	{
+		// Mechanism 10: the producer leaks at one of two sends: one
+		// finding.
+		name:     "dedupe by signature",
+		pkg:      "dedupe",
+		budget:   3 * time.Second,
+		want:     map[string]checks.FailureKind{"TestLookupCanceled": checks.Leak},
+		wantSite: map[string]string{"TestLookupCanceled": "dedupe_test.go:21|dedupe_test.go:23"},
+	},
+	{
+		// Mechanism 8: every test runs schedules, and the counts add up.
+		name: "budget",
+		pkg:  "budget",
+		want: map[string]checks.FailureKind{
+			"TestSlowDigests": "", "TestFast1": "", "TestFast2": "", "TestFast3": "",
+			"TestFast4": "", "TestFast5": "", "TestFast6": "",
+		},
+		check: func(t *testing.T, res *Result) {
+			sum := 0
+			for _, ts := range res.Stats.Tests {
+				sum += ts.Schedules
+				if ts.Plain != "pass" {
+					t.Errorf("%s: unperturbed run %q, want pass", ts.Test, ts.Plain)
+				}
+				if ts.Cost <= 0 {
+					t.Errorf("%s: no measured cost", ts.Test)
+				}
+			}
+			if sum != res.Stats.Schedules {
+				t.Errorf("per-test schedules add up to %d, total %d", sum, res.Stats.Schedules)
+			}
+		},
+	},
+}
+
+func defaultWorkers() int { o := Options{Budget: 1}; _ = normalize(&o); return o.Workers }
+
+// TestRealSuiteDriver searches each kernel of the driver's real-suite
+// mechanisms and checks the outcome; every finding replays in a fresh
+// process.
+func TestRealSuiteDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays six packages; skipped with -short")
+	}
+	dir, err := filepath.Abs(realsuiteDrvDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, dc := range drvCases {
+		t.Run(dc.name, func(t *testing.T) {
+			budget := dc.budget
+			if budget == 0 {
+				budget = robustBudget
+			}
+			res, err := Run(ctx, Options{
+				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
+				Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: dc.step,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range res.Notes {
+				t.Log("note:", n)
+			}
+			for _, ts := range res.Stats.Tests {
+				t.Logf("%s: %d schedules, unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.Plain, ts.Cost, ts.Fresh)
+				if _, ok := dc.want[ts.Test]; !ok {
+					t.Errorf("searched %s, which the case does not name", ts.Test)
+				}
+				if ts.Schedules == 0 {
+					t.Errorf("%s: no schedule ran", ts.Test)
+				}
+			}
+			plain := map[string][]checks.FailureKind{}
+			for _, f := range res.Plain {
+				plain[f.Test] = append(plain[f.Test], f.Kind)
+			}
+			for test, kind := range dc.wantPlain {
+				if len(plain[test]) != 1 || plain[test][0] != kind {
+					t.Errorf("%s: fails without interleave %v, want one %s", test, plain[test], kind)
+				}
+			}
+			for test, kinds := range plain {
+				if _, ok := dc.wantPlain[test]; !ok {
+					t.Errorf("%s: fails without interleave %v, want none", test, kinds)
+				}
+			}
+			if dc.check != nil {
+				dc.check(t, res)
+			}
+			var rep *replayer
+			for test, kind := range dc.want {
+				var got []checks.Finding
+				for _, f := range res.Findings {
+					if f.Test == test {
+						got = append(got, f)
+					}
+				}
+				if kind == "" {
+					for _, f := range got {
+						t.Errorf("%s: false alarm %s at %v: %s", test, f.Kind, f.Pos, f.Message)
+					}
+					continue
+				}
+				if len(got) != 1 || got[0].Kind != kind {
+					for _, f := range got {
+						t.Logf("%s: %s at %v: %s", test, f.Kind, f.Pos, f.Message)
+					}
+					t.Errorf("%s: got %d findings %v, want one %s", test, len(got), kinds(got), kind)
+					continue
+				}
+				f := got[0]
+				if site := dc.wantSite[test]; !siteIn(f.Pos.String(), site) {
+					t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
+				}
+				for _, m := range dc.wantMsg[test] {
+					if !strings.Contains(f.Message, m) {
+						t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
+					}
+				}
+				sched, err := ReadSchedule(f.Schedule)
+				if err != nil {
+					t.Errorf("%s: %v", test, err)
+					continue
+				}
+				if rep == nil {
+					if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, StepTimeout: dc.step}); err != nil {
+						t.Fatalf("replay build: %v", err)
+					}
+					defer rep.close()
+				}
+				rr, err := rep.run(ctx, sched, f.Schedule)
+				if err != nil {
+					t.Errorf("%s: replay: %v", test, err)
+					continue
+				}
+				if rr.Outcome != Reproduced || rr.Finding == nil || rr.Finding.Kind != kind {
+					t.Errorf("%s: replay %s (%v, diverged %q), want %s again", test, rr.Outcome, rr.Finding, rr.Diverged, kind)
+				}
+			}
+		})
+	}
+}
+
+// TestBudgetShares: the budget is split half by weight, half by weight
+// times measured cost; a test whose cost is unknown counts with the mean.
+func TestBudgetShares(t *testing.T) {
+	mk := func(cost time.Duration, plain string) *target {
+		return &target{weight: 1, cost: cost, stats: &TestStats{Plain: plain}}
+	}
+	ts := []*target{
+		mk(900*time.Millisecond, "pass"), // slow
+		mk(10*time.Millisecond, "pass"),
+		mk(10*time.Millisecond, "pass"),
+		mk(80*time.Millisecond, "fatal"), // hung: counts with the mean
+	}
+	sh, costs := budgetShares(ts)
+	if d := costs[3] - 920*time.Millisecond/3; d < -time.Millisecond || d > time.Millisecond {
+		t.Errorf("the hung test's cost %v, want the mean of the others", costs[3])
+	}
+	var sum float64
+	for _, x := range sh {
+		sum += x
+	}
+	if sum < 0.999 || sum > 1.001 {
+		t.Fatalf("shares %v add up to %v", sh, sum)
+	}
+	even := 1.0 / float64(len(ts))
+	if sh[0] <= even {
+		t.Errorf("slow test's share %v, want more than the even %v", sh[0], even)
+	}
+	for i := 1; i < 3; i++ {
+		if sh[i] < even/2 {
+			t.Errorf("fast test %d's share %v, want at least half the even %v", i, sh[i], even)
+		}
+	}
+	mean := (900 + 10 + 10) / 3.0
+	if want := sh[1] + (sh[0]-sh[1])*(mean-10)/(900-10); sh[3] < want-1e-9 || sh[3] > want+1e-9 {
+		t.Errorf("unknown cost's share %v, want the mean cost's %v", sh[3], want)
+	}
+}
+
+// TestKeyIgnoresStuckLine: the same leak stuck at another line of the
+// same goroutine is one failure; another goroutine is another.
+func TestKeyIgnoresStuckLine(t *testing.T) {
+	leak := func(fn, site string) *failure {
+		return &failure{kind: checks.Leak, site: site, goroutines: []checks.Goroutine{{
+			ID: "g2", Site: site,
+			Stack: []checks.Frame{{Func: fn, File: "/m/p/p_test.go", Line: 20}},
+		}}}
+	}
+	a := leak("m/p.lookup.func1", "/m/p/p_test.go:21")
+	b := leak("m/p.lookup.func1", "/m/p/p_test.go:23")
+	c := leak("m/p.other.func1", "/m/p/p_test.go:21")
+	if a.key() != b.key() {
+		t.Errorf("keys differ for the same goroutine stuck at two lines:\n%s\n%s", a.key(), b.key())
+	}
+	if a.key() == c.key() {
+		t.Errorf("same key for two goroutines: %s", a.key())
+	}
+}
+
+// TestStdoutKeepsDetails: a test failure's words include the continuation
+// lines of its first log entry (testify's Error and Messages, goleak's
+// goroutine list), and stop at the next entry.
+func TestStdoutKeepsDetails(t *testing.T) {
+	p := &stdoutParser{cur: -1, logs: map[int]string{}, indent: -1}
+	out := "=== RUN   TestInterleaveDriver/schedule-3\n" +
+		"    a_test.go:12: \n" +
+		"        \tError Trace:\ta_test.go:12\n" +
+		"        \tError:      \tShould be true\n" +
+		"    a_test.go:13: second entry\n" +
+		"--- FAIL: TestInterleaveDriver/schedule-3 (0.00s)\n"
+	p.Write([]byte(out))
+	got := p.logs[3]
+	for _, want := range []string{"a_test.go:12:", "Error Trace:", "Should be true"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "second entry") || strings.Contains(got, "FAIL") {
+		t.Errorf("log %q runs into the next entry", got)
+	}
+}
+
+// siteIn reports whether pos ends with one of the "|"-separated sites.
+func siteIn(pos, sites string) bool {
+	for _, s := range strings.Split(sites, "|") {
+		if strings.HasSuffix(pos, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNoteUncontrolled: what the rewriter left as written is noted once
+// per searched package, module-relative, however many tests it has.
+func TestNoteUncontrolled(t *testing.T) {
+	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestB"}}
+	s := &search{inst: &rewrite.Result{ModuleRoot: "/m", Packages: []rewrite.Package{p}, Warnings: []string{
+		"/m/p/a.go:3: method or function value (*sync.Mutex).Lock left as written",
+		"/m/p/b_test.go:9: select left as written: its label is the target of a goto",
+		"/m/q/c.go:1: go statement left as written",
+	}}}
+	s.noteUncontrolled([]*target{{pkg: p, name: "TestA"}, {pkg: p, name: "TestB"}})
+	if len(s.notes) != 1 {
+		t.Fatalf("notes %q, want one for m/p", s.notes)
+	}
+	for _, want := range []string{"m/p: 2 operations left uncontrolled", "\n  p/a.go:3: method", "\n  p/b_test.go:9: select"} {
+		if !strings.Contains(s.notes[0], want) {
+			t.Errorf("note %q lacks %q", s.notes[0], want)
+		}
+	}
+	if strings.Contains(s.notes[0], "c.go") {
+		t.Errorf("note %q names another package's file", s.notes[0])
+	}
+}
+
+// TestOldLanguageVersion: the runtime compiles in a module whose go.mod
+// says go 1.18.
+func TestOldLanguageVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(realsuiteDrvDir, "oldgo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Options{Dir: dir, Budget: robustBudget, Seed: 1, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 0 || res.Stats.Schedules == 0 {
+		t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
+	}
+}

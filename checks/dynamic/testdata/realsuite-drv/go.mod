@@ -1,0 +1,3 @@
+module realsuitedrv
+
+go 1.25

@@ -1,0 +1,3 @@
+module oldgo
+
+go 1.18

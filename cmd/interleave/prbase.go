@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// The pull request is told about a dynamic failure by its cause, not by
+// its line: a failure of an affected test is the change's when the base
+// commit does not have it (its schedule replayed on the base, then a
+// bounded search there); the change's are posted, anchored on a changed
+// line the failing goroutines passed through, and said to be new; the
+// others are pre-existing and go to the summary only.
+
+// prBaseShare is the part of -budget the bounded search on the base commit
+// may take, over all the failures its schedules did not reproduce.
+const prBaseShare = 4
+
+// byCause splits the head's dynamic findings into the change's (marked
+// new and anchored on the change) and the pre-existing ones.
+func (r *prRun) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []checks.Finding) {
+	if len(dyn) == 0 {
+		return nil, nil
+	}
+	c := r.change
+	verdicts, err := r.checkBase(ctx, dyn)
+	if err != nil {
+		if ctx.Err() != nil {
+			return dyn, nil
+		}
+		// Without the base, the cause is unknown: the failures are
+		// reported as before, on the lines they point at, without a
+		// claim either way.
+		r.notes = append(r.notes, fmt.Sprintf("could not run the failures on the base commit (%v): dynamic findings reported without comparing", err))
+		var kept []checks.Finding
+		for _, f := range dyn {
+			if r.inScope(&f) {
+				kept = append(kept, f)
+			}
+		}
+		return kept, nil
+	}
+	for i, f := range dyn {
+		v := verdicts[i]
+		if v.OnBase {
+			f.Baseline = checks.BaselineUnchanged
+			f.Message += " (pre-existing: " + v.How + ")"
+			pre = append(pre, f)
+			continue
+		}
+		f.Baseline = checks.BaselineNew
+		r.anchor(&f)
+		f.Message += " (new in this change: " + v.How + ")"
+		news = append(news, f)
+	}
+	if len(pre) > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), prPlural(len(pre), "failure"), c.MergeBase))
+	}
+	return news, pre
+}
+
+// checkBase runs the failures on a worktree of the merge base.
+func (r *prRun) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.BaseVerdict, error) {
+	c := r.change
+	if c.MergeBase == "" {
+		out := make([]explore.BaseVerdict, len(dyn))
+		for i := range out {
+			out[i].How = "there is no base commit"
+		}
+		return out, nil
+	}
+	tmp, err := os.MkdirTemp("", "interleave-base-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	wt := filepath.Join(tmp, "base")
+	if out, err := prGit(ctx, c.Root, "worktree", "add", "--detach", "--force", wt, c.MergeBase); err != nil {
+		return nil, fmt.Errorf("git worktree add: %v: %s", err, out)
+	}
+	defer func() {
+		// Not ctx: the worktree is removed even when interrupted.
+		rm, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		prGit(rm, c.Root, "worktree", "remove", "--force", wt)
+		prGit(rm, c.Root, "worktree", "prune")
+	}()
+	rel, err := filepath.Rel(c.Root, c.ModuleDir)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(wt, rel)
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		out := make([]explore.BaseVerdict, len(dyn))
+		for i := range out {
+			out[i].How = "the base commit has no module at " + filepath.ToSlash(rel)
+		}
+		return out, nil
+	}
+	seed := r.opts.Seed
+	if seed == 0 {
+		seed = seedFrom(c.HeadCommit, c.MergeBase)
+	}
+	start := time.Now()
+	v, err := explore.CheckBase(ctx, dyn, explore.BaseOptions{
+		Dir: dir, Budget: max(r.opts.Budget/prBaseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
+		Race: r.opts.Race, Workers: r.opts.Workers,
+	})
+	r.timings = append(r.timings, prStage{"base", time.Since(start)})
+	return v, err
+}
+
+func prGit(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// anchor moves a finding of the change to a changed line its goroutines
+// passed through: its own position if changed, else a related location, a
+// goroutine's site or frame, a scheduling point of its schedule, and
+// failing all those the line of the test. The failure's own position
+// stays, as a related location.
+func (r *prRun) anchor(f *checks.Finding) {
+	c := r.change
+	on := func(file string, line int) bool {
+		return file != "" && line > 0 && c.OnChangedLine(prAbs(c.ModuleDir, file), line)
+	}
+	if on(f.Pos.File, f.Pos.Line) {
+		return
+	}
+	move := func(file string, line int, why string) {
+		if f.Pos.IsValid() {
+			f.Related = append([]checks.Related{{Position: f.Pos, Message: "fails here"}}, f.Related...)
+		}
+		f.Pos = checks.Position{File: file, Line: line}
+		f.Message += " (" + why + ")"
+	}
+	for _, rel := range f.Related {
+		if on(rel.File, rel.Line) {
+			move(rel.File, rel.Line, "reported on the changed line involved")
+			return
+		}
+	}
+	for _, g := range f.Goroutines {
+		if file, line, ok := prSplitSite(g.Site); ok && on(file, line) {
+			move(file, line, "reported on the changed line goroutine "+g.ID+" is at")
+			return
+		}
+	}
+	for _, g := range f.Goroutines {
+		for _, fr := range g.Stack {
+			if on(fr.File, fr.Line) {
+				move(fr.File, fr.Line, "reported on the changed line goroutine "+g.ID+" called through")
+				return
+			}
+		}
+	}
+	// The schedule's scheduling points are the lines the goroutines
+	// passed through; their sites are "file.go:12", matched to the
+	// changed files by name.
+	if f.Schedule != "" {
+		for _, site := range explore.ScheduleSites(f.Schedule) {
+			base, line, ok := prSplitSite(site)
+			if !ok {
+				continue
+			}
+			for _, cf := range c.Files {
+				p := filepath.Join(c.Root, filepath.FromSlash(cf.Path))
+				if filepath.Base(p) == base && c.OnChangedLine(p, line) {
+					move(p, line, "reported on the changed line the schedule passed through")
+					return
+				}
+			}
+		}
+	}
+	for _, g := range f.Goroutines {
+		for _, fr := range g.Stack {
+			if f.Test != "" && strings.HasSuffix(fr.Func, "."+f.Test) && fr.File != "" {
+				move(fr.File, fr.Line, "reported on the test")
+				return
+			}
+		}
+	}
+}
