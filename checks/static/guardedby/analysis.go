@@ -17,11 +17,19 @@ type obs struct {
 	write bool
 	held  []*types.Var // sibling mutexes held at the access
 	base  string       // source text of the base: c in c.count
+	sel   string       // the field as selected, when promoted: c.inMsgs for c.stats.inMsgs
+	// other reports that a lock other than the sibling mutexes is held;
+	// others lists the mutex fields those locks are (nil for a lock that
+	// is not a struct field: a package variable, a Locker).
+	other  bool
+	others []*types.Var
+	fn     *ssa.Function // the analyzed function the access is in
 }
 
 type fieldInfo struct {
-	obs   []*obs
-	byPos map[token.Pos]*obs
+	obs     []*obs
+	byPos   map[token.Pos]*obs
+	written bool // written somewhere after construction
 }
 
 func (o *obs) holds(mu *types.Var) bool {
@@ -36,6 +44,13 @@ func (o *obs) holds(mu *types.Var) bool {
 // mutexesHeld returns the sibling mutexes of the accessed struct that are
 // held at the access, and whether some other lock is held too.
 func mutexesHeld(st lockset.State, acc lockset.Access, mus []*types.Var) (held []*types.Var, other bool) {
+	held, others := mutexesHeldOthers(st, acc, mus)
+	return held, len(others) > 0
+}
+
+// mutexesHeldOthers is mutexesHeld that also returns the field of each
+// other lock held (nil when it is not a struct field).
+func mutexesHeldOthers(st lockset.State, acc lockset.Access, mus []*types.Var) (held, others []*types.Var) {
 	for _, h := range st.Locks() {
 		found := false
 		for _, mu := range mus {
@@ -45,10 +60,14 @@ func mutexesHeld(st lockset.State, acc lockset.Access, mus []*types.Var) (held [
 			}
 		}
 		if !found {
-			other = true
+			v := h.Lock.FieldVar()
+			if v != nil {
+				v = v.Origin()
+			}
+			others = append(others, v)
 		}
 	}
-	return held, other
+	return held, others
 }
 
 // copied reports whether root is a struct passed by value: accesses to
@@ -96,18 +115,6 @@ func (pc *passContext) collect(r *lockset.Result) {
 		if !ok || copied(acc.Base.Root) || r.IsFresh(acc.Base.Root) {
 			continue
 		}
-		held, other := mutexesHeld(st, acc, mus)
-		if len(held) == 0 {
-			if other || r.Context == lockset.Escaping || !r.EntryKnown || !acc.Base.Canonical() {
-				continue // unknown: another lock, an unknown caller, or an unknown object
-			}
-			if !acc.Kind.IsWrite() && afterSync(acc.Instr) {
-				continue // a read ordered by a channel or WaitGroup: not a lock discipline question
-			}
-			if _, ok := f.Type().Underlying().(*types.Chan); ok && !acc.Kind.IsWrite() {
-				continue // loading a channel to use it: the channel synchronizes itself
-			}
-		}
 		write := acc.Kind.IsWrite()
 		if write && acc.Kind != lockset.Write && !acc.Target.IsZero() && st.HoldsUnder(acc.Target, lockset.Exclusive) {
 			write = false // the object written through has its own lock held
@@ -118,13 +125,29 @@ func (pc *passContext) collect(r *lockset.Result) {
 			pc.fields[f] = info
 			pc.order = append(pc.order, f)
 		}
+		info.written = info.written || write
+		held, others := mutexesHeldOthers(st, acc, mus)
+		if len(held) == 0 {
+			if r.Context == lockset.Escaping || !r.EntryKnown || !acc.Base.Canonical() {
+				continue // unknown: an unknown caller, or an unknown object
+			}
+			if !acc.Kind.IsWrite() && afterSync(acc.Instr) {
+				continue // a read ordered by a channel or WaitGroup: not a lock discipline question
+			}
+			if _, ok := f.Type().Underlying().(*types.Chan); ok && !acc.Kind.IsWrite() {
+				continue // loading a channel to use it: the channel synchronizes itself
+			}
+		}
 		if o := info.byPos[acc.Pos]; o != nil {
 			// x.f++ is a load and a store at one selector: one access.
 			o.write = o.write || write
 			o.held = intersect(o.held, held)
 			continue
 		}
-		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base)}
+		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn}
+		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
+			o.sel = sel.Sel.Name // a promoted field of the embedded f
+		}
 		info.byPos[acc.Pos] = o
 		info.obs = append(info.obs, o)
 	}
@@ -142,36 +165,82 @@ func intersect(a, b []*types.Var) []*types.Var {
 	return out
 }
 
-// reportFields reports IL1001: the unprotected accesses of each guarded
-// field.
+// mayAlias reports whether one of the other locks held at o could be mu
+// reached through another path (a.cs.mu for cs.mu): a field of the same
+// mutex, or a lock that is no struct field at all.
+func (o *obs) mayAlias(mu *types.Var) bool {
+	for _, v := range o.others {
+		if v == nil || v == mu.Origin() {
+			return true
+		}
+	}
+	return false
+}
+
+// reportFields reports IL1004 (documented guards) and IL1001 (inferred
+// guards): the unprotected accesses of each guarded field.
 func (pc *passContext) reportFields() {
+	// docSeen holds the lock documentation comments whose mutex is held
+	// at an access of at least one of the fields they cover.
+	docSeen := map[token.Pos]bool{}
+	for f, info := range pc.fields {
+		if g, ok := pc.guards[f]; ok {
+			for _, o := range info.obs {
+				if o.holds(g.mutex) {
+					docSeen[g.doc] = true
+				}
+			}
+		}
+	}
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		if pc.atomic[f] {
 			continue // mixed atomic and plain access is atomicmix's finding
 		}
-		g, annotated := pc.guards[f]
+		g, documented := pc.guards[f]
 		mu := g.mutex
 		locked := 0
-		if !annotated {
-			mu, locked = dominant(info.obs)
-			written := false
+		var counted []*obs
+		if documented {
+			// The documentation names the guard; another lock held
+			// (another struct's) does not stand in for it, unless it
+			// may be the same mutex reached through an alias.
 			for _, o := range info.obs {
-				written = written || o.write
+				if o.holds(mu) || !o.mayAlias(mu) {
+					counted = append(counted, o)
+				}
+				if o.holds(mu) {
+					locked++
+				}
 			}
-			n := len(info.obs)
-			if mu == nil || !written || locked < minLocked || float64(locked) < inferredThreshold*float64(n) {
+			// A field never written after construction cannot race; a
+			// lock documented for a block of fields must also be seen
+			// held at an access to one of them.
+			if !info.written || g.how != lockset.ByAnnotation && !docSeen[g.doc] {
+				continue
+			}
+		} else {
+			// Inferred: an access under another lock may be guarded by
+			// it and says nothing.
+			for _, o := range info.obs {
+				if len(o.held) > 0 || !o.other {
+					counted = append(counted, o)
+				}
+			}
+			mu, locked = dominant(counted)
+			n := len(counted)
+			if mu == nil || !info.written || locked < minLocked || float64(locked) < inferredThreshold*float64(n) {
 				continue
 			}
 		}
 		var protected *obs
-		for _, o := range info.obs {
+		for _, o := range counted {
 			if o.holds(mu) {
 				protected = o
 				break
 			}
 		}
-		for _, o := range info.obs {
+		for _, o := range counted {
 			if o.holds(mu) || pc.dcl[o.pos] {
 				continue
 			}
@@ -180,13 +249,17 @@ func (pc *passContext) reportFields() {
 				verb = "written"
 			}
 			field := o.base + "." + f.Name()
+			if o.sel != "" {
+				field = o.base + "." + o.sel + " (in embedded " + f.Name() + ")"
+			}
 			lock := o.base + "." + mu.Name()
 			d := analysis.Diagnostic{Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: ruleUnguarded}
-			if annotated {
-				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by annotation", field, verb, lock)
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.pos, Message: fmt.Sprintf("%s is annotated as guarded by %s", f.Name(), mu.Name())})
+			if documented {
+				d.Category = ruleDocumented
+				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.doc, Message: fmt.Sprintf("%s documented as guarded by %s here", f.Name(), mu.Name())})
 			} else {
-				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(info.obs)-1)
+				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
 			}
 			if protected != nil {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed with %s.%s held", protected.base, f.Name(), protected.base, mu.Name())})
@@ -318,7 +391,7 @@ func (pc *passContext) lockedCalls(r *lockset.Result) {
 					continue
 				}
 				req, ok := pc.reqs[obj.Origin()]
-				if !ok || req.mutex == nil {
+				if !ok || req.mutex == nil || req.weak {
 					continue
 				}
 				st, ok := r.Before(call)

@@ -17,7 +17,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001, IL1002 and IL1003.
+// Analyzer reports IL1001 to IL1004.
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
@@ -30,6 +30,7 @@ const (
 	ruleUnguarded   = "IL1001"
 	ruleLockedCall  = "IL1002"
 	ruleDoubleCheck = "IL1003"
+	ruleDocumented  = "IL1004"
 )
 
 // Inference thresholds for unannotated fields: the dominant sibling mutex

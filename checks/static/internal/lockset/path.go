@@ -149,3 +149,36 @@ func FieldOf(v ssa.Value) *types.Var {
 // PathString renders the access path of v, a value of a function analyzed
 // on its own.
 func PathString(v ssa.Value) string { return pathOf(v, nil).String() }
+
+// FieldVar returns the struct field that the last selection of p names,
+// or nil when p selects no field or a type along it is not a struct.
+func (p Path) FieldVar() *types.Var {
+	if p.Root == nil || p.Fields == "" {
+		return nil
+	}
+	t := p.Root.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		if _, isGlobal := p.Elem().Underlying().(*types.Pointer); isGlobal {
+			t = p.Elem() // a global or local holding a pointer
+		}
+	}
+	var f *types.Var
+	for _, name := range strings.Split(p.Fields[1:], ".") {
+		s, ok := structOf(t)
+		if !ok {
+			return nil
+		}
+		f = nil
+		for i := 0; i < s.NumFields(); i++ {
+			if s.Field(i).Name() == name {
+				f = s.Field(i)
+				break
+			}
+		}
+		if f == nil {
+			return nil
+		}
+		t = f.Type()
+	}
+	return f
+}
