@@ -27,7 +27,7 @@ var (
 	// names the fields).
 	namedRe = regexp.MustCompile(`(?i)\b(?:protects|guards|serializes\s+access\s+to|protects\s+access\s+to|guards\s+access\s+to)\b([^.;]*)`)
 	// negRe: a negation before a match voids it.
-	negRe = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|nothing|doesn't|don't|isn't|aren't)\b`)
+	negRe  = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|nothing|doesn't|don't|isn't|aren't)\b`)
 	wordRe = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*")
 )
 
