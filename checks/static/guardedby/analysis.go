@@ -2,6 +2,7 @@ package guardedby
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -24,6 +25,7 @@ type obs struct {
 	other  bool
 	others []*types.Var
 	fn     *ssa.Function // the analyzed function the access is in
+	end    token.Pos     // end of the reported range, if not pos+len(field)
 }
 
 type fieldInfo struct {
@@ -115,7 +117,9 @@ func (pc *passContext) collect(r *lockset.Result) {
 		if !ok || copied(acc.Base.Root) || r.IsFresh(acc.Base.Root) {
 			continue
 		}
-		write := acc.Kind.IsWrite()
+		// A store through a pointer held in the field writes the pointee,
+		// which may have a guard of its own: the field itself is read.
+		write := acc.Kind.IsWrite() && acc.Kind != lockset.PtrWrite
 		if write && acc.Kind != lockset.Write && !acc.Target.IsZero() && st.HoldsUnder(acc.Target, lockset.Exclusive) {
 			write = false // the object written through has its own lock held
 		}
@@ -147,10 +151,41 @@ func (pc *passContext) collect(r *lockset.Result) {
 		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn}
 		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
 			o.sel = sel.Sel.Name // a promoted field of the embedded f
+		} else if sel := pc.promotedAt(acc.Pos, f); sel != nil {
+			o.sel, o.base, o.end = sel.Sel.Name, types.ExprString(sel.X), sel.End()
 		}
 		info.byPos[acc.Pos] = o
 		info.obs = append(info.obs, o)
 	}
+}
+
+// promotedAt returns the selector starting at pos that selects a field
+// promoted through the embedded field f (c.inMsgs for c.stats.inMsgs):
+// SSA places the implicit selection of f at the start of the selector.
+func (pc *passContext) promotedAt(pos token.Pos, f *types.Var) *ast.SelectorExpr {
+	if pc.promoted == nil {
+		pc.promoted = map[token.Pos][]*ast.SelectorExpr{}
+		for sel, s := range pc.pass.TypesInfo.Selections {
+			if s.Kind() == types.FieldVal && len(s.Index()) > 1 {
+				pc.promoted[sel.Pos()] = append(pc.promoted[sel.Pos()], sel)
+			}
+		}
+	}
+	for _, sel := range pc.promoted[pos] {
+		s := pc.pass.TypesInfo.Selections[sel]
+		t := s.Recv()
+		for _, i := range s.Index()[:len(s.Index())-1] {
+			st, ok := lockset.StructOf(t)
+			if !ok || i >= st.NumFields() {
+				break
+			}
+			if st.Field(i).Origin() == f {
+				return sel
+			}
+			t = st.Field(i).Type()
+		}
+	}
+	return nil
 }
 
 func intersect(a, b []*types.Var) []*types.Var {
@@ -254,6 +289,9 @@ func (pc *passContext) reportFields() {
 			}
 			lock := o.base + "." + mu.Name()
 			d := analysis.Diagnostic{Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: ruleUnguarded}
+			if o.end.IsValid() {
+				d.End = o.end
+			}
 			if documented {
 				d.Category = ruleDocumented
 				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())

@@ -2,6 +2,7 @@ package guardedby
 
 import (
 	_ "embed"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
@@ -55,6 +56,8 @@ type passContext struct {
 	order  []*types.Var
 	// atomic holds the fields ever accessed through sync/atomic.
 	atomic map[*types.Var]bool
+	// promoted indexes the selectors of promoted fields by start.
+	promoted map[token.Pos][]*ast.SelectorExpr
 	// dcl holds the positions reported as double-checked locking.
 	dcl map[token.Pos]bool
 }
