@@ -46,8 +46,8 @@ func (c *client) Stats() (in, out int64) {
 func (c *client) MarkSlow() {
 	a := c.acc
 	a.mu.Lock()
-	a.slow++    // ok: the account's own stats, under its own lock
-	c.slow++    // want `field c.slow \(in embedded stats\) written without holding c.mu`
+	a.slow++ // ok: the account's own stats, under its own lock
+	c.slow++ // want `field c.slow \(in embedded stats\) written without holding c.mu`
 	a.mu.Unlock()
 }
 
