@@ -26,12 +26,14 @@ type obs struct {
 	others []*types.Var
 	fn     *ssa.Function // the analyzed function the access is in
 	end    token.Pos     // end of the reported range, if not pos+len(field)
+	onRecv bool          // the base is the receiver of the method fn
 }
 
 type fieldInfo struct {
 	obs     []*obs
 	byPos   map[token.Pos]*obs
 	written bool // written somewhere after construction
+	strct   *types.Struct
 }
 
 func (o *obs) holds(mu *types.Var) bool {
@@ -149,6 +151,10 @@ func (pc *passContext) collect(r *lockset.Result) {
 			continue
 		}
 		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn}
+		if r.Fn.Signature.Recv() != nil && r.Fn.Parent() == nil && len(r.Fn.Params) > 0 && acc.Base == (lockset.Path{Root: r.Fn.Params[0]}) {
+			o.onRecv = true // c.f in a method of c's type
+		}
+		info.strct = acc.Struct
 		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
 			o.sel = sel.Sel.Name // a promoted field of the embedded f
 		} else if sel := pc.promotedAt(acc.Pos, f); sel != nil {
@@ -276,7 +282,7 @@ func (pc *passContext) reportFields() {
 			}
 		}
 		for _, o := range counted {
-			if o.holds(mu) || pc.dcl[o.pos] {
+			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] {
 				continue
 			}
 			verb := "read"
