@@ -109,6 +109,9 @@ type Result struct {
 	subst       map[*ssa.FreeVar]Path
 	inlined     []*ssa.Function
 	released    []Path // unlocks of locks not acquired here (for summaries)
+	// unlockFns maps the result of a call to a lock helper that returns
+	// its unlock function to the locks calling that function releases.
+	unlockFns map[ssa.Value][]Path
 }
 
 // Before returns the locks definitely held just before instr. It returns
@@ -621,12 +624,18 @@ func (run *funcRun) call(instr ssa.Instruction, c *ssa.CallCommon, st State, dep
 	case OpTryLock, OpTryRLock:
 		return st
 	}
+	if paths, ok := run.res.unlockFns[c.Value]; ok {
+		for _, p := range paths { // unlock() returned by a lock helper
+			st = st.Without(p)
+		}
+		return st
+	}
 	if lit := inlinedLiteral(c); lit != nil && depth < maxInline {
 		run.bind(lit, c)
 		return run.analyze(lit, st, depth+1)
 	}
 	if callee := c.StaticCallee(); callee != nil && !c.IsInvoke() {
-		return run.a.apply(callee, c, st, run.res)
+		return run.a.apply(instr, callee, c, st, run.res)
 	}
 	return st
 }
@@ -649,6 +658,15 @@ func (run *funcRun) deferred(d *ssa.Defer, st State, depth int) State {
 			m = Shared
 		}
 		run.deferAcq = append(run.deferAcq, Held{Lock: run.res.Path(lk), Mode: m, Pos: d.Pos()})
+		return st
+	}
+	if paths, ok := run.res.unlockFns[d.Call.Value]; ok {
+		for _, p := range paths { // defer unlock(), unlock returned by a lock helper
+			if h, ok := st.Holds(p); ok {
+				h.Deferred = true
+				st = st.With(h)
+			}
+		}
 		return st
 	}
 	if lit := inlinedLiteral(&d.Call); lit != nil && depth < maxInline {
@@ -715,15 +733,33 @@ type summary struct {
 	done     bool
 	acquires []effect
 	releases []effect
+	// unlocks are the locks released by calling the function the callee
+	// returns (func (b *B) lockAndGetUnlock() func()).
+	unlocks []effect
 }
 
 // apply applies the summary of callee (same package) at call c.
-func (a *Analysis) apply(callee *ssa.Function, c *ssa.CallCommon, st State, r *Result) State {
+func (a *Analysis) apply(instr ssa.Instruction, callee *ssa.Function, c *ssa.CallCommon, st State, r *Result) State {
 	s := a.summary(callee)
 	if s == nil {
 		return st
 	}
 	args := c.Args
+	if len(s.unlocks) > 0 {
+		if v, ok := instr.(*ssa.Call); ok {
+			var paths []Path
+			for _, e := range s.unlocks {
+				if e.param < len(args) {
+					p := r.Path(args[e.param])
+					paths = append(paths, Path{p.Root, p.Fields + e.fields})
+				}
+			}
+			if r.unlockFns == nil {
+				r.unlockFns = map[ssa.Value][]Path{}
+			}
+			r.unlockFns[v] = paths
+		}
+	}
 	for _, e := range s.releases {
 		if e.param < len(args) {
 			p := r.Path(args[e.param])
@@ -766,8 +802,64 @@ func (a *Analysis) summary(fn *ssa.Function) *summary {
 			s.releases = append(s.releases, effect{param: i, fields: p.Fields})
 		}
 	}
+	s.unlocks = returnedUnlocks(fn)
 	s.done = true
 	return s
+}
+
+// returnedUnlocks returns the locks, relative to fn's parameters, that
+// the function value fn returns first releases when called: a bound
+// b.mu.Unlock, or a function literal that unlocks captured locks.
+func returnedUnlocks(fn *ssa.Function) []effect {
+	var out []effect
+	seen := map[effect]bool{}
+	add := func(p Path) {
+		if i := paramIndex(fn, p.Root); i >= 0 {
+			e := effect{param: i, fields: p.Fields}
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		mc, ok := ret.Results[0].(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		lit, ok := mc.Fn.(*ssa.Function)
+		if !ok {
+			continue
+		}
+		if lit.Synthetic != "" && len(mc.Bindings) == 1 { // bound method value b.mu.Unlock
+			switch lit.Name() {
+			case "Unlock$bound", "RUnlock$bound":
+				if IsMutex(mc.Bindings[0].Type()) {
+					add(pathOf(mc.Bindings[0], nil))
+				}
+			}
+			continue
+		}
+		if lit.Parent() != fn {
+			continue
+		}
+		r := &Result{Fn: lit, before: map[ssa.Instruction]State{}, subst: map[*ssa.FreeVar]Path{}}
+		for i, fv := range lit.FreeVars {
+			if i < len(mc.Bindings) {
+				r.subst[fv] = pathOf(mc.Bindings[i], nil)
+			}
+		}
+		run := &funcRun{a: &Analysis{summaries: map[*ssa.Function]*summary{}}, res: r}
+		run.analyze(lit, State{}, 0)
+		for _, p := range r.released {
+			add(p)
+		}
+	}
+	return out
 }
 
 func paramIndex(fn *ssa.Function, v ssa.Value) int {

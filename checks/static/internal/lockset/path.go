@@ -107,10 +107,36 @@ func pathOf(v ssa.Value, subst map[*ssa.FreeVar]Path) Path {
 			if p, ok := subst[x]; ok {
 				return Path{p.Root, p.Fields + fields}
 			}
+		case *ssa.Alloc:
+			if p := spilledParam(x); p != nil {
+				return Path{p, fields}
+			}
 		}
 		break
 	}
 	return Path{v, fields}
+}
+
+// spilledParam returns the parameter that a is the variable of, when a
+// parameter captured by a closure is spilled to the heap (new *S (s);
+// *t0 = s) and never reassigned.
+func spilledParam(a *ssa.Alloc) *ssa.Parameter {
+	if a.Comment == "" || a.Referrers() == nil {
+		return nil
+	}
+	var p *ssa.Parameter
+	for _, u := range *a.Referrers() {
+		st, ok := u.(*ssa.Store)
+		if !ok || st.Addr != a {
+			continue
+		}
+		q, ok := st.Val.(*ssa.Parameter)
+		if !ok || p != nil || q.Name() != a.Comment {
+			return nil
+		}
+		p = q
+	}
+	return p
 }
 
 // fieldName returns the name of field i of the struct that t (or *t)
