@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -27,6 +28,148 @@ type obs struct {
 	fn     *ssa.Function // the analyzed function the access is in
 	end    token.Pos     // end of the reported range, if not pos+len(field)
 	onRecv bool          // the base is the receiver of the method fn
+	// ownBase: the base is the receiver of fn (or a package variable),
+	// possibly through embedded fields: c.f, c.stats.f.
+	ownBase bool
+	// enclosing: a lock of an object that contains the base is held
+	// (c.mu for c.inner.f): it may be the guard.
+	enclosing bool
+	// beforeGo: the access comes before the function hands the base to a
+	// goroutine (setting up a value, then go c.loop()).
+	beforeGo bool
+	// unsafeName: fn is named for the caller's responsibility
+	// (unsafeFoo, fooNoLock, fooUnlocked).
+	unsafeName bool
+}
+
+// quiet reports whether an access without the documented lock is
+// excused: the value is not reached from the receiver, another mutex of
+// the struct or an enclosing object's lock is held (it may be the
+// guard), the value is still being set up, or the function's name says
+// the caller is responsible for locking.
+func (o *obs) quiet(mu *types.Var) bool {
+	return !o.ownBase || len(o.held) > 0 || o.enclosing || o.beforeGo || o.unsafeName || o.mayAlias(mu)
+}
+
+// ownBase reports whether base is fn's receiver or a package variable,
+// followed only by embedded fields.
+func ownBase(fn *ssa.Function, base lockset.Path) bool {
+	switch root := base.Root.(type) {
+	case *ssa.Global:
+	case *ssa.Parameter:
+		top := topLevel(fn)
+		if top.Signature.Recv() == nil || len(top.Params) == 0 || top.Params[0] != root {
+			return false
+		}
+	default:
+		return false
+	}
+	for p := base; p.Fields != ""; {
+		v := p.FieldVar()
+		if v == nil || !v.Embedded() {
+			return false
+		}
+		p.Fields = p.Fields[:strings.LastIndexByte(p.Fields, '.')]
+	}
+	return true
+}
+
+// enclosingLockHeld reports whether a lock of an object containing base
+// (a mutex field of base or of one of its ancestors on the path) is held.
+func enclosingLockHeld(st lockset.State, base lockset.Path) bool {
+	for _, h := range st.Locks() {
+		if h.Lock.Root != base.Root || h.Lock.Fields == "" {
+			continue
+		}
+		parent := h.Lock.Fields[:strings.LastIndexByte(h.Lock.Fields, '.')]
+		if strings.HasPrefix(base.Fields+".", parent+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// beforeGo reports whether instr comes before a go statement of its
+// function that hands root to the new goroutine (as an argument or a
+// captured variable): the go statement is reachable from instr, and
+// instr is not reachable from it.
+func beforeGo(instr ssa.Instruction, root ssa.Value, r *lockset.Result) bool {
+	fn := instr.Parent()
+	for _, b := range fn.Blocks {
+		for i, in := range b.Instrs {
+			g, ok := in.(*ssa.Go)
+			if !ok || !handsOver(g, root, r) {
+				continue
+			}
+			from := instr.Block()
+			if from == b && indexOf(b, instr) < i {
+				if !reaches(b.Succs, from) {
+					return true
+				}
+				continue
+			}
+			if reaches(from.Succs, b) && !reaches(b.Succs, from) && from != b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func handsOver(g *ssa.Go, root ssa.Value, r *lockset.Result) bool {
+	vals := append([]ssa.Value{g.Call.Value}, g.Call.Args...)
+	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		vals = append(vals, mc.Bindings...)
+	}
+	for _, v := range vals {
+		if r.Path(v).Root == root {
+			return true
+		}
+	}
+	return false
+}
+
+// reaches reports whether target is reachable from the blocks start.
+func reaches(start []*ssa.BasicBlock, target *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), start...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == target {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+func indexOf(b *ssa.BasicBlock, instr ssa.Instruction) int {
+	for i, in := range b.Instrs {
+		if in == instr {
+			return i
+		}
+	}
+	return -1
+}
+
+// unsafeName reports whether a function's name puts locking on its
+// caller: unsafeFoo/UnsafeFoo (etcd), fooNoLock/fooNolock (nats),
+// fooUnlocked, fooWithoutLock.
+func unsafeName(name string) bool {
+	if strings.HasPrefix(name, "unsafe") || strings.HasPrefix(name, "Unsafe") {
+		return true
+	}
+	for _, suf := range []string{"NoLock", "Nolock", "Unlocked", "WithoutLock", "NL"} {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 type fieldInfo struct {
@@ -154,6 +297,10 @@ func (pc *passContext) collect(r *lockset.Result) {
 		if r.Fn.Signature.Recv() != nil && r.Fn.Parent() == nil && len(r.Fn.Params) > 0 && acc.Base == (lockset.Path{Root: r.Fn.Params[0]}) {
 			o.onRecv = true // c.f in a method of c's type
 		}
+		o.ownBase = ownBase(r.Fn, acc.Base)
+		o.enclosing = enclosingLockHeld(st, acc.Base)
+		o.beforeGo = len(held) == 0 && beforeGo(acc.Instr, acc.Base.Root, r)
+		o.unsafeName = unsafeName(topLevel(r.Fn).Name())
 		info.strct = acc.Struct
 		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
 			o.sel = sel.Sel.Name // a promoted field of the embedded f
@@ -247,7 +394,7 @@ func (pc *passContext) reportFields() {
 			// (another struct's) does not stand in for it, unless it
 			// may be the same mutex reached through an alias.
 			for _, o := range info.obs {
-				if o.holds(mu) || !o.mayAlias(mu) {
+				if o.holds(mu) || !o.quiet(mu) {
 					counted = append(counted, o)
 				}
 				if o.holds(mu) {

@@ -59,7 +59,7 @@ func (pc *passContext) reportThreadSafe() {
 			continue
 		}
 		for _, o := range info.obs {
-			if len(o.held) > 0 || !o.onRecv || o.mayAlias(lockName) || !exportedMethod(o.fn) || notConcurrentRe.MatchString(docs[o.fn.Object()]) {
+			if !o.onRecv || o.quiet(lockName) || !exportedMethod(o.fn) || notConcurrentRe.MatchString(docs[o.fn.Object()]) {
 				continue
 			}
 			other := lockedWrite

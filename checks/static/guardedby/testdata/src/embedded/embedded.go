@@ -54,7 +54,7 @@ func (c *client) MarkSlow() {
 func (a *account) addClient(c *client) {
 	a.mu.Lock()
 	a.clients[c] = struct{}{}
-	a.inMsgs += c.inMsgs // want `field c.inMsgs \(in embedded stats\) read without holding c.mu`
+	a.inMsgs += c.inMsgs // ok: c is a parameter; its lock may be its caller's business
 	a.mu.Unlock()
 }
 
