@@ -23,6 +23,9 @@
 //     reachable from a parameter (lock helpers such as func (s *S) lock(),
 //     and defer mu.RLock() after a temporary RUnlock), through
 //     per-function summaries;
+//   - lock helpers that return the unlock function (return mu.Unlock, or
+//     a literal that unlocks): the caller holds the lock until it calls
+//     the returned value, or until return for defer unlock();
 //   - the callers' locks: Analysis.Package analyzes an unexported
 //     function whose call sites are all visible as holding the locks held
 //     at every one of them (Result.Entry, Result.EntryKnown).
