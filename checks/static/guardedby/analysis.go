@@ -380,6 +380,7 @@ func (pc *passContext) reportFields() {
 			}
 		}
 	}
+	var concurrent map[*types.Struct]bool
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		if pc.atomic[f] {
@@ -408,6 +409,12 @@ func (pc *passContext) reportFields() {
 				continue
 			}
 		} else {
+			if concurrent == nil {
+				concurrent = pc.concurrentStructs()
+			}
+			if !concurrent[info.strct] {
+				continue // no sign that the value is shared between goroutines
+			}
 			// Inferred: an access under another lock may be guarded by
 			// it and says nothing.
 			for _, o := range info.obs {
@@ -668,4 +675,65 @@ func locks(r *lockset.Result, p lockset.Path) bool {
 		}
 	}
 	return false
+}
+
+// concurrentStructs returns the struct types whose values this package
+// makes reachable from more than one goroutine (RacerD's concurrency
+// context): passed to or captured by a go statement, used in a goroutine
+// body or a callback, a method value handed elsewhere, a type that
+// documents itself as safe for concurrent use, or an exported type.
+func (pc *passContext) concurrentStructs() map[*types.Struct]bool {
+	out := map[*types.Struct]bool{}
+	add := func(t types.Type) {
+		if s, ok := lockset.StructOf(t); ok {
+			out[s] = true
+		}
+	}
+	for tn := range lockset.ThreadSafeTypes(pc.pass.Files, pc.pass.TypesInfo) {
+		add(tn.Type())
+	}
+	// Exported types: other packages may share their values.
+	scope := pc.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && tn.Exported() {
+			add(tn.Type())
+		}
+	}
+	for _, r := range pc.results {
+		if r.Context != lockset.TopLevel {
+			for _, acc := range r.Accesses() {
+				if acc.Struct != nil {
+					out[acc.Struct] = true
+				}
+			}
+		}
+		for _, fn := range r.Functions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					switch i := instr.(type) {
+					case *ssa.Go:
+						if callee := i.Call.StaticCallee(); callee != nil && callee.Signature.Recv() != nil {
+							add(callee.Signature.Recv().Type())
+						}
+						for _, a := range i.Call.Args {
+							add(a.Type())
+						}
+						if mc, ok := i.Call.Value.(*ssa.MakeClosure); ok {
+							for _, v := range mc.Bindings {
+								add(v.Type())
+								if p, ok := v.Type().Underlying().(*types.Pointer); ok {
+									add(p.Elem())
+								}
+							}
+						}
+					case *ssa.MakeClosure:
+						if f, ok := i.Fn.(*ssa.Function); ok && f.Synthetic != "" && len(i.Bindings) == 1 {
+							add(i.Bindings[0].Type()) // a method value: a callback
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -49,8 +49,12 @@
 // the guard is inferred: counting the accesses outside constructors and
 // not under another lock, mu is held at least twice and at no fewer than
 // 75% of them (inferredThreshold), and the field is written somewhere
-// after construction. Each access without mu is reported with the lock's
-// name, the count, and one protected access as related information:
+// after construction, and the struct's values can reach more than one
+// goroutine (RacerD's concurrency context: the type is exported, claims
+// thread safety, or its values are handed to a go statement, used in a
+// goroutine body or a callback, or its method values escape). Each access
+// without mu is reported with the lock's name, the count, and one
+// protected access as related information:
 //
 //	field c.count written without holding c.mu (held at 7 of 8 other accesses)
 //
