@@ -22,10 +22,11 @@ var (
 	blockRe = regexp.MustCompile(`(?i)\b(?:protects?|protecting|guards?|guarding|covers?|serializes?)\b[^.;:]{0,40}?\b(?:below|following|after\s+(?:it|this|me)|that\s+follow|hereafter|underneath|beneath)\b` +
 		`|\b(?:below|following)\s+(?:fields?|members?|variables?|vars|ones|state|are|is)\b[^.;]{0,30}?\b(?:guarded|protected|locked)\s+by\b` +
 		`|\b(?:fields?|members?|variables?|vars|everything|all)\s+(?:below|following|after\s+(?:it|this))\b[^.;]{0,30}?\b(?:guarded|protected|locked)\s+by\b` +
+		`|\b(?:fields|members|variables)\b[^.;]{0,40}?\b(?:guarded|protected|locked)\s+by\b` +
 		`|^\s*(?:guarded|protected|locked)\s+by\s+(?:the\s+)?[A-Za-z_][A-Za-z0-9_.]*\s*:\s*$`)
 	// namedRe: "mu protects conns and state" (the rest of the sentence
 	// names the fields).
-	namedRe = regexp.MustCompile(`(?i)\b(?:protects|guards|serializes\s+access\s+to|protects\s+access\s+to|guards\s+access\s+to)\b([^.;]*)`)
+	namedRe = regexp.MustCompile(`(?i)\b(?:protects|guards|serializes\s+access\s+to|protects\s+access\s+to|guards\s+access\s+to|(?:mutex|lock)\s+(?:for|protecting|guarding))\b([^.;]*)`)
 	// negRe: a negation before a match voids it.
 	negRe  = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|nothing|doesn't|don't|isn't|aren't)\b`)
 	wordRe = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*")

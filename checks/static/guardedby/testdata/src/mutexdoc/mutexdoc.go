@@ -277,3 +277,42 @@ func (l *layered) Rev() int64 {
 	defer l.revMu.Unlock()
 	return l.rev // ok: another mutex of the struct is held
 }
+
+// account documents a group on its mutex, and a second mutex by name.
+type account struct {
+	name string
+
+	// Usage related fields that will be protected by usageMu
+	usageMu  sync.RWMutex
+	usage    map[string]int64
+	apiTotal uint64
+
+	clMu  sync.Mutex // The mutex for clseq and clfs.
+	clseq uint64
+	clfs  uint64
+	lsent int64 // not named
+}
+
+func (a *account) Track(api string) {
+	a.usageMu.Lock()
+	a.usage[api]++
+	a.apiTotal++
+	a.usageMu.Unlock()
+}
+
+func (a *account) APITotal() uint64 {
+	return a.apiTotal // want `field a.apiTotal read without holding a.usageMu`
+}
+
+func (a *account) Propose() uint64 {
+	a.clMu.Lock()
+	a.clseq++
+	s := a.clseq
+	a.clMu.Unlock()
+	a.lsent++ // ok: not named
+	return s
+}
+
+func (a *account) Failed() {
+	a.clfs++ // want `field a.clfs written without holding a.clMu, which guards it by the comment on clMu`
+}
