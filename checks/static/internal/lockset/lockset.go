@@ -805,7 +805,7 @@ func (a *Analysis) summary(fn *ssa.Function) *summary {
 			s.releases = append(s.releases, effect{param: i, fields: p.Fields})
 		}
 	}
-	s.unlocks = returnedUnlocks(fn)
+	s.unlocks = a.returnedUnlocks(fn)
 	s.done = true
 	return s
 }
@@ -813,7 +813,7 @@ func (a *Analysis) summary(fn *ssa.Function) *summary {
 // returnedUnlocks returns the locks, relative to fn's parameters, that
 // the function value fn returns first releases when called: a bound
 // b.mu.Unlock, or a function literal that unlocks captured locks.
-func returnedUnlocks(fn *ssa.Function) []effect {
+func (a *Analysis) returnedUnlocks(fn *ssa.Function) []effect {
 	var out []effect
 	seen := map[effect]bool{}
 	add := func(p Path) {
@@ -856,7 +856,7 @@ func returnedUnlocks(fn *ssa.Function) []effect {
 				r.subst[fv] = pathOf(mc.Bindings[i], nil)
 			}
 		}
-		run := &funcRun{a: &Analysis{summaries: map[*ssa.Function]*summary{}}, res: r}
+		run := &funcRun{a: a, res: r} // fn's own summary is in progress: no recursion
 		run.analyze(lit, State{}, 0)
 		for _, p := range r.released {
 			add(p)
