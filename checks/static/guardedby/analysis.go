@@ -40,6 +40,9 @@ type obs struct {
 	// unsafeName: fn is named for the caller's responsibility
 	// (unsafeFoo, fooNoLock, fooUnlocked).
 	unsafeName bool
+	// callerLocks: a caller holds a lock the analysis cannot relate to
+	// this function's values (possibly the guard, through an alias).
+	callerLocks bool
 }
 
 // quiet reports whether an access without the documented lock is
@@ -48,7 +51,7 @@ type obs struct {
 // guard), the value is still being set up, or the function's name says
 // the caller is responsible for locking.
 func (o *obs) quiet(mu *types.Var) bool {
-	return !o.ownBase || len(o.held) > 0 || o.enclosing || o.beforeGo || o.unsafeName || o.mayAlias(mu)
+	return !o.ownBase || len(o.held) > 0 || o.enclosing || o.beforeGo || o.unsafeName || o.callerLocks || o.mayAlias(mu)
 }
 
 // ownBase reports whether base is fn's receiver or a package variable,
@@ -301,6 +304,7 @@ func (pc *passContext) collect(r *lockset.Result) {
 		o.enclosing = enclosingLockHeld(st, acc.Base)
 		o.beforeGo = len(held) == 0 && beforeGo(acc.Instr, acc.Base.Root, r)
 		o.unsafeName = unsafeName(topLevel(r.Fn).Name())
+		o.callerLocks = r.CallerLocks
 		info.strct = acc.Struct
 		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
 			o.sel = sel.Sel.Name // a promoted field of the embedded f

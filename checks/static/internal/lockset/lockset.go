@@ -106,6 +106,11 @@ type Result struct {
 	// to it is visible in the package. When false, the callers may hold
 	// locks that Entry does not show, and an absent lock proves nothing.
 	EntryKnown bool
+	// CallerLocks reports that some caller (or a caller's caller) holds a
+	// lock at the call that is not reachable from the arguments (b.readTx.mu
+	// held while calling b.batchTx.commit()): it may be one of r.Fn's
+	// locks reached through an alias, so an absent lock proves less.
+	CallerLocks bool
 
 	before      map[ssa.Instruction]State
 	freshParams []bool // per parameter of Fn: every caller passes a fresh value
@@ -323,11 +328,13 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		// Only callers whose own entry is known say anything; the others
 		// (callbacks, pending helpers) are skipped, optimistically.
 		var in *State
+		aliased := false
 		for _, s := range sites[fn] {
 			if s.r.Fn != fn && !s.r.known() {
 				continue
 			}
-			st := callerState(s.r, s.call, fn)
+			st, dropped := callerStateDropped(s.r, s.call, fn)
+			aliased = aliased || dropped || s.r.Fn != fn && s.r.CallerLocks
 			if in == nil {
 				in = &st
 			} else {
@@ -338,6 +345,10 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		fresh := freshParams(fn, sites[fn])
 		if !equalBools(fresh, r.freshParams) {
 			r.freshParams = fresh
+			changed = true
+		}
+		if aliased != r.CallerLocks {
+			r.CallerLocks = aliased
 			changed = true
 		}
 		if in == nil {
@@ -355,6 +366,7 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		results[i] = a.Func(fn, r.Context, entry)
 		results[i].EntryKnown = true
 		results[i].freshParams = fresh
+		results[i].CallerLocks = aliased
 		changed = true
 	}
 	return changed
@@ -444,21 +456,30 @@ func viaInterface(fn *ssa.Function, ifaces []*types.Interface) bool {
 // a lock below an argument becomes a lock below the parameter, and a
 // package-level lock stays as is. A go statement holds nothing.
 func callerState(r *Result, call ssa.CallInstruction, callee *ssa.Function) State {
+	st, _ := callerStateDropped(r, call, callee)
+	return st
+}
+
+// callerStateDropped is callerState that also reports whether a lock
+// held at the call could not be mapped onto the callee's parameters.
+func callerStateDropped(r *Result, call ssa.CallInstruction, callee *ssa.Function) (State, bool) {
 	if _, ok := call.(*ssa.Go); ok {
-		return State{}
+		return State{}, false
 	}
 	st, ok := r.Before(call)
 	if !ok {
-		return State{}
+		return State{}, false
 	}
 	args := call.Common().Args
 	var out State
+	dropped := false
 	for _, h := range st.held {
 		if _, ok := h.Lock.Root.(*ssa.Global); ok {
 			h.Deferred = false
 			out = out.With(h)
 			continue
 		}
+		mapped := false
 		for i, arg := range args {
 			if i >= len(callee.Params) {
 				break
@@ -466,11 +487,13 @@ func callerState(r *Result, call ssa.CallInstruction, callee *ssa.Function) Stat
 			ap := r.Path(arg)
 			if h.Lock.Root == ap.Root && strings.HasPrefix(h.Lock.Fields, ap.Fields+".") {
 				out = out.With(Held{Lock: Path{callee.Params[i], h.Lock.Fields[len(ap.Fields):]}, Mode: h.Mode, Pos: h.Pos})
+				mapped = true
 				break
 			}
 		}
+		dropped = dropped || !mapped
 	}
-	return out
+	return out, dropped
 }
 
 // Func analyzes fn starting in state entry.

@@ -316,3 +316,35 @@ func (a *account) Propose() uint64 {
 func (a *account) Failed() {
 	a.clfs++ // want `field a.clfs written without holding a.clMu, which guards it by the comment on clMu`
 }
+
+// backend resets its read transaction from a path that holds the lock
+// through another object (b.rtx.mu, reached as t.b.rtx.mu by the
+// committer): the helper's callers hold a lock it cannot relate to rt.
+type backend struct {
+	rtx *readTx
+	btx *batchTx
+}
+
+type batchTx struct{ b *backend }
+
+type readTx struct {
+	mu sync.RWMutex // guards the fields below
+	tx int
+}
+
+func (rt *readTx) reset() { rt.tx = 0 } // ok: the callers hold a lock through an alias
+
+func (t *batchTx) commit() { t.b.rtx.reset() }
+
+func (b *backend) Defrag() {
+	b.rtx.mu.Lock()
+	b.btx.commit()
+	b.rtx.tx = 1
+	b.rtx.mu.Unlock()
+}
+
+func (rt *readTx) Get() int {
+	rt.mu.RLock()
+	defer rt.mu.RUnlock()
+	return rt.tx
+}
