@@ -43,6 +43,8 @@ type obs struct {
 	// callerLocks: a caller holds a lock the analysis cannot relate to
 	// this function's values (possibly the guard, through an alias).
 	callerLocks bool
+	r           *lockset.Result
+	path        lockset.Path // the base, as a path in r
 }
 
 // quiet reports whether an access without the documented lock is
@@ -51,7 +53,12 @@ type obs struct {
 // guard), the value is still being set up, or the function's name says
 // the caller is responsible for locking.
 func (o *obs) quiet(mu *types.Var) bool {
-	return !o.ownBase || len(o.held) > 0 || o.enclosing || o.beforeGo || o.unsafeName || o.callerLocks || o.mayAlias(mu)
+	return !o.ownBase || len(o.held) > 0 || o.enclosing || o.beforeGo || o.unsafeName || o.callerLocks || o.mayAlias(mu) ||
+		// The function takes the documented mutex itself, so the lock is
+		// not forgotten: that the must-analysis lost it on the way (a
+		// closure that unlocks on error paths) is more likely than a
+		// bug, and a value used after the unlock is IL4003's business.
+		o.r != nil && locks(o.r, o.path.Child(mu.Name()))
 }
 
 // ownBase reports whether base is fn's receiver or a package variable,
@@ -305,6 +312,7 @@ func (pc *passContext) collect(r *lockset.Result) {
 		o.beforeGo = len(held) == 0 && beforeGo(acc.Instr, acc.Base.Root, r)
 		o.unsafeName = unsafeName(topLevel(r.Fn).Name())
 		o.callerLocks = r.CallerLocks
+		o.r, o.path = r, acc.Base
 		info.strct = acc.Struct
 		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
 			o.sel = sel.Sel.Name // a promoted field of the embedded f
