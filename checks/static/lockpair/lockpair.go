@@ -184,6 +184,7 @@ func (pc *passContext) summaryOf(fn *ssa.Function) (s *summary, known bool) {
 			return nil, false
 		}
 		w.checkHeldAtReturn()
+		w.checkLoopLeaks()
 		s := w.summarize()
 		pc.summaries[fn] = s
 		pc.walkers = append(pc.walkers, w)

@@ -11,7 +11,7 @@ import (
 )
 
 func TestLockpair(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad", "good", "crossdep", "crosspkg")
+	analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad", "good", "crossdep", "crosspkg", "loopvar")
 }
 
 // TestPanics runs with -panics: a panicking path that keeps the lock is

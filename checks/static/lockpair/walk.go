@@ -50,10 +50,13 @@ type walker struct {
 	poisoned   map[string]bool // keys whose state this walk cannot follow
 	opaque     bool            // a deferred call of unknown effect: no lock-held-at-return reports
 
-	diags  []pendingDiag
-	exits  []exitVisit
-	events map[string]bool
-	locks  *FuncLocks
+	diags []pendingDiag
+	exits []exitVisit
+
+	leaks   []loopLeak // locks of loop variables left held by an iteration
+	loopSyn *loopSyntax
+	events  map[string]bool
+	locks   *FuncLocks
 }
 
 type exitVisit struct {
@@ -84,7 +87,8 @@ func newWalker(pc *passContext, fn *ssa.Function) *walker {
 		mayRel:     map[string]Mode{},
 		poisoned:   map[string]bool{},
 		events:     map[string]bool{},
-		locks:      &FuncLocks{Fn: fn},
+
+		locks: &FuncLocks{Fn: fn},
 	}
 }
 
@@ -105,6 +109,9 @@ func (w *walker) register(r lockRef) {
 		w.refs[r.key] = r
 		if r.root != nil {
 			w.keysByRoot[r.root] = append(w.keysByRoot[r.root], r.key)
+		}
+		for _, ix := range r.indexes {
+			w.keysByRoot[ix] = append(w.keysByRoot[ix], r.key)
 		}
 	}
 }
@@ -191,6 +198,9 @@ func (w *walker) block(it item, work []item) []item {
 		if v, ok := instr.(ssa.Value); ok {
 			st.kill(w, v)
 		}
+		if p := instr.Pos(); p.IsValid() {
+			st.last = p
+		}
 		switch x := instr.(type) {
 		case *ssa.Phi:
 			if it.from >= 0 && it.from < len(x.Edges) {
@@ -227,6 +237,7 @@ func (w *walker) block(it item, work []item) []item {
 		case *ssa.If:
 			return w.branch(st, b, x, work)
 		case *ssa.Jump:
+			w.jumped(st, b, b.Succs[0])
 			return append(work, item{b.Succs[0], predIndex(b.Succs[0], b), st})
 		}
 	}
@@ -329,6 +340,12 @@ func (w *walker) branch(st *state, b *ssa.BasicBlock, x *ssa.If, work []item) []
 				}
 				w.lockedHere[t.key] = t.pos
 			}
+		}
+		if !strings.HasSuffix(b.Comment, ".loop") {
+			// An If in the body may jump straight to the next iteration
+			// (if x { continue }) or out (if x { break }); the loop
+			// header's own If is the loop's condition.
+			w.jumped(s, b, succ)
 		}
 		work = append(work, item{succ, predIndex(succ, b), s})
 	}
@@ -681,6 +698,9 @@ func (w *walker) mayUnlock(v ssa.Value) bool {
 func (w *walker) exit(st *state, ret *ssa.Return, pos token.Pos) {
 	if !pos.IsValid() {
 		pos = w.pc.funcEnd(w.fn)
+	}
+	if ret != nil {
+		w.brokeHeld(st)
 	}
 	ev := exitVisit{pos: pos, ret: ret, out: map[string]held{}, acq: map[string]Mode{}, holds: map[string]Mode{}, rel: map[string]Mode{}}
 	for k, d := range st.defers {
