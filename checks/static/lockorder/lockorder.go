@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
@@ -24,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
 	Doc:       passdoc.MustExtract(doc, "lockorder"),
 	URL:       "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockorder",
-	Requires:  []*analysis.Analyzer{lockpair.Analyzer},
+	Requires:  []*analysis.Analyzer{buildssa.Analyzer, lockpair.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*acquiresFact)(nil), (*orderFact)(nil)},
 }
@@ -43,10 +44,12 @@ type edge struct {
 
 // passContext holds the state of one run of the pass.
 type passContext struct {
-	pass  *analysis.Pass
-	funcs map[*ssa.Function]*lockpair.FuncLocks
-	acqs  map[*ssa.Function][]classAcq
-	busy  map[*ssa.Function]bool
+	pass     *analysis.Pass
+	funcs    map[*ssa.Function]*lockpair.FuncLocks
+	acqs     map[*ssa.Function][]classAcq
+	busy     map[*ssa.Function]bool
+	srcFuncs []*ssa.Function
+	dyn      map[*ssa.CallCommon][]*ssa.Function // dynamic call targets (dynamic.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -55,10 +58,11 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	pc := &passContext{
-		pass:  pass,
-		funcs: map[*ssa.Function]*lockpair.FuncLocks{},
-		acqs:  map[*ssa.Function][]classAcq{},
-		busy:  map[*ssa.Function]bool{},
+		pass:     pass,
+		funcs:    map[*ssa.Function]*lockpair.FuncLocks{},
+		acqs:     map[*ssa.Function][]classAcq{},
+		busy:     map[*ssa.Function]bool{},
+		srcFuncs: pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs,
 	}
 	for _, f := range res.Funcs {
 		pc.funcs[f.Fn] = f
@@ -67,8 +71,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// 1. What each function may acquire, transitively; exported as facts.
 	for _, f := range res.Funcs {
 		acq := pc.acquires(f.Fn)
-		if obj, ok := f.Fn.Object().(*types.Func); ok && obj.Exported() && obj.Pkg() == pass.Pkg && len(acq) > 0 {
-			pass.ExportObjectFact(obj, &acquiresFact{Acquires: acq})
+		if obj, ok := f.Fn.Object().(*types.Func); ok && obj.Exported() && obj.Pkg() == pass.Pkg {
+			if cp := pc.calledParams(f); len(acq) > 0 || len(cp) > 0 {
+				pass.ExportObjectFact(obj, &acquiresFact{Acquires: acq, CallsParams: cp})
+			}
 		}
 	}
 
@@ -132,13 +138,15 @@ func (pc *passContext) acquires(fn *ssa.Function) []classAcq {
 		}
 	}
 	for _, c := range f.Calls {
-		for _, a := range pc.acquires(c.Callee) {
-			if seen[a.Class] || len(a.Chain) >= maxChain {
-				continue
+		for _, callee := range pc.callees(c) {
+			for _, a := range pc.acquires(callee) {
+				if seen[a.Class] || len(a.Chain) >= maxChain {
+					continue
+				}
+				seen[a.Class] = true
+				a.Chain = append([]string{callLabel(c, callee)}, a.Chain...)
+				out = append(out, a)
 			}
-			seen[a.Class] = true
-			a.Chain = append([]string{funcName(c.Callee)}, a.Chain...)
-			out = append(out, a)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
@@ -175,14 +183,17 @@ func (pc *passContext) edges(res *lockpair.Result) []edge {
 			}
 		}
 		for _, c := range f.Calls {
+			pc.callbackEdges(f, c, name, add)
 			if len(c.Held) == 0 {
 				continue
 			}
-			for _, a := range pc.acquires(c.Callee) {
-				chain := append([]string{funcName(c.Callee)}, a.Chain...)
-				for _, h := range c.Held {
-					add(edge{Held: h.Class, Acq: a.Class, HeldMode: h.Mode, AcqMode: a.Mode, HeldName: h.Name, AcqName: a.Name,
-						Func: name, Chain: chain, Where: pc.where(c.Pos), pos: c.Pos, heldPos: h.Pos, fn: f.Fn})
+			for _, callee := range pc.callees(c) {
+				for _, a := range pc.acquires(callee) {
+					chain := append([]string{callLabel(c, callee)}, a.Chain...)
+					for _, h := range c.Held {
+						add(edge{Held: h.Class, Acq: a.Class, HeldMode: h.Mode, AcqMode: a.Mode, HeldName: h.Name, AcqName: a.Name,
+							Func: name, Chain: chain, Where: pc.where(c.Pos), pos: c.Pos, heldPos: h.Pos, fn: f.Fn})
+					}
 				}
 			}
 		}
@@ -203,8 +214,10 @@ func (pc *passContext) reachableFromExported(res *lockpair.Result) map[*ssa.Func
 		reach[fn] = true
 		if f := pc.funcs[fn]; f != nil {
 			for _, c := range f.Calls {
-				if pc.funcs[c.Callee] != nil {
-					visit(c.Callee)
+				for _, callee := range pc.callees(c) {
+					if pc.funcs[callee] != nil {
+						visit(callee)
+					}
 				}
 			}
 		}

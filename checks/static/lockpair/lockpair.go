@@ -73,10 +73,13 @@ type Acquire struct {
 	Held  []HeldLock
 }
 
-// Call is a static call, with the locks held across it.
+// Call is a call, with the locks held across it. Callee is nil for a
+// call of a func value or an interface method (Common says what is
+// called).
 type Call struct {
 	Pos    token.Pos
 	Callee *ssa.Function
+	Common *ssa.CallCommon
 	Held   []HeldLock
 }
 

@@ -386,6 +386,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		}
 	}
 	if c.IsInvoke() {
+		w.dynamicCall(st, c, pos)
 		return true
 	}
 	if _, ok := c.Value.(*ssa.Builtin); ok {
@@ -400,6 +401,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 	}
 	callee := c.StaticCallee()
 	if callee == nil {
+		w.dynamicCall(st, c, pos)
 		// A call of a func value may be the unlock function a helper
 		// returned: forget what helpers acquired.
 		for k, h := range st.locks {
@@ -417,7 +419,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 	if o := callee.Origin(); o != nil {
 		origin = o
 	}
-	w.event(Call{Pos: pos, Callee: origin, Held: w.heldList(st)})
+	w.event(Call{Pos: pos, Callee: origin, Common: c, Held: w.heldList(st)})
 	sum, known := w.pc.summaryOf(origin)
 	if !known || sum == nil {
 		return true
@@ -1009,6 +1011,12 @@ func (w *walker) heldList(st *state) []HeldLock {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// dynamicCall records a call of a func value or an interface method, for
+// lockorder to resolve.
+func (w *walker) dynamicCall(st *state, c *ssa.CallCommon, pos token.Pos) {
+	w.event(Call{Pos: pos, Common: c, Held: w.heldList(st)})
 }
 
 func (w *walker) event(e any) {
