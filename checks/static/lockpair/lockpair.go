@@ -90,7 +90,7 @@ type passContext struct {
 	calls     map[token.Pos]*ast.CallExpr // by Lparen
 	summaries map[*ssa.Function]*summary
 	busy      map[*ssa.Function]bool
-	walkers   []*walker
+	walkers   map[*ssa.Function]*walker
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -106,6 +106,7 @@ func run(pass *analysis.Pass) (any, error) {
 		calls:     map[token.Pos]*ast.CallExpr{},
 		summaries: map[*ssa.Function]*summary{},
 		busy:      map[*ssa.Function]bool{},
+		walkers:   map[*ssa.Function]*walker{},
 	}
 	// Index call expressions so messages quote operands as written.
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -154,14 +155,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-func (pc *passContext) walkerOf(fn *ssa.Function) *walker {
-	for _, w := range pc.walkers {
-		if w.fn == fn {
-			return w
-		}
-	}
-	return nil
-}
+func (pc *passContext) walkerOf(fn *ssa.Function) *walker { return pc.walkers[fn] }
 
 // summaryOf returns fn's summary, walking fn first if it belongs to this
 // package. known is false for a function being walked (recursion) or a
@@ -190,7 +184,8 @@ func (pc *passContext) summaryOf(fn *ssa.Function) (s *summary, known bool) {
 		w.checkLoopLeaks()
 		s := w.summarize()
 		pc.summaries[fn] = s
-		pc.walkers = append(pc.walkers, w)
+		pc.walkers[fn] = w
+		w.drop()
 		return s, true
 	}
 	obj, ok := fn.Object().(*types.Func)

@@ -1013,6 +1013,13 @@ func (w *walker) heldList(st *state) []HeldLock {
 	return out
 }
 
+// drop frees what the walk needed and the report does not: a large
+// package keeps every function's walker until the pass ends.
+func (w *walker) drop() {
+	w.exits, w.events, w.keysByRoot, w.roots = nil, nil, nil, nil
+	w.branches, w.leaks, w.loopSyn, w.acqSite = nil, nil, nil, nil
+}
+
 // dynamicCall records a call of a func value or an interface method, for
 // lockorder to resolve.
 func (w *walker) dynamicCall(st *state, c *ssa.CallCommon, pos token.Pos) {
