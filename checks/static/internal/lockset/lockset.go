@@ -106,7 +106,7 @@ type Result struct {
 
 	before      map[ssa.Instruction]State // non-empty states only
 	reached     map[*ssa.BasicBlock]bool  // blocks recorded: their other instructions hold nothing
-	freshParams []bool // per parameter of Fn: every caller passes a fresh value
+	freshParams []bool                    // per parameter of Fn: every caller passes a fresh value
 	subst       map[*ssa.FreeVar]Path
 	inlined     []*ssa.Function
 	released    []Path // unlocks of locks not acquired here (for summaries)
