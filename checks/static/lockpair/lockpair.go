@@ -43,7 +43,8 @@ func init() {
 }
 
 // Result is the per-function lock activity lockpair saw, for passes that
-// require it (lockorder). It is exported for that purpose only.
+// require it (lockorder). It is exported for that purpose only; lockorder
+// empties it when done.
 type Result struct {
 	Funcs []*FuncLocks // in source order
 }
