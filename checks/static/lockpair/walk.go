@@ -540,7 +540,16 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		// when this function unlocks the lock somewhere too.
 		site, key := cur.site, r.key
 		keep := func() bool { _, ok := w.mayRel[key]; return ok || site != pos }
-		w.reportIf(keep, pos, "IL2003", w.pc.relatedAt(cur.site, r.name+" "+what+" here"),
+		related := w.pc.relatedAt(cur.site, r.name+" "+what+" here")
+		if site == pos {
+			// The previous iteration left it held: say where.
+			if at, verb := w.continueAfter(st.cont, site); verb != "" {
+				related = append(related, w.pc.relatedAt(at, "the previous iteration continued here with "+r.name+" held")...)
+			} else if at.IsValid() {
+				related = append(related, w.pc.relatedAt(at, "the previous iteration ended here with "+r.name+" held")...)
+			}
+		}
+		w.reportIf(keep, pos, "IL2003", related,
 			"%s locked while already %s (%s at line %d): Go mutexes are not re-entrant, so this deadlocks",
 			r.name, what, verb, w.line(cur.site))
 		return false
