@@ -26,7 +26,11 @@
 // callback parameter (fn(e)) goes to the functions and types that flow
 // there in this package's code. A value whose origin the package cannot
 // see (the parameter of an exported function nobody here calls) goes
-// nowhere: no guess.
+// nowhere: no guess. A call of a parameter (fn(e), l.Notify() on a
+// parameter l) is followed per call site instead: the caller that passes
+// a function literal to a function calling that parameter pairs the
+// callee's locks with that literal's, not with every literal any caller
+// passes (checkFor(t, f) in tests would otherwise reach them all).
 //
 // Works across packages: each exported function carries a fact listing the
 // lock classes it may acquire and the func parameters it calls while
@@ -42,6 +46,9 @@
 //     the deadlocking schedule when tests exercise it.
 //   - inversions where both uses of a lock are RLock: they deadlock only
 //     with a third goroutine waiting to write.
+//   - lock orders taken only in _test.go files: tests hold locks to
+//     inspect state, and on nats-server most reported cycles had a test
+//     on one side.
 //   - locks taken by goroutines a path starts (go f()): the starting
 //     goroutine does not wait for them.
 //   - interface and func-value calls whose targets the package cannot see.

@@ -22,6 +22,16 @@ import (
 // lock (callbackFact), so the caller pairs those locks with what the
 // callback it passes acquires.
 
+// viaParam reports whether a dynamic call calls a parameter (fn(e)) or a
+// method of one (l.Notify()). The call graph merges every caller's
+// argument there (checkFor(t, f) would reach every closure any test
+// passes), so these are followed per call site instead: a caller passing
+// a function literal to a function that calls that parameter.
+func viaParam(c *ssa.CallCommon) bool {
+	_, ok := c.Value.(*ssa.Parameter)
+	return ok
+}
+
 // dynamicTargets returns the functions the dynamic call c may call.
 func (pc *passContext) dynamicTargets(c lockpair.Call) []*ssa.Function {
 	if c.Common == nil {
@@ -39,7 +49,7 @@ func (pc *passContext) buildCallGraph() {
 	want := map[*ssa.CallCommon]bool{}
 	for _, f := range pc.funcs {
 		for _, c := range f.Calls {
-			if c.Callee == nil && c.Common != nil {
+			if c.Callee == nil && c.Common != nil && !viaParam(c.Common) {
 				want[c.Common] = true
 			}
 		}
@@ -153,12 +163,12 @@ func (pc *passContext) callees(c lockpair.Call) []*ssa.Function {
 	return pc.dynamicTargets(c)
 }
 
-// calledParams lists, for fn, the parameters it calls (as func values)
-// while holding locks: the locks held at each such call.
+// calledParams lists, for fn, the parameters it calls (as func values),
+// one entry per lock held at such a call (Held "" when none is).
 func (pc *passContext) calledParams(f *lockpair.FuncLocks) []paramCall {
 	var out []paramCall
 	for _, c := range f.Calls {
-		if c.Callee != nil || c.Common == nil || c.Common.IsInvoke() || len(c.Held) == 0 {
+		if c.Callee != nil || c.Common == nil || c.Common.IsInvoke() {
 			continue
 		}
 		p, ok := c.Common.Value.(*ssa.Parameter)
@@ -168,6 +178,9 @@ func (pc *passContext) calledParams(f *lockpair.FuncLocks) []paramCall {
 		for i, q := range f.Fn.Params {
 			if q != p {
 				continue
+			}
+			if len(c.Held) == 0 {
+				out = append(out, paramCall{Param: i, Where: pc.where(c.Pos)})
 			}
 			for _, h := range c.Held {
 				if h.Class == "" {
@@ -201,18 +214,10 @@ func funcArg(c *ssa.CallCommon, i int) *ssa.Function {
 // of another package that calls it while holding a lock: the callee's lock,
 // then whatever the callback acquires.
 func (pc *passContext) callbackEdges(f *lockpair.FuncLocks, c lockpair.Call, name string, add func(edge)) {
-	if c.Callee == nil || pc.funcs[c.Callee] != nil {
-		return // dynamic, or in this package (the call graph follows it)
-	}
-	obj, ok := c.Callee.Object().(*types.Func)
-	if !ok || obj.Pkg() == pc.pass.Pkg {
-		return
-	}
-	var fact acquiresFact
-	if !pc.pass.ImportObjectFact(obj, &fact) {
-		return
-	}
-	for _, p := range fact.CallsParams {
+	for _, p := range pc.paramCalls(c) {
+		if p.Held == "" {
+			continue
+		}
 		cb := funcArg(c.Common, p.Param)
 		if cb == nil {
 			continue
@@ -226,3 +231,40 @@ func (pc *passContext) callbackEdges(f *lockpair.FuncLocks, c lockpair.Call, nam
 }
 
 var debugDyn = false
+
+// paramCalls returns what the static callee of c does with its func
+// parameters: from its lock activity in this package, or its fact.
+func (pc *passContext) paramCalls(c lockpair.Call) []paramCall {
+	if c.Callee == nil {
+		return nil
+	}
+	if f := pc.funcs[c.Callee]; f != nil {
+		if ps, ok := pc.params[c.Callee]; ok {
+			return ps
+		}
+		ps := pc.calledParams(f)
+		pc.params[c.Callee] = ps
+		return ps
+	}
+	obj, ok := c.Callee.Object().(*types.Func)
+	if !ok || obj.Pkg() == pc.pass.Pkg {
+		return nil
+	}
+	var fact acquiresFact
+	if !pc.pass.ImportObjectFact(obj, &fact) {
+		return nil
+	}
+	return fact.CallsParams
+}
+
+// callbacks returns the function literals and functions c passes to
+// parameters its callee calls, each with a chain label.
+func (pc *passContext) callbacks(c lockpair.Call) []*ssa.Function {
+	var out []*ssa.Function
+	for _, p := range pc.paramCalls(c) {
+		if cb := funcArg(c.Common, p.Param); cb != nil {
+			out = appendUnique(out, cb)
+		}
+	}
+	return out
+}

@@ -50,6 +50,7 @@ type passContext struct {
 	busy     map[*ssa.Function]bool
 	srcFuncs []*ssa.Function
 	dyn      map[*ssa.CallCommon][]*ssa.Function // dynamic call targets (dynamic.go)
+	params   map[*ssa.Function][]paramCall       // func parameters each function calls
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -63,6 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 		acqs:     map[*ssa.Function][]classAcq{},
 		busy:     map[*ssa.Function]bool{},
 		srcFuncs: pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs,
+		params:   map[*ssa.Function][]paramCall{},
 	}
 	for _, f := range res.Funcs {
 		pc.funcs[f.Fn] = f
@@ -151,6 +153,17 @@ func (pc *passContext) acquires(fn *ssa.Function) []classAcq {
 				out = append(out, a)
 			}
 		}
+		// A callback this call passes to a function that calls it.
+		for _, cb := range pc.callbacks(c) {
+			for _, a := range pc.acquires(cb) {
+				if seen[a.Class] || len(a.Chain) >= maxChain-1 {
+					continue
+				}
+				seen[a.Class] = true
+				a.Chain = append([]string{funcName(c.Callee), funcName(cb) + " (callback)"}, a.Chain...)
+				out = append(out, a)
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
 	pc.acqs[fn] = out
@@ -178,6 +191,9 @@ func (pc *passContext) edges(res *lockpair.Result) []edge {
 		out = append(out, e)
 	}
 	for _, f := range res.Funcs {
+		if pc.inTestFile(f.Fn) {
+			continue // lock orders taken only by tests: see doc.go
+		}
 		name := funcName(f.Fn)
 		for _, a := range f.Acquires {
 			for _, h := range a.Held {
@@ -217,7 +233,7 @@ func (pc *passContext) reachableFromExported(res *lockpair.Result) map[*ssa.Func
 		reach[fn] = true
 		if f := pc.funcs[fn]; f != nil {
 			for _, c := range f.Calls {
-				for _, callee := range pc.callees(c) {
+				for _, callee := range append(pc.callees(c), pc.callbacks(c)...) {
 					if pc.funcs[callee] != nil {
 						visit(callee)
 					}
@@ -354,6 +370,14 @@ func funcName(fn *ssa.Function) string {
 		name = fn.Pkg.Pkg.Name() + "." + name
 	}
 	return name
+}
+
+// inTestFile reports whether fn is declared in a _test.go file.
+func (pc *passContext) inTestFile(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return strings.HasSuffix(pc.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
 }
 
 func (pc *passContext) where(pos token.Pos) string {
