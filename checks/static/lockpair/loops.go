@@ -28,8 +28,8 @@ type loopLeak struct {
 func (w *walker) rebound(st *state, k string, h held, deferred bool) {
 	switch h.mode {
 	case Write, Read:
-		if h.helper || deferred || w.escapes(w.refs[k]) {
-			return // a lock helper's contract, released at return, or kept elsewhere
+		if h.helper || deferred || w.escapes(w.refs[k]) || !dominates(h.blk, st.contBlock) {
+			return // a lock helper's contract, released at return, kept elsewhere, or a conditional Lock
 		}
 		at, verb := w.continueAfter(st.cont, h.site)
 		w.leaks = append(w.leaks, loopLeak{key: k, site: h.site, at: at, verb: verb})
@@ -53,15 +53,15 @@ func (w *walker) jumped(st *state, b, succ *ssa.BasicBlock) {
 			return
 		}
 		for k, h := range st.locks {
-			if (h.mode == Write || h.mode == Read) && !h.helper {
+			if (h.mode == Write || h.mode == Read) && !h.helper && dominates(h.blk, b) {
 				if _, ok := st.defers[k]; !ok {
-					st.broke[k] = brk
+					st.broke[k] = brokeAt{brk, b}
 				}
 			}
 		}
 	case succ.Comment == "for.post",
 		strings.HasSuffix(succ.Comment, ".loop") && b.Comment != "for.post":
-		st.cont = st.last
+		st.cont, st.contBlock = st.last, b
 	}
 }
 
@@ -78,7 +78,7 @@ func (w *walker) brokeHeld(st *state) {
 		if _, ok := st.defers[k]; ok || w.aliasReleased(st, k) || w.escapes(w.refs[k]) {
 			continue
 		}
-		w.leaks = append(w.leaks, loopLeak{key: k, site: h.site, at: brk, verb: "break"})
+		w.leaks = append(w.leaks, loopLeak{key: k, site: h.site, at: brk.pos, verb: "break"})
 	}
 }
 
@@ -341,4 +341,12 @@ func (w *walker) continueAfter(pos, site token.Pos) (token.Pos, string) {
 		return token.NoPos, ""
 	}
 	return in.Rbrace, ""
+}
+
+// dominates reports whether the Lock's block dominates the block that
+// leaves the iteration. A Lock under a condition (if sub.client != c {
+// Lock }) is usually released under the same condition recomputed, which
+// the walk cannot correlate: only an unconditional Lock is reported.
+func dominates(lock, at *ssa.BasicBlock) bool {
+	return lock != nil && at != nil && lock.Dominates(at)
 }

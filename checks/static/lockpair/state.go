@@ -290,9 +290,10 @@ func (w *walker) rootName(v ssa.Value) string {
 // held is the state of one lock on one path.
 type held struct {
 	mode   Mode
-	helper bool      // acquired through a lock helper's summary
-	reads  uint8     // RLock depth, capped at maxReads
-	site   token.Pos // where it was acquired, or released
+	helper bool            // acquired through a lock helper's summary
+	reads  uint8           // RLock depth, capped at maxReads
+	site   token.Pos       // where it was acquired, or released
+	blk    *ssa.BasicBlock // block of the Lock (loop leaks); not part of encode
 }
 
 // maxReads caps the recursive read depth tracked, so loops that RLock
@@ -321,9 +322,16 @@ type state struct {
 
 	// Where the path is, for loop-leak messages; not part of encode, so
 	// paths that differ only here are merged (one report per leak).
-	last  token.Pos            // last instruction with a position
-	cont  token.Pos            // last before the latest jump to a loop's next iteration
-	broke map[string]token.Pos // locks held when a break left their loop: the break
+	last      token.Pos          // last instruction with a position
+	cont      token.Pos          // last before the latest jump to a loop's next iteration
+	contBlock *ssa.BasicBlock    // the block that jumped there
+	broke     map[string]brokeAt // locks held when a break left their loop
+}
+
+// brokeAt is the break that left a loop with a lock held.
+type brokeAt struct {
+	pos token.Pos
+	blk *ssa.BasicBlock
 }
 
 func newState() *state {
@@ -334,7 +342,7 @@ func newState() *state {
 		cond:   map[ssa.Value]bool{},
 		acq:    map[string]Mode{},
 		rel:    map[string]Mode{},
-		broke:  map[string]token.Pos{},
+		broke:  map[string]brokeAt{},
 	}
 }
 
@@ -361,7 +369,7 @@ func (s *state) clone() *state {
 	for k, v := range s.broke {
 		c.broke[k] = v
 	}
-	c.last, c.cont = s.last, s.cont
+	c.last, c.cont, c.contBlock = s.last, s.cont, s.contBlock
 	return c
 }
 

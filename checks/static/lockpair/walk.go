@@ -40,6 +40,7 @@ type walker struct {
 	refs       map[string]lockRef
 	keysByRoot map[ssa.Value][]string
 	curExpr    string // source text of the operand being canonicalized
+	curBlock   *ssa.BasicBlock
 
 	branches   map[ssa.Value]int // times each boolean is branched on
 	visits     int
@@ -188,6 +189,7 @@ func predIndex(b, pred *ssa.BasicBlock) int {
 func (w *walker) block(it item, work []item) []item {
 	st := it.st.clone()
 	b := it.b
+	w.curBlock = b
 	for _, instr := range b.Instrs {
 		// A loop phi's edge can be the phi itself (t1 = phi [false, t1,
 		// t2]): read what is known of the edge before the phi redefines it.
@@ -560,7 +562,7 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 			w.acqSite[r.key] = pos
 		}
 	}
-	st.locks[r.key] = held{mode: mode, reads: 1, site: pos}
+	st.locks[r.key] = held{mode: mode, reads: 1, site: pos, blk: w.curBlock}
 	if _, ok := w.lockedHere[r.key]; !ok {
 		w.lockedHere[r.key] = pos
 	}

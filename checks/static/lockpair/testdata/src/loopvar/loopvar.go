@@ -233,3 +233,30 @@ func (b *broker) breakThenUnlock() {
 		s.mu.Unlock()
 	}
 }
+
+type route struct {
+	self *broker
+	subs []*rsub
+}
+
+type rsub struct {
+	owner *conn
+	name  string
+}
+
+// sendSubs locks each owner but its own, and unlocks under the same
+// condition evaluated again: the walk cannot tie the two conditions, so a
+// conditional Lock is not reported.
+func (r *route) sendSubs(self *conn) []string {
+	var out []string
+	for _, s := range r.subs {
+		if s.owner != nil && s.owner != self {
+			s.owner.mu.Lock()
+		}
+		out = append(out, s.name)
+		if s.owner != nil && s.owner != self {
+			s.owner.mu.Unlock()
+		}
+	}
+	return out
+}
