@@ -65,7 +65,7 @@ var Passes = []Pass{
 	}},
 	{lockpair.Analyzer, []checks.Rule{
 		{ID: "IL2002", Slug: "lock-held-at-return", Title: "Lock still held when the function returns", Severity: checks.Error, Level: checks.Default, Since: "0.1",
-			Text: "A return keeps a lock that the function's other returns release, and no deferred unlock covers it. The next Lock deadlocks. Release it on every path, ideally with `defer`. Functions that return holding the lock by contract (named lock*/acquire*, documented so, returning the unlock func, or telling the caller through a bool or error result) are not reported. Panicking paths count only with the pass's -panics flag."},
+			Text: "A return keeps a lock that the function's other returns release, and no deferred unlock covers it. The next Lock deadlocks. Release it on every path, ideally with `defer`. Functions that return holding the lock by contract (named lock*/acquire*, documented so, returning the unlock func, or telling the caller through a bool or error result) are not reported. Panicking paths count only with the pass's -panics flag. A lock of a loop variable (one mutex per element) left held by a `continue`, a `break` or the end of the loop body is reported at that statement when the function unlocks it on other paths and the element does not outlive the iteration."},
 		{ID: "IL2003", Slug: "double-lock", Title: "Mutex locked twice", Severity: checks.Error, Level: checks.Default, Since: "0.1",
 			Text: "Go mutexes are not re-entrant: locking one that this goroutine already holds (directly or through a call that locks it) deadlocks."},
 		{ID: "IL2004", Slug: "unlock-not-held", Title: "Unlock of a mutex that is not held", Severity: checks.Error, Level: checks.Default, Since: "0.1",
@@ -75,7 +75,7 @@ var Passes = []Pass{
 	}},
 	{lockorder.Analyzer, []checks.Rule{
 		{ID: "IL2101", Slug: "lock-order-inversion", Title: "Two locks acquired in opposite orders", Severity: checks.Error, Level: checks.OptIn, Since: "0.1",
-			Text: "One path takes A then B, another takes B then A, directly or through calls, in this package or one it imports. Two goroutines on those paths can deadlock. Pick one order. Locks are compared by class (the struct type and field, or the package variable); two instances of one class are not reported. Opt-in: locks are compared by class, so two instances of one type (two clients' mutexes) and lock orders taken only in tests are reported; on nats-server most reports were of that kind. See docs/precision.md."},
+			Text: "One path takes A then B, another takes B then A, directly or through calls (func values, interface methods and callbacks through a call graph of the package), in this package or one it imports. Two goroutines on those paths can deadlock. Pick one order. Locks are compared by class (the struct type and field, or the package variable); two instances of one class are not reported. Opt-in: locks are compared by class, so two instances of one type (two clients' mutexes) and lock orders taken only in tests are reported; on nats-server most reports were of that kind. See docs/precision.md."},
 	}},
 	{atomicmix.Analyzer, []checks.Rule{
 		{ID: "IL3001", Slug: "mixed-atomic-access", Title: "Field accessed both atomically and plainly", Severity: checks.Warning, Level: checks.OptIn, Since: "0.1",

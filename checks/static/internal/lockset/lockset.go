@@ -112,8 +112,9 @@ type Result struct {
 	// locks reached through an alias, so an absent lock proves less.
 	CallerLocks bool
 
-	before      map[ssa.Instruction]State
-	freshParams []bool // per parameter of Fn: every caller passes a fresh value
+	before      map[ssa.Instruction]State // non-empty states only
+	reached     map[*ssa.BasicBlock]bool  // blocks recorded: their other instructions hold nothing
+	freshParams []bool                    // per parameter of Fn: every caller passes a fresh value
 	subst       map[*ssa.FreeVar]Path
 	inlined     []*ssa.Function
 	released    []Path // unlocks of locks not acquired here (for summaries)
@@ -125,8 +126,11 @@ type Result struct {
 // Before returns the locks definitely held just before instr. It returns
 // false when instr is unreachable or not part of r.
 func (r *Result) Before(instr ssa.Instruction) (State, bool) {
-	s, ok := r.before[instr]
-	return s, ok
+	if s, ok := r.before[instr]; ok {
+		return s, true
+	}
+	// Most code runs with no lock held: those states are not stored.
+	return State{}, r.reached[instr.Block()]
 }
 
 // Path returns the access path of v, a value of r.Fn or of a function
@@ -605,8 +609,14 @@ func dropDeferred(s State) State {
 func (run *funcRun) block(b *ssa.BasicBlock, st State, depth int) (State, *Held, []State) {
 	var try *Held
 	var rets []State
+	if run.record {
+		if run.res.reached == nil {
+			run.res.reached = map[*ssa.BasicBlock]bool{}
+		}
+		run.res.reached[b] = true
+	}
 	for _, instr := range b.Instrs {
-		if run.record {
+		if run.record && st.Len() > 0 {
 			run.res.before[instr] = st
 		}
 		switch i := instr.(type) {
