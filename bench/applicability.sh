@@ -96,12 +96,13 @@ for mv in "${mods[@]}"; do
 	if [ "$driver" = cli ]; then
 		(cd "$src" && "$out/bin/interleave" test -budget "$budget" -seed "$seed" -format json \
 			-schedules "$res/schedules" -o "$res/interleave.json" ./... 2>"$res/interleave.stderr")
+		echo $? >"$res/interleave.exit"
 	else
 		(cd "$src" && "$out/bin/applicability" run -budget "$budget" -seed "$seed" \
 			-o "$res/interleave.json" ./... 2>"$res/interleave.stderr")
-		[ -d "$src/.interleave/schedules" ] && cp -r "$src/.interleave/schedules" "$res/schedules"
+		echo $? >"$res/interleave.exit"
+		if [ -d "$src/.interleave/schedules" ]; then cp -r "$src/.interleave/schedules" "$res/schedules"; fi
 	fi
-	echo $? >"$res/interleave.exit"
 	set -e
 	echo "$(( $(date +%s) - start ))s" >"$res/interleave.wall"
 	tail -n 1 "$res/interleave.stderr" >&2 || true

@@ -116,6 +116,7 @@ type perTest struct {
 	Package   string `json:"package"`
 	Test      string `json:"test"`
 	Schedules int    `json:"schedules"`
+	Crashes   int    `json:"crashes"` // schedules whose process died (watchdog, crash)
 }
 
 type finding struct {
@@ -145,6 +146,7 @@ type moduleResult struct {
 	exit                 string
 	wall                 string
 	driver               string
+	runError             string // first line of the error when the search did not run
 }
 
 func summary(w io.Writer, dir string) error {
@@ -169,7 +171,7 @@ func summary(w io.Writer, dir string) error {
 	if len(mods) == 0 {
 		return fmt.Errorf("no module results under %s", dir)
 	}
-	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note | schedules/test median (min) | findings by rule | interleave exit, wall |")
+	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | schedules/test median (min) | findings by rule | interleave exit, wall |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	var totT, totOK, totF int
 	for _, m := range mods {
@@ -178,7 +180,7 @@ func summary(w io.Writer, dir string) error {
 		noted := noteTests(m.notes)
 		for _, t := range m.tests {
 			sched = append(sched, t.Schedules)
-			if t.Schedules > 0 && !noted[t.Test] {
+			if t.Schedules-t.Crashes > 0 && !noted[t.Test] {
 				ok++
 			}
 		}
@@ -193,6 +195,9 @@ func summary(w io.Writer, dir string) error {
 		tests := strconv.Itoa(n)
 		if !m.haveStats {
 			tests = fmt.Sprintf("%d (go test)", m.plainPass+m.plainFail)
+			if m.runError != "" {
+				tests += "; interleave could not run: " + m.runError
+			}
 		}
 		totT += n
 		byRule := map[string]int{}
@@ -277,6 +282,17 @@ func readModule(dir string) (*moduleResult, error) {
 	}
 	if len(m.notes) == 0 {
 		m.notes = stderrNotes(filepath.Join(dir, "interleave.stderr"))
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		for _, l := range strings.Split(readFile(dir, "interleave.stderr"), "\n") {
+			if strings.Contains(l, "error") || strings.Contains(l, "cannot") || strings.Contains(l, "does not compile") {
+				m.runError = strings.TrimSpace(l)
+				break
+			}
+		}
+		if m.runError == "" {
+			m.runError = "see interleave.stderr"
+		}
 	}
 	return m, nil
 }
