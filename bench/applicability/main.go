@@ -147,6 +147,7 @@ type moduleResult struct {
 	wall                 string
 	driver               string
 	runError             string // first line of the error when the search did not run
+	without              []finding
 }
 
 func summary(w io.Writer, dir string) error {
@@ -171,9 +172,9 @@ func summary(w io.Writer, dir string) error {
 	if len(mods) == 0 {
 		return fmt.Errorf("no module results under %s", dir)
 	}
-	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | schedules/test median (min) | findings by rule | interleave exit, wall |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
-	var totT, totOK, totF int
+	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | schedules/test median (min) | findings by rule | fails without interleave too | interleave exit, wall |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	var totT, totOK, totF, totW int
 	for _, m := range mods {
 		ok, n := 0, len(m.tests)
 		var sched []int
@@ -210,20 +211,24 @@ func summary(w io.Writer, dir string) error {
 		}
 		sort.Strings(rules)
 		totF += len(m.findings)
-		fmt.Fprintf(w, "| %s | %d/%d, %s | %s | %s | %s | %s (%s) | %d: %s | %s, %s |\n",
+		totW += len(m.without)
+		fmt.Fprintf(w, "| %s | %d/%d, %s | %s | %s | %s | %s (%s) | %d: %s | %d | %s, %s |\n",
 			m.name, m.plainPass, m.plainFail, m.plainExit, m.raceExit, tests, okS, med, mn,
-			len(m.findings), strings.Join(rules, ", "), m.exit, m.wall)
+			len(m.findings), strings.Join(rules, ", "), len(m.without), m.exit, m.wall)
 	}
 	if totT > 0 {
-		fmt.Fprintf(w, "| **total** | | | %d | %d (%.1f%%) | | %d | |\n", totT, totOK, 100*float64(totOK)/float64(totT), totF)
+		fmt.Fprintf(w, "| **total** | | | %d | %d (%.1f%%) | | %d | %d | |\n", totT, totOK, 100*float64(totOK)/float64(totT), totF, totW)
 	}
 	for _, m := range mods {
-		if len(m.findings) == 0 && len(m.notes) == 0 {
+		if len(m.findings) == 0 && len(m.notes) == 0 && len(m.without) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n## %s (driver: %s)\n", m.name, m.driver)
 		for i, f := range m.findings {
 			fmt.Fprintf(w, "%d. %s %s %s %s:%d — %s\n   schedule: %s\n", i+1, f.Rule, f.Kind, f.Test, f.Pos.File, f.Pos.Line, firstLine(f.Message), f.Schedule)
+		}
+		for _, f := range m.without {
+			fmt.Fprintf(w, "- fails without interleave too: %s %s %s %s:%d — %s\n", f.Rule, f.Kind, f.Test, f.Pos.File, f.Pos.Line, firstLine(f.Message))
 		}
 		for _, n := range m.notes {
 			fmt.Fprintf(w, "- note: %s\n", firstLine(n))
@@ -271,11 +276,13 @@ func readModule(dir string) (*moduleResult, error) {
 		var env struct {
 			Findings []finding `json:"findings"`
 			Notes    []string  `json:"notes"`
+			// Failures the unperturbed run also has (newer reports).
+			Without []finding `json:"failsWithoutInterleave"`
 		}
 		if err := json.Unmarshal(raw, &env); err != nil {
 			return nil, fmt.Errorf("%s: %v", dir, err)
 		}
-		m.findings, m.notes = env.Findings, env.Notes
+		m.findings, m.notes, m.without = env.Findings, env.Notes, env.Without
 		var v any
 		_ = json.Unmarshal(raw, &v)
 		m.tests, m.haveStats = findPerTest(v)
