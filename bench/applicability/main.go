@@ -198,6 +198,7 @@ func summary(w io.Writer, dir string) error {
 			tests = fmt.Sprintf("%d (go test)", m.plainPass+m.plainFail)
 			if m.runError != "" {
 				tests += "; interleave could not run: " + m.runError
+				n = m.plainPass + m.plainFail // none of them searched
 			}
 		}
 		totT += n
