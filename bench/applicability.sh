@@ -5,7 +5,10 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-driver cli|lib] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [module@version ...]
+#
+# -race-check also runs each suite under go test -race; -no-plain skips the
+# plain go test run (its column then shows "-").
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -17,6 +20,7 @@ budget=60s
 seed=1
 out="${TMPDIR:-/tmp}/interleave-applicability"
 race_check=0
+plain=1
 driver=auto
 mods=()
 while [ $# -gt 0 ]; do
@@ -25,8 +29,9 @@ while [ $# -gt 0 ]; do
 	-seed) seed="$2"; shift 2 ;;
 	-out) out="$2"; shift 2 ;;
 	-race-check) race_check=1; shift ;;
+	-no-plain) plain=0; shift ;;
 	-driver) driver="$2"; shift 2 ;;
-	-h|-help|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|-help|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "applicability: unknown flag $1" >&2; exit 2 ;;
 	*) mods+=("$1"); shift ;;
 	esac
@@ -86,8 +91,10 @@ for mv in "${mods[@]}"; do
 	(cd "$src" && go mod download all >/dev/null 2>&1 || go mod tidy >/dev/null 2>&1 || true)
 
 	set +e
-	(cd "$src" && go test -json -count=1 ./... >"$res/plain.json" 2>"$res/plain.stderr")
-	echo $? >"$res/plain.exit"
+	if [ "$plain" = 1 ]; then
+		(cd "$src" && go test -json -count=1 ./... >"$res/plain.json" 2>"$res/plain.stderr")
+		echo $? >"$res/plain.exit"
+	fi
 	if [ "$race_check" = 1 ]; then
 		(cd "$src" && go test -race -json -count=1 ./... >"$res/race.json" 2>"$res/race.stderr")
 		echo $? >"$res/race.exit"
