@@ -117,6 +117,15 @@ type perTest struct {
 	Test      string `json:"test"`
 	Schedules int    `json:"schedules"`
 	Crashes   int    `json:"crashes"` // schedules whose process died (watchdog, crash)
+	Plain     string `json:"plain"`   // outcome of the unperturbed schedule, when the tool runs one
+}
+
+// random is how many schedules other than the unperturbed one t ran.
+func (t perTest) random() int {
+	if t.Plain != "" && t.Schedules > 0 {
+		return t.Schedules - 1
+	}
+	return t.Schedules
 }
 
 type finding struct {
@@ -172,11 +181,11 @@ func summary(w io.Writer, dir string) error {
 	if len(mods) == 0 {
 		return fmt.Errorf("no module results under %s", dir)
 	}
-	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | schedules/test median (min) | findings by rule | fails without interleave too | interleave exit, wall |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
-	var totT, totOK, totF, totW int
+	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | ≥1 schedule besides the unperturbed one, not crashed | schedules/test median (min) | findings by rule | fails without interleave too | interleave exit, wall |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	var totT, totOK, totSearched, totF, totW int
 	for _, m := range mods {
-		ok, n := 0, len(m.tests)
+		ok, searched, n := 0, 0, len(m.tests)
 		var sched []int
 		noted := noteTests(m.notes)
 		for _, t := range m.tests {
@@ -184,14 +193,19 @@ func summary(w io.Writer, dir string) error {
 			if t.Schedules-t.Crashes > 0 && !noted[t.Test] {
 				ok++
 			}
+			if t.random()-t.Crashes > 0 {
+				searched++
+			}
 		}
 		sort.Ints(sched)
 		med, mn := "n/a", "n/a"
-		okS := "n/a"
+		okS, searchedS := "n/a", "n/a"
 		if m.haveStats && n > 0 {
 			med, mn = strconv.Itoa(sched[n/2]), strconv.Itoa(sched[0])
 			okS = fmt.Sprintf("%d/%d (%.0f%%)", ok, n, 100*float64(ok)/float64(n))
+			searchedS = fmt.Sprintf("%d/%d (%.0f%%)", searched, n, 100*float64(searched)/float64(n))
 			totOK += ok
+			totSearched += searched
 		}
 		tests := strconv.Itoa(n)
 		if !m.haveStats {
@@ -213,12 +227,13 @@ func summary(w io.Writer, dir string) error {
 		sort.Strings(rules)
 		totF += len(m.findings)
 		totW += len(m.without)
-		fmt.Fprintf(w, "| %s | %d/%d, %s | %s | %s | %s | %s (%s) | %d: %s | %d | %s, %s |\n",
-			m.name, m.plainPass, m.plainFail, m.plainExit, m.raceExit, tests, okS, med, mn,
+		fmt.Fprintf(w, "| %s | %d/%d, %s | %s | %s | %s | %s | %s (%s) | %d: %s | %d | %s, %s |\n",
+			m.name, m.plainPass, m.plainFail, m.plainExit, m.raceExit, tests, okS, searchedS, med, mn,
 			len(m.findings), strings.Join(rules, ", "), len(m.without), m.exit, m.wall)
 	}
 	if totT > 0 {
-		fmt.Fprintf(w, "| **total** | | | %d | %d (%.1f%%) | | %d | %d | |\n", totT, totOK, 100*float64(totOK)/float64(totT), totF, totW)
+		fmt.Fprintf(w, "| **total** | | | %d | %d (%.1f%%) | %d (%.1f%%) | | %d | %d | |\n", totT, totOK, 100*float64(totOK)/float64(totT),
+			totSearched, 100*float64(totSearched)/float64(totT), totF, totW)
 	}
 	for _, m := range mods {
 		if len(m.findings) == 0 && len(m.notes) == 0 && len(m.without) == 0 {
