@@ -66,7 +66,8 @@ git -C "$repo" rev-parse HEAD >"$out/commit" 2>/dev/null || true
 if [ "$driver" = auto ]; then
 	# The CLI is used when its JSON carries per-test schedule counts
 	# (it then documents -v); older checkouts use the library driver.
-	if "$out/bin/interleave" test -h 2>&1 | grep -q -- '^  -v'; then driver=cli; else driver=lib; fi
+	help="$("$out/bin/interleave" test -h 2>&1 || true)"
+	if printf '%s\n' "$help" | grep -q -- '^  -v'; then driver=cli; else driver=lib; fi
 fi
 echo "applicability: driver $driver, budget $budget, seed $seed, results in $out" >&2
 
