@@ -19,6 +19,13 @@
 # check drives its passes through go vet -vettool (itself), so it caches
 # its results like go vet does. Prints each round, then the medians and
 # the median of the per-round ratios check/vet.
+#
+# Memory: each cold run is measured by bench/peakrss, which samples the
+# whole process tree (go vet runs its vet tool, and interleave check runs
+# go vet, as child processes): "tree" is the largest sum of the tree's
+# resident sets at one moment, "proc" the largest peak RSS of any single
+# process (for interleave check, the vet tool on the largest package).
+# Their medians and the ratios check/vet are printed with the times.
 set -euo pipefail
 
 module="${1:-github.com/nats-io/nats-server/v2@v2.15.2}"
@@ -35,7 +42,7 @@ if [[ "${VETTOOL:-}" == 1 ]]; then
 fi
 
 echo "building interleave and interleave-vet" >&2
-(cd "$repo" && go build -o "$work/bin/interleave" ./cmd/interleave && go build -o "$work/bin/interleave-vet" ./cmd/interleave-vet)
+(cd "$repo" && go build -o "$work/bin/interleave" ./cmd/interleave && go build -o "$work/bin/interleave-vet" ./cmd/interleave-vet && go build -o "$work/bin/peakrss" ./bench/peakrss)
 
 echo "downloading $module" >&2
 dir="$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
@@ -55,11 +62,16 @@ export GOFLAGS=-mod=mod
 npkgs="$(go list "$pkgs" | wc -l)"
 
 # seconds CMD... runs CMD, prints its wall time in seconds; exit status 1
-# (findings) counts as success.
+# (findings) counts as success. With RSS_OUT set, the run is measured by
+# peakrss, which writes its figures there.
 seconds() {
 	local start end status=0
+	local wrap=()
+	if [[ -n "${RSS_OUT:-}" ]]; then
+		wrap=("$work/bin/peakrss" -o "$RSS_OUT" --)
+	fi
 	start="$(date +%s.%N)"
-	"$@" >/dev/null 2>"$work/last.err" || status=$?
+	"${wrap[@]}" "$@" >/dev/null 2>"$work/last.err" || status=$?
 	end="$(date +%s.%N)"
 	if ((status > 1)); then
 		echo "check_vs_vet: $* exited $status:" >&2
@@ -83,13 +95,20 @@ cmd_for() {
 	esac
 }
 
-declare -A cold warm
+# rss FILE KEY prints KEY's value in MB from a peakrss output file.
+rss() {
+	sed -n "s/.*$2=\([0-9]*\).*/\1/p" "$1" | awk '{printf "%.0f", $1 / 1024}'
+}
+
+declare -A cold warm tree proc
 cold_ratios=()
 warm_ratios=()
+tree_ratios=()
+proc_ratios=()
 printf '%s, %s packages, %s, %d CPUs, %s\n' "$module" "$npkgs" "$(go version | cut -d' ' -f3)" "$(nproc)" "$(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-6s %-10s %10s %10s %8s\n' round tool "cold (s)" "warm (s)" load
+printf '%-6s %-10s %10s %10s %12s %12s %8s\n' round tool "cold (s)" "warm (s)" "tree (MB)" "proc (MB)" load
 for ((r = 1; r <= rounds; r++)); do
-	declare -A c=() w=()
+	declare -A c=() w=() t=() p=()
 	# Cold: each tool with its own empty cache, back to back, the order
 	# reversed every other round.
 	order=("${tools[@]}")
@@ -101,7 +120,9 @@ for ((r = 1; r <= rounds; r++)); do
 		cmd_for "$tool"
 		echo "round $r: timing $tool cold" >&2
 		export GOCACHE="$work/cache-$tool"
-		c[$tool]="$(seconds "${cmd[@]}")"
+		c[$tool]="$(RSS_OUT="$work/rss-$tool" seconds "${cmd[@]}")"
+		t[$tool]="$(rss "$work/rss-$tool" tree_peak_kb)"
+		p[$tool]="$(rss "$work/rss-$tool" proc_peak_kb)"
 	done
 	# Warm: sub-second runs are noisy on a shared machine, so take the
 	# median of $warm_runs runs, the tools alternating.
@@ -117,23 +138,28 @@ for ((r = 1; r <= rounds; r++)); do
 		w[$tool]="$(median ${samples[$tool]})"
 		cold[$tool]+="${c[$tool]} "
 		warm[$tool]+="${w[$tool]} "
-		printf '%-6s %-10s %10.2f %10.2f %8s\n' "$r" "$tool" "${c[$tool]}" "${w[$tool]}" "$(cut -d' ' -f1 /proc/loadavg)"
+		tree[$tool]+="${t[$tool]} "
+		proc[$tool]+="${p[$tool]} "
+		printf '%-6s %-10s %10.2f %10.2f %12s %12s %8s\n' "$r" "$tool" "${c[$tool]}" "${w[$tool]}" "${t[$tool]}" "${p[$tool]}" "$(cut -d' ' -f1 /proc/loadavg)"
 		rm -rf "$work/cache-$tool"
 	done
 	cold_ratios+=("$(echo "${c[check]} / ${c[vet]}" | bc -l)")
 	warm_ratios+=("$(echo "${w[check]} / ${w[vet]}" | bc -l)")
+	tree_ratios+=("$(echo "${t[check]} / ${t[vet]}" | bc -l)")
+	proc_ratios+=("$(echo "${p[check]} / ${p[vet]}" | bc -l)")
 done
 
 printf '\nmedians over %d rounds\n' "$rounds"
-printf '%-32s %10s %10s\n' "" "cold (s)" "warm (s)"
+printf '%-32s %10s %10s %12s %12s\n' "" "cold (s)" "warm (s)" "tree (MB)" "proc (MB)"
 for tool in "${tools[@]}"; do
 	case $tool in
 	vet) label="go vet" ;;
 	vettool) label="go vet -vettool=interleave-vet" ;;
 	check) label="interleave check" ;;
 	esac
-	printf '%-32s %10.2f %10.2f\n' "$label" "$(median ${cold[$tool]})" "$(median ${warm[$tool]})"
+	printf '%-32s %10.2f %10.2f %12.0f %12.0f\n' "$label" "$(median ${cold[$tool]})" "$(median ${warm[$tool]})" "$(median ${tree[$tool]})" "$(median ${proc[$tool]})"
 done
 printf 'ratio check/vet (median of the rounds): cold %.2fx, warm %.2fx\n' "$(median "${cold_ratios[@]}")" "$(median "${warm_ratios[@]}")"
+printf 'peak RSS ratio check/vet, cold (median of the rounds): tree %.2fx, largest process %.2fx\n' "$(median "${tree_ratios[@]}")" "$(median "${proc_ratios[@]}")"
 findings="$(grep -o '"total": [0-9]*' "$work/check.json" | grep -o '[0-9]*$' || echo "?")"
 printf 'interleave check findings: %s\n' "$findings"

@@ -10,13 +10,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/analysis/unitchecker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -638,6 +643,78 @@ func init() {
 // suite and FilesAnalyzer.
 func VetToolAnalyzers() []*analysis.Analyzer {
 	return append(Analyzers(), FilesAnalyzer)
+}
+
+// VetToolMain serves go vet's vet tool protocol with VetToolAnalyzers
+// and exits. It bounds the tool's memory on large packages: the passes
+// that keep per-function lock state run one at a time (the analysis
+// driver runs every pass of a package at once, and their peaks added
+// up), and the collector's target adapts to the live heap (see tuneGC).
+func VetToolMain() {
+	if os.Getenv("GOGC") == "" {
+		tuneGC()
+	}
+	serializeHeavyPasses()
+	unitchecker.Main(VetToolAnalyzers()...)
+}
+
+// heavyPasses keep lock state for every function of a package while they
+// run; the other passes walk syntax and hold little.
+var heavyPasses = map[string]bool{"guardedby": true, "rlockwrite": true, "lockpair": true, "lockorder": true, "lockblock": true, "threadsafe": true}
+
+var heavyMu sync.Mutex
+
+// serializeHeavyPasses makes the heavy passes' Run take one process-wide
+// lock. A pass's prerequisites finish before its Run starts, so no Run
+// waits for another while holding it.
+func serializeHeavyPasses() {
+	for _, a := range Analyzers() {
+		if !heavyPasses[a.Name] || a.Run == nil {
+			continue
+		}
+		run := a.Run
+		a.Run = func(pass *analysis.Pass) (any, error) {
+			heavyMu.Lock()
+			defer heavyMu.Unlock()
+			return run(pass)
+		}
+	}
+}
+
+// tuneGC sets the collector's target from the live heap after each
+// collection: GOGC=400 while the live heap is small (most packages: fewer
+// collections, less CPU), falling to 50 as it approaches 1 GiB, so a
+// package whose SSA and lock state need a gigabyte does not peak at five
+// times that.
+func tuneGC() {
+	debug.SetGCPercent(400)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var sentinel func()
+	arm := func() {
+		// A finalizer runs after the collection that frees its object:
+		// once per cycle.
+		p := new([64]byte)
+		runtime.SetFinalizer(p, func(*[64]byte) { sentinel() })
+	}
+	sentinel = func() {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetGCPercent(gcPercent(sample[0].Value.Uint64()))
+		}
+		arm()
+	}
+	arm()
+}
+
+// gcPercent aims the next collection at about 1 GiB of heap, within
+// GOGC 50..400.
+func gcPercent(live uint64) int {
+	const target = 1 << 30
+	if live == 0 {
+		return 400
+	}
+	p := int(100 * (float64(target)/float64(live) - 1))
+	return min(max(p, 50), 400)
 }
 
 // vetTree is what go vet -json prints: package path -> analyzer name ->

@@ -60,6 +60,7 @@ var markAnalyzer = &analysis.Analyzer{
 // and a *.cfg file, never with -test.* flags.
 func TestMain(m *testing.M) {
 	if args := os.Args[1:]; len(args) > 0 && (args[0] == "-V=full" || args[0] == "-flags" || strings.HasSuffix(args[len(args)-1], ".cfg")) {
+		serializeHeavyPasses()                                                                                // as VetToolMain does: the vet-tool tests run them under the lock
 		unitchecker.Main(append([]*analysis.Analyzer{markAnalyzer, panicAnalyzer}, VetToolAnalyzers()...)...) // exits
 	}
 	os.Exit(m.Run())
@@ -503,5 +504,20 @@ func TestVetErrorPackages(t *testing.T) {
 	}
 	if got := vetErrorPackages("go: no Go files in /x"); len(got) != 0 {
 		t.Errorf("got %v, want none", got)
+	}
+}
+
+// TestGCPercent checks the vet tool's collector target: GOGC 400 for
+// small heaps, falling to 50 as the live heap nears 1 GiB.
+func TestGCPercent(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 400}, {64 << 20, 400}, {200 << 20, 400}, {512 << 20, 100}, {768 << 20, 50}, {4 << 30, 50},
+	} {
+		if got := gcPercent(c.live); got != c.want {
+			t.Errorf("gcPercent(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		}
 	}
 }

@@ -11,20 +11,6 @@
 // the report formats.
 package main
 
-import (
-	"os"
-	"runtime/debug"
+import "github.com/interleave-dev/interleave/checks/static"
 
-	"golang.org/x/tools/go/analysis/unitchecker"
-
-	"github.com/interleave-dev/interleave/checks/static"
-)
-
-func main() {
-	if os.Getenv("GOGC") == "" {
-		// SSA and lock sets make garbage: fewer collections for ~15% more
-		// peak memory cut the tool's CPU by ~20%.
-		debug.SetGCPercent(400)
-	}
-	unitchecker.Main(static.VetToolAnalyzers()...)
-}
+func main() { static.VetToolMain() }

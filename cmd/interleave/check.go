@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
-
-	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/static"
@@ -21,12 +18,7 @@ func init() {
 	// go vet -vettool runs this binary as its vet tool (see runCheck):
 	// serve the unitchecker protocol before the command line is read.
 	if isVetToolInvocation(os.Args[1:]) {
-		if os.Getenv("GOGC") == "" {
-			// SSA and lock sets make garbage: fewer collections for
-			// ~15% more peak memory cut the tool's CPU by ~20%.
-			debug.SetGCPercent(400)
-		}
-		unitchecker.Main(static.VetToolAnalyzers()...) // exits
+		static.VetToolMain() // exits
 	}
 	register(&command{
 		name:  "check",

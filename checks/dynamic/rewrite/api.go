@@ -8,12 +8,19 @@
 // temporaries, carry /*line*/ directives naming their original position).
 // Decisions use type information: method sets, embedded and promoted
 // methods, pointer and value receivers, generic and named channel types.
-// What is not rewritten is listed in Result.Warnings with its position:
-// method and function values (f := mu.Unlock), method expressions, ranges
-// over channels in files older than go1.23, selects whose label is a goto
+// Method values, method expressions and function values of instrumented
+// operations (f := mu.Unlock, go run(wg.Done), now := time.Now) become
+// their runtime twins; time.Now, Since, Until and context.WithTimeout and
+// WithDeadline run on the runtime's virtual clock; a range over a channel
+// in a file older than go1.23 becomes a three-clause loop; goleak checks
+// are told to ignore the runtime's own goroutines.
+// What is not rewritten is listed in Result.Warnings with its position, so
+// that a driver can print every construct left uncontrolled: method values
+// whose receiver is a type parameter, selects whose label is a goto
 // target, receivers reached through unexported embedded fields of other
-// packages, sends whose interface element type cannot be spelled in the
-// file, and cgo files.
+// packages, sends whose element type cannot be spelled in the file,
+// goleak checks that cannot be told (goleak older than v1.3), and cgo
+// files.
 package rewrite
 
 import (

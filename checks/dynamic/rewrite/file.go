@@ -62,6 +62,13 @@ var funcs = map[string]string{
 	"time.AfterFunc":  "AfterFunc",
 	"runtime.Gosched": "Gosched",
 	"os.Exit":         "Exit",
+	// One clock: what reads or waits on time under control reads the
+	// virtual clock (see rt's clock.go).
+	"time.Now":             "Now",
+	"time.Since":           "Since",
+	"time.Until":           "Until",
+	"context.WithTimeout":  "WithTimeout",
+	"context.WithDeadline": "WithDeadline",
 }
 
 type fileRW struct {
@@ -166,7 +173,7 @@ func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
 			return
 		}
 		if !r.rangeOK {
-			r.warn(n.Pos(), "range over channel left as written: the file's language version is older than go1.23 (no range-over-func)")
+			r.oldRange(n)
 			return
 		}
 		x := n.X
@@ -184,6 +191,10 @@ func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
 			}
 		}
 		if fn, ok := r.info.Uses[n].(*types.Func); ok && interestingFunc(fn) {
+			if name, ok := funcs[fn.Pkg().Path()+"."+fn.Name()]; ok && fn.Type().(*types.Signature).Recv() == nil {
+				r.addNode(n.Pos(), n.End(), func() string { return rtp + name })
+				return
+			}
 			r.warn(n.Pos(), "function value %s left as written (only calls are instrumented)", fn.FullName())
 		}
 	}
@@ -237,8 +248,13 @@ func interestingFunc(fn *types.Func) bool {
 	return ok || fn.Pkg().Path() == "sync/atomic"
 }
 
-// methodValue warns about method values and method expressions of
-// instrumented methods: they are left as written.
+// methodValue rewrites method values, method expressions and function
+// values of instrumented operations (`unlock := mu.Unlock`, `go
+// run(wg.Done)`, `now := time.Now`) so that calling them is controlled:
+// a package function becomes its runtime twin (same signature), a method
+// value binds its receiver, evaluated here, to the runtime function
+// (rt.Bind), a method expression on the method's own receiver type
+// becomes the runtime function. What cannot be rewritten is warned about.
 func (r *fileRW) methodValue(sel *ast.SelectorExpr, stack []ast.Node) {
 	if len(stack) >= 2 {
 		if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && ast.Unparen(c.Fun) == sel {
@@ -251,14 +267,72 @@ func (r *fileRW) methodValue(sel *ast.SelectorExpr, stack []ast.Node) {
 		}
 	}
 	var fn *types.Func
-	if s := r.info.Selections[sel]; s != nil {
+	s := r.info.Selections[sel]
+	if s != nil {
 		fn, _ = s.Obj().(*types.Func)
 	} else {
 		fn, _ = r.info.Uses[sel.Sel].(*types.Func)
 	}
-	if fn != nil && interestingFunc(fn) {
-		r.warn(sel.Pos(), "method or function value %s left as written (only calls are instrumented)", fn.Origin().FullName())
+	if fn == nil || !interestingFunc(fn) {
+		return
 	}
+	full := fn.Origin().FullName()
+	sig := fn.Type().(*types.Signature)
+	switch {
+	case s == nil && sig.Recv() == nil:
+		if name, ok := funcs[fn.Pkg().Path()+"."+fn.Name()]; ok {
+			r.addNode(sel.Pos(), sel.End(), func() string { return rtp + name })
+			r.dropPkgUse(sel)
+			return
+		}
+	case s != nil && s.Kind() == types.MethodExpr:
+		if name, ok := methods[full]; ok && types.Identical(s.Recv(), sig.Recv().Type()) {
+			r.addNode(sel.Pos(), sel.End(), func() string { return rtp + name })
+			r.dropPkgUses(sel.X)
+			return
+		}
+	case s != nil && s.Kind() == types.MethodVal:
+		name, ok := methods[full]
+		bind := bindFor(sig)
+		if !ok || bind == "" {
+			break
+		}
+		if _, isTP := types.Unalias(s.Recv()).(*types.TypeParam); isTP {
+			break // the binding's receiver type would not unify
+		}
+		path, ptr, ok := r.recvPath(sel, s)
+		if !ok {
+			break
+		}
+		amp := ""
+		if !ptr {
+			amp = "&"
+		}
+		r.addNode(sel.Pos(), sel.End(), func() string {
+			return rtp + bind + "(" + amp + r.rn(sel.X) + path + ", " + r.nl(sel.X.End(), sel.End()) + rtp + name + ")"
+		})
+		return
+	}
+	r.warn(sel.Pos(), "method or function value %s left as written (only calls are instrumented)", full)
+}
+
+// bindFor names the rt.Bind variant for a method of signature sig, or "".
+func bindFor(sig *types.Signature) string {
+	switch p, res := sig.Params().Len(), sig.Results().Len(); {
+	case sig.Variadic() || res > 1:
+		return ""
+	case p == 0 && res == 0:
+		return "Bind"
+	case p == 1 && res == 0:
+		return "Bind1"
+	case p == 0 && res == 1:
+		return "BindR"
+	case p == 1 && res == 1:
+		return "Bind1R"
+	case p == 2 && res == 1:
+		return "Bind2R"
+	}
+	return ""
 }
 
 // callee returns the function or method a call statically calls.
@@ -348,6 +422,10 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 			r.dropPkgUse(fun)
 			return
 		}
+		if path == goleakPath {
+			r.goleak(c, fn)
+			return
+		}
 		if path == "sync/atomic" && len(c.Args) > 0 {
 			addr := "nil"
 			if r.pure(c.Args[0]) {
@@ -362,6 +440,13 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		return
 	}
 	s := r.info.Selections[sel]
+	if s != nil && s.Kind() == types.MethodExpr {
+		if name, ok := methods[fn.Origin().FullName()]; ok && types.Identical(s.Recv(), sig.Recv().Type()) {
+			r.addNode(sel.Pos(), sel.End(), func() string { return rtp + name })
+			r.dropPkgUses(sel.X)
+			return
+		}
+	}
 	if s == nil || s.Kind() != types.MethodVal {
 		if interestingFunc(fn) {
 			r.warn(c.Pos(), "method expression %s left as written", fn.Origin().FullName())
@@ -415,9 +500,13 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 	}
 }
 
-// atomic puts a scheduling point before the atomic operation c.
+// atomic puts a scheduling point before the atomic operation c (a load's
+// point says so: a loop of loads is a polling loop).
 func (r *fileRW) atomic(c *ast.CallExpr, stack []ast.Node, addr string, void bool) {
 	point := rtp + "Atomic(" + addr + ")"
+	if fn := r.callee(ast.Unparen(c.Fun)); fn != nil && strings.HasPrefix(fn.Name(), "Load") {
+		point = rtp + "AtomicLoad(" + addr + ")"
+	}
 	var self *edit
 	body := func() string { return r.render(self.pos, self.end) }
 	form := "expr"
@@ -440,6 +529,19 @@ func (r *fileRW) atomic(c *ast.CallExpr, stack []ast.Node, addr string, void boo
 	}
 }
 
+// dropPkgUses records every package name used in e as removed (e is
+// replaced as a whole).
+func (r *fileRW) dropPkgUses(e ast.Expr) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if pn, ok := r.info.Uses[id].(*types.PkgName); ok {
+				r.removed[pn]++
+			}
+		}
+		return true
+	})
+}
+
 func (r *fileRW) dropPkgUse(fun ast.Expr) {
 	if sel, ok := fun.(*ast.SelectorExpr); ok {
 		if id, ok := sel.X.(*ast.Ident); ok {
@@ -460,7 +562,10 @@ func (r *fileRW) send(s *ast.SendStmt) {
 	}
 	inst := ""
 	if tv := r.info.Types[s.Value]; !tv.IsNil() && tv.Type != nil && !isUntyped(tv.Type) &&
-		!types.Identical(tv.Type, ch.Elem()) && types.IsInterface(ch.Elem()) {
+		!types.Identical(tv.Type, ch.Elem()) {
+		// Assignable but not identical (an interface element, or a
+		// defined func type sent on a chan func()): name the element
+		// type, or inference would pick the value's.
 		te, ok := r.typeExpr(ch.Elem(), s.Pos())
 		if !ok {
 			r.warn(s.Pos(), "send left as written: its element type %s cannot be named here", ch.Elem())
@@ -529,6 +634,15 @@ func (r *fileRW) typeExpr(t types.Type, pos token.Pos) (string, bool) {
 			check(t.Elem())
 		case *types.Chan:
 			check(t.Elem())
+		case *types.Signature:
+			if t.TypeParams().Len() > 0 {
+				ok = false
+			}
+			for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := 0; i < tup.Len(); i++ {
+					check(tup.At(i).Type())
+				}
+			}
 		case *types.Interface:
 			if !t.Empty() {
 				ok = false
@@ -557,5 +671,68 @@ func (r *fileRW) checkObj(obj *types.TypeName, scope *types.Scope, pos token.Pos
 	}
 	if _, found := scope.LookupParent(obj.Name(), pos); found != obj {
 		*ok = false
+	}
+}
+
+// oldRange rewrites a range over a channel in a file older than go1.23
+// into a three-clause loop (see rt.RangeInit).
+func (r *fileRW) oldRange(n *ast.RangeStmt) {
+	v, assign := "_ilv", ""
+	if id, ok := n.Key.(*ast.Ident); ok && n.Tok == token.DEFINE && id.Name != "_" {
+		v = id.Name
+	} else if n.Key != nil && n.Tok == token.ASSIGN {
+		assign = r.raw(n.Key) + " = _ilv; "
+		if strings.Contains(assign, "\n") {
+			r.warn(n.Pos(), "range over channel left as written: its variable spans lines")
+			return
+		}
+	}
+	x := n.X
+	r.addNode(n.For, n.Body.Lbrace+1, func() string {
+		return "for _ilch, " + v + ", _ilok := " + r.nl(n.For, x.Pos()) + rtp + "RangeInit(" + r.rn(x) + "); ; { if " + v + ", _ilok = " +
+			rtp + "Recv2(_ilch); !_ilok { break }; _ = " + v + "; " + assign + "{" + r.nl(x.End(), n.Body.Lbrace)
+	})
+	r.add(r.off(n.Body.Rbrace), r.off(n.Body.Rbrace), func() string { return "}" })
+}
+
+// goleakPath is go.uber.org/goleak, whose checks would count the
+// scheduler's own goroutines as leaks.
+const goleakPath = "go.uber.org/goleak"
+
+// goleak adds options to a goleak check (VerifyNone, Find, VerifyTestMain)
+// that ignore the runtime's own goroutines (the scheduler and its
+// short-lived helpers), which go test does not have.
+func (r *fileRW) goleak(c *ast.CallExpr, fn *types.Func) {
+	switch fn.Name() {
+	case "VerifyNone", "Find", "VerifyTestMain":
+	default:
+		return
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	var q string
+	if ok {
+		if id, isID := sel.X.(*ast.Ident); isID {
+			if _, isPkg := r.info.Uses[id].(*types.PkgName); isPkg {
+				q = id.Name
+			}
+		}
+	}
+	if q == "" || fn.Pkg().Scope().Lookup("IgnoreAnyFunction") == nil {
+		r.warn(c.Pos(), "goleak.%s left as written: it may count the scheduler's goroutines as leaks (needs goleak v1.3 or later, called as goleak.%s)", fn.Name(), fn.Name())
+		return
+	}
+	rtPkg := r.rtImport
+	opts := q + ".IgnoreAnyFunction(" + strconv.Quote(rtPkg+".(*sched).loop") + "), " + q + ".IgnoreAnyFunction(" + strconv.Quote(rtPkg+".helperMain") + ")"
+	switch {
+	case c.Ellipsis.IsValid():
+		last := c.Args[len(c.Args)-1]
+		r.addNode(last.Pos(), last.End(), func() string {
+			return "append(append([]" + q + ".Option(nil), " + r.rn(last) + "...), " + opts + ")"
+		})
+	case len(c.Args) == 0:
+		r.add(r.off(c.Lparen+1), r.off(c.Lparen+1), func() string { return opts })
+	default:
+		last := c.Args[len(c.Args)-1]
+		r.add(r.off(last.End()), r.off(last.End()), func() string { return ", " + opts })
 	}
 }

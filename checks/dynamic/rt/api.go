@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -63,6 +64,7 @@ func setGid(c *gstate) { c.gid = goid() }
 //
 //go:norace
 func (g *gstate) exit(p any) {
+	g.joinForward()
 	if p != nil && p != errAbort {
 		g.panicked = true
 		g.panicVal = panicString(p)
@@ -361,7 +363,7 @@ func Select(hasDefault bool, cases ...SelectCase) int {
 	}
 	for {
 		rep := g.call(&req)
-		if rep.mode == mPoll {
+		if rep.mode == mPoll || rep.mode == mPollDefault {
 			var sc []reflect.SelectCase
 			var idx []int
 			for i, c := range req.cases {
@@ -372,6 +374,10 @@ func Select(hasDefault bool, cases ...SelectCase) int {
 			}
 			sc = append(sc, reflect.SelectCase{Dir: reflect.SelectDefault})
 			k, v, ok := reflect.Select(sc)
+			if k == len(sc)-1 && rep.mode == mPollDefault {
+				g.setPick(false, false, reflect.Value{}, false)
+				return -1
+			}
 			if k == len(sc)-1 {
 				req.pollFailed = true
 				continue
@@ -449,11 +455,29 @@ func PickSend[T any](chosen, i int, ch chan<- T) chan<- T {
 		return ch
 	}
 	if adapter, _, _, _ := g.takePick(); adapter {
+		// A forwarder completes the send with the parked partner; the
+		// sender joins it at its next scheduling point (or its end), so
+		// that what follows the send is ordered after it, as in Go.
 		ad := make(chan T, 1)
-		go func() { ch <- <-ad }()
+		done := make(chan struct{})
+		go func() { ch <- <-ad; close(done) }()
+		g.setForward(done)
 		return ad
 	}
 	return ch
+}
+
+//go:norace
+func (g *gstate) setForward(done chan struct{}) { g.forward = done }
+
+// joinForward waits for the forwarder of g's last select send, if any.
+//
+//go:norace
+func (g *gstate) joinForward() {
+	if d := g.forward; d != nil {
+		g.forward = nil
+		<-d
+	}
 }
 
 // Atomic is a scheduling point placed before a sync/atomic call or a typed
@@ -462,6 +486,15 @@ func PickSend[T any](chosen, i int, ch chan<- T) chan<- T {
 func Atomic(addr any) Point {
 	if g := current(); g != nil {
 		g.call(&request{op: opAtomic})
+	}
+	return Point{}
+}
+
+// AtomicLoad is Atomic for an operation that only reads (Load): a loop
+// of them is a polling loop, which lets the virtual clock move.
+func AtomicLoad(addr any) Point {
+	if g := current(); g != nil {
+		g.call(&request{op: opAtomicLoad})
 	}
 	return Point{}
 }
@@ -486,7 +519,7 @@ func Sleep(d time.Duration) {
 }
 func After(d time.Duration) <-chan time.Time {
 	if g := current(); g != nil {
-		return g.call(&request{op: opTimerNew, timerKind: tkAfter, d: d}).ch
+		return armed(g.call(&request{op: opTimerNew, timerKind: tkAfter, d: d})).ch
 	}
 	return time.After(d)
 }
@@ -501,7 +534,7 @@ func Tick(d time.Duration) <-chan time.Time {
 }
 func NewTimer(d time.Duration) *time.Timer {
 	if g := current(); g != nil {
-		return g.call(&request{op: opTimerNew, timerKind: tkTimer, d: d}).timer
+		return armed(g.call(&request{op: opTimerNew, timerKind: tkTimer, d: d})).timer
 	}
 	return time.NewTimer(d)
 }
@@ -510,16 +543,35 @@ func NewTicker(d time.Duration) *time.Ticker {
 		if d <= 0 {
 			panic("non-positive interval for NewTicker")
 		}
-		return g.call(&request{op: opTimerNew, timerKind: tkTicker, d: d}).ticker
+		return armed(g.call(&request{op: opTimerNew, timerKind: tkTicker, d: d})).ticker
 	}
 	return time.NewTicker(d)
 }
 func AfterFunc(d time.Duration, f func()) *time.Timer {
 	if g := current(); g != nil {
-		return g.call(&request{op: opTimerNew, timerKind: tkFunc, d: d, fn: f}).timer
+		return armed(g.call(&request{op: opTimerNew, timerKind: tkFunc, d: d, fn: f})).timer
 	}
 	return time.AfterFunc(d, f)
 }
+
+// armed gives the timer of rep the happens-before edge the Go runtime
+// makes from the code that arms (or resets) a timer to its firing: the
+// AfterFunc callback, or the send on the timer's channel, starts with an
+// atomic load of the word stored here.
+func armed(rep reply) reply {
+	if rep.hb != nil {
+		atomic.StoreUint32(rep.hb, 1)
+	}
+	return rep
+}
+
+// fired is the other end of armed, on the goroutine that fires the timer.
+func fired(hb *uint32) {
+	if hb != nil {
+		atomic.LoadUint32(hb)
+	}
+}
+
 func TimerStop(t *time.Timer) bool {
 	if g := current(); g != nil {
 		if rep := g.call(&request{op: opTimerStop, obj: unsafe.Pointer(t)}); rep.mode != mSkip {
@@ -530,7 +582,7 @@ func TimerStop(t *time.Timer) bool {
 }
 func TimerReset(t *time.Timer, d time.Duration) bool {
 	if g := current(); g != nil {
-		if rep := g.call(&request{op: opTimerReset, obj: unsafe.Pointer(t), d: d}); rep.mode != mSkip {
+		if rep := armed(g.call(&request{op: opTimerReset, obj: unsafe.Pointer(t), d: d})); rep.mode != mSkip {
 			return rep.ok
 		}
 	}
@@ -549,7 +601,7 @@ func TickerReset(t *time.Ticker, d time.Duration) {
 		if d <= 0 {
 			panic("non-positive interval for Ticker.Reset")
 		}
-		if g.call(&request{op: opTickerReset, obj: unsafe.Pointer(t), d: d}).mode != mSkip {
+		if armed(g.call(&request{op: opTickerReset, obj: unsafe.Pointer(t), d: d})).mode != mSkip {
 			return
 		}
 	}

@@ -36,32 +36,53 @@
 // body runs ("deadlock") or after it returned ("leak"; goroutines still
 // running after the body returned get postTestSteps more decisions), misuse
 // the Go runtime would make fatal such as unlocking an unlocked mutex
-// ("fatal"), and the step bound Config.MaxSteps ("fatal", message starting
-// "livelock:"). A schedule ends by unwinding every parked goroutine with a
+// ("fatal"), and a livelock ("fatal", message starting "livelock:") only
+// with evidence: livelockSpins decisions in a row that only spun (Gosched,
+// atomic loads, a select taking default, a failed TryLock, time.Now) over
+// at least livelockWall of wall time, while no other goroutine could do
+// anything else and no timer was pending. The step bound Config.MaxSteps
+// is not a finding: the schedule ends as a pass with Result.Inconclusive
+// set. A schedule ends by unwinding every parked goroutine with a
 // private panic; operations met while unwinding (deferred calls) run when
 // harmless, unlocks only when the shadow says the lock is held, and blocking
 // ones unwind again.
 //
-// Time is virtual: the clock jumps to the earliest deadline when no
-// controlled goroutine can run. Timers made under control are
+// Time is virtual and there is one clock: Sleep, timers, tickers, Now,
+// Since, Until and the context deadlines of WithTimeout and WithDeadline
+// (clock.go) all read it. It starts at the wall time the schedule began
+// and jumps to the earliest deadline when no controlled goroutine can run,
+// or when the last spinAdvance decisions only spun (a loop polling a flag,
+// a select with default around a timer); a loop that only reads the clock
+// moves it by growing steps. Timers made under control are
 // &time.Timer{C: ch} and &time.Ticker{C: ch}; use them through TimerStop,
 // TimerReset, TickerStop and TickerReset (their own methods would panic).
+// Arming or resetting a timer happens before its firing (the AfterFunc
+// callback, the send on its channel), as in the Go runtime. Code that is
+// not rewritten (other modules, the standard library) reads the real clock.
 //
-// Foreign parties: a controlled goroutine blocked on a channel that a
-// goroutine outside the scheduler may feed is polled (a non-blocking attempt)
-// for about 55ms of wall time before a deadlock is declared. A goroutine that
-// blocks for real on something the scheduler cannot see (an uninstrumented
-// channel operation, a lock held by uncontrolled code, I/O) stops the
-// schedule after Config.StepTimeout, or sooner when Config.Deadline is near
-// (at most half a second past it, so that the driver's hard stop never kills a
-// silent process): the process appends a "fatal" Result whose Message starts
-// with MarkerWatchdog and names where the stuck goroutine is and whether it
-// runs (a busy loop) or blocks (I/O, a foreign lock), with Result.Watchdog
-// set to the time waited and Result.HeldBack when it blocked while other
-// controlled goroutines could have run (its partner may be one of them,
-// reached through synchronization the rewriter does not instrument, such
-// as io.Pipe); prints it (no MarkerEnd: the schedule stays open, as for a
-// crash) and exits with ExitWatchdog.
+// Foreign parties. A channel closed outside control (the standard
+// library's context, a dependency) is seen closed by reading the closed
+// flag in the channel's header (chanpeek.go, checked at start-up). Before
+// the clock moves or a deadlock is declared, goroutines blocked on channels
+// try their operation without blocking (a probe), again while a goroutine
+// outside control is running or runnable (up to settleWait); a select with
+// default that has no ready case tries its receive cases before it takes
+// default. A released goroutine that does not come back within
+// outsideSlice and is found blocked (a dependency's semaphore or sleep,
+// goleak's retry loop, testify's Eventually, I/O, a subprocess) waits
+// outside control: the others go on, the clock waits for it as long as it
+// would jump (up to outsideWait), and it is taken back when it reaches its
+// next scheduling point. A goroutine that runs without a scheduling point
+// (a busy loop), or when nothing else can happen one outside control that
+// does not come back, stops the schedule after Config.StepTimeout, or
+// sooner when Config.Deadline is near (at most half a second past it, so
+// that the driver's hard stop never kills a silent process): the process
+// appends a "fatal" Result whose Message starts with MarkerWatchdog and
+// names where the stuck goroutine is and whether it runs (a busy loop) or
+// blocks (I/O, a foreign lock), with Result.Watchdog set to the time waited
+// and Result.HeldBack when it blocked while other controlled goroutines
+// could have run; prints it (no MarkerEnd: the schedule stays open, as for
+// a crash) and exits with ExitWatchdog.
 //
 // Testing hooks: t.Run runs the subtest on a new controlled goroutine while
 // the caller waits ("t.Run"); the real t.Run is called from a helper

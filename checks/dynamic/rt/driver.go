@@ -198,7 +198,7 @@ func runScheduleOn(cfg Config, index int, strat Strategy, replay *Schedule, site
 		runHelpers.Wait()
 		endOfGoroutine()
 		r := s.res
-		if r.Outcome == "pass" && (f || failed()) {
+		if r.Outcome == "pass" && r.Inconclusive == "" && (f || failed()) {
 			r.Outcome, r.Message, r.Site = "test-failure", "test failed", s.testSite
 		}
 		*out = r

@@ -28,7 +28,16 @@ func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
 		if v := *addr; v != old {
 			return v
 		}
-		futexSleep(addr, old, int64(100*time.Millisecond))
+		nap := 100 * time.Millisecond
+		if limit > 0 {
+			if left := limit - time.Since(start); left < nap {
+				nap = left
+			}
+			if nap < 50*time.Microsecond {
+				nap = 50 * time.Microsecond
+			}
+		}
+		futexSleep(addr, old, int64(nap))
 		if limit > 0 && time.Since(start) > limit {
 			if v := *addr; v != old {
 				return v

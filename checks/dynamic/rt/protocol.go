@@ -51,7 +51,7 @@ type Config struct {
 	Deadline  time.Time `json:"deadline"`         // start no schedule after this
 	Replay    *Schedule `json:"replay,omitempty"` // run exactly this schedule once
 	Results   string    `json:"results"`          // JSON-lines file of Result
-	MaxSteps  int       `json:"maxSteps"`         // per-schedule step bound (livelock guard); 0 = default
+	MaxSteps  int       `json:"maxSteps"`         // per-schedule step bound (an inconclusive end, not a finding); 0 = default
 	// StepTimeout is the watchdog: the longest wall time the running goroutine
 	// may take to reach its next scheduling point.
 	StepTimeout time.Duration `json:"stepTimeout"`
@@ -125,6 +125,10 @@ type Result struct {
 	// waiting for one of them through something the scheduler does not
 	// see, so the hang may be the scheduler's doing.
 	HeldBack bool `json:"heldBack,omitempty"`
+	// Inconclusive is set, with Outcome "pass", when the schedule was
+	// stopped by a bound (Config.MaxSteps) before the test ended: it says
+	// nothing either way, and is never a finding.
+	Inconclusive string `json:"inconclusive,omitempty"`
 }
 
 // Main is in driver.go.

@@ -64,6 +64,8 @@ const (
 	opParallel
 	opParallelWait
 	opExit
+	opAtomicLoad
+	opNow
 )
 
 var opNames = [...]string{
@@ -77,17 +79,19 @@ var opNames = [...]string{
 	opClose: "close", opSelect: "select", opSleep: "time.Sleep", opTimerNew: "timer create",
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
 	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
+	opAtomicLoad: "atomic load", opNow: "time.Now",
 }
 
 func (o opKind) String() string { return opNames[o] }
 
 // Reply modes.
 const (
-	mRun   uint8 = iota // perform the operation
-	mPoll               // try it without blocking (foreign partner?)
-	mAbort              // the schedule is over: unwind
-	mSkip               // do not perform the real operation
-	mDump               // capture your stack and arrive again
+	mRun         uint8 = iota // perform the operation
+	mPoll                     // try it without blocking (foreign partner?)
+	mAbort                    // the schedule is over: unwind
+	mSkip                     // do not perform the real operation
+	mDump                     // capture your stack and arrive again
+	mPollDefault              // select: try the receive cases, else take default
 )
 
 type caseReq struct {
@@ -121,6 +125,7 @@ type reply struct {
 	ch      chan time.Time
 	timer   *time.Timer
 	ticker  *time.Ticker
+	hb      *uint32 // the timer's happens-before word (see armed)
 }
 
 type gstate struct {
@@ -131,6 +136,7 @@ type gstate struct {
 	// written by the goroutine itself
 	runSeen uint32
 	req     request
+	nows    int // Now calls since the last scheduling point
 	stack   string
 	// exit information
 	panicked   bool
@@ -142,6 +148,7 @@ type gstate struct {
 	pickPolled  bool
 	pickVal     reflect.Value
 	pickOK      bool
+	forward     chan struct{} // closed when the last select send's forwarder is done
 	// the test whose goroutine this is (a schedule's test, a subtest) and
 	// the cleanups registered for it under control
 	tb       testing.TB
@@ -153,13 +160,15 @@ type gstate struct {
 	finished    chan struct{} // closed when a parallel subtest ended
 	kids        []*gstate     // its subtests that called t.Parallel
 	// written by S
-	rep     reply
-	arrSeen uint32
-	parked  bool
-	exited  bool
-	wakeAt  time.Duration
-	signal  bool
-	parent  *gstate // the goroutine whose t.Run started this subtest
+	rep       reply
+	arrSeen   uint32
+	parked    bool
+	exited    bool
+	outside   bool      // released, blocked outside control (see collect)
+	outsideAt time.Time // when it was found so
+	wakeAt    time.Duration
+	signal    bool
+	parent    *gstate // the goroutine whose t.Run started this subtest
 	// shadow of t.Parallel, written by S: parallel after the subtest
 	// called it; fnDone after the test's function returned; pending
 	// counts the parallel subtests still running.
@@ -193,6 +202,7 @@ type vtimer struct {
 	active   bool
 	ch       chan time.Time
 	fn       func()
+	hb       *uint32 // see armed
 }
 
 type failure struct {
@@ -213,6 +223,8 @@ type sched struct {
 	tab     *gtable
 	gs      []*gstate
 	running []*gstate
+	outside []*gstate // released goroutines blocked outside control
+	sgid    uint64    // the scheduler goroutine's runtime id
 	live    int
 	last    int
 
@@ -235,6 +247,11 @@ type sched struct {
 	decisions []Decision
 	steps     int
 	postSteps int
+	// spinRun counts the decisions in a row that only spun (see spinning);
+	// spinStart is the wall time the run began.
+	spinRun   int
+	spinStart time.Time
+	nowStep   time.Duration // the clock's step for a loop reading it
 	testDone  bool
 	aborting  bool
 	fail      *failure
@@ -275,7 +292,9 @@ func current() *gstate {
 //
 //go:norace
 func (g *gstate) call(r *request) reply {
+	g.joinForward()
 	g.req = *r
+	g.nows = 0
 	runtime.Callers(2, g.req.pcs[:])
 	for {
 		bump(&g.arrSeq)
@@ -377,24 +396,148 @@ func (s *sched) loop() {
 }
 
 // collect waits for every released goroutine to arrive at its next point.
+// A goroutine that does not come back within outsideSlice and is found
+// blocked (in code that is not rewritten: a dependency's semaphore, a real
+// sleep, a retry loop, a subprocess) waits outside control: the others go
+// on meanwhile, and it is taken back when it arrives.
 //
 //go:norace
 func (s *sched) collect() {
+	s.reclaim()
 	for len(s.running) > 0 {
 		g := s.running[0]
 		s.running = s.running[1:]
 		s.waitingOn = g
-		limit := s.stepLimit()
-		v := waitChange(&g.arrSeq, g.arrSeen, limit)
-		if v == g.arrSeen {
-			s.watchdogAfter(g, limit)
+		v, back := s.await(g)
+		s.waitingOn = nil
+		if !back {
+			g.outside = true
+			g.outsideAt = time.Now()
+			s.outside = append(s.outside, g)
+			continue
 		}
 		g.arrSeen = v
-		s.waitingOn = nil
 		s.progress++
 		s.arrived(g)
 	}
 }
+
+// await waits for g to arrive; back is false when g blocks outside
+// control. A goroutine that keeps running past the step limit ends the
+// process (the watchdog).
+//
+//go:norace
+func (s *sched) await(g *gstate) (v uint32, back bool) {
+	if v = waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
+		return v, true
+	}
+	limit := s.stepLimit()
+	start := time.Now().Add(-outsideSlice)
+	step := outsideSlice
+	for {
+		if blockedOutside(g) {
+			return 0, false
+		}
+		left := limit - time.Since(start)
+		if left <= 0 {
+			s.watchdogAfter(g, limit)
+		}
+		if step > left {
+			step = left
+		}
+		if v = waitChange(&g.arrSeq, g.arrSeen, step); v != g.arrSeen {
+			return v, true
+		}
+		if step < limit/8 {
+			step *= 2
+		}
+	}
+}
+
+// blockedOutside: is g blocked (not running or runnable) by the runtime's
+// account?
+func blockedOutside(g *gstate) bool {
+	if g.gid == 0 {
+		return false
+	}
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	state, _, _ := goroutineAt(string(buf[:n]), g.gid)
+	return state != "" && state != "running" && state != "runnable"
+}
+
+// reclaim takes back the goroutines outside control that have arrived at
+// a scheduling point. It reports whether any had.
+//
+//go:norace
+func (s *sched) reclaim() bool {
+	any := false
+	keep := s.outside[:0]
+	for _, g := range s.outside {
+		if v := g.arrSeq; v != g.arrSeen {
+			g.arrSeen = v
+			g.outside = false
+			s.progress++
+			s.arrived(g)
+			any = true
+			continue
+		}
+		keep = append(keep, g)
+	}
+	s.outside = keep
+	return any
+}
+
+// waitOutside waits up to d for a goroutine outside control to come back.
+//
+//go:norace
+func (s *sched) waitOutside(d time.Duration) bool {
+	start := time.Now()
+	pause := 20 * time.Microsecond
+	for {
+		if s.reclaim() {
+			return true
+		}
+		left := d - time.Since(start)
+		if left <= 0 {
+			return false
+		}
+		if pause > left {
+			pause = left
+		}
+		time.Sleep(pause)
+		if pause < 2*time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// nextDeadline is the earliest pending virtual deadline.
+//
+//go:norace
+func (s *sched) nextDeadline() (time.Duration, bool) {
+	var next time.Duration
+	found := false
+	for _, vt := range s.tq {
+		if vt.active && (!found || vt.deadline < next) {
+			next, found = vt.deadline, true
+		}
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep && (!found || g.wakeAt < next) {
+			next, found = g.wakeAt, true
+		}
+	}
+	return next, found
+}
+
+// outsideSlice is how long a released goroutine may take to come back
+// before it is checked for blocking outside control; outsideWait is the
+// longest the clock waits for such goroutines before it moves on.
+const (
+	outsideSlice = 5 * time.Millisecond
+	outsideWait  = time.Second
+)
 
 //go:norace
 func (s *sched) arrived(g *gstate) {
@@ -442,6 +585,24 @@ func (s *sched) arrived(g *gstate) {
 func (s *sched) next() {
 	cands := s.enabledList()
 	if len(cands) == 0 {
+		// Channels closed or fed outside control first: they are ready
+		// now, before the clock moves.
+		if s.settle() {
+			return
+		}
+		if len(s.outside) > 0 {
+			// Goroutines outside control may end this; they get as much
+			// real time as the virtual clock would jump (up to a bound).
+			wait := outsideWait
+			if next, ok := s.nextDeadline(); ok && next-s.now < wait {
+				wait = next - s.now
+			} else if !ok {
+				wait = 0 // no clock to move: the wait below decides
+			}
+			if s.waitOutside(wait) {
+				return
+			}
+		}
 		if s.idleFires < 1000 && s.fireTimers() {
 			s.idleFires++
 			return
@@ -452,6 +613,16 @@ func (s *sched) next() {
 		s.idleFires = 0
 		if s.live == 0 {
 			return
+		}
+		if len(s.outside) > 0 {
+			// Nothing else can happen: the watchdog, counted from when
+			// the first of them went outside.
+			limit := s.stepLimit()
+			g := s.outside[0]
+			if s.waitOutside(limit - time.Since(g.outsideAt)) {
+				return
+			}
+			s.watchdogAfter(g, limit)
 		}
 		s.blockedFailure()
 		return
@@ -464,11 +635,12 @@ func (s *sched) next() {
 			return
 		}
 	}
+	if s.spinRun >= spinAdvance && s.spinRun%spinAdvance == 0 && s.spinTurn() {
+		return
+	}
 	if s.steps >= s.maxSteps {
-		f := &failure{kind: "fatal", msg: "livelock: no end after " + strconv.Itoa(s.steps) + " scheduling steps (step bound)"}
-		s.collectStates(f)
-		f.site = pickSite(f.gs)
-		s.fail = f
+		// A bound, not a bug: the schedule is inconclusive.
+		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
 	list := make([]Candidate, len(cands))
@@ -701,6 +873,10 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	if c.closed {
 		return true
 	}
+	if closedForReal(p) {
+		c.closed = true // closed outside control
+		return true
+	}
 	n, k := rv.Len(), rv.Cap()
 	if k > 0 {
 		if send {
@@ -839,6 +1015,11 @@ func (s *sched) decide(g *gstate) {
 		}
 		rep.choice = k
 		d.Choice = &k
+		if k < 0 && hasRecv(r.cases) {
+			// Default, unless a receive is ready for a reason the
+			// shadow cannot see (a send or close outside control).
+			rep.mode = mPollDefault
+		}
 		if k >= 0 {
 			c := r.cases[k]
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
@@ -848,6 +1029,15 @@ func (s *sched) decide(g *gstate) {
 		}
 	case opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
 		s.applyTimer(g, &rep)
+	}
+	if spinning(r, rep) {
+		if s.spinRun == 0 {
+			s.spinStart = time.Now()
+		}
+		s.spinRun++
+	} else {
+		s.spinRun = 0
+		s.nowStep = 0
 	}
 	s.record(d)
 	s.last = g.id
@@ -1039,7 +1229,8 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.now + r.d, active: true, fn: r.fn}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.now + r.d, active: true, fn: r.fn, hb: new(uint32)}
+		rep.hb = vt.hb
 		if r.timerKind != tkFunc {
 			vt.ch = make(chan time.Time, 1)
 			rep.ch = vt.ch
@@ -1068,6 +1259,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		if r.op == opTimerReset {
 			vt.active = true
 			vt.deadline = s.now + r.d
+			rep.hb = vt.hb
 		}
 	case opTickerStop, opTickerReset:
 		vt := s.tickers[(*time.Ticker)(r.obj)]
@@ -1081,6 +1273,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			vt.active = true
 			vt.period = r.d
 			vt.deadline = s.now + r.d
+			rep.hb = vt.hb
 		}
 	}
 }
@@ -1126,18 +1319,7 @@ func helperMain(f func(), w *uint32) {
 //
 //go:norace
 func (s *sched) fireTimers() bool {
-	var next time.Duration
-	found := false
-	for _, vt := range s.tq {
-		if vt.active && (!found || vt.deadline < next) {
-			next, found = vt.deadline, true
-		}
-	}
-	for _, g := range s.gs {
-		if g.parked && !g.exited && g.req.op == opSleep && (!found || g.wakeAt < next) {
-			next, found = g.wakeAt, true
-		}
-	}
+	next, found := s.nextDeadline()
 	if !found {
 		return false
 	}
@@ -1174,11 +1356,13 @@ func (s *sched) fireTimers() bool {
 		if vt.kind == tkFunc {
 			c := s.newG()
 			s.running = append(s.running, c)
-			go childMain(c, vt.fn)
+			fn, hb := vt.fn, vt.hb
+			go childMain(c, func() { fired(hb); fn() })
 			continue
 		}
-		ch, v := vt.ch, s.base.Add(s.now)
+		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		s.viaHelper(func() {
+			fired(hb)
 			select {
 			case ch <- v:
 			default:
@@ -1190,41 +1374,231 @@ func (s *sched) fireTimers() bool {
 
 // poll lets goroutines blocked on channels try their operation without
 // blocking, in case a partner outside the scheduler's view (a goroutine or
-// a close in uninstrumented code) can complete it. It reports progress.
+// a close in uninstrumented code) can complete it, over about 55ms of wall
+// time. It reports progress.
 //
 //go:norace
 func (s *sched) poll() bool {
-	var ps []*gstate
-	for _, g := range s.gs {
-		if g.parked && !g.exited && (g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
-			ps = append(ps, g)
-		}
-	}
-	if len(ps) == 0 {
-		return false
-	}
 	delay := 50 * time.Microsecond
 	for round := 0; round < 7; round++ {
-		for _, g := range ps {
-			g.parked = false
-			g.rep = reply{mode: mPoll}
-			bump(&g.runSeq)
-			s.waitingOn = g
-			limit := s.stepLimit()
-			v := waitChange(&g.arrSeq, g.arrSeen, limit)
-			if v == g.arrSeen {
-				s.watchdogAfter(g, limit)
-			}
-			g.arrSeen = v
-			s.waitingOn = nil
-			if g.req.op == opExit || !g.req.pollFailed {
-				s.arrived(g)
-				return true
-			}
-			g.parked = true
+		if s.probe(true) {
+			return true
 		}
 		time.Sleep(delay)
 		delay *= 3
+	}
+	return false
+}
+
+// probe is one round of poll: every goroutine blocked on channels tries
+// once. It reports progress (or, when idle, that one of them is ready by
+// now).
+//
+//go:norace
+func (s *sched) probe(idle bool) bool {
+	for _, g := range s.gs {
+		if !g.parked || g.exited || !(g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
+			continue
+		}
+		if s.enabled(g) {
+			if idle {
+				return true // became ready meanwhile (closed outside control)
+			}
+			continue
+		}
+		g.parked = false
+		g.rep = reply{mode: mPoll}
+		bump(&g.runSeq)
+		s.waitingOn = g
+		limit := s.stepLimit()
+		v := waitChange(&g.arrSeq, g.arrSeen, limit)
+		if v == g.arrSeen {
+			s.watchdogAfter(g, limit)
+		}
+		g.arrSeen = v
+		s.waitingOn = nil
+		if g.req.op == opExit || !g.req.pollFailed {
+			s.arrived(g)
+			return true
+		}
+		g.parked = true
+	}
+	return false
+}
+
+// settle gives channels fed outside control a chance before the clock
+// moves or a deadlock is declared: while a goroutine waits on a channel and
+// a goroutine the scheduler does not control is running or runnable (a
+// dependency's goroutine that has just been started, the standard
+// library's), the waiting goroutines are probed again, for up to
+// settleWait. It reports progress.
+//
+//go:norace
+func (s *sched) settle() bool {
+	waiting := false
+	for _, g := range s.gs {
+		if g.parked && !g.exited && (g.req.op == opRecv || g.req.op == opSend || g.req.op == opSelect) {
+			waiting = true
+			break
+		}
+	}
+	if !waiting {
+		return false
+	}
+	start := time.Now()
+	pause := 10 * time.Microsecond
+	for {
+		if s.probe(true) {
+			return true
+		}
+		if time.Since(start) >= settleWait {
+			return false
+		}
+		if !s.foreignBusy() {
+			// Quiet now: one last probe sees what it did meanwhile.
+			return s.probe(true)
+		}
+		time.Sleep(pause)
+		if pause < time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// settleWait bounds settle.
+const settleWait = 100 * time.Millisecond
+
+// foreignBusy reports whether a goroutine other than the scheduler and
+// the controlled ones is running or runnable.
+//
+//go:norace
+func (s *sched) foreignBusy() bool {
+	if s.sgid == 0 {
+		s.sgid = goid()
+	}
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	dump := string(buf[:n])
+	for len(dump) > 0 {
+		line := dump
+		if i := strings.IndexByte(dump, '\n'); i >= 0 {
+			line, dump = dump[:i], dump[i+1:]
+		} else {
+			dump = ""
+		}
+		rest, ok := strings.CutPrefix(line, "goroutine ")
+		if !ok {
+			continue
+		}
+		sp := strings.IndexByte(rest, ' ')
+		if sp < 0 {
+			continue
+		}
+		id, err := strconv.ParseUint(rest[:sp], 10, 64)
+		if err != nil || id == s.sgid || s.tab.lookup(id) != nil {
+			continue
+		}
+		if strings.HasPrefix(rest[sp:], " [running") || strings.HasPrefix(rest[sp:], " [runnable") {
+			return true
+		}
+	}
+	return false
+}
+
+// spinTurn runs when the last spinAdvance decisions (or a multiple) only
+// spun: channels fed outside control are probed, then the virtual clock
+// moves to the next deadline, as real time would while a loop polls. With
+// nothing to wait for, a long run of spinning is a livelock. It reports
+// whether it did something instead of a decision.
+//
+//go:norace
+func (s *sched) spinTurn() bool {
+	if s.probe(false) || s.fireTimers() {
+		s.spinRun = 0
+		return true
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opNow {
+			// A loop reading the clock with no timer pending: time
+			// passes for it as it would for real, faster each turn.
+			if s.nowStep == 0 {
+				s.nowStep = time.Millisecond
+			}
+			s.now += s.nowStep
+			if s.nowStep < time.Second {
+				s.nowStep *= 2
+			}
+			s.spinRun = 0
+			return false
+		}
+	}
+	if s.spinRun < livelockPause {
+		return false
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
+			return false // someone could make progress if chosen
+		}
+	}
+	if s.spinRun >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
+		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now) with no timer pending and no goroutine able to do anything else"}
+		s.collectStates(f)
+		f.site = pickSite(f.gs)
+		s.fail = f
+		return true
+	}
+	// Give goroutines and timers outside control (a dependency's real
+	// clock) real time to end it.
+	time.Sleep(livelockNap)
+	return false
+}
+
+// Spinning: after spinAdvance spinning decisions in a row the clock may
+// move; after livelockPause of them, with nothing else possible, goroutines
+// outside control get real time; livelockSpins of them over at least
+// livelockWall of wall time are a livelock.
+const (
+	spinAdvance   = 64
+	livelockPause = 10000
+	livelockSpins = 15000
+	livelockWall  = 3 * time.Second
+	livelockNap   = 40 * time.Millisecond // per spinAdvance decisions after livelockPause
+)
+
+// kindInconclusive marks a schedule stopped by a bound: not a failure.
+const kindInconclusive = "inconclusive"
+
+// spinOp: is the pending operation one a polling loop repeats without
+// changing anything (a select counts when it has a default)?
+func spinOp(r *request) bool {
+	switch r.op {
+	case opYield, opAtomicLoad, opNow, opTryLock, opTryWLock, opTryRLock:
+		return true
+	case opSelect:
+		return r.hasDefault
+	}
+	return false
+}
+
+// spinning: did the decided operation only spin (a yield, a load, a
+// select that took default, a TryLock that failed)?
+func spinning(r *request, rep reply) bool {
+	switch r.op {
+	case opYield, opAtomicLoad, opNow:
+		return true
+	case opTryLock, opTryWLock, opTryRLock:
+		return !rep.ok
+	case opSelect:
+		return rep.choice < 0
+	}
+	return false
+}
+
+func hasRecv(cs []caseReq) bool {
+	for _, c := range cs {
+		if !c.send && c.ptr != nil {
+			return true
+		}
 	}
 	return false
 }
@@ -1321,6 +1695,13 @@ func (s *sched) abortNext() {
 			return
 		}
 	}
+	if len(s.outside) > 0 {
+		limit := s.stepLimit()
+		if s.waitOutside(limit) {
+			return
+		}
+		s.watchdogAfter(s.outside[0], limit)
+	}
 	s.watchdog(nil)
 }
 
@@ -1378,7 +1759,7 @@ func (s *sched) abortArrival(g *gstate) {
 		}
 	case opGo, opRun:
 		rep.mode = mSkip
-	case opWGAdd, opClose, opSignal, opBroadcast, opYield, opAtomic, opOnceDone,
+	case opWGAdd, opClose, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opNow, opOnceDone,
 		opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset, opStart:
 		rep.mode = mRun
 		if r.op == opTimerNew || r.op == opTimerStop || r.op == opTimerReset || r.op == opTickerStop || r.op == opTickerReset {
@@ -1651,7 +2032,9 @@ func (s *sched) result() Result {
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
 	}
-	if f := s.fail; f != nil {
+	if f := s.fail; f != nil && f.kind == kindInconclusive {
+		r.Inconclusive = f.msg
+	} else if f != nil {
 		r.Outcome, r.Message, r.Site, r.Goroutines = f.kind, f.msg, f.site, f.gs
 	}
 	return r

@@ -2,8 +2,10 @@ package guardedby
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -17,11 +19,174 @@ type obs struct {
 	write bool
 	held  []*types.Var // sibling mutexes held at the access
 	base  string       // source text of the base: c in c.count
+	sel   string       // the field as selected, when promoted: c.inMsgs for c.stats.inMsgs
+	// other reports that a lock other than the sibling mutexes is held;
+	// others lists the mutex fields those locks are (nil for a lock that
+	// is not a struct field: a package variable, a Locker).
+	other  bool
+	others []*types.Var
+	fn     *ssa.Function // the analyzed function the access is in
+	end    token.Pos     // end of the reported range, if not pos+len(field)
+	onRecv bool          // the base is the receiver of the method fn
+	// ownBase: the base is the receiver of fn (or a package variable),
+	// possibly through embedded fields: c.f, c.stats.f.
+	ownBase bool
+	// enclosing: a lock of an object that contains the base is held
+	// (c.mu for c.inner.f): it may be the guard.
+	enclosing bool
+	// beforeGo: the access comes before the function hands the base to a
+	// goroutine (setting up a value, then go c.loop()).
+	beforeGo bool
+	// unsafeName: fn is named for the caller's responsibility
+	// (unsafeFoo, fooNoLock, fooUnlocked).
+	unsafeName bool
+	// callerLocks: a caller holds a lock the analysis cannot relate to
+	// this function's values (possibly the guard, through an alias).
+	callerLocks bool
+	r           *lockset.Result
+	path        lockset.Path // the base, as a path in r
+}
+
+// quiet reports whether an access without the documented lock is
+// excused: the value is not reached from the receiver, another mutex of
+// the struct or an enclosing object's lock is held (it may be the
+// guard), the value is still being set up, or the function's name says
+// the caller is responsible for locking.
+func (o *obs) quiet(mu *types.Var) bool {
+	return !o.ownBase || len(o.held) > 0 || o.enclosing || o.beforeGo || o.unsafeName || o.callerLocks || o.mayAlias(mu) ||
+		// The function takes the documented mutex itself, so the lock is
+		// not forgotten: that the must-analysis lost it on the way (a
+		// closure that unlocks on error paths) is more likely than a
+		// bug, and a value used after the unlock is IL4003's business.
+		o.r != nil && locks(o.r, o.path.Child(mu.Name()))
+}
+
+// ownBase reports whether base is fn's receiver or a package variable,
+// followed only by embedded fields.
+func ownBase(fn *ssa.Function, base lockset.Path) bool {
+	switch root := base.Root.(type) {
+	case *ssa.Global:
+	case *ssa.Parameter:
+		top := topLevel(fn)
+		if top.Signature.Recv() == nil || len(top.Params) == 0 || top.Params[0] != root {
+			return false
+		}
+	default:
+		return false
+	}
+	for p := base; p.Fields != ""; {
+		v := p.FieldVar()
+		if v == nil || !v.Embedded() {
+			return false
+		}
+		p.Fields = p.Fields[:strings.LastIndexByte(p.Fields, '.')]
+	}
+	return true
+}
+
+// enclosingLockHeld reports whether a lock of an object containing base
+// (a mutex field of base or of one of its ancestors on the path) is held.
+func enclosingLockHeld(st lockset.State, base lockset.Path) bool {
+	for _, h := range st.Locks() {
+		if h.Lock.Root != base.Root || h.Lock.Fields == "" {
+			continue
+		}
+		parent := h.Lock.Fields[:strings.LastIndexByte(h.Lock.Fields, '.')]
+		if strings.HasPrefix(base.Fields+".", parent+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// beforeGo reports whether instr comes before a go statement of its
+// function that hands root to the new goroutine (as an argument or a
+// captured variable): the go statement is reachable from instr, and
+// instr is not reachable from it.
+func beforeGo(instr ssa.Instruction, root ssa.Value, r *lockset.Result) bool {
+	fn := instr.Parent()
+	for _, b := range fn.Blocks {
+		for i, in := range b.Instrs {
+			g, ok := in.(*ssa.Go)
+			if !ok || !handsOver(g, root, r) {
+				continue
+			}
+			from := instr.Block()
+			if from == b && indexOf(b, instr) < i {
+				if !reaches(b.Succs, from) {
+					return true
+				}
+				continue
+			}
+			if reaches(from.Succs, b) && !reaches(b.Succs, from) && from != b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func handsOver(g *ssa.Go, root ssa.Value, r *lockset.Result) bool {
+	vals := append([]ssa.Value{g.Call.Value}, g.Call.Args...)
+	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		vals = append(vals, mc.Bindings...)
+	}
+	for _, v := range vals {
+		if r.Path(v).Root == root {
+			return true
+		}
+	}
+	return false
+}
+
+// reaches reports whether target is reachable from the blocks start.
+func reaches(start []*ssa.BasicBlock, target *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), start...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == target {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+func indexOf(b *ssa.BasicBlock, instr ssa.Instruction) int {
+	for i, in := range b.Instrs {
+		if in == instr {
+			return i
+		}
+	}
+	return -1
+}
+
+// unsafeName reports whether a function's name puts locking on its
+// caller: unsafeFoo/UnsafeFoo (etcd), fooNoLock/fooNolock (nats),
+// fooUnlocked, fooWithoutLock.
+func unsafeName(name string) bool {
+	if strings.HasPrefix(name, "unsafe") || strings.HasPrefix(name, "Unsafe") {
+		return true
+	}
+	for _, suf := range []string{"NoLock", "Nolock", "Unlocked", "WithoutLock", "NL"} {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 type fieldInfo struct {
-	obs   []*obs
-	byPos map[token.Pos]*obs
+	obs     []*obs
+	byPos   map[token.Pos]*obs
+	written bool // written somewhere after construction
+	strct   *types.Struct
 }
 
 func (o *obs) holds(mu *types.Var) bool {
@@ -36,6 +201,13 @@ func (o *obs) holds(mu *types.Var) bool {
 // mutexesHeld returns the sibling mutexes of the accessed struct that are
 // held at the access, and whether some other lock is held too.
 func mutexesHeld(st lockset.State, acc lockset.Access, mus []*types.Var) (held []*types.Var, other bool) {
+	held, others := mutexesHeldOthers(st, acc, mus)
+	return held, len(others) > 0
+}
+
+// mutexesHeldOthers is mutexesHeld that also returns the field of each
+// other lock held (nil when it is not a struct field).
+func mutexesHeldOthers(st lockset.State, acc lockset.Access, mus []*types.Var) (held, others []*types.Var) {
 	for _, h := range st.Locks() {
 		found := false
 		for _, mu := range mus {
@@ -45,10 +217,14 @@ func mutexesHeld(st lockset.State, acc lockset.Access, mus []*types.Var) (held [
 			}
 		}
 		if !found {
-			other = true
+			v := h.Lock.FieldVar()
+			if v != nil {
+				v = v.Origin()
+			}
+			others = append(others, v)
 		}
 	}
-	return held, other
+	return held, others
 }
 
 // copied reports whether root is a struct passed by value: accesses to
@@ -96,19 +272,9 @@ func (pc *passContext) collect(r *lockset.Result) {
 		if !ok || copied(acc.Base.Root) || r.IsFresh(acc.Base.Root) {
 			continue
 		}
-		held, other := mutexesHeld(st, acc, mus)
-		if len(held) == 0 {
-			if other || r.Context == lockset.Escaping || !r.EntryKnown || !acc.Base.Canonical() {
-				continue // unknown: another lock, an unknown caller, or an unknown object
-			}
-			if !acc.Kind.IsWrite() && afterSync(acc.Instr) {
-				continue // a read ordered by a channel or WaitGroup: not a lock discipline question
-			}
-			if _, ok := f.Type().Underlying().(*types.Chan); ok && !acc.Kind.IsWrite() {
-				continue // loading a channel to use it: the channel synchronizes itself
-			}
-		}
-		write := acc.Kind.IsWrite()
+		// A store through a pointer held in the field writes the pointee,
+		// which may have a guard of its own: the field itself is read.
+		write := acc.Kind.IsWrite() && acc.Kind != lockset.PtrWrite
 		if write && acc.Kind != lockset.Write && !acc.Target.IsZero() && st.HoldsUnder(acc.Target, lockset.Exclusive) {
 			write = false // the object written through has its own lock held
 		}
@@ -118,16 +284,73 @@ func (pc *passContext) collect(r *lockset.Result) {
 			pc.fields[f] = info
 			pc.order = append(pc.order, f)
 		}
+		info.written = info.written || write
+		held, others := mutexesHeldOthers(st, acc, mus)
+		if len(held) == 0 {
+			if r.Context == lockset.Escaping || !r.EntryKnown || !acc.Base.Canonical() {
+				continue // unknown: an unknown caller, or an unknown object
+			}
+			if !acc.Kind.IsWrite() && afterSync(acc.Instr) {
+				continue // a read ordered by a channel or WaitGroup: not a lock discipline question
+			}
+			if _, ok := f.Type().Underlying().(*types.Chan); ok && !acc.Kind.IsWrite() {
+				continue // loading a channel to use it: the channel synchronizes itself
+			}
+		}
 		if o := info.byPos[acc.Pos]; o != nil {
 			// x.f++ is a load and a store at one selector: one access.
 			o.write = o.write || write
 			o.held = intersect(o.held, held)
 			continue
 		}
-		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base)}
+		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn}
+		if r.Fn.Signature.Recv() != nil && r.Fn.Parent() == nil && len(r.Fn.Params) > 0 && acc.Base == (lockset.Path{Root: r.Fn.Params[0]}) {
+			o.onRecv = true // c.f in a method of c's type
+		}
+		o.ownBase = ownBase(r.Fn, acc.Base)
+		o.enclosing = enclosingLockHeld(st, acc.Base)
+		o.beforeGo = len(held) == 0 && beforeGo(acc.Instr, acc.Base.Root, r)
+		o.unsafeName = unsafeName(topLevel(r.Fn).Name())
+		o.callerLocks = r.CallerLocks
+		o.r, o.path = r, acc.Base
+		info.strct = acc.Struct
+		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
+			o.sel = sel.Sel.Name // a promoted field of the embedded f
+		} else if sel := pc.promotedAt(acc.Pos, f); sel != nil {
+			o.sel, o.base, o.end = sel.Sel.Name, types.ExprString(sel.X), sel.End()
+		}
 		info.byPos[acc.Pos] = o
 		info.obs = append(info.obs, o)
 	}
+}
+
+// promotedAt returns the selector starting at pos that selects a field
+// promoted through the embedded field f (c.inMsgs for c.stats.inMsgs):
+// SSA places the implicit selection of f at the start of the selector.
+func (pc *passContext) promotedAt(pos token.Pos, f *types.Var) *ast.SelectorExpr {
+	if pc.promoted == nil {
+		pc.promoted = map[token.Pos][]*ast.SelectorExpr{}
+		for sel, s := range pc.pass.TypesInfo.Selections {
+			if s.Kind() == types.FieldVal && len(s.Index()) > 1 {
+				pc.promoted[sel.Pos()] = append(pc.promoted[sel.Pos()], sel)
+			}
+		}
+	}
+	for _, sel := range pc.promoted[pos] {
+		s := pc.pass.TypesInfo.Selections[sel]
+		t := s.Recv()
+		for _, i := range s.Index()[:len(s.Index())-1] {
+			st, ok := lockset.StructOf(t)
+			if !ok || i >= st.NumFields() {
+				break
+			}
+			if st.Field(i).Origin() == f {
+				return sel
+			}
+			t = st.Field(i).Type()
+		}
+	}
+	return nil
 }
 
 func intersect(a, b []*types.Var) []*types.Var {
@@ -142,37 +365,90 @@ func intersect(a, b []*types.Var) []*types.Var {
 	return out
 }
 
-// reportFields reports IL1001: the unprotected accesses of each guarded
-// field.
+// mayAlias reports whether one of the other locks held at o could be mu
+// reached through another path (a.cs.mu for cs.mu): a field of the same
+// mutex, or a lock that is no struct field at all.
+func (o *obs) mayAlias(mu *types.Var) bool {
+	for _, v := range o.others {
+		if v == nil || v == mu.Origin() {
+			return true
+		}
+	}
+	return false
+}
+
+// reportFields reports IL1004 (documented guards) and IL1001 (inferred
+// guards): the unprotected accesses of each guarded field.
 func (pc *passContext) reportFields() {
+	// docSeen holds the lock documentation comments whose mutex is held
+	// at an access of at least one of the fields they cover.
+	docSeen := map[token.Pos]bool{}
+	for f, info := range pc.fields {
+		if g, ok := pc.guards[f]; ok {
+			for _, o := range info.obs {
+				if o.holds(g.mutex) {
+					docSeen[g.doc] = true
+				}
+			}
+		}
+	}
+	var concurrent map[*types.Struct]bool
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		if pc.atomic[f] {
 			continue // mixed atomic and plain access is atomicmix's finding
 		}
-		g, annotated := pc.guards[f]
+		g, documented := pc.guards[f]
 		mu := g.mutex
 		locked := 0
-		if !annotated {
-			mu, locked = dominant(info.obs)
-			written := false
+		var counted []*obs
+		if documented {
+			// The documentation names the guard; another lock held
+			// (another struct's) does not stand in for it, unless it
+			// may be the same mutex reached through an alias.
 			for _, o := range info.obs {
-				written = written || o.write
+				if o.holds(mu) || !o.quiet(mu) {
+					counted = append(counted, o)
+				}
+				if o.holds(mu) {
+					locked++
+				}
 			}
-			n := len(info.obs)
-			if mu == nil || !written || locked < minLocked || float64(locked) < inferredThreshold*float64(n) {
+			// A field never written after construction cannot race; a
+			// lock documented for a block of fields must also be seen
+			// held at an access to one of them.
+			if !info.written || g.how != lockset.ByAnnotation && !docSeen[g.doc] {
+				continue
+			}
+		} else {
+			if concurrent == nil {
+				concurrent = pc.concurrentStructs()
+			}
+			if !concurrent[info.strct] {
+				continue // no sign that the value is shared between goroutines
+			}
+			// Inferred: an access under another lock may be guarded by
+			// it and says nothing.
+			for _, o := range info.obs {
+				if len(o.held) > 0 || !o.other {
+					counted = append(counted, o)
+				}
+			}
+			mu, locked = dominant(counted)
+			n := len(counted)
+			if mu == nil || !info.written || locked < minLocked || float64(locked) < inferredThreshold*float64(n) {
 				continue
 			}
 		}
 		var protected *obs
-		for _, o := range info.obs {
+		for _, o := range counted {
 			if o.holds(mu) {
 				protected = o
 				break
 			}
 		}
-		for _, o := range info.obs {
-			if o.holds(mu) || pc.dcl[o.pos] {
+		for _, o := range counted {
+			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] {
 				continue
 			}
 			verb := "read"
@@ -180,13 +456,20 @@ func (pc *passContext) reportFields() {
 				verb = "written"
 			}
 			field := o.base + "." + f.Name()
+			if o.sel != "" {
+				field = o.base + "." + o.sel + " (in embedded " + f.Name() + ")"
+			}
 			lock := o.base + "." + mu.Name()
 			d := analysis.Diagnostic{Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: ruleUnguarded}
-			if annotated {
-				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by annotation", field, verb, lock)
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.pos, Message: fmt.Sprintf("%s is annotated as guarded by %s", f.Name(), mu.Name())})
+			if o.end.IsValid() {
+				d.End = o.end
+			}
+			if documented {
+				d.Category = ruleDocumented
+				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.doc, Message: fmt.Sprintf("%s documented as guarded by %s here", f.Name(), mu.Name())})
 			} else {
-				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(info.obs)-1)
+				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
 			}
 			if protected != nil {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed with %s.%s held", protected.base, f.Name(), protected.base, mu.Name())})
@@ -318,7 +601,7 @@ func (pc *passContext) lockedCalls(r *lockset.Result) {
 					continue
 				}
 				req, ok := pc.reqs[obj.Origin()]
-				if !ok || req.mutex == nil {
+				if !ok || req.mutex == nil || req.weak {
 					continue
 				}
 				st, ok := r.Before(call)
@@ -404,4 +687,65 @@ func locks(r *lockset.Result, p lockset.Path) bool {
 		}
 	}
 	return false
+}
+
+// concurrentStructs returns the struct types whose values this package
+// makes reachable from more than one goroutine (RacerD's concurrency
+// context): passed to or captured by a go statement, used in a goroutine
+// body or a callback, a method value handed elsewhere, a type that
+// documents itself as safe for concurrent use, or an exported type.
+func (pc *passContext) concurrentStructs() map[*types.Struct]bool {
+	out := map[*types.Struct]bool{}
+	add := func(t types.Type) {
+		if s, ok := lockset.StructOf(t); ok {
+			out[s] = true
+		}
+	}
+	for tn := range lockset.ThreadSafeTypes(pc.pass.Files, pc.pass.TypesInfo) {
+		add(tn.Type())
+	}
+	// Exported types: other packages may share their values.
+	scope := pc.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		if tn, ok := scope.Lookup(name).(*types.TypeName); ok && tn.Exported() {
+			add(tn.Type())
+		}
+	}
+	for _, r := range pc.results {
+		if r.Context != lockset.TopLevel {
+			for _, acc := range r.Accesses() {
+				if acc.Struct != nil {
+					out[acc.Struct] = true
+				}
+			}
+		}
+		for _, fn := range r.Functions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					switch i := instr.(type) {
+					case *ssa.Go:
+						if callee := i.Call.StaticCallee(); callee != nil && callee.Signature.Recv() != nil {
+							add(callee.Signature.Recv().Type())
+						}
+						for _, a := range i.Call.Args {
+							add(a.Type())
+						}
+						if mc, ok := i.Call.Value.(*ssa.MakeClosure); ok {
+							for _, v := range mc.Bindings {
+								add(v.Type())
+								if p, ok := v.Type().Underlying().(*types.Pointer); ok {
+									add(p.Elem())
+								}
+							}
+						}
+					case *ssa.MakeClosure:
+						if f, ok := i.Fn.(*ssa.Function); ok && f.Synthetic != "" && len(i.Bindings) == 1 {
+							add(i.Bindings[0].Type()) // a method value: a callback
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -20,12 +20,61 @@ var (
 		`|\b([A-Za-z_][A-Za-z0-9_.]*)\s+(?:must|should)\s+be\s+(?:held|locked)` +
 		`|\bassumes\s+([A-Za-z_][A-Za-z0-9_.]*)\s+is\s+(?:held|locked)` +
 		`|\+checklocks(read)?:([A-Za-z_][A-Za-z0-9_.]*)`)
+	// lockHeldRe: the doc says the caller holds "the lock" without naming
+	// it (nats: "Lock should be held", "Lock is assumed held").
+	lockHeldRe = regexp.MustCompile(`(?i)\b(?:read\s+|write\s+)?lock\s+(?:should|must|is|needs\s+to)\s+(?:be\s+)?(?:assumed\s+)?(?:held|acquired|locked)` +
+		`|\b(?:called|call|invoked|run)\s+(?:with|while|under)\s+(?:the\s+)?(?:\w+\s+)?lock(?:\s+(?:held|acquired))?\b` +
+		`|\bcallers?\s+(?:must|should)\s+(?:hold|have|acquire)\s+(?:the\s+)?(?:\w+\s+)?lock\b` +
+		`|\bassumes?\s+(?:that\s+)?(?:the\s+)?(?:\w+\s+)?lock\s+is\s+(?:held|acquired|taken)` +
+		`|\block\s+(?:is\s+)?held\s+on\s+entry|\bwith\s+(?:the\s+)?lock\s+held\b`)
+	// negationRe: a negation in the same sentence before the match turns
+	// a requirement into its opposite ("must not be called with mu
+	// held"), which is not read as a requirement.
+	negationRe = regexp.MustCompile(`(?i)\b(?:not|never|cannot|without|n't)\b|n't\b`)
 )
 
-// guard is a field annotation: the mutex field that guards a field.
+// findRequirement returns the submatches of the first match of re in doc
+// that no negation precedes in its sentence.
+func findRequirement(re *regexp.Regexp, doc string) []string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for _, loc := range re.FindAllStringSubmatchIndex(doc, -1) {
+		start := 0
+		for _, sep := range []string{". ", "; ", "? ", "! "} {
+			if i := strings.LastIndex(doc[:loc[0]], sep); i >= 0 && i+len(sep) > start {
+				start = i + len(sep)
+			}
+		}
+		if negationRe.MatchString(doc[start:loc[1]]) {
+			continue
+		}
+		out := make([]string, len(loc)/2)
+		for i := range out {
+			if loc[2*i] >= 0 {
+				out[i] = doc[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// guard is a documented guard: the mutex field that guards a field.
 type guard struct {
 	mutex *types.Var // sibling mutex field
 	pos   token.Pos  // the annotated field
+	doc   token.Pos  // the comment that says so
+	how   string     // lockset.ByAnnotation, ByBlock or ByName
+}
+
+// describe says how the guard is documented, for messages.
+func (g guard) describe() string {
+	switch g.how {
+	case lockset.ByBlock:
+		return "the comment on its block of fields"
+	case lockset.ByName:
+		return "the comment on " + g.mutex.Name()
+	}
+	return "annotation"
 }
 
 // requirement is a function that must be called with the receiver's
@@ -34,6 +83,9 @@ type requirement struct {
 	mutex *types.Var // nil when the name says a lock is held but not which
 	mode  lockset.Mode
 	why   string // "named fooLocked" or "documented"
+	// weak: the doc says "the lock" without naming it. The requirement
+	// sets the entry state but is not enforced at call sites (IL1002).
+	weak bool
 }
 
 // mutexFields returns the mutex fields of struct s.
@@ -66,11 +118,11 @@ func guardName(name, recv string) (string, bool) {
 	return name, name != "" && !strings.Contains(name, ".")
 }
 
-// fieldGuards collects the guarded-by annotations of struct fields.
+// fieldGuards collects the documented guards of struct fields.
 func fieldGuards(pass *analysis.Pass) map[*types.Var]guard {
 	out := map[*types.Var]guard{}
-	for f, g := range lockset.FieldGuards(pass.Files, pass.TypesInfo) {
-		out[f] = guard{mutex: g.Mutex, pos: g.Pos}
+	for f, g := range lockset.DocGuards(pass.Fset, pass.Files, pass.TypesInfo) {
+		out[f] = guard{mutex: g.Mutex, pos: g.Pos, doc: g.Doc, how: g.How}
 	}
 	return out
 }
@@ -101,7 +153,7 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 			if names := fd.Recv.List[0].Names; len(names) == 1 {
 				recvName = names[0].Name
 			}
-			if m := funcGuardRe.FindStringSubmatch(fd.Doc.Text()); m != nil {
+			if m := findRequirement(funcGuardRe, fd.Doc.Text()); m != nil {
 				name, ok := guardName(m[1]+m[2]+m[3]+m[4]+m[6], recvName)
 				if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
 					mode := lockset.Exclusive
@@ -111,6 +163,14 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 					out[fn] = requirement{mutex: mu, mode: mode, why: "documented as requiring it"}
 					continue
 				}
+			}
+			if findRequirement(lockHeldRe, fd.Doc.Text()) != nil {
+				if mus := mutexFields(s); len(mus) == 1 && !nestedMutex(s) {
+					out[fn] = requirement{mutex: mus[0], mode: lockset.Exclusive, why: "documented as called with the lock held", weak: true}
+				} else {
+					out[fn] = requirement{why: "ambiguous"}
+				}
+				continue
 			}
 			name := fd.Name.Name
 			if !strings.HasSuffix(name, "Locked") || strings.HasSuffix(name, "Unlocked") || name == "Locked" {

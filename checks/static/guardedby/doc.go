@@ -15,25 +15,72 @@
 // whose every call site in the package holds the lock is analyzed as
 // holding it too.
 //
-// IL1001 unguarded-field. A field is guarded by mu when it is annotated
-// (// guarded by mu, // protected by mu, or gVisor's +checklocks:mu) or
-// when, counting the accesses outside constructors, mu is held at least
-// twice and at no fewer than 75% of them (inferredThreshold) and the field
-// is written somewhere after construction. Each access without mu is
-// reported with the lock's name, the count, and one protected access as
-// related information:
+// IL1004 documented-guard-violated (default). A field's guard is
+// documented when
+//   - the field says so: // guarded by mu, // protected by mu, or gVisor's
+//     +checklocks:mu;
+//   - the mutex says so for the fields after it, up to a blank line or
+//     the next mutex: "mu protects all members below", "mutex guards the
+//     following fields", "mu protects variables below";
+//   - the first field of a group says so: "The following fields are
+//     protected by mu." (or "Protected by mu:" alone);
+//   - the mutex names it: "fooLock protects 'foo'", "mu guards a and b".
+//
+// A block does not cover fields of sync or sync/atomic types, nor fields
+// whose own comment disclaims a guard (atomic, immutable, read-only, set
+// once, guarded by another lock); a negated comment ("does not protect")
+// documents nothing. Each access to the receiver's field (or to a field
+// of a struct embedded in it: c.inMsgs for the embedded c.stats) that
+// holds neither the documented mutex nor another mutex of the struct nor
+// a lock of an enclosing object is reported, when the field is written
+// after construction and, for block and name documentation, the mutex is
+// held at one access to the documented fields. A lock of another struct
+// does not stand in for the documented one:
+//
+//	field c.closed written without holding c.mu, which guards it by the comment on its block of fields
+//
+// Not reported: accesses through parameters other than the receiver or
+// through pointer fields (their locking may be the caller's), accesses
+// made before the function hands the value to a goroutine (set-up), and
+// functions whose names put locking on the caller (unsafeFoo, fooNoLock,
+// fooUnlocked) or documented as called with the lock held.
+//
+// IL1001 unguarded-field (opt-in). For fields without documentation,
+// the guard is inferred: counting the accesses outside constructors and
+// not under another lock, mu is held at least twice and at no fewer than
+// 75% of them (inferredThreshold), and the field is written somewhere
+// after construction, and the struct's values can reach more than one
+// goroutine (RacerD's concurrency context: the type is exported, claims
+// thread safety, or its values are handed to a go statement, used in a
+// goroutine body or a callback, or its method values escape). Each access
+// without mu is reported with the lock's name, the count, and one
+// protected access as related information:
 //
 //	field c.count written without holding c.mu (held at 7 of 8 other accesses)
 //
 // A comment that says "not guarded by mu" is a disclaimer, not an
 // annotation.
 //
+// IL5003 threadsafe-inconsistent-lock (default). For a struct type
+// documented as safe for concurrent use (see package threadsafe) or
+// marked //interleave:threadsafe, an exported method that accesses a field
+// of its receiver without any of the type's mutexes, while another place
+// accesses it with the mutex held, and one of the two writes it (a plain
+// getter of a field written under the lock included): both positions are
+// reported. Methods documented as for use before the value is shared or
+// started are exempt, as are fields never written after construction.
+//
 // IL1002 locked-helper-without-lock. A method whose name ends in Locked
 // (fooLocked, fooRLocked) on a struct with exactly one mutex (and no
 // struct field carrying its own, and that does not lock that mutex
 // itself, as in loadLocked(k, needLock bool)), or whose doc says "must be called with
 // mu held", "mu must be held", "caller must hold mu", "assumes mu is
-// locked" or carries +checklocks:mu, is analyzed as holding the lock. A
+// locked" or carries +checklocks:mu, is analyzed as holding the lock.
+// A negation in the same sentence voids the phrase: "must not be called
+// with mu held" and "can not be called with c.mu held" are not
+// requirements. A doc that names no lock ("Lock should be held", "Lock is
+// assumed held", "called with the lock held") on a struct with a single
+// mutex sets the entry state but is not enforced at call sites. A
 // call made without it is reported in entry points (exported functions,
 // goroutine bodies) and in functions that take the lock themselves; in
 // other helpers the lock is the callers' business.

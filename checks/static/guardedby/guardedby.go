@@ -2,6 +2,7 @@ package guardedby
 
 import (
 	_ "embed"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
@@ -17,7 +18,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001, IL1002 and IL1003.
+// Analyzer reports IL1001 to IL1004 and IL5003.
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
@@ -30,6 +31,8 @@ const (
 	ruleUnguarded   = "IL1001"
 	ruleLockedCall  = "IL1002"
 	ruleDoubleCheck = "IL1003"
+	ruleDocumented  = "IL1004"
+	ruleThreadSafe  = "IL5003"
 )
 
 // Inference thresholds for unannotated fields: the dominant sibling mutex
@@ -54,6 +57,11 @@ type passContext struct {
 	order  []*types.Var
 	// atomic holds the fields ever accessed through sync/atomic.
 	atomic map[*types.Var]bool
+	// promoted indexes the selectors of promoted fields by start.
+	promoted map[token.Pos][]*ast.SelectorExpr
+	// reported holds the positions already reported (IL5003 before
+	// IL1004 and IL1001).
+	reported map[token.Pos]bool
 	// dcl holds the positions reported as double-checked locking.
 	dcl map[token.Pos]bool
 }
@@ -70,6 +78,8 @@ func run(pass *analysis.Pass) (any, error) {
 		fields: map[*types.Var]*fieldInfo{},
 		atomic: map[*types.Var]bool{},
 		dcl:    map[token.Pos]bool{},
+
+		reported: map[token.Pos]bool{},
 	}
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	pc.results = lockset.New().Package(ssainfo.SrcFuncs, pc.entry) // lock state everywhere
@@ -81,7 +91,8 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, r := range pc.results {
 		pc.collect(r) // count accesses per field
 	}
-	pc.reportFields() // IL1001
+	pc.reportThreadSafe() // IL5003
+	pc.reportFields()     // IL1004, IL1001
 	for _, r := range pc.results {
 		pc.lockedCalls(r) // IL1002
 	}

@@ -20,10 +20,24 @@
 // variable (bank.registryMu). Locks with no class (a *sync.Mutex parameter,
 // a local variable) take no part.
 //
+// Calls the syntax does not resolve are followed through a VTA call graph
+// of the package (golang.org/x/tools/go/callgraph/vta): a func value kept
+// in a field (h.onEvict(k)), an interface method (l.Notify(ev)) or a
+// callback parameter (fn(e)) goes to the functions and types that flow
+// there in this package's code. A value whose origin the package cannot
+// see (the parameter of an exported function nobody here calls) goes
+// nowhere: no guess. A call of a parameter (fn(e), l.Notify() on a
+// parameter l) is followed per call site instead: the caller that passes
+// a function literal to a function calling that parameter pairs the
+// callee's locks with that literal's, not with every literal any caller
+// passes (checkFor(t, f) in tests would otherwise reach them all).
+//
 // Works across packages: each exported function carries a fact listing the
-// lock classes it may acquire, and each package a fact listing the ordered
-// pairs seen in it, so an inversion split between a package and one it
-// imports is reported in the importing package.
+// lock classes it may acquire and the func parameters it calls while
+// holding a lock, and each package a fact listing the ordered pairs seen
+// in it, so an inversion split between a package and one it imports is
+// reported in the importing package, also when the dependency calls back
+// a function literal the importing package passed to it.
 //
 // Not reported, for precision:
 //   - two instances of one class (transfer(a, b) locking a.mu then b.mu of
@@ -32,7 +46,12 @@
 //     the deadlocking schedule when tests exercise it.
 //   - inversions where both uses of a lock are RLock: they deadlock only
 //     with a third goroutine waiting to write.
-//   - locks reached through interfaces, func values or goroutines.
+//   - lock orders taken only in _test.go files: tests hold locks to
+//     inspect state, and on nats-server most reported cycles had a test
+//     on one side.
+//   - locks taken by goroutines a path starts (go f()): the starting
+//     goroutine does not wait for them.
+//   - interface and func-value calls whose targets the package cannot see.
 //
 // WRONG:
 //

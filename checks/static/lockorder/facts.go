@@ -17,9 +17,22 @@ type classAcq struct {
 }
 
 // acquiresFact lists the lock classes an exported function may acquire,
-// directly or through calls, so a caller holding another lock forms a pair.
+// directly or through calls, so a caller holding another lock forms a pair;
+// and the func-typed parameters it calls while holding a lock, so a caller
+// passing a callback pairs those locks with the callback's.
 type acquiresFact struct {
-	Acquires []classAcq
+	Acquires    []classAcq
+	CallsParams []paramCall
+}
+
+// paramCall is a call of parameter Param (receiver first) made while
+// holding lock class Held.
+type paramCall struct {
+	Param    int
+	Held     string
+	HeldName string
+	HeldMode lockpair.Mode
+	Where    string // file:line of the call
 }
 
 // AFact implements analysis.Fact.AFact.
@@ -30,7 +43,17 @@ func (f *acquiresFact) String() string {
 	for _, a := range f.Acquires {
 		cs = append(cs, display(a.Class)+via(a.Chain))
 	}
-	return "acquires " + strings.Join(cs, ", ")
+	out := ""
+	if len(cs) > 0 {
+		out = "acquires " + strings.Join(cs, ", ")
+	}
+	for _, p := range f.CallsParams {
+		if out != "" {
+			out += "; "
+		}
+		out += fmt.Sprintf("calls parameter %d holding %s", p.Param, display(p.Held))
+	}
+	return out
 }
 
 // orderFact is a package's observed "acquire B while holding A" pairs.

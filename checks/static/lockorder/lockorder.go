@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
@@ -24,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
 	Doc:       passdoc.MustExtract(doc, "lockorder"),
 	URL:       "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockorder",
-	Requires:  []*analysis.Analyzer{lockpair.Analyzer},
+	Requires:  []*analysis.Analyzer{buildssa.Analyzer, lockpair.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*acquiresFact)(nil), (*orderFact)(nil)},
 }
@@ -43,10 +44,13 @@ type edge struct {
 
 // passContext holds the state of one run of the pass.
 type passContext struct {
-	pass  *analysis.Pass
-	funcs map[*ssa.Function]*lockpair.FuncLocks
-	acqs  map[*ssa.Function][]classAcq
-	busy  map[*ssa.Function]bool
+	pass     *analysis.Pass
+	funcs    map[*ssa.Function]*lockpair.FuncLocks
+	acqs     map[*ssa.Function][]classAcq
+	busy     map[*ssa.Function]bool
+	srcFuncs []*ssa.Function
+	dyn      map[*ssa.CallCommon][]*ssa.Function // dynamic call targets (dynamic.go)
+	params   map[*ssa.Function][]paramCall       // func parameters each function calls
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -55,10 +59,12 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	pc := &passContext{
-		pass:  pass,
-		funcs: map[*ssa.Function]*lockpair.FuncLocks{},
-		acqs:  map[*ssa.Function][]classAcq{},
-		busy:  map[*ssa.Function]bool{},
+		pass:     pass,
+		funcs:    map[*ssa.Function]*lockpair.FuncLocks{},
+		acqs:     map[*ssa.Function][]classAcq{},
+		busy:     map[*ssa.Function]bool{},
+		srcFuncs: pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs,
+		params:   map[*ssa.Function][]paramCall{},
 	}
 	for _, f := range res.Funcs {
 		pc.funcs[f.Fn] = f
@@ -67,8 +73,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// 1. What each function may acquire, transitively; exported as facts.
 	for _, f := range res.Funcs {
 		acq := pc.acquires(f.Fn)
-		if obj, ok := f.Fn.Object().(*types.Func); ok && obj.Exported() && obj.Pkg() == pass.Pkg && len(acq) > 0 {
-			pass.ExportObjectFact(obj, &acquiresFact{Acquires: acq})
+		if obj, ok := f.Fn.Object().(*types.Func); ok && obj.Exported() && obj.Pkg() == pass.Pkg {
+			if cp := pc.calledParams(f); len(acq) > 0 || len(cp) > 0 {
+				pass.ExportObjectFact(obj, &acquiresFact{Acquires: acq, CallsParams: cp})
+			}
 		}
 	}
 
@@ -97,6 +105,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	pc.report(local, deps)
+	// lockorder is the only consumer of lockpair's result; the driver
+	// keeps results until the whole package is done, so drop it here.
+	res.Funcs = nil
 	return nil, nil
 }
 
@@ -132,13 +143,26 @@ func (pc *passContext) acquires(fn *ssa.Function) []classAcq {
 		}
 	}
 	for _, c := range f.Calls {
-		for _, a := range pc.acquires(c.Callee) {
-			if seen[a.Class] || len(a.Chain) >= maxChain {
-				continue
+		for _, callee := range pc.callees(c) {
+			for _, a := range pc.acquires(callee) {
+				if seen[a.Class] || len(a.Chain) >= maxChain {
+					continue
+				}
+				seen[a.Class] = true
+				a.Chain = append([]string{callLabel(c, callee)}, a.Chain...)
+				out = append(out, a)
 			}
-			seen[a.Class] = true
-			a.Chain = append([]string{funcName(c.Callee)}, a.Chain...)
-			out = append(out, a)
+		}
+		// A callback this call passes to a function that calls it.
+		for _, cb := range pc.callbacks(c) {
+			for _, a := range pc.acquires(cb) {
+				if seen[a.Class] || len(a.Chain) >= maxChain-1 {
+					continue
+				}
+				seen[a.Class] = true
+				a.Chain = append([]string{funcName(c.Callee), funcName(cb) + " (callback)"}, a.Chain...)
+				out = append(out, a)
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })
@@ -167,6 +191,9 @@ func (pc *passContext) edges(res *lockpair.Result) []edge {
 		out = append(out, e)
 	}
 	for _, f := range res.Funcs {
+		if pc.inTestFile(f.Fn) {
+			continue // lock orders taken only by tests: see doc.go
+		}
 		name := funcName(f.Fn)
 		for _, a := range f.Acquires {
 			for _, h := range a.Held {
@@ -175,14 +202,17 @@ func (pc *passContext) edges(res *lockpair.Result) []edge {
 			}
 		}
 		for _, c := range f.Calls {
+			pc.callbackEdges(f, c, name, add)
 			if len(c.Held) == 0 {
 				continue
 			}
-			for _, a := range pc.acquires(c.Callee) {
-				chain := append([]string{funcName(c.Callee)}, a.Chain...)
-				for _, h := range c.Held {
-					add(edge{Held: h.Class, Acq: a.Class, HeldMode: h.Mode, AcqMode: a.Mode, HeldName: h.Name, AcqName: a.Name,
-						Func: name, Chain: chain, Where: pc.where(c.Pos), pos: c.Pos, heldPos: h.Pos, fn: f.Fn})
+			for _, callee := range pc.callees(c) {
+				for _, a := range pc.acquires(callee) {
+					chain := append([]string{callLabel(c, callee)}, a.Chain...)
+					for _, h := range c.Held {
+						add(edge{Held: h.Class, Acq: a.Class, HeldMode: h.Mode, AcqMode: a.Mode, HeldName: h.Name, AcqName: a.Name,
+							Func: name, Chain: chain, Where: pc.where(c.Pos), pos: c.Pos, heldPos: h.Pos, fn: f.Fn})
+					}
 				}
 			}
 		}
@@ -203,8 +233,10 @@ func (pc *passContext) reachableFromExported(res *lockpair.Result) map[*ssa.Func
 		reach[fn] = true
 		if f := pc.funcs[fn]; f != nil {
 			for _, c := range f.Calls {
-				if pc.funcs[c.Callee] != nil {
-					visit(c.Callee)
+				for _, callee := range append(pc.callees(c), pc.callbacks(c)...) {
+					if pc.funcs[callee] != nil {
+						visit(callee)
+					}
 				}
 			}
 		}
@@ -338,6 +370,14 @@ func funcName(fn *ssa.Function) string {
 		name = fn.Pkg.Pkg.Name() + "." + name
 	}
 	return name
+}
+
+// inTestFile reports whether fn is declared in a _test.go file.
+func (pc *passContext) inTestFile(fn *ssa.Function) bool {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return strings.HasSuffix(pc.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
 }
 
 func (pc *passContext) where(pos token.Pos) string {

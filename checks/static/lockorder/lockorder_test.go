@@ -11,7 +11,7 @@ import (
 )
 
 func TestLockorder(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "bad", "good", "orderdep", "crosspkg")
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "bad", "good", "orderdep", "crosspkg", "dynamic", "dyndep", "dynuse")
 }
 
 // TestIdioms runs the pass on the idioms every pass must stay silent on.

@@ -21,6 +21,12 @@
 //     exactly on its nil-error returns (the lock goes with the value it
 //     returns, as in a transaction constructor). Panicking paths count only
 //     with -panics; log.Fatal-like calls end a path silently.
+//     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... })
+//     are one lock per iteration: a continue, a break or the end of the
+//     body that leaves the element locked is reported there, when the
+//     function unlocks that lock on another path and the element does not
+//     outlive the iteration (stored, appended, kept in a variable the code
+//     after the loop unlocks: found = s; break).
 //   - IL2003 double-lock: Lock of a mutex already held on the path, directly
 //     or through a call that locks it. RLock of a read-held RWMutex is not
 //     reported: it deadlocks only with a writer in between.

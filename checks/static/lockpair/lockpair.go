@@ -43,7 +43,8 @@ func init() {
 }
 
 // Result is the per-function lock activity lockpair saw, for passes that
-// require it (lockorder). It is exported for that purpose only.
+// require it (lockorder). It is exported for that purpose only; lockorder
+// empties it when done.
 type Result struct {
 	Funcs []*FuncLocks // in source order
 }
@@ -73,10 +74,13 @@ type Acquire struct {
 	Held  []HeldLock
 }
 
-// Call is a static call, with the locks held across it.
+// Call is a call, with the locks held across it. Callee is nil for a
+// call of a func value or an interface method (Common says what is
+// called).
 type Call struct {
 	Pos    token.Pos
 	Callee *ssa.Function
+	Common *ssa.CallCommon
 	Held   []HeldLock
 }
 
@@ -87,7 +91,7 @@ type passContext struct {
 	calls     map[token.Pos]*ast.CallExpr // by Lparen
 	summaries map[*ssa.Function]*summary
 	busy      map[*ssa.Function]bool
-	walkers   []*walker
+	walkers   map[*ssa.Function]*walker
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -103,6 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 		calls:     map[token.Pos]*ast.CallExpr{},
 		summaries: map[*ssa.Function]*summary{},
 		busy:      map[*ssa.Function]bool{},
+		walkers:   map[*ssa.Function]*walker{},
 	}
 	// Index call expressions so messages quote operands as written.
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -151,14 +156,7 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-func (pc *passContext) walkerOf(fn *ssa.Function) *walker {
-	for _, w := range pc.walkers {
-		if w.fn == fn {
-			return w
-		}
-	}
-	return nil
-}
+func (pc *passContext) walkerOf(fn *ssa.Function) *walker { return pc.walkers[fn] }
 
 // summaryOf returns fn's summary, walking fn first if it belongs to this
 // package. known is false for a function being walked (recursion) or a
@@ -184,9 +182,11 @@ func (pc *passContext) summaryOf(fn *ssa.Function) (s *summary, known bool) {
 			return nil, false
 		}
 		w.checkHeldAtReturn()
+		w.checkLoopLeaks()
 		s := w.summarize()
 		pc.summaries[fn] = s
-		pc.walkers = append(pc.walkers, w)
+		pc.walkers[fn] = w
+		w.drop()
 		return s, true
 	}
 	obj, ok := fn.Object().(*types.Func)

@@ -1,6 +1,8 @@
 package lockpair_test
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -11,7 +13,7 @@ import (
 )
 
 func TestLockpair(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad", "good", "crossdep", "crosspkg")
+	analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad", "good", "crossdep", "crosspkg", "loopvar")
 }
 
 // TestPanics runs with -panics: a panicking path that keeps the lock is
@@ -27,3 +29,25 @@ func TestPanics(t *testing.T) {
 
 // TestIdioms runs the pass on the idioms every pass must stay silent on.
 func TestIdioms(t *testing.T) { passtest.Idioms(t, lockpair.Analyzer) }
+
+// TestDoubleLockNamesContinue checks that a lock re-taken by the next
+// iteration points at the continue that left it held.
+func TestDoubleLockNamesContinue(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			p := r.Pass.Fset.Position(d.Pos)
+			if filepath.Base(p.Filename) != "double.go" || p.Line != 51 {
+				continue
+			}
+			for _, rel := range d.Related {
+				rp := r.Pass.Fset.Position(rel.Pos)
+				if rp.Line == 53 && strings.Contains(rel.Message, "continued here") {
+					return
+				}
+			}
+			t.Fatalf("double lock at double.go:51 has related %+v, want the continue at line 53", d.Related)
+		}
+	}
+	t.Fatal("no diagnostic at double.go:51")
+}

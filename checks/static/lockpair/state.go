@@ -101,6 +101,9 @@ type lockRef struct {
 	name  string    // as the user would write it: s.mu
 	class string    // abstract lock class for lock ordering; "" if none
 	abs   *AbsLock  // root-relative form for summaries; nil for locals
+
+	indexes []ssa.Value // index values in the path (s.slots[i].mu): redefining one kills the key
+	elems   []ssa.Value // the element addresses in the path (&s.slots[i])
 }
 
 // AbsLock is a lock named relative to a function's parameters, free
@@ -127,6 +130,7 @@ func (w *walker) refOf(v ssa.Value) (lockRef, bool) {
 	var chain []string     // fields of the innermost object, outermost first
 	var objType types.Type // that object's type
 	objDone := false       // a pointer load ended the object
+	var indexes, elems []ssa.Value
 	for {
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
@@ -168,6 +172,24 @@ func (w *walker) refOf(v ssa.Value) (lockRef, bool) {
 			v = x.X
 			continue
 		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.IndexAddr:
+			// s.slots[i].mu: one key for every IndexAddr of the same
+			// base and index value, killed when the index is redefined.
+			idx := ""
+			if c, ok := x.Index.(*ssa.Const); ok && c.Value != nil {
+				idx = c.Value.ExactString()
+			} else {
+				idx = fmt.Sprintf("v%d", w.rootID(x.Index))
+				indexes = append(indexes, x.Index)
+			}
+			elems = append(elems, x)
+			steps = append([]string{"[" + idx + "]"}, steps...)
+			names = append([]string{"[]"}, names...)
+			if len(chain) > 0 {
+				objDone = true // the element is the object
+			}
 			v = x.X
 			continue
 		}
@@ -221,6 +243,8 @@ func (w *walker) refOf(v ssa.Value) (lockRef, bool) {
 		}
 	}
 	switch {
+	case len(elems) > 0 && w.curExpr != "":
+		r.name = w.curExpr // subs[i].mu, or s.mu for s := subs[i]
 	case rootName != "":
 		r.name = strings.Join(append([]string{rootName}, names...), ".")
 	case w.curExpr != "":
@@ -229,6 +253,10 @@ func (w *walker) refOf(v ssa.Value) (lockRef, bool) {
 		r.name = strings.Join(append([]string{"lock"}, names...), ".")
 	}
 	r.class = class
+	r.indexes, r.elems = indexes, elems
+	if len(indexes) > 0 {
+		r.abs = nil // not expressible from the caller's side
+	}
 	if r.abs != nil {
 		r.abs.Name = r.name
 		r.abs.Class = class
@@ -262,9 +290,10 @@ func (w *walker) rootName(v ssa.Value) string {
 // held is the state of one lock on one path.
 type held struct {
 	mode   Mode
-	helper bool      // acquired through a lock helper's summary
-	reads  uint8     // RLock depth, capped at maxReads
-	site   token.Pos // where it was acquired, or released
+	helper bool            // acquired through a lock helper's summary
+	reads  uint8           // RLock depth, capped at maxReads
+	site   token.Pos       // where it was acquired, or released
+	blk    *ssa.BasicBlock // block of the Lock (loop leaks); not part of encode
 }
 
 // maxReads caps the recursive read depth tracked, so loops that RLock
@@ -290,6 +319,19 @@ type state struct {
 	cond   map[ssa.Value]bool   // boolean values decided on this path
 	acq    map[string]Mode      // locks acquired from the caller's state (summaries)
 	rel    map[string]Mode      // locks released from the caller's state (summaries)
+
+	// Where the path is, for loop-leak messages; not part of encode, so
+	// paths that differ only here are merged (one report per leak).
+	last      token.Pos          // last instruction with a position
+	cont      token.Pos          // last before the latest jump to a loop's next iteration
+	contBlock *ssa.BasicBlock    // the block that jumped there
+	broke     map[string]brokeAt // locks held when a break left their loop
+}
+
+// brokeAt is the break that left a loop with a lock held.
+type brokeAt struct {
+	pos token.Pos
+	blk *ssa.BasicBlock
 }
 
 func newState() *state {
@@ -300,6 +342,7 @@ func newState() *state {
 		cond:   map[ssa.Value]bool{},
 		acq:    map[string]Mode{},
 		rel:    map[string]Mode{},
+		broke:  map[string]brokeAt{},
 	}
 }
 
@@ -323,6 +366,10 @@ func (s *state) clone() *state {
 	for k, v := range s.rel {
 		c.rel[k] = v
 	}
+	for k, v := range s.broke {
+		c.broke[k] = v
+	}
+	c.last, c.cont, c.contBlock = s.last, s.cont, s.contBlock
 	return c
 }
 
@@ -357,6 +404,11 @@ func (s *state) kill(w *walker, v ssa.Value) {
 	delete(s.try, v)
 	delete(s.cond, v)
 	for _, k := range w.keysByRoot[v] {
+		if h, ok := s.locks[k]; ok {
+			_, deferred := s.defers[k]
+			w.rebound(s, k, h, deferred)
+		}
+		delete(s.broke, k)
 		delete(s.locks, k)
 		delete(s.defers, k)
 		delete(s.acq, k)

@@ -40,6 +40,7 @@ type walker struct {
 	refs       map[string]lockRef
 	keysByRoot map[ssa.Value][]string
 	curExpr    string // source text of the operand being canonicalized
+	curBlock   *ssa.BasicBlock
 
 	branches   map[ssa.Value]int // times each boolean is branched on
 	visits     int
@@ -50,10 +51,13 @@ type walker struct {
 	poisoned   map[string]bool // keys whose state this walk cannot follow
 	opaque     bool            // a deferred call of unknown effect: no lock-held-at-return reports
 
-	diags  []pendingDiag
-	exits  []exitVisit
-	events map[string]bool
-	locks  *FuncLocks
+	diags []pendingDiag
+	exits []exitVisit
+
+	leaks   []loopLeak // locks of loop variables left held by an iteration
+	loopSyn *loopSyntax
+	events  map[string]bool
+	locks   *FuncLocks
 }
 
 type exitVisit struct {
@@ -84,7 +88,8 @@ func newWalker(pc *passContext, fn *ssa.Function) *walker {
 		mayRel:     map[string]Mode{},
 		poisoned:   map[string]bool{},
 		events:     map[string]bool{},
-		locks:      &FuncLocks{Fn: fn},
+
+		locks: &FuncLocks{Fn: fn},
 	}
 }
 
@@ -105,6 +110,9 @@ func (w *walker) register(r lockRef) {
 		w.refs[r.key] = r
 		if r.root != nil {
 			w.keysByRoot[r.root] = append(w.keysByRoot[r.root], r.key)
+		}
+		for _, ix := range r.indexes {
+			w.keysByRoot[ix] = append(w.keysByRoot[ix], r.key)
 		}
 	}
 }
@@ -181,6 +189,7 @@ func predIndex(b, pred *ssa.BasicBlock) int {
 func (w *walker) block(it item, work []item) []item {
 	st := it.st.clone()
 	b := it.b
+	w.curBlock = b
 	for _, instr := range b.Instrs {
 		// A loop phi's edge can be the phi itself (t1 = phi [false, t1,
 		// t2]): read what is known of the edge before the phi redefines it.
@@ -190,6 +199,9 @@ func (w *walker) block(it item, work []item) []item {
 		}
 		if v, ok := instr.(ssa.Value); ok {
 			st.kill(w, v)
+		}
+		if p := instr.Pos(); p.IsValid() {
+			st.last = p
 		}
 		switch x := instr.(type) {
 		case *ssa.Phi:
@@ -227,6 +239,7 @@ func (w *walker) block(it item, work []item) []item {
 		case *ssa.If:
 			return w.branch(st, b, x, work)
 		case *ssa.Jump:
+			w.jumped(st, b, b.Succs[0])
 			return append(work, item{b.Succs[0], predIndex(b.Succs[0], b), st})
 		}
 	}
@@ -330,6 +343,12 @@ func (w *walker) branch(st *state, b *ssa.BasicBlock, x *ssa.If, work []item) []
 				w.lockedHere[t.key] = t.pos
 			}
 		}
+		if !strings.HasSuffix(b.Comment, ".loop") {
+			// An If in the body may jump straight to the next iteration
+			// (if x { continue }) or out (if x { break }); the loop
+			// header's own If is the loop's condition.
+			w.jumped(s, b, succ)
+		}
 		work = append(work, item{succ, predIndex(succ, b), s})
 	}
 	return work
@@ -369,6 +388,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		}
 	}
 	if c.IsInvoke() {
+		w.dynamicCall(st, c, pos)
 		return true
 	}
 	if _, ok := c.Value.(*ssa.Builtin); ok {
@@ -383,6 +403,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 	}
 	callee := c.StaticCallee()
 	if callee == nil {
+		w.dynamicCall(st, c, pos)
 		// A call of a func value may be the unlock function a helper
 		// returned: forget what helpers acquired.
 		for k, h := range st.locks {
@@ -400,7 +421,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 	if o := callee.Origin(); o != nil {
 		origin = o
 	}
-	w.event(Call{Pos: pos, Callee: origin, Held: w.heldList(st)})
+	w.event(Call{Pos: pos, Callee: origin, Common: c, Held: w.heldList(st)})
 	sum, known := w.pc.summaryOf(origin)
 	if !known || sum == nil {
 		return true
@@ -521,7 +542,16 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		// when this function unlocks the lock somewhere too.
 		site, key := cur.site, r.key
 		keep := func() bool { _, ok := w.mayRel[key]; return ok || site != pos }
-		w.reportIf(keep, pos, "IL2003", w.pc.relatedAt(cur.site, r.name+" "+what+" here"),
+		related := w.pc.relatedAt(cur.site, r.name+" "+what+" here")
+		if site == pos {
+			// The previous iteration left it held: say where.
+			if at, verb := w.continueAfter(st.cont, site); verb != "" {
+				related = append(related, w.pc.relatedAt(at, "the previous iteration continued here with "+r.name+" held")...)
+			} else if at.IsValid() {
+				related = append(related, w.pc.relatedAt(at, "the previous iteration ended here with "+r.name+" held")...)
+			}
+		}
+		w.reportIf(keep, pos, "IL2003", related,
 			"%s locked while already %s (%s at line %d): Go mutexes are not re-entrant, so this deadlocks",
 			r.name, what, verb, w.line(cur.site))
 		return false
@@ -532,7 +562,7 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 			w.acqSite[r.key] = pos
 		}
 	}
-	st.locks[r.key] = held{mode: mode, reads: 1, site: pos}
+	st.locks[r.key] = held{mode: mode, reads: 1, site: pos, blk: w.curBlock}
 	if _, ok := w.lockedHere[r.key]; !ok {
 		w.lockedHere[r.key] = pos
 	}
@@ -681,6 +711,9 @@ func (w *walker) mayUnlock(v ssa.Value) bool {
 func (w *walker) exit(st *state, ret *ssa.Return, pos token.Pos) {
 	if !pos.IsValid() {
 		pos = w.pc.funcEnd(w.fn)
+	}
+	if ret != nil {
+		w.brokeHeld(st)
 	}
 	ev := exitVisit{pos: pos, ret: ret, out: map[string]held{}, acq: map[string]Mode{}, holds: map[string]Mode{}, rel: map[string]Mode{}}
 	for k, d := range st.defers {
@@ -989,6 +1022,19 @@ func (w *walker) heldList(st *state) []HeldLock {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// drop frees what the walk needed and the report does not: a large
+// package keeps every function's walker until the pass ends.
+func (w *walker) drop() {
+	w.exits, w.events, w.keysByRoot, w.roots = nil, nil, nil, nil
+	w.branches, w.leaks, w.loopSyn, w.acqSite = nil, nil, nil, nil
+}
+
+// dynamicCall records a call of a func value or an interface method, for
+// lockorder to resolve.
+func (w *walker) dynamicCall(st *state, c *ssa.CallCommon, pos token.Pos) {
+	w.event(Call{Pos: pos, Common: c, Held: w.heldList(st)})
 }
 
 func (w *walker) event(e any) {

@@ -16,7 +16,11 @@
 // package-level RWMutex is held, provided the RWMutex guards the location:
 // the location is annotated as guarded by it (// guarded by mu,
 // +checklocks:mu) or accessed with its write lock held somewhere in the
-// package. An RWMutex used only as a close barrier (database/sql.Rows)
+// package, or the RWMutex is an unexported field that the package never
+// write-locks (no Lock or TryLock, directly or through a helper, and its
+// address never handed elsewhere, as to sync.NewCond) and no other lock is
+// held exclusively at the write: a mutex that is only ever read-locked
+// protects no write. An RWMutex used only as a close barrier (database/sql.Rows)
 // guards nothing it is read-locked around. Unlike gVisor's checklocks, which counts
 // only direct stores as writes, a write here includes:
 //   - an assignment, x.f = v, x.f++, x.f += n, x.f = append(x.f, v);

@@ -47,7 +47,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for f, g := range lockset.FieldGuards(pass.Files, pass.TypesInfo) {
 		guarded[guardKey{f, "." + g.Mutex.Name()}] = true // annotated: no evidence needed
 	}
-	for _, r := range lockset.New().Package(ssainfo.SrcFuncs, nil) {
+	results := lockset.New().Package(ssainfo.SrcFuncs, nil)
+	writeLocked := writeLockedMutexes(results)
+	for _, r := range results {
 		for _, acc := range r.Accesses() {
 			st, ok := r.Before(acc.Instr)
 			if !ok || st.Len() == 0 || acc.Kind == lockset.Ref || acc.Kind == lockset.Atomic {
@@ -63,6 +65,12 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			if h, ok := readOnly(pass, r, st, acc); ok {
 				cands = append(cands, candidate{acc, h, keyOf(acc, h)})
+				if onlyReadLocked(h, st, writeLocked) {
+					// An RWMutex this package never write-locks (and no
+					// other package can) guards nothing but reads: a write
+					// under it is the bug itself.
+					guarded[keyOf(acc, h)] = true
+				}
 			}
 		}
 	}
@@ -213,4 +221,71 @@ func importsSync(pkg *types.Package) bool {
 		}
 	}
 	return false
+}
+
+// writeLockedMutexes returns the mutex fields (origins) that the package
+// may write-lock: Lock or TryLock on them, directly or through a lock
+// helper's summary, and any use of their address other than a method
+// call on it (passed to sync.NewCond, stored as a Locker, a method
+// value), since the receiver of that address may lock them.
+func writeLockedMutexes(results []*lockset.Result) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for _, r := range results {
+		for _, fn := range r.Functions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if c, ok := instr.(ssa.CallInstruction); ok {
+						switch op, lk := lockset.Classify(c.Common()); op {
+						case lockset.OpLock, lockset.OpTryLock:
+							if v := r.Path(lk).FieldVar(); v != nil {
+								out[v.Origin()] = true
+							}
+						}
+					}
+					fa, ok := instr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					v := lockset.FieldOf(fa)
+					if v == nil || !lockset.IsRWMutex(v.Type()) {
+						continue
+					}
+					for _, u := range *fa.Referrers() {
+						c, ok := u.(ssa.CallInstruction)
+						if ok && c.Common().Value != fa && len(c.Common().Args) > 0 && c.Common().Args[0] == fa && c.Common().StaticCallee() != nil && isRWMutexMethod(c.Common().StaticCallee()) {
+							continue
+						}
+						if _, ok := u.(*ssa.DebugRef); ok {
+							continue
+						}
+						out[v.Origin()] = true // the address escapes
+					}
+				}
+			}
+		}
+	}
+	// A lock helper (func (s *S) lock() { s.mu.Lock() }) is a Lock of its
+	// own: its body is scanned above.
+	return out
+}
+
+func isRWMutexMethod(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	return recv != nil && lockset.IsRWMutex(recv.Type())
+}
+
+// onlyReadLocked reports whether h is an unexported RWMutex field that
+// the package never write-locks, and no other lock is held exclusively
+// at the write (it might serialize the writers).
+func onlyReadLocked(h lockset.Held, st lockset.State, writeLocked map[*types.Var]bool) bool {
+	v := h.Lock.FieldVar()
+	if v == nil || v.Exported() || !lockset.IsRWMutex(v.Type()) || writeLocked[v.Origin()] {
+		return false
+	}
+	for _, o := range st.Locks() {
+		if o.Mode == lockset.Exclusive {
+			return false
+		}
+	}
+	return true
 }

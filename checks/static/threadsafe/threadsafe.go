@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
@@ -34,27 +35,7 @@ const (
 )
 
 // directive marks a type as safe for concurrent use without prose.
-const directive = "//interleave:threadsafe"
-
-// claims are the doc phrases, lowercased with single spaces, that promise
-// safety for concurrent use.
-var claims = []string{
-	"safe for concurrent use",
-	"safe for use by multiple goroutines",
-	"safe to use concurrently",
-	"safe for concurrent access",
-	"safe for simultaneous use",
-	"safe to call concurrently",
-	"used by multiple goroutines simultaneously",
-	"used concurrently by multiple goroutines",
-	"concurrency-safe",
-	"concurrency safe",
-	"goroutine-safe",
-	"goroutine safe",
-	"thread-safe",
-	"thread safe",
-	"threadsafe",
-}
+const directive = lockset.ThreadSafeDirective
 
 // safePointees are types outside the package whose pointers are safe to
 // share: an exported field holding one does not break the claim.
@@ -151,33 +132,8 @@ func (pc *passContext) findClaims() {
 }
 
 // claimOf returns the phrase of a doc comment that claims safety for
-// concurrent use, or "" (also for a negated phrase: "not thread-safe").
-func claimOf(cg *ast.CommentGroup) string {
-	if cg == nil {
-		return ""
-	}
-	for _, c := range cg.List {
-		if strings.HasPrefix(c.Text, directive) {
-			return directive
-		}
-	}
-	text := strings.ToLower(strings.Join(strings.Fields(cg.Text()), " "))
-	for _, phrase := range claims {
-		for i := 0; ; {
-			j := strings.Index(text[i:], phrase)
-			if j < 0 {
-				break
-			}
-			at := i + j
-			before := text[max(0, at-16):at]
-			if !strings.Contains(before, "not ") && !strings.Contains(before, "n't ") && !strings.HasSuffix(before, "un") && !strings.Contains(before, "never ") {
-				return phrase
-			}
-			i = at + len(phrase)
-		}
-	}
-	return ""
-}
+// concurrent use, or "".
+func claimOf(cg *ast.CommentGroup) string { return lockset.ThreadSafeClaim(cg) }
 
 // collectAccesses walks every function and records, for each field of a
 // safe type, a write after construction, an access under the owner's

@@ -243,7 +243,8 @@ func (r *Result) through(addr ssa.Value, proto Access, k Kind, target Path, dept
 				r.loaded(i, proto, depth+1, out)
 			}
 		case *ssa.FieldAddr:
-			r.through(i, proto, k, r.Path(i.X), depth+1, out)
+			// A field of the same object: the target stays the object.
+			r.through(i, proto, k, target, depth+1, out)
 		case *ssa.IndexAddr:
 			if i.X == addr {
 				r.through(i, proto, k, target, depth+1, out)

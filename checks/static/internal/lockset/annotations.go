@@ -21,6 +21,8 @@ var (
 type Guard struct {
 	Mutex *types.Var // a mutex field of the same struct
 	Pos   token.Pos  // the annotated field's name
+	Doc   token.Pos  // the comment that documents the guard (DocGuards)
+	How   string     // ByAnnotation, ByBlock or ByName (DocGuards)
 }
 
 // FieldGuards returns the guarded-by annotations of the struct fields
@@ -56,7 +58,7 @@ func FieldGuards(files []*ast.File, info *types.Info) map[*types.Var]Guard {
 				}
 				for _, id := range fld.Names {
 					if v, ok := info.Defs[id].(*types.Var); ok {
-						out[v] = Guard{Mutex: mu, Pos: id.Pos()}
+						out[v] = Guard{Mutex: mu, Pos: id.Pos(), Doc: fld.Pos(), How: ByAnnotation}
 					}
 				}
 			}

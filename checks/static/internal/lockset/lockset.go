@@ -23,6 +23,9 @@
 //     reachable from a parameter (lock helpers such as func (s *S) lock(),
 //     and defer mu.RLock() after a temporary RUnlock), through
 //     per-function summaries;
+//   - lock helpers that return the unlock function (return mu.Unlock, or
+//     a literal that unlocks): the caller holds the lock until it calls
+//     the returned value, or until return for defer unlock();
 //   - the callers' locks: Analysis.Package analyzes an unexported
 //     function whose call sites are all visible as holding the locks held
 //     at every one of them (Result.Entry, Result.EntryKnown).
@@ -103,19 +106,31 @@ type Result struct {
 	// to it is visible in the package. When false, the callers may hold
 	// locks that Entry does not show, and an absent lock proves nothing.
 	EntryKnown bool
+	// CallerLocks reports that some caller (or a caller's caller) holds a
+	// lock at the call that is not reachable from the arguments (b.readTx.mu
+	// held while calling b.batchTx.commit()): it may be one of r.Fn's
+	// locks reached through an alias, so an absent lock proves less.
+	CallerLocks bool
 
-	before      map[ssa.Instruction]State
-	freshParams []bool // per parameter of Fn: every caller passes a fresh value
+	before      map[ssa.Instruction]State // non-empty states only
+	reached     map[*ssa.BasicBlock]bool  // blocks recorded: their other instructions hold nothing
+	freshParams []bool                    // per parameter of Fn: every caller passes a fresh value
 	subst       map[*ssa.FreeVar]Path
 	inlined     []*ssa.Function
 	released    []Path // unlocks of locks not acquired here (for summaries)
+	// unlockFns maps the result of a call to a lock helper that returns
+	// its unlock function to the locks calling that function releases.
+	unlockFns map[ssa.Value][]Path
 }
 
 // Before returns the locks definitely held just before instr. It returns
 // false when instr is unreachable or not part of r.
 func (r *Result) Before(instr ssa.Instruction) (State, bool) {
-	s, ok := r.before[instr]
-	return s, ok
+	if s, ok := r.before[instr]; ok {
+		return s, true
+	}
+	// Most code runs with no lock held: those states are not stored.
+	return State{}, r.reached[instr.Block()]
 }
 
 // Path returns the access path of v, a value of r.Fn or of a function
@@ -317,11 +332,13 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		// Only callers whose own entry is known say anything; the others
 		// (callbacks, pending helpers) are skipped, optimistically.
 		var in *State
+		aliased := false
 		for _, s := range sites[fn] {
 			if s.r.Fn != fn && !s.r.known() {
 				continue
 			}
-			st := callerState(s.r, s.call, fn)
+			st, dropped := callerStateDropped(s.r, s.call, fn)
+			aliased = aliased || dropped || s.r.Fn != fn && s.r.CallerLocks
 			if in == nil {
 				in = &st
 			} else {
@@ -332,6 +349,10 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		fresh := freshParams(fn, sites[fn])
 		if !equalBools(fresh, r.freshParams) {
 			r.freshParams = fresh
+			changed = true
+		}
+		if aliased != r.CallerLocks {
+			r.CallerLocks = aliased
 			changed = true
 		}
 		if in == nil {
@@ -349,6 +370,7 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		results[i] = a.Func(fn, r.Context, entry)
 		results[i].EntryKnown = true
 		results[i].freshParams = fresh
+		results[i].CallerLocks = aliased
 		changed = true
 	}
 	return changed
@@ -438,21 +460,30 @@ func viaInterface(fn *ssa.Function, ifaces []*types.Interface) bool {
 // a lock below an argument becomes a lock below the parameter, and a
 // package-level lock stays as is. A go statement holds nothing.
 func callerState(r *Result, call ssa.CallInstruction, callee *ssa.Function) State {
+	st, _ := callerStateDropped(r, call, callee)
+	return st
+}
+
+// callerStateDropped is callerState that also reports whether a lock
+// held at the call could not be mapped onto the callee's parameters.
+func callerStateDropped(r *Result, call ssa.CallInstruction, callee *ssa.Function) (State, bool) {
 	if _, ok := call.(*ssa.Go); ok {
-		return State{}
+		return State{}, false
 	}
 	st, ok := r.Before(call)
 	if !ok {
-		return State{}
+		return State{}, false
 	}
 	args := call.Common().Args
 	var out State
+	dropped := false
 	for _, h := range st.held {
 		if _, ok := h.Lock.Root.(*ssa.Global); ok {
 			h.Deferred = false
 			out = out.With(h)
 			continue
 		}
+		mapped := false
 		for i, arg := range args {
 			if i >= len(callee.Params) {
 				break
@@ -460,11 +491,13 @@ func callerState(r *Result, call ssa.CallInstruction, callee *ssa.Function) Stat
 			ap := r.Path(arg)
 			if h.Lock.Root == ap.Root && strings.HasPrefix(h.Lock.Fields, ap.Fields+".") {
 				out = out.With(Held{Lock: Path{callee.Params[i], h.Lock.Fields[len(ap.Fields):]}, Mode: h.Mode, Pos: h.Pos})
+				mapped = true
 				break
 			}
 		}
+		dropped = dropped || !mapped
 	}
-	return out
+	return out, dropped
 }
 
 // Func analyzes fn starting in state entry.
@@ -576,8 +609,14 @@ func dropDeferred(s State) State {
 func (run *funcRun) block(b *ssa.BasicBlock, st State, depth int) (State, *Held, []State) {
 	var try *Held
 	var rets []State
+	if run.record {
+		if run.res.reached == nil {
+			run.res.reached = map[*ssa.BasicBlock]bool{}
+		}
+		run.res.reached[b] = true
+	}
 	for _, instr := range b.Instrs {
-		if run.record {
+		if run.record && st.Len() > 0 {
 			run.res.before[instr] = st
 		}
 		switch i := instr.(type) {
@@ -621,12 +660,18 @@ func (run *funcRun) call(instr ssa.Instruction, c *ssa.CallCommon, st State, dep
 	case OpTryLock, OpTryRLock:
 		return st
 	}
+	if paths, ok := run.res.unlockFns[c.Value]; ok {
+		for _, p := range paths { // unlock() returned by a lock helper
+			st = st.Without(p)
+		}
+		return st
+	}
 	if lit := inlinedLiteral(c); lit != nil && depth < maxInline {
 		run.bind(lit, c)
 		return run.analyze(lit, st, depth+1)
 	}
 	if callee := c.StaticCallee(); callee != nil && !c.IsInvoke() {
-		return run.a.apply(callee, c, st, run.res)
+		return run.a.apply(instr, callee, c, st, run.res)
 	}
 	return st
 }
@@ -649,6 +694,15 @@ func (run *funcRun) deferred(d *ssa.Defer, st State, depth int) State {
 			m = Shared
 		}
 		run.deferAcq = append(run.deferAcq, Held{Lock: run.res.Path(lk), Mode: m, Pos: d.Pos()})
+		return st
+	}
+	if paths, ok := run.res.unlockFns[d.Call.Value]; ok {
+		for _, p := range paths { // defer unlock(), unlock returned by a lock helper
+			if h, ok := st.Holds(p); ok {
+				h.Deferred = true
+				st = st.With(h)
+			}
+		}
 		return st
 	}
 	if lit := inlinedLiteral(&d.Call); lit != nil && depth < maxInline {
@@ -715,15 +769,33 @@ type summary struct {
 	done     bool
 	acquires []effect
 	releases []effect
+	// unlocks are the locks released by calling the function the callee
+	// returns (func (b *B) lockAndGetUnlock() func()).
+	unlocks []effect
 }
 
 // apply applies the summary of callee (same package) at call c.
-func (a *Analysis) apply(callee *ssa.Function, c *ssa.CallCommon, st State, r *Result) State {
+func (a *Analysis) apply(instr ssa.Instruction, callee *ssa.Function, c *ssa.CallCommon, st State, r *Result) State {
 	s := a.summary(callee)
 	if s == nil {
 		return st
 	}
 	args := c.Args
+	if len(s.unlocks) > 0 {
+		if v, ok := instr.(*ssa.Call); ok {
+			var paths []Path
+			for _, e := range s.unlocks {
+				if e.param < len(args) {
+					p := r.Path(args[e.param])
+					paths = append(paths, Path{p.Root, p.Fields + e.fields})
+				}
+			}
+			if r.unlockFns == nil {
+				r.unlockFns = map[ssa.Value][]Path{}
+			}
+			r.unlockFns[v] = paths
+		}
+	}
 	for _, e := range s.releases {
 		if e.param < len(args) {
 			p := r.Path(args[e.param])
@@ -766,8 +838,64 @@ func (a *Analysis) summary(fn *ssa.Function) *summary {
 			s.releases = append(s.releases, effect{param: i, fields: p.Fields})
 		}
 	}
+	s.unlocks = a.returnedUnlocks(fn)
 	s.done = true
 	return s
+}
+
+// returnedUnlocks returns the locks, relative to fn's parameters, that
+// the function value fn returns first releases when called: a bound
+// b.mu.Unlock, or a function literal that unlocks captured locks.
+func (a *Analysis) returnedUnlocks(fn *ssa.Function) []effect {
+	var out []effect
+	seen := map[effect]bool{}
+	add := func(p Path) {
+		if i := paramIndex(fn, p.Root); i >= 0 {
+			e := effect{param: i, fields: p.Fields}
+			if !seen[e] {
+				seen[e] = true
+				out = append(out, e)
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		mc, ok := ret.Results[0].(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		lit, ok := mc.Fn.(*ssa.Function)
+		if !ok {
+			continue
+		}
+		if lit.Synthetic != "" && len(mc.Bindings) == 1 { // bound method value b.mu.Unlock
+			switch lit.Name() {
+			case "Unlock$bound", "RUnlock$bound":
+				if IsMutex(mc.Bindings[0].Type()) {
+					add(pathOf(mc.Bindings[0], nil))
+				}
+			}
+			continue
+		}
+		if lit.Parent() != fn {
+			continue
+		}
+		r := &Result{Fn: lit, before: map[ssa.Instruction]State{}, subst: map[*ssa.FreeVar]Path{}}
+		for i, fv := range lit.FreeVars {
+			if i < len(mc.Bindings) {
+				r.subst[fv] = pathOf(mc.Bindings[i], nil)
+			}
+		}
+		run := &funcRun{a: a, res: r} // fn's own summary is in progress: no recursion
+		run.analyze(lit, State{}, 0)
+		for _, p := range r.released {
+			add(p)
+		}
+	}
+	return out
 }
 
 func paramIndex(fn *ssa.Function, v ssa.Value) int {

@@ -229,3 +229,25 @@ func f() {}
 		t.Errorf("functions not analyzed: %v", want)
 	}
 }
+
+// TestReturnedUnlockRecursion: a lock helper whose returned literal calls
+// the helper again must not recurse forever.
+func TestReturnedUnlockRecursion(t *testing.T) {
+	pkg := build(t, `
+func (s *S) scope() func() {
+	s.mu.Lock()
+	return func() { s.mu.Unlock(); s.scope()() }
+}
+func (s *S) Use() {
+	defer s.scope()()
+	s.n++
+}
+`)
+	fn := pkg.Prog.LookupMethod(types.NewPointer(pkg.Pkg.Scope().Lookup("S").Type()), pkg.Pkg, "Use")
+	r := lockset.New().Func(fn, lockset.TopLevel, lockset.State{})
+	for _, acc := range r.Accesses() {
+		if st, _ := r.Before(acc.Instr); acc.Field != nil && acc.Field.Name() == "n" && st.String() != "{s.mu}" {
+			t.Errorf("s.n: got %s, want {s.mu}", st)
+		}
+	}
+}

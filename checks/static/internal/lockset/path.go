@@ -107,10 +107,36 @@ func pathOf(v ssa.Value, subst map[*ssa.FreeVar]Path) Path {
 			if p, ok := subst[x]; ok {
 				return Path{p.Root, p.Fields + fields}
 			}
+		case *ssa.Alloc:
+			if p := spilledParam(x); p != nil {
+				return Path{p, fields}
+			}
 		}
 		break
 	}
 	return Path{v, fields}
+}
+
+// spilledParam returns the parameter that a is the variable of, when a
+// parameter captured by a closure is spilled to the heap (new *S (s);
+// *t0 = s) and never reassigned.
+func spilledParam(a *ssa.Alloc) *ssa.Parameter {
+	if a.Comment == "" || a.Referrers() == nil {
+		return nil
+	}
+	var p *ssa.Parameter
+	for _, u := range *a.Referrers() {
+		st, ok := u.(*ssa.Store)
+		if !ok || st.Addr != a {
+			continue
+		}
+		q, ok := st.Val.(*ssa.Parameter)
+		if !ok || p != nil || q.Name() != a.Comment {
+			return nil
+		}
+		p = q
+	}
+	return p
 }
 
 // fieldName returns the name of field i of the struct that t (or *t)
@@ -149,3 +175,36 @@ func FieldOf(v ssa.Value) *types.Var {
 // PathString renders the access path of v, a value of a function analyzed
 // on its own.
 func PathString(v ssa.Value) string { return pathOf(v, nil).String() }
+
+// FieldVar returns the struct field that the last selection of p names,
+// or nil when p selects no field or a type along it is not a struct.
+func (p Path) FieldVar() *types.Var {
+	if p.Root == nil || p.Fields == "" {
+		return nil
+	}
+	t := p.Root.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		if _, isGlobal := p.Elem().Underlying().(*types.Pointer); isGlobal {
+			t = p.Elem() // a global or local holding a pointer
+		}
+	}
+	var f *types.Var
+	for _, name := range strings.Split(p.Fields[1:], ".") {
+		s, ok := structOf(t)
+		if !ok {
+			return nil
+		}
+		f = nil
+		for i := 0; i < s.NumFields(); i++ {
+			if s.Field(i).Name() == name {
+				f = s.Field(i)
+				break
+			}
+		}
+		if f == nil {
+			return nil
+		}
+		t = f.Type()
+	}
+	return f
+}

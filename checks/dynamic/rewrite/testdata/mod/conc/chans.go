@@ -169,3 +169,15 @@ func Nested() int {
 	go func(v int) { res <- v }(<-func() chan int { r := make(chan int, 1); r <- s; return r }())
 	return <-res
 }
+
+type callback func()
+type callbackCh chan func()
+
+// DefinedFunc sends a value of a defined func type on a chan func().
+func DefinedFunc() int {
+	ch := make(callbackCh, 1)
+	var f callback = func() {}
+	ch <- f
+	(<-ch)()
+	return 1
+}

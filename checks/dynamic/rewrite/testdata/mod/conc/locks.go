@@ -81,9 +81,22 @@ func Locks() int {
 	if rw.TryLock() {
 		rw.Unlock()
 	}
-	unlock := mu.Unlock // method value: left as written, warned
+	unlock := mu.Unlock // method value: bound to the runtime's Unlock
 	mu.Lock()
 	unlock()
+	lock, try := (*sync.Mutex).Lock, e.TryLock
+	lock(&mu)
+	mu.Unlock()
+	if try() {
+		(*sync.Mutex).Unlock(&e.Mutex)
+	}
+	var wg sync.WaitGroup
+	add, done := wg.Add, wg.Done
+	add(1)
+	done()
+	rl := l.Lock
+	rl()
+	l.Unlock()
 
 	g := &Guarded[string]{}
 	g.Set("x")

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Runs `interleave test` on the complete test suites of concurrency-heavy
+# open-source modules, at pinned versions, with a fixed budget, and prints
+# per module: the plain `go test` result, tests, tests that ran at least
+# one schedule with no tool note, schedules per test and findings by rule.
+# docs/applicability.md has the figures and the triage of every finding.
+#
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [module@version ...]
+#
+# -race-check also runs each suite under go test -race; -no-plain skips the
+# plain go test run (its column then shows "-").
+#
+# Needs Go, git, jq and a C compiler (the race detector); fetches the
+# modules through the module proxy. Raw output (go test -json, the search's
+# JSON and standard error, the schedule files) is kept under DIR (default
+# $TMPDIR/interleave-applicability); the summary is DIR/summary.md.
+set -euo pipefail
+
+budget=60s
+seed=1
+out="${TMPDIR:-/tmp}/interleave-applicability"
+race_check=0
+plain=1
+driver=auto
+mods=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-budget) budget="$2"; shift 2 ;;
+	-seed) seed="$2"; shift 2 ;;
+	-out) out="$2"; shift 2 ;;
+	-race-check) race_check=1; shift ;;
+	-no-plain) plain=0; shift ;;
+	-driver) driver="$2"; shift 2 ;;
+	-h|-help|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "applicability: unknown flag $1" >&2; exit 2 ;;
+	*) mods+=("$1"); shift ;;
+	esac
+done
+if [ ${#mods[@]} -eq 0 ]; then
+	# Pools, a structured-concurrency library, a cache, a job scheduler,
+	# pub/sub, a rate limiter and errgroup/semaphore/singleflight, a
+	# stream multiplexer (RPC transport).
+	mods=(
+		github.com/panjf2000/ants/v2@v2.12.1
+		github.com/alitto/pond/v2@v2.7.1
+		github.com/sourcegraph/conc@v0.3.0
+		github.com/jellydator/ttlcache/v3@v3.4.1
+		github.com/go-co-op/gocron/v2@v2.21.2
+		github.com/cskr/pubsub/v2@v2.0.2
+		golang.org/x/time@v0.16.0
+		golang.org/x/sync@v0.25.0
+		github.com/hashicorp/yamux@v0.1.2
+	)
+fi
+for t in go jq gcc; do
+	command -v "$t" >/dev/null || { echo "applicability: $t not found" >&2; exit 2; }
+done
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$out/bin"
+out="$(cd "$out" && pwd)"
+export CGO_ENABLED=1 GOFLAGS=-mod=mod
+echo "applicability: building interleave from $repo ($(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown))" >&2
+(cd "$repo" && go build -o "$out/bin/interleave" ./cmd/interleave && go build -o "$out/bin/applicability" ./bench/applicability)
+git -C "$repo" rev-parse HEAD >"$out/commit" 2>/dev/null || true
+if [ "$driver" = auto ]; then
+	# The CLI is used when its JSON carries per-test schedule counts
+	# (it then documents -v); older checkouts use the library driver.
+	help="$("$out/bin/interleave" test -h 2>&1 || true)"
+	if printf '%s\n' "$help" | grep -q -- '^  -v'; then driver=cli; else driver=lib; fi
+fi
+echo "applicability: driver $driver, budget $budget, seed $seed, results in $out" >&2
+
+for mv in "${mods[@]}"; do
+	name="$(echo "$mv" | tr '/@' '__')"
+	res="$out/$name"
+	rm -rf "$res"
+	mkdir -p "$res"
+	echo "$mv" >"$res/module"
+	echo "$driver" >"$res/driver"
+	echo "== $mv" >&2
+	dir="$(go mod download -json "$mv" | jq -r .Dir)"
+	if [ -z "$dir" ] || [ "$dir" = null ]; then
+		echo "applicability: cannot download $mv" >&2
+		echo "download failed" >"$res/plain.exit"
+		continue
+	fi
+	src="$res/src"
+	cp -r "$dir" "$src"
+	chmod -R u+w "$src"
+	# Test dependencies too; a module whose go.sum misses some gets them.
+	(cd "$src" && go mod download all >/dev/null 2>&1 || go mod tidy >/dev/null 2>&1 || true)
+
+	set +e
+	if [ "$plain" = 1 ]; then
+		(cd "$src" && go test -json -count=1 ./... >"$res/plain.json" 2>"$res/plain.stderr")
+		echo $? >"$res/plain.exit"
+	fi
+	if [ "$race_check" = 1 ]; then
+		(cd "$src" && go test -race -json -count=1 ./... >"$res/race.json" 2>"$res/race.stderr")
+		echo $? >"$res/race.exit"
+	fi
+	start=$(date +%s)
+	if [ "$driver" = cli ]; then
+		(cd "$src" && "$out/bin/interleave" test -budget "$budget" -seed "$seed" -format json \
+			-schedules "$res/schedules" -o "$res/interleave.json" ./... 2>"$res/interleave.stderr")
+		echo $? >"$res/interleave.exit"
+	else
+		(cd "$src" && "$out/bin/applicability" run -budget "$budget" -seed "$seed" \
+			-o "$res/interleave.json" ./... 2>"$res/interleave.stderr")
+		echo $? >"$res/interleave.exit"
+		if [ -d "$src/.interleave/schedules" ]; then cp -r "$src/.interleave/schedules" "$res/schedules"; fi
+	fi
+	set -e
+	echo "$(( $(date +%s) - start ))s" >"$res/interleave.wall"
+	tail -n 1 "$res/interleave.stderr" >&2 || true
+done
+
+"$out/bin/applicability" summary "$out" | tee "$out/summary.md"

@@ -1,0 +1,93 @@
+//go:build heavy
+
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// realsuiteRTDir is the nested module of correct tests that the runtime
+// model once got wrong, one package per mechanism (see its doc.go).
+const realsuiteRTDir = "../testdata/realsuite-rt"
+
+// realsuiteRTCases names each package and its tests; every one passes
+// under plain go test and must give no finding and no note, with at least
+// one schedule run.
+var realsuiteRTCases = []struct {
+	pkg   string
+	race  bool
+	tests []string
+}{
+	// Channels closed or fed outside control are seen before timers fire
+	// or a select takes default.
+	{pkg: "cancel", tests: []string{"TestDoneBeforeDefault", "TestDoneBeforeTimer", "TestForeignChannels"}},
+	// One clock: Now/Since/Until, context deadlines, timers, tickers.
+	{pkg: "clock", tests: []string{"TestElapsed", "TestTimeoutBeforeHour", "TestDeadlineNotEarly", "TestTickerUntilDeadline"}},
+	// A test that already uses testing/synctest keeps working.
+	{pkg: "synctestuse", tests: []string{"TestBubble"}},
+	// Goroutines waiting in code that is not rewritten do not freeze the
+	// others.
+	{pkg: "outside", tests: []string{"TestRetryLoopOutside", "TestForeignSemaphore", "TestForeignSleep"}},
+	// goleak (a stand-in module with its API) does not see the
+	// scheduler's goroutines, and the workers it waits for get to run.
+	{pkg: "leakcheck", tests: []string{"TestVerifyNone"}},
+	// A long but finite test is not a livelock.
+	{pkg: "bound", tests: []string{"TestManyTasks"}},
+	// Loops that spin until a timer fires let virtual time advance.
+	{pkg: "spin", tests: []string{"TestAtomicLoadLoop", "TestGoschedLoop", "TestSelectDefaultLoop", "TestClockLoop"}},
+	// AfterFunc callbacks are ordered after the code that armed them.
+	{pkg: "afterfunc", race: true, tests: []string{"TestAfterFuncSeesArmer", "TestResetAndChannel"}},
+	// Sync operations used as values are controlled.
+	{pkg: "methodvalue", tests: []string{"TestUnlockValue", "TestDoneValue", "TestCondWaitValue", "TestMethodExpr"}},
+	// Range over a channel in a file older than go1.23 is controlled.
+	{pkg: "oldrange", tests: []string{"TestRangeOld"}},
+}
+
+// TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt
+// through the whole pipeline (rewrite, build, schedules) and wants nothing
+// reported: each of these tests made the search report a false alarm or a
+// note before its mechanism was fixed. About two minutes: behind the heavy
+// build tag (go test -tags heavy -run TestRealSuiteRuntimeModel ./checks/dynamic/explore/).
+func TestRealSuiteRuntimeModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches ten packages; skipped with -short")
+	}
+	dir, err := filepath.Abs(realsuiteRTDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, rc := range realsuiteRTCases {
+		t.Run(rc.pkg, func(t *testing.T) {
+			budget := time.Duration(len(rc.tests)) * time.Second
+			res, err := Run(ctx, Options{
+				Dir: dir, Patterns: []string{"./" + rc.pkg}, Budget: budget, Race: rc.race,
+				Seed: 1, SchedulesDir: t.TempDir(),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Findings {
+				t.Errorf("%s: false alarm %s at %v: %s", f.Test, f.Kind, f.Pos, f.Message)
+			}
+			for _, n := range res.Notes {
+				t.Errorf("note: %s", n)
+			}
+			ran := map[string]int{}
+			for _, ts := range res.Stats.Tests {
+				ran[ts.Test] = ts.Schedules
+			}
+			for _, name := range rc.tests {
+				if ran[name] == 0 {
+					t.Errorf("%s: no schedule ran", name)
+				}
+			}
+			if len(ran) != len(rc.tests) {
+				t.Errorf("searched %v, want %v", ran, rc.tests)
+			}
+		})
+	}
+}

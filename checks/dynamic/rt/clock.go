@@ -1,0 +1,135 @@
+package rt
+
+import (
+	"context"
+	"reflect"
+	"time"
+	"unsafe"
+)
+
+// One clock. Under control, time.Now, time.Since and time.Until (rewritten
+// to Now, Since and Until) read the virtual clock that Sleep, timers and
+// tickers run on, and context.WithTimeout and WithDeadline (rewritten to
+// WithTimeout and WithDeadline) expire on it: a test that measures a sleep
+// sees the slept duration, and a deadline races a timer on equal terms.
+// Outside control they are the standard functions. The virtual clock
+// starts at the wall time the schedule began and moves only when the
+// scheduler advances it. Code that is not rewritten (other modules, the
+// standard library) still reads the real clock.
+
+// nowSpins is how many Now calls a goroutine may make between two
+// scheduling points before a Now becomes one: a loop waiting on the clock
+// must let the clock move.
+const nowSpins = 64
+
+// Now is time.Now.
+func Now() time.Time {
+	if g := current(); g != nil {
+		if g.countNow() {
+			g.call(&request{op: opNow})
+		}
+		return virtualNow()
+	}
+	return time.Now()
+}
+
+// Since is time.Since.
+func Since(t time.Time) time.Duration { return Now().Sub(t) }
+
+// Until is time.Until.
+func Until(t time.Time) time.Duration { return t.Sub(Now()) }
+
+//go:norace
+func (g *gstate) countNow() bool {
+	g.nows++
+	return g.nows > nowSpins
+}
+
+//go:norace
+func virtualNow() time.Time {
+	s := active
+	if s == nil {
+		return time.Now()
+	}
+	return s.base.Add(s.now)
+}
+
+// WithTimeout is context.WithTimeout.
+func WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if current() == nil {
+		return context.WithTimeout(parent, d)
+	}
+	return WithDeadline(parent, Now().Add(d))
+}
+
+// WithDeadline is context.WithDeadline; under control the deadline is on
+// the virtual clock. The context is the standard library's own (a timer
+// context whose real timer is set a day out), so that contexts derived
+// from it behave exactly as usual, with Deadline reporting the virtual
+// deadline; a virtual timer fires the real one at the deadline.
+func WithDeadline(parent context.Context, dl time.Time) (context.Context, context.CancelFunc) {
+	if current() == nil {
+		return context.WithDeadline(parent, dl)
+	}
+	if cur, ok := parent.Deadline(); ok && cur.Before(dl) {
+		return context.WithCancel(parent) // as the standard library does
+	}
+	left := dl.Sub(Now())
+	if left <= 0 {
+		ctx, cancel := context.WithDeadline(parent, time.Now().Add(-time.Second))
+		return &virtualDeadline{ctx, dl}, cancel
+	}
+	// The parent's own deadline is hidden from the standard library, which
+	// would otherwise make no timer when it comes first on the real clock.
+	ctx, cancel := context.WithDeadline(hiddenDeadline{parent}, time.Now().Add(left+24*time.Hour))
+	real := timerOf(ctx)
+	if real == nil {
+		// Not the layout this was written for: the real clock, as before.
+		cancel()
+		return context.WithDeadline(parent, time.Now().Add(left))
+	}
+	vt := AfterFunc(left, func() {
+		real.Reset(0)
+		<-ctx.Done()
+	})
+	return &virtualDeadline{ctx, dl}, func() {
+		if current() != nil {
+			TimerStop(vt)
+		}
+		cancel()
+	}
+}
+
+// virtualDeadline is a standard timer context reporting the virtual
+// deadline.
+type virtualDeadline struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c *virtualDeadline) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (c *virtualDeadline) String() string {
+	return "context.WithDeadline(" + c.deadline.String() + ")"
+}
+
+// hiddenDeadline is a parent context without a deadline.
+type hiddenDeadline struct{ context.Context }
+
+func (hiddenDeadline) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+var timerType = reflect.TypeOf((*time.Timer)(nil))
+
+// timerOf returns the real timer of a context made by
+// context.WithDeadline, or nil.
+func timerOf(ctx context.Context) *time.Timer {
+	v := reflect.ValueOf(ctx)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("timer")
+	if !f.IsValid() || f.Type() != timerType || !f.CanAddr() {
+		return nil
+	}
+	return *(**time.Timer)(unsafe.Pointer(f.UnsafeAddr()))
+}

@@ -1,0 +1,156 @@
+package rt
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// A channel fed by a goroutine outside control wins over an hour-long
+// timer: the scheduler sees it ready before the clock moves.
+func TestForeignSendBeforeTimer(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 200, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		ch := make(chan int)
+		go func() { ch <- 7 }() // not controlled
+		hour := After(time.Hour)
+		k := Select(false, RecvCase(ch), RecvCase(hour))
+		select {
+		case v := <-PickRecv(k, 0, ch):
+			if v != 7 {
+				t.Errorf("got %d", v)
+			}
+		case <-PickRecv(k, 1, hour):
+			t.Errorf("the hour passed first")
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// The standard library's context closes Done inside cancel: a select with
+// default sees it closed, and a pre-closed Done as well.
+func TestContextDoneSeen(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 50, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		Go(cancel)
+		hour := After(time.Hour)
+		k := Select(false, RecvCase(ctx.Done()), RecvCase(hour))
+		if k != 0 {
+			t.Errorf("case %d, want ctx.Done()", k)
+		}
+		k = Select(true, RecvCase(ctx.Done()))
+		if k != 0 {
+			t.Errorf("select with default took %d", k)
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// One clock: Now, Since and context deadlines run on the virtual clock,
+// and contexts derived from a virtual deadline say why they ended.
+func TestOneClock(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 5, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		start := Now()
+		Sleep(3 * time.Second)
+		if d := Since(start); d != 3*time.Second {
+			t.Errorf("Since = %v after sleeping 3s", d)
+		}
+		ctx, cancel := WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if dl, ok := ctx.Deadline(); !ok || dl.Sub(Now()) != time.Minute {
+			t.Errorf("deadline %v, %v", dl, ok)
+		}
+		sub, cancelSub := context.WithCancel(ctx)
+		defer cancelSub()
+		hour := After(time.Hour)
+		k := Select(false, RecvCase(sub.Done()), RecvCase(hour))
+		if k != 0 || !errors.Is(sub.Err(), context.DeadlineExceeded) || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.Errorf("case %d, errs %v, %v", k, sub.Err(), ctx.Err())
+		}
+		if d := Since(start); d != 3*time.Second+time.Minute {
+			t.Errorf("Since = %v at the deadline", d)
+		}
+		// A cancelled context stops its virtual timer.
+		c2, cancel2 := WithTimeout(context.Background(), time.Second)
+		cancel2()
+		if !errors.Is(c2.Err(), context.Canceled) {
+			t.Errorf("err %v", c2.Err())
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// A goroutine blocked outside control (a channel operation the rewriter
+// did not see) does not freeze the others: the goroutine it waits for runs.
+func TestBlockedOutside(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 5, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		ch := make(chan int)
+		done := make(chan struct{})
+		Go(func() {
+			<-ch // not rewritten: blocks outside control
+			Close(done)
+		})
+		Go(func() { Sleep(time.Millisecond); ch <- 1 })
+		Recv(done)
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// The same for a close outside control.
+func TestForeignCloseBeforeTimer(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 200, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		ch := make(chan int)
+		go func() { close(ch) }() // not controlled
+		hour := After(time.Hour)
+		if k := Select(false, RecvCase(ch), RecvCase(hour)); k != 0 {
+			t.Errorf("the hour passed first")
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// A select send to a parked receiver is completed by a forwarder: what the
+// sender does next (closing the channel) is ordered after the send.
+func TestSelectSendThenClose(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 30, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		tasks := make(chan int)
+		done := make(chan struct{})
+		Go(func() {
+			for range Range(tasks) {
+			}
+			Close(done)
+		})
+		k := Select(true, SendCase(tasks))
+		select {
+		case PickSend(k, 0, tasks) <- 1:
+		default:
+		}
+		Close(tasks)
+		Recv(done)
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+// Package dep plays a dependency module: the rewriter does not instrument
+// it, so everything here runs outside the scheduler's control.
+package dep
+
+import (
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Feed returns an unbuffered channel a goroutine of its own sends v on.
+func Feed(v int) <-chan int {
+	ch := make(chan int)
+	go func() { ch <- v }()
+	return ch
+}
+
+// Closed returns a channel that a goroutine of its own closes.
+func Closed() <-chan struct{} {
+	ch := make(chan struct{})
+	go func() { close(ch) }()
+	return ch
+}
+
+// Sem is a counting semaphore built on a channel.
+type Sem chan struct{}
+
+func NewSem(n int) Sem { return make(Sem, n) }
+
+func (s Sem) Acquire() { s <- struct{}{} }
+func (s Sem) Release() { <-s }
+
+// Pause sleeps on the real clock.
+func Pause(d time.Duration) { time.Sleep(d) }
+
+// WaitGone retries, as goleak does, until no goroutine's stack mentions
+// fn, sleeping between attempts; it reports whether they were gone within
+// about two seconds.
+func WaitGone(fn string) bool {
+	delay := time.Millisecond
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+		buf := make([]byte, 1<<20)
+		n := runtime.Stack(buf, true)
+		if !strings.Contains(string(buf[:n]), fn) {
+			return true
+		}
+		time.Sleep(delay)
+		if delay < 50*time.Millisecond {
+			delay *= 2
+		}
+	}
+	return false
+}

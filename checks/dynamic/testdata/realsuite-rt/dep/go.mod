@@ -1,0 +1,3 @@
+module dep
+
+go 1.25
