@@ -58,7 +58,15 @@ func (o *obs) quiet(mu *types.Var) bool {
 		// not forgotten: that the must-analysis lost it on the way (a
 		// closure that unlocks on error paths) is more likely than a
 		// bug, and a value used after the unlock is IL4003's business.
-		o.r != nil && locks(o.r, o.path.Child(mu.Name()))
+		o.r != nil && locks(o.r, o.path.Child(mu.Name())) ||
+		// Some callers hold the mutex and some do not: the bug, if any,
+		// is at an unlocked call site, usually set-up code.
+		o.r != nil && o.mayHeld(mu)
+}
+
+func (o *obs) mayHeld(mu *types.Var) bool {
+	_, ok := o.r.EntryMay.Holds(o.path.Child(mu.Name()))
+	return ok
 }
 
 // ownBase reports whether base is fn's receiver or a package variable,

@@ -15,7 +15,7 @@
 // whose every call site in the package holds the lock is analyzed as
 // holding it too.
 //
-// IL1004 documented-guard-violated (default). A field's guard is
+// IL1004 documented-guard-violated (opt-in; see docs/precision.md). A field's guard is
 // documented when
 //   - the field says so: // guarded by mu, // protected by mu, or gVisor's
 //     +checklocks:mu;

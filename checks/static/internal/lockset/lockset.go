@@ -111,6 +111,9 @@ type Result struct {
 	// held while calling b.batchTx.commit()): it may be one of r.Fn's
 	// locks reached through an alias, so an absent lock proves less.
 	CallerLocks bool
+	// EntryMay holds the locks held at some (not every) visible call:
+	// a helper called both with and without a lock.
+	EntryMay State
 
 	before      map[ssa.Instruction]State // non-empty states only
 	reached     map[*ssa.BasicBlock]bool  // blocks recorded: their other instructions hold nothing
@@ -332,6 +335,7 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		// Only callers whose own entry is known say anything; the others
 		// (callbacks, pending helpers) are skipped, optimistically.
 		var in *State
+		var may State
 		aliased := false
 		for _, s := range sites[fn] {
 			if s.r.Fn != fn && !s.r.known() {
@@ -339,6 +343,9 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 			}
 			st, dropped := callerStateDropped(s.r, s.call, fn)
 			aliased = aliased || dropped || s.r.Fn != fn && s.r.CallerLocks
+			for _, h := range st.held {
+				may = may.With(h)
+			}
 			if in == nil {
 				in = &st
 			} else {
@@ -355,6 +362,7 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 			r.CallerLocks = aliased
 			changed = true
 		}
+		r.EntryMay = may
 		if in == nil {
 			continue // every caller is pending or unknown
 		}
@@ -371,6 +379,7 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		results[i].EntryKnown = true
 		results[i].freshParams = fresh
 		results[i].CallerLocks = aliased
+		results[i].EntryMay = may
 		changed = true
 	}
 	return changed

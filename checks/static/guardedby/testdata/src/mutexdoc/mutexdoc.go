@@ -348,3 +348,26 @@ func (rt *readTx) Get() int {
 	defer rt.mu.RUnlock()
 	return rt.tx
 }
+
+// cluster's metric helper runs under the lock from Recover and without
+// it from SetID, which only runs while the server bootstraps.
+type cluster struct {
+	cid uint64
+
+	sync.Mutex // guards the fields below
+	members    map[uint64]string
+}
+
+func (c *cluster) buildMetric() int { return len(c.members) } // ok: some callers hold c.Mutex
+
+func (c *cluster) SetID(id uint64) {
+	c.cid = id
+	c.buildMetric()
+}
+
+func (c *cluster) Recover(m map[uint64]string) {
+	c.Lock()
+	defer c.Unlock()
+	c.members = m
+	c.buildMetric()
+}
