@@ -23,7 +23,7 @@ import (
 	"sync/atomic"
 )
 
-// Account is a balance safe for concurrent use.
+// Account is a balance shared by goroutines.
 type Account struct {
 	mu  sync.Mutex
 	bal int // guarded by mu

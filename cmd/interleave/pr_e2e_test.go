@@ -19,7 +19,7 @@ const e2eBase = `package bank
 
 import "sync"
 
-// Account is a balance safe for concurrent use.
+// Account is a balance shared by goroutines.
 type Account struct {
 	mu  sync.Mutex
 	bal int

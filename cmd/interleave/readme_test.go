@@ -138,17 +138,14 @@ func TestREADMEFirstCommand(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d; stdout:\n%s", code, exitFindings, out)
 	}
-	for _, rule := range []string{"IL2001", "IL9003", "IL9004"} {
+	for _, rule := range []string{"IL2001", "IL5003", "IL9003", "IL9004"} {
 		if !strings.Contains(out, " "+rule+" ") {
 			t.Errorf("no %s finding in the output:\n%s", rule, out)
 		}
 	}
 	// The opt-in rules' findings are reported only as confirmed; the one
 	// no schedule confirms is counted, not reported.
-	confirmedRules := []string{"IL1001", "IL2101"}
-	if !cgoEnabled() {
-		confirmedRules = confirmedRules[1:] // IL1001 is confirmed by a data race
-	}
+	confirmedRules := []string{"IL2101"}
 	for _, rule := range confirmedRules {
 		if !regexp.MustCompile(`(?m)^\S+: ` + rule + ` .*\(confirmed: `).MatchString(out) {
 			t.Errorf("no confirmed %s finding in the output:\n%s", rule, out)

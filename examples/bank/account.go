@@ -46,7 +46,7 @@ func (a *Account) Withdraw(amount int64) error {
 
 // Balance returns the current balance.
 //
-// BUG(IL1001): reads a.balance without a.mu, which every other access holds.
+// BUG(IL5003): reads a.balance without a.mu, which every other access holds.
 func (a *Account) Balance() int64 {
 	return a.balance
 }
