@@ -208,7 +208,7 @@ const (
 
 func (p *PCT) Reset(seed int64) {
 	p.r = newRand(seed, 1)
-	d := max(p.Depth, 1)
+	d := p.depth()
 	p.k = pctMinSteps << p.r.IntN(pctMaxLog+1)
 	p.change = map[int]int{}
 	for i := 1; i < d; i++ {
@@ -233,10 +233,19 @@ func (p *PCT) ChangePoints() []int {
 	return out
 }
 
+// depth is Depth, at least 1 (no max builtin: rt compiles at the
+// module's language version, which may be older than go1.21).
+func (p *PCT) depth() int {
+	if p.Depth < 1 {
+		return 1
+	}
+	return p.Depth
+}
+
 func (p *PCT) priority(g int) float64 {
 	v, ok := p.prio[g]
 	if !ok {
-		v = float64(max(p.Depth, 1)) + p.r.Float64()
+		v = float64(p.depth()) + p.r.Float64()
 		p.prio[g] = v
 	}
 	return v
@@ -274,7 +283,9 @@ func (p *PCT) Next(enabled []Candidate, last int, step int) int {
 		if enabled[i].Op == "Gosched" || p.runLen > pctStarve {
 			low := p.priority(enabled[i].G)
 			for _, c := range enabled {
-				low = min(low, p.priority(c.G))
+				if q := p.priority(c.G); q < low {
+					low = q
+				}
 			}
 			p.prio[enabled[i].G] = low - 1
 			i = p.best(enabled)
