@@ -242,15 +242,6 @@ func (p *PCT) ChangePoints() []int {
 	return out
 }
 
-// depth is Depth, at least 1 (no max builtin: rt compiles at the
-// module's language version, which may be older than go1.21).
-func (p *PCT) depth() int {
-	if p.Depth < 1 {
-		return 1
-	}
-	return p.Depth
-}
-
 func (p *PCT) priority(g int) float64 {
 	v, ok := p.prio[g]
 	if !ok {
