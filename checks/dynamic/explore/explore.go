@@ -345,7 +345,11 @@ func instrument(ctx context.Context, dir string, patterns []string) (*rewrite.Re
 	if err != nil {
 		var be *rewrite.BuildError
 		if errors.As(err, &be) {
-			return nil, &BuildError{Package: strings.Join(patterns, " "), Output: strings.Join(be.Errors, "\n")}
+			out := strings.Join(be.Errors, "\n")
+			if be.Hint != "" {
+				out += "\n" + be.Hint
+			}
+			return nil, &BuildError{Package: strings.Join(patterns, " "), Output: out}
 		}
 		return nil, fmt.Errorf("instrument %s: %w", strings.Join(patterns, " "), err)
 	}
