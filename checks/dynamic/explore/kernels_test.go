@@ -214,7 +214,9 @@ func TestKernels(t *testing.T) {
 						got = string(rr.Finding.Kind) + " at " + rr.Finding.Pos.String()
 					}
 					t.Errorf("%s: replay %s: got %s, want %s at %s (diverged: %q)", hit.Test, rr.Outcome, got, hit.Kind, hit.Pos, rr.Diverged)
+					continue
 				}
+				t.Logf("%s: %s at %s found and replayed", hit.Test, hit.Kind, hit.Pos)
 			}
 		})
 	}
