@@ -277,7 +277,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	res := &Result{Seed: opts.Seed, Notes: s.notes}
 	for _, k := range s.order {
 		f := s.failures[k]
-		finding, err := s.finding(f, s.owners[k])
+		finding, err := s.finding(ctx, f, s.owners[k])
 		if err != nil {
 			return nil, err
 		}
@@ -823,7 +823,7 @@ func (s *search) snapshot() Stats {
 }
 
 // finding turns a unique failure into a Finding and writes its schedule file.
-func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
+func (s *search) finding(ctx context.Context, f *failure, t *target) (checks.Finding, error) {
 	sched := &rt.Schedule{
 		Version:   rt.ScheduleVersion,
 		Package:   t.pkg.ImportPath,
@@ -843,6 +843,7 @@ func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
 	if sched.Decisions == nil {
 		sched.Decisions = []rt.Decision{}
 	}
+	told := s.tellFinding(ctx, f, t, sched)
 	name := fmt.Sprintf("%s-%s-%s.json", t.name, f.kind, f.fingerprint())
 	path := filepath.Join(s.opts.SchedulesDir, name)
 	if err := WriteSchedule(path, sched); err != nil {
@@ -852,7 +853,12 @@ func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
 	if rel, err := filepath.Rel(s.opts.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
 		shown = rel
 	}
-	return makeFinding(f, t.pkg.ImportPath, t.name, shown), nil
+	fd := makeFinding(f, t.pkg.ImportPath, t.name, shown)
+	fd.Interleaving = told
+	if tok, err := EncodeToken(sched); err == nil {
+		fd.ReplayToken = tok
+	}
+	return fd, nil
 }
 
 // makeFinding builds the Finding of a failure.

@@ -23,8 +23,9 @@ type failure struct {
 	related    []checks.Related
 	seed       int64
 	decisions  []rt.Decision
-	detail     string // race report or crash output, for replay's printout
-	confirmed  bool   // a crash that a fresh process reproduced
+	states     []rt.GoroutineState // the goroutines when the schedule ended
+	detail     string              // race report or crash output, for replay's printout
+	confirmed  bool                // a crash that a fresh process reproduced
 }
 
 // key identifies a failure for dedupe: its kind, where it happened and, for
@@ -95,6 +96,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		site:      r.Site,
 		seed:      r.Seed,
 		decisions: r.Decisions,
+		states:    r.Goroutines,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {
