@@ -23,7 +23,7 @@ func StoryLines(it *checks.Interleaving) []string {
 		out = append(out, fmt.Sprintf("%d. %s", i+1, st.Sentence(plain)))
 	}
 	if it.End != "" {
-		out = append(out, "→ "+strings.ReplaceAll(it.End, "-", " "))
+		out = append(out, "→ "+it.End)
 	}
 	return out
 }
@@ -53,7 +53,7 @@ func StoryMarkdown(it *checks.Interleaving) string {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, mdText(st.Sentence(CodeSpan)))
 	}
 	if it.End != "" {
-		fmt.Fprintf(&b, "\n→ **%s**\n", strings.ReplaceAll(it.End, "-", " "))
+		fmt.Fprintf(&b, "\n→ %s\n", mdText(it.End))
 	}
 	fmt.Fprintf(&b, "\n```mermaid\n%s```\n", Mermaid(it))
 	return b.String()
@@ -151,11 +151,11 @@ func Mermaid(it *checks.Interleaving) string {
 				text += " " + st.Object
 			}
 		}
-		if st.Holder != "" {
-			text += ", held by " + st.Holder
-		}
 		if st.Site != "" {
 			text += " at " + st.Site
+		}
+		if st.Holder != "" {
+			text += " (held by " + st.Holder + ")"
 		}
 		arrow := "->>"
 		if st.Blocked {

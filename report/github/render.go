@@ -118,7 +118,9 @@ func (p *publisher) writeDynamic(b *strings.Builder, f *checks.Finding) {
 		b.WriteString("\n")
 		b.WriteString(story)
 	}
-	if f.Schedule != "" {
+	// The replay command carries the schedule when it can: the file's
+	// JSON is then not pasted.
+	if f.Schedule != "" && p.tokenCommand(f) == "" {
 		fmt.Fprintf(b, "\n<details><summary>Schedule %s</summary>\n\n", htmlEscape(f.Schedule))
 		if text, ok := p.readSchedule(f.Schedule); ok {
 			fence := fenceFor(text)

@@ -205,6 +205,15 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	}
 	fd := makeFinding(pick, sched.Package, sched.Test, path)
 	fd.Replay = ""
+	fd.Interleaving = tell(res.Decisions, res.States, pick.kind, func(site string) string {
+		if pos, ok := parseSite(site); ok {
+			return sourceLine(filepath.Join(r.pkgDir, filepath.Base(pos.File)), pos.Line)
+		}
+		return ""
+	})
+	if fd.Interleaving != nil {
+		fd.Interleaving.End = endOf(pick)
+	}
 	res.Finding = &fd
 	res.Detail = pick.detail
 	return res, nil

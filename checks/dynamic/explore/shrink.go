@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -110,6 +111,7 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 	it := tell(sched.Decisions, states, f.kind, s.sourceAt(t))
 	if it != nil {
 		it.Original = original
+		it.End = endOf(f)
 	}
 	return it
 }
@@ -144,4 +146,22 @@ func (s *search) sourceAt(t *target) func(string) string {
 		}
 		return sourceLine(found, pos.Line)
 	}
+}
+
+// endOf says how a told interleaving ends: the failure kind, and for a
+// failure that is not goroutines stuck (shown as the last steps) its
+// message.
+func endOf(f *failure) string {
+	kind := strings.ReplaceAll(string(f.kind), "-", " ")
+	if f.kind == checks.Deadlock || f.kind == checks.Leak {
+		return kind
+	}
+	msg := firstLine(f.message)
+	if m, ok := strings.CutPrefix(msg, kind+": "); ok {
+		msg = m
+	}
+	if msg == "" {
+		return kind
+	}
+	return kind + ": " + msg
 }

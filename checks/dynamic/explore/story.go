@@ -97,7 +97,7 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 		}
 	}
 	labels := objectLabels(ds, keep, blocked, objs)
-	it := &checks.Interleaving{End: string(kind)}
+	it := &checks.Interleaving{End: strings.ReplaceAll(string(kind), "-", " ")}
 	held := map[int]int{}
 	// The expression each object was last seen as, for operations whose
 	// line does not name it (a deferred Unlock runs at the closing brace).
