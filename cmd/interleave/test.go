@@ -130,6 +130,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		Workers:      opts.workers,
 		StepTimeout:  opts.watchdog,
 		Progress:     prog.update,
+		Stage:        prog.stage,
 	})
 	prog.done()
 	if err != nil {
@@ -204,7 +205,6 @@ type progress struct {
 	tty      bool
 	bar      *progressbar.ProgressBar // on a terminal, once the search runs
 	last     time.Time
-	building bool
 }
 
 // plainEvery is how often a non-terminal gets a progress line: often enough
@@ -219,14 +219,23 @@ func newProgress(w io.Writer) *progress {
 	return p
 }
 
+// stage prints a stage of the search as it starts and ends, so that the
+// slow steps (a cold build with the race detector takes minutes) say what
+// they do and how long they took.
+func (p *progress) stage(ev explore.StageEvent) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+	printStage(p.w, "interleave test: ", ev)
+	p.last = time.Now()
+}
+
 func (p *progress) update(st explore.Stats) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if st.Building {
-		if !p.building {
-			p.building = true
-			fmt.Fprintln(p.w, "interleave test: instrumenting and building")
-		}
 		return
 	}
 	left := st.Budget - st.Elapsed

@@ -60,11 +60,25 @@ type Options struct {
 	Workers      int           // worker processes per test (default GOMAXPROCS)
 	Targets      []string      // "file.go:12" sites where preemption is favoured
 	Progress     func(Stats)   // called about twice a second, and once at the end
+	// Stage, when set, is told when each stage of the run starts and ends:
+	// loading and instrumenting, each build, each test's search, shrinking.
+	Stage func(StageEvent)
 	// StepTimeout is the watchdog: the longest a controlled goroutine may
 	// take to reach its next scheduling point (default DefaultStepTimeout).
 	// A goroutine stuck that long is a finding; one stuck when the budget
 	// runs out, before the full timeout, is a note.
 	StepTimeout time.Duration
+}
+
+// StageEvent is a stage of Run starting (Done false) or ending (Done
+// true, with its wall time).
+type StageEvent struct {
+	Name string
+	Done bool
+	Took time.Duration
+	// Detail is set at the end of a test's search: its schedules and
+	// failures.
+	Detail string
 }
 
 // TestStats counts one test's schedules.
@@ -173,10 +187,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	s.stats.Building = true
 	s.progress()
 
+	endStage := s.stage("loading and instrumenting " + strings.Join(opts.Patterns, " "))
 	inst, err := instrument(ctx, opts.Dir, opts.Patterns)
 	if err != nil {
 		return nil, err
 	}
+	endStage("")
 	defer inst.Cleanup()
 	s.inst = inst
 	work, err := os.MkdirTemp("", "interleave-explore-")
@@ -198,9 +214,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			continue
 		}
 		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", len(bins)))
+		what := "building the test binary of " + t.pkg.ImportPath
+		if opts.Race {
+			what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
+		}
+		endStage := s.stage(what)
 		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
 			return nil, err
 		}
+		endStage("")
 		bins[t.pkg.ImportPath] = bin
 	}
 	for _, t := range targets {
@@ -251,11 +273,14 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()
+		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(targets), slice.Round(100*time.Millisecond)))
 		began := time.Now()
 		s.searchTest(ctx, t, began.Add(slice))
 		s.mu.Lock()
 		t.stats.Elapsed = time.Since(began)
+		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
 		s.mu.Unlock()
+		endStage(detail)
 	}
 	// Crashes are confirmed in a fresh process, one at a time.
 	for _, pc := range s.crashes {
@@ -275,6 +300,11 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
 	}
 	res := &Result{Seed: opts.Seed, Notes: s.notes}
+	endStage := func(string) {}
+	if len(s.order) > 0 {
+		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
+	}
+	defer endStage("")
 	for _, k := range s.order {
 		f := s.failures[k]
 		finding, err := s.finding(ctx, f, s.owners[k])
@@ -775,6 +805,26 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 		}
 	}
 	s.add(pc.t, f)
+}
+
+// stage tells Options.Stage that a stage starts and returns the function
+// that tells it ended.
+func (s *search) stage(name string) (end func(detail string)) {
+	if s.opts.Stage == nil {
+		return func(string) {}
+	}
+	s.opts.Stage(StageEvent{Name: name})
+	start := time.Now()
+	return func(detail string) {
+		s.opts.Stage(StageEvent{Name: name, Done: true, Took: time.Since(start), Detail: detail})
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 func (s *search) startProgress() (stop func()) {
