@@ -159,6 +159,8 @@ type search struct {
 	notes     []string
 	noted     map[string]bool // keys of noteOnce
 	noResults []string        // workers whose process ran nothing
+	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
+	shrinkUntil time.Time
 }
 
 type pendingCrash struct {

@@ -10,8 +10,13 @@ import (
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
-// maxShrinkRuns bounds the replays spent shrinking one failing schedule.
-const maxShrinkRuns = 24
+// maxShrinkRuns bounds the replays spent shrinking one failing schedule,
+// and shrinkTime the wall time spent shrinking all the failures of a run:
+// a schedule not shrunk in time is told as it is.
+const (
+	maxShrinkRuns = 12
+	shrinkTime    = 20 * time.Second
+)
 
 // countPreemptions is the number of preemptions in ds (see preemptionsAt).
 func countPreemptions(ds []rt.Decision, states []rt.GoroutineState) int {
@@ -96,7 +101,12 @@ func runOn(ds []rt.Decision, i, a int) []rt.Decision {
 func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule) *checks.Interleaving {
 	states := f.states
 	original := 0
-	if t.bin != "" && ctx.Err() == nil {
+	if s.shrinkUntil.IsZero() {
+		s.shrinkUntil = time.Now().Add(shrinkTime)
+	}
+	if t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
+		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)
+		defer cancel()
 		r := &replayer{
 			opts: ReplayOptions{Timeout: time.Minute, StepTimeout: s.opts.StepTimeout},
 			pkg:  t.pkg.ImportPath, race: s.opts.Race, pkgDir: t.pkg.Dir,
