@@ -200,11 +200,11 @@ func writeReport(env *cliEnv, w report.Writer, rep *report.Report, output string
 // progress shows the search's state on standard error: a bar over the
 // budget on a terminal, a plain line every plainEvery otherwise.
 type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	tty      bool
-	bar      *progressbar.ProgressBar // on a terminal, once the search runs
-	last     time.Time
+	mu   sync.Mutex
+	w    io.Writer
+	tty  bool
+	bar  *progressbar.ProgressBar // on a terminal, once the search runs
+	last time.Time
 }
 
 // plainEvery is how often a non-terminal gets a progress line: often enough
