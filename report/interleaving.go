@@ -207,7 +207,7 @@ func TokenReplayCommand(f *checks.Finding, version, base string) string {
 
 // moduleVersion is version when it is a release tag go run accepts.
 func moduleVersion(v string) string {
-	if len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' && strings.Trim(v, "v0123456789.-+abcdefghijklmnopqrstuvwxyz") == "" {
+	if len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' && strings.Trim(v, "0123456789.-+abcdefghijklmnopqrstuvwxyz") == "" {
 		return v
 	}
 	return "latest"
