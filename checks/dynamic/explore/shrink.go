@@ -14,8 +14,8 @@ import (
 // and shrinkTime the wall time spent shrinking all the failures of a run:
 // a schedule not shrunk in time is told as it is.
 const (
-	maxShrinkRuns = 12
-	shrinkTime    = 20 * time.Second
+	maxShrinkRuns = 8
+	shrinkTime    = 10 * time.Second
 )
 
 // countPreemptions is the number of preemptions in ds (see preemptionsAt).
