@@ -226,10 +226,11 @@ func (f *fixture) comment(login, body string) (int64, []byte) {
 	})
 }
 
-// waitFor polls cond until it holds or 90 s pass.
+// waitFor polls cond until it holds or 5 minutes pass: a hang-catcher,
+// long enough for a job's cold race build on a loaded machine.
 func (f *fixture) waitFor(what string, cond func() bool) {
 	f.t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(5 * time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
 			f.t.Fatalf("timed out waiting for %s", what)
