@@ -1,6 +1,7 @@
-# The interleave GitHub Action: the interleave binary on top of a Go
-# toolchain, since the tests under review are built and run (with -race,
-# which needs cgo, gcc and libc: golang:*-bookworm has them, and git).
+# The image of the GitHub App: `interleave serve` on top of a Go toolchain,
+# since the pull requests' tests are built and run (with -race, which needs
+# cgo, gcc and libc: golang:*-bookworm has them, and git). The GitHub Action
+# does not use it: action.yml is a composite action on the runner's own Go.
 # The base is pinned by tag and digest; see docs/github.md, "Known gaps".
 
 FROM golang:1.26.8-bookworm@sha256:a688600ca24f8a4d3ca77f95b0dd40704a9fc787c826660eb7ba0b641b8b175d AS build
@@ -14,7 +15,13 @@ RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="-s -w -X main.ver
 FROM golang:1.26.8-bookworm@sha256:a688600ca24f8a4d3ca77f95b0dd40704a9fc787c826660eb7ba0b641b8b175d
 # The go and toolchain lines of the project under review choose its Go.
 ENV GOTOOLCHAIN=auto
-# The workspace is mounted from the runner with another owner.
-RUN git config --system --add safe.directory '*' && git --version && gcc --version
+# Pull requests' code runs here: not as root. The queue and the clones live
+# in /var/lib/interleave (mount a volume there).
+RUN useradd --create-home --uid 10001 interleave \
+	&& mkdir -p /var/lib/interleave && chown interleave:interleave /var/lib/interleave \
+	&& git --version && gcc --version
 COPY --from=build /out/interleave /usr/local/bin/interleave
-ENTRYPOINT ["interleave", "action"]
+USER interleave
+WORKDIR /var/lib/interleave
+EXPOSE 8080
+ENTRYPOINT ["interleave", "serve", "-db", "/var/lib/interleave/queue.db", "-workdir", "/var/lib/interleave/work"]

@@ -6,7 +6,9 @@
 //     process;
 //   - schedules-to-bug: for each bug kernel, whether the search finds the
 //     expected failure in a given wall time and after how many schedules,
-//     versus stress testing (go test -race -count=N) for the same wall time.
+//     versus stress testing (go test -race -count=N) for the same wall time;
+//   - by strategy (-only strategies, strategies.sh): median schedules-to-bug
+//     of each scheduling strategy next to the same stress baseline.
 //
 // Run it through run.sh.
 package main
@@ -32,7 +34,8 @@ func main() {
 	perBug := flag.Duration("bug-budget", 3*time.Second, "Wall time each tool gets per bug kernel")
 	tput := flag.Duration("throughput-budget", 3*time.Second, "Wall time of each throughput measurement")
 	run := flag.String("run", "", "Only kernels whose test name contains `text`")
-	only := flag.String("only", "all", "Measure `what`: all, throughput, bugs")
+	only := flag.String("only", "all", "Measure `what`: all, throughput, bugs, strategies (all runs the first two)")
+	strategies := flag.String("strategies", "random,pct,pos,portfolio", "Strategies compared by -only strategies, comma-separated")
 	flag.Parse()
 	dir, err := filepath.Abs(*kernels)
 	if err != nil {
@@ -41,8 +44,13 @@ func main() {
 	ctx := context.Background()
 	switch *only {
 	case "all", "throughput", "bugs":
+	case "strategies":
+		if err := byStrategy(ctx, dir, *perBug, *run, strings.Split(*strategies, ",")); err != nil {
+			fatal(err)
+		}
+		return
 	default:
-		fatal(fmt.Errorf("unknown -only %q: valid values are all, throughput, bugs", *only))
+		fatal(fmt.Errorf("unknown -only %q: valid values are all, throughput, bugs, strategies", *only))
 	}
 	if *only != "bugs" {
 		if err := throughput(ctx, dir, *tput); err != nil {

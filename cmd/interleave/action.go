@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/internal/defaults"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -31,8 +33,8 @@ func init() {
 			fs.Usage = func() {
 				c := commands["action"]
 				fmt.Fprintf(env.stderr, "%s\n\nUsage: interleave action\n\nIt takes no flags; it reads the inputs of action.yml from:\n", c.short)
-				for _, name := range actionInputNames {
-					fmt.Fprintf(env.stderr, "  %s\n", actionInputEnv(name))
+				for _, i := range actionInputList {
+					fmt.Fprintf(env.stderr, "  %s (default %q)\n", actionInputEnv(i.name), i.def)
 				}
 			}
 			if code, ok := parseFlags(fs, args); !ok {
@@ -59,21 +61,62 @@ const actionMaxStepSummary = 1 << 20
 // actionSecretEnv are removed from the process environment before the
 // user's code is built and run, so a test under review cannot read them.
 var actionSecretEnv = []string{
-	"GITHUB_TOKEN", "GH_TOKEN", "INPUT_GITHUB-TOKEN",
+	"GITHUB_TOKEN", "GH_TOKEN", "INPUT_GITHUB_TOKEN",
 	"ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
 }
 
-// actionInputNames are the inputs of action.yml, in its order.
-var actionInputNames = []string{
-	"github-token", "base", "budget", "fail-on", "scope", "strategies", "packages", "sarif-file",
-	"comment", "shard", "working-directory", "report", "pr-number", "sha", "seed", "run",
+// actionInput is one input of action.yml that interleave action reads.
+type actionInput struct {
+	name string
+	def  string // the value an empty input takes; action.yml's default is the same
 }
 
-// actionInputEnv is the variable the runner sets for a docker action's
-// input: INPUT_ plus the name upper-cased with spaces replaced by
-// underscores; hyphens are kept (INPUT_FAIL-ON).
+// actionInputs lists the inputs of action.yml that interleave action
+// reads, in action.yml's order; its own "cache" input is used by the
+// action's steps alone. The defaults of the pr flags come from
+// internal/defaults, as for interleave pr and interleave serve.
+var actionInputList = []actionInput{
+	{"github-token", ""}, // action.yml: ${{ github.token }}
+	{"base", ""},
+	{"budget", actionDuration(defaults.Budget)},
+	{"fail-on", defaults.FailOn},
+	{"scope", defaults.Scope},
+	{"run", ""},
+	{"strategies", ""}, // "": interleave pr's default
+	{"race", strconv.FormatBool(defaults.Race)},
+	{"enable", ""},
+	{"disable", ""},
+	{"tags", ""},
+	{"workers", "0"},
+	{"seed", ""},
+	{"shard", ""},
+	{"packages", "./..."},
+	{"working-directory", "."},
+	{"sarif-file", "interleave.sarif"},
+	{"comment", "true"},
+	{"report", ""},
+	{"pr-number", ""},
+	{"sha", ""},
+	{"verbose", "false"},
+}
+
+// actionInputEnv is the variable action.yml passes an input in: INPUT_
+// plus the name upper-cased, with hyphens and spaces as underscores
+// (INPUT_FAIL_ON).
 func actionInputEnv(name string) string {
-	return "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, " ", "_"))
+	return "INPUT_" + strings.ToUpper(strings.NewReplacer("-", "_", " ", "_").Replace(name))
+}
+
+// actionDuration prints d as action.yml writes it: 2m rather than 2m0s.
+func actionDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // actionInputs is action.yml's inputs, validated.
@@ -83,25 +126,42 @@ type actionInputs struct {
 	Budget     time.Duration
 	FailOn     string
 	Scope      string
-	Strategies []string
+	Run        string   // regexp: search only the affected tests it matches
+	Strategies []string // nil: interleave pr's default
+	Race       bool
+	Enable     []string // static rules (IDs, slugs or all)
+	Disable    []string
+	Tags       []string
+	Workers    int      // 0: GOMAXPROCS
+	Seed       int64    // 0: pr derives it from the commits
+	Shard      string   // i/n
 	Packages   []string // patterns relative to WorkDir; nil means all
+	WorkDir    string
 	SARIFFile  string
 	Comment    bool
-	Shard      string
-	WorkDir    string
 	Reports    []string // files or globs: post these instead of analyzing
 	PRNumber   int
 	SHA        string // the commit the results are posted on; "" lets post read the event
-	Seed       int64  // 0: pr derives it from the commits
-	Run        string // regexp: search only the affected tests it matches
+	Verbose    bool
 }
+
+// actionBuildTag is a build tag, as go build -tags takes them.
+var actionBuildTag = regexp.MustCompile(`^[A-Za-z0-9_.]+$`)
 
 // parseActionInputs reads and validates the inputs; the error lists every
 // bad input.
 func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 	in := &actionInputs{}
 	var errs []error
-	get := func(name, def string) string {
+	defs := map[string]string{}
+	for _, i := range actionInputList {
+		defs[i.name] = i.def
+	}
+	get := func(name string) string {
+		def, ok := defs[name]
+		if !ok {
+			panic("interleave action: no input " + name)
+		}
 		v := strings.TrimSpace(getenv(actionInputEnv(name)))
 		if v == "" {
 			return def
@@ -111,23 +171,34 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 	bad := func(name, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("input %s: "+format, append([]any{name}, a...)...))
 	}
-	oneOf := func(name, def string, allowed []string) string {
-		v := get(name, def)
+	oneOf := func(name string, allowed []string) string {
+		v := get(name)
 		for _, a := range allowed {
 			if v == a {
 				return v
 			}
 		}
 		bad(name, "%q is not valid: use one of %s", v, strings.Join(allowed, ", "))
-		return def
+		return defs[name]
+	}
+	boolean := func(name string) bool {
+		switch v := strings.ToLower(get(name)); v {
+		case "true":
+			return true
+		case "false":
+			return false
+		default:
+			bad(name, "%q is not valid: use true or false", v)
+			return defs[name] == "true"
+		}
 	}
 
 	in.Token = getenv(actionInputEnv("github-token"))
-	in.Base = get("base", "")
+	in.Base = get("base")
 	if strings.HasPrefix(in.Base, "-") {
 		bad("base", "%q is not a ref", in.Base)
 	}
-	budget := get("budget", "5m")
+	budget := get("budget")
 	d, err := time.ParseDuration(budget)
 	switch {
 	case err != nil:
@@ -136,20 +207,50 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 		bad("budget", "%q must not be negative", budget)
 	}
 	in.Budget = d
-	in.FailOn = oneOf("fail-on", "error", []string{"note", "warning", "error"})
-	in.Scope = oneOf("scope", scopeChanged, []string{scopeChanged, scopePackage, scopeAll})
-	for _, s := range actionList(get("strategies", "random")) {
-		known := false
-		for _, k := range explore.Strategies {
-			known = known || s == k
+	in.FailOn = oneOf("fail-on", []string{"note", "warning", "error"})
+	in.Scope = oneOf("scope", []string{scopeChanged, scopePackage, scopeAll})
+	if run := get("run"); run != "" {
+		if _, err := regexp.Compile(run); err != nil {
+			bad("run", "%v", err)
 		}
-		if !known {
+		in.Run = run
+	}
+	for _, s := range actionList(get("strategies")) {
+		if !slices.Contains(explore.Strategies, s) {
 			bad("strategies", "unknown strategy %q: valid strategies are %s", s, strings.Join(explore.Strategies, ", "))
 			continue
 		}
 		in.Strategies = append(in.Strategies, s)
 	}
-	pkgs := actionList(get("packages", "./..."))
+	in.Race = boolean("race")
+	in.Enable = actionRules(get("enable"), func(format string, a ...any) { bad("enable", format, a...) })
+	in.Disable = actionRules(get("disable"), func(format string, a ...any) { bad("disable", format, a...) })
+	for _, t := range actionList(get("tags")) {
+		if !actionBuildTag.MatchString(t) {
+			bad("tags", "%q is not a build tag (letters, digits, _ and .)", t)
+			continue
+		}
+		in.Tags = append(in.Tags, t)
+	}
+	if w, err := strconv.Atoi(get("workers")); err != nil || w < 0 {
+		bad("workers", "%q is not a number of workers: use 0 (one per CPU) or more", get("workers"))
+	} else {
+		in.Workers = w
+	}
+	if seed := get("seed"); seed != "" {
+		v, err := strconv.ParseInt(seed, 10, 64)
+		if err != nil || v < 1 {
+			bad("seed", "%q is not a positive integer", seed)
+		}
+		in.Seed = v
+	}
+	in.Shard = get("shard")
+	if in.Shard != "" {
+		if _, _, err := parseShard(in.Shard); err != nil {
+			bad("shard", "%q: want i/n with 1 <= i <= n, as in 2/4", in.Shard)
+		}
+	}
+	pkgs := actionList(get("packages"))
 	all := false
 	for _, p := range pkgs {
 		if err := actionCheckPattern(p); err != nil {
@@ -160,53 +261,63 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 	if !all {
 		in.Packages = pkgs
 	}
-	in.SARIFFile = get("sarif-file", "interleave.sarif")
-	switch c := strings.ToLower(get("comment", "true")); c {
-	case "true":
-		in.Comment = true
-	case "false":
-		in.Comment = false
-	default:
-		bad("comment", "%q is not valid: use true or false", c)
-	}
-	in.Shard = get("shard", "")
-	if in.Shard != "" {
-		if _, _, err := parseShard(in.Shard); err != nil {
-			bad("shard", "%q: want i/n with 1 <= i <= n, as in 2/4", in.Shard)
-		}
-	}
-	in.WorkDir = get("working-directory", ".")
-	in.Reports = actionList(get("report", ""))
+	in.WorkDir = get("working-directory")
+	in.SARIFFile = get("sarif-file")
+	in.Comment = boolean("comment")
+	in.Reports = actionList(get("report"))
 	if len(in.Reports) > 0 && in.Shard != "" {
 		bad("report", "cannot be combined with shard: a shard analyzes, report posts an earlier analysis")
 	}
-	if n := get("pr-number", ""); n != "" {
+	if n := get("pr-number"); n != "" {
 		v, err := strconv.Atoi(n)
 		if err != nil || v < 1 {
 			bad("pr-number", "%q is not a pull request number", n)
 		}
 		in.PRNumber = v
 	}
-	if sha := get("sha", ""); sha != "" {
+	if sha := get("sha"); sha != "" {
 		if !isSHA(sha) {
 			bad("sha", "%q is not a full commit hash", sha)
 		}
 		in.SHA = sha
 	}
-	if seed := get("seed", ""); seed != "" {
-		v, err := strconv.ParseInt(seed, 10, 64)
-		if err != nil || v < 1 {
-			bad("seed", "%q is not a positive integer", seed)
-		}
-		in.Seed = v
-	}
-	if run := get("run", ""); run != "" {
-		if _, err := regexp.Compile(run); err != nil {
-			bad("run", "%v", err)
-		}
-		in.Run = run
-	}
+	in.Verbose = boolean("verbose")
 	return in, errors.Join(errs...)
+}
+
+// actionRules splits a rule list and checks each name against the static
+// rules (IDs or slugs) and "all".
+func actionRules(s string, bad func(format string, a ...any)) []string {
+	var out []string
+	for _, name := range actionList(s) {
+		if name == "all" {
+			out = append(out, name)
+			continue
+		}
+		if r, ok := checks.LookupRule(name); ok && !r.Removed && !actionDynamicRule(r.ID) {
+			out = append(out, name)
+			continue
+		}
+		var ids []string
+		for _, r := range checks.Rules() {
+			if !r.Removed && !actionDynamicRule(r.ID) {
+				ids = append(ids, r.ID)
+			}
+		}
+		bad("unknown static rule %q: valid values are all, %s (or their slugs)", name, strings.Join(ids, ", "))
+	}
+	return out
+}
+
+// actionDynamicRule reports whether id is a rule of the dynamic search,
+// which cannot be switched off by rule.
+func actionDynamicRule(id string) bool {
+	for _, k := range checks.FailureKinds {
+		if checks.DynamicRuleID(k) == id {
+			return true
+		}
+	}
+	return false
 }
 
 // actionList splits an input on commas, spaces and newlines.
@@ -345,15 +456,45 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 // with workflow commands off.
 func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) int {
 	pr := a.command("pr")
+	args := actionPRArgs(in, files)
+	return actionUntrusted(env, func(e *cliEnv) int { return pr.run(ctx, e, args) })
+}
+
+// actionPRArgs is the interleave pr command line for the inputs: a flag
+// for every input that differs from pr's default, and the output files.
+func actionPRArgs(in *actionInputs, files actionFiles) []string {
 	args := []string{"-format", "json", "-o", files.report, "-budget", in.Budget.String(), "-fail-on", in.FailOn, "-scope", in.Scope}
 	if in.Base != "" {
 		args = append(args, "-base", in.Base)
 	}
+	if in.Run != "" {
+		args = append(args, "-run", in.Run)
+	}
+	if len(in.Strategies) > 0 {
+		args = append(args, "-strategy", strings.Join(in.Strategies, ","))
+	}
+	if in.Race != defaults.Race {
+		// Only an explicit false: pr's default turns the race detector
+		// off, with a note, where cgo does not work.
+		args = append(args, "-race="+strconv.FormatBool(in.Race))
+	}
+	if len(in.Enable) > 0 {
+		args = append(args, "-enable", strings.Join(in.Enable, ","))
+	}
+	if len(in.Disable) > 0 {
+		args = append(args, "-disable", strings.Join(in.Disable, ","))
+	}
+	if len(in.Tags) > 0 {
+		args = append(args, "-tags", strings.Join(in.Tags, ","))
+	}
+	if in.Workers > 0 {
+		args = append(args, "-workers", strconv.Itoa(in.Workers))
+	}
 	if in.Seed != 0 {
 		args = append(args, "-seed", strconv.FormatInt(in.Seed, 10))
 	}
-	if in.Run != "" {
-		args = append(args, "-run", in.Run)
+	if in.Verbose {
+		args = append(args, "-v")
 	}
 	if in.Shard != "" {
 		args = append(args, "-shard", in.Shard)
@@ -363,7 +504,7 @@ func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInput
 			args = append(args, "-sarif", files.sarif)
 		}
 	}
-	return actionUntrusted(env, func(e *cliEnv) int { return pr.run(ctx, e, args) })
+	return args
 }
 
 // merge combines earlier JSON reports (one, or the shards of a run).

@@ -8,19 +8,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/internal/defaults"
+	"github.com/interleave-dev/interleave/internal/ghaction"
 	"github.com/interleave-dev/interleave/report"
 )
 
 func TestActionInputEnv(t *testing.T) {
 	for name, want := range map[string]string{
-		"github-token":      "INPUT_GITHUB-TOKEN",
-		"fail-on":           "INPUT_FAIL-ON",
-		"working-directory": "INPUT_WORKING-DIRECTORY",
+		"github-token":      "INPUT_GITHUB_TOKEN",
+		"fail-on":           "INPUT_FAIL_ON",
+		"working-directory": "INPUT_WORKING_DIRECTORY",
 		"budget":            "INPUT_BUDGET",
 		"some input":        "INPUT_SOME_INPUT",
 	} {
@@ -39,29 +43,44 @@ func TestParseActionInputsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Budget != 5*time.Minute || in.FailOn != "error" || in.Scope != "changed" || !in.Comment ||
+	if in.Budget != defaults.Budget || in.FailOn != defaults.FailOn || in.Scope != defaults.Scope || in.Race != defaults.Race || !in.Comment ||
 		in.SARIFFile != "interleave.sarif" || in.WorkDir != "." || in.Packages != nil || in.Shard != "" ||
-		len(in.Reports) != 0 || strings.Join(in.Strategies, ",") != "random" || in.Seed != 0 || in.PRNumber != 0 {
+		len(in.Reports) != 0 || in.Strategies != nil || in.Seed != 0 || in.PRNumber != 0 || in.Workers != 0 ||
+		in.Enable != nil || in.Disable != nil || in.Tags != nil || in.Verbose {
 		t.Errorf("defaults: %+v", in)
+	}
+	// With every input at its default, pr gets only the output files and
+	// the shared defaults.
+	args := actionPRArgs(in, actionFiles{report: "r.json", summary: "s.md"})
+	want := "-format json -o r.json -budget " + defaults.Budget.String() + " -fail-on " + defaults.FailOn + " -scope " + defaults.Scope + " -summary s.md"
+	if got := strings.Join(args, " "); got != want {
+		t.Errorf("pr args for the defaults:\n got %s\nwant %s", got, want)
 	}
 }
 
-// The runner keeps hyphens in the variable names: INPUT_FAIL-ON, not
-// INPUT_FAIL_ON. Read from the real environment, as the action does.
+// action.yml passes each input as INPUT_<NAME> with underscores for
+// hyphens (INPUT_FAIL_ON). Read from the real environment, as the action
+// does.
 func TestParseActionInputsFromEnvironment(t *testing.T) {
 	for k, v := range map[string]string{
-		"INPUT_GITHUB-TOKEN":      "tok",
-		"INPUT_FAIL-ON":           "warning",
-		"INPUT_FAIL_ON":           "note", // not the runner's spelling: ignored
-		"INPUT_SARIF-FILE":        "out/x.sarif",
-		"INPUT_WORKING-DIRECTORY": "sub",
+		"INPUT_GITHUB_TOKEN":      "tok",
+		"INPUT_FAIL_ON":           "error",
+		"INPUT_FAIL-ON":           "note", // a docker action's spelling: ignored
+		"INPUT_SARIF_FILE":        "out/x.sarif",
+		"INPUT_WORKING_DIRECTORY": "sub",
 		"INPUT_BUDGET":            "90s",
 		"INPUT_SCOPE":             "package",
 		"INPUT_STRATEGIES":        "random",
+		"INPUT_RACE":              "FALSE",
+		"INPUT_ENABLE":            "all",
+		"INPUT_DISABLE":           "IL1001, IL2001",
+		"INPUT_TAGS":              "integration,linux",
+		"INPUT_WORKERS":           "3",
+		"INPUT_VERBOSE":           "true",
 		"INPUT_PACKAGES":          "./a/...\n./b",
 		"INPUT_COMMENT":           "False",
 		"INPUT_SHARD":             "2/4",
-		"INPUT_PR-NUMBER":         "17",
+		"INPUT_PR_NUMBER":         "17",
 		"INPUT_SEED":              "42",
 		"INPUT_SHA":               strings.Repeat("ab", 20),
 		"INPUT_BASE":              "origin/main",
@@ -73,7 +92,11 @@ func TestParseActionInputsFromEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Token != "tok" || in.FailOn != "warning" || in.SARIFFile != "out/x.sarif" || in.WorkDir != "sub" ||
+	if strings.Join(in.Strategies, ",") != "random" || in.Race || strings.Join(in.Enable, ",") != "all" || strings.Join(in.Disable, ",") != "IL1001,IL2001" ||
+		strings.Join(in.Tags, ",") != "integration,linux" || in.Workers != 3 || !in.Verbose {
+		t.Errorf("got %+v", in)
+	}
+	if in.Token != "tok" || in.FailOn != "error" || in.SARIFFile != "out/x.sarif" || in.WorkDir != "sub" ||
 		in.Budget != 90*time.Second || in.Scope != "package" || strings.Join(in.Packages, " ") != "./a/... ./b" ||
 		in.Comment || in.Shard != "2/4" || in.PRNumber != 17 || in.Seed != 42 || in.SHA != strings.Repeat("ab", 20) || in.Base != "origin/main" || in.Run != "^TestA$" {
 		t.Errorf("got %+v", in)
@@ -87,16 +110,23 @@ func TestParseActionInputsBad(t *testing.T) {
 	}{
 		{map[string]string{"INPUT_BUDGET": "soon"}, `input budget: "soon" is not a duration such as 5m`},
 		{map[string]string{"INPUT_BUDGET": "-1m"}, `input budget: "-1m" must not be negative`},
-		{map[string]string{"INPUT_FAIL-ON": "fatal"}, `input fail-on: "fatal" is not valid: use one of note, warning, error`},
+		{map[string]string{"INPUT_FAIL_ON": "fatal"}, `input fail-on: "fatal" is not valid: use one of note, warning, error`},
 		{map[string]string{"INPUT_SCOPE": "diff"}, `input scope: "diff" is not valid: use one of changed, package, all`},
-		{map[string]string{"INPUT_STRATEGIES": "random,pct"}, `input strategies: unknown strategy "pct": valid strategies are random`},
+		{map[string]string{"INPUT_STRATEGIES": "random,nope"}, `input strategies: unknown strategy "nope": valid strategies are ` + strings.Join(explore.Strategies, ", ")},
+		{map[string]string{"INPUT_RACE": "yes"}, `input race: "yes" is not valid: use true or false`},
+		{map[string]string{"INPUT_VERBOSE": "1"}, `input verbose: "1" is not valid: use true or false`},
+		{map[string]string{"INPUT_ENABLE": "IL1001,nosuchrule"}, `input enable: unknown static rule "nosuchrule": valid values are all, IL`},
+		{map[string]string{"INPUT_DISABLE": checks.DynamicRuleID(checks.Deadlock)}, `input disable: unknown static rule "` + checks.DynamicRuleID(checks.Deadlock) + `"`},
+		{map[string]string{"INPUT_TAGS": "a b,c;d"}, `input tags: "c;d" is not a build tag`},
+		{map[string]string{"INPUT_WORKERS": "-1"}, `input workers: "-1" is not a number of workers`},
+		{map[string]string{"INPUT_WORKERS": "many"}, `input workers: "many" is not a number of workers`},
 		{map[string]string{"INPUT_PACKAGES": "../x"}, `input packages: "../x" is not a relative package pattern`},
 		{map[string]string{"INPUT_PACKAGES": "./a/../../x"}, `input packages: "./a/../../x" is not a relative package pattern`},
 		{map[string]string{"INPUT_PACKAGES": "example.com/m"}, `input packages: "example.com/m" is not a relative package pattern`},
 		{map[string]string{"INPUT_COMMENT": "yes"}, `input comment: "yes" is not valid: use true or false`},
 		{map[string]string{"INPUT_SHARD": "5/4"}, `input shard: "5/4": want i/n with 1 <= i <= n`},
 		{map[string]string{"INPUT_SHARD": "1/2", "INPUT_REPORT": "r.json"}, `input report: cannot be combined with shard`},
-		{map[string]string{"INPUT_PR-NUMBER": "#3"}, `input pr-number: "#3" is not a pull request number`},
+		{map[string]string{"INPUT_PR_NUMBER": "#3"}, `input pr-number: "#3" is not a pull request number`},
 		{map[string]string{"INPUT_SHA": "main"}, `input sha: "main" is not a full commit hash`},
 		{map[string]string{"INPUT_SEED": "-4"}, `input seed: "-4" is not a positive integer`},
 		{map[string]string{"INPUT_RUN": "Test("}, `input run: error parsing regexp`},
@@ -226,11 +256,11 @@ func TestActionTokenOnlyForPost(t *testing.T) {
 	}
 	sb := newActionSandbox(t, ws)
 	const secret = "ghs_s3cretTokenValue"
-	t.Setenv("INPUT_GITHUB-TOKEN", secret)
+	t.Setenv("INPUT_GITHUB_TOKEN", secret)
 	t.Setenv("GITHUB_TOKEN", secret)
 	t.Setenv("GH_TOKEN", secret)
 	t.Setenv("ACTIONS_RUNTIME_TOKEN", "runtime-"+secret)
-	t.Setenv("INPUT_WORKING-DIRECTORY", "mod")
+	t.Setenv("INPUT_WORKING_DIRECTORY", "mod")
 	t.Setenv("INPUT_BUDGET", "2m")
 
 	var prArgs, postArgs []string
@@ -282,12 +312,12 @@ func TestActionTokenOnlyForPost(t *testing.T) {
 		t.Error("GITHUB_TOKEN is still set after post")
 	}
 
-	wantPR := []string{"-format", "json", "-o", filepath.Join(ws, "mod", actionReportFile), "-budget", "2m0s", "-fail-on", "error", "-scope", "changed",
+	wantPR := []string{"-format", "json", "-o", filepath.Join(ws, "mod", actionReportFile), "-budget", "2m0s", "-fail-on", defaults.FailOn, "-scope", "changed",
 		"-summary", filepath.Join(ws, "mod", actionSummaryFile), "-sarif", filepath.Join(ws, "mod", "interleave.sarif")}
 	if strings.Join(prArgs, " ") != strings.Join(wantPR, " ") {
 		t.Errorf("pr args:\n got %q\nwant %q", prArgs, wantPR)
 	}
-	if flagValue(postArgs, "-report") != filepath.Join(ws, "mod", actionReportFile) || flagValue(postArgs, "-fail-on") != "error" ||
+	if flagValue(postArgs, "-report") != filepath.Join(ws, "mod", actionReportFile) || flagValue(postArgs, "-fail-on") != defaults.FailOn ||
 		flagValue(postArgs, "-sarif") != filepath.Join(ws, "mod", "interleave.sarif") {
 		t.Errorf("post args: %q", postArgs)
 	}
@@ -345,26 +375,26 @@ func TestActionBadInput(t *testing.T) {
 	ws := t.TempDir()
 	newActionSandbox(t, ws)
 	t.Setenv("INPUT_SCOPE", "diff")
-	t.Setenv("INPUT_STRATEGIES", "pos")
-	t.Setenv("INPUT_GITHUB-TOKEN", "tok")
+	t.Setenv("INPUT_STRATEGIES", "nope")
+	t.Setenv("INPUT_GITHUB_TOKEN", "tok")
 	env, _, stderr := testEnv(t, ws)
 	if code := runMain(context.Background(), env, []string{"action"}); code != exitError {
 		t.Errorf("exit %d, want 2", code)
 	}
 	for _, want := range []string{
 		`::error title=interleave: bad input::input scope: "diff" is not valid: use one of changed, package, all`,
-		`::error title=interleave: bad input::input strategies: unknown strategy "pos": valid strategies are random`,
+		`::error title=interleave: bad input::input strategies: unknown strategy "nope": valid strategies are ` + strings.Join(explore.Strategies, ", "),
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if _, ok := os.LookupEnv("INPUT_GITHUB-TOKEN"); ok {
+	if _, ok := os.LookupEnv("INPUT_GITHUB_TOKEN"); ok {
 		t.Error("the token input is still in the environment after a bad input")
 	}
 	t.Setenv("INPUT_SCOPE", "")
 	t.Setenv("INPUT_STRATEGIES", "")
-	t.Setenv("INPUT_WORKING-DIRECTORY", "nope")
+	t.Setenv("INPUT_WORKING_DIRECTORY", "nope")
 	stderr.Reset()
 	if code := runMain(context.Background(), env, []string{"action"}); code != exitError || !strings.Contains(stderr.String(), `input working-directory: "nope" is not a directory`) {
 		t.Errorf("exit %d, stderr %s", code, stderr)
@@ -426,11 +456,11 @@ func TestActionRealPR(t *testing.T) {
 	base := r.commit(map[string]string{"mod/go.mod": "module example.com/m\n\ngo 1.22\n", "mod/a/a.go": actionFixtureBase})
 	r.commit(map[string]string{"mod/a/a.go": actionFixtureHead})
 	sb := newActionSandbox(t, r.dir)
-	t.Setenv("INPUT_WORKING-DIRECTORY", "mod")
+	t.Setenv("INPUT_WORKING_DIRECTORY", "mod")
 	t.Setenv("INPUT_BASE", base)
 	t.Setenv("INPUT_BUDGET", "0")
 	t.Setenv("INPUT_COMMENT", "false")
-	t.Setenv("INPUT_FAIL-ON", "note")
+	t.Setenv("INPUT_FAIL_ON", "note")
 
 	env, _, stderr := testEnv(t, r.dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -506,7 +536,7 @@ func TestActionReportMode(t *testing.T) {
 	t.Setenv("GITHUB_REPOSITORY", "o/r")
 	t.Setenv("GITHUB_SHA", head)
 	t.Setenv("INPUT_REPORT", "art/*.json")
-	t.Setenv("INPUT_PR-NUMBER", "7")
+	t.Setenv("INPUT_PR_NUMBER", "7")
 
 	env, stdout, stderr := testEnv(t, ws)
 	code := runMain(context.Background(), env, []string{"action"})
@@ -579,32 +609,140 @@ func TestActionPRCouldNotRun(t *testing.T) {
 	}
 }
 
-// action.yml declares exactly the inputs interleave action reads.
+// action.yml declares the inputs interleave action reads, in its order,
+// with the same defaults, and its run step passes each one in the
+// variable interleave action reads it from.
 func TestActionYAMLInputs(t *testing.T) {
-	b, err := os.ReadFile("../../action.yml")
+	a, err := ghaction.ReadAction("../../action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(b), "\ninputs:\n")
-	if !ok {
-		t.Fatal("action.yml has no inputs section")
-	}
 	var names []string
-	for _, line := range strings.Split(rest, "\n") {
-		if line != "" && !strings.HasPrefix(line, " ") {
-			break // the next top-level key
-		}
-		if m := regexp.MustCompile(`^  ([a-z-]+):$`).FindStringSubmatch(line); m != nil {
-			names = append(names, m[1])
+	for _, in := range a.Inputs {
+		if in.Name != "cache" { // used by the action's own steps
+			names = append(names, in.Name)
 		}
 	}
-	if strings.Join(names, " ") != strings.Join(actionInputNames, " ") {
-		t.Errorf("action.yml inputs %q, interleave action reads %q", names, actionInputNames)
+	var want []string
+	for _, in := range actionInputList {
+		want = append(want, in.name)
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("action.yml inputs\n %q\ninterleave action reads\n %q", names, want)
+	}
+	run, ok := a.Step("run")
+	if !ok {
+		t.Fatal("action.yml has no step with id run")
+	}
+	for _, in := range actionInputList {
+		y, ok := a.Input(in.name)
+		if !ok {
+			continue
+		}
+		switch {
+		case in.name == "github-token":
+			if y.Default != "${{ github.token }}" {
+				t.Errorf("input github-token: default %q, want ${{ github.token }}", y.Default)
+			}
+		case in.name == "budget":
+			yd, err1 := time.ParseDuration(y.Default)
+			gd, err2 := time.ParseDuration(in.def)
+			if err1 != nil || err2 != nil || yd != gd {
+				t.Errorf("input budget: action.yml default %q, interleave action's %q", y.Default, in.def)
+			}
+		case y.Default != in.def:
+			t.Errorf("input %s: action.yml default %q, interleave action's %q", in.name, y.Default, in.def)
+		}
+		if got, want := run.Env[actionInputEnv(in.name)], "${{ inputs."+in.name+" }}"; got != want {
+			t.Errorf("the run step sets %s=%q, want %q", actionInputEnv(in.name), got, want)
+		}
+	}
+	for k := range run.Env {
+		if strings.HasPrefix(k, "INPUT_") && !slices.ContainsFunc(actionInputList, func(i actionInput) bool { return actionInputEnv(i.name) == k }) {
+			t.Errorf("the run step sets %s, which interleave action does not read", k)
+		}
 	}
 	for _, out := range []string{"findings", "sarif-file", "summary-file", "report-file"} {
-		if !strings.Contains(string(b), "\n  "+out+":\n") {
-			t.Errorf("action.yml lacks output %s", out)
+		if got, want := a.Outputs[out], "${{ steps.run.outputs."+out+" }}"; got != want {
+			t.Errorf("action.yml output %s = %q, want %q", out, got, want)
 		}
+	}
+}
+
+// prFlagNames are the flags interleave pr defines, read from its usage.
+func prFlagNames(t *testing.T) map[string]bool {
+	t.Helper()
+	env, _, stderr := testEnv(t, t.TempDir())
+	if _, code, ok := parsePRFlags(env, []string{"-h"}, mapEnv(nil)); ok || code != exitOK {
+		t.Fatalf("pr -h: ok %v, exit %d", ok, code)
+	}
+	names := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(stderr.String(), -1) {
+		names[m[1]] = true
+	}
+	if len(names) < 10 {
+		t.Fatalf("read only %d flags from pr's usage:\n%s", len(names), stderr)
+	}
+	return names
+}
+
+// Every interleave pr flag is either set from an input or set by the
+// action itself, and pr accepts the command line the action builds.
+func TestActionPRFlagsCovered(t *testing.T) {
+	in := &actionInputs{
+		Base: "origin/main", Budget: 90 * time.Second, FailOn: "note", Scope: "all", Run: "^TestA$",
+		Strategies: []string{explore.Strategies[0]}, Race: !defaults.Race, Enable: []string{"all"}, Disable: []string{"IL1001"},
+		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true,
+	}
+	files := actionFiles{report: "r.json", sarif: "r.sarif", summary: "s.md"}
+	set := map[string]bool{}
+	collect := func(args []string) {
+		for _, a := range args {
+			if name, ok := strings.CutPrefix(a, "-"); ok {
+				name, _, _ = strings.Cut(name, "=")
+				set[name] = true
+			}
+		}
+	}
+	args := actionPRArgs(in, files)
+	collect(args)
+	sharded := *in
+	sharded.Shard = "2/4"
+	collect(actionPRArgs(&sharded, actionFiles{report: "shard.json"}))
+	// Flags the action does not expose: the event names the head, and
+	// schedule files stay in the module's .interleave directory.
+	notExposed := map[string]bool{"head": true, "schedules": true}
+	prFlags := prFlagNames(t)
+	for name := range prFlags {
+		if !set[name] && !notExposed[name] {
+			t.Errorf("interleave pr -%s is neither set from an input of action.yml nor listed as not exposed", name)
+		}
+	}
+	for name := range set {
+		if !prFlags[name] {
+			if name == "strategy" {
+				// The strategies branch adds pr -strategy; the action passes
+				// it only when the input is set.
+				t.Logf("interleave pr has no -strategy flag in this build")
+				continue
+			}
+			t.Errorf("the action passes -%s, which interleave pr does not define", name)
+		}
+	}
+	if !prFlags["strategy"] {
+		in.Strategies = nil
+		args = actionPRArgs(in, files)
+	}
+	env, _, stderr := testEnv(t, t.TempDir())
+	opts, code, ok := parsePRFlags(env, args, mapEnv(nil))
+	if !ok {
+		t.Fatalf("pr rejects the action's command line %q: exit %d\n%s", args, code, stderr)
+	}
+	if opts.Base != "origin/main" || opts.Budget != 90*time.Second || opts.FailOn != checks.Note || opts.Scope != "all" || opts.Run.String() != "^TestA$" ||
+		opts.Race != !defaults.Race || strings.Join(opts.Enable, ",") != "all" || strings.Join(opts.Disable, ",") != "IL1001" ||
+		strings.Join(opts.Tags, ",") != "integration" || opts.Workers != 3 || opts.Seed != 42 || !opts.Verbose ||
+		opts.Output != "r.json" || opts.SARIF != "r.sarif" || opts.Summary != "s.md" || opts.Format != "json" {
+		t.Errorf("pr parsed the action's command line %q as %+v", args, opts)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +21,9 @@ import (
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/internal/defaults"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -68,6 +71,7 @@ type prOptions struct {
 	Seed       int64 // 0: derived from the head commit
 	Schedules  string
 	Workers    int
+	Strategy   string // scheduling strategy (explore.Strategies, or a list)
 	Tags       []string
 	Run        *regexp.Regexp // only affected tests whose name matches; nil means all
 	Enable     []string       // static rules to add (IDs or slugs; "all")
@@ -82,10 +86,10 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	fs := newFlagSet(env, commands["pr"])
 	fs.StringVar(&opts.Base, "base", "", "Base `ref` of the change; required unless $GITHUB_EVENT_PATH holds a pull_request or issue_comment event; "+affected.Empty+" treats every file of the module as new")
 	fs.StringVar(&opts.Head, "head", "", "Head `ref` of the change (default HEAD, or the pull request's head commit); "+affected.WorkTree+" for uncommitted changes")
-	scope := &enumFlag{value: scopeChanged, allowed: []string{scopeChanged, scopePackage, scopeAll}}
+	scope := &enumFlag{value: defaults.Scope, allowed: []string{scopeChanged, scopePackage, scopeAll}}
 	fs.Var(scope, "scope", "Report the findings in this `scope`: changed (on changed lines, or related to one), package (all in the changed packages), all (all in the module)")
-	fs.DurationVar(&opts.Budget, "budget", 2*time.Minute, "Wall time of the dynamic search over the affected tests; 0 skips it")
-	failOn := &enumFlag{value: "warning", allowed: []string{"note", "warning", "error"}}
+	fs.DurationVar(&opts.Budget, "budget", defaults.Budget, "Wall time of the dynamic search over the affected tests; 0 skips it")
+	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a reported finding has at least this `severity`: note, warning, error")
 	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
 	fs.Var(format, "format", "Output `format`: text, json, sarif")
@@ -94,10 +98,11 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	fs.StringVar(&opts.Summary, "summary", "", "Also write the markdown summary (the pull request's job summary) to `file`")
 	shard := fs.String("shard", "", "Run shard `i/n` of the dynamic search and write JSON for interleave merge, which applies -fail-on (a shard exits 0 on findings)")
 	fs.BoolVar(&opts.Verbose, "v", false, "Print the change in detail and the time of each stage")
-	fs.BoolVar(&opts.Race, "race", true, "Build the tests with the race detector")
+	fs.BoolVar(&opts.Race, "race", defaults.Race, "Build the tests with the race detector")
 	fs.Int64Var(&opts.Seed, "seed", 0, "Seed of the first schedule (default derived from the head commit)")
 	fs.StringVar(&opts.Schedules, "schedules", "", "Write schedule files to `dir` (default .interleave/schedules in the module)")
 	fs.IntVar(&opts.Workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
+	fs.StringVar(&opts.Strategy, "strategy", "", "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate (default "+explore.Strategies[0]+")")
 	var tags prList
 	fs.Var(&tags, "tags", "Build `tags`, comma-separated, as for go build")
 	run := fs.String("run", "", "Search only the affected tests whose name matches `regexp`")
@@ -133,6 +138,9 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	}
 	if opts.Workers < 0 {
 		return bad("-workers must not be negative, got %d", opts.Workers)
+	}
+	if !rt.ValidStrategy(opts.Strategy) {
+		return bad("unknown -strategy %q: valid values are %s, or a comma-separated list of them", opts.Strategy, strings.Join(explore.Strategies, ", "))
 	}
 	if *shard != "" {
 		if opts.Shard, opts.Shards, err = parseShard(*shard); err != nil {
@@ -296,6 +304,7 @@ type prRun struct {
 	change  *affected.Change
 	timings []prStage
 	notes   []string
+	confirm prConfirmStats // confirm.go
 }
 
 type prStage struct {
@@ -353,7 +362,7 @@ func (r *prRun) run(ctx context.Context) int {
 	r.timings = append(r.timings, prStage{"diff", c.Timings["diff"]}, prStage{"load", c.Timings["load"]})
 
 	// static: the passes over the changed packages.
-	var staticFindings []checks.Finding
+	var staticFindings, candidateFindings []checks.Finding // candidates: opt-in, reported only when confirmed
 	var outOfScope int
 	if len(c.Packages) > 0 {
 		patterns := c.Packages
@@ -363,7 +372,7 @@ func (r *prRun) run(ctx context.Context) int {
 		var res *static.Result
 		err := r.stage("static", func() (err error) {
 			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags,
-				Enable: r.opts.Enable, Disable: r.opts.Disable, VetTool: checkVetTool()})
+				Enable: prStaticEnable(r.opts.Enable, r.opts.Disable), Disable: r.opts.Disable, VetTool: checkVetTool()})
 			return err
 		})
 		if err != nil {
@@ -373,11 +382,17 @@ func (r *prRun) run(ctx context.Context) int {
 			}
 			return r.fail(fmt.Errorf("static analysis: %w", err))
 		}
-		for _, f := range res.Findings {
+		reported, candidates := prSplitCandidates(res.Findings, r.opts.Enable)
+		for _, f := range reported {
 			if r.inScope(&f) {
 				staticFindings = append(staticFindings, f)
 			} else {
 				outOfScope++
+			}
+		}
+		for _, f := range candidates {
+			if r.inScope(&f) {
+				candidateFindings = append(candidateFindings, f)
 			}
 		}
 	}
@@ -395,7 +410,7 @@ func (r *prRun) run(ctx context.Context) int {
 	var dynamicFindings []checks.Finding
 	var dynErr error
 	if err := r.stage("dynamic", func() error {
-		dynamicFindings, dynErr = r.dynamic(ctx, staticFindings)
+		dynamicFindings, dynErr = r.dynamic(ctx, slices.Concat(staticFindings, candidateFindings))
 		return nil
 	}); err != nil {
 		return r.fail(err)
@@ -413,7 +428,7 @@ func (r *prRun) run(ctx context.Context) int {
 	}
 
 	// merge: a static finding a schedule reproduces is reported once.
-	merged := prConfirm(staticFindings, dynamicFindings, c.ModuleDir)
+	merged := prConfirmAll(staticFindings, candidateFindings, dynamicFindings, c.ModuleDir, &r.confirm)
 	var final []checks.Finding
 	for _, f := range merged {
 		if f.Evidence == checks.Dynamic && !r.inScope(&f) {
@@ -430,7 +445,7 @@ func (r *prRun) run(ctx context.Context) int {
 	// report.
 	err = r.stage("report", func() error {
 		rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: toolVersion()}
-		return prWriteOutputs(r.env, rep, opts.Format, opts.Output, opts.SARIF, opts.Summary, r.summaryExtra())
+		return prWriteOutputs(r.env, rep, opts.Format, opts.Output, opts.SARIF, opts.Summary, r.confirm.summary(c.Root)+r.summaryExtra())
 	})
 	if err != nil {
 		return r.fail(err)
@@ -441,6 +456,14 @@ func (r *prRun) run(ctx context.Context) int {
 	byEvidence := map[checks.Evidence]int{}
 	for _, f := range final {
 		byEvidence[f.Evidence]++
+	}
+	if r.confirm.targeted > 0 || len(r.confirm.unconfirmed) > 0 {
+		r.logf("%s", r.confirm.logLine())
+		if opts.Verbose {
+			for _, l := range r.confirm.verbose(c.Root) {
+				r.logf("%s", l)
+			}
+		}
 	}
 	r.logf("%d %s reported (%d static, %d confirmed by a schedule, %d dynamic)", len(final), prPlural(len(final), "finding"),
 		byEvidence[checks.Static], byEvidence[checks.Confirmed], byEvidence[checks.Dynamic])
@@ -591,6 +614,7 @@ func (r *prRun) dynamic(ctx context.Context, staticFindings []checks.Finding) ([
 		Race:         opts.Race,
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
+		Strategy:     opts.Strategy,
 		Targets:      targets,
 		Stage: func(ev explore.StageEvent) {
 			progressMu.Lock()
@@ -618,6 +642,7 @@ func (r *prRun) dynamic(ctx context.Context, staticFindings []checks.Finding) ([
 		return nil, err
 	}
 	r.notes = append(r.notes, res.Notes...)
+	r.confirm.searched = res.Stats.Schedules > 0
 	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), prPlural(len(res.Findings), "finding"))
 	// Schedule names relative to the repository root, so the replay
 	// command works from a fresh clone's top level.

@@ -145,6 +145,20 @@ func TestREADMEFirstCommand(t *testing.T) {
 			t.Errorf("no %s finding in the output:\n%s", rule, out)
 		}
 	}
+	// The opt-in rules' findings are reported only as confirmed; the one
+	// no schedule confirms is counted, not reported.
+	confirmedRules := []string{"IL1001", "IL2101"}
+	if !cgoEnabled() {
+		confirmedRules = confirmedRules[1:] // IL1001 is confirmed by a data race
+	}
+	for _, rule := range confirmedRules {
+		if !regexp.MustCompile(`(?m)^\S+: ` + rule + ` .*\(confirmed: `).MatchString(out) {
+			t.Errorf("no confirmed %s finding in the output:\n%s", rule, out)
+		}
+	}
+	if strings.Contains(out, " IL3001 ") || !strings.Contains(stderr.String(), "unconfirmed (job summary only)") {
+		t.Errorf("the unconfirmed IL3001 finding is reported, or not counted as unconfirmed")
+	}
 	m := regexp.MustCompile(`(?m)^\treplay: interleave replay (\S+)$`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no replay line in the output:\n%s", out)

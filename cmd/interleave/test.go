@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -41,6 +43,7 @@ type testOptions struct {
 	run       string
 	budget    time.Duration
 	strategy  string
+	targets   []string // -target file:line sites
 	seed      int64
 	seedSet   bool // -seed was given; otherwise seed is time-based
 	race      bool
@@ -55,11 +58,13 @@ type testOptions struct {
 // command should exit with code.
 func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["test"])
-	strategy := &enumFlag{value: "random", allowed: explore.Strategies}
+	strategy := explore.Strategies[0]
+	var target string
 	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
 	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
 	fs.DurationVar(&opts.budget, "budget", 60*time.Second, "Total wall time of the search over all tests, builds excluded")
-	fs.Var(strategy, "strategy", "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", "))
+	fs.StringVar(&strategy, "strategy", strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
+	fs.StringVar(&target, "target", "", "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)")
 	fs.Int64Var(&opts.seed, "seed", 0, "Seed of the first schedule (default time-based, printed so the run can be repeated)")
 	fs.BoolVar(&opts.race, "race", true, "Build the tests with the race detector")
 	fs.StringVar(&opts.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
@@ -76,7 +81,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 			opts.seedSet = true
 		}
 	})
-	opts.strategy, opts.format = strategy.value, format.value
+	opts.strategy, opts.format = strategy, format.value
 	opts.patterns = fs.Args()
 	if len(opts.patterns) == 0 {
 		opts.patterns = []string{"."}
@@ -88,6 +93,16 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	}
 	if opts.budget <= 0 {
 		return bad("-budget must be positive, got %v", opts.budget)
+	}
+	if !rt.ValidStrategy(opts.strategy) {
+		return bad("unknown -strategy %q: valid values are %s, or a comma-separated list of them", opts.strategy, strings.Join(explore.Strategies, ", "))
+	}
+	if target != "" {
+		ts, err := parseTargets(target)
+		if err != nil {
+			return bad("-target: %v", err)
+		}
+		opts.targets = ts
 	}
 	if opts.watchdog <= 0 {
 		return bad("-watchdog must be positive, got %v", opts.watchdog)
@@ -124,6 +139,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		Run:          opts.run,
 		Budget:       opts.budget,
 		Strategy:     opts.strategy,
+		Targets:      opts.targets,
 		Seed:         opts.seed,
 		Race:         opts.race,
 		SchedulesDir: opts.schedules,
@@ -274,4 +290,28 @@ func (p *progress) done() {
 		_ = p.bar.Clear()
 		p.bar = nil
 	}
+}
+
+// parseTargets splits "file.go:12,dir/other.go:30" into sites, each a file
+// name and a positive line.
+func parseTargets(list string) ([]string, error) {
+	var out []string
+	for _, t := range strings.Split(list, ",") {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			continue
+		}
+		i := strings.LastIndexByte(t, ':')
+		if i <= 0 {
+			return nil, fmt.Errorf("%q is not file:line", t)
+		}
+		if n, err := strconv.Atoi(t[i+1:]); err != nil || n <= 0 {
+			return nil, fmt.Errorf("%q is not file:line (line must be a positive number)", t)
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no file:line given")
+	}
+	return out, nil
 }

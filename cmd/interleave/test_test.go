@@ -25,7 +25,7 @@ func TestParseTestFlags(t *testing.T) {
 		wantErr string
 	}{
 		{name: "defaults", args: nil, ok: true, check: func(t *testing.T, o testOptions) {
-			if o.budget != 60*time.Second || o.watchdog != 5*time.Second || !o.race || o.strategy != "random" || o.format != "text" || o.schedules != ".interleave/schedules" {
+			if o.budget != 60*time.Second || o.watchdog != 5*time.Second || !o.race || o.strategy != "portfolio" || o.targets != nil || o.format != "text" || o.schedules != ".interleave/schedules" {
 				t.Errorf("got %+v, want defaults", o)
 			}
 			if len(o.patterns) != 1 || o.patterns[0] != "." {
@@ -51,7 +51,15 @@ func TestParseTestFlags(t *testing.T) {
 				t.Errorf("got seed %d set %v, want 0 set", o.seed, o.seedSet)
 			}
 		}},
-		{name: "bad strategy", args: []string{"-strategy", "dfs"}, code: exitError, wantErr: "valid values are random"},
+		{name: "bad strategy", args: []string{"-strategy", "dfs"}, code: exitError, wantErr: "valid values are portfolio, random, pct, pos"},
+		{name: "bad strategy in a list", args: []string{"-strategy", "pct,dfs"}, code: exitError, wantErr: `unknown -strategy "pct,dfs"`},
+		{name: "strategy list and targets", args: []string{"-strategy", "pct,pos", "-target", "a/b.go:12, c.go:3"}, ok: true, check: func(t *testing.T, o testOptions) {
+			if o.strategy != "pct,pos" || strings.Join(o.targets, " ") != "a/b.go:12 c.go:3" {
+				t.Errorf("got strategy %q targets %q", o.strategy, o.targets)
+			}
+		}},
+		{name: "bad target", args: []string{"-target", "b.go"}, code: exitError, wantErr: `-target: "b.go" is not file:line`},
+		{name: "bad target line", args: []string{"-target", "b.go:0"}, code: exitError, wantErr: "line must be a positive number"},
 		{name: "bad format", args: []string{"-format", "xml"}, code: exitError, wantErr: "valid values are text, json, sarif"},
 		{name: "zero budget", args: []string{"-budget", "0s"}, code: exitError, wantErr: "-budget must be positive"},
 		{name: "bad duration", args: []string{"-budget", "soon"}, code: exitError, wantErr: "invalid value"},

@@ -26,8 +26,9 @@ import (
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
-// Strategies lists the scheduling strategies Run accepts.
-var Strategies = []string{"random"}
+// Strategies lists the scheduling strategies Run accepts, the default
+// first; a comma-separated list of them is a portfolio of those.
+var Strategies = rt.StrategyNames
 
 // DefaultSchedulesDir is where schedule files go unless Options says otherwise
 // (relative to Options.Dir).
@@ -53,7 +54,7 @@ type Options struct {
 	// it to split the budget by weight.
 	Tests        []TestRef
 	Budget       time.Duration // wall time of the search, over all tests (builds excluded)
-	Strategy     string        // "random" (default)
+	Strategy     string        // "portfolio" (default), "random", "pct", "pos" or a list
 	Seed         int64         // schedule i of a test uses Seed+i
 	Race         bool          // build with the race detector
 	SchedulesDir string        // where schedule files go (default DefaultSchedulesDir)
@@ -347,13 +348,9 @@ func normalize(opts *Options) error {
 		return fmt.Errorf("budget must be positive, got %v", opts.Budget)
 	}
 	if opts.Strategy == "" {
-		opts.Strategy = "random"
+		opts.Strategy = Strategies[0]
 	}
-	ok := false
-	for _, s := range Strategies {
-		ok = ok || s == opts.Strategy
-	}
-	if !ok {
+	if !rt.ValidStrategy(opts.Strategy) {
 		return fmt.Errorf("unknown strategy %q: valid values are %s", opts.Strategy, strings.Join(Strategies, ", "))
 	}
 	if opts.Workers <= 0 {
@@ -883,7 +880,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target) (checks.Fin
 		Test:      t.name,
 		GoVersion: s.goVersion,
 		Race:      s.opts.Race,
-		Strategy:  s.opts.Strategy,
+		Strategy:  rt.StrategyOf(s.opts.Strategy, f.seed), // the portfolio's member
 		Seed:      f.seed,
 		Decisions: f.decisions,
 		Failure:   f.signature(),

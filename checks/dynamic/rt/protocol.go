@@ -34,7 +34,7 @@ const ScheduleVersion = 1
 // Config tells the test binary what to run.
 type Config struct {
 	Test      string    `json:"test"`             // top-level test function name
-	Strategy  string    `json:"strategy"`         // "random" (later "pct", "pos")
+	Strategy  string    `json:"strategy"`         // NewStrategy's name: "portfolio" (""), "random", "pct", "pos" or a list
 	Seed      int64     `json:"seed"`             // schedule i uses Seed+i
 	First     int       `json:"first"`            // index of the first schedule (for Seed+i and markers)
 	Schedules int       `json:"schedules"`        // at most this many schedules; 0 = until Deadline

@@ -474,7 +474,7 @@ func (s *sched) next() {
 	}
 	list := make([]Candidate, len(cands))
 	for i, g := range cands {
-		list[i] = Candidate{G: g.id, Op: g.req.op.String(), Site: s.shortSiteOf(g)}
+		list[i] = s.candidate(g) // strategy.go
 	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {

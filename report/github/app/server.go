@@ -23,6 +23,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/interleave-dev/interleave/internal/defaults"
 	ghreport "github.com/interleave-dev/interleave/report/github"
 )
 
@@ -41,7 +42,7 @@ type Config struct {
 	JobTimeout    time.Duration
 	PostTimeout   time.Duration // default 5m
 	DefaultBudget time.Duration // search budget when the trigger names none
-	FailOn        string        // -fail-on for interleave post; default warning
+	FailOn        string        // -fail-on for interleave post; default defaults.FailOn
 	MaxBody       int64         // largest webhook body; default ghreport.MaxWebhookBody
 	Transport     http.RoundTripper
 	Logger        *slog.Logger
@@ -118,7 +119,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.PostTimeout = 5 * time.Minute
 	}
 	if cfg.FailOn == "" {
-		cfg.FailOn = "warning"
+		cfg.FailOn = defaults.FailOn
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = ghreport.MaxWebhookBody

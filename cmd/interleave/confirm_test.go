@@ -1,0 +1,119 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+func TestPRStaticEnable(t *testing.T) {
+	for _, tt := range []struct {
+		enable, disable []string
+		want            string
+	}{
+		{nil, nil, "all"},
+		{[]string{"IL1001"}, []string{"IL6001"}, "IL1001 all"},
+		{[]string{"IL1001"}, []string{"all"}, "IL1001"}, // started from none: no candidates
+		{[]string{"all"}, nil, "all"},
+	} {
+		if got := strings.Join(prStaticEnable(tt.enable, tt.disable), " "); got != tt.want {
+			t.Errorf("prStaticEnable(%q, %q) = %q, want %q", tt.enable, tt.disable, got, tt.want)
+		}
+	}
+}
+
+func TestPRSplitCandidates(t *testing.T) {
+	fs := []checks.Finding{
+		{Rule: "IL1001", Evidence: checks.Static}, // opt-in
+		{Rule: "IL2001", Evidence: checks.Static}, // default
+		{Rule: "IL2101", Evidence: checks.Static}, // opt-in, enabled by slug below
+		{Rule: "IL9003", Evidence: checks.Dynamic},
+	}
+	rep, cand := prSplitCandidates(fs, []string{"lock-order-inversion"})
+	var r, c []string
+	for _, f := range rep {
+		r = append(r, f.Rule)
+	}
+	for _, f := range cand {
+		c = append(c, f.Rule)
+	}
+	if strings.Join(r, " ") != "IL2001 IL2101 IL9003" || strings.Join(c, " ") != "IL1001" {
+		t.Errorf("reported %v, candidates %v", r, c)
+	}
+	if _, cand := prSplitCandidates(fs, []string{"all"}); len(cand) != 0 {
+		t.Errorf("-enable all leaves candidates %v", cand)
+	}
+}
+
+// An opt-in finding a schedule confirms is reported as confirmed with the
+// schedule; one nothing confirms is dropped from the report and kept for
+// the summary; a deadlock whose stacks pass through a lock-order finding's
+// two acquisition sites confirms it even though the goroutines block
+// elsewhere.
+func TestPRConfirmAll(t *testing.T) {
+	dir := "/repo"
+	pos := func(file string, line int) checks.Position { return checks.Position{File: file, Line: line} }
+	guarded := checks.Finding{Rule: "IL2001", Severity: checks.Error, Message: "write under rlock", Evidence: checks.Static, Pos: pos("/repo/ledger.go", 41)}
+	unguarded := checks.Finding{Rule: "IL1001", Severity: checks.Warning, Message: "read without lock", Evidence: checks.Static, Pos: pos("/repo/account.go", 51),
+		Related: []checks.Related{{Position: pos("/repo/account.go", 31)}}}
+	order := checks.Finding{Rule: "IL2101", Severity: checks.Error, Message: "lock order", Evidence: checks.Static, Pos: pos("/repo/bank.go", 36), Snippet: "b.ledger.Record(e)",
+		Related: []checks.Related{{Position: pos("/repo/ledger.go", 58)}, {Position: pos("/repo/bank.go", 29)}}}
+	mixed := checks.Finding{Rule: "IL3001", Severity: checks.Warning, Message: "mixed atomic", Evidence: checks.Static, Pos: pos("/repo/bank.go", 79)}
+	race := checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.DataRace,
+		Test: "TestInterest", Pos: pos("account.go", 31), Related: []checks.Related{{Position: pos("account.go", 51)}},
+		Schedule: "/repo/s/race.json", Replay: "interleave replay s/race.json"}
+	deadlock := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
+		Test: "TestAudit", Schedule: "/repo/s/dl.json", Replay: "interleave replay s/dl.json", Goroutines: []checks.Goroutine{
+			{ID: "g1", Site: "/repo/ledger.go:28", Stack: []checks.Frame{{File: "/repo/ledger.go", Line: 28}, {File: "/repo/bank.go", Line: 36}}},
+			{ID: "g2", Site: "/repo/bank.go:49", Stack: []checks.Frame{{File: "/repo/bank.go", Line: 49}, {File: "/repo/ledger.go", Line: 58}}},
+		}}
+	// A deadlock that passes through only one of the finding's sites
+	// confirms nothing.
+	other := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
+		Test: "TestOther", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/bank.go:62", Stack: []checks.Frame{{File: "/repo/bank.go", Line: 62}, {File: "/repo/bank.go", Line: 36}}}}}
+
+	st := &prConfirmStats{searched: true}
+	got := prConfirmAll([]checks.Finding{guarded}, []checks.Finding{unguarded, order, mixed}, []checks.Finding{other, race, deadlock}, dir, st)
+	byRule := map[string]checks.Finding{}
+	for _, f := range got {
+		byRule[f.Rule] = f
+	}
+	if len(got) != 4 {
+		t.Fatalf("got %d findings, want 4 (IL2001, IL1001 and IL2101 confirmed, the other deadlock): %+v", len(got), got)
+	}
+	if f := byRule["IL1001"]; f.Evidence != checks.Confirmed || f.Replay != race.Replay || f.Test != "TestInterest" {
+		t.Errorf("IL1001 not confirmed by the race: %+v", f)
+	}
+	if f := byRule["IL2101"]; f.Evidence != checks.Confirmed || f.Replay != deadlock.Replay || f.Fingerprint() != order.Fingerprint() {
+		t.Errorf("IL2101 not confirmed by the deadlock through both acquisitions: %+v", f)
+	}
+	if f := byRule["IL2001"]; f.Evidence != checks.Static {
+		t.Errorf("IL2001 (default rule, unconfirmed) must stay reported as static: %+v", f)
+	}
+	if f := byRule["IL9003"]; f.Test != "TestOther" {
+		t.Errorf("the unrelated deadlock must stay: %+v", got)
+	}
+	if _, ok := byRule["IL3001"]; ok {
+		t.Error("the unconfirmed opt-in IL3001 is in the report")
+	}
+	if st.targeted != 4 || st.confirmed != 2 || len(st.unconfirmed) != 1 || st.unconfirmed[0].Rule != "IL3001" {
+		t.Errorf("stats: targeted %d confirmed %d unconfirmed %v, want 4, 2, [IL3001]", st.targeted, st.confirmed, st.unconfirmed)
+	}
+	sum := st.summary(dir)
+	for _, want := range []string{"4 static findings targeted by the search, 2 confirmed by a schedule", "Unconfirmed: 1 finding of opt-in rules, not posted", "| IL3001 | `bank.go:79` | mixed atomic |"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+	if l := st.logLine(); !strings.Contains(l, "4 static findings targeted") || !strings.Contains(l, "1 opt-in finding unconfirmed") {
+		t.Errorf("log line %q", l)
+	}
+
+	// Without a search nothing is targeted and no candidate is reported.
+	st = &prConfirmStats{}
+	got = prConfirmAll([]checks.Finding{guarded}, []checks.Finding{unguarded}, nil, dir, st)
+	if len(got) != 1 || got[0].Rule != "IL2001" || st.targeted != 0 || len(st.unconfirmed) != 1 {
+		t.Errorf("no search: got %+v, stats %+v", got, st)
+	}
+}
