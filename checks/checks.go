@@ -144,6 +144,73 @@ type Finding struct {
 	// request, as SARIF's baselineState: BaselineNew, BaselineUnchanged,
 	// or "" when not compared.
 	Baseline string `json:"baselineState,omitempty"`
+	// ReplayToken is the schedule itself, encoded for `interleave replay
+	// -s TOKEN`, so that it replays where the file is not.
+	ReplayToken string `json:"replayToken,omitempty"`
+	// Interleaving tells a dynamic finding's schedule in source terms.
+	Interleaving *Interleaving `json:"interleaving,omitempty"`
+}
+
+// Interleaving is a failing schedule told as the steps that matter: the
+// operations on the objects involved in the failure and the preemptions,
+// in the order they happened, then where each goroutine was left.
+type Interleaving struct {
+	Steps []Step `json:"steps"`
+	// Omitted counts earlier steps that were left out to keep it short.
+	Omitted int `json:"omitted,omitempty"`
+	// Preemptions counts the schedule's preemptions; Original is the count
+	// before it was shrunk (0 when it was not).
+	Preemptions int `json:"preemptions"`
+	Original    int `json:"originalPreemptions,omitempty"`
+	// End says how it ends, e.g. "deadlock".
+	End string `json:"end,omitempty"`
+}
+
+// Step is one operation of an Interleaving.
+type Step struct {
+	G      string `json:"g"`                // goroutine, "g1"
+	Verb   string `json:"verb"`             // "locks", "waits to lock", "starts"
+	Object string `json:"object,omitempty"` // the operand as written, "from.mu", or the goroutine started
+	// Label tells objects apart when one expression names several
+	// ("lock A"); Holder is the goroutine holding a lock waited for.
+	Label  string `json:"label,omitempty"`
+	Holder string `json:"holder,omitempty"`
+	Site   string `json:"site,omitempty"` // file.go:line
+	// Preempts is the goroutine this step's goroutine preempted to run it.
+	Preempts string `json:"preempts,omitempty"`
+	// Blocked says the goroutine is still waiting here when the run ends.
+	Blocked bool `json:"blocked,omitempty"`
+}
+
+// Sentence is the step as a line of the story, in source terms; code
+// wraps source text (the object's expression).
+func (s Step) Sentence(code func(string) string) string {
+	var b strings.Builder
+	b.WriteString(s.G + " " + s.Verb)
+	if s.Object != "" {
+		if strings.HasPrefix(s.Verb, "starts") {
+			b.WriteString(" " + s.Object)
+		} else {
+			b.WriteString(" " + code(s.Object))
+		}
+	}
+	var paren []string
+	if s.Label != "" {
+		paren = append(paren, s.Label)
+	}
+	if s.Holder != "" {
+		paren = append(paren, "held by "+s.Holder)
+	}
+	if len(paren) > 0 {
+		b.WriteString(" (" + strings.Join(paren, ", ") + ")")
+	}
+	if s.Site != "" {
+		b.WriteString(" at " + s.Site)
+	}
+	if s.Preempts != "" {
+		b.WriteString(", preempting " + s.Preempts)
+	}
+	return b.String()
 }
 
 // Baseline states of a finding (SARIF result.baselineState).

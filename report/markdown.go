@@ -82,6 +82,10 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 				fmt.Fprintln(bw)
 			}
 		}
+		if story := StoryMarkdown(f.Interleaving); story != "" {
+			fmt.Fprintln(bw)
+			fmt.Fprint(bw, story)
+		}
 		if f.Schedule != "" {
 			fmt.Fprintln(bw)
 			fmt.Fprintf(bw, "<details><summary>Schedule %s</summary>\n\n", htmlEscape(f.Schedule))
@@ -92,7 +96,10 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintln(bw, "\n</details>")
 		}
-		if f.Replay != "" {
+		if cmd := TokenReplayCommand(&f, r.ToolVersion, ""); cmd != "" {
+			fmt.Fprintln(bw)
+			fmt.Fprintf(bw, "Replay it in a clone of this code (the schedule is in the command; with interleave installed, `interleave replay -s …` does the same):\n\n```sh\n%s\n```\n", cmd)
+		} else if f.Replay != "" {
 			fmt.Fprintln(bw)
 			fmt.Fprintf(bw, "Replay it:\n\n```sh\n%s\n```\n", f.Replay)
 		}

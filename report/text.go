@@ -47,6 +47,12 @@ func (Text) Write(w io.Writer, r *Report) error {
 				fmt.Fprintf(bw, "\t\t%s\n\t\t\t%s:%d\n", fr.Func, fr.File, fr.Line)
 			}
 		}
+		if lines := StoryLines(f.Interleaving); len(lines) > 0 {
+			fmt.Fprintf(bw, "\tinterleaving (%s):\n", StoryHeading(f.Interleaving))
+			for _, l := range lines {
+				fmt.Fprintf(bw, "\t\t%s\n", l)
+			}
+		}
 		if f.Replay != "" {
 			fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
 		}

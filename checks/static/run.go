@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"go/version"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,7 +142,11 @@ func run(ctx context.Context, opts Options, passes []Pass) (*Result, error) {
 		}
 	}
 
-	if opts.VetTool != "" && opts.Tests {
+	// A vet tool type-checks every package, the standard library's too,
+	// with the go/types interleave was built with: it cannot read a newer
+	// Go's standard library. Such modules are analyzed in this process,
+	// where type errors outside the module are the compiler's business.
+	if opts.VetTool != "" && opts.Tests && !newerGo(ctx, dir) {
 		return runVet(ctx, dir, patterns, opts, passes, enabled, analyzers)
 	}
 
@@ -360,7 +365,30 @@ func load(ctx context.Context, dir string, patterns []string, opts Options, deps
 	if lerr := loadErrors(dir, pkgs); lerr != nil {
 		return nil, lerr
 	}
+	forgiveForeignTypeErrors(pkgs)
 	return pkgs, nil
+}
+
+// forgiveForeignTypeErrors drops the type errors loadErrors lets pass (in
+// packages outside the main module, or go/types saying the code is for a
+// newer Go) and recomputes IllTyped, so that the analyzers still run on
+// the module's packages.
+func forgiveForeignTypeErrors(pkgs []*packages.Package) {
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		inMain := p.Module != nil && p.Module.Main
+		kept := p.Errors[:0]
+		for _, e := range p.Errors {
+			if e.Kind == packages.TypeError && (!inMain || tooNew(e.Msg)) {
+				continue
+			}
+			kept = append(kept, e)
+		}
+		p.Errors = kept
+		p.IllTyped = len(kept) > 0
+		for _, imp := range p.Imports {
+			p.IllTyped = p.IllTyped || imp.IllTyped
+		}
+	})
 }
 
 func needFacts(analyzers []*analysis.Analyzer) bool {
@@ -381,12 +409,37 @@ func needFacts(analyzers []*analysis.Analyzer) bool {
 
 // loadErrors collects the errors of every loaded package and its
 // dependencies, each message once.
+// tooNew reports whether msg is go/types saying the code is for a newer Go
+// than interleave was built with; it checks the code all the same.
+func tooNew(msg string) bool {
+	return strings.Contains(msg, "requires newer Go version") && strings.Contains(msg, "application built with")
+}
+
+// newerGo reports whether the go command in dir builds with a newer Go
+// release than the one interleave was built with.
+func newerGo(ctx context.Context, dir string) bool {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return false
+	}
+	v := strings.TrimSpace(string(out))
+	return version.IsValid(v) && version.Compare(version.Lang(v), version.Lang(runtime.Version())) > 0
+}
+
 func loadErrors(dir string, pkgs []*packages.Package) *LoadError {
 	byPath := map[string]*PackageErrors{}
 	seen := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		typeChecked := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
+		inMain := p.Module != nil && p.Module.Main
 		for _, e := range p.Errors {
+			if e.Kind == packages.TypeError && (!inMain || tooNew(e.Msg)) {
+				// go/types of this build on another Go release's standard
+				// library or a dependency: the compiler judges those.
+				continue
+			}
 			if typeChecked && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
 				// The compiler's output from go list -export: the type
 				// checker's errors say the same, one by one.

@@ -213,6 +213,7 @@ func prConfirm(static, dynamic []checks.Finding, dir string) []checks.Finding {
 			}
 			s.Evidence = checks.Confirmed
 			s.Schedule, s.Replay, s.Test, s.Goroutines = d.Schedule, d.Replay, d.Test, d.Goroutines
+			s.ReplayToken, s.Interleaving = d.ReplayToken, d.Interleaving
 			s.Severity = max(s.Severity, d.Severity)
 			s.Message += fmt.Sprintf(" (confirmed: %s in %s)", d.Kind, d.Test)
 		}

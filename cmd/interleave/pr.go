@@ -322,9 +322,14 @@ func (r *prRun) logf(format string, a ...any) {
 
 // stage runs f and records its time.
 func (r *prRun) stage(name string, f func() error) error {
+	r.logf("%s …", name)
 	start := time.Now()
 	err := f()
-	r.timings = append(r.timings, prStage{name, time.Since(start)})
+	d := time.Since(start)
+	r.timings = append(r.timings, prStage{name, d})
+	if d >= time.Second {
+		r.logf("%s stage took %v", name, d.Round(100*time.Millisecond))
+	}
 	return err
 }
 
@@ -618,6 +623,12 @@ func (r *prRun) dynamic(ctx context.Context, staticFindings []checks.Finding) ([
 		Workers:      opts.Workers,
 		Strategy:     opts.Strategy,
 		Targets:      targets,
+		Stage: func(ev explore.StageEvent) {
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			printStage(r.env.stderr, "interleave pr: dynamic: ", ev)
+			lastProgress = time.Now()
+		},
 		Progress: func(st explore.Stats) {
 			const every = 10 * time.Second
 			progressMu.Lock()

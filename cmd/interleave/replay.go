@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,8 +18,8 @@ import (
 func init() {
 	register(&command{
 		name:  "replay",
-		short: "Run one schedule file again and say whether the failure reproduces",
-		usage: "[flags] FILE",
+		short: "Run one schedule again and say whether the failure reproduces",
+		usage: "[flags] FILE | -s TOKEN",
 		run: func(ctx context.Context, env *cliEnv, args []string) int {
 			opts, code, ok := parseReplayFlags(env, args)
 			if !ok {
@@ -31,12 +33,22 @@ func init() {
 // replayOptions is what `interleave replay` was asked to do.
 type replayOptions struct {
 	file     string
+	token    string // -s: the schedule itself; "-" reads it from standard input
 	watchdog time.Duration
 }
+
+// replayStdin is where `replay -s -` reads the token (tests replace it).
+var replayStdin io.Reader = os.Stdin
+
+// exitDiverged is replay's exit code when the run failed another way or
+// left the schedule: the recorded failure neither happened nor was ruled
+// out.
+const exitDiverged = 3
 
 func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["replay"])
 	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Call the run hung when a goroutine runs this `long` without reaching a scheduling point")
+	fs.StringVar(&opts.token, "s", "", "Replay the schedule `token` (from a review comment) instead of a file; - reads it from standard input")
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
 	}
@@ -45,8 +57,16 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 		fs.Usage()
 		return opts, exitError, false
 	}
+	if opts.token != "" {
+		if fs.NArg() != 0 {
+			fmt.Fprintf(env.stderr, "interleave replay: -s takes the schedule; got %d more arguments\n", fs.NArg())
+			fs.Usage()
+			return opts, exitError, false
+		}
+		return opts, 0, true
+	}
 	if fs.NArg() != 1 {
-		fmt.Fprintf(env.stderr, "interleave replay: want exactly one schedule file, got %d arguments\n", fs.NArg())
+		fmt.Fprintf(env.stderr, "interleave replay: want exactly one schedule file or -s TOKEN, got %d arguments\n", fs.NArg())
 		fs.Usage()
 		return opts, exitError, false
 	}
@@ -57,10 +77,32 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 	return opts, 0, true
 }
 
-// runReplay replays the schedule; exit 1 when the failure happens again, 0
-// when the run passes.
+// runReplay replays the schedule: exit 1 when the failure happens again, 0
+// when the run follows the schedule to its end and passes, 3 when it fails
+// another way or leaves the schedule, 2 when it cannot run.
 func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
-	res, err := explore.Replay(ctx, opts.file, explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog})
+	ropts := explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog}
+	var res *explore.ReplayResult
+	var err error
+	if opts.token != "" {
+		tok := opts.token
+		if tok == "-" {
+			b, rerr := io.ReadAll(io.LimitReader(replayStdin, 4<<20))
+			if rerr != nil {
+				fmt.Fprintln(env.stderr, "interleave replay: reading the token from standard input:", rerr)
+				return exitError
+			}
+			tok = string(b)
+		}
+		sched, derr := explore.DecodeToken(tok)
+		if derr != nil {
+			fmt.Fprintln(env.stderr, "interleave replay:", derr)
+			return exitError
+		}
+		res, err = explore.ReplaySchedule(ctx, sched, "", ropts)
+	} else {
+		res, err = explore.Replay(ctx, opts.file, ropts)
+	}
 	if err != nil {
 		var be *explore.BuildError
 		if errors.As(err, &be) {
@@ -82,18 +124,23 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 			fmt.Fprintf(env.stdout, "the run diverged from the schedule: %s\n", res.Diverged)
 		}
 	}
-	switch res.Outcome {
-	case explore.Passed:
+	code := exitFindings
+	switch {
+	case res.Outcome == explore.Passed && res.Diverged == "":
 		fmt.Fprintln(env.stdout, "PASS: the failure did not happen again")
-		if res.Diverged == "" && len(s.Decisions) > 0 {
+		if len(s.Decisions) > 0 {
 			fmt.Fprintln(env.stdout, "the run followed the schedule to its end, so the code no longer fails this way")
 		}
-		diverged()
 		return exitOK
-	case explore.Reproduced:
+	case res.Outcome == explore.Passed:
+		fmt.Fprintln(env.stdout, "DIVERGED: the run left the schedule and passed; the code changed since the schedule was recorded, so this says nothing about the failure")
+		diverged()
+		return exitDiverged
+	case res.Outcome == explore.Reproduced:
 		fmt.Fprintln(env.stdout, "REPRODUCED:")
 	default:
 		fmt.Fprintln(env.stdout, "FAILED differently:")
+		code = exitDiverged
 	}
 	diverged()
 	rep := &report.Report{Findings: []checks.Finding{*res.Finding}, Root: env.dir, ToolVersion: toolVersion()}
@@ -104,5 +151,5 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	if res.Detail != "" {
 		fmt.Fprintf(env.stdout, "\n%s\n", strings.TrimRight(res.Detail, "\n"))
 	}
-	return exitFindings
+	return code
 }

@@ -148,6 +148,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		Workers:      opts.workers,
 		StepTimeout:  opts.watchdog,
 		Progress:     prog.update,
+		Stage:        prog.stage,
 	})
 	prog.done()
 	if err != nil {
@@ -251,12 +252,11 @@ func writeReport(env *cliEnv, w report.Writer, rep *report.Report, output string
 // progress shows the search's state on standard error: a bar over the
 // budget on a terminal, a plain line every plainEvery otherwise.
 type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	tty      bool
-	bar      *progressbar.ProgressBar // on a terminal, once the search runs
-	last     time.Time
-	building bool
+	mu   sync.Mutex
+	w    io.Writer
+	tty  bool
+	bar  *progressbar.ProgressBar // on a terminal, once the search runs
+	last time.Time
 }
 
 // plainEvery is how often a non-terminal gets a progress line: often enough
@@ -271,14 +271,23 @@ func newProgress(w io.Writer) *progress {
 	return p
 }
 
+// stage prints a stage of the search as it starts and ends, so that the
+// slow steps (a cold build with the race detector takes minutes) say what
+// they do and how long they took.
+func (p *progress) stage(ev explore.StageEvent) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		_ = p.bar.Clear()
+	}
+	printStage(p.w, "interleave test: ", ev)
+	p.last = time.Now()
+}
+
 func (p *progress) update(st explore.Stats) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if st.Building {
-		if !p.building {
-			p.building = true
-			fmt.Fprintln(p.w, "interleave test: instrumenting and building")
-		}
 		return
 	}
 	left := st.Budget - st.Elapsed

@@ -256,8 +256,10 @@ func TestProgress(t *testing.T) {
 	var tty bytes.Buffer
 	p := &progress{w: &tty, tty: true}
 	p.update(explore.Stats{Building: true})
+	p.stage(explore.StageEvent{Name: "building the test binary of example.com/p"})
+	p.stage(explore.StageEvent{Name: "building the test binary of example.com/p", Done: true, Took: 41234 * time.Millisecond})
 	p.update(st)
-	if out := tty.String(); !strings.Contains(out, "instrumenting and building") || !strings.Contains(out, "1234 schedules, 617/s, 2 finding(s), 8s left, TestX") {
+	if out := tty.String(); !strings.Contains(out, "interleave test: building the test binary of example.com/p …\ninterleave test:   took 41.2s\n") || !strings.Contains(out, "1234 schedules, 617/s, 2 finding(s), 8s left, TestX") {
 		t.Errorf("terminal progress = %q", out)
 	}
 	p.done()

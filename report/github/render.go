@@ -114,7 +114,13 @@ func (p *publisher) writeDynamic(b *strings.Builder, f *checks.Finding) {
 			b.WriteString("\n")
 		}
 	}
-	if f.Schedule != "" {
+	if story := report.StoryMarkdown(f.Interleaving); story != "" {
+		b.WriteString("\n")
+		b.WriteString(story)
+	}
+	// The replay command carries the schedule when it can: the file's
+	// JSON is then not pasted.
+	if f.Schedule != "" && p.tokenCommand(f) == "" {
 		fmt.Fprintf(b, "\n<details><summary>Schedule %s</summary>\n\n", htmlEscape(f.Schedule))
 		if text, ok := p.readSchedule(f.Schedule); ok {
 			fence := fenceFor(text)
@@ -124,10 +130,24 @@ func (p *publisher) writeDynamic(b *strings.Builder, f *checks.Finding) {
 		}
 		b.WriteString("\n</details>\n")
 	}
-	if cmd := p.replayCommand(f); cmd != "" {
+	if cmd := p.tokenCommand(f); cmd != "" {
+		fmt.Fprintf(b, "\nReplay it in a clone of this branch (the schedule is in the command; with interleave installed, `interleave replay -s …` does the same):\n\n```sh\n%s\n```\n", cmd)
+	} else if cmd := p.replayCommand(f); cmd != "" {
 		fence := fenceFor(cmd)
 		fmt.Fprintf(b, "\nReplay it:\n\n%ssh\n%s\n%s\n", fence, cmd, fence)
 	}
+}
+
+// tokenCommand is the replay command carrying the schedule, or "".
+func (p *publisher) tokenCommand(f *checks.Finding) string {
+	return report.TokenReplayCommand(f, p.in.ToolVersion, oneLine(p.in.ReplayCommand))
+}
+
+// RenderComment renders the review comment of a finding as Publish posts
+// it (for tests and previews).
+func RenderComment(in Input, f report.JSONFinding) string {
+	p := &publisher{in: in}
+	return p.commentBody(&f)
 }
 
 // replayCommand is "<base> <schedule>", or the finding's own command when

@@ -62,11 +62,25 @@ type Options struct {
 	Workers      int           // worker processes per test (default GOMAXPROCS)
 	Targets      []string      // "file.go:12" sites where preemption is favoured
 	Progress     func(Stats)   // called about twice a second, and once at the end
+	// Stage, when set, is told when each stage of the run starts and ends:
+	// loading and instrumenting, each build, each test's search, shrinking.
+	Stage func(StageEvent)
 	// StepTimeout is the watchdog: the longest a controlled goroutine may
 	// take to reach its next scheduling point (default DefaultStepTimeout).
 	// A goroutine stuck that long is a finding; one stuck when the budget
 	// runs out, before the full timeout, is a note.
 	StepTimeout time.Duration
+}
+
+// StageEvent is a stage of Run starting (Done false) or ending (Done
+// true, with its wall time).
+type StageEvent struct {
+	Name string
+	Done bool
+	Took time.Duration
+	// Detail is set at the end of a test's search: its schedules and
+	// failures.
+	Detail string
 }
 
 // TestStats counts one test's schedules.
@@ -170,6 +184,8 @@ type search struct {
 	noResults []string        // workers whose process ran nothing
 	deadline  time.Time       // end of the budget
 	hardStop  time.Time       // no process outlives it
+	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
+	shrinkUntil time.Time
 }
 
 // plainIndex is the schedule index of the unperturbed run: it runs in a
@@ -210,10 +226,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	s.stats.Building = true
 	s.progress()
 
+	endStage := s.stage("loading and instrumenting " + strings.Join(opts.Patterns, " "))
 	inst, err := instrument(ctx, opts.Dir, opts.Patterns)
 	if err != nil {
 		return nil, err
 	}
+	endStage("")
 	defer inst.Cleanup()
 	s.inst = inst
 	work, err := os.MkdirTemp("", "interleave-explore-")
@@ -238,6 +256,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			continue
 		}
 		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", len(bins)))
+		what := "building the test binary of " + t.pkg.ImportPath
+		if opts.Race {
+			what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
+		}
+		endStage := s.stage(what)
 		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
 			var be *BuildError
 			if !errors.As(err, &be) {
@@ -247,6 +270,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			s.note(fmt.Sprintf("%s not searched: it does not build under the rewrite:\n%s", t.pkg.ImportPath, tailLines(be.Output, 10)))
 			bin = ""
 		}
+		endStage("")
 		bins[t.pkg.ImportPath] = bin
 	}
 	var built []*target
@@ -353,6 +377,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()
+		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(targets), slice.Round(100*time.Millisecond)))
 		began := time.Now()
 		s.searchTest(ctx, t, began.Add(slice))
 		// A crash is confirmed in a fresh process right away, inside the
@@ -360,7 +385,9 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		s.confirmCrashes(ctx, t)
 		s.mu.Lock()
 		t.stats.Elapsed += time.Since(began)
+		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
 		s.mu.Unlock()
+		endStage(detail)
 	}
 	// Crashes of the unperturbed runs of tests not searched after them.
 	for _, t := range targets {
@@ -377,9 +404,14 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
 	}
 	res := &Result{Seed: opts.Seed, Notes: s.notes}
+	endStage := func(string) {}
+	if len(s.order) > 0 {
+		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
+	}
+	defer endStage("")
 	for _, k := range s.order {
 		f, t := s.failures[k], s.owners[k]
-		finding, err := s.finding(f, t)
+		finding, err := s.finding(ctx, f, t)
 		if err != nil {
 			return nil, err
 		}
@@ -459,7 +491,11 @@ func instrument(ctx context.Context, dir string, patterns []string) (*rewrite.Re
 	if err != nil {
 		var be *rewrite.BuildError
 		if errors.As(err, &be) {
-			return nil, &BuildError{Package: strings.Join(patterns, " "), Output: strings.Join(be.Errors, "\n")}
+			out := strings.Join(be.Errors, "\n")
+			if be.Hint != "" {
+				out += "\n" + be.Hint
+			}
+			return nil, &BuildError{Package: strings.Join(patterns, " "), Output: out}
 		}
 		return nil, fmt.Errorf("instrument %s: %w", strings.Join(patterns, " "), err)
 	}
@@ -1092,6 +1128,19 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 	s.add(pc.t, f)
 }
 
+// stage tells Options.Stage that a stage starts and returns the function
+// that tells it ended.
+func (s *search) stage(name string) (end func(detail string)) {
+	if s.opts.Stage == nil {
+		return func(string) {}
+	}
+	s.opts.Stage(StageEvent{Name: name})
+	start := time.Now()
+	return func(detail string) {
+		s.opts.Stage(StageEvent{Name: name, Done: true, Took: time.Since(start), Detail: detail})
+	}
+}
+
 func (s *search) startProgress() (stop func()) {
 	if s.opts.Progress == nil {
 		return func() {}
@@ -1138,7 +1187,7 @@ func (s *search) snapshot() Stats {
 }
 
 // finding turns a unique failure into a Finding and writes its schedule file.
-func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
+func (s *search) finding(ctx context.Context, f *failure, t *target) (checks.Finding, error) {
 	sched := &rt.Schedule{
 		Version:   rt.ScheduleVersion,
 		Package:   t.pkg.ImportPath,
@@ -1158,6 +1207,7 @@ func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
 	if sched.Decisions == nil {
 		sched.Decisions = []rt.Decision{}
 	}
+	told := s.tellFinding(ctx, f, t, sched)
 	name := fmt.Sprintf("%s-%s-%s.json", t.name, f.kind, f.fingerprint())
 	path := filepath.Join(s.opts.SchedulesDir, name)
 	if err := WriteSchedule(path, sched); err != nil {
@@ -1167,7 +1217,12 @@ func (s *search) finding(f *failure, t *target) (checks.Finding, error) {
 	if rel, err := filepath.Rel(s.opts.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
 		shown = rel
 	}
-	return makeFinding(f, t.pkg.ImportPath, t.name, shown), nil
+	fd := makeFinding(f, t.pkg.ImportPath, t.name, shown)
+	fd.Interleaving = told
+	if tok, err := EncodeToken(sched); err == nil {
+		fd.ReplayToken = tok
+	}
+	return fd, nil
 }
 
 // makeFinding builds the Finding of a failure.

@@ -23,9 +23,10 @@ type failure struct {
 	related    []checks.Related
 	seed       int64
 	decisions  []rt.Decision
-	detail     string // race report or crash output, for replay's printout
-	confirmed  bool   // a crash that a fresh process reproduced
-	strategy   string // of the schedule that failed ("" for Options.Strategy)
+	states     []rt.GoroutineState // the goroutines when the schedule ended
+	detail     string              // race report or crash output, for replay's printout
+	confirmed  bool                // a crash that a fresh process reproduced
+	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 }
 
 // isHang reports whether f is the watchdog's: a goroutine that never
@@ -129,6 +130,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		site:      r.Site,
 		seed:      r.Seed,
 		decisions: r.Decisions,
+		states:    r.Goroutines,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {

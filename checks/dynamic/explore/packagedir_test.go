@@ -3,6 +3,7 @@ package explore
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
@@ -40,5 +41,18 @@ func TestPackageDirNestedModule(t *testing.T) {
 	sched = &rt.Schedule{Package: "example.com/gone", Dir: "gone"}
 	if got, err := packageDir(sched, root, filepath.Join(root, "s.json")); err == nil {
 		t.Errorf("packageDir of a missing package = %q, want an error", got)
+	}
+	// A schedule of another module says so, with no path (a token).
+	sched = &rt.Schedule{Package: "example.com/bank/ledger", Dir: "ledger"}
+	_, err = packageDir(sched, filepath.Join(root, "inner"), "")
+	if err == nil || !strings.Contains(err.Error(), "for package example.com/bank/ledger of module example.com/bank, but") ||
+		!strings.Contains(err.Error(), "is in module example.com/inner: run interleave replay in a clone of example.com/bank") {
+		t.Errorf("another module: err = %v", err)
+	}
+	// A package of this module that is not in this checkout.
+	sched = &rt.Schedule{Package: "example.com/inner/gone", Dir: "gone"}
+	_, err = packageDir(sched, filepath.Join(root, "inner"), "")
+	if err == nil || !strings.Contains(err.Error(), "which is not in this checkout of example.com/inner") {
+		t.Errorf("missing package: err = %v", err)
 	}
 }

@@ -46,6 +46,10 @@ type ReplayResult struct {
 	// Diverged says where the run left the recorded schedule, if it did.
 	Diverged string
 	Steps    int
+	// Decisions and States are the replayed run's own decisions and its
+	// goroutines when it ended (for telling the interleaving).
+	Decisions []rt.Decision
+	States    []rt.GoroutineState
 }
 
 // Replay instruments and builds the schedule's package (with the race
@@ -56,6 +60,12 @@ func Replay(ctx context.Context, path string, opts ReplayOptions) (*ReplayResult
 	if err != nil {
 		return nil, err
 	}
+	return ReplaySchedule(ctx, sched, path, opts)
+}
+
+// ReplaySchedule is Replay for a schedule in hand (decoded from a token);
+// path, when set, is the file it came from.
+func ReplaySchedule(ctx context.Context, sched *rt.Schedule, path string, opts ReplayOptions) (*ReplayResult, error) {
 	r, err := newReplayer(ctx, sched, path, opts)
 	if err != nil {
 		return nil, err
@@ -166,6 +176,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	}
 	if last != nil {
 		res.Diverged, res.Steps = last.Diverged, last.Steps
+		res.Decisions, res.States = last.Decisions, last.Goroutines
 	}
 	for _, rep := range out.races {
 		if f, ok := fromRace(rep); ok {
@@ -194,6 +205,15 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	}
 	fd := makeFinding(pick, sched.Package, sched.Test, path)
 	fd.Replay = ""
+	fd.Interleaving = tell(res.Decisions, res.States, pick.kind, func(site string) string {
+		if pos, ok := parseSite(site); ok {
+			return sourceLine(filepath.Join(r.pkgDir, filepath.Base(pos.File)), pos.Line)
+		}
+		return ""
+	})
+	if fd.Interleaving != nil {
+		fd.Interleaving.End = endOf(pick)
+	}
 	res.Finding = &fd
 	res.Detail = pick.detail
 	return res, nil
@@ -218,11 +238,14 @@ func sameSite(a, b string) bool {
 // packageDir finds the schedule's package directory: Schedule.Dir under the
 // module root above dir, or above the schedule file.
 func packageDir(s *rt.Schedule, dir, path string) (string, error) {
-	abs, _ := filepath.Abs(path)
-	var fallback string
+	starts := []string{dir}
+	if path != "" {
+		abs, _ := filepath.Abs(path)
+		starts = []string{filepath.Dir(abs), dir}
+	}
 	// The schedule file usually sits inside the module it came from; the
 	// working directory may be another module (a parent repository).
-	for _, start := range []string{filepath.Dir(abs), dir} {
+	for _, start := range starts {
 		root := moduleRoot(start)
 		if root == "" {
 			continue
@@ -234,14 +257,35 @@ func packageDir(s *rt.Schedule, dir, path string) (string, error) {
 		if importPath(root, s.Dir) == s.Package {
 			return d, nil
 		}
-		if fallback == "" {
-			fallback = d
-		}
 	}
-	if fallback != "" {
-		return fallback, nil
+	return "", wrongPlace(s, dir)
+}
+
+// wrongPlace says why the schedule's package is not here: another module,
+// or a package of this module that does not exist (any more).
+func wrongPlace(s *rt.Schedule, dir string) error {
+	want := scheduleModule(s)
+	root := moduleRoot(dir)
+	if root == "" {
+		return fmt.Errorf("this schedule is for package %s of module %s, and %s is not inside a Go module: run interleave replay in a clone of %s", s.Package, want, dir, want)
 	}
-	return "", fmt.Errorf("cannot find package %s (directory %q under the module root) from %s: run interleave replay inside the module", s.Package, s.Dir, dir)
+	here := importPath(root, ".")
+	if want != "" && here != want {
+		return fmt.Errorf("this schedule is for package %s of module %s, but %s is in module %s: run interleave replay in a clone of %s", s.Package, want, dir, here, want)
+	}
+	return fmt.Errorf("this schedule is for package %s, which is not in this checkout of %s (no directory %s under %s): check out the commit the schedule was recorded on", s.Package, here, s.Dir, root)
+}
+
+// scheduleModule is the module path of the schedule's package: its import
+// path without the package's directory under the module root.
+func scheduleModule(s *rt.Schedule) string {
+	if s.Dir == "" || s.Dir == "." {
+		return s.Package
+	}
+	if m, ok := strings.CutSuffix(s.Package, "/"+s.Dir); ok {
+		return m
+	}
+	return ""
 }
 
 // importPath returns the import path of directory rel (slash-separated)

@@ -1,10 +1,15 @@
 package explore
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -45,17 +50,76 @@ func ReadSchedule(path string) (*rt.Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseSchedule(b, path)
+}
+
+// parseSchedule decodes and checks a schedule; what names it in errors.
+func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	var s rt.Schedule
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s is not a schedule file: %w", path, err)
+		return nil, fmt.Errorf("%s is not a schedule: %w", what, err)
 	}
 	switch {
 	case s.Version == 0:
-		return nil, fmt.Errorf("%s is not a schedule file: no version", path)
+		return nil, fmt.Errorf("%s is not a schedule: no version", what)
 	case s.Version > rt.ScheduleVersion:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads version %d", path, s.Version, rt.ScheduleVersion)
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads version %d", what, s.Version, rt.ScheduleVersion)
 	case s.Package == "" || s.Test == "":
-		return nil, fmt.Errorf("%s is not a schedule file: package or test missing", path)
+		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	}
 	return &s, nil
+}
+
+// tokenPrefix starts every schedule token; it versions the encoding.
+const tokenPrefix = "s1."
+
+// maxTokenBytes bounds a token that DecodeToken accepts.
+const maxTokenBytes = 1 << 20
+
+// EncodeToken packs a schedule into a token for `interleave replay -s`:
+// its compact JSON (without the original, unshrunk decisions), zlib
+// compressed, base64url. The token carries everything a replay needs, so a
+// review comment's command replays on any clone of the code.
+func EncodeToken(s *rt.Schedule) (string, error) {
+	c := *s
+	c.Original = nil
+	js, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	zw, err := zlib.NewWriterLevel(&buf, zlib.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	zw.Write(js)
+	if err := zw.Close(); err != nil {
+		return "", err
+	}
+	return tokenPrefix + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// DecodeToken reverses EncodeToken and checks the schedule.
+func DecodeToken(tok string) (*rt.Schedule, error) {
+	tok = strings.TrimSpace(tok)
+	body, ok := strings.CutPrefix(tok, tokenPrefix)
+	if !ok {
+		return nil, fmt.Errorf("not a schedule token: it should start with %q", tokenPrefix)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(body)
+	if err != nil {
+		return nil, fmt.Errorf("not a schedule token (cut short when copied?): %w", err)
+	}
+	zr, err := zlib.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("not a schedule token: %w", err)
+	}
+	js, err := io.ReadAll(io.LimitReader(zr, maxTokenBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("not a schedule token (cut short when copied?): %w", err)
+	}
+	if len(js) > maxTokenBytes {
+		return nil, fmt.Errorf("schedule token too large")
+	}
+	return parseSchedule(js, "the token")
 }

@@ -84,13 +84,20 @@ func (r *Result) Cleanup() error {
 // BuildError reports packages that do not compile, with the compiler's words.
 type BuildError struct {
 	Errors []string // "file:line:col: message"
+	// Hint is set when the module's Go release is not the one interleave
+	// was built with, which may be the cause.
+	Hint string
 }
 
 func (e *BuildError) Error() string {
 	if len(e.Errors) == 0 {
 		return "packages do not compile"
 	}
-	return "packages do not compile:\n\t" + strings.Join(e.Errors, "\n\t")
+	s := "packages do not compile:\n\t" + strings.Join(e.Errors, "\n\t")
+	if e.Hint != "" {
+		s += "\n" + e.Hint
+	}
+	return s
 }
 
 // Instrument rewrites the packages matched by opts.Patterns and the

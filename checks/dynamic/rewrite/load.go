@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -62,7 +63,12 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("rewrite: loading %s: %w", strings.Join(patterns, " "), err)
 	}
-	if berr := collectErrors(pkgs); berr != nil {
+	if berr := collectErrors(pkgs, gomod); berr != nil {
+		if v := goVersionIn(ctx, dir); v != "" && langVersion(v) != langVersion(runtime.Version()) {
+			berr.Hint = fmt.Sprintf("interleave was built with %s and reads the module's code with that release's type checker; the module builds with %s. "+
+				"If the code compiles with go build, run interleave built by the same toolchain: GOTOOLCHAIN=%s go run github.com/interleave-dev/interleave/cmd/interleave@latest ...",
+				runtime.Version(), v, v)
+		}
 		return nil, berr
 	}
 	if len(pkgs) == 0 {
@@ -212,6 +218,28 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	return res, nil
 }
 
+// goVersionIn is the Go release the go command selects in dir
+// (go.mod's toolchain line, GOTOOLCHAIN), or "".
+func goVersionIn(ctx context.Context, dir string) string {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// langVersion cuts a release ("go1.27.3") to its language version ("go1.27").
+func langVersion(v string) string {
+	if i := strings.Index(v, "."); i >= 0 {
+		if j := strings.Index(v[i+1:], "."); j >= 0 {
+			return v[:i+1+j]
+		}
+	}
+	return v
+}
+
 func goEnvGOMOD(ctx context.Context, dir string) (string, error) {
 	if st, err := os.Stat(dir); err != nil {
 		return "", fmt.Errorf("rewrite: %w", err)
@@ -229,13 +257,24 @@ func goEnvGOMOD(ctx context.Context, dir string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// collectErrors returns a *BuildError listing every load, parse and type
-// error of the loaded packages and their dependencies, or nil.
-func collectErrors(pkgs []*packages.Package) error {
+// collectErrors returns a *BuildError listing the load and parse errors of
+// the loaded packages and their dependencies and the type errors of the
+// main module's packages (go.mod at gomod), or nil.
+//
+// Type errors outside the main module are left to the compiler: go/types
+// here is the one interleave was built with, and a standard library or
+// dependency of another Go release may use language it does not know (Go
+// 1.27's internal/poll fills promoted fields in a struct literal). `go test
+// -c` with the module's own toolchain reports any real error later.
+func collectErrors(pkgs []*packages.Package, gomod string) *BuildError {
 	seen := map[string]bool{}
 	var errs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		inMain := p.Module != nil && sameFile(p.Module.GoMod, gomod)
 		for _, e := range p.Errors {
+			if e.Kind == packages.TypeError && (!inMain || tooNew(e.Msg)) {
+				continue
+			}
 			s := e.Msg
 			if e.Pos != "" && e.Pos != "-" {
 				s = e.Pos + ": " + e.Msg
@@ -251,6 +290,13 @@ func collectErrors(pkgs []*packages.Package) error {
 	}
 	sort.Strings(errs)
 	return &BuildError{Errors: errs}
+}
+
+// tooNew reports whether msg is go/types saying that the package or file
+// is for a newer Go than the one interleave was built with: the checking
+// goes on, and only an error in the language it does not know matters.
+func tooNew(msg string) bool {
+	return strings.Contains(msg, "requires newer Go version") && strings.Contains(msg, "application built with")
 }
 
 func sameFile(a, b string) bool {

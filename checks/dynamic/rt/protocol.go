@@ -72,6 +72,10 @@ type Decision struct {
 	// Partner is the goroutine released together with G to complete an
 	// unbuffered channel operation (added by rt; absent otherwise).
 	Partner *int `json:"partner,omitempty"`
+	// Obj numbers the object of the operation (mutex, channel, WaitGroup...)
+	// in the order the run first met it, from 1; 0 when there is none. It
+	// lets a report tell two locks taken at the same line apart.
+	Obj int `json:"obj,omitempty"`
 }
 
 // Signature identifies a failure independently of the schedule.
@@ -94,6 +98,9 @@ type Schedule struct {
 	Seed      int64      `json:"seed"`
 	Decisions []Decision `json:"decisions"`
 	Failure   *Signature `json:"failure,omitempty"`
+	// Original is the schedule as the search found it, when Decisions is
+	// a shrunk copy with fewer preemptions (rt replays Decisions only).
+	Original []Decision `json:"original,omitempty"`
 }
 
 // GoroutineState is one goroutine when a schedule ended.
@@ -102,6 +109,7 @@ type GoroutineState struct {
 	Op    string `json:"op,omitempty"`   // what it is blocked on ("chan receive", "Mutex.Lock")
 	Site  string `json:"site,omitempty"` // file:line of that operation
 	Stack string `json:"stack,omitempty"`
+	Obj   int    `json:"obj,omitempty"` // the operation's object, numbered as in Decision.Obj
 }
 
 // Result is one finished schedule.

@@ -228,6 +228,7 @@ type sched struct {
 	live    int
 	last    int
 
+	objs      map[unsafe.Pointer]int // Decision.Obj numbers
 	mutexes   map[unsafe.Pointer]*mutexState
 	rws       map[unsafe.Pointer]*rwState
 	wgs       map[unsafe.Pointer]*int
@@ -933,7 +934,7 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Site: s.shortSiteOf(g), Op: g.req.op.String()}
+	d := Decision{G: g.id, Site: s.shortSiteOf(g), Op: g.req.op.String(), Obj: s.objOf(&g.req)}
 	rep := reply{mode: mRun}
 	release := true
 	r := &g.req
@@ -1069,9 +1070,35 @@ func (s *sched) record(d Decision) {
 		if d.Partner != nil {
 			line += `,"partner":` + strconv.Itoa(*d.Partner)
 		}
+		if d.Obj != 0 {
+			line += `,"obj":` + strconv.Itoa(d.Obj)
+		}
 		rawStderr(line + "}\n")
 	}
 	s.steps++
+}
+
+// objOf numbers the object of a request in the order the run first met
+// it (Decision.Obj); 0 when the request has none.
+//
+//go:norace
+func (s *sched) objOf(r *request) int {
+	p := r.obj
+	if r.op == opLockerLock || r.op == opLockerUnlock || (p == nil && r.locker != nil) {
+		_, p = lockerKind(r.locker)
+	}
+	if p == nil {
+		return 0
+	}
+	if s.objs == nil {
+		s.objs = map[unsafe.Pointer]int{}
+	}
+	n, ok := s.objs[p]
+	if !ok {
+		n = len(s.objs) + 1
+		s.objs[p] = n
+	}
+	return n
 }
 
 // MarkerDecision starts a traced decision line (Config.Trace).
@@ -1668,6 +1695,7 @@ func (s *sched) collectStates(f *failure) {
 			st.Op = g.req.op.String()
 			st.Site = s.siteOf(g)
 			st.Stack = g.stack
+			st.Obj = s.objOf(&g.req)
 		} else {
 			st.Op = "running"
 		}

@@ -161,7 +161,9 @@ func (f *fixture) send(event, delivery string, body []byte, sign func([]byte) (s
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if d := time.Since(start); d > 2*time.Second {
+	// GitHub gives up after 10 s: that, not a figure a loaded machine
+	// can miss, is the bound.
+	if d := time.Since(start); d > 10*time.Second {
 		f.t.Errorf("delivery answered after %v; GitHub gives up after 10 s", d)
 	}
 	return resp.StatusCode, string(b)
@@ -224,10 +226,11 @@ func (f *fixture) comment(login, body string) (int64, []byte) {
 	})
 }
 
-// waitFor polls cond until it holds or 90 s pass.
+// waitFor polls cond until it holds or 5 minutes pass: a hang-catcher,
+// long enough for a job's cold race build on a loaded machine.
 func (f *fixture) waitFor(what string, cond func() bool) {
 	f.t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(5 * time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
 			f.t.Fatalf("timed out waiting for %s", what)
@@ -647,8 +650,8 @@ func TestJobTimeLimit(t *testing.T) {
 		jobs := f.jobs()
 		return len(jobs) == 1 && jobs[0].State == StateFailed
 	})
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("job failed after %v; the 1.5s limit did not stop it promptly", d)
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("job failed after %v; the 1.5s limit did not stop it (the budget is a minute)", d)
 	}
 	j := f.jobs()[0]
 	if !strings.Contains(j.Reason, "exceeded the job time limit of 1.5s") {
@@ -992,13 +995,13 @@ func TestWatchdogKillsProcessGroup(t *testing.T) {
 			defer cancel()
 			start := time.Now()
 			_, err := s.runLogged(ctx, dir, scrubbedEnv(), filepath.Join(dir, "log"), "sh", "-c", tc.script)
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("returned after %v", d)
+			if d := time.Since(start); d > 25*time.Second {
+				t.Errorf("returned after %v (the script sleeps 30 s)", d)
 			}
 			if tc.limit < time.Second && err != errJobTimeout {
 				t.Errorf("err = %v, want the time limit", err)
 			}
-			deadline := time.Now().Add(5 * time.Second)
+			deadline := time.Now().Add(20 * time.Second)
 			for len(processesUnder(dir)) > 0 {
 				if time.Now().After(deadline) {
 					t.Fatalf("processes left running: %v", processesUnder(dir))

@@ -768,7 +768,7 @@ func TestFaultDelay(t *testing.T) {
 	if _, _, err := gh.Issues.CreateComment(short, owner, repo, 7, &github.IssueComment{Body: github.String("hi")}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err %v, want the deadline", err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		reqs := s.Requests()
 		if last := reqs[len(reqs)-1]; last.Method == "POST" {

@@ -1,0 +1,177 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// maxShrinkRuns bounds the replays spent shrinking one failing schedule,
+// and shrinkTime the wall time spent shrinking all the failures of a run:
+// a schedule not shrunk in time is told as it is.
+const (
+	maxShrinkRuns = 8
+	shrinkTime    = 10 * time.Second
+)
+
+// countPreemptions is the number of preemptions in ds (see preemptionsAt).
+func countPreemptions(ds []rt.Decision, states []rt.GoroutineState) int {
+	n := 0
+	for _, p := range preemptionsAt(ds, states) {
+		if p >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// shrink looks for a schedule with fewer preemptions that fails the same
+// way. For each preemption (goroutine A stops so that B runs), it tries
+// the schedule in which A first runs on until its next switch, and keeps
+// it when a fresh replay follows it to the end and reproduces the failure.
+// It returns the decisions and final goroutine states of the shortest one
+// found; ok is false when none was better.
+func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.GoroutineState) (ds []rt.Decision, states []rt.GoroutineState, ok bool) {
+	if sched.Failure == nil || sched.Failure.Kind == string(checks.Fatal) || len(sched.Decisions) == 0 {
+		return nil, nil, false
+	}
+	cur, curStates := sched.Decisions, states0
+	best := countPreemptions(cur, curStates)
+	runs := 0
+	for improved := true; improved && best > 0; {
+		improved = false
+		pre := preemptionsAt(cur, curStates)
+		for i := range cur {
+			if pre[i] < 0 {
+				continue
+			}
+			cand := runOn(cur, i, pre[i])
+			if cand == nil {
+				continue
+			}
+			if runs >= maxShrinkRuns || ctx.Err() != nil {
+				return ds, states, ok
+			}
+			runs++
+			try := *sched
+			try.Decisions = cand
+			res, err := r.run(ctx, &try, "")
+			if err != nil || res.Outcome != Reproduced || res.Diverged != "" || len(res.Decisions) == 0 {
+				continue
+			}
+			if n := countPreemptions(res.Decisions, res.States); n < best {
+				cur, curStates, best = res.Decisions, res.States, n
+				ds, states, ok = res.Decisions, res.States, true
+				improved = true
+				break
+			}
+		}
+	}
+	return ds, states, ok
+}
+
+// runOn returns ds with goroutine a's next run of decisions (after the
+// preemption at i) moved to i, so that a runs on instead of being
+// preempted; nil when a does not run again.
+func runOn(ds []rt.Decision, i, a int) []rt.Decision {
+	j := i + 1
+	for j < len(ds) && ds[j].G != a {
+		j++
+	}
+	if j == len(ds) {
+		return nil
+	}
+	e := j
+	for e < len(ds) && ds[e].G == a {
+		e++
+	}
+	out := make([]rt.Decision, 0, len(ds))
+	out = append(out, ds[:i]...)
+	out = append(out, ds[j:e]...)
+	out = append(out, ds[i:j]...)
+	return append(out, ds[e:]...)
+}
+
+// tellFinding shrinks the failure's schedule in place (keeping the
+// original in sched.Original) and tells it.
+func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule) *checks.Interleaving {
+	states := f.states
+	original := 0
+	if s.shrinkUntil.IsZero() {
+		s.shrinkUntil = time.Now().Add(shrinkTime)
+	}
+	if t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
+		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)
+		defer cancel()
+		r := &replayer{
+			opts: ReplayOptions{Timeout: time.Minute, StepTimeout: s.opts.StepTimeout},
+			pkg:  t.pkg.ImportPath, race: s.opts.Race, pkgDir: t.pkg.Dir,
+			work: s.workDir, bin: t.bin, tests: map[string]bool{t.name: true},
+		}
+		if ds, st, ok := r.shrink(ctx, sched, states); ok {
+			original = countPreemptions(sched.Decisions, states)
+			sched.Original = sched.Decisions
+			sched.Decisions, states = ds, st
+		}
+	}
+	it := tell(sched.Decisions, states, f.kind, s.sourceAt(t))
+	if it != nil {
+		it.Original = original
+		it.End = endOf(f)
+	}
+	return it
+}
+
+// sourceAt returns a function giving the source line of a "file.go:12"
+// site: a file of the test's package, else the one instrumented file of
+// the module with that name.
+func (s *search) sourceAt(t *target) func(string) string {
+	return func(site string) string {
+		pos, ok := parseSite(site)
+		if !ok {
+			return ""
+		}
+		name := filepath.Base(pos.File)
+		if l := sourceLine(filepath.Join(t.pkg.Dir, name), pos.Line); l != "" {
+			return l
+		}
+		if s.inst == nil {
+			return ""
+		}
+		var found string
+		for orig := range s.inst.Files {
+			if filepath.Base(orig) == name {
+				if found != "" {
+					return "" // ambiguous
+				}
+				found = orig
+			}
+		}
+		if found == "" {
+			return ""
+		}
+		return sourceLine(found, pos.Line)
+	}
+}
+
+// endOf says how a told interleaving ends: the failure kind, and for a
+// failure that is not goroutines stuck (shown as the last steps) its
+// message.
+func endOf(f *failure) string {
+	kind := strings.ReplaceAll(string(f.kind), "-", " ")
+	if f.kind == checks.Deadlock || f.kind == checks.Leak {
+		return kind
+	}
+	msg := firstLine(f.message)
+	if m, ok := strings.CutPrefix(msg, kind+": "); ok {
+		msg = m
+	}
+	if msg == "" {
+		return kind
+	}
+	return kind + ": " + msg
+}

@@ -1,0 +1,129 @@
+package explore
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// abba is the schedule of two transfers in opposite directions that
+// deadlock: g1 locks from.mu (object 1), g2 preempts it and locks its
+// from.mu (object 2), then each waits for the other's.
+var abba = []rt.Decision{
+	{G: 0, Op: "start"},
+	{G: 0, Site: "t_test.go:10", Op: "go"},
+	{G: 0, Site: "t_test.go:11", Op: "go"},
+	{G: 1, Op: "start"},
+	{G: 1, Site: "bank.go:60", Op: "Mutex.Lock", Obj: 1},
+	{G: 2, Op: "start"},
+	{G: 2, Site: "bank.go:60", Op: "Mutex.Lock", Obj: 2},
+}
+
+var abbaStates = []rt.GoroutineState{
+	{ID: 0, Op: "WaitGroup.Wait", Site: "/m/t_test.go:12", Obj: 3},
+	{ID: 1, Op: "Mutex.Lock", Site: "/m/bank.go:62", Obj: 2},
+	{ID: 2, Op: "Mutex.Lock", Site: "/m/bank.go:62", Obj: 1},
+}
+
+var bankSource = map[string]string{
+	"bank.go:60":   "\tfrom.mu.Lock()",
+	"bank.go:62":   "\tto.mu.Lock()",
+	"t_test.go:12": "\twg.Wait()",
+}
+
+func TestTellDeadlock(t *testing.T) {
+	it := tell(abba, abbaStates, checks.Deadlock, func(site string) string { return bankSource[site] })
+	if it == nil {
+		t.Fatal("nothing told")
+	}
+	var got []string
+	for _, st := range it.Steps {
+		got = append(got, st.Sentence(func(s string) string { return "`" + s + "`" }))
+	}
+	want := []string{
+		"g0 starts g1 at t_test.go:10",
+		"g0 starts g2 at t_test.go:11",
+		"g1 locks `from.mu` (lock A) at bank.go:60",
+		"g2 locks `from.mu` (lock B) at bank.go:60, preempting g1",
+		"g0 waits on `wg` at t_test.go:12",
+		"g1 waits to lock `to.mu` (lock B, held by g2) at bank.go:62",
+		"g2 waits to lock `to.mu` (lock A, held by g1) at bank.go:62",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("story:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if it.Preemptions != 1 {
+		t.Errorf("preemptions = %d, want 1 (g1 could have taken to.mu)", it.Preemptions)
+	}
+}
+
+func TestPreemptionsAt(t *testing.T) {
+	// g0 blocks in Wait: not a preemption. g2 runs while g1 could take a
+	// free lock: a preemption.
+	got := preemptionsAt(abba, abbaStates)
+	want := []int{-1, -1, -1, -1, -1, 1, -1}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("preemptionsAt = %v, want %v", got, want)
+	}
+	// Without the end states g1 never runs again: nothing to preempt.
+	if n := countPreemptions(abba, nil); n != 0 {
+		t.Errorf("countPreemptions without states = %d, want 0", n)
+	}
+}
+
+func TestRunOn(t *testing.T) {
+	ds := []rt.Decision{{G: 1}, {G: 2}, {G: 2}, {G: 1}, {G: 1}, {G: 2}}
+	got := runOn(ds, 1, 1)
+	want := []rt.Decision{{G: 1}, {G: 1}, {G: 1}, {G: 2}, {G: 2}, {G: 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("runOn = %v, want %v", got, want)
+	}
+	if runOn(ds[:3], 1, 1) != nil {
+		t.Error("runOn of a goroutine that never runs again should be nil")
+	}
+}
+
+func TestOperand(t *testing.T) {
+	for _, c := range []struct{ src, op, want string }{
+		{"\tdefer b.accounts[id].mu.Unlock()", "Mutex.Unlock", "b.accounts[id].mu"},
+		{"\tl.mu.RLock()", "RWMutex.RLock", "l.mu"},
+		{"\tresults <- r", "chan send", "results"},
+		{"\tcase v := <-done:", "chan receive", "done"},
+		{"\tclose(s.quit)", "close", "s.quit"},
+		{"\tdefer wg.Done()", "WaitGroup.Add", "wg"},
+		{"}", "Mutex.Unlock", ""},
+	} {
+		if got := operand(c.src, c.op); got != c.want {
+			t.Errorf("operand(%q, %s) = %q, want %q", c.src, c.op, got, c.want)
+		}
+	}
+}
+
+func TestToken(t *testing.T) {
+	s := &rt.Schedule{Version: 1, Package: "example.com/bank", Dir: ".", Test: "TestX", Seed: 7, Decisions: abba, Original: abba,
+		Failure: &rt.Signature{Kind: "deadlock", Site: "bank.go:62"}}
+	tok, err := EncodeToken(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Trim(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {
+		t.Errorf("token %q is not shell-safe", tok)
+	}
+	got, err := DecodeToken(" " + tok + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := *s
+	want.Original = nil // the token carries what replays
+	if !reflect.DeepEqual(got, &want) {
+		t.Errorf("round trip:\n%+v\nwant\n%+v", got, &want)
+	}
+	for _, bad := range []string{"", "s2.abc", "s1.***", tok[:len(tok)/2]} {
+		if _, err := DecodeToken(bad); err == nil {
+			t.Errorf("DecodeToken(%q) succeeded", bad)
+		}
+	}
+}

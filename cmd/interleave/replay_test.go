@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/report"
+	"github.com/interleave-dev/interleave/report/github"
+)
+
+// gitIn runs git in dir with a fixed identity.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// copyTree copies the regular files of src into dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if strings.HasPrefix(rel, ".interleave") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replayIn runs `interleave replay ARGS` in dir, in process.
+func replayIn(t *testing.T, dir string, args []string) (int, string) {
+	t.Helper()
+	env, stdout, stderr := testEnv(t, dir)
+	code := commands["replay"].run(context.Background(), env, args)
+	return code, stdout.String() + stderr.String()
+}
+
+// TestReplayFromComment is the author's side of a review comment: the
+// bundled example is searched in one repository (the CI runner), its
+// finding rendered as the review comment, and the comment's replay command
+// run in a fresh git clone that has nothing from the runner (no schedule
+// files). It reproduces (exit 1); after the bug is fixed the run leaves
+// the schedule (exit 3); in another module it says so (exit 2).
+func TestReplayFromComment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the example three times; skipped with -short")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	tmp := t.TempDir()
+	origin := filepath.Join(tmp, "origin")
+	copyTree(t, filepath.Join("..", "..", "examples", "bank"), origin)
+	gitIn(t, origin, "init", "-q")
+	gitIn(t, origin, "add", ".")
+	gitIn(t, origin, "commit", "-q", "-m", "bank")
+
+	// The runner: search until the deadlock is found. Its schedules are
+	// few and the budget grows on a retry, so a slow machine only takes
+	// longer.
+	var found *checks.Finding
+	for budget := 3 * time.Second; found == nil && budget <= 24*time.Second; budget *= 2 {
+		res, err := explore.Run(context.Background(), explore.Options{
+			Dir: origin, Run: "^TestOppositeTransfers$", Budget: budget, Seed: 1, Workers: 1,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range res.Findings {
+			if res.Findings[i].Kind == checks.Deadlock {
+				found = &res.Findings[i]
+			}
+		}
+	}
+	if found == nil {
+		t.Fatal("the search did not find the deadlock")
+	}
+	if found.ReplayToken == "" || found.Interleaving == nil {
+		t.Fatalf("finding without token or interleaving: %+v", found)
+	}
+	// The report travels as JSON (an artifact) to the step that posts.
+	var buf bytes.Buffer
+	if err := (report.JSON{}).Write(&buf, &report.Report{Findings: []checks.Finding{*found}, Root: origin, ToolVersion: "v1.2.3"}); err != nil {
+		t.Fatal(err)
+	}
+	var jr report.JSONReport
+	if err := json.Unmarshal(buf.Bytes(), &jr); err != nil {
+		t.Fatal(err)
+	}
+	comment := github.RenderComment(github.Input{Root: origin, ToolVersion: "v1.2.3"}, jr.Findings[0])
+	for _, want := range []string{"**How it happens**", "waits to lock `to.mu`", "```mermaid\nsequenceDiagram"} {
+		if !strings.Contains(comment, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, comment)
+		}
+	}
+	_, rest, ok := strings.Cut(comment, "```sh\n")
+	if !ok {
+		t.Fatalf("no command in the comment:\n%s", comment)
+	}
+	cmdline, _, _ := strings.Cut(rest, "\n")
+	const prefix = "go run github.com/interleave-dev/interleave/cmd/interleave@v1.2.3 replay "
+	if !strings.HasPrefix(cmdline, prefix) {
+		t.Fatalf("command %q, want it to start with %q", cmdline, prefix)
+	}
+	args := strings.Fields(strings.TrimPrefix(cmdline, prefix))
+
+	// The author's laptop: a fresh clone, without the runner's files.
+	clone := filepath.Join(tmp, "laptop")
+	gitIn(t, tmp, "clone", "-q", origin, clone)
+	if _, err := os.Stat(filepath.Join(clone, ".interleave")); err == nil {
+		t.Fatal("the clone has the runner's .interleave directory")
+	}
+	code, out := replayIn(t, clone, args)
+	if code != exitFindings || !strings.Contains(out, "REPRODUCED") || !strings.Contains(out, "waits to lock to.mu") {
+		t.Fatalf("replay in a fresh clone: exit %d, want %d, REPRODUCED and the interleaving:\n%s", code, exitFindings, out)
+	}
+
+	// The same token from standard input.
+	replayStdin = strings.NewReader(args[len(args)-1] + "\n")
+	defer func() { replayStdin = os.Stdin }()
+	if code, out := replayIn(t, clone, []string{"-s", "-"}); code != exitFindings {
+		t.Errorf("replay -s - : exit %d, want %d:\n%s", code, exitFindings, out)
+	}
+
+	// The author fixes the bug (one lock order): the run leaves the
+	// schedule at the first Lock and passes. Exit 3, not 0: that run says
+	// nothing about the schedule's failure.
+	bank := filepath.Join(clone, "bank.go")
+	src, err := os.ReadFile(bank)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(string(src), "\tfrom.mu.Lock()\n\tdefer from.mu.Unlock()\n\tto.mu.Lock()\n\tdefer to.mu.Unlock()\n",
+		"\tfirst, second := from, to\n\tif to.ID < from.ID {\n\t\tfirst, second = to, from\n\t}\n\tfirst.mu.Lock()\n\tdefer first.mu.Unlock()\n\tsecond.mu.Lock()\n\tdefer second.mu.Unlock()\n", 1)
+	if fixed == string(src) {
+		t.Fatal("bank.go: Transfer's locking not found")
+	}
+	if err := os.WriteFile(bank, []byte(fixed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := replayIn(t, clone, args); code != exitDiverged || !strings.Contains(out, "DIVERGED") {
+		t.Errorf("replay after the fix: exit %d, want %d and DIVERGED:\n%s", code, exitDiverged, out)
+	}
+
+	// Another module.
+	other := filepath.Join(tmp, "other")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n\ngo 1.22\n"), 0o644)
+	code, out = replayIn(t, other, args)
+	if code != exitError || !strings.Contains(out, "this schedule is for package example.com/bank of module example.com/bank, but") {
+		t.Errorf("replay in another module: exit %d, want %d and a message naming both modules:\n%s", code, exitError, out)
+	}
+}
+
+func TestReplayBadToken(t *testing.T) {
+	for _, tok := range []string{"nonsense", "s1.!!!", "s1.eJzLSM3JyQcABiwCFQ"} {
+		code, out := replayIn(t, t.TempDir(), []string{"-s", tok})
+		if code != exitError || !strings.Contains(out, "schedule") {
+			t.Errorf("replay -s %q: exit %d, want %d and a message about the schedule:\n%s", tok, code, exitError, out)
+		}
+	}
+	if code, _ := replayIn(t, t.TempDir(), []string{"-s", "s1.x", "file.json"}); code != exitError {
+		t.Errorf("-s with a file: exit %d, want %d", code, exitError)
+	}
+}
