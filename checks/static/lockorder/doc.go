@@ -46,6 +46,9 @@
 //     the deadlocking schedule when tests exercise it.
 //   - inversions where both uses of a lock are RLock: they deadlock only
 //     with a third goroutine waiting to write.
+//   - a lock held around a call whose callee (or a function it calls)
+//     unlocks that caller's lock before going on (mu.Unlock(); cb();
+//     mu.Lock()): what it acquires next is not taken under the lock.
 //   - lock orders taken only in _test.go files: tests hold locks to
 //     inspect state, and on nats-server most reported cycles had a test
 //     on one side.

@@ -44,13 +44,14 @@ type edge struct {
 
 // passContext holds the state of one run of the pass.
 type passContext struct {
-	pass     *analysis.Pass
-	funcs    map[*ssa.Function]*lockpair.FuncLocks
-	acqs     map[*ssa.Function][]classAcq
-	busy     map[*ssa.Function]bool
-	srcFuncs []*ssa.Function
-	dyn      map[*ssa.CallCommon][]*ssa.Function // dynamic call targets (dynamic.go)
-	params   map[*ssa.Function][]paramCall       // func parameters each function calls
+	pass      *analysis.Pass
+	funcs     map[*ssa.Function]*lockpair.FuncLocks
+	acqs      map[*ssa.Function][]classAcq
+	busy      map[*ssa.Function]bool
+	srcFuncs  []*ssa.Function
+	dyn       map[*ssa.CallCommon][]*ssa.Function // dynamic call targets (dynamic.go)
+	params    map[*ssa.Function][]paramCall       // func parameters each function calls
+	relCaller map[*ssa.Function]map[string]bool   // classes of caller locks each function may drop
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -210,6 +211,9 @@ func (pc *passContext) edges(res *lockpair.Result) []edge {
 				for _, a := range pc.acquires(callee) {
 					chain := append([]string{callLabel(c, callee)}, a.Chain...)
 					for _, h := range c.Held {
+						if pc.mayReleaseCaller(callee, h.Class) {
+							continue // the callee drops h around what it calls
+						}
 						add(edge{Held: h.Class, Acq: a.Class, HeldMode: h.Mode, AcqMode: a.Mode, HeldName: h.Name, AcqName: a.Name,
 							Func: name, Chain: chain, Where: pc.where(c.Pos), pos: c.Pos, heldPos: h.Pos, fn: f.Fn})
 					}
@@ -370,6 +374,41 @@ func funcName(fn *ssa.Function) string {
 		name = fn.Pkg.Pkg.Name() + "." + name
 	}
 	return name
+}
+
+// mayReleaseCaller reports whether fn, or a function of this package it
+// calls (transitively, statically), unlocks a lock of class cls it did not
+// lock: the caller's lock, dropped before what follows (nats' stores
+// unlock around their update callback).
+func (pc *passContext) mayReleaseCaller(fn *ssa.Function, cls string) bool {
+	if pc.relCaller == nil {
+		pc.relCaller = map[*ssa.Function]map[string]bool{}
+	}
+	var visit func(fn *ssa.Function, depth int) map[string]bool
+	visit = func(fn *ssa.Function, depth int) map[string]bool {
+		if m, ok := pc.relCaller[fn]; ok {
+			return m
+		}
+		m := map[string]bool{}
+		pc.relCaller[fn] = m // recursion: what is known so far
+		f := pc.funcs[fn]
+		if f == nil || depth > maxChain {
+			return m
+		}
+		for _, c := range f.ReleasesCaller {
+			m[c] = true
+		}
+		for _, c := range f.Calls {
+			if c.Callee == nil {
+				continue
+			}
+			for k := range visit(c.Callee, depth+1) {
+				m[k] = true
+			}
+		}
+		return m
+	}
+	return visit(fn, 0)[cls]
 }
 
 // inTestFile reports whether fn is declared in a _test.go file.

@@ -55,6 +55,10 @@ type FuncLocks struct {
 	Fn       *ssa.Function
 	Acquires []Acquire
 	Calls    []Call
+	// ReleasesCaller lists the classes of locks the function unlocks on
+	// some path without having locked them: its caller's locks, dropped
+	// around a callback (mu.Unlock(); cb(); mu.Lock()).
+	ReleasesCaller []string
 }
 
 // HeldLock is a lock held at some point, and where it was acquired.

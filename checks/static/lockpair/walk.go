@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -578,6 +579,9 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		// The caller holds it: the unlock-call-relock idiom, or an
 		// unlock helper. Nothing to say.
 		st.rel[r.key] = mode
+		if r.class != "" && !slices.Contains(w.locks.ReleasesCaller, r.class) {
+			w.locks.ReleasesCaller = append(w.locks.ReleasesCaller, r.class)
+		}
 	case Write:
 		if mode == Read {
 			w.report(pos, "IL2005", w.pc.relatedAt(cur.site, r.name+" locked here"),

@@ -248,3 +248,58 @@ func syncPair(a *pairA, b *pairB) {
 	b.mu.Unlock()
 	a.mu.Unlock()
 }
+
+// store drops its lock around its update callback, as nats' stores do:
+// trim holds s.mu only until removeLocked releases it for the callback.
+type store struct {
+	mu sync.Mutex
+	cb func()
+	n  int
+}
+
+type owner struct {
+	mu    sync.Mutex
+	st    *store
+	total int
+}
+
+func newOwner() *owner {
+	o := &owner{st: &store{}}
+	o.st.cb = o.update
+	return o
+}
+
+func (o *owner) update() {
+	o.mu.Lock()
+	o.total++
+	o.mu.Unlock()
+}
+
+func (o *owner) size() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.st.count()
+}
+
+func (s *store) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+func (s *store) trim() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.n > 10 {
+		s.removeLocked()
+	}
+}
+
+func (s *store) removeLocked() {
+	s.n--
+	if cb := s.cb; cb != nil {
+		s.mu.Unlock()
+		cb()
+		s.mu.Lock()
+	}
+}
