@@ -192,8 +192,9 @@ func TestPRConfirmsOptIn(t *testing.T) {
 		}
 		if c.GetPath() == "bank/bank.go" && c.GetLine() == peek {
 			onPeek++
-			if !strings.Contains(c.GetBody(), confirmed.Replay) || !strings.Contains(c.GetBody(), "IL1004") {
-				t.Errorf("the comment on Peek lacks the rule or the replay command %q:\n%s", confirmed.Replay, c.GetBody())
+			// The comment's command carries the schedule (replay -s TOKEN).
+			if confirmed.ReplayToken == "" || !strings.Contains(c.GetBody(), "replay -s "+confirmed.ReplayToken) || !strings.Contains(c.GetBody(), "IL1004") {
+				t.Errorf("the comment on Peek lacks the rule or the replay command with token %q:\n%s", confirmed.ReplayToken, c.GetBody())
 			}
 		}
 	}
