@@ -593,9 +593,12 @@ func TestCrashAfterPostPostsOnce(t *testing.T) {
 
 	f.cfg.crashAfterPost = nil
 	f.open()
+	// The job's record is saved before its "job done" line is logged: wait
+	// for both.
 	f.waitFor("the resumed job to finish", func() bool {
 		jobs := f.jobs()
-		return len(jobs) == 1 && (jobs[0].State == StateDone || jobs[0].State == StateFailed)
+		return len(jobs) == 1 && (jobs[0].State == StateDone || jobs[0].State == StateFailed) &&
+			strings.Contains(f.logs.String(), `"job done"`)
 	})
 	if j := f.jobs()[0]; j.State != StateDone || j.Posted.IsZero() || j.Attempts != 2 {
 		t.Errorf("job %+v, want done and posted on its second attempt", j)
