@@ -453,8 +453,9 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 	return code
 }
 
-// analyze runs interleave pr; what the code under review prints is shown
-// with workflow commands off.
+// analyze runs interleave pr in process (prjob.Run behind pr's flags, so
+// the action gets pr's defaults and checks); what the code under review
+// prints is shown with workflow commands off.
 func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) int {
 	pr := a.command("pr")
 	args := actionPRArgs(in, files)
