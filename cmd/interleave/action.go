@@ -20,6 +20,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/internal/defaults"
+	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -208,7 +209,7 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 	}
 	in.Budget = d
 	in.FailOn = oneOf("fail-on", []string{"note", "warning", "error"})
-	in.Scope = oneOf("scope", []string{scopeChanged, scopePackage, scopeAll})
+	in.Scope = oneOf("scope", []string{prjob.ScopeChanged, prjob.ScopePackage, prjob.ScopeAll})
 	if run := get("run"); run != "" {
 		if _, err := regexp.Compile(run); err != nil {
 			bad("run", "%v", err)
@@ -433,7 +434,7 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 
 	switch {
 	case in.Shard != "":
-		logf("shard %s: %d %s in %s; combine the shards with the report input", in.Shard, count, prPlural(count, "finding"), files.report)
+		logf("shard %s: %d %s in %s; combine the shards with the report input", in.Shard, count, checkPlural(count, "finding"), files.report)
 	case in.Comment:
 		if pc := a.post(ctx, wenv, in, files); pc != exitOK {
 			logf("posting the results failed (exit %d)", pc)
@@ -452,8 +453,9 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 	return code
 }
 
-// analyze runs interleave pr; what the code under review prints is shown
-// with workflow commands off.
+// analyze runs interleave pr in process (prjob.Run behind pr's flags, so
+// the action gets pr's defaults and checks); what the code under review
+// prints is shown with workflow commands off.
 func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) int {
 	pr := a.command("pr")
 	args := actionPRArgs(in, files)
@@ -591,7 +593,7 @@ func actionRestrict(env *cliEnv, in *actionInputs, files actionFiles) (int, erro
 	}
 	extra := ""
 	if dropped > 0 {
-		extra = fmt.Sprintf("\n- note: %d %s outside the packages input (%s) not reported\n", dropped, prPlural(dropped, "finding"), strings.Join(in.Packages, " "))
+		extra = fmt.Sprintf("\n- note: %d %s outside the packages input (%s) not reported\n", dropped, checkPlural(dropped, "finding"), strings.Join(in.Packages, " "))
 	}
 	if old, err := os.ReadFile(files.summary); err == nil {
 		// Keep the change details interleave pr appended to its summary.
@@ -610,7 +612,7 @@ func actionRestrict(env *cliEnv, in *actionInputs, files actionFiles) (int, erro
 	if in.Shard != "" {
 		summary = ""
 	}
-	if err := prWriteOutputs(env, out, "json", files.report, files.sarif, summary, extra); err != nil {
+	if err := prjob.WriteOutputs(out, prjob.Outputs{Dir: env.dir, Stdout: env.stdout, Format: "json", Output: files.report, SARIF: files.sarif, Summary: summary, Extra: extra}); err != nil {
 		return exitError, err
 	}
 	sev, _ := checks.ParseSeverity(in.FailOn)

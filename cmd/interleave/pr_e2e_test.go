@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -283,9 +284,39 @@ func relatedOnChanged(f checks.Finding, on func(string, int) bool) bool {
 		}
 	}
 	for _, g := range f.Goroutines {
-		if file, line, ok := prSplitSite(g.Site); ok && on(file, line) {
+		if file, line, ok := splitSite(g.Site); ok && on(file, line) {
 			return true
 		}
 	}
 	return false
+}
+
+// raceFailure is how the testing package fails a test in which the race
+// detector reported a race (testing.go, tRunner).
+const raceFailure = "race detected during execution of test"
+
+// splitSite splits a goroutine's site, "file:line" or "file:line:col".
+func splitSite(site string) (string, int, bool) {
+	rest, last, ok := cutLast(site)
+	if !ok {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(last)
+	if err != nil {
+		return "", 0, false
+	}
+	if file, line, ok := cutLast(rest); ok {
+		if l, err := strconv.Atoi(line); err == nil {
+			return file, l, true // file:line:col
+		}
+	}
+	return rest, n, true
+}
+
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
 }

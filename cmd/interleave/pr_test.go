@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -44,32 +44,32 @@ func TestParsePRFlags(t *testing.T) {
 		name     string
 		args     []string
 		env      map[string]string
-		want     *prOptions
+		want     *prjob.Options
 		wantCode int
 		wantErr  string
 	}{
 		{
 			name: "defaults",
 			args: []string{"-base", "origin/main"},
-			want: &prOptions{Base: "origin/main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
+			want: &prjob.Options{Base: "origin/main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
 		},
 		{
 			name: "everything",
 			args: []string{"-base", "v1", "-head", "feature", "-scope", "all", "-budget", "30s", "-fail-on", "error", "-format", "sarif",
 				"-o", "out.sarif", "-sarif", "s.sarif", "-summary", "sum.md", "-v", "-race=false", "-seed", "5", "-schedules", "sch", "-workers", "2", "-tags", "a,b"},
-			want: &prOptions{Base: "v1", Head: "feature", Scope: "all", Budget: 30 * time.Second, FailOn: checks.Error, Format: "sarif",
+			want: &prjob.Options{Base: "v1", Head: "feature", Scope: "all", Budget: 30 * time.Second, FailOn: checks.Error, Format: "sarif",
 				Output: "out.sarif", SARIF: "s.sarif", Summary: "sum.md", Verbose: true, Seed: 5, Schedules: "sch", Workers: 2, Tags: []string{"a", "b"}},
 		},
 		{
 			name: "run",
 			args: []string{"-base", "main", "-run", "^TestA$|TestB"},
-			want: &prOptions{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
 				Run: regexp.MustCompile("^TestA$|TestB")},
 		},
 		{
 			name: "rules",
 			args: []string{"-base", "main", "-enable", "IL1001,lock-order-inversion", "-disable", "IL6001", "-enable", "IL3001"},
-			want: &prOptions{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
 				Enable: []string{"IL1001", "lock-order-inversion", "IL3001"}, Disable: []string{"IL6001"}},
 		},
 		{
@@ -81,25 +81,25 @@ func TestParsePRFlags(t *testing.T) {
 		{
 			name: "shard",
 			args: []string{"-base", "main", "-shard", "2/3"},
-			want: &prOptions{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "json", Race: true, Shard: 2, Shards: 3},
+			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "json", Race: true, Shard: 2, Shards: 3},
 		},
 		{
 			name: "pull_request event",
 			env:  map[string]string{"GITHUB_EVENT_PATH": prEvent, "GITHUB_EVENT_NAME": "pull_request"},
-			want: &prOptions{Base: sha1, Head: sha2, Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Base: sha1, Head: sha2, Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
 				Notes: []string{"pull request #7: base 111111111111, head 222222222222 (from pull_request)"}},
 		},
 		{
 			name: "pull_request event recognized by shape, head flag wins",
 			args: []string{"-head", "HEAD"},
 			env:  map[string]string{"GITHUB_EVENT_PATH": prEvent},
-			want: &prOptions{Base: sha1, Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Base: sha1, Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
 				Notes: []string{"pull request #7: base 111111111111, head 222222222222 (from pull_request)"}},
 		},
 		{
 			name: "issue_comment on a pull request",
 			env:  map[string]string{"GITHUB_EVENT_PATH": commentOnPR, "GITHUB_EVENT_NAME": "issue_comment"},
-			want: &prOptions{Base: "origin/trunk", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Base: "origin/trunk", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
 				Notes: []string{"pull request #8 (from a comment): base origin/trunk, head the checked-out commit; pass -base if the pull request targets another branch"}},
 		},
 		{name: "no base", wantCode: exitError, wantErr: "-base is required outside a GitHub pull_request or issue_comment workflow"},
@@ -135,59 +135,6 @@ func TestParsePRFlags(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", opts, tt.want)
 			}
 		})
-	}
-}
-
-func TestShardTestsPartition(t *testing.T) {
-	var all []string
-	tests := make([]affected.Test, 10)
-	for i := range tests {
-		tests[i].Name = string(rune('A' + i))
-	}
-	seen := map[string]int{}
-	for i := 1; i <= 3; i++ {
-		for _, tt := range shardTests(tests, i, 3) {
-			seen[tt.Name]++
-			all = append(all, tt.Name)
-		}
-	}
-	if len(all) != 10 || len(seen) != 10 {
-		t.Errorf("shards cover %v, want each of 10 tests once", all)
-	}
-	if got := shardTests(tests, 1, 3); got[0].Name != "A" || got[1].Name != "D" {
-		t.Errorf("shard 1/3 = %v, want round robin from the best test", got)
-	}
-}
-
-func TestConfirmFindings(t *testing.T) {
-	dir := "/repo"
-	guarded := checks.Finding{Rule: "IL1001", Severity: checks.Warning, Message: "field a.bal written without holding a.mu", Evidence: checks.Static,
-		Pos: checks.Position{File: "/repo/bank.go", Line: 20}, Package: "example.com/bank", Func: "(*Account).Withdraw", Snippet: "a.bal -= v"}
-	order := checks.Finding{Rule: "IL2101", Severity: checks.Error, Message: "lock order", Evidence: checks.Static,
-		Pos: checks.Position{File: "/repo/bank.go", Line: 30}, Related: []checks.Related{{Position: checks.Position{File: "/repo/bank.go", Line: 31}}}}
-	race := checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.DataRace,
-		Test: "TestWithdraw", Pos: checks.Position{File: "/repo/bank.go", Line: 12}, Related: []checks.Related{{Position: checks.Position{File: "bank.go", Line: 20}}},
-		Schedule: "/repo/.interleave/schedules/x.json", Replay: "interleave replay .interleave/schedules/x.json"}
-	deadlockElsewhere := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
-		Test: "TestOther", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/bank.go:20"}}}
-	deadlock := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
-		Test: "TestTransfer", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/other.go:3"}, {ID: "g2", Site: "/repo/bank.go:31"}}, Schedule: "d.json"}
-
-	raceFail := checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.TestFailure,
-		Test: "TestWithdraw", Message: "TestWithdraw: test failed: testing.go:1712: race detected during execution of test"}
-	got := prConfirm([]checks.Finding{guarded, order}, []checks.Finding{race, raceFail, deadlockElsewhere, deadlock}, dir)
-	if len(got) != 3 {
-		t.Fatalf("got %d findings, want 3 (two confirmed, one unrelated deadlock; the race's test failure dropped): %+v", len(got), got)
-	}
-	if got[0].Evidence != checks.Confirmed || got[0].Schedule != race.Schedule || got[0].Severity != checks.Error || got[0].Fingerprint() != guarded.Fingerprint() {
-		t.Errorf("guarded-by finding not confirmed by the race: %+v", got[0])
-	}
-	if got[1].Evidence != checks.Confirmed || got[1].Schedule != "d.json" {
-		t.Errorf("lock-order finding not confirmed by the deadlock at its related site: %+v", got[1])
-	}
-	// A deadlock does not confirm a guarded-by finding even at its site.
-	if got[2].Test != "TestOther" || got[2].Evidence != checks.Dynamic {
-		t.Errorf("third finding = %+v, want the unrelated deadlock kept as dynamic", got[2])
 	}
 }
 

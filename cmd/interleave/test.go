@@ -19,6 +19,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -186,7 +187,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",
 		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.seed)
 	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(),
-		WithoutInterleave: res.Plain, Tests: testRuns(st)}
+		WithoutInterleave: res.Plain, Tests: prjob.TestRuns(st)}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave test:", err)
 		return exitError
@@ -195,16 +196,6 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// testRuns is the per-test part of the report.
-func testRuns(st explore.Stats) []report.TestRun {
-	var out []report.TestRun
-	for _, ts := range st.Tests {
-		out = append(out, report.TestRun{Package: ts.Package, Test: ts.Test, Schedules: ts.Schedules,
-			Failures: ts.Failures, Plain: ts.Plain, ElapsedMS: ts.Elapsed.Milliseconds()})
-	}
-	return out
 }
 
 func cmpOr(s, def string) string {
@@ -280,7 +271,7 @@ func (p *progress) stage(ev explore.StageEvent) {
 	if p.bar != nil {
 		_ = p.bar.Clear()
 	}
-	printStage(p.w, "interleave test: ", ev)
+	fmt.Fprintln(p.w, "interleave test: "+prjob.StageLine(ev))
 	p.last = time.Now()
 }
 

@@ -1,4 +1,4 @@
-package main
+package prjob
 
 import (
 	"context"
@@ -20,13 +20,13 @@ import (
 // line the failing goroutines passed through, and said to be new; the
 // others are pre-existing and go to the summary only.
 
-// prBaseShare is the part of -budget the bounded search on the base commit
+// baseShare is the part of -budget the bounded search on the base commit
 // may take, over all the failures its schedules did not reproduce.
-const prBaseShare = 4
+const baseShare = 4
 
 // byCause splits the head's dynamic findings into the change's (marked
 // new and anchored on the change) and the pre-existing ones.
-func (r *prRun) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []checks.Finding) {
+func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []checks.Finding) {
 	if len(dyn) == 0 {
 		return nil, nil
 	}
@@ -62,13 +62,13 @@ func (r *prRun) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []
 		news = append(news, f)
 	}
 	if len(pre) > 0 {
-		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), prPlural(len(pre), "failure"), c.MergeBase))
+		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), plural(len(pre), "failure"), c.MergeBase))
 	}
 	return news, pre
 }
 
 // checkBase runs the failures on a worktree of the merge base.
-func (r *prRun) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.BaseVerdict, error) {
+func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.BaseVerdict, error) {
 	c := r.change
 	if c.MergeBase == "" {
 		out := make([]explore.BaseVerdict, len(dyn))
@@ -83,15 +83,15 @@ func (r *prRun) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.
 	}
 	defer os.RemoveAll(tmp)
 	wt := filepath.Join(tmp, "base")
-	if out, err := prGit(ctx, c.Root, "worktree", "add", "--detach", "--force", wt, c.MergeBase); err != nil {
+	if out, err := git(ctx, c.Root, "worktree", "add", "--detach", "--force", wt, c.MergeBase); err != nil {
 		return nil, fmt.Errorf("git worktree add: %v: %s", err, out)
 	}
 	defer func() {
 		// Not ctx: the worktree is removed even when interrupted.
 		rm, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		prGit(rm, c.Root, "worktree", "remove", "--force", wt)
-		prGit(rm, c.Root, "worktree", "prune")
+		git(rm, c.Root, "worktree", "remove", "--force", wt)
+		git(rm, c.Root, "worktree", "prune")
 	}()
 	rel, err := filepath.Rel(c.Root, c.ModuleDir)
 	if err != nil {
@@ -111,14 +111,14 @@ func (r *prRun) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.
 	}
 	start := time.Now()
 	v, err := explore.CheckBase(ctx, dyn, explore.BaseOptions{
-		Dir: dir, Budget: max(r.opts.Budget/prBaseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
+		Dir: dir, Budget: max(r.opts.Budget/baseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
 		Race: r.opts.Race, Workers: r.opts.Workers,
 	})
-	r.timings = append(r.timings, prStage{"base", time.Since(start)})
+	r.timings = append(r.timings, stageTime{"base", time.Since(start)})
 	return v, err
 }
 
-func prGit(ctx context.Context, dir string, args ...string) (string, error) {
+func git(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
@@ -130,10 +130,10 @@ func prGit(ctx context.Context, dir string, args ...string) (string, error) {
 // goroutine's site or frame, a scheduling point of its schedule, and
 // failing all those the line of the test. The failure's own position
 // stays, as a related location.
-func (r *prRun) anchor(f *checks.Finding) {
+func (r *job) anchor(f *checks.Finding) {
 	c := r.change
 	on := func(file string, line int) bool {
-		return file != "" && line > 0 && c.OnChangedLine(prAbs(c.ModuleDir, file), line)
+		return file != "" && line > 0 && c.OnChangedLine(absIn(c.ModuleDir, file), line)
 	}
 	if on(f.Pos.File, f.Pos.Line) {
 		return
@@ -152,7 +152,7 @@ func (r *prRun) anchor(f *checks.Finding) {
 		}
 	}
 	for _, g := range f.Goroutines {
-		if file, line, ok := prSplitSite(g.Site); ok && on(file, line) {
+		if file, line, ok := splitSite(g.Site); ok && on(file, line) {
 			move(file, line, "reported on the changed line goroutine "+g.ID+" is at")
 			return
 		}
@@ -170,7 +170,7 @@ func (r *prRun) anchor(f *checks.Finding) {
 	// changed files by name.
 	if f.Schedule != "" {
 		for _, site := range explore.ScheduleSites(f.Schedule) {
-			base, line, ok := prSplitSite(site)
+			base, line, ok := splitSite(site)
 			if !ok {
 				continue
 			}

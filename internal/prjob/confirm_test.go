@@ -1,4 +1,4 @@
-package main
+package prjob
 
 import (
 	"strings"
@@ -17,8 +17,8 @@ func TestPRStaticEnable(t *testing.T) {
 		{[]string{"IL1001"}, []string{"all"}, "IL1001"}, // started from none: no candidates
 		{[]string{"all"}, nil, "all"},
 	} {
-		if got := strings.Join(prStaticEnable(tt.enable, tt.disable), " "); got != tt.want {
-			t.Errorf("prStaticEnable(%q, %q) = %q, want %q", tt.enable, tt.disable, got, tt.want)
+		if got := strings.Join(staticEnable(tt.enable, tt.disable), " "); got != tt.want {
+			t.Errorf("staticEnable(%q, %q) = %q, want %q", tt.enable, tt.disable, got, tt.want)
 		}
 	}
 }
@@ -30,7 +30,7 @@ func TestPRSplitCandidates(t *testing.T) {
 		{Rule: "IL2101", Evidence: checks.Static}, // opt-in, enabled by slug below
 		{Rule: "IL9003", Evidence: checks.Dynamic},
 	}
-	rep, cand := prSplitCandidates(fs, []string{"lock-order-inversion"})
+	rep, cand := splitCandidates(fs, []string{"lock-order-inversion"})
 	var r, c []string
 	for _, f := range rep {
 		r = append(r, f.Rule)
@@ -41,7 +41,7 @@ func TestPRSplitCandidates(t *testing.T) {
 	if strings.Join(r, " ") != "IL2001 IL2101 IL9003" || strings.Join(c, " ") != "IL1001" {
 		t.Errorf("reported %v, candidates %v", r, c)
 	}
-	if _, cand := prSplitCandidates(fs, []string{"all"}); len(cand) != 0 {
+	if _, cand := splitCandidates(fs, []string{"all"}); len(cand) != 0 {
 		t.Errorf("-enable all leaves candidates %v", cand)
 	}
 }
@@ -73,8 +73,8 @@ func TestPRConfirmAll(t *testing.T) {
 	other := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
 		Test: "TestOther", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/bank.go:62", Stack: []checks.Frame{{File: "/repo/bank.go", Line: 62}, {File: "/repo/bank.go", Line: 36}}}}}
 
-	st := &prConfirmStats{searched: true}
-	got := prConfirmAll([]checks.Finding{guarded}, []checks.Finding{unguarded, order, mixed}, []checks.Finding{other, race, deadlock}, dir, st)
+	st := &confirmStats{searched: true}
+	got := confirmAll([]checks.Finding{guarded}, []checks.Finding{unguarded, order, mixed}, []checks.Finding{other, race, deadlock}, dir, st)
 	byRule := map[string]checks.Finding{}
 	for _, f := range got {
 		byRule[f.Rule] = f
@@ -111,8 +111,8 @@ func TestPRConfirmAll(t *testing.T) {
 	}
 
 	// Without a search nothing is targeted and no candidate is reported.
-	st = &prConfirmStats{}
-	got = prConfirmAll([]checks.Finding{guarded}, []checks.Finding{unguarded}, nil, dir, st)
+	st = &confirmStats{}
+	got = confirmAll([]checks.Finding{guarded}, []checks.Finding{unguarded}, nil, dir, st)
 	if len(got) != 1 || got[0].Rule != "IL2001" || st.targeted != 0 || len(st.unconfirmed) != 1 {
 		t.Errorf("no search: got %+v, stats %+v", got, st)
 	}

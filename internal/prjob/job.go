@@ -1,0 +1,556 @@
+package prjob
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/report"
+)
+
+// Scopes of the job: which findings it reports.
+const (
+	ScopeChanged = "changed" // findings on changed lines, or whose related location is
+	ScopePackage = "package" // every finding in the changed packages
+	ScopeAll     = "all"     // every finding in the module
+)
+
+// maxDynamicTests caps the tests a run searches: the budget split over more
+// tests leaves each too few schedules to find anything.
+const maxDynamicTests = 40
+
+// Options is one run of the job: what interleave pr takes from its command
+// line and the GitHub event, and what the command supplies besides.
+type Options struct {
+	Base, Head string
+	Scope      string
+	Budget     time.Duration
+	FailOn     checks.Severity
+	Format     string
+	Output     string // "" means stdout
+	SARIF      string
+	Summary    string
+	Shard      int // 1-based; 0 means no sharding
+	Shards     int
+	Verbose    bool
+	Race       bool
+	Seed       int64 // 0: derived from the head commit
+	Schedules  string
+	Workers    int
+	Strategy   string // scheduling strategy (explore.Strategies, or a list)
+	Tags       []string
+	Run        *regexp.Regexp // only affected tests whose name matches; nil means all
+	Enable     []string       // static rules to add (IDs or slugs; "all")
+	Disable    []string       // static rules to remove
+	Notes      []string       // how base and head were chosen, when from an event
+
+	// Set by the caller, not by flags.
+	Dir         string // the working directory: the repository, and the base of relative file names
+	ToolVersion string // interleave's version, in the reports
+	VetTool     string // the go vet tool static.Run drives; "" runs the passes in process
+}
+
+// Result is what a run that got as far as its report produced.
+type Result struct {
+	// Report is what the outputs were rendered from; its Findings are the
+	// reported ones, to compare with FailOn.
+	Report *report.Report
+	// Incomplete is why the dynamic search failed part-way; the report
+	// holds everything else.
+	Incomplete error
+}
+
+// job is the state of one run.
+type job struct {
+	opts           *Options
+	stdout, stderr io.Writer
+	change         *affected.Change
+	timings        []stageTime
+	notes          []string
+	confirm        confirmStats // confirm.go
+	// From the dynamic search: the failures without interleave too, and
+	// the schedules per test.
+	plain    []checks.Finding
+	testRuns []report.TestRun
+}
+
+type stageTime struct {
+	name string
+	d    time.Duration
+}
+
+func (r *job) logf(format string, a ...any) {
+	fmt.Fprintf(r.stderr, "interleave pr: "+format+"\n", a...)
+}
+
+// stage runs f and records its time.
+func (r *job) stage(name string, f func() error) error {
+	r.logf("%s …", name)
+	start := time.Now()
+	err := f()
+	d := time.Since(start)
+	r.timings = append(r.timings, stageTime{name, d})
+	if d >= time.Second {
+		r.logf("%s stage took %v", name, d.Round(100*time.Millisecond))
+	}
+	return err
+}
+
+// Run runs the job: diff and load, static passes, the affected tests, the
+// dynamic search, confirmation, the base commit for dynamic failures, and
+// the outputs (the report to stdout or opts.Output, SARIF and the
+// summary). It logs its progress to stderr. An error means the job could
+// not run; it is already on stderr and, when opts.Summary is set, in the
+// summary.
+func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) (*Result, error) {
+	r := &job{opts: &opts, stdout: stdout, stderr: stderr, notes: opts.Notes}
+	res, err := r.run(ctx)
+	if opts.Verbose {
+		var parts []string
+		for _, s := range r.timings {
+			parts = append(parts, fmt.Sprintf("%s %v", s.name, s.d.Round(time.Millisecond)))
+		}
+		r.logf("stages: %s", strings.Join(parts, ", "))
+	}
+	return res, err
+}
+
+func (r *job) run(ctx context.Context) (*Result, error) {
+	opts := r.opts
+	var buildFlags []string
+	if len(opts.Tags) > 0 {
+		buildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
+	}
+	for _, n := range r.notes {
+		r.logf("%s", n)
+	}
+
+	// diff and load: the change, its files, functions and packages.
+	c, err := affected.Analyze(ctx, affected.Options{Dir: r.opts.Dir, Base: opts.Base, Head: opts.Head, BuildFlags: buildFlags, NoTests: true})
+	if err != nil {
+		return r.fail(err)
+	}
+	r.change = c
+	r.timings = append(r.timings, stageTime{"diff", c.Timings["diff"]}, stageTime{"load", c.Timings["load"]})
+
+	// static: the passes over the changed packages.
+	var staticFindings, candidateFindings []checks.Finding // candidates: opt-in, reported only when confirmed
+	var outOfScope int
+	if len(c.Packages) > 0 {
+		patterns := c.Packages
+		if opts.Scope == ScopeAll {
+			patterns = []string{"./..."}
+		}
+		var res *static.Result
+		err := r.stage("static", func() (err error) {
+			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags,
+				Enable: staticEnable(r.opts.Enable, r.opts.Disable), Disable: r.opts.Disable, VetTool: r.opts.VetTool})
+			return err
+		})
+		if err != nil {
+			var le *static.LoadError
+			if errors.As(err, &le) {
+				return r.couldNotRun("the head does not compile", le.Error())
+			}
+			return r.fail(fmt.Errorf("static analysis: %w", err))
+		}
+		reported, candidates := splitCandidates(res.Findings, r.opts.Enable)
+		for _, f := range reported {
+			if r.inScope(&f) {
+				staticFindings = append(staticFindings, f)
+			} else {
+				outOfScope++
+			}
+		}
+		for _, f := range candidates {
+			if r.inScope(&f) {
+				candidateFindings = append(candidateFindings, f)
+			}
+		}
+	}
+
+	// affected: the tests that reach the changed code.
+	if len(c.Packages) > 0 && opts.Budget > 0 {
+		if err := r.stage("affected", func() error { return c.FindTests(ctx, buildFlags) }); err != nil {
+			return r.fail(fmt.Errorf("affected tests: %w", err))
+		}
+	}
+	r.printChange()
+
+	// dynamic: the search over the ranked tests, targeted at the static
+	// findings' sites.
+	var dynamicFindings []checks.Finding
+	var dynErr error
+	if err := r.stage("dynamic", func() error {
+		dynamicFindings, dynErr = r.dynamic(ctx, slices.Concat(staticFindings, candidateFindings))
+		return nil
+	}); err != nil {
+		return r.fail(err)
+	}
+	if dynErr != nil {
+		var be *explore.BuildError
+		if errors.As(dynErr, &be) {
+			return r.couldNotRun(fmt.Sprintf("the tests of %s do not compile", be.Package), strings.TrimRight(be.Output, "\n"))
+		}
+		if ctx.Err() != nil {
+			return r.fail(errors.New("interrupted"))
+		}
+		r.logf("dynamic search failed: %v", dynErr)
+		r.notes = append(r.notes, fmt.Sprintf("the dynamic search failed: %v", dynErr))
+	}
+
+	// merge: a static finding a schedule reproduces is reported once.
+	merged := confirmAll(staticFindings, candidateFindings, dynamicFindings, c.ModuleDir, &r.confirm)
+	var final, dyn []checks.Finding
+	for _, f := range merged {
+		if f.Evidence == checks.Dynamic {
+			dyn = append(dyn, f)
+			continue
+		}
+		final = append(final, f)
+	}
+	// A dynamic failure is the change's by cause, not by line (base.go).
+	news, preExisting := r.byCause(ctx, dyn)
+	final = dedupe(append(final, news...))
+	if outOfScope > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("%d %s outside the changed lines not reported (-scope package or all shows them)", outOfScope, plural(outOfScope, "finding")))
+	}
+
+	// report.
+	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
+		PreExisting: preExisting, WithoutInterleave: r.plain, Tests: r.testRuns}
+	err = r.stage("report", func() error {
+		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
+			SARIF: opts.SARIF, Summary: opts.Summary, Extra: r.confirm.summary(c.Root) + r.summaryExtra()})
+	})
+	if err != nil {
+		return r.fail(err)
+	}
+	for _, n := range r.notes[len(opts.Notes):] {
+		r.logf("note: %s", n)
+	}
+	byEvidence := map[checks.Evidence]int{}
+	for _, f := range final {
+		byEvidence[f.Evidence]++
+	}
+	if r.confirm.targeted > 0 || len(r.confirm.unconfirmed) > 0 {
+		r.logf("%s", r.confirm.logLine())
+		if opts.Verbose {
+			for _, l := range r.confirm.verbose(c.Root) {
+				r.logf("%s", l)
+			}
+		}
+	}
+	r.logf("%d %s reported (%d static, %d confirmed by a schedule, %d dynamic)", len(final), plural(len(final), "finding"),
+		byEvidence[checks.Static], byEvidence[checks.Confirmed], byEvidence[checks.Dynamic])
+	return &Result{Report: rep, Incomplete: dynErr}, nil
+}
+
+// fail reports an error that kept the job from running.
+func (r *job) fail(err error) (*Result, error) {
+	if errors.Is(err, context.Canceled) {
+		err = errors.New("interrupted")
+	}
+	r.logf("%v", err)
+	r.writeFailureSummary(err.Error(), "")
+	return nil, err
+}
+
+// couldNotRun reports that the code under review cannot be analyzed, with
+// the compiler's words, on stderr and in the summary.
+func (r *job) couldNotRun(what, detail string) (*Result, error) {
+	r.logf("%s:\n%s", what, detail)
+	r.writeFailureSummary(what, detail)
+	return nil, fmt.Errorf("%s:\n%s", what, detail)
+}
+
+// writeFailureSummary makes the job summary say why nothing was analyzed,
+// so the pull request shows the reason rather than no summary at all.
+func (r *job) writeFailureSummary(what, detail string) {
+	if r.opts.Summary == "" {
+		return
+	}
+	md := fmt.Sprintf("## interleave could not run\n\n%s\n", what)
+	if detail != "" {
+		md = fmt.Sprintf("## interleave could not run\n\n%s:\n\n```\n%s\n```\n", what, strings.ReplaceAll(detail, "```", "'''"))
+	}
+	if err := os.WriteFile(absIn(r.opts.Dir, r.opts.Summary), []byte(md), 0o644); err != nil {
+		r.logf("write summary: %v", err)
+	}
+}
+
+// inScope reports whether a finding is reported under -scope.
+func (r *job) inScope(f *checks.Finding) bool {
+	if r.opts.Scope != ScopeChanged {
+		return true
+	}
+	c := r.change
+	on := func(file string, line int) bool {
+		return file != "" && line > 0 && c.OnChangedLine(absIn(c.ModuleDir, file), line)
+	}
+	if on(f.Pos.File, f.Pos.Line) {
+		return true
+	}
+	for _, rel := range f.Related {
+		if on(rel.File, rel.Line) {
+			return true
+		}
+	}
+	for _, g := range f.Goroutines {
+		if file, line, ok := splitSite(g.Site); ok && on(file, line) {
+			return true
+		}
+		if !f.Pos.IsValid() {
+			for _, fr := range g.Stack {
+				if on(fr.File, fr.Line) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dynamic runs this run's share of the search.
+func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]checks.Finding, error) {
+	opts, c := r.opts, r.change
+	if opts.Budget == 0 {
+		r.notes = append(r.notes, "dynamic search skipped (-budget 0)")
+		return nil, nil
+	}
+	tests := c.Tests
+	if opts.Run != nil {
+		var kept []affected.Test
+		for _, t := range tests {
+			if opts.Run.MatchString(t.Name) {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == 0 && len(tests) > 0 {
+			r.notes = append(r.notes, fmt.Sprintf("no affected test matches -run %q: dynamic search skipped", opts.Run))
+			return nil, nil
+		}
+		tests = kept
+	}
+	tests = shardTests(tests, opts.Shard, opts.Shards)
+	if len(tests) == 0 {
+		if len(c.Packages) > 0 {
+			r.notes = append(r.notes, "no affected test reaches the changed code: dynamic search skipped")
+		}
+		return nil, nil
+	}
+	var refs []explore.TestRef
+	pkgSet := map[string]bool{}
+	var pkgs []string
+	for _, t := range tests {
+		refs = append(refs, explore.TestRef{Package: t.Package, Name: t.Name, Weight: t.Score})
+		if !pkgSet[t.Package] {
+			pkgSet[t.Package] = true
+			pkgs = append(pkgs, t.Package)
+		}
+	}
+	var targets []string
+	seen := map[string]bool{}
+	for _, f := range staticFindings {
+		for site := range sites(&f, c.ModuleDir, false) {
+			if !seen[site] {
+				seen[site] = true
+				targets = append(targets, site)
+			}
+		}
+	}
+	sort.Strings(targets)
+	seed := opts.Seed
+	if seed == 0 {
+		seed = seedFrom(c.HeadCommit, c.MergeBase)
+	}
+	schedules := opts.Schedules
+	if schedules == "" {
+		schedules = filepath.Join(c.ModuleDir, explore.DefaultSchedulesDir)
+	} else {
+		schedules = absIn(r.opts.Dir, schedules)
+	}
+	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s", len(refs), plural(len(refs), "test"), opts.Budget, seed, len(targets), plural(len(targets), "site"))
+	var (
+		progressMu   sync.Mutex // Progress may be called from the search's goroutines
+		lastProgress time.Time
+	)
+	res, err := explore.Run(ctx, explore.Options{
+		Dir:          c.ModuleDir,
+		Patterns:     pkgs,
+		Tests:        refs,
+		Budget:       opts.Budget,
+		Seed:         seed,
+		Race:         opts.Race,
+		SchedulesDir: schedules,
+		Workers:      opts.Workers,
+		Strategy:     opts.Strategy,
+		Targets:      targets,
+		Stage: func(ev explore.StageEvent) {
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			fmt.Fprintln(r.stderr, "interleave pr: dynamic: "+StageLine(ev))
+			lastProgress = time.Now()
+		},
+		Progress: func(st explore.Stats) {
+			const every = 10 * time.Second
+			progressMu.Lock()
+			defer progressMu.Unlock()
+			if st.Building || time.Since(lastProgress) < every {
+				return
+			}
+			lastProgress = time.Now()
+			r.logf("dynamic: %v of %v, %d schedules, %d %s, now %s", st.Elapsed.Round(time.Second), st.Budget, st.Schedules, st.Findings, plural(st.Findings, "finding"), st.Current)
+		},
+	})
+	if err != nil {
+		var nt *explore.NoTestsError
+		if errors.As(err, &nt) {
+			r.notes = append(r.notes, nt.Error())
+			return nil, nil
+		}
+		return nil, err
+	}
+	r.notes = append(r.notes, res.Notes...)
+	r.confirm.searched = res.Stats.Schedules > 0
+	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), plural(len(res.Findings), "finding"))
+	// Schedule names relative to the repository root, so the replay
+	// command works from a fresh clone's top level.
+	fromRoot := func(fs []checks.Finding) []checks.Finding {
+		out := make([]checks.Finding, len(fs))
+		for i, f := range fs {
+			if f.Schedule != "" {
+				p := absIn(c.ModuleDir, f.Schedule)
+				f.Schedule = p
+				if rel, err := filepath.Rel(c.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+					f.Replay = "interleave replay " + filepath.ToSlash(rel)
+				}
+			}
+			out[i] = f
+		}
+		return out
+	}
+	r.plain = fromRoot(res.Plain)
+	r.testRuns = TestRuns(res.Stats)
+	return fromRoot(res.Findings), nil
+}
+
+// shardTests returns shard i of n of the ranked tests (all when n is 0),
+// capped at maxDynamicTests: round robin, so every shard gets some of the
+// best-ranked tests.
+func shardTests(tests []affected.Test, i, n int) []affected.Test {
+	if n == 0 {
+		return tests[:min(len(tests), maxDynamicTests)]
+	}
+	var out []affected.Test
+	for k, t := range tests[:min(len(tests), maxDynamicTests*n)] {
+		if k%n == i-1 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// seedFrom derives the search seed from the commits, so that a run repeats
+// on the same change and differs on the next push.
+func seedFrom(head, base string) int64 {
+	s := head + base
+	var h uint64 = 14695981039346656037 // FNV-1a
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return int64(h%1_000_000_000) + 1
+}
+
+// printChange writes the change summary to stderr: every file not analyzed
+// and why, and each chosen test with why; -v adds the functions.
+func (r *job) printChange() {
+	c := r.change
+	if r.opts.Verbose {
+		var b bytes.Buffer
+		if err := c.WriteSummary(&b); err == nil {
+			io.Copy(r.stderr, &b)
+		}
+		return
+	}
+	head := c.Head
+	r.logf("%s...%s: %d %s changed, %d analyzed, in %d %s", c.Base, head, len(c.Files), plural(len(c.Files), "file"), c.AnalyzedFiles(), len(c.Packages), plural(len(c.Packages), "package"))
+	const showSkipped = 20 // -v groups them by reason
+	for i, f := range c.Skipped() {
+		if i == showSkipped {
+			r.logf("  ... and %d more files not analyzed (-v groups them by reason)", len(c.Skipped())-i)
+			break
+		}
+		r.logf("  not analyzed: %s: %s", f.Path, f.Skip)
+	}
+	for i, t := range c.Tests {
+		if i == maxDynamicTests {
+			r.logf("  ... and %d more affected tests", len(c.Tests)-i)
+			break
+		}
+		r.logf("  test %s %s: %s", t.Package, t.Name, t.Why)
+	}
+	for _, n := range c.Notes {
+		r.logf("note: %s", n)
+	}
+}
+
+// summaryExtra is the markdown appended to the job summary: what the change
+// was, what was not analyzed and why, which tests were searched and why.
+func (r *job) summaryExtra() string {
+	c := r.change
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n<details><summary>Change: %d %s, %d analyzed, %d %s, %d affected %s</summary>\n\n",
+		len(c.Files), plural(len(c.Files), "file"), c.AnalyzedFiles(), len(c.Packages), plural(len(c.Packages), "package"), len(c.Tests), plural(len(c.Tests), "test"))
+	fmt.Fprintf(&b, "Base `%s`, head `%s`, merge base `%.12s`.\n\n", c.Base, c.Head, c.MergeBase)
+	if skipped := c.Skipped(); len(skipped) > 0 {
+		b.WriteString("Not analyzed:\n\n| file | reason |\n|---|---|\n")
+		const show = 50
+		for i, f := range skipped {
+			if i == show {
+				fmt.Fprintf(&b, "| … | and %d more |\n", len(skipped)-show)
+				break
+			}
+			fmt.Fprintf(&b, "| `%s` | %s |\n", strings.ReplaceAll(f.Path, "|", `\|`), f.Skip)
+		}
+		b.WriteString("\n")
+	}
+	if len(c.Tests) > 0 {
+		b.WriteString("Affected tests, in search order:\n\n")
+		for i, t := range c.Tests {
+			if i == maxDynamicTests {
+				fmt.Fprintf(&b, "- … and %d more\n", len(c.Tests)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- `%s` in `%s`: %s\n", t.Name, t.Package, t.Why)
+		}
+		b.WriteString("\n")
+	}
+	for _, n := range append(append([]string(nil), c.Notes...), r.notes...) {
+		fmt.Fprintf(&b, "- note: %s\n", n)
+	}
+	b.WriteString("</details>\n")
+	return b.String()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

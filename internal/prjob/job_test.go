@@ -1,0 +1,83 @@
+package prjob
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/checks"
+)
+
+func TestShardTestsPartition(t *testing.T) {
+	var all []string
+	tests := make([]affected.Test, 10)
+	for i := range tests {
+		tests[i].Name = string(rune('A' + i))
+	}
+	seen := map[string]int{}
+	for i := 1; i <= 3; i++ {
+		for _, tt := range shardTests(tests, i, 3) {
+			seen[tt.Name]++
+			all = append(all, tt.Name)
+		}
+	}
+	if len(all) != 10 || len(seen) != 10 {
+		t.Errorf("shards cover %v, want each of 10 tests once", all)
+	}
+	if got := shardTests(tests, 1, 3); got[0].Name != "A" || got[1].Name != "D" {
+		t.Errorf("shard 1/3 = %v, want round robin from the best test", got)
+	}
+}
+
+func TestConfirmFindings(t *testing.T) {
+	dir := "/repo"
+	guarded := checks.Finding{Rule: "IL1001", Severity: checks.Warning, Message: "field a.bal written without holding a.mu", Evidence: checks.Static,
+		Pos: checks.Position{File: "/repo/bank.go", Line: 20}, Package: "example.com/bank", Func: "(*Account).Withdraw", Snippet: "a.bal -= v"}
+	order := checks.Finding{Rule: "IL2101", Severity: checks.Error, Message: "lock order", Evidence: checks.Static,
+		Pos: checks.Position{File: "/repo/bank.go", Line: 30}, Related: []checks.Related{{Position: checks.Position{File: "/repo/bank.go", Line: 31}}}}
+	race := checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.DataRace,
+		Test: "TestWithdraw", Pos: checks.Position{File: "/repo/bank.go", Line: 12}, Related: []checks.Related{{Position: checks.Position{File: "bank.go", Line: 20}}},
+		Schedule: "/repo/.interleave/schedules/x.json", Replay: "interleave replay .interleave/schedules/x.json"}
+	deadlockElsewhere := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
+		Test: "TestOther", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/bank.go:20"}}}
+	deadlock := checks.Finding{Rule: checks.DynamicRuleID(checks.Deadlock), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.Deadlock,
+		Test: "TestTransfer", Goroutines: []checks.Goroutine{{ID: "g1", Site: "/repo/other.go:3"}, {ID: "g2", Site: "/repo/bank.go:31"}}, Schedule: "d.json"}
+
+	raceFail := checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.TestFailure,
+		Test: "TestWithdraw", Message: "TestWithdraw: test failed: testing.go:1712: race detected during execution of test"}
+	got := confirm([]checks.Finding{guarded, order}, []checks.Finding{race, raceFail, deadlockElsewhere, deadlock}, dir)
+	if len(got) != 3 {
+		t.Fatalf("got %d findings, want 3 (two confirmed, one unrelated deadlock; the race's test failure dropped): %+v", len(got), got)
+	}
+	if got[0].Evidence != checks.Confirmed || got[0].Schedule != race.Schedule || got[0].Severity != checks.Error || got[0].Fingerprint() != guarded.Fingerprint() {
+		t.Errorf("guarded-by finding not confirmed by the race: %+v", got[0])
+	}
+	if got[1].Evidence != checks.Confirmed || got[1].Schedule != "d.json" {
+		t.Errorf("lock-order finding not confirmed by the deadlock at its related site: %+v", got[1])
+	}
+	// A deadlock does not confirm a guarded-by finding even at its site.
+	if got[2].Test != "TestOther" || got[2].Evidence != checks.Dynamic {
+		t.Errorf("third finding = %+v, want the unrelated deadlock kept as dynamic", got[2])
+	}
+}
+
+// TestRunCouldNotRun: a job that cannot start returns the error, and the
+// summary says why, so the pull request shows the reason.
+func TestRunCouldNotRun(t *testing.T) {
+	dir := t.TempDir() // not a repository
+	var stdout, stderr strings.Builder
+	res, err := Run(context.Background(), Options{Dir: dir, Base: "main", Head: "HEAD", Format: "text", Summary: "sum.md"}, &stdout, &stderr)
+	if err == nil || res != nil || !strings.Contains(err.Error(), "is not in a git repository") {
+		t.Fatalf("Run = %v, %v; want no result and the error that %s is not a repository", res, err, dir)
+	}
+	if !strings.Contains(stderr.String(), "interleave pr: ") || stdout.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q: want the error logged on stderr only", stdout.String(), stderr.String())
+	}
+	md, rerr := os.ReadFile(filepath.Join(dir, "sum.md"))
+	if rerr != nil || !strings.Contains(string(md), "## interleave could not run") || !strings.Contains(string(md), "is not in a git repository") {
+		t.Errorf("summary %q (%v): want why the job could not run", md, rerr)
+	}
+}

@@ -1,0 +1,92 @@
+package prjob
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report"
+)
+
+// MergeShards reads the JSON reports of sharded runs (absolute file names)
+// and combines them into one report: one finding per fingerprint, the one
+// with the strongest evidence. n is the number of findings before dedupe.
+func MergeShards(names []string, root, toolVersion string) (rep *report.Report, n int, err error) {
+	var all, pre, plain []checks.Finding
+	var tests []report.TestRun
+	for _, name := range names {
+		sh, err := readShard(name)
+		if err != nil {
+			return nil, 0, err
+		}
+		all = append(all, sh.findings...)
+		pre = append(pre, sh.preExisting...)
+		plain = append(plain, sh.plain...)
+		tests = append(tests, sh.tests...)
+	}
+	rep = &report.Report{Findings: dedupe(all), Root: root, ToolVersion: toolVersion,
+		PreExisting: dedupe(pre), WithoutInterleave: dedupe(plain), Tests: tests}
+	return rep, len(all), nil
+}
+
+// shard is what one shard reported.
+type shard struct {
+	findings, preExisting, plain []checks.Finding
+	tests                        []report.TestRun
+}
+
+// readShard reads the JSON report a shard wrote.
+func readShard(name string) (*shard, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("read shard report: %w", err)
+	}
+	var r report.JSONReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("shard report %s is not an interleave JSON report: %v", name, err)
+	}
+	if r.Version != report.JSONVersion || r.Tool.Name != "interleave" {
+		return nil, fmt.Errorf("shard report %s: got tool %q version %d, want interleave JSON version %d", name, r.Tool.Name, r.Version, report.JSONVersion)
+	}
+	list := func(fs []report.JSONFinding) []checks.Finding {
+		out := make([]checks.Finding, len(fs))
+		for i, f := range fs {
+			out[i] = f.Finding
+		}
+		return out
+	}
+	return &shard{findings: list(r.Findings), preExisting: list(r.PreExisting), plain: list(r.FailsWithoutInterleave), tests: r.Tests}, nil
+}
+
+// evidenceRank orders evidence for dedupe: a confirmed finding replaces its
+// static twin (they share a fingerprint).
+func evidenceRank(e checks.Evidence) int {
+	switch e {
+	case checks.Confirmed:
+		return 2
+	case checks.Dynamic:
+		return 1
+	}
+	return 0
+}
+
+// dedupe keeps one finding per fingerprint, the one with the
+// strongest evidence (the first of equals), and sorts them.
+func dedupe(fs []checks.Finding) []checks.Finding {
+	idx := map[string]int{}
+	var out []checks.Finding
+	for _, f := range fs {
+		fp := f.Fingerprint()
+		if i, ok := idx[fp]; ok {
+			if evidenceRank(f.Evidence) > evidenceRank(out[i].Evidence) {
+				out[i] = f
+			}
+			continue
+		}
+		idx[fp] = len(out)
+		out = append(out, f)
+	}
+	checks.Sort(out)
+	return out
+}

@@ -1,0 +1,95 @@
+package prjob
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report"
+)
+
+// absIn makes name absolute relative to dir.
+func absIn(dir, name string) string {
+	if name == "" || filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(dir, filepath.FromSlash(name))
+}
+
+// Fails reports whether a finding reaches failOn: the run fails the check.
+func Fails(fs []checks.Finding, failOn checks.Severity) bool {
+	for _, f := range fs {
+		if f.Severity >= failOn {
+			return true
+		}
+	}
+	return false
+}
+
+// Outputs is where a report goes. Relative file names are taken relative
+// to Dir.
+type Outputs struct {
+	Dir     string
+	Stdout  io.Writer // the report, when Output is ""
+	Format  string    // of the report: report.Formats
+	Output  string    // the report's file; "" means Stdout
+	SARIF   string    // also SARIF 2.1.0 to this file, when set
+	Summary string    // also the markdown summary to this file, when set
+	Extra   string    // markdown appended to the summary
+}
+
+// WriteOutputs renders rep to the outputs; each file is replaced
+// atomically.
+func WriteOutputs(rep *report.Report, o Outputs) error {
+	w, err := report.New(o.Format)
+	if err != nil {
+		return err
+	}
+	if o.Output == "" {
+		if err := w.Write(o.Stdout, rep); err != nil {
+			return fmt.Errorf("write %s report: %w", o.Format, err)
+		}
+	} else if err := renderTo(absIn(o.Dir, o.Output), w, rep, ""); err != nil {
+		return err
+	}
+	if o.SARIF != "" {
+		if err := renderTo(absIn(o.Dir, o.SARIF), report.SARIF{}, rep, ""); err != nil {
+			return err
+		}
+	}
+	if o.Summary != "" {
+		if err := renderTo(absIn(o.Dir, o.Summary), report.Markdown{}, rep, o.Extra); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renderTo writes rep (plus extra text) to a temporary file next to name and
+// renames it into place, so a reader never sees half a report.
+func renderTo(name string, w report.Writer, rep *report.Report, extra string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".interleave-report-*")
+	if err != nil {
+		return fmt.Errorf("write report %s: %w", name, err)
+	}
+	defer os.Remove(tmp.Name())
+	err = w.Write(tmp, rep)
+	if err == nil && extra != "" {
+		_, err = tmp.WriteString(extra)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		return fmt.Errorf("write report %s: %w", name, err)
+	}
+	return nil
+}
