@@ -89,45 +89,21 @@ func run(pass *analysis.Pass) (any, error) {
 // findClaims records struct types whose doc comment claims safety for
 // concurrent use or that carry the directive.
 func (pc *passContext) findClaims() {
-	for _, f := range pc.pass.Files {
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
+	for obj, c := range lockset.ThreadSafeTypes(pc.pass.Files, pc.pass.TypesInfo) {
+		st := &safeType{obj: obj, spec: c.Spec, claim: c.Phrase}
+		strct := obj.Type().Underlying().(*types.Struct)
+		for i := range strct.NumFields() {
+			fv := strct.Field(i)
+			if isMutex(fv.Type()) {
+				name := fv.Name()
+				if fv.Embedded() {
+					name = ""
+				}
+				st.mutexes = append(st.mutexes, name)
 			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if _, ok := ts.Type.(*ast.StructType); !ok {
-					continue
-				}
-				docs := ts.Doc
-				if docs == nil && len(gd.Specs) == 1 {
-					docs = gd.Doc
-				}
-				claim := claimOf(docs)
-				if claim == "" {
-					continue
-				}
-				obj, ok := pc.pass.TypesInfo.Defs[ts.Name].(*types.TypeName)
-				if !ok {
-					continue
-				}
-				st := &safeType{obj: obj, spec: ts, claim: claim}
-				strct := obj.Type().Underlying().(*types.Struct)
-				for i := range strct.NumFields() {
-					fv := strct.Field(i)
-					if isMutex(fv.Type()) {
-						name := fv.Name()
-						if fv.Embedded() {
-							name = ""
-						}
-						st.mutexes = append(st.mutexes, name)
-					}
-					pc.fields[fv] = &fieldInfo{owner: st}
-				}
-				pc.types[obj] = st
-			}
+			pc.fields[fv] = &fieldInfo{owner: st}
 		}
+		pc.types[obj] = st
 	}
 }
 

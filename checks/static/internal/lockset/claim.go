@@ -84,7 +84,7 @@ func ThreadSafeTypes(files []*ast.File, info *types.Info) map[*types.TypeName]Cl
 					continue
 				}
 				if obj, ok := info.Defs[ts.Name].(*types.TypeName); ok {
-					out[obj] = Claim{Phrase: phrase, Pos: docs.Pos()}
+					out[obj] = Claim{Phrase: phrase, Pos: docs.Pos(), Spec: ts}
 				}
 			}
 		}
@@ -94,6 +94,7 @@ func ThreadSafeTypes(files []*ast.File, info *types.Info) map[*types.TypeName]Cl
 
 // Claim is a type's documented promise of safety for concurrent use.
 type Claim struct {
-	Phrase string    // the phrase, or ThreadSafeDirective
-	Pos    token.Pos // the doc comment
+	Phrase string        // the phrase, or ThreadSafeDirective
+	Pos    token.Pos     // the doc comment
+	Spec   *ast.TypeSpec // the type's declaration
 }
