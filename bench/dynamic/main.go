@@ -147,14 +147,16 @@ type bug struct {
 	Package, Test, Kind, Class string
 }
 
-func toBug(ctx context.Context, dir string, budget time.Duration, run string) error {
+// kernelsByPackage reads dir/kernels.json: the bugs whose test name
+// contains run, by package, and the packages in order.
+func kernelsByPackage(dir, run string) (map[string][]bug, []string, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "kernels.json"))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	var m struct{ Bugs []bug }
 	if err := json.Unmarshal(b, &m); err != nil {
-		return err
+		return nil, nil, err
 	}
 	byPkg := map[string][]bug{}
 	var pkgs []string
@@ -168,6 +170,14 @@ func toBug(ctx context.Context, dir string, budget time.Duration, run string) er
 		byPkg[k.Package] = append(byPkg[k.Package], k)
 	}
 	sort.Strings(pkgs)
+	return byPkg, pkgs, nil
+}
+
+func toBug(ctx context.Context, dir string, budget time.Duration, run string) error {
+	byPkg, pkgs, err := kernelsByPackage(dir, run)
+	if err != nil {
+		return err
+	}
 	work, err := os.MkdirTemp("", "interleave-bench-")
 	if err != nil {
 		return err

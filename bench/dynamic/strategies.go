@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -28,26 +27,10 @@ import (
 // nothing; for them the cell's figure is the first failing schedule
 // (marked *).
 func byStrategy(ctx context.Context, dir string, budget time.Duration, run string, strategies []string) error {
-	b, err := os.ReadFile(filepath.Join(dir, "kernels.json"))
+	byPkg, pkgs, err := kernelsByPackage(dir, run)
 	if err != nil {
 		return err
 	}
-	var m struct{ Bugs []bug }
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
-	}
-	byPkg := map[string][]bug{}
-	var pkgs []string
-	for _, k := range m.Bugs {
-		if run != "" && !strings.Contains(k.Test, run) {
-			continue
-		}
-		if byPkg[k.Package] == nil {
-			pkgs = append(pkgs, k.Package)
-		}
-		byPkg[k.Package] = append(byPkg[k.Package], k)
-	}
-	sort.Strings(pkgs)
 	work, err := os.MkdirTemp("", "interleave-bench-")
 	if err != nil {
 		return err
