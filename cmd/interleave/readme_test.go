@@ -145,6 +145,15 @@ func TestREADMEFirstCommand(t *testing.T) {
 			t.Errorf("no %s finding in the output:\n%s", rule, out)
 		}
 	}
+	// FirstRate leaks on every schedule: the README lists it under "fails
+	// without interleave too".
+	if !regexp.MustCompile(`(?m)^fails without interleave too.*: IL9004 TestFirstRate`).MatchString(out) {
+		t.Errorf("the FirstRate leak is not under \"fails without interleave too\":\n%s", out)
+	}
+	// -base :empty has no base commit to compare the failures with.
+	if strings.Contains(stderr.String(), "could not run the failures on the base commit") {
+		t.Errorf("pr -base :empty tried to run the failures on a base commit:\n%s", stderr.String())
+	}
 	// The opt-in rules' findings are reported only as confirmed; the one
 	// no schedule confirms is counted, not reported.
 	confirmedRules := []string{"IL2101"}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 )
@@ -70,7 +71,9 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 // checkBase runs the failures on a worktree of the merge base.
 func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.BaseVerdict, error) {
 	c := r.change
-	if c.MergeBase == "" {
+	if c.MergeBase == "" || c.Base == affected.Empty {
+		// No base commit (-base :empty diffs against the empty tree):
+		// every failure is the change's.
 		out := make([]explore.BaseVerdict, len(dyn))
 		for i := range out {
 			out[i].How = "there is no base commit"
