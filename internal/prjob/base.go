@@ -59,7 +59,9 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 		}
 		f.Baseline = checks.BaselineNew
 		r.anchor(&f)
-		f.Message += " (new in this change: " + v.How + ")"
+		if v.How != noBase { // without a base, everything is new: nothing to say
+			f.Message += " (new in this change: " + v.How + ")"
+		}
 		news = append(news, f)
 	}
 	if len(pre) > 0 {
@@ -67,6 +69,9 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 	}
 	return news, pre
 }
+
+// noBase is the verdict of every failure when there is no base commit.
+const noBase = "there is no base commit"
 
 // checkBase runs the failures on a worktree of the merge base.
 func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.BaseVerdict, error) {
@@ -76,7 +81,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 		// every failure is the change's.
 		out := make([]explore.BaseVerdict, len(dyn))
 		for i := range out {
-			out[i].How = "there is no base commit"
+			out[i].How = noBase
 		}
 		return out, nil
 	}
