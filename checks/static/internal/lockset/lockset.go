@@ -465,16 +465,10 @@ func viaInterface(fn *ssa.Function, ifaces []*types.Interface) bool {
 	return false
 }
 
-// callerState maps the locks held at call onto the parameters of callee:
-// a lock below an argument becomes a lock below the parameter, and a
-// package-level lock stays as is. A go statement holds nothing.
-func callerState(r *Result, call ssa.CallInstruction, callee *ssa.Function) State {
-	st, _ := callerStateDropped(r, call, callee)
-	return st
-}
-
-// callerStateDropped is callerState that also reports whether a lock
-// held at the call could not be mapped onto the callee's parameters.
+// callerStateDropped maps the locks held at call onto the parameters of
+// callee: a lock below an argument becomes a lock below the parameter, and
+// a package-level lock stays as is. A go statement holds nothing. It also
+// reports whether a lock held at the call could not be mapped.
 func callerStateDropped(r *Result, call ssa.CallInstruction, callee *ssa.Function) (State, bool) {
 	if _, ok := call.(*ssa.Go); ok {
 		return State{}, false
