@@ -12,6 +12,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -81,7 +82,9 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 // when the run follows the schedule to its end and passes, 3 when it fails
 // another way or leaves the schedule, 2 when it cannot run.
 func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
-	ropts := explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog}
+	ropts := explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog, Stage: func(ev explore.StageEvent) {
+		fmt.Fprintln(env.stderr, "interleave replay: "+prjob.StageLine(ev))
+	}}
 	var res *explore.ReplayResult
 	var err error
 	if opts.token != "" {

@@ -139,6 +139,11 @@ func TestReplayFromComment(t *testing.T) {
 	if code != exitFindings || !strings.Contains(out, "REPRODUCED") || !strings.Contains(out, "waits to lock to.mu") {
 		t.Fatalf("replay in a fresh clone: exit %d, want %d, REPRODUCED and the interleaving:\n%s", code, exitFindings, out)
 	}
+	// The build, the slow step of a cold replay, says what it does and
+	// how long it took.
+	if !strings.Contains(out, "interleave replay: building the test binary of") || !strings.Contains(out, "interleave replay:   took ") {
+		t.Errorf("replay printed no build stage:\n%s", out)
+	}
 
 	// The same token from standard input.
 	replayStdin = strings.NewReader(args[len(args)-1] + "\n")

@@ -1131,13 +1131,19 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 // stage tells Options.Stage that a stage starts and returns the function
 // that tells it ended.
 func (s *search) stage(name string) (end func(detail string)) {
-	if s.opts.Stage == nil {
+	return stageOf(s.opts.Stage, name)
+}
+
+// stageOf tells fn (if set) that the stage name starts, and returns the
+// function that tells it the stage ended.
+func stageOf(fn func(StageEvent), name string) (end func(detail string)) {
+	if fn == nil {
 		return func(string) {}
 	}
-	s.opts.Stage(StageEvent{Name: name})
+	fn(StageEvent{Name: name})
 	start := time.Now()
 	return func(detail string) {
-		s.opts.Stage(StageEvent{Name: name, Done: true, Took: time.Since(start), Detail: detail})
+		fn(StageEvent{Name: name, Done: true, Took: time.Since(start), Detail: detail})
 	}
 }
 

@@ -24,6 +24,9 @@ type ReplayOptions struct {
 	Timeout time.Duration
 	// StepTimeout is the watchdog (default DefaultStepTimeout).
 	StepTimeout time.Duration
+	// Stage, when set, is told when instrumenting and building start and
+	// end (the race build is the slow step of a cold replay).
+	Stage func(StageEvent)
 }
 
 // ReplayOutcome says what a replay did.
@@ -103,10 +106,12 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 	if err != nil {
 		return nil, err
 	}
+	endStage := stageOf(opts.Stage, "instrumenting "+sched.Package)
 	inst, err := instrument(ctx, pkgDir, []string{"."})
 	if err != nil {
 		return nil, err
 	}
+	endStage("")
 	defer inst.Cleanup()
 	r := &replayer{opts: opts, pkg: sched.Package, race: sched.Race, pkgDir: pkgDir, tests: map[string]bool{}}
 	for _, p := range inst.Packages {
@@ -123,10 +128,16 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 		return nil, err
 	}
 	r.bin = filepath.Join(r.work, "replay.test")
+	what := "building the test binary of " + sched.Package
+	if sched.Race {
+		what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
+	}
+	endStage = stageOf(opts.Stage, what)
 	if err := build(ctx, inst, sched.Package, r.bin, sched.Race); err != nil {
 		r.close()
 		return nil, err
 	}
+	endStage("")
 	return r, nil
 }
 
