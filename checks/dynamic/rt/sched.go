@@ -1417,6 +1417,23 @@ func (s *sched) poll() bool {
 	return false
 }
 
+// sendAndWait hands the parked g a reply in the given mode and waits for
+// it to arrive again; past the step limit the watchdog ends the process.
+//
+//go:norace
+func (s *sched) sendAndWait(g *gstate, mode uint8) {
+	g.rep = reply{mode: mode}
+	bump(&g.runSeq)
+	s.waitingOn = g
+	limit := s.stepLimit()
+	v := waitChange(&g.arrSeq, g.arrSeen, limit)
+	if v == g.arrSeen {
+		s.watchdogAfter(g, limit)
+	}
+	g.arrSeen = v
+	s.waitingOn = nil
+}
+
 // probe is one round of poll: every goroutine blocked on channels tries
 // once. It reports progress (or, when idle, that one of them is ready by
 // now).
@@ -1434,16 +1451,7 @@ func (s *sched) probe(idle bool) bool {
 			continue
 		}
 		g.parked = false
-		g.rep = reply{mode: mPoll}
-		bump(&g.runSeq)
-		s.waitingOn = g
-		limit := s.stepLimit()
-		v := waitChange(&g.arrSeq, g.arrSeen, limit)
-		if v == g.arrSeen {
-			s.watchdogAfter(g, limit)
-		}
-		g.arrSeen = v
-		s.waitingOn = nil
+		s.sendAndWait(g, mPoll)
 		if g.req.op == opExit || !g.req.pollFailed {
 			s.arrived(g)
 			return true
@@ -1680,16 +1688,7 @@ func (s *sched) collectStates(f *failure) {
 		st := GoroutineState{ID: g.id}
 		if g.parked {
 			if !g.dumped {
-				g.rep = reply{mode: mDump}
-				bump(&g.runSeq)
-				s.waitingOn = g
-				limit := s.stepLimit()
-				v := waitChange(&g.arrSeq, g.arrSeen, limit)
-				if v == g.arrSeen {
-					s.watchdogAfter(g, limit)
-				}
-				g.arrSeen = v
-				s.waitingOn = nil
+				s.sendAndWait(g, mDump)
 				g.dumped = true
 			}
 			st.Op = g.req.op.String()
