@@ -183,56 +183,10 @@ func TestRealSuiteDriver(t *testing.T) {
 			if dc.check != nil {
 				dc.check(t, res)
 			}
-			var rep *replayer
-			for test, kind := range dc.want {
-				var got []checks.Finding
-				for _, f := range res.Findings {
-					if f.Test == test {
-						got = append(got, f)
-					}
-				}
-				if kind == "" {
-					for _, f := range got {
-						t.Errorf("%s: false alarm %s at %v: %s", test, f.Kind, f.Pos, f.Message)
-					}
-					continue
-				}
-				if len(got) != 1 || got[0].Kind != kind {
-					for _, f := range got {
-						t.Logf("%s: %s at %v: %s", test, f.Kind, f.Pos, f.Message)
-					}
-					t.Errorf("%s: got %d findings %v, want one %s", test, len(got), kinds(got), kind)
-					continue
-				}
-				f := got[0]
-				if site := dc.wantSite[test]; !siteIn(f.Pos.String(), site) {
-					t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
-				}
-				for _, m := range dc.wantMsg[test] {
-					if !strings.Contains(f.Message, m) {
-						t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
-					}
-				}
-				sched, err := ReadSchedule(f.Schedule)
-				if err != nil {
-					t.Errorf("%s: %v", test, err)
-					continue
-				}
-				if rep == nil {
-					if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, StepTimeout: dc.step}); err != nil {
-						t.Fatalf("replay build: %v", err)
-					}
-					defer rep.close()
-				}
-				rr, err := rep.run(ctx, sched, f.Schedule)
-				if err != nil {
-					t.Errorf("%s: replay: %v", test, err)
-					continue
-				}
-				if rr.Outcome != Reproduced || rr.Finding == nil || rr.Finding.Kind != kind {
-					t.Errorf("%s: replay %s (%v, diverged %q), want %s again", test, rr.Outcome, rr.Finding, rr.Diverged, kind)
-				}
-			}
+			checkFindings(ctx, t, res, findingCheck{
+				dir: dir, step: dc.step, want: dc.want, wantSite: dc.wantSite, wantMsg: dc.wantMsg,
+				siteOK: siteIn,
+			})
 		})
 	}
 }

@@ -185,53 +185,10 @@ func TestRobustSearch(t *testing.T) {
 			}
 			// Every finding replays in a fresh process; the package is
 			// built once for all of them.
-			var rep *replayer
-			for test, kind := range rc.want {
-				var got []checks.Finding
-				for _, f := range res.Findings {
-					if f.Test == test {
-						got = append(got, f)
-					}
-				}
-				if kind == "" {
-					for _, f := range got {
-						t.Errorf("%s: false positive %s at %v: %s", test, f.Kind, f.Pos, f.Message)
-					}
-					continue
-				}
-				if len(got) != 1 || got[0].Kind != kind {
-					t.Errorf("%s: got %d findings %v, want one %s", test, len(got), kinds(got), kind)
-					continue
-				}
-				f := got[0]
-				if site := rc.wantSite[test]; !strings.HasSuffix(f.Pos.String(), site) {
-					t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
-				}
-				for _, m := range rc.wantMsg[test] {
-					if !strings.Contains(f.Message, m) {
-						t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
-					}
-				}
-				sched, err := ReadSchedule(f.Schedule)
-				if err != nil {
-					t.Errorf("%s: %v", test, err)
-					continue
-				}
-				if rep == nil {
-					if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, StepTimeout: rc.step}); err != nil {
-						t.Fatalf("replay build: %v", err)
-					}
-					defer rep.close()
-				}
-				rr, err := rep.run(ctx, sched, f.Schedule)
-				if err != nil {
-					t.Errorf("%s: replay: %v", test, err)
-					continue
-				}
-				if rr.Outcome != Reproduced || rr.Finding == nil || rr.Finding.Kind != kind || rr.Finding.Pos.Line != f.Pos.Line {
-					t.Errorf("%s: replay %s (%v, diverged %q), want %s at %v again", test, rr.Outcome, rr.Finding, rr.Diverged, kind, f.Pos)
-				}
-			}
+			checkFindings(ctx, t, res, findingCheck{
+				dir: dir, step: rc.step, want: rc.want, wantSite: rc.wantSite, wantMsg: rc.wantMsg,
+				siteOK: strings.HasSuffix, sameLine: true,
+			})
 		})
 	}
 }
