@@ -1992,16 +1992,24 @@ func (s *sched) siteOf(g *gstate) string {
 		if pc == 0 {
 			break
 		}
-		site, ok := s.sites[pc]
-		if !ok {
-			site = userSite(pc)
-			s.sites[pc] = site
-		}
-		if site != "" {
+		if site := s.siteAt(pc); site != "" {
 			return site
 		}
 	}
 	return ""
+}
+
+// siteAt returns file:line (full path) of pc if it is a user frame, else
+// "", remembering the answer.
+//
+//go:norace
+func (s *sched) siteAt(pc uintptr) string {
+	site, ok := s.sites[pc]
+	if !ok {
+		site = userSite(pc)
+		s.sites[pc] = site
+	}
+	return site
 }
 
 //go:norace

@@ -603,11 +603,7 @@ func (s *sched) callerSites(g *gstate) []string {
 		if pc == 0 {
 			break
 		}
-		site, ok := s.sites[pc]
-		if !ok {
-			site = userSite(pc)
-			s.sites[pc] = site
-		}
+		site := s.siteAt(pc)
 		if site == "" {
 			continue
 		}
