@@ -372,9 +372,9 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 		return exitError
 	}
 
-	dir := prAbs(env.dir, in.WorkDir)
+	dir := prjob.AbsIn(env.dir, in.WorkDir)
 	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" && !filepath.IsAbs(in.WorkDir) {
-		dir = prAbs(ws, in.WorkDir)
+		dir = prjob.AbsIn(ws, in.WorkDir)
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		logf("input working-directory: %q is not a directory", in.WorkDir)
@@ -388,7 +388,7 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 
 	files := actionFiles{report: filepath.Join(dir, actionReportFile), summary: filepath.Join(dir, actionSummaryFile)}
 	if in.SARIFFile != "" {
-		files.sarif = prAbs(dir, in.SARIFFile)
+		files.sarif = prjob.AbsIn(dir, in.SARIFFile)
 	}
 	if in.Shard != "" {
 		i, n, _ := parseShard(in.Shard)
@@ -513,7 +513,7 @@ func actionPRArgs(in *actionInputs, files actionFiles) []string {
 func (a *actionRunner) merge(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) int {
 	var reports []string
 	for _, pat := range in.Reports {
-		matches, err := filepath.Glob(prAbs(env.dir, pat))
+		matches, err := filepath.Glob(prjob.AbsIn(env.dir, pat))
 		if err != nil || len(matches) == 0 {
 			fmt.Fprintf(env.stderr, "interleave action: input report: no file matches %q in %s\n", pat, env.dir)
 			return exitError
@@ -585,7 +585,7 @@ func actionRestrict(env *cliEnv, in *actionInputs, files actionFiles) (int, erro
 	var kept []checks.Finding
 	dropped := 0
 	for _, f := range rep.Findings {
-		if f.Pos.File == "" || actionMatchPackages(env.dir, in.Packages, prAbs(root, f.Pos.File)) {
+		if f.Pos.File == "" || actionMatchPackages(env.dir, in.Packages, prjob.AbsIn(root, f.Pos.File)) {
 			kept = append(kept, f.Finding)
 		} else {
 			dropped++
@@ -628,7 +628,7 @@ func actionMatchPackages(dir string, patterns []string, file string) bool {
 	fileDir := filepath.Dir(file)
 	for _, p := range patterns {
 		rest, recursive := strings.CutSuffix(p, "/...")
-		pdir := prAbs(dir, rest)
+		pdir := prjob.AbsIn(dir, rest)
 		if fileDir == pdir {
 			return true
 		}

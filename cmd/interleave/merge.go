@@ -68,7 +68,7 @@ func parseMergeFlags(env *cliEnv, args []string) (opts *mergeOptions, code int, 
 func runMerge(ctx context.Context, env *cliEnv, opts *mergeOptions) int {
 	names := make([]string, len(opts.Files))
 	for i, name := range opts.Files {
-		names[i] = prAbs(env.dir, name)
+		names[i] = prjob.AbsIn(env.dir, name)
 	}
 	rep, n, err := prjob.MergeShards(names, env.dir, toolVersion())
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -272,12 +271,4 @@ func prExitCode(fs []checks.Finding, failOn checks.Severity) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// prAbs makes name absolute relative to dir.
-func prAbs(dir, name string) string {
-	if name == "" || filepath.IsAbs(name) {
-		return filepath.Clean(name)
-	}
-	return filepath.Join(dir, filepath.FromSlash(name))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -178,7 +179,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	if opts.verbose {
 		for _, ts := range st.Tests {
 			fmt.Fprintf(env.stderr, "interleave test: %s %s: %d schedules in %.1fs (one process, one schedule: %v), unperturbed run %s, %d failing\n",
-				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmpOr(ts.Plain, "did not finish"), ts.Failures)
+				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures)
 		}
 	}
 	for _, f := range res.Plain {
@@ -196,13 +197,6 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func firstLineOf(s string) string {

@@ -141,7 +141,7 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 func (r *job) anchor(f *checks.Finding) {
 	c := r.change
 	on := func(file string, line int) bool {
-		return file != "" && line > 0 && c.OnChangedLine(absIn(c.ModuleDir, file), line)
+		return file != "" && line > 0 && c.OnChangedLine(AbsIn(c.ModuleDir, file), line)
 	}
 	if on(f.Pos.File, f.Pos.Line) {
 		return

@@ -123,13 +123,13 @@ func stackHits(s, d *checks.Finding, dir string) int {
 	hit := map[string]bool{}
 	for _, g := range d.Goroutines {
 		for _, fr := range g.Stack {
-			k := fmt.Sprintf("%s:%d", absIn(dir, fr.File), fr.Line)
+			k := fmt.Sprintf("%s:%d", AbsIn(dir, fr.File), fr.Line)
 			if want[k] {
 				hit[k] = true
 			}
 		}
 		if file, line, ok := splitSite(g.Site); ok {
-			if k := fmt.Sprintf("%s:%d", absIn(dir, file), line); want[k] {
+			if k := fmt.Sprintf("%s:%d", AbsIn(dir, file), line); want[k] {
 				hit[k] = true
 			}
 		}
@@ -264,7 +264,7 @@ func sites(f *checks.Finding, dir string, goroutines bool) map[string]bool {
 	out := map[string]bool{}
 	add := func(file string, line int) {
 		if file != "" && line > 0 {
-			out[fmt.Sprintf("%s:%d", absIn(dir, file), line)] = true
+			out[fmt.Sprintf("%s:%d", AbsIn(dir, file), line)] = true
 		}
 	}
 	add(f.Pos.File, f.Pos.Line)

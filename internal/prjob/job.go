@@ -288,7 +288,7 @@ func (r *job) writeFailureSummary(what, detail string) {
 	if detail != "" {
 		md = fmt.Sprintf("## interleave could not run\n\n%s:\n\n```\n%s\n```\n", what, strings.ReplaceAll(detail, "```", "'''"))
 	}
-	if err := os.WriteFile(absIn(r.opts.Dir, r.opts.Summary), []byte(md), 0o644); err != nil {
+	if err := os.WriteFile(AbsIn(r.opts.Dir, r.opts.Summary), []byte(md), 0o644); err != nil {
 		r.logf("write summary: %v", err)
 	}
 }
@@ -300,7 +300,7 @@ func (r *job) inScope(f *checks.Finding) bool {
 	}
 	c := r.change
 	on := func(file string, line int) bool {
-		return file != "" && line > 0 && c.OnChangedLine(absIn(c.ModuleDir, file), line)
+		return file != "" && line > 0 && c.OnChangedLine(AbsIn(c.ModuleDir, file), line)
 	}
 	if on(f.Pos.File, f.Pos.Line) {
 		return true
@@ -382,7 +382,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	if schedules == "" {
 		schedules = filepath.Join(c.ModuleDir, explore.DefaultSchedulesDir)
 	} else {
-		schedules = absIn(r.opts.Dir, schedules)
+		schedules = AbsIn(r.opts.Dir, schedules)
 	}
 	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s", len(refs), plural(len(refs), "test"), opts.Budget, seed, len(targets), plural(len(targets), "site"))
 	var (
@@ -434,7 +434,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		out := make([]checks.Finding, len(fs))
 		for i, f := range fs {
 			if f.Schedule != "" {
-				p := absIn(c.ModuleDir, f.Schedule)
+				p := AbsIn(c.ModuleDir, f.Schedule)
 				f.Schedule = p
 				if rel, err := filepath.Rel(c.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
 					f.Replay = "interleave replay " + filepath.ToSlash(rel)

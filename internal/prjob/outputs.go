@@ -10,8 +10,8 @@ import (
 	"github.com/interleave-dev/interleave/report"
 )
 
-// absIn makes name absolute relative to dir.
-func absIn(dir, name string) string {
+// AbsIn makes name absolute relative to dir.
+func AbsIn(dir, name string) string {
 	if name == "" || filepath.IsAbs(name) {
 		return filepath.Clean(name)
 	}
@@ -51,16 +51,16 @@ func WriteOutputs(rep *report.Report, o Outputs) error {
 		if err := w.Write(o.Stdout, rep); err != nil {
 			return fmt.Errorf("write %s report: %w", o.Format, err)
 		}
-	} else if err := renderTo(absIn(o.Dir, o.Output), w, rep, ""); err != nil {
+	} else if err := renderTo(AbsIn(o.Dir, o.Output), w, rep, ""); err != nil {
 		return err
 	}
 	if o.SARIF != "" {
-		if err := renderTo(absIn(o.Dir, o.SARIF), report.SARIF{}, rep, ""); err != nil {
+		if err := renderTo(AbsIn(o.Dir, o.SARIF), report.SARIF{}, rep, ""); err != nil {
 			return err
 		}
 	}
 	if o.Summary != "" {
-		if err := renderTo(absIn(o.Dir, o.Summary), report.Markdown{}, rep, o.Extra); err != nil {
+		if err := renderTo(AbsIn(o.Dir, o.Summary), report.Markdown{}, rep, o.Extra); err != nil {
 			return err
 		}
 	}

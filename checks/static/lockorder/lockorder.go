@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -143,27 +144,24 @@ func (pc *passContext) acquires(fn *ssa.Function) []classAcq {
 			out = append(out, classAcq{Class: a.Class, Name: a.Name, Mode: a.Mode, Where: pc.where(a.Pos)})
 		}
 	}
+	// via adds what fn acquires, its chains behind prefix.
+	via := func(fn *ssa.Function, prefix ...string) {
+		for _, a := range pc.acquires(fn) {
+			if seen[a.Class] || len(a.Chain)+len(prefix) > maxChain {
+				continue
+			}
+			seen[a.Class] = true
+			a.Chain = slices.Concat(prefix, a.Chain)
+			out = append(out, a)
+		}
+	}
 	for _, c := range f.Calls {
 		for _, callee := range pc.callees(c) {
-			for _, a := range pc.acquires(callee) {
-				if seen[a.Class] || len(a.Chain) >= maxChain {
-					continue
-				}
-				seen[a.Class] = true
-				a.Chain = append([]string{callLabel(c, callee)}, a.Chain...)
-				out = append(out, a)
-			}
+			via(callee, callLabel(c, callee))
 		}
 		// A callback this call passes to a function that calls it.
 		for _, cb := range pc.callbacks(c) {
-			for _, a := range pc.acquires(cb) {
-				if seen[a.Class] || len(a.Chain) >= maxChain-1 {
-					continue
-				}
-				seen[a.Class] = true
-				a.Chain = append([]string{funcName(c.Callee), funcName(cb) + " (callback)"}, a.Chain...)
-				out = append(out, a)
-			}
+			via(cb, funcName(c.Callee), funcName(cb)+" (callback)")
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Class < out[j].Class })

@@ -234,32 +234,7 @@ func writeLockedMutexes(results []*lockset.Result) map[*types.Var]bool {
 		for _, fn := range r.Functions() {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
-					if c, ok := instr.(ssa.CallInstruction); ok {
-						switch op, lk := lockset.Classify(c.Common()); op {
-						case lockset.OpLock, lockset.OpTryLock:
-							if v := r.Path(lk).FieldVar(); v != nil {
-								out[v.Origin()] = true
-							}
-						}
-					}
-					fa, ok := instr.(*ssa.FieldAddr)
-					if !ok {
-						continue
-					}
-					v := lockset.FieldOf(fa)
-					if v == nil || !lockset.IsRWMutex(v.Type()) {
-						continue
-					}
-					for _, u := range *fa.Referrers() {
-						c, ok := u.(ssa.CallInstruction)
-						if ok && c.Common().Value != fa && len(c.Common().Args) > 0 && c.Common().Args[0] == fa && c.Common().StaticCallee() != nil && isRWMutexMethod(c.Common().StaticCallee()) {
-							continue
-						}
-						if _, ok := u.(*ssa.DebugRef); ok {
-							continue
-						}
-						out[v.Origin()] = true // the address escapes
-					}
+					markWriteLocked(out, r, instr)
 				}
 			}
 		}
@@ -267,6 +242,37 @@ func writeLockedMutexes(results []*lockset.Result) map[*types.Var]bool {
 	// A lock helper (func (s *S) lock() { s.mu.Lock() }) is a Lock of its
 	// own: its body is scanned above.
 	return out
+}
+
+// markWriteLocked adds to out the mutex field instr may write-lock: a
+// Lock or TryLock on it, or an escape of an RWMutex field's address.
+func markWriteLocked(out map[*types.Var]bool, r *lockset.Result, instr ssa.Instruction) {
+	if c, ok := instr.(ssa.CallInstruction); ok {
+		switch op, lk := lockset.Classify(c.Common()); op {
+		case lockset.OpLock, lockset.OpTryLock:
+			if v := r.Path(lk).FieldVar(); v != nil {
+				out[v.Origin()] = true
+			}
+		}
+	}
+	fa, ok := instr.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	v := lockset.FieldOf(fa)
+	if v == nil || !lockset.IsRWMutex(v.Type()) {
+		return
+	}
+	for _, u := range *fa.Referrers() {
+		c, ok := u.(ssa.CallInstruction)
+		if ok && c.Common().Value != fa && len(c.Common().Args) > 0 && c.Common().Args[0] == fa && c.Common().StaticCallee() != nil && isRWMutexMethod(c.Common().StaticCallee()) {
+			continue
+		}
+		if _, ok := u.(*ssa.DebugRef); ok {
+			continue
+		}
+		out[v.Origin()] = true // the address escapes
+	}
 }
 
 func isRWMutexMethod(fn *ssa.Function) bool {

@@ -194,13 +194,7 @@ func (p Path) FieldVar() *types.Var {
 		if !ok {
 			return nil
 		}
-		f = nil
-		for i := 0; i < s.NumFields(); i++ {
-			if s.Field(i).Name() == name {
-				f = s.Field(i)
-				break
-			}
-		}
+		f = fieldNamed(s, name)
 		if f == nil {
 			return nil
 		}
