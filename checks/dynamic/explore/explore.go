@@ -508,6 +508,9 @@ func build(ctx context.Context, inst *rewrite.Result, pkg, bin string, race bool
 	// user's, and it chdirs into the runtime's directory, which exists only
 	// in the overlay.
 	args := []string{"test", "-c", "-vet=off", "-o", bin, "-overlay", inst.Overlay}
+	if inst.ModFile != "" {
+		args = append(args, "-modfile", inst.ModFile) // rewritten dependencies
+	}
 	if race {
 		args = append(args, "-race")
 	}

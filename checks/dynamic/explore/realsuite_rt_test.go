@@ -26,6 +26,9 @@ var realsuiteRTCases = []struct {
 	{pkg: "cancel", tests: []string{"TestDoneBeforeDefault", "TestDoneBeforeTimer", "TestForeignChannels"}},
 	// One clock: Now/Since/Until, context deadlines, timers, tickers.
 	{pkg: "clock", tests: []string{"TestElapsed", "TestTimeoutBeforeHour", "TestDeadlineNotEarly", "TestTickerUntilDeadline"}},
+	// Timers and clock reads inside a dependency module are on the same
+	// clock (the rewriter rewrites dependencies' time operations).
+	{pkg: "depclock", tests: []string{"TestDepAfterFunc", "TestDepTimer", "TestDepElapsed", "TestDepCacheExpiry", "TestDepEmbeddedStop"}},
 	// A test that already uses testing/synctest keeps working.
 	{pkg: "synctestuse", tests: []string{"TestBubble"}},
 	// Goroutines waiting in code that is not rewritten do not freeze the

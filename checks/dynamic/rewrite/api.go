@@ -55,7 +55,7 @@ type Result struct {
 	TempDir    string    // holds the rewritten files
 	Packages   []Package // packages matched by Patterns that have Test functions
 	// RuntimeDir is where the runtime package appears in the overlay
-	// (<ModuleRoot>/internal/interleavert). It does not exist on disk, and
+	// (<ModuleRoot>/interleavert, imported by rewritten dependencies too). It does not exist on disk, and
 	// the go command compiles a package from overlay files alone, but vet
 	// (`go vet`, and the vet step of `go test` and `go test -c`, which
 	// computes facts for dependencies) runs inside each package's directory
@@ -63,7 +63,8 @@ type Result struct {
 	// -vet=off (TestFlags does) or create the empty directory first.
 	RuntimeDir string
 	// TestFlags are the go test flags for this build: Options.BuildFlags,
-	// then "-overlay=<Overlay>" and "-vet=off" (see RuntimeDir for why).
+	// then "-overlay=<Overlay>", "-vet=off" (see RuntimeDir for why) and,
+	// when ModFile is set, "-modfile=<ModFile>".
 	TestFlags []string
 	// Files maps each rewritten original file to its rewritten copy (the
 	// same mapping as the overlay, without the runtime and driver files).
@@ -71,6 +72,17 @@ type Result struct {
 	// Warnings lists operations left as written ("file:line: why"), e.g.
 	// method values such as `f := mu.Unlock`.
 	Warnings []string
+	// Deps lists the dependency modules linked into the test binaries and
+	// how many files of each were rewritten (their time operations).
+	Deps []DepModule
+	// ModFile is the alternate go.mod (-modfile, in TestFlags) that
+	// replaces the dependency modules rewritten from the module cache with
+	// their copies, or "" when there are none.
+	ModFile string
+	// DepFiles maps each rewritten dependency file to its rewritten copy.
+	DepFiles map[string]string
+	// DepWarnings lists what was left as written in dependencies.
+	DepWarnings []string
 }
 
 // Cleanup removes the temporary files.

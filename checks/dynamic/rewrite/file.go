@@ -82,12 +82,21 @@ type fileRW struct {
 	removed  map[*types.PkgName]int // uses of an import dropped by rewrites
 	warns    []string
 	rangeOK  bool // file's language version has range-over-func
+	// timeOnly restricts the rewrite to time operations (timeOp), as
+	// for a dependency's files.
+	timeOnly bool
 }
 
 // rewriteFile rewrites one file of p. changed is false when nothing needed
 // rewriting (the file is then not overlaid).
 func rewriteFile(p *packages.Package, f *ast.File, src []byte, rtImport string) (out []byte, warns []string, changed bool, err error) {
+	return rewriteFileMode(p, f, src, rtImport, false)
+}
+
+// rewriteFileMode is rewriteFile; timeOnly rewrites only time operations.
+func rewriteFileMode(p *packages.Package, f *ast.File, src []byte, rtImport string, timeOnly bool) (out []byte, warns []string, changed bool, err error) {
 	r := &fileRW{
+		timeOnly: timeOnly,
 		editor:   editor{src: src},
 		p:        p,
 		info:     p.TypesInfo,
@@ -114,6 +123,7 @@ func rewriteFile(p *packages.Package, f *ast.File, src []byte, rtImport string) 
 		r.visit(n, stack)
 		return true
 	})
+	r.timerEmbeds()
 	if len(r.edits) == 0 {
 		return nil, r.warns, false, nil
 	}
@@ -149,6 +159,18 @@ func (r *fileRW) warn(pos token.Pos, format string, args ...any) {
 }
 
 func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
+	if r.timeOnly {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if r.callee(ast.Unparen(n.Fun)) == nil || !timeOp(r.callee(ast.Unparen(n.Fun))) {
+				return
+			}
+		case *ast.SelectorExpr, *ast.Ident:
+			// methodValue and the Ident case check r.interesting.
+		default:
+			return
+		}
+	}
 	switch n := n.(type) {
 	case *ast.GoStmt:
 		r.goDefer(n, n.Call, true)
@@ -190,7 +212,7 @@ func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
 				return
 			}
 		}
-		if fn, ok := r.info.Uses[n].(*types.Func); ok && interestingFunc(fn) {
+		if fn, ok := r.info.Uses[n].(*types.Func); ok && r.interesting(fn) {
 			if name, ok := funcs[fn.Pkg().Path()+"."+fn.Name()]; ok && fn.Type().(*types.Signature).Recv() == nil {
 				r.addNode(n.Pos(), n.End(), func() string { return rtp + name })
 				return
@@ -234,6 +256,12 @@ func chanOf(t types.Type) *types.Chan {
 	return c
 }
 
+// interesting is interestingFunc, restricted to time operations in a
+// time-only rewrite.
+func (r *fileRW) interesting(fn *types.Func) bool {
+	return interestingFunc(fn) && (!r.timeOnly || timeOp(fn))
+}
+
 func interestingFunc(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false
@@ -273,7 +301,7 @@ func (r *fileRW) methodValue(sel *ast.SelectorExpr, stack []ast.Node) {
 	} else {
 		fn, _ = r.info.Uses[sel.Sel].(*types.Func)
 	}
-	if fn == nil || !interestingFunc(fn) {
+	if fn == nil || !r.interesting(fn) {
 		return
 	}
 	full := fn.Origin().FullName()
@@ -735,4 +763,84 @@ func (r *fileRW) goleak(c *ast.CallExpr, fn *types.Func) {
 		last := c.Args[len(c.Args)-1]
 		r.add(r.off(last.End()), r.off(last.End()), func() string { return ", " + opts })
 	}
+}
+
+// timerEmbeds gives every struct type of the file that embeds *time.Timer
+// or *time.Ticker its own Stop and Reset, calling the runtime's: the
+// promoted methods are reached through interfaces (a clock library's
+// Timer interface), where no call can be rewritten, and the standard
+// methods do not know virtual timers. They are appended at the end of the
+// file, which keeps every line where it was.
+func (r *fileRW) timerEmbeds() {
+	var b strings.Builder
+	for _, d := range r.f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.TYPE {
+			continue
+		}
+		for _, spec := range g.Specs {
+			ts := spec.(*ast.TypeSpec)
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok || ts.Assign.IsValid() {
+				continue
+			}
+			tn, _ := r.info.Defs[ts.Name].(*types.TypeName)
+			if tn == nil {
+				continue
+			}
+			recv := ts.Name.Name
+			if ts.TypeParams != nil {
+				var names []string
+				for _, f := range ts.TypeParams.List {
+					for _, n := range f.Names {
+						names = append(names, n.Name)
+					}
+				}
+				recv += "[" + strings.Join(names, ", ") + "]"
+			}
+			for _, fld := range st.Fields.List {
+				if len(fld.Names) != 0 {
+					continue
+				}
+				star, ok := fld.Type.(*ast.StarExpr)
+				if !ok {
+					continue
+				}
+				sel, ok := star.X.(*ast.SelectorExpr)
+				if !ok {
+					continue
+				}
+				pkgID, ok := sel.X.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if pn, ok := r.info.Uses[pkgID].(*types.PkgName); !ok || pn.Imported().Path() != "time" {
+					continue
+				}
+				var stop, reset string
+				switch sel.Sel.Name {
+				case "Timer":
+					stop, reset = "func (_ilt %[1]s) Stop() bool { return %[2]sTimerStop(_ilt.Timer) }\n", "func (_ilt %[1]s) Reset(d %[3]s.Duration) bool { return %[2]sTimerReset(_ilt.Timer, d) }\n"
+				case "Ticker":
+					stop, reset = "func (_ilt %[1]s) Stop() { %[2]sTickerStop(_ilt.Ticker) }\n", "func (_ilt %[1]s) Reset(d %[3]s.Duration) { %[2]sTickerReset(_ilt.Ticker, d) }\n"
+				default:
+					continue
+				}
+				for i, name := range []string{"Stop", "Reset"} {
+					form := []string{stop, reset}[i]
+					obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, r.p.Types, name)
+					fn, ok := obj.(*types.Func)
+					if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+						continue // the type's own method, or a field
+					}
+					fmt.Fprintf(&b, form, recv, rtp, pkgID.Name)
+				}
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return
+	}
+	end := len(r.src)
+	r.add(end, end, func() string { return "\n" + b.String() })
 }

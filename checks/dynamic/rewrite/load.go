@@ -22,6 +22,13 @@ import (
 // rtImportName is the name under which rewritten files import the runtime.
 const rtImportName = "interleavert"
 
+// rtDir is where the runtime appears in the main module (overlay only):
+// <module path>/interleavert, a path that is not internal, so that
+// rewritten dependency packages may import it too (the go command resolves
+// a dependency's import of a main-module package against the main module,
+// in module and vendor mode alike).
+const rtDir = "interleavert"
+
 // driverFile is the base name of the generated driver test file.
 const driverFile = "zz_interleave_driver_test.go"
 
@@ -93,8 +100,9 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		ModuleRoot: modRoot,
 		ModulePath: modPath,
 		TempDir:    tmp,
-		RuntimeDir: filepath.Join(modRoot, "internal", "interleavert"),
+		RuntimeDir: filepath.Join(modRoot, rtDir),
 		Files:      map[string]string{},
+		DepFiles:   map[string]string{},
 	}
 	defer func() {
 		if err != nil {
@@ -115,7 +123,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	sort.SliceStable(all, func(i, j int) bool {
 		return (all[i].ForTest != "") && (all[j].ForTest == "")
 	})
-	rtImport := modPath + "/internal/interleavert"
+	rtImport := modPath + "/" + rtDir
 	done := map[string]bool{}
 	for _, p := range all {
 		if err := ctx.Err(); err != nil {
@@ -157,6 +165,11 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 			replace[name] = dst
 			res.Files[name] = dst
 		}
+	}
+
+	// Dependencies: their time operations, so that the test sees one clock.
+	if err := rewriteDeps(ctx, pkgs, rtImport, tmp, replace, res); err != nil {
+		return nil, err
 	}
 
 	// The runtime.
@@ -212,6 +225,9 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	res.Overlay = filepath.Join(tmp, "overlay.json")
 	res.TestFlags = append(append([]string{}, opts.BuildFlags...), "-overlay="+res.Overlay, "-vet=off")
+	if res.ModFile != "" {
+		res.TestFlags = append(res.TestFlags, "-modfile="+res.ModFile)
+	}
 	if err := os.WriteFile(res.Overlay, data, 0o644); err != nil {
 		return nil, err
 	}

@@ -427,3 +427,82 @@ func TestOldLanguageVersion(t *testing.T) {
 		t.Fatalf("go test: %v\n%s", err, out)
 	}
 }
+
+// TestInstrumentDeps: a dependency module's time operations are rewritten
+// (generic code, a type embedding *time.Timer or *time.Ticker gets Stop and
+// Reset of its own), the runtime is importable from it, and the dependency
+// still compiles and its users' tests pass under the overlay.
+func TestInstrumentDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the instrumented testdata module")
+	}
+	dir := copyModule(t, "depmod")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	if res.RuntimeDir != filepath.Join(dir, "interleavert") {
+		t.Errorf("RuntimeDir = %s, not a path dependencies may import", res.RuntimeDir)
+	}
+	orig := filepath.Join(dir, "tick", "tick.go")
+	dst, ok := res.DepFiles[orig]
+	if !ok {
+		t.Fatalf("DepFiles = %v, want %s", res.DepFiles, orig)
+	}
+	checkLines(t, orig, dst)
+	data, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{
+		`import interleavert "example.com/depmod/interleavert"`,
+		"interleavert.AfterFunc(d, f)", "interleavert.Now()", "interleavert.Since(b.set)",
+		"interleavert.WithTimeout(ctx, d)", "interleavert.NewTimer(d)", "interleavert.TimerStop(t)",
+		"interleavert.NewTicker(d)",
+		"func (_ilt Timer) Stop() bool { return interleavert.TimerStop(_ilt.Timer) }",
+		"func (_ilt Timer) Reset(d time.Duration) bool { return interleavert.TimerReset(_ilt.Timer, d) }",
+		"func (_ilt Ticking[T]) Stop() { interleavert.TickerStop(_ilt.Ticker) }",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("rewritten tick.go lacks %q:\n%s", want, text)
+		}
+	}
+	// Only time operations: the dependency's locks, channels and select
+	// stay as written.
+	for _, not := range []string{"interleavert.Lock", "interleavert.Select", "interleavert.Recv"} {
+		if strings.Contains(text, not) {
+			t.Errorf("rewritten tick.go has %q", not)
+		}
+	}
+	var mods []string
+	for _, m := range res.Deps {
+		mods = append(mods, fmt.Sprintf("%s:%d", m.Path, m.Files))
+	}
+	if want := []string{"example.com/tick:1"}; !slices.Equal(mods, want) {
+		t.Errorf("Deps = %v, want %v", mods, want)
+	}
+	args := append([]string{"test", "-count=1"}, res.TestFlags...)
+	if out, err := goCmd(t, dir, nil, append(args, "./use")...); err != nil {
+		t.Fatalf("go test %v: %v\n%s", res.TestFlags, err, out)
+	}
+}
+
+// TestKeptModules: test frameworks are never rewritten.
+func TestKeptModules(t *testing.T) {
+	for path, want := range map[string]bool{
+		"go.uber.org/goleak":                   true,
+		"github.com/stretchr/testify":          true,
+		"github.com/onsi/ginkgo/v2":            true,
+		"gotest.tools/v3":                      true,
+		"github.com/stretchr/testifyx":         false,
+		"github.com/jonboulle/clockwork":       false,
+		"golang.org/x/sync":                    false,
+		"github.com/interleave-dev/interleave": true,
+	} {
+		if got := keptModule(path); got != want {
+			t.Errorf("keptModule(%s) = %v, want %v", path, got, want)
+		}
+	}
+}

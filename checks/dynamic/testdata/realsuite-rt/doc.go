@@ -1,10 +1,12 @@
 // Package realsuite holds correct tests, one package per mechanism of the
 // runtime model, that pass under plain `go test` (and -race) and that the
 // controlled search once reported as failures: cancellation the scheduler
-// cannot see (cancel), two clocks (clock, synctestuse), goroutines waiting
-// in code that is not rewritten (outside, with the module dep, which the
-// rewriter leaves alone; leakcheck, with fakegoleak, a stand-in for
-// go.uber.org/goleak), long but finite tests (bound), loops that spin
+// cannot see (cancel), two clocks (clock, synctestuse; depclock, with the
+// module clockdep, whose timers and clock reads the rewriter puts on the
+// virtual clock), goroutines waiting in code that is not rewritten
+// (outside, with the module dep, whose channel operations the rewriter
+// leaves alone; leakcheck, with fakegoleak, a stand-in for
+// go.uber.org/goleak, which it leaves alone entirely), long but finite tests (bound), loops that spin
 // until a timer fires (spin), time.AfterFunc without a happens-before edge
 // (afterfunc), sync operations used as values (methodvalue) and range over
 // a channel in a file older than go1.23 (oldrange).

@@ -3,9 +3,12 @@ module realsuite
 go 1.25
 
 require (
+	clockdep v0.0.0
 	dep v0.0.0
 	go.uber.org/goleak v1.3.0
 )
+
+replace clockdep => ./clockdep
 
 replace dep => ./dep
 

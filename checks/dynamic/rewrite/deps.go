@@ -1,0 +1,279 @@
+package rewrite
+
+import (
+	"context"
+	"fmt"
+	"go/types"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+)
+
+// keepModules are dependency modules left as written: test frameworks
+// whose own waiting (goleak's retry loop, testify's Eventually) the
+// scheduler handles by handing control over while they wait, and
+// interleave itself.
+var keepModules = []string{
+	"go.uber.org/goleak",
+	"github.com/stretchr/testify",
+	"gotest.tools",
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/gomega",
+	"github.com/interleave-dev/interleave",
+}
+
+func keptModule(path string) bool {
+	for _, m := range keepModules {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// DepModule says what the rewrite did to one dependency module.
+type DepModule struct {
+	Path    string // module path
+	Version string // "" for a replacement directory
+	Files   int    // files rewritten
+	// Kept says why the module is left as written, or "".
+	Kept string
+	// Dir is the copy the build uses instead of the module cache's (an
+	// alternate go.mod replaces the module with it), or "".
+	Dir string
+}
+
+// goEnv is `go env name` in dir, or "".
+func goEnv(ctx context.Context, dir, name string) string {
+	cmd := exec.CommandContext(ctx, "go", "env", name)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// linkTree recreates the files of src under dst as hard links (copies
+// across file systems), writing a go.mod if src has none (the module
+// cache keeps modules that never had one without it).
+func linkTree(src, dst string) error {
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if os.Link(path, to) == nil {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, data, 0o644)
+	})
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// writeModFile writes an alternate go.mod (and go.sum) for the main module
+// that replaces each module of replaced with its copy, and adds -modfile
+// to the test flags.
+func writeModFile(res *Result, tmp string, replaced []*DepModule) error {
+	gomod := filepath.Join(res.ModuleRoot, "go.mod")
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return err
+	}
+	f, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		return fmt.Errorf("rewrite: %w", err)
+	}
+	for _, m := range replaced {
+		if _, err := os.Stat(filepath.Join(m.Dir, "go.mod")); os.IsNotExist(err) {
+			if err := os.WriteFile(filepath.Join(m.Dir, "go.mod"), []byte("module "+m.Path+"\n"), 0o644); err != nil {
+				return err
+			}
+		}
+		if err := f.AddReplace(m.Path, m.Version, m.Dir, ""); err != nil {
+			return fmt.Errorf("rewrite: replacing %s: %w", m.Path, err)
+		}
+	}
+	f.Cleanup()
+	out, err := f.Format()
+	if err != nil {
+		return err
+	}
+	res.ModFile = filepath.Join(tmp, "interleave.mod")
+	if err := os.WriteFile(res.ModFile, out, 0o644); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(res.ModuleRoot, "go.sum"))
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	return os.WriteFile(filepath.Join(tmp, "interleave.sum"), sum, 0o644)
+}
+
+// timeOp reports whether fn is one of the operations on time that a
+// dependency's rewrite routes to the virtual clock: the time package's
+// functions and Timer and Ticker methods in funcs and methods, and
+// context.WithTimeout and WithDeadline.
+func timeOp(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "time":
+		if fn.Type().(*types.Signature).Recv() == nil {
+			_, ok := funcs["time."+fn.Name()]
+			return ok
+		}
+		_, ok := methods[fn.Origin().FullName()]
+		return ok
+	case "context":
+		return fn.Name() == "WithTimeout" || fn.Name() == "WithDeadline"
+	}
+	return false
+}
+
+// rewriteDeps rewrites the time operations of every package from another
+// module (the module cache, a replacement directory or vendor/) that the
+// test binaries link, so that timers and clocks created inside
+// dependencies (a scheduling library's clock, a cache's expiry timer) run
+// on the virtual clock the test's own sleeps run on. Their other
+// synchronization stays as written: a goroutine that waits there is
+// handled by the scheduler as code outside its control. The standard
+// library and keepModules are left alone.
+func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp string, replace map[string]string, res *Result) error {
+	mods := map[string]*DepModule{}
+	var deps []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module == nil || p.Module.Path == res.ModulePath {
+			return
+		}
+		m := mods[p.Module.Path]
+		if m == nil {
+			m = &DepModule{Path: p.Module.Path, Version: p.Module.Version}
+			if keptModule(m.Path) {
+				m.Kept = "test framework: left as written"
+			}
+			mods[p.Module.Path] = m
+		}
+		if m.Kept == "" {
+			deps = append(deps, p)
+		}
+	})
+	sort.Slice(deps, func(i, j int) bool { return deps[i].ID < deps[j].ID })
+	// The go command refuses overlays of files in the module cache: a
+	// module there whose files change is copied (hard links where it
+	// can) to a directory that an alternate go.mod (-modfile) replaces it
+	// with, and its rewritten files are written into the copy.
+	modCache := goEnv(ctx, res.ModuleRoot, "GOMODCACHE")
+	type change struct {
+		name string
+		out  []byte
+	}
+	changes := map[*DepModule][]change{}
+	dirs := map[*DepModule]string{}
+	done := map[string]bool{}
+	for _, p := range deps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m := mods[p.Module.Path]
+		if len(p.TypeErrors) > 0 || p.TypesInfo == nil {
+			// go/types here may be older than the module's Go: without
+			// complete type information the rewrite could be wrong.
+			res.DepWarnings = append(res.DepWarnings, p.PkgPath+": not rewritten: it does not type-check with interleave's go/types")
+			continue
+		}
+		src := map[string]bool{}
+		for _, name := range p.GoFiles {
+			src[name] = true
+		}
+		for _, f := range p.Syntax {
+			name := fileName(p, f)
+			if !src[name] || done[name] {
+				continue // cgo-generated, or seen through a test variant
+			}
+			done[name] = true
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, true)
+			res.DepWarnings = append(res.DepWarnings, warns...)
+			if err != nil {
+				res.DepWarnings = append(res.DepWarnings, fmt.Sprintf("%s: not rewritten: %v", name, err))
+				continue
+			}
+			if changed {
+				changes[m] = append(changes[m], change{name, out})
+				dirs[m] = p.Module.Dir
+			}
+		}
+	}
+	var replaced []*DepModule
+	for m, cs := range changes {
+		dir := dirs[m]
+		if modCache == "" || dir == "" || !inModuleTree(modCache, dir) {
+			// A replacement directory or vendor/: overlay the files.
+			for _, c := range cs {
+				dst := filepath.Join(tmp, "deps", "overlay", fmt.Sprintf("%d", len(res.DepFiles)), filepath.Base(c.name))
+				if err := writeFile(dst, c.out); err != nil {
+					return err
+				}
+				replace[c.name] = dst
+				res.DepFiles[c.name] = dst
+				m.Files++
+			}
+			continue
+		}
+		copyDir := filepath.Join(tmp, "deps", filepath.FromSlash(m.Path)+"@"+m.Version)
+		if err := linkTree(dir, copyDir); err != nil {
+			return fmt.Errorf("rewrite: copying %s@%s: %w", m.Path, m.Version, err)
+		}
+		for _, c := range cs {
+			rel, err := filepath.Rel(dir, c.name)
+			if err != nil {
+				return err
+			}
+			dst := filepath.Join(copyDir, rel)
+			os.Remove(dst) // a hard link to the module cache
+			if err := writeFile(dst, c.out); err != nil {
+				return err
+			}
+			res.DepFiles[c.name] = dst
+			m.Files++
+		}
+		m.Dir = copyDir
+		replaced = append(replaced, m)
+	}
+	if len(replaced) > 0 {
+		if err := writeModFile(res, tmp, replaced); err != nil {
+			return err
+		}
+	}
+	for _, m := range mods {
+		res.Deps = append(res.Deps, *m)
+	}
+	sort.Slice(res.Deps, func(i, j int) bool { return res.Deps[i].Path < res.Deps[j].Path })
+	sort.Strings(res.DepWarnings)
+	return nil
+}

@@ -1,0 +1,7 @@
+module example.com/depmod
+
+go 1.25
+
+require example.com/tick v0.0.0
+
+replace example.com/tick => ./tick

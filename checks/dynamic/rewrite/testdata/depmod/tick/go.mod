@@ -1,0 +1,3 @@
+module example.com/tick
+
+go 1.22

@@ -1,0 +1,3 @@
+module clockdep
+
+go 1.25
