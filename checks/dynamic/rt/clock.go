@@ -14,8 +14,9 @@ import (
 // sees the slept duration, and a deadline races a timer on equal terms.
 // Outside control they are the standard functions. The virtual clock
 // starts at the wall time the schedule began and moves only when the
-// scheduler advances it. Code that is not rewritten (other modules, the
-// standard library) still reads the real clock.
+// scheduler advances it. Dependencies' time operations are rewritten too;
+// code that is not (the standard library, test frameworks) still reads the
+// real clock.
 
 // nowSpins is how many Now calls a goroutine may make between two
 // scheduling points before a Now becomes one: a loop waiting on the clock

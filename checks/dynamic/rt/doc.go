@@ -57,8 +57,10 @@
 // &time.Timer{C: ch} and &time.Ticker{C: ch}; use them through TimerStop,
 // TimerReset, TickerStop and TickerReset (their own methods would panic).
 // Arming or resetting a timer happens before its firing (the AfterFunc
-// callback, the send on its channel), as in the Go runtime. Code that is
-// not rewritten (other modules, the standard library) reads the real clock.
+// callback, the send on its channel), as in the Go runtime. The rewriter
+// puts the time operations of dependency modules on this clock too; the
+// standard library and the test frameworks it leaves alone read the real
+// clock.
 //
 // Foreign parties. A channel closed outside control (the standard
 // library's context, a dependency) is seen closed by reading the closed
