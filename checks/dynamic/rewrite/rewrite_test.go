@@ -18,6 +18,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -504,5 +507,93 @@ func TestKeptModules(t *testing.T) {
 		if got := keptModule(path); got != want {
 			t.Errorf("keptModule(%s) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+// TestInstrumentDepsModCache: a dependency from the module cache (served
+// here by a file proxy), whose files the go command refuses to overlay, is
+// rewritten into a copy that an alternate go.mod replaces it with; the
+// build works with -mod=mod and -mod=readonly, and with -mod=vendor the
+// vendored files are overlaid instead.
+func TestInstrumentDepsModCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the instrumented testdata module")
+	}
+	tmp := t.TempDir()
+	proxy := filepath.Join(tmp, "proxy", "example.com", "tick", "@v")
+	if err := os.MkdirAll(proxy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join("testdata", "depmod", "tick")
+	var zbuf bytes.Buffer
+	if err := modzip.CreateFromDir(&zbuf, module.Version{Path: "example.com/tick", Version: "v1.0.0"}, src); err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"v1.0.0.zip": zbuf.Bytes(), "v1.0.0.mod": gomod, "v1.0.0.info": []byte(`{"Version":"v1.0.0"}`), "list": []byte("v1.0.0\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(proxy, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := filepath.Join(tmp, "modcache")
+	t.Setenv("GOMODCACHE", cache)
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(tmp, "proxy")))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOWORK", "off")
+	t.Cleanup(func() { goCmd(t, tmp, nil, "clean", "-modcache") })
+
+	dir := copyModule(t, "depmod")
+	os.RemoveAll(filepath.Join(dir, "tick"))
+	mod := "module example.com/depmod\n\ngo 1.25\n\nrequire example.com/tick v1.0.0\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := goCmd(t, dir, nil, "mod", "tidy"); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	if res.ModFile == "" || len(res.Deps) != 1 || res.Deps[0].Files != 1 || !strings.HasPrefix(res.Deps[0].Dir, res.TempDir) {
+		t.Fatalf("ModFile = %q, Deps = %+v: want the module replaced by a copy", res.ModFile, res.Deps)
+	}
+	for orig := range res.DepFiles {
+		if !strings.HasPrefix(orig, cache) {
+			t.Errorf("DepFiles has %s, not in the module cache", orig)
+		}
+	}
+	if goMod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(goMod), "require example.com/tick v1.0.0") || strings.Contains(string(goMod), "replace") {
+		t.Errorf("the module's go.mod changed:\n%s", goMod)
+	}
+	for _, flags := range []string{"-mod=mod", "-mod=readonly"} {
+		args := append([]string{"test", "-count=1"}, res.TestFlags...)
+		if out, err := goCmd(t, dir, []string{"GOFLAGS=" + flags}, append(args, "./use")...); err != nil {
+			t.Fatalf("GOFLAGS=%s go test %v: %v\n%s", flags, res.TestFlags, err, out)
+		}
+	}
+
+	// Vendored: the files are in the module, the overlay takes them.
+	if out, err := goCmd(t, dir, nil, "mod", "vendor"); err != nil {
+		t.Fatalf("go mod vendor: %v\n%s", err, out)
+	}
+	vres, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}, BuildFlags: []string{"-mod=vendor"}})
+	if err != nil {
+		t.Fatalf("Instrument -mod=vendor: %v", err)
+	}
+	defer vres.Cleanup()
+	if _, ok := vres.DepFiles[filepath.Join(dir, "vendor", "example.com", "tick", "tick.go")]; !ok || vres.ModFile != "" {
+		t.Fatalf("-mod=vendor: DepFiles = %v, ModFile = %q: want the vendored file overlaid", vres.DepFiles, vres.ModFile)
+	}
+	args := append([]string{"test", "-count=1"}, vres.TestFlags...)
+	if out, err := goCmd(t, dir, []string{"GOFLAGS=-mod=vendor"}, append(args, "./use")...); err != nil {
+		t.Fatalf("go test %v: %v\n%s", vres.TestFlags, err, out)
 	}
 }
