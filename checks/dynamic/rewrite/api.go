@@ -34,6 +34,9 @@ type Options struct {
 	Dir        string   // directory to run in; must be inside a module
 	Patterns   []string // package patterns, as for go test (default ".")
 	BuildFlags []string // passed to the loader and to go test (e.g. -tags=x)
+	// DepSync rewrites dependency modules' goroutines, locks and channels
+	// too; by default only their time operations are rewritten.
+	DepSync bool
 }
 
 // Package is one instrumented package that has tests.

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"go/types"
 	"io/fs"
@@ -45,8 +46,84 @@ type DepModule struct {
 	// Kept says why the module is left as written, or "".
 	Kept string
 	// Dir is the copy the build uses instead of the module cache's (an
-	// alternate go.mod replaces the module with it), or "".
+	// alternate go.mod replaces the module with it), or "". Copies are
+	// kept under the user cache directory (interleave/deps), named by
+	// the hash of their content.
 	Dir string
+}
+
+// change is a rewritten file: its original name and new content.
+type change struct {
+	name string
+	out  []byte
+}
+
+// depCopy returns a directory holding the module at dir with the changes
+// applied. It lives in the user cache directory, named by the hash of the
+// module and the changes, so that the next run finds it (and the build
+// cache finds its compiled packages, which a new directory would defeat);
+// without a cache directory it is made under tmp.
+func depCopy(dir, tmp string, m *DepModule, cs []change) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s@%s\n", m.Path, m.Version)
+	for _, c := range cs {
+		rel, err := filepath.Rel(dir, c.name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(c.out))
+		h.Write(c.out)
+	}
+	name := fmt.Sprintf("%x", h.Sum(nil))[:24]
+	root := filepath.Join(tmp, "deps")
+	if cache, err := os.UserCacheDir(); err == nil {
+		root = filepath.Join(cache, "interleave", "deps")
+	}
+	final := filepath.Join(root, name, filepath.FromSlash(m.Path)+"@"+m.Version)
+	if _, err := os.Stat(filepath.Join(final, ".interleave-complete")); err == nil {
+		return final, nil
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
+	}
+	work, err := os.MkdirTemp(root, "tmp-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	dst := filepath.Join(work, "m")
+	if err := linkTree(dir, dst); err != nil {
+		return "", err
+	}
+	for _, c := range cs {
+		rel, _ := filepath.Rel(dir, c.name)
+		to := filepath.Join(dst, rel)
+		os.Remove(to) // a hard link into the module cache
+		if err := writeFile(to, c.out); err != nil {
+			return "", err
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dst, "go.mod")); os.IsNotExist(err) {
+		// The module cache keeps a module that never had a go.mod
+		// without one; a replacement directory needs it.
+		if err := os.WriteFile(filepath.Join(dst, "go.mod"), []byte("module "+m.Path+"\n"), 0o644); err != nil {
+			return "", err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dst, ".interleave-complete"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Rename(dst, final); err != nil {
+		// Another run made it first.
+		if _, serr := os.Stat(filepath.Join(final, ".interleave-complete")); serr == nil {
+			return final, nil
+		}
+		return "", err
+	}
+	return final, nil
 }
 
 // goEnv is `go env name` in dir, or "".
@@ -61,8 +138,7 @@ func goEnv(ctx context.Context, dir, name string) string {
 }
 
 // linkTree recreates the files of src under dst as hard links (copies
-// across file systems), writing a go.mod if src has none (the module
-// cache keeps modules that never had one without it).
+// across file systems).
 func linkTree(src, dst string) error {
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -105,11 +181,6 @@ func writeModFile(res *Result, tmp string, replaced []*DepModule) error {
 		return fmt.Errorf("rewrite: %w", err)
 	}
 	for _, m := range replaced {
-		if _, err := os.Stat(filepath.Join(m.Dir, "go.mod")); os.IsNotExist(err) {
-			if err := os.WriteFile(filepath.Join(m.Dir, "go.mod"), []byte("module "+m.Path+"\n"), 0o644); err != nil {
-				return err
-			}
-		}
 		if err := f.AddReplace(m.Path, m.Version, m.Dir, ""); err != nil {
 			return fmt.Errorf("rewrite: replacing %s: %w", m.Path, err)
 		}
@@ -156,11 +227,11 @@ func timeOp(fn *types.Func) bool {
 // module (the module cache, a replacement directory or vendor/) that the
 // test binaries link, so that timers and clocks created inside
 // dependencies (a scheduling library's clock, a cache's expiry timer) run
-// on the virtual clock the test's own sleeps run on. Their other
-// synchronization stays as written: a goroutine that waits there is
-// handled by the scheduler as code outside its control. The standard
-// library and keepModules are left alone.
-func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp string, replace map[string]string, res *Result) error {
+// on the virtual clock the test's own sleeps run on. Unless sync is set,
+// their other synchronization stays as written: a goroutine that waits
+// there is handled by the scheduler as code outside its control. The
+// standard library and keepModules are left alone.
+func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp string, replace map[string]string, res *Result, sync bool) error {
 	mods := map[string]*DepModule{}
 	var deps []*packages.Package
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -185,10 +256,6 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 	// can) to a directory that an alternate go.mod (-modfile) replaces it
 	// with, and its rewritten files are written into the copy.
 	modCache := goEnv(ctx, res.ModuleRoot, "GOMODCACHE")
-	type change struct {
-		name string
-		out  []byte
-	}
 	changes := map[*DepModule][]change{}
 	dirs := map[*DepModule]string{}
 	done := map[string]bool{}
@@ -217,7 +284,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 			if err != nil {
 				return err
 			}
-			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, true)
+			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !sync)
 			res.DepWarnings = append(res.DepWarnings, warns...)
 			if err != nil {
 				res.DepWarnings = append(res.DepWarnings, fmt.Sprintf("%s: not rewritten: %v", name, err))
@@ -245,21 +312,13 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 			}
 			continue
 		}
-		copyDir := filepath.Join(tmp, "deps", filepath.FromSlash(m.Path)+"@"+m.Version)
-		if err := linkTree(dir, copyDir); err != nil {
+		copyDir, err := depCopy(dir, tmp, m, cs)
+		if err != nil {
 			return fmt.Errorf("rewrite: copying %s@%s: %w", m.Path, m.Version, err)
 		}
 		for _, c := range cs {
-			rel, err := filepath.Rel(dir, c.name)
-			if err != nil {
-				return err
-			}
-			dst := filepath.Join(copyDir, rel)
-			os.Remove(dst) // a hard link to the module cache
-			if err := writeFile(dst, c.out); err != nil {
-				return err
-			}
-			res.DepFiles[c.name] = dst
+			rel, _ := filepath.Rel(dir, c.name)
+			res.DepFiles[c.name] = filepath.Join(copyDir, rel)
 			m.Files++
 		}
 		m.Dir = copyDir

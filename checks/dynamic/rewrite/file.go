@@ -128,6 +128,9 @@ func rewriteFileMode(p *packages.Package, f *ast.File, src []byte, rtImport stri
 		return nil, r.warns, false, nil
 	}
 	r.fixImports()
+	if v := r.info.FileVersions[f]; v != "" && version.IsValid(v) && version.Compare(v, minGo) < 0 {
+		r.raiseVersion()
+	}
 	text := r.render(0, len(src))
 	// A rewrite that does not parse is a bug here, never the user's: say so
 	// rather than hand the compiler something confusing.
@@ -843,4 +846,28 @@ func (r *fileRW) timerEmbeds() {
 	}
 	end := len(r.src)
 	r.add(end, end, func() string { return "\n" + b.String() })
+}
+
+// minGo is the language version the runtime's API needs in a file that
+// calls it (type inference of its generic functions).
+const minGo = "go1.18"
+
+// raiseVersion sets the file's language version to minGo with a build
+// constraint (files of older modules: robfig/cron's go.mod says go1.12).
+// The file is in the build already, so its own constraint is true and is
+// kept only for show. A new constraint line is followed by a line
+// directive that puts the package clause back on line 1.
+func (r *fileRW) raiseVersion() {
+	for _, g := range r.f.Comments {
+		if g.Pos() >= r.f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if x, ok := strings.CutPrefix(c.Text, "//go:build "); ok {
+				r.addNode(c.Pos(), c.End(), func() string { return "//go:build " + minGo + " && (" + strings.TrimSpace(x) + ")" })
+				return
+			}
+		}
+	}
+	r.add(0, 0, func() string { return "//go:build " + minGo + "\n\n/*line " + r.tf.Name() + ":1:1*/" })
 }

@@ -168,7 +168,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 
 	// Dependencies: their time operations, so that the test sees one clock.
-	if err := rewriteDeps(ctx, pkgs, rtImport, tmp, replace, res); err != nil {
+	if err := rewriteDeps(ctx, pkgs, rtImport, tmp, replace, res, opts.DepSync); err != nil {
 		return nil, err
 	}
 

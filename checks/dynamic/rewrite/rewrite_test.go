@@ -483,7 +483,7 @@ func TestInstrumentDeps(t *testing.T) {
 	for _, m := range res.Deps {
 		mods = append(mods, fmt.Sprintf("%s:%d", m.Path, m.Files))
 	}
-	if want := []string{"example.com/tick:1"}; !slices.Equal(mods, want) {
+	if want := []string{"example.com/oldtick:1", "example.com/tick:1"}; !slices.Equal(mods, want) {
 		t.Errorf("Deps = %v, want %v", mods, want)
 	}
 	args := append([]string{"test", "-count=1"}, res.TestFlags...)
@@ -540,6 +540,12 @@ func TestInstrumentDepsModCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	gocache, err := goCmd(t, tmp, nil, "env", "GOCACHE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(gocache))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "usercache")) // where the copies go
 	cache := filepath.Join(tmp, "modcache")
 	t.Setenv("GOMODCACHE", cache)
 	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(tmp, "proxy")))
@@ -550,28 +556,39 @@ func TestInstrumentDepsModCache(t *testing.T) {
 
 	dir := copyModule(t, "depmod")
 	os.RemoveAll(filepath.Join(dir, "tick"))
-	mod := "module example.com/depmod\n\ngo 1.25\n\nrequire example.com/tick v1.0.0\n"
+	mod := "module example.com/depmod\n\ngo 1.25\n\nrequire (\n\texample.com/oldtick v0.0.0\n\texample.com/tick v1.0.0\n)\n\nreplace example.com/oldtick => ./oldtick\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := goCmd(t, dir, nil, "mod", "tidy"); err != nil {
 		t.Fatalf("go mod tidy: %v\n%s", err, out)
 	}
+	tidied, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}})
 	if err != nil {
 		t.Fatalf("Instrument: %v", err)
 	}
 	defer res.Cleanup()
-	if res.ModFile == "" || len(res.Deps) != 1 || res.Deps[0].Files != 1 || !strings.HasPrefix(res.Deps[0].Dir, res.TempDir) {
-		t.Fatalf("ModFile = %q, Deps = %+v: want the module replaced by a copy", res.ModFile, res.Deps)
+	if res.ModFile == "" || len(res.Deps) != 2 || res.Deps[1].Files != 1 || !strings.HasPrefix(res.Deps[1].Dir, filepath.Join(tmp, "usercache", "interleave", "deps")) {
+		t.Fatalf("ModFile = %q, Deps = %+v: want the module replaced by a copy in the user cache", res.ModFile, res.Deps)
 	}
-	for orig := range res.DepFiles {
-		if !strings.HasPrefix(orig, cache) {
-			t.Errorf("DepFiles has %s, not in the module cache", orig)
-		}
+	// The next run finds the copy (and the build cache its packages).
+	again, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}})
+	if err != nil {
+		t.Fatalf("Instrument again: %v", err)
 	}
-	if goMod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.Contains(string(goMod), "require example.com/tick v1.0.0") || strings.Contains(string(goMod), "replace") {
+	again.Cleanup()
+	if goMod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); string(goMod) != string(tidied) {
 		t.Errorf("the module's go.mod changed:\n%s", goMod)
+	}
+	if len(again.Deps) != 2 || again.Deps[1].Dir != res.Deps[1].Dir {
+		t.Errorf("second run copied to %+v, first to %s", again.Deps, res.Deps[1].Dir)
+	}
+	if _, ok := res.DepFiles[filepath.Join(cache, "example.com", "tick@v1.0.0", "tick.go")]; !ok {
+		t.Errorf("DepFiles = %v: no tick.go from the module cache", res.DepFiles)
 	}
 	for _, flags := range []string{"-mod=mod", "-mod=readonly"} {
 		args := append([]string{"test", "-count=1"}, res.TestFlags...)
@@ -595,5 +612,48 @@ func TestInstrumentDepsModCache(t *testing.T) {
 	args := append([]string{"test", "-count=1"}, vres.TestFlags...)
 	if out, err := goCmd(t, dir, []string{"GOFLAGS=-mod=vendor"}, append(args, "./use")...); err != nil {
 		t.Fatalf("go test %v: %v\n%s", vres.TestFlags, err, out)
+	}
+}
+
+// TestInstrumentDepsSync: with DepSync a dependency's goroutines, locks and
+// channels are rewritten too, and a dependency older than go1.18 gets a
+// build constraint that lets it call the runtime's generic API, its lines
+// kept.
+func TestInstrumentDepsSync(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the instrumented testdata module")
+	}
+	dir := copyModule(t, "depmod")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}, DepSync: true})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	for orig, dst := range res.DepFiles {
+		checkLines(t, orig, dst)
+	}
+	for file, wants := range map[string][]string{
+		"tick/tick.go":       {"interleavert.Lock(&b.mu)", "interleavert.Select(", "interleavert.AfterFunc(d, f)"},
+		"oldtick/oldtick.go": {"//go:build go1.18\n\n/*line " + filepath.Join(dir, "oldtick", "oldtick.go") + ":1:1*/", "interleavert.Send(ch, v)"},
+		"oldtick/build.go":   {"//go:build go1.18 && (!nothing)\n", "interleavert.Recv(ch)"},
+	} {
+		dst, ok := res.DepFiles[filepath.Join(dir, filepath.FromSlash(file))]
+		if !ok {
+			t.Errorf("%s not rewritten: %v", file, res.DepFiles)
+			continue
+		}
+		data, err := os.ReadFile(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(data), want) {
+				t.Errorf("rewritten %s lacks %q:\n%s", file, want, data)
+			}
+		}
+	}
+	args := append([]string{"test", "-count=1"}, res.TestFlags...)
+	if out, err := goCmd(t, dir, nil, append(args, "./use")...); err != nil {
+		t.Fatalf("go test %v: %v\n%s", res.TestFlags, err, out)
 	}
 }

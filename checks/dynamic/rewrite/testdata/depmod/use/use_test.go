@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"example.com/oldtick"
 	"example.com/tick"
 )
 
@@ -26,4 +27,9 @@ func TestUse(t *testing.T) {
 	}
 	e := tick.Every[int](time.Millisecond)
 	e.Stop()
+	ch := make(chan int, 1)
+	oldtick.Pass(ch, 1, time.Millisecond)
+	if v := oldtick.Recv(ch); v != 1 {
+		t.Fatalf("Recv = %d", v)
+	}
 }

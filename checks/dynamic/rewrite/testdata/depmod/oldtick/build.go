@@ -1,0 +1,7 @@
+//go:build !nothing
+// +build !nothing
+
+package oldtick
+
+// Recv receives from ch.
+func Recv(ch chan int) int { return <-ch }

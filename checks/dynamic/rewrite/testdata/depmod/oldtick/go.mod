@@ -1,0 +1,3 @@
+module example.com/oldtick
+
+go 1.12
