@@ -231,7 +231,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	endStage("")
+	endStage(inst.DepSummary())
 	defer inst.Cleanup()
 	s.inst = inst
 	work, err := os.MkdirTemp("", "interleave-explore-")

@@ -86,6 +86,8 @@ type Result struct {
 	DepFiles map[string]string
 	// DepWarnings lists what was left as written in dependencies.
 	DepWarnings []string
+
+	depSync bool // Options.DepSync
 }
 
 // Cleanup removes the temporary files.

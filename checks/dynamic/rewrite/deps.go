@@ -336,3 +336,29 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 	sort.Strings(res.DepWarnings)
 	return nil
 }
+
+// DepSummary says in one line what the rewrite did to dependencies, for a
+// progress message: "rewrote 3 files of 2 dependency modules
+// (example.com/a, example.com/b)", or "" when it did nothing.
+func (r *Result) DepSummary() string {
+	files := 0
+	var mods []string
+	for _, m := range r.Deps {
+		if m.Files > 0 {
+			files += m.Files
+			mods = append(mods, m.Path)
+		}
+	}
+	if files == 0 {
+		return ""
+	}
+	what := "time operations"
+	if r.depSync {
+		what = "synchronization"
+	}
+	list := strings.Join(mods, ", ")
+	if len(mods) > 4 {
+		list = strings.Join(mods[:4], ", ") + fmt.Sprintf(" and %d more", len(mods)-4)
+	}
+	return fmt.Sprintf("rewrote the %s of %d files of %d dependency modules (%s)", what, files, len(mods), list)
+}

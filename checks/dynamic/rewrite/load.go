@@ -103,6 +103,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		RuntimeDir: filepath.Join(modRoot, rtDir),
 		Files:      map[string]string{},
 		DepFiles:   map[string]string{},
+		depSync:    opts.DepSync,
 	}
 	defer func() {
 		if err != nil {

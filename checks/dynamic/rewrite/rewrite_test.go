@@ -486,6 +486,9 @@ func TestInstrumentDeps(t *testing.T) {
 	if want := []string{"example.com/oldtick:1", "example.com/tick:1"}; !slices.Equal(mods, want) {
 		t.Errorf("Deps = %v, want %v", mods, want)
 	}
+	if got, want := res.DepSummary(), "rewrote the time operations of 2 files of 2 dependency modules (example.com/oldtick, example.com/tick)"; got != want {
+		t.Errorf("DepSummary = %q, want %q", got, want)
+	}
 	args := append([]string{"test", "-count=1"}, res.TestFlags...)
 	if out, err := goCmd(t, dir, nil, append(args, "./use")...); err != nil {
 		t.Fatalf("go test %v: %v\n%s", res.TestFlags, err, out)
