@@ -13,7 +13,16 @@
 // their runtime twins; time.Now, Since, Until and context.WithTimeout and
 // WithDeadline run on the runtime's virtual clock; a range over a channel
 // in a file older than go1.23 becomes a three-clause loop; goleak checks
-// are told to ignore the runtime's own goroutines.
+// are told to ignore the runtime's own goroutines; a struct type embedding
+// *time.Timer or *time.Ticker gets Stop and Reset of its own.
+//
+// Dependency modules (not the standard library, not test frameworks) are
+// rewritten too, their time operations only unless Options.DepSync, so
+// that timers made inside a library run on the test's clock; rt is placed
+// at <module>/interleavert, which they may import. A module from the
+// module cache, whose files the go command will not overlay, is used
+// through a copy that an alternate go.mod (Result.ModFile) replaces it
+// with.
 // What is not rewritten is listed in Result.Warnings with its position, so
 // that a driver can print every construct left uncontrolled: method values
 // whose receiver is a type parameter, selects whose label is a goto
@@ -117,8 +126,9 @@ func (e *BuildError) Error() string {
 	return s
 }
 
-// Instrument rewrites the packages matched by opts.Patterns and the
-// in-module packages they depend on.
+// Instrument rewrites the packages matched by opts.Patterns, the
+// in-module packages they depend on and (see the package comment) their
+// dependency modules.
 func Instrument(ctx context.Context, opts Options) (*Result, error) {
 	return instrument(ctx, opts)
 }
