@@ -249,13 +249,25 @@ func TestMatch(t *testing.T) {
 	}
 
 	lost := Parse(read(t, "testfail.log"))[0].Signature(inKernels)
-	tf := checks.Finding{Kind: checks.TestFailure, Message: "TestLostUpdate: test failed: counter = 1 after two increments, want 2",
-		Pos: checks.Position{File: "locks/locks_test.go", Line: 160}}
+	tf := checks.Finding{Kind: checks.TestFailure, Message: "TestLostUpdate: test failed: locks_test.go:160: counter = 1 after two increments, want 2",
+		Pos: checks.Position{File: "locks/locks_test.go", Line: 151}}
 	if ok, why := lost.Match(tf, inKernels); !ok {
 		t.Errorf("the same test failure does not match: %s", why)
 	}
-	tf.Pos.Line = 161
+	tf.Message = strings.Replace(tf.Message, ":160:", ":161:", 1)
 	if ok, _ := lost.Match(tf, inKernels); ok {
 		t.Error("a test failure logged at another line matches")
+	}
+
+	// A process that died shows only where it failed.
+	unlock := Parse(read(t, "fatal-v.log"))[0].Signature(inKernels)
+	died := checks.Finding{Kind: checks.Fatal, Message: "TestDoubleUnlock: fatal error: sync: unlock of unlocked mutex",
+		Pos: checks.Position{File: "locks/locks_test.go", Line: 89}}
+	if ok, why := unlock.Match(died, inKernels); !ok {
+		t.Errorf("the same fatal error does not match: %s", why)
+	}
+	died.Pos.Line = 88
+	if ok, _ := unlock.Match(died, inKernels); ok {
+		t.Error("a fatal error at another line matches")
 	}
 }
