@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -82,12 +83,20 @@ func TestReproExitCodesBeforeTheSearch(t *testing.T) {
 	}
 	elsewhere := strings.ReplaceAll(string(panicLog), "kernels/chans", "example.com/other/chans")
 	nosuch := strings.ReplaceAll(string(panicLog), "kernels/chans", "kernels/nosuch")
+	// The log on standard input.
+	nilmap, err := os.ReadFile(logPath(t, "nilmap.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(r io.Reader) { reproStdin = r }(reproStdin)
+	reproStdin = bytes.NewReader(nilmap)
 	for _, tt := range []struct {
 		name string
 		args []string
 		code int
 		want string
 	}{
+		{"stdin", []string{"-"}, exitReproNoTest, "the log shows a panic at line 1: panic: assignment to entry in nil map"},
 		{"missing file", []string{filepath.Join(tmp, "none.log")}, exitError, "reading the log"},
 		{"no failure", []string{write("pass.log", "=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \tkernels/locks\t0.1s\n")}, exitError, "no failure in the log"},
 		{"names no test", []string{logPath(t, "nilmap.log")}, exitReproNoTest, "the log names no test"},
@@ -148,6 +157,25 @@ func TestReproReplays(t *testing.T) {
 				t.Errorf("replay of %s: code %d, want %d (reproduced):\n%s", fd.Schedule, rcode, exitFindings, out)
 			}
 		})
+	}
+}
+
+// A test the package does not have (renamed since the log) is exit 4.
+func TestReproTestNotFound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("instruments a kernel package; skipped with -short")
+	}
+	b, err := os.ReadFile(logPath(t, "panic.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "renamed.log")
+	if err := os.WriteFile(log, []byte(strings.ReplaceAll(string(b), "TestCloseClosed", "TestCloseClosedTwice")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := reproIn(t, "-race=false", "-budget", "2s", "-schedules", t.TempDir(), log)
+	if code != exitReproNotFound || !strings.Contains(stderr, "test kernels/chans.TestCloseClosedTwice not found") {
+		t.Errorf("code %d, want %d with the test not found; stderr:\n%s", code, exitReproNotFound, stderr)
 	}
 }
 

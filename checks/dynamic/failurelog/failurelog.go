@@ -147,22 +147,20 @@ func (p *parser) parse() {
 		if m == nil || p.used[i] {
 			continue
 		}
+		// The test's first message, indented under its --- FAIL line.
 		indent := len(l) - len(strings.TrimLeft(l, " "))
-		for j := i + 1; j < len(p.lines); j++ {
-			ml := p.lines[j]
-			mm := logMsgRE.FindStringSubmatch(ml)
-			if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent {
-				break
-			}
-			if strings.Contains(mm[3], "race detected during execution of test") {
-				break
-			}
-			p.out = append(p.out, &Failure{
-				Kind: TestFailure, Message: mm[3], Site: mm[1] + ":" + mm[2], Line: i + 1,
-				Test: topLevel(m[1]), TestFrom: "the --- FAIL line",
-			})
-			break
+		if i+1 >= len(p.lines) {
+			continue
 		}
+		ml := p.lines[i+1]
+		mm := logMsgRE.FindStringSubmatch(ml)
+		if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent || strings.Contains(mm[3], "race detected during execution of test") {
+			continue
+		}
+		p.out = append(p.out, &Failure{
+			Kind: TestFailure, Message: mm[3], Site: mm[1] + ":" + mm[2], Line: i + 1,
+			Test: topLevel(m[1]), TestFrom: "the --- FAIL line",
+		})
 	}
 	sortByLine(p.out)
 	p.dedupe()

@@ -271,3 +271,19 @@ func TestMatch(t *testing.T) {
 		t.Error("a fatal error at another line matches")
 	}
 }
+
+// A log of several packages (go test ./...) with a failure in two of them:
+// each failure gets its own package and test.
+func TestSeveralFailures(t *testing.T) {
+	log := "ok  \tkernels/correct\t0.5s\n" + read(t, "race.log") + read(t, "timeout.log") + "ok  \tkernels/chans\t0.2s\n"
+	fs := Parse(log)
+	if len(fs) != 2 {
+		t.Fatalf("got %d failures, want 2", len(fs))
+	}
+	if fs[0].Kind != DataRace || fs[0].Package != "kernels/syncs" || fs[0].Test != "TestUnsyncCounter" {
+		t.Errorf("first: %s %s.%s, want the race of kernels/syncs.TestUnsyncCounter", fs[0].Kind, fs[0].Package, fs[0].Test)
+	}
+	if fs[1].Kind != Timeout || fs[1].Package != "kernels/locks" || fs[1].Test != "TestABBA" {
+		t.Errorf("second: %s %s.%s, want the timeout of kernels/locks.TestABBA", fs[1].Kind, fs[1].Package, fs[1].Test)
+	}
+}
