@@ -29,7 +29,7 @@ const (
 )
 
 const reproHelp = `Reads a CI log (a file, or - for standard input) holding the output of go
-test: a panic, a race detector report (WARNING: DATA RACE), a test timeout's
+test, as text or go test -json events: a panic, a race detector report (WARNING: DATA RACE), a test timeout's
 goroutine dump (panic: test timed out after ...), the runtime's deadlock
 (fatal error: all goroutines are asleep), another fatal error, or a test's
 own failure message. It finds the package and the test (from the stacks,

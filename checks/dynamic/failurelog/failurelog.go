@@ -1,12 +1,14 @@
 // Package failurelog reads the failures in the output of go test (a CI log):
 // a panic trace, a race detector report, a test timeout's goroutine dump,
 // the runtime's "all goroutines are asleep" deadlock, another fatal error,
-// or a test's own failure message. For each it tells the package and the
+// or a test's own failure message, as text or as go test -json events.
+// For each it tells the package and the
 // test that failed and the goroutines involved, with their frames, and the
 // signature a reproduction must match (signature.go).
 package failurelog
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -73,7 +75,8 @@ type Failure struct {
 	Goroutines []Goroutine
 	// Site is where a test failure's message was logged ("file.go:12").
 	Site string
-	// Line is the 1-based line of the log where the failure starts.
+	// Line is the 1-based line of the log where the failure starts (of
+	// the text its events carry, for go test -json output).
 	Line int
 }
 
@@ -103,7 +106,7 @@ func clean(l string) string {
 
 // Parse returns the failures in a log, in the order they appear.
 func Parse(log string) []*Failure {
-	raw := strings.Split(log, "\n")
+	raw := strings.Split(fromJSON(log), "\n")
 	lines := make([]string, len(raw))
 	for i, l := range raw {
 		lines[i] = clean(l)
@@ -614,4 +617,30 @@ func isStd(pkg string) bool {
 		return true
 	}
 	return false
+}
+
+// fromJSON turns the events of go test -json (test2json) back into the
+// text they carry; a log without such events is returned as it is.
+func fromJSON(log string) string {
+	if !strings.Contains(log, `"Action":`) {
+		return log
+	}
+	var b strings.Builder
+	events := 0
+	for _, l := range strings.Split(log, "\n") {
+		t := strings.TrimSpace(clean(l))
+		if strings.HasPrefix(t, "{") {
+			var ev struct{ Action, Output string }
+			if json.Unmarshal([]byte(t), &ev) == nil && ev.Action != "" {
+				events++
+				b.WriteString(ev.Output)
+				continue
+			}
+		}
+		b.WriteString(l + "\n")
+	}
+	if events == 0 {
+		return log
+	}
+	return b.String()
 }

@@ -19,6 +19,7 @@ import (
 //	asleep.log    go test -count=200000 -timeout=0 -run '^TestABBA$' ./locks
 //	testfail.log  go test -race -count=20000 -run '^TestLostUpdate$' ./locks
 //	nilmap.log    go test -race -count=20000 -run '^TestNilMapInitOrder$' ./syncs
+//	json.log      the first 3 and last 14 lines of go test -json -race -count=20000 -run '^TestCloseClosed$' ./chans
 //	fatal-v.log   the last 200 lines of go test -race -count=50000 -v -run '^TestDoubleUnlock$' ./locks
 func read(t *testing.T, name string) string {
 	t.Helper()
@@ -52,6 +53,8 @@ func TestParse(t *testing.T) {
 		{"asleep.log", Deadlock, "fatal error: all goroutines are asleep - deadlock!", "kernels/locks", "TestABBA", "the test function's frame", 3, ""},
 		{"testfail.log", TestFailure, "counter = 1 after two increments, want 2", "kernels/locks", "TestLostUpdate", "the --- FAIL line", 0,
 			`test-failure "counter = # after two increments, want #" at locks_test.go:160`},
+		{"json.log", Panic, "panic: close of closed channel", "kernels/chans", "TestCloseClosed", "the test function's frame", 1,
+			`panic "close of closed channel" [chans.(*notifier).shutdown at chans_test.go:59 < chans.TestCloseClosed.func2]`},
 		{"nilmap.log", Panic, "panic: assignment to entry in nil map", "kernels/syncs", "", "", 1,
 			`panic "assignment to entry in nil map" [syncs.(*server).loop at syncs_test.go:70]`},
 		{"fatal-v.log", Fatal, "fatal error: sync: unlock of unlocked mutex", "kernels/locks", "TestDoubleUnlock", "the test function's frame", 1,
