@@ -2,9 +2,9 @@
 // a panic trace, a race detector report, a test timeout's goroutine dump,
 // the runtime's "all goroutines are asleep" deadlock, another fatal error,
 // or a test's own failure message, as text or as go test -json events.
-// For each it tells the package and the
-// test that failed and the goroutines involved, with their frames, and the
-// signature a reproduction must match (signature.go).
+// For each it tells the package and the test that failed and the
+// goroutines involved, with their frames, and the signature a reproduction
+// must match (signature.go).
 package failurelog
 
 import (
