@@ -304,7 +304,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	}
 	var match *checks.Finding
 	var others []checks.Finding
-	for _, fd := range res.Findings {
+	// The log's failure happened under plain go test: the search may
+	// file it as failing without interleave too, which is still it.
+	for _, fd := range append(append([]checks.Finding(nil), res.Findings...), res.Plain...) {
 		if ok, _ := sig.Match(fd, inMod); ok && match == nil && res.Met {
 			fd := fd
 			match = &fd
