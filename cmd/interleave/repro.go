@@ -266,7 +266,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		return ok
 	}
 	prog := newProgress(env.stderr)
-	prog.name = "interleave repro"
+	prog.name = "repro"
 	began := time.Now()
 	res, err := explore.Run(ctx, explore.Options{
 		Dir:          env.dir,

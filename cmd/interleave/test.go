@@ -239,10 +239,10 @@ func writeReport(env *cliEnv, w report.Writer, rep *report.Report, output string
 type progress struct {
 	mu   sync.Mutex
 	w    io.Writer
-	name string // the command, prefixed to each line
 	tty  bool
 	bar  *progressbar.ProgressBar // on a terminal, once the search runs
 	last time.Time
+	name string // the command in each line (default "test")
 }
 
 // plainEvery is how often a non-terminal gets a progress line: often enough
@@ -250,7 +250,7 @@ type progress struct {
 const plainEvery = 10 * time.Second
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w, name: "interleave test"}
+	p := &progress{w: w}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.tty = true
 	}
@@ -266,7 +266,7 @@ func (p *progress) stage(ev explore.StageEvent) {
 	if p.bar != nil {
 		_ = p.bar.Clear()
 	}
-	fmt.Fprintln(p.w, p.name+": "+prjob.StageLine(ev))
+	fmt.Fprintln(p.w, "interleave "+cmp.Or(p.name, "test")+": "+prjob.StageLine(ev))
 	p.last = time.Now()
 }
 
@@ -301,7 +301,7 @@ func (p *progress) update(st explore.Stats) {
 	}
 	if time.Since(p.last) >= plainEvery {
 		p.last = time.Now()
-		fmt.Fprintln(p.w, p.name+":", line)
+		fmt.Fprintln(p.w, "interleave "+cmp.Or(p.name, "test")+":", line)
 	}
 }
 
