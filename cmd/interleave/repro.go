@@ -194,7 +194,11 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		return exitError
 	}
 	if opts.failure > len(fails) {
-		say("-failure %d: the log shows only %d %s", opts.failure, len(fails), map[bool]string{true: "failure", false: "failures"}[len(fails) == 1])
+		word := "failures"
+		if len(fails) == 1 {
+			word = "failure"
+		}
+		say("-failure %d: the log shows only %d %s", opts.failure, len(fails), word)
 		return exitError
 	}
 	f := fails[opts.failure-1]
