@@ -70,6 +70,13 @@ type Options struct {
 	// A goroutine stuck that long is a finding; one stuck when the budget
 	// runs out, before the full timeout, is a note.
 	StepTimeout time.Duration
+	// Until, when set, is asked about each failing schedule as the search
+	// collects it, shown as the Finding it would become (without schedule
+	// file or story). Once it returns true the search ends early and that
+	// failure is the one kept for its key; Result.Met says so. Worker
+	// processes then stop at each failing schedule, so that one is seen
+	// as soon as it happens.
+	Until func(checks.Finding) bool
 }
 
 // StageEvent is a stage of Run starting (Done false) or ending (Done
@@ -132,6 +139,9 @@ type Result struct {
 	// still has its schedule file. Other failures of the unperturbed
 	// schedule stay findings and say so.
 	Plain []checks.Finding
+	// Met is set when Options.Until returned true: the search ended
+	// early, after Stats.Schedules schedules in Stats.Elapsed.
+	Met bool
 }
 
 // BuildError is a package that did not compile, with the compiler's output.
@@ -186,6 +196,10 @@ type search struct {
 	hardStop  time.Time       // no process outlives it
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
 	shrinkUntil time.Time
+	// met is set once Options.Until returned true, and untilKeys holds the
+	// key of the failure it accepted.
+	met       bool
+	untilKeys map[string]bool
 }
 
 // plainIndex is the schedule index of the unperturbed run: it runs in a
@@ -351,13 +365,18 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// its failures are the ones that do not depend on the interleaving,
 	// and its wall time is the test's measured cost.
 	s.plainRuns(ctx, targets)
+	if opts.Until != nil {
+		for _, t := range targets {
+			s.confirmCrashes(ctx, t)
+		}
+	}
 	// Then the search. Tests run one after another, each with every
 	// worker; a test's slice is its share of what is left, half by weight
 	// alone and half by weight times measured cost, so a slow test gets
 	// schedules too, and time one test does not use goes to the others.
 	shares, costs := budgetShares(targets)
 	for i, t := range targets {
-		if ctx.Err() != nil || time.Until(s.deadline) <= 0 {
+		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
 			break
 		}
 		var rest float64
@@ -403,7 +422,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	if len(noResults) > 0 && s.stats.Schedules == 0 && len(s.failures) == 0 {
 		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
 	}
-	res := &Result{Seed: opts.Seed, Notes: s.notes}
+	res := &Result{Seed: opts.Seed, Notes: s.notes, Met: s.isMet()}
 	endStage := func(string) {}
 	if len(s.order) > 0 {
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
@@ -738,7 +757,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
-	for run := 0; ctx.Err() == nil && time.Until(last) > 0; run++ {
+	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet(); run++ {
 		c := &child{
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
@@ -751,6 +770,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Deadline:    last,
 				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
+				StopOnFail:  s.opts.Until != nil,
 			},
 			onResult: func(r rt.Result) { s.counted(t, r) },
 		}
@@ -761,6 +781,10 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			return
 		}
 		s.collect(t, out, k*workerStride, s.opts.Strategy)
+		if s.opts.Until != nil {
+			// Until wants a crash as soon as it happens.
+			s.confirmCrashes(ctx, t)
+		}
 		next, more := s.afterProcess(ctx, t, out, stop)
 		if !more {
 			return
@@ -1017,6 +1041,14 @@ func (s *search) add(t *target, f *failure) {
 	defer s.mu.Unlock()
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
+	matched := false
+	if s.opts.Until != nil && !s.met {
+		matched = s.opts.Until(makeFinding(f, t.pkg.ImportPath, t.name, ""))
+		if matched {
+			s.met = true
+			s.untilKeys = map[string]bool{k: true}
+		}
+	}
 	old, ok := s.failures[k]
 	if !ok {
 		s.failures[k] = f
@@ -1025,9 +1057,16 @@ func (s *search) add(t *target, f *failure) {
 		s.stats.Findings = len(s.failures)
 		return
 	}
-	if len(f.decisions) > 0 && len(f.decisions) < len(old.decisions) {
+	if matched || !s.untilKeys[k] && len(f.decisions) > 0 && len(f.decisions) < len(old.decisions) {
 		s.failures[k] = f
 	}
+}
+
+// isMet reports whether Options.Until accepted a failure.
+func (s *search) isMet() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.met
 }
 
 // addCrash records a process death; it becomes a finding once a fresh

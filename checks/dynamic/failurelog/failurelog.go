@@ -1,0 +1,646 @@
+// Package failurelog reads the failures in the output of go test (a CI log):
+// a panic trace, a race detector report, a test timeout's goroutine dump,
+// the runtime's "all goroutines are asleep" deadlock, another fatal error,
+// or a test's own failure message, as text or as go test -json events.
+// For each it tells the package and the test that failed and the
+// goroutines involved, with their frames, and the signature a reproduction
+// must match (signature.go).
+package failurelog
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Kind is what a failure in a log is.
+type Kind string
+
+const (
+	Panic       Kind = "panic"
+	Fatal       Kind = "fatal"     // a fatal error other than the deadlock detector's
+	DataRace    Kind = "data-race" // WARNING: DATA RACE
+	Timeout     Kind = "timeout"   // panic: test timed out after ...
+	Deadlock    Kind = "deadlock"  // fatal error: all goroutines are asleep - deadlock!
+	TestFailure Kind = "test-failure"
+)
+
+// Frame is one stack frame.
+type Frame struct {
+	Func string // "example.com/m/pkg.(*T).m", arguments dropped
+	File string
+	Line int
+}
+
+// Site is "file.go:line" with the file's base name.
+func (f Frame) Site() string {
+	file := f.File
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	return file + ":" + strconv.Itoa(f.Line)
+}
+
+// Goroutine is one goroutine a failure shows.
+type Goroutine struct {
+	ID    int    // runtime goroutine number; 0 when the log does not say
+	State string // "running", "sync.Mutex.Lock", or a race access: "write", "previous read"
+	// Frames is the goroutine's stack, innermost first.
+	Frames []Frame
+	// CreatedBy is where the goroutine was started (the race detector
+	// gives the whole creating stack, a traceback its last frame), and
+	// Creator the goroutine that started it (0 when not said).
+	CreatedBy []Frame
+	Creator   int
+}
+
+// Failure is one failure found in a log.
+type Failure struct {
+	Kind    Kind
+	Message string // its first line, "panic: close of closed channel"
+	// Package is the import path of the failing test's package (for an
+	// external test package, the package it tests); "" when the log
+	// does not tell.
+	Package string
+	// Test is the top-level test function that failed, "" when the log
+	// does not tell, and TestFrom says how it was found.
+	Test     string
+	TestFrom string
+	// Involved are the goroutines the failure is about: the one that
+	// panicked, the two racing accesses, or the goroutines of the test
+	// that were blocked.
+	Involved []Goroutine
+	// Goroutines are all the goroutines the log shows for it.
+	Goroutines []Goroutine
+	// Site is where a test failure's message was logged ("file.go:12").
+	Site string
+	// Line is the 1-based line of the log where the failure starts (of
+	// the text its events carry, for go test -json output).
+	Line int
+}
+
+var (
+	tsPrefixRE  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
+	ansiRE      = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+	goHeaderRE  = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\]]*)\]:$`)
+	fileLineRE  = regexp.MustCompile(`^\s+(\S.*\.go|_testmain\.go|\?):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
+	createdRE   = regexp.MustCompile(`^created by (\S+)(?: in goroutine (\d+))?$`)
+	raceAccRE   = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (?:goroutine (\d+)|(main) goroutine):$`)
+	raceGoRE    = regexp.MustCompile(`^Goroutine (\d+) \(([^)]*)\) created at:$`)
+	failLineRE  = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+	runLineRE   = regexp.MustCompile(`^=== (?:RUN|CONT|PAUSE)\s+(\S+)`)
+	pkgLineRE   = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)\s+(?:\d|\(cached\)|\[)`)
+	runFlagRE   = regexp.MustCompile(`(?:^|\s)-(?:test\.)?run(?:=|\s+)('[^']*'|"[^"]*"|\S+)`)
+	logMsgRE    = regexp.MustCompile(`^\s+(\S+\.go):(\d+): (.*)$`)
+	runningTest = regexp.MustCompile(`^\s+(\S+) \([^)]*\)$`)
+)
+
+// clean strips what CI systems add to each line: a timestamp, colours,
+// carriage returns.
+func clean(l string) string {
+	l = strings.TrimRight(l, "\r")
+	l = ansiRE.ReplaceAllString(l, "")
+	return tsPrefixRE.ReplaceAllString(l, "")
+}
+
+// Parse returns the failures in a log, in the order they appear.
+func Parse(log string) []*Failure {
+	raw := strings.Split(fromJSON(log), "\n")
+	lines := make([]string, len(raw))
+	for i, l := range raw {
+		lines[i] = clean(l)
+	}
+	p := &parser{lines: lines}
+	p.parse()
+	for _, f := range p.out {
+		p.identify(f)
+	}
+	return p.out
+}
+
+type parser struct {
+	lines []string
+	out   []*Failure
+	// used marks the lines that belong to a failure already read.
+	used map[int]bool
+}
+
+func (p *parser) parse() {
+	p.used = map[int]bool{}
+	for i := 0; i < len(p.lines); i++ {
+		l := p.lines[i]
+		switch {
+		case strings.TrimSpace(l) == "WARNING: DATA RACE":
+			i = p.race(i)
+		case strings.HasPrefix(l, "panic: test timed out after"):
+			i = p.dump(i, Timeout)
+		case strings.HasPrefix(l, "fatal error: all goroutines are asleep"):
+			i = p.dump(i, Deadlock)
+		case strings.HasPrefix(l, "fatal error: "):
+			i = p.dump(i, Fatal)
+		case strings.HasPrefix(l, "panic: "):
+			i = p.dump(i, Panic)
+		}
+	}
+	// Test failures without a trace: "--- FAIL: TestX" followed by the
+	// test's own messages, none of them the race detector's echo.
+	for i, l := range p.lines {
+		m := failLineRE.FindStringSubmatch(l)
+		if m == nil || p.used[i] {
+			continue
+		}
+		// The test's first message, indented under its --- FAIL line.
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		if i+1 >= len(p.lines) {
+			continue
+		}
+		ml := p.lines[i+1]
+		mm := logMsgRE.FindStringSubmatch(ml)
+		if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent || strings.Contains(mm[3], "race detected during execution of test") {
+			continue
+		}
+		p.out = append(p.out, &Failure{
+			Kind: TestFailure, Message: mm[3], Site: mm[1] + ":" + mm[2], Line: i + 1,
+			Test: topLevel(m[1]), TestFrom: "the --- FAIL line",
+		})
+	}
+	sortByLine(p.out)
+	p.dedupe()
+}
+
+// dedupe keeps the first of failures that are the same failure of the
+// same test printed again (go test -count=N repeats them).
+func (p *parser) dedupe() {
+	seen := map[string]bool{}
+	var out []*Failure
+	for _, f := range p.out {
+		k := string(f.Kind) + "|" + f.Test + "|" + f.Message + "|" + f.Site
+		if f.Kind == TestFailure && seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	p.out = out
+}
+
+func sortByLine(fs []*Failure) {
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && fs[j].Line < fs[j-1].Line; j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
+}
+
+// race reads the report starting at line i; it returns its last line.
+func (p *parser) race(i int) int {
+	f := &Failure{Kind: DataRace, Message: "WARNING: DATA RACE", Line: i + 1}
+	created := map[int][]Frame{}
+	var cur *Goroutine
+	var curCreated int
+	var block []string
+	flush := func() {
+		frames := frames(block)
+		switch {
+		case cur != nil:
+			cur.Frames = frames
+			f.Involved = append(f.Involved, *cur)
+		case curCreated > 0:
+			created[curCreated] = frames
+		}
+		cur, curCreated, block = nil, 0, nil
+	}
+	end := len(p.lines) - 1
+	for j := i + 1; j < len(p.lines); j++ {
+		l := p.lines[j]
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "==================") {
+			end = j
+			break
+		}
+		if t == "WARNING: DATA RACE" {
+			end = j - 1
+			break
+		}
+		if m := raceAccRE.FindStringSubmatch(t); m != nil {
+			flush()
+			state := strings.ToLower(m[2])
+			if m[1] != "" {
+				state = "previous " + state
+			}
+			id, _ := strconv.Atoi(m[3])
+			cur = &Goroutine{ID: id, State: state}
+			continue
+		}
+		if m := raceGoRE.FindStringSubmatch(t); m != nil {
+			flush()
+			curCreated, _ = strconv.Atoi(m[1])
+			continue
+		}
+		block = append(block, l)
+	}
+	flush()
+	for k := range f.Involved {
+		g := &f.Involved[k]
+		g.CreatedBy = created[g.ID]
+	}
+	f.Goroutines = f.Involved
+	for j := i; j <= end; j++ {
+		p.used[j] = true
+	}
+	if len(f.Involved) > 0 {
+		p.out = append(p.out, f)
+	}
+	return end
+}
+
+// frames reads the frames of a race report's stack: a function line,
+// then its indented file:line.
+func frames(block []string) []Frame {
+	var out []Frame
+	for k := 1; k < len(block); k++ {
+		m := fileLineRE.FindStringSubmatch(block[k])
+		if m == nil {
+			continue
+		}
+		fn := strings.TrimSpace(block[k-1])
+		if fn == "" || fileLineRE.MatchString(block[k-1]) {
+			continue
+		}
+		line, _ := strconv.Atoi(m[2])
+		out = append(out, Frame{Func: trimArgs(fn), File: m[1], Line: line})
+	}
+	return out
+}
+
+// dump reads a panic or fatal error and the goroutine dump after it,
+// starting at line i; it returns the dump's last line.
+func (p *parser) dump(i int, kind Kind) int {
+	msg := p.lines[i]
+	if kind == Panic {
+		// A panic re-raised by the testing package: "panic: x [recovered]"
+		// then "\tpanic: x" (and maybe more).
+		msg = strings.TrimSuffix(msg, " [recovered]")
+		msg = strings.TrimSuffix(msg, " [recovered, repanicked]")
+	}
+	f := &Failure{Kind: kind, Message: msg, Line: i + 1}
+	j := i + 1
+	// The lines between the message and the first goroutine: "running
+	// tests:" of a timeout, nested panics, "[signal ...]".
+	var running []string
+	for ; j < len(p.lines) && !goHeaderRE.MatchString(p.lines[j]); j++ {
+		l := p.lines[j]
+		if kind == Timeout {
+			if m := runningTest.FindStringSubmatch(l); m != nil {
+				running = append(running, m[1])
+			}
+		}
+		if j-i > 40 || pkgLineRE.MatchString(l) {
+			break
+		}
+	}
+	end := j - 1
+	for j < len(p.lines) {
+		m := goHeaderRE.FindStringSubmatch(p.lines[j])
+		if m == nil {
+			break
+		}
+		id, _ := strconv.Atoi(m[1])
+		g := Goroutine{ID: id, State: m[2]}
+		k := j + 1
+		for ; k < len(p.lines); k++ {
+			l := p.lines[k]
+			if strings.TrimSpace(l) == "" {
+				break
+			}
+			if cm := createdRE.FindStringSubmatch(l); cm != nil {
+				fr := Frame{Func: cm[1]}
+				if k+1 < len(p.lines) {
+					if fm := fileLineRE.FindStringSubmatch(p.lines[k+1]); fm != nil {
+						fr.File = fm[1]
+						fr.Line, _ = strconv.Atoi(fm[2])
+						k++
+					}
+				}
+				g.CreatedBy = []Frame{fr}
+				g.Creator, _ = strconv.Atoi(cm[2])
+				continue
+			}
+			if fm := fileLineRE.FindStringSubmatch(l); fm != nil {
+				if k > j+1 {
+					line, _ := strconv.Atoi(fm[2])
+					g.Frames = append(g.Frames, Frame{Func: trimArgs(strings.TrimSpace(p.lines[k-1])), File: fm[1], Line: line})
+				}
+				continue
+			}
+			if strings.HasPrefix(l, "\t") || strings.HasPrefix(l, "...") || strings.Contains(l, "(") || strings.HasPrefix(l, "goroutine ") && strings.Contains(l, "gp=") {
+				continue // a function line (its file follows), or "...additional frames elided..."
+			}
+			break
+		}
+		f.Goroutines = append(f.Goroutines, g)
+		end = k - 1
+		j = k
+		for j < len(p.lines) && strings.TrimSpace(p.lines[j]) == "" {
+			j++
+		}
+	}
+	if kind == Timeout && len(running) > 0 {
+		f.Test, f.TestFrom = topLevel(running[0]), "the running tests of the timeout"
+	}
+	for k := i; k <= end; k++ {
+		p.used[k] = true
+	}
+	p.out = append(p.out, f)
+	return end
+}
+
+// trimArgs removes the argument list from "pkg.f(0x1, ...)" and "pkg.f()".
+func trimArgs(fn string) string {
+	if i := strings.LastIndex(fn, "("); i > 0 && strings.HasSuffix(fn, ")") {
+		return fn[:i]
+	}
+	return fn
+}
+
+// topLevel reduces a subtest name "TestX/case_1" to its test function.
+func topLevel(name string) string {
+	if i := strings.IndexByte(name, '/'); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// FuncPackage returns the import path of a function as a traceback names
+// it: "example.com/m/pkg.(*T).m" is in "example.com/m/pkg".
+func FuncPackage(fn string) string {
+	slash := strings.LastIndexByte(fn, '/')
+	dot := strings.IndexByte(fn[slash+1:], '.')
+	if dot < 0 {
+		return ""
+	}
+	return fn[:slash+1+dot]
+}
+
+// funcName returns the name after the package: "(*T).m", "TestX.func1".
+func funcName(fn string) string {
+	pkg := FuncPackage(fn)
+	if pkg == "" {
+		return fn
+	}
+	return fn[len(pkg)+1:]
+}
+
+// testFunc returns the package and the top-level test function that fn
+// belongs to ("pkg.TestX.func1.2" is TestX's), or ok false.
+func testFunc(fn string) (pkg, test string, ok bool) {
+	pkg = FuncPackage(fn)
+	if pkg == "" || pkg == "testing" || strings.HasPrefix(pkg, "runtime") {
+		return "", "", false
+	}
+	name := funcName(fn)
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		name = name[:i]
+	}
+	if !isTestName(name) {
+		return "", "", false
+	}
+	return strings.TrimSuffix(pkg, "_test"), name, true
+}
+
+// isTestName reports whether name is a test function's: Test, or Test
+// followed by a character that is not a lower-case letter.
+func isTestName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Test")
+	if !ok {
+		return false
+	}
+	return rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z')
+}
+
+// identify finds the goroutines involved in f, then its test and package.
+func (p *parser) identify(f *Failure) {
+	switch f.Kind {
+	case Panic, Fatal:
+		if len(f.Goroutines) > 0 {
+			f.Involved = f.Goroutines[:1]
+		}
+	case Timeout, Deadlock:
+		f.Involved = testGoroutines(f.Goroutines)
+	}
+	var pkgFromFrames string
+	if f.Kind != TestFailure {
+		// The test function in the stacks: the most direct evidence.
+		for _, g := range f.Involved {
+			for _, fr := range append(append([]Frame(nil), g.Frames...), g.CreatedBy...) {
+				if pkg, test, ok := testFunc(fr.Func); ok {
+					f.Package, f.Test, f.TestFrom = pkg, test, "the test function's frame"
+					break
+				}
+			}
+			if f.TestFrom == "the test function's frame" {
+				break
+			}
+		}
+		for _, g := range f.Involved {
+			for _, fr := range g.Frames {
+				if pkg := FuncPackage(fr.Func); pkgFromFrames == "" && pkg != "" && !isStd(pkg) {
+					pkgFromFrames = strings.TrimSuffix(pkg, "_test")
+				}
+			}
+		}
+	}
+	if f.Test == "" {
+		f.Test, f.TestFrom = p.failLine(f)
+	}
+	if f.Test == "" {
+		f.Test, f.TestFrom = p.lastRun(f.Line - 1)
+	}
+	if f.Test == "" {
+		f.Test, f.TestFrom = p.runFlag()
+	}
+	if f.Package == "" {
+		f.Package = p.pkgLine(f.Line - 1)
+	}
+	if f.Package == "" {
+		f.Package = pkgFromFrames
+	}
+}
+
+// failLine looks for "--- FAIL: TestX" from the failure to the end of its
+// package's output, or just before it (a panic in the test's own goroutine
+// prints its --- FAIL line first).
+func (p *parser) failLine(f *Failure) (string, string) {
+	from := f.Line - 1
+	for j := from; j < len(p.lines); j++ {
+		if m := failLineRE.FindStringSubmatch(p.lines[j]); m != nil {
+			return topLevel(m[1]), "the --- FAIL line"
+		}
+		if pkgLineRE.MatchString(p.lines[j]) {
+			break
+		}
+	}
+	for j := from - 1; j >= 0 && j >= from-3; j-- {
+		if m := failLineRE.FindStringSubmatch(p.lines[j]); m != nil {
+			return topLevel(m[1]), "the --- FAIL line"
+		}
+	}
+	return "", ""
+}
+
+// lastRun returns the test of the last "=== RUN" line before line i.
+func (p *parser) lastRun(i int) (string, string) {
+	for j := i - 1; j >= 0; j-- {
+		if pkgLineRE.MatchString(p.lines[j]) {
+			break
+		}
+		if m := runLineRE.FindStringSubmatch(p.lines[j]); m != nil {
+			return topLevel(m[1]), "the last === RUN line before it"
+		}
+	}
+	return "", ""
+}
+
+// runFlag returns the test a -run flag in the log names, when it names
+// exactly one.
+func (p *parser) runFlag() (string, string) {
+	for _, l := range p.lines {
+		for _, m := range runFlagRE.FindAllStringSubmatch(l, -1) {
+			if t := RunPatternTest(m[1]); t != "" {
+				return t, "-run in the log"
+			}
+		}
+	}
+	return "", ""
+}
+
+// RunPatternTest returns the one test a -run pattern selects, as in
+// '^TestX$' or TestX/case, or "" when it selects several or none for sure.
+func RunPatternTest(pat string) string {
+	pat = strings.Trim(pat, `'"`)
+	pat = topLevel(pat)
+	pat = strings.TrimPrefix(pat, "^")
+	pat = strings.TrimSuffix(pat, "$")
+	pat = strings.TrimPrefix(strings.TrimSuffix(pat, ")"), "(")
+	pat = strings.TrimPrefix(pat, "^")
+	pat = strings.TrimSuffix(pat, "$")
+	for _, r := range pat {
+		if !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return ""
+		}
+	}
+	if !isTestName(pat) {
+		return ""
+	}
+	return pat
+}
+
+// pkgLine returns the package of the first "FAIL pkg" line from line i on.
+func (p *parser) pkgLine(i int) string {
+	for j := max(i, 0); j < len(p.lines); j++ {
+		if m := pkgLineRE.FindStringSubmatch(p.lines[j]); m != nil && strings.HasPrefix(p.lines[j], "FAIL") {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// testGoroutines returns the goroutines of a dump that belong to the
+// running test: the one running a test function under testing.tRunner and
+// those it started, and theirs. Without such a goroutine, every goroutine
+// but the testing package's own.
+func testGoroutines(gs []Goroutine) []Goroutine {
+	in := map[int]bool{}
+	for _, g := range gs {
+		for k, fr := range g.Frames {
+			if _, _, ok := testFunc(fr.Func); ok && k+1 < len(g.Frames) && g.Frames[k+1].Func == "testing.tRunner" {
+				in[g.ID] = true
+			}
+		}
+	}
+	if len(in) == 0 {
+		var out []Goroutine
+		for _, g := range gs {
+			if !onlyTesting(g) {
+				out = append(out, g)
+			}
+		}
+		return out
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, g := range gs {
+			if !in[g.ID] && g.Creator != 0 && in[g.Creator] {
+				in[g.ID], grew = true, true
+			}
+		}
+	}
+	var out []Goroutine
+	for _, g := range gs {
+		if in[g.ID] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// onlyTesting reports whether g runs only the testing package's, the
+// runtime's or the standard library's code.
+func onlyTesting(g Goroutine) bool {
+	for _, fr := range g.Frames {
+		if pkg := FuncPackage(fr.Func); pkg != "main" && !isStd(pkg) {
+			return false
+		}
+	}
+	return true
+}
+
+// isStd reports whether an import path is the standard library's, the
+// testing harness's or the runtime's: no dot in its first element, and
+// one of the roots the standard library has.
+func isStd(pkg string) bool {
+	first := pkg
+	if i := strings.IndexByte(pkg, '/'); i >= 0 {
+		first = pkg[:i]
+	}
+	if strings.Contains(first, ".") {
+		return false
+	}
+	switch first {
+	case "runtime", "testing", "sync", "internal", "time", "os", "io", "net", "syscall",
+		"context", "fmt", "reflect", "bufio", "bytes", "strings", "strconv", "errors",
+		"encoding", "crypto", "math", "sort", "slices", "maps", "unicode", "log",
+		"iter", "container", "hash", "path", "regexp", "text", "html", "mime",
+		"compress", "archive", "database", "debug", "embed", "expvar", "flag",
+		"go", "image", "index", "plugin", "unique", "weak", "structs", "cmp", "vendor":
+		return true
+	}
+	return false
+}
+
+// fromJSON turns the events of go test -json (test2json) back into the
+// text they carry; a log without such events is returned as it is.
+func fromJSON(log string) string {
+	if !strings.Contains(log, `"Action":`) {
+		return log
+	}
+	var b strings.Builder
+	events := 0
+	for _, l := range strings.Split(log, "\n") {
+		t := strings.TrimSpace(clean(l))
+		if strings.HasPrefix(t, "{") {
+			var ev struct{ Action, Output string }
+			if json.Unmarshal([]byte(t), &ev) == nil && ev.Action != "" {
+				events++
+				b.WriteString(ev.Output)
+				continue
+			}
+		}
+		b.WriteString(l + "\n")
+	}
+	if events == 0 {
+		return log
+	}
+	return b.String()
+}

@@ -1,0 +1,292 @@
+package failurelog
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// The logs in testdata are the output of plain go test runs of the bug
+// kernels in checks/dynamic/testdata/kernels (bench/dynamic/repro.sh
+// makes such logs):
+//
+//	panic.log     go test -race -count=20000 -run '^TestCloseClosed$' ./chans
+//	race.log      go test -race -count=2000 -run '^TestUnsyncCounter$' ./syncs
+//	timeout.log   go test -race -count=200000 -timeout=20s -run '^TestABBA$' ./locks
+//	asleep.log    go test -count=200000 -timeout=0 -run '^TestABBA$' ./locks
+//	testfail.log  go test -race -count=20000 -run '^TestLostUpdate$' ./locks
+//	nilmap.log    go test -race -count=20000 -run '^TestNilMapInitOrder$' ./syncs
+//	json.log      the first 3 and last 14 lines of go test -json -race -count=20000 -run '^TestCloseClosed$' ./chans
+//	fatal-v.log   the last 200 lines of go test -race -count=50000 -v -run '^TestDoubleUnlock$' ./locks
+func read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var inKernels = InModule("kernels")
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		log      string
+		kind     Kind
+		message  string
+		pkg      string
+		test     string
+		from     string
+		involved int
+		// sig is the expected Signature().String().
+		sig string
+	}{
+		{"panic.log", Panic, "panic: close of closed channel", "kernels/chans", "TestCloseClosed", "the test function's frame", 1,
+			`panic "close of closed channel" [chans.(*notifier).shutdown at chans_test.go:59 < chans.TestCloseClosed.func2]`},
+		{"race.log", DataRace, "WARNING: DATA RACE", "kernels/syncs", "TestUnsyncCounter", "the test function's frame", 2,
+			`data-race [syncs.TestUnsyncCounter.func1 at syncs_test.go:17] [syncs.TestUnsyncCounter.func1 at syncs_test.go:17]`},
+		{"timeout.log", Timeout, "panic: test timed out after 20s", "kernels/locks", "TestABBA", "the test function's frame", 3,
+			`timeout [locks.TestABBA at locks_test.go:32] [locks.transfer at locks_test.go:20 < locks.TestABBA.func2] [locks.transfer at locks_test.go:20 < locks.TestABBA.func1]`},
+		{"asleep.log", Deadlock, "fatal error: all goroutines are asleep - deadlock!", "kernels/locks", "TestABBA", "the test function's frame", 3, ""},
+		{"testfail.log", TestFailure, "counter = 1 after two increments, want 2", "kernels/locks", "TestLostUpdate", "the --- FAIL line", 0,
+			`test-failure "counter = # after two increments, want #" at locks_test.go:160`},
+		{"json.log", Panic, "panic: close of closed channel", "kernels/chans", "TestCloseClosed", "the test function's frame", 1,
+			`panic "close of closed channel" [chans.(*notifier).shutdown at chans_test.go:59 < chans.TestCloseClosed.func2]`},
+		{"nilmap.log", Panic, "panic: assignment to entry in nil map", "kernels/syncs", "", "", 1,
+			`panic "assignment to entry in nil map" [syncs.(*server).loop at syncs_test.go:70]`},
+		{"fatal-v.log", Fatal, "fatal error: sync: unlock of unlocked mutex", "kernels/locks", "TestDoubleUnlock", "the test function's frame", 1,
+			`fatal "fatal error: sync: unlock of unlocked mutex" [locks.(*conn).release at locks_test.go:89 < locks.TestDoubleUnlock.func1]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.log, func(t *testing.T) {
+			fs := Parse(read(t, tt.log))
+			if len(fs) != 1 {
+				for _, f := range fs {
+					t.Logf("%+v", *f)
+				}
+				t.Fatalf("got %d failures, want 1", len(fs))
+			}
+			f := fs[0]
+			if f.Kind != tt.kind || f.Message != tt.message || f.Package != tt.pkg || f.Test != tt.test || f.TestFrom != tt.from {
+				t.Errorf("got kind %q message %q package %q test %q (from %q), want %q %q %q %q (%q)",
+					f.Kind, f.Message, f.Package, f.Test, f.TestFrom, tt.kind, tt.message, tt.pkg, tt.test, tt.from)
+			}
+			if len(f.Involved) != tt.involved {
+				t.Errorf("got %d goroutines involved, want %d: %+v", len(f.Involved), tt.involved, f.Involved)
+			}
+			if tt.sig != "" {
+				if got := f.Signature(inKernels).String(); got != tt.sig {
+					t.Errorf("signature\n got %s\nwant %s", got, tt.sig)
+				}
+			}
+		})
+	}
+}
+
+func TestTimeoutInvolvesOnlyTheTestsGoroutines(t *testing.T) {
+	f := Parse(read(t, "timeout.log"))[0]
+	if len(f.Goroutines) != 5 {
+		t.Fatalf("got %d goroutines in the dump, want 5 (alarm, main, test, two transfers)", len(f.Goroutines))
+	}
+	for _, g := range f.Involved {
+		if g.ID == 1 || g.ID == 1829 {
+			t.Errorf("goroutine %d (the testing package's) is involved", g.ID)
+		}
+	}
+	// A goroutine left over from an earlier test, started by another
+	// test goroutine, is not the failure's.
+	log := read(t, "timeout.log") + ""
+	extra := strings.Replace(log, "goroutine 1826 [sync.WaitGroup.Wait]:", `goroutine 77 [chan receive]:
+kernels/locks.TestABBA.func1()
+	/w/locks/locks_test.go:30 +0x8f
+created by kernels/locks.TestABBA in goroutine 70
+	/w/locks/locks_test.go:30 +0x1c5
+
+goroutine 1826 [sync.WaitGroup.Wait]:`, 1)
+	f = Parse(extra)[0]
+	if len(f.Goroutines) != 6 || len(f.Involved) != 3 {
+		t.Errorf("with a leftover goroutine: %d in the dump, %d involved; want 6 and 3", len(f.Goroutines), len(f.Involved))
+	}
+}
+
+func TestCILogDecorations(t *testing.T) {
+	// GitHub Actions' downloaded logs prefix each line with a timestamp,
+	// and some runners colour them.
+	var b strings.Builder
+	b.WriteString("2026-11-25T02:23:01.1234567Z + go test -race -count=20000 -run '^TestNilMapInitOrder$' ./syncs\r\n")
+	for _, l := range strings.Split(read(t, "nilmap.log"), "\n") {
+		b.WriteString("2026-11-25T02:23:02.0000000Z \x1b[31m" + l + "\x1b[0m\r\n")
+	}
+	fs := Parse(b.String())
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Test != "TestNilMapInitOrder" || f.TestFrom != "-run in the log" || f.Package != "kernels/syncs" {
+		t.Errorf("got test %q (from %q) in %q, want TestNilMapInitOrder from -run in kernels/syncs", f.Test, f.TestFrom, f.Package)
+	}
+	if got := f.Signature(inKernels).Targets(); strings.Join(got, ",") != "syncs_test.go:70" {
+		t.Errorf("targets %v, want [syncs_test.go:70]", got)
+	}
+}
+
+func TestNoFailure(t *testing.T) {
+	for _, log := range []string{"", "ok  \tkernels/locks\t1.306s\n", "PASS\nok  \tkernels/locks\t0.1s\n--- PASS: TestX (0.00s)\n"} {
+		if fs := Parse(log); len(fs) != 0 {
+			t.Errorf("Parse(%q) = %d failures, want none", log, len(fs))
+		}
+	}
+}
+
+func TestRecoveredPanicInTheTestGoroutine(t *testing.T) {
+	log := `=== RUN   TestBoom
+--- FAIL: TestBoom (0.00s)
+panic: boom [recovered]
+	panic: boom
+
+goroutine 7 [running]:
+testing.tRunner.func1.2({0x5d0ee0, 0x6a6f30})
+	/usr/local/go/src/testing/testing.go:1734 +0x21c
+testing.tRunner.func1()
+	/usr/local/go/src/testing/testing.go:1737 +0x35e
+panic({0x5d0ee0?, 0x6a6f30?})
+	/usr/local/go/src/runtime/panic.go:792 +0x132
+example.com/m/pkg.helper(...)
+	/src/pkg/pkg_test.go:9
+example.com/m/pkg.TestBoom(0xc000104a80?)
+	/src/pkg/pkg_test.go:13 +0x25
+testing.tRunner(0xc000104a80, 0x6287d8)
+	/usr/local/go/src/testing/testing.go:1792 +0xf4
+created by testing.(*T).Run in goroutine 1
+	/usr/local/go/src/testing/testing.go:1851 +0x413
+exit status 2
+FAIL	example.com/m/pkg	0.005s
+`
+	fs := Parse(log)
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != Panic || f.Message != "panic: boom" || f.Test != "TestBoom" || f.Package != "example.com/m/pkg" {
+		t.Errorf("got %+v", *f)
+	}
+	want := `panic "boom" [pkg.helper at pkg_test.go:9 < pkg.TestBoom]`
+	if got := f.Signature(InModule("example.com/m")).String(); got != want {
+		t.Errorf("signature %s, want %s", got, want)
+	}
+}
+
+func TestRunPatternTest(t *testing.T) {
+	for pat, want := range map[string]string{
+		"'^TestABBA$'":         "TestABBA",
+		`"TestABBA"`:           "TestABBA",
+		"^TestABBA$/case_1":    "TestABBA",
+		"(^TestABBA$)":         "TestABBA",
+		"^(TestA|TestB)$":      "",
+		"TestA.*":              "",
+		"Testing":              "",
+		"'^Test_under_score$'": "Test_under_score",
+	} {
+		if got := RunPatternTest(pat); got != want {
+			t.Errorf("RunPatternTest(%s) = %q, want %q", pat, got, want)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	frame := func(fn, file string, line int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: line} }
+	abba := Parse(read(t, "timeout.log"))[0].Signature(inKernels)
+	deadlock := checks.Finding{Kind: checks.Deadlock, Message: "TestABBA: deadlock: all goroutines are blocked",
+		Goroutines: []checks.Goroutine{
+			{ID: "g0", Stack: []checks.Frame{frame("kernels/locks.TestABBA", "locks/locks_test.go", 32), frame("testing.tRunner", "/go/src/testing/testing.go", 2036)}},
+			{ID: "g1", Stack: []checks.Frame{frame("kernels/locks.transfer", "locks/locks_test.go", 20), frame("kernels/locks.TestABBA.func1", "locks/locks_test.go", 30)}},
+			{ID: "g2", Stack: []checks.Frame{frame("kernels/locks.transfer", "locks/locks_test.go", 20), frame("kernels/locks.TestABBA.func3", "locks/locks_test.go", 31)}},
+		}}
+	if ok, why := abba.Match(deadlock, inKernels); !ok {
+		t.Errorf("the ABBA deadlock does not match the timeout: %s", why)
+	}
+	// Blocked at the first lock instead: a different deadlock.
+	other := deadlock
+	other.Goroutines = append([]checks.Goroutine(nil), deadlock.Goroutines...)
+	other.Goroutines[2] = checks.Goroutine{ID: "g2", Stack: []checks.Frame{frame("kernels/locks.transfer", "locks/locks_test.go", 18)}}
+	if ok, _ := abba.Match(other, inKernels); ok {
+		t.Error("a deadlock at another line matches")
+	}
+	leak := deadlock
+	leak.Kind = checks.Leak
+	if ok, why := abba.Match(leak, inKernels); ok || !strings.Contains(why, "leak") {
+		t.Errorf("a leak matches a timeout (%v, %q)", ok, why)
+	}
+
+	closeClosed := Parse(read(t, "panic.log"))[0].Signature(inKernels)
+	panicAt := func(msg string, line int) checks.Finding {
+		return checks.Finding{Kind: checks.Panic, Message: "TestCloseClosed: " + msg, Goroutines: []checks.Goroutine{
+			{ID: "g0", Stack: []checks.Frame{frame("kernels/chans.TestCloseClosed", "chans/chans_test.go", 69)}},
+			{ID: "g1", Stack: []checks.Frame{frame("runtime.closechan", "/go/src/runtime/chan.go", 400), frame("kernels/chans.(*notifier).shutdown", "chans/chans_test.go", line), frame("kernels/chans.TestCloseClosed.func1", "chans/chans_test.go", 67)}},
+		}}
+	}
+	if ok, why := closeClosed.Match(panicAt("panic: close of closed channel", 59), inKernels); !ok {
+		t.Errorf("the same panic does not match: %s", why)
+	}
+	if ok, _ := closeClosed.Match(panicAt("panic: close of nil channel", 59), inKernels); ok {
+		t.Error("another panic message matches")
+	}
+	if ok, _ := closeClosed.Match(panicAt("panic: close of closed channel", 58), inKernels); ok {
+		t.Error("the panic at another line matches")
+	}
+
+	race := Parse(read(t, "race.log"))[0].Signature(inKernels)
+	raceFd := checks.Finding{Kind: checks.DataRace, Goroutines: []checks.Goroutine{
+		{ID: "runtime goroutine 8", Stack: []checks.Frame{frame("kernels/syncs.TestUnsyncCounter.func1", "syncs/syncs_test.go", 17)}},
+		{ID: "runtime goroutine 9", Stack: []checks.Frame{frame("kernels/syncs.TestUnsyncCounter.func1", "syncs/syncs_test.go", 17)}},
+	}}
+	if ok, why := race.Match(raceFd, inKernels); !ok {
+		t.Errorf("the same race does not match: %s", why)
+	}
+	raceFd.Goroutines = raceFd.Goroutines[:1]
+	if ok, _ := race.Match(raceFd, inKernels); ok {
+		t.Error("a race with one side matches")
+	}
+
+	lost := Parse(read(t, "testfail.log"))[0].Signature(inKernels)
+	tf := checks.Finding{Kind: checks.TestFailure, Message: "TestLostUpdate: test failed: locks_test.go:160: counter = 1 after two increments, want 2",
+		Pos: checks.Position{File: "locks/locks_test.go", Line: 151}}
+	if ok, why := lost.Match(tf, inKernels); !ok {
+		t.Errorf("the same test failure does not match: %s", why)
+	}
+	tf.Message = strings.Replace(tf.Message, ":160:", ":161:", 1)
+	if ok, _ := lost.Match(tf, inKernels); ok {
+		t.Error("a test failure logged at another line matches")
+	}
+
+	// A process that died shows only where it failed.
+	unlock := Parse(read(t, "fatal-v.log"))[0].Signature(inKernels)
+	died := checks.Finding{Kind: checks.Fatal, Message: "TestDoubleUnlock: fatal error: sync: unlock of unlocked mutex",
+		Pos: checks.Position{File: "locks/locks_test.go", Line: 89}}
+	if ok, why := unlock.Match(died, inKernels); !ok {
+		t.Errorf("the same fatal error does not match: %s", why)
+	}
+	died.Pos.Line = 88
+	if ok, _ := unlock.Match(died, inKernels); ok {
+		t.Error("a fatal error at another line matches")
+	}
+}
+
+// A log of several packages (go test ./...) with a failure in two of them:
+// each failure gets its own package and test.
+func TestSeveralFailures(t *testing.T) {
+	log := "ok  \tkernels/correct\t0.5s\n" + read(t, "race.log") + read(t, "timeout.log") + "ok  \tkernels/chans\t0.2s\n"
+	fs := Parse(log)
+	if len(fs) != 2 {
+		t.Fatalf("got %d failures, want 2", len(fs))
+	}
+	if fs[0].Kind != DataRace || fs[0].Package != "kernels/syncs" || fs[0].Test != "TestUnsyncCounter" {
+		t.Errorf("first: %s %s.%s, want the race of kernels/syncs.TestUnsyncCounter", fs[0].Kind, fs[0].Package, fs[0].Test)
+	}
+	if fs[1].Kind != Timeout || fs[1].Package != "kernels/locks" || fs[1].Test != "TestABBA" {
+		t.Errorf("second: %s %s.%s, want the timeout of kernels/locks.TestABBA", fs[1].Kind, fs[1].Package, fs[1].Test)
+	}
+}

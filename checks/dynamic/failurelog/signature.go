@@ -1,0 +1,283 @@
+package failurelog
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// TopFrames is how many in-module frames of a goroutine its signature
+// keeps: where it was (function, file and line) and the functions that
+// called it there.
+const TopFrames = 3
+
+// InModule returns the test of whether a frame's function belongs to the
+// module with path mod (an external test package "mod/pkg_test" counts).
+func InModule(mod string) func(Frame) bool {
+	return func(fr Frame) bool {
+		pkg := strings.TrimSuffix(FuncPackage(fr.Func), "_test")
+		return pkg != "" && (pkg == mod || strings.HasPrefix(pkg, mod+"/"))
+	}
+}
+
+// Signature is what a reproduction must show to be the failure of the
+// log: its kind (and message, for panics and fatal errors) and, for each
+// goroutine involved, its top in-module frames.
+type Signature struct {
+	Kind    Kind
+	Message string    // normalized; "" when the kind needs none
+	Site    string    // a test failure's "file.go:line"
+	Stacks  [][]Frame // per involved goroutine with in-module frames, its top ones
+}
+
+// Signature returns f's signature; inModule tells the frames of the
+// module under test.
+func (f *Failure) Signature(inModule func(Frame) bool) Signature {
+	s := Signature{Kind: f.Kind, Site: f.Site}
+	switch f.Kind {
+	case Panic, Fatal, TestFailure:
+		s.Message = normalize(f.Message)
+	}
+	for _, g := range f.Involved {
+		if top := topFrames(g.Frames, inModule); len(top) > 0 {
+			s.Stacks = append(s.Stacks, top)
+		}
+	}
+	return s
+}
+
+// Targets returns the "file.go:line" sites of the signature's frames, the
+// places where a search should preempt first.
+func (s Signature) Targets() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(site string) {
+		if site != "" && !seen[site] {
+			seen[site] = true
+			out = append(out, site)
+		}
+	}
+	add(s.Site)
+	for _, st := range s.Stacks {
+		for _, fr := range st {
+			add(fr.Site())
+		}
+	}
+	return out
+}
+
+func (s Signature) String() string {
+	var parts []string
+	if s.Message != "" {
+		parts = append(parts, fmt.Sprintf("%q", s.Message))
+	}
+	if s.Site != "" {
+		parts = append(parts, "at "+s.Site)
+	}
+	for _, st := range s.Stacks {
+		parts = append(parts, "["+stackString(st)+"]")
+	}
+	return string(s.Kind) + " " + strings.Join(parts, " ")
+}
+
+func stackString(st []Frame) string {
+	var fs []string
+	for i, fr := range st {
+		if i == 0 {
+			fs = append(fs, shortFunc(fr.Func)+" at "+fr.Site())
+		} else {
+			fs = append(fs, shortFunc(fr.Func))
+		}
+	}
+	return strings.Join(fs, " < ")
+}
+
+func shortFunc(fn string) string {
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+		return fn[i+1:]
+	}
+	return fn
+}
+
+// topFrames returns the first TopFrames in-module frames of a stack.
+func topFrames(frames []Frame, inModule func(Frame) bool) []Frame {
+	var out []Frame
+	for _, fr := range frames {
+		if inModule(fr) {
+			out = append(out, fr)
+			if len(out) == TopFrames {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// kinds maps a log's failure kind to the kinds of the controlled search's
+// findings that are the same failure: a test that times out in the log is
+// one whose goroutines all block (or one stuck) under the scheduler.
+var kinds = map[Kind][]checks.FailureKind{
+	Panic:       {checks.Panic},
+	Fatal:       {checks.Fatal},
+	DataRace:    {checks.DataRace},
+	Timeout:     {checks.Deadlock, checks.Fatal},
+	Deadlock:    {checks.Deadlock},
+	TestFailure: {checks.TestFailure},
+}
+
+// Match reports whether a finding of the controlled search is the failure
+// s describes; when not, why says the first difference.
+func (s Signature) Match(fd checks.Finding, inModule func(Frame) bool) (ok bool, why string) {
+	kindOK := false
+	for _, k := range kinds[s.Kind] {
+		kindOK = kindOK || fd.Kind == k
+	}
+	if !kindOK {
+		return false, fmt.Sprintf("a %s, not a %s", fd.Kind, s.Kind)
+	}
+	if s.Kind == Timeout && fd.Kind == checks.Fatal && !isHang(fd.Message) {
+		return false, "a fatal error, not a goroutine that never returns"
+	}
+	if s.Message != "" && !strings.Contains(normalize(fd.Message), s.Message) {
+		return false, fmt.Sprintf("message %q, not %q", firstLine(fd.Message), s.Message)
+	}
+	if s.Site != "" && !strings.Contains(fd.Message, s.Site+": ") {
+		// The testing package prefixes a test's message with where it
+		// was logged.
+		return false, fmt.Sprintf("logged %q, not at %s", firstLine(fd.Message), s.Site)
+	}
+	var stacks [][]Frame
+	for _, g := range fd.Goroutines {
+		var fs []Frame
+		for _, fr := range g.Stack {
+			fs = append(fs, Frame{Func: fr.Func, File: fr.File, Line: fr.Line})
+		}
+		if top := topFrames(fs, inModule); len(top) > 0 {
+			stacks = append(stacks, top)
+		}
+	}
+	switch s.Kind {
+	case Panic, Fatal:
+		// The goroutine that failed: one of the finding's has its stack.
+		if len(s.Stacks) == 0 {
+			return true, ""
+		}
+		if len(stacks) == 0 {
+			// A process that died gives only where: the top frame.
+			got := (Frame{File: fd.Pos.File, Line: fd.Pos.Line}).Site()
+			if fd.Pos.IsValid() && got == s.Stacks[0][0].Site() {
+				return true, ""
+			}
+			return false, fmt.Sprintf("failed at %s, not %s", got, s.Stacks[0][0].Site())
+		}
+		for _, st := range stacks {
+			if sameStack(s.Stacks[0], st) {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("failing goroutine not at [%s]", stackString(s.Stacks[0]))
+	case DataRace, Deadlock:
+		return sameStacks(s.Stacks, stacks)
+	case Timeout:
+		if fd.Kind == checks.Deadlock {
+			return sameStacks(s.Stacks, stacks)
+		}
+		// A goroutine that never reaches its next scheduling point: it
+		// must be one of the log's, in the same function.
+		for _, st := range stacks {
+			for _, want := range s.Stacks {
+				if closureRE.ReplaceAllString(st[0].Func, ".func") == closureRE.ReplaceAllString(want[0].Func, ".func") {
+					return true, ""
+				}
+			}
+		}
+		return false, "the goroutine stuck is none of the log's"
+	}
+	return true, ""
+}
+
+func isHang(msg string) bool {
+	return strings.Contains(msg, "hang: ") || strings.Contains(msg, "livelock")
+}
+
+// sameStacks compares the involved goroutines as multisets of stacks
+// (sameStack pairs them).
+func sameStacks(want, got [][]Frame) (bool, string) {
+	used := make([]bool, len(got))
+	ok := len(want) == len(got)
+	for _, w := range want {
+		found := false
+		for i, g := range got {
+			if !used[i] && sameStack(w, g) {
+				used[i], found = true, true
+				break
+			}
+		}
+		ok = ok && found
+	}
+	if ok {
+		return true, ""
+	}
+	var ws []string
+	for _, st := range want {
+		ws = append(ws, "["+stackString(st)+"]")
+	}
+	var gs []string
+	for _, st := range got {
+		gs = append(gs, "["+stackString(st)+"]")
+	}
+	return false, fmt.Sprintf("goroutines %s, not %s", strings.Join(gs, " "), strings.Join(ws, " "))
+}
+
+// stackKey is what two stacks must share: the top frame's function, file
+// and line, and the callers' functions, closure numbers dropped. Only as
+// many frames as both have count, and at least one.
+func stackKey(st []Frame) string {
+	var parts []string
+	for i, fr := range st {
+		fn := closureRE.ReplaceAllString(fr.Func, ".func")
+		if i == 0 {
+			parts = append(parts, fn+"@"+fr.Site())
+		} else {
+			parts = append(parts, fn)
+		}
+	}
+	return strings.Join(parts, "<")
+}
+
+// sameStack compares two stacks by stackKey over the frames both have.
+func sameStack(a, b []Frame) bool {
+	n := min(len(a), len(b))
+	if n == 0 {
+		return false
+	}
+	return stackKey(a[:n]) == stackKey(b[:n])
+}
+
+// closureRE matches the numbered suffix of a function literal's name.
+var closureRE = regexp.MustCompile(`\.(func|gowrap)\d+`)
+
+var (
+	hexRE   = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+	digitRE = regexp.MustCompile(`\d+`)
+)
+
+// normalize keeps a message's first line without what changes between
+// runs (addresses, numbers) and without the "panic: " of a traceback.
+func normalize(s string) string {
+	s = firstLine(s)
+	s = strings.TrimSuffix(s, " [recovered]")
+	s = strings.TrimPrefix(s, "panic: ")
+	s = hexRE.ReplaceAllString(s, "0x?")
+	s = digitRE.ReplaceAllString(s, "#")
+	return strings.TrimSpace(s)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

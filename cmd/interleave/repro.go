@@ -1,0 +1,384 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+	"github.com/interleave-dev/interleave/internal/prjob"
+	"github.com/interleave-dev/interleave/report"
+)
+
+// repro's own exit codes, next to exitFindings (reproduced) and exitError.
+const (
+	exitReproNoTest     = 3 // the log shows a failure but names no test
+	exitReproNotFound   = 4 // the log's test is not in this module
+	exitReproNotReached = 5 // the budget ended without the log's failure
+)
+
+const reproHelp = `Reads a CI log (a file, or - for standard input) holding the output of go
+test, as text or go test -json events: a panic, a race detector report (WARNING: DATA RACE), a test timeout's
+goroutine dump (panic: test timed out after ...), the runtime's deadlock
+(fatal error: all goroutines are asleep), another fatal error, or a test's
+own failure message. It finds the package and the test (from the stacks,
+--- FAIL lines, === RUN lines, -run in the log) and the frames involved,
+then searches that test's schedules, preempting first at those frames,
+until the same failure happens: the same kind and message, and the same top
+in-module frames of the goroutines involved. It writes that schedule, tells
+its interleaving and prints the command that replays it. A different
+failure met on the way is never reported as the log's.
+
+Exit status: 1 reproduced (the report has the finding); 2 could not run
+(bad flags, an unreadable log, a log with no failure, a build failure);
+3 the log names no test (pass -test); 4 the test is not in this module;
+5 the budget ended without the log's failure.`
+
+func init() {
+	register(&command{
+		name:  "repro",
+		short: "Turn a failure in a CI log into a schedule that replays it",
+		usage: "[flags] LOG",
+		run: func(ctx context.Context, env *cliEnv, args []string) int {
+			opts, code, ok := parseReproFlags(env, args)
+			if !ok {
+				return code
+			}
+			return runRepro(ctx, env, opts)
+		},
+	})
+}
+
+// reproOptions is what `interleave repro` was asked to do.
+type reproOptions struct {
+	testOptions
+	log     string // path, or "-"
+	test    string // -test: the test, when the log names none
+	pkg     string // -pkg: the package, when the log names none
+	failure int    // -failure: which failure of the log, from 1
+}
+
+// reproStdin is where `repro -` reads the log (tests replace it).
+var reproStdin io.Reader = os.Stdin
+
+func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, ok bool) {
+	fs := newFlagSet(env, commands["repro"])
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "%s\n\nUsage: interleave repro [flags] LOG\n\n%s\n\nFlags:\n", commands["repro"].short, reproHelp)
+		fs.PrintDefaults()
+	}
+	strategy := explore.Strategies[0]
+	var target string
+	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
+	fs.DurationVar(&opts.budget, "budget", 60*time.Second, "Wall time of the search, builds excluded")
+	fs.StringVar(&strategy, "strategy", strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
+	fs.StringVar(&target, "target", "", "Favour preemption at these `file:line,...` sites too, besides the log's frames")
+	fs.Int64Var(&opts.seed, "seed", 0, "Seed of the first schedule (default time-based, printed so the run can be repeated)")
+	fs.BoolVar(&opts.race, "race", true, "Build the test with the race detector (a data race log needs it)")
+	fs.StringVar(&opts.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
+	fs.IntVar(&opts.workers, "workers", 0, "Worker processes (default GOMAXPROCS)")
+	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Call a schedule hung when a goroutine runs this `long` without reaching a scheduling point")
+	fs.Var(format, "format", "Output `format`: text, json, sarif")
+	fs.StringVar(&opts.output, "o", "", "Write the report to `file` instead of standard output")
+	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
+	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
+	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
+	fs.BoolVar(&opts.verbose, "v", false, "Print each failure met that is not the log's, and why")
+	if code, ok := parseFlags(fs, args); !ok {
+		return opts, code, false
+	}
+	raceDefault(env, fs, &opts.race)
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			opts.seedSet = true
+		}
+	})
+	opts.strategy, opts.format = strategy, format.value
+	bad := func(format string, a ...any) (reproOptions, int, bool) {
+		fmt.Fprintf(env.stderr, "interleave repro: "+format+"\n", a...)
+		fs.Usage()
+		return opts, exitError, false
+	}
+	if fs.NArg() != 1 {
+		return bad("want exactly one log file (or - for standard input), got %d arguments", fs.NArg())
+	}
+	opts.log = fs.Arg(0)
+	if opts.budget <= 0 {
+		return bad("-budget must be positive, got %v", opts.budget)
+	}
+	if !rt.ValidStrategy(opts.strategy) {
+		return bad("unknown -strategy %q: valid values are %s, or a comma-separated list of them", opts.strategy, strings.Join(explore.Strategies, ", "))
+	}
+	if target != "" {
+		ts, err := parseTargets(target)
+		if err != nil {
+			return bad("-target: %v", err)
+		}
+		opts.targets = ts
+	}
+	if opts.watchdog <= 0 {
+		return bad("-watchdog must be positive, got %v", opts.watchdog)
+	}
+	if opts.workers < 0 {
+		return bad("-workers must not be negative, got %d", opts.workers)
+	}
+	if opts.failure < 1 {
+		return bad("-failure counts from 1, got %d", opts.failure)
+	}
+	if opts.test != "" && failurelog.RunPatternTest(opts.test) != opts.test {
+		return bad("-test wants a top-level test function name such as TestFoo, got %q", opts.test)
+	}
+	if opts.schedules == "" {
+		return bad("-schedules must name a directory")
+	}
+	if !opts.seedSet {
+		opts.seed = time.Now().UnixNano() % 1e9
+	}
+	return opts, 0, true
+}
+
+// maxLog bounds the log read: CI logs are large, not this large.
+const maxLog = 256 << 20
+
+func readLog(env *cliEnv, path string) (string, error) {
+	var r io.Reader = reproStdin
+	if path != "-" {
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(env.dir, path)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxLog+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > maxLog {
+		return "", fmt.Errorf("the log is larger than %d MiB; cut it to the failing package's output", maxLog>>20)
+	}
+	return string(b), nil
+}
+
+// runRepro reads the log, searches its test for the log's failure and
+// writes the report; it returns the exit code.
+func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
+	say := func(format string, a ...any) { fmt.Fprintf(env.stderr, "interleave repro: "+format+"\n", a...) }
+	w, err := report.New(opts.format)
+	if err != nil {
+		say("%v", err)
+		return exitError
+	}
+	text, err := readLog(env, opts.log)
+	if err != nil {
+		say("reading the log: %v", err)
+		return exitError
+	}
+	fails := failurelog.Parse(text)
+	if len(fails) == 0 {
+		say("no failure in the log: it shows no panic, race report (WARNING: DATA RACE), test timeout (panic: test timed out), fatal error or --- FAIL line with a message")
+		return exitError
+	}
+	if opts.failure > len(fails) {
+		word := "failures"
+		if len(fails) == 1 {
+			word = "failure"
+		}
+		say("-failure %d: the log shows only %d %s", opts.failure, len(fails), word)
+		return exitError
+	}
+	f := fails[opts.failure-1]
+	if len(fails) > 1 {
+		var others []string
+		for i, o := range fails {
+			others = append(others, fmt.Sprintf("%d. %s %s at line %d", i+1, o.Test, firstLineOf(o.Message), o.Line))
+		}
+		say("the log shows %d failures; reproducing number %d (choose with -failure):\n  %s", len(fails), opts.failure, strings.Join(others, "\n  "))
+	}
+	if opts.test != "" {
+		f.Test, f.TestFrom = opts.test, "-test"
+	}
+	if opts.pkg != "" {
+		f.Package = opts.pkg
+	}
+	say("the log shows a %s at line %d: %s", f.Kind, f.Line, firstLineOf(f.Message))
+	if f.Test == "" {
+		say("the log names no test: no test function in the failure's stacks, no --- FAIL or === RUN line, no -run naming one test; pass -test TestName")
+		return exitReproNoTest
+	}
+	if f.Package == "" {
+		say("the log names no package for %s: no FAIL line and no frame of it; pass -pkg import/path", f.Test)
+		return exitReproNoTest
+	}
+	say("test %s of %s (from %s)", f.Test, f.Package, f.TestFrom)
+	mod, err := modulePath(ctx, env.dir)
+	if err != nil {
+		say("%v", err)
+		return exitError
+	}
+	if f.Package != mod && !strings.HasPrefix(f.Package, mod+"/") {
+		say("test %s.%s not found: package %s is not in module %s (run repro in the failing module, or -C dir)", f.Package, f.Test, f.Package, mod)
+		return exitReproNotFound
+	}
+	if err := packageExists(ctx, env.dir, f.Package); err != nil {
+		say("test %s.%s not found: %v", f.Package, f.Test, err)
+		return exitReproNotFound
+	}
+	inMod := failurelog.InModule(mod)
+	sig := f.Signature(inMod)
+	if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
+		say("note: the log shows no frame of module %s for this failure; only its kind and message can be matched", mod)
+	}
+	if f.Kind == failurelog.DataRace && !opts.race {
+		say("the log is a data race and the race detector is off (-race=false, or no cgo here): it cannot be reproduced")
+		return exitError
+	}
+	targets := append(sig.Targets(), opts.targets...)
+	say("signature: %s", sig)
+	if len(targets) > 0 {
+		say("preempting first at %s", strings.Join(targets, ", "))
+	}
+	say("seed %d (repeat with -seed %d), budget %v", opts.seed, opts.seed, opts.budget)
+
+	var mu sync.Mutex
+	misses := map[string]int{}
+	var order []string
+	until := func(fd checks.Finding) bool {
+		ok, why := sig.Match(fd, inMod)
+		if !ok {
+			mu.Lock()
+			if misses[why] == 0 {
+				order = append(order, why)
+			}
+			misses[why]++
+			mu.Unlock()
+		}
+		return ok
+	}
+	prog := newProgress(env.stderr)
+	prog.name = "repro"
+	began := time.Now()
+	res, err := explore.Run(ctx, explore.Options{
+		Dir:          env.dir,
+		Patterns:     []string{f.Package},
+		Tests:        []explore.TestRef{{Package: f.Package, Name: f.Test}},
+		Budget:       opts.budget,
+		Strategy:     opts.strategy,
+		Targets:      targets,
+		Seed:         opts.seed,
+		Race:         opts.race,
+		SchedulesDir: opts.schedules,
+		Workers:      opts.workers,
+		StepTimeout:  opts.watchdog,
+		Progress:     prog.update,
+		Stage:        prog.stage,
+		Until:        until,
+	})
+	prog.done()
+	if err != nil {
+		var be *explore.BuildError
+		var nt *explore.NoTestsError
+		switch {
+		case errors.As(err, &be):
+			say("%s does not compile:\n%s", be.Package, strings.TrimRight(be.Output, "\n"))
+		case errors.As(err, &nt):
+			say("test %s.%s not found in this checkout (renamed or removed since the log?)", f.Package, f.Test)
+			return exitReproNotFound
+		default:
+			say("%v", err)
+		}
+		return exitError
+	}
+	for _, n := range res.Notes {
+		say("note: %s", n)
+	}
+	var match *checks.Finding
+	var others []checks.Finding
+	// The log's failure happened under plain go test: the search may
+	// file it as failing without interleave too, which is still it.
+	for _, fd := range append(append([]checks.Finding(nil), res.Findings...), res.Plain...) {
+		if ok, _ := sig.Match(fd, inMod); ok && match == nil && res.Met {
+			fd := fd
+			match = &fd
+			continue
+		}
+		others = append(others, fd)
+	}
+	st := res.Stats
+	if opts.verbose || match == nil {
+		for _, why := range order {
+			say("met a failure that is not the log's (%d×): %s", misses[why], why)
+		}
+	}
+	for _, o := range others {
+		say("also found, not the log's failure: %s (schedule %s)", firstLineOf(o.Message), o.Schedule)
+	}
+	rep := &report.Report{Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st)}
+	if match != nil {
+		rep.Findings = []checks.Finding{*match}
+	}
+	if err := writeReport(env, w, rep, opts.output); err != nil {
+		say("%v", err)
+		return exitError
+	}
+	if match == nil {
+		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",
+			st.Schedules, st.Elapsed.Seconds(), opts.budget, f.Kind)
+		return exitReproNotReached
+	}
+	say("reproduced %s's %s after %d schedules, %.1fs of search (%.1fs in all, with the build)",
+		f.Test, f.Kind, st.Schedules, st.Elapsed.Seconds(), time.Since(began).Seconds())
+	if opts.format != "text" || opts.output != "" {
+		// The text report on standard output tells it already.
+		if lines := report.StoryLines(match.Interleaving); len(lines) > 0 {
+			say("interleaving (%s):\n\t%s", report.StoryHeading(match.Interleaving), strings.Join(lines, "\n\t"))
+		}
+	}
+	say("schedule: %s", match.Schedule)
+	say("replay: %s", match.Replay)
+	return exitFindings
+}
+
+// modulePath returns the path of the main module of dir.
+func modulePath(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Path}}")
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s is not in a Go module: %s", dir, strings.TrimSpace(stderr.String()))
+	}
+	paths := strings.Fields(string(out))
+	if len(paths) != 1 {
+		return "", fmt.Errorf("run repro in one module, not a workspace of %d", len(paths))
+	}
+	return paths[0], nil
+}
+
+// packageExists says whether the module of dir has the package pkg.
+func packageExists(ctx context.Context, dir, pkg string) error {
+	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}", pkg)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if _, err := cmd.Output(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		return fmt.Errorf("package %s: %s", pkg, firstLineOf(msg))
+	}
+	return nil
+}

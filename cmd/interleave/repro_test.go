@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report"
+)
+
+// The logs are plain go test runs of the bug kernels (see
+// checks/dynamic/failurelog's tests); repro runs in the kernels' module.
+var (
+	kernelsDir = filepath.Join("..", "..", "checks", "dynamic", "testdata", "kernels")
+	logsDir    = filepath.Join("..", "..", "checks", "dynamic", "failurelog", "testdata")
+)
+
+func logPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(logsDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// reproIn runs `interleave repro ARGS` in the kernels' module, in process.
+func reproIn(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	dir, err := filepath.Abs(kernelsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+	code = runMain(context.Background(), env, append([]string{"repro"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestParseReproFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, exitError, "want exactly one log file"},
+		{[]string{"a.log", "b.log"}, exitError, "got 2 arguments"},
+		{[]string{"-failure", "0", "a.log"}, exitError, "-failure counts from 1"},
+		{[]string{"-test", "TestA|TestB", "a.log"}, exitError, "-test wants a top-level test function name"},
+		{[]string{"-budget", "0s", "a.log"}, exitError, "-budget must be positive"},
+		{[]string{"-strategy", "dfs", "a.log"}, exitError, "unknown -strategy"},
+		{[]string{"-h"}, exitOK, "3 the log names no test"},
+	} {
+		var stderr bytes.Buffer
+		env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: t.TempDir()}
+		_, code, ok := parseReproFlags(env, tt.args)
+		if ok || code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%q: ok %v code %d, want code %d with %q in %q", tt.args, ok, code, tt.code, tt.want, stderr.String())
+		}
+	}
+}
+
+// The exit codes that need no build: each says what is wrong.
+func TestReproExitCodesBeforeTheSearch(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	panicLog, err := os.ReadFile(logPath(t, "panic.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := strings.ReplaceAll(string(panicLog), "kernels/chans", "example.com/other/chans")
+	nosuch := strings.ReplaceAll(string(panicLog), "kernels/chans", "kernels/nosuch")
+	// The log on standard input.
+	nilmap, err := os.ReadFile(logPath(t, "nilmap.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(r io.Reader) { reproStdin = r }(reproStdin)
+	reproStdin = bytes.NewReader(nilmap)
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"stdin", []string{"-"}, exitReproNoTest, "the log shows a panic at line 1: panic: assignment to entry in nil map"},
+		{"missing file", []string{filepath.Join(tmp, "none.log")}, exitError, "reading the log"},
+		{"no failure", []string{write("pass.log", "=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \tkernels/locks\t0.1s\n")}, exitError, "no failure in the log"},
+		{"names no test", []string{logPath(t, "nilmap.log")}, exitReproNoTest, "the log names no test"},
+		{"other module", []string{write("other.log", elsewhere)}, exitReproNotFound, "is not in module kernels"},
+		{"no such package", []string{write("nosuch.log", nosuch)}, exitReproNotFound, "test kernels/nosuch.TestCloseClosed not found"},
+		{"second failure of one", []string{"-failure", "2", logPath(t, "panic.log")}, exitError, "the log shows only 1 failure"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := reproIn(t, append([]string{"-race=false", "-schedules", t.TempDir()}, tt.args...)...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("code %d, want %d with %q; stderr:\n%s", code, tt.code, tt.want, stderr)
+			}
+		})
+	}
+}
+
+// TestReproReplays turns two logs of plain go test runs, a panic and a
+// timeout's goroutine dump, into schedules and replays them.
+func TestReproReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds instrumented test binaries; skipped with -short")
+	}
+	for _, tt := range []struct {
+		log, test string
+		kind      checks.FailureKind
+		site      string
+	}{
+		{"panic.log", "TestCloseClosed", checks.Panic, "chans_test.go:59"},
+		{"timeout.log", "TestABBA", checks.Deadlock, "locks_test.go:20"},
+	} {
+		t.Run(tt.log, func(t *testing.T) {
+			sched := t.TempDir()
+			// The budget only bounds a search that goes wrong: repro
+			// stops at the log's failure.
+			code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-format", "json", "-schedules", sched, logPath(t, tt.log))
+			if code != exitFindings {
+				t.Fatalf("code %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+			}
+			var rep report.JSONReport
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+				t.Fatalf("stdout is not a JSON report: %v\n%s", err, stdout)
+			}
+			if len(rep.Findings) != 1 {
+				t.Fatalf("%d findings, want the log's one: %+v", len(rep.Findings), rep.Findings)
+			}
+			fd := rep.Findings[0]
+			if fd.Test != tt.test || fd.Kind != tt.kind || filepath.Base(fd.Pos.File)+":"+strconv.Itoa(fd.Pos.Line) != tt.site || fd.Schedule == "" {
+				t.Errorf("finding %s %s at %s:%d (schedule %q), want %s %s at %s", fd.Test, fd.Kind, fd.Pos.File, fd.Pos.Line, fd.Schedule, tt.test, tt.kind, tt.site)
+			}
+			for _, w := range []string{"reproduced " + tt.test, "interleaving (", "replay: interleave replay " + fd.Schedule} {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			dir, _ := filepath.Abs(kernelsDir)
+			rcode, out := replayIn(t, dir, []string{fd.Schedule})
+			if rcode != exitFindings || !strings.Contains(out, "REPRODUCED") {
+				t.Errorf("replay of %s: code %d, want %d (reproduced):\n%s", fd.Schedule, rcode, exitFindings, out)
+			}
+		})
+	}
+}
+
+// A test the package does not have (renamed since the log) is exit 4.
+func TestReproTestNotFound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("instruments a kernel package; skipped with -short")
+	}
+	b, err := os.ReadFile(logPath(t, "panic.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "renamed.log")
+	if err := os.WriteFile(log, []byte(strings.ReplaceAll(string(b), "TestCloseClosed", "TestCloseClosedTwice")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := reproIn(t, "-race=false", "-budget", "2s", "-schedules", t.TempDir(), log)
+	if code != exitReproNotFound || !strings.Contains(stderr, "test kernels/chans.TestCloseClosedTwice not found") {
+		t.Errorf("code %d, want %d with the test not found; stderr:\n%s", code, exitReproNotFound, stderr)
+	}
+}
+
+// A search that meets only other failures ends with exit 5 and reports
+// none of them as the log's.
+func TestReproNotReached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	b, err := os.ReadFile(logPath(t, "panic.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same panic one line up: no schedule of the test panics there.
+	log := filepath.Join(t.TempDir(), "moved.log")
+	if err := os.WriteFile(log, []byte(strings.Replace(string(b), "chans_test.go:59", "chans_test.go:58", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2s", "-format", "json", "-schedules", t.TempDir(), log)
+	if code != exitReproNotReached {
+		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("stdout is not a JSON report: %v\n%s", err, stdout)
+	}
+	if len(rep.Findings) != 0 {
+		t.Errorf("a different failure is reported as the log's: %+v", rep.Findings)
+	}
+	if !strings.Contains(stderr, "not reproduced") {
+		t.Errorf("stderr lacks the verdict:\n%s", stderr)
+	}
+}
