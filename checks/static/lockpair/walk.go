@@ -838,10 +838,7 @@ var lockContractDoc = regexp.MustCompile(`(?is)\b(returns?|leaves?|exits?)\b.*\b
 
 // checkHeldAtReturn reports returns that keep a lock other returns release.
 func (w *walker) checkHeldAtReturn() {
-	if w.opaque || lockContractName.MatchString(w.fn.Name()) || returnsFunc(w.fn) || sharesUnlockingClosure(w.fn) {
-		return
-	}
-	if decl, ok := w.fn.Syntax().(*ast.FuncDecl); ok && decl.Doc != nil && lockContractDoc.MatchString(decl.Doc.Text()) {
+	if w.returnsHolding() {
 		return
 	}
 	var keys []string
@@ -966,14 +963,37 @@ func resultValue(ret *ssa.Return, i int) ssa.Value {
 	return v
 }
 
-// returnsFunc reports whether fn has a func-typed result: a function that
-// hands its caller the release function (grabConn returning
-// tx.closemuRUnlockRelease) returns holding the lock by contract.
+// returnsHolding reports whether w's function may return holding a lock
+// by contract: its name or doc says so, it returns the release, or an
+// unlocking closure of it is shared.
+func (w *walker) returnsHolding() bool {
+	if w.opaque || lockContractName.MatchString(w.fn.Name()) || returnsFunc(w.fn) || sharesUnlockingClosure(w.fn) {
+		return true
+	}
+	decl, ok := w.fn.Syntax().(*ast.FuncDecl)
+	return ok && decl.Doc != nil && lockContractDoc.MatchString(decl.Doc.Text())
+}
+
+// returnsFunc reports whether fn has a result that hands its caller the
+// release: a func (grabConn returning tx.closemuRUnlockRelease), or the
+// mutex itself (*sync.Mutex, *sync.RWMutex, sync.Locker: kafka-go's
+// waitResponse returns &c.rlock still locked for the caller to unlock).
+// Such a function returns holding the lock by contract.
 func returnsFunc(fn *ssa.Function) bool {
 	res := fn.Signature.Results()
 	for i := 0; i < res.Len(); i++ {
-		if _, ok := res.At(i).Type().Underlying().(*types.Signature); ok {
+		t := res.At(i).Type()
+		if _, ok := t.Underlying().(*types.Signature); ok {
 			return true
+		}
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" {
+			switch n.Obj().Name() {
+			case "Mutex", "RWMutex", "Locker":
+				return true
+			}
 		}
 	}
 	return false
