@@ -215,13 +215,26 @@ func (pc *passContext) onceBodies(body *ast.BlockStmt) []ast.Node {
 }
 
 func (pc *passContext) visit(n ast.Node, held lockregion.Held, construction func(ast.Expr) bool) {
+	// A field's referent used under the owner's mutex (indexed, sliced,
+	// ranged over, dereferenced, measured) is evidence that the mutex
+	// guards it; a copy of the field's value taken under the lock is not
+	// (kafka-go's Transport copies its TLS and MetadataTopics settings
+	// into a pool while holding its mutex for the pool map).
 	switch n := n.(type) {
+	case *ast.IndexExpr:
+		pc.usedInPlace(n.X, held)
+	case *ast.SliceExpr:
+		pc.usedInPlace(n.X, held)
+	case *ast.StarExpr:
+		pc.usedInPlace(n.X, held)
+	case *ast.RangeStmt:
+		pc.usedInPlace(n.X, held)
 	case *ast.SelectorExpr:
-		if _, fi := pc.field(n); fi != nil && fi.guarded == nil {
-			if lock := pc.ownerLockHeld(fi.owner, n.X, held); lock != "" {
-				fi.guarded, fi.guardLock = n, lock
-			}
+		if _, isPtr := pc.pass.TypesInfo.TypeOf(n.X).Underlying().(*types.Pointer); isPtr {
+			pc.usedInPlace(n.X, held) // c.Owner.name, c.Owner.Method()
 		}
+	}
+	switch n := n.(type) {
 	case *ast.AssignStmt:
 		for _, l := range n.Lhs {
 			pc.written(l, n, held, construction)
@@ -237,6 +250,25 @@ func (pc *passContext) visit(n ast.Node, held lockregion.Held, construction func
 	case *ast.CallExpr:
 		if (pc.isBuiltin(n, "delete") || pc.isBuiltin(n, "clear")) && len(n.Args) > 0 {
 			pc.mutated(n.Args[0], n, held, construction)
+		}
+		if pc.isBuiltin(n, "len") || pc.isBuiltin(n, "cap") || pc.isBuiltin(n, "copy") {
+			for _, a := range n.Args {
+				pc.usedInPlace(a, held)
+			}
+		}
+	}
+}
+
+// usedInPlace records e, if it selects a safe type's field, as used under
+// the owner's mutex when that mutex is held.
+func (pc *passContext) usedInPlace(e ast.Expr, held lockregion.Held) {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if _, fi := pc.field(sel); fi != nil && fi.guarded == nil {
+		if lock := pc.ownerLockHeld(fi.owner, sel.X, held); lock != "" {
+			fi.guarded, fi.guardLock = sel, lock
 		}
 	}
 }
