@@ -143,3 +143,23 @@ func (c *conn) upgrade(resolve func(string) string) {
 	c.addr = resolved // ok: re-validated by c.isClosed()
 	c.mu.Unlock()
 }
+
+type ring struct {
+	setMu  sync.Mutex // serializes setShards
+	mu     sync.RWMutex
+	shards []string
+}
+
+// setShards drops mu while it builds the new shards, but setMu is held
+// from the read to the write: no other setShards can run in between.
+func (r *ring) setShards(add string) {
+	r.setMu.Lock()
+	defer r.setMu.Unlock()
+	r.mu.RLock()
+	old := r.shards
+	r.mu.RUnlock()
+	next := append(append([]string(nil), old...), add)
+	r.mu.Lock()
+	r.shards = next // ok: setMu held across both sections
+	r.mu.Unlock()
+}
