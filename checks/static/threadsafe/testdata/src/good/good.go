@@ -208,3 +208,40 @@ func (t *Transport) grabPool(addr string) *pool {
 	t.pools[addr] = p
 	return p
 }
+
+// Collector is thread safe. Its log is only appended to, or replaced by a
+// new slice: a returned slice's elements never change.
+type Collector struct {
+	mu   sync.Mutex
+	logs []string
+}
+
+func (c *Collector) Add(s string) {
+	c.mu.Lock()
+	c.logs = append(c.logs, s)
+	c.mu.Unlock()
+}
+
+func (c *Collector) Clear() {
+	c.mu.Lock()
+	c.logs = make([]string, 0)
+	c.mu.Unlock()
+}
+
+func (c *Collector) Count(s string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, l := range c.logs {
+		if l == s {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Collector) Logs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.logs // ok: append-only
+}
