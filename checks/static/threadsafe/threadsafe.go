@@ -72,13 +72,24 @@ type passContext struct {
 	pass   *analysis.Pass
 	types  map[*types.TypeName]*safeType
 	fields map[*types.Var]*fieldInfo
+	// ranged holds the expressions ranged over (the walker visits a
+	// range statement's X, not the statement).
+	ranged map[ast.Expr]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	if !imports(pass.Pkg, "sync") && !imports(pass.Pkg, "sync/atomic") {
 		return nil, nil // fast path: no lock to defeat
 	}
-	pc := &passContext{pass: pass, types: map[*types.TypeName]*safeType{}, fields: map[*types.Var]*fieldInfo{}}
+	pc := &passContext{pass: pass, types: map[*types.TypeName]*safeType{}, fields: map[*types.Var]*fieldInfo{}, ranged: map[ast.Expr]bool{}}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if r, ok := n.(*ast.RangeStmt); ok {
+				pc.ranged[ast.Unparen(r.X)] = true
+			}
+			return true
+		})
+	}
 	pc.findClaims() // types whose doc promises concurrent safety
 	if len(pc.types) == 0 {
 		return nil, nil
@@ -230,9 +241,10 @@ func (pc *passContext) visit(n ast.Node, held lockregion.Held, construction func
 		pc.usedInPlace(n.X, held)
 	case *ast.StarExpr:
 		pc.usedInPlace(n.X, held)
-	case *ast.RangeStmt:
-		pc.usedInPlace(n.X, held)
 	case *ast.SelectorExpr:
+		if pc.ranged[n] {
+			pc.usedInPlace(n, held) // for _, x := range c.items
+		}
 		if _, isPtr := pc.pass.TypesInfo.TypeOf(n.X).Underlying().(*types.Pointer); isPtr {
 			pc.usedInPlace(n.X, held) // c.Owner.name, c.Owner.Method()
 		}
