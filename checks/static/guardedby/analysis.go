@@ -621,6 +621,9 @@ func (pc *passContext) lockedCalls(r *lockset.Result) {
 				if _, held := st.Holds(need); held {
 					continue
 				}
+				if enclosingLockHeld(st, p) {
+					continue // c.mu held for c.config.helper(): the owner serializes it
+				}
 				if !entryPoint && !locks(r, need) {
 					continue
 				}
