@@ -234,6 +234,56 @@ func callOrdered(pass *analysis.Pass) map[*types.Func]bool {
 	return out
 }
 
+// forbidRe: the doc says the function must be called WITHOUT the lock
+// ("must not be called with c.mu held", "can not be called with mu
+// locked", "must be called without holding mu", "mu must not be held").
+var forbidRe = regexp.MustCompile(`(?i)\b(?:must|should|can|may)(?:\s*not|n't)\s+be\s+(?:called|invoked|run)\s+(?:with|while\s+holding|under)\s+(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)` +
+	`|\b(?:must|should)\s+be\s+(?:called|invoked)\s+without\s+(?:holding\s+)?(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)` +
+	`|\b([A-Za-z_][A-Za-z0-9_.]*)\s+(?:must|should)\s+not\s+be\s+(?:held|locked)`)
+
+// forbidden is a method that must not be called with the receiver's mutex
+// held.
+type forbidden struct {
+	mutex *types.Var
+	doc   token.Pos
+}
+
+// forbids collects the methods documented as called without the
+// receiver's mutex held (forbidRe) where that mutex is named and is a
+// field of the receiver's struct.
+func forbids(pass *analysis.Pass) map[*types.Func]forbidden {
+	out := map[*types.Func]forbidden{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil || fd.Recv == nil || len(fd.Recv.List) != 1 {
+				continue
+			}
+			fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			s, ok := lockset.StructOf(fn.Signature().Recv().Type())
+			if !ok {
+				continue
+			}
+			m := forbidRe.FindStringSubmatch(strings.Join(strings.Fields(fd.Doc.Text()), " "))
+			if m == nil {
+				continue
+			}
+			recvName := ""
+			if names := fd.Recv.List[0].Names; len(names) == 1 {
+				recvName = names[0].Name
+			}
+			name, ok := guardName(m[1]+m[2]+m[3], recvName)
+			if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
+				out[fn] = forbidden{mutex: mu, doc: fd.Doc.Pos()}
+			}
+		}
+	}
+	return out
+}
+
 // nestedMutex reports whether s has a struct-valued field (or pointer to
 // struct) that carries its own mutex: c.in.Mutex next to c.mu makes
 // "fooLocked" ambiguous.

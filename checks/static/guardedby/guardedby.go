@@ -18,7 +18,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001 to IL1004 and IL5003.
+// Analyzer reports IL1001 to IL1005 and IL5003.
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
@@ -33,6 +33,7 @@ const (
 	ruleDoubleCheck = "IL1003"
 	ruleDocumented  = "IL1004"
 	ruleThreadSafe  = "IL5003"
+	ruleForbidden   = "IL1005"
 )
 
 // Inference thresholds for unannotated fields: the dominant sibling mutex
@@ -53,6 +54,8 @@ type passContext struct {
 	reqs   map[*types.Func]requirement
 	// ordered holds the functions documented with a call order.
 	ordered map[*types.Func]bool
+	// forbid holds the methods documented as called without a lock.
+	forbid  map[*types.Func]forbidden
 	results []*lockset.Result
 	// fields accumulates the counted accesses per field (origin object).
 	fields map[*types.Var]*fieldInfo
@@ -79,6 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 		reqs:   requirements(pass),
 
 		ordered: callOrdered(pass),
+		forbid:  forbids(pass),
 		fields:  map[*types.Var]*fieldInfo{},
 		atomic:  map[*types.Var]bool{},
 		dcl:     map[token.Pos]bool{},
