@@ -605,6 +605,13 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 			w.poisoned[r.key] = true
 			return true
 		}
+		if w.goroutineHandsBack(r.name) {
+			// A goroutine of this function locks it and leaves it
+			// locked for this one to release (franz-go's produce).
+			delete(st.locks, r.key)
+			w.poisoned[r.key] = true
+			return true
+		}
 		w.reportIf(w.locksHere(r.key), pos, "IL2004", w.pc.relatedAt(cur.site, r.name+" released here"),
 			"%s unlocked but not held: it was already released at line %d on this path, and unlocking an unlocked mutex is a fatal error",
 			r.name, w.line(cur.site))
@@ -612,6 +619,55 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 	}
 	st.locks[r.key] = held{mode: released, site: pos}
 	return true
+}
+
+// goroutineHandsBack reports whether a go statement of w's function runs
+// a function literal that locks the mutex written name and never unlocks
+// it: the goroutine acquires the lock on this function's behalf, which
+// releases it after waiting for the goroutine.
+func (w *walker) goroutineHandsBack(name string) bool {
+	var body *ast.BlockStmt
+	switch syn := w.fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		body = syn.Body
+	case *ast.FuncLit:
+		body = syn.Body
+	}
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		g, ok := n.(*ast.GoStmt)
+		if !ok || found {
+			return !found
+		}
+		lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		locked, unlocked := false, false
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok || types.ExprString(sel.X) != name {
+				return true
+			}
+			switch sel.Sel.Name {
+			case "Lock", "RLock":
+				locked = true
+			case "Unlock", "RUnlock":
+				unlocked = true
+			}
+			return true
+		})
+		found = locked && !unlocked
+		return true
+	})
+	return found
 }
 
 func (w *walker) noteRelease(r lockRef, mode Mode) {
