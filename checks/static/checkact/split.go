@@ -176,6 +176,9 @@ func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.He
 		if rd.target != t || !ok || region == rd.region {
 			continue
 		}
+		if !region.IsValid() || !rd.region.IsValid() {
+			continue // one path may still be in the read's critical section
+		}
 		if s.reread[[3]string{t, rd.lock, fmt.Sprint(region)}] {
 			continue // re-validated under the current lock
 		}

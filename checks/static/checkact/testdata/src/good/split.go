@@ -163,3 +163,29 @@ func (r *ring) setShards(add string) {
 	r.shards = next // ok: setMu held across both sections
 	r.mu.Unlock()
 }
+
+type msg struct {
+	next    *msg
+	barrier func()
+}
+
+type sub struct {
+	mu    sync.Mutex
+	pHead *msg
+}
+
+// drain pops the list under s.mu and drops the lock only around a
+// barrier's callback: on the other path the read and the write are in
+// one critical section (nats.go's waitForMsgs).
+func (s *sub) drain() {
+	s.mu.Lock()
+	for m := s.pHead; m != nil; m = s.pHead {
+		if m.barrier != nil {
+			s.mu.Unlock()
+			m.barrier()
+			s.mu.Lock()
+		}
+		s.pHead = m.next // ok: not a split on every path
+	}
+	s.mu.Unlock()
+}
