@@ -89,13 +89,13 @@ var Passes = []Pass{
 		{ID: "IL4002", Slug: "atomic-check-then-act", Title: "Atomic Load followed by a dependent Store", Severity: checks.Warning, Level: checks.OptIn, Since: "0.1",
 			Text: "The value can change between the Load and the Store, losing an update. Use CompareAndSwap in a loop, or Add. Opt-in: most reports on real code were flags set under a lock the caller holds, or a flag set to the value it was tested against; see docs/precision.md."},
 		{ID: "IL4003", Slug: "split-critical-section", Title: "Value read in one critical section and written back in another", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
-			Text: "The lock is released between reading the guarded value and writing a value computed from it, so a concurrent update in between is lost. Do the read and the write under one lock."},
+			Text: "The lock is released between reading the guarded value and writing a value computed from it, so a concurrent update in between is lost. Do the read and the write under one lock. Not reported: another lock held from the read to the write (it serializes the two), a lock released and re-taken on some paths only, a saved value restored unchanged, an owner re-checked before the write."},
 	}},
 	{threadsafe.Analyzer, []checks.Rule{
 		{ID: "IL5001", Slug: "threadsafe-exported-field", Title: "Type documented as safe for concurrent use has an exported mutable field", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
 			Text: "The field is written after construction, modified in place, or is a map, slice or pointer used in place (indexed, ranged over, dereferenced) under the type's mutex; callers can read and write it without that lock, so the documented guarantee does not hold. Unexport it and add methods that take the lock. Configuration fields set only while the value is built are not reported."},
 		{ID: "IL5002", Slug: "threadsafe-leaked-state", Title: "Type documented as safe for concurrent use returns its guarded state", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
-			Text: "The method returns an internal map, slice or pointer that its mutex guards and that the type keeps modifying in place. The caller then uses it without the lock. Return a copy (maps.Clone, slices.Clone), or replace the field wholesale instead of modifying it (copy-on-write)."},
+			Text: "The method returns an internal map, slice or pointer that its mutex guards and that the type keeps modifying in place (a slice only appended to is not: the elements handed out never change). The caller then uses it without the lock. Return a copy (maps.Clone, slices.Clone), or replace the field wholesale instead of modifying it (copy-on-write)."},
 	}},
 	{lockblock.Analyzer, []checks.Rule{
 		{ID: "IL6001", Slug: "blocking-under-lock", Title: "Blocking operation while holding a lock", Severity: checks.Warning, Level: checks.OptIn, Since: "0.1",
