@@ -176,15 +176,37 @@ func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.He
 		if rd.target != t || !ok || region == rd.region {
 			continue
 		}
+		if !region.IsValid() || !rd.region.IsValid() {
+			continue // one path may still be in the read's critical section
+		}
 		if s.reread[[3]string{t, rd.lock, fmt.Sprint(region)}] {
 			continue // re-validated under the current lock
 		}
 		if s.revalid[[3]string{rootName(t), rd.lock, fmt.Sprint(region)}] {
 			continue // the owner's state was re-checked (if c.isClosed() { return })
 		}
+		if serialized(from, rd, held) {
+			continue
+		}
 		return rd, s.carrier(rhs, rd), true
 	}
 	return guardedRead{}, "", false
+}
+
+// serialized reports whether another lock, held at the read rd, is still
+// held in the same critical section at the write: it serializes the whole
+// read-modify-write (go-redis's setAddrsMu around SetAddrs, which drops
+// c.mu while it builds the new shards).
+func serialized(from []guardedRead, rd guardedRead, held lockregion.Held) bool {
+	for _, o := range from {
+		if o.pos != rd.pos || o.target != rd.target || o.lock == rd.lock {
+			continue
+		}
+		if region, ok := held[o.lock]; ok && region == o.region {
+			return true
+		}
+	}
+	return false
 }
 
 // restores reports whether rhs is a local holding an unmodified copy of

@@ -586,9 +586,12 @@ func feedsIf(instr ssa.Instruction, depth int) bool {
 // lockedCalls reports IL1002: calls to methods that require the
 // receiver's lock, made without it.
 func (pc *passContext) lockedCalls(r *lockset.Result) {
-	if pc.skipFunc(r) || r.Context == lockset.Escaping || !r.EntryKnown {
-		return // the callers of r may hold the lock
+	if pc.skipFunc(r) {
+		return
 	}
+	// Unknown callers may hold the lock: no IL1002 then. IL1005 needs
+	// only the locks r itself holds, which an unknown entry can only add to.
+	entryKnown := r.Context != lockset.Escaping && r.EntryKnown
 	// In a helper, the lock is the callers' business unless the helper
 	// takes it itself: report only in entry points (exported functions,
 	// goroutine bodies) and in functions that lock the same mutex.
@@ -608,18 +611,24 @@ func (pc *passContext) lockedCalls(r *lockset.Result) {
 				if !ok {
 					continue
 				}
-				req, ok := pc.reqs[obj.Origin()]
-				if !ok || req.mutex == nil || req.weak {
-					continue
-				}
 				st, ok := r.Before(call)
 				if !ok {
+					continue
+				}
+				if fb, ok := pc.forbid[obj.Origin()]; ok {
+					pc.forbiddenCall(r, call, obj, fb, st)
+				}
+				req, ok := pc.reqs[obj.Origin()]
+				if !ok || req.mutex == nil || req.weak || !entryKnown {
 					continue
 				}
 				p := r.Path(call.Call.Args[0])
 				need := p.Child(req.mutex.Name())
 				if _, held := st.Holds(need); held {
 					continue
+				}
+				if enclosingLockHeld(st, p) {
+					continue // c.mu held for c.config.helper(): the owner serializes it
 				}
 				if !entryPoint && !locks(r, need) {
 					continue
@@ -644,6 +653,32 @@ func (pc *passContext) lockedCalls(r *lockset.Result) {
 			}
 		}
 	}
+}
+
+// forbiddenCall reports IL1005: a call, made holding the receiver's
+// mutex, to a method documented as called without it.
+func (pc *passContext) forbiddenCall(r *lockset.Result, call *ssa.Call, obj *types.Func, fb forbidden, st lockset.State) {
+	p := r.Path(call.Call.Args[0])
+	if !p.Canonical() || r.IsFresh(p.Root) {
+		return
+	}
+	if _, held := st.Holds(p.Child(fb.mutex.Name())); !held {
+		return
+	}
+	recv := pc.syntax.Receiver(call.Pos())
+	if recv == "" {
+		recv = p.String()
+	}
+	lock := recv + "." + fb.mutex.Name()
+	pos, end := call.Pos(), token.NoPos
+	if ce := pc.syntax.Call(call.Pos()); ce != nil {
+		pos, end = ce.Pos(), ce.End()
+	}
+	pc.pass.Report(analysis.Diagnostic{
+		Pos: pos, End: end, Category: ruleForbidden,
+		Message: fmt.Sprintf("call to %s.%s while holding %s, which its documentation says must not be held", recv, obj.Name(), lock),
+		Related: []analysis.RelatedInformation{{Pos: fb.doc, Message: fmt.Sprintf("%s documented as called without %s", obj.Name(), fb.mutex.Name())}},
+	})
 }
 
 // afterSync reports whether instr is preceded, on every path through its

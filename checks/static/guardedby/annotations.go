@@ -20,6 +20,18 @@ var (
 		`|\b([A-Za-z_][A-Za-z0-9_.]*)\s+(?:must|should)\s+be\s+(?:held|locked)` +
 		`|\bassumes\s+([A-Za-z_][A-Za-z0-9_.]*)\s+is\s+(?:held|locked)` +
 		`|\+checklocks(read)?:([A-Za-z_][A-Za-z0-9_.]*)`)
+	// needsRe: "asyncFlush needs bufMtx locked", "needs mtx AND bufMtx
+	// locked". Read as a weak requirement on the first mutex named: it
+	// sets the entry state, call sites are not checked.
+	needsRe = regexp.MustCompile(`(?i)\bneeds?\s+(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s+(?:(?:and|&)\s+(?:the\s+)?[A-Za-z_][A-Za-z0-9_.]*\s+)?(?:to\s+be\s+)?(?:held|locked)\b`)
+	// callOrderRe: the function documents when it may be called relative
+	// to another ("must not be called until after WriteHeader", "must be
+	// called before invoking Serve", "not safe to call this function until
+	// l.Notify has been closed"): the order, not a lock, separates its
+	// accesses from the others, as in a constructor.
+	callOrderRe = regexp.MustCompile(`(?i)\b(?:must|should|may|can)(?:\s+not|n't)\s+(?:be\s+)?(?:called|used|invoked)\s+(?:until|before|once)\b` +
+		`|\bnot\s+safe\s+to\s+(?:call|use)\b[^.;]*\b(?:until|before|unless)\b` +
+		`|\b(?:must|should)\s+(?:only\s+)?be\s+(?:called|used|invoked)\s+(?:only\s+)?(?:before|prior\s+to)\b`)
 	// lockHeldRe: the doc says the caller holds "the lock" without naming
 	// it (nats: "Lock should be held", "Lock is assumed held").
 	lockHeldRe = regexp.MustCompile(`(?i)\b(?:read\s+|write\s+)?lock\s+(?:should|must|is|needs\s+to)\s+(?:be\s+)?(?:assumed\s+)?(?:held|acquired|locked)` +
@@ -164,6 +176,13 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 					continue
 				}
 			}
+			if m := findRequirement(needsRe, fd.Doc.Text()); m != nil {
+				name, ok := guardName(m[1], recvName)
+				if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
+					out[fn] = requirement{mutex: mu, mode: lockset.Exclusive, why: "documented as needing it", weak: true}
+					continue
+				}
+			}
 			if findRequirement(lockHeldRe, fd.Doc.Text()) != nil {
 				if mus := mutexFields(s); len(mus) == 1 && !nestedMutex(s) {
 					out[fn] = requirement{mutex: mus[0], mode: lockset.Exclusive, why: "documented as called with the lock held", weak: true}
@@ -191,6 +210,75 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 				continue // fooLocked(needLock bool): the name does not bind callers
 			}
 			out[fn] = requirement{mutex: mus[0], mode: mode, why: "its name says the lock is held"}
+		}
+	}
+	return out
+}
+
+// callOrdered returns the functions and methods whose doc fixes when they
+// may be called relative to others (callOrderRe).
+func callOrdered(pass *analysis.Pass) map[*types.Func]bool {
+	out := map[*types.Func]bool{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			text := strings.Join(strings.Fields(fd.Doc.Text()), " ")
+			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && callOrderRe.MatchString(text) {
+				out[fn] = true
+			}
+		}
+	}
+	return out
+}
+
+// forbidRe: the doc says the function must be called WITHOUT the lock
+// ("must not be called with c.mu held", "can not be called with mu
+// locked", "must be called without holding mu", "mu must not be held").
+var forbidRe = regexp.MustCompile(`(?i)\b(?:must|should|can|may)(?:\s*not|n't)\s+be\s+(?:called|invoked|run)\s+(?:with|while\s+holding|under)\s+(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)` +
+	`|\b(?:must|should)\s+be\s+(?:called|invoked)\s+without\s+(?:holding\s+)?(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)` +
+	`|\b([A-Za-z_][A-Za-z0-9_.]*)\s+(?:must|should)\s+not\s+be\s+(?:held|locked)`)
+
+// forbidden is a method that must not be called with the receiver's mutex
+// held.
+type forbidden struct {
+	mutex *types.Var
+	doc   token.Pos
+}
+
+// forbids collects the methods documented as called without the
+// receiver's mutex held (forbidRe) where that mutex is named and is a
+// field of the receiver's struct.
+func forbids(pass *analysis.Pass) map[*types.Func]forbidden {
+	out := map[*types.Func]forbidden{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil || fd.Recv == nil || len(fd.Recv.List) != 1 {
+				continue
+			}
+			fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			s, ok := lockset.StructOf(fn.Signature().Recv().Type())
+			if !ok {
+				continue
+			}
+			m := forbidRe.FindStringSubmatch(strings.Join(strings.Fields(fd.Doc.Text()), " "))
+			if m == nil {
+				continue
+			}
+			recvName := ""
+			if names := fd.Recv.List[0].Names; len(names) == 1 {
+				recvName = names[0].Name
+			}
+			name, ok := guardName(m[1]+m[2]+m[3], recvName)
+			if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
+				out[fn] = forbidden{mutex: mu, doc: fd.Doc.Pos()}
+			}
 		}
 	}
 	return out

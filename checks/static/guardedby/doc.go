@@ -85,6 +85,13 @@
 // goroutine bodies) and in functions that take the lock themselves; in
 // other helpers the lock is the callers' business.
 //
+// IL1005 forbidden-lock-held. The reverse: a method documented as called
+// without the receiver's mutex ("must not be called with c.mu held",
+// "must be called without holding mu", "mu must not be held"), called
+// while that mutex is held on every path to the call:
+//
+//	call to c.flushOutbound while holding c.mu, which its documentation says must not be held
+//
 // IL1003 double-checked-locking. A plain field read without the lock and
 // tested, then read and written again under the lock in code dominated by
 // the first read, is reported at the unlocked read. Use sync.Once,

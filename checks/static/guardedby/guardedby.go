@@ -18,7 +18,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001 to IL1004 and IL5003.
+// Analyzer reports IL1001 to IL1005 and IL5003.
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
@@ -33,6 +33,7 @@ const (
 	ruleDoubleCheck = "IL1003"
 	ruleDocumented  = "IL1004"
 	ruleThreadSafe  = "IL5003"
+	ruleForbidden   = "IL1005"
 )
 
 // Inference thresholds for unannotated fields: the dominant sibling mutex
@@ -47,10 +48,14 @@ const (
 
 // passContext holds the state of one run.
 type passContext struct {
-	pass    *analysis.Pass
-	syntax  *lockset.Syntax
-	guards  map[*types.Var]guard
-	reqs    map[*types.Func]requirement
+	pass   *analysis.Pass
+	syntax *lockset.Syntax
+	guards map[*types.Var]guard
+	reqs   map[*types.Func]requirement
+	// ordered holds the functions documented with a call order.
+	ordered map[*types.Func]bool
+	// forbid holds the methods documented as called without a lock.
+	forbid  map[*types.Func]forbidden
 	results []*lockset.Result
 	// fields accumulates the counted accesses per field (origin object).
 	fields map[*types.Var]*fieldInfo
@@ -75,9 +80,12 @@ func run(pass *analysis.Pass) (any, error) {
 		syntax: lockset.NewSyntax(pass.Files),
 		guards: fieldGuards(pass),
 		reqs:   requirements(pass),
-		fields: map[*types.Var]*fieldInfo{},
-		atomic: map[*types.Var]bool{},
-		dcl:    map[token.Pos]bool{},
+
+		ordered: callOrdered(pass),
+		forbid:  forbids(pass),
+		fields:  map[*types.Var]*fieldInfo{},
+		atomic:  map[*types.Var]bool{},
+		dcl:     map[token.Pos]bool{},
 
 		reported: map[token.Pos]bool{},
 	}
@@ -143,6 +151,9 @@ func (pc *passContext) skipFunc(r *lockset.Result) bool {
 	if obj, ok := top.Object().(*types.Func); ok {
 		if req, ok := pc.reqs[obj]; ok && req.mutex == nil {
 			return true // fooLocked on a struct with several mutexes
+		}
+		if pc.ordered[obj] {
+			return true // a documented call order stands in for the lock, as in a constructor
 		}
 	}
 	name := pc.pass.Fset.Position(top.Pos()).Filename

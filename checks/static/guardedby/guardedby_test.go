@@ -12,11 +12,11 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx")
-	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL5003": true}
+	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL5003": true}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if !rules[d.Category] {
-				t.Errorf("%s: category %q, want one of IL1001-IL1004", d.Message, d.Category)
+				t.Errorf("%s: category %q, want one of IL1001-IL1005", d.Message, d.Category)
 			}
 			if len(d.Related) == 0 {
 				t.Errorf("%s: no related location", d.Message)

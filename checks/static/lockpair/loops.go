@@ -154,6 +154,9 @@ func (w *walker) checkLoopLeaks() {
 	if w.opaque {
 		return
 	}
+	// A break that leaves the loop holding the lock, in a function that
+	// returns holding it by contract, hands the lock to the caller.
+	contract := w.returnsHolding()
 	sort.Slice(w.leaks, func(i, j int) bool {
 		if w.leaks[i].at != w.leaks[j].at {
 			return w.leaks[i].at < w.leaks[j].at
@@ -162,7 +165,7 @@ func (w *walker) checkLoopLeaks() {
 	})
 	done := map[string]bool{}
 	for _, l := range w.leaks {
-		if _, rel := w.mayRel[l.key]; !rel || w.poisoned[l.key] || !l.at.IsValid() {
+		if _, rel := w.mayRel[l.key]; !rel || w.poisoned[l.key] || !l.at.IsValid() || contract && l.verb == "break" {
 			continue
 		}
 		id := l.key + "@" + w.pc.posString(l.at)

@@ -605,6 +605,13 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 			w.poisoned[r.key] = true
 			return true
 		}
+		if w.goroutineHandsBack(r.name) {
+			// A goroutine of this function locks it and leaves it
+			// locked for this one to release (franz-go's produce).
+			delete(st.locks, r.key)
+			w.poisoned[r.key] = true
+			return true
+		}
 		w.reportIf(w.locksHere(r.key), pos, "IL2004", w.pc.relatedAt(cur.site, r.name+" released here"),
 			"%s unlocked but not held: it was already released at line %d on this path, and unlocking an unlocked mutex is a fatal error",
 			r.name, w.line(cur.site))
@@ -612,6 +619,55 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 	}
 	st.locks[r.key] = held{mode: released, site: pos}
 	return true
+}
+
+// goroutineHandsBack reports whether a go statement of w's function runs
+// a function literal that locks the mutex written name and never unlocks
+// it: the goroutine acquires the lock on this function's behalf, which
+// releases it after waiting for the goroutine.
+func (w *walker) goroutineHandsBack(name string) bool {
+	var body *ast.BlockStmt
+	switch syn := w.fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		body = syn.Body
+	case *ast.FuncLit:
+		body = syn.Body
+	}
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		g, ok := n.(*ast.GoStmt)
+		if !ok || found {
+			return !found
+		}
+		lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		locked, unlocked := false, false
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok || types.ExprString(sel.X) != name {
+				return true
+			}
+			switch sel.Sel.Name {
+			case "Lock", "RLock":
+				locked = true
+			case "Unlock", "RUnlock":
+				unlocked = true
+			}
+			return true
+		})
+		found = locked && !unlocked
+		return true
+	})
+	return found
 }
 
 func (w *walker) noteRelease(r lockRef, mode Mode) {
@@ -838,10 +894,7 @@ var lockContractDoc = regexp.MustCompile(`(?is)\b(returns?|leaves?|exits?)\b.*\b
 
 // checkHeldAtReturn reports returns that keep a lock other returns release.
 func (w *walker) checkHeldAtReturn() {
-	if w.opaque || lockContractName.MatchString(w.fn.Name()) || returnsFunc(w.fn) || sharesUnlockingClosure(w.fn) {
-		return
-	}
-	if decl, ok := w.fn.Syntax().(*ast.FuncDecl); ok && decl.Doc != nil && lockContractDoc.MatchString(decl.Doc.Text()) {
+	if w.returnsHolding() {
 		return
 	}
 	var keys []string
@@ -966,14 +1019,37 @@ func resultValue(ret *ssa.Return, i int) ssa.Value {
 	return v
 }
 
-// returnsFunc reports whether fn has a func-typed result: a function that
-// hands its caller the release function (grabConn returning
-// tx.closemuRUnlockRelease) returns holding the lock by contract.
+// returnsHolding reports whether w's function may return holding a lock
+// by contract: its name or doc says so, it returns the release, or an
+// unlocking closure of it is shared.
+func (w *walker) returnsHolding() bool {
+	if w.opaque || lockContractName.MatchString(w.fn.Name()) || returnsFunc(w.fn) || sharesUnlockingClosure(w.fn) {
+		return true
+	}
+	decl, ok := w.fn.Syntax().(*ast.FuncDecl)
+	return ok && decl.Doc != nil && lockContractDoc.MatchString(decl.Doc.Text())
+}
+
+// returnsFunc reports whether fn has a result that hands its caller the
+// release: a func (grabConn returning tx.closemuRUnlockRelease), or the
+// mutex itself (*sync.Mutex, *sync.RWMutex, sync.Locker: kafka-go's
+// waitResponse returns &c.rlock still locked for the caller to unlock).
+// Such a function returns holding the lock by contract.
 func returnsFunc(fn *ssa.Function) bool {
 	res := fn.Signature.Results()
 	for i := 0; i < res.Len(); i++ {
-		if _, ok := res.At(i).Type().Underlying().(*types.Signature); ok {
+		t := res.At(i).Type()
+		if _, ok := t.Underlying().(*types.Signature); ok {
 			return true
+		}
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" {
+			switch n.Obj().Name() {
+			case "Mutex", "RWMutex", "Locker":
+				return true
+			}
 		}
 	}
 	return false

@@ -63,19 +63,33 @@ type fieldInfo struct {
 	guardLock string   // that mutex, as written
 	mutation  ast.Node // an in-place mutation (m[k] = v, append, delete, p.x = v) after construction
 	mutLock   string   // the mutex held at mutation, if any
+	// overwrite is an in-place mutation other than append: an append
+	// writes past the length of every slice handed out before it.
+	overwrite ast.Node
 }
 
 type passContext struct {
 	pass   *analysis.Pass
 	types  map[*types.TypeName]*safeType
 	fields map[*types.Var]*fieldInfo
+	// ranged holds the expressions ranged over (the walker visits a
+	// range statement's X, not the statement).
+	ranged map[ast.Expr]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	if !imports(pass.Pkg, "sync") && !imports(pass.Pkg, "sync/atomic") {
 		return nil, nil // fast path: no lock to defeat
 	}
-	pc := &passContext{pass: pass, types: map[*types.TypeName]*safeType{}, fields: map[*types.Var]*fieldInfo{}}
+	pc := &passContext{pass: pass, types: map[*types.TypeName]*safeType{}, fields: map[*types.Var]*fieldInfo{}, ranged: map[ast.Expr]bool{}}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if r, ok := n.(*ast.RangeStmt); ok {
+				pc.ranged[ast.Unparen(r.X)] = true
+			}
+			return true
+		})
+	}
 	pc.findClaims() // types whose doc promises concurrent safety
 	if len(pc.types) == 0 {
 		return nil, nil
@@ -215,28 +229,67 @@ func (pc *passContext) onceBodies(body *ast.BlockStmt) []ast.Node {
 }
 
 func (pc *passContext) visit(n ast.Node, held lockregion.Held, construction func(ast.Expr) bool) {
+	// A field's referent used under the owner's mutex (indexed, sliced,
+	// ranged over, dereferenced, measured) is evidence that the mutex
+	// guards it; a copy of the field's value taken under the lock is not
+	// (kafka-go's Transport copies its TLS and MetadataTopics settings
+	// into a pool while holding its mutex for the pool map).
 	switch n := n.(type) {
+	case *ast.IndexExpr:
+		pc.usedInPlace(n.X, held)
+	case *ast.SliceExpr:
+		pc.usedInPlace(n.X, held)
+	case *ast.StarExpr:
+		pc.usedInPlace(n.X, held)
 	case *ast.SelectorExpr:
-		if _, fi := pc.field(n); fi != nil && fi.guarded == nil {
-			if lock := pc.ownerLockHeld(fi.owner, n.X, held); lock != "" {
-				fi.guarded, fi.guardLock = n, lock
-			}
+		if pc.ranged[n] {
+			pc.usedInPlace(n, held) // for _, x := range c.items
 		}
+		if _, isPtr := pc.pass.TypesInfo.TypeOf(n.X).Underlying().(*types.Pointer); isPtr {
+			pc.usedInPlace(n.X, held) // c.Owner.name, c.Owner.Method()
+		}
+	}
+	switch n := n.(type) {
 	case *ast.AssignStmt:
 		for _, l := range n.Lhs {
 			pc.written(l, n, held, construction)
 		}
-		for _, r := range n.Rhs {
+		for i, r := range n.Rhs {
+			// s.f = s.f[:0] truncates it: the next append overwrites
+			// elements handed out before.
+			if sl, ok := ast.Unparen(r).(*ast.SliceExpr); ok && len(n.Lhs) == len(n.Rhs) && types.ExprString(sl.X) == types.ExprString(n.Lhs[i]) {
+				pc.mutated(sl.X, n, held, construction, false)
+			}
 			// s.f = append(s.f, x) extends the shared backing array.
 			if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && pc.isBuiltin(call, "append") && len(call.Args) > 0 {
-				pc.mutated(call.Args[0], n, held, construction)
+				pc.mutated(call.Args[0], n, held, construction, true)
+				pc.usedInPlace(call.Args[0], held)
 			}
 		}
 	case *ast.IncDecStmt:
 		pc.written(n.X, n, held, construction)
 	case *ast.CallExpr:
 		if (pc.isBuiltin(n, "delete") || pc.isBuiltin(n, "clear")) && len(n.Args) > 0 {
-			pc.mutated(n.Args[0], n, held, construction)
+			pc.mutated(n.Args[0], n, held, construction, false)
+		}
+		if pc.isBuiltin(n, "len") || pc.isBuiltin(n, "cap") || pc.isBuiltin(n, "copy") {
+			for _, a := range n.Args {
+				pc.usedInPlace(a, held)
+			}
+		}
+	}
+}
+
+// usedInPlace records e, if it selects a safe type's field, as used under
+// the owner's mutex when that mutex is held.
+func (pc *passContext) usedInPlace(e ast.Expr, held lockregion.Held) {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if _, fi := pc.field(sel); fi != nil && fi.guarded == nil {
+		if lock := pc.ownerLockHeld(fi.owner, sel.X, held); lock != "" {
+			fi.guarded, fi.guardLock = sel, lock
 		}
 	}
 }
@@ -265,18 +318,27 @@ func (pc *passContext) written(lhs ast.Expr, stmt ast.Node, held lockregion.Held
 		}
 	}
 	if inner != nil {
-		pc.mutated(inner, stmt, held, construction)
+		pc.mutated(inner, stmt, held, construction, false)
 	}
 }
 
 // mutated records an in-place mutation of the value in field expression e.
-func (pc *passContext) mutated(e ast.Expr, stmt ast.Node, held lockregion.Held, construction func(ast.Expr) bool) {
+func (pc *passContext) mutated(e ast.Expr, stmt ast.Node, held lockregion.Held, construction func(ast.Expr) bool, isAppend bool) {
 	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 	if !ok {
 		return
 	}
 	_, fi := pc.field(sel)
-	if fi == nil || construction(sel) || fi.mutation != nil {
+	if fi == nil || construction(sel) {
+		return
+	}
+	if fi.overwrite == nil && !isAppend {
+		fi.overwrite = stmt
+		if fi.mutation != nil {
+			fi.mutation, fi.mutLock = stmt, pc.ownerLockHeld(fi.owner, sel.X, held)
+		}
+	}
+	if fi.mutation != nil {
 		return
 	}
 	fi.mutation = stmt
@@ -442,8 +504,8 @@ func (pc *passContext) checkReturned(fd *ast.FuncDecl, recv types.Object, r ast.
 		return // not guarded, or immutable after construction
 	}
 	kind := pc.mutableKind(fv.Type())
-	if kind == "" {
-		return
+	if kind == "" || kind == "slice" && fi.overwrite == nil {
+		return // an append-only slice: its elements up to any length handed out never change
 	}
 	fix := map[string]string{"map": "maps.Clone", "slice": "slices.Clone", "pointer": "a copy of the value"}[kind]
 	lock := fi.mutLock

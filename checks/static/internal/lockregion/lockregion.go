@@ -17,7 +17,8 @@ import (
 
 // Held maps a mutex expression as written ("s.mu", "c.L") to the
 // position of the Lock, RLock or TryLock call that acquired it. That
-// position identifies the critical section (the region).
+// position identifies the critical section (the region); token.NoPos
+// when paths that took it at different calls merge.
 type Held map[string]token.Pos
 
 // Common reports whether a and b hold the same mutex.
@@ -280,15 +281,20 @@ func (w *Walker) node(n ast.Node, held Held) {
 	})
 }
 
-// union returns the locks that may be held after either of two paths.
+// union returns the locks that may be held after either of two paths. A
+// lock held on both from different Lock calls (one path unlocked and
+// locked it again) has no single critical section: its position is
+// token.NoPos.
 func union(a, b Held) Held {
 	out := maps.Clone(a)
 	if out == nil {
 		out = Held{}
 	}
 	for k, v := range b {
-		if _, ok := out[k]; !ok {
+		if w, ok := out[k]; !ok {
 			out[k] = v
+		} else if w != v {
+			out[k] = token.NoPos
 		}
 	}
 	return out

@@ -28,8 +28,12 @@ var (
 	// names the fields).
 	namedRe = regexp.MustCompile(`(?i)\b(?:protects|guards|serializes\s+access\s+to|protects\s+access\s+to|guards\s+access\s+to|(?:mutex|lock)\s+(?:for|protecting|guarding))\b([^.;]*)`)
 	// negRe: a negation before a match voids it.
-	negRe  = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|nothing|doesn't|don't|isn't|aren't)\b`)
-	wordRe = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*")
+	negRe = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|nothing|doesn't|don't|isn't|aren't)\b`)
+	// partialRe: a guard limited to some uses ("protects the options in a
+	// few limited cases where needed for testing") is no discipline for
+	// the other accesses.
+	partialRe = regexp.MustCompile(`(?i)\b(?:in\s+(?:a\s+few|some|certain|rare|limited)\b|(?:where|when|if)\s+needed\b|for\s+test(?:s|ing)?\b|limited\s+cases|sometimes|partially)`)
+	wordRe    = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*")
 )
 
 // DocGuards returns the documented guard of each struct field declared in
@@ -140,7 +144,7 @@ func blockGuards(fset *token.FileSet, st *ast.StructType, tst *types.Struct, inf
 func hasBlockDoc(text string) bool {
 	for _, sent := range sentences(text) {
 		loc := blockRe.FindStringIndex(sent)
-		if loc != nil && !negRe.MatchString(sent[:loc[1]]) {
+		if loc != nil && !negRe.MatchString(sent[:loc[1]]) && !partialRe.MatchString(sent) {
 			return true
 		}
 	}
@@ -153,7 +157,7 @@ func namedFields(text string, tst *types.Struct, mu *types.Var) []*types.Var {
 	var out []*types.Var
 	for _, sent := range sentences(text) {
 		m := namedRe.FindStringSubmatchIndex(sent)
-		if m == nil || negRe.MatchString(sent[:m[1]]) {
+		if m == nil || negRe.MatchString(sent[:m[1]]) || partialRe.MatchString(sent) {
 			continue
 		}
 		for _, w := range wordRe.FindAllString(sent[m[2]:m[3]], -1) {

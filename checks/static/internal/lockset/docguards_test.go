@@ -68,6 +68,14 @@ type line struct {
 	a  int // guarded by mu
 	b  int
 }
+
+type partial struct {
+	options   int
+	optionsMu sync.Mutex // Protects the options in a few limited cases where needed for testing
+	// mu protects the fields below when needed.
+	mu    sync.Mutex
+	state int
+}
 `
 	f, err := parser.ParseFile(fset, "docs.go", src, parser.ParseComments)
 	if err != nil {

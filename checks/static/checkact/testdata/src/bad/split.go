@@ -76,3 +76,24 @@ func (c *counter) reserve(d int) {
 	c.n = total // want `c\.n is written from total`
 	c.mu.Unlock()
 }
+
+type ring struct {
+	setMu  sync.Mutex
+	mu     sync.RWMutex
+	shards []string
+}
+
+// setShards releases setMu too before the write: two calls can interleave.
+func (r *ring) setShards(add string) {
+	r.setMu.Lock()
+	r.mu.RLock()
+	old := r.shards
+	r.mu.RUnlock()
+	r.setMu.Unlock()
+	next := append(append([]string(nil), old...), add)
+	r.setMu.Lock()
+	r.mu.Lock()
+	r.shards = next // want `r\.shards is written from next`
+	r.mu.Unlock()
+	r.setMu.Unlock()
+}

@@ -143,3 +143,49 @@ func (c *conn) upgrade(resolve func(string) string) {
 	c.addr = resolved // ok: re-validated by c.isClosed()
 	c.mu.Unlock()
 }
+
+type ring struct {
+	setMu  sync.Mutex // serializes setShards
+	mu     sync.RWMutex
+	shards []string
+}
+
+// setShards drops mu while it builds the new shards, but setMu is held
+// from the read to the write: no other setShards can run in between.
+func (r *ring) setShards(add string) {
+	r.setMu.Lock()
+	defer r.setMu.Unlock()
+	r.mu.RLock()
+	old := r.shards
+	r.mu.RUnlock()
+	next := append(append([]string(nil), old...), add)
+	r.mu.Lock()
+	r.shards = next // ok: setMu held across both sections
+	r.mu.Unlock()
+}
+
+type msg struct {
+	next    *msg
+	barrier func()
+}
+
+type sub struct {
+	mu    sync.Mutex
+	pHead *msg
+}
+
+// drain pops the list under s.mu and drops the lock only around a
+// barrier's callback: on the other path the read and the write are in
+// one critical section (nats.go's waitForMsgs).
+func (s *sub) drain() {
+	s.mu.Lock()
+	for m := s.pHead; m != nil; m = s.pHead {
+		if m.barrier != nil {
+			s.mu.Unlock()
+			m.barrier()
+			s.mu.Lock()
+		}
+		s.pHead = m.next // ok: not a split on every path
+	}
+	s.mu.Unlock()
+}

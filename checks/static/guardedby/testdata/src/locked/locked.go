@@ -131,3 +131,33 @@ func (s *Store) loadLocked(k int, needLock bool) string {
 func (s *Store) Load(k int) string {
 	return s.loadLocked(k, true) // ok: loadLocked locks s.mu itself
 }
+
+// Config documents a helper that needs its own lock; Client serializes
+// every use of its config under the client's lock instead.
+type Config struct {
+	modifyLock sync.RWMutex
+	Address    string
+}
+
+// ParseAddress must be called with c.modifyLock held for write access.
+func (c *Config) ParseAddress(a string) string {
+	c.Address = a
+	return a
+}
+
+type Client struct {
+	modifyLock sync.RWMutex
+	config     *Config
+	other      *Config
+	addr       string
+}
+
+func (c *Client) SetAddress(a string) {
+	c.modifyLock.Lock()
+	defer c.modifyLock.Unlock()
+	c.addr = c.config.ParseAddress(a) // ok: the lock of the client that owns config is held
+}
+
+func (c *Client) SetOther(a string) {
+	c.other.ParseAddress(a) // want `call to c.other.ParseAddress without holding c.other.modifyLock`
+}

@@ -371,3 +371,129 @@ func (c *cluster) Recover(m map[uint64]string) {
 	c.members = m
 	c.buildMetric()
 }
+
+// client: a guard documented only for some uses is no discipline for the
+// other accesses (paho's optionsMu).
+type client struct {
+	options   []string
+	optionsMu sync.Mutex // Protects the options in a few limited cases where needed for testing
+}
+
+func (c *client) AddServer(s string) {
+	c.optionsMu.Lock()
+	c.options = append(c.options, s)
+	c.optionsMu.Unlock()
+}
+
+func (c *client) Servers() int {
+	return len(c.options) // ok: the guard is limited to a few cases
+}
+
+// stream: documented call orders separate the accesses instead of the lock.
+type stream struct {
+	// mu guards the fields below.
+	mu       sync.Mutex
+	header   map[string]string
+	services map[string]int
+	err      error
+}
+
+func (s *stream) WriteHeader(k, v string) {
+	s.mu.Lock()
+	s.header[k] = v
+	s.mu.Unlock()
+}
+
+// Header returns the header. It must not be called until after
+// WriteHeader.
+func (s *stream) Header() map[string]string {
+	return s.header // ok: documented call order
+}
+
+// HeaderNow has no such documentation.
+func (s *stream) HeaderNow() map[string]string {
+	return s.header // want `field s.header read without holding s.mu`
+}
+
+// Register adds a service. This must be called before invoking Serve.
+func (s *stream) Register(name string) {
+	s.services[name] = len(s.services) // ok: set-up, ordered before Serve
+}
+
+func (s *stream) Serve() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range s.services {
+		s.err = nil
+	}
+}
+
+func (s *stream) Fail(err error) {
+	s.mu.Lock()
+	s.err = err
+	s.mu.Unlock()
+}
+
+// Err returns the reason. It is not safe to call this function until the
+// stream is closed.
+func (s *stream) Err() error {
+	return s.err // ok: documented call order
+}
+
+// summary: "needs mtx AND bufMtx locked" names the locks its callers
+// hold; hotExp is written with both held, so a read under mtx is safe
+// (prometheus's summary).
+type summary struct {
+	bufMtx sync.Mutex // Protects hotBuf and hotExp.
+	mtx    sync.Mutex // Protects every other moving part.
+
+	hotBuf, coldBuf []float64
+	hotExp, headExp int64
+}
+
+func (s *summary) Observe(v float64, now int64) {
+	s.bufMtx.Lock()
+	defer s.bufMtx.Unlock()
+	if now > s.hotExp {
+		s.asyncFlush(now)
+	}
+	s.hotBuf = append(s.hotBuf, v)
+}
+
+// asyncFlush needs bufMtx locked.
+func (s *summary) asyncFlush(now int64) {
+	s.mtx.Lock()
+	s.swap(now)
+	go func() {
+		s.flushCold()
+		s.mtx.Unlock()
+	}()
+}
+
+// swap needs mtx AND bufMtx locked.
+func (s *summary) swap(now int64) {
+	s.hotBuf, s.coldBuf = s.coldBuf, s.hotBuf
+	s.hotExp = now
+}
+
+// flushCold needs mtx locked.
+func (s *summary) flushCold() {
+	s.coldBuf = s.coldBuf[:0]
+	s.rotate()
+}
+
+// rotate needs mtx AND bufMtx locked.
+func (s *summary) rotate() {
+	for s.headExp < s.hotExp { // ok: documented as called with mtx held, and every write holds it
+		s.headExp++
+	}
+}
+
+func (s *summary) Write(now int64) {
+	s.bufMtx.Lock()
+	s.mtx.Lock()
+	s.swap(now)
+	s.bufMtx.Unlock()
+	s.flushCold()
+	s.mtx.Unlock()
+}

@@ -1,5 +1,5 @@
 // Package negation: function docs that say the lock must NOT be held are
-// not requirements to hold it.
+// not requirements to hold it; a call made holding it is IL1005.
 package negation
 
 import "sync"
@@ -59,4 +59,56 @@ func (c *Client) addSub(s string) {
 
 func (c *Client) AddSub(s string) {
 	c.addSub(s) // ok: an unnamed lock is not enforced at call sites
+}
+
+// flushUnderLock calls a method documented as called without c.mu while
+// holding it.
+func (c *Client) flushUnderLock() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pending++
+	c.flushOutbound() // want `call to c.flushOutbound while holding c.mu, which its documentation says must not be held`
+}
+
+// sendLocked holds c.mu by its name; closing from here breaks the doc.
+func (c *Client) sendLocked() {
+	c.pending++
+	c.closeConn() // want `call to c.closeConn while holding c.mu`
+}
+
+func (c *Client) Send() {
+	c.mu.Lock()
+	c.sendLocked()
+	c.mu.Unlock()
+}
+
+// drain must be called without holding c.mu.
+func (c *Client) drain() {}
+
+// mu must not be held: wait blocks until the reader, which takes mu,
+// finishes.
+func (c *Client) wait() {}
+
+func (c *Client) Drain(other *Client) {
+	c.mu.Lock()
+	c.drain() // want `call to c.drain while holding c.mu`
+	c.mu.Unlock()
+	c.drain() // ok: released
+	c.wait()  // ok
+	other.mu.Lock()
+	c.wait() // ok: another client's lock
+	other.mu.Unlock()
+	c.mu.Lock()
+	other.wait() // ok: c.mu is not other's
+	c.mu.Unlock()
+}
+
+func (c *Client) MaybeDrain(locked bool) {
+	if locked {
+		c.mu.Lock()
+	}
+	c.drain() // ok: not held on every path
+	if locked {
+		c.mu.Unlock()
+	}
 }

@@ -42,3 +42,17 @@ func (t *Table) writeWrongUnlock() {
 	t.m = nil
 	t.mu.RUnlock() // want `t.mu released with RUnlock but it is write-locked \(Lock at line 41\)`
 }
+
+// goLocksOther's goroutine leaves another mutex locked, not c.mu: the
+// second Unlock of c.mu is of an unlocked mutex.
+func (c *Conn) goLocksOther(other *sync.Mutex) {
+	c.mu.Lock()
+	c.mu.Unlock()
+	wait := make(chan struct{})
+	go func() {
+		defer close(wait)
+		other.Lock()
+	}()
+	<-wait
+	c.mu.Unlock() // want `c.mu unlocked but not held`
+}

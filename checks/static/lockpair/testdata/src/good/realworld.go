@@ -142,3 +142,37 @@ func (s *S) lockOnce(items []int) {
 		}
 	}
 }
+
+type producer struct {
+	mu       sync.Mutex
+	c        *sync.Cond
+	buffered int
+	max      int
+}
+
+// produce waits for space in a goroutine that takes p.mu and leaves it
+// locked; after <-wait this function owns the lock and releases it
+// (franz-go's Client.produce).
+func (p *producer) produce(done <-chan struct{}) {
+	p.mu.Lock()
+	if p.buffered >= p.max {
+		p.mu.Unlock()
+		wait := make(chan struct{})
+		go func() {
+			defer close(wait)
+			p.mu.Lock()
+			for p.buffered >= p.max {
+				p.c.Wait()
+			}
+		}()
+		select {
+		case <-wait:
+		case <-done:
+			<-wait
+			p.mu.Unlock()
+			return
+		}
+	}
+	p.buffered++
+	p.mu.Unlock() // ok: the goroutine handed the lock back
+}

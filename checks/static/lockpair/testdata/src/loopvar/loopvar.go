@@ -260,3 +260,60 @@ func (r *route) sendSubs(self *conn) []string {
 	}
 	return out
 }
+
+type wire struct {
+	rlock sync.Mutex
+	ids   []int
+}
+
+// awaitResponse reads until it sees its id and returns holding the read
+// lock for the caller to release: the *sync.Mutex result hands it over
+// (kafka-go's waitResponse).
+func (c *wire) awaitResponse(id int) (*sync.Mutex, bool) {
+	for {
+		c.rlock.Lock()
+		if len(c.ids) == 0 {
+			c.rlock.Unlock()
+			return nil, false
+		}
+		if c.ids[0] == id {
+			c.ids = c.ids[1:]
+			break // ok: the lock is returned to the caller
+		}
+		c.rlock.Unlock()
+	}
+	return &c.rlock, true
+}
+
+// awaitLocker is the same through a sync.Locker result.
+func (c *wire) awaitLocker(id int) sync.Locker {
+	var l sync.Locker
+	for _, x := range c.ids {
+		c.rlock.Lock()
+		if x == id {
+			l = &c.rlock
+			break // ok: handed over
+		}
+		c.rlock.Unlock()
+	}
+	return l
+}
+
+// awaitLeak breaks out holding the lock and returns nothing that lets the
+// caller release it.
+func (c *wire) awaitLeak(id int) bool {
+	ok := false
+	for {
+		c.rlock.Lock()
+		if len(c.ids) == 0 {
+			c.rlock.Unlock()
+			break
+		}
+		if c.ids[0] == id {
+			ok = true
+			break // want `c.rlock locked at line 307 is still held when this break leaves the loop`
+		}
+		c.rlock.Unlock()
+	}
+	return ok
+}

@@ -97,3 +97,11 @@ func (s *Stats) Inc() {
 	s.Count++
 	s.mu.Unlock()
 }
+
+// Reset truncates order: the next Add overwrites elements that Order
+// handed out.
+func (c *Cache) Reset() {
+	c.mu.Lock()
+	c.order = c.order[:0]
+	c.mu.Unlock()
+}

@@ -180,3 +180,68 @@ func (l *Lazy) Get(k string) string {
 	})
 	return l.Conf[k]
 }
+
+// Transport is safe to use concurrently from multiple goroutines. Its
+// exported fields are settings: the transport copies them into each pool
+// it creates under its mutex, but never uses or changes them in place.
+type Transport struct {
+	mu     sync.Mutex
+	Topics []string // ok: copied under the lock, not used in place
+	TLS    *tlsConf // ok: copied under the lock
+	pools  map[string]*pool
+}
+
+type tlsConf struct{ name string }
+
+type pool struct {
+	topics []string
+	tls    *tlsConf
+}
+
+func (t *Transport) grabPool(addr string) *pool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p := t.pools[addr]; p != nil {
+		return p
+	}
+	p := &pool{topics: t.Topics, tls: t.TLS}
+	t.pools[addr] = p
+	return p
+}
+
+// Collector is thread safe. Its log is only appended to, or replaced by a
+// new slice: a returned slice's elements never change.
+type Collector struct {
+	mu   sync.Mutex
+	logs []string
+}
+
+func (c *Collector) Add(s string) {
+	c.mu.Lock()
+	c.logs = append(c.logs, s)
+	c.mu.Unlock()
+}
+
+func (c *Collector) Clear() {
+	c.mu.Lock()
+	c.logs = make([]string, 0)
+	c.mu.Unlock()
+}
+
+func (c *Collector) Count(s string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, l := range c.logs {
+		if l == s {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Collector) Logs() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.logs // ok: append-only
+}
