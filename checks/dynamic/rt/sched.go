@@ -246,6 +246,10 @@ type sched struct {
 	sites map[uintptr]string
 
 	decisions []Decision
+	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
+	sited     int           // decisions whose Site is resolved
+	candBuf   []*gstate     // reused by next
+	listBuf   []Candidate
 	steps     int
 	postSteps int
 	// spinRun counts the decisions in a row that only spun (see spinning);
@@ -342,6 +346,9 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		conds: map[unsafe.Pointer]*condState{}, chans: map[unsafe.Pointer]*chanState{},
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
+		// Room for the decisions of most tests: appending then never
+		// allocates inside code a test measures.
+		decisions: make([]Decision, 0, 1024), decPCs: make([][10]uintptr, 0, 1024),
 		base: time.Now(), started: time.Now(),
 	}
 	if s.maxSteps <= 0 {
@@ -377,6 +384,7 @@ func (s *sched) newG() *gstate {
 //
 //go:norace
 func (s *sched) loop() {
+	s.sgid = goid()
 	for {
 		s.collect()
 		if s.fail != nil && !s.aborting {
@@ -405,9 +413,10 @@ func (s *sched) loop() {
 //go:norace
 func (s *sched) collect() {
 	s.reclaim()
-	for len(s.running) > 0 {
-		g := s.running[0]
-		s.running = s.running[1:]
+	// Index, not reslice: the slice keeps its room (no allocation per
+	// decision), and arrivals while aborting may append to it.
+	for i := 0; i < len(s.running); i++ {
+		g := s.running[i]
 		s.waitingOn = g
 		v, back := s.await(g)
 		s.waitingOn = nil
@@ -421,6 +430,7 @@ func (s *sched) collect() {
 		s.progress++
 		s.arrived(g)
 	}
+	s.running = s.running[:0]
 }
 
 // await waits for g to arrive; back is false when g blocks outside
@@ -644,10 +654,11 @@ func (s *sched) next() {
 		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
-	list := make([]Candidate, len(cands))
-	for i, g := range cands {
-		list[i] = s.candidate(g) // strategy.go
+	list := s.listBuf[:0]
+	for _, g := range cands {
+		list = append(list, s.candidate(g)) // strategy.go
 	}
+	s.listBuf = list[:0]
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
 		pick = s.replayPick(cands, list)
@@ -708,12 +719,13 @@ func choiceOf(d Decision) *int { return d.Choice }
 
 //go:norace
 func (s *sched) enabledList() []*gstate {
-	var out []*gstate
+	out := s.candBuf[:0]
 	for _, g := range s.gs {
 		if g.parked && !g.exited && s.enabled(g) {
 			out = append(out, g)
 		}
 	}
+	s.candBuf = out[:0]
 	return out
 }
 
@@ -934,7 +946,11 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Site: s.shortSiteOf(g), Op: g.req.op.String(), Obj: s.objOf(&g.req)}
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req)}
+	if s.needSites() {
+		d.Site = s.shortSiteOf(g)
+	}
+	s.decPCs = append(s.decPCs, g.req.pcs)
 	rep := reply{mode: mRun}
 	release := true
 	r := &g.req
@@ -1059,6 +1075,7 @@ func (s *sched) decide(g *gstate) {
 func (s *sched) record(d Decision) {
 	s.decisions = append(s.decisions, d)
 	if s.cfg.Trace {
+		d = s.sitedDecision(len(s.decisions) - 1)
 		line := MarkerDecision + strconv.Itoa(s.steps) + ` {"g":` + strconv.Itoa(d.G)
 		if d.Site != "" {
 			line += `,"site":` + strconv.Quote(d.Site)
@@ -2015,6 +2032,39 @@ func (s *sched) siteAt(pc uintptr) string {
 //go:norace
 func (s *sched) shortSiteOf(g *gstate) string { return shortSite(s.siteOf(g)) }
 
+// needSites: does anything read the sites of candidates and decisions as
+// they are made (a targeted strategy, a replay, a trace)? Otherwise they
+// are resolved when the Result is built: resolving a new call site
+// allocates, and a scheduling point must not (tests count allocations).
+//
+//go:norace
+func (s *sched) needSites() bool {
+	if s.replay != nil || s.cfg.Trace {
+		return true
+	}
+	_, ok := s.strat.(*Targeted)
+	return ok
+}
+
+// sitedDecision resolves the Site of decision i and returns it.
+//
+//go:norace
+func (s *sched) sitedDecision(i int) Decision {
+	d := &s.decisions[i]
+	if d.Site == "" && i < len(s.decPCs) {
+		for _, pc := range s.decPCs[i] {
+			if pc == 0 {
+				break
+			}
+			if site := s.siteAt(pc); site != "" {
+				d.Site = shortSite(site)
+				break
+			}
+		}
+	}
+	return *d
+}
+
 // rtPrefix is this package's import path followed by a dot.
 var rtPrefix = func() string {
 	pc, _, _, _ := runtime.Caller(0)
@@ -2062,6 +2112,9 @@ func isUserFunc(fn string) bool {
 //
 //go:norace
 func (s *sched) result() Result {
+	for ; s.sited < len(s.decisions); s.sited++ {
+		s.sitedDecision(s.sited)
+	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: s.decisions,
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started)}
 	if r.Decisions == nil {
