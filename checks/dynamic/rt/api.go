@@ -578,6 +578,9 @@ func TimerStop(t *time.Timer) bool {
 			return rep.ok
 		}
 	}
+	if b := boxOf(t); b != nil {
+		return b.realReset(0, false) // a virtual timer outside control
+	}
 	return t.Stop()
 }
 func TimerReset(t *time.Timer, d time.Duration) bool {
@@ -585,6 +588,9 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 		if rep := armed(g.call(&request{op: opTimerReset, obj: unsafe.Pointer(t), d: d})); rep.mode != mSkip {
 			return rep.ok
 		}
+	}
+	if b := boxOf(t); b != nil {
+		return b.realReset(d, true) // a virtual timer outside control
 	}
 	return t.Reset(d)
 }

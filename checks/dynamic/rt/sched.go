@@ -1281,7 +1281,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		}
 		switch r.timerKind {
 		case tkTimer, tkFunc:
-			t := &time.Timer{C: vt.ch}
+			t := newTimerBox(r.timerKind, vt.ch, r.fn)
 			s.timers[t] = vt
 			rep.timer = t
 		case tkTicker:
@@ -1293,6 +1293,9 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		s.tq = append(s.tq, vt)
 	case opTimerStop, opTimerReset:
 		vt := s.timers[(*time.Timer)(r.obj)]
+		if vt == nil {
+			vt = s.adoptTimer((*time.Timer)(r.obj))
+		}
 		if vt == nil {
 			rep.mode = mSkip
 			return
@@ -1320,6 +1323,23 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			rep.hb = vt.hb
 		}
 	}
+}
+
+// adoptTimer takes a virtual timer an earlier schedule made (kept in a
+// pool, say) onto this schedule's clock, stopped; nil for a real timer.
+//
+//go:norace
+func (s *sched) adoptTimer(t *time.Timer) *vtimer {
+	b := boxOf(t)
+	if b == nil {
+		return nil
+	}
+	s.viaHelper(b.stopReal)
+	s.tseq++
+	vt := &vtimer{kind: b.kind, seq: s.tseq, ch: b.send, fn: b.fn, hb: new(uint32)}
+	s.timers[t] = vt
+	s.tq = append(s.tq, vt)
+	return vt
 }
 
 // drain empties a timer channel (Go 1.23 semantics: no stale value after
