@@ -10,7 +10,8 @@ import (
 // only the program's goroutines, as go test would show them: it leaves out
 // the scheduler, its helpers (the goroutines calling t.Run for controlled
 // subtests, forwarders, timer helpers), the driver's goroutine waiting for
-// the schedule, and controlled goroutines that have ended (under go test a
+// the schedule (and an earlier schedule's test goroutine still ending),
+// and controlled goroutines that have ended (under go test a
 // goroutine that returned is gone; here its runtime goroutine may still be
 // finishing after the scheduler saw it end).
 func NumGoroutine() int {
@@ -83,5 +84,7 @@ func toolGoroutine(s *sched, id uint64, block string) bool {
 			return true
 		}
 	}
-	return strings.HasPrefix(entry, rtPrefix)
+	// A test goroutine that is not controlled is the driver's, or the
+	// one of an earlier schedule that is still ending.
+	return strings.HasPrefix(entry, rtPrefix) || strings.HasPrefix(entry, "testing.tRunner(")
 }

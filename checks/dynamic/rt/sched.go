@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"bytes"
 	"reflect"
 	"runtime"
 	"sort"
@@ -92,6 +93,7 @@ const (
 	mSkip                     // do not perform the real operation
 	mDump                     // capture your stack and arrive again
 	mPollDefault              // select: try the receive cases, else take default
+	mBlock                    // perform it for real, blocking, until done or recalled
 )
 
 type caseReq struct {
@@ -126,6 +128,7 @@ type reply struct {
 	timer   *time.Timer
 	ticker  *time.Ticker
 	hb      *uint32 // the timer's happens-before word (see armed)
+	recall  chan struct{} // mBlock: closed to take the goroutine back
 }
 
 type gstate struct {
@@ -166,6 +169,11 @@ type gstate struct {
 	exited    bool
 	outside   bool      // released, blocked outside control (see collect)
 	outsideAt time.Time // when it was found so
+	// blockedReal: released to block for real on its channel operation
+	// (mBlock) while a party outside control may be its partner; recall
+	// takes it back.
+	blockedReal bool
+	recall      chan struct{}
 	wakeAt    time.Duration
 	signal    bool
 	parent    *gstate // the goroutine whose t.Run started this subtest
@@ -446,7 +454,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	start := time.Now().Add(-outsideSlice)
 	step := outsideSlice
 	for {
-		if blockedOutside(g) {
+		if s.blockedOutside(g) {
 			return 0, false
 		}
 		left := limit - time.Since(start)
@@ -467,15 +475,37 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 
 // blockedOutside: is g blocked (not running or runnable) by the runtime's
 // account?
-func blockedOutside(g *gstate) bool {
+//
+// It allocates nothing after its first call: a goroutine
+// slow to come back (a loaded machine) must not show up in a test that
+// counts allocations.
+//
+//go:norace
+func (s *sched) blockedOutside(g *gstate) bool {
 	if g.gid == 0 {
 		return false
 	}
-	buf := make([]byte, 1<<20)
-	n := runtime.Stack(buf, true)
-	state, _, _ := goroutineAt(string(buf[:n]), g.gid)
-	return state != "" && state != "running" && state != "runnable"
+	if dumpBuf == nil {
+		dumpBuf = make([]byte, 1<<20)
+	}
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	var head [40]byte
+	h := append(strconv.AppendUint(append(head[:0], "goroutine "...), g.gid, 10), " ["...)
+	i := bytes.Index(dump, h)
+	if i < 0 {
+		return false
+	}
+	state := dump[i+len(h):]
+	if j := bytes.IndexAny(state, ",]"); j >= 0 {
+		state = state[:j]
+	}
+	// "semacquire" is the runtime's own semaphore (stopping the world, as
+	// this dump and ReadMemStats do): a passing state, not a wait.
+	return len(state) > 0 && string(state) != "running" && string(state) != "runnable" && string(state) != "semacquire"
 }
+
+// dumpBuf is blockedOutside's buffer, used by one scheduler at a time.
+var dumpBuf []byte
 
 // reclaim takes back the goroutines outside control that have arrived at
 // a scheduling point. It reports whether any had.
@@ -488,6 +518,7 @@ func (s *sched) reclaim() bool {
 		if v := g.arrSeq; v != g.arrSeen {
 			g.arrSeen = v
 			g.outside = false
+			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
 			any = true
@@ -599,6 +630,13 @@ func (s *sched) next() {
 		// Channels closed or fed outside control first: they are ready
 		// now, before the clock moves.
 		if s.settle() {
+			return
+		}
+		if s.foreignOutside() {
+			if s.blockForReal() {
+				return
+			}
+		} else if s.recallBlocked() {
 			return
 		}
 		if len(s.outside) > 0 {
@@ -1537,6 +1575,110 @@ func (s *sched) settle() bool {
 	}
 }
 
+// foreignOutside: is a goroutine outside control for a reason of its own
+// (not one blockForReal released)?
+//
+//go:norace
+func (s *sched) foreignOutside() bool {
+	for _, g := range s.outside {
+		if !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// blockForReal releases the goroutines blocked on a channel operation the
+// shadow cannot complete to perform it for real, blocking, while a
+// goroutine outside control may be their partner: a partner that only
+// polls (a select with default run by testify's Eventually on its own
+// goroutine) never finds a controlled goroutine waiting in the
+// scheduler. They wait outside control until the operation completes
+// (they come back at their next scheduling point) or recallBlocked takes
+// them back. It reports whether it released any.
+//
+//go:norace
+func (s *sched) blockForReal() bool {
+	any := false
+	for _, g := range s.gs {
+		if !g.parked || g.exited || !realBlockable(&g.req) || s.enabled(g) {
+			continue
+		}
+		g.parked = false
+		g.blockedReal = true
+		g.recall = make(chan struct{})
+		g.rep = reply{mode: mBlock, recall: g.recall}
+		g.outside = true
+		g.outsideAt = time.Now()
+		s.outside = append(s.outside, g)
+		bump(&g.runSeq)
+		any = true
+	}
+	return any
+}
+
+// realBlockable: can the pending operation be performed for real,
+// blocking (a send or receive on a channel, a select of receives)?
+func realBlockable(r *request) bool {
+	switch r.op {
+	case opSend, opRecv:
+		return r.obj != nil
+	case opSelect:
+		return !r.hasDefault && hasRecv(r.cases) && !hasSend(r.cases)
+	}
+	return false
+}
+
+func hasSend(cs []caseReq) bool {
+	for _, c := range cs {
+		if c.send && c.ptr != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// recallBlocked takes back the goroutines blockForReal released: they
+// come back parked at the same operation, or past it when it completed
+// meanwhile. It reports whether there were any.
+//
+//go:norace
+func (s *sched) recallBlocked() bool {
+	var back []*gstate
+	for _, g := range s.outside {
+		if g.blockedReal {
+			ch := g.recall
+			s.viaHelper(func() { close(ch) })
+			g.blockedReal, g.recall = false, nil
+			back = append(back, g)
+		}
+	}
+	if len(back) == 0 {
+		return false
+	}
+	keep := s.outside[:0]
+	for _, g := range s.outside {
+		recalled := false
+		for _, h := range back {
+			recalled = recalled || h == g
+		}
+		if !recalled {
+			keep = append(keep, g)
+			continue
+		}
+		if v := waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
+			g.arrSeen = v
+			g.outside = false
+			s.progress++
+			s.arrived(g)
+			continue
+		}
+		keep = append(keep, g) // it went on and is outside control now
+	}
+	s.outside = keep
+	return true
+}
+
 // settleWait bounds settle.
 const settleWait = 100 * time.Millisecond
 
@@ -1758,6 +1900,9 @@ func (s *sched) abortNext() {
 			s.running = append(s.running, g)
 			return
 		}
+	}
+	if s.recallBlocked() {
+		return
 	}
 	if len(s.outside) > 0 {
 		limit := s.stepLimit()

@@ -50,9 +50,11 @@ var timerInitOffset = func() uintptr {
 }()
 
 // boxOf returns the box of a virtual timer, nil for a timer the runtime
-// made (or any other).
+// made (or any other). The scheduler calls it too: it reads t without
+// acquiring anything.
 //
 //go:nocheckptr
+//go:norace
 func boxOf(t *time.Timer) *timerBox {
 	if t == nil || t.C == nil || timerInitOffset == ^uintptr(0) {
 		return nil
