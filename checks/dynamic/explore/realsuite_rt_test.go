@@ -44,6 +44,15 @@ var realsuiteRTCases = []struct {
 	{pkg: "methodvalue", tests: []string{"TestUnlockValue", "TestDoneValue", "TestCondWaitValue", "TestMethodExpr"}},
 	// Range over a channel in a file older than go1.23 is controlled.
 	{pkg: "oldrange", tests: []string{"TestRangeOld"}},
+	// A controlled sender whose only receiver polls from a goroutine
+	// outside control (testify's Eventually) sends for real.
+	{pkg: "poller", tests: []string{"TestSendToPoller"}},
+	// Scheduling points allocate nothing.
+	{pkg: "allocs", tests: []string{"TestAllocsPerRun", "TestSingleRun"}},
+	// runtime.NumGoroutine counts only the program's goroutines.
+	{pkg: "numgoroutine", tests: []string{"TestShutdown", "TestCounted"}},
+	// A virtual timer kept in a pool outlives its schedule.
+	{pkg: "timerpool", tests: []string{"TestFirst", "TestSecond", "TestOutside"}},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

@@ -127,7 +127,7 @@ type reply struct {
 	ch      chan time.Time
 	timer   *time.Timer
 	ticker  *time.Ticker
-	hb      *uint32 // the timer's happens-before word (see armed)
+	hb      *uint32       // the timer's happens-before word (see armed)
 	recall  chan struct{} // mBlock: closed to take the goroutine back
 }
 
@@ -174,9 +174,9 @@ type gstate struct {
 	// takes it back.
 	blockedReal bool
 	recall      chan struct{}
-	wakeAt    time.Duration
-	signal    bool
-	parent    *gstate // the goroutine whose t.Run started this subtest
+	wakeAt      time.Duration
+	signal      bool
+	parent      *gstate // the goroutine whose t.Run started this subtest
 	// shadow of t.Parallel, written by S: parallel after the subtest
 	// called it; fnDone after the test's function returned; pending
 	// counts the parallel subtests still running.
