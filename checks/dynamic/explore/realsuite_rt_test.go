@@ -53,6 +53,10 @@ var realsuiteRTCases = []struct {
 	{pkg: "numgoroutine", tests: []string{"TestShutdown", "TestCounted"}},
 	// A virtual timer kept in a pool outlives its schedule.
 	{pkg: "timerpool", tests: []string{"TestFirst", "TestSecond", "TestOutside"}},
+	// While goroutines wait in real I/O the clock runs with real time: a
+	// round trip through a TCP connection takes some, and wins over a
+	// timeout.
+	{pkg: "realio", tests: []string{"TestRoundTrip"}},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

@@ -265,12 +265,15 @@ type sched struct {
 	spinRun   int
 	spinStart time.Time
 	nowStep   time.Duration // the clock's step for a loop reading it
-	testDone  bool
-	aborting  bool
-	fail      *failure
-	waitingOn *gstate
-	progress  uint64
-	started   time.Time
+	lastNext  time.Time     // when next last ran (see realTimePassed)
+	// wasOutside: a goroutine came back from outside control since then
+	wasOutside bool
+	testDone   bool
+	aborting   bool
+	fail       *failure
+	waitingOn  *gstate
+	progress   uint64
+	started    time.Time
 
 	testSite string
 	done     chan struct{}
@@ -518,6 +521,7 @@ func (s *sched) reclaim() bool {
 		if v := g.arrSeq; v != g.arrSeen {
 			g.arrSeen = v
 			g.outside = false
+			s.wasOutside = s.wasOutside || !g.blockedReal
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
@@ -551,6 +555,25 @@ func (s *sched) waitOutside(d time.Duration) bool {
 		if pause < 2*time.Millisecond {
 			pause *= 2
 		}
+	}
+}
+
+// realTimePassed moves the virtual clock by the real time since start,
+// while goroutines were outside control (real I/O, a dependency's
+// goroutines), but not past the next deadline: what happens outside
+// control takes real time, so a test that times a round trip through a
+// real connection sees it take some, and a timer armed around it fires
+// only after as much real time (fireTimers jumps to it when nothing else
+// can happen).
+//
+//go:norace
+func (s *sched) realTimePassed(start time.Time) {
+	el := time.Since(start)
+	if next, ok := s.nextDeadline(); ok && s.now+el > next {
+		el = next - s.now
+	}
+	if el > 0 {
+		s.now += el
 	}
 }
 
@@ -625,6 +648,13 @@ func (s *sched) arrived(g *gstate) {
 //
 //go:norace
 func (s *sched) next() {
+	// While a goroutine is outside control for a reason of its own (real
+	// I/O, a dependency), the clock runs at least as fast as real time.
+	if s.wasOutside || s.foreignOutside() {
+		s.realTimePassed(s.lastNext)
+	}
+	s.wasOutside = false
+	s.lastNext = time.Now()
 	cands := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready

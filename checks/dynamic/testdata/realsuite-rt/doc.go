@@ -9,7 +9,8 @@
 // (afterfunc), sync operations used as values (methodvalue), range over
 // a channel in a file older than go1.23 (oldrange), a controlled sender
 // whose receiver polls outside control (poller), tests counting
-// allocations (allocs) or goroutines (numgoroutine), and a pool of timers
-// that outlive their schedule (timerpool).
+// allocations (allocs) or goroutines (numgoroutine), a pool of timers
+// that outlive their schedule (timerpool) and a timeout around a round
+// trip through a real TCP connection (realio).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
