@@ -53,9 +53,16 @@
 // and jumps to the earliest deadline when no controlled goroutine can run,
 // or when the last spinAdvance decisions only spun (a loop polling a flag,
 // a select with default around a timer); a loop that only reads the clock
-// moves it by growing steps. Timers made under control are
-// &time.Timer{C: ch} and &time.Ticker{C: ch}; use them through TimerStop,
-// TimerReset, TickerStop and TickerReset (their own methods would panic).
+// moves it by growing steps; while a goroutine is outside control (real
+// I/O, a dependency) it runs at least as fast as real time (up to the next
+// deadline), so a round trip through a real connection takes some time and
+// a timeout around it fires no earlier than it would for real. Timers made
+// under control are time.Timer values with only C set (inside a box that
+// keeps what they need, timerbox.go) and &time.Ticker{C: ch}; use them
+// through TimerStop, TimerReset, TickerStop and TickerReset (their own
+// methods would panic). A timer that outlives its schedule (a sync.Pool of
+// timers) is adopted by the next schedule that resets or stops it, and
+// outside control a real timer fires it.
 // Arming or resetting a timer happens before its firing (the AfterFunc
 // callback, the send on its channel), as in the Go runtime. Code that is
 // not rewritten (other modules, the standard library) reads the real clock.
@@ -67,7 +74,11 @@
 // try their operation without blocking (a probe), again while a goroutine
 // outside control is running or runnable (up to settleWait); a select with
 // default that has no ready case tries its receive cases before it takes
-// default. A released goroutine that does not come back within
+// default. When a goroutine is outside control, goroutines blocked on a
+// channel operation the shadow cannot complete perform it for real
+// (blocking), where a partner outside control that only polls (testify's
+// Eventually running a select with default) can find them; they are
+// recalled when no such goroutine is left. A released goroutine that does not come back within
 // outsideSlice and is found blocked (a dependency's semaphore or sleep,
 // goleak's retry loop, testify's Eventually, I/O, a subprocess) waits
 // outside control: the others go on, the clock waits for it as long as it
@@ -83,6 +94,12 @@
 // and Result.HeldBack when it blocked while other controlled goroutines
 // could have run; prints it (no MarkerEnd: the schedule stays open, as for
 // a crash) and exits with ExitWatchdog.
+//
+// Observing the program: a scheduling point allocates nothing (tests count
+// allocations with testing.AllocsPerRun or runtime.ReadMemStats); call
+// sites are resolved when the Result is built, unless a targeted
+// strategy, a replay or a trace needs them at once. NumGoroutine
+// (runtime.NumGoroutine) counts only the program's goroutines.
 //
 // Testing hooks: t.Run runs the subtest on a new controlled goroutine while
 // the caller waits ("t.Run"); the real t.Run is called from a helper
