@@ -48,7 +48,7 @@ var realsuiteRTCases = []struct {
 	// outside control (testify's Eventually) sends for real.
 	{pkg: "poller", tests: []string{"TestSendToPoller"}},
 	// Scheduling points allocate nothing.
-	{pkg: "allocs", tests: []string{"TestAllocsPerRun", "TestSingleRun"}},
+	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
 	// runtime.NumGoroutine counts only the program's goroutines.
 	{pkg: "numgoroutine", tests: []string{"TestShutdown", "TestCounted"}},
 	// A virtual timer kept in a pool outlives its schedule.

@@ -365,6 +365,9 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	if s.maxSteps <= 0 {
 		s.maxSteps = DefaultMaxSteps
 	}
+	if dumpBuf == nil {
+		dumpBuf = make([]byte, 1<<20)
+	}
 	if s.timeout <= 0 {
 		s.timeout = DefaultStepTimeout
 	}
@@ -479,7 +482,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 // blockedOutside: is g blocked (not running or runnable) by the runtime's
 // account?
 //
-// It allocates nothing after its first call: a goroutine
+// It allocates nothing: a goroutine
 // slow to come back (a loaded machine) must not show up in a test that
 // counts allocations.
 //
@@ -487,9 +490,6 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 func (s *sched) blockedOutside(g *gstate) bool {
 	if g.gid == 0 {
 		return false
-	}
-	if dumpBuf == nil {
-		dumpBuf = make([]byte, 1<<20)
 	}
 	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
 	var head [40]byte
@@ -502,12 +502,23 @@ func (s *sched) blockedOutside(g *gstate) bool {
 	if j := bytes.IndexAny(state, ",]"); j >= 0 {
 		state = state[:j]
 	}
-	// "semacquire" is the runtime's own semaphore (stopping the world, as
-	// this dump and ReadMemStats do): a passing state, not a wait.
-	return len(state) > 0 && string(state) != "running" && string(state) != "runnable" && string(state) != "semacquire"
+	return len(state) > 0 && !passingState(state)
 }
 
-// dumpBuf is blockedOutside's buffer, used by one scheduler at a time.
+// passingState: is a goroutine in this state of a stack dump about to run
+// again by itself (running, runnable, preempted, waiting on the runtime's
+// own semaphore while the world stops, as for this dump or ReadMemStats,
+// or assisting the garbage collector)?
+func passingState(state []byte) bool {
+	switch string(state) {
+	case "running", "runnable", "preempted", "semacquire":
+		return true
+	}
+	return bytes.HasPrefix(state, []byte("GC "))
+}
+
+// dumpBuf is blockedOutside's buffer, used by one scheduler at a time
+// and made before the first schedule starts.
 var dumpBuf []byte
 
 // reclaim takes back the goroutines outside control that have arrived at
