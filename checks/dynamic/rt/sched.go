@@ -186,6 +186,23 @@ type gstate struct {
 	dumped   bool
 }
 
+// slab hands out shadow states from chunks, one allocation per
+// shadowRoom of them.
+type slab[T any] struct{ buf []T }
+
+func (b *slab[T]) next() *T {
+	if len(b.buf) == cap(b.buf) {
+		b.buf = make([]T, 0, shadowRoom)
+	}
+	var zero T
+	b.buf = append(b.buf, zero)
+	return &b.buf[len(b.buf)-1]
+}
+
+// shadowRoom is how many objects of each kind a schedule has room for
+// before its shadow state allocates.
+const shadowRoom = 64
+
 type mutexState struct{ owner int }
 type rwState struct{ writer, pending, readers int }
 type onceState struct{ state, runner int }
@@ -252,6 +269,14 @@ type sched struct {
 	idleFires int
 
 	sites map[uintptr]string
+	slabs struct {
+		mutexes slab[mutexState]
+		rws     slab[rwState]
+		wgs     slab[int]
+		onces   slab[onceState]
+		conds   slab[condState]
+		chans   slab[chanState]
+	}
 
 	decisions []Decision
 	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
@@ -352,9 +377,12 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
 		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1,
-		mutexes: map[unsafe.Pointer]*mutexState{}, rws: map[unsafe.Pointer]*rwState{},
-		wgs: map[unsafe.Pointer]*int{}, onces: map[unsafe.Pointer]*onceState{},
-		conds: map[unsafe.Pointer]*condState{}, chans: map[unsafe.Pointer]*chanState{},
+		// Room for the objects of most tests, so that meeting a new mutex
+		// or channel allocates nothing inside code a test measures.
+		mutexes: make(map[unsafe.Pointer]*mutexState, shadowRoom), rws: make(map[unsafe.Pointer]*rwState, shadowRoom),
+		wgs: make(map[unsafe.Pointer]*int, shadowRoom), onces: make(map[unsafe.Pointer]*onceState, shadowRoom),
+		conds: make(map[unsafe.Pointer]*condState, shadowRoom), chans: make(map[unsafe.Pointer]*chanState, shadowRoom),
+		objs: make(map[unsafe.Pointer]int, 4*shadowRoom),
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		// Room for the decisions of most tests: appending then never
@@ -368,6 +396,12 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	if dumpBuf == nil {
 		dumpBuf = make([]byte, 1<<20)
 	}
+	s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
+	s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
+	s.slabs.wgs.buf = make([]int, 0, shadowRoom)
+	s.slabs.onces.buf = make([]onceState, 0, shadowRoom)
+	s.slabs.conds.buf = make([]condState, 0, shadowRoom)
+	s.slabs.chans.buf = make([]chanState, 0, shadowRoom)
 	if s.timeout <= 0 {
 		s.timeout = DefaultStepTimeout
 	}
@@ -812,7 +846,8 @@ func (s *sched) enabledList() []*gstate {
 func (s *sched) mutex(p unsafe.Pointer) *mutexState {
 	m := s.mutexes[p]
 	if m == nil {
-		m = &mutexState{owner: -1}
+		m = s.slabs.mutexes.next()
+		m.owner = -1
 		s.mutexes[p] = m
 	}
 	return m
@@ -822,7 +857,8 @@ func (s *sched) mutex(p unsafe.Pointer) *mutexState {
 func (s *sched) rw(p unsafe.Pointer) *rwState {
 	m := s.rws[p]
 	if m == nil {
-		m = &rwState{writer: -1, pending: -1}
+		m = s.slabs.rws.next()
+		m.writer, m.pending = -1, -1
 		s.rws[p] = m
 	}
 	return m
@@ -832,7 +868,7 @@ func (s *sched) rw(p unsafe.Pointer) *rwState {
 func (s *sched) wg(p unsafe.Pointer) *int {
 	w := s.wgs[p]
 	if w == nil {
-		w = new(int)
+		w = s.slabs.wgs.next()
 		s.wgs[p] = w
 	}
 	return w
@@ -842,7 +878,8 @@ func (s *sched) wg(p unsafe.Pointer) *int {
 func (s *sched) once(p unsafe.Pointer) *onceState {
 	o := s.onces[p]
 	if o == nil {
-		o = &onceState{runner: -1}
+		o = s.slabs.onces.next()
+		o.runner = -1
 		s.onces[p] = o
 	}
 	return o
@@ -852,7 +889,7 @@ func (s *sched) once(p unsafe.Pointer) *onceState {
 func (s *sched) cond(p unsafe.Pointer) *condState {
 	c := s.conds[p]
 	if c == nil {
-		c = &condState{}
+		c = s.slabs.conds.next()
 		s.conds[p] = c
 	}
 	return c
@@ -862,7 +899,8 @@ func (s *sched) cond(p unsafe.Pointer) *condState {
 func (s *sched) chanOf(p unsafe.Pointer, rv reflect.Value) *chanState {
 	c := s.chans[p]
 	if c == nil {
-		c = &chanState{rv: rv}
+		c = s.slabs.chans.next()
+		c.rv = rv
 		s.chans[p] = c
 	}
 	return c
