@@ -382,7 +382,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		mutexes: make(map[unsafe.Pointer]*mutexState, shadowRoom), rws: make(map[unsafe.Pointer]*rwState, shadowRoom),
 		wgs: make(map[unsafe.Pointer]*int, shadowRoom), onces: make(map[unsafe.Pointer]*onceState, shadowRoom),
 		conds: make(map[unsafe.Pointer]*condState, shadowRoom), chans: make(map[unsafe.Pointer]*chanState, shadowRoom),
-		objs: make(map[unsafe.Pointer]int, 4*shadowRoom),
+		objs:   make(map[unsafe.Pointer]int, 4*shadowRoom),
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		// Room for the decisions of most tests: appending then never
