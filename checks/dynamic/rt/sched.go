@@ -290,7 +290,6 @@ type sched struct {
 	spinRun   int
 	spinStart time.Time
 	nowStep   time.Duration // the clock's step for a loop reading it
-	lastNext  time.Time     // when next last ran (see realTimePassed)
 	// wasOutside: a goroutine came back from outside control since then
 	wasOutside bool
 	testDone   bool
@@ -584,6 +583,7 @@ func (s *sched) reclaim() bool {
 //go:norace
 func (s *sched) waitOutside(d time.Duration) bool {
 	start := time.Now()
+	defer s.realTimePassed(start)
 	pause := 20 * time.Microsecond
 	for {
 		if s.reclaim() {
@@ -604,23 +604,32 @@ func (s *sched) waitOutside(d time.Duration) bool {
 }
 
 // realTimePassed moves the virtual clock by the real time since start,
-// while goroutines were outside control (real I/O, a dependency's
+// spent waiting for goroutines outside control (real I/O, a dependency's
 // goroutines), but not past the next deadline: what happens outside
-// control takes real time, so a test that times a round trip through a
-// real connection sees it take some, and a timer armed around it fires
-// only after as much real time (fireTimers jumps to it when nothing else
-// can happen).
+// control takes real time, so a timer armed around it fires only after as
+// much real time (fireTimers jumps to it when nothing else can happen).
+// The scheduler's own time is not counted: it would make timeouts fire
+// early on a slow machine.
 //
 //go:norace
-func (s *sched) realTimePassed(start time.Time) {
-	el := time.Since(start)
-	if next, ok := s.nextDeadline(); ok && s.now+el > next {
-		el = next - s.now
+func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
+
+// advance moves the clock by d, not past the next deadline.
+//
+//go:norace
+func (s *sched) advance(d time.Duration) {
+	if next, ok := s.nextDeadline(); ok && s.now+d > next {
+		d = next - s.now
 	}
-	if el > 0 {
-		s.now += el
+	if d > 0 {
+		s.now += d
 	}
 }
+
+// outsideTick is how far the clock moves at each decision while a
+// goroutine is outside control: a round trip through a real connection
+// takes some time, without making timeouts fire early.
+const outsideTick = time.Microsecond
 
 // nextDeadline is the earliest pending virtual deadline.
 //
@@ -693,13 +702,12 @@ func (s *sched) arrived(g *gstate) {
 //
 //go:norace
 func (s *sched) next() {
-	// While a goroutine is outside control for a reason of its own (real
-	// I/O, a dependency), the clock runs at least as fast as real time.
+	// While a goroutine is (or was) outside control (real I/O, a
+	// dependency), things happen out there, which take time.
 	if s.wasOutside || s.foreignOutside() {
-		s.realTimePassed(s.lastNext)
+		s.advance(outsideTick)
 	}
 	s.wasOutside = false
-	s.lastNext = time.Now()
 	cands := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
