@@ -386,7 +386,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		// Room for the decisions of most tests: appending then never
 		// allocates inside code a test measures.
-		decisions: make([]Decision, 0, 1024), decPCs: make([][10]uintptr, 0, 1024),
+		decisions: make([]Decision, 0, 128), decPCs: make([][10]uintptr, 0, 128),
 		base: time.Now(), started: time.Now(),
 	}
 	if s.maxSteps <= 0 {
@@ -751,7 +751,15 @@ func (s *sched) next() {
 			// the first of them went outside.
 			limit := s.stepLimit()
 			g := s.outside[0]
-			if s.waitOutside(limit - time.Since(g.outsideAt)) {
+			wait := limit - time.Since(g.outsideAt)
+			onlyOutside := s.testDone && s.live == len(s.outside)
+			if onlyOutside && wait > abandonWait {
+				wait = abandonWait
+			}
+			if s.waitOutside(wait) {
+				return
+			}
+			if onlyOutside && s.abandon() {
 				return
 			}
 			s.watchdogAfter(g, limit)
@@ -1993,13 +2001,40 @@ func (s *sched) abortNext() {
 	}
 	if len(s.outside) > 0 {
 		limit := s.stepLimit()
-		if s.waitOutside(limit) {
+		if s.waitOutside(abandonWait) || s.abandon() || s.waitOutside(limit-abandonWait) {
 			return
 		}
 		s.watchdogAfter(s.outside[0], limit)
 	}
 	s.watchdog(nil)
 }
+
+// abandon ends the schedule without the goroutines outside control when
+// every one of them is blocked there (a connection's read loop in real
+// I/O after the test returned, or while the schedule unwinds): as under
+// go test, they stay behind, and the driver goes on in a fresh process
+// (see leftovers). It reports whether it did.
+//
+//go:norace
+func (s *sched) abandon() bool {
+	for _, g := range s.outside {
+		if g.blockedReal || !s.blockedOutside(g) {
+			return false
+		}
+	}
+	for _, g := range s.outside {
+		g.outside = false
+		g.exited = true
+		s.live--
+		s.tab = s.tab.with(g.gid, nil)
+	}
+	s.outside = s.outside[:0]
+	return true
+}
+
+// abandonWait is how long goroutines blocked outside control get to come
+// back before a schedule whose outcome is decided ends without them.
+const abandonWait = time.Second
 
 // abortArrival handles an operation reached while unwinding (deferred
 // calls): harmless ones run, unlocks only of what the goroutine's side
