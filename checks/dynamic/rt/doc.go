@@ -84,7 +84,12 @@
 // goleak's retry loop, testify's Eventually, I/O, a subprocess) waits
 // outside control: the others go on, the clock waits for it as long as it
 // would jump (up to outsideWait), and it is taken back when it reaches its
-// next scheduling point. A goroutine that runs without a scheduling point
+// next scheduling point. When the outcome of a schedule is decided (the
+// test returned and nothing else is live, or the schedule unwinds) and the
+// goroutines left are blocked outside control (a read loop on a connection
+// the test did not close), the schedule ends without them after
+// abandonWait, as go test would leave them; the driver then goes on in a
+// fresh process. A goroutine that runs without a scheduling point
 // (a busy loop), or when nothing else can happen one outside control that
 // does not come back, stops the schedule after Config.StepTimeout, or
 // sooner when Config.Deadline is near (at most half a second past it, so
