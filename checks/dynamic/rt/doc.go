@@ -125,5 +125,11 @@
 // waited on under control is not woken by an uncontrolled Signal; a
 // WaitGroup whose counter was raised outside control is assumed to be zero
 // (Wait then blocks for real and the watchdog ends the run); TryLock results
-// disagreeing with the shadow (a foreign holder) are not reconciled.
+// disagreeing with the shadow (a foreign holder) are not reconciled; a
+// virtual timer reset by code that is not rewritten (t.Reset called
+// directly) panics, and a virtual Ticker is not adopted across schedules;
+// a select case completed through an adapter (a partner parked in the
+// scheduler), a replay and a trace allocate (call sites are resolved at
+// once), and the runtime itself may allocate now and then (a new thread)
+// while a goroutine waits for the scheduler.
 package rt
