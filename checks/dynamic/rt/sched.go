@@ -199,6 +199,15 @@ func (b *slab[T]) next() *T {
 	return &b.buf[len(b.buf)-1]
 }
 
+// decBuf holds the decision buffers between schedules (one schedule runs
+// at a time); decRoom is their first size.
+var decBuf struct {
+	d   []Decision
+	pcs [][10]uintptr
+}
+
+const decRoom = 1024
+
 // shadowRoom is how many objects of each kind a schedule has room for
 // before its shadow state allocates.
 const shadowRoom = 64
@@ -384,9 +393,6 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		objs:   make(map[unsafe.Pointer]int, 4*shadowRoom),
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
-		// Room for the decisions of most tests: appending then never
-		// allocates inside code a test measures.
-		decisions: make([]Decision, 0, 128), decPCs: make([][10]uintptr, 0, 128),
 		base: time.Now(), started: time.Now(),
 	}
 	if s.maxSteps <= 0 {
@@ -395,6 +401,13 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	if dumpBuf == nil {
 		dumpBuf = make([]byte, 1<<20)
 	}
+	// Room for the decisions of most tests, kept from one schedule to the
+	// next: appending then never allocates inside code a test measures.
+	if cap(decBuf.d) < decRoom {
+		decBuf.d, decBuf.pcs = make([]Decision, 0, decRoom), make([][10]uintptr, 0, decRoom)
+	}
+	s.decisions, s.decPCs = decBuf.d[:0], decBuf.pcs[:0]
+	decBuf.d, decBuf.pcs = nil, nil
 	s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
 	s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
 	s.slabs.wgs.buf = make([]int, 0, shadowRoom)
@@ -2402,7 +2415,7 @@ func (s *sched) result() Result {
 	for ; s.sited < len(s.decisions); s.sited++ {
 		s.sitedDecision(s.sited)
 	}
-	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: s.decisions,
+	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started)}
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
@@ -2421,6 +2434,8 @@ func (s *sched) finish() {
 		s.diverged = "the run ended after " + strconv.Itoa(s.steps) + " of the schedule's " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
 	}
 	s.res = s.result()
+	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
+	s.decisions, s.decPCs = nil, nil
 }
 
 // spawnCheck keeps unused-import checkers quiet on platforms where testing
