@@ -53,11 +53,11 @@
 // and jumps to the earliest deadline when no controlled goroutine can run,
 // or when the last spinAdvance decisions only spun (a loop polling a flag,
 // a select with default around a timer); a loop that only reads the clock
-// moves it by growing steps. Goroutines outside control (real I/O, a
-// dependency) move it too: by the real time the scheduler waits for them
-// (up to the next deadline), so a timeout around real I/O fires no earlier
-// than it would for real, and by a tick per decision meanwhile, so a round
-// trip through a real connection takes some time. Timers made
+// moves it by growing steps. Goroutines in real I/O (found blocked outside
+// control in "IO wait") move it too: by the real time the scheduler waits
+// while they are (up to the next deadline), so a timeout around real I/O
+// fires no earlier than it would for real, and by a tick per decision
+// meanwhile, so a round trip through a real connection takes some time. Timers made
 // under control are time.Timer values with only C set (inside a box that
 // keeps what they need, timerbox.go) and &time.Ticker{C: ch}; use them
 // through TimerStop, TimerReset, TickerStop and TickerReset (their own

@@ -168,6 +168,7 @@ type gstate struct {
 	parked    bool
 	exited    bool
 	outside   bool      // released, blocked outside control (see collect)
+	inIO      bool      // found so in real I/O (a network read, a pipe of the OS)
 	outsideAt time.Time // when it was found so
 	// blockedReal: released to block for real on its channel operation
 	// (mBlock) while a party outside control may be its partner; recall
@@ -299,14 +300,16 @@ type sched struct {
 	spinRun   int
 	spinStart time.Time
 	nowStep   time.Duration // the clock's step for a loop reading it
-	// wasOutside: a goroutine came back from outside control since then
-	wasOutside bool
-	testDone   bool
-	aborting   bool
-	fail       *failure
-	waitingOn  *gstate
-	progress   uint64
-	started    time.Time
+	// wasIO: a goroutine came back from real I/O since the last decision
+	wasIO bool
+	// lastIO: the goroutine blockedOutside last found blocked was in I/O
+	lastIO    bool
+	testDone  bool
+	aborting  bool
+	fail      *failure
+	waitingOn *gstate
+	progress  uint64
+	started   time.Time
 
 	testSite string
 	done     chan struct{}
@@ -507,6 +510,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	step := outsideSlice
 	for {
 		if s.blockedOutside(g) {
+			g.inIO = s.lastIO
 			return 0, false
 		}
 		left := limit - time.Since(start)
@@ -548,6 +552,7 @@ func (s *sched) blockedOutside(g *gstate) bool {
 	if j := bytes.IndexAny(state, ",]"); j >= 0 {
 		state = state[:j]
 	}
+	s.lastIO = string(state) == "IO wait"
 	return len(state) > 0 && !passingState(state)
 }
 
@@ -578,7 +583,8 @@ func (s *sched) reclaim() bool {
 		if v := g.arrSeq; v != g.arrSeen {
 			g.arrSeen = v
 			g.outside = false
-			s.wasOutside = s.wasOutside || !g.blockedReal
+			s.wasIO = s.wasIO || g.inIO
+			g.inIO = false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
@@ -596,7 +602,9 @@ func (s *sched) reclaim() bool {
 //go:norace
 func (s *sched) waitOutside(d time.Duration) bool {
 	start := time.Now()
-	defer s.realTimePassed(start)
+	if s.ioOutside() {
+		defer s.realTimePassed(start)
+	}
 	pause := 20 * time.Microsecond
 	for {
 		if s.reclaim() {
@@ -617,8 +625,8 @@ func (s *sched) waitOutside(d time.Duration) bool {
 }
 
 // realTimePassed moves the virtual clock by the real time since start,
-// spent waiting for goroutines outside control (real I/O, a dependency's
-// goroutines), but not past the next deadline: what happens outside
+// spent waiting while goroutines are in real I/O, but not past the next
+// deadline: what happens outside
 // control takes real time, so a timer armed around it fires only after as
 // much real time (fireTimers jumps to it when nothing else can happen).
 // The scheduler's own time is not counted: it would make timeouts fire
@@ -640,8 +648,10 @@ func (s *sched) advance(d time.Duration) {
 }
 
 // outsideTick is how far the clock moves at each decision while a
-// goroutine is outside control: a round trip through a real connection
-// takes some time, without making timeouts fire early.
+// goroutine is in real I/O: a round trip through a real connection takes
+// some time, without making timeouts fire early. (Only real I/O: a
+// goroutine found blocked in a lock of the standard library on a loaded
+// machine must not make the clock of a pure test depend on timing.)
 const outsideTick = time.Microsecond
 
 // nextDeadline is the earliest pending virtual deadline.
@@ -715,12 +725,12 @@ func (s *sched) arrived(g *gstate) {
 //
 //go:norace
 func (s *sched) next() {
-	// While a goroutine is (or was) outside control (real I/O, a
-	// dependency), things happen out there, which take time.
-	if s.wasOutside || s.foreignOutside() {
+	// While a goroutine is (or was) in real I/O, things happen out there,
+	// which take time.
+	if s.wasIO || s.ioOutside() {
 		s.advance(outsideTick)
 	}
-	s.wasOutside = false
+	s.wasIO = false
 	cands := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
@@ -1690,6 +1700,18 @@ func (s *sched) settle() bool {
 func (s *sched) foreignOutside() bool {
 	for _, g := range s.outside {
 		if !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// ioOutside: is a goroutine outside control in real I/O?
+//
+//go:norace
+func (s *sched) ioOutside() bool {
+	for _, g := range s.outside {
+		if g.inIO {
 			return true
 		}
 	}
