@@ -2069,7 +2069,7 @@ func (s *sched) abandon() bool {
 
 // abandonWait is how long goroutines blocked outside control get to come
 // back before a schedule whose outcome is decided ends without them.
-const abandonWait = time.Second
+const abandonWait = 200 * time.Millisecond
 
 // abortArrival handles an operation reached while unwinding (deferred
 // calls): harmless ones run, unlocks only of what the goroutine's side
