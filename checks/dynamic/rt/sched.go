@@ -191,6 +191,16 @@ type gstate struct {
 // shadowRoom of them.
 type slab[T any] struct{ buf []T }
 
+// reset forgets the states handed out (zeroing them: they may hold
+// channels and goroutines).
+func (b *slab[T]) reset() {
+	var zero T
+	for i := range b.buf {
+		b.buf[i] = zero
+	}
+	b.buf = b.buf[:0]
+}
+
 func (b *slab[T]) next() *T {
 	if len(b.buf) == cap(b.buf) {
 		b.buf = make([]T, 0, shadowRoom)
@@ -388,12 +398,6 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
 		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1,
-		// Room for the objects of most tests, so that meeting a new mutex
-		// or channel allocates nothing inside code a test measures.
-		mutexes: make(map[unsafe.Pointer]*mutexState, shadowRoom), rws: make(map[unsafe.Pointer]*rwState, shadowRoom),
-		wgs: make(map[unsafe.Pointer]*int, shadowRoom), onces: make(map[unsafe.Pointer]*onceState, shadowRoom),
-		conds: make(map[unsafe.Pointer]*condState, shadowRoom), chans: make(map[unsafe.Pointer]*chanState, shadowRoom),
-		objs:   make(map[unsafe.Pointer]int, 4*shadowRoom),
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
@@ -411,12 +415,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	}
 	s.decisions, s.decPCs = decBuf.d[:0], decBuf.pcs[:0]
 	decBuf.d, decBuf.pcs = nil, nil
-	s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
-	s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
-	s.slabs.wgs.buf = make([]int, 0, shadowRoom)
-	s.slabs.onces.buf = make([]onceState, 0, shadowRoom)
-	s.slabs.conds.buf = make([]condState, 0, shadowRoom)
-	s.slabs.chans.buf = make([]chanState, 0, shadowRoom)
+	s.takeShadow()
 	if s.timeout <= 0 {
 		s.timeout = DefaultStepTimeout
 	}
@@ -2458,6 +2457,71 @@ func (s *sched) finish() {
 	s.res = s.result()
 	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
 	s.decisions, s.decPCs = nil, nil
+	s.giveShadow()
+}
+
+// shadowBuf keeps the shadow maps and slabs from one schedule to the next
+// (one schedule runs at a time): made once with room for the objects of
+// most tests, so that meeting a new mutex or channel allocates nothing
+// inside code a test measures, and a schedule costs no allocation.
+var shadowBuf *sched
+
+//go:norace
+func (s *sched) takeShadow() {
+	b := shadowBuf
+	shadowBuf = nil
+	if b == nil {
+		s.mutexes, s.rws = make(map[unsafe.Pointer]*mutexState, shadowRoom), make(map[unsafe.Pointer]*rwState, shadowRoom)
+		s.wgs, s.onces = make(map[unsafe.Pointer]*int, shadowRoom), make(map[unsafe.Pointer]*onceState, shadowRoom)
+		s.conds, s.chans = make(map[unsafe.Pointer]*condState, shadowRoom), make(map[unsafe.Pointer]*chanState, shadowRoom)
+		s.objs = make(map[unsafe.Pointer]int, 4*shadowRoom)
+		s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
+		s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
+		s.slabs.wgs.buf = make([]int, 0, shadowRoom)
+		s.slabs.onces.buf = make([]onceState, 0, shadowRoom)
+		s.slabs.conds.buf = make([]condState, 0, shadowRoom)
+		s.slabs.chans.buf = make([]chanState, 0, shadowRoom)
+		return
+	}
+	s.mutexes, s.rws, s.wgs, s.onces, s.conds, s.chans, s.objs = b.mutexes, b.rws, b.wgs, b.onces, b.conds, b.chans, b.objs
+	s.slabs = b.slabs
+}
+
+// giveShadow empties the shadow maps and slabs and keeps them for the
+// next schedule.
+//
+//go:norace
+func (s *sched) giveShadow() {
+	for k := range s.mutexes {
+		delete(s.mutexes, k)
+	}
+	for k := range s.rws {
+		delete(s.rws, k)
+	}
+	for k := range s.wgs {
+		delete(s.wgs, k)
+	}
+	for k := range s.onces {
+		delete(s.onces, k)
+	}
+	for k := range s.conds {
+		delete(s.conds, k)
+	}
+	for k := range s.chans {
+		delete(s.chans, k)
+	}
+	for k := range s.objs {
+		delete(s.objs, k)
+	}
+	s.slabs.mutexes.reset()
+	s.slabs.rws.reset()
+	s.slabs.wgs.reset()
+	s.slabs.onces.reset()
+	s.slabs.conds.reset()
+	s.slabs.chans.reset()
+	b := &sched{mutexes: s.mutexes, rws: s.rws, wgs: s.wgs, onces: s.onces, conds: s.conds, chans: s.chans, objs: s.objs}
+	b.slabs = s.slabs
+	shadowBuf = b
 }
 
 // spawnCheck keeps unused-import checkers quiet on platforms where testing
