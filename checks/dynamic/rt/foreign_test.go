@@ -185,6 +185,7 @@ func TestSendToForeignPoller(t *testing.T) {
 		Go(func() { Send(ch, struct{}{}) })
 		Go(func() {
 			k := Select(false, RecvCase(got))
+			//lint:ignore S1000 the rewriter's form of a one-case select
 			select {
 			case <-PickRecv(k, 0, got):
 			}

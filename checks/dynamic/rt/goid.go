@@ -11,7 +11,7 @@ import (
 //go:nosplit
 //go:nocheckptr
 func noescape(p unsafe.Pointer) unsafe.Pointer {
-	x := uintptr(p) ^ 0
+	x := uintptr(p)
 	return *(*unsafe.Pointer)(unsafe.Pointer(&x))
 }
 
