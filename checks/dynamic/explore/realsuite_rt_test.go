@@ -47,6 +47,19 @@ var realsuiteRTCases = []struct {
 	{pkg: "methodvalue", tests: []string{"TestUnlockValue", "TestDoneValue", "TestCondWaitValue", "TestMethodExpr"}},
 	// Range over a channel in a file older than go1.23 is controlled.
 	{pkg: "oldrange", tests: []string{"TestRangeOld"}},
+	// A controlled sender whose only receiver polls from a goroutine
+	// outside control (testify's Eventually) sends for real.
+	{pkg: "poller", tests: []string{"TestSendToPoller"}},
+	// Scheduling points allocate nothing.
+	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
+	// runtime.NumGoroutine counts only the program's goroutines.
+	{pkg: "numgoroutine", tests: []string{"TestShutdown", "TestCounted"}},
+	// A virtual timer kept in a pool outlives its schedule.
+	{pkg: "timerpool", tests: []string{"TestFirst", "TestSecond", "TestOutside"}},
+	// While goroutines wait in real I/O the clock runs with real time: a
+	// round trip through a TCP connection takes some, and wins over a
+	// timeout.
+	{pkg: "realio", tests: []string{"TestRoundTrip"}},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

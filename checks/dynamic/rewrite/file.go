@@ -62,6 +62,8 @@ var funcs = map[string]string{
 	"time.AfterFunc":  "AfterFunc",
 	"runtime.Gosched": "Gosched",
 	"os.Exit":         "Exit",
+	// Goroutine counts leave out the tool's goroutines.
+	"runtime.NumGoroutine": "NumGoroutine",
 	// One clock: what reads or waits on time under control reads the
 	// virtual clock (see rt's clock.go).
 	"time.Now":             "Now",

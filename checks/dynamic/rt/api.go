@@ -255,11 +255,21 @@ func Send[T any](ch chan<- T, v T) {
 	rv := reflect.ValueOf(ch)
 	req := request{op: opSend, obj: chanPtr(rv), rv: rv}
 	for {
-		if g.call(&req).mode == mPoll {
+		rep := g.call(&req)
+		if rep.mode == mPoll {
 			select {
 			case ch <- v:
 				return
 			default:
+				req.pollFailed = true
+				continue
+			}
+		}
+		if rep.mode == mBlock {
+			select {
+			case ch <- v:
+				return
+			case <-rep.recall:
 				req.pollFailed = true
 				continue
 			}
@@ -280,11 +290,21 @@ func Recv2[T any](ch <-chan T) (T, bool) {
 	rv := reflect.ValueOf(ch)
 	req := request{op: opRecv, obj: chanPtr(rv), rv: rv}
 	for {
-		if g.call(&req).mode == mPoll {
+		rep := g.call(&req)
+		if rep.mode == mPoll {
 			select {
 			case v, ok := <-ch:
 				return v, ok
 			default:
+				req.pollFailed = true
+				continue
+			}
+		}
+		if rep.mode == mBlock {
+			select {
+			case v, ok := <-ch:
+				return v, ok
+			case <-rep.recall:
 				req.pollFailed = true
 				continue
 			}
@@ -363,6 +383,24 @@ func Select(hasDefault bool, cases ...SelectCase) int {
 	}
 	for {
 		rep := g.call(&req)
+		if rep.mode == mBlock {
+			// Wait for real on the receive cases, or to be recalled.
+			sc := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(rep.recall)}}
+			var idx []int
+			for i, c := range req.cases {
+				if !c.send && c.ptr != nil {
+					sc = append(sc, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: c.rv})
+					idx = append(idx, i)
+				}
+			}
+			k, v, ok := reflect.Select(sc)
+			if k == 0 {
+				req.pollFailed = true
+				continue
+			}
+			g.setPick(false, true, v, ok)
+			return idx[k-1]
+		}
 		if rep.mode == mPoll || rep.mode == mPollDefault {
 			var sc []reflect.SelectCase
 			var idx []int
@@ -578,6 +616,9 @@ func TimerStop(t *time.Timer) bool {
 			return rep.ok
 		}
 	}
+	if b := boxOf(t); b != nil {
+		return b.realReset(0, false) // a virtual timer outside control
+	}
 	return t.Stop()
 }
 func TimerReset(t *time.Timer, d time.Duration) bool {
@@ -585,6 +626,9 @@ func TimerReset(t *time.Timer, d time.Duration) bool {
 		if rep := armed(g.call(&request{op: opTimerReset, obj: unsafe.Pointer(t), d: d})); rep.mode != mSkip {
 			return rep.ok
 		}
+	}
+	if b := boxOf(t); b != nil {
+		return b.realReset(d, true) // a virtual timer outside control
 	}
 	return t.Reset(d)
 }

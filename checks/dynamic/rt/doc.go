@@ -53,9 +53,17 @@
 // and jumps to the earliest deadline when no controlled goroutine can run,
 // or when the last spinAdvance decisions only spun (a loop polling a flag,
 // a select with default around a timer); a loop that only reads the clock
-// moves it by growing steps. Timers made under control are
-// &time.Timer{C: ch} and &time.Ticker{C: ch}; use them through TimerStop,
-// TimerReset, TickerStop and TickerReset (their own methods would panic).
+// moves it by growing steps. Goroutines in real I/O (found blocked outside
+// control in "IO wait") move it too: by the real time the scheduler waits
+// while they are (up to the next deadline), so a timeout around real I/O
+// fires no earlier than it would for real, and by a tick per decision
+// meanwhile, so a round trip through a real connection takes some time. Timers made
+// under control are time.Timer values with only C set (inside a box that
+// keeps what they need, timerbox.go) and &time.Ticker{C: ch}; use them
+// through TimerStop, TimerReset, TickerStop and TickerReset (their own
+// methods would panic). A timer that outlives its schedule (a sync.Pool of
+// timers) is adopted by the next schedule that resets or stops it, and
+// outside control a real timer fires it.
 // Arming or resetting a timer happens before its firing (the AfterFunc
 // callback, the send on its channel), as in the Go runtime. The rewriter
 // puts the time operations of dependency modules on this clock too; the
@@ -69,12 +77,21 @@
 // try their operation without blocking (a probe), again while a goroutine
 // outside control is running or runnable (up to settleWait); a select with
 // default that has no ready case tries its receive cases before it takes
-// default. A released goroutine that does not come back within
+// default. When a goroutine is outside control, goroutines blocked on a
+// channel operation the shadow cannot complete perform it for real
+// (blocking), where a partner outside control that only polls (testify's
+// Eventually running a select with default) can find them; they are
+// recalled when no such goroutine is left. A released goroutine that does not come back within
 // outsideSlice and is found blocked (a dependency's semaphore or sleep,
 // goleak's retry loop, testify's Eventually, I/O, a subprocess) waits
 // outside control: the others go on, the clock waits for it as long as it
 // would jump (up to outsideWait), and it is taken back when it reaches its
-// next scheduling point. A goroutine that runs without a scheduling point
+// next scheduling point. When the outcome of a schedule is decided (the
+// test returned and nothing else is live, or the schedule unwinds) and the
+// goroutines left are blocked outside control (a read loop on a connection
+// the test did not close), the schedule ends without them after
+// abandonWait, as go test would leave them; the driver then goes on in a
+// fresh process. A goroutine that runs without a scheduling point
 // (a busy loop), or when nothing else can happen one outside control that
 // does not come back, stops the schedule after Config.StepTimeout, or
 // sooner when Config.Deadline is near (at most half a second past it, so
@@ -85,6 +102,12 @@
 // and Result.HeldBack when it blocked while other controlled goroutines
 // could have run; prints it (no MarkerEnd: the schedule stays open, as for
 // a crash) and exits with ExitWatchdog.
+//
+// Observing the program: a scheduling point allocates nothing (tests count
+// allocations with testing.AllocsPerRun or runtime.ReadMemStats); call
+// sites are resolved when the Result is built, unless a targeted
+// strategy, a replay or a trace needs them at once. NumGoroutine
+// (runtime.NumGoroutine) counts only the program's goroutines.
 //
 // Testing hooks: t.Run runs the subtest on a new controlled goroutine while
 // the caller waits ("t.Run"); the real t.Run is called from a helper
@@ -104,5 +127,11 @@
 // waited on under control is not woken by an uncontrolled Signal; a
 // WaitGroup whose counter was raised outside control is assumed to be zero
 // (Wait then blocks for real and the watchdog ends the run); TryLock results
-// disagreeing with the shadow (a foreign holder) are not reconciled.
+// disagreeing with the shadow (a foreign holder) are not reconciled; a
+// virtual timer reset by code that is not rewritten (t.Reset called
+// directly) panics, and a virtual Ticker is not adopted across schedules;
+// a select case completed through an adapter (a partner parked in the
+// scheduler), a replay and a trace allocate (call sites are resolved at
+// once), and the runtime itself may allocate now and then (a new thread)
+// while a goroutine waits for the scheduler.
 package rt

@@ -154,3 +154,66 @@ func TestSelectSendThenClose(t *testing.T) {
 		}
 	}
 }
+
+// eventually plays testify's assert.Eventually: it runs cond on a
+// goroutine of its own (not controlled) every tick until it holds, while
+// the caller waits outside control.
+func eventually(cond func() bool, waitFor, tick time.Duration) bool {
+	res := make(chan bool, 1)
+	go func() {
+		deadline := time.Now().Add(waitFor)
+		for time.Now().Before(deadline) {
+			if cond() {
+				res <- true
+				return
+			}
+			time.Sleep(tick)
+		}
+		res <- false
+	}()
+	return <-res
+}
+
+// A controlled goroutine sends on an unbuffered channel whose only
+// receiver polls it with a select with default from a goroutine outside
+// control (ttlcache's tests with testify's Eventually): the send is
+// performed for real, where the poller can find it.
+func TestSendToForeignPoller(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 5, Seed: 1, StepTimeout: 30 * time.Second}, func(t *testing.T) {
+		ch := make(chan struct{})
+		got := make(chan int)
+		Go(func() { Send(ch, struct{}{}) })
+		Go(func() {
+			k := Select(false, RecvCase(got))
+			//lint:ignore S1000 the rewriter's form of a one-case select
+			select {
+			case <-PickRecv(k, 0, got):
+			}
+		})
+		if !eventually(func() bool {
+			select {
+			case <-ch:
+				return true
+			default:
+				return false
+			}
+		}, 20*time.Second, time.Millisecond) {
+			t.Errorf("the poller never saw the send")
+		}
+		if !eventually(func() bool {
+			select {
+			case got <- 1:
+				return true
+			default:
+				return false
+			}
+		}, 20*time.Second, time.Millisecond) {
+			t.Errorf("the poller never saw the select")
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Errorf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}

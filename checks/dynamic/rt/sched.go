@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"bytes"
 	"reflect"
 	"runtime"
 	"sort"
@@ -92,6 +93,7 @@ const (
 	mSkip                     // do not perform the real operation
 	mDump                     // capture your stack and arrive again
 	mPollDefault              // select: try the receive cases, else take default
+	mBlock                    // perform it for real, blocking, until done or recalled
 )
 
 type caseReq struct {
@@ -125,7 +127,8 @@ type reply struct {
 	ch      chan time.Time
 	timer   *time.Timer
 	ticker  *time.Ticker
-	hb      *uint32 // the timer's happens-before word (see armed)
+	hb      *uint32       // the timer's happens-before word (see armed)
+	recall  chan struct{} // mBlock: closed to take the goroutine back
 }
 
 type gstate struct {
@@ -165,10 +168,16 @@ type gstate struct {
 	parked    bool
 	exited    bool
 	outside   bool      // released, blocked outside control (see collect)
+	inIO      bool      // found so in real I/O (a network read, a pipe of the OS)
 	outsideAt time.Time // when it was found so
-	wakeAt    time.Duration
-	signal    bool
-	parent    *gstate // the goroutine whose t.Run started this subtest
+	// blockedReal: released to block for real on its channel operation
+	// (mBlock) while a party outside control may be its partner; recall
+	// takes it back.
+	blockedReal bool
+	recall      chan struct{}
+	wakeAt      time.Duration
+	signal      bool
+	parent      *gstate // the goroutine whose t.Run started this subtest
 	// shadow of t.Parallel, written by S: parallel after the subtest
 	// called it; fnDone after the test's function returned; pending
 	// counts the parallel subtests still running.
@@ -177,6 +186,42 @@ type gstate struct {
 	pending  int
 	dumped   bool
 }
+
+// slab hands out shadow states from chunks, one allocation per
+// shadowRoom of them.
+type slab[T any] struct{ buf []T }
+
+// reset forgets the states handed out (zeroing them: they may hold
+// channels and goroutines).
+func (b *slab[T]) reset() {
+	var zero T
+	for i := range b.buf {
+		b.buf[i] = zero
+	}
+	b.buf = b.buf[:0]
+}
+
+func (b *slab[T]) next() *T {
+	if len(b.buf) == cap(b.buf) {
+		b.buf = make([]T, 0, shadowRoom)
+	}
+	var zero T
+	b.buf = append(b.buf, zero)
+	return &b.buf[len(b.buf)-1]
+}
+
+// decBuf holds the decision buffers between schedules (one schedule runs
+// at a time); decRoom is their first size.
+var decBuf struct {
+	d   []Decision
+	pcs [][10]uintptr
+}
+
+const decRoom = 1024
+
+// shadowRoom is how many objects of each kind a schedule has room for
+// before its shadow state allocates.
+const shadowRoom = 64
 
 type mutexState struct{ owner int }
 type rwState struct{ writer, pending, readers int }
@@ -244,8 +289,20 @@ type sched struct {
 	idleFires int
 
 	sites map[uintptr]string
+	slabs struct {
+		mutexes slab[mutexState]
+		rws     slab[rwState]
+		wgs     slab[int]
+		onces   slab[onceState]
+		conds   slab[condState]
+		chans   slab[chanState]
+	}
 
 	decisions []Decision
+	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
+	sited     int           // decisions whose Site is resolved
+	candBuf   []*gstate     // reused by next
+	listBuf   []Candidate
 	steps     int
 	postSteps int
 	// spinRun counts the decisions in a row that only spun (see spinning);
@@ -253,6 +310,10 @@ type sched struct {
 	spinRun   int
 	spinStart time.Time
 	nowStep   time.Duration // the clock's step for a loop reading it
+	// wasIO: a goroutine came back from real I/O since the last decision
+	wasIO bool
+	// lastIO: the goroutine blockedOutside last found blocked was in I/O
+	lastIO    bool
 	testDone  bool
 	aborting  bool
 	fail      *failure
@@ -337,9 +398,6 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
 		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1,
-		mutexes: map[unsafe.Pointer]*mutexState{}, rws: map[unsafe.Pointer]*rwState{},
-		wgs: map[unsafe.Pointer]*int{}, onces: map[unsafe.Pointer]*onceState{},
-		conds: map[unsafe.Pointer]*condState{}, chans: map[unsafe.Pointer]*chanState{},
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
@@ -347,6 +405,17 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	if s.maxSteps <= 0 {
 		s.maxSteps = DefaultMaxSteps
 	}
+	if dumpBuf == nil {
+		dumpBuf = make([]byte, 1<<20)
+	}
+	// Room for the decisions of most tests, kept from one schedule to the
+	// next: appending then never allocates inside code a test measures.
+	if cap(decBuf.d) < decRoom {
+		decBuf.d, decBuf.pcs = make([]Decision, 0, decRoom), make([][10]uintptr, 0, decRoom)
+	}
+	s.decisions, s.decPCs = decBuf.d[:0], decBuf.pcs[:0]
+	decBuf.d, decBuf.pcs = nil, nil
+	s.takeShadow()
 	if s.timeout <= 0 {
 		s.timeout = DefaultStepTimeout
 	}
@@ -377,6 +446,7 @@ func (s *sched) newG() *gstate {
 //
 //go:norace
 func (s *sched) loop() {
+	s.sgid = goid()
 	for {
 		s.collect()
 		if s.fail != nil && !s.aborting {
@@ -405,9 +475,10 @@ func (s *sched) loop() {
 //go:norace
 func (s *sched) collect() {
 	s.reclaim()
-	for len(s.running) > 0 {
-		g := s.running[0]
-		s.running = s.running[1:]
+	// Index, not reslice: the slice keeps its room (no allocation per
+	// decision), and arrivals while aborting may append to it.
+	for i := 0; i < len(s.running); i++ {
+		g := s.running[i]
 		s.waitingOn = g
 		v, back := s.await(g)
 		s.waitingOn = nil
@@ -421,6 +492,7 @@ func (s *sched) collect() {
 		s.progress++
 		s.arrived(g)
 	}
+	s.running = s.running[:0]
 }
 
 // await waits for g to arrive; back is false when g blocks outside
@@ -436,7 +508,8 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	start := time.Now().Add(-outsideSlice)
 	step := outsideSlice
 	for {
-		if blockedOutside(g) {
+		if s.blockedOutside(g) {
+			g.inIO = s.lastIO
 			return 0, false
 		}
 		left := limit - time.Since(start)
@@ -457,15 +530,46 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 
 // blockedOutside: is g blocked (not running or runnable) by the runtime's
 // account?
-func blockedOutside(g *gstate) bool {
+//
+// It allocates nothing: a goroutine
+// slow to come back (a loaded machine) must not show up in a test that
+// counts allocations.
+//
+//go:norace
+func (s *sched) blockedOutside(g *gstate) bool {
 	if g.gid == 0 {
 		return false
 	}
-	buf := make([]byte, 1<<20)
-	n := runtime.Stack(buf, true)
-	state, _, _ := goroutineAt(string(buf[:n]), g.gid)
-	return state != "" && state != "running" && state != "runnable"
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	var head [40]byte
+	h := append(strconv.AppendUint(append(head[:0], "goroutine "...), g.gid, 10), " ["...)
+	i := bytes.Index(dump, h)
+	if i < 0 {
+		return false
+	}
+	state := dump[i+len(h):]
+	if j := bytes.IndexAny(state, ",]"); j >= 0 {
+		state = state[:j]
+	}
+	s.lastIO = string(state) == "IO wait"
+	return len(state) > 0 && !passingState(state)
 }
+
+// passingState: is a goroutine in this state of a stack dump about to run
+// again by itself (running, runnable, preempted, waiting on the runtime's
+// own semaphore while the world stops, as for this dump or ReadMemStats,
+// or assisting the garbage collector)?
+func passingState(state []byte) bool {
+	switch string(state) {
+	case "running", "runnable", "preempted", "semacquire":
+		return true
+	}
+	return bytes.HasPrefix(state, []byte("GC "))
+}
+
+// dumpBuf is blockedOutside's buffer, used by one scheduler at a time
+// and made before the first schedule starts.
+var dumpBuf []byte
 
 // reclaim takes back the goroutines outside control that have arrived at
 // a scheduling point. It reports whether any had.
@@ -478,6 +582,9 @@ func (s *sched) reclaim() bool {
 		if v := g.arrSeq; v != g.arrSeen {
 			g.arrSeen = v
 			g.outside = false
+			s.wasIO = s.wasIO || g.inIO
+			g.inIO = false
+			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
 			any = true
@@ -494,6 +601,9 @@ func (s *sched) reclaim() bool {
 //go:norace
 func (s *sched) waitOutside(d time.Duration) bool {
 	start := time.Now()
+	if s.ioOutside() {
+		defer s.realTimePassed(start)
+	}
 	pause := 20 * time.Microsecond
 	for {
 		if s.reclaim() {
@@ -512,6 +622,36 @@ func (s *sched) waitOutside(d time.Duration) bool {
 		}
 	}
 }
+
+// realTimePassed moves the virtual clock by the real time since start,
+// spent waiting while goroutines are in real I/O, but not past the next
+// deadline: what happens outside
+// control takes real time, so a timer armed around it fires only after as
+// much real time (fireTimers jumps to it when nothing else can happen).
+// The scheduler's own time is not counted: it would make timeouts fire
+// early on a slow machine.
+//
+//go:norace
+func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
+
+// advance moves the clock by d, not past the next deadline.
+//
+//go:norace
+func (s *sched) advance(d time.Duration) {
+	if next, ok := s.nextDeadline(); ok && s.now+d > next {
+		d = next - s.now
+	}
+	if d > 0 {
+		s.now += d
+	}
+}
+
+// outsideTick is how far the clock moves at each decision while a
+// goroutine is in real I/O: a round trip through a real connection takes
+// some time, without making timeouts fire early. (Only real I/O: a
+// goroutine found blocked in a lock of the standard library on a loaded
+// machine must not make the clock of a pure test depend on timing.)
+const outsideTick = time.Microsecond
 
 // nextDeadline is the earliest pending virtual deadline.
 //
@@ -584,11 +724,24 @@ func (s *sched) arrived(g *gstate) {
 //
 //go:norace
 func (s *sched) next() {
+	// While a goroutine is (or was) in real I/O, things happen out there,
+	// which take time.
+	if s.wasIO || s.ioOutside() {
+		s.advance(outsideTick)
+	}
+	s.wasIO = false
 	cands := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
 		// now, before the clock moves.
 		if s.settle() {
+			return
+		}
+		if s.foreignOutside() {
+			if s.blockForReal() {
+				return
+			}
+		} else if s.recallBlocked() {
 			return
 		}
 		if len(s.outside) > 0 {
@@ -620,7 +773,15 @@ func (s *sched) next() {
 			// the first of them went outside.
 			limit := s.stepLimit()
 			g := s.outside[0]
-			if s.waitOutside(limit - time.Since(g.outsideAt)) {
+			wait := limit - time.Since(g.outsideAt)
+			onlyOutside := s.testDone && s.live == len(s.outside)
+			if onlyOutside && wait > abandonWait {
+				wait = abandonWait
+			}
+			if s.waitOutside(wait) {
+				return
+			}
+			if onlyOutside && s.abandon() {
 				return
 			}
 			s.watchdogAfter(g, limit)
@@ -644,10 +805,11 @@ func (s *sched) next() {
 		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
-	list := make([]Candidate, len(cands))
-	for i, g := range cands {
-		list[i] = s.candidate(g) // strategy.go
+	list := s.listBuf[:0]
+	for _, g := range cands {
+		list = append(list, s.candidate(g)) // strategy.go
 	}
+	s.listBuf = list[:0]
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
 		pick = s.replayPick(cands, list)
@@ -708,12 +870,13 @@ func choiceOf(d Decision) *int { return d.Choice }
 
 //go:norace
 func (s *sched) enabledList() []*gstate {
-	var out []*gstate
+	out := s.candBuf[:0]
 	for _, g := range s.gs {
 		if g.parked && !g.exited && s.enabled(g) {
 			out = append(out, g)
 		}
 	}
+	s.candBuf = out[:0]
 	return out
 }
 
@@ -721,7 +884,8 @@ func (s *sched) enabledList() []*gstate {
 func (s *sched) mutex(p unsafe.Pointer) *mutexState {
 	m := s.mutexes[p]
 	if m == nil {
-		m = &mutexState{owner: -1}
+		m = s.slabs.mutexes.next()
+		m.owner = -1
 		s.mutexes[p] = m
 	}
 	return m
@@ -731,7 +895,8 @@ func (s *sched) mutex(p unsafe.Pointer) *mutexState {
 func (s *sched) rw(p unsafe.Pointer) *rwState {
 	m := s.rws[p]
 	if m == nil {
-		m = &rwState{writer: -1, pending: -1}
+		m = s.slabs.rws.next()
+		m.writer, m.pending = -1, -1
 		s.rws[p] = m
 	}
 	return m
@@ -741,7 +906,7 @@ func (s *sched) rw(p unsafe.Pointer) *rwState {
 func (s *sched) wg(p unsafe.Pointer) *int {
 	w := s.wgs[p]
 	if w == nil {
-		w = new(int)
+		w = s.slabs.wgs.next()
 		s.wgs[p] = w
 	}
 	return w
@@ -751,7 +916,8 @@ func (s *sched) wg(p unsafe.Pointer) *int {
 func (s *sched) once(p unsafe.Pointer) *onceState {
 	o := s.onces[p]
 	if o == nil {
-		o = &onceState{runner: -1}
+		o = s.slabs.onces.next()
+		o.runner = -1
 		s.onces[p] = o
 	}
 	return o
@@ -761,7 +927,7 @@ func (s *sched) once(p unsafe.Pointer) *onceState {
 func (s *sched) cond(p unsafe.Pointer) *condState {
 	c := s.conds[p]
 	if c == nil {
-		c = &condState{}
+		c = s.slabs.conds.next()
 		s.conds[p] = c
 	}
 	return c
@@ -771,7 +937,8 @@ func (s *sched) cond(p unsafe.Pointer) *condState {
 func (s *sched) chanOf(p unsafe.Pointer, rv reflect.Value) *chanState {
 	c := s.chans[p]
 	if c == nil {
-		c = &chanState{rv: rv}
+		c = s.slabs.chans.next()
+		c.rv = rv
 		s.chans[p] = c
 	}
 	return c
@@ -934,7 +1101,11 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Site: s.shortSiteOf(g), Op: g.req.op.String(), Obj: s.objOf(&g.req)}
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req)}
+	if s.needSites() {
+		d.Site = s.shortSiteOf(g)
+	}
+	s.decPCs = append(s.decPCs, g.req.pcs)
 	rep := reply{mode: mRun}
 	release := true
 	r := &g.req
@@ -1059,6 +1230,7 @@ func (s *sched) decide(g *gstate) {
 func (s *sched) record(d Decision) {
 	s.decisions = append(s.decisions, d)
 	if s.cfg.Trace {
+		d = s.sitedDecision(len(s.decisions) - 1)
 		line := MarkerDecision + strconv.Itoa(s.steps) + ` {"g":` + strconv.Itoa(d.G)
 		if d.Site != "" {
 			line += `,"site":` + strconv.Quote(d.Site)
@@ -1264,7 +1436,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		}
 		switch r.timerKind {
 		case tkTimer, tkFunc:
-			t := &time.Timer{C: vt.ch}
+			t := newTimerBox(r.timerKind, vt.ch, r.fn)
 			s.timers[t] = vt
 			rep.timer = t
 		case tkTicker:
@@ -1276,6 +1448,9 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		s.tq = append(s.tq, vt)
 	case opTimerStop, opTimerReset:
 		vt := s.timers[(*time.Timer)(r.obj)]
+		if vt == nil {
+			vt = s.adoptTimer((*time.Timer)(r.obj))
+		}
 		if vt == nil {
 			rep.mode = mSkip
 			return
@@ -1303,6 +1478,23 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			rep.hb = vt.hb
 		}
 	}
+}
+
+// adoptTimer takes a virtual timer an earlier schedule made (kept in a
+// pool, say) onto this schedule's clock, stopped; nil for a real timer.
+//
+//go:norace
+func (s *sched) adoptTimer(t *time.Timer) *vtimer {
+	b := boxOf(t)
+	if b == nil {
+		return nil
+	}
+	s.viaHelper(b.stopReal)
+	s.tseq++
+	vt := &vtimer{kind: b.kind, seq: s.tseq, ch: b.send, fn: b.fn, hb: new(uint32)}
+	s.timers[t] = vt
+	s.tq = append(s.tq, vt)
+	return vt
 }
 
 // drain empties a timer channel (Go 1.23 semantics: no stale value after
@@ -1498,6 +1690,122 @@ func (s *sched) settle() bool {
 			pause *= 2
 		}
 	}
+}
+
+// foreignOutside: is a goroutine outside control for a reason of its own
+// (not one blockForReal released)?
+//
+//go:norace
+func (s *sched) foreignOutside() bool {
+	for _, g := range s.outside {
+		if !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// ioOutside: is a goroutine outside control in real I/O?
+//
+//go:norace
+func (s *sched) ioOutside() bool {
+	for _, g := range s.outside {
+		if g.inIO {
+			return true
+		}
+	}
+	return false
+}
+
+// blockForReal releases the goroutines blocked on a channel operation the
+// shadow cannot complete to perform it for real, blocking, while a
+// goroutine outside control may be their partner: a partner that only
+// polls (a select with default run by testify's Eventually on its own
+// goroutine) never finds a controlled goroutine waiting in the
+// scheduler. They wait outside control until the operation completes
+// (they come back at their next scheduling point) or recallBlocked takes
+// them back. It reports whether it released any.
+//
+//go:norace
+func (s *sched) blockForReal() bool {
+	any := false
+	for _, g := range s.gs {
+		if !g.parked || g.exited || !realBlockable(&g.req) || s.enabled(g) {
+			continue
+		}
+		g.parked = false
+		g.blockedReal = true
+		g.recall = make(chan struct{})
+		g.rep = reply{mode: mBlock, recall: g.recall}
+		g.outside = true
+		g.outsideAt = time.Now()
+		s.outside = append(s.outside, g)
+		bump(&g.runSeq)
+		any = true
+	}
+	return any
+}
+
+// realBlockable: can the pending operation be performed for real,
+// blocking (a send or receive on a channel, a select of receives)?
+func realBlockable(r *request) bool {
+	switch r.op {
+	case opSend, opRecv:
+		return r.obj != nil
+	case opSelect:
+		return !r.hasDefault && hasRecv(r.cases) && !hasSend(r.cases)
+	}
+	return false
+}
+
+func hasSend(cs []caseReq) bool {
+	for _, c := range cs {
+		if c.send && c.ptr != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// recallBlocked takes back the goroutines blockForReal released: they
+// come back parked at the same operation, or past it when it completed
+// meanwhile. It reports whether there were any.
+//
+//go:norace
+func (s *sched) recallBlocked() bool {
+	var back []*gstate
+	for _, g := range s.outside {
+		if g.blockedReal {
+			ch := g.recall
+			s.viaHelper(func() { close(ch) })
+			g.blockedReal, g.recall = false, nil
+			back = append(back, g)
+		}
+	}
+	if len(back) == 0 {
+		return false
+	}
+	keep := s.outside[:0]
+	for _, g := range s.outside {
+		recalled := false
+		for _, h := range back {
+			recalled = recalled || h == g
+		}
+		if !recalled {
+			keep = append(keep, g)
+			continue
+		}
+		if v := waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
+			g.arrSeen = v
+			g.outside = false
+			s.progress++
+			s.arrived(g)
+			continue
+		}
+		keep = append(keep, g) // it went on and is outside control now
+	}
+	s.outside = keep
+	return true
 }
 
 // settleWait bounds settle.
@@ -1722,15 +2030,45 @@ func (s *sched) abortNext() {
 			return
 		}
 	}
+	if s.recallBlocked() {
+		return
+	}
 	if len(s.outside) > 0 {
 		limit := s.stepLimit()
-		if s.waitOutside(limit) {
+		if s.waitOutside(abandonWait) || s.abandon() || s.waitOutside(limit-abandonWait) {
 			return
 		}
 		s.watchdogAfter(s.outside[0], limit)
 	}
 	s.watchdog(nil)
 }
+
+// abandon ends the schedule without the goroutines outside control when
+// every one of them is blocked there (a connection's read loop in real
+// I/O after the test returned, or while the schedule unwinds): as under
+// go test, they stay behind, and the driver goes on in a fresh process
+// (see leftovers). It reports whether it did.
+//
+//go:norace
+func (s *sched) abandon() bool {
+	for _, g := range s.outside {
+		if g.blockedReal || !s.blockedOutside(g) {
+			return false
+		}
+	}
+	for _, g := range s.outside {
+		g.outside = false
+		g.exited = true
+		s.live--
+		s.tab = s.tab.with(g.gid, nil)
+	}
+	s.outside = s.outside[:0]
+	return true
+}
+
+// abandonWait is how long goroutines blocked outside control get to come
+// back before a schedule whose outcome is decided ends without them.
+const abandonWait = 200 * time.Millisecond
 
 // abortArrival handles an operation reached while unwinding (deferred
 // calls): harmless ones run, unlocks only of what the goroutine's side
@@ -2015,6 +2353,39 @@ func (s *sched) siteAt(pc uintptr) string {
 //go:norace
 func (s *sched) shortSiteOf(g *gstate) string { return shortSite(s.siteOf(g)) }
 
+// needSites: does anything read the sites of candidates and decisions as
+// they are made (a targeted strategy, a replay, a trace)? Otherwise they
+// are resolved when the Result is built: resolving a new call site
+// allocates, and a scheduling point must not (tests count allocations).
+//
+//go:norace
+func (s *sched) needSites() bool {
+	if s.replay != nil || s.cfg.Trace {
+		return true
+	}
+	_, ok := s.strat.(*Targeted)
+	return ok
+}
+
+// sitedDecision resolves the Site of decision i and returns it.
+//
+//go:norace
+func (s *sched) sitedDecision(i int) Decision {
+	d := &s.decisions[i]
+	if d.Site == "" && i < len(s.decPCs) {
+		for _, pc := range s.decPCs[i] {
+			if pc == 0 {
+				break
+			}
+			if site := s.siteAt(pc); site != "" {
+				d.Site = shortSite(site)
+				break
+			}
+		}
+	}
+	return *d
+}
+
 // rtPrefix is this package's import path followed by a dot.
 var rtPrefix = func() string {
 	pc, _, _, _ := runtime.Caller(0)
@@ -2062,7 +2433,10 @@ func isUserFunc(fn string) bool {
 //
 //go:norace
 func (s *sched) result() Result {
-	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: s.decisions,
+	for ; s.sited < len(s.decisions); s.sited++ {
+		s.sitedDecision(s.sited)
+	}
+	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started)}
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
@@ -2081,6 +2455,73 @@ func (s *sched) finish() {
 		s.diverged = "the run ended after " + strconv.Itoa(s.steps) + " of the schedule's " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
 	}
 	s.res = s.result()
+	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
+	s.decisions, s.decPCs = nil, nil
+	s.giveShadow()
+}
+
+// shadowBuf keeps the shadow maps and slabs from one schedule to the next
+// (one schedule runs at a time): made once with room for the objects of
+// most tests, so that meeting a new mutex or channel allocates nothing
+// inside code a test measures, and a schedule costs no allocation.
+var shadowBuf *sched
+
+//go:norace
+func (s *sched) takeShadow() {
+	b := shadowBuf
+	shadowBuf = nil
+	if b == nil {
+		s.mutexes, s.rws = make(map[unsafe.Pointer]*mutexState, shadowRoom), make(map[unsafe.Pointer]*rwState, shadowRoom)
+		s.wgs, s.onces = make(map[unsafe.Pointer]*int, shadowRoom), make(map[unsafe.Pointer]*onceState, shadowRoom)
+		s.conds, s.chans = make(map[unsafe.Pointer]*condState, shadowRoom), make(map[unsafe.Pointer]*chanState, shadowRoom)
+		s.objs = make(map[unsafe.Pointer]int, 4*shadowRoom)
+		s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
+		s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
+		s.slabs.wgs.buf = make([]int, 0, shadowRoom)
+		s.slabs.onces.buf = make([]onceState, 0, shadowRoom)
+		s.slabs.conds.buf = make([]condState, 0, shadowRoom)
+		s.slabs.chans.buf = make([]chanState, 0, shadowRoom)
+		return
+	}
+	s.mutexes, s.rws, s.wgs, s.onces, s.conds, s.chans, s.objs = b.mutexes, b.rws, b.wgs, b.onces, b.conds, b.chans, b.objs
+	s.slabs = b.slabs
+}
+
+// giveShadow empties the shadow maps and slabs and keeps them for the
+// next schedule.
+//
+//go:norace
+func (s *sched) giveShadow() {
+	for k := range s.mutexes {
+		delete(s.mutexes, k)
+	}
+	for k := range s.rws {
+		delete(s.rws, k)
+	}
+	for k := range s.wgs {
+		delete(s.wgs, k)
+	}
+	for k := range s.onces {
+		delete(s.onces, k)
+	}
+	for k := range s.conds {
+		delete(s.conds, k)
+	}
+	for k := range s.chans {
+		delete(s.chans, k)
+	}
+	for k := range s.objs {
+		delete(s.objs, k)
+	}
+	s.slabs.mutexes.reset()
+	s.slabs.rws.reset()
+	s.slabs.wgs.reset()
+	s.slabs.onces.reset()
+	s.slabs.conds.reset()
+	s.slabs.chans.reset()
+	b := &sched{mutexes: s.mutexes, rws: s.rws, wgs: s.wgs, onces: s.onces, conds: s.conds, chans: s.chans, objs: s.objs}
+	b.slabs = s.slabs
+	shadowBuf = b
 }
 
 // spawnCheck keeps unused-import checkers quiet on platforms where testing

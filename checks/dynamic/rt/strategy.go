@@ -22,6 +22,10 @@ type Candidate struct {
 	// Frames are the file.go:line of the callers of Site (user code only,
 	// innermost first); filled for targeted strategies only.
 	Frames []string
+	// at hashes the call stack of the operation: the scheduler fills Site
+	// only for strategies that read it (and when replaying), so that a
+	// scheduling point allocates nothing; events compare by at then.
+	at uint64
 }
 
 // Strategy decides schedules. It is only ever called from the scheduler
@@ -374,7 +378,7 @@ func (p *POS) Choose(n int, step int) int {
 }
 
 func sameEvent(a, b Candidate) bool {
-	return a.Op == b.Op && a.Site == b.Site && a.Obj == b.Obj
+	return a.Op == b.Op && a.Site == b.Site && a.at == b.at && a.Obj == b.Obj
 }
 
 // races reports whether two pending operations conflict: they touch a
@@ -569,7 +573,10 @@ func sortInts(a []int) {
 //go:norace
 func (s *sched) candidate(g *gstate) Candidate {
 	r := &g.req
-	c := Candidate{G: g.id, Op: r.op.String(), Site: s.shortSiteOf(g)}
+	c := Candidate{G: g.id, Op: r.op.String(), at: pcsHash(&r.pcs)}
+	if s.needSites() {
+		c.Site = s.shortSiteOf(g)
+	}
 	switch r.op {
 	case opLockerLock, opLockerUnlock:
 		op, p := lockerKind(r.locker)
@@ -590,6 +597,16 @@ func (s *sched) candidate(g *gstate) Candidate {
 		c.Frames = s.callerSites(g)
 	}
 	return c
+}
+
+// pcsHash hashes a call stack (FNV-1a).
+func pcsHash(pcs *[10]uintptr) uint64 {
+	h := uint64(14695981039346656037)
+	for _, pc := range pcs {
+		h ^= uint64(pc)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // callerSites returns file.go:line of the user frames of g's pending

@@ -8,7 +8,11 @@
 // leaves alone; leakcheck, with fakegoleak, a stand-in for
 // go.uber.org/goleak, which it leaves alone entirely), long but finite tests (bound), loops that spin
 // until a timer fires (spin), time.AfterFunc without a happens-before edge
-// (afterfunc), sync operations used as values (methodvalue) and range over
-// a channel in a file older than go1.23 (oldrange).
+// (afterfunc), sync operations used as values (methodvalue), range over
+// a channel in a file older than go1.23 (oldrange), a controlled sender
+// whose receiver polls outside control (poller), tests counting
+// allocations (allocs) or goroutines (numgoroutine), a pool of timers
+// that outlive their schedule (timerpool) and a timeout around a round
+// trip through a real TCP connection (realio).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite

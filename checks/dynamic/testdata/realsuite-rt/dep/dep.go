@@ -51,3 +51,29 @@ func WaitGone(fn string) bool {
 	}
 	return false
 }
+
+// Eventually plays testify's assert.Eventually: it calls cond on a
+// goroutine of its own every tick until cond holds or waitFor has passed
+// (real clock), and reports whether it held.
+func Eventually(cond func() bool, waitFor, tick time.Duration) bool {
+	res := make(chan bool, 1)
+	go func() {
+		timer := time.NewTimer(waitFor)
+		defer timer.Stop()
+		ticker := time.NewTicker(tick)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-timer.C:
+				res <- false
+				return
+			case <-ticker.C:
+				if cond() {
+					res <- true
+					return
+				}
+			}
+		}
+	}()
+	return <-res
+}
