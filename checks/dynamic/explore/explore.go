@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -163,6 +164,11 @@ type target struct {
 	cost, step time.Duration
 	// plainKeys are the keys of the unperturbed run's failures.
 	plainKeys map[string]bool
+	// plainGo is what plain go test did with the test, run when its
+	// unperturbed schedule failed (nil when it was not run), and
+	// plainSame the keys of the failures it had too.
+	plainGo   *plainOutcome
+	plainSame map[string]bool
 }
 
 // search is the state of one Run.
@@ -182,7 +188,8 @@ type search struct {
 	notes     []string
 	noted     map[string]bool // keys of noteOnce
 	noResults []string        // workers whose process ran nothing
-	deadline  time.Time       // end of the budget
+	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
+	deadline  time.Time            // end of the budget
 	hardStop  time.Time       // no process outlives it
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
 	shrinkUntil time.Time
@@ -221,7 +228,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		runRE = re
 	}
-	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}}
+	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
 	s.progress()
@@ -261,7 +268,18 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
 		}
 		endStage := s.stage(what)
-		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
+		// The plain go test binary (the package as it is) builds
+		// alongside: it decides what fails without interleave too.
+		pb := &plainBin{bin: filepath.Join(work, fmt.Sprintf("pkg%d.plain.test", len(bins)))}
+		s.plainBins[t.pkg.ImportPath] = pb
+		plainDone := make(chan struct{})
+		go func() {
+			defer close(plainDone)
+			pb.err = s.buildPlain(ctx, t.pkg, pb.bin)
+		}()
+		err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race)
+		<-plainDone
+		if err != nil {
 			var be *BuildError
 			if !errors.As(err, &be) {
 				return nil, err
@@ -403,7 +421,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	if len(noResults) > 0 && s.stats.Schedules == 0 && len(s.failures) == 0 {
 		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
 	}
-	res := &Result{Seed: opts.Seed, Notes: s.notes}
+	res := &Result{Seed: opts.Seed}
 	endStage := func(string) {}
 	if len(s.order) > 0 {
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
@@ -411,23 +429,34 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	defer endStage("")
 	for _, k := range s.order {
 		f, t := s.failures[k], s.owners[k]
+		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace &&
+			t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] {
+			// Under the scheduler with no preemption at all, but not
+			// under go test: what differs is the tool.
+			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s",
+				t.name, firstLine(f.message), t.plainGo.howPlain()))
+			continue
+		}
 		finding, err := s.finding(ctx, f, t)
 		if err != nil {
 			return nil, err
 		}
-		if t.plainKeys[f.key()] {
+		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace {
+			// The unperturbed schedule failed this way (a hang says so
+			// already; a race is a race on any schedule): plain go test
+			// decides.
 			switch {
-			case f.kind == checks.Leak:
-				// A leak on the unperturbed schedule is the test's own
-				// (it never closes what it starts): plain go test does
-				// not see it, and no interleaving causes it.
+			case t.plainGo == nil || t.plainGo.err != nil:
+				why := "it was not run: the budget ran out"
+				if t.plainGo != nil {
+					why = firstLine(t.plainGo.err.Error())
+				}
+				finding.Message += " (the unperturbed schedule fails this way too; plain go test could not tell whether it does: " + why + ")"
+			case t.plainSame[f.key()] && f.kind == checks.Deadlock:
+				finding.Message += " (plain go test hangs here too)"
+			default: // plain go test fails this way too
 				res.Plain = append(res.Plain, finding)
 				continue
-			case f.kind != checks.DataRace && !f.isHang():
-				// Plain go test would most likely fail too; still a
-				// finding (a hang says so already; a race is a race
-				// on any schedule).
-				finding.Message += " (the unperturbed schedule fails this way too)"
 			}
 		}
 		res.Findings = append(res.Findings, finding)
@@ -435,6 +464,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	checks.Sort(res.Findings)
 	checks.Sort(res.Plain)
 	s.mu.Lock()
+	res.Notes = s.notes
 	s.stats.Findings = len(res.Findings)
 	s.stats.Current = ""
 	res.Stats = s.snapshot()
@@ -674,6 +704,62 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 	t.plainKeys = keys
 	s.mu.Unlock()
 	s.afterProcess(ctx, t, out, s.deadline)
+	s.checkPlain(ctx, t, keys)
+}
+
+// checkPlain runs t under plain go test when its unperturbed schedule
+// failed in a way plain go test can tell (not a race, which is a finding
+// on any schedule, nor a hang or the step bound), and records which of
+// those failures plain go test has too.
+func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool) {
+	s.mu.Lock()
+	var fs []*failure
+	for k := range keys {
+		f := s.failures[t.name+"|"+k]
+		for _, pc := range s.crashes {
+			if f == nil && pc.t == t && pc.f.key() == k {
+				f = pc.f
+			}
+		}
+		if f != nil && f.kind != checks.DataRace && !f.isHang() && !f.isLivelock() {
+			fs = append(fs, f)
+		}
+	}
+	pb := s.plainBins[t.pkg.ImportPath]
+	s.mu.Unlock()
+	if len(fs) == 0 || pb == nil {
+		return
+	}
+	if pb.err != nil {
+		s.mu.Lock()
+		t.plainGo = &plainOutcome{err: pb.err}
+		s.mu.Unlock()
+		return
+	}
+	// Long enough for a test that passes; a deadlock needs only to be
+	// seen hanging once.
+	timeout := min(max(2*t.cost, 10*time.Second), time.Until(s.deadline))
+	if timeout < time.Second {
+		return // the budget is spent: not decided
+	}
+	n := 1
+	for _, f := range fs {
+		if f.kind != checks.Deadlock {
+			n = plainRuns
+		}
+	}
+	same := map[string]bool{}
+	out := s.runPlain(ctx, t, pb.bin, n, timeout, func(r plainRun) bool {
+		for _, f := range fs {
+			if sameAsPlain(f, r, t.pkg.Dir) {
+				same[f.key()] = true
+			}
+		}
+		return len(same) == len(fs)
+	})
+	s.mu.Lock()
+	t.plainGo, t.plainSame = out, same
+	s.mu.Unlock()
 }
 
 // budgetShares returns each test's share of the search: half by weight,
@@ -784,7 +870,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 	for _, r := range out.results {
 		byIndex[r.Index] = r
 		if f, ok := fromResult(r); ok {
-			withLog(f, out.logs[r.Index])
+			withLog(f, out.logs[r.Index], t.pkg.Dir)
 			if raceEcho(f) {
 				continue
 			}
@@ -896,12 +982,45 @@ func crashFailure(out *childOutcome, byIndex map[int]rt.Result) *failure {
 }
 
 // withLog adds the test's own words to a test failure whose message says
-// only that it failed.
-func withLog(f *failure, log string) {
-	if f.kind != checks.TestFailure || log == "" || strings.Contains(f.message, log) {
+// only that it failed: the first entry the test logged that is not a
+// t.Log or t.Logf call (read from the source line the entry names, under
+// dir), else the first entry.
+func withLog(f *failure, logs []string, dir string) {
+	if f.kind != checks.TestFailure || len(logs) == 0 {
+		return
+	}
+	log := failureEntry(logs, dir)
+	if strings.Contains(f.message, log) {
 		return
 	}
 	f.message = strings.TrimSuffix(f.message, ": ") + ": " + log
+}
+
+// logCallRE matches a call of testing's Log or Logf, which logs without
+// failing.
+var logCallRE = regexp.MustCompile(`\.Logf?\(`)
+
+// entrySiteRE reads the "file.go:12: " an entry starts with.
+var entrySiteRE = regexp.MustCompile(`^(\S+\.go):(\d+): `)
+
+// failureEntry picks the log entry that says why a test failed.
+func failureEntry(logs []string, dir string) string {
+	for _, e := range logs {
+		m := entrySiteRE.FindStringSubmatch(e)
+		if m == nil {
+			return e
+		}
+		n, _ := strconv.Atoi(m[2])
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		src := sourceLine(file, n)
+		if src == "" || !logCallRE.MatchString(src) {
+			return e
+		}
+	}
+	return logs[0]
 }
 
 // relSite makes the file of a "file:line" site relative to root when it is

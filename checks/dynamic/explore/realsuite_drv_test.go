@@ -70,9 +70,33 @@ var drvCases = []drvCase{
 		name:      "fails without interleave too",
 		pkg:       "hygiene",
 		budget:    3 * time.Second,
-		want:      map[string]checks.FailureKind{"TestForgetsClose": "", "TestDropsReply": checks.Leak},
-		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:62"},
-		wantPlain: map[string]checks.FailureKind{"TestForgetsClose": checks.Leak},
+		want: map[string]checks.FailureKind{
+			"TestForgetsClose": "", "TestDropsReply": checks.Leak,
+			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": "",
+		},
+		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:64"},
+		wantPlain: map[string]checks.FailureKind{"TestForgetsClose": checks.Leak, "TestFailsByItself": checks.TestFailure},
+		check: func(t *testing.T, res *Result) {
+			// Decided by plain go test: the leak it does not have is
+			// the tool's, in a note.
+			noted := false
+			for _, n := range res.Notes {
+				if strings.HasPrefix(n, "TestLeaksOnlyUnderTheTool: not reported, most likely the tool's doing") &&
+					strings.Contains(n, "plain go test") && strings.Contains(n, "passed") {
+					noted = true
+				}
+			}
+			if !noted {
+				t.Errorf("no note says TestLeaksOnlyUnderTheTool's leak is the tool's: %q", res.Notes)
+			}
+			// The failure's words are the assertion's, not the log
+			// line before it.
+			for _, f := range res.Plain {
+				if f.Test == "TestFailsByItself" && !strings.Contains(f.Message, "hygiene_test.go:91: Get(a) = 0, want 1") {
+					t.Errorf("TestFailsByItself: message %q, want the Errorf's", f.Message)
+				}
+			}
+		},
 	},
 	{
 		// Mechanism 9: a call that never returns, on every schedule; the
@@ -253,7 +277,7 @@ func TestKeyIgnoresStuckLine(t *testing.T) {
 // lines of its first log entry (testify's Error and Messages, goleak's
 // goroutine list), and stop at the next entry.
 func TestStdoutKeepsDetails(t *testing.T) {
-	p := &stdoutParser{cur: -1, logs: map[int]string{}, indent: -1}
+	p := &stdoutParser{cur: -1, logs: map[int][]string{}, indent: -1}
 	out := "=== RUN   TestInterleaveDriver/schedule-3\n" +
 		"    a_test.go:12: \n" +
 		"        \tError Trace:\ta_test.go:12\n" +
@@ -261,7 +285,7 @@ func TestStdoutKeepsDetails(t *testing.T) {
 		"    a_test.go:13: second entry\n" +
 		"--- FAIL: TestInterleaveDriver/schedule-3 (0.00s)\n"
 	p.Write([]byte(out))
-	got := p.logs[3]
+	got := p.logs[3][0]
 	for _, want := range []string{"a_test.go:12:", "Error Trace:", "Should be true"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("log %q lacks %q", got, want)
