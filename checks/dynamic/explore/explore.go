@@ -186,11 +186,11 @@ type search struct {
 	owners    map[string]*target
 	crashes   []pendingCrash
 	notes     []string
-	noted     map[string]bool // keys of noteOnce
-	noResults []string        // workers whose process ran nothing
+	noted     map[string]bool      // keys of noteOnce
+	noResults []string             // workers whose process ran nothing
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
 	deadline  time.Time            // end of the budget
-	hardStop  time.Time       // no process outlives it
+	hardStop  time.Time            // no process outlives it
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
 	shrinkUntil time.Time
 }

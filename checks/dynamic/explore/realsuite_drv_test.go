@@ -67,9 +67,9 @@ var drvCases = []drvCase{
 		// Mechanism 11: a leak on every schedule, the unperturbed one
 		// included, is the test's own; a leak on some schedules is a
 		// finding.
-		name:      "fails without interleave too",
-		pkg:       "hygiene",
-		budget:    3 * time.Second,
+		name:   "fails without interleave too",
+		pkg:    "hygiene",
+		budget: 3 * time.Second,
 		want: map[string]checks.FailureKind{
 			"TestForgetsClose": "", "TestDropsReply": checks.Leak,
 			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": "",
