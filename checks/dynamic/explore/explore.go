@@ -169,6 +169,10 @@ type target struct {
 	// plainSame the keys of the failures it had too.
 	plainGo   *plainOutcome
 	plainSame map[string]bool
+	// plainStopped is set while the unperturbed run has not finished
+	// (stopped at its share, or not run yet): the test is not searched.
+	plainStopped bool
+	stopReason   string
 }
 
 // search is the state of one Run.
@@ -373,29 +377,22 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// worker; a test's slice is its share of what is left, half by weight
 	// alone and half by weight times measured cost, so a slow test gets
 	// schedules too, and time one test does not use goes to the others.
-	shares, costs := budgetShares(targets)
-	for i, t := range targets {
+	var searched []*target
+	for _, t := range targets {
+		if !t.plainStopped {
+			searched = append(searched, t)
+		}
+	}
+	shares, costs := budgetShares(searched)
+	for i, t := range searched {
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 {
 			break
 		}
-		var rest float64
-		var reserve time.Duration // one process of each test still to come
-		for j, x := range shares[i:] {
-			rest += x
-			if j > 0 {
-				reserve += costs[i+j]
-			}
-		}
-		left := time.Until(s.deadline)
-		slice := time.Duration(float64(left) * shares[i] / rest)
-		if slice > left-reserve {
-			// Leave the tests after this one a process each.
-			slice = max(left-reserve, 0)
-		}
+		slice := searchSlice(time.Until(s.deadline), shares[i:], costs[i:])
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()
-		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(targets), slice.Round(100*time.Millisecond)))
+		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(searched), slice.Round(100*time.Millisecond)))
 		began := time.Now()
 		s.searchTest(ctx, t, began.Add(slice))
 		// A crash is confirmed in a fresh process right away, inside the
@@ -634,32 +631,71 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 }
 
 // plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time, within the first half of the budget: a test
-// left without one is searched all the same, with the mean cost.
+// process, Workers at a time, in two passes. The first, within the first
+// half of the budget, gives each test its fair part of what is left of
+// that half: a slow test cannot eat the others' turn. The second runs
+// again, within half of what is then left, the tests the first stopped
+// (or never reached), each with at least the full watchdog, so that a
+// test that really never returns is found whatever its share. A test
+// whose unperturbed run never finishes is not searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
+	for _, t := range targets {
+		t.plainStopped = true
+	}
+	half := s.start.Add(s.opts.Budget / 2)
+	s.plainPass(ctx, targets, half, 0, false)
+	var again []*target
+	for _, t := range targets {
+		if t.plainStopped {
+			again = append(again, t)
+		}
+	}
+	if len(again) == 0 {
+		return
+	}
+	end := time.Now().Add(time.Until(s.deadline) / 2)
+	s.plainPass(ctx, again, end, s.opts.StepTimeout+time.Second, true)
+	for _, t := range again {
+		if t.plainStopped {
+			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run did not finish within its share of the budget (%s)", t.name, t.stopReason))
+		}
+	}
+}
+
+// plainPass runs the unperturbed runs of targets until end, Workers at a
+// time; each may take its fair part of what is left until end (its slot),
+// and at least floor. In the last pass a test stopped early gets its
+// notes; in the first, it is only marked stopped.
+func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, floor time.Duration, last bool) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
-	half := s.start.Add(s.opts.Budget / 2)
-	for _, t := range targets {
-		if ctx.Err() != nil || time.Until(half) <= 0 {
+	for i, t := range targets {
+		if ctx.Err() != nil || time.Until(end) <= 0 {
 			break
 		}
 		sem <- struct{}{}
+		// What is left until end, shared by the tests not started yet
+		// (the running ones hold theirs).
+		slot := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(len(targets)-i))
+		slot = min(max(slot, floor), time.Until(end))
+		if slot <= 0 {
+			<-sem
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			s.plainRun(ctx, t)
+			s.plainRun(ctx, t, slot, last)
 		}()
 	}
 	wg.Wait()
 }
 
-// plainRun runs t's unperturbed schedule and measures its cost. It may
-// take twice the test's even share of the budget, and never less than the
-// full watchdog: a test that really never returns is found here, whatever
-// its share, while a long one is stopped (its cost then unknown).
-func (s *search) plainRun(ctx context.Context, t *target) {
-	limit := time.Now().Add(max(2*s.opts.Budget/time.Duration(len(s.stats.Tests)), s.opts.StepTimeout+childGrace))
+// plainRun runs t's unperturbed schedule for at most slot and measures its
+// cost. A run stopped at the end of its slot (before the full watchdog)
+// is, unless last, only marked: a later pass may run it again.
+func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, last bool) {
+	limit := time.Now().Add(slot)
 	hard := limit.Add(childGrace)
 	if limit.After(s.deadline) {
 		limit = s.deadline
@@ -680,7 +716,6 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 			Deadline:    limit,
 			StepTimeout: s.opts.StepTimeout,
 		},
-		onResult: func(r rt.Result) { s.counted(t, r) },
 	}
 	began := time.Now()
 	out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
@@ -689,14 +724,37 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 		s.note(fmt.Sprintf("%s: %v", t.name, err))
 		return
 	}
+	s.mu.Lock()
+	t.stats.Elapsed += cost
+	s.mu.Unlock()
 	plain := ""
+	stopped := out.killed
 	for _, r := range out.results {
 		plain = r.Outcome
+		if r.Watchdog > 0 && r.Watchdog < s.opts.StepTimeout {
+			stopped = true // the budget's watchdog, not the full one
+		}
+	}
+	if plain == "" && out.crashed < 0 {
+		stopped = true
+	}
+	if stopped && !last {
+		s.mu.Lock()
+		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
+		s.mu.Unlock()
+		return
+	}
+	for _, r := range out.results {
+		s.counted(t, r)
 	}
 	s.mu.Lock()
-	t.cost = cost
-	t.stats.Cost = cost
-	t.stats.Elapsed += cost
+	t.plainStopped = stopped
+	if stopped {
+		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
+	} else {
+		t.cost = cost
+		t.stats.Cost = cost
+	}
 	t.stats.Plain = plain
 	s.mu.Unlock()
 	keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
@@ -760,6 +818,24 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 	s.mu.Lock()
 	t.plainGo, t.plainSame = out, same
 	s.mu.Unlock()
+}
+
+// searchSlice is the wall time the first of the tests still to search
+// gets out of left: its share of what is left, at least enough for one
+// process of one schedule, and never so much that a test after it cannot
+// run one process (costs are the measured cost of each).
+func searchSlice(left time.Duration, shares []float64, costs []time.Duration) time.Duration {
+	var rest float64
+	var reserve time.Duration
+	for j, x := range shares {
+		rest += x
+		if j > 0 {
+			reserve += costs[j]
+		}
+	}
+	slice := time.Duration(float64(left) * shares[0] / rest)
+	one := costs[0] + costs[0]/5 + 100*time.Millisecond
+	return max(min(max(slice, one), left-reserve), 0)
 }
 
 // budgetShares returns each test's share of the search: half by weight,

@@ -347,3 +347,31 @@ func TestOldLanguageVersion(t *testing.T) {
 		t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
 	}
 }
+
+// TestSearchSlice: a test gets its share of what is left, at least one
+// process of one schedule, and never so much that a test after it cannot
+// run one.
+func TestSearchSlice(t *testing.T) {
+	ms := time.Millisecond
+	// Even shares, cheap tests: the share.
+	if got := searchSlice(10*time.Second, []float64{0.5, 0.5}, []time.Duration{ms, ms}); got != 5*time.Second {
+		t.Errorf("even split: %v, want 5s", got)
+	}
+	// A slow test whose share is shorter than one schedule gets one.
+	got := searchSlice(10*time.Second, []float64{0.01, 0.99}, []time.Duration{2 * time.Second, ms})
+	if got < 2*time.Second {
+		t.Errorf("slow test: %v, shorter than its one schedule", got)
+	}
+	// But not at the expense of the one process each later test needs.
+	got = searchSlice(3*time.Second, []float64{0.9, 0.05, 0.05}, []time.Duration{ms, time.Second, time.Second})
+	if got > time.Second {
+		t.Errorf("first of three: %v, leaves the other two less than their cost", got)
+	}
+	// The last test takes what is left.
+	if got := searchSlice(4*time.Second, []float64{0.2}, []time.Duration{ms}); got != 4*time.Second {
+		t.Errorf("last test: %v, want all 4s", got)
+	}
+	if got := searchSlice(time.Second, []float64{0.5, 0.5}, []time.Duration{ms, 2 * time.Second}); got != 0 {
+		t.Errorf("no room: %v, want 0", got)
+	}
+}
