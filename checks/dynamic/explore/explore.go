@@ -388,7 +388,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 {
 			break
 		}
-		slice := searchSlice(time.Until(s.deadline), shares[i:], costs[i:])
+		slice := searchSlice(time.Until(s.deadline)-s.shrinkReserve(), shares[i:], costs[i:])
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()
@@ -631,33 +631,48 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 }
 
 // plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time, in two passes. The first, within the first
-// half of the budget, gives each test its fair part of what is left of
-// that half: a slow test cannot eat the others' turn. The second runs
-// again, within half of what is then left, the tests the first stopped
-// (or never reached), each with at least the full watchdog, so that a
-// test that really never returns is found whatever its share. A test
-// whose unperturbed run never finishes is not searched (a note says so).
+// process, Workers at a time, in three passes. The first, within the
+// first half of the budget, gives each test its fair part of what is left
+// of that half and stops it there: a slow test cannot eat the others'
+// turn. The second gives the tests the first did not reach theirs, within
+// half of what is then left. The third runs again the tests stopped
+// before, within half of what is then left, each with at least the full
+// watchdog, so that a test that really never returns is found whatever
+// its share. A test whose unperturbed run never finishes is not searched
+// (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
 	}
-	half := s.start.Add(s.opts.Budget / 2)
-	s.plainPass(ctx, targets, half, 0, false)
+	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/2), 0, false)
+	var unrun, stopped []*target
+	for _, t := range targets {
+		switch {
+		case t.stopReason == "" && t.plainStopped:
+			unrun = append(unrun, t)
+		case t.plainStopped:
+			stopped = append(stopped, t)
+		}
+	}
+	if len(unrun) > 0 {
+		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/2), 0, false)
+	}
 	var again []*target
 	for _, t := range targets {
-		if t.plainStopped {
+		if t.plainStopped && t.stopReason != "" {
 			again = append(again, t)
 		}
 	}
-	if len(again) == 0 {
-		return
+	if len(again) > 0 {
+		s.plainPass(ctx, again, time.Now().Add(time.Until(s.deadline)/2), s.opts.StepTimeout+time.Second, true)
 	}
-	end := time.Now().Add(time.Until(s.deadline) / 2)
-	s.plainPass(ctx, again, end, s.opts.StepTimeout+time.Second, true)
-	for _, t := range again {
+	for _, t := range targets {
 		if t.plainStopped {
-			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run did not finish within its share of the budget (%s)", t.name, t.stopReason))
+			why := "not run: the budget ran out first"
+			if t.stopReason != "" {
+				why = "did not finish within its share of the budget (" + t.stopReason + ")"
+			}
+			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run %s", t.name, why))
 		}
 	}
 }
@@ -665,7 +680,7 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 // plainPass runs the unperturbed runs of targets until end, Workers at a
 // time; each may take its fair part of what is left until end (its slot),
 // and at least floor. In the last pass a test stopped early gets its
-// notes; in the first, it is only marked stopped.
+// notes; before it, it is stopped at the end of its slot and only marked.
 func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, floor time.Duration, last bool) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
@@ -697,6 +712,10 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, last bool) {
 	limit := time.Now().Add(slot)
 	hard := limit.Add(childGrace)
+	if !last {
+		// Its result is not used if it runs past its slot.
+		hard = limit.Add(time.Second / 2)
+	}
 	if limit.After(s.deadline) {
 		limit = s.deadline
 	}
@@ -818,6 +837,17 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 	s.mu.Lock()
 	t.plainGo, t.plainSame = out, same
 	s.mu.Unlock()
+}
+
+// shrinkReserve is the part of the budget left for shrinking and telling
+// the failures found so far (none when there are none).
+func (s *search) shrinkReserve() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.order) == 0 && len(s.crashes) == 0 {
+		return 0
+	}
+	return min(shrinkTime, s.opts.Budget/10)
 }
 
 // searchSlice is the wall time the first of the tests still to search
