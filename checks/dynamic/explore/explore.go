@@ -127,11 +127,12 @@ type Result struct {
 	// Notes are things the user should know that are not findings: a test
 	// whose process hung, a crash that did not reproduce.
 	Notes []string
-	// Plain are the leaks the unperturbed schedule has too: they do not
-	// depend on the interleaving and plain go test does not see them
-	// ("fails without interleave too"), so they are not findings. Each
-	// still has its schedule file. Other failures of the unperturbed
-	// schedule stay findings and say so.
+	// Plain are the failures of the unperturbed schedule that plain go
+	// test has too (the same leaked goroutines, a failure at the same
+	// line, a panic at the same site): they do not depend on the
+	// interleaving ("fails without interleave too"), so they are not
+	// findings. Each still has its schedule file. A failure of the
+	// unperturbed schedule that plain go test does not have is a note.
 	Plain []checks.Finding
 }
 
@@ -173,6 +174,9 @@ type target struct {
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool
 	stopReason   string
+	// stuckAtStop is set when the unperturbed run was stopped with a
+	// goroutine stuck (a hang, perhaps), not while it made progress.
+	stuckAtStop bool
 }
 
 // search is the state of one Run.
@@ -426,17 +430,18 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	defer endStage("")
 	for _, k := range s.order {
 		f, t := s.failures[k], s.owners[k]
-		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace &&
-			t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] {
-			// Under the scheduler with no preemption at all, but not
-			// under go test: what differs is the tool.
-			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s",
-				t.name, firstLine(f.message), t.plainGo.howPlain()))
-			continue
-		}
 		finding, err := s.finding(ctx, f, t)
 		if err != nil {
 			return nil, err
+		}
+		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace &&
+			t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] {
+			// Under the scheduler with no preemption at all, but not
+			// under go test: most likely what differs is the tool (or
+			// an order the real runtime rarely takes).
+			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
+				t.name, firstLine(f.message), t.plainGo.howPlain(), finding.Replay))
+			continue
 		}
 		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace {
 			// The unperturbed schedule failed this way (a hang says so
@@ -631,40 +636,37 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 }
 
 // plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time, in three passes. The first, within the
-// first half of the budget, gives each test its fair part of what is left
-// of that half and stops it there: a slow test cannot eat the others'
+// process, Workers at a time, in up to three passes. The first, within the
+// first third of the budget, gives each test its fair part of what is left
+// of that third and stops it there: a slow test cannot eat the others'
 // turn. The second gives the tests the first did not reach theirs, within
-// half of what is then left. The third runs again the tests stopped
-// before, within half of what is then left, each with at least the full
-// watchdog, so that a test that really never returns is found whatever
-// its share. A test whose unperturbed run never finishes is not searched
-// (a note says so).
+// a third of what is then left. The third runs again, within a third of
+// what is then left, the tests stopped with a goroutine stuck, each with at
+// least the full watchdog, so that a test that really never returns is
+// found whatever its share. A test whose unperturbed run does not finish
+// within its share is not searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
 	}
-	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/2), 0, false)
-	var unrun, stopped []*target
+	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), 0, false)
+	var unrun []*target
 	for _, t := range targets {
-		switch {
-		case t.stopReason == "" && t.plainStopped:
+		if t.stopReason == "" && t.plainStopped {
 			unrun = append(unrun, t)
-		case t.plainStopped:
-			stopped = append(stopped, t)
 		}
 	}
 	if len(unrun) > 0 {
-		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/2), 0, false)
+		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), 0, false)
 	}
 	var again []*target
 	for _, t := range targets {
-		if t.plainStopped && t.stopReason != "" {
+		if t.plainStopped && t.stuckAtStop {
 			again = append(again, t)
 		}
 	}
 	if len(again) > 0 {
-		s.plainPass(ctx, again, time.Now().Add(time.Until(s.deadline)/2), s.opts.StepTimeout+time.Second, true)
+		s.plainPass(ctx, again, time.Now().Add(time.Until(s.deadline)/3), s.opts.StepTimeout+time.Second, true)
 	}
 	for _, t := range targets {
 		if t.plainStopped {
@@ -713,8 +715,11 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, la
 	limit := time.Now().Add(slot)
 	hard := limit.Add(childGrace)
 	if !last {
-		// Its result is not used if it runs past its slot.
-		hard = limit.Add(time.Second / 2)
+		// Stopped at the end of its slot: the runtime reports a goroutine
+		// stuck then (it waits half a second past its deadline), a
+		// schedule still making progress is killed.
+		limit = limit.Add(-min(slot/2, 500*time.Millisecond))
+		hard = limit.Add(time.Second)
 	}
 	if limit.After(s.deadline) {
 		limit = s.deadline
@@ -760,6 +765,9 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, la
 	if stopped && !last {
 		s.mu.Lock()
 		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
+		for _, r := range out.results {
+			t.stuckAtStop = t.stuckAtStop || r.Watchdog > 0
+		}
 		s.mu.Unlock()
 		return
 	}
@@ -923,7 +931,9 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	s.mu.Lock()
 	last := stop.Add(-t.step)
 	s.mu.Unlock()
-	hard := stop.Add(childGrace)
+	// The schedule in flight at stop may finish, for a moment: a test
+	// never runs long past its slice.
+	hard := stop.Add(min(max(time.Until(stop)/2, 250*time.Millisecond), childGrace))
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
