@@ -177,6 +177,7 @@ type target struct {
 	// stuckAtStop is set when the unperturbed run was stopped with a
 	// goroutine stuck (a hang, perhaps), not while it made progress.
 	stuckAtStop bool
+	slot        time.Duration // of its last unperturbed run
 }
 
 // search is the state of one Run.
@@ -643,13 +644,14 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // a third of what is then left. The third runs again, within a third of
 // what is then left, the tests stopped with a goroutine stuck, each with at
 // least the full watchdog, so that a test that really never returns is
-// found whatever its share. A test whose unperturbed run does not finish
+// found whatever its share, and the slow ones when their part of it is at
+// least twice what they had. A test whose unperturbed run does not finish
 // within its share is not searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
 	}
-	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), 0, false)
+	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), nil, false)
 	var unrun []*target
 	for _, t := range targets {
 		if t.stopReason == "" && t.plainStopped {
@@ -657,16 +659,34 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		}
 	}
 	if len(unrun) > 0 {
-		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), 0, false)
+		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil, false)
 	}
-	var again []*target
+	// The third pass: the stuck ones, and the slow ones if their part of
+	// it is at least twice the slot they were stopped at.
+	end := time.Now().Add(time.Until(s.deadline) / 3)
+	var stuck, slow []*target
 	for _, t := range targets {
-		if t.plainStopped && t.stuckAtStop {
-			again = append(again, t)
+		switch {
+		case t.plainStopped && t.stuckAtStop:
+			stuck = append(stuck, t)
+		case t.plainStopped && t.stopReason != "":
+			slow = append(slow, t)
 		}
 	}
-	if len(again) > 0 {
-		s.plainPass(ctx, again, time.Now().Add(time.Until(s.deadline)/3), s.opts.StepTimeout+time.Second, true)
+	if n := len(stuck) + len(slow); n > 0 {
+		part := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(n))
+		again := stuck
+		for _, t := range slow {
+			if part >= 2*t.slot {
+				again = append(again, t)
+			}
+		}
+		s.plainPass(ctx, again, end, func(t *target) time.Duration {
+			if t.stuckAtStop {
+				return s.opts.StepTimeout + time.Second
+			}
+			return 0
+		}, true)
 	}
 	for _, t := range targets {
 		if t.plainStopped {
@@ -681,9 +701,9 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 
 // plainPass runs the unperturbed runs of targets until end, Workers at a
 // time; each may take its fair part of what is left until end (its slot),
-// and at least floor. In the last pass a test stopped early gets its
+// and at least floor(t) when floor is set. In the last pass a test stopped early gets its
 // notes; before it, it is stopped at the end of its slot and only marked.
-func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, floor time.Duration, last bool) {
+func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, floor func(*target) time.Duration, last bool) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
 	for i, t := range targets {
@@ -694,7 +714,11 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 		// What is left until end, shared by the tests not started yet
 		// (the running ones hold theirs).
 		slot := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(len(targets)-i))
-		slot = min(max(slot, floor), time.Until(end))
+		if floor != nil {
+			slot = max(slot, floor(t))
+		}
+		slot = min(slot, time.Until(end))
+		t.slot = slot
 		if slot <= 0 {
 			<-sem
 			break
@@ -933,7 +957,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	s.mu.Unlock()
 	// The schedule in flight at stop may finish, for a moment: a test
 	// never runs long past its slice.
-	hard := stop.Add(min(max(time.Until(stop)/2, 250*time.Millisecond), childGrace))
+	hard := stop.Add(min(max(time.Until(stop)/2, time.Second), childGrace))
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
