@@ -645,7 +645,7 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // what is then left, the tests stopped with a goroutine stuck, each with at
 // least the full watchdog, so that a test that really never returns is
 // found whatever its share, and the slow ones when their part of it is at
-// least twice what they had. A test whose unperturbed run does not finish
+// least twice what they had (but no more than four times). A test whose unperturbed run does not finish
 // within its share is not searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
@@ -681,11 +681,15 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 				again = append(again, t)
 			}
 		}
-		s.plainPass(ctx, again, end, func(t *target) time.Duration {
+		first := map[*target]time.Duration{}
+		for _, t := range again {
+			first[t] = t.slot
+		}
+		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
 			if t.stuckAtStop {
-				return s.opts.StepTimeout + time.Second
+				return max(slot, s.opts.StepTimeout+time.Second)
 			}
-			return 0
+			return min(slot, 4*first[t]) // a slow one: bounded
 		}, true)
 	}
 	for _, t := range targets {
@@ -701,9 +705,9 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 
 // plainPass runs the unperturbed runs of targets until end, Workers at a
 // time; each may take its fair part of what is left until end (its slot),
-// and at least floor(t) when floor is set. In the last pass a test stopped early gets its
+// as adjust(t, slot) changes it when set. In the last pass a test stopped early gets its
 // notes; before it, it is stopped at the end of its slot and only marked.
-func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, floor func(*target) time.Duration, last bool) {
+func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, adjust func(t *target, slot time.Duration) time.Duration, last bool) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
 	for i, t := range targets {
@@ -714,8 +718,8 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 		// What is left until end, shared by the tests not started yet
 		// (the running ones hold theirs).
 		slot := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(len(targets)-i))
-		if floor != nil {
-			slot = max(slot, floor(t))
+		if adjust != nil {
+			slot = adjust(t, slot)
 		}
 		slot = min(slot, time.Until(end))
 		t.slot = slot
@@ -736,15 +740,11 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 // cost. A run stopped at the end of its slot (before the full watchdog)
 // is, unless last, only marked: a later pass may run it again.
 func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, last bool) {
-	limit := time.Now().Add(slot)
-	hard := limit.Add(childGrace)
-	if !last {
-		// Stopped at the end of its slot: the runtime reports a goroutine
-		// stuck then (it waits half a second past its deadline), a
-		// schedule still making progress is killed.
-		limit = limit.Add(-min(slot/2, 500*time.Millisecond))
-		hard = limit.Add(time.Second)
-	}
+	// Stopped at the end of its slot: the runtime reports a goroutine
+	// stuck then (it waits half a second past its deadline), a schedule
+	// still making progress is killed.
+	limit := time.Now().Add(slot - min(slot/2, 500*time.Millisecond))
+	hard := limit.Add(time.Second)
 	if limit.After(s.deadline) {
 		limit = s.deadline
 	}
