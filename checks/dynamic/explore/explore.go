@@ -645,8 +645,9 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // what is then left, the tests stopped with a goroutine stuck, each with at
 // least the full watchdog, so that a test that really never returns is
 // found whatever its share, and the slow ones when their part of it is at
-// least twice what they had (but no more than four times). A test whose unperturbed run does not finish
-// within its share is not searched (a note says so).
+// least twice what they had (but no more than four times). A test whose
+// unperturbed run does not finish within its share is not searched (a
+// note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
@@ -705,8 +706,8 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 
 // plainPass runs the unperturbed runs of targets until end, Workers at a
 // time; each may take its fair part of what is left until end (its slot),
-// as adjust(t, slot) changes it when set. In the last pass a test stopped early gets its
-// notes; before it, it is stopped at the end of its slot and only marked.
+// as adjust(t, slot) changes it when set. In the last pass a test stopped
+// early gets its notes; before it, it is only marked.
 func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, adjust func(t *target, slot time.Duration) time.Duration, last bool) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
