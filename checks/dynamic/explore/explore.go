@@ -375,13 +375,14 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	s.deadline = s.start.Add(opts.Budget)
 	s.hardStop = s.deadline.Add(overrunSlack(opts.Budget))
 	// First every test's unperturbed schedule, each in a fresh process:
-	// its failures are the ones that do not depend on the interleaving,
-	// and its wall time is the test's measured cost.
+	// its wall time is the test's measured cost, and plain go test decides
+	// which of its failures fail without interleave too.
 	s.plainRuns(ctx, targets)
-	// Then the search. Tests run one after another, each with every
-	// worker; a test's slice is its share of what is left, half by weight
-	// alone and half by weight times measured cost, so a slow test gets
-	// schedules too, and time one test does not use goes to the others.
+	// Then the search of the tests whose unperturbed run finished. Tests
+	// run one after another, each with every worker; a test's slice is its
+	// share of what is left, half by weight alone and half by weight times
+	// measured cost, at least one process when that leaves the tests after
+	// it theirs; time one test does not use goes to the others.
 	var searched []*target
 	for _, t := range targets {
 		if !t.plainStopped {
