@@ -178,6 +178,7 @@ type target struct {
 	// goroutine stuck (a hang, perhaps), not while it made progress.
 	stuckAtStop bool
 	slot        time.Duration // of its last unperturbed run
+	ranNothing  bool          // its binary exited without running a schedule
 }
 
 // search is the state of one Run.
@@ -671,7 +672,7 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		switch {
 		case t.plainStopped && t.stuckAtStop:
 			stuck = append(stuck, t)
-		case t.plainStopped && t.stopReason != "":
+		case t.plainStopped && t.stopReason != "" && !t.ranNothing:
 			slow = append(slow, t)
 		}
 	}
@@ -698,7 +699,10 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		if t.plainStopped {
 			why := "not run: the budget ran out first"
 			if t.stopReason != "" {
-				why = "did not finish within its share of the budget (" + t.stopReason + ")"
+				why = "did not finish before the end of its share of the budget (" + t.stopReason + ")"
+				if t.ranNothing {
+					why = "did not run: " + t.stopReason
+				}
 			}
 			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run %s", t.name, why))
 		}
@@ -788,7 +792,22 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, la
 	if plain == "" && out.crashed < 0 {
 		stopped = true
 	}
+	if !out.killed && out.started == 0 && len(out.results) == 0 {
+		// The binary ran nothing and exited (a skip, a TestMain that
+		// does not run the tests): said once, not retried.
+		s.afterProcess(ctx, t, out, s.deadline)
+		s.mu.Lock()
+		t.stopReason = "the test binary ran no schedule"
+		t.ranNothing = true
+		s.mu.Unlock()
+		return
+	}
 	if stopped && !last {
+		if out.started == 0 && len(out.results) == 0 {
+			// Hung before its first schedule: if no test runs anything,
+			// the search fails with this.
+			s.afterProcess(ctx, t, out, s.deadline)
+		}
 		s.mu.Lock()
 		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
 		for _, r := range out.results {

@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,6 +52,7 @@ type plainOutcome struct {
 
 // plainRun is one process of plain go test.
 type plainRun struct {
+	exitCode int // of the process (-1: killed)
 	failed   bool
 	timedOut bool
 	logs     []string // the test's log entries
@@ -271,6 +273,9 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 		return plainRun{}, ctx.Err()
 	}
 	r := parsePlain(stdout.String(), stderr.String())
+	if cmd.ProcessState != nil {
+		r.exitCode = cmd.ProcessState.ExitCode()
+	}
 	r.failed = r.failed || err != nil
 	r.timedOut = r.timedOut || cctx.Err() != nil
 	if !r.failed && !strings.Contains(stdout.String(), "--- PASS: TestInterleavePlain") {
@@ -349,6 +354,9 @@ func plainOwn(frames []checks.Frame) bool {
 	return false
 }
 
+// osExitRE reads the status of a test that called os.Exit.
+var osExitRE = regexp.MustCompile(`os\.Exit\((\d+)\) called during the test`)
+
 // entrySiteInRE finds the "file.go:12" a test failure's words start with.
 var entrySiteInRE = regexp.MustCompile(`(\S+\.go:\d+): `)
 
@@ -392,6 +400,9 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 		return pm != nil && filepath.Base(pm[1]) == filepath.Base(m[1])
 	case f.kind == checks.Deadlock || f.isHang():
 		return r.timedOut
+	case f.kind == checks.Fatal && osExitRE.MatchString(f.message):
+		m := osExitRE.FindStringSubmatch(f.message)
+		return r.crash == nil && !r.timedOut && strconv.Itoa(r.exitCode) == m[1]
 	case f.kind == checks.Panic || f.kind == checks.Fatal:
 		if r.crash == nil || r.timedOut {
 			return false

@@ -72,6 +72,10 @@ func TestSameAsPlain(t *testing.T) {
 			plainRun{failed: true, crash: &failure{kind: checks.Panic, message: "panic: other words", site: "/b/p/p.go:40"}}, true},
 		{"panic, plain times out", &failure{kind: checks.Panic, message: "panic: boom", site: "/a/p/p.go:40"},
 			plainRun{failed: true, timedOut: true}, false},
+		{"os.Exit, same status", &failure{kind: checks.Fatal, message: "os.Exit(3) called during the test: the test binary ends without reporting"},
+			plainRun{failed: true, exitCode: 3}, true},
+		{"os.Exit, plain passes", &failure{kind: checks.Fatal, message: "os.Exit(3) called during the test: the test binary ends without reporting"},
+			plainRun{exitCode: 0}, false},
 		{"deadlock, plain hangs", &failure{kind: checks.Deadlock}, plainRun{failed: true, timedOut: true}, true},
 		{"deadlock, plain passes", &failure{kind: checks.Deadlock}, plainRun{}, false},
 	}
