@@ -198,7 +198,7 @@ type search struct {
 	notes     []string
 	noted     map[string]bool      // keys of noteOnce
 	noResults []string             // workers whose process ran nothing
-	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
+	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries, built when needed
 	deadline  time.Time            // end of the budget
 	hardStop  time.Time            // no process outlives it
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
@@ -278,18 +278,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
 		}
 		endStage := s.stage(what)
-		// The plain go test binary (the package as it is) builds
-		// alongside: it decides what fails without interleave too.
-		pb := &plainBin{bin: filepath.Join(work, fmt.Sprintf("pkg%d.plain.test", len(bins)))}
-		s.plainBins[t.pkg.ImportPath] = pb
-		plainDone := make(chan struct{})
-		go func() {
-			defer close(plainDone)
-			pb.err = s.buildPlain(ctx, t.pkg, pb.bin)
-		}()
-		err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race)
-		<-plainDone
-		if err != nil {
+		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
 			var be *BuildError
 			if !errors.As(err, &be) {
 				return nil, err
@@ -855,11 +844,11 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 			fs = append(fs, f)
 		}
 	}
-	pb := s.plainBins[t.pkg.ImportPath]
 	s.mu.Unlock()
-	if len(fs) == 0 || pb == nil {
+	if len(fs) == 0 {
 		return
 	}
+	pb := s.plainBin(ctx, t.pkg)
 	if pb.err != nil {
 		s.mu.Lock()
 		t.plainGo = &plainOutcome{err: pb.err}

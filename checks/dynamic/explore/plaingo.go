@@ -63,8 +63,29 @@ type plainRun struct {
 
 // plainBin is a package's plain test binary, or why there is none.
 type plainBin struct {
-	bin string
-	err error
+	bin  string
+	err  error
+	done chan struct{} // closed when built (or failed)
+}
+
+// plainBin returns the package's plain test binary, building it the first
+// time a test of the package needs it (inside the budget: it is needed
+// only when an unperturbed schedule fails, and compiles one package).
+func (s *search) plainBin(ctx context.Context, p rewrite.Package) *plainBin {
+	s.mu.Lock()
+	pb, ok := s.plainBins[p.ImportPath]
+	if !ok {
+		pb = &plainBin{bin: filepath.Join(s.workDir, fmt.Sprintf("plain%d.test", len(s.plainBins))), done: make(chan struct{})}
+		s.plainBins[p.ImportPath] = pb
+	}
+	s.mu.Unlock()
+	if ok {
+		<-pb.done
+		return pb
+	}
+	pb.err = s.buildPlain(ctx, p, pb.bin)
+	close(pb.done)
+	return pb
 }
 
 // buildPlain compiles the package's tests as they are, plus the wrapper.
