@@ -73,6 +73,9 @@ type plainBin struct {
 // only when an unperturbed schedule fails, and compiles one package).
 func (s *search) plainBin(ctx context.Context, p rewrite.Package) *plainBin {
 	s.mu.Lock()
+	if s.plainBins == nil {
+		s.plainBins = map[string]*plainBin{}
+	}
 	pb, ok := s.plainBins[p.ImportPath]
 	if !ok {
 		pb = &plainBin{bin: filepath.Join(s.workDir, fmt.Sprintf("plain%d.test", len(s.plainBins))), done: make(chan struct{})}
