@@ -93,6 +93,9 @@ func (s *search) plainBin(ctx context.Context, p rewrite.Package) *plainBin {
 
 // buildPlain compiles the package's tests as they are, plus the wrapper.
 func (s *search) buildPlain(ctx context.Context, p rewrite.Package, bin string) error {
+	if s.inst == nil {
+		return fmt.Errorf("no module to build %s in", p.ImportPath)
+	}
 	files, err := plainWrappers(p)
 	if err != nil {
 		return err
