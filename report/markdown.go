@@ -126,7 +126,7 @@ func summaryOnly(bw *bufio.Writer, r *Report) {
 		fmt.Fprintln(bw, "\n</details>")
 	}
 	list("Pre-existing: these failures happen on the base commit too", r.PreExisting)
-	list("Fails without interleave too: the unperturbed schedule has these failures, whatever the interleaving", r.WithoutInterleave)
+	list("Fails without interleave too: plain go test fails these tests the same way, whatever the interleaving", r.WithoutInterleave)
 }
 
 // readSchedule returns the schedule file's text when it exists and is small

@@ -62,7 +62,7 @@ func (Text) Write(w io.Writer, r *Report) error {
 		fs    []checks.Finding
 	}{
 		{"pre-existing (happens on the base commit too)", r.PreExisting},
-		{"fails without interleave too (on the unperturbed schedule)", r.WithoutInterleave},
+		{"fails without interleave too (plain go test fails the same way)", r.WithoutInterleave},
 	} {
 		for _, f := range relativeList(r.Root, sec.fs) {
 			fmt.Fprintf(bw, "%s: %s: %s %s\n", sec.title, where(&f), f.Rule, f.Message)

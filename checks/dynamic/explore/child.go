@@ -54,9 +54,10 @@ type childOutcome struct {
 	// leftovers is the index of the schedule the process did not start
 	// because goroutines of earlier ones were still alive, or -1.
 	leftovers int
-	// logs holds, per schedule index, the first line the test logged
-	// (t.Errorf and friends): the words of a test failure.
-	logs map[int]string
+	// logs holds, per schedule index, the entries the test logged
+	// (t.Logf, t.Errorf and friends, each with its continuation lines),
+	// in order: the words of a test failure are among them.
+	logs map[int][]string
 }
 
 // run starts the child and waits for it; the watchdog kills it at hardStop.
@@ -81,7 +82,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")))
 	cmd.WaitDelay = time.Second
-	stdout := &stdoutParser{cur: -1, logs: map[int]string{}, indent: -1}
+	stdout := &stdoutParser{cur: -1, logs: map[int][]string{}, indent: -1}
 	stdout.tail.max = 64 << 10
 	cmd.Stdout = stdout
 	errPipe, err := cmd.StderrPipe()
@@ -304,13 +305,14 @@ func (t *tailBuffer) String() string {
 }
 
 // stdoutParser reads the test binary's -test.v output: it keeps a tail for
-// diagnostics and the first log line of each schedule's subtest, which the
+// diagnostics and the log entries of each schedule's subtest, which the
 // runtime names "schedule-<index>".
 type stdoutParser struct {
 	mu      sync.Mutex
 	partial []byte
 	cur     int
-	logs    map[int]string
+	logs    map[int][]string
+	size    map[int]int // bytes kept in logs, per schedule
 	tail    tailBuffer
 	// indent is the indentation of the log line being continued (its
 	// more indented lines are its continuation: testify's and goleak's
@@ -318,8 +320,12 @@ type stdoutParser struct {
 	indent int
 }
 
-// maxLogText bounds the words kept of a schedule's first log entry.
-const maxLogText = 4 << 10
+// maxLogText bounds the words kept of a schedule's log entries, and
+// maxLogEntries their number.
+const (
+	maxLogText    = 16 << 10
+	maxLogEntries = 64
+)
 
 var (
 	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + rt.DriverTest + `/schedule-(\d+)$`)
@@ -344,14 +350,21 @@ func (p *stdoutParser) Write(b []byte) (int, error) {
 			continue
 		}
 		ind := len(line) - len(strings.TrimLeft(line, " \t"))
-		if p.indent >= 0 && ind > p.indent && p.cur >= 0 && len(p.logs[p.cur]) < maxLogText {
-			p.logs[p.cur] += "\n" + strings.TrimSpace(line)
+		if p.indent >= 0 && ind > p.indent && p.cur >= 0 {
+			if es := p.logs[p.cur]; len(es) > 0 && p.size[p.cur] < maxLogText {
+				es[len(es)-1] += "\n" + strings.TrimSpace(line)
+				p.size[p.cur] += len(line)
+			}
 			continue
 		}
 		p.indent = -1
 		if m := logLineRE.FindStringSubmatch(line); m != nil && p.cur >= 0 {
-			if _, ok := p.logs[p.cur]; !ok {
-				p.logs[p.cur] = m[1]
+			if len(p.logs[p.cur]) < maxLogEntries && p.size[p.cur] < maxLogText {
+				if p.size == nil {
+					p.size = map[int]int{}
+				}
+				p.logs[p.cur] = append(p.logs[p.cur], m[1])
+				p.size[p.cur] += len(m[1])
 				p.indent = ind
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -133,11 +134,12 @@ type Result struct {
 	// Notes are things the user should know that are not findings: a test
 	// whose process hung, a crash that did not reproduce.
 	Notes []string
-	// Plain are the leaks the unperturbed schedule has too: they do not
-	// depend on the interleaving and plain go test does not see them
-	// ("fails without interleave too"), so they are not findings. Each
-	// still has its schedule file. Other failures of the unperturbed
-	// schedule stay findings and say so.
+	// Plain are the failures of the unperturbed schedule that plain go
+	// test has too (the same leaked goroutines, a failure at the same
+	// line, a panic at the same site): they do not depend on the
+	// interleaving ("fails without interleave too"), so they are not
+	// findings. Each still has its schedule file. A failure of the
+	// unperturbed schedule that plain go test does not have is a note.
 	Plain []checks.Finding
 	// Met is set when Options.Until returned true: the search ended
 	// early, after Stats.Schedules schedules in Stats.Elapsed.
@@ -173,6 +175,20 @@ type target struct {
 	cost, step time.Duration
 	// plainKeys are the keys of the unperturbed run's failures.
 	plainKeys map[string]bool
+	// plainGo is what plain go test did with the test, run when its
+	// unperturbed schedule failed (nil when it was not run), and
+	// plainSame the keys of the failures it had too.
+	plainGo   *plainOutcome
+	plainSame map[string]bool
+	// plainStopped is set while the unperturbed run has not finished
+	// (stopped at its share, or not run yet): the test is not searched.
+	plainStopped bool
+	stopReason   string
+	// stuckAtStop is set when the unperturbed run was stopped with a
+	// goroutine stuck (a hang, perhaps), not while it made progress.
+	stuckAtStop bool
+	slot        time.Duration // of its last unperturbed run
+	ranNothing  bool          // its binary exited without running a schedule
 }
 
 // search is the state of one Run.
@@ -190,10 +206,11 @@ type search struct {
 	owners    map[string]*target
 	crashes   []pendingCrash
 	notes     []string
-	noted     map[string]bool // keys of noteOnce
-	noResults []string        // workers whose process ran nothing
-	deadline  time.Time       // end of the budget
-	hardStop  time.Time       // no process outlives it
+	noted     map[string]bool      // keys of noteOnce
+	noResults []string             // workers whose process ran nothing
+	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries, built when needed
+	deadline  time.Time            // end of the budget
+	hardStop  time.Time            // no process outlives it
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
 	shrinkUntil time.Time
 	// met is set once Options.Until returned true, and untilKeys holds the
@@ -235,7 +252,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		runRE = re
 	}
-	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}}
+	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
 	s.progress()
@@ -362,41 +379,35 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	s.deadline = s.start.Add(opts.Budget)
 	s.hardStop = s.deadline.Add(overrunSlack(opts.Budget))
 	// First every test's unperturbed schedule, each in a fresh process:
-	// its failures are the ones that do not depend on the interleaving,
-	// and its wall time is the test's measured cost.
+	// its wall time is the test's measured cost, and plain go test decides
+	// which of its failures fail without interleave too.
 	s.plainRuns(ctx, targets)
 	if opts.Until != nil {
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
 		}
 	}
-	// Then the search. Tests run one after another, each with every
-	// worker; a test's slice is its share of what is left, half by weight
-	// alone and half by weight times measured cost, so a slow test gets
-	// schedules too, and time one test does not use goes to the others.
-	shares, costs := budgetShares(targets)
-	for i, t := range targets {
+	// Then the search of the tests whose unperturbed run finished. Tests
+	// run one after another, each with every worker; a test's slice is its
+	// share of what is left, half by weight alone and half by weight times
+	// measured cost, at least one process when that leaves the tests after
+	// it theirs; time one test does not use goes to the others.
+	var searched []*target
+	for _, t := range targets {
+		if !t.plainStopped {
+			searched = append(searched, t)
+		}
+	}
+	shares, costs := budgetShares(searched)
+	for i, t := range searched {
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
 			break
 		}
-		var rest float64
-		var reserve time.Duration // one process of each test still to come
-		for j, x := range shares[i:] {
-			rest += x
-			if j > 0 {
-				reserve += costs[i+j]
-			}
-		}
-		left := time.Until(s.deadline)
-		slice := time.Duration(float64(left) * shares[i] / rest)
-		if slice > left-reserve {
-			// Leave the tests after this one a process each.
-			slice = max(left-reserve, 0)
-		}
+		slice := searchSlice(time.Until(s.deadline)-s.shrinkReserve(), shares[i:], costs[i:])
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()
-		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(targets), slice.Round(100*time.Millisecond)))
+		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(searched), slice.Round(100*time.Millisecond)))
 		began := time.Now()
 		s.searchTest(ctx, t, began.Add(slice))
 		// A crash is confirmed in a fresh process right away, inside the
@@ -422,7 +433,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	if len(noResults) > 0 && s.stats.Schedules == 0 && len(s.failures) == 0 {
 		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
 	}
-	res := &Result{Seed: opts.Seed, Notes: s.notes, Met: s.isMet()}
+	res := &Result{Seed: opts.Seed, Met: s.isMet()}
 	endStage := func(string) {}
 	if len(s.order) > 0 {
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
@@ -434,19 +445,31 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		if err != nil {
 			return nil, err
 		}
-		if t.plainKeys[f.key()] {
+		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace &&
+			t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] {
+			// Under the scheduler with no preemption at all, but not
+			// under go test: most likely what differs is the tool (or
+			// an order the real runtime rarely takes).
+			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
+				t.name, firstLine(f.message), t.plainGo.howPlain(), finding.Replay))
+			continue
+		}
+		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace {
+			// The unperturbed schedule failed this way (a hang says so
+			// already; a race is a race on any schedule): plain go test
+			// decides.
 			switch {
-			case f.kind == checks.Leak:
-				// A leak on the unperturbed schedule is the test's own
-				// (it never closes what it starts): plain go test does
-				// not see it, and no interleaving causes it.
+			case t.plainGo == nil || t.plainGo.err != nil:
+				why := "it was not run: the budget ran out"
+				if t.plainGo != nil {
+					why = firstLine(t.plainGo.err.Error())
+				}
+				finding.Message += " (the unperturbed schedule fails this way too; plain go test could not tell whether it does: " + why + ")"
+			case t.plainSame[f.key()] && f.kind == checks.Deadlock:
+				finding.Message += " (plain go test hangs here too)"
+			default: // plain go test fails this way too
 				res.Plain = append(res.Plain, finding)
 				continue
-			case f.kind != checks.DataRace && !f.isHang():
-				// Plain go test would most likely fail too; still a
-				// finding (a hang says so already; a race is a race
-				// on any schedule).
-				finding.Message += " (the unperturbed schedule fails this way too)"
 			}
 		}
 		res.Findings = append(res.Findings, finding)
@@ -454,6 +477,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	checks.Sort(res.Findings)
 	checks.Sort(res.Plain)
 	s.mu.Lock()
+	res.Notes = s.notes
 	s.stats.Findings = len(res.Findings)
 	s.stats.Current = ""
 	res.Stats = s.snapshot()
@@ -626,33 +650,118 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 }
 
 // plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time, within the first half of the budget: a test
-// left without one is searched all the same, with the mean cost.
+// process, Workers at a time, in up to three passes. The first, within the
+// first third of the budget, gives each test its fair part of what is left
+// of that third and stops it there: a slow test cannot eat the others'
+// turn. The second gives the tests the first did not reach theirs, within
+// a third of what is then left. The third runs again, within a third of
+// what is then left, the tests stopped with a goroutine stuck, each with at
+// least the full watchdog, so that a test that really never returns is
+// found whatever its share, and the slow ones when their part of it is at
+// least twice what they had (but no more than four times). A test whose
+// unperturbed run does not finish within its share is not searched (a
+// note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
+	for _, t := range targets {
+		t.plainStopped = true
+	}
+	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), nil, false)
+	var unrun []*target
+	for _, t := range targets {
+		if t.stopReason == "" && t.plainStopped {
+			unrun = append(unrun, t)
+		}
+	}
+	if len(unrun) > 0 {
+		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil, false)
+	}
+	// The third pass: the stuck ones, and the slow ones if their part of
+	// it is at least twice the slot they were stopped at.
+	end := time.Now().Add(time.Until(s.deadline) / 3)
+	var stuck, slow []*target
+	for _, t := range targets {
+		switch {
+		case t.plainStopped && t.stuckAtStop:
+			stuck = append(stuck, t)
+		case t.plainStopped && t.stopReason != "" && !t.ranNothing:
+			slow = append(slow, t)
+		}
+	}
+	if n := len(stuck) + len(slow); n > 0 {
+		part := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(n))
+		again := stuck
+		for _, t := range slow {
+			if part >= 2*t.slot {
+				again = append(again, t)
+			}
+		}
+		first := map[*target]time.Duration{}
+		for _, t := range again {
+			first[t] = t.slot
+		}
+		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
+			if t.stuckAtStop {
+				return max(slot, s.opts.StepTimeout+time.Second)
+			}
+			return min(slot, 4*first[t]) // a slow one: bounded
+		}, true)
+	}
+	for _, t := range targets {
+		if t.plainStopped {
+			why := "not run: the budget ran out first"
+			if t.stopReason != "" {
+				why = "did not finish before the end of its share of the budget (" + t.stopReason + ")"
+				if t.ranNothing {
+					why = "did not run: " + t.stopReason
+				}
+			}
+			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run %s", t.name, why))
+		}
+	}
+}
+
+// plainPass runs the unperturbed runs of targets until end, Workers at a
+// time; each may take its fair part of what is left until end (its slot),
+// as adjust(t, slot) changes it when set. In the last pass a test stopped
+// early gets its notes; before it, it is only marked.
+func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, adjust func(t *target, slot time.Duration) time.Duration, last bool) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
-	half := s.start.Add(s.opts.Budget / 2)
-	for _, t := range targets {
-		if ctx.Err() != nil || time.Until(half) <= 0 {
+	for i, t := range targets {
+		if ctx.Err() != nil || time.Until(end) <= 0 {
 			break
 		}
 		sem <- struct{}{}
+		// What is left until end, shared by the tests not started yet
+		// (the running ones hold theirs).
+		slot := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(len(targets)-i))
+		if adjust != nil {
+			slot = adjust(t, slot)
+		}
+		slot = min(slot, time.Until(end))
+		t.slot = slot
+		if slot <= 0 {
+			<-sem
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			s.plainRun(ctx, t)
+			s.plainRun(ctx, t, slot, last)
 		}()
 	}
 	wg.Wait()
 }
 
-// plainRun runs t's unperturbed schedule and measures its cost. It may
-// take twice the test's even share of the budget, and never less than the
-// full watchdog: a test that really never returns is found here, whatever
-// its share, while a long one is stopped (its cost then unknown).
-func (s *search) plainRun(ctx context.Context, t *target) {
-	limit := time.Now().Add(max(2*s.opts.Budget/time.Duration(len(s.stats.Tests)), s.opts.StepTimeout+childGrace))
-	hard := limit.Add(childGrace)
+// plainRun runs t's unperturbed schedule for at most slot and measures its
+// cost. A run stopped at the end of its slot (before the full watchdog)
+// is, unless last, only marked: a later pass may run it again.
+func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, last bool) {
+	// Stopped at the end of its slot: the runtime reports a goroutine
+	// stuck then (it waits half a second past its deadline), a schedule
+	// still making progress is killed.
+	limit := time.Now().Add(slot - min(slot/2, 500*time.Millisecond))
+	hard := limit.Add(time.Second)
 	if limit.After(s.deadline) {
 		limit = s.deadline
 	}
@@ -672,7 +781,6 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 			Deadline:    limit,
 			StepTimeout: s.opts.StepTimeout,
 		},
-		onResult: func(r rt.Result) { s.counted(t, r) },
 	}
 	began := time.Now()
 	out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
@@ -681,14 +789,55 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 		s.note(fmt.Sprintf("%s: %v", t.name, err))
 		return
 	}
+	s.mu.Lock()
+	t.stats.Elapsed += cost
+	s.mu.Unlock()
 	plain := ""
+	stopped := out.killed
 	for _, r := range out.results {
 		plain = r.Outcome
+		if r.Watchdog > 0 && r.Watchdog < s.opts.StepTimeout {
+			stopped = true // the budget's watchdog, not the full one
+		}
+	}
+	if plain == "" && out.crashed < 0 {
+		stopped = true
+	}
+	if !out.killed && out.started == 0 && len(out.results) == 0 {
+		// The binary ran nothing and exited (a skip, a TestMain that
+		// does not run the tests): said once, not retried.
+		s.afterProcess(ctx, t, out, s.deadline)
+		s.mu.Lock()
+		t.stopReason = "the test binary ran no schedule"
+		t.ranNothing = true
+		s.mu.Unlock()
+		return
+	}
+	if stopped && !last {
+		if out.started == 0 && len(out.results) == 0 {
+			// Hung before its first schedule: if no test runs anything,
+			// the search fails with this.
+			s.afterProcess(ctx, t, out, s.deadline)
+		}
+		s.mu.Lock()
+		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
+		for _, r := range out.results {
+			t.stuckAtStop = t.stuckAtStop || r.Watchdog > 0
+		}
+		s.mu.Unlock()
+		return
+	}
+	for _, r := range out.results {
+		s.counted(t, r)
 	}
 	s.mu.Lock()
-	t.cost = cost
-	t.stats.Cost = cost
-	t.stats.Elapsed += cost
+	t.plainStopped = stopped
+	if stopped {
+		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
+	} else {
+		t.cost = cost
+		t.stats.Cost = cost
+	}
 	t.stats.Plain = plain
 	s.mu.Unlock()
 	keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
@@ -696,6 +845,91 @@ func (s *search) plainRun(ctx context.Context, t *target) {
 	t.plainKeys = keys
 	s.mu.Unlock()
 	s.afterProcess(ctx, t, out, s.deadline)
+	s.checkPlain(ctx, t, keys)
+}
+
+// checkPlain runs t under plain go test when its unperturbed schedule
+// failed in a way plain go test can tell (not a race, which is a finding
+// on any schedule, nor a hang or the step bound), and records which of
+// those failures plain go test has too.
+func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool) {
+	s.mu.Lock()
+	var fs []*failure
+	for k := range keys {
+		f := s.failures[t.name+"|"+k]
+		for _, pc := range s.crashes {
+			if f == nil && pc.t == t && pc.f.key() == k {
+				f = pc.f
+			}
+		}
+		if f != nil && f.kind != checks.DataRace && !f.isHang() && !f.isLivelock() {
+			fs = append(fs, f)
+		}
+	}
+	s.mu.Unlock()
+	if len(fs) == 0 {
+		return
+	}
+	pb := s.plainBin(ctx, t.pkg)
+	if pb.err != nil {
+		s.mu.Lock()
+		t.plainGo = &plainOutcome{err: pb.err}
+		s.mu.Unlock()
+		return
+	}
+	// Long enough for a test that passes; a deadlock needs only to be
+	// seen hanging once.
+	timeout := min(max(2*t.cost, 10*time.Second), time.Until(s.deadline))
+	if timeout < time.Second {
+		return // the budget is spent: not decided
+	}
+	n := 1
+	for _, f := range fs {
+		if f.kind != checks.Deadlock {
+			n = plainRuns
+		}
+	}
+	same := map[string]bool{}
+	out := s.runPlain(ctx, t, pb.bin, n, timeout, func(r plainRun) bool {
+		for _, f := range fs {
+			if sameAsPlain(f, r, t.pkg.Dir) {
+				same[f.key()] = true
+			}
+		}
+		return len(same) == len(fs)
+	})
+	s.mu.Lock()
+	t.plainGo, t.plainSame = out, same
+	s.mu.Unlock()
+}
+
+// shrinkReserve is the part of the budget left for shrinking and telling
+// the failures found so far (none when there are none).
+func (s *search) shrinkReserve() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.order) == 0 && len(s.crashes) == 0 {
+		return 0
+	}
+	return min(shrinkTime, s.opts.Budget/10)
+}
+
+// searchSlice is the wall time the first of the tests still to search
+// gets out of left: its share of what is left, at least enough for one
+// process of one schedule, and never so much that a test after it cannot
+// run one process (costs are the measured cost of each).
+func searchSlice(left time.Duration, shares []float64, costs []time.Duration) time.Duration {
+	var rest float64
+	var reserve time.Duration
+	for j, x := range shares {
+		rest += x
+		if j > 0 {
+			reserve += costs[j]
+		}
+	}
+	slice := time.Duration(float64(left) * shares[0] / rest)
+	one := costs[0] + costs[0]/5 + 100*time.Millisecond
+	return max(min(max(slice, one), left-reserve), 0)
 }
 
 // budgetShares returns each test's share of the search: half by weight,
@@ -753,7 +987,9 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	s.mu.Lock()
 	last := stop.Add(-t.step)
 	s.mu.Unlock()
-	hard := stop.Add(childGrace)
+	// The schedule in flight at stop may finish, for a moment: a test
+	// never runs long past its slice.
+	hard := stop.Add(min(max(time.Until(stop)/2, time.Second), childGrace))
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
@@ -811,7 +1047,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 	for _, r := range out.results {
 		byIndex[r.Index] = r
 		if f, ok := fromResult(r); ok {
-			withLog(f, out.logs[r.Index])
+			withLog(f, out.logs[r.Index], t.pkg.Dir)
 			if raceEcho(f) {
 				continue
 			}
@@ -923,12 +1159,45 @@ func crashFailure(out *childOutcome, byIndex map[int]rt.Result) *failure {
 }
 
 // withLog adds the test's own words to a test failure whose message says
-// only that it failed.
-func withLog(f *failure, log string) {
-	if f.kind != checks.TestFailure || log == "" || strings.Contains(f.message, log) {
+// only that it failed: the first entry the test logged that is not a
+// t.Log or t.Logf call (read from the source line the entry names, under
+// dir), else the first entry.
+func withLog(f *failure, logs []string, dir string) {
+	if f.kind != checks.TestFailure || len(logs) == 0 {
+		return
+	}
+	log := failureEntry(logs, dir)
+	if strings.Contains(f.message, log) {
 		return
 	}
 	f.message = strings.TrimSuffix(f.message, ": ") + ": " + log
+}
+
+// logCallRE matches a call of testing's Log or Logf, which logs without
+// failing.
+var logCallRE = regexp.MustCompile(`\.Logf?\(`)
+
+// entrySiteRE reads the "file.go:12: " an entry starts with.
+var entrySiteRE = regexp.MustCompile(`^(\S+\.go):(\d+): `)
+
+// failureEntry picks the log entry that says why a test failed.
+func failureEntry(logs []string, dir string) string {
+	for _, e := range logs {
+		m := entrySiteRE.FindStringSubmatch(e)
+		if m == nil {
+			return e
+		}
+		n, _ := strconv.Atoi(m[2])
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		src := sourceLine(file, n)
+		if src == "" || !logCallRE.MatchString(src) {
+			return e
+		}
+	}
+	return logs[0]
 }
 
 // relSite makes the file of a "file:line" site relative to root when it is

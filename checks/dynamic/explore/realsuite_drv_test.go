@@ -67,12 +67,36 @@ var drvCases = []drvCase{
 		// Mechanism 11: a leak on every schedule, the unperturbed one
 		// included, is the test's own; a leak on some schedules is a
 		// finding.
-		name:      "fails without interleave too",
-		pkg:       "hygiene",
-		budget:    3 * time.Second,
-		want:      map[string]checks.FailureKind{"TestForgetsClose": "", "TestDropsReply": checks.Leak},
-		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:62"},
-		wantPlain: map[string]checks.FailureKind{"TestForgetsClose": checks.Leak},
+		name:   "fails without interleave too",
+		pkg:    "hygiene",
+		budget: 3 * time.Second,
+		want: map[string]checks.FailureKind{
+			"TestForgetsClose": "", "TestDropsReply": checks.Leak,
+			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": "",
+		},
+		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:64"},
+		wantPlain: map[string]checks.FailureKind{"TestForgetsClose": checks.Leak, "TestFailsByItself": checks.TestFailure},
+		check: func(t *testing.T, res *Result) {
+			// Decided by plain go test: the leak it does not have is
+			// the tool's, in a note.
+			noted := false
+			for _, n := range res.Notes {
+				if strings.HasPrefix(n, "TestLeaksOnlyUnderTheTool: not reported, most likely the tool's doing") &&
+					strings.Contains(n, "plain go test") && strings.Contains(n, "passed") {
+					noted = true
+				}
+			}
+			if !noted {
+				t.Errorf("no note says TestLeaksOnlyUnderTheTool's leak is the tool's: %q", res.Notes)
+			}
+			// The failure's words are the assertion's, not the log
+			// line before it.
+			for _, f := range res.Plain {
+				if f.Test == "TestFailsByItself" && !strings.Contains(f.Message, "hygiene_test.go:91: Get(a) = 0, want 1") {
+					t.Errorf("TestFailsByItself: message %q, want the Errorf's", f.Message)
+				}
+			}
+		},
 	},
 	{
 		// Mechanism 9: a call that never returns, on every schedule; the
@@ -253,7 +277,7 @@ func TestKeyIgnoresStuckLine(t *testing.T) {
 // lines of its first log entry (testify's Error and Messages, goleak's
 // goroutine list), and stop at the next entry.
 func TestStdoutKeepsDetails(t *testing.T) {
-	p := &stdoutParser{cur: -1, logs: map[int]string{}, indent: -1}
+	p := &stdoutParser{cur: -1, logs: map[int][]string{}, indent: -1}
 	out := "=== RUN   TestInterleaveDriver/schedule-3\n" +
 		"    a_test.go:12: \n" +
 		"        \tError Trace:\ta_test.go:12\n" +
@@ -261,7 +285,7 @@ func TestStdoutKeepsDetails(t *testing.T) {
 		"    a_test.go:13: second entry\n" +
 		"--- FAIL: TestInterleaveDriver/schedule-3 (0.00s)\n"
 	p.Write([]byte(out))
-	got := p.logs[3]
+	got := p.logs[3][0]
 	for _, want := range []string{"a_test.go:12:", "Error Trace:", "Should be true"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("log %q lacks %q", got, want)
@@ -321,5 +345,33 @@ func TestOldLanguageVersion(t *testing.T) {
 	}
 	if len(res.Findings) != 0 || res.Stats.Schedules == 0 {
 		t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
+	}
+}
+
+// TestSearchSlice: a test gets its share of what is left, at least one
+// process of one schedule, and never so much that a test after it cannot
+// run one.
+func TestSearchSlice(t *testing.T) {
+	ms := time.Millisecond
+	// Even shares, cheap tests: the share.
+	if got := searchSlice(10*time.Second, []float64{0.5, 0.5}, []time.Duration{ms, ms}); got != 5*time.Second {
+		t.Errorf("even split: %v, want 5s", got)
+	}
+	// A slow test whose share is shorter than one schedule gets one.
+	got := searchSlice(10*time.Second, []float64{0.01, 0.99}, []time.Duration{2 * time.Second, ms})
+	if got < 2*time.Second {
+		t.Errorf("slow test: %v, shorter than its one schedule", got)
+	}
+	// But not at the expense of the one process each later test needs.
+	got = searchSlice(3*time.Second, []float64{0.9, 0.05, 0.05}, []time.Duration{ms, time.Second, time.Second})
+	if got > time.Second {
+		t.Errorf("first of three: %v, leaves the other two less than their cost", got)
+	}
+	// The last test takes what is left.
+	if got := searchSlice(4*time.Second, []float64{0.2}, []time.Duration{ms}); got != 4*time.Second {
+		t.Errorf("last test: %v, want all 4s", got)
+	}
+	if got := searchSlice(time.Second, []float64{0.5, 0.5}, []time.Duration{ms, 2 * time.Second}); got != 0 {
+		t.Errorf("no room: %v, want 0", got)
 	}
 }

@@ -178,7 +178,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		rr := out.results[i]
 		last = &rr
 		if f, ok := fromResult(rr); ok {
-			withLog(f, out.logs[rr.Index])
+			withLog(f, out.logs[rr.Index], r.pkgDir)
 			if raceEcho(f) {
 				continue
 			}

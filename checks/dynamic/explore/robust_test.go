@@ -47,6 +47,9 @@ type robustCase struct {
 	// wantMsg are substrings the message of the finding of each test must
 	// contain.
 	wantMsg map[string][]string
+	// wantPlain names the tests that must fail without interleave too
+	// (Result.Plain), with the file:line suffix of the failure.
+	wantPlain map[string]string
 }
 
 var robustCases = []robustCase{
@@ -70,10 +73,11 @@ var robustCases = []robustCase{
 		pkg:  "cleanup",
 		want: map[string]checks.FailureKind{
 			"TestCleanupStopsWorker": "", "TestCleanupInSubtest": "",
-			"TestCleanupClosesEarly": checks.Panic,
+			"TestCleanupClosesEarly": "",
 		},
-		wantSite: map[string]string{"TestCleanupClosesEarly": "cleanup_test.go:88"},
-		wantMsg:  map[string][]string{"TestCleanupClosesEarly": {"send on closed channel"}},
+		// The unperturbed schedule panics, and so does plain go test:
+		// it fails without interleave too.
+		wantPlain: map[string]string{"TestCleanupClosesEarly": "cleanup_test.go:88"},
 	},
 	{name: "testmain", pkg: "testmain", budget: time.Second, want: map[string]checks.FailureKind{"TestUsesSetup": ""}},
 	{
@@ -121,11 +125,12 @@ var robustCases = []robustCase{
 		wantNote: "it is at spin_test.go:18 (",
 	},
 	{
-		name:     "exit",
-		pkg:      "exit",
-		want:     map[string]checks.FailureKind{"TestExits": checks.Fatal},
-		wantSite: map[string]string{"TestExits": "exit_test.go:18"},
-		wantMsg:  map[string][]string{"TestExits": {"os.Exit(3) called during the test"}},
+		name: "exit",
+		pkg:  "exit",
+		// Plain go test exits with status 3 too: it fails without
+		// interleave too.
+		want:      map[string]checks.FailureKind{"TestExits": ""},
+		wantPlain: map[string]string{"TestExits": "exit_test.go:18"},
 	},
 }
 
@@ -163,7 +168,7 @@ func TestRobustSearch(t *testing.T) {
 				if max := budget + robustGrace; res.Stats.Elapsed > max {
 					t.Errorf("the search took %v, want at most %v", res.Stats.Elapsed, max)
 				}
-				if attempt == 3 || allFound(res, rc.want) {
+				if attempt == 3 || allFound(res, rc.want) && plainFound(res, rc.wantPlain) {
 					break
 				}
 				budget *= 2
@@ -171,6 +176,9 @@ func TestRobustSearch(t *testing.T) {
 			}
 			for _, n := range res.Notes {
 				t.Log("note:", n)
+			}
+			if !plainFound(res, rc.wantPlain) {
+				t.Errorf("fails without interleave too: %+v, want %v", res.Plain, rc.wantPlain)
 			}
 			if rc.wantNote != "" && !containsAny(res.Notes, rc.wantNote) {
 				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
@@ -246,6 +254,21 @@ func TestRobustErrors(t *testing.T) {
 }
 
 // allFound says whether res has every finding want names.
+// plainFound reports whether each test of want fails without interleave
+// too, at the wanted site.
+func plainFound(res *Result, want map[string]string) bool {
+	for test, site := range want {
+		ok := false
+		for _, f := range res.Plain {
+			ok = ok || f.Test == test && strings.HasSuffix(f.Pos.String(), site)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func allFound(res *Result, want map[string]checks.FailureKind) bool {
 	for test, kind := range want {
 		if kind == "" {

@@ -102,7 +102,11 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 	states := f.states
 	original := 0
 	if s.shrinkUntil.IsZero() {
+		// Within the budget: the search leaves shrinkReserve for it.
 		s.shrinkUntil = time.Now().Add(shrinkTime)
+		if !s.hardStop.IsZero() && s.shrinkUntil.After(s.hardStop) {
+			s.shrinkUntil = s.hardStop
+		}
 	}
 	if t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
 		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)

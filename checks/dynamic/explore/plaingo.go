@@ -1,0 +1,498 @@
+package explore
+
+// Plain go test: whether a failure is "fails without interleave too" is
+// decided by running the test as its user runs it — the package's own
+// files, not rewritten, `-run` of that one test, `-race` when the search
+// used it — and comparing how it fails. The only file added is a wrapper
+// test that runs the test and then lists the goroutines it left behind,
+// which plain go test does not report but a leak finding is about.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	gobuild "go/build"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// plainTestEnv names the test the wrapper runs.
+const plainTestEnv = "INTERLEAVE_PLAIN_TEST"
+
+// Markers around each goroutine the wrapper lists on standard error.
+const (
+	plainLeftMarker = "interleave-plain: left "
+	plainEndMarker  = "interleave-plain: end"
+)
+
+// plainRuns is how many times plain go test runs a test whose unperturbed
+// schedule failed before the failure is called the tool's.
+const plainRuns = 3
+
+// plainOutcome is what plain go test did with one test, over its runs.
+type plainOutcome struct {
+	err    error // it could not run (does not build, ...)
+	runs   []plainRun
+	tested string // what ran, for messages ("3 runs of plain go test -race")
+}
+
+// plainRun is one process of plain go test.
+type plainRun struct {
+	exitCode int // of the process (-1: killed)
+	failed   bool
+	timedOut bool
+	logs     []string // the test's log entries
+	crash    *failure // a panic or fatal error, from standard error
+	left     []checks.Goroutine
+	output   string // tail, for notes
+}
+
+// plainBin is a package's plain test binary, or why there is none.
+type plainBin struct {
+	bin  string
+	err  error
+	done chan struct{} // closed when built (or failed)
+}
+
+// plainBin returns the package's plain test binary, building it the first
+// time a test of the package needs it (inside the budget: it is needed
+// only when an unperturbed schedule fails, and compiles one package).
+func (s *search) plainBin(ctx context.Context, p rewrite.Package) *plainBin {
+	s.mu.Lock()
+	if s.plainBins == nil {
+		s.plainBins = map[string]*plainBin{}
+	}
+	pb, ok := s.plainBins[p.ImportPath]
+	if !ok {
+		pb = &plainBin{bin: filepath.Join(s.workDir, fmt.Sprintf("plain%d.test", len(s.plainBins))), done: make(chan struct{})}
+		s.plainBins[p.ImportPath] = pb
+	}
+	s.mu.Unlock()
+	if ok {
+		<-pb.done
+		return pb
+	}
+	pb.err = s.buildPlain(ctx, p, pb.bin)
+	close(pb.done)
+	return pb
+}
+
+// buildPlain compiles the package's tests as they are, plus the wrapper.
+func (s *search) buildPlain(ctx context.Context, p rewrite.Package, bin string) error {
+	if s.inst == nil {
+		return fmt.Errorf("no module to build %s in", p.ImportPath)
+	}
+	files, err := plainWrappers(p)
+	if err != nil {
+		return err
+	}
+	ov := struct{ Replace map[string]string }{Replace: map[string]string{}}
+	for name, src := range files {
+		tmp := filepath.Join(s.workDir, filepath.Base(bin)+"-"+name)
+		if err := os.WriteFile(tmp, src, 0o644); err != nil {
+			return err
+		}
+		ov.Replace[filepath.Join(p.Dir, name)] = tmp
+	}
+	b, err := json.Marshal(ov)
+	if err != nil {
+		return err
+	}
+	ovPath := bin + ".overlay.json"
+	if err := os.WriteFile(ovPath, b, 0o644); err != nil {
+		return err
+	}
+	args := []string{"test", "-c", "-vet=off", "-o", bin, "-overlay", ovPath}
+	if s.opts.Race {
+		args = append(args, "-race")
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, p.ImportPath)...)
+	cmd.Dir = s.inst.ModuleRoot
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("plain go test -c %s: %v\n%s", p.ImportPath, err, tailLines(string(out), 10))
+	}
+	return nil
+}
+
+// plainWrappers returns the wrapper files to add to a package: one per
+// test package (internal, external) that declares a test, each naming
+// only its own tests.
+func plainWrappers(p rewrite.Package) (map[string][]byte, error) {
+	byPkg := map[string][]string{} // package clause -> tests declared in it
+	ents, err := os.ReadDir(p.Dir)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := gobuild.Default.MatchFile(p.Dir, name); err != nil || !ok {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if ok && fd.Recv == nil && isTest(fd) {
+				byPkg[f.Name.Name] = append(byPkg[f.Name.Name], fd.Name.Name)
+			}
+		}
+	}
+	if len(byPkg) == 0 {
+		return nil, fmt.Errorf("no test functions found in %s", p.Dir)
+	}
+	out := map[string][]byte{}
+	for pkg, tests := range byPkg {
+		name, fn := "zz_interleave_plain_test.go", "TestInterleavePlain"
+		if strings.HasSuffix(pkg, "_test") {
+			name, fn = "zz_interleave_plain_x_test.go", "TestInterleavePlainX"
+		}
+		out[name] = plainWrapperSource(pkg, fn, tests)
+	}
+	return out, nil
+}
+
+// isTest reports whether fd is a top-level test: TestXxx(t *testing.T).
+func isTest(fd *ast.FuncDecl) bool {
+	n := fd.Name.Name
+	if !strings.HasPrefix(n, "Test") || n == "TestMain" {
+		return false
+	}
+	if len(n) > 4 && n[4] >= 'a' && n[4] <= 'z' {
+		return false
+	}
+	ps := fd.Type.Params.List
+	return len(ps) == 1 && len(ps[0].Names) <= 1 && fd.Type.TypeParams == nil
+}
+
+func plainWrapperSource(pkg, fn string, tests []string) []byte {
+	sort.Strings(tests)
+	var b strings.Builder
+	b.WriteString("// Code generated by interleave (checks/dynamic/explore): runs one test plainly. DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "package %s\n\n", pkg)
+	b.WriteString(`import (
+	interleaveos "os"
+	interleaveruntime "runtime"
+	interleavestrings "strings"
+	interleavetesting "testing"
+	interleavetime "time"
+)
+
+`)
+	fmt.Fprintf(&b, "func %s(t *interleavetesting.T) {\n\tname := interleaveos.Getenv(%q)\n", fn, plainTestEnv)
+	b.WriteString("\tfn := map[string]func(*interleavetesting.T){\n")
+	for _, t := range tests {
+		fmt.Fprintf(&b, "\t\t%q: %s,\n", t, t)
+	}
+	fmt.Fprintf(&b, `	}[name]
+	if fn == nil {
+		t.Skip("interleave: " + name + " is not in this test package")
+	}
+	before := interleavePlainStacks%[1]s()
+	// The group waits for the test's parallel subtests, and for the test
+	// itself when it calls t.Parallel.
+	t.Run("plain", func(t *interleavetesting.T) { t.Run(name, fn) })
+	// Goroutines still ending get about a second, as goleak gives them.
+	var left []string
+	for wait := interleavetime.Millisecond; ; wait *= 2 {
+		left = left[:0]
+		for id, st := range interleavePlainStacks%[1]s() {
+			if _, ok := before[id]; !ok {
+				left = append(left, st)
+			}
+		}
+		if len(left) == 0 || wait > 512*interleavetime.Millisecond {
+			break
+		}
+		interleavetime.Sleep(wait)
+	}
+	for _, st := range left {
+		interleaveos.Stderr.WriteString(%[2]q + st + "\n" + %[3]q + "\n")
+	}
+}
+
+// interleavePlainStacks%[1]s returns the stack of every goroutine by ID.
+func interleavePlainStacks%[1]s() map[string]string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := interleaveruntime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	out := map[string]string{}
+	for _, st := range interleavestrings.Split(string(buf), "\n\n") {
+		f := interleavestrings.Fields(st)
+		if len(f) > 1 && f[0] == "goroutine" {
+			out[f[1]] = st
+		}
+	}
+	return out
+}
+`, fn, plainLeftMarker, plainEndMarker)
+	return []byte(b.String())
+}
+
+// runPlain runs t under plain go test up to n times, stopping at the
+// first run that fails the way f does (same says how).
+func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, timeout time.Duration, same func(plainRun) bool) *plainOutcome {
+	out := &plainOutcome{}
+	what := "plain go test"
+	if s.opts.Race {
+		what += " -race"
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		r, err := s.plainOnce(ctx, t, bin, timeout)
+		if err != nil {
+			out.err = err
+			break
+		}
+		out.runs = append(out.runs, r)
+		if same(r) {
+			break
+		}
+	}
+	out.tested = fmt.Sprintf("%d %s of %s -run '^%s$'", len(out.runs), plural(len(out.runs), "run"), what, t.name)
+	return out
+}
+
+// plainOnce runs t once in its plain test binary.
+func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout time.Duration) (plainRun, error) {
+	cctx, cancel := context.WithTimeout(ctx, timeout+childGrace)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, bin, "-test.run=^TestInterleavePlainX?$", "-test.v", "-test.count=1",
+		"-test.timeout="+timeout.String())
+	cmd.Dir = t.pkg.Dir
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, rt.EnvConfig+"=") && !strings.HasPrefix(kv, rt.EnvChild+"=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, plainTestEnv+"="+t.name, "GORACE="+gorace(os.Getenv("GORACE")))
+	cmd.WaitDelay = time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return plainRun{}, ctx.Err()
+	}
+	r := parsePlain(stdout.String(), stderr.String())
+	if cmd.ProcessState != nil {
+		r.exitCode = cmd.ProcessState.ExitCode()
+	}
+	r.failed = r.failed || err != nil
+	r.timedOut = r.timedOut || cctx.Err() != nil
+	if !r.failed && !strings.Contains(stdout.String(), "--- PASS: TestInterleavePlain") {
+		return r, fmt.Errorf("plain go test did not run %s:\n%s", t.name, tailLines(stdout.String()+stderr.String(), 10))
+	}
+	return r, nil
+}
+
+var plainPanicRE = regexp.MustCompile(`(?m)^(panic: |fatal error: )`)
+
+// parsePlain reads one plain run's output.
+func parsePlain(stdout, stderr string) plainRun {
+	r := plainRun{output: tailLines(stdout+stderr, 20)}
+	indent := -1
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "--- FAIL") {
+			r.failed = true
+		}
+		ind := len(line) - len(strings.TrimLeft(line, " \t"))
+		if indent >= 0 && ind > indent && len(r.logs) > 0 {
+			r.logs[len(r.logs)-1] += "\n" + strings.TrimSpace(line)
+			continue
+		}
+		indent = -1
+		if m := logLineRE.FindStringSubmatch(line); m != nil && len(r.logs) < maxLogEntries {
+			r.logs = append(r.logs, m[1])
+			indent = ind
+		}
+	}
+	rest := stderr
+	for {
+		i := strings.Index(rest, plainLeftMarker)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(plainLeftMarker):]
+		j := strings.Index(rest, plainEndMarker)
+		if j < 0 {
+			break
+		}
+		st := rest[:j]
+		rest = rest[j:]
+		g := checks.Goroutine{Stack: parseFrames(st)}
+		if len(userFrames(g.Stack)) == 0 || plainOwn(g.Stack) {
+			continue // the standard library's or the wrapper's
+		}
+		if f := strings.Fields(st); len(f) > 1 {
+			g.ID = "goroutine " + f[1]
+		}
+		if fr, ok := firstUser(g.Stack); ok {
+			g.Site = frameSite(fr)
+		}
+		r.left = append(r.left, g)
+	}
+	if loc := plainPanicRE.FindStringIndex(stderr); loc != nil {
+		text := stderr[loc[0]:]
+		if i := strings.Index(text, plainLeftMarker); i >= 0 {
+			text = text[:i]
+		}
+		r.crash = fromCrash(text, nil, false)
+		r.failed = true
+		if strings.HasPrefix(r.crash.message, "panic: test timed out") {
+			r.timedOut = true
+		}
+	}
+	return r
+}
+
+// plainOwn reports whether a stack is the wrapper's own.
+func plainOwn(frames []checks.Frame) bool {
+	for _, f := range frames {
+		if strings.Contains(f.Func, ".TestInterleavePlain") || strings.Contains(f.Func, ".interleavePlainStacks") {
+			return true
+		}
+	}
+	return false
+}
+
+// osExitRE reads the status of a test that called os.Exit.
+var osExitRE = regexp.MustCompile(`os\.Exit\((\d+)\) called during the test`)
+
+// entrySiteInRE finds the "file.go:12" a test failure's words start with.
+var entrySiteInRE = regexp.MustCompile(`(\S+\.go:\d+): `)
+
+// sameAsPlain reports whether a plain run failed the way f did: a test
+// failure at the same line (or the same words), a panic or fatal error at
+// the same site (or with the same message), a leak of the same goroutines
+// (each of f's matches one left by the plain run), a deadlock or hang
+// where plain go test timed out.
+func sameAsPlain(f *failure, r plainRun, dir string) bool {
+	switch {
+	case f.kind == checks.Leak:
+		if len(f.goroutines) == 0 || len(r.left) == 0 {
+			return false
+		}
+		for _, g := range f.goroutines {
+			found := false
+			for _, p := range r.left {
+				if sameGoroutine(g, p) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case f.kind == checks.TestFailure:
+		if !r.failed || r.crash != nil || r.timedOut {
+			return false
+		}
+		m := entrySiteInRE.FindStringSubmatch(f.message)
+		if m == nil {
+			return true // nothing more precise to compare
+		}
+		var plainEntry string
+		if len(r.logs) > 0 {
+			plainEntry = failureEntry(r.logs, dir)
+		}
+		pm := entrySiteInRE.FindStringSubmatch(plainEntry)
+		return pm != nil && filepath.Base(pm[1]) == filepath.Base(m[1])
+	case f.kind == checks.Deadlock || f.isHang():
+		return r.timedOut
+	case f.kind == checks.Fatal && osExitRE.MatchString(f.message):
+		m := osExitRE.FindStringSubmatch(f.message)
+		return r.crash == nil && !r.timedOut && strconv.Itoa(r.exitCode) == m[1]
+	case f.kind == checks.Panic || f.kind == checks.Fatal:
+		if r.crash == nil || r.timedOut {
+			return false
+		}
+		if f.site != "" && r.crash.site != "" && sameSite(f.site, r.crash.site) {
+			return true
+		}
+		return normalizeMessage(f.message) == normalizeMessage(r.crash.message)
+	}
+	return false
+}
+
+// sameGoroutine reports whether a goroutine of a leak finding and one a
+// plain run left are the same: the function one is stuck in is on the
+// other's stack (the rewrite may wrap the function a goroutine starts in
+// a literal, so the outermost frames can differ).
+func sameGoroutine(g, p checks.Goroutine) bool {
+	gu, pu := userFrames(g.Stack), userFrames(p.Stack)
+	if len(gu) == 0 || len(pu) == 0 {
+		return false
+	}
+	has := func(fs []checks.Frame, fn string) bool {
+		for _, f := range fs {
+			if closureRE.ReplaceAllString(f.Func, ".func") == fn {
+				return true
+			}
+		}
+		return false
+	}
+	return has(pu, closureRE.ReplaceAllString(gu[0].Func, ".func")) || has(gu, closureRE.ReplaceAllString(pu[0].Func, ".func"))
+}
+
+// anySame reports whether some run of o failed the way f did.
+func (o *plainOutcome) anySame(f *failure, dir string) bool {
+	for _, r := range o.runs {
+		if sameAsPlain(f, r, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// howPlain says what plain go test did, for a note.
+func (o *plainOutcome) howPlain() string {
+	failed := 0
+	var last plainRun
+	for _, r := range o.runs {
+		if r.failed {
+			failed++
+			last = r
+		}
+	}
+	if failed == 0 {
+		return o.tested + " passed"
+	}
+	what := "failed otherwise"
+	switch {
+	case last.timedOut:
+		what = "timed out"
+	case last.crash != nil:
+		what = "failed otherwise: " + firstLine(last.crash.message)
+	case len(last.logs) > 0:
+		what = "failed otherwise: " + firstLine(last.logs[0])
+	}
+	return fmt.Sprintf("%s: %d failed (%s)", o.tested, failed, what)
+}

@@ -1,0 +1,110 @@
+package explore
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// TestParsePlain reads a plain run's output: the log entries, the failure,
+// and the goroutines the wrapper listed (the standard library's and its
+// own are not the test's).
+func TestParsePlain(t *testing.T) {
+	stdout := "=== RUN   TestInterleavePlain\n=== RUN   TestInterleavePlain/plain/TestX\n" +
+		"    x_test.go:10: connecting\n" +
+		"    x_test.go:12: got 1, want 2\n" +
+		"        more words\n" +
+		"--- FAIL: TestInterleavePlain/plain/TestX (0.00s)\n"
+	stderr := plainLeftMarker + "goroutine 7 [chan receive]:\nm/p.(*Cache).janitor(0xc000010000)\n\t/src/m/p/p.go:26 +0x25\ncreated by m/p.New in goroutine 6\n\t/src/m/p/p.go:20 +0x85\n\n" + plainEndMarker + "\n" +
+		plainLeftMarker + "goroutine 3 [select]:\nos/signal.loop()\n\t" + goroot() + "/src/os/signal/signal_unix.go:23 +0x13\n" + plainEndMarker + "\n"
+	r := parsePlain(stdout, stderr)
+	if !r.failed || r.crash != nil || r.timedOut {
+		t.Errorf("failed %v, crash %v, timed out %v; want a plain test failure", r.failed, r.crash, r.timedOut)
+	}
+	if len(r.logs) != 2 || !strings.Contains(r.logs[1], "more words") {
+		t.Errorf("logs %q, want two entries, the second with its continuation", r.logs)
+	}
+	if len(r.left) != 1 || r.left[0].Site != "/src/m/p/p.go:26" {
+		t.Fatalf("left %+v, want the janitor only", r.left)
+	}
+
+	r = parsePlain("", "panic: boom\n\ngoroutine 9 [running]:\nm/p.f()\n\t/src/m/p/p.go:40 +0x1\n")
+	if r.crash == nil || r.crash.kind != checks.Panic || r.crash.site != "/src/m/p/p.go:40" {
+		t.Errorf("crash %+v, want a panic at p.go:40", r.crash)
+	}
+}
+
+// TestSameAsPlain: a failure is plain go test's too only when plain go
+// test fails the same way.
+func TestSameAsPlain(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\nfunc TestX(t *testing.T) {\n\tt.Logf(\"connecting\")\n\tt.Fatalf(\"got 1\")\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	janitor := checks.Goroutine{Stack: []checks.Frame{
+		{Func: "m/p.(*Cache).janitor", File: "/src/m/p/p.go", Line: 26},
+		{Func: "m/p.New.func1", File: "/src/m/p/p.go", Line: 20},
+	}}
+	other := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.serve", File: "/src/m/p/p.go", Line: 50}}}
+	leak := &failure{kind: checks.Leak, goroutines: []checks.Goroutine{janitor}}
+	plainLeak := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.(*Cache).janitor", File: "/other/p/p.go", Line: 26}}}
+
+	cases := []struct {
+		name string
+		f    *failure
+		r    plainRun
+		want bool
+	}{
+		{"leak of the same goroutine", leak, plainRun{left: []checks.Goroutine{plainLeak}}, true},
+		{"leak, plain leaves nothing", leak, plainRun{}, false},
+		{"leak of another goroutine", leak, plainRun{left: []checks.Goroutine{other}}, false},
+		{"test failure at the same line", &failure{kind: checks.TestFailure, message: "test failed: x_test.go:5: got 1"},
+			plainRun{failed: true, logs: []string{"x_test.go:4: connecting", "x_test.go:5: got 1"}}, true},
+		{"test failure, plain passes", &failure{kind: checks.TestFailure, message: "test failed: x_test.go:5: got 1"},
+			plainRun{logs: []string{"x_test.go:4: connecting"}}, false},
+		{"test failure elsewhere", &failure{kind: checks.TestFailure, message: "test failed: x_test.go:5: got 1"},
+			plainRun{failed: true, logs: []string{"x_test.go:9: other"}}, false},
+		{"panic at the same site", &failure{kind: checks.Panic, message: "panic: boom", site: "/a/p/p.go:40"},
+			plainRun{failed: true, crash: &failure{kind: checks.Panic, message: "panic: other words", site: "/b/p/p.go:40"}}, true},
+		{"panic, plain times out", &failure{kind: checks.Panic, message: "panic: boom", site: "/a/p/p.go:40"},
+			plainRun{failed: true, timedOut: true}, false},
+		{"os.Exit, same status", &failure{kind: checks.Fatal, message: "os.Exit(3) called during the test: the test binary ends without reporting"},
+			plainRun{failed: true, exitCode: 3}, true},
+		{"os.Exit, plain passes", &failure{kind: checks.Fatal, message: "os.Exit(3) called during the test: the test binary ends without reporting"},
+			plainRun{exitCode: 0}, false},
+		{"deadlock, plain hangs", &failure{kind: checks.Deadlock}, plainRun{failed: true, timedOut: true}, true},
+		{"deadlock, plain passes", &failure{kind: checks.Deadlock}, plainRun{}, false},
+	}
+	for _, c := range cases {
+		if got := sameAsPlain(c.f, c.r, dir); got != c.want {
+			t.Errorf("%s: sameAsPlain = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestFailureEntry: a test failure's words are the first entry that is
+// not a t.Log call.
+func TestFailureEntry(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\nfunc TestX(t *testing.T) {\n\tt.Logf(\"connecting to %s\", addr)\n\tt.Log(\"more\")\n\tt.Fatalf(\"err: %v\", err)\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs := []string{"x_test.go:4: connecting to tcp: [::]:1", "x_test.go:5: more", "x_test.go:6: err: EOF"}
+	if got := failureEntry(logs, dir); got != logs[2] {
+		t.Errorf("failureEntry = %q, want the Fatalf's", got)
+	}
+	// Without the source, the first entry.
+	if got := failureEntry(logs, t.TempDir()); got != logs[0] {
+		t.Errorf("failureEntry without source = %q, want the first", got)
+	}
+	f := &failure{kind: checks.TestFailure, message: "test failed"}
+	withLog(f, logs, dir)
+	if f.message != "test failed: x_test.go:6: err: EOF" {
+		t.Errorf("message %q", f.message)
+	}
+}
