@@ -208,7 +208,7 @@ type search struct {
 	notes     []string
 	noted     map[string]bool      // keys of noteOnce
 	noResults []string             // workers whose process ran nothing
-	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries, built when needed
+	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
 	deadline  time.Time            // end of the budget
 	hardStop  time.Time            // no process outlives it
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
@@ -292,7 +292,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
 		}
 		endStage := s.stage(what)
-		if err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race); err != nil {
+		// The plain go test binary (the package as it is) builds
+		// alongside, outside the budget: it decides what fails without
+		// interleave too.
+		plainDone := make(chan struct{})
+		go func() {
+			defer close(plainDone)
+			s.plainBin(ctx, t.pkg)
+		}()
+		err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race)
+		<-plainDone
+		if err != nil {
 			var be *BuildError
 			if !errors.As(err, &be) {
 				return nil, err

@@ -69,8 +69,7 @@ type plainBin struct {
 }
 
 // plainBin returns the package's plain test binary, building it the first
-// time a test of the package needs it (inside the budget: it is needed
-// only when an unperturbed schedule fails, and compiles one package).
+// time it is asked for (Run builds it next to the instrumented one).
 func (s *search) plainBin(ctx context.Context, p rewrite.Package) *plainBin {
 	s.mu.Lock()
 	if s.plainBins == nil {
