@@ -1,0 +1,510 @@
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+		"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// Options says what to generate tests for and how long to search them.
+type Options struct {
+	Dir      string   // inside the module (default: the current directory)
+	Patterns []string // package patterns (default ".")
+	Types    string   // regexp on type names (default: all that claim safety)
+	PerType  int      // tests generated per type (default DefaultPerType)
+	Seed     int64    // seeds generation and the search
+	// The rest is passed to the search as explore.Options.
+	Budget       time.Duration
+	Strategy     string
+	Race         bool
+	SchedulesDir string
+	Workers      int
+	StepTimeout  time.Duration
+	Progress     func(explore.Stats)
+	Stage        func(explore.StageEvent)
+}
+
+// DefaultPerType is how many tests are generated for each type.
+const DefaultPerType = 12
+
+// TypeReport says what happened to one target type.
+type TypeReport struct {
+	Package   string `json:"package"`
+	Type      string `json:"type"`
+	Claim     string `json:"claim"`
+	Pos       string `json:"pos"`
+	Generated int    `json:"generated"`
+	Kept      int    `json:"kept"` // tests that run sequentially
+	Findings  int    `json:"findings"`
+	// Dropped says why tests were dropped, one line each.
+	Dropped []string `json:"dropped,omitempty"`
+}
+
+// Repro is the ready-to-paste test file of one package: the generated tests
+// that failed, with their helpers.
+type Repro struct {
+	Package string // import path
+	Dir     string // the package's directory in the user's tree
+	Tests   []string
+	Source  []byte
+}
+
+// Result is a finished run.
+type Result struct {
+	Types    []TypeReport
+	Findings []checks.Finding
+	Repros   []Repro
+	Stats    explore.Stats
+	Notes    []string
+}
+
+// keptKinds are the failures gen reports. A leak is not one: the generated
+// test joins its goroutines, so a leak is the type's own background
+// goroutine, which no interleaving of the calls caused.
+var keptKinds = map[checks.FailureKind]bool{
+	checks.Panic: true, checks.TestFailure: true, checks.Deadlock: true,
+	checks.DataRace: true, checks.Fatal: true,
+}
+
+// NoTargetsError is a run with nothing to test.
+type NoTargetsError struct{ What string }
+
+func (e *NoTargetsError) Error() string { return e.What }
+
+// pkgWork is the generation for one package.
+type pkgWork struct {
+	pkg   *packages.Package
+	gen   *Generator
+	cases []*Case
+	kept  []*Case
+	dir   string // package directory in the copy
+}
+
+// Run generates tests for the types of the packages that claim safety for
+// concurrent use, drops those that fail sequentially, and searches the rest
+// under the controlled scheduler.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Dir == "" {
+		opts.Dir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(opts.Dir); err == nil {
+		opts.Dir = abs
+	}
+	if len(opts.Patterns) == 0 {
+		opts.Patterns = []string{"."}
+	}
+	if opts.PerType <= 0 {
+		opts.PerType = DefaultPerType
+	}
+	var typeRE *regexp.Regexp
+	if opts.Types != "" {
+		re, err := regexp.Compile(opts.Types)
+		if err != nil {
+			return nil, fmt.Errorf("bad -types pattern: %w", err)
+		}
+		typeRE = re
+	}
+	if opts.SchedulesDir == "" {
+		opts.SchedulesDir = explore.DefaultSchedulesDir
+	}
+	if !filepath.IsAbs(opts.SchedulesDir) {
+		opts.SchedulesDir = filepath.Join(opts.Dir, opts.SchedulesDir)
+	}
+	stage := func(name string) func(string) {
+		start := time.Now()
+		if opts.Stage != nil {
+			opts.Stage(explore.StageEvent{Name: name})
+		}
+		return func(detail string) {
+			if opts.Stage != nil {
+				opts.Stage(explore.StageEvent{Name: name, Done: true, Took: time.Since(start), Detail: detail})
+			}
+		}
+	}
+
+	end := stage("loading " + strings.Join(opts.Patterns, " "))
+	pkgs, modRoot, err := load(ctx, opts.Dir, opts.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	var targets []*Target
+	for _, t := range Targets(pkgs) {
+		if typeRE == nil || typeRE.MatchString(t.Name.Name()) {
+			targets = append(targets, t)
+		}
+	}
+	end(fmt.Sprintf("%d type(s) claim safety for concurrent use", len(targets)))
+	if len(targets) == 0 {
+		return nil, &NoTargetsError{What: "no exported type in " + strings.Join(opts.Patterns, " ") + " is documented as safe for concurrent use (or marked " + Directive + ") with a constructor or usable zero value and callable methods"}
+	}
+
+	// A copy of the module, which the generated files are added to.
+	end = stage("copying the module to add the generated tests")
+	copyRoot, err := os.MkdirTemp("", "interleave-gen-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(copyRoot)
+	if err := copyTree(modRoot, copyRoot); err != nil {
+		return nil, err
+	}
+	end("")
+
+	res := &Result{}
+	var works []*pkgWork
+	byPkg := map[string]*pkgWork{}
+	reports := map[*Target]*TypeReport{}
+	for _, t := range targets {
+		w := byPkg[t.Pkg.PkgPath]
+		if w == nil {
+			rel, err := filepath.Rel(modRoot, pkgDir(t.Pkg))
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return nil, fmt.Errorf("%s is not in the module at %s", t.Pkg.PkgPath, modRoot)
+			}
+			w = &pkgWork{pkg: t.Pkg, gen: NewGenerator(t.Pkg.PkgPath, t.Pkg.Name, opts.Seed+int64(len(works))), dir: filepath.Join(copyRoot, rel)}
+			byPkg[t.Pkg.PkgPath] = w
+			works = append(works, w)
+		}
+		cs := w.gen.Generate(t, opts.PerType)
+		w.cases = append(w.cases, cs...)
+		pos := t.Pkg.Fset.Position(t.Pos)
+		reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: t.Claim, Pos: fmt.Sprintf("%s:%d", relTo(opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}
+	}
+
+	// Feedback: run every case sequentially and keep those that pass.
+	end = stage(fmt.Sprintf("running %d generated test(s) sequentially", len(targets)*opts.PerType))
+	if err := feedback(ctx, copyRoot, works, reports); err != nil {
+		return nil, err
+	}
+	kept := 0
+	var patterns []string
+	for _, w := range works {
+		kept += len(w.kept)
+		if len(w.kept) == 0 {
+			os.Remove(filepath.Join(w.dir, FileName))
+			continue
+		}
+		src, err := Render(w.gen, w.pkg.Name, w.kept, Concurrent)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(w.dir, FileName), src, 0o644); err != nil {
+			return nil, err
+		}
+		patterns = append(patterns, w.pkg.PkgPath)
+	}
+	end(fmt.Sprintf("%d kept", kept))
+	for _, t := range targets {
+		res.Types = append(res.Types, *reports[t])
+	}
+	if kept == 0 {
+		res.Notes = append(res.Notes, "every generated test fails when run sequentially: nothing to search")
+		return res, nil
+	}
+
+	// The search.
+	er, err := explore.Run(ctx, explore.Options{
+		Dir:          copyRoot,
+		Patterns:     patterns,
+		Run:          "^TestInterleaveGen_",
+		Budget:       opts.Budget,
+		Strategy:     opts.Strategy,
+		Seed:         opts.Seed,
+		Race:         opts.Race,
+		SchedulesDir: opts.SchedulesDir,
+		Workers:      opts.Workers,
+		StepTimeout:  opts.StepTimeout,
+		Progress:     opts.Progress,
+		Stage:        opts.Stage,
+	})
+	if err != nil {
+		var be *explore.BuildError
+		if errors.As(err, &be) {
+			be.Output = strings.ReplaceAll(be.Output, copyRoot, modRoot)
+		}
+		return nil, err
+	}
+	res.Stats = er.Stats
+	for _, n := range er.Notes {
+		res.Notes = append(res.Notes, strings.ReplaceAll(n, copyRoot, modRoot))
+	}
+	failed := map[string]map[string]bool{}
+	for _, f := range er.Findings {
+		if !keptKinds[f.Kind] {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: %s not reported (not caused by the interleaving of the generated calls): %s", f.Test, f.Kind, firstLine(f.Message)))
+			continue
+		}
+		f, err := remap(f, copyRoot, modRoot)
+		if err != nil {
+			return nil, err
+		}
+		if f.Schedule != "" && filepath.IsAbs(f.Schedule) {
+			f.Schedule = relTo(opts.Dir, f.Schedule)
+			f.Replay = "interleave replay " + f.Schedule
+		}
+		res.Findings = append(res.Findings, f)
+		if failed[f.Package] == nil {
+			failed[f.Package] = map[string]bool{}
+		}
+		failed[f.Package][f.Test] = true
+	}
+	for _, f := range er.Plain {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s: %s also without interleave, not reported: %s", f.Test, f.Kind, firstLine(f.Message)))
+	}
+	for _, w := range works {
+		names := failed[w.pkg.PkgPath]
+		if len(names) == 0 {
+			continue
+		}
+		var cases []*Case
+		var tests []string
+		for _, c := range w.kept {
+			if names[c.Name] {
+				cases = append(cases, c)
+				tests = append(tests, c.Name)
+				for t, r := range reports {
+					if t == c.Target {
+						r.Findings++
+					}
+				}
+			}
+		}
+		src, err := Render(w.gen, w.pkg.Name, cases, Concurrent)
+		if err != nil {
+			return nil, err
+		}
+		res.Repros = append(res.Repros, Repro{Package: w.pkg.PkgPath, Dir: pkgDir(w.pkg), Tests: tests, Source: src})
+	}
+	res.Types = res.Types[:0]
+	for _, t := range targets {
+		res.Types = append(res.Types, *reports[t])
+	}
+	return res, nil
+}
+
+// load type-checks the patterns and returns them with the module root.
+func load(ctx context.Context, dir string, patterns []string) ([]*packages.Package, string, error) {
+	cfg := &packages.Config{
+		Context: ctx,
+		Dir:     dir,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
+			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, "", fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
+	}
+	var errs []string
+	root := ""
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+		if p.Module == nil {
+			errs = append(errs, p.PkgPath+": not in a module")
+			continue
+		}
+		if root == "" {
+			root = p.Module.Dir
+		} else if root != p.Module.Dir {
+			errs = append(errs, fmt.Sprintf("%s is in module %s, not %s: run gen on one module at a time", p.PkgPath, p.Module.Dir, root))
+		}
+	}
+	if len(errs) > 0 {
+		if len(errs) > 10 {
+			errs = append(errs[:10], fmt.Sprintf("and %d more", len(errs)-10))
+		}
+		return nil, "", fmt.Errorf("load %s:\n%s", strings.Join(patterns, " "), strings.Join(errs, "\n"))
+	}
+	if len(pkgs) == 0 || root == "" {
+		return nil, "", fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	return pkgs, root, nil
+}
+
+func pkgDir(p *packages.Package) string {
+	if len(p.GoFiles) > 0 {
+		return filepath.Dir(p.GoFiles[0])
+	}
+	return p.Dir
+}
+
+// feedback writes the sequential version of every package's cases and
+// runs them with plain go test; the cases whose tests pass are kept.
+func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*Target]*TypeReport) error {
+	var paths []string
+	for _, w := range works {
+		src, err := Render(w.gen, w.pkg.Name, w.cases, Sequential)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(w.dir, FileName), src, 0o644); err != nil {
+			return err
+		}
+		paths = append(paths, w.pkg.PkgPath)
+	}
+	// Build first, so that a case that does not compile is told apart (the
+	// generator writes only what type-checks, but a constructor may be
+	// unusable in ways go/types cannot see, e.g. an internal import).
+	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-count=1", "-json", "-timeout=30m", "-run", "^TestInterleaveGen_"}, paths...)...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	status, output := parseTestJSON(out)
+	for _, w := range works {
+		for _, c := range w.cases {
+			key := w.pkg.PkgPath + "." + c.Name
+			r := reports[c.Target]
+			switch status[key] {
+			case "pass":
+				w.kept = append(w.kept, c)
+				r.Kept++
+			case "":
+				msg := strings.TrimSpace(stderr.String())
+				if msg == "" {
+					msg = "did not run"
+				}
+				return fmt.Errorf("the generated tests of %s did not run:\n%s\n%s", w.pkg.PkgPath, tail(msg, 20), tail(string(output[w.pkg.PkgPath+"."]), 20))
+			default:
+				r.Dropped = append(r.Dropped, c.Name+": "+firstLine(failLine(output[key])))
+			}
+		}
+	}
+	return nil
+}
+
+// parseTestJSON returns each test's final action and output, keyed by
+// package + "." + test ("pkg." holds the package's own output).
+func parseTestJSON(out []byte) (map[string]string, map[string][]byte) {
+	status := map[string]string{}
+	output := map[string][]byte{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var ev struct {
+			Action, Package, Test, Output string
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		key := ev.Package + "." + ev.Test
+		switch ev.Action {
+		case "pass", "fail", "skip":
+			if ev.Test != "" {
+				status[key] = ev.Action
+			}
+		case "output":
+			output[key] = append(output[key], ev.Output...)
+		}
+	}
+	return status, output
+}
+
+// failLine picks the line of a test's output that says why it failed.
+func failLine(out []byte) string {
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.Contains(l, "when run sequentially") || strings.HasPrefix(l, "panic:") {
+			if i := strings.Index(l, ": "); i >= 0 && strings.HasSuffix(l[:i], ".go") == false && strings.Contains(l[:i], ".go:") {
+				return l[i+2:]
+			}
+			return l
+		}
+	}
+	if strings.Contains(string(out), "test timed out") {
+		return "blocks when run sequentially"
+	}
+	return "fails when run sequentially"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func relTo(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
+
+// remap rewrites the copy's paths in a finding to the module's own.
+func remap(f checks.Finding, from, to string) (checks.Finding, error) {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return f, err
+	}
+	fromJ, _ := json.Marshal(from)
+	toJ, _ := json.Marshal(to)
+	b = bytes.ReplaceAll(b, bytes.Trim(fromJ, `"`), bytes.Trim(toJ, `"`))
+	var out checks.Finding
+	if err := json.Unmarshal(b, &out); err != nil {
+		return f, err
+	}
+	return out, nil
+}
+
+// copyTree copies the module at src to dst, leaving out version control and
+// interleave's own output.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == ".git" || d.Name() == ".interleave" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		in, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(filepath.Join(dst, rel), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}

@@ -1,0 +1,364 @@
+// Package gen generates concurrent tests for Go types that claim to be safe
+// for concurrent use, in the manner of ConTeGe (PLDI 2012): a sequential
+// prefix builds a value, two goroutines then call methods on it at once,
+// and the generated test fails only when the outcome (the calls' results and
+// what observer methods return afterwards) is one that no sequential order
+// of the same calls produces. Run drives the tests under the controlled
+// scheduler with the race detector, so panics, deadlocks and data races are
+// found too.
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Target is an exported type that claims safety for concurrent use, with
+// what the generator can do with it.
+type Target struct {
+	Pkg   *packages.Package
+	Name  *types.TypeName
+	Claim string    // the doc phrase, or Directive
+	Pos   token.Pos // the type's declaration
+	// Ctors are exported package functions whose first result is T or *T
+	// (an optional error last) and whose arguments can be generated.
+	Ctors []*types.Func
+	// Zero is set when the zero value may be used (no constructor, or the
+	// doc says the zero value is ready to use).
+	Zero bool
+	// Methods are the exported methods of *T whose arguments can be
+	// generated; Observers the ones without arguments whose results can be
+	// compared.
+	Methods   []*types.Func
+	Observers []*types.Func
+}
+
+// String is the type as pkg.T.
+func (t *Target) String() string { return t.Pkg.Name + "." + t.Name.Name() }
+
+// skipMethods are methods that are expected to block or to run for a
+// long time: calling them from generated tests tells nothing.
+var skipMethods = map[string]bool{
+	"Wait": true, "Run": true, "Serve": true, "ListenAndServe": true, "Start": true,
+	"Loop": true, "Listen": true, "Accept": true, "Sleep": true,
+}
+
+// Targets returns the types of pkgs that claim safety for concurrent use and
+// that the generator can build and call, sorted by package and name.
+func Targets(pkgs []*packages.Package) []*Target {
+	var out []*Target
+	for _, p := range pkgs {
+		if p.Types == nil || p.TypesInfo == nil || p.Name == "main" {
+			continue
+		}
+		for _, f := range p.Syntax {
+			if strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
+				continue
+			}
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					if !ts.Name.IsExported() || ts.TypeParams != nil {
+						continue
+					}
+					if _, ok := ts.Type.(*ast.StructType); !ok {
+						continue
+					}
+					docs := ts.Doc
+					if docs == nil && len(gd.Specs) == 1 {
+						docs = gd.Doc
+					}
+					phrase := Claim(docs)
+					if phrase == "" {
+						continue
+					}
+					tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+					if !ok {
+						continue
+					}
+					t := &Target{Pkg: p, Name: tn, Claim: phrase, Pos: ts.Pos()}
+					t.fill(strings.Contains(strings.ToLower(docs.Text()), "zero value"))
+					if len(t.Ctors) == 0 && !t.Zero || len(t.Methods) == 0 {
+						continue
+					}
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pkg.PkgPath != out[j].Pkg.PkgPath {
+			return out[i].Pkg.PkgPath < out[j].Pkg.PkgPath
+		}
+		return out[i].Name.Name() < out[j].Name.Name()
+	})
+	return out
+}
+
+// fill finds the constructors, methods and observers of t.
+func (t *Target) fill(zeroDoc bool) {
+	named := t.Name.Type().(*types.Named)
+	scope := t.Pkg.Types.Scope()
+	for _, n := range scope.Names() {
+		fn, ok := scope.Lookup(n).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.TypeParams() != nil || !returnsTarget(sig, named) || !argsOK(sig, 0) {
+			continue
+		}
+		t.Ctors = append(t.Ctors, fn)
+	}
+	t.Zero = zeroDoc || len(t.Ctors) == 0
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() || skipMethods[fn.Name()] {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if !argsOK(sig, 0) {
+			continue
+		}
+		t.Methods = append(t.Methods, fn)
+		if sig.Params().Len() == 0 && sig.Results().Len() > 0 && anyObservable(sig.Results()) {
+			t.Observers = append(t.Observers, fn)
+		}
+	}
+	if len(t.Observers) > maxObservers {
+		t.Observers = t.Observers[:maxObservers]
+	}
+}
+
+// maxObservers bounds the observer calls made after the goroutines join.
+const maxObservers = 6
+
+// returnsTarget reports whether sig returns T or *T first, and at most an
+// error besides.
+func returnsTarget(sig *types.Signature, named *types.Named) bool {
+	r := sig.Results()
+	if r.Len() == 0 || r.Len() > 2 {
+		return false
+	}
+	first := r.At(0).Type()
+	if p, ok := first.(*types.Pointer); ok {
+		first = p.Elem()
+	}
+	if !types.Identical(first, named) {
+		return false
+	}
+	return r.Len() == 1 || isError(r.At(1).Type())
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// argsOK reports whether every parameter of sig can be generated.
+func argsOK(sig *types.Signature, depth int) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if !generatable(sig.Params().At(i).Type(), depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// generatable reports whether the generator can produce a value of type t.
+func generatable(t types.Type, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	if isContext(t) {
+		return true
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && !n.Obj().Exported() {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsBoolean|types.IsNumeric|types.IsString) != 0 && u.Kind() != types.UnsafePointer && u.Info()&types.IsComplex == 0
+	case *types.Slice:
+		return generatable(u.Elem(), depth+1)
+	case *types.Map:
+		return generatable(u.Key(), depth+1) && generatable(u.Elem(), depth+1)
+	case *types.Signature:
+		return u.TypeParams() == nil && exportedTypes(u)
+	case *types.Interface:
+		// Any value satisfies an empty interface.
+		return u.Empty()
+	case *types.Pointer, *types.Struct:
+		return ctorFor(t) != nil || isZeroUsable(t)
+	}
+	return false
+}
+
+// exportedTypes reports whether a function type can be written outside its
+// package.
+func exportedTypes(sig *types.Signature) bool {
+	ok := true
+	check := func(tup *types.Tuple) {
+		for i := 0; i < tup.Len(); i++ {
+			if !writable(tup.At(i).Type()) {
+				ok = false
+			}
+		}
+	}
+	check(sig.Params())
+	check(sig.Results())
+	return ok
+}
+
+// writable reports whether t can be named outside its package.
+func writable(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Named:
+		if t.Obj().Pkg() != nil && !t.Obj().Exported() {
+			return false
+		}
+		if t.Obj().Pkg() != nil && strings.Contains(t.Obj().Pkg().Path(), "/internal/") {
+			return false
+		}
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			if !writable(t.TypeArgs().At(i)) {
+				return false
+			}
+		}
+		return true
+	case *types.Pointer:
+		return writable(t.Elem())
+	case *types.Slice:
+		return writable(t.Elem())
+	case *types.Array:
+		return writable(t.Elem())
+	case *types.Map:
+		return writable(t.Key()) && writable(t.Elem())
+	case *types.Chan:
+		return writable(t.Elem())
+	case *types.Signature:
+		return exportedTypes(t)
+	case *types.Basic, *types.Interface:
+		return true
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			if !t.Field(i).Exported() || !writable(t.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isZeroUsable: a pointer to, or a value of, an exported struct type of a
+// package other than the standard library's, taken as its zero value.
+func isZeroUsable(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.TypeParams() != nil || !n.Obj().Exported() || n.Obj().Pkg() == nil {
+		return false
+	}
+	_, isStruct := n.Underlying().(*types.Struct)
+	return isStruct && writable(n) && strings.Contains(n.Obj().Pkg().Path(), ".")
+}
+
+// ctorFor returns an exported function of t's package that returns t (or the
+// struct t points to) and takes basic arguments only, or nil.
+func ctorFor(t types.Type) *types.Func {
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	n, ok := base.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.TypeParams() != nil {
+		return nil
+	}
+	scope := n.Obj().Pkg().Scope()
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.TypeParams() != nil || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), t) {
+			continue
+		}
+		basic := true
+		for i := 0; i < sig.Params().Len(); i++ {
+			if _, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); !ok {
+				basic = false
+			}
+		}
+		if basic {
+			return fn
+		}
+	}
+	return nil
+}
+
+func isContext(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// observable reports whether values of t print the same for equal states:
+// no pointers, channels, functions or interfaces (but error, compared by
+// its message).
+func observable(t types.Type) bool { return observableDepth(t, 0) }
+
+func observableDepth(t types.Type, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	if isError(t) {
+		return true
+	}
+	if n, ok := t.(*types.Named); ok {
+		// A type with its own formatting may print anything.
+		for _, m := range []string{"GoString", "Format"} {
+			obj, _, _ := types.LookupFieldOrMethod(n, true, n.Obj().Pkg(), m)
+			if _, ok := obj.(*types.Func); ok {
+				return false
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer && u.Kind() != types.Uintptr
+	case *types.Slice:
+		return observableDepth(u.Elem(), depth+1)
+	case *types.Array:
+		return observableDepth(u.Elem(), depth+1)
+	case *types.Map:
+		return observableDepth(u.Key(), depth+1) && observableDepth(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !observableDepth(u.Field(i).Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func anyObservable(tup *types.Tuple) bool {
+	for i := 0; i < tup.Len(); i++ {
+		if observable(tup.At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
