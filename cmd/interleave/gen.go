@@ -113,6 +113,7 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 	}
 	fmt.Fprintf(env.stderr, "interleave gen: seed %d (repeat with -seed %d), budget %v\n", opts.Seed, opts.Seed, opts.Budget)
 	prog := newProgress(env.stderr)
+	prog.name = "gen"
 	o := opts.Options
 	o.Dir = env.dir
 	o.Progress = prog.update

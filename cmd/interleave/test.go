@@ -242,6 +242,7 @@ type progress struct {
 	tty  bool
 	bar  *progressbar.ProgressBar // on a terminal, once the search runs
 	last time.Time
+	name string // the command in each line (default "test")
 }
 
 // plainEvery is how often a non-terminal gets a progress line: often enough
@@ -265,7 +266,7 @@ func (p *progress) stage(ev explore.StageEvent) {
 	if p.bar != nil {
 		_ = p.bar.Clear()
 	}
-	fmt.Fprintln(p.w, "interleave test: "+prjob.StageLine(ev))
+	fmt.Fprintln(p.w, "interleave "+cmp.Or(p.name, "test")+": "+prjob.StageLine(ev))
 	p.last = time.Now()
 }
 
@@ -300,7 +301,7 @@ func (p *progress) update(st explore.Stats) {
 	}
 	if time.Since(p.last) >= plainEvery {
 		p.last = time.Now()
-		fmt.Fprintln(p.w, "interleave test:", line)
+		fmt.Fprintln(p.w, "interleave "+cmp.Or(p.name, "test")+":", line)
 	}
 }
 

@@ -21,6 +21,15 @@ type Case struct {
 	Observers []Call
 }
 
+// size is the number of calls of c, to prefer the smallest failing test.
+func (c *Case) size() int {
+	n := len(c.Prefix)
+	for _, th := range c.Threads {
+		n += len(th)
+	}
+	return n
+}
+
 // Call is one method call on the shared value v, as source: Label is what
 // the test prints ("Inc(2)"), Body the statements of a func(v) string
 // that makes the call and returns its observable results.

@@ -13,7 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-		"strings"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -56,8 +56,9 @@ type TypeReport struct {
 	Dropped []string `json:"dropped,omitempty"`
 }
 
-// Repro is the ready-to-paste test file of one package: the generated tests
-// that failed, with their helpers.
+// Repro is the ready-to-paste test file of one package: every generated test
+// that was searched, as it was (the schedules name its lines); Tests are the
+// ones that failed.
 type Repro struct {
 	Package string // import path
 	Dir     string // the package's directory in the user's tree
@@ -94,6 +95,7 @@ type pkgWork struct {
 	cases []*Case
 	kept  []*Case
 	dir   string // package directory in the copy
+	src   []byte // the file searched
 }
 
 // Run generates tests for the types of the packages that claim safety for
@@ -207,6 +209,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if err := os.WriteFile(filepath.Join(w.dir, FileName), src, 0o644); err != nil {
 			return nil, err
 		}
+		w.src = src
 		patterns = append(patterns, w.pkg.PkgPath)
 	}
 	end(fmt.Sprintf("%d kept", kept))
@@ -244,10 +247,29 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, n := range er.Notes {
 		res.Notes = append(res.Notes, strings.ReplaceAll(n, copyRoot, modRoot))
 	}
-	failed := map[string]map[string]bool{}
+	caseOf := map[string]*Case{}
+	for _, w := range works {
+		for _, c := range w.kept {
+			caseOf[w.pkg.PkgPath+"."+c.Name] = c
+		}
+	}
+	// One finding per type, kind and place in the type's code: the
+	// smallest test that shows it.
+	type key struct {
+		t    *Target
+		kind checks.FailureKind
+		pos  string
+	}
+	best := map[key]checks.Finding{}
+	var order []key
+	dups := map[key]int{}
 	for _, f := range er.Findings {
 		if !keptKinds[f.Kind] {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %s not reported (not caused by the interleaving of the generated calls): %s", f.Test, f.Kind, firstLine(f.Message)))
+			continue
+		}
+		c := caseOf[f.Package+"."+f.Test]
+		if c == nil {
 			continue
 		}
 		f, err := remap(f, copyRoot, modRoot)
@@ -258,7 +280,30 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			f.Schedule = relTo(opts.Dir, f.Schedule)
 			f.Replay = "interleave replay " + f.Schedule
 		}
+		k := key{c.Target, f.Kind, ""}
+		if filepath.Base(f.Pos.File) != FileName {
+			k.pos = fmt.Sprintf("%s:%d", f.Pos.File, f.Pos.Line)
+		}
+		old, ok := best[k]
+		switch {
+		case !ok:
+			order = append(order, k)
+			best[k] = f
+		case c.size() < caseOf[old.Package+"."+old.Test].size():
+			best[k] = f
+			dups[k]++
+		default:
+			dups[k]++
+		}
+	}
+	failed := map[string]map[string]bool{}
+	for _, k := range order {
+		f := best[k]
+		if n := dups[k]; n > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
+		}
 		res.Findings = append(res.Findings, f)
+		reports[k.t].Findings++
 		if failed[f.Package] == nil {
 			failed[f.Package] = map[string]bool{}
 		}
@@ -272,24 +317,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if len(names) == 0 {
 			continue
 		}
-		var cases []*Case
+		// The file as searched: the schedules name its lines.
 		var tests []string
 		for _, c := range w.kept {
 			if names[c.Name] {
-				cases = append(cases, c)
 				tests = append(tests, c.Name)
-				for t, r := range reports {
-					if t == c.Target {
-						r.Findings++
-					}
-				}
 			}
 		}
-		src, err := Render(w.gen, w.pkg.Name, cases, Concurrent)
-		if err != nil {
-			return nil, err
-		}
-		res.Repros = append(res.Repros, Repro{Package: w.pkg.PkgPath, Dir: pkgDir(w.pkg), Tests: tests, Source: src})
+		res.Repros = append(res.Repros, Repro{Package: w.pkg.PkgPath, Dir: pkgDir(w.pkg), Tests: tests, Source: w.src})
 	}
 	res.Types = res.Types[:0]
 	for _, t := range targets {

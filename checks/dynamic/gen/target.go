@@ -14,6 +14,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -131,13 +132,24 @@ func (t *Target) fill(zeroDoc bool) {
 			continue
 		}
 		t.Methods = append(t.Methods, fn)
-		if sig.Params().Len() == 0 && sig.Results().Len() > 0 && anyObservable(sig.Results()) {
+		if sig.Params().Len() == 0 && sig.Results().Len() > 0 && anyObservable(sig.Results()) && !changes(fn.Name()) {
 			t.Observers = append(t.Observers, fn)
 		}
 	}
 	if len(t.Observers) > maxObservers {
 		t.Observers = t.Observers[:maxObservers]
 	}
+}
+
+// changes reports whether a method's name says it changes state: such a
+// method is no observer, even without arguments.
+func changes(name string) bool {
+	for _, verb := range []string{"Inc", "Dec", "Add", "Pop", "Push", "Next", "Take", "Reset", "Clear", "Delete", "Remove", "Close", "Flush", "Swap", "Put", "Set", "Store", "Drain", "Purge", "Evict", "Shift", "Acquire", "Release", "Get"} {
+		if strings.HasPrefix(name, verb) && (len(name) == len(verb) || !unicode.IsLower(rune(name[len(verb)]))) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxObservers bounds the observer calls made after the goroutines join.

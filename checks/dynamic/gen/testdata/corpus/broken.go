@@ -161,9 +161,9 @@ func (b *Balance) Left() int {
 
 // Hits counts events.
 //
-//interleave:threadsafe
-//
 // (Inc reads and writes the atomic in two steps.)
+//
+//interleave:threadsafe
 type Hits struct {
 	n atomic.Int64
 }

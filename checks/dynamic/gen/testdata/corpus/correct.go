@@ -107,28 +107,31 @@ func (l *List) Values() []string {
 	return nil
 }
 
-// Gauge tracks a current and a maximum value with atomics only. It is safe
-// for concurrent use by multiple goroutines.
+// Gauge is a level that only atomics guard: every method is one atomic
+// operation or a compare-and-swap loop on the one word. It is safe for
+// concurrent use by multiple goroutines.
 type Gauge struct {
-	cur, max atomic.Int64
+	cur atomic.Int64
 }
 
-// Add adds d to the current value and returns it.
-func (g *Gauge) Add(d int64) int64 {
-	v := g.cur.Add(d)
+// Add adds d to the level and returns the new level.
+func (g *Gauge) Add(d int64) int64 { return g.cur.Add(d) }
+
+// Raise lifts the level to at least x and returns the level.
+func (g *Gauge) Raise(x int64) int64 {
 	for {
-		m := g.max.Load()
-		if v <= m || g.max.CompareAndSwap(m, v) {
+		v := g.cur.Load()
+		if v >= x {
 			return v
+		}
+		if g.cur.CompareAndSwap(v, x) {
+			return x
 		}
 	}
 }
 
-// Current is the current value.
+// Current is the level.
 func (g *Gauge) Current() int64 { return g.cur.Load() }
-
-// Max is the largest value Add returned.
-func (g *Gauge) Max() int64 { return g.max.Load() }
 
 // Set is a set of names; Add checks and inserts under one lock. It is safe
 // for concurrent use.
