@@ -30,7 +30,8 @@ var claims = []string{
 }
 
 // Claim returns the phrase of a doc comment that claims safety for
-// concurrent use, or "" (also for a negated phrase: "not thread-safe").
+// concurrent use, or "" (also for a negated phrase: "not thread-safe",
+// "non-thread safe").
 func Claim(cg *ast.CommentGroup) string {
 	if cg == nil {
 		return ""
@@ -49,7 +50,7 @@ func Claim(cg *ast.CommentGroup) string {
 			}
 			at := i + j
 			before := text[max(0, at-16):at]
-			if !strings.Contains(before, "not ") && !strings.Contains(before, "n't ") && !strings.HasSuffix(before, "un") && !strings.Contains(before, "never ") {
+			if !strings.Contains(before, "not ") && !strings.Contains(before, "n't ") && !strings.HasSuffix(before, "un") && !strings.Contains(before, "never ") && !strings.HasSuffix(before, "non-") && !strings.HasSuffix(before, "non ") {
 				return phrase
 			}
 			i = at + len(phrase)

@@ -69,10 +69,10 @@ func (g *Generator) Generate(t *Target, n int) []*Case {
 
 // mutators are the methods that may change state: they take arguments or
 // return nothing comparable.
-func mutators(t *Target) []*types.Func {
-	var out []*types.Func
+func mutators(t *Target) []Func {
+	var out []Func
 	for _, m := range t.Methods {
-		sig := m.Type().(*types.Signature)
+		sig := m.Sig
 		if sig.Params().Len() > 0 || !anyObservable(sig.Results()) {
 			out = append(out, m)
 		}
@@ -86,11 +86,11 @@ func (g *Generator) fill(c *Case) {
 	// Build v.
 	k := g.rng.Intn(len(t.Ctors) + btoi(t.Zero))
 	if k == len(t.Ctors) {
-		c.Build = append(c.Build, fmt.Sprintf("v := new(%s)", g.q.typ(t.Name.Type())))
+		c.Build = append(c.Build, fmt.Sprintf("v := new(%s)", g.q.typ(t.Type)))
 	} else {
 		fn := t.Ctors[k]
-		sig := fn.Type().(*types.Signature)
-		call := g.q.fn(fn) + "(" + g.args(sig, nil) + ")"
+		sig := fn.Sig
+		call := g.q.fn(fn.Fn) + g.targs(fn.TArgs) + "(" + g.args(sig, nil) + ")"
 		ptr := isPointer(sig.Results().At(0).Type())
 		name := "v"
 		if !ptr {
@@ -109,8 +109,8 @@ func (g *Generator) fill(c *Case) {
 	// The prefix: state-changing calls, whose results later calls may use.
 	for i, n := 0, g.rng.Intn(maxCalls+1); i < n && len(muts) > 0; i++ {
 		m := muts[g.rng.Intn(len(muts))]
-		sig := m.Type().(*types.Signature)
-		call := "v." + m.Name() + "(" + g.args(sig, pool) + ")"
+		sig := m.Sig
+		call := "v." + m.Fn.Name() + "(" + g.args(sig, pool) + ")"
 		if sig.Results().Len() == 0 {
 			c.Prefix = append(c.Prefix, call)
 			continue
@@ -143,11 +143,11 @@ func (g *Generator) fill(c *Case) {
 }
 
 // call writes a call of m on v with fresh arguments.
-func (g *Generator) call(m *types.Func) Call {
-	sig := m.Type().(*types.Signature)
+func (g *Generator) call(m Func) Call {
+	sig := m.Sig
 	args := g.args(sig, nil)
-	label := m.Name() + "(" + args + ")"
-	call := "v." + m.Name() + "(" + args + ")"
+	label := m.Fn.Name() + "(" + args + ")"
+	call := "v." + m.Fn.Name() + "(" + args + ")"
 	r := sig.Results()
 	var names, shown []string
 	for j := 0; j < r.Len(); j++ {
@@ -163,6 +163,18 @@ func (g *Generator) call(m *types.Func) Call {
 		return Call{Label: label, Body: call + "\nreturn \"\""}
 	}
 	return Call{Label: label, Body: strings.Join(names, ", ") + " := " + call + "\nreturn genShow(" + strings.Join(shown, ", ") + ")"}
+}
+
+// targs writes explicit type arguments, if any.
+func (g *Generator) targs(ts []types.Type) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	var out []string
+	for _, t := range ts {
+		out = append(out, g.q.typ(t))
+	}
+	return "[" + strings.Join(out, ", ") + "]"
 }
 
 type poolVar struct {

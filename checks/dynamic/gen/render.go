@@ -76,7 +76,7 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 }
 
 func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
-	vt := "*" + g.q.typ(c.Target.Name.Type())
+	vt := "*" + g.q.typ(c.Target.Type)
 	fmt.Fprintf(b, "\nfunc %s(t *testing.T) {\n", c.Name)
 	fmt.Fprintf(b, "genRun(t, genCase[%s]{\n", vt)
 	fmt.Fprintf(b, "prefix: func() %s {\n", vt)

@@ -28,15 +28,27 @@ type Target struct {
 	Pos   token.Pos // the type's declaration
 	// Ctors are exported package functions whose first result is T or *T
 	// (an optional error last) and whose arguments can be generated.
-	Ctors []*types.Func
+	Ctors []Func
 	// Zero is set when the zero value may be used (no constructor, or the
 	// doc says the zero value is ready to use).
 	Zero bool
 	// Methods are the exported methods of *T whose arguments can be
 	// generated; Observers the ones without arguments whose results can be
 	// compared.
-	Methods   []*types.Func
-	Observers []*types.Func
+	Methods   []Func
+	Observers []Func
+	// Type is T, instantiated when T is generic (TArgs says with what).
+	Type  *types.Named
+	TArgs []types.Type
+}
+
+// Func is a constructor or method with its signature (instantiated when
+// generic); TArgs are the type arguments a generic constructor is called
+// with.
+type Func struct {
+	Fn    *types.Func
+	Sig   *types.Signature
+	TArgs []types.Type
 }
 
 // String is the type as pkg.T.
@@ -68,7 +80,7 @@ func Targets(pkgs []*packages.Package) []*Target {
 				}
 				for _, spec := range gd.Specs {
 					ts := spec.(*ast.TypeSpec)
-					if !ts.Name.IsExported() || ts.TypeParams != nil {
+					if !ts.Name.IsExported() {
 						continue
 					}
 					if _, ok := ts.Type.(*ast.StructType); !ok {
@@ -86,7 +98,18 @@ func Targets(pkgs []*packages.Package) []*Target {
 					if !ok {
 						continue
 					}
-					t := &Target{Pkg: p, Name: tn, Claim: phrase, Pos: ts.Pos()}
+					t := &Target{Pkg: p, Name: tn, Claim: phrase, Pos: ts.Pos(), Type: tn.Type().(*types.Named)}
+					if tps := t.Type.TypeParams(); tps != nil {
+						targs, ok := typeArgs(tps)
+						if !ok {
+							continue
+						}
+						inst, err := types.Instantiate(nil, t.Type, targs, true)
+						if err != nil {
+							continue
+						}
+						t.Type, t.TArgs = inst.(*types.Named), targs
+					}
 					t.fill(strings.Contains(strings.ToLower(docs.Text()), "zero value"))
 					if len(t.Ctors) == 0 && !t.Zero || len(t.Methods) == 0 {
 						continue
@@ -107,18 +130,28 @@ func Targets(pkgs []*packages.Package) []*Target {
 
 // fill finds the constructors, methods and observers of t.
 func (t *Target) fill(zeroDoc bool) {
-	named := t.Name.Type().(*types.Named)
+	named := t.Type
 	scope := t.Pkg.Types.Scope()
 	for _, n := range scope.Names() {
 		fn, ok := scope.Lookup(n).(*types.Func)
 		if !ok || !fn.Exported() {
 			continue
 		}
-		sig := fn.Type().(*types.Signature)
-		if sig.TypeParams() != nil || !returnsTarget(sig, named) || !argsOK(sig, 0) {
+		c := Func{Fn: fn, Sig: fn.Type().(*types.Signature)}
+		if c.Sig.TypeParams() != nil {
+			if c.TArgs = ctorTypeArgs(c.Sig, named); c.TArgs == nil {
+				continue
+			}
+			inst, err := types.Instantiate(nil, c.Sig, c.TArgs, true)
+			if err != nil {
+				continue
+			}
+			c.Sig = inst.(*types.Signature)
+		}
+		if !returnsTarget(c.Sig, named) || !argsOK(c.Sig, 0) {
 			continue
 		}
-		t.Ctors = append(t.Ctors, fn)
+		t.Ctors = append(t.Ctors, c)
 	}
 	t.Zero = zeroDoc || len(t.Ctors) == 0
 	ms := types.NewMethodSet(types.NewPointer(named))
@@ -127,18 +160,76 @@ func (t *Target) fill(zeroDoc bool) {
 		if !ok || !fn.Exported() || skipMethods[fn.Name()] {
 			continue
 		}
-		sig := fn.Type().(*types.Signature)
-		if !argsOK(sig, 0) {
+		sig, ok := ms.At(i).Type().(*types.Signature)
+		if !ok || !argsOK(sig, 0) {
 			continue
 		}
-		t.Methods = append(t.Methods, fn)
+		m := Func{Fn: fn, Sig: sig}
+		t.Methods = append(t.Methods, m)
 		if sig.Params().Len() == 0 && sig.Results().Len() > 0 && anyObservable(sig.Results()) && !changes(fn.Name()) {
-			t.Observers = append(t.Observers, fn)
+			t.Observers = append(t.Observers, m)
 		}
 	}
 	if len(t.Observers) > maxObservers {
 		t.Observers = t.Observers[:maxObservers]
 	}
+}
+
+// typeArgs picks a type argument for each type parameter: string where the
+// constraint allows it (keys collide on the generator's few strings), else
+// int.
+func typeArgs(tps *types.TypeParamList) ([]types.Type, bool) {
+	var out []types.Type
+	for i := 0; i < tps.Len(); i++ {
+		iface, ok := tps.At(i).Constraint().Underlying().(*types.Interface)
+		if !ok {
+			return nil, false
+		}
+		found := false
+		for _, cand := range []types.Type{types.Typ[types.String], types.Typ[types.Int]} {
+			if types.Satisfies(cand, iface) {
+				out, found = append(out, cand), true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// ctorTypeArgs returns the type arguments of a generic function whose
+// first result is (a pointer to) the generic type instantiated with the
+// function's own type parameters, so that it builds the instance named;
+// nil otherwise.
+func ctorTypeArgs(sig *types.Signature, named *types.Named) []types.Type {
+	if sig.Results().Len() == 0 {
+		return nil
+	}
+	r := sig.Results().At(0).Type()
+	if p, ok := r.(*types.Pointer); ok {
+		r = p.Elem()
+	}
+	rn, ok := r.(*types.Named)
+	if !ok || rn.Origin() != named.Origin() || rn.TypeArgs().Len() != named.TypeArgs().Len() {
+		return nil
+	}
+	tps := sig.TypeParams()
+	out := make([]types.Type, tps.Len())
+	for j := 0; j < rn.TypeArgs().Len(); j++ {
+		tp, ok := rn.TypeArgs().At(j).(*types.TypeParam)
+		if !ok {
+			return nil
+		}
+		out[tp.Index()] = named.TypeArgs().At(j)
+	}
+	for _, a := range out {
+		if a == nil {
+			return nil
+		}
+	}
+	return out
 }
 
 // changes reports whether a method's name says it changes state: such a
