@@ -237,7 +237,11 @@ func (g *Generator) value(t types.Type, pool []poolVar, depth int) string {
 	case *types.Signature:
 		return g.funcLit(u)
 	case *types.Interface:
-		return g.basic(types.Typ[types.Int])
+		// Any value: a number, or a small struct for APIs that reflect.
+		if g.rng.Intn(2) == 0 {
+			return g.basic(types.Typ[types.Int])
+		}
+		return `struct{ A, B string }{"a", "b"}`
 	case *types.Pointer, *types.Struct:
 		if fn := ctorFor(t); fn != nil && depth < 2 {
 			return g.q.fn(fn) + "(" + g.args(fn.Type().(*types.Signature), nil) + ")"

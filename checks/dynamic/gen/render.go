@@ -78,8 +78,8 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 	vt := "*" + g.q.typ(c.Target.Type)
 	fmt.Fprintf(b, "\nfunc %s(t *testing.T) {\n", c.Name)
-	fmt.Fprintf(b, "genRun(t, genCase[%s]{\n", vt)
-	fmt.Fprintf(b, "prefix: func() %s {\n", vt)
+	b.WriteString("genRun(t, genCase{\n")
+	b.WriteString("prefix: func() any {\n")
 	for _, s := range c.Build {
 		b.WriteString(s + "\n")
 	}
@@ -87,7 +87,7 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 		b.WriteString(s + "\n")
 	}
 	b.WriteString("return v\n},\n")
-	fmt.Fprintf(b, "threads: [][]genCall[%s]{\n", vt)
+	b.WriteString("threads: [][]genCall{\n")
 	for _, th := range c.Threads {
 		b.WriteString("{\n")
 		for _, call := range th {
@@ -97,7 +97,7 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 	}
 	b.WriteString("},\n")
 	if len(c.Observers) > 0 {
-		fmt.Fprintf(b, "observe: []genCall[%s]{\n", vt)
+		b.WriteString("observe: []genCall{\n")
 		for _, call := range c.Observers {
 			writeCall(b, vt, call)
 		}
@@ -107,7 +107,7 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 }
 
 func writeCall(b *bytes.Buffer, vt string, c Call) {
-	fmt.Fprintf(b, "{%q, func(v %s) string {\n%s\n}},\n", c.Label, vt, c.Body)
+	fmt.Fprintf(b, "{%q, func(x any) string {\nv := x.(%s)\n%s\n}},\n", c.Label, vt, c.Body)
 }
 
 // commonHelpers are in every generated file.
@@ -115,16 +115,16 @@ const commonHelpers = `
 // genCase is one generated test: a sequential prefix that builds the shared
 // value, the calls each goroutine makes on it, and the observers called
 // after they all return.
-type genCase[T any] struct {
-	prefix  func() T
-	threads [][]genCall[T]
-	observe []genCall[T]
+type genCase struct {
+	prefix  func() any
+	threads [][]genCall
+	observe []genCall
 }
 
 // genCall is one call on the shared value; it returns the call's results.
-type genCall[T any] struct {
+type genCall struct {
 	label string
-	call  func(T) string
+	call  func(any) string
 }
 
 // genOrders returns every sequential order of the goroutines' calls that
@@ -157,7 +157,7 @@ func genOrders(counts []int) [][]int {
 // genSequential runs the calls one after the other in order, on a fresh
 // value, and returns the outcome: each call's results (goroutine by
 // goroutine), then the observers'.
-func genSequential[T any](c genCase[T], order []int) []string {
+func genSequential(c genCase, order []int) []string {
 	v := c.prefix()
 	got := make([][]string, len(c.threads))
 	for _, i := range order {
@@ -166,7 +166,7 @@ func genSequential[T any](c genCase[T], order []int) []string {
 	return genOutcome(c, v, got)
 }
 
-func genOutcome[T any](c genCase[T], v T, got [][]string) []string {
+func genOutcome(c genCase, v any, got [][]string) []string {
 	var out []string
 	for _, g := range got {
 		out = append(out, g...)
@@ -185,7 +185,7 @@ const genRuns = 3
 // genLinearizations runs every sequential order genRuns times; it returns
 // their outcomes, with the positions that are not deterministic masked, and
 // that mask. A panic is returned as an error.
-func genLinearizations[T any](c genCase[T]) (outs [][]string, mask []bool, err error) {
+func genLinearizations(c genCase) (outs [][]string, mask []bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -225,7 +225,7 @@ func genMask(out []string, mask []bool) {
 }
 
 // genLabels names the positions of an outcome.
-func genLabels[T any](c genCase[T]) []string {
+func genLabels(c genCase) []string {
 	var out []string
 	for i, th := range c.threads {
 		for _, s := range th {
@@ -264,12 +264,13 @@ func genShow(xs ...any) string {
 const concurrentHelpers = `
 // genRun runs the calls of c's goroutines concurrently on one value, then
 // fails when no sequential order of the same calls gives the same outcome.
-func genRun[T any](t *testing.T, c genCase[T]) {
+func genRun(t *testing.T, c genCase) {
 	t.Helper()
 	v := c.prefix()
 	got := make([][]string, len(c.threads))
 	var wg sync.WaitGroup
 	for i, th := range c.threads {
+		i, th := i, th // for modules before Go 1.22
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -309,7 +310,7 @@ const genSequentialTimeout = 20 * time.Second
 
 // genRun runs every sequential order of c's calls and fails when one
 // panics or blocks.
-func genRun[T any](t *testing.T, c genCase[T]) {
+func genRun(t *testing.T, c genCase) {
 	t.Helper()
 	var err error
 	done := make(chan struct{})
