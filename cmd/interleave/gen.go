@@ -135,8 +135,8 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 		return exitError
 	}
 	for _, t := range res.Types {
-		fmt.Fprintf(env.stderr, "interleave gen: %s.%s (%s, %q): %d generated, %d run sequentially, %d finding(s)\n",
-			t.Package, t.Type, t.Pos, t.Claim, t.Generated, t.Kept, t.Findings)
+		fmt.Fprintf(env.stderr, "interleave gen: %s.%s (%s, %q): %d generated, %d fail sequentially, %d searched, %d finding(s)\n",
+			t.Package, t.Type, t.Pos, t.Claim, t.Generated, len(t.Dropped), t.Kept, t.Findings)
 		if opts.verbose {
 			for _, d := range t.Dropped {
 				fmt.Fprintln(env.stderr, "interleave gen:   dropped", d)

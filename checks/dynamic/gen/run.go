@@ -40,8 +40,12 @@ type Options struct {
 	Stage        func(explore.StageEvent)
 }
 
-// DefaultPerType is how many tests are generated for each type.
+// DefaultPerType is how many tests are searched for each type.
 const DefaultPerType = 12
+
+// candidates is how many tests are generated per test searched: those that
+// fail sequentially are dropped, and the first PerType others kept.
+const candidates = 3
 
 // TypeReport says what happened to one target type.
 type TypeReport struct {
@@ -50,7 +54,7 @@ type TypeReport struct {
 	Claim     string `json:"claim"`
 	Pos       string `json:"pos"`
 	Generated int    `json:"generated"`
-	Kept      int    `json:"kept"` // tests that run sequentially
+	Kept      int    `json:"kept"` // tests searched: the first that run sequentially
 	Findings  int    `json:"findings"`
 	// Dropped says why tests were dropped, one line each.
 	Dropped []string `json:"dropped,omitempty"`
@@ -183,15 +187,21 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			byPkg[t.Pkg.PkgPath] = w
 			works = append(works, w)
 		}
-		cs := w.gen.Generate(t, opts.PerType)
+		// Feedback-directed: more candidates than wanted, of which the
+		// first PerType that run sequentially are kept.
+		cs := w.gen.Generate(t, candidates*opts.PerType)
 		w.cases = append(w.cases, cs...)
 		pos := t.Pkg.Fset.Position(t.Pos)
 		reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: t.Claim, Pos: fmt.Sprintf("%s:%d", relTo(opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}
 	}
 
 	// Feedback: run every case sequentially and keep those that pass.
-	end = stage(fmt.Sprintf("running %d generated test(s) sequentially", len(targets)*opts.PerType))
-	if err := feedback(ctx, copyRoot, works, reports); err != nil {
+	n := 0
+	for _, w := range works {
+		n += len(w.cases)
+	}
+	end = stage(fmt.Sprintf("running %d generated test(s) sequentially", n))
+	if err := feedback(ctx, copyRoot, works, reports, opts.PerType); err != nil {
 		return nil, err
 	}
 	kept := 0
@@ -382,7 +392,7 @@ func pkgDir(p *packages.Package) string {
 
 // feedback writes the sequential version of every package's cases and
 // runs them with plain go test; the cases whose tests pass are kept.
-func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*Target]*TypeReport) error {
+func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*Target]*TypeReport, perType int) error {
 	var paths []string
 	for _, w := range works {
 		src, err := Render(w.gen, w.pkg.Name, w.cases, Sequential)
@@ -412,8 +422,10 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 			r := reports[c.Target]
 			switch status[key] {
 			case "pass":
-				w.kept = append(w.kept, c)
-				r.Kept++
+				if r.Kept < perType {
+					w.kept = append(w.kept, c)
+					r.Kept++
+				}
 			case "":
 				msg := strings.TrimSpace(stderr.String())
 				if msg == "" {
