@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -33,9 +32,6 @@ func init() {
 	})
 }
 
-// defaultGenOut is where the reproducing test files go.
-const defaultGenOut = ".interleave/gen"
-
 // genOptions is what `interleave gen` was asked to do.
 type genOptions struct {
 	gen.Options
@@ -57,7 +53,7 @@ func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bo
 	fs.Int64Var(&opts.Seed, "seed", 0, "Seed of the generation and of the first schedule (default time-based, printed so the run can be repeated)")
 	fs.BoolVar(&opts.Race, "race", true, "Build the tests with the race detector")
 	fs.StringVar(&opts.SchedulesDir, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
-	fs.StringVar(&opts.out, "tests", defaultGenOut, "Write the generated tests that fail to `dir`, one file per package")
+	fs.StringVar(&opts.TestsDir, "tests", gen.DefaultTestsDir, "Write the generated tests that fail to `dir`, one file per package")
 	fs.IntVar(&opts.Workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
 	fs.DurationVar(&opts.StepTimeout, "watchdog", explore.DefaultStepTimeout, "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point")
 	fs.Var(format, "format", "Output `format`: text, json, sarif")
@@ -91,7 +87,7 @@ func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bo
 		return bad("-workers must not be negative, got %d", opts.Workers)
 	case opts.SchedulesDir == "":
 		return bad("-schedules must name a directory")
-	case opts.out == "":
+	case opts.TestsDir == "":
 		return bad("-tests must name a directory")
 	}
 	if opts.Types != "" {
@@ -146,21 +142,9 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 	for _, n := range res.Notes {
 		fmt.Fprintln(env.stderr, "interleave gen: note:", n)
 	}
-	out := opts.out
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(env.dir, out)
-	}
 	for _, r := range res.Repros {
-		path := filepath.Join(out, strings.ReplaceAll(r.Package, "/", "_"), gen.FileName)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			err = os.WriteFile(path, r.Source, 0o644)
-		}
-		if err != nil {
-			fmt.Fprintln(env.stderr, "interleave gen:", err)
-			return exitError
-		}
-		fmt.Fprintf(env.stderr, "interleave gen: %d failing test(s) of %s in %s: copy it into %s, then `go test -race -run '%s'` or `interleave replay` a schedule below\n",
-			len(r.Tests), r.Package, relTo(env.dir, path), relTo(env.dir, r.Dir), "^("+strings.Join(r.Tests, "|")+")$")
+		fmt.Fprintf(env.stderr, "interleave gen: the generated tests of %s are in %s; %d failed: copy the file into %s, then `go test -race -run '%s'` or `interleave replay` a schedule below\n",
+			r.Package, relTo(env.dir, r.Path), len(r.Tests), relTo(env.dir, r.Dir), "^("+strings.Join(r.Tests, "|")+")$")
 	}
 	st := res.Stats
 	fmt.Fprintf(env.stderr, "interleave gen: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/gen"
 )
 
 func TestGenBadFlags(t *testing.T) {
@@ -73,7 +75,7 @@ func TestGenFindsLostUpdate(t *testing.T) {
 	if !strings.Contains(stdout, "not linearizable") {
 		t.Errorf("report does not say not linearizable:\n%s", stdout)
 	}
-	file := filepath.Join(dir, defaultGenOut, "example.com_gencorpus", "interleave_gen_test.go")
+	file := filepath.Join(dir, gen.DefaultTestsDir, "example.com", "gencorpus", gen.FileName)
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatalf("no generated test file: %v\n%s", err, stderr)
@@ -83,7 +85,7 @@ func TestGenFindsLostUpdate(t *testing.T) {
 	}
 	var sched string
 	for _, l := range strings.Split(stdout, "\n") {
-		if _, s, ok := strings.Cut(l, "replay: interleave replay "); ok {
+		if _, s, ok := strings.Cut(l, "&& interleave replay "); ok {
 			sched = strings.TrimSpace(s)
 			break
 		}
@@ -94,5 +96,62 @@ func TestGenFindsLostUpdate(t *testing.T) {
 	env, out, errb := testEnv(t, dir)
 	if code := commands["replay"].run(context.Background(), env, []string{sched}); code != exitFindings {
 		t.Errorf("replay %s: exit %d, want %d\n%s\n%s", sched, code, exitFindings, out, errb)
+	}
+}
+
+// pr -gen-budget runs gen on the changed types that claim thread safety;
+// its findings are reported as the change's.
+func TestPRGenChangedTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the race detector")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../checks/dynamic/gen/testdata/corpus/broken.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only the lost-update counter, which gen finds on most schedules.
+	i := strings.Index(string(src), "// Hits counts events.")
+	hits := "package corpus\n\nimport \"sync/atomic\"\n\n" + string(src[i:])
+	for name, body := range map[string]string{
+		"go.mod":  "module example.com/gencorpus\n\ngo 1.24\n",
+		"hits.go": hits,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "hits")
+	var stdout, stderr string
+	code := exitOK
+	for _, budget := range []string{"10s", "40s", "2m"} {
+		env, out, errb := testEnv(t, dir)
+		code = commands["pr"].run(context.Background(), env, []string{"-base", ":empty", "-budget", "0", "-gen-budget", budget, "-seed", "1", "-disable", "all"})
+		stdout, stderr = out.String(), errb.String()
+		if code != exitOK {
+			break
+		}
+	}
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	if !strings.Contains(stdout, `corpus.Hits is documented as "//interleave:threadsafe", but TestInterleaveGen_Hits_`) || !strings.Contains(stdout, "not linearizable") {
+		t.Errorf("no gen finding on Hits in the report:\n%s", stdout)
+	}
+}
+
+func TestPRGenBudgetNegative(t *testing.T) {
+	env, _, stderr := testEnv(t, t.TempDir())
+	if code := commands["pr"].run(context.Background(), env, []string{"-base", "HEAD", "-gen-budget", "-1s"}); code != exitError {
+		t.Errorf("exit %d, want %d: %s", code, exitError, stderr)
 	}
 }

@@ -27,18 +27,28 @@ type Options struct {
 	Dir      string   // inside the module (default: the current directory)
 	Patterns []string // package patterns (default ".")
 	Types    string   // regexp on type names (default: all that claim safety)
-	PerType  int      // tests generated per type (default DefaultPerType)
-	Seed     int64    // seeds generation and the search
+	// Select, when set, keeps only the targets it returns true for (the
+	// pull-request job keeps the types its change touches).
+	Select  func(*Target) bool
+	PerType int   // tests generated per type (default DefaultPerType)
+	Seed    int64 // seeds generation and the search
 	// The rest is passed to the search as explore.Options.
 	Budget       time.Duration
 	Strategy     string
 	Race         bool
 	SchedulesDir string
-	Workers      int
-	StepTimeout  time.Duration
-	Progress     func(explore.Stats)
-	Stage        func(explore.StageEvent)
+	// TestsDir is where the file of a package whose generated tests
+	// failed is written, as <import path>/FileName (default
+	// DefaultTestsDir, relative to Dir).
+	TestsDir    string
+	Workers     int
+	StepTimeout time.Duration
+	Progress    func(explore.Stats)
+	Stage       func(explore.StageEvent)
 }
+
+// DefaultTestsDir is where the generated files that failed go.
+const DefaultTestsDir = ".interleave/gen"
 
 // DefaultPerType is how many tests are searched for each type.
 const DefaultPerType = 12
@@ -68,6 +78,7 @@ type Repro struct {
 	Dir     string // the package's directory in the user's tree
 	Tests   []string
 	Source  []byte
+	Path    string // where Source was written
 }
 
 // Result is a finished run.
@@ -132,6 +143,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if !filepath.IsAbs(opts.SchedulesDir) {
 		opts.SchedulesDir = filepath.Join(opts.Dir, opts.SchedulesDir)
 	}
+	if opts.TestsDir == "" {
+		opts.TestsDir = DefaultTestsDir
+	}
+	if !filepath.IsAbs(opts.TestsDir) {
+		opts.TestsDir = filepath.Join(opts.Dir, opts.TestsDir)
+	}
 	stage := func(name string) func(string) {
 		start := time.Now()
 		if opts.Stage != nil {
@@ -151,7 +168,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var targets []*Target
 	for _, t := range Targets(pkgs) {
-		if typeRE == nil || typeRE.MatchString(t.Name.Name()) {
+		if (typeRE == nil || typeRE.MatchString(t.Name.Name())) && (opts.Select == nil || opts.Select(t)) {
 			targets = append(targets, t)
 		}
 	}
@@ -312,6 +329,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if n := dups[k]; n > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
 		}
+		f.Message = fmt.Sprintf("%s is documented as %q, but %s", k.t, k.t.Claim, f.Message)
+		if filepath.Base(f.Pos.File) == FileName {
+			// The test's own failure: shown at the type that makes the
+			// promise, with the generated test's line as related.
+			f.Related = append([]checks.Related{{Position: f.Pos, Message: "the generated test"}}, f.Related...)
+			p := k.t.Pkg.Fset.Position(k.t.Pos)
+			f.Pos = checks.Position{File: p.Filename, Line: p.Line, Column: p.Column}
+			f.Snippet = strings.TrimSpace(sourceLine(p.Filename, p.Line))
+		}
 		res.Findings = append(res.Findings, f)
 		reports[k.t].Findings++
 		if failed[f.Package] == nil {
@@ -334,7 +360,23 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 				tests = append(tests, c.Name)
 			}
 		}
-		res.Repros = append(res.Repros, Repro{Package: w.pkg.PkgPath, Dir: pkgDir(w.pkg), Tests: tests, Source: w.src})
+		path := filepath.Join(opts.TestsDir, filepath.FromSlash(w.pkg.PkgPath), FileName)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, w.src, 0o644); err != nil {
+			return nil, err
+		}
+		res.Repros = append(res.Repros, Repro{Package: w.pkg.PkgPath, Dir: pkgDir(w.pkg), Tests: tests, Source: w.src, Path: path})
+	}
+	// A schedule replays once the generated file is in the package.
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		for _, r := range res.Repros {
+			if r.Package == f.Package && f.Schedule != "" {
+				f.Replay = fmt.Sprintf("cp %s %s/ && interleave replay %s", relTo(opts.Dir, r.Path), relTo(opts.Dir, r.Dir), f.Schedule)
+			}
+		}
 	}
 	res.Types = res.Types[:0]
 	for _, t := range targets {
@@ -482,6 +524,19 @@ func failLine(out []byte) string {
 		return "blocks when run sequentially"
 	}
 	return "fails when run sequentially"
+}
+
+// sourceLine is line n of file, or "".
+func sourceLine(file string, n int) string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
 }
 
 func firstLine(s string) string {
