@@ -238,7 +238,7 @@ func (g *Generator) value(t types.Type, pool []poolVar, depth int) string {
 		return g.funcLit(u)
 	case *types.Interface:
 		// Any value: a number, or a small struct for APIs that reflect.
-		if g.rng.Intn(2) == 0 {
+		if g.rng.Intn(4) == 0 {
 			return g.basic(types.Typ[types.Int])
 		}
 		return `struct{ A, B string }{"a", "b"}`

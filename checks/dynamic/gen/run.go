@@ -514,7 +514,8 @@ func failLine(out []byte) string {
 	for _, l := range strings.Split(string(out), "\n") {
 		l = strings.TrimSpace(l)
 		if strings.Contains(l, "when run sequentially") || strings.HasPrefix(l, "panic:") {
-			if i := strings.Index(l, ": "); i >= 0 && strings.HasSuffix(l[:i], ".go") == false && strings.Contains(l[:i], ".go:") {
+			// Without the file:line prefix of t.Fatalf.
+			if i := strings.Index(l, ": "); i >= 0 && strings.Contains(l[:i], ".go:") {
 				return l[i+2:]
 			}
 			return l
