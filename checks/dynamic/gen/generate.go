@@ -246,10 +246,29 @@ func (g *Generator) value(t types.Type, pool []poolVar, depth int) string {
 		if fn := ctorFor(t); fn != nil && depth < 2 {
 			return g.q.fn(fn) + "(" + g.args(fn.Type().(*types.Signature), nil) + ")"
 		}
+		// A literal with the exported fields of basic types set to small
+		// positive values (sizes, counts, capacities).
+		base, amp := t, ""
 		if p, ok := t.(*types.Pointer); ok {
-			return "new(" + g.q.typ(p.Elem()) + ")"
+			base, amp = p.Elem(), "&"
 		}
-		return g.q.typ(t) + "{}"
+		var fields []string
+		if st, ok := base.Underlying().(*types.Struct); ok {
+			for i := 0; i < st.NumFields(); i++ {
+				f := st.Field(i)
+				b, ok := f.Type().Underlying().(*types.Basic)
+				if !f.Exported() || f.Embedded() || !ok {
+					continue
+				}
+				switch {
+				case b.Info()&types.IsNumeric != 0 && b.Info()&types.IsComplex == 0:
+					fields = append(fields, f.Name()+": "+[]string{"1", "2", "3", "64"}[g.rng.Intn(4)])
+				case b.Info()&types.IsBoolean != 0:
+					fields = append(fields, f.Name()+": "+g.basic(b))
+				}
+			}
+		}
+		return amp + g.q.typ(base) + "{" + strings.Join(fields, ", ") + "}"
 	}
 	return "*new(" + g.q.typ(t) + ")"
 }

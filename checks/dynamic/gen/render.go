@@ -306,12 +306,13 @@ func genRun(t *testing.T, c genCase) {
 const sequentialHelpers = `
 // genSequentialTimeout is how long the sequential orders may take before
 // the case counts as blocking.
-const genSequentialTimeout = 20 * time.Second
+const genSequentialTimeout = 10 * time.Second
 
 // genRun runs every sequential order of c's calls and fails when one
 // panics or blocks.
 func genRun(t *testing.T, c genCase) {
 	t.Helper()
+	t.Parallel() // so that blocking cases wait out their time together
 	var err error
 	done := make(chan struct{})
 	go func() {

@@ -449,7 +449,7 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 	// Build first, so that a case that does not compile is told apart (the
 	// generator writes only what type-checks, but a constructor may be
 	// unusable in ways go/types cannot see, e.g. an internal import).
-	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-count=1", "-json", "-timeout=30m", "-run", "^TestInterleaveGen_"}, paths...)...)
+	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-count=1", "-json", "-timeout=30m", "-parallel=16", "-run", "^TestInterleaveGen_"}, paths...)...)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -364,14 +364,15 @@ func writable(t types.Type) bool {
 }
 
 // isZeroUsable: a pointer to, or a value of, an exported struct type of a
-// package other than the standard library's, taken as its zero value.
+// package other than the standard library's, which the generator writes as
+// a literal.
 func isZeroUsable(t types.Type) bool {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	n, ok := t.(*types.Named)
-	if !ok || n.TypeParams() != nil || !n.Obj().Exported() || n.Obj().Pkg() == nil {
-		return false
+	if !ok || n.TypeParams().Len() != n.TypeArgs().Len() || !n.Obj().Exported() || n.Obj().Pkg() == nil {
+		return false // an uninstantiated generic type
 	}
 	_, isStruct := n.Underlying().(*types.Struct)
 	return isStruct && writable(n) && strings.Contains(n.Obj().Pkg().Path(), ".")
