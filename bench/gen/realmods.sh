@@ -13,6 +13,7 @@ mkdir -p "$out"
 bin="$out/interleave"
 (cd "$root" && go build -o "$bin" ./cmd/interleave)
 [ $# -gt 0 ] || set -- github.com/hashicorp/golang-lru/v2@v2.0.7 github.com/go-openapi/swag/jsonname@v0.25.5 \
+	github.com/dgraph-io/ristretto/v2@v2.4.2 \
 	k8s.io/utils@v0.0.0-20260108192941-914a6e750570:./lru,./cpuset
 for arg in "$@"; do
 	mv=${arg%%:*}

@@ -3,9 +3,15 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
+	"go/token"
 	"sort"
+	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // FileName is the name the generated test file has in the package.
@@ -68,11 +74,48 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 		b.WriteString(concurrentHelpers)
 	}
 	b.WriteString(commonHelpers)
-	src, err := format.Source(b.Bytes())
+	return pruneImports(b.Bytes())
+}
+
+// pruneImports drops the imports the file does not use (the generator's
+// imports are those of every case it made, kept or not) and formats it.
+func pruneImports(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, FileName, src, parser.ParseComments)
 	if err != nil {
-		return b.Bytes(), fmt.Errorf("generated test does not parse: %w", err)
+		return src, fmt.Errorf("generated test does not parse: %w", err)
 	}
-	return src, nil
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		if !used[name] {
+			astutil.DeleteNamedImport(fset, f, nameOf(imp), path)
+		}
+	}
+	var out bytes.Buffer
+	if err := format.Node(&out, fset, f); err != nil {
+		return src, fmt.Errorf("generated test does not print: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+func nameOf(imp *ast.ImportSpec) string {
+	if imp.Name != nil {
+		return imp.Name.Name
+	}
+	return ""
 }
 
 func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
@@ -241,6 +284,10 @@ func genLabels(c genCase) []string {
 func genFormat(labels, out []string) string {
 	var b strings.Builder
 	for j, l := range labels {
+		if out[j] == "" { // no comparable result
+			fmt.Fprintf(&b, "\n\t\t%s", l)
+			continue
+		}
 		fmt.Fprintf(&b, "\n\t\t%s = %s", l, out[j])
 	}
 	return b.String()

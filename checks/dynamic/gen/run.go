@@ -446,18 +446,72 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 		}
 		paths = append(paths, w.pkg.PkgPath)
 	}
-	// Build first, so that a case that does not compile is told apart (the
-	// generator writes only what type-checks, but a constructor may be
-	// unusable in ways go/types cannot see, e.g. an internal import).
-	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-count=1", "-json", "-timeout=30m", "-parallel=16", "-run", "^TestInterleaveGen_"}, paths...)...)
-	cmd.Dir = root
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, _ := cmd.Output()
-	if ctx.Err() != nil {
-		return ctx.Err()
+	// Each round runs the cases not decided yet. A case that crashes the
+	// process (a panic in a goroutine of the package) leaves the others
+	// undecided: the crashing one is dropped, found by its output, or by
+	// running the rest one at a time.
+	status := map[string]string{} // pkg.Test -> pass, fail, skip, crash
+	output := map[string][]byte{}
+	parallel := 16
+	for round := 0; round < maxFeedbackRounds; round++ {
+		var names []string
+		pkgs := map[string]bool{}
+		for _, w := range works {
+			for _, c := range w.cases {
+				if status[w.pkg.PkgPath+"."+c.Name] == "" {
+					names = append(names, c.Name)
+					pkgs[w.pkg.PkgPath] = true
+				}
+			}
+		}
+		if len(names) == 0 {
+			break
+		}
+		var run []string
+		for _, p := range paths {
+			if pkgs[p] {
+				run = append(run, p)
+			}
+		}
+		args := append([]string{"test", "-count=1", "-json", "-timeout=30m", fmt.Sprintf("-parallel=%d", parallel), "-run", "^(" + strings.Join(names, "|") + ")$"}, run...)
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = root
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, _ := cmd.Output()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		st, outs := parseTestJSON(out)
+		crashed := false
+		for _, w := range works {
+			for _, c := range w.cases {
+				key := w.pkg.PkgPath + "." + c.Name
+				if status[key] != "" {
+					continue
+				}
+				output[key] = outs[key]
+				switch {
+				case st[key] != "":
+					status[key] = st[key]
+				case bytes.Contains(outs[key], []byte("panic:")) || bytes.Contains(outs[key], []byte("fatal error:")):
+					status[key], crashed = "crash", true
+				}
+			}
+		}
+		if len(st) == 0 && !crashed {
+			var pkgOut []string
+			for _, p := range run {
+				pkgOut = append(pkgOut, tail(string(outs[p+"."]), 20))
+			}
+			if parallel == 1 {
+				return fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr.String()), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
+			}
+		}
+		if !crashed {
+			parallel = 1 // the crash was not attributed: one at a time
+		}
 	}
-	status, output := parseTestJSON(out)
 	for _, w := range works {
 		for _, c := range w.cases {
 			key := w.pkg.PkgPath + "." + c.Name
@@ -469,11 +523,9 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 					r.Kept++
 				}
 			case "":
-				msg := strings.TrimSpace(stderr.String())
-				if msg == "" {
-					msg = "did not run"
-				}
-				return fmt.Errorf("the generated tests of %s did not run:\n%s\n%s", w.pkg.PkgPath, tail(msg, 20), tail(string(output[w.pkg.PkgPath+"."]), 20))
+				r.Dropped = append(r.Dropped, c.Name+": not decided (the process crashed too often)")
+			case "crash":
+				r.Dropped = append(r.Dropped, c.Name+": crashes when run sequentially: "+firstLine(failLine(output[key])))
 			default:
 				r.Dropped = append(r.Dropped, c.Name+": "+firstLine(failLine(output[key])))
 			}
@@ -482,8 +534,12 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 	return nil
 }
 
+// maxFeedbackRounds bounds the go test runs of the sequential check.
+const maxFeedbackRounds = 6
+
 // parseTestJSON returns each test's final action and output, keyed by
-// package + "." + test ("pkg." holds the package's own output).
+// package + "." + test ("pkg." holds the package's own output, "build" the
+// compiler's).
 func parseTestJSON(out []byte) (map[string]string, map[string][]byte) {
 	status := map[string]string{}
 	output := map[string][]byte{}
@@ -504,6 +560,8 @@ func parseTestJSON(out []byte) (map[string]string, map[string][]byte) {
 			}
 		case "output":
 			output[key] = append(output[key], ev.Output...)
+		case "build-output":
+			output["build"] = append(output["build"], ev.Output...)
 		}
 	}
 	return status, output
