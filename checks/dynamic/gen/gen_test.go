@@ -181,3 +181,30 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 func TestCorpusLight(t *testing.T) {
 	searchCorpus(t, []string{"Hits", "Registry"}, []string{"Gauge", "Set"}, 6, 12*time.Second)
 }
+
+// The generator's imports are those of all the cases it made; a file of
+// some of them imports only what they use.
+func TestRenderPrunesImports(t *testing.T) {
+	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1)
+	g.q.pkg("time", "time") // as if a dropped case had used time.Hour
+	var cs []*Case
+	for _, tg := range Targets(pkgs) {
+		if tg.Name.Name() == "Hits" {
+			cs = g.Generate(tg, 2)
+		}
+	}
+	src, err := Render(g, pkgs[0].Name, cs, Concurrent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(src), `"time"`) {
+		t.Errorf("unused import of time kept:\n%s", src)
+	}
+	if !strings.Contains(string(src), `"example.com/gencorpus"`) {
+		t.Errorf("import of the package lost:\n%s", src)
+	}
+}
