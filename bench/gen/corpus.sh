@@ -10,21 +10,21 @@ trap 'rm -rf "$work"' EXIT
 (cd "$root" && go build -o "$work/interleave" ./cmd/interleave)
 cp -r "$root/checks/dynamic/gen/testdata/corpus" "$work/corpus"
 cd "$work/corpus"
-"$work/interleave" gen -seed "${SEED:-1}" -budget "${BUDGET:-150s}" -format json -o "$work/report.json" . 2>"$work/log" || true
+"$work/interleave" gen -seed "${SEED:-1}" -budget "${BUDGET:-150s}" -o "$work/report.txt" . 2>"$work/log" || true
 broken="Balance Hits Labels Registry SortedInts UnsyncMap"
 correct="Gauge List SafeMap Set"
 found=0
 for t in $broken; do
-	if grep -q "\"test\": \"TestInterleaveGen_${t}_" "$work/report.json"; then
+	if grep -q "corpus\.$t is documented as" "$work/report.txt"; then
 		found=$((found + 1))
-		echo "found   $t: $(grep -o "\"message\": \"TestInterleaveGen_${t}_[^\"]*" "$work/report.json" | head -1 | cut -c13-90)"
+		echo "found   $t: $(grep "corpus\.$t is documented as" "$work/report.txt" | sed 's/.*, but //' | cut -c1-100 | head -1)"
 	else
 		echo "MISSED  $t"
 	fi
 done
 reports=0
 for t in $correct; do
-	if grep -q "\"test\": \"TestInterleaveGen_${t}_" "$work/report.json"; then
+	if grep -q "corpus\.$t is documented as" "$work/report.txt"; then
 		reports=$((reports + 1))
 		echo "FALSE   $t"
 	fi

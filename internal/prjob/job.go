@@ -52,14 +52,15 @@ type Options struct {
 	Schedules  string
 	Workers    int
 	Strategy   string // scheduling strategy (explore.Strategies, or a list)
-	// GenBudget is the wall time of `interleave gen` over the changed types
-	// that claim thread safety; 0 skips it.
-	GenBudget time.Duration
 	Tags       []string
 	Run        *regexp.Regexp // only affected tests whose name matches; nil means all
 	Enable     []string       // static rules to add (IDs or slugs; "all")
 	Disable    []string       // static rules to remove
 	Notes      []string       // how base and head were chosen, when from an event
+
+	// GenBudget is the wall time of `interleave gen` over the changed types
+	// that claim thread safety; 0 skips it.
+	GenBudget time.Duration
 
 	// Set by the caller, not by flags.
 	Dir         string // the working directory: the repository, and the base of relative file names

@@ -20,6 +20,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // Options says what to generate tests for and how long to search them.
@@ -303,9 +304,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if f.Schedule != "" && filepath.IsAbs(f.Schedule) {
-			f.Schedule = relTo(opts.Dir, f.Schedule)
-			f.Replay = "interleave replay " + f.Schedule
+		if f.Schedule != "" && !filepath.IsAbs(f.Schedule) {
+			f.Schedule = filepath.Join(copyRoot, f.Schedule)
 		}
 		k := key{c.Target, f.Kind, ""}
 		if filepath.Base(f.Pos.File) != FileName {
@@ -323,9 +323,42 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			dups[k]++
 		}
 	}
+	// Every finding must replay: each is run again from its schedule, in a
+	// fresh process, with the generated file in place; one that does not
+	// reproduce is a note.
+	if len(order) > 0 {
+		end := stage(fmt.Sprintf("replaying %d finding(s)", len(order)))
+		scheds := make([]*rt.Schedule, len(order))
+		var replayable []key
+		for _, k := range order {
+			s, err := explore.ReadSchedule(best[k].Schedule)
+			if err != nil {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: not reported: %v", best[k].Test, err))
+				continue
+			}
+			scheds[len(replayable)] = s
+			replayable = append(replayable, k)
+		}
+		rrs, errs := explore.ReplayMany(ctx, scheds[:len(replayable)], explore.ReplayOptions{Dir: copyRoot, StepTimeout: opts.StepTimeout})
+		order = order[:0]
+		for i, k := range replayable {
+			f := best[k]
+			switch {
+			case errs[i] != nil:
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: %s not reported: its replay failed: %v", f.Test, f.Kind, errs[i]))
+			case rrs[i].Outcome != explore.Reproduced:
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: %s not reported: it did not replay (%s)", f.Test, f.Kind, rrs[i].Outcome))
+			default:
+				order = append(order, k)
+			}
+		}
+		end(fmt.Sprintf("%d reproduced", len(order)))
+	}
 	failed := map[string]map[string]bool{}
 	for _, k := range order {
 		f := best[k]
+		f.Schedule = relTo(opts.Dir, f.Schedule)
+		f.Replay = "interleave replay " + f.Schedule
 		if n := dups[k]; n > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
 		}
