@@ -37,7 +37,6 @@ type genOptions struct {
 	gen.Options
 	format  string
 	output  string
-	out     string // directory of the reproducing test files
 	seedSet bool
 	verbose bool
 }
