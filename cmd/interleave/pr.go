@@ -43,6 +43,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	scope := &enumFlag{value: defaults.Scope, allowed: []string{prjob.ScopeChanged, prjob.ScopePackage, prjob.ScopeAll}}
 	fs.Var(scope, "scope", "Report the findings in this `scope`: changed (on changed lines, or related to one), package (all in the changed packages), all (all in the module)")
 	fs.DurationVar(&opts.Budget, "budget", defaults.Budget, "Wall time of the dynamic search over the affected tests; 0 skips it")
+	fs.DurationVar(&opts.GenBudget, "gen-budget", 0, "Wall time of the generated concurrent tests (as interleave gen) for the changed types documented as safe for concurrent use; 0 (the default) skips them")
 	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a reported finding has at least this `severity`: note, warning, error")
 	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
@@ -86,6 +87,9 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 		if opts.Run, err = regexp.Compile(*run); err != nil {
 			return bad("-run: %v", err)
 		}
+	}
+	if opts.GenBudget < 0 {
+		return bad("-gen-budget must not be negative, got %v", opts.GenBudget)
 	}
 	if opts.Budget < 0 {
 		return bad("-budget must not be negative, got %v", opts.Budget)

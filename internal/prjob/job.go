@@ -58,6 +58,10 @@ type Options struct {
 	Disable    []string       // static rules to remove
 	Notes      []string       // how base and head were chosen, when from an event
 
+	// GenBudget is the wall time of `interleave gen` over the changed types
+	// that claim thread safety; 0 skips it.
+	GenBudget time.Duration
+
 	// Set by the caller, not by flags.
 	Dir         string // the working directory: the repository, and the base of relative file names
 	ToolVersion string // interleave's version, in the reports
@@ -225,6 +229,24 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 	}
 	// A dynamic failure is the change's by cause, not by line (base.go).
 	news, preExisting := r.byCause(ctx, dyn)
+	// gen: generated tests for the changed types that claim thread safety.
+	// Their findings are the change's: the tests do not exist on the base.
+	if opts.GenBudget > 0 && opts.Shard <= 1 {
+		var genFindings []checks.Finding
+		var genErr error
+		_ = r.stage("gen", func() error {
+			genFindings, genErr = r.genTests(ctx)
+			return nil
+		})
+		if genErr != nil {
+			if ctx.Err() != nil {
+				return r.fail(errors.New("interrupted"))
+			}
+			r.logf("gen failed: %v", genErr)
+			r.notes = append(r.notes, fmt.Sprintf("gen failed: %v", genErr))
+		}
+		news = append(news, genFindings...)
+	}
 	final = dedupe(append(final, news...))
 	if outOfScope > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d %s outside the changed lines not reported (-scope package or all shows them)", outOfScope, plural(outOfScope, "finding")))

@@ -1,0 +1,45 @@
+package explore
+
+import (
+	"context"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// ReplayMany replays schedules found in the module at opts.Dir, each once
+// in a fresh process, building each package once. Results are in the
+// order of scheds; a schedule that could not be replayed has a nil result
+// and its error in errs.
+func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) (results []*ReplayResult, errs []error) {
+	results = make([]*ReplayResult, len(scheds))
+	errs = make([]error, len(scheds))
+	type key struct {
+		pkg  string
+		race bool
+	}
+	reps := map[key]*replayer{}
+	failed := map[key]error{}
+	defer func() {
+		for _, r := range reps {
+			r.close()
+		}
+	}()
+	for i, s := range scheds {
+		k := key{s.Package, s.Race}
+		if err := failed[k]; err != nil {
+			errs[i] = err
+			continue
+		}
+		r := reps[k]
+		if r == nil {
+			var err error
+			if r, err = newReplayer(ctx, s, "", opts); err != nil {
+				failed[k], errs[i] = err, err
+				continue
+			}
+			reps[k] = r
+		}
+		results[i], errs[i] = r.run(ctx, s, "")
+	}
+	return results, errs
+}

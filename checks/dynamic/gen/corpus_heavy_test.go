@@ -1,0 +1,13 @@
+//go:build heavy
+
+package gen
+
+import (
+	"testing"
+	"time"
+)
+
+// TestCorpusHeavy searches every type of the corpus.
+func TestCorpusHeavy(t *testing.T) {
+	searchCorpus(t, brokenTypes, correctTypes, DefaultPerType, 120*time.Second)
+}

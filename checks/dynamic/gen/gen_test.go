@@ -1,0 +1,210 @@
+package gen
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// corpusDir is the nested module of types that claim thread safety.
+const corpusDir = "testdata/corpus"
+
+// The corpus: broken types must each be found, correct ones never.
+var (
+	brokenTypes  = []string{"Balance", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
+	correctTypes = []string{"Gauge", "List", "SafeMap", "Set"}
+)
+
+func TestClaim(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"// T is safe for concurrent use.":                        true,
+		"// T is safe for concurrent use by multiple goroutines.": true,
+		"// T is goroutine-safe.":                                 true,
+		"// T is not safe for concurrent use.":                    false,
+		"// T is not thread-safe.":                                false,
+		"// T counts.\n//\n//interleave:threadsafe":               true,
+		"// T counts.": false,
+	} {
+		src := "package p\n\n" + doc + "\ntype T struct{}\n"
+		f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cg := f.Decls[0].(*ast.GenDecl).Doc
+		if got := Claim(cg) != ""; got != want {
+			t.Errorf("Claim(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
+func TestTargets(t *testing.T) {
+	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tg := range Targets(pkgs) {
+		got = append(got, tg.Name.Name())
+	}
+	want := append(append([]string(nil), brokenTypes...), correctTypes...)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("targets %v, want %v", got, want)
+	}
+}
+
+// TestRenderParses checks that every generated file is valid Go.
+func TestRenderParses(t *testing.T) {
+	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1)
+	var cs []*Case
+	for _, tg := range Targets(pkgs) {
+		cs = append(cs, g.Generate(tg, 5)...)
+	}
+	for _, m := range []Mode{Concurrent, Sequential} {
+		src, err := Render(g, pkgs[0].Name, cs, m)
+		if err != nil {
+			t.Fatalf("mode %d: %v", m, err)
+		}
+		if !strings.Contains(string(src), "func TestInterleaveGen_Hits_4(t *testing.T)") {
+			t.Errorf("mode %d: no TestInterleaveGen_Hits_4 in\n%s", m, src)
+		}
+	}
+}
+
+// searchCorpus runs gen on a copy of the corpus for the types matching
+// broken and correct; a broken type that is not found is searched again
+// with a doubled budget (up to three rounds), so that a slow machine costs
+// time, not a failure. Every finding must replay from the pasted test file.
+func searchCorpus(t *testing.T, broken, correct []string, perType int, budget time.Duration) {
+	if testing.Short() {
+		t.Skip("builds with the race detector")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := copyTree(corpusDir, dir); err != nil {
+		t.Fatal(err)
+	}
+	schedules := filepath.Join(dir, ".interleave", "schedules")
+	run := func(types []string, seed int64, budget time.Duration) *Result {
+		t.Helper()
+		res, err := Run(ctx, Options{
+			Dir: dir, Types: "^(" + strings.Join(types, "|") + ")$", PerType: perType, Seed: seed,
+			Budget: budget, Race: true, SchedulesDir: schedules,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(append(append([]string(nil), broken...), correct...), 1, budget)
+	found := map[string][]checks.Finding{}
+	repros := map[string][]byte{} // test -> the file that has it
+	collect := func(r *Result) {
+		for _, f := range r.Findings {
+			typ := regexp.MustCompile(`^TestInterleaveGen_(\w+)_\d+$`).FindStringSubmatch(f.Test)[1]
+			found[typ] = append(found[typ], f)
+		}
+		for _, rp := range r.Repros {
+			for _, n := range rp.Tests {
+				repros[n] = rp.Source
+			}
+		}
+	}
+	collect(res)
+	for _, c := range correct {
+		for _, f := range found[c] {
+			t.Errorf("%s is correct, but gen reports %s at %v: %s", c, f.Kind, f.Pos, f.Message)
+		}
+	}
+	for round := 0; round < 3; round++ {
+		var miss []string
+		for _, b := range broken {
+			if len(found[b]) == 0 {
+				miss = append(miss, b)
+			}
+		}
+		if len(miss) == 0 {
+			break
+		}
+		budget *= 2
+		t.Logf("not found yet: %v; searching again for %v", miss, budget)
+		collect(run(miss, int64(2+round), budget))
+	}
+	for _, b := range broken {
+		if len(found[b]) == 0 {
+			t.Errorf("%s is broken, but gen found nothing", b)
+			continue
+		}
+		// Paste the generated file and replay the finding's schedule.
+		f := found[b][0]
+		src := repros[f.Test]
+		if src == nil {
+			t.Errorf("%s: no reproducing file for %s", b, f.Test)
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, FileName), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sched := f.Schedule
+		if !filepath.IsAbs(sched) {
+			sched = filepath.Join(dir, sched)
+		}
+		rr, err := explore.Replay(ctx, sched, explore.ReplayOptions{Dir: dir})
+		if err != nil {
+			t.Errorf("%s: replay %s: %v", b, f.Test, err)
+			continue
+		}
+		if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != f.Kind {
+			t.Errorf("%s: replay of %s: %s (%v, diverged %q), want %s again", b, f.Test, rr.Outcome, rr.Finding, rr.Diverged, f.Kind)
+		}
+		t.Logf("%s: %s %s, replayed", b, f.Test, f.Kind)
+	}
+}
+
+// TestCorpusLight searches two broken and two correct types of the corpus;
+// the whole corpus is behind -tags heavy and bench/gen/corpus.sh.
+func TestCorpusLight(t *testing.T) {
+	searchCorpus(t, []string{"Hits", "Registry"}, []string{"Gauge", "Set"}, 6, 12*time.Second)
+}
+
+// The generator's imports are those of all the cases it made; a file of
+// some of them imports only what they use.
+func TestRenderPrunesImports(t *testing.T) {
+	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1)
+	g.q.pkg("time", "time") // as if a dropped case had used time.Hour
+	var cs []*Case
+	for _, tg := range Targets(pkgs) {
+		if tg.Name.Name() == "Hits" {
+			cs = g.Generate(tg, 2)
+		}
+	}
+	src, err := Render(g, pkgs[0].Name, cs, Concurrent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(src), `"time"`) {
+		t.Errorf("unused import of time kept:\n%s", src)
+	}
+	if !strings.Contains(string(src), `"example.com/gencorpus"`) {
+		t.Errorf("import of the package lost:\n%s", src)
+	}
+}

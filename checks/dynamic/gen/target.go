@@ -1,0 +1,468 @@
+// Package gen generates concurrent tests for Go types that claim to be safe
+// for concurrent use, in the manner of ConTeGe (PLDI 2012): a sequential
+// prefix builds a value, two goroutines then call methods on it at once,
+// and the generated test fails only when the outcome (the calls' results and
+// what observer methods return afterwards) is one that no sequential order
+// of the same calls produces. Run drives the tests under the controlled
+// scheduler with the race detector, so panics, deadlocks and data races are
+// found too.
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Target is an exported type that claims safety for concurrent use, with
+// what the generator can do with it.
+type Target struct {
+	Pkg   *packages.Package
+	Name  *types.TypeName
+	Claim string    // the doc phrase, or Directive
+	Pos   token.Pos // the type's declaration
+	// Ctors are exported package functions whose first result is T or *T
+	// (an optional error last) and whose arguments can be generated.
+	Ctors []Func
+	// Zero is set when the zero value may be used (no constructor, or the
+	// doc says the zero value is ready to use).
+	Zero bool
+	// Methods are the exported methods of *T whose arguments can be
+	// generated; Observers the ones without arguments whose results can be
+	// compared.
+	Methods   []Func
+	Observers []Func
+	// Type is T, instantiated when T is generic (TArgs says with what).
+	Type  *types.Named
+	TArgs []types.Type
+}
+
+// Func is a constructor or method with its signature (instantiated when
+// generic); TArgs are the type arguments a generic constructor is called
+// with.
+type Func struct {
+	Fn    *types.Func
+	Sig   *types.Signature
+	TArgs []types.Type
+}
+
+// String is the type as pkg.T.
+func (t *Target) String() string { return t.Pkg.Name + "." + t.Name.Name() }
+
+// skipMethods are methods that are expected to block or to run for a
+// long time: calling them from generated tests tells nothing.
+var skipMethods = map[string]bool{
+	"Wait": true, "Run": true, "Serve": true, "ListenAndServe": true, "Start": true,
+	"Loop": true, "Listen": true, "Accept": true, "Sleep": true,
+}
+
+// Targets returns the types of pkgs that claim safety for concurrent use and
+// that the generator can build and call, sorted by package and name.
+func Targets(pkgs []*packages.Package) []*Target {
+	var out []*Target
+	for _, p := range pkgs {
+		if p.Types == nil || p.TypesInfo == nil || p.Name == "main" {
+			continue
+		}
+		for _, f := range p.Syntax {
+			if strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
+				continue
+			}
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					if !ts.Name.IsExported() {
+						continue
+					}
+					if _, ok := ts.Type.(*ast.StructType); !ok {
+						continue
+					}
+					docs := ts.Doc
+					if docs == nil && len(gd.Specs) == 1 {
+						docs = gd.Doc
+					}
+					phrase := Claim(docs)
+					if phrase == "" {
+						continue
+					}
+					tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+					if !ok {
+						continue
+					}
+					t := &Target{Pkg: p, Name: tn, Claim: phrase, Pos: ts.Pos(), Type: tn.Type().(*types.Named)}
+					if tps := t.Type.TypeParams(); tps != nil {
+						targs, ok := typeArgs(tps)
+						if !ok {
+							continue
+						}
+						inst, err := types.Instantiate(nil, t.Type, targs, true)
+						if err != nil {
+							continue
+						}
+						t.Type, t.TArgs = inst.(*types.Named), targs
+					}
+					t.fill(strings.Contains(strings.ToLower(docs.Text()), "zero value"))
+					if len(t.Ctors) == 0 && !t.Zero || len(t.Methods) == 0 {
+						continue
+					}
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pkg.PkgPath != out[j].Pkg.PkgPath {
+			return out[i].Pkg.PkgPath < out[j].Pkg.PkgPath
+		}
+		return out[i].Name.Name() < out[j].Name.Name()
+	})
+	return out
+}
+
+// fill finds the constructors, methods and observers of t.
+func (t *Target) fill(zeroDoc bool) {
+	named := t.Type
+	scope := t.Pkg.Types.Scope()
+	for _, n := range scope.Names() {
+		fn, ok := scope.Lookup(n).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		c := Func{Fn: fn, Sig: fn.Type().(*types.Signature)}
+		if c.Sig.TypeParams() != nil {
+			if c.TArgs = ctorTypeArgs(c.Sig, named); c.TArgs == nil {
+				continue
+			}
+			inst, err := types.Instantiate(nil, c.Sig, c.TArgs, true)
+			if err != nil {
+				continue
+			}
+			c.Sig = inst.(*types.Signature)
+		}
+		if !returnsTarget(c.Sig, named) || !argsOK(c.Sig, 0) {
+			continue
+		}
+		t.Ctors = append(t.Ctors, c)
+	}
+	t.Zero = zeroDoc || len(t.Ctors) == 0
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		if !ok || !fn.Exported() || skipMethods[fn.Name()] {
+			continue
+		}
+		sig, ok := ms.At(i).Type().(*types.Signature)
+		if !ok || !argsOK(sig, 0) {
+			continue
+		}
+		m := Func{Fn: fn, Sig: sig}
+		t.Methods = append(t.Methods, m)
+		if sig.Params().Len() == 0 && sig.Results().Len() > 0 && anyObservable(sig.Results()) && !changes(fn.Name()) {
+			t.Observers = append(t.Observers, m)
+		}
+	}
+	if len(t.Observers) > maxObservers {
+		t.Observers = t.Observers[:maxObservers]
+	}
+}
+
+// typeArgs picks a type argument for each type parameter: string where the
+// constraint allows it (keys collide on the generator's few strings), else
+// int.
+func typeArgs(tps *types.TypeParamList) ([]types.Type, bool) {
+	var out []types.Type
+	for i := 0; i < tps.Len(); i++ {
+		iface, ok := tps.At(i).Constraint().Underlying().(*types.Interface)
+		if !ok {
+			return nil, false
+		}
+		found := false
+		for _, cand := range []types.Type{types.Typ[types.String], types.Typ[types.Int]} {
+			if types.Satisfies(cand, iface) {
+				out, found = append(out, cand), true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// ctorTypeArgs returns the type arguments of a generic function whose
+// first result is (a pointer to) the generic type instantiated with the
+// function's own type parameters, so that it builds the instance named;
+// nil otherwise.
+func ctorTypeArgs(sig *types.Signature, named *types.Named) []types.Type {
+	if sig.Results().Len() == 0 {
+		return nil
+	}
+	r := sig.Results().At(0).Type()
+	if p, ok := r.(*types.Pointer); ok {
+		r = p.Elem()
+	}
+	rn, ok := r.(*types.Named)
+	if !ok || rn.Origin() != named.Origin() || rn.TypeArgs().Len() != named.TypeArgs().Len() {
+		return nil
+	}
+	tps := sig.TypeParams()
+	out := make([]types.Type, tps.Len())
+	for j := 0; j < rn.TypeArgs().Len(); j++ {
+		tp, ok := rn.TypeArgs().At(j).(*types.TypeParam)
+		if !ok {
+			return nil
+		}
+		out[tp.Index()] = named.TypeArgs().At(j)
+	}
+	for _, a := range out {
+		if a == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+// changes reports whether a method's name says it changes state: such a
+// method is no observer, even without arguments.
+func changes(name string) bool {
+	for _, verb := range []string{"Inc", "Dec", "Add", "Pop", "Push", "Next", "Take", "Reset", "Clear", "Delete", "Remove", "Close", "Flush", "Swap", "Put", "Set", "Store", "Drain", "Purge", "Evict", "Shift", "Acquire", "Release", "Get"} {
+		if strings.HasPrefix(name, verb) && (len(name) == len(verb) || !unicode.IsLower(rune(name[len(verb)]))) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxObservers bounds the observer calls made after the goroutines join.
+const maxObservers = 6
+
+// returnsTarget reports whether sig returns T or *T first, and at most an
+// error besides.
+func returnsTarget(sig *types.Signature, named *types.Named) bool {
+	r := sig.Results()
+	if r.Len() == 0 || r.Len() > 2 {
+		return false
+	}
+	first := r.At(0).Type()
+	if p, ok := first.(*types.Pointer); ok {
+		first = p.Elem()
+	}
+	if !types.Identical(first, named) {
+		return false
+	}
+	return r.Len() == 1 || isError(r.At(1).Type())
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// argsOK reports whether every parameter of sig can be generated.
+func argsOK(sig *types.Signature, depth int) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		if !generatable(sig.Params().At(i).Type(), depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// generatable reports whether the generator can produce a value of type t.
+func generatable(t types.Type, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	if isContext(t) {
+		return true
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && !n.Obj().Exported() {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsBoolean|types.IsNumeric|types.IsString) != 0 && u.Kind() != types.UnsafePointer && u.Info()&types.IsComplex == 0
+	case *types.Slice:
+		return generatable(u.Elem(), depth+1)
+	case *types.Map:
+		return generatable(u.Key(), depth+1) && generatable(u.Elem(), depth+1)
+	case *types.Signature:
+		return u.TypeParams() == nil && exportedTypes(u)
+	case *types.Interface:
+		// Any value satisfies an empty interface.
+		return u.Empty()
+	case *types.Pointer, *types.Struct:
+		return ctorFor(t) != nil || isZeroUsable(t)
+	}
+	return false
+}
+
+// exportedTypes reports whether a function type can be written outside its
+// package.
+func exportedTypes(sig *types.Signature) bool {
+	ok := true
+	check := func(tup *types.Tuple) {
+		for i := 0; i < tup.Len(); i++ {
+			if !writable(tup.At(i).Type()) {
+				ok = false
+			}
+		}
+	}
+	check(sig.Params())
+	check(sig.Results())
+	return ok
+}
+
+// writable reports whether t can be named outside its package.
+func writable(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Named:
+		if t.Obj().Pkg() != nil && !t.Obj().Exported() {
+			return false
+		}
+		if t.Obj().Pkg() != nil && strings.Contains(t.Obj().Pkg().Path(), "/internal/") {
+			return false
+		}
+		for i := 0; i < t.TypeArgs().Len(); i++ {
+			if !writable(t.TypeArgs().At(i)) {
+				return false
+			}
+		}
+		return true
+	case *types.Pointer:
+		return writable(t.Elem())
+	case *types.Slice:
+		return writable(t.Elem())
+	case *types.Array:
+		return writable(t.Elem())
+	case *types.Map:
+		return writable(t.Key()) && writable(t.Elem())
+	case *types.Chan:
+		return writable(t.Elem())
+	case *types.Signature:
+		return exportedTypes(t)
+	case *types.Basic, *types.Interface:
+		return true
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			if !t.Field(i).Exported() || !writable(t.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isZeroUsable: a pointer to, or a value of, an exported struct type of a
+// package other than the standard library's, which the generator writes as
+// a literal.
+func isZeroUsable(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.TypeParams().Len() != n.TypeArgs().Len() || !n.Obj().Exported() || n.Obj().Pkg() == nil {
+		return false // an uninstantiated generic type
+	}
+	_, isStruct := n.Underlying().(*types.Struct)
+	return isStruct && writable(n) && strings.Contains(n.Obj().Pkg().Path(), ".")
+}
+
+// ctorFor returns an exported function of t's package that returns t (or the
+// struct t points to) and takes basic arguments only, or nil.
+func ctorFor(t types.Type) *types.Func {
+	base := t
+	if p, ok := t.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	n, ok := base.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.TypeParams() != nil {
+		return nil
+	}
+	scope := n.Obj().Pkg().Scope()
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.TypeParams() != nil || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), t) {
+			continue
+		}
+		basic := true
+		for i := 0; i < sig.Params().Len(); i++ {
+			if _, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); !ok {
+				basic = false
+			}
+		}
+		if basic {
+			return fn
+		}
+	}
+	return nil
+}
+
+func isContext(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// observable reports whether values of t print the same for equal states:
+// no pointers, channels, functions or interfaces (but error, compared by
+// its message).
+func observable(t types.Type) bool { return observableDepth(t, 0) }
+
+func observableDepth(t types.Type, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	if isError(t) {
+		return true
+	}
+	if n, ok := t.(*types.Named); ok {
+		// A type with its own formatting may print anything.
+		for _, m := range []string{"GoString", "Format"} {
+			obj, _, _ := types.LookupFieldOrMethod(n, true, n.Obj().Pkg(), m)
+			if _, ok := obj.(*types.Func); ok {
+				return false
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer && u.Kind() != types.Uintptr
+	case *types.Slice:
+		return observableDepth(u.Elem(), depth+1)
+	case *types.Array:
+		return observableDepth(u.Elem(), depth+1)
+	case *types.Map:
+		return observableDepth(u.Key(), depth+1) && observableDepth(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !observableDepth(u.Field(i).Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func anyObservable(tup *types.Tuple) bool {
+	for i := 0; i < tup.Len(); i++ {
+		if observable(tup.At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,3 @@
+module example.com/gencorpus
+
+go 1.24

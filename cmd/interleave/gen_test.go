@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/gen"
+)
+
+func TestGenBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-budget", "0s"},
+		{"-n", "0"},
+		{"-types", "("},
+		{"-strategy", "nope"},
+		{"-tests", ""},
+	} {
+		env, _, stderr := testEnv(t, t.TempDir())
+		if code := commands["gen"].run(context.Background(), env, args); code != exitError {
+			t.Errorf("gen %v: exit %d, want %d", args, code, exitError)
+		}
+		if !strings.Contains(stderr.String(), "interleave gen: ") {
+			t.Errorf("gen %v: no message: %s", args, stderr)
+		}
+	}
+}
+
+// A module without a type that claims thread safety has nothing to test:
+// that is no error.
+func TestGenNoTargets(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/plain\n\ngo 1.24\n")
+	write("plain.go", "package plain\n\n// Counter counts. It is not safe for concurrent use.\ntype Counter struct{ n int }\n\n// Inc counts one.\nfunc (c *Counter) Inc() { c.n++ }\n")
+	env, _, stderr := testEnv(t, dir)
+	if code := commands["gen"].run(context.Background(), env, []string{"-seed", "1", "."}); code != exitOK {
+		t.Fatalf("exit %d, want %d: %s", code, exitOK, stderr)
+	}
+	if !strings.Contains(stderr.String(), "nothing to test") {
+		t.Errorf("stderr does not say there is nothing to test:\n%s", stderr)
+	}
+}
+
+// gen on the corpus's lost-update counter: the finding, its schedule and the
+// generated test file, which fails under `interleave replay` once copied in.
+func TestGenFindsLostUpdate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the race detector")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-r", "../../checks/dynamic/gen/testdata/corpus/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("copy corpus: %v: %s", err, out)
+	}
+	var stdout, stderr string
+	code := exitOK
+	for _, budget := range []string{"8s", "30s", "2m"} {
+		env, out, errb := testEnv(t, dir)
+		code = commands["gen"].run(context.Background(), env, []string{"-types", "^Hits$", "-n", "3", "-seed", "1", "-budget", budget, "."})
+		stdout, stderr = out.String(), errb.String()
+		if code != exitOK {
+			break
+		}
+	}
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "not linearizable") {
+		t.Errorf("report does not say not linearizable:\n%s", stdout)
+	}
+	file := filepath.Join(dir, gen.DefaultTestsDir, "example.com", "gencorpus", gen.FileName)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("no generated test file: %v\n%s", err, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "interleave_gen_test.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sched string
+	for _, l := range strings.Split(stdout, "\n") {
+		if _, s, ok := strings.Cut(l, "&& interleave replay "); ok {
+			sched = strings.TrimSpace(s)
+			break
+		}
+	}
+	if sched == "" {
+		t.Fatalf("no replay command in the report:\n%s", stdout)
+	}
+	env, out, errb := testEnv(t, dir)
+	if code := commands["replay"].run(context.Background(), env, []string{sched}); code != exitFindings {
+		t.Errorf("replay %s: exit %d, want %d\n%s\n%s", sched, code, exitFindings, out, errb)
+	}
+}
+
+// pr -gen-budget runs gen on the changed types that claim thread safety;
+// its findings are reported as the change's.
+func TestPRGenChangedTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the race detector")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../checks/dynamic/gen/testdata/corpus/broken.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only the lost-update counter, which gen finds on most schedules.
+	i := strings.Index(string(src), "// Hits counts events.")
+	hits := "package corpus\n\nimport \"sync/atomic\"\n\n" + string(src[i:])
+	for name, body := range map[string]string{
+		"go.mod":  "module example.com/gencorpus\n\ngo 1.24\n",
+		"hits.go": hits,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "hits")
+	var stdout, stderr string
+	code := exitOK
+	for _, budget := range []string{"10s", "40s", "2m"} {
+		env, out, errb := testEnv(t, dir)
+		code = commands["pr"].run(context.Background(), env, []string{"-base", ":empty", "-budget", "0", "-gen-budget", budget, "-seed", "1", "-disable", "all"})
+		stdout, stderr = out.String(), errb.String()
+		if code != exitOK {
+			break
+		}
+	}
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitFindings, stdout, stderr)
+	}
+	if !strings.Contains(stdout, `corpus.Hits is documented as "//interleave:threadsafe", but TestInterleaveGen_Hits_`) || !strings.Contains(stdout, "not linearizable") {
+		t.Errorf("no gen finding on Hits in the report:\n%s", stdout)
+	}
+}
+
+func TestPRGenBudgetNegative(t *testing.T) {
+	env, _, stderr := testEnv(t, t.TempDir())
+	if code := commands["pr"].run(context.Background(), env, []string{"-base", "HEAD", "-gen-budget", "-1s"}); code != exitError {
+		t.Errorf("exit %d, want %d: %s", code, exitError, stderr)
+	}
+}

@@ -1,0 +1,81 @@
+package prjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/gen"
+)
+
+// genTests runs `interleave gen` on the types of the changed packages that
+// claim thread safety and that the change touches: their declaration is on
+// a changed line, or one of their methods changed.
+func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
+	opts, c := r.opts, r.change
+	if opts.GenBudget <= 0 || len(c.Packages) == 0 {
+		return nil, nil
+	}
+	methodsOf := map[string]bool{} // package + "." + receiver type
+	for _, f := range c.Funcs {
+		if f.Test || !strings.HasPrefix(f.Name, "(") {
+			continue
+		}
+		recv := strings.TrimPrefix(f.Name[1:strings.Index(f.Name, ")")], "*")
+		if i := strings.IndexByte(recv, '['); i >= 0 {
+			recv = recv[:i]
+		}
+		methodsOf[f.Package+"."+recv] = true
+	}
+	touched := func(t *gen.Target) bool {
+		if methodsOf[t.Pkg.PkgPath+"."+t.Name.Name()] {
+			return true
+		}
+		p := t.Pkg.Fset.Position(t.Pos)
+		return c.OnChangedLine(p.Filename, p.Line)
+	}
+	seed := opts.Seed
+	if seed == 0 {
+		seed = seedFrom(c.HeadCommit, c.MergeBase)
+	}
+	schedules := opts.Schedules
+	if schedules == "" {
+		schedules = filepath.Join(c.ModuleDir, explore.DefaultSchedulesDir)
+	} else {
+		schedules = AbsIn(r.opts.Dir, schedules)
+	}
+	r.logf("gen: tests generated for the changed types that claim thread safety, budget %v, seed %d", opts.GenBudget, seed)
+	res, err := gen.Run(ctx, gen.Options{
+		Dir:          c.ModuleDir,
+		Patterns:     c.Packages,
+		Select:       touched,
+		Seed:         seed,
+		Budget:       opts.GenBudget,
+		Strategy:     opts.Strategy,
+		Race:         opts.Race,
+		SchedulesDir: schedules,
+		Workers:      opts.Workers,
+		Stage: func(ev explore.StageEvent) {
+			fmt.Fprintln(r.stderr, "interleave pr: gen: "+StageLine(ev))
+		},
+	})
+	if err != nil {
+		var nt *gen.NoTargetsError
+		if errors.As(err, &nt) {
+			r.notes = append(r.notes, "gen: no changed type claims thread safety")
+			return nil, nil
+		}
+		return nil, err
+	}
+	for _, t := range res.Types {
+		r.logf("gen: %s.%s: %d generated, %d searched, %d %s", t.Package, t.Type, t.Generated, t.Kept, t.Findings, plural(t.Findings, "finding"))
+	}
+	for _, n := range res.Notes {
+		r.notes = append(r.notes, "gen: "+n)
+	}
+	return res.Findings, nil
+}
