@@ -2,9 +2,6 @@ package gen
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,28 +22,6 @@ var (
 	brokenTypes  = []string{"Balance", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
 	correctTypes = []string{"Gauge", "List", "SafeMap", "Set"}
 )
-
-func TestClaim(t *testing.T) {
-	for doc, want := range map[string]bool{
-		"// T is safe for concurrent use.":                        true,
-		"// T is safe for concurrent use by multiple goroutines.": true,
-		"// T is goroutine-safe.":                                 true,
-		"// T is not safe for concurrent use.":                    false,
-		"// T is not thread-safe.":                                false,
-		"// T counts.\n//\n//interleave:threadsafe":               true,
-		"// T counts.": false,
-	} {
-		src := "package p\n\n" + doc + "\ntype T struct{}\n"
-		f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cg := f.Decls[0].(*ast.GenDecl).Doc
-		if got := Claim(cg) != ""; got != want {
-			t.Errorf("Claim(%q) = %v, want %v", doc, got, want)
-		}
-	}
-}
 
 func TestTargets(t *testing.T) {
 	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})

@@ -4,60 +4,16 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
+
+	"github.com/interleave-dev/interleave/internal/claim"
 )
 
 // ThreadSafeDirective marks a type as safe for concurrent use without prose.
-const ThreadSafeDirective = "//interleave:threadsafe"
-
-// claims are the doc phrases, lowercased with single spaces, that promise
-// safety for concurrent use.
-var claims = []string{
-	"safe for concurrent use",
-	"safe for use by multiple goroutines",
-	"safe to use concurrently",
-	"safe for concurrent access",
-	"safe for simultaneous use",
-	"safe to call concurrently",
-	"used by multiple goroutines simultaneously",
-	"used concurrently by multiple goroutines",
-	"concurrency-safe",
-	"concurrency safe",
-	"goroutine-safe",
-	"goroutine safe",
-	"thread-safe",
-	"thread safe",
-	"threadsafe",
-}
+const ThreadSafeDirective = claim.Directive
 
 // ThreadSafeClaim returns the phrase of a doc comment that claims safety for
 // concurrent use, or "" (also for a negated phrase: "not thread-safe").
-func ThreadSafeClaim(cg *ast.CommentGroup) string {
-	if cg == nil {
-		return ""
-	}
-	for _, c := range cg.List {
-		if strings.HasPrefix(c.Text, ThreadSafeDirective) {
-			return ThreadSafeDirective
-		}
-	}
-	text := strings.ToLower(strings.Join(strings.Fields(cg.Text()), " "))
-	for _, phrase := range claims {
-		for i := 0; ; {
-			j := strings.Index(text[i:], phrase)
-			if j < 0 {
-				break
-			}
-			at := i + j
-			before := text[max(0, at-16):at]
-			if !strings.Contains(before, "not ") && !strings.Contains(before, "n't ") && !strings.HasSuffix(before, "un") && !strings.Contains(before, "never ") {
-				return phrase
-			}
-			i = at + len(phrase)
-		}
-	}
-	return ""
-}
+func ThreadSafeClaim(cg *ast.CommentGroup) string { return claim.Of(cg) }
 
 // ThreadSafeTypes returns the struct types declared in files whose doc
 // comment claims safety for concurrent use, with the claim and the
