@@ -3,16 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/gen"
-	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -34,70 +31,73 @@ func init() {
 
 // genOptions is what `interleave gen` was asked to do.
 type genOptions struct {
-	gen.Options
-	format  string
-	output  string
-	seedSet bool
-	verbose bool
+	searchFlags
+	patterns []string
+	types    string
+	perType  int
+	testsDir string
 }
 
 func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["gen"])
-	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
-	opts.Strategy = explore.Strategies[0]
-	fs.StringVar(&opts.Types, "types", "", "Generate tests only for types whose name matches `regexp`")
-	fs.IntVar(&opts.PerType, "n", gen.DefaultPerType, "Tests generated per type")
-	fs.DurationVar(&opts.Budget, "budget", 60*time.Second, "Total wall time of the search over all generated tests, builds excluded")
-	fs.StringVar(&opts.Strategy, "strategy", opts.Strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
-	fs.Int64Var(&opts.Seed, "seed", 0, "Seed of the generation and of the first schedule (default time-based, printed so the run can be repeated)")
-	fs.BoolVar(&opts.Race, "race", true, "Build the tests with the race detector")
-	fs.StringVar(&opts.SchedulesDir, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
-	fs.StringVar(&opts.TestsDir, "tests", gen.DefaultTestsDir, "Write the generated tests that fail to `dir`, one file per package")
-	fs.IntVar(&opts.Workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
-	fs.DurationVar(&opts.StepTimeout, "watchdog", explore.DefaultStepTimeout, "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point")
-	fs.Var(format, "format", "Output `format`: text, json, sarif")
-	fs.StringVar(&opts.output, "o", "", "Write the report to `file` instead of standard output")
-	fs.BoolVar(&opts.verbose, "v", false, "Print what happened to each type and each dropped test")
+	fs.StringVar(&opts.types, "types", "", "Generate tests only for types whose name matches `regexp`")
+	fs.IntVar(&opts.perType, "n", gen.DefaultPerType, "Tests generated per type")
+	fs.StringVar(&opts.testsDir, "tests", gen.DefaultTestsDir, "Write the generated tests that fail to `dir`, one file per package")
+	opts.register(fs, searchHelp{
+		budget:   "Total wall time of the search over all generated tests, builds excluded",
+		seed:     "Seed of the generation and of the first schedule (default time-based, printed so the run can be repeated)",
+		race:     "Build the tests with the race detector",
+		workers:  "Worker processes per test (default GOMAXPROCS)",
+		watchdog: "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point",
+		verbose:  "Print what happened to each type and each dropped test",
+	})
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
 	}
-	raceDefault(env, fs, &opts.Race)
-	fs.Visit(func(f *flag.Flag) { opts.seedSet = opts.seedSet || f.Name == "seed" })
-	opts.format = format.value
-	opts.Patterns = fs.Args()
-	if len(opts.Patterns) == 0 {
-		opts.Patterns = []string{"."}
+	opts.parsed(env, fs)
+	opts.patterns = fs.Args()
+	if len(opts.patterns) == 0 {
+		opts.patterns = []string{"."}
 	}
 	bad := func(format string, a ...any) (genOptions, int, bool) {
 		fmt.Fprintf(env.stderr, "interleave gen: "+format+"\n", a...)
 		fs.Usage()
 		return opts, exitError, false
 	}
+	if err := opts.check(); err != nil {
+		return bad("%v", err)
+	}
 	switch {
-	case opts.Budget <= 0:
-		return bad("-budget must be positive, got %v", opts.Budget)
-	case opts.PerType <= 0:
-		return bad("-n must be positive, got %d", opts.PerType)
-	case !rt.ValidStrategy(opts.Strategy):
-		return bad("unknown -strategy %q: valid values are %s, or a comma-separated list of them", opts.Strategy, strings.Join(explore.Strategies, ", "))
-	case opts.StepTimeout <= 0:
-		return bad("-watchdog must be positive, got %v", opts.StepTimeout)
-	case opts.Workers < 0:
-		return bad("-workers must not be negative, got %d", opts.Workers)
-	case opts.SchedulesDir == "":
-		return bad("-schedules must name a directory")
-	case opts.TestsDir == "":
+	case opts.perType <= 0:
+		return bad("-n must be positive, got %d", opts.perType)
+	case opts.testsDir == "":
 		return bad("-tests must name a directory")
 	}
-	if opts.Types != "" {
-		if _, err := regexp.Compile(opts.Types); err != nil {
+	if opts.types != "" {
+		if _, err := regexp.Compile(opts.types); err != nil {
 			return bad("bad -types pattern: %v", err)
 		}
 	}
-	if !opts.seedSet {
-		opts.Seed = time.Now().UnixNano() % 1e9
-	}
+	opts.defaultSeed()
 	return opts, 0, true
+}
+
+// options is the generation and search the flags ask for, in dir.
+func (opts genOptions) options(dir string) gen.Options {
+	return gen.Options{
+		Dir:          dir,
+		Patterns:     opts.patterns,
+		Types:        opts.types,
+		PerType:      opts.perType,
+		Seed:         opts.seed,
+		Budget:       opts.budget,
+		Strategy:     opts.strategy,
+		Race:         opts.race,
+		SchedulesDir: opts.schedules,
+		TestsDir:     opts.testsDir,
+		Workers:      opts.workers,
+		StepTimeout:  opts.watchdog,
+	}
 }
 
 func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
@@ -106,13 +106,11 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 		fmt.Fprintln(env.stderr, "interleave gen:", err)
 		return exitError
 	}
-	fmt.Fprintf(env.stderr, "interleave gen: seed %d (repeat with -seed %d), budget %v\n", opts.Seed, opts.Seed, opts.Budget)
+	fmt.Fprintf(env.stderr, "interleave gen: seed %d (repeat with -seed %d), budget %v\n", opts.seed, opts.seed, opts.budget)
 	prog := newProgress(env.stderr)
 	prog.name = "gen"
-	o := opts.Options
-	o.Dir = env.dir
-	o.Progress = prog.update
-	o.Stage = prog.stage
+	o := opts.options(env.dir)
+	o.Progress, o.Stage = prog.update, prog.stage
 	res, err := gen.Run(ctx, o)
 	prog.done()
 	if err != nil {
@@ -147,7 +145,7 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 	}
 	st := res.Stats
 	fmt.Fprintf(env.stderr, "interleave gen: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",
-		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.Seed)
+		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.seed)
 	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st)}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave gen:", err)

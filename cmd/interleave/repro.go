@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
-	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -62,7 +60,7 @@ func init() {
 
 // reproOptions is what `interleave repro` was asked to do.
 type reproOptions struct {
-	testOptions
+	searchFlags
 	log     string // path, or "-"
 	test    string // -test: the test, when the log names none
 	pkg     string // -pkg: the package, when the log names none
@@ -78,33 +76,22 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 		fmt.Fprintf(env.stderr, "%s\n\nUsage: interleave repro [flags] LOG\n\n%s\n\nFlags:\n", commands["repro"].short, reproHelp)
 		fs.PrintDefaults()
 	}
-	strategy := explore.Strategies[0]
-	var target string
-	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
-	fs.DurationVar(&opts.budget, "budget", 60*time.Second, "Wall time of the search, builds excluded")
-	fs.StringVar(&strategy, "strategy", strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
-	fs.StringVar(&target, "target", "", "Favour preemption at these `file:line,...` sites too, besides the log's frames")
-	fs.Int64Var(&opts.seed, "seed", 0, "Seed of the first schedule (default time-based, printed so the run can be repeated)")
-	fs.BoolVar(&opts.race, "race", true, "Build the test with the race detector (a data race log needs it)")
-	fs.StringVar(&opts.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
-	fs.IntVar(&opts.workers, "workers", 0, "Worker processes (default GOMAXPROCS)")
-	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Call a schedule hung when a goroutine runs this `long` without reaching a scheduling point")
-	fs.Var(format, "format", "Output `format`: text, json, sarif")
-	fs.StringVar(&opts.output, "o", "", "Write the report to `file` instead of standard output")
+	opts.register(fs, searchHelp{
+		budget:   "Wall time of the search, builds excluded",
+		target:   "Favour preemption at these `file:line,...` sites too, besides the log's frames",
+		seed:     "Seed of the first schedule (default time-based, printed so the run can be repeated)",
+		race:     "Build the test with the race detector (a data race log needs it)",
+		workers:  "Worker processes (default GOMAXPROCS)",
+		watchdog: "Call a schedule hung when a goroutine runs this `long` without reaching a scheduling point",
+		verbose:  "Print each failure met that is not the log's, and why",
+	})
 	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
-	fs.BoolVar(&opts.verbose, "v", false, "Print each failure met that is not the log's, and why")
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
 	}
-	raceDefault(env, fs, &opts.race)
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" {
-			opts.seedSet = true
-		}
-	})
-	opts.strategy, opts.format = strategy, format.value
+	opts.parsed(env, fs)
 	bad := func(format string, a ...any) (reproOptions, int, bool) {
 		fmt.Fprintf(env.stderr, "interleave repro: "+format+"\n", a...)
 		fs.Usage()
@@ -114,24 +101,8 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 		return bad("want exactly one log file (or - for standard input), got %d arguments", fs.NArg())
 	}
 	opts.log = fs.Arg(0)
-	if opts.budget <= 0 {
-		return bad("-budget must be positive, got %v", opts.budget)
-	}
-	if !rt.ValidStrategy(opts.strategy) {
-		return bad("unknown -strategy %q: valid values are %s, or a comma-separated list of them", opts.strategy, strings.Join(explore.Strategies, ", "))
-	}
-	if target != "" {
-		ts, err := parseTargets(target)
-		if err != nil {
-			return bad("-target: %v", err)
-		}
-		opts.targets = ts
-	}
-	if opts.watchdog <= 0 {
-		return bad("-watchdog must be positive, got %v", opts.watchdog)
-	}
-	if opts.workers < 0 {
-		return bad("-workers must not be negative, got %d", opts.workers)
+	if err := opts.check(); err != nil {
+		return bad("%v", err)
 	}
 	if opts.failure < 1 {
 		return bad("-failure counts from 1, got %d", opts.failure)
@@ -139,12 +110,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	if opts.test != "" && failurelog.RunPatternTest(opts.test) != opts.test {
 		return bad("-test wants a top-level test function name such as TestFoo, got %q", opts.test)
 	}
-	if opts.schedules == "" {
-		return bad("-schedules must name a directory")
-	}
-	if !opts.seedSet {
-		opts.seed = time.Now().UnixNano() % 1e9
-	}
+	opts.defaultSeed()
 	return opts, 0, true
 }
 
@@ -272,22 +238,13 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	prog := newProgress(env.stderr)
 	prog.name = "repro"
 	began := time.Now()
-	res, err := explore.Run(ctx, explore.Options{
-		Dir:          env.dir,
-		Patterns:     []string{f.Package},
-		Tests:        []explore.TestRef{{Package: f.Package, Name: f.Test}},
-		Budget:       opts.budget,
-		Strategy:     opts.strategy,
-		Targets:      targets,
-		Seed:         opts.seed,
-		Race:         opts.race,
-		SchedulesDir: opts.schedules,
-		Workers:      opts.workers,
-		StepTimeout:  opts.watchdog,
-		Progress:     prog.update,
-		Stage:        prog.stage,
-		Until:        until,
-	})
+	o := opts.options(env.dir)
+	o.Patterns = []string{f.Package}
+	o.Tests = []explore.TestRef{{Package: f.Package, Name: f.Test}}
+	o.Targets = targets
+	o.Progress, o.Stage = prog.update, prog.stage
+	o.Until = until
+	res, err := explore.Run(ctx, o)
 	prog.done()
 	if err != nil {
 		var be *explore.BuildError

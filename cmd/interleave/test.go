@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +18,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
-	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -41,51 +39,29 @@ func init() {
 
 // testOptions is what `interleave test` was asked to do.
 type testOptions struct {
-	patterns  []string
-	run       string
-	budget    time.Duration
-	strategy  string
-	targets   []string // -target file:line sites
-	seed      int64
-	seedSet   bool // -seed was given; otherwise seed is time-based
-	race      bool
-	schedules string
-	workers   int
-	format    string
-	output    string
-	watchdog  time.Duration
-	verbose   bool
+	searchFlags
+	patterns []string
+	run      string
 }
 
 // parseTestFlags parses the flags of `interleave test`; ok is false when the
 // command should exit with code.
 func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["test"])
-	strategy := explore.Strategies[0]
-	var target string
-	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
 	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
-	fs.DurationVar(&opts.budget, "budget", 60*time.Second, "Total wall time of the search over all tests, builds excluded")
-	fs.StringVar(&strategy, "strategy", strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
-	fs.StringVar(&target, "target", "", "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)")
-	fs.Int64Var(&opts.seed, "seed", 0, "Seed of the first schedule (default time-based, printed so the run can be repeated)")
-	fs.BoolVar(&opts.race, "race", true, "Build the tests with the race detector")
-	fs.StringVar(&opts.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
-	fs.IntVar(&opts.workers, "workers", 0, "Worker processes per test (default GOMAXPROCS)")
-	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point (a busy loop, blocking I/O)")
-	fs.Var(format, "format", "Output `format`: text, json, sarif")
-	fs.StringVar(&opts.output, "o", "", "Write the report to `file` instead of standard output")
-	fs.BoolVar(&opts.verbose, "v", false, "Print how many schedules each test ran (the JSON report always has them)")
+	opts.register(fs, searchHelp{
+		budget:   "Total wall time of the search over all tests, builds excluded",
+		target:   "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)",
+		seed:     "Seed of the first schedule (default time-based, printed so the run can be repeated)",
+		race:     "Build the tests with the race detector",
+		workers:  "Worker processes per test (default GOMAXPROCS)",
+		watchdog: "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point (a busy loop, blocking I/O)",
+		verbose:  "Print how many schedules each test ran (the JSON report always has them)",
+	})
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
 	}
-	raceDefault(env, fs, &opts.race)
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" {
-			opts.seedSet = true
-		}
-	})
-	opts.strategy, opts.format = strategy, format.value
+	opts.parsed(env, fs)
 	opts.patterns = fs.Args()
 	if len(opts.patterns) == 0 {
 		opts.patterns = []string{"."}
@@ -95,36 +71,15 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		fs.Usage()
 		return opts, exitError, false
 	}
-	if opts.budget <= 0 {
-		return bad("-budget must be positive, got %v", opts.budget)
-	}
-	if !rt.ValidStrategy(opts.strategy) {
-		return bad("unknown -strategy %q: valid values are %s, or a comma-separated list of them", opts.strategy, strings.Join(explore.Strategies, ", "))
-	}
-	if target != "" {
-		ts, err := parseTargets(target)
-		if err != nil {
-			return bad("-target: %v", err)
-		}
-		opts.targets = ts
-	}
-	if opts.watchdog <= 0 {
-		return bad("-watchdog must be positive, got %v", opts.watchdog)
-	}
-	if opts.workers < 0 {
-		return bad("-workers must not be negative, got %d", opts.workers)
+	if err := opts.check(); err != nil {
+		return bad("%v", err)
 	}
 	if opts.run != "" {
 		if _, err := regexp.Compile(opts.run); err != nil {
 			return bad("bad -run pattern: %v", err)
 		}
 	}
-	if opts.schedules == "" {
-		return bad("-schedules must name a directory")
-	}
-	if !opts.seedSet {
-		opts.seed = time.Now().UnixNano() % 1e9
-	}
+	opts.defaultSeed()
 	return opts, 0, true
 }
 
@@ -137,21 +92,10 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	}
 	fmt.Fprintf(env.stderr, "interleave test: seed %d (repeat with -seed %d), budget %v\n", opts.seed, opts.seed, opts.budget)
 	prog := newProgress(env.stderr)
-	res, err := explore.Run(ctx, explore.Options{
-		Dir:          env.dir,
-		Patterns:     opts.patterns,
-		Run:          opts.run,
-		Budget:       opts.budget,
-		Strategy:     opts.strategy,
-		Targets:      opts.targets,
-		Seed:         opts.seed,
-		Race:         opts.race,
-		SchedulesDir: opts.schedules,
-		Workers:      opts.workers,
-		StepTimeout:  opts.watchdog,
-		Progress:     prog.update,
-		Stage:        prog.stage,
-	})
+	o := opts.options(env.dir)
+	o.Patterns, o.Run = opts.patterns, opts.run
+	o.Progress, o.Stage = prog.update, prog.stage
+	res, err := explore.Run(ctx, o)
 	prog.done()
 	if err != nil {
 		var be *explore.BuildError

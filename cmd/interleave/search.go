@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// searchFlags are the schedule-search flags of test, repro and gen.
+type searchFlags struct {
+	budget     time.Duration
+	strategy   string
+	target     string   // -target as given
+	targets    []string // -target file:line sites
+	seed       int64
+	seedSet    bool // -seed was given; otherwise seed is time-based
+	race       bool
+	schedules  string
+	workers    int
+	watchdog   time.Duration
+	format     string
+	formatFlag enumFlag
+	output     string
+	verbose    bool
+}
+
+// searchHelp is the help of the search flags whose wording is the
+// command's own; an empty target leaves -target out.
+type searchHelp struct {
+	budget, target, seed, race, workers, watchdog, verbose string
+}
+
+// register defines the search flags on fs.
+func (s *searchFlags) register(fs *flag.FlagSet, h searchHelp) {
+	s.strategy = explore.Strategies[0]
+	s.formatFlag = enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
+	fs.DurationVar(&s.budget, "budget", 60*time.Second, h.budget)
+	fs.StringVar(&s.strategy, "strategy", s.strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
+	if h.target != "" {
+		fs.StringVar(&s.target, "target", "", h.target)
+	}
+	fs.Int64Var(&s.seed, "seed", 0, h.seed)
+	fs.BoolVar(&s.race, "race", true, h.race)
+	fs.StringVar(&s.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
+	fs.IntVar(&s.workers, "workers", 0, h.workers)
+	fs.DurationVar(&s.watchdog, "watchdog", explore.DefaultStepTimeout, h.watchdog)
+	fs.Var(&s.formatFlag, "format", "Output `format`: text, json, sarif")
+	fs.StringVar(&s.output, "o", "", "Write the report to `file` instead of standard output")
+	fs.BoolVar(&s.verbose, "v", false, h.verbose)
+}
+
+// parsed completes the flags once fs has parsed them: the race default,
+// whether -seed was given, the format.
+func (s *searchFlags) parsed(env *cliEnv, fs *flag.FlagSet) {
+	raceDefault(env, fs, &s.race)
+	fs.Visit(func(f *flag.Flag) { s.seedSet = s.seedSet || f.Name == "seed" })
+	s.format = s.formatFlag.value
+}
+
+// check parses -target and returns the first bad search flag's problem.
+func (s *searchFlags) check() error {
+	if s.budget <= 0 {
+		return fmt.Errorf("-budget must be positive, got %v", s.budget)
+	}
+	if !rt.ValidStrategy(s.strategy) {
+		return fmt.Errorf("unknown -strategy %q: valid values are %s, or a comma-separated list of them", s.strategy, strings.Join(explore.Strategies, ", "))
+	}
+	if s.target != "" {
+		ts, err := parseTargets(s.target)
+		if err != nil {
+			return fmt.Errorf("-target: %v", err)
+		}
+		s.targets = ts
+	}
+	if s.watchdog <= 0 {
+		return fmt.Errorf("-watchdog must be positive, got %v", s.watchdog)
+	}
+	if s.workers < 0 {
+		return fmt.Errorf("-workers must not be negative, got %d", s.workers)
+	}
+	if s.schedules == "" {
+		return errors.New("-schedules must name a directory")
+	}
+	return nil
+}
+
+// defaultSeed makes the seed time-based when -seed was not given.
+func (s *searchFlags) defaultSeed() {
+	if !s.seedSet {
+		s.seed = time.Now().UnixNano() % 1e9
+	}
+}
+
+// options is the search the flags ask for, in dir.
+func (s *searchFlags) options(dir string) explore.Options {
+	return explore.Options{
+		Dir:          dir,
+		Budget:       s.budget,
+		Strategy:     s.strategy,
+		Targets:      s.targets,
+		Seed:         s.seed,
+		Race:         s.race,
+		SchedulesDir: s.schedules,
+		Workers:      s.workers,
+		StepTimeout:  s.watchdog,
+	}
+}
