@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"strings"
 	"testing"
 )
 
@@ -28,5 +30,51 @@ func TestClaim(t *testing.T) {
 		if got := Of(cg) != ""; got != want {
 			t.Errorf("Of(%q) = %v, want %v", doc, got, want)
 		}
+	}
+}
+
+func TestTypes(t *testing.T) {
+	const src = `package p
+
+// A is safe for concurrent use.
+type A struct{}
+
+// Not a claim.
+type B struct{}
+
+// C is thread-safe, but not a struct.
+type C int
+
+// D is goroutine-safe.
+type (
+	D struct{}
+)
+
+// The group's doc is no claim for specs in a group of two: thread-safe.
+type (
+	E struct{}
+	// F is safe for concurrent use.
+	F struct{}
+)
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+	if _, err := (&types.Config{}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range Types([]*ast.File{f}, info) {
+		if c.Spec.Name.Name != c.Name.Name() || c.Doc == nil {
+			t.Errorf("%s: spec %s, doc %v", c.Name.Name(), c.Spec.Name.Name, c.Doc)
+		}
+		got = append(got, c.Name.Name()+":"+c.Phrase)
+	}
+	want := "A:safe for concurrent use D:goroutine-safe F:safe for concurrent use"
+	if strings.Join(got, " ") != want {
+		t.Errorf("Types = %q, want %q", got, want)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/interleave-dev/interleave/internal/claim"
 )
 
 // Target is an exported type that claims safety for concurrent use, with
@@ -69,54 +71,34 @@ func Targets(pkgs []*packages.Package) []*Target {
 		if p.Types == nil || p.TypesInfo == nil || p.Name == "main" {
 			continue
 		}
+		var files []*ast.File
 		for _, f := range p.Syntax {
-			if strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
+			if !strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
+				files = append(files, f)
+			}
+		}
+		for _, c := range claim.Types(files, p.TypesInfo) {
+			tn := c.Name
+			if !tn.Exported() {
 				continue
 			}
-			for _, decl := range f.Decls {
-				gd, ok := decl.(*ast.GenDecl)
-				if !ok || gd.Tok != token.TYPE {
+			t := &Target{Pkg: p, Name: tn, Claim: c.Phrase, Pos: c.Spec.Pos(), Type: tn.Type().(*types.Named)}
+			if tps := t.Type.TypeParams(); tps != nil {
+				targs, ok := typeArgs(tps)
+				if !ok {
 					continue
 				}
-				for _, spec := range gd.Specs {
-					ts := spec.(*ast.TypeSpec)
-					if !ts.Name.IsExported() {
-						continue
-					}
-					if _, ok := ts.Type.(*ast.StructType); !ok {
-						continue
-					}
-					docs := ts.Doc
-					if docs == nil && len(gd.Specs) == 1 {
-						docs = gd.Doc
-					}
-					phrase := Claim(docs)
-					if phrase == "" {
-						continue
-					}
-					tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
-					if !ok {
-						continue
-					}
-					t := &Target{Pkg: p, Name: tn, Claim: phrase, Pos: ts.Pos(), Type: tn.Type().(*types.Named)}
-					if tps := t.Type.TypeParams(); tps != nil {
-						targs, ok := typeArgs(tps)
-						if !ok {
-							continue
-						}
-						inst, err := types.Instantiate(nil, t.Type, targs, true)
-						if err != nil {
-							continue
-						}
-						t.Type, t.TArgs = inst.(*types.Named), targs
-					}
-					t.fill(strings.Contains(strings.ToLower(docs.Text()), "zero value"))
-					if len(t.Ctors) == 0 && !t.Zero || len(t.Methods) == 0 {
-						continue
-					}
-					out = append(out, t)
+				inst, err := types.Instantiate(nil, t.Type, targs, true)
+				if err != nil {
+					continue
 				}
+				t.Type, t.TArgs = inst.(*types.Named), targs
 			}
+			t.fill(strings.Contains(strings.ToLower(c.Doc.Text()), "zero value"))
+			if len(t.Ctors) == 0 && !t.Zero || len(t.Methods) == 0 {
+				continue
+			}
+			out = append(out, t)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

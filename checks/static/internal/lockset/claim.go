@@ -20,30 +20,8 @@ func ThreadSafeClaim(cg *ast.CommentGroup) string { return claim.Of(cg) }
 // position of the comment that makes it.
 func ThreadSafeTypes(files []*ast.File, info *types.Info) map[*types.TypeName]Claim {
 	out := map[*types.TypeName]Claim{}
-	for _, f := range files {
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if _, ok := ts.Type.(*ast.StructType); !ok {
-					continue
-				}
-				docs := ts.Doc
-				if docs == nil && len(gd.Specs) == 1 {
-					docs = gd.Doc
-				}
-				phrase := ThreadSafeClaim(docs)
-				if phrase == "" {
-					continue
-				}
-				if obj, ok := info.Defs[ts.Name].(*types.TypeName); ok {
-					out[obj] = Claim{Phrase: phrase, Pos: docs.Pos(), Spec: ts}
-				}
-			}
-		}
+	for _, t := range claim.Types(files, info) {
+		out[t.Name] = Claim{Phrase: t.Phrase, Pos: t.Doc.Pos(), Spec: t.Spec}
 	}
 	return out
 }
