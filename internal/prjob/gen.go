@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -38,16 +37,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		p := t.Pkg.Fset.Position(t.Pos)
 		return c.OnChangedLine(p.Filename, p.Line)
 	}
-	seed := opts.Seed
-	if seed == 0 {
-		seed = seedFrom(c.HeadCommit, c.MergeBase)
-	}
-	schedules := opts.Schedules
-	if schedules == "" {
-		schedules = filepath.Join(c.ModuleDir, explore.DefaultSchedulesDir)
-	} else {
-		schedules = AbsIn(r.opts.Dir, schedules)
-	}
+	seed, schedules := r.seedAndSchedules()
 	r.logf("gen: tests generated for the changed types that claim thread safety, budget %v, seed %d", opts.GenBudget, seed)
 	res, err := gen.Run(ctx, gen.Options{
 		Dir:          c.ModuleDir,

@@ -396,16 +396,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		}
 	}
 	sort.Strings(targets)
-	seed := opts.Seed
-	if seed == 0 {
-		seed = seedFrom(c.HeadCommit, c.MergeBase)
-	}
-	schedules := opts.Schedules
-	if schedules == "" {
-		schedules = filepath.Join(c.ModuleDir, explore.DefaultSchedulesDir)
-	} else {
-		schedules = AbsIn(r.opts.Dir, schedules)
-	}
+	seed, schedules := r.seedAndSchedules()
 	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s", len(refs), plural(len(refs), "test"), opts.Budget, seed, len(targets), plural(len(targets), "site"))
 	var (
 		progressMu   sync.Mutex // Progress may be called from the search's goroutines
@@ -497,6 +488,24 @@ func seedFrom(head, base string) int64 {
 		h *= 1099511628211
 	}
 	return int64(h%1_000_000_000) + 1
+}
+
+// seedAndSchedules returns the search seed (-seed, or one derived from the
+// commits) and the directory of schedule files (-schedules, or the module's
+// default).
+func (r *job) seedAndSchedules() (int64, string) {
+	opts, c := r.opts, r.change
+	seed := opts.Seed
+	if seed == 0 {
+		seed = seedFrom(c.HeadCommit, c.MergeBase)
+	}
+	schedules := opts.Schedules
+	if schedules == "" {
+		schedules = filepath.Join(c.ModuleDir, explore.DefaultSchedulesDir)
+	} else {
+		schedules = AbsIn(opts.Dir, schedules)
+	}
+	return seed, schedules
 }
 
 // printChange writes the change summary to stderr: every file not analyzed
