@@ -51,21 +51,14 @@ func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bo
 		watchdog: "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point",
 		verbose:  "Print what happened to each type and each dropped test",
 	})
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false
 	}
-	opts.parsed(env, fs)
-	opts.patterns = fs.Args()
-	if len(opts.patterns) == 0 {
-		opts.patterns = []string{"."}
-	}
+	opts.patterns = packageArgs(fs)
 	bad := func(format string, a ...any) (genOptions, int, bool) {
 		fmt.Fprintf(env.stderr, "interleave gen: "+format+"\n", a...)
 		fs.Usage()
 		return opts, exitError, false
-	}
-	if err := opts.check(); err != nil {
-		return bad("%v", err)
 	}
 	switch {
 	case opts.perType <= 0:
@@ -78,7 +71,6 @@ func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bo
 			return bad("bad -types pattern: %v", err)
 		}
 	}
-	opts.defaultSeed()
 	return opts, 0, true
 }
 

@@ -88,10 +88,9 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false
 	}
-	opts.parsed(env, fs)
 	bad := func(format string, a ...any) (reproOptions, int, bool) {
 		fmt.Fprintf(env.stderr, "interleave repro: "+format+"\n", a...)
 		fs.Usage()
@@ -101,16 +100,12 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 		return bad("want exactly one log file (or - for standard input), got %d arguments", fs.NArg())
 	}
 	opts.log = fs.Arg(0)
-	if err := opts.check(); err != nil {
-		return bad("%v", err)
-	}
 	if opts.failure < 1 {
 		return bad("-failure counts from 1, got %d", opts.failure)
 	}
 	if opts.test != "" && failurelog.RunPatternTest(opts.test) != opts.test {
 		return bad("-test wants a top-level test function name such as TestFoo, got %q", opts.test)
 	}
-	opts.defaultSeed()
 	return opts, 0, true
 }
 

@@ -54,12 +54,34 @@ func (s *searchFlags) register(fs *flag.FlagSet, h searchHelp) {
 	fs.BoolVar(&s.verbose, "v", false, h.verbose)
 }
 
-// parsed completes the flags once fs has parsed them: the race default,
-// whether -seed was given, the format.
-func (s *searchFlags) parsed(env *cliEnv, fs *flag.FlagSet) {
+// parse parses args into fs and completes the search flags: the race
+// default, whether -seed was given (else a time-based seed), the format.
+// A bad search flag is reported with the usage; ok is false when the
+// command should exit with code.
+func (s *searchFlags) parse(env *cliEnv, fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if code, ok := parseFlags(fs, args); !ok {
+		return code, false
+	}
 	raceDefault(env, fs, &s.race)
 	fs.Visit(func(f *flag.Flag) { s.seedSet = s.seedSet || f.Name == "seed" })
 	s.format = s.formatFlag.value
+	if err := s.check(); err != nil {
+		fmt.Fprintf(env.stderr, "interleave %s: %v\n", fs.Name(), err)
+		fs.Usage()
+		return exitError, false
+	}
+	if !s.seedSet {
+		s.seed = time.Now().UnixNano() % 1e9
+	}
+	return 0, true
+}
+
+// packageArgs returns the package patterns of fs's arguments, "." when none.
+func packageArgs(fs *flag.FlagSet) []string {
+	if fs.NArg() == 0 {
+		return []string{"."}
+	}
+	return fs.Args()
 }
 
 // check parses -target and returns the first bad search flag's problem.
@@ -87,13 +109,6 @@ func (s *searchFlags) check() error {
 		return errors.New("-schedules must name a directory")
 	}
 	return nil
-}
-
-// defaultSeed makes the seed time-based when -seed was not given.
-func (s *searchFlags) defaultSeed() {
-	if !s.seedSet {
-		s.seed = time.Now().UnixNano() % 1e9
-	}
 }
 
 // options is the search the flags ask for, in dir.

@@ -58,28 +58,20 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		watchdog: "Report a schedule as hung when a goroutine runs this `long` without reaching a scheduling point (a busy loop, blocking I/O)",
 		verbose:  "Print how many schedules each test ran (the JSON report always has them)",
 	})
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false
 	}
-	opts.parsed(env, fs)
-	opts.patterns = fs.Args()
-	if len(opts.patterns) == 0 {
-		opts.patterns = []string{"."}
-	}
+	opts.patterns = packageArgs(fs)
 	bad := func(format string, a ...any) (testOptions, int, bool) {
 		fmt.Fprintf(env.stderr, "interleave test: "+format+"\n", a...)
 		fs.Usage()
 		return opts, exitError, false
-	}
-	if err := opts.check(); err != nil {
-		return bad("%v", err)
 	}
 	if opts.run != "" {
 		if _, err := regexp.Compile(opts.run); err != nil {
 			return bad("bad -run pattern: %v", err)
 		}
 	}
-	opts.defaultSeed()
 	return opts, 0, true
 }
 
