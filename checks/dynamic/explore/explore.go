@@ -1183,7 +1183,7 @@ func withLog(f *failure, logs []string, dir string) {
 	if f.kind != checks.TestFailure || len(logs) == 0 {
 		return
 	}
-	log := failureEntry(logs, dir)
+	log := assertionWords(failureEntry(logs, dir))
 	if strings.Contains(f.message, log) {
 		return
 	}
@@ -1215,6 +1215,29 @@ func failureEntry(logs []string, dir string) string {
 		}
 	}
 	return logs[0]
+}
+
+// assertionWords shortens a testify-style entry, whose first line is only
+// its site ("x_test.go:12: " then "Error Trace:", "Error:", "Messages:"
+// lines), to the site and the words after Error: and Messages:.
+func assertionWords(entry string) string {
+	first, rest, ok := strings.Cut(entry, "\n")
+	if !ok || !entrySiteRE.MatchString(first) || strings.TrimSpace(entrySiteRE.ReplaceAllString(first, "")) != "" {
+		return entry
+	}
+	var words []string
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimSpace(l)
+		for _, label := range []string{"Error:", "Messages:"} {
+			if w, ok := strings.CutPrefix(l, label); ok && strings.TrimSpace(w) != "" {
+				words = append(words, strings.TrimSpace(w))
+			}
+		}
+	}
+	if len(words) == 0 {
+		return entry
+	}
+	return strings.TrimSpace(first) + " " + strings.Join(words, ": ")
 }
 
 // relSite makes the file of a "file:line" site relative to root when it is

@@ -108,3 +108,15 @@ func TestFailureEntry(t *testing.T) {
 		t.Errorf("message %q", f.message)
 	}
 }
+
+func TestAssertionWords(t *testing.T) {
+	entry := "scheduler_test.go:356: \n\tError Trace:\t/x/scheduler_test.go:356\n\tError:      \tShould be true\n\tTest:       \tTestX\n\tMessages:   \tjobs did not stop\n"
+	if got, want := assertionWords(entry), "scheduler_test.go:356: Should be true: jobs did not stop"; got != want {
+		t.Errorf("assertionWords = %q, want %q", got, want)
+	}
+	for _, plain := range []string{"x_test.go:3: got 1, want 2", "x_test.go:3: \nno labels here"} {
+		if got := assertionWords(plain); got != plain {
+			t.Errorf("assertionWords(%q) = %q, want it unchanged", plain, got)
+		}
+	}
+}
