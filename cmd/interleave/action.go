@@ -80,6 +80,7 @@ var actionInputList = []actionInput{
 	{"github-token", ""}, // action.yml: ${{ github.token }}
 	{"base", ""},
 	{"budget", actionDuration(defaults.Budget)},
+	{"gen-budget", "0"},
 	{"fail-on", defaults.FailOn},
 	{"scope", defaults.Scope},
 	{"run", ""},
@@ -125,6 +126,7 @@ type actionInputs struct {
 	Token      string
 	Base       string
 	Budget     time.Duration
+	GenBudget  time.Duration // interleave gen over the changed thread-safe types; 0 skips it
 	FailOn     string
 	Scope      string
 	Run        string   // regexp: search only the affected tests it matches
@@ -208,6 +210,12 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 		bad("budget", "%q must not be negative", budget)
 	}
 	in.Budget = d
+	genBudget := get("gen-budget")
+	if gd, err := time.ParseDuration(genBudget); err != nil || gd < 0 {
+		bad("gen-budget", "%q is not a duration such as 1m or 0 (no generated tests)", genBudget)
+	} else {
+		in.GenBudget = gd
+	}
 	in.FailOn = oneOf("fail-on", []string{"note", "warning", "error"})
 	in.Scope = oneOf("scope", []string{prjob.ScopeChanged, prjob.ScopePackage, prjob.ScopeAll})
 	if run := get("run"); run != "" {
@@ -468,6 +476,9 @@ func actionPRArgs(in *actionInputs, files actionFiles) []string {
 	args := []string{"-format", "json", "-o", files.report, "-budget", in.Budget.String(), "-fail-on", in.FailOn, "-scope", in.Scope}
 	if in.Base != "" {
 		args = append(args, "-base", in.Base)
+	}
+	if in.GenBudget > 0 {
+		args = append(args, "-gen-budget", in.GenBudget.String())
 	}
 	if in.Run != "" {
 		args = append(args, "-run", in.Run)

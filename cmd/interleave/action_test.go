@@ -692,7 +692,7 @@ func TestActionPRFlagsCovered(t *testing.T) {
 	in := &actionInputs{
 		Base: "origin/main", Budget: 90 * time.Second, FailOn: "note", Scope: "all", Run: "^TestA$",
 		Strategies: []string{explore.Strategies[0]}, Race: !defaults.Race, Enable: []string{"all"}, Disable: []string{"IL1001"},
-		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true,
+		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true, GenBudget: time.Minute,
 	}
 	files := actionFiles{report: "r.json", sarif: "r.sarif", summary: "s.md"}
 	set := map[string]bool{}
@@ -711,7 +711,7 @@ func TestActionPRFlagsCovered(t *testing.T) {
 	collect(actionPRArgs(&sharded, actionFiles{report: "shard.json"}))
 	// Flags the action does not expose: the event names the head, and
 	// schedule files stay in the module's .interleave directory.
-	notExposed := map[string]bool{"head": true, "schedules": true, "gen-budget": true} // gen-budget: opt-in, not an Action input yet
+	notExposed := map[string]bool{"head": true, "schedules": true}
 	prFlags := prFlagNames(t)
 	for name := range prFlags {
 		if !set[name] && !notExposed[name] {
