@@ -118,3 +118,15 @@ func TestSpinLetsTimeAdvance(t *testing.T) {
 		}
 	}
 }
+
+// A process whose deadline passed before it started still runs one schedule.
+func TestLateProcessRunsOneSchedule(t *testing.T) {
+	rs := RunSchedules(t, Config{Seed: 1, Deadline: time.Now().Add(-time.Second), StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		var mu sync.Mutex
+		mu.Lock()
+		mu.Unlock()
+	}, nil)
+	if len(rs) != 1 {
+		t.Fatalf("ran %d schedules, want 1", len(rs))
+	}
+}
