@@ -52,8 +52,11 @@
 // (clock.go) all read it. It starts at the wall time the schedule began
 // and jumps to the earliest deadline when no controlled goroutine can run,
 // or when the last spinAdvance decisions only spun (a loop polling a flag,
-// a select with default around a timer); a loop that only reads the clock
-// moves it by growing steps. Goroutines in real I/O (found blocked outside
+// a select with default around a timer) and every enabled goroutine is at
+// such a spinning operation; otherwise one that is not runs first (the
+// spinner is preempted, as a goroutine just started would run in
+// parallel). A loop that reads the clock between spins, with no timer
+// pending, moves it by growing steps. Goroutines in real I/O (found blocked outside
 // control in "IO wait") move it too: by the real time the scheduler waits
 // while they are (up to the next deadline), so a timeout around real I/O
 // fires no earlier than it would for real, and by a tick per decision

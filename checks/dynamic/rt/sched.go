@@ -116,6 +116,7 @@ type request struct {
 	child      *gstate // opRunWait: the subtest awaited
 	pcs        [10]uintptr
 	pollFailed bool
+	readNow    bool // Now was called since the previous scheduling point
 }
 
 type reply struct {
@@ -310,6 +311,9 @@ type sched struct {
 	spinRun   int
 	spinStart time.Time
 	nowStep   time.Duration // the clock's step for a loop reading it
+	// spinNow: a goroutine read the clock since the last decision that
+	// did not spin (Now is a scheduling point only every nowSpins calls).
+	spinNow bool
 	// wasIO: a goroutine came back from real I/O since the last decision
 	wasIO bool
 	// lastIO: the goroutine blockedOutside last found blocked was in I/O
@@ -356,6 +360,7 @@ func current() *gstate {
 func (g *gstate) call(r *request) reply {
 	g.joinForward()
 	g.req = *r
+	g.req.readNow = g.nows > 0
 	g.nows = 0
 	runtime.Callers(2, g.req.pcs[:])
 	for {
@@ -797,8 +802,15 @@ func (s *sched) next() {
 			return
 		}
 	}
-	if s.spinRun >= spinAdvance && s.spinRun%spinAdvance == 0 && s.spinTurn() {
-		return
+	if s.spinRun >= spinAdvance && s.spinRun%spinAdvance == 0 {
+		if busy := s.notSpinning(cands); len(busy) > 0 {
+			// Before time moves for a spinner, a goroutine that could
+			// do something else runs (one just started, say), as it
+			// would in parallel for real: the spinner is preempted.
+			cands = busy
+		} else if s.spinTurn() {
+			return
+		}
 	}
 	if s.steps >= s.maxSteps {
 		// A bound, not a bug: the schedule is inconclusive.
@@ -1207,9 +1219,13 @@ func (s *sched) decide(g *gstate) {
 			s.spinStart = time.Now()
 		}
 		s.spinRun++
+		if r.op == opNow || r.readNow {
+			s.spinNow = true
+		}
 	} else {
 		s.spinRun = 0
 		s.nowStep = 0
+		s.spinNow = false
 	}
 	s.record(d)
 	s.last = g.id
@@ -1860,20 +1876,18 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return true
 	}
-	for _, g := range s.gs {
-		if g.parked && !g.exited && g.req.op == opNow {
-			// A loop reading the clock with no timer pending: time
-			// passes for it as it would for real, faster each turn.
-			if s.nowStep == 0 {
-				s.nowStep = time.Millisecond
-			}
-			s.now += s.nowStep
-			if s.nowStep < time.Second {
-				s.nowStep *= 2
-			}
-			s.spinRun = 0
-			return false
+	if s.spinNow || s.parkedAtNow() {
+		// A loop reading the clock with no timer pending: time passes
+		// for it as it would for real, faster each turn.
+		if s.nowStep == 0 {
+			s.nowStep = time.Millisecond
 		}
+		s.now += s.nowStep
+		if s.nowStep < time.Second {
+			s.nowStep *= 2
+		}
+		s.spinRun = 0
+		return false
 	}
 	if s.spinRun < livelockPause {
 		return false
@@ -1894,6 +1908,30 @@ func (s *sched) spinTurn() bool {
 	// clock) real time to end it.
 	time.Sleep(livelockNap)
 	return false
+}
+
+//go:norace
+func (s *sched) parkedAtNow() bool {
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opNow {
+			return true
+		}
+	}
+	return false
+}
+
+// notSpinning: the goroutines of cands parked at an operation a polling
+// loop does not repeat.
+//
+//go:norace
+func (s *sched) notSpinning(cands []*gstate) []*gstate {
+	var out []*gstate
+	for _, g := range cands {
+		if !spinOp(&g.req) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // Spinning: after spinAdvance spinning decisions in a row the clock may

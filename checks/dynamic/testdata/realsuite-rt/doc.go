@@ -7,7 +7,8 @@
 // (outside, with the module dep, whose channel operations the rewriter
 // leaves alone; leakcheck, with fakegoleak, a stand-in for
 // go.uber.org/goleak, which it leaves alone entirely), long but finite tests (bound), loops that spin
-// until a timer fires (spin), time.AfterFunc without a happens-before edge
+// until a timer fires (spin), loops polling the clock for goroutines they
+// just started (pollstart), time.AfterFunc without a happens-before edge
 // (afterfunc), sync operations used as values (methodvalue), range over
 // a channel in a file older than go1.23 (oldrange), a controlled sender
 // whose receiver polls outside control (poller), tests counting

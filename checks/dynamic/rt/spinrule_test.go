@@ -1,0 +1,75 @@
+package rt
+
+import (
+	"testing"
+	"time"
+)
+
+// A loop polls, with select default and Now, for goroutines it has just
+// started while another goroutine's 2s timer is pending: the started
+// goroutines run before the clock passes the 1s poll deadline.
+func TestSpinPreemptsForStartedGoroutines(t *testing.T) {
+	for _, strat := range []string{PlainStrategy, ""} {
+		spinPreempts(t, strat)
+	}
+}
+
+func spinPreempts(t *testing.T, strat string) {
+	rs := RunSchedules(t, Config{Schedules: 20, Seed: 1, Strategy: strat, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		stop := make(chan struct{})
+		defer Close(stop)
+		Go(func() {
+			tm := NewTimer(2 * time.Second)
+			defer TimerStop(tm)
+			k := Select(false, RecvCase(tm.C), RecvCase(stop))
+			switch k {
+			case 0:
+				<-PickRecv(k, 0, tm.C)
+			case 1:
+				<-PickRecv(k, 1, stop)
+			}
+		})
+		pending := NewTimer(2 * time.Second) // a deadline the clock could jump to
+		defer TimerStop(pending)
+		done := make(chan struct{}, 3)
+		for i := 0; i < 3; i++ {
+			Go(func() { Send(done, struct{}{}) })
+		}
+		deadline := Now().Add(time.Second)
+		for n := 0; n < 3; {
+			if !Now().Before(deadline) {
+				t.Errorf("%d of 3 started goroutines ran within the 1s poll", n)
+				return
+			}
+			k := Select(true, RecvCase(done))
+			if k == 0 {
+				<-PickRecv(k, 0, done)
+				n++
+			}
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("strategy %q: %s %q %q", strat, r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}
+
+// A loop reading the clock while it polls a channel with select default
+// (Now is a scheduling point only every nowSpins calls) sees time pass.
+func TestSpinNowLoopSeesTimePass(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		ch := make(chan struct{}, 1)
+		deadline := Now().Add(time.Second)
+		for !Now().After(deadline) {
+			if k := Select(true, RecvCase(ch)); k == 0 {
+				t.Error("nothing was sent")
+			}
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("%s %q %q", r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package pollstart
+
+import (
+	"testing"
+	"time"
+)
+
+// A loop polls, with select default and time.Now, for a goroutine it has
+// just started, while another goroutine has a 2s timer pending: the
+// started goroutine must run before the 1s poll deadline passes.
+func TestPollNewGoroutine(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tm := time.NewTimer(2 * time.Second)
+		defer tm.Stop()
+		select {
+		case <-tm.C:
+		case <-stop:
+		}
+	}()
+	done := make(chan struct{}, 1)
+	go func() { done <- struct{}{} }()
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return
+		default:
+		}
+	}
+	t.Fatal("the started goroutine did not run within the 1s poll")
+}
+
+// A stop routine starts three waiters and polls their results until a 1s
+// timeout, as a scheduler's shutdown does, while a 2s timer is pending.
+func TestPollThreeWaiters(t *testing.T) {
+	slow := time.NewTimer(2 * time.Second)
+	defer slow.Stop()
+	a, b, c := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	for _, ch := range []chan struct{}{a, b, c} {
+		go func() { close(ch) }()
+	}
+	timeout := time.Now().Add(time.Second)
+	count := 0
+	for time.Now().Before(timeout) && count < 3 {
+		select {
+		case <-a:
+			a = nil
+			count++
+		case <-b:
+			b = nil
+			count++
+		case <-c:
+			c = nil
+			count++
+		default:
+		}
+	}
+	if count < 3 {
+		t.Fatalf("timed out: %d of 3 waiters done", count)
+	}
+}
+
+// A loop counts what arrives on a channel for one second, polling with
+// select default: it must end after a second of the clock.
+func TestPollForASecond(t *testing.T) {
+	ch := make(chan struct{}, 1)
+	deadline := time.Now().Add(time.Second)
+	n := 0
+	for !time.Now().After(deadline) {
+		select {
+		case <-ch:
+			n++
+		default:
+		}
+	}
+	if n != 0 {
+		t.Fatal(n)
+	}
+}
