@@ -84,6 +84,11 @@ func toolGoroutine(s *sched, id uint64, block string) bool {
 			return true
 		}
 	}
+	// A controlled goroutine that has not run yet (go childMain has
+	// returned to its creator, which counts it at once, as go test would).
+	if strings.HasPrefix(entry, rtPrefix+"childMain(") {
+		return false
+	}
 	// A test goroutine that is not controlled is the driver's, or the
 	// one of an earlier schedule that is still ending.
 	return strings.HasPrefix(entry, rtPrefix) || strings.HasPrefix(entry, "testing.tRunner(")
