@@ -532,33 +532,19 @@ func (s *search) checkLeakPlain(ctx context.Context, t *target, keys map[string]
 		if timeout < time.Second {
 			return
 		}
-		// Every run, not up to the first that leaks: a leak plain go test
-		// has only sometimes depends on the schedule.
-		out := s.runPlain(ctx, t, pb.bin, plainRuns, timeout, func(plainRun) bool { return false })
+		out := s.runPlain(ctx, t, pb.bin, 1, timeout, func(plainRun) bool { return true })
 		s.mu.Lock()
 		t.leakGo = out
 		s.mu.Unlock()
 	}()
 }
 
-// leaksPlainToo reports whether plain go test, in the runs made for the
-// unperturbed schedule's failures or in those for the leaks of later
-// schedules, left behind the goroutines of the leak f every time: the
-// test's own hygiene. A leak plain go test has only sometimes depends on
-// the schedule and stays a finding.
+// leaksPlainToo reports whether plain go test, in the run made for the
+// unperturbed schedule's failures or in the one for the leaks of later
+// schedules, left behind the goroutines of the leak f.
 func (s *search) leaksPlainToo(f *failure, t *target) bool {
 	s.mu.Lock()
 	o := cmp.Or(t.plainGo, t.leakGo)
 	s.mu.Unlock()
-	return o != nil && o.err == nil && o.allSame(f, t.pkg.Dir)
-}
-
-// allSame reports whether every run of o failed the way f does.
-func (o *plainOutcome) allSame(f *failure, dir string) bool {
-	for _, r := range o.runs {
-		if !sameAsPlain(f, r, dir) {
-			return false
-		}
-	}
-	return len(o.runs) > 0
+	return o != nil && o.err == nil && o.anySame(f, t.pkg.Dir)
 }

@@ -107,6 +107,15 @@ var drvCases = []drvCase{
 		budget:    3 * time.Second,
 		want:      map[string]checks.FailureKind{"TestLeavesSpinners": ""},
 		wantPlain: map[string]checks.FailureKind{"TestLeavesSpinners": checks.Leak},
+		check: func(t *testing.T, res *Result) {
+			// The case is about a leak the unperturbed schedule does
+			// not report.
+			for _, ts := range res.Stats.Tests {
+				if ts.Plain != "pass" {
+					t.Errorf("%s: unperturbed run %q, want pass", ts.Test, ts.Plain)
+				}
+			}
+		},
 	},
 	{
 		// Mechanism 9: a call that never returns, on every schedule; the
