@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,38 +117,6 @@ func TestAssertionWords(t *testing.T) {
 	for _, plain := range []string{"x_test.go:3: got 1, want 2", "x_test.go:3: \nno labels here"} {
 		if got := assertionWords(plain); got != plain {
 			t.Errorf("assertionWords(%q) = %q, want it unchanged", plain, got)
-		}
-	}
-}
-
-// TestLeaksPlainToo: a later schedule's leak is plain go test's too when
-// the one plain run made for the test left its goroutines, whether that
-// run was the unperturbed schedule's check or the leaks' own; a run that
-// could not run decides nothing.
-func TestLeaksPlainToo(t *testing.T) {
-	spinner := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.spin", File: "/src/m/p/p_test.go", Line: 20}}}
-	other := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.serve", File: "/src/m/p/p.go", Line: 50}}}
-	leak := &failure{kind: checks.Leak, goroutines: []checks.Goroutine{spinner}}
-	left := &plainOutcome{runs: []plainRun{{left: []checks.Goroutine{spinner}}}}
-	clean := &plainOutcome{runs: []plainRun{{left: []checks.Goroutine{other}}}}
-	broken := &plainOutcome{err: errors.New("does not build"), runs: []plainRun{{left: []checks.Goroutine{spinner}}}}
-	cases := []struct {
-		name            string
-		plainGo, leakGo *plainOutcome
-		want            bool
-	}{
-		{"the leaks' run left it", nil, left, true},
-		{"the unperturbed check's run left it", left, nil, true},
-		{"the unperturbed check's run is reused", clean, left, false},
-		{"plain go test left others", nil, clean, false},
-		{"not run", nil, nil, false},
-		{"could not run", nil, broken, false},
-	}
-	s := &search{}
-	for _, c := range cases {
-		tg := &target{plainGo: c.plainGo, leakGo: c.leakGo}
-		if got := s.leaksPlainToo(leak, tg); got != c.want {
-			t.Errorf("%s: leaksPlainToo = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
