@@ -140,8 +140,6 @@ type Result struct {
 	// interleaving ("fails without interleave too"), so they are not
 	// findings. Each still has its schedule file. A failure of the
 	// unperturbed schedule that plain go test does not have is a note.
-	// A leak found on a later schedule is here too when plain go test
-	// leaves the same goroutines behind.
 	Plain []checks.Finding
 	// Met is set when Options.Until returned true: the search ended
 	// early, after Stats.Schedules schedules in Stats.Elapsed.
@@ -182,11 +180,6 @@ type target struct {
 	// plainSame the keys of the failures it had too.
 	plainGo   *plainOutcome
 	plainSame map[string]bool
-	// leakGo is plain go test's run for the leaks of later schedules when
-	// the unperturbed one did not run it (nil: not run, or not finished);
-	// leakAsked is set once that run was started (plaingo.go).
-	leakGo    *plainOutcome
-	leakAsked bool
 	// plainStopped is set while the unperturbed run has not finished
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool
@@ -216,7 +209,6 @@ type search struct {
 	noted     map[string]bool      // keys of noteOnce
 	noResults []string             // workers whose process ran nothing
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
-	leakRuns  sync.WaitGroup       // plain go test runs for leaks (checkLeakPlain)
 	deadline  time.Time            // end of the budget
 	hardStop  time.Time            // no process outlives it
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
@@ -446,7 +438,6 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	for _, t := range targets {
 		s.confirmCrashes(ctx, t)
 	}
-	s.leakRuns.Wait()
 	stopProgress()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -497,12 +488,6 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 				res.Plain = append(res.Plain, finding)
 				continue
 			}
-		}
-		if f.kind == checks.Leak && !t.plainKeys[f.key()] && s.leaksPlainToo(f, t) {
-			// A leak first seen on a later schedule that plain go test
-			// has too: the test's own, whatever the schedule.
-			res.Plain = append(res.Plain, finding)
-			continue
 		}
 		res.Findings = append(res.Findings, finding)
 	}
@@ -1048,8 +1033,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			s.note(fmt.Sprintf("%s: %v", t.name, err))
 			return
 		}
-		keys := s.collect(t, out, k*workerStride, s.opts.Strategy)
-		s.checkLeakPlain(ctx, t, keys)
+		s.collect(t, out, k*workerStride, s.opts.Strategy)
 		if s.opts.Until != nil {
 			// Until wants a crash as soon as it happens.
 			s.confirmCrashes(ctx, t)

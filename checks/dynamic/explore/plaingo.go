@@ -9,7 +9,6 @@ package explore
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -495,56 +494,4 @@ func (o *plainOutcome) howPlain() string {
 		what = "failed otherwise: " + firstLine(last.logs[0])
 	}
 	return fmt.Sprintf("%s: %d failed (%s)", o.tested, failed, what)
-}
-
-// checkLeakPlain starts, once per test, a plain go test run for a leak a
-// later schedule found (keys: that process's failures), when the
-// unperturbed schedule's check did not run plain go test already: its
-// leftover goroutines decide whether the leak is the test's own. It runs
-// alongside the search; Run waits for it before telling the findings.
-func (s *search) checkLeakPlain(ctx context.Context, t *target, keys map[string]bool) {
-	s.mu.Lock()
-	leak := false
-	for k := range keys {
-		if f := s.failures[t.name+"|"+k]; f != nil && f.kind == checks.Leak && !t.plainKeys[k] {
-			leak = true
-		}
-	}
-	if !leak || t.plainGo != nil || t.leakAsked {
-		s.mu.Unlock()
-		return
-	}
-	t.leakAsked = true
-	s.mu.Unlock()
-	s.leakRuns.Add(1)
-	go func() {
-		defer s.leakRuns.Done()
-		pb := s.plainBin(ctx, t.pkg)
-		if pb.err != nil {
-			s.mu.Lock()
-			t.leakGo = &plainOutcome{err: pb.err}
-			s.mu.Unlock()
-			return
-		}
-		// As long as the unperturbed schedule's check, but within the
-		// hard stop: not run is not decided.
-		timeout := min(max(2*t.cost, 10*time.Second), time.Until(s.hardStop))
-		if timeout < time.Second {
-			return
-		}
-		out := s.runPlain(ctx, t, pb.bin, 1, timeout, func(plainRun) bool { return true })
-		s.mu.Lock()
-		t.leakGo = out
-		s.mu.Unlock()
-	}()
-}
-
-// leaksPlainToo reports whether plain go test, in the run made for the
-// unperturbed schedule's failures or in the one for the leaks of later
-// schedules, left behind the goroutines of the leak f.
-func (s *search) leaksPlainToo(f *failure, t *target) bool {
-	s.mu.Lock()
-	o := cmp.Or(t.plainGo, t.leakGo)
-	s.mu.Unlock()
-	return o != nil && o.err == nil && o.anySame(f, t.pkg.Dir)
 }

@@ -99,25 +99,6 @@ var drvCases = []drvCase{
 		},
 	},
 	{
-		// Mechanism 11, on a later schedule: workers left spinning on a
-		// flag the test never sets. Plain go test leaves them behind too,
-		// so the leak is the test's own whichever schedule found it.
-		name:      "leak of plain go test too",
-		pkg:       "spinners",
-		budget:    3 * time.Second,
-		want:      map[string]checks.FailureKind{"TestLeavesSpinners": ""},
-		wantPlain: map[string]checks.FailureKind{"TestLeavesSpinners": checks.Leak},
-		check: func(t *testing.T, res *Result) {
-			// The case is about a leak the unperturbed schedule does
-			// not report.
-			for _, ts := range res.Stats.Tests {
-				if ts.Plain != "pass" {
-					t.Errorf("%s: unperturbed run %q, want pass", ts.Test, ts.Plain)
-				}
-			}
-		},
-	},
-	{
 		// Mechanism 9: a call that never returns, on every schedule; the
 		// test's share of the budget is shorter than the watchdog, but the
 		// unperturbed run has the full watchdog: a finding with its stack.
