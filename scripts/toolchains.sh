@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # toolchains.sh checks that interleave works on a module whose Go release is
 # not the one interleave was built with (the Go support policy: the two
-# latest releases). For each direction it builds interleave and the explore
-# package's tests with one toolchain, then, with the other selected through
-# GOTOOLCHAIN (so every go command interleave runs uses it):
+# latest releases). For each direction it builds interleave and the bug
+# kernels' tests (checks/dynamic/explore/kerneltest) with one toolchain,
+# then, with the other selected through GOTOOLCHAIN (so every go command
+# interleave runs uses it):
 #   - interleave check on examples/bank (the static passes);
 #   - TestKernels: every bug kernel found and its schedule replayed in a
 #     fresh process, no finding on the correct kernels.
@@ -30,10 +31,10 @@ local_version=$(GOTOOLCHAIN=local go env GOVERSION)
 
 run() { # built-with runs-on
 	local built=$1 on=$2
-	local bin="$work/interleave-$built" tests="$work/explore-$built.test"
+	local bin="$work/interleave-$built" tests="$work/kerneltest-$built.test"
 	echo "== interleave built with $built ($(GOTOOLCHAIN=$built go env GOVERSION)), module on $on"
 	GOTOOLCHAIN=$built go build -o "$bin" ./cmd/interleave
-	GOTOOLCHAIN=$built go test -c -o "$tests" ./checks/dynamic/explore
+	GOTOOLCHAIN=$built go test -c -o "$tests" ./checks/dynamic/explore/kerneltest
 	(
 		export GOTOOLCHAIN=$on
 		echo "go in the module: $(cd examples/bank && go env GOVERSION)"
@@ -46,7 +47,7 @@ run() { # built-with runs-on
 			echo "check: exit $code, want 1 with the IL2001 finding" >&2
 			exit 1
 		fi
-		cd "$root/checks/dynamic/explore"
+		cd "$root/checks/dynamic/explore/kerneltest"
 		start=$(date +%s)
 		set +e
 		"$tests" -test.run '^TestKernels$' -test.v -test.timeout 30m >"$work/out" 2>&1

@@ -80,3 +80,10 @@ func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingChec
 		}
 	}
 }
+
+// kernelsDir is the nested module of bug kernels; kerneltest searches all
+// of them, the tests here a few.
+const kernelsDir = "../testdata/kernels"
+
+// bugBudget is the search budget per buggy kernel test.
+const bugBudget = 1500 * time.Millisecond

@@ -1,4 +1,8 @@
-package explore
+// Package kerneltest searches the bug kernels of checks/dynamic/testdata
+// through the explore package's API and replays every finding. It is a
+// package of its own so that its race-instrumented builds have their own
+// test binary and timeout, apart from explore's unit tests.
+package kerneltest
 
 import (
 	"context"
@@ -11,10 +15,12 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // kernelsDir is the nested module of bug kernels.
-const kernelsDir = "../testdata/kernels"
+const kernelsDir = "../../testdata/kernels"
 
 // Budgets of the kernel test: small enough that the whole test (four
 // race-instrumented builds, the searches and a replay per kernel) stays
@@ -125,12 +131,11 @@ func TestKernels(t *testing.T) {
 	schedules := t.TempDir()
 
 	t.Run("correct", func(t *testing.T) {
-		res, err := Run(ctx, Options{
+		res, err := explore.Run(ctx, explore.Options{
 			Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(m.Correct.Package, "kernels/")},
 			Budget: 13 * correctBudget, Race: true, Seed: 1, SchedulesDir: schedules,
 		})
 		if err != nil {
-			skipIfNotLinked(t, err)
 			t.Fatal(err)
 		}
 		if res.Stats.Schedules == 0 {
@@ -143,12 +148,11 @@ func TestKernels(t *testing.T) {
 	for _, pkg := range pkgs {
 		want := byPkg[pkg]
 		t.Run(strings.TrimPrefix(pkg, "kernels/"), func(t *testing.T) {
-			res, err := Run(ctx, Options{
+			res, err := explore.Run(ctx, explore.Options{
 				Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")},
 				Budget: time.Duration(len(want)) * bugBudget, Race: true, Seed: 1, SchedulesDir: schedules,
 			})
 			if err != nil {
-				skipIfNotLinked(t, err)
 				t.Fatal(err)
 			}
 			for _, n := range res.Notes {
@@ -167,17 +171,17 @@ func TestKernels(t *testing.T) {
 				return false
 			}
 			for round, budget := 0, 2*bugBudget; round < 3; round, budget = round+1, 2*budget {
-				var again []TestRef
+				var again []explore.TestRef
 				for test, kind := range want {
 					if miss[test] == "" && !found(test, kind) {
-						again = append(again, TestRef{Package: pkg, Name: test})
+						again = append(again, explore.TestRef{Package: pkg, Name: test})
 					}
 				}
 				if len(again) == 0 {
 					break
 				}
 				t.Logf("searching %d kernel(s) again for %v each", len(again), budget)
-				more, err := Run(ctx, Options{
+				more, err := explore.Run(ctx, explore.Options{
 					Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")}, Tests: again,
 					Budget: time.Duration(len(again)) * budget, Race: true, Seed: int64(2 + round), SchedulesDir: schedules,
 				})
@@ -224,29 +228,28 @@ func TestKernels(t *testing.T) {
 			}
 			// Every schedule replays in a fresh process; the package is
 			// instrumented and built once for all of them.
-			var rep *replayer
+			var scheds []*rt.Schedule
+			var replayed []*checks.Finding
 			for _, hit := range hits {
 				path := hit.Schedule
 				if !filepath.IsAbs(path) {
 					path = filepath.Join(dir, path)
 				}
-				sched, err := ReadSchedule(path)
+				sched, err := explore.ReadSchedule(path)
 				if err != nil {
 					t.Errorf("%s: %v", hit.Test, err)
 					continue
 				}
-				if rep == nil {
-					if rep, err = newReplayer(ctx, sched, path, ReplayOptions{Dir: dir}); err != nil {
-						t.Fatalf("replay build: %v", err)
-					}
-					defer rep.close()
-				}
-				rr, err := rep.run(ctx, sched, path)
-				if err != nil {
-					t.Errorf("%s: replay: %v", hit.Test, err)
+				scheds = append(scheds, sched)
+				replayed = append(replayed, hit)
+			}
+			results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir})
+			for i, hit := range replayed {
+				if errs[i] != nil {
+					t.Errorf("%s: replay: %v", hit.Test, errs[i])
 					continue
 				}
-				if rr.Outcome != Reproduced {
+				if rr := results[i]; rr.Outcome != explore.Reproduced {
 					got := "nothing"
 					if rr.Finding != nil {
 						got = string(rr.Finding.Kind) + " at " + rr.Finding.Pos.String()
@@ -257,13 +260,5 @@ func TestKernels(t *testing.T) {
 				t.Logf("%s: %s at %s found and replayed", hit.Test, hit.Kind, hit.Pos)
 			}
 		})
-	}
-}
-
-// skipIfNotLinked skips when the test binary's driver is still the
-// placeholder that skips.
-func skipIfNotLinked(t *testing.T, err error) {
-	if strings.Contains(err.Error(), "scheduler not linked in yet") {
-		t.Skip("rt.Main is not implemented yet: " + err.Error())
 	}
 }
