@@ -495,18 +495,10 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 				continue
 			}
 		}
-		if f.isRunningLeak() && !t.plainKeys[f.key()] {
-			// Goroutines still running after the test returned, on a
-			// later schedule: the test's own when plain go test leaves
-			// them running too. (Goroutines blocked forever are a
-			// finding on any schedule but the unperturbed one: plain go
-			// test does not report them, and may leave them only
-			// sometimes.)
-			if o := cmp.Or(t.plainGo, t.leftGo); o != nil && o.err == nil && o.anySame(f, t.pkg.Dir) {
-				finding.Message = withWhy(finding.Message, plainWhy(f, o))
-				res.Plain = append(res.Plain, finding)
-				continue
-			}
+		if o := t.leftRunningToo(f); o != nil {
+			finding.Message = withWhy(finding.Message, plainWhy(f, o))
+			res.Plain = append(res.Plain, finding)
+			continue
 		}
 		res.Findings = append(res.Findings, finding)
 	}

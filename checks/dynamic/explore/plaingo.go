@@ -9,6 +9,7 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -537,6 +538,22 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	s.mu.Lock()
 	t.leftGo = out
 	s.mu.Unlock()
+}
+
+// leftRunningToo returns the plain go test run that left the goroutines of
+// f, a later schedule's leak of goroutines still running, running too (nil
+// when none did, or f is not such a leak): f is then the test's own, not a
+// finding. Goroutines blocked forever are a finding on any schedule but
+// the unperturbed one, whatever plain go test leaves: it does not report
+// them, and may leave them only sometimes.
+func (t *target) leftRunningToo(f *failure) *plainOutcome {
+	if !f.isRunningLeak() || t.plainKeys[f.key()] {
+		return nil
+	}
+	if o := cmp.Or(t.plainGo, t.leftGo); o != nil && o.err == nil && o.anySame(f, t.pkg.Dir) {
+		return o
+	}
+	return nil
 }
 
 // plainWhy says why f, which plain go test (o) has too, is not a finding.
