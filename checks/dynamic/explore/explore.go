@@ -180,6 +180,9 @@ type target struct {
 	// plainSame the keys of the failures it had too.
 	plainGo   *plainOutcome
 	plainSame map[string]bool
+	// leftGo is plain go test's run for the leaks of later schedules that
+	// left goroutines running (checkLeftRunning), when plainGo was not run.
+	leftGo *plainOutcome
 	// plainStopped is set while the unperturbed run has not finished
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool
@@ -426,8 +429,10 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		began := time.Now()
 		s.searchTest(ctx, t, began.Add(slice))
 		// A crash is confirmed in a fresh process right away, inside the
-		// budget.
+		// budget, and so is whether plain go test leaves running what
+		// some schedule did.
 		s.confirmCrashes(ctx, t)
+		s.checkLeftRunning(ctx, t)
 		s.mu.Lock()
 		t.stats.Elapsed += time.Since(began)
 		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
@@ -485,9 +490,15 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 			case t.plainSame[f.key()] && f.kind == checks.Deadlock:
 				finding.Message += " (plain go test hangs here too)"
 			default: // plain go test fails this way too
+				finding.Message = withWhy(finding.Message, plainWhy(f, t.plainGo))
 				res.Plain = append(res.Plain, finding)
 				continue
 			}
+		}
+		if o := t.leftRunningToo(f); o != nil {
+			finding.Message = withWhy(finding.Message, plainWhy(f, o))
+			res.Plain = append(res.Plain, finding)
+			continue
 		}
 		res.Findings = append(res.Findings, finding)
 	}

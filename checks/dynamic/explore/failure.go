@@ -40,6 +40,13 @@ func (f *failure) isLivelock() bool {
 	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "livelock")
 }
 
+// isRunningLeak reports whether f is a leak whose goroutines were still
+// running (spinning, sleeping, polling) when the schedule gave up on them,
+// not all blocked forever.
+func (f *failure) isRunningLeak() bool {
+	return f.kind == checks.Leak && strings.HasPrefix(f.message, rt.LeakRunning)
+}
+
 // entry is the function a goroutine runs (its outermost user frame, with
 // closure numbers dropped): what identifies the goroutine whatever line it
 // is stuck at.
@@ -64,6 +71,9 @@ func (f *failure) key() string {
 			parts = append(parts, "hang")
 		case f.isLivelock():
 			parts = append(parts, "livelock")
+		case f.isRunningLeak():
+			// Not the same as the same goroutines blocked forever.
+			parts = append(parts, "running")
 		}
 		var entries []string
 		for _, g := range f.goroutines {

@@ -9,6 +9,7 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -494,4 +495,83 @@ func (o *plainOutcome) howPlain() string {
 		what = "failed otherwise: " + firstLine(last.logs[0])
 	}
 	return fmt.Sprintf("%s: %d failed (%s)", o.tested, failed, what)
+}
+
+// checkLeftRunning runs t under plain go test once its search is over, when
+// a later schedule left goroutines still running after the test returned
+// (rt.LeakRunning) that the unperturbed schedule did not, and the
+// unperturbed schedule's check did not run plain go test already: Run
+// then tells whether plain go test leaves the same goroutines behind (the
+// test's own clean-up), which is not a finding.
+func (s *search) checkLeftRunning(ctx context.Context, t *target) {
+	s.mu.Lock()
+	var fs []*failure
+	for _, k := range s.order {
+		if f := s.failures[k]; s.owners[k] == t && f.isRunningLeak() && !t.plainKeys[f.key()] {
+			fs = append(fs, f)
+		}
+	}
+	asked := t.plainGo != nil || t.leftGo != nil
+	s.mu.Unlock()
+	if len(fs) == 0 || asked {
+		return
+	}
+	pb := s.plainBin(ctx, t.pkg)
+	if pb.err != nil {
+		s.mu.Lock()
+		t.leftGo = &plainOutcome{err: pb.err}
+		s.mu.Unlock()
+		return
+	}
+	timeout := min(max(2*t.cost, 10*time.Second), time.Until(s.deadline))
+	if timeout < time.Second {
+		return // the budget is spent: not decided
+	}
+	out := s.runPlain(ctx, t, pb.bin, plainRuns, timeout, func(r plainRun) bool {
+		for _, f := range fs {
+			if !sameAsPlain(f, r, t.pkg.Dir) {
+				return false
+			}
+		}
+		return true
+	})
+	s.mu.Lock()
+	t.leftGo = out
+	s.mu.Unlock()
+}
+
+// leftRunningToo returns the plain go test run that left the goroutines of
+// f, a later schedule's leak of goroutines still running, running too (nil
+// when none did, or f is not such a leak): f is then the test's own, not a
+// finding. Goroutines blocked forever are a finding on any schedule but
+// the unperturbed one, whatever plain go test leaves: it does not report
+// them, and may leave them only sometimes.
+func (t *target) leftRunningToo(f *failure) *plainOutcome {
+	if !f.isRunningLeak() || t.plainKeys[f.key()] {
+		return nil
+	}
+	if o := cmp.Or(t.plainGo, t.leftGo); o != nil && o.err == nil && o.anySame(f, t.pkg.Dir) {
+		return o
+	}
+	return nil
+}
+
+// plainWhy says why f, which plain go test (o) has too, is not a finding.
+func plainWhy(f *failure, o *plainOutcome) string {
+	switch {
+	case f.isRunningLeak():
+		return "not a finding: " + o.tested + " leaves the same goroutines running after the test returns; the test does not stop them, whatever the schedule"
+	case f.kind == checks.Leak:
+		return "not a finding: the unperturbed schedule leaves them too, and so does " + o.tested
+	}
+	return "not a finding: the unperturbed schedule fails this way too, and so does " + o.tested
+}
+
+// withWhy adds why to the first line of a message.
+func withWhy(msg, why string) string {
+	first, rest, _ := strings.Cut(msg, "\n")
+	if rest != "" {
+		rest = "\n" + rest
+	}
+	return first + " (" + why + ")" + rest
 }

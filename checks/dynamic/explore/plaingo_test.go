@@ -1,12 +1,14 @@
 package explore
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // TestParsePlain reads a plain run's output: the log entries, the failure,
@@ -118,5 +120,47 @@ func TestAssertionWords(t *testing.T) {
 		if got := assertionWords(plain); got != plain {
 			t.Errorf("assertionWords(%q) = %q, want it unchanged", plain, got)
 		}
+	}
+}
+
+// TestLeftRunningToo: a later schedule's leak of goroutines still running
+// is the test's own when a plain go test run left the same goroutines; a
+// leak of goroutines blocked forever is not, whatever plain go test left,
+// nor is one plain go test did not leave or could not run.
+func TestLeftRunningToo(t *testing.T) {
+	spinner := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.spin", File: "/src/m/p/p_test.go", Line: 20}}}
+	other := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.serve", File: "/src/m/p/p.go", Line: 50}}}
+	running := &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later: g1 running at Gosched at p_test.go:20", goroutines: []checks.Goroutine{spinner}}
+	blocked := &failure{kind: checks.Leak, message: rt.LeakBlocked + "g1 blocked on chan send at p_test.go:20", goroutines: []checks.Goroutine{spinner}}
+	left := &plainOutcome{runs: []plainRun{{left: []checks.Goroutine{spinner}}}, tested: "1 run of plain go test"}
+	clean := &plainOutcome{runs: []plainRun{{left: []checks.Goroutine{other}}}}
+	broken := &plainOutcome{err: errors.New("does not build"), runs: []plainRun{{left: []checks.Goroutine{spinner}}}}
+	cases := []struct {
+		name           string
+		f              *failure
+		plainGo, ranGo *plainOutcome
+		unperturbed    bool // the unperturbed schedule failed this way
+		want           bool
+	}{
+		{"running, left by the leaks' run", running, nil, left, false, true},
+		{"running, left by the unperturbed check's run", running, left, nil, false, true},
+		{"running, the unperturbed check's run is the one", running, clean, left, false, false},
+		{"running, plain go test left others", running, nil, clean, false, false},
+		{"running, not run", running, nil, nil, false, false},
+		{"running, could not run", running, nil, broken, false, false},
+		{"running, the unperturbed schedule's (decided there)", running, left, nil, true, false},
+		{"blocked forever, left by plain go test too", blocked, left, left, false, false},
+	}
+	for _, c := range cases {
+		tg := &target{plainGo: c.plainGo, leftGo: c.ranGo, plainKeys: map[string]bool{}}
+		if c.unperturbed {
+			tg.plainKeys[c.f.key()] = true
+		}
+		if got := tg.leftRunningToo(c.f) != nil; got != c.want {
+			t.Errorf("%s: leftRunningToo = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := withWhy("a\nb", plainWhy(running, left)); !strings.HasPrefix(got, "a (not a finding: 1 run of plain go test leaves the same goroutines running") || !strings.HasSuffix(got, ")\nb") {
+		t.Errorf("withWhy = %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package rt
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -252,6 +253,70 @@ func TestLeak(t *testing.T) {
 			!strings.Contains(r.Site, "chan_test.go") {
 			t.Fatalf("want leak of the sender, got %+v", r)
 		}
+	}
+}
+
+// TestLeakRunningOrBlocked: a leak says whether the goroutines left are all
+// blocked forever or some still run (a spinner, a sleeper in a loop).
+func TestLeakRunningOrBlocked(t *testing.T) {
+	var stop int32 // never set
+	rs := explore(t, 3, func(t *testing.T) {
+		ch := make(chan int)
+		Go(func() { Send(ch, 1) }) // nobody receives
+		Go(func() {
+			for Then(AtomicLoad(&stop), atomic.LoadInt32(&stop)) == 0 {
+				Gosched()
+			}
+		})
+		Go(func() {
+			for Then(AtomicLoad(&stop), atomic.LoadInt32(&stop)) == 0 {
+				Sleep(time.Millisecond)
+			}
+		})
+	})
+	for _, r := range rs {
+		if r.Outcome != "leak" || !strings.HasPrefix(r.Message, LeakRunning) || len(r.Goroutines) != 3 ||
+			!strings.Contains(r.Message, "running at atomic load") || !strings.Contains(r.Message, "running at time.Sleep") {
+			t.Fatalf("want a leak of goroutines still running, got %+v", r)
+		}
+	}
+	rs = explore(t, 3, func(t *testing.T) {
+		ch := make(chan int)
+		Go(func() { Send(ch, 1) })
+		Go(func() { Recv(ch); Recv(ch) }) // the second receive waits forever
+	})
+	for _, r := range rs {
+		if r.Outcome != "leak" || !strings.HasPrefix(r.Message, LeakBlocked) || strings.Contains(r.Message, "running at") {
+			t.Fatalf("want a leak of goroutines blocked forever, got %+v", r)
+		}
+	}
+}
+
+// TestLeakJudgedFairly: a goroutine that ends on its own once it runs (a
+// janitor that sees the pool closed) is not left "running" because the
+// strategy starved it behind a spinner: the unperturbed strategy runs the
+// spinner on, but the last decisions after the test returned are fair.
+func TestLeakJudgedFairly(t *testing.T) {
+	var stop, closed int32
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: PlainStrategy, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		started := make(chan bool)
+		Go(func() { // the janitor: ends once closed is set
+			Send(started, true)
+			for Then(AtomicLoad(&closed), atomic.LoadInt32(&closed)) == 0 {
+				Gosched()
+			}
+		})
+		Go(func() { // never stopped
+			for Then(AtomicLoad(&stop), atomic.LoadInt32(&stop)) == 0 {
+				Gosched()
+			}
+		})
+		Recv(started)
+		Atomic(&closed)
+		atomic.StoreInt32(&closed, 1)
+	}, nil)
+	if len(rs) != 1 || rs[0].Outcome != "leak" || !strings.HasPrefix(rs[0].Message, LeakRunning) || len(rs[0].Goroutines) != 1 {
+		t.Fatalf("want the spinner alone still running, got %+v", rs)
 	}
 }
 

@@ -34,7 +34,9 @@
 // Oracles: a panic in any controlled goroutine ("panic"), t.Failed() after
 // the body ("test-failure"), nothing enabled and no timer pending while the
 // body runs ("deadlock") or after it returned ("leak"; goroutines still
-// running after the body returned get postTestSteps more decisions), misuse
+// running after the body returned get 2*postTestSteps more decisions, the
+// last half fair; a leak says whether they are all blocked forever,
+// LeakBlocked, or some still running, LeakRunning), misuse
 // the Go runtime would make fatal such as unlocking an unlocked mutex
 // ("fatal"), and a livelock ("fatal", message starting "livelock:") only
 // with evidence: livelockSpins decisions in a row that only spun (Gosched,

@@ -78,6 +78,15 @@ type Decision struct {
 	Obj int `json:"obj,omitempty"`
 }
 
+// A leak's message starts with LeakBlocked when every goroutine left after
+// the test returned is blocked forever (nothing can complete its operation),
+// with LeakRunning when some are still running (runnable, spinning,
+// sleeping, polling) a bound of decisions after it returned.
+const (
+	LeakBlocked = "leak: goroutines still blocked after the test returned: "
+	LeakRunning = "leak: goroutines still running after the test returned, "
+)
+
 // Signature identifies a failure independently of the schedule.
 type Signature struct {
 	Kind    string `json:"kind"`    // checks.FailureKind

@@ -186,6 +186,8 @@ type gstate struct {
 	fnDone   bool
 	pending  int
 	dumped   bool
+	// lastPick is the step at which it was last chosen (fair picks).
+	lastPick int
 }
 
 // slab hands out shadow states from chunks, one allocation per
@@ -791,14 +793,14 @@ func (s *sched) next() {
 			}
 			s.watchdogAfter(g, limit)
 		}
-		s.blockedFailure()
+		s.blockedFailure(false)
 		return
 	}
 	s.idleFires = 0
 	if s.testDone {
 		s.postSteps++
-		if s.postSteps > postTestSteps {
-			s.blockedFailure()
+		if s.postSteps > 2*postTestSteps {
+			s.blockedFailure(true)
 			return
 		}
 	}
@@ -826,10 +828,32 @@ func (s *sched) next() {
 	if s.replay != nil && s.diverged == "" {
 		pick = s.replayPick(cands, list)
 	}
+	if pick == nil && s.testDone && s.postSteps > postTestSteps {
+		pick = fairPick(cands)
+	}
 	if pick == nil {
 		pick = cands[s.strat.Next(list, s.last, s.steps)]
 	}
+	pick.lastPick = s.steps
 	s.decide(pick)
+}
+
+// fairPick chooses the goroutine that waited longest since it last ran.
+// Whether a goroutine still running after the test returned ever ends is
+// a liveness question, judged only on a fair schedule (as CHESS judges
+// livelocks): a strategy that starves a goroutine ending on its own (PCT's
+// lowest priority behind spinners) would otherwise leave it "running".
+// So the postTestSteps decisions after the strategy's are fair.
+//
+//go:norace
+func fairPick(cands []*gstate) *gstate {
+	best := cands[0]
+	for _, g := range cands[1:] {
+		if g.lastPick < best.lastPick {
+			best = g
+		}
+	}
+	return best
 }
 
 //go:norace
@@ -1984,17 +2008,36 @@ func hasRecv(cs []caseReq) bool {
 	return false
 }
 
+// blockedFailure ends the schedule with nothing left to do: a deadlock
+// while the test runs, a leak after it returned. A leak is of two kinds,
+// as in the runtime's goroutineleak profile: every goroutine left is
+// blocked forever (nothing enabled, no timer to fire), or some are still
+// running 2*postTestSteps decisions after the test returned, the last
+// postTestSteps of them fair (running says so: spinning, sleeping in a
+// loop, polling), which the message tells by LeakRunning.
+//
 //go:norace
-func (s *sched) blockedFailure() {
+func (s *sched) blockedFailure(running bool) {
 	f := &failure{}
 	s.collectStates(f)
 	var parts []string
 	for _, st := range f.gs {
-		parts = append(parts, "g"+strconv.Itoa(st.ID)+" blocked on "+st.Op+" at "+shortSite(st.Site))
+		g := s.gs[st.ID]
+		switch {
+		case !g.parked:
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" outside the scheduler")
+		case running && (s.enabled(g) || g.req.op == opSleep):
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" running at "+st.Op+" at "+shortSite(st.Site))
+		default:
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" blocked on "+st.Op+" at "+shortSite(st.Site))
+		}
 	}
 	if s.testDone {
 		f.kind = "leak"
-		f.msg = "leak: goroutines still blocked after the test returned: " + strings.Join(parts, "; ")
+		f.msg = LeakBlocked + strings.Join(parts, "; ")
+		if running {
+			f.msg = LeakRunning + strconv.Itoa(2*postTestSteps) + " decisions later, the last " + strconv.Itoa(postTestSteps) + " fair: " + strings.Join(parts, "; ")
+		}
 	} else {
 		f.kind = "deadlock"
 		f.msg = "deadlock: all goroutines are blocked: " + strings.Join(parts, "; ")
