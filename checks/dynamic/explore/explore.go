@@ -188,6 +188,7 @@ type target struct {
 	// goroutine stuck (a hang, perhaps), not while it made progress.
 	stuckAtStop bool
 	slot        time.Duration // of its last unperturbed run
+	lastPass    bool          // its unperturbed run was given what was left of the budget
 	ranNothing  bool          // its binary exited without running a schedule
 }
 
@@ -405,8 +406,9 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// Then the search of the tests whose unperturbed run finished. Tests
 	// run one after another, each with every worker; a test's slice is its
 	// share of what is left, half by weight alone and half by weight times
-	// measured cost, at least one process when that leaves the tests after
-	// it theirs; time one test does not use goes to the others.
+	// measured cost, when that is enough for one process of one schedule
+	// (else nothing: its unperturbed schedule ran); time one test does not
+	// use goes to the others.
 	var searched []*target
 	for _, t := range targets {
 		if !t.plainStopped {
@@ -671,13 +673,12 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // first third of the budget, gives each test its fair part of what is left
 // of that third and stops it there: a slow test cannot eat the others'
 // turn. The second gives the tests the first did not reach theirs, within
-// a third of what is then left. The third runs again, within a third of
-// what is then left, the tests stopped with a goroutine stuck, each with at
-// least the full watchdog, so that a test that really never returns is
-// found whatever its share, and the slow ones when their part of it is at
-// least twice what they had (but no more than four times). A test whose
-// unperturbed run does not finish within its share is not searched (a
-// note says so).
+// a third of what is then left. The third runs again the tests stopped
+// (with a goroutine stuck first, then the slow ones), each with all that
+// is left of the budget: every test whose unperturbed run fits in it gets
+// that one complete schedule, and one that never returns meets the full
+// watchdog. A test whose unperturbed run does not finish even so is not
+// searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
@@ -692,9 +693,6 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	if len(unrun) > 0 {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil, false)
 	}
-	// The third pass: the stuck ones, and the slow ones if their part of
-	// it is at least twice the slot they were stopped at.
-	end := time.Now().Add(time.Until(s.deadline) / 3)
 	var stuck, slow []*target
 	for _, t := range targets {
 		switch {
@@ -704,33 +702,26 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 			slow = append(slow, t)
 		}
 	}
-	if n := len(stuck) + len(slow); n > 0 {
-		part := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(n))
-		again := stuck
-		for _, t := range slow {
-			if part >= 2*t.slot {
-				again = append(again, t)
-			}
-		}
-		first := map[*target]time.Duration{}
-		for _, t := range again {
-			first[t] = t.slot
-		}
-		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
-			if t.stuckAtStop {
-				return max(slot, s.opts.StepTimeout+time.Second)
-			}
-			return min(slot, 4*first[t]) // a slow one: bounded
+	if again := append(stuck, slow...); len(again) > 0 {
+		// Until the end of the budget, less what shrinking the failures
+		// found so far needs.
+		end := s.deadline.Add(-s.shrinkReserve())
+		s.plainPass(ctx, again, end, func(t *target, _ time.Duration) time.Duration {
+			t.lastPass = true
+			return time.Until(end)
 		}, true)
 	}
 	for _, t := range targets {
 		if t.plainStopped {
 			why := "not run: the budget ran out first"
-			if t.stopReason != "" {
-				why = "did not finish before the end of its share of the budget (" + t.stopReason + ")"
-				if t.ranNothing {
-					why = "did not run: " + t.stopReason
-				}
+			switch {
+			case t.ranNothing:
+				why = "did not run: " + t.stopReason
+			case t.lastPass:
+				why = fmt.Sprintf("did not finish in the %v of the budget left for it (%s): its one schedule takes longer than that (-budget is %v)",
+					t.slot.Round(100*time.Millisecond), t.stopReason, s.opts.Budget)
+			case t.stopReason != "":
+				why = "did not finish in its first share of the budget (" + t.stopReason + ") and the budget ran out before it could run with more"
 			}
 			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run %s", t.name, why))
 		}
@@ -932,21 +923,52 @@ func (s *search) shrinkReserve() time.Duration {
 }
 
 // searchSlice is the wall time the first of the tests still to search
-// gets out of left: its share of what is left, at least enough for one
-// process of one schedule, and never so much that a test after it cannot
-// run one process (costs are the measured cost of each).
+// gets out of left: its share of what is left, shared among the tests
+// whose part is enough for one process of one schedule (costs are the
+// measured cost of each). A test whose part is not gets nothing here (its
+// unperturbed schedule ran already) and leaves its part to the others.
 func searchSlice(left time.Duration, shares []float64, costs []time.Duration) time.Duration {
-	var rest float64
-	var reserve time.Duration
-	for j, x := range shares {
-		rest += x
-		if j > 0 {
-			reserve += costs[j]
-		}
+	if len(shares) == 0 || left <= 0 {
+		return 0
 	}
-	slice := time.Duration(float64(left) * shares[0] / rest)
-	one := costs[0] + costs[0]/5 + 100*time.Millisecond
-	return max(min(max(slice, one), left-reserve), 0)
+	one := func(j int) time.Duration { return costs[j] + costs[j]/5 + 100*time.Millisecond }
+	in := make([]bool, len(shares))
+	for j := range in {
+		in[j] = true
+	}
+	for {
+		var rest float64
+		for j, x := range shares {
+			if in[j] {
+				rest += x
+			}
+		}
+		if rest <= 0 {
+			return 0
+		}
+		// Drop the test whose part falls furthest short of its one
+		// process, then share again.
+		worst, ratio := -1, 1.0
+		for j, x := range shares {
+			if !in[j] {
+				continue
+			}
+			part := float64(left) * x / rest
+			if r := float64(one(j)) / part; part <= 0 || r > ratio {
+				worst, ratio = j, r
+				if part <= 0 {
+					break
+				}
+			}
+		}
+		if worst < 0 {
+			return time.Duration(float64(left) * shares[0] / rest)
+		}
+		if worst == 0 {
+			return 0
+		}
+		in[worst] = false
+	}
 }
 
 // budgetShares returns each test's share of the search: half by weight,

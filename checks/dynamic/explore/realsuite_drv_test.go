@@ -18,10 +18,11 @@ const realsuiteDrvDir = "../testdata/realsuite-drv"
 // drvCase is one package of testdata/realsuite-drv and what searching it
 // must produce.
 type drvCase struct {
-	name   string
-	pkg    string
-	budget time.Duration
-	step   time.Duration // Options.StepTimeout (0: the default)
+	name    string
+	pkg     string
+	budget  time.Duration
+	step    time.Duration // Options.StepTimeout (0: the default)
+	workers int           // Options.Workers (0: the default)
 	// want is the finding each named test must produce ("" for none);
 	// wantSite is the file:line suffix of its position ("|" between
 	// alternatives), wantMsg substrings
@@ -127,13 +128,24 @@ var drvCases = []drvCase{
 	},
 	{
 		// Mechanism 8: every test runs schedules, and the counts add up.
-		name: "budget",
-		pkg:  "budget",
+		// TestSleepsForReal's unperturbed run (3 s of real time) is
+		// longer than its part of the first third of the budget, and
+		// than what a retry within a third of the rest gave it: it must
+		// get the rest of the budget and run to its end.
+		name:    "budget",
+		pkg:     "budget",
+		budget:  9 * time.Second,
+		workers: 1,
 		want: map[string]checks.FailureKind{
 			"TestSlowDigests": "", "TestFast1": "", "TestFast2": "", "TestFast3": "",
-			"TestFast4": "", "TestFast5": "", "TestFast6": "",
+			"TestFast4": "", "TestFast5": "", "TestFast6": "", "TestSleepsForReal": "",
 		},
 		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "not searched") {
+					t.Errorf("note %q, want every unperturbed run to finish", n)
+				}
+			}
 			sum := 0
 			for _, ts := range res.Stats.Tests {
 				sum += ts.Schedules
@@ -173,7 +185,7 @@ func TestRealSuiteDriver(t *testing.T) {
 			}
 			res, err := Run(ctx, Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
-				Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: dc.step,
+				Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: dc.step, Workers: dc.workers,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -348,30 +360,41 @@ func TestOldLanguageVersion(t *testing.T) {
 	}
 }
 
-// TestSearchSlice: a test gets its share of what is left, at least one
-// process of one schedule, and never so much that a test after it cannot
-// run one.
+// TestSearchSlice: a test gets its share of what is left when that is
+// enough for one process of one schedule; a test whose share is not gets
+// nothing (its unperturbed schedule ran) and its share goes to the others.
 func TestSearchSlice(t *testing.T) {
 	ms := time.Millisecond
 	// Even shares, cheap tests: the share.
 	if got := searchSlice(10*time.Second, []float64{0.5, 0.5}, []time.Duration{ms, ms}); got != 5*time.Second {
 		t.Errorf("even split: %v, want 5s", got)
 	}
-	// A slow test whose share is shorter than one schedule gets one.
-	got := searchSlice(10*time.Second, []float64{0.01, 0.99}, []time.Duration{2 * time.Second, ms})
-	if got < 2*time.Second {
-		t.Errorf("slow test: %v, shorter than its one schedule", got)
+	// A slow test whose share is shorter than one schedule gets none,
+	if got := searchSlice(10*time.Second, []float64{0.01, 0.99}, []time.Duration{2 * time.Second, ms}); got != 0 {
+		t.Errorf("slow test: %v, want 0", got)
 	}
-	// But not at the expense of the one process each later test needs.
-	got = searchSlice(3*time.Second, []float64{0.9, 0.05, 0.05}, []time.Duration{ms, time.Second, time.Second})
-	if got > time.Second {
-		t.Errorf("first of three: %v, leaves the other two less than their cost", got)
+	// and the tests after it share its part.
+	got := searchSlice(3*time.Second, []float64{0.9, 0.05, 0.05}, []time.Duration{ms, time.Second, time.Second})
+	if got != 3*time.Second {
+		t.Errorf("first of three, the others too slow for their share: %v, want all 3s", got)
+	}
+	got = searchSlice(10*time.Second, []float64{0.5, 0.25, 0.25}, []time.Duration{5 * time.Second, ms, ms})
+	if got != 0 {
+		t.Errorf("slow first test: %v, want 0", got)
+	}
+	if got := searchSlice(10*time.Second, []float64{0.25, 0.25}, []time.Duration{ms, ms}); got != 5*time.Second {
+		t.Errorf("after it: %v, want 5s", got)
+	}
+	// A slow test whose share fits gets its share, not more.
+	got = searchSlice(10*time.Second, []float64{0.5, 0.5}, []time.Duration{3 * time.Second, ms})
+	if got != 5*time.Second {
+		t.Errorf("slow test that fits: %v, want 5s", got)
 	}
 	// The last test takes what is left.
 	if got := searchSlice(4*time.Second, []float64{0.2}, []time.Duration{ms}); got != 4*time.Second {
 		t.Errorf("last test: %v, want all 4s", got)
 	}
-	if got := searchSlice(time.Second, []float64{0.5, 0.5}, []time.Duration{ms, 2 * time.Second}); got != 0 {
+	if got := searchSlice(time.Second, []float64{0.5}, []time.Duration{2 * time.Second}); got != 0 {
 		t.Errorf("no room: %v, want 0", got)
 	}
 }
