@@ -1043,6 +1043,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Seed:        s.opts.Seed,
 				First:       first,
 				Deadline:    last,
+				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
 				StopOnFail:  s.opts.Until != nil,
