@@ -161,6 +161,24 @@ var drvCases = []drvCase{
 			}
 		},
 	},
+	{
+		// Mechanism 8 (and G): each schedule waits about a second of
+		// real time in a poll-until-true helper of a module left as
+		// written (as testify's Eventually does); a schedule started
+		// just before the end of its test's share runs to its end
+		// instead of being called stuck when its start deadline passes.
+		name:   "poll helper outside control",
+		pkg:    "poller",
+		budget: 12 * time.Second,
+		want:   map[string]checks.FailureKind{"TestPoll1": "", "TestPoll2": "", "TestPoll3": "", "TestPoll4": ""},
+		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "budget ran out") || strings.Contains(n, "not searched") {
+					t.Errorf("note %q, want none", n)
+				}
+			}
+		},
+	},
 }
 
 func defaultWorkers() int { o := Options{Budget: 1}; _ = normalize(&o); return o.Workers }
