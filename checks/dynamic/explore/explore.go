@@ -109,6 +109,9 @@ type TestStats struct {
 	// Cost is the measured wall time of one process running one schedule
 	// (the unperturbed one): what the budget is split by.
 	Cost time.Duration `json:"cost,omitempty"`
+	// Stopped counts the schedules stopped unfinished when the test's
+	// share of the budget ran out (inconclusive; not crashes).
+	Stopped int `json:"stopped,omitempty"`
 	// Fresh counts the processes started because the previous one had
 	// goroutines left over from an earlier schedule.
 	Fresh int `json:"fresh,omitempty"`
@@ -332,6 +335,27 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return s.explore(ctx, built)
 }
 
+// noteStopped says in one note how many schedules were stopped unfinished
+// when their test's share of the budget ran out, and of which tests.
+func (s *search) noteStopped(targets []*target) {
+	n := 0
+	var names []string
+	for _, t := range targets {
+		if t.stats.Stopped > 0 {
+			n += t.stats.Stopped
+			names = append(names, t.name)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	if len(names) > maxUncontrolled {
+		names = append(names[:maxUncontrolled:maxUncontrolled], fmt.Sprintf("%d more", len(names)-maxUncontrolled))
+	}
+	s.note(fmt.Sprintf("%d %s stopped unfinished when the share of the budget of %s ran out: inconclusive (each test ran its unperturbed schedule to its end)",
+		n, plural(n, "schedule"), strings.Join(names, ", ")))
+}
+
 // maxUncontrolled bounds the constructs a note lists per package.
 const maxUncontrolled = 10
 
@@ -440,6 +464,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	for _, t := range targets {
 		s.confirmCrashes(ctx, t)
 	}
+	s.noteStopped(targets)
 	stopProgress()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -1129,6 +1154,16 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 	f := crashFailure(out, byIndex)
 	f.seed = s.opts.Seed + int64(out.crashed)
 	f.strategy = strategy
+	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal && strategy != rt.PlainStrategy {
+		// A worker's schedule still running when the test's share ran
+		// out (its unperturbed one ran to its end before): stopped by the
+		// budget, inconclusive as a step bound is, not a crash.
+		s.mu.Lock()
+		t.stats.Crashes--
+		t.stats.Stopped++
+		s.mu.Unlock()
+		return keys
+	}
 	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
 		s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d did not finish before the end of its share of the budget and was stopped (a long test, or blocked outside the scheduler's control); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
 		return keys

@@ -9,6 +9,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // realsuiteDrvDir is the nested module of the driver's real-suite kernels
@@ -414,5 +415,34 @@ func TestSearchSlice(t *testing.T) {
 	}
 	if got := searchSlice(time.Second, []float64{0.5}, []time.Duration{2 * time.Second}); got != 0 {
 		t.Errorf("no room: %v, want 0", got)
+	}
+}
+
+// TestStoppedAtShareEnd: a worker's schedule still running when its
+// test's share ran out is counted as stopped, not as a crash, and named in
+// one summary note rather than a note of the test's; the unperturbed run
+// stopped so is still a note of the test's.
+func TestStoppedAtShareEnd(t *testing.T) {
+	s := &search{opts: Options{StepTimeout: time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	tg := &target{name: "TestLong", pkg: rewrite.Package{Dir: t.TempDir()}, stats: &TestStats{Plain: "pass"}}
+	killed := func(i int) *childOutcome {
+		return &childOutcome{crashed: i, killed: true, leftovers: -1, started: i + 1, logs: map[int][]string{}}
+	}
+	s.collect(tg, killed(3), 0, "portfolio")
+	s.collect(tg, killed(workerStride+2), workerStride, "portfolio")
+	if tg.stats.Crashes != 0 || tg.stats.Stopped != 2 || tg.stats.Failures != 0 {
+		t.Errorf("crashes %d, stopped %d, failures %d; want 0, 2, 0", tg.stats.Crashes, tg.stats.Stopped, tg.stats.Failures)
+	}
+	if len(s.notes) != 0 {
+		t.Errorf("notes %q, want none before the summary", s.notes)
+	}
+	s.noteStopped([]*target{tg})
+	if len(s.notes) != 1 || strings.HasPrefix(s.notes[0], "TestLong:") || !strings.Contains(s.notes[0], "2 schedules stopped unfinished") || !strings.Contains(s.notes[0], "TestLong") {
+		t.Errorf("notes %q, want one summary naming TestLong", s.notes)
+	}
+	plain := &target{name: "TestPlain", pkg: rewrite.Package{Dir: t.TempDir()}, stats: &TestStats{}}
+	s.collect(plain, killed(0), 0, rt.PlainStrategy)
+	if plain.stats.Stopped != 0 || len(s.notes) != 2 || !strings.HasPrefix(s.notes[1], "TestPlain: ") {
+		t.Errorf("unperturbed run stopped: stopped %d, notes %q; want a note of TestPlain's", plain.stats.Stopped, s.notes)
 	}
 }
