@@ -732,8 +732,9 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		// found so far needs.
 		end := s.deadline.Add(-s.shrinkReserve())
 		s.plainPass(ctx, again, end, func(t *target, _ time.Duration) time.Duration {
-			t.lastPass = true
-			return time.Until(end)
+			left := time.Until(end)
+			t.lastPass = left > 0 // else it does not start
+			return left
 		}, true)
 	}
 	for _, t := range targets {
