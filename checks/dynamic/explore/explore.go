@@ -191,7 +191,7 @@ type target struct {
 	// goroutine stuck (a hang, perhaps), not while it made progress.
 	stuckAtStop bool
 	slot        time.Duration // of its last unperturbed run
-	lastPass    bool          // its unperturbed run was given what was left of the budget
+	retried     bool          // its unperturbed run ran again with more time
 	ranNothing  bool          // its binary exited without running a schedule
 }
 
@@ -694,21 +694,23 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 }
 
 // plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time, in up to three passes. The first, within the
-// first third of the budget, gives each test its fair part of what is left
-// of that third and stops it there: a slow test cannot eat the others'
-// turn. The second gives the tests the first did not reach theirs, within
-// a third of what is then left. The third runs again the tests stopped
-// (with a goroutine stuck first, then the slow ones), each with all that
-// is left of the budget: every test whose unperturbed run fits in it gets
-// that one complete schedule, and one that never returns meets the full
-// watchdog. A test whose unperturbed run does not finish even so is not
-// searched (a note says so).
+// process, Workers at a time. The first pass, within the first third of
+// the budget, gives each test its fair part of what is left of that third
+// and stops it there: a slow test cannot eat the others' turn. The second
+// gives the tests the first did not reach theirs, within a third of what
+// is then left. Then rounds run again the tests stopped (with a goroutine
+// stuck first, then the slow ones), until the end of the budget: each gets
+// its fair part of what is left, at least twice what it had (and at least
+// the full watchdog when it was stuck), so the shorter ones finish first
+// and a lone slow one gets all that is left; every test whose unperturbed
+// run fits gets that one complete schedule, and one that never returns
+// meets the full watchdog. A test whose unperturbed run does not finish
+// even so is not searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
 	}
-	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), nil, false)
+	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), nil)
 	var unrun []*target
 	for _, t := range targets {
 		if t.stopReason == "" && t.plainStopped {
@@ -716,26 +718,47 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		}
 	}
 	if len(unrun) > 0 {
-		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil, false)
+		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
 	}
-	var stuck, slow []*target
-	for _, t := range targets {
-		switch {
-		case t.plainStopped && t.stuckAtStop:
-			stuck = append(stuck, t)
-		case t.plainStopped && t.stopReason != "" && !t.ranNothing:
-			slow = append(slow, t)
-		}
-	}
-	if again := append(stuck, slow...); len(again) > 0 {
+	for ctx.Err() == nil {
 		// Until the end of the budget, less what shrinking the failures
 		// found so far needs.
 		end := s.deadline.Add(-s.shrinkReserve())
-		s.plainPass(ctx, again, end, func(t *target, _ time.Duration) time.Duration {
-			left := time.Until(end)
-			t.lastPass = left > 0 // else it does not start
-			return left
-		}, true)
+		var stuck, slow []*target
+		for _, t := range targets {
+			switch {
+			case t.plainStopped && t.stuckAtStop:
+				stuck = append(stuck, t)
+			case t.plainStopped && t.stopReason != "" && !t.ranNothing:
+				slow = append(slow, t)
+			}
+		}
+		sort.SliceStable(slow, func(i, j int) bool { return slow[i].slot < slow[j].slot })
+		again := append(stuck, slow...)
+		if len(again) == 0 || time.Until(end) <= 0 {
+			break
+		}
+		had := map[*target]time.Duration{}
+		for _, t := range again {
+			had[t] = t.slot
+		}
+		started := 0
+		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
+			want := max(slot, 2*had[t])
+			if t.stuckAtStop {
+				want = max(want, s.opts.StepTimeout+time.Second)
+			}
+			want = min(want, time.Until(end))
+			if want <= had[t] {
+				return 0 // no more than it had: not run
+			}
+			t.retried = true
+			started++
+			return want
+		})
+		if started == 0 {
+			break
+		}
 	}
 	for _, t := range targets {
 		if t.plainStopped {
@@ -743,8 +766,8 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 			switch {
 			case t.ranNothing:
 				why = "did not run: " + t.stopReason
-			case t.lastPass:
-				why = fmt.Sprintf("did not finish in the %v of the budget left for it (%s): its one schedule takes longer than that (-budget is %v)",
+			case t.retried:
+				why = fmt.Sprintf("did not finish in the %v it was given at most (%s): its one schedule takes longer than the budget could give it (-budget is %v)",
 					t.slot.Round(100*time.Millisecond), t.stopReason, s.opts.Budget)
 			case t.stopReason != "":
 				why = "did not finish in its first share of the budget (" + t.stopReason + ") and the budget ran out before it could run with more"
@@ -756,9 +779,9 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 
 // plainPass runs the unperturbed runs of targets until end, Workers at a
 // time; each may take its fair part of what is left until end (its slot),
-// as adjust(t, slot) changes it when set. In the last pass a test stopped
-// early gets its notes; before it, it is only marked.
-func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, adjust func(t *target, slot time.Duration) time.Duration, last bool) {
+// as adjust(t, slot) changes it when set (a test it gives none is not
+// run). A test stopped early is only marked: plainRuns notes it at the end.
+func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, adjust func(t *target, slot time.Duration) time.Duration) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
 	for i, t := range targets {
@@ -773,15 +796,15 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 			slot = adjust(t, slot)
 		}
 		slot = min(slot, time.Until(end))
-		t.slot = slot
 		if slot <= 0 {
 			<-sem
-			break
+			continue // not run (the loop ends when time is up)
 		}
+		t.slot = slot
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			s.plainRun(ctx, t, slot, last)
+			s.plainRun(ctx, t, slot)
 		}()
 	}
 	wg.Wait()
@@ -789,8 +812,8 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 
 // plainRun runs t's unperturbed schedule for at most slot and measures its
 // cost. A run stopped at the end of its slot (before the full watchdog)
-// is, unless last, only marked: a later pass may run it again.
-func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, last bool) {
+// is only marked: a later pass may run it again.
+func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	// Stopped at the end of its slot: the runtime reports a goroutine
 	// stuck then (it waits half a second past its deadline), a schedule
 	// still making progress is killed.
@@ -847,7 +870,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, la
 		s.mu.Unlock()
 		return
 	}
-	if stopped && !last {
+	if stopped {
 		if out.started == 0 && len(out.results) == 0 {
 			// Hung before its first schedule: if no test runs anything,
 			// the search fails with this.
@@ -865,13 +888,9 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, la
 		s.counted(t, r)
 	}
 	s.mu.Lock()
-	t.plainStopped = stopped
-	if stopped {
-		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
-	} else {
-		t.cost = cost
-		t.stats.Cost = cost
-	}
+	t.plainStopped = false
+	t.cost = cost
+	t.stats.Cost = cost
 	t.stats.Plain = plain
 	s.mu.Unlock()
 	keys := s.collect(t, out, plainIndex, rt.PlainStrategy)

@@ -29,3 +29,17 @@ func TestSleepsForReal(t *testing.T) {
 		t.Fatal("the goroutine did not run")
 	}
 }
+
+// TestAlongNaps naps 400 times a quarter of a second of real time, with a
+// scheduling point after each: 100 s, longer than the whole budget. It
+// comes first and must not take the time TestSleepsForReal needs.
+func TestAlongNaps(t *testing.T) {
+	var mu sync.Mutex
+	for i := 0; i < 400; i++ {
+		ts := syscall.NsecToTimespec(250e6)
+		for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
+		}
+		mu.Lock()
+		mu.Unlock() //nolint:staticcheck // a scheduling point
+	}
+}
