@@ -192,6 +192,7 @@ type target struct {
 	stuckAtStop bool
 	slot        time.Duration // of its last unperturbed run
 	retried     bool          // its unperturbed run ran again with more time
+	mostSlot    time.Duration // the longest slot its unperturbed run had
 	ranNothing  bool          // its binary exited without running a schedule
 }
 
@@ -767,8 +768,8 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 			case t.ranNothing:
 				why = "did not run: " + t.stopReason
 			case t.retried:
-				why = fmt.Sprintf("did not finish in the %v it was given at most (%s): its one schedule takes longer than the budget could give it (-budget is %v)",
-					t.slot.Round(100*time.Millisecond), t.stopReason, s.opts.Budget)
+				why = fmt.Sprintf("did not finish in the %v it was given at most (last %s): its one schedule takes longer than the budget could give it (-budget is %v)",
+					t.mostSlot.Round(100*time.Millisecond), t.stopReason, s.opts.Budget)
 			case t.stopReason != "":
 				why = "did not finish in its first share of the budget (" + t.stopReason + ") and the budget ran out before it could run with more"
 			}
@@ -801,6 +802,7 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 			continue // not run (the loop ends when time is up)
 		}
 		t.slot = slot
+		t.mostSlot = max(t.mostSlot, slot)
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
