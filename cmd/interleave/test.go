@@ -114,8 +114,12 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	st := res.Stats
 	if opts.verbose {
 		for _, ts := range st.Tests {
-			fmt.Fprintf(env.stderr, "interleave test: %s %s: %d schedules in %.1fs (one process, one schedule: %v), unperturbed run %s, %d failing\n",
-				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures)
+			stopped := ""
+			if ts.Stopped > 0 {
+				stopped = fmt.Sprintf(", %d stopped unfinished at the end of its share", ts.Stopped)
+			}
+			fmt.Fprintf(env.stderr, "interleave test: %s %s: %d schedules in %.1fs (one process, one schedule: %v), unperturbed run %s, %d failing%s\n",
+				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures, stopped)
 		}
 	}
 	for _, f := range res.Plain {

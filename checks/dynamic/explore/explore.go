@@ -109,6 +109,9 @@ type TestStats struct {
 	// Cost is the measured wall time of one process running one schedule
 	// (the unperturbed one): what the budget is split by.
 	Cost time.Duration `json:"cost,omitempty"`
+	// Stopped counts the schedules stopped unfinished when the test's
+	// share of the budget ran out (inconclusive; not crashes).
+	Stopped int `json:"stopped,omitempty"`
 	// Fresh counts the processes started because the previous one had
 	// goroutines left over from an earlier schedule.
 	Fresh int `json:"fresh,omitempty"`
@@ -191,6 +194,8 @@ type target struct {
 	// goroutine stuck (a hang, perhaps), not while it made progress.
 	stuckAtStop bool
 	slot        time.Duration // of its last unperturbed run
+	retried     bool          // its unperturbed run ran again with more time
+	mostSlot    time.Duration // the longest slot its unperturbed run had
 	ranNothing  bool          // its binary exited without running a schedule
 }
 
@@ -334,6 +339,27 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return s.explore(ctx, built)
 }
 
+// noteStopped says in one note how many schedules were stopped unfinished
+// when their test's share of the budget ran out, and of which tests.
+func (s *search) noteStopped(targets []*target) {
+	n := 0
+	var names []string
+	for _, t := range targets {
+		if t.stats.Stopped > 0 {
+			n += t.stats.Stopped
+			names = append(names, t.name)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	if len(names) > maxUncontrolled {
+		names = append(names[:maxUncontrolled:maxUncontrolled], fmt.Sprintf("%d more", len(names)-maxUncontrolled))
+	}
+	s.note(fmt.Sprintf("%d %s stopped unfinished when the share of the budget of %s ran out: inconclusive (each test ran its unperturbed schedule to its end)",
+		n, plural(n, "schedule"), strings.Join(names, ", ")))
+}
+
 // maxUncontrolled bounds the constructs a note lists per package.
 const maxUncontrolled = 10
 
@@ -408,8 +434,9 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// Then the search of the tests whose unperturbed run finished. Tests
 	// run one after another, each with every worker; a test's slice is its
 	// share of what is left, half by weight alone and half by weight times
-	// measured cost, at least one process when that leaves the tests after
-	// it theirs; time one test does not use goes to the others.
+	// measured cost, when that is enough for one process of one schedule
+	// (else nothing: its unperturbed schedule ran); time one test does not
+	// use goes to the others.
 	var searched []*target
 	for _, t := range targets {
 		if !t.plainStopped {
@@ -443,6 +470,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	for _, t := range targets {
 		s.confirmCrashes(ctx, t)
 	}
+	s.noteStopped(targets)
 	stopProgress()
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -678,22 +706,23 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 }
 
 // plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time, in up to three passes. The first, within the
-// first third of the budget, gives each test its fair part of what is left
-// of that third and stops it there: a slow test cannot eat the others'
-// turn. The second gives the tests the first did not reach theirs, within
-// a third of what is then left. The third runs again, within a third of
-// what is then left, the tests stopped with a goroutine stuck, each with at
-// least the full watchdog, so that a test that really never returns is
-// found whatever its share, and the slow ones when their part of it is at
-// least twice what they had (but no more than four times). A test whose
-// unperturbed run does not finish within its share is not searched (a
-// note says so).
+// process, Workers at a time. The first pass, within the first third of
+// the budget, gives each test its fair part of what is left of that third
+// and stops it there: a slow test cannot eat the others' turn. The second
+// gives the tests the first did not reach theirs, within a third of what
+// is then left. Then rounds run again the tests stopped (with a goroutine
+// stuck first, then the slow ones), until the end of the budget: each gets
+// its fair part of what is left, at least twice what it had (and at least
+// the full watchdog when it was stuck), so the shorter ones finish first
+// and a lone slow one gets all that is left; every test whose unperturbed
+// run fits gets that one complete schedule, and one that never returns
+// meets the full watchdog. A test whose unperturbed run does not finish
+// even so is not searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
 	}
-	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), nil, false)
+	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), nil)
 	var unrun []*target
 	for _, t := range targets {
 		if t.stopReason == "" && t.plainStopped {
@@ -701,47 +730,59 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		}
 	}
 	if len(unrun) > 0 {
-		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil, false)
+		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
 	}
-	// The third pass: the stuck ones, and the slow ones if their part of
-	// it is at least twice the slot they were stopped at.
-	end := time.Now().Add(time.Until(s.deadline) / 3)
-	var stuck, slow []*target
-	for _, t := range targets {
-		switch {
-		case t.plainStopped && t.stuckAtStop:
-			stuck = append(stuck, t)
-		case t.plainStopped && t.stopReason != "" && !t.ranNothing:
-			slow = append(slow, t)
-		}
-	}
-	if n := len(stuck) + len(slow); n > 0 {
-		part := time.Duration(float64(time.Until(end)) * float64(s.opts.Workers) / float64(n))
-		again := stuck
-		for _, t := range slow {
-			if part >= 2*t.slot {
-				again = append(again, t)
+	for ctx.Err() == nil {
+		// Until the end of the budget, less what shrinking the failures
+		// found so far needs.
+		end := s.deadline.Add(-s.shrinkReserve())
+		var stuck, slow []*target
+		for _, t := range targets {
+			switch {
+			case t.plainStopped && t.stuckAtStop:
+				stuck = append(stuck, t)
+			case t.plainStopped && t.stopReason != "" && !t.ranNothing:
+				slow = append(slow, t)
 			}
 		}
-		first := map[*target]time.Duration{}
+		sort.SliceStable(slow, func(i, j int) bool { return slow[i].slot < slow[j].slot })
+		again := append(stuck, slow...)
+		if len(again) == 0 || time.Until(end) <= 0 {
+			break
+		}
+		had := map[*target]time.Duration{}
 		for _, t := range again {
-			first[t] = t.slot
+			had[t] = t.slot
 		}
+		started := 0
 		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
+			want := max(slot, 2*had[t])
 			if t.stuckAtStop {
-				return max(slot, s.opts.StepTimeout+time.Second)
+				want = max(want, s.opts.StepTimeout+time.Second)
 			}
-			return min(slot, 4*first[t]) // a slow one: bounded
-		}, true)
+			want = min(want, time.Until(end))
+			if want <= had[t] {
+				return 0 // no more than it had: not run
+			}
+			t.retried = true
+			started++
+			return want
+		})
+		if started == 0 {
+			break
+		}
 	}
 	for _, t := range targets {
 		if t.plainStopped {
 			why := "not run: the budget ran out first"
-			if t.stopReason != "" {
-				why = "did not finish before the end of its share of the budget (" + t.stopReason + ")"
-				if t.ranNothing {
-					why = "did not run: " + t.stopReason
-				}
+			switch {
+			case t.ranNothing:
+				why = "did not run: " + t.stopReason
+			case t.retried:
+				why = fmt.Sprintf("did not finish in the %v it was given at most (last %s): its one schedule takes longer than the budget could give it (-budget is %v)",
+					t.mostSlot.Round(100*time.Millisecond), t.stopReason, s.opts.Budget)
+			case t.stopReason != "":
+				why = "did not finish in its first share of the budget (" + t.stopReason + ") and the budget ran out before it could run with more"
 			}
 			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run %s", t.name, why))
 		}
@@ -750,9 +791,9 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 
 // plainPass runs the unperturbed runs of targets until end, Workers at a
 // time; each may take its fair part of what is left until end (its slot),
-// as adjust(t, slot) changes it when set. In the last pass a test stopped
-// early gets its notes; before it, it is only marked.
-func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, adjust func(t *target, slot time.Duration) time.Duration, last bool) {
+// as adjust(t, slot) changes it when set (a test it gives none is not
+// run). A test stopped early is only marked: plainRuns notes it at the end.
+func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time, adjust func(t *target, slot time.Duration) time.Duration) {
 	sem := make(chan struct{}, s.opts.Workers)
 	var wg sync.WaitGroup
 	for i, t := range targets {
@@ -767,15 +808,16 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 			slot = adjust(t, slot)
 		}
 		slot = min(slot, time.Until(end))
-		t.slot = slot
 		if slot <= 0 {
 			<-sem
-			break
+			continue // not run (the loop ends when time is up)
 		}
+		t.slot = slot
+		t.mostSlot = max(t.mostSlot, slot)
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			s.plainRun(ctx, t, slot, last)
+			s.plainRun(ctx, t, slot)
 		}()
 	}
 	wg.Wait()
@@ -783,8 +825,8 @@ func (s *search) plainPass(ctx context.Context, targets []*target, end time.Time
 
 // plainRun runs t's unperturbed schedule for at most slot and measures its
 // cost. A run stopped at the end of its slot (before the full watchdog)
-// is, unless last, only marked: a later pass may run it again.
-func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, last bool) {
+// is only marked: a later pass may run it again.
+func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	// Stopped at the end of its slot: the runtime reports a goroutine
 	// stuck then (it waits half a second past its deadline), a schedule
 	// still making progress is killed.
@@ -841,7 +883,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, la
 		s.mu.Unlock()
 		return
 	}
-	if stopped && !last {
+	if stopped {
 		if out.started == 0 && len(out.results) == 0 {
 			// Hung before its first schedule: if no test runs anything,
 			// the search fails with this.
@@ -859,13 +901,9 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration, la
 		s.counted(t, r)
 	}
 	s.mu.Lock()
-	t.plainStopped = stopped
-	if stopped {
-		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
-	} else {
-		t.cost = cost
-		t.stats.Cost = cost
-	}
+	t.plainStopped = false
+	t.cost = cost
+	t.stats.Cost = cost
 	t.stats.Plain = plain
 	s.mu.Unlock()
 	keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
@@ -943,21 +981,52 @@ func (s *search) shrinkReserve() time.Duration {
 }
 
 // searchSlice is the wall time the first of the tests still to search
-// gets out of left: its share of what is left, at least enough for one
-// process of one schedule, and never so much that a test after it cannot
-// run one process (costs are the measured cost of each).
+// gets out of left: its share of what is left, shared among the tests
+// whose part is enough for one process of one schedule (costs are the
+// measured cost of each). A test whose part is not gets nothing here (its
+// unperturbed schedule ran already) and leaves its part to the others.
 func searchSlice(left time.Duration, shares []float64, costs []time.Duration) time.Duration {
-	var rest float64
-	var reserve time.Duration
-	for j, x := range shares {
-		rest += x
-		if j > 0 {
-			reserve += costs[j]
-		}
+	if len(shares) == 0 || left <= 0 {
+		return 0
 	}
-	slice := time.Duration(float64(left) * shares[0] / rest)
-	one := costs[0] + costs[0]/5 + 100*time.Millisecond
-	return max(min(max(slice, one), left-reserve), 0)
+	one := func(j int) time.Duration { return costs[j] + costs[j]/5 + 100*time.Millisecond }
+	in := make([]bool, len(shares))
+	for j := range in {
+		in[j] = true
+	}
+	for {
+		var rest float64
+		for j, x := range shares {
+			if in[j] {
+				rest += x
+			}
+		}
+		if rest <= 0 {
+			return 0
+		}
+		// Drop the test whose part falls furthest short of its one
+		// process, then share again.
+		worst, ratio := -1, 1.0
+		for j, x := range shares {
+			if !in[j] {
+				continue
+			}
+			part := float64(left) * x / rest
+			if r := float64(one(j)) / part; part <= 0 || r > ratio {
+				worst, ratio = j, r
+				if part <= 0 {
+					break
+				}
+			}
+		}
+		if worst < 0 {
+			return time.Duration(float64(left) * shares[0] / rest)
+		}
+		if worst == 0 {
+			return 0
+		}
+		in[worst] = false
+	}
 }
 
 // budgetShares returns each test's share of the search: half by weight,
@@ -1032,6 +1101,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Seed:        s.opts.Seed,
 				First:       first,
 				Deadline:    last,
+				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
 				StopOnFail:  s.opts.Until != nil,
@@ -1117,6 +1187,16 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 	f := crashFailure(out, byIndex)
 	f.seed = s.opts.Seed + int64(out.crashed)
 	f.strategy = strategy
+	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal && strategy != rt.PlainStrategy {
+		// A worker's schedule still running when the test's share ran
+		// out (its unperturbed one ran to its end before): stopped by the
+		// budget, inconclusive as a step bound is, not a crash.
+		s.mu.Lock()
+		t.stats.Crashes--
+		t.stats.Stopped++
+		s.mu.Unlock()
+		return keys
+	}
 	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
 		s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d did not finish before the end of its share of the budget and was stopped (a long test, or blocked outside the scheduler's control); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
 		return keys

@@ -10,6 +10,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // realsuiteDrvDir is the nested module of the driver's real-suite kernels
@@ -19,10 +20,11 @@ const realsuiteDrvDir = "../testdata/realsuite-drv"
 // drvCase is one package of testdata/realsuite-drv and what searching it
 // must produce.
 type drvCase struct {
-	name   string
-	pkg    string
-	budget time.Duration
-	step   time.Duration // Options.StepTimeout (0: the default)
+	name    string
+	pkg     string
+	budget  time.Duration
+	step    time.Duration // Options.StepTimeout (0: the default)
+	workers int           // Options.Workers (0: the default)
 	// want is the finding each named test must produce ("" for none);
 	// wantSite is the file:line suffix of its position ("|" between
 	// alternatives), wantMsg substrings
@@ -33,7 +35,9 @@ type drvCase struct {
 	// wantPlain names the tests whose unperturbed run must fail with this
 	// kind: reported in Result.Plain, not as findings.
 	wantPlain map[string]checks.FailureKind
-	check     func(t *testing.T, res *Result)
+	// notSearched names the tests that may run no schedule.
+	notSearched map[string]bool
+	check       func(t *testing.T, res *Result)
 }
 
 var drvCases = []drvCase{
@@ -153,16 +157,36 @@ var drvCases = []drvCase{
 	},
 	{
 		// Mechanism 8: every test runs schedules, and the counts add up.
-		name: "budget",
-		pkg:  "budget",
+		// TestSleepsForReal's unperturbed run (3 s of real time) is
+		// longer than its part of the first third of the budget, and
+		// than what a retry within a third of the rest gave it: it must
+		// get more and run to its end, though TestAlongNaps, which comes
+		// first, would take all the rest of the budget (100 s). That one
+		// is not searched, and its note says so.
+		name:    "budget",
+		pkg:     "budget",
+		budget:  18 * time.Second,
+		workers: 1,
 		want: map[string]checks.FailureKind{
 			"TestSlowDigests": "", "TestFast1": "", "TestFast2": "", "TestFast3": "",
-			"TestFast4": "", "TestFast5": "", "TestFast6": "",
+			"TestFast4": "", "TestFast5": "", "TestFast6": "", "TestSleepsForReal": "", "TestAlongNaps": "",
 		},
+		notSearched: map[string]bool{"TestAlongNaps": true},
 		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "not searched") && !strings.HasPrefix(n, "TestAlongNaps: not searched: its unperturbed run did not finish in the ") {
+					t.Errorf("note %q, want every unperturbed run but TestAlongNaps's to finish", n)
+				}
+			}
 			sum := 0
 			for _, ts := range res.Stats.Tests {
 				sum += ts.Schedules
+				if ts.Test == "TestAlongNaps" {
+					if ts.Plain != "" || ts.Schedules != 0 {
+						t.Errorf("%s: %d schedules, unperturbed run %q; want none finished", ts.Test, ts.Schedules, ts.Plain)
+					}
+					continue
+				}
 				if ts.Plain != "pass" {
 					t.Errorf("%s: unperturbed run %q, want pass", ts.Test, ts.Plain)
 				}
@@ -172,6 +196,24 @@ var drvCases = []drvCase{
 			}
 			if sum != res.Stats.Schedules {
 				t.Errorf("per-test schedules add up to %d, total %d", sum, res.Stats.Schedules)
+			}
+		},
+	},
+	{
+		// Mechanism 8 (and G): each schedule waits about a second of
+		// real time in a poll-until-true helper of a module left as
+		// written (as testify's Eventually does); a schedule started
+		// just before the end of its test's share runs to its end
+		// instead of being called stuck when its start deadline passes.
+		name:   "poll helper outside control",
+		pkg:    "poller",
+		budget: 12 * time.Second,
+		want:   map[string]checks.FailureKind{"TestPoll1": "", "TestPoll2": "", "TestPoll3": "", "TestPoll4": ""},
+		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "budget ran out") || strings.Contains(n, "not searched") {
+					t.Errorf("note %q, want none", n)
+				}
 			}
 		},
 	},
@@ -199,7 +241,7 @@ func TestRealSuiteDriver(t *testing.T) {
 			}
 			res, err := Run(ctx, Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
-				Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: dc.step,
+				Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: dc.step, Workers: dc.workers,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -212,7 +254,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				if _, ok := dc.want[ts.Test]; !ok {
 					t.Errorf("searched %s, which the case does not name", ts.Test)
 				}
-				if ts.Schedules == 0 {
+				if ts.Schedules == 0 && !dc.notSearched[ts.Test] {
 					t.Errorf("%s: no schedule ran", ts.Test)
 				}
 			}
@@ -376,30 +418,70 @@ func TestOldLanguageVersion(t *testing.T) {
 	}
 }
 
-// TestSearchSlice: a test gets its share of what is left, at least one
-// process of one schedule, and never so much that a test after it cannot
-// run one.
+// TestSearchSlice: a test gets its share of what is left when that is
+// enough for one process of one schedule; a test whose share is not gets
+// nothing (its unperturbed schedule ran) and its share goes to the others.
 func TestSearchSlice(t *testing.T) {
 	ms := time.Millisecond
 	// Even shares, cheap tests: the share.
 	if got := searchSlice(10*time.Second, []float64{0.5, 0.5}, []time.Duration{ms, ms}); got != 5*time.Second {
 		t.Errorf("even split: %v, want 5s", got)
 	}
-	// A slow test whose share is shorter than one schedule gets one.
-	got := searchSlice(10*time.Second, []float64{0.01, 0.99}, []time.Duration{2 * time.Second, ms})
-	if got < 2*time.Second {
-		t.Errorf("slow test: %v, shorter than its one schedule", got)
+	// A slow test whose share is shorter than one schedule gets none,
+	if got := searchSlice(10*time.Second, []float64{0.01, 0.99}, []time.Duration{2 * time.Second, ms}); got != 0 {
+		t.Errorf("slow test: %v, want 0", got)
 	}
-	// But not at the expense of the one process each later test needs.
-	got = searchSlice(3*time.Second, []float64{0.9, 0.05, 0.05}, []time.Duration{ms, time.Second, time.Second})
-	if got > time.Second {
-		t.Errorf("first of three: %v, leaves the other two less than their cost", got)
+	// and the tests after it share its part.
+	got := searchSlice(3*time.Second, []float64{0.9, 0.05, 0.05}, []time.Duration{ms, time.Second, time.Second})
+	if got != 3*time.Second {
+		t.Errorf("first of three, the others too slow for their share: %v, want all 3s", got)
+	}
+	got = searchSlice(10*time.Second, []float64{0.5, 0.25, 0.25}, []time.Duration{5 * time.Second, ms, ms})
+	if got != 0 {
+		t.Errorf("slow first test: %v, want 0", got)
+	}
+	if got := searchSlice(10*time.Second, []float64{0.25, 0.25}, []time.Duration{ms, ms}); got != 5*time.Second {
+		t.Errorf("after it: %v, want 5s", got)
+	}
+	// A slow test whose share fits gets its share, not more.
+	got = searchSlice(10*time.Second, []float64{0.5, 0.5}, []time.Duration{3 * time.Second, ms})
+	if got != 5*time.Second {
+		t.Errorf("slow test that fits: %v, want 5s", got)
 	}
 	// The last test takes what is left.
 	if got := searchSlice(4*time.Second, []float64{0.2}, []time.Duration{ms}); got != 4*time.Second {
 		t.Errorf("last test: %v, want all 4s", got)
 	}
-	if got := searchSlice(time.Second, []float64{0.5, 0.5}, []time.Duration{ms, 2 * time.Second}); got != 0 {
+	if got := searchSlice(time.Second, []float64{0.5}, []time.Duration{2 * time.Second}); got != 0 {
 		t.Errorf("no room: %v, want 0", got)
+	}
+}
+
+// TestStoppedAtShareEnd: a worker's schedule still running when its
+// test's share ran out is counted as stopped, not as a crash, and named in
+// one summary note rather than a note of the test's; the unperturbed run
+// stopped so is still a note of the test's.
+func TestStoppedAtShareEnd(t *testing.T) {
+	s := &search{opts: Options{StepTimeout: time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	tg := &target{name: "TestLong", pkg: rewrite.Package{Dir: t.TempDir()}, stats: &TestStats{Plain: "pass"}}
+	killed := func(i int) *childOutcome {
+		return &childOutcome{crashed: i, killed: true, leftovers: -1, started: i + 1, logs: map[int][]string{}}
+	}
+	s.collect(tg, killed(3), 0, "portfolio")
+	s.collect(tg, killed(workerStride+2), workerStride, "portfolio")
+	if tg.stats.Crashes != 0 || tg.stats.Stopped != 2 || tg.stats.Failures != 0 {
+		t.Errorf("crashes %d, stopped %d, failures %d; want 0, 2, 0", tg.stats.Crashes, tg.stats.Stopped, tg.stats.Failures)
+	}
+	if len(s.notes) != 0 {
+		t.Errorf("notes %q, want none before the summary", s.notes)
+	}
+	s.noteStopped([]*target{tg})
+	if len(s.notes) != 1 || strings.HasPrefix(s.notes[0], "TestLong:") || !strings.Contains(s.notes[0], "2 schedules stopped unfinished") || !strings.Contains(s.notes[0], "TestLong") {
+		t.Errorf("notes %q, want one summary naming TestLong", s.notes)
+	}
+	plain := &target{name: "TestPlain", pkg: rewrite.Package{Dir: t.TempDir()}, stats: &TestStats{}}
+	s.collect(plain, killed(0), 0, rt.PlainStrategy)
+	if plain.stats.Stopped != 0 || len(s.notes) != 2 || !strings.HasPrefix(s.notes[1], "TestPlain: ") {
+		t.Errorf("unperturbed run stopped: stopped %d, notes %q; want a note of TestPlain's", plain.stats.Stopped, s.notes)
 	}
 }

@@ -28,6 +28,13 @@ func TestMainChild(t *testing.T) {
 			Gosched()
 			<-ch
 		},
+		"TestRealWait": func(t *testing.T) {
+			// A wait on the real clock outside control, as testify's
+			// Eventually does between its polls.
+			Gosched()
+			time.Sleep(800 * time.Millisecond)
+			Gosched()
+		},
 		"TestFail": func(t *testing.T) {
 			Go(func() {})
 			t.Errorf("boom")
@@ -169,6 +176,20 @@ func TestWatchdog(t *testing.T) {
 	if code != ExitWatchdog || !strings.Contains(out, MarkerWatchdog) || len(rs) != 1 ||
 		rs[0].Outcome != "fatal" || !strings.HasPrefix(rs[0].Message, MarkerWatchdog) || strings.Contains(out, MarkerEnd+"0\n") || !strings.Contains(out, MarkerStart+"0\n") {
 		t.Fatalf("exit %d, results %+v\n%s", code, rs, out)
+	}
+}
+
+// A schedule started just before Deadline may run until Until: a wait on
+// the real clock outside control is not called stuck because Deadline
+// has passed.
+func TestRunUntil(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	now := time.Now()
+	rs, out, _ := runMain(t, Config{Test: "TestRealWait", Seed: 1, Deadline: now.Add(-time.Second), Until: now.Add(time.Minute), StepTimeout: 5 * time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "pass" {
+		t.Fatalf("%+v\n%s", rs, out)
 	}
 }
 

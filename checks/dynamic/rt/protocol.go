@@ -52,6 +52,10 @@ type Config struct {
 	Replay    *Schedule `json:"replay,omitempty"` // run exactly this schedule once
 	Results   string    `json:"results"`          // JSON-lines file of Result
 	MaxSteps  int       `json:"maxSteps"`         // per-schedule step bound (an inconclusive end, not a finding); 0 = default
+	// Until is when the driver stops the process: a schedule started
+	// before Deadline may run until then, and a step is waited for until
+	// Until plus a grace (Deadline when Until is unset).
+	Until time.Time `json:"until,omitempty"`
 	// StepTimeout is the watchdog: the longest wall time the running goroutine
 	// may take to reach its next scheduling point.
 	StepTimeout time.Duration `json:"stepTimeout"`

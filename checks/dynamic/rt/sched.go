@@ -2229,15 +2229,22 @@ func (s *sched) abortArrival(g *gstate) {
 }
 
 // stepLimit is how long S waits for a released goroutine: the step
-// timeout, cut short near the end of the run (Config.Deadline plus
-// deadlineGrace) so that a stuck schedule is reported before the driver's
-// hard stop kills the process without a word.
+// timeout, cut short near the end of the run (Config.Until, else
+// Config.Deadline, plus deadlineGrace) so that a stuck schedule is
+// reported before the driver's hard stop kills the process without a word.
+// (Not Deadline when Until is set: a schedule started just before Deadline
+// whose test waits in real time, as testify's Eventually does, would be
+// called stuck at once.)
 //
 //go:norace
 func (s *sched) stepLimit() time.Duration {
 	limit := s.timeout
-	if !s.cfg.Deadline.IsZero() {
-		left := time.Until(s.cfg.Deadline.Add(deadlineGrace))
+	end := s.cfg.Until
+	if end.IsZero() {
+		end = s.cfg.Deadline
+	}
+	if !end.IsZero() {
+		left := time.Until(end.Add(deadlineGrace))
 		if left < minStepLimit {
 			left = minStepLimit
 		}

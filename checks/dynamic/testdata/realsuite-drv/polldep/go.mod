@@ -1,0 +1,3 @@
+module polldep
+
+go 1.25
