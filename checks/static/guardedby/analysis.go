@@ -401,6 +401,13 @@ func (pc *passContext) reportFields() {
 		}
 	}
 	var concurrent map[*types.Struct]bool
+	claimed := map[*types.Struct]bool{}
+	for tn := range lockset.ThreadSafeTypes(pc.pass.Files, pc.pass.TypesInfo) {
+		if s, ok := lockset.StructOf(tn.Type()); ok {
+			claimed[s] = true
+		}
+	}
+	pc.conc = newConcurrency(pc.results)
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		if pc.atomic[f] {
@@ -408,6 +415,7 @@ func (pc *passContext) reportFields() {
 		}
 		g, documented := pc.guards[f]
 		mu := g.mutex
+		majority := true // inferred: the 75% majority of IL1001
 		locked := 0
 		var counted []*obs
 		if documented {
@@ -444,14 +452,15 @@ func (pc *passContext) reportFields() {
 			}
 			mu, locked = dominant(counted)
 			n := len(counted)
-			if mu == nil || !info.written || locked < minLocked || float64(locked) < inferredThreshold*float64(n) {
+			if mu == nil || !info.written || locked < minLocked || float64(locked) < concurrentThreshold*float64(n) {
 				continue
 			}
+			majority = float64(locked) >= inferredThreshold*float64(n)
 		}
-		var protected *obs
+		var first *obs
 		for _, o := range counted {
 			if o.holds(mu) {
-				protected = o
+				first = o
 				break
 			}
 		}
@@ -459,6 +468,7 @@ func (pc *passContext) reportFields() {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] {
 				continue
 			}
+			protected := first
 			verb := "read"
 			if o.write {
 				verb = "written"
@@ -473,14 +483,33 @@ func (pc *passContext) reportFields() {
 				d.End = o.end
 			}
 			if documented {
-				d.Category = ruleDocumented
+				d.Category = ruleDocumentedUnproven
 				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
+				if other, why := pc.concurrentWith(o, info, claimed[info.strct]); other != nil {
+					// Goroutine evidence: the access races with another.
+					d.Category = ruleDocumented
+					d.Message += "; " + why
+					protected = other
+				} else {
+					d.Message += " (no second goroutine seen)"
+				}
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.doc, Message: fmt.Sprintf("%s documented as guarded by %s here", f.Name(), mu.Name())})
 			} else {
 				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
+				if other, why := pc.concurrentWith(o, info, claimed[info.strct]); other != nil {
+					d.Category = ruleUnguardedConcurrent
+					d.Message += "; " + why
+					protected = other
+				} else if !majority {
+					continue
+				}
 			}
 			if protected != nil {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed with %s.%s held", protected.base, f.Name(), protected.base, mu.Name())})
+				how := "with " + protected.base + "." + mu.Name() + " held"
+				if !protected.holds(mu) {
+					how = "without " + protected.base + "." + mu.Name() + " either"
+				}
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, f.Name(), how)})
 			}
 			pc.pass.Report(d)
 		}

@@ -1,0 +1,328 @@
+package guardedby
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"path/filepath"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+)
+
+// goRoot is a place where the package starts code on another goroutine:
+// a go statement, a function handed to time.AfterFunc, WaitGroup.Go,
+// errgroup's Go, or to a function of the package that runs its func
+// argument in a go statement.
+type goRoot struct {
+	pos  token.Pos
+	what string // "go statement", "time.AfterFunc", ...
+}
+
+// maxRoots bounds the roots remembered per function: two are enough to
+// know that another root reaches it.
+const maxRoots = 3
+
+// concurrency holds RacerD's concurrency context per analyzed function:
+// the goroutine roots it is reachable from by static calls in the
+// package, and whether an exported function reaches it (code a caller
+// may run on its own goroutine).
+type concurrency struct {
+	bg       map[*ssa.Function][]*goRoot
+	exported map[*ssa.Function]bool
+}
+
+// starters are the calls outside the package that run a func argument on
+// another goroutine: package path, receiver type ("" for a function),
+// name, index of the func argument in CallCommon.Args.
+var starters = []struct {
+	pkg, recv, name string
+	arg             int
+}{
+	{"time", "", "AfterFunc", 1},
+	{"sync", "WaitGroup", "Go", 1},
+	{"golang.org/x/sync/errgroup", "Group", "Go", 1},
+	{"golang.org/x/sync/errgroup", "Group", "TryGo", 1},
+}
+
+func newConcurrency(results []*lockset.Result) *concurrency {
+	c := &concurrency{bg: map[*ssa.Function][]*goRoot{}, exported: map[*ssa.Function]bool{}}
+	byFn := map[*ssa.Function]*lockset.Result{}
+	for _, r := range results {
+		byFn[r.Fn] = r
+	}
+	// Functions of the package that run a func parameter on a goroutine
+	// (go f(), go func() { f() }()): their callers' func arguments start
+	// goroutines too.
+	startsParam := map[*ssa.Function]map[int]bool{}
+	for _, r := range results {
+		top := topLevel(r.Fn)
+		for _, fn := range r.Functions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					g, ok := instr.(*ssa.Go)
+					if !ok {
+						continue
+					}
+					for _, p := range startedParams(g, top) {
+						if startsParam[top] == nil {
+							startsParam[top] = map[int]bool{}
+						}
+						startsParam[top][p] = true
+					}
+				}
+			}
+		}
+	}
+	edges := map[*ssa.Function][]*ssa.Function{}
+	var roots []struct {
+		fn   *ssa.Function
+		root *goRoot
+	}
+	addRoot := func(v ssa.Value, pos token.Pos, what string) {
+		if f := funcOf(v); f != nil && byFn[f] != nil {
+			roots = append(roots, struct {
+				fn   *ssa.Function
+				root *goRoot
+			}{f, &goRoot{pos: pos, what: what}})
+		}
+	}
+	for _, r := range results {
+		for _, fn := range r.Functions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					ci, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					common := ci.Common()
+					if g, ok := instr.(*ssa.Go); ok {
+						addRoot(common.Value, g.Pos(), "go statement")
+						continue
+					}
+					callee := common.StaticCallee()
+					if callee == nil {
+						continue
+					}
+					if byFn[callee] != nil {
+						edges[r.Fn] = append(edges[r.Fn], callee)
+					}
+					for _, s := range starters {
+						if s.arg < len(common.Args) && calleeIs(common, s.pkg, s.recv, s.name) {
+							what := s.name
+							if s.recv == "" {
+								what = s.pkg + "." + s.name
+							}
+							addRoot(common.Args[s.arg], instr.Pos(), what)
+						}
+					}
+					for i := range startsParam[callee] {
+						if i < len(common.Args) {
+							addRoot(common.Args[i], instr.Pos(), callee.Name())
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, rt := range roots {
+		seen := map[*ssa.Function]bool{}
+		stack := []*ssa.Function{rt.fn}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			if len(c.bg[f]) < maxRoots {
+				c.bg[f] = append(c.bg[f], rt.root)
+			}
+			stack = append(stack, edges[f]...)
+		}
+	}
+	var stack []*ssa.Function
+	for _, r := range results {
+		if r.Fn.Parent() == nil && (token.IsExported(r.Fn.Name()) || r.Fn.Signature.Recv() == nil && r.Fn.Name() == "main") {
+			stack = append(stack, r.Fn)
+		}
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c.exported[f] {
+			continue
+		}
+		c.exported[f] = true
+		stack = append(stack, edges[f]...)
+	}
+	return c
+}
+
+// startedParams returns the indexes of top's parameters that the go
+// statement g runs: go f(), or a goroutine literal calling a captured f.
+func startedParams(g *ssa.Go, top *ssa.Function) []int {
+	var out []int
+	param := func(v ssa.Value) {
+		if p, ok := v.(*ssa.Parameter); ok {
+			if _, isFunc := p.Type().Underlying().(*types.Signature); !isFunc {
+				return
+			}
+			for i, q := range top.Params {
+				if q == p {
+					out = append(out, i)
+				}
+			}
+		}
+	}
+	param(g.Call.Value)
+	mc, ok := g.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return out
+	}
+	lit, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return out
+	}
+	for _, b := range lit.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			v := c.Common().Value
+			deref := false
+			if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+				v, deref = u.X, true // a captured variable, boxed
+			}
+			fv, ok := v.(*ssa.FreeVar)
+			if !ok {
+				continue
+			}
+			for i, f := range lit.FreeVars {
+				if f != fv || i >= len(mc.Bindings) {
+					continue
+				}
+				b := mc.Bindings[i]
+				if !deref {
+					param(b)
+					continue
+				}
+				if refs := b.Referrers(); refs != nil {
+					for _, r := range *refs {
+						if st, ok := r.(*ssa.Store); ok && st.Addr == b {
+							param(st.Val)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// funcOf returns the function a func value runs: a function, a closure,
+// or the method a bound method value wraps.
+func funcOf(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.MakeClosure:
+		return funcOf(v.Fn)
+	case *ssa.Function:
+		if v.Synthetic == "" {
+			return v
+		}
+		if obj, ok := v.Object().(*types.Func); ok && v.Prog != nil {
+			if f := v.Prog.FuncValue(obj); f != nil && f.Synthetic == "" {
+				return f // a bound method value
+			}
+		}
+		for _, b := range v.Blocks { // a bound method or thunk: what it calls
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					if f := c.Common().StaticCallee(); f != nil {
+						return f
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// calleeIs reports whether c calls pkg.name or the method (*recv).name of pkg.
+func calleeIs(c *ssa.CallCommon, pkg, recv, name string) bool {
+	f := c.StaticCallee()
+	if f == nil || f.Name() != name || f.Pkg == nil || f.Pkg.Pkg.Path() != pkg {
+		return false
+	}
+	sig := f.Signature
+	if recv == "" {
+		return sig.Recv() == nil
+	}
+	if sig.Recv() == nil {
+		return false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Name() == recv
+}
+
+// concurrentWith returns an access of info that can run at the same time
+// as o on another goroutine and conflicts with it (one of the two
+// writes), with a description of the goroutine evidence: one of them is
+// reached from a goroutine root and the other from an exported function
+// or another root; or the type claims safety for concurrent use and both
+// are reached from exported functions.
+func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, claimed bool) (*obs, string) {
+	c := pc.conc
+	for _, o2 := range info.obs {
+		if o2 == o || !o.write && !o2.write {
+			continue
+		}
+		if o.sel != "" && o2.sel != "" && o.sel != o2.sel {
+			continue // two fields of one embedded struct (c.sent, c.dropped)
+		}
+		a, b := o.fn, o2.fn
+		if a == b {
+			continue // one function: the same goroutine, unless started twice
+		}
+		if why := c.pair(pc, a, b); why != "" {
+			return o2, why
+		}
+		if claimed && c.exported[a] && c.exported[b] {
+			return o2, "the type is documented as safe for concurrent use"
+		}
+	}
+	return nil, ""
+}
+
+// pair describes why functions a and b can run on two goroutines at once,
+// or returns "".
+func (c *concurrency) pair(pc *passContext, a, b *ssa.Function) string {
+	for _, ra := range c.bg[a] {
+		if c.exported[b] {
+			return fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", a.Name(), ra.what, pc.short(ra.pos), b.Name())
+		}
+		for _, rb := range c.bg[b] {
+			if rb != ra && rb.pos != ra.pos {
+				return fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s on the one started at %s", a.Name(), ra.what, pc.short(ra.pos), b.Name(), pc.short(rb.pos))
+			}
+		}
+	}
+	for _, rb := range c.bg[b] {
+		if c.exported[a] {
+			return fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", b.Name(), rb.what, pc.short(rb.pos), a.Name())
+		}
+	}
+	return ""
+}
+
+// short formats pos as file:line.
+func (pc *passContext) short(pos token.Pos) string {
+	p := pc.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}

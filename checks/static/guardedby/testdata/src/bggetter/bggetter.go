@@ -1,0 +1,59 @@
+// Package bggetter: a background goroutine writes a documented field
+// under its lock while an exported getter reads it without the lock.
+package bggetter
+
+import (
+	"sync"
+	"time"
+)
+
+type Poller struct {
+	// mu protects all members below.
+	mu      sync.Mutex
+	state   string
+	count   int
+	expired bool
+}
+
+func NewPoller() *Poller {
+	p := &Poller{state: "idle"} // ok: constructor
+	go p.loop()
+	time.AfterFunc(time.Second, p.expire)
+	return p
+}
+
+func (p *Poller) loop() {
+	for {
+		p.mu.Lock()
+		p.state = "polling"
+		p.mu.Unlock()
+		// The loop is the only writer of count: its unlocked read is safe.
+		n := p.count // ok: single writer, every other access is a read under mu
+		p.mu.Lock()
+		p.count = n + 1
+		p.mu.Unlock()
+	}
+}
+
+func (p *Poller) expire() {
+	p.mu.Lock()
+	p.expired = true
+	p.mu.Unlock()
+}
+
+// State reads without p.mu while the loop writes.
+func (p *Poller) State() string {
+	return p.state // want `field p.state read without holding p.mu, which guards it by the comment on its block of fields; loop runs on the goroutine started by the go statement`
+}
+
+// Count reads under the lock.
+func (p *Poller) Count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.count // ok
+}
+
+// Expired reads a field the AfterFunc callback writes.
+func (p *Poller) Expired() bool {
+	return p.expired // want `field p.expired read without holding p.mu.*expire runs on the goroutine started by the time.AfterFunc`
+}

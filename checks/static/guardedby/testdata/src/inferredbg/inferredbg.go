@@ -1,0 +1,62 @@
+// Package inferredbg: an undocumented field locked at only two of three
+// accesses is reported (IL1007) when a goroutine of the package writes it
+// and an exported method reads it; the same proportions with no
+// goroutine stay silent.
+package inferredbg
+
+import "sync"
+
+type Tracker struct {
+	mu     sync.Mutex
+	active int
+}
+
+func NewTracker() *Tracker {
+	t := &Tracker{}
+	go t.watch()
+	return t
+}
+
+func (t *Tracker) watch() {
+	for {
+		t.mu.Lock()
+		t.active++
+		t.mu.Unlock()
+	}
+}
+
+func (t *Tracker) Reset() {
+	t.mu.Lock()
+	t.active = 0
+	t.mu.Unlock()
+}
+
+func (t *Tracker) Active() int {
+	return t.active // want `field t.active read without holding t.mu \(held at 2 of 3 other accesses\); watch runs on the goroutine`
+}
+
+func (t *Tracker) Peek() int {
+	return t.active // want `field t.active read without holding t.mu \(held at 2 of 3 other accesses\); watch runs on the goroutine`
+}
+
+// Ledger has the same shape and no goroutine: silent.
+type Ledger struct {
+	mu    sync.Mutex
+	total int
+}
+
+func (l *Ledger) Add(n int) {
+	l.mu.Lock()
+	l.total += n
+	l.mu.Unlock()
+}
+
+func (l *Ledger) Sub(n int) {
+	l.mu.Lock()
+	l.total -= n
+	l.mu.Unlock()
+}
+
+func (l *Ledger) Total() int { return l.total } // ok: no goroutine evidence, below IL1001's 75%
+
+func (l *Ledger) Peek() int { return l.total } // ok
