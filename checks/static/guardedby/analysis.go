@@ -491,7 +491,7 @@ func (pc *passContext) reportFields() {
 					d.Message += "; " + why
 					protected = other
 				} else {
-					d.Message += " (no second goroutine seen)"
+					d.Message += " (no goroutine evidence)"
 				}
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.doc, Message: fmt.Sprintf("%s documented as guarded by %s here", f.Name(), mu.Name())})
 			} else {

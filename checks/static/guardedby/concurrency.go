@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -31,6 +32,12 @@ const maxRoots = 3
 type concurrency struct {
 	bg       map[*ssa.Function][]*goRoot
 	exported map[*ssa.Function]bool
+	// entry holds the functions an unprotected access may be reported
+	// in: exported functions (callers run them on their goroutines) and
+	// the functions a goroutine root starts, with that root. An access in
+	// a helper is not reported: its callers may hold the lock in ways the
+	// pass cannot follow.
+	entry map[*ssa.Function][]*goRoot
 }
 
 // starters are the calls outside the package that run a func argument on
@@ -47,7 +54,7 @@ var starters = []struct {
 }
 
 func newConcurrency(results []*lockset.Result) *concurrency {
-	c := &concurrency{bg: map[*ssa.Function][]*goRoot{}, exported: map[*ssa.Function]bool{}}
+	c := &concurrency{bg: map[*ssa.Function][]*goRoot{}, exported: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]*goRoot{}}
 	byFn := map[*ssa.Function]*lockset.Result{}
 	for _, r := range results {
 		byFn[r.Fn] = r
@@ -75,12 +82,19 @@ func newConcurrency(results []*lockset.Result) *concurrency {
 			}
 		}
 	}
+	var fset *token.FileSet
+	if len(results) > 0 && results[0].Fn.Prog != nil {
+		fset = results[0].Fn.Prog.Fset
+	}
 	edges := map[*ssa.Function][]*ssa.Function{}
 	var roots []struct {
 		fn   *ssa.Function
 		root *goRoot
 	}
 	addRoot := func(v ssa.Value, pos token.Pos, what string) {
+		if fset != nil && strings.HasSuffix(fset.Position(pos).Filename, "_test.go") {
+			return // a test's goroutine: tests are not analyzed
+		}
 		if f := funcOf(v); f != nil && byFn[f] != nil {
 			roots = append(roots, struct {
 				fn   *ssa.Function
@@ -127,6 +141,9 @@ func newConcurrency(results []*lockset.Result) *concurrency {
 		}
 	}
 	for _, rt := range roots {
+		if len(c.entry[rt.fn]) < maxRoots {
+			c.entry[rt.fn] = append(c.entry[rt.fn], rt.root)
+		}
 		seen := map[*ssa.Function]bool{}
 		stack := []*ssa.Function{rt.fn}
 		for len(stack) > 0 {
@@ -273,10 +290,11 @@ func calleeIs(c *ssa.CallCommon, pkg, recv, name string) bool {
 
 // concurrentWith returns an access of info that can run at the same time
 // as o on another goroutine and conflicts with it (one of the two
-// writes), with a description of the goroutine evidence: one of them is
-// reached from a goroutine root and the other from an exported function
-// or another root; or the type claims safety for concurrent use and both
-// are reached from exported functions.
+// writes), with a description of the goroutine evidence: o is in an
+// exported function and the other access is reached from a goroutine
+// root (or, for a type that claims safety for concurrent use, from an
+// exported function); or o is in a function a goroutine root starts and
+// the other is reached from an exported function or another root.
 func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, claimed bool) (*obs, string) {
 	c := pc.conc
 	for _, o2 := range info.obs {
@@ -290,35 +308,27 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, claimed bool) (*o
 		if a == b {
 			continue // one function: the same goroutine, unless started twice
 		}
-		if why := c.pair(pc, a, b); why != "" {
-			return o2, why
+		aExp := a.Parent() == nil && token.IsExported(a.Name())
+		if aExp {
+			for _, rb := range c.bg[b] {
+				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is exported", b.Name(), rb.what, pc.short(rb.pos), a.Name())
+			}
+			if claimed && c.exported[b] {
+				return o2, "the type is documented as safe for concurrent use"
+			}
 		}
-		if claimed && c.exported[a] && c.exported[b] {
-			return o2, "the type is documented as safe for concurrent use"
-		}
-	}
-	return nil, ""
-}
-
-// pair describes why functions a and b can run on two goroutines at once,
-// or returns "".
-func (c *concurrency) pair(pc *passContext, a, b *ssa.Function) string {
-	for _, ra := range c.bg[a] {
-		if c.exported[b] {
-			return fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", a.Name(), ra.what, pc.short(ra.pos), b.Name())
-		}
-		for _, rb := range c.bg[b] {
-			if rb != ra && rb.pos != ra.pos {
-				return fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s on the one started at %s", a.Name(), ra.what, pc.short(ra.pos), b.Name(), pc.short(rb.pos))
+		for _, ra := range c.entry[a] {
+			if c.exported[b] {
+				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", a.Name(), ra.what, pc.short(ra.pos), b.Name())
+			}
+			for _, rb := range c.bg[b] {
+				if rb.pos != ra.pos {
+					return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s on the one started at %s", a.Name(), ra.what, pc.short(ra.pos), b.Name(), pc.short(rb.pos))
+				}
 			}
 		}
 	}
-	for _, rb := range c.bg[b] {
-		if c.exported[a] {
-			return fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", b.Name(), rb.what, pc.short(rb.pos), a.Name())
-		}
-	}
-	return ""
+	return nil, ""
 }
 
 // short formats pos as file:line.

@@ -17,7 +17,7 @@ type Balancer struct {
 
 // UpdateState is called by the framework, never concurrently with Close.
 func (b *Balancer) UpdateState(eps []string) {
-	b.endpoints = eps // want `field b.endpoints written without holding b.mu, which guards it by the comment on its block of fields \(no second goroutine seen\)`
+	b.endpoints = eps // want `field b.endpoints written without holding b.mu, which guards it by the comment on its block of fields \(no goroutine evidence\)`
 	b.rebuild()
 }
 
@@ -38,6 +38,6 @@ func (b *Balancer) ChildUpdated(p Picker) {
 
 // Close is serialized with UpdateState by the framework.
 func (b *Balancer) Close() {
-	for range b.endpoints { // want `field b.endpoints read without holding b.mu.*\(no second goroutine seen\)`
+	for range b.endpoints { // want `field b.endpoints read without holding b.mu.*\(no goroutine evidence\)`
 	}
 }

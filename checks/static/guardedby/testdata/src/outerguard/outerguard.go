@@ -38,7 +38,7 @@ func (c *Conn) Sent() int {
 }
 
 // Dropped is only ever read: no write after construction.
-func (c *Conn) Dropped() int { return c.dropped } // want `field c.dropped .*\(no second goroutine seen\)`
+func (c *Conn) Dropped() int { return c.dropped } // want `field c.dropped .*\(no goroutine evidence\)`
 
 func (c *Conn) Close() {
 	c.mu.Lock()
