@@ -485,7 +485,7 @@ func (pc *passContext) reportFields() {
 			if documented {
 				d.Category = ruleDocumentedUnproven
 				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
-				if other, why := pc.concurrentWith(o, info, claimed[info.strct]); other != nil {
+				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					// Goroutine evidence: the access races with another.
 					d.Category = ruleDocumented
 					d.Message += "; " + why
@@ -496,7 +496,7 @@ func (pc *passContext) reportFields() {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.doc, Message: fmt.Sprintf("%s documented as guarded by %s here", f.Name(), mu.Name())})
 			} else {
 				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
-				if other, why := pc.concurrentWith(o, info, claimed[info.strct]); other != nil {
+				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					d.Category = ruleUnguardedConcurrent
 					d.Message += "; " + why
 					protected = other

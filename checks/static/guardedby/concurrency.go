@@ -19,6 +19,10 @@ import (
 type goRoot struct {
 	pos  token.Pos
 	what string // "go statement", "time.AfterFunc", ...
+	// held lists the mutex fields the starter holds at the start: a
+	// goroutine started under the lock, which the starter keeps while it
+	// waits for it (pq's resync), may be covered by it.
+	held []*types.Var
 }
 
 // maxRoots bounds the roots remembered per function: two are enough to
@@ -91,7 +95,7 @@ func newConcurrency(results []*lockset.Result) *concurrency {
 		fn   *ssa.Function
 		root *goRoot
 	}
-	addRoot := func(v ssa.Value, pos token.Pos, what string) {
+	addRoot := func(r *lockset.Result, instr ssa.Instruction, v ssa.Value, pos token.Pos, what string) {
 		if fset != nil && strings.HasSuffix(fset.Position(pos).Filename, "_test.go") {
 			return // a test's goroutine: tests are not analyzed
 		}
@@ -99,7 +103,7 @@ func newConcurrency(results []*lockset.Result) *concurrency {
 			roots = append(roots, struct {
 				fn   *ssa.Function
 				root *goRoot
-			}{f, &goRoot{pos: pos, what: what}})
+			}{f, &goRoot{pos: pos, what: what, held: heldAt(r, instr)}})
 		}
 	}
 	for _, r := range results {
@@ -112,7 +116,7 @@ func newConcurrency(results []*lockset.Result) *concurrency {
 					}
 					common := ci.Common()
 					if g, ok := instr.(*ssa.Go); ok {
-						addRoot(common.Value, g.Pos(), "go statement")
+						addRoot(r, instr, common.Value, g.Pos(), "go statement")
 						continue
 					}
 					callee := common.StaticCallee()
@@ -128,12 +132,12 @@ func newConcurrency(results []*lockset.Result) *concurrency {
 							if s.recv == "" {
 								what = s.pkg + "." + s.name
 							}
-							addRoot(common.Args[s.arg], instr.Pos(), what)
+							addRoot(r, instr, common.Args[s.arg], instr.Pos(), what)
 						}
 					}
 					for i := range startsParam[callee] {
 						if i < len(common.Args) {
-							addRoot(common.Args[i], instr.Pos(), callee.Name())
+							addRoot(r, instr, common.Args[i], instr.Pos(), callee.Name())
 						}
 					}
 				}
@@ -295,7 +299,7 @@ func calleeIs(c *ssa.CallCommon, pkg, recv, name string) bool {
 // root (or, for a type that claims safety for concurrent use, from an
 // exported function); or o is in a function a goroutine root starts and
 // the other is reached from an exported function or another root.
-func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, claimed bool) (*obs, string) {
+func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, claimed bool) (*obs, string) {
 	c := pc.conc
 	for _, o2 := range info.obs {
 		if o2 == o || !o.write && !o2.write {
@@ -318,6 +322,9 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, claimed bool) (*o
 			}
 		}
 		for _, ra := range c.entry[a] {
+			if heldVar(ra.held, mu) {
+				continue // started under the lock
+			}
 			if c.exported[b] {
 				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", a.Name(), ra.what, pc.short(ra.pos), b.Name())
 			}
@@ -335,4 +342,28 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, claimed bool) (*o
 func (pc *passContext) short(pos token.Pos) string {
 	p := pc.pass.Fset.Position(pos)
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// heldAt returns the mutex fields held before instr in r.
+func heldAt(r *lockset.Result, instr ssa.Instruction) []*types.Var {
+	st, ok := r.Before(instr)
+	if !ok {
+		return nil
+	}
+	var out []*types.Var
+	for _, h := range st.Locks() {
+		if v := h.Lock.FieldVar(); v != nil {
+			out = append(out, v.Origin())
+		}
+	}
+	return out
+}
+
+func heldVar(vs []*types.Var, mu *types.Var) bool {
+	for _, v := range vs {
+		if v == mu.Origin() {
+			return true
+		}
+	}
+	return false
 }
