@@ -60,3 +60,36 @@ func (l *Ledger) Sub(n int) {
 func (l *Ledger) Total() int { return l.total } // ok: no goroutine evidence, below IL1001's 75%
 
 func (l *Ledger) Peek() int { return l.total } // ok
+
+// Listener starts a goroutine while holding l.mu and waits for it before
+// unlocking: the goroutine runs under the starter's lock.
+type Listener struct {
+	mu       sync.Mutex
+	channels map[string]bool
+}
+
+func (l *Listener) Resync() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	done := make(chan int)
+	go func() {
+		n := 0
+		for range l.channels { // ok: l.mu is held by the starter until done
+			n++
+		}
+		done <- n
+	}()
+	<-done
+}
+
+func (l *Listener) Listen(ch string) {
+	l.mu.Lock()
+	l.channels[ch] = true
+	l.mu.Unlock()
+}
+
+func (l *Listener) Unlisten(ch string) {
+	l.mu.Lock()
+	delete(l.channels, ch)
+	l.mu.Unlock()
+}

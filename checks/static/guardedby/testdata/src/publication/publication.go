@@ -57,20 +57,3 @@ func (s *Session) State() int {
 	return s.state // ok
 }
 
-// Resync starts a goroutine while holding s.mu and waits for it before
-// unlocking: the goroutine runs under the starter's lock.
-func (s *Session) Resync() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	done := make(chan int)
-	go func() {
-		done <- len(s.peers) // ok: s.mu is held by the starter until done
-	}()
-	<-done
-}
-
-func (s *Session) AddPeer(p string) {
-	s.mu.Lock()
-	s.peers[p] = true
-	s.mu.Unlock()
-}
