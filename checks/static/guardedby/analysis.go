@@ -407,7 +407,7 @@ func (pc *passContext) reportFields() {
 			claimed[s] = true
 		}
 	}
-	pc.conc = newConcurrency(pc.results)
+	pc.conc = newConcurrency(pc.results, pc.skipFunc)
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		if pc.atomic[f] {

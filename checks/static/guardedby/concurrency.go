@@ -57,7 +57,9 @@ var starters = []struct {
 	{"golang.org/x/sync/errgroup", "Group", "TryGo", 1},
 }
 
-func newConcurrency(results []*lockset.Result) *concurrency {
+// newConcurrency computes the context of results; skip tells the
+// functions that are no entry (constructors, tests).
+func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) *concurrency {
 	c := &concurrency{bg: map[*ssa.Function][]*goRoot{}, exported: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]*goRoot{}}
 	byFn := map[*ssa.Function]*lockset.Result{}
 	for _, r := range results {
@@ -165,7 +167,7 @@ func newConcurrency(results []*lockset.Result) *concurrency {
 	}
 	var stack []*ssa.Function
 	for _, r := range results {
-		if r.Fn.Parent() == nil && (token.IsExported(r.Fn.Name()) || r.Fn.Signature.Recv() == nil && r.Fn.Name() == "main") {
+		if r.Fn.Parent() == nil && (token.IsExported(r.Fn.Name()) || r.Fn.Signature.Recv() == nil && r.Fn.Name() == "main") && !skip(r) {
 			stack = append(stack, r.Fn)
 		}
 	}
@@ -344,15 +346,39 @@ func (pc *passContext) short(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
-// heldAt returns the mutex fields held before instr in r.
+// heldAt returns the mutex fields held before instr in r and still held
+// at a later wait of the same function (a channel receive, a blocking
+// select, WaitGroup.Wait): the starter keeps the lock while it waits for
+// the goroutine. A goroutine merely started under the lock outlives it.
 func heldAt(r *lockset.Result, instr ssa.Instruction) []*types.Var {
 	st, ok := r.Before(instr)
-	if !ok {
+	if !ok || st.Len() == 0 {
 		return nil
 	}
 	var out []*types.Var
+	fn := instr.Parent()
 	for _, h := range st.Locks() {
-		if v := h.Lock.FieldVar(); v != nil {
+		v := h.Lock.FieldVar()
+		if v == nil {
+			continue
+		}
+		waits := false
+		for _, b := range fn.Blocks {
+			if !instr.Block().Dominates(b) {
+				continue
+			}
+			for i, in := range b.Instrs {
+				if b == instr.Block() && i <= indexOf(b, instr) || !isSyncPoint(in) {
+					continue
+				}
+				if later, ok := r.Before(in); ok {
+					if _, held := later.Holds(h.Lock); held {
+						waits = true
+					}
+				}
+			}
+		}
+		if waits {
 			out = append(out, v.Origin())
 		}
 	}

@@ -57,3 +57,34 @@ func (p *Poller) Count() int {
 func (p *Poller) Expired() bool {
 	return p.expired // want `field p.expired read without holding p.mu.*expire runs on the goroutine started by the time.AfterFunc`
 }
+
+type Router struct {
+	// mu guards the fields below.
+	mu       sync.RWMutex
+	fallback func(string)
+}
+
+type Client struct{ router *Router }
+
+// NewClient is the only caller of setFallback: a constructor is no
+// exported entry, so the locked write there is no evidence.
+func NewClient(f func(string)) *Client {
+	c := &Client{router: &Router{}}
+	c.router.setFallback(f)
+	go c.router.dispatch([]string{"a"})
+	return c
+}
+
+func (r *Router) setFallback(f func(string)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.fallback = f
+}
+
+func (r *Router) dispatch(msgs []string) {
+	for _, m := range msgs {
+		if r.fallback != nil { // want `field r.fallback read without holding r.mu.*\(no goroutine evidence\)`
+			r.fallback(m) // want `field r.fallback read without holding r.mu.*\(no goroutine evidence\)`
+		}
+	}
+}

@@ -93,3 +93,30 @@ func (l *Listener) Unlisten(ch string) {
 	delete(l.channels, ch)
 	l.mu.Unlock()
 }
+
+// Dispatcher starts the handler's goroutine under the read lock and does
+// not wait for it: the goroutine outlives the lock.
+type Dispatcher struct {
+	mu      sync.RWMutex
+	handler func()
+}
+
+func (d *Dispatcher) Dispatch() {
+	d.mu.RLock()
+	go func() {
+		d.handler() // want `field d.handler read without holding d.mu.*Dispatch\$1 runs on the goroutine started by the go statement`
+	}()
+	d.mu.RUnlock()
+}
+
+func (d *Dispatcher) SetHandler(h func()) {
+	d.mu.Lock()
+	d.handler = h
+	d.mu.Unlock()
+}
+
+func (d *Dispatcher) Handler() func() {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.handler
+}

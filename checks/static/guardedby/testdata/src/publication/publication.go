@@ -56,4 +56,3 @@ func (s *Session) State() int {
 	defer s.mu.Unlock()
 	return s.state // ok
 }
-
