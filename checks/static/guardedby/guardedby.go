@@ -155,7 +155,7 @@ func (pc *passContext) skipFunc(r *lockset.Result) bool {
 	if top.Signature.Recv() == nil && lockset.IsInitName(top.Name()) || lockset.IsConstructorName(top.Name()) {
 		return true
 	}
-	if top.Synthetic != "" {
+	if top.Synthetic != "" || noRace(top) {
 		return true
 	}
 	if obj, ok := top.Object().(*types.Func); ok {
@@ -168,4 +168,19 @@ func (pc *passContext) skipFunc(r *lockset.Result) bool {
 	}
 	name := pc.pass.Fset.Position(top.Pos()).Filename
 	return strings.HasSuffix(name, "_test.go")
+}
+
+// noRace reports whether fn is marked //go:norace: its author accepts its
+// races (nbio's IsClosed), the race detector ignores it, and so do we.
+func noRace(fn *ssa.Function) bool {
+	d, ok := fn.Syntax().(*ast.FuncDecl)
+	if !ok || d.Doc == nil {
+		return false
+	}
+	for _, c := range d.Doc.List {
+		if strings.HasPrefix(c.Text, "//go:norace") {
+			return true
+		}
+	}
+	return false
 }

@@ -88,3 +88,10 @@ func (r *Router) dispatch(msgs []string) {
 		}
 	}
 }
+
+// Closed accepts its race: //go:norace.
+//
+//go:norace
+func (p *Poller) Closed() string {
+	return p.state // ok: the author opted out of race detection
+}
