@@ -44,7 +44,8 @@ type obs struct {
 	// this function's values (possibly the guard, through an alias).
 	callerLocks bool
 	r           *lockset.Result
-	path        lockset.Path // the base, as a path in r
+	path        lockset.Path    // the base, as a path in r
+	instr       ssa.Instruction // the access
 }
 
 // quiet reports whether an access without the documented lock is
@@ -58,7 +59,7 @@ func (o *obs) quiet(mu *types.Var) bool {
 		// not forgotten: that the must-analysis lost it on the way (a
 		// closure that unlocks on error paths) is more likely than a
 		// bug, and a value used after the unlock is IL4003's business.
-		o.r != nil && locks(o.r, o.path.Child(mu.Name())) ||
+		o.r != nil && o.instr != nil && inSection(o.r, o.instr, o.path.Child(mu.Name())) ||
 		// Some callers hold the mutex and some do not: the bug, if any,
 		// is at an unlocked call site, usually set-up code.
 		o.r != nil && o.mayHeld(mu)
@@ -320,7 +321,7 @@ func (pc *passContext) collect(r *lockset.Result) {
 		o.beforeGo = len(held) == 0 && beforeGo(acc.Instr, acc.Base.Root, r)
 		o.unsafeName = unsafeName(topLevel(r.Fn).Name())
 		o.callerLocks = r.CallerLocks
-		o.r, o.path = r, acc.Base
+		o.r, o.path, o.instr = r, acc.Base, acc.Instr
 		info.strct = acc.Struct
 		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
 			o.sel = sel.Sel.Name // a promoted field of the embedded f
@@ -741,6 +742,53 @@ func isSyncPoint(instr ssa.Instruction) bool {
 		return lockset.CalleeIs(&i.Call, "sync", "WaitGroup", "Wait")
 	}
 	return false
+}
+
+// inSection reports whether the access instr may sit inside a critical
+// section of p that r opens itself: a Lock of p can precede it and an
+// Unlock of p (or a deferred one) can follow it. The must-analysis may
+// have lost the lock there (a closure that unlocks on error paths); an
+// access after the function's last Unlock, or before its first Lock, is
+// outside every section. A lock or unlock in another function literal
+// than the access keeps the function silent, as before.
+func inSection(r *lockset.Result, instr ssa.Instruction, p lockset.Path) bool {
+	before, after := false, false
+	for _, fn := range r.Functions() {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				c, ok := in.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				op, lk := lockset.Classify(c.Common())
+				if op == lockset.OpNone || r.Path(lk) != p {
+					continue
+				}
+				if in.Parent() != instr.Parent() {
+					return true
+				}
+				switch op {
+				case lockset.OpUnlock, lockset.OpRUnlock:
+					if _, ok := in.(*ssa.Defer); ok || precedes(instr, in) {
+						after = true
+					}
+				default:
+					if precedes(in, instr) {
+						before = true
+					}
+				}
+			}
+		}
+	}
+	return before && after
+}
+
+// precedes reports whether b can run after a in their function.
+func precedes(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() && indexOf(a.Block(), a) < indexOf(b.Block(), b) {
+		return true
+	}
+	return reaches(a.Block().Succs, b.Block())
 }
 
 // locks reports whether r locks or unlocks the mutex p itself.

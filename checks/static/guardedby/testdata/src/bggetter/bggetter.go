@@ -95,3 +95,23 @@ func (r *Router) dispatch(msgs []string) {
 func (p *Poller) Closed() string {
 	return p.state // ok: the author opted out of race detection
 }
+
+// Stop locks for one field and writes another after unlocking.
+func (p *Poller) Stop() {
+	p.mu.Lock()
+	p.count = 0
+	p.mu.Unlock()
+	p.state = "stopped" // want `field p.state written without holding p.mu.*loop runs on the goroutine`
+}
+
+// Refresh unlocks through a closure on its error path.
+func (p *Poller) Refresh(fail bool) {
+	p.mu.Lock()
+	unlock := func() { p.mu.Unlock() }
+	if fail {
+		unlock()
+		return
+	}
+	p.state = "refreshing" // ok: inside the section
+	unlock()
+}
