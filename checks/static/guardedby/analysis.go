@@ -745,50 +745,71 @@ func isSyncPoint(instr ssa.Instruction) bool {
 }
 
 // inSection reports whether the access instr may sit inside a critical
-// section of p that r opens itself: a Lock of p can precede it and an
-// Unlock of p (or a deferred one) can follow it. The must-analysis may
-// have lost the lock there (a closure that unlocks on error paths); an
-// access after the function's last Unlock, or before its first Lock, is
-// outside every section. A lock or unlock in another function literal
-// than the access keeps the function silent, as before.
+// section of p that r opens itself: some path goes from a Lock of p to
+// the access without an Unlock of p. The must-analysis may have lost
+// the lock there (a closure that unlocks on error paths); an access
+// after the Unlock, or before any Lock, is outside every section. A lock
+// or unlock in another function literal than the access keeps the
+// function silent, as before.
 func inSection(r *lockset.Result, instr ssa.Instruction, p lockset.Path) bool {
-	before, after := false, false
+	isOp := func(in ssa.Instruction) (lockset.Op, bool) {
+		c, ok := in.(ssa.CallInstruction)
+		if !ok {
+			return lockset.OpNone, false
+		}
+		op, lk := lockset.Classify(c.Common())
+		return op, op != lockset.OpNone && r.Path(lk) == p
+	}
+	var starts []ssa.Instruction
 	for _, fn := range r.Functions() {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				c, ok := in.(ssa.CallInstruction)
+				op, ok := isOp(in)
 				if !ok {
-					continue
-				}
-				op, lk := lockset.Classify(c.Common())
-				if op == lockset.OpNone || r.Path(lk) != p {
 					continue
 				}
 				if in.Parent() != instr.Parent() {
 					return true
 				}
-				switch op {
-				case lockset.OpUnlock, lockset.OpRUnlock:
-					if _, ok := in.(*ssa.Defer); ok || precedes(instr, in) {
-						after = true
-					}
-				default:
-					if precedes(in, instr) {
-						before = true
-					}
+				if op != lockset.OpUnlock && op != lockset.OpRUnlock {
+					starts = append(starts, in)
 				}
 			}
 		}
 	}
-	return before && after
-}
-
-// precedes reports whether b can run after a in their function.
-func precedes(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() && indexOf(a.Block(), a) < indexOf(b.Block(), b) {
-		return true
+	// walk reports whether instr is reached from index i of b before an
+	// (undeferred) unlock of p.
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock, i int) bool
+	walk = func(b *ssa.BasicBlock, i int) bool {
+		for ; i < len(b.Instrs); i++ {
+			in := b.Instrs[i]
+			if in == instr {
+				return true
+			}
+			if op, ok := isOp(in); ok && (op == lockset.OpUnlock || op == lockset.OpRUnlock) {
+				if _, deferred := in.(*ssa.Defer); !deferred {
+					return false
+				}
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if walk(s, 0) {
+					return true
+				}
+			}
+		}
+		return false
 	}
-	return reaches(a.Block().Succs, b.Block())
+	for _, l := range starts {
+		clear(seen)
+		if walk(l.Block(), indexOf(l.Block(), l)+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // locks reports whether r locks or unlocks the mutex p itself.

@@ -27,8 +27,9 @@ func (p *Poller) loop() {
 		p.mu.Lock()
 		p.state = "polling"
 		p.mu.Unlock()
-		// The loop is the only writer of count: its unlocked read is safe.
-		n := p.count // ok: single writer, every other access is a read under mu
+		// The loop is the only writer of count: its unlocked read is safe,
+		// and not a default report (IL1006: no conflicting write elsewhere).
+		n := p.count // want `field p.count read without holding p.mu.*\(no goroutine evidence\)`
 		p.mu.Lock()
 		p.count = n + 1
 		p.mu.Unlock()
@@ -99,7 +100,7 @@ func (p *Poller) Closed() string {
 // Stop locks for one field and writes another after unlocking.
 func (p *Poller) Stop() {
 	p.mu.Lock()
-	p.count = 0
+	p.expired = true
 	p.mu.Unlock()
 	p.state = "stopped" // want `field p.state written without holding p.mu.*loop runs on the goroutine`
 }
