@@ -19,9 +19,9 @@ import (
 type goRoot struct {
 	pos  token.Pos
 	what string // "go statement", "time.AfterFunc", ...
-	// held lists the mutex fields the starter holds at the start: a
-	// goroutine started under the lock, which the starter keeps while it
-	// waits for it (pq's resync), may be covered by it.
+	// held lists the mutex fields the starter holds at the start and
+	// still holds while it waits afterwards (pq's resync): the goroutine
+	// runs under that lock.
 	held []*types.Var
 }
 
@@ -316,7 +316,8 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, cl
 		}
 		aExp := a.Parent() == nil && token.IsExported(a.Name())
 		if aExp {
-			for _, rb := range c.bg[b] {
+			if rbs := c.bg[b]; len(rbs) > 0 {
+				rb := rbs[0]
 				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is exported", b.Name(), rb.what, pc.short(rb.pos), a.Name())
 			}
 			if claimed && c.exported[b] {

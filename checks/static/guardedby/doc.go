@@ -42,7 +42,10 @@
 // through pointer fields (their locking may be the caller's), accesses
 // made before the function hands the value to a goroutine (set-up), and
 // functions whose names put locking on the caller (unsafeFoo, fooNoLock,
-// fooUnlocked) or documented as called with the lock held.
+// fooUnlocked) or documented as called with the lock held, //go:norace
+// functions, and an access that a path reaches from the function's own
+// Lock of the mutex without an Unlock (the analysis may have lost the
+// lock there); an access after the Unlock is reported.
 //
 // Concurrency context (RacerD's lesson). IL1004 is reported only with
 // evidence that two goroutines reach the field: the access and a
