@@ -47,7 +47,7 @@ func (a *Account) Balance() int {
 `
 
 // confirmHead adds two findings of opt-in rules on changed lines: Peek
-// reads bal without the lock (IL1004), and a test runs it next to a
+// reads bal without the lock (IL1006: no goroutine of the package reaches it, so not IL1004), and a test runs it next to a
 // Deposit, so a schedule confirms it as a data race; Ops reads the atomic
 // counter plainly (IL3001), but its only test runs after every write, so
 // nothing confirms it.
@@ -143,15 +143,15 @@ func TestPRConfirmsOptIn(t *testing.T) {
 		if f.Rule == "IL3001" {
 			t.Errorf("the unconfirmed opt-in finding is in the report: %s", f.Message)
 		}
-		if f.Rule == "IL1004" && f.Pos.Line == peek {
+		if f.Rule == "IL1006" && f.Pos.Line == peek {
 			confirmed = &rep.Findings[i]
 		}
 		if f.Kind == checks.DataRace {
-			t.Errorf("the race that confirms IL1004 is reported again on its own: %s", f.Message)
+			t.Errorf("the race that confirms IL1006 is reported again on its own: %s", f.Message)
 		}
 	}
 	if confirmed == nil || confirmed.Evidence != checks.Confirmed || confirmed.Schedule == "" || confirmed.Replay != "interleave replay "+confirmed.Schedule {
-		t.Fatalf("IL1004 on Peek (bank.go:%d) not reported as confirmed with a replay command: %+v", peek, confirmed)
+		t.Fatalf("IL1006 on Peek (bank.go:%d) not reported as confirmed with a replay command: %+v", peek, confirmed)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(confirmed.Schedule)), explore.ReplayOptions{Dir: r.dir})
@@ -193,7 +193,7 @@ func TestPRConfirmsOptIn(t *testing.T) {
 		if c.GetPath() == "bank/bank.go" && c.GetLine() == peek {
 			onPeek++
 			// The comment's command carries the schedule (replay -s TOKEN).
-			if confirmed.ReplayToken == "" || !strings.Contains(c.GetBody(), "replay -s "+confirmed.ReplayToken) || !strings.Contains(c.GetBody(), "IL1004") {
+			if confirmed.ReplayToken == "" || !strings.Contains(c.GetBody(), "replay -s "+confirmed.ReplayToken) || !strings.Contains(c.GetBody(), "IL1006") {
 				t.Errorf("the comment on Peek lacks the rule or the replay command with token %q:\n%s", confirmed.ReplayToken, c.GetBody())
 			}
 		}

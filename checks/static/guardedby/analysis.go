@@ -44,7 +44,8 @@ type obs struct {
 	// this function's values (possibly the guard, through an alias).
 	callerLocks bool
 	r           *lockset.Result
-	path        lockset.Path // the base, as a path in r
+	path        lockset.Path    // the base, as a path in r
+	instr       ssa.Instruction // the access
 }
 
 // quiet reports whether an access without the documented lock is
@@ -58,7 +59,7 @@ func (o *obs) quiet(mu *types.Var) bool {
 		// not forgotten: that the must-analysis lost it on the way (a
 		// closure that unlocks on error paths) is more likely than a
 		// bug, and a value used after the unlock is IL4003's business.
-		o.r != nil && locks(o.r, o.path.Child(mu.Name())) ||
+		o.r != nil && o.instr != nil && inSection(o.r, o.instr, o.path.Child(mu.Name())) ||
 		// Some callers hold the mutex and some do not: the bug, if any,
 		// is at an unlocked call site, usually set-up code.
 		o.r != nil && o.mayHeld(mu)
@@ -320,7 +321,7 @@ func (pc *passContext) collect(r *lockset.Result) {
 		o.beforeGo = len(held) == 0 && beforeGo(acc.Instr, acc.Base.Root, r)
 		o.unsafeName = unsafeName(topLevel(r.Fn).Name())
 		o.callerLocks = r.CallerLocks
-		o.r, o.path = r, acc.Base
+		o.r, o.path, o.instr = r, acc.Base, acc.Instr
 		info.strct = acc.Struct
 		if sel := pc.syntax.Selector(acc.Pos); sel != nil && sel.Sel.Name != f.Name() {
 			o.sel = sel.Sel.Name // a promoted field of the embedded f
@@ -401,6 +402,13 @@ func (pc *passContext) reportFields() {
 		}
 	}
 	var concurrent map[*types.Struct]bool
+	claimed := map[*types.Struct]bool{}
+	for tn := range lockset.ThreadSafeTypes(pc.pass.Files, pc.pass.TypesInfo) {
+		if s, ok := lockset.StructOf(tn.Type()); ok {
+			claimed[s] = true
+		}
+	}
+	pc.conc = newConcurrency(pc.results, pc.skipFunc)
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		if pc.atomic[f] {
@@ -408,6 +416,7 @@ func (pc *passContext) reportFields() {
 		}
 		g, documented := pc.guards[f]
 		mu := g.mutex
+		majority := true // inferred: the 75% majority of IL1001
 		locked := 0
 		var counted []*obs
 		if documented {
@@ -444,14 +453,15 @@ func (pc *passContext) reportFields() {
 			}
 			mu, locked = dominant(counted)
 			n := len(counted)
-			if mu == nil || !info.written || locked < minLocked || float64(locked) < inferredThreshold*float64(n) {
+			if mu == nil || !info.written || locked < minLocked || float64(locked) < concurrentThreshold*float64(n) {
 				continue
 			}
+			majority = float64(locked) >= inferredThreshold*float64(n)
 		}
-		var protected *obs
+		var first *obs
 		for _, o := range counted {
 			if o.holds(mu) {
-				protected = o
+				first = o
 				break
 			}
 		}
@@ -459,6 +469,7 @@ func (pc *passContext) reportFields() {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] {
 				continue
 			}
+			protected := first
 			verb := "read"
 			if o.write {
 				verb = "written"
@@ -473,14 +484,33 @@ func (pc *passContext) reportFields() {
 				d.End = o.end
 			}
 			if documented {
-				d.Category = ruleDocumented
+				d.Category = ruleDocumentedUnproven
 				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
+				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
+					// Goroutine evidence: the access races with another.
+					d.Category = ruleDocumented
+					d.Message += "; " + why
+					protected = other
+				} else {
+					d.Message += " (no goroutine evidence)"
+				}
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.doc, Message: fmt.Sprintf("%s documented as guarded by %s here", f.Name(), mu.Name())})
 			} else {
 				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
+				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
+					d.Category = ruleUnguardedConcurrent
+					d.Message += "; " + why
+					protected = other
+				} else if !majority {
+					continue
+				}
 			}
 			if protected != nil {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed with %s.%s held", protected.base, f.Name(), protected.base, mu.Name())})
+				how := "with " + protected.base + "." + mu.Name() + " held"
+				if !protected.holds(mu) {
+					how = "without " + protected.base + "." + mu.Name() + " either"
+				}
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, f.Name(), how)})
 			}
 			pc.pass.Report(d)
 		}
@@ -710,6 +740,74 @@ func isSyncPoint(instr ssa.Instruction) bool {
 		return i.Blocking
 	case *ssa.Call:
 		return lockset.CalleeIs(&i.Call, "sync", "WaitGroup", "Wait")
+	}
+	return false
+}
+
+// inSection reports whether the access instr may sit inside a critical
+// section of p that r opens itself: some path goes from a Lock of p to
+// the access without an Unlock of p. The must-analysis may have lost
+// the lock there (a closure that unlocks on error paths); an access
+// after the Unlock, or before any Lock, is outside every section. A lock
+// or unlock in another function literal than the access keeps the
+// function silent, as before.
+func inSection(r *lockset.Result, instr ssa.Instruction, p lockset.Path) bool {
+	isOp := func(in ssa.Instruction) (lockset.Op, bool) {
+		c, ok := in.(ssa.CallInstruction)
+		if !ok {
+			return lockset.OpNone, false
+		}
+		op, lk := lockset.Classify(c.Common())
+		return op, op != lockset.OpNone && r.Path(lk) == p
+	}
+	var starts []ssa.Instruction
+	for _, fn := range r.Functions() {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				op, ok := isOp(in)
+				if !ok {
+					continue
+				}
+				if in.Parent() != instr.Parent() {
+					return true
+				}
+				if op != lockset.OpUnlock && op != lockset.OpRUnlock {
+					starts = append(starts, in)
+				}
+			}
+		}
+	}
+	// walk reports whether instr is reached from index i of b before an
+	// (undeferred) unlock of p.
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock, i int) bool
+	walk = func(b *ssa.BasicBlock, i int) bool {
+		for ; i < len(b.Instrs); i++ {
+			in := b.Instrs[i]
+			if in == instr {
+				return true
+			}
+			if op, ok := isOp(in); ok && (op == lockset.OpUnlock || op == lockset.OpRUnlock) {
+				if _, deferred := in.(*ssa.Defer); !deferred {
+					return false
+				}
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if walk(s, 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, l := range starts {
+		clear(seen)
+		if walk(l.Block(), indexOf(l.Block(), l)+1) {
+			return true
+		}
 	}
 	return false
 }

@@ -15,8 +15,7 @@
 // whose every call site in the package holds the lock is analyzed as
 // holding it too.
 //
-// IL1004 documented-guard-violated (opt-in; see docs/precision.md). A field's guard is
-// documented when
+// IL1004 documented-guard-violated. A field's guard is documented when
 //   - the field says so: // guarded by mu, // protected by mu, or gVisor's
 //     +checklocks:mu;
 //   - the mutex says so for the fields after it, up to a blank line or
@@ -43,7 +42,34 @@
 // through pointer fields (their locking may be the caller's), accesses
 // made before the function hands the value to a goroutine (set-up), and
 // functions whose names put locking on the caller (unsafeFoo, fooNoLock,
-// fooUnlocked) or documented as called with the lock held.
+// fooUnlocked) or documented as called with the lock held, //go:norace
+// functions, and an access that a path reaches from the function's own
+// Lock of the mutex without an Unlock (the analysis may have lost the
+// lock there); an access after the Unlock is reported.
+//
+// Concurrency context (RacerD's lesson). IL1004 is reported only with
+// evidence that two goroutines reach the field: the access and a
+// conflicting one (one of them writes; for two fields of an embedded
+// struct, the same field) are in different functions, and one of them
+// is reached, through static calls of the package, from a goroutine the
+// package starts (a go statement, time.AfterFunc, sync.WaitGroup.Go,
+// errgroup's Go, or a function of the package that runs its func
+// argument in a go statement) while the other is reached from an
+// exported function or from another such start; or the type claims
+// safety for concurrent use and both are reached from exported
+// functions. The message names the start:
+//
+//	field p.state read without holding p.mu, which guards it by the comment on its block of fields; loop runs on the goroutine started by the go statement at poller.go:20, State is reached from an exported function
+//
+// Without that evidence the same access is IL1006
+// documented-guard-unproven (opt-in), its message ending "(no second
+// goroutine seen)": methods a framework calls one at a time (balancer
+// callbacks) look like that.
+//
+// IL1007 unguarded-field-concurrent. An inferred guard (below) with the
+// concurrency context of IL1004: with that evidence a majority of one
+// half (concurrentThreshold, still at least two locked accesses) is
+// enough; the finding replaces IL1001's.
 //
 // IL1001 unguarded-field (opt-in). For fields without documentation,
 // the guard is inferred: counting the accesses outside constructors and

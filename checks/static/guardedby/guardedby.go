@@ -34,6 +34,11 @@ const (
 	ruleDocumented  = "IL1004"
 	ruleThreadSafe  = "IL5003"
 	ruleForbidden   = "IL1005"
+	// ruleDocumentedUnproven is IL1004 without goroutine evidence.
+	ruleDocumentedUnproven = "IL1006"
+	// ruleUnguardedConcurrent is IL1001 with goroutine evidence, and a
+	// weaker majority (concurrentThreshold).
+	ruleUnguardedConcurrent = "IL1007"
 )
 
 // Inference thresholds for unannotated fields: the dominant sibling mutex
@@ -44,6 +49,9 @@ const (
 const (
 	minLocked         = 2
 	inferredThreshold = 0.75
+	// concurrentThreshold is the majority an inferred guard needs when
+	// the unprotected access has goroutine evidence (IL1007).
+	concurrentThreshold = 0.5
 )
 
 // passContext holds the state of one run.
@@ -69,6 +77,8 @@ type passContext struct {
 	reported map[token.Pos]bool
 	// dcl holds the positions reported as double-checked locking.
 	dcl map[token.Pos]bool
+	// conc is the concurrency context of the package's functions.
+	conc *concurrency
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -145,7 +155,7 @@ func (pc *passContext) skipFunc(r *lockset.Result) bool {
 	if top.Signature.Recv() == nil && lockset.IsInitName(top.Name()) || lockset.IsConstructorName(top.Name()) {
 		return true
 	}
-	if top.Synthetic != "" {
+	if top.Synthetic != "" || noRace(top) {
 		return true
 	}
 	if obj, ok := top.Object().(*types.Func); ok {
@@ -158,4 +168,19 @@ func (pc *passContext) skipFunc(r *lockset.Result) bool {
 	}
 	name := pc.pass.Fset.Position(top.Pos()).Filename
 	return strings.HasSuffix(name, "_test.go")
+}
+
+// noRace reports whether fn is marked //go:norace: its author accepts its
+// races (nbio's IsClosed), the race detector ignores it, and so do we.
+func noRace(fn *ssa.Function) bool {
+	d, ok := fn.Syntax().(*ast.FuncDecl)
+	if !ok || d.Doc == nil {
+		return false
+	}
+	for _, c := range d.Doc.List {
+		if strings.HasPrefix(c.Text, "//go:norace") {
+			return true
+		}
+	}
+	return false
 }

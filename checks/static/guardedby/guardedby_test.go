@@ -1,6 +1,7 @@
 package guardedby_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -11,12 +12,26 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx")
-	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL5003": true}
+	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx",
+		"bggetter", "outerguard", "otherlock", "guardbelow", "lockhelper", "publication", "callerslocked", "contract", "starter", "inferredbg")
+	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL1006": true, "IL1007": true, "IL5003": true}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if !rules[d.Category] {
-				t.Errorf("%s: category %q, want one of IL1001-IL1005", d.Message, d.Category)
+				t.Errorf("%s: category %q, want one of IL1001-IL1007", d.Message, d.Category)
+			}
+			// Goroutine evidence decides the rule: IL1004/IL1007 with it,
+			// IL1006/IL1001 without.
+			evidence := strings.Contains(d.Message, "runs on the goroutine") || strings.Contains(d.Message, "the type is documented as safe for concurrent use")
+			switch d.Category {
+			case "IL1004", "IL1007":
+				if !evidence {
+					t.Errorf("%s: %s without goroutine evidence", d.Message, d.Category)
+				}
+			case "IL1006", "IL1001":
+				if evidence {
+					t.Errorf("%s: %s with goroutine evidence", d.Message, d.Category)
+				}
 			}
 			if len(d.Related) == 0 {
 				t.Errorf("%s: no related location", d.Message)

@@ -1,0 +1,396 @@
+package guardedby
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+)
+
+// goRoot is a place where the package starts code on another goroutine:
+// a go statement, a function handed to time.AfterFunc, WaitGroup.Go,
+// errgroup's Go, or to a function of the package that runs its func
+// argument in a go statement.
+type goRoot struct {
+	pos  token.Pos
+	what string // "go statement", "time.AfterFunc", ...
+	// held lists the mutex fields the starter holds at the start and
+	// still holds while it waits afterwards (pq's resync): the goroutine
+	// runs under that lock.
+	held []*types.Var
+}
+
+// maxRoots bounds the roots remembered per function: two are enough to
+// know that another root reaches it.
+const maxRoots = 3
+
+// concurrency holds RacerD's concurrency context per analyzed function:
+// the goroutine roots it is reachable from by static calls in the
+// package, and whether an exported function reaches it (code a caller
+// may run on its own goroutine).
+type concurrency struct {
+	bg       map[*ssa.Function][]*goRoot
+	exported map[*ssa.Function]bool
+	// entry holds the functions an unprotected access may be reported
+	// in: exported functions (callers run them on their goroutines) and
+	// the functions a goroutine root starts, with that root. An access in
+	// a helper is not reported: its callers may hold the lock in ways the
+	// pass cannot follow.
+	entry map[*ssa.Function][]*goRoot
+}
+
+// starters are the calls outside the package that run a func argument on
+// another goroutine: package path, receiver type ("" for a function),
+// name, index of the func argument in CallCommon.Args.
+var starters = []struct {
+	pkg, recv, name string
+	arg             int
+}{
+	{"time", "", "AfterFunc", 1},
+	{"sync", "WaitGroup", "Go", 1},
+	{"golang.org/x/sync/errgroup", "Group", "Go", 1},
+	{"golang.org/x/sync/errgroup", "Group", "TryGo", 1},
+}
+
+// newConcurrency computes the context of results; skip tells the
+// functions that are no entry (constructors, tests).
+func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) *concurrency {
+	c := &concurrency{bg: map[*ssa.Function][]*goRoot{}, exported: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]*goRoot{}}
+	byFn := map[*ssa.Function]*lockset.Result{}
+	for _, r := range results {
+		byFn[r.Fn] = r
+	}
+	// Functions of the package that run a func parameter on a goroutine
+	// (go f(), go func() { f() }()): their callers' func arguments start
+	// goroutines too.
+	startsParam := map[*ssa.Function]map[int]bool{}
+	for _, r := range results {
+		top := topLevel(r.Fn)
+		for _, fn := range r.Functions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					g, ok := instr.(*ssa.Go)
+					if !ok {
+						continue
+					}
+					for _, p := range startedParams(g, top) {
+						if startsParam[top] == nil {
+							startsParam[top] = map[int]bool{}
+						}
+						startsParam[top][p] = true
+					}
+				}
+			}
+		}
+	}
+	var fset *token.FileSet
+	if len(results) > 0 && results[0].Fn.Prog != nil {
+		fset = results[0].Fn.Prog.Fset
+	}
+	edges := map[*ssa.Function][]*ssa.Function{}
+	var roots []struct {
+		fn   *ssa.Function
+		root *goRoot
+	}
+	addRoot := func(r *lockset.Result, instr ssa.Instruction, v ssa.Value, pos token.Pos, what string) {
+		if fset != nil && strings.HasSuffix(fset.Position(pos).Filename, "_test.go") {
+			return // a test's goroutine: tests are not analyzed
+		}
+		if f := funcOf(v); f != nil && byFn[f] != nil {
+			roots = append(roots, struct {
+				fn   *ssa.Function
+				root *goRoot
+			}{f, &goRoot{pos: pos, what: what, held: heldAt(r, instr)}})
+		}
+	}
+	for _, r := range results {
+		for _, fn := range r.Functions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					ci, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					common := ci.Common()
+					if g, ok := instr.(*ssa.Go); ok {
+						addRoot(r, instr, common.Value, g.Pos(), "go statement")
+						continue
+					}
+					callee := common.StaticCallee()
+					if callee == nil {
+						continue
+					}
+					if byFn[callee] != nil {
+						edges[r.Fn] = append(edges[r.Fn], callee)
+					}
+					for _, s := range starters {
+						if s.arg < len(common.Args) && calleeIs(common, s.pkg, s.recv, s.name) {
+							what := s.name
+							if s.recv == "" {
+								what = s.pkg + "." + s.name
+							}
+							addRoot(r, instr, common.Args[s.arg], instr.Pos(), what)
+						}
+					}
+					for i := range startsParam[callee] {
+						if i < len(common.Args) {
+							addRoot(r, instr, common.Args[i], instr.Pos(), callee.Name())
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, rt := range roots {
+		if len(c.entry[rt.fn]) < maxRoots {
+			c.entry[rt.fn] = append(c.entry[rt.fn], rt.root)
+		}
+		seen := map[*ssa.Function]bool{}
+		stack := []*ssa.Function{rt.fn}
+		for len(stack) > 0 {
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			if len(c.bg[f]) < maxRoots {
+				c.bg[f] = append(c.bg[f], rt.root)
+			}
+			stack = append(stack, edges[f]...)
+		}
+	}
+	var stack []*ssa.Function
+	for _, r := range results {
+		if r.Fn.Parent() == nil && (token.IsExported(r.Fn.Name()) || r.Fn.Signature.Recv() == nil && r.Fn.Name() == "main") && !skip(r) {
+			stack = append(stack, r.Fn)
+		}
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c.exported[f] {
+			continue
+		}
+		c.exported[f] = true
+		stack = append(stack, edges[f]...)
+	}
+	return c
+}
+
+// startedParams returns the indexes of top's parameters that the go
+// statement g runs: go f(), or a goroutine literal calling a captured f.
+func startedParams(g *ssa.Go, top *ssa.Function) []int {
+	var out []int
+	param := func(v ssa.Value) {
+		if p, ok := v.(*ssa.Parameter); ok {
+			if _, isFunc := p.Type().Underlying().(*types.Signature); !isFunc {
+				return
+			}
+			for i, q := range top.Params {
+				if q == p {
+					out = append(out, i)
+				}
+			}
+		}
+	}
+	param(g.Call.Value)
+	mc, ok := g.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return out
+	}
+	lit, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return out
+	}
+	for _, b := range lit.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			v := c.Common().Value
+			deref := false
+			if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+				v, deref = u.X, true // a captured variable, boxed
+			}
+			fv, ok := v.(*ssa.FreeVar)
+			if !ok {
+				continue
+			}
+			for i, f := range lit.FreeVars {
+				if f != fv || i >= len(mc.Bindings) {
+					continue
+				}
+				b := mc.Bindings[i]
+				if !deref {
+					param(b)
+					continue
+				}
+				if refs := b.Referrers(); refs != nil {
+					for _, r := range *refs {
+						if st, ok := r.(*ssa.Store); ok && st.Addr == b {
+							param(st.Val)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// funcOf returns the function a func value runs: a function, a closure,
+// or the method a bound method value wraps.
+func funcOf(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.MakeClosure:
+		return funcOf(v.Fn)
+	case *ssa.Function:
+		if v.Synthetic == "" {
+			return v
+		}
+		if obj, ok := v.Object().(*types.Func); ok && v.Prog != nil {
+			if f := v.Prog.FuncValue(obj); f != nil && f.Synthetic == "" {
+				return f // a bound method value
+			}
+		}
+		for _, b := range v.Blocks { // a bound method or thunk: what it calls
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					if f := c.Common().StaticCallee(); f != nil {
+						return f
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// calleeIs reports whether c calls pkg.name or the method (*recv).name of pkg.
+func calleeIs(c *ssa.CallCommon, pkg, recv, name string) bool {
+	f := c.StaticCallee()
+	if f == nil || f.Name() != name || f.Pkg == nil || f.Pkg.Pkg.Path() != pkg {
+		return false
+	}
+	sig := f.Signature
+	if recv == "" {
+		return sig.Recv() == nil
+	}
+	if sig.Recv() == nil {
+		return false
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Name() == recv
+}
+
+// concurrentWith returns an access of info that can run at the same time
+// as o on another goroutine and conflicts with it (one of the two
+// writes), with a description of the goroutine evidence: o is in an
+// exported function and the other access is reached from a goroutine
+// root (or, for a type that claims safety for concurrent use, from an
+// exported function); or o is in a function a goroutine root starts and
+// the other is reached from an exported function or another root.
+func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, claimed bool) (*obs, string) {
+	c := pc.conc
+	for _, o2 := range info.obs {
+		if o2 == o || !o.write && !o2.write {
+			continue
+		}
+		if o.sel != "" && o2.sel != "" && o.sel != o2.sel {
+			continue // two fields of one embedded struct (c.sent, c.dropped)
+		}
+		a, b := o.fn, o2.fn
+		if a == b {
+			continue // one function: the same goroutine, unless started twice
+		}
+		aExp := a.Parent() == nil && token.IsExported(a.Name())
+		if aExp {
+			if rbs := c.bg[b]; len(rbs) > 0 {
+				rb := rbs[0]
+				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is exported", b.Name(), rb.what, pc.short(rb.pos), a.Name())
+			}
+			if claimed && c.exported[b] {
+				return o2, "the type is documented as safe for concurrent use"
+			}
+		}
+		for _, ra := range c.entry[a] {
+			if heldVar(ra.held, mu) {
+				continue // started under the lock
+			}
+			if c.exported[b] {
+				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", a.Name(), ra.what, pc.short(ra.pos), b.Name())
+			}
+			for _, rb := range c.bg[b] {
+				if rb.pos != ra.pos {
+					return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s on the one started at %s", a.Name(), ra.what, pc.short(ra.pos), b.Name(), pc.short(rb.pos))
+				}
+			}
+		}
+	}
+	return nil, ""
+}
+
+// short formats pos as file:line.
+func (pc *passContext) short(pos token.Pos) string {
+	p := pc.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// heldAt returns the mutex fields held before instr in r and still held
+// at a later wait of the same function (a channel receive, a blocking
+// select, WaitGroup.Wait): the starter keeps the lock while it waits for
+// the goroutine. A goroutine merely started under the lock outlives it.
+func heldAt(r *lockset.Result, instr ssa.Instruction) []*types.Var {
+	st, ok := r.Before(instr)
+	if !ok || st.Len() == 0 {
+		return nil
+	}
+	var out []*types.Var
+	fn := instr.Parent()
+	for _, h := range st.Locks() {
+		v := h.Lock.FieldVar()
+		if v == nil {
+			continue
+		}
+		waits := false
+		for _, b := range fn.Blocks {
+			if !instr.Block().Dominates(b) {
+				continue
+			}
+			for i, in := range b.Instrs {
+				if b == instr.Block() && i <= indexOf(b, instr) || !isSyncPoint(in) {
+					continue
+				}
+				if later, ok := r.Before(in); ok {
+					if _, held := later.Holds(h.Lock); held {
+						waits = true
+					}
+				}
+			}
+		}
+		if waits {
+			out = append(out, v.Origin())
+		}
+	}
+	return out
+}
+
+func heldVar(vs []*types.Var, mu *types.Var) bool {
+	for _, v := range vs {
+		if v == mu.Origin() {
+			return true
+		}
+	}
+	return false
+}
