@@ -330,21 +330,25 @@ func TestNoteUncontrolled(t *testing.T) {
 }
 
 // TestOldLanguageVersion: the runtime compiles in a module whose go.mod
-// says go 1.18.
+// says go 1.18, and in one that says go 1.13 (before generics).
 func TestOldLanguageVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
-	dir, err := filepath.Abs(filepath.Join(realsuiteDrvDir, "oldgo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), Options{Dir: dir, Budget: robustBudget, Seed: 1, SchedulesDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Findings) != 0 || res.Stats.Schedules == 0 {
-		t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
+	for _, mod := range []string{"oldgo", "go113"} {
+		t.Run(mod, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join(realsuiteDrvDir, mod))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(context.Background(), Options{Dir: dir, Budget: robustBudget, Seed: 1, SchedulesDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Findings) != 0 || res.Stats.Schedules == 0 {
+				t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
+			}
+		})
 	}
 }
 
