@@ -775,18 +775,20 @@ func (s *sched) next() {
 		}
 		if len(s.outside) > 0 {
 			// Nothing else can happen: the watchdog, counted from when
-			// the first of them went outside.
+			// the first of them went outside. Once the test has returned,
+			// goroutines blocked outside control are left behind (as
+			// under go test) and the controlled ones blocked, behind them
+			// say, are a leak, not a hang.
 			limit := s.stepLimit()
 			g := s.outside[0]
 			wait := limit - time.Since(g.outsideAt)
-			onlyOutside := s.testDone && s.live == len(s.outside)
-			if onlyOutside && wait > abandonWait {
+			if s.testDone && wait > abandonWait {
 				wait = abandonWait
 			}
 			if s.waitOutside(wait) {
 				return
 			}
-			if onlyOutside && s.abandon() {
+			if s.testDone && s.abandon() {
 				return
 			}
 			s.watchdogAfter(g, limit)
