@@ -65,6 +65,12 @@ var realsuiteRTCases = []struct {
 	// round trip through a TCP connection takes some, and wins over a
 	// timeout.
 	{pkg: "realio", tests: []string{"TestRoundTrip"}},
+	// Time goes on between two clock reads: a stamp taken later is after,
+	// a window slept through has expired.
+	{pkg: "clockmoves", tests: []string{"TestExpiresAfterSleep", "TestStampsIncrease"}},
+	// A timer or sleep of the longest duration is never due (no
+	// wrap-around on the virtual clock).
+	{pkg: "maxtimer", tests: []string{"TestIdleTimer", "TestIdleTicker"}},
 	// Goroutines left behind when the test returns, one blocked in a
 	// dependency and one behind it, are a leak as under go test, not a
 	// hang.
