@@ -37,6 +37,22 @@ type drvCase struct {
 
 var drvCases = []drvCase{
 	{
+		// New M: a failure that only state left by an earlier schedule
+		// in the same process causes (a handler registered twice on
+		// http.DefaultServeMux) is not reported.
+		name: "process-wide state",
+		pkg:  "globalstate",
+		want: map[string]checks.FailureKind{"TestRegisterHandler": ""},
+		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "not alone in a fresh one") {
+					return
+				}
+			}
+			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
+		},
+	},
+	{
 		// Mechanism 6: the test re-runs its binary with -test.run=t.Name();
 		// the child must run the test plainly, and its os.Exit(3) is what
 		// the parent expects, not a finding.
