@@ -5,10 +5,11 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
-# plain go test run (its column then shows "-").
+# plain go test run (its column then shows "-"). -set new measures the second
+# set of modules (never used while fixing the first; docs/applicability.md).
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -22,6 +23,7 @@ out="${TMPDIR:-/tmp}/interleave-applicability"
 race_check=0
 plain=1
 driver=auto
+set=main
 mods=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -31,11 +33,30 @@ while [ $# -gt 0 ]; do
 	-race-check) race_check=1; shift ;;
 	-no-plain) plain=0; shift ;;
 	-driver) driver="$2"; shift 2 ;;
-	-h|-help|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-set) set="$2"; shift 2 ;;
+	-h|-help|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "applicability: unknown flag $1" >&2; exit 2 ;;
 	*) mods+=("$1"); shift ;;
 	esac
 done
+if [ ${#mods[@]} -eq 0 ] && [ "$set" = new ]; then
+	# The second set: a worker pool, circuit breakers, resiliency patterns
+	# (breaker, deadline, semaphore, batcher, retrier), a cache with a
+	# janitor, a debouncer, a rate limiter, a job scheduler, an event bus.
+	mods=(
+		github.com/gammazero/workerpool@v1.3.0
+		github.com/sony/gobreaker/v2@v2.4.0
+		github.com/eapache/go-resiliency@v1.7.0
+		github.com/patrickmn/go-cache@v2.1.0+incompatible
+		github.com/bep/debounce@v1.2.1
+		go.uber.org/ratelimit@v0.3.1
+		github.com/reugn/go-quartz@v0.15.2
+		github.com/asaskevich/EventBus@v0.0.0-20200907212545-49d423059eef
+	)
+elif [ "$set" != main ]; then
+	echo "applicability: unknown set $set (main or new)" >&2
+	exit 2
+fi
 if [ ${#mods[@]} -eq 0 ]; then
 	# Pools, a structured-concurrency library, a cache, a job scheduler,
 	# pub/sub, a rate limiter and errgroup/semaphore/singleflight, a
@@ -88,6 +109,11 @@ for mv in "${mods[@]}"; do
 	src="$res/src"
 	cp -r "$dir" "$src"
 	chmod -R u+w "$src"
+	# A module from before go.mod (a +incompatible or untagged version)
+	# gets one at go 1.16, the version the go command assumes for it.
+	if [ ! -f "$src/go.mod" ]; then
+		(cd "$src" && go mod init "${mv%@*}" >/dev/null 2>&1 && go mod edit -go=1.16 && go mod tidy >/dev/null 2>&1 || true)
+	fi
 	# Test dependencies too; a module whose go.sum misses some gets them.
 	(cd "$src" && go mod download all >/dev/null 2>&1 || go mod tidy >/dev/null 2>&1 || true)
 

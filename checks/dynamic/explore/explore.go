@@ -210,6 +210,7 @@ type search struct {
 	stats     Stats
 	start     time.Time
 	failures  map[string]*failure // by key
+	stale     map[string]bool     // keys that failed only after other schedules (freshToo)
 	order     []string
 	owners    map[string]*target
 	crashes   []pendingCrash
@@ -265,7 +266,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		runRE = re
 	}
-	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
+	s := &search{opts: opts, failures: map[string]*failure{}, stale: map[string]bool{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
 	s.progress()
@@ -1154,6 +1155,10 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 				// (its watchdog, os.Exit): handled below.
 				continue
 			}
+			f.strategy = strategy
+			if r.Index > base && !s.freshToo(t, f) {
+				continue
+			}
 			add(f, r.Index)
 		}
 	}
@@ -1207,6 +1212,57 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 		s.failedAt(t, out.crashed-base+1)
 	}
 	return keys
+}
+
+// freshToo: a failure on a later schedule of a process may come from
+// what an earlier schedule left in it (a handler registered on
+// http.DefaultServeMux, a port still bound), which plain go test never
+// has. One not seen before is reported only if its seed fails the same
+// way alone in a fresh process; when that cannot be told (the budget, a
+// crash), it is kept.
+func (s *search) freshToo(t *target, f *failure) bool {
+	k := t.name + "|" + f.key()
+	s.mu.Lock()
+	_, known := s.failures[k]
+	stale := s.stale[k]
+	s.mu.Unlock()
+	if stale {
+		return false
+	}
+	if known || time.Until(s.hardStop) <= 0 {
+		return true
+	}
+	c := &child{
+		bin:     t.bin,
+		dir:     t.pkg.Dir,
+		workDir: s.workDir,
+		cfg: rt.Config{
+			Test:        t.name,
+			Strategy:    f.strategy,
+			Seed:        f.seed,
+			Schedules:   1,
+			Deadline:    time.Now().Add(time.Minute),
+			StepTimeout: s.opts.StepTimeout,
+		},
+	}
+	hard := time.Now().Add(s.opts.StepTimeout + 2*childGrace)
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	out, err := c.run(context.Background(), hard, fmt.Sprintf("fresh-%s-%d", t.name, f.seed))
+	if err != nil || out.killed || out.crashed >= 0 {
+		return true
+	}
+	for _, r := range out.results {
+		if g, ok := fromResult(r); ok && g.key() == f.key() {
+			return true
+		}
+	}
+	s.mu.Lock()
+	s.stale[k] = true
+	s.mu.Unlock()
+	s.noteOnce(t.name+"|fresh|"+f.key(), fmt.Sprintf("%s: seed %d failed (%s) after other schedules in the same process but not alone in a fresh one: not reported (state left by an earlier schedule)", t.name, f.seed, firstLine(f.message)))
+	return false
 }
 
 // afterProcess decides how a worker goes on after one process: from which

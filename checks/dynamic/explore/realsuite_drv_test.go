@@ -42,6 +42,22 @@ type drvCase struct {
 
 var drvCases = []drvCase{
 	{
+		// New M: a failure that only state left by an earlier schedule
+		// in the same process causes (a handler registered twice on
+		// http.DefaultServeMux) is not reported.
+		name: "process-wide state",
+		pkg:  "globalstate",
+		want: map[string]checks.FailureKind{"TestRegisterHandler": ""},
+		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "not alone in a fresh one") {
+					return
+				}
+			}
+			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
+		},
+	},
+	{
 		// Mechanism 6: the test re-runs its binary with -test.run=t.Name();
 		// the child must run the test plainly, and its os.Exit(3) is what
 		// the parent expects, not a finding.
@@ -400,21 +416,25 @@ func TestNoteUncontrolled(t *testing.T) {
 }
 
 // TestOldLanguageVersion: the runtime compiles in a module whose go.mod
-// says go 1.18.
+// says go 1.18, and in one that says go 1.13 (before generics).
 func TestOldLanguageVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
-	dir, err := filepath.Abs(filepath.Join(realsuiteDrvDir, "oldgo"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), Options{Dir: dir, Budget: robustBudget, Seed: 1, SchedulesDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Findings) != 0 || res.Stats.Schedules == 0 {
-		t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
+	for _, mod := range []string{"oldgo", "go113"} {
+		t.Run(mod, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join(realsuiteDrvDir, mod))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(context.Background(), Options{Dir: dir, Budget: robustBudget, Seed: 1, SchedulesDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Findings) != 0 || res.Stats.Schedules == 0 {
+				t.Errorf("findings %v after %d schedules, want none after some", res.Findings, res.Stats.Schedules)
+			}
+		})
 	}
 }
 

@@ -2,10 +2,12 @@ package rewrite
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/version"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -82,10 +84,10 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		return nil, fmt.Errorf("rewrite: no packages match %s", strings.Join(patterns, " "))
 	}
 
-	modPath := ""
+	modPath, modGo := "", ""
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if modPath == "" && p.Module != nil && sameFile(p.Module.GoMod, gomod) {
-			modPath = p.Module.Path
+			modPath, modGo = p.Module.Path, p.Module.GoVersion
 		}
 	})
 	if modPath == "" {
@@ -188,6 +190,10 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 			return nil, err
 		}
 		dst := filepath.Join(tmp, "interleavert", n)
+		// A go.mod without a go line means go 1.16.
+		if v := "go" + cmp.Or(modGo, "1.16"); version.IsValid(v) && version.Compare(v, minGo) < 0 {
+			data = runtimeSource(filepath.Join(res.RuntimeDir, n), data)
+		}
 		if err := writeFile(dst, data); err != nil {
 			return nil, err
 		}
@@ -245,6 +251,19 @@ func goVersionIn(ctx context.Context, dir string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// runtimeSource gives a runtime file a build constraint that sets its
+// language version to at least minGo, for a module whose go.mod says an
+// older one (the runtime is generic). A constraint already on the first line is
+// extended in place; otherwise the new lines are followed by a line
+// directive that keeps the file's own line numbers.
+func runtimeSource(name string, data []byte) []byte {
+	if rest, ok := bytes.CutPrefix(data, []byte("//go:build ")); ok {
+		line, tail, _ := bytes.Cut(rest, []byte("\n"))
+		return []byte("//go:build " + minGo + " && (" + strings.TrimSpace(string(line)) + ")\n" + string(tail))
+	}
+	return []byte("//go:build " + minGo + "\n\n/*line " + name + ":1:1*/" + string(data))
 }
 
 // langVersion cuts a release ("go1.27.3") to its language version ("go1.27").

@@ -29,9 +29,27 @@ func Now() time.Time {
 		if g.countNow() {
 			g.call(&request{op: opNow})
 		}
-		return virtualNow()
+		return g.readClock()
 	}
 	return time.Now()
+}
+
+// nowTick is how far the virtual clock moves at each read: time passes
+// between two reads, as it does for real, so that a stamp taken after
+// another is after it (a generation that expires at a deadline the
+// clock has reached).
+const nowTick = time.Nanosecond
+
+// readClock reads the virtual clock and moves it by nowTick (not past the
+// next deadline), unless g runs outside control, beside the scheduler.
+//
+//go:norace
+func (g *gstate) readClock() time.Time {
+	t := virtualNow()
+	if s := active; s != nil && !g.outside {
+		s.advance(nowTick)
+	}
+	return t
 }
 
 // Since is time.Since.

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"runtime"
 	"sort"
@@ -641,15 +642,31 @@ func (s *sched) waitOutside(d time.Duration) bool {
 //go:norace
 func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
 
+// after is the deadline d from now on the virtual clock.
+//
+//go:norace
+func (s *sched) after(d time.Duration) time.Duration { return after(s.now, d) }
+
+// after is t+d, saturated as the runtime's timers are: a timer set to the
+// longest duration (a loop's "no timer" timer) is never due, rather than
+// due at once because the sum wrapped around.
+func after(t, d time.Duration) time.Duration {
+	if d > 0 && t+d < t {
+		return math.MaxInt64
+	}
+	return t + d
+}
+
 // advance moves the clock by d, not past the next deadline.
 //
 //go:norace
 func (s *sched) advance(d time.Duration) {
-	if next, ok := s.nextDeadline(); ok && s.now+d > next {
-		d = next - s.now
+	t := s.after(d)
+	if next, ok := s.nextDeadline(); ok && t > next {
+		t = next
 	}
-	if d > 0 {
-		s.now += d
+	if t > s.now {
+		s.now = t
 	}
 }
 
@@ -719,7 +736,7 @@ func (s *sched) arrived(g *gstate) {
 			s.tab = s.tab.with(g.gid, g)
 		}
 	case opSleep:
-		g.wakeAt = s.now + g.req.d
+		g.wakeAt = s.after(g.req.d)
 	}
 	g.parked = true
 	if s.aborting {
@@ -777,18 +794,20 @@ func (s *sched) next() {
 		}
 		if len(s.outside) > 0 {
 			// Nothing else can happen: the watchdog, counted from when
-			// the first of them went outside.
+			// the first of them went outside. Once the test has returned,
+			// goroutines blocked outside control are left behind (as
+			// under go test) and the controlled ones blocked, behind them
+			// say, are a leak, not a hang.
 			limit := s.stepLimit()
 			g := s.outside[0]
 			wait := limit - time.Since(g.outsideAt)
-			onlyOutside := s.testDone && s.live == len(s.outside)
-			if onlyOutside && wait > abandonWait {
+			if s.testDone && wait > abandonWait {
 				wait = abandonWait
 			}
 			if s.waitOutside(wait) {
 				return
 			}
-			if onlyOutside && s.abandon() {
+			if s.testDone && s.abandon() {
 				return
 			}
 			s.watchdogAfter(g, limit)
@@ -1468,7 +1487,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.now + r.d, active: true, fn: r.fn, hb: new(uint32)}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32)}
 		rep.hb = vt.hb
 		if r.timerKind != tkFunc {
 			vt.ch = make(chan time.Time, 1)
@@ -1500,7 +1519,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		s.drain(vt.ch)
 		if r.op == opTimerReset {
 			vt.active = true
-			vt.deadline = s.now + r.d
+			vt.deadline = s.after(r.d)
 			rep.hb = vt.hb
 		}
 	case opTickerStop, opTickerReset:
@@ -1514,7 +1533,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		if r.op == opTickerReset {
 			vt.active = true
 			vt.period = r.d
-			vt.deadline = s.now + r.d
+			vt.deadline = s.after(r.d)
 			rep.hb = vt.hb
 		}
 	}
@@ -1605,9 +1624,9 @@ func (s *sched) fireTimers() bool {
 	for _, vt := range due {
 		switch vt.kind {
 		case tkTicker:
-			vt.deadline += vt.period
+			vt.deadline = after(vt.deadline, vt.period)
 			if vt.deadline <= s.now {
-				vt.deadline = s.now + vt.period
+				vt.deadline = s.after(vt.period)
 			}
 		default:
 			vt.active = false

@@ -77,3 +77,6 @@ func Eventually(cond func() bool, waitFor, tick time.Duration) bool {
 	}()
 	return <-res
 }
+
+// Recv receives from ch.
+func Recv(ch <-chan int) int { return <-ch }

@@ -1,0 +1,3 @@
+module go113
+
+go 1.13
