@@ -529,6 +529,11 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 			res.Plain = append(res.Plain, finding)
 			continue
 		}
+		if why := s.replaysAlone(ctx, t, &finding); why != "" {
+			s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not, %d times (the last: %s): something outside the schedule caused it; to look: %s",
+				t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
+			continue
+		}
 		res.Findings = append(res.Findings, finding)
 	}
 	checks.Sort(res.Findings)

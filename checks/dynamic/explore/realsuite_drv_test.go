@@ -58,6 +58,22 @@ var drvCases = []drvCase{
 		},
 	},
 	{
+		// Every finding replays: two worker processes bind one fixed
+		// port at once and one fails; alone in a fresh process its
+		// schedule passes, so it is a note, not a finding.
+		name:    "fixed port",
+		pkg:     "fixedport",
+		workers: 2,
+		want:    map[string]checks.FailureKind{"TestEchoOnFixedPort": ""},
+		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "run alone in a fresh process did not") {
+					t.Log("the bind failed in a worker and did not replay alone:", n)
+				}
+			}
+		},
+	},
+	{
 		// Mechanism 6: the test re-runs its binary with -test.run=t.Name();
 		// the child must run the test plainly, and its os.Exit(3) is what
 		// the parent expects, not a finding.

@@ -111,12 +111,7 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 	if t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
 		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)
 		defer cancel()
-		r := &replayer{
-			opts: ReplayOptions{Timeout: time.Minute, StepTimeout: s.opts.StepTimeout},
-			pkg:  t.pkg.ImportPath, race: s.opts.Race, pkgDir: t.pkg.Dir,
-			work: s.workDir, bin: t.bin, tests: map[string]bool{t.name: true},
-		}
-		if ds, st, ok := r.shrink(ctx, sched, states); ok {
+		if ds, st, ok := s.replayer(t).shrink(ctx, sched, states); ok {
 			original = countPreemptions(sched.Decisions, states)
 			sched.Original = sched.Decisions
 			sched.Decisions, states = ds, st
@@ -128,6 +123,67 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 		it.End = endOf(f)
 	}
 	return it
+}
+
+// replayer replays t's schedules with the search's own test binary.
+func (s *search) replayer(t *target) *replayer {
+	return &replayer{
+		opts: ReplayOptions{Timeout: time.Minute, StepTimeout: s.opts.StepTimeout},
+		pkg:  t.pkg.ImportPath, race: s.opts.Race, pkgDir: t.pkg.Dir,
+		work: s.workDir, bin: t.bin, tests: map[string]bool{t.name: true},
+	}
+}
+
+// replayTries is how many fresh replays a failing schedule gets before it
+// is said not to replay.
+const replayTries = 2
+
+// replaysAlone runs the finding's schedule (as written, shrunk or not)
+// alone in a fresh process, after the search (no other worker running),
+// up to replayTries times. It returns "" when a run reproduces the failure
+// or when that cannot be told (no time left, the replay could not run, a
+// crash, which confirmCrash replayed already), else what the last run did
+// instead: the failure came from outside the schedule (another worker
+// process holding a port or a file, the machine's timing), and is no
+// finding.
+func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding) string {
+	if fd.Kind == checks.Fatal || t.bin == "" || fd.Schedule == "" {
+		return ""
+	}
+	path := fd.Schedule
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(s.opts.Dir, path)
+	}
+	sched, err := ReadSchedule(path)
+	if err != nil || sched.Original != nil {
+		// A shrunk schedule has replayed already: shrink keeps no other.
+		return ""
+	}
+	until := time.Now().Add(2 * shrinkTime)
+	if !s.hardStop.IsZero() && until.After(s.hardStop) {
+		until = s.hardStop
+	}
+	ctx, cancel := context.WithDeadline(ctx, until)
+	defer cancel()
+	r := s.replayer(t)
+	why := ""
+	for range replayTries {
+		res, err := r.run(ctx, sched, path)
+		if err != nil || ctx.Err() != nil {
+			return ""
+		}
+		if res.Outcome == Reproduced {
+			return ""
+		}
+		why = string(res.Outcome)
+		if res.Finding != nil {
+			why += ": " + string(res.Finding.Kind) + " at " + res.Finding.Pos.String()
+		}
+		if res.Diverged != "" {
+			why += ", diverged " + res.Diverged
+		}
+	}
+	return why
 }
 
 // sourceAt returns a function giving the source line of a "file.go:12"
