@@ -28,8 +28,12 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
 }
 
-// ruleID is the stable ID of the one rule this pass reports.
-const ruleID = "IL3001"
+// ruleID is the stable ID of the broad rule; writeRule is its precise
+// form: a plain write through the same owner path as an atomic access.
+const (
+	ruleID    = "IL3001"
+	writeRule = "IL3002"
+)
 
 // atomicFact marks an exported field or package variable whose address is
 // passed to a sync/atomic function in its own package.
@@ -63,6 +67,10 @@ type passContext struct {
 	// was any.
 	allLocks, writeLocks map[*types.Var]map[string]bool
 	seenAny, seenWrite   map[*types.Var]bool
+	// owners holds, per variable, the owner paths of its atomic accesses
+	// (lockKey of the operand: "pkg.T.stats.n"), so a field of a struct
+	// embedded in several owners is matched per owner.
+	owners map[*types.Var]map[string]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -79,6 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 		writeLocks: map[*types.Var]map[string]bool{},
 		seenAny:    map[*types.Var]bool{},
 		seenWrite:  map[*types.Var]bool{},
+		owners:     map[*types.Var]map[string]bool{},
 	}
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
@@ -113,6 +122,10 @@ func (pc *passContext) collectAtomics() {
 				return
 			}
 			pc.operands[x] = true
+			if pc.owners[v] == nil {
+				pc.owners[v] = map[string]bool{}
+			}
+			pc.owners[v][pc.lockKey(x)] = true
 			if _, seen := pc.atomics[v]; !seen {
 				pc.atomics[v] = atomicUse{call: call, operand: x, fn: fn.Name()}
 			}
@@ -236,6 +249,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	fresh, firstGo := freshLocals(info, fd.Body)
 	copies := valueParams(info, fd)
 	waited := pc.firstWait(fd.Body)
+	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go")
 	heldAt := map[ast.Node]lockregion.Held{}
 	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 		switch n.(type) {
@@ -291,10 +305,15 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		}
 		// After wg.Wait() the goroutines that updated the variable have
 		// finished: a read there is ordered after their atomic writes.
-		if kind == "read" && waited != token.NoPos && e.Pos() > waited && !insideFuncLit(stack) {
+		afterWait := waited != token.NoPos && e.Pos() > waited && !insideFuncLit(stack)
+		if kind == "read" && afterWait {
 			return true
 		}
-		pc.report(e, v, kind)
+		rule := ruleID
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] {
+			rule = writeRule
+		}
+		pc.report(e, v, kind, rule)
 		return true
 	})
 }
@@ -369,12 +388,12 @@ func (pc *passContext) isPlainAccess(e ast.Expr, parent ast.Node, stack []ast.No
 	return true
 }
 
-func (pc *passContext) report(e ast.Expr, v *types.Var, kind string) {
+func (pc *passContext) report(e ast.Expr, v *types.Var, kind, rule string) {
 	text := types.ExprString(e)
 	if use, ok := pc.atomics[v]; ok {
 		call := types.ExprString(use.call.Fun)
 		pc.pass.Report(analysis.Diagnostic{
-			Pos: e.Pos(), End: e.End(), Category: ruleID,
+			Pos: e.Pos(), End: e.End(), Category: rule,
 			Message: fmt.Sprintf("plain %s of %s races with its atomic accesses (%s at %s)", kind, text, call, pc.shortPos(use.call.Pos())),
 			Related: []analysis.RelatedInformation{{Pos: use.call.Pos(), End: use.call.End(), Message: "atomic access of " + types.ExprString(use.operand)}},
 		})
