@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,6 +27,14 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      passdoc.MustExtract(doc, "lockblock"),
 	Requires: []*analysis.Analyzer{buildssa.Analyzer},
 	Run:      run,
+	// The lock states it computes, for lockorder's instance-level pairs.
+	ResultType: reflect.TypeOf((*Result)(nil)),
+}
+
+// Result holds the lock state of every function of the package (nil
+// when the package does not import sync).
+type Result struct {
+	Locksets []*lockset.Result
 }
 
 const rule = "IL6001"
@@ -57,7 +66,7 @@ type passContext struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	if !importsSync(pass.Pkg) {
-		return nil, nil
+		return &Result{}, nil
 	}
 	pc := &passContext{
 		pass:       pass,
@@ -85,7 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		pc.check(r) // blocking operations under a lock
 	}
-	return nil, nil
+	return &Result{Locksets: results}, nil
 }
 
 func importsSync(pkg *types.Package) bool {

@@ -1,0 +1,168 @@
+// Package instance holds lock-order inversions on one object (IL2102)
+// next to class-level look-alikes that no two goroutines can run.
+package instance
+
+import "sync"
+
+type log struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// Server takes its two locks in both orders: two goroutines calling Add
+// and Evict on one server deadlock.
+type Server struct {
+	mu       sync.Mutex
+	sessMu   sync.Mutex
+	sessions map[string]int
+	n        int
+	log      log
+	conns    []*Conn
+}
+
+func (s *Server) Add(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sessMu.Lock() // want `s.sessMu acquired while holding s.mu in Add, and s.mu while holding s.sessMu in Evict: two goroutines on the same Server deadlock`
+	s.sessions[id] = s.n
+	s.sessMu.Unlock()
+}
+
+func (s *Server) Evict(id string) {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	s.mu.Lock()
+	s.n--
+	s.mu.Unlock()
+	delete(s.sessions, id)
+}
+
+// Through calls on the same server: Flush holds s.mu and appends to the
+// log; Rotate holds the log's lock and counts under s.mu.
+func (s *Server) Flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.appendLog("flush") // want `s.log.mu acquired while holding s.mu in Flush, and s.mu while holding s.log.mu in Rotate: two goroutines on the same Server deadlock`
+}
+
+func (s *Server) appendLog(line string) {
+	s.log.mu.Lock()
+	s.log.lines = append(s.log.lines, line)
+	s.log.mu.Unlock()
+}
+
+func (s *Server) Rotate() {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	s.count()
+	s.log.lines = nil
+}
+
+func (s *Server) count() {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+var (
+	cfgMu   sync.Mutex
+	stateMu sync.RWMutex
+	cfg     map[string]string
+	state   int
+)
+
+func Reload(k, v string) {
+	cfgMu.Lock()
+	defer cfgMu.Unlock()
+	stateMu.Lock() // want `instance.stateMu acquired while holding instance.cfgMu in Reload, and instance.cfgMu while holding instance.stateMu in Snapshot: two goroutines on the same package deadlock`
+	cfg[k] = v
+	state++
+	stateMu.Unlock()
+}
+
+func Snapshot() map[string]string {
+	stateMu.RLock()
+	defer stateMu.RUnlock()
+	cfgMu.Lock()
+	defer cfgMu.Unlock()
+	return cfg
+}
+
+// Conn has a lock per instance; the server visits its connections under
+// s.mu, and a connection calls back into its server after dropping its
+// own lock.
+type Conn struct {
+	mu  sync.Mutex
+	srv *Server
+	buf []byte
+}
+
+func (s *Server) Broadcast(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.conns {
+		c.mu.Lock()
+		c.buf = append(c.buf, b...)
+		c.mu.Unlock()
+	}
+}
+
+func (c *Conn) Close() {
+	c.mu.Lock()
+	c.buf = nil
+	srv := c.srv
+	c.mu.Unlock()
+	srv.mu.Lock()
+	srv.n--
+	srv.mu.Unlock()
+}
+
+// Two accounts of one type: the order depends on the arguments, not on
+// one object (IL2101 does not report it either).
+type Account struct {
+	mu  sync.Mutex
+	bal int
+}
+
+func Transfer(from, to *Account, n int) {
+	from.mu.Lock()
+	defer from.mu.Unlock()
+	to.mu.Lock()
+	defer to.mu.Unlock()
+	from.bal -= n
+	to.bal += n
+}
+
+// A constructor takes the locks in the other order before the value is
+// shared.
+func NewServer() *Server {
+	s := &Server{sessions: map[string]int{}}
+	s.sessMu.Lock()
+	s.mu.Lock()
+	s.n = 0
+	s.mu.Unlock()
+	s.sessMu.Unlock()
+	return s
+}
+
+// Cache takes only read locks in the reverse order.
+type Cache struct {
+	a, b sync.RWMutex
+	m    map[int]int
+}
+
+func (c *Cache) Get(k int) int {
+	c.a.RLock()
+	defer c.a.RUnlock()
+	c.b.RLock()
+	defer c.b.RUnlock()
+	return c.m[k]
+}
+
+func (c *Cache) Peek(k int) int {
+	c.b.RLock()
+	defer c.b.RUnlock()
+	c.a.RLock()
+	defer c.a.RUnlock()
+	return c.m[k]
+}
