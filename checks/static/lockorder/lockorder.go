@@ -58,7 +58,9 @@ type passContext struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	// IL2102: both orders of two locks of one object.
-	instanceInversions(pass, pass.ResultOf[lockblock.Analyzer].(*lockblock.Result).Locksets)
+	lb := pass.ResultOf[lockblock.Analyzer].(*lockblock.Result)
+	instanceInversions(pass, lb.Locksets)
+	lb.Locksets = nil // the only consumer: free it before the package is done
 	res := pass.ResultOf[lockpair.Analyzer].(*lockpair.Result)
 	if len(res.Funcs) == 0 {
 		return nil, nil
