@@ -77,6 +77,15 @@ type cycleFinder struct {
 	// locks maps a function to the Lock/RLock calls it makes (inlined
 	// literals included), by the Result that analyzed it.
 	locks map[*ssa.Function][]lockCall
+	// calls maps a function to its static calls into the package, whose
+	// callees may take a lock on the caller's objects.
+	calls map[*ssa.Function][]pkgCall
+	acq   *lockset.Acquirer
+}
+
+type pkgCall struct {
+	instr ssa.CallInstruction
+	r     *lockset.Result
 }
 
 type lockCall struct {
@@ -87,7 +96,8 @@ type lockCall struct {
 
 func (pc *passContext) findCycles(results []*lockset.Result) map[token.Pos]bool {
 	cf := &cycleFinder{pc: pc, escaped: map[syncKey]bool{}, checked: map[*ssa.Global]bool{}, ops: map[syncKey][]*syncOp{},
-		byInstr: map[ssa.Instruction][]*syncOp{}, locks: map[*ssa.Function][]lockCall{}}
+		byInstr: map[ssa.Instruction][]*syncOp{}, locks: map[*ssa.Function][]lockCall{}, calls: map[*ssa.Function][]pkgCall{},
+		acq: lockset.NewAcquirer(pc.pass.Pkg, pc.isTest)}
 	var prod []*lockset.Result
 	for _, r := range results {
 		if pc.isTest(r.Fn) {
@@ -174,6 +184,8 @@ func (cf *cycleFinder) scan(r *lockset.Result, fn *ssa.Function) {
 						mode = lockset.Shared
 					}
 					cf.locks[fn] = append(cf.locks[fn], lockCall{instr: i, path: r.Path(v), mode: mode})
+				} else if callee := c.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == cf.pc.pass.Pkg {
+					cf.calls[fn] = append(cf.calls[fn], pkgCall{i, r})
 				}
 				_, deferred := i.(*ssa.Defer)
 				if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(c.Args) == 1 {
@@ -535,6 +547,18 @@ func (cf *cycleFinder) needs(p *syncOp, want lockset.Path, m lockset.Mode) (toke
 		}
 		if p.deferred || reaches(lc.instr, p.instr) {
 			return cf.pc.callPosOf(lc.instr), "takes", true
+		}
+	}
+	// A call that takes the lock (s.handle(v) locking s.mu) before the
+	// partner can run.
+	for _, pcall := range cf.calls[fn] {
+		if !p.deferred && !reaches(pcall.instr, p.instr) {
+			continue
+		}
+		for _, a := range cf.acq.CallAcquires(pcall.instr.Common(), pcall.r.Path) {
+			if a.Lock == want && conflicts(a.Mode) {
+				return cf.pc.callPosOf(pcall.instr), "takes", true
+			}
 		}
 	}
 	return token.NoPos, "", false

@@ -17,20 +17,6 @@ import (
 // the same instances.
 const instanceRule = "IL2102"
 
-// maxInstanceDepth bounds the calls followed from a lock held to a lock
-// acquired (a method on the same object that locks another of its locks).
-const maxInstanceDepth = 3
-
-// relAcq is a lock a function acquires, relative to one of its
-// parameters (param >= 0) or a package-level lock (global != nil).
-type relAcq struct {
-	param  int
-	global *ssa.Global
-	fields string
-	mode   lockset.Mode
-	pos    token.Pos // the Lock call, in the function that makes it
-}
-
 // instEdge is "acquire B while holding A" where A and B are reached from
 // the same root (same object) or are package-level locks.
 type instEdge struct {
@@ -49,8 +35,7 @@ type instEdge struct {
 
 type instanceFinder struct {
 	pass *analysis.Pass
-	rel  map[*ssa.Function][]relAcq
-	busy map[*ssa.Function]bool
+	acq  *lockset.Acquirer
 }
 
 // instanceInversions reports IL2102: a pair of locks of one object (s.mu
@@ -58,7 +43,7 @@ type instanceFinder struct {
 // this package's non-test code, directly or through calls on the same
 // object. Two goroutines on the two paths with the same object deadlock.
 func instanceInversions(pass *analysis.Pass, results []*lockset.Result) {
-	f := &instanceFinder{pass: pass, rel: map[*ssa.Function][]relAcq{}, busy: map[*ssa.Function]bool{}}
+	f := &instanceFinder{pass: pass, acq: lockset.NewAcquirer(pass.Pkg, func(fn *ssa.Function) bool { return isTestFile(pass, fn.Pos()) })}
 	var edges []instEdge
 	for _, r := range results {
 		if isTestFile(pass, r.Fn.Pos()) || lockset.IsConstructorName(r.Fn.Name()) {
@@ -122,28 +107,18 @@ func (f *instanceFinder) edgesAt(r *lockset.Result, instr ssa.Instruction) []ins
 	if !ok || st.Len() == 0 {
 		return nil
 	}
-	var acqs []relAcq // in terms of r's values: param -1 with root below
+	var modes []lockset.Mode
+	var lockPos []token.Pos
 	var roots []lockset.Path
 	if op, v := lockset.Classify(&call.Call); op == lockset.OpLock || op == lockset.OpRLock {
 		mode := lockset.Exclusive
 		if op == lockset.OpRLock {
 			mode = lockset.Shared
 		}
-		acqs = append(acqs, relAcq{param: -1, mode: mode, pos: call.Pos()})
-		roots = append(roots, r.Path(v))
-	} else if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg == f.pass.Pkg {
-		for _, a := range f.acquires(callee, 0) {
-			if a.global != nil {
-				acqs = append(acqs, a)
-				roots = append(roots, lockset.Path{Root: a.global, Fields: a.fields})
-				continue
-			}
-			if a.param >= len(call.Call.Args) {
-				continue
-			}
-			p := r.Path(call.Call.Args[a.param])
-			acqs = append(acqs, a)
-			roots = append(roots, lockset.Path{Root: p.Root, Fields: p.Fields + a.fields})
+		modes, lockPos, roots = append(modes, mode), append(lockPos, call.Pos()), append(roots, r.Path(v))
+	} else {
+		for _, a := range f.acq.CallAcquires(&call.Call, r.Path) {
+			modes, lockPos, roots = append(modes, a.Mode), append(lockPos, a.Pos), append(roots, a.Lock)
 		}
 	}
 	var out []instEdge
@@ -153,7 +128,7 @@ func (f *instanceFinder) edgesAt(r *lockset.Result, instr ssa.Instruction) []ins
 			if !ok {
 				continue
 			}
-			e.pos, e.acqPos, e.fn, e.acqMode = call.Pos(), acqs[i].pos, r.Fn, acqs[i].mode
+			e.pos, e.acqPos, e.fn, e.acqMode = call.Pos(), lockPos[i], r.Fn, modes[i]
 			out = append(out, e)
 		}
 	}
@@ -194,67 +169,4 @@ func (f *instanceFinder) edge(r *lockset.Result, h lockset.Held, b lockset.Path)
 		key: root + "|" + af + "|" + bf, root: root, heldFields: af, acqFields: bf,
 		a: a.String(), b: b.String(), heldPos: h.Pos, heldMode: h.Mode,
 	}, true
-}
-
-// acquires returns the locks fn may take relative to its parameters or
-// package-level, directly or through static calls in this package.
-func (f *instanceFinder) acquires(fn *ssa.Function, depth int) []relAcq {
-	if a, ok := f.rel[fn]; ok {
-		return a
-	}
-	if f.busy[fn] || depth > maxInstanceDepth || isTestFile(f.pass, fn.Pos()) {
-		return nil
-	}
-	f.busy[fn] = true
-	defer delete(f.busy, fn)
-	var out []relAcq
-	paramOf := func(p lockset.Path) (int, *ssa.Global) {
-		if g, ok := p.Root.(*ssa.Global); ok {
-			return -1, g
-		}
-		for i, q := range fn.Params {
-			if q == p.Root {
-				return i, nil
-			}
-		}
-		return -1, nil
-	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			if op, v := lockset.Classify(&call.Call); op == lockset.OpLock || op == lockset.OpRLock {
-				mode := lockset.Exclusive
-				if op == lockset.OpRLock {
-					mode = lockset.Shared
-				}
-				p := lockset.PathOf(v)
-				if i, g := paramOf(p); i >= 0 || g != nil {
-					out = append(out, relAcq{param: i, global: g, fields: p.Fields, mode: mode, pos: call.Pos()})
-				}
-				continue
-			}
-			callee := call.Call.StaticCallee()
-			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != f.pass.Pkg {
-				continue
-			}
-			for _, a := range f.acquires(callee, depth+1) {
-				if a.global != nil {
-					out = append(out, a)
-					continue
-				}
-				if a.param >= len(call.Call.Args) {
-					continue
-				}
-				p := lockset.PathOf(call.Call.Args[a.param])
-				if i, _ := paramOf(p); i >= 0 {
-					out = append(out, relAcq{param: i, fields: p.Fields + a.fields, mode: a.mode, pos: a.pos})
-				}
-			}
-		}
-	}
-	f.rel[fn] = out
-	return out
 }

@@ -371,3 +371,70 @@ func (b *Buffered) Wait() {
 	b.mu.Lock()
 	b.mu.Unlock()
 }
+
+// Router's consumer takes the lock in a method it calls for each value.
+type Router struct {
+	mu    sync.Mutex
+	in    chan int
+	total int
+}
+
+func NewRouter() *Router {
+	r := &Router{in: make(chan int)}
+	go r.loop()
+	return r
+}
+
+func (r *Router) loop() {
+	for v := range r.in {
+		r.add(v)
+	}
+}
+
+func (r *Router) add(v int) {
+	r.mu.Lock()
+	r.total += v
+	r.mu.Unlock()
+}
+
+func (r *Router) Route(v int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.in <- v // want `send on channel r.in while holding r.mu, and every receiver needs r.mu: deadlock`
+}
+
+// Relay's consumer locks another object, not the relay.
+type Relay struct {
+	mu   sync.Mutex
+	in   chan int
+	sink *Sink
+}
+
+type Sink struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (s *Sink) add(v int) {
+	s.mu.Lock()
+	s.n += v
+	s.mu.Unlock()
+}
+
+func NewRelay(s *Sink) *Relay {
+	r := &Relay{in: make(chan int), sink: s}
+	go r.loop()
+	return r
+}
+
+func (r *Relay) loop() {
+	for v := range r.in {
+		r.sink.add(v)
+	}
+}
+
+func (r *Relay) Send(v int) {
+	r.mu.Lock()
+	r.in <- v // want `send on channel r.in while holding r.mu$`
+	r.mu.Unlock()
+}

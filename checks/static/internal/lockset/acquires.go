@@ -1,0 +1,124 @@
+package lockset
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxAcquireDepth bounds the static calls followed by Acquirer.
+const maxAcquireDepth = 3
+
+// RelAcq is a lock a function may acquire, relative to one of its
+// parameters (Param >= 0, receiver included) or a package-level lock
+// (Global != nil): Fields below that root.
+type RelAcq struct {
+	Param  int
+	Global *ssa.Global
+	Fields string
+	Mode   Mode
+	Pos    token.Pos // the Lock call, in the function that makes it
+}
+
+// Acquirer computes, per function, the locks it may acquire on its
+// parameters' objects or package-level, directly or through static calls
+// into the same package (up to maxAcquireDepth deep).
+type Acquirer struct {
+	pkg  *types.Package
+	skip func(*ssa.Function) bool
+	memo map[*ssa.Function][]RelAcq
+	busy map[*ssa.Function]bool
+}
+
+// NewAcquirer returns an Acquirer for the functions of pkg; skip, if not
+// nil, excludes functions (test files).
+func NewAcquirer(pkg *types.Package, skip func(*ssa.Function) bool) *Acquirer {
+	return &Acquirer{pkg: pkg, skip: skip, memo: map[*ssa.Function][]RelAcq{}, busy: map[*ssa.Function]bool{}}
+}
+
+// Acquires returns the locks fn may acquire (see Acquirer).
+func (a *Acquirer) Acquires(fn *ssa.Function) []RelAcq { return a.acquires(fn, 0) }
+
+// CallAcquires returns the locks a call may acquire, as paths in the
+// caller (path gives the caller's path of a value), with their mode and
+// the Lock call's position.
+func (a *Acquirer) CallAcquires(c *ssa.CallCommon, path func(ssa.Value) Path) []Held {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != a.pkg {
+		return nil
+	}
+	var out []Held
+	for _, r := range a.Acquires(callee) {
+		if r.Global != nil {
+			out = append(out, Held{Lock: Path{Root: r.Global, Fields: r.Fields}, Mode: r.Mode, Pos: r.Pos})
+			continue
+		}
+		if r.Param < len(c.Args) {
+			p := path(c.Args[r.Param])
+			out = append(out, Held{Lock: Path{Root: p.Root, Fields: p.Fields + r.Fields}, Mode: r.Mode, Pos: r.Pos})
+		}
+	}
+	return out
+}
+
+func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
+	if r, ok := a.memo[fn]; ok {
+		return r
+	}
+	if a.busy[fn] || depth > maxAcquireDepth || (a.skip != nil && a.skip(fn)) {
+		return nil
+	}
+	a.busy[fn] = true
+	defer delete(a.busy, fn)
+	paramOf := func(p Path) (int, *ssa.Global) {
+		if g, ok := p.Root.(*ssa.Global); ok {
+			return -1, g
+		}
+		for i, q := range fn.Params {
+			if q == p.Root {
+				return i, nil
+			}
+		}
+		return -1, nil
+	}
+	var out []RelAcq
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if op, v := Classify(&call.Call); op == OpLock || op == OpRLock {
+				mode := Exclusive
+				if op == OpRLock {
+					mode = Shared
+				}
+				p := PathOf(v)
+				if i, g := paramOf(p); i >= 0 || g != nil {
+					out = append(out, RelAcq{Param: i, Global: g, Fields: p.Fields, Mode: mode, Pos: call.Pos()})
+				}
+				continue
+			}
+			callee := call.Call.StaticCallee()
+			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != a.pkg {
+				continue
+			}
+			for _, r := range a.acquires(callee, depth+1) {
+				if r.Global != nil {
+					out = append(out, r)
+					continue
+				}
+				if r.Param >= len(call.Call.Args) {
+					continue
+				}
+				p := PathOf(call.Call.Args[r.Param])
+				if i, _ := paramOf(p); i >= 0 {
+					out = append(out, RelAcq{Param: i, Fields: p.Fields + r.Fields, Mode: r.Mode, Pos: r.Pos})
+				}
+			}
+		}
+	}
+	a.memo[fn] = out
+	return out
+}
