@@ -31,6 +31,9 @@ type instEdge struct {
 	root       string
 	heldFields string
 	acqFields  string
+	// gates are the other locks of the same object (or package-level)
+	// held at the acquisition: one held on both paths serializes them.
+	gates map[string]lockset.Mode
 }
 
 type instanceFinder struct {
@@ -71,6 +74,9 @@ func instanceInversions(pass *analysis.Pass, results []*lockset.Result) {
 		for _, r := range byKey[revKey] {
 			if e.heldMode == lockset.Shared && e.acqMode == lockset.Shared && r.heldMode == lockset.Shared && r.acqMode == lockset.Shared {
 				continue // read locks on both sides
+			}
+			if gated(e, r) {
+				continue // a third lock held on both paths serializes them
 			}
 			done[e.key], done[revKey] = true, true
 			first, second := e, r
@@ -129,6 +135,17 @@ func (f *instanceFinder) edgesAt(r *lockset.Result, instr ssa.Instruction) []ins
 				continue
 			}
 			e.pos, e.acqPos, e.fn, e.acqMode = call.Pos(), lockPos[i], r.Fn, modes[i]
+			e.gates = map[string]lockset.Mode{}
+			for _, g := range st.Locks() {
+				if g.Lock == h.Lock {
+					continue
+				}
+				if gg, ok := g.Lock.Root.(*ssa.Global); ok {
+					e.gates["package "+gg.Name()+g.Lock.Fields] = g.Mode
+				} else if g.Lock.Root == h.Lock.Root {
+					e.gates[g.Lock.Fields] = g.Mode
+				}
+			}
 			out = append(out, e)
 		}
 	}
@@ -169,4 +186,16 @@ func (f *instanceFinder) edge(r *lockset.Result, h lockset.Held, b lockset.Path)
 		key: root + "|" + af + "|" + bf, root: root, heldFields: af, acqFields: bf,
 		a: a.String(), b: b.String(), heldPos: h.Pos, heldMode: h.Mode,
 	}, true
+}
+
+// gated reports whether a lock of the same object is held at both
+// acquisitions, exclusively on at least one: the two paths cannot
+// interleave there.
+func gated(e, r instEdge) bool {
+	for k, m := range e.gates {
+		if m2, ok := r.gates[k]; ok && (m == lockset.Exclusive || m2 == lockset.Exclusive) {
+			return true
+		}
+	}
+	return false
 }

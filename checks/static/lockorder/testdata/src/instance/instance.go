@@ -166,3 +166,33 @@ func (c *Cache) Peek(k int) int {
 	defer c.a.RUnlock()
 	return c.m[k]
 }
+
+// Conn2 takes its lock pair in both orders, but always under its gate
+// lock first: the two paths never interleave.
+type Conn2 struct {
+	gate   sync.Mutex
+	m      sync.Mutex
+	closeM sync.Mutex
+	closed bool
+	n      int
+}
+
+func (c *Conn2) Shutdown() {
+	c.gate.Lock()
+	defer c.gate.Unlock()
+	c.m.Lock()
+	defer c.m.Unlock()
+	c.closeM.Lock()
+	c.closed = true
+	c.closeM.Unlock()
+}
+
+func (c *Conn2) Reconnect() {
+	c.gate.Lock()
+	defer c.gate.Unlock()
+	c.closeM.Lock()
+	defer c.closeM.Unlock()
+	c.m.Lock()
+	c.n++
+	c.m.Unlock()
+}
