@@ -475,7 +475,7 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, 
 				return true
 			}
 			for i, r := range n.Rhs {
-				if id, ok := n.Lhs[i].(*ast.Ident); ok && isAllocation(info, r) {
+				if id, ok := n.Lhs[i].(*ast.Ident); ok && (isAllocation(info, r) || isStructCopy(info, r)) {
 					mark(id)
 				}
 			}
@@ -491,6 +491,21 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, 
 		return true
 	})
 	return fresh, firstGo
+}
+
+// isStructCopy reports whether e is *p of a struct type: the variable it
+// initializes is the function's own copy (nsub := *sub).
+func isStructCopy(info *types.Info, e ast.Expr) bool {
+	star, ok := ast.Unparen(e).(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	t := info.TypeOf(star)
+	if t == nil {
+		return false
+	}
+	_, isStruct := t.Underlying().(*types.Struct)
+	return isStruct
 }
 
 // isAllocation reports whether e allocates a new value: T{...}, &T{...} or new(T).

@@ -81,6 +81,7 @@ type cycleFinder struct {
 	// callees may take a lock on the caller's objects.
 	calls map[*ssa.Function][]pkgCall
 	acq   *lockset.Acquirer
+	adds  map[addKey]bool
 }
 
 type pkgCall struct {
@@ -97,7 +98,7 @@ type lockCall struct {
 func (pc *passContext) findCycles(results []*lockset.Result) map[token.Pos]bool {
 	cf := &cycleFinder{pc: pc, escaped: map[syncKey]bool{}, checked: map[*ssa.Global]bool{}, ops: map[syncKey][]*syncOp{},
 		byInstr: map[ssa.Instruction][]*syncOp{}, locks: map[*ssa.Function][]lockCall{}, calls: map[*ssa.Function][]pkgCall{},
-		acq: lockset.NewAcquirer(pc.pass.Pkg, pc.isTest)}
+		acq: lockset.NewAcquirer(pc.pass.Pkg, pc.isTest), adds: map[addKey]bool{}}
 	var prod []*lockset.Result
 	for _, r := range results {
 		if pc.isTest(r.Fn) {
@@ -541,6 +542,12 @@ func (cf *cycleFinder) needs(p *syncOp, want lockset.Path, m lockset.Mode) (toke
 		}
 	}
 	fn := p.instr.Parent()
+	if p.kind == opDone && cf.addsTo(fn, p.key, 0) {
+		// The goroutine counts itself in (Add) there: a lock it takes
+		// around that Add (to order it with Wait) is not a lock the
+		// waiter's Done needs, as the waiter does not count it yet.
+		return token.NoPos, "", false
+	}
 	for _, lc := range cf.locks[fn] {
 		if lc.path != want || !conflicts(lc.mode) {
 			continue
@@ -554,6 +561,9 @@ func (cf *cycleFinder) needs(p *syncOp, want lockset.Path, m lockset.Mode) (toke
 	for _, pcall := range cf.calls[fn] {
 		if !p.deferred && !reaches(pcall.instr, p.instr) {
 			continue
+		}
+		if callee := pcall.instr.Common().StaticCallee(); p.kind == opDone && callee != nil && cf.addsTo(callee, p.key, 0) {
+			continue // the call that counts this goroutine in
 		}
 		for _, a := range cf.acq.CallAcquires(pcall.instr.Common(), pcall.r.Path) {
 			if a.Lock == want && conflicts(a.Mode) {
@@ -685,4 +695,52 @@ func (cf *cycleFinder) report(instr ssa.Instruction, h lockset.Held, stuck []stu
 		}
 	}
 	pc.pass.Report(d)
+}
+
+// addsTo reports whether fn, or a static call it makes into the package
+// (a few calls deep), calls Add on the WaitGroup key.
+func (cf *cycleFinder) addsTo(fn *ssa.Function, key syncKey, depth int) bool {
+	if depth > 3 || fn == nil || fn.Pkg == nil || fn.Pkg.Pkg != cf.pc.pass.Pkg {
+		return false
+	}
+	mk := addKey{fn, key}
+	if v, ok := cf.adds[mk]; ok {
+		return v
+	}
+	cf.adds[mk] = false // recursion
+	v := cf.addsToUncached(fn, key, depth)
+	cf.adds[mk] = v
+	return v
+}
+
+type addKey struct {
+	fn  *ssa.Function
+	key syncKey
+}
+
+func (cf *cycleFinder) addsToUncached(fn *ssa.Function, key syncKey, depth int) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			c := call.Common()
+			if lockset.CalleeIs(c, "sync", "WaitGroup", "Add") {
+				if k, ok := keyOf(c.Args[0]); ok && k == key {
+					return true
+				}
+				continue
+			}
+			if callee := c.StaticCallee(); callee != nil && callee != fn && cf.addsTo(callee, key, depth+1) {
+				return true
+			}
+		}
+	}
+	for _, anon := range fn.AnonFuncs {
+		if lockset.Inlined(anon) && cf.addsTo(anon, key, depth) {
+			return true
+		}
+	}
+	return false
 }

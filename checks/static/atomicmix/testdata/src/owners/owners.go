@@ -86,3 +86,11 @@ func Run(c *Conn, n int) int64 {
 func (c *Conn) Sent() int64 {
 	return c.stats.sent // want `plain read of c\.stats\.sent races`
 }
+
+// Weighted copies a shared value and sets the copy's weight before
+// publishing it: the copy is the function's own until then.
+func Weighted(c *Conn, w int32) *Conn {
+	cp := *c
+	cp.state = w
+	return &cp
+}

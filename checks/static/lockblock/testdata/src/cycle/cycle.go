@@ -438,3 +438,39 @@ func (r *Relay) Send(v int) {
 	r.in <- v // want `send on channel r.in while holding r.mu$`
 	r.mu.Unlock()
 }
+
+// Monitor's goroutines count themselves in under the lock that Stop
+// holds while waiting: a goroutine that has not added yet is not waited
+// for, and one that has never takes the lock again.
+type Monitor struct {
+	mu   sync.Mutex
+	wg   sync.WaitGroup
+	quit chan struct{}
+}
+
+func NewMonitor() *Monitor { return &Monitor{quit: make(chan struct{})} }
+
+func (m *Monitor) register() {
+	m.mu.Lock()
+	m.wg.Add(1)
+	m.mu.Unlock()
+}
+
+func (m *Monitor) run() {
+	m.register()
+	defer m.wg.Done()
+	<-m.quit
+}
+
+func (m *Monitor) Start() { go m.run() }
+
+func (m *Monitor) Stop() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	select {
+	case <-m.quit:
+	default:
+		close(m.quit)
+	}
+	m.wg.Wait() // want `m.wg.Wait\(\) called while holding m.mu$`
+}
