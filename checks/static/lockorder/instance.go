@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -113,6 +114,7 @@ func (f *instanceFinder) edgesAt(r *lockset.Result, instr ssa.Instruction) []ins
 	if !ok || st.Len() == 0 {
 		return nil
 	}
+	var released []lockset.Path // caller locks the callee drops
 	var modes []lockset.Mode
 	var lockPos []token.Pos
 	var roots []lockset.Path
@@ -123,6 +125,7 @@ func (f *instanceFinder) edgesAt(r *lockset.Result, instr ssa.Instruction) []ins
 		}
 		modes, lockPos, roots = append(modes, mode), append(lockPos, call.Pos()), append(roots, r.Path(v))
 	} else {
+		released = f.acq.CallReleases(&call.Call, r.Path)
 		for _, a := range f.acq.CallAcquires(&call.Call, r.Path) {
 			modes, lockPos, roots = append(modes, a.Mode), append(lockPos, a.Pos), append(roots, a.Lock)
 		}
@@ -130,6 +133,9 @@ func (f *instanceFinder) edgesAt(r *lockset.Result, instr ssa.Instruction) []ins
 	var out []instEdge
 	for i, b := range roots {
 		for _, h := range st.Locks() {
+			if slices.Contains(released, h.Lock) {
+				continue // the callee drops h before (or around) taking b
+			}
 			e, ok := f.edge(r, h, b)
 			if !ok {
 				continue

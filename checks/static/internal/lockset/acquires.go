@@ -28,17 +28,39 @@ type Acquirer struct {
 	pkg  *types.Package
 	skip func(*ssa.Function) bool
 	memo map[*ssa.Function][]RelAcq
+	rels map[*ssa.Function][]RelAcq // unlocks, same shape
 	busy map[*ssa.Function]bool
 }
 
 // NewAcquirer returns an Acquirer for the functions of pkg; skip, if not
 // nil, excludes functions (test files).
 func NewAcquirer(pkg *types.Package, skip func(*ssa.Function) bool) *Acquirer {
-	return &Acquirer{pkg: pkg, skip: skip, memo: map[*ssa.Function][]RelAcq{}, busy: map[*ssa.Function]bool{}}
+	return &Acquirer{pkg: pkg, skip: skip, memo: map[*ssa.Function][]RelAcq{}, rels: map[*ssa.Function][]RelAcq{}, busy: map[*ssa.Function]bool{}}
 }
 
 // Acquires returns the locks fn may acquire (see Acquirer).
 func (a *Acquirer) Acquires(fn *ssa.Function) []RelAcq { return a.acquires(fn, 0) }
+
+// CallReleases returns the locks a call may unlock (a callee that drops
+// its caller's lock around a blocking call and takes it back), as paths
+// in the caller.
+func (a *Acquirer) CallReleases(c *ssa.CallCommon, path func(ssa.Value) Path) []Path {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != a.pkg {
+		return nil
+	}
+	a.acquires(callee, 0)
+	var out []Path
+	for _, r := range a.rels[callee] {
+		if r.Global != nil {
+			out = append(out, Path{Root: r.Global, Fields: r.Fields})
+		} else if r.Param < len(c.Args) {
+			p := path(c.Args[r.Param])
+			out = append(out, Path{Root: p.Root, Fields: p.Fields + r.Fields})
+		}
+	}
+	return out
+}
 
 // CallAcquires returns the locks a call may acquire, as paths in the
 // caller (path gives the caller's path of a value), with their mode and
@@ -82,14 +104,24 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 		}
 		return -1, nil
 	}
-	var out []RelAcq
+	var out, rels []RelAcq
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
+			call, ok := instr.(ssa.CallInstruction)
 			if !ok {
 				continue
 			}
-			if op, v := Classify(&call.Call); op == OpLock || op == OpRLock {
+			if op, v := Classify(call.Common()); op == OpUnlock || op == OpRUnlock {
+				p := PathOf(v)
+				if i, g := paramOf(p); i >= 0 || g != nil {
+					rels = append(rels, RelAcq{Param: i, Global: g, Fields: p.Fields, Pos: call.Pos()})
+				}
+				continue
+			}
+			if _, isCall := call.(*ssa.Call); !isCall {
+				continue
+			}
+			if op, v := Classify(call.Common()); op == OpLock || op == OpRLock {
 				mode := Exclusive
 				if op == OpRLock {
 					mode = Shared
@@ -100,25 +132,37 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 				}
 				continue
 			}
-			callee := call.Call.StaticCallee()
+			callee := call.Common().StaticCallee()
 			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != a.pkg {
 				continue
 			}
-			for _, r := range a.acquires(callee, depth+1) {
+			args := call.Common().Args
+			lift := func(r RelAcq) (RelAcq, bool) {
 				if r.Global != nil {
-					out = append(out, r)
-					continue
+					return r, true
 				}
-				if r.Param >= len(call.Call.Args) {
-					continue
+				if r.Param >= len(args) {
+					return RelAcq{}, false
 				}
-				p := PathOf(call.Call.Args[r.Param])
+				p := PathOf(args[r.Param])
 				if i, _ := paramOf(p); i >= 0 {
-					out = append(out, RelAcq{Param: i, Fields: p.Fields + r.Fields, Mode: r.Mode, Pos: r.Pos})
+					return RelAcq{Param: i, Fields: p.Fields + r.Fields, Mode: r.Mode, Pos: r.Pos}, true
+				}
+				return RelAcq{}, false
+			}
+			for _, r := range a.acquires(callee, depth+1) {
+				if l, ok := lift(r); ok {
+					out = append(out, l)
+				}
+			}
+			for _, r := range a.rels[callee] {
+				if l, ok := lift(r); ok {
+					rels = append(rels, l)
 				}
 			}
 		}
 	}
 	a.memo[fn] = out
+	a.rels[fn] = rels
 	return out
 }

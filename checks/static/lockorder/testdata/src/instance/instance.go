@@ -196,3 +196,45 @@ func (c *Conn2) Reconnect() {
 	c.n++
 	c.m.Unlock()
 }
+
+// Peer's handshake helper is called with p.mu held and drops it around
+// closing, which takes the hub's lock: no order between the two.
+type Hub struct {
+	mu    sync.Mutex
+	peers int
+}
+
+type Peer struct {
+	mu  sync.Mutex
+	hub *Hub
+	ok  bool
+}
+
+func (p *Peer) Announce() {
+	p.hub.mu.Lock()
+	defer p.hub.mu.Unlock()
+	p.mu.Lock()
+	p.ok = true
+	p.mu.Unlock()
+}
+
+func (p *Peer) Connect() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.handshake()
+}
+
+// handshake is called with p.mu held.
+func (p *Peer) handshake() {
+	if !p.ok {
+		p.mu.Unlock()
+		p.close()
+		p.mu.Lock()
+	}
+}
+
+func (p *Peer) close() {
+	p.hub.mu.Lock()
+	p.hub.peers--
+	p.hub.mu.Unlock()
+}
