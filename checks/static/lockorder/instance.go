@@ -50,7 +50,7 @@ func instanceInversions(pass *analysis.Pass, results []*lockset.Result) {
 	f := &instanceFinder{pass: pass, acq: lockset.NewAcquirer(pass.Pkg, func(fn *ssa.Function) bool { return isTestFile(pass, fn.Pos()) })}
 	var edges []instEdge
 	for _, r := range results {
-		if isTestFile(pass, r.Fn.Pos()) || lockset.IsConstructorName(r.Fn.Name()) {
+		if isTestFile(pass, r.Fn.Pos()) || lockset.IsConstructorName(r.Fn.Name()) || callsUnlockClosure(r) {
 			continue
 		}
 		for _, fn := range r.Functions() {
@@ -133,6 +133,9 @@ func (f *instanceFinder) edgesAt(r *lockset.Result, instr ssa.Instruction) []ins
 	var out []instEdge
 	for i, b := range roots {
 		for _, h := range st.Locks() {
+			if _, fromCaller := r.Entry.Holds(h.Lock); fromCaller || !h.Pos.IsValid() {
+				continue // held by the callers: their call is the edge
+			}
 			if slices.Contains(released, h.Lock) {
 				continue // the callee drops h before (or around) taking b
 			}
@@ -201,6 +204,49 @@ func gated(e, r instEdge) bool {
 	for k, m := range e.gates {
 		if m2, ok := r.gates[k]; ok && (m == lockset.Exclusive || m2 == lockset.Exclusive) {
 			return true
+		}
+	}
+	return false
+}
+
+// callsUnlockClosure reports whether r calls a function literal, not
+// analyzed in place, that unlocks (accUnlock := func() { acc.mu.Unlock() };
+// accUnlock()): the lock state there does not show that release.
+func callsUnlockClosure(r *lockset.Result) bool {
+	for _, fn := range r.Functions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				var lit *ssa.Function
+				switch v := call.Common().Value.(type) {
+				case *ssa.MakeClosure:
+					lit, _ = v.Fn.(*ssa.Function)
+				case *ssa.Function:
+					lit = v
+				}
+				if lit == nil || lit.Parent() == nil || lockset.Inlined(lit) {
+					continue
+				}
+				if unlocks(lit) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func unlocks(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if op, _ := lockset.Classify(call.Common()); op == lockset.OpUnlock || op == lockset.OpRUnlock {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -1,6 +1,7 @@
 package lockset
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -19,6 +20,51 @@ type RelAcq struct {
 	Fields string
 	Mode   Mode
 	Pos    token.Pos // the Lock call, in the function that makes it
+	// When is a condition on a bool parameter that guards the Lock
+	// (if needLock { mu.Lock() }): WhenParam < 0 when there is none.
+	WhenParam int
+	WhenValue bool
+}
+
+// guard returns the bool parameter test that dominates b in fn, if any.
+func guard(fn *ssa.Function, b *ssa.BasicBlock) (int, bool) {
+	for _, x := range fn.Blocks {
+		if len(x.Instrs) == 0 || len(x.Succs) != 2 {
+			continue
+		}
+		iff, ok := x.Instrs[len(x.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		p, ok := iff.Cond.(*ssa.Parameter)
+		if !ok {
+			continue
+		}
+		for i, q := range fn.Params {
+			if q != p {
+				continue
+			}
+			for s, succ := range x.Succs {
+				if len(succ.Preds) == 1 && succ.Dominates(b) {
+					return i, s == 0
+				}
+			}
+		}
+	}
+	return -1, false
+}
+
+// skipped reports whether r cannot happen for a call passing args: its
+// guarding parameter gets the opposite constant.
+func skipped(r RelAcq, args []ssa.Value) bool {
+	if r.WhenParam < 0 || r.WhenParam >= len(args) {
+		return false
+	}
+	k, ok := args[r.WhenParam].(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Bool {
+		return false
+	}
+	return constant.BoolVal(k.Value) != r.WhenValue
 }
 
 // Acquirer computes, per function, the locks it may acquire on its
@@ -52,6 +98,9 @@ func (a *Acquirer) CallReleases(c *ssa.CallCommon, path func(ssa.Value) Path) []
 	a.acquires(callee, 0)
 	var out []Path
 	for _, r := range a.rels[callee] {
+		if skipped(r, c.Args) {
+			continue
+		}
 		if r.Global != nil {
 			out = append(out, Path{Root: r.Global, Fields: r.Fields})
 		} else if r.Param < len(c.Args) {
@@ -72,6 +121,9 @@ func (a *Acquirer) CallAcquires(c *ssa.CallCommon, path func(ssa.Value) Path) []
 	}
 	var out []Held
 	for _, r := range a.Acquires(callee) {
+		if skipped(r, c.Args) {
+			continue
+		}
 		if r.Global != nil {
 			out = append(out, Held{Lock: Path{Root: r.Global, Fields: r.Fields}, Mode: r.Mode, Pos: r.Pos})
 			continue
@@ -114,7 +166,8 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 			if op, v := Classify(call.Common()); op == OpUnlock || op == OpRUnlock {
 				p := PathOf(v)
 				if i, g := paramOf(p); i >= 0 || g != nil {
-					rels = append(rels, RelAcq{Param: i, Global: g, Fields: p.Fields, Pos: call.Pos()})
+					wp, wv := guard(fn, b)
+					rels = append(rels, RelAcq{Param: i, Global: g, Fields: p.Fields, Pos: call.Pos(), WhenParam: wp, WhenValue: wv})
 				}
 				continue
 			}
@@ -128,7 +181,8 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 				}
 				p := PathOf(v)
 				if i, g := paramOf(p); i >= 0 || g != nil {
-					out = append(out, RelAcq{Param: i, Global: g, Fields: p.Fields, Mode: mode, Pos: call.Pos()})
+					wp, wv := guard(fn, b)
+					out = append(out, RelAcq{Param: i, Global: g, Fields: p.Fields, Mode: mode, Pos: call.Pos(), WhenParam: wp, WhenValue: wv})
 				}
 				continue
 			}
@@ -138,6 +192,10 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 			}
 			args := call.Common().Args
 			lift := func(r RelAcq) (RelAcq, bool) {
+				if skipped(r, args) {
+					return RelAcq{}, false
+				}
+				r.WhenParam = -1 // nested guards are not tracked
 				if r.Global != nil {
 					return r, true
 				}
@@ -146,7 +204,7 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 				}
 				p := PathOf(args[r.Param])
 				if i, _ := paramOf(p); i >= 0 {
-					return RelAcq{Param: i, Fields: p.Fields + r.Fields, Mode: r.Mode, Pos: r.Pos}, true
+					return RelAcq{Param: i, Fields: p.Fields + r.Fields, Mode: r.Mode, Pos: r.Pos, WhenParam: -1}, true
 				}
 				return RelAcq{}, false
 			}

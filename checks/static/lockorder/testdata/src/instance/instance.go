@@ -238,3 +238,62 @@ func (p *Peer) close() {
 	p.hub.peers--
 	p.hub.mu.Unlock()
 }
+
+// Registry locks through local closures, called later; and a helper that
+// takes the registry lock only when asked to.
+type Registry struct {
+	mu, smu sync.Mutex
+	n       int
+}
+
+func (g *Registry) Update(q bool) {
+	lock := func() {
+		if q {
+			g.smu.Lock()
+		}
+		g.mu.Lock()
+	}
+	unlock := func() {
+		g.mu.Unlock()
+		if q {
+			g.smu.Unlock()
+		}
+	}
+	lock()
+	if g.n < 0 {
+		unlock()
+		return
+	}
+	g.n++
+	unlock()
+	g.smu.Lock()
+	defer g.smu.Unlock()
+	g.mu.Lock()
+	g.n--
+	g.mu.Unlock()
+}
+
+// refresh takes g.mu first when needLock is set.
+func (g *Registry) refresh(needLock bool) {
+	if needLock {
+		g.mu.Lock()
+	}
+	g.n++
+	if needLock {
+		g.mu.Unlock()
+	}
+}
+
+func (g *Registry) Batch() {
+	g.smu.Lock()
+	defer g.smu.Unlock()
+	g.refresh(false)
+}
+
+func (g *Registry) Sync() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.smu.Lock()
+	g.n = 0
+	g.smu.Unlock()
+}
