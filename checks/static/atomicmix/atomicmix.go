@@ -247,6 +247,7 @@ func (pc *passContext) checkPlain() {
 func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	info := pc.pass.TypesInfo
 	fresh, firstGo := freshLocals(info, fd.Body)
+	retargets := localRetargets(info, fd.Body, fresh)
 	copies := valueParams(info, fd)
 	waited := pc.firstWait(fd.Body)
 	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go")
@@ -310,7 +311,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true
 		}
 		rule := ruleID
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) {
 			rule = writeRule
 		}
 		pc.report(e, v, kind, rule)
@@ -491,6 +492,49 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, 
 		return true
 	})
 	return fresh, firstGo
+}
+
+// localRetargets returns, per variable, the positions where it is
+// reassigned to a value of this function (&copy, &T{}, new(T)): after
+// that, a write through it may touch the function's own value.
+func localRetargets(info *types.Info, body *ast.BlockStmt, fresh map[types.Object]bool) map[types.Object]token.Pos {
+	out := map[types.Object]token.Pos{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			id, ok := as.Lhs[i].(*ast.Ident)
+			if !ok {
+				continue
+			}
+			local := isAllocation(info, r)
+			if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if x, ok := ast.Unparen(u.X).(*ast.Ident); ok && fresh[info.Uses[x]] {
+					local = true
+				}
+			}
+			if obj := info.ObjectOf(id); local && obj != nil {
+				if old, seen := out[obj]; !seen || as.Pos() < old {
+					out[obj] = as.Pos()
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// mayBeLocal reports whether the root variable of e was retargeted to a
+// local value before e (see localRetargets).
+func mayBeLocal(info *types.Info, e ast.Expr, retargets map[types.Object]token.Pos) bool {
+	root := lockregion.RootIdent(e)
+	if root == nil {
+		return false
+	}
+	at, ok := retargets[info.Uses[root]]
+	return ok && at < e.Pos()
 }
 
 // isStructCopy reports whether e is *p of a struct type: the variable it

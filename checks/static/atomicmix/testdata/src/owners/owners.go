@@ -94,3 +94,16 @@ func Weighted(c *Conn, w int32) *Conn {
 	cp.state = w
 	return &cp
 }
+
+// Adjust may have replaced c by its own copy before the write (the same
+// condition guards both): not evidence of a shared write.
+func Adjust(c *Conn, own bool, w int32) *Conn {
+	if own {
+		cp := *c
+		c = &cp
+	}
+	if own {
+		c.state = w // want `plain write of c\.state races`
+	}
+	return c
+}
