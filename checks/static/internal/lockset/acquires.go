@@ -195,7 +195,24 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 				if skipped(r, args) {
 					return RelAcq{}, false
 				}
-				r.WhenParam = -1 // nested guards are not tracked
+				// A guard passed on from this function's own parameter
+				// (f(needLock) calling g(needLock)) stays a guard.
+				when := -1
+				if r.WhenParam >= 0 && r.WhenParam < len(args) {
+					if p, ok := args[r.WhenParam].(*ssa.Parameter); ok {
+						for i, q := range fn.Params {
+							if q == p {
+								when = i
+							}
+						}
+					}
+				}
+				if when < 0 {
+					if wp, wv := guard(fn, b); wp >= 0 {
+						when, r.WhenValue = wp, wv // the call itself is guarded here
+					}
+				}
+				r.WhenParam = when
 				if r.Global != nil {
 					return r, true
 				}
@@ -204,7 +221,7 @@ func (a *Acquirer) acquires(fn *ssa.Function, depth int) []RelAcq {
 				}
 				p := PathOf(args[r.Param])
 				if i, _ := paramOf(p); i >= 0 {
-					return RelAcq{Param: i, Fields: p.Fields + r.Fields, Mode: r.Mode, Pos: r.Pos, WhenParam: -1}, true
+					return RelAcq{Param: i, Fields: p.Fields + r.Fields, Mode: r.Mode, Pos: r.Pos, WhenParam: r.WhenParam, WhenValue: r.WhenValue}, true
 				}
 				return RelAcq{}, false
 			}

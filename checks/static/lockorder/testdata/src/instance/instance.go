@@ -288,6 +288,12 @@ func (g *Registry) Batch() {
 	g.smu.Lock()
 	defer g.smu.Unlock()
 	g.refresh(false)
+	g.refreshVia(false)
+}
+
+// refreshVia passes its own needLock on.
+func (g *Registry) refreshVia(needLock bool) {
+	g.refresh(needLock)
 }
 
 func (g *Registry) Sync() {
