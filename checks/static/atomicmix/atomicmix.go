@@ -28,8 +28,12 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
 }
 
-// ruleID is the stable ID of the one rule this pass reports.
-const ruleID = "IL3001"
+// ruleID is the stable ID of the broad rule; writeRule is its precise
+// form: a plain write through the same owner path as an atomic access.
+const (
+	ruleID    = "IL3001"
+	writeRule = "IL3002"
+)
 
 // atomicFact marks an exported field or package variable whose address is
 // passed to a sync/atomic function in its own package.
@@ -63,6 +67,10 @@ type passContext struct {
 	// was any.
 	allLocks, writeLocks map[*types.Var]map[string]bool
 	seenAny, seenWrite   map[*types.Var]bool
+	// owners holds, per variable, the owner paths of its atomic accesses
+	// (lockKey of the operand: "pkg.T.stats.n"), so a field of a struct
+	// embedded in several owners is matched per owner.
+	owners map[*types.Var]map[string]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -79,6 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 		writeLocks: map[*types.Var]map[string]bool{},
 		seenAny:    map[*types.Var]bool{},
 		seenWrite:  map[*types.Var]bool{},
+		owners:     map[*types.Var]map[string]bool{},
 	}
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
@@ -113,6 +122,10 @@ func (pc *passContext) collectAtomics() {
 				return
 			}
 			pc.operands[x] = true
+			if pc.owners[v] == nil {
+				pc.owners[v] = map[string]bool{}
+			}
+			pc.owners[v][pc.lockKey(x)] = true
 			if _, seen := pc.atomics[v]; !seen {
 				pc.atomics[v] = atomicUse{call: call, operand: x, fn: fn.Name()}
 			}
@@ -234,8 +247,10 @@ func (pc *passContext) checkPlain() {
 func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	info := pc.pass.TypesInfo
 	fresh, firstGo := freshLocals(info, fd.Body)
+	retargets := localRetargets(info, fd.Body, fresh)
 	copies := valueParams(info, fd)
 	waited := pc.firstWait(fd.Body)
+	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go")
 	heldAt := map[ast.Node]lockregion.Held{}
 	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 		switch n.(type) {
@@ -291,10 +306,15 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		}
 		// After wg.Wait() the goroutines that updated the variable have
 		// finished: a read there is ordered after their atomic writes.
-		if kind == "read" && waited != token.NoPos && e.Pos() > waited && !insideFuncLit(stack) {
+		afterWait := waited != token.NoPos && e.Pos() > waited && !insideFuncLit(stack)
+		if kind == "read" && afterWait {
 			return true
 		}
-		pc.report(e, v, kind)
+		rule := ruleID
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) {
+			rule = writeRule
+		}
+		pc.report(e, v, kind, rule)
 		return true
 	})
 }
@@ -369,12 +389,12 @@ func (pc *passContext) isPlainAccess(e ast.Expr, parent ast.Node, stack []ast.No
 	return true
 }
 
-func (pc *passContext) report(e ast.Expr, v *types.Var, kind string) {
+func (pc *passContext) report(e ast.Expr, v *types.Var, kind, rule string) {
 	text := types.ExprString(e)
 	if use, ok := pc.atomics[v]; ok {
 		call := types.ExprString(use.call.Fun)
 		pc.pass.Report(analysis.Diagnostic{
-			Pos: e.Pos(), End: e.End(), Category: ruleID,
+			Pos: e.Pos(), End: e.End(), Category: rule,
 			Message: fmt.Sprintf("plain %s of %s races with its atomic accesses (%s at %s)", kind, text, call, pc.shortPos(use.call.Pos())),
 			Related: []analysis.RelatedInformation{{Pos: use.call.Pos(), End: use.call.End(), Message: "atomic access of " + types.ExprString(use.operand)}},
 		})
@@ -456,7 +476,7 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, 
 				return true
 			}
 			for i, r := range n.Rhs {
-				if id, ok := n.Lhs[i].(*ast.Ident); ok && isAllocation(info, r) {
+				if id, ok := n.Lhs[i].(*ast.Ident); ok && (isAllocation(info, r) || isStructCopy(info, r)) {
 					mark(id)
 				}
 			}
@@ -472,6 +492,64 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, 
 		return true
 	})
 	return fresh, firstGo
+}
+
+// localRetargets returns, per variable, the positions where it is
+// reassigned to a value of this function (&copy, &T{}, new(T)): after
+// that, a write through it may touch the function's own value.
+func localRetargets(info *types.Info, body *ast.BlockStmt, fresh map[types.Object]bool) map[types.Object]token.Pos {
+	out := map[types.Object]token.Pos{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			id, ok := as.Lhs[i].(*ast.Ident)
+			if !ok {
+				continue
+			}
+			local := isAllocation(info, r)
+			if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if x, ok := ast.Unparen(u.X).(*ast.Ident); ok && fresh[info.Uses[x]] {
+					local = true
+				}
+			}
+			if obj := info.ObjectOf(id); local && obj != nil {
+				if old, seen := out[obj]; !seen || as.Pos() < old {
+					out[obj] = as.Pos()
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// mayBeLocal reports whether the root variable of e was retargeted to a
+// local value before e (see localRetargets).
+func mayBeLocal(info *types.Info, e ast.Expr, retargets map[types.Object]token.Pos) bool {
+	root := lockregion.RootIdent(e)
+	if root == nil {
+		return false
+	}
+	at, ok := retargets[info.Uses[root]]
+	return ok && at < e.Pos()
+}
+
+// isStructCopy reports whether e is *p of a struct type: the variable it
+// initializes is the function's own copy (nsub := *sub).
+func isStructCopy(info *types.Info, e ast.Expr) bool {
+	star, ok := ast.Unparen(e).(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	t := info.TypeOf(star)
+	if t == nil {
+		return false
+	}
+	_, isStruct := t.Underlying().(*types.Struct)
+	return isStruct
 }
 
 // isAllocation reports whether e allocates a new value: T{...}, &T{...} or new(T).

@@ -1,6 +1,9 @@
 package atomicmix_test
 
 import (
+	"go/token"
+	"os"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -10,10 +13,33 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), atomicmix.Analyzer, "bad", "good", "crossdef", "crosspkg")
+	results := analysistest.Run(t, analysistest.TestData(), atomicmix.Analyzer, "bad", "good", "crossdef", "crosspkg", "owners")
 	// Every diagnostic names its rule and points at the other location.
-	passtest.CheckDiagnostics(t, results, "IL3001")
+	passtest.CheckDiagnostics(t, results, "IL3001", "IL3002")
+	// IL3002 exactly where the message says so in the owners kernel.
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			want := "IL3001"
+			if lineHas(t, r.Pass.Fset.Position(d.Pos), "/* IL3002 */") {
+				want = "IL3002"
+			}
+			if d.Category != want {
+				t.Errorf("%s: %q is %s, want %s", r.Pass.Fset.Position(d.Pos), d.Message, d.Category, want)
+			}
+		}
+	}
 }
 
 // TestIdioms runs the pass on the idioms every pass must stay silent on.
 func TestIdioms(t *testing.T) { passtest.Idioms(t, atomicmix.Analyzer) }
+
+// lineHas reports whether the source line at pos contains marker.
+func lineHas(t *testing.T, pos token.Position, marker string) bool {
+	t.Helper()
+	src, err := os.ReadFile(pos.Filename)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	return pos.Line <= len(lines) && strings.Contains(lines[pos.Line-1], marker)
+}

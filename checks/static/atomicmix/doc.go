@@ -12,6 +12,15 @@
 // the atomic operations. The analyzer reports each plain access and names
 // one atomic access as related information.
 //
+// A plain write made through the same owner path as one of the package's
+// atomic accesses (the same struct type and field chain, c.stats.sent for
+// atomic.AddInt64(&c.stats.sent, 1) in a method of the same type, or the
+// same package variable), outside tests and not after a WaitGroup.Wait,
+// is IL3002 plain-write-of-atomic (default); every other report is IL3001
+// mixed-atomic-access (opt-in). The owner path keeps a struct embedded in
+// several owners, one counting atomically and another under its mutex,
+// from pairing the second owner's writes with the first's atomics.
+//
 // Accesses that cannot race are not reported:
 //   - accesses in init functions, package-level initializers, and
 //     functions and methods named new*, New* or init* (constructors and

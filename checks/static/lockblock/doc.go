@@ -28,6 +28,23 @@
 //   - time.Sleep.
 //
 // The lock and where it was acquired are given as related information.
+// These reports are IL6001 blocking-under-lock (opt-in: most waits under a
+// lock on real code are bounded on purpose).
+//
+// IL6002 lock-channel-cycle is the case that is a deadlock: a send on a
+// channel known to be unbuffered, a receive, a select whose every case is
+// such an operation, or WaitGroup.Wait, made while holding lock L, when
+// every partner operation in the package (the receive for a send, the
+// send or close for a receive, Done for Wait) holds L, or runs after a
+// Lock of L in its function (a deferred Done after any Lock of L). The
+// channel or WaitGroup must be private to the package (an unexported
+// field or variable whose value is never passed, returned or stored
+// elsewhere, so every partner is visible), and L must be the same
+// instance on both sides: its path relative to the channel's is the same,
+// or it is a package-level lock. A select with a case on any other
+// channel (ctx.Done(), a timer) is a bounded wait and is not reported.
+// Test files are ignored on both sides. An IL6002 site is not also
+// reported as IL6001.
 //
 // # Examples
 //

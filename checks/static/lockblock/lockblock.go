@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -20,12 +21,20 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL6001.
+// Analyzer reports IL6001 and IL6002.
 var Analyzer = &analysis.Analyzer{
 	Name:     "lockblock",
 	Doc:      passdoc.MustExtract(doc, "lockblock"),
 	Requires: []*analysis.Analyzer{buildssa.Analyzer},
 	Run:      run,
+	// The lock states it computes, for lockorder's instance-level pairs.
+	ResultType: reflect.TypeOf((*Result)(nil)),
+}
+
+// Result holds the lock state of every function of the package (nil
+// when the package does not import sync).
+type Result struct {
+	Locksets []*lockset.Result
 }
 
 const rule = "IL6001"
@@ -49,34 +58,43 @@ type passContext struct {
 	// stored in it anywhere in the package, or -1 when some store is not
 	// a make with a constant capacity.
 	chanCaps map[*types.Var]int64
+	// globalCaps is chanCaps for package-level channel variables.
+	globalCaps map[*ssa.Global]int64
+	// cycles holds the positions reported as IL6002 (not repeated as IL6001).
+	cycles map[token.Pos]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	if !importsSync(pass.Pkg) {
-		return nil, nil
+		return &Result{}, nil
 	}
 	pc := &passContext{
-		pass:      pass,
-		syntax:    lockset.NewSyntax(pass.Files),
-		chans:     map[token.Pos]ast.Expr{},
-		ranges:    map[token.Pos]bool{},
-		condLocks: map[*types.Var]string{},
-		chanCaps:  map[*types.Var]int64{},
+		pass:       pass,
+		syntax:     lockset.NewSyntax(pass.Files),
+		chans:      map[token.Pos]ast.Expr{},
+		ranges:     map[token.Pos]bool{},
+		condLocks:  map[*types.Var]string{},
+		chanCaps:   map[*types.Var]int64{},
+		globalCaps: map[*ssa.Global]int64{},
 	}
 	pc.indexChannels() // source text of channel operands
 	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	results := lockset.New().Package(ssainfo.SrcFuncs, nil) // lock state everywhere
 	for _, r := range results {
-		pc.findCondLocks(r) // which lock each Cond field uses
-		pc.findChanCaps(r)  // which channel fields are buffered
+		pc.findCondLocks(r)            // which lock each Cond field uses
+		pc.findChanCaps(r.Functions()) // which channel fields are buffered
 	}
+	if init := ssainfo.Pkg.Func("init"); init != nil {
+		pc.findChanCaps([]*ssa.Function{init}) // package-level channels
+	}
+	pc.cycles = pc.findCycles(results) // IL6002: lock–channel cycles
 	for _, r := range results {
 		if strings.HasSuffix(pass.Fset.Position(r.Fn.Pos()).Filename, "_test.go") {
 			continue // tests block under locks on purpose to force interleavings
 		}
 		pc.check(r) // blocking operations under a lock
 	}
-	return nil, nil
+	return &Result{Locksets: results}, nil
 }
 
 func importsSync(pkg *types.Package) bool {
@@ -153,12 +171,24 @@ func (pc *passContext) findCondLocks(r *lockset.Result) {
 }
 
 // findChanCaps records the capacity of the channels stored in fields.
-func (pc *passContext) findChanCaps(r *lockset.Result) {
-	for _, fn := range r.Functions() {
+func (pc *passContext) findChanCaps(fns []*ssa.Function) {
+	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
 				if !ok {
+					continue
+				}
+				if g, ok := st.Addr.(*ssa.Global); ok {
+					if _, isChan := g.Type().(*types.Pointer).Elem().Underlying().(*types.Chan); isChan {
+						if k, ok := st.Val.(*ssa.Const); !ok || !k.IsNil() {
+							n := capacity(st.Val)
+							if old, seen := pc.globalCaps[g]; seen && (old < n || old < 0) {
+								n = old
+							}
+							pc.globalCaps[g] = n
+						}
+					}
 					continue
 				}
 				fa, ok := st.Addr.(*ssa.FieldAddr)
@@ -339,7 +369,7 @@ func (pc *passContext) callText(c *ssa.Call) string {
 // report emits one diagnostic naming the most recently acquired lock and
 // listing where the held locks were acquired.
 func (pc *passContext) report(pos token.Pos, what string, held []lockset.Held) {
-	if !pos.IsValid() {
+	if !pos.IsValid() || pc.cycles[pos] {
 		return
 	}
 	last := held[len(held)-1]

@@ -1,6 +1,7 @@
 package lockblock_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -11,11 +12,15 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), lockblock.Analyzer, "bad", "good")
+	results := analysistest.Run(t, analysistest.TestData(), lockblock.Analyzer, "bad", "good", "cycle")
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			if d.Category != "IL6001" {
-				t.Errorf("%s: category %q, want IL6001", d.Message, d.Category)
+			want := "IL6001"
+			if strings.HasSuffix(d.Message, ": deadlock") {
+				want = "IL6002"
+			}
+			if d.Category != want {
+				t.Errorf("%s: category %q, want %s", d.Message, d.Category, want)
 			}
 			if len(d.Related) == 0 {
 				t.Errorf("%s: no related location", d.Message)

@@ -15,6 +15,15 @@
 // in the diagnostic's related information and the call chain when the
 // acquisition happens in a callee.
 //
+// IL2102 lock-order-inversion-same-object is the precise form: the two
+// locks are reached from one object (s.mu and s.sessMu, or s.mu and
+// s.log.mu, with the same root variable on both paths) or are two
+// package-level mutexes, both orders are taken in non-test code outside
+// constructors, directly or through static calls in the package on that
+// object (a method locking its receiver's s.log.mu, called with s.mu
+// held), the object is not fresh, and not both sides only read-lock. It
+// uses lockblock's lock states (SSA, must analysis).
+//
 // Locks are compared by class: the field of a named struct type
 // (bank.Account.mu, for a.mu where a is a *bank.Account), or a package
 // variable (bank.registryMu). Locks with no class (a *sync.Mutex parameter,

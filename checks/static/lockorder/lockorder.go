@@ -15,18 +15,19 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/lockblock"
 	"github.com/interleave-dev/interleave/checks/static/lockpair"
 )
 
 //go:embed doc.go
 var doc string
 
-// Analyzer reports lock-order inversions: IL2101.
+// Analyzer reports lock-order inversions: IL2101 and IL2102.
 var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
 	Doc:       passdoc.MustExtract(doc, "lockorder"),
 	URL:       "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockorder",
-	Requires:  []*analysis.Analyzer{buildssa.Analyzer, lockpair.Analyzer},
+	Requires:  []*analysis.Analyzer{buildssa.Analyzer, lockpair.Analyzer, lockblock.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*acquiresFact)(nil), (*orderFact)(nil)},
 }
@@ -56,6 +57,10 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	// IL2102: both orders of two locks of one object.
+	lb := pass.ResultOf[lockblock.Analyzer].(*lockblock.Result)
+	instanceInversions(pass, lb.Locksets)
+	lb.Locksets = nil // the only consumer: free it before the package is done
 	res := pass.ResultOf[lockpair.Analyzer].(*lockpair.Result)
 	if len(res.Funcs) == 0 {
 		return nil, nil

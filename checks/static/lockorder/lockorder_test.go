@@ -14,5 +14,12 @@ func TestLockorder(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "bad", "good", "orderdep", "crosspkg", "dynamic", "dyndep", "dynuse")
 }
 
+// TestInstance checks IL2102 on one object's locks and its silent
+// look-alikes (two instances, constructors, tests, read locks).
+func TestInstance(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockorder.InstanceAnalyzer, "instance")
+	passtest.CheckDiagnostics(t, results, "IL2102")
+}
+
 // TestIdioms runs the pass on the idioms every pass must stay silent on.
 func TestIdioms(t *testing.T) { passtest.Idioms(t, lockorder.Analyzer) }

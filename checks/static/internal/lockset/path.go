@@ -172,6 +172,10 @@ func FieldOf(v ssa.Value) *types.Var {
 	return nil
 }
 
+// PathOf returns the access path of v within its own function (free
+// variables are not resolved).
+func PathOf(v ssa.Value) Path { return pathOf(v, nil) }
+
 // PathString renders the access path of v, a value of a function analyzed
 // on its own.
 func PathString(v ssa.Value) string { return pathOf(v, nil).String() }

@@ -36,7 +36,7 @@ var (
 func register() {
 	regMu.Lock()
 	defer regMu.Unlock()
-	cacheMu.Lock() // want `lock order inversion: cacheMu \(bad.cacheMu\) acquired while holding regMu \(bad.regMu\)`
+	cacheMu.Lock() // want `lock order inversion: cacheMu \(bad.cacheMu\) acquired while holding regMu \(bad.regMu\)` `bad.cacheMu acquired while holding bad.regMu in register, and bad.regMu while holding bad.cacheMu in evict: two goroutines on the same package deadlock`
 	cacheMu.Unlock()
 }
 

@@ -1,0 +1,109 @@
+// Package owners: plain writes of atomically accessed variables (IL3002
+// where the write goes through the same owner path as an atomic access,
+// marked /* IL3002 */; IL3001 otherwise).
+package owners
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type counters struct {
+	sent int64
+	errs int64
+}
+
+// Conn counts lock-free; Reset zeroes a counter plainly while senders add.
+type Conn struct {
+	mu    sync.Mutex
+	stats counters
+	state int32
+}
+
+func NewConn() *Conn {
+	c := &Conn{}
+	c.stats.sent = 0 // constructor: not shared yet
+	return c
+}
+
+func (c *Conn) Send() {
+	atomic.AddInt64(&c.stats.sent, 1)
+	if atomic.LoadInt32(&c.state) != 0 {
+		atomic.AddInt64(&c.stats.errs, 1)
+	}
+}
+
+func (c *Conn) Reset() {
+	c.stats.sent = 0 /* IL3002 */ // want `plain write of c\.stats\.sent races with its atomic accesses`
+}
+
+// The lock does not order the write with the lock-free loads in Send.
+func (c *Conn) Fail() {
+	c.mu.Lock()
+	c.state = 1 /* IL3002 */ // want `plain write of c\.state races`
+	c.mu.Unlock()
+}
+
+// Pool embeds the same counters but only ever updates them under its
+// lock: its owner path has no atomic access.
+type Pool struct {
+	mu    sync.Mutex
+	stats counters
+}
+
+func (p *Pool) Put() {
+	p.mu.Lock()
+	p.stats.sent++ // want `plain write of p\.stats\.sent races`
+	p.mu.Unlock()
+}
+
+var closed int32
+
+func Closed() bool { return atomic.LoadInt32(&closed) == 1 }
+
+func Close() {
+	closed = 1 /* IL3002 */ // want `plain write of closed races`
+}
+
+// Run resets the counter after every worker is done: ordered by Wait.
+func Run(c *Conn, n int) int64 {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Send()
+			atomic.AddInt64(&c.stats.errs, 1)
+		}()
+	}
+	wg.Wait()
+	v := c.stats.errs
+	c.stats.errs = 0 // want `plain write of c\.stats\.errs races`
+	return v
+}
+
+// A plain read is IL3001's.
+func (c *Conn) Sent() int64 {
+	return c.stats.sent // want `plain read of c\.stats\.sent races`
+}
+
+// Weighted copies a shared value and sets the copy's weight before
+// publishing it: the copy is the function's own until then.
+func Weighted(c *Conn, w int32) *Conn {
+	cp := *c
+	cp.state = w
+	return &cp
+}
+
+// Adjust may have replaced c by its own copy before the write (the same
+// condition guards both): not evidence of a shared write.
+func Adjust(c *Conn, own bool, w int32) *Conn {
+	if own {
+		cp := *c
+		c = &cp
+	}
+	if own {
+		c.state = w // want `plain write of c\.state races`
+	}
+	return c
+}
