@@ -54,6 +54,9 @@ var realsuiteRTCases = []struct {
 	// A controlled sender whose only receiver polls from a goroutine
 	// outside control (testify's Eventually) sends for real.
 	{pkg: "poller", tests: []string{"TestSendToPoller"}},
+	// A receiver blocked for real while the test waited outside control
+	// is taken back when it returns, though it then spins.
+	{pkg: "spinrecall", tests: []string{"TestSpinAfterForeignWait"}},
 	// Scheduling points allocate nothing.
 	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
 	// runtime.NumGoroutine counts only the program's goroutines.

@@ -735,6 +735,14 @@ func (s *sched) next() {
 		s.advance(outsideTick)
 	}
 	s.wasIO = false
+	if s.realBlocked() && !s.foreignOutside() {
+		// The goroutine outside control that may have been their partner
+		// is back: the shadow sees every party again, also when others
+		// keep the scheduler busy (a loop spinning) and it is never idle.
+		if s.recallBlocked() {
+			return
+		}
+	}
 	cands := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
@@ -1721,6 +1729,18 @@ func (s *sched) foreignOutside() bool {
 	return false
 }
 
+// realBlocked: is a goroutine blocked for real (blockForReal)?
+//
+//go:norace
+func (s *sched) realBlocked() bool {
+	for _, g := range s.outside {
+		if g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
 // ioOutside: is a goroutine outside control in real I/O?
 //
 //go:norace
@@ -2043,9 +2063,37 @@ func (s *sched) collectStates(f *failure) {
 			st.Obj = s.objOf(&g.req)
 		} else {
 			st.Op = "running"
+			if state, stack := realStack(g.gid); state != "" {
+				// Outside control: what the runtime says it does.
+				st.Op, st.Stack = "running ("+state+")", stack
+			}
 		}
 		f.gs = append(f.gs, st)
 	}
+}
+
+// realStack returns the runtime's state ("sync.Mutex.Lock", "IO wait")
+// and traceback of goroutine gid, from a dump of all goroutines.
+func realStack(gid uint64) (state, stack string) {
+	if gid == 0 {
+		return "", ""
+	}
+	buf := make([]byte, 1<<20)
+	dump := buf[:runtime.Stack(buf, true)]
+	h := []byte("goroutine " + strconv.FormatUint(gid, 10) + " [")
+	i := bytes.Index(dump, h)
+	if i < 0 {
+		return "", ""
+	}
+	block := dump[i:]
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	st := block[len(h):]
+	if j := bytes.IndexAny(st, ",]"); j >= 0 {
+		st = st[:j]
+	}
+	return string(st), string(block)
 }
 
 // abort starts unwinding every goroutine.

@@ -73,3 +73,40 @@ func TestSpinNowLoopSeesTimePass(t *testing.T) {
 		}
 	}
 }
+
+// A receiver blocked for real while the test goroutine slept outside
+// control (blockForReal) is taken back when the sleeper returns, although
+// the sleeper then spins and the scheduler is never idle: a sender whose
+// select cannot be polled (it has a send case) must find the receiver.
+func TestSpinRecallsBlockedForReal(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, StepTimeout: 10 * time.Second}, func(t *testing.T) {
+		jobs := make(chan int)
+		quit := make(chan struct{})
+		defer Close(quit)
+		got := make(chan int, 1)
+		Go(func() { Send(got, Recv(jobs)) })
+		time.Sleep(100 * time.Millisecond) // real: outside control
+		Go(func() {
+			k := Select(false, SendCase(jobs), RecvCase(quit))
+			switch k {
+			case 0:
+				PickSend(k, 0, jobs) <- 1
+			case 1:
+				<-PickRecv(k, 1, quit)
+			}
+		})
+		for {
+			if k := Select(true, RecvCase(got)); k == 0 {
+				if v := <-PickRecv(k, 0, got); v != 1 {
+					t.Errorf("got %d", v)
+				}
+				return
+			}
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("%s %q %q", r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}

@@ -77,3 +77,15 @@ func Eventually(cond func() bool, waitFor, tick time.Duration) bool {
 	}()
 	return <-res
 }
+
+// Wait blocks on a channel that a goroutine of its own closes after
+// sleeping d; that goroutine is not controlled, so its sleep is on the
+// real clock, and the caller waits outside control.
+func Wait(d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		time.Sleep(d)
+		close(done)
+	}()
+	<-done
+}
