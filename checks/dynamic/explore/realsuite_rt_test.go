@@ -57,6 +57,9 @@ var realsuiteRTCases = []struct {
 	// A receiver blocked for real while the test waited outside control
 	// is taken back when it returns, though it then spins.
 	{pkg: "spinrecall", tests: []string{"TestSpinAfterForeignWait"}},
+	// A controlled select sends its reply to a receiver outside control
+	// (a poller's goroutine calling an API).
+	{pkg: "foreignreply", tests: []string{"TestReplyToPoller"}},
 	// Scheduling points allocate nothing.
 	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
 	// runtime.NumGoroutine counts only the program's goroutines.

@@ -84,7 +84,12 @@
 // channel operation the shadow cannot complete perform it for real
 // (blocking), where a partner outside control that only polls (testify's
 // Eventually running a select with default) can find them; they are
-// recalled when no such goroutine is left. A released goroutine that does not come back within
+// recalled as soon as no such goroutine is left, also while others keep
+// the scheduler busy (a loop spinning). A goroutine waiting for real on an
+// unbuffered channel (one outside control, one blocked for real) is a
+// partner too: it is seen in the channel's wait queues (chanpeek.go,
+// checked at start-up), so a controlled select can send its reply to a
+// poller's goroutine. A released goroutine that does not come back within
 // outsideSlice and is found blocked (a dependency's semaphore or sleep,
 // goleak's retry loop, testify's Eventually, I/O, a subprocess) waits
 // outside control: the others go on, the clock waits for it as long as it

@@ -1072,7 +1072,12 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		}
 		return n > 0
 	}
-	return len(s.partners(g, p, send)) > 0
+	if len(s.partners(g, p, send)) > 0 {
+		return true
+	}
+	// A partner outside control (a goroutine the rewriter did not
+	// start, one blocked for real) waits in the channel itself.
+	return waiterForReal(p, send)
 }
 
 // partners lists the parked goroutines that can complete the other half of

@@ -12,7 +12,8 @@
 // (afterfunc), sync operations used as values (methodvalue), range over
 // a channel in a file older than go1.23 (oldrange), a controlled sender
 // whose receiver polls outside control (poller), a receiver blocked for
-// real while the test waited outside control, then spun (spinrecall), tests counting
+// real while the test waited outside control, then spun (spinrecall), a
+// controlled select replying to a receiver outside control (foreignreply), tests counting
 // allocations (allocs) or goroutines (numgoroutine), a pool of timers
 // that outlive their schedule (timerpool) and a timeout around a round
 // trip through a real TCP connection (realio).
