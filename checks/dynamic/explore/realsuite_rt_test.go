@@ -58,8 +58,9 @@ var realsuiteRTCases = []struct {
 	// is taken back when it returns, though it then spins.
 	{pkg: "spinrecall", tests: []string{"TestSpinAfterForeignWait"}},
 	// A controlled select sends its reply to a receiver outside control
-	// (a poller's goroutine calling an API).
-	{pkg: "foreignreply", tests: []string{"TestReplyToPoller"}},
+	// (a poller's goroutine calling an API); while the test waits for
+	// such a poller on the real clock, the virtual clock moves with it.
+	{pkg: "foreignreply", tests: []string{"TestReplyToPoller", "TestTimerFiresWhilePolled"}},
 	// Scheduling points allocate nothing.
 	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
 	// runtime.NumGoroutine counts only the program's goroutines.
@@ -101,6 +102,10 @@ func TestRealSuiteRuntimeModel(t *testing.T) {
 			}
 			for _, n := range res.Notes {
 				t.Errorf("note: %s", n)
+			}
+			for _, f := range res.Plain {
+				// Each passes under plain go test.
+				t.Errorf("%s: filed as failing without interleave too: %s at %v: %s", f.Test, f.Kind, f.Pos, f.Message)
 			}
 			ran := map[string]int{}
 			for _, ts := range res.Stats.Tests {

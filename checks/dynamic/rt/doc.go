@@ -56,10 +56,13 @@
 // such a spinning operation; otherwise one that is not runs first (the
 // spinner is preempted, as a goroutine just started would run in
 // parallel). A loop that reads the clock between spins, with no timer
-// pending, moves it by growing steps. Goroutines in real I/O (found blocked outside
-// control in "IO wait") move it too: by the real time the scheduler waits
+// pending, moves it by growing steps. Goroutines blocked outside control
+// for something other than a lock (real I/O, testify's Eventually ticking
+// on the real clock) move it too: by the real time the scheduler waits
 // while they are (up to the next deadline), so a timeout around real I/O
-// fires no earlier than it would for real, and by a tick per decision
+// fires no earlier than it would for real and a timer fires while a poller
+// on the real clock keeps calling into the program; goroutines in real I/O
+// ("IO wait") also move it by a tick per decision
 // meanwhile, so a round trip through a real connection takes some time. Timers made
 // under control are time.Timer values with only C set (inside a box that
 // keeps what they need, timerbox.go) and &time.Ticker{C: ch}; use them

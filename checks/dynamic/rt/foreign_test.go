@@ -264,3 +264,52 @@ func TestQueuesFound(t *testing.T) {
 		t.Fatal("the runtime's channel wait queues were not found where hchanQueues expects them")
 	}
 }
+
+// While the test goroutine waits outside control for a poller on the real
+// clock whose condition keeps calling a controlled server, the virtual
+// clock moves with the real time waited: a 100ms timer fires within the
+// poller's second, as it would for real or in a synctest bubble.
+func TestClockMovesWhilePolledOutside(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, StepTimeout: 10 * time.Second}, func(t *testing.T) {
+		reqs := make(chan chan int)
+		quit := make(chan struct{})
+		defer Close(quit)
+		Go(func() {
+			for {
+				k := Select(false, RecvCase(reqs), RecvCase(quit))
+				if k == 1 {
+					<-PickRecv(k, 1, quit)
+					return
+				}
+				out := <-PickRecv(k, 0, reqs)
+				switch k := Select(false, SendCase(out), RecvCase(quit)); k {
+				case 0:
+					PickSend(k, 0, out) <- 1
+				case 1:
+					<-PickRecv(k, 1, quit)
+					return
+				}
+			}
+		})
+		fired := make(chan struct{})
+		AfterFunc(100*time.Millisecond, func() { Close(fired) })
+		if !eventually(func() bool {
+			out := make(chan int)
+			reqs <- out
+			<-out
+			select {
+			case <-fired:
+				return true
+			default:
+				return false
+			}
+		}, time.Second, 10*time.Millisecond) {
+			t.Error("the 100ms timer did not fire within the poller's second")
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("schedule %d: %s %q %q", r.Index, r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}

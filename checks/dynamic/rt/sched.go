@@ -170,6 +170,7 @@ type gstate struct {
 	exited    bool
 	outside   bool      // released, blocked outside control (see collect)
 	inIO      bool      // found so in real I/O (a network read, a pipe of the OS)
+	inWait    bool      // found so waiting for something other than a lock (a real timer, a channel)
 	outsideAt time.Time // when it was found so
 	// blockedReal: released to block for real on its channel operation
 	// (mBlock) while a party outside control may be its partner; recall
@@ -317,7 +318,9 @@ type sched struct {
 	// wasIO: a goroutine came back from real I/O since the last decision
 	wasIO bool
 	// lastIO: the goroutine blockedOutside last found blocked was in I/O
-	lastIO    bool
+	lastIO bool
+	// lastWait: ... and it waited for something other than a lock
+	lastWait  bool
 	testDone  bool
 	aborting  bool
 	fail      *failure
@@ -514,7 +517,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	step := outsideSlice
 	for {
 		if s.blockedOutside(g) {
-			g.inIO = s.lastIO
+			g.inIO, g.inWait = s.lastIO, s.lastWait
 			return 0, false
 		}
 		left := limit - time.Since(start)
@@ -557,6 +560,7 @@ func (s *sched) blockedOutside(g *gstate) bool {
 		state = state[:j]
 	}
 	s.lastIO = string(state) == "IO wait"
+	s.lastWait = len(state) > 0 && !lockState(state)
 	return len(state) > 0 && !passingState(state)
 }
 
@@ -588,7 +592,7 @@ func (s *sched) reclaim() bool {
 			g.arrSeen = v
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
-			g.inIO = false
+			g.inIO, g.inWait = false, false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
@@ -606,7 +610,7 @@ func (s *sched) reclaim() bool {
 //go:norace
 func (s *sched) waitOutside(d time.Duration) bool {
 	start := time.Now()
-	if s.ioOutside() {
+	if s.waitingOutside() {
 		defer s.realTimePassed(start)
 	}
 	pause := 20 * time.Microsecond
@@ -629,12 +633,17 @@ func (s *sched) waitOutside(d time.Duration) bool {
 }
 
 // realTimePassed moves the virtual clock by the real time since start,
-// spent waiting while goroutines are in real I/O, but not past the next
-// deadline: what happens outside
+// spent waiting while goroutines are in real I/O or wait outside control
+// for something other than a lock (testify's Eventually ticking on the
+// real clock, whose condition calls into the program: the program's
+// timers must fire meanwhile, as they would in a synctest bubble), but
+// not past the next deadline: what happens outside
 // control takes real time, so a timer armed around it fires only after as
 // much real time (fireTimers jumps to it when nothing else can happen).
 // The scheduler's own time is not counted: it would make timeouts fire
-// early on a slow machine.
+// early on a slow machine; nor is a wait for a lock of code that is not
+// rewritten (a loaded machine must not make the clock of a pure test
+// depend on timing).
 //
 //go:norace
 func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
@@ -1740,6 +1749,26 @@ func (s *sched) foreignOutside() bool {
 func (s *sched) realBlocked() bool {
 	for _, g := range s.outside {
 		if g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// lockState: is a goroutine in this state of a stack dump waiting for a
+// lock or a WaitGroup of code that is not rewritten?
+func lockState(state []byte) bool {
+	return bytes.HasPrefix(state, []byte("sync.")) || bytes.HasPrefix(state, []byte("semacquire"))
+}
+
+// waitingOutside: is a goroutine outside control, for a reason of its own,
+// waiting for something other than a lock (real I/O, a real timer,
+// testify's Eventually ticking on the real clock)?
+//
+//go:norace
+func (s *sched) waitingOutside() bool {
+	for _, g := range s.outside {
+		if g.inWait && !g.blockedReal {
 			return true
 		}
 	}

@@ -13,7 +13,8 @@
 // a channel in a file older than go1.23 (oldrange), a controlled sender
 // whose receiver polls outside control (poller), a receiver blocked for
 // real while the test waited outside control, then spun (spinrecall), a
-// controlled select replying to a receiver outside control (foreignreply), tests counting
+// controlled select replying to a receiver outside control and a timer
+// that must fire while the test waits for such a poller (foreignreply), tests counting
 // allocations (allocs) or goroutines (numgoroutine), a pool of timers
 // that outlive their schedule (timerpool) and a timeout around a round
 // trip through a real TCP connection (realio).

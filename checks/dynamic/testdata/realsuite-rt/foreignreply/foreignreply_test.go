@@ -70,3 +70,25 @@ func TestReplyToPoller(t *testing.T) {
 		t.Fatal("the server's replies never reached the poller")
 	}
 }
+
+// While the test waits in dep.Eventually (on the real clock) and its
+// condition keeps calling the server, a timer of the program fires, as it
+// would for real or in a synctest bubble (where the poller's ticks move
+// the clock): gocron's tests wait so for a job to run.
+func TestTimerFiresWhilePolled(t *testing.T) {
+	s := start()
+	defer s.stop()
+	fired := make(chan struct{})
+	time.AfterFunc(100*time.Millisecond, func() { close(fired) })
+	if !dep.Eventually(func() bool {
+		s.count()
+		select {
+		case <-fired:
+			return true
+		default:
+			return false
+		}
+	}, time.Second, 10*time.Millisecond) {
+		t.Fatal("the 100ms timer did not fire within the poller's second")
+	}
+}
