@@ -42,9 +42,10 @@ var realsuiteRTCases = []struct {
 	// Loops that spin until a timer fires let virtual time advance.
 	{pkg: "spin", tests: []string{"TestAtomicLoadLoop", "TestGoschedLoop", "TestSelectDefaultLoop", "TestClockLoop"}},
 	// A loop polling the clock for goroutines it just started lets them
-	// run before the clock passes its deadline; a loop reading the clock
-	// between selects with default sees it move.
-	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond"}},
+	// run before the clock passes its deadline, also one held in a lock
+	// outside control; a loop reading the clock between selects with
+	// default sees it move.
+	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld"}},
 	// AfterFunc callbacks are ordered after the code that armed them.
 	{pkg: "afterfunc", race: true, tests: []string{"TestAfterFuncSeesArmer", "TestResetAndChannel"}},
 	// Sync operations used as values are controlled.

@@ -55,7 +55,9 @@
 // a select with default around a timer) and every enabled goroutine is at
 // such a spinning operation; otherwise one that is not runs first (the
 // spinner is preempted, as a goroutine just started would run in
-// parallel). A loop that reads the clock between spins, with no timer
+// parallel), and none outside control is in a lock of code that is not
+// rewritten (it is not blocked for good: the spinner waits for it, up to
+// outsideWait). A loop that reads the clock between spins, with no timer
 // pending, moves it by growing steps. Goroutines blocked outside control
 // for something other than a lock (real I/O, testify's Eventually ticking
 // on the real clock) move it too: by the real time the scheduler waits

@@ -171,6 +171,7 @@ type gstate struct {
 	outside   bool      // released, blocked outside control (see collect)
 	inIO      bool      // found so in real I/O (a network read, a pipe of the OS)
 	inWait    bool      // found so waiting for something other than a lock (a real timer, a channel)
+	inHold    bool      // found so in a lock of code not rewritten
 	outsideAt time.Time // when it was found so
 	// blockedReal: released to block for real on its channel operation
 	// (mBlock) while a party outside control may be its partner; recall
@@ -321,6 +322,7 @@ type sched struct {
 	lastIO bool
 	// lastWait: ... and it waited for something other than a lock
 	lastWait  bool
+	lastHold  bool
 	testDone  bool
 	aborting  bool
 	fail      *failure
@@ -517,7 +519,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	step := outsideSlice
 	for {
 		if s.blockedOutside(g) {
-			g.inIO, g.inWait = s.lastIO, s.lastWait
+			g.inIO, g.inWait, g.inHold = s.lastIO, s.lastWait, s.lastHold
 			return 0, false
 		}
 		left := limit - time.Since(start)
@@ -561,6 +563,7 @@ func (s *sched) blockedOutside(g *gstate) bool {
 	}
 	s.lastIO = string(state) == "IO wait"
 	s.lastWait = len(state) > 0 && !lockState(state)
+	s.lastHold = lockState(state)
 	return len(state) > 0 && !passingState(state)
 }
 
@@ -592,7 +595,7 @@ func (s *sched) reclaim() bool {
 			g.arrSeen = v
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
-			g.inIO, g.inWait = false, false
+			g.inIO, g.inWait, g.inHold = false, false, false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
@@ -1775,6 +1778,20 @@ func (s *sched) waitingOutside() bool {
 	return false
 }
 
+// holdOutside: is a goroutine outside control, for a reason of its own, in
+// a lock of code that is not rewritten (the logger's, while another writes
+// a line to a slow pipe)?
+//
+//go:norace
+func (s *sched) holdOutside() bool {
+	for _, g := range s.outside {
+		if g.inHold && !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
 // ioOutside: is a goroutine outside control in real I/O?
 //
 //go:norace
@@ -1926,6 +1943,15 @@ func (s *sched) foreignBusy() bool {
 //
 //go:norace
 func (s *sched) spinTurn() bool {
+	if s.holdOutside() && s.waitOutside(outsideWait) {
+		// A goroutine outside control in a lock of code that is not
+		// rewritten is not blocked for good (synctest would not move the
+		// clock while it waits to run): the spinner waits for it before
+		// time moves. (Not a system call: the scheduler's own futex
+		// hand-offs show as one.)
+		s.spinRun = 0
+		return true
+	}
 	if s.probe(false) || s.fireTimers() {
 		s.spinRun = 0
 		return true

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"sync"
 	"testing"
 	"time"
 )
@@ -107,6 +108,40 @@ func TestSpinRecallsBlockedForReal(t *testing.T) {
 	for _, r := range rs {
 		if r.Outcome != "pass" || r.Inconclusive != "" {
 			t.Fatalf("%s %q %q", r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}
+
+// A loop polls, with select default and Now, for a goroutine it has just
+// started that first waits for a lock of code that is not rewritten (held
+// for 50ms of real time: a log line written to a slow pipe): the clock
+// does not pass the 1s poll deadline while that goroutine is held.
+func TestSpinWaitsForHeldGoroutine(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, StepTimeout: 10 * time.Second}, func(t *testing.T) {
+		var mu sync.Mutex // not controlled
+		mu.Lock()
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			mu.Unlock()
+		}()
+		done := make(chan struct{}, 1)
+		Go(func() {
+			mu.Lock()
+			mu.Unlock()
+			Send(done, struct{}{})
+		})
+		deadline := Now().Add(time.Second)
+		for Now().Before(deadline) {
+			if k := Select(true, RecvCase(done)); k == 0 {
+				<-PickRecv(k, 0, done)
+				return
+			}
+		}
+		t.Error("the started goroutine did not finish within the 1s poll")
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("schedule %d: %s %q %q", r.Index, r.Outcome, r.Message, r.Inconclusive)
 		}
 	}
 }

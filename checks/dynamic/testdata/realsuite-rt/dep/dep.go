@@ -5,6 +5,7 @@ package dep
 import (
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -88,4 +89,25 @@ func Wait(d time.Duration) {
 		close(done)
 	}()
 	<-done
+}
+
+// Held is a lock that a goroutine of its own holds for a while of real
+// time (a log line written to a slow pipe).
+type Held struct{ mu sync.Mutex }
+
+// HoldFor returns a Held locked for d from now.
+func HoldFor(d time.Duration) *Held {
+	h := &Held{}
+	h.mu.Lock()
+	go func() {
+		time.Sleep(d)
+		h.mu.Unlock()
+	}()
+	return h
+}
+
+// Use waits for the lock, outside control, and lets it go.
+func (h *Held) Use() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 }
