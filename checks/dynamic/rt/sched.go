@@ -170,7 +170,7 @@ type gstate struct {
 	exited    bool
 	outside   bool      // released, blocked outside control (see collect)
 	inIO      bool      // found so in real I/O (a network read, a pipe of the OS)
-	inWait    bool      // found so waiting for something other than a lock (a real timer, a channel)
+	inWait    bool      // found so waiting for something other than a lock or a system call (a real timer, a channel)
 	inHold    bool      // found so in a lock of code not rewritten
 	outsideAt time.Time // when it was found so
 	// blockedReal: released to block for real on its channel operation
@@ -320,7 +320,8 @@ type sched struct {
 	wasIO bool
 	// lastIO: the goroutine blockedOutside last found blocked was in I/O
 	lastIO bool
-	// lastWait: ... and it waited for something other than a lock
+	// lastWait, lastHold: ... waited for something other than a lock
+	// (inWait), or for a lock (inHold)
 	lastWait  bool
 	lastHold  bool
 	testDone  bool
@@ -562,7 +563,8 @@ func (s *sched) blockedOutside(g *gstate) bool {
 		state = state[:j]
 	}
 	s.lastIO = string(state) == "IO wait"
-	s.lastWait = len(state) > 0 && !lockState(state)
+	// Not a system call: the scheduler's own futex hand-offs show as one.
+	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
 	s.lastHold = lockState(state)
 	return len(state) > 0 && !passingState(state)
 }
