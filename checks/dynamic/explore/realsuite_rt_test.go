@@ -43,9 +43,10 @@ var realsuiteRTCases = []struct {
 	// Loops that spin until a timer fires let virtual time advance.
 	{pkg: "spin", tests: []string{"TestAtomicLoadLoop", "TestGoschedLoop", "TestSelectDefaultLoop", "TestClockLoop"}},
 	// A loop polling the clock for goroutines it just started lets them
-	// run before the clock passes its deadline; a loop reading the clock
-	// between selects with default sees it move.
-	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond"}},
+	// run before the clock passes its deadline, also one held in a lock
+	// outside control; a loop reading the clock between selects with
+	// default sees it move.
+	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld"}},
 	// AfterFunc callbacks are ordered after the code that armed them.
 	{pkg: "afterfunc", race: true, tests: []string{"TestAfterFuncSeesArmer", "TestResetAndChannel"}},
 	// Sync operations used as values are controlled.
@@ -55,6 +56,13 @@ var realsuiteRTCases = []struct {
 	// A controlled sender whose only receiver polls from a goroutine
 	// outside control (testify's Eventually) sends for real.
 	{pkg: "poller", tests: []string{"TestSendToPoller"}},
+	// A receiver blocked for real while the test waited outside control
+	// is taken back when it returns, though it then spins.
+	{pkg: "spinrecall", tests: []string{"TestSpinAfterForeignWait"}},
+	// A controlled select sends its reply to a receiver outside control
+	// (a poller's goroutine calling an API); while the test waits for
+	// such a poller on the real clock, the virtual clock moves with it.
+	{pkg: "foreignreply", tests: []string{"TestReplyToPoller", "TestTimerFiresWhilePolled"}},
 	// Scheduling points allocate nothing.
 	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
 	// runtime.NumGoroutine counts only the program's goroutines.
@@ -110,6 +118,10 @@ func TestRealSuiteRuntimeModel(t *testing.T) {
 			}
 			for _, n := range res.Notes {
 				t.Errorf("note: %s", n)
+			}
+			for _, f := range res.Plain {
+				// Each passes under plain go test.
+				t.Errorf("%s: filed as failing without interleave too: %s at %v: %s", f.Test, f.Kind, f.Pos, f.Message)
 			}
 			ran := map[string]int{}
 			for _, ts := range res.Stats.Tests {

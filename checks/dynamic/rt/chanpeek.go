@@ -2,6 +2,7 @@ package rt
 
 import (
 	"reflect"
+	"runtime"
 	"unsafe"
 )
 
@@ -36,4 +37,71 @@ var peekOK = func() bool {
 //go:norace
 func closedForReal(p unsafe.Pointer) bool {
 	return peekOK && (*hchanPrefix)(p).closed != 0
+}
+
+// A controlled goroutine's send to a receiver outside control (testify's
+// Eventually calls an API from a goroutine of its own, which waits for the
+// reply) can complete although no partner is parked in the shadow. The
+// runtime keeps the goroutines waiting on an unbuffered channel in two
+// queues after the header above (and, since Go 1.23, a timer pointer);
+// hchanQueues mirrors that layout, and queuesOK records that a check at
+// start-up saw a waiting receiver and a waiting sender where expected.
+type hchanQueues struct {
+	hchanPrefix
+	timer    unsafe.Pointer
+	elemtype unsafe.Pointer
+	sendx    uint
+	recvx    uint
+	recvq    [2]unsafe.Pointer // first, last
+	sendq    [2]unsafe.Pointer
+}
+
+var queuesOK = func() bool {
+	if !peekOK {
+		return false
+	}
+	ch := make(chan int)
+	q := (*hchanQueues)(reflect.ValueOf(ch).UnsafePointer())
+	if waiting(q, true) || waiting(q, false) {
+		return false
+	}
+	go func() { <-ch }()
+	if !awaitQueue(q, true) || waiting(q, false) {
+		return false
+	}
+	ch <- 1
+	go func() { ch <- 1 }()
+	if !awaitQueue(q, false) || waiting(q, true) {
+		return false
+	}
+	<-ch
+	return !waiting(q, true) && !waiting(q, false)
+}()
+
+// awaitQueue waits (a bounded while) for a goroutine to wait in the
+// receive (or send) queue.
+func awaitQueue(q *hchanQueues, recv bool) bool {
+	for i := 0; i < 100000; i++ {
+		if waiting(q, recv) {
+			return true
+		}
+		runtime.Gosched()
+	}
+	return false
+}
+
+//go:norace
+func waiting(q *hchanQueues, recv bool) bool {
+	if recv {
+		return q.recvq[0] != nil
+	}
+	return q.sendq[0] != nil
+}
+
+// waiterForReal reports whether a goroutine waits for real on unbuffered
+// channel p to complete a send (a receiver) or a receive (a sender).
+//
+//go:norace
+func waiterForReal(p unsafe.Pointer, send bool) bool {
+	return queuesOK && waiting((*hchanQueues)(p), send)
 }

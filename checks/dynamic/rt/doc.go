@@ -57,11 +57,16 @@
 // a select with default around a timer) and every enabled goroutine is at
 // such a spinning operation; otherwise one that is not runs first (the
 // spinner is preempted, as a goroutine just started would run in
-// parallel). A loop that reads the clock between spins, with no timer
-// pending, moves it by growing steps. Goroutines in real I/O (found blocked outside
-// control in "IO wait") move it too: by the real time the scheduler waits
+// parallel), and none outside control is in a lock of code that is not
+// rewritten (it is not blocked for good: the spinner waits for it, up to
+// outsideWait). A loop that reads the clock between spins, with no timer
+// pending, moves it by growing steps. Goroutines blocked outside control
+// for something other than a lock (real I/O, testify's Eventually ticking
+// on the real clock) move it too: by the real time the scheduler waits
 // while they are (up to the next deadline), so a timeout around real I/O
-// fires no earlier than it would for real, and by a tick per decision
+// fires no earlier than it would for real and a timer fires while a poller
+// on the real clock keeps calling into the program; goroutines in real I/O
+// ("IO wait") also move it by a tick per decision
 // meanwhile, so a round trip through a real connection takes some time. Timers made
 // under control are time.Timer values with only C set (inside a box that
 // keeps what they need, timerbox.go) and &time.Ticker{C: ch}; use them
@@ -86,7 +91,12 @@
 // channel operation the shadow cannot complete perform it for real
 // (blocking), where a partner outside control that only polls (testify's
 // Eventually running a select with default) can find them; they are
-// recalled when no such goroutine is left. A released goroutine that does not come back within
+// recalled as soon as no such goroutine is left, also while others keep
+// the scheduler busy (a loop spinning). A goroutine waiting for real on an
+// unbuffered channel (one outside control, one blocked for real) is a
+// partner too: it is seen in the channel's wait queues (chanpeek.go,
+// checked at start-up), so a controlled select can send its reply to a
+// poller's goroutine. A released goroutine that does not come back within
 // outsideSlice and is found blocked (a dependency's semaphore or sleep,
 // goleak's retry loop, testify's Eventually, I/O, a subprocess) waits
 // outside control: the others go on, the clock waits for it as long as it

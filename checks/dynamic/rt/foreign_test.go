@@ -223,3 +223,99 @@ func TestSendToForeignPoller(t *testing.T) {
 func nearly(d, want time.Duration) bool {
 	return d >= want-time.Microsecond && d <= want+time.Microsecond
 }
+
+// A controlled server replies, from a select with a send case, to a
+// client outside control (testify's Eventually calling an API from a
+// goroutine of its own): the receiver waits in the channel itself, so the
+// send case is ready although no partner is parked in the shadow.
+func TestSelectSendToForeignReceiver(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 5, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		req := make(chan chan int)
+		quit := make(chan struct{})
+		defer Close(quit)
+		Go(func() {
+			k := Select(false, RecvCase(req), RecvCase(quit))
+			if k != 0 {
+				<-PickRecv(k, 1, quit)
+				return
+			}
+			reply := <-PickRecv(k, 0, req)
+			switch k := Select(false, SendCase(reply), RecvCase(quit)); k {
+			case 0:
+				PickSend(k, 0, reply) <- 42
+			case 1:
+				<-PickRecv(k, 1, quit)
+			}
+		})
+		res := make(chan int)
+		go func() { // not controlled
+			r := make(chan int)
+			req <- r
+			res <- <-r
+		}()
+		if v := <-res; v != 42 {
+			t.Errorf("got %d", v)
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("schedule %d: %s %q %q", r.Index, r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}
+
+// The check at start-up found the channel's wait queues.
+func TestQueuesFound(t *testing.T) {
+	if !queuesOK {
+		t.Fatal("the runtime's channel wait queues were not found where hchanQueues expects them")
+	}
+}
+
+// While the test goroutine waits outside control for a poller on the real
+// clock whose condition keeps calling a controlled server, the virtual
+// clock moves with the real time waited: a 100ms timer fires within the
+// poller's second, as it would for real or in a synctest bubble.
+func TestClockMovesWhilePolledOutside(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, StepTimeout: 10 * time.Second}, func(t *testing.T) {
+		reqs := make(chan chan int)
+		quit := make(chan struct{})
+		defer Close(quit)
+		Go(func() {
+			for {
+				k := Select(false, RecvCase(reqs), RecvCase(quit))
+				if k == 1 {
+					<-PickRecv(k, 1, quit)
+					return
+				}
+				out := <-PickRecv(k, 0, reqs)
+				switch k := Select(false, SendCase(out), RecvCase(quit)); k {
+				case 0:
+					PickSend(k, 0, out) <- 1
+				case 1:
+					<-PickRecv(k, 1, quit)
+					return
+				}
+			}
+		})
+		fired := make(chan struct{})
+		AfterFunc(100*time.Millisecond, func() { Close(fired) })
+		if !eventually(func() bool {
+			out := make(chan int)
+			reqs <- out
+			<-out
+			select {
+			case <-fired:
+				return true
+			default:
+				return false
+			}
+		}, time.Second, 10*time.Millisecond) {
+			t.Error("the 100ms timer did not fire within the poller's second")
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("schedule %d: %s %q %q", r.Index, r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}

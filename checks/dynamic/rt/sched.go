@@ -171,6 +171,8 @@ type gstate struct {
 	exited    bool
 	outside   bool      // released, blocked outside control (see collect)
 	inIO      bool      // found so in real I/O (a network read, a pipe of the OS)
+	inWait    bool      // found so waiting for something other than a lock or a system call (a real timer, a channel)
+	inHold    bool      // found so in a lock of code not rewritten
 	outsideAt time.Time // when it was found so
 	// blockedReal: released to block for real on its channel operation
 	// (mBlock) while a party outside control may be its partner; recall
@@ -320,7 +322,11 @@ type sched struct {
 	// wasIO: a goroutine came back from real I/O since the last decision
 	wasIO bool
 	// lastIO: the goroutine blockedOutside last found blocked was in I/O
-	lastIO    bool
+	lastIO bool
+	// lastWait, lastHold: ... waited for something other than a lock
+	// (inWait), or for a lock (inHold)
+	lastWait  bool
+	lastHold  bool
 	testDone  bool
 	aborting  bool
 	fail      *failure
@@ -517,7 +523,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	step := outsideSlice
 	for {
 		if s.blockedOutside(g) {
-			g.inIO = s.lastIO
+			g.inIO, g.inWait, g.inHold = s.lastIO, s.lastWait, s.lastHold
 			return 0, false
 		}
 		left := limit - time.Since(start)
@@ -560,6 +566,9 @@ func (s *sched) blockedOutside(g *gstate) bool {
 		state = state[:j]
 	}
 	s.lastIO = string(state) == "IO wait"
+	// Not a system call: the scheduler's own futex hand-offs show as one.
+	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
+	s.lastHold = lockState(state)
 	return len(state) > 0 && !passingState(state)
 }
 
@@ -591,7 +600,7 @@ func (s *sched) reclaim() bool {
 			g.arrSeen = v
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
-			g.inIO = false
+			g.inIO, g.inWait, g.inHold = false, false, false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
@@ -609,7 +618,7 @@ func (s *sched) reclaim() bool {
 //go:norace
 func (s *sched) waitOutside(d time.Duration) bool {
 	start := time.Now()
-	if s.ioOutside() {
+	if s.waitingOutside() {
 		defer s.realTimePassed(start)
 	}
 	pause := 20 * time.Microsecond
@@ -632,12 +641,17 @@ func (s *sched) waitOutside(d time.Duration) bool {
 }
 
 // realTimePassed moves the virtual clock by the real time since start,
-// spent waiting while goroutines are in real I/O, but not past the next
-// deadline: what happens outside
+// spent waiting while goroutines are in real I/O or wait outside control
+// for something other than a lock (testify's Eventually ticking on the
+// real clock, whose condition calls into the program: the program's
+// timers must fire meanwhile, as they would in a synctest bubble), but
+// not past the next deadline: what happens outside
 // control takes real time, so a timer armed around it fires only after as
 // much real time (fireTimers jumps to it when nothing else can happen).
 // The scheduler's own time is not counted: it would make timeouts fire
-// early on a slow machine.
+// early on a slow machine; nor is a wait for a lock of code that is not
+// rewritten (a loaded machine must not make the clock of a pure test
+// depend on timing).
 //
 //go:norace
 func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
@@ -754,6 +768,14 @@ func (s *sched) next() {
 		s.advance(outsideTick)
 	}
 	s.wasIO = false
+	if s.realBlocked() && !s.foreignOutside() {
+		// The goroutine outside control that may have been their partner
+		// is back: the shadow sees every party again, also when others
+		// keep the scheduler busy (a loop spinning) and it is never idle.
+		if s.recallBlocked() {
+			return
+		}
+	}
 	cands := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
@@ -1107,7 +1129,12 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		}
 		return n > 0
 	}
-	return len(s.partners(g, p, send)) > 0
+	if len(s.partners(g, p, send)) > 0 {
+		return true
+	}
+	// A partner outside control (a goroutine the rewriter did not
+	// start, one blocked for real) waits in the channel itself.
+	return waiterForReal(p, send)
 }
 
 // partners lists the parked goroutines that can complete the other half of
@@ -1764,6 +1791,52 @@ func (s *sched) foreignOutside() bool {
 	return false
 }
 
+// realBlocked: is a goroutine blocked for real (blockForReal)?
+//
+//go:norace
+func (s *sched) realBlocked() bool {
+	for _, g := range s.outside {
+		if g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// lockState: is a goroutine in this state of a stack dump waiting for a
+// lock or a WaitGroup of code that is not rewritten?
+func lockState(state []byte) bool {
+	return bytes.HasPrefix(state, []byte("sync.")) || bytes.HasPrefix(state, []byte("semacquire"))
+}
+
+// waitingOutside: is a goroutine outside control, for a reason of its own,
+// waiting for something other than a lock (real I/O, a real timer,
+// testify's Eventually ticking on the real clock)?
+//
+//go:norace
+func (s *sched) waitingOutside() bool {
+	for _, g := range s.outside {
+		if g.inWait && !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// holdOutside: is a goroutine outside control, for a reason of its own, in
+// a lock of code that is not rewritten (the logger's, while another writes
+// a line to a slow pipe)?
+//
+//go:norace
+func (s *sched) holdOutside() bool {
+	for _, g := range s.outside {
+		if g.inHold && !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
 // ioOutside: is a goroutine outside control in real I/O?
 //
 //go:norace
@@ -1915,6 +1988,15 @@ func (s *sched) foreignBusy() bool {
 //
 //go:norace
 func (s *sched) spinTurn() bool {
+	if s.holdOutside() && s.waitOutside(outsideWait) {
+		// A goroutine outside control in a lock of code that is not
+		// rewritten is not blocked for good (synctest would not move the
+		// clock while it waits to run): the spinner waits for it before
+		// time moves. (Not a system call: the scheduler's own futex
+		// hand-offs show as one.)
+		s.spinRun = 0
+		return true
+	}
 	if s.probe(false) || s.fireTimers() {
 		s.spinRun = 0
 		return true
@@ -2105,9 +2187,37 @@ func (s *sched) collectStates(f *failure) {
 			st.Obj = s.objOf(&g.req)
 		} else {
 			st.Op = "running"
+			if state, stack := realStack(g.gid); state != "" {
+				// Outside control: what the runtime says it does.
+				st.Op, st.Stack = "running ("+state+")", stack
+			}
 		}
 		f.gs = append(f.gs, st)
 	}
+}
+
+// realStack returns the runtime's state ("sync.Mutex.Lock", "IO wait")
+// and traceback of goroutine gid, from a dump of all goroutines.
+func realStack(gid uint64) (state, stack string) {
+	if gid == 0 {
+		return "", ""
+	}
+	buf := make([]byte, 1<<20)
+	dump := buf[:runtime.Stack(buf, true)]
+	h := []byte("goroutine " + strconv.FormatUint(gid, 10) + " [")
+	i := bytes.Index(dump, h)
+	if i < 0 {
+		return "", ""
+	}
+	block := dump[i:]
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	st := block[len(h):]
+	if j := bytes.IndexAny(st, ",]"); j >= 0 {
+		st = st[:j]
+	}
+	return string(st), string(block)
 }
 
 // abort starts unwinding every goroutine.

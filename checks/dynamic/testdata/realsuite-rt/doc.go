@@ -11,7 +11,10 @@
 // just started (pollstart), time.AfterFunc without a happens-before edge
 // (afterfunc), sync operations used as values (methodvalue), range over
 // a channel in a file older than go1.23 (oldrange), a controlled sender
-// whose receiver polls outside control (poller), tests counting
+// whose receiver polls outside control (poller), a receiver blocked for
+// real while the test waited outside control, then spun (spinrecall), a
+// controlled select replying to a receiver outside control and a timer
+// that must fire while the test waits for such a poller (foreignreply), tests counting
 // allocations (allocs) or goroutines (numgoroutine), a pool of timers
 // that outlive their schedule (timerpool) and a timeout around a round
 // trip through a real TCP connection (realio).

@@ -5,6 +5,7 @@ package dep
 import (
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -80,3 +81,36 @@ func Eventually(cond func() bool, waitFor, tick time.Duration) bool {
 
 // Recv receives from ch.
 func Recv(ch <-chan int) int { return <-ch }
+
+// Wait blocks on a channel that a goroutine of its own closes after
+// sleeping d; that goroutine is not controlled, so its sleep is on the
+// real clock, and the caller waits outside control.
+func Wait(d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		time.Sleep(d)
+		close(done)
+	}()
+	<-done
+}
+
+// Held is a lock that a goroutine of its own holds for a while of real
+// time (a log line written to a slow pipe).
+type Held struct{ mu sync.Mutex }
+
+// HoldFor returns a Held locked for d from now.
+func HoldFor(d time.Duration) *Held {
+	h := &Held{}
+	h.mu.Lock()
+	go func() {
+		time.Sleep(d)
+		h.mu.Unlock()
+	}()
+	return h
+}
+
+// Use waits for the lock, outside control, and lets it go.
+func (h *Held) Use() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+}

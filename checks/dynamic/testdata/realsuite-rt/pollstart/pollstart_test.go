@@ -3,6 +3,8 @@ package pollstart
 import (
 	"testing"
 	"time"
+
+	"dep"
 )
 
 // A loop polls, with select default and time.Now, for a goroutine it has
@@ -78,4 +80,26 @@ func TestPollForASecond(t *testing.T) {
 	if n != 0 {
 		t.Fatal(n)
 	}
+}
+
+// A loop polls, with select default and time.Now, for a goroutine it has
+// just started that first waits for a lock held outside control for 50ms
+// of real time (as gocron's stop waiters first write a log line): the
+// clock must not pass the 1s poll deadline meanwhile.
+func TestPollStartedHeld(t *testing.T) {
+	h := dep.HoldFor(50 * time.Millisecond)
+	done := make(chan struct{}, 1)
+	go func() {
+		h.Use()
+		done <- struct{}{}
+	}()
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return
+		default:
+		}
+	}
+	t.Fatal("the started goroutine did not run within the 1s poll")
 }
