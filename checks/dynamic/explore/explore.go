@@ -195,6 +195,7 @@ type target struct {
 	stuckAtStop bool
 	slot        time.Duration // of its last unperturbed run
 	retried     bool          // its unperturbed run ran again with more time
+	lastStop    *childOutcome // its last unperturbed run, when stopped
 	mostSlot    time.Duration // the longest slot its unperturbed run had
 	ranNothing  bool          // its binary exited without running a schedule
 }
@@ -779,6 +780,24 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		}
 	}
 	for _, t := range targets {
+		if out := t.lastStop; t.plainStopped && out != nil && !t.ranNothing {
+			// Its last run counts and says where it was when stopped
+			// (a goroutine stuck at a site, or its last output).
+			plain := ""
+			for _, r := range out.results {
+				s.counted(t, r)
+				plain = r.Outcome
+			}
+			s.mu.Lock()
+			t.stats.Plain = plain
+			s.mu.Unlock()
+			keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
+			s.mu.Lock()
+			t.plainKeys = keys
+			s.mu.Unlock()
+		}
+	}
+	for _, t := range targets {
 		if t.plainStopped {
 			why := "not run: the budget ran out first"
 			switch {
@@ -900,6 +919,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		for _, r := range out.results {
 			t.stuckAtStop = t.stuckAtStop || r.Watchdog > 0
 		}
+		t.lastStop = out
 		s.mu.Unlock()
 		return
 	}
