@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -718,10 +719,12 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // and stops it there: a slow test cannot eat the others' turn. The second
 // gives the tests the first did not reach theirs, within a third of what
 // is then left. Then rounds run again the tests stopped (with a goroutine
-// stuck first, then the slow ones), until the end of the budget: each gets
-// its fair part of what is left, at least twice what it had (and at least
-// the full watchdog when it was stuck), so the shorter ones finish first
-// and a lone slow one gets all that is left; every test whose unperturbed
+// stuck first, then the slow ones), until two thirds of the budget when a
+// test can be searched (the last third is the search's, beyond the
+// unperturbed schedules), else until its end: each gets its fair part of
+// what is left, at least twice what it had (and at least the full
+// watchdog when it was stuck), so the shorter ones finish first and a
+// lone slow one gets all that is left; every test whose unperturbed
 // run fits gets that one complete schedule, and one that never returns
 // meets the full watchdog. A test whose unperturbed run does not finish
 // even so is not searched (a note says so).
@@ -740,9 +743,14 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
 	}
 	for ctx.Err() == nil {
-		// Until the end of the budget, less what shrinking the failures
-		// found so far needs.
+		// Until two thirds of the budget when some test can be
+		// searched (the search beyond the unperturbed schedules keeps the
+		// last third), and never past the end less what shrinking the
+		// failures found so far needs.
 		end := s.deadline.Add(-s.shrinkReserve())
+		if cut := s.start.Add(2 * s.opts.Budget / 3); cut.Before(end) && slices.ContainsFunc(targets, func(t *target) bool { return !t.plainStopped }) {
+			end = cut
+		}
 		var stuck, slow []*target
 		for _, t := range targets {
 			switch {
