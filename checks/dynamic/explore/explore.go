@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -212,7 +211,6 @@ type search struct {
 	stats     Stats
 	start     time.Time
 	failures  map[string]*failure // by key
-	stale     map[string]bool     // keys that failed only after other schedules (freshToo)
 	order     []string
 	owners    map[string]*target
 	crashes   []pendingCrash
@@ -222,6 +220,9 @@ type search struct {
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
 	deadline  time.Time            // end of the budget
 	hardStop  time.Time            // no process outlives it
+	// noReplayCheck skips replaysAlone (a fake test binary that does
+	// not replay schedules).
+	noReplayCheck bool
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
 	shrinkUntil time.Time
 	// met is set once Options.Until returned true, and untilKeys holds the
@@ -268,7 +269,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		runRE = re
 	}
-	s := &search{opts: opts, failures: map[string]*failure{}, stale: map[string]bool{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
+	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
 	s.progress()
@@ -719,12 +720,10 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // and stops it there: a slow test cannot eat the others' turn. The second
 // gives the tests the first did not reach theirs, within a third of what
 // is then left. Then rounds run again the tests stopped (with a goroutine
-// stuck first, then the slow ones), until two thirds of the budget when a
-// test can be searched (the last third is the search's, beyond the
-// unperturbed schedules), else until its end: each gets its fair part of
-// what is left, at least twice what it had (and at least the full
-// watchdog when it was stuck), so the shorter ones finish first and a
-// lone slow one gets all that is left; every test whose unperturbed
+// stuck first, then the slow ones), until the end of the budget: each gets
+// its fair part of what is left, at least twice what it had (and at least
+// the full watchdog when it was stuck), so the shorter ones finish first
+// and a lone slow one gets all that is left; every test whose unperturbed
 // run fits gets that one complete schedule, and one that never returns
 // meets the full watchdog. A test whose unperturbed run does not finish
 // even so is not searched (a note says so).
@@ -743,14 +742,9 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
 	}
 	for ctx.Err() == nil {
-		// Until two thirds of the budget when some test can be
-		// searched (the search beyond the unperturbed schedules keeps the
-		// last third), and never past the end less what shrinking the
-		// failures found so far needs.
+		// Until the end of the budget, less what shrinking the failures
+		// found so far needs.
 		end := s.deadline.Add(-s.shrinkReserve())
-		if cut := s.start.Add(2 * s.opts.Budget / 3); cut.Before(end) && slices.ContainsFunc(targets, func(t *target) bool { return !t.plainStopped }) {
-			end = cut
-		}
 		var stuck, slow []*target
 		for _, t := range targets {
 			switch {
@@ -1189,9 +1183,6 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 				continue
 			}
 			f.strategy = strategy
-			if r.Index > base && !s.freshToo(t, f) {
-				continue
-			}
 			add(f, r.Index)
 		}
 	}
@@ -1245,57 +1236,6 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 		s.failedAt(t, out.crashed-base+1)
 	}
 	return keys
-}
-
-// freshToo: a failure on a later schedule of a process may come from
-// what an earlier schedule left in it (a handler registered on
-// http.DefaultServeMux, a port still bound), which plain go test never
-// has. One not seen before is reported only if its seed fails the same
-// way alone in a fresh process; when that cannot be told (the budget, a
-// crash), it is kept.
-func (s *search) freshToo(t *target, f *failure) bool {
-	k := t.name + "|" + f.key()
-	s.mu.Lock()
-	_, known := s.failures[k]
-	stale := s.stale[k]
-	s.mu.Unlock()
-	if stale {
-		return false
-	}
-	if known || time.Until(s.hardStop) <= 0 {
-		return true
-	}
-	c := &child{
-		bin:     t.bin,
-		dir:     t.pkg.Dir,
-		workDir: s.workDir,
-		cfg: rt.Config{
-			Test:        t.name,
-			Strategy:    f.strategy,
-			Seed:        f.seed,
-			Schedules:   1,
-			Deadline:    time.Now().Add(time.Minute),
-			StepTimeout: s.opts.StepTimeout,
-		},
-	}
-	hard := time.Now().Add(s.opts.StepTimeout + 2*childGrace)
-	if hard.After(s.hardStop) {
-		hard = s.hardStop
-	}
-	out, err := c.run(context.Background(), hard, fmt.Sprintf("fresh-%s-%d", t.name, f.seed))
-	if err != nil || out.killed || out.crashed >= 0 {
-		return true
-	}
-	for _, r := range out.results {
-		if g, ok := fromResult(r); ok && g.key() == f.key() {
-			return true
-		}
-	}
-	s.mu.Lock()
-	s.stale[k] = true
-	s.mu.Unlock()
-	s.noteOnce(t.name+"|fresh|"+f.key(), fmt.Sprintf("%s: seed %d failed (%s) after other schedules in the same process but not alone in a fresh one: not reported (state left by an earlier schedule)", t.name, f.seed, firstLine(f.message)))
-	return false
 }
 
 // afterProcess decides how a worker goes on after one process: from which
