@@ -136,7 +136,8 @@ func fakeSearch(t *testing.T, test string, budget time.Duration) (*Result, strin
 	if err := normalize(&opts); err != nil {
 		t.Fatal(err)
 	}
-	s := &search{opts: opts, failures: map[string]*failure{}, stale: map[string]bool{}, owners: map[string]*target{}, workDir: t.TempDir(), goVersion: "go1.test"}
+	// The fake binary does not replay schedules: no replay check.
+	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir(), goVersion: "go1.test", noReplayCheck: true}
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/k", Dir: dir, Tests: []string{test}}, name: test, weight: 1, bin: bin, relDir: "k"}
 	res, err := s.explore(context.Background(), []*target{tg})
 	return res, dir, err

@@ -44,13 +44,14 @@ var drvCases = []drvCase{
 	{
 		// New M: a failure that only state left by an earlier schedule
 		// in the same process causes (a handler registered twice on
-		// http.DefaultServeMux) is not reported.
+		// http.DefaultServeMux) does not replay alone in a fresh process:
+		// a note, not a finding.
 		name: "process-wide state",
 		pkg:  "globalstate",
 		want: map[string]checks.FailureKind{"TestRegisterHandler": ""},
 		check: func(t *testing.T, res *Result) {
 			for _, n := range res.Notes {
-				if strings.Contains(n, "not alone in a fresh one") {
+				if strings.Contains(n, "run alone in a fresh process did not") {
 					return
 				}
 			}

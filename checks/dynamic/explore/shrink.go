@@ -147,7 +147,7 @@ const replayTries = 2
 // process holding a port or a file, the machine's timing), and is no
 // finding.
 func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding) string {
-	if fd.Kind == checks.Fatal || t.bin == "" || fd.Schedule == "" {
+	if fd.Kind == checks.Fatal || t.bin == "" || fd.Schedule == "" || s.noReplayCheck {
 		return ""
 	}
 	path := fd.Schedule
