@@ -122,12 +122,12 @@ func beforeGo(instr ssa.Instruction, root ssa.Value, r *lockset.Result) bool {
 			}
 			from := instr.Block()
 			if from == b && indexOf(b, instr) < i {
-				if !reaches(b.Succs, from) {
+				if !lockset.BlocksReach(b.Succs, from) {
 					return true
 				}
 				continue
 			}
-			if reaches(from.Succs, b) && !reaches(b.Succs, from) && from != b {
+			if lockset.BlocksReach(from.Succs, b) && !lockset.BlocksReach(b.Succs, from) && from != b {
 				return true
 			}
 		}
@@ -144,25 +144,6 @@ func handsOver(g *ssa.Go, root ssa.Value, r *lockset.Result) bool {
 		if r.Path(v).Root == root {
 			return true
 		}
-	}
-	return false
-}
-
-// reaches reports whether target is reachable from the blocks start.
-func reaches(start []*ssa.BasicBlock, target *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), start...)
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == target {
-			return true
-		}
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		stack = append(stack, b.Succs...)
 	}
 	return false
 }

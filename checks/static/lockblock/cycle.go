@@ -590,21 +590,7 @@ func reaches(a, b ssa.Instruction) bool {
 		return true
 	}
 loop:
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), ab.Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == bb {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
+	return lockset.BlocksReach(ab.Succs, bb)
 }
 
 // unbuffered reports whether every channel that ch can be is known to

@@ -206,3 +206,23 @@ func (p Path) FieldVar() *types.Var {
 	}
 	return f
 }
+
+// BlocksReach reports whether target is reachable from the blocks start
+// (start included) along control-flow edges.
+func BlocksReach(start []*ssa.BasicBlock, target *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), start...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == target {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
