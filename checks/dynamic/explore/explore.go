@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -719,13 +720,14 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // the budget, gives each test its fair part of what is left of that third
 // and stops it there: a slow test cannot eat the others' turn. The second
 // gives the tests the first did not reach theirs, within a third of what
-// is then left. Then rounds run again the tests stopped (with a goroutine
-// stuck first, then the slow ones), until the end of the budget: each gets
-// its fair part of what is left, at least twice what it had (and at least
-// the full watchdog when it was stuck), so the shorter ones finish first
-// and a lone slow one gets all that is left; every test whose unperturbed
-// run fits gets that one complete schedule, and one that never returns
-// meets the full watchdog. A test whose unperturbed run does not finish
+// is then left. Then rounds run again the tests stopped (the slow ones
+// first, then those with a goroutine stuck), the first until the end of
+// the budget, the later ones until two thirds of it when some test can be
+// searched (the last third is the search's): each gets its fair part of what is left, at least
+// twice what it had (and at least the full watchdog when it was stuck), so
+// the shorter ones finish first and a lone slow one gets all that is left;
+// a test whose unperturbed run fits gets that one complete schedule, and
+// one that never returns meets the full watchdog. A test whose unperturbed run does not finish
 // even so is not searched (a note says so).
 func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
@@ -741,10 +743,17 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	if len(unrun) > 0 {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
 	}
-	for ctx.Err() == nil {
-		// Until the end of the budget, less what shrinking the failures
+	for round := 0; ctx.Err() == nil; round++ {
+		// The first round until the end of the budget, the later ones
+		// until two thirds of it when some test can be searched (the
+		// search beyond the unperturbed schedules keeps the last third:
+		// tests that never finish must not take every other test's
+		// search); never past the end less what shrinking the failures
 		// found so far needs.
 		end := s.deadline.Add(-s.shrinkReserve())
+		if cut := s.start.Add(2 * s.opts.Budget / 3); round > 0 && cut.Before(end) && slices.ContainsFunc(targets, func(t *target) bool { return !t.plainStopped }) {
+			end = cut
+		}
 		var stuck, slow []*target
 		for _, t := range targets {
 			switch {
@@ -754,8 +763,15 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 				slow = append(slow, t)
 			}
 		}
-		sort.SliceStable(slow, func(i, j int) bool { return slow[i].slot < slow[j].slot })
-		again := append(stuck, slow...)
+		// The slow ones first, then the stuck ones (a test stopped with a
+		// goroutine stuck may never finish, and its full watchdog would
+		// take the time a slow one needs), each the shortest first.
+		bySlot := func(ts []*target) {
+			sort.SliceStable(ts, func(i, j int) bool { return ts[i].slot < ts[j].slot })
+		}
+		bySlot(slow)
+		bySlot(stuck)
+		again := append(slow, stuck...)
 		if len(again) == 0 || time.Until(end) <= 0 {
 			break
 		}
