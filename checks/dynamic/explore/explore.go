@@ -721,9 +721,9 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // and stops it there: a slow test cannot eat the others' turn. The second
 // gives the tests the first did not reach theirs, within a third of what
 // is then left. Then rounds run again the tests stopped (the slow ones
-// first, then those with a goroutine stuck), the first until the end of
-// the budget, the later ones until two thirds of it when some test can be
-// searched (the last third is the search's): each gets its fair part of what is left, at least
+// first, then those with a goroutine stuck), until two thirds of the
+// budget when some test can be searched (the last third is the search's),
+// else until its end: each gets its fair part of what is left, at least
 // twice what it had (and at least the full watchdog when it was stuck), so
 // the shorter ones finish first and a lone slow one gets all that is left;
 // a test whose unperturbed run fits gets that one complete schedule, and
@@ -743,15 +743,15 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	if len(unrun) > 0 {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
 	}
-	for round := 0; ctx.Err() == nil; round++ {
-		// The first round until the end of the budget, the later ones
-		// until two thirds of it when some test can be searched (the
-		// search beyond the unperturbed schedules keeps the last third:
-		// tests that never finish must not take every other test's
-		// search); never past the end less what shrinking the failures
+	for ctx.Err() == nil {
+		// Until two thirds of the budget when some test can be searched
+		// (the search beyond the unperturbed schedules keeps the last
+		// third: a test that never finishes must not take every other
+		// test's search; gocron's TestScheduler_ManyJobs did), else until
+		// its end; never past the end less what shrinking the failures
 		// found so far needs.
 		end := s.deadline.Add(-s.shrinkReserve())
-		if cut := s.start.Add(2 * s.opts.Budget / 3); round > 0 && cut.Before(end) && slices.ContainsFunc(targets, func(t *target) bool { return !t.plainStopped }) {
+		if cut := s.start.Add(2 * s.opts.Budget / 3); cut.Before(end) && slices.ContainsFunc(targets, func(t *target) bool { return !t.plainStopped }) {
 			end = cut
 		}
 		var stuck, slow []*target
