@@ -809,10 +809,7 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 			s.mu.Lock()
 			t.stats.Plain = plain
 			s.mu.Unlock()
-			keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
-			s.mu.Lock()
-			t.plainKeys = keys
-			s.mu.Unlock()
+			s.collectPlain(t, out)
 		}
 	}
 	for _, t := range targets {
@@ -950,10 +947,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	t.stats.Cost = cost
 	t.stats.Plain = plain
 	s.mu.Unlock()
-	keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
-	s.mu.Lock()
-	t.plainKeys = keys
-	s.mu.Unlock()
+	keys := s.collectPlain(t, out)
 	s.afterProcess(ctx, t, out, s.deadline)
 	s.checkPlain(ctx, t, keys)
 }
@@ -1251,6 +1245,16 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 	if strategy != rt.PlainStrategy {
 		s.failedAt(t, out.crashed-base+1)
 	}
+	return keys
+}
+
+// collectPlain collects the failures of t's unperturbed run out and
+// records their keys as the unperturbed schedule's.
+func (s *search) collectPlain(t *target, out *childOutcome) map[string]bool {
+	keys := s.collect(t, out, plainIndex, rt.PlainStrategy)
+	s.mu.Lock()
+	t.plainKeys = keys
+	s.mu.Unlock()
 	return keys
 }
 
