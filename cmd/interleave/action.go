@@ -80,7 +80,7 @@ var actionInputList = []actionInput{
 	{"github-token", ""}, // action.yml: ${{ github.token }}
 	{"base", ""},
 	{"budget", actionDuration(defaults.Budget)},
-	{"gen-budget", "0"},
+	{"gen-budget", "auto"},
 	{"fail-on", defaults.FailOn},
 	{"scope", defaults.Scope},
 	{"run", ""},
@@ -126,7 +126,7 @@ type actionInputs struct {
 	Token      string
 	Base       string
 	Budget     time.Duration
-	GenBudget  time.Duration // interleave gen over the changed thread-safe types; 0 skips it
+	GenBudget  string // interleave gen over the changed thread-safe types: auto, a duration, 0 skips it
 	FailOn     string
 	Scope      string
 	Run        string   // regexp: search only the affected tests it matches
@@ -210,11 +210,9 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 		bad("budget", "%q must not be negative", budget)
 	}
 	in.Budget = d
-	genBudget := get("gen-budget")
-	if gd, err := time.ParseDuration(genBudget); err != nil || gd < 0 {
-		bad("gen-budget", "%q is not a duration such as 1m or 0 (no generated tests)", genBudget)
-	} else {
-		in.GenBudget = gd
+	in.GenBudget = get("gen-budget")
+	if err := new(genBudgetFlag).Set(in.GenBudget); err != nil {
+		bad("gen-budget", "%q is not auto, 0 (no generated tests) or a duration such as 1m", in.GenBudget)
 	}
 	in.FailOn = oneOf("fail-on", []string{"note", "warning", "error"})
 	in.Scope = oneOf("scope", []string{prjob.ScopeChanged, prjob.ScopePackage, prjob.ScopeAll})
@@ -477,8 +475,8 @@ func actionPRArgs(in *actionInputs, files actionFiles) []string {
 	if in.Base != "" {
 		args = append(args, "-base", in.Base)
 	}
-	if in.GenBudget > 0 {
-		args = append(args, "-gen-budget", in.GenBudget.String())
+	if in.GenBudget != "auto" {
+		args = append(args, "-gen-budget", in.GenBudget)
 	}
 	if in.Run != "" {
 		args = append(args, "-run", in.Run)

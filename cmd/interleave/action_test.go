@@ -46,7 +46,7 @@ func TestParseActionInputsDefaults(t *testing.T) {
 	if in.Budget != defaults.Budget || in.FailOn != defaults.FailOn || in.Scope != defaults.Scope || in.Race != defaults.Race || !in.Comment ||
 		in.SARIFFile != "interleave.sarif" || in.WorkDir != "." || in.Packages != nil || in.Shard != "" ||
 		len(in.Reports) != 0 || in.Strategies != nil || in.Seed != 0 || in.PRNumber != 0 || in.Workers != 0 ||
-		in.Enable != nil || in.Disable != nil || in.Tags != nil || in.Verbose {
+		in.Enable != nil || in.Disable != nil || in.Tags != nil || in.Verbose || in.GenBudget != "auto" {
 		t.Errorf("defaults: %+v", in)
 	}
 	// With every input at its default, pr gets only the output files and
@@ -110,6 +110,8 @@ func TestParseActionInputsBad(t *testing.T) {
 	}{
 		{map[string]string{"INPUT_BUDGET": "soon"}, `input budget: "soon" is not a duration such as 5m`},
 		{map[string]string{"INPUT_BUDGET": "-1m"}, `input budget: "-1m" must not be negative`},
+		{map[string]string{"INPUT_GEN_BUDGET": "-1m"}, `input gen-budget: "-1m" is not auto, 0`},
+		{map[string]string{"INPUT_GEN_BUDGET": "always"}, `input gen-budget: "always" is not auto`},
 		{map[string]string{"INPUT_FAIL_ON": "fatal"}, `input fail-on: "fatal" is not valid: use one of note, warning, error`},
 		{map[string]string{"INPUT_SCOPE": "diff"}, `input scope: "diff" is not valid: use one of changed, package, all`},
 		{map[string]string{"INPUT_STRATEGIES": "random,nope"}, `input strategies: unknown strategy "nope": valid strategies are ` + strings.Join(explore.Strategies, ", ")},
@@ -692,7 +694,7 @@ func TestActionPRFlagsCovered(t *testing.T) {
 	in := &actionInputs{
 		Base: "origin/main", Budget: 90 * time.Second, FailOn: "note", Scope: "all", Run: "^TestA$",
 		Strategies: []string{explore.Strategies[0]}, Race: !defaults.Race, Enable: []string{"all"}, Disable: []string{"IL1001"},
-		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true, GenBudget: time.Minute,
+		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true, GenBudget: "1m",
 	}
 	files := actionFiles{report: "r.json", sarif: "r.sarif", summary: "s.md"}
 	set := map[string]bool{}

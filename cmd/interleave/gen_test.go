@@ -149,9 +149,13 @@ func TestPRGenChangedTypes(t *testing.T) {
 	}
 }
 
-func TestPRGenBudgetNegative(t *testing.T) {
-	env, _, stderr := testEnv(t, t.TempDir())
-	if code := commands["pr"].run(context.Background(), env, []string{"-base", "HEAD", "-gen-budget", "-1s"}); code != exitError {
-		t.Errorf("exit %d, want %d: %s", code, exitError, stderr)
+func TestPRGenBudgetBad(t *testing.T) {
+	for _, v := range []string{"-1s", "soon", "Auto"} {
+		env, _, stderr := testEnv(t, t.TempDir())
+		if code := commands["pr"].run(context.Background(), env, []string{"-base", "HEAD", "-gen-budget", v}); code != exitError {
+			t.Errorf("-gen-budget %s: exit %d, want %d: %s", v, code, exitError, stderr)
+		} else if !strings.Contains(stderr.String(), "want auto, 0 or a duration") {
+			t.Errorf("-gen-budget %s: no clear message: %s", v, stderr)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
@@ -43,7 +44,8 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	scope := &enumFlag{value: defaults.Scope, allowed: []string{prjob.ScopeChanged, prjob.ScopePackage, prjob.ScopeAll}}
 	fs.Var(scope, "scope", "Report the findings in this `scope`: changed (on changed lines, or related to one), package (all in the changed packages), all (all in the module)")
 	fs.DurationVar(&opts.Budget, "budget", defaults.Budget, "Wall time of the dynamic search over the affected tests; 0 skips it")
-	fs.DurationVar(&opts.GenBudget, "gen-budget", 0, "Wall time of the generated concurrent tests (as interleave gen) for the changed types documented as safe for concurrent use; 0 (the default) skips them")
+	genBudget := &genBudgetFlag{auto: true}
+	fs.Var(genBudget, "gen-budget", "Wall time of the generated concurrent tests (as interleave gen) for the changed types documented as safe for concurrent use: auto (a quarter of -budget, only when such a type changed), a `duration` added to -budget, or 0 to skip them")
 	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a reported finding has at least this `severity`: note, warning, error")
 	format := &enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
@@ -88,9 +90,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 			return bad("-run: %v", err)
 		}
 	}
-	if opts.GenBudget < 0 {
-		return bad("-gen-budget must not be negative, got %v", opts.GenBudget)
-	}
+	opts.GenBudget, opts.GenAuto = genBudget.d, genBudget.auto
 	if opts.Budget < 0 {
 		return bad("-budget must not be negative, got %v", opts.Budget)
 	}
@@ -275,4 +275,30 @@ func prExitCode(fs []checks.Finding, failOn checks.Severity) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// genBudgetFlag is -gen-budget: auto, or a duration that is not negative.
+type genBudgetFlag struct {
+	auto bool
+	d    time.Duration
+}
+
+func (g *genBudgetFlag) String() string {
+	if g == nil || g.auto {
+		return "auto"
+	}
+	return g.d.String()
+}
+
+func (g *genBudgetFlag) Set(s string) error {
+	if s == "auto" {
+		g.auto, g.d = true, 0
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("want auto, 0 or a duration such as 1m, got %q", s)
+	}
+	g.auto, g.d = false, d
+	return nil
 }

@@ -166,6 +166,15 @@ func TestREADMEFirstCommand(t *testing.T) {
 	if strings.Contains(out, " IL3001 ") || !strings.Contains(stderr.String(), "unconfirmed (job summary only)") {
 		t.Errorf("the unconfirmed IL3001 finding is reported, or not counted as unconfirmed")
 	}
+	// Account claims thread safety and is new: a quarter of the budget
+	// goes to generated tests, and their race on the read in Balance is
+	// the confirmed IL5003's, not reported twice.
+	if !strings.Contains(stderr.String(), "gen: changed types that claim safety for concurrent use: bank.Account; 5s of -budget") {
+		t.Errorf("pr did not give generated tests for bank.Account a quarter of the budget:\n%s", stderr.String())
+	}
+	if regexp.MustCompile(`(?m)^\S*account.go:51: IL9005 `).MatchString(out) {
+		t.Errorf("a generated test's race on Balance's read is reported next to IL5003:\n%s", out)
+	}
 	m := regexp.MustCompile(`(?m)^\treplay: interleave replay (\S+)$`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no replay line in the output:\n%s", out)

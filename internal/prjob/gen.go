@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
@@ -19,23 +18,9 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	if opts.GenBudget <= 0 || len(c.Packages) == 0 {
 		return nil, nil
 	}
-	methodsOf := map[string]bool{} // package + "." + receiver type
-	for _, f := range c.Funcs {
-		if f.Test || !strings.HasPrefix(f.Name, "(") {
-			continue
-		}
-		recv := strings.TrimPrefix(f.Name[1:strings.Index(f.Name, ")")], "*")
-		if i := strings.IndexByte(recv, '['); i >= 0 {
-			recv = recv[:i]
-		}
-		methodsOf[f.Package+"."+recv] = true
-	}
 	touched := func(t *gen.Target) bool {
-		if methodsOf[t.Pkg.PkgPath+"."+t.Name.Name()] {
-			return true
-		}
 		p := t.Pkg.Fset.Position(t.Pos)
-		return c.OnChangedLine(p.Filename, p.Line)
+		return r.touchedType(t.Pkg.PkgPath, t.Name.Name(), p.Filename, p.Line)
 	}
 	seed, schedules := r.seedAndSchedules()
 	r.logf("gen: tests generated for the changed types that claim thread safety, budget %v, seed %d", opts.GenBudget, seed)

@@ -61,6 +61,9 @@ type Options struct {
 	// GenBudget is the wall time of `interleave gen` over the changed types
 	// that claim thread safety; 0 skips it.
 	GenBudget time.Duration
+	// GenAuto takes GenBudget from Budget instead: a GenShare of it when
+	// the change touches a type that claims thread safety, none otherwise.
+	GenAuto bool
 
 	// Set by the caller, not by flags.
 	Dir         string // the working directory: the repository, and the base of relative file names
@@ -194,6 +197,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		}
 	}
 	r.printChange()
+	r.splitGenBudget()
 
 	// dynamic: the search over the ranked tests, targeted at the static
 	// findings' sites.
@@ -245,7 +249,11 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 			r.logf("gen failed: %v", genErr)
 			r.notes = append(r.notes, fmt.Sprintf("gen failed: %v", genErr))
 		}
-		news = append(news, genFindings...)
+		kept, dup := dropSameAccesses(genFindings, slices.Concat(final, news))
+		if dup > 0 {
+			r.notes = append(r.notes, fmt.Sprintf("gen: %d %s on the same two lines as a finding already reported, not reported again", dup, plural(dup, "finding")))
+		}
+		news = append(news, kept...)
 	}
 	final = dedupe(append(final, news...))
 	if outOfScope > 0 {

@@ -1,0 +1,145 @@
+package prjob
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/internal/claim"
+)
+
+// GenShare is the part of -budget that generated tests get, when the
+// generated-test budget is automatic and a changed type claims thread
+// safety: Budget/GenShare goes to gen, the rest to the search.
+const GenShare = 4
+
+// splitGenBudget gives gen its automatic share of the budget when the
+// change touches a type that claims safety for concurrent use.
+func (r *job) splitGenBudget() {
+	opts := r.opts
+	if !opts.GenAuto || opts.Budget <= 0 || opts.Shard > 1 {
+		return
+	}
+	names := claimedTypes(r.change.ModuleDir, r.change.ModulePath, r.change.Packages, r.touchedType)
+	if len(names) == 0 {
+		return
+	}
+	opts.GenBudget = opts.Budget / GenShare
+	opts.Budget -= opts.GenBudget
+	r.logf("gen: changed types that claim safety for concurrent use: %s; %v of -budget goes to tests generated for them, %v to the affected tests",
+		strings.Join(names, ", "), opts.GenBudget, opts.Budget)
+}
+
+// touchedType reports whether the change touches type name of package pkg
+// declared at file:line: the declaration is on a changed line or one of its
+// methods changed.
+func (r *job) touchedType(pkg, name, file string, line int) bool {
+	if r.change.OnChangedLine(file, line) {
+		return true
+	}
+	for _, f := range r.change.Funcs {
+		if f.Test || f.Package != pkg || !strings.HasPrefix(f.Name, "(") {
+			continue
+		}
+		recv := strings.TrimPrefix(f.Name[1:strings.Index(f.Name, ")")], "*")
+		if i := strings.IndexByte(recv, '['); i >= 0 {
+			recv = recv[:i]
+		}
+		if recv == name {
+			return true
+		}
+	}
+	return false
+}
+
+// claimedTypes returns, as pkg.Type, the exported types of the given
+// packages whose doc comment claims safety for concurrent use and that
+// touched accepts. It reads the source only (no type checking): it is a
+// cheap look ahead of gen, which decides with types.
+func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg, name, file string, line int) bool) []string {
+	var out []string
+	for _, pkg := range pkgs {
+		rel, ok := strings.CutPrefix(pkg, modulePath)
+		if !ok || (rel != "" && !strings.HasPrefix(rel, "/")) {
+			continue
+		}
+		dir := filepath.Join(moduleDir, filepath.FromSlash(strings.TrimPrefix(rel, "/")))
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		fset := token.NewFileSet()
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			file := filepath.Join(dir, name)
+			f, err := parser.ParseFile(fset, file, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil || f.Name.Name == "main" {
+				continue
+			}
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, s := range gd.Specs {
+					ts := s.(*ast.TypeSpec)
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if !ts.Name.IsExported() || claim.Of(doc) == "" {
+						continue
+					}
+					if touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) {
+						out = append(out, f.Name.Name+"."+ts.Name.Name)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dropSameAccesses drops the findings of fs that repeat one in reported:
+// the same two accesses (a position and a related one), or a data race one
+// of whose accesses a reported finding already points at (a generated
+// test's race on the read a confirmed static finding names is one bug for
+// the reader, whichever write it raced with). dup counts the dropped.
+func dropSameAccesses(fs, reported []checks.Finding) (kept []checks.Finding, dup int) {
+	type line struct {
+		file string
+		n    int
+	}
+	at := map[line]bool{}
+	pairs := map[[2]line]bool{}
+	for _, f := range reported {
+		pos := line{f.Pos.File, f.Pos.Line}
+		at[pos] = true
+		for _, rel := range f.Related {
+			pairs[[2]line{pos, {rel.File, rel.Line}}] = true
+		}
+	}
+	for _, f := range fs {
+		pos := line{f.Pos.File, f.Pos.Line}
+		same := f.Kind == checks.DataRace && at[pos]
+		for _, rel := range f.Related {
+			r := line{rel.File, rel.Line}
+			same = same || pairs[[2]line{pos, r}] || f.Kind == checks.DataRace && at[r]
+		}
+		if same {
+			dup++
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, dup
+}

@@ -1,0 +1,142 @@
+package prjob
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/affected/diff"
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// A module whose package p has types that claim thread safety (or not), in
+// files changed on the lines given.
+func genAutoModule(t *testing.T) (dir string, c *affected.Change) {
+	dir = t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"p/a.go": `package p
+
+// Counter counts. It is safe for concurrent use.
+type Counter struct{ n int }
+
+// Inc adds one.
+func (c *Counter) Inc() { c.n++ }
+
+// Table is safe for concurrent use by multiple goroutines.
+type Table struct{ m map[string]int }
+
+// Get reads.
+func (t *Table) Get(k string) int { return t.m[k] }
+
+// Plain is not safe for concurrent use.
+type Plain struct{ n int }
+
+// hidden is safe for concurrent use, but not exported.
+type hidden struct{}
+
+type (
+	// Grouped is thread-safe.
+	Grouped struct{}
+)
+`,
+		"p/a_test.go": `package p
+
+// Fake is safe for concurrent use.
+type Fake struct{}
+`,
+		"q/q.go": `package q
+
+// Q is safe for concurrent use.
+type Q struct{}
+`,
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c = &affected.Change{
+		Root: dir, ModuleDir: dir, ModulePath: "example.com/m",
+		Packages: []string{"example.com/m/p"},
+		Files: []affected.File{{Path: "p/a.go", Package: "example.com/m/p", Analyzed: true,
+			Lines: []diff.Range{{Start: 4, End: 4}, {Start: 16, End: 16}, {Start: 23, End: 23}}}},
+		Funcs: []affected.Func{{Package: "example.com/m/p", File: "p/a.go", Name: "(*Table).Get", Line: 13, EndLine: 13}},
+	}
+	return dir, c
+}
+
+func TestClaimedTypesTouched(t *testing.T) {
+	dir, c := genAutoModule(t)
+	r := &job{change: c}
+	// Counter: declaration changed; Table: a method changed; Plain: changed
+	// but "not safe"; hidden: unexported; Grouped: changed, in a group;
+	// Fake: a test file; Q: a package the change does not touch.
+	got := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType)
+	want := []string{"p.Counter", "p.Grouped", "p.Table"}
+	if !slices.Equal(got, want) {
+		t.Errorf("claimedTypes = %v, want %v", got, want)
+	}
+	c.Files[0].Lines = nil
+	c.Funcs = nil
+	if got := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType); len(got) != 0 {
+		t.Errorf("claimedTypes with nothing changed = %v, want none", got)
+	}
+}
+
+func TestSplitGenBudget(t *testing.T) {
+	_, c := genAutoModule(t)
+	for _, tc := range []struct {
+		name             string
+		opts             Options
+		budget, genShare time.Duration
+	}{
+		{"auto, a claimed type changed", Options{Budget: 2 * time.Minute, GenAuto: true}, 90 * time.Second, 30 * time.Second},
+		{"explicit, added to the budget", Options{Budget: 2 * time.Minute, GenBudget: time.Minute}, 2 * time.Minute, time.Minute},
+		{"auto, no search", Options{GenAuto: true}, 0, 0},
+		{"auto, a later shard", Options{Budget: 2 * time.Minute, GenAuto: true, Shard: 2, Shards: 3}, 2 * time.Minute, 0},
+	} {
+		var stderr bytes.Buffer
+		r := &job{opts: &tc.opts, change: c, stderr: &stderr}
+		r.splitGenBudget()
+		if tc.opts.Budget != tc.budget || tc.opts.GenBudget != tc.genShare {
+			t.Errorf("%s: budget %v, gen %v; want %v, %v", tc.name, tc.opts.Budget, tc.opts.GenBudget, tc.budget, tc.genShare)
+		}
+		if logged := strings.Contains(stderr.String(), "p.Counter, p.Grouped, p.Table"); logged != (tc.opts.GenAuto && tc.genShare > 0) {
+			t.Errorf("%s: log %q", tc.name, stderr.String())
+		}
+	}
+	// Nothing that claims thread safety changed: the search keeps it all.
+	c.Files[0].Lines, c.Funcs = nil, nil
+	opts := Options{Budget: 2 * time.Minute, GenAuto: true}
+	(&job{opts: &opts, change: c, stderr: new(bytes.Buffer)}).splitGenBudget()
+	if opts.Budget != 2*time.Minute || opts.GenBudget != 0 {
+		t.Errorf("no claimed type changed: budget %v, gen %v", opts.Budget, opts.GenBudget)
+	}
+}
+
+func TestDropSameAccesses(t *testing.T) {
+	at := func(line int) checks.Position { return checks.Position{File: "a.go", Line: line} }
+	rel := func(line int) []checks.Related { return []checks.Related{{Position: at(line)}} }
+	confirmed := checks.Finding{Rule: "IL5003", Pos: at(51), Related: []checks.Related{{Position: at(31)}, {Position: at(13)}}}
+	fs := []checks.Finding{
+		{Rule: "IL9005", Kind: checks.DataRace, Pos: at(51), Related: rel(31)},    // the same two accesses
+		{Rule: "IL9005", Kind: checks.DataRace, Pos: at(51), Related: rel(42)},    // the same unlocked read, another write
+		{Rule: "IL9005", Kind: checks.TestFailure, Pos: at(51), Related: rel(42)}, // a wrong result is not a race
+		{Rule: "IL9005", Kind: checks.DataRace, Pos: at(31), Related: rel(51)},    // the write side first
+		{Rule: "IL9005", Kind: checks.DataRace, Pos: at(42), Related: rel(31)},    // two locked writes: another bug
+	}
+	kept, dup := dropSameAccesses(fs, []checks.Finding{confirmed})
+	if dup != 3 || len(kept) != 2 || kept[0].Kind != checks.TestFailure || kept[1].Pos.Line != 42 {
+		t.Errorf("kept %+v, dropped %d; want the test failure and the :42/:31 race kept, 3 dropped", kept, dup)
+	}
+}
