@@ -339,7 +339,28 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			scheds[len(replayable)] = s
 			replayable = append(replayable, k)
 		}
-		rrs, errs := explore.ReplayMany(ctx, scheds[:len(replayable)], explore.ReplayOptions{Dir: copyRoot, StepTimeout: opts.StepTimeout})
+		ropts := explore.ReplayOptions{Dir: copyRoot, StepTimeout: opts.StepTimeout}
+		rrs, errs := explore.ReplayMany(ctx, scheds[:len(replayable)], ropts)
+		// A second fresh run for those that passed: the race detector's
+		// report of the same interleaving is not certain in every run.
+		var again []int
+		for i := range replayable {
+			if errs[i] == nil && rrs[i].Outcome != explore.Reproduced {
+				again = append(again, i)
+			}
+		}
+		if len(again) > 0 {
+			retry := make([]*rt.Schedule, len(again))
+			for j, i := range again {
+				retry[j] = scheds[i]
+			}
+			rrs2, errs2 := explore.ReplayMany(ctx, retry, ropts)
+			for j, i := range again {
+				if errs2[j] == nil && rrs2[j].Outcome == explore.Reproduced {
+					rrs[i] = rrs2[j]
+				}
+			}
+		}
 		order = order[:0]
 		for i, k := range replayable {
 			f := best[k]
