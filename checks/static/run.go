@@ -703,11 +703,13 @@ func VetToolAnalyzers() []*analysis.Analyzer {
 // that keep per-function lock state run one at a time (the analysis
 // driver runs every pass of a package at once, and their peaks added
 // up), and the collector's target adapts to the live heap (see
-// gcPercent).
+// gcPercent). INTERLEAVE_VET_MEMPROFILE writes heap profiles (see
+// memProfile).
 func VetToolMain() {
 	if os.Getenv("GOGC") == "" {
 		tuneGC()
 	}
+	memProfile(VetToolAnalyzers())
 	serializeHeavyPasses()
 	unitchecker.Main(VetToolAnalyzers()...)
 }
