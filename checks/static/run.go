@@ -702,11 +702,14 @@ func VetToolAnalyzers() []*analysis.Analyzer {
 // and exits. It bounds the tool's memory on large packages: the passes
 // that keep per-function lock state run one at a time (the analysis
 // driver runs every pass of a package at once, and their peaks added
-// up), and the collector's target adapts to the live heap (see tuneGC).
+// up), and the collector's target adapts to the live heap (see
+// gcPercent). INTERLEAVE_VET_MEMPROFILE writes heap profiles (see
+// memProfile).
 func VetToolMain() {
 	if os.Getenv("GOGC") == "" {
 		tuneGC()
 	}
+	memProfile(VetToolAnalyzers())
 	serializeHeavyPasses()
 	unitchecker.Main(VetToolAnalyzers()...)
 }
@@ -735,10 +738,7 @@ func serializeHeavyPasses() {
 }
 
 // tuneGC sets the collector's target from the live heap after each
-// collection: GOGC=400 while the live heap is small (most packages: fewer
-// collections, less CPU), falling to 50 as it approaches 1 GiB, so a
-// package whose SSA and lock state need a gigabyte does not peak at five
-// times that.
+// collection (see gcPercent).
 func tuneGC() {
 	debug.SetGCPercent(400)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -759,14 +759,23 @@ func tuneGC() {
 	arm()
 }
 
-// gcPercent aims the next collection at about 1 GiB of heap, within
-// GOGC 50..400.
+// gcPercent is the collector's target for a live heap of live bytes. The
+// heap may grow by 64 MiB past a small live heap (GOGC up to 400: most
+// packages, where collections would cost CPU and save nothing that
+// matters), by the live heap itself from 64 MiB on (GOGC 100, what go vet
+// runs with), and by less as the heap nears 1 GiB (down to GOGC 50). A
+// target of 1 GiB for every heap let a package with 130 MiB live grow to
+// five times that, twice go vet's peak.
 func gcPercent(live uint64) int {
-	const target = 1 << 30
+	const (
+		headroom = 64 << 20
+		target   = 1 << 30
+	)
 	if live == 0 {
 		return 400
 	}
-	p := int(100 * (float64(target)/float64(live) - 1))
+	p := max(100, int(100*float64(headroom)/float64(live)))
+	p = min(p, int(100*(float64(target)/float64(live)-1)))
 	return min(max(p, 50), 400)
 }
 

@@ -507,14 +507,15 @@ func TestVetErrorPackages(t *testing.T) {
 	}
 }
 
-// TestGCPercent checks the vet tool's collector target: GOGC 400 for
-// small heaps, falling to 50 as the live heap nears 1 GiB.
+// TestGCPercent checks the vet tool's collector target: 64 MiB of growth
+// for small heaps (GOGC at most 400), GOGC 100 from 64 MiB, falling to 50
+// as the live heap nears 1 GiB.
 func TestGCPercent(t *testing.T) {
 	for _, c := range []struct {
 		live uint64
 		want int
 	}{
-		{0, 400}, {64 << 20, 400}, {200 << 20, 400}, {512 << 20, 100}, {768 << 20, 50}, {4 << 30, 50},
+		{0, 400}, {8 << 20, 400}, {16 << 20, 400}, {32 << 20, 200}, {64 << 20, 100}, {130 << 20, 100}, {512 << 20, 100}, {640 << 20, 60}, {768 << 20, 50}, {4 << 30, 50},
 	} {
 		if got := gcPercent(c.live); got != c.want {
 			t.Errorf("gcPercent(%d MiB) = %d, want %d", c.live>>20, got, c.want)

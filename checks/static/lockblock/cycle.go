@@ -160,6 +160,7 @@ func (cf *cycleFinder) scan(r *lockset.Result, fn *ssa.Function) {
 		cf.ops[k] = append(cf.ops[k], op)
 		cf.byInstr[instr] = append(cf.byInstr[instr], op)
 	}
+	var ops []*ssa.Value // operand buffer, reused
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch i := instr.(type) {
@@ -209,7 +210,8 @@ func (cf *cycleFinder) scan(r *lockset.Result, fn *ssa.Function) {
 					cf.escapes(syncKey{field: f.Origin()}, f, i)
 				}
 			}
-			for _, op := range instr.Operands(nil) {
+			ops = instr.Operands(ops[:0])
+			for _, op := range ops {
 				if g, ok := (*op).(*ssa.Global); ok && g.Pkg == fn.Pkg && !cf.checked[g] {
 					cf.checked[g] = true
 					cf.escapes(syncKey{global: g}, g.Object().(*types.Var), g)

@@ -1,7 +1,10 @@
 package lockorder
 
 import (
+	"cmp"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/ssa"
@@ -120,6 +123,13 @@ func (pc *passContext) buildCallGraph() {
 			}
 			pc.dyn[common] = appendUnique(pc.dyn[common], callee)
 		}
+	}
+	// The graph's nodes are a map: sort, so that a path through a call
+	// with several callees names the same one on every run.
+	for _, fs := range pc.dyn {
+		slices.SortFunc(fs, func(a, b *ssa.Function) int {
+			return cmp.Or(strings.Compare(a.String(), b.String()), cmp.Compare(a.Pos(), b.Pos()))
+		})
 	}
 }
 

@@ -73,6 +73,7 @@ func (a Access) Loc() Path {
 // and the literals inlined into it, in instruction order.
 func (r *Result) Accesses() []Access {
 	var out []Access
+	var ops []*ssa.Value // operand buffer, reused: one per instruction adds up on large packages
 	for _, fn := range r.Functions() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -93,7 +94,7 @@ func (r *Result) Accesses() []Access {
 					st, _ := structOf(i.X.Type())
 					out = append(out, Access{Instr: i, Pos: i.Pos(), Kind: Read, Field: f, Base: r.Path(i.X), Struct: st})
 				}
-				r.globalUses(instr, &out)
+				ops = r.globalUses(instr, ops, &out)
 			}
 		}
 	}
@@ -101,9 +102,10 @@ func (r *Result) Accesses() []Access {
 }
 
 // globalUses records the direct uses of same-package variables by instr.
-func (r *Result) globalUses(instr ssa.Instruction, out *[]Access) {
-	var ops [8]*ssa.Value
-	for _, op := range instr.Operands(ops[:0]) {
+// ops is a buffer for instr's operands; globalUses returns it for reuse.
+func (r *Result) globalUses(instr ssa.Instruction, ops []*ssa.Value, out *[]Access) []*ssa.Value {
+	ops = instr.Operands(ops[:0])
+	for _, op := range ops {
 		g, ok := (*op).(*ssa.Global)
 		if !ok || g.Pkg == nil || r.Fn.Pkg == nil || g.Pkg != r.Fn.Pkg || IsSyncType(g.Type().(*types.Pointer).Elem()) {
 			continue
@@ -127,6 +129,7 @@ func (r *Result) globalUses(instr ssa.Instruction, out *[]Access) {
 			}
 		}
 	}
+	return ops
 }
 
 func (r *Result) emit(out *[]Access, proto Access, instr ssa.Instruction, k Kind, target Path) {

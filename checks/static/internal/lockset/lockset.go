@@ -277,6 +277,7 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 			}
 		}
 	}
+	var ops []*ssa.Value // operand buffer, reused (an array per instruction escaped)
 	scan := func(r *Result, fn *ssa.Function) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -292,8 +293,8 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 						callee = &common.Value
 					}
 				}
-				var ops [8]*ssa.Value
-				for _, op := range instr.Operands(ops[:0]) {
+				ops = instr.Operands(ops[:0])
+				for _, op := range ops {
 					if f, ok := (*op).(*ssa.Function); ok && op != callee {
 						block(f)
 					}
