@@ -13,7 +13,9 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/internal/claim"
 )
 
 //go:embed doc.go
@@ -70,7 +72,11 @@ type passContext struct {
 	// owners holds, per variable, the owner paths of its atomic accesses
 	// (lockKey of the operand: "pkg.T.stats.n"), so a field of a struct
 	// embedded in several owners is matched per owner.
-	owners map[*types.Var]map[string]bool
+	// disclaimed holds the struct types documented as not safe for
+	// concurrent use: an atomic load of their fields is no evidence that
+	// a plain write races with it.
+	disclaimed map[*types.TypeName]bool
+	owners     map[*types.Var]map[string]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -230,6 +236,8 @@ func (pc *passContext) shortPos(pos token.Pos) string {
 
 // checkPlain reports plain accesses of atomically accessed variables.
 func (pc *passContext) checkPlain() {
+	setup := lockset.SetupMethods(pc.pass.Files, pc.pass.TypesInfo, constructorName)
+	pc.disclaimed = claim.Disclaimed(pc.pass.Files, pc.pass.TypesInfo)
 	for _, f := range pc.pass.Files {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
@@ -238,6 +246,9 @@ func (pc *passContext) checkPlain() {
 			}
 			if fd.Recv == nil && fd.Name.Name == "init" || constructorName(fd.Name.Name) {
 				continue
+			}
+			if fn, ok := pc.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && setup[fn] {
+				continue // a helper that only sets up a value not shared yet
 			}
 			pc.checkFunc(fd)
 		}
@@ -311,7 +322,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true
 		}
 		rule := ruleID
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) {
 			rule = writeRule
 		}
 		pc.report(e, v, kind, rule)
@@ -602,4 +613,19 @@ func imports(pkg *types.Package, path string) bool {
 		}
 	}
 	return false
+}
+
+// disclaimedOwner reports whether the field selected by e belongs to a
+// struct type documented as not safe for concurrent use.
+func (pc *passContext) disclaimedOwner(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	t := pc.pass.TypesInfo.TypeOf(sel.X)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && pc.disclaimed[n.Origin().Obj()]
 }

@@ -107,3 +107,38 @@ func Adjust(c *Conn, own bool, w int32) *Conn {
 	}
 	return c
 }
+
+// Journal is set up by a helper its opener calls on the value it builds,
+// before starting the goroutine that shares it.
+type Journal struct {
+	seq uint64
+}
+
+func (j *Journal) Seq() uint64 { return atomic.LoadUint64(&j.seq) }
+
+func (j *Journal) run() { atomic.AddUint64(&j.seq, 1) }
+
+func (j *Journal) recover() { j.seq = 42 } // set-up only: silent
+
+func (j *Journal) replay() { j.recover() }
+
+func openJournal() *Journal {
+	j := &Journal{}
+	j.replay()
+	go j.run()
+	return j
+}
+
+// Buffer says it is not safe for concurrent use: its lock-free length is
+// no evidence that writers and readers run at once.
+//
+// Buffer grows as it is written. It is NOT thread-safe.
+type Buffer struct {
+	off uint64
+}
+
+func (b *Buffer) Len() uint64 { return atomic.LoadUint64(&b.off) }
+
+func (b *Buffer) Write(p []byte) {
+	b.off += uint64(len(p)) // want `plain write of b\.off races`
+}
