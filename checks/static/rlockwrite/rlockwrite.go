@@ -3,6 +3,7 @@ package rlockwrite
 import (
 	_ "embed"
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -63,7 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !acc.Kind.IsWrite() {
 				continue
 			}
-			if h, ok := readOnly(pass, r, st, acc); ok {
+			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) {
 				cands = append(cands, candidate{acc, h, keyOf(acc, h)})
 				if onlyReadLocked(h, st, writeLocked) {
 					// An RWMutex this package never write-locks (and no
@@ -294,4 +295,58 @@ func onlyReadLocked(h lockset.Held, st lockset.State, writeLocked map[*types.Var
 		}
 	}
 	return true
+}
+
+// guardedOff reports whether the write acc runs only when a bool
+// parameter of its function has a value that no read-locked caller
+// passes: find(key, prev) writes the shared prev array under if prev,
+// readers call it with false and writers with the write lock held. The
+// read lock h must come from the callers.
+func guardedOff(results []*lockset.Result, r *lockset.Result, acc lockset.Access, h lockset.Held) bool {
+	fn := r.Fn
+	if acc.Instr.Block() == nil || acc.Instr.Parent() != fn {
+		return false
+	}
+	if _, ok := r.Entry.Holds(h.Lock); !ok {
+		return false // read-locked here, whatever the parameter
+	}
+	i, when := lockset.BoolGuard(fn, acc.Instr.Block())
+	j := -1
+	for k, p := range fn.Params {
+		if p == h.Lock.Root {
+			j = k
+		}
+	}
+	if i < 0 || j < 0 {
+		return false
+	}
+	calls := 0
+	for _, cr := range results {
+		for _, f := range cr.Functions() {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok || call.Common().StaticCallee() != fn {
+						continue
+					}
+					calls++
+					args := call.Common().Args
+					st, ok := cr.Before(instr)
+					if !ok || i >= len(args) || j >= len(args) {
+						return false
+					}
+					lock := cr.Path(args[j])
+					lock.Fields += h.Lock.Fields
+					if held, ok := st.Holds(lock); ok && held.Mode == lockset.Exclusive {
+						continue
+					}
+					if k, ok := args[i].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Bool && constant.BoolVal(k.Value) != when {
+						continue
+					}
+					return false
+				}
+			}
+		}
+	}
+	return calls > 0
 }

@@ -136,3 +136,35 @@ func (r *Rows) Close() {
 	r.closed = true
 	r.closemu.Unlock()
 }
+
+// SkipList's find writes the shared prev array only when asked to; the
+// readers ask it not to, the writers hold the write lock.
+type SkipList struct {
+	mu    sync.RWMutex
+	nodes []int
+	prev  [4]int
+}
+
+// Must hold the write lock if prev is true.
+func (l *SkipList) find(key int, prev bool) int {
+	for h := 3; h >= 0; h-- {
+		if prev {
+			l.prev[h] = key // ok: readers pass prev=false
+		}
+	}
+	return l.nodes[0]
+}
+
+func (l *SkipList) Get(key int) int {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.find(key, false)
+}
+
+func (l *SkipList) Put(key int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.find(key, true)
+	l.prev[0] = 0
+	l.nodes = append(l.nodes, key)
+}
