@@ -69,6 +69,11 @@ type passContext struct {
 	// was any.
 	allLocks, writeLocks map[*types.Var]map[string]bool
 	seenAny, seenWrite   map[*types.Var]bool
+	// seenNonStore: some atomic access of the variable loads it or
+	// updates it in place (Load, Add, Swap, CompareAndSwap, ...); a
+	// variable only ever Stored atomically has no lock-free reader for a
+	// plain write to race with.
+	seenNonStore map[*types.Var]bool
 	// owners holds, per variable, the owner paths of its atomic accesses
 	// (lockKey of the operand: "pkg.T.stats.n"), so a field of a struct
 	// embedded in several owners is matched per owner.
@@ -86,14 +91,15 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	pc := &passContext{
-		pass:       pass,
-		atomics:    map[*types.Var]atomicUse{},
-		operands:   map[ast.Expr]bool{},
-		allLocks:   map[*types.Var]map[string]bool{},
-		writeLocks: map[*types.Var]map[string]bool{},
-		seenAny:    map[*types.Var]bool{},
-		seenWrite:  map[*types.Var]bool{},
-		owners:     map[*types.Var]map[string]bool{},
+		pass:         pass,
+		atomics:      map[*types.Var]atomicUse{},
+		operands:     map[ast.Expr]bool{},
+		allLocks:     map[*types.Var]map[string]bool{},
+		writeLocks:   map[*types.Var]map[string]bool{},
+		seenAny:      map[*types.Var]bool{},
+		seenWrite:    map[*types.Var]bool{},
+		seenNonStore: map[*types.Var]bool{},
+		owners:       map[*types.Var]map[string]bool{},
 	}
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
@@ -137,6 +143,9 @@ func (pc *passContext) collectAtomics() {
 			}
 			pc.allLocks[v] = intersect(pc.allLocks[v], held, pc.seenAny[v])
 			pc.seenAny[v] = true
+			if !strings.HasPrefix(fn.Name(), "Store") {
+				pc.seenNonStore[v] = true
+			}
 			if !strings.HasPrefix(fn.Name(), "Load") {
 				pc.writeLocks[v] = intersect(pc.writeLocks[v], held, pc.seenWrite[v])
 				pc.seenWrite[v] = true
@@ -322,7 +331,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true
 		}
 		rule := ruleID
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v] {
 			rule = writeRule
 		}
 		pc.report(e, v, kind, rule)

@@ -142,3 +142,18 @@ func (b *Buffer) Len() uint64 { return atomic.LoadUint64(&b.off) }
 func (b *Buffer) Write(p []byte) {
 	b.off += uint64(len(p)) // want `plain write of b\.off races`
 }
+
+// Committer publishes its timestamp with one atomic Store but never loads
+// it atomically: there is no lock-free reader for a retry to race with.
+type Committer struct {
+	mu sync.Mutex
+	ts uint64
+}
+
+func (c *Committer) Execute(ts uint64) { atomic.StoreUint64(&c.ts, ts) }
+
+func (c *Committer) Retry(ts uint64) {
+	c.mu.Lock()
+	c.ts = ts // want `plain write of c\.ts races`
+	c.mu.Unlock()
+}
