@@ -3,9 +3,11 @@ package rlockwrite
 import (
 	_ "embed"
 	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -48,6 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for f, g := range lockset.FieldGuards(pass.Files, pass.TypesInfo) {
 		guarded[guardKey{f, "." + g.Mutex.Name()}] = true // annotated: no evidence needed
 	}
+	readLockDoc := readLockDocumented(pass)
 	results := lockset.New().Package(ssainfo.SrcFuncs, nil)
 	writeLocked := writeLockedMutexes(results)
 	for _, r := range results {
@@ -79,7 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, c := range cands {
 		acc, h := c.acc, c.held
 		pos := writePos(pass, acc)
-		if !guarded[c.key] || reported[pos] {
+		if !guarded[c.key] || reported[pos] || acc.Field != nil && readLockDoc[acc.Field.Origin()] {
 			continue
 		}
 		reported[pos] = true
@@ -349,4 +352,36 @@ func guardedOff(results []*lockset.Result, r *lockset.Result, acc lockset.Access
 		}
 	}
 	return calls > 0
+}
+
+// readLockDocRe matches field documentation that allows writes under the
+// read lock: "requires at least RLock", "updated using only RLock".
+var readLockDocRe = regexp.MustCompile(`(?i)\b(at least|only)\s+(an?\s+|the\s+)?(rlock|read[- ]lock)\b`)
+
+// readLockDocumented returns the struct fields of the package whose
+// comment says they may be written holding only the read lock (one
+// producer serialized by its caller, the write lock kept for growing).
+func readLockDocumented(pass *analysis.Pass) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, fl := range st.Fields.List {
+				text := fl.Doc.Text() + fl.Comment.Text()
+				if !readLockDocRe.MatchString(text) {
+					continue
+				}
+				for _, id := range fl.Names {
+					if v, ok := pass.TypesInfo.Defs[id].(*types.Var); ok {
+						out[v] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }

@@ -168,3 +168,35 @@ func (l *SkipList) Put(key int) {
 	l.prev[0] = 0
 	l.nodes = append(l.nodes, key)
 }
+
+// Queue has one producer, serialized by its caller, that writes slots and
+// its last size under the read lock; the write lock is only for growing.
+type Queue struct {
+	mu sync.RWMutex
+	// Access to buffer requires at least RLock.
+	buffer []int
+	// lastSize is updated by push using only RLock (push is externally
+	// synchronized), and by reset using Lock.
+	lastSize int
+	head     atomic.Int64
+}
+
+func (q *Queue) push(v, size int) {
+	if len(q.buffer) == 0 {
+		q.mu.Lock()
+		q.buffer = make([]int, 8)
+		q.mu.Unlock()
+	}
+	q.mu.RLock()
+	q.buffer[int(q.head.Load())%len(q.buffer)] = v // ok: documented
+	q.lastSize = size                              // ok: documented
+	q.head.Add(1)
+	q.mu.RUnlock()
+}
+
+func (q *Queue) reset() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.lastSize = 0
+	q.buffer[0] = 0
+}
