@@ -496,7 +496,7 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, 
 				return true
 			}
 			for i, r := range n.Rhs {
-				if id, ok := n.Lhs[i].(*ast.Ident); ok && (isAllocation(info, r) || isStructCopy(info, r)) {
+				if id, ok := n.Lhs[i].(*ast.Ident); ok && (isAllocation(info, r) || isStructCopy(info, r) || isConstructorCall(info, r)) {
 					mark(id)
 				}
 			}
@@ -588,6 +588,27 @@ func isAllocation(info *types.Info, e ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// isConstructorCall reports whether e calls a constructor of this package
+// (newX, NewX): its result is a new value (d := newStats(); d.n = ...).
+func isConstructorCall(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.IndexExpr: // newT[K](...)
+		id, _ = f.X.(*ast.Ident)
+	}
+	if id == nil {
+		return false
+	}
+	fn, ok := info.Uses[id].(*types.Func)
+	return ok && fn.Type().(*types.Signature).Recv() == nil && strings.HasPrefix(strings.ToLower(fn.Name()), "new")
 }
 
 // valueParams returns the receiver and parameters of fd that are struct

@@ -157,3 +157,19 @@ func (c *Committer) Retry(ts uint64) {
 	c.ts = ts // want `plain write of c\.ts races`
 	c.mu.Unlock()
 }
+
+// Snmp's Copy fills a snapshot it made with its constructor: the copy is
+// not shared yet.
+type Snmp struct {
+	sent uint64
+}
+
+func newSnmp() *Snmp { return new(Snmp) }
+
+func (s *Snmp) Sent() { atomic.AddUint64(&s.sent, 1) }
+
+func (s *Snmp) Copy() *Snmp {
+	d := newSnmp()
+	d.sent = atomic.LoadUint64(&s.sent) // ok: d is new
+	return d
+}
