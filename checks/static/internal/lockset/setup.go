@@ -45,6 +45,7 @@ func SetupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool)
 				if !ok {
 					return true
 				}
+				fn = fn.Origin() // a method of an instantiated generic type
 				s := site{caller: fd}
 				if len(stack) >= 2 {
 					sel, _ := stack[len(stack)-1].(*ast.SelectorExpr)

@@ -271,3 +271,29 @@ func (m *Meter) Add() {
 	m.n++
 	m.mu.Unlock()
 }
+
+// Store is a generic Meter: the set-up helper is called on an
+// instantiation of the method.
+//
+// Store is thread-safe.
+type Store[K comparable] struct {
+	mu    sync.Mutex
+	Stats *Stats // ok: written only by collectStats, called by NewStore
+	m     map[K]int
+}
+
+func (s *Store[K]) collectStats() { s.Stats = &Stats{} }
+
+func NewStore[K comparable](stats bool) *Store[K] {
+	s := &Store[K]{m: map[K]int{}}
+	if stats {
+		s.collectStats()
+	}
+	return s
+}
+
+func (s *Store[K]) Add(k K) {
+	s.mu.Lock()
+	s.m[k]++
+	s.mu.Unlock()
+}
