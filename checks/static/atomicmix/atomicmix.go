@@ -69,11 +69,11 @@ type passContext struct {
 	// was any.
 	allLocks, writeLocks map[*types.Var]map[string]bool
 	seenAny, seenWrite   map[*types.Var]bool
-	// seenNonStore: some atomic access of the variable loads it or
-	// updates it in place (Load, Add, Swap, CompareAndSwap, ...); a
-	// variable only ever Stored atomically has no lock-free reader for a
-	// plain write to race with.
-	seenNonStore map[*types.Var]bool
+	// seenNonStore holds, per variable, the owner paths through which it
+	// is loaded or updated in place atomically (Load, Add, Swap,
+	// CompareAndSwap, ...); an owner path only ever Stored atomically has
+	// no lock-free reader for a plain write to race with.
+	seenNonStore map[*types.Var]map[string]bool
 	// owners holds, per variable, the owner paths of its atomic accesses
 	// (lockKey of the operand: "pkg.T.stats.n"), so a field of a struct
 	// embedded in several owners is matched per owner.
@@ -98,7 +98,7 @@ func run(pass *analysis.Pass) (any, error) {
 		writeLocks:   map[*types.Var]map[string]bool{},
 		seenAny:      map[*types.Var]bool{},
 		seenWrite:    map[*types.Var]bool{},
-		seenNonStore: map[*types.Var]bool{},
+		seenNonStore: map[*types.Var]map[string]bool{},
 		owners:       map[*types.Var]map[string]bool{},
 	}
 	pc.collectAtomics() // &X passed to sync/atomic functions
@@ -144,7 +144,10 @@ func (pc *passContext) collectAtomics() {
 			pc.allLocks[v] = intersect(pc.allLocks[v], held, pc.seenAny[v])
 			pc.seenAny[v] = true
 			if !strings.HasPrefix(fn.Name(), "Store") {
-				pc.seenNonStore[v] = true
+				if pc.seenNonStore[v] == nil {
+					pc.seenNonStore[v] = map[string]bool{}
+				}
+				pc.seenNonStore[v][pc.lockKey(x)] = true
 			}
 			if !strings.HasPrefix(fn.Name(), "Load") {
 				pc.writeLocks[v] = intersect(pc.writeLocks[v], held, pc.seenWrite[v])
@@ -331,7 +334,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true
 		}
 		rule := ruleID
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v] {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] {
 			rule = writeRule
 		}
 		pc.report(e, v, kind, rule)

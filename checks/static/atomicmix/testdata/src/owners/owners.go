@@ -173,3 +173,9 @@ func (s *Snmp) Copy() *Snmp {
 	d.sent = atomic.LoadUint64(&s.sent) // ok: d is new
 	return d
 }
+
+// CommitterProbe exposes the timestamp to tests: its load goes through
+// another owner path, no lock-free reader of Committer's own.
+type CommitterProbe struct{ *Committer }
+
+func (p CommitterProbe) TS() uint64 { return atomic.LoadUint64(&p.ts) }
