@@ -20,9 +20,9 @@
 // mixed-atomic-access (opt-in). The owner path keeps a struct embedded in
 // several owners, one counting atomically and another under its mutex,
 // from pairing the second owner's writes with the first's atomics. A
-// write is IL3001 too when the variable is only ever Stored atomically
-// (no lock-free reader), or when its struct type is documented as not
-// safe for concurrent use ("It is NOT thread-safe").
+// write is IL3001 too when its owner path is only ever Stored atomically
+// (no lock-free reader of that owner), or when its struct type is
+// documented as not safe for concurrent use ("It is NOT thread-safe").
 //
 // Accesses that cannot race are not reported:
 //   - accesses in init functions, package-level initializers, and
