@@ -42,6 +42,24 @@ func Of(cg *ast.CommentGroup) string {
 			return Directive
 		}
 	}
+	phrase, _ := scan(cg)
+	return phrase
+}
+
+// Disclaims reports whether a doc comment says the type is not safe for
+// concurrent use ("It is NOT thread-safe.") and claims nothing else.
+func Disclaims(cg *ast.CommentGroup) bool {
+	if cg == nil || Of(cg) != "" {
+		return false
+	}
+	_, negated := scan(cg)
+	return negated
+}
+
+// scan returns the first phrase of cg that claims safety for concurrent
+// use, and whether some phrase appears negated.
+func scan(cg *ast.CommentGroup) (string, bool) {
+	negated := false
 	text := strings.ToLower(strings.Join(strings.Fields(cg.Text()), " "))
 	for _, phrase := range claims {
 		for i := 0; ; {
@@ -52,10 +70,11 @@ func Of(cg *ast.CommentGroup) string {
 			at := i + j
 			before := text[max(0, at-16):at]
 			if !strings.Contains(before, "not ") && !strings.Contains(before, "n't ") && !strings.HasSuffix(before, "un") && !strings.Contains(before, "never ") && !strings.HasSuffix(before, "non-") && !strings.HasSuffix(before, "non ") {
-				return phrase
+				return phrase, negated
 			}
+			negated = true
 			i = at + len(phrase)
 		}
 	}
-	return ""
+	return "", negated
 }

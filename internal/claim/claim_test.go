@@ -33,6 +33,24 @@ func TestClaim(t *testing.T) {
 	}
 }
 
+func TestDisclaims(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"// Buffer is like bytes.Buffer. It is NOT thread-safe.": true,
+		"// T is not safe for concurrent use.":                   true,
+		"// T is safe for concurrent use.":                       false,
+		"// T counts.":                                           false,
+	} {
+		src := "package p\n\n" + doc + "\ntype T struct{}\n"
+		f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Disclaims(f.Decls[0].(*ast.GenDecl).Doc); got != want {
+			t.Errorf("Disclaims(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
 func TestTypes(t *testing.T) {
 	const src = `package p
 

@@ -46,3 +46,30 @@ func Types(files []*ast.File, info *types.Info) []Type {
 	}
 	return out
 }
+
+// Disclaimed returns the struct types declared in files whose doc comment
+// says they are not safe for concurrent use.
+func Disclaimed(files []*ast.File, info *types.Info) map[*types.TypeName]bool {
+	out := map[*types.TypeName]bool{}
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				doc := ts.Doc
+				if doc == nil && len(gd.Specs) == 1 {
+					doc = gd.Doc
+				}
+				if _, ok := ts.Type.(*ast.StructType); ok && Disclaims(doc) {
+					if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok {
+						out[tn] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -13,7 +13,9 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/internal/claim"
 )
 
 //go:embed doc.go
@@ -67,10 +69,19 @@ type passContext struct {
 	// was any.
 	allLocks, writeLocks map[*types.Var]map[string]bool
 	seenAny, seenWrite   map[*types.Var]bool
+	// seenNonStore holds, per variable, the owner paths through which it
+	// is loaded or updated in place atomically (Load, Add, Swap,
+	// CompareAndSwap, ...); an owner path only ever Stored atomically has
+	// no lock-free reader for a plain write to race with.
+	seenNonStore map[*types.Var]map[string]bool
 	// owners holds, per variable, the owner paths of its atomic accesses
 	// (lockKey of the operand: "pkg.T.stats.n"), so a field of a struct
 	// embedded in several owners is matched per owner.
-	owners map[*types.Var]map[string]bool
+	// disclaimed holds the struct types documented as not safe for
+	// concurrent use: an atomic load of their fields is no evidence that
+	// a plain write races with it.
+	disclaimed map[*types.TypeName]bool
+	owners     map[*types.Var]map[string]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -80,14 +91,15 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	pc := &passContext{
-		pass:       pass,
-		atomics:    map[*types.Var]atomicUse{},
-		operands:   map[ast.Expr]bool{},
-		allLocks:   map[*types.Var]map[string]bool{},
-		writeLocks: map[*types.Var]map[string]bool{},
-		seenAny:    map[*types.Var]bool{},
-		seenWrite:  map[*types.Var]bool{},
-		owners:     map[*types.Var]map[string]bool{},
+		pass:         pass,
+		atomics:      map[*types.Var]atomicUse{},
+		operands:     map[ast.Expr]bool{},
+		allLocks:     map[*types.Var]map[string]bool{},
+		writeLocks:   map[*types.Var]map[string]bool{},
+		seenAny:      map[*types.Var]bool{},
+		seenWrite:    map[*types.Var]bool{},
+		seenNonStore: map[*types.Var]map[string]bool{},
+		owners:       map[*types.Var]map[string]bool{},
 	}
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
@@ -131,6 +143,12 @@ func (pc *passContext) collectAtomics() {
 			}
 			pc.allLocks[v] = intersect(pc.allLocks[v], held, pc.seenAny[v])
 			pc.seenAny[v] = true
+			if !strings.HasPrefix(fn.Name(), "Store") {
+				if pc.seenNonStore[v] == nil {
+					pc.seenNonStore[v] = map[string]bool{}
+				}
+				pc.seenNonStore[v][pc.lockKey(x)] = true
+			}
 			if !strings.HasPrefix(fn.Name(), "Load") {
 				pc.writeLocks[v] = intersect(pc.writeLocks[v], held, pc.seenWrite[v])
 				pc.seenWrite[v] = true
@@ -230,6 +248,8 @@ func (pc *passContext) shortPos(pos token.Pos) string {
 
 // checkPlain reports plain accesses of atomically accessed variables.
 func (pc *passContext) checkPlain() {
+	setup := lockset.SetupMethods(pc.pass.Files, pc.pass.TypesInfo, constructorName)
+	pc.disclaimed = claim.Disclaimed(pc.pass.Files, pc.pass.TypesInfo)
 	for _, f := range pc.pass.Files {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
@@ -238,6 +258,9 @@ func (pc *passContext) checkPlain() {
 			}
 			if fd.Recv == nil && fd.Name.Name == "init" || constructorName(fd.Name.Name) {
 				continue
+			}
+			if fn, ok := pc.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && setup[fn] {
+				continue // a helper that only sets up a value not shared yet
 			}
 			pc.checkFunc(fd)
 		}
@@ -311,7 +334,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true
 		}
 		rule := ruleID
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] {
 			rule = writeRule
 		}
 		pc.report(e, v, kind, rule)
@@ -476,7 +499,7 @@ func freshLocals(info *types.Info, body *ast.BlockStmt) (map[types.Object]bool, 
 				return true
 			}
 			for i, r := range n.Rhs {
-				if id, ok := n.Lhs[i].(*ast.Ident); ok && (isAllocation(info, r) || isStructCopy(info, r)) {
+				if id, ok := n.Lhs[i].(*ast.Ident); ok && (isAllocation(info, r) || isStructCopy(info, r) || isConstructorCall(info, r)) {
 					mark(id)
 				}
 			}
@@ -570,6 +593,27 @@ func isAllocation(info *types.Info, e ast.Expr) bool {
 	return false
 }
 
+// isConstructorCall reports whether e calls a constructor of this package
+// (newX, NewX): its result is a new value (d := newStats(); d.n = ...).
+func isConstructorCall(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.IndexExpr: // newT[K](...)
+		id, _ = f.X.(*ast.Ident)
+	}
+	if id == nil {
+		return false
+	}
+	fn, ok := info.Uses[id].(*types.Func)
+	return ok && fn.Type().(*types.Signature).Recv() == nil && strings.HasPrefix(strings.ToLower(fn.Name()), "new")
+}
+
 // valueParams returns the receiver and parameters of fd that are struct
 // values: accesses through them touch the callee's own copy.
 func valueParams(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
@@ -602,4 +646,19 @@ func imports(pkg *types.Package, path string) bool {
 		}
 	}
 	return false
+}
+
+// disclaimedOwner reports whether the field selected by e belongs to a
+// struct type documented as not safe for concurrent use.
+func (pc *passContext) disclaimedOwner(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	t := pc.pass.TypesInfo.TypeOf(sel.X)
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && pc.disclaimed[n.Origin().Obj()]
 }

@@ -19,15 +19,20 @@
 // is IL3002 plain-write-of-atomic (default); every other report is IL3001
 // mixed-atomic-access (opt-in). The owner path keeps a struct embedded in
 // several owners, one counting atomically and another under its mutex,
-// from pairing the second owner's writes with the first's atomics.
+// from pairing the second owner's writes with the first's atomics. A
+// write is IL3001 too when its owner path is only ever Stored atomically
+// (no lock-free reader of that owner), or when its struct type is
+// documented as not safe for concurrent use ("It is NOT thread-safe").
 //
 // Accesses that cannot race are not reported:
 //   - accesses in init functions, package-level initializers, and
 //     functions and methods named new*, New* or init* (constructors and
 //     their helpers, run before the value is shared);
 //   - accesses to a value allocated in the same function (&T{}, new(T),
-//     var t T) before the function starts a goroutine: the value is not
-//     shared yet, as in a constructor;
+//     var t T, or returned by a constructor newX()) before the function
+//     starts a goroutine: the value is not shared yet, as in a constructor;
+//   - accesses in unexported methods only ever called on such a value,
+//     or from constructors (db := &DB{}; db.recoverJournal());
 //   - reads after a sync.WaitGroup.Wait in the same function (outside
 //     closures): the goroutines that updated the variable have finished;
 //   - accesses to a copy (a struct received by value);

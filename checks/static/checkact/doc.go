@@ -35,6 +35,8 @@
 // copy (saved := s.n ... s.n = saved: a rollback, or a test restoring
 // state), nor one made after the second section re-checked the owner
 // through a method and left if it changed (if c.isClosed() { return }).
+// Test files are not checked for IL4003: a test steps the state it drives
+// through the versions it wants, as its only writer.
 //
 // For atomics, a Store reached only after an early exit counts as
 // dependent when the exit tests the loaded value itself and returns

@@ -71,13 +71,17 @@ func (o *obs) mayHeld(mu *types.Var) bool {
 }
 
 // ownBase reports whether base is fn's receiver or a package variable,
-// followed only by embedded fields.
+// followed only by embedded fields. In a function literal, a captured
+// receiver (go func() { s.n++ }() in a method of s) is the receiver.
 func ownBase(fn *ssa.Function, base lockset.Path) bool {
 	switch root := base.Root.(type) {
 	case *ssa.Global:
 	case *ssa.Parameter:
-		top := topLevel(fn)
-		if top.Signature.Recv() == nil || len(top.Params) == 0 || top.Params[0] != root {
+		if !isRecv(topLevel(fn), root) {
+			return false
+		}
+	case *ssa.FreeVar:
+		if !isRecv(topLevel(fn), capturedParam(root, 0)) {
 			return false
 		}
 	default:
@@ -91,6 +95,60 @@ func ownBase(fn *ssa.Function, base lockset.Path) bool {
 		p.Fields = p.Fields[:strings.LastIndexByte(p.Fields, '.')]
 	}
 	return true
+}
+
+func isRecv(top *ssa.Function, p *ssa.Parameter) bool {
+	return p != nil && top.Signature.Recv() != nil && len(top.Params) > 0 && top.Params[0] == p
+}
+
+// capturedParam returns the parameter of an enclosing function that the
+// free variable fv of a literal captures, when every closure made of the
+// literal binds that parameter (directly, or spilled and never
+// reassigned) and the literal does not assign it.
+func capturedParam(fv *ssa.FreeVar, depth int) *ssa.Parameter {
+	lit := fv.Parent()
+	idx := -1
+	for i, f := range lit.FreeVars {
+		if f == fv {
+			idx = i
+		}
+	}
+	if idx < 0 || lit.Parent() == nil || depth > 8 || assigned(fv) {
+		return nil
+	}
+	var p *ssa.Parameter
+	for _, b := range lit.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != lit || idx >= len(mc.Bindings) {
+				continue
+			}
+			var q *ssa.Parameter
+			if b := lockset.PathOf(mc.Bindings[idx]); b.Fields == "" {
+				switch v := b.Root.(type) {
+				case *ssa.Parameter:
+					q = v
+				case *ssa.FreeVar:
+					q = capturedParam(v, depth+1)
+				}
+			}
+			if q == nil || p != nil && p != q {
+				return nil
+			}
+			p = q
+		}
+	}
+	return p
+}
+
+// assigned reports whether the literal stores to the captured variable fv.
+func assigned(fv *ssa.FreeVar) bool {
+	for _, u := range *fv.Referrers() {
+		if st, ok := u.(*ssa.Store); ok && st.Addr == fv {
+			return true
+		}
+	}
+	return false
 }
 
 // enclosingLockHeld reports whether a lock of an object containing base

@@ -196,9 +196,10 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 				continue
 			}
 			mus := mutexFields(s)
-			if len(mus) != 1 || nestedMutex(s) {
-				// Which lock is meant is unclear: the method holds one,
-				// so its accesses prove nothing either way.
+			if len(mus) != 1 || nestedMutex(s) || lockedParam(fn.Signature()) {
+				// Which lock is meant is unclear (stopLocked(b) may mean
+				// b.mu): the method holds one, so its accesses prove
+				// nothing either way.
 				out[fn] = requirement{why: "ambiguous"}
 				continue
 			}
@@ -325,4 +326,19 @@ func locksItself(body *ast.BlockStmt, recv string, mu *types.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// lockedParam reports whether a parameter of sig points to a struct with
+// a mutex field of its own.
+func lockedParam(sig *types.Signature) bool {
+	for i := range sig.Params().Len() {
+		t := sig.Params().At(i).Type()
+		if _, ok := t.Underlying().(*types.Pointer); !ok {
+			continue
+		}
+		if st, ok := lockset.StructOf(t); ok && len(mutexFields(st)) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -59,7 +59,7 @@ func (pc *passContext) reportThreadSafe() {
 			continue
 		}
 		for _, o := range info.obs {
-			if !o.onRecv || o.quiet(lockName) || !exportedMethod(o.fn) || notConcurrentRe.MatchString(docs[o.fn.Object()]) {
+			if !o.onRecv || o.quiet(lockName) || !exportedMethod(o.fn) || notConcurrentRe.MatchString(docs[o.fn.Object()]) || initMethod(o.fn.Name()) {
 				continue
 			}
 			other := lockedWrite
@@ -128,4 +128,12 @@ func (pc *passContext) methodDocs() map[types.Object]string {
 		}
 	}
 	return out
+}
+
+// initMethod reports whether a method's name says it initializes the
+// value (Init, InitForTesting, InitWithClock): like Init, it runs before
+// the value is shared.
+func initMethod(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Init")
+	return ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z')
 }

@@ -52,8 +52,11 @@ func (w *walker) jumped(st *state, b, succ *ssa.BasicBlock) {
 		if !brk.IsValid() {
 			return
 		}
+		body := w.breakTarget(brk)
 		for k, h := range st.locks {
-			if (h.mode == Write || h.mode == Read) && !h.helper && dominates(h.blk, b) {
+			// Only a lock taken in the loop is one per iteration; one
+			// taken before it is the return check's business.
+			if (h.mode == Write || h.mode == Read) && !h.helper && dominates(h.blk, b) && (body == nil || contains(body, h.site)) {
 				if _, ok := st.defers[k]; !ok {
 					st.broke[k] = brokeAt{brk, b}
 				}
@@ -319,6 +322,16 @@ func (w *walker) branchAfter(tok token.Token, pos token.Pos) token.Pos {
 		}
 	}
 	return token.NoPos
+}
+
+// breakTarget returns the body of the loop the break at pos leaves.
+func (w *walker) breakTarget(pos token.Pos) *ast.BlockStmt {
+	for _, b := range w.syntax().branches {
+		if b.pos == pos {
+			return b.target
+		}
+	}
+	return nil
 }
 
 // continueAfter names where an iteration that was at pos (the last

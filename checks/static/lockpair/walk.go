@@ -805,7 +805,9 @@ func (w *walker) exit(st *state, ret *ssa.Return, pos token.Pos) {
 		ev.acq[k] = m
 	}
 	for k, m := range st.rel {
-		if st.locks[k].mode == released {
+		// Released, or re-taken and released by a defer (unlock, work,
+		// relock, then the deferred Unlock): the caller's lock is gone.
+		if _, deferred := st.defers[k]; st.locks[k].mode == released || deferred {
 			ev.rel[k] = m
 		}
 	}

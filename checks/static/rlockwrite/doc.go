@@ -32,7 +32,12 @@
 // in the function, when the object written through has a lock of its own
 // that is held exclusively, when the write lock (or another mutex of the
 // struct) is held exclusively, and for atomic operations and method calls
-// (sync.Map.Store, atomic.Int64.Add), which synchronize themselves.
+// (sync.Map.Store, atomic.Int64.Add), which synchronize themselves. It is
+// silent too when the write runs only under a bool parameter that every
+// read-locked caller passes the other way (find(key, prev) writing a
+// shared prev array when prev), and for fields documented as written with
+// only the read lock ("requires at least RLock": one producer serialized
+// by its caller).
 //
 // # Examples
 //

@@ -3,8 +3,11 @@ package rlockwrite
 import (
 	_ "embed"
 	"fmt"
+	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -47,6 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for f, g := range lockset.FieldGuards(pass.Files, pass.TypesInfo) {
 		guarded[guardKey{f, "." + g.Mutex.Name()}] = true // annotated: no evidence needed
 	}
+	readLockDoc := readLockDocumented(pass)
 	results := lockset.New().Package(ssainfo.SrcFuncs, nil)
 	writeLocked := writeLockedMutexes(results)
 	for _, r := range results {
@@ -63,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !acc.Kind.IsWrite() {
 				continue
 			}
-			if h, ok := readOnly(pass, r, st, acc); ok {
+			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) {
 				cands = append(cands, candidate{acc, h, keyOf(acc, h)})
 				if onlyReadLocked(h, st, writeLocked) {
 					// An RWMutex this package never write-locks (and no
@@ -78,7 +82,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, c := range cands {
 		acc, h := c.acc, c.held
 		pos := writePos(pass, acc)
-		if !guarded[c.key] || reported[pos] {
+		if !guarded[c.key] || reported[pos] || acc.Field != nil && readLockDoc[acc.Field.Origin()] {
 			continue
 		}
 		reported[pos] = true
@@ -294,4 +298,90 @@ func onlyReadLocked(h lockset.Held, st lockset.State, writeLocked map[*types.Var
 		}
 	}
 	return true
+}
+
+// guardedOff reports whether the write acc runs only when a bool
+// parameter of its function has a value that no read-locked caller
+// passes: find(key, prev) writes the shared prev array under if prev,
+// readers call it with false and writers with the write lock held. The
+// read lock h must come from the callers.
+func guardedOff(results []*lockset.Result, r *lockset.Result, acc lockset.Access, h lockset.Held) bool {
+	fn := r.Fn
+	if acc.Instr.Block() == nil || acc.Instr.Parent() != fn {
+		return false
+	}
+	if _, ok := r.Entry.Holds(h.Lock); !ok {
+		return false // read-locked here, whatever the parameter
+	}
+	i, when := lockset.BoolGuard(fn, acc.Instr.Block())
+	j := -1
+	for k, p := range fn.Params {
+		if p == h.Lock.Root {
+			j = k
+		}
+	}
+	if i < 0 || j < 0 {
+		return false
+	}
+	calls := 0
+	for _, cr := range results {
+		for _, f := range cr.Functions() {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok || call.Common().StaticCallee() != fn {
+						continue
+					}
+					calls++
+					args := call.Common().Args
+					st, ok := cr.Before(instr)
+					if !ok || i >= len(args) || j >= len(args) {
+						return false
+					}
+					lock := cr.Path(args[j])
+					lock.Fields += h.Lock.Fields
+					if held, ok := st.Holds(lock); ok && held.Mode == lockset.Exclusive {
+						continue
+					}
+					if k, ok := args[i].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Bool && constant.BoolVal(k.Value) != when {
+						continue
+					}
+					return false
+				}
+			}
+		}
+	}
+	return calls > 0
+}
+
+// readLockDocRe matches field documentation that allows writes under the
+// read lock: "requires at least RLock", "updated using only RLock".
+var readLockDocRe = regexp.MustCompile(`(?i)\b(at least|only)\s+(an?\s+|the\s+)?(rlock|read[- ]lock)\b`)
+
+// readLockDocumented returns the struct fields of the package whose
+// comment says they may be written holding only the read lock (one
+// producer serialized by its caller, the write lock kept for growing).
+func readLockDocumented(pass *analysis.Pass) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, fl := range st.Fields.List {
+				text := fl.Doc.Text() + fl.Comment.Text()
+				if !readLockDocRe.MatchString(text) {
+					continue
+				}
+				for _, id := range fl.Names {
+					if v, ok := pass.TypesInfo.Defs[id].(*types.Var); ok {
+						out[v] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }

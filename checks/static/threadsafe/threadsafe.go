@@ -130,13 +130,15 @@ func claimOf(cg *ast.CommentGroup) string { return lockset.ThreadSafeClaim(cg) }
 // mutex, and an in-place mutation.
 func (pc *passContext) collectAccesses() {
 	info := pc.pass.TypesInfo
+	setup := lockset.SetupMethods(pc.pass.Files, info, constructorName)
 	for _, f := range pc.pass.Files {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			inCtor := constructorName(fd.Name.Name)
+			fn, _ := info.Defs[fd.Name].(*types.Func)
+			inCtor := constructorName(fd.Name.Name) || setup[fn]
 			shared := sharedVars(info, fd)
 			onceBodies := pc.onceBodies(fd.Body)
 			// construction reports whether an access through x happens

@@ -54,6 +54,10 @@ func guard(fn *ssa.Function, b *ssa.BasicBlock) (int, bool) {
 	return -1, false
 }
 
+// BoolGuard returns the bool parameter whose test dominates b in fn, and
+// the value for which b runs (if prev { ... }): -1 when there is none.
+func BoolGuard(fn *ssa.Function, b *ssa.BasicBlock) (int, bool) { return guard(fn, b) }
+
 // skipped reports whether r cannot happen for a call passing args: its
 // guarding parameter gets the opposite constant.
 func skipped(r RelAcq, args []ssa.Value) bool {

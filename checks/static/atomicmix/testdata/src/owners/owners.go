@@ -107,3 +107,75 @@ func Adjust(c *Conn, own bool, w int32) *Conn {
 	}
 	return c
 }
+
+// Journal is set up by a helper its opener calls on the value it builds,
+// before starting the goroutine that shares it.
+type Journal struct {
+	seq uint64
+}
+
+func (j *Journal) Seq() uint64 { return atomic.LoadUint64(&j.seq) }
+
+func (j *Journal) run() { atomic.AddUint64(&j.seq, 1) }
+
+func (j *Journal) recover() { j.seq = 42 } // set-up only: silent
+
+func (j *Journal) replay() { j.recover() }
+
+func openJournal() *Journal {
+	j := &Journal{}
+	j.replay()
+	go j.run()
+	return j
+}
+
+// Buffer says it is not safe for concurrent use: its lock-free length is
+// no evidence that writers and readers run at once.
+//
+// Buffer grows as it is written. It is NOT thread-safe.
+type Buffer struct {
+	off uint64
+}
+
+func (b *Buffer) Len() uint64 { return atomic.LoadUint64(&b.off) }
+
+func (b *Buffer) Write(p []byte) {
+	b.off += uint64(len(p)) // want `plain write of b\.off races`
+}
+
+// Committer publishes its timestamp with one atomic Store but never loads
+// it atomically: there is no lock-free reader for a retry to race with.
+type Committer struct {
+	mu sync.Mutex
+	ts uint64
+}
+
+func (c *Committer) Execute(ts uint64) { atomic.StoreUint64(&c.ts, ts) }
+
+func (c *Committer) Retry(ts uint64) {
+	c.mu.Lock()
+	c.ts = ts // want `plain write of c\.ts races`
+	c.mu.Unlock()
+}
+
+// Snmp's Copy fills a snapshot it made with its constructor: the copy is
+// not shared yet.
+type Snmp struct {
+	sent uint64
+}
+
+func newSnmp() *Snmp { return new(Snmp) }
+
+func (s *Snmp) Sent() { atomic.AddUint64(&s.sent, 1) }
+
+func (s *Snmp) Copy() *Snmp {
+	d := newSnmp()
+	d.sent = atomic.LoadUint64(&s.sent) // ok: d is new
+	return d
+}
+
+// CommitterProbe exposes the timestamp to tests: its load goes through
+// another owner path, no lock-free reader of Committer's own.
+type CommitterProbe struct{ *Committer }
+
+func (p CommitterProbe) TS() uint64 { return atomic.LoadUint64(&p.ts) }

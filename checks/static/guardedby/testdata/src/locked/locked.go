@@ -161,3 +161,25 @@ func (c *Client) SetAddress(a string) {
 func (c *Client) SetOther(a string) {
 	c.other.ParseAddress(a) // want `call to c.other.ParseAddress without holding c.other.modifyLock`
 }
+
+// Syncer's stopLocked means the lock of its argument: the buffer's.
+type Syncer struct {
+	mu      sync.Mutex
+	buffers map[*Buffer]bool
+}
+
+type Buffer struct {
+	mu    sync.Mutex
+	items []int
+}
+
+func (s *Syncer) stopLocked(b *Buffer) { b.items = nil }
+
+func (s *Syncer) Cancel(b *Buffer) {
+	b.mu.Lock()
+	s.stopLocked(b) // ok: the lock held is b.mu
+	b.mu.Unlock()
+	s.mu.Lock()
+	delete(s.buffers, b)
+	s.mu.Unlock()
+}

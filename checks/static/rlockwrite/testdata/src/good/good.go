@@ -136,3 +136,67 @@ func (r *Rows) Close() {
 	r.closed = true
 	r.closemu.Unlock()
 }
+
+// SkipList's find writes the shared prev array only when asked to; the
+// readers ask it not to, the writers hold the write lock.
+type SkipList struct {
+	mu    sync.RWMutex
+	nodes []int
+	prev  [4]int
+}
+
+// Must hold the write lock if prev is true.
+func (l *SkipList) find(key int, prev bool) int {
+	for h := 3; h >= 0; h-- {
+		if prev {
+			l.prev[h] = key // ok: readers pass prev=false
+		}
+	}
+	return l.nodes[0]
+}
+
+func (l *SkipList) Get(key int) int {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.find(key, false)
+}
+
+func (l *SkipList) Put(key int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.find(key, true)
+	l.prev[0] = 0
+	l.nodes = append(l.nodes, key)
+}
+
+// Queue has one producer, serialized by its caller, that writes slots and
+// its last size under the read lock; the write lock is only for growing.
+type Queue struct {
+	mu sync.RWMutex
+	// Access to buffer requires at least RLock.
+	buffer []int
+	// lastSize is updated by push using only RLock (push is externally
+	// synchronized), and by reset using Lock.
+	lastSize int
+	head     atomic.Int64
+}
+
+func (q *Queue) push(v, size int) {
+	if len(q.buffer) == 0 {
+		q.mu.Lock()
+		q.buffer = make([]int, 8)
+		q.mu.Unlock()
+	}
+	q.mu.RLock()
+	q.buffer[int(q.head.Load())%len(q.buffer)] = v // ok: documented
+	q.lastSize = size                              // ok: documented
+	q.head.Add(1)
+	q.mu.RUnlock()
+}
+
+func (q *Queue) reset() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.lastSize = 0
+	q.buffer[0] = 0
+}

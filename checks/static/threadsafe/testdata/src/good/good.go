@@ -245,3 +245,55 @@ func (c *Collector) Logs() []string {
 	defer c.mu.Unlock()
 	return c.logs // ok: append-only
 }
+
+// Meter is thread-safe; its Stats are set up by a helper the constructor
+// calls, before the value is returned.
+type Meter struct {
+	mu    sync.Mutex
+	Stats *Stats // ok: written only by collectStats, called by NewMeter
+	n     int
+}
+
+type Stats struct{ hits atomic.Int64 }
+
+func (m *Meter) collectStats() { m.Stats = &Stats{} }
+
+func NewMeter(stats bool) *Meter {
+	m := &Meter{}
+	if stats {
+		m.collectStats()
+	}
+	return m
+}
+
+func (m *Meter) Add() {
+	m.mu.Lock()
+	m.n++
+	m.mu.Unlock()
+}
+
+// Store is a generic Meter: the set-up helper is called on an
+// instantiation of the method.
+//
+// Store is thread-safe.
+type Store[K comparable] struct {
+	mu    sync.Mutex
+	Stats *Stats // ok: written only by collectStats, called by NewStore
+	m     map[K]int
+}
+
+func (s *Store[K]) collectStats() { s.Stats = &Stats{} }
+
+func NewStore[K comparable](stats bool) *Store[K] {
+	s := &Store[K]{m: map[K]int{}}
+	if stats {
+		s.collectStats()
+	}
+	return s
+}
+
+func (s *Store[K]) Add(k K) {
+	s.mu.Lock()
+	s.m[k]++
+	s.mu.Unlock()
+}
