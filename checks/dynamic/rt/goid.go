@@ -16,11 +16,13 @@ func noescape(p unsafe.Pointer) unsafe.Pointer {
 }
 
 // spinRounds is how often a waiter re-checks its word, yielding in between,
-// before it sleeps in the futex.
+// before it sleeps.
 const spinRounds = 64
 
 // waitChange waits until *addr != old and returns the new value. It gives up
-// after limit (0 = never) and then returns old.
+// after limit (0 = never) and then returns old. Only the scheduler
+// goroutine waits here: it sleeps on wakeSema, which every bump releases
+// (sema.go).
 //
 //go:norace
 func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
@@ -47,7 +49,7 @@ func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
 				nap = 50 * time.Microsecond
 			}
 		}
-		futexSleep(addr, old, int64(nap))
+		sleepSema(nap)
 		if limit > 0 && time.Since(start) > limit {
 			if v := *addr; v != old {
 				return v
@@ -57,12 +59,12 @@ func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
 	}
 }
 
-// bump increments *addr (single writer) and wakes its waiter.
+// bump increments *addr (single writer) and wakes the scheduler goroutine.
 //
 //go:norace
 func bump(addr *uint32) {
 	*addr++
-	futexWake(addr)
+	semrelease(&wakeSema, false, 0)
 }
 
 // goid returns the runtime id of the calling goroutine, parsed from the

@@ -19,7 +19,7 @@ import (
 // sleeps on runSeq; S waits for the goroutines it released to arrive, picks
 // the next one, writes its reply and bumps its runSeq. Only these two words
 // and the request/reply fields cross goroutines, always in //go:norace code
-// and through the futex, so the race detector sees no edge between
+// and through the runtime's semaphores (sema.go), so the race detector sees no edge between
 // controlled goroutines that the program did not create itself. Everything
 // else belongs to S. S never uses sync, fmt or sync.Pool while a schedule
 // runs (they would let S carry one goroutine's vector clock to another).
@@ -138,6 +138,7 @@ type gstate struct {
 	gid    uint64
 	runSeq uint32
 	arrSeq uint32
+	sema   uint32 // runSeq's semaphore (sema.go)
 	// written by the goroutine itself
 	runSeen uint32
 	req     request
@@ -374,7 +375,7 @@ func (g *gstate) call(r *request) reply {
 	runtime.Callers(2, g.req.pcs[:])
 	for {
 		bump(&g.arrSeq)
-		g.runSeen = waitChange(&g.runSeq, g.runSeen, 0)
+		g.runSeen = g.waitTurn(g.runSeen)
 		rep := g.rep
 		switch rep.mode {
 		case mDump:
@@ -566,7 +567,8 @@ func (s *sched) blockedOutside(g *gstate) bool {
 		state = state[:j]
 	}
 	s.lastIO = string(state) == "IO wait"
-	// Not a system call: the scheduler's own futex hand-offs show as one.
+	// Not a system call (so since 6196e86, when rt's own hand-offs were
+	// futex calls; whether one of the program's should count is open).
 	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
 	s.lastHold = lockState(state)
 	return len(state) > 0 && !passingState(state)
@@ -1304,7 +1306,7 @@ func (s *sched) decide(g *gstate) {
 	}
 	g.parked = false
 	g.rep = rep
-	bump(&g.runSeq)
+	g.wake()
 	s.running = append(s.running, g)
 }
 
@@ -1417,7 +1419,7 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	}
 	h.parked = false
 	h.rep = prep
-	bump(&h.runSeq)
+	h.wake()
 	return h
 }
 
@@ -1600,7 +1602,7 @@ func (s *sched) drain(ch chan time.Time) {
 }
 
 // viaHelper runs f on a fresh goroutine and waits for it through the
-// futex. S must never acquire another goroutine's vector clock (it would
+// semaphore. S must never acquire another goroutine's vector clock (it would
 // pass it on to every goroutine S later releases something to), and a
 // buffered channel operation acquires the clock of the slot's last user:
 // so S's channel operations run on throw-away goroutines.
@@ -1701,7 +1703,7 @@ func (s *sched) poll() bool {
 //go:norace
 func (s *sched) sendAndWait(g *gstate, mode uint8) {
 	g.rep = reply{mode: mode}
-	bump(&g.runSeq)
+	g.wake()
 	s.waitingOn = g
 	limit := s.stepLimit()
 	v := waitChange(&g.arrSeq, g.arrSeen, limit)
@@ -1872,7 +1874,7 @@ func (s *sched) blockForReal() bool {
 		g.outside = true
 		g.outsideAt = time.Now()
 		s.outside = append(s.outside, g)
-		bump(&g.runSeq)
+		g.wake()
 		any = true
 	}
 	return any
@@ -1992,8 +1994,7 @@ func (s *sched) spinTurn() bool {
 		// A goroutine outside control in a lock of code that is not
 		// rewritten is not blocked for good (synctest would not move the
 		// clock while it waits to run): the spinner waits for it before
-		// time moves. (Not a system call: the scheduler's own futex
-		// hand-offs show as one.)
+		// time moves. (Not a system call, as in blockedOutside.)
 		s.spinRun = 0
 		return true
 	}
@@ -2235,7 +2236,7 @@ func (s *sched) abortNext() {
 		if g.parked && !g.exited {
 			g.parked = false
 			g.rep = reply{mode: mAbort}
-			bump(&g.runSeq)
+			g.wake()
 			s.running = append(s.running, g)
 			return
 		}
@@ -2353,7 +2354,7 @@ func (s *sched) abortArrival(g *gstate) {
 	}
 	g.parked = false
 	g.rep = rep
-	bump(&g.runSeq)
+	g.wake()
 	s.running = append(s.running, g)
 }
 
