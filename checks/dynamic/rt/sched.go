@@ -143,7 +143,11 @@ type gstate struct {
 	runSeen uint32
 	req     request
 	nows    int // Now calls since the last scheduling point
-	stack   string
+	// cand is req as the strategy sees it, made once per scheduling
+	// point (candidate): a goroutine stays parked over many decisions.
+	cand   Candidate
+	candOK bool
+	stack  string
 	// exit information
 	panicked   bool
 	panicVal   string
@@ -370,6 +374,7 @@ func current() *gstate {
 func (g *gstate) call(r *request) reply {
 	g.joinForward()
 	g.req = *r
+	g.candOK = false
 	g.req.readNow = g.nows > 0
 	g.nows = 0
 	runtime.Callers(2, g.req.pcs[:])
