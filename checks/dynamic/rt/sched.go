@@ -1136,7 +1136,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		}
 		return n > 0
 	}
-	if len(s.partners(g, p, send)) > 0 {
+	if s.hasPartner(g, p, send) {
 		return true
 	}
 	// A partner outside control (a goroutine the rewriter did not
@@ -1161,10 +1161,27 @@ func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 	return out
 }
 
-// caseFor returns -1 when h is parked at a plain operation on p in the given
-// direction, the case index when at a select with such a case, else -2.
+// hasPartner: is partners(g, p, send) not empty? (It allocates nothing:
+// enabled asks it for every parked goroutine at every decision.)
 //
 //go:norace
+//go:nocheckptr
+func (s *sched) hasPartner(g *gstate, p unsafe.Pointer, send bool) bool {
+	for _, h := range s.gs {
+		if h != g && h.parked && !h.exited && caseFor(h, p, !send) >= -1 {
+			return true
+		}
+	}
+	return false
+}
+
+// caseFor returns -1 when h is parked at a plain operation on p in the given
+// direction, the case index when at a select with such a case, else -2.
+// (No pointer check: it only compares pointers, and the check, on for
+// -race, made it the scheduler's costliest function.)
+//
+//go:norace
+//go:nocheckptr
 func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 	switch h.req.op {
 	case opSend:
@@ -1176,8 +1193,9 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 			return -1
 		}
 	case opSelect:
-		for i, c := range h.req.cases {
-			if c.ptr == p && c.send == send {
+		cs := h.req.cases
+		for i := range cs {
+			if cs[i].ptr == p && cs[i].send == send {
 				return i
 			}
 		}
