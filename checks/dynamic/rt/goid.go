@@ -90,12 +90,18 @@ func goid() uint64 {
 }
 
 // gtable maps runtime goroutine ids to controlled goroutines. Only the
-// scheduler writes it, copy-on-write, and publishes it with a plain pointer
-// store: any goroutine may read it (in //go:norace code) at any time.
+// scheduler writes it, and any goroutine may read it (in //go:norace code)
+// at any time. An id is added in place (its value, then its key, into an
+// empty slot: an empty slot only ever gets filled, so a reader probing for
+// another id never misses it) and removed by clearing its value (runtime
+// goroutine ids are not reused); the table is copied, without the removed
+// ids, only when it grows, and the copy published with a plain pointer
+// store. (It was copied at every change: quadratic in a test starting
+// ten thousand goroutines.)
 type gtable struct {
 	keys []uint64
 	vals []*gstate
-	n    int
+	used int // keys set, removed ones included
 }
 
 //go:norace
@@ -115,10 +121,30 @@ func (t *gtable) lookup(id uint64) *gstate {
 	}
 }
 
-// with returns a copy of t holding id -> g (g == nil removes id).
+// with returns t, or a grown copy of it, holding id -> g (g == nil removes
+// id).
 //
 //go:norace
 func (t *gtable) with(id uint64, g *gstate) *gtable {
+	if t != nil && len(t.keys) > 0 {
+		mask := uint64(len(t.keys) - 1)
+		i := (id * 0x9e3779b97f4a7c15) & mask
+		for ; t.keys[i] != 0; i = (i + 1) & mask {
+			if t.keys[i] == id {
+				t.vals[i] = g
+				return t
+			}
+		}
+		if g == nil {
+			return t
+		}
+		if 2*(t.used+1)+2 <= len(t.keys) {
+			t.vals[i] = g
+			t.keys[i] = id
+			t.used++
+			return t
+		}
+	}
 	size := 16
 	var old []*gstate
 	if t != nil {
@@ -131,7 +157,7 @@ func (t *gtable) with(id uint64, g *gstate) *gtable {
 	if g != nil {
 		old = append(old, g)
 	}
-	for size < 2*len(old)+2 {
+	for size < 4*len(old)+2 {
 		size *= 2
 	}
 	nt := &gtable{keys: make([]uint64, size), vals: make([]*gstate, size)}
@@ -143,7 +169,7 @@ func (t *gtable) with(id uint64, g *gstate) *gtable {
 		}
 		nt.keys[i] = v.gid
 		nt.vals[i] = v
-		nt.n++
+		nt.used++
 	}
 	return nt
 }
