@@ -313,6 +313,11 @@ type sched struct {
 	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
 	sited     int           // decisions whose Site is resolved
 	candBuf   []*gstate     // reused by next
+	// waiters counts the parked goroutines at each channel and direction
+	// while enabledList runs (waitersOK), so that hasPartner need not scan
+	// every goroutine for each of them.
+	waiters   map[chanDir]int32
+	waitersOK bool
 	listBuf   []Candidate
 	steps     int
 	postSteps int
@@ -954,14 +959,54 @@ func choiceOf(d Decision) *int { return d.Choice }
 
 //go:norace
 func (s *sched) enabledList() []*gstate {
+	s.indexWaiters()
 	out := s.candBuf[:0]
 	for _, g := range s.gs {
 		if g.parked && !g.exited && s.enabled(g) {
 			out = append(out, g)
 		}
 	}
+	s.waitersOK = false
 	s.candBuf = out[:0]
 	return out
+}
+
+// chanDir is a channel and a direction (send or receive).
+type chanDir struct {
+	p    unsafe.Pointer
+	send bool
+}
+
+// indexWaiters fills waiters: each parked goroutine counts once at each
+// channel and direction it waits at.
+//
+//go:norace
+//go:nocheckptr
+func (s *sched) indexWaiters() {
+	if s.waiters == nil {
+		s.waiters = make(map[chanDir]int32, 64)
+	}
+	clear(s.waiters)
+	for _, h := range s.gs {
+		if !h.parked || h.exited {
+			continue
+		}
+		switch h.req.op {
+		case opSend, opRecv:
+			if h.req.obj != nil {
+				s.waiters[chanDir{h.req.obj, h.req.op == opSend}]++
+			}
+		case opSelect:
+			cs := h.req.cases
+			for i := range cs {
+				if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
+					continue // nil, or counted at an earlier case
+				}
+				s.waiters[chanDir{cs[i].ptr, cs[i].send}]++
+			}
+		}
+	}
+	s.waitersOK = true
 }
 
 //go:norace
@@ -1167,6 +1212,13 @@ func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 //go:norace
 //go:nocheckptr
 func (s *sched) hasPartner(g *gstate, p unsafe.Pointer, send bool) bool {
+	if s.waitersOK {
+		n := s.waiters[chanDir{p, !send}]
+		if g.parked && !g.exited && caseFor(g, p, !send) >= -1 {
+			n-- // g itself
+		}
+		return n > 0
+	}
 	for _, h := range s.gs {
 		if h != g && h.parked && !h.exited && caseFor(h, p, !send) >= -1 {
 			return true
