@@ -986,7 +986,9 @@ func (s *sched) indexWaiters() {
 	if s.waiters == nil {
 		s.waiters = make(map[chanDir]int32, 64)
 	}
-	clear(s.waiters)
+	for k := range s.waiters { // clear needs go1.21; the runtime builds at go1.18 too
+		delete(s.waiters, k)
+	}
 	for _, h := range s.gs {
 		if !h.parked || h.exited {
 			continue
