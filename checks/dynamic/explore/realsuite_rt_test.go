@@ -84,6 +84,9 @@ var realsuiteRTCases = []struct {
 	// hang.
 	// (Room for the plain go test run that tells.)
 	{pkg: "leftoutside", tests: []string{"TestLeftBehindOutside"}, budget: 20 * time.Second},
+	// Goroutines waiting for their turn hold no OS thread: more of them
+	// than the thread limit are parked at once.
+	{pkg: "threads", tests: []string{"TestManyParked"}},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

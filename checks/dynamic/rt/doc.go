@@ -22,9 +22,8 @@
 // operation, which cannot block. An unbuffered send and its receive are
 // released together (Decision.Partner) and S waits for both.
 //
-// Hand-offs use a futex on plain words (Linux; elsewhere polling with
-// time.Sleep, equally invisible to the race detector but slower) in
-// //go:norace code. S keeps its own state to itself and never acquires
+// Hand-offs use plain words and the Go runtime's semaphores (sema.go),
+// which carry no race-detector annotation, in //go:norace code. S keeps its own state to itself and never acquires
 // another goroutine's vector clock (its channel operations on timer channels
 // run on throw-away goroutines), so the race detector sees exactly the
 // program's own synchronization. At the end of every controlled goroutine a

@@ -16,11 +16,13 @@ func noescape(p unsafe.Pointer) unsafe.Pointer {
 }
 
 // spinRounds is how often a waiter re-checks its word, yielding in between,
-// before it sleeps in the futex.
+// before it sleeps.
 const spinRounds = 64
 
 // waitChange waits until *addr != old and returns the new value. It gives up
-// after limit (0 = never) and then returns old.
+// after limit (0 = never) and then returns old. Only the scheduler
+// goroutine waits here: it sleeps on wakeSema, which every bump releases
+// (sema.go).
 //
 //go:norace
 func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
@@ -47,7 +49,7 @@ func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
 				nap = 50 * time.Microsecond
 			}
 		}
-		futexSleep(addr, old, int64(nap))
+		sleepSema(nap)
 		if limit > 0 && time.Since(start) > limit {
 			if v := *addr; v != old {
 				return v
@@ -57,12 +59,12 @@ func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
 	}
 }
 
-// bump increments *addr (single writer) and wakes its waiter.
+// bump increments *addr (single writer) and wakes the scheduler goroutine.
 //
 //go:norace
 func bump(addr *uint32) {
 	*addr++
-	futexWake(addr)
+	semrelease(&wakeSema, false, 0)
 }
 
 // goid returns the runtime id of the calling goroutine, parsed from the
@@ -88,12 +90,18 @@ func goid() uint64 {
 }
 
 // gtable maps runtime goroutine ids to controlled goroutines. Only the
-// scheduler writes it, copy-on-write, and publishes it with a plain pointer
-// store: any goroutine may read it (in //go:norace code) at any time.
+// scheduler writes it, and any goroutine may read it (in //go:norace code)
+// at any time. An id is added in place (its value, then its key, into an
+// empty slot: an empty slot only ever gets filled, so a reader probing for
+// another id never misses it) and removed by clearing its value (runtime
+// goroutine ids are not reused); the table is copied, without the removed
+// ids, only when it grows, and the copy published with a plain pointer
+// store. (It was copied at every change: quadratic in a test starting
+// ten thousand goroutines.)
 type gtable struct {
 	keys []uint64
 	vals []*gstate
-	n    int
+	used int // keys set, removed ones included
 }
 
 //go:norace
@@ -113,10 +121,30 @@ func (t *gtable) lookup(id uint64) *gstate {
 	}
 }
 
-// with returns a copy of t holding id -> g (g == nil removes id).
+// with returns t, or a grown copy of it, holding id -> g (g == nil removes
+// id).
 //
 //go:norace
 func (t *gtable) with(id uint64, g *gstate) *gtable {
+	if t != nil && len(t.keys) > 0 {
+		mask := uint64(len(t.keys) - 1)
+		i := (id * 0x9e3779b97f4a7c15) & mask
+		for ; t.keys[i] != 0; i = (i + 1) & mask {
+			if t.keys[i] == id {
+				t.vals[i] = g
+				return t
+			}
+		}
+		if g == nil {
+			return t
+		}
+		if 2*(t.used+1)+2 <= len(t.keys) {
+			t.vals[i] = g
+			t.keys[i] = id
+			t.used++
+			return t
+		}
+	}
 	size := 16
 	var old []*gstate
 	if t != nil {
@@ -129,7 +157,7 @@ func (t *gtable) with(id uint64, g *gstate) *gtable {
 	if g != nil {
 		old = append(old, g)
 	}
-	for size < 2*len(old)+2 {
+	for size < 4*len(old)+2 {
 		size *= 2
 	}
 	nt := &gtable{keys: make([]uint64, size), vals: make([]*gstate, size)}
@@ -141,7 +169,7 @@ func (t *gtable) with(id uint64, g *gstate) *gtable {
 		}
 		nt.keys[i] = v.gid
 		nt.vals[i] = v
-		nt.n++
+		nt.used++
 	}
 	return nt
 }

@@ -19,7 +19,7 @@ import (
 // sleeps on runSeq; S waits for the goroutines it released to arrive, picks
 // the next one, writes its reply and bumps its runSeq. Only these two words
 // and the request/reply fields cross goroutines, always in //go:norace code
-// and through the futex, so the race detector sees no edge between
+// and through the runtime's semaphores (sema.go), so the race detector sees no edge between
 // controlled goroutines that the program did not create itself. Everything
 // else belongs to S. S never uses sync, fmt or sync.Pool while a schedule
 // runs (they would let S carry one goroutine's vector clock to another).
@@ -138,11 +138,16 @@ type gstate struct {
 	gid    uint64
 	runSeq uint32
 	arrSeq uint32
+	sema   uint32 // runSeq's semaphore (sema.go)
 	// written by the goroutine itself
 	runSeen uint32
 	req     request
 	nows    int // Now calls since the last scheduling point
-	stack   string
+	// cand is req as the strategy sees it, made once per scheduling
+	// point (candidate): a goroutine stays parked over many decisions.
+	cand   Candidate
+	candOK bool
+	stack  string
 	// exit information
 	panicked   bool
 	panicVal   string
@@ -308,6 +313,11 @@ type sched struct {
 	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
 	sited     int           // decisions whose Site is resolved
 	candBuf   []*gstate     // reused by next
+	// waiters counts the parked goroutines at each channel and direction
+	// while enabledList runs (waitersOK), so that hasPartner need not scan
+	// every goroutine for each of them.
+	waiters   map[chanDir]int32
+	waitersOK bool
 	listBuf   []Candidate
 	steps     int
 	postSteps int
@@ -369,12 +379,13 @@ func current() *gstate {
 func (g *gstate) call(r *request) reply {
 	g.joinForward()
 	g.req = *r
+	g.candOK = false
 	g.req.readNow = g.nows > 0
 	g.nows = 0
 	runtime.Callers(2, g.req.pcs[:])
 	for {
 		bump(&g.arrSeq)
-		g.runSeen = waitChange(&g.runSeq, g.runSeen, 0)
+		g.runSeen = g.waitTurn(g.runSeen)
 		rep := g.rep
 		switch rep.mode {
 		case mDump:
@@ -566,7 +577,8 @@ func (s *sched) blockedOutside(g *gstate) bool {
 		state = state[:j]
 	}
 	s.lastIO = string(state) == "IO wait"
-	// Not a system call: the scheduler's own futex hand-offs show as one.
+	// Not a system call (so since 6196e86, when rt's own hand-offs were
+	// futex calls; whether one of the program's should count is open).
 	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
 	s.lastHold = lockState(state)
 	return len(state) > 0 && !passingState(state)
@@ -947,14 +959,56 @@ func choiceOf(d Decision) *int { return d.Choice }
 
 //go:norace
 func (s *sched) enabledList() []*gstate {
+	s.indexWaiters()
 	out := s.candBuf[:0]
 	for _, g := range s.gs {
 		if g.parked && !g.exited && s.enabled(g) {
 			out = append(out, g)
 		}
 	}
+	s.waitersOK = false
 	s.candBuf = out[:0]
 	return out
+}
+
+// chanDir is a channel and a direction (send or receive).
+type chanDir struct {
+	p    unsafe.Pointer
+	send bool
+}
+
+// indexWaiters fills waiters: each parked goroutine counts once at each
+// channel and direction it waits at.
+//
+//go:norace
+//go:nocheckptr
+func (s *sched) indexWaiters() {
+	if s.waiters == nil {
+		s.waiters = make(map[chanDir]int32, 64)
+	}
+	for k := range s.waiters { // clear needs go1.21; the runtime builds at go1.18 too
+		delete(s.waiters, k)
+	}
+	for _, h := range s.gs {
+		if !h.parked || h.exited {
+			continue
+		}
+		switch h.req.op {
+		case opSend, opRecv:
+			if h.req.obj != nil {
+				s.waiters[chanDir{h.req.obj, h.req.op == opSend}]++
+			}
+		case opSelect:
+			cs := h.req.cases
+			for i := range cs {
+				if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
+					continue // nil, or counted at an earlier case
+				}
+				s.waiters[chanDir{cs[i].ptr, cs[i].send}]++
+			}
+		}
+	}
+	s.waitersOK = true
 }
 
 //go:norace
@@ -1129,7 +1183,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		}
 		return n > 0
 	}
-	if len(s.partners(g, p, send)) > 0 {
+	if s.hasPartner(g, p, send) {
 		return true
 	}
 	// A partner outside control (a goroutine the rewriter did not
@@ -1154,10 +1208,34 @@ func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 	return out
 }
 
-// caseFor returns -1 when h is parked at a plain operation on p in the given
-// direction, the case index when at a select with such a case, else -2.
+// hasPartner: is partners(g, p, send) not empty? (It allocates nothing:
+// enabled asks it for every parked goroutine at every decision.)
 //
 //go:norace
+//go:nocheckptr
+func (s *sched) hasPartner(g *gstate, p unsafe.Pointer, send bool) bool {
+	if s.waitersOK {
+		n := s.waiters[chanDir{p, !send}]
+		if g.parked && !g.exited && caseFor(g, p, !send) >= -1 {
+			n-- // g itself
+		}
+		return n > 0
+	}
+	for _, h := range s.gs {
+		if h != g && h.parked && !h.exited && caseFor(h, p, !send) >= -1 {
+			return true
+		}
+	}
+	return false
+}
+
+// caseFor returns -1 when h is parked at a plain operation on p in the given
+// direction, the case index when at a select with such a case, else -2.
+// (No pointer check: it only compares pointers, and the check, on for
+// -race, made it the scheduler's costliest function.)
+//
+//go:norace
+//go:nocheckptr
 func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 	switch h.req.op {
 	case opSend:
@@ -1169,8 +1247,9 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 			return -1
 		}
 	case opSelect:
-		for i, c := range h.req.cases {
-			if c.ptr == p && c.send == send {
+		cs := h.req.cases
+		for i := range cs {
+			if cs[i].ptr == p && cs[i].send == send {
 				return i
 			}
 		}
@@ -1304,7 +1383,7 @@ func (s *sched) decide(g *gstate) {
 	}
 	g.parked = false
 	g.rep = rep
-	bump(&g.runSeq)
+	g.wake()
 	s.running = append(s.running, g)
 }
 
@@ -1417,7 +1496,7 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	}
 	h.parked = false
 	h.rep = prep
-	bump(&h.runSeq)
+	h.wake()
 	return h
 }
 
@@ -1600,7 +1679,7 @@ func (s *sched) drain(ch chan time.Time) {
 }
 
 // viaHelper runs f on a fresh goroutine and waits for it through the
-// futex. S must never acquire another goroutine's vector clock (it would
+// semaphore. S must never acquire another goroutine's vector clock (it would
 // pass it on to every goroutine S later releases something to), and a
 // buffered channel operation acquires the clock of the slot's last user:
 // so S's channel operations run on throw-away goroutines.
@@ -1701,7 +1780,7 @@ func (s *sched) poll() bool {
 //go:norace
 func (s *sched) sendAndWait(g *gstate, mode uint8) {
 	g.rep = reply{mode: mode}
-	bump(&g.runSeq)
+	g.wake()
 	s.waitingOn = g
 	limit := s.stepLimit()
 	v := waitChange(&g.arrSeq, g.arrSeen, limit)
@@ -1872,7 +1951,7 @@ func (s *sched) blockForReal() bool {
 		g.outside = true
 		g.outsideAt = time.Now()
 		s.outside = append(s.outside, g)
-		bump(&g.runSeq)
+		g.wake()
 		any = true
 	}
 	return any
@@ -1992,8 +2071,7 @@ func (s *sched) spinTurn() bool {
 		// A goroutine outside control in a lock of code that is not
 		// rewritten is not blocked for good (synctest would not move the
 		// clock while it waits to run): the spinner waits for it before
-		// time moves. (Not a system call: the scheduler's own futex
-		// hand-offs show as one.)
+		// time moves. (Not a system call, as in blockedOutside.)
 		s.spinRun = 0
 		return true
 	}
@@ -2235,7 +2313,7 @@ func (s *sched) abortNext() {
 		if g.parked && !g.exited {
 			g.parked = false
 			g.rep = reply{mode: mAbort}
-			bump(&g.runSeq)
+			g.wake()
 			s.running = append(s.running, g)
 			return
 		}
@@ -2353,7 +2431,7 @@ func (s *sched) abortArrival(g *gstate) {
 	}
 	g.parked = false
 	g.rep = rep
-	bump(&g.runSeq)
+	g.wake()
 	s.running = append(s.running, g)
 }
 

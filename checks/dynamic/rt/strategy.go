@@ -572,6 +572,14 @@ func sortInts(a []int) {
 //
 //go:norace
 func (s *sched) candidate(g *gstate) Candidate {
+	if !g.candOK {
+		g.cand, g.candOK = s.makeCandidate(g), true
+	}
+	return g.cand
+}
+
+//go:norace
+func (s *sched) makeCandidate(g *gstate) Candidate {
 	r := &g.req
 	c := Candidate{G: g.id, Op: r.op.String(), at: pcsHash(&r.pcs)}
 	if s.needSites() {

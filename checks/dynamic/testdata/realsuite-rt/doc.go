@@ -17,6 +17,7 @@
 // that must fire while the test waits for such a poller (foreignreply), tests counting
 // allocations (allocs) or goroutines (numgoroutine), a pool of timers
 // that outlive their schedule (timerpool) and a timeout around a round
-// trip through a real TCP connection (realio).
+// trip through a real TCP connection (realio), and more goroutines waiting
+// for their turn than the program may have OS threads (threads).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
