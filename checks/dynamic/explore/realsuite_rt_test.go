@@ -63,8 +63,10 @@ var realsuiteRTCases = []struct {
 	// (a poller's goroutine calling an API); while the test waits for
 	// such a poller on the real clock, the virtual clock moves with it.
 	{pkg: "foreignreply", tests: []string{"TestReplyToPoller", "TestTimerFiresWhilePolled"}},
-	// Scheduling points allocate nothing.
-	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
+	// Scheduling points allocate nothing, nor does waiting for a goroutine
+	// slow to come back, nor a strategy choosing among many goroutines.
+	// (TestAllocsManySubtests takes 0.4s a schedule.)
+	{pkg: "allocs", tests: []string{"TestAllocsPerRun", "TestAllocsWhileSlow", "TestAllocsManySubtests"}, budget: 10 * time.Second},
 	// runtime.NumGoroutine counts only the program's goroutines.
 	{pkg: "numgoroutine", tests: []string{"TestShutdown", "TestCounted"}},
 	// A virtual timer kept in a pool outlives its schedule.
