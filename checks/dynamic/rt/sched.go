@@ -135,11 +135,17 @@ type reply struct {
 
 type gstate struct {
 	id     int
-	objs   []uintptr  // the channels of its pending select, for its Candidate
-	objArr [4]uintptr // objs' first room
-	gid    uint64
-	runSeq uint32
-	arrSeq uint32
+	objs   []uintptr     // the channels of its pending select, for its Candidate
+	objArr [4]uintptr    // objs' first room
+	parkAt time.Duration // the virtual time it parked at its pending operation
+	// realOp and realAt identify the operation it was sent to block on for
+	// real (wasReal): back at it, it keeps its place in the queue.
+	realOp  opKind
+	realAt  uint64
+	wasReal bool
+	gid     uint64
+	runSeq  uint32
+	arrSeq  uint32
 	// written by the goroutine itself
 	runSeen uint32
 	req     request
@@ -312,6 +318,7 @@ type sched struct {
 	candBuf   []*gstate     // reused by next
 	listBuf   []Candidate
 	busyBuf   []*gstate // reused by notSpinning
+	partBuf   []*gstate // reused by partners
 	steps     int
 	postSteps int
 	// spinRun counts the decisions in a row that only spun (see spinning);
@@ -776,6 +783,10 @@ func (s *sched) arrived(g *gstate) {
 		g.wakeAt = s.after(g.req.d)
 	}
 	g.parked = true
+	if !g.wasReal || g.req.op != g.realOp || pcsHash(&g.req.pcs) != g.realAt {
+		g.parkAt = s.now
+	}
+	g.wasReal = false
 	if s.aborting {
 		s.abortArrival(g)
 	}
@@ -1145,6 +1156,9 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		c.closed = true // closed outside control
 		return true
 	}
+	if s.queuedBehind(g, p, send) {
+		return false
+	}
 	n, k := rv.Len(), rv.Cap()
 	if k > 0 {
 		if send {
@@ -1160,20 +1174,40 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	return waiterForReal(p, send)
 }
 
+// queuedBehind: is another goroutine waiting on p in the same direction
+// since an earlier virtual time? It blocked there first, so it is first
+// in the channel's queue: the runtime serves it first.
+//
+//go:norace
+func (s *sched) queuedBehind(g *gstate, p unsafe.Pointer, send bool) bool {
+	for _, h := range s.gs {
+		if h != g && h.parked && !h.exited && h.parkAt < g.parkAt && caseFor(h, p, send) >= -1 {
+			return true
+		}
+	}
+	return false
+}
+
 // partners lists the parked goroutines that can complete the other half of
 // an unbuffered operation on channel p.
 //
 //go:norace
 func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
-	var out []*gstate
+	out := s.partBuf[:0]
 	for _, h := range s.gs {
 		if h == g || !h.parked || h.exited {
 			continue
 		}
 		if caseFor(h, p, !send) >= -1 {
 			out = append(out, h)
+			// In the order they parked: a channel's waiters queue
+			// first in, first out.
+			for i := len(out) - 1; i > 0 && out[i].parkAt < out[i-1].parkAt; i-- {
+				out[i], out[i-1] = out[i-1], out[i]
+			}
 		}
 	}
+	s.partBuf = out[:0]
 	return out
 }
 
@@ -1430,7 +1464,17 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	if len(ps) == 0 {
 		return nil
 	}
-	h := ps[s.choose(len(ps), partnerIdx(ps))]
+	// The runtime pairs the waiter that queued first: one parked at an
+	// earlier virtual time blocked there first. Those parked at the same
+	// time may have queued in either order (a replay may pick any).
+	n := 1
+	for n < len(ps) && ps[n].parkAt == ps[0].parkAt {
+		n++
+	}
+	if s.replay != nil {
+		n = len(ps)
+	}
+	h := ps[s.choose(n, partnerIdx(ps[:n]))]
 	id := h.id
 	d.Partner = &id
 	prep := reply{mode: mRun}
@@ -1884,10 +1928,20 @@ func (s *sched) ioOutside() bool {
 //go:norace
 func (s *sched) blockForReal() bool {
 	any := false
+	// In the order they parked: the channels queue them as they block.
+	gs := s.partBuf[:0]
 	for _, g := range s.gs {
 		if !g.parked || g.exited || !realBlockable(&g.req) || s.enabled(g) {
 			continue
 		}
+		gs = append(gs, g)
+		for i := len(gs) - 1; i > 0 && gs[i].parkAt < gs[i-1].parkAt; i-- {
+			gs[i], gs[i-1] = gs[i-1], gs[i]
+		}
+	}
+	s.partBuf = gs[:0]
+	for _, g := range gs {
+		g.wasReal, g.realOp, g.realAt = true, g.req.op, pcsHash(&g.req.pcs)
 		g.parked = false
 		g.blockedReal = true
 		g.recall = make(chan struct{})
@@ -1897,6 +1951,11 @@ func (s *sched) blockForReal() bool {
 		s.outside = append(s.outside, g)
 		bump(&g.runSeq)
 		any = true
+		// Queued before the next is released (briefly: the order is
+		// kept when it blocks at once, as it should).
+		for i := 0; i < 20 && !s.blockedOutside(g); i++ {
+			nap(50 * time.Microsecond)
+		}
 	}
 	return any
 }
