@@ -598,9 +598,24 @@ func (s *sched) blockedOutside(g *gstate) bool {
 	s.lastIO = string(state) == "IO wait"
 	// Not a system call: the scheduler's own futex hand-offs show as one.
 	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
-	s.lastHold = lockState(state)
+	// A system call of the program's own (a log line written to a slow
+	// pipe) holds it like a lock: it comes back by itself. One of the
+	// scheduler's hand-offs is told by its stack.
+	s.lastHold = lockState(state) || string(state) == "syscall" && !handoffStack(dump[i:])
 	return len(state) > 0 && !passingState(state)
 }
+
+// handoffStack: is the goroutine whose part of a stack dump starts block
+// in one of the scheduler's own futex calls?
+func handoffStack(block []byte) bool {
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	return bytes.Contains(block, rtFutex)
+}
+
+// rtFutex begins the names of this package's futex functions.
+var rtFutex = []byte(rtPrefix + "futex")
 
 // passingState: is a goroutine in this state of a stack dump about to run
 // again by itself (running, runnable, preempted, waiting on the runtime's

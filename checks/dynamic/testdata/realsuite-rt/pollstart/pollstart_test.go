@@ -1,6 +1,7 @@
 package pollstart
 
 import (
+	"syscall"
 	"testing"
 	"time"
 
@@ -91,6 +92,27 @@ func TestPollStartedHeld(t *testing.T) {
 	done := make(chan struct{}, 1)
 	go func() {
 		h.Use()
+		done <- struct{}{}
+	}()
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return
+		default:
+		}
+	}
+	t.Fatal("the started goroutine did not run within the 1s poll")
+}
+
+// The same with a started goroutine that first makes a system call taking
+// 50ms of real time (a log line written to a slow pipe, as gocron's
+// executor does before it runs a job).
+func TestPollStartedInSyscall(t *testing.T) {
+	done := make(chan struct{}, 1)
+	go func() {
+		ts := syscall.NsecToTimespec(int64(50 * time.Millisecond))
+		syscall.Nanosleep(&ts, nil)
 		done <- struct{}{}
 	}()
 	deadline := time.Now().Add(time.Second)
