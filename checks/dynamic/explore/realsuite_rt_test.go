@@ -44,9 +44,10 @@ var realsuiteRTCases = []struct {
 	{pkg: "spin", tests: []string{"TestAtomicLoadLoop", "TestGoschedLoop", "TestSelectDefaultLoop", "TestClockLoop"}},
 	// A loop polling the clock for goroutines it just started lets them
 	// run before the clock passes its deadline, also one held in a lock
-	// outside control or in a system call of its own; a loop reading the
-	// clock between selects with default sees it move.
-	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld", "TestPollStartedInSyscall"}},
+	// outside control or in a system call of its own, or one that checks
+	// a stop channel with select default first; a loop reading the clock
+	// between selects with default sees it move.
+	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld", "TestPollStartedInSyscall", "TestPollWorkerChecksStop"}},
 	// AfterFunc callbacks are ordered after the code that armed them.
 	{pkg: "afterfunc", race: true, tests: []string{"TestAfterFuncSeesArmer", "TestResetAndChannel"}},
 	// Sync operations used as values are controlled.

@@ -2143,13 +2143,15 @@ func (s *sched) parkedAtNow() bool {
 }
 
 // notSpinning: the goroutines of cands parked at an operation a polling
-// loop does not repeat.
+// loop does not repeat, or that have not run since the spinning began (a
+// worker checking a stop channel with select default once, before it
+// does its work, is no spinner).
 //
 //go:norace
 func (s *sched) notSpinning(cands []*gstate) []*gstate {
 	out := s.busyBuf[:0]
 	for _, g := range cands {
-		if !spinOp(&g.req) {
+		if !spinOp(&g.req) || g.lastPick < s.steps-s.spinRun {
 			out = append(out, g)
 		}
 	}

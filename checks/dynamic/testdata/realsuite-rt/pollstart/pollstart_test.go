@@ -125,3 +125,32 @@ func TestPollStartedInSyscall(t *testing.T) {
 	}
 	t.Fatal("the started goroutine did not run within the 1s poll")
 }
+
+// The same with a worker that, handed a job, first checks a stop channel
+// with select default (as gocron's executor does) before it runs the job:
+// a select with default reached once is not a spin, and the worker gets
+// its turn before the poll's clock moves on.
+func TestPollWorkerChecksStop(t *testing.T) {
+	stop, work, done := make(chan struct{}), make(chan int), make(chan struct{}, 1)
+	defer close(work)
+	go func() {
+		for range work {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			done <- struct{}{}
+		}
+	}()
+	work <- 1
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return
+		default:
+		}
+	}
+	t.Fatal("the worker did not run the job within the 1s poll")
+}
