@@ -46,8 +46,9 @@ var realsuiteRTCases = []struct {
 	// run before the clock passes its deadline, also one held in a lock
 	// outside control or in a system call of its own, or one that checks
 	// a stop channel with select default first; a loop reading the clock
-	// between selects with default sees it move.
-	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld", "TestPollStartedInSyscall", "TestPollWorkerChecksStop"}},
+	// between selects with default sees it move, and reaches its own
+	// deadline before a later timer fires.
+	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld", "TestPollStartedInSyscall", "TestPollWorkerChecksStop", "TestPollDeadlineBeforeTimer"}},
 	// AfterFunc callbacks are ordered after the code that armed them.
 	{pkg: "afterfunc", race: true, tests: []string{"TestAfterFuncSeesArmer", "TestResetAndChannel"}},
 	// Sync operations used as values are controlled.

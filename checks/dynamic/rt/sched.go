@@ -2094,22 +2094,41 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return true
 	}
-	if s.probe(false) || s.fireTimers() {
+	if s.probe(false) {
 		s.spinRun = 0
 		return true
 	}
 	if s.spinNow || s.parkedAtNow() {
-		// A loop reading the clock with no timer pending: time passes
-		// for it as it would for real, faster each turn.
+		// A loop reading the clock: time passes for it as it would for
+		// real, faster each turn. With a timer pending, at most half the
+		// way to it per turn, and it fires when the clock is near: the
+		// loop's own deadline, which no timer marks, may come first.
 		if s.nowStep == 0 {
 			s.nowStep = time.Millisecond
 		}
-		s.now += s.nowStep
-		if s.nowStep < time.Second {
+		step, timer := s.nowStep, false
+		if next, ok := s.nextDeadline(); ok {
+			timer = true
+			if half := (next - s.now) / 2; half < step {
+				step = half
+			}
+			if step < time.Millisecond && s.fireTimers() {
+				s.spinRun = 0
+				return true
+			}
+		} else if step > time.Second {
+			step = time.Second
+		}
+		s.now += step
+		if s.nowStep < time.Second || timer && s.nowStep < time.Hour {
 			s.nowStep *= 2
 		}
 		s.spinRun = 0
 		return false
+	}
+	if s.fireTimers() {
+		s.spinRun = 0
+		return true
 	}
 	if s.spinRun < livelockPause {
 		return false

@@ -154,3 +154,26 @@ func TestPollWorkerChecksStop(t *testing.T) {
 	}
 	t.Fatal("the worker did not run the job within the 1s poll")
 }
+
+// A goroutine polls with select default until its own 1s deadline (as
+// gocron's executor waits for its jobs when it stops) while its caller
+// waits for it with a 2s timer: the clock the poll reads passes its
+// deadline before the caller's timer fires.
+func TestPollDeadlineBeforeTimer(t *testing.T) {
+	never, res := make(chan struct{}), make(chan struct{}, 1)
+	go func() {
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) {
+			select {
+			case <-never:
+			default:
+			}
+		}
+		res <- struct{}{}
+	}()
+	select {
+	case <-res:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the 1s poll had not ended when the 2s timer fired")
+	}
+}
