@@ -44,9 +44,11 @@ var realsuiteRTCases = []struct {
 	{pkg: "spin", tests: []string{"TestAtomicLoadLoop", "TestGoschedLoop", "TestSelectDefaultLoop", "TestClockLoop"}},
 	// A loop polling the clock for goroutines it just started lets them
 	// run before the clock passes its deadline, also one held in a lock
-	// outside control; a loop reading the clock between selects with
-	// default sees it move.
-	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld"}},
+	// outside control or in a system call of its own, or one that checks
+	// a stop channel with select default first; a loop reading the clock
+	// between selects with default sees it move, and reaches its own
+	// deadline before a later timer fires.
+	{pkg: "pollstart", tests: []string{"TestPollNewGoroutine", "TestPollThreeWaiters", "TestPollForASecond", "TestPollStartedHeld", "TestPollStartedInSyscall", "TestPollWorkerChecksStop", "TestPollDeadlineBeforeTimer"}},
 	// AfterFunc callbacks are ordered after the code that armed them.
 	{pkg: "afterfunc", race: true, tests: []string{"TestAfterFuncSeesArmer", "TestResetAndChannel"}},
 	// Sync operations used as values are controlled.
@@ -63,8 +65,13 @@ var realsuiteRTCases = []struct {
 	// (a poller's goroutine calling an API); while the test waits for
 	// such a poller on the real clock, the virtual clock moves with it.
 	{pkg: "foreignreply", tests: []string{"TestReplyToPoller", "TestTimerFiresWhilePolled"}},
-	// Scheduling points allocate nothing.
-	{pkg: "allocs", tests: []string{"TestAllocsPerRun"}},
+	// Scheduling points allocate nothing, nor does waiting for a goroutine
+	// slow to come back, nor a strategy choosing among many goroutines.
+	// (TestAllocsManySubtests takes 0.4s a schedule.)
+	{pkg: "allocs", tests: []string{"TestAllocsPerRun", "TestAllocsWhileSlow", "TestAllocsManySubtests"}, budget: 10 * time.Second},
+	// Goroutines blocked on a channel are served first in, first out:
+	// the one that blocked at an earlier virtual time first.
+	{pkg: "chanfifo", tests: []string{"TestResultsInOrder", "TestWaitersInOrder"}},
 	// runtime.NumGoroutine counts only the program's goroutines.
 	{pkg: "numgoroutine", tests: []string{"TestShutdown", "TestCounted"}},
 	// A virtual timer kept in a pool outlives its schedule.

@@ -403,3 +403,56 @@ func BenchmarkHandoff(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(r.Steps), "ns/handoff")
 }
+
+// Senders blocked on an unbuffered channel are received first in, first
+// out, as the runtime queues them: the one that blocked first (here, a
+// virtual second earlier) is received first on every schedule.
+func TestPartnerFirstIn(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 8, Seed: 1}, func(t *testing.T) {
+		ch := make(chan int)
+		for _, d := range []int{3, 2, 1} {
+			Go(func() {
+				Sleep(time.Duration(d) * time.Second)
+				Send(ch, d)
+			})
+		}
+		Sleep(5 * time.Second)
+		for want := 1; want <= 3; want++ {
+			if got := Recv(ch); got != want {
+				t.Errorf("received %d, want %d (the sender that blocked first)", got, want)
+			}
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Errorf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// Receivers too: the one that blocked first gets the first value.
+func TestPartnerFirstInReceivers(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 30, Seed: 1}, func(t *testing.T) {
+		jobs, done := make(chan int), make(chan [2]int, 3)
+		for _, d := range []int{3, 2, 1} {
+			Go(func() {
+				Sleep(time.Duration(d) * time.Second)
+				Send(done, [2]int{d, Recv(jobs)})
+			})
+		}
+		Sleep(5 * time.Second)
+		for v := 1; v <= 3; v++ {
+			Send(jobs, v)
+		}
+		for i := 0; i < 3; i++ {
+			if r := Recv(done); r[0] != r[1] {
+				t.Errorf("the receiver that blocked %d. got value %d", r[0], r[1])
+			}
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Errorf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}

@@ -99,6 +99,7 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 	} else if n == 0 && cfg.Deadline.IsZero() {
 		n = 1
 	}
+	warmThreads()
 	baseline := runtime.NumGoroutine()
 	for i := cfg.First; n == 0 || i < cfg.First+n; i++ {
 		// A process started late (a loaded machine) still runs its first
@@ -126,6 +127,34 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 	}
 	return all
 }
+
+// warmThreads has a few goroutines block in a system call at once, so
+// that the runtime starts the threads hand-offs want (a goroutine in a
+// system call while the scheduler's runs) before any test code: a thread
+// started later allocates inside code a test may be counting. The
+// runtime keeps idle threads.
+func warmThreads() {
+	var word uint32
+	n := runtime.NumGoroutine()
+	done := make(chan struct{}, warmThreadCount)
+	for i := 0; i < warmThreadCount; i++ {
+		go func() {
+			futexSleep(&word, 0, int64(10*time.Millisecond))
+			done <- struct{}{}
+		}()
+	}
+	for i := 0; i < warmThreadCount; i++ {
+		<-done
+	}
+	// Gone before the driver counts its baseline of goroutines: one
+	// still ending would hide a leftover of an earlier schedule.
+	for i := 0; i < 100000 && runtime.NumGoroutine() > n; i++ {
+		runtime.Gosched()
+	}
+}
+
+// warmThreadCount is how many threads warmThreads asks for.
+const warmThreadCount = 6
 
 // leftovers is how many goroutines more than baseline are still alive
 // after a short wait for the ones that are ending.
@@ -254,7 +283,7 @@ func startSchedule(s *sched) *gstate {
 	g0 := s.newG()
 	g0.gid = goid()
 	s.tab = s.tab.with(g0.gid, g0)
-	s.running = []*gstate{g0}
+	s.running = append(s.running[:0], g0)
 	setActive(s)
 	return g0
 }

@@ -135,10 +135,18 @@ type reply struct {
 
 type gstate struct {
 	id     int
-	gid    uint64
-	runSeq uint32
-	arrSeq uint32
-	sema   uint32 // runSeq's semaphore (sema.go)
+	objs   []uintptr     // the channels of its pending select, for its Candidate
+	objArr [4]uintptr    // objs' first room
+	parkAt time.Duration // the virtual time it parked at its pending operation
+	// realOp and realAt identify the operation it was sent to block on for
+	// real (wasReal): back at it, it keeps its place in the queue.
+	realOp  opKind
+	realAt  uint64
+	wasReal bool
+	gid     uint64
+	runSeq  uint32
+	arrSeq  uint32
+	sema    uint32 // runSeq's semaphore (sema.go)
 	// written by the goroutine itself
 	runSeen uint32
 	req     request
@@ -319,6 +327,8 @@ type sched struct {
 	waiters   map[chanDir]int32
 	waitersOK bool
 	listBuf   []Candidate
+	busyBuf   []*gstate // reused by notSpinning
+	partBuf   []*gstate // reused by partners
 	steps     int
 	postSteps int
 	// spinRun counts the decisions in a row that only spun (see spinning);
@@ -426,6 +436,10 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
+		// Room made before the test runs: a goroutine released or left
+		// outside control allocates nothing in code a test measures.
+		running: make([]*gstate, 0, shadowRoom), outside: make([]*gstate, 0, shadowRoom),
+		candBuf: make([]*gstate, 0, shadowRoom), listBuf: make([]Candidate, 0, shadowRoom),
 	}
 	if s.maxSteps <= 0 {
 		s.maxSteps = DefaultMaxSteps
@@ -452,6 +466,21 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	return s
 }
 
+// napWord is never woken: nap's futex waits on it for its timeout.
+var napWord uint32
+
+// nap sleeps the scheduler goroutine for about d. Not time.Sleep: its
+// first call in a goroutine allocates a timer, inside code a test may
+// be measuring (ttlcache counts the Mallocs of every goroutine).
+//
+//go:norace
+func nap(d time.Duration) {
+	end := time.Now().Add(d)
+	for left := d; left > 0; left = time.Until(end) {
+		futexSleep(&napWord, 0, int64(left))
+	}
+}
+
 // DefaultMaxSteps and DefaultStepTimeout apply when Config leaves them 0.
 const (
 	DefaultMaxSteps    = 20000
@@ -462,6 +491,7 @@ const (
 //go:norace
 func (s *sched) newG() *gstate {
 	g := &gstate{id: len(s.gs)}
+	g.objs = g.objArr[:0]
 	s.gs = append(s.gs, g)
 	s.live++
 	return g
@@ -577,12 +607,26 @@ func (s *sched) blockedOutside(g *gstate) bool {
 		state = state[:j]
 	}
 	s.lastIO = string(state) == "IO wait"
-	// Not a system call (so since 6196e86, when rt's own hand-offs were
-	// futex calls; whether one of the program's should count is open).
+	// Not a system call: one of the program's own is counted below.
 	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
-	s.lastHold = lockState(state)
+	// A system call of the program's own (a log line written to a slow
+	// pipe) holds it like a lock: it comes back by itself. One of the
+	// scheduler's hand-offs is told by its stack.
+	s.lastHold = lockState(state) || string(state) == "syscall" && !handoffStack(dump[i:])
 	return len(state) > 0 && !passingState(state)
 }
+
+// handoffStack: is the goroutine whose part of a stack dump starts block
+// in one of the scheduler's own futex calls?
+func handoffStack(block []byte) bool {
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	return bytes.Contains(block, rtFutex)
+}
+
+// rtFutex begins the names of this package's futex functions.
+var rtFutex = []byte(rtPrefix + "futex")
 
 // passingState: is a goroutine in this state of a stack dump about to run
 // again by itself (running, runnable, preempted, waiting on the runtime's
@@ -645,7 +689,7 @@ func (s *sched) waitOutside(d time.Duration) bool {
 		if pause > left {
 			pause = left
 		}
-		time.Sleep(pause)
+		nap(pause)
 		if pause < 2*time.Millisecond {
 			pause *= 2
 		}
@@ -765,6 +809,10 @@ func (s *sched) arrived(g *gstate) {
 		g.wakeAt = s.after(g.req.d)
 	}
 	g.parked = true
+	if !g.wasReal || g.req.op != g.realOp || pcsHash(&g.req.pcs) != g.realAt {
+		g.parkAt = s.now
+	}
+	g.wasReal = false
 	if s.aborting {
 		s.abortArrival(g)
 	}
@@ -1176,6 +1224,9 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		c.closed = true // closed outside control
 		return true
 	}
+	if s.queuedBehind(g, p, send) {
+		return false
+	}
 	n, k := rv.Len(), rv.Cap()
 	if k > 0 {
 		if send {
@@ -1191,20 +1242,40 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	return waiterForReal(p, send)
 }
 
+// queuedBehind: is another goroutine waiting on p in the same direction
+// since an earlier virtual time? It blocked there first, so it is first
+// in the channel's queue: the runtime serves it first.
+//
+//go:norace
+func (s *sched) queuedBehind(g *gstate, p unsafe.Pointer, send bool) bool {
+	for _, h := range s.gs {
+		if h != g && h.parked && !h.exited && h.parkAt < g.parkAt && caseFor(h, p, send) >= -1 {
+			return true
+		}
+	}
+	return false
+}
+
 // partners lists the parked goroutines that can complete the other half of
 // an unbuffered operation on channel p.
 //
 //go:norace
 func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
-	var out []*gstate
+	out := s.partBuf[:0]
 	for _, h := range s.gs {
 		if h == g || !h.parked || h.exited {
 			continue
 		}
 		if caseFor(h, p, !send) >= -1 {
 			out = append(out, h)
+			// In the order they parked: a channel's waiters queue
+			// first in, first out.
+			for i := len(out) - 1; i > 0 && out[i].parkAt < out[i-1].parkAt; i-- {
+				out[i], out[i-1] = out[i-1], out[i]
+			}
 		}
 	}
+	s.partBuf = out[:0]
 	return out
 }
 
@@ -1486,7 +1557,17 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	if len(ps) == 0 {
 		return nil
 	}
-	h := ps[s.choose(len(ps), partnerIdx(ps))]
+	// The runtime pairs the waiter that queued first: one parked at an
+	// earlier virtual time blocked there first. Those parked at the same
+	// time may have queued in either order (a replay may pick any).
+	n := 1
+	for n < len(ps) && ps[n].parkAt == ps[0].parkAt {
+		n++
+	}
+	if s.replay != nil {
+		n = len(ps)
+	}
+	h := ps[s.choose(n, partnerIdx(ps[:n]))]
 	id := h.id
 	d.Partner = &id
 	prep := reply{mode: mRun}
@@ -1768,7 +1849,7 @@ func (s *sched) poll() bool {
 		if s.probe(true) {
 			return true
 		}
-		time.Sleep(delay)
+		nap(delay)
 		delay *= 3
 	}
 	return false
@@ -1850,7 +1931,7 @@ func (s *sched) settle() bool {
 			// Quiet now: one last probe sees what it did meanwhile.
 			return s.probe(true)
 		}
-		time.Sleep(pause)
+		nap(pause)
 		if pause < time.Millisecond {
 			pause *= 2
 		}
@@ -1940,10 +2021,20 @@ func (s *sched) ioOutside() bool {
 //go:norace
 func (s *sched) blockForReal() bool {
 	any := false
+	// In the order they parked: the channels queue them as they block.
+	gs := s.partBuf[:0]
 	for _, g := range s.gs {
 		if !g.parked || g.exited || !realBlockable(&g.req) || s.enabled(g) {
 			continue
 		}
+		gs = append(gs, g)
+		for i := len(gs) - 1; i > 0 && gs[i].parkAt < gs[i-1].parkAt; i-- {
+			gs[i], gs[i-1] = gs[i-1], gs[i]
+		}
+	}
+	s.partBuf = gs[:0]
+	for _, g := range gs {
+		g.wasReal, g.realOp, g.realAt = true, g.req.op, pcsHash(&g.req.pcs)
 		g.parked = false
 		g.blockedReal = true
 		g.recall = make(chan struct{})
@@ -1953,6 +2044,11 @@ func (s *sched) blockForReal() bool {
 		s.outside = append(s.outside, g)
 		g.wake()
 		any = true
+		// Queued before the next is released (briefly: the order is
+		// kept when it blocks at once, as it should).
+		for i := 0; i < 20 && !s.blockedOutside(g); i++ {
+			nap(50 * time.Microsecond)
+		}
 	}
 	return any
 }
@@ -2075,22 +2171,41 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return true
 	}
-	if s.probe(false) || s.fireTimers() {
+	if s.probe(false) {
 		s.spinRun = 0
 		return true
 	}
 	if s.spinNow || s.parkedAtNow() {
-		// A loop reading the clock with no timer pending: time passes
-		// for it as it would for real, faster each turn.
+		// A loop reading the clock: time passes for it as it would for
+		// real, faster each turn. With a timer pending, at most half the
+		// way to it per turn, and it fires when the clock is near: the
+		// loop's own deadline, which no timer marks, may come first.
 		if s.nowStep == 0 {
 			s.nowStep = time.Millisecond
 		}
-		s.now += s.nowStep
-		if s.nowStep < time.Second {
+		step, timer := s.nowStep, false
+		if next, ok := s.nextDeadline(); ok {
+			timer = true
+			if half := (next - s.now) / 2; half < step {
+				step = half
+			}
+			if step < time.Millisecond && s.fireTimers() {
+				s.spinRun = 0
+				return true
+			}
+		} else if step > time.Second {
+			step = time.Second
+		}
+		s.now += step
+		if s.nowStep < time.Second || timer && s.nowStep < time.Hour {
 			s.nowStep *= 2
 		}
 		s.spinRun = 0
 		return false
+	}
+	if s.fireTimers() {
+		s.spinRun = 0
+		return true
 	}
 	if s.spinRun < livelockPause {
 		return false
@@ -2109,7 +2224,7 @@ func (s *sched) spinTurn() bool {
 	}
 	// Give goroutines and timers outside control (a dependency's real
 	// clock) real time to end it.
-	time.Sleep(livelockNap)
+	nap(livelockNap)
 	return false
 }
 
@@ -2124,16 +2239,19 @@ func (s *sched) parkedAtNow() bool {
 }
 
 // notSpinning: the goroutines of cands parked at an operation a polling
-// loop does not repeat.
+// loop does not repeat, or that have not run since the spinning began (a
+// worker checking a stop channel with select default once, before it
+// does its work, is no spinner).
 //
 //go:norace
 func (s *sched) notSpinning(cands []*gstate) []*gstate {
-	var out []*gstate
+	out := s.busyBuf[:0]
 	for _, g := range cands {
-		if !spinOp(&g.req) {
+		if !spinOp(&g.req) || g.lastPick < s.steps-s.spinRun {
 			out = append(out, g)
 		}
 	}
+	s.busyBuf = out[:0]
 	return out
 }
 

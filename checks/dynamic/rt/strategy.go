@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -199,7 +200,7 @@ type PCT struct {
 	r      *rand.Rand
 	k      int
 	change map[int]int // step -> change point number (1..Depth-1)
-	prio   map[int]float64
+	prio   prios
 	run    int // the goroutine that ran the last steps, runLen of them
 	runLen int
 }
@@ -229,8 +230,47 @@ func (p *PCT) Reset(seed int64) {
 		// later change point wins the step.
 		p.change[p.r.IntN(p.k)] = i
 	}
-	p.prio = map[int]float64{}
+	p.prio.reset()
 	p.run, p.runLen = -1, 0
+}
+
+// prios holds a priority per goroutine id (ids are dense), NaN for none
+// yet. Not a map: a scheduling decision must not allocate (tests count
+// allocations), and a full small map grows even when a key it has is
+// set again.
+type prios []float64
+
+// stratRoom is how many goroutines a strategy has room for before it
+// grows its per-goroutine slices (at a goroutine's start, not at a
+// later decision).
+const stratRoom = 64
+
+func (p *prios) reset() {
+	if cap(*p) < stratRoom {
+		*p = make(prios, 0, stratRoom)
+	}
+	*p = (*p)[:0]
+}
+
+// get returns g's priority and whether it has one.
+func (p prios) get(g int) (float64, bool) {
+	if g < len(p) && !math.IsNaN(p[g]) {
+		return p[g], true
+	}
+	return 0, false
+}
+
+func (p *prios) set(g int, v float64) {
+	for len(*p) <= g {
+		*p = append(*p, math.NaN())
+	}
+	(*p)[g] = v
+}
+
+func (p prios) clear(g int) {
+	if g < len(p) {
+		p[g] = math.NaN()
+	}
 }
 
 // Steps returns the step estimate of the current schedule.
@@ -247,10 +287,10 @@ func (p *PCT) ChangePoints() []int {
 }
 
 func (p *PCT) priority(g int) float64 {
-	v, ok := p.prio[g]
+	v, ok := p.prio.get(g)
 	if !ok {
 		v = float64(p.depth()) + p.r.Float64()
-		p.prio[g] = v
+		p.prio.set(g, v)
 	}
 	return v
 }
@@ -271,7 +311,7 @@ func (p *PCT) Next(enabled []Candidate, last int, step int) int {
 	// depend on when it first competed.
 	i := p.best(enabled)
 	if c, ok := p.change[step]; ok {
-		p.prio[enabled[i].G] = float64(c)
+		p.prio.set(enabled[i].G, float64(c))
 		i = p.best(enabled)
 	}
 	// Strict priorities starve the others forever when the goroutine on
@@ -291,7 +331,7 @@ func (p *PCT) Next(enabled []Candidate, last int, step int) int {
 					low = q
 				}
 			}
-			p.prio[enabled[i].G] = low - 1
+			p.prio.set(enabled[i].G, low-1)
 			i = p.best(enabled)
 			p.run, p.runLen = enabled[i].G, 1
 		}
@@ -317,39 +357,58 @@ func (p *PCT) Choose(n int, step int) int {
 // fresh priority, and so does the next event of every goroutine that
 // moved. Events that do not race keep theirs, which samples partial orders
 // far more evenly than a random walk does.
+//
+// Its state is kept in slices by goroutine id, not maps: a decision must
+// not allocate (see prios).
 type POS struct {
 	r       *rand.Rand
-	prio    map[int]float64   // goroutine -> priority of its pending event
-	pending map[int]Candidate // goroutine -> its pending event, as last seen
-	prev    []Candidate       // the candidates of the previous decision
-	ran     int               // the goroutine picked at the previous decision
+	prio    prios        // goroutine -> priority of its pending event
+	pending []Candidate  // goroutine -> its pending event, as last seen
+	has     []bool       // goroutine -> pending holds its event
+	objs    [][]uintptr  // goroutine -> its pending event's Objs (a copy)
+	arr     [][4]uintptr // room for the first copies
+	ran     int          // the goroutine picked at the previous decision
 }
 
 func (p *POS) Reset(seed int64) {
 	p.r = newRand(seed, 2)
-	p.prio = map[int]float64{}
-	p.pending = map[int]Candidate{}
-	p.prev = nil
+	p.prio.reset()
+	if cap(p.pending) < stratRoom {
+		p.pending, p.has, p.objs = make([]Candidate, 0, stratRoom), make([]bool, 0, stratRoom), make([][]uintptr, 0, stratRoom)
+		p.arr = make([][4]uintptr, stratRoom)
+	}
+	p.pending, p.has, p.objs = p.pending[:0], p.has[:0], p.objs[:0]
 	p.ran = -1
 }
 
 func (p *POS) Next(enabled []Candidate, last int, step int) int {
 	if p.ran >= 0 {
-		if e, ok := p.pending[p.ran]; ok {
+		if p.ran < len(p.has) && p.has[p.ran] {
+			e := p.pending[p.ran]
 			for g, o := range p.pending {
-				if g != p.ran && races(e, o) {
-					delete(p.prio, g)
+				if p.has[g] && g != p.ran && races(e, o) {
+					p.prio.clear(g)
 				}
 			}
+			p.has[p.ran] = false
 		}
-		delete(p.prio, p.ran)
-		delete(p.pending, p.ran)
+		p.prio.clear(p.ran)
 	}
 	for _, c := range enabled {
-		if o, ok := p.pending[c.G]; ok && !sameEvent(o, c) {
-			delete(p.prio, c.G) // it moved (released as a partner, say)
+		for len(p.pending) <= c.G {
+			var room []uintptr
+			if i := len(p.pending); i < len(p.arr) {
+				room = p.arr[i][:0]
+			}
+			p.pending, p.has, p.objs = append(p.pending, Candidate{}), append(p.has, false), append(p.objs, room)
 		}
-		p.pending[c.G] = c
+		if p.has[c.G] && !sameEvent(p.pending[c.G], c) {
+			p.prio.clear(c.G) // it moved (released as a partner, say)
+		}
+		// The scheduler reuses the candidate's Objs: keep a copy.
+		p.objs[c.G] = append(p.objs[c.G][:0], c.Objs...)
+		c.Objs = p.objs[c.G]
+		p.pending[c.G], p.has[c.G] = c, true
 	}
 	best := 0
 	for i, c := range enabled {
@@ -362,10 +421,10 @@ func (p *POS) Next(enabled []Candidate, last int, step int) int {
 }
 
 func (p *POS) priority(g int) float64 {
-	v, ok := p.prio[g]
+	v, ok := p.prio.get(g)
 	if !ok {
 		v = p.r.Float64()
-		p.prio[g] = v
+		p.prio.set(g, v)
 	}
 	return v
 }
@@ -391,21 +450,28 @@ func races(a, b Candidate) bool {
 	if a.Op == "atomic" && b.Op == "atomic" {
 		return true
 	}
-	for _, x := range objsOf(a) {
-		for _, y := range objsOf(b) {
-			if x == y {
-				return true
-			}
+	if a.Obj != 0 && touches(b, a.Obj) {
+		return true
+	}
+	for _, x := range a.Objs {
+		if touches(b, x) {
+			return true
 		}
 	}
 	return false
 }
 
-func objsOf(c Candidate) []uintptr {
-	if c.Obj != 0 {
-		return append([]uintptr{c.Obj}, c.Objs...)
+// touches: does c's operation touch the object x (not 0)?
+func touches(c Candidate, x uintptr) bool {
+	if c.Obj == x {
+		return true
 	}
-	return c.Objs
+	for _, y := range c.Objs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // Portfolio rotates its members by seed: schedule seed s runs member
@@ -441,6 +507,7 @@ type Targeted struct {
 	Inner   Strategy
 	targets map[string][]int // file.go -> lines
 	r       *rand.Rand
+	others  []Candidate // reused by Next
 }
 
 // TargetNear is how many lines around a target still count as the target:
@@ -512,9 +579,9 @@ func (t *Targeted) Next(enabled []Candidate, last int, step int) int {
 	}
 	if t.atTarget(enabled[cur]) {
 		if t.r.IntN(10) < 9 {
-			others := make([]Candidate, 0, len(enabled)-1)
-			others = append(others, enabled[:cur]...)
+			others := append(t.others[:0], enabled[:cur]...)
 			others = append(others, enabled[cur+1:]...)
+			t.others = others[:0]
 			k := t.Inner.Next(others, last, step)
 			if k >= cur {
 				k++
@@ -591,11 +658,14 @@ func (s *sched) makeCandidate(g *gstate) Candidate {
 		c.Obj = uintptr(p)
 		c.Read = op == opRLock
 	case opSelect:
+		// g's own buffer: no allocation once it has room.
+		objs := g.objs[:0]
 		for _, cs := range r.cases {
 			if cs.ptr != nil {
-				c.Objs = append(c.Objs, uintptr(cs.ptr))
+				objs = append(objs, uintptr(cs.ptr))
 			}
 		}
+		g.objs, c.Objs = objs, objs
 	case opRLock, opRUnlock, opTryRLock:
 		c.Obj, c.Read = uintptr(r.obj), true
 	default:

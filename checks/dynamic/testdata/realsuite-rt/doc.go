@@ -17,7 +17,8 @@
 // that must fire while the test waits for such a poller (foreignreply), tests counting
 // allocations (allocs) or goroutines (numgoroutine), a pool of timers
 // that outlive their schedule (timerpool) and a timeout around a round
-// trip through a real TCP connection (realio), and more goroutines waiting
-// for their turn than the program may have OS threads (threads).
+// trip through a real TCP connection (realio), more goroutines waiting
+// for their turn than the program may have OS threads (threads), and
+// channels serving blocked goroutines first in, first out (chanfifo).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite

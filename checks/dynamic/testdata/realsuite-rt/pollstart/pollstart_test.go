@@ -1,6 +1,7 @@
 package pollstart
 
 import (
+	"syscall"
 	"testing"
 	"time"
 
@@ -102,4 +103,77 @@ func TestPollStartedHeld(t *testing.T) {
 		}
 	}
 	t.Fatal("the started goroutine did not run within the 1s poll")
+}
+
+// The same with a started goroutine that first makes a system call taking
+// 50ms of real time (a log line written to a slow pipe, as gocron's
+// executor does before it runs a job).
+func TestPollStartedInSyscall(t *testing.T) {
+	done := make(chan struct{}, 1)
+	go func() {
+		ts := syscall.NsecToTimespec(int64(50 * time.Millisecond))
+		syscall.Nanosleep(&ts, nil)
+		done <- struct{}{}
+	}()
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return
+		default:
+		}
+	}
+	t.Fatal("the started goroutine did not run within the 1s poll")
+}
+
+// The same with a worker that, handed a job, first checks a stop channel
+// with select default (as gocron's executor does) before it runs the job:
+// a select with default reached once is not a spin, and the worker gets
+// its turn before the poll's clock moves on.
+func TestPollWorkerChecksStop(t *testing.T) {
+	stop, work, done := make(chan struct{}), make(chan int), make(chan struct{}, 1)
+	defer close(work)
+	go func() {
+		for range work {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			done <- struct{}{}
+		}
+	}()
+	work <- 1
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-done:
+			return
+		default:
+		}
+	}
+	t.Fatal("the worker did not run the job within the 1s poll")
+}
+
+// A goroutine polls with select default until its own 1s deadline (as
+// gocron's executor waits for its jobs when it stops) while its caller
+// waits for it with a 2s timer: the clock the poll reads passes its
+// deadline before the caller's timer fires.
+func TestPollDeadlineBeforeTimer(t *testing.T) {
+	never, res := make(chan struct{}), make(chan struct{}, 1)
+	go func() {
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) {
+			select {
+			case <-never:
+			default:
+			}
+		}
+		res <- struct{}{}
+	}()
+	select {
+	case <-res:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the 1s poll had not ended when the 2s timer fired")
+	}
 }
