@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,8 +117,21 @@ func TestParsePRFlags(t *testing.T) {
 		{name: "negative budget", args: []string{"-base", "m", "-budget", "-1s"}, wantCode: exitError, wantErr: "-budget must not be negative"},
 		{name: "arguments", args: []string{"-base", "m", "./..."}, wantCode: exitError, wantErr: "unexpected arguments"},
 		{name: "help", args: []string{"-h"}, wantCode: exitOK, wantErr: "Usage: interleave pr"},
+		{
+			name: "gen budget on top",
+			args: []string{"-base", "main", "-gen-budget", "1m"},
+			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true, GenBudget: time.Minute},
+		},
+		{
+			name: "gen off",
+			args: []string{"-base", "main", "-gen-budget", "0"},
+			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
+		},
 	}
 	for _, tt := range tests {
+		if tt.want != nil && !slices.Contains(tt.args, "-gen-budget") {
+			tt.want.GenAuto = true // the default: a share of -budget
+		}
 		t.Run(tt.name, func(t *testing.T) {
 			env, _, stderr := testEnv(t, ".")
 			getenv := func(k string) string { return tt.env[k] }
