@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 )
 
 // Type is a struct type whose doc comment claims safety for concurrent use.
@@ -14,34 +15,46 @@ type Type struct {
 	Spec   *ast.TypeSpec     // the type's declaration
 }
 
+// StructDocs yields the struct type specs declared in files with their
+// doc comment: the spec's, or a lone spec's declaration's.
+func StructDocs(files []*ast.File) iter.Seq2[*ast.TypeSpec, *ast.CommentGroup] {
+	return func(yield func(*ast.TypeSpec, *ast.CommentGroup) bool) {
+		for _, f := range files {
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					if _, ok := ts.Type.(*ast.StructType); !ok {
+						continue
+					}
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if !yield(ts, doc) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // Types returns the struct types declared in files whose doc comment (the
 // spec's, or a lone spec's declaration's) claims safety for concurrent
 // use, in source order.
 func Types(files []*ast.File, info *types.Info) []Type {
 	var out []Type
-	for _, f := range files {
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if _, ok := ts.Type.(*ast.StructType); !ok {
-					continue
-				}
-				doc := ts.Doc
-				if doc == nil && len(gd.Specs) == 1 {
-					doc = gd.Doc
-				}
-				phrase := Of(doc)
-				if phrase == "" {
-					continue
-				}
-				if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok {
-					out = append(out, Type{Name: tn, Phrase: phrase, Doc: doc, Spec: ts})
-				}
-			}
+	for ts, doc := range StructDocs(files) {
+		phrase := Of(doc)
+		if phrase == "" {
+			continue
+		}
+		if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok {
+			out = append(out, Type{Name: tn, Phrase: phrase, Doc: doc, Spec: ts})
 		}
 	}
 	return out
@@ -51,24 +64,12 @@ func Types(files []*ast.File, info *types.Info) []Type {
 // says they are not safe for concurrent use.
 func Disclaimed(files []*ast.File, info *types.Info) map[*types.TypeName]bool {
 	out := map[*types.TypeName]bool{}
-	for _, f := range files {
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				doc := ts.Doc
-				if doc == nil && len(gd.Specs) == 1 {
-					doc = gd.Doc
-				}
-				if _, ok := ts.Type.(*ast.StructType); ok && Disclaims(doc) {
-					if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok {
-						out[tn] = true
-					}
-				}
-			}
+	for ts, doc := range StructDocs(files) {
+		if !Disclaims(doc) {
+			continue
+		}
+		if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok {
+			out[tn] = true
 		}
 	}
 	return out

@@ -57,7 +57,7 @@ func (r *job) touchedType(pkg, name, file string, line int) bool {
 	return false
 }
 
-// claimedTypes returns, as pkg.Type, the exported types of the given
+// claimedTypes returns, as pkg.Type, the exported struct types of the given
 // packages whose doc comment claims safety for concurrent use and that
 // touched accepts. It reads the source only (no type checking): it is a
 // cheap look ahead of gen, which decides with types.
@@ -84,23 +84,9 @@ func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg,
 			if err != nil || f.Name.Name == "main" {
 				continue
 			}
-			for _, d := range f.Decls {
-				gd, ok := d.(*ast.GenDecl)
-				if !ok || gd.Tok != token.TYPE {
-					continue
-				}
-				for _, s := range gd.Specs {
-					ts := s.(*ast.TypeSpec)
-					doc := ts.Doc
-					if doc == nil && len(gd.Specs) == 1 {
-						doc = gd.Doc
-					}
-					if !ts.Name.IsExported() || claim.Of(doc) == "" {
-						continue
-					}
-					if touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) {
-						out = append(out, f.Name.Name+"."+ts.Name.Name)
-					}
+			for ts, doc := range claim.StructDocs([]*ast.File{f}) {
+				if ts.Name.IsExported() && claim.Of(doc) != "" && touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) {
+					out = append(out, f.Name.Name+"."+ts.Name.Name)
 				}
 			}
 		}
