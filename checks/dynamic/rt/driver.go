@@ -134,12 +134,11 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 // started later allocates inside code a test may be counting. The
 // runtime keeps idle threads.
 func warmThreads() {
-	var word uint32
 	n := runtime.NumGoroutine()
 	done := make(chan struct{}, warmThreadCount)
 	for i := 0; i < warmThreadCount; i++ {
 		go func() {
-			futexSleep(&word, 0, int64(10*time.Millisecond))
+			futexSleep(10 * time.Millisecond)
 			done <- struct{}{}
 		}()
 	}

@@ -4,17 +4,21 @@ package rt
 
 import (
 	"syscall"
+	"time"
 	"unsafe"
 )
 
-// futexSleep blocks in a futex wait while *addr == old, at most ns
-// nanoseconds: a sleep in a raw system call, which allocates nothing and
-// carries no race-detector annotation (nap, warmThreads).
+// sleepWord is never woken: futexSleep waits on it for its timeout.
+var sleepWord uint32
+
+// futexSleep sleeps about d in a futex wait: a raw system call, which
+// allocates nothing and carries no race-detector annotation (nap,
+// warmThreads).
 //
 //go:norace
-func futexSleep(addr *uint32, old uint32, ns int64) {
-	ts := syscall.Timespec{Sec: ns / 1e9, Nsec: ns % 1e9}
-	syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), 0|128 /* FUTEX_WAIT_PRIVATE */, uintptr(old), uintptr(unsafe.Pointer(&ts)), 0, 0)
+func futexSleep(d time.Duration) {
+	ts := syscall.NsecToTimespec(int64(d))
+	syscall.Syscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(&sleepWord)), 0|128 /* FUTEX_WAIT_PRIVATE */, 0, uintptr(unsafe.Pointer(&ts)), 0, 0)
 }
 
 // rawStderr writes to standard error with a raw system call: os.File and

@@ -11,7 +11,7 @@ import (
 // internal locking the race detector sees: tracing may hide races there.
 func rawStderr(s string) { os.Stderr.WriteString(s) }
 
-// futexSleep sleeps ns nanoseconds (Linux waits on a futex instead).
+// futexSleep sleeps about d (Linux waits on a futex instead).
 //
 //go:norace
-func futexSleep(addr *uint32, old uint32, ns int64) { time.Sleep(time.Duration(ns)) }
+func futexSleep(d time.Duration) { time.Sleep(d) }

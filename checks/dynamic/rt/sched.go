@@ -466,9 +466,6 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	return s
 }
 
-// napWord is never woken: nap's futex waits on it for its timeout.
-var napWord uint32
-
 // nap sleeps the scheduler goroutine for about d. Not time.Sleep: its
 // first call in a goroutine allocates a timer, inside code a test may
 // be measuring (ttlcache counts the Mallocs of every goroutine).
@@ -477,7 +474,7 @@ var napWord uint32
 func nap(d time.Duration) {
 	end := time.Now().Add(d)
 	for left := d; left > 0; left = time.Until(end) {
-		futexSleep(&napWord, 0, int64(left))
+		futexSleep(left)
 	}
 }
 
