@@ -91,6 +91,9 @@ var realsuiteRTCases = []struct {
 	// hang.
 	// (Room for the plain go test run that tells.)
 	{pkg: "leftoutside", tests: []string{"TestLeftBehindOutside"}, budget: 20 * time.Second},
+	// A select's send case runs its body after the receiver took the
+	// value: what the receiver did before happens before the body.
+	{pkg: "selectsend", race: true, tests: []string{"TestFieldSetBeforeReceive", "TestEmptySendCase"}},
 	// Goroutines waiting for their turn hold no OS thread: more of them
 	// than the thread limit are parked at once.
 	{pkg: "threads", tests: []string{"TestManyParked"}},

@@ -233,6 +233,7 @@ func (r *fileRW) selectStmt(s *ast.SelectStmt, stack []ast.Node) {
 	}
 	hasDef := false
 	var cases []cas
+	var sendBodies []token.Pos // where each send case's body starts
 	for _, cl := range s.Body.List {
 		cc, ok := cl.(*ast.CommClause)
 		if !ok {
@@ -244,6 +245,7 @@ func (r *fileRW) selectStmt(s *ast.SelectStmt, stack []ast.Node) {
 		case *ast.SendStmt:
 			r.handled[comm] = true
 			cases = append(cases, cas{ch: comm.Chan, send: true})
+			sendBodies = append(sendBodies, cc.Colon+1)
 		case *ast.ExprStmt:
 			if u, ok := ast.Unparen(comm.X).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
 				r.handled[u] = true
@@ -272,6 +274,11 @@ func (r *fileRW) selectStmt(s *ast.SelectStmt, stack []ast.Node) {
 			}
 			start = l.Pos()
 		}
+	}
+	// A send case's body starts after the send completed, as in Go: the
+	// case joins a forwarder (see rt.PickSend) before its first statement.
+	for _, at := range sendBodies {
+		r.addNode(at, at, func() string { return " " + rtp + "SelectSent();" })
 	}
 	var self *edit
 	if len(cases) == 0 {

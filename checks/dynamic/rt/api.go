@@ -494,8 +494,8 @@ func PickSend[T any](chosen, i int, ch chan<- T) chan<- T {
 	}
 	if adapter, _, _, _ := g.takePick(); adapter {
 		// A forwarder completes the send with the parked partner; the
-		// sender joins it at its next scheduling point (or its end), so
-		// that what follows the send is ordered after it, as in Go.
+		// case body joins it first (SelectSent), so that what follows the
+		// send is ordered after it, as in Go.
 		ad := make(chan T, 1)
 		done := make(chan struct{})
 		go func() { ch <- <-ad; close(done) }()
@@ -503,6 +503,15 @@ func PickSend[T any](chosen, i int, ch chan<- T) chan<- T {
 		return ad
 	}
 	return ch
+}
+
+// SelectSent starts the body of a select's send case: the send is then
+// complete, and what the receiver did before receiving happens before what
+// follows, as in Go.
+func SelectSent() {
+	if g := current(); g != nil {
+		g.joinForward()
+	}
 }
 
 //go:norace
