@@ -93,7 +93,7 @@ var realsuiteRTCases = []struct {
 	{pkg: "leftoutside", tests: []string{"TestLeftBehindOutside"}, budget: 20 * time.Second},
 	// A select's send case runs its body after the receiver took the
 	// value: what the receiver did before happens before the body.
-	{pkg: "selectsend", race: true, tests: []string{"TestFieldSetBeforeReceive", "TestEmptySendCase"}},
+	{pkg: "selectsend", race: true, tests: []string{"TestFieldSetBeforeReceive", "TestEmptySendCase", "TestValueOnEntry"}},
 	// Goroutines waiting for their turn hold no OS thread: more of them
 	// than the thread limit are parked at once.
 	{pkg: "threads", tests: []string{"TestManyParked"}},

@@ -230,6 +230,8 @@ func (r *fileRW) selectStmt(s *ast.SelectStmt, stack []ast.Node) {
 	type cas struct {
 		ch   ast.Expr
 		send bool
+		val  ast.Expr // a send's value, evaluated on entry with the channels
+		conv string   // a type to convert val to (untyped results)
 	}
 	hasDef := false
 	var cases []cas
@@ -244,7 +246,20 @@ func (r *fileRW) selectStmt(s *ast.SelectStmt, stack []ast.Node) {
 			hasDef = true
 		case *ast.SendStmt:
 			r.handled[comm] = true
-			cases = append(cases, cas{ch: comm.Chan, send: true})
+			c := cas{ch: comm.Chan, send: true}
+			// Go evaluates a send's value on entering the select, before
+			// a case is chosen; a constant or nil may stay where it is.
+			if tv := r.info.Types[comm.Value]; tv.Value == nil && !tv.IsNil() {
+				c.val = comm.Value
+				if untypedResult(r.info, comm.Value) && tv.Type != nil {
+					if te, ok := r.typeExpr(tv.Type, comm.Value.Pos()); ok {
+						c.conv = te
+					} else {
+						c.val = nil
+					}
+				}
+			}
+			cases = append(cases, c)
 			sendBodies = append(sendBodies, cc.Colon+1)
 		case *ast.ExprStmt:
 			if u, ok := ast.Unparen(comm.X).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
@@ -290,23 +305,36 @@ func (r *fileRW) selectStmt(s *ast.SelectStmt, stack []ast.Node) {
 	self = r.addNode(start, s.End(), func() string {
 		var b strings.Builder
 		b.WriteString("{ ")
-		var names, descs []string
+		var names, temps, descs []string
 		for i, c := range cases {
 			n := "_ilc" + strconv.Itoa(i)
 			names = append(names, n)
+			temps = append(temps, n)
+			if c.val != nil {
+				temps = append(temps, "_ilv"+strconv.Itoa(i))
+			}
 			if c.send {
 				descs = append(descs, rtp+"SendCase("+n+")")
 			} else {
 				descs = append(descs, rtp+"RecvCase("+n+")")
 			}
 		}
-		b.WriteString(strings.Join(names, ", ") + " := ")
+		b.WriteString(strings.Join(temps, ", ") + " := ")
 		for i, c := range cases {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			p := r.p.Fset.Position(c.ch.Pos())
 			fmt.Fprintf(&b, "/*line :%d:%d*/%s", p.Line, p.Column, r.rn(c.ch))
+			if c.val != nil {
+				p := r.p.Fset.Position(c.val.Pos())
+				v := r.rn(c.val)
+				if c.conv != "" {
+					// `_v := x == y` would get the default type: convert.
+					v = c.conv + "(" + v + ")"
+				}
+				fmt.Fprintf(&b, ", /*line :%d:%d*/%s", p.Line, p.Column, v)
+			}
 		}
 		p := r.p.Fset.Position(start)
 		fmt.Fprintf(&b, "; /*line :%d:%d*/_ilk := %sSelect(%t", p.Line, p.Column, rtp, hasDef)
@@ -323,6 +351,12 @@ func (r *fileRW) selectStmt(s *ast.SelectStmt, stack []ast.Node) {
 			}
 			fmt.Fprintf(&b, "%s%s(_ilk,%s %d, %s)", rtp, pick, r.nl(c.ch.Pos(), c.ch.End()), i, names[i])
 			cur = c.ch.End()
+			if c.val != nil {
+				// The value's newlines go before the name: a newline after
+				// it would end the statement.
+				b.WriteString(r.rr(cur, c.val.Pos()) + "(" + r.nl(c.val.Pos(), c.val.End()) + "_ilv" + strconv.Itoa(i) + ")")
+				cur = c.val.End()
+			}
 		}
 		b.WriteString(r.rr(cur, s.End()) + " }")
 		return b.String()

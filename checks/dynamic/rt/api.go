@@ -351,9 +351,11 @@ func RecvCase[T any](ch <-chan T) SelectCase { return SelectCase{Ch: ch} }
 //
 // into (keeping every line where it was)
 //
-//	{ _c0, _c1 := a, b; _k := interleavert.Select(true, interleavert.RecvCase(_c0), interleavert.SendCase(_c1)); select {
-//	case v := <-interleavert.PickRecv(_k, 0, _c0): X; case interleavert.PickSend(_k, 1, _c1) <- x: Y
+//	{ _c0, _c1, _v1 := a, b, x; _k := interleavert.Select(true, interleavert.RecvCase(_c0), interleavert.SendCase(_c1)); select {
+//	case v := <-interleavert.PickRecv(_k, 0, _c0): X; case interleavert.PickSend(_k, 1, _c1) <- (_v1): interleavert.SelectSent(); Y
 //	default: Z } }
+//
+// (channels and send values evaluated on entry, in source order, as in Go)
 //
 // Under control only the chosen case gets a non-nil channel, and that
 // channel is ready at once, so the real select takes exactly the chosen case

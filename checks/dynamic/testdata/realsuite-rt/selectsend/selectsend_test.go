@@ -6,7 +6,11 @@
 // and then reads a field the test set before receiving is the shape.
 package selectsend
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+)
 
 type ticker struct {
 	c     chan int
@@ -48,5 +52,40 @@ func TestEmptySendCase(t *testing.T) {
 	<-c
 	if <-done != 1 {
 		t.Fatal("x not seen")
+	}
+}
+
+// waitOrCancel blocks on its own select (a scheduling point of the
+// sender's, evaluated as a send value).
+func waitOrCancel(ctx context.Context, ready chan struct{}) error {
+	select {
+	case <-ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// TestValueOnEntry: a select evaluates its send values on entry, before a
+// case is chosen; the value's own scheduling points come first.
+func TestValueOnEntry(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	blockCtx, cancelBlock := context.WithCancel(ctx)
+	errCh := make(chan error)
+	go func() {
+		select {
+		case errCh <- waitOrCancel(blockCtx, make(chan struct{})):
+		case <-ctx.Done():
+		}
+	}()
+	cancelBlock()
+	select {
+	case err := <-errCh:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v", err)
+		}
+	case <-ctx.Done():
+		t.Error("never received")
 	}
 }

@@ -181,3 +181,30 @@ func DefinedFunc() int {
 	(<-ch)()
 	return 1
 }
+
+type flag bool
+
+// SendValues: a select evaluates every send's value on entry, in source
+// order, before it chooses a case (the chosen one or default).
+func SendValues() (string, flag) {
+	order := ""
+	note := func(s string) int { order += s; return len(order) }
+	a := make(chan int, 1)
+	b := make(chan int) // never ready
+	f := make(chan flag, 1)
+	x, y := 1, 1
+	select {
+	case b <- note("b"):
+	case a <- note("a"):
+	}
+	select {
+	case f <- x == y:
+	}
+	select {
+	case a <- func() int {
+		return note("l")
+	}():
+	default:
+	}
+	return order, <-f
+}

@@ -43,6 +43,9 @@ func TestChans(t *testing.T) {
 	if v := Selects(make(chan struct{})); v < 1000 {
 		t.Fatalf("Selects = %d", v)
 	}
+	if order, ok := SendValues(); order != "bal" || !ok {
+		t.Fatalf("SendValues = %q %v", order, ok)
+	}
 	if got := Nested(); got != 9 {
 		t.Fatalf("Nested = %d", got)
 	}
