@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"go/version"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -75,15 +76,16 @@ var funcs = map[string]string{
 
 type fileRW struct {
 	editor
-	p        *packages.Package
-	info     *types.Info
-	tf       *token.File
-	f        *ast.File
-	rtImport string
-	handled  map[ast.Node]bool
-	removed  map[*types.PkgName]int // uses of an import dropped by rewrites
-	warns    []string
-	rangeOK  bool // file's language version has range-over-func
+	p          *packages.Package
+	info       *types.Info
+	tf         *token.File
+	f          *ast.File
+	rtImport   string
+	handled    map[ast.Node]bool
+	removed    map[*types.PkgName]int // uses of an import dropped by rewrites
+	warns      []string
+	rangeOK    bool // file's language version has range-over-func
+	noRTImport bool // no edit calls the runtime (goleak options only)
 	// timeOnly restricts the rewrite to time operations (timeOp), as
 	// for a dependency's files.
 	timeOnly bool
@@ -134,6 +136,11 @@ func rewriteFileMode(p *packages.Package, f *ast.File, src []byte, rtImport stri
 		r.raiseVersion()
 	}
 	text := r.render(0, len(src))
+	if !rtUse.MatchString(text) {
+		// Only goleak's options were added: the import would be unused.
+		r.noRTImport = true
+		text = r.render(0, len(src))
+	}
 	// A rewrite that does not parse is a bug here, never the user's: say so
 	// rather than hand the compiler something confusing.
 	if _, perr := parser.ParseFile(token.NewFileSet(), r.tf.Name(), text, parser.SkipObjectResolution); perr != nil {
@@ -141,6 +148,10 @@ func rewriteFileMode(p *packages.Package, f *ast.File, src []byte, rtImport stri
 	}
 	return []byte(text), r.warns, true, nil
 }
+
+// rtUse matches a use of the runtime's package name (not the import path
+// inside goleak's options).
+var rtUse = regexp.MustCompile(`(^|[^/\w])` + regexp.QuoteMeta(rtp))
 
 func (r *fileRW) off(p token.Pos) int { return r.tf.Offset(p) }
 

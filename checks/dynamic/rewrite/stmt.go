@@ -378,7 +378,12 @@ func (r *fileRW) fixImports() {
 	if last != nil {
 		at = last.End()
 	}
-	r.add(r.off(at), r.off(at), func() string { return imp })
+	r.add(r.off(at), r.off(at), func() string {
+		if r.noRTImport {
+			return ""
+		}
+		return imp
+	})
 
 	if len(r.removed) == 0 {
 		return
