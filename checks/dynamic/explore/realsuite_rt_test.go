@@ -94,6 +94,9 @@ var realsuiteRTCases = []struct {
 	// A select's send case runs its body after the receiver took the
 	// value: what the receiver did before happens before the body.
 	{pkg: "selectsend", race: true, tests: []string{"TestFieldSetBeforeReceive", "TestEmptySendCase", "TestValueOnEntry"}},
+	// A test reading its own stack sees at most one frame of the driver's
+	// between it and testing.tRunner.
+	{pkg: "ownstack", tests: []string{"TestStackUnderTRunner"}},
 	// Goroutines waiting for their turn hold no OS thread: more of them
 	// than the thread limit are parked at once.
 	{pkg: "threads", tests: []string{"TestManyParked"}},

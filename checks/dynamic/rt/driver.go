@@ -195,56 +195,73 @@ func RunSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Sc
 		strat = NewStrategy(cfg.Strategy, cfg.Targets)
 	}
 	var res Result
+	site := funcSite(body)
 	t.Run("schedule-"+strconv.Itoa(index), func(t *testing.T) {
-		runSchedule(t, cfg, index, strat, replay, body, &res)
+		// body runs right here, so that its stack is what go test gives
+		// it (body, this function, testing.tRunner): tests that read
+		// their own stack see no frames of ours.
+		run := beginSchedule(cfg, index, strat, replay, site, t, t.Failed, &res)
+		defer func() { run.end(recover()) }()
+		run.start()
+		body(t)
 	})
 	return res
 }
 
-func runSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Schedule, body func(*testing.T), out *Result) {
-	runScheduleOn(cfg, index, strat, replay, funcSite(body), t, t.Failed, func() { body(t) }, out)
+// A scheduleRun is one schedule, with the calling goroutine as its g0.
+type scheduleRun struct {
+	s        *sched
+	g0       *gstate
+	failed   func() bool
+	out      *Result
+	finished bool
 }
 
-// runScheduleOn runs body as g0 on the calling goroutine; tb (nil for
-// RunFunc) is the test whose t.Cleanup functions run under control when body
-// returns.
-func runScheduleOn(cfg Config, index int, strat Strategy, replay *Schedule, site string, tb testing.TB, failed func() bool, body func(), out *Result) {
+// beginSchedule sets up schedule index with the calling goroutine as g0;
+// tb (nil for RunFunc) is the test whose t.Cleanup functions run under
+// control when the body returns. The caller then calls start, runs the
+// body, and calls end with what it recovered, from a deferred function.
+func beginSchedule(cfg Config, index int, strat Strategy, replay *Schedule, site string, tb testing.TB, failed func() bool, out *Result) *scheduleRun {
 	s := newSched(cfg, index, strat, replay)
 	s.testSite = site
 	g0 := startSchedule(s)
 	g0.tb = tb
 	go s.loop()
-	finished := false
-	finish := func(p any) {
-		if finished {
-			return
-		}
-		finished = true
-		f := failed()
-		endOfGoroutine()
-		g0.exit(p)
-		<-s.done
-		setActive(nil)
-		runHelpers.Wait()
-		endOfGoroutine()
-		r := s.res
-		if r.Outcome == "pass" && r.Inconclusive == "" && (f || failed()) {
-			r.Outcome, r.Message, r.Site = "test-failure", "test failed", s.testSite
-		}
-		*out = r
+	return &scheduleRun{s: s, g0: g0, failed: failed, out: out}
+}
+
+// start waits for g0's first turn.
+func (r *scheduleRun) start() { r.g0.call(&request{op: opStart}) }
+
+// end runs after the body returned or panicked (p): it waits for the
+// parallel subtests, runs the cleanups under control and stores the result.
+func (r *scheduleRun) end(p any) {
+	if p == nil {
+		p = protect(func() { waitParallel(r.g0) }, r.finish)
 	}
-	defer func() {
-		p := recover()
-		if p == nil {
-			p = protect(func() { waitParallel(g0) }, finish)
-		}
-		if p == nil {
-			p = runCleanups(g0, finish)
-		}
-		finish(p)
-	}()
-	g0.call(&request{op: opStart})
-	body()
+	if p == nil {
+		p = runCleanups(r.g0, r.finish)
+	}
+	r.finish(p)
+}
+
+func (r *scheduleRun) finish(p any) {
+	if r.finished {
+		return
+	}
+	r.finished = true
+	f := r.failed()
+	endOfGoroutine()
+	r.g0.exit(p)
+	<-r.s.done
+	setActive(nil)
+	runHelpers.Wait()
+	endOfGoroutine()
+	res := r.s.res
+	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
+		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
+	}
+	*r.out = res
 }
 
 // runCleanups runs the cleanups g's test registered through Cleanup, last
@@ -271,7 +288,10 @@ func RunFunc(cfg Config, index int, body func()) Result {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		runScheduleOn(cfg, index, NewStrategy(cfg.Strategy, cfg.Targets), cfg.Replay, funcSite(body), nil, func() bool { return false }, body, &res)
+		run := beginSchedule(cfg, index, NewStrategy(cfg.Strategy, cfg.Targets), cfg.Replay, funcSite(body), nil, func() bool { return false }, &res)
+		defer func() { run.end(recover()) }()
+		run.start()
+		body()
 	}()
 	<-done
 	return res

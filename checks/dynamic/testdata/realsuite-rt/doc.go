@@ -20,6 +20,7 @@
 // trip through a real TCP connection (realio), more goroutines waiting
 // for their turn than the program may have OS threads (threads), and
 // channels serving blocked goroutines first in, first out (chanfifo), and
-// a select's send case ordered after the receive it completes (selectsend).
+// a select's send case ordered after the receive it completes (selectsend),
+// and a test reading its own stack (ownstack).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
