@@ -5,11 +5,12 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
 # plain go test run (its column then shows "-"). -set new measures the second
-# set of modules (never used while fixing the first; docs/applicability.md).
+# set of modules (never used while fixing the first; docs/applicability.md),
+# -set third a third one.
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
 	-no-plain) plain=0; shift ;;
 	-driver) driver="$2"; shift 2 ;;
 	-set) set="$2"; shift 2 ;;
-	-h|-help|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|-help|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "applicability: unknown flag $1" >&2; exit 2 ;;
 	*) mods+=("$1"); shift ;;
 	esac
@@ -53,8 +54,25 @@ if [ ${#mods[@]} -eq 0 ] && [ "$set" = new ]; then
 		github.com/reugn/go-quartz@v0.15.2
 		github.com/asaskevich/EventBus@v0.0.0-20200907212545-49d423059eef
 	)
+elif [ ${#mods[@]} -eq 0 ] && [ "$set" = third ]; then
+	# The third set, first run on 2026-11-27 with no change made for it
+	# before: resource and worker pools, a cron scheduler, an LRU cache, a
+	# sharded cache, retries with backoff, actor groups, two clock
+	# libraries (real and mock timers) and a goroutine leak checker.
+	mods=(
+		github.com/jackc/puddle/v2@v2.2.3
+		github.com/Jeffail/tunny@v0.1.4
+		github.com/robfig/cron/v3@v3.0.1
+		github.com/hashicorp/golang-lru/v2@v2.0.7
+		github.com/allegro/bigcache/v3@v3.1.0
+		github.com/cenkalti/backoff/v5@v5.0.3
+		github.com/oklog/run@v1.2.0
+		github.com/jonboulle/clockwork@v0.5.0
+		github.com/benbjohnson/clock@v1.3.5
+		go.uber.org/goleak@v1.3.0
+	)
 elif [ "$set" != main ]; then
-	echo "applicability: unknown set $set (main or new)" >&2
+	echo "applicability: unknown set $set (main, new or third)" >&2
 	exit 2
 fi
 if [ ${#mods[@]} -eq 0 ]; then
