@@ -102,10 +102,14 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 	states := f.states
 	original := 0
 	if s.shrinkUntil.IsZero() {
-		// Within the budget: the search leaves shrinkReserve for it.
+		// Within the budget: the search leaves shrinkReserve for it, and
+		// shrinking leaves half of what is left before the hard stop to
+		// the fresh-process replays of replaysAlone.
 		s.shrinkUntil = time.Now().Add(shrinkTime)
-		if !s.hardStop.IsZero() && s.shrinkUntil.After(s.hardStop) {
-			s.shrinkUntil = s.hardStop
+		if !s.hardStop.IsZero() {
+			if half := time.Now().Add(time.Until(s.hardStop) / 2); s.shrinkUntil.After(half) {
+				s.shrinkUntil = half
+			}
 		}
 	}
 	if t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
@@ -164,6 +168,15 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	until := time.Now().Add(2 * shrinkTime)
 	if !s.hardStop.IsZero() && until.After(s.hardStop) {
 		until = s.hardStop
+	}
+	// A failure found at the end of the budget still gets its replays (a
+	// second and two runs of the test), though they pass the hard stop:
+	// a finding is only reported once it replayed alone.
+	s.mu.Lock()
+	cost := t.stats.Cost
+	s.mu.Unlock()
+	if least := time.Now().Add(time.Second + replayTries*min(cost, 10*time.Second)); until.Before(least) {
+		until = least
 	}
 	ctx, cancel := context.WithDeadline(ctx, until)
 	defer cancel()
