@@ -380,6 +380,14 @@ func current() *gstate {
 		return nil
 	}
 	g := t.lookup(goid())
+	if g == nil {
+		// A goroutine outside control (one that code which is not
+		// rewritten started) calls into the program while a schedule
+		// runs: it yields the processor here, so that polling in a loop
+		// it cannot starve the controlled goroutines, whose hand-offs
+		// each need a processor.
+		runtime.Gosched()
+	}
 	return g
 }
 

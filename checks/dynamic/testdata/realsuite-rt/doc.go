@@ -18,7 +18,9 @@
 // allocations (allocs) or goroutines (numgoroutine), a pool of timers
 // that outlive their schedule (timerpool) and a timeout around a round
 // trip through a real TCP connection (realio), more goroutines waiting
-// for their turn than the program may have OS threads (threads), and
-// channels serving blocked goroutines first in, first out (chanfifo).
+// for their turn than the program may have OS threads (threads),
+// channels serving blocked goroutines first in, first out (chanfifo), and
+// goroutines a dependency started polling the program's state in a loop,
+// more of them than there are processors (foreignspin).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
