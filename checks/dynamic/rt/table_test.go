@@ -52,9 +52,11 @@ func TestHasPartnerDoesNotAllocate(t *testing.T) {
 	var ch int
 	p := unsafe.Pointer(&ch)
 	s := &sched{}
-	a := &gstate{id: 0, parked: true, req: request{op: opSend, obj: p}}
-	b := &gstate{id: 1, parked: true, req: request{op: opRecv, obj: p}}
+	a := &gstate{id: 0, req: request{op: opSend, obj: p}}
+	b := &gstate{id: 1, req: request{op: opRecv, obj: p}}
 	s.gs = []*gstate{a, b}
+	s.park(a)
+	s.park(b)
 	if !s.hasPartner(a, p, true) || s.hasPartner(a, p, false) {
 		t.Fatal("hasPartner: wrong answer")
 	}
@@ -63,13 +65,16 @@ func TestHasPartnerDoesNotAllocate(t *testing.T) {
 	}
 	// The same answers from the index enabledList makes, where a select
 	// with two receive cases on one channel is no partner of itself.
-	c := &gstate{id: 2, parked: true, req: request{op: opSelect, cases: []caseReq{{ptr: p}, {ptr: p}}}}
+	c := &gstate{id: 2, req: request{op: opSelect, cases: []caseReq{{ptr: p}, {ptr: p}}}}
 	s.gs = append(s.gs, c)
+	s.park(c)
 	s.indexWaiters()
 	if !s.hasPartner(a, p, true) || s.hasPartner(a, p, false) || !s.hasPartner(b, p, false) {
 		t.Error("hasPartner with the index: wrong answer")
 	}
 	s.gs = []*gstate{c}
+	s.unpark(a)
+	s.unpark(b)
 	s.indexWaiters()
 	if s.hasPartner(c, p, true) {
 		t.Error("a select is its own partner")
