@@ -324,11 +324,10 @@ type sched struct {
 	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
 	sited     int           // decisions whose Site is resolved
 	// waiters counts the parked goroutines at each channel and direction
-	// while enabledList runs (waitersOK), so that hasPartner need not scan
-	// every goroutine for each of them.
-	waiters   map[chanDir]int32
-	waitersOK bool
-	listBuf   []Candidate
+	// (kept by park and unlist), so that hasPartner and queuedBehind need
+	// not scan the blocked goroutines for each of them.
+	waiters map[chanDir]int32
+	listBuf []Candidate
 	// The parked goroutines in three sets, kept as they park and leave
 	// (park, unpark), so that a decision looks at the blocked ones only:
 	// ready (an operation that cannot block: go, atomic, unlock...; or a
@@ -1045,7 +1044,6 @@ func (s *sched) enabledList() ([]*gstate, []Candidate) {
 	if len(s.sleeping) > 0 && s.minWake <= s.now {
 		s.wakeSleepers()
 	}
-	s.indexWaiters()
 	out, list := s.ready, s.readyList
 	for _, g := range s.blocked {
 		if s.enabled(g) {
@@ -1053,7 +1051,6 @@ func (s *sched) enabledList() ([]*gstate, []Candidate) {
 			list = append(list, s.candidate(g)) // strategy.go
 		}
 	}
-	s.waitersOK = false
 	return out, list
 }
 
@@ -1096,6 +1093,7 @@ func (s *sched) park(g *gstate) {
 	default:
 		g.set, g.setIdx = setBlocked, int32(len(s.blocked))
 		s.blocked = append(s.blocked, g)
+		s.countWaits(g, 1)
 	}
 }
 
@@ -1129,6 +1127,7 @@ func (s *sched) unlist(g *gstate) {
 	case setSleeping:
 		s.sleeping = cut(s.sleeping, i)
 	case setBlocked:
+		s.countWaits(g, -1)
 		s.blocked = cut(s.blocked, i)
 	}
 	g.set = setNone
@@ -1169,35 +1168,38 @@ type chanDir struct {
 	send bool
 }
 
-// indexWaiters fills waiters: each parked goroutine counts once at each
-// channel and direction it waits at.
+// countWaits adds d to waiters for each channel and direction h's
+// operation waits at (once each): +1 as h parks at it, -1 as h leaves.
 //
 //go:norace
 //go:nocheckptr
-func (s *sched) indexWaiters() {
+func (s *sched) countWaits(h *gstate, d int32) {
+	switch h.req.op {
+	case opSend, opRecv:
+		if h.req.obj != nil {
+			s.addWaits(chanDir{h.req.obj, h.req.op == opSend}, d)
+		}
+	case opSelect:
+		cs := h.req.cases
+		for i := range cs {
+			if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
+				continue // nil, or counted at an earlier case
+			}
+			s.addWaits(chanDir{cs[i].ptr, cs[i].send}, d)
+		}
+	}
+}
+
+//go:norace
+func (s *sched) addWaits(k chanDir, d int32) {
 	if s.waiters == nil {
 		s.waiters = make(map[chanDir]int32, 64)
 	}
-	for k := range s.waiters { // clear needs go1.21; the runtime builds at go1.18 too
+	if n := s.waiters[k] + d; n > 0 {
+		s.waiters[k] = n
+	} else {
 		delete(s.waiters, k)
 	}
-	for _, h := range s.blocked { // channel operations are never ready
-		switch h.req.op {
-		case opSend, opRecv:
-			if h.req.obj != nil {
-				s.waiters[chanDir{h.req.obj, h.req.op == opSend}]++
-			}
-		case opSelect:
-			cs := h.req.cases
-			for i := range cs {
-				if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
-					continue // nil, or counted at an earlier case
-				}
-				s.waiters[chanDir{cs[i].ptr, cs[i].send}]++
-			}
-		}
-	}
-	s.waitersOK = true
 }
 
 //go:norace
@@ -1389,14 +1391,12 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 //
 //go:norace
 func (s *sched) queuedBehind(g *gstate, p unsafe.Pointer, send bool) bool {
-	if s.waitersOK {
-		n := s.waiters[chanDir{p, send}]
-		if g.parked && !g.exited && caseFor(g, p, send) >= -1 {
-			n-- // g itself
-		}
-		if n <= 0 {
-			return false
-		}
+	n := s.waiters[chanDir{p, send}]
+	if g.set == setBlocked && caseFor(g, p, send) >= -1 {
+		n-- // g itself
+	}
+	if n <= 0 {
+		return false
 	}
 	for _, h := range s.blocked {
 		if h != g && h.parkAt < g.parkAt && caseFor(h, p, send) >= -1 {
@@ -1436,19 +1436,11 @@ func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 //go:norace
 //go:nocheckptr
 func (s *sched) hasPartner(g *gstate, p unsafe.Pointer, send bool) bool {
-	if s.waitersOK {
-		n := s.waiters[chanDir{p, !send}]
-		if g.parked && !g.exited && caseFor(g, p, !send) >= -1 {
-			n-- // g itself
-		}
-		return n > 0
+	n := s.waiters[chanDir{p, !send}]
+	if g.set == setBlocked && caseFor(g, p, !send) >= -1 {
+		n-- // g itself
 	}
-	for _, h := range s.blocked {
-		if h != g && caseFor(h, p, !send) >= -1 {
-			return true
-		}
-	}
-	return false
+	return n > 0
 }
 
 // caseFor returns -1 when h is parked at a plain operation on p in the given

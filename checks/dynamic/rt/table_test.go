@@ -63,20 +63,22 @@ func TestHasPartnerDoesNotAllocate(t *testing.T) {
 	if allocs := testing.AllocsPerRun(10, func() { s.hasPartner(a, p, true) }); allocs != 0 {
 		t.Errorf("hasPartner allocates %v times", allocs)
 	}
-	// The same answers from the index enabledList makes, where a select
-	// with two receive cases on one channel is no partner of itself.
+	// A select with two receive cases on one channel is no partner of
+	// itself.
 	c := &gstate{id: 2, req: request{op: opSelect, cases: []caseReq{{ptr: p}, {ptr: p}}}}
 	s.gs = append(s.gs, c)
 	s.park(c)
-	s.indexWaiters()
 	if !s.hasPartner(a, p, true) || s.hasPartner(a, p, false) || !s.hasPartner(b, p, false) {
 		t.Error("hasPartner with the index: wrong answer")
 	}
 	s.gs = []*gstate{c}
 	s.unpark(a)
 	s.unpark(b)
-	s.indexWaiters()
 	if s.hasPartner(c, p, true) {
 		t.Error("a select is its own partner")
+	}
+	s.unpark(c)
+	if len(s.waiters) != 0 || len(s.blocked) != 0 {
+		t.Errorf("nothing parked, yet waiters %v and %d blocked", s.waiters, len(s.blocked))
 	}
 }

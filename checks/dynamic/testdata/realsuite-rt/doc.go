@@ -19,8 +19,9 @@
 // that outlive their schedule (timerpool) and a timeout around a round
 // trip through a real TCP connection (realio), more goroutines waiting
 // for their turn than the program may have OS threads (threads),
-// channels serving blocked goroutines first in, first out (chanfifo), and
+// channels serving blocked goroutines first in, first out (chanfifo),
 // goroutines a dependency started polling the program's state in a loop,
-// more of them than there are processors (foreignspin).
+// more of them than there are processors (foreignspin), and a thousand
+// workers each waiting on a channel of its own (manyready).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
