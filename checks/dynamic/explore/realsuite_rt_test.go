@@ -100,7 +100,7 @@ var realsuiteRTCases = []struct {
 	{pkg: "foreignspin", tests: []string{"TestPollersOutsideControl"}, budget: 5 * time.Second},
 	// A thousand workers, each waiting on a channel of its own: a decision
 	// does not look at every other waiter for each of them.
-	{pkg: "manyready", tests: []string{"TestManyWaiters"}, budget: 8 * time.Second},
+	{pkg: "manywaiters", tests: []string{"TestManyWaiters"}, budget: 8 * time.Second},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

@@ -1,4 +1,4 @@
-package manyready
+package manywaiters
 
 import (
 	"sync"
