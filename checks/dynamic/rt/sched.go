@@ -1370,7 +1370,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	if s.queuedBehind(g, p, send) {
 		return false
 	}
-	n, k := rv.Len(), rv.Cap()
+	n, k := lenCap(p, rv)
 	if k > 0 {
 		if send {
 			return n < k
