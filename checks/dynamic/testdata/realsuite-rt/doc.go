@@ -21,7 +21,7 @@
 // for their turn than the program may have OS threads (threads),
 // channels serving blocked goroutines first in, first out (chanfifo),
 // goroutines a dependency started polling the program's state in a loop,
-// more of them than there are processors (foreignspin), and a thousand
+// more of them than there are processors (foreignspin), and 1500
 // workers each waiting on a channel of its own (manywaiters).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
