@@ -100,6 +100,13 @@ var realsuiteRTCases = []struct {
 	// Goroutines waiting for their turn hold no OS thread: more of them
 	// than the thread limit are parked at once.
 	{pkg: "threads", tests: []string{"TestManyParked"}},
+	// Goroutines a dependency started, more than there are processors,
+	// poll the program's state while a controlled worker they wait for
+	// takes its steps: they yield at each call into the program.
+	{pkg: "foreignspin", tests: []string{"TestPollersOutsideControl"}, budget: 5 * time.Second},
+	// Workers, each waiting on a channel of its own: a decision
+	// does not look at every other waiter for each of them.
+	{pkg: "manywaiters", tests: []string{"TestManyWaiters"}, budget: 12 * time.Second},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

@@ -119,3 +119,20 @@ func waiting(q *hchanQueues, recv bool) bool {
 func waiterForReal(p unsafe.Pointer, send bool) bool {
 	return queuesOK && waiting((*hchanQueues)(p), send)
 }
+
+// lenCap returns the length and capacity of channel p (non-nil) as
+// rv.Len and rv.Cap do, read from its header when its layout is known:
+// enabled asks for them for every blocked goroutine at every decision,
+// and reflect checked pointers each time. A timer's channel, which the
+// runtime shows as unbuffered, is asked through rv.
+//
+//go:norace
+//go:nocheckptr
+func lenCap(p unsafe.Pointer, rv reflect.Value) (int, int) {
+	if queuesOK {
+		if q := (*hchanQueues)(p); q.timer == nil {
+			return int(q.qcount), int(q.dataqsiz)
+		}
+	}
+	return rv.Len(), rv.Cap()
+}

@@ -79,7 +79,11 @@
 // standard library and the test frameworks it leaves alone read the real
 // clock.
 //
-// Foreign parties. A channel closed outside control (the standard
+// Foreign parties. A goroutine outside control (one that code which is
+// not rewritten started, errgroup's say) that calls into the program while
+// a schedule runs yields the processor at each such call, so that pollers
+// outnumbering the processors do not starve the hand-offs. A channel
+// closed outside control (the standard
 // library's context, a dependency) is seen closed by reading the closed
 // flag in the channel's header (chanpeek.go, checked at start-up). Before
 // the clock moves or a deadlock is declared, goroutines blocked on channels

@@ -204,6 +204,9 @@ type gstate struct {
 	dumped   bool
 	// lastPick is the step at which it was last chosen (fair picks).
 	lastPick int
+	// set is the set of parked goroutines it is in (see park), at setIdx.
+	set    uint8
+	setIdx int32
 }
 
 // slab hands out shadow states from chunks, one allocation per
@@ -320,13 +323,23 @@ type sched struct {
 	decisions []Decision
 	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
 	sited     int           // decisions whose Site is resolved
-	candBuf   []*gstate     // reused by next
 	// waiters counts the parked goroutines at each channel and direction
-	// while enabledList runs (waitersOK), so that hasPartner need not scan
-	// every goroutine for each of them.
-	waiters   map[chanDir]int32
-	waitersOK bool
-	listBuf   []Candidate
+	// (kept by park and unlist), so that hasPartner and queuedBehind need
+	// not scan the blocked goroutines for each of them.
+	waiters map[chanDir]int32
+	listBuf []Candidate
+	// The parked goroutines in three sets, kept as they park and leave
+	// (park, unpark), so that a decision looks at the blocked ones only:
+	// ready (an operation that cannot block: go, atomic, unlock...; or a
+	// sleep whose time has come), with their candidates in readyList;
+	// sleeping (a sleep until wakeAt, the earliest at minWake); blocked
+	// (the rest, judged by enabled at every decision).
+	ready     []*gstate
+	readyList []Candidate
+	sleeping  []*gstate
+	minWake   time.Duration
+	blocked   []*gstate
+	abortFrom int       // no goroutine before it is parked (abortNext)
 	busyBuf   []*gstate // reused by notSpinning
 	partBuf   []*gstate // reused by partners
 	steps     int
@@ -380,6 +393,14 @@ func current() *gstate {
 		return nil
 	}
 	g := t.lookup(goid())
+	if g == nil {
+		// A goroutine outside control (one that code which is not
+		// rewritten started) calls into the program while a schedule
+		// runs: it yields the processor here, so that polling in a loop
+		// it cannot starve the controlled goroutines, whose hand-offs
+		// each need a processor.
+		runtime.Gosched()
+	}
 	return g
 }
 
@@ -439,7 +460,9 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		// Room made before the test runs: a goroutine released or left
 		// outside control allocates nothing in code a test measures.
 		running: make([]*gstate, 0, shadowRoom), outside: make([]*gstate, 0, shadowRoom),
-		candBuf: make([]*gstate, 0, shadowRoom), listBuf: make([]Candidate, 0, shadowRoom),
+		listBuf: make([]Candidate, 0, shadowRoom),
+		ready:   make([]*gstate, 0, shadowRoom), readyList: make([]Candidate, 0, shadowRoom),
+		sleeping: make([]*gstate, 0, shadowRoom), blocked: make([]*gstate, 0, shadowRoom),
 	}
 	if s.maxSteps <= 0 {
 		s.maxSteps = DefaultMaxSteps
@@ -776,7 +799,7 @@ func (s *sched) arrived(g *gstate) {
 	switch g.req.op {
 	case opExit:
 		g.exited = true
-		g.parked = false
+		s.unpark(g)
 		s.live--
 		s.tab = s.tab.with(g.gid, nil)
 		if g.panicked && !s.aborting && s.fail == nil {
@@ -805,7 +828,7 @@ func (s *sched) arrived(g *gstate) {
 	case opSleep:
 		g.wakeAt = s.after(g.req.d)
 	}
-	g.parked = true
+	s.park(g)
 	if !g.wasReal || g.req.op != g.realOp || pcsHash(&g.req.pcs) != g.realAt {
 		g.parkAt = s.now
 	}
@@ -833,7 +856,7 @@ func (s *sched) next() {
 			return
 		}
 	}
-	cands := s.enabledList()
+	cands, list := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
 		// now, before the clock moves.
@@ -908,6 +931,11 @@ func (s *sched) next() {
 			// do something else runs (one just started, say), as it
 			// would in parallel for real: the spinner is preempted.
 			cands = busy
+			list = s.listBuf[:0]
+			for _, g := range cands {
+				list = append(list, s.candidate(g)) // strategy.go
+			}
+			s.listBuf = list[:0]
 		} else if s.spinTurn() {
 			return
 		}
@@ -917,17 +945,21 @@ func (s *sched) next() {
 		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
-	list := s.listBuf[:0]
-	for _, g := range cands {
-		list = append(list, s.candidate(g)) // strategy.go
-	}
-	s.listBuf = list[:0]
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
 		pick = s.replayPick(cands, list)
 	}
 	if pick == nil && s.testDone && s.postSteps > postTestSteps {
 		pick = fairPick(cands)
+	}
+	if pick == nil {
+		if _, ok := s.strat.(Plain); ok && s.last >= 0 {
+			// The unperturbed schedule runs the last goroutine on while
+			// it can (Plain.Next), without a look at all the others.
+			if g := s.gs[s.last]; g.set == setReady && int(g.setIdx) < len(cands) && cands[g.setIdx] == g {
+				pick = g
+			}
+		}
 	}
 	if pick == nil {
 		pick = cands[s.strat.Next(list, s.last, s.steps)]
@@ -1002,18 +1034,132 @@ func (s *sched) choose(n int, recorded func(Decision) *int) int {
 
 func choiceOf(d Decision) *int { return d.Choice }
 
+// enabledList returns the enabled goroutines and their candidates: the
+// ready ones, then the blocked ones enabled now. Both lists share their
+// first part with s.ready and s.readyList (no copy): they are good until
+// the next park or unpark.
+//
 //go:norace
-func (s *sched) enabledList() []*gstate {
-	s.indexWaiters()
-	out := s.candBuf[:0]
-	for _, g := range s.gs {
-		if g.parked && !g.exited && s.enabled(g) {
+func (s *sched) enabledList() ([]*gstate, []Candidate) {
+	if len(s.sleeping) > 0 && s.minWake <= s.now {
+		s.wakeSleepers()
+	}
+	out, list := s.ready, s.readyList
+	for _, g := range s.blocked {
+		if s.enabled(g) {
 			out = append(out, g)
+			list = append(list, s.candidate(g)) // strategy.go
 		}
 	}
-	s.waitersOK = false
-	s.candBuf = out[:0]
-	return out
+	return out, list
+}
+
+// conditional: may an operation of this kind block (enabled judges it)?
+func conditional(op opKind) bool {
+	switch op {
+	case opLock, opWLock, opRLock, opLockerLock, opWGWait, opOnce, opCondPark,
+		opRunWait, opParallel, opParallelWait, opSleep, opSend, opRecv, opSelect:
+		return true
+	}
+	return false
+}
+
+// Sets of parked goroutines (gstate.set).
+const (
+	setNone uint8 = iota
+	setReady
+	setSleeping
+	setBlocked
+)
+
+// park marks g parked and puts it in its set.
+//
+//go:norace
+func (s *sched) park(g *gstate) {
+	s.unlist(g)
+	g.parked = true
+	if g.id < s.abortFrom {
+		s.abortFrom = g.id // abortNext releases them in order
+	}
+	switch {
+	case g.req.op == opSleep && g.wakeAt > s.now:
+		if len(s.sleeping) == 0 || g.wakeAt < s.minWake {
+			s.minWake = g.wakeAt
+		}
+		g.set, g.setIdx = setSleeping, int32(len(s.sleeping))
+		s.sleeping = append(s.sleeping, g)
+	case g.req.op == opSleep || !conditional(g.req.op):
+		s.addReady(g)
+	default:
+		g.set, g.setIdx = setBlocked, int32(len(s.blocked))
+		s.blocked = append(s.blocked, g)
+		s.countWaits(g, 1)
+	}
+}
+
+//go:norace
+func (s *sched) addReady(g *gstate) {
+	g.set, g.setIdx = setReady, int32(len(s.ready))
+	s.ready = append(s.ready, g)
+	s.readyList = append(s.readyList, s.candidate(g))
+}
+
+// unpark marks g no longer parked and takes it out of its set.
+//
+//go:norace
+func (s *sched) unpark(g *gstate) {
+	g.parked = false
+	s.unlist(g)
+}
+
+// unlist takes g out of its set (the last of the set takes its place).
+//
+//go:norace
+func (s *sched) unlist(g *gstate) {
+	i := int(g.setIdx)
+	switch g.set {
+	case setReady:
+		n := len(s.ready) - 1
+		s.ready[i], s.readyList[i] = s.ready[n], s.readyList[n]
+		s.ready[i].setIdx = int32(i)
+		s.ready[n], s.readyList[n] = nil, Candidate{}
+		s.ready, s.readyList = s.ready[:n], s.readyList[:n]
+	case setSleeping:
+		s.sleeping = cut(s.sleeping, i)
+	case setBlocked:
+		s.countWaits(g, -1)
+		s.blocked = cut(s.blocked, i)
+	}
+	g.set = setNone
+}
+
+// cut removes a[i], moving the last element there.
+//
+//go:norace
+func cut(a []*gstate, i int) []*gstate {
+	n := len(a) - 1
+	a[i] = a[n]
+	a[i].setIdx = int32(i)
+	a[n] = nil
+	return a[:n]
+}
+
+// wakeSleepers moves the sleepers whose time has come to the ready set.
+//
+//go:norace
+func (s *sched) wakeSleepers() {
+	for i := 0; i < len(s.sleeping); {
+		g := s.sleeping[i]
+		if g.wakeAt <= s.now {
+			s.unlist(g) // the last one moves to i
+			s.addReady(g)
+			continue
+		}
+		if i == 0 || g.wakeAt < s.minWake {
+			s.minWake = g.wakeAt
+		}
+		i++
+	}
 }
 
 // chanDir is a channel and a direction (send or receive).
@@ -1022,38 +1168,38 @@ type chanDir struct {
 	send bool
 }
 
-// indexWaiters fills waiters: each parked goroutine counts once at each
-// channel and direction it waits at.
+// countWaits adds d to waiters for each channel and direction h's
+// operation waits at (once each): +1 as h parks at it, -1 as h leaves.
 //
 //go:norace
 //go:nocheckptr
-func (s *sched) indexWaiters() {
+func (s *sched) countWaits(h *gstate, d int32) {
+	switch h.req.op {
+	case opSend, opRecv:
+		if h.req.obj != nil {
+			s.addWaits(chanDir{h.req.obj, h.req.op == opSend}, d)
+		}
+	case opSelect:
+		cs := h.req.cases
+		for i := range cs {
+			if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
+				continue // nil, or counted at an earlier case
+			}
+			s.addWaits(chanDir{cs[i].ptr, cs[i].send}, d)
+		}
+	}
+}
+
+//go:norace
+func (s *sched) addWaits(k chanDir, d int32) {
 	if s.waiters == nil {
 		s.waiters = make(map[chanDir]int32, 64)
 	}
-	for k := range s.waiters { // clear needs go1.21; the runtime builds at go1.18 too
+	if n := s.waiters[k] + d; n > 0 {
+		s.waiters[k] = n
+	} else {
 		delete(s.waiters, k)
 	}
-	for _, h := range s.gs {
-		if !h.parked || h.exited {
-			continue
-		}
-		switch h.req.op {
-		case opSend, opRecv:
-			if h.req.obj != nil {
-				s.waiters[chanDir{h.req.obj, h.req.op == opSend}]++
-			}
-		case opSelect:
-			cs := h.req.cases
-			for i := range cs {
-				if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
-					continue // nil, or counted at an earlier case
-				}
-				s.waiters[chanDir{cs[i].ptr, cs[i].send}]++
-			}
-		}
-	}
-	s.waitersOK = true
 }
 
 //go:norace
@@ -1224,7 +1370,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	if s.queuedBehind(g, p, send) {
 		return false
 	}
-	n, k := rv.Len(), rv.Cap()
+	n, k := lenCap(p, rv)
 	if k > 0 {
 		if send {
 			return n < k
@@ -1245,8 +1391,15 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 //
 //go:norace
 func (s *sched) queuedBehind(g *gstate, p unsafe.Pointer, send bool) bool {
-	for _, h := range s.gs {
-		if h != g && h.parked && !h.exited && h.parkAt < g.parkAt && caseFor(h, p, send) >= -1 {
+	n := s.waiters[chanDir{p, send}]
+	if g.set == setBlocked && caseFor(g, p, send) >= -1 {
+		n-- // g itself
+	}
+	if n <= 0 {
+		return false
+	}
+	for _, h := range s.blocked {
+		if h != g && h.parkAt < g.parkAt && caseFor(h, p, send) >= -1 {
 			return true
 		}
 	}
@@ -1259,15 +1412,16 @@ func (s *sched) queuedBehind(g *gstate, p unsafe.Pointer, send bool) bool {
 //go:norace
 func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 	out := s.partBuf[:0]
-	for _, h := range s.gs {
-		if h == g || !h.parked || h.exited {
+	for _, h := range s.blocked {
+		if h == g {
 			continue
 		}
 		if caseFor(h, p, !send) >= -1 {
 			out = append(out, h)
 			// In the order they parked: a channel's waiters queue
-			// first in, first out.
-			for i := len(out) - 1; i > 0 && out[i].parkAt < out[i-1].parkAt; i-- {
+			// first in, first out (those parked at the same time in
+			// the order they were made).
+			for i := len(out) - 1; i > 0 && (out[i].parkAt < out[i-1].parkAt || out[i].parkAt == out[i-1].parkAt && out[i].id < out[i-1].id); i-- {
 				out[i], out[i-1] = out[i-1], out[i]
 			}
 		}
@@ -1282,19 +1436,11 @@ func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 //go:norace
 //go:nocheckptr
 func (s *sched) hasPartner(g *gstate, p unsafe.Pointer, send bool) bool {
-	if s.waitersOK {
-		n := s.waiters[chanDir{p, !send}]
-		if g.parked && !g.exited && caseFor(g, p, !send) >= -1 {
-			n-- // g itself
-		}
-		return n > 0
+	n := s.waiters[chanDir{p, !send}]
+	if g.set == setBlocked && caseFor(g, p, !send) >= -1 {
+		n-- // g itself
 	}
-	for _, h := range s.gs {
-		if h != g && h.parked && !h.exited && caseFor(h, p, !send) >= -1 {
-			return true
-		}
-	}
-	return false
+	return n > 0
 }
 
 // caseFor returns -1 when h is parked at a plain operation on p in the given
@@ -1449,7 +1595,7 @@ func (s *sched) decide(g *gstate) {
 	if !release {
 		return
 	}
-	g.parked = false
+	s.unpark(g)
 	g.rep = rep
 	g.wake()
 	s.running = append(s.running, g)
@@ -1572,7 +1718,7 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 		prep.choice = k
 		prep.adapter = true
 	}
-	h.parked = false
+	s.unpark(h)
 	h.rep = prep
 	h.wake()
 	return h
@@ -1885,13 +2031,13 @@ func (s *sched) probe(idle bool) bool {
 			}
 			continue
 		}
-		g.parked = false
+		s.unpark(g)
 		s.sendAndWait(g, mPoll)
 		if g.req.op == opExit || !g.req.pollFailed {
 			s.arrived(g)
 			return true
 		}
-		g.parked = true
+		s.park(g)
 	}
 	return false
 }
@@ -2032,7 +2178,7 @@ func (s *sched) blockForReal() bool {
 	s.partBuf = gs[:0]
 	for _, g := range gs {
 		g.wasReal, g.realOp, g.realAt = true, g.req.op, pcsHash(&g.req.pcs)
-		g.parked = false
+		s.unpark(g)
 		g.blockedReal = true
 		g.recall = make(chan struct{})
 		g.rep = reply{mode: mBlock, recall: g.recall}
@@ -2424,9 +2570,9 @@ func (s *sched) abort() {
 //
 //go:norace
 func (s *sched) abortNext() {
-	for _, g := range s.gs {
-		if g.parked && !g.exited {
-			g.parked = false
+	for ; s.abortFrom < len(s.gs); s.abortFrom++ {
+		if g := s.gs[s.abortFrom]; g.parked && !g.exited {
+			s.unpark(g)
 			g.rep = reply{mode: mAbort}
 			g.wake()
 			s.running = append(s.running, g)
@@ -2544,7 +2690,7 @@ func (s *sched) abortArrival(g *gstate) {
 			rep.mode = mRun
 		}
 	}
-	g.parked = false
+	s.unpark(g)
 	g.rep = rep
 	g.wake()
 	s.running = append(s.running, g)

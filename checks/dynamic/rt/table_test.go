@@ -52,26 +52,33 @@ func TestHasPartnerDoesNotAllocate(t *testing.T) {
 	var ch int
 	p := unsafe.Pointer(&ch)
 	s := &sched{}
-	a := &gstate{id: 0, parked: true, req: request{op: opSend, obj: p}}
-	b := &gstate{id: 1, parked: true, req: request{op: opRecv, obj: p}}
+	a := &gstate{id: 0, req: request{op: opSend, obj: p}}
+	b := &gstate{id: 1, req: request{op: opRecv, obj: p}}
 	s.gs = []*gstate{a, b}
+	s.park(a)
+	s.park(b)
 	if !s.hasPartner(a, p, true) || s.hasPartner(a, p, false) {
 		t.Fatal("hasPartner: wrong answer")
 	}
 	if allocs := testing.AllocsPerRun(10, func() { s.hasPartner(a, p, true) }); allocs != 0 {
 		t.Errorf("hasPartner allocates %v times", allocs)
 	}
-	// The same answers from the index enabledList makes, where a select
-	// with two receive cases on one channel is no partner of itself.
-	c := &gstate{id: 2, parked: true, req: request{op: opSelect, cases: []caseReq{{ptr: p}, {ptr: p}}}}
+	// A select with two receive cases on one channel is no partner of
+	// itself.
+	c := &gstate{id: 2, req: request{op: opSelect, cases: []caseReq{{ptr: p}, {ptr: p}}}}
 	s.gs = append(s.gs, c)
-	s.indexWaiters()
+	s.park(c)
 	if !s.hasPartner(a, p, true) || s.hasPartner(a, p, false) || !s.hasPartner(b, p, false) {
 		t.Error("hasPartner with the index: wrong answer")
 	}
 	s.gs = []*gstate{c}
-	s.indexWaiters()
+	s.unpark(a)
+	s.unpark(b)
 	if s.hasPartner(c, p, true) {
 		t.Error("a select is its own partner")
+	}
+	s.unpark(c)
+	if len(s.waiters) != 0 || len(s.blocked) != 0 {
+		t.Errorf("nothing parked, yet waiters %v and %d blocked", s.waiters, len(s.blocked))
 	}
 }

@@ -18,9 +18,12 @@
 // allocations (allocs) or goroutines (numgoroutine), a pool of timers
 // that outlive their schedule (timerpool) and a timeout around a round
 // trip through a real TCP connection (realio), more goroutines waiting
-// for their turn than the program may have OS threads (threads), and
-// channels serving blocked goroutines first in, first out (chanfifo), and
-// a select's send case ordered after the receive it completes (selectsend),
-// and a test reading its own stack (ownstack).
+// for their turn than the program may have OS threads (threads),
+// channels serving blocked goroutines first in, first out (chanfifo),
+// goroutines a dependency started polling the program's state in a loop,
+// more of them than there are processors (foreignspin), 1500 workers each
+// waiting on a channel of its own (manywaiters), a select's send case
+// ordered after the receive it completes (selectsend), and a test reading
+// its own stack (ownstack).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite

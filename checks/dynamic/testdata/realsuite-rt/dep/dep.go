@@ -114,3 +114,17 @@ func (h *Held) Use() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 }
+
+// Group plays golang.org/x/sync/errgroup: Go runs f on a goroutine of its
+// own, which the rewriter did not start, and Wait waits for them all.
+type Group struct{ wg sync.WaitGroup }
+
+func (g *Group) Go(f func()) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		f()
+	}()
+}
+
+func (g *Group) Wait() { g.wg.Wait() }
