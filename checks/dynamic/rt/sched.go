@@ -581,6 +581,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	}
 	limit := s.stepLimit()
 	start := time.Now().Add(-outsideSlice)
+	cpu0, _ := cpuNow()
 	step := outsideSlice
 	for {
 		if s.blockedOutside(g) {
@@ -589,6 +590,10 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 		}
 		left := limit - time.Since(start)
 		if left <= 0 {
+			if more := s.starvedMore(cpu0, limit); more > 0 {
+				limit += more
+				continue
+			}
 			s.watchdogAfter(g, limit)
 		}
 		if step > left {
@@ -2694,6 +2699,38 @@ func (s *sched) abortArrival(g *gstate) {
 	g.rep = rep
 	g.wake()
 	s.running = append(s.running, g)
+}
+
+// cpuNow is processCPU (tests replace it).
+var cpuNow = processCPU
+
+// maxStarvedStretch bounds how far starvedMore stretches the step timeout.
+const maxStarvedStretch = 6
+
+// starvedMore is how much longer a goroutine computing past the step limit
+// is waited for because the machine did not let the process run: the
+// process used less CPU time than the limit since the wait began (cpu0).
+// A goroutine that really computes forever gets its step timeout's worth
+// of CPU, or maxStarvedStretch times the timeout of wall time, never past
+// the end of the run (stepLimit).
+//
+//go:norace
+func (s *sched) starvedMore(cpu0, limit time.Duration) time.Duration {
+	cpu, ok := cpuNow()
+	if !ok || cpu-cpu0 >= s.timeout || limit >= maxStarvedStretch*s.timeout {
+		return 0
+	}
+	more := s.timeout / 4
+	if left := s.stepLimit(); left < s.timeout {
+		// The end of the run is near: no further than it.
+		if left <= minStepLimit {
+			return 0
+		}
+		if left < more {
+			more = left
+		}
+	}
+	return more
 }
 
 // stepLimit is how long S waits for a released goroutine: the step

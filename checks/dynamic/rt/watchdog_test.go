@@ -1,6 +1,9 @@
 package rt
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestGoroutineAt(t *testing.T) {
 	dump := "goroutine 7 [running]:\n" +
@@ -32,5 +35,33 @@ func TestGoroutineAt(t *testing.T) {
 	}
 	if got := stuckWhy("IO wait"); got != "IO wait: blocked outside the scheduler's control" {
 		t.Errorf("stuckWhy(IO wait) = %q", got)
+	}
+}
+
+// TestStarvedMore: a goroutine computing past the step timeout is waited
+// for longer only while the process got less CPU time than the timeout,
+// up to a bound, and never past the end of the run.
+func TestStarvedMore(t *testing.T) {
+	defer func(f func() (time.Duration, bool)) { cpuNow = f }(cpuNow)
+	cpu := 10 * time.Second
+	cpuNow = func() (time.Duration, bool) { return cpu, true }
+	s := &sched{timeout: 4 * time.Second}
+	if got := s.starvedMore(9*time.Second, 4*time.Second); got != time.Second {
+		t.Errorf("starved (1s of CPU in a 4s limit): %v more, want 1s", got)
+	}
+	if got := s.starvedMore(6*time.Second, 4*time.Second); got != 0 {
+		t.Errorf("4s of CPU used: %v more, want none", got)
+	}
+	if got := s.starvedMore(9*time.Second, maxStarvedStretch*4*time.Second); got != 0 {
+		t.Errorf("stretched to the bound: %v more, want none", got)
+	}
+	s.cfg.Deadline = time.Now().Add(-time.Second)
+	if got := s.starvedMore(9*time.Second, 4*time.Second); got != 0 {
+		t.Errorf("past the end of the run: %v more, want none", got)
+	}
+	s.cfg.Deadline = time.Time{}
+	cpuNow = func() (time.Duration, bool) { return 0, false }
+	if got := s.starvedMore(0, 4*time.Second); got != 0 {
+		t.Errorf("CPU time unknown: %v more, want none", got)
 	}
 }
