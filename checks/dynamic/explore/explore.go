@@ -533,7 +533,11 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 			res.Plain = append(res.Plain, finding)
 			continue
 		}
-		if why := s.replaysAlone(ctx, t, &finding); why != "" {
+		if why, unchecked := s.replaysAlone(ctx, t, &finding); unchecked {
+			s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
+				t.name, firstLine(f.message), f.seed, why, finding.Replay))
+			continue
+		} else if why != "" {
 			s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not, %d times (the last: %s): something outside the schedule caused it; to look: %s",
 				t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
 			continue
