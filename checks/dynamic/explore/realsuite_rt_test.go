@@ -94,6 +94,10 @@ var realsuiteRTCases = []struct {
 	// Goroutines waiting for their turn hold no OS thread: more of them
 	// than the thread limit are parked at once.
 	{pkg: "threads", tests: []string{"TestManyParked"}},
+	// Goroutines outside control on a dependency's channel (a mock
+	// clock's Sleep) do not make the clock wait real time: only the
+	// program can wake them.
+	{pkg: "mocknap", tests: []string{"TestTakersOnMockClock"}, budget: 3 * time.Second},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

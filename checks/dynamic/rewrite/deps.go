@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 )
@@ -19,15 +20,9 @@ import (
 // keepModules are dependency modules left as written: test frameworks
 // whose own waiting (goleak's retry loop, testify's Eventually) the
 // scheduler handles by handing control over while they wait, and
-// interleave itself.
-var keepModules = []string{
-	"go.uber.org/goleak",
-	"github.com/stretchr/testify",
-	"gotest.tools",
-	"github.com/onsi/ginkgo",
-	"github.com/onsi/gomega",
-	"github.com/interleave-dev/interleave",
-}
+// interleave itself. The runtime knows them too: code there may wait for
+// a real timer.
+var keepModules = rt.RealClockModules
 
 func keptModule(path string) bool {
 	for _, m := range keepModules {

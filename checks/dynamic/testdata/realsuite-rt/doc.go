@@ -19,6 +19,8 @@
 // that outlive their schedule (timerpool) and a timeout around a round
 // trip through a real TCP connection (realio), more goroutines waiting
 // for their turn than the program may have OS threads (threads), and
-// channels serving blocked goroutines first in, first out (chanfifo).
+// channels serving blocked goroutines first in, first out (chanfifo), and
+// goroutines sleeping on a dependency's mock clock while it naps (mocknap,
+// with the module example.com/mockclock).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
