@@ -13,11 +13,11 @@ import (
 )
 
 // replayCheckSearch is a search of the fake binary's TestPass, which
-// passes on every run, and a panic finding whose schedule (shrunk when
-// shrunk is set) it tells: a failure that came from outside the schedule
-// (state an earlier schedule left in the process, as a handler on
-// http.DefaultServeMux registered twice).
-func replayCheckSearch(t *testing.T, shrunk bool) (*search, *target, *checks.Finding) {
+// passes on every run, and a panic finding whose schedule it tells: a
+// failure that came from outside the schedule (state an earlier schedule
+// left in the process, as a handler on http.DefaultServeMux registered
+// twice).
+func replayCheckSearch(t *testing.T) (*search, *target, *checks.Finding) {
 	t.Helper()
 	bin := buildFake(t)
 	dir := t.TempDir()
@@ -32,9 +32,6 @@ func replayCheckSearch(t *testing.T, shrunk bool) (*search, *target, *checks.Fin
 		Decisions: []rt.Decision{{G: 0, Op: "start"}},
 		Failure:   &rt.Signature{Kind: string(checks.Panic), Message: "panic: http: multiple registrations for /bus", Site: "k.go:9"},
 	}
-	if shrunk {
-		sched.Original = []rt.Decision{{G: 0, Op: "start"}, {G: 1, Op: "start"}, {G: 0, Site: "k.go:9", Op: "go"}}
-	}
 	path := filepath.Join(dir, "TestPass-panic.json")
 	if err := WriteSchedule(path, sched); err != nil {
 		t.Fatal(err)
@@ -42,21 +39,16 @@ func replayCheckSearch(t *testing.T, shrunk bool) (*search, *target, *checks.Fin
 	return s, tg, &checks.Finding{Kind: checks.Panic, Schedule: path}
 }
 
-// A shrunk schedule is replayed alone in a fresh process too: shrinking
-// keeps what a replay reproduced, but the finding must replay as told.
-func TestReplayCheckShrunk(t *testing.T) {
-	s, tg, fd := replayCheckSearch(t, true)
-	why, unchecked := s.replaysAlone(context.Background(), tg, fd)
-	if why == "" || unchecked {
-		t.Errorf("replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
-	}
-}
-
 // A finding whose replay check finds no time left in the budget is not
 // reported (every finding replays): a panic that came from an earlier
 // schedule's leftovers was reported when the hard stop cut its check.
+// With time, the check runs and the fresh run's pass says why it is none.
 func TestReplayCheckWithoutTime(t *testing.T) {
-	s, tg, fd := replayCheckSearch(t, false)
+	s, tg, fd := replayCheckSearch(t)
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd); why == "" || unchecked {
+		t.Errorf("with time: replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
+	}
+
 	s.hardStop = time.Now().Add(-time.Second)
 	why, unchecked := s.replaysAlone(context.Background(), tg, fd)
 	if !unchecked || !strings.Contains(why, "no time") {

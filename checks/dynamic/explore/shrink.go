@@ -96,23 +96,21 @@ func runOn(ds []rt.Decision, i, a int) []rt.Decision {
 	return append(out, ds[e:]...)
 }
 
-// tellFinding shrinks the failure's schedule in place (keeping the
-// original in sched.Original) and tells it.
-func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule) *checks.Interleaving {
+// tellFinding tells the failure's schedule, shrunk in place first (the
+// original kept in sched.Original) when shrink is set and time is left.
+// Findings are shrunk after every one was replayed alone (a finding not
+// replayed is not reported; a shrunk schedule is optional).
+func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule, shrink bool) *checks.Interleaving {
 	states := f.states
 	original := 0
-	if s.shrinkUntil.IsZero() {
-		// Within the budget: the search leaves shrinkReserve for it, and
-		// shrinking leaves half of what is left to the hard stop to
-		// replaysAlone (a finding not checked is not reported).
+	if shrink && s.shrinkUntil.IsZero() {
+		// Within the budget: the search leaves shrinkReserve for it.
 		s.shrinkUntil = time.Now().Add(shrinkTime)
-		if !s.hardStop.IsZero() {
-			if half := time.Now().Add(time.Until(s.hardStop) / 2); s.shrinkUntil.After(half) {
-				s.shrinkUntil = half
-			}
+		if !s.hardStop.IsZero() && s.shrinkUntil.After(s.hardStop) {
+			s.shrinkUntil = s.hardStop
 		}
 	}
-	if t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
+	if shrink && t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
 		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)
 		defer cancel()
 		if ds, st, ok := s.replayer(t).shrink(ctx, sched, states); ok {
@@ -142,8 +140,8 @@ func (s *search) replayer(t *target) *replayer {
 // is said not to replay.
 const replayTries = 2
 
-// replaysAlone runs the finding's schedule (as written, shrunk or not)
-// alone in a fresh process, after the search (no other worker running),
+// replaysAlone runs the finding's schedule alone in a fresh process,
+// after the search (no other worker running),
 // up to replayTries times. It returns "" when a run reproduces the failure
 // or when the finding needs no such check (a crash, which confirmCrash
 // replayed already; a binary that cannot replay), else why the finding is
@@ -160,10 +158,15 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.opts.Dir, path)
 	}
-	// A shrunk schedule too: it is what the finding tells.
 	sched, err := ReadSchedule(path)
 	if err != nil {
 		return "its schedule file could not be read: " + err.Error(), true
+	}
+	if sched.Original != nil {
+		// Shrinking kept it only when a replay reproduced it, and a
+		// replay runs alone in a fresh process after the search: it
+		// replayed alone already.
+		return "", false
 	}
 	until := time.Now().Add(2 * shrinkTime)
 	if !s.hardStop.IsZero() && until.After(s.hardStop) {
