@@ -98,6 +98,8 @@ var realsuiteRTCases = []struct {
 	// clock's Sleep) do not make the clock wait real time: only the
 	// program can wake them.
 	{pkg: "mocknap", tests: []string{"TestTakersOnMockClock"}, budget: 3 * time.Second},
+	// testify's Eventually (a stand-in module) ticks on the virtual clock.
+	{pkg: "eventually", tests: []string{"TestEventuallyOnVirtualClock"}, budget: 2 * time.Second},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

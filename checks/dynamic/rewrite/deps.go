@@ -24,6 +24,21 @@ import (
 // a real timer.
 var keepModules = rt.RealClockModules
 
+// timeOnlyModules are dependency modules whose time operations only are
+// rewritten, even with Options.DepSync: testify, whose Eventually and
+// Never tick on the virtual clock then (as under testing/synctest), while
+// its goroutine and select stay as written.
+var timeOnlyModules = []string{"github.com/stretchr/testify"}
+
+func timeOnlyModule(path string) bool {
+	for _, m := range timeOnlyModules {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 func keptModule(path string) bool {
 	for _, m := range keepModules {
 		if path == m || strings.HasPrefix(path, m+"/") {
@@ -279,7 +294,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 			if err != nil {
 				return err
 			}
-			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !sync)
+			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !sync || timeOnlyModule(m.Path))
 			res.DepWarnings = append(res.DepWarnings, warns...)
 			if err != nil {
 				res.DepWarnings = append(res.DepWarnings, fmt.Sprintf("%s: not rewritten: %v", name, err))

@@ -2142,10 +2142,10 @@ func virtualClockFunc(fn []byte) bool {
 
 // RealClockModules are the modules whose code the rewriter leaves as
 // written, time operations included (rewrite's kept modules): code there
-// may wait for a real timer.
+// may wait for a real timer. (testify's time operations are rewritten:
+// its Eventually ticks on the virtual clock, as under testing/synctest.)
 var RealClockModules = []string{
 	"go.uber.org/goleak",
-	"github.com/stretchr/testify",
 	"gotest.tools",
 	"github.com/onsi/ginkgo",
 	"github.com/onsi/gomega",

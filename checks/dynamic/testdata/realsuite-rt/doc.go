@@ -21,6 +21,9 @@
 // for their turn than the program may have OS threads (threads), and
 // channels serving blocked goroutines first in, first out (chanfifo), and
 // goroutines sleeping on a dependency's mock clock while it naps (mocknap,
-// with the module example.com/mockclock).
+// with the module example.com/mockclock), and testify's Eventually waiting
+// for a job on a timer (eventually, with faketestify, a stand-in for
+// github.com/stretchr/testify, whose time operations the rewriter puts on
+// the virtual clock).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite

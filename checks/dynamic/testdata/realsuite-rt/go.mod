@@ -6,6 +6,7 @@ require (
 	clockdep v0.0.0
 	dep v0.0.0
 	example.com/mockclock v0.0.0
+	github.com/stretchr/testify v1.11.1
 	go.uber.org/goleak v1.3.0
 )
 
@@ -16,3 +17,5 @@ replace dep => ./dep
 replace example.com/mockclock => ./mockclock
 
 replace go.uber.org/goleak => ./fakegoleak
+
+replace github.com/stretchr/testify => ./faketestify
