@@ -187,8 +187,9 @@ type gstate struct {
 	inWait    bool // found so waiting for something other than a lock or a system call (a real timer, a channel)
 	inHold    bool // found so in a lock of code not rewritten
 	inVirtual bool // found so on a channel in code whose time is virtual (virtualWait)
-	// wentOutside: it was found blocked outside control before; await
-	// looks sooner
+	// wentOutside: it was found blocked outside control before, on a
+	// channel of code whose time is virtual; await looks sooner (a stack
+	// dump per release: only for these)
 	wentOutside bool
 	outsideAt   time.Time // when it was found so
 	// blockedReal: released to block for real on its channel operation
@@ -560,9 +561,9 @@ func (s *sched) collect() {
 //go:norace
 func (s *sched) await(g *gstate) (v uint32, back bool) {
 	if g.wentOutside {
-		// It blocked outside control before (a mock clock's Sleep in a
-		// loop): look sooner, without sleeping (a short sleep takes a
-		// millisecond on a loaded machine).
+		// It blocked outside control on such a channel before (a mock
+		// clock's Sleep in a loop): look sooner, without sleeping (a
+		// short sleep takes a millisecond on a loaded machine).
 		for start := time.Now(); time.Since(start) < outsideFirst; {
 			if v = g.arrSeq; v != g.arrSeen {
 				return v, true
@@ -583,7 +584,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	for {
 		if s.blockedOutside(g) {
 			g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
-			g.wentOutside = true
+			g.wentOutside = s.lastVirtual
 			return 0, false
 		}
 		left := limit - time.Since(start)
