@@ -492,9 +492,10 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
 	}
 	defer endStage("")
+	var replayed []string // keys of res.Findings, in order
 	for _, k := range s.order {
 		f, t := s.failures[k], s.owners[k]
-		finding, err := s.finding(ctx, f, t)
+		finding, err := s.finding(ctx, f, t, false)
 		if err != nil {
 			return nil, err
 		}
@@ -533,12 +534,25 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 			res.Plain = append(res.Plain, finding)
 			continue
 		}
-		if why := s.replaysAlone(ctx, t, &finding); why != "" {
+		if why, unchecked := s.replaysAlone(ctx, t, &finding); unchecked {
+			s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
+				t.name, firstLine(f.message), f.seed, why, finding.Replay))
+			continue
+		} else if why != "" {
 			s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not, %d times (the last: %s): something outside the schedule caused it; to look: %s",
 				t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
 			continue
 		}
 		res.Findings = append(res.Findings, finding)
+		replayed = append(replayed, k)
+	}
+	// Every finding replayed alone: now shrunk, with the time left
+	// (shrinking keeps only what a fresh replay reproduces).
+	for i, k := range replayed {
+		f, t := s.failures[k], s.owners[k]
+		if shrunk, err := s.finding(ctx, f, t, true); err == nil && shrunk.Schedule == res.Findings[i].Schedule {
+			res.Findings[i].Interleaving, res.Findings[i].ReplayToken = shrunk.Interleaving, shrunk.ReplayToken
+		}
 	}
 	checks.Sort(res.Findings)
 	checks.Sort(res.Plain)
@@ -1008,12 +1022,14 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 }
 
 // shrinkReserve is the part of the budget left for shrinking and telling
-// the failures found so far (none when there are none).
+// the failures found so far; half of it when there are none yet, for
+// replaying alone those a test's slice may still find (a finding whose
+// replay check finds no time left is not reported).
 func (s *search) shrinkReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.order) == 0 && len(s.crashes) == 0 {
-		return 0
+		return min(shrinkTime, s.opts.Budget/10) / 2
 	}
 	return min(shrinkTime, s.opts.Budget/10)
 }
@@ -1683,8 +1699,9 @@ func (s *search) snapshot() Stats {
 	return st
 }
 
-// finding turns a unique failure into a Finding and writes its schedule file.
-func (s *search) finding(ctx context.Context, f *failure, t *target) (checks.Finding, error) {
+// finding turns a unique failure into a Finding and writes its schedule
+// file, shrunk when shrink is set.
+func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool) (checks.Finding, error) {
 	sched := &rt.Schedule{
 		Version:   rt.ScheduleVersion,
 		Package:   t.pkg.ImportPath,
@@ -1704,7 +1721,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target) (checks.Fin
 	if sched.Decisions == nil {
 		sched.Decisions = []rt.Decision{}
 	}
-	told := s.tellFinding(ctx, f, t, sched)
+	told := s.tellFinding(ctx, f, t, sched, shrink)
 	name := fmt.Sprintf("%s-%s-%s.json", t.name, f.kind, f.fingerprint())
 	path := filepath.Join(s.opts.SchedulesDir, name)
 	if err := WriteSchedule(path, sched); err != nil {

@@ -107,6 +107,12 @@ var realsuiteRTCases = []struct {
 	// Workers, each waiting on a channel of its own: a decision
 	// does not look at every other waiter for each of them.
 	{pkg: "manywaiters", tests: []string{"TestManyWaiters"}, budget: 12 * time.Second},
+	// Goroutines outside control on a dependency's channel (a mock
+	// clock's Sleep) do not make the clock wait real time: only the
+	// program can wake them.
+	{pkg: "mocknap", tests: []string{"TestTakersOnMockClock"}, budget: 3 * time.Second},
+	// testify's Eventually (a stand-in module) ticks on the virtual clock.
+	{pkg: "eventually", tests: []string{"TestEventuallyOnVirtualClock"}, budget: 2 * time.Second},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

@@ -96,23 +96,21 @@ func runOn(ds []rt.Decision, i, a int) []rt.Decision {
 	return append(out, ds[e:]...)
 }
 
-// tellFinding shrinks the failure's schedule in place (keeping the
-// original in sched.Original) and tells it.
-func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule) *checks.Interleaving {
+// tellFinding tells the failure's schedule, shrunk in place first (the
+// original kept in sched.Original) when shrink is set and time is left.
+// Findings are shrunk after every one was replayed alone (a finding not
+// replayed is not reported; a shrunk schedule is optional).
+func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule, shrink bool) *checks.Interleaving {
 	states := f.states
 	original := 0
-	if s.shrinkUntil.IsZero() {
-		// Within the budget: the search leaves shrinkReserve for it, and
-		// shrinking leaves half of what is left before the hard stop to
-		// the fresh-process replays of replaysAlone.
+	if shrink && s.shrinkUntil.IsZero() {
+		// Within the budget: the search leaves shrinkReserve for it.
 		s.shrinkUntil = time.Now().Add(shrinkTime)
-		if !s.hardStop.IsZero() {
-			if half := time.Now().Add(time.Until(s.hardStop) / 2); s.shrinkUntil.After(half) {
-				s.shrinkUntil = half
-			}
+		if !s.hardStop.IsZero() && s.shrinkUntil.After(s.hardStop) {
+			s.shrinkUntil = s.hardStop
 		}
 	}
-	if t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
+	if shrink && t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
 		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)
 		defer cancel()
 		if ds, st, ok := s.replayer(t).shrink(ctx, sched, states); ok {
@@ -142,28 +140,33 @@ func (s *search) replayer(t *target) *replayer {
 // is said not to replay.
 const replayTries = 2
 
-// replaysAlone runs the finding's schedule (as written, shrunk or not)
-// alone in a fresh process, after the search (no other worker running),
+// replaysAlone runs the finding's schedule alone in a fresh process,
+// after the search (no other worker running),
 // up to replayTries times. It returns "" when a run reproduces the failure
-// or when that cannot be told (no time left, the replay could not run, a
-// crash, which confirmCrash replayed already), else what the last run did
-// instead: the failure came from outside the schedule (another worker
-// process holding a port or a file, the machine's timing), and is no
-// finding.
-func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding) string {
+// or when the finding needs no such check (a crash, which confirmCrash
+// replayed already; a binary that cannot replay), else why the finding is
+// none: what the last run did instead (the failure came from outside the
+// schedule: another worker process holding a port or a file, state an
+// earlier schedule left in the process, the machine's timing), or, with
+// unchecked set, why the replay could not run (the budget's hard stop
+// came first): every finding replays.
+func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding) (why string, unchecked bool) {
 	if fd.Kind == checks.Fatal || t.bin == "" || fd.Schedule == "" || s.noReplayCheck {
-		return ""
+		return "", false
 	}
 	path := fd.Schedule
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.opts.Dir, path)
 	}
-	// A shrunk schedule too: shrinking replays in a process that ran the
-	// test before, whose leftovers (a handler on a process-wide mux) can
-	// make the failure.
 	sched, err := ReadSchedule(path)
 	if err != nil {
-		return ""
+		return "its schedule file could not be read: " + err.Error(), true
+	}
+	if sched.Original != nil {
+		// Shrinking kept it only when a replay reproduced it, and a
+		// replay runs alone in a fresh process after the search: it
+		// replayed alone already.
+		return "", false
 	}
 	until := time.Now().Add(2 * shrinkTime)
 	if !s.hardStop.IsZero() && until.After(s.hardStop) {
@@ -181,14 +184,16 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	ctx, cancel := context.WithDeadline(ctx, until)
 	defer cancel()
 	r := s.replayer(t)
-	why := ""
 	for range replayTries {
 		res, err := r.run(ctx, sched, path)
-		if err != nil || ctx.Err() != nil {
-			return ""
+		if ctx.Err() != nil {
+			return "no time was left in the budget to replay its schedule alone in a fresh process", true
+		}
+		if err != nil {
+			return "its schedule could not be replayed alone in a fresh process: " + firstLine(err.Error()), true
 		}
 		if res.Outcome == Reproduced {
-			return ""
+			return "", false
 		}
 		why = string(res.Outcome)
 		if res.Finding != nil {
@@ -198,7 +203,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			why += ", diverged " + res.Diverged
 		}
 	}
-	return why
+	return why, false
 }
 
 // sourceAt returns a function giving the source line of a "file.go:12"

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 )
@@ -19,14 +20,23 @@ import (
 // keepModules are dependency modules left as written: test frameworks
 // whose own waiting (goleak's retry loop, testify's Eventually) the
 // scheduler handles by handing control over while they wait, and
-// interleave itself.
-var keepModules = []string{
-	"go.uber.org/goleak",
-	"github.com/stretchr/testify",
-	"gotest.tools",
-	"github.com/onsi/ginkgo",
-	"github.com/onsi/gomega",
-	"github.com/interleave-dev/interleave",
+// interleave itself. The runtime knows them too: code there may wait for
+// a real timer.
+var keepModules = rt.RealClockModules
+
+// timeOnlyModules are dependency modules whose time operations only are
+// rewritten, even with Options.DepSync: testify, whose Eventually and
+// Never tick on the virtual clock then (as under testing/synctest), while
+// its goroutine and select stay as written.
+var timeOnlyModules = []string{"github.com/stretchr/testify"}
+
+func timeOnlyModule(path string) bool {
+	for _, m := range timeOnlyModules {
+		if path == m || strings.HasPrefix(path, m+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func keptModule(path string) bool {
@@ -284,7 +294,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 			if err != nil {
 				return err
 			}
-			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !sync)
+			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !sync || timeOnlyModule(m.Path))
 			res.DepWarnings = append(res.DepWarnings, warns...)
 			if err != nil {
 				res.DepWarnings = append(res.DepWarnings, fmt.Sprintf("%s: not rewritten: %v", name, err))

@@ -60,8 +60,8 @@
 // rewritten (it is not blocked for good: the spinner waits for it, up to
 // outsideWait). A loop that reads the clock between spins, with no timer
 // pending, moves it by growing steps. Goroutines blocked outside control
-// for something other than a lock (real I/O, testify's Eventually ticking
-// on the real clock) move it too: by the real time the scheduler waits
+// for something other than a lock (real I/O, a poller on the real clock
+// in the standard library or a kept test framework) move it too: by the real time the scheduler waits
 // while they are (up to the next deadline), so a timeout around real I/O
 // fires no earlier than it would for real and a timer fires while a poller
 // on the real clock keeps calling into the program; goroutines in real I/O
@@ -100,11 +100,17 @@
 // partner too: it is seen in the channel's wait queues (chanpeek.go,
 // checked at start-up), so a controlled select can send its reply to a
 // poller's goroutine. A released goroutine that does not come back within
-// outsideSlice and is found blocked (a dependency's semaphore or sleep,
-// goleak's retry loop, testify's Eventually, I/O, a subprocess) waits
-// outside control: the others go on, the clock waits for it as long as it
-// would jump (up to outsideWait), and it is taken back when it reaches its
-// next scheduling point. When the outcome of a schedule is decided (the
+// outsideSlice (outsideFirst once it has been found so before) and is
+// found blocked (a dependency's semaphore or sleep, goleak's retry loop,
+// testify's Eventually, I/O, a subprocess) waits outside control: the
+// others go on, the clock waits for it as long as it would jump (up to
+// outsideWait), and it is taken back when it reaches its next scheduling
+// point. The clock does not wait when every goroutine outside control is
+// blocked on a channel in code whose time operations are on the virtual
+// clock (a dependency's mock clock, testify, whose time operations the
+// rewriter puts there too; not the standard library nor RealClockModules)
+// and nothing else runs, sleeps or does I/O for real (virtualWait): only
+// the program can wake them. When the outcome of a schedule is decided (the
 // test returned and nothing else is live, or the schedule unwinds) and the
 // goroutines left are blocked outside control (a read loop on a connection
 // the test did not close), the schedule ends without them after

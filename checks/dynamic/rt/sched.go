@@ -182,11 +182,16 @@ type gstate struct {
 	arrSeen   uint32
 	parked    bool
 	exited    bool
-	outside   bool      // released, blocked outside control (see collect)
-	inIO      bool      // found so in real I/O (a network read, a pipe of the OS)
-	inWait    bool      // found so waiting for something other than a lock or a system call (a real timer, a channel)
-	inHold    bool      // found so in a lock of code not rewritten
-	outsideAt time.Time // when it was found so
+	outside   bool // released, blocked outside control (see collect)
+	inIO      bool // found so in real I/O (a network read, a pipe of the OS)
+	inWait    bool // found so waiting for something other than a lock or a system call (a real timer, a channel)
+	inHold    bool // found so in a lock of code not rewritten
+	inVirtual bool // found so on a channel in code whose time is virtual (virtualWait)
+	// wentOutside: it was found blocked outside control before, on a
+	// channel of code whose time is virtual; await looks sooner (a stack
+	// dump per release: only for these)
+	wentOutside bool
+	outsideAt   time.Time // when it was found so
 	// blockedReal: released to block for real on its channel operation
 	// (mBlock) while a party outside control may be its partner; recall
 	// takes it back.
@@ -358,14 +363,16 @@ type sched struct {
 	lastIO bool
 	// lastWait, lastHold: ... waited for something other than a lock
 	// (inWait), or for a lock (inHold)
-	lastWait  bool
-	lastHold  bool
-	testDone  bool
-	aborting  bool
-	fail      *failure
-	waitingOn *gstate
-	progress  uint64
-	started   time.Time
+	lastWait bool
+	lastHold bool
+	// lastVirtual: ... on a channel in code whose time is virtual
+	lastVirtual bool
+	testDone    bool
+	aborting    bool
+	fail        *failure
+	waitingOn   *gstate
+	progress    uint64
+	started     time.Time
 
 	testSite string
 	done     chan struct{}
@@ -576,6 +583,21 @@ func (s *sched) collect() {
 //
 //go:norace
 func (s *sched) await(g *gstate) (v uint32, back bool) {
+	if g.wentOutside {
+		// It blocked outside control on such a channel before (a mock
+		// clock's Sleep in a loop): look sooner, without sleeping (a
+		// short sleep takes a millisecond on a loaded machine).
+		for start := time.Now(); time.Since(start) < outsideFirst; {
+			if v = g.arrSeq; v != g.arrSeen {
+				return v, true
+			}
+			runtime.Gosched()
+		}
+		if s.blockedOutside(g) {
+			g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+			return 0, false
+		}
+	}
 	if v = waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
 		return v, true
 	}
@@ -585,7 +607,8 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	step := outsideSlice
 	for {
 		if s.blockedOutside(g) {
-			g.inIO, g.inWait, g.inHold = s.lastIO, s.lastWait, s.lastHold
+			g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+			g.wentOutside = s.lastVirtual
 			return 0, false
 		}
 		left := limit - time.Since(start)
@@ -638,6 +661,7 @@ func (s *sched) blockedOutside(g *gstate) bool {
 	// pipe) holds it like a lock: it comes back by itself. One of the
 	// scheduler's hand-offs is told by its stack.
 	s.lastHold = lockState(state) || string(state) == "syscall" && !handoffStack(dump[i:])
+	s.lastVirtual = chanWaitState(state) && virtualClockBlock(dump[i:])
 	return len(state) > 0 && !passingState(state)
 }
 
@@ -681,7 +705,7 @@ func (s *sched) reclaim() bool {
 			g.arrSeen = v
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
-			g.inIO, g.inWait, g.inHold = false, false, false
+			g.inIO, g.inWait, g.inHold, g.inVirtual = false, false, false, false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.arrived(g)
@@ -795,6 +819,7 @@ func (s *sched) nextDeadline() (time.Duration, bool) {
 // before it is checked for blocking outside control; outsideWait is the
 // longest the clock waits for such goroutines before it moves on.
 const (
+	outsideFirst = 50 * time.Microsecond
 	outsideSlice = 5 * time.Millisecond
 	outsideWait  = time.Second
 )
@@ -883,6 +908,9 @@ func (s *sched) next() {
 				wait = next - s.now
 			} else if !ok {
 				wait = 0 // no clock to move: the wait below decides
+			}
+			if wait > 0 && s.virtualWait() {
+				wait = 0 // only the program can wake them: the clock moves now
 			}
 			if s.waitOutside(wait) {
 				return
@@ -2143,6 +2171,137 @@ func (s *sched) holdOutside() bool {
 		}
 	}
 	return false
+}
+
+// virtualWait: are the goroutines outside control all blocked on channel
+// operations of code whose time operations run on the virtual clock (a
+// dependency's mock clock: its Sleep receives on a channel its Add feeds),
+// with nothing in the process running, in real I/O or in a real sleep?
+// Then only the program can wake them, and the clock need not wait real
+// time for them before it moves (1 ms of a mock clock's nap per tick made
+// a 30-second test of a rate limiter take 15 s). Goroutines waiting in the
+// standard library or a kept test framework (testify's Eventually, goleak)
+// may wait for a real timer: the clock waits for them as before.
+//
+//go:norace
+func (s *sched) virtualWait() bool {
+	some := false
+	for _, g := range s.outside {
+		if g.blockedReal {
+			continue
+		}
+		if !g.inVirtual {
+			return false
+		}
+		some = true
+	}
+	if !some {
+		return false
+	}
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		block := dump
+		if j := bytes.Index(dump, []byte("\n\n")); j >= 0 {
+			block, dump = dump[:j], dump[j+2:]
+		} else {
+			dump = nil
+		}
+		if !bytes.HasPrefix(block, []byte("goroutine ")) {
+			continue
+		}
+		rest := block[len("goroutine "):]
+		var id uint64
+		sp := 0
+		for sp < len(rest) && '0' <= rest[sp] && rest[sp] <= '9' {
+			id = id*10 + uint64(rest[sp]-'0')
+			sp++
+		}
+		if id == s.sgid || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
+			continue
+		}
+		if g := s.tab.lookup(id); g != nil && g.parked && !g.outside {
+			continue // at its turn's wait (spinning in it is no activity)
+		}
+		state := rest[sp+2:]
+		if j := bytes.IndexAny(state, ",]"); j >= 0 {
+			state = state[:j]
+		}
+		switch string(state) {
+		case "running", "runnable", "preempted", "IO wait", "sleep":
+			return false
+		case "syscall":
+			if !handoffStack(block) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// chanWaitState: is a goroutine in this state of a stack dump blocked on a
+// channel operation or a select?
+func chanWaitState(state []byte) bool {
+	return bytes.HasPrefix(state, []byte("chan ")) || bytes.HasPrefix(state, []byte("select"))
+}
+
+// virtualClockBlock: is the goroutine whose part of a stack dump starts
+// block blocked in a function of code whose time operations the rewriter
+// puts on the virtual clock: not the standard library (its first path
+// element has no dot), nor a module in RealClockModules?
+func virtualClockBlock(block []byte) bool {
+	for len(block) > 0 {
+		line := block
+		if j := bytes.IndexByte(block, '\n'); j >= 0 {
+			line, block = block[:j], block[j+1:]
+		} else {
+			block = nil
+		}
+		if len(line) == 0 || line[0] == '\t' || bytes.HasPrefix(line, []byte("goroutine ")) || bytes.HasPrefix(line, []byte("runtime.")) {
+			continue
+		}
+		fn := line
+		if j := bytes.LastIndexByte(fn, '('); j > 0 {
+			fn = fn[:j]
+		}
+		return virtualClockFunc(fn)
+	}
+	return false
+}
+
+// virtualClockFunc: does the function (as a stack dump names it) belong
+// to code whose time operations run on the virtual clock?
+func virtualClockFunc(fn []byte) bool {
+	// The package path ends at the first dot after the last slash.
+	pkg := fn
+	j := bytes.LastIndexByte(pkg, '/')
+	if j < 0 {
+		j = 0
+	}
+	if k := bytes.IndexByte(pkg[j:], '.'); k >= 0 {
+		pkg = pkg[:j+k]
+	}
+	first, _, _ := bytes.Cut(pkg, []byte("/"))
+	if bytes.IndexByte(first, '.') < 0 {
+		return false // the standard library (or package main)
+	}
+	for _, m := range RealClockModules {
+		if string(pkg) == m || len(pkg) > len(m) && string(pkg[:len(m)]) == m && pkg[len(m)] == '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// RealClockModules are the modules whose code the rewriter leaves as
+// written, time operations included (rewrite's kept modules): code there
+// may wait for a real timer. (testify's time operations are rewritten:
+// its Eventually ticks on the virtual clock, as under testing/synctest.)
+var RealClockModules = []string{
+	"go.uber.org/goleak",
+	"gotest.tools",
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/gomega",
+	"github.com/interleave-dev/interleave",
 }
 
 // ioOutside: is a goroutine outside control in real I/O?

@@ -23,7 +23,11 @@
 // goroutines a dependency started polling the program's state in a loop,
 // more of them than there are processors (foreignspin), 1500 workers each
 // waiting on a channel of its own (manywaiters), a select's send case
-// ordered after the receive it completes (selectsend), and a test reading
-// its own stack (ownstack).
+// ordered after the receive it completes (selectsend), a test reading its
+// own stack (ownstack), goroutines sleeping on a dependency's mock clock
+// while it naps (mocknap, with the module example.com/mockclock), and
+// testify's Eventually waiting for a job on a timer (eventually, with
+// faketestify, a stand-in for github.com/stretchr/testify, whose time
+// operations the rewriter puts on the virtual clock).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
