@@ -172,14 +172,23 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	if !s.hardStop.IsZero() && until.After(s.hardStop) {
 		until = s.hardStop
 	}
-	// A failure found at the end of the budget still gets its replays (a
-	// second and two runs of the test), though they pass the hard stop:
-	// a finding is only reported once it replayed alone.
+	// A failure found at the end of the budget still gets time for its
+	// replays (a second and two runs of the test), past the hard stop by
+	// at most the overrun slack once more: a finding is only reported
+	// once it replayed alone.
+	var cost time.Duration
 	s.mu.Lock()
-	cost := t.stats.Cost
+	if t.stats != nil {
+		cost = t.stats.Cost
+	}
 	s.mu.Unlock()
-	if least := time.Now().Add(time.Second + replayTries*min(cost, 10*time.Second)); until.Before(least) {
+	if least := time.Now().Add(time.Second + replayTries*cost); until.Before(least) {
 		until = least
+		if !s.hardStop.IsZero() {
+			if limit := s.hardStop.Add(overrunSlack(s.opts.Budget)); until.After(limit) {
+				until = limit
+			}
+		}
 	}
 	ctx, cancel := context.WithDeadline(ctx, until)
 	defer cancel()
