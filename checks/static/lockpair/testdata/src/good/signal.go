@@ -1,0 +1,32 @@
+package good
+
+import "sync"
+
+type server struct {
+	notifyStarted func()
+}
+
+func (s *server) serve() { s.notifyStarted() }
+
+// startAndWait uses a mutex as a one-shot signal: the server calls the
+// Unlock it was handed once it is up, and the second Lock waits for it.
+func startAndWait() *server {
+	wait := sync.Mutex{}
+	wait.Lock()
+	s := &server{}
+	s.notifyStarted = wait.Unlock
+	go s.serve()
+	wait.Lock()
+	return s
+}
+
+// startLiteral hands Unlock over in a composite literal, before the
+// first Lock.
+func startLiteral() *server {
+	var wait sync.Mutex
+	s := &server{notifyStarted: wait.Unlock}
+	wait.Lock()
+	go s.serve()
+	wait.Lock()
+	return s
+}
