@@ -228,3 +228,18 @@ func (l *Limiter) Take(max int64) bool { return atomic.AddInt64(&l.n, 1) <= max 
 func (l *Limiter) Reset() {
 	l.n = 0 /* IL3002 */ // want `plain write of l\.n races`
 }
+
+// IDs hands out call IDs; reset is a test hook.
+type IDs struct{ id uint64 }
+
+func (g *IDs) Next() uint64 { return atomic.AddUint64(&g.id, 1) }
+
+// reset is for testing only, and doesn't need to be thread safe.
+func (g *IDs) reset() {
+	g.id = 0 // want `plain write of g\.id races`
+}
+
+// Zero is documented, but claims nothing about concurrency.
+func (g *IDs) Zero() {
+	g.id = 0 /* IL3002 */ // want `plain write of g\.id races`
+}
