@@ -10,26 +10,41 @@ import (
 // method value fn hands to someone else: stored, passed or put in a
 // literal rather than called here (server.NotifyStartedFunc =
 // wait.Unlock). Such a mutex is a signal another goroutine releases; a
-// second Lock waits for it rather than deadlocking.
+// second Lock waits for it rather than deadlocking. So is a mutex that a
+// function literal handed elsewhere unlocks (a callback whose goroutine
+// does defer wait.Unlock()).
 func (w *walker) handedUnlocks() map[string]bool {
 	var out map[string]bool
 	for _, b := range w.fn.Blocks {
 		for _, instr := range b.Instrs {
 			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || len(mc.Bindings) != 1 || !escapes(mc) {
+			if !ok || !escapes(mc) {
 				continue
 			}
-			if fn, ok := mc.Fn.(*ssa.Function); !ok || !isBoundUnlock(fn) {
-				continue
-			}
-			r, ok := w.refOf(mc.Bindings[0])
+			fn, ok := mc.Fn.(*ssa.Function)
 			if !ok {
 				continue
 			}
-			if out == nil {
-				out = map[string]bool{}
+			var bound []ssa.Value
+			if isBoundUnlock(fn) && len(mc.Bindings) == 1 {
+				bound = mc.Bindings
+			} else {
+				// A literal handed elsewhere that unlocks a mutex it
+				// captured, itself or in a goroutine it starts.
+				for i := range unlockedFreeVars(fn, 0) {
+					bound = append(bound, mc.Bindings[i])
+				}
 			}
-			out[r.key] = true
+			for _, b := range bound {
+				r, ok := w.refOf(b)
+				if !ok {
+					continue
+				}
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[r.key] = true
+			}
 		}
 	}
 	return out
@@ -59,4 +74,40 @@ func escapes(v ssa.Value) bool {
 		return true
 	}
 	return false
+}
+
+// unlockedFreeVars returns the indexes of fn's free variables that fn,
+// or a function literal nested in it, unlocks (Unlock or RUnlock).
+func unlockedFreeVars(fn *ssa.Function, depth int) map[int]bool {
+	out := map[int]bool{}
+	if depth > 3 {
+		return out
+	}
+	index := map[ssa.Value]int{}
+	for i, fv := range fn.FreeVars {
+		index[fv] = i
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				if o, recv := syncOp(x.Common()); (o == opUnlock || o == opRUnlock) && recv != nil {
+					if i, ok := index[recv]; ok {
+						out[i] = true
+					}
+				}
+			case *ssa.MakeClosure:
+				inner, ok := x.Fn.(*ssa.Function)
+				if !ok {
+					continue
+				}
+				for j := range unlockedFreeVars(inner, depth+1) {
+					if i, ok := index[x.Bindings[j]]; ok {
+						out[i] = true
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -30,3 +30,34 @@ func startLiteral() *server {
 	wait.Lock()
 	return s
 }
+
+type feeder struct{ keys func() <-chan int }
+
+func newFeeder(keys func() <-chan int) *feeder {
+	f := &feeder{keys: keys}
+	go func() {
+		for range f.keys() {
+		}
+	}()
+	return f
+}
+
+// feedAndWait hands a callback whose goroutine unlocks the mutex when it
+// has sent every key: the second Lock waits for that.
+func feedAndWait(keys []int) *feeder {
+	var sent sync.Mutex
+	sent.Lock()
+	f := newFeeder(func() <-chan int {
+		ch := make(chan int)
+		go func() {
+			defer sent.Unlock()
+			defer close(ch)
+			for _, k := range keys {
+				ch <- k
+			}
+		}()
+		return ch
+	})
+	sent.Lock()
+	return f
+}
