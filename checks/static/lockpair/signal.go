@@ -77,11 +77,23 @@ func escapes(v ssa.Value) bool {
 }
 
 // unlockedFreeVars returns the indexes of fn's free variables that fn,
-// or a function literal nested in it, unlocks (Unlock or RUnlock).
+// or a function literal nested in it, unlocks (Unlock or RUnlock) without
+// locking them: a release of a lock someone else took, not a critical
+// section of its own (a callback that locks and unlocks is no signal).
 func unlockedFreeVars(fn *ssa.Function, depth int) map[int]bool {
-	out := map[int]bool{}
+	unlocked, locked := freeVarOps(fn, depth)
+	for i := range locked {
+		delete(unlocked, i)
+	}
+	return unlocked
+}
+
+// freeVarOps returns the indexes of fn's free variables that fn or a
+// nested literal unlocks, and those it locks.
+func freeVarOps(fn *ssa.Function, depth int) (unlocked, locked map[int]bool) {
+	unlocked, locked = map[int]bool{}, map[int]bool{}
 	if depth > 3 {
-		return out
+		return unlocked, locked
 	}
 	index := map[ssa.Value]int{}
 	for i, fv := range fn.FreeVars {
@@ -91,23 +103,35 @@ func unlockedFreeVars(fn *ssa.Function, depth int) map[int]bool {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case ssa.CallInstruction:
-				if o, recv := syncOp(x.Common()); (o == opUnlock || o == opRUnlock) && recv != nil {
-					if i, ok := index[recv]; ok {
-						out[i] = true
-					}
+				o, recv := syncOp(x.Common())
+				i, ok := index[recv]
+				if recv == nil || !ok {
+					continue
+				}
+				switch o {
+				case opUnlock, opRUnlock:
+					unlocked[i] = true
+				case opLock, opRLock, opTryLock, opTryRLock:
+					locked[i] = true
 				}
 			case *ssa.MakeClosure:
 				inner, ok := x.Fn.(*ssa.Function)
 				if !ok {
 					continue
 				}
-				for j := range unlockedFreeVars(inner, depth+1) {
+				u, l := freeVarOps(inner, depth+1)
+				for j := range u {
 					if i, ok := index[x.Bindings[j]]; ok {
-						out[i] = true
+						unlocked[i] = true
+					}
+				}
+				for j := range l {
+					if i, ok := index[x.Bindings[j]]; ok {
+						locked[i] = true
 					}
 				}
 			}
 		}
 	}
-	return out
+	return unlocked, locked
 }
