@@ -69,6 +69,10 @@ func scan(cg *ast.CommentGroup) (string, bool) {
 			}
 			at := i + j
 			before := text[max(0, at-16):at]
+			if conditional(text, at) {
+				i = at + len(phrase)
+				continue
+			}
 			if !strings.Contains(before, "not ") && !strings.Contains(before, "n't ") && !strings.HasSuffix(before, "un") && !strings.Contains(before, "never ") && !strings.HasSuffix(before, "non-") && !strings.HasSuffix(before, "non ") {
 				return phrase, negated
 			}
@@ -77,4 +81,27 @@ func scan(cg *ast.CommentGroup) (string, bool) {
 		}
 	}
 	return "", negated
+}
+
+// conditions are the words by which a sentence makes its safety claim
+// depend on how the value is used ("As long as they are unmodified, they
+// are safe for concurrent use"): the claim says nothing of concurrent
+// modification, which is what the passes check.
+var conditions = []string{"as long as ", "so long as ", "provided ", "only if ", "unless ", "if "}
+
+// conditional reports whether the sentence of text around at states a
+// condition.
+func conditional(text string, at int) bool {
+	start := strings.LastIndex(text[:at], ". ") + 1
+	end := len(text)
+	if k := strings.Index(text[at:], ". "); k >= 0 {
+		end = at + k
+	}
+	sentence := " " + text[start:end]
+	for _, c := range conditions {
+		if strings.Contains(sentence, " "+c) {
+			return true
+		}
+	}
+	return false
 }

@@ -18,8 +18,11 @@ func TestClaim(t *testing.T) {
 		"// T is not thread-safe.":                                false,
 		"// T counts.\n//\n//interleave:threadsafe":               true,
 		"// T counts.": false,
-		"// LRU implements a non-thread safe fixed size LRU cache.": false,
-		"// T is unsafe for concurrent use.":                        false,
+		"// LRU implements a non-thread safe fixed size LRU cache.":                                             false,
+		"// T is unsafe for concurrent use.":                                                                    false,
+		"// Configs are treated as readonly. As long as they are unmodified, they are safe for concurrent use.": false,
+		"// T is safe for concurrent use if every caller holds its lock.":                                       false,
+		"// T is read-only. If in doubt, copy it. T is safe for concurrent use.":                                true,
 	} {
 		src := "package p\n\n" + doc + "\ntype T struct{}\n"
 		f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)

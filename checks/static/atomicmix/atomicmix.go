@@ -74,6 +74,16 @@ type passContext struct {
 	// CompareAndSwap, ...); an owner path only ever Stored atomically has
 	// no lock-free reader for a plain write to race with.
 	seenNonStore map[*types.Var]map[string]bool
+	// readers holds, per variable, the owner paths through which it is
+	// read lock-free: Load, Swap, CompareAndSwap, or an Add (And, Or)
+	// whose result is used. atomicIn holds, per function, the variables
+	// and owner paths it accesses atomically. Atomic updates alone only
+	// show updaters running beside each other: a plain write elsewhere
+	// is IL3002 when a lock-free reader shows the field is read while
+	// written, or when its own function updates it atomically too (the
+	// function runs beside itself).
+	readers  map[*types.Var]map[string]bool
+	atomicIn map[*ast.FuncDecl]map[*types.Var]map[string]bool
 	// owners holds, per variable, the owner paths of its atomic accesses
 	// (lockKey of the operand: "pkg.T.stats.n"), so a field of a struct
 	// embedded in several owners is matched per owner.
@@ -99,6 +109,8 @@ func run(pass *analysis.Pass) (any, error) {
 		seenAny:      map[*types.Var]bool{},
 		seenWrite:    map[*types.Var]bool{},
 		seenNonStore: map[*types.Var]map[string]bool{},
+		readers:      map[*types.Var]map[string]bool{},
+		atomicIn:     map[*ast.FuncDecl]map[*types.Var]map[string]bool{},
 		owners:       map[*types.Var]map[string]bool{},
 	}
 	pc.collectAtomics() // &X passed to sync/atomic functions
@@ -112,6 +124,15 @@ func run(pass *analysis.Pass) (any, error) {
 func (pc *passContext) collectAtomics() {
 	info := pc.pass.TypesInfo
 	pc.forEachFunc(func(fd *ast.FuncDecl) {
+		discarded := map[*ast.CallExpr]bool{}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if st, ok := n.(*ast.ExprStmt); ok {
+				if call, ok := ast.Unparen(st.X).(*ast.CallExpr); ok {
+					discarded[call] = true
+				}
+			}
+			return true
+		})
 		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
@@ -143,6 +164,16 @@ func (pc *passContext) collectAtomics() {
 			}
 			pc.allLocks[v] = intersect(pc.allLocks[v], held, pc.seenAny[v])
 			pc.seenAny[v] = true
+			key := pc.lockKey(x)
+			addKey(pc.atomicIn, fd, v, key)
+			switch name := fn.Name(); {
+			case strings.HasPrefix(name, "Load"), strings.HasPrefix(name, "Swap"), strings.HasPrefix(name, "CompareAndSwap"),
+				!strings.HasPrefix(name, "Store") && !discarded[call]:
+				if pc.readers[v] == nil {
+					pc.readers[v] = map[string]bool{}
+				}
+				pc.readers[v][key] = true
+			}
 			if !strings.HasPrefix(fn.Name(), "Store") {
 				if pc.seenNonStore[v] == nil {
 					pc.seenNonStore[v] = map[string]bool{}
@@ -156,6 +187,16 @@ func (pc *passContext) collectAtomics() {
 		}}
 		w.WalkFunc(fd.Body, lockregion.Held{})
 	})
+}
+
+func addKey(m map[*ast.FuncDecl]map[*types.Var]map[string]bool, fd *ast.FuncDecl, v *types.Var, key string) {
+	if m[fd] == nil {
+		m[fd] = map[*types.Var]map[string]bool{}
+	}
+	if m[fd][v] == nil {
+		m[fd][v] = map[string]bool{}
+	}
+	m[fd][v][key] = true
 }
 
 // intersect returns the mutexes in both acc and held; acc is ignored
@@ -273,7 +314,10 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	retargets := localRetargets(info, fd.Body, fresh)
 	copies := valueParams(info, fd)
 	waited := pc.firstWait(fd.Body)
-	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go")
+	// A function documented as not thread-safe ("reset is for testing
+	// only, and doesn't need to be thread safe") is not run beside the
+	// atomics: its writes are IL3001 like a test's.
+	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go") || claim.Disclaims(fd.Doc)
 	heldAt := map[ast.Node]lockregion.Held{}
 	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 		switch n.(type) {
@@ -334,7 +378,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true
 		}
 		rule := ruleID
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
 			rule = writeRule
 		}
 		pc.report(e, v, kind, rule)

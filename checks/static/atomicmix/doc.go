@@ -20,9 +20,14 @@
 // mixed-atomic-access (opt-in). The owner path keeps a struct embedded in
 // several owners, one counting atomically and another under its mutex,
 // from pairing the second owner's writes with the first's atomics. A
-// write is IL3001 too when its owner path is only ever Stored atomically
-// (no lock-free reader of that owner), or when its struct type is
-// documented as not safe for concurrent use ("It is NOT thread-safe").
+// write is IL3001 too when its owner path is only ever Stored atomically,
+// or when its struct type is documented as not safe for concurrent use
+// ("It is NOT thread-safe"). IL3002 also needs evidence that the write
+// runs beside the atomics: a lock-free reader of the owner path (Load,
+// Swap, CompareAndSwap, or an Add whose result is used), or an atomic
+// access of it in the writing function itself. Atomic adds alone, in
+// other methods, only show adders running beside each other (a type
+// merged atomically by aggregators and filled plainly from a response).
 //
 // Accesses that cannot race are not reported:
 //   - accesses in init functions, package-level initializers, and

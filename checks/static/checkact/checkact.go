@@ -57,6 +57,14 @@ type site struct {
 
 type passContext struct {
 	pass *analysis.Pass
+	sems *semaphores // built on first use
+}
+
+func (pc *passContext) semaphores() *semaphores {
+	if pc.sems == nil {
+		pc.sems = newSemaphores(pc.pass.Files, pc.pass.TypesInfo)
+	}
+	return pc.sems
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -35,6 +35,9 @@
 // copy (saved := s.n ... s.n = saved: a rollback, or a test restoring
 // state), nor one made after the second section re-checked the owner
 // through a method and left if it changed (if c.isClosed() { return }).
+// Nor is a write in a function that runs whole under a one-slot channel
+// semaphore (c.sem <- x; defer func() { <-c.sem }()) that every writer of
+// the field holds: nothing writes it between the sections.
 // Test files are not checked for IL4003: a test steps the state it drives
 // through the versions it wants, as its only writer.
 //

@@ -25,6 +25,7 @@ type guardedRead struct {
 
 // splitState is the per-function state of checkSplit.
 type splitState struct {
+	fd      *ast.FuncDecl
 	pc      *passContext
 	taint   map[types.Object][]guardedRead
 	reread  map[[3]string]bool // target, lock, region: read again in that section
@@ -46,6 +47,7 @@ type splitState struct {
 // read in an earlier critical section of the same mutex (IL4003).
 func (pc *passContext) checkSplit(fd *ast.FuncDecl) {
 	s := &splitState{
+		fd:      fd,
 		pc:      pc,
 		taint:   map[types.Object][]guardedRead{},
 		reread:  map[[3]string]bool{},
@@ -160,6 +162,9 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 			continue
 		}
 		if rd, v, ok := s.lostUpdate(t, from, held, rhs); ok {
+			if s.pc.semaphores().serializes(s.fd, l) {
+				continue // every writer holds the semaphore s.fd runs under
+			}
 			s.claimed[as] = true
 			s.report(as, l, t, rd, v)
 		}

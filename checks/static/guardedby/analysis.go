@@ -505,7 +505,7 @@ func (pc *passContext) reportFields() {
 			}
 		}
 		for _, o := range counted {
-			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] {
+			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) {
 				continue
 			}
 			protected := first

@@ -45,7 +45,10 @@
 // fooUnlocked) or documented as called with the lock held, //go:norace
 // functions, and an access that a path reaches from the function's own
 // Lock of the mutex without an Unlock (the analysis may have lost the
-// lock there); an access after the Unlock is reported.
+// lock there); an access after the Unlock is reported. Nor is a read in
+// a goroutine literal of a field written only before its go statement,
+// in the function that makes it, under a nil check of the field (set
+// once, then published by the go statement).
 //
 // Concurrency context (RacerD's lesson). IL1004 is reported only with
 // evidence that two goroutines reach the field: the access and a

@@ -520,7 +520,7 @@ func (cf *cycleFinder) partnersNeed(w *syncOp, h lockset.Held) ([]partnerAt, boo
 				prefix := strings.TrimSuffix(p.path.Fields, w.path.Fields)
 				want = lockset.Path{Root: p.path.Root, Fields: prefix + h.Lock.Fields}
 			}
-			at, how, ok := cf.needs(p, want, h.Mode)
+			at, how, ok := cf.needs(w, p, want, h)
 			if !ok {
 				return nil, false
 			}
@@ -532,7 +532,8 @@ func (cf *cycleFinder) partnersNeed(w *syncOp, h lockset.Held) ([]partnerAt, boo
 
 // needs reports whether partner p holds lock want, or takes it before
 // it can run, in a mode that excludes a holder in mode m.
-func (cf *cycleFinder) needs(p *syncOp, want lockset.Path, m lockset.Mode) (token.Pos, string, bool) {
+func (cf *cycleFinder) needs(w, p *syncOp, want lockset.Path, held lockset.Held) (token.Pos, string, bool) {
+	m := held.Mode
 	conflicts := func(m2 lockset.Mode) bool { return m == lockset.Exclusive || m2 == lockset.Exclusive }
 	if st, ok := p.r.Before(p.instr); ok {
 		if h, ok := st.Holds(want); ok && conflicts(h.Mode) {
@@ -555,6 +556,9 @@ func (cf *cycleFinder) needs(p *syncOp, want lockset.Path, m lockset.Mode) (toke
 			continue
 		}
 		if p.deferred || reaches(lc.instr, p.instr) {
+			if !p.deferred && cf.announced(w, p, lc, want, held.Lock) {
+				continue // past this Lock before w can run
+			}
 			return cf.pc.callPosOf(lc.instr), "takes", true
 		}
 	}

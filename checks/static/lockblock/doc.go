@@ -43,6 +43,10 @@
 // instance on both sides: its path relative to the channel's is the same,
 // or it is a package-level lock. A select with a case on any other
 // channel (ctx.Done(), a timer) is a bounded wait and is not reported.
+// A partner's Lock does not count when the partner stores a field under
+// it that the blocked side reads under its lock before the operation (a
+// started flag: Start sets stopped = false under the lock, Stop sends
+// only when it sees it): the partner is past that Lock by then.
 // Test files are ignored on both sides. An IL6002 site is not also
 // reported as IL6001.
 //

@@ -48,7 +48,10 @@
 // s.finishAndUnlock()); the releases before a call given a *testing.T or
 // testing.TB (an assertion helper may end the test there); an Unlock
 // repeated by the same call on a later loop iteration (n RLocks, then n
-// RUnlocks); branches on a constant false. A named closure that unlocks is
+// RUnlocks); branches on a constant false, and the default of a switch
+// (or if-else chain) that has ruled out every constant of its enum type;
+// a mutex whose Unlock method value is handed elsewhere (a signal another
+// goroutine releases: a second Lock waits for it). A named closure that unlocks is
 // followed when it is called directly, also when another closure captures it.
 //
 // A function too large for the path walk (more than 64 lock states at one

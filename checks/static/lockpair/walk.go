@@ -50,6 +50,7 @@ type walker struct {
 	acqSite    map[string]token.Pos
 	mayRel     map[string]Mode
 	poisoned   map[string]bool // keys whose state this walk cannot follow
+	signals    map[string]bool // mutexes whose Unlock is handed to another function
 	opaque     bool            // a deferred call of unknown effect: no lock-held-at-return reports
 
 	diags []pendingDiag
@@ -151,6 +152,10 @@ func (w *walker) run() {
 				}
 			}
 		}
+	}
+	w.signals = w.handedUnlocks()
+	for k := range w.signals {
+		w.poisoned[k] = true
 	}
 	seen := map[*ssa.BasicBlock]map[string]bool{}
 	work := []item{{w.fn.Blocks[0], -1, newState()}}
@@ -318,6 +323,9 @@ func (w *walker) branch(st *state, b *ssa.BasicBlock, x *ssa.If, work []item) []
 		}
 		if k, ok := c.(*ssa.Const); ok && k.Value != nil && (k.Value.String() == "true") != val {
 			continue // if false { ... }: dead code
+		}
+		if enumExhausted(b, c, val) {
+			continue // the default of a switch over every constant of an enum
 		}
 		s := st
 		if i == 0 {
@@ -532,6 +540,11 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 				cur.reads++
 			}
 			st.locks[r.key] = cur
+			return true
+		}
+		if w.signals[r.key] {
+			// Waiting for the goroutine handed the Unlock.
+			st.locks[r.key] = held{mode: mode, reads: 1, site: pos, blk: w.curBlock}
 			return true
 		}
 		what, verb := "locked", "Lock"

@@ -13,6 +13,8 @@ type stats struct {
 
 func (s *stats) hit() { atomic.AddInt64(&s.hits, 1) }
 
+func (s *stats) load() int64 { return atomic.LoadInt64(&s.hits) }
+
 func (s *stats) get() int64 {
 	return s.hits // want `plain read of s\.hits races with its atomic accesses \(atomic\.AddInt64 at bad\.go:14\)`
 }

@@ -33,6 +33,8 @@ func (c *Conn) Send() {
 	}
 }
 
+func (c *Conn) SentNow() int64 { return atomic.LoadInt64(&c.stats.sent) }
+
 func (c *Conn) Reset() {
 	c.stats.sent = 0 /* IL3002 */ // want `plain write of c\.stats\.sent races with its atomic accesses`
 }
@@ -179,3 +181,65 @@ func (s *Snmp) Copy() *Snmp {
 type CommitterProbe struct{ *Committer }
 
 func (p CommitterProbe) TS() uint64 { return atomic.LoadUint64(&p.ts) }
+
+// Detail is merged atomically by concurrent aggregators, and filled
+// plainly from a response by MergeFrom: no lock-free reader and no
+// atomic access in MergeFrom, so nothing shows MergeFrom running beside
+// Merge on one value.
+type Detail struct {
+	keys int64
+	size int64
+}
+
+func (d *Detail) Merge(o *Detail) {
+	atomic.AddInt64(&d.keys, o.keys) // want `plain read of o\.keys`
+	atomic.AddInt64(&d.size, o.size) // want `plain read of o\.size`
+}
+
+func (d *Detail) MergeFrom(keys, size int64) {
+	d.keys += keys // want `plain write of d\.keys races`
+	d.size += size // want `plain write of d\.size races`
+}
+
+// Logger adds atomically until rotation is on, then plainly under its
+// lock: the one method runs beside itself, so the plain add races with
+// the atomic one of a call in flight.
+type Logger struct {
+	mu     sync.Mutex
+	rotate int32
+	out    int64
+}
+
+func (l *Logger) Write(n int) {
+	if atomic.LoadInt32(&l.rotate) == 0 {
+		atomic.AddInt64(&l.out, int64(n))
+		return
+	}
+	l.mu.Lock()
+	l.out += int64(n) /* IL3002 */ // want `plain write of l\.out races`
+	l.mu.Unlock()
+}
+
+// Limiter reads the result of its atomic add: a lock-free reader.
+type Limiter struct{ n int64 }
+
+func (l *Limiter) Take(max int64) bool { return atomic.AddInt64(&l.n, 1) <= max }
+
+func (l *Limiter) Reset() {
+	l.n = 0 /* IL3002 */ // want `plain write of l\.n races`
+}
+
+// IDs hands out call IDs; reset is a test hook.
+type IDs struct{ id uint64 }
+
+func (g *IDs) Next() uint64 { return atomic.AddUint64(&g.id, 1) }
+
+// reset is for testing only, and doesn't need to be thread safe.
+func (g *IDs) reset() {
+	g.id = 0 // want `plain write of g\.id races`
+}
+
+// Zero is documented, but claims nothing about concurrency.
+func (g *IDs) Zero() {
+	g.id = 0 /* IL3002 */ // want `plain write of g\.id races`
+}

@@ -97,3 +97,29 @@ func (r *ring) setShards(add string) {
 	r.mu.Unlock()
 	r.setMu.Unlock()
 }
+
+// Clock advances under a semaphore, but Set writes now without it.
+type Clock struct {
+	mu  sync.Mutex
+	now int
+	sem chan struct{}
+}
+
+func NewClock() *Clock { return &Clock{sem: make(chan struct{}, 1)} }
+
+func (c *Clock) Set(t int) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+func (c *Clock) Advance(d int) {
+	c.sem <- struct{}{}
+	defer func() { <-c.sem }()
+	c.mu.Lock()
+	end := c.now + d
+	c.mu.Unlock()
+	c.mu.Lock()
+	c.now = end // want `c.now is written from end, read under c.mu in an earlier critical section`
+	c.mu.Unlock()
+}

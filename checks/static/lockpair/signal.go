@@ -1,0 +1,137 @@
+package lockpair
+
+import (
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// handedUnlocks returns the keys of the mutexes whose Unlock (or RUnlock)
+// method value fn hands to someone else: stored, passed or put in a
+// literal rather than called here (server.NotifyStartedFunc =
+// wait.Unlock). Such a mutex is a signal another goroutine releases; a
+// second Lock waits for it rather than deadlocking. So is a mutex that a
+// function literal handed elsewhere unlocks (a callback whose goroutine
+// does defer wait.Unlock()).
+func (w *walker) handedUnlocks() map[string]bool {
+	var out map[string]bool
+	for _, b := range w.fn.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || !escapes(mc) {
+				continue
+			}
+			fn, ok := mc.Fn.(*ssa.Function)
+			if !ok {
+				continue
+			}
+			var bound []ssa.Value
+			if isBoundUnlock(fn) && len(mc.Bindings) == 1 {
+				bound = mc.Bindings
+			} else {
+				// A literal handed elsewhere that unlocks a mutex it
+				// captured, itself or in a goroutine it starts.
+				for i := range unlockedFreeVars(fn, 0) {
+					bound = append(bound, mc.Bindings[i])
+				}
+			}
+			for _, b := range bound {
+				r, ok := w.refOf(b)
+				if !ok {
+					continue
+				}
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[r.key] = true
+			}
+		}
+	}
+	return out
+}
+
+// isBoundUnlock reports whether fn is the bound method wrapper of a
+// sync mutex's Unlock or RUnlock.
+func isBoundUnlock(fn *ssa.Function) bool {
+	if !strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+		return false
+	}
+	name := fn.Name()
+	if !strings.HasSuffix(name, "Unlock$bound") {
+		return false
+	}
+	obj := fn.Object()
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync"
+}
+
+// escapes reports whether v is used other than as the function a call
+// or defer of this function calls.
+func escapes(v ssa.Value) bool {
+	for _, ref := range *v.Referrers() {
+		if c, ok := ref.(ssa.CallInstruction); ok && c.Common().Value == v {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// unlockedFreeVars returns the indexes of fn's free variables that fn,
+// or a function literal nested in it, unlocks (Unlock or RUnlock) without
+// locking them: a release of a lock someone else took, not a critical
+// section of its own (a callback that locks and unlocks is no signal).
+func unlockedFreeVars(fn *ssa.Function, depth int) map[int]bool {
+	unlocked, locked := freeVarOps(fn, depth)
+	for i := range locked {
+		delete(unlocked, i)
+	}
+	return unlocked
+}
+
+// freeVarOps returns the indexes of fn's free variables that fn or a
+// nested literal unlocks, and those it locks.
+func freeVarOps(fn *ssa.Function, depth int) (unlocked, locked map[int]bool) {
+	unlocked, locked = map[int]bool{}, map[int]bool{}
+	if depth > 3 {
+		return unlocked, locked
+	}
+	index := map[ssa.Value]int{}
+	for i, fv := range fn.FreeVars {
+		index[fv] = i
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				o, recv := syncOp(x.Common())
+				i, ok := index[recv]
+				if recv == nil || !ok {
+					continue
+				}
+				switch o {
+				case opUnlock, opRUnlock:
+					unlocked[i] = true
+				case opLock, opRLock, opTryLock, opTryRLock:
+					locked[i] = true
+				}
+			case *ssa.MakeClosure:
+				inner, ok := x.Fn.(*ssa.Function)
+				if !ok {
+					continue
+				}
+				u, l := freeVarOps(inner, depth+1)
+				for j := range u {
+					if i, ok := index[x.Bindings[j]]; ok {
+						unlocked[i] = true
+					}
+				}
+				for j := range l {
+					if i, ok := index[x.Bindings[j]]; ok {
+						locked[i] = true
+					}
+				}
+			}
+		}
+	}
+	return unlocked, locked
+}
