@@ -65,6 +65,7 @@ var funcs = map[string]string{
 	"os.Exit":         "Exit",
 	// Goroutine counts leave out the tool's goroutines.
 	"runtime.NumGoroutine": "NumGoroutine",
+	"runtime.Stack":        "Stack",
 	// One clock: what reads or waits on time under control reads the
 	// virtual clock (see rt's clock.go).
 	"time.Now":             "Now",
