@@ -38,6 +38,9 @@ type drvCase struct {
 	// notSearched names the tests that may run no schedule.
 	notSearched map[string]bool
 	check       func(t *testing.T, res *Result)
+	// atHardStop: the search's hard stop is moved to its end, as when a
+	// loaded machine ends the search late.
+	atHardStop bool
 }
 
 var drvCases = []drvCase{
@@ -49,6 +52,22 @@ var drvCases = []drvCase{
 		name: "process-wide state",
 		pkg:  "globalstate",
 		want: map[string]checks.FailureKind{"TestRegisterHandler": ""},
+		check: func(t *testing.T, res *Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "run alone in a fresh process did not") {
+					return
+				}
+			}
+			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
+		},
+	},
+	{
+		// The same when the search ends at its hard stop (a loaded
+		// machine): the fresh replay that decides still runs.
+		name:       "process-wide state at the hard stop",
+		pkg:        "globalstate",
+		atHardStop: true,
+		want:       map[string]checks.FailureKind{"TestRegisterHandler": ""},
 		check: func(t *testing.T, res *Result) {
 			for _, n := range res.Notes {
 				if strings.Contains(n, "run alone in a fresh process did not") {
@@ -275,10 +294,14 @@ func TestRealSuiteDriver(t *testing.T) {
 			if budget == 0 {
 				budget = robustBudget
 			}
-			res, err := Run(ctx, Options{
+			opts := Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
 				Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: dc.step, Workers: dc.workers,
-			})
+			}
+			if dc.atHardStop {
+				opts.afterSearch = func(s *search) { s.hardStop = time.Now() }
+			}
+			res, err := Run(ctx, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
