@@ -41,6 +41,10 @@ type drvCase struct {
 	// atHardStop: the search's hard stop is moved to its end, as when a
 	// loaded machine ends the search late.
 	atHardStop bool
+	// machineLock names a resource of the whole machine the package
+	// takes (a fixed port): another copy of this test on the machine
+	// would take it too, so they take turns (lockMachine).
+	machineLock string
 }
 
 var drvCases = []drvCase{
@@ -81,10 +85,11 @@ var drvCases = []drvCase{
 		// Every finding replays: two worker processes bind one fixed
 		// port at once and one fails; alone in a fresh process its
 		// schedule passes, so it is a note, not a finding.
-		name:    "fixed port",
-		pkg:     "fixedport",
-		workers: 2,
-		want:    map[string]checks.FailureKind{"TestEchoOnFixedPort": ""},
+		name:        "fixed port",
+		pkg:         "fixedport",
+		workers:     2,
+		machineLock: "port-47913",
+		want:        map[string]checks.FailureKind{"TestEchoOnFixedPort": ""},
 		check: func(t *testing.T, res *Result) {
 			for _, n := range res.Notes {
 				if strings.Contains(n, "run alone in a fresh process did not") {
@@ -293,6 +298,9 @@ func TestRealSuiteDriver(t *testing.T) {
 			budget := dc.budget
 			if budget == 0 {
 				budget = robustBudget
+			}
+			if dc.machineLock != "" {
+				lockMachine(t, dc.machineLock)
 			}
 			opts := Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
