@@ -13,6 +13,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -204,6 +205,9 @@ func TestPREndToEnd(t *testing.T) {
 	if deadlock == nil || deadlock.Schedule == "" {
 		t.Errorf("the deadlock in Transfer is not reported with a schedule: %+v", deadlock)
 	}
+	// Both schedules are of one package: replayed with one build.
+	var replayed []*report.JSONFinding
+	var scheds []*rt.Schedule
 	for _, f := range []*report.JSONFinding{race, deadlock} {
 		if f == nil || f.Schedule == "" {
 			continue
@@ -211,15 +215,23 @@ func TestPREndToEnd(t *testing.T) {
 		if want := "interleave replay " + f.Schedule; f.Replay != want {
 			t.Errorf("replay command %q, want %q", f.Replay, want)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		res, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(f.Schedule)), explore.ReplayOptions{Dir: r.dir})
-		cancel()
+		sched, err := explore.ReadSchedule(filepath.Join(r.dir, filepath.FromSlash(f.Schedule)))
 		if err != nil {
 			t.Errorf("replay %s: %v", f.Schedule, err)
 			continue
 		}
-		if res.Outcome != explore.Reproduced {
-			t.Errorf("replay %s: %s, want %s", f.Schedule, res.Outcome, explore.Reproduced)
+		replayed, scheds = append(replayed, f), append(scheds, sched)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: r.dir})
+	cancel()
+	for i, f := range replayed {
+		if errs[i] != nil {
+			t.Errorf("replay %s: %v", f.Schedule, errs[i])
+			continue
+		}
+		if results[i].Outcome != explore.Reproduced {
+			t.Errorf("replay %s: %s, want %s", f.Schedule, results[i].Outcome, explore.Reproduced)
 		}
 	}
 	md, err := os.ReadFile(sum)

@@ -79,6 +79,10 @@ type Options struct {
 	// processes then stop at each failing schedule, so that one is seen
 	// as soon as it happens.
 	Until func(checks.Finding) bool
+
+	// afterSearch, for tests, runs when the search is over, before its
+	// failures are shrunk and checked.
+	afterSearch func(*search)
 }
 
 // StageEvent is a stage of Run starting (Done false) or ending (Done
@@ -485,6 +489,9 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	s.mu.Unlock()
 	if len(noResults) > 0 && s.stats.Schedules == 0 && len(s.failures) == 0 {
 		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
+	}
+	if opts.afterSearch != nil {
+		opts.afterSearch(s)
 	}
 	res := &Result{Seed: opts.Seed, Met: s.isMet()}
 	endStage := func(string) {}

@@ -102,7 +102,10 @@ func newFixture(t *testing.T, workers int) *fixture {
 		AppID: testAppID, PrivateKey: key, WebhookSecret: secret,
 		DBPath: filepath.Join(dir, "interleave.db"), WorkDir: filepath.Join(dir, "work"),
 		APIURL: f.gh.URL(), GitURL: f.gitRoot, Interleave: interleaveBin,
-		Workers: workers, JobTimeout: 2 * time.Minute, DefaultBudget: 2 * time.Second,
+		// JobTimeout is only a watchdog here (a loaded machine took over
+		// 2 min for a 2 s job); below waitFor's 5 min so a hung job ends
+		// failed. The limit itself is tested with its own 1.5s.
+		Workers: workers, JobTimeout: 4 * time.Minute, DefaultBudget: 2 * time.Second,
 		Logger: slog.New(slog.NewJSONHandler(f.logs, nil)),
 	}
 	f.open()
