@@ -175,7 +175,9 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 // another critical section of a mutex held now, with no re-read of t in
 // the current section.
 func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.Held, rhs []ast.Expr) (guardedRead, string, bool) {
-	sort.Slice(from, func(i, j int) bool { return from[i].pos < from[j].pos })
+	// The latest read first: the one nearest the write (an earlier read
+	// in a branch that returned carries the same local but no path).
+	sort.Slice(from, func(i, j int) bool { return from[i].pos > from[j].pos })
 	for _, rd := range from {
 		region, ok := held[rd.lock]
 		if rd.target != t || !ok || region == rd.region {

@@ -123,3 +123,23 @@ func (c *Clock) Advance(d int) {
 	c.now = end // want `c.now is written from end, read under c.mu in an earlier critical section`
 	c.mu.Unlock()
 }
+
+// seekRelative: the read in the branch that returns carries the same
+// local but reaches no write; the report names the read that does.
+func (c *counter) seekRelative(d int, fast bool) int {
+	off := d
+	if fast {
+		c.mu.Lock()
+		off = c.n + d
+		c.mu.Unlock()
+		return off
+	}
+	c.mu.Lock()
+	off = c.n + off
+	c.mu.Unlock()
+	off = slow(off)
+	c.mu.Lock()
+	c.n = off // want `c\.n is written from off, read under c\.mu in an earlier critical section at split\.go:138;`
+	c.mu.Unlock()
+	return off
+}
