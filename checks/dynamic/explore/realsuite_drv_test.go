@@ -206,7 +206,8 @@ var drvCases = []drvCase{
 		},
 		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:32"},
 		wantMsg: map[string][]string{"TestFieldsInBackground": {
-			"hang: g2 did not reach a scheduling point within {step}", "on the unperturbed schedule too",
+			"hang: g2 did not reach a scheduling point within ", // {step}, or more on a starved machine
+			"on the unperturbed schedule too",
 		}},
 	},
 	{

@@ -91,7 +91,8 @@ var robustCases = []robustCase{
 		want:     map[string]checks.FailureKind{"TestSpinOnFlag": checks.Fatal},
 		wantSite: map[string]string{"TestSpinOnFlag": "spin_test.go:18"},
 		wantMsg: map[string][]string{"TestSpinOnFlag": {
-			"hang: g0 did not reach a scheduling point within 1s", "it is at spin_test.go:18 (", "spinning without a scheduling point",
+			"hang: g0 did not reach a scheduling point within ", // 1s, or more on a starved machine
+			"it is at spin_test.go:18 (", "spinning without a scheduling point",
 		}},
 	},
 	{
