@@ -19,15 +19,7 @@ func NumGoroutine() int {
 	if s == nil {
 		return runtime.NumGoroutine()
 	}
-	buf := make([]byte, 1<<16)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf := wholeDump(1<<16, true)
 	count := 0
 	for _, block := range strings.Split(string(buf), "\n\n") {
 		if id, ok := blockGoid(block); ok && !toolGoroutine(s, id, block) {
@@ -35,6 +27,19 @@ func NumGoroutine() int {
 		}
 	}
 	return count
+}
+
+// wholeDump returns runtime.Stack's dump (every goroutine when all),
+// starting with a buffer of size bytes and growing it until it fits.
+func wholeDump(size int, all bool) []byte {
+	buf := make([]byte, size)
+	for {
+		n := runtime.Stack(buf, all)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
 
 // blockGoid parses the id of one goroutine's part of a stack dump.

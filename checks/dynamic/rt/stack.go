@@ -1,9 +1,6 @@
 package rt
 
-import (
-	"runtime"
-	"strings"
-)
+import "strings"
 
 // Stack replaces runtime.Stack: under control the dump leaves out the
 // tool's goroutines (the scheduler, its helpers, the driver), as
@@ -11,20 +8,12 @@ import (
 // goroutine's stack (leak checkers) see the program's goroutines only.
 func Stack(buf []byte, all bool) int {
 	s := active
-	dump := make([]byte, len(buf)+1<<16)
-	for {
-		n := runtime.Stack(dump, all)
-		if n < len(dump) {
-			dump = dump[:n]
-			break
-		}
-		dump = make([]byte, 2*len(dump))
-	}
+	dump := wholeDump(len(buf)+1<<16, all)
 	blocks := strings.Split(string(dump), "\n\n")
 	kept := blocks[:0]
 	for i, block := range blocks {
 		if i == 0 {
-			kept = append(kept, dropOwnFrame(block))
+			kept = append(kept, dropOwnFrames(block))
 			continue
 		}
 		if s != nil {
@@ -37,16 +26,20 @@ func Stack(buf []byte, all bool) int {
 	return copy(buf, strings.Join(kept, "\n\n"))
 }
 
-// dropOwnFrame removes Stack's own frame (a function line and its file
-// line) from the calling goroutine's part of a dump.
-func dropOwnFrame(block string) string {
+// dropOwnFrames removes the frames of Stack and wholeDump from
+// the top of the calling goroutine's part of a dump: each a function line
+// and its file line.
+func dropOwnFrames(block string) string {
 	head, rest, ok := strings.Cut(block, "\n")
-	if !ok || !strings.HasPrefix(rest, rtPrefix+"Stack(") {
+	if !ok {
 		return block
 	}
-	lines := strings.SplitN(rest, "\n", 3)
-	if len(lines) < 3 {
-		return head + "\n"
+	for strings.HasPrefix(rest, rtPrefix+"wholeDump(") || strings.HasPrefix(rest, rtPrefix+"Stack(") {
+		lines := strings.SplitN(rest, "\n", 3)
+		if len(lines) < 3 {
+			return head + "\n"
+		}
+		rest = lines[2]
 	}
-	return head + "\n" + lines[2]
+	return head + "\n" + rest
 }
