@@ -53,7 +53,7 @@ for arg in "$@"; do
 	status=0
 	start=$SECONDS
 	# shellcheck disable=SC2086 # FLAGS and PATTERNS are lists
-	(cd "$src" && GOFLAGS=-mod=mod "$work/interleave" check -format json ${FLAGS:--enable all} -o "$file.json" ${PATTERNS:-./...} 2>"$file.stderr") || status=$?
+	(cd "$src" && GOWORK=off GOFLAGS=-mod=mod "$work/interleave" check -format json ${FLAGS:--enable all} -o "$file.json" ${PATTERNS:-./...} 2>"$file.stderr") || status=$?
 	case $status in
 	0 | 1) echo "   $(grep -o '"total": [0-9]*' "$file.json" | grep -o '[0-9]*$') findings in $((SECONDS - start))s -> $file.json" >&2 ;;
 	*) echo "   could not run (exit $status): see $file.stderr" >&2 ;;
