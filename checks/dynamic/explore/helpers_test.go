@@ -85,5 +85,3 @@ func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingChec
 // of them, the tests here a few.
 const kernelsDir = "../testdata/kernels"
 
-// bugBudget is the search budget per buggy kernel test.
-const bugBudget = 1500 * time.Millisecond

@@ -90,3 +90,6 @@ func TestKernelStrategies(t *testing.T) {
 		})
 	}
 }
+
+// bugBudget is the search budget per buggy kernel test.
+const bugBudget = 1500 * time.Millisecond

@@ -127,6 +127,7 @@ func TestSpinWaitsForHeldGoroutine(t *testing.T) {
 		done := make(chan struct{}, 1)
 		Go(func() {
 			mu.Lock()
+			//lint:ignore SA2001 the worker only has to get the lock once
 			mu.Unlock()
 			Send(done, struct{}{})
 		})
