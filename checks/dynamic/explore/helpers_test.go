@@ -84,4 +84,3 @@ func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingChec
 // kernelsDir is the nested module of bug kernels; kerneltest searches all
 // of them, the tests here a few.
 const kernelsDir = "../testdata/kernels"
-
