@@ -154,18 +154,8 @@ func (pc *passContext) reassigned(body *ast.BlockStmt, ld, st site) bool {
 	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		var lhs []ast.Expr
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			lhs = n.Lhs
-		case *ast.IncDecStmt:
-			lhs = []ast.Expr{n.X}
-		case *ast.RangeStmt:
-			lhs = []ast.Expr{n.Key, n.Value}
-		default:
-			return !found
-		}
-		if n.Pos() < ld.call.End() || n.Pos() >= st.call.Pos() {
+		lhs := assignedTo(n)
+		if lhs == nil || n.Pos() < ld.call.End() || n.Pos() >= st.call.Pos() {
 			return !found
 		}
 		for _, l := range lhs {
@@ -176,6 +166,21 @@ func (pc *passContext) reassigned(body *ast.BlockStmt, ld, st site) bool {
 		return !found
 	})
 	return found
+}
+
+// assignedTo returns the expressions n assigns to (an assignment's left
+// side, an increment's operand, a range clause's key and value, which may
+// be nil), or nil when n assigns nothing.
+func assignedTo(n ast.Node) []ast.Expr {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		return n.Lhs
+	case *ast.IncDecStmt:
+		return []ast.Expr{n.X}
+	case *ast.RangeStmt:
+		return []ast.Expr{n.Key, n.Value}
+	}
+	return nil
 }
 
 // pairs reports whether ld is a Load that st may act upon: same map and

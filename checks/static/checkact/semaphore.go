@@ -68,14 +68,7 @@ func newSemaphores(files []*ast.File, info *types.Info) *semaphores {
 				s.held[fd] = f
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				var lhs []ast.Expr
-				switch n := n.(type) {
-				case *ast.AssignStmt:
-					lhs = n.Lhs
-				case *ast.IncDecStmt:
-					lhs = []ast.Expr{n.X}
-				}
-				for _, l := range lhs {
+				for _, l := range assignedTo(n) {
 					if f := s.field(l); f != nil {
 						s.writers[f] = append(s.writers[f], fd)
 					}
