@@ -132,7 +132,7 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 		fmt.Fprintln(env.stderr, "interleave gen: note:", n)
 	}
 	for _, r := range res.Repros {
-		fmt.Fprintf(env.stderr, "interleave gen: the generated tests of %s are in %s; %d failed: copy the file into %s, then `go test -race -run '%s'` or `interleave replay` a schedule below\n",
+		fmt.Fprintf(env.stderr, "interleave gen: the generated tests of %s are in %s; %d failed: `interleave replay` a schedule below as is (it carries the file), or copy the file into %s and `go test -race -run '%s'`\n",
 			r.Package, relTo(env.dir, r.Path), len(r.Tests), relTo(env.dir, r.Dir), "^("+strings.Join(r.Tests, "|")+")$")
 	}
 	st := res.Stats

@@ -193,3 +193,35 @@ func TestReplayBadToken(t *testing.T) {
 		t.Errorf("-s with a file: exit %d, want %d", code, exitError)
 	}
 }
+
+// A schedule whose test is not in the package (a test removed since, or a
+// generated test the schedule does not carry) runs nothing: replay exits 2
+// and says which test is missing, never 0 as if the code were fixed.
+func TestReplayMissingTest(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":          "module example.com/gone\n\ngo 1.24\n",
+		"p/p.go":          "package p\n\n// One is one.\nfunc One() int { return 1 }\n",
+		"q/q.go":          "package q\n",
+		"q/q_test.go":     "package q\n\nimport \"testing\"\n\nfunc TestHere(t *testing.T) {}\n",
+		"s/no-tests.json": `{"version":1,"package":"example.com/gone/p","dir":"p","test":"TestInterleaveGen_Counter_3","goVersion":"go1.26","race":false,"strategy":"random","seed":1,"decisions":[],"failure":{"kind":"panic","message":"panic: x","site":"p/interleave_gen_test.go:9"}}`,
+		"s/gone.json":     `{"version":1,"package":"example.com/gone/q","dir":"q","test":"TestGone","goVersion":"go1.26","race":false,"strategy":"random","seed":1,"decisions":[],"failure":{"kind":"panic","message":"panic: x","site":"q/q_test.go:9"}}`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for file, want := range map[string]string{
+		"s/no-tests.json": "package example.com/gone/p",
+		"s/gone.json":     "test TestGone is not in package example.com/gone/q",
+	} {
+		code, out := replayIn(t, dir, []string{file})
+		if code != exitError || !strings.Contains(out, want) || !strings.Contains(out, "nothing was run") || strings.Contains(out, "PASS") {
+			t.Errorf("replay %s: exit %d, want %d saying %q and that nothing was run:\n%s", file, code, exitError, want, out)
+		}
+	}
+}

@@ -617,7 +617,12 @@ func normalize(opts *Options) error {
 
 // instrument runs the rewriter, turning its build error into ours.
 func instrument(ctx context.Context, dir string, patterns []string) (*rewrite.Result, error) {
-	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns})
+	return instrumentOverlay(ctx, dir, patterns, nil)
+}
+
+// instrumentOverlay is instrument with files added to the packages.
+func instrumentOverlay(ctx context.Context, dir string, patterns []string, overlay map[string][]byte) (*rewrite.Result, error) {
+	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns, Overlay: overlay})
 	if err != nil {
 		var be *rewrite.BuildError
 		if errors.As(err, &be) {

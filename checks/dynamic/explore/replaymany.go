@@ -2,6 +2,9 @@ package explore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -14,8 +17,9 @@ func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) 
 	results = make([]*ReplayResult, len(scheds))
 	errs = make([]error, len(scheds))
 	type key struct {
-		pkg  string
-		race bool
+		pkg   string
+		race  bool
+		files string // the files the schedule carries
 	}
 	reps := map[key]*replayer{}
 	failed := map[key]error{}
@@ -25,7 +29,7 @@ func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) 
 		}
 	}()
 	for i, s := range scheds {
-		k := key{s.Package, s.Race}
+		k := key{s.Package, s.Race, filesKey(s.Files)}
 		if err := failed[k]; err != nil {
 			errs[i] = err
 			continue
@@ -42,4 +46,13 @@ func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) 
 		results[i], errs[i] = r.run(ctx, s, "")
 	}
 	return results, errs
+}
+
+// filesKey identifies a set of carried files.
+func filesKey(files []rt.SourceFile) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(f.Name), f.Name, len(f.Source), f.Source)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -62,12 +62,24 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersion:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads version %d", what, s.Version, rt.ScheduleVersion)
+	case s.Version > rt.ScheduleVersionFiles:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionFiles)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	}
+	for _, f := range s.Files {
+		if !validFileName(f.Name) {
+			return nil, fmt.Errorf("%s is not a schedule: it carries a file named %q, not a test file name", what, f.Name)
+		}
+	}
 	return &s, nil
+}
+
+// validFileName says whether a file a schedule carries may be added to
+// a package: a plain _test.go base name.
+func validFileName(name string) bool {
+	return strings.HasSuffix(name, "_test.go") && len(name) > len("_test.go") &&
+		!strings.ContainsAny(name, `/\`) && !strings.HasPrefix(name, ".") && !strings.HasPrefix(name, "_")
 }
 
 // tokenPrefix starts every schedule token; it versions the encoding.

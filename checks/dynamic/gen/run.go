@@ -71,9 +71,9 @@ type TypeReport struct {
 	Dropped []string `json:"dropped,omitempty"`
 }
 
-// Repro is the ready-to-paste test file of one package: every generated test
-// that was searched, as it was (the schedules name its lines); Tests are the
-// ones that failed.
+// Repro is the test file of one package, to copy in for go test -race:
+// every generated test that was searched, as it was (the schedules name its
+// lines, and carry it for replay); Tests are the ones that failed.
 type Repro struct {
 	Package string // import path
 	Dir     string // the package's directory in the user's tree
@@ -323,24 +323,33 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			dups[k]++
 		}
 	}
-	// Every finding must replay: each is run again from its schedule, in a
-	// fresh process, with the generated file in place; one that does not
+	// Every finding must replay: its schedule carries the generated file,
+	// and is run again as `interleave replay` runs it, in a fresh process,
+	// in the user's module with the file added; one that does not
 	// reproduce is a note.
+	scheds := map[key]*rt.Schedule{}
 	if len(order) > 0 {
 		end := stage(fmt.Sprintf("replaying %d finding(s)", len(order)))
-		scheds := make([]*rt.Schedule, len(order))
+		list := make([]*rt.Schedule, 0, len(order))
 		var replayable []key
 		for _, k := range order {
-			s, err := explore.ReadSchedule(best[k].Schedule)
+			f := best[k]
+			s, err := explore.ReadSchedule(f.Schedule)
+			if err == nil {
+				s.Version = rt.ScheduleVersionFiles
+				s.Files = []rt.SourceFile{{Name: FileName, Source: string(byPkg[f.Package].src)}}
+				err = explore.WriteSchedule(f.Schedule, s)
+			}
 			if err != nil {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s: not reported: %v", best[k].Test, err))
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: not reported: %v", f.Test, err))
 				continue
 			}
-			scheds[len(replayable)] = s
+			scheds[k] = s
+			list = append(list, s)
 			replayable = append(replayable, k)
 		}
-		ropts := explore.ReplayOptions{Dir: copyRoot, StepTimeout: opts.StepTimeout}
-		rrs, errs := explore.ReplayMany(ctx, scheds[:len(replayable)], ropts)
+		ropts := explore.ReplayOptions{Dir: modRoot, StepTimeout: opts.StepTimeout}
+		rrs, errs := explore.ReplayMany(ctx, list, ropts)
 		// A second fresh run for those that passed: the race detector's
 		// report of the same interleaving is not certain in every run.
 		var again []int
@@ -352,7 +361,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if len(again) > 0 {
 			retry := make([]*rt.Schedule, len(again))
 			for j, i := range again {
-				retry[j] = scheds[i]
+				retry[j] = list[i]
 			}
 			rrs2, errs2 := explore.ReplayMany(ctx, retry, ropts)
 			for j, i := range again {
@@ -380,6 +389,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		f := best[k]
 		f.Schedule = relTo(opts.Dir, f.Schedule)
 		f.Replay = "interleave replay " + f.Schedule
+		if tok, err := explore.EncodeToken(scheds[k]); err == nil {
+			f.ReplayToken = tok
+		} else {
+			f.ReplayToken = ""
+		}
 		if n := dups[k]; n > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
 		}
@@ -422,15 +436,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 		res.Repros = append(res.Repros, Repro{Package: w.pkg.PkgPath, Dir: pkgDir(w.pkg), Tests: tests, Source: w.src, Path: path})
-	}
-	// A schedule replays once the generated file is in the package.
-	for i := range res.Findings {
-		f := &res.Findings[i]
-		for _, r := range res.Repros {
-			if r.Package == f.Package && f.Schedule != "" {
-				f.Replay = fmt.Sprintf("cp %s %s/ && interleave replay %s", relTo(opts.Dir, r.Path), relTo(opts.Dir, r.Dir), f.Schedule)
-			}
-		}
 	}
 	res.Types = res.Types[:0]
 	for _, t := range targets {

@@ -46,6 +46,10 @@ type Options struct {
 	// DepSync rewrites dependency modules' goroutines, locks and channels
 	// too; by default only their time operations are rewritten.
 	DepSync bool
+	// Overlay adds or replaces files of the main module (absolute path to
+	// content) before instrumenting, as go build -overlay does: a replay
+	// adds the generated test its schedule carries.
+	Overlay map[string][]byte
 }
 
 // Package is one instrumented package that has tests.

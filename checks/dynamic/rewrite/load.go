@@ -67,6 +67,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		Dir:        dir,
 		Tests:      true,
 		BuildFlags: opts.BuildFlags,
+		Overlay:    opts.Overlay,
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -148,16 +149,19 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 				continue
 			}
 			done[name] = true
-			src, rerr := os.ReadFile(name)
-			if rerr != nil {
-				return nil, rerr
+			src, over := opts.Overlay[name]
+			if !over {
+				var rerr error
+				if src, rerr = os.ReadFile(name); rerr != nil {
+					return nil, rerr
+				}
 			}
 			out, warns, changed, rerr := rewriteFile(p, f, src, rtImport)
 			res.Warnings = append(res.Warnings, warns...)
 			if rerr != nil {
 				return nil, fmt.Errorf("rewrite: %s: %w", name, rerr)
 			}
-			if !changed {
+			if !changed && !over {
 				continue
 			}
 			rel, _ := filepath.Rel(modRoot, name)

@@ -41,6 +41,10 @@ const EnvChild = "INTERLEAVE_CHILD"
 // ScheduleVersion is the version of the schedule file format.
 const ScheduleVersion = 1
 
+// ScheduleVersionFiles is the version of a schedule that carries Files:
+// an interleave that reads only version 1 would replay it without them.
+const ScheduleVersionFiles = 2
+
 // Config tells the test binary what to run.
 type Config struct {
 	Test      string    `json:"test"`             // top-level test function name
@@ -114,6 +118,15 @@ type Schedule struct {
 	// Original is the schedule as the search found it, when Decisions is
 	// a shrunk copy with fewer preemptions (rt replays Decisions only).
 	Original []Decision `json:"original,omitempty"`
+	// Files are test files of the package that are not in its tree (the
+	// tests interleave gen wrote): replay adds them to the package.
+	Files []SourceFile `json:"files,omitempty"`
+}
+
+// SourceFile is one file a schedule carries.
+type SourceFile struct {
+	Name   string `json:"name"` // base name, in the package directory
+	Source string `json:"source"`
 }
 
 // GoroutineState is one goroutine when a schedule ended.
