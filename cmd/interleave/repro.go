@@ -186,6 +186,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		return exitReproNoTest
 	}
 	say("test %s of %s (from %s)", f.Test, f.Package, f.TestFrom)
+	if f.Subtest != "" {
+		say("the log names its subtest %s; the search runs the whole test", f.Subtest)
+	}
 	mod, err := modulePath(ctx, env.dir)
 	if err != nil {
 		say("%v", err)

@@ -209,3 +209,39 @@ func TestReproNotReached(t *testing.T) {
 		t.Errorf("stderr lacks the verdict:\n%s", stderr)
 	}
 }
+
+// A log whose goroutine failed its test after the test completed ("panic:
+// Fail in goroutine after TestPoolJobs has completed"), from a helper's
+// goroutine whose stacks name no test: repro takes the test from the
+// message, reproduces it as a schedule in which the test returns first,
+// and the schedule replays.
+func TestReproLateFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "late"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+	code := runMain(context.Background(), env, []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-format", "json", "-schedules", t.TempDir(), logPath(t, "late.log")})
+	if code != exitFindings {
+		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitFindings, errb.String())
+	}
+	if !strings.Contains(errb.String(), "test TestPoolJobs of late (from the panic message)") {
+		t.Errorf("stderr does not name the test from the message:\n%s", errb.String())
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, out.String())
+	}
+	fd := rep.Findings[0]
+	if fd.Kind != checks.Panic || !strings.Contains(fd.Message, "Fail in goroutine after TestPoolJobs") || filepath.Base(fd.Pos.File) != "late_test.go" || fd.Pos.Line != 15 {
+		t.Errorf("finding %s %q at %s:%d, want the late failure at late_test.go:15", fd.Kind, fd.Message, fd.Pos.File, fd.Pos.Line)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
+		t.Errorf("replay of %s: code %d, want %d (reproduced):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+}

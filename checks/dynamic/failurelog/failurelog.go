@@ -67,6 +67,9 @@ type Failure struct {
 	// does not tell, and TestFrom says how it was found.
 	Test     string
 	TestFrom string
+	// Subtest is the subtest path the log names ("TestX/case_1"), when it
+	// names one; Test is its top-level test.
+	Subtest string
 	// Involved are the goroutines the failure is about: the one that
 	// panicked, the two racing accesses, or the goroutines of the test
 	// that were blocked.
@@ -94,6 +97,9 @@ var (
 	runFlagRE   = regexp.MustCompile(`(?:^|\s)-(?:test\.)?run(?:=|\s+)('[^']*'|"[^"]*"|\S+)`)
 	logMsgRE    = regexp.MustCompile(`^\s+(\S+\.go):(\d+): (.*)$`)
 	runningTest = regexp.MustCompile(`^\s+(\S+) \([^)]*\)$`)
+	// lateRE is the testing package's panic when a goroutine fails or logs
+	// through a test that has completed; it names the test.
+	lateRE = regexp.MustCompile(`^panic: (?:Fail|Log) in goroutine after (\S+) has completed`)
 )
 
 // clean strips what CI systems add to each line: a timestamp, colours,
@@ -430,16 +436,31 @@ func (p *parser) identify(f *Failure) {
 		f.Involved = testGoroutines(f.Goroutines)
 	}
 	var pkgFromFrames string
+	late := false
+	if m := lateRE.FindStringSubmatch(f.Message); m != nil && f.Kind == Panic {
+		late = true
+		// The goroutine outlived its test, which the message names; its
+		// frames may be a helper's.
+		f.Test, f.TestFrom = topLevel(m[1]), "the panic message"
+		if m[1] != f.Test {
+			f.Subtest = m[1]
+		}
+	}
 	if f.Kind != TestFailure {
-		// The test function in the stacks: the most direct evidence.
+		// The test function in the stacks: the most direct evidence
+		// (after the message of a late failure).
+		found := false
 		for _, g := range f.Involved {
 			for _, fr := range append(append([]Frame(nil), g.Frames...), g.CreatedBy...) {
-				if pkg, test, ok := testFunc(fr.Func); ok {
-					f.Package, f.Test, f.TestFrom = pkg, test, "the test function's frame"
+				if pkg, test, ok := testFunc(fr.Func); ok && (!late || f.Test == test) {
+					f.Package, found = pkg, true
+					if !late {
+						f.Test, f.TestFrom = test, "the test function's frame"
+					}
 					break
 				}
 			}
-			if f.TestFrom == "the test function's frame" {
+			if found {
 				break
 			}
 		}

@@ -21,6 +21,12 @@ import (
 //	nilmap.log    go test -race -count=20000 -run '^TestNilMapInitOrder$' ./syncs
 //	json.log      the first 3 and last 14 lines of go test -json -race -count=20000 -run '^TestCloseClosed$' ./chans
 //	fatal-v.log   the last 200 lines of go test -race -count=50000 -v -run '^TestDoubleUnlock$' ./locks
+//
+// late.log is go test of testdata/late (a module of its own) on a copy
+// whose goroutine is slowed as on a loaded machine, lines kept:
+// "started <- true; time.Sleep(time.Millisecond)" on line 13, "time"
+// imported on line 3, and a 20ms test after TestPoolJobs so that the
+// binary is still running when the goroutine fails.
 func read(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -288,5 +294,77 @@ func TestSeveralFailures(t *testing.T) {
 	}
 	if fs[1].Kind != Timeout || fs[1].Package != "kernels/locks" || fs[1].Test != "TestABBA" {
 		t.Errorf("second: %s %s.%s, want the timeout of kernels/locks.TestABBA", fs[1].Kind, fs[1].Package, fs[1].Test)
+	}
+}
+
+// A goroutine that fails its test after the test completed: the testing
+// package's panic names the test (the stacks, a helper's, do not), or a
+// subtest of it; the signature asks for that and the failing goroutine.
+func TestParseLate(t *testing.T) {
+	inLate := InModule("late")
+	log := read(t, "late.log")
+	for _, tt := range []struct {
+		name, log, subtest string
+	}{
+		{"top-level", log, ""},
+		{"subtest", strings.Replace(log, "after TestPoolJobs has", "after TestPoolJobs/two_jobs#01 has", 1), "TestPoolJobs/two_jobs#01"},
+		{"log", strings.Replace(log, "panic: Fail in goroutine after TestPoolJobs has completed", "panic: Log in goroutine after TestPoolJobs/two_jobs has completed: second job refused", 1), "TestPoolJobs/two_jobs"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Parse(tt.log)
+			if len(fs) != 1 {
+				t.Fatalf("got %d failures, want 1", len(fs))
+			}
+			f := fs[0]
+			if f.Kind != Panic || f.Package != "late" || f.Test != "TestPoolJobs" || f.Subtest != tt.subtest || f.TestFrom != "the panic message" {
+				t.Errorf("got %s in %q test %q subtest %q (from %q), want a panic in late, TestPoolJobs, subtest %q, from the panic message",
+					f.Kind, f.Package, f.Test, f.Subtest, f.TestFrom, tt.subtest)
+			}
+			sig := f.Signature(inLate)
+			if want := "panic a goroutine failing TestPoolJobs after it completed [late.submit.func1 at late_test.go:15]"; sig.String() != want {
+				t.Errorf("signature\n got %s\nwant %s", sig, want)
+			}
+			// The instrumented build inlines submit into the test's literal.
+			stack := []checks.Goroutine{{ID: "3", Stack: []checks.Frame{{Func: "late.TestPoolJobs.func1.submit.1", File: "/w/late/late_test.go", Line: 15}}}}
+			for _, c := range []struct {
+				msg string
+				ok  bool
+			}{
+				{"TestPoolJobs: panic: Fail in goroutine after TestPoolJobs has completed", true},
+				{"TestPoolJobs: panic: Fail in goroutine after TestPoolJobs/two_jobs has completed", true},
+				{"TestPoolJobs: panic: Log in goroutine after TestPoolJobs has completed: second job refused", true},
+				{"TestPoolJobs: panic: Fail in goroutine after TestOther has completed", false},
+				{"TestPoolJobs: test failed: late_test.go:15: second job refused: the pool was closed", false},
+			} {
+				kind := checks.Panic
+				if strings.Contains(c.msg, "test failed") {
+					kind = checks.TestFailure
+				}
+				if ok, why := sig.Match(checks.Finding{Kind: kind, Message: c.msg, Goroutines: stack}, inLate); ok != c.ok {
+					t.Errorf("Match(%q) = %v (%s), want %v", c.msg, ok, why, c.ok)
+				}
+			}
+		})
+	}
+}
+
+func TestFuncKey(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{"late.submit.func1", "late.TestPoolJobs.func1.submit.1"},
+		{"example.com/m/p.(*T).m.func2", "example.com/m/p.TestX.(*T).m.1"},
+		{"p.TestX.func1", "p.TestX.func3"},
+		{"p.TestX.gowrap1", "p.TestX.func2"},
+	} {
+		if funcKey(tt.a) != funcKey(tt.b) {
+			t.Errorf("funcKey(%q) = %q, funcKey(%q) = %q; want them equal", tt.a, funcKey(tt.a), tt.b, funcKey(tt.b))
+		}
+	}
+	for _, fn := range []string{"p.(*T).m", "p.TestX", "main.main"} {
+		if funcKey(fn) != fn {
+			t.Errorf("funcKey(%q) = %q, want it unchanged", fn, funcKey(fn))
+		}
+	}
+	if funcKey("p.(*T).m.func1") == funcKey("p.(*U).m.func1") {
+		t.Errorf("literals of two methods m share a key")
 	}
 }

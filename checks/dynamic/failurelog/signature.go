@@ -30,7 +30,15 @@ type Signature struct {
 	Message string    // normalized; "" when the kind needs none
 	Site    string    // a test failure's "file.go:line"
 	Stacks  [][]Frame // per involved goroutine with in-module frames, its top ones
+	// Late is set for a goroutine that failed or logged through a test
+	// that had completed: the top-level test the message names. Which
+	// test of its tree go test names, and whether as a failure or a log,
+	// depends on what else was still running, so only this counts.
+	Late string
 }
+
+// lateAnyRE finds the testing package's late-failure panic in a message.
+var lateAnyRE = regexp.MustCompile(`(?:Fail|Log) in goroutine after (\S+) has completed`)
 
 // Signature returns f's signature; inModule tells the frames of the
 // module under test.
@@ -39,6 +47,9 @@ func (f *Failure) Signature(inModule func(Frame) bool) Signature {
 	switch f.Kind {
 	case Panic, Fatal, TestFailure:
 		s.Message = normalize(f.Message)
+	}
+	if m := lateRE.FindStringSubmatch(f.Message); m != nil && f.Kind == Panic {
+		s.Message, s.Late = "", topLevel(m[1])
 	}
 	for _, g := range f.Involved {
 		if top := topFrames(g.Frames, inModule); len(top) > 0 {
@@ -70,6 +81,9 @@ func (s Signature) Targets() []string {
 
 func (s Signature) String() string {
 	var parts []string
+	if s.Late != "" {
+		parts = append(parts, "a goroutine failing "+s.Late+" after it completed")
+	}
 	if s.Message != "" {
 		parts = append(parts, fmt.Sprintf("%q", s.Message))
 	}
@@ -140,6 +154,12 @@ func (s Signature) Match(fd checks.Finding, inModule func(Frame) bool) (ok bool,
 	if s.Kind == Timeout && fd.Kind == checks.Fatal && !isHang(fd.Message) {
 		return false, "a fatal error, not a goroutine that never returns"
 	}
+	if s.Late != "" {
+		m := lateAnyRE.FindStringSubmatch(firstLine(fd.Message))
+		if m == nil || topLevel(m[1]) != s.Late {
+			return false, fmt.Sprintf("message %q, not a goroutine failing %s after it completed", firstLine(fd.Message), s.Late)
+		}
+	}
 	if s.Message != "" && !strings.Contains(normalize(fd.Message), s.Message) {
 		return false, fmt.Sprintf("message %q, not %q", firstLine(fd.Message), s.Message)
 	}
@@ -188,7 +208,7 @@ func (s Signature) Match(fd checks.Finding, inModule func(Frame) bool) (ok bool,
 		// must be one of the log's, in the same function.
 		for _, st := range stacks {
 			for _, want := range s.Stacks {
-				if closureRE.ReplaceAllString(st[0].Func, ".func") == closureRE.ReplaceAllString(want[0].Func, ".func") {
+				if funcKey(st[0].Func) == funcKey(want[0].Func) {
 					return true, ""
 				}
 			}
@@ -237,7 +257,7 @@ func sameStacks(want, got [][]Frame) (bool, string) {
 func stackKey(st []Frame) string {
 	var parts []string
 	for i, fr := range st {
-		fn := closureRE.ReplaceAllString(fr.Func, ".func")
+		fn := funcKey(fr.Func)
 		if i == 0 {
 			parts = append(parts, fn+"@"+fr.Site())
 		} else {
@@ -256,8 +276,40 @@ func sameStack(a, b []Frame) bool {
 	return stackKey(a[:n]) == stackKey(b[:n])
 }
 
-// closureRE matches the numbered suffix of a function literal's name.
-var closureRE = regexp.MustCompile(`\.(func|gowrap)\d+`)
+// closureSegRE is one numbered element of a function literal's name:
+// "func2", "gowrap1", or "1" in a literal of an inlined function.
+var closureSegRE = regexp.MustCompile(`^(?:func|gowrap)?\d+$`)
+
+// funcKey names a function the same way whether or not the compiler
+// inlined the function that holds it: a function literal in submit is
+// "pkg.submit.func1", or "pkg.TestX.func1.submit.1" once submit is inlined
+// into TestX's literal (an instrumented build inlines more: a go
+// statement becomes a call). Both are "pkg.submit.func"; other
+// functions keep their name.
+func funcKey(fn string) string {
+	pkg := FuncPackage(fn)
+	rest := fn
+	if pkg != "" {
+		rest = fn[len(pkg)+1:]
+	}
+	segs := strings.Split(rest, ".")
+	if !closureSegRE.MatchString(segs[len(segs)-1]) {
+		return fn
+	}
+	named := ""
+	for i, sg := range segs {
+		if !closureSegRE.MatchString(sg) {
+			named = sg
+			if i > 0 && strings.HasPrefix(segs[i-1], "(") {
+				named = segs[i-1] + "." + sg // a method's receiver
+			}
+		}
+	}
+	if pkg == "" {
+		return named + ".func"
+	}
+	return pkg + "." + named + ".func"
+}
 
 var (
 	hexRE   = regexp.MustCompile(`0x[0-9a-fA-F]+`)

@@ -14,7 +14,10 @@
 // WithDeadline run on the runtime's virtual clock; a range over a channel
 // in a file older than go1.23 becomes a three-clause loop; goleak checks
 // are told to ignore the runtime's own goroutines; a struct type embedding
-// *time.Timer or *time.Ticker gets Stop and Reset of its own.
+// *time.Timer or *time.Ticker gets Stop and Reset of its own; a test's
+// Error, Fatal, Fail and Log calls take their receiver through rt.Late or
+// rt.LateLog, which panic as go test does when the test has returned.
+// Options.Overlay adds files (a generated test a schedule carries).
 //
 // Dependency modules (not the standard library, not test frameworks) are
 // rewritten too, their time operations only unless Options.DepSync, so

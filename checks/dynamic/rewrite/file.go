@@ -53,6 +53,22 @@ var cleanupMethods = map[string]bool{
 	"(testing.TB).Cleanup":      true,
 }
 
+// lateMethods are a test's reporting methods, whose receiver is passed
+// through rt.Late (failures) or rt.LateLog (logs): called by a goroutine
+// after its test returned, they panic as go test's do.
+var lateMethods = map[string]string{}
+
+func init() {
+	for _, m := range []string{"Error", "Errorf", "Fail", "FailNow", "Fatal", "Fatalf", "Log", "Logf"} {
+		fn := "Late"
+		if strings.HasPrefix(m, "Log") {
+			fn = "LateLog"
+		}
+		lateMethods["(*testing.common)."+m] = fn
+		lateMethods["(testing.TB)."+m] = fn
+	}
+}
+
 // funcs maps package-level functions to their runtime replacement.
 var funcs = map[string]string{
 	"time.Sleep":      "Sleep",
@@ -510,6 +526,19 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		}
 		r.addNode(c.Pos(), c.End(), func() string {
 			return rtp + "Cleanup(" + r.rn(sel.X) + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
+		})
+		return
+	}
+	if fn, ok := lateMethods[full]; ok {
+		// Only receivers that are a testing.TB as they are (a type that
+		// embeds *testing.T may not be one).
+		switch types.TypeString(r.info.TypeOf(sel.X), nil) {
+		case "*testing.T", "*testing.B", "*testing.F", "testing.TB":
+		default:
+			return
+		}
+		r.addNode(sel.X.Pos(), sel.X.End(), func() string {
+			return rtp + fn + "(" + r.rn(sel.X) + ")"
 		})
 		return
 	}

@@ -1,0 +1,3 @@
+module late
+
+go 1.24
