@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/gen"
 )
 
@@ -97,6 +98,18 @@ func TestGenFindsLostUpdate(t *testing.T) {
 	code, out := replayIn(t, dir, args[2:])
 	if code != exitFindings || !strings.Contains(out, "REPRODUCED") {
 		t.Errorf("%s: exit %d, want %d and REPRODUCED\n%s", line, code, exitFindings, out)
+	}
+	// The schedules of the generated tests not reported (the same failure
+	// again) carry the file too.
+	files, _ := filepath.Glob(filepath.Join(dir, explore.DefaultSchedulesDir, "TestInterleaveGen_*.json"))
+	for _, f := range files {
+		s, err := explore.ReadSchedule(f)
+		if err != nil || len(s.Files) != 1 || s.Files[0].Name != gen.FileName {
+			t.Errorf("%s does not carry the generated file (%v)", f, err)
+		}
+	}
+	if len(files) == 0 {
+		t.Errorf("no schedule files in %s", explore.DefaultSchedulesDir)
 	}
 }
 

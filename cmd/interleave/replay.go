@@ -12,6 +12,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -129,6 +130,14 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	}
 	code := exitFindings
 	switch {
+	case res.Outcome == explore.Passed && strings.HasPrefix(res.Inconclusive, rt.SkippedPrefix):
+		fmt.Fprintf(env.stdout, "NOT RUN: %s %s, so the schedule was not replayed: nothing is known about the failure\n",
+			s.Test, strings.TrimPrefix(res.Inconclusive, rt.SkippedPrefix+"the test "))
+		return exitError
+	case res.Outcome == explore.Passed && res.Inconclusive != "":
+		fmt.Fprintf(env.stdout, "INCONCLUSIVE: the run was stopped before the test ended (%s): this says nothing about the failure\n", res.Inconclusive)
+		diverged()
+		return exitDiverged
 	case res.Outcome == explore.Passed && res.Diverged == "":
 		fmt.Fprintln(env.stdout, "PASS: the failure did not happen again")
 		if len(s.Decisions) > 0 {

@@ -307,6 +307,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if f.Schedule != "" && !filepath.IsAbs(f.Schedule) {
 			f.Schedule = filepath.Join(copyRoot, f.Schedule)
 		}
+		// Every schedule of a generated test carries its file, so that
+		// it replays in the user's tree.
+		if f.Schedule != "" {
+			if err := carry(f.Schedule, byPkg[f.Package].src); err != nil {
+				return nil, err
+			}
+		}
 		k := key{c.Target, f.Kind, ""}
 		if filepath.Base(f.Pos.File) != FileName {
 			k.pos = fmt.Sprintf("%s:%d", f.Pos.File, f.Pos.Line)
@@ -335,11 +342,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		for _, k := range order {
 			f := best[k]
 			s, err := explore.ReadSchedule(f.Schedule)
-			if err == nil {
-				s.Version = rt.ScheduleVersionFiles
-				s.Files = []rt.SourceFile{{Name: FileName, Source: string(byPkg[f.Package].src)}}
-				err = explore.WriteSchedule(f.Schedule, s)
-			}
 			if err != nil {
 				res.Notes = append(res.Notes, fmt.Sprintf("%s: not reported: %v", f.Test, err))
 				continue
@@ -442,6 +444,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		res.Types = append(res.Types, *reports[t])
 	}
 	return res, nil
+}
+
+// carry adds the generated file to the schedule file at path.
+func carry(path string, src []byte) error {
+	s, err := explore.ReadSchedule(path)
+	if err != nil {
+		return err
+	}
+	s.Version = rt.ScheduleVersionFiles
+	s.Files = []rt.SourceFile{{Name: FileName, Source: string(src)}}
+	return explore.WriteSchedule(path, s)
 }
 
 // load type-checks the patterns and returns them with the module root.

@@ -261,8 +261,14 @@ func (r *scheduleRun) finish(p any) {
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
 	}
+	if res.Outcome == "pass" && res.Inconclusive == "" && r.g0.tb != nil && r.g0.tb.Skipped() {
+		res.Inconclusive = SkippedPrefix + "the test skipped itself (t.Skip)"
+	}
 	*r.out = res
 }
+
+// SkippedPrefix starts Result.Inconclusive of a test that skipped itself.
+const SkippedPrefix = "skipped: "
 
 // runCleanups runs the cleanups g's test registered through Cleanup, last
 // first, as the testing package would, but under control. It returns the

@@ -160,8 +160,9 @@ type Result struct {
 	// see, so the hang may be the scheduler's doing.
 	HeldBack bool `json:"heldBack,omitempty"`
 	// Inconclusive is set, with Outcome "pass", when the schedule was
-	// stopped by a bound (Config.MaxSteps) before the test ended: it says
-	// nothing either way, and is never a finding.
+	// stopped by a bound (Config.MaxSteps) before the test ended, or the
+	// test skipped itself (SkippedPrefix): it says nothing either way, and
+	// is never a finding.
 	Inconclusive string `json:"inconclusive,omitempty"`
 }
 
