@@ -51,7 +51,7 @@ type ReplayResult struct {
 	// Inconclusive says why a run that passed says nothing: the test
 	// skipped itself (rt.SkippedPrefix), or a bound stopped it.
 	Inconclusive string
-	Steps    int
+	Steps        int
 	// Decisions and States are the replayed run's own decisions and its
 	// goroutines when it ended (for telling the interleaving).
 	Decisions []rt.Decision
