@@ -499,7 +499,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
 	}
 	defer endStage("")
-	var replayed []string // keys of res.Findings, in order
+	var replayed []string      // keys of res.Findings, in order
 	var cands []checks.Finding // findings to replay, of failures candKeys
 	var candKeys []string
 	for _, k := range s.order {
