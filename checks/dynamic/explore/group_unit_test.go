@@ -21,7 +21,7 @@ func race(test, fn1 string, l1 int, w1 bool, fn2 string, l2 int, w2 bool) checks
 	}
 	f := checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Kind: checks.DataRace, Evidence: checks.Dynamic,
 		Package: "m", Test: test, Func: fn1, Pos: checks.Position{File: "/m/c.go", Line: l1}, Snippet: "line " + itoa(l1),
-		Message: test + ": data race: " + verb(w1) + " at c.go:" + itoa(l1) + " and " + verb(w2) + " at c.go:" + itoa(l2),
+		Message:    test + ": data race: " + verb(w1) + " at c.go:" + itoa(l1) + " and " + verb(w2) + " at c.go:" + itoa(l2),
 		Related:    []checks.Related{{Position: checks.Position{File: "/m/c.go", Line: l2}}},
 		Goroutines: []checks.Goroutine{g("a", fn1, l1, w1), g("b", fn2, l2, w2)},
 		Schedule:   test + "-" + itoa(l1) + "-" + itoa(l2) + ".json"}
