@@ -1,9 +1,14 @@
 package prjob
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report"
 )
 
 // Static findings of one rule that one dynamic cause confirms are one
@@ -50,5 +55,47 @@ func TestPRConfirmOneCause(t *testing.T) {
 	}
 	if st.confirmed != 3 {
 		t.Errorf("%d confirmed, want 3", st.confirmed)
+	}
+}
+
+// Shards that each found a failure of one cause merge into one finding
+// listing both tests.
+func TestMergeShardsOneCause(t *testing.T) {
+	get := "example.com/c.(*Cache).Get"
+	race := func(test string, line int, other string, otherLine int) checks.Finding {
+		at := func(l int) checks.Position { return checks.Position{File: "c/cache.go", Line: l} }
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.DataRace,
+			Package: "example.com/c", Test: test, Func: get, Snippet: "line " + strconv.Itoa(line), Pos: at(line),
+			Message:  test + ": data race at " + strconv.Itoa(line),
+			Related:  []checks.Related{{Position: at(otherLine)}},
+			Schedule: ".interleave/schedules/" + test + ".json",
+			Goroutines: []checks.Goroutine{
+				{ID: "a", State: "write", Site: "c/cache.go:" + strconv.Itoa(line), Stack: []checks.Frame{{Func: get, File: "c/cache.go", Line: line}}},
+				{ID: "b", State: "previous read", Site: "c/cache.go:" + strconv.Itoa(otherLine), Stack: []checks.Frame{{Func: other, File: "c/cache.go", Line: otherLine}}},
+			}}
+	}
+	dir := t.TempDir()
+	write := func(name string, fs ...checks.Finding) string {
+		var b bytes.Buffer
+		if err := (report.JSON{}).Write(&b, &report.Report{Findings: fs, ToolVersion: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	s1 := write("s1.json", race("TestReaders", 26, "example.com/c.(*Cache).Stats", 45))
+	s2 := write("s2.json", race("TestHits", 28, "example.com/c.(*Cache).Hits", 40))
+	rep, n, err := MergeShards([]string{s1, s2}, "", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || len(rep.Findings) != 1 {
+		t.Fatalf("merged %d findings into %d, want 2 into 1", n, len(rep.Findings))
+	}
+	if got := rep.Findings[0].Tests(); len(got) != 2 {
+		t.Errorf("the merged finding lists tests %q, want both", got)
 	}
 }
