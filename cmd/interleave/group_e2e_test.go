@@ -198,4 +198,3 @@ func TestPROneCommentPerCause(t *testing.T) {
 		t.Errorf("the comment does not list the other failures of its cause:\n%s", body)
 	}
 }
-
