@@ -549,6 +549,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// One finding per cause (group.go): the members of a cause are tried
 	// in order until one replays alone; the rest are listed in it.
 	for _, g := range causes(cands) {
+		s.untilFirst(g, candKeys)
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
 			if why, unchecked := s.replaysAlone(ctx, t, &finding); unchecked {

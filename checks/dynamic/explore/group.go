@@ -130,7 +130,8 @@ func causes(fs []checks.Finding) [][]int {
 }
 
 // orderMembers sorts a group best representative first: the member whose
-// own line the most members involve, then by position, test and message.
+// own line the most members involve (for races, as a write: the cause is
+// the write), then by position, test and message.
 func orderMembers(fs []checks.Finding, g []int) {
 	if len(g) < 2 {
 		return
@@ -158,8 +159,18 @@ func orderMembers(fs []checks.Finding, g []int) {
 }
 
 // involved returns the lines a finding involves: its position, its
-// related ones and its goroutines' sites.
+// related ones and its goroutines' sites; for a data race, the lines it
+// writes at.
 func involved(f *checks.Finding) map[string]bool {
+	if f.Kind == checks.DataRace {
+		out := map[string]bool{}
+		for _, g := range f.Goroutines {
+			if file, line, ok := cutSite(g.Site); ok && strings.Contains(g.State, "write") {
+				out[posKey(checks.Position{File: file, Line: line})] = true
+			}
+		}
+		return out
+	}
 	out := map[string]bool{posKey(f.Pos): true}
 	for _, r := range f.Related {
 		out[posKey(r.Position)] = true
@@ -237,4 +248,14 @@ func Group(fs []checks.Finding) []checks.Finding {
 		out = append(out, fold(fs[g[0]], others))
 	}
 	return out
+}
+
+// untilFirst moves the failure Options.Until accepted to the front of its
+// group g (indexes of failures keys): it is the one the caller looks for
+// among the findings (repro matches a log's failure), so it must be the
+// representative, not an occurrence.
+func (s *search) untilFirst(g []int, keys []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sort.SliceStable(g, func(a, b int) bool { return s.untilKeys[keys[g[a]]] && !s.untilKeys[keys[g[b]]] })
 }

@@ -136,3 +136,51 @@ func TestTwoCausesTwoFindings(t *testing.T) {
 		replayFinding(t, dir, f)
 	}
 }
+
+// TestUntilFailureRepresentsItsCause: the failure Options.Until accepted
+// (the one repro looks for) is its cause's finding, even when another
+// failure of that cause, found first, would represent it better: here a
+// read in Stats, accepted only after a race at a write in Get was seen.
+func TestUntilFailureRepresentsItsCause(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	inStats := func(f checks.Finding) bool {
+		return f.Kind == checks.DataRace && strings.HasPrefix(f.Message, "TestReaders: data race: read at rlock.go:45 in rlock.(*Cache).Stats")
+	}
+	dir, err := filepath.Abs(causesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := 4 * time.Second
+	for attempt := 0; attempt < 4; attempt, budget = attempt+1, 2*budget {
+		sawGet := false
+		res, err := Run(context.Background(), Options{
+			Dir: dir, Patterns: []string{"./rlock"}, Tests: []TestRef{{Package: "causes/rlock", Name: "TestReaders"}},
+			Budget: budget, Race: true, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
+			Until: func(f checks.Finding) bool {
+				if f.Kind == checks.DataRace && f.Func == "causes/rlock.(*Cache).Get" {
+					sawGet = true
+				}
+				return sawGet && inStats(f)
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Met {
+			t.Logf("the read in Stats after a write in Get was not found in %v; searching again", budget)
+			continue
+		}
+		rs := races(res)
+		if len(rs) != 1 || !inStats(rs[0]) || len(rs[0].SameCause) == 0 {
+			for _, f := range rs {
+				t.Logf("finding %s (%d more)", f.Message, len(f.SameCause))
+			}
+			t.Fatalf("got %d race findings, want one: the read in Stats that Until accepted, listing the race in Get", len(rs))
+		}
+		replayFinding(t, dir, rs[0])
+		return
+	}
+	t.Fatal("Until never accepted the read in Stats after a race in Get")
+}
