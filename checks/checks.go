@@ -149,6 +149,8 @@ type Finding struct {
 	ReplayToken string `json:"replayToken,omitempty"`
 	// Interleaving tells a dynamic finding's schedule in source terms.
 	Interleaving *Interleaving `json:"interleaving,omitempty"`
+	// SameCause lists the other failures of this finding's cause (group.go).
+	SameCause []Occurrence `json:"sameCause,omitempty"`
 }
 
 // Interleaving is a failing schedule told as the steps that matter: the

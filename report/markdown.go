@@ -82,6 +82,10 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 				fmt.Fprintln(bw)
 			}
 		}
+		if same := SameCauseMarkdown(&f); same != "" {
+			fmt.Fprintln(bw)
+			fmt.Fprint(bw, same)
+		}
 		if story := StoryMarkdown(f.Interleaving); story != "" {
 			fmt.Fprintln(bw)
 			fmt.Fprint(bw, story)

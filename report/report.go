@@ -102,6 +102,7 @@ func relativeList(root string, list []checks.Finding) []checks.Finding {
 			f.Goroutines = gs
 		}
 		f.Schedule = relFile(r.Root, f.Schedule)
+		f.SameCause = relativeOccurrences(r.Root, f.SameCause)
 		if !f.Pos.IsValid() {
 			f.Pos = innermostRepoFrame(f.Goroutines)
 		}

@@ -88,6 +88,7 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 		}
 		props := sarif.NewPropertyBag()
 		props.Add("evidence", string(f.Evidence))
+		addSameCauseSARIF(res, props, &f, len(f.Related)+1)
 		if isDynamic(&f) {
 			props.Add("kind", string(f.Kind))
 			if f.Test != "" {

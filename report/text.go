@@ -25,6 +25,7 @@ func (Text) Write(w io.Writer, r *Report) error {
 		for _, rel := range f.Related {
 			fmt.Fprintf(bw, "\t%s: %s\n", rel.Position, rel.Message)
 		}
+		writeSameCauseText(bw, &f)
 		if !isDynamic(&f) {
 			continue
 		}

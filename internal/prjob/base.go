@@ -165,6 +165,10 @@ func (r *job) anchor(f *checks.Finding) {
 			return
 		}
 	}
+	if o, ok := onChangedOccurrence(f, on); ok {
+		move(o.File, o.Line, "reported on the changed line another failure of its cause is at")
+		return
+	}
 	for _, g := range f.Goroutines {
 		for _, fr := range g.Stack {
 			if on(fr.File, fr.Line) {

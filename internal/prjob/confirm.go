@@ -90,6 +90,7 @@ func confirmAll(static, candidates, dynamic []checks.Finding, dir string, st *co
 			used[j] = true
 			s.Evidence = checks.Confirmed
 			s.Schedule, s.Replay, s.Test, s.Goroutines = d.Schedule, d.Replay, d.Test, d.Goroutines
+			s.ReplayToken, s.Interleaving, s.SameCause = d.ReplayToken, d.Interleaving, d.SameCause
 			s.Severity = max(s.Severity, d.Severity)
 			s.Message += fmt.Sprintf(" (confirmed: %s in %s)", d.Kind, d.Test)
 			break
@@ -113,7 +114,7 @@ func confirmAll(static, candidates, dynamic []checks.Finding, dir string, st *co
 		}
 		out = append(out, f)
 	}
-	return out
+	return foldConfirmed(out)
 }
 
 // stackHits counts the positions of static finding s (its own and its
@@ -242,11 +243,12 @@ func confirm(static, dynamic []checks.Finding, dir string) []checks.Finding {
 			}
 			used = true
 			if s.Evidence == checks.Confirmed {
-				continue // already confirmed by another schedule
+				addConfirmation(s, &d) // already confirmed by another schedule
+				continue
 			}
 			s.Evidence = checks.Confirmed
 			s.Schedule, s.Replay, s.Test, s.Goroutines = d.Schedule, d.Replay, d.Test, d.Goroutines
-			s.ReplayToken, s.Interleaving = d.ReplayToken, d.Interleaving
+			s.ReplayToken, s.Interleaving, s.SameCause = d.ReplayToken, d.Interleaving, d.SameCause
 			s.Severity = max(s.Severity, d.Severity)
 			s.Message += fmt.Sprintf(" (confirmed: %s in %s)", d.Kind, d.Test)
 		}
@@ -277,6 +279,7 @@ func sites(f *checks.Finding, dir string, goroutines bool) map[string]bool {
 				add(file, line)
 			}
 		}
+		occurrenceSites(f, dir, out)
 	}
 	return out
 }

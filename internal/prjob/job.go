@@ -222,7 +222,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 	}
 
 	// merge: a static finding a schedule reproduces is reported once.
-	merged := confirmAll(staticFindings, candidateFindings, dynamicFindings, c.ModuleDir, &r.confirm)
+	merged := confirmAll(staticFindings, candidateFindings, explore.Group(dynamicFindings), c.ModuleDir, &r.confirm)
 	var final, dyn []checks.Finding
 	for _, f := range merged {
 		if f.Evidence == checks.Dynamic {

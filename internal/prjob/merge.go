@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -25,8 +26,9 @@ func MergeShards(names []string, root, toolVersion string) (rep *report.Report, 
 		plain = append(plain, sh.plain...)
 		tests = append(tests, sh.tests...)
 	}
-	rep = &report.Report{Findings: dedupe(all), Root: root, ToolVersion: toolVersion,
-		PreExisting: dedupe(pre), WithoutInterleave: dedupe(plain), Tests: tests}
+	// One finding per cause across shards too (explore.Group).
+	rep = &report.Report{Findings: dedupe(explore.Group(all)), Root: root, ToolVersion: toolVersion,
+		PreExisting: dedupe(explore.Group(pre)), WithoutInterleave: dedupe(plain), Tests: tests}
 	return rep, len(all), nil
 }
 

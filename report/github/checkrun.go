@@ -48,6 +48,9 @@ func (p *publisher) annotation(f *report.JSONFinding) *gh.CheckRunAnnotation {
 		for _, g := range f.Goroutines {
 			fmt.Fprintf(&b, "\n%s %s %s", g.ID, g.State, g.Site)
 		}
+		if h := report.SameCauseHeading(&f.Finding); h != "" {
+			fmt.Fprintf(&b, "\n%s:\n  %s", h, strings.Join(report.SameCauseLines(&f.Finding), "\n  "))
+		}
 		if cmd := p.replayCommand(&f.Finding); cmd != "" {
 			fmt.Fprintf(&b, "\nreplay: %s", cmd)
 		}

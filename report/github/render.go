@@ -114,6 +114,10 @@ func (p *publisher) writeDynamic(b *strings.Builder, f *checks.Finding) {
 			b.WriteString("\n")
 		}
 	}
+	if same := report.SameCauseMarkdown(f); same != "" {
+		b.WriteString("\n")
+		b.WriteString(defang(same))
+	}
 	if story := report.StoryMarkdown(f.Interleaving); story != "" {
 		b.WriteString("\n")
 		b.WriteString(story)

@@ -202,3 +202,23 @@ func TestReadScheduleOnlyPastesSafeFiles(t *testing.T) {
 		t.Errorf("scheduleUnsafe: link %v missing %v ok %v, want true false false", p.scheduleUnsafe("link.json"), p.scheduleUnsafe("missing.json"), p.scheduleUnsafe("ok.json"))
 	}
 }
+
+// A finding that stands for several failures of one cause lists them in
+// its review comment and its annotation.
+func TestCommentListsSameCause(t *testing.T) {
+	f := deadlock("")
+	f.SameCause = []checks.Occurrence{
+		{Test: "TestWaitTwice", Message: "TestWaitTwice: all goroutines are blocked @octocat", Pos: checks.Position{File: "pkg/counter.go", Line: 43}},
+	}
+	rep := makeReport(t, f)
+	p := &publisher{in: Input{Root: t.TempDir()}}
+	body := p.commentBody(&rep.Findings[0])
+	for _, want := range []string{"**Same cause**: 1 more failure of the same cause (tests TestWait, TestWaitTwice)", "- `pkg/counter.go:43`: TestWaitTwice: all goroutines are blocked @\u200boctocat"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("comment lacks %q:\n%s", want, body)
+		}
+	}
+	if d := p.annotation(&rep.Findings[0]).GetRawDetails(); !strings.Contains(d, "1 more failure of the same cause (tests TestWait, TestWaitTwice):\n  pkg/counter.go:43: TestWaitTwice") {
+		t.Errorf("annotation details lack the other failure:\n%s", d)
+	}
+}

@@ -158,8 +158,20 @@ func testSchedules(st Stats, test string) int {
 // SameFailure reports whether two dynamic findings, possibly from two
 // commits whose lines differ, are the same failure: the same test failing
 // the same way, by fingerprint (no line numbers) or by enclosing function
-// and message with line numbers dropped.
+// and message with line numbers dropped. A finding that lists others of its
+// cause (SameCause) is the same failure as any of them.
 func SameFailure(a, b checks.Finding) bool {
+	for _, x := range a.Members() {
+		for _, y := range b.Members() {
+			if sameFailure(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameFailure(a, b checks.Finding) bool {
 	if a.Kind != b.Kind || a.Test != b.Test || a.Package != b.Package {
 		return false
 	}

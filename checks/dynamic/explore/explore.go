@@ -499,7 +499,9 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
 	}
 	defer endStage("")
-	var replayed []string // keys of res.Findings, in order
+	var replayed []string      // keys of res.Findings, in order
+	var cands []checks.Finding // findings to replay, of failures candKeys
+	var candKeys []string
 	for _, k := range s.order {
 		f, t := s.failures[k], s.owners[k]
 		finding, err := s.finding(ctx, f, t, false)
@@ -541,17 +543,32 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 			res.Plain = append(res.Plain, finding)
 			continue
 		}
-		if why, unchecked := s.replaysAlone(ctx, t, &finding); unchecked {
-			s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
-				t.name, firstLine(f.message), f.seed, why, finding.Replay))
-			continue
-		} else if why != "" {
-			s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not, %d times (the last: %s): something outside the schedule caused it; to look: %s",
-				t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
-			continue
+		cands = append(cands, finding)
+		candKeys = append(candKeys, k)
+	}
+	// One finding per cause (group.go): the members of a cause are tried
+	// in order until one replays alone; the rest are listed in it.
+	for _, g := range causes(cands) {
+		s.untilFirst(g, candKeys)
+		for n, i := range g {
+			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
+			if why, unchecked := s.replaysAlone(ctx, t, &finding); unchecked {
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
+					t.name, firstLine(f.message), f.seed, why, finding.Replay))
+				continue
+			} else if why != "" {
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not, %d times (the last: %s): something outside the schedule caused it; to look: %s",
+					t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
+				continue
+			}
+			var others []checks.Finding
+			for _, j := range g[n+1:] {
+				others = append(others, cands[j])
+			}
+			res.Findings = append(res.Findings, fold(finding, others))
+			replayed = append(replayed, candKeys[i])
+			break
 		}
-		res.Findings = append(res.Findings, finding)
-		replayed = append(replayed, k)
 	}
 	// Every finding replayed alone: now shrunk, with the time left
 	// (shrinking keeps only what a fresh replay reproduces).

@@ -1,0 +1,261 @@
+package explore
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// One cause, one finding. The dedupe key (failure.key) keeps one schedule
+// per signature of one test; several signatures can still share a cause: a
+// write under a read lock races with every reader of the fields it writes,
+// each pair a race report of its own, and two tests calling the same code
+// fail the same way. Dynamic findings are grouped by cause:
+//
+//   - the same failure (fingerprint: rule, function, source line) in
+//     several tests;
+//   - data races that share a function that writes (the unsynchronized
+//     write is the bug every pair of the group goes through);
+//   - deadlocks and leaks whose goroutines are stuck at the same set of
+//     sites outside test files.
+//
+// A group is one finding, its representative's, with the others in
+// Finding.SameCause. The representative is the member whose own line the
+// most members share (for races, the write they all go through), then the
+// first by position and test; its schedule is the one that replays.
+
+// causeKeys returns the keys that tie a dynamic finding to others of its
+// cause: findings sharing a key are one cause.
+func causeKeys(f *checks.Finding) []string {
+	prefix := f.Baseline + "|"
+	keys := []string{prefix + "fp|" + f.Fingerprint()}
+	switch f.Kind {
+	case checks.DataRace:
+		for _, g := range f.Goroutines {
+			if strings.Contains(g.State, "write") {
+				keys = append(keys, prefix+"write|"+siteFunc(g))
+			}
+		}
+	case checks.Deadlock, checks.Leak:
+		var stuck []string
+		for _, g := range f.Goroutines {
+			if file, _, ok := cutSite(g.Site); ok && !strings.HasSuffix(file, "_test.go") {
+				stuck = append(stuck, g.Site)
+			}
+		}
+		if len(stuck) > 0 {
+			running := strings.Contains(f.Message, rt.LeakRunning)
+			keys = append(keys, fmt.Sprintf("%sstuck|%s|%v|%s", prefix, f.Kind, running, strings.Join(sortedUnique(stuck), " ")))
+		}
+	}
+	return keys
+}
+
+// siteFunc is the function a goroutine was in at its site (the frame at
+// that line), or the site itself when no frame says.
+func siteFunc(g checks.Goroutine) string {
+	for _, fr := range g.Stack {
+		if fr.File+":"+strconv.Itoa(fr.Line) == g.Site {
+			return fr.Func
+		}
+	}
+	return g.Site
+}
+
+// cutSite splits "file:line".
+func cutSite(site string) (file string, line int, ok bool) {
+	i := strings.LastIndexByte(site, ':')
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(site[i+1:])
+	return site[:i], n, err == nil && n > 0
+}
+
+// groupable reports whether f takes part in grouping: dynamic findings do;
+// static and confirmed ones stand for a rule's diagnosis and do not.
+func groupable(f *checks.Finding) bool {
+	return f.Evidence == checks.Dynamic && f.Kind != ""
+}
+
+// causes partitions fs by cause: each group lists indexes into fs, its
+// best representative first; groups come in the order of their first
+// finding in fs.
+func causes(fs []checks.Finding) [][]int {
+	parent := make([]int, len(fs))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	owner := map[string]int{}
+	for i := range fs {
+		if !groupable(&fs[i]) {
+			continue
+		}
+		for _, k := range causeKeys(&fs[i]) {
+			if j, ok := owner[k]; ok {
+				a, b := find(i), find(j)
+				parent[max(a, b)] = min(a, b)
+			} else {
+				owner[k] = i
+			}
+		}
+	}
+	byRoot := map[int][]int{}
+	var roots []int
+	for i := range fs {
+		r := find(i)
+		if _, ok := byRoot[r]; !ok {
+			roots = append(roots, r)
+		}
+		byRoot[r] = append(byRoot[r], i)
+	}
+	out := make([][]int, 0, len(roots))
+	for _, r := range roots {
+		g := byRoot[r]
+		orderMembers(fs, g)
+		out = append(out, g)
+	}
+	return out
+}
+
+// orderMembers sorts a group best representative first: the member whose
+// own line the most members involve (for races, as a write: the cause is
+// the write), then by position, test and message.
+func orderMembers(fs []checks.Finding, g []int) {
+	if len(g) < 2 {
+		return
+	}
+	shared := map[string]int{}
+	for _, i := range g {
+		for s := range involved(&fs[i]) {
+			shared[s]++
+		}
+	}
+	score := func(i int) int { return shared[posKey(fs[i].Pos)] }
+	sort.SliceStable(g, func(x, y int) bool {
+		a, b := &fs[g[x]], &fs[g[y]]
+		if sa, sb := score(g[x]), score(g[y]); sa != sb {
+			return sa > sb
+		}
+		if a.Pos != b.Pos {
+			return positionLess(a.Pos, b.Pos)
+		}
+		if a.Test != b.Test {
+			return a.Test < b.Test
+		}
+		return a.Message < b.Message
+	})
+}
+
+// involved returns the lines a finding involves: its position, its
+// related ones and its goroutines' sites; for a data race, the lines it
+// writes at.
+func involved(f *checks.Finding) map[string]bool {
+	if f.Kind == checks.DataRace {
+		out := map[string]bool{}
+		for _, g := range f.Goroutines {
+			if file, line, ok := cutSite(g.Site); ok && strings.Contains(g.State, "write") {
+				out[posKey(checks.Position{File: file, Line: line})] = true
+			}
+		}
+		return out
+	}
+	out := map[string]bool{posKey(f.Pos): true}
+	for _, r := range f.Related {
+		out[posKey(r.Position)] = true
+	}
+	for _, g := range f.Goroutines {
+		if file, line, ok := cutSite(g.Site); ok {
+			out[posKey(checks.Position{File: file, Line: line})] = true
+		}
+	}
+	return out
+}
+
+func posKey(p checks.Position) string { return p.File + ":" + strconv.Itoa(p.Line) }
+
+func positionLess(a, b checks.Position) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
+}
+
+// fold makes rep the finding of its cause: the others, and what they had
+// folded already, become its SameCause, each once.
+func fold(rep checks.Finding, others []checks.Finding) checks.Finding {
+	if len(others) == 0 {
+		return rep
+	}
+	type id struct {
+		test, msg string
+		pos       checks.Position
+	}
+	seen := map[id]bool{{rep.Test, rep.Message, rep.Pos}: true}
+	var list []checks.Occurrence
+	add := func(o checks.Occurrence) {
+		if k := (id{o.Test, o.Message, o.Pos}); !seen[k] {
+			seen[k] = true
+			list = append(list, o)
+		}
+	}
+	for _, o := range rep.SameCause {
+		add(o)
+	}
+	for i := range others {
+		add(checks.OccurrenceOf(&others[i]))
+		for _, o := range others[i].SameCause {
+			add(o)
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].Test != list[j].Test {
+			return list[i].Test < list[j].Test
+		}
+		return positionLess(list[i].Pos, list[j].Pos)
+	})
+	rep.SameCause = list
+	return rep
+}
+
+// Group folds the dynamic findings of one cause into one finding each
+// (see causes); every other finding is kept as it is. The representative
+// of a group is its best member, whose schedule must already replay: the
+// search (Run) groups before its replay check and tries the members in
+// that order. Group is for findings put together from several results
+// (shards, packages).
+func Group(fs []checks.Finding) []checks.Finding {
+	var out []checks.Finding
+	for _, g := range causes(fs) {
+		others := make([]checks.Finding, 0, len(g)-1)
+		for _, i := range g[1:] {
+			others = append(others, fs[i])
+		}
+		out = append(out, fold(fs[g[0]], others))
+	}
+	return out
+}
+
+// untilFirst moves the failure Options.Until accepted to the front of its
+// group g (indexes of failures keys): it is the one the caller looks for
+// among the findings (repro matches a log's failure), so it must be the
+// representative, not an occurrence.
+func (s *search) untilFirst(g []int, keys []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sort.SliceStable(g, func(a, b int) bool { return s.untilKeys[keys[g[a]]] && !s.untilKeys[keys[g[b]]] })
+}

@@ -1,0 +1,186 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// causesDir is the nested module of one-cause-many-failures kernels.
+const causesDir = "../testdata/causes"
+
+// searchCauses searches one package of testdata/causes under -race until
+// done accepts the result, doubling the budget up to three times: slowness
+// costs time, not a failure.
+func searchCauses(t *testing.T, pkg string, done func(*Result) bool) (*Result, string) {
+	t.Helper()
+	dir, err := filepath.Abs(causesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res *Result
+	budget := 4 * time.Second
+	for attempt := 0; attempt < 4; attempt, budget = attempt+1, 2*budget {
+		res, err = Run(context.Background(), Options{
+			Dir: dir, Patterns: []string{"./" + pkg}, Budget: budget, Race: true,
+			Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done(res) {
+			break
+		}
+		t.Logf("not all failures found in %v; searching again", budget)
+	}
+	for _, n := range res.Notes {
+		t.Log("note:", n)
+	}
+	return res, dir
+}
+
+func races(res *Result) []checks.Finding {
+	var out []checks.Finding
+	for _, f := range res.Findings {
+		if f.Kind == checks.DataRace {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// replayFinding replays a finding's schedule in a fresh process.
+func replayFinding(t *testing.T, dir string, f checks.Finding) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	rr, err := Replay(ctx, f.Schedule, ReplayOptions{Dir: dir})
+	if err != nil {
+		t.Fatalf("replay %s: %v", f.Schedule, err)
+	}
+	if rr.Outcome != Reproduced || rr.Finding == nil || rr.Finding.Kind != f.Kind {
+		t.Errorf("replay %s: %s (%v), want %s again", f.Schedule, rr.Outcome, rr.Finding, f.Kind)
+	}
+}
+
+// TestOneCauseOneFinding: a Get that writes three fields under the read
+// lock races with itself and with two readers, in two tests: several race
+// reports (distinct pairs of lines), one finding listing the others, at
+// the write they share, whose schedule replays.
+func TestOneCauseOneFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	res, dir := searchCauses(t, "rlock", func(res *Result) bool {
+		rs := races(res)
+		return len(rs) > 0 && len(rs[0].Tests()) == 2 && len(rs[0].SameCause) >= 3
+	})
+	rs := races(res)
+	for _, f := range rs {
+		t.Logf("finding %s at %v: %s", f.Test, f.Pos, f.Message)
+		for _, o := range f.SameCause {
+			t.Logf("  same cause: %s at %v: %s", o.Test, o.Pos, o.Message)
+		}
+	}
+	if len(rs) != 1 {
+		t.Fatalf("got %d data-race findings, want one for the one cause", len(rs))
+	}
+	f := rs[0]
+	if got := f.Tests(); len(got) != 2 {
+		t.Errorf("the finding lists tests %q, want TestReaders and TestHitsWhileGetting", got)
+	}
+	pairs := map[string]bool{f.Message[strings.Index(f.Message, ": ")+2:]: true}
+	for _, o := range f.SameCause {
+		if !strings.Contains(o.Message, "in rlock.(*Cache).Get") || o.Schedule == "" || !o.Pos.IsValid() {
+			t.Errorf("occurrence %+v: want a race through Get with its position and schedule", o)
+		}
+		pairs[o.Message[strings.Index(o.Message, ": ")+2:]] = true
+	}
+	if len(pairs) < 3 {
+		t.Errorf("the finding lists %d distinct race reports, want at least 3", len(pairs))
+	}
+	// The representative is a write in Get, the line the pairs share.
+	if f.Func != "causes/rlock.(*Cache).Get" {
+		t.Errorf("finding in %s, want it in Get, where the writes are", f.Func)
+	}
+	replayFinding(t, dir, f)
+}
+
+// TestTwoCausesTwoFindings: an unlocked increment and an unlocked length
+// read (against a locked append) are two causes: two findings, each
+// replaying.
+func TestTwoCausesTwoFindings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	res, dir := searchCauses(t, "two", func(res *Result) bool { return len(races(res)) >= 2 })
+	rs := races(res)
+	funcs := map[string]bool{}
+	for _, f := range rs {
+		t.Logf("finding %s at %v in %s: %s (%d more)", f.Test, f.Pos, f.Func, f.Message, len(f.SameCause))
+		funcs[f.Message] = true
+	}
+	if len(rs) != 2 {
+		t.Fatalf("got %d data-race findings, want two, one per cause", len(rs))
+	}
+	inc := strings.Contains(rs[0].Message, "Inc") && !strings.Contains(rs[0].Message, "Registry")
+	add := strings.Contains(rs[1].Message, "Registry")
+	if !inc || !add {
+		t.Errorf("findings %q and %q, want the counter's race and the registry's", rs[0].Message, rs[1].Message)
+	}
+	for _, f := range rs {
+		replayFinding(t, dir, f)
+	}
+}
+
+// TestUntilFailureRepresentsItsCause: the failure Options.Until accepted
+// (the one repro looks for) is its cause's finding, even when another
+// failure of that cause, found first, would represent it better: here a
+// read in Stats, accepted only after a race at a write in Get was seen.
+func TestUntilFailureRepresentsItsCause(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	inStats := func(f checks.Finding) bool {
+		return f.Kind == checks.DataRace && strings.HasPrefix(f.Message, "TestReaders: data race: read at rlock.go:45 in rlock.(*Cache).Stats")
+	}
+	dir, err := filepath.Abs(causesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := 4 * time.Second
+	for attempt := 0; attempt < 4; attempt, budget = attempt+1, 2*budget {
+		sawGet := false
+		res, err := Run(context.Background(), Options{
+			Dir: dir, Patterns: []string{"./rlock"}, Tests: []TestRef{{Package: "causes/rlock", Name: "TestReaders"}},
+			Budget: budget, Race: true, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
+			Until: func(f checks.Finding) bool {
+				if f.Kind == checks.DataRace && f.Func == "causes/rlock.(*Cache).Get" {
+					sawGet = true
+				}
+				return sawGet && inStats(f)
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Met {
+			t.Logf("the read in Stats after a write in Get was not found in %v; searching again", budget)
+			continue
+		}
+		rs := races(res)
+		if len(rs) != 1 || !inStats(rs[0]) || len(rs[0].SameCause) == 0 {
+			for _, f := range rs {
+				t.Logf("finding %s (%d more)", f.Message, len(f.SameCause))
+			}
+			t.Fatalf("got %d race findings, want one: the read in Stats that Until accepted, listing the race in Get", len(rs))
+		}
+		replayFinding(t, dir, rs[0])
+		return
+	}
+	t.Fatal("Until never accepted the read in Stats after a race in Get")
+}

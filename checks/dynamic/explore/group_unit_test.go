@@ -1,0 +1,154 @@
+package explore
+
+import (
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// race builds a data-race finding of test between an access in fn1 at
+// line l1 (a write when w1) and one in fn2 at l2.
+func race(test, fn1 string, l1 int, w1 bool, fn2 string, l2 int, w2 bool) checks.Finding {
+	verb := func(w bool) string {
+		if w {
+			return "write"
+		}
+		return "read"
+	}
+	g := func(id, fn string, l int, w bool) checks.Goroutine {
+		return checks.Goroutine{ID: id, State: verb(w), Site: "/m/c.go:" + itoa(l),
+			Stack: []checks.Frame{{Func: "runtime.mapassign", File: "/go/src/runtime/map.go", Line: 9}, {Func: fn, File: "/m/c.go", Line: l}}}
+	}
+	f := checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Kind: checks.DataRace, Evidence: checks.Dynamic,
+		Package: "m", Test: test, Func: fn1, Pos: checks.Position{File: "/m/c.go", Line: l1}, Snippet: "line " + itoa(l1),
+		Message:    test + ": data race: " + verb(w1) + " at c.go:" + itoa(l1) + " and " + verb(w2) + " at c.go:" + itoa(l2),
+		Related:    []checks.Related{{Position: checks.Position{File: "/m/c.go", Line: l2}}},
+		Goroutines: []checks.Goroutine{g("a", fn1, l1, w1), g("b", fn2, l2, w2)},
+		Schedule:   test + "-" + itoa(l1) + "-" + itoa(l2) + ".json"}
+	return f
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// stuck builds a deadlock or leak of test with goroutines at sites.
+func stuck(kind checks.FailureKind, test string, sites ...string) checks.Finding {
+	f := checks.Finding{Rule: checks.DynamicRuleID(kind), Kind: kind, Evidence: checks.Dynamic, Package: "m", Test: test,
+		Message: test + ": " + string(kind), Func: "m." + test, Snippet: "wg.Wait() // " + test}
+	for i, s := range sites {
+		file, line, _ := cutSite(s)
+		f.Goroutines = append(f.Goroutines, checks.Goroutine{ID: "g" + itoa(i), State: "blocked", Site: s,
+			Stack: []checks.Frame{{Func: "m.f" + itoa(i), File: file, Line: line}}})
+		if i == 0 {
+			f.Pos = checks.Position{File: file, Line: line}
+		}
+	}
+	return f
+}
+
+func TestGroupRacesThroughOneWrite(t *testing.T) {
+	get, hits, stats := "m.(*Cache).Get", "m.(*Cache).Hits", "m.(*Cache).Stats"
+	fs := []checks.Finding{
+		race("TestA", hits, 40, false, get, 26, true),
+		race("TestA", get, 26, true, get, 26, false),
+		race("TestA", get, 28, true, stats, 45, false),
+		race("TestB", get, 26, true, hits, 40, false),
+		// Another cause: Inc writes without the lock.
+		race("TestA", "m.(*Counter).Inc", 60, true, "m.(*Counter).Inc", 60, false),
+		{Rule: "IL2001", Evidence: checks.Static, Pos: checks.Position{File: "/m/c.go", Line: 26}, Message: "write under RLock"},
+	}
+	out := Group(fs)
+	if len(out) != 3 {
+		t.Fatalf("got %d findings, want 3 (one cause of four races, another race, the static finding)", len(out))
+	}
+	g := out[0]
+	if g.Pos.Line != 26 || g.Test != "TestA" || len(g.SameCause) != 3 {
+		t.Errorf("grouped finding at line %d of %s with %d more, want line 26 (the shared write) of TestA with 3 more", g.Pos.Line, g.Test, len(g.SameCause))
+	}
+	if got := g.Tests(); len(got) != 2 || got[0] != "TestA" || got[1] != "TestB" {
+		t.Errorf("tests %q, want TestA, TestB", got)
+	}
+	if out[1].Pos.Line != 60 || len(out[1].SameCause) != 0 {
+		t.Errorf("the other cause: %+v", out[1])
+	}
+	if out[2].Evidence != checks.Static {
+		t.Errorf("the static finding was grouped: %+v", out[2])
+	}
+	// Grouping is idempotent, and a shard's group meets its other members.
+	again := Group(append(Group(fs[:2]), Group(fs[2:])...))
+	if len(again) != 3 || len(again[0].SameCause) != 3 {
+		t.Errorf("grouping grouped findings: %d findings, %d more in the first; want 3 and 3", len(again), len(again[0].SameCause))
+	}
+}
+
+// Two readers racing with one locked writer are one cause (the variable
+// the writer guards); two unlocked writers of different variables are two.
+func TestGroupRacesDistinctWriters(t *testing.T) {
+	fs := []checks.Finding{
+		race("T", "m.A", 10, true, "m.A", 10, true),
+		race("T", "m.B", 20, true, "m.R", 30, false),
+		race("T", "m.R", 30, false, "m.C", 40, false), // a read-read cannot race; no write: its own
+	}
+	if out := Group(fs); len(out) != 3 {
+		t.Errorf("got %d findings, want 3", len(out))
+	}
+}
+
+func TestGroupStuckSites(t *testing.T) {
+	fs := []checks.Finding{
+		stuck(checks.Deadlock, "TestTransferAB", "/m/bank.go:20", "/m/bank.go:21", "/m/bank_test.go:10"),
+		stuck(checks.Deadlock, "TestTransferBA", "/m/bank.go:21", "/m/bank.go:20", "/m/bank_test.go:30"),
+		stuck(checks.Deadlock, "TestOther", "/m/bank.go:20", "/m/bank.go:50", "/m/bank_test.go:40"),
+		stuck(checks.Leak, "TestLeak", "/m/bank.go:20", "/m/bank.go:21"),
+		stuck(checks.Deadlock, "TestOnlyTest1", "/m/x_test.go:5"),
+		stuck(checks.Deadlock, "TestOnlyTest2", "/m/x_test.go:5"),
+	}
+	out := Group(fs)
+	if len(out) != 5 {
+		for _, f := range out {
+			t.Logf("%s %s %d more", f.Test, f.Kind, len(f.SameCause))
+		}
+		t.Fatalf("got %d findings, want 5: the same stuck sites in two tests are one", len(out))
+	}
+	if got := out[0].Tests(); len(got) != 2 {
+		t.Errorf("tests %q, want the two transfer tests", got)
+	}
+}
+
+// The same failure (fingerprint) in two tests is one finding.
+func TestGroupSameFailureInTwoTests(t *testing.T) {
+	p := func(test string) checks.Finding {
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.Panic), Kind: checks.Panic, Evidence: checks.Dynamic, Package: "m",
+			Test: test, Func: "m.close", Snippet: "close(c.done)", Pos: checks.Position{File: "/m/c.go", Line: 7}, Message: test + ": panic: close of closed channel"}
+	}
+	out := Group([]checks.Finding{p("TestB"), p("TestA")})
+	if len(out) != 1 || out[0].Test != "TestA" || len(out[0].SameCause) != 1 || out[0].SameCause[0].Test != "TestB" {
+		t.Errorf("got %+v, want one finding of TestA listing TestB", out)
+	}
+	// A new and a pre-existing failure are not one.
+	a, b := p("TestA"), p("TestB")
+	a.Baseline, b.Baseline = checks.BaselineNew, checks.BaselineUnchanged
+	if out := Group([]checks.Finding{a, b}); len(out) != 2 {
+		t.Errorf("new and pre-existing grouped: %d findings", len(out))
+	}
+}
+
+// SameFailure matches a grouped finding by any of its members.
+func TestSameFailureMembers(t *testing.T) {
+	get := "m.(*Cache).Get"
+	g := Group([]checks.Finding{race("TestA", get, 26, true, get, 26, true), race("TestA", get, 28, true, "m.S", 45, false)})
+	if len(g) != 1 {
+		t.Fatalf("got %d findings, want 1", len(g))
+	}
+	other := race("TestA", get, 28, true, "m.S", 45, false)
+	if !SameFailure(other, g[0]) || !SameFailure(g[0], other) {
+		t.Errorf("a member of the group is not the same failure as the group")
+	}
+	if SameFailure(race("TestA", "m.X", 70, true, "m.X", 70, true), g[0]) {
+		t.Errorf("an unrelated race is the same failure as the group")
+	}
+}

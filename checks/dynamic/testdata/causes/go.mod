@@ -1,0 +1,3 @@
+module causes
+
+go 1.25

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/report"
+	"github.com/interleave-dev/interleave/report/github/ghtest"
+)
+
+const rlockBase = `package cache
+
+import "sync"
+
+// Cache maps keys to values.
+type Cache struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+// New returns a cache holding m.
+func New(m map[string]int) *Cache { return &Cache{m: m} }
+
+// Get returns the value of k.
+func (c *Cache) Get(k string) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.m[k]
+}
+
+// Reset empties the cache.
+func (c *Cache) Reset() {
+	c.mu.Lock()
+	c.m = map[string]int{}
+	c.mu.Unlock()
+}
+`
+
+// rlockHead is the release that counts lookups in Get under the read lock:
+// one cause, which races with itself and with every reader of the counts.
+const rlockHead = `package cache
+
+import "sync"
+
+// Cache maps keys to values and counts lookups.
+type Cache struct {
+	mu     sync.RWMutex
+	m      map[string]int
+	hits   int
+	misses int
+	last   string
+}
+
+// New returns a cache holding m.
+func New(m map[string]int) *Cache { return &Cache{m: m} }
+
+// Get returns the value of k.
+func (c *Cache) Get(k string) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	v, ok := c.m[k]
+	if ok {
+		c.hits++
+	} else {
+		c.misses++
+	}
+	c.last = k
+	return v
+}
+
+// Stats returns the hits, the misses and the last key looked up.
+func (c *Cache) Stats() (hits, misses int, last string) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.hits, c.misses, c.last
+}
+
+// Reset empties the cache.
+func (c *Cache) Reset() {
+	c.mu.Lock()
+	c.m = map[string]int{}
+	c.mu.Unlock()
+}
+`
+
+const rlockBaseTest = `package cache
+
+import "testing"
+
+func TestGet(t *testing.T) {
+	if New(map[string]int{"a": 1}).Get("a") != 1 {
+		t.Fatal("bad value")
+	}
+}
+`
+
+const rlockHeadTest = rlockBaseTest + `
+func TestReaders(t *testing.T) {
+	c := New(map[string]int{"a": 1})
+	done := make(chan bool)
+	go func() { c.Get("a"); c.Get("b"); done <- true }()
+	go func() { c.Get("b"); c.Get("a"); done <- true }()
+	c.Stats()
+	<-done
+	<-done
+}
+`
+
+// TestPROneCommentPerCause runs interleave pr on a change that writes three
+// fields of a cache under its read lock: the race detector reports several
+// pairs of racing accesses, and the pull request gets one finding, listing
+// them, whose schedule replays, and one review comment.
+func TestPROneCommentPerCause(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds instrumented tests")
+	}
+	r := newPRRepo(t)
+	base := r.commit(map[string]string{
+		"go.mod":              "module example.com/cache\n\ngo 1.22\n",
+		"cache/cache.go":      rlockBase,
+		"cache/cache_test.go": rlockBaseTest,
+	})
+	head := r.commit(map[string]string{"cache/cache.go": rlockHead, "cache/cache_test.go": rlockHeadTest})
+
+	// A loaded machine may find only one racing pair in the budget:
+	// searched again with a longer one (slowness costs time, not a
+	// failure).
+	out := filepath.Join(r.dir, "out.json")
+	var rep report.JSONReport
+	var races []report.JSONFinding
+	for attempt, budget := 0, 6; ; attempt, budget = attempt+1, 2*budget {
+		code, _, stderr := r.runPR("-base", base, "-budget", strconv.Itoa(budget)+"s", "-seed", strconv.Itoa(3+attempt), "-format", "json", "-o", out, "-race")
+		t.Logf("interleave pr stderr:\n%s", stderr)
+		if code != exitFindings {
+			t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep = report.JSONReport{}
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		races = nil
+		for _, f := range rep.Findings {
+			t.Logf("finding %s %s %s:%d %s (%d more of its cause)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, len(f.SameCause))
+			if f.Kind == checks.DataRace {
+				races = append(races, f)
+			}
+		}
+		if len(races) != 1 || len(races[0].SameCause) >= 2 || attempt == 3 {
+			break
+		}
+	}
+	if len(rep.Findings) != 1 || len(races) != 1 {
+		t.Fatalf("got %d findings (%d data races), want one data race for the one cause", len(rep.Findings), len(races))
+	}
+	f := races[0]
+	if len(f.SameCause) < 2 {
+		t.Fatalf("the finding lists %d other failures of its cause, want at least 2 (three fields race)", len(f.SameCause))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(f.Schedule)), explore.ReplayOptions{Dir: r.dir})
+	cancel()
+	if err != nil || rr.Outcome != explore.Reproduced {
+		t.Errorf("replay %s: %v, %v; want %s", f.Schedule, rr, err, explore.Reproduced)
+	}
+
+	// Posted: one review comment, listing the other pairs.
+	patch := r.git("diff", base, head, "--", "cache/cache.go")
+	patch = patch[strings.Index(patch, "@@"):] + "\n"
+	s := ghtest.New(t)
+	s.AddToken("ghs_post", true)
+	s.AddPull(ghtest.Pull{Owner: "octo", Repo: "demo", Number: 7, HeadSHA: head, BaseSHA: base,
+		Files: []ghtest.File{{Filename: "cache/cache.go", Patch: patch}}})
+	vars := map[string]string{"GITHUB_TOKEN": "ghs_post", "GITHUB_API_URL": s.URL()}
+	pcode, _, perr := postRun(t, r.dir, vars, "-report", out, "-repo", "octo/demo", "-pr", "7", "-sha", head)
+	if pcode != exitOK {
+		t.Fatalf("post: exit %d\n%s", pcode, perr)
+	}
+	comments := s.ReviewComments("octo", "demo", 7)
+	for _, c := range comments {
+		t.Logf("review comment %s:%d:\n%s", c.GetPath(), c.GetLine(), c.GetBody())
+	}
+	if len(comments) != 1 {
+		t.Fatalf("%d review comments, want 1 for the one cause", len(comments))
+	}
+	if body := comments[0].GetBody(); !strings.Contains(body, "**Same cause**") || !strings.Contains(body, f.SameCause[0].Pos.File+":") {
+		t.Errorf("the comment does not list the other failures of its cause:\n%s", body)
+	}
+}
