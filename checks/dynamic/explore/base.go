@@ -131,10 +131,9 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			}
 			continue
 		}
-		onBase := append(append([]checks.Finding(nil), res.Findings...), res.Plain...)
 		for _, i := range idx {
 			out[i].How = fmt.Sprintf("the base commit passes its schedule, and %d schedules of %s there do not fail this way", testSchedules(res.Stats, findings[i].Test), findings[i].Test)
-			for _, b := range onBase {
+			for _, b := range res.Findings {
 				if SameFailure(b, findings[i]) {
 					out[i] = BaseVerdict{OnBase: true, How: "a search on the base commit fails the same way"}
 					break
