@@ -174,6 +174,35 @@ var drvCases = []drvCase{
 		},
 	},
 	{
+		// Issue 21: a failure the tool causes on every schedule of one
+		// test is a note; the same failure on some schedules of a
+		// sibling test, which plain go test passes, is a note too.
+		name:   "the tool's failure in a sibling",
+		pkg:    "toolsibling",
+		budget: 3 * time.Second,
+		want:   map[string]checks.FailureKind{"TestStartsServer": "", "TestStartsServerLate": ""},
+		check: func(t *testing.T, res *Result) {
+			var own, sibling bool
+			for _, n := range res.Notes {
+				own = own || strings.HasPrefix(n, "TestStartsServer: not reported, most likely the tool's doing: the unperturbed schedule")
+				sibling = sibling || strings.HasPrefix(n, "TestStartsServerLate: not reported, most likely the tool's doing: it fails (panic: Unable to start server") &&
+					strings.Contains(n, "as TestStartsServer does") && strings.Contains(n, "passed")
+			}
+			late := 0 // failing schedules of TestStartsServerLate
+			for _, ts := range res.Stats.Tests {
+				if ts.Test == "TestStartsServerLate" {
+					late = ts.Failures
+				}
+			}
+			if !own || late > 0 && !sibling {
+				t.Errorf("notes %q, want TestStartsServer's failure and TestStartsServerLate's (%d failing schedules) noted as the tool's", res.Notes, late)
+			}
+			if late == 0 {
+				t.Log("TestStartsServerLate did not fail in the budget: the sibling rule was not exercised")
+			}
+		},
+	},
+	{
 		// Mechanism 11, goroutines still running: a job the test never
 		// stops runs on after it, in whichever worker took it (a key of
 		// its own per worker), behind a janitor a starving strategy
