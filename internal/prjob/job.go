@@ -89,8 +89,7 @@ type job struct {
 	timings        []stageTime
 	notes          []string
 	confirm        confirmStats // confirm.go
-	// From the dynamic search: the failures without interleave too, and
-	// the schedules per test.
+	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 }
 
