@@ -27,7 +27,7 @@ func TestPlainCheck(t *testing.T) {
 		{Kind: checks.TestFailure, Package: "kernels/fanin", Test: "TestSumWaitGroupAddInside",
 			Message: "TestSumWaitGroupAddInside: test failed: fanin_test.go:58: sum = 0, want 6", Pos: checks.Position{File: file, Line: 56}},
 		{Kind: checks.Leak, Package: "kernels/fanin", Test: "TestFirstErrorStrandsSender",
-			Message: "TestFirstErrorStrandsSender: leak: goroutines still blocked after the test returned: g2 blocked on chan send at fanin_test.go:17",
+			Message:    "TestFirstErrorStrandsSender: leak: goroutines still blocked after the test returned: g2 blocked on chan send at fanin_test.go:17",
 			Goroutines: []checks.Goroutine{{ID: "g2", Stack: []checks.Frame{{Func: "kernels/fanin.firstError.func1", File: file, Line: 17}}}}},
 		{Kind: checks.Panic, Package: "kernels/nothere", Test: "TestX", Message: "TestX: panic: x"},
 	}
