@@ -133,8 +133,8 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures, stopped)
 		}
 	}
-	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",
-		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.seed)
+	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s)%s, seed %d\n",
+		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), labelCounts(res.Findings), opts.seed)
 	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st)}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave test:", err)
@@ -143,6 +143,28 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	// Every finding replayed in a fresh process; whether plain go test
 	// fails too is a label, never a reason to exit 0.
 	return prExitCode(res.Findings, opts.failOn)
+}
+
+// labelCounts says how the findings are labelled: " (2 schedule-dependent,
+// 1 on every schedule; plain go test fails 1 of them too)", or "".
+func labelCounts(fs []checks.Finding) string {
+	var dep, every, plain int
+	for _, f := range fs {
+		if q := f.Frequency; q != nil && q.Schedules > 0 {
+			if q.Every() {
+				every++
+			} else {
+				dep++
+			}
+		}
+		if f.PlainGo.Fails() {
+			plain++
+		}
+	}
+	if dep+every == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d schedule-dependent, %d on every schedule; plain go test fails %d of them too)", dep, every, plain)
 }
 
 func firstLineOf(s string) string {
