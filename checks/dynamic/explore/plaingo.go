@@ -60,7 +60,8 @@ type plainRun struct {
 	logs     []string // the test's log entries
 	crash    *failure // a panic or fatal error, from standard error
 	left     []checks.Goroutine
-	output   string // tail, for notes
+	races    []string // sites ("/abs/file.go:12") in the race detector's reports
+	output   string   // tail, for notes
 }
 
 // plainBin is a package's plain test binary, or why there is none.
@@ -315,6 +316,9 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 
 var plainPanicRE = regexp.MustCompile(`(?m)^(panic: |fatal error: )`)
 
+// raceSiteRE finds the sites of a race detector report's frames.
+var raceSiteRE = regexp.MustCompile(`(?m)^\s+(\S+\.go:\d+)(?: \+0x[0-9a-f]+)?$`)
+
 // parsePlain reads one plain run's output.
 func parsePlain(stdout, stderr string) plainRun {
 	r := plainRun{output: tailLines(stdout+stderr, 20)}
@@ -358,6 +362,15 @@ func parsePlain(stdout, stderr string) plainRun {
 			g.Site = frameSite(fr)
 		}
 		r.left = append(r.left, g)
+	}
+	for _, block := range strings.Split(stdout+"\n"+stderr, "WARNING: DATA RACE")[1:] {
+		block, _, _ = strings.Cut(block, "==================")
+		for _, m := range raceSiteRE.FindAllStringSubmatch(block, -1) {
+			r.races = append(r.races, m[1])
+		}
+		if len(r.races) == 0 {
+			r.races = append(r.races, "") // a report without sites
+		}
 	}
 	if loc := plainPanicRE.FindStringIndex(stderr); loc != nil {
 		text := stderr[loc[0]:]
@@ -429,6 +442,15 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 		return pm != nil && filepath.Base(pm[1]) == filepath.Base(m[1])
 	case f.kind == checks.Deadlock || f.isHang():
 		return r.timedOut
+	case f.kind == checks.DataRace:
+		// The race detector reported a race through f's site (any race,
+		// when f has none).
+		for _, site := range r.races {
+			if f.site == "" || site != "" && sameSite(f.site, site) {
+				return true
+			}
+		}
+		return false
 	case f.kind == checks.Fatal && osExitRE.MatchString(f.message):
 		m := osExitRE.FindStringSubmatch(f.message)
 		return r.crash == nil && !r.timedOut && strconv.Itoa(r.exitCode) == m[1]
@@ -669,6 +691,8 @@ func (r plainRun) failureLine(dir string) string {
 	switch {
 	case r.crash != nil:
 		return firstLine(r.crash.message)
+	case len(r.races) > 0:
+		return "WARNING: DATA RACE"
 	case len(r.logs) > 0:
 		return firstLine(failureEntry(r.logs, dir))
 	}

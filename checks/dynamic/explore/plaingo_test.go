@@ -133,6 +133,8 @@ func TestPlainLabel(t *testing.T) {
 	sameFail := plainRun{exitCode: 1, failed: true, logs: []string{"p_test.go:9: sum = 0, want 6"}}
 	otherFail := plainRun{exitCode: 1, failed: true, logs: []string{"p_test.go:30: other"}}
 	cmd := "go test -race -run '^TestX$'"
+	raced := parsePlain("--- FAIL: TestX\n", "==================\nWARNING: DATA RACE\nWrite at 0x00c by goroutine 8:\n  m/p.inc()\n      /src/m/p/p.go:7 +0x44\n\nPrevious read at 0x00c by goroutine 7:\n  m/p.get()\n      /src/m/p/p.go:12 +0x3a\n==================\n")
+	raced.exitCode = 1
 	cases := []struct {
 		name  string
 		f     *failure
@@ -148,6 +150,10 @@ func TestPlainLabel(t *testing.T) {
 			"plain go test fails too (1 of 2 runs of go test -race -run '^TestX$': exit 1: p_test.go:9: sum = 0, want 6)"},
 		{"another failure", failed, &plainOutcome{command: cmd, runs: []plainRun{otherFail}}, false,
 			"plain go test does not fail this way (1 run of go test -race -run '^TestX$'; one failed otherwise, exit 1: p_test.go:30: other)"},
+		{"race at the same site", &failure{kind: checks.DataRace, site: "/src/m/p/p.go:7"}, &plainOutcome{command: cmd, runs: []plainRun{raced}}, true,
+			"plain go test fails too (1 of 1 run of go test -race -run '^TestX$': exit 1: WARNING: DATA RACE)"},
+		{"race elsewhere", &failure{kind: checks.DataRace, site: "/src/m/p/q.go:7"}, &plainOutcome{command: cmd, runs: []plainRun{raced}}, false,
+			"plain go test does not fail this way (1 run of go test -race -run '^TestX$'; one failed otherwise, exit 1: WARNING: DATA RACE)"},
 		{"could not run", failed, &plainOutcome{command: cmd, err: errors.New("does not build\nmore")}, false,
 			"plain go test not run: does not build"},
 	}
