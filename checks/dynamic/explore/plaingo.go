@@ -585,8 +585,9 @@ func sibling(tools []toolFailure, t *target, f *failure) string {
 // labelPlain labels each finding (fs[i] is the failure keys[i]) with what
 // plain go test did with its test, running it for the tests it has not run
 // for yet. A finding with the message or site of a failure the tool caused
-// in a sibling test, which plain go test ran and did not fail this way, is
-// the tool's doing too: a note, not a finding. It returns the findings and
+// in a sibling test, which plain go test ran and neither failed this way
+// nor left its goroutines behind, is the tool's doing too: a note, not a
+// finding. It returns the findings and
 // keys kept.
 func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []string, tools []toolFailure) ([]checks.Finding, []string) {
 	byTarget := map[*target][]*failure{}
@@ -618,7 +619,8 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 			o = &plainOutcome{err: errors.New("no time was left in the budget to run it")}
 		}
 		fs[i].PlainGo = o.label(f, t.pkg.Dir)
-		if sib := sibling(tools, t, f); sib != "" && fs[i].PlainGo.Runs > 0 && !fs[i].PlainGo.Fails() {
+		if p := fs[i].PlainGo; p.Runs > 0 && !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
+			sib := sibling(tools, t, f)
 			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where plain go test passes, and %s; to look: %s",
 				t.name, firstLine(f.message), fs[i].Frequency.Label(), sib, o.howPlain(), fs[i].Replay))
 			continue
