@@ -176,6 +176,23 @@ var drvCases = []drvCase{
 		},
 	},
 	{
+		// Issue 21: the unperturbed schedule fails, plain go test passes,
+		// other schedules pass: a finding labelled "plain go test passes",
+		// never "fails too" (the message claimed so before).
+		name:      "unperturbed fails, plain go test passes",
+		pkg:       "unperturbed",
+		want:      map[string]checks.FailureKind{"TestMainWinsUnderTheTool": checks.TestFailure},
+		wantSite:  map[string]string{"TestMainWinsUnderTheTool": "unperturbed_test.go:18|unperturbed_test.go:28"},
+		wantPlain: map[string]bool{"TestMainWinsUnderTheTool": false},
+		check: func(t *testing.T, res *Result) {
+			for _, f := range res.Findings {
+				if strings.Contains(f.Message, "fails this way too") || f.Frequency.Every() || !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
+					t.Errorf("%s: message %q, labels %q, want schedule-dependent, plain go test passes", f.Test, f.Message, f.Labels())
+				}
+			}
+		},
+	},
+	{
 		// Mechanism 11, goroutines still running: a job the test never
 		// stops runs on after it, in whichever worker took it (a key of
 		// its own per worker), behind a janitor a starving strategy
