@@ -486,16 +486,6 @@ func sameGoroutine(g, p checks.Goroutine) bool {
 	return has(pu, closureRE.ReplaceAllString(gu[0].Func, ".func")) || has(gu, closureRE.ReplaceAllString(pu[0].Func, ".func"))
 }
 
-// anySame reports whether some run of o failed the way f did.
-func (o *plainOutcome) anySame(f *failure, dir string) bool {
-	for _, r := range o.runs {
-		if sameAsPlain(f, r, dir) {
-			return true
-		}
-	}
-	return false
-}
-
 // howPlain says what plain go test did, for a note.
 func (o *plainOutcome) howPlain() string {
 	failed := 0
