@@ -1,9 +1,10 @@
 package explore
 
-// Plain go test: whether a failure is "fails without interleave too" is
-// decided by running the test as its user runs it — the package's own
-// files, not rewritten, `-run` of that one test, `-race` when the search
-// used it — and comparing how it fails. The only file added is a wrapper
+// Plain go test: what plain go test does with a finding's test (its label:
+// fails too, with the exit status, or passes) is decided by running the
+// test as its user runs it — the package's own files, not rewritten, `-run`
+// of that one test, `-race` when the search used it — and comparing how it
+// fails. The only file added is a wrapper
 // test that runs the test and then lists the goroutines it left behind,
 // which plain go test does not report but a leak finding is about.
 
@@ -515,8 +516,8 @@ func (o *plainOutcome) howPlain() string {
 // a later schedule left goroutines still running after the test returned
 // (rt.LeakRunning) that the unperturbed schedule did not, and the
 // unperturbed schedule's check did not run plain go test already: Run
-// then tells whether plain go test leaves the same goroutines behind (the
-// test's own clean-up), which is not a finding.
+// then labels the leak with whether plain go test leaves the same
+// goroutines behind (the test's own clean-up).
 func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	s.mu.Lock()
 	var fs []*failure
