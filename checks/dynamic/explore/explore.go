@@ -1503,7 +1503,7 @@ func (s *search) record(t *target, f *failure, count bool) {
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
 	if count {
-		s.counts[k]++
+		s.countFailing(k)
 	}
 	matched := false
 	if s.opts.Until != nil && !s.met {
@@ -1526,6 +1526,14 @@ func (s *search) record(t *target, f *failure, count bool) {
 	}
 }
 
+// countFailing counts one more failing schedule of key k (s.mu held).
+func (s *search) countFailing(k string) {
+	if s.counts == nil {
+		s.counts = map[string]int{}
+	}
+	s.counts[k]++
+}
+
 // isMet reports whether Options.Until accepted a failure.
 func (s *search) isMet() bool {
 	s.mu.Lock()
@@ -1540,7 +1548,7 @@ func (s *search) addCrash(t *target, f *failure, index int) {
 	defer s.mu.Unlock()
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
-	s.counts[k]++
+	s.countFailing(k)
 	if _, ok := s.failures[k]; ok {
 		return
 	}
