@@ -151,6 +151,92 @@ type Finding struct {
 	Interleaving *Interleaving `json:"interleaving,omitempty"`
 	// SameCause lists the other failures of this finding's cause (group.go).
 	SameCause []Occurrence `json:"sameCause,omitempty"`
+	// Frequency and PlainGo label a dynamic finding: how often its test
+	// failed this way under the scheduler, and what plain go test did.
+	Frequency *Frequency `json:"frequency,omitempty"`
+	PlainGo   *PlainGo   `json:"plainGoTest,omitempty"`
+}
+
+// Frequency is how many of a test's schedules failed one way.
+type Frequency struct {
+	Failing   int `json:"failing"`
+	Schedules int `json:"schedules"`
+}
+
+// Every reports whether every schedule tried failed this way.
+func (q *Frequency) Every() bool { return q.Failing >= q.Schedules }
+
+// Label is the frequency for people.
+func (q *Frequency) Label() string {
+	if q.Every() {
+		if q.Schedules == 1 {
+			return "on the one schedule tried"
+		}
+		return fmt.Sprintf("on every schedule tried (%d)", q.Schedules)
+	}
+	return fmt.Sprintf("on %d of %d schedules (schedule-dependent)", q.Failing, q.Schedules)
+}
+
+// PlainGo is what plain go test (the test alone, -race when the search
+// used it) did with a dynamic finding's test.
+type PlainGo struct {
+	Command string `json:"command,omitempty"` // "go test -race -run '^TestX$'"
+	Runs    int    `json:"runs"`              // 0: not run (NotRun says why)
+	// Failed counts the runs that exited non-zero the way the finding
+	// fails; ExitCode and Failure are the first such run's status and
+	// failure line, else those of the first run that exited non-zero.
+	Failed   int    `json:"failed"`
+	ExitCode int    `json:"exitCode,omitempty"` // -1: killed
+	Failure  string `json:"failure,omitempty"`
+	NotRun   string `json:"notRun,omitempty"`
+	// LeavesSame says that a run exited 0 but left the goroutines of a
+	// leak finding behind (plain go test does not report that).
+	LeavesSame bool `json:"leavesSame,omitempty"`
+}
+
+// Fails reports whether plain go test exited non-zero the way the
+// finding fails.
+func (p *PlainGo) Fails() bool { return p != nil && p.Failed > 0 }
+
+// Label is plain go test's outcome for people.
+func (p *PlainGo) Label() string {
+	switch {
+	case p.Runs == 0:
+		return "plain go test not run: " + p.NotRun
+	case p.Failed > 0:
+		return fmt.Sprintf("plain go test fails too (%d of %d %s of %s: %s: %s)", p.Failed, p.Runs, pluralRun(p.Runs), p.Command, exitStatus(p.ExitCode), p.Failure)
+	case p.ExitCode != 0:
+		return fmt.Sprintf("plain go test does not fail this way (%d %s of %s; one failed otherwise, %s: %s)", p.Runs, pluralRun(p.Runs), p.Command, exitStatus(p.ExitCode), p.Failure)
+	case p.LeavesSame:
+		return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s), leaving the same goroutines behind", p.Runs, pluralRun(p.Runs), p.Command)
+	}
+	return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s)", p.Runs, pluralRun(p.Runs), p.Command)
+}
+
+func exitStatus(code int) string {
+	if code < 0 {
+		return "killed"
+	}
+	return fmt.Sprintf("exit %d", code)
+}
+
+func pluralRun(n int) string {
+	if n == 1 {
+		return "run"
+	}
+	return "runs"
+}
+
+// Labels are a dynamic finding's labels, for people ("" when none).
+func (f *Finding) Labels() string {
+	var parts []string
+	if f.Frequency != nil && f.Frequency.Schedules > 0 {
+		parts = append(parts, f.Frequency.Label())
+	}
+	if f.PlainGo != nil {
+		parts = append(parts, f.PlainGo.Label())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Interleaving is a failing schedule told as the steps that matter: the

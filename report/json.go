@@ -8,8 +8,10 @@ import (
 )
 
 // JSONVersion is the version of the JSON envelope. It changes only when a
-// field is removed or changes meaning; adding a field keeps it.
-const JSONVersion = 1
+// field is removed or changes meaning; adding a field keeps it. Version 2
+// dropped failsWithoutInterleave: those failures are findings, labelled
+// (frequency, plainGoTest).
+const JSONVersion = 2
 
 // JSON is the machine-readable format: a versioned envelope around the
 // findings, each with its fingerprint.
@@ -23,10 +25,8 @@ type JSONReport struct {
 	Tool     JSONTool      `json:"tool"`
 	Summary  JSONSummary   `json:"summary"`
 	Findings []JSONFinding `json:"findings"`
-	// PreExisting and FailsWithoutInterleave are summary-only failures
-	// (Report.PreExisting, Report.WithoutInterleave).
-	PreExisting            []JSONFinding `json:"preExisting,omitempty"`
-	FailsWithoutInterleave []JSONFinding `json:"failsWithoutInterleave,omitempty"`
+	// PreExisting are summary-only failures (Report.PreExisting).
+	PreExisting []JSONFinding `json:"preExisting,omitempty"`
 	// Tests is what the dynamic search did per test.
 	Tests []TestRun `json:"tests,omitempty"`
 }
@@ -74,9 +74,6 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	}
 	for _, f := range relativeList(r.Root, r.PreExisting) {
 		out.PreExisting = append(out.PreExisting, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
-	}
-	for _, f := range relativeList(r.Root, r.WithoutInterleave) {
-		out.FailsWithoutInterleave = append(out.FailsWithoutInterleave, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
 	}
 	out.Tests = r.Tests
 	enc := json.NewEncoder(w)

@@ -64,6 +64,10 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		} else {
 			fmt.Fprintf(bw, "**Confirmed** at %s: %s\n", code(where(&f)), oneLine(f.Message))
 		}
+		if l := f.Labels(); l != "" {
+			fmt.Fprintln(bw)
+			fmt.Fprintf(bw, "**Fails** %s\n", oneLine(l))
+		}
 		if len(f.Goroutines) > 0 {
 			fmt.Fprintln(bw)
 			fmt.Fprintln(bw, "**Goroutines involved**")
@@ -122,6 +126,9 @@ func summaryOnly(bw *bufio.Writer, r *Report) {
 		fmt.Fprintf(bw, "\n<details><summary>%s (%d)</summary>\n\n", title, len(fs))
 		for _, f := range relativeList(r.Root, fs) {
 			fmt.Fprintf(bw, "- %s at %s: %s", f.Rule, code(where(&f)), oneLine(f.Message))
+			if l := f.Labels(); l != "" {
+				fmt.Fprintf(bw, " (fails %s)", oneLine(l))
+			}
 			if f.Replay != "" {
 				fmt.Fprintf(bw, " (replay: %s)", code(f.Replay))
 			}
@@ -130,7 +137,6 @@ func summaryOnly(bw *bufio.Writer, r *Report) {
 		fmt.Fprintln(bw, "\n</details>")
 	}
 	list("Pre-existing: these failures happen on the base commit too", r.PreExisting)
-	list("Fails without interleave too: plain go test fails these tests the same way, whatever the interleaving", r.WithoutInterleave)
 }
 
 // readSchedule returns the schedule file's text when it exists and is small

@@ -25,9 +25,6 @@ type Report struct {
 	// pull request too: shown in the summary (and in SARIF with
 	// baselineState "unchanged"), never as review comments.
 	PreExisting []checks.Finding
-	// WithoutInterleave are failures plain go test has too: the test
-	// fails without interleave, whatever the interleaving. Summary only.
-	WithoutInterleave []checks.Finding
 	// Tests, when set, is what the dynamic search did per test.
 	Tests []TestRun
 }

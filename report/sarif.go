@@ -100,6 +100,18 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 			if f.Replay != "" {
 				props.Add("replay", f.Replay)
 			}
+			if q := f.Frequency; q != nil && q.Schedules > 0 {
+				props.Add("failingSchedules", q.Failing)
+				props.Add("schedules", q.Schedules)
+				props.Add("everySchedule", q.Every())
+			}
+			if p := f.PlainGo; p != nil {
+				props.Add("plainGoTest", p)
+				props.Add("plainGoTestFails", p.Fails())
+			}
+			if l := f.Labels(); l != "" {
+				props.Add("labels", l)
+			}
 			for _, g := range f.Goroutines {
 				if st := stack(g); st != nil {
 					res.AddStack(st)

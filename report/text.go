@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-
-	"github.com/interleave-dev/interleave/checks"
 )
 
 // Text is the terminal format, one finding per line in the form editors
@@ -54,22 +52,20 @@ func (Text) Write(w io.Writer, r *Report) error {
 				fmt.Fprintf(bw, "\t\t%s\n", l)
 			}
 		}
+		if l := f.Labels(); l != "" {
+			fmt.Fprintf(bw, "\tfails: %s\n", l)
+		}
 		if f.Replay != "" {
 			fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
 		}
 	}
-	for _, sec := range []struct {
-		title string
-		fs    []checks.Finding
-	}{
-		{"pre-existing (happens on the base commit too)", r.PreExisting},
-		{"fails without interleave too (plain go test fails the same way)", r.WithoutInterleave},
-	} {
-		for _, f := range relativeList(r.Root, sec.fs) {
-			fmt.Fprintf(bw, "%s: %s: %s %s\n", sec.title, where(&f), f.Rule, f.Message)
-			if f.Replay != "" {
-				fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
-			}
+	for _, f := range relativeList(r.Root, r.PreExisting) {
+		fmt.Fprintf(bw, "pre-existing (happens on the base commit too): %s: %s %s\n", where(&f), f.Rule, f.Message)
+		if l := f.Labels(); l != "" {
+			fmt.Fprintf(bw, "\tfails: %s\n", l)
+		}
+		if f.Replay != "" {
+			fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
 		}
 	}
 	return bw.Flush()

@@ -221,14 +221,6 @@ func toBug(ctx context.Context, dir string, budget time.Duration, run string) er
 					break
 				}
 			}
-			// A leak on every schedule, the unperturbed one included, is
-			// reported as failing without interleave too.
-			for _, f := range res.Plain {
-				if iv == "not found" && f.Test == k.Test && string(f.Kind) == k.Kind {
-					iv = "found on the unperturbed schedule (fails without interleave too)"
-					foundI++
-				}
-			}
 			sv, found := stress(ctx, bin, filepath.Join(dir, rel), k.Test, budget)
 			if found {
 				foundS++

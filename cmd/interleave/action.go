@@ -614,9 +614,6 @@ func actionRestrict(env *cliEnv, in *actionInputs, files actionFiles) (int, erro
 	for _, f := range rep.PreExisting {
 		out.PreExisting = append(out.PreExisting, f.Finding)
 	}
-	for _, f := range rep.FailsWithoutInterleave {
-		out.WithoutInterleave = append(out.WithoutInterleave, f.Finding)
-	}
 	summary := files.summary
 	if in.Shard != "" {
 		summary = ""

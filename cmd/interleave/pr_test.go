@@ -189,7 +189,7 @@ func TestMergeShards(t *testing.T) {
 		{name: "dedupe keeps the confirmed twin", args: []string{"-format", "json", "s1.json", s2}, wantCode: exitFindings, wantN: 3, confirm: true},
 		{name: "fail-on above every finding", args: []string{"-format", "json", "-fail-on", "error", s1}, wantCode: exitOK, wantN: 2},
 		{name: "malformed shard", args: []string{s1, bad}, wantCode: exitError, wantErr: "is not an interleave JSON report"},
-		{name: "wrong version", args: []string{other}, wantCode: exitError, wantErr: "want interleave JSON version 1"},
+		{name: "wrong version", args: []string{other}, wantCode: exitError, wantErr: "want interleave JSON version 2"},
 		{name: "missing shard", args: []string{"nope.json"}, wantCode: exitError, wantErr: "read shard report"},
 		{name: "no files", args: nil, wantCode: exitError, wantErr: "no shard reports given"},
 	}

@@ -263,9 +263,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	}
 	var match *checks.Finding
 	var others []checks.Finding
-	// The log's failure happened under plain go test: the search may
-	// file it as failing without interleave too, which is still it.
-	for _, fd := range append(append([]checks.Finding(nil), res.Findings...), res.Plain...) {
+	// The log's failure happened under plain go test: the search labels
+	// it so (plain go test fails too), which is still it.
+	for _, fd := range res.Findings {
 		if ok, _ := sig.Match(fd, inMod); ok && match == nil && res.Met {
 			fd := fd
 			match = &fd

@@ -17,7 +17,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/internal/defaults"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -42,6 +44,7 @@ type testOptions struct {
 	searchFlags
 	patterns []string
 	run      string
+	failOn   checks.Severity
 }
 
 // parseTestFlags parses the flags of `interleave test`; ok is false when the
@@ -49,6 +52,8 @@ type testOptions struct {
 func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["test"])
 	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
+	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
+	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
 	opts.register(fs, searchHelp{
 		budget:   "Total wall time of the search over all tests, builds excluded",
 		target:   "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)",
@@ -62,6 +67,12 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		return opts, code, false
 	}
 	opts.patterns = packageArgs(fs)
+	sev, err := checks.ParseSeverity(failOn.value)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "interleave test: %v\n", err)
+		return opts, exitError, false
+	}
+	opts.failOn = sev
 	bad := func(format string, a ...any) (testOptions, int, bool) {
 		fmt.Fprintf(env.stderr, "interleave test: "+format+"\n", a...)
 		fs.Usage()
@@ -122,21 +133,38 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures, stopped)
 		}
 	}
-	for _, f := range res.Plain {
-		fmt.Fprintf(env.stderr, "interleave test: fails without interleave too (not a finding): %s: %s\n", f.Test, firstLineOf(f.Message))
-	}
-	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",
-		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.seed)
-	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(),
-		WithoutInterleave: res.Plain, Tests: prjob.TestRuns(st)}
+	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s)%s, seed %d\n",
+		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), labelCounts(res.Findings), opts.seed)
+	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st)}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave test:", err)
 		return exitError
 	}
-	if len(res.Findings) > 0 {
-		return exitFindings
+	// Every finding replayed in a fresh process; whether plain go test
+	// fails too is a label, never a reason to exit 0.
+	return prExitCode(res.Findings, opts.failOn)
+}
+
+// labelCounts says how the findings are labelled: " (2 schedule-dependent,
+// 1 on every schedule; plain go test fails 1 of them too)", or "".
+func labelCounts(fs []checks.Finding) string {
+	var dep, every, plain int
+	for _, f := range fs {
+		if q := f.Frequency; q != nil && q.Schedules > 0 {
+			if q.Every() {
+				every++
+			} else {
+				dep++
+			}
+		}
+		if f.PlainGo.Fails() {
+			plain++
+		}
 	}
-	return exitOK
+	if dep+every == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d schedule-dependent, %d on every schedule; plain go test fails %d of them too)", dep, every, plain)
 }
 
 func firstLineOf(s string) string {

@@ -275,3 +275,112 @@ func TestProgress(t *testing.T) {
 		t.Errorf("plain progress = %q", got)
 	}
 }
+
+var faninDir = filepath.Join("..", "..", "checks", "dynamic", "testdata", "kernels")
+
+// TestRunTestReportsPlainFailures (issue 21): a leak plain go test passes
+// (exit 0) and a failure plain go test has too are findings: exit 1, in
+// JSON and in SARIF, each labelled with how often it failed and what plain
+// go test did, and each replays.
+func TestRunTestReportsPlainFailures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(faninDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		kind  checks.FailureKind
+		fails bool   // plain go test fails too
+		label string // in the label
+	}{
+		"TestFirstErrorStrandsSender": {checks.Leak, false, "plain go test passes (exit 0, "},
+		"TestSumWaitGroupAddInside":   {checks.TestFailure, true, ": exit 1: fanin_test.go:58: sum = 0, want 6)"},
+	}
+	schedules := t.TempDir()
+	run := func(format string, budget time.Duration) (int, []byte, string) {
+		var stdout, stderr bytes.Buffer
+		env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+		code := runMain(context.Background(), env, []string{"test", "-budget", budget.String(), "-seed", "1", "-race=false",
+			"-format", format, "-schedules", schedules, "./fanin"})
+		return code, stdout.Bytes(), stderr.String()
+	}
+	// Both fail on the unperturbed schedule; a budget too short for its
+	// runs on a loaded machine is doubled.
+	var rep report.JSONReport
+	for budget := 2 * time.Second; ; budget *= 2 {
+		code, out, stderr := run("json", budget)
+		if code != exitFindings {
+			t.Fatalf("code = %d, want %d (stderr %q)", code, exitFindings, stderr)
+		}
+		rep = report.JSONReport{}
+		if err := json.Unmarshal(out, &rep); err != nil {
+			t.Fatalf("stdout is not a JSON report: %v\n%s", err, out)
+		}
+		if len(rep.Findings) >= len(want) || budget > 16*time.Second {
+			break
+		}
+		t.Logf("%d findings in %v; searching again", len(rep.Findings), budget)
+	}
+	found := map[string]bool{}
+	for _, f := range rep.Findings {
+		w, ok := want[f.Test]
+		if !ok || f.Kind != w.kind {
+			t.Errorf("unexpected finding %s %s: %s", f.Test, f.Kind, f.Message)
+			continue
+		}
+		found[f.Test] = true
+		if f.Frequency == nil || f.Frequency.Failing < 1 || f.Frequency.Schedules < f.Frequency.Failing {
+			t.Errorf("%s: frequency %+v", f.Test, f.Frequency)
+		}
+		if f.PlainGo == nil || f.PlainGo.Runs == 0 || f.PlainGo.Fails() != w.fails || !strings.Contains(f.PlainGo.Label(), w.label) {
+			t.Errorf("%s: plain go test label %q, want fails=%v with %q", f.Test, f.Labels(), w.fails, w.label)
+		}
+		// Replayed: the schedule fails the same way again (exit 1).
+		var stdout, stderr bytes.Buffer
+		env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+		if code := runMain(context.Background(), env, []string{"replay", f.Schedule}); code != exitFindings {
+			t.Errorf("%s: replay %s: code %d, want %d (stderr %q)", f.Test, f.Schedule, code, exitFindings, stderr.String())
+		}
+	}
+	for test := range want {
+		if !found[test] {
+			t.Errorf("%s: not reported", test)
+		}
+	}
+	// SARIF: the same findings, the labels in the results' properties.
+	code, out, stderr := run("sarif", 4*time.Second)
+	if code != exitFindings {
+		t.Fatalf("sarif: code = %d, want %d (stderr %q)", code, exitFindings, stderr)
+	}
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Runs) != 1 {
+		t.Fatalf("stdout is not SARIF with one run: %v\n%s", err, out)
+	}
+	labelled := map[string]bool{}
+	for _, r := range doc.Runs[0].Results {
+		test, _ := r.Properties["test"].(string)
+		w, ok := want[test]
+		if !ok {
+			continue
+		}
+		l, _ := r.Properties["labels"].(string)
+		fails, _ := r.Properties["plainGoTestFails"].(bool)
+		if _, ok := r.Properties["failingSchedules"]; !ok || fails != w.fails || !strings.Contains(l, w.label) {
+			t.Errorf("%s: SARIF properties %v, want the labels", test, r.Properties)
+		}
+		labelled[test] = true
+	}
+	for test := range want {
+		if !labelled[test] {
+			t.Errorf("%s: not in the SARIF", test)
+		}
+	}
+}

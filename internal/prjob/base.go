@@ -49,6 +49,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 		}
 		return kept, nil
 	}
+	r.checkPlain(ctx, dyn, verdicts)
 	for i, f := range dyn {
 		v := verdicts[i]
 		if v.OnBase {
@@ -70,6 +71,33 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 	return news, pre
 }
 
+// checkPlain labels, with plain go test's outcome, the failures no base
+// commit can confirm whose search did not run plain go test (its budget
+// ran out): what the pull request is told about them says so.
+func (r *job) checkPlain(ctx context.Context, dyn []checks.Finding, verdicts []explore.BaseVerdict) {
+	var idx []int
+	var fs []checks.Finding
+	for i, f := range dyn {
+		if verdicts[i].Unconfirmed && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
+			idx = append(idx, i)
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return
+	}
+	start := time.Now()
+	labels, err := explore.PlainCheck(ctx, fs, explore.PlainOptions{Dir: r.change.ModuleDir, Race: r.opts.Race})
+	r.timings = append(r.timings, stageTime{"plain", time.Since(start)})
+	if err != nil {
+		r.notes = append(r.notes, fmt.Sprintf("could not run %d %s no base commit confirms under plain go test: %v", len(fs), plural(len(fs), "failure"), err))
+		return
+	}
+	for j, i := range idx {
+		dyn[i].PlainGo = labels[j]
+	}
+}
+
 // noBase is the verdict of every failure when there is no base commit.
 const noBase = "there is no base commit"
 
@@ -81,7 +109,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 		// every failure is the change's.
 		out := make([]explore.BaseVerdict, len(dyn))
 		for i := range out {
-			out[i].How = noBase
+			out[i] = explore.BaseVerdict{How: noBase, Unconfirmed: true}
 		}
 		return out, nil
 	}
@@ -109,7 +137,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 		out := make([]explore.BaseVerdict, len(dyn))
 		for i := range out {
-			out[i].How = "the base commit has no module at " + filepath.ToSlash(rel)
+			out[i] = explore.BaseVerdict{How: "the base commit has no module at " + filepath.ToSlash(rel), Unconfirmed: true}
 		}
 		return out, nil
 	}

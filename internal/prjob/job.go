@@ -89,9 +89,7 @@ type job struct {
 	timings        []stageTime
 	notes          []string
 	confirm        confirmStats // confirm.go
-	// From the dynamic search: the failures without interleave too, and
-	// the schedules per test.
-	plain    []checks.Finding
+	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 }
 
@@ -262,7 +260,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
-		PreExisting: preExisting, WithoutInterleave: r.plain, Tests: r.testRuns}
+		PreExisting: preExisting, Tests: r.testRuns}
 	err = r.stage("report", func() error {
 		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
 			SARIF: opts.SARIF, Summary: opts.Summary, Extra: r.confirm.summary(c.Root) + r.summaryExtra()})
@@ -465,7 +463,6 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		}
 		return out
 	}
-	r.plain = fromRoot(res.Plain)
 	r.testRuns = TestRuns(res.Stats)
 	return fromRoot(res.Findings), nil
 }

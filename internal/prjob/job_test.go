@@ -9,6 +9,7 @@ import (
 
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 )
 
 func TestShardTestsPartition(t *testing.T) {
@@ -79,5 +80,37 @@ func TestRunCouldNotRun(t *testing.T) {
 	md, rerr := os.ReadFile(filepath.Join(dir, "sum.md"))
 	if rerr != nil || !strings.Contains(string(md), "## interleave could not run") || !strings.Contains(string(md), "is not in a git repository") {
 		t.Errorf("summary %q (%v): want why the job could not run", md, rerr)
+	}
+}
+
+// TestCheckPlainUnconfirmed (issue 21): a failure no base commit can
+// confirm, whose search did not run plain go test, is run under plain go
+// test before it is posted, and labelled with what it did; one the base
+// decided, or already labelled, is left alone.
+func TestCheckPlainUnconfirmed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs("../../checks/dynamic/testdata/kernels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "fanin", "fanin_test.go")
+	sum := checks.Finding{Kind: checks.TestFailure, Package: "kernels/fanin", Test: "TestSumWaitGroupAddInside",
+		Message: "TestSumWaitGroupAddInside: test failed: fanin_test.go:58: sum = 0, want 6", Pos: checks.Position{File: file, Line: 56}}
+	labelled := sum
+	labelled.PlainGo = &checks.PlainGo{Runs: 3}
+	dyn := []checks.Finding{sum, sum, labelled}
+	verdicts := []explore.BaseVerdict{{How: noBase, Unconfirmed: true}, {How: "its schedule passes on the base commit"}, {How: noBase, Unconfirmed: true}}
+	r := &job{opts: &Options{}, change: &affected.Change{ModuleDir: dir}}
+	r.checkPlain(context.Background(), dyn, verdicts)
+	if p := dyn[0].PlainGo; !p.Fails() || p.ExitCode != 1 {
+		t.Errorf("unconfirmed: label %+v, want plain go test fails too (exit 1)", p)
+	}
+	if dyn[1].PlainGo != nil || dyn[2].PlainGo.Failed != 0 {
+		t.Errorf("the base's verdict or an existing label was replaced: %+v, %+v", dyn[1].PlainGo, dyn[2].PlainGo)
+	}
+	if len(r.notes) > 0 {
+		t.Errorf("notes %q", r.notes)
 	}
 }

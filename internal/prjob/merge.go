@@ -14,7 +14,7 @@ import (
 // and combines them into one report: one finding per fingerprint, the one
 // with the strongest evidence. n is the number of findings before dedupe.
 func MergeShards(names []string, root, toolVersion string) (rep *report.Report, n int, err error) {
-	var all, pre, plain []checks.Finding
+	var all, pre []checks.Finding
 	var tests []report.TestRun
 	for _, name := range names {
 		sh, err := readShard(name)
@@ -23,19 +23,18 @@ func MergeShards(names []string, root, toolVersion string) (rep *report.Report, 
 		}
 		all = append(all, sh.findings...)
 		pre = append(pre, sh.preExisting...)
-		plain = append(plain, sh.plain...)
 		tests = append(tests, sh.tests...)
 	}
 	// One finding per cause across shards too (explore.Group).
 	rep = &report.Report{Findings: dedupe(explore.Group(all)), Root: root, ToolVersion: toolVersion,
-		PreExisting: dedupe(explore.Group(pre)), WithoutInterleave: dedupe(plain), Tests: tests}
+		PreExisting: dedupe(explore.Group(pre)), Tests: tests}
 	return rep, len(all), nil
 }
 
 // shard is what one shard reported.
 type shard struct {
-	findings, preExisting, plain []checks.Finding
-	tests                        []report.TestRun
+	findings, preExisting []checks.Finding
+	tests                 []report.TestRun
 }
 
 // readShard reads the JSON report a shard wrote.
@@ -58,7 +57,7 @@ func readShard(name string) (*shard, error) {
 		}
 		return out
 	}
-	return &shard{findings: list(r.Findings), preExisting: list(r.PreExisting), plain: list(r.FailsWithoutInterleave), tests: r.Tests}, nil
+	return &shard{findings: list(r.Findings), preExisting: list(r.PreExisting), tests: r.Tests}, nil
 }
 
 // evidenceRank orders evidence for dedupe: a confirmed finding replaces its

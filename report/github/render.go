@@ -98,6 +98,9 @@ func (p *publisher) writeDynamic(b *strings.Builder, f *checks.Finding) {
 		fmt.Fprintf(b, " in %s", code(f.Test))
 	}
 	b.WriteString("\n")
+	if l := f.Labels(); l != "" {
+		fmt.Fprintf(b, "\n**Fails** %s\n", mdEscape(oneLine(l)))
+	}
 	if len(f.Goroutines) > 0 {
 		b.WriteString("\n**Goroutines involved**\n\n")
 		for _, g := range f.Goroutines {

@@ -33,6 +33,10 @@ type BaseVerdict struct {
 	OnBase bool
 	// How says how that was decided, for the reader.
 	How string
+	// Unconfirmed is set when the base commit could not run it (no such
+	// test, package or module there, or it does not build): nothing on
+	// the base says whether the change caused it.
+	Unconfirmed bool
 }
 
 // CheckBase decides, for each dynamic finding of a change's head, whether
@@ -75,11 +79,11 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			}
 		}
 		if rep == nil {
-			out[i].How = fmt.Sprintf("the base commit cannot run it (%s)", firstLine(repErr[key].Error()))
+			out[i] = BaseVerdict{How: fmt.Sprintf("the base commit cannot run it (%s)", firstLine(repErr[key].Error())), Unconfirmed: true}
 			continue
 		}
 		if !rep.tests[sched.Test] {
-			out[i].How = "the base commit has no test " + sched.Test
+			out[i] = BaseVerdict{How: "the base commit has no test " + sched.Test, Unconfirmed: true}
 			continue
 		}
 		rr, err := rep.run(ctx, sched, anchor)
@@ -87,7 +91,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			out[i].How = "the base commit cannot run it (" + firstLine(err.Error()) + ")"
+			out[i] = BaseVerdict{How: "the base commit cannot run it (" + firstLine(err.Error()) + ")", Unconfirmed: true}
 			continue
 		}
 		if rr.Finding != nil && SameFailure(*rr.Finding, f) {
@@ -127,14 +131,13 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 				return nil, ctx.Err()
 			}
 			for _, i := range idx {
-				out[i].How = "the base commit cannot run it (" + firstLine(err.Error()) + ")"
+				out[i] = BaseVerdict{How: "the base commit cannot run it (" + firstLine(err.Error()) + ")", Unconfirmed: true}
 			}
 			continue
 		}
-		onBase := append(append([]checks.Finding(nil), res.Findings...), res.Plain...)
 		for _, i := range idx {
 			out[i].How = fmt.Sprintf("the base commit passes its schedule, and %d schedules of %s there do not fail this way", testSchedules(res.Stats, findings[i].Test), findings[i].Test)
-			for _, b := range onBase {
+			for _, b := range res.Findings {
 				if SameFailure(b, findings[i]) {
 					out[i] = BaseVerdict{OnBase: true, How: "a search on the base commit fails the same way"}
 					break

@@ -140,15 +140,11 @@ type Result struct {
 	Stats    Stats
 	Seed     int64
 	// Notes are things the user should know that are not findings: a test
-	// whose process hung, a crash that did not reproduce.
+	// whose process hung, a crash that did not reproduce, a failure of the
+	// unperturbed schedule that plain go test does not have (most likely
+	// the tool's doing). A failure plain go test has too is a finding,
+	// labelled so (Finding.PlainGo).
 	Notes []string
-	// Plain are the failures of the unperturbed schedule that plain go
-	// test has too (the same leaked goroutines, a failure at the same
-	// line, a panic at the same site): they do not depend on the
-	// interleaving ("fails without interleave too"), so they are not
-	// findings. Each still has its schedule file. A failure of the
-	// unperturbed schedule that plain go test does not have is a note.
-	Plain []checks.Finding
 	// Met is set when Options.Until returned true: the search ended
 	// early, after Stats.Schedules schedules in Stats.Elapsed.
 	Met bool
@@ -191,6 +187,9 @@ type target struct {
 	// leftGo is plain go test's run for the leaks of later schedules that
 	// left goroutines running (checkLeftRunning), when plainGo was not run.
 	leftGo *plainOutcome
+	// labelGo is plain go test's run after the search, for the labels of
+	// its findings, when neither of those ran.
+	labelGo *plainOutcome
 	// plainStopped is set while the unperturbed run has not finished
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool
@@ -216,6 +215,7 @@ type search struct {
 	stats     Stats
 	start     time.Time
 	failures  map[string]*failure // by key
+	counts    map[string]int      // failing schedules, by key
 	order     []string
 	owners    map[string]*target
 	crashes   []pendingCrash
@@ -274,7 +274,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		runRE = re
 	}
-	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
+	s := &search{opts: opts, failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
 	s.progress()
@@ -502,45 +502,24 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	var replayed []string      // keys of res.Findings, in order
 	var cands []checks.Finding // findings to replay, of failures candKeys
 	var candKeys []string
+	var tools []toolFailure // failures noted as the tool's doing
 	for _, k := range s.order {
 		f, t := s.failures[k], s.owners[k]
 		finding, err := s.finding(ctx, f, t, false)
 		if err != nil {
 			return nil, err
 		}
-		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace &&
-			t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed() {
-			// Every schedule under the scheduler fails, the one with no
-			// preemption at all included, but plain go test passes: what
-			// differs is the tool, not the interleaving. (When some
-			// schedules pass, the failure depends on the interleaving and
-			// is a finding: an order the real runtime rarely takes.)
+		unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
+		if unperturbed && t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed() {
+			// Every schedule fails, the one with no preemption at all
+			// included, but plain go test does not fail this way: what
+			// differs is the tool, not the interleaving. Never told as the
+			// test's own. (When some schedules pass, it depends on the
+			// interleaving: a finding, labelled "plain go test passes",
+			// never "fails too".)
 			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
 				t.name, firstLine(f.message), t.plainGo.howPlain(), finding.Replay))
-			continue
-		}
-		if t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace {
-			// The unperturbed schedule failed this way (a hang says so
-			// already; a race is a race on any schedule): plain go test
-			// decides.
-			switch {
-			case t.plainGo == nil || t.plainGo.err != nil:
-				why := "it was not run: the budget ran out"
-				if t.plainGo != nil {
-					why = firstLine(t.plainGo.err.Error())
-				}
-				finding.Message += " (the unperturbed schedule fails this way too; plain go test could not tell whether it does: " + why + ")"
-			case t.plainSame[f.key()] && f.kind == checks.Deadlock:
-				finding.Message += " (plain go test hangs here too)"
-			default: // plain go test fails this way too
-				finding.Message = withWhy(finding.Message, plainWhy(f, t.plainGo))
-				res.Plain = append(res.Plain, finding)
-				continue
-			}
-		}
-		if o := t.leftRunningToo(f); o != nil {
-			finding.Message = withWhy(finding.Message, plainWhy(f, o))
-			res.Plain = append(res.Plain, finding)
+			tools = append(tools, toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site})
 			continue
 		}
 		cands = append(cands, finding)
@@ -565,11 +544,18 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 			for _, j := range g[n+1:] {
 				others = append(others, cands[j])
 			}
+			if c := s.counts[candKeys[i]]; c > 0 {
+				finding.Frequency = &checks.Frequency{Failing: c, Schedules: max(c, t.stats.Schedules)}
+			}
 			res.Findings = append(res.Findings, fold(finding, others))
 			replayed = append(replayed, candKeys[i])
 			break
 		}
 	}
+	// What plain go test does with each finding's test: a label, and for
+	// a failure the tool caused in a sibling test, the check that keeps
+	// it from being told as this test's own.
+	res.Findings, replayed = s.labelPlain(ctx, res.Findings, replayed, tools)
 	// Every finding replayed alone: now shrunk, with the time left
 	// (shrinking keeps only what a fresh replay reproduces).
 	for i, k := range replayed {
@@ -579,7 +565,6 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		}
 	}
 	checks.Sort(res.Findings)
-	checks.Sort(res.Plain)
 	s.mu.Lock()
 	res.Notes = s.notes
 	s.stats.Findings = len(res.Findings)
@@ -1530,11 +1515,18 @@ func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *fail
 
 // add records a failure, keeping the first schedule of each unique one (or
 // the one with fewer decisions, which is easier to read).
-func (s *search) add(t *target, f *failure) {
+func (s *search) add(t *target, f *failure) { s.record(t, f, true) }
+
+// record is add; count says whether f is one more failing schedule (a
+// crash confirmed in a fresh process was counted when it crashed).
+func (s *search) record(t *target, f *failure, count bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
+	if count {
+		s.countFailing(k)
+	}
 	matched := false
 	if s.opts.Until != nil && !s.met {
 		matched = s.opts.Until(makeFinding(f, t.pkg.ImportPath, t.name, ""))
@@ -1556,6 +1548,14 @@ func (s *search) add(t *target, f *failure) {
 	}
 }
 
+// countFailing counts one more failing schedule of key k (s.mu held).
+func (s *search) countFailing(k string) {
+	if s.counts == nil {
+		s.counts = map[string]int{}
+	}
+	s.counts[k]++
+}
+
 // isMet reports whether Options.Until accepted a failure.
 func (s *search) isMet() bool {
 	s.mu.Lock()
@@ -1570,6 +1570,7 @@ func (s *search) addCrash(t *target, f *failure, index int) {
 	defer s.mu.Unlock()
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
+	s.countFailing(k)
 	if _, ok := s.failures[k]; ok {
 		return
 	}
@@ -1661,7 +1662,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			f.decisions = r.Decisions
 		}
 	}
-	s.add(pc.t, f)
+	s.record(pc.t, f, false)
 }
 
 // stage tells Options.Stage that a stage starts and returns the function

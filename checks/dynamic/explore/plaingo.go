@@ -1,17 +1,18 @@
 package explore
 
-// Plain go test: whether a failure is "fails without interleave too" is
-// decided by running the test as its user runs it — the package's own
-// files, not rewritten, `-run` of that one test, `-race` when the search
-// used it — and comparing how it fails. The only file added is a wrapper
+// Plain go test: what plain go test does with a finding's test (its label:
+// fails too, with the exit status, or passes) is decided by running the
+// test as its user runs it — the package's own files, not rewritten, `-run`
+// of that one test, `-race` when the search used it — and comparing how it
+// fails. The only file added is a wrapper
 // test that runs the test and then lists the goroutines it left behind,
 // which plain go test does not report but a leak finding is about.
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	gobuild "go/build"
@@ -46,9 +47,10 @@ const plainRuns = 3
 
 // plainOutcome is what plain go test did with one test, over its runs.
 type plainOutcome struct {
-	err    error // it could not run (does not build, ...)
-	runs   []plainRun
-	tested string // what ran, for messages ("3 runs of plain go test -race")
+	err     error // it could not run (does not build, ...)
+	runs    []plainRun
+	tested  string // what ran, for messages ("3 runs of plain go test -race")
+	command string // "go test -race -run '^TestX$'"
 }
 
 // plainRun is one process of plain go test.
@@ -59,7 +61,8 @@ type plainRun struct {
 	logs     []string // the test's log entries
 	crash    *failure // a panic or fatal error, from standard error
 	left     []checks.Goroutine
-	output   string // tail, for notes
+	races    []string // sites ("/abs/file.go:12") in the race detector's reports
+	output   string   // tail, for notes
 }
 
 // plainBin is a package's plain test binary, or why there is none.
@@ -275,6 +278,7 @@ func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, tim
 		}
 	}
 	out.tested = fmt.Sprintf("%d %s of %s -run '^%s$'", len(out.runs), plural(len(out.runs), "run"), what, t.name)
+	out.command = fmt.Sprintf("%s -run '^%s$'", strings.TrimPrefix(what, "plain "), t.name)
 	return out
 }
 
@@ -312,6 +316,9 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 }
 
 var plainPanicRE = regexp.MustCompile(`(?m)^(panic: |fatal error: )`)
+
+// raceSiteRE finds the sites of a race detector report's frames.
+var raceSiteRE = regexp.MustCompile(`(?m)^\s+(\S+\.go:\d+)(?: \+0x[0-9a-f]+)?$`)
 
 // parsePlain reads one plain run's output.
 func parsePlain(stdout, stderr string) plainRun {
@@ -356,6 +363,15 @@ func parsePlain(stdout, stderr string) plainRun {
 			g.Site = frameSite(fr)
 		}
 		r.left = append(r.left, g)
+	}
+	for _, block := range strings.Split(stdout+"\n"+stderr, "WARNING: DATA RACE")[1:] {
+		block, _, _ = strings.Cut(block, "==================")
+		for _, m := range raceSiteRE.FindAllStringSubmatch(block, -1) {
+			r.races = append(r.races, m[1])
+		}
+		if len(r.races) == 0 {
+			r.races = append(r.races, "") // a report without sites
+		}
 	}
 	if loc := plainPanicRE.FindStringIndex(stderr); loc != nil {
 		text := stderr[loc[0]:]
@@ -427,6 +443,15 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 		return pm != nil && filepath.Base(pm[1]) == filepath.Base(m[1])
 	case f.kind == checks.Deadlock || f.isHang():
 		return r.timedOut
+	case f.kind == checks.DataRace:
+		// The race detector reported a race through f's site (any race,
+		// when f has none).
+		for _, site := range r.races {
+			if f.site == "" || site != "" && sameSite(f.site, site) {
+				return true
+			}
+		}
+		return false
 	case f.kind == checks.Fatal && osExitRE.MatchString(f.message):
 		m := osExitRE.FindStringSubmatch(f.message)
 		return r.crash == nil && !r.timedOut && strconv.Itoa(r.exitCode) == m[1]
@@ -462,16 +487,6 @@ func sameGoroutine(g, p checks.Goroutine) bool {
 	return has(pu, closureRE.ReplaceAllString(gu[0].Func, ".func")) || has(gu, closureRE.ReplaceAllString(pu[0].Func, ".func"))
 }
 
-// anySame reports whether some run of o failed the way f did.
-func (o *plainOutcome) anySame(f *failure, dir string) bool {
-	for _, r := range o.runs {
-		if sameAsPlain(f, r, dir) {
-			return true
-		}
-	}
-	return false
-}
-
 // howPlain says what plain go test did, for a note.
 func (o *plainOutcome) howPlain() string {
 	failed := 0
@@ -501,8 +516,8 @@ func (o *plainOutcome) howPlain() string {
 // a later schedule left goroutines still running after the test returned
 // (rt.LeakRunning) that the unperturbed schedule did not, and the
 // unperturbed schedule's check did not run plain go test already: Run
-// then tells whether plain go test leaves the same goroutines behind (the
-// test's own clean-up), which is not a finding.
+// then labels the leak with whether plain go test leaves the same
+// goroutines behind (the test's own clean-up).
 func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	s.mu.Lock()
 	var fs []*failure
@@ -540,38 +555,139 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	s.mu.Unlock()
 }
 
-// leftRunningToo returns the plain go test run that left the goroutines of
-// f, a later schedule's leak of goroutines still running, running too (nil
-// when none did, or f is not such a leak): f is then the test's own, not a
-// finding. Goroutines blocked forever are a finding on any schedule but
-// the unperturbed one, whatever plain go test leaves: it does not report
-// them, and may leave them only sometimes.
-func (t *target) leftRunningToo(f *failure) *plainOutcome {
-	if !f.isRunningLeak() || t.plainKeys[f.key()] {
-		return nil
+// toolFailure is a failure noted as the tool's doing: the unperturbed
+// schedule of its test fails, plain go test does not.
+type toolFailure struct{ pkg, test, msg, site string }
+
+// sibling returns the test of a failure the tool caused in another test
+// of t's package with f's message or at f's site ("" when none).
+func sibling(tools []toolFailure, t *target, f *failure) string {
+	for _, tf := range tools {
+		if tf.pkg != t.pkg.ImportPath || tf.test == t.name {
+			continue
+		}
+		if tf.msg == normalizeMessage(f.message) || tf.site != "" && tf.site == f.site {
+			return tf.test
+		}
 	}
-	if o := cmp.Or(t.plainGo, t.leftGo); o != nil && o.err == nil && o.anySame(f, t.pkg.Dir) {
-		return o
-	}
-	return nil
+	return ""
 }
 
-// plainWhy says why f, which plain go test (o) has too, is not a finding.
-func plainWhy(f *failure, o *plainOutcome) string {
+// labelPlain labels each finding (fs[i] is the failure keys[i]) with what
+// plain go test did with its test, running it for the tests it has not run
+// for yet. A finding with the message or site of a failure the tool caused
+// in a sibling test, which plain go test ran and neither failed this way
+// nor left its goroutines behind, is the tool's doing too: a note, not a
+// finding. It returns the findings and
+// keys kept.
+func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []string, tools []toolFailure) ([]checks.Finding, []string) {
+	byTarget := map[*target][]*failure{}
+	var order []*target
+	for _, k := range keys {
+		t := s.owners[k]
+		if t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil {
+			continue
+		}
+		if byTarget[t] == nil {
+			order = append(order, t)
+		}
+		byTarget[t] = append(byTarget[t], s.failures[k])
+	}
+	for _, t := range order {
+		t.labelGo = s.plainForLabels(ctx, t, byTarget[t])
+	}
+	var outF []checks.Finding
+	var outK []string
+	for i, k := range keys {
+		f, t := s.failures[k], s.owners[k]
+		var o *plainOutcome
+		for _, c := range []*plainOutcome{t.plainGo, t.leftGo, t.labelGo} {
+			if c != nil && (o == nil || o.err != nil) {
+				o = c
+			}
+		}
+		if o == nil {
+			o = &plainOutcome{err: errors.New("no time was left in the budget to run it")}
+		}
+		fs[i].PlainGo = o.label(f, t.pkg.Dir)
+		if p := fs[i].PlainGo; p.Runs > 0 && !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
+			sib := sibling(tools, t, f)
+			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where plain go test passes, and %s; to look: %s",
+				t.name, firstLine(f.message), fs[i].Frequency.Label(), sib, o.howPlain(), fs[i].Replay))
+			continue
+		}
+		outF = append(outF, fs[i])
+		outK = append(outK, k)
+	}
+	return outF, outK
+}
+
+// plainForLabels runs t under plain go test after its search, to label
+// its failures fs: until a run fails the way all of them do, at most
+// plainRuns times, past the budget by at most what those runs take.
+func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure) *plainOutcome {
+	pb := s.plainBin(ctx, t.pkg)
+	if pb.err != nil {
+		return &plainOutcome{err: pb.err}
+	}
+	n := plainRuns
+	for _, f := range fs {
+		if f.kind == checks.Deadlock || f.isHang() || f.isLivelock() {
+			n = 1 // seen hanging once is enough
+		}
+	}
+	timeout := max(2*t.cost, 10*time.Second)
+	until := time.Now().Add(max(time.Until(s.hardStop), time.Duration(n)*(2*t.cost+2*time.Second)))
+	ctx, cancel := context.WithDeadline(ctx, until)
+	defer cancel()
+	out := s.runPlain(ctx, t, pb.bin, n, timeout, func(r plainRun) bool {
+		for _, f := range fs {
+			if r.exitCode == 0 || !sameAsPlain(f, r, t.pkg.Dir) {
+				return false
+			}
+		}
+		return true
+	})
+	if out.err != nil && ctx.Err() != nil {
+		out.err = errors.New("no time was left in the budget to run it")
+	}
+	return out
+}
+
+// label says what plain go test (o) did with f: how many runs exited
+// non-zero the way f fails, else how the first non-zero one failed.
+func (o *plainOutcome) label(f *failure, dir string) *checks.PlainGo {
+	p := &checks.PlainGo{Command: o.command, Runs: len(o.runs)}
+	if o.err != nil && len(o.runs) == 0 {
+		p.NotRun = firstLine(o.err.Error())
+		return p
+	}
+	for _, r := range o.runs {
+		same := sameAsPlain(f, r, dir)
+		switch {
+		case same && r.exitCode != 0:
+			if p.Failed == 0 {
+				p.ExitCode, p.Failure = r.exitCode, r.failureLine(dir)
+			}
+			p.Failed++
+		case r.exitCode != 0 && p.Failed == 0 && p.ExitCode == 0:
+			p.ExitCode, p.Failure = r.exitCode, r.failureLine(dir)
+		case same && f.kind == checks.Leak:
+			p.LeavesSame = true
+		}
+	}
+	return p
+}
+
+// failureLine is the first line of how a run failed.
+func (r plainRun) failureLine(dir string) string {
 	switch {
-	case f.isRunningLeak():
-		return "not a finding: " + o.tested + " leaves the same goroutines running after the test returns; the test does not stop them, whatever the schedule"
-	case f.kind == checks.Leak:
-		return "not a finding: the unperturbed schedule leaves them too, and so does " + o.tested
+	case r.crash != nil:
+		return firstLine(r.crash.message)
+	case len(r.races) > 0:
+		return "WARNING: DATA RACE"
+	case len(r.logs) > 0:
+		return firstLine(failureEntry(r.logs, dir))
 	}
-	return "not a finding: the unperturbed schedule fails this way too, and so does " + o.tested
-}
-
-// withWhy adds why to the first line of a message.
-func withWhy(msg, why string) string {
-	first, rest, _ := strings.Cut(msg, "\n")
-	if rest != "" {
-		rest = "\n" + rest
-	}
-	return first + " (" + why + ")" + rest
+	return fmt.Sprintf("exit status %d", r.exitCode)
 }

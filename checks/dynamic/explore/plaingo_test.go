@@ -123,44 +123,44 @@ func TestAssertionWords(t *testing.T) {
 	}
 }
 
-// TestLeftRunningToo: a later schedule's leak of goroutines still running
-// is the test's own when a plain go test run left the same goroutines; a
-// leak of goroutines blocked forever is not, whatever plain go test left,
-// nor is one plain go test did not leave or could not run.
-func TestLeftRunningToo(t *testing.T) {
+// TestPlainLabel: plain go test "fails too" only when a run exited
+// non-zero the way the finding fails; a leak whose goroutines a run left
+// behind with exit 0 is "passes (exit 0)", whatever the wrapper saw.
+func TestPlainLabel(t *testing.T) {
 	spinner := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.spin", File: "/src/m/p/p_test.go", Line: 20}}}
-	other := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.serve", File: "/src/m/p/p.go", Line: 50}}}
-	running := &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later: g1 running at Gosched at p_test.go:20", goroutines: []checks.Goroutine{spinner}}
 	blocked := &failure{kind: checks.Leak, message: rt.LeakBlocked + "g1 blocked on chan send at p_test.go:20", goroutines: []checks.Goroutine{spinner}}
-	left := &plainOutcome{runs: []plainRun{{left: []checks.Goroutine{spinner}}}, tested: "1 run of plain go test"}
-	clean := &plainOutcome{runs: []plainRun{{left: []checks.Goroutine{other}}}}
-	broken := &plainOutcome{err: errors.New("does not build"), runs: []plainRun{{left: []checks.Goroutine{spinner}}}}
+	failed := &failure{kind: checks.TestFailure, message: "test failed: p_test.go:9: sum = 0, want 6"}
+	sameFail := plainRun{exitCode: 1, failed: true, logs: []string{"p_test.go:9: sum = 0, want 6"}}
+	otherFail := plainRun{exitCode: 1, failed: true, logs: []string{"p_test.go:30: other"}}
+	cmd := "go test -race -run '^TestX$'"
+	raced := parsePlain("--- FAIL: TestX\n", "==================\nWARNING: DATA RACE\nWrite at 0x00c by goroutine 8:\n  m/p.inc()\n      /src/m/p/p.go:7 +0x44\n\nPrevious read at 0x00c by goroutine 7:\n  m/p.get()\n      /src/m/p/p.go:12 +0x3a\n==================\n")
+	raced.exitCode = 1
 	cases := []struct {
-		name           string
-		f              *failure
-		plainGo, ranGo *plainOutcome
-		unperturbed    bool // the unperturbed schedule failed this way
-		want           bool
+		name  string
+		f     *failure
+		o     *plainOutcome
+		fails bool
+		label string
 	}{
-		{"running, left by the leaks' run", running, nil, left, false, true},
-		{"running, left by the unperturbed check's run", running, left, nil, false, true},
-		{"running, the unperturbed check's run is the one", running, clean, left, false, false},
-		{"running, plain go test left others", running, nil, clean, false, false},
-		{"running, not run", running, nil, nil, false, false},
-		{"running, could not run", running, nil, broken, false, false},
-		{"running, the unperturbed schedule's (decided there)", running, left, nil, true, false},
-		{"blocked forever, left by plain go test too", blocked, left, left, false, false},
+		{"leak left with exit 0", blocked, &plainOutcome{command: cmd, runs: []plainRun{{left: []checks.Goroutine{spinner}}}}, false,
+			"plain go test passes (exit 0, 1 run of go test -race -run '^TestX$'), leaving the same goroutines behind"},
+		{"leak, run exits 0 clean", blocked, &plainOutcome{command: cmd, runs: []plainRun{{}, {}, {}}}, false,
+			"plain go test passes (exit 0, 3 runs of go test -race -run '^TestX$')"},
+		{"same failure, exit 1", failed, &plainOutcome{command: cmd, runs: []plainRun{{}, sameFail}}, true,
+			"plain go test fails too (1 of 2 runs of go test -race -run '^TestX$': exit 1: p_test.go:9: sum = 0, want 6)"},
+		{"another failure", failed, &plainOutcome{command: cmd, runs: []plainRun{otherFail}}, false,
+			"plain go test does not fail this way (1 run of go test -race -run '^TestX$'; one failed otherwise, exit 1: p_test.go:30: other)"},
+		{"race at the same site", &failure{kind: checks.DataRace, site: "/src/m/p/p.go:7"}, &plainOutcome{command: cmd, runs: []plainRun{raced}}, true,
+			"plain go test fails too (1 of 1 run of go test -race -run '^TestX$': exit 1: WARNING: DATA RACE)"},
+		{"race elsewhere", &failure{kind: checks.DataRace, site: "/src/m/p/q.go:7"}, &plainOutcome{command: cmd, runs: []plainRun{raced}}, false,
+			"plain go test does not fail this way (1 run of go test -race -run '^TestX$'; one failed otherwise, exit 1: WARNING: DATA RACE)"},
+		{"could not run", failed, &plainOutcome{command: cmd, err: errors.New("does not build\nmore")}, false,
+			"plain go test not run: does not build"},
 	}
 	for _, c := range cases {
-		tg := &target{plainGo: c.plainGo, leftGo: c.ranGo, plainKeys: map[string]bool{}}
-		if c.unperturbed {
-			tg.plainKeys[c.f.key()] = true
+		p := c.o.label(c.f, t.TempDir())
+		if p.Fails() != c.fails || p.Label() != c.label {
+			t.Errorf("%s: Fails %v, Label %q; want %v, %q", c.name, p.Fails(), p.Label(), c.fails, c.label)
 		}
-		if got := tg.leftRunningToo(c.f) != nil; got != c.want {
-			t.Errorf("%s: leftRunningToo = %v, want %v", c.name, got, c.want)
-		}
-	}
-	if got := withWhy("a\nb", plainWhy(running, left)); !strings.HasPrefix(got, "a (not a finding: 1 run of plain go test leaves the same goroutines running") || !strings.HasSuffix(got, ")\nb") {
-		t.Errorf("withWhy = %q", got)
 	}
 }

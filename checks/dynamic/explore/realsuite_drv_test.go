@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,9 +31,11 @@ type drvCase struct {
 	want     map[string]checks.FailureKind
 	wantSite map[string]string
 	wantMsg  map[string][]string
-	// wantPlain names the tests whose unperturbed run must fail with this
-	// kind: reported in Result.Plain, not as findings.
-	wantPlain map[string]checks.FailureKind
+	// wantPlain names the tests whose findings (of their want kind) are
+	// labelled with plain go test's outcome: whether it fails too.
+	wantPlain map[string]bool
+	// many names the tests that may have several findings of their kind.
+	many map[string]bool
 	// notSearched names the tests that may run no schedule.
 	notSearched map[string]bool
 	check       func(t *testing.T, res *Result)
@@ -132,18 +133,20 @@ var drvCases = []drvCase{
 		},
 	},
 	{
-		// Mechanism 11: a leak on every schedule, the unperturbed one
-		// included, is the test's own; a leak on some schedules is a
-		// finding.
+		// Mechanism 11, issue 21: a leak on every schedule, the
+		// unperturbed one included, that plain go test leaves too (exit
+		// 0) is a finding labelled so; a failure plain go test has too
+		// is a finding labelled "fails too"; one it does not have on the
+		// unperturbed schedule is the tool's, a note.
 		name:   "fails without interleave too",
 		pkg:    "hygiene",
 		budget: 3 * time.Second,
 		want: map[string]checks.FailureKind{
-			"TestForgetsClose": "", "TestDropsReply": checks.Leak,
-			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": "",
+			"TestForgetsClose": checks.Leak, "TestDropsReply": checks.Leak,
+			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": checks.TestFailure,
 		},
 		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:64"},
-		wantPlain: map[string]checks.FailureKind{"TestForgetsClose": checks.Leak, "TestFailsByItself": checks.TestFailure},
+		wantPlain: map[string]bool{"TestForgetsClose": false, "TestFailsByItself": true},
 		check: func(t *testing.T, res *Result) {
 			// Decided by plain go test: the leak it does not have is
 			// the tool's, in a note.
@@ -159,9 +162,32 @@ var drvCases = []drvCase{
 			}
 			// The failure's words are the assertion's, not the log
 			// line before it.
-			for _, f := range res.Plain {
+			for _, f := range res.Findings {
 				if f.Test == "TestFailsByItself" && !strings.Contains(f.Message, "hygiene_test.go:91: Get(a) = 0, want 1") {
 					t.Errorf("TestFailsByItself: message %q, want the Errorf's", f.Message)
+				}
+				if f.Test == "TestFailsByItself" && (!f.Frequency.Every() || !strings.Contains(f.PlainGo.Label(), "exit 1: hygiene_test.go:91: Get(a) = 0, want 1")) {
+					t.Errorf("TestFailsByItself: labels %q, want every schedule and plain go test's exit 1 with its failure line", f.Labels())
+				}
+				if f.Test == "TestForgetsClose" && !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
+					t.Errorf("TestForgetsClose: label %q, want plain go test passes (exit 0)", f.PlainGo.Label())
+				}
+			}
+		},
+	},
+	{
+		// Issue 21: the unperturbed schedule fails, plain go test passes,
+		// other schedules pass: a finding labelled "plain go test passes",
+		// never "fails too" (the message claimed so before).
+		name:      "unperturbed fails, plain go test passes",
+		pkg:       "unperturbed",
+		want:      map[string]checks.FailureKind{"TestMainWinsUnderTheTool": checks.TestFailure},
+		wantSite:  map[string]string{"TestMainWinsUnderTheTool": "unperturbed_test.go:18|unperturbed_test.go:28"},
+		wantPlain: map[string]bool{"TestMainWinsUnderTheTool": false},
+		check: func(t *testing.T, res *Result) {
+			for _, f := range res.Findings {
+				if strings.Contains(f.Message, "fails this way too") || f.Frequency.Every() || !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
+					t.Errorf("%s: message %q, labels %q, want schedule-dependent, plain go test passes", f.Test, f.Message, f.Labels())
 				}
 			}
 		},
@@ -171,22 +197,24 @@ var drvCases = []drvCase{
 		// stops runs on after it, in whichever worker took it (a key of
 		// its own per worker), behind a janitor a starving strategy
 		// would keep from ending. Plain go test leaves it running too:
-		// the test's own, on every schedule. Goroutines blocked forever
-		// are a finding though plain go test leaves them too.
+		// the test's own clean-up, on every schedule: a finding labelled
+		// so (issue 21). Goroutines blocked forever are a finding though
+		// plain go test leaves them too.
 		name:   "left running as under plain go test",
 		pkg:    "leftrunning",
 		budget: 4 * time.Second,
 		want: map[string]checks.FailureKind{
-			"TestLeavesLongJob": "", "TestGivesUpOnReply": checks.Leak,
+			"TestLeavesLongJob": checks.Leak, "TestGivesUpOnReply": checks.Leak,
 		},
 		wantSite:  map[string]string{"TestGivesUpOnReply": "leftrunning_test.go:83"},
 		wantMsg:   map[string][]string{"TestGivesUpOnReply": {"leak: goroutines still blocked after the test returned"}},
-		wantPlain: map[string]checks.FailureKind{"TestLeavesLongJob": checks.Leak},
+		wantPlain: map[string]bool{"TestLeavesLongJob": false},
+		many:      map[string]bool{"TestLeavesLongJob": true}, // one per worker left running
 		check: func(t *testing.T, res *Result) {
-			for _, f := range res.Plain {
-				if !strings.Contains(f.Message, "leak: goroutines still running after the test returned") ||
-					!strings.Contains(f.Message, "not a finding: ") || !strings.Contains(f.Message, "leaves") {
-					t.Errorf("%s: message %q does not say why it is not a finding", f.Test, f.Message)
+			for _, f := range res.Findings {
+				if f.Test == "TestLeavesLongJob" && (!strings.Contains(f.Message, "leak: goroutines still running after the test returned") ||
+					!strings.Contains(f.PlainGo.Label(), "leaving the same goroutines behind")) {
+					t.Errorf("%s: message %q, label %q, want a running leak plain go test leaves too", f.Test, f.Message, f.PlainGo.Label())
 				}
 			}
 		},
@@ -345,20 +373,11 @@ func TestRealSuiteDriver(t *testing.T) {
 					t.Errorf("%s: no schedule ran", ts.Test)
 				}
 			}
-			plain := map[string][]checks.FailureKind{}
-			for _, f := range res.Plain {
-				plain[f.Test] = append(plain[f.Test], f.Kind)
-			}
-			for test, kind := range dc.wantPlain {
-				// One or more: a leak found with other goroutines is
-				// another failure.
-				if len(plain[test]) == 0 || slices.ContainsFunc(plain[test], func(k checks.FailureKind) bool { return k != kind }) {
-					t.Errorf("%s: fails without interleave %v, want %s", test, plain[test], kind)
-				}
-			}
-			for test, kinds := range plain {
-				if _, ok := dc.wantPlain[test]; !ok {
-					t.Errorf("%s: fails without interleave %v, want none", test, kinds)
+			for test, fails := range dc.wantPlain {
+				for _, f := range res.Findings {
+					if f.Test == test && f.Kind == dc.want[test] && (f.PlainGo == nil || f.PlainGo.Runs == 0 || f.PlainGo.Fails() != fails) {
+						t.Errorf("%s: labels %q, want plain go test run, failing too: %v", test, f.Labels(), fails)
+					}
 				}
 			}
 			if dc.check != nil {
@@ -372,7 +391,7 @@ func TestRealSuiteDriver(t *testing.T) {
 			}
 			checkFindings(ctx, t, res, findingCheck{
 				dir: dir, step: step, want: dc.want, wantSite: dc.wantSite, wantMsg: wantMsg,
-				siteOK: siteIn,
+				siteOK: siteIn, many: dc.many,
 			})
 		})
 	}
@@ -580,5 +599,54 @@ func TestStoppedAtShareEnd(t *testing.T) {
 	s.collect(plain, killed(0), 0, rt.PlainStrategy)
 	if plain.stats.Stopped != 0 || len(s.notes) != 2 || !strings.HasPrefix(s.notes[1], "TestPlain: ") {
 		t.Errorf("unperturbed run stopped: stopped %d, notes %q; want a note of TestPlain's", plain.stats.Stopped, s.notes)
+	}
+}
+
+// TestToolSibling (issue 21): a failure the tool causes on every schedule
+// of one test is a note; the same failure on some schedules of a sibling
+// test, which plain go test passes, is a note too, never a finding. A
+// budget in which the sibling never failed is doubled.
+func TestToolSibling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a package; skipped with -short")
+	}
+	dir, err := filepath.Abs(realsuiteDrvDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for budget, attempt := 3*time.Second, 0; ; budget, attempt = 2*budget, attempt+1 {
+		res, err := Run(ctx, Options{
+			Dir: dir, Patterns: []string{"./toolsibling"}, Budget: budget, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
+			// The sibling's weight: it must fail in its share.
+			Tests: []TestRef{{Package: "realsuitedrv/toolsibling", Name: "TestStartsServer"}, {Package: "realsuitedrv/toolsibling", Name: "TestStartsServerLate", Weight: 4}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		late := 0 // failing schedules of TestStartsServerLate
+		for _, ts := range res.Stats.Tests {
+			if ts.Test == "TestStartsServerLate" {
+				late = ts.Failures
+			}
+		}
+		if late == 0 && attempt < 3 {
+			t.Logf("TestStartsServerLate did not fail in %v; searching again", budget)
+			continue
+		}
+		for _, f := range res.Findings {
+			t.Errorf("%s: %s reported (%s): %s", f.Test, f.Kind, f.Labels(), f.Message)
+		}
+		var own, sibling bool
+		for _, n := range res.Notes {
+			t.Log("note:", n)
+			own = own || strings.HasPrefix(n, "TestStartsServer: not reported, most likely the tool's doing: the unperturbed schedule")
+			sibling = sibling || strings.HasPrefix(n, "TestStartsServerLate: not reported, most likely the tool's doing: it fails (panic: Unable to start server") &&
+				strings.Contains(n, "as TestStartsServer does") && strings.Contains(n, "passed")
+		}
+		if !own || !sibling {
+			t.Errorf("notes %q, want TestStartsServer's failure and TestStartsServerLate's (%d failing schedules) noted as the tool's", res.Notes, late)
+		}
+		return
 	}
 }

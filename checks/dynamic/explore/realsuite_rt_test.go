@@ -149,25 +149,22 @@ func TestRealSuiteRuntimeModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			leaks := map[string]bool{}
 			for _, f := range res.Findings {
-				t.Errorf("%s: false alarm %s at %v: %s", f.Test, f.Kind, f.Pos, f.Message)
+				// Each passes under plain go test; some leave goroutines
+				// behind there too: a finding labelled so (issue 21).
+				if f.Kind == checks.Leak && slices.Contains(rc.plainLeak, f.Test) && f.PlainGo != nil && f.PlainGo.LeavesSame && !f.PlainGo.Fails() {
+					leaks[f.Test] = true
+					continue
+				}
+				t.Errorf("%s: false alarm %s at %v: %s (%s)", f.Test, f.Kind, f.Pos, f.Message, f.Labels())
 			}
 			for _, n := range res.Notes {
 				t.Errorf("note: %s", n)
 			}
-			leaks := map[string]bool{}
-			for _, f := range res.Plain {
-				// Each passes under plain go test; some leave goroutines
-				// behind there too.
-				if f.Kind == checks.Leak && slices.Contains(rc.plainLeak, f.Test) {
-					leaks[f.Test] = true
-					continue
-				}
-				t.Errorf("%s: filed as failing without interleave too: %s at %v: %s", f.Test, f.Kind, f.Pos, f.Message)
-			}
 			for _, name := range rc.plainLeak {
 				if !leaks[name] {
-					t.Errorf("%s: not filed as a leak that fails without interleave too", name)
+					t.Errorf("%s: no leak finding labelled plain go test passes, leaving the same goroutines", name)
 				}
 			}
 			ran := map[string]int{}

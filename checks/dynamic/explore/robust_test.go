@@ -47,8 +47,8 @@ type robustCase struct {
 	// wantMsg are substrings the message of the finding of each test must
 	// contain.
 	wantMsg map[string][]string
-	// wantPlain names the tests that must fail without interleave too
-	// (Result.Plain), with the file:line suffix of the failure.
+	// wantPlain names the tests whose finding plain go test must fail
+	// too (its label), with the file:line suffix of the failure.
 	wantPlain map[string]string
 }
 
@@ -73,10 +73,10 @@ var robustCases = []robustCase{
 		pkg:  "cleanup",
 		want: map[string]checks.FailureKind{
 			"TestCleanupStopsWorker": "", "TestCleanupInSubtest": "",
-			"TestCleanupClosesEarly": "",
+			"TestCleanupClosesEarly": checks.Panic,
 		},
-		// The unperturbed schedule panics, and so does plain go test:
-		// it fails without interleave too.
+		// The unperturbed schedule panics, and so does plain go test: a
+		// finding labelled so.
 		wantPlain: map[string]string{"TestCleanupClosesEarly": "cleanup_test.go:88"},
 	},
 	{name: "testmain", pkg: "testmain", budget: time.Second, want: map[string]checks.FailureKind{"TestUsesSetup": ""}},
@@ -128,9 +128,8 @@ var robustCases = []robustCase{
 	{
 		name: "exit",
 		pkg:  "exit",
-		// Plain go test exits with status 3 too: it fails without
-		// interleave too.
-		want:      map[string]checks.FailureKind{"TestExits": ""},
+		// Plain go test exits with status 3 too: a finding labelled so.
+		want:      map[string]checks.FailureKind{"TestExits": checks.Fatal},
 		wantPlain: map[string]string{"TestExits": "exit_test.go:18"},
 	},
 }
@@ -179,7 +178,7 @@ func TestRobustSearch(t *testing.T) {
 				t.Log("note:", n)
 			}
 			if !plainFound(res, rc.wantPlain) {
-				t.Errorf("fails without interleave too: %+v, want %v", res.Plain, rc.wantPlain)
+				t.Errorf("findings %+v, want those of %v labelled plain go test fails too", res.Findings, rc.wantPlain)
 			}
 			if rc.wantNote != "" && !containsAny(res.Notes, rc.wantNote) {
 				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
@@ -255,13 +254,13 @@ func TestRobustErrors(t *testing.T) {
 }
 
 // allFound says whether res has every finding want names.
-// plainFound reports whether each test of want fails without interleave
-// too, at the wanted site.
+// plainFound reports whether each test of want has a finding at the
+// wanted site labelled plain go test fails too.
 func plainFound(res *Result, want map[string]string) bool {
 	for test, site := range want {
 		ok := false
-		for _, f := range res.Plain {
-			ok = ok || f.Test == test && strings.HasSuffix(f.Pos.String(), site)
+		for _, f := range res.Findings {
+			ok = ok || f.Test == test && strings.HasSuffix(f.Pos.String(), site) && f.PlainGo.Fails()
 		}
 		if !ok {
 			return false

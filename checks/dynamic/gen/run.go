@@ -415,9 +415,6 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		failed[f.Package][f.Test] = true
 	}
-	for _, f := range er.Plain {
-		res.Notes = append(res.Notes, fmt.Sprintf("%s: %s also without interleave, not reported: %s", f.Test, f.Kind, firstLine(f.Message)))
-	}
 	for _, w := range works {
 		names := failed[w.pkg.PkgPath]
 		if len(names) == 0 {

@@ -39,6 +39,9 @@ type manifest struct {
 		// Miss, when set, says why the search cannot find this kernel
 		// yet; the test then logs a miss instead of failing.
 		Miss string `json:"miss"`
+		// PlainGoTest, when set, is what plain go test does with the
+		// test, as the finding's label must say: "fails" or "passes".
+		PlainGoTest string `json:"plainGoTest"`
 	} `json:"bugs"`
 	Correct struct {
 		Package string `json:"package"`
@@ -115,11 +118,13 @@ func TestKernels(t *testing.T) {
 	m := readManifest(t)
 	byPkg := map[string]map[string]string{}
 	miss := map[string]string{}
+	plainGo := map[string]string{}
 	var pkgs []string
 	for _, b := range m.Bugs {
 		if b.Miss != "" {
 			miss[b.Test] = b.Miss
 		}
+		plainGo[b.Test] = b.PlainGoTest
 		if byPkg[b.Package] == nil {
 			byPkg[b.Package] = map[string]string{}
 			pkgs = append(pkgs, b.Package)
@@ -194,20 +199,16 @@ func TestKernels(t *testing.T) {
 			for test, kind := range want {
 				var hit *checks.Finding
 				var seen []string
-				// A leak on every schedule, the unperturbed one included,
-				// is reported as failing without interleave too.
-				all := append(append([]checks.Finding(nil), res.Findings...), res.Plain...)
-				for i := range all {
-					f := &all[i]
+				// A failure plain go test has too is a finding as well,
+				// labelled so.
+				for i := range res.Findings {
+					f := &res.Findings[i]
 					if f.Test != test {
 						continue
 					}
 					seen = append(seen, string(f.Kind))
 					if string(f.Kind) == kind && hit == nil {
 						hit = f
-						if i >= len(res.Findings) {
-							t.Logf("%s: %s on the unperturbed schedule too: fails without interleave too", test, kind)
-						}
 					}
 				}
 				if hit == nil {
@@ -221,9 +222,16 @@ func TestKernels(t *testing.T) {
 				if why := miss[test]; why != "" {
 					t.Logf("%s: found although kernels.json lists it as a miss (%s): remove the miss", test, why)
 				}
-				if hit.Evidence != checks.Dynamic || hit.Rule != checks.DynamicRuleID(hit.Kind) || !hit.Pos.IsValid() || hit.Replay == "" {
+				if hit.Evidence != checks.Dynamic || hit.Rule != checks.DynamicRuleID(hit.Kind) || !hit.Pos.IsValid() || hit.Replay == "" ||
+					hit.Frequency == nil || hit.Frequency.Failing < 1 || hit.PlainGo == nil {
 					t.Errorf("%s: incomplete finding %+v", test, hit)
 				}
+				switch want := plainGo[test]; {
+				case want == "fails" && !hit.PlainGo.Fails(),
+					want == "passes" && (hit.PlainGo.Runs == 0 || hit.PlainGo.Fails() || hit.PlainGo.ExitCode != 0):
+					t.Errorf("%s: labels %q, want plain go test %s", test, hit.Labels(), want)
+				}
+				t.Logf("%s: %s", test, hit.Labels())
 				hits = append(hits, hit)
 			}
 			// Every schedule replays in a fresh process; the package is
