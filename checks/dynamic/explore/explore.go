@@ -280,7 +280,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	s.progress()
 
 	endStage := s.stage("loading and instrumenting " + strings.Join(opts.Patterns, " "))
-	inst, err := instrument(ctx, opts.Dir, opts.Patterns)
+	inst, err := instrument(ctx, opts.Dir, opts.Patterns, opts.Race)
 	if err != nil {
 		return nil, err
 	}
@@ -615,9 +615,15 @@ func normalize(opts *Options) error {
 	return nil
 }
 
-// instrument runs the rewriter, turning its build error into ours.
-func instrument(ctx context.Context, dir string, patterns []string) (*rewrite.Result, error) {
-	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns})
+// instrument runs the rewriter, turning its build error into ours. race
+// says the tests are built with -race, which sets the race build tag: the
+// rewrite and the driver use the files of that build.
+func instrument(ctx context.Context, dir string, patterns []string, race bool) (*rewrite.Result, error) {
+	var flags []string
+	if race {
+		flags = []string{"-race"}
+	}
+	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns, BuildFlags: flags})
 	if err != nil {
 		var be *rewrite.BuildError
 		if errors.As(err, &be) {

@@ -107,7 +107,7 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 		return nil, err
 	}
 	endStage := stageOf(opts.Stage, "instrumenting "+sched.Package)
-	inst, err := instrument(ctx, pkgDir, []string{"."})
+	inst, err := instrument(ctx, pkgDir, []string{"."}, sched.Race)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -24,6 +25,7 @@ type driverPlan struct {
 	pkgName    string // package clause of the driver file
 	external   bool   // driver lives in the external test package
 	tests      []testFunc
+	testFiles  []string // the _test.go files of the build
 	warnings   []string
 }
 
@@ -71,10 +73,30 @@ func planDrivers(roots []*packages.Package) []driverPlan {
 		}
 		sort.Slice(d.tests, func(i, j int) bool { return d.tests[i].name < d.tests[j].name })
 		d.dir = pkgDir(p, internal[path], external[path])
+		d.testFiles = testFiles(internal[path], external[path])
 		plans = append(plans, d)
 	}
 	sort.Slice(plans, func(i, j int) bool { return plans[i].importPath < plans[j].importPath })
 	return plans
+}
+
+// testFiles lists the _test.go files of the test packages as loaded, that
+// is as the build (its tags, -race, GOOS and GOARCH, Go release) includes
+// them, sorted.
+func testFiles(ps ...*packages.Package) []string {
+	var out []string
+	for _, p := range ps {
+		if p == nil {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			if strings.HasSuffix(f, "_test.go") && filepath.Base(f) != driverFile && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func pkgDir(ps ...*packages.Package) string {
