@@ -83,3 +83,45 @@ func TestBuildFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestOldDependencies (issue 21.6): a module whose go.mod says go 1.16
+// uses two dependencies older than generics, one whose go.mod says go 1.16
+// and one whose go.mod has no go line (read as go 1.16, as
+// golang.org/x/time v0.3.0's); their rewritten time operations compile,
+// the search runs on their timers, finds the lost update and replays it.
+func TestOldDependencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(buildfilesDir, "usedeps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c := findingCheck{
+		dir:      dir,
+		want:     map[string]checks.FailureKind{"TestCounter": checks.TestFailure, "TestTickets": ""},
+		wantSite: map[string]string{"TestCounter": "usedeps_test.go:31"},
+		wantMsg:  map[string][]string{"TestCounter": {"count 1 after two adds"}},
+		siteOK:   siteIn,
+	}
+	// A search that ends before it meets the lost update is retried with
+	// a longer budget: a loaded machine runs fewer schedules.
+	var res *Result
+	for _, budget := range []time.Duration{3 * time.Second, 15 * time.Second, time.Minute} {
+		res, err = Run(ctx, Options{Dir: dir, Budget: budget, Seed: 1, Race: true, SchedulesDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(res.Findings, func(f checks.Finding) bool { return f.Test == "TestCounter" }) {
+			break
+		}
+	}
+	for _, ts := range res.Stats.Tests {
+		if ts.Schedules == 0 {
+			t.Errorf("%s ran no schedule", ts.Test)
+		}
+	}
+	checkFindings(ctx, t, res, c)
+}

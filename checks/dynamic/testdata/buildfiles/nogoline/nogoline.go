@@ -28,7 +28,8 @@ func (l *Limiter) Wait(ctx context.Context) error {
 	l.next = l.next.Add(l.Every)
 	l.mu.Unlock()
 	t := time.NewTimer(time.Until(at))
-	defer t.Stop()
+	stop := t.Stop // a method value: a generic call of the runtime
+	defer stop()
 	select {
 	case <-t.C:
 		return nil

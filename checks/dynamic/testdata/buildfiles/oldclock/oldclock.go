@@ -35,7 +35,8 @@ func (t *Ticket) Next() int {
 // Within returns the value ch delivers, or false when d passes first.
 func Within(ch <-chan int, d time.Duration) (int, bool) {
 	timer := time.NewTimer(d)
-	defer timer.Stop()
+	stop := timer.Stop // a method value: a generic call of the runtime
+	defer stop()
 	select {
 	case v := <-ch:
 		return v, true

@@ -58,3 +58,6 @@ func Collect(t *oldclock.Ticket, d time.Duration) ([]int, bool) {
 	}
 	return got, true
 }
+
+// Stop stops a timer of oldclock's.
+func Stop(d time.Duration) bool { return oldclock.Stopper(d)() }

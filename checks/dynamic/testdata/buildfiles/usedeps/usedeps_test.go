@@ -13,7 +13,7 @@ import (
 // TestCounter loses an update on the schedules that interleave the two
 // critical sections of Add.
 func TestCounter(t *testing.T) {
-	c := &Counter{L: &nogoline.Limiter{Every: time.Millisecond}}
+	c := &Counter{L: &nogoline.Limiter{}}
 	var wg sync.WaitGroup
 	for i := 0; i < 2; i++ {
 		wg.Add(1)
@@ -40,4 +40,7 @@ func TestTickets(t *testing.T) {
 		t.Fatalf("tickets %v (all in time: %v), want 1 and 2", got, ok)
 	}
 	<-oldclock.After(time.Millisecond)
+	if !Stop(time.Hour) {
+		t.Error("Stop of a pending timer returned false")
+	}
 }
