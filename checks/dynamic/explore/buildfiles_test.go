@@ -102,8 +102,8 @@ func TestOldDependencies(t *testing.T) {
 	c := findingCheck{
 		dir:      dir,
 		want:     map[string]checks.FailureKind{"TestCounter": checks.TestFailure, "TestTickets": ""},
-		wantSite: map[string]string{"TestCounter": "usedeps_test.go:31"},
-		wantMsg:  map[string][]string{"TestCounter": {"count 1 after two adds"}},
+		wantSite: map[string]string{"TestCounter": "usedeps_test.go:15"},
+		wantMsg:  map[string][]string{"TestCounter": {"usedeps_test.go:31: count 1 after two adds"}},
 		siteOK:   siteIn,
 	}
 	// A search that ends before it meets the lost update is retried with
