@@ -1,12 +1,16 @@
 package rewrite
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 )
 
 // buildfilesDir is the nested module of issue 21.6 and 26.2.
@@ -118,6 +122,91 @@ func TestTestFiles(t *testing.T) {
 		}
 		if !slices.Equal(p.Tests, c.tests) || !slices.Equal(files, c.files) {
 			t.Errorf("%q: tests %q in %q, want %q in %q", c.flags, p.Tests, files, c.tests, c.files)
+		}
+	}
+}
+
+// TestOldLanguageDepsModCache (issue 21.6): the dependency whose go.mod
+// has no go line comes from the module cache (a file proxy here), as
+// golang.org/x/time v0.3.0 does: its rewritten copy, which an alternate
+// go.mod replaces it with, compiles; so do its vendored files.
+func TestOldLanguageDepsModCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the instrumented testdata module")
+	}
+	tmp := t.TempDir()
+	proxy := filepath.Join(tmp, "proxy", "example.com", "nogoline", "@v")
+	if err := os.MkdirAll(proxy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(buildfilesDir, "nogoline")
+	var zbuf bytes.Buffer
+	if err := modzip.CreateFromDir(&zbuf, module.Version{Path: "example.com/nogoline", Version: "v1.0.0"}, src); err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"v1.0.0.zip": zbuf.Bytes(), "v1.0.0.mod": gomod, "v1.0.0.info": []byte(`{"Version":"v1.0.0"}`), "list": []byte("v1.0.0\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(proxy, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gocache, err := goCmd(t, tmp, nil, "env", "GOCACHE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(gocache))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "usercache"))
+	cache := filepath.Join(tmp, "modcache")
+	t.Setenv("GOMODCACHE", cache)
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(tmp, "proxy")))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOWORK", "off")
+	t.Cleanup(func() { goCmd(t, tmp, nil, "clean", "-modcache") })
+
+	dir := copyDir(t, buildfilesDir)
+	os.RemoveAll(filepath.Join(dir, "nogoline"))
+	mod := "module example.com/buildfiles\n\ngo 1.16\n\nrequire (\n\texample.com/nogoline v1.0.0\n\texample.com/oldclock v0.0.0\n)\n\nreplace example.com/oldclock => ./oldclock\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := goCmd(t, dir, nil, "mod", "tidy"); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	for _, vendor := range []bool{false, true} {
+		flags, goflags := []string(nil), "-mod=mod"
+		orig := filepath.Join(cache, "example.com", "nogoline@v1.0.0", "nogoline.go")
+		if vendor {
+			if out, err := goCmd(t, dir, nil, "mod", "vendor"); err != nil {
+				t.Fatalf("go mod vendor: %v\n%s", err, out)
+			}
+			flags, goflags = []string{"-mod=vendor"}, "-mod=vendor"
+			orig = filepath.Join(dir, "vendor", "example.com", "nogoline", "nogoline.go")
+		}
+		res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./usedeps"}, BuildFlags: flags})
+		if err != nil {
+			t.Fatalf("Instrument %q: %v", flags, err)
+		}
+		defer res.Cleanup()
+		dst, ok := res.DepFiles[orig]
+		if !ok {
+			t.Fatalf("%q: DepFiles = %v, want %s", flags, res.DepFiles, orig)
+		}
+		data, err := os.ReadFile(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "//go:build go1.18\n\n/*line " + orig + ":1:1*/"; !strings.HasPrefix(string(data), want) {
+			t.Errorf("%q: rewritten nogoline.go starts %q, want %q", flags, data[:min(len(data), 80)], want)
+		}
+		args := append([]string{"test", "-count=1"}, res.TestFlags...)
+		if out, err := goCmd(t, dir, []string{"GOFLAGS=" + goflags}, append(args, "-run=TestTickets", "./usedeps")...); err != nil {
+			t.Fatalf("go test %v: %v\n%s", res.TestFlags, err, out)
 		}
 	}
 }
