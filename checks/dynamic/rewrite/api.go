@@ -62,6 +62,10 @@ type Package struct {
 	// -race when the tests are built with it) and the environment
 	// (GOFLAGS, GOOS, GOARCH, the module's Go release).
 	TestFiles []string
+	// Excluded maps the Test functions declared only in _test.go files
+	// the build excludes (a `//go:build !race` file under -race) to their
+	// file, so that asking for one can say why it is not there.
+	Excluded map[string]string
 	// Driver is the path (on disk, under Dir) the generated driver test file
 	// is overlaid at.
 	Driver string

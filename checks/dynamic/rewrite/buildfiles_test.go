@@ -96,13 +96,14 @@ func TestTestFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		flags []string
-		tests []string
-		files []string
+		flags    []string
+		tests    []string
+		files    []string
+		excluded []string // "Test:file"
 	}{
-		{nil, []string{"TestExternal", "TestNoRaceOnly"}, []string{"norace_test.go", "x_test.go"}},
-		{[]string{"-race"}, []string{"TestExternal", "TestRaceOnly"}, []string{"race_test.go", "x_test.go"}},
-		{[]string{"-tags=interleaveextra"}, []string{"TestExternal", "TestExtraOnly", "TestNoRaceOnly"}, []string{"extra_test.go", "norace_test.go", "x_test.go"}},
+		{nil, []string{"TestExternal", "TestNoRaceOnly"}, []string{"norace_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestRaceOnly:race_test.go"}},
+		{[]string{"-race"}, []string{"TestExternal", "TestRaceOnly"}, []string{"race_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestNoRaceOnly:norace_test.go"}},
+		{[]string{"-tags=interleaveextra"}, []string{"TestExternal", "TestExtraOnly", "TestNoRaceOnly"}, []string{"extra_test.go", "norace_test.go", "x_test.go"}, []string{"TestRaceOnly:race_test.go"}},
 	} {
 		res, err := Instrument(context.Background(), Options{Dir: dir, BuildFlags: c.flags})
 		if err != nil {
@@ -122,6 +123,14 @@ func TestTestFiles(t *testing.T) {
 		}
 		if !slices.Equal(p.Tests, c.tests) || !slices.Equal(files, c.files) {
 			t.Errorf("%q: tests %q in %q, want %q in %q", c.flags, p.Tests, files, c.tests, c.files)
+		}
+		var excluded []string
+		for name, file := range p.Excluded {
+			excluded = append(excluded, name+":"+strings.TrimPrefix(file, dir+string(filepath.Separator)))
+		}
+		slices.Sort(excluded)
+		if !slices.Equal(excluded, c.excluded) {
+			t.Errorf("%q: excluded %q, want %q", c.flags, excluded, c.excluded)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package rewrite
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"slices"
@@ -26,6 +28,7 @@ type driverPlan struct {
 	external   bool   // driver lives in the external test package
 	tests      []testFunc
 	testFiles  []string // the _test.go files of the build
+	excluded   map[string]string
 	warnings   []string
 }
 
@@ -74,6 +77,7 @@ func planDrivers(roots []*packages.Package) []driverPlan {
 		sort.Slice(d.tests, func(i, j int) bool { return d.tests[i].name < d.tests[j].name })
 		d.dir = pkgDir(p, internal[path], external[path])
 		d.testFiles = testFiles(internal[path], external[path])
+		d.excluded = excludedTests(d.tests, p, internal[path], external[path])
 		plans = append(plans, d)
 	}
 	sort.Slice(plans, func(i, j int) bool { return plans[i].importPath < plans[j].importPath })
@@ -96,6 +100,39 @@ func testFiles(ps ...*packages.Package) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// excludedTests maps the Test functions declared only in _test.go files
+// that the build excludes (build constraints, -race, GOOS) to their file.
+func excludedTests(have []testFunc, ps ...*packages.Package) map[string]string {
+	out := map[string]string{}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, p := range ps {
+		if p == nil {
+			continue
+		}
+		for _, name := range p.IgnoredFiles {
+			if !strings.HasSuffix(name, "_test.go") || seen[name] {
+				continue
+			}
+			seen[name] = true
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				continue // not compiled: its syntax does not matter
+			}
+			for _, decl := range f.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok || fd.Recv != nil || !isTestName(fd.Name.Name) || fd.Name.Name == "TestMain" {
+					continue
+				}
+				if !slices.ContainsFunc(have, func(t testFunc) bool { return t.name == fd.Name.Name }) {
+					out[fd.Name.Name] = name
+				}
+			}
+		}
+	}
 	return out
 }
 
