@@ -280,7 +280,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	s.progress()
 
 	endStage := s.stage("loading and instrumenting " + strings.Join(opts.Patterns, " "))
-	inst, err := instrument(ctx, opts.Dir, opts.Patterns)
+	inst, err := instrument(ctx, opts.Dir, opts.Patterns, opts.Race)
 	if err != nil {
 		return nil, err
 	}
@@ -617,14 +617,20 @@ func normalize(opts *Options) error {
 	return nil
 }
 
-// instrument runs the rewriter, turning its build error into ours.
-func instrument(ctx context.Context, dir string, patterns []string) (*rewrite.Result, error) {
-	return instrumentOverlay(ctx, dir, patterns, nil)
+// instrument runs the rewriter, turning its build error into ours. race
+// says the tests are built with -race, which sets the race build tag: the
+// rewrite and the driver use the files of that build.
+func instrument(ctx context.Context, dir string, patterns []string, race bool) (*rewrite.Result, error) {
+	return instrumentOverlay(ctx, dir, patterns, race, nil)
 }
 
 // instrumentOverlay is instrument with files added to the packages.
-func instrumentOverlay(ctx context.Context, dir string, patterns []string, overlay map[string][]byte) (*rewrite.Result, error) {
-	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns, Overlay: overlay})
+func instrumentOverlay(ctx context.Context, dir string, patterns []string, race bool, overlay map[string][]byte) (*rewrite.Result, error) {
+	var flags []string
+	if race {
+		flags = []string{"-race"}
+	}
+	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns, BuildFlags: flags, Overlay: overlay})
 	if err != nil {
 		var be *rewrite.BuildError
 		if errors.As(err, &be) {
@@ -690,8 +696,9 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 		return &target{pkg: p, name: name, weight: w, relDir: filepath.ToSlash(rel)}
 	}
 	if len(s.opts.Tests) > 0 {
+		var excluded []string
 		for _, ref := range s.opts.Tests {
-			found := false
+			found, why := false, ""
 			for _, p := range s.inst.Packages {
 				if p.ImportPath != ref.Package {
 					continue
@@ -702,17 +709,40 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 						found = true
 					}
 				}
+				if file, ok := p.Excluded[ref.Name]; ok && !found {
+					why = s.notInBuild(p, ref.Name, file)
+				}
 			}
-			if !found {
+			switch {
+			case found:
+			case why != "":
+				// Another build (without -race, other tags) has it: the
+				// others are still searched.
+				excluded = append(excluded, why)
+			default:
 				return nil, &NoTestsError{What: fmt.Sprintf("test %s.%s not found", ref.Package, ref.Name)}
 			}
 		}
+		if len(out) == 0 {
+			return nil, &NoTestsError{What: strings.Join(excluded, "; ")}
+		}
+		for _, n := range excluded {
+			s.note(n)
+		}
 		return out, nil
 	}
+	var excluded []string
 	for _, p := range s.inst.Packages {
 		for _, n := range p.Tests {
 			if runRE == nil || runRE.MatchString(n) {
 				out = append(out, mk(p, n, 1))
+			}
+		}
+		if runRE != nil {
+			for n, file := range p.Excluded {
+				if runRE.MatchString(n) {
+					excluded = append(excluded, s.notInBuild(p, n, file))
+				}
 			}
 		}
 	}
@@ -721,9 +751,23 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 		if runRE != nil {
 			what = fmt.Sprintf("no test in %s matches -run %q", strings.Join(s.opts.Patterns, " "), s.opts.Run)
 		}
+		if len(excluded) > 0 {
+			sort.Strings(excluded)
+			what += " (" + strings.Join(excluded, "; ") + ")"
+		}
 		return nil, &NoTestsError{What: what}
 	}
 	return out, nil
+}
+
+// notInBuild says why test name of p, declared in file, is not searched:
+// the build excludes its file.
+func (s *search) notInBuild(p rewrite.Package, name, file string) string {
+	how := "its build constraints"
+	if s.opts.Race {
+		how += " (-race sets the race tag)"
+	}
+	return fmt.Sprintf("%s.%s not searched: %s is not in this build, %s exclude it", p.ImportPath, name, filepath.Base(file), how)
 }
 
 // workerStride separates the schedule indexes of workers, so that no two

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	gobuild "go/build"
 	"go/parser"
 	"go/token"
 	"os"
@@ -134,23 +133,13 @@ func (s *search) buildPlain(ctx context.Context, p rewrite.Package, bin string) 
 
 // plainWrappers returns the wrapper files to add to a package: one per
 // test package (internal, external) that declares a test, each naming
-// only its own tests.
+// only its own tests. The test files are those the instrumented build
+// included (rewrite.Package.TestFiles), built with the same flags.
 func plainWrappers(p rewrite.Package) (map[string][]byte, error) {
 	byPkg := map[string][]string{} // package clause -> tests declared in it
-	ents, err := os.ReadDir(p.Dir)
-	if err != nil {
-		return nil, err
-	}
 	fset := token.NewFileSet()
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if ok, err := gobuild.Default.MatchFile(p.Dir, name); err != nil || !ok {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
+	for _, name := range p.TestFiles {
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}

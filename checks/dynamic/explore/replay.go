@@ -143,7 +143,7 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 		overlay[filepath.Join(pkgDir, f.Name)] = []byte(f.Source)
 	}
 	endStage := stageOf(opts.Stage, what)
-	inst, err := instrumentOverlay(ctx, pkgDir, []string{"."}, overlay)
+	inst, err := instrumentOverlay(ctx, pkgDir, []string{"."}, sched.Race, overlay)
 	if err != nil {
 		return nil, err
 	}

@@ -43,9 +43,13 @@ import (
 
 // Options says what to instrument.
 type Options struct {
-	Dir        string   // directory to run in; must be inside a module
-	Patterns   []string // package patterns, as for go test (default ".")
-	BuildFlags []string // passed to the loader and to go test (e.g. -tags=x)
+	Dir      string   // directory to run in; must be inside a module
+	Patterns []string // package patterns, as for go test (default ".")
+	// BuildFlags are passed to the loader and to go test (e.g. -tags=x).
+	// They choose the files rewritten and the tests driven, so they must
+	// be those of the build: "-race" for a build with the race detector,
+	// which sets the race build tag.
+	BuildFlags []string
 	// DepSync rewrites dependency modules' goroutines, locks and channels
 	// too; by default only their time operations are rewritten.
 	DepSync bool
@@ -60,6 +64,15 @@ type Package struct {
 	ImportPath string
 	Dir        string   // absolute
 	Tests      []string // names of its top-level Test functions, sorted
+	// TestFiles are its _test.go files (absolute, sorted) that the build
+	// includes: those the loader chose under Options.BuildFlags (pass
+	// -race when the tests are built with it) and the environment
+	// (GOFLAGS, GOOS, GOARCH, the module's Go release).
+	TestFiles []string
+	// Excluded maps the Test functions declared only in _test.go files
+	// the build excludes (a `//go:build !race` file under -race) to their
+	// file, so that asking for one can say why it is not there.
+	Excluded map[string]string
 	// Driver is the path (on disk, under Dir) the generated driver test file
 	// is overlaid at.
 	Driver string

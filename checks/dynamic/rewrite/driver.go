@@ -3,8 +3,11 @@ package rewrite
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -24,6 +27,8 @@ type driverPlan struct {
 	pkgName    string // package clause of the driver file
 	external   bool   // driver lives in the external test package
 	tests      []testFunc
+	testFiles  []string // the _test.go files of the build
+	excluded   map[string]string
 	warnings   []string
 }
 
@@ -71,10 +76,64 @@ func planDrivers(roots []*packages.Package) []driverPlan {
 		}
 		sort.Slice(d.tests, func(i, j int) bool { return d.tests[i].name < d.tests[j].name })
 		d.dir = pkgDir(p, internal[path], external[path])
+		d.testFiles = testFiles(internal[path], external[path])
+		d.excluded = excludedTests(d.tests, p, internal[path], external[path])
 		plans = append(plans, d)
 	}
 	sort.Slice(plans, func(i, j int) bool { return plans[i].importPath < plans[j].importPath })
 	return plans
+}
+
+// testFiles lists the _test.go files of the test packages as loaded, that
+// is as the build (its tags, -race, GOOS and GOARCH, Go release) includes
+// them, sorted.
+func testFiles(ps ...*packages.Package) []string {
+	var out []string
+	for _, p := range ps {
+		if p == nil {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			if strings.HasSuffix(f, "_test.go") && filepath.Base(f) != driverFile && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// excludedTests maps the Test functions declared only in _test.go files
+// that the build excludes (build constraints, -race, GOOS) to their file.
+func excludedTests(have []testFunc, ps ...*packages.Package) map[string]string {
+	out := map[string]string{}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, p := range ps {
+		if p == nil {
+			continue
+		}
+		for _, name := range p.IgnoredFiles {
+			if !strings.HasSuffix(name, "_test.go") || seen[name] {
+				continue
+			}
+			seen[name] = true
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				continue // not compiled: its syntax does not matter
+			}
+			for _, decl := range f.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok || fd.Recv != nil || !isTestName(fd.Name.Name) || fd.Name.Name == "TestMain" {
+					continue
+				}
+				if !slices.ContainsFunc(have, func(t testFunc) bool { return t.name == fd.Name.Name }) {
+					out[fd.Name.Name] = name
+				}
+			}
+		}
+	}
+	return out
 }
 
 func pkgDir(ps ...*packages.Package) string {

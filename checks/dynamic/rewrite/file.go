@@ -131,7 +131,8 @@ func rewriteFileMode(p *packages.Package, f *ast.File, src []byte, rtImport stri
 	if r.tf.Size() != len(src) {
 		return nil, nil, false, fmt.Errorf("file changed on disk since it was loaded")
 	}
-	if v := r.info.FileVersions[f]; v != "" && version.IsValid(v) && version.Compare(v, "go1.23") < 0 {
+	lang := fileLang(p, f)
+	if lang != "" && version.IsValid(lang) && version.Compare(lang, "go1.23") < 0 {
 		r.rangeOK = false
 	}
 	var stack []ast.Node
@@ -149,7 +150,7 @@ func rewriteFileMode(p *packages.Package, f *ast.File, src []byte, rtImport stri
 		return nil, r.warns, false, nil
 	}
 	r.fixImports()
-	if v := r.info.FileVersions[f]; v != "" && version.IsValid(v) && version.Compare(v, minGo) < 0 {
+	if lang != "" && version.IsValid(lang) && version.Compare(lang, minGo) < 0 {
 		r.raiseVersion()
 	}
 	text := r.render(0, len(src))
@@ -889,6 +890,20 @@ func (r *fileRW) timerEmbeds() {
 	}
 	end := len(r.src)
 	r.add(end, end, func() string { return "\n" + b.String() })
+}
+
+// fileLang is the language version f of p compiles with: the type
+// checker's, or go1.16 when p's go.mod has no go line (the go command's
+// default, which the loader does not pass on: golang.org/x/time v0.3.0's
+// go.mod is such a one), or "" when unknown.
+func fileLang(p *packages.Package, f *ast.File) string {
+	if v := p.TypesInfo.FileVersions[f]; v != "" {
+		return v
+	}
+	if p.Module != nil && p.Module.GoVersion == "" {
+		return "go1.16"
+	}
+	return ""
 }
 
 // minGo is the language version the runtime's API needs in a file that

@@ -224,7 +224,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		for _, t := range d.tests {
 			names = append(names, t.name)
 		}
-		res.Packages = append(res.Packages, Package{ImportPath: d.importPath, Dir: d.dir, Tests: names, Driver: onDisk})
+		res.Packages = append(res.Packages, Package{ImportPath: d.importPath, Dir: d.dir, Tests: names, TestFiles: d.testFiles, Excluded: d.excluded, Driver: onDisk})
 		res.Warnings = append(res.Warnings, d.warnings...)
 	}
 	sort.Slice(res.Packages, func(i, j int) bool { return res.Packages[i].ImportPath < res.Packages[j].ImportPath })

@@ -30,8 +30,13 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // created for go vet.
 func copyModule(t *testing.T, name string) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), name)
-	src := filepath.Join("testdata", name)
+	return copyDir(t, filepath.Join("testdata", name))
+}
+
+// copyDir copies the directory src to a temporary directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -1,0 +1,169 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+)
+
+// buildfilesDir is the nested module of issue 21.6 and 26.2: dependencies
+// older than generics, test files that only some builds include.
+const buildfilesDir = "../testdata/buildfiles"
+
+// TestBuildFiles (issue 26.2): the driver, the rewrite and the plain go
+// test runs use exactly the test files the build includes: with -race the
+// `//go:build race` file and not the `!race` one, without it the other
+// way round, and a file for a tag set in GOFLAGS. Each tagged file's test
+// fails on every run, so plain go test must run it to tell it fails
+// without interleave too (Result.Plain). The external test file puts the
+// driver in the external test package, which names the internal tests.
+func TestBuildFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds instrumented and plain test binaries; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(buildfilesDir, "racetags"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		race    bool
+		goflags string
+		want    []string // the tests searched; all but TestExternal fail plainly
+	}{
+		{name: "race", race: true, want: []string{"TestExternal", "TestRaceOnly"}},
+		{name: "norace", want: []string{"TestExternal", "TestNoRaceOnly"}},
+		{name: "tag", goflags: "-tags=interleaveextra", want: []string{"TestExternal", "TestExtraOnly", "TestNoRaceOnly"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GOFLAGS", c.goflags)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			res, err := Run(ctx, Options{Dir: dir, Budget: robustBudget, Seed: 1, Race: c.race, SchedulesDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var searched []string
+			for _, ts := range res.Stats.Tests {
+				searched = append(searched, ts.Test)
+			}
+			sort.Strings(searched)
+			if !slices.Equal(searched, c.want) {
+				t.Errorf("searched %q, want %q", searched, c.want)
+			}
+			// Every tagged test fails on every run: a finding each,
+			// labelled as failing under plain go test too.
+			var plain []string
+			for _, f := range res.Findings {
+				if f.Kind != checks.TestFailure {
+					t.Errorf("%s: %s, want a test failure", f.Test, f.Kind)
+				}
+				if !f.PlainGo.Fails() {
+					t.Errorf("%s: labelled %q, want plain go test failing too", f.Test, f.Labels())
+				}
+				plain = append(plain, f.Test)
+			}
+			sort.Strings(plain)
+			if want := slices.DeleteFunc(slices.Clone(c.want), func(s string) bool { return s == "TestExternal" }); !slices.Equal(plain, want) {
+				t.Errorf("failing without interleave too: %q, want %q (findings %v, notes %q)", plain, want, res.Findings, res.Notes)
+			}
+			// The replay instruments the package again, for the build
+			// the schedule was made with.
+			for _, f := range res.Findings {
+				rr, err := Replay(ctx, f.Schedule, ReplayOptions{Dir: dir})
+				if err != nil {
+					t.Errorf("%s: replay: %v", f.Test, err)
+				} else if rr.Outcome != Reproduced {
+					t.Errorf("%s: replay %s, want %s", f.Test, rr.Outcome, Reproduced)
+				}
+			}
+		})
+	}
+}
+
+// TestOldDependencies (issue 21.6): a module whose go.mod says go 1.16
+// uses two dependencies older than generics, one whose go.mod says go 1.16
+// and one whose go.mod has no go line (read as go 1.16, as
+// golang.org/x/time v0.3.0's); their rewritten time operations compile,
+// the search runs on their timers, finds the lost update and replays it.
+func TestOldDependencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(buildfilesDir, "usedeps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c := findingCheck{
+		dir:      dir,
+		want:     map[string]checks.FailureKind{"TestCounter": checks.TestFailure, "TestTickets": ""},
+		wantSite: map[string]string{"TestCounter": "usedeps_test.go:15"},
+		wantMsg:  map[string][]string{"TestCounter": {"usedeps_test.go:31: count 1 after two adds"}},
+		siteOK:   siteIn,
+	}
+	// A search that ends before it meets the lost update is retried with
+	// a longer budget: a loaded machine runs fewer schedules.
+	var res *Result
+	for _, budget := range []time.Duration{3 * time.Second, 15 * time.Second, time.Minute} {
+		res, err = Run(ctx, Options{Dir: dir, Budget: budget, Seed: 1, Race: true, SchedulesDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(res.Findings, func(f checks.Finding) bool { return f.Test == "TestCounter" }) {
+			break
+		}
+	}
+	for _, ts := range res.Stats.Tests {
+		if ts.Schedules == 0 {
+			t.Errorf("%s ran no schedule", ts.Test)
+		}
+	}
+	checkFindings(ctx, t, res, c)
+}
+
+// TestSelectExcluded: a test asked for by name (the PR job's affected
+// tests, listed without -race) whose file this build excludes is left out
+// with a note saying why, and the others are searched; a -run that
+// matches only such tests says so.
+func TestSelectExcluded(t *testing.T) {
+	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestRaceOnly"},
+		Excluded: map[string]string{"TestNoRaceOnly": "/m/p/norace_test.go"}}
+	s := &search{opts: Options{Race: true, Tests: []TestRef{{Package: "m/p", Name: "TestNoRaceOnly"}, {Package: "m/p", Name: "TestA"}}},
+		inst: &rewrite.Result{ModuleRoot: "/m", Packages: []rewrite.Package{p}}}
+	ts, err := s.selectTests(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 1 || ts[0].name != "TestA" {
+		t.Errorf("selected %v, want TestA", ts)
+	}
+	want := "m/p.TestNoRaceOnly not searched: norace_test.go is not in this build, its build constraints (-race sets the race tag) exclude it"
+	if len(s.notes) != 1 || s.notes[0] != want {
+		t.Errorf("notes %q, want %q", s.notes, want)
+	}
+	// Only excluded tests asked for, or matched by -run: nothing to run,
+	// and the error says why.
+	s = &search{opts: Options{Race: true, Tests: []TestRef{{Package: "m/p", Name: "TestNoRaceOnly"}}}, inst: s.inst}
+	if _, err := s.selectTests(nil); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want a NoTestsError saying %q", err, want)
+	}
+	s = &search{opts: Options{Race: true, Patterns: []string{"./p"}, Run: "NoRace"}, inst: s.inst}
+	if _, err := s.selectTests(regexp.MustCompile("NoRace")); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("-run: err = %v, want a NoTestsError saying %q", err, want)
+	}
+	// A test that is nowhere is still an error.
+	s = &search{opts: Options{Tests: []TestRef{{Package: "m/p", Name: "TestGone"}, {Package: "m/p", Name: "TestA"}}}, inst: s.inst}
+	if _, err := s.selectTests(nil); err == nil || !strings.Contains(err.Error(), "TestGone not found") {
+		t.Errorf("err = %v, want TestGone not found", err)
+	}
+}

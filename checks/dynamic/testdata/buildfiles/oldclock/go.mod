@@ -1,0 +1,3 @@
+module example.com/oldclock
+
+go 1.16
