@@ -136,6 +136,9 @@ func newSandbox(cfg Sandbox, workDir, interleave string) (*sandbox, error) {
 	if err := s.prepare(probe); err != nil {
 		return nil, err
 	}
+	if err := s.chown(filepath.Join(probe, "src")); err != nil {
+		return nil, err
+	}
 	cmd := s.command(context.Background(), probe, nil, "version")
 	var buf strings.Builder
 	cmd.Stdout, cmd.Stderr = &buf, &buf
@@ -153,7 +156,8 @@ func (s *sandbox) jobUID() int {
 	return os.Geteuid()
 }
 
-// prepare makes the job directory's src and cache, owned by the job's uid.
+// prepare makes the job directory's src, the server's until its fetch is
+// done, and cache, the job's.
 func (s *sandbox) prepare(jobDir string) error {
 	for _, d := range []string{jobDir, filepath.Join(jobDir, "src"), filepath.Join(jobDir, "cache")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -179,9 +183,10 @@ func (s *sandbox) chown(dir string) error {
 	})
 }
 
-// seedCache fills the job's build cache with hard links to the seed's
-// entries. The links stay the server's files, which the job's uid cannot
-// write; the directories are the job's, so it adds entries of its own.
+// seedCache fills the job's build cache from the seed: outputs as hard
+// links, which stay the server's files that the job's uid cannot write,
+// action entries as copies; the directories are the job's, so it adds
+// entries of its own.
 // Without a separate uid the job could write the shared files, so nothing
 // is linked.
 func (s *sandbox) seedCache(cache string) error {
@@ -203,6 +208,20 @@ func (s *sandbox) seedCache(cache string) error {
 			}
 			return os.Lchown(dst, s.UID, s.GID)
 		case d.Type().IsRegular() && rel != "trim.txt":
+			// Only entries the job's uid can read: an unreadable one
+			// would fail its build instead of being rebuilt.
+			if info, err := d.Info(); err != nil || info.Mode().Perm()&0o004 == 0 {
+				return nil
+			}
+			if !strings.HasSuffix(rel, "-d") {
+				// Action entries are small and the go command may
+				// rewrite them: the job gets its own copy.
+				if err := copyFile(p, dst, 0o644); err != nil {
+					return err
+				}
+				return os.Lchown(dst, s.UID, s.GID)
+			}
+			// Outputs are named by their hash and never rewritten.
 			if err := os.Link(p, dst); err != nil && !errors.Is(err, fs.ErrExist) {
 				return err
 			}
