@@ -72,6 +72,7 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 	fs.StringVar(&opts.Sandbox.GoCacheSeed, "gocache-seed", "", "Build cache the server fills with the standard library and jobs read through hard links (default WORKDIR/gocache-seed)")
 	fs.BoolVar(&opts.ForksNeedApproval, "require-approval", true, "Hold pull requests from forks or from authors without write access until someone with write access comments /retest-concurrency or adds -approve-label; =false for private installations")
 	fs.StringVar(&opts.ApproveLabel, "approve-label", app.DefaultApproveLabel, "The `label` that approves a held pull request")
+	fs.BoolVar(&opts.KeepJobDirs, "keep-job-dirs", false, "Keep each job's directory (clone, logs, outputs) under -workdir after it ends, for debugging")
 	fs.StringVar(&opts.APIURL, "api-url", apiDefault, "REST API `url` (GitHub Enterprise: https://HOST/api/v3)")
 	fs.StringVar(&opts.GitURL, "git-url", gitDefault, "Clone from `url`/OWNER/REPO; a local directory works too")
 	if code, ok := parseFlags(fs, args); !ok {

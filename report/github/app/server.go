@@ -52,6 +52,7 @@ type Config struct {
 	// /retest-concurrency or adds ApproveLabel.
 	ForksNeedApproval bool
 	ApproveLabel      string // default DefaultApproveLabel
+	KeepJobDirs       bool   // keep a job's directory after it ends, for debugging
 
 	// crashAfterPost, set by tests, runs after interleave post succeeded
 	// and before the job is recorded as posted; true abandons the job

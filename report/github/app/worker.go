@@ -87,7 +87,7 @@ func (s *Server) runJob(j *Job) {
 		default:
 			log.Info("job done", "pr_exit", j.PRExit, "seconds", time.Since(start).Seconds())
 		}
-		if state != StatePending {
+		if state != StatePending && !s.cfg.KeepJobDirs {
 			if err := os.RemoveAll(jobDir); err != nil {
 				log.Warn("removing the job directory", "error", err.Error())
 			}
