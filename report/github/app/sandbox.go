@@ -286,7 +286,9 @@ func (s *sandbox) command(ctx context.Context, jobDir string, extra []*os.File, 
 		{"PATH", filepath.Join(s.goroot, "bin") + ":/usr/local/bin:/usr/bin:/bin"},
 		{"HOME", "/tmp/home"}, {"TMPDIR", "/tmp"}, {"GOPATH", "/tmp/home/go"},
 		{"GOCACHE", sbxCache}, {"GOMODCACHE", sbxMod}, {"GOFLAGS", goflags},
-		{"GOPROXY", "off"}, {"GOSUMDB", "off"}, {"GOWORK", "off"}, {"GOTELEMETRY", "off"},
+		// The checksum database stays on: its answers, cached by the
+		// server's download, verify a go line's toolchain offline.
+		{"GOPROXY", "off"}, {"GOWORK", "off"}, {"GOTELEMETRY", "off"},
 	}
 	if v := os.Getenv("GOTOOLCHAIN"); v != "" {
 		env = append(env, [2]string{"GOTOOLCHAIN", v})
