@@ -15,11 +15,15 @@ RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="-s -w -X main.ver
 FROM golang:1.26.8-bookworm@sha256:a688600ca24f8a4d3ca77f95b0dd40704a9fc787c826660eb7ba0b641b8b175d
 # The go and toolchain lines of the project under review choose its Go.
 ENV GOTOOLCHAIN=auto
-# Pull requests' code runs here: not as root. The queue and the clones live
-# in /var/lib/interleave (mount a volume there).
-RUN useradd --create-home --uid 10001 interleave \
+# Each job runs in a bubblewrap sandbox (docs/serve.md, "Security model"):
+# user, pid, net, ipc and uts namespaces, only its clone writable, no
+# network. The server itself is not root either. The queue and the clones
+# live in /var/lib/interleave (mount a volume there).
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
+	&& rm -rf /var/lib/apt/lists/* \
+	&& useradd --create-home --uid 10001 interleave \
 	&& mkdir -p /var/lib/interleave && chown interleave:interleave /var/lib/interleave \
-	&& git --version && gcc --version
+	&& git --version && gcc --version && bwrap --version
 COPY --from=build /out/interleave /usr/local/bin/interleave
 USER interleave
 WORKDIR /var/lib/interleave

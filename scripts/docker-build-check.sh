@@ -3,8 +3,9 @@
 #
 # With a Docker engine: builds the image, then runs `interleave version`, the
 # entrypoint without the App's id and key (must exit 2 with a clear message),
-# and checks what the pull requests' tests need (go, git, gcc;
-# GOTOOLCHAIN=auto) and that they do not run as root.
+# and checks what the pull requests' tests need (go, git, gcc, bwrap for
+# the job sandbox; GOTOOLCHAIN=auto) and that the server does not run as
+# root.
 # Without one: repeats the Dockerfile's own go build command line on a copy
 # of the build context that honors .dockerignore, and runs the binary
 # (internal/ghaction TestDockerfileBuild, which runs only with
@@ -26,7 +27,7 @@ if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
 		exit 1
 	fi
 	docker run --rm --entrypoint sh "$tag" -c \
-		'go version && git --version && gcc --version | head -n 1 && test "$(go env GOTOOLCHAIN)" = auto && test "$(id -u)" != 0'
+		'go version && git --version && gcc --version | head -n 1 && bwrap --version && test "$(go env GOTOOLCHAIN)" = auto && test "$(id -u)" != 0'
 	echo "docker-build-check: image $tag is good"
 else
 	echo "docker-build-check: no Docker engine; repeating the Dockerfile's build outside Docker" >&2

@@ -63,6 +63,16 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 	if gitDefault == "" {
 		gitDefault = "https://github.com"
 	}
+	fs.BoolVar(&opts.Sandbox.Insecure, "insecure-no-sandbox", false, "DANGEROUS: run pull requests' code without the bubblewrap sandbox, as the server's user, with its network; only for installations whose every pull request is trusted")
+	fs.IntVar(&opts.Sandbox.UID, "sandbox-uid", 65534, "When the server runs as root, run jobs as this `uid` (it should own nothing)")
+	fs.IntVar(&opts.Sandbox.GID, "sandbox-gid", 65534, "When the server runs as root, run jobs with this `gid`")
+	fs.Uint64Var(&opts.Sandbox.NProc, "sandbox-nproc", 1024, "Processes and threads a job may have at once (RLIMIT_NPROC)")
+	fs.Uint64Var(&opts.Sandbox.FileSize, "sandbox-file-size", 1<<30, "Largest file a job may write, in `bytes` (RLIMIT_FSIZE)")
+	fs.Uint64Var(&opts.Sandbox.TmpSize, "sandbox-tmp-size", 1<<30, "Size of a job's /tmp, in `bytes`")
+	fs.StringVar(&opts.Sandbox.GoCacheSeed, "gocache-seed", "", "Build cache the server fills with the standard library and jobs read through hard links (default WORKDIR/gocache-seed)")
+	fs.BoolVar(&opts.ForksNeedApproval, "require-approval", true, "Hold pull requests from forks or from authors without write access until someone with write access comments /retest-concurrency or adds -approve-label; =false for private installations")
+	fs.StringVar(&opts.ApproveLabel, "approve-label", app.DefaultApproveLabel, "The `label` that approves a held pull request")
+	fs.BoolVar(&opts.KeepJobDirs, "keep-job-dirs", false, "Keep each job's directory (clone, logs, outputs) under -workdir after it ends, for debugging")
 	fs.StringVar(&opts.APIURL, "api-url", apiDefault, "REST API `url` (GitHub Enterprise: https://HOST/api/v3)")
 	fs.StringVar(&opts.GitURL, "git-url", gitDefault, "Clone from `url`/OWNER/REPO; a local directory works too")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -109,6 +119,10 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 		return bad("-budget %v leaves no time for fetching and building within -job-timeout %v", opts.DefaultBudget, opts.JobTimeout)
 	case opts.Grace < 0:
 		return bad("-grace must not be negative, got %v", opts.Grace)
+	case opts.Sandbox.UID <= 0 || opts.Sandbox.GID <= 0:
+		return bad("-sandbox-uid and -sandbox-gid must be positive (not root), got %d:%d", opts.Sandbox.UID, opts.Sandbox.GID)
+	case opts.Sandbox.NProc < 64:
+		return bad("-sandbox-nproc must be at least 64 (go build needs threads), got %d", opts.Sandbox.NProc)
 	}
 	switch opts.FailOn {
 	case "note", "warning", "error":
@@ -157,7 +171,8 @@ func runServe(ctx context.Context, env *cliEnv, opts *serveOptions, ready func(a
 		WriteTimeout:      10 * time.Second,
 	}
 	srv.Start()
-	log.Info("serving", "addr", ln.Addr().String(), "app_id", cfg.AppID, "workers", cfg.Workers, "api", cfg.APIURL, "db", cfg.DBPath)
+	log.Info("serving", "addr", ln.Addr().String(), "app_id", cfg.AppID, "workers", cfg.Workers, "api", cfg.APIURL, "db", cfg.DBPath,
+		"sandbox", !cfg.Sandbox.Insecure, "require_approval", cfg.ForksNeedApproval)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

@@ -52,6 +52,8 @@ func TestServeFlagErrors(t *testing.T) {
 		{"budget over timeout", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-budget", "40m"}, noEnv, "leaves no time"},
 		{"bad fail-on", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-fail-on", "panic"}, noEnv, "-fail-on must be"},
 		{"extra args", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "now"}, noEnv, "unexpected arguments"},
+		{"root sandbox", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-uid", "0"}, noEnv, "not root"},
+		{"tiny nproc", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-nproc", "10"}, noEnv, "-sandbox-nproc must be at least 64"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +77,10 @@ func TestServeFlagErrors(t *testing.T) {
 	})
 	if !ok || string(opts.WebhookSecret) != "from-env" || opts.APIURL != "https://ghe.example.com/api/v3" || opts.GitURL != "https://github.com" {
 		t.Errorf("opts %+v", opts)
+	}
+	// Safe by default: sandboxed, forks held.
+	if opts.Sandbox.Insecure || !opts.ForksNeedApproval || opts.Sandbox.UID != 65534 {
+		t.Errorf("defaults: sandbox %+v, forks need approval %v; want the sandbox as uid 65534 and approval", opts.Sandbox, opts.ForksNeedApproval)
 	}
 	opts, _, ok = parseServeFlags(env, []string{"-app-id", "9", "-private-key", key, "-webhook-secret-file", secretFile}, noEnv)
 	if !ok || string(opts.WebhookSecret) != "s3cret" {
@@ -111,7 +117,8 @@ func TestServeStartsAndStops(t *testing.T) {
 	dir := t.TempDir()
 	var stderr bytes.Buffer
 	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: dir}
-	opts, _, ok := parseServeFlags(env, []string{"-app-id", "1", "-private-key", key, "-addr", "127.0.0.1:0", "-db", "q.db", "-workdir", "work", "-api-url", "http://127.0.0.1:1/"},
+	// The sandbox is TestAppUntrustedPullRequest's (report/github/app).
+	opts, _, ok := parseServeFlags(env, []string{"-app-id", "1", "-private-key", key, "-addr", "127.0.0.1:0", "-db", "q.db", "-workdir", "work", "-api-url", "http://127.0.0.1:1/", "-insecure-no-sandbox"},
 		func(k string) string {
 			if k == "INTERLEAVE_WEBHOOK_SECRET" {
 				return "x"

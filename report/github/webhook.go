@@ -120,6 +120,11 @@ type Trigger struct {
 	Budget         time.Duration
 	Run            string
 	CheckRunID     int64
+	// Pull requests only: the author, whether the head is in another
+	// repository (a fork), and the label a labeled action added.
+	Author string
+	Fork   bool
+	Label  string
 	// DedupeKey identifies the request across redeliveries: the comment and
 	// action for commands.
 	DedupeKey string
@@ -164,7 +169,7 @@ func ParseTrigger(event string, payload []byte) (t *Trigger, ignored string, err
 
 func pullRequestTrigger(e *gh.PullRequestEvent) (*Trigger, string, error) {
 	switch e.GetAction() {
-	case "opened", "synchronize", "reopened":
+	case "opened", "synchronize", "reopened", "labeled":
 	default:
 		return nil, "pull_request " + e.GetAction() + " starts nothing", nil
 	}
@@ -172,7 +177,9 @@ func pullRequestTrigger(e *gh.PullRequestEvent) (*Trigger, string, error) {
 	t := &Trigger{
 		Kind: TriggerPullRequest, Event: "pull_request", Action: e.GetAction(),
 		PR: e.GetNumber(), BaseSHA: pr.GetBase().GetSHA(), HeadSHA: pr.GetHead().GetSHA(),
-		Sender: e.GetSender().GetLogin(),
+		Sender: e.GetSender().GetLogin(), Author: pr.GetUser().GetLogin(), Label: e.GetLabel().GetName(),
+		// A deleted fork has no head repository: still a fork.
+		Fork: pr.GetHead().GetRepo().GetFullName() == "" || !strings.EqualFold(pr.GetHead().GetRepo().GetFullName(), e.GetRepo().GetFullName()),
 	}
 	if t.PR == 0 {
 		t.PR = pr.GetNumber()

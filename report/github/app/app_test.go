@@ -107,6 +107,9 @@ func newFixture(t *testing.T, workers int) *fixture {
 		// failed. The limit itself is tested with its own 1.5s.
 		Workers: workers, JobTimeout: 4 * time.Minute, DefaultBudget: 2 * time.Second,
 		Logger: slog.New(slog.NewJSONHandler(f.logs, nil)),
+		// These tests are about the queue; TestAppUntrustedPullRequest
+		// runs the sandbox.
+		Sandbox: Sandbox{Insecure: true},
 	}
 	f.open()
 	t.Cleanup(func() {

@@ -9,3 +9,5 @@ import "os/exec"
 func setProcessGroup(cmd *exec.Cmd) {}
 
 func killGroup(cmd *exec.Cmd) {}
+
+func setCredential(cmd *exec.Cmd, uid, gid int) {}

@@ -21,3 +21,8 @@ func killGroup(cmd *exec.Cmd) {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// setCredential runs cmd as uid:gid with no supplementary groups.
+func setCredential(cmd *exec.Cmd, uid, gid int) {
+	cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+}

@@ -46,6 +46,13 @@ type Config struct {
 	MaxBody       int64         // largest webhook body; default ghreport.MaxWebhookBody
 	Transport     http.RoundTripper
 	Logger        *slog.Logger
+	Sandbox       Sandbox // how jobs are confined; New refuses to start without it unless Sandbox.Insecure
+	// ForksNeedApproval holds a pull request from a fork, or by an author
+	// without write access, until someone with write access comments
+	// /retest-concurrency or adds ApproveLabel.
+	ForksNeedApproval bool
+	ApproveLabel      string // default DefaultApproveLabel
+	KeepJobDirs       bool   // keep a job's directory after it ends, for debugging
 
 	// crashAfterPost, set by tests, runs after interleave post succeeded
 	// and before the job is recorded as posted; true abandons the job
@@ -74,7 +81,8 @@ type Server struct {
 	closeMu  sync.Mutex
 	closed   bool
 	runProbe sync.Once
-	prRun    bool // interleave pr takes -run
+	prRun    bool     // interleave pr takes -run
+	sbx      *sandbox // nil with Sandbox.Insecure
 
 	mu         sync.Mutex
 	transports map[int64]*ghinstallation.Transport
@@ -130,6 +138,18 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.ApproveLabel == "" {
+		cfg.ApproveLabel = DefaultApproveLabel
+	}
+	var sbx *sandbox
+	if cfg.Sandbox.Insecure {
+		cfg.Logger.Warn("INSECURE: jobs run without a sandbox, as the server's user, with its network; the code of every pull request can read the App's key")
+	} else {
+		var err error
+		if sbx, err = newSandbox(cfg.Sandbox, cfg.WorkDir, cfg.Interleave); err != nil {
+			return nil, fmt.Errorf("the job sandbox is unavailable: %w\nInstall bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces, or, only when every pull request is trusted, pass -insecure-no-sandbox", err)
+		}
+	}
 	st, err := openStore(cfg.DBPath)
 	if err != nil {
 		return nil, err
@@ -143,7 +163,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("resume jobs: %w", err)
 	}
 	s := &Server{
-		cfg: cfg, log: cfg.Logger, store: st, apiBase: base,
+		cfg: cfg, log: cfg.Logger, store: st, apiBase: base, sbx: sbx,
 		triageWake: make(chan struct{}, 1), jobWake: make(chan struct{}, 1),
 		transports: map[int64]*ghinstallation.Transport{},
 	}

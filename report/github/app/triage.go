@@ -89,7 +89,10 @@ func (s *Server) triage(ctx context.Context, d *delivery) (*Job, string, error) 
 	if job.Budget == 0 {
 		job.Budget = s.cfg.DefaultBudget
 	}
-	if t.Kind == ghreport.TriggerPullRequest {
+	if t.Kind == ghreport.TriggerPullRequest && t.Action == "labeled" && t.Label != s.cfg.ApproveLabel {
+		return nil, "label " + t.Label + " starts nothing", nil
+	}
+	if t.Kind == ghreport.TriggerPullRequest && t.Action != "labeled" && !s.cfg.ForksNeedApproval {
 		// The payload's SHAs are what the push made; no API call needed.
 		job.BaseSHA, job.HeadSHA = t.BaseSHA, t.HeadSHA
 		job.Trigger = "pull_request " + t.Action
@@ -100,12 +103,61 @@ func (s *Server) triage(ctx context.Context, d *delivery) (*Job, string, error) 
 		return nil, "", err
 	}
 	switch t.Kind {
+	case ghreport.TriggerPullRequest:
+		return s.triagePull(ctx, c, t, job)
 	case ghreport.TriggerCommand:
 		return s.triageCommand(ctx, c, t, job)
 	case ghreport.TriggerCheckRun:
 		return s.triageCheckRun(ctx, c, t, job)
 	}
 	return nil, "unknown trigger " + string(t.Kind), nil
+}
+
+// DefaultApproveLabel is the label by which someone with write access lets
+// a held pull request run.
+const DefaultApproveLabel = "interleave: run"
+
+// triagePull queues a push to a pull request, unless it comes from a fork
+// or from an author without write access: then a queued check run says
+// what it waits for. The approving label, added by someone with write
+// access, queues the head of the payload.
+func (s *Server) triagePull(ctx context.Context, c *gh.Client, t *ghreport.Trigger, job *Job) (*Job, string, error) {
+	job.BaseSHA, job.HeadSHA = t.BaseSHA, t.HeadSHA
+	if t.Action == "labeled" {
+		perm, err := ghreport.Permission(ctx, c, t.Owner, t.Repo, t.Sender)
+		if err != nil {
+			return nil, "", err
+		}
+		if !ghreport.CanTrigger(perm) {
+			return nil, "refused: label " + t.Label + " added by " + t.Sender + ", who has " + perm + " access", nil
+		}
+		job.Trigger = fmt.Sprintf("pull_request labeled %q by @%s", t.Label, t.Sender)
+		return job, "queued", nil
+	}
+	job.Trigger = "pull_request " + t.Action
+	why := ""
+	if t.Fork {
+		why = "comes from a fork"
+	} else {
+		perm, err := ghreport.Permission(ctx, c, t.Owner, t.Repo, t.Author)
+		if err != nil {
+			return nil, "", err
+		}
+		if ghreport.CanTrigger(perm) {
+			return job, "queued", nil
+		}
+		why = "is by @" + t.Author + ", who has " + perm + " access"
+	}
+	summary := fmt.Sprintf("This pull request %s, so interleave does not build and run its code until someone with write access to the repository approves commit %s: comment `%s` on the pull request, or add the label `%s`.\n\nA later push needs a new approval.",
+		strings.ReplaceAll(why, "@", "@\u200b"), t.HeadSHA, ghreport.RetestCommand, s.cfg.ApproveLabel)
+	_, _, err := c.Checks.CreateCheckRun(ctx, t.Owner, t.Repo, gh.CreateCheckRunOptions{
+		Name: ghreport.CheckRunName, HeadSHA: t.HeadSHA, Status: gh.String("queued"),
+		Output: &gh.CheckRunOutput{Title: gh.String("Waiting for a maintainer's approval"), Summary: gh.String(summary)},
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("posting the waiting check run: %w", err)
+	}
+	return nil, "waiting for approval: the pull request " + why, nil
 }
 
 func (s *Server) triageCommand(ctx context.Context, c *gh.Client, t *ghreport.Trigger, job *Job) (*Job, string, error) {

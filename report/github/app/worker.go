@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/interleave-dev/interleave/report"
 	ghreport "github.com/interleave-dev/interleave/report/github"
 )
 
@@ -27,11 +29,12 @@ var (
 // Output files of interleave pr in a job's out directory.
 const (
 	reportFile  = "report.json"
-	summaryFile = "summary.md"
 	sarifFile   = "report.sarif"
 	prLogFile   = "pr.log"
 	postLogFile = "post.log"
 	gitLogFile  = "git.log"
+	modLogFile  = "mod.log"
+	schedDir    = "sched" // post's root: the schedules the job sent
 )
 
 // workerLoop runs pending jobs one after another until the server stops.
@@ -62,7 +65,7 @@ func (s *Server) runJob(j *Job) {
 	log.Info("job started", "trigger", j.Trigger, "budget", j.Budget.String(), "seed", j.Seed)
 	start := time.Now()
 	jobDir := filepath.Join(s.cfg.WorkDir, "jobs", j.ID)
-	srcDir, outDir := filepath.Join(jobDir, "src"), filepath.Join(jobDir, "out")
+	outDir := filepath.Join(jobDir, "out")
 
 	finish := func(state, reason string) {
 		_, err := s.store.update(j.ID, func(j *Job) {
@@ -84,7 +87,7 @@ func (s *Server) runJob(j *Job) {
 		default:
 			log.Info("job done", "pr_exit", j.PRExit, "seconds", time.Since(start).Seconds())
 		}
-		if state != StatePending {
+		if state != StatePending && !s.cfg.KeepJobDirs {
 			if err := os.RemoveAll(jobDir); err != nil {
 				log.Warn("removing the job directory", "error", err.Error())
 			}
@@ -101,7 +104,7 @@ func (s *Server) runJob(j *Job) {
 
 	if j.Analyzed.IsZero() || !exists(filepath.Join(outDir, reportFile)) {
 		ctx, cancel := context.WithTimeoutCause(s.killCtx, s.cfg.JobTimeout, errJobTimeout)
-		code, err := s.analyze(ctx, j, tr, srcDir, outDir)
+		code, err := s.analyze(ctx, j, tr, jobDir)
 		cause := context.Cause(ctx)
 		cancel()
 		var cnr *couldNotRun
@@ -133,7 +136,7 @@ func (s *Server) runJob(j *Job) {
 
 	if j.Posted.IsZero() {
 		ctx, cancel := context.WithTimeoutCause(s.killCtx, s.cfg.PostTimeout, errPostTimeout)
-		err := s.post(ctx, j, tr, srcDir, outDir)
+		err := s.post(ctx, j, tr, outDir)
 		cause := context.Cause(ctx)
 		cancel()
 		switch {
@@ -160,17 +163,25 @@ func (s *Server) runJob(j *Job) {
 	finish(StateDone, "")
 }
 
-// analyze fetches the pinned commits into srcDir and runs interleave pr
-// there with a scrubbed environment. It returns pr's exit code (0 or 1);
-// a run that produced no report is an error.
-func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transport, srcDir, outDir string) (int, error) {
-	if err := os.RemoveAll(filepath.Dir(srcDir)); err != nil {
+// analyze fetches the pinned commits into the job's src directory and
+// runs interleave pr there through interleave serve-job, in the sandbox.
+// The report comes back on a pipe only serve-job holds, is checked, and is
+// written with the schedules it names into the out directory, which the
+// job never sees. It returns pr's exit code (0 or 1).
+func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transport, jobDir string) (int, error) {
+	srcDir, outDir := filepath.Join(jobDir, "src"), filepath.Join(jobDir, "out")
+	if err := os.RemoveAll(jobDir); err != nil {
 		return 0, err
 	}
-	for _, d := range []string{srcDir, outDir} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
+	if s.sbx != nil {
+		if err := s.sbx.prepare(jobDir); err != nil {
 			return 0, err
 		}
+	} else if err := os.MkdirAll(srcDir, 0o700); err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(outDir, 0o700); err != nil {
+		return 0, err
 	}
 	token, err := tr.Token(ctx)
 	if err != nil {
@@ -179,31 +190,146 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 	if err := s.fetch(ctx, j, token, srcDir, filepath.Join(outDir, gitLogFile)); err != nil {
 		return 0, err
 	}
-	args := []string{"pr", "-base", j.BaseSHA, "-head", j.HeadSHA, "-budget", j.Budget.String(),
-		"-format", "json", "-o", filepath.Join(outDir, reportFile),
-		"-summary", filepath.Join(outDir, summaryFile), "-sarif", filepath.Join(outDir, sarifFile)}
+	prLog := filepath.Join(outDir, prLogFile)
+	if s.sbx != nil {
+		s.sbx.warmSeed(ctx, func(dir string, env []string, name string, args ...string) error {
+			_, err := s.runLogged(ctx, dir, env, filepath.Join(outDir, "warm.log"), name, args...)
+			return err
+		})
+		// The only networked step, as the server: go mod download runs no
+		// code of the pull request. A failure shows again in pr's build.
+		if _, err := s.runLogged(ctx, srcDir, s.sbx.downloadEnv(), filepath.Join(outDir, modLogFile), "go", "mod", "download"); err != nil {
+			return 0, fmt.Errorf("go mod download: %w", err)
+		}
+		if err := s.sbx.chown(srcDir); err != nil {
+			return 0, err
+		}
+		if err := s.sbx.seedCache(filepath.Join(jobDir, "cache")); err != nil {
+			s.log.Warn("seeding the job's build cache", "job", j.ID, "error", err.Error())
+		}
+	}
+	args := []string{"-base", j.BaseSHA, "-head", j.HeadSHA, "-budget", j.Budget.String()}
 	if j.Seed != 0 {
 		args = append(args, "-seed", strconv.FormatInt(j.Seed, 10))
 	}
 	if j.Run != "" && s.prSupportsRun() {
 		args = append(args, "-run", j.Run)
 	}
-	// The pull request's code runs here: no token, no secret in its environment.
-	code, err := s.runLogged(ctx, srcDir, scrubbedEnv(), filepath.Join(outDir, prLogFile), s.cfg.Interleave, args...)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	defer pr.Close()
+	var cmd *exec.Cmd
+	if s.sbx != nil {
+		cmd = s.sbx.command(ctx, jobDir, []*os.File{pw}, append(s.sbx.jobArgs(), args...)...)
+	} else {
+		// -insecure-no-sandbox: no token, no secret in its environment, and
+		// nothing more.
+		cmd = s.command(ctx, srcDir, scrubbedEnv(), s.cfg.Interleave, append([]string{"serve-job", "--"}, args...)...)
+		cmd.ExtraFiles = []*os.File{pw}
+	}
+	type result struct {
+		res *JobResult
+		err error
+	}
+	got := make(chan result, 1)
+	code, err := s.runCmd(ctx, cmd, prLog, func() {
+		pw.Close() // serve-job holds the only write end now
+		go func() {
+			res, err := readResult(pr)
+			got <- result{res, err}
+		}()
+	})
+	pw.Close()
 	if err != nil {
 		return 0, fmt.Errorf("interleave pr: %w", err)
 	}
-	if code != 0 && code != 1 || !exists(filepath.Join(outDir, reportFile)) {
-		e := &couldNotRun{code: code, log: tail(filepath.Join(outDir, prLogFile))}
-		// interleave pr writes why into the summary, e.g. the compiler's words.
-		if b, err := os.ReadFile(filepath.Join(outDir, summaryFile)); err == nil && len(b) > 0 {
-			e.summary = string(b)
-		} else {
-			e.summary = "interleave pr exited with status " + strconv.Itoa(code) + ":\n\n```\n" + e.log + "\n```\n"
-		}
-		return 0, e
+	r := <-got
+	if r.err != nil {
+		return 0, &couldNotRun{code: code, log: tail(prLog), summary: failureSummary(code, r.err.Error(), tail(prLog))}
 	}
-	return code, nil
+	if r.res.Exit != 0 && r.res.Exit != 1 {
+		return 0, &couldNotRun{code: r.res.Exit, log: tail(prLog), summary: failureSummary(r.res.Exit, "", tail(prLog))}
+	}
+	rep, err := checkResult(r.res)
+	if err != nil {
+		return 0, &couldNotRun{code: r.res.Exit, log: err.Error(), summary: failureSummary(r.res.Exit, err.Error(), "")}
+	}
+	if err := s.writeOutputs(outDir, r.res, rep); err != nil {
+		return 0, err
+	}
+	return r.res.Exit, nil
+}
+
+// writeOutputs writes what post reads, all built by the server: the
+// checked report, the SARIF rendered from its findings, and the schedules
+// under sched/, post's root.
+func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONReport) error {
+	if err := os.WriteFile(filepath.Join(outDir, reportFile), res.Report, 0o600); err != nil {
+		return err
+	}
+	r := &report.Report{ToolVersion: rep.Tool.Version}
+	for _, f := range rep.Findings {
+		r.Findings = append(r.Findings, f.Finding)
+	}
+	var sarif bytes.Buffer
+	if err := (report.SARIF{}).Write(&sarif, r); err != nil {
+		return fmt.Errorf("rendering SARIF: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(outDir, sarifFile), sarif.Bytes(), 0o600); err != nil {
+		return err
+	}
+	root := filepath.Join(outDir, schedDir)
+	for name, text := range res.Schedules {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			return err
+		}
+	}
+	return os.MkdirAll(root, 0o700)
+}
+
+// failureSummary is the check run's text when pr gave no report: the
+// server's words, and the end of pr's log in a code block.
+func failureSummary(code int, why, log string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "interleave pr exited with status %d without a report", code)
+	if why != "" {
+		b.WriteString(" (" + oneLine(why) + ")")
+	}
+	b.WriteString(".\n")
+	if log != "" {
+		fence := codeFence(log)
+		b.WriteString("\n" + fence + "\n" + log + "\n" + fence + "\n")
+	}
+	return b.String()
+}
+
+// codeFence returns a backquote fence longer than any run of backquotes in
+// text, so text cannot close it.
+func codeFence(text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return strings.ReplaceAll(s, "`", "'")
 }
 
 // couldNotRun is interleave pr ending without a report: the head does not
@@ -298,8 +424,9 @@ func (s *Server) fetch(ctx context.Context, j *Job, token, dir, logFile string) 
 	return nil
 }
 
-// post runs interleave post with the installation token.
-func (s *Server) post(ctx context.Context, j *Job, tr *ghinstallation.Transport, srcDir, outDir string) error {
+// post runs interleave post with the installation token on what the
+// server wrote into outDir: nothing of the job's directory is read.
+func (s *Server) post(ctx context.Context, j *Job, tr *ghinstallation.Transport, outDir string) error {
 	token, err := tr.Token(ctx)
 	if err != nil {
 		return fmt.Errorf("installation token: %w", err)
@@ -307,15 +434,13 @@ func (s *Server) post(ctx context.Context, j *Job, tr *ghinstallation.Transport,
 	args := []string{"post", "-report", filepath.Join(outDir, reportFile),
 		"-repo", j.Owner + "/" + j.Repo, "-pr", strconv.Itoa(j.PR), "-sha", j.HeadSHA, "-fail-on", s.cfg.FailOn,
 		"-external-id", j.postKey()}
-	if exists(filepath.Join(outDir, summaryFile)) {
-		args = append(args, "-summary", filepath.Join(outDir, summaryFile))
-	}
 	if exists(filepath.Join(outDir, sarifFile)) {
 		// A repository without code scanning refuses the upload; post
 		// reports that and posts the rest.
 		args = append(args, "-sarif", filepath.Join(outDir, sarifFile), "-upload-sarif")
 	}
-	dir := srcDir
+	// Schedules are read relative to post's directory.
+	dir := filepath.Join(outDir, schedDir)
 	if !exists(dir) {
 		dir = outDir
 	}
@@ -336,14 +461,27 @@ func (s *Server) post(ctx context.Context, j *Job, tr *ghinstallation.Transport,
 // end, so nothing it started outlives it. err is set when the command could
 // not start or was killed; otherwise code is its exit code.
 func (s *Server) runLogged(ctx context.Context, dir string, env []string, logFile, name string, args ...string) (code int, err error) {
+	return s.runCmd(ctx, s.command(ctx, dir, env, name, args...), logFile, nil)
+}
+
+// runCmd is runLogged for a prepared command; started, when not nil, runs
+// once the command has started.
+func (s *Server) runCmd(ctx context.Context, cmd *exec.Cmd, logFile string, started func()) (code int, err error) {
 	f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	cmd := s.command(ctx, dir, env, name, args...)
 	cmd.Stdout, cmd.Stderr = f, f
-	err = cmd.Run()
+	if cmd.WaitDelay == 0 {
+		cmd.WaitDelay = 5 * time.Second
+	}
+	if err = cmd.Start(); err == nil {
+		if started != nil {
+			started()
+		}
+		err = cmd.Wait()
+	}
 	killGroup(cmd)
 	if ctx.Err() != nil {
 		return 0, context.Cause(ctx)

