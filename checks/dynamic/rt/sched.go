@@ -134,10 +134,11 @@ type reply struct {
 }
 
 type gstate struct {
-	id     int
-	objs   []uintptr     // the channels of its pending select, for its Candidate
-	objArr [4]uintptr    // objs' first room
-	parkAt time.Duration // the virtual time it parked at its pending operation
+	id      int
+	objs    []uintptr     // the channels of its pending select, for its Candidate
+	objArr  [4]uintptr    // objs' first room
+	parkAt  time.Duration // the virtual time it parked at its pending operation
+	parkSeq uint64        // when it was last released, in the unperturbed order (sched.arrivals)
 	// realOp and realAt identify the operation it was sent to block on for
 	// real (wasReal): back at it, it keeps its place in the queue.
 	realOp  opKind
@@ -299,6 +300,8 @@ type sched struct {
 	sgid    uint64    // the scheduler goroutine's runtime id
 	live    int
 	last    int
+	// arrivals counts releases of goroutines (gstate.parkSeq).
+	arrivals uint64
 
 	objs      map[unsafe.Pointer]int // Decision.Obj numbers
 	mutexes   map[unsafe.Pointer]*mutexState
@@ -1516,6 +1519,7 @@ func (s *sched) decide(g *gstate) {
 	s.decPCs = append(s.decPCs, g.req.pcs)
 	rep := reply{mode: mRun}
 	release := true
+	var joined *gstate // the partner of a hand-off
 	r := &g.req
 	switch r.op {
 	case opGo:
@@ -1581,6 +1585,7 @@ func (s *sched) decide(g *gstate) {
 	case opSend, opRecv:
 		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
 			s.running = append(s.running, p)
+			joined = p
 		}
 	case opSelect:
 		var ready []int
@@ -1605,6 +1610,7 @@ func (s *sched) decide(g *gstate) {
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)
 				rep.adapter = true
+				joined = p
 			}
 		}
 	case opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
@@ -1625,6 +1631,31 @@ func (s *sched) decide(g *gstate) {
 	}
 	s.record(d)
 	s.last = g.id
+	if _, ok := s.strat.(Plain); ok && joined != nil && joined.parkSeq > g.parkSeq {
+		// Of the two sides of a hand-off, the runtime runs on the one
+		// that came second (it finds the other parked and wakes it):
+		// so does the unperturbed schedule.
+		s.last = joined.id
+	}
+	if release || joined != nil || rep.child != nil {
+		// The one that runs on reaches its next operation first, the
+		// other party (a partner woken, a goroutine started) after it,
+		// as on one processor: the order of hand-offs above does not
+		// depend on which of the two the OS ran sooner.
+		s.arrivals++
+		s.gs[s.last].parkSeq = s.arrivals
+		other := joined
+		if s.last != g.id {
+			other = g
+		}
+		if other == nil {
+			other = rep.child
+		}
+		if other != nil {
+			s.arrivals++
+			other.parkSeq = s.arrivals
+		}
+	}
 	if !release {
 		return
 	}
