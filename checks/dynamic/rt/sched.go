@@ -118,6 +118,9 @@ type request struct {
 	pcs        [10]uintptr
 	pollFailed bool
 	readNow    bool // Now was called since the previous scheduling point
+	// addr and val: an atomic load's address and the value there (wordAt)
+	addr unsafe.Pointer
+	val  uint64
 }
 
 type reply struct {
@@ -356,7 +359,13 @@ type sched struct {
 	// spinStart is the wall time the run began.
 	spinRun   int
 	spinStart time.Time
-	nowStep   time.Duration // the clock's step for a loop reading it
+	// sameRun counts the spinning decisions since the last atomic load
+	// of an address or value the spin run had not read yet (freshLoad):
+	// a scan over a table is progress, a loop rereading the same words
+	// with the same values is not. loads holds what the run read.
+	sameRun int
+	loads   map[loadKey]struct{}
+	nowStep time.Duration // the clock's step for a loop reading it
 	// spinNow: a goroutine read the clock since the last decision that
 	// did not spin (Now is a scheduling point only every nowSpins calls).
 	spinNow bool
@@ -1624,8 +1633,15 @@ func (s *sched) decide(g *gstate) {
 		if r.op == opNow || r.readNow {
 			s.spinNow = true
 		}
+		if s.freshLoad(r) {
+			s.sameRun = 0
+		} else {
+			s.sameRun++
+		}
 	} else {
 		s.spinRun = 0
+		s.sameRun = 0
+		clear(s.loads)
 		s.nowStep = 0
 		s.spinNow = false
 	}
@@ -2545,7 +2561,7 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return true
 	}
-	if s.spinRun < livelockPause {
+	if min(s.spinRun, s.sameRun) < livelockPause {
 		return false
 	}
 	for _, g := range s.gs {
@@ -2553,8 +2569,8 @@ func (s *sched) spinTurn() bool {
 			return false // someone could make progress if chosen
 		}
 	}
-	if s.spinRun >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
-		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now) with no timer pending and no goroutine able to do anything else"}
+	if min(s.spinRun, s.sameRun) >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
+		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now), the last " + strconv.Itoa(s.sameRun) + " rereading the same words with the same values, with no timer pending and no goroutine able to do anything else"}
 		s.collectStates(f)
 		f.site = pickSite(f.gs)
 		s.fail = f
@@ -2593,10 +2609,43 @@ func (s *sched) notSpinning(cands []*gstate) []*gstate {
 	return out
 }
 
+// loadKey is an atomic load's address and the value it found.
+type loadKey struct {
+	addr unsafe.Pointer
+	val  uint64
+}
+
+// loadsMax bounds the loads a spin run remembers: a scan over more words
+// than that is progress anyway.
+const loadsMax = 1 << 12
+
+// freshLoad: is r an atomic load of an address, or of a value there, that
+// the current spin run has not read yet? (A load whose address the
+// rewrite could not name is not.)
+//
+//go:norace
+func (s *sched) freshLoad(r *request) bool {
+	if r.op != opAtomicLoad || r.addr == nil {
+		return false
+	}
+	k := loadKey{r.addr, r.val}
+	if _, ok := s.loads[k]; ok {
+		return false
+	}
+	if s.loads == nil {
+		s.loads = make(map[loadKey]struct{})
+	} else if len(s.loads) >= loadsMax {
+		clear(s.loads)
+	}
+	s.loads[k] = struct{}{}
+	return true
+}
+
 // Spinning: after spinAdvance spinning decisions in a row the clock may
 // move; after livelockPause of them, with nothing else possible, goroutines
 // outside control get real time; livelockSpins of them over at least
-// livelockWall of wall time are a livelock.
+// livelockWall of wall time are a livelock. Both counts are of decisions
+// that read nothing new (sameRun) as well.
 const (
 	spinAdvance   = 64
 	livelockPause = 10000
