@@ -1641,7 +1641,7 @@ func (s *sched) decide(g *gstate) {
 	} else {
 		s.spinRun = 0
 		s.sameRun = 0
-		clear(s.loads)
+		forgetLoads(s.loads)
 		s.nowStep = 0
 		s.spinNow = false
 	}
@@ -2561,7 +2561,7 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return true
 	}
-	if min(s.spinRun, s.sameRun) < livelockPause {
+	if s.spinSame() < livelockPause {
 		return false
 	}
 	for _, g := range s.gs {
@@ -2569,7 +2569,7 @@ func (s *sched) spinTurn() bool {
 			return false // someone could make progress if chosen
 		}
 	}
-	if min(s.spinRun, s.sameRun) >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
+	if s.spinSame() >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
 		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now), the last " + strconv.Itoa(s.sameRun) + " rereading the same words with the same values, with no timer pending and no goroutine able to do anything else"}
 		s.collectStates(f)
 		f.site = pickSite(f.gs)
@@ -2615,6 +2615,24 @@ type loadKey struct {
 	val  uint64
 }
 
+// spinSame is the length of the spin run that read nothing new.
+//
+//go:norace
+func (s *sched) spinSame() int {
+	if s.sameRun < s.spinRun {
+		return s.sameRun
+	}
+	return s.spinRun
+}
+
+// forgetLoads empties m, keeping its room (the runtime is built at the
+// module's language version: no clear).
+func forgetLoads(m map[loadKey]struct{}) {
+	for k := range m {
+		delete(m, k)
+	}
+}
+
 // loadsMax bounds the loads a spin run remembers: a scan over more words
 // than that is progress anyway.
 const loadsMax = 1 << 12
@@ -2635,7 +2653,7 @@ func (s *sched) freshLoad(r *request) bool {
 	if s.loads == nil {
 		s.loads = make(map[loadKey]struct{})
 	} else if len(s.loads) >= loadsMax {
-		clear(s.loads)
+		forgetLoads(s.loads)
 	}
 	s.loads[k] = struct{}{}
 	return true
