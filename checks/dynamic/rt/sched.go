@@ -365,7 +365,11 @@ type sched struct {
 	// with the same values is not. loads holds what the run read.
 	sameRun int
 	loads   map[loadKey]struct{}
-	nowStep time.Duration // the clock's step for a loop reading it
+	// spinClock is how far the clock moved for goroutines reading it in
+	// a loop, since the last decision that did not spin or timer that
+	// fired, while nothing else could happen (clockHang).
+	spinClock time.Duration
+	nowStep   time.Duration // the clock's step for a loop reading it
 	// spinNow: a goroutine read the clock since the last decision that
 	// did not spin (Now is a scheduling point only every nowSpins calls).
 	spinNow bool
@@ -1641,6 +1645,7 @@ func (s *sched) decide(g *gstate) {
 	} else {
 		s.spinRun = 0
 		s.sameRun = 0
+		s.spinClock = 0
 		forgetLoads(s.loads)
 		s.nowStep = 0
 		s.spinNow = false
@@ -2540,6 +2545,7 @@ func (s *sched) spinTurn() bool {
 		step, timer := s.nowStep, false
 		if next, ok := s.nextDeadline(); ok {
 			timer = true
+			s.spinClock = 0
 			if half := (next - s.now) / 2; half < step {
 				step = half
 			}
@@ -2551,6 +2557,9 @@ func (s *sched) spinTurn() bool {
 			step = time.Second
 		}
 		s.now += step
+		if !timer && s.clockHang(step) {
+			return true
+		}
 		if s.nowStep < time.Second || timer && s.nowStep < time.Hour {
 			s.nowStep *= 2
 		}
@@ -2580,6 +2589,36 @@ func (s *sched) spinTurn() bool {
 	// clock) real time to end it.
 	nap(livelockNap)
 	return false
+}
+
+// clockHang adds step to the time the clock moved for a loop reading it
+// with no timer pending, nothing outside control and no goroutine able to
+// do anything but spin; past livelockClock of it the schedule is a
+// livelock: such a loop waits for nothing that can happen (a scheduler's
+// start rereading the clock for a one-time job whose time has passed,
+// while its caller waits), and under go test it would spin as long.
+//
+//go:norace
+func (s *sched) clockHang(step time.Duration) bool {
+	if len(s.outside) > 0 {
+		s.spinClock = 0
+		return false
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
+			s.spinClock = 0
+			return false
+		}
+	}
+	s.spinClock += step
+	if s.spinClock < livelockClock {
+		return false
+	}
+	f := &failure{kind: "fatal", msg: "livelock: goroutines read the clock in a loop for " + s.spinClock.String() + " of virtual time with no timer pending and no goroutine able to do anything else (every other one blocked)"}
+	s.collectStates(f)
+	f.site = pickSite(f.gs)
+	s.fail = f
+	return true
 }
 
 //go:norace
@@ -2670,6 +2709,9 @@ const (
 	livelockSpins = 15000
 	livelockWall  = 3 * time.Second
 	livelockNap   = 40 * time.Millisecond // per spinAdvance decisions after livelockPause
+	// livelockClock: a loop reading the clock with nothing else possible
+	// (clockHang); reached in about 8000 decisions, within the step bound.
+	livelockClock = 2 * time.Minute
 )
 
 // kindInconclusive marks a schedule stopped by a bound: not a failure.
