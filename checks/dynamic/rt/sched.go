@@ -932,6 +932,9 @@ func (s *sched) next() {
 				return
 			}
 		}
+		if s.paceForeign() {
+			return
+		}
 		if s.idleFires < 1000 && s.fireTimers() {
 			s.idleFires++
 			return
@@ -2476,6 +2479,117 @@ func (s *sched) recallBlocked() bool {
 
 // settleWait bounds settle.
 const settleWait = 100 * time.Millisecond
+
+// paceForeign runs before the clock jumps to the next timer with nothing
+// controlled able to run. While a goroutine the scheduler does not
+// control (one a dependency started: a server starting up, a client's
+// read loop) is running or in a system call, the clock moves no faster
+// than real time: it waits as long as the jump (up to outsideWait) or
+// until they are all blocked. While some are only in network I/O, which
+// may be a message in flight, it waits up to ioGrace. Without it a
+// readiness poll (sleep 25ms, check, 400 times) ran out of virtual time
+// before the server it waited for had opened its listener. It reports
+// whether a channel became ready meanwhile (the caller decides again).
+//
+//go:norace
+func (s *sched) paceForeign() bool {
+	next, ok := s.nextDeadline()
+	if !ok || next <= s.now {
+		return false
+	}
+	d := next - s.now
+	if d > outsideWait {
+		d = outsideWait
+	}
+	start := time.Now()
+	pause := 50 * time.Microsecond
+	waited := false
+	for {
+		busy, io := s.foreignActive()
+		if !busy && !io {
+			break
+		}
+		limit := d
+		if !busy && limit > ioGrace {
+			limit = ioGrace
+		}
+		left := limit - time.Since(start)
+		if left <= 0 {
+			break
+		}
+		if pause > left {
+			pause = left
+		}
+		nap(pause)
+		waited = true
+		if pause < 5*time.Millisecond {
+			pause *= 2
+		}
+	}
+	return waited && s.probe(true)
+}
+
+// ioGrace is how long paceForeign waits for goroutines outside control
+// that are only in network I/O.
+const ioGrace = 20 * time.Millisecond
+
+// foreignActive: is a goroutine other than the scheduler and the
+// controlled ones running, runnable or in a system call (busy), or in
+// network I/O (io)? A goroutine waiting for signals (os/signal's loop,
+// in a system call for good) is neither.
+//
+//go:norace
+func (s *sched) foreignActive() (busy, io bool) {
+	if s.sgid == 0 {
+		s.sgid = goid()
+	}
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		block := dump
+		if j := bytes.Index(dump, []byte("\n\n")); j >= 0 {
+			block, dump = dump[:j], dump[j+2:]
+		} else {
+			dump = nil
+		}
+		rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
+		if !ok {
+			continue
+		}
+		sp := bytes.IndexByte(rest, ' ')
+		if sp < 0 {
+			continue
+		}
+		id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
+		if err != nil || id == s.sgid || s.tab.lookup(id) != nil || s.exitedG(id) {
+			continue
+		}
+		st := rest[sp:]
+		switch {
+		case bytes.HasPrefix(st, []byte(" [running")), bytes.HasPrefix(st, []byte(" [runnable")):
+			return true, io
+		case bytes.HasPrefix(st, []byte(" [syscall")):
+			if !bytes.Contains(st, []byte("signal_recv")) {
+				return true, io
+			}
+		case bytes.HasPrefix(st, []byte(" [IO wait")):
+			io = true
+		}
+	}
+	return false, io
+}
+
+// exitedG: is id the runtime goroutine of a controlled goroutine that has
+// ended (it may still be finishing)?
+//
+//go:norace
+func (s *sched) exitedG(id uint64) bool {
+	for _, g := range s.gs {
+		if g.gid == id && g.exited {
+			return true
+		}
+	}
+	return false
+}
 
 // foreignBusy reports whether a goroutine other than the scheduler and
 // the controlled ones is running or runnable.
