@@ -369,7 +369,12 @@ type sched struct {
 	// a loop, since the last decision that did not spin or timer that
 	// fired, while nothing else could happen (clockHang).
 	spinClock time.Duration
-	nowStep   time.Duration // the clock's step for a loop reading it
+	// quietN is the number of goroutines when paceForeign last found none
+	// outside control active (-1: none such), quietSkips the looks it
+	// skipped since.
+	quietN     int
+	quietSkips int
+	nowStep    time.Duration // the clock's step for a loop reading it
 	// spinNow: a goroutine read the clock since the last decision that
 	// did not spin (Now is a scheduling point only every nowSpins calls).
 	spinNow bool
@@ -476,7 +481,7 @@ func stackOf() string {
 func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
-		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1,
+		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
@@ -2501,12 +2506,24 @@ func (s *sched) paceForeign() bool {
 	if d > outsideWait {
 		d = outsideWait
 	}
+	// A stack dump per jump is costly: as long as the number of
+	// goroutines stays what it was when none was active, only every
+	// quietEvery-th jump looks.
+	n := runtime.NumGoroutine()
+	if n == s.quietN && s.quietSkips < quietEvery {
+		s.quietSkips++
+		return false
+	}
+	s.quietN, s.quietSkips = -1, 0
 	start := time.Now()
 	pause := 50 * time.Microsecond
 	waited := false
 	for {
 		busy, io := s.foreignActive()
 		if !busy && !io {
+			if !waited {
+				s.quietN = n
+			}
 			break
 		}
 		limit := d
@@ -2528,6 +2545,9 @@ func (s *sched) paceForeign() bool {
 	}
 	return waited && s.probe(true)
 }
+
+// quietEvery: see paceForeign.
+const quietEvery = 16
 
 // ioGrace is how long paceForeign waits for goroutines outside control
 // that are only in network I/O.
