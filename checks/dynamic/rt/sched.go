@@ -2579,21 +2579,20 @@ func (s *sched) foreignActive() (busy, io bool) {
 		if sp < 0 {
 			continue
 		}
+		st := rest[sp:]
+		isIO := bytes.HasPrefix(st, []byte(" [IO wait"))
+		if !isIO && !bytes.HasPrefix(st, []byte(" [running")) && !bytes.HasPrefix(st, []byte(" [runnable")) &&
+			(!bytes.HasPrefix(st, []byte(" [syscall")) || bytes.Contains(st, []byte("signal_recv"))) {
+			continue // blocked, or waiting for signals for good
+		}
 		id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
 		if err != nil || id == s.sgid || s.tab.lookup(id) != nil || s.exitedG(id) {
 			continue
 		}
-		st := rest[sp:]
-		switch {
-		case bytes.HasPrefix(st, []byte(" [running")), bytes.HasPrefix(st, []byte(" [runnable")):
+		if !isIO {
 			return true, io
-		case bytes.HasPrefix(st, []byte(" [syscall")):
-			if !bytes.Contains(st, []byte("signal_recv")) {
-				return true, io
-			}
-		case bytes.HasPrefix(st, []byte(" [IO wait")):
-			io = true
 		}
+		io = true
 	}
 	return false, io
 }
