@@ -120,6 +120,8 @@ var realsuiteRTCases = []struct {
 	{pkg: "mocknap", tests: []string{"TestTakersOnMockClock"}, budget: 3 * time.Second},
 	// testify's Eventually (a stand-in module) ticks on the virtual clock.
 	{pkg: "eventually", tests: []string{"TestEventuallyOnVirtualClock"}, budget: 2 * time.Second},
+	{pkg: "scan", tests: []string{"TestStatsOverPresizedTable"}, budget: 10 * time.Second},
+	{pkg: "serverready", tests: []string{"TestServerReadyInTime"}, budget: 6 * time.Second},
 }
 
 // TestRealSuiteRuntimeModel searches each package of testdata/realsuite-rt

@@ -543,9 +543,38 @@ func Atomic(addr any) Point {
 // of them is a polling loop, which lets the virtual clock move.
 func AtomicLoad(addr any) Point {
 	if g := current(); g != nil {
-		g.call(&request{op: opAtomicLoad})
+		p, v := wordAt(addr)
+		g.call(&request{op: opAtomicLoad, addr: p, val: v})
 	}
 	return Point{}
+}
+
+// wordAt returns the address addr points to and the value there (its
+// first 8 bytes at most, two words of an atomic.Value), as the load about
+// to run will read it: the livelock rule's evidence (sched.freshLoad). A
+// nil address is one the rewrite could not name.
+//
+//go:norace
+//go:nocheckptr
+func wordAt(addr any) (unsafe.Pointer, uint64) {
+	t := reflect.TypeOf(addr)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return nil, 0
+	}
+	p := (*[2]unsafe.Pointer)(unsafe.Pointer(&addr))[1]
+	if p == nil {
+		return nil, 0
+	}
+	switch sz := t.Elem().Size(); {
+	case sz >= 16 && uintptr(p)%8 == 0:
+		w := (*[2]uint64)(p)
+		return p, w[0] ^ w[1]*0x9e3779b97f4a7c15
+	case sz >= 8 && uintptr(p)%8 == 0:
+		return p, *(*uint64)(p)
+	case sz >= 4 && uintptr(p)%4 == 0:
+		return p, uint64(*(*uint32)(p))
+	}
+	return p, 0
 }
 
 // Point is the value of a scheduling point used inside an expression.

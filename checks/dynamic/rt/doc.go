@@ -40,8 +40,11 @@
 // ("fatal"), and a livelock ("fatal", message starting "livelock:") only
 // with evidence: livelockSpins decisions in a row that only spun (Gosched,
 // atomic loads, a select taking default, a failed TryLock, time.Now) over
-// at least livelockWall of wall time, while no other goroutine could do
-// anything else and no timer was pending. The step bound Config.MaxSteps
+// at least livelockWall of wall time, none of them an atomic load of a
+// word or value the run had not read yet (a scan over a table is
+// progress), while no other goroutine could do anything else and no timer
+// was pending; or a loop reading the clock for which the clock moved
+// livelockClock with nothing else possible (clockHang). The step bound Config.MaxSteps
 // is not a finding: the schedule ends as a pass with Result.Inconclusive
 // set. A schedule ends by unwinding every parked goroutine with a
 // private panic; operations met while unwinding (deferred calls) run when
@@ -66,7 +69,11 @@
 // fires no earlier than it would for real and a timer fires while a poller
 // on the real clock keeps calling into the program; goroutines in real I/O
 // ("IO wait") also move it by a tick per decision
-// meanwhile, so a round trip through a real connection takes some time. Timers made
+// meanwhile, so a round trip through a real connection takes some time.
+// Goroutines the scheduler never controlled (started by code not
+// rewritten) that are running or in a system call hold a jump of the
+// clock for as long as the jump, in network I/O for up to ioGrace
+// (paceForeign). Timers made
 // under control are time.Timer values with only C set (inside a box that
 // keeps what they need, timerbox.go) and &time.Ticker{C: ch}; use them
 // through TimerStop, TimerReset, TickerStop and TickerReset (their own

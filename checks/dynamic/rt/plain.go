@@ -4,7 +4,8 @@ package rt
 const PlainStrategy = "plain"
 
 // Plain is the unperturbed schedule: it never preempts. The goroutine that
-// ran last runs on while it can; when it blocks, the newest enabled
+// ran last runs on while it can (after a hand-off on a channel, the side
+// that came second, as in the runtime); when it blocks, the newest enabled
 // goroutine runs (as Go's runtime runs a goroutine just started or woken
 // next); a select takes its first ready case. A failure on this
 // schedule is not caused by the interleaving: the driver compares the

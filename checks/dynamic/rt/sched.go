@@ -118,6 +118,9 @@ type request struct {
 	pcs        [10]uintptr
 	pollFailed bool
 	readNow    bool // Now was called since the previous scheduling point
+	// addr and val: an atomic load's address and the value there (wordAt)
+	addr unsafe.Pointer
+	val  uint64
 }
 
 type reply struct {
@@ -134,10 +137,11 @@ type reply struct {
 }
 
 type gstate struct {
-	id     int
-	objs   []uintptr     // the channels of its pending select, for its Candidate
-	objArr [4]uintptr    // objs' first room
-	parkAt time.Duration // the virtual time it parked at its pending operation
+	id      int
+	objs    []uintptr     // the channels of its pending select, for its Candidate
+	objArr  [4]uintptr    // objs' first room
+	parkAt  time.Duration // the virtual time it parked at its pending operation
+	parkSeq uint64        // when it was last released, in the unperturbed order (sched.arrivals)
 	// realOp and realAt identify the operation it was sent to block on for
 	// real (wasReal): back at it, it keeps its place in the queue.
 	realOp  opKind
@@ -299,6 +303,8 @@ type sched struct {
 	sgid    uint64    // the scheduler goroutine's runtime id
 	live    int
 	last    int
+	// arrivals counts releases of goroutines (gstate.parkSeq).
+	arrivals uint64
 
 	objs      map[unsafe.Pointer]int // Decision.Obj numbers
 	mutexes   map[unsafe.Pointer]*mutexState
@@ -353,7 +359,22 @@ type sched struct {
 	// spinStart is the wall time the run began.
 	spinRun   int
 	spinStart time.Time
-	nowStep   time.Duration // the clock's step for a loop reading it
+	// sameRun counts the spinning decisions since the last atomic load
+	// of an address or value the spin run had not read yet (freshLoad):
+	// a scan over a table is progress, a loop rereading the same words
+	// with the same values is not. loads holds what the run read.
+	sameRun int
+	loads   map[loadKey]struct{}
+	// spinClock is how far the clock moved for goroutines reading it in
+	// a loop, since the last decision that did not spin or timer that
+	// fired, while nothing else could happen (clockHang).
+	spinClock time.Duration
+	// quietN is the number of goroutines when paceForeign last found none
+	// outside control active (-1: none such), quietSkips the looks it
+	// skipped since.
+	quietN     int
+	quietSkips int
+	nowStep    time.Duration // the clock's step for a loop reading it
 	// spinNow: a goroutine read the clock since the last decision that
 	// did not spin (Now is a scheduling point only every nowSpins calls).
 	spinNow bool
@@ -460,7 +481,7 @@ func stackOf() string {
 func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
-		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1,
+		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
@@ -915,6 +936,9 @@ func (s *sched) next() {
 			if s.waitOutside(wait) {
 				return
 			}
+		}
+		if s.paceForeign() {
+			return
 		}
 		if s.idleFires < 1000 && s.fireTimers() {
 			s.idleFires++
@@ -1516,6 +1540,7 @@ func (s *sched) decide(g *gstate) {
 	s.decPCs = append(s.decPCs, g.req.pcs)
 	rep := reply{mode: mRun}
 	release := true
+	var joined *gstate // the partner of a hand-off
 	r := &g.req
 	switch r.op {
 	case opGo:
@@ -1581,6 +1606,7 @@ func (s *sched) decide(g *gstate) {
 	case opSend, opRecv:
 		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
 			s.running = append(s.running, p)
+			joined = p
 		}
 	case opSelect:
 		var ready []int
@@ -1605,6 +1631,7 @@ func (s *sched) decide(g *gstate) {
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)
 				rep.adapter = true
+				joined = p
 			}
 		}
 	case opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
@@ -1618,13 +1645,46 @@ func (s *sched) decide(g *gstate) {
 		if r.op == opNow || r.readNow {
 			s.spinNow = true
 		}
+		if s.freshLoad(r) {
+			s.sameRun = 0
+		} else {
+			s.sameRun++
+		}
 	} else {
 		s.spinRun = 0
+		s.sameRun = 0
+		s.spinClock = 0
+		forgetLoads(s.loads)
 		s.nowStep = 0
 		s.spinNow = false
 	}
 	s.record(d)
 	s.last = g.id
+	if _, ok := s.strat.(Plain); ok && joined != nil && joined.parkSeq > g.parkSeq {
+		// Of the two sides of a hand-off, the runtime runs on the one
+		// that came second (it finds the other parked and wakes it):
+		// so does the unperturbed schedule.
+		s.last = joined.id
+	}
+	if release || joined != nil || rep.child != nil {
+		// The one that runs on reaches its next operation first, the
+		// other party (a partner woken, a goroutine started) after it,
+		// as on one processor: the order of hand-offs above does not
+		// depend on which of the two the OS ran sooner.
+		s.arrivals++
+		s.gs[s.last].parkSeq = s.arrivals
+		other := joined
+		if s.last != g.id {
+			other = g
+		}
+		if other == nil {
+			other = rep.child
+		}
+		if other != nil {
+			s.arrivals++
+			other.parkSeq = s.arrivals
+		}
+	}
 	if !release {
 		return
 	}
@@ -2425,6 +2485,131 @@ func (s *sched) recallBlocked() bool {
 // settleWait bounds settle.
 const settleWait = 100 * time.Millisecond
 
+// paceForeign runs before the clock jumps to the next timer with nothing
+// controlled able to run. While a goroutine the scheduler does not
+// control (one a dependency started: a server starting up, a client's
+// read loop) is running or in a system call, the clock moves no faster
+// than real time: it waits as long as the jump (up to outsideWait) or
+// until they are all blocked. While some are only in network I/O, which
+// may be a message in flight, it waits up to ioGrace. Without it a
+// readiness poll (sleep 25ms, check, 400 times) ran out of virtual time
+// before the server it waited for had opened its listener. It reports
+// whether a channel became ready meanwhile (the caller decides again).
+//
+//go:norace
+func (s *sched) paceForeign() bool {
+	next, ok := s.nextDeadline()
+	if !ok || next <= s.now {
+		return false
+	}
+	d := next - s.now
+	if d > outsideWait {
+		d = outsideWait
+	}
+	// A stack dump per jump is costly: as long as the number of
+	// goroutines stays what it was when none was active, only every
+	// quietEvery-th jump looks.
+	n := runtime.NumGoroutine()
+	if n == s.quietN && s.quietSkips < quietEvery {
+		s.quietSkips++
+		return false
+	}
+	s.quietN, s.quietSkips = -1, 0
+	start := time.Now()
+	pause := 50 * time.Microsecond
+	waited := false
+	for {
+		busy, io := s.foreignActive()
+		if !busy && !io {
+			if !waited {
+				s.quietN = n
+			}
+			break
+		}
+		limit := d
+		if !busy && limit > ioGrace {
+			limit = ioGrace
+		}
+		left := limit - time.Since(start)
+		if left <= 0 {
+			break
+		}
+		if pause > left {
+			pause = left
+		}
+		nap(pause)
+		waited = true
+		if pause < 5*time.Millisecond {
+			pause *= 2
+		}
+	}
+	return waited && s.probe(true)
+}
+
+// quietEvery: see paceForeign.
+const quietEvery = 16
+
+// ioGrace is how long paceForeign waits for goroutines outside control
+// that are only in network I/O.
+const ioGrace = 20 * time.Millisecond
+
+// foreignActive: is a goroutine other than the scheduler and the
+// controlled ones running, runnable or in a system call (busy), or in
+// network I/O (io)? A goroutine waiting for signals (os/signal's loop,
+// in a system call for good) is neither.
+//
+//go:norace
+func (s *sched) foreignActive() (busy, io bool) {
+	if s.sgid == 0 {
+		s.sgid = goid()
+	}
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		block := dump
+		if j := bytes.Index(dump, []byte("\n\n")); j >= 0 {
+			block, dump = dump[:j], dump[j+2:]
+		} else {
+			dump = nil
+		}
+		rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
+		if !ok {
+			continue
+		}
+		sp := bytes.IndexByte(rest, ' ')
+		if sp < 0 {
+			continue
+		}
+		st := rest[sp:]
+		isIO := bytes.HasPrefix(st, []byte(" [IO wait"))
+		if !isIO && !bytes.HasPrefix(st, []byte(" [running")) && !bytes.HasPrefix(st, []byte(" [runnable")) &&
+			(!bytes.HasPrefix(st, []byte(" [syscall")) || bytes.Contains(st, []byte("signal_recv"))) {
+			continue // blocked, or waiting for signals for good
+		}
+		id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
+		if err != nil || id == s.sgid || s.tab.lookup(id) != nil || s.exitedG(id) {
+			continue
+		}
+		if !isIO {
+			return true, io
+		}
+		io = true
+	}
+	return false, io
+}
+
+// exitedG: is id the runtime goroutine of a controlled goroutine that has
+// ended (it may still be finishing)?
+//
+//go:norace
+func (s *sched) exitedG(id uint64) bool {
+	for _, g := range s.gs {
+		if g.gid == id && g.exited {
+			return true
+		}
+	}
+	return false
+}
+
 // foreignBusy reports whether a goroutine other than the scheduler and
 // the controlled ones is running or runnable.
 //
@@ -2493,6 +2678,7 @@ func (s *sched) spinTurn() bool {
 		step, timer := s.nowStep, false
 		if next, ok := s.nextDeadline(); ok {
 			timer = true
+			s.spinClock = 0
 			if half := (next - s.now) / 2; half < step {
 				step = half
 			}
@@ -2504,6 +2690,9 @@ func (s *sched) spinTurn() bool {
 			step = time.Second
 		}
 		s.now += step
+		if !timer && s.clockHang(step) {
+			return true
+		}
 		if s.nowStep < time.Second || timer && s.nowStep < time.Hour {
 			s.nowStep *= 2
 		}
@@ -2514,7 +2703,7 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return true
 	}
-	if s.spinRun < livelockPause {
+	if s.spinSame() < livelockPause {
 		return false
 	}
 	for _, g := range s.gs {
@@ -2522,8 +2711,8 @@ func (s *sched) spinTurn() bool {
 			return false // someone could make progress if chosen
 		}
 	}
-	if s.spinRun >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
-		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now) with no timer pending and no goroutine able to do anything else"}
+	if s.spinSame() >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
+		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now), the last " + strconv.Itoa(s.sameRun) + " rereading the same words with the same values, with no timer pending and no goroutine able to do anything else"}
 		s.collectStates(f)
 		f.site = pickSite(f.gs)
 		s.fail = f
@@ -2533,6 +2722,36 @@ func (s *sched) spinTurn() bool {
 	// clock) real time to end it.
 	nap(livelockNap)
 	return false
+}
+
+// clockHang adds step to the time the clock moved for a loop reading it
+// with no timer pending, nothing outside control and no goroutine able to
+// do anything but spin; past livelockClock of it the schedule is a
+// livelock: such a loop waits for nothing that can happen (a scheduler's
+// start rereading the clock for a one-time job whose time has passed,
+// while its caller waits), and under go test it would spin as long.
+//
+//go:norace
+func (s *sched) clockHang(step time.Duration) bool {
+	if len(s.outside) > 0 {
+		s.spinClock = 0
+		return false
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
+			s.spinClock = 0
+			return false
+		}
+	}
+	s.spinClock += step
+	if s.spinClock < livelockClock {
+		return false
+	}
+	f := &failure{kind: "fatal", msg: "livelock: goroutines read the clock in a loop for " + s.spinClock.String() + " of virtual time with no timer pending and no goroutine able to do anything else (every other one blocked)"}
+	s.collectStates(f)
+	f.site = pickSite(f.gs)
+	s.fail = f
+	return true
 }
 
 //go:norace
@@ -2562,16 +2781,70 @@ func (s *sched) notSpinning(cands []*gstate) []*gstate {
 	return out
 }
 
+// loadKey is an atomic load's address and the value it found.
+type loadKey struct {
+	addr unsafe.Pointer
+	val  uint64
+}
+
+// spinSame is the length of the spin run that read nothing new.
+//
+//go:norace
+func (s *sched) spinSame() int {
+	if s.sameRun < s.spinRun {
+		return s.sameRun
+	}
+	return s.spinRun
+}
+
+// forgetLoads empties m, keeping its room (the runtime is built at the
+// module's language version: no clear).
+func forgetLoads(m map[loadKey]struct{}) {
+	for k := range m {
+		delete(m, k)
+	}
+}
+
+// loadsMax bounds the loads a spin run remembers: a scan over more words
+// than that is progress anyway.
+const loadsMax = 1 << 12
+
+// freshLoad: is r an atomic load of an address, or of a value there, that
+// the current spin run has not read yet? (A load whose address the
+// rewrite could not name is not.)
+//
+//go:norace
+func (s *sched) freshLoad(r *request) bool {
+	if r.op != opAtomicLoad || r.addr == nil {
+		return false
+	}
+	k := loadKey{r.addr, r.val}
+	if _, ok := s.loads[k]; ok {
+		return false
+	}
+	if s.loads == nil {
+		s.loads = make(map[loadKey]struct{})
+	} else if len(s.loads) >= loadsMax {
+		forgetLoads(s.loads)
+	}
+	s.loads[k] = struct{}{}
+	return true
+}
+
 // Spinning: after spinAdvance spinning decisions in a row the clock may
 // move; after livelockPause of them, with nothing else possible, goroutines
 // outside control get real time; livelockSpins of them over at least
-// livelockWall of wall time are a livelock.
+// livelockWall of wall time are a livelock. Both counts are of decisions
+// that read nothing new (sameRun) as well.
 const (
 	spinAdvance   = 64
 	livelockPause = 10000
 	livelockSpins = 15000
 	livelockWall  = 3 * time.Second
 	livelockNap   = 40 * time.Millisecond // per spinAdvance decisions after livelockPause
+	// livelockClock: a loop reading the clock with nothing else possible
+	// (clockHang); reached in about 8000 decisions, within the step bound.
+	livelockClock = 2 * time.Minute
 )
 
 // kindInconclusive marks a schedule stopped by a bound: not a failure.

@@ -1,7 +1,8 @@
 // Package kernels holds small concurrency bugs, one test each, that the
-// controlled-concurrency search must find: locks, chans and syncs hold the
-// bugs (kernels.json names the failure each must produce), correct holds the
-// same shapes fixed, which must produce nothing.
+// controlled-concurrency search must find: locks, chans, syncs and clocks
+// (a start that rereads the clock forever) hold the bugs (kernels.json
+// names the failure each must produce), correct holds the same shapes
+// fixed, which must produce nothing.
 //
 // Each bug depends on the interleaving: under a plain `go test` most of these
 // tests pass most of the time, which is the point.

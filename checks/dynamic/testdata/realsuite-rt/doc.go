@@ -28,6 +28,9 @@
 // while it naps (mocknap, with the module example.com/mockclock), and
 // testify's Eventually waiting for a job on a timer (eventually, with
 // faketestify, a stand-in for github.com/stretchr/testify, whose time
-// operations the rewriter puts on the virtual clock).
+// operations the rewriter puts on the virtual clock), a table's stats
+// reading every slot of a presized table once (scan), and a server that
+// clockdep starts outside control, polled for on the virtual clock while
+// it works for real (serverready).
 // explore/realsuite_rt_test.go searches each and wants no finding.
 package realsuite
