@@ -48,6 +48,8 @@ type result struct {
 	plainPass  int // plain go test runs that passed
 	plainRuns  int
 	plainErr   string
+	racePass   int // the same under go test -race, as interleave compares
+	raceRuns   int
 	exit       int      // interleave test's exit code (-1: not run)
 	kinds      []string // kinds of the findings
 	findings   int
@@ -55,16 +57,20 @@ type result struct {
 	notes      []string // interleave's notes and "fails without interleave too" lines
 	searchErr  string
 	searchTime time.Duration
+	seed       string // the seed interleave test printed
 }
+
+var seedRE = regexp.MustCompile(`interleave test: seed (-?\d+)`)
 
 func main() {
 	budget := flag.Duration("budget", 10*time.Second, "interleave test -budget per kernel")
-	count := flag.Int("count", 20, "plain go test runs per kernel (0: skip)")
+	count := flag.Int("count", 20, "plain go test runs per kernel, with and without -race (0: skip)")
 	jobs := flag.Int("j", 1, "kernels searched at once")
 	workers := flag.Int("workers", 1, "interleave test -workers per kernel")
 	run := flag.String("run", "", "only kernels whose directory matches `regexp`")
 	bin := flag.String("interleave", "", "use this interleave binary instead of building ./cmd/interleave")
 	jsonOut := flag.String("json", "", "also write the per-kernel results to `file` as JSON")
+	seed := flag.Int64("seed", 0, "interleave test -seed for every kernel (0: interleave's time-based seed, recorded in -json)")
 	search := flag.Bool("search", true, "run interleave (false: plain runs only)")
 	flag.Parse()
 	if flag.NArg() != 0 || *jobs < 1 || *count < 0 || *budget <= 0 {
@@ -78,7 +84,7 @@ func main() {
 			fatal("bad -run: %v", err)
 		}
 	}
-	ks, err := load("kernels.json")
+	ks, err := load(".")
 	if err != nil {
 		fatal("%v", err)
 	}
@@ -116,7 +122,7 @@ func main() {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			r := measure(k, tmp, *bin, *budget, *count, *workers)
+			r := measure(k, tmp, *bin, *budget, *count, *workers, *seed)
 			if !*search {
 				r.exit, r.searchErr = -1, ""
 			}
@@ -141,8 +147,10 @@ func fatal(format string, a ...any) {
 	os.Exit(2)
 }
 
-// load reads the listing and checks it against the directories under k/.
-func load(path string) ([]kernel, error) {
+// load reads root/kernels.json and checks it against the directories
+// under root/k.
+func load(root string) ([]kernel, error) {
+	path := filepath.Join(root, "kernels.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -165,11 +173,11 @@ func load(path string) ([]kernel, error) {
 			return nil, fmt.Errorf("%s: %s listed twice", path, k.Dir)
 		}
 		seen[k.Dir] = true
-		if err := hasTest(k); err != nil {
+		if err := hasTest(root, k); err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 	}
-	ents, err := os.ReadDir("k")
+	ents, err := os.ReadDir(filepath.Join(root, "k"))
 	if err != nil {
 		return nil, err
 	}
@@ -186,8 +194,8 @@ func load(path string) ([]kernel, error) {
 
 // hasTest checks that k's directory declares k's test, since a -run
 // pattern that matches nothing passes.
-func hasTest(k kernel) error {
-	files, _ := filepath.Glob(filepath.Join(k.Dir, "*_test.go"))
+func hasTest(root string, k kernel) error {
+	files, _ := filepath.Glob(filepath.Join(root, k.Dir, "*_test.go"))
 	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(k.Test) + `\(t \*testing\.T\)`)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -202,7 +210,7 @@ func hasTest(k kernel) error {
 }
 
 // measure runs one kernel: plain runs, the search, the replays.
-func measure(k kernel, tmp, bin string, budget time.Duration, count, workers int) *result {
+func measure(k kernel, tmp, bin string, budget time.Duration, count, workers int, seed int64) *result {
 	r := &result{k: k, exit: -1}
 	name := filepath.Base(k.Dir)
 	work := filepath.Join(tmp, name)
@@ -211,7 +219,8 @@ func measure(k kernel, tmp, bin string, budget time.Duration, count, workers int
 		return r
 	}
 	if count > 0 {
-		plain(r, work, count)
+		r.plainPass, r.plainRuns = plain(r, work, count, false)
+		r.racePass, r.raceRuns = plain(r, work, count, true)
 	}
 	if bin == "" {
 		return r
@@ -222,14 +231,21 @@ func measure(k kernel, tmp, bin string, budget time.Duration, count, workers int
 	ctx, cancel := context.WithTimeout(context.Background(), budget+15*time.Minute)
 	defer cancel()
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, "test", "-budget", budget.String(), "-format", "json", "-o", report,
-		"-schedules", sched, "-workers", fmt.Sprint(workers), "-run", "^"+k.Test+"$", "./"+k.Dir)
+	args := []string{"test", "-budget", budget.String(), "-format", "json", "-o", report,
+		"-schedules", sched, "-workers", fmt.Sprint(workers), "-run", "^" + k.Test + "$"}
+	if seed != 0 {
+		args = append(args, "-seed", fmt.Sprint(seed))
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, "./"+k.Dir)...)
 	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
 	r.searchTime = time.Since(start)
 	r.exit = exitCode(err)
 	r.notes = notes(stderr.String())
+	if m := seedRE.FindStringSubmatch(stderr.String()); m != nil {
+		r.seed = m[1]
+	}
 	if r.exit != 0 && r.exit != 1 {
 		r.searchErr = lastLines(stderr.String(), 3)
 		return r
@@ -270,13 +286,19 @@ func measure(k kernel, tmp, bin string, budget time.Duration, count, workers int
 	return r
 }
 
-// plain builds the kernel's test binary as go test does and runs it count
-// times; a run that hangs for 20s counts as a failure.
-func plain(r *result, work string, count int) {
+// plain builds the kernel's test binary as go test does (with -race when
+// race) and runs it count times; it returns the passing runs and the runs.
+// A run that hangs for 20s counts as a failure.
+func plain(r *result, work string, count int, race bool) (pass, runs int) {
 	testBin := filepath.Join(work, "plain.test")
-	if out, err := exec.Command("go", "test", "-c", "-o", testBin, "./"+r.k.Dir).CombinedOutput(); err != nil {
+	args := []string{"test", "-c", "-o", testBin}
+	if race {
+		testBin += "-race"
+		args = []string{"test", "-race", "-c", "-o", testBin}
+	}
+	if out, err := exec.Command("go", append(args, "./"+r.k.Dir)...).CombinedOutput(); err != nil {
 		r.plainErr = "build: " + lastLines(string(out), 2)
-		return
+		return 0, 0
 	}
 	for range count {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -284,11 +306,12 @@ func plain(r *result, work string, count int) {
 		cmd.Dir = r.k.Dir
 		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 		if cmd.Run() == nil {
-			r.plainPass++
+			pass++
 		}
-		r.plainRuns++
+		runs++
 		cancel()
 	}
+	return pass, runs
 }
 
 func exitCode(err error) int {
@@ -348,8 +371,8 @@ func (r *result) status() string {
 
 func print(w io.Writer, rs []*result, budget time.Duration, count int) {
 	fmt.Fprintf(w, "budget %v per kernel, %d plain runs per kernel\n\n", budget, count)
-	fmt.Fprintln(w, "| class | subclass | kernel | expected | found (exit 1) | finding kinds | replayed | plain pass |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| class | subclass | kernel | expected | found (exit 1) | finding kinds | replayed | plain pass | plain -race pass |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rs {
 		kinds := strings.Join(r.kinds, ", ")
 		if kinds == "" {
@@ -359,16 +382,19 @@ func print(w io.Writer, rs []*result, budget time.Duration, count int) {
 		if r.findings > 0 {
 			rep = fmt.Sprintf("%d/%d", r.replayed, r.findings)
 		}
-		pl := "-"
+		pl, prace := "-", "-"
 		if r.plainRuns > 0 {
 			pl = fmt.Sprintf("%d/%d", r.plainPass, r.plainRuns)
 		} else if r.plainErr != "" {
 			pl = "error"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.k.Class, r.k.Subclass, strings.TrimPrefix(r.k.Dir, "k/"), r.k.Kind, r.status(), kinds, rep, pl)
+		if r.raceRuns > 0 {
+			prace = fmt.Sprintf("%d/%d", r.racePass, r.raceRuns)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.k.Class, r.k.Subclass, strings.TrimPrefix(r.k.Dir, "k/"), r.k.Kind, r.status(), kinds, rep, pl, prace)
 	}
-	type tot struct{ n, found, replayedAll, plainPass, plainRuns int }
+	type tot struct{ n, found, replayedAll, plainPass, plainRuns, racePass, raceRuns int }
 	tots := map[string]*tot{}
 	var keys []string
 	add := func(key string, r *result) {
@@ -387,6 +413,8 @@ func print(w io.Writer, rs []*result, budget time.Duration, count int) {
 		}
 		t.plainPass += r.plainPass
 		t.plainRuns += r.plainRuns
+		t.racePass += r.racePass
+		t.raceRuns += r.raceRuns
 	}
 	for _, r := range rs {
 		if !r.k.correct {
@@ -398,19 +426,22 @@ func print(w io.Writer, rs []*result, budget time.Duration, count int) {
 		}
 	}
 	sort.Strings(keys)
-	fmt.Fprintln(w, "\n| class | kernels | found (exit 1) | found and every finding replayed | plain pass |")
-	fmt.Fprintln(w, "|---|---|---|---|---|")
+	fmt.Fprintln(w, "\n| class | kernels | found (exit 1) | found and every finding replayed | plain pass | plain -race pass |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, key := range keys {
 		t := tots[key]
 		label := key
 		if strings.HasPrefix(key, "correct") {
 			label = key + " (found = false alarm)"
 		}
-		pl := "-"
-		if t.plainRuns > 0 {
-			pl = fmt.Sprintf("%.0f%%", 100*float64(t.plainPass)/float64(t.plainRuns))
+		pct := func(pass, runs int) string {
+			if runs == 0 {
+				return "-"
+			}
+			return fmt.Sprintf("%.0f%%", 100*float64(pass)/float64(runs))
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %s |\n", label, t.n, t.found, t.replayedAll, pl)
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %s | %s |\n", label, t.n, t.found, t.replayedAll,
+			pct(t.plainPass, t.plainRuns), pct(t.racePass, t.raceRuns))
 	}
 	var why []string
 	for _, r := range rs {
@@ -451,6 +482,8 @@ func writeJSON(path string, rs []*result) error {
 		Kinds                          []string
 		Findings, Replayed             int
 		PlainPass, PlainRuns           int
+		RacePass, RaceRuns             int
+		Seed                           string
 		Notes                          []string `json:",omitempty"`
 		Error                          string   `json:",omitempty"`
 		SearchSeconds                  float64
@@ -458,7 +491,7 @@ func writeJSON(path string, rs []*result) error {
 	var out []row
 	for _, r := range rs {
 		out = append(out, row{r.k.Dir, r.k.Class, r.k.Subclass, r.k.Kind, r.exit, r.kinds, r.findings, r.replayed,
-			r.plainPass, r.plainRuns, r.notes, r.searchErr + r.plainErr, r.searchTime.Seconds()})
+			r.plainPass, r.plainRuns, r.racePass, r.raceRuns, r.seed, r.notes, r.searchErr + r.plainErr, r.searchTime.Seconds()})
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {

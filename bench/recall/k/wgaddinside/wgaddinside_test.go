@@ -1,6 +1,6 @@
 // Package wgaddinside: a stage calls Add (through a helper, which vet's
 // waitgroup check does not follow) inside the goroutine it counts,
-// so Wait can return before the stage has registered. The Gosched gives the
+// so Wait can return before the stage has registered. The yields give the
 // stage its usual head start under the real scheduler.
 package wgaddinside
 
@@ -31,7 +31,9 @@ func (p *pipeline) stage() {
 func TestPipeline(t *testing.T) {
 	p := &pipeline{}
 	p.stage()
-	runtime.Gosched()
+	for range 6 {
+		runtime.Gosched() // let the stage start
+	}
 	p.wg.Wait()
 	if n := p.done.Load(); n != 1 {
 		t.Fatalf("%d stages done, want 1", n)
