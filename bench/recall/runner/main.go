@@ -159,11 +159,8 @@ func load(root string) ([]kernel, error) {
 	if err := json.Unmarshal(b, &l); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	var ks []kernel
+	ks := append([]kernel(nil), l.Bugs...)
 	seen := map[string]bool{}
-	for _, k := range l.Bugs {
-		ks = append(ks, k)
-	}
 	for _, k := range l.Correct {
 		k.correct, k.Class, k.Subclass, k.Kind = true, "correct", "near miss of "+strings.TrimPrefix(k.Mirrors, "k/"), "none"
 		ks = append(ks, k)
