@@ -1,0 +1,3 @@
+module recall
+
+go 1.26
