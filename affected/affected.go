@@ -48,9 +48,9 @@ type Change struct {
 	// Broken lists the import paths of the packages FindTests looked at
 	// (the changed ones and those importing them) that do not type-check,
 	// with their tests or through an import; their tests are left out.
-	Broken []string
-	Notes      []string // caveats the reader should know (head not checked out, ...)
-	Timings    map[string]time.Duration
+	Broken  []string
+	Notes   []string // caveats the reader should know (head not checked out, ...)
+	Timings map[string]time.Duration
 
 	byPath      map[string]*File
 	mod         *module
