@@ -89,6 +89,7 @@ type job struct {
 	timings        []stageTime
 	notes          []string
 	confirm        confirmStats // confirm.go
+	broken         brokenSet    // broken.go
 	// From the dynamic search: the failures without interleave too, and
 	// the schedules per test.
 	plain    []checks.Finding
@@ -165,16 +166,13 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		var res *static.Result
 		err := r.stage("static", func() (err error) {
 			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags,
-				Enable: staticEnable(r.opts.Enable, r.opts.Disable), Disable: r.opts.Disable, VetTool: r.opts.VetTool})
+				Enable: staticEnable(r.opts.Enable, r.opts.Disable), Disable: r.opts.Disable, VetTool: r.opts.VetTool, KeepGoing: true})
 			return err
 		})
 		if err != nil {
-			var le *static.LoadError
-			if errors.As(err, &le) {
-				return r.couldNotRun("the head does not compile", le.Error())
-			}
 			return r.fail(fmt.Errorf("static analysis: %w", err))
 		}
+		r.addStatic(res)
 		reported, candidates := splitCandidates(res.Findings, r.opts.Enable)
 		for _, f := range reported {
 			if r.inScope(&f) {
@@ -195,6 +193,23 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		if err := r.stage("affected", func() error { return c.FindTests(ctx, buildFlags) }); err != nil {
 			return r.fail(fmt.Errorf("affected tests: %w", err))
 		}
+	}
+	// compile: the packages left out because they do not compile; the
+	// job fails only when the change broke one it touches.
+	r.addAffected()
+	if len(r.broken.pkgs) > 0 {
+		var byChange []*brokenPkg
+		_ = r.stage("compile", func() error {
+			byChange = r.judgeBroken(ctx, buildFlags)
+			return nil
+		})
+		if ctx.Err() != nil {
+			return r.fail(errors.New("interrupted"))
+		}
+		if len(byChange) > 0 {
+			return r.brokenByChange(byChange)
+		}
+		r.logBroken()
 	}
 	r.printChange()
 	r.splitGenBudget()
@@ -265,7 +280,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		PreExisting: preExisting, WithoutInterleave: r.plain, Tests: r.testRuns}
 	err = r.stage("report", func() error {
 		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
-			SARIF: opts.SARIF, Summary: opts.Summary, Extra: r.confirm.summary(c.Root) + r.summaryExtra()})
+			SARIF: opts.SARIF, Summary: opts.Summary, Extra: r.brokenSummary() + r.confirm.summary(c.Root) + r.summaryExtra()})
 	})
 	if err != nil {
 		return r.fail(err)
