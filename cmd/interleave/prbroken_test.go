@@ -141,7 +141,7 @@ func TestPRBrokenPackage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"Not analyzed: 1 package that does not compile", "`example.com/m/legacy`: does not compile; go vet fails on it too", "legacy/legacy.go:4:"} {
+		for _, want := range []string{"Not analyzed: 1 package that does not compile", "`example.com/m/legacy`: does not compile; go vet fails on it too", "legacy/legacy.go:4:", "Stages: diff ", ", static ", ", compile ", ", dynamic "} {
 			if !strings.Contains(string(md), want) {
 				t.Errorf("summary lacks %q:\n%s", want, md)
 			}

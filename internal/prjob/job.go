@@ -598,6 +598,13 @@ func (r *job) summaryExtra() string {
 	for _, n := range append(append([]string(nil), c.Notes...), r.notes...) {
 		fmt.Fprintf(&b, "- note: %s\n", n)
 	}
+	if len(r.timings) > 0 {
+		var parts []string
+		for _, s := range r.timings {
+			parts = append(parts, fmt.Sprintf("%s %v", s.name, s.d.Round(100*time.Millisecond)))
+		}
+		fmt.Fprintf(&b, "\nStages: %s.\n", strings.Join(parts, ", "))
+	}
 	b.WriteString("</details>\n")
 	return b.String()
 }
