@@ -170,6 +170,10 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 			return err
 		})
 		if err != nil {
+			var le *static.LoadError
+			if errors.As(err, &le) {
+				return r.couldNotRun("the head does not compile", le.Error())
+			}
 			return r.fail(fmt.Errorf("static analysis: %w", err))
 		}
 		r.addStatic(res)
