@@ -45,8 +45,12 @@ type Change struct {
 	Packages   []string // import paths of packages with changed Go files, sorted
 	Funcs      []Func   // changed functions and methods, by file and line
 	Tests      []Test   // affected tests, best first
-	Notes      []string // caveats the reader should know (head not checked out, ...)
-	Timings    map[string]time.Duration
+	// Broken lists the import paths of the packages FindTests looked at
+	// (the changed ones and those importing them) that do not type-check,
+	// with their tests or through an import; their tests are left out.
+	Broken  []string
+	Notes   []string // caveats the reader should know (head not checked out, ...)
+	Timings map[string]time.Duration
 
 	byPath      map[string]*File
 	mod         *module
@@ -204,7 +208,7 @@ func Analyze(ctx context.Context, opts Options) (*Change, error) {
 // so that a caller can run other stages first.
 func (c *Change) FindTests(ctx context.Context, buildFlags []string) error {
 	start := time.Now()
-	c.Tests = nil
+	c.Tests, c.Broken = nil, nil
 	if len(c.Packages) > 0 {
 		if err := c.affectedTests(ctx, buildFlags); err != nil {
 			return err

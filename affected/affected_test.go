@@ -575,3 +575,23 @@ func TestAnalyzeEmptyBase(t *testing.T) {
 		t.Errorf("MergeBase %q, BaseCommit %q: want the empty tree for both", c.MergeBase, c.BaseCommit)
 	}
 }
+
+// TestAnalyzeBroken checks that the packages that no longer type-check
+// (ledger's own tests, bank importing it) are listed in Broken and their
+// tests left out.
+func TestAnalyzeBroken(t *testing.T) {
+	r, base := ledgerRepo(t)
+	r.write(map[string]string{
+		"ledger/ledger.go": strings.Replace(ledgerBase, "func (l *Ledger) Transfer(from, to string, n int) {", "func (l *Ledger) Send(from, to string, n int) {", 1),
+	})
+	r.commit("rename Transfer")
+	c := analyze(t, r.dir, base, "")
+	if want := []string{"example.com/m/bank", "example.com/m/ledger"}; !reflect.DeepEqual(c.Broken, want) {
+		t.Errorf("Broken = %v, want %v", c.Broken, want)
+	}
+	for _, tt := range c.Tests {
+		if tt.Package == "example.com/m/bank" || tt.Package == "example.com/m/ledger" {
+			t.Errorf("test %s of the broken package chosen", tt.Name)
+		}
+	}
+}

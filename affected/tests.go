@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -34,7 +35,7 @@ func (c *Change) affectedTests(ctx context.Context, buildFlags []string) error {
 	}
 	cfg := &packages.Config{
 		Context:    ctx,
-		Mode:       packages.LoadSyntax,
+		Mode:       packages.LoadSyntax | packages.NeedForTest,
 		Dir:        c.ModuleDir,
 		Env:        append(os.Environ(), "GOWORK=off"),
 		BuildFlags: buildFlags,
@@ -48,8 +49,17 @@ func (c *Change) affectedTests(ctx context.Context, buildFlags []string) error {
 	for _, p := range pkgs {
 		if p.IllTyped || len(p.Errors) > 0 {
 			broken = append(broken, p.ID)
+			path := p.PkgPath
+			if p.ForTest != "" {
+				path = p.ForTest
+			}
+			path = strings.TrimSuffix(path, ".test")
+			if !slices.Contains(c.Broken, path) {
+				c.Broken = append(c.Broken, path)
+			}
 		}
 	}
+	sort.Strings(c.Broken)
 	if len(broken) > 0 {
 		sort.Strings(broken)
 		c.Notes = append(c.Notes, fmt.Sprintf("%d packages do not type-check, their tests are not considered: %s", len(broken), strings.Join(broken[:min(len(broken), 5)], ", ")))

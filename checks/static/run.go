@@ -52,12 +52,22 @@ type Options struct {
 	// Otherwise Run loads and analyzes everything in this process, which
 	// is slower but can leave the test files out.
 	VetTool string
+
+	// KeepGoing analyzes the packages that compile and lists the others
+	// in Result.Broken, rather than failing with a LoadError.
+	KeepGoing bool
 }
 
 // Result is what Run found.
 type Result struct {
 	Findings []checks.Finding // sorted by position, deduplicated
 	Packages []string         // import paths analyzed, sorted
+
+	// Broken, with KeepGoing, lists the packages that do not compile or
+	// cannot be loaded, as a LoadError would. The packages matched by the
+	// patterns that are not in Packages were left out for them (their
+	// own errors or a dependency's).
+	Broken []PackageErrors
 }
 
 // LoadError reports packages that do not compile: the analysis would be
@@ -151,11 +161,19 @@ func run(ctx context.Context, opts Options, passes []Pass) (*Result, error) {
 	}
 
 	pkgs, err := load(ctx, dir, patterns, opts, needFacts(analyzers))
-	if err != nil {
+	var lerr *LoadError
+	if err != nil && !(opts.KeepGoing && errors.As(err, &lerr)) {
 		return nil, err
 	}
 	roots := rootPackages(pkgs)
+	if lerr != nil {
+		// Leave out what does not type-check, itself or through an import.
+		roots = slices.DeleteFunc(roots, func(p *packages.Package) bool { return p.IllTyped })
+	}
 	res := &Result{Packages: packagePaths(roots)}
+	if lerr != nil {
+		res.Broken = lerr.Packages
+	}
 
 	var diags []diagnostic
 	if len(analyzers) > 0 {
@@ -339,7 +357,8 @@ func allRules(passes []Pass) []checks.Rule {
 
 // load runs go list and type-checks the packages. With deps it
 // type-checks their dependencies from source too (for facts); otherwise
-// it imports them from export data.
+// it imports them from export data. When some do not compile, it returns
+// a *LoadError with the packages, IllTyped set on those left out.
 func load(ctx context.Context, dir string, patterns []string, opts Options, deps bool) ([]*packages.Package, error) {
 	mode := packages.LoadSyntax | packages.NeedModule | packages.NeedForTest
 	if deps {
@@ -362,10 +381,11 @@ func load(ctx context.Context, dir string, patterns []string, opts Options, deps
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("pattern %s matched no packages in %s", strings.Join(patterns, " "), dir)
 	}
-	if lerr := loadErrors(dir, pkgs); lerr != nil {
-		return nil, lerr
-	}
+	lerr := loadErrors(dir, pkgs)
 	forgiveForeignTypeErrors(pkgs)
+	if lerr != nil {
+		return pkgs, lerr
+	}
 	return pkgs, nil
 }
 
@@ -588,6 +608,10 @@ func runVet(ctx context.Context, dir string, patterns []string, opts Options, pa
 		}
 	}
 	tree, err := goVet(ctx, dir, patterns, opts, suite)
+	var broken []PackageErrors
+	if err != nil && opts.KeepGoing && ctx.Err() == nil {
+		tree, broken, err = vetKeepGoing(ctx, dir, patterns, opts, suite, err)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -598,10 +622,10 @@ func runVet(ctx context.Context, dir string, patterns []string, opts Options, pa
 	if err != nil {
 		return nil, err
 	}
-	if len(roots) == 0 {
+	if len(roots) == 0 && len(broken) == 0 {
 		return nil, fmt.Errorf("pattern %s matched no packages in %s", strings.Join(patterns, " "), dir)
 	}
-	res := &Result{Packages: packagePaths(roots)}
+	res := &Result{Packages: packagePaths(roots), Broken: broken}
 	diags, err := tree.diagnostics(selected)
 	if err != nil {
 		return nil, err
@@ -637,12 +661,109 @@ func explainFailure(ctx context.Context, dir string, patterns []string, opts Opt
 }
 
 // vetError is go vet failing: the packages it printed errors for ("# path"
-// headers) and everything it printed.
+// headers), everything it printed, and the results of the packages it
+// analyzed all the same.
 type vetError struct {
 	tool     string
 	err      error
 	packages []string
 	output   string
+	tree     vetTree
+}
+
+// vetKeepGoing is runVet's KeepGoing after go vet failed with vetErr: the
+// results of the packages go vet analyzed, and the packages that do not
+// compile or load. When go list failed (go vet then analyzes nothing), it
+// lists the packages that cannot be loaded and runs go vet again without
+// them. An error means something else failed: a pass, or the vet tool.
+func vetKeepGoing(ctx context.Context, dir string, patterns []string, opts Options, suite []*analysis.Analyzer, vetErr error) (vetTree, []PackageErrors, error) {
+	var verr *vetError
+	if !errors.As(vetErr, &verr) {
+		return nil, nil, vetErr
+	}
+	var broken []PackageErrors
+	if len(verr.packages) == 0 {
+		lerr, good, err := listErrors(ctx, dir, patterns, opts)
+		if err != nil || lerr == nil {
+			return nil, nil, vetErr
+		}
+		broken = lerr.Packages
+		if len(good) == 0 {
+			return vetTree{}, broken, nil
+		}
+		tree, err := goVet(ctx, dir, good, opts, suite)
+		if err == nil {
+			return tree, broken, nil
+		}
+		if !errors.As(err, &verr) || len(verr.packages) == 0 {
+			return nil, nil, err
+		}
+		vetErr = err
+	}
+	// go vet named the packages that failed: each must be a package that
+	// does not compile, not a pass or the tool failing on it.
+	_, err := load(ctx, dir, verr.packages, opts, false)
+	var lerr *LoadError
+	if !errors.As(err, &lerr) {
+		return nil, nil, vetErr
+	}
+	for _, path := range verr.packages {
+		if !slices.ContainsFunc(lerr.Packages, func(p PackageErrors) bool { return p.Path == path || p.Path == path+"_test" }) {
+			return nil, nil, vetErr
+		}
+	}
+	broken = append(broken, lerr.Packages...)
+	sort.Slice(broken, func(i, j int) bool { return broken[i].Path < broken[j].Path })
+	return verr.tree, broken, nil
+}
+
+// listErrors runs go list (no compiling) over patterns and its
+// dependencies: the packages that cannot be loaded, and the import paths
+// of the matched packages that can, their tests and dependencies too.
+func listErrors(ctx context.Context, dir string, patterns []string, opts Options) (*LoadError, []string, error) {
+	cfg := &packages.Config{
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedEmbedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule | packages.NeedForTest,
+		Context:    ctx,
+		Dir:        dir,
+		Tests:      opts.Tests,
+		BuildFlags: opts.BuildFlags,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	lerr := loadErrors(dir, pkgs)
+	bad := map[*packages.Package]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		bad[p] = len(p.Errors) > 0
+		for _, imp := range p.Imports {
+			bad[p] = bad[p] || bad[imp]
+		}
+	})
+	// go vet analyzes a package with its tests: the package is good when
+	// every variant of it is.
+	unit := func(p *packages.Package) string {
+		if p.ForTest != "" {
+			return p.ForTest
+		}
+		return strings.TrimSuffix(p.PkgPath, ".test")
+	}
+	ok := map[string]bool{}
+	for _, p := range pkgs {
+		u := unit(p)
+		if _, seen := ok[u]; !seen {
+			ok[u] = true
+		}
+		ok[u] = ok[u] && !bad[p]
+	}
+	var good []string
+	for u, g := range ok {
+		if g {
+			good = append(good, u)
+		}
+	}
+	sort.Strings(good)
+	return lerr, good, nil
 }
 
 func (e *vetError) Error() string {
@@ -821,7 +942,11 @@ func goVet(ctx context.Context, dir string, patterns []string, opts Options, ana
 		if msg == "" {
 			msg = strings.TrimSpace(stdout.String())
 		}
-		return nil, &vetError{tool: opts.VetTool, err: err, packages: vetErrorPackages(msg), output: msg}
+		// What go vet analyzed before or beside the failure.
+		tree := vetTree{}
+		tree.parse(stdout.Bytes())
+		tree.parse(stderr.Bytes())
+		return nil, &vetError{tool: opts.VetTool, err: err, packages: vetErrorPackages(msg), output: msg, tree: tree}
 	}
 	// The go command prints the tool's JSON on stdout (Go 1.26) or on
 	// stderr (earlier releases), perhaps between "# package" lines.

@@ -522,3 +522,74 @@ func TestGCPercent(t *testing.T) {
 		}
 	}
 }
+
+// TestRunKeepGoing checks that with KeepGoing both drivers analyze the
+// packages that compile and list the others: a type error, a test file's
+// type error, a package importing a broken one, a missing import and a
+// missing embedded file (go list fails: go vet analyzes nothing).
+func TestRunKeepGoing(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":            "module example.com/kg\n\ngo 1.22\n",
+		"ok/ok.go":          "package ok\n\nfunc mark() {}\n\nfunc OK() { mark() }\n",
+		"bad/bad.go":        "package bad\n\nfunc Bad() int { return \"no\" }\n",
+		"usesbad/u.go":      "package usesbad\n\nimport \"example.com/kg/bad\"\n\nfunc mark() {}\n\nfunc U() int { mark(); return bad.Bad() }\n",
+		"badtest/b.go":      "package badtest\n\nfunc mark() {}\n\nfunc B() { mark() }\n",
+		"badtest/b_test.go": "package badtest\n\nvar _ int = \"no\"\n",
+		"noimport/n.go":     "package noimport\n\nimport _ \"example.com/kg/nope\"\n",
+		"noembed/e.go":      "package noembed\n\nimport _ \"embed\"\n\n//go:embed missing.txt\nvar s string\n",
+		"okalso/o.go":       "package okalso\n\nfunc mark() {}\n\nfunc O() { mark() }\n",
+		"okalso/o_test.go":  "package okalso\n\nfunc T() { mark() }\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantPkgs := []string{"example.com/kg/ok", "example.com/kg/okalso"}
+	// noimport's own error (could not import nope) is the in-process
+	// driver's only; both list nope.
+	wantBroken := []string{"example.com/kg/bad", "example.com/kg/badtest", "example.com/kg/noembed", "example.com/kg/nope"}
+	for _, vet := range []bool{false, true} {
+		t.Run(fmt.Sprintf("vet=%v", vet), func(t *testing.T) {
+			opts := Options{Dir: dir, Tests: true}
+			if vet {
+				opts.VetTool = vetTool(t)
+			}
+			if _, err := run(context.Background(), opts, testPasses); err == nil {
+				t.Fatal("without KeepGoing: no error")
+			}
+			opts.KeepGoing = true
+			res, err := run(context.Background(), opts, testPasses)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Packages, wantPkgs) {
+				t.Errorf("analyzed %v, want %v", res.Packages, wantPkgs)
+			}
+			var broken []string
+			for _, p := range res.Broken {
+				if !slices.Contains(broken, p.Path) && p.Path != "example.com/kg/noimport" {
+					broken = append(broken, p.Path)
+				}
+				if len(p.Errors) == 0 {
+					t.Errorf("%s: no errors", p.Path)
+				}
+			}
+			if !slices.Equal(broken, wantBroken) {
+				t.Errorf("broken %v, want %v: %+v", broken, wantBroken, res.Broken)
+			}
+			var marks []string
+			for _, f := range res.Findings {
+				marks = append(marks, filepath.Base(filepath.Dir(f.Pos.File))+"/"+filepath.Base(f.Pos.File))
+			}
+			if want := []string{"ok/ok.go", "okalso/o.go", "okalso/o_test.go"}; !slices.Equal(marks, want) {
+				t.Errorf("findings in %v, want %v", marks, want)
+			}
+		})
+	}
+}

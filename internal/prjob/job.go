@@ -89,6 +89,7 @@ type job struct {
 	timings        []stageTime
 	notes          []string
 	confirm        confirmStats // confirm.go
+	broken         brokenSet    // broken.go
 	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 }
@@ -163,7 +164,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		var res *static.Result
 		err := r.stage("static", func() (err error) {
 			res, err = static.Run(ctx, static.Options{Dir: c.ModuleDir, Patterns: patterns, Tests: true, BuildFlags: buildFlags,
-				Enable: staticEnable(r.opts.Enable, r.opts.Disable), Disable: r.opts.Disable, VetTool: r.opts.VetTool})
+				Enable: staticEnable(r.opts.Enable, r.opts.Disable), Disable: r.opts.Disable, VetTool: r.opts.VetTool, KeepGoing: true})
 			return err
 		})
 		if err != nil {
@@ -173,6 +174,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 			}
 			return r.fail(fmt.Errorf("static analysis: %w", err))
 		}
+		r.addStatic(res)
 		reported, candidates := splitCandidates(res.Findings, r.opts.Enable)
 		for _, f := range reported {
 			if r.inScope(&f) {
@@ -193,6 +195,23 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		if err := r.stage("affected", func() error { return c.FindTests(ctx, buildFlags) }); err != nil {
 			return r.fail(fmt.Errorf("affected tests: %w", err))
 		}
+	}
+	// compile: the packages left out because they do not compile; the
+	// job fails only when the change broke one it touches.
+	r.addAffected()
+	if len(r.broken.pkgs) > 0 {
+		var byChange []*brokenPkg
+		_ = r.stage("compile", func() error {
+			byChange = r.judgeBroken(ctx, buildFlags)
+			return nil
+		})
+		if ctx.Err() != nil {
+			return r.fail(errors.New("interrupted"))
+		}
+		if len(byChange) > 0 {
+			return r.brokenByChange(byChange)
+		}
+		r.logBroken()
 	}
 	r.printChange()
 	r.splitGenBudget()
@@ -263,7 +282,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		PreExisting: preExisting, Tests: r.testRuns}
 	err = r.stage("report", func() error {
 		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
-			SARIF: opts.SARIF, Summary: opts.Summary, Extra: r.confirm.summary(c.Root) + r.summaryExtra()})
+			SARIF: opts.SARIF, Summary: opts.Summary, Extra: r.brokenSummary() + r.confirm.summary(c.Root) + r.summaryExtra()})
 	})
 	if err != nil {
 		return r.fail(err)
@@ -579,6 +598,13 @@ func (r *job) summaryExtra() string {
 	}
 	for _, n := range append(append([]string(nil), c.Notes...), r.notes...) {
 		fmt.Fprintf(&b, "- note: %s\n", n)
+	}
+	if len(r.timings) > 0 {
+		var parts []string
+		for _, s := range r.timings {
+			parts = append(parts, fmt.Sprintf("%s %v", s.name, s.d.Round(100*time.Millisecond)))
+		}
+		fmt.Fprintf(&b, "\nStages: %s.\n", strings.Join(parts, ", "))
 	}
 	b.WriteString("</details>\n")
 	return b.String()

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/report"
+)
+
+const brokenWorkBase = `package work
+
+import "sync"
+
+// Sum adds xs.
+func Sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+// Total is Sum under another name.
+func Total(xs []int) int { return Sum(xs) }
+
+var mu sync.Mutex
+`
+
+// brokenWorkHead sums in two goroutines, correctly.
+const brokenWorkHead = `package work
+
+import "sync"
+
+// Sum adds xs, each half in a goroutine.
+func Sum(xs []int) int {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	t := 0
+	for _, part := range [][]int{xs[:len(xs)/2], xs[len(xs)/2:]} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := 0
+			for _, x := range part {
+				s += x
+			}
+			mu.Lock()
+			t += s
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return t
+}
+
+// Total is Sum under another name.
+func Total(xs []int) int { return Sum(xs) }
+`
+
+// brokenSpawn calls WaitGroup.Add inside the goroutine it counts (IL6101);
+// no test calls it.
+const brokenSpawn = `
+// Spawn runs f in a goroutine and waits for it, wrongly.
+func Spawn(f func()) {
+	var wg sync.WaitGroup
+	go func() {
+		wg.Add(1)
+		defer wg.Done()
+		f()
+	}()
+	wg.Wait()
+}
+`
+
+const brokenWorkTest = `package work
+
+import "testing"
+
+func TestSum(t *testing.T) {
+	if Sum([]int{1, 2, 3, 4}) != 10 {
+		t.Fatal("bad sum")
+	}
+}
+`
+
+// legacy never compiles.
+const brokenLegacy = `package legacy
+
+func Old() int { return "old" }
+`
+
+// user calls work.Total.
+const brokenUser = `package user
+
+import "example.com/m/work"
+
+// Ten is 10.
+func Ten() int { return work.Total([]int{1, 2, 3, 4}) }
+`
+
+// TestPRBrokenPackage runs interleave pr on a repository with a package
+// that never compiles beside the changed one: the job searches the changed
+// one, lists the broken one (in the log and the summary) and exits by its
+// findings. A change that breaks a package importing it fails the job,
+// naming the change.
+func TestPRBrokenPackage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: runs go vet and builds instrumented tests")
+	}
+	r := newPRRepo(t)
+	base := r.commit(map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"work/work.go":      brokenWorkBase,
+		"work/work_test.go": brokenWorkTest,
+		"legacy/legacy.go":  brokenLegacy,
+		"user/user.go":      brokenUser,
+	})
+	// The change touches work and legacy; legacy still does not compile.
+	r.commit(map[string]string{
+		"work/work.go":     brokenWorkHead,
+		"legacy/legacy.go": "// Package legacy is old.\n" + brokenLegacy,
+	})
+	checkListed := func(t *testing.T, stderr, sum string) {
+		t.Helper()
+		for _, want := range []string{
+			"not analyzed: package example.com/m/legacy: does not compile; go vet fails on it too; it does not compile on the base commit either",
+			"legacy/legacy.go:4:",
+			"dynamic search: 1 test",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q:\n%s", want, stderr)
+			}
+		}
+		if strings.Contains(stderr, "the head does not compile") {
+			t.Errorf("the job failed for a package the change did not break:\n%s", stderr)
+		}
+		md, err := os.ReadFile(sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"Not analyzed: 1 package that does not compile", "`example.com/m/legacy`: does not compile; go vet fails on it too", "legacy/legacy.go:4:", "Stages: diff ", ", static ", ", compile ", ", dynamic "} {
+			if !strings.Contains(string(md), want) {
+				t.Errorf("summary lacks %q:\n%s", want, md)
+			}
+		}
+	}
+	run := func(t *testing.T, base string) (int, *report.JSONReport, string, string) {
+		out := filepath.Join(t.TempDir(), "out.json")
+		sum := filepath.Join(t.TempDir(), "summary.md")
+		code, _, stderr := r.runPR("-base", base, "-budget", "2s", "-format", "json", "-o", out, "-summary", sum)
+		t.Logf("exit %d, stderr:\n%s", code, stderr)
+		var rep report.JSONReport
+		if b, err := os.ReadFile(out); err == nil {
+			if err := json.Unmarshal(b, &rep); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return code, &rep, stderr, sum
+	}
+
+	t.Run("no findings", func(t *testing.T) {
+		code, rep, stderr, sum := run(t, base)
+		if code != exitOK || len(rep.Findings) != 0 {
+			t.Errorf("exit %d with %d findings, want %d and none", code, len(rep.Findings), exitOK)
+		}
+		checkListed(t, stderr, sum)
+	})
+
+	r.commit(map[string]string{"work/work.go": brokenWorkHead + brokenSpawn})
+	t.Run("a finding", func(t *testing.T) {
+		code, rep, stderr, sum := run(t, base)
+		if code != exitFindings {
+			t.Errorf("exit %d, want %d", code, exitFindings)
+		}
+		found := false
+		for _, f := range rep.Findings {
+			found = found || f.Rule == "IL6101" && filepath.ToSlash(f.Pos.File) == "work/work.go"
+			if strings.Contains(f.Pos.File, "legacy") {
+				t.Errorf("finding in the broken package: %+v", f)
+			}
+		}
+		if !found {
+			t.Errorf("no IL6101 in work/work.go: %+v", rep.Findings)
+		}
+		checkListed(t, stderr, sum)
+	})
+
+	// Renaming Total breaks user, which the change does not touch but
+	// which imports the changed package.
+	prev := r.git("rev-parse", "HEAD")
+	r.commit(map[string]string{"work/work.go": strings.Replace(brokenWorkHead, "func Total(", "func Sum2(", 1)})
+	t.Run("the change breaks a package", func(t *testing.T) {
+		code, _, stderr, sum := run(t, prev)
+		if code != exitError {
+			t.Errorf("exit %d, want %d", code, exitError)
+		}
+		for _, want := range []string{
+			"the head does not compile: this change breaks package example.com/m/user",
+			"it compiles on the base commit",
+			"user/user.go:6:",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q", want)
+			}
+		}
+		md, err := os.ReadFile(sum)
+		if err != nil || !strings.Contains(string(md), "this change breaks package example.com/m/user") {
+			t.Errorf("summary %q: %v", md, err)
+		}
+	})
+}
