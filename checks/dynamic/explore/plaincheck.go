@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -52,12 +54,12 @@ func PlainCheck(ctx context.Context, fs []checks.Finding, opts PlainOptions) ([]
 		key := f.Package + "." + f.Test
 		t, ok := targets[key]
 		if !ok {
-			dir, err := goList(ctx, root, "-f", "{{.Dir}}", f.Package)
+			pkg, err := plainPackage(ctx, root, f.Package, opts.Race)
 			if err != nil {
 				out[i] = &checks.PlainGo{NotRun: firstLine(err.Error())}
 				continue
 			}
-			t = &target{pkg: rewrite.Package{ImportPath: f.Package, Dir: dir}, name: f.Test}
+			t = &target{pkg: pkg, name: f.Test}
 			targets[key] = t
 			order = append(order, t)
 		}
@@ -107,6 +109,27 @@ func failureOf(f checks.Finding) *failure {
 }
 
 // goList runs go list in dir and returns its one line of output.
+// plainPackage is the package of importPath with the test files the
+// build includes (-race sets the race tag; GOFLAGS comes from the
+// environment), as the plain wrapper needs them.
+func plainPackage(ctx context.Context, root, importPath string, race bool) (rewrite.Package, error) {
+	args := []string{"-f", `{{.Dir}}{{range .TestGoFiles}}{{"\n"}}{{.}}{{end}}{{range .XTestGoFiles}}{{"\n"}}{{.}}{{end}}`}
+	if race {
+		args = append(args, "-race")
+	}
+	out, err := goList(ctx, root, append(args, importPath)...)
+	if err != nil {
+		return rewrite.Package{}, err
+	}
+	lines := strings.Split(out, "\n")
+	p := rewrite.Package{ImportPath: importPath, Dir: lines[0]}
+	for _, name := range lines[1:] {
+		p.TestFiles = append(p.TestFiles, filepath.Join(p.Dir, name))
+	}
+	sort.Strings(p.TestFiles)
+	return p, nil
+}
+
 func goList(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", append([]string{"list"}, args...)...)
 	cmd.Dir = dir
