@@ -67,7 +67,7 @@ var Passes = []Pass{
 	}},
 	{rlockwrite.Analyzer, []checks.Rule{
 		{ID: "IL2001", Slug: "write-under-rlock", Title: "Write while holding only a read lock", Severity: checks.Error, Level: checks.Default, Since: "0.1",
-			Text: "RLock lets other readers in at the same time. A write here (assignment, map update, delete, increment, append, element store, write through a pointer) races with them. Reported when the RWMutex guards the location: it is annotated so, written under the write lock elsewhere, or the RWMutex is unexported and never write-locked in the package (only ever read-locked, so it protects no write) with no other lock held exclusively. Take the write lock."},
+			Text: "RLock lets other readers in at the same time. A write here (assignment, map update, delete, increment, append, element store, write through a pointer) races with them. Reported when the RWMutex guards the location: it is annotated so, written under the write lock elsewhere, or the RWMutex is unexported and never write-locked in the package (only ever read-locked, so it protects no write) with no other lock held exclusively. One finding per location and lock: the other writes to it under that read lock are its related positions. Take the write lock."},
 	}},
 	{lockpair.Analyzer, []checks.Rule{
 		{ID: "IL2002", Slug: "lock-held-at-return", Title: "Lock still held when the function returns", Severity: checks.Error, Level: checks.Default, Since: "0.1",
