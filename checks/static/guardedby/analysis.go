@@ -504,6 +504,11 @@ func (pc *passContext) reportFields() {
 				break
 			}
 		}
+		// One finding per (field, lock) and rule: the first access, the
+		// others as its related positions.
+		var group []*analysis.Diagnostic
+		more := map[string]int{}
+		byRule := map[string]*analysis.Diagnostic{}
 		for _, o := range counted {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) {
 				continue
@@ -551,7 +556,21 @@ func (pc *passContext) reportFields() {
 				}
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, f.Name(), how)})
 			}
-			pc.pass.Report(d)
+			if g := byRule[d.Category]; g != nil {
+				g.Related = append(g.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s here without holding %s", verb, lock)})
+				more[d.Category]++
+				continue
+			}
+			byRule[d.Category] = &d
+			group = append(group, &d)
+		}
+		for _, d := range group {
+			if n := more[d.Category]; n == 1 {
+				d.Message += " (and 1 more access, listed as related)"
+			} else if n > 1 {
+				d.Message += fmt.Sprintf(" (and %d more accesses, listed as related)", n)
+			}
+			pc.pass.Report(*d)
 		}
 	}
 }
