@@ -163,12 +163,12 @@ func TestPRConfirmsOptIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"static findings targeted by the search, 1 confirmed by a schedule", "Unconfirmed: 1 finding of opt-in rules, not posted", "| IL3001 | `bank/bank.go:" + strconv.Itoa(ops) + "` |"} {
+	for _, want := range []string{"static findings targeted by the search, 1 confirmed by a schedule", "Unconfirmed: 1 finding of opt-in rules or rules below the posting bar, not posted", "| IL3001 | `bank/bank.go:" + strconv.Itoa(ops) + "` |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("summary lacks %q:\n%s", want, md)
 		}
 	}
-	if !strings.Contains(stderr, "1 opt-in finding unconfirmed") || !strings.Contains(stderr, "unconfirmed IL3001 at bank/bank.go:"+strconv.Itoa(ops)) {
+	if !strings.Contains(stderr, "1 finding unconfirmed") || !strings.Contains(stderr, "unconfirmed IL3001 at bank/bank.go:"+strconv.Itoa(ops)) {
 		t.Errorf("stderr (-v) does not count and list the unconfirmed finding")
 	}
 

@@ -64,7 +64,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	fs.Var(&tags, "tags", "Build `tags`, comma-separated, as for go build")
 	run := fs.String("run", "", "Search only the affected tests whose name matches `regexp`")
 	var enable, disable prList
-	fs.Var(&enable, "enable", "Static `rules` to add, comma-separated IDs or slugs; all adds the opt-in ones")
+	fs.Var(&enable, "enable", "Static `rules` to report without confirmation (opt-in ones, and default ones below the posting bar), comma-separated IDs or slugs, or all")
 	fs.Var(&disable, "disable", "Static `rules` to remove, comma-separated IDs or slugs; all starts from none")
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, code, false

@@ -7,22 +7,25 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/static"
 )
 
 // Confirmation before commenting. interleave pr runs the opt-in static
-// rules too, but only as candidates: their findings on changed code become
-// targets of the dynamic search (it preempts at their positions), and one
-// is reported only when a schedule confirms it (the race detector fires at
-// its positions, the test fails there, or its locks deadlock). An opt-in
-// finding no schedule confirmed goes to the job summary as unconfirmed,
-// never into the report that review comments are made from.
+// rules too, but only as candidates, and so are the default rules whose
+// held-out precision is below the posting bar (checks/static/precision.go).
+// Their findings on changed code become targets of the dynamic search (it
+// preempts at their positions), and one is reported only when a schedule
+// confirms it (the race detector fires at its positions, the test fails
+// there, or its locks deadlock). A candidate no schedule confirmed goes to
+// the job summary as unconfirmed, never into the report that review
+// comments, annotations and SARIF are made from.
 
 // confirmStats counts what the confirmation did in one run.
 type confirmStats struct {
 	searched    bool             // the dynamic search ran schedules
 	targeted    int              // static findings whose sites the search targeted
 	confirmed   int              // of those, confirmed by a schedule
-	unconfirmed []checks.Finding // opt-in findings left unconfirmed
+	unconfirmed []checks.Finding // candidates left unconfirmed
 }
 
 // staticEnable is the Enable list of pr's static run: the user's, plus
@@ -35,26 +38,27 @@ func staticEnable(enable, disable []string) []string {
 	return append(append([]string(nil), enable...), "all")
 }
 
-// ruleOn reports whether the user runs rule outright: a default rule, or
-// one named in enable (by ID or slug, or "all").
-func ruleOn(rule string, enable []string) bool {
+// postedAsIs reports whether the static findings of rule are posted
+// without confirmation: the user named the rule in enable (by ID or slug,
+// or "all"), or it is a default rule whose held-out precision clears the
+// bar (static.PostedUnconfirmed).
+func postedAsIs(rule string, enable []string) bool {
 	r, ok := checks.LookupRule(rule)
-	if !ok || r.Level == checks.Default {
+	if !ok {
 		return true
 	}
-	for _, e := range enable {
-		if e == "all" || e == r.ID || e == r.Slug {
-			return true
-		}
+	if slices.Contains(enable, "all") || slices.Contains(enable, r.ID) || slices.Contains(enable, r.Slug) {
+		return true
 	}
-	return false
+	return r.Level == checks.Default && static.PostedUnconfirmed(r.ID)
 }
 
 // splitCandidates splits static findings into those reported as they are
-// and the opt-in candidates, reported only when confirmed.
+// and the candidates, reported only when confirmed: opt-in rules', and
+// default rules' whose measured precision is below the posting bar.
 func splitCandidates(fs []checks.Finding, enable []string) (reported, candidates []checks.Finding) {
 	for _, f := range fs {
-		if f.Evidence == checks.Static && !ruleOn(f.Rule, enable) {
+		if f.Evidence == checks.Static && !postedAsIs(f.Rule, enable) {
 			candidates = append(candidates, f)
 		} else {
 			reported = append(reported, f)
@@ -63,7 +67,7 @@ func splitCandidates(fs []checks.Finding, enable []string) (reported, candidates
 	return reported, candidates
 }
 
-// confirmAll merges static findings, opt-in candidates and dynamic
+// confirmAll merges static findings, candidates and dynamic
 // findings: confirm first (shared sites), then a deadlock confirms a
 // lock-order finding when two of the finding's positions lie on the
 // deadlocked goroutines' stacks (the acquisitions happen in callees, so the
@@ -140,12 +144,12 @@ func stackHits(s, d *checks.Finding, dir string) int {
 
 // logLine is the count line pr prints: targeted, confirmed, unconfirmed.
 func (st *confirmStats) logLine() string {
-	return fmt.Sprintf("confirmation: %d static %s targeted by the search, %d confirmed by a schedule, %d opt-in %s unconfirmed (job summary only)",
+	return fmt.Sprintf("confirmation: %d static %s targeted by the search, %d confirmed by a schedule, %d %s unconfirmed (job summary only)",
 		st.targeted, plural(st.targeted, "finding"), st.confirmed, len(st.unconfirmed), plural(len(st.unconfirmed), "finding"))
 }
 
 // summary is the job summary's section on confirmation: the counts and
-// every unconfirmed opt-in finding, which is not posted anywhere else.
+// every unconfirmed candidate, which is not posted anywhere else.
 func (st *confirmStats) summary(root string) string {
 	if st.targeted == 0 && len(st.unconfirmed) == 0 {
 		return ""
@@ -156,8 +160,8 @@ func (st *confirmStats) summary(root string) string {
 	if len(st.unconfirmed) == 0 {
 		return b.String()
 	}
-	fmt.Fprintf(&b, "\n<details><summary>Unconfirmed: %d %s of opt-in rules, not posted</summary>\n\n", len(st.unconfirmed), plural(len(st.unconfirmed), "finding"))
-	b.WriteString("No schedule made these happen, so they are not commented on; `-enable` a rule to report its findings regardless.\n\n")
+	fmt.Fprintf(&b, "\n<details><summary>Unconfirmed: %d %s of opt-in rules or rules below the posting bar, not posted</summary>\n\n", len(st.unconfirmed), plural(len(st.unconfirmed), "finding"))
+	b.WriteString("No schedule made these happen, and their rules' measured precision is below the bar for posting unconfirmed findings (90% over at least 10), so they are not commented on; `-enable` a rule to report its findings regardless.\n\n")
 	b.WriteString("| rule | where | message |\n|---|---|---|\n")
 	for _, f := range st.unconfirmed {
 		where := relTo(root, f.Pos.File)

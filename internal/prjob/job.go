@@ -154,7 +154,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 	r.timings = append(r.timings, stageTime{"diff", c.Timings["diff"]}, stageTime{"load", c.Timings["load"]})
 
 	// static: the passes over the changed packages.
-	var staticFindings, candidateFindings []checks.Finding // candidates: opt-in, reported only when confirmed
+	var staticFindings, candidateFindings []checks.Finding // candidates: reported only when confirmed (confirm.go)
 	var outOfScope int
 	if len(c.Packages) > 0 {
 		patterns := c.Packages

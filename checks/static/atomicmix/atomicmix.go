@@ -58,6 +58,12 @@ type atomicUse struct {
 
 type passContext struct {
 	pass *analysis.Pass
+	// diags are the findings in order; IL3002's are one per variable and
+	// owner path: later plain writes are related positions of the first
+	// (group), more[i] counts them.
+	diags []*analysis.Diagnostic
+	more  []int
+	group map[groupKey]int
 	// atomics maps each variable (field origin or package var) to its
 	// first atomic access in this package.
 	atomics map[*types.Var]atomicUse
@@ -116,7 +122,43 @@ func run(pass *analysis.Pass) (any, error) {
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
 	pc.checkPlain()     // plain accesses of those variables
+	for i, d := range pc.diags {
+		if n := pc.more[i]; n == 1 {
+			d.Message += " (and 1 more plain write, listed as related)"
+		} else if n > 1 {
+			d.Message += fmt.Sprintf(" (and %d more plain writes, listed as related)", n)
+		}
+		pass.Report(*d)
+	}
 	return nil, nil
+}
+
+// groupKey is what makes two IL3002 writes one finding: the variable and
+// the owner path it is reached through (pc.lockKey).
+type groupKey struct {
+	v     *types.Var
+	owner string
+}
+
+// add reports d; an IL3002 write whose variable and owner path already
+// have a finding becomes one of that finding's related positions instead.
+func (pc *passContext) add(v *types.Var, e ast.Expr, d analysis.Diagnostic, kind, text string) {
+	if pc.group == nil {
+		pc.group = map[groupKey]int{}
+	}
+	k := groupKey{v, pc.lockKey(e)}
+	if d.Category != writeRule {
+		k = groupKey{} // IL3001 (opt-in) is not grouped
+	} else if i, ok := pc.group[k]; ok {
+		pc.diags[i].Related = append(pc.diags[i].Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: "also a plain " + kind + " of " + text})
+		pc.more[i]++
+		return
+	}
+	if k.v != nil {
+		pc.group[k] = len(pc.diags)
+	}
+	pc.diags = append(pc.diags, &d)
+	pc.more = append(pc.more, 0)
 }
 
 // collectAtomics records every variable whose address is passed to a
@@ -460,11 +502,11 @@ func (pc *passContext) report(e ast.Expr, v *types.Var, kind, rule string) {
 	text := types.ExprString(e)
 	if use, ok := pc.atomics[v]; ok {
 		call := types.ExprString(use.call.Fun)
-		pc.pass.Report(analysis.Diagnostic{
+		pc.add(v, e, analysis.Diagnostic{
 			Pos: e.Pos(), End: e.End(), Category: rule,
 			Message: fmt.Sprintf("plain %s of %s races with its atomic accesses (%s at %s)", kind, text, call, pc.shortPos(use.call.Pos())),
 			Related: []analysis.RelatedInformation{{Pos: use.call.Pos(), End: use.call.End(), Message: "atomic access of " + types.ExprString(use.operand)}},
-		})
+		}, kind, text)
 		return
 	}
 	if v.Pkg() == pc.pass.Pkg {
@@ -474,11 +516,11 @@ func (pc *passContext) report(e ast.Expr, v *types.Var, kind, rule string) {
 	if !pc.pass.ImportObjectFact(v, &fact) {
 		return
 	}
-	pc.pass.Report(analysis.Diagnostic{
+	pc.add(v, e, analysis.Diagnostic{
 		Pos: e.Pos(), End: e.End(), Category: ruleID,
 		Message: fmt.Sprintf("plain %s of %s races with its atomic accesses in package %s (atomic.%s at %s)", kind, text, v.Pkg().Path(), fact.Func, fact.Pos),
 		Related: []analysis.RelatedInformation{{Pos: v.Pos(), End: v.Pos() + token.Pos(len(v.Name())), Message: v.Name() + " is accessed with atomic." + fact.Func + " in package " + v.Pkg().Name()}},
-	})
+	}, kind, text)
 }
 
 // firstWait returns the position of the first sync.WaitGroup.Wait call

@@ -43,3 +43,25 @@ func lineHas(t *testing.T, pos token.Position, marker string) bool {
 	lines := strings.Split(string(src), "\n")
 	return pos.Line <= len(lines) && strings.Contains(lines[pos.Line-1], marker)
 }
+
+// TestPlainWritesGrouped: the two plain writes of s.hits (reset, bump) are
+// one IL3002 finding at reset's, with bump's as a related position
+// (issue 24).
+func TestPlainWritesGrouped(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), atomicmix.Analyzer, "bad")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			p := r.Pass.Fset.Position(d.Pos)
+			if !strings.HasSuffix(p.Filename, "bad.go") || p.Line != 23 {
+				continue
+			}
+			for _, rel := range d.Related {
+				if rp := r.Pass.Fset.Position(rel.Pos); rp.Line == 27 && strings.HasPrefix(rel.Message, "also a plain write") {
+					return
+				}
+			}
+			t.Fatalf("bad.go:23 related %+v, want bump's write at line 27", d.Related)
+		}
+	}
+	t.Fatal("no finding at bad.go:23")
+}

@@ -28,6 +28,8 @@
 // access of it in the writing function itself. Atomic adds alone, in
 // other methods, only show adders running beside each other (a type
 // merged atomically by aggregators and filled plainly from a response).
+// IL3002 is one finding per variable and owner path: the other plain
+// writes are its related positions.
 //
 // Accesses that cannot race are not reported:
 //   - accesses in init functions, package-level initializers, and

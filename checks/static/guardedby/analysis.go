@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -504,6 +505,11 @@ func (pc *passContext) reportFields() {
 				break
 			}
 		}
+		// One finding per (field, lock) and rule: the first access, the
+		// others as its related positions.
+		var group []*analysis.Diagnostic
+		more := map[string]int{}
+		byRule := map[string]*analysis.Diagnostic{}
 		for _, o := range counted {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) {
 				continue
@@ -551,7 +557,21 @@ func (pc *passContext) reportFields() {
 				}
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, f.Name(), how)})
 			}
-			pc.pass.Report(d)
+			if g := byRule[d.Category]; g != nil {
+				g.Related = append(g.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s here without holding %s", verb, lock)})
+				more[d.Category]++
+				continue
+			}
+			byRule[d.Category] = &d
+			group = append(group, &d)
+		}
+		for _, d := range group {
+			if n := more[d.Category]; n == 1 {
+				d.Message += " (and 1 more access, listed as related)"
+			} else if n > 1 {
+				d.Message += fmt.Sprintf(" (and %d more accesses, listed as related)", n)
+			}
+			pc.pass.Report(*d)
 		}
 	}
 }
@@ -734,6 +754,9 @@ func (pc *passContext) forbiddenCall(r *lockset.Result, call *ssa.Call, obj *typ
 	if _, held := st.Holds(p.Child(fb.mutex.Name())); !held {
 		return
 	}
+	if releasedThroughHelper(call) {
+		return
+	}
 	recv := pc.syntax.Receiver(call.Pos())
 	if recv == "" {
 		recv = p.String()
@@ -748,6 +771,65 @@ func (pc *passContext) forbiddenCall(r *lockset.Result, call *ssa.Call, obj *typ
 		Message: fmt.Sprintf("call to %s.%s while holding %s, which its documentation says must not be held", recv, obj.Name(), lock),
 		Related: []analysis.RelatedInformation{{Pos: fb.doc, Message: fmt.Sprintf("%s documented as called without %s", obj.Name(), fb.mutex.Name())}},
 	})
+}
+
+// releaseName matches methods that release a lock: Unlock, UnlockEarly,
+// Release, unlockAll.
+var releaseName = regexp.MustCompile(`(?i)^(unlock|release)`)
+
+// releasedThroughHelper reports whether the lock state at call is unknown
+// because its function may release the lock through a helper the lockset
+// does not follow: it was handed a func (a *LockedOnEntry method given
+// the unlock), or, before call, it calls an Unlock*/Release* method of
+// something other than a sync mutex (an unlocker object) or a func value
+// a call returned.
+func releasedThroughHelper(call *ssa.Call) bool {
+	fn := call.Parent()
+	for _, prm := range fn.Params {
+		if _, ok := prm.Type().Underlying().(*types.Signature); ok && prm.Referrers() != nil {
+			for _, u := range *prm.Referrers() {
+				if c, ok := u.(ssa.CallInstruction); ok && c.Common().Value == prm {
+					return true
+				}
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok || c == call || c.Pos() >= call.Pos() {
+				continue
+			}
+			cc := c.Common()
+			if callee := cc.StaticCallee(); callee != nil {
+				if sig := callee.Signature; sig.Recv() != nil && releaseName.MatchString(callee.Name()) && !isSyncType(sig.Recv().Type()) {
+					return true
+				}
+				continue
+			}
+			if cc.IsInvoke() {
+				if releaseName.MatchString(cc.Method.Name()) && !isSyncType(cc.Value.Type()) {
+					return true
+				}
+				continue
+			}
+			switch cc.Value.(type) {
+			case *ssa.Call, *ssa.Extract, *ssa.Parameter:
+				return true // a func value a call returned, or one handed in
+			}
+		}
+	}
+	return false
+}
+
+// isSyncType reports whether t is a type of package sync (or a pointer to
+// one): its Unlock is what the lockset follows already.
+func isSyncType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync"
 }
 
 // afterSync reports whether instr is preceded, on every path through its

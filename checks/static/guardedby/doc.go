@@ -121,6 +121,13 @@
 //
 //	call to c.flushOutbound while holding c.mu, which its documentation says must not be held
 //
+// A lock released through a helper is not followed, so IL1005 is silent
+// in a function handed a func (a *LockedOnEntry method given the unlock)
+// and after a call of an Unlock*/Release* method of an unlocker object or
+// of a func value a call returned. The guard rules (IL1001, IL1004,
+// IL1006, IL1007) report one finding per field, lock and rule, with the
+// other accesses as related positions.
+//
 // IL1003 double-checked-locking. A plain field read without the lock and
 // tested, then read and written again under the lock in code dominated by
 // the first read, is reported at the unlocked read. Use sync.Once,

@@ -20,7 +20,9 @@
 //     bool result says whether the lock is held, or one that keeps the lock
 //     exactly on its nil-error returns (the lock goes with the value it
 //     returns, as in a transaction constructor). Panicking paths count only
-//     with -panics; log.Fatal-like calls end a path silently.
+//     with -panics; log.Fatal-like calls end a path silently. One finding
+//     per function and lock: the other exits that keep it are related
+//     positions.
 //     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... })
 //     are one lock per iteration: a continue, a break or the end of the
 //     body that leaves the element locked is reported there, when the

@@ -51,3 +51,32 @@ func TestDoubleLockNamesContinue(t *testing.T) {
 	}
 	t.Fatal("no diagnostic at double.go:51")
 }
+
+// TestHeldAtReturnGrouped: a lock kept on three returns of one function is
+// one finding, at the first return, with the other two as related
+// positions (issue 24).
+func TestHeldAtReturnGrouped(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad")
+	n := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			p := r.Pass.Fset.Position(d.Pos)
+			if filepath.Base(p.Filename) != "grouped.go" {
+				continue
+			}
+			n++
+			var also []int
+			for _, rel := range d.Related {
+				if strings.HasPrefix(rel.Message, "also still held") {
+					also = append(also, r.Pass.Fset.Position(rel.Pos).Line)
+				}
+			}
+			if p.Line != 20 || len(also) != 2 || also[0] != 23 || also[1] != 26 {
+				t.Errorf("grouped.go:%d related %v, want line 20 with the returns at 23 and 26 related", p.Line, also)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d findings in grouped.go, want 1", n)
+	}
+}

@@ -961,17 +961,36 @@ func (w *walker) checkHeldAtReturn() {
 		if w.boolContract(heldAt, relAt, retAt) || w.errorContract(heldAt, relAt, retAt) {
 			continue
 		}
+		// One finding per (function, lock): the first holding exit, with
+		// the others as related positions.
 		r := w.refs[k]
-		for _, p := range heldAt {
-			site, what := byPos[p].site, "return"
+		sort.Slice(heldAt, func(i, j int) bool { return heldAt[i] < heldAt[j] })
+		what := func(p token.Pos) string {
 			if byPos[p].ret == nil {
-				what = "panic"
+				return "panic"
 			}
-			w.report(p, "IL2002", w.pc.relatedAt(site, r.name+" locked here"),
-				"%s locked at line %d is still held at this %s, but released before %d other return(s): a later Lock deadlocks",
-				r.name, w.line(site), what, len(relAt))
+			return "return"
 		}
+		p, site := heldAt[0], byPos[heldAt[0]].site
+		related := w.pc.relatedAt(site, r.name+" locked here")
+		for _, q := range heldAt[1:] {
+			related = append(related, w.pc.relatedAt(q, "also still held at this "+what(q))...)
+		}
+		also := ""
+		if n := len(heldAt) - 1; n > 0 {
+			also = fmt.Sprintf(" (and at %d more %s, listed as related)", n, plural(n, "exit"))
+		}
+		w.report(p, "IL2002", related,
+			"%s locked at line %d is still held at this %s%s, but released before %d other return(s): a later Lock deadlocks",
+			r.name, w.line(site), what(p), also, len(relAt))
 	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // errorContract reports whether the function keeps the lock exactly when

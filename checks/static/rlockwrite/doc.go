@@ -28,6 +28,9 @@
 //   - an element store into a slice or array held in the field;
 //   - a store through a pointer loaded from the field (x.p.n++).
 //
+// One finding per location and lock: the other writes to it under that
+// read lock are its related positions.
+//
 // It stays silent when the write goes to a local copy or a value created
 // in the function, when the object written through has a lock of its own
 // that is held exclusively, when the write lock (or another mutex of the

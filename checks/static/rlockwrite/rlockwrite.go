@@ -78,7 +78,12 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	// One finding per (location, lock): the first write, with the other
+	// writes under the read lock as related positions.
 	reported := map[token.Pos]bool{}
+	var diags []*analysis.Diagnostic
+	var more []int
+	first := map[guardKey]int{}
 	for _, c := range cands {
 		acc, h := c.acc, c.held
 		pos := writePos(pass, acc)
@@ -87,7 +92,13 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		reported[pos] = true
 		lock := syntax.LockName(h)
-		d := analysis.Diagnostic{
+		if i, ok := first[c.key]; ok {
+			d := diags[i]
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf("also written here holding only the read lock %s", lock)})
+			more[i]++
+			continue
+		}
+		d := &analysis.Diagnostic{
 			Pos:      pos,
 			Category: rule,
 			Message:  fmt.Sprintf("%s while holding only the read lock %s", describe(syntax, acc), lock),
@@ -98,7 +109,17 @@ func run(pass *analysis.Pass) (any, error) {
 				d.Related[0].Pos = c.Pos()
 			}
 		}
-		pass.Report(d)
+		first[c.key] = len(diags)
+		diags = append(diags, d)
+		more = append(more, 0)
+	}
+	for i, d := range diags {
+		if n := more[i]; n == 1 {
+			d.Message += " (and 1 more write, listed as related)"
+		} else if n > 1 {
+			d.Message += fmt.Sprintf(" (and %d more writes, listed as related)", n)
+		}
+		pass.Report(*d)
 	}
 	return nil, nil
 }

@@ -16,32 +16,32 @@ type Cache struct {
 func (c *Cache) Get(k string) int {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	c.hits++ // want `field c.hits written while holding only the read lock c.mu`
+	c.hits++ // want `field c.hits written while holding only the read lock c.mu \(and 1 more write, listed as related\)`
 	return c.m[k]
 }
 
 func (c *Cache) Put(k string, v int) {
 	c.mu.RLock()
-	c.m[k] = v // want `map c.m modified while holding only the read lock c.mu`
+	c.m[k] = v // want `map c.m modified while holding only the read lock c.mu \(and 2 more writes, listed as related\)`
 	c.mu.RUnlock()
 }
 
 func (c *Cache) Del(k string) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	delete(c.m, k) // want `map c.m modified while holding only the read lock c.mu`
+	delete(c.m, k) // related position of the finding at line 25 (same field, same lock)
 }
 
 func (c *Cache) Remember(k string) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	c.keys = append(c.keys, k) // want `field c.keys written while holding only the read lock c.mu`
+	c.keys = append(c.keys, k) // want `field c.keys written while holding only the read lock c.mu \(and 1 more write, listed as related\)`
 }
 
 func (c *Cache) First(k string) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	c.keys[0] = k  // want `element of c.keys written while holding only the read lock c.mu`
+	c.keys[0] = k  // related position of the finding at line 38 (same field, same lock)
 	c.slots[1] = 2 // want `element of c.slots written while holding only the read lock c.mu`
 }
 
@@ -54,14 +54,14 @@ func (c *Cache) Count() {
 func (c *Cache) Alias(k string) {
 	c.mu.RLock()
 	m := c.m
-	m[k] = 1 // want `map c.m modified while holding only the read lock c.mu`
+	m[k] = 1 // related position of the finding at line 25 (same field, same lock)
 	c.mu.RUnlock()
 }
 
 func (c *Cache) InClosure() {
 	c.mu.RLock()
 	func() {
-		c.hits = 0 // want `field c.hits written while holding only the read lock c.mu`
+		c.hits = 0 // related position of the finding at line 19 (same field, same lock)
 	}()
 	c.mu.RUnlock()
 }

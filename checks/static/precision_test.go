@@ -1,0 +1,65 @@
+package static
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// The README's rule table says, for every rule, the held-out precision
+// behind it and whether a pull request is shown its findings unconfirmed:
+// both must be what precision.go says.
+func TestREADMERuleTableFollowsPrecision(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`(?m)^\| (IL\d{4}) \|.*\| ([^|]+) \| ([^|]+) \|$`)
+	seen := map[string]bool{}
+	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+		id, measured, pr := m[1], m[2], m[3]
+		seen[id] = true
+		want := "—"
+		if p, ok := Precision[id]; ok {
+			want = fmt.Sprintf("%d/%d", p.True, p.Of)
+		}
+		if measured != want {
+			t.Errorf("README: %s measured %q, precision.go says %q", id, measured, want)
+		}
+		wantPR := "if confirmed"
+		if strings.HasPrefix(id, "IL9") || PostedUnconfirmed(id) {
+			wantPR = "posted"
+		}
+		if pr != wantPR {
+			t.Errorf("README: %s on a pull request %q, want %q", id, pr, wantPR)
+		}
+	}
+	for _, r := range checks.Rules() {
+		if !seen[r.ID] {
+			t.Errorf("README's rule table has no row for %s", r.ID)
+		}
+	}
+	for id := range Precision {
+		if r, ok := checks.LookupRule(id); !ok || r.Level != checks.Default {
+			t.Errorf("precision.go measures %s, which is not a default rule", id)
+		}
+	}
+}
+
+func TestPostedUnconfirmed(t *testing.T) {
+	for rule, want := range map[string]bool{
+		"IL2002": true,  // 12/12
+		"IL2003": false, // 2/2: too few
+		"IL2001": false, // 8/11: below 90%
+		"IL1002": false, // not measured
+		"IL0001": true,  // the tool's own
+	} {
+		if got := PostedUnconfirmed(rule); got != want {
+			t.Errorf("PostedUnconfirmed(%s) = %v, want %v", rule, got, want)
+		}
+	}
+}
