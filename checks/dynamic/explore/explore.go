@@ -1130,23 +1130,32 @@ func (s *search) shrinkReserve() time.Duration {
 	if len(s.order) == 0 && len(s.crashes) == 0 {
 		return base / 2
 	}
-	var costs []time.Duration
+	var costs, plainRan []time.Duration
 	for _, k := range s.order {
-		if t := s.owners[k]; t != nil {
+		switch t := s.owners[k]; {
+		case t == nil:
+		case t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil:
+			plainRan = append(plainRan, t.cost)
+		default:
 			costs = append(costs, t.cost)
 		}
 	}
-	return postReserve(base, s.opts.Budget/4, costs)
+	return postReserve(base, s.opts.Budget/4, costs, plainRan)
 }
 
 // postReserve is the time kept after the search for failures whose
-// tests cost costs (one process, one schedule): replayTries replays and
-// plainRuns plain go test runs each, with a fixed start-up each; at least
-// least, at most most.
-func postReserve(least, most time.Duration, costs []time.Duration) time.Duration {
+// tests cost costs (one process, one schedule): one replay that
+// reproduces and plainRuns plain go test runs each, and the start-up of
+// a process twice (the runs of a test share a warm cache); only the
+// replay for those of plainRan, whose test ran under plain go test
+// already; at least least, at most most.
+func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
 	var need time.Duration
 	for _, c := range costs {
-		need += (replayTries + plainRuns) * (c + processStartup)
+		need += (1+plainRuns)*c + 2*processStartup
+	}
+	for _, c := range plainRan {
+		need += c + processStartup
 	}
 	return min(max(need, least), most)
 }
