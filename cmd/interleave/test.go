@@ -317,9 +317,8 @@ func overrun(took, budget time.Duration) string {
 	if budget <= 0 {
 		return "no budget"
 	}
-	pct := 100 * float64(took-budget) / float64(budget)
 	if took > budget {
-		return fmt.Sprintf("%.1f%% over", pct)
+		return fmt.Sprintf("%.1f%% over", 100*float64(took-budget)/float64(budget))
 	}
-	return fmt.Sprintf("%.1f%% under", -pct)
+	return fmt.Sprintf("%.1f%% under", 100*float64(budget-took)/float64(budget))
 }
