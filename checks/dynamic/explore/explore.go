@@ -1119,16 +1119,18 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 // follows it: replaying each failure found so far alone, running its
 // test under plain go test, shrinking and telling it. Half of a tenth of
 // the budget (at most shrinkTime) when there are none yet, for those a
-// test's slice may still find (a finding whose replay check finds no time
-// left is not reported); else what their replays and plain runs take by
-// their tests' measured cost, at least that tenth, at most a quarter of
-// the budget.
+// test's slice may still find, with two processes' start-up (a finding
+// whose replay check finds no time left is not reported); else what
+// their replays and plain runs take by their tests' measured cost, at
+// least that tenth, at most a quarter of the budget.
 func (s *search) shrinkReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	base := min(shrinkTime, s.opts.Budget/10)
 	if len(s.order) == 0 && len(s.crashes) == 0 {
-		return base / 2
+		// And the start-up of two processes: a replay that comes too late
+		// for a small budget does not report the finding.
+		return min(base/2+2*processStartup, s.opts.Budget/4)
 	}
 	var costs, plainRan []time.Duration
 	for _, k := range s.order {
