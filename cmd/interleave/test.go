@@ -55,7 +55,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
 	opts.register(fs, searchHelp{
-		budget:   "Total wall time of the search over all tests, builds excluded",
+		budget:   "Wall time after the build, over all tests: unperturbed runs, search, fresh replays, plain go test runs, shrinking",
 		target:   "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)",
 		seed:     "Seed of the first schedule (default time-based, printed so the run can be repeated)",
 		race:     "Build the tests with the race detector",
