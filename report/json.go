@@ -29,6 +29,8 @@ type JSONReport struct {
 	PreExisting []JSONFinding `json:"preExisting,omitempty"`
 	// Tests is what the dynamic search did per test.
 	Tests []TestRun `json:"tests,omitempty"`
+	// Search is the search's wall time after the build and its budget.
+	Search *SearchTime `json:"search,omitempty"`
 }
 
 // JSONTool names the producer.
@@ -76,6 +78,7 @@ func (JSON) Write(w io.Writer, r *Report) error {
 		out.PreExisting = append(out.PreExisting, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
 	}
 	out.Tests = r.Tests
+	out.Search = r.Search
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

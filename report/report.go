@@ -27,6 +27,17 @@ type Report struct {
 	PreExisting []checks.Finding
 	// Tests, when set, is what the dynamic search did per test.
 	Tests []TestRun
+	// Search, when set, is how long the dynamic search took against its
+	// budget.
+	Search *SearchTime
+}
+
+// SearchTime is the wall time of a dynamic search after the build (its
+// unperturbed runs, schedules, replays, plain go test runs and shrinking)
+// and the -budget it had.
+type SearchTime struct {
+	BudgetMS     int64 `json:"budgetMs"`
+	AfterBuildMS int64 `json:"afterBuildMs"`
 }
 
 // TestRun is one test's share of a dynamic search.

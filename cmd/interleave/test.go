@@ -55,7 +55,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
 	opts.register(fs, searchHelp{
-		budget:   "Total wall time of the search over all tests, builds excluded",
+		budget:   "Wall time after the build, over all tests: unperturbed runs, search, fresh replays, plain go test runs, shrinking",
 		target:   "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)",
 		seed:     "Seed of the first schedule (default time-based, printed so the run can be repeated)",
 		race:     "Build the tests with the race detector",
@@ -133,9 +133,14 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures, stopped)
 		}
 	}
+	if opts.verbose {
+		fmt.Fprintf(env.stderr, "interleave test: wall time after the build %.1fs, budget %v (%s)\n",
+			st.Elapsed.Seconds(), opts.budget, overrun(st.Elapsed, opts.budget))
+	}
 	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s)%s, seed %d\n",
 		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), labelCounts(res.Findings), opts.seed)
-	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st)}
+	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st),
+		Search: &report.SearchTime{BudgetMS: opts.budget.Milliseconds(), AfterBuildMS: st.Elapsed.Milliseconds()}}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave test:", err)
 		return exitError
@@ -304,4 +309,16 @@ func parseTargets(list string) ([]string, error) {
 		return nil, fmt.Errorf("no file:line given")
 	}
 	return out, nil
+}
+
+// overrun says how far the wall time after the build went past the
+// budget, or how much of it was left.
+func overrun(took, budget time.Duration) string {
+	if budget <= 0 {
+		return "no budget"
+	}
+	if took > budget {
+		return fmt.Sprintf("%.1f%% over", 100*float64(took-budget)/float64(budget))
+	}
+	return fmt.Sprintf("%.1f%% under", 100*float64(budget-took)/float64(budget))
 }

@@ -384,3 +384,19 @@ func TestRunTestReportsPlainFailures(t *testing.T) {
 		}
 	}
 }
+
+// -v says how far the wall time after the build went past the budget.
+func TestOverrun(t *testing.T) {
+	for _, c := range []struct {
+		took, budget time.Duration
+		want         string
+	}{
+		{31 * time.Second, 30 * time.Second, "3.3% over"},
+		{27 * time.Second, 30 * time.Second, "10.0% under"},
+		{30 * time.Second, 30 * time.Second, "0.0% under"},
+	} {
+		if got := overrun(c.took, c.budget); got != c.want {
+			t.Errorf("overrun(%v, %v) = %q, want %q", c.took, c.budget, got, c.want)
+		}
+	}
+}

@@ -223,8 +223,11 @@ type search struct {
 	noted     map[string]bool      // keys of noteOnce
 	noResults []string             // workers whose process ran nothing
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
-	deadline  time.Time            // end of the budget
-	hardStop  time.Time            // no process outlives it
+	deadline  time.Time            // end of the search: the budget less overrunSlack
+	hardStop  time.Time            // end of the budget: no process outlives it
+	// replayUntil, when set, ends the replays of the cause being checked
+	// (its fair part of the replays' time).
+	replayUntil time.Time
 	// noReplayCheck skips replaysAlone (a fake test binary that does
 	// not replay schedules).
 	noReplayCheck bool
@@ -246,11 +249,31 @@ func (t *target) somePassed() bool {
 // in the files it names.
 const plainIndex = 0
 
-// overrunSlack is how far past the budget a process may run before it is
-// killed: a few percent of the budget, and never less than a loaded
-// machine needs for a process to report a watchdog and exit.
+// overrunSlack is the last part of the budget, after the search's own end
+// (deadline): the processes in flight then report and exit in it, and the
+// watchdog kills what still runs at its end (hardStop, the end of the
+// budget). 2% of the budget, a second when that is more, but never more
+// than 5% of it: the budget is kept within 5%.
 func overrunSlack(budget time.Duration) time.Duration {
-	return max(budget/50, time.Second)
+	return min(max(budget/50, time.Second), budget/20)
+}
+
+// budgetEnds returns the end of the search (deadline) and the end of the
+// budget (hardStop: no process outlives it) of a search that began after
+// the build at start.
+func budgetEnds(start time.Time, budget time.Duration) (deadline, hardStop time.Time) {
+	hardStop = start.Add(budget)
+	return hardStop.Add(-overrunSlack(budget)), hardStop
+}
+
+// fairShare is the part of what is left until end that the first of n
+// items still to run gets (0 when nothing is left).
+func fairShare(now, end time.Time, n int) time.Duration {
+	left := end.Sub(now)
+	if left <= 0 || n <= 0 {
+		return 0
+	}
+	return left / time.Duration(n)
 }
 
 type pendingCrash struct {
@@ -429,8 +452,9 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	s.stats.Building = false
 	s.mu.Unlock()
 	stopProgress := s.startProgress()
-	s.deadline = s.start.Add(opts.Budget)
-	s.hardStop = s.deadline.Add(overrunSlack(opts.Budget))
+	// One deadline, computed once after the build: every stage below
+	// takes from what is left of it.
+	s.deadline, s.hardStop = budgetEnds(s.start, opts.Budget)
 	// First every test's unperturbed schedule, each in a fresh process:
 	// its wall time is the test's measured cost, and plain go test decides
 	// which of its failures fail without interleave too.
@@ -526,8 +550,17 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		candKeys = append(candKeys, k)
 	}
 	// One finding per cause (group.go): the members of a cause are tried
-	// in order until one replays alone; the rest are listed in it.
-	for _, g := range causes(cands) {
+	// in order until one replays alone; the rest are listed in it. The
+	// replays take what is left of the budget but the plain go test runs'
+	// part (postReserve of the tests with findings), each cause its fair
+	// part of that.
+	groups := causes(cands)
+	replayEnd := s.hardStop.Add(-s.labelReserve(candKeys))
+	for gi, g := range groups {
+		now := time.Now()
+		if !s.hardStop.IsZero() {
+			s.replayUntil = now.Add(fairShare(now, replayEnd, len(groups)-gi))
+		}
 		s.untilFirst(g, candKeys)
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
@@ -552,6 +585,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 			break
 		}
 	}
+	s.replayUntil = time.Time{}
 	// What plain go test does with each finding's test: a label, and for
 	// a failure the tool caused in a sibling test, the check that keeps
 	// it from being told as this test's own.
@@ -1059,6 +1093,8 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 	if timeout < time.Second {
 		return // the budget is spent: not decided
 	}
+	ctx, cancel := context.WithDeadline(ctx, s.deadline)
+	defer cancel()
 	n := 1
 	for _, f := range fs {
 		if f.kind != checks.Deadlock {
@@ -1079,18 +1115,75 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 	s.mu.Unlock()
 }
 
-// shrinkReserve is the part of the budget left for shrinking and telling
-// the failures found so far; half of it when there are none yet, for
-// replaying alone those a test's slice may still find (a finding whose
-// replay check finds no time left is not reported).
+// shrinkReserve is the part of the budget the search leaves for what
+// follows it: replaying each failure found so far alone, running its
+// test under plain go test, shrinking and telling it. Half of a tenth of
+// the budget (at most shrinkTime) when there are none yet, for those a
+// test's slice may still find, with two processes' start-up (a finding
+// whose replay check finds no time left is not reported); else what
+// their replays and plain runs take by their tests' measured cost, at
+// least that tenth, at most a quarter of the budget.
 func (s *search) shrinkReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	base := min(shrinkTime, s.opts.Budget/10)
 	if len(s.order) == 0 && len(s.crashes) == 0 {
-		return min(shrinkTime, s.opts.Budget/10) / 2
+		// And the start-up of two processes: a replay that comes too late
+		// for a small budget does not report the finding.
+		return min(base/2+2*processStartup, s.opts.Budget/4)
 	}
-	return min(shrinkTime, s.opts.Budget/10)
+	var costs, plainRan []time.Duration
+	for _, k := range s.order {
+		switch t := s.owners[k]; {
+		case t == nil:
+		case t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil:
+			plainRan = append(plainRan, t.cost)
+		default:
+			costs = append(costs, t.cost)
+		}
+	}
+	return postReserve(base, s.opts.Budget/4, costs, plainRan)
 }
+
+// postReserve is the time kept after the search for failures whose
+// tests cost costs (one process, one schedule): one replay that
+// reproduces and plainRuns plain go test runs each, and the start-up of
+// a process twice (the runs of a test share a warm cache); only the
+// replay for those of plainRan, whose test ran under plain go test
+// already; at least least, at most most.
+func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
+	var need time.Duration
+	for _, c := range costs {
+		need += (1+plainRuns)*c + 2*processStartup
+	}
+	for _, c := range plainRan {
+		need += c + processStartup
+	}
+	return min(max(need, least), most)
+}
+
+// labelReserve is the part of what is left of the budget kept, while
+// findings replay, for running under plain go test the tests of the
+// failures keys that have not run there yet: plainRuns runs each by its
+// measured cost, at most a third of what is left (a finding that does
+// not replay is not reported; its label can say plain go test did not run).
+func (s *search) labelReserve(keys []string) time.Duration {
+	seen := map[*target]bool{}
+	var need time.Duration
+	for _, k := range keys {
+		t := s.owners[k]
+		if t == nil || seen[t] || t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil {
+			continue
+		}
+		seen[t] = true
+		need += plainRuns * (t.cost + processStartup)
+	}
+	return min(need, max(time.Until(s.hardStop), 0)/3)
+}
+
+// processStartup is what starting and ending one test process adds to
+// its test's cost, as postReserve counts it.
+const processStartup = 300 * time.Millisecond
 
 // searchSlice is the wall time the first of the tests still to search
 // gets out of left: its share of what is left, shared among the tests

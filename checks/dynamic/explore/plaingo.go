@@ -273,6 +273,10 @@ func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, tim
 
 // plainOnce runs t once in its plain test binary.
 func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout time.Duration) (plainRun, error) {
+	timeout, ok, full := plainTimeout(ctx, timeout, t.cost)
+	if !ok {
+		return plainRun{}, errBudgetOut
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout+childGrace)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, bin, "-test.run=^TestInterleavePlainX?$", "-test.v", "-test.count=1",
@@ -298,6 +302,9 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 	}
 	r.failed = r.failed || err != nil
 	r.timedOut = r.timedOut || cctx.Err() != nil
+	if r.timedOut && !full {
+		return plainRun{}, errBudgetOut // cut short by the budget: no hang
+	}
 	if !r.failed && !strings.Contains(stdout.String(), "--- PASS: TestInterleavePlain") {
 		return r, fmt.Errorf("plain go test did not run %s:\n%s", t.name, tailLines(stdout.String()+stderr.String(), 10))
 	}
@@ -531,6 +538,8 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	if timeout < time.Second {
 		return // the budget is spent: not decided
 	}
+	ctx, cancel := context.WithDeadline(ctx, s.deadline)
+	defer cancel()
 	out := s.runPlain(ctx, t, pb.bin, plainRuns, timeout, func(r plainRun) bool {
 		for _, f := range fs {
 			if !sameAsPlain(f, r, t.pkg.Dir) {
@@ -582,8 +591,15 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 		}
 		byTarget[t] = append(byTarget[t], s.failures[k])
 	}
-	for _, t := range order {
-		t.labelGo = s.plainForLabels(ctx, t, byTarget[t])
+	// Each test takes its fair part of what is left of the budget (a
+	// minute in all for a search built by hand, without one).
+	end := s.hardStop
+	if end.IsZero() {
+		end = time.Now().Add(time.Minute)
+	}
+	for i, t := range order {
+		now := time.Now()
+		t.labelGo = s.plainForLabels(ctx, t, byTarget[t], now.Add(fairShare(now, end, len(order)-i)))
 	}
 	var outF []checks.Finding
 	var outK []string
@@ -596,7 +612,7 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 			}
 		}
 		if o == nil {
-			o = &plainOutcome{err: errors.New("no time was left in the budget to run it")}
+			o = &plainOutcome{err: errBudgetOut}
 		}
 		fs[i].PlainGo = o.label(f, t.pkg.Dir)
 		if p := fs[i].PlainGo; p.Runs > 0 && !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
@@ -613,11 +629,14 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 
 // plainForLabels runs t under plain go test after its search, to label
 // its failures fs: until a run fails the way all of them do, at most
-// plainRuns times, past the budget by at most what those runs take.
-func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure) *plainOutcome {
+// plainRuns times, until end (its part of the budget).
+func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure, end time.Time) *plainOutcome {
 	pb := s.plainBin(ctx, t.pkg)
 	if pb.err != nil {
 		return &plainOutcome{err: pb.err}
+	}
+	if !time.Now().Before(end) {
+		return &plainOutcome{err: errBudgetOut}
 	}
 	n := plainRuns
 	for _, f := range fs {
@@ -626,8 +645,7 @@ func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure) *
 		}
 	}
 	timeout := max(2*t.cost, 10*time.Second)
-	until := time.Now().Add(max(time.Until(s.hardStop), time.Duration(n)*(2*t.cost+2*time.Second)))
-	ctx, cancel := context.WithDeadline(ctx, until)
+	ctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	out := s.runPlain(ctx, t, pb.bin, n, timeout, func(r plainRun) bool {
 		for _, f := range fs {
@@ -637,10 +655,32 @@ func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure) *
 		}
 		return true
 	})
-	if out.err != nil && ctx.Err() != nil {
-		out.err = errors.New("no time was left in the budget to run it")
+	if out.err != nil && (ctx.Err() != nil || errors.Is(out.err, errBudgetOut)) {
+		out.err = errBudgetOut
 	}
 	return out
+}
+
+// errBudgetOut is why plain go test did not run (or not as often as it
+// would have): the label says "plain go test not run: the budget ran out".
+var errBudgetOut = errors.New("the budget ran out")
+
+// plainTimeout is the -test.timeout of a plain run that must end by the
+// deadline of ctx (if any): want, or less when less is left; ok is false
+// when what is left is not enough for one run of a test that costs cost.
+// full is false when the timeout is less than want and less than twice
+// the cost and a second: a run that times out then is cut short, no hang.
+func plainTimeout(ctx context.Context, want, cost time.Duration) (timeout time.Duration, ok, full bool) {
+	dl, has := ctx.Deadline()
+	if !has {
+		return want, true, true
+	}
+	// The process exits some time after its timeout fires: a quarter of
+	// what is left, at most childGrace, is kept for that.
+	left := time.Until(dl)
+	left -= min(left/4, childGrace)
+	timeout = min(want, left)
+	return timeout, timeout >= cost+processStartup, timeout >= min(want, 2*cost+time.Second)
 }
 
 // label says what plain go test (o) did with f: how many runs exited

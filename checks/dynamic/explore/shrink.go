@@ -168,26 +168,12 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// replayed alone already.
 		return "", false
 	}
+	// Inside the budget: until its end, or the end of this cause's part
+	// of the replays' time when set.
 	until := time.Now().Add(2 * shrinkTime)
-	if !s.hardStop.IsZero() && until.After(s.hardStop) {
-		until = s.hardStop
-	}
-	// A failure found at the end of the budget still gets time for its
-	// replays (a second and two runs of the test), past the hard stop by
-	// at most the overrun slack once more: a finding is only reported
-	// once it replayed alone.
-	var cost time.Duration
-	s.mu.Lock()
-	if t.stats != nil {
-		cost = t.stats.Cost
-	}
-	s.mu.Unlock()
-	if least := time.Now().Add(time.Second + replayTries*cost); until.Before(least) {
-		until = least
-		if !s.hardStop.IsZero() {
-			if limit := s.hardStop.Add(overrunSlack(s.opts.Budget)); until.After(limit) {
-				until = limit
-			}
+	for _, end := range []time.Time{s.hardStop, s.replayUntil} {
+		if !end.IsZero() && until.After(end) {
+			until = end
 		}
 	}
 	ctx, cancel := context.WithDeadline(ctx, until)

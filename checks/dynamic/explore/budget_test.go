@@ -1,0 +1,132 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// The search ends early enough that what runs after it fits: the end of
+// the budget (hardStop, where the watchdog kills what still runs) is the
+// build's end plus the budget, and the search's own end is at most 5% of
+// the budget before it, a second when that fits.
+func TestBudgetEnds(t *testing.T) {
+	start := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		budget, slack time.Duration
+	}{
+		{5 * time.Second, 250 * time.Millisecond},
+		{30 * time.Second, time.Second},
+		{60 * time.Second, 1200 * time.Millisecond},
+		{10 * time.Minute, 12 * time.Second},
+	} {
+		deadline, hard := budgetEnds(start, c.budget)
+		if want := start.Add(c.budget); !hard.Equal(want) {
+			t.Errorf("budget %v: hard stop %v after the build, want the budget", c.budget, hard.Sub(start))
+		}
+		if got := hard.Sub(deadline); got != c.slack {
+			t.Errorf("budget %v: the search ends %v before the budget, want %v", c.budget, got, c.slack)
+		}
+		if got := hard.Sub(deadline); got > c.budget/20 {
+			t.Errorf("budget %v: slack %v is more than 5%% of it", c.budget, got)
+		}
+	}
+}
+
+// Each item still to run gets its fair part of what is left until the
+// end: the parts never add up past it, and nothing is left to share once
+// it passed.
+func TestFairShare(t *testing.T) {
+	now := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
+	end := now.Add(30 * time.Second)
+	var sum time.Duration
+	at := now
+	for i := 0; i < 4; i++ {
+		part := fairShare(at, end, 4-i)
+		if part != 7500*time.Millisecond {
+			t.Errorf("item %d: part %v, want 7.5s (each used all of its part)", i, part)
+		}
+		sum += part
+		at = at.Add(part)
+	}
+	if sum != 30*time.Second {
+		t.Errorf("parts add up to %v, want the 30s left", sum)
+	}
+	// An item that used less leaves the rest to the others.
+	if got := fairShare(now.Add(time.Second), end, 1); got != 29*time.Second {
+		t.Errorf("last item: %v, want all that is left (29s)", got)
+	}
+	if got := fairShare(end.Add(time.Second), end, 3); got != 0 {
+		t.Errorf("past the end: %v, want 0", got)
+	}
+	if got := fairShare(now, end, 0); got != 0 {
+		t.Errorf("no items: %v, want 0", got)
+	}
+}
+
+// The time kept after the search grows with the failures found, by their
+// tests' cost, within its bounds.
+func TestPostReserve(t *testing.T) {
+	least, most := 3*time.Second, 15*time.Second
+	if got := postReserve(least, most, nil, nil); got != least {
+		t.Errorf("no failures: %v, want %v", got, least)
+	}
+	one := (1+plainRuns)*100*time.Millisecond + 2*processStartup
+	costs := []time.Duration{100 * time.Millisecond}
+	if got := postReserve(0, most, costs, nil); got != one {
+		t.Errorf("one failure of a 100ms test: %v, want %v", got, one)
+	}
+	for len(costs) < 40 {
+		costs = append(costs, 100*time.Millisecond)
+	}
+	if got := postReserve(least, most, costs, nil); got != most {
+		t.Errorf("40 failures: %v, want the most, %v", got, most)
+	}
+	if got, want := postReserve(0, most, nil, costs[:1]), 100*time.Millisecond+processStartup; got != want {
+		t.Errorf("one failure whose test ran under plain go test already: %v, want %v (its replay)", got, want)
+	}
+	costs = costs[:5]
+	if got, want := postReserve(least, most, costs, nil), 5*one; got != want {
+		t.Errorf("5 failures: %v, want %v", got, want)
+	}
+}
+
+// A plain go test run that must end by a deadline gets a -test.timeout
+// that ends before it; none (not run: the budget ran out) when what is
+// left is less than one run; and a timeout shorter than twice the test's
+// cost and a second is not a full one (a run cut short is no hang).
+func TestPlainTimeout(t *testing.T) {
+	if got, ok, full := plainTimeout(context.Background(), 10*time.Second, time.Second); got != 10*time.Second || !ok || !full {
+		t.Errorf("no deadline: %v, %v, %v; want 10s, true, true", got, ok, full)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+	defer cancel()
+	if got, ok, full := plainTimeout(ctx, 10*time.Second, time.Second); got != 10*time.Second || !ok || !full {
+		t.Errorf("an hour left: %v, %v, %v; want 10s, true, true", got, ok, full)
+	}
+	if got, ok, full := plainTimeout(ctx, 2*time.Hour, 40*time.Minute); got >= time.Hour || !ok || full {
+		t.Errorf("an hour left for a 40m test: %v, %v, %v; want less than 1h, true, false", got, ok, full)
+	}
+	ctx, cancel = context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	if got, ok, _ := plainTimeout(ctx, 10*time.Second, 0); ok {
+		t.Errorf("past the deadline: %v, %v; want not run", got, ok)
+	}
+}
+
+// With no time left, plain go test is not run for a finding's label, and
+// the label says the budget ran out.
+func TestPlainForLabelsOutOfBudget(t *testing.T) {
+	s, tg, _ := replayCheckSearch(t)
+	built := make(chan struct{})
+	close(built)
+	s.plainBins = map[string]*plainBin{tg.pkg.ImportPath: {bin: tg.bin, done: built}}
+	out := s.plainForLabels(context.Background(), tg, nil, time.Now().Add(-time.Second))
+	if !errors.Is(out.err, errBudgetOut) || len(out.runs) != 0 {
+		t.Fatalf("plainForLabels past its end = %v, %d runs; want errBudgetOut, none", out.err, len(out.runs))
+	}
+	if got := out.label(&failure{}, tg.pkg.Dir).Label(); got != "plain go test not run: the budget ran out" {
+		t.Errorf("label %q", got)
+	}
+}
