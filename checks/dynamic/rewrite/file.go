@@ -582,6 +582,13 @@ func (r *fileRW) atomic(c *ast.CallExpr, stack []ast.Node, addr string, void boo
 	if fn := r.callee(ast.Unparen(c.Fun)); fn != nil && strings.HasPrefix(fn.Name(), "Load") {
 		point = rtp + "AtomicLoad(" + addr + ")"
 	}
+	if n := len(c.Args); n > 0 && r.schedules(c.Args...) && r.typedValue(c.Args[n-1]) {
+		// The arguments' calls (n.Store(n.Load()+1)) run before the point:
+		// Go evaluates them before the operation.
+		last := c.Args[n-1]
+		r.addNode(last.Pos(), last.End(), func() string { return rtp + "Last(" + r.rn(last) + ", " + point + ")" })
+		return
+	}
 	var self *edit
 	body := func() string { return r.render(self.pos, self.end) }
 	form := "expr"
@@ -602,6 +609,44 @@ func (r *fileRW) atomic(c *ast.CallExpr, stack []ast.Node, addr string, void boo
 	default:
 		self = r.addNode(c.Pos(), c.End(), func() string { return rtp + "Then(" + point + ", " + body() + ")" })
 	}
+}
+
+// schedules reports whether evaluating es may run a call or a receive
+// (a function literal's body is not run).
+func (r *fileRW) schedules(es ...ast.Expr) bool {
+	found := false
+	for _, e := range es {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if tv, ok := r.info.Types[n.Fun]; !ok || !tv.IsType() {
+					found = true
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.ARROW {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// typedValue reports whether e is a typed non-constant value, one a generic
+// function returns with its own type.
+func (r *fileRW) typedValue(e ast.Expr) bool {
+	tv, ok := r.info.Types[e]
+	if !ok || tv.Value != nil || !tv.IsValue() || tv.Type == nil {
+		return false
+	}
+	if b, ok := tv.Type.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return false
+	}
+	_, tuple := tv.Type.(*types.Tuple)
+	return !tuple
 }
 
 // dropPkgUses records every package name used in e as removed (e is

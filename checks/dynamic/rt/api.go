@@ -583,6 +583,10 @@ type Point struct{}
 // Then returns v; its first argument is evaluated (and schedules) first.
 func Then[T any](_ Point, v T) T { return v }
 
+// Last returns v; its second argument, evaluated after v, is the scheduling
+// point (an atomic operation's point after the calls in its arguments).
+func Last[T any](v T, _ Point) T { return v }
+
 // Time: a virtual clock under control, the real one otherwise. The virtual
 // clock advances only when no controlled goroutine can run, straight to the
 // earliest deadline. Timers made under control are &time.Timer{C: ch} /

@@ -457,3 +457,36 @@ func TestPartnerFirstInReceivers(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectDefaultLateReceiver: a receiver parked at its receive's
+// scheduling point may not have reached the receive yet, so a select's
+// default is a choice too; one that has waited since an earlier virtual time
+// is in the channel's queue, and the send is taken.
+func TestSelectDefaultLateReceiver(t *testing.T) {
+	for _, sleep := range []bool{false, true} {
+		picked := map[string]int{}
+		rs := explore(t, 60, func(t *testing.T) {
+			c := make(chan int)
+			Go(func() {
+				if sleep {
+					Sleep(time.Second)
+				}
+				k := Select(true, SendCase(c))
+				select {
+				case PickSend(k, 0, c) <- 5:
+					picked["send"]++
+				default:
+					picked["default"]++
+					Send(c, 6)
+				}
+			})
+			if v := Recv(c); v != 5 && v != 6 {
+				t.Errorf("got %d", v)
+			}
+		})
+		mustPass(t, rs)
+		if picked["send"] == 0 || (picked["default"] == 0) != sleep {
+			t.Fatalf("sleep %v: picked %v", sleep, picked)
+		}
+	}
+}

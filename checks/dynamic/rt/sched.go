@@ -1615,6 +1615,11 @@ func (s *sched) decide(g *gstate) {
 				ready = append(ready, i)
 			}
 		}
+		if len(ready) > 0 && r.hasDefault && s.lateOnly(g, r.cases, ready) {
+			// Every ready case waits for a partner that may not have
+			// reached its operation yet: default is a choice too.
+			ready = append(ready, -1)
+		}
 		k := -1
 		if len(ready) > 0 {
 			k = ready[s.choose(len(ready), choiceOf2(ready))]
@@ -1750,6 +1755,34 @@ const MarkerDecision = "interleave: decision "
 
 // choiceOf2 maps a recorded select case index back to its position in
 // ready.
+// lateOnly: are the ready cases of g's select ready only through a hand-off
+// with goroutines parked at the current virtual time? Each may be at its
+// operation's scheduling point, not yet in the channel's queue (one parked
+// at an earlier time is: it blocked there, see pairFor).
+//
+//go:norace
+func (s *sched) lateOnly(g *gstate, cs []caseReq, ready []int) bool {
+	for _, i := range ready {
+		c := cs[i]
+		if s.chanOf(c.ptr, c.rv).closed || closedForReal(c.ptr) || waiterForReal(c.ptr, c.send) {
+			return false
+		}
+		if _, k := lenCap(c.ptr, c.rv); k > 0 {
+			return false
+		}
+		ps := s.partners(g, c.ptr, c.send)
+		if len(ps) == 0 {
+			return false
+		}
+		for _, h := range ps {
+			if h.parkAt < s.now {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func choiceOf2(ready []int) func(Decision) *int {
 	return func(d Decision) *int {
 		if d.Choice == nil {

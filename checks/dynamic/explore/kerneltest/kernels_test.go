@@ -138,7 +138,7 @@ func TestKernels(t *testing.T) {
 	t.Run("correct", func(t *testing.T) {
 		res, err := explore.Run(ctx, explore.Options{
 			Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(m.Correct.Package, "kernels/")},
-			Budget: 13 * correctBudget, Race: true, Seed: 1, SchedulesDir: schedules,
+			Budget: 15 * correctBudget, Race: true, Seed: 1, SchedulesDir: schedules,
 		})
 		if err != nil {
 			t.Fatal(err)

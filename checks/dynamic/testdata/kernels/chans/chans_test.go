@@ -157,3 +157,31 @@ func TestProducerForgetsClose(t *testing.T) {
 	go stop.Store(true)
 	<-done
 }
+
+// flagWaker drops a wakeup nobody is receiving (select with default); the
+// waiter checks the flag and then receives, so a wakeup sent between the two
+// is lost.
+type flagWaker struct {
+	ready atomic.Bool
+	wake  chan struct{}
+}
+
+func (n *flagWaker) set() {
+	n.ready.Store(true)
+	select {
+	case n.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (n *flagWaker) await() {
+	if !n.ready.Load() {
+		<-n.wake
+	}
+}
+
+func TestSelectDefaultLostWakeup(t *testing.T) {
+	n := &flagWaker{wake: make(chan struct{})}
+	go n.set()
+	n.await()
+}

@@ -341,3 +341,31 @@ func TestCheckAndActTogether(t *testing.T) {
 		t.Errorf("created %d sessions for one user, want 1", s.created)
 	}
 }
+
+// TestOfferOrDoItself offers a job to a worker with select default and does
+// it itself when the worker is not receiving: either way it is done once.
+func TestOfferOrDoItself(t *testing.T) {
+	work := make(chan int)
+	stop := make(chan struct{})
+	var sum atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case v := <-work:
+			sum.Add(int64(v))
+		case <-stop:
+		}
+	}()
+	select {
+	case work <- 1:
+	default:
+		sum.Add(1)
+	}
+	close(stop)
+	wg.Wait()
+	if got := sum.Load(); got != 1 {
+		t.Errorf("sum = %d, want 1", got)
+	}
+}

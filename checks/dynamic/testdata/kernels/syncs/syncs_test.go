@@ -140,3 +140,21 @@ func TestWriteOutsideOnce(t *testing.T) {
 	go func() { defer wg.Done(); s.start() }()
 	wg.Wait()
 }
+
+// TestAtomicLoadThenStore: each increment is an atomic load and an atomic
+// store, not one atomic add; an increment between the two is lost.
+func TestAtomicLoadThenStore(t *testing.T) {
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n.Store(n.Load() + 1) // should be n.Add(1)
+		}()
+	}
+	wg.Wait()
+	if got := n.Load(); got != 2 {
+		t.Errorf("n = %d, want 2", got)
+	}
+}

@@ -119,6 +119,11 @@ func Atomics() int64 {
 	s.val.Store(1)
 	atomic.AddInt64(&s.raw, 2)
 	n := atomic.LoadInt64(&s.raw) + s.hits.Load()
+	// The arguments' loads schedule before the store's point.
+	s.hits.Store(s.hits.Load() + 1)
+	atomic.StoreInt64(&s.raw, atomic.LoadInt64(&s.raw)-1)
+	_ = s.hits.CompareAndSwap(2, s.hits.Load())
+	s.hits.Store(n)
 	if v := atomic.AddUint32(&s.u32, 1); v != 1 {
 		panic("u32")
 	}
