@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -17,77 +16,6 @@ import (
 // buildfilesDir is the nested module of issue 21.6 and 26.2: dependencies
 // older than generics, test files that only some builds include.
 const buildfilesDir = "../testdata/buildfiles"
-
-// TestBuildFiles (issue 26.2): the driver, the rewrite and the plain go
-// test runs use exactly the test files the build includes: with -race the
-// `//go:build race` file and not the `!race` one, without it the other
-// way round, and a file for a tag set in GOFLAGS. Each tagged file's test
-// fails on every run, so plain go test must run it to tell it fails
-// without interleave too (Result.Plain). The external test file puts the
-// driver in the external test package, which names the internal tests.
-func TestBuildFiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds instrumented and plain test binaries; skipped with -short")
-	}
-	dir, err := filepath.Abs(filepath.Join(buildfilesDir, "racetags"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name    string
-		race    bool
-		goflags string
-		want    []string // the tests searched; all but TestExternal fail plainly
-	}{
-		{name: "race", race: true, want: []string{"TestExternal", "TestRaceOnly"}},
-		{name: "norace", want: []string{"TestExternal", "TestNoRaceOnly"}},
-		{name: "tag", goflags: "-tags=interleaveextra", want: []string{"TestExternal", "TestExtraOnly", "TestNoRaceOnly"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Setenv("GOFLAGS", c.goflags)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			res, err := Run(ctx, Options{Dir: dir, Budget: robustBudget, Seed: 1, Race: c.race, SchedulesDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var searched []string
-			for _, ts := range res.Stats.Tests {
-				searched = append(searched, ts.Test)
-			}
-			sort.Strings(searched)
-			if !slices.Equal(searched, c.want) {
-				t.Errorf("searched %q, want %q", searched, c.want)
-			}
-			// Every tagged test fails on every run: a finding each,
-			// labelled as failing under plain go test too.
-			var plain []string
-			for _, f := range res.Findings {
-				if f.Kind != checks.TestFailure {
-					t.Errorf("%s: %s, want a test failure", f.Test, f.Kind)
-				}
-				if !f.PlainGo.Fails() {
-					t.Errorf("%s: labelled %q, want plain go test failing too", f.Test, f.Labels())
-				}
-				plain = append(plain, f.Test)
-			}
-			sort.Strings(plain)
-			if want := slices.DeleteFunc(slices.Clone(c.want), func(s string) bool { return s == "TestExternal" }); !slices.Equal(plain, want) {
-				t.Errorf("failing without interleave too: %q, want %q (findings %v, notes %q)", plain, want, res.Findings, res.Notes)
-			}
-			// The replay instruments the package again, for the build
-			// the schedule was made with.
-			for _, f := range res.Findings {
-				rr, err := Replay(ctx, f.Schedule, ReplayOptions{Dir: dir})
-				if err != nil {
-					t.Errorf("%s: replay: %v", f.Test, err)
-				} else if rr.Outcome != Reproduced {
-					t.Errorf("%s: replay %s, want %s", f.Test, rr.Outcome, Reproduced)
-				}
-			}
-		})
-	}
-}
 
 // TestOldDependencies (issue 21.6): a module whose go.mod says go 1.16
 // uses two dependencies older than generics, one whose go.mod says go 1.16

@@ -1,4 +1,4 @@
-package explore
+package searchtest
 
 import (
 	"context"
@@ -8,24 +8,25 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 )
 
 // causesDir is the nested module of one-cause-many-failures kernels.
-const causesDir = "../testdata/causes"
+const causesDir = "../../testdata/causes"
 
 // searchCauses searches one package of testdata/causes under -race until
 // done accepts the result, doubling the budget up to three times: slowness
 // costs time, not a failure.
-func searchCauses(t *testing.T, pkg string, done func(*Result) bool) (*Result, string) {
+func searchCauses(t *testing.T, pkg string, done func(*explore.Result) bool) (*explore.Result, string) {
 	t.Helper()
 	dir, err := filepath.Abs(causesDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res *Result
+	var res *explore.Result
 	budget := 4 * time.Second
 	for attempt := 0; attempt < 4; attempt, budget = attempt+1, 2*budget {
-		res, err = Run(context.Background(), Options{
+		res, err = explore.Run(context.Background(), explore.Options{
 			Dir: dir, Patterns: []string{"./" + pkg}, Budget: budget, Race: true,
 			Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
 		})
@@ -43,7 +44,7 @@ func searchCauses(t *testing.T, pkg string, done func(*Result) bool) (*Result, s
 	return res, dir
 }
 
-func races(res *Result) []checks.Finding {
+func races(res *explore.Result) []checks.Finding {
 	var out []checks.Finding
 	for _, f := range res.Findings {
 		if f.Kind == checks.DataRace {
@@ -58,11 +59,11 @@ func replayFinding(t *testing.T, dir string, f checks.Finding) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	rr, err := Replay(ctx, f.Schedule, ReplayOptions{Dir: dir})
+	rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir})
 	if err != nil {
 		t.Fatalf("replay %s: %v", f.Schedule, err)
 	}
-	if rr.Outcome != Reproduced || rr.Finding == nil || rr.Finding.Kind != f.Kind {
+	if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != f.Kind {
 		t.Errorf("replay %s: %s (%v), want %s again", f.Schedule, rr.Outcome, rr.Finding, f.Kind)
 	}
 }
@@ -75,7 +76,7 @@ func TestOneCauseOneFinding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a race-instrumented package")
 	}
-	res, dir := searchCauses(t, "rlock", func(res *Result) bool {
+	res, dir := searchCauses(t, "rlock", func(res *explore.Result) bool {
 		rs := races(res)
 		return len(rs) > 0 && len(rs[0].Tests()) == 2 && len(rs[0].SameCause) >= 3
 	})
@@ -117,7 +118,7 @@ func TestTwoCausesTwoFindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a race-instrumented package")
 	}
-	res, dir := searchCauses(t, "two", func(res *Result) bool { return len(races(res)) >= 2 })
+	res, dir := searchCauses(t, "two", func(res *explore.Result) bool { return len(races(res)) >= 2 })
 	rs := races(res)
 	funcs := map[string]bool{}
 	for _, f := range rs {
@@ -137,7 +138,7 @@ func TestTwoCausesTwoFindings(t *testing.T) {
 	}
 }
 
-// TestUntilFailureRepresentsItsCause: the failure Options.Until accepted
+// TestUntilFailureRepresentsItsCause: the failure explore.Options.Until accepted
 // (the one repro looks for) is its cause's finding, even when another
 // failure of that cause, found first, would represent it better: here a
 // read in Stats, accepted only after a race at a write in Get was seen.
@@ -155,8 +156,8 @@ func TestUntilFailureRepresentsItsCause(t *testing.T) {
 	budget := 4 * time.Second
 	for attempt := 0; attempt < 4; attempt, budget = attempt+1, 2*budget {
 		sawGet := false
-		res, err := Run(context.Background(), Options{
-			Dir: dir, Patterns: []string{"./rlock"}, Tests: []TestRef{{Package: "causes/rlock", Name: "TestReaders"}},
+		res, err := explore.Run(context.Background(), explore.Options{
+			Dir: dir, Patterns: []string{"./rlock"}, Tests: []explore.TestRef{{Package: "causes/rlock", Name: "TestReaders"}},
 			Budget: budget, Race: true, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
 			Until: func(f checks.Finding) bool {
 				if f.Kind == checks.DataRace && f.Func == "causes/rlock.(*Cache).Get" {
