@@ -74,8 +74,9 @@ var drvCases = []drvCase{
 	},
 	{
 		// The same when the search ends at its hard stop, the end of
-		// the budget (a loaded machine): no replay runs past it, and a
-		// finding whose replay found no time is not reported either.
+		// the budget (a loaded machine): the replay alone still runs
+		// (a true failure is never dropped for want of it) and does not
+		// reproduce, so it is a note.
 		name:       "process-wide state at the hard stop",
 		pkg:        "globalstate",
 		atHardStop: true,

@@ -176,6 +176,19 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			until = end
 		}
 	}
+	// A failure found at the end of the budget still gets the time of its
+	// replays (a second and the test's cost per try), past the budget if it
+	// must: a true failure is never dropped for want of its replay, and the
+	// overrun is said (-v, the JSON report's search time).
+	var cost time.Duration
+	s.mu.Lock()
+	if t.stats != nil {
+		cost = t.stats.Cost
+	}
+	s.mu.Unlock()
+	if least := time.Now().Add(time.Second + replayTries*cost); until.Before(least) {
+		until = least
+	}
 	ctx, cancel := context.WithDeadline(ctx, until)
 	defer cancel()
 	r := s.replayer(t)
