@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -140,6 +141,68 @@ type finding struct {
 	} `json:"pos"`
 	Severity any    `json:"severity"`
 	Schedule string `json:"schedule"`
+	// The labels of a version 2 report; nil in older ones.
+	Frequency *checks.Frequency `json:"frequency"`
+	PlainGo   *checks.PlainGo   `json:"plainGoTest"`
+	SameCause []json.RawMessage `json:"sameCause"`
+}
+
+// labelCounts counts findings by their labels: how often the test failed
+// (every schedule tried or some) and what plain go test did.
+type labelCounts struct {
+	every, some, plainFails, plainPasses, plainNotRun, unlabelled int
+}
+
+func (c *labelCounts) add(f finding) {
+	if f.Frequency == nil && f.PlainGo == nil {
+		c.unlabelled++
+		return
+	}
+	if f.Frequency != nil && f.Frequency.Schedules > 0 {
+		if f.Frequency.Every() {
+			c.every++
+		} else {
+			c.some++
+		}
+	}
+	switch {
+	case f.PlainGo == nil || f.PlainGo.Runs == 0:
+		c.plainNotRun++
+	case f.PlainGo.Fails():
+		c.plainFails++
+	default:
+		c.plainPasses++
+	}
+}
+
+func (c *labelCounts) merge(o labelCounts) {
+	c.every += o.every
+	c.some += o.some
+	c.plainFails += o.plainFails
+	c.plainPasses += o.plainPasses
+	c.plainNotRun += o.plainNotRun
+	c.unlabelled += o.unlabelled
+}
+
+func (c labelCounts) String() string {
+	var parts []string
+	if c.every+c.some > 0 {
+		parts = append(parts, fmt.Sprintf("every schedule %d, some %d", c.every, c.some))
+	}
+	if c.plainFails+c.plainPasses+c.plainNotRun > 0 {
+		p := fmt.Sprintf("plain fails %d, passes %d", c.plainFails, c.plainPasses)
+		if c.plainNotRun > 0 {
+			p += fmt.Sprintf(", not run %d", c.plainNotRun)
+		}
+		parts = append(parts, p)
+	}
+	if c.unlabelled > 0 {
+		parts = append(parts, fmt.Sprintf("unlabelled %d", c.unlabelled))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // moduleResult is what summary reads from one module's directory.
@@ -181,9 +244,10 @@ func summary(w io.Writer, dir string) error {
 	if len(mods) == 0 {
 		return fmt.Errorf("no module results under %s", dir)
 	}
-	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | ≥1 schedule besides the unperturbed one, not crashed | schedules/test median (min) | findings by rule | fails without interleave too | interleave exit, wall |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | ≥1 schedule besides the unperturbed one, not crashed | schedules/test median (min) | findings by rule | findings by label (frequency; plain go test) | fails without interleave too (version 1 reports) | interleave exit, wall |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	var totT, totOK, totSearched, totF, totW int
+	var totL labelCounts
 	for _, m := range mods {
 		ok, searched, n := 0, 0, len(m.tests)
 		var sched []int
@@ -217,9 +281,12 @@ func summary(w io.Writer, dir string) error {
 		}
 		totT += n
 		byRule := map[string]int{}
+		var labels labelCounts
 		for _, f := range m.findings {
 			byRule[f.Rule+" "+f.Kind]++
+			labels.add(f)
 		}
+		totL.merge(labels)
 		var rules []string
 		for r, c := range byRule {
 			rules = append(rules, fmt.Sprintf("%s×%d", r, c))
@@ -227,13 +294,13 @@ func summary(w io.Writer, dir string) error {
 		sort.Strings(rules)
 		totF += len(m.findings)
 		totW += len(m.without)
-		fmt.Fprintf(w, "| %s | %d/%d, %s | %s | %s | %s | %s | %s (%s) | %d: %s | %d | %s, %s |\n",
+		fmt.Fprintf(w, "| %s | %d/%d, %s | %s | %s | %s | %s | %s (%s) | %d: %s | %s | %d | %s, %s |\n",
 			m.name, m.plainPass, m.plainFail, m.plainExit, m.raceExit, tests, okS, searchedS, med, mn,
-			len(m.findings), strings.Join(rules, ", "), len(m.without), m.exit, m.wall)
+			len(m.findings), strings.Join(rules, ", "), labels, len(m.without), m.exit, m.wall)
 	}
 	if totT > 0 {
-		fmt.Fprintf(w, "| **total** | | | %d | %d (%.1f%%) | %d (%.1f%%) | | %d | %d | |\n", totT, totOK, 100*float64(totOK)/float64(totT),
-			totSearched, 100*float64(totSearched)/float64(totT), totF, totW)
+		fmt.Fprintf(w, "| **total** | | | %d | %d (%.1f%%) | %d (%.1f%%) | | %d | %s | %d | |\n", totT, totOK, 100*float64(totOK)/float64(totT),
+			totSearched, 100*float64(totSearched)/float64(totT), totF, totL, totW)
 	}
 	for _, m := range mods {
 		if len(m.findings) == 0 && len(m.notes) == 0 && len(m.without) == 0 {
@@ -242,6 +309,12 @@ func summary(w io.Writer, dir string) error {
 		fmt.Fprintf(w, "\n## %s (driver: %s)\n", m.name, m.driver)
 		for i, f := range m.findings {
 			fmt.Fprintf(w, "%d. %s %s %s %s:%d — %s\n   schedule: %s\n", i+1, f.Rule, f.Kind, f.Test, f.Pos.File, f.Pos.Line, firstLine(f.Message), f.Schedule)
+			if l := findingLabels(f); l != "" {
+				fmt.Fprintf(w, "   labels: %s\n", l)
+			}
+			if len(f.SameCause) > 0 {
+				fmt.Fprintf(w, "   same cause: %d more\n", len(f.SameCause))
+			}
 		}
 		for _, f := range m.without {
 			fmt.Fprintf(w, "- fails without interleave too: %s %s %s %s:%d — %s\n", f.Rule, f.Kind, f.Test, f.Pos.File, f.Pos.Line, firstLine(f.Message))
@@ -251,6 +324,13 @@ func summary(w io.Writer, dir string) error {
 		}
 	}
 	return nil
+}
+
+// findingLabels is the labels a version 2 report gives f, as the text
+// report shows them.
+func findingLabels(f finding) string {
+	cf := checks.Finding{Frequency: f.Frequency, PlainGo: f.PlainGo}
+	return firstLine(cf.Labels())
 }
 
 // noteTests is the set of tests a note names ("TestX: ...").

@@ -22,7 +22,8 @@ func TestSummary(t *testing.T) {
 	cli := filepath.Join(root, "a")
 	lib := filepath.Join(root, "b")
 	broken := filepath.Join(root, "c")
-	for _, d := range []string{cli, lib, broken} {
+	v2 := filepath.Join(root, "d")
+	for _, d := range []string{cli, lib, broken, v2} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -47,16 +48,33 @@ func TestSummary(t *testing.T) {
 	write(t, broken, "plain.json", `{"Action":"pass","Test":"TestQ"}`+"\n")
 	write(t, broken, "interleave.stderr", "interleave test: example.com/c does not compile:\nc.go:1: cannot use x\n")
 
+	// Version 2: labelled findings, one with another failure of its cause.
+	write(t, v2, "module", "example.com/d@v1.0.0\n")
+	write(t, v2, "interleave.json", `{"version":2,"findings":[
+{"rule":"IL9004","kind":"leak","test":"TestL","message":"TestL: leak","pos":{"file":"d_test.go","line":7},
+ "frequency":{"failing":4,"schedules":4},"plainGoTest":{"command":"go test -run '^TestL$'","runs":3,"failed":0,"leavesSame":true},
+ "sameCause":[{"test":"TestL2"}]},
+{"rule":"IL9002","kind":"test-failure","test":"TestF","message":"TestF: test failed","pos":{"file":"d_test.go","line":9},
+ "frequency":{"failing":1,"schedules":7},"plainGoTest":{"command":"go test -run '^TestF$'","runs":3,"failed":2,"exitCode":1,"failure":"d_test.go:9: boom"}},
+{"rule":"IL9006","kind":"hang","test":"TestH","message":"TestH: hang","pos":{"file":"d_test.go","line":11},
+ "frequency":{"failing":2,"schedules":5},"plainGoTest":{"runs":0,"notRun":"the budget ran out"}}],
+"tests":[{"package":"example.com/d","test":"TestL","schedules":4},{"package":"example.com/d","test":"TestF","schedules":7},{"package":"example.com/d","test":"TestH","schedules":5}]}`)
+	write(t, v2, "interleave.exit", "1\n")
+
 	var out strings.Builder
 	if err := summary(&out, root); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
 	for _, want := range []string{
-		"| example.com/a@v1.0.0 | 1/1, 1 | - | 3 | 2/3 (67%) | 1/3 (33%) | 1 (0) | 1: IL9002 test-failure×1 | 1 | 1, - |",
-		"| example.com/b@v1.0.0 | 0/0, - | - | 2 | 0/2 (0%) | 1/2 (50%) | 9 (2) | 0:  | 0 | -, - |",
+		"| example.com/a@v1.0.0 | 1/1, 1 | - | 3 | 2/3 (67%) | 1/3 (33%) | 1 (0) | 1: IL9002 test-failure×1 | unlabelled 1 | 1 | 1, - |",
+		"| example.com/b@v1.0.0 | 0/0, - | - | 2 | 0/2 (0%) | 1/2 (50%) | 9 (2) | 0:  | - | 0 | -, - |",
+		"| example.com/d@v1.0.0 | 0/0, - | - | 3 | 3/3 (100%) | 3/3 (100%) | 5 (4) | 3: IL9002 test-failure×1, IL9004 leak×1, IL9006 hang×1 | every schedule 1, some 2; plain fails 1, passes 1, not run 1 | 0 | 1, - |",
 		"| example.com/c@v1.0.0 | 1/0, - | - | 1 (go test); interleave could not run: interleave test: example.com/c does not compile: |",
-		"| **total** | | | 6 | 2 (33.3%) | 2 (33.3%) | | 1 | 1 | |",
+		"| **total** | | | 9 | 5 (55.6%) | 5 (55.6%) | | 4 | every schedule 1, some 2; plain fails 1, passes 1, not run 1; unlabelled 1 | 1 | |",
+		"1. IL9004 leak TestL d_test.go:7 — TestL: leak\n   schedule: \n   labels: on every schedule tried (4); plain go test passes (exit 0, 3 runs of go test -run '^TestL$'), leaving the same goroutines behind\n   same cause: 1 more\n",
+		"   labels: on 1 of 7 schedules (schedule-dependent); plain go test fails too (2 of 3 runs of go test -run '^TestF$': exit 1: d_test.go:9: boom)\n",
+		"   labels: on 2 of 5 schedules (schedule-dependent); plain go test not run: the budget ran out\n",
 		"1. IL9002 test-failure TestA a_test.go:3 — TestA: test failed: a_test.go:3: boom\n",
 		"- fails without interleave too: IL9004 leak TestB :0 — TestB: leak\n",
 		"- note: TestC: stopped\n",
