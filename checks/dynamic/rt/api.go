@@ -275,6 +275,7 @@ func Send[T any](ch chan<- T, v T) {
 			}
 		}
 		ch <- v
+		g.pass()
 		return
 	}
 }
@@ -310,6 +311,7 @@ func Recv2[T any](ch <-chan T) (T, bool) {
 			}
 		}
 		v, ok := <-ch
+		g.pass()
 		return v, ok
 	}
 }
@@ -471,6 +473,7 @@ func PickRecv[T any](chosen, i int, ch <-chan T) <-chan T {
 		return ad
 	case adapter:
 		v, ok := <-ch
+		g.pass()
 		ad := make(chan T, 1)
 		if ok {
 			ad <- v
@@ -513,6 +516,7 @@ func PickSend[T any](chosen, i int, ch chan<- T) chan<- T {
 func SelectSent() {
 	if g := current(); g != nil {
 		g.joinForward()
+		g.pass()
 	}
 }
 

@@ -20,7 +20,11 @@
 // channel and parked partners, the virtual clock), asks the Strategy for one,
 // records a Decision and releases it. The chosen goroutine performs the real
 // operation, which cannot block. An unbuffered send and its receive are
-// released together (Decision.Partner) and S waits for both.
+// released together (Decision.Partner) and S waits for both; after the
+// real operation the second goes on only once the first reached its next
+// scheduling point or blocks outside control (gstate.held), so code the
+// rewriter does not see (a context's cancel and Err) runs in the order the
+// decisions fix.
 //
 // Hand-offs use plain words and the Go runtime's semaphores (sema.go),
 // which carry no race-detector annotation, in //go:norace code. S keeps its own state to itself and never acquires

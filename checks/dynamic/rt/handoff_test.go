@@ -1,7 +1,9 @@
 package rt
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -66,5 +68,41 @@ func TestPlainReceiverRunsOn(t *testing.T) {
 	}, nil)
 	if len(rs) != 1 || rs[0].Outcome != "pass" {
 		t.Fatalf("want the unperturbed schedule to pass, got %+v", rs)
+	}
+}
+
+// TestHandoffPartiesTakeTurns: the two parties of a hand-off go on one
+// after the other, the one that runs on first, up to its next scheduling
+// point. What they do in between in code the rewriter does not see (here
+// a plain atomic flag; a context's cancel and Err in a real test) then
+// happens in an order the decisions fix, and a schedule replays. When both
+// went on at once, the receiver read the flag while the sender was still
+// yielding before it set it.
+func TestHandoffPartiesTakeTurns(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 5, Seed: 1, Strategy: PlainStrategy, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		var flag atomic.Int32
+		ready, take, done := make(chan bool), make(chan bool), make(chan int32)
+		Go(func() {
+			Send(ready, true)
+			Recv(take)
+			Send(done, flag.Load()) // runs only once the sender reached Recv(done)
+		})
+		Recv(ready)
+		Send(take, true) // the receiver is parked: the sender runs on
+		for i := 0; i < 100; i++ {
+			runtime.Gosched() // room for a receiver running at the same time
+		}
+		flag.Store(1)
+		if v := Recv(done); v != 1 {
+			t.Errorf("the receiver went on while the sender did: it read the flag as %d", v)
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: want pass, got %s: %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+	if len(rs) != 5 {
+		t.Fatalf("want 5 schedules, got %d", len(rs))
 	}
 }

@@ -127,6 +127,7 @@ type reply struct {
 	mode    uint8
 	choice  int
 	adapter bool
+	gate    bool // wait after the channel operation (gstate.held)
 	ok      bool
 	child   *gstate
 	ch      chan time.Time
@@ -147,10 +148,15 @@ type gstate struct {
 	realOp  opKind
 	realAt  uint64
 	wasReal bool
-	gid     uint64
-	runSeq  uint32
-	arrSeq  uint32
-	sema    uint32 // runSeq's semaphore (sema.go)
+	// held: the second party of a hand-off, released to complete the
+	// channel operation but stopped after it (gated) until collect
+	// wakes it again, once those before it in sched.running arrived.
+	held   bool
+	gated  bool
+	gid    uint64
+	runSeq uint32
+	arrSeq uint32
+	sema   uint32 // runSeq's semaphore (sema.go)
 	// written by the goroutine itself
 	runSeen uint32
 	req     request
@@ -437,6 +443,7 @@ func current() *gstate {
 //go:norace
 func (g *gstate) call(r *request) reply {
 	g.joinForward()
+	g.pass()
 	g.req = *r
 	g.candOK = false
 	g.req.readNow = g.nows > 0
@@ -453,7 +460,19 @@ func (g *gstate) call(r *request) reply {
 		case mAbort:
 			panic(errAbort)
 		}
+		g.gated = rep.gate
 		return rep
+	}
+}
+
+// pass is where the second party of a hand-off waits, its channel
+// operation done, until the scheduler lets it go on (gstate.held).
+//
+//go:norace
+func (g *gstate) pass() {
+	if g.gated {
+		g.gated = false
+		g.runSeen = g.waitTurn(g.runSeen)
 	}
 }
 
@@ -582,6 +601,10 @@ func (s *sched) collect() {
 	// decision), and arrivals while aborting may append to it.
 	for i := 0; i < len(s.running); i++ {
 		g := s.running[i]
+		if g.held {
+			g.held = false
+			g.wake()
+		}
 		s.waitingOn = g
 		v, back := s.await(g)
 		s.waitingOn = nil
@@ -1695,8 +1718,28 @@ func (s *sched) decide(g *gstate) {
 	}
 	s.unpark(g)
 	g.rep = rep
-	g.wake()
 	s.running = append(s.running, g)
+	if joined == nil {
+		g.wake()
+		return
+	}
+	// The two parties of a hand-off complete the channel operation
+	// together, then go on one after the other, the one that runs on
+	// first: code between their points that the rewriter does not see (a
+	// context's Err and its cancel) must not run in an order the
+	// decisions do not fix. The second goes on when the first arrives or
+	// is found blocked outside control (collect).
+	n := len(s.running)
+	second := joined
+	if s.last == g.id {
+		s.running[n-2], s.running[n-1] = g, joined
+	} else {
+		second = g
+	}
+	second.held = true
+	second.rep.gate = true
+	joined.wake()
+	g.wake()
 }
 
 // record appends a decision; with Config.Trace it is also written at once
@@ -1845,8 +1888,7 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 		prep.adapter = true
 	}
 	s.unpark(h)
-	h.rep = prep
-	h.wake()
+	h.rep = prep // decide wakes it
 	return h
 }
 
