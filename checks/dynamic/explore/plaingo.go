@@ -615,10 +615,17 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 			o = &plainOutcome{err: errBudgetOut}
 		}
 		fs[i].PlainGo = o.label(f, t.pkg.Dir)
-		if p := fs[i].PlainGo; p.Runs > 0 && !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
+		if p := fs[i].PlainGo; !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
+			// Like a failure the tool caused in a sibling test: a finding
+			// only when plain go test fails this way too; when it passes,
+			// or could not be run to tell, it is a note (precision first).
 			sib := sibling(tools, t, f)
+			how := o.howPlain()
+			if p.Runs == 0 {
+				how = "plain go test could not be run to tell (" + p.NotRun + ")"
+			}
 			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where plain go test passes, and %s; to look: %s",
-				t.name, firstLine(f.message), fs[i].Frequency.Label(), sib, o.howPlain(), fs[i].Replay))
+				t.name, firstLine(f.message), fs[i].Frequency.Label(), sib, how, fs[i].Replay))
 			continue
 		}
 		outF = append(outF, fs[i])

@@ -16,7 +16,7 @@ import (
 // that only some builds include.
 const buildfilesDir = "../../testdata/buildfiles"
 
-// searchBudget is each search's budget, as explore's robustness tests use.
+// searchBudget is a search's first budget, as explore's robustness tests use.
 const searchBudget = 1500 * time.Millisecond
 
 // TestBuildFiles (issue 26.2): the driver, the rewrite and the plain go
@@ -48,9 +48,20 @@ func TestBuildFiles(t *testing.T) {
 			t.Setenv("GOFLAGS", c.goflags)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			res, err := explore.Run(ctx, explore.Options{Dir: dir, Budget: searchBudget, Seed: 1, Race: c.race, SchedulesDir: t.TempDir()})
-			if err != nil {
-				t.Fatal(err)
+			// Plain go test must get to run each failing test: a search
+			// whose budget left no time for it (a loaded machine) runs
+			// again with a longer one.
+			var res *explore.Result
+			for budget := searchBudget; ; budget *= 4 {
+				var err error
+				res, err = explore.Run(ctx, explore.Options{Dir: dir, Budget: budget, Seed: 1, Race: c.race, SchedulesDir: t.TempDir()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if budget >= time.Minute || !slices.ContainsFunc(res.Findings, func(f checks.Finding) bool { return f.PlainGo == nil || f.PlainGo.Runs == 0 }) {
+					break
+				}
+				t.Logf("plain go test found no time in %v; searching again", budget)
 			}
 			var searched []string
 			for _, ts := range res.Stats.Tests {
