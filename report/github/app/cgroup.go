@@ -51,10 +51,11 @@ func newCgroups(parent string, limit, pids uint64) (*cgroups, error) {
 			return nil, err
 		}
 	}
-	// Leftovers of an earlier server, then a probe.
+	// Empty leftovers of an earlier server (a busy one may be another
+	// server's), then a probe.
 	old, _ := filepath.Glob(filepath.Join(cg.parent, cgroupPrefix+"*"))
 	for _, d := range old {
-		(&jobCgroup{cg: cg, dir: d}).remove()
+		syscall.Rmdir(d)
 	}
 	probe, err := cg.create("probe")
 	if err != nil {
@@ -158,9 +159,10 @@ type jobCgroup struct {
 	dir string
 }
 
-// create makes a job's cgroup with its limits.
+// create makes a job's cgroup with its limits. Its name has the server's
+// pid: servers may share a parent.
 func (cg *cgroups) create(name string) (*jobCgroup, error) {
-	dir := filepath.Join(cg.parent, cgroupPrefix+name)
+	dir := filepath.Join(cg.parent, cgroupPrefix+strconv.Itoa(os.Getpid())+"-"+name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating a cgroup: %w", err)
 	}
