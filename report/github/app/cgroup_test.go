@@ -26,7 +26,7 @@ func needCgroups(t *testing.T, limit uint64) *cgroups {
 // limit, and the kill is counted; the cgroup is then removed.
 func TestJobCgroupKillsAtLimit(t *testing.T) {
 	cg := needCgroups(t, 64<<20)
-	run := func(name string, mib int) (*jobCgroup, error, string) {
+	run := func(name string, mib int) (*jobCgroup, string, error) {
 		j, err := cg.create(name)
 		if err != nil {
 			t.Fatal(err)
@@ -40,9 +40,10 @@ func TestJobCgroupKillsAtLimit(t *testing.T) {
 			j.remove()
 			t.Fatal(err)
 		}
-		return j, cmd.Wait(), out.String()
+		err = cmd.Wait()
+		return j, out.String(), err
 	}
-	j, err, out := run("test-hog", 1024)
+	j, out, err := run("test-hog", 1024)
 	if err == nil || j.oomKills() == 0 {
 		t.Errorf("a process that allocates 1 GiB under a 64 MiB limit: %v, %d OOM kills, want killed:\n%s", err, j.oomKills(), out)
 	}
@@ -52,7 +53,7 @@ func TestJobCgroupKillsAtLimit(t *testing.T) {
 	if err := j.remove(); err != nil || exists(j.dir) {
 		t.Errorf("remove: %v", err)
 	}
-	j, err, out = run("test-ok", 8)
+	j, out, err = run("test-ok", 8)
 	if err != nil || j.oomKills() != 0 {
 		t.Errorf("a small process: %v, %d OOM kills, want it to pass:\n%s", err, j.oomKills(), out)
 	}
