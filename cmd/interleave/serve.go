@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -69,6 +71,9 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 	fs.Uint64Var(&opts.Sandbox.NProc, "sandbox-nproc", 1024, "Processes and threads a job may have at once (RLIMIT_NPROC)")
 	fs.Uint64Var(&opts.Sandbox.FileSize, "sandbox-file-size", 1<<30, "Largest file a job may write, in `bytes` (RLIMIT_FSIZE)")
 	fs.Uint64Var(&opts.Sandbox.TmpSize, "sandbox-tmp-size", 1<<30, "Size of a job's /tmp, in `bytes`")
+	opts.Sandbox.Memory = 4 << 30
+	fs.Var((*byteSize)(&opts.Sandbox.Memory), "sandbox-memory", "Memory (and swap) a job may use, through a cgroup made for it, as `bytes` or 512MiB, 4GiB; 0 = no limit")
+	fs.StringVar(&opts.Sandbox.Cgroup, "sandbox-cgroup", "", "Make the jobs' cgroups in this cgroup `dir` (default the server's own memory cgroup)")
 	fs.StringVar(&opts.Sandbox.GoCacheSeed, "gocache-seed", "", "Build cache the server fills with the standard library and jobs read through hard links (default WORKDIR/gocache-seed)")
 	fs.BoolVar(&opts.ForksNeedApproval, "require-approval", true, "Hold pull requests from forks or from authors without write access until someone with write access comments /retest-concurrency or adds -approve-label; =false for private installations")
 	fs.StringVar(&opts.ApproveLabel, "approve-label", app.DefaultApproveLabel, "The `label` that approves a held pull request")
@@ -123,6 +128,8 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 		return bad("-sandbox-uid and -sandbox-gid must be positive (not root), got %d:%d", opts.Sandbox.UID, opts.Sandbox.GID)
 	case opts.Sandbox.NProc < 64:
 		return bad("-sandbox-nproc must be at least 64 (go build needs threads), got %d", opts.Sandbox.NProc)
+	case opts.Sandbox.Memory > 0 && opts.Sandbox.Memory < 64<<20:
+		return bad("-sandbox-memory must be 0 (no limit) or at least 64MiB (go build needs it), got %d bytes", opts.Sandbox.Memory)
 	}
 	switch opts.FailOn {
 	case "note", "warning", "error":
@@ -172,7 +179,7 @@ func runServe(ctx context.Context, env *cliEnv, opts *serveOptions, ready func(a
 	}
 	srv.Start()
 	log.Info("serving", "addr", ln.Addr().String(), "app_id", cfg.AppID, "workers", cfg.Workers, "api", cfg.APIURL, "db", cfg.DBPath,
-		"sandbox", !cfg.Sandbox.Insecure, "require_approval", cfg.ForksNeedApproval)
+		"sandbox", !cfg.Sandbox.Insecure, "job_memory", cfg.Sandbox.Memory, "require_approval", cfg.ForksNeedApproval)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
@@ -200,4 +207,40 @@ func runServe(ctx context.Context, env *cliEnv, opts *serveOptions, ready func(a
 	}
 	log.Info("stopped")
 	return code
+}
+
+// byteSize is a flag of bytes, with an optional KiB, MiB or GiB suffix.
+type byteSize uint64
+
+var byteUnits = []struct {
+	suffix string
+	mul    uint64
+}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}}
+
+func (b *byteSize) String() string {
+	if b == nil || *b == 0 {
+		return "0"
+	}
+	for _, u := range byteUnits {
+		if uint64(*b)%u.mul == 0 {
+			return strconv.FormatUint(uint64(*b)/u.mul, 10) + u.suffix
+		}
+	}
+	return strconv.FormatUint(uint64(*b), 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	num, mul := s, uint64(1)
+	for _, u := range byteUnits {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			num, mul = n, u.mul
+			break
+		}
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n > math.MaxUint64/mul {
+		return fmt.Errorf("%q is not a size: want bytes or a number with KiB, MiB or GiB", s)
+	}
+	*b = byteSize(n * mul)
+	return nil
 }

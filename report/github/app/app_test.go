@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -870,6 +871,10 @@ func needBinary(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	if mib, err := strconv.Atoi(os.Getenv("INTERLEAVE_TEST_HOG")); err == nil {
+		hog(mib) // TestJobCgroupKillsAtLimit's child
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "interleave-app-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -1019,4 +1024,18 @@ func TestWatchdogKillsProcessGroup(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hog touches mib MiB; the test binary runs it, not its tests, when
+// $INTERLEAVE_TEST_HOG is set.
+func hog(mib int) {
+	var keep [][]byte
+	for range mib {
+		b := make([]byte, 1<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		keep = append(keep, b)
+	}
+	println("allocated", len(keep), "MiB")
 }

@@ -56,6 +56,12 @@ type Sandbox struct {
 	// WorkDir/gocache-seed, filled by the server with go build std and
 	// go build -race std before the first job.
 	GoCacheSeed string
+	// Memory is the memory (and swap) a job may use, through a cgroup
+	// made for it; 0 = no limit.
+	Memory uint64
+	// Cgroup is the cgroup directory the jobs' cgroups are made in;
+	// default the server's own memory cgroup.
+	Cgroup string
 }
 
 // sandbox is a Sandbox resolved at startup.
@@ -64,8 +70,9 @@ type sandbox struct {
 	workDir  string
 	bin      string // the interleave binary the job runs, readable by it
 	goroot   string
-	modCache string // filled by the trusted go mod download, read-only to jobs
-	drop     bool   // the server is root: run the job as UID:GID
+	modCache string   // filled by the trusted go mod download, read-only to jobs
+	drop     bool     // the server is root: run the job as UID:GID
+	cg       *cgroups // nil without a memory limit
 	warm     sync.Once
 }
 
@@ -103,6 +110,13 @@ func newSandbox(cfg Sandbox, workDir, interleave string) (*sandbox, error) {
 	}
 	s := &sandbox{Sandbox: cfg, workDir: workDir, drop: os.Geteuid() == 0,
 		modCache: filepath.Join(workDir, "gomod"), bin: filepath.Join(workDir, "bin", "interleave")}
+	if cfg.Memory > 0 {
+		cg, err := newCgroups(cfg.Cgroup, cfg.Memory, cfg.NProc)
+		if err != nil {
+			return nil, fmt.Errorf("cannot limit the jobs' memory to %s with a cgroup: %w\n(run the server as root with a writable memory cgroup, name a delegated one with -sandbox-cgroup, or pass -sandbox-memory 0 to run jobs without a memory limit)", formatBytes(cfg.Memory), err)
+		}
+		s.cg = cg
+	}
 	path, err := exec.LookPath(cfg.Bwrap)
 	if err != nil {
 		return nil, fmt.Errorf("bubblewrap (%s) is not installed: %w", cfg.Bwrap, err)
@@ -142,7 +156,20 @@ func newSandbox(cfg Sandbox, workDir, interleave string) (*sandbox, error) {
 	cmd := s.command(context.Background(), probe, nil, "version")
 	var buf strings.Builder
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	if err := cmd.Run(); err != nil {
+	start := (*exec.Cmd).Start
+	if s.cg != nil {
+		cg, err := s.cg.create("probe")
+		if err != nil {
+			return nil, err
+		}
+		defer cg.remove()
+		start = cg.start
+	}
+	err = start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("bubblewrap cannot start a job (%v): %s\n(the job needs user namespaces; uid %d must be able to traverse %s and read %s)",
 			err, strings.TrimSpace(buf.String()), s.jobUID(), workDir, s.goroot)
 	}
@@ -373,4 +400,15 @@ func checkResult(res *JobResult) (*report.JSONReport, error) {
 		}
 	}
 	return &r, nil
+}
+
+// formatBytes writes a limit as people read it: 256 MiB, 4 GiB.
+func formatBytes(n uint64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -149,6 +149,9 @@ func New(cfg Config) (*Server, error) {
 		if sbx, err = newSandbox(cfg.Sandbox, cfg.WorkDir, cfg.Interleave); err != nil {
 			return nil, fmt.Errorf("the job sandbox is unavailable: %w\nInstall bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces, or, only when every pull request is trusted, pass -insecure-no-sandbox", err)
 		}
+		if sbx.cg == nil {
+			cfg.Logger.Warn("jobs have no memory limit (-sandbox-memory 0): one job can use all the memory and get the server or other jobs killed")
+		}
 	}
 	st, err := openStore(cfg.DBPath)
 	if err != nil {

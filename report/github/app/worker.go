@@ -108,6 +108,7 @@ func (s *Server) runJob(j *Job) {
 		cause := context.Cause(ctx)
 		cancel()
 		var cnr *couldNotRun
+		var oom *outOfMemory
 		switch {
 		case err != nil && errors.Is(cause, errJobTimeout):
 			reason := fmt.Sprintf("exceeded the job time limit of %v; its processes were killed", s.cfg.JobTimeout)
@@ -117,6 +118,10 @@ func (s *Server) runJob(j *Job) {
 			return
 		case err != nil && interrupted():
 			finish(StatePending, "server shutting down")
+			return
+		case errors.As(err, &oom):
+			s.postFailure(j, "failure", "interleave ran out of memory", oom.summary(j.HeadSHA), log)
+			finish(StateFailed, err.Error())
 			return
 		case errors.As(err, &cnr):
 			s.postFailure(j, "failure", "interleave could not run", cnr.summary, log)
@@ -234,7 +239,21 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		err error
 	}
 	got := make(chan result, 1)
-	code, err := s.runCmd(ctx, cmd, prLog, func() {
+	var start func(*exec.Cmd) error
+	var cg *jobCgroup
+	if s.sbx != nil && s.sbx.cg != nil {
+		// The job and all it forks share one memory limit.
+		if cg, err = s.sbx.cg.create(j.ID); err != nil {
+			return 0, err
+		}
+		defer func() {
+			if err := cg.remove(); err != nil {
+				s.log.Warn("removing the job's cgroup", "job", j.ID, "error", err.Error())
+			}
+		}()
+		start = cg.start
+	}
+	code, err := s.runCmd(ctx, cmd, prLog, start, func() {
 		pw.Close() // serve-job holds the only write end now
 		go func() {
 			res, err := readResult(pr)
@@ -242,6 +261,11 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		}()
 	})
 	pw.Close()
+	if cg != nil && cg.oomKills() > 0 && ctx.Err() == nil {
+		// Whatever the job sent, it is missing what the killed process
+		// would have found.
+		return 0, &outOfMemory{limit: s.sbx.Memory, log: tail(prLog)}
+	}
 	if err != nil {
 		return 0, fmt.Errorf("interleave pr: %w", err)
 	}
@@ -342,6 +366,24 @@ type couldNotRun struct {
 
 func (e *couldNotRun) Error() string {
 	return fmt.Sprintf("interleave pr could not run (exit %d): %s", e.code, e.log)
+}
+
+// outOfMemory is a job the kernel killed a process of for going over its
+// memory limit.
+type outOfMemory struct {
+	limit uint64
+	log   string // the end of pr's output
+}
+
+func (e *outOfMemory) Error() string {
+	return fmt.Sprintf("the job ran out of its memory limit (%s)", formatBytes(e.limit))
+}
+
+// summary is the check run's text.
+func (e *outOfMemory) summary(sha string) string {
+	fence := codeFence(e.log)
+	return fmt.Sprintf("The analysis of %s was stopped: the job ran out of its memory limit (%s), so the kernel killed its largest process and there are no results. "+
+		"Tests that use less memory, or a larger `-sandbox-memory` on the server, help.\n\n%s\n%s\n%s\n", sha, formatBytes(e.limit), fence, e.log, fence)
 }
 
 // maxCheckRunSummary is GitHub's limit on a check run's output.summary.
@@ -461,12 +503,13 @@ func (s *Server) post(ctx context.Context, j *Job, tr *ghinstallation.Transport,
 // end, so nothing it started outlives it. err is set when the command could
 // not start or was killed; otherwise code is its exit code.
 func (s *Server) runLogged(ctx context.Context, dir string, env []string, logFile, name string, args ...string) (code int, err error) {
-	return s.runCmd(ctx, s.command(ctx, dir, env, name, args...), logFile, nil)
+	return s.runCmd(ctx, s.command(ctx, dir, env, name, args...), logFile, nil, nil)
 }
 
-// runCmd is runLogged for a prepared command; started, when not nil, runs
-// once the command has started.
-func (s *Server) runCmd(ctx context.Context, cmd *exec.Cmd, logFile string, started func()) (code int, err error) {
+// runCmd is runLogged for a prepared command; start, when not nil, starts
+// it instead of cmd.Start; started, when not nil, runs once the command
+// has started.
+func (s *Server) runCmd(ctx context.Context, cmd *exec.Cmd, logFile string, start func(*exec.Cmd) error, started func()) (code int, err error) {
 	f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return 0, err
@@ -476,7 +519,10 @@ func (s *Server) runCmd(ctx context.Context, cmd *exec.Cmd, logFile string, star
 	if cmd.WaitDelay == 0 {
 		cmd.WaitDelay = 5 * time.Second
 	}
-	if err = cmd.Start(); err == nil {
+	if start == nil {
+		start = (*exec.Cmd).Start
+	}
+	if err = start(cmd); err == nil {
 		if started != nil {
 			started()
 		}
