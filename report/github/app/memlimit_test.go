@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && heavy
 
 package app
 
@@ -38,7 +38,10 @@ func init() {
 `
 
 // A job that uses more memory than -sandbox-memory is killed; its check
-// run says so, and the next job runs.
+// run says so, and the next job runs. Behind -tags heavy: it runs the real
+// server end to end (five minutes here), beside TestAppUntrustedPullRequest,
+// and would push the package past go test's default timeout;
+// TestJobCgroupKillsAtLimit checks the cgroup's kill in the default run.
 func TestAppJobOutOfMemory(t *testing.T) {
 	needBinary(t)
 	if _, err := exec.LookPath("bwrap"); err != nil {
