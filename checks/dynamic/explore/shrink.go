@@ -177,16 +177,24 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		}
 	}
 	// A failure found at the end of the budget still gets the time of its
-	// replays (a second and the test's cost per try), past the budget if it
-	// must: a true failure is never dropped for want of its replay, and the
-	// overrun is said (-v, the JSON report's search time).
+	// replays (a second and the test's cost per try), past the hard stop by
+	// that much at most: a failure found at the end is not dropped for want
+	// of its replay, and the overrun is said (-v, the JSON search time).
 	var cost time.Duration
 	s.mu.Lock()
 	if t.stats != nil {
 		cost = t.stats.Cost
 	}
 	s.mu.Unlock()
-	if least := time.Now().Add(time.Second + replayTries*cost); until.Before(least) {
+	least := time.Now().Add(time.Second + replayTries*cost)
+	if !s.hardStop.IsZero() {
+		// Counted from the hard stop, so that only a failure found at
+		// the end gets it, once.
+		if limit := s.hardStop.Add(time.Second + replayTries*cost); least.After(limit) {
+			least = limit
+		}
+	}
+	if until.Before(least) {
 		until = least
 	}
 	ctx, cancel := context.WithDeadline(ctx, until)
