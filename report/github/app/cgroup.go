@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // cgroups makes each job a memory cgroup under parent: cgroup v2 (memory.max,
@@ -277,11 +278,37 @@ func startInCgroupV1(cmd *exec.Cmd, tasks string) error {
 				done <- fmt.Errorf("entering the cgroup: %w", err)
 				return
 			}
-			done <- cmd.Start()
+			if err := cmd.Start(); err != nil {
+				done <- err
+				return
+			}
+			done <- nil
+			// This thread is bwrap's parent: its --die-with-parent kills
+			// bwrap when the thread that started it ends (the parent death
+			// signal is per thread), and a locked goroutine's thread ends
+			// with it. So it stays until bwrap exits, without reaping it.
+			waitExitNoReap(cmd.Process.Pid)
 		}()
 		if err := <-done; err != errMain {
 			return err
 		}
 	}
 	return errors.New("entering the cgroup: no thread but the main one")
+}
+
+// waitExitNoReap blocks until process pid exits (or is reaped by another
+// waiter), leaving it for exec.Cmd.Wait to reap: waitid with WNOWAIT.
+func waitExitNoReap(pid int) {
+	const (
+		pPID    = 1         // P_PID
+		wExited = 4         // WEXITED
+		wNoWait = 0x1000000 // WNOWAIT
+	)
+	var info [128]byte // siginfo_t
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid), uintptr(unsafe.Pointer(&info[0])), wExited|wNoWait, 0, 0)
+		if errno != syscall.EINTR {
+			return
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -58,4 +59,25 @@ func TestJobCgroupKillsAtLimit(t *testing.T) {
 		t.Errorf("a small process: %v, %d OOM kills, want it to pass:\n%s", err, j.oomKills(), out)
 	}
 	j.remove()
+}
+
+// A process started in a job's cgroup with a parent death signal (bwrap's
+// --die-with-parent) lives until it ends: the parent is the thread that
+// started it, which must outlive it.
+func TestJobCgroupKeepsParentThread(t *testing.T) {
+	cg := needCgroups(t, 256<<20)
+	j, err := cg.create("test-parent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.remove()
+	cmd := exec.Command("sh", "-c", "sleep 1; exit 7")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := j.start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 7 {
+		t.Errorf("the process ended with %v, want exit status 7 (it was killed when the thread that started it ended)", err)
+	}
 }
