@@ -260,6 +260,11 @@ func startInCgroupV2(cmd *exec.Cmd, dir string) error {
 // charged to.
 func startInCgroupV1(cmd *exec.Cmd, tasks string) error {
 	errMain := errors.New("on the main thread")
+	own, _, err := ownMemoryCgroup()
+	if err != nil {
+		return err
+	}
+	home := filepath.Join(own, "tasks")
 	// Our own thread runs no other goroutine meanwhile: the one below
 	// goes to another thread.
 	runtime.LockOSThread()
@@ -280,6 +285,15 @@ func startInCgroupV1(cmd *exec.Cmd, tasks string) error {
 			}
 			if err := cmd.Start(); err != nil {
 				done <- err
+				return
+			}
+			// Back to the server's own cgroup: a thread of the server left
+			// in the job's would make the server a candidate of the job's
+			// out-of-memory kill.
+			if err := os.WriteFile(home, []byte(strconv.Itoa(tid)), 0); err != nil {
+				cmd.Process.Kill()
+				cmd.Wait()
+				done <- fmt.Errorf("leaving the job's cgroup: %w", err)
 				return
 			}
 			done <- nil
