@@ -3,9 +3,7 @@
 package app
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -68,38 +66,8 @@ func TestAppJobOutOfMemory(t *testing.T) {
 		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "6m",
 		"-gocache-seed", strings.TrimSpace(string(gocache)), "-grace", "0s", "-require-approval=false",
 		"-sandbox-memory", "512MiB", "-sandbox-cgroup", cg.parent)
-	logs := &syncBuffer{}
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	addr, exited := make(chan string, 1), make(chan struct{})
-	go func() {
-		defer close(exited)
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			var l struct{ Msg, Addr string }
-			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "serving" {
-				addr <- l.Addr
-			}
-		}
-		close(addr)
-	}()
-	defer func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs.String())
-		}
-	}()
-	a, ok := <-addr
-	if !ok {
-		cmd.Wait()
-		t.Fatalf("interleave serve did not start:\n%s", logs.String())
-	}
-	server := "http://" + a
+	server, logs, exited, stop := startServe(t, cmd)
+	defer stop()
 
 	push := func(repo string, files map[string]string) (head string) {
 		t.Helper()

@@ -248,37 +248,8 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 		cmd.Args = append(cmd.Args, "-sandbox-memory", "0")
 	}
 	cmd.Env = append(os.Environ(), "INTERLEAVE_TEST_CANARY="+envCanary)
-	logs := &syncBuffer{}
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			var l struct{ Msg, Addr string }
-			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "serving" {
-				addr <- l.Addr
-			}
-		}
-		close(addr)
-	}()
-	defer func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs.String())
-		}
-	}()
-	a, ok := <-addr
-	if !ok {
-		cmd.Wait()
-		t.Fatalf("interleave serve did not start:\n%s", logs.String())
-	}
-	server := "http://" + a
+	server, logs, _, stop := startServe(t, cmd)
+	defer stop()
 
 	// The fork's pull request, which knows where everything lives.
 	evil := filepath.Join(root, "git", owner, repoName)
@@ -461,4 +432,43 @@ func makeRepoWith(t *testing.T, dir string, files map[string]string) (base, head
 	}
 	out, _ := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
 	return base, strings.TrimSpace(string(out))
+}
+
+// startServe starts cmd, an interleave serve, and waits until it serves:
+// its URL, its log, a channel closed when it exits, and stop (interrupt,
+// wait, and the log when the test failed), which the caller defers.
+func startServe(t *testing.T, cmd *exec.Cmd) (server string, logs *syncBuffer, exited <-chan struct{}, stop func()) {
+	t.Helper()
+	logs = &syncBuffer{}
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	addr, done := make(chan string, 1), make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "serving" {
+				addr <- l.Addr
+			}
+		}
+		close(addr)
+	}()
+	stop = func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	}
+	a, ok := <-addr
+	if !ok {
+		cmd.Wait()
+		t.Fatalf("interleave serve did not start:\n%s", logs.String())
+	}
+	return "http://" + a, logs, done, stop
 }
