@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/internal/defaults"
-	"github.com/interleave-dev/interleave/report/github/app"
+	"github.com/interleave-dev/interleave/app"
 )
 
 func init() {

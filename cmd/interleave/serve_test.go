@@ -123,7 +123,7 @@ func TestServeStartsAndStops(t *testing.T) {
 	dir := t.TempDir()
 	var stderr bytes.Buffer
 	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: dir}
-	// The sandbox is TestAppUntrustedPullRequest's (report/github/app).
+	// The sandbox is TestAppUntrustedPullRequest's (app).
 	opts, _, ok := parseServeFlags(env, []string{"-app-id", "1", "-private-key", key, "-addr", "127.0.0.1:0", "-db", "q.db", "-workdir", "work", "-api-url", "http://127.0.0.1:1/", "-insecure-no-sandbox"},
 		func(k string) string {
 			if k == "INTERLEAVE_WEBHOOK_SECRET" {

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/interleave-dev/interleave/report"
-	"github.com/interleave-dev/interleave/report/github/app"
+	"github.com/interleave-dev/interleave/app"
 )
 
 func init() {

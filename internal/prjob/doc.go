@@ -8,6 +8,6 @@
 // Run is its one entry point. interleave pr parses flags into Options,
 // calls Run and maps the Result to an exit code; interleave action calls
 // pr in process, and interleave serve runs the pr command in a scrubbed
-// child process (report/github/app), so every path runs this code.
+// child process (app), so every path runs this code.
 // MergeShards combines the reports of sharded runs for interleave merge.
 package prjob

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/internal/claim"
+	"github.com/interleave-dev/interleave/checks/claim"
 )
 
 // GenShare is the part of -budget that generated tests get, when the

@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/interleave-dev/interleave/internal/claim"
+	"github.com/interleave-dev/interleave/checks/claim"
 )
 
 // Target is an exported type that claims safety for concurrent use, with

@@ -15,7 +15,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
-	"github.com/interleave-dev/interleave/internal/claim"
+	"github.com/interleave-dev/interleave/checks/claim"
 )
 
 //go:embed doc.go

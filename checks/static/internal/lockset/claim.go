@@ -5,7 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
-	"github.com/interleave-dev/interleave/internal/claim"
+	"github.com/interleave-dev/interleave/checks/claim"
 )
 
 // ThreadSafeDirective marks a type as safe for concurrent use without prose.
