@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -16,13 +21,29 @@ import (
 
 const readmePath = "../../README.md"
 
+// The README's reference moved to docs/: the commands and their examples
+// to reference.md, the rule table to rules.md (checks/static checks its
+// precision column), the first command's details to example.md.
+const (
+	referencePath = "../../docs/reference.md"
+	rulesPath     = "../../docs/rules.md"
+)
+
+// readmeMaxWords is what a newcomer reads in two minutes (issue 22).
+const readmeMaxWords = 1800
+
 // readmeFirstCommand is the README's first command: the pull-request job on
 // the bundled example.
 const readmeFirstCommand = "go run ./cmd/interleave -C examples/bank pr -base :empty"
 
 func readme(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(readmePath)
+	return readFile(t, readmePath)
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,16 +94,17 @@ func TestREADMEShowsTheContract(t *testing.T) {
 	}
 }
 
-// Every flag an example passes exists: the command's -h lists it.
+// Every flag an example of the README or the reference passes exists: the
+// command's -h lists it.
 func TestREADMEFlagsExist(t *testing.T) {
-	lines := readmeCommandLines(readme(t))
+	lines := readmeCommandLines(readme(t) + readFile(t, referencePath))
 	if len(lines) < 5 {
-		t.Fatalf("found only %d example command lines in the README", len(lines))
+		t.Fatalf("found only %d example command lines in the README and %s", len(lines), referencePath)
 	}
 	for _, args := range lines {
 		c := commands[args[0]]
 		if c == nil {
-			t.Errorf("README runs unknown command %q", strings.Join(args, " "))
+			t.Errorf("README or reference runs unknown command %q", strings.Join(args, " "))
 			continue
 		}
 		env, _, stderr := testEnv(t, t.TempDir())
@@ -94,23 +116,31 @@ func TestREADMEFlagsExist(t *testing.T) {
 			}
 			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			if !regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(name) + `(\s|$)`).MatchString(usage) {
-				t.Errorf("README: interleave %s: flag -%s is not in its -h output", strings.Join(args, " "), name)
+				t.Errorf("README or reference: interleave %s: flag -%s is not in its -h output", strings.Join(args, " "), name)
 			}
 		}
 	}
 }
 
-// Every command and every rule is documented.
+// Every command is documented in the reference, every rule in the rule
+// table, and the README links to both.
 func TestREADMEListsCommandsAndRules(t *testing.T) {
 	text := readme(t)
-	for name := range commands {
-		if !strings.Contains(text, "`interleave "+name) {
-			t.Errorf("README does not document command %q", name)
+	for _, link := range []string{"](docs/reference.md)", "](docs/rules.md)"} {
+		if !strings.Contains(text, link) {
+			t.Errorf("README does not link to %s", strings.Trim(link, "]()"))
 		}
 	}
+	ref := readFile(t, referencePath)
+	for name := range commands {
+		if !strings.Contains(ref, "`interleave "+name) {
+			t.Errorf("%s does not document command %q", referencePath, name)
+		}
+	}
+	rules := readFile(t, rulesPath)
 	for _, r := range checks.Rules() {
-		if !strings.Contains(text, r.ID) {
-			t.Errorf("README's rule table lacks %s (%s)", r.ID, r.Slug)
+		if !regexp.MustCompile(`(?m)^\| ` + r.ID + ` \| `).MatchString(rules) {
+			t.Errorf("%s: the rule table lacks %s (%s)", rulesPath, r.ID, r.Slug)
 		}
 	}
 }
@@ -185,15 +215,110 @@ func TestREADMEFirstCommand(t *testing.T) {
 	}
 }
 
-// Every relative link in the README points at a file of the repository.
+// Every relative link in the README, and in the docs its sections moved
+// to, points at a file of the repository.
 func TestREADMELinks(t *testing.T) {
-	for _, m := range regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`).FindAllStringSubmatch(readme(t), -1) {
-		target := m[1]
-		if strings.Contains(target, "://") {
+	for _, doc := range []string{readmePath, referencePath, rulesPath, "../../docs/figures.md", "../../docs/example.md", "../../docs/developing.md"} {
+		text := readFile(t, doc)
+		for _, m := range regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`).FindAllStringSubmatch(text, -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(doc), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links to %s: %v", doc, target, err)
+			}
+		}
+	}
+}
+
+// The README is read in two minutes: at most readmeMaxWords words, as wc -w
+// counts them.
+func TestREADMEWordCount(t *testing.T) {
+	if n := len(strings.Fields(readme(t))); n > readmeMaxWords {
+		t.Errorf("README has %d words (wc -w), more than %d: move reference to docs/", n, readmeMaxWords)
+	}
+}
+
+// The README says why each module go.mod requires is there, under its
+// heading "Dependencies".
+func TestREADMEDependencies(t *testing.T) {
+	text := readme(t)
+	_, deps, ok := strings.Cut(text, "\n## Dependencies\n")
+	if !ok {
+		t.Fatal("README has no section \"## Dependencies\"")
+	}
+	if i := strings.Index(deps, "\n## "); i >= 0 {
+		deps = deps[:i]
+	}
+	b, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, err := modfile.ParseLax("go.mod", b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := 0
+	for _, r := range mf.Require {
+		if r.Indirect {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join("../..", filepath.FromSlash(target))); err != nil {
-			t.Errorf("README links to %s: %v", target, err)
+		direct++
+		if !strings.Contains(deps, "| "+r.Mod.Path+" ") {
+			t.Errorf("README's Dependencies do not say why go.mod requires %s", r.Mod.Path)
+		}
+	}
+	if direct == 0 {
+		t.Error("go.mod requires no module directly: the test reads the wrong file")
+	}
+}
+
+// The README's picture is the golden review comment as drawn by
+// scripts/readme-picture.sh; the script recorded the hashes of its inputs
+// next to it, and an input that changed since means the picture is stale.
+func TestREADMEPictureCurrent(t *testing.T) {
+	const (
+		picture = "docs/img/review-comment.png"
+		sums    = "docs/img/review-comment.sha256"
+		script  = "scripts/readme-picture.sh"
+		golden  = "report/github/testdata/golden/bank-deadlock.md"
+	)
+	if !strings.Contains(readme(t), "]("+picture+")") {
+		t.Errorf("README does not show %s", picture)
+	}
+	if fi, err := os.Stat(filepath.Join("../..", picture)); err != nil || fi.Size() == 0 {
+		t.Fatalf("no picture %s (run %s): %v", picture, script, err)
+	}
+	f, err := os.Open(filepath.Join("../..", sums))
+	if err != nil {
+		t.Fatalf("%v (run %s)", err, script)
+	}
+	defer f.Close()
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		want, path, ok := strings.Cut(sc.Text(), "  ")
+		if !ok {
+			t.Fatalf("%s: bad line %q (run %s)", sums, sc.Text(), script)
+		}
+		seen[path] = true
+		b, err := os.ReadFile(filepath.Join("../..", filepath.FromSlash(path)))
+		if err != nil {
+			t.Errorf("%s: %v (run %s)", sums, err, script)
+			continue
+		}
+		got := sha256.Sum256(b)
+		if hex.EncodeToString(got[:]) != want {
+			t.Errorf("%s changed since %s was drawn: run %s", path, picture, script)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{golden, script} {
+		if !seen[in] {
+			t.Errorf("%s does not record input %s: run %s", sums, in, script)
 		}
 	}
 }
