@@ -12,10 +12,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/interleave-dev/interleave/checks/claim"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
-	"github.com/interleave-dev/interleave/checks/claim"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -103,7 +104,7 @@ type passContext struct {
 func run(pass *analysis.Pass) (any, error) {
 	// Fast path: without sync/atomic here and without atomic facts from
 	// dependencies there is nothing to mix.
-	if !imports(pass.Pkg, "sync/atomic") && len(pass.AllObjectFacts()) == 0 {
+	if !passutil.Imports(pass.Pkg, "sync/atomic") && len(pass.AllObjectFacts()) == 0 {
 		return nil, nil
 	}
 	pc := &passContext{
@@ -257,7 +258,7 @@ func intersect(acc map[string]bool, held lockregion.Held, seen bool) map[string]
 // through: s.mu and c.mu of the same struct type are the same key.
 func (pc *passContext) lockKey(x ast.Expr) string {
 	text := types.ExprString(x)
-	root := lockregion.RootIdent(x)
+	root := passutil.RootIdent(x)
 	if root == nil || !strings.HasPrefix(text, root.Name) {
 		return text
 	}
@@ -400,7 +401,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		}
 		// Not shared yet: a value allocated here, before any go statement,
 		// outside closures; or a copy received by value.
-		if root := lockregion.RootIdent(e); root != nil {
+		if root := passutil.RootIdent(e); root != nil {
 			obj := info.Uses[root]
 			if copies[obj] {
 				return true
@@ -638,7 +639,7 @@ func localRetargets(info *types.Info, body *ast.BlockStmt, fresh map[types.Objec
 // mayBeLocal reports whether the root variable of e was retargeted to a
 // local value before e (see localRetargets).
 func mayBeLocal(info *types.Info, e ast.Expr, retargets map[types.Object]token.Pos) bool {
-	root := lockregion.RootIdent(e)
+	root := passutil.RootIdent(e)
 	if root == nil {
 		return false
 	}
@@ -723,15 +724,6 @@ func valueParams(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
 	add(fd.Recv)
 	add(fd.Type.Params)
 	return out
-}
-
-func imports(pkg *types.Package, path string) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
-	}
-	return false
 }
 
 // disclaimedOwner reports whether the field selected by e belongs to a

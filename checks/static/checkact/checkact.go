@@ -15,6 +15,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -68,7 +69,7 @@ func (pc *passContext) semaphores() *semaphores {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !imports(pass.Pkg, "sync") && !imports(pass.Pkg, "sync/atomic") {
+	if !passutil.Imports(pass.Pkg, "sync") && !passutil.Imports(pass.Pkg, "sync/atomic") {
 		return nil, nil // fast path: nothing to check
 	}
 	pc := &passContext{pass: pass}
@@ -148,7 +149,7 @@ func (pc *passContext) reassigned(body *ast.BlockStmt, ld, st site) bool {
 		})
 	}
 	if sel, ok := ast.Unparen(ld.call.Fun).(*ast.SelectorExpr); ok {
-		if root := lockregion.RootIdent(sel.X); root != nil && info.Uses[root] != nil {
+		if root := passutil.RootIdent(sel.X); root != nil && info.Uses[root] != nil {
 			vars[info.Uses[root]] = true
 		}
 	}
@@ -601,15 +602,6 @@ func terminates(info *types.Info, b *ast.BlockStmt) bool {
 		return s.Tok != token.FALLTHROUGH
 	case *ast.ExprStmt:
 		return lockregion.IsPanic(info, s.X)
-	}
-	return false
-}
-
-func imports(pkg *types.Package, path string) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
 	}
 	return false
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -82,7 +83,7 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !importsSync(pass.Pkg) {
+	if !passutil.ImportsSync(pass.Pkg) {
 		return nil, nil
 	}
 	pc := &passContext{
@@ -115,15 +116,6 @@ func run(pass *analysis.Pass) (any, error) {
 		pc.lockedCalls(r) // IL1002
 	}
 	return nil, nil
-}
-
-func importsSync(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if p.Path() == "sync" {
-			return true
-		}
-	}
-	return false
 }
 
 // entry returns the locks held on entry to fn: the receiver's mutex for

@@ -16,6 +16,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -65,7 +66,7 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !importsSync(pass.Pkg) {
+	if !passutil.ImportsSync(pass.Pkg) {
 		return &Result{}, nil
 	}
 	pc := &passContext{
@@ -95,15 +96,6 @@ func run(pass *analysis.Pass) (any, error) {
 		pc.check(r) // blocking operations under a lock
 	}
 	return &Result{Locksets: results}, nil
-}
-
-func importsSync(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if p.Path() == "sync" {
-			return true
-		}
-	}
-	return false
 }
 
 func (pc *passContext) indexChannels() {

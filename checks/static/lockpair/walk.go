@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // Limits that keep the path-sensitive walk linear in practice. A function
@@ -978,19 +980,12 @@ func (w *walker) checkHeldAtReturn() {
 		}
 		also := ""
 		if n := len(heldAt) - 1; n > 0 {
-			also = fmt.Sprintf(" (and at %d more %s, listed as related)", n, plural(n, "exit"))
+			also = fmt.Sprintf(" (and at %d more %s, listed as related)", n, passutil.Plural(n, "exit"))
 		}
 		w.report(p, "IL2002", related,
 			"%s locked at line %d is still held at this %s%s, but released before %d other return(s): a later Lock deadlocks",
 			r.name, w.line(site), what(p), also, len(relAt))
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // errorContract reports whether the function keeps the lock exactly when

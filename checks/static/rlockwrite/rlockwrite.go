@@ -16,6 +16,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -32,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 const rule = "IL2001"
 
 func run(pass *analysis.Pass) (any, error) {
-	if !importsSync(pass.Pkg) {
+	if !passutil.ImportsSync(pass.Pkg) {
 		return nil, nil
 	}
 	syntax := lockset.NewSyntax(pass.Files)
@@ -237,15 +238,6 @@ func describe(syntax *lockset.Syntax, acc lockset.Access) string {
 		return "variable " + name + " written"
 	}
 	return "field " + name + " written"
-}
-
-func importsSync(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if p.Path() == "sync" {
-			return true
-		}
-	}
-	return false
 }
 
 // writeLockedMutexes returns the mutex fields (origins) that the package

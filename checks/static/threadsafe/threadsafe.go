@@ -14,6 +14,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -78,7 +79,7 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !imports(pass.Pkg, "sync") && !imports(pass.Pkg, "sync/atomic") {
+	if !passutil.Imports(pass.Pkg, "sync") && !passutil.Imports(pass.Pkg, "sync/atomic") {
 		return nil, nil // fast path: no lock to defeat
 	}
 	pc := &passContext{pass: pass, types: map[*types.TypeName]*safeType{}, fields: map[*types.Var]*fieldInfo{}, ranged: map[ast.Expr]bool{}}
@@ -156,7 +157,7 @@ func (pc *passContext) collectAccesses() {
 						return true
 					}
 				}
-				root := rootIdent(x)
+				root := passutil.ElemRootIdent(x)
 				return root == nil || !shared[info.Uses[root]]
 			}
 			w := &lockregion.Walker{Info: info, Visit: func(n ast.Node, held lockregion.Held) {
@@ -595,33 +596,4 @@ func isSyncValue(t types.Type) bool {
 	}
 	path := n.Obj().Pkg().Path()
 	return path == "sync" || path == "sync/atomic"
-}
-
-// rootIdent returns the variable at the base of a field path, or nil.
-func rootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := e.(type) {
-		case *ast.Ident:
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
-
-func imports(pkg *types.Package, path string) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
-	}
-	return false
 }
