@@ -31,13 +31,6 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
 }
 
-// ruleID is the stable ID of the broad rule; writeRule is its precise
-// form: a plain write through the same owner path as an atomic access.
-const (
-	ruleID    = "IL3001"
-	writeRule = "IL3002"
-)
-
 // atomicFact marks an exported field or package variable whose address is
 // passed to a sync/atomic function in its own package.
 type atomicFact struct {
@@ -148,7 +141,7 @@ func (pc *passContext) add(v *types.Var, e ast.Expr, d analysis.Diagnostic, kind
 		pc.group = map[groupKey]int{}
 	}
 	k := groupKey{v, pc.lockKey(e)}
-	if d.Category != writeRule {
+	if d.Category != RulePlainWriteOfAtomic {
 		k = groupKey{} // IL3001 (opt-in) is not grouped
 	} else if i, ok := pc.group[k]; ok {
 		pc.diags[i].Related = append(pc.diags[i].Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: "also a plain " + kind + " of " + text})
@@ -420,9 +413,9 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		if kind == "read" && afterWait {
 			return true
 		}
-		rule := ruleID
+		rule := RuleMixedAtomicAccess
 		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
-			rule = writeRule
+			rule = RulePlainWriteOfAtomic
 		}
 		pc.report(e, v, kind, rule)
 		return true
@@ -518,7 +511,7 @@ func (pc *passContext) report(e ast.Expr, v *types.Var, kind, rule string) {
 		return
 	}
 	pc.add(v, e, analysis.Diagnostic{
-		Pos: e.Pos(), End: e.End(), Category: ruleID,
+		Pos: e.Pos(), End: e.End(), Category: RuleMixedAtomicAccess,
 		Message: fmt.Sprintf("plain %s of %s races with its atomic accesses in package %s (atomic.%s at %s)", kind, text, v.Pkg().Path(), fact.Func, fact.Pos),
 		Related: []analysis.RelatedInformation{{Pos: v.Pos(), End: v.Pos() + token.Pos(len(v.Name())), Message: v.Name() + " is accessed with atomic." + fact.Func + " in package " + v.Pkg().Name()}},
 	}, kind, text)

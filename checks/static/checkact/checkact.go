@@ -28,13 +28,6 @@ var Analyzer = &analysis.Analyzer{
 	Run:  run,
 }
 
-// Rule IDs reported by this pass, set as Diagnostic.Category.
-const (
-	ruleSyncMap = "IL4001" // syncmap-check-then-act
-	ruleAtomic  = "IL4002" // atomic-check-then-act
-	ruleSplit   = "IL4003" // split-critical-section
-)
-
 // opKind says what a call does to shared state.
 type opKind int
 
@@ -504,13 +497,13 @@ func (pc *passContext) reportPair(ld, st site) {
 		if st.value != nil && pc.usesLoadedValue(ld, st) {
 			fix = "CompareAndSwap"
 		}
-		rule = ruleSyncMap
+		rule = RuleSyncMapCheckThenAct
 		msg = fmt.Sprintf("%s.Store(%s, ...) depends on %s.Load(%s) at %s, and another goroutine can store the key in between (use %s)", st.obj, st.key, ld.obj, ld.key, at, fix)
 	case mapDelete:
-		rule = ruleSyncMap
+		rule = RuleSyncMapCheckThenAct
 		msg = fmt.Sprintf("%s.Delete(%s) depends on %s.Load(%s) at %s, and another goroutine can change the key in between (use LoadAndDelete or CompareAndDelete)", st.obj, st.key, ld.obj, ld.key, at)
 	case atomicStore:
-		rule = ruleAtomic
+		rule = RuleAtomicCheckThenAct
 		msg = fmt.Sprintf("atomic store to %s depends on its atomic load at %s, and an update made in between is lost (use CompareAndSwap or Add)", st.obj, at)
 	}
 	pc.pass.Report(analysis.Diagnostic{Pos: st.call.Pos(), End: st.call.End(), Category: rule, Message: msg, Related: related})

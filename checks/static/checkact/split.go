@@ -252,7 +252,7 @@ func (s *splitState) report(as *ast.AssignStmt, l ast.Expr, t string, rd guarded
 		from = v
 	}
 	s.pc.pass.Report(analysis.Diagnostic{
-		Pos: as.Pos(), End: as.End(), Category: ruleSplit,
+		Pos: as.Pos(), End: as.End(), Category: RuleSplitCriticalSection,
 		Message: fmt.Sprintf("%s is written from %s, read under %s in an earlier critical section at %s; an update made while %s was released is lost", t, from, rd.lock, s.pc.shortPos(rd.pos), rd.lock),
 		Related: []analysis.RelatedInformation{{Pos: rd.pos, End: rd.pos + token.Pos(len(rd.target)), Message: t + " read under " + rd.lock + " here"}},
 	})

@@ -27,21 +27,6 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-// Rule IDs, set as Diagnostic.Category.
-const (
-	ruleUnguarded   = "IL1001"
-	ruleLockedCall  = "IL1002"
-	ruleDoubleCheck = "IL1003"
-	ruleDocumented  = "IL1004"
-	ruleThreadSafe  = "IL5003"
-	ruleForbidden   = "IL1005"
-	// ruleDocumentedUnproven is IL1004 without goroutine evidence.
-	ruleDocumentedUnproven = "IL1006"
-	// ruleUnguardedConcurrent is IL1001 with goroutine evidence, and a
-	// weaker majority (concurrentThreshold).
-	ruleUnguardedConcurrent = "IL1007"
-)
-
 // Inference thresholds for unannotated fields: the dominant sibling mutex
 // must be held at no fewer than minLocked accesses and at no less than
 // inferredThreshold of the counted accesses. checklocks suggests an

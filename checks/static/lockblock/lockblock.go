@@ -38,8 +38,6 @@ type Result struct {
 	Locksets []*lockset.Result
 }
 
-const rule = "IL6001"
-
 // maxRelated bounds the lock acquisitions listed per diagnostic.
 const maxRelated = 3
 
@@ -372,7 +370,7 @@ func (pc *passContext) report(pos token.Pos, what string, held []lockset.Held) {
 			msg += "s"
 		}
 	}
-	d := analysis.Diagnostic{Pos: pos, Category: rule, Message: msg}
+	d := analysis.Diagnostic{Pos: pos, Category: RuleBlockingUnderLock, Message: msg}
 	for i := len(held) - 1; i >= 0 && len(d.Related) < maxRelated; i-- {
 		h := held[i]
 		if !h.Pos.IsValid() {

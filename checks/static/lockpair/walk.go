@@ -445,7 +445,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		cur := st.locks[r.key]
 		if cur.mode == Write || cur.mode == Read {
 			if cur.mode == Write || a.Mode == Write {
-				w.report(pos, "IL2003", w.pc.relatedAt(cur.site, r.name+" locked here"),
+				w.report(pos, RuleDoubleLock, w.pc.relatedAt(cur.site, r.name+" locked here"),
 					"call to %s locks %s, which is already held here (locked at line %d): Go mutexes are not re-entrant, so this deadlocks",
 					w.calleeName(callee, pos), r.name, w.line(cur.site))
 				return false
@@ -567,7 +567,7 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 				related = append(related, w.pc.relatedAt(at, "the previous iteration ended here with "+r.name+" held")...)
 			}
 		}
-		w.reportIf(keep, pos, "IL2003", related,
+		w.reportIf(keep, pos, RuleDoubleLock, related,
 			"%s locked while already %s (%s at line %d): Go mutexes are not re-entrant, so this deadlocks",
 			r.name, what, verb, w.line(cur.site))
 		return false
@@ -599,12 +599,12 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		}
 	case Write:
 		if mode == Read {
-			w.report(pos, "IL2005", w.pc.relatedAt(cur.site, r.name+" locked here"),
+			w.report(pos, RuleUnlockMismatch, w.pc.relatedAt(cur.site, r.name+" locked here"),
 				"%s released with RUnlock but it is write-locked (Lock at line %d)", r.name, w.line(cur.site))
 		}
 	case Read:
 		if mode == Write {
-			w.report(pos, "IL2005", w.pc.relatedAt(cur.site, r.name+" read-locked here"),
+			w.report(pos, RuleUnlockMismatch, w.pc.relatedAt(cur.site, r.name+" read-locked here"),
 				"%s released with Unlock but it is read-locked (RLock at line %d)", r.name, w.line(cur.site))
 		} else if cur.reads > 1 {
 			cur.reads--
@@ -627,7 +627,7 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 			w.poisoned[r.key] = true
 			return true
 		}
-		w.reportIf(w.locksHere(r.key), pos, "IL2004", w.pc.relatedAt(cur.site, r.name+" released here"),
+		w.reportIf(w.locksHere(r.key), pos, RuleUnlockNotHeld, w.pc.relatedAt(cur.site, r.name+" released here"),
 			"%s unlocked but not held: it was already released at line %d on this path, and unlocking an unlocked mutex is a fatal error",
 			r.name, w.line(cur.site))
 		return false
@@ -796,13 +796,13 @@ func (w *walker) exit(st *state, ret *ssa.Return, pos token.Pos) {
 		r := w.refs[k]
 		switch {
 		case h.mode == Write && d.mode == Read:
-			w.report(d.pos, "IL2005", w.pc.relatedAt(h.site, r.name+" locked here"),
+			w.report(d.pos, RuleUnlockMismatch, w.pc.relatedAt(h.site, r.name+" locked here"),
 				"deferred RUnlock of %s but it is write-locked (Lock at line %d)", r.name, w.line(h.site))
 		case h.mode == Read && d.mode == Write:
-			w.report(d.pos, "IL2005", w.pc.relatedAt(h.site, r.name+" read-locked here"),
+			w.report(d.pos, RuleUnlockMismatch, w.pc.relatedAt(h.site, r.name+" read-locked here"),
 				"deferred Unlock of %s but it is read-locked (RLock at line %d)", r.name, w.line(h.site))
 		case h.mode == released && !h.helper && !w.poisoned[k]:
-			w.reportIf(w.locksHere(k), d.pos, "IL2004", w.pc.relatedAt(h.site, r.name+" released here"),
+			w.reportIf(w.locksHere(k), d.pos, RuleUnlockNotHeld, w.pc.relatedAt(h.site, r.name+" released here"),
 				"deferred unlock of %s runs after it was already released at line %d, and unlocking an unlocked mutex is a fatal error",
 				r.name, w.line(h.site))
 		}
@@ -982,7 +982,7 @@ func (w *walker) checkHeldAtReturn() {
 		if n := len(heldAt) - 1; n > 0 {
 			also = fmt.Sprintf(" (and at %d more %s, listed as related)", n, passutil.Plural(n, "exit"))
 		}
-		w.report(p, "IL2002", related,
+		w.report(p, RuleLockHeldAtReturn, related,
 			"%s locked at line %d is still held at this %s%s, but released before %d other return(s): a later Lock deadlocks",
 			r.name, w.line(site), what(p), also, len(relAt))
 	}

@@ -30,8 +30,6 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-const rule = "IL2001"
-
 func run(pass *analysis.Pass) (any, error) {
 	if !passutil.ImportsSync(pass.Pkg) {
 		return nil, nil
@@ -101,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		d := &analysis.Diagnostic{
 			Pos:      pos,
-			Category: rule,
+			Category: RuleWriteUnderRLock,
 			Message:  fmt.Sprintf("%s while holding only the read lock %s", describe(syntax, acc), lock),
 		}
 		if h.Pos.IsValid() {

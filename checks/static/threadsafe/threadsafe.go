@@ -29,12 +29,6 @@ var Analyzer = &analysis.Analyzer{
 	Run:  run,
 }
 
-// Rule IDs reported by this pass, set as Diagnostic.Category.
-const (
-	ruleExportedField = "IL5001" // threadsafe-exported-field
-	ruleLeakedState   = "IL5002" // threadsafe-leaked-state
-)
-
 // directive marks a type as safe for concurrent use without prose.
 const directive = lockset.ThreadSafeDirective
 
@@ -424,7 +418,7 @@ func (pc *passContext) checkFields() {
 					continue
 				}
 				pc.pass.Report(analysis.Diagnostic{
-					Pos: name.Pos(), End: name.End(), Category: ruleExportedField, Message: msg,
+					Pos: name.Pos(), End: name.End(), Category: RuleThreadsafeExportedField, Message: msg,
 					Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: rel}},
 				})
 			}
@@ -517,7 +511,7 @@ func (pc *passContext) checkReturned(fd *ast.FuncDecl, recv types.Object, r ast.
 	}
 	mpos := pc.pass.Fset.Position(fi.mutation.Pos())
 	pc.pass.Report(analysis.Diagnostic{
-		Pos: r.Pos(), End: r.End(), Category: ruleLeakedState,
+		Pos: r.Pos(), End: r.End(), Category: RuleThreadsafeLeakedState,
 		Message: fmt.Sprintf("%s returns %s, a %s guarded by %s and modified in place (line %d), so callers use it without the lock; return a copy (%s)",
 			fd.Name.Name, types.ExprString(r), kind, lock, mpos.Line, fix),
 		Related: []analysis.RelatedInformation{{Pos: fi.mutation.Pos(), End: fi.mutation.End(), Message: "modified in place here"}},
