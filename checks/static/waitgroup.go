@@ -1,6 +1,6 @@
 package static
 
-// The rules of go vet's passes that the suite runs.
+// The rule of go vet's waitgroup pass, which the suite runs.
 
 import "github.com/interleave-dev/interleave/checks"
 
