@@ -456,7 +456,7 @@ func (pc *passContext) reportFields() {
 		}
 		g, documented := pc.guards[f]
 		mu := g.mutex
-		majority := true // inferred: the 75% majority of IL1001
+		majority := true // inferred: the inferredThreshold majority of IL1001
 		locked := 0
 		var counted []*obs
 		if documented {

@@ -1,6 +1,10 @@
 package guardedby
 
-import "github.com/interleave-dev/interleave/checks"
+import (
+	"strconv"
+
+	"github.com/interleave-dev/interleave/checks"
+)
 
 // The rule IDs guardedby reports, set as Diagnostic.Category.
 const (
@@ -18,7 +22,7 @@ const (
 // and the fix. The first is the rule of a diagnostic with no category.
 var Rules = []checks.Rule{
 	{ID: RuleUnguardedField, Slug: "unguarded-field", Title: "Field accessed without the mutex that guards it elsewhere", Severity: checks.Warning, Level: checks.OptIn, Since: "0.1",
-		Text: "The field has no lock documentation, but a sibling mutex is held at most of its accesses (at least 2 and 75% of the accesses outside constructors, not counting accesses under another lock, and it is written after construction) in a type whose values reach more than one goroutine (exported, documented thread-safe, or handed to a go statement or callback), and not at this one. A concurrent caller can race with the locked accesses. Take the lock here, or document why the value is not shared yet. Opt-in: on grpc and nats-server almost every report was a field whose lock the caller holds (through an alias the pass cannot follow), a field written only from serialized callbacks, or a pointer set once; see docs/precision.md. Documented guards are IL1004."},
+		Text: "The field has no lock documentation, but a sibling mutex is held at most of its accesses (at least " + strconv.Itoa(minLocked) + " and " + percent(inferredThreshold) + " of the accesses outside constructors, not counting accesses under another lock, and it is written after construction) in a type whose values reach more than one goroutine (exported, documented thread-safe, or handed to a go statement or callback), and not at this one. A concurrent caller can race with the locked accesses. Take the lock here, or document why the value is not shared yet. Opt-in: on grpc and nats-server almost every report was a field whose lock the caller holds (through an alias the pass cannot follow), a field written only from serialized callbacks, or a pointer set once; see docs/precision.md. Documented guards are IL1004."},
 	{ID: RuleLockedHelperWithoutLock, Slug: "locked-helper-without-lock", Title: "Locked helper called without its lock", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
 		Text: "Methods named `*Locked`, or documented as requiring the lock, assume the caller holds it. This call site does not."},
 	{ID: RuleDocumentedGuardViolated, Slug: "documented-guard-violated", Title: "Field accessed without the lock its documentation names, from two goroutines", Severity: checks.Warning, Level: checks.Default, Since: "0.2",
@@ -34,3 +38,6 @@ var Rules = []checks.Rule{
 	{ID: RuleThreadsafeInconsistentLock, Slug: "threadsafe-inconsistent-lock", Title: "Type documented as safe for concurrent use accesses a field with and without its mutex", Severity: checks.Warning, Level: checks.Default, Since: "0.2",
 		Text: "The type promises safety for concurrent use (its doc says so, or `//interleave:threadsafe`), so any two exported methods may run at once. This exported method accesses the field on its receiver without any of the type's mutexes, while another place accesses it with the mutex held, and one of the two writes it: they race (CodeQL's P3 for Java, \"not synchronized with the same monitor\"). Take the mutex here, or make the field atomic. Both accesses are reported. Not reported: constructors, tests, methods documented as for use before the value is shared, fields only accessed atomically."},
 }
+
+// percent writes a threshold as the rule texts do: 0.75 is "75%".
+func percent(f float64) string { return strconv.Itoa(int(f*100+0.5)) + "%" }
