@@ -1,5 +1,11 @@
-// Package static lists interleave's static thread-safety passes, the stable
-// rule IDs they report, and runs them over loaded packages.
+// Package static lists interleave's static thread-safety passes and runs
+// them over loaded packages. Each pass declares its rule IDs and texts in
+// its own package's rules.go; this package adds the rules of the
+// suppression directives (directives.go) and of go vet's waitgroup pass
+// (waitgroup.go). suite.go lists the passes; run.go runs them in process,
+// vettool.go under go vet -vettool, memprof.go bounds the vet tool's
+// memory; precision.go holds the measured precision that decides what a
+// pull request is shown. Helpers shared by the passes are in internal/.
 //
 // Rule ID families (IDs are never reused):
 //
