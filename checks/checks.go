@@ -409,10 +409,10 @@ func Rules() []Rule {
 func DynamicRuleID(k FailureKind) string {
 	for i, kk := range FailureKinds {
 		if kk == k {
-			return fmt.Sprintf("IL9%03d", i+1)
+			return dynamicRuleIDs[i]
 		}
 	}
-	return "IL9000"
+	return ruleUnknownFailure
 }
 
 func init() {

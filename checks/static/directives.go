@@ -25,6 +25,24 @@ import (
 // doc comment it covers the whole function.
 const ignoreDirective = "//interleave:ignore"
 
+// The rules of the suppression directives, reported by the runner, not by
+// a pass.
+const (
+	// ToolFamily is the prefix of the rules of the tool itself.
+	ToolFamily = "IL0"
+
+	RuleMalformedDirective = "IL0001"
+	RuleUnusedDirective    = "IL0002"
+)
+
+// Directive lists the rules of the suppression directives.
+var Directive = []checks.Rule{
+	{ID: RuleMalformedDirective, Slug: "malformed-directive", Title: "Malformed interleave directive", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+		Text: "An `//interleave:ignore` directive must name one or more rule IDs and give a reason: `//interleave:ignore IL1001 only called before the value is shared`."},
+	{ID: RuleUnusedDirective, Slug: "unused-directive", Title: "Suppression that matched nothing", Severity: checks.Note, Level: checks.Default, Since: "0.1",
+		Text: "An `//interleave:ignore` directive suppressed no finding; remove it so it does not hide a future one."},
+}
+
 // directive is one parsed //interleave:ignore comment.
 type directive struct {
 	pos        checks.Position
@@ -130,7 +148,7 @@ func (c *converter) file(name string) *sourceFile {
 			rules, problem := parseIgnore(rest, c.rules)
 			if problem != "" {
 				sf.malformed = append(sf.malformed, checks.Finding{
-					Rule:     "IL0001",
+					Rule:     RuleMalformedDirective,
 					Message:  problem,
 					Pos:      pos,
 					Evidence: checks.Static,
@@ -313,7 +331,7 @@ func (c *converter) applyDirectives(fs []checks.Finding, enabled map[string]bool
 	rule := func(id string) checks.Rule { r, _ := ruleIn(Directive, id); return r }
 	for _, sf := range c.files {
 		for _, m := range sf.malformed {
-			m.Severity = rule("IL0001").Severity
+			m.Severity = rule(RuleMalformedDirective).Severity
 			m.Func = sf.funcAt(m.Pos.Line)
 			out = append(out, m)
 		}
@@ -322,8 +340,8 @@ func (c *converter) applyDirectives(fs []checks.Finding, enabled map[string]bool
 				continue
 			}
 			out = append(out, checks.Finding{
-				Rule:     "IL0002",
-				Severity: rule("IL0002").Severity,
+				Rule:     RuleUnusedDirective,
+				Severity: rule(RuleUnusedDirective).Severity,
 				Message:  fmt.Sprintf("directive %s matched no finding", strings.Join(strings.Fields(d.text)[:2], " ")),
 				Pos:      d.pos,
 				Evidence: checks.Static,

@@ -1,11 +1,15 @@
 package static
 
+// The vet tool's memory: bounding it (one heavy pass at a time, a GC target that follows the live heap) and measuring it.
+
 import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -75,4 +79,69 @@ func memProfile(analyzers []*analysis.Analyzer) {
 	for _, a := range analyzers {
 		wrap(a)
 	}
+}
+
+// heavyPasses keep lock state for every function of a package while they
+// run; the other passes walk syntax and hold little.
+var heavyPasses = map[string]bool{"guardedby": true, "rlockwrite": true, "lockpair": true, "lockorder": true, "lockblock": true, "threadsafe": true}
+
+var heavyMu sync.Mutex
+
+// serializeHeavyPasses makes the heavy passes' Run take one process-wide
+// lock. A pass's prerequisites finish before its Run starts, so no Run
+// waits for another while holding it.
+func serializeHeavyPasses() {
+	for _, a := range Analyzers() {
+		if !heavyPasses[a.Name] || a.Run == nil {
+			continue
+		}
+		run := a.Run
+		a.Run = func(pass *analysis.Pass) (any, error) {
+			heavyMu.Lock()
+			defer heavyMu.Unlock()
+			return run(pass)
+		}
+	}
+}
+
+// tuneGC sets the collector's target from the live heap after each
+// collection (see gcPercent).
+func tuneGC() {
+	debug.SetGCPercent(400)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var sentinel func()
+	arm := func() {
+		// A finalizer runs after the collection that frees its object:
+		// once per cycle.
+		p := new([64]byte)
+		runtime.SetFinalizer(p, func(*[64]byte) { sentinel() })
+	}
+	sentinel = func() {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetGCPercent(gcPercent(sample[0].Value.Uint64()))
+		}
+		arm()
+	}
+	arm()
+}
+
+// gcPercent is the collector's target for a live heap of live bytes. The
+// heap may grow by 64 MiB past a small live heap (GOGC up to 400: most
+// packages, where collections would cost CPU and save nothing that
+// matters), by the live heap itself from 64 MiB on (GOGC 100, what go vet
+// runs with), and by less as the heap nears 1 GiB (down to GOGC 50). A
+// target of 1 GiB for every heap let a package with 130 MiB live grow to
+// five times that, twice go vet's peak.
+func gcPercent(live uint64) int {
+	const (
+		headroom = 64 << 20
+		target   = 1 << 30
+	)
+	if live == 0 {
+		return 400
+	}
+	p := max(100, int(100*float64(headroom)/float64(live)))
+	p = min(p, int(100*(float64(target)/float64(live)-1)))
+	return min(max(p, 50), 400)
 }

@@ -1,6 +1,14 @@
 package static
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks/static/atomicmix"
+	"github.com/interleave-dev/interleave/checks/static/checkact"
+	"github.com/interleave-dev/interleave/checks/static/guardedby"
+	"github.com/interleave-dev/interleave/checks/static/lockpair"
+	"github.com/interleave-dev/interleave/checks/static/rlockwrite"
+)
 
 // Measured is a rule's precision on a held-out sample: of Of findings an
 // independent reader judged, True were true.
@@ -14,13 +22,13 @@ type Measured struct {
 // live; the README's rule table repeats them and a test keeps the two the
 // same.
 var Precision = map[string]Measured{
-	"IL1004": {0, 3},
-	"IL1005": {0, 5},
-	"IL2001": {8, 11},
-	"IL2002": {12, 12},
-	"IL2003": {2, 2},
-	"IL3002": {6, 11},
-	"IL4003": {4, 8},
+	guardedby.RuleDocumentedGuardViolated: {0, 3},
+	guardedby.RuleForbiddenLockHeld:       {0, 5},
+	rlockwrite.RuleWriteUnderRLock:        {8, 11},
+	lockpair.RuleLockHeldAtReturn:         {12, 12},
+	lockpair.RuleDoubleLock:               {2, 2},
+	atomicmix.RulePlainWriteOfAtomic:      {6, 11},
+	checkact.RuleSplitCriticalSection:     {4, 8},
 }
 
 // The bar a rule's measured precision must clear for its findings to be
@@ -35,7 +43,7 @@ const (
 // least PostPrecision over at least PostMinSample findings. Rules of the
 // tool itself (IL0xxx, suppression directives) are always posted.
 func PostedUnconfirmed(rule string) bool {
-	if strings.HasPrefix(rule, "IL0") {
+	if strings.HasPrefix(rule, ToolFamily) {
 		return true
 	}
 	m, ok := Precision[rule]

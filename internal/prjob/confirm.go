@@ -8,6 +8,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/checks/static/rlockwrite"
 )
 
 // Confirmation before commenting. interleave pr runs the opt-in static
@@ -204,7 +205,7 @@ func confirms(kind checks.FailureKind, rule string) bool {
 	case checks.Deadlock, checks.Leak:
 		return family == "IL2" || family == "IL6"
 	case checks.DataRace, checks.Fatal:
-		return family == "IL1" || rule == "IL2001" || family == "IL3" || family == "IL4" || family == "IL5"
+		return family == "IL1" || rule == rlockwrite.RuleWriteUnderRLock || family == "IL3" || family == "IL4" || family == "IL5"
 	case checks.Panic, checks.TestFailure:
 		return family >= "IL1" && family <= "IL6"
 	}

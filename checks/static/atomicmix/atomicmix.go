@@ -12,10 +12,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/interleave-dev/interleave/checks/claim"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
-	"github.com/interleave-dev/interleave/checks/claim"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -29,13 +30,6 @@ var Analyzer = &analysis.Analyzer{
 	Run:       run,
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
 }
-
-// ruleID is the stable ID of the broad rule; writeRule is its precise
-// form: a plain write through the same owner path as an atomic access.
-const (
-	ruleID    = "IL3001"
-	writeRule = "IL3002"
-)
 
 // atomicFact marks an exported field or package variable whose address is
 // passed to a sync/atomic function in its own package.
@@ -103,7 +97,7 @@ type passContext struct {
 func run(pass *analysis.Pass) (any, error) {
 	// Fast path: without sync/atomic here and without atomic facts from
 	// dependencies there is nothing to mix.
-	if !imports(pass.Pkg, "sync/atomic") && len(pass.AllObjectFacts()) == 0 {
+	if !passutil.Imports(pass.Pkg, "sync/atomic") && len(pass.AllObjectFacts()) == 0 {
 		return nil, nil
 	}
 	pc := &passContext{
@@ -147,7 +141,7 @@ func (pc *passContext) add(v *types.Var, e ast.Expr, d analysis.Diagnostic, kind
 		pc.group = map[groupKey]int{}
 	}
 	k := groupKey{v, pc.lockKey(e)}
-	if d.Category != writeRule {
+	if d.Category != RulePlainWriteOfAtomic {
 		k = groupKey{} // IL3001 (opt-in) is not grouped
 	} else if i, ok := pc.group[k]; ok {
 		pc.diags[i].Related = append(pc.diags[i].Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: "also a plain " + kind + " of " + text})
@@ -257,7 +251,7 @@ func intersect(acc map[string]bool, held lockregion.Held, seen bool) map[string]
 // through: s.mu and c.mu of the same struct type are the same key.
 func (pc *passContext) lockKey(x ast.Expr) string {
 	text := types.ExprString(x)
-	root := lockregion.RootIdent(x)
+	root := passutil.RootIdent(x)
 	if root == nil || !strings.HasPrefix(text, root.Name) {
 		return text
 	}
@@ -400,7 +394,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		}
 		// Not shared yet: a value allocated here, before any go statement,
 		// outside closures; or a copy received by value.
-		if root := lockregion.RootIdent(e); root != nil {
+		if root := passutil.RootIdent(e); root != nil {
 			obj := info.Uses[root]
 			if copies[obj] {
 				return true
@@ -419,9 +413,9 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		if kind == "read" && afterWait {
 			return true
 		}
-		rule := ruleID
+		rule := RuleMixedAtomicAccess
 		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
-			rule = writeRule
+			rule = RulePlainWriteOfAtomic
 		}
 		pc.report(e, v, kind, rule)
 		return true
@@ -517,7 +511,7 @@ func (pc *passContext) report(e ast.Expr, v *types.Var, kind, rule string) {
 		return
 	}
 	pc.add(v, e, analysis.Diagnostic{
-		Pos: e.Pos(), End: e.End(), Category: ruleID,
+		Pos: e.Pos(), End: e.End(), Category: RuleMixedAtomicAccess,
 		Message: fmt.Sprintf("plain %s of %s races with its atomic accesses in package %s (atomic.%s at %s)", kind, text, v.Pkg().Path(), fact.Func, fact.Pos),
 		Related: []analysis.RelatedInformation{{Pos: v.Pos(), End: v.Pos() + token.Pos(len(v.Name())), Message: v.Name() + " is accessed with atomic." + fact.Func + " in package " + v.Pkg().Name()}},
 	}, kind, text)
@@ -638,7 +632,7 @@ func localRetargets(info *types.Info, body *ast.BlockStmt, fresh map[types.Objec
 // mayBeLocal reports whether the root variable of e was retargeted to a
 // local value before e (see localRetargets).
 func mayBeLocal(info *types.Info, e ast.Expr, retargets map[types.Object]token.Pos) bool {
-	root := lockregion.RootIdent(e)
+	root := passutil.RootIdent(e)
 	if root == nil {
 		return false
 	}
@@ -723,15 +717,6 @@ func valueParams(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
 	add(fd.Recv)
 	add(fd.Type.Params)
 	return out
-}
-
-func imports(pkg *types.Package, path string) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
-	}
-	return false
 }
 
 // disclaimedOwner reports whether the field selected by e belongs to a

@@ -1,6 +1,8 @@
 // Package atomicmix defines an Analyzer that reports variables and struct
 // fields that are accessed both through sync/atomic functions and plainly.
 //
+// Its rules (IDs and texts) are in rules.go.
+//
 // # Analyzer atomicmix
 //
 // atomicmix: report plain reads and writes of a variable that is accessed with sync/atomic elsewhere

@@ -15,6 +15,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -26,13 +27,6 @@ var Analyzer = &analysis.Analyzer{
 	Doc:  passdoc.MustExtract(doc, "checkact"),
 	Run:  run,
 }
-
-// Rule IDs reported by this pass, set as Diagnostic.Category.
-const (
-	ruleSyncMap = "IL4001" // syncmap-check-then-act
-	ruleAtomic  = "IL4002" // atomic-check-then-act
-	ruleSplit   = "IL4003" // split-critical-section
-)
 
 // opKind says what a call does to shared state.
 type opKind int
@@ -68,7 +62,7 @@ func (pc *passContext) semaphores() *semaphores {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !imports(pass.Pkg, "sync") && !imports(pass.Pkg, "sync/atomic") {
+	if !passutil.Imports(pass.Pkg, "sync") && !passutil.Imports(pass.Pkg, "sync/atomic") {
 		return nil, nil // fast path: nothing to check
 	}
 	pc := &passContext{pass: pass}
@@ -148,7 +142,7 @@ func (pc *passContext) reassigned(body *ast.BlockStmt, ld, st site) bool {
 		})
 	}
 	if sel, ok := ast.Unparen(ld.call.Fun).(*ast.SelectorExpr); ok {
-		if root := lockregion.RootIdent(sel.X); root != nil && info.Uses[root] != nil {
+		if root := passutil.RootIdent(sel.X); root != nil && info.Uses[root] != nil {
 			vars[info.Uses[root]] = true
 		}
 	}
@@ -503,13 +497,13 @@ func (pc *passContext) reportPair(ld, st site) {
 		if st.value != nil && pc.usesLoadedValue(ld, st) {
 			fix = "CompareAndSwap"
 		}
-		rule = ruleSyncMap
+		rule = RuleSyncMapCheckThenAct
 		msg = fmt.Sprintf("%s.Store(%s, ...) depends on %s.Load(%s) at %s, and another goroutine can store the key in between (use %s)", st.obj, st.key, ld.obj, ld.key, at, fix)
 	case mapDelete:
-		rule = ruleSyncMap
+		rule = RuleSyncMapCheckThenAct
 		msg = fmt.Sprintf("%s.Delete(%s) depends on %s.Load(%s) at %s, and another goroutine can change the key in between (use LoadAndDelete or CompareAndDelete)", st.obj, st.key, ld.obj, ld.key, at)
 	case atomicStore:
-		rule = ruleAtomic
+		rule = RuleAtomicCheckThenAct
 		msg = fmt.Sprintf("atomic store to %s depends on its atomic load at %s, and an update made in between is lost (use CompareAndSwap or Add)", st.obj, at)
 	}
 	pc.pass.Report(analysis.Diagnostic{Pos: st.call.Pos(), End: st.call.End(), Category: rule, Message: msg, Related: related})
@@ -601,15 +595,6 @@ func terminates(info *types.Info, b *ast.BlockStmt) bool {
 		return s.Tok != token.FALLTHROUGH
 	case *ast.ExprStmt:
 		return lockregion.IsPanic(info, s.X)
-	}
-	return false
-}
-
-func imports(pkg *types.Package, path string) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
 	}
 	return false
 }

@@ -3,6 +3,8 @@
 // computed from it, and the result is written back in a separate step that
 // another goroutine can interleave with.
 //
+// Its rules (IDs and texts) are in rules.go.
+//
 // # Analyzer checkact
 //
 // checkact: report sync.Map, atomic and critical-section check-then-act sequences

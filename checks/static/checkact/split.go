@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // guardedRead is a read of a shared location (a field s.n or a map entry
@@ -251,7 +252,7 @@ func (s *splitState) report(as *ast.AssignStmt, l ast.Expr, t string, rd guarded
 		from = v
 	}
 	s.pc.pass.Report(analysis.Diagnostic{
-		Pos: as.Pos(), End: as.End(), Category: ruleSplit,
+		Pos: as.Pos(), End: as.End(), Category: RuleSplitCriticalSection,
 		Message: fmt.Sprintf("%s is written from %s, read under %s in an earlier critical section at %s; an update made while %s was released is lost", t, from, rd.lock, s.pc.shortPos(rd.pos), rd.lock),
 		Related: []analysis.RelatedInformation{{Pos: rd.pos, End: rd.pos + token.Pos(len(rd.target)), Message: t + " read under " + rd.lock + " here"}},
 	})
@@ -265,7 +266,7 @@ func (s *splitState) target(e ast.Expr) string {
 	switch e := e.(type) {
 	case *ast.SelectorExpr:
 		sel := info.Selections[e]
-		if sel == nil || sel.Kind() != types.FieldVal || lockregion.RootIdent(e) == nil {
+		if sel == nil || sel.Kind() != types.FieldVal || passutil.RootIdent(e) == nil {
 			return ""
 		}
 		if isSyncType(sel.Obj().Type()) {
@@ -316,7 +317,7 @@ func exitGuards(info *types.Info, body *ast.BlockStmt) map[ast.Expr]string {
 			if !ok || info.Selections[sel] == nil || info.Selections[sel].Kind() != types.MethodVal {
 				return true
 			}
-			if root := lockregion.RootIdent(sel.X); root != nil {
+			if root := passutil.RootIdent(sel.X); root != nil {
 				out[ifs.Cond] = root.Name
 			}
 			return true

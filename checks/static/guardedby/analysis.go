@@ -456,7 +456,7 @@ func (pc *passContext) reportFields() {
 		}
 		g, documented := pc.guards[f]
 		mu := g.mutex
-		majority := true // inferred: the 75% majority of IL1001
+		majority := true // inferred: the inferredThreshold majority of IL1001
 		locked := 0
 		var counted []*obs
 		if documented {
@@ -524,16 +524,16 @@ func (pc *passContext) reportFields() {
 				field = o.base + "." + o.sel + " (in embedded " + f.Name() + ")"
 			}
 			lock := o.base + "." + mu.Name()
-			d := analysis.Diagnostic{Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: ruleUnguarded}
+			d := analysis.Diagnostic{Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: RuleUnguardedField}
 			if o.end.IsValid() {
 				d.End = o.end
 			}
 			if documented {
-				d.Category = ruleDocumentedUnproven
+				d.Category = RuleDocumentedGuardUnproven
 				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
 				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					// Goroutine evidence: the access races with another.
-					d.Category = ruleDocumented
+					d.Category = RuleDocumentedGuardViolated
 					d.Message += "; " + why
 					protected = other
 				} else {
@@ -543,7 +543,7 @@ func (pc *passContext) reportFields() {
 			} else {
 				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
 				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
-					d.Category = ruleUnguardedConcurrent
+					d.Category = RuleUnguardedFieldConcurrent
 					d.Message += "; " + why
 					protected = other
 				} else if !majority {
@@ -645,7 +645,7 @@ func (pc *passContext) doubleChecked(r *lockset.Result) {
 			}
 		}
 		pc.pass.Report(analysis.Diagnostic{
-			Pos: rd.Pos, End: rd.Pos + token.Pos(len(rd.Field.Name())), Category: ruleDoubleCheck,
+			Pos: rd.Pos, End: rd.Pos + token.Pos(len(rd.Field.Name())), Category: RuleDoubleCheckedLocking,
 			Message: fmt.Sprintf("double-checked locking: field %s.%s read without holding %s.%s, then checked again and written under it", base, rd.Field.Name(), base, guardMu.Name()),
 			Related: []analysis.RelatedInformation{{Pos: write.Pos, Message: fmt.Sprintf("%s.%s written here with %s.%s held", base, rd.Field.Name(), base, guardMu.Name())}},
 		})
@@ -735,7 +735,7 @@ func (pc *passContext) lockedCalls(r *lockset.Result) {
 					pos, end = ce.Pos(), ce.End()
 				}
 				pc.pass.Report(analysis.Diagnostic{
-					Pos: pos, End: end, Category: ruleLockedCall,
+					Pos: pos, End: end, Category: RuleLockedHelperWithoutLock,
 					Message: fmt.Sprintf("call to %s.%s without holding %s", recv, obj.Name(), lock),
 					Related: []analysis.RelatedInformation{{Pos: obj.Pos(), Message: fmt.Sprintf("%s expects %s held: %s", obj.Name(), req.mutex.Name(), req.why)}},
 				})
@@ -767,7 +767,7 @@ func (pc *passContext) forbiddenCall(r *lockset.Result, call *ssa.Call, obj *typ
 		pos, end = ce.Pos(), ce.End()
 	}
 	pc.pass.Report(analysis.Diagnostic{
-		Pos: pos, End: end, Category: ruleForbidden,
+		Pos: pos, End: end, Category: RuleForbiddenLockHeld,
 		Message: fmt.Sprintf("call to %s.%s while holding %s, which its documentation says must not be held", recv, obj.Name(), lock),
 		Related: []analysis.RelatedInformation{{Pos: fb.doc, Message: fmt.Sprintf("%s documented as called without %s", obj.Name(), fb.mutex.Name())}},
 	})

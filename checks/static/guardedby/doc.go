@@ -1,6 +1,9 @@
 // Package guardedby defines an Analyzer that reports struct fields
 // accessed without the mutex that guards them everywhere else.
 //
+// Its rules (IDs and texts) are in rules.go; the inference thresholds are
+// declared in guardedby.go.
+//
 // # Analyzer guardedby
 //
 // guardedby: report fields accessed without the sibling mutex that guards them elsewhere
@@ -76,8 +79,9 @@
 //
 // IL1001 unguarded-field (opt-in). For fields without documentation,
 // the guard is inferred: counting the accesses outside constructors and
-// not under another lock, mu is held at least twice and at no fewer than
-// 75% of them (inferredThreshold), and the field is written somewhere
+// not under another lock, mu is held at least twice and at no smaller a
+// share of them than inferredThreshold (the share IL1001's rule text
+// states), and the field is written somewhere
 // after construction, and the struct's values can reach more than one
 // goroutine (RacerD's concurrency context: the type is exported, claims
 // thread safety, or its values are handed to a go statement, used in a

@@ -13,33 +13,19 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001 to IL1005 and IL5003.
+// Analyzer reports IL1001 to IL1007 and IL5003 (rules.go).
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
 	Requires: []*analysis.Analyzer{buildssa.Analyzer},
 	Run:      run,
 }
-
-// Rule IDs, set as Diagnostic.Category.
-const (
-	ruleUnguarded   = "IL1001"
-	ruleLockedCall  = "IL1002"
-	ruleDoubleCheck = "IL1003"
-	ruleDocumented  = "IL1004"
-	ruleThreadSafe  = "IL5003"
-	ruleForbidden   = "IL1005"
-	// ruleDocumentedUnproven is IL1004 without goroutine evidence.
-	ruleDocumentedUnproven = "IL1006"
-	// ruleUnguardedConcurrent is IL1001 with goroutine evidence, and a
-	// weaker majority (concurrentThreshold).
-	ruleUnguardedConcurrent = "IL1007"
-)
 
 // Inference thresholds for unannotated fields: the dominant sibling mutex
 // must be held at no fewer than minLocked accesses and at no less than
@@ -82,7 +68,7 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !importsSync(pass.Pkg) {
+	if !passutil.ImportsSync(pass.Pkg) {
 		return nil, nil
 	}
 	pc := &passContext{
@@ -115,15 +101,6 @@ func run(pass *analysis.Pass) (any, error) {
 		pc.lockedCalls(r) // IL1002
 	}
 	return nil, nil
-}
-
-func importsSync(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if p.Path() == "sync" {
-			return true
-		}
-	}
-	return false
 }
 
 // entry returns the locks held on entry to fn: the receiver's mutex for

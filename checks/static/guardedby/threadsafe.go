@@ -82,7 +82,7 @@ func (pc *passContext) reportThreadSafe() {
 			}
 			c := claims[tn]
 			d := analysis.Diagnostic{
-				Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: ruleThreadSafe,
+				Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: RuleThreadsafeInconsistentLock,
 				Message: fmt.Sprintf("%s is documented as %s, but %s %s %s without holding %s.%s, which is held where %s is %s in %s",
 					tn.Name(), claimText(c.Phrase), o.fn.Name(), verb, field, o.base, lockName.Name(), f.Name(), otherVerb, other.fn.Name()),
 				Related: []analysis.RelatedInformation{

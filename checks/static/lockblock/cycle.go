@@ -13,10 +13,6 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 )
 
-// cycleRule is the precise form of IL6001: a wait under a lock whose
-// every partner needs that lock.
-const cycleRule = "IL6002"
-
 // opKind is what a channel or WaitGroup operation does.
 type opKind uint8
 
@@ -666,7 +662,7 @@ func (cf *cycleFinder) report(instr ssa.Instruction, h lockset.Held, stuck []stu
 		partner = "partner of its cases"
 	}
 	msg := fmt.Sprintf("%s while holding %s, and every %s needs %s: deadlock", what, lock, partner, lock)
-	d := analysis.Diagnostic{Pos: pos, Category: cycleRule, Message: msg}
+	d := analysis.Diagnostic{Pos: pos, Category: RuleLockChannelCycle, Message: msg}
 	if h.Pos.IsValid() {
 		at := h.Pos
 		if c := pc.syntax.Call(h.Pos); c != nil {

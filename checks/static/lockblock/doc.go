@@ -1,6 +1,8 @@
 // Package lockblock defines an Analyzer that reports operations that can
 // block for an unbounded time while a mutex is held.
 //
+// Its rules (IDs and texts) are in rules.go.
+//
 // # Analyzer lockblock
 //
 // lockblock: report blocking operations made while holding a lock

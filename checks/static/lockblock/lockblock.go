@@ -16,6 +16,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -36,8 +37,6 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	Locksets []*lockset.Result
 }
-
-const rule = "IL6001"
 
 // maxRelated bounds the lock acquisitions listed per diagnostic.
 const maxRelated = 3
@@ -65,7 +64,7 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !importsSync(pass.Pkg) {
+	if !passutil.ImportsSync(pass.Pkg) {
 		return &Result{}, nil
 	}
 	pc := &passContext{
@@ -95,15 +94,6 @@ func run(pass *analysis.Pass) (any, error) {
 		pc.check(r) // blocking operations under a lock
 	}
 	return &Result{Locksets: results}, nil
-}
-
-func importsSync(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if p.Path() == "sync" {
-			return true
-		}
-	}
-	return false
 }
 
 func (pc *passContext) indexChannels() {
@@ -380,7 +370,7 @@ func (pc *passContext) report(pos token.Pos, what string, held []lockset.Held) {
 			msg += "s"
 		}
 	}
-	d := analysis.Diagnostic{Pos: pos, Category: rule, Message: msg}
+	d := analysis.Diagnostic{Pos: pos, Category: RuleBlockingUnderLock, Message: msg}
 	for i := len(held) - 1; i >= 0 && len(d.Related) < maxRelated; i-- {
 		h := held[i]
 		if !h.Pos.IsValid() {

@@ -1,6 +1,8 @@
 // Package lockorder defines an Analyzer that reports pairs of locks
 // acquired in opposite orders.
 //
+// Its rules (IDs and texts) are in rules.go.
+//
 // # Analyzer lockorder
 //
 // lockorder: report locks acquired in opposite orders

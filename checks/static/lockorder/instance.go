@@ -14,10 +14,6 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 )
 
-// instanceRule is the precise form of IL2101: both orders of two locks of
-// the same instances.
-const instanceRule = "IL2102"
-
 // instEdge is "acquire B while holding A" where A and B are reached from
 // the same root (same object) or are package-level locks.
 type instEdge struct {
@@ -85,7 +81,7 @@ func instanceInversions(pass *analysis.Pass, results []*lockset.Result) {
 				first, second = r, e
 			}
 			pass.Report(analysis.Diagnostic{
-				Pos: first.pos, Category: instanceRule,
+				Pos: first.pos, Category: RuleLockOrderInversionSameObject,
 				Message: fmt.Sprintf("%s acquired while holding %s in %s, and %s while holding %s in %s: two goroutines on the same %s deadlock",
 					first.b, first.a, first.fn.Name(), second.b, second.a, second.fn.Name(), first.root),
 				Related: []analysis.RelatedInformation{

@@ -316,7 +316,7 @@ func (pc *passContext) report(local, deps []edge) {
 		}
 		pc.pass.Report(analysis.Diagnostic{
 			Pos:      first.pos,
-			Category: "IL2101",
+			Category: RuleLockOrderInversion,
 			Message: fmt.Sprintf("lock order inversion: %s (%s) acquired%s while holding %s (%s), but %s acquires %s while holding %s at %s%s: goroutines on both paths can deadlock",
 				first.AcqName, display(first.Acq), via(first.Chain), first.HeldName, display(first.Held),
 				second.Func, display(second.Acq), display(second.Held), second.Where, via(second.Chain)),

@@ -1,6 +1,13 @@
 // Package lockpair defines an Analyzer that checks that every Lock is
 // paired with an Unlock on every path of a function.
 //
+// Its rules (IDs and texts) are in rules.go. The walk of one function is
+// walk.go (blocks, branches, calls), with the lock operations in ops.go,
+// returns and IL2002 in exits.go, and its diagnostics in report.go. The
+// path state is state.go; loops.go handles locks of loop variables,
+// enum.go switches over enums, signal.go unlocks handed to others, and
+// facts.go the facts other packages' callers read.
+//
 // # Analyzer lockpair
 //
 // lockpair: check lock and unlock pairing on every path of a function

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -102,7 +103,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
 	// Fast path: no sync import and no lock facts from dependencies means
 	// no lock operation to follow.
-	if !importsSync(pass.Pkg) && len(pass.AllObjectFacts()) == 0 {
+	if !passutil.ImportsSync(pass.Pkg) && len(pass.AllObjectFacts()) == 0 {
 		return res, nil
 	}
 	pc := &passContext{
@@ -262,13 +263,4 @@ func (pc *passContext) globalName(a AbsLock) string {
 		}
 	}
 	return qual + "." + name + strings.TrimPrefix(a.Name, name)
-}
-
-func importsSync(pkg *types.Package) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == "sync" {
-			return true
-		}
-	}
-	return false
 }

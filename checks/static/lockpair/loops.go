@@ -179,15 +179,15 @@ func (w *walker) checkLoopLeaks() {
 		r := w.refs[l.key]
 		switch l.verb {
 		case "continue":
-			w.report(l.at, "IL2002", w.pc.relatedAt(l.site, r.name+" locked here"),
+			w.report(l.at, RuleLockHeldAtReturn, w.pc.relatedAt(l.site, r.name+" locked here"),
 				"%s locked at line %d is still held when this continue moves to the next iteration, which locks another %s: this one is never unlocked (other paths of the iteration release it)",
 				r.name, w.line(l.site), rootText(r.name))
 		case "break":
-			w.report(l.at, "IL2002", w.pc.relatedAt(l.site, r.name+" locked here"),
+			w.report(l.at, RuleLockHeldAtReturn, w.pc.relatedAt(l.site, r.name+" locked here"),
 				"%s locked at line %d is still held when this break leaves the loop and the function returns with it held (other paths of the iteration release it)",
 				r.name, w.line(l.site))
 		default:
-			w.report(l.at, "IL2002", w.pc.relatedAt(l.site, r.name+" locked here"),
+			w.report(l.at, RuleLockHeldAtReturn, w.pc.relatedAt(l.site, r.name+" locked here"),
 				"%s locked at line %d can still be held at the end of the loop body; the next iteration locks another %s and this one is never unlocked (other paths of the iteration release it)",
 				r.name, w.line(l.site), rootText(r.name))
 		}

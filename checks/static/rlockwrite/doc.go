@@ -1,6 +1,8 @@
 // Package rlockwrite defines an Analyzer that reports writes made while
 // holding only the read side of the RWMutex that guards them.
 //
+// Its rules (IDs and texts) are in rules.go.
+//
 // # Analyzer rlockwrite
 //
 // rlockwrite: report writes to guarded state while holding only RLock

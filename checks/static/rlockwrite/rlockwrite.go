@@ -16,6 +16,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -29,10 +30,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-const rule = "IL2001"
-
 func run(pass *analysis.Pass) (any, error) {
-	if !importsSync(pass.Pkg) {
+	if !passutil.ImportsSync(pass.Pkg) {
 		return nil, nil
 	}
 	syntax := lockset.NewSyntax(pass.Files)
@@ -100,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		d := &analysis.Diagnostic{
 			Pos:      pos,
-			Category: rule,
+			Category: RuleWriteUnderRLock,
 			Message:  fmt.Sprintf("%s while holding only the read lock %s", describe(syntax, acc), lock),
 		}
 		if h.Pos.IsValid() {
@@ -237,15 +236,6 @@ func describe(syntax *lockset.Syntax, acc lockset.Access) string {
 		return "variable " + name + " written"
 	}
 	return "field " + name + " written"
-}
-
-func importsSync(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if p.Path() == "sync" {
-			return true
-		}
-	}
-	return false
 }
 
 // writeLockedMutexes returns the mutex fields (origins) that the package

@@ -1,6 +1,8 @@
 // Package threadsafe defines an Analyzer that checks struct types whose
 // documentation promises safety for concurrent use.
 //
+// Its rules (IDs and texts) are in rules.go.
+//
 // # Analyzer threadsafe
 //
 // threadsafe: report types documented as safe for concurrent use that expose mutable state

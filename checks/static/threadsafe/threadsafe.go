@@ -14,6 +14,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -27,12 +28,6 @@ var Analyzer = &analysis.Analyzer{
 	Doc:  passdoc.MustExtract(doc, "threadsafe"),
 	Run:  run,
 }
-
-// Rule IDs reported by this pass, set as Diagnostic.Category.
-const (
-	ruleExportedField = "IL5001" // threadsafe-exported-field
-	ruleLeakedState   = "IL5002" // threadsafe-leaked-state
-)
 
 // directive marks a type as safe for concurrent use without prose.
 const directive = lockset.ThreadSafeDirective
@@ -78,7 +73,7 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !imports(pass.Pkg, "sync") && !imports(pass.Pkg, "sync/atomic") {
+	if !passutil.Imports(pass.Pkg, "sync") && !passutil.Imports(pass.Pkg, "sync/atomic") {
 		return nil, nil // fast path: no lock to defeat
 	}
 	pc := &passContext{pass: pass, types: map[*types.TypeName]*safeType{}, fields: map[*types.Var]*fieldInfo{}, ranged: map[ast.Expr]bool{}}
@@ -156,7 +151,7 @@ func (pc *passContext) collectAccesses() {
 						return true
 					}
 				}
-				root := rootIdent(x)
+				root := passutil.ElemRootIdent(x)
 				return root == nil || !shared[info.Uses[root]]
 			}
 			w := &lockregion.Walker{Info: info, Visit: func(n ast.Node, held lockregion.Held) {
@@ -423,7 +418,7 @@ func (pc *passContext) checkFields() {
 					continue
 				}
 				pc.pass.Report(analysis.Diagnostic{
-					Pos: name.Pos(), End: name.End(), Category: ruleExportedField, Message: msg,
+					Pos: name.Pos(), End: name.End(), Category: RuleThreadsafeExportedField, Message: msg,
 					Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: rel}},
 				})
 			}
@@ -516,7 +511,7 @@ func (pc *passContext) checkReturned(fd *ast.FuncDecl, recv types.Object, r ast.
 	}
 	mpos := pc.pass.Fset.Position(fi.mutation.Pos())
 	pc.pass.Report(analysis.Diagnostic{
-		Pos: r.Pos(), End: r.End(), Category: ruleLeakedState,
+		Pos: r.Pos(), End: r.End(), Category: RuleThreadsafeLeakedState,
 		Message: fmt.Sprintf("%s returns %s, a %s guarded by %s and modified in place (line %d), so callers use it without the lock; return a copy (%s)",
 			fd.Name.Name, types.ExprString(r), kind, lock, mpos.Line, fix),
 		Related: []analysis.RelatedInformation{{Pos: fi.mutation.Pos(), End: fi.mutation.End(), Message: "modified in place here"}},
@@ -595,33 +590,4 @@ func isSyncValue(t types.Type) bool {
 	}
 	path := n.Obj().Pkg().Path()
 	return path == "sync" || path == "sync/atomic"
-}
-
-// rootIdent returns the variable at the base of a field path, or nil.
-func rootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := e.(type) {
-		case *ast.Ident:
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}
-
-func imports(pkg *types.Package, path string) bool {
-	for _, imp := range pkg.Imports() {
-		if imp.Path() == path {
-			return true
-		}
-	}
-	return false
 }

@@ -313,22 +313,3 @@ func IsPanic(info *types.Info, e ast.Expr) bool {
 	b, ok := info.Uses[id].(*types.Builtin)
 	return ok && b.Name() == "panic"
 }
-
-// RootIdent returns the variable at the base of a field path (x in x.a.b,
-// (*x).a), or nil.
-func RootIdent(e ast.Expr) *ast.Ident {
-	for {
-		switch x := e.(type) {
-		case *ast.Ident:
-			return x
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		default:
-			return nil
-		}
-	}
-}

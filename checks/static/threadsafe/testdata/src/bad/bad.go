@@ -105,3 +105,17 @@ func (c *Cache) Reset() {
 	c.order = c.order[:0]
 	c.mu.Unlock()
 }
+
+// Shard is safe for concurrent use.
+type Shard struct {
+	mu    sync.Mutex
+	Limit int // want `exported field Limit \(int\) is written after construction`
+}
+
+type shardSet struct{ shards []*Shard }
+
+// SetLimit writes the field through an element of a slice: the receiver is
+// shared, so this is no construction.
+func (s *shardSet) SetLimit(i, n int) {
+	s.shards[i].Limit = n
+}

@@ -1,0 +1,18 @@
+package atomicmix
+
+import "github.com/interleave-dev/interleave/checks"
+
+// The rule IDs atomicmix reports, set as Diagnostic.Category.
+const (
+	RuleMixedAtomicAccess  = "IL3001" // opt-in; IL3002 is its precise form
+	RulePlainWriteOfAtomic = "IL3002" // a plain write through the same owner path as an atomic access
+)
+
+// Rules are the rules atomicmix reports, with their texts: what is wrong, why,
+// and the fix. The first is the rule of a diagnostic with no category.
+var Rules = []checks.Rule{
+	{ID: RuleMixedAtomicAccess, Slug: "mixed-atomic-access", Title: "Field accessed both atomically and plainly", Severity: checks.Warning, Level: checks.OptIn, Since: "0.1",
+		Text: "The field is updated with sync/atomic in one place and read or written plainly in another. The plain access races with the atomic one. Use atomic operations everywhere, or a typed atomic (atomic.Int64) so the compiler enforces it. Opt-in: a struct type embedded in several owners (one updates its counters atomically, another under a mutex) and accesses under a lock the caller holds are reported; see docs/precision.md. The precise case is IL3002."},
+	{ID: RulePlainWriteOfAtomic, Slug: "plain-write-of-atomic", Title: "Plain write of a field updated atomically through the same owner", Severity: checks.Warning, Level: checks.Default, Since: "0.2",
+		Text: "The variable is written plainly (assignment, ++, --) outside constructors, init and tests, and this package accesses it with sync/atomic through the same owner path (the same struct type and field chain, or the same package variable), without a lock held at every atomic access. The atomic accesses say the value is shared between goroutines; the plain write races with them (the race detector reports it, and on some platforms a concurrent atomic can see a torn value). Use atomic.Store (or a typed atomic such as atomic.Int64). One finding per variable and owner path: the other plain writes are its related positions. Not reported: a write after WaitGroup.Wait in the same function (ordered), a write to a local copy (x := *p) or through a variable retargeted to a local value earlier in the function."},
+}

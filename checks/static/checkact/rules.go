@@ -1,0 +1,21 @@
+package checkact
+
+import "github.com/interleave-dev/interleave/checks"
+
+// The rule IDs checkact reports, set as Diagnostic.Category.
+const (
+	RuleSyncMapCheckThenAct  = "IL4001"
+	RuleAtomicCheckThenAct   = "IL4002"
+	RuleSplitCriticalSection = "IL4003"
+)
+
+// Rules are the rules checkact reports, with their texts: what is wrong, why,
+// and the fix. The first is the rule of a diagnostic with no category.
+var Rules = []checks.Rule{
+	{ID: RuleSyncMapCheckThenAct, Slug: "syncmap-check-then-act", Title: "sync.Map Load followed by Store of the same key", Severity: checks.Warning, Level: checks.OptIn, Since: "0.1",
+		Text: "Another goroutine can store or delete the key between the Load and the Store or Delete that depends on it. Use LoadOrStore, LoadAndDelete, CompareAndSwap or CompareAndDelete, or hold one mutex around both. Opt-in: cache fills that store a value computed from the key alone and maps written by a single goroutine are reported; see docs/precision.md."},
+	{ID: RuleAtomicCheckThenAct, Slug: "atomic-check-then-act", Title: "Atomic Load followed by a dependent Store", Severity: checks.Warning, Level: checks.OptIn, Since: "0.1",
+		Text: "The value can change between the Load and the Store, losing an update. Use CompareAndSwap in a loop, or Add. Opt-in: most reports on real code were flags set under a lock the caller holds, or a flag set to the value it was tested against; see docs/precision.md."},
+	{ID: RuleSplitCriticalSection, Slug: "split-critical-section", Title: "Value read in one critical section and written back in another", Severity: checks.Warning, Level: checks.Default, Since: "0.1",
+		Text: "The lock is released between reading the guarded value and writing a value computed from it, so a concurrent update in between is lost. Do the read and the write under one lock. Not reported: another lock held from the read to the write (it serializes the two), a lock released and re-taken on some paths only, a saved value restored unchanged, an owner re-checked before the write."},
+}

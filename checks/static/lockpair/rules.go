@@ -1,0 +1,24 @@
+package lockpair
+
+import "github.com/interleave-dev/interleave/checks"
+
+// The rule IDs lockpair reports, set as Diagnostic.Category.
+const (
+	RuleLockHeldAtReturn = "IL2002"
+	RuleDoubleLock       = "IL2003"
+	RuleUnlockNotHeld    = "IL2004"
+	RuleUnlockMismatch   = "IL2005"
+)
+
+// Rules are the rules lockpair reports, with their texts: what is wrong, why,
+// and the fix. The first is the rule of a diagnostic with no category.
+var Rules = []checks.Rule{
+	{ID: RuleLockHeldAtReturn, Slug: "lock-held-at-return", Title: "Lock still held when the function returns", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+		Text: "A return keeps a lock that the function's other returns release, and no deferred unlock covers it. The next Lock deadlocks. Release it on every path, ideally with `defer`. One finding per function and lock: the other returns that keep it are its related positions. Functions that return holding the lock by contract (named lock*/acquire*, documented so, returning the unlock func, or telling the caller through a bool or error result) are not reported. Panicking paths count only with the pass's -panics flag. A lock of a loop variable (one mutex per element) left held by a `continue`, a `break` or the end of the loop body is reported at that statement when the function unlocks it on other paths and the element does not outlive the iteration."},
+	{ID: RuleDoubleLock, Slug: "double-lock", Title: "Mutex locked twice", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+		Text: "Go mutexes are not re-entrant: locking one that this goroutine already holds (directly or through a call that locks it) deadlocks."},
+	{ID: RuleUnlockNotHeld, Slug: "unlock-not-held", Title: "Unlock of a mutex that is not held", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+		Text: "The function already released this mutex on this path (explicitly, or an explicit Unlock before a deferred one). Unlocking a mutex that is not locked is a fatal runtime error. An Unlock of a mutex the function never locks is the caller's and is not reported."},
+	{ID: RuleUnlockMismatch, Slug: "unlock-mismatch", Title: "RUnlock of a write lock or Unlock of a read lock", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+		Text: "The unlock does not match the lock: RLock must be released with RUnlock and Lock with Unlock."},
+}

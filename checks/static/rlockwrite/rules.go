@@ -1,0 +1,15 @@
+package rlockwrite
+
+import "github.com/interleave-dev/interleave/checks"
+
+// The rule IDs rlockwrite reports, set as Diagnostic.Category.
+const (
+	RuleWriteUnderRLock = "IL2001"
+)
+
+// Rules are the rules rlockwrite reports, with their texts: what is wrong, why,
+// and the fix. The first is the rule of a diagnostic with no category.
+var Rules = []checks.Rule{
+	{ID: RuleWriteUnderRLock, Slug: "write-under-rlock", Title: "Write while holding only a read lock", Severity: checks.Error, Level: checks.Default, Since: "0.1",
+		Text: "RLock lets other readers in at the same time. A write here (assignment, map update, delete, increment, append, element store, write through a pointer) races with them. Reported when the RWMutex guards the location: it is annotated so, written under the write lock elsewhere, or the RWMutex is unexported and never write-locked in the package (only ever read-locked, so it protects no write) with no other lock held exclusively. One finding per location and lock: the other writes to it under that read lock are its related positions. Take the write lock."},
+}
