@@ -329,8 +329,6 @@ func (s *sched) objOf(r *request) int {
 // MarkerDecision starts a traced decision line (Config.Trace).
 const MarkerDecision = "interleave: decision "
 
-// choiceOf2 maps a recorded select case index back to its position in
-// ready.
 // lateOnly: are the ready cases of g's select ready only through a hand-off
 // with goroutines parked at the current virtual time? Each may be at its
 // operation's scheduling point, not yet in the channel's queue (one parked
@@ -359,6 +357,8 @@ func (s *sched) lateOnly(g *gstate, cs []caseReq, ready []int) bool {
 	return true
 }
 
+// choiceOf2 maps a recorded select case index back to its position in
+// ready.
 func choiceOf2(ready []int) func(Decision) *int {
 	return func(d Decision) *int {
 		if d.Choice == nil {

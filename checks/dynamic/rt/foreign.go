@@ -274,12 +274,8 @@ func (s *sched) foreignActive() (busy, io bool) {
 	}
 	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
 	for len(dump) > 0 {
-		block := dump
-		if j := bytes.Index(dump, []byte("\n\n")); j >= 0 {
-			block, dump = dump[:j], dump[j+2:]
-		} else {
-			dump = nil
-		}
+		var block []byte
+		block, dump = cutBlock(dump)
 		rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
 		if !ok {
 			continue

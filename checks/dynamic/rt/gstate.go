@@ -185,7 +185,3 @@ func stackOf() string {
 	n := runtime.Stack(buf, false)
 	return string(buf[:n])
 }
-
-// spawnCheck keeps unused-import checkers quiet on platforms where testing
-// is only referenced from other files.
-var _ = (*testing.T)(nil)

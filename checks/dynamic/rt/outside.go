@@ -36,16 +36,17 @@ func (s *sched) blockedOutside(g *gstate) bool {
 	// Not a system call: one of the program's own is counted below.
 	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
 	// A system call of the program's own (a log line written to a slow
-	// pipe) holds it like a lock: it comes back by itself. One of the
-	// scheduler's hand-offs is told by its stack.
-	s.lastHold = lockState(state) || string(state) == "syscall" && !handoffStack(dump[i:])
+	// pipe) holds it like a lock: it comes back by itself. One of rt's
+	// own futex sleeps is told by its stack.
+	s.lastHold = lockState(state) || string(state) == "syscall" && !rtFutexStack(dump[i:])
 	s.lastVirtual = chanWaitState(state) && virtualClockBlock(dump[i:])
 	return len(state) > 0 && !passingState(state)
 }
 
-// handoffStack: is the goroutine whose part of a stack dump starts block
-// in one of the scheduler's own futex calls?
-func handoffStack(block []byte) bool {
+// rtFutexStack: is the goroutine whose part of a stack dump starts block
+// in one of rt's own futex sleeps (futexSleep: nap, warmThreads)?
+// Hand-offs wait on the runtime's semaphores (sema.go), not in a system call.
+func rtFutexStack(block []byte) bool {
 	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
 		block = block[:j]
 	}
@@ -70,6 +71,17 @@ func passingState(state []byte) bool {
 // dumpBuf is blockedOutside's buffer, used by one scheduler at a time
 // and made before the first schedule starts.
 var dumpBuf []byte
+
+// cutBlock cuts the first goroutine's part off a dump of all goroutines
+// (parts are separated by a blank line) and returns it and the rest.
+//
+//go:norace
+func cutBlock(dump []byte) (block, rest []byte) {
+	if j := bytes.Index(dump, []byte("\n\n")); j >= 0 {
+		return dump[:j], dump[j+2:]
+	}
+	return dump, nil
+}
 
 // reclaim takes back the goroutines outside control that have arrived at
 // a scheduling point. It reports whether any had.
@@ -218,12 +230,8 @@ func (s *sched) virtualWait() bool {
 	}
 	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
 	for len(dump) > 0 {
-		block := dump
-		if j := bytes.Index(dump, []byte("\n\n")); j >= 0 {
-			block, dump = dump[:j], dump[j+2:]
-		} else {
-			dump = nil
-		}
+		var block []byte
+		block, dump = cutBlock(dump)
 		if !bytes.HasPrefix(block, []byte("goroutine ")) {
 			continue
 		}
@@ -248,7 +256,7 @@ func (s *sched) virtualWait() bool {
 		case "running", "runnable", "preempted", "IO wait", "sleep":
 			return false
 		case "syscall":
-			if !handoffStack(block) {
+			if !rtFutexStack(block) {
 				return false
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// raceChild is run in a subprocess: two controlled goroutines increment x,
+// TestRaceChild is run in a subprocess: two controlled goroutines increment x,
 // with or without a mutex.
 func TestRaceChild(t *testing.T) {
 	mode := os.Getenv("RT_RACE_CHILD")
