@@ -5,6 +5,42 @@
 // the user's module as a package of its own, so any other import would have to
 // be resolvable from a module we do not control.
 //
+// # Files
+//
+// One concern each. The scheduler goroutine (S) and its state:
+//   - sched.go: the loop (loop, collect, await, arrived, next) and the sched struct
+//   - ops.go: the op vocabulary: opKind, the request a goroutine publishes, the reply
+//   - gstate.go: a controlled goroutine's state and its side of a scheduling point (call)
+//   - shadow.go: shadow state of locks, WaitGroups, Onces, Conds and channels (applyLock)
+//   - enabled.go: the parked goroutines' sets (ready, sleeping, blocked) and enabled
+//   - decide.go: decisions: strategy, replay or fair pick, decide, pairFor, record
+//   - timers.go: virtual timers and deadlines on S's side (advance, fireTimers)
+//   - outside.go: goroutines outside control, found blocked from stack dumps (blockedOutside,
+//     virtualWait), waited for and taken back (reclaim, abandon)
+//   - foreign.go: foreign parties: probes, blocking for real (blockForReal), paceForeign
+//   - spin.go: the spin rule and livelocks (spinTurn, clockHang)
+//   - failure.go: deadlock, leak and misuse, with the goroutine states they report
+//   - abort.go: unwinding a schedule (abortNext, abortArrival)
+//   - watchdog.go: the step limit and the watchdog's report
+//   - sites.go: call sites of pending operations and decisions
+//   - goid.go, sema.go, futex_*.go, cputime_*.go, goshed.go: goroutine ids and the
+//     goroutine table, waiting for a word to change, semaphores, raw sleeps, CPU time
+//   - strategy.go, plain.go: Candidate, Strategy and the strategies
+//
+// What the rewritten program calls:
+//   - api.go: the instrumentation API (goroutines, sync, channels and select, atomics,
+//     timers, t.Run, t.Parallel, t.Cleanup, os.Exit)
+//   - clock.go: Now, Since, Until and context deadlines on the virtual clock
+//   - timerbox.go: virtual timers as *time.Timer values
+//   - chanpeek.go: a channel's closed flag and wait queues, read from its header
+//   - parallel.go, late.go: t.Parallel's shared bookkeeping; a test's calls after it ended
+//   - values.go, numg.go, stack.go: sync methods as values; NumGoroutine and Stack
+//     without the tool's goroutines
+//
+// Driving: driver.go (Main, RunSchedules, RunSchedule, results, the watchdog's exit),
+// protocol.go (Config, Schedule, Result and the markers shared with the driver
+// process) and embed.go (Source, the files the rewriter copies).
+//
 // # Model
 //
 // A schedule runs the test function on goroutine g0 (the goroutine of the

@@ -599,14 +599,6 @@ func (t *Targeted) Next(enabled []Candidate, last int, step int) int {
 
 func (t *Targeted) Choose(n int, step int) int { return t.Inner.Choose(n, step) }
 
-// shortSite reduces "dir/file.go:12" to "file.go:12".
-func shortSite(s string) string {
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
-}
-
 // splitSite splits "file.go:12" (a trailing ":col" is dropped).
 func splitSite(s string) (string, int, bool) {
 	parts := strings.Split(s, ":")

@@ -1,0 +1,113 @@
+// Ending a schedule: parked goroutines unwind with the abort signal.
+
+package rt
+
+// abort starts unwinding every goroutine.
+//
+//go:norace
+func (s *sched) abort() {
+	s.aborting = true
+}
+
+// abortNext releases one parked goroutine with the abort signal.
+//
+//go:norace
+func (s *sched) abortNext() {
+	for ; s.abortFrom < len(s.gs); s.abortFrom++ {
+		if g := s.gs[s.abortFrom]; g.parked && !g.exited {
+			s.unpark(g)
+			g.rep = reply{mode: mAbort}
+			g.wake()
+			s.running = append(s.running, g)
+			return
+		}
+	}
+	if s.recallBlocked() {
+		return
+	}
+	if len(s.outside) > 0 {
+		limit := s.stepLimit()
+		if s.waitOutside(abandonWait) || s.abandon() || s.waitOutside(limit-abandonWait) {
+			return
+		}
+		s.watchdogAfter(s.outside[0], limit)
+	}
+	s.watchdog(nil)
+}
+
+// abortArrival handles an operation reached while unwinding (deferred
+// calls): harmless ones run, unlocks only of what the goroutine's side
+// holds, blocking ones unwind again.
+//
+//go:norace
+func (s *sched) abortArrival(g *gstate) {
+	r := &g.req
+	rep := reply{mode: mAbort}
+	switch r.op {
+	case opUnlock:
+		if m := s.mutex(r.obj); m.owner >= 0 {
+			m.owner = -1
+			rep.mode = mRun
+		} else {
+			rep.mode = mSkip
+		}
+	case opWUnlock:
+		if m := s.rw(r.obj); m.writer >= 0 {
+			m.writer = -1
+			rep.mode = mRun
+		} else {
+			rep.mode = mSkip
+		}
+	case opRUnlock:
+		if m := s.rw(r.obj); m.readers > 0 {
+			m.readers--
+			rep.mode = mRun
+		} else {
+			rep.mode = mSkip
+		}
+	case opLockerUnlock:
+		op, p := lockerKind(r.locker)
+		rep.mode = mSkip
+		switch op {
+		case opNone:
+			rep.mode = mRun
+		case opLock:
+			if m := s.mutex(p); m.owner >= 0 {
+				m.owner = -1
+				rep.mode = mRun
+			}
+		case opWLock:
+			if m := s.rw(p); m.writer >= 0 {
+				m.writer = -1
+				rep.mode = mRun
+			}
+		case opRLock:
+			if m := s.rw(p); m.readers > 0 {
+				m.readers--
+				rep.mode = mRun
+			}
+		}
+	case opGo, opRun:
+		rep.mode = mSkip
+	case opWGAdd, opClose, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opNow, opOnceDone,
+		opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset, opStart:
+		rep.mode = mRun
+		if r.op == opTimerNew || r.op == opTimerStop || r.op == opTimerReset || r.op == opTickerStop || r.op == opTickerReset {
+			s.applyTimer(g, &rep)
+		}
+		if r.op == opWGAdd {
+			*s.wg(r.obj) += r.delta
+		}
+		if r.op == opStart {
+			rep.mode = mAbort
+		}
+	case opSend, opRecv:
+		if c := s.chans[r.obj]; r.obj != nil && (c != nil && c.closed || r.rv.Cap() > 0 && s.enabled(g)) {
+			rep.mode = mRun
+		}
+	}
+	s.unpark(g)
+	g.rep = rep
+	g.wake()
+	s.running = append(s.running, g)
+}

@@ -1,0 +1,429 @@
+// Decisions: who runs (strategy, replay, fair pick), its effect, its record.
+
+package rt
+
+import (
+	"reflect"
+	"strconv"
+	"time"
+	"unsafe"
+)
+
+// decBuf holds the decision buffers between schedules (one schedule runs
+// at a time); decRoom is their first size.
+var decBuf struct {
+	d   []Decision
+	pcs [][10]uintptr
+}
+
+const decRoom = 1024
+
+// fairPick chooses the goroutine that waited longest since it last ran.
+// Whether a goroutine still running after the test returned ever ends is
+// a liveness question, judged only on a fair schedule (as CHESS judges
+// livelocks): a strategy that starves a goroutine ending on its own (PCT's
+// lowest priority behind spinners) would otherwise leave it "running".
+// So the postTestSteps decisions after the strategy's are fair.
+//
+//go:norace
+func fairPick(cands []*gstate) *gstate {
+	best := cands[0]
+	for _, g := range cands[1:] {
+		if g.lastPick < best.lastPick {
+			best = g
+		}
+	}
+	return best
+}
+
+//go:norace
+func (s *sched) replayPick(cands []*gstate, list []Candidate) *gstate {
+	i := s.steps
+	if i >= len(s.replay.Decisions) {
+		s.diverged = "decision " + strconv.Itoa(i) + ": the schedule has only " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
+		return nil
+	}
+	d := s.replay.Decisions[i]
+	if d.G < 0 || d.G >= len(s.gs) {
+		s.diverged = "decision " + strconv.Itoa(i) + ": expected g" + strconv.Itoa(d.G) + " at " + d.Site + " (" + d.Op + "), g" + strconv.Itoa(d.G) + " does not exist"
+		return nil
+	}
+	g := s.gs[d.G]
+	for k, c := range cands {
+		if c == g {
+			if list[k].Site != d.Site || list[k].Op != d.Op {
+				s.diverged = "decision " + strconv.Itoa(i) + ": expected g" + strconv.Itoa(d.G) + " at " + d.Site + " (" + d.Op + "), g" + strconv.Itoa(d.G) + " is at " + list[k].Site + " (" + list[k].Op + ")"
+				return nil
+			}
+			return g
+		}
+	}
+	what := "is not enabled"
+	if g.exited {
+		what = "has exited"
+	} else if g.parked {
+		what = "is blocked at " + s.shortSiteOf(g) + " (" + g.req.op.String() + ")"
+	}
+	s.diverged = "decision " + strconv.Itoa(i) + ": expected g" + strconv.Itoa(d.G) + " at " + d.Site + " (" + d.Op + "), g" + strconv.Itoa(d.G) + " " + what
+	return nil
+}
+
+// choose picks among n alternatives, following the replayed choice when
+// there is one.
+//
+//go:norace
+func (s *sched) choose(n int, recorded func(Decision) *int) int {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		if p := recorded(s.replay.Decisions[s.steps]); p != nil && *p >= 0 && *p < n {
+			return *p
+		}
+		s.diverged = "decision " + strconv.Itoa(s.steps) + ": recorded choice is not available"
+	}
+	return s.strat.Choose(n, s.steps)
+}
+
+func choiceOf(d Decision) *int { return d.Choice }
+
+// decide lets g perform its operation, updating the shadow state, and
+// records the decision.
+//
+//go:norace
+func (s *sched) decide(g *gstate) {
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req)}
+	if s.needSites() {
+		d.Site = s.shortSiteOf(g)
+	}
+	s.decPCs = append(s.decPCs, g.req.pcs)
+	rep := reply{mode: mRun}
+	release := true
+	var joined *gstate // the partner of a hand-off
+	r := &g.req
+	switch r.op {
+	case opGo:
+		c := s.newG()
+		rep.child = c
+		s.running = append(s.running, c)
+	case opRun:
+		c := s.newG()
+		c.parent = g
+		rep.child = c
+		s.running = append(s.running, c)
+	case opLock, opUnlock, opTryLock, opWLock, opWUnlock, opTryWLock, opRLock, opRUnlock, opTryRLock:
+		release = s.applyLock(g, r.op, r.obj, &rep)
+	case opLockerLock, opLockerUnlock:
+		op, p := lockerKind(r.locker)
+		if op != opNone {
+			if r.op == opLockerUnlock {
+				op = unlockOf(op)
+			}
+			release = s.applyLock(g, op, p, &rep)
+		}
+	case opWGAdd:
+		*s.wg(r.obj) += r.delta
+	case opOnce:
+		o := s.once(r.obj)
+		if o.state == 0 {
+			o.state, o.runner = 1, g.id
+			rep.ok = true
+		}
+	case opOnceDone:
+		o := s.once(r.obj)
+		o.state = 2
+	case opCondWait:
+		c := s.cond(r.obj)
+		c.waiters = append(c.waiters, g)
+		g.signal = false
+		if op, p := lockerKind(r.locker); op != opNone {
+			s.applyLock(g, unlockOf(op), p, &rep)
+		}
+	case opCondPark:
+		g.signal = false
+	case opSignal:
+		c := s.cond(r.obj)
+		w := -1
+		if len(c.waiters) > 0 {
+			k := s.choose(len(c.waiters), choiceOf)
+			h := c.waiters[k]
+			c.waiters = append(c.waiters[:k:k], c.waiters[k+1:]...)
+			h.signal = true
+			w = h.id
+		}
+		d.Choice = &w
+	case opBroadcast:
+		c := s.cond(r.obj)
+		for _, h := range c.waiters {
+			h.signal = true
+		}
+		c.waiters = nil
+	case opClose:
+		if r.obj != nil {
+			s.chanOf(r.obj, r.rv).closed = true
+		}
+	case opSend, opRecv:
+		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
+			s.running = append(s.running, p)
+			joined = p
+		}
+	case opSelect:
+		var ready []int
+		for i, c := range r.cases {
+			if s.chanReady(g, c.ptr, c.rv, c.send) {
+				ready = append(ready, i)
+			}
+		}
+		if len(ready) > 0 && r.hasDefault && s.lateOnly(g, r.cases, ready) {
+			// Every ready case waits for a partner that may not have
+			// reached its operation yet: default is a choice too.
+			ready = append(ready, -1)
+		}
+		k := -1
+		if len(ready) > 0 {
+			k = ready[s.choose(len(ready), choiceOf2(ready))]
+		}
+		rep.choice = k
+		d.Choice = &k
+		if k < 0 && hasRecv(r.cases) {
+			// Default, unless a receive is ready for a reason the
+			// shadow cannot see (a send or close outside control).
+			rep.mode = mPollDefault
+		}
+		if k >= 0 {
+			c := r.cases[k]
+			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
+				s.running = append(s.running, p)
+				rep.adapter = true
+				joined = p
+			}
+		}
+	case opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
+		s.applyTimer(g, &rep)
+	}
+	if spinning(r, rep) {
+		if s.spinRun == 0 {
+			s.spinStart = time.Now()
+		}
+		s.spinRun++
+		if r.op == opNow || r.readNow {
+			s.spinNow = true
+		}
+		if s.freshLoad(r) {
+			s.sameRun = 0
+		} else {
+			s.sameRun++
+		}
+	} else {
+		s.spinRun = 0
+		s.sameRun = 0
+		s.spinClock = 0
+		forgetLoads(s.loads)
+		s.nowStep = 0
+		s.spinNow = false
+	}
+	s.record(d)
+	s.last = g.id
+	if _, ok := s.strat.(Plain); ok && joined != nil && joined.parkSeq > g.parkSeq {
+		// Of the two sides of a hand-off, the runtime runs on the one
+		// that came second (it finds the other parked and wakes it):
+		// so does the unperturbed schedule.
+		s.last = joined.id
+	}
+	if release || joined != nil || rep.child != nil {
+		// The one that runs on reaches its next operation first, the
+		// other party (a partner woken, a goroutine started) after it,
+		// as on one processor: the order of hand-offs above does not
+		// depend on which of the two the OS ran sooner.
+		s.arrivals++
+		s.gs[s.last].parkSeq = s.arrivals
+		other := joined
+		if s.last != g.id {
+			other = g
+		}
+		if other == nil {
+			other = rep.child
+		}
+		if other != nil {
+			s.arrivals++
+			other.parkSeq = s.arrivals
+		}
+	}
+	if !release {
+		return
+	}
+	s.unpark(g)
+	g.rep = rep
+	s.running = append(s.running, g)
+	if joined == nil {
+		g.wake()
+		return
+	}
+	// The two parties of a hand-off complete the channel operation
+	// together, then go on one after the other, the one that runs on
+	// first: code between their points that the rewriter does not see (a
+	// context's Err and its cancel) must not run in an order the
+	// decisions do not fix. The second goes on when the first arrives or
+	// is found blocked outside control (collect).
+	n := len(s.running)
+	second := joined
+	if s.last == g.id {
+		s.running[n-2], s.running[n-1] = g, joined
+	} else {
+		second = g
+	}
+	second.held = true
+	second.rep.gate = true
+	joined.wake()
+	g.wake()
+}
+
+// record appends a decision; with Config.Trace it is also written at once
+// to standard error as "interleave: decision <n> <json>", so that the
+// decisions of a run that crashes the process can still be replayed.
+//
+//go:norace
+func (s *sched) record(d Decision) {
+	s.decisions = append(s.decisions, d)
+	if s.cfg.Trace {
+		d = s.sitedDecision(len(s.decisions) - 1)
+		line := MarkerDecision + strconv.Itoa(s.steps) + ` {"g":` + strconv.Itoa(d.G)
+		if d.Site != "" {
+			line += `,"site":` + strconv.Quote(d.Site)
+		}
+		line += `,"op":` + strconv.Quote(d.Op)
+		if d.Choice != nil {
+			line += `,"choice":` + strconv.Itoa(*d.Choice)
+		}
+		if d.Partner != nil {
+			line += `,"partner":` + strconv.Itoa(*d.Partner)
+		}
+		if d.Obj != 0 {
+			line += `,"obj":` + strconv.Itoa(d.Obj)
+		}
+		rawStderr(line + "}\n")
+	}
+	s.steps++
+}
+
+// objOf numbers the object of a request in the order the run first met
+// it (Decision.Obj); 0 when the request has none.
+//
+//go:norace
+func (s *sched) objOf(r *request) int {
+	p := r.obj
+	if r.op == opLockerLock || r.op == opLockerUnlock || (p == nil && r.locker != nil) {
+		_, p = lockerKind(r.locker)
+	}
+	if p == nil {
+		return 0
+	}
+	if s.objs == nil {
+		s.objs = map[unsafe.Pointer]int{}
+	}
+	n, ok := s.objs[p]
+	if !ok {
+		n = len(s.objs) + 1
+		s.objs[p] = n
+	}
+	return n
+}
+
+// MarkerDecision starts a traced decision line (Config.Trace).
+const MarkerDecision = "interleave: decision "
+
+// lateOnly: are the ready cases of g's select ready only through a hand-off
+// with goroutines parked at the current virtual time? Each may be at its
+// operation's scheduling point, not yet in the channel's queue (one parked
+// at an earlier time is: it blocked there, see pairFor).
+//
+//go:norace
+func (s *sched) lateOnly(g *gstate, cs []caseReq, ready []int) bool {
+	for _, i := range ready {
+		c := cs[i]
+		if s.chanOf(c.ptr, c.rv).closed || closedForReal(c.ptr) || waiterForReal(c.ptr, c.send) {
+			return false
+		}
+		if _, k := lenCap(c.ptr, c.rv); k > 0 {
+			return false
+		}
+		ps := s.partners(g, c.ptr, c.send)
+		if len(ps) == 0 {
+			return false
+		}
+		for _, h := range ps {
+			if h.parkAt < s.now {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// choiceOf2 maps a recorded select case index back to its position in
+// ready.
+func choiceOf2(ready []int) func(Decision) *int {
+	return func(d Decision) *int {
+		if d.Choice == nil {
+			return nil
+		}
+		for i, k := range ready {
+			if k == *d.Choice {
+				return &i
+			}
+		}
+		bad := -1
+		return &bad
+	}
+}
+
+// pairFor releases the partner of an unbuffered operation, if one is
+// needed, and returns it.
+//
+//go:norace
+func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool, d *Decision) *gstate {
+	if p == nil {
+		return nil
+	}
+	c := s.chanOf(p, rv)
+	if c.closed || rv.Cap() > 0 {
+		return nil
+	}
+	ps := s.partners(g, p, send)
+	if len(ps) == 0 {
+		return nil
+	}
+	// The runtime pairs the waiter that queued first: one parked at an
+	// earlier virtual time blocked there first. Those parked at the same
+	// time may have queued in either order (a replay may pick any).
+	n := 1
+	for n < len(ps) && ps[n].parkAt == ps[0].parkAt {
+		n++
+	}
+	if s.replay != nil {
+		n = len(ps)
+	}
+	h := ps[s.choose(n, partnerIdx(ps[:n]))]
+	id := h.id
+	d.Partner = &id
+	prep := reply{mode: mRun}
+	if k := caseFor(h, p, !send); k >= 0 {
+		prep.choice = k
+		prep.adapter = true
+	}
+	s.unpark(h)
+	h.rep = prep // decide wakes it
+	return h
+}
+
+func partnerIdx(ps []*gstate) func(Decision) *int {
+	return func(d Decision) *int {
+		if d.Partner == nil {
+			return nil
+		}
+		for i, h := range ps {
+			if h.id == *d.Partner {
+				return &i
+			}
+		}
+		bad := -1
+		return &bad
+	}
+}

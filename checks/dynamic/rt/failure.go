@@ -1,0 +1,138 @@
+// Failures: deadlock, leak and misuse, with the goroutine states they report.
+
+package rt
+
+import (
+	"bytes"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+type failure struct {
+	kind, msg, site string
+	gs              []GoroutineState
+}
+
+//go:norace
+func (s *sched) fatal(g *gstate, msg string) {
+	if s.fail != nil || s.aborting {
+		return
+	}
+	f := &failure{kind: "fatal", msg: msg, site: s.siteOf(g)}
+	s.fail = f
+}
+
+// kindInconclusive marks a schedule stopped by a bound: not a failure.
+const kindInconclusive = "inconclusive"
+
+// blockedFailure ends the schedule with nothing left to do: a deadlock
+// while the test runs, a leak after it returned. A leak is of two kinds,
+// as in the runtime's goroutineleak profile: every goroutine left is
+// blocked forever (nothing enabled, no timer to fire), or some are still
+// running 2*postTestSteps decisions after the test returned, the last
+// postTestSteps of them fair (running says so: spinning, sleeping in a
+// loop, polling), which the message tells by LeakRunning.
+//
+//go:norace
+func (s *sched) blockedFailure(running bool) {
+	f := &failure{}
+	s.collectStates(f)
+	var parts []string
+	for _, st := range f.gs {
+		g := s.gs[st.ID]
+		switch {
+		case !g.parked:
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" outside the scheduler")
+		case running && (s.enabled(g) || g.req.op == opSleep):
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" running at "+st.Op+" at "+shortSite(st.Site))
+		default:
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" blocked on "+st.Op+" at "+shortSite(st.Site))
+		}
+	}
+	if s.testDone {
+		f.kind = "leak"
+		f.msg = LeakBlocked + strings.Join(parts, "; ")
+		if running {
+			f.msg = LeakRunning + strconv.Itoa(2*postTestSteps) + " decisions later, the last " + strconv.Itoa(postTestSteps) + " fair: " + strings.Join(parts, "; ")
+		}
+	} else {
+		f.kind = "deadlock"
+		f.msg = "deadlock: all goroutines are blocked: " + strings.Join(parts, "; ")
+	}
+	f.site = pickSite(f.gs)
+	s.fail = f
+}
+
+// pickSite chooses the failure site among blocked goroutines: the smallest
+// site of a goroutine other than the test goroutine, so that the same bug
+// gets the same site whatever the interleaving.
+func pickSite(gs []GoroutineState) string {
+	best := ""
+	for _, st := range gs {
+		if st.ID == 0 && len(gs) > 1 || st.Site == "" {
+			continue
+		}
+		if best == "" || st.Site < best {
+			best = st.Site
+		}
+	}
+	if best == "" && len(gs) > 0 {
+		best = gs[0].Site
+	}
+	return best
+}
+
+// collectStates records every live goroutine: its operation, site and stack
+// (each parked goroutine is asked to capture its own stack).
+//
+//go:norace
+func (s *sched) collectStates(f *failure) {
+	for _, g := range s.gs {
+		if g.exited {
+			continue
+		}
+		st := GoroutineState{ID: g.id}
+		if g.parked {
+			if !g.dumped {
+				s.sendAndWait(g, mDump)
+				g.dumped = true
+			}
+			st.Op = g.req.op.String()
+			st.Site = s.siteOf(g)
+			st.Stack = g.stack
+			st.Obj = s.objOf(&g.req)
+		} else {
+			st.Op = "running"
+			if state, stack := realStack(g.gid); state != "" {
+				// Outside control: what the runtime says it does.
+				st.Op, st.Stack = "running ("+state+")", stack
+			}
+		}
+		f.gs = append(f.gs, st)
+	}
+}
+
+// realStack returns the runtime's state ("sync.Mutex.Lock", "IO wait")
+// and traceback of goroutine gid, from a dump of all goroutines.
+func realStack(gid uint64) (state, stack string) {
+	if gid == 0 {
+		return "", ""
+	}
+	buf := make([]byte, 1<<20)
+	dump := buf[:runtime.Stack(buf, true)]
+	h := []byte("goroutine " + strconv.FormatUint(gid, 10) + " [")
+	i := bytes.Index(dump, h)
+	if i < 0 {
+		return "", ""
+	}
+	block := dump[i:]
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	st := block[len(h):]
+	if j := bytes.IndexAny(st, ",]"); j >= 0 {
+		st = st[:j]
+	}
+	return string(st), string(block)
+}

@@ -1,0 +1,353 @@
+// Foreign parties: probing their channels, blocking for real, pacing the clock.
+
+package rt
+
+import (
+	"bytes"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// poll lets goroutines blocked on channels try their operation without
+// blocking, in case a partner outside the scheduler's view (a goroutine or
+// a close in uninstrumented code) can complete it, over about 55ms of wall
+// time. It reports progress.
+//
+//go:norace
+func (s *sched) poll() bool {
+	delay := 50 * time.Microsecond
+	for round := 0; round < 7; round++ {
+		if s.probe(true) {
+			return true
+		}
+		nap(delay)
+		delay *= 3
+	}
+	return false
+}
+
+// probe is one round of poll: every goroutine blocked on channels tries
+// once. It reports progress (or, when idle, that one of them is ready by
+// now).
+//
+//go:norace
+func (s *sched) probe(idle bool) bool {
+	for _, g := range s.gs {
+		if !g.parked || g.exited || !(g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
+			continue
+		}
+		if s.enabled(g) {
+			if idle {
+				return true // became ready meanwhile (closed outside control)
+			}
+			continue
+		}
+		s.unpark(g)
+		s.sendAndWait(g, mPoll)
+		if g.req.op == opExit || !g.req.pollFailed {
+			s.arrived(g)
+			return true
+		}
+		s.park(g)
+	}
+	return false
+}
+
+// settle gives channels fed outside control a chance before the clock
+// moves or a deadlock is declared: while a goroutine waits on a channel and
+// a goroutine the scheduler does not control is running or runnable (a
+// dependency's goroutine that has just been started, the standard
+// library's), the waiting goroutines are probed again, for up to
+// settleWait. It reports progress.
+//
+//go:norace
+func (s *sched) settle() bool {
+	waiting := false
+	for _, g := range s.gs {
+		if g.parked && !g.exited && (g.req.op == opRecv || g.req.op == opSend || g.req.op == opSelect) {
+			waiting = true
+			break
+		}
+	}
+	if !waiting {
+		return false
+	}
+	start := time.Now()
+	pause := 10 * time.Microsecond
+	for {
+		if s.probe(true) {
+			return true
+		}
+		if time.Since(start) >= settleWait {
+			return false
+		}
+		if !s.foreignBusy() {
+			// Quiet now: one last probe sees what it did meanwhile.
+			return s.probe(true)
+		}
+		nap(pause)
+		if pause < time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// blockForReal releases the goroutines blocked on a channel operation the
+// shadow cannot complete to perform it for real, blocking, while a
+// goroutine outside control may be their partner: a partner that only
+// polls (a select with default run by testify's Eventually on its own
+// goroutine) never finds a controlled goroutine waiting in the
+// scheduler. They wait outside control until the operation completes
+// (they come back at their next scheduling point) or recallBlocked takes
+// them back. It reports whether it released any.
+//
+//go:norace
+func (s *sched) blockForReal() bool {
+	any := false
+	// In the order they parked: the channels queue them as they block.
+	gs := s.partBuf[:0]
+	for _, g := range s.gs {
+		if !g.parked || g.exited || !realBlockable(&g.req) || s.enabled(g) {
+			continue
+		}
+		gs = append(gs, g)
+		for i := len(gs) - 1; i > 0 && gs[i].parkAt < gs[i-1].parkAt; i-- {
+			gs[i], gs[i-1] = gs[i-1], gs[i]
+		}
+	}
+	s.partBuf = gs[:0]
+	for _, g := range gs {
+		g.wasReal, g.realOp, g.realAt = true, g.req.op, pcsHash(&g.req.pcs)
+		s.unpark(g)
+		g.blockedReal = true
+		g.recall = make(chan struct{})
+		g.rep = reply{mode: mBlock, recall: g.recall}
+		g.outside = true
+		g.outsideAt = time.Now()
+		s.outside = append(s.outside, g)
+		g.wake()
+		any = true
+		// Queued before the next is released (briefly: the order is
+		// kept when it blocks at once, as it should).
+		for i := 0; i < 20 && !s.blockedOutside(g); i++ {
+			nap(50 * time.Microsecond)
+		}
+	}
+	return any
+}
+
+// realBlockable: can the pending operation be performed for real,
+// blocking (a send or receive on a channel, a select of receives)?
+func realBlockable(r *request) bool {
+	switch r.op {
+	case opSend, opRecv:
+		return r.obj != nil
+	case opSelect:
+		return !r.hasDefault && hasRecv(r.cases) && !hasSend(r.cases)
+	}
+	return false
+}
+
+// recallBlocked takes back the goroutines blockForReal released: they
+// come back parked at the same operation, or past it when it completed
+// meanwhile. It reports whether there were any.
+//
+//go:norace
+func (s *sched) recallBlocked() bool {
+	var back []*gstate
+	for _, g := range s.outside {
+		if g.blockedReal {
+			ch := g.recall
+			s.viaHelper(func() { close(ch) })
+			g.blockedReal, g.recall = false, nil
+			back = append(back, g)
+		}
+	}
+	if len(back) == 0 {
+		return false
+	}
+	keep := s.outside[:0]
+	for _, g := range s.outside {
+		recalled := false
+		for _, h := range back {
+			recalled = recalled || h == g
+		}
+		if !recalled {
+			keep = append(keep, g)
+			continue
+		}
+		if v := waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
+			g.arrSeen = v
+			g.outside = false
+			s.progress++
+			s.arrived(g)
+			continue
+		}
+		keep = append(keep, g) // it went on and is outside control now
+	}
+	s.outside = keep
+	return true
+}
+
+// settleWait bounds settle.
+const settleWait = 100 * time.Millisecond
+
+// paceForeign runs before the clock jumps to the next timer with nothing
+// controlled able to run. While a goroutine the scheduler does not
+// control (one a dependency started: a server starting up, a client's
+// read loop) is running or in a system call, the clock moves no faster
+// than real time: it waits as long as the jump (up to outsideWait) or
+// until they are all blocked. While some are only in network I/O, which
+// may be a message in flight, it waits up to ioGrace. Without it a
+// readiness poll (sleep 25ms, check, 400 times) ran out of virtual time
+// before the server it waited for had opened its listener. It reports
+// whether a channel became ready meanwhile (the caller decides again).
+//
+//go:norace
+func (s *sched) paceForeign() bool {
+	next, ok := s.nextDeadline()
+	if !ok || next <= s.now {
+		return false
+	}
+	d := next - s.now
+	if d > outsideWait {
+		d = outsideWait
+	}
+	// A stack dump per jump is costly: as long as the number of
+	// goroutines stays what it was when none was active, only every
+	// quietEvery-th jump looks.
+	n := runtime.NumGoroutine()
+	if n == s.quietN && s.quietSkips < quietEvery {
+		s.quietSkips++
+		return false
+	}
+	s.quietN, s.quietSkips = -1, 0
+	start := time.Now()
+	pause := 50 * time.Microsecond
+	waited := false
+	for {
+		busy, io := s.foreignActive()
+		if !busy && !io {
+			if !waited {
+				s.quietN = n
+			}
+			break
+		}
+		limit := d
+		if !busy && limit > ioGrace {
+			limit = ioGrace
+		}
+		left := limit - time.Since(start)
+		if left <= 0 {
+			break
+		}
+		if pause > left {
+			pause = left
+		}
+		nap(pause)
+		waited = true
+		if pause < 5*time.Millisecond {
+			pause *= 2
+		}
+	}
+	return waited && s.probe(true)
+}
+
+// quietEvery: see paceForeign.
+const quietEvery = 16
+
+// ioGrace is how long paceForeign waits for goroutines outside control
+// that are only in network I/O.
+const ioGrace = 20 * time.Millisecond
+
+// foreignActive: is a goroutine other than the scheduler and the
+// controlled ones running, runnable or in a system call (busy), or in
+// network I/O (io)? A goroutine waiting for signals (os/signal's loop,
+// in a system call for good) is neither.
+//
+//go:norace
+func (s *sched) foreignActive() (busy, io bool) {
+	if s.sgid == 0 {
+		s.sgid = goid()
+	}
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		var block []byte
+		block, dump = cutBlock(dump)
+		rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
+		if !ok {
+			continue
+		}
+		sp := bytes.IndexByte(rest, ' ')
+		if sp < 0 {
+			continue
+		}
+		st := rest[sp:]
+		isIO := bytes.HasPrefix(st, []byte(" [IO wait"))
+		if !isIO && !bytes.HasPrefix(st, []byte(" [running")) && !bytes.HasPrefix(st, []byte(" [runnable")) &&
+			(!bytes.HasPrefix(st, []byte(" [syscall")) || bytes.Contains(st, []byte("signal_recv"))) {
+			continue // blocked, or waiting for signals for good
+		}
+		id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
+		if err != nil || id == s.sgid || s.tab.lookup(id) != nil || s.exitedG(id) {
+			continue
+		}
+		if !isIO {
+			return true, io
+		}
+		io = true
+	}
+	return false, io
+}
+
+// exitedG: is id the runtime goroutine of a controlled goroutine that has
+// ended (it may still be finishing)?
+//
+//go:norace
+func (s *sched) exitedG(id uint64) bool {
+	for _, g := range s.gs {
+		if g.gid == id && g.exited {
+			return true
+		}
+	}
+	return false
+}
+
+// foreignBusy reports whether a goroutine other than the scheduler and
+// the controlled ones is running or runnable.
+//
+//go:norace
+func (s *sched) foreignBusy() bool {
+	if s.sgid == 0 {
+		s.sgid = goid()
+	}
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	dump := string(buf[:n])
+	for len(dump) > 0 {
+		line := dump
+		if i := strings.IndexByte(dump, '\n'); i >= 0 {
+			line, dump = dump[:i], dump[i+1:]
+		} else {
+			dump = ""
+		}
+		rest, ok := strings.CutPrefix(line, "goroutine ")
+		if !ok {
+			continue
+		}
+		sp := strings.IndexByte(rest, ' ')
+		if sp < 0 {
+			continue
+		}
+		id, err := strconv.ParseUint(rest[:sp], 10, 64)
+		if err != nil || id == s.sgid || s.tab.lookup(id) != nil {
+			continue
+		}
+		if strings.HasPrefix(rest[sp:], " [running") || strings.HasPrefix(rest[sp:], " [runnable") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,187 @@
+// A controlled goroutine: its state and its side of a scheduling point.
+
+package rt
+
+import (
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+)
+
+type gstate struct {
+	id      int
+	objs    []uintptr     // the channels of its pending select, for its Candidate
+	objArr  [4]uintptr    // objs' first room
+	parkAt  time.Duration // the virtual time it parked at its pending operation
+	parkSeq uint64        // when it was last released, in the unperturbed order (sched.arrivals)
+	// realOp and realAt identify the operation it was sent to block on for
+	// real (wasReal): back at it, it keeps its place in the queue.
+	realOp  opKind
+	realAt  uint64
+	wasReal bool
+	// held: the second party of a hand-off, released to complete the
+	// channel operation but stopped after it (gated) until collect
+	// wakes it again, once those before it in sched.running arrived.
+	held   bool
+	gated  bool
+	gid    uint64
+	runSeq uint32
+	arrSeq uint32
+	sema   uint32 // runSeq's semaphore (sema.go)
+	// written by the goroutine itself
+	runSeen uint32
+	req     request
+	nows    int // Now calls since the last scheduling point
+	// cand is req as the strategy sees it, made once per scheduling
+	// point (candidate): a goroutine stays parked over many decisions.
+	cand   Candidate
+	candOK bool
+	stack  string
+	// exit information
+	panicked   bool
+	panicVal   string
+	panicStack string
+	panicSite  string
+	// select pick state (goroutine-local)
+	pickAdapter bool
+	pickPolled  bool
+	pickVal     reflect.Value
+	pickOK      bool
+	forward     chan struct{} // closed when the last select send's forwarder is done
+	// the test whose goroutine this is (a schedule's test, a subtest) and
+	// the cleanups registered for it under control
+	tb       testing.TB
+	cleanups []func()
+	// t.Parallel, written through //go:norace helpers (parallel.go)
+	mayParallel bool          // its t.Run was called with its parent's own T
+	barrier     chan struct{} // closed when its test function returned
+	paused      chan struct{} // closed when it called t.Parallel
+	finished    chan struct{} // closed when a parallel subtest ended
+	kids        []*gstate     // its subtests that called t.Parallel
+	// written by S
+	rep       reply
+	arrSeen   uint32
+	parked    bool
+	exited    bool
+	outside   bool // released, blocked outside control (see collect)
+	inIO      bool // found so in real I/O (a network read, a pipe of the OS)
+	inWait    bool // found so waiting for something other than a lock or a system call (a real timer, a channel)
+	inHold    bool // found so in a lock of code not rewritten
+	inVirtual bool // found so on a channel in code whose time is virtual (virtualWait)
+	// wentOutside: it was found blocked outside control before, on a
+	// channel of code whose time is virtual; await looks sooner (a stack
+	// dump per release: only for these)
+	wentOutside bool
+	outsideAt   time.Time // when it was found so
+	// blockedReal: released to block for real on its channel operation
+	// (mBlock) while a party outside control may be its partner; recall
+	// takes it back.
+	blockedReal bool
+	recall      chan struct{}
+	wakeAt      time.Duration
+	signal      bool
+	parent      *gstate // the goroutine whose t.Run started this subtest
+	// shadow of t.Parallel, written by S: parallel after the subtest
+	// called it; fnDone after the test's function returned; pending
+	// counts the parallel subtests still running.
+	parallel bool
+	fnDone   bool
+	pending  int
+	dumped   bool
+	// lastPick is the step at which it was last chosen (fair picks).
+	lastPick int
+	// set is the set of parked goroutines it is in (see park), at setIdx.
+	set    uint8
+	setIdx int32
+}
+
+// active is the running schedule (nil when none). Written by the goroutine
+// that starts and ends schedules, read by anyone in //go:norace code.
+var active *sched
+
+//go:norace
+func setActive(s *sched) { active = s }
+
+// current returns the calling goroutine's state when it is controlled by the
+// running schedule.
+//
+//go:norace
+func current() *gstate {
+	s := active
+	if s == nil {
+		return nil
+	}
+	t := s.tab
+	if t == nil {
+		return nil
+	}
+	g := t.lookup(goid())
+	if g == nil {
+		// A goroutine outside control (one that code which is not
+		// rewritten started) calls into the program while a schedule
+		// runs: it yields the processor here, so that polling in a loop
+		// it cannot starve the controlled goroutines, whose hand-offs
+		// each need a processor.
+		runtime.Gosched()
+	}
+	return g
+}
+
+// call is a scheduling point: publish req, wait for the scheduler's reply.
+//
+//go:norace
+func (g *gstate) call(r *request) reply {
+	g.joinForward()
+	g.pass()
+	g.req = *r
+	g.candOK = false
+	g.req.readNow = g.nows > 0
+	g.nows = 0
+	runtime.Callers(2, g.req.pcs[:])
+	for {
+		bump(&g.arrSeq)
+		g.runSeen = g.waitTurn(g.runSeen)
+		rep := g.rep
+		switch rep.mode {
+		case mDump:
+			g.stack = stackOf()
+			continue
+		case mAbort:
+			panic(errAbort)
+		}
+		g.gated = rep.gate
+		return rep
+	}
+}
+
+// pass is where the second party of a hand-off waits, its channel
+// operation done, until the scheduler lets it go on (gstate.held).
+//
+//go:norace
+func (g *gstate) pass() {
+	if g.gated {
+		g.gated = false
+		g.runSeen = g.waitTurn(g.runSeen)
+	}
+}
+
+// arriveExit announces the end of the goroutine; it does not wait.
+//
+//go:norace
+func (g *gstate) arriveExit() {
+	g.req = request{op: opExit}
+	bump(&g.arrSeq)
+}
+
+type abortSignal struct{}
+
+func (abortSignal) Error() string { return "interleave: schedule aborted" }
+
+var errAbort any = abortSignal{}
+
+func stackOf() string {
+	buf := make([]byte, 64<<10)
+	n := runtime.Stack(buf, false)
+	return string(buf[:n])
+}

@@ -1,0 +1,370 @@
+// Goroutines outside control: found blocked (stack dumps), waited for, taken back.
+
+package rt
+
+import (
+	"bytes"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+// blockedOutside: is g blocked (not running or runnable) by the runtime's
+// account?
+//
+// It allocates nothing: a goroutine
+// slow to come back (a loaded machine) must not show up in a test that
+// counts allocations.
+//
+//go:norace
+func (s *sched) blockedOutside(g *gstate) bool {
+	if g.gid == 0 {
+		return false
+	}
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	var head [40]byte
+	h := append(strconv.AppendUint(append(head[:0], "goroutine "...), g.gid, 10), " ["...)
+	i := bytes.Index(dump, h)
+	if i < 0 {
+		return false
+	}
+	state := dump[i+len(h):]
+	if j := bytes.IndexAny(state, ",]"); j >= 0 {
+		state = state[:j]
+	}
+	s.lastIO = string(state) == "IO wait"
+	// Not a system call: one of the program's own is counted below.
+	s.lastWait = len(state) > 0 && !lockState(state) && string(state) != "syscall"
+	// A system call of the program's own (a log line written to a slow
+	// pipe) holds it like a lock: it comes back by itself. One of rt's
+	// own futex sleeps is told by its stack.
+	s.lastHold = lockState(state) || string(state) == "syscall" && !rtFutexStack(dump[i:])
+	s.lastVirtual = chanWaitState(state) && virtualClockBlock(dump[i:])
+	return len(state) > 0 && !passingState(state)
+}
+
+// rtFutexStack: is the goroutine whose part of a stack dump starts block
+// in one of rt's own futex sleeps (futexSleep: nap, warmThreads)?
+// Hand-offs wait on the runtime's semaphores (sema.go), not in a system call.
+func rtFutexStack(block []byte) bool {
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	return bytes.Contains(block, rtFutex)
+}
+
+// rtFutex begins the names of this package's futex functions.
+var rtFutex = []byte(rtPrefix + "futex")
+
+// passingState: is a goroutine in this state of a stack dump about to run
+// again by itself (running, runnable, preempted, waiting on the runtime's
+// own semaphore while the world stops, as for this dump or ReadMemStats,
+// or assisting the garbage collector)?
+func passingState(state []byte) bool {
+	switch string(state) {
+	case "running", "runnable", "preempted", "semacquire":
+		return true
+	}
+	return bytes.HasPrefix(state, []byte("GC "))
+}
+
+// dumpBuf is blockedOutside's buffer, used by one scheduler at a time
+// and made before the first schedule starts.
+var dumpBuf []byte
+
+// cutBlock cuts the first goroutine's part off a dump of all goroutines
+// (parts are separated by a blank line) and returns it and the rest.
+//
+//go:norace
+func cutBlock(dump []byte) (block, rest []byte) {
+	if j := bytes.Index(dump, []byte("\n\n")); j >= 0 {
+		return dump[:j], dump[j+2:]
+	}
+	return dump, nil
+}
+
+// reclaim takes back the goroutines outside control that have arrived at
+// a scheduling point. It reports whether any had.
+//
+//go:norace
+func (s *sched) reclaim() bool {
+	any := false
+	keep := s.outside[:0]
+	for _, g := range s.outside {
+		if v := g.arrSeq; v != g.arrSeen {
+			g.arrSeen = v
+			g.outside = false
+			s.wasIO = s.wasIO || g.inIO
+			g.inIO, g.inWait, g.inHold, g.inVirtual = false, false, false, false
+			g.blockedReal, g.recall = false, nil
+			s.progress++
+			s.arrived(g)
+			any = true
+			continue
+		}
+		keep = append(keep, g)
+	}
+	s.outside = keep
+	return any
+}
+
+// waitOutside waits up to d for a goroutine outside control to come back.
+//
+//go:norace
+func (s *sched) waitOutside(d time.Duration) bool {
+	start := time.Now()
+	if s.waitingOutside() {
+		defer s.realTimePassed(start)
+	}
+	pause := 20 * time.Microsecond
+	for {
+		if s.reclaim() {
+			return true
+		}
+		left := d - time.Since(start)
+		if left <= 0 {
+			return false
+		}
+		if pause > left {
+			pause = left
+		}
+		nap(pause)
+		if pause < 2*time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// outsideSlice is how long a released goroutine may take to come back
+// before it is checked for blocking outside control; outsideWait is the
+// longest the clock waits for such goroutines before it moves on.
+const (
+	outsideFirst = 50 * time.Microsecond
+	outsideSlice = 5 * time.Millisecond
+	outsideWait  = time.Second
+)
+
+// foreignOutside: is a goroutine outside control for a reason of its own
+// (not one blockForReal released)?
+//
+//go:norace
+func (s *sched) foreignOutside() bool {
+	for _, g := range s.outside {
+		if !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// realBlocked: is a goroutine blocked for real (blockForReal)?
+//
+//go:norace
+func (s *sched) realBlocked() bool {
+	for _, g := range s.outside {
+		if g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// lockState: is a goroutine in this state of a stack dump waiting for a
+// lock or a WaitGroup of code that is not rewritten?
+func lockState(state []byte) bool {
+	return bytes.HasPrefix(state, []byte("sync.")) || bytes.HasPrefix(state, []byte("semacquire"))
+}
+
+// waitingOutside: is a goroutine outside control, for a reason of its own,
+// waiting for something other than a lock (real I/O, a real timer,
+// testify's Eventually ticking on the real clock)?
+//
+//go:norace
+func (s *sched) waitingOutside() bool {
+	for _, g := range s.outside {
+		if g.inWait && !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// holdOutside: is a goroutine outside control, for a reason of its own, in
+// a lock of code that is not rewritten (the logger's, while another writes
+// a line to a slow pipe)?
+//
+//go:norace
+func (s *sched) holdOutside() bool {
+	for _, g := range s.outside {
+		if g.inHold && !g.blockedReal {
+			return true
+		}
+	}
+	return false
+}
+
+// virtualWait: are the goroutines outside control all blocked on channel
+// operations of code whose time operations run on the virtual clock (a
+// dependency's mock clock: its Sleep receives on a channel its Add feeds),
+// with nothing in the process running, in real I/O or in a real sleep?
+// Then only the program can wake them, and the clock need not wait real
+// time for them before it moves (1 ms of a mock clock's nap per tick made
+// a 30-second test of a rate limiter take 15 s). Goroutines waiting in the
+// standard library or a kept test framework (testify's Eventually, goleak)
+// may wait for a real timer: the clock waits for them as before.
+//
+//go:norace
+func (s *sched) virtualWait() bool {
+	some := false
+	for _, g := range s.outside {
+		if g.blockedReal {
+			continue
+		}
+		if !g.inVirtual {
+			return false
+		}
+		some = true
+	}
+	if !some {
+		return false
+	}
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		var block []byte
+		block, dump = cutBlock(dump)
+		if !bytes.HasPrefix(block, []byte("goroutine ")) {
+			continue
+		}
+		rest := block[len("goroutine "):]
+		var id uint64
+		sp := 0
+		for sp < len(rest) && '0' <= rest[sp] && rest[sp] <= '9' {
+			id = id*10 + uint64(rest[sp]-'0')
+			sp++
+		}
+		if id == s.sgid || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
+			continue
+		}
+		if g := s.tab.lookup(id); g != nil && g.parked && !g.outside {
+			continue // at its turn's wait (spinning in it is no activity)
+		}
+		state := rest[sp+2:]
+		if j := bytes.IndexAny(state, ",]"); j >= 0 {
+			state = state[:j]
+		}
+		switch string(state) {
+		case "running", "runnable", "preempted", "IO wait", "sleep":
+			return false
+		case "syscall":
+			if !rtFutexStack(block) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// chanWaitState: is a goroutine in this state of a stack dump blocked on a
+// channel operation or a select?
+func chanWaitState(state []byte) bool {
+	return bytes.HasPrefix(state, []byte("chan ")) || bytes.HasPrefix(state, []byte("select"))
+}
+
+// virtualClockBlock: is the goroutine whose part of a stack dump starts
+// block blocked in a function of code whose time operations the rewriter
+// puts on the virtual clock: not the standard library (its first path
+// element has no dot), nor a module in RealClockModules?
+func virtualClockBlock(block []byte) bool {
+	for len(block) > 0 {
+		line := block
+		if j := bytes.IndexByte(block, '\n'); j >= 0 {
+			line, block = block[:j], block[j+1:]
+		} else {
+			block = nil
+		}
+		if len(line) == 0 || line[0] == '\t' || bytes.HasPrefix(line, []byte("goroutine ")) || bytes.HasPrefix(line, []byte("runtime.")) {
+			continue
+		}
+		fn := line
+		if j := bytes.LastIndexByte(fn, '('); j > 0 {
+			fn = fn[:j]
+		}
+		return virtualClockFunc(fn)
+	}
+	return false
+}
+
+// virtualClockFunc: does the function (as a stack dump names it) belong
+// to code whose time operations run on the virtual clock?
+func virtualClockFunc(fn []byte) bool {
+	// The package path ends at the first dot after the last slash.
+	pkg := fn
+	j := bytes.LastIndexByte(pkg, '/')
+	if j < 0 {
+		j = 0
+	}
+	if k := bytes.IndexByte(pkg[j:], '.'); k >= 0 {
+		pkg = pkg[:j+k]
+	}
+	first, _, _ := bytes.Cut(pkg, []byte("/"))
+	if bytes.IndexByte(first, '.') < 0 {
+		return false // the standard library (or package main)
+	}
+	for _, m := range RealClockModules {
+		if string(pkg) == m || len(pkg) > len(m) && string(pkg[:len(m)]) == m && pkg[len(m)] == '/' {
+			return false
+		}
+	}
+	return true
+}
+
+// RealClockModules are the modules whose code the rewriter leaves as
+// written, time operations included (rewrite's kept modules): code there
+// may wait for a real timer. (testify's time operations are rewritten:
+// its Eventually ticks on the virtual clock, as under testing/synctest.)
+var RealClockModules = []string{
+	"go.uber.org/goleak",
+	"gotest.tools",
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/gomega",
+	"github.com/interleave-dev/interleave",
+}
+
+// ioOutside: is a goroutine outside control in real I/O?
+//
+//go:norace
+func (s *sched) ioOutside() bool {
+	for _, g := range s.outside {
+		if g.inIO {
+			return true
+		}
+	}
+	return false
+}
+
+// abandon ends the schedule without the goroutines outside control when
+// every one of them is blocked there (a connection's read loop in real
+// I/O after the test returned, or while the schedule unwinds): as under
+// go test, they stay behind, and the driver goes on in a fresh process
+// (see leftovers). It reports whether it did.
+//
+//go:norace
+func (s *sched) abandon() bool {
+	for _, g := range s.outside {
+		if g.blockedReal || !s.blockedOutside(g) {
+			return false
+		}
+	}
+	for _, g := range s.outside {
+		g.outside = false
+		g.exited = true
+		s.live--
+		s.tab = s.tab.with(g.gid, nil)
+	}
+	s.outside = s.outside[:0]
+	return true
+}
+
+// abandonWait is how long goroutines blocked outside control get to come
+// back before a schedule whose outcome is decided ends without them.
+const abandonWait = 200 * time.Millisecond

@@ -1,0 +1,256 @@
+// Shadow state: what S knows of each lock, WaitGroup, Once, Cond and channel.
+
+package rt
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// slab hands out shadow states from chunks, one allocation per
+// shadowRoom of them.
+type slab[T any] struct{ buf []T }
+
+// reset forgets the states handed out (zeroing them: they may hold
+// channels and goroutines).
+func (b *slab[T]) reset() {
+	var zero T
+	for i := range b.buf {
+		b.buf[i] = zero
+	}
+	b.buf = b.buf[:0]
+}
+
+func (b *slab[T]) next() *T {
+	if len(b.buf) == cap(b.buf) {
+		b.buf = make([]T, 0, shadowRoom)
+	}
+	var zero T
+	b.buf = append(b.buf, zero)
+	return &b.buf[len(b.buf)-1]
+}
+
+// shadowRoom is how many objects of each kind a schedule has room for
+// before its shadow state allocates.
+const shadowRoom = 64
+
+type mutexState struct{ owner int }
+
+type rwState struct{ writer, pending, readers int }
+
+type onceState struct{ state, runner int }
+
+type condState struct{ waiters []*gstate }
+
+type chanState struct {
+	rv     reflect.Value
+	closed bool
+}
+
+//go:norace
+func (s *sched) mutex(p unsafe.Pointer) *mutexState {
+	m := s.mutexes[p]
+	if m == nil {
+		m = s.slabs.mutexes.next()
+		m.owner = -1
+		s.mutexes[p] = m
+	}
+	return m
+}
+
+//go:norace
+func (s *sched) rw(p unsafe.Pointer) *rwState {
+	m := s.rws[p]
+	if m == nil {
+		m = s.slabs.rws.next()
+		m.writer, m.pending = -1, -1
+		s.rws[p] = m
+	}
+	return m
+}
+
+//go:norace
+func (s *sched) wg(p unsafe.Pointer) *int {
+	w := s.wgs[p]
+	if w == nil {
+		w = s.slabs.wgs.next()
+		s.wgs[p] = w
+	}
+	return w
+}
+
+//go:norace
+func (s *sched) once(p unsafe.Pointer) *onceState {
+	o := s.onces[p]
+	if o == nil {
+		o = s.slabs.onces.next()
+		o.runner = -1
+		s.onces[p] = o
+	}
+	return o
+}
+
+//go:norace
+func (s *sched) cond(p unsafe.Pointer) *condState {
+	c := s.conds[p]
+	if c == nil {
+		c = s.slabs.conds.next()
+		s.conds[p] = c
+	}
+	return c
+}
+
+//go:norace
+func (s *sched) chanOf(p unsafe.Pointer, rv reflect.Value) *chanState {
+	c := s.chans[p]
+	if c == nil {
+		c = s.slabs.chans.next()
+		c.rv = rv
+		s.chans[p] = c
+	}
+	return c
+}
+
+// lockerKind resolves a sync.Locker to the shadow object it denotes.
+func lockerKind(l sync.Locker) (op opKind, p unsafe.Pointer) {
+	switch m := l.(type) {
+	case *sync.Mutex:
+		return opLock, unsafe.Pointer(m)
+	case *sync.RWMutex:
+		return opWLock, unsafe.Pointer(m)
+	}
+	if l == nil {
+		return opNone, nil
+	}
+	v := reflect.ValueOf(l)
+	if v.Kind() == reflect.Pointer && v.Type().String() == "*sync.rlocker" {
+		return opRLock, v.UnsafePointer()
+	}
+	return opNone, nil
+}
+
+// applyLock updates the shadow of a lock operation. It returns false when
+// g must stay parked (a writer that now waits for the readers to leave).
+//
+//go:norace
+func (s *sched) applyLock(g *gstate, op opKind, p unsafe.Pointer, rep *reply) bool {
+	switch op {
+	case opLock:
+		s.mutex(p).owner = g.id
+	case opUnlock:
+		m := s.mutex(p)
+		if m.owner < 0 {
+			s.fatal(g, "fatal error: sync: unlock of unlocked mutex")
+			rep.mode = mSkip
+		}
+		m.owner = -1
+	case opTryLock:
+		m := s.mutex(p)
+		if m.owner < 0 {
+			m.owner = g.id
+			rep.ok = true
+		}
+	case opWLock:
+		m := s.rw(p)
+		if m.readers > 0 {
+			m.pending = g.id
+			return false
+		}
+		m.writer, m.pending = g.id, -1
+	case opWUnlock:
+		m := s.rw(p)
+		if m.writer < 0 {
+			s.fatal(g, "fatal error: sync: Unlock of unlocked RWMutex")
+			rep.mode = mSkip
+		}
+		m.writer = -1
+	case opTryWLock:
+		m := s.rw(p)
+		if m.writer < 0 && m.pending < 0 && m.readers == 0 {
+			m.writer = g.id
+			rep.ok = true
+		}
+	case opRLock:
+		s.rw(p).readers++
+	case opRUnlock:
+		m := s.rw(p)
+		if m.readers <= 0 {
+			s.fatal(g, "fatal error: sync: RUnlock of unlocked RWMutex")
+			rep.mode = mSkip
+		} else {
+			m.readers--
+		}
+	case opTryRLock:
+		m := s.rw(p)
+		if m.writer < 0 && m.pending < 0 {
+			m.readers++
+			rep.ok = true
+		}
+	}
+	return true
+}
+
+// shadowBuf keeps the shadow maps and slabs from one schedule to the next
+// (one schedule runs at a time): made once with room for the objects of
+// most tests, so that meeting a new mutex or channel allocates nothing
+// inside code a test measures, and a schedule costs no allocation.
+var shadowBuf *sched
+
+//go:norace
+func (s *sched) takeShadow() {
+	b := shadowBuf
+	shadowBuf = nil
+	if b == nil {
+		s.mutexes, s.rws = make(map[unsafe.Pointer]*mutexState, shadowRoom), make(map[unsafe.Pointer]*rwState, shadowRoom)
+		s.wgs, s.onces = make(map[unsafe.Pointer]*int, shadowRoom), make(map[unsafe.Pointer]*onceState, shadowRoom)
+		s.conds, s.chans = make(map[unsafe.Pointer]*condState, shadowRoom), make(map[unsafe.Pointer]*chanState, shadowRoom)
+		s.objs = make(map[unsafe.Pointer]int, 4*shadowRoom)
+		s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
+		s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
+		s.slabs.wgs.buf = make([]int, 0, shadowRoom)
+		s.slabs.onces.buf = make([]onceState, 0, shadowRoom)
+		s.slabs.conds.buf = make([]condState, 0, shadowRoom)
+		s.slabs.chans.buf = make([]chanState, 0, shadowRoom)
+		return
+	}
+	s.mutexes, s.rws, s.wgs, s.onces, s.conds, s.chans, s.objs = b.mutexes, b.rws, b.wgs, b.onces, b.conds, b.chans, b.objs
+	s.slabs = b.slabs
+}
+
+// giveShadow empties the shadow maps and slabs and keeps them for the
+// next schedule.
+//
+//go:norace
+func (s *sched) giveShadow() {
+	for k := range s.mutexes {
+		delete(s.mutexes, k)
+	}
+	for k := range s.rws {
+		delete(s.rws, k)
+	}
+	for k := range s.wgs {
+		delete(s.wgs, k)
+	}
+	for k := range s.onces {
+		delete(s.onces, k)
+	}
+	for k := range s.conds {
+		delete(s.conds, k)
+	}
+	for k := range s.chans {
+		delete(s.chans, k)
+	}
+	for k := range s.objs {
+		delete(s.objs, k)
+	}
+	s.slabs.mutexes.reset()
+	s.slabs.rws.reset()
+	s.slabs.wgs.reset()
+	s.slabs.onces.reset()
+	s.slabs.conds.reset()
+	s.slabs.chans.reset()
+	b := &sched{mutexes: s.mutexes, rws: s.rws, wgs: s.wgs, onces: s.onces, conds: s.conds, chans: s.chans, objs: s.objs}
+	b.slabs = s.slabs
+	shadowBuf = b
+}

@@ -1,0 +1,235 @@
+// Spinning and livelock: what a run of decisions that only spun leads to.
+
+package rt
+
+import (
+	"strconv"
+	"time"
+	"unsafe"
+)
+
+// spinTurn runs when the last spinAdvance decisions (or a multiple) only
+// spun: channels fed outside control are probed, then the virtual clock
+// moves to the next deadline, as real time would while a loop polls. With
+// nothing to wait for, a long run of spinning is a livelock. It reports
+// whether it did something instead of a decision.
+//
+//go:norace
+func (s *sched) spinTurn() bool {
+	if s.holdOutside() && s.waitOutside(outsideWait) {
+		// A goroutine outside control in a lock of code that is not
+		// rewritten is not blocked for good (synctest would not move the
+		// clock while it waits to run): the spinner waits for it before
+		// time moves. (Not a system call, as in blockedOutside.)
+		s.spinRun = 0
+		return true
+	}
+	if s.probe(false) {
+		s.spinRun = 0
+		return true
+	}
+	if s.spinNow || s.parkedAtNow() {
+		// A loop reading the clock: time passes for it as it would for
+		// real, faster each turn. With a timer pending, at most half the
+		// way to it per turn, and it fires when the clock is near: the
+		// loop's own deadline, which no timer marks, may come first.
+		if s.nowStep == 0 {
+			s.nowStep = time.Millisecond
+		}
+		step, timer := s.nowStep, false
+		if next, ok := s.nextDeadline(); ok {
+			timer = true
+			s.spinClock = 0
+			if half := (next - s.now) / 2; half < step {
+				step = half
+			}
+			if step < time.Millisecond && s.fireTimers() {
+				s.spinRun = 0
+				return true
+			}
+		} else if step > time.Second {
+			step = time.Second
+		}
+		s.now += step
+		if !timer && s.clockHang(step) {
+			return true
+		}
+		if s.nowStep < time.Second || timer && s.nowStep < time.Hour {
+			s.nowStep *= 2
+		}
+		s.spinRun = 0
+		return false
+	}
+	if s.fireTimers() {
+		s.spinRun = 0
+		return true
+	}
+	if s.spinSame() < livelockPause {
+		return false
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
+			return false // someone could make progress if chosen
+		}
+	}
+	if s.spinSame() >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
+		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now), the last " + strconv.Itoa(s.sameRun) + " rereading the same words with the same values, with no timer pending and no goroutine able to do anything else"}
+		s.collectStates(f)
+		f.site = pickSite(f.gs)
+		s.fail = f
+		return true
+	}
+	// Give goroutines and timers outside control (a dependency's real
+	// clock) real time to end it.
+	nap(livelockNap)
+	return false
+}
+
+// clockHang adds step to the time the clock moved for a loop reading it
+// with no timer pending, nothing outside control and no goroutine able to
+// do anything but spin; past livelockClock of it the schedule is a
+// livelock: such a loop waits for nothing that can happen (a scheduler's
+// start rereading the clock for a one-time job whose time has passed,
+// while its caller waits), and under go test it would spin as long.
+//
+//go:norace
+func (s *sched) clockHang(step time.Duration) bool {
+	if len(s.outside) > 0 {
+		s.spinClock = 0
+		return false
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
+			s.spinClock = 0
+			return false
+		}
+	}
+	s.spinClock += step
+	if s.spinClock < livelockClock {
+		return false
+	}
+	f := &failure{kind: "fatal", msg: "livelock: goroutines read the clock in a loop for " + s.spinClock.String() + " of virtual time with no timer pending and no goroutine able to do anything else (every other one blocked)"}
+	s.collectStates(f)
+	f.site = pickSite(f.gs)
+	s.fail = f
+	return true
+}
+
+//go:norace
+func (s *sched) parkedAtNow() bool {
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opNow {
+			return true
+		}
+	}
+	return false
+}
+
+// notSpinning: the goroutines of cands parked at an operation a polling
+// loop does not repeat, or that have not run since the spinning began (a
+// worker checking a stop channel with select default once, before it
+// does its work, is no spinner).
+//
+//go:norace
+func (s *sched) notSpinning(cands []*gstate) []*gstate {
+	out := s.busyBuf[:0]
+	for _, g := range cands {
+		if !spinOp(&g.req) || g.lastPick < s.steps-s.spinRun {
+			out = append(out, g)
+		}
+	}
+	s.busyBuf = out[:0]
+	return out
+}
+
+// loadKey is an atomic load's address and the value it found.
+type loadKey struct {
+	addr unsafe.Pointer
+	val  uint64
+}
+
+// spinSame is the length of the spin run that read nothing new.
+//
+//go:norace
+func (s *sched) spinSame() int {
+	if s.sameRun < s.spinRun {
+		return s.sameRun
+	}
+	return s.spinRun
+}
+
+// forgetLoads empties m, keeping its room (the runtime is built at the
+// module's language version: no clear).
+func forgetLoads(m map[loadKey]struct{}) {
+	for k := range m {
+		delete(m, k)
+	}
+}
+
+// loadsMax bounds the loads a spin run remembers: a scan over more words
+// than that is progress anyway.
+const loadsMax = 1 << 12
+
+// freshLoad: is r an atomic load of an address, or of a value there, that
+// the current spin run has not read yet? (A load whose address the
+// rewrite could not name is not.)
+//
+//go:norace
+func (s *sched) freshLoad(r *request) bool {
+	if r.op != opAtomicLoad || r.addr == nil {
+		return false
+	}
+	k := loadKey{r.addr, r.val}
+	if _, ok := s.loads[k]; ok {
+		return false
+	}
+	if s.loads == nil {
+		s.loads = make(map[loadKey]struct{})
+	} else if len(s.loads) >= loadsMax {
+		forgetLoads(s.loads)
+	}
+	s.loads[k] = struct{}{}
+	return true
+}
+
+// Spinning: after spinAdvance spinning decisions in a row the clock may
+// move; after livelockPause of them, with nothing else possible, goroutines
+// outside control get real time; livelockSpins of them over at least
+// livelockWall of wall time are a livelock. Both counts are of decisions
+// that read nothing new (sameRun) as well.
+const (
+	spinAdvance   = 64
+	livelockPause = 10000
+	livelockSpins = 15000
+	livelockWall  = 3 * time.Second
+	livelockNap   = 40 * time.Millisecond // per spinAdvance decisions after livelockPause
+	// livelockClock: a loop reading the clock with nothing else possible
+	// (clockHang); reached in about 8000 decisions, within the step bound.
+	livelockClock = 2 * time.Minute
+)
+
+// spinOp: is the pending operation one a polling loop repeats without
+// changing anything (a select counts when it has a default)?
+func spinOp(r *request) bool {
+	switch r.op {
+	case opYield, opAtomicLoad, opNow, opTryLock, opTryWLock, opTryRLock:
+		return true
+	case opSelect:
+		return r.hasDefault
+	}
+	return false
+}
+
+// spinning: did the decided operation only spin (a yield, a load, a
+// select that took default, a TryLock that failed)?
+func spinning(r *request, rep reply) bool {
+	switch r.op {
+	case opYield, opAtomicLoad, opNow:
+		return true
+	case opTryLock, opTryWLock, opTryRLock:
+		return !rep.ok
+	case opSelect:
+		return rep.choice < 0
+	}
+	return false
+}

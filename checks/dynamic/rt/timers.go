@@ -1,0 +1,268 @@
+// The virtual clock on S's side: timers, deadlines, moving the clock.
+
+package rt
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+const (
+	tkAfter uint8 = iota
+	tkTimer
+	tkTicker
+	tkFunc
+)
+
+type vtimer struct {
+	kind     uint8
+	seq      int
+	deadline time.Duration
+	period   time.Duration
+	active   bool
+	ch       chan time.Time
+	fn       func()
+	hb       *uint32 // see armed
+}
+
+// realTimePassed moves the virtual clock by the real time since start,
+// spent waiting while goroutines are in real I/O or wait outside control
+// for something other than a lock (testify's Eventually ticking on the
+// real clock, whose condition calls into the program: the program's
+// timers must fire meanwhile, as they would in a synctest bubble), but
+// not past the next deadline: what happens outside
+// control takes real time, so a timer armed around it fires only after as
+// much real time (fireTimers jumps to it when nothing else can happen).
+// The scheduler's own time is not counted: it would make timeouts fire
+// early on a slow machine; nor is a wait for a lock of code that is not
+// rewritten (a loaded machine must not make the clock of a pure test
+// depend on timing).
+//
+//go:norace
+func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
+
+// after is the deadline d from now on the virtual clock.
+//
+//go:norace
+func (s *sched) after(d time.Duration) time.Duration { return after(s.now, d) }
+
+// after is t+d, saturated as the runtime's timers are: a timer set to the
+// longest duration (a loop's "no timer" timer) is never due, rather than
+// due at once because the sum wrapped around.
+func after(t, d time.Duration) time.Duration {
+	if d > 0 && t+d < t {
+		return math.MaxInt64
+	}
+	return t + d
+}
+
+// advance moves the clock by d, not past the next deadline.
+//
+//go:norace
+func (s *sched) advance(d time.Duration) {
+	t := s.after(d)
+	if next, ok := s.nextDeadline(); ok && t > next {
+		t = next
+	}
+	if t > s.now {
+		s.now = t
+	}
+}
+
+// outsideTick is how far the clock moves at each decision while a
+// goroutine is in real I/O: a round trip through a real connection takes
+// some time, without making timeouts fire early. (Only real I/O: a
+// goroutine found blocked in a lock of the standard library on a loaded
+// machine must not make the clock of a pure test depend on timing.)
+const outsideTick = time.Microsecond
+
+// nextDeadline is the earliest pending virtual deadline.
+//
+//go:norace
+func (s *sched) nextDeadline() (time.Duration, bool) {
+	var next time.Duration
+	found := false
+	for _, vt := range s.tq {
+		if vt.active && (!found || vt.deadline < next) {
+			next, found = vt.deadline, true
+		}
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep && (!found || g.wakeAt < next) {
+			next, found = g.wakeAt, true
+		}
+	}
+	return next, found
+}
+
+// applyTimer performs a timer operation on the virtual clock.
+//
+//go:norace
+func (s *sched) applyTimer(g *gstate, rep *reply) {
+	r := &g.req
+	switch r.op {
+	case opTimerNew:
+		s.tseq++
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32)}
+		rep.hb = vt.hb
+		if r.timerKind != tkFunc {
+			vt.ch = make(chan time.Time, 1)
+			rep.ch = vt.ch
+		}
+		switch r.timerKind {
+		case tkTimer, tkFunc:
+			t := newTimerBox(r.timerKind, vt.ch, r.fn)
+			s.timers[t] = vt
+			rep.timer = t
+		case tkTicker:
+			vt.period = r.d
+			t := &time.Ticker{C: vt.ch}
+			s.tickers[t] = vt
+			rep.ticker = t
+		}
+		s.tq = append(s.tq, vt)
+	case opTimerStop, opTimerReset:
+		vt := s.timers[(*time.Timer)(r.obj)]
+		if vt == nil {
+			vt = s.adoptTimer((*time.Timer)(r.obj))
+		}
+		if vt == nil {
+			rep.mode = mSkip
+			return
+		}
+		rep.ok = vt.active
+		vt.active = false
+		s.drain(vt.ch)
+		if r.op == opTimerReset {
+			vt.active = true
+			vt.deadline = s.after(r.d)
+			rep.hb = vt.hb
+		}
+	case opTickerStop, opTickerReset:
+		vt := s.tickers[(*time.Ticker)(r.obj)]
+		if vt == nil {
+			rep.mode = mSkip
+			return
+		}
+		vt.active = false
+		s.drain(vt.ch)
+		if r.op == opTickerReset {
+			vt.active = true
+			vt.period = r.d
+			vt.deadline = s.after(r.d)
+			rep.hb = vt.hb
+		}
+	}
+}
+
+// adoptTimer takes a virtual timer an earlier schedule made (kept in a
+// pool, say) onto this schedule's clock, stopped; nil for a real timer.
+//
+//go:norace
+func (s *sched) adoptTimer(t *time.Timer) *vtimer {
+	b := boxOf(t)
+	if b == nil {
+		return nil
+	}
+	s.viaHelper(b.stopReal)
+	s.tseq++
+	vt := &vtimer{kind: b.kind, seq: s.tseq, ch: b.send, fn: b.fn, hb: new(uint32)}
+	s.timers[t] = vt
+	s.tq = append(s.tq, vt)
+	return vt
+}
+
+// drain empties a timer channel (Go 1.23 semantics: no stale value after
+// Stop or Reset).
+//
+//go:norace
+func (s *sched) drain(ch chan time.Time) {
+	if len(ch) == 0 {
+		return
+	}
+	s.viaHelper(func() {
+		select {
+		case <-ch:
+		default:
+		}
+	})
+}
+
+// viaHelper runs f on a fresh goroutine and waits for it through the
+// semaphore. S must never acquire another goroutine's vector clock (it would
+// pass it on to every goroutine S later releases something to), and a
+// buffered channel operation acquires the clock of the slot's last user:
+// so S's channel operations run on throw-away goroutines.
+//
+//go:norace
+func (s *sched) viaHelper(f func()) {
+	w := new(uint32)
+	go helperMain(f, w)
+	if limit := s.stepLimit(); waitChange(w, 0, limit) == 0 {
+		s.watchdogAfter(nil, limit)
+	}
+}
+
+func helperMain(f func(), w *uint32) {
+	f()
+	bump(w)
+}
+
+// fireTimers advances the virtual clock to the earliest pending deadline and
+// fires what is due. It reports whether there was anything to fire.
+//
+//go:norace
+func (s *sched) fireTimers() bool {
+	next, found := s.nextDeadline()
+	if !found {
+		return false
+	}
+	if next > s.now {
+		s.now = next
+	}
+	due := []*vtimer{}
+	keep := s.tq[:0]
+	for _, vt := range s.tq {
+		if vt.active && vt.deadline <= s.now {
+			due = append(due, vt)
+		}
+		if vt.active || vt.kind != tkAfter {
+			keep = append(keep, vt)
+		}
+	}
+	s.tq = keep
+	sort.Slice(due, func(i, j int) bool {
+		if due[i].deadline != due[j].deadline {
+			return due[i].deadline < due[j].deadline
+		}
+		return due[i].seq < due[j].seq
+	})
+	for _, vt := range due {
+		switch vt.kind {
+		case tkTicker:
+			vt.deadline = after(vt.deadline, vt.period)
+			if vt.deadline <= s.now {
+				vt.deadline = s.after(vt.period)
+			}
+		default:
+			vt.active = false
+		}
+		if vt.kind == tkFunc {
+			c := s.newG()
+			s.running = append(s.running, c)
+			fn, hb := vt.fn, vt.hb
+			go childMain(c, func() { fired(hb); fn() })
+			continue
+		}
+		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
+		s.viaHelper(func() {
+			fired(hb)
+			select {
+			case ch <- v:
+			default:
+			}
+		})
+	}
+	return true
+}

@@ -1,0 +1,224 @@
+// The watchdog: how long a step is waited for; a goroutine that never comes back.
+
+package rt
+
+import (
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cpuNow is processCPU (tests replace it).
+var cpuNow = processCPU
+
+// maxStarvedStretch bounds how far starvedMore stretches the step timeout.
+const maxStarvedStretch = 6
+
+// starvedMore is how much longer a goroutine computing past the step limit
+// is waited for because the machine did not let the process run: the
+// process used less CPU time than the limit since the wait began (cpu0).
+// A goroutine that really computes forever gets its step timeout's worth
+// of CPU, or maxStarvedStretch times the timeout of wall time, never past
+// the end of the run (stepLimit).
+//
+//go:norace
+func (s *sched) starvedMore(cpu0, limit time.Duration) time.Duration {
+	cpu, ok := cpuNow()
+	if !ok || cpu-cpu0 >= s.timeout || limit >= maxStarvedStretch*s.timeout {
+		return 0
+	}
+	more := s.timeout / 4
+	if left := s.stepLimit(); left < s.timeout {
+		// The end of the run is near: no further than it.
+		if left <= minStepLimit {
+			return 0
+		}
+		if left < more {
+			more = left
+		}
+	}
+	return more
+}
+
+// stepLimit is how long S waits for a released goroutine: the step
+// timeout, cut short near the end of the run (Config.Until, else
+// Config.Deadline, plus deadlineGrace) so that a stuck schedule is
+// reported before the driver's hard stop kills the process without a word.
+// (Not Deadline when Until is set: a schedule started just before Deadline
+// whose test waits in real time, as testify's Eventually does, would be
+// called stuck at once.)
+//
+//go:norace
+func (s *sched) stepLimit() time.Duration {
+	limit := s.timeout
+	end := s.cfg.Until
+	if end.IsZero() {
+		end = s.cfg.Deadline
+	}
+	if !end.IsZero() {
+		left := time.Until(end.Add(deadlineGrace))
+		if left < minStepLimit {
+			left = minStepLimit
+		}
+		if left < limit {
+			limit = left
+		}
+	}
+	return limit
+}
+
+// deadlineGrace is how long past Config.Deadline a stuck step is waited
+// for; minStepLimit is the least any step is waited for.
+const (
+	deadlineGrace = 500 * time.Millisecond
+	minStepLimit  = 200 * time.Millisecond
+)
+
+// watchdog ends the process: a goroutine did not reach its next scheduling
+// point within StepTimeout (it is blocked on something the scheduler does
+// not control, or computing forever).
+//
+//go:norace
+func (s *sched) watchdog(g *gstate) { s.watchdogAfter(g, s.timeout) }
+
+// watchdogAfter ends the process after waiting waited for g (nil: for one
+// of S's helpers). The message names where g is now, read from a dump of
+// every goroutine, and whether it is running or blocked.
+//
+//go:norace
+func (s *sched) watchdogAfter(g *gstate, waited time.Duration) {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	dump := string(buf[:n])
+	msg := MarkerWatchdog + "no scheduling progress within " + waited.Round(10*time.Millisecond).String()
+	site := ""
+	var stuck GoroutineState
+	heldBack := false
+	if g != nil {
+		last := s.siteOf(g)
+		site = last
+		where := "since " + g.req.op.String() + " at " + shortSite(last)
+		if last == "" {
+			where = "since its " + g.req.op.String()
+		}
+		state, now, stack := goroutineAt(dump, g.gid)
+		stuck = GoroutineState{ID: g.id, Op: state, Site: now, Stack: stack}
+		msg = MarkerWatchdog + "g" + strconv.Itoa(g.id) + " did not reach a scheduling point within " + waited.Round(10*time.Millisecond).String() + " " + where
+		if now != "" {
+			site = now
+			msg += "; it is at " + shortSite(now) + " (" + stuckWhy(state) + ")"
+		} else {
+			msg += " (blocked outside the scheduler's control, or computing without a scheduling point)"
+		}
+		if state != "running" && state != "runnable" {
+			if held := s.heldBack(g); held != "" {
+				msg += ", while " + held + " could not run: it may be waiting for one of them through something the scheduler does not see (io.Pipe, net.Pipe, a lock in uninstrumented code)"
+				heldBack = true
+			}
+		}
+	}
+	res := s.result()
+	res.Outcome = "fatal"
+	res.Message = msg
+	res.Site = site
+	res.Watchdog = waited
+	res.HeldBack = heldBack
+	if stuck.Site != "" {
+		res.Goroutines = append(res.Goroutines, stuck)
+	}
+	res.Goroutines = append(res.Goroutines, GoroutineState{ID: -1, Op: "all goroutines", Stack: dump})
+	watchdogExit(s.index, res)
+}
+
+// heldBack lists the controlled goroutines other than g that the
+// scheduler kept parked although they could run: while g blocks outside
+// the scheduler's view, one of them may be the partner it waits for.
+//
+//go:norace
+func (s *sched) heldBack(g *gstate) string {
+	var held []string
+	for _, h := range s.gs {
+		if h == g || !h.parked || h.exited || !s.enabled(h) {
+			continue
+		}
+		what := h.req.op.String()
+		if h.req.op == opStart {
+			what = "not started yet"
+		} else if site := s.shortSiteOf(h); site != "" {
+			what += " at " + site
+		}
+		held = append(held, "g"+strconv.Itoa(h.id)+" ("+what+")")
+	}
+	return strings.Join(held, ", ")
+}
+
+// goroutineAt finds goroutine gid in a dump of all goroutines and returns
+// its state ("running", "IO wait", "chan receive", ...), its first user
+// frame as file:line and its part of the dump.
+func goroutineAt(dump string, gid uint64) (state, site, stack string) {
+	head := "goroutine " + strconv.FormatUint(gid, 10) + " ["
+	i := strings.Index(dump, head)
+	if i < 0 {
+		return "", "", ""
+	}
+	rest := dump[i+len(head):]
+	j := strings.Index(rest, "]")
+	if j < 0 {
+		return "", "", ""
+	}
+	state = rest[:j]
+	if k := strings.Index(state, ","); k >= 0 {
+		state = state[:k] // "IO wait, 2 minutes"
+	}
+	if k := strings.Index(rest, "\n\n"); k >= 0 {
+		rest = rest[:k]
+	}
+	stack = dump[i:i+len(head)] + rest
+	lines := strings.Split(rest, "\n")
+	for k := 1; k+1 < len(lines); k++ {
+		fn := strings.TrimSpace(lines[k])
+		if p := strings.LastIndex(fn, "("); p > 0 {
+			fn = fn[:p]
+		}
+		loc := strings.TrimSpace(lines[k+1])
+		if !strings.HasPrefix(lines[k+1], "\t") || !isUserFunc(fn) {
+			continue
+		}
+		if p := strings.LastIndex(loc, " +0x"); p >= 0 {
+			loc = loc[:p]
+		}
+		if stdSrc != "" && strings.HasPrefix(loc, stdSrc) {
+			continue // the standard library (os, internal/poll, net)
+		}
+		return state, loc, stack
+	}
+	return state, "", stack
+}
+
+// stdSrc is the source directory of the standard library, with a trailing
+// slash ("" when file names are trimmed), found from a runtime function.
+var stdSrc = func() string {
+	fn := runtime.FuncForPC(reflect.ValueOf(runtime.Gosched).Pointer())
+	if fn == nil {
+		return ""
+	}
+	file, _ := fn.FileLine(fn.Entry())
+	dir, ok := strings.CutSuffix(file, "runtime/proc.go")
+	if !ok || !strings.HasSuffix(dir, "/") || len(dir) < 2 {
+		return ""
+	}
+	return dir
+}()
+
+// stuckWhy explains a goroutine state of a stack dump to the user.
+func stuckWhy(state string) string {
+	switch state {
+	case "running", "runnable":
+		return state + ": computing or spinning without a scheduling point"
+	case "":
+		return "state unknown"
+	}
+	return state + ": blocked outside the scheduler's control"
+}
