@@ -288,9 +288,10 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 
 // writeOutputs writes what post reads, all built by the server: the
 // checked report, the SARIF rendered from its findings, and the schedules
-// under sched/, post's root.
+// under sched/, post's root. They are report files (report.WriteFile,
+// 0644); outDir itself is 0700, so the job's uid cannot read them.
 func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONReport) error {
-	if err := os.WriteFile(filepath.Join(outDir, reportFile), res.Report, 0o600); err != nil {
+	if err := report.WriteFileBytes(filepath.Join(outDir, reportFile), res.Report); err != nil {
 		return err
 	}
 	r := &report.Report{ToolVersion: rep.Tool.Version}
@@ -301,7 +302,7 @@ func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONRep
 	if err := (report.SARIF{}).Write(&sarif, r); err != nil {
 		return fmt.Errorf("rendering SARIF: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(outDir, sarifFile), sarif.Bytes(), 0o600); err != nil {
+	if err := report.WriteFileBytes(filepath.Join(outDir, sarifFile), sarif.Bytes()); err != nil {
 		return err
 	}
 	root := filepath.Join(outDir, schedDir)
@@ -310,7 +311,7 @@ func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONRep
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return err
 		}
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		if err := report.WriteFileBytes(path, []byte(text)); err != nil {
 			return err
 		}
 	}
@@ -510,6 +511,8 @@ func (s *Server) runLogged(ctx context.Context, dir string, env []string, logFil
 // it instead of cmd.Start; started, when not nil, runs once the command
 // has started.
 func (s *Server) runCmd(ctx context.Context, cmd *exec.Cmd, logFile string, start func(*exec.Cmd) error, started func()) (code int, err error) {
+	// Logs are the server's own, not reports: 0600 deliberately, since they
+	// may quote the repository's code and the git remote's errors.
 	f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return 0, err

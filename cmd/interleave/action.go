@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/interleave-dev/interleave/affected"
 	"io"
 	"os"
 	"path/filepath"
@@ -585,8 +586,8 @@ func actionRestrict(env *cliEnv, in *actionInputs, files actionFiles) (int, erro
 	if err != nil {
 		return exitError, err
 	}
-	root, err := gitRoot(env.dir)
-	if err != nil {
+	root, ok := affected.RepoRoot(env.dir)
+	if !ok {
 		// A report posted without its checkout: take its names as relative
 		// to the working directory.
 		root = env.dir
@@ -643,19 +644,6 @@ func actionMatchPackages(dir string, patterns []string, file string) bool {
 		}
 	}
 	return false
-}
-
-// gitRoot is the top level of the repository holding dir: the report's
-// file names are relative to it.
-func gitRoot(dir string) (string, error) {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("%s is not in a git repository", dir)
-		}
-	}
 }
 
 func actionReadReport(name string) (*report.JSONReport, error) {

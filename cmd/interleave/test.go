@@ -187,24 +187,7 @@ func writeReport(env *cliEnv, w report.Writer, rep *report.Report, output string
 	if !filepath.IsAbs(output) {
 		output = filepath.Join(env.dir, output)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(output), "."+filepath.Base(output)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := w.Write(tmp, rep); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := os.Rename(tmp.Name(), output); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	return nil
+	return report.WriteFile(output, func(f io.Writer) error { return w.Write(f, rep) })
 }
 
 // progress shows the search's state on standard error: a bar over the

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -335,7 +334,7 @@ func (r *job) writeFailureSummary(what, detail string) {
 	if detail != "" {
 		md = fmt.Sprintf("## interleave could not run\n\n%s:\n\n```\n%s\n```\n", what, strings.ReplaceAll(detail, "```", "'''"))
 	}
-	if err := os.WriteFile(AbsIn(r.opts.Dir, r.opts.Summary), []byte(md), 0o644); err != nil {
+	if err := report.WriteFileBytes(AbsIn(r.opts.Dir, r.opts.Summary), []byte(md)); err != nil {
 		r.logf("write summary: %v", err)
 	}
 }
