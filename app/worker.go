@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 	ghreport "github.com/interleave-dev/interleave/report/github"
 )
@@ -213,13 +215,16 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 			s.log.Warn("seeding the job's build cache", "job", j.ID, "error", err.Error())
 		}
 	}
-	args := []string{"-base", j.BaseSHA, "-head", j.HeadSHA, "-budget", j.Budget.String()}
-	if j.Seed != 0 {
-		args = append(args, "-seed", strconv.FormatInt(j.Seed, 10))
-	}
+	cfg := prjob.DefaultConfig()
+	cfg.Base, cfg.Head, cfg.Budget, cfg.Seed = j.BaseSHA, j.HeadSHA, j.Budget, j.Seed
 	if j.Run != "" && s.prSupportsRun() {
-		args = append(args, "-run", j.Run)
+		run, err := regexp.Compile(j.Run)
+		if err != nil {
+			return 0, fmt.Errorf("-run %q: %w", j.Run, err)
+		}
+		cfg.Run = run
 	}
+	args := cfg.Args()
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 0, err

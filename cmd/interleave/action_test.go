@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/interleave-dev/interleave/internal/prjob"
+	"github.com/interleave-dev/interleave/report/github/cienv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +17,6 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
-	"github.com/interleave-dev/interleave/internal/defaults"
 	"github.com/interleave-dev/interleave/internal/ghaction"
 	"github.com/interleave-dev/interleave/report"
 	"github.com/interleave-dev/interleave/report/github/ghtest"
@@ -44,17 +45,17 @@ func TestParseActionInputsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Budget != defaults.Budget || in.FailOn != defaults.FailOn || in.Scope != defaults.Scope || in.Race != defaults.Race || !in.Comment ||
+	if in.Budget != prjob.DefaultBudget || in.FailOn != prjob.DefaultFailOn || in.Scope != prjob.DefaultScope || in.Race != prjob.DefaultRace || !in.Comment ||
 		in.SARIFFile != "interleave.sarif" || in.WorkDir != "." || in.Packages != nil || in.Shard != "" ||
 		len(in.Reports) != 0 || in.Strategies != nil || in.Seed != 0 || in.PRNumber != 0 || in.Workers != 0 ||
 		in.Enable != nil || in.Disable != nil || in.Tags != nil || in.Verbose || in.GenBudget != "auto" {
 		t.Errorf("defaults: %+v", in)
 	}
-	// With every input at its default, pr gets only the output files and
-	// the shared defaults.
-	args := actionPRArgs(in, actionFiles{report: "r.json", summary: "s.md"})
-	want := "-format json -o r.json -budget " + defaults.Budget.String() + " -fail-on " + defaults.FailOn + " -scope " + defaults.Scope + " -summary s.md"
-	if got := strings.Join(args, " "); got != want {
+	// With every input at its default, pr gets only the output files: its
+	// defaults are the inputs' (prjob.DefaultConfig).
+	cfg := in.config(actionFiles{report: "r.json", summary: "s.md"})
+	want := "-format json -o r.json -summary s.md"
+	if got := strings.Join(cfg.Args(), " "); got != want {
 		t.Errorf("pr args for the defaults:\n got %s\nwant %s", got, want)
 	}
 }
@@ -150,10 +151,10 @@ func TestParseActionInputsBad(t *testing.T) {
 
 func TestWriteGitHubOutput(t *testing.T) {
 	var b strings.Builder
-	if err := writeGitHubOutput(&b, "findings", "3"); err != nil {
+	if err := cienv.WriteOutput(&b, "findings", "3"); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeGitHubOutput(&b, "text", "line 1\nline 2"); err != nil {
+	if err := cienv.WriteOutput(&b, "text", "line 1\nline 2"); err != nil {
 		t.Fatal(err)
 	}
 	got := parseGitHubOutput(t, b.String())
@@ -324,12 +325,12 @@ func TestActionTokenOnlyForPost(t *testing.T) {
 		t.Error("GITHUB_TOKEN is still set after post")
 	}
 
-	wantPR := []string{"-format", "json", "-o", filepath.Join(ws, "mod", actionReportFile), "-budget", "2m0s", "-fail-on", defaults.FailOn, "-scope", "changed",
-		"-summary", filepath.Join(ws, "mod", actionSummaryFile), "-sarif", filepath.Join(ws, "mod", "interleave.sarif")}
+	wantPR := []string{"-format", "json", "-o", filepath.Join(ws, "mod", actionReportFile),
+		"-sarif", filepath.Join(ws, "mod", "interleave.sarif"), "-summary", filepath.Join(ws, "mod", actionSummaryFile)}
 	if strings.Join(prArgs, " ") != strings.Join(wantPR, " ") {
 		t.Errorf("pr args:\n got %q\nwant %q", prArgs, wantPR)
 	}
-	if flagValue(postArgs, "-report") != filepath.Join(ws, "mod", actionReportFile) || flagValue(postArgs, "-fail-on") != defaults.FailOn ||
+	if flagValue(postArgs, "-report") != filepath.Join(ws, "mod", actionReportFile) || flagValue(postArgs, "-fail-on") != prjob.DefaultFailOn ||
 		flagValue(postArgs, "-sarif") != filepath.Join(ws, "mod", "interleave.sarif") {
 		t.Errorf("post args: %q", postArgs)
 	}
@@ -361,6 +362,8 @@ func TestActionShardDoesNotPost(t *testing.T) {
 		prArgs = args
 		fs := []checks.Finding{testFindings[0], testFindings[1]}
 		fs[0].Pos.File, fs[1].Pos.File = "a/x/a.go", "b/b.go"
+		// The job keeps the findings in -packages (prjob.FilterPackages).
+		fs, _ = prjob.FilterPackages(fs, env.dir, ws, strings.Split(flagValue(args, "-packages"), ","))
 		writeJSONReport(t, flagValue(args, "-o"), fs)
 		return exitOK
 	}}
@@ -374,8 +377,8 @@ func TestActionShardDoesNotPost(t *testing.T) {
 	if code := a.run(context.Background(), env); code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
-	if flagValue(prArgs, "-shard") != "2/4" || flagValue(prArgs, "-sarif") != "" || flagValue(prArgs, "-summary") != "" {
-		t.Errorf("pr args %q: want -shard 2/4 and neither -sarif nor -summary", prArgs)
+	if flagValue(prArgs, "-shard") != "2/4" || flagValue(prArgs, "-packages") != "./a/..." || flagValue(prArgs, "-sarif") != "" || flagValue(prArgs, "-summary") != "" {
+		t.Errorf("pr args %q: want -shard 2/4, -packages ./a/... and neither -sarif nor -summary", prArgs)
 	}
 	got := sb.outputs(t)
 	if got["report-file"] != "interleave-shard-2-of-4.json" || got["findings"] != "1" || got["sarif-file"] != "" {
@@ -606,28 +609,6 @@ func TestActionReportMode(t *testing.T) {
 	}
 }
 
-func TestActionMatchPackages(t *testing.T) {
-	dir := "/ws/mod"
-	for _, tt := range []struct {
-		pats []string
-		file string
-		want bool
-	}{
-		{[]string{"."}, "/ws/mod/a.go", true},
-		{[]string{"."}, "/ws/mod/a/a.go", false},
-		{[]string{"./a"}, "/ws/mod/a/a.go", true},
-		{[]string{"./a"}, "/ws/mod/a/b/b.go", false},
-		{[]string{"./a/..."}, "/ws/mod/a/b/b.go", true},
-		{[]string{"./a/..."}, "/ws/mod/ab/b.go", false},
-		{[]string{"./b", "./a/..."}, "/ws/mod/a/a.go", true},
-		{[]string{"./a/..."}, "/ws/other/a/a.go", false},
-	} {
-		if got := actionMatchPackages(dir, tt.pats, tt.file); got != tt.want {
-			t.Errorf("actionMatchPackages(%q, %q) = %v, want %v", tt.pats, tt.file, got, tt.want)
-		}
-	}
-}
-
 // When pr cannot run, nothing is posted, the reason reaches the job summary
 // and the step exits 2 without a findings output.
 func TestActionPRCouldNotRun(t *testing.T) {
@@ -741,8 +722,8 @@ func prFlagNames(t *testing.T) map[string]bool {
 func TestActionPRFlagsCovered(t *testing.T) {
 	in := &actionInputs{
 		Base: "origin/main", Budget: 90 * time.Second, FailOn: "note", Scope: "all", Run: "^TestA$",
-		Strategies: []string{explore.Strategies[0]}, Race: !defaults.Race, Enable: []string{"all"}, Disable: []string{"IL1001"},
-		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true, GenBudget: "1m",
+		Strategies: []string{explore.Strategies[0]}, Race: !prjob.DefaultRace, Enable: []string{"all"}, Disable: []string{"IL1001"},
+		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true, GenBudget: "1m", Packages: []string{"./a/..."},
 	}
 	files := actionFiles{report: "r.json", sarif: "r.sarif", summary: "s.md"}
 	set := map[string]bool{}
@@ -754,11 +735,13 @@ func TestActionPRFlagsCovered(t *testing.T) {
 			}
 		}
 	}
-	args := actionPRArgs(in, files)
+	cfg := in.config(files)
+	args := cfg.Args()
 	collect(args)
 	sharded := *in
 	sharded.Shard = "2/4"
-	collect(actionPRArgs(&sharded, actionFiles{report: "shard.json"}))
+	scfg := sharded.config(actionFiles{report: "shard.json"})
+	collect(scfg.Args())
 	// Flags the action does not expose: the event names the head, and
 	// schedule files stay in the module's .interleave directory.
 	notExposed := map[string]bool{"head": true, "schedules": true}
@@ -781,7 +764,8 @@ func TestActionPRFlagsCovered(t *testing.T) {
 	}
 	if !prFlags["strategy"] {
 		in.Strategies = nil
-		args = actionPRArgs(in, files)
+		cfg = in.config(files)
+		args = cfg.Args()
 	}
 	env, _, stderr := testEnv(t, t.TempDir())
 	opts, code, ok := parsePRFlags(env, args, mapEnv(nil))
@@ -789,32 +773,10 @@ func TestActionPRFlagsCovered(t *testing.T) {
 		t.Fatalf("pr rejects the action's command line %q: exit %d\n%s", args, code, stderr)
 	}
 	if opts.Base != "origin/main" || opts.Budget != 90*time.Second || opts.FailOn != checks.Note || opts.Scope != "all" || opts.Run.String() != "^TestA$" ||
-		opts.Race != !defaults.Race || strings.Join(opts.Enable, ",") != "all" || strings.Join(opts.Disable, ",") != "IL1001" ||
+		opts.Race != !prjob.DefaultRace || strings.Join(opts.Enable, ",") != "all" || strings.Join(opts.Disable, ",") != "IL1001" ||
 		strings.Join(opts.Tags, ",") != "integration" || opts.Workers != 3 || opts.Seed != 42 || !opts.Verbose ||
-		opts.Output != "r.json" || opts.SARIF != "r.sarif" || opts.Summary != "s.md" || opts.Format != "json" {
+		opts.Output != "r.json" || opts.SARIF != "r.sarif" || opts.Summary != "s.md" || opts.Format != "json" ||
+		strings.Join(opts.Packages, ",") != "./a/..." {
 		t.Errorf("pr parsed the action's command line %q as %+v", args, opts)
-	}
-}
-
-func TestActionStepSummaryCut(t *testing.T) {
-	dir := t.TempDir()
-	dst := filepath.Join(dir, "step")
-	t.Setenv("GITHUB_STEP_SUMMARY", dst)
-	src := filepath.Join(dir, "big.md")
-	os.WriteFile(src, []byte(strings.Repeat("x", actionMaxStepSummary+10)), 0o644)
-	if err := actionAppendStepSummary(src); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(dst)
-	if len(b) != actionMaxStepSummary || !strings.HasSuffix(string(b), "the full report is in the SARIF and JSON files)\n") {
-		t.Errorf("got %d bytes ending %q", len(b), b[max(0, len(b)-80):])
-	}
-	os.WriteFile(src, []byte("small\n"), 0o644)
-	os.WriteFile(dst, []byte("before\n"), 0o644)
-	if err := actionAppendStepSummary(src); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(dst); string(b) != "before\nsmall\n" {
-		t.Errorf("append: got %q", b)
 	}
 }
