@@ -6,18 +6,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/interleave-dev/interleave/affected"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/internal/prjob"
-	"github.com/interleave-dev/interleave/report"
 	"github.com/interleave-dev/interleave/report/github/cienv"
 )
 
@@ -42,7 +40,7 @@ func init() {
 				fmt.Fprintf(env.stderr, "interleave action: unexpected arguments %q: the action is configured through INPUT_* variables\n", fs.Args())
 				return exitError
 			}
-			return (&actionRunner{command: func(name string) *command { return commands[name] }}).run(ctx, env)
+			return (&actionRunner{job: actionJob, command: func(name string) *command { return commands[name] }}).run(ctx, env)
 		},
 	})
 }
@@ -60,10 +58,13 @@ var actionSecretEnv = []string{
 	"ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
 }
 
-// actionRunner runs the action; command looks subcommands up, so tests can
-// substitute pr and post.
+// actionRunner runs the action; tests substitute the job and the post
+// command.
 type actionRunner struct {
-	command func(name string) *command
+	// job runs the PR job of cfg in env.dir and returns how many findings
+	// it reported (-1: it wrote no report) and interleave pr's exit code.
+	job     func(ctx context.Context, env *cliEnv, cfg prjob.Config) (count, code int)
+	command func(name string) *command // looks up post
 }
 
 // actionFiles are the paths the action writes, absolute.
@@ -110,19 +111,15 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 		files = actionFiles{report: filepath.Join(dir, fmt.Sprintf("interleave-shard-%d-of-%d.json", i, n))}
 	}
 
-	var code int
+	var count, code int
 	if len(in.Reports) > 0 {
-		code = a.merge(ctx, wenv, in, files)
+		count, code = a.merge(wenv, in, files)
 	} else {
 		os.Remove(files.report) // never post a report left by an earlier run
-		code = a.analyze(ctx, wenv, in, files)
+		count, code = a.analyze(ctx, wenv, in, files)
 	}
-	count, err := actionCountFindings(files.report)
-	if err != nil {
+	if count < 0 {
 		// Nothing to post: show why in the job summary.
-		if code != exitError {
-			logf("%v", err)
-		}
 		if in.Shard == "" {
 			if err := actionAppendStepSummary(files.summary); err != nil && !errors.Is(err, os.ErrNotExist) {
 				logf("job summary: %v", err)
@@ -153,25 +150,45 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 	return code
 }
 
-// analyze runs interleave pr in process on the job the inputs ask for
-// (prjob.Config.Args, so the action gets pr's defaults and checks); what
-// the code under review prints is shown with workflow commands off.
-func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) int {
-	pr := a.command("pr")
+// analyze runs the job the inputs ask for; what the code under review
+// prints is shown with workflow commands off.
+func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) (count, code int) {
 	cfg := in.config(files)
-	args := cfg.Args()
-	return actionUntrusted(env, func(e *cliEnv) int { return pr.run(ctx, e, args) })
+	code = actionUntrusted(env, func(e *cliEnv) int {
+		count, code = a.job(ctx, e, cfg)
+		return code
+	})
+	return count, code
+}
+
+// actionJob runs the job as interleave pr does on cfg.Args(): the race
+// detector off where cgo does not work, base and head from the event.
+func actionJob(ctx context.Context, env *cliEnv, cfg prjob.Config) (count, code int) {
+	opts := &prjob.Options{Config: cfg}
+	if opts.Race && !cgoEnabled() {
+		opts.Race = false
+		raceOffNote(env, "pr")
+	}
+	if err := prChange(opts, os.Getenv); err != nil {
+		fmt.Fprintf(env.stderr, "interleave pr: %v\n", err)
+		return -1, exitError
+	}
+	res, code := runPRJob(ctx, env, opts)
+	if res == nil {
+		return -1, code
+	}
+	return len(res.Report.Findings), code
 }
 
 // merge combines earlier JSON reports (one, or the shards of a run), keeps
 // the findings in the packages input, and writes the outputs.
-func (a *actionRunner) merge(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) int {
+func (a *actionRunner) merge(env *cliEnv, in *actionInputs, files actionFiles) (count, code int) {
 	var reports []string
 	for _, pat := range in.Reports {
 		matches, err := filepath.Glob(prjob.AbsIn(env.dir, pat))
 		if err != nil || len(matches) == 0 {
 			fmt.Fprintf(env.stderr, "interleave action: input report: no file matches %q in %s\n", pat, env.dir)
-			return exitError
+			return -1, exitError
 		}
 		reports = append(reports, matches...)
 	}
@@ -184,7 +201,7 @@ func (a *actionRunner) merge(ctx context.Context, env *cliEnv, in *actionInputs,
 	rep, n, err := prjob.MergeShards(reports, root, toolVersion())
 	if err != nil {
 		fmt.Fprintf(env.stderr, "interleave action: %v\n", err)
-		return exitError
+		return -1, exitError
 	}
 	fmt.Fprintf(env.stderr, "interleave action: %d %s, %d findings, %d after dedupe\n", len(reports), checkPlural(len(reports), "report"), n, len(rep.Findings))
 	var note string
@@ -194,10 +211,10 @@ func (a *actionRunner) merge(ctx context.Context, env *cliEnv, in *actionInputs,
 	out := prjob.Outputs{Dir: env.dir, Stdout: env.stdout, Format: "json", Output: files.report, SARIF: files.sarif, Summary: files.summary, Extra: note}
 	if err := prjob.WriteOutputs(rep, out); err != nil {
 		fmt.Fprintf(env.stderr, "interleave action: %v\n", err)
-		return exitError
+		return -1, exitError
 	}
 	sev, _ := checks.ParseSeverity(in.FailOn)
-	return prExitCode(rep.Findings, sev)
+	return len(rep.Findings), prExitCode(rep.Findings, sev)
 }
 
 // post hands the report to interleave post with the token in GITHUB_TOKEN
@@ -238,26 +255,6 @@ func actionUntrusted(env *cliEnv, f func(*cliEnv) int) int {
 	code := f(&cliEnv{stdout: env.stderr, stderr: env.stderr, dir: env.dir})
 	fmt.Fprintf(env.stderr, "::%s::\n", token)
 	return code
-}
-
-func actionReadReport(name string) (*report.JSONReport, error) {
-	b, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("read report: %w", err)
-	}
-	var r report.JSONReport
-	if err := json.Unmarshal(b, &r); err != nil || r.Tool.Name != "interleave" {
-		return nil, fmt.Errorf("%s is not an interleave JSON report", name)
-	}
-	return &r, nil
-}
-
-func actionCountFindings(name string) (int, error) {
-	r, err := actionReadReport(name)
-	if err != nil {
-		return 0, err
-	}
-	return len(r.Findings), nil
 }
 
 // actionAppendStepSummary adds the markdown summary to the job summary.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -46,18 +47,33 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	if err := flags.Check(); err != nil {
 		return bad("%v", err)
 	}
+	if err := prChange(opts, getenv); err != nil {
+		if errors.Is(err, errNoBase) {
+			return bad("%v", err)
+		}
+		fmt.Fprintf(env.stderr, "interleave pr: %v\n", err)
+		return nil, exitError, false
+	}
+	return opts, 0, true
+}
+
+// errNoBase is prChange's error outside a pull request's workflow.
+var errNoBase = errors.New("-base is required outside a GitHub pull_request or issue_comment workflow")
+
+// prChange completes the change to analyze: without a base, base and head
+// come from the workflow's event; the head defaults to HEAD.
+func prChange(opts *prjob.Options, getenv func(string) string) error {
 	if opts.Base == "" {
 		event, err := cienv.ReadEvent(getenv)
-		if err == nil && event == nil {
-			return bad("-base is required outside a GitHub pull_request or issue_comment workflow")
-		}
-		var ev *eventRefs
-		if err == nil {
-			ev, err = prEventRefs(event)
-		}
 		if err != nil {
-			fmt.Fprintf(env.stderr, "interleave pr: %v\n", err)
-			return nil, exitError, false
+			return err
+		}
+		if event == nil {
+			return errNoBase
+		}
+		ev, err := prEventRefs(event)
+		if err != nil {
+			return err
 		}
 		opts.Base = ev.Base
 		if opts.Head == "" {
@@ -68,7 +84,7 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 	if opts.Head == "" {
 		opts.Head = "HEAD"
 	}
-	return opts, 0, true
+	return nil
 }
 
 // eventRefs is what an event says about the change.
@@ -135,16 +151,25 @@ func isSHA(s string) bool {
 
 // runPR runs the job and maps its outcome to the exit code.
 func runPR(ctx context.Context, env *cliEnv, opts *prjob.Options) int {
+	_, code := runPRJob(ctx, env, opts)
+	return code
+}
+
+// runPRJob runs the job and returns what it reported (nil when it could
+// not run) with the exit code.
+func runPRJob(ctx context.Context, env *cliEnv, opts *prjob.Options) (*prjob.Result, int) {
 	o := *opts
 	o.Dir, o.ToolVersion, o.VetTool = env.dir, toolVersion(), checkVetTool()
 	res, err := prjob.Run(ctx, o, env.stdout, env.stderr)
 	switch {
-	case err != nil || res.Incomplete != nil:
-		return exitError // already on stderr
+	case err != nil:
+		return nil, exitError // already on stderr
+	case res.Incomplete != nil:
+		return res, exitError // the report holds what was found
 	case opts.Shards > 0:
-		return exitOK // the merge step decides
+		return res, exitOK // the merge step decides
 	}
-	return prExitCode(res.Report.Findings, opts.FailOn)
+	return res, prExitCode(res.Report.Findings, opts.FailOn)
 }
 
 // prExitCode is exitFindings when a finding reaches failOn.
