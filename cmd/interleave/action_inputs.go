@@ -112,7 +112,7 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 		if !ok {
 			panic("interleave action: no input " + name)
 		}
-		v := strings.TrimSpace(getenv(actionInputEnv(name)))
+		v := cienv.Input(getenv, name)
 		if v == "" {
 			return def
 		}
