@@ -74,43 +74,19 @@ type actionFiles struct {
 
 func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 	logf := func(format string, args ...any) { fmt.Fprintf(env.stderr, "interleave action: "+format+"\n", args...) }
-	in, err := parseActionInputs(os.Getenv)
-	// The token leaves the environment before anything else runs; post gets
-	// it back explicitly.
-	for _, name := range actionSecretEnv {
-		os.Unsetenv(name)
+	in, ok := actionReadInputs(env)
+	if !ok {
+		return exitError
 	}
+	dir, err := actionWorkDir(env.dir, in.WorkDir)
 	if err != nil {
-		for _, e := range strings.Split(err.Error(), "\n") {
-			fmt.Fprintf(env.stderr, "::error title=interleave: bad input::%s\n", cienv.Escape(e))
-		}
-		logf("see the inputs of action.yml; nothing was analyzed")
-		return exitError
-	}
-
-	dir := prjob.AbsIn(env.dir, in.WorkDir)
-	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" && !filepath.IsAbs(in.WorkDir) {
-		dir = prjob.AbsIn(ws, in.WorkDir)
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		logf("input working-directory: %q is not a directory", in.WorkDir)
-		return exitError
-	}
-	if err := os.Chdir(dir); err != nil {
 		logf("input working-directory: %v", err)
 		return exitError
 	}
 	wenv := &cliEnv{stdout: env.stdout, stderr: env.stderr, dir: dir}
+	files := newActionFiles(dir, in)
 
-	files := actionFiles{report: filepath.Join(dir, actionReportFile), summary: filepath.Join(dir, actionSummaryFile)}
-	if in.SARIFFile != "" {
-		files.sarif = prjob.AbsIn(dir, in.SARIFFile)
-	}
-	if in.Shard != "" {
-		i, n, _ := prjob.ParseShard(in.Shard)
-		files = actionFiles{report: filepath.Join(dir, fmt.Sprintf("interleave-shard-%d-of-%d.json", i, n))}
-	}
-
+	// The job (or, with the report input, the merge of earlier ones).
 	var count, code int
 	if len(in.Reports) > 0 {
 		count, code = a.merge(wenv, in, files)
@@ -129,25 +105,84 @@ func (a *actionRunner) run(ctx context.Context, env *cliEnv) int {
 		return exitError
 	}
 	// A run that failed part-way (the dynamic search) still posts what it found.
-	switch {
-	case in.Shard != "":
-		logf("shard %s: %d %s in %s; combine the shards with the report input", in.Shard, count, checkPlural(count, "finding"), files.report)
-	case in.Comment:
-		if pc := a.post(ctx, wenv, in, files); pc != exitOK {
-			logf("posting the results failed (exit %d)", pc)
-			a.writeOutputs(env, files, count)
-			return exitError
-		}
-	default:
-		if err := actionAppendStepSummary(files.summary); err != nil {
-			logf("job summary: %v", err)
-		}
+	if !a.publish(ctx, wenv, in, files, count) {
+		a.writeOutputs(env, files, count)
+		return exitError
 	}
 	if err := a.writeOutputs(env, files, count); err != nil {
 		logf("outputs: %v", err)
 		return exitError
 	}
 	return code
+}
+
+// actionReadInputs reads the inputs and takes the secrets out of the
+// environment; a bad input is an error annotation.
+func actionReadInputs(env *cliEnv) (*actionInputs, bool) {
+	in, err := parseActionInputs(os.Getenv)
+	// The token leaves the environment before anything else runs; post gets
+	// it back explicitly.
+	for _, name := range actionSecretEnv {
+		os.Unsetenv(name)
+	}
+	if err != nil {
+		for _, e := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(env.stderr, "::error title=interleave: bad input::%s\n", cienv.Escape(e))
+		}
+		fmt.Fprintln(env.stderr, "interleave action: see the inputs of action.yml; nothing was analyzed")
+		return nil, false
+	}
+	return in, true
+}
+
+// actionWorkDir is the working-directory input, absolute (relative to
+// $GITHUB_WORKSPACE when set), made the process's directory.
+func actionWorkDir(cwd, workDir string) (string, error) {
+	dir := prjob.AbsIn(cwd, workDir)
+	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" && !filepath.IsAbs(workDir) {
+		dir = prjob.AbsIn(ws, workDir)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("%q is not a directory", workDir)
+	}
+	if err := os.Chdir(dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// newActionFiles are the files the action writes in dir: a shard writes
+// its JSON report alone.
+func newActionFiles(dir string, in *actionInputs) actionFiles {
+	if in.Shard != "" {
+		i, n, _ := prjob.ParseShard(in.Shard)
+		return actionFiles{report: filepath.Join(dir, fmt.Sprintf("interleave-shard-%d-of-%d.json", i, n))}
+	}
+	files := actionFiles{report: filepath.Join(dir, actionReportFile), summary: filepath.Join(dir, actionSummaryFile)}
+	if in.SARIFFile != "" {
+		files.sarif = prjob.AbsIn(dir, in.SARIFFile)
+	}
+	return files
+}
+
+// publish posts the results (comment: true), or puts the summary in the
+// job summary; a shard only says where its report is. It reports whether
+// that worked.
+func (a *actionRunner) publish(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles, count int) bool {
+	switch {
+	case in.Shard != "":
+		fmt.Fprintf(env.stderr, "interleave action: shard %s: %d %s in %s; combine the shards with the report input\n", in.Shard, count, checkPlural(count, "finding"), files.report)
+	case in.Comment:
+		if pc := a.post(ctx, env, in, files); pc != exitOK {
+			fmt.Fprintf(env.stderr, "interleave action: posting the results failed (exit %d)\n", pc)
+			return false
+		}
+	default:
+		if err := actionAppendStepSummary(files.summary); err != nil {
+			fmt.Fprintf(env.stderr, "interleave action: job summary: %v\n", err)
+		}
+	}
+	return true
 }
 
 // analyze runs the job the inputs ask for; what the code under review
