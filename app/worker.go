@@ -224,6 +224,9 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		}
 		cfg.Run = run
 	}
+	if err := cfg.Validate(); err != nil {
+		return 0, fmt.Errorf("the job's configuration: %w", err)
+	}
 	args := cfg.Args()
 	pr, pw, err := os.Pipe()
 	if err != nil {

@@ -189,6 +189,10 @@ func (a *actionRunner) publish(ctx context.Context, env *cliEnv, in *actionInput
 // prints is shown with workflow commands off.
 func (a *actionRunner) analyze(ctx context.Context, env *cliEnv, in *actionInputs, files actionFiles) (count, code int) {
 	cfg := in.config(files)
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(env.stderr, "interleave action: %v\n", err)
+		return -1, exitError
+	}
 	code = actionUntrusted(env, func(e *cliEnv) int {
 		count, code = a.job(ctx, e, cfg)
 		return code

@@ -139,20 +139,8 @@ func (f *Flags) Check() error {
 			return fmt.Errorf("-run: %v", err)
 		}
 	}
-	if c.Budget < 0 {
-		return fmt.Errorf("-budget must not be negative, got %v", c.Budget)
-	}
-	if c.Workers < 0 {
-		return fmt.Errorf("-workers must not be negative, got %d", c.Workers)
-	}
-	if !rt.ValidStrategy(c.Strategy) {
-		return fmt.Errorf("unknown -strategy %q: valid values are %s, or a comma-separated list of them", c.Strategy, strings.Join(explore.Strategies, ", "))
-	}
 	c.Packages = nil
 	for _, p := range f.packages {
-		if err := CheckPattern(p); err != nil {
-			return fmt.Errorf("-packages: %v", err)
-		}
 		if p == "./..." {
 			c.Packages = nil // all
 			break
@@ -168,10 +156,40 @@ func (f *Flags) Check() error {
 		if formatSet && c.Format != "json" {
 			return fmt.Errorf("-shard writes JSON for interleave merge; -format %s is not possible", c.Format)
 		}
-		if c.SARIF != "" || c.Summary != "" {
-			return fmt.Errorf("-sarif and -summary are written by interleave merge, not by a shard")
-		}
 		c.Format = "json"
+	}
+	return c.Validate()
+}
+
+// Validate returns the first problem of a Config, in the words of its
+// flags: Check runs it, and a front end that builds a Config runs it too.
+func (c *Config) Validate() error {
+	if c.Budget < 0 {
+		return fmt.Errorf("-budget must not be negative, got %v", c.Budget)
+	}
+	if c.GenBudget < 0 {
+		return fmt.Errorf("-gen-budget must not be negative, got %v", c.GenBudget)
+	}
+	if c.Workers < 0 {
+		return fmt.Errorf("-workers must not be negative, got %d", c.Workers)
+	}
+	if !rt.ValidStrategy(c.Strategy) {
+		return fmt.Errorf("unknown -strategy %q: valid values are %s, or a comma-separated list of them", c.Strategy, strings.Join(explore.Strategies, ", "))
+	}
+	for _, p := range c.Packages {
+		if err := CheckPattern(p); err != nil {
+			return fmt.Errorf("-packages: %v", err)
+		}
+	}
+	if c.Shards > 0 {
+		switch {
+		case c.Shard < 1 || c.Shard > c.Shards:
+			return fmt.Errorf("-shard %d/%d: want i/n with 1 <= i <= n, as in 2/4", c.Shard, c.Shards)
+		case c.SARIF != "" || c.Summary != "":
+			return fmt.Errorf("-sarif and -summary are written by interleave merge, not by a shard")
+		case c.Format != "json":
+			return fmt.Errorf("-shard writes JSON for interleave merge; -format %s is not possible", c.Format)
+		}
 	}
 	return nil
 }

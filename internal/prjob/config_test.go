@@ -137,3 +137,30 @@ func TestMatchPackages(t *testing.T) {
 		}
 	}
 }
+
+// Validate refuses what the flags refuse, for front ends that build a
+// Config without flags.
+func TestConfigValidate(t *testing.T) {
+	for _, tt := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Budget = -time.Second }, "-budget must not be negative"},
+		{func(c *Config) { c.Workers = -1 }, "-workers must not be negative"},
+		{func(c *Config) { c.Strategy = "nope" }, "unknown -strategy"},
+		{func(c *Config) { c.Packages = []string{"../x"} }, "not a relative package pattern"},
+		{func(c *Config) { c.Shard, c.Shards, c.Format = 3, 2, "json" }, "want i/n"},
+		{func(c *Config) { c.Shard, c.Shards, c.Format, c.Summary = 1, 2, "json", "s.md" }, "written by interleave merge"},
+		{func(c *Config) { c.Shard, c.Shards = 1, 2 }, "-shard writes JSON"},
+	} {
+		c := DefaultConfig()
+		tt.edit(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: Validate() = %v, want %q", c, err, tt.want)
+		}
+	}
+	c := DefaultConfig()
+	if err := c.Validate(); err != nil {
+		t.Errorf("DefaultConfig: %v", err)
+	}
+}
