@@ -23,7 +23,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v60/github"
 
-	"github.com/interleave-dev/interleave/internal/defaults"
+	"github.com/interleave-dev/interleave/internal/prjob"
 	ghreport "github.com/interleave-dev/interleave/report/github"
 )
 
@@ -42,7 +42,7 @@ type Config struct {
 	JobTimeout    time.Duration
 	PostTimeout   time.Duration // default 5m
 	DefaultBudget time.Duration // search budget when the trigger names none
-	FailOn        string        // -fail-on for interleave post; default defaults.FailOn
+	FailOn        string        // -fail-on for interleave post; default prjob.DefaultFailOn
 	MaxBody       int64         // largest webhook body; default ghreport.MaxWebhookBody
 	Transport     http.RoundTripper
 	Logger        *slog.Logger
@@ -127,7 +127,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.PostTimeout = 5 * time.Minute
 	}
 	if cfg.FailOn == "" {
-		cfg.FailOn = defaults.FailOn
+		cfg.FailOn = prjob.DefaultFailOn
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = ghreport.MaxWebhookBody

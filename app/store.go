@@ -83,6 +83,8 @@ var (
 type store struct{ db *bolt.DB }
 
 func openStore(path string) (*store, error) {
+	// The queue is the server's private state (installation ids, triggers):
+	// 0600 deliberately.
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {

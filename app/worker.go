@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 	ghreport "github.com/interleave-dev/interleave/report/github"
 )
@@ -213,13 +215,19 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 			s.log.Warn("seeding the job's build cache", "job", j.ID, "error", err.Error())
 		}
 	}
-	args := []string{"-base", j.BaseSHA, "-head", j.HeadSHA, "-budget", j.Budget.String()}
-	if j.Seed != 0 {
-		args = append(args, "-seed", strconv.FormatInt(j.Seed, 10))
-	}
+	cfg := prjob.DefaultConfig()
+	cfg.Base, cfg.Head, cfg.Budget, cfg.Seed = j.BaseSHA, j.HeadSHA, j.Budget, j.Seed
 	if j.Run != "" && s.prSupportsRun() {
-		args = append(args, "-run", j.Run)
+		run, err := regexp.Compile(j.Run)
+		if err != nil {
+			return 0, fmt.Errorf("-run %q: %w", j.Run, err)
+		}
+		cfg.Run = run
 	}
+	if err := cfg.Validate(); err != nil {
+		return 0, fmt.Errorf("the job's configuration: %w", err)
+	}
+	args := cfg.Args()
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -288,9 +296,10 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 
 // writeOutputs writes what post reads, all built by the server: the
 // checked report, the SARIF rendered from its findings, and the schedules
-// under sched/, post's root.
+// under sched/, post's root. They are report files (report.WriteFile,
+// 0644); outDir itself is 0700, so the job's uid cannot read them.
 func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONReport) error {
-	if err := os.WriteFile(filepath.Join(outDir, reportFile), res.Report, 0o600); err != nil {
+	if err := report.WriteFileBytes(filepath.Join(outDir, reportFile), res.Report); err != nil {
 		return err
 	}
 	r := &report.Report{ToolVersion: rep.Tool.Version}
@@ -301,7 +310,7 @@ func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONRep
 	if err := (report.SARIF{}).Write(&sarif, r); err != nil {
 		return fmt.Errorf("rendering SARIF: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(outDir, sarifFile), sarif.Bytes(), 0o600); err != nil {
+	if err := report.WriteFileBytes(filepath.Join(outDir, sarifFile), sarif.Bytes()); err != nil {
 		return err
 	}
 	root := filepath.Join(outDir, schedDir)
@@ -310,7 +319,7 @@ func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONRep
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return err
 		}
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		if err := report.WriteFileBytes(path, []byte(text)); err != nil {
 			return err
 		}
 	}
@@ -510,6 +519,8 @@ func (s *Server) runLogged(ctx context.Context, dir string, env []string, logFil
 // it instead of cmd.Start; started, when not nil, runs once the command
 // has started.
 func (s *Server) runCmd(ctx context.Context, cmd *exec.Cmd, logFile string, start func(*exec.Cmd) error, started func()) (code int, err error) {
+	// Logs are the server's own, not reports: 0600 deliberately, since they
+	// may quote the repository's code and the git remote's errors.
 	f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return 0, err

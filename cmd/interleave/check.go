@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/interleave-dev/interleave/affected"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,7 +132,7 @@ func runCheck(ctx context.Context, env *cliEnv, opts *checkOptions) int {
 		if !filepath.IsAbs(out) {
 			out = filepath.Join(env.dir, out)
 		}
-		if err := writeReportAtomic(out, buf.Bytes()); err != nil {
+		if err := report.WriteFileBytes(out, buf.Bytes()); err != nil {
 			return fail(err)
 		}
 		fmt.Fprintf(env.stderr, "interleave check: %d %s in %d %s, report written to %s\n",
@@ -185,57 +186,18 @@ func checkPlural(n int, word string) string {
 	return word + "s"
 }
 
-// writeReportAtomic writes data to a temporary file next to name and renames
-// it into place, so a reader never sees half a report.
-func writeReportAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write report %s: %w", name, err)
-	}
-	cleanup := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write report %s: %w", name, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return cleanup(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return cleanup(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return cleanup(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return cleanup(err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write report %s: %w", name, err)
-	}
-	return nil
-}
-
 // checkRepoRoot is the directory report paths are relative to: the enclosing git
 // work tree, else the module root, else dir itself.
 func checkRepoRoot(dir string) string {
-	var mod string
+	if root, ok := affected.RepoRoot(dir); ok {
+		return root
+	}
 	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			return d
 		}
-		if mod == "" {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				mod = d
-			}
-		}
 		if filepath.Dir(d) == d {
-			break
+			return dir
 		}
 	}
-	if mod != "" {
-		return mod
-	}
-	return dir
 }

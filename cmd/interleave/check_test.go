@@ -182,7 +182,7 @@ func TestCheckEndToEnd(t *testing.T) {
 func TestWriteReportAtomicReplaces(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "r.txt")
 	for _, content := range []string{"first report, the longer one\n", "second\n"} {
-		if err := writeReportAtomic(name, []byte(content)); err != nil {
+		if err := report.WriteFileBytes(name, []byte(content)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(name)

@@ -170,6 +170,11 @@ func raceDefault(env *cliEnv, fs *flag.FlagSet, race *bool) {
 	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "race" })
 	if *race && !explicit && !cgoEnabled() {
 		*race = false
-		fmt.Fprintf(env.stderr, "interleave %s: note: race detector off: it needs cgo, which is disabled here (install a C compiler such as gcc, or set CGO_ENABLED=1); data races are not reported\n", fs.Name())
+		raceOffNote(env, fs.Name())
 	}
+}
+
+// raceOffNote says that the race detector was turned off for want of cgo.
+func raceOffNote(env *cliEnv, command string) {
+	fmt.Fprintf(env.stderr, "interleave %s: note: race detector off: it needs cgo, which is disabled here (install a C compiler such as gcc, or set CGO_ENABLED=1); data races are not reported\n", command)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/interleave-dev/interleave/report/github/cienv"
 	"io"
 	"os"
 	"path/filepath"
@@ -131,10 +132,12 @@ func parsePostFlags(env *cliEnv, args []string, getenv func(string) string) (opt
 	if opts.SHA != "" && !isSHA(opts.SHA) {
 		return bad("-sha %q is not a commit hash", opts.SHA)
 	}
-	if path := getenv("GITHUB_EVENT_PATH"); path != "" {
-		if err := opts.fromEvent(path, getenv("GITHUB_EVENT_NAME")); err != nil {
-			return bad("%v", err)
-		}
+	ev, err := cienv.ReadEvent(getenv)
+	if err == nil && ev != nil {
+		err = opts.fromEvent(ev)
+	}
+	if err != nil {
+		return bad("%v", err)
 	}
 	if opts.PR == 0 && opts.Review {
 		return bad("no pull request: pass -pr N, run on a pull_request event, or pass -review=false to post the check run only")
@@ -148,39 +151,11 @@ func parsePostFlags(env *cliEnv, args []string, getenv func(string) string) (opt
 	return opts, 0, true
 }
 
-// postEvent is the part of a GitHub event payload interleave post reads.
-type postEvent struct {
-	PullRequest *struct {
-		Number int `json:"number"`
-		Head   struct {
-			SHA string `json:"sha"`
-		} `json:"head"`
-	} `json:"pull_request"`
-	Issue *struct {
-		Number      int              `json:"number"`
-		PullRequest *json.RawMessage `json:"pull_request"`
-	} `json:"issue"`
-	WorkflowRun *struct {
-		HeadSHA      string `json:"head_sha"`
-		Event        string `json:"event"`
-		PullRequests []struct {
-			Number int `json:"number"`
-		} `json:"pull_requests"`
-	} `json:"workflow_run"`
-}
-
-// fromEvent fills the pull request and commit from the event payload;
+// fromEvent fills the pull request and commit from the workflow's event;
 // flags given on the command line take precedence, except that in a
 // workflow_run the commit is the run's head and -sha must agree with it.
-func (o *postOptions) fromEvent(path, name string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read GitHub event payload: %w", err)
-	}
-	var ev postEvent
-	if err := json.Unmarshal(b, &ev); err != nil {
-		return fmt.Errorf("GitHub event payload %s is malformed: %v", path, err)
-	}
+func (o *postOptions) fromEvent(ev *cienv.Event) error {
+	path, name := ev.Path, ev.Name
 	switch name {
 	case "pull_request", "pull_request_target":
 		if ev.PullRequest == nil {
@@ -197,7 +172,7 @@ func (o *postOptions) fromEvent(path, name string) error {
 		}
 		o.Notes = append(o.Notes, fmt.Sprintf("pull request #%d, commit %.12s (from the %s event)", o.PR, o.SHA, name))
 	case "issue_comment":
-		if ev.Issue == nil || ev.Issue.PullRequest == nil {
+		if ev.Issue == nil || ev.Issue.PullRequest == nil || string(*ev.Issue.PullRequest) == "null" {
 			return fmt.Errorf("the issue_comment event is not on a pull request: nothing to post on")
 		}
 		if o.PR == 0 {

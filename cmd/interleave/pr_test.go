@@ -52,26 +52,26 @@ func TestParsePRFlags(t *testing.T) {
 		{
 			name: "defaults",
 			args: []string{"-base", "origin/main"},
-			want: &prjob.Options{Base: "origin/main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
+			want: &prjob.Options{Config: prjob.Config{Base: "origin/main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true}},
 		},
 		{
 			name: "everything",
 			args: []string{"-base", "v1", "-head", "feature", "-scope", "all", "-budget", "30s", "-fail-on", "error", "-format", "sarif",
 				"-o", "out.sarif", "-sarif", "s.sarif", "-summary", "sum.md", "-v", "-race=false", "-seed", "5", "-schedules", "sch", "-workers", "2", "-tags", "a,b"},
-			want: &prjob.Options{Base: "v1", Head: "feature", Scope: "all", Budget: 30 * time.Second, FailOn: checks.Error, Format: "sarif",
-				Output: "out.sarif", SARIF: "s.sarif", Summary: "sum.md", Verbose: true, Seed: 5, Schedules: "sch", Workers: 2, Tags: []string{"a", "b"}},
+			want: &prjob.Options{Config: prjob.Config{Base: "v1", Head: "feature", Scope: "all", Budget: 30 * time.Second, FailOn: checks.Error, Format: "sarif",
+				Output: "out.sarif", SARIF: "s.sarif", Summary: "sum.md", Verbose: true, Seed: 5, Schedules: "sch", Workers: 2, Tags: []string{"a", "b"}}},
 		},
 		{
 			name: "run",
 			args: []string{"-base", "main", "-run", "^TestA$|TestB"},
-			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
-				Run: regexp.MustCompile("^TestA$|TestB")},
+			want: &prjob.Options{Config: prjob.Config{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+				Run: regexp.MustCompile("^TestA$|TestB")}},
 		},
 		{
 			name: "rules",
 			args: []string{"-base", "main", "-enable", "IL1001,lock-order-inversion", "-disable", "IL6001", "-enable", "IL3001"},
-			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
-				Enable: []string{"IL1001", "lock-order-inversion", "IL3001"}, Disable: []string{"IL6001"}},
+			want: &prjob.Options{Config: prjob.Config{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+				Enable: []string{"IL1001", "lock-order-inversion", "IL3001"}, Disable: []string{"IL6001"}}},
 		},
 		{
 			name:     "bad run",
@@ -82,25 +82,25 @@ func TestParsePRFlags(t *testing.T) {
 		{
 			name: "shard",
 			args: []string{"-base", "main", "-shard", "2/3"},
-			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "json", Race: true, Shard: 2, Shards: 3},
+			want: &prjob.Options{Config: prjob.Config{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "json", Race: true, Shard: 2, Shards: 3}},
 		},
 		{
 			name: "pull_request event",
 			env:  map[string]string{"GITHUB_EVENT_PATH": prEvent, "GITHUB_EVENT_NAME": "pull_request"},
-			want: &prjob.Options{Base: sha1, Head: sha2, Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Config: prjob.Config{Base: sha1, Head: sha2, Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
 				Notes: []string{"pull request #7: base 111111111111, head 222222222222 (from pull_request)"}},
 		},
 		{
 			name: "pull_request event recognized by shape, head flag wins",
 			args: []string{"-head", "HEAD"},
 			env:  map[string]string{"GITHUB_EVENT_PATH": prEvent},
-			want: &prjob.Options{Base: sha1, Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Config: prjob.Config{Base: sha1, Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
 				Notes: []string{"pull request #7: base 111111111111, head 222222222222 (from pull_request)"}},
 		},
 		{
 			name: "issue_comment on a pull request",
 			env:  map[string]string{"GITHUB_EVENT_PATH": commentOnPR, "GITHUB_EVENT_NAME": "issue_comment"},
-			want: &prjob.Options{Base: "origin/trunk", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
+			want: &prjob.Options{Config: prjob.Config{Base: "origin/trunk", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
 				Notes: []string{"pull request #8 (from a comment): base origin/trunk, head the checked-out commit; pass -base if the pull request targets another branch"}},
 		},
 		{name: "no base", wantCode: exitError, wantErr: "-base is required outside a GitHub pull_request or issue_comment workflow"},
@@ -120,12 +120,12 @@ func TestParsePRFlags(t *testing.T) {
 		{
 			name: "gen budget on top",
 			args: []string{"-base", "main", "-gen-budget", "1m"},
-			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true, GenBudget: time.Minute},
+			want: &prjob.Options{Config: prjob.Config{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true, GenBudget: time.Minute}},
 		},
 		{
 			name: "gen off",
 			args: []string{"-base", "main", "-gen-budget", "0"},
-			want: &prjob.Options{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true},
+			want: &prjob.Options{Config: prjob.Config{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true}},
 		},
 	}
 	for _, tt := range tests {

@@ -11,6 +11,11 @@ import (
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
+// searchBudget is the default -budget of interleave test, repro and gen:
+// one search a developer waits for, not a pull request's job
+// (prjob.DefaultBudget).
+const searchBudget = 60 * time.Second
+
 // searchFlags are the schedule-search flags of test, repro and gen.
 type searchFlags struct {
 	budget     time.Duration
@@ -39,7 +44,7 @@ type searchHelp struct {
 func (s *searchFlags) register(fs *flag.FlagSet, h searchHelp) {
 	s.strategy = explore.Strategies[0]
 	s.formatFlag = enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
-	fs.DurationVar(&s.budget, "budget", 60*time.Second, h.budget)
+	fs.DurationVar(&s.budget, "budget", searchBudget, h.budget)
 	fs.StringVar(&s.strategy, "strategy", s.strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
 	if h.target != "" {
 		fs.StringVar(&s.target, "target", "", h.target)

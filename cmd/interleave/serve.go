@@ -16,8 +16,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/interleave-dev/interleave/internal/defaults"
 	"github.com/interleave-dev/interleave/app"
+	"github.com/interleave-dev/interleave/internal/prjob"
 )
 
 func init() {
@@ -53,9 +53,9 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 	fs.StringVar(&opts.DBPath, "db", "interleave.db", "The job queue's database `file`")
 	fs.StringVar(&opts.WorkDir, "workdir", filepath.Join(os.TempDir(), "interleave-serve"), "Clone pull requests and keep job outputs under `dir`")
 	fs.DurationVar(&opts.JobTimeout, "job-timeout", 30*time.Minute, "Kill a job (fetch and analysis) that runs longer than this")
-	fs.DurationVar(&opts.DefaultBudget, "budget", defaults.Budget, "Search budget of a job whose trigger names none")
+	fs.DurationVar(&opts.DefaultBudget, "budget", prjob.DefaultBudget, "Search budget of a job whose trigger names none")
 	fs.IntVar(&opts.Workers, "workers", 1, "Jobs run at once")
-	fs.StringVar(&opts.FailOn, "fail-on", defaults.FailOn, "Fail the check run on a finding of at least this `severity`: note, warning, error")
+	fs.StringVar(&opts.FailOn, "fail-on", prjob.DefaultFailOn, "Fail the check run on a finding of at least this `severity`: note, warning, error")
 	fs.DurationVar(&opts.Grace, "grace", time.Minute, "On SIGINT/SIGTERM, let running jobs finish for this long before re-queueing them")
 	apiDefault := getenv("GITHUB_API_URL")
 	if apiDefault == "" {

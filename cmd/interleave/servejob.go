@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/interleave-dev/interleave/report"
 	"github.com/interleave-dev/interleave/app"
+	"github.com/interleave-dev/interleave/report"
 )
 
 func init() {

@@ -19,7 +19,6 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
-	"github.com/interleave-dev/interleave/internal/defaults"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -52,7 +51,7 @@ type testOptions struct {
 func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["test"])
 	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
-	failOn := &enumFlag{value: defaults.FailOn, allowed: []string{"note", "warning", "error"}}
+	failOn := &enumFlag{value: prjob.DefaultFailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
 	opts.register(fs, searchHelp{
 		budget:   "Wall time after the build, over all tests: unperturbed runs, search, fresh replays, plain go test runs, shrinking",
@@ -187,24 +186,7 @@ func writeReport(env *cliEnv, w report.Writer, rep *report.Report, output string
 	if !filepath.IsAbs(output) {
 		output = filepath.Join(env.dir, output)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(output), "."+filepath.Base(output)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := w.Write(tmp, rep); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := os.Rename(tmp.Name(), output); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	return nil
+	return report.WriteFile(output, func(f io.Writer) error { return w.Write(f, rep) })
 }
 
 // progress shows the search's state on standard error: a bar over the

@@ -171,6 +171,13 @@ func TestWriteReportAtomic(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("dir holds %d entries, want only out.json (no temp files left)", len(entries))
 	}
+	// interleave test -o r.json is read by the next CI step, maybe as
+	// another user.
+	if st, err := os.Stat(filepath.Join(dir, "out.json")); err != nil {
+		t.Error(err)
+	} else if st.Mode().Perm() != 0o644 {
+		t.Errorf("out.json has mode %v, want 0644", st.Mode().Perm())
+	}
 	if err := writeReport(env, w, rep, filepath.Join("missing", "out.json")); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/interleave-dev/interleave/internal/defaults"
+	"github.com/interleave-dev/interleave/internal/prjob"
 )
 
 func readRepoAction(t *testing.T) *Action {
@@ -34,17 +34,17 @@ func TestActionDefaultsShared(t *testing.T) {
 		}
 		return in.Default
 	}
-	if d, err := time.ParseDuration(get("budget")); err != nil || d != defaults.Budget {
-		t.Errorf("input budget: default %q, want %v (defaults.Budget)", get("budget"), defaults.Budget)
+	if d, err := time.ParseDuration(get("budget")); err != nil || d != prjob.DefaultBudget {
+		t.Errorf("input budget: default %q, want %v (prjob.DefaultBudget)", get("budget"), prjob.DefaultBudget)
 	}
-	if got := get("fail-on"); got != defaults.FailOn {
-		t.Errorf("input fail-on: default %q, want %q (defaults.FailOn)", got, defaults.FailOn)
+	if got := get("fail-on"); got != prjob.DefaultFailOn {
+		t.Errorf("input fail-on: default %q, want %q (prjob.DefaultFailOn)", got, prjob.DefaultFailOn)
 	}
-	if got := get("scope"); got != defaults.Scope {
-		t.Errorf("input scope: default %q, want %q (defaults.Scope)", got, defaults.Scope)
+	if got := get("scope"); got != prjob.DefaultScope {
+		t.Errorf("input scope: default %q, want %q (prjob.DefaultScope)", got, prjob.DefaultScope)
 	}
-	if got := get("race"); got != map[bool]string{true: "true", false: "false"}[defaults.Race] {
-		t.Errorf("input race: default %q, want %v (defaults.Race)", got, defaults.Race)
+	if got := get("race"); got != map[bool]string{true: "true", false: "false"}[prjob.DefaultRace] {
+		t.Errorf("input race: default %q, want %v (prjob.DefaultRace)", got, prjob.DefaultRace)
 	}
 }
 

@@ -5,9 +5,12 @@
 // of the change from one the base commit has too, and writes the report,
 // SARIF and the job summary.
 //
-// Run is its one entry point. interleave pr parses flags into Options,
-// calls Run and maps the Result to an exit code; interleave action calls
-// pr in process, and interleave serve runs the pr command in a scrubbed
-// child process (app), so every path runs this code.
+// Config is the job as its front ends state it, with its defaults, its
+// flags (Register, Check) and its argv (Args): interleave pr parses its
+// flags into one, interleave action builds one from action.yml's inputs,
+// and the App (app) writes one as the argv of its sandboxed serve-job.
+// Run is the one entry point: it takes Options (a Config and what the
+// command adds) and returns the reported findings, already restricted to
+// Config.Packages, so every path runs this code.
 // MergeShards combines the reports of sharded runs for interleave merge.
 package prjob

@@ -100,10 +100,10 @@ func TestSplitGenBudget(t *testing.T) {
 		opts             Options
 		budget, genShare time.Duration
 	}{
-		{"auto, a claimed type changed", Options{Budget: 2 * time.Minute, GenAuto: true}, 90 * time.Second, 30 * time.Second},
-		{"explicit, added to the budget", Options{Budget: 2 * time.Minute, GenBudget: time.Minute}, 2 * time.Minute, time.Minute},
-		{"auto, no search", Options{GenAuto: true}, 0, 0},
-		{"auto, a later shard", Options{Budget: 2 * time.Minute, GenAuto: true, Shard: 2, Shards: 3}, 2 * time.Minute, 0},
+		{"auto, a claimed type changed", Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}, 90 * time.Second, 30 * time.Second},
+		{"explicit, added to the budget", Options{Config: Config{Budget: 2 * time.Minute, GenBudget: time.Minute}}, 2 * time.Minute, time.Minute},
+		{"auto, no search", Options{Config: Config{GenAuto: true}}, 0, 0},
+		{"auto, a later shard", Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true, Shard: 2, Shards: 3}}, 2 * time.Minute, 0},
 	} {
 		var stderr bytes.Buffer
 		r := &job{opts: &tc.opts, change: c, stderr: &stderr}
@@ -117,7 +117,7 @@ func TestSplitGenBudget(t *testing.T) {
 	}
 	// Nothing that claims thread safety changed: the search keeps it all.
 	c.Files[0].Lines, c.Funcs = nil, nil
-	opts := Options{Budget: 2 * time.Minute, GenAuto: true}
+	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
 	(&job{opts: &opts, change: c, stderr: new(bytes.Buffer)}).splitGenBudget()
 	if opts.Budget != 2*time.Minute || opts.GenBudget != 0 {
 		t.Errorf("no claimed type changed: budget %v, gen %v", opts.Budget, opts.GenBudget)

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -33,37 +31,11 @@ const (
 // tests leaves each too few schedules to find anything.
 const maxDynamicTests = 40
 
-// Options is one run of the job: what interleave pr takes from its command
-// line and the GitHub event, and what the command supplies besides.
+// Options is one run of the job: its Config and what the command
+// supplies besides.
 type Options struct {
-	Base, Head string
-	Scope      string
-	Budget     time.Duration
-	FailOn     checks.Severity
-	Format     string
-	Output     string // "" means stdout
-	SARIF      string
-	Summary    string
-	Shard      int // 1-based; 0 means no sharding
-	Shards     int
-	Verbose    bool
-	Race       bool
-	Seed       int64 // 0: derived from the head commit
-	Schedules  string
-	Workers    int
-	Strategy   string // scheduling strategy (explore.Strategies, or a list)
-	Tags       []string
-	Run        *regexp.Regexp // only affected tests whose name matches; nil means all
-	Enable     []string       // static rules to add (IDs or slugs; "all")
-	Disable    []string       // static rules to remove
-	Notes      []string       // how base and head were chosen, when from an event
-
-	// GenBudget is the wall time of `interleave gen` over the changed types
-	// that claim thread safety; 0 skips it.
-	GenBudget time.Duration
-	// GenAuto takes GenBudget from Budget instead: a GenShare of it when
-	// the change touches a type that claims thread safety, none otherwise.
-	GenAuto bool
+	Config
+	Notes []string // how base and head were chosen, when from an event
 
 	// Set by the caller, not by flags.
 	Dir         string // the working directory: the repository, and the base of relative file names
@@ -277,12 +249,20 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		r.notes = append(r.notes, fmt.Sprintf("%d %s outside the changed lines not reported (-scope package or all shows them)", outOfScope, plural(outOfScope, "finding")))
 	}
 
+	// packages: only the findings in the selected packages.
+	final, pkgNote := FilterPackages(final, opts.Dir, c.Root, opts.Packages)
+	var pkgSummary string
+	if pkgNote != "" {
+		r.logf("note: %s", pkgNote)
+		pkgSummary = "\n- note: " + pkgNote + "\n"
+	}
+
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
 		PreExisting: preExisting, Tests: r.testRuns}
 	err = r.stage("report", func() error {
 		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
-			SARIF: opts.SARIF, Summary: opts.Summary, Extra: r.brokenSummary() + r.confirm.summary(c.Root) + r.summaryExtra()})
+			SARIF: opts.SARIF, Summary: opts.Summary, Extra: pkgSummary + r.brokenSummary() + r.confirm.summary(c.Root) + r.summaryExtra()})
 	})
 	if err != nil {
 		return r.fail(err)
@@ -335,7 +315,7 @@ func (r *job) writeFailureSummary(what, detail string) {
 	if detail != "" {
 		md = fmt.Sprintf("## interleave could not run\n\n%s:\n\n```\n%s\n```\n", what, strings.ReplaceAll(detail, "```", "'''"))
 	}
-	if err := os.WriteFile(AbsIn(r.opts.Dir, r.opts.Summary), []byte(md), 0o644); err != nil {
+	if err := report.WriteFileBytes(AbsIn(r.opts.Dir, r.opts.Summary), []byte(md)); err != nil {
 		r.logf("write summary: %v", err)
 	}
 }

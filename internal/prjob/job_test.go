@@ -70,7 +70,7 @@ func TestConfirmFindings(t *testing.T) {
 func TestRunCouldNotRun(t *testing.T) {
 	dir := t.TempDir() // not a repository
 	var stdout, stderr strings.Builder
-	res, err := Run(context.Background(), Options{Dir: dir, Base: "main", Head: "HEAD", Format: "text", Summary: "sum.md"}, &stdout, &stderr)
+	res, err := Run(context.Background(), Options{Dir: dir, Config: Config{Base: "main", Head: "HEAD", Format: "text", Summary: "sum.md"}}, &stdout, &stderr)
 	if err == nil || res != nil || !strings.Contains(err.Error(), "is not in a git repository") {
 		t.Fatalf("Run = %v, %v; want no result and the error that %s is not a repository", res, err, dir)
 	}

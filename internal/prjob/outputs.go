@@ -3,7 +3,6 @@ package prjob
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -67,29 +66,13 @@ func WriteOutputs(rep *report.Report, o Outputs) error {
 	return nil
 }
 
-// renderTo writes rep (plus extra text) to a temporary file next to name and
-// renames it into place, so a reader never sees half a report.
+// renderTo writes rep (plus extra text) to name atomically.
 func renderTo(name string, w report.Writer, rep *report.Report, extra string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".interleave-report-*")
-	if err != nil {
-		return fmt.Errorf("write report %s: %w", name, err)
-	}
-	defer os.Remove(tmp.Name())
-	err = w.Write(tmp, rep)
-	if err == nil && extra != "" {
-		_, err = tmp.WriteString(extra)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		return fmt.Errorf("write report %s: %w", name, err)
-	}
-	return nil
+	return report.WriteFile(name, func(f io.Writer) error {
+		if err := w.Write(f, rep); err != nil {
+			return err
+		}
+		_, err := io.WriteString(f, extra)
+		return err
+	})
 }

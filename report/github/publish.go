@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/interleave-dev/interleave/report/github/cienv"
 	"io"
 	"net/http"
 	"os"
@@ -46,9 +47,7 @@ const (
 	maxCheckRunText = 65535
 	// Issue and review comment bodies: 65,536 characters (422 "Body is too long").
 	maxCommentBody = 65536
-	// $GITHUB_STEP_SUMMARY: 1 MiB per step.
-	// https://docs.github.com/actions/reference/workflows-and-actions/workflow-commands#step-isolation-and-limits
-	maxStepSummary = 1 << 20
+	// $GITHUB_STEP_SUMMARY: cienv.MaxStepSummary.
 	// Workflow command messages are cut by the runner at about 4,096 characters.
 	maxWorkflowMessage = 4096
 	// SARIF uploads: 10 MB gzip-compressed.
@@ -395,31 +394,19 @@ func (p *publisher) workflowCommands() {
 }
 
 // writeStepSummary appends the summary to $GITHUB_STEP_SUMMARY, keeping
-// the file within the 1 MiB GitHub accepts per step.
+// the file within cienv.MaxStepSummary.
 func (p *publisher) writeStepSummary() error {
 	if p.in.StepSummary == "" {
 		return nil
 	}
-	var used int64
-	if st, err := os.Stat(p.in.StepSummary); err == nil {
-		used = st.Size()
-	}
-	room := maxStepSummary - int(used) - 1
+	room := cienv.StepSummaryRoom(p.in.StepSummary) - 1
 	if room <= 256 {
-		p.note("the job summary file is full (%d bytes); nothing appended", used)
+		p.note("the job summary file is full (%d bytes); nothing appended", cienv.MaxStepSummary-room-1)
 		return nil
 	}
 	text := truncate(p.summaryMarkdown()+p.notesMarkdown(), room, "job summary")
-	f, err := os.OpenFile(p.in.StepSummary, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("job summary: %w", err)
-	}
-	_, werr := io.WriteString(f, text+"\n")
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	if werr != nil {
-		return fmt.Errorf("job summary %s: %w", p.in.StepSummary, werr)
+	if err := cienv.AppendStepSummary(p.in.StepSummary, text+"\n"); err != nil {
+		return fmt.Errorf("job summary %s: %w", p.in.StepSummary, err)
 	}
 	p.res.StepSummary = true
 	return nil

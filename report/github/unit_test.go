@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/interleave-dev/interleave/report/github/cienv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,15 +131,15 @@ func TestWorkflowCommandEscaping(t *testing.T) {
 
 func TestStepSummaryCap(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "summary.md")
-	os.WriteFile(path, bytes.Repeat([]byte("x"), maxStepSummary-100_000), 0o644)
+	os.WriteFile(path, bytes.Repeat([]byte("x"), cienv.MaxStepSummary-100_000), 0o644)
 	p := &publisher{in: Input{StepSummary: path, Summary: strings.Repeat("line of summary\n", 20000)}, res: &Result{}}
 	if err := p.writeStepSummary(); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(path)
 	b, _ := os.ReadFile(path)
-	if st.Size() > maxStepSummary || !strings.Contains(string(b), "job summary truncated") {
-		t.Errorf("job summary is %d bytes, want at most %d with a truncation note", st.Size(), maxStepSummary)
+	if st.Size() > cienv.MaxStepSummary || !strings.Contains(string(b), "job summary truncated") {
+		t.Errorf("job summary is %d bytes, want at most %d with a truncation note", st.Size(), cienv.MaxStepSummary)
 	}
 }
 
