@@ -269,14 +269,20 @@ func startInCgroupV1(cmd *exec.Cmd, tasks string) error {
 	// goes to another thread.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	// A goroutine that landed on the main thread keeps it (locked, parked)
+	// until we return, so the next try runs on another thread: an idle main
+	// thread would otherwise take every try.
+	release := make(chan struct{})
+	defer close(release)
 	for range 100 {
 		done := make(chan error, 1)
 		go func() {
 			runtime.LockOSThread()
 			tid := syscall.Gettid()
 			if tid == os.Getpid() {
-				runtime.UnlockOSThread()
 				done <- errMain
+				<-release
+				runtime.UnlockOSThread()
 				return
 			}
 			if err := os.WriteFile(tasks, []byte(strconv.Itoa(tid)), 0); err != nil {
