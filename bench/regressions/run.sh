@@ -30,6 +30,9 @@
 # (unknown pair, bad pairs file, missing tool) or when a pair could not be
 # set up (download failure) or the job itself failed (exit 2, no report).
 set -euo pipefail
+# The body is one compound command: bash parses all of it before running,
+# so editing this file during a run cannot change the run.
+{
 
 die() {
 	echo "regressions: $*" >&2
@@ -183,6 +186,8 @@ for id in "${ids[@]}"; do
 			split($3, a, ","); s = substr(a[1], 2) + 0; n = (a[2] == "" ? 1 : a[2] + 0)
 			if (n > 0) printf "%s\t%d\t%d\n", f, s, s + n - 1
 		}' >"$d/diff-hunks.tsv"
+	# A line no finding matches keeps the file non-empty for the awk below.
+	[[ -s "$d/diff-hunks.tsv" ]] || printf '\t0\t-1\n' >"$d/diff-hunks.tsv"
 
 	start=$(date +%s.%N)
 	set +e
@@ -206,25 +211,46 @@ for id in "${ids[@]}"; do
 	nfind=$(wc -l <"$d/findings.tsv")
 	ntests=$(jq '(.tests // []) | length' "$d/report.json")
 	nsched=$(jq '[(.tests // [])[].schedules] | add // 0' "$d/report.json")
-	# Caught: a finding whose primary location is one of the bug's files.
-	rules=$(awk -F'\t' -v fs="${files[$id]}" '
-		BEGIN { n = split(fs, want, ",") }
-		{ for (i = 1; i <= n; i++) if ($2 == want[i] || substr($2, length($2) - length(want[i])) == "/" want[i]) { hit[$4]++; break } }
-		END { for (r in hit) printf "%s%s x%d", (c++ ? "," : ""), r, hit[r] }' "$d/findings.tsv")
-	caught=no
-	[[ -n "$rules" ]] && caught=yes
+	# Caught: a finding whose primary location is one of the bug's files, on
+	# a line of the diff's hunks (the changed code); "file" when such
+	# findings are only elsewhere in the bug's files (likely another bug).
+	# Rules are listed with the count of distinct fingerprints. Paths are
+	# relative to the module root; an absolute one is made so.
+	read -r caught rules < <(awk -F'\t' -v fs="${files[$id]}" -v root="$r/" '
+		FNR == NR { lo[$1, ++k[$1]] = $2; hi[$1, k[$1]] = $3; next }
+		FNR == 1 { n = split(fs, want, ",") }
+		{
+			f = $2
+			if (substr(f, 1, length(root)) == root) f = substr(f, length(root) + 1)
+			for (i = 1; i <= n; i++) if (f == want[i] && !(($1, $4) in seen)) {
+				seen[$1, $4] = 1
+				in_diff = 0
+				for (j = 1; j <= k[f]; j++) if ($3 >= lo[f, j] && $3 <= hi[f, j]) in_diff = 1
+				if (in_diff) hit[$4]++; else near[$4]++
+				break
+			}
+		}
+		END {
+			for (r in hit) out = out (out == "" ? "" : ",") r " x" hit[r]
+			for (r in near) out = out (out == "" ? "" : ",") r " x" near[r] " (outside the diff)"
+			verdict = length(hit) > 0 ? "yes" : (length(near) > 0 ? "file" : "no")
+			print verdict, (out == "" ? "-" : out)
+		}' "$d/diff-hunks.tsv" "$d/findings.tsv")
 	# Comments: distinct fingerprints on a line of a hunk, at most 30 (the
 	# per-review limit of report/github; the rest go to the review body).
-	comments=$(awk -F'\t' '
+	comments=$(awk -F'\t' -v root="$r/" '
 		FNR == NR { lo[$1, ++k[$1]] = $2; hi[$1, k[$1]] = $3; next }
 		!($1 in seen) {
 			seen[$1] = 1
-			for (i = 1; i <= k[$2]; i++) if ($3 >= lo[$2, i] && $3 <= hi[$2, i]) { c++; break }
+			f = $2
+			if (substr(f, 1, length(root)) == root) f = substr(f, length(root) + 1)
+			for (i = 1; i <= k[f]; i++) if ($3 >= lo[f, i] && $3 <= hi[f, i]) { c++; break }
 		}
 		END { print (c > 30 ? 30 : c + 0) }' "$d/diff-hunks.tsv" "$d/findings.tsv")
-	printf '%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\n' "$id" "$caught" "${rules:--}" "$nfind" "$comments" "$ntests" "$nsched" "$wall" "$code" >>"$out/results.tsv"
+	printf '%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\n' "$id" "$caught" "$rules" "$nfind" "$comments" "$ntests" "$nsched" "$wall" "$code" >>"$out/results.tsv"
 	printf '%-20s caught=%-3s %s findings=%d comments=%d tests=%d schedules=%d wall=%ss exit=%d\n' \
-		"$id" "$caught" "${rules:+($rules)}" "$nfind" "$comments" "$ntests" "$nsched" "$wall" "$code"
+		"$id" "$caught" "$([[ $rules != - ]] && echo "($rules)")" "$nfind" "$comments" "$ntests" "$nsched" "$wall" "$code"
 done
 echo "raw outputs: $out (summary: $out/results.tsv)" >&2
 exit "$status"
+}
