@@ -8,6 +8,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // TestKilledBetween (issue 21, ants): a process killed outside any
@@ -81,6 +82,19 @@ func TestFakeExitSlow(t *testing.T) {
 		if strings.Contains(n, "hung") {
 			t.Errorf("note %q: a process stopped at the end of its share is not hung", n)
 		}
+	}
+}
+
+// TestReplayStuckExit: a confirming replay whose schedule ended, failing
+// as recorded, but whose process did not exit before the replay's time
+// ran out, confirms the finding (it was dropped for want of time).
+func TestReplayStuckExit(t *testing.T) {
+	s, tg, fd := fakeFinding(t, "TestExitSlow", &failure{kind: checks.TestFailure, message: "test failed: send: closed", site: "/src/k/k_test.go:50",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}})
+	// The replays' time: the fake never exits, so each replay takes it all.
+	s.hardStop = time.Now().Add(5 * time.Second)
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd); why != "" || unchecked {
+		t.Errorf("replaysAlone = %q, %v; want reproduced", why, unchecked)
 	}
 }
 

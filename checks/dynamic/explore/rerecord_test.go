@@ -17,6 +17,14 @@ import (
 // pooled timer left by earlier schedules), and its finding.
 func divergingFinding(t *testing.T, test string) (*search, *target, *checks.Finding) {
 	t.Helper()
+	return fakeFinding(t, test, &failure{kind: checks.TestFailure, message: "test failed: read: reset", site: "/src/k/k_test.go:60", seed: 4, strategy: "random",
+		decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "Timer.Reset"}}})
+}
+
+// fakeFinding is a search of the fake binary's test with the one failure
+// f, and its finding.
+func fakeFinding(t *testing.T, test string, f *failure) (*search, *target, *checks.Finding) {
+	t.Helper()
 	bin := buildFake(t)
 	dir := t.TempDir()
 	opts := Options{Dir: dir, Budget: fakeBudget, Workers: 1}
@@ -25,8 +33,6 @@ func divergingFinding(t *testing.T, test string) (*search, *target, *checks.Find
 	}
 	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir(), goVersion: "go1.test"}
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/k", Dir: dir, Tests: []string{test}}, name: test, weight: 1, bin: bin, relDir: "k"}
-	f := &failure{kind: checks.TestFailure, message: "test failed: read: reset", site: "/src/k/k_test.go:60", seed: 4, strategy: "random",
-		decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "Timer.Reset"}}}
 	k := test + "|" + f.key()
 	s.failures[k], s.owners[k] = f, tg
 	s.order = append(s.order, k)

@@ -202,7 +202,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	r := s.replayer(t)
 	for range replayTries {
 		res, err := r.run(ctx, sched, path)
-		if ctx.Err() != nil {
+		if err != nil && ctx.Err() != nil {
 			return "no time was left in the budget to replay its schedule alone in a fresh process", true
 		}
 		if err != nil {
