@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
@@ -36,6 +37,10 @@ type child struct {
 	// onResult is called for each Result as it is read (from the goroutine
 	// that tails the results file).
 	onResult func(rt.Result)
+	// exitGrace, when set, is how long a process that runs one schedule
+	// may take to exit after that schedule ended before it is stopped
+	// (exitStopped): its result stands.
+	exitGrace time.Duration
 }
 
 // childOutcome is what one child process did.
@@ -47,6 +52,9 @@ type childOutcome struct {
 	crashed   int
 	crashText string // standard error since that schedule's start marker
 	killed    bool   // the driver killed it at its hard stop
+	// exitStopped says the driver stopped it exitGrace after its one
+	// schedule ended, still not exited.
+	exitStopped bool
 	// quiet is, for a killed process, how long it had written nothing (no
 	// output, no result) when it was killed: what tells a process that
 	// hung from one the end of its share stopped while it worked or exited.
@@ -102,6 +110,16 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	var wg sync.WaitGroup
 	wg.Add(1)
 	sp := stderrParser{seen: seen}
+	var exitStop sync.Once
+	var exitStopped atomic.Bool
+	if c.exitGrace > 0 && c.cfg.Schedules == 1 {
+		sp.onEnd = func() {
+			exitStop.Do(func() {
+				t := time.AfterFunc(c.exitGrace, func() { exitStopped.Store(true); cancel() })
+				go func() { <-cctx.Done(); t.Stop() }()
+			})
+		}
+	}
 	go func() {
 		defer wg.Done()
 		sp.parse(errPipe)
@@ -141,7 +159,8 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 		}
 	}
 	out.exitErr = werr
-	out.killed = cctx.Err() != nil && ctx.Err() == nil
+	out.exitStopped = exitStopped.Load()
+	out.killed = cctx.Err() != nil && ctx.Err() == nil && !out.exitStopped
 	if out.killed {
 		out.quiet = max(hardStop.Sub(seen.last()), 0)
 	}
@@ -216,6 +235,7 @@ func (t *resultsTail) read(final bool) []rt.Result {
 // collects race reports and the text of a schedule that crashes.
 type stderrParser struct {
 	seen       *activity // marked at every line
+	onEnd      func()    // called at every end marker, if set
 	cur, last  int       // schedule index in flight, last one seen
 	open       bool      // a start marker without its end marker
 	started    int
@@ -255,6 +275,9 @@ func (p *stderrParser) parse(r io.Reader) {
 		if i := strings.Index(line, rt.MarkerEnd); i >= 0 {
 			if _, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerEnd):])); err == nil {
 				p.open = false
+				if p.onEnd != nil {
+					p.onEnd()
+				}
 				continue
 			}
 		}

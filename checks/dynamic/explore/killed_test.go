@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,21 @@ func TestReplayStuckExit(t *testing.T) {
 	s.hardStop = time.Now().Add(5 * time.Second)
 	if why, unchecked := s.replaysAlone(context.Background(), tg, fd); why != "" || unchecked {
 		t.Errorf("replaysAlone = %q, %v; want reproduced", why, unchecked)
+	}
+	// Without a deadline (interleave replay) the replay does not wait for
+	// its minute: the process is stopped soon after its schedule ended.
+	// (Any bound far below the minute shows it, whatever the machine.)
+	sched, err := ReadSchedule(filepath.Join(s.opts.Dir, fd.Schedule))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := s.replayer(tg).run(context.Background(), sched, "")
+	if err != nil || res.Outcome != Reproduced {
+		t.Fatalf("replay = %+v, %v; want reproduced", res, err)
+	}
+	if d := time.Since(start); d > 45*time.Second {
+		t.Errorf("the replay took %v: it waited for a process that does not exit", d)
 	}
 }
 

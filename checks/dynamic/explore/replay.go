@@ -201,7 +201,9 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		c.Files = nil // already in the build
 		cfg.Replay = &c
 	}
-	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg}
+	// A process that does not exit after its schedule (goroutines of the
+	// test still running) is not waited for past childGrace.
+	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg, exitGrace: childGrace}
 	out, err := c.run(ctx, time.Now().Add(r.opts.Timeout+childGrace), "replay")
 	if err != nil {
 		return nil, err
