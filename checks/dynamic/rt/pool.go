@@ -1,9 +1,6 @@
 package rt
 
-import (
-	"sync"
-	"unsafe"
-)
+import "sync"
 
 // A sync.Pool keeps what earlier schedules put in it, and a fresh process
 // starts with it empty: a schedule recorded in a search process that had
@@ -89,10 +86,11 @@ func poolOf(s *sched, p *sync.Pool) *poolStack {
 			return &poolSet[i]
 		}
 	}
-	// A new pool: grown by hand (append would show the race detector a
-	// read of the old array).
+	// A new pool: grown by hand (append and copy would show the race
+	// detector their reads and writes, which poolSema orders unseen).
 	if len(poolSet) == cap(poolSet) {
 		grown := make([]poolStack, len(poolSet), 2*len(poolSet)+4)
+		//lint:ignore S1001 copy would show the race detector the copy
 		for i := range poolSet {
 			grown[i] = poolSet[i]
 		}
@@ -126,6 +124,7 @@ func poolPush(s *sched, p *sync.Pool, x any) {
 	st := poolOf(s, p)
 	if len(st.items) == cap(st.items) {
 		grown := make([]any, len(st.items), 2*len(st.items)+4)
+		//lint:ignore S1001 copy would show the race detector the copy
 		for i := range st.items {
 			grown[i] = st.items[i]
 		}
@@ -134,16 +133,4 @@ func poolPush(s *sched, p *sync.Pool, x any) {
 	st.items = st.items[:len(st.items)+1]
 	st.items[len(st.items)-1] = x
 	semrelease(&poolSema, false, 0)
-}
-
-// poolRaceHash gives the race detector an address per pooled item, as
-// sync.Pool's own: the item's address itself might carry other
-// synchronization.
-var poolRaceHash [128]uint64
-
-//go:norace
-func poolRaceAddr(x any) unsafe.Pointer {
-	ptr := uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1])
-	h := uint32((uint64(uint32(ptr)) * 0x85ebca6b) >> 16)
-	return unsafe.Pointer(&poolRaceHash[h%uint32(len(poolRaceHash))])
 }
