@@ -145,9 +145,11 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 		}
 		return exitOK
 	case res.Outcome == explore.Passed:
-		fmt.Fprintln(env.stdout, "DIVERGED: the run left the schedule and passed; the code changed since the schedule was recorded, so this says nothing about the failure")
+		fmt.Fprintln(env.stdout, "DIVERGED: the run left the schedule and passed: the code changed since the schedule was recorded, or the test depends on what a schedule does not fix (state the recording process had, the clock, I/O); this says nothing about the failure")
 		diverged()
 		return exitDiverged
+	case res.Outcome == explore.Reproduced && res.Diverged != "":
+		fmt.Fprintln(env.stdout, "REPRODUCED off the schedule: the same failure, after the run left the schedule as recorded:")
 	case res.Outcome == explore.Reproduced:
 		fmt.Fprintln(env.stdout, "REPRODUCED:")
 	default:

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
@@ -36,6 +37,10 @@ type child struct {
 	// onResult is called for each Result as it is read (from the goroutine
 	// that tails the results file).
 	onResult func(rt.Result)
+	// exitGrace, when set, is how long a process that runs one schedule
+	// may take to exit after that schedule ended before it is stopped
+	// (exitStopped): its result stands.
+	exitGrace time.Duration
 }
 
 // childOutcome is what one child process did.
@@ -46,11 +51,18 @@ type childOutcome struct {
 	// died, or -1.
 	crashed   int
 	crashText string // standard error since that schedule's start marker
-	killed    bool   // the watchdog killed it
-	exitErr   error
-	stdout    string // tail of standard output, for diagnostics
-	stderr    string // tail of standard error, for diagnostics
-	started   int    // start markers seen
+	killed    bool   // the driver killed it at its hard stop
+	// exitStopped says the driver stopped it exitGrace after its one
+	// schedule ended, still not exited.
+	exitStopped bool
+	// quiet is, for a killed process, how long it had written nothing (no
+	// output, no result) when it was killed: what tells a process that
+	// hung from one the end of its share stopped while it worked or exited.
+	quiet   time.Duration
+	exitErr error
+	stdout  string // tail of standard output, for diagnostics
+	stderr  string // tail of standard error, for diagnostics
+	started int    // start markers seen
 	// leftovers is the index of the schedule the process did not start
 	// because goroutines of earlier ones were still alive, or -1.
 	leftovers int
@@ -82,7 +94,9 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	cmd.Dir = c.dir
 	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")))
 	cmd.WaitDelay = time.Second
-	stdout := &stdoutParser{cur: -1, logs: map[int][]string{}, indent: -1}
+	seen := &activity{}
+	seen.mark()
+	stdout := &stdoutParser{cur: -1, logs: map[int][]string{}, indent: -1, seen: seen}
 	stdout.tail.max = 64 << 10
 	cmd.Stdout = stdout
 	errPipe, err := cmd.StderrPipe()
@@ -95,7 +109,17 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	out := &childOutcome{crashed: -1, leftovers: -1}
 	var wg sync.WaitGroup
 	wg.Add(1)
-	var sp stderrParser
+	sp := stderrParser{seen: seen}
+	var exitStop sync.Once
+	var exitStopped atomic.Bool
+	if c.exitGrace > 0 && c.cfg.Schedules == 1 {
+		sp.onEnd = func() {
+			exitStop.Do(func() {
+				t := time.AfterFunc(c.exitGrace, func() { exitStopped.Store(true); cancel() })
+				go func() { <-cctx.Done(); t.Stop() }()
+			})
+		}
+	}
 	go func() {
 		defer wg.Done()
 		sp.parse(errPipe)
@@ -115,6 +139,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 				return
 			case <-t.C:
 				for _, r := range tail.read(false) {
+					seen.mark()
 					out.results = append(out.results, r)
 					if c.onResult != nil {
 						c.onResult(r)
@@ -134,7 +159,11 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 		}
 	}
 	out.exitErr = werr
-	out.killed = cctx.Err() != nil && ctx.Err() == nil
+	out.exitStopped = exitStopped.Load()
+	out.killed = cctx.Err() != nil && ctx.Err() == nil && !out.exitStopped
+	if out.killed {
+		out.quiet = max(hardStop.Sub(seen.last()), 0)
+	}
 	out.races = sp.races
 	out.started = sp.started
 	out.leftovers = sp.leftovers
@@ -205,8 +234,10 @@ func (t *resultsTail) read(final bool) []rt.Result {
 // stderrParser follows the schedule markers in a child's standard error and
 // collects race reports and the text of a schedule that crashes.
 type stderrParser struct {
-	cur, last  int  // schedule index in flight, last one seen
-	open       bool // a start marker without its end marker
+	seen       *activity // marked at every line
+	onEnd      func()    // called at every end marker, if set
+	cur, last  int       // schedule index in flight, last one seen
+	open       bool      // a start marker without its end marker
 	started    int
 	leftovers  int // index after MarkerLeftovers, or -1
 	races      []raceReport
@@ -223,6 +254,7 @@ func (p *stderrParser) parse(r io.Reader) {
 	var race *strings.Builder
 	for sc.Scan() {
 		line := sc.Text()
+		p.seen.mark()
 		if i := strings.Index(line, rt.MarkerStart); i >= 0 {
 			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
 				p.cur, p.last, p.open = n, n, true
@@ -243,6 +275,9 @@ func (p *stderrParser) parse(r io.Reader) {
 		if i := strings.Index(line, rt.MarkerEnd); i >= 0 {
 			if _, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerEnd):])); err == nil {
 				p.open = false
+				if p.onEnd != nil {
+					p.onEnd()
+				}
 				continue
 			}
 		}
@@ -318,6 +353,7 @@ type stdoutParser struct {
 	// more indented lines are its continuation: testify's and goleak's
 	// details), or -1.
 	indent int
+	seen   *activity // marked at every write
 }
 
 // maxLogText bounds the words kept of a schedule's log entries, and
@@ -333,6 +369,7 @@ var (
 )
 
 func (p *stdoutParser) Write(b []byte) (int, error) {
+	p.seen.mark()
 	p.tail.Write(b)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -373,4 +410,50 @@ func (p *stdoutParser) Write(b []byte) (int, error) {
 		p.partial = p.partial[:0]
 	}
 	return len(b), nil
+}
+
+// activity is when a child last wrote something.
+type activity struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+func (a *activity) mark() {
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	a.at = time.Now()
+	a.mu.Unlock()
+}
+
+func (a *activity) last() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.at
+}
+
+// killedBetween is the note of test's process out, killed by the driver
+// outside any schedule (after at least one started), with tail its last
+// output. Only a process that had written nothing for the watchdog's
+// time (stepTimeout) was seen hanging; any other was stopped by the end
+// of its share of the budget while it went on to its next schedule or
+// exited, which is no hang. A failure of its schedules counts either way.
+func (o *childOutcome) killedBetween(test string, stepTimeout time.Duration, tail string) string {
+	if o.quiet >= stepTimeout {
+		return fmt.Sprintf("%s: the test process hung outside any schedule: it had written nothing for %v (the watchdog's limit is %v) when it was killed at the end of its share of the budget; its last output:\n%s",
+			test, o.quiet.Round(100*time.Millisecond), stepTimeout, tail)
+	}
+	where := "between schedules"
+	if last := strings.TrimSpace(lastLine(o.stdout)); last == "PASS" || last == "FAIL" {
+		where = "while exiting after its last schedule (it had printed " + last + ")"
+	}
+	return fmt.Sprintf("%s: the test process was stopped at the end of its share of the budget %s, %v after its last output: not seen hanging (the watchdog's limit is %v); its last output:\n%s",
+		test, where, o.quiet.Round(100*time.Millisecond), stepTimeout, tail)
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
 }

@@ -1009,7 +1009,8 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	t.stats.Elapsed += cost
 	s.mu.Unlock()
 	plain := ""
-	stopped := out.killed
+	// Killed after its schedule ended (exiting): the schedule's result stands.
+	stopped := out.killed && (out.crashed >= 0 || len(out.results) == 0)
 	for _, r := range out.results {
 		plain = r.Outcome
 		if r.Watchdog > 0 && r.Watchdog < s.opts.StepTimeout {
@@ -1455,7 +1456,7 @@ func (s *search) afterProcess(ctx context.Context, t *target, out *childOutcome,
 			s.mu.Unlock()
 			return 0, false
 		}
-		s.noteOnce(t.name+"|hung", fmt.Sprintf("%s: the test process hung outside any schedule and was killed; its last output:\n%s", t.name, tail))
+		s.noteOnce(t.name+"|hung", out.killedBetween(t.name, s.opts.StepTimeout, tail)) // child.go
 		return 0, false
 	}
 	if len(out.results) == 0 {

@@ -201,12 +201,16 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		c.Files = nil // already in the build
 		cfg.Replay = &c
 	}
-	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg}
+	// A process that does not exit after its schedule (goroutines of the
+	// test still running) is not waited for past childGrace.
+	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg, exitGrace: childGrace}
 	out, err := c.run(ctx, time.Now().Add(r.opts.Timeout+childGrace), "replay")
 	if err != nil {
 		return nil, err
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && (len(out.results) == 0 || out.crashed >= 0) {
+		// Stopped before the schedule ended. (One that ended counts,
+		// though its process did not exit in time.)
 		return nil, ctx.Err()
 	}
 	res := &ReplayResult{Schedule: sched, Outcome: Passed}
@@ -380,4 +384,52 @@ func moduleRoot(dir string) string {
 		}
 		dir = parent
 	}
+}
+
+// rerecord is for a replay res of sched, in a fresh process, that left the
+// schedule and then failed the same way: the schedule as recorded does
+// not replay (the recording process had state a fresh one has not, as
+// what earlier schedules left in a cache), the fresh run's own decisions
+// may. It replays those in another fresh process and returns that run
+// when it follows them to the end and fails the same way; else nil and
+// what that run did.
+func (r *replayer) rerecord(ctx context.Context, sched *rt.Schedule, res *ReplayResult) (*ReplayResult, string) {
+	if res.Outcome != Reproduced || res.Diverged == "" || len(res.Decisions) == 0 {
+		return nil, "no decisions to replay"
+	}
+	again := *sched
+	again.Decisions, again.Original = res.Decisions, nil
+	rr, err := r.run(ctx, &again, "")
+	switch {
+	case err != nil:
+		return nil, firstLine(err.Error())
+	case rr.Outcome == Reproduced && rr.Diverged == "":
+		return rr, ""
+	case rr.Diverged != "":
+		return nil, string(rr.Outcome) + ", diverged " + rr.Diverged
+	}
+	return nil, string(rr.Outcome)
+}
+
+// rerecorded makes the finding fd of t's failure whose schedule file is
+// fd.Schedule tell and replay the schedule again, re-recorded in a fresh
+// process (rerecord): the failure's decisions and final goroutines become
+// that run's, and its schedule file, token and interleaving are made anew.
+func (s *search) rerecorded(ctx context.Context, t *target, fd *checks.Finding, again *ReplayResult) error {
+	var f *failure
+	for k, g := range s.failures {
+		if s.owners[k] == t && fmt.Sprintf("%s-%s-%s.json", t.name, g.kind, g.fingerprint()) == filepath.Base(fd.Schedule) {
+			f = g
+		}
+	}
+	if f == nil {
+		return fmt.Errorf("no failure of %s has the schedule %s", t.name, fd.Schedule)
+	}
+	f.decisions, f.states = again.Decisions, again.States
+	nf, err := s.finding(ctx, f, t, false)
+	if err != nil {
+		return err
+	}
+	*fd = nf
+	return nil
 }

@@ -202,13 +202,27 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	r := s.replayer(t)
 	for range replayTries {
 		res, err := r.run(ctx, sched, path)
-		if ctx.Err() != nil {
+		if err != nil && ctx.Err() != nil {
 			return "no time was left in the budget to replay its schedule alone in a fresh process", true
 		}
 		if err != nil {
 			return "its schedule could not be replayed alone in a fresh process: " + firstLine(err.Error()), true
 		}
+		if res.Outcome == Reproduced && res.Diverged == "" {
+			return "", false
+		}
 		if res.Outcome == Reproduced {
+			// The same failure off the recorded schedule, which then does
+			// not replay as printed: reported with the fresh run's own
+			// schedule when that one replays (replay.go).
+			rr, how := r.rerecord(ctx, sched, res)
+			if rr == nil {
+				why = "reproduced only after leaving the recorded schedule (diverged " + res.Diverged + "), and that run's own schedule did not replay: " + how
+				continue
+			}
+			if err := s.rerecorded(ctx, t, fd, rr); err != nil {
+				return "its schedule could not be re-recorded: " + err.Error(), true
+			}
 			return "", false
 		}
 		why = string(res.Outcome)

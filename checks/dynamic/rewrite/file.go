@@ -38,6 +38,8 @@ var methods = map[string]string{
 	"(*sync.Cond).Wait":        "CondWait",
 	"(*sync.Cond).Signal":      "CondSignal",
 	"(*sync.Cond).Broadcast":   "CondBroadcast",
+	"(*sync.Pool).Get":         "PoolGet",
+	"(*sync.Pool).Put":         "PoolPut",
 	"(*time.Timer).Stop":       "TimerStop",
 	"(*time.Timer).Reset":      "TimerReset",
 	"(*time.Ticker).Stop":      "TickerStop",

@@ -306,7 +306,7 @@ func init() {
 	for _, m := range []string{"Lock", "Unlock", "TryLock", "RLock", "RUnlock", "TryRLock", "Add", "Done",
 		"Wait", "Go", "Do", "Signal", "Broadcast", "Stop", "Reset", "Parallel", "Run", "close", "time",
 		"runtime", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc", "Gosched", "os", "Exit", "Cleanup",
-		"sync", "Mutex", "RWMutex", "Now", "Since", "Until", "context", "WithTimeout", "WithDeadline"} {
+		"sync", "Mutex", "RWMutex", "Get", "Put", "Now", "Since", "Until", "context", "WithTimeout", "WithDeadline"} {
 		replaced[m] = true
 	}
 }

@@ -38,6 +38,18 @@ func main() {
 		fmt.Println("--- SKIP: TestInterleaveDriver (interleave: scheduler not linked in yet)")
 		return
 	}
+	if cfg.Replay != nil && (cfg.Test == "TestDivergeSame" || cfg.Test == "TestDivergePass") {
+		replayDiverging(cfg, out)
+		return
+	}
+	if cfg.Test == "TestExitSlow" {
+		// After its schedules the process does not exit (as one whose
+		// goroutines of an ended schedule hold it): the driver stops it.
+		defer func() {
+			fmt.Println("PASS")
+			time.Sleep(time.Hour)
+		}()
+	}
 	for j := 0; cfg.Schedules == 0 || j < cfg.Schedules; j++ {
 		// The first few schedules run whatever the clock says, so that a
 		// process started late on a loaded machine still shows its
@@ -69,9 +81,42 @@ func main() {
 			}
 		case "TestHang":
 			time.Sleep(time.Hour)
+		case "TestExitSlow":
+			if j == 0 {
+				r.Outcome, r.Message, r.Site = "test-failure", "test failed: send: closed", "/src/k/k_test.go:50"
+			}
+		case "TestDivergeSame", "TestDivergePass":
+			// In a search process the state earlier schedules left (a
+			// pooled timer) changes the first decision after the first
+			// schedule; the failure does not depend on it.
+			if j > 0 {
+				r.Decisions[0].Op = "Timer.Reset"
+			}
+			if j > 0 && seed%2 == 0 {
+				r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
+			}
 		}
 		line, _ := json.Marshal(r)
 		out.Write(append(line, '\n'))
 		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
 	}
+}
+
+// replayDiverging replays a schedule of TestDivergeSame or TestDivergePass
+// as a fresh process does: its first decision is "go"; a schedule recorded
+// later in a search process ("Timer.Reset") diverges there. After the
+// divergence TestDivergeSame fails as recorded and TestDivergePass passes.
+func replayDiverging(cfg rt.Config, out *os.File) {
+	i := cfg.First
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
+	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, Steps: 1}
+	if d := cfg.Replay.Decisions; len(d) == 0 || d[0].Op != "go" {
+		r.Diverged = "decision 0: expected g0 at x.go:1 (Timer.Reset), g0 is at x.go:1 (go)"
+	}
+	if cfg.Test == "TestDivergeSame" || r.Diverged == "" {
+		r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
+	}
+	line, _ := json.Marshal(r)
+	out.Write(append(line, '\n'))
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
 }

@@ -105,6 +105,24 @@ func Locks() int {
 	return e.n + len(g.Get()) + c.N()
 }
 
+// bufs is a package-level pool: its Get and Put go through the runtime,
+// which empties it at each schedule's start.
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
+
+type pooled struct{ sync.Pool }
+
+func Pools() int {
+	b := bufs.Get().(*[]byte)
+	*b = append((*b)[:0], 'x')
+	bufs.Put(b)
+	var p pooled
+	p.Put(1)
+	get, put := p.Get, (*sync.Pool).Put // method value and expression
+	put(&p.Pool, 2)
+	n, _ := get().(int)
+	return len(*b) + n
+}
+
 func LockerOf[L sync.Locker](l L) {
 	l.Lock()
 	l.Unlock()
