@@ -34,6 +34,7 @@
 //   - timerbox.go: virtual timers as *time.Timer values
 //   - chanpeek.go: a channel's closed flag and wait queues, read from its header
 //   - parallel.go, late.go: t.Parallel's shared bookkeeping; a test's calls after it ended
+//   - pool.go, pool_race.go, pool_norace.go: sync.Pool emptied at each schedule's start
 //   - values.go, numg.go, stack.go: sync methods as values; NumGoroutine and Stack
 //     without the tool's goroutines
 //
