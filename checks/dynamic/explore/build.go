@@ -3,6 +3,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -168,4 +169,77 @@ func (s *search) notInBuild(p rewrite.Package, name, file string) string {
 		how += " (-race sets the race tag)"
 	}
 	return fmt.Sprintf("%s.%s not searched: %s is not in this build, %s exclude it", p.ImportPath, name, filepath.Base(file), how)
+}
+
+// load instruments the packages of the patterns (s.inst).
+func (s *search) load(ctx context.Context) error {
+	endStage := s.stage("loading and instrumenting " + strings.Join(s.opts.Patterns, " "))
+	inst, err := instrument(ctx, s.opts.Dir, s.opts.Patterns, s.opts.Race)
+	if err != nil {
+		return err
+	}
+	endStage(inst.DepSummary())
+	s.inst = inst
+	return nil
+}
+
+// makeWorkDir makes the directory of the test binaries and of the
+// processes' files (s.workDir), and reads the Go version schedule files
+// record.
+func (s *search) makeWorkDir(ctx context.Context) error {
+	work, err := os.MkdirTemp("", "interleave-explore-")
+	if err != nil {
+		return err
+	}
+	s.workDir = work
+	s.goVersion = goVersion(ctx, s.inst.ModuleRoot)
+	return nil
+}
+
+// buildTargets builds one test binary per package and returns the targets
+// that have one. A package that does not build is left out with a note,
+// unless no package builds: then it returns no target and the first build
+// error.
+func (s *search) buildTargets(ctx context.Context, targets []*target) ([]*target, error) {
+	bins := map[string]string{}
+	var firstErr error
+	for _, t := range targets {
+		if _, ok := bins[t.pkg.ImportPath]; ok {
+			continue
+		}
+		bin := filepath.Join(s.workDir, fmt.Sprintf("pkg%d.test", len(bins)))
+		what := "building the test binary of " + t.pkg.ImportPath
+		if s.opts.Race {
+			what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
+		}
+		endStage := s.stage(what)
+		// The plain go test binary (the package as it is) builds
+		// alongside, outside the budget: it decides what fails without
+		// interleave too.
+		plainDone := make(chan struct{})
+		go func() {
+			defer close(plainDone)
+			s.plainBin(ctx, t.pkg)
+		}()
+		err := build(ctx, s.inst, t.pkg.ImportPath, bin, s.opts.Race)
+		<-plainDone
+		if err != nil {
+			var be *BuildError
+			if !errors.As(err, &be) {
+				return nil, err
+			}
+			firstErr = cmp.Or(firstErr, err)
+			s.note(fmt.Sprintf("%s not searched: it does not build under the rewrite:\n%s", t.pkg.ImportPath, tailLines(be.Output, 10)))
+			bin = ""
+		}
+		endStage("")
+		bins[t.pkg.ImportPath] = bin
+	}
+	var built []*target
+	for _, t := range targets {
+		if t.bin = bins[t.pkg.ImportPath]; t.bin != "" {
+			built = append(built, t)
+		}
+	}
+	return built, firstErr
 }

@@ -8,18 +8,13 @@
 package explore
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 )
 
@@ -103,16 +98,45 @@ func (t *target) somePassed() bool {
 }
 
 // Run searches schedules of the selected tests for opts.Budget and returns
-// the unique failures as findings.
+// the unique failures as findings. It reads as its steps: the options
+// checked, the packages instrumented, the tests selected and built, then
+// the search of the built tests (explore).
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	if err := normalize(&opts); err != nil {
+	s, runRE, err := newSearch(opts)
+	if err != nil {
 		return nil, err
+	}
+	if err := s.load(ctx); err != nil {
+		return nil, err
+	}
+	defer s.inst.Cleanup()
+	if err := s.makeWorkDir(ctx); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(s.workDir)
+	targets, err := s.selectTests(runRE)
+	if err != nil {
+		return nil, err
+	}
+	s.noteUncontrolled(targets)
+	built, err := s.buildTargets(ctx, targets)
+	if len(built) == 0 {
+		return nil, err
+	}
+	return s.explore(ctx, built)
+}
+
+// newSearch checks and completes the options (normalize), compiles the
+// -run pattern, and starts the state of the search.
+func newSearch(opts Options) (*search, *regexp.Regexp, error) {
+	if err := normalize(&opts); err != nil {
+		return nil, nil, err
 	}
 	var runRE *regexp.Regexp
 	if opts.Run != "" {
 		re, err := regexp.Compile(opts.Run)
 		if err != nil {
-			return nil, fmt.Errorf("bad -run pattern %q: %w", opts.Run, err)
+			return nil, nil, fmt.Errorf("bad -run pattern %q: %w", opts.Run, err)
 		}
 		runRE = re
 	}
@@ -120,79 +144,46 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
 	s.progress()
-
-	endStage := s.stage("loading and instrumenting " + strings.Join(opts.Patterns, " "))
-	inst, err := instrument(ctx, opts.Dir, opts.Patterns, opts.Race)
-	if err != nil {
-		return nil, err
-	}
-	endStage(inst.DepSummary())
-	defer inst.Cleanup()
-	s.inst = inst
-	work, err := os.MkdirTemp("", "interleave-explore-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(work)
-	s.workDir = work
-	s.goVersion = goVersion(ctx, inst.ModuleRoot)
-
-	targets, err := s.selectTests(runRE)
-	if err != nil {
-		return nil, err
-	}
-	s.noteUncontrolled(targets)
-	// One build per package. A package that does not build is left out
-	// with a note, unless no package builds.
-	bins := map[string]string{}
-	var firstErr error
-	for _, t := range targets {
-		if _, ok := bins[t.pkg.ImportPath]; ok {
-			continue
-		}
-		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", len(bins)))
-		what := "building the test binary of " + t.pkg.ImportPath
-		if opts.Race {
-			what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
-		}
-		endStage := s.stage(what)
-		// The plain go test binary (the package as it is) builds
-		// alongside, outside the budget: it decides what fails without
-		// interleave too.
-		plainDone := make(chan struct{})
-		go func() {
-			defer close(plainDone)
-			s.plainBin(ctx, t.pkg)
-		}()
-		err := build(ctx, inst, t.pkg.ImportPath, bin, opts.Race)
-		<-plainDone
-		if err != nil {
-			var be *BuildError
-			if !errors.As(err, &be) {
-				return nil, err
-			}
-			firstErr = cmp.Or(firstErr, err)
-			s.note(fmt.Sprintf("%s not searched: it does not build under the rewrite:\n%s", t.pkg.ImportPath, tailLines(be.Output, 10)))
-			bin = ""
-		}
-		endStage("")
-		bins[t.pkg.ImportPath] = bin
-	}
-	var built []*target
-	for _, t := range targets {
-		if t.bin = bins[t.pkg.ImportPath]; t.bin != "" {
-			built = append(built, t)
-		}
-	}
-	if len(built) == 0 {
-		return nil, firstErr
-	}
-	return s.explore(ctx, built)
+	return s, runRE, nil
 }
 
-// explore searches the built targets for the budget and collects findings.
+// explore searches the built targets for the budget and collects findings:
+// the unperturbed schedules first (unperturbed.go), then each test's
+// search (workers.go), then the report of what they found (report.go).
 func (s *search) explore(ctx context.Context, targets []*target) (*Result, error) {
-	opts := s.opts
+	s.startClock(targets)
+	stopProgress := s.startProgress()
+	// One deadline, computed once after the build: every stage below
+	// takes from what is left of it.
+	s.deadline, s.hardStop = budgetEnds(s.start, s.opts.Budget)
+	// First every test's unperturbed schedule, each in a fresh process:
+	// its wall time is the test's measured cost, and plain go test decides
+	// which of its failures fail without interleave too.
+	s.plainRuns(ctx, targets)
+	if s.opts.Until != nil {
+		for _, t := range targets {
+			s.confirmCrashes(ctx, t)
+		}
+	}
+	s.searchTests(ctx, targets)
+	// Crashes of the unperturbed runs of tests not searched after them.
+	for _, t := range targets {
+		s.confirmCrashes(ctx, t)
+	}
+	s.noteStopped(targets)
+	stopProgress()
+	if err := s.searchErr(ctx); err != nil {
+		return nil, err
+	}
+	if s.opts.afterSearch != nil {
+		s.opts.afterSearch(s)
+	}
+	return s.report(ctx)
+}
+
+// startClock starts the search's stats, one entry per target, and its
+// clock (the build is over).
+func (s *search) startClock(targets []*target) {
 	s.mu.Lock()
 	s.stats.Tests = nil
 	for _, t := range targets {
@@ -204,162 +195,19 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	s.start = time.Now()
 	s.stats.Building = false
 	s.mu.Unlock()
-	stopProgress := s.startProgress()
-	// One deadline, computed once after the build: every stage below
-	// takes from what is left of it.
-	s.deadline, s.hardStop = budgetEnds(s.start, opts.Budget)
-	// First every test's unperturbed schedule, each in a fresh process:
-	// its wall time is the test's measured cost, and plain go test decides
-	// which of its failures fail without interleave too.
-	s.plainRuns(ctx, targets)
-	if opts.Until != nil {
-		for _, t := range targets {
-			s.confirmCrashes(ctx, t)
-		}
-	}
-	// Then the search of the tests whose unperturbed run finished. Tests
-	// run one after another, each with every worker; a test's slice is its
-	// share of what is left, half by weight alone and half by weight times
-	// measured cost, when that is enough for one process of one schedule
-	// (else nothing: its unperturbed schedule ran); time one test does not
-	// use goes to the others.
-	var searched []*target
-	for _, t := range targets {
-		if !t.plainStopped {
-			searched = append(searched, t)
-		}
-	}
-	shares, costs := budgetShares(searched)
-	for i, t := range searched {
-		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
-			break
-		}
-		slice := searchSlice(time.Until(s.deadline)-s.shrinkReserve(), shares[i:], costs[i:])
-		s.mu.Lock()
-		s.stats.Current = t.pkg.ImportPath + "." + t.name
-		s.mu.Unlock()
-		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(searched), slice.Round(100*time.Millisecond)))
-		began := time.Now()
-		s.searchTest(ctx, t, began.Add(slice))
-		// A crash is confirmed in a fresh process right away, inside the
-		// budget, and so is whether plain go test leaves running what
-		// some schedule did.
-		s.confirmCrashes(ctx, t)
-		s.checkLeftRunning(ctx, t)
-		s.mu.Lock()
-		t.stats.Elapsed += time.Since(began)
-		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
-		s.mu.Unlock()
-		endStage(detail)
-	}
-	// Crashes of the unperturbed runs of tests not searched after them.
-	for _, t := range targets {
-		s.confirmCrashes(ctx, t)
-	}
-	s.noteStopped(targets)
-	stopProgress()
+}
+
+// searchErr is why the search has nothing to report: its context ended,
+// or the test binaries ran no schedule at all.
+func (s *search) searchErr(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	s.mu.Lock()
 	noResults := s.noResults
 	s.mu.Unlock()
 	if len(noResults) > 0 && s.stats.Schedules == 0 && len(s.failures) == 0 {
-		return nil, fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
+		return fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
 	}
-	if opts.afterSearch != nil {
-		opts.afterSearch(s)
-	}
-	res := &Result{Seed: opts.Seed, Met: s.isMet()}
-	endStage := func(string) {}
-	if len(s.order) > 0 {
-		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
-	}
-	defer endStage("")
-	var replayed []string      // keys of res.Findings, in order
-	var cands []checks.Finding // findings to replay, of failures candKeys
-	var candKeys []string
-	var tools []toolFailure // failures noted as the tool's doing
-	for _, k := range s.order {
-		f, t := s.failures[k], s.owners[k]
-		finding, err := s.finding(ctx, f, t, false)
-		if err != nil {
-			return nil, err
-		}
-		unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
-		if unperturbed && t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed() {
-			// Every schedule fails, the one with no preemption at all
-			// included, but plain go test does not fail this way: what
-			// differs is the tool, not the interleaving. Never told as the
-			// test's own. (When some schedules pass, it depends on the
-			// interleaving: a finding, labelled "plain go test passes",
-			// never "fails too".)
-			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
-				t.name, firstLine(f.message), t.plainGo.howPlain(), finding.Replay))
-			tools = append(tools, toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site})
-			continue
-		}
-		cands = append(cands, finding)
-		candKeys = append(candKeys, k)
-	}
-	// One finding per cause (group.go): the members of a cause are tried
-	// in order until one replays alone; the rest are listed in it. The
-	// replays take what is left of the budget but the plain go test runs'
-	// part (postReserve of the tests with findings), each cause its fair
-	// part of that.
-	groups := causes(cands)
-	replayEnd := s.hardStop.Add(-s.labelReserve(candKeys))
-	for gi, g := range groups {
-		now := time.Now()
-		if !s.hardStop.IsZero() {
-			s.replayUntil = now.Add(fairShare(now, replayEnd, len(groups)-gi))
-		}
-		s.untilFirst(g, candKeys)
-		for n, i := range g {
-			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
-			if why, unchecked := s.replaysAlone(ctx, t, &finding); unchecked {
-				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
-					t.name, firstLine(f.message), f.seed, why, finding.Replay))
-				continue
-			} else if why != "" {
-				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not, %d times (the last: %s): something outside the schedule caused it; to look: %s",
-					t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
-				continue
-			}
-			var others []checks.Finding
-			for _, j := range g[n+1:] {
-				others = append(others, cands[j])
-			}
-			if c := s.counts[candKeys[i]]; c > 0 {
-				finding.Frequency = &checks.Frequency{Failing: c, Schedules: max(c, t.stats.Schedules)}
-			}
-			res.Findings = append(res.Findings, fold(finding, others))
-			replayed = append(replayed, candKeys[i])
-			break
-		}
-	}
-	s.replayUntil = time.Time{}
-	// What plain go test does with each finding's test: a label, and for
-	// a failure the tool caused in a sibling test, the check that keeps
-	// it from being told as this test's own.
-	res.Findings, replayed = s.labelPlain(ctx, res.Findings, replayed, tools)
-	// Every finding replayed alone: now shrunk, with the time left
-	// (shrinking keeps only what a fresh replay reproduces).
-	for i, k := range replayed {
-		f, t := s.failures[k], s.owners[k]
-		if shrunk, err := s.finding(ctx, f, t, true); err == nil && shrunk.Schedule == res.Findings[i].Schedule {
-			res.Findings[i].Interleaving, res.Findings[i].ReplayToken = shrunk.Interleaving, shrunk.ReplayToken
-		}
-	}
-	checks.Sort(res.Findings)
-	s.mu.Lock()
-	res.Notes = s.notes
-	s.stats.Findings = len(res.Findings)
-	s.stats.Current = ""
-	res.Stats = s.snapshot()
-	s.mu.Unlock()
-	if opts.Progress != nil {
-		opts.Progress(res.Stats)
-	}
-	return res, nil
+	return nil
 }

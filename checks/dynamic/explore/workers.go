@@ -1,4 +1,4 @@
-// The search of one test: worker processes run one after another, and how each goes on after the last.
+// The search of the tests: each test in turn, its worker processes run one after another, and how each goes on after the last.
 
 package explore
 
@@ -11,6 +11,44 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
+
+// searchTests searches the tests whose unperturbed run finished. Tests
+// run one after another, each with every worker; a test's slice is its
+// share of what is left, half by weight alone and half by weight times
+// measured cost, when that is enough for one process of one schedule
+// (else nothing: its unperturbed schedule ran); time one test does not
+// use goes to the others.
+func (s *search) searchTests(ctx context.Context, targets []*target) {
+	var searched []*target
+	for _, t := range targets {
+		if !t.plainStopped {
+			searched = append(searched, t)
+		}
+	}
+	shares, costs := budgetShares(searched)
+	for i, t := range searched {
+		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
+			break
+		}
+		slice := searchSlice(time.Until(s.deadline)-s.shrinkReserve(), shares[i:], costs[i:])
+		s.mu.Lock()
+		s.stats.Current = t.pkg.ImportPath + "." + t.name
+		s.mu.Unlock()
+		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(searched), slice.Round(100*time.Millisecond)))
+		began := time.Now()
+		s.searchTest(ctx, t, began.Add(slice))
+		// A crash is confirmed in a fresh process right away, inside the
+		// budget, and so is whether plain go test leaves running what
+		// some schedule did.
+		s.confirmCrashes(ctx, t)
+		s.checkLeftRunning(ctx, t)
+		s.mu.Lock()
+		t.stats.Elapsed += time.Since(began)
+		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
+		s.mu.Unlock()
+		endStage(detail)
+	}
+}
 
 // workerStride separates the schedule indexes of workers, so that no two
 // workers ever run the same seed.
