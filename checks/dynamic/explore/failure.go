@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -193,9 +194,9 @@ func fromResult(r rt.Result) (*failure, bool) {
 			f.detail = g.Stack
 			continue
 		}
-		cg := checks.Goroutine{ID: fmt.Sprintf("g%d", g.ID), State: g.Op, Site: g.Site, Stack: parseFrames("\n" + g.Stack)}
+		cg := checks.Goroutine{ID: fmt.Sprintf("g%d", g.ID), State: g.Op, Site: g.Site, Stack: failurelog.Frames("\n" + g.Stack)}
 		if len(cg.Stack) == 0 && g.Stack != "" {
-			cg.Stack = parseFrames(g.Stack)
+			cg.Stack = failurelog.Frames(g.Stack)
 		}
 		f.goroutines = append(f.goroutines, cg)
 	}
@@ -388,15 +389,15 @@ func firstGoroutineFrames(text string) []checks.Frame {
 	for i, l := range lines {
 		if strings.HasPrefix(l, "goroutine ") {
 			if start >= 0 {
-				return parseFrames(strings.Join(lines[start:i], "\n"))
+				return failurelog.Frames(strings.Join(lines[start:i], "\n"))
 			}
 			start = i
 		}
 	}
 	if start < 0 {
-		return parseFrames(text)
+		return failurelog.Frames(text)
 	}
-	return parseFrames(strings.Join(lines[start:], "\n"))
+	return failurelog.Frames(strings.Join(lines[start:], "\n"))
 }
 
 // failureOf is what the plain runs compare a finding with.

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -348,7 +349,7 @@ func parsePlain(stdout, stderr string) plainRun {
 		}
 		st := rest[:j]
 		rest = rest[j:]
-		g := checks.Goroutine{Stack: parseFrames(st)}
+		g := checks.Goroutine{Stack: failurelog.Frames(st)}
 		if len(userFrames(g.Stack)) == 0 || plainOwn(g.Stack) {
 			continue // the standard library's or the wrapper's
 		}
