@@ -5,6 +5,29 @@
 // detector's reports, dedupes them, writes a replayable schedule file for each
 // and turns them into Findings. Replay re-runs one schedule file in a fresh
 // process and says whether the failure happened again.
+//
+// The files, in the order of a run:
+//
+//   - explore.go: Run and search.explore, read as their steps; the state of
+//     a search (search, target).
+//   - options.go: Options and their defaults, Stats, Result, the errors.
+//   - build.go: instrumenting the packages, selecting the tests, building
+//     the test binaries.
+//   - budget.go: splitting the budget among the tests and what follows the
+//     search.
+//   - unperturbed.go: each test's unperturbed schedule, run first.
+//   - workers.go: the search of each test by worker processes; child.go
+//     runs one process and reads its output.
+//   - failure.go: building a failure, its one owner: from a process's output
+//     (collect) to the Finding (finding, makeFinding); stack.go tells the
+//     user's frames and reads race reports.
+//   - record.go: the failures kept, deduped; crashes confirmed.
+//   - plaingo.go, plaincheck.go: what plain go test does with a test.
+//   - report.go: after the search: one finding per cause (group.go), each
+//     replayed alone, labelled, shrunk (shrink.go) and told (story.go).
+//   - notes.go: notes, stages and progress.
+//   - schedule.go, replay.go, replaymany.go: schedule files and replaying
+//     them; base.go: what a change's base commit does with its findings.
 package explore
 
 import (

@@ -4,7 +4,12 @@
 // or a test's own failure message, as text or as go test -json events.
 // For each it tells the package and the test that failed and the
 // goroutines involved, with their frames, and the signature a reproduction
-// must match (signature.go).
+// must match.
+//
+// The files: failurelog.go reads a log's failures (Parse) and which test
+// each is of; frames.go is the one reader of a Go traceback's frames
+// (Frames, on checks.Frame), which explore uses too; signature.go is the
+// signature of a failure and its Match with a Finding.
 package failurelog
 
 import (
@@ -16,7 +21,8 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 )
 
-// Kind is what a failure in a log is.
+// Kind is what a failure in a log is: the log's own vocabulary, not
+// checks.FailureKind (a log has Timeout; kinds maps one to the other).
 type Kind string
 
 const (
