@@ -22,7 +22,8 @@
 //     (collect) to the Finding (finding, makeFinding); stack.go tells the
 //     user's frames and reads race reports.
 //   - record.go: the failures kept, deduped; crashes confirmed.
-//   - plaingo.go, plaincheck.go: what plain go test does with a test.
+//   - plaingo.go, plainbin.go, plaincheck.go: what plain go test does with
+//     a test.
 //   - report.go: after the search: one finding per cause (group.go), each
 //     replayed alone, labelled, shrunk (shrink.go) and told (story.go).
 //   - notes.go: notes, stages and progress.
