@@ -1,5 +1,4 @@
-// Building a failure, its one owner: from a test process's output (collect)
-// to a deduped failure (key) to the Finding reported (finding, makeFinding).
+// Building a failure, its one owner: a process's output (collect) to a failure (key) to a Finding (finding).
 
 package explore
 

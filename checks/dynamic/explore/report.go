@@ -1,6 +1,4 @@
-// After the search: the failures become findings, one per cause, each
-// replayed alone in a fresh process, labelled with what plain go test does,
-// and shrunk.
+// After the search: one finding per cause, replayed alone in a fresh process, labelled, shrunk.
 
 package explore
 

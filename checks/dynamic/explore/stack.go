@@ -1,5 +1,4 @@
-// The user's frames and sites in a test process's stacks, and its race
-// reports (failurelog.Frames reads the frames).
+// The user's frames and sites in a test process's stacks, and its race reports.
 
 package explore
 

@@ -1,5 +1,4 @@
-// Reading the frames of a Go traceback, the one parser of them: the logs'
-// (failurelog), the search's test processes' (explore).
+// Reading the frames of a Go traceback: the one parser, for the logs and for explore.
 
 package failurelog
 

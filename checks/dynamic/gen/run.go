@@ -1,5 +1,4 @@
-// Run and its steps: the targets loaded, tests generated, kept when they
-// pass sequentially, searched, replayed, and reported.
+// Run and its steps: targets loaded, tests generated, kept if they pass sequentially, searched, replayed.
 
 package gen
 
