@@ -170,11 +170,7 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 	}
 	var stacks [][]checks.Frame
 	for _, g := range fd.Goroutines {
-		var fs []checks.Frame
-		for _, fr := range g.Stack {
-			fs = append(fs, fr)
-		}
-		if top := topFrames(fs, inModule); len(top) > 0 {
+		if top := topFrames(g.Stack, inModule); len(top) > 0 {
 			stacks = append(stacks, top)
 		}
 	}
