@@ -1,15 +1,23 @@
+// Building a failure, its one owner: a process's output (collect) to a failure (key) to a Finding (finding).
+
 package explore
 
 import (
 	"bufio"
+	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -29,96 +37,132 @@ type failure struct {
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 }
 
-// isHang reports whether f is the watchdog's: a goroutine that never
-// reached its next scheduling point.
-func (f *failure) isHang() bool {
-	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "hang: ")
-}
-
-// isLivelock reports whether f is the step bound's.
-func (f *failure) isLivelock() bool {
-	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "livelock")
-}
-
-// isRunningLeak reports whether f is a leak whose goroutines were still
-// running (spinning, sleeping, polling) when the schedule gave up on them,
-// not all blocked forever.
-func (f *failure) isRunningLeak() bool {
-	return f.kind == checks.Leak && strings.HasPrefix(f.message, rt.LeakRunning)
-}
-
-// entry is the function a goroutine runs (its outermost user frame, with
-// closure numbers dropped): what identifies the goroutine whatever line it
-// is stuck at.
-func entry(g checks.Goroutine) string {
-	us := userFrames(g.Stack)
-	if len(us) == 0 {
-		return g.Site
-	}
-	return closureRE.ReplaceAllString(us[len(us)-1].Func, ".func")
-}
-
-// key identifies a failure for dedupe, by its signature: its kind and
-// where it happened; for blocking failures and hangs, which goroutines
-// were stuck (the functions they run), not the lines they were stuck at,
-// which vary with the schedule.
-func (f *failure) key() string {
-	parts := []string{string(f.kind)}
-	switch {
-	case f.kind == checks.Deadlock || f.kind == checks.Leak || f.isHang() || f.isLivelock():
-		switch {
-		case f.isHang():
-			parts = append(parts, "hang")
-		case f.isLivelock():
-			parts = append(parts, "livelock")
-		case f.isRunningLeak():
-			// Not the same as the same goroutines blocked forever.
-			parts = append(parts, "running")
+// collect records the failures of one process's schedules and returns
+// their keys. base is the index of the worker's first schedule.
+func (s *search) collect(t *target, out *childOutcome, base int, strategy string) map[string]bool {
+	keys := map[string]bool{}
+	add := func(f *failure, index int) {
+		f.strategy = strategy
+		keys[f.key()] = true
+		s.add(t, f)
+		if strategy != rt.PlainStrategy {
+			s.failedAt(t, index-base+1)
 		}
-		var entries []string
-		for _, g := range f.goroutines {
-			if f.isHang() && g.Site != f.site {
-				continue // the hang is the stuck goroutine's
+	}
+	byIndex := map[int]rt.Result{}
+	for _, r := range out.results {
+		byIndex[r.Index] = r
+		if f, ok := fromResult(r); ok {
+			withLog(f, out.logs[r.Index], t.pkg.Dir)
+			if raceEcho(f) {
+				continue
 			}
-			entries = append(entries, entry(g))
-		}
-		parts = append(parts, sortedUnique(entries)...)
-		if len(entries) == 0 {
-			parts = append(parts, f.site)
-		}
-	case f.kind == checks.DataRace:
-		var sites []string
-		for _, r := range f.related {
-			sites = append(sites, r.Position.String())
-		}
-		parts = append(parts, sortedUnique(append(sites, f.site))...)
-	default:
-		parts = append(parts, f.site, normalizeMessage(f.message))
-		for i, fr := range userFrames(f.frames) {
-			if i == 3 {
-				break
+			if r.Index == out.crashed {
+				// The runtime wrote this result as the process died
+				// (its watchdog, os.Exit): handled below.
+				continue
 			}
-			parts = append(parts, closureRE.ReplaceAllString(fr.Func, ".func"))
+			f.strategy = strategy
+			add(f, r.Index)
 		}
 	}
-	return strings.Join(parts, "|")
-}
-
-func (f *failure) fingerprint() string {
-	h := sha256.Sum256([]byte(f.key()))
-	return hex.EncodeToString(h[:])[:8]
-}
-
-// signature is the part of a failure a replay must match.
-func (f *failure) signature() *rt.Signature {
-	return &rt.Signature{Kind: string(f.kind), Message: firstLine(f.message), Site: f.site}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+	for _, rep := range out.races {
+		f, ok := fromRace(rep)
+		if !ok {
+			continue
+		}
+		if r, ok := byIndex[rep.Index]; ok {
+			f.seed, f.decisions = r.Seed, r.Decisions
+		} else if rep.Index >= 0 {
+			f.seed = s.opts.Seed + int64(rep.Index)
+		}
+		add(f, max(rep.Index, base))
 	}
-	return s
+	if out.crashed < 0 {
+		return keys
+	}
+	s.mu.Lock()
+	t.stats.Crashes++
+	s.mu.Unlock()
+	if r, ok := byIndex[out.crashed]; ok && r.Watchdog > 0 {
+		if f := s.stuck(t, r, out.crashText, strategy); f != nil {
+			keys[f.key()] = true
+			if strategy != rt.PlainStrategy {
+				s.failedAt(t, r.Index-base+1)
+			}
+		}
+		return keys
+	}
+	f := crashFailure(out, byIndex)
+	f.seed = s.opts.Seed + int64(out.crashed)
+	f.strategy = strategy
+	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal && strategy != rt.PlainStrategy {
+		// A worker's schedule still running when the test's share ran
+		// out (its unperturbed one ran to its end before): stopped by the
+		// budget, inconclusive as a step bound is, not a crash.
+		s.mu.Lock()
+		t.stats.Crashes--
+		t.stats.Stopped++
+		s.mu.Unlock()
+		return keys
+	}
+	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
+		s.noteOnce(t.name+"|killed", fmt.Sprintf("%s: the schedule with seed %d did not finish before the end of its share of the budget and was stopped (a long test, or blocked outside the scheduler's control); its last output:\n%s", t.name, f.seed, tailLines(out.stdout+out.stderr, 10)))
+		return keys
+	}
+	keys[f.key()] = true
+	s.addCrash(t, f, out.crashed)
+	if strategy != rt.PlainStrategy {
+		s.failedAt(t, out.crashed-base+1)
+	}
+	return keys
+}
+
+// stuck handles a schedule that the runtime's watchdog ended: a goroutine
+// stuck for the whole step timeout is a finding, replayable from the
+// decisions the runtime wrote on its way out, and so is one stuck at the
+// site where the test's unperturbed run hung; one still stuck when the
+// budget ran out, before the full timeout, is a note, and so is one blocked
+// while the scheduler held back goroutines it may have been waiting for.
+// It returns the failure when it recorded one.
+func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *failure {
+	f, ok := fromResult(r)
+	if !ok {
+		return nil
+	}
+	f.strategy = strategy
+	if r.HeldBack {
+		s.noteOnce(t.name+"|held|"+f.site, fmt.Sprintf("%s: not reported, the scheduler may have caused it (schedule with seed %d): %s",
+			t.name, r.Seed, strings.TrimPrefix(f.message, "hang: ")))
+		return nil
+	}
+	s.mu.Lock()
+	plainHang := t.plainKeys[f.key()]
+	s.mu.Unlock()
+	if r.Watchdog >= s.opts.StepTimeout || plainHang {
+		f.detail = crashText
+		if strategy == rt.PlainStrategy {
+			f.message += " (on the unperturbed schedule too: no interleaving needed)"
+		}
+		s.add(t, f)
+		return f
+	}
+	s.noteOnce(t.name+"|stuck|"+f.site, fmt.Sprintf("%s: the budget ran out before the %v watchdog could call the schedule with seed %d hung: %s",
+		t.name, s.opts.StepTimeout, r.Seed, strings.TrimPrefix(f.message, "hang: ")))
+	return nil
+}
+
+// crashFailure describes the schedule a process died in: from the result
+// the runtime wrote on its way out (its watchdog does), else from the
+// crash output on standard error.
+func crashFailure(out *childOutcome, byIndex map[int]rt.Result) *failure {
+	if r, ok := byIndex[out.crashed]; ok {
+		if f, ok := fromResult(r); ok {
+			f.detail = out.crashText
+			return f
+		}
+	}
+	return fromCrash(out.crashText, out.exitErr, out.killed)
 }
 
 // fromResult turns a failing Result into a failure; ok is false for a pass
@@ -149,9 +193,9 @@ func fromResult(r rt.Result) (*failure, bool) {
 			f.detail = g.Stack
 			continue
 		}
-		cg := checks.Goroutine{ID: fmt.Sprintf("g%d", g.ID), State: g.Op, Site: g.Site, Stack: parseFrames("\n" + g.Stack)}
+		cg := checks.Goroutine{ID: fmt.Sprintf("g%d", g.ID), State: g.Op, Site: g.Site, Stack: failurelog.Frames("\n" + g.Stack)}
 		if len(cg.Stack) == 0 && g.Stack != "" {
-			cg.Stack = parseFrames(g.Stack)
+			cg.Stack = failurelog.Frames(g.Stack)
 		}
 		f.goroutines = append(f.goroutines, cg)
 	}
@@ -182,6 +226,78 @@ func fromResult(r rt.Result) (*failure, bool) {
 	return f, true
 }
 
+// withLog adds the test's own words to a test failure whose message says
+// only that it failed: the first entry the test logged that is not a
+// t.Log or t.Logf call (read from the source line the entry names, under
+// dir), else the first entry.
+func withLog(f *failure, logs []string, dir string) {
+	if f.kind != checks.TestFailure || len(logs) == 0 {
+		return
+	}
+	log := assertionWords(failureEntry(logs, dir))
+	if strings.Contains(f.message, log) {
+		return
+	}
+	f.message = strings.TrimSuffix(f.message, ": ") + ": " + log
+}
+
+// logCallRE matches a call of testing's Log or Logf, which logs without
+// failing.
+var logCallRE = regexp.MustCompile(`\.Logf?\(`)
+
+// entrySiteRE reads the "file.go:12: " an entry starts with.
+var entrySiteRE = regexp.MustCompile(`^(\S+\.go):(\d+): `)
+
+// failureEntry picks the log entry that says why a test failed.
+func failureEntry(logs []string, dir string) string {
+	for _, e := range logs {
+		m := entrySiteRE.FindStringSubmatch(e)
+		if m == nil {
+			return e
+		}
+		n, _ := strconv.Atoi(m[2])
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		src := sourceLine(file, n)
+		if src == "" || !logCallRE.MatchString(src) {
+			return e
+		}
+	}
+	return logs[0]
+}
+
+// assertionWords shortens a testify-style entry, whose first line is only
+// its site ("x_test.go:12: " then "Error Trace:", "Error:", "Messages:"
+// lines), to the site and the words after Error: and Messages:.
+func assertionWords(entry string) string {
+	first, rest, ok := strings.Cut(entry, "\n")
+	if !ok || !entrySiteRE.MatchString(first) || strings.TrimSpace(entrySiteRE.ReplaceAllString(first, "")) != "" {
+		return entry
+	}
+	var words []string
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimSpace(l)
+		for _, label := range []string{"Error:", "Messages:"} {
+			if w, ok := strings.CutPrefix(l, label); ok && strings.TrimSpace(w) != "" {
+				words = append(words, strings.TrimSpace(w))
+			}
+		}
+	}
+	if len(words) == 0 {
+		return entry
+	}
+	return strings.TrimSpace(first) + " " + strings.Join(words, ": ")
+}
+
+// raceEcho reports whether f is the testing package's "race detected
+// during execution of test" failure, which only echoes a race report that
+// is a finding of its own.
+func raceEcho(f *failure) bool {
+	return f.kind == checks.TestFailure && strings.Contains(f.message, "race detected during execution of test")
+}
+
 // fromRace turns a race report into a failure.
 func fromRace(rep raceReport) (*failure, bool) {
 	if len(rep.Accesses) == 0 {
@@ -210,17 +326,6 @@ func fromRace(rep raceReport) (*failure, bool) {
 	}
 	f.message = "data race: " + strings.Join(descs, " and ")
 	return f, true
-}
-
-// closureRE matches the numbered suffix of a function literal's name:
-// two goroutines started from two literals in one test are one call path.
-var closureRE = regexp.MustCompile(`\.(func|gowrap)\d+`)
-
-// isUserSite reports whether a "file:line" site is in the code under test
-// rather than in the injected runtime.
-func isUserSite(site string) bool {
-	pos, ok := parseSite(site)
-	return ok && isUserFrame(checks.Frame{File: pos.File, Line: pos.Line})
 }
 
 var goroutineRE = regexp.MustCompile(`by (goroutine \d+|main goroutine)`)
@@ -283,15 +388,220 @@ func firstGoroutineFrames(text string) []checks.Frame {
 	for i, l := range lines {
 		if strings.HasPrefix(l, "goroutine ") {
 			if start >= 0 {
-				return parseFrames(strings.Join(lines[start:i], "\n"))
+				return failurelog.Frames(strings.Join(lines[start:i], "\n"))
 			}
 			start = i
 		}
 	}
 	if start < 0 {
-		return parseFrames(text)
+		return failurelog.Frames(text)
 	}
-	return parseFrames(strings.Join(lines[start:], "\n"))
+	return failurelog.Frames(strings.Join(lines[start:], "\n"))
+}
+
+// failureOf is what the plain runs compare a finding with.
+func failureOf(f checks.Finding) *failure {
+	site := ""
+	if f.Pos.IsValid() {
+		site = fmt.Sprintf("%s:%d", f.Pos.File, f.Pos.Line)
+	}
+	return &failure{kind: f.Kind, message: strings.TrimPrefix(f.Message, f.Test+": "), site: site, goroutines: f.Goroutines}
+}
+
+// isHang reports whether f is the watchdog's: a goroutine that never
+// reached its next scheduling point.
+func (f *failure) isHang() bool {
+	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "hang: ")
+}
+
+// isLivelock reports whether f is the step bound's.
+func (f *failure) isLivelock() bool {
+	return f.kind == checks.Fatal && strings.HasPrefix(f.message, "livelock")
+}
+
+// isRunningLeak reports whether f is a leak whose goroutines were still
+// running (spinning, sleeping, polling) when the schedule gave up on them,
+// not all blocked forever.
+func (f *failure) isRunningLeak() bool {
+	return f.kind == checks.Leak && strings.HasPrefix(f.message, rt.LeakRunning)
+}
+
+// entry is the function a goroutine runs (its outermost user frame, with
+// closure numbers dropped): what identifies the goroutine whatever line it
+// is stuck at.
+func entry(g checks.Goroutine) string {
+	us := userFrames(g.Stack)
+	if len(us) == 0 {
+		return g.Site
+	}
+	return closureRE.ReplaceAllString(us[len(us)-1].Func, ".func")
+}
+
+// closureRE matches the numbered suffix of a function literal's name:
+// two goroutines started from two literals in one test are one call path.
+var closureRE = regexp.MustCompile(`\.(func|gowrap)\d+`)
+
+// key identifies a failure for dedupe, by its signature: its kind and
+// where it happened; for blocking failures and hangs, which goroutines
+// were stuck (the functions they run), not the lines they were stuck at,
+// which vary with the schedule.
+func (f *failure) key() string {
+	parts := []string{string(f.kind)}
+	switch {
+	case f.kind == checks.Deadlock || f.kind == checks.Leak || f.isHang() || f.isLivelock():
+		switch {
+		case f.isHang():
+			parts = append(parts, "hang")
+		case f.isLivelock():
+			parts = append(parts, "livelock")
+		case f.isRunningLeak():
+			// Not the same as the same goroutines blocked forever.
+			parts = append(parts, "running")
+		}
+		var entries []string
+		for _, g := range f.goroutines {
+			if f.isHang() && g.Site != f.site {
+				continue // the hang is the stuck goroutine's
+			}
+			entries = append(entries, entry(g))
+		}
+		parts = append(parts, sortedUnique(entries)...)
+		if len(entries) == 0 {
+			parts = append(parts, f.site)
+		}
+	case f.kind == checks.DataRace:
+		var sites []string
+		for _, r := range f.related {
+			sites = append(sites, r.Position.String())
+		}
+		parts = append(parts, sortedUnique(append(sites, f.site))...)
+	default:
+		parts = append(parts, f.site, normalizeMessage(f.message))
+		for i, fr := range userFrames(f.frames) {
+			if i == 3 {
+				break
+			}
+			parts = append(parts, closureRE.ReplaceAllString(fr.Func, ".func"))
+		}
+	}
+	return strings.Join(parts, "|")
+}
+
+func (f *failure) fingerprint() string {
+	h := sha256.Sum256([]byte(f.key()))
+	return hex.EncodeToString(h[:])[:8]
+}
+
+// signature is the part of a failure a replay must match.
+func (f *failure) signature() *rt.Signature {
+	return &rt.Signature{Kind: string(f.kind), Message: firstLine(f.message), Site: f.site}
+}
+
+// finding turns a unique failure into a Finding and writes its schedule
+// file, shrunk when shrink is set.
+func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool) (checks.Finding, error) {
+	sched := &rt.Schedule{
+		Version:   rt.ScheduleVersion,
+		Package:   t.pkg.ImportPath,
+		Dir:       t.relDir,
+		Test:      t.name,
+		GoVersion: s.goVersion,
+		Race:      s.opts.Race,
+		Strategy:  rt.StrategyOf(cmp.Or(f.strategy, s.opts.Strategy), f.seed), // plain, or the portfolio's member
+		Seed:      f.seed,
+		Decisions: f.decisions,
+		Failure:   f.signature(),
+	}
+	if s.inst != nil {
+		// Module-relative, so that the file replays in another checkout.
+		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)
+	}
+	if sched.Decisions == nil {
+		sched.Decisions = []rt.Decision{}
+	}
+	told := s.tellFinding(ctx, f, t, sched, shrink)
+	name := fmt.Sprintf("%s-%s-%s.json", t.name, f.kind, f.fingerprint())
+	path := filepath.Join(s.opts.SchedulesDir, name)
+	if err := WriteSchedule(path, sched); err != nil {
+		return checks.Finding{}, err
+	}
+	shown := path
+	if rel, err := filepath.Rel(s.opts.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		shown = rel
+	}
+	fd := makeFinding(f, t.pkg.ImportPath, t.name, shown)
+	fd.Interleaving = told
+	if tok, err := EncodeToken(sched); err == nil {
+		fd.ReplayToken = tok
+	}
+	return fd, nil
+}
+
+// makeFinding builds the Finding of a failure.
+func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
+	fd := checks.Finding{
+		Rule:       checks.DynamicRuleID(f.kind),
+		Severity:   checks.Error,
+		Message:    fmt.Sprintf("%s: %s", test, f.message),
+		Evidence:   checks.Dynamic,
+		Package:    pkg,
+		Kind:       f.kind,
+		Test:       test,
+		Goroutines: f.goroutines,
+		Related:    f.related,
+	}
+	if pos, ok := parseSite(f.site); ok {
+		fd.Pos = pos
+		fd.Snippet = sourceLine(pos.File, pos.Line)
+	}
+	if fr, ok := firstUser(f.frames); ok {
+		fd.Func = fr.Func
+	}
+	// The injected runtime's frames (its Go wrapper, its parking) say
+	// nothing to the user: drop them from the stacks shown.
+	gs := make([]checks.Goroutine, 0, len(fd.Goroutines))
+	for _, g := range fd.Goroutines {
+		var st []checks.Frame
+		for _, fr := range g.Stack {
+			if !isRTFunc(fr.Func) && !strings.Contains(filepath.ToSlash(fr.File), "/interleavert/") {
+				st = append(st, fr)
+			}
+		}
+		g.Stack = st
+		gs = append(gs, g)
+	}
+	fd.Goroutines = gs
+	if len(fd.Goroutines) == 0 && len(f.frames) > 0 {
+		fd.Goroutines = []checks.Goroutine{{ID: "?", State: "running", Site: f.site, Stack: f.frames}}
+	}
+	if schedule != "" {
+		fd.Schedule = schedule
+		fd.Replay = "interleave replay " + schedule
+	}
+	sort.SliceStable(fd.Related, func(i, j int) bool { return fd.Related[i].Line < fd.Related[j].Line })
+	return fd
+}
+
+// relSite makes the file of a "file:line" site relative to root when it is
+// inside it.
+func relSite(root, site string) string {
+	pos, ok := parseSite(site)
+	if !ok || !filepath.IsAbs(pos.File) {
+		return site
+	}
+	rel, err := filepath.Rel(root, pos.File)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return site
+	}
+	pos.File = filepath.ToSlash(rel)
+	return pos.String()
+}
+
+// isUserSite reports whether a "file:line" site is in the code under test
+// rather than in the injected runtime.
+func isUserSite(site string) bool {
+	pos, ok := parseSite(site)
+	return ok && isUserFrame(checks.Frame{File: pos.File, Line: pos.Line})
 }
 
 func shortSite(s string) string {
@@ -322,4 +632,11 @@ func sourceLine(file string, n int) string {
 		}
 	}
 	return ""
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

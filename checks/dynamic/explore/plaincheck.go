@@ -99,15 +99,6 @@ func PlainCheck(ctx context.Context, fs []checks.Finding, opts PlainOptions) ([]
 	return out, nil
 }
 
-// failureOf is what the plain runs compare a finding with.
-func failureOf(f checks.Finding) *failure {
-	site := ""
-	if f.Pos.IsValid() {
-		site = fmt.Sprintf("%s:%d", f.Pos.File, f.Pos.Line)
-	}
-	return &failure{kind: f.Kind, message: strings.TrimPrefix(f.Message, f.Test+": "), site: site, goroutines: f.Goroutines}
-}
-
 // goList runs go list in dir and returns its one line of output.
 // plainPackage is the package of importPath with the test files the
 // build includes (-race sets the race tag; GOFLAGS comes from the

@@ -1,3 +1,5 @@
+// The user's frames and sites in a test process's stacks, and its race reports.
+
 package explore
 
 import (
@@ -10,42 +12,8 @@ import (
 	"sync"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
 )
-
-// frameFileRE matches the file line of a traceback frame, as printed by the
-// Go runtime ("\t/a/b.go:12 +0x1d") and by the race detector
-// ("      /a/b.go:12 +0x1d").
-var frameFileRE = regexp.MustCompile(`^\s+(\S.*\.go):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
-
-// parseFrames reads every frame of a traceback text, innermost first. Frames
-// of "created by" lines are skipped: they are where a goroutine was born, not
-// where it was.
-func parseFrames(text string) []checks.Frame {
-	lines := strings.Split(text, "\n")
-	var out []checks.Frame
-	for i := 1; i < len(lines); i++ {
-		m := frameFileRE.FindStringSubmatch(lines[i])
-		if m == nil {
-			continue
-		}
-		fn := strings.TrimSpace(lines[i-1])
-		if strings.HasPrefix(fn, "created by ") {
-			continue
-		}
-		fn = trimArgs(fn)
-		line, _ := strconv.Atoi(m[2])
-		out = append(out, checks.Frame{Func: fn, File: m[1], Line: line})
-	}
-	return out
-}
-
-// trimArgs removes the argument list from "pkg.f(0x1, ...)" and "pkg.f()".
-func trimArgs(fn string) string {
-	if i := strings.LastIndex(fn, "("); i > 0 && strings.HasSuffix(fn, ")") {
-		return fn[:i]
-	}
-	return fn
-}
 
 // goroot is the GOROOT of the go command that builds the tests, whose
 // standard library frames are not the user's.
@@ -159,7 +127,7 @@ func parseRace(text string) raceReport {
 	var block []string
 	flush := func() {
 		if cur != nil {
-			cur.Frames = parseFrames(strings.Join(block, "\n"))
+			cur.Frames = failurelog.Frames(strings.Join(block, "\n"))
 			rep.Accesses = append(rep.Accesses, *cur)
 		}
 		cur, block = nil, nil

@@ -4,7 +4,12 @@
 // or a test's own failure message, as text or as go test -json events.
 // For each it tells the package and the test that failed and the
 // goroutines involved, with their frames, and the signature a reproduction
-// must match (signature.go).
+// must match.
+//
+// The files: failurelog.go reads a log's failures (Parse) and which test
+// each is of; frames.go is the one reader of a Go traceback's frames
+// (Frames, on checks.Frame), which explore uses too; signature.go is the
+// signature of a failure and its Match with a Finding.
 package failurelog
 
 import (
@@ -12,9 +17,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/interleave-dev/interleave/checks"
 )
 
-// Kind is what a failure in a log is.
+// Kind is what a failure in a log is: the log's own vocabulary, not
+// checks.FailureKind (a log has Timeout; kinds maps one to the other).
 type Kind string
 
 const (
@@ -26,32 +34,16 @@ const (
 	TestFailure Kind = "test-failure"
 )
 
-// Frame is one stack frame.
-type Frame struct {
-	Func string // "example.com/m/pkg.(*T).m", arguments dropped
-	File string
-	Line int
-}
-
-// Site is "file.go:line" with the file's base name.
-func (f Frame) Site() string {
-	file := f.File
-	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
-		file = file[i+1:]
-	}
-	return file + ":" + strconv.Itoa(f.Line)
-}
-
 // Goroutine is one goroutine a failure shows.
 type Goroutine struct {
 	ID    int    // runtime goroutine number; 0 when the log does not say
 	State string // "running", "sync.Mutex.Lock", or a race access: "write", "previous read"
 	// Frames is the goroutine's stack, innermost first.
-	Frames []Frame
+	Frames []checks.Frame
 	// CreatedBy is where the goroutine was started (the race detector
 	// gives the whole creating stack, a traceback its last frame), and
 	// Creator the goroutine that started it (0 when not said).
-	CreatedBy []Frame
+	CreatedBy []checks.Frame
 	Creator   int
 }
 
@@ -202,7 +194,7 @@ func sortByLine(fs []*Failure) {
 // race reads the report starting at line i; it returns its last line.
 func (p *parser) race(i int) int {
 	f := &Failure{Kind: DataRace, Message: "WARNING: DATA RACE", Line: i + 1}
-	created := map[int][]Frame{}
+	created := map[int][]checks.Frame{}
 	var cur *Goroutine
 	var curCreated int
 	var block []string
@@ -261,25 +253,6 @@ func (p *parser) race(i int) int {
 	return end
 }
 
-// frames reads the frames of a race report's stack: a function line,
-// then its indented file:line.
-func frames(block []string) []Frame {
-	var out []Frame
-	for k := 1; k < len(block); k++ {
-		m := fileLineRE.FindStringSubmatch(block[k])
-		if m == nil {
-			continue
-		}
-		fn := strings.TrimSpace(block[k-1])
-		if fn == "" || fileLineRE.MatchString(block[k-1]) {
-			continue
-		}
-		line, _ := strconv.Atoi(m[2])
-		out = append(out, Frame{Func: trimArgs(fn), File: m[1], Line: line})
-	}
-	return out
-}
-
 // dump reads a panic or fatal error and the goroutine dump after it,
 // starting at line i; it returns the dump's last line.
 func (p *parser) dump(i int, kind Kind) int {
@@ -321,7 +294,7 @@ func (p *parser) dump(i int, kind Kind) int {
 				break
 			}
 			if cm := createdRE.FindStringSubmatch(l); cm != nil {
-				fr := Frame{Func: cm[1]}
+				fr := checks.Frame{Func: cm[1]}
 				if k+1 < len(p.lines) {
 					if fm := fileLineRE.FindStringSubmatch(p.lines[k+1]); fm != nil {
 						fr.File = fm[1]
@@ -329,14 +302,14 @@ func (p *parser) dump(i int, kind Kind) int {
 						k++
 					}
 				}
-				g.CreatedBy = []Frame{fr}
+				g.CreatedBy = []checks.Frame{fr}
 				g.Creator, _ = strconv.Atoi(cm[2])
 				continue
 			}
 			if fm := fileLineRE.FindStringSubmatch(l); fm != nil {
 				if k > j+1 {
 					line, _ := strconv.Atoi(fm[2])
-					g.Frames = append(g.Frames, Frame{Func: trimArgs(strings.TrimSpace(p.lines[k-1])), File: fm[1], Line: line})
+					g.Frames = append(g.Frames, checks.Frame{Func: trimArgs(strings.TrimSpace(p.lines[k-1])), File: fm[1], Line: line})
 				}
 				continue
 			}
@@ -360,14 +333,6 @@ func (p *parser) dump(i int, kind Kind) int {
 	}
 	p.out = append(p.out, f)
 	return end
-}
-
-// trimArgs removes the argument list from "pkg.f(0x1, ...)" and "pkg.f()".
-func trimArgs(fn string) string {
-	if i := strings.LastIndex(fn, "("); i > 0 && strings.HasSuffix(fn, ")") {
-		return fn[:i]
-	}
-	return fn
 }
 
 // topLevel reduces a subtest name "TestX/case_1" to its test function.
@@ -451,7 +416,7 @@ func (p *parser) identify(f *Failure) {
 		// (after the message of a late failure).
 		found := false
 		for _, g := range f.Involved {
-			for _, fr := range append(append([]Frame(nil), g.Frames...), g.CreatedBy...) {
+			for _, fr := range append(append([]checks.Frame(nil), g.Frames...), g.CreatedBy...) {
 				if pkg, test, ok := testFunc(fr.Func); ok && (!late || f.Test == test) {
 					f.Package, found = pkg, true
 					if !late {

@@ -15,8 +15,8 @@ const TopFrames = 3
 
 // InModule returns the test of whether a frame's function belongs to the
 // module with path mod (an external test package "mod/pkg_test" counts).
-func InModule(mod string) func(Frame) bool {
-	return func(fr Frame) bool {
+func InModule(mod string) func(checks.Frame) bool {
+	return func(fr checks.Frame) bool {
 		pkg := strings.TrimSuffix(FuncPackage(fr.Func), "_test")
 		return pkg != "" && (pkg == mod || strings.HasPrefix(pkg, mod+"/"))
 	}
@@ -27,9 +27,9 @@ func InModule(mod string) func(Frame) bool {
 // goroutine involved, its top in-module frames.
 type Signature struct {
 	Kind    Kind
-	Message string    // normalized; "" when the kind needs none
-	Site    string    // a test failure's "file.go:line"
-	Stacks  [][]Frame // per involved goroutine with in-module frames, its top ones
+	Message string           // normalized; "" when the kind needs none
+	Site    string           // a test failure's "file.go:line"
+	Stacks  [][]checks.Frame // per involved goroutine with in-module frames, its top ones
 	// Late is set for a goroutine that failed or logged through a test
 	// that had completed: the top-level test the message names. Which
 	// test of its tree go test names, and whether as a failure or a log,
@@ -42,7 +42,7 @@ var lateAnyRE = regexp.MustCompile(`(?:Fail|Log) in goroutine after (\S+) has co
 
 // Signature returns f's signature; inModule tells the frames of the
 // module under test.
-func (f *Failure) Signature(inModule func(Frame) bool) Signature {
+func (f *Failure) Signature(inModule func(checks.Frame) bool) Signature {
 	s := Signature{Kind: f.Kind, Site: f.Site}
 	switch f.Kind {
 	case Panic, Fatal, TestFailure:
@@ -73,7 +73,7 @@ func (s Signature) Targets() []string {
 	add(s.Site)
 	for _, st := range s.Stacks {
 		for _, fr := range st {
-			add(fr.Site())
+			add(baseSite(fr))
 		}
 	}
 	return out
@@ -96,11 +96,11 @@ func (s Signature) String() string {
 	return string(s.Kind) + " " + strings.Join(parts, " ")
 }
 
-func stackString(st []Frame) string {
+func stackString(st []checks.Frame) string {
 	var fs []string
 	for i, fr := range st {
 		if i == 0 {
-			fs = append(fs, shortFunc(fr.Func)+" at "+fr.Site())
+			fs = append(fs, shortFunc(fr.Func)+" at "+baseSite(fr))
 		} else {
 			fs = append(fs, shortFunc(fr.Func))
 		}
@@ -116,8 +116,8 @@ func shortFunc(fn string) string {
 }
 
 // topFrames returns the first TopFrames in-module frames of a stack.
-func topFrames(frames []Frame, inModule func(Frame) bool) []Frame {
-	var out []Frame
+func topFrames(frames []checks.Frame, inModule func(checks.Frame) bool) []checks.Frame {
+	var out []checks.Frame
 	for _, fr := range frames {
 		if inModule(fr) {
 			out = append(out, fr)
@@ -143,7 +143,7 @@ var kinds = map[Kind][]checks.FailureKind{
 
 // Match reports whether a finding of the controlled search is the failure
 // s describes; when not, why says the first difference.
-func (s Signature) Match(fd checks.Finding, inModule func(Frame) bool) (ok bool, why string) {
+func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (ok bool, why string) {
 	kindOK := false
 	for _, k := range kinds[s.Kind] {
 		kindOK = kindOK || fd.Kind == k
@@ -168,13 +168,9 @@ func (s Signature) Match(fd checks.Finding, inModule func(Frame) bool) (ok bool,
 		// was logged.
 		return false, fmt.Sprintf("logged %q, not at %s", firstLine(fd.Message), s.Site)
 	}
-	var stacks [][]Frame
+	var stacks [][]checks.Frame
 	for _, g := range fd.Goroutines {
-		var fs []Frame
-		for _, fr := range g.Stack {
-			fs = append(fs, Frame{Func: fr.Func, File: fr.File, Line: fr.Line})
-		}
-		if top := topFrames(fs, inModule); len(top) > 0 {
+		if top := topFrames(g.Stack, inModule); len(top) > 0 {
 			stacks = append(stacks, top)
 		}
 	}
@@ -186,11 +182,11 @@ func (s Signature) Match(fd checks.Finding, inModule func(Frame) bool) (ok bool,
 		}
 		if len(stacks) == 0 {
 			// A process that died gives only where: the top frame.
-			got := (Frame{File: fd.Pos.File, Line: fd.Pos.Line}).Site()
-			if fd.Pos.IsValid() && got == s.Stacks[0][0].Site() {
+			got := baseSite(checks.Frame{File: fd.Pos.File, Line: fd.Pos.Line})
+			if fd.Pos.IsValid() && got == baseSite(s.Stacks[0][0]) {
 				return true, ""
 			}
-			return false, fmt.Sprintf("failed at %s, not %s", got, s.Stacks[0][0].Site())
+			return false, fmt.Sprintf("failed at %s, not %s", got, baseSite(s.Stacks[0][0]))
 		}
 		for _, st := range stacks {
 			if sameStack(s.Stacks[0], st) {
@@ -224,7 +220,7 @@ func isHang(msg string) bool {
 
 // sameStacks compares the involved goroutines as multisets of stacks
 // (sameStack pairs them).
-func sameStacks(want, got [][]Frame) (bool, string) {
+func sameStacks(want, got [][]checks.Frame) (bool, string) {
 	used := make([]bool, len(got))
 	ok := len(want) == len(got)
 	for _, w := range want {
@@ -254,12 +250,12 @@ func sameStacks(want, got [][]Frame) (bool, string) {
 // stackKey is what two stacks must share: the top frame's function, file
 // and line, and the callers' functions, closure numbers dropped. Only as
 // many frames as both have count, and at least one.
-func stackKey(st []Frame) string {
+func stackKey(st []checks.Frame) string {
 	var parts []string
 	for i, fr := range st {
 		fn := funcKey(fr.Func)
 		if i == 0 {
-			parts = append(parts, fn+"@"+fr.Site())
+			parts = append(parts, fn+"@"+baseSite(fr))
 		} else {
 			parts = append(parts, fn)
 		}
@@ -268,7 +264,7 @@ func stackKey(st []Frame) string {
 }
 
 // sameStack compares two stacks by stackKey over the frames both have.
-func sameStack(a, b []Frame) bool {
+func sameStack(a, b []checks.Frame) bool {
 	n := min(len(a), len(b))
 	if n == 0 {
 		return false

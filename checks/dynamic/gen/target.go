@@ -6,6 +6,13 @@
 // of the same calls produces. Run drives the tests under the controlled
 // scheduler with the race detector, so panics, deadlocks and data races are
 // found too.
+//
+// The files: target.go finds the types that claim safety (Targets);
+// generate.go generates a type's cases (Generator); render.go renders them
+// as a test file, concurrent or sequential (Render); run.go is Run, read as
+// its steps; feedback.go runs the cases sequentially and drops those that
+// fail so; module.go loads the packages and copies the module the tests
+// are added to; claim.go names the directive a type can claim safety with.
 package gen
 
 import (

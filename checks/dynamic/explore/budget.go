@@ -1,0 +1,190 @@
+// Splitting the budget: the search's end, each test's slice of it, and the time kept for what follows the search.
+
+package explore
+
+import (
+	"strings"
+	"time"
+)
+
+// overrunSlack is the last part of the budget, after the search's own end
+// (deadline): the processes in flight then report and exit in it, and the
+// watchdog kills what still runs at its end (hardStop, the end of the
+// budget). 2% of the budget, a second when that is more, but never more
+// than 5% of it: the budget is kept within 5%.
+func overrunSlack(budget time.Duration) time.Duration {
+	return min(max(budget/50, time.Second), budget/20)
+}
+
+// budgetEnds returns the end of the search (deadline) and the end of the
+// budget (hardStop: no process outlives it) of a search that began after
+// the build at start.
+func budgetEnds(start time.Time, budget time.Duration) (deadline, hardStop time.Time) {
+	hardStop = start.Add(budget)
+	return hardStop.Add(-overrunSlack(budget)), hardStop
+}
+
+// fairShare is the part of what is left until end that the first of n
+// items still to run gets (0 when nothing is left).
+func fairShare(now, end time.Time, n int) time.Duration {
+	left := end.Sub(now)
+	if left <= 0 || n <= 0 {
+		return 0
+	}
+	return left / time.Duration(n)
+}
+
+// shrinkReserve is the part of the budget the search leaves for what
+// follows it: replaying each failure found so far alone, running its
+// test under plain go test, shrinking and telling it. Half of a tenth of
+// the budget (at most shrinkTime) when there are none yet, for those a
+// test's slice may still find, with two processes' start-up (a finding
+// whose replay check finds no time left is not reported); else what
+// their replays and plain runs take by their tests' measured cost, at
+// least that tenth, at most a quarter of the budget.
+func (s *search) shrinkReserve() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	base := min(shrinkTime, s.opts.Budget/10)
+	if len(s.order) == 0 && len(s.crashes) == 0 {
+		// And the start-up of two processes: a replay that comes too late
+		// for a small budget does not report the finding.
+		return min(base/2+2*processStartup, s.opts.Budget/4)
+	}
+	var costs, plainRan []time.Duration
+	for _, k := range s.order {
+		switch t := s.owners[k]; {
+		case t == nil:
+		case t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil:
+			plainRan = append(plainRan, t.cost)
+		default:
+			costs = append(costs, t.cost)
+		}
+	}
+	return postReserve(base, s.opts.Budget/4, costs, plainRan)
+}
+
+// postReserve is the time kept after the search for failures whose
+// tests cost costs (one process, one schedule): one replay that
+// reproduces and plainRuns plain go test runs each, and the start-up of
+// a process twice (the runs of a test share a warm cache); only the
+// replay for those of plainRan, whose test ran under plain go test
+// already; at least least, at most most.
+func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
+	var need time.Duration
+	for _, c := range costs {
+		need += (1+plainRuns)*c + 2*processStartup
+	}
+	for _, c := range plainRan {
+		need += c + processStartup
+	}
+	return min(max(need, least), most)
+}
+
+// labelReserve is the part of what is left of the budget kept, while
+// findings replay, for running under plain go test the tests of the
+// failures keys that have not run there yet: plainRuns runs each by its
+// measured cost, at most a third of what is left (a finding that does
+// not replay is not reported; its label can say plain go test did not run).
+func (s *search) labelReserve(keys []string) time.Duration {
+	seen := map[*target]bool{}
+	var need time.Duration
+	for _, k := range keys {
+		t := s.owners[k]
+		if t == nil || seen[t] || t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil {
+			continue
+		}
+		seen[t] = true
+		need += plainRuns * (t.cost + processStartup)
+	}
+	return min(need, max(time.Until(s.hardStop), 0)/3)
+}
+
+// processStartup is what starting and ending one test process adds to
+// its test's cost, as postReserve counts it.
+const processStartup = 300 * time.Millisecond
+
+// searchSlice is the wall time the first of the tests still to search
+// gets out of left: its share of what is left, shared among the tests
+// whose part is enough for one process of one schedule (costs are the
+// measured cost of each). A test whose part is not gets nothing here (its
+// unperturbed schedule ran already) and leaves its part to the others.
+func searchSlice(left time.Duration, shares []float64, costs []time.Duration) time.Duration {
+	if len(shares) == 0 || left <= 0 {
+		return 0
+	}
+	one := func(j int) time.Duration { return costs[j] + costs[j]/5 + 100*time.Millisecond }
+	in := make([]bool, len(shares))
+	for j := range in {
+		in[j] = true
+	}
+	for {
+		var rest float64
+		for j, x := range shares {
+			if in[j] {
+				rest += x
+			}
+		}
+		if rest <= 0 {
+			return 0
+		}
+		// Drop the test whose part falls furthest short of its one
+		// process, then share again.
+		worst, ratio := -1, 1.0
+		for j, x := range shares {
+			if !in[j] {
+				continue
+			}
+			part := float64(left) * x / rest
+			if r := float64(one(j)) / part; part <= 0 || r > ratio {
+				worst, ratio = j, r
+				if part <= 0 {
+					break
+				}
+			}
+		}
+		if worst < 0 {
+			return time.Duration(float64(left) * shares[0] / rest)
+		}
+		if worst == 0 {
+			return 0
+		}
+		in[worst] = false
+	}
+}
+
+// budgetShares returns each test's share of the search: half by weight,
+// half by weight times measured cost, and the costs it used. A test whose
+// cost is unknown (its unperturbed run did not finish, or hung) counts
+// with the mean cost.
+func budgetShares(targets []*target) ([]float64, []time.Duration) {
+	var wsum, csum, known float64
+	n := 0
+	for _, t := range targets {
+		wsum += t.weight
+		if t.cost > 0 && t.stats.Plain != "" && !strings.HasPrefix(t.stats.Plain, "fatal") {
+			known += t.cost.Seconds()
+			n++
+		}
+	}
+	mean := 1.0
+	if n > 0 {
+		mean = known / float64(n)
+	}
+	cost := func(t *target) float64 {
+		if t.cost > 0 && t.stats.Plain != "" && !strings.HasPrefix(t.stats.Plain, "fatal") {
+			return t.cost.Seconds()
+		}
+		return mean
+	}
+	for _, t := range targets {
+		csum += t.weight * cost(t)
+	}
+	out := make([]float64, len(targets))
+	costs := make([]time.Duration, len(targets))
+	for i, t := range targets {
+		out[i] = t.weight/wsum/2 + t.weight*cost(t)/csum/2
+		costs[i] = time.Duration(cost(t) * float64(time.Second))
+	}
+	return out, costs
+}

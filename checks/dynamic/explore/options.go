@@ -1,0 +1,191 @@
+// What Run takes and returns: Options and their defaults, Stats, Result, and the errors.
+
+package explore
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// Strategies lists the scheduling strategies Run accepts, the default
+// first; a comma-separated list of them is a portfolio of those.
+var Strategies = rt.StrategyNames
+
+// DefaultSchedulesDir is where schedule files go unless Options says otherwise
+// (relative to Options.Dir).
+const DefaultSchedulesDir = ".interleave/schedules"
+
+// DefaultStepTimeout is the runtime's watchdog: the longest a goroutine may
+// run between two scheduling points before the schedule is abandoned as hung.
+const DefaultStepTimeout = 5 * time.Second
+
+// TestRef names one test explicitly, with its share of the budget.
+type TestRef struct {
+	Package string  // import path
+	Name    string  // top-level Test function
+	Weight  float64 // relative share of the budget; 0 means 1
+}
+
+// Options says what to search and for how long.
+type Options struct {
+	Dir      string   // working directory, inside a module (default: the current one)
+	Patterns []string // package patterns (default ".")
+	Run      string   // regexp on test names (default: all)
+	// Tests, when set, lists the tests to run instead of Run; the PR job uses
+	// it to split the budget by weight.
+	Tests        []TestRef
+	Budget       time.Duration // wall time of the search, over all tests (builds excluded)
+	Strategy     string        // "portfolio" (default), "random", "pct", "pos" or a list
+	Seed         int64         // schedule i of a test uses Seed+i
+	Race         bool          // build with the race detector
+	SchedulesDir string        // where schedule files go (default DefaultSchedulesDir)
+	Workers      int           // worker processes per test (default GOMAXPROCS)
+	Targets      []string      // "file.go:12" sites where preemption is favoured
+	Progress     func(Stats)   // called about twice a second, and once at the end
+	// Stage, when set, is told when each stage of the run starts and ends:
+	// loading and instrumenting, each build, each test's search, shrinking.
+	Stage func(StageEvent)
+	// StepTimeout is the watchdog: the longest a controlled goroutine may
+	// take to reach its next scheduling point (default DefaultStepTimeout).
+	// A goroutine stuck that long is a finding; one stuck when the budget
+	// runs out, before the full timeout, is a note.
+	StepTimeout time.Duration
+	// Until, when set, is asked about each failing schedule as the search
+	// collects it, shown as the Finding it would become (without schedule
+	// file or story). Once it returns true the search ends early and that
+	// failure is the one kept for its key; Result.Met says so. Worker
+	// processes then stop at each failing schedule, so that one is seen
+	// as soon as it happens.
+	Until func(checks.Finding) bool
+
+	// afterSearch, for tests, runs when the search is over, before its
+	// failures are shrunk and checked.
+	afterSearch func(*search)
+}
+
+// StageEvent is a stage of Run starting (Done false) or ending (Done
+// true, with its wall time).
+type StageEvent struct {
+	Name string
+	Done bool
+	Took time.Duration
+	// Detail is set at the end of a test's search: its schedules and
+	// failures.
+	Detail string
+}
+
+// TestStats counts one test's schedules.
+type TestStats struct {
+	Package   string `json:"package"`
+	Test      string `json:"test"`
+	Schedules int    `json:"schedules"`
+	Failures  int    `json:"failures"` // failing schedules, before dedupe
+	Crashes   int    `json:"crashes"`  // processes that died mid-schedule
+	// ToFirstFailure is the fewest schedules one worker ran up to and
+	// including a failing one (0: no failure): schedules-to-bug.
+	ToFirstFailure int `json:"toFirstFailure,omitempty"`
+	// Elapsed is the wall time the test was searched.
+	Elapsed time.Duration `json:"elapsed"`
+	// Plain is the outcome of the unperturbed schedule, run first: "pass",
+	// a failure kind, or "" when it did not finish.
+	Plain string `json:"plain,omitempty"`
+	// Cost is the measured wall time of one process running one schedule
+	// (the unperturbed one): what the budget is split by.
+	Cost time.Duration `json:"cost,omitempty"`
+	// Stopped counts the schedules stopped unfinished when the test's
+	// share of the budget ran out (inconclusive; not crashes).
+	Stopped int `json:"stopped,omitempty"`
+	// Fresh counts the processes started because the previous one had
+	// goroutines left over from an earlier schedule.
+	Fresh int `json:"fresh,omitempty"`
+}
+
+// Stats describes a search, during it and at its end.
+type Stats struct {
+	Schedules int           `json:"schedules"`
+	PerSecond float64       `json:"perSecond"`
+	Findings  int           `json:"findings"` // unique failures so far
+	Elapsed   time.Duration `json:"elapsed"`  // since the search (not the build) began
+	Budget    time.Duration `json:"budget"`
+	Building  bool          `json:"building,omitempty"`
+	Tests     []TestStats   `json:"tests"`
+	Current   string        `json:"current,omitempty"` // test being searched
+}
+
+// Result is a finished search.
+type Result struct {
+	Findings []checks.Finding
+	Stats    Stats
+	Seed     int64
+	// Notes are things the user should know that are not findings: a test
+	// whose process hung, a crash that did not reproduce, a failure of the
+	// unperturbed schedule that plain go test does not have (most likely
+	// the tool's doing). A failure plain go test has too is a finding,
+	// labelled so (Finding.PlainGo).
+	Notes []string
+	// Met is set when Options.Until returned true: the search ended
+	// early, after Stats.Schedules schedules in Stats.Elapsed.
+	Met bool
+}
+
+// BuildError is a package that did not compile, with the compiler's output.
+type BuildError struct {
+	Package string
+	Output  string
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("build %s:\n%s", e.Package, strings.TrimRight(e.Output, "\n"))
+}
+
+// NoTestsError says that nothing matched.
+type NoTestsError struct{ What string }
+
+func (e *NoTestsError) Error() string { return "no tests to run: " + e.What }
+
+func normalize(opts *Options) error {
+	if opts.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		opts.Dir = wd
+	}
+	abs, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return err
+	}
+	opts.Dir = abs
+	if len(opts.Patterns) == 0 {
+		opts.Patterns = []string{"."}
+	}
+	if opts.Budget <= 0 {
+		return fmt.Errorf("budget must be positive, got %v", opts.Budget)
+	}
+	if opts.Strategy == "" {
+		opts.Strategy = Strategies[0]
+	}
+	if !rt.ValidStrategy(opts.Strategy) {
+		return fmt.Errorf("unknown strategy %q: valid values are %s", opts.Strategy, strings.Join(Strategies, ", "))
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.SchedulesDir == "" {
+		opts.SchedulesDir = DefaultSchedulesDir
+	}
+	if opts.StepTimeout <= 0 {
+		opts.StepTimeout = DefaultStepTimeout
+	}
+	if !filepath.IsAbs(opts.SchedulesDir) {
+		opts.SchedulesDir = filepath.Join(opts.Dir, opts.SchedulesDir)
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+// The failures found so far: deduped by key, counted, and crashes waiting for a fresh process to confirm them.
+
+package explore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+type pendingCrash struct {
+	t     *target
+	seed  int64
+	f     *failure
+	index int
+}
+
+// add records a failure, keeping the first schedule of each unique one (or
+// the one with fewer decisions, which is easier to read).
+func (s *search) add(t *target, f *failure) { s.record(t, f, true) }
+
+// record is add; count says whether f is one more failing schedule (a
+// crash confirmed in a fresh process was counted when it crashed).
+func (s *search) record(t *target, f *failure, count bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.stats.Failures++
+	k := t.name + "|" + f.key()
+	if count {
+		s.countFailing(k)
+	}
+	matched := false
+	if s.opts.Until != nil && !s.met {
+		matched = s.opts.Until(makeFinding(f, t.pkg.ImportPath, t.name, ""))
+		if matched {
+			s.met = true
+			s.untilKeys = map[string]bool{k: true}
+		}
+	}
+	old, ok := s.failures[k]
+	if !ok {
+		s.failures[k] = f
+		s.owners[k] = t
+		s.order = append(s.order, k)
+		s.stats.Findings = len(s.failures)
+		return
+	}
+	if matched || !s.untilKeys[k] && len(f.decisions) > 0 && len(f.decisions) < len(old.decisions) {
+		s.failures[k] = f
+	}
+}
+
+// countFailing counts one more failing schedule of key k (s.mu held).
+func (s *search) countFailing(k string) {
+	if s.counts == nil {
+		s.counts = map[string]int{}
+	}
+	s.counts[k]++
+}
+
+// isMet reports whether Options.Until accepted a failure.
+func (s *search) isMet() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.met
+}
+
+// addCrash records a process death; it becomes a finding once a fresh
+// process confirms it.
+func (s *search) addCrash(t *target, f *failure, index int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.stats.Failures++
+	k := t.name + "|" + f.key()
+	s.countFailing(k)
+	if _, ok := s.failures[k]; ok {
+		return
+	}
+	for _, pc := range s.crashes {
+		if pc.t == t && pc.f.key() == f.key() {
+			return
+		}
+	}
+	s.crashes = append(s.crashes, pendingCrash{t: t, seed: f.seed, f: f, index: index})
+}
+
+// confirmCrashes confirms the pending crashes of t.
+func (s *search) confirmCrashes(ctx context.Context, t *target) {
+	s.mu.Lock()
+	var mine, rest []pendingCrash
+	for _, pc := range s.crashes {
+		if pc.t == t {
+			mine = append(mine, pc)
+		} else {
+			rest = append(rest, pc)
+		}
+	}
+	s.crashes = rest
+	s.mu.Unlock()
+	for _, pc := range mine {
+		if ctx.Err() != nil {
+			return
+		}
+		s.confirmCrash(ctx, pc)
+	}
+}
+
+// confirmCrash replays a crashed seed in a fresh process with the trace on,
+// which records the decisions made before the crash.
+func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
+	c := &child{
+		bin:     pc.t.bin,
+		dir:     pc.t.pkg.Dir,
+		workDir: s.workDir,
+		cfg: rt.Config{
+			Test:        pc.t.name,
+			Strategy:    pc.f.strategy,
+			Seed:        pc.seed,
+			First:       0,
+			Schedules:   1,
+			Deadline:    time.Now().Add(time.Minute),
+			StepTimeout: s.opts.StepTimeout,
+			Trace:       true,
+		},
+	}
+	name := fmt.Sprintf("confirm-%s-%d", pc.t.name, pc.index)
+	// Inside the budget: a crash left unconfirmed at its end is a note.
+	if time.Until(s.hardStop) <= 0 {
+		s.note(fmt.Sprintf("%s: the process died under seed %d (%s); the budget ran out before a fresh process could confirm it: not reported", pc.t.name, pc.seed, firstLine(pc.f.message)))
+		return
+	}
+	hard := time.Now().Add(s.opts.StepTimeout + 2*childGrace)
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	out, err := c.run(ctx, hard, name)
+	if err != nil {
+		s.note(fmt.Sprintf("%s: confirm crash of seed %d: %v", pc.t.name, pc.seed, err))
+		return
+	}
+	if out.crashed < 0 && out.killed {
+		s.note(fmt.Sprintf("%s: the process died under seed %d (%s); the budget ran out before a fresh process could confirm it: not reported", pc.t.name, pc.seed, firstLine(pc.f.message)))
+		return
+	}
+	if out.crashed < 0 {
+		s.note(fmt.Sprintf("%s: the process died under seed %d (%s) but a fresh process did not: not reported", pc.t.name, pc.seed, firstLine(pc.f.message)))
+		return
+	}
+	byIndex := map[int]rt.Result{}
+	for _, r := range out.results {
+		byIndex[r.Index] = r
+	}
+	again := crashFailure(out, byIndex)
+	if again.key() != pc.f.key() {
+		s.note(fmt.Sprintf("%s: seed %d crashed differently in a fresh process (%s, then %s): not reported", pc.t.name, pc.seed, firstLine(pc.f.message), firstLine(again.message)))
+		return
+	}
+	f := pc.f
+	f.confirmed = true
+	// With the trace on, the runtime records the decisions made so far;
+	// the last record of the schedule is the longest.
+	for _, r := range out.results {
+		if len(r.Decisions) >= len(f.decisions) {
+			f.decisions = r.Decisions
+		}
+	}
+	s.record(pc.t, f, false)
+}

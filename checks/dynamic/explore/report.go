@@ -1,0 +1,130 @@
+// After the search: one finding per cause, replayed alone in a fresh process, labelled, shrunk.
+
+package explore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// report turns the failures the search kept into the Result.
+func (s *search) report(ctx context.Context) (*Result, error) {
+	res := &Result{Seed: s.opts.Seed, Met: s.isMet()}
+	endStage := func(string) {}
+	if len(s.order) > 0 {
+		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
+	}
+	defer endStage("")
+	cands, candKeys, tools, err := s.candidates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var replayed []string // keys of res.Findings, in order
+	res.Findings, replayed = s.replayCauses(ctx, cands, candKeys)
+	// What plain go test does with each finding's test: a label, and for
+	// a failure the tool caused in a sibling test, the check that keeps
+	// it from being told as this test's own.
+	res.Findings, replayed = s.labelPlain(ctx, res.Findings, replayed, tools)
+	s.shrinkFindings(ctx, res.Findings, replayed)
+	checks.Sort(res.Findings)
+	s.finish(res)
+	return res, nil
+}
+
+// candidates returns the findings to replay (cands, of the failures
+// candKeys), and the failures noted as the tool's doing (tools).
+func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKeys []string, tools []toolFailure, err error) {
+	for _, k := range s.order {
+		f, t := s.failures[k], s.owners[k]
+		finding, err := s.finding(ctx, f, t, false)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
+		if unperturbed && t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed() {
+			// Every schedule fails, the one with no preemption at all
+			// included, but plain go test does not fail this way: what
+			// differs is the tool, not the interleaving. Never told as the
+			// test's own. (When some schedules pass, it depends on the
+			// interleaving: a finding, labelled "plain go test passes",
+			// never "fails too".)
+			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
+				t.name, firstLine(f.message), t.plainGo.howPlain(), finding.Replay))
+			tools = append(tools, toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site})
+			continue
+		}
+		cands = append(cands, finding)
+		candKeys = append(candKeys, k)
+	}
+	return cands, candKeys, tools, nil
+}
+
+// replayCauses returns one finding per cause (group.go) and the keys of
+// their failures, in order: the members of a cause are tried in order
+// until one replays alone; the rest are listed in it. The replays take
+// what is left of the budget but the plain go test runs' part
+// (postReserve of the tests with findings), each cause its fair part of
+// that.
+func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candKeys []string) (findings []checks.Finding, replayed []string) {
+	groups := causes(cands)
+	replayEnd := s.hardStop.Add(-s.labelReserve(candKeys))
+	for gi, g := range groups {
+		now := time.Now()
+		if !s.hardStop.IsZero() {
+			s.replayUntil = now.Add(fairShare(now, replayEnd, len(groups)-gi))
+		}
+		s.untilFirst(g, candKeys)
+		for n, i := range g {
+			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
+			if why, unchecked := s.replaysAlone(ctx, t, &finding); unchecked {
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
+					t.name, firstLine(f.message), f.seed, why, finding.Replay))
+				continue
+			} else if why != "" {
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not, %d times (the last: %s): something outside the schedule caused it; to look: %s",
+					t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
+				continue
+			}
+			var others []checks.Finding
+			for _, j := range g[n+1:] {
+				others = append(others, cands[j])
+			}
+			if c := s.counts[candKeys[i]]; c > 0 {
+				finding.Frequency = &checks.Frequency{Failing: c, Schedules: max(c, t.stats.Schedules)}
+			}
+			findings = append(findings, fold(finding, others))
+			replayed = append(replayed, candKeys[i])
+			break
+		}
+	}
+	s.replayUntil = time.Time{}
+	return findings, replayed
+}
+
+// shrinkFindings shrinks the findings, every one replayed alone (replayed
+// are the keys of their failures), with the time left: shrinking keeps
+// only what a fresh replay reproduces.
+func (s *search) shrinkFindings(ctx context.Context, findings []checks.Finding, replayed []string) {
+	for i, k := range replayed {
+		f, t := s.failures[k], s.owners[k]
+		if shrunk, err := s.finding(ctx, f, t, true); err == nil && shrunk.Schedule == findings[i].Schedule {
+			findings[i].Interleaving, findings[i].ReplayToken = shrunk.Interleaving, shrunk.ReplayToken
+		}
+	}
+}
+
+// finish adds the notes and the final stats to res, and tells Progress.
+func (s *search) finish(res *Result) {
+	s.mu.Lock()
+	res.Notes = s.notes
+	s.stats.Findings = len(res.Findings)
+	s.stats.Current = ""
+	res.Stats = s.snapshot()
+	s.mu.Unlock()
+	if s.opts.Progress != nil {
+		s.opts.Progress(res.Stats)
+	}
+}

@@ -1,0 +1,194 @@
+// The search of the tests: each test in turn, its worker processes run one after another, and how each goes on after the last.
+
+package explore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// searchTests searches the tests whose unperturbed run finished. Tests
+// run one after another, each with every worker; a test's slice is its
+// share of what is left, half by weight alone and half by weight times
+// measured cost, when that is enough for one process of one schedule
+// (else nothing: its unperturbed schedule ran); time one test does not
+// use goes to the others.
+func (s *search) searchTests(ctx context.Context, targets []*target) {
+	var searched []*target
+	for _, t := range targets {
+		if !t.plainStopped {
+			searched = append(searched, t)
+		}
+	}
+	shares, costs := budgetShares(searched)
+	for i, t := range searched {
+		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
+			break
+		}
+		slice := searchSlice(time.Until(s.deadline)-s.shrinkReserve(), shares[i:], costs[i:])
+		s.mu.Lock()
+		s.stats.Current = t.pkg.ImportPath + "." + t.name
+		s.mu.Unlock()
+		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(searched), slice.Round(100*time.Millisecond)))
+		began := time.Now()
+		s.searchTest(ctx, t, began.Add(slice))
+		// A crash is confirmed in a fresh process right away, inside the
+		// budget, and so is whether plain go test leaves running what
+		// some schedule did.
+		s.confirmCrashes(ctx, t)
+		s.checkLeftRunning(ctx, t)
+		s.mu.Lock()
+		t.stats.Elapsed += time.Since(began)
+		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
+		s.mu.Unlock()
+		endStage(detail)
+	}
+}
+
+// workerStride separates the schedule indexes of workers, so that no two
+// workers ever run the same seed.
+const workerStride = 1 << 32
+
+// searchTest runs Workers processes of one test until stop.
+func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
+	var wg sync.WaitGroup
+	for k := 0; k < s.opts.Workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.worker(ctx, t, k, stop)
+		}()
+	}
+	wg.Wait()
+}
+
+// worker runs one process after another until stop: a process that dies,
+// or stops because of leftovers, is replaced, starting with the schedule
+// after the last one it ran.
+func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
+	first := k * workerStride
+	// Start no schedule that would end past stop.
+	s.mu.Lock()
+	last := stop.Add(-t.step)
+	s.mu.Unlock()
+	// The schedule in flight at stop may finish, for a moment: a test
+	// never runs long past its slice.
+	hard := stop.Add(min(max(time.Until(stop)/2, time.Second), childGrace))
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet(); run++ {
+		c := &child{
+			bin:     t.bin,
+			dir:     t.pkg.Dir,
+			workDir: s.workDir,
+			cfg: rt.Config{
+				Test:        t.name,
+				Strategy:    s.opts.Strategy,
+				Seed:        s.opts.Seed,
+				First:       first,
+				Deadline:    last,
+				Until:       stop,
+				StepTimeout: s.opts.StepTimeout,
+				Targets:     s.opts.Targets,
+				StopOnFail:  s.opts.Until != nil,
+			},
+			onResult: func(r rt.Result) { s.counted(t, r) },
+		}
+		name := fmt.Sprintf("%s-%s-w%d-r%d", sanitize(t.pkg.ImportPath), t.name, k, run)
+		out, err := c.run(ctx, hard, name)
+		if err != nil {
+			s.note(fmt.Sprintf("%s: %v", t.name, err))
+			return
+		}
+		s.collect(t, out, k*workerStride, s.opts.Strategy)
+		if s.opts.Until != nil {
+			// Until wants a crash as soon as it happens.
+			s.confirmCrashes(ctx, t)
+		}
+		next, more := s.afterProcess(ctx, t, out, stop)
+		if !more {
+			return
+		}
+		if next > first {
+			first = next
+		}
+	}
+}
+
+// counted records a finished schedule; the longest one so far is what a
+// worker keeps free at the end of the test's slice.
+func (s *search) counted(t *target, r rt.Result) {
+	s.mu.Lock()
+	s.stats.Schedules++
+	t.stats.Schedules++
+	t.step = max(t.step, r.Elapsed)
+	s.mu.Unlock()
+}
+
+// afterProcess decides how a worker goes on after one process: from which
+// schedule index, or not at all.
+func (s *search) afterProcess(ctx context.Context, t *target, out *childOutcome, stop time.Time) (next int, more bool) {
+	last := -1
+	for _, r := range out.results {
+		last = max(last, r.Index)
+	}
+	if out.crashed >= 0 {
+		return out.crashed + 1, true
+	}
+	if out.leftovers >= 0 {
+		s.mu.Lock()
+		t.stats.Fresh++
+		s.mu.Unlock()
+		return out.leftovers, true
+	}
+	if out.killed {
+		tail := tailLines(out.stdout+out.stderr, 10)
+		if strings.TrimSpace(tail) == "" {
+			tail = "(none)"
+		}
+		if out.started == 0 && len(out.results) == 0 {
+			// Nothing ran: TestMain or a package's initialization
+			// blocked. If no other process runs anything either, the
+			// search fails with this.
+			s.mu.Lock()
+			s.noResults = append(s.noResults, "the test process hung before its first schedule (in TestMain or a package's initialization?) and was killed; its last output:\n"+tail)
+			s.mu.Unlock()
+			return 0, false
+		}
+		s.noteOnce(t.name+"|hung", out.killedBetween(t.name, s.opts.StepTimeout, tail)) // child.go
+		return 0, false
+	}
+	if len(out.results) == 0 {
+		if time.Until(stop) > 0 && ctx.Err() == nil && out.started == 0 {
+			s.mu.Lock()
+			s.noResults = append(s.noResults, tailLines(out.stdout+out.stderr, 20))
+			s.mu.Unlock()
+		}
+		return 0, false
+	}
+	return last + 1, true
+}
+
+// failedAt records that a worker's n-th schedule failed.
+func (s *search) failedAt(t *target, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > 0 && (t.stats.ToFirstFailure == 0 || n < t.stats.ToFirstFailure) {
+		t.stats.ToFirstFailure = n
+	}
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == '.' || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}

@@ -1,0 +1,168 @@
+// The sequential check: the generated tests run one call order at a time with plain go test; those that fail so are dropped.
+
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// feedback writes the sequential version of every package's cases and
+// runs them with plain go test; the cases whose tests pass are kept.
+func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*Target]*TypeReport, perType int) error {
+	var paths []string
+	for _, w := range works {
+		src, err := Render(w.gen, w.pkg.Name, w.cases, Sequential)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(w.dir, FileName), src, 0o644); err != nil {
+			return err
+		}
+		paths = append(paths, w.pkg.PkgPath)
+	}
+	// Each round runs the cases not decided yet. A case that crashes the
+	// process (a panic in a goroutine of the package) leaves the others
+	// undecided: the crashing one is dropped, found by its output, or by
+	// running the rest one at a time.
+	status := map[string]string{} // pkg.Test -> pass, fail, skip, crash
+	output := map[string][]byte{}
+	parallel := 16
+	for round := 0; round < maxFeedbackRounds; round++ {
+		var names []string
+		pkgs := map[string]bool{}
+		for _, w := range works {
+			for _, c := range w.cases {
+				if status[w.pkg.PkgPath+"."+c.Name] == "" {
+					names = append(names, c.Name)
+					pkgs[w.pkg.PkgPath] = true
+				}
+			}
+		}
+		if len(names) == 0 {
+			break
+		}
+		var run []string
+		for _, p := range paths {
+			if pkgs[p] {
+				run = append(run, p)
+			}
+		}
+		args := append([]string{"test", "-count=1", "-json", "-timeout=30m", fmt.Sprintf("-parallel=%d", parallel), "-run", "^(" + strings.Join(names, "|") + ")$"}, run...)
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = root
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, _ := cmd.Output()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		st, outs := parseTestJSON(out)
+		crashed := false
+		for _, w := range works {
+			for _, c := range w.cases {
+				key := w.pkg.PkgPath + "." + c.Name
+				if status[key] != "" {
+					continue
+				}
+				output[key] = outs[key]
+				switch {
+				case st[key] != "":
+					status[key] = st[key]
+				case bytes.Contains(outs[key], []byte("panic:")) || bytes.Contains(outs[key], []byte("fatal error:")):
+					status[key], crashed = "crash", true
+				}
+			}
+		}
+		if len(st) == 0 && !crashed {
+			var pkgOut []string
+			for _, p := range run {
+				pkgOut = append(pkgOut, tail(string(outs[p+"."]), 20))
+			}
+			if parallel == 1 {
+				return fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr.String()), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
+			}
+		}
+		if !crashed {
+			parallel = 1 // the crash was not attributed: one at a time
+		}
+	}
+	for _, w := range works {
+		for _, c := range w.cases {
+			key := w.pkg.PkgPath + "." + c.Name
+			r := reports[c.Target]
+			switch status[key] {
+			case "pass":
+				if r.Kept < perType {
+					w.kept = append(w.kept, c)
+					r.Kept++
+				}
+			case "":
+				r.Dropped = append(r.Dropped, c.Name+": not decided (the process crashed too often)")
+			case "crash":
+				r.Dropped = append(r.Dropped, c.Name+": crashes when run sequentially: "+firstLine(failLine(output[key])))
+			default:
+				r.Dropped = append(r.Dropped, c.Name+": "+firstLine(failLine(output[key])))
+			}
+		}
+	}
+	return nil
+}
+
+// maxFeedbackRounds bounds the go test runs of the sequential check.
+const maxFeedbackRounds = 6
+
+// parseTestJSON returns each test's final action and output, keyed by
+// package + "." + test ("pkg." holds the package's own output, "build" the
+// compiler's).
+func parseTestJSON(out []byte) (map[string]string, map[string][]byte) {
+	status := map[string]string{}
+	output := map[string][]byte{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var ev struct {
+			Action, Package, Test, Output string
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		key := ev.Package + "." + ev.Test
+		switch ev.Action {
+		case "pass", "fail", "skip":
+			if ev.Test != "" {
+				status[key] = ev.Action
+			}
+		case "output":
+			output[key] = append(output[key], ev.Output...)
+		case "build-output":
+			output["build"] = append(output["build"], ev.Output...)
+		}
+	}
+	return status, output
+}
+
+// failLine picks the line of a test's output that says why it failed.
+func failLine(out []byte) string {
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.Contains(l, "when run sequentially") || strings.HasPrefix(l, "panic:") {
+			// Without the file:line prefix of t.Fatalf.
+			if i := strings.Index(l, ": "); i >= 0 && strings.Contains(l[:i], ".go:") {
+				return l[i+2:]
+			}
+			return l
+		}
+	}
+	if strings.Contains(string(out), "test timed out") {
+		return "blocks when run sequentially"
+	}
+	return "fails when run sequentially"
+}

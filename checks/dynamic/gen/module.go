@@ -1,0 +1,96 @@
+// The user's module: its packages loaded, and the copy the generated tests are added to.
+
+package gen
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// load type-checks the patterns and returns them with the module root.
+func load(ctx context.Context, dir string, patterns []string) ([]*packages.Package, string, error) {
+	cfg := &packages.Config{
+		Context: ctx,
+		Dir:     dir,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
+			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, "", fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
+	}
+	var errs []string
+	root := ""
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+		if p.Module == nil {
+			errs = append(errs, p.PkgPath+": not in a module")
+			continue
+		}
+		if root == "" {
+			root = p.Module.Dir
+		} else if root != p.Module.Dir {
+			errs = append(errs, fmt.Sprintf("%s is in module %s, not %s: run gen on one module at a time", p.PkgPath, p.Module.Dir, root))
+		}
+	}
+	if len(errs) > 0 {
+		if len(errs) > 10 {
+			errs = append(errs[:10], fmt.Sprintf("and %d more", len(errs)-10))
+		}
+		return nil, "", fmt.Errorf("load %s:\n%s", strings.Join(patterns, " "), strings.Join(errs, "\n"))
+	}
+	if len(pkgs) == 0 || root == "" {
+		return nil, "", fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
+	}
+	return pkgs, root, nil
+}
+
+func pkgDir(p *packages.Package) string {
+	if len(p.GoFiles) > 0 {
+		return filepath.Dir(p.GoFiles[0])
+	}
+	return p.Dir
+}
+
+// copyTree copies the module at src to dst, leaving out version control and
+// interleave's own output.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			if rel != "." && (d.Name() == ".git" || d.Name() == ".interleave" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		in, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(filepath.Join(dst, rel), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
