@@ -237,6 +237,7 @@ type outcome struct {
 	DefaultCount int      `json:"defaultFindings"`
 	AllCount     int      `json:"allFindings"`
 	Err          string   `json:"error,omitempty"`
+	Note         string   `json:"note,omitempty"`
 	Seconds      float64  `json:"seconds"`
 }
 
@@ -386,6 +387,28 @@ func measure(b bug, bin, work string) outcome {
 	if err := copyTree(dir, mod); err != nil {
 		return fail("copying %s: %v", dir, err)
 	}
+	if _, err := os.Stat(filepath.Join(mod, "go.mod")); errors.Is(err, fs.ErrNotExist) {
+		// A release from before modules: name the module and let the go
+		// command pick its dependencies (their newest served versions).
+		if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module "+b.Module+"\n\ngo 1.16\n"), 0o644); err != nil {
+			return fail("%v", err)
+		}
+		tidy := exec.Command("go", "mod", "tidy", "-e")
+		tidy.Dir = mod
+		tidy.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		if out, err := tidy.CombinedOutput(); err != nil {
+			return fail("no go.mod; go mod tidy: %v: %s", err, lastLines(string(out), 4))
+		}
+		o.Note = "no go.mod in this release: one was written and its dependencies resolved by go mod tidy"
+	}
+	if dropped, err := dropLocalReplaces(mod); err != nil {
+		return fail("%v", err)
+	} else if len(dropped) > 0 {
+		// A module of a multi-module repository points at its siblings
+		// by path; the copy stands alone, so take them from the proxy at
+		// the versions go.mod requires.
+		o.Note = fmt.Sprintf("go.mod replaced %d modules (%s, ...) by directories of the repository: those replaces were dropped", len(dropped), dropped[0])
+	}
 	pkg := "./" + filepath.ToSlash(filepath.Dir(b.Locs[0].File))
 	if pkg == "./." {
 		pkg = "."
@@ -426,6 +449,44 @@ func measure(b bug, bin, work string) outcome {
 		}
 	}
 	return o
+}
+
+// dropLocalReplaces removes the replace directives of dir's go.mod whose
+// target is a directory, and returns the module paths they replaced.
+func dropLocalReplaces(dir string) ([]string, error) {
+	cmd := exec.Command("go", "mod", "edit", "-json")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go mod edit -json: %v", err)
+	}
+	var gomod struct {
+		Replace []struct {
+			Old, New struct{ Path, Version string }
+		}
+	}
+	if err := json.Unmarshal(out, &gomod); err != nil {
+		return nil, fmt.Errorf("go mod edit -json: %v", err)
+	}
+	var dropped []string
+	for _, r := range gomod.Replace {
+		if r.New.Version != "" || !(strings.HasPrefix(r.New.Path, ".") || filepath.IsAbs(r.New.Path)) {
+			continue
+		}
+		old := r.Old.Path
+		if r.Old.Version != "" {
+			old += "@" + r.Old.Version
+		}
+		edit := exec.Command("go", "mod", "edit", "-dropreplace="+old)
+		edit.Dir = dir
+		edit.Env = append(os.Environ(), "GOWORK=off")
+		if out, err := edit.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("go mod edit -dropreplace=%s: %v: %s", old, err, out)
+		}
+		dropped = append(dropped, r.Old.Path)
+	}
+	return dropped, nil
 }
 
 // download returns the module cache directory of mod@version, fetching it
@@ -534,6 +595,14 @@ func printTable(w io.Writer, outs []outcome) {
 	for _, k := range sortedKeys(kindSet(byKind)) {
 		c := byKind[k]
 		fmt.Fprintf(w, "  %-18s default %d of %d, every rule %d of %d\n", k, c[1], c[0], c[2], c[0])
+	}
+	for _, o := range outs {
+		if o.Note != "" {
+			fmt.Fprintf(w, "note: %s: %s\n", o.ID, o.Note)
+		}
+		if o.Err != "" {
+			fmt.Fprintf(w, "error: %s: %s\n", o.ID, o.Err)
+		}
 	}
 }
 
