@@ -1,0 +1,3 @@
+module staticbugs
+
+go 1.26
