@@ -190,7 +190,11 @@ func (pc *passContext) collectAtomics() {
 			return true
 		})
 		entry, escaping := pc.callerHeld(fd)
-		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
+		// A goroutine joined inside the starter's critical section makes
+		// its atomic accesses under the starter's locks (workers that add
+		// up a total while Rebuild holds the lock). Plain accesses are not
+		// walked so: sibling workers run beside each other.
+		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, ForkJoin: true, Visit: func(n ast.Node, held lockregion.Held) {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
 				return
@@ -273,12 +277,7 @@ func (pc *passContext) callerHeld(fd *ast.FuncDecl) (lockregion.Held, func(ast.N
 		}
 		if len(stack) > 0 {
 			if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok && c.Fun == lit {
-				if len(stack) < 2 {
-					return true
-				}
-				if _, ok := stack[len(stack)-2].(*ast.GoStmt); !ok {
-					return true
-				}
+				return true // called here, deferred, or a goroutine (the walker decides)
 			}
 		}
 		lits = append(lits, lit)

@@ -61,7 +61,12 @@
 // defer, nor called from a literal that may run elsewhere) starts with
 // the mutexes every call holds exclusively on every path (a store-wide
 // write lock its callers take around a helper); a read lock held by the
-// callers does not count. Accesses of one field through two struct-valued
+// callers does not count. An atomic access in a goroutine that the
+// starter joins right after starting it (go f(); wg.Wait(), a receive of
+// what the goroutine sends last, or a loop that only starts and counts
+// workers followed by the join) is made under the starter's locks: the
+// starter holds them until the goroutine ends. Plain accesses in such a
+// goroutine are not: its siblings run beside it. Accesses of one field through two struct-valued
 // fields (x.first.seq, x.last.seq) are different memory: the locks of one
 // do not decide the other, and a finding cites an atomic access of the
 // same memory and owner path, a Load for a plain write. Typed atomics

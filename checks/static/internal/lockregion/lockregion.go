@@ -115,6 +115,12 @@ type Walker struct {
 	// TryLock as acquiring (a read lock does not exclude other readers).
 	// Both are for the caller locksets (CallerLocks).
 	Must, Exclusive bool
+	// ForkJoin walks the function of a go statement that the next
+	// statement joins (wg.Wait(), a receive, a loop of receives; a go in
+	// a loop whose other statements only count or bind locals) with the
+	// starter's locks: the starter holds them until the goroutine ends.
+	ForkJoin bool
+	joined   map[*ast.GoStmt]bool
 	// unlocks, when set, names the mutexes a call releases (a helper of
 	// the package that unlocks what its caller locked): in Must mode they
 	// are dropped after the statement that makes the call.
@@ -131,6 +137,9 @@ func (w *Walker) WalkFunc(body *ast.BlockStmt, held Held) {
 // stmts walks a statement list and returns the state at its end and
 // whether the list always leaves the enclosing flow (return, branch, panic).
 func (w *Walker) stmts(list []ast.Stmt, held Held) (Held, bool) {
+	if w.ForkJoin {
+		w.markJoined(list)
+	}
 	for _, s := range list {
 		var term bool
 		held, term = w.stmt(s, held)
@@ -160,7 +169,11 @@ func (w *Walker) stmt(s ast.Stmt, held Held) (Held, bool) {
 		}
 		return held, IsPanic(w.Info, s.X)
 	case *ast.GoStmt:
-		w.node(s.Call.Fun, Held{}) // the new goroutine holds nothing
+		if w.joined[s] {
+			w.node(s.Call.Fun, held) // joined before the starter unlocks
+		} else {
+			w.node(s.Call.Fun, Held{}) // the new goroutine holds nothing
+		}
 		for _, a := range s.Call.Args {
 			w.node(a, held)
 		}
