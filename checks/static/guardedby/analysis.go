@@ -335,6 +335,13 @@ func (pc *passContext) collect(r *lockset.Result) {
 		}
 		info.written = info.written || write
 		held, others := mutexesHeldOthers(st, acc, mus)
+		if len(held) == 0 && acc.Base.Canonical() {
+			for _, mu := range pc.forkHeld(r) {
+				if heldVar(mus, mu) {
+					held = append(held, mu) // a worker joined inside the starter's critical section
+				}
+			}
+		}
 		if len(held) == 0 {
 			if r.Context == lockset.Escaping || !r.EntryKnown || !acc.Base.Canonical() {
 				continue // unknown: an unknown caller, or an unknown object
@@ -1009,5 +1016,42 @@ func (pc *passContext) concurrentStructs() map[*types.Struct]bool {
 			}
 		}
 	}
+	return out
+}
+
+// forkHeld returns, for a goroutine literal, the mutex fields its starter
+// holds at the go statement and still holds, in the same critical
+// section, at a wait every path from it passes (heldAt): the goroutine
+// runs under them. Mutexes are matched by field (as goRoot.held is):
+// sibling workers still run beside each other, which no guard rule checks.
+func (pc *passContext) forkHeld(r *lockset.Result) []*types.Var {
+	if r.Context != lockset.Goroutine || r.Fn.Parent() == nil {
+		return nil
+	}
+	if v, ok := pc.forks[r.Fn]; ok {
+		return v
+	}
+	var out []*types.Var
+	var fv ssa.Value = r.Fn
+	if refs := r.Fn.Referrers(); refs != nil && len(*refs) == 1 {
+		if mc, ok := (*refs)[0].(*ssa.MakeClosure); ok {
+			fv = mc
+		}
+	}
+	if refs := fv.Referrers(); refs != nil && len(*refs) == 1 {
+		if g, ok := (*refs)[0].(*ssa.Go); ok && g.Call.Value == fv {
+			for _, pr := range pc.results {
+				for _, f := range pr.Functions() {
+					if f == g.Parent() {
+						out = heldAt(pr, g)
+					}
+				}
+			}
+		}
+	}
+	if pc.forks == nil {
+		pc.forks = map[*ssa.Function][]*types.Var{}
+	}
+	pc.forks[r.Fn] = out
 	return out
 }
