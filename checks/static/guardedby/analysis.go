@@ -537,7 +537,7 @@ func (pc *passContext) reportFields() {
 			}
 			if documented {
 				d.Category = RuleDocumentedGuardUnproven
-				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
+				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s%s", field, verb, lock, g.describe(), pc.guardQuote(g.doc))
 				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					// Goroutine evidence: the access races with another.
 					d.Category = RuleDocumentedGuardViolated
