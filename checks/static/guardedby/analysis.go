@@ -521,7 +521,7 @@ func (pc *passContext) reportFields() {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) {
 				continue
 			}
-			protected := first
+			protected := sameField(counted, o, mu, first)
 			verb := "read"
 			if o.write {
 				verb = "written"
@@ -562,7 +562,11 @@ func (pc *passContext) reportFields() {
 				if !protected.holds(mu) {
 					how = "without " + protected.base + "." + mu.Name() + " either"
 				}
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, f.Name(), how)})
+				name := f.Name()
+				if protected.sel != "" {
+					name = protected.sel // the promoted field, as selected
+				}
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, name, how)})
 			}
 			if g := byRule[d.Category]; g != nil {
 				g.Related = append(g.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s here without holding %s", verb, lock)})
@@ -1054,4 +1058,19 @@ func (pc *passContext) forkHeld(r *lockset.Result) []*types.Var {
 	}
 	pc.forks[r.Fn] = out
 	return out
+}
+
+// sameField returns the first access of os holding mu that selects the
+// same field as o (for two fields of one embedded struct, c.sent is cited
+// for c.sent, not c.dropped), or first when there is none.
+func sameField(os []*obs, o *obs, mu *types.Var, first *obs) *obs {
+	if o.sel == "" || first == nil || first.sel == o.sel {
+		return first
+	}
+	for _, x := range os {
+		if x.holds(mu) && x.sel == o.sel {
+			return x
+		}
+	}
+	return first
 }
