@@ -86,10 +86,6 @@ func (t *T) E() {
 	t.rw.Lock()
 	t.readLocked()
 	t.rw.Unlock()
-	t.afterRelease()
-	t.oneBranch()
-	t.inLoop()
-	t.afterSwitch()
 	t.Exported()
 }
 
