@@ -43,11 +43,24 @@ func (*atomicFact) AFact() {}
 
 func (f *atomicFact) String() string { return "atomic(" + f.Func + ")" }
 
-// atomicUse is the first atomic access of a variable in this package.
+// atomicUse is one atomic access of a variable in this package.
 type atomicUse struct {
 	call    *ast.CallExpr
 	operand ast.Expr // X in &X
 	fn      string   // "AddInt64"
+	owner   string   // lockKey of the operand
+	slot    *types.Var
+	reader  bool // a lock-free read: Load, Swap, CompareAndSwap, a used Add
+	decl    *ast.FuncDecl
+}
+
+// slotKey is a variable reached through one struct-valued field (the
+// seq of first in x.first.seq; slot nil: not known to be inside one).
+// Two accesses of one variable through different slots (x.first.seq and
+// y.last.seq) never touch the same memory.
+type slotKey struct {
+	v    *types.Var
+	slot *types.Var
 }
 
 type passContext struct {
@@ -63,12 +76,13 @@ type passContext struct {
 	atomics map[*types.Var]atomicUse
 	// operands holds the X of every &X passed to a sync/atomic function.
 	operands map[ast.Expr]bool
-	// allLocks and writeLocks hold, per variable, the mutexes held at
-	// every atomic access and at every atomic write (Store, Add, Swap,
-	// CompareAndSwap, And, Or); seenAny and seenWrite say whether there
-	// was any.
-	allLocks, writeLocks map[*types.Var]map[string]bool
-	seenAny, seenWrite   map[*types.Var]bool
+	// allLocks and writeLocks hold, per variable and slot, the mutexes
+	// held at every atomic access and at every atomic write (Store, Add,
+	// Swap, CompareAndSwap, And, Or); seenAny and seenWrite say whether
+	// there was any. uses lists every atomic access of a variable.
+	allLocks, writeLocks map[slotKey]map[string]bool
+	seenAny, seenWrite   map[slotKey]bool
+	uses                 map[*types.Var][]atomicUse
 	// seenNonStore holds, per variable, the owner paths through which it
 	// is loaded or updated in place atomically (Load, Add, Swap,
 	// CompareAndSwap, ...); an owner path only ever Stored atomically has
@@ -92,6 +106,10 @@ type passContext struct {
 	// a plain write races with it.
 	disclaimed map[*types.TypeName]bool
 	owners     map[*types.Var]map[string]bool
+	// callers holds, per unexported function whose calls are all
+	// visible, the mutexes every caller holds exclusively
+	// (lockregion.CallerLocks): they are held at its accesses too.
+	callers map[*types.Func][]string
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -104,15 +122,17 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:         pass,
 		atomics:      map[*types.Var]atomicUse{},
 		operands:     map[ast.Expr]bool{},
-		allLocks:     map[*types.Var]map[string]bool{},
-		writeLocks:   map[*types.Var]map[string]bool{},
-		seenAny:      map[*types.Var]bool{},
-		seenWrite:    map[*types.Var]bool{},
+		allLocks:     map[slotKey]map[string]bool{},
+		writeLocks:   map[slotKey]map[string]bool{},
+		seenAny:      map[slotKey]bool{},
+		seenWrite:    map[slotKey]bool{},
+		uses:         map[*types.Var][]atomicUse{},
 		seenNonStore: map[*types.Var]map[string]bool{},
 		readers:      map[*types.Var]map[string]bool{},
 		atomicIn:     map[*ast.FuncDecl]map[*types.Var]map[string]bool{},
 		owners:       map[*types.Var]map[string]bool{},
 	}
+	pc.callers = lockregion.CallerLocks(pass.Files, pass.TypesInfo, pc.lockKey)
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
 	pc.checkPlain()     // plain accesses of those variables
@@ -169,11 +189,17 @@ func (pc *passContext) collectAtomics() {
 			}
 			return true
 		})
-		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
+		entry, escaping := pc.callerHeld(fd)
+		// A goroutine joined inside the starter's critical section makes
+		// its atomic accesses under the starter's locks (workers that add
+		// up a total while Rebuild holds the lock). Plain accesses are not
+		// walked so: sibling workers run beside each other.
+		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, ForkJoin: true, Visit: func(n ast.Node, held lockregion.Held) {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
 				return
 			}
+			held = escaping(n, held)
 			fn, ok := typeutil.Callee(info, call).(*types.Func)
 			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
 				return
@@ -198,10 +224,12 @@ func (pc *passContext) collectAtomics() {
 			if _, seen := pc.atomics[v]; !seen {
 				pc.atomics[v] = atomicUse{call: call, operand: x, fn: fn.Name()}
 			}
-			pc.allLocks[v] = intersect(pc.allLocks[v], held, pc.seenAny[v])
-			pc.seenAny[v] = true
+			sk := slotKey{v, pc.slot(x)}
+			pc.allLocks[sk] = intersect(pc.allLocks[sk], held, pc.seenAny[sk])
+			pc.seenAny[sk] = true
 			key := pc.lockKey(x)
 			addKey(pc.atomicIn, fd, v, key)
+			use := atomicUse{call: call, operand: x, fn: fn.Name(), owner: key, slot: sk.slot, decl: fd}
 			switch name := fn.Name(); {
 			case strings.HasPrefix(name, "Load"), strings.HasPrefix(name, "Swap"), strings.HasPrefix(name, "CompareAndSwap"),
 				!strings.HasPrefix(name, "Store") && !discarded[call]:
@@ -209,7 +237,9 @@ func (pc *passContext) collectAtomics() {
 					pc.readers[v] = map[string]bool{}
 				}
 				pc.readers[v][key] = true
+				use.reader = true
 			}
+			pc.uses[v] = append(pc.uses[v], use)
 			if !strings.HasPrefix(fn.Name(), "Store") {
 				if pc.seenNonStore[v] == nil {
 					pc.seenNonStore[v] = map[string]bool{}
@@ -217,12 +247,57 @@ func (pc *passContext) collectAtomics() {
 				pc.seenNonStore[v][pc.lockKey(x)] = true
 			}
 			if !strings.HasPrefix(fn.Name(), "Load") {
-				pc.writeLocks[v] = intersect(pc.writeLocks[v], held, pc.seenWrite[v])
-				pc.seenWrite[v] = true
+				pc.writeLocks[sk] = intersect(pc.writeLocks[sk], held, pc.seenWrite[sk])
+				pc.seenWrite[sk] = true
 			}
 		}}
-		w.WalkFunc(fd.Body, lockregion.Held{})
+		w.WalkFunc(fd.Body, entry)
 	})
+}
+
+// callerHeld returns the locks fd starts with: those every caller holds
+// (pc.callers), marked with fd's position. The function it also returns
+// removes them from the state at a node inside a function literal that
+// may run elsewhere (stored, passed on): its caller is unknown.
+func (pc *passContext) callerHeld(fd *ast.FuncDecl) (lockregion.Held, func(ast.Node, lockregion.Held) lockregion.Held) {
+	fn, _ := pc.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	keys := pc.callers[fn]
+	if len(keys) == 0 {
+		return lockregion.Held{}, func(_ ast.Node, h lockregion.Held) lockregion.Held { return h }
+	}
+	entry := lockregion.Held{}
+	for _, k := range keys {
+		entry[k] = fd.Pos()
+	}
+	var lits []*ast.FuncLit // literals not called on the spot or deferred
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		lit, ok := n.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		if len(stack) > 0 {
+			if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok && c.Fun == lit {
+				return true // called here, deferred, or a goroutine (the walker decides)
+			}
+		}
+		lits = append(lits, lit)
+		return false
+	})
+	strip := func(n ast.Node, h lockregion.Held) lockregion.Held {
+		for _, lit := range lits {
+			if lit.Pos() <= n.Pos() && n.End() <= lit.End() {
+				out := lockregion.Held{}
+				for k, p := range h {
+					if p != fd.Pos() {
+						out[k] = p
+					}
+				}
+				return out
+			}
+		}
+		return h
+	}
+	return entry, strip
 }
 
 func addKey(m map[*ast.FuncDecl]map[*types.Var]map[string]bool, fd *ast.FuncDecl, v *types.Var, key string) {
@@ -355,15 +430,16 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	// atomics: its writes are IL3001 like a test's.
 	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go") || claim.Disclaims(fd.Doc)
 	heldAt := map[ast.Node]lockregion.Held{}
+	entry, escaping := pc.callerHeld(fd)
 	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 		switch n.(type) {
 		case *ast.SelectorExpr, *ast.Ident:
-			if len(held) > 0 {
+			if held = escaping(n, held); len(held) > 0 {
 				heldAt[n] = held
 			}
 		}
 	}}
-	w.WalkFunc(fd.Body, lockregion.Held{})
+	w.WalkFunc(fd.Body, entry)
 
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		var e ast.Expr
@@ -404,7 +480,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			}
 		}
 		kind := accessKind(e, parent)
-		if pc.ordered(v, kind, heldAt[e]) {
+		if pc.ordered(v, pc.slot(e), kind, heldAt[e]) {
 			return true
 		}
 		// After wg.Wait() the goroutines that updated the variable have
@@ -417,26 +493,80 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
 			rule = RulePlainWriteOfAtomic
 		}
-		pc.report(e, v, kind, rule)
+		pc.report(fd, e, v, kind, rule)
 		return true
 	})
 }
+
+// slot returns the struct-valued field that the variable selected by e
+// lies in (first, for x.first.seq), or nil when e is not such a
+// selection (a field of a pointer target, a promoted field, a package
+// variable): then it may share memory with any access of the variable.
+func (pc *passContext) slot(e ast.Expr) *types.Var {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	info := pc.pass.TypesInfo
+	s := info.Selections[sel]
+	if s == nil || s.Indirect() || len(s.Index()) != 1 {
+		return nil
+	}
+	base, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	bs := info.Selections[base]
+	if bs == nil || bs.Kind() != types.FieldVal || len(bs.Index()) != 1 {
+		return nil
+	}
+	f, ok := bs.Obj().(*types.Var)
+	if !ok {
+		return nil
+	}
+	if _, isStruct := f.Type().Underlying().(*types.Struct); !isStruct {
+		return nil
+	}
+	return f.Origin()
+}
+
+// overlaps reports whether accesses through slots a and b may touch the
+// same memory.
+func overlaps(a, b *types.Var) bool { return a == nil || b == nil || a == b }
 
 // ordered reports whether a plain access cannot race with this package's
 // atomic accesses of v: a read when there is no atomic write, or when a
 // mutex held here is held at every atomic write; a write when a mutex
 // held here is held at every atomic access. Variables of other packages
 // are never ordered: their atomic accesses are not visible here.
-func (pc *passContext) ordered(v *types.Var, kind string, held lockregion.Held) bool {
-	if v.Pkg() != pc.pass.Pkg || !pc.seenAny[v] {
+func (pc *passContext) ordered(v, slot *types.Var, kind string, held lockregion.Held) bool {
+	if v.Pkg() != pc.pass.Pkg {
 		return false
 	}
-	locks := pc.allLocks[v]
-	if kind == "read" {
-		if !pc.seenWrite[v] {
-			return true // plain and atomic reads do not race
+	// The atomic accesses that may touch the same memory.
+	var locks map[string]bool
+	anyAtomic, anyWrite := false, false
+	for sk, seen := range pc.seenAny {
+		if !seen || sk.v != v || !overlaps(sk.slot, slot) {
+			continue
 		}
-		locks = pc.writeLocks[v]
+		anyAtomic = true
+		m, seenM := pc.allLocks[sk], true
+		if kind == "read" {
+			m, seenM = pc.writeLocks[sk], pc.seenWrite[sk]
+		}
+		if !seenM {
+			continue
+		}
+		anyWrite = true
+		locks = intersect(locks, lockregion.Held(toHeld(m)), locks != nil)
+	}
+	if !anyAtomic {
+		return false
+	}
+	if !anyWrite {
+		// kind is "read": plain and atomic reads do not race
+		return kind == "read"
 	}
 	for k := range held {
 		if locks[k] {
@@ -444,6 +574,14 @@ func (pc *passContext) ordered(v *types.Var, kind string, held lockregion.Held) 
 		}
 	}
 	return false
+}
+
+func toHeld(m map[string]bool) lockregion.Held {
+	h := lockregion.Held{}
+	for k := range m {
+		h[k] = token.NoPos
+	}
+	return h
 }
 
 // accessKind says whether e is written ("write") or read ("read").
@@ -492,9 +630,41 @@ func (pc *passContext) isPlainAccess(e ast.Expr, parent ast.Node, stack []ast.No
 	return true
 }
 
-func (pc *passContext) report(e ast.Expr, v *types.Var, kind, rule string) {
+// racing returns the atomic access of v to cite for the plain access e
+// in fd: by preference one that may touch the same memory (the same
+// slot: not last.seq for a write of first.seq), through the same owner
+// path, that conflicts with it (for a write a lock-free read, the Load it
+// races with rather than a Store; for a read an atomic write), in
+// another function.
+func (pc *passContext) racing(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind string) (atomicUse, bool) {
+	slot, owner := pc.slot(e), pc.lockKey(e)
+	best, score := atomicUse{}, -1
+	for _, u := range pc.uses[v] {
+		sc := 0
+		if overlaps(u.slot, slot) {
+			sc += 8
+		}
+		if u.owner == owner {
+			sc += 4
+		}
+		// A plain write races with a lock-free read, a plain read with
+		// an atomic write.
+		if kind == "write" && u.reader || kind == "read" && !strings.HasPrefix(u.fn, "Load") {
+			sc += 2
+		}
+		if u.decl != fd {
+			sc++
+		}
+		if sc > score {
+			best, score = u, sc
+		}
+	}
+	return best, score >= 0
+}
+
+func (pc *passContext) report(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind, rule string) {
 	text := types.ExprString(e)
-	if use, ok := pc.atomics[v]; ok {
+	if use, ok := pc.racing(fd, e, v, kind); ok {
 		call := types.ExprString(use.call.Fun)
 		pc.add(v, e, analysis.Diagnostic{
 			Pos: e.Pos(), End: e.End(), Category: rule,

@@ -56,8 +56,22 @@
 // and the access is reported. Mutexes are matched by field path and type
 // (s.mu in one method and c.mu in another are the same mutex when s and c
 // have the same type), and lock state is tracked syntactically within a
-// function. Typed atomics (atomic.Int64, atomic.Pointer[T]) cannot be
-// accessed plainly and need no check.
+// function. An unexported function whose every call is visible (never a
+// func value, method value or interface method; not started by go or
+// defer, nor called from a literal that may run elsewhere) starts with
+// the mutexes every call holds exclusively on every path (a store-wide
+// write lock its callers take around a helper); a read lock held by the
+// callers does not count. An atomic access in a goroutine that the
+// starter joins right after starting it (go f(); wg.Wait(), a receive of
+// what the goroutine sends last, or a loop that only starts and counts
+// workers followed by the join) is made under the starter's locks: the
+// starter holds them until the goroutine ends. Plain accesses in such a
+// goroutine are not: its siblings run beside it. Accesses of one field through two struct-valued
+// fields (x.first.seq, x.last.seq) are different memory: the locks of one
+// do not decide the other, and a finding cites an atomic access of the
+// same memory and owner path, a Load for a plain write. Typed atomics
+// (atomic.Int64, atomic.Pointer[T]) cannot be accessed plainly and need
+// no check.
 //
 // Fields accessed atomically are exported as facts, so a plain access in an
 // importing package is reported too.

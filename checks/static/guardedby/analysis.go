@@ -335,6 +335,13 @@ func (pc *passContext) collect(r *lockset.Result) {
 		}
 		info.written = info.written || write
 		held, others := mutexesHeldOthers(st, acc, mus)
+		if len(held) == 0 && acc.Base.Canonical() {
+			for _, mu := range pc.forkHeld(r) {
+				if heldVar(mus, mu) {
+					held = append(held, mu) // a worker joined inside the starter's critical section
+				}
+			}
+		}
 		if len(held) == 0 {
 			if r.Context == lockset.Escaping || !r.EntryKnown || !acc.Base.Canonical() {
 				continue // unknown: an unknown caller, or an unknown object
@@ -514,7 +521,7 @@ func (pc *passContext) reportFields() {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) {
 				continue
 			}
-			protected := first
+			protected := sameField(counted, o, mu, first)
 			verb := "read"
 			if o.write {
 				verb = "written"
@@ -530,7 +537,7 @@ func (pc *passContext) reportFields() {
 			}
 			if documented {
 				d.Category = RuleDocumentedGuardUnproven
-				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s", field, verb, lock, g.describe())
+				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s%s", field, verb, lock, g.describe(), pc.guardQuote(g.doc))
 				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					// Goroutine evidence: the access races with another.
 					d.Category = RuleDocumentedGuardViolated
@@ -555,7 +562,11 @@ func (pc *passContext) reportFields() {
 				if !protected.holds(mu) {
 					how = "without " + protected.base + "." + mu.Name() + " either"
 				}
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, f.Name(), how)})
+				name := f.Name()
+				if protected.sel != "" {
+					name = protected.sel // the promoted field, as selected
+				}
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, name, how)})
 			}
 			if g := byRule[d.Category]; g != nil {
 				g.Related = append(g.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s here without holding %s", verb, lock)})
@@ -1010,4 +1021,56 @@ func (pc *passContext) concurrentStructs() map[*types.Struct]bool {
 		}
 	}
 	return out
+}
+
+// forkHeld returns, for a goroutine literal, the mutex fields its starter
+// holds at the go statement and still holds, in the same critical
+// section, at a wait every path from it passes (heldAt): the goroutine
+// runs under them. Mutexes are matched by field (as goRoot.held is):
+// sibling workers still run beside each other, which no guard rule checks.
+func (pc *passContext) forkHeld(r *lockset.Result) []*types.Var {
+	if r.Context != lockset.Goroutine || r.Fn.Parent() == nil {
+		return nil
+	}
+	if v, ok := pc.forks[r.Fn]; ok {
+		return v
+	}
+	var out []*types.Var
+	var fv ssa.Value = r.Fn
+	if refs := r.Fn.Referrers(); refs != nil && len(*refs) == 1 {
+		if mc, ok := (*refs)[0].(*ssa.MakeClosure); ok {
+			fv = mc
+		}
+	}
+	if refs := fv.Referrers(); refs != nil && len(*refs) == 1 {
+		if g, ok := (*refs)[0].(*ssa.Go); ok && g.Call.Value == fv {
+			for _, pr := range pc.results {
+				for _, f := range pr.Functions() {
+					if f == g.Parent() {
+						out = heldAt(pr, g)
+					}
+				}
+			}
+		}
+	}
+	if pc.forks == nil {
+		pc.forks = map[*ssa.Function][]*types.Var{}
+	}
+	pc.forks[r.Fn] = out
+	return out
+}
+
+// sameField returns the first access of os holding mu that selects the
+// same field as o (for two fields of one embedded struct, c.sent is cited
+// for c.sent, not c.dropped), or first when there is none.
+func sameField(os []*obs, o *obs, mu *types.Var, first *obs) *obs {
+	if o.sel == "" || first == nil || first.sel == o.sel {
+		return first
+	}
+	for _, x := range os {
+		if x.holds(mu) && x.sel == o.sel {
+			return x
+		}
+	}
+	return first
 }

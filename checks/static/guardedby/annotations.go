@@ -1,6 +1,7 @@
 package guardedby
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -76,6 +77,40 @@ type guard struct {
 	pos   token.Pos  // the annotated field
 	doc   token.Pos  // the comment that says so
 	how   string     // lockset.ByAnnotation, ByBlock or ByName
+}
+
+// guardVerbRe finds the sentence of a comment that documents a guard.
+var guardVerbRe = regexp.MustCompile(`(?i)\b(?:protect|guard|serializ|lock|checklocks)`)
+
+// maxQuote bounds a quoted guard sentence.
+const maxQuote = 120
+
+// guardQuote returns ` ("…")`: the sentence of the comment at doc that
+// documents the guard, whole, so its qualifier ("on the server side",
+// "while running") reaches the reader; "" when there is none.
+func (pc *passContext) guardQuote(doc token.Pos) string {
+	for _, f := range pc.pass.Files {
+		if doc < f.Pos() || doc > f.End() {
+			continue
+		}
+		for _, cg := range f.Comments {
+			if cg.Pos() != doc {
+				continue
+			}
+			text := strings.Join(strings.Fields(cg.Text()), " ")
+			for _, sent := range strings.SplitAfter(text, ". ") {
+				sent = strings.TrimSpace(sent)
+				if !guardVerbRe.MatchString(sent) {
+					continue
+				}
+				if len(sent) > maxQuote {
+					sent = strings.TrimSpace(sent[:maxQuote]) + "…"
+				}
+				return fmt.Sprintf(" (%q)", sent)
+			}
+		}
+	}
+	return ""
 }
 
 // describe says how the guard is documented, for messages.

@@ -365,7 +365,10 @@ func heldAt(r *lockset.Result, instr ssa.Instruction) []*types.Var {
 		}
 		waits := false
 		for _, b := range fn.Blocks {
-			if !instr.Block().Dominates(b) {
+			// A wait the go statement dominates, or one every path from
+			// it to a return passes (workers started in a loop, awaited
+			// after it), in the same critical section.
+			if !instr.Block().Dominates(b) && !passedBy(instr, b) {
 				continue
 			}
 			for i, in := range b.Instrs {
@@ -373,7 +376,7 @@ func heldAt(r *lockset.Result, instr ssa.Instruction) []*types.Var {
 					continue
 				}
 				if later, ok := r.Before(in); ok {
-					if _, held := later.Holds(h.Lock); held {
+					if lh, held := later.Holds(h.Lock); held && (lh.Pos == h.Pos || instr.Block().Dominates(b)) {
 						waits = true
 					}
 				}
@@ -393,4 +396,31 @@ func heldVar(vs []*types.Var, mu *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// passedBy reports whether every path from instr to a return of its
+// function goes through block b (b later in instr's own block counts).
+func passedBy(instr ssa.Instruction, b *ssa.BasicBlock) bool {
+	from := instr.Block()
+	if from == b {
+		return true // the wait is checked to come after instr
+	}
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
+	if len(from.Succs) == 0 {
+		return false
+	}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if len(x.Succs) == 0 {
+			return false // a return (or panic) without passing b
+		}
+		stack = append(stack, x.Succs...)
+	}
+	return true
 }

@@ -155,6 +155,12 @@
 //   - unannotated fields that are only read after construction, and
 //     fields annotated "also guarded by".
 //
+// A goroutine literal whose starter holds a mutex at the go statement
+// and still holds it, in the same critical section, at a wait that the
+// go statement dominates or that every path from it passes (workers
+// started in a loop and awaited after it with wg.Wait) runs under that
+// mutex: its accesses count as holding it.
+//
 // # Examples
 //
 // WRONG:

@@ -51,6 +51,7 @@ type passContext struct {
 	// forbid holds the methods documented as called without a lock.
 	forbid  map[*types.Func]forbidden
 	results []*lockset.Result
+	forks   map[*ssa.Function][]*types.Var // forkHeld, per goroutine literal
 	// fields accumulates the counted accesses per field (origin object).
 	fields map[*types.Var]*fieldInfo
 	order  []*types.Var

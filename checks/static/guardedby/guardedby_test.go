@@ -12,7 +12,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx",
+	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "forkjoin", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx",
 		"bggetter", "outerguard", "otherlock", "guardbelow", "lockhelper", "publication", "callerslocked", "contract", "starter", "inferredbg", "capturedrecv", "publishonce", "unlockers")
 	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL1006": true, "IL1007": true, "IL5003": true}
 	for _, r := range results {
@@ -42,3 +42,27 @@ func TestAnalyzer(t *testing.T) {
 
 // TestIdioms runs the pass on the idioms every pass must stay silent on.
 func TestIdioms(t *testing.T) { passtest.Idioms(t, guardedby.Analyzer) }
+
+// TestRelatedNamesSameField: the finding on c.inMsgs (a field promoted
+// from the embedded stats) cites a locked access of c.inMsgs by that name,
+// not countOut's c.outMsgs nor "c.stats" (issue 24).
+func TestRelatedNamesSameField(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "embedded")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.Contains(d.Message, "field c.inMsgs") {
+				continue
+			}
+			for _, rel := range d.Related {
+				if strings.HasSuffix(rel.Message, "accessed with c.mu held") {
+					if rel.Message != "c.inMsgs accessed with c.mu held" {
+						t.Errorf("related %q at %s, want c.inMsgs", rel.Message, r.Pass.Fset.Position(rel.Pos))
+					}
+					return
+				}
+			}
+			t.Fatalf("no locked access related to %q", d.Message)
+		}
+	}
+	t.Fatal("no finding on c.inMsgs")
+}

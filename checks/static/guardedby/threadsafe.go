@@ -84,7 +84,7 @@ func (pc *passContext) reportThreadSafe() {
 			d := analysis.Diagnostic{
 				Pos: o.pos, End: o.pos + token.Pos(len(f.Name())), Category: RuleThreadsafeInconsistentLock,
 				Message: fmt.Sprintf("%s is documented as %s, but %s %s %s without holding %s.%s, which is held where %s is %s in %s",
-					tn.Name(), claimText(c.Phrase), o.fn.Name(), verb, field, o.base, lockName.Name(), f.Name(), otherVerb, other.fn.Name()),
+					tn.Name(), claimText(c.Phrase, c.Quote), o.fn.Name(), verb, field, o.base, lockName.Name(), f.Name(), otherVerb, other.fn.Name()),
 				Related: []analysis.RelatedInformation{
 					{Pos: other.pos, Message: fmt.Sprintf("%s.%s %s with %s.%s held", other.base, f.Name(), otherVerb, other.base, lockName.Name())},
 					{Pos: c.Pos, Message: tn.Name() + " claims safety for concurrent use here"},
@@ -99,11 +99,12 @@ func (pc *passContext) reportThreadSafe() {
 	}
 }
 
-func claimText(phrase string) string {
+// claimText quotes a type's claim with its qualifier (Claim.Quote).
+func claimText(phrase, quote string) string {
 	if phrase == lockset.ThreadSafeDirective {
 		return "thread-safe (" + phrase + ")"
 	}
-	return fmt.Sprintf("%q", phrase)
+	return fmt.Sprintf("%q", quote)
 }
 
 // exportedMethod reports whether fn is an exported method declared in

@@ -47,6 +47,7 @@ type safeType struct {
 	obj     *types.TypeName
 	spec    *ast.TypeSpec
 	claim   string   // the phrase or directive, for the message
+	quote   string   // the phrase with its qualifier (lockset.ClaimQuote)
 	mutexes []string // names of its Mutex/RWMutex fields; "" for an embedded one
 }
 
@@ -99,7 +100,7 @@ func run(pass *analysis.Pass) (any, error) {
 // concurrent use or that carry the directive.
 func (pc *passContext) findClaims() {
 	for obj, c := range lockset.ThreadSafeTypes(pc.pass.Files, pc.pass.TypesInfo) {
-		st := &safeType{obj: obj, spec: c.Spec, claim: c.Phrase}
+		st := &safeType{obj: obj, spec: c.Spec, claim: c.Phrase, quote: c.Quote}
 		strct := obj.Type().Underlying().(*types.Struct)
 		for i := range strct.NumFields() {
 			fv := strct.Field(i)
@@ -401,7 +402,7 @@ func (pc *passContext) checkFields() {
 					continue
 				}
 				typ := types.TypeString(fv.Type(), types.RelativeTo(pc.pass.Pkg))
-				head := fmt.Sprintf("%s is documented as %s, but its exported field %s (%s)", st.obj.Name(), describe(st.claim), name.Name, typ)
+				head := fmt.Sprintf("%s is documented as %s, but its exported field %s (%s)", st.obj.Name(), describe(st.claim, st.quote), name.Name, typ)
 				var msg, rel string
 				var at ast.Node
 				switch kind := pc.mutableKind(fv.Type()); {
@@ -545,14 +546,18 @@ func (pc *passContext) sortedTypes() []*safeType {
 	return out
 }
 
-func describe(claim string) string {
+// describe names a claim for a message; quote keeps its qualifier.
+func describe(claim, quote string) string {
 	if claim == directive {
 		return "thread-safe (" + directive + ")"
 	}
-	if claim == "safe for concurrent use" {
-		return fmt.Sprintf("%q", claim)
+	if quote == "" {
+		quote = claim
 	}
-	return fmt.Sprintf("safe for concurrent use (%q)", claim)
+	if strings.HasPrefix(strings.ToLower(quote), "safe for concurrent use") {
+		return fmt.Sprintf("%q", quote)
+	}
+	return fmt.Sprintf("safe for concurrent use (%q)", quote)
 }
 
 func namedOf(t types.Type) *types.TypeName {

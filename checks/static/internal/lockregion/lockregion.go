@@ -72,10 +72,16 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	}
 	switch fn.Name() {
 	case "Lock", "RLock":
+		if w.Exclusive && fn.Name() == "RLock" {
+			return notLockOp, "", token.NoPos
+		}
 		return opLock, key, call.Pos()
 	case "Unlock", "RUnlock":
 		return opUnlock, key, call.Pos()
 	case "TryLock", "TryRLock":
+		if w.Exclusive && fn.Name() == "TryRLock" {
+			return notLockOp, "", token.NoPos
+		}
 		return opTryLock, key, call.Pos()
 	}
 	return notLockOp, "", token.NoPos
@@ -103,6 +109,22 @@ type Walker struct {
 	Visit func(n ast.Node, held Held)
 	// KeyOf names the mutex of a Lock call; nil means as written ("s.mu").
 	KeyOf func(mutex ast.Expr) string
+	// Must makes the state the mutexes held on every path (joins
+	// intersect, a loop body is walked again from the state its back edge
+	// brings) instead of on some path. Exclusive counts only Lock and
+	// TryLock as acquiring (a read lock does not exclude other readers).
+	// Both are for the caller locksets (CallerLocks).
+	Must, Exclusive bool
+	// ForkJoin walks the function of a go statement that the next
+	// statement joins (wg.Wait(), a receive, a loop of receives; a go in
+	// a loop whose other statements only count or bind locals) with the
+	// starter's locks: the starter holds them until the goroutine ends.
+	ForkJoin bool
+	joined   map[*ast.GoStmt]bool
+	// unlocks, when set, names the mutexes a call releases (a helper of
+	// the package that unlocks what its caller locked): in Must mode they
+	// are dropped after the statement that makes the call.
+	unlocks func(call *ast.CallExpr) []string
 }
 
 // WalkFunc walks body with held as the locks held on entry.
@@ -115,6 +137,9 @@ func (w *Walker) WalkFunc(body *ast.BlockStmt, held Held) {
 // stmts walks a statement list and returns the state at its end and
 // whether the list always leaves the enclosing flow (return, branch, panic).
 func (w *Walker) stmts(list []ast.Stmt, held Held) (Held, bool) {
+	if w.ForkJoin {
+		w.markJoined(list)
+	}
 	for _, s := range list {
 		var term bool
 		held, term = w.stmt(s, held)
@@ -133,6 +158,7 @@ func (w *Walker) stmt(s ast.Stmt, held Held) (Held, bool) {
 		return w.stmt(s.Stmt, held)
 	case *ast.ExprStmt:
 		w.node(s, held)
+		held = w.released(s, held)
 		switch op, key, pos := w.lockCall(s.X); op {
 		case opLock:
 			held = maps.Clone(held)
@@ -143,16 +169,20 @@ func (w *Walker) stmt(s ast.Stmt, held Held) (Held, bool) {
 		}
 		return held, IsPanic(w.Info, s.X)
 	case *ast.GoStmt:
-		w.node(s.Call.Fun, Held{}) // the new goroutine holds nothing
+		if w.joined[s] {
+			w.node(s.Call.Fun, held) // joined before the starter unlocks
+		} else {
+			w.node(s.Call.Fun, Held{}) // the new goroutine holds nothing
+		}
 		for _, a := range s.Call.Args {
 			w.node(a, held)
 		}
-		return held, false
+		return w.released(s, held), false
 	case *ast.DeferStmt:
 		// Deferred calls run at return; a deferred Unlock keeps the lock
 		// held for the rest of the body.
 		w.node(s.Call, held)
-		return held, false
+		return w.released(s, held), false
 	case *ast.ReturnStmt:
 		w.node(s, held)
 		return held, true
@@ -188,7 +218,7 @@ func (w *Walker) stmt(s ast.Stmt, held Held) (Held, bool) {
 		case elseTerm:
 			return thenOut, false
 		}
-		return union(thenOut, elseOut), false
+		return w.join(thenOut, elseOut), false
 	case *ast.ForStmt:
 		if s.Init != nil {
 			held, _ = w.stmt(s.Init, held)
@@ -196,15 +226,10 @@ func (w *Walker) stmt(s ast.Stmt, held Held) (Held, bool) {
 		if s.Cond != nil {
 			w.node(s.Cond, held)
 		}
-		out, _ := w.stmts(s.Body.List, maps.Clone(held))
-		if s.Post != nil {
-			w.stmt(s.Post, out)
-		}
-		return union(held, out), false
+		return w.loop(s.Body, held, s.Post), false
 	case *ast.RangeStmt:
 		w.node(s.X, held)
-		out, _ := w.stmts(s.Body.List, maps.Clone(held))
-		return union(held, out), false
+		return w.loop(s.Body, held, nil), false
 	case *ast.SwitchStmt:
 		if s.Init != nil {
 			held, _ = w.stmt(s.Init, held)
@@ -223,8 +248,149 @@ func (w *Walker) stmt(s ast.Stmt, held Held) (Held, bool) {
 		return w.clauses(s.Body, held)
 	default: // assignments, declarations, sends, inc/dec
 		w.node(s, held)
-		return held, false
+		return w.released(s, held), false
 	}
+}
+
+// loop walks a for or range body from held and returns the state after
+// the loop. In Must mode the body is walked again from the state its back
+// edge brings, and a body that can break or continue early (its state is
+// not the body's end state) loses every lock it releases anywhere.
+func (w *Walker) loop(body *ast.BlockStmt, held Held, post ast.Stmt) Held {
+	out, _ := w.stmts(body.List, maps.Clone(held))
+	if post != nil {
+		out, _ = w.stmt(post, out)
+	}
+	if !w.Must {
+		return union(held, out)
+	}
+	in := held
+	for range 3 {
+		next := w.minusBranches(body, intersect(in, out))
+		if len(next) == len(in) {
+			break
+		}
+		in = next
+		out, _ = w.stmts(body.List, maps.Clone(in))
+		if post != nil {
+			out, _ = w.stmt(post, out)
+		}
+	}
+	return w.minusBranches(body, intersect(in, out))
+}
+
+// minusBranches returns held without the mutexes body releases anywhere
+// when body contains a break, continue or goto, whose states the walk
+// does not carry to where they jump.
+func (w *Walker) minusBranches(body ast.Node, held Held) Held {
+	if !w.Must {
+		return held
+	}
+	branches := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BranchStmt); ok && b.Tok != token.FALLTHROUGH {
+			branches = true
+		}
+		return !branches
+	})
+	if !branches {
+		return held
+	}
+	return w.drop(held, w.unlockedIn(body, false))
+}
+
+// released returns held without the mutexes that s releases through a
+// helper of the package or a function literal it calls (Must mode only;
+// direct Unlock statements are applied by stmt). The literals of go and
+// defer statements do not run here.
+func (w *Walker) released(s ast.Stmt, held Held) Held {
+	if !w.Must || len(held) == 0 {
+		return held
+	}
+	return w.drop(held, w.unlockedIn(s, true))
+}
+
+// unlockedIn returns the mutexes released in n: by an Unlock call (inside
+// function literals only, when litsOnly is set: the statement's own
+// Unlock is applied by stmt), or by a call of a helper that unlocks.
+func (w *Walker) unlockedIn(n ast.Node, litsOnly bool) []string {
+	var out []string
+	var visit func(n ast.Node, inLit bool)
+	visit = func(n ast.Node, inLit bool) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				if _, ok := n.Call.Fun.(*ast.FuncLit); ok && litsOnly {
+					for _, a := range n.Call.Args {
+						visit(a, inLit)
+					}
+					return false
+				}
+			case *ast.DeferStmt:
+				if _, ok := n.Call.Fun.(*ast.FuncLit); ok && litsOnly {
+					for _, a := range n.Call.Args {
+						visit(a, inLit)
+					}
+					return false
+				}
+			case *ast.FuncLit:
+				visit(n.Body, true)
+				return false
+			case *ast.CallExpr:
+				if op, key, _ := w.lockCall(n); op == opUnlock && (inLit || !litsOnly) {
+					out = append(out, key)
+				}
+				if w.unlocks != nil {
+					out = append(out, w.unlocks(n)...)
+				}
+			}
+			return true
+		})
+	}
+	visit(n, false)
+	return out
+}
+
+// drop returns held without keys (held itself when it has none of them).
+func (w *Walker) drop(held Held, keys []string) Held {
+	var out Held
+	for _, k := range keys {
+		if _, ok := held[k]; !ok {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(held)
+		}
+		delete(out, k)
+	}
+	if out == nil {
+		return held
+	}
+	return out
+}
+
+// join returns the state after two paths meet: the locks held on either
+// (on both, in Must mode).
+func (w *Walker) join(a, b Held) Held {
+	if w.Must {
+		return intersect(a, b)
+	}
+	return union(a, b)
+}
+
+// intersect returns the locks held in both a and b; a lock taken at
+// different calls has token.NoPos, as in union.
+func intersect(a, b Held) Held {
+	out := Held{}
+	for k, v := range a {
+		if u, ok := b[k]; ok {
+			if u != v {
+				v = token.NoPos
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // clauses walks the clauses of a switch or select.
@@ -250,15 +416,25 @@ func (w *Walker) clauses(body *ast.BlockStmt, held Held) (Held, bool) {
 		}
 		end, term := w.stmts(list, in)
 		if !term {
+			if allTerm && w.Must {
+				out = end // the first clause that falls out
+			} else {
+				out = w.join(out, end)
+			}
 			allTerm = false
-			out = union(out, end)
 		}
 	}
 	if !hasDefault {
-		return union(out, held), false
+		if w.Must && allTerm {
+			return w.minusBranches(body, held), false
+		}
+		return w.minusBranches(body, w.join(out, held)), false
 	}
 	if allTerm && len(body.List) > 0 {
 		return held, true
+	}
+	if w.Must { // one of the clauses ran
+		return w.minusBranches(body, out), false
 	}
 	return union(out, held), false
 }

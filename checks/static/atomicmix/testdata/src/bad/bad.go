@@ -20,7 +20,7 @@ func (s *stats) get() int64 {
 }
 
 func (s *stats) reset() {
-	s.hits = 0 /* IL3002 */ // want `plain write of s\.hits races with its atomic accesses \(atomic\.AddInt64 at bad\.go:14\) \(and 1 more plain write, listed as related\)`
+	s.hits = 0 /* IL3002 */ // want `plain write of s\.hits races with its atomic accesses \(atomic\.LoadInt64 at bad\.go:16\) \(and 1 more plain write, listed as related\)`
 }
 
 func (s *stats) bump() {

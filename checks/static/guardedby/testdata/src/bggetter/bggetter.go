@@ -44,7 +44,7 @@ func (p *Poller) expire() {
 
 // State reads without p.mu while the loop writes.
 func (p *Poller) State() string {
-	return p.state // want `field p.state read without holding p.mu, which guards it by the comment on its block of fields; loop runs on the goroutine started by the go statement`
+	return p.state // want `field p.state read without holding p.mu, which guards it by the comment on its block of fields \("mu protects all members below\."\); loop runs on the goroutine started by the go statement`
 }
 
 // Count reads under the lock.

@@ -17,7 +17,7 @@ type Balancer struct {
 
 // UpdateState is called by the framework, never concurrently with Close.
 func (b *Balancer) UpdateState(eps []string) {
-	b.endpoints = eps // want `field b.endpoints written without holding b.mu, which guards it by the comment on its block of fields \(no goroutine evidence\)`
+	b.endpoints = eps // want `field b.endpoints written without holding b.mu, which guards it by the comment on its block of fields \("mu protects the fields below; it serves the children's callbacks\."\) \(no goroutine evidence\)`
 	b.rebuild()
 }
 

@@ -8,7 +8,7 @@ import (
 // Cache is safe for concurrent use by multiple goroutines.
 type Cache struct {
 	mu      sync.Mutex
-	Items   map[string]int // want `Cache is documented as "safe for concurrent use", but its exported field Items \(map\[string\]int\) is modified in place after construction \(line 34\) while callers use it without the type's lock`
+	Items   map[string]int // want `Cache is documented as "safe for concurrent use by multiple goroutines", but its exported field Items \(map\[string\]int\) is modified in place after construction \(line 34\) while callers use it without the type's lock`
 	Keys    []string       // want `exported field Keys \(\[\]string\) is a slice accessed under c\.mu \(line 48\) that callers can change without the lock`
 	Parent  *Cache         // ok: points to a type that claims safety
 	Owner   *owner         // want `exported field Owner \(\*owner\) is a pointer accessed under c\.mu`

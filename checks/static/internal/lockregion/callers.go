@@ -1,0 +1,318 @@
+package lockregion
+
+// Caller locksets: the mutexes every caller of a function holds.
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// maxCallerRounds bounds the propagation down call chains (a helper of a
+// helper of a locked method).
+const maxCallerRounds = 8
+
+// CallerLocks returns, for each function and method declared in files
+// whose every call is visible there, the mutexes (named by keyOf, as in
+// Walker.KeyOf) held exclusively at every one of its calls, directly or
+// by the caller's own callers. A function qualifies when its name is
+// unexported (not init or main), it is only ever called directly (never
+// used as a value, a method value or expression), and, for a method, no
+// interface type of the package has a method of that name. A call in a
+// go or defer statement, in a function literal not called on the spot,
+// outside a function, or in a function that uses goto or takes an
+// Unlock method value holds nothing. Functions absent from the result
+// have no such lock.
+func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string) map[*types.Func][]string {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	ifaceMethods := map[string]bool{}
+	for _, tv := range info.Types {
+		if it, ok := tv.Type.Underlying().(*types.Interface); ok {
+			for m := range it.Methods() {
+				ifaceMethods[m.Name()] = true
+			}
+		}
+	}
+	candidate := map[*types.Func]bool{}
+	for fn := range decls {
+		sig := fn.Type().(*types.Signature)
+		name := fn.Name()
+		switch {
+		case token.IsExported(name), name == "_":
+		case sig.Recv() == nil && (name == "init" || name == "main"):
+		case sig.Recv() != nil && ifaceMethods[name]:
+		default:
+			candidate[fn] = true
+		}
+	}
+
+	// The sites: every use of a candidate, with the function it is in.
+	type site struct {
+		caller *ast.FuncDecl // nil: the call holds nothing
+		call   *ast.CallExpr
+	}
+	sites := map[*types.Func][]site{}
+	poisoned := map[*ast.FuncDecl]bool{} // goto, or an Unlock method value
+	unlocks := map[*types.Func][]string{}
+	callees := map[*types.Func][]*types.Func{}
+	for _, f := range files {
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			var fd *ast.FuncDecl
+			for _, s := range stack {
+				if d, ok := s.(*ast.FuncDecl); ok {
+					fd = d
+				}
+			}
+			switch n := n.(type) {
+			case *ast.BranchStmt:
+				if n.Tok == token.GOTO && fd != nil {
+					poisoned[fd] = true
+				}
+			case *ast.SelectorExpr:
+				if unlockValue(info, n, stack) && fd != nil {
+					poisoned[fd] = true
+				}
+			case *ast.CallExpr:
+				if fd == nil {
+					break
+				}
+				caller, _ := info.Defs[fd.Name].(*types.Func)
+				if op, key, _ := (&Walker{Info: info, KeyOf: keyOf}).lockCall(n); op == opUnlock && caller != nil {
+					unlocks[caller] = append(unlocks[caller], key)
+				}
+				if callee := staticCallee(info, n); callee != nil && caller != nil {
+					callees[caller] = append(callees[caller], callee)
+				}
+			case *ast.Ident:
+				fn, ok := info.Uses[n].(*types.Func)
+				if !ok {
+					break
+				}
+				fn = fn.Origin()
+				if !candidate[fn] {
+					break
+				}
+				call, at := calleeOf(n, stack)
+				if call == nil {
+					delete(candidate, fn) // used as a value: callers unknown
+					break
+				}
+				s := site{caller: fd, call: call}
+				if fd == nil || !runsHere(stack[:at]) {
+					s.caller = nil
+				}
+				sites[fn] = append(sites[fn], s)
+			}
+			return true
+		})
+	}
+	// A helper's releases reach its callers: a call of it drops them.
+	for changed := true; changed; {
+		changed = false
+		for fn, cs := range callees {
+			for _, c := range cs {
+				for _, k := range unlocks[c] {
+					if !slices.Contains(unlocks[fn], k) {
+						unlocks[fn] = append(unlocks[fn], k)
+						changed = true
+					}
+				}
+			}
+		}
+	}
+
+	// Greatest fixpoint: entries start unknown (nil) and shrink.
+	entry := map[*types.Func]Held{}
+	heldAt := map[*ast.CallExpr]Held{}
+	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: true,
+		unlocks: func(call *ast.CallExpr) []string {
+			if c := staticCallee(info, call); c != nil {
+				return unlocks[c]
+			}
+			return nil
+		},
+		Visit: func(n ast.Node, held Held) {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if old, seen := heldAt[call]; seen {
+					held = intersect(old, held)
+				}
+				heldAt[call] = held
+			}
+		}}
+	for round := 0; ; round++ {
+		// Walk every caller of a candidate from its own entry.
+		clear(heldAt)
+		walked := map[*ast.FuncDecl]bool{}
+		for fn := range candidate {
+			for _, s := range sites[fn] {
+				if s.caller == nil || walked[s.caller] || poisoned[s.caller] {
+					continue
+				}
+				walked[s.caller] = true
+				in := Held{}
+				if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] {
+					e, known := entry[c]
+					if !known {
+						continue // its callers are not resolved yet
+					}
+					in = e
+				}
+				w.WalkFunc(s.caller.Body, in)
+			}
+		}
+		changed := false
+		for fn := range candidate {
+			var acc Held
+			unknown := false
+			for _, s := range sites[fn] {
+				held := Held{}
+				if s.caller != nil && !poisoned[s.caller] {
+					if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] {
+						if _, known := entry[c]; !known {
+							unknown = unknown || c != fn
+							continue // resolved in a later round
+						}
+					}
+					held = heldAt[s.call]
+				}
+				if acc == nil {
+					acc = held
+				} else {
+					acc = intersect(acc, held)
+				}
+			}
+			if acc == nil {
+				if unknown || len(sites[fn]) > 0 {
+					continue // only recursive or unresolved callers so far
+				}
+				acc = Held{} // never called here
+			}
+			if old, known := entry[fn]; !known || len(old) != len(acc) {
+				entry[fn] = acc
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+		if round == maxCallerRounds {
+			return nil // not converged: claim nothing
+		}
+	}
+	out := map[*types.Func][]string{}
+	for fn := range candidate {
+		e, known := entry[fn]
+		if !known || len(e) == 0 {
+			continue
+		}
+		for k := range e {
+			out[fn] = append(out[fn], k)
+		}
+		slices.Sort(out[fn])
+	}
+	return out
+}
+
+// calleeOf returns the call whose callee id is (f(...), x.f(...),
+// f[T](...)) and its index in stack, or nil when id is used otherwise.
+func calleeOf(id *ast.Ident, stack []ast.Node) (*ast.CallExpr, int) {
+	var e ast.Node = id
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.SelectorExpr:
+			if p.Sel != e {
+				return nil, 0
+			}
+			e = p
+		case *ast.IndexExpr:
+			if p.X != e {
+				return nil, 0
+			}
+			e = p
+		case *ast.IndexListExpr:
+			if p.X != e {
+				return nil, 0
+			}
+			e = p
+		case *ast.ParenExpr:
+			e = p
+		case *ast.CallExpr:
+			if p.Fun == e {
+				return p, i
+			}
+			return nil, 0
+		default:
+			return nil, 0
+		}
+	}
+	return nil, 0
+}
+
+// runsHere reports whether a call whose ancestors are stack runs in the
+// body of its enclosing function declaration, with that function's
+// locks: not in a go or defer statement, and not in a function literal
+// unless the literal is called on the spot.
+func runsHere(stack []ast.Node) bool {
+	if len(stack) > 0 {
+		switch stack[len(stack)-1].(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			return false
+		}
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		lit, ok := stack[i].(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		if i == 0 {
+			return false
+		}
+		c, ok := stack[i-1].(*ast.CallExpr)
+		if !ok || c.Fun != lit {
+			return false
+		}
+		if i >= 2 {
+			switch stack[i-2].(type) {
+			case *ast.GoStmt, *ast.DeferStmt:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// unlockValue reports whether sel is the method value of a sync
+// Unlock or RUnlock (unlock := mu.Unlock): a release the walk cannot see.
+func unlockValue(info *types.Info, sel *ast.SelectorExpr, stack []ast.Node) bool {
+	if sel.Sel.Name != "Unlock" && sel.Sel.Name != "RUnlock" {
+		return false
+	}
+	if len(stack) > 0 {
+		if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok && c.Fun == sel {
+			return false
+		}
+	}
+	fn, ok := info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "sync"
+}
+
+// staticCallee returns the function or method of the package a call
+// statically calls (its generic origin), or nil.
+func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
+	if fn := typeutil.StaticCallee(info, call); fn != nil {
+		return fn.Origin()
+	}
+	return nil
+}
