@@ -19,8 +19,8 @@ const corpusDir = "testdata/corpus"
 
 // The corpus: broken types must each be found, correct ones never.
 var (
-	brokenTypes  = []string{"Balance", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
-	correctTypes = []string{"Gauge", "List", "SafeMap", "Set"}
+	brokenTypes  = []string{"Balance", "Bin", "Board", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
+	correctTypes = []string{"Crate", "Desk", "Gauge", "List", "SafeMap", "Set"}
 )
 
 func TestTargets(t *testing.T) {
