@@ -65,7 +65,7 @@ func TestRenderParses(t *testing.T) {
 // broken and correct; a broken type that is not found is searched again
 // with a doubled budget (up to three rounds), so that a slow machine costs
 // time, not a failure. Every finding must replay from the pasted test file.
-func searchCorpus(t *testing.T, broken, correct []string, perType int, budget time.Duration) {
+func searchCorpus(t *testing.T, broken, correct []string, perType int, budget time.Duration, opt ...func(*Options)) {
 	if testing.Short() {
 		t.Skip("builds with the race detector")
 	}
@@ -77,10 +77,14 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 	schedules := filepath.Join(dir, ".interleave", "schedules")
 	run := func(types []string, seed int64, budget time.Duration) *Result {
 		t.Helper()
-		res, err := Run(ctx, Options{
+		o := Options{
 			Dir: dir, Types: "^(" + strings.Join(types, "|") + ")$", PerType: perType, Seed: seed,
 			Budget: budget, Race: true, SchedulesDir: schedules,
-		})
+		}
+		for _, f := range opt {
+			f(&o)
+		}
+		res, err := Run(ctx, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,6 +159,25 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 // the whole corpus is behind -tags heavy and bench/gen/corpus.sh.
 func TestCorpusLight(t *testing.T) {
 	searchCorpus(t, []string{"Hits", "Registry"}, []string{"Gauge", "Set"}, 6, 12*time.Second)
+}
+
+// TestCorpusPool searches the kernels of the per-test pool and of the
+// second instance: Board (two Takes of one ticket, which only the
+// prefix's Post returns, race past one check) and Bin (v.Absorb(w)
+// against w.Absorb(v) deadlock), with their correct near-misses Desk (a
+// Take of a ticket not open panics in every order: the oracle drops it)
+// and Crate.
+func TestCorpusPool(t *testing.T) {
+	searchCorpus(t, []string{"Board", "Bin"}, []string{"Desk", "Crate"}, 6, 12*time.Second)
+}
+
+// TestCorpusGuarded searches Tally and Poll, which claim nothing but hold
+// a mutex, as the pull-request job does when Retract changed.
+func TestCorpusGuarded(t *testing.T) {
+	searchCorpus(t, []string{"Tally"}, []string{"Poll"}, 6, 12*time.Second, func(o *Options) {
+		o.Guarded = true
+		o.Focus = func(_ *Target, m string) bool { return m == "Retract" }
+	})
 }
 
 // The generator's imports are those of all the cases it made; a file of
