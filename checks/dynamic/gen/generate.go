@@ -102,16 +102,20 @@ func (g *Generator) fill(c *Case) {
 	// The prefix: state-changing calls, whose results and arguments later
 	// calls reuse.
 	cs.inPrefix = true
-	prods := producers(t, muts)
+	prods, cmds := producers(t, muts), commands(muts)
 	n := g.rng.Intn(maxCalls + 1)
-	if len(prods) > 0 && g.rng.Intn(reuseOdds) > 0 {
-		n = max(n, 1)
+	if len(prods)+len(cmds) > 0 && g.rng.Intn(reuseOdds) > 0 {
+		n = max(n, 1) // state for the goroutines to work on
 	}
 	for i := 0; i < n && len(muts) > 0; i++ {
 		m := muts[g.rng.Intn(len(muts))]
-		if i == 0 && len(prods) > 0 && g.rng.Intn(reuseOdds) > 0 {
+		switch {
+		case i == 0 && len(prods) > 0 && g.rng.Intn(reuseOdds) > 0:
 			// A handle first: what Add returns, Remove takes.
 			m = prods[g.rng.Intn(len(prods))]
+		case len(cmds) > 0 && g.rng.Intn(2) == 0:
+			// State to work on: a method that returns nothing.
+			m = cmds[g.rng.Intn(len(cmds))]
 		}
 		sig := m.Sig
 		code, _ := g.args(sig, cs)
@@ -202,6 +206,17 @@ func producers(t *Target, muts []Func) []Func {
 					}
 				}
 			}
+		}
+	}
+	return out
+}
+
+// commands are the mutators that return nothing: they only change state.
+func commands(muts []Func) []Func {
+	var out []Func
+	for _, m := range muts {
+		if m.Sig.Results().Len() == 0 {
+			out = append(out, m)
 		}
 	}
 	return out
