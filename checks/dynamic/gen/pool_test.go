@@ -133,6 +133,12 @@ func TestFocus(t *testing.T) {
 	if tally == nil || tally.Claim != "" || tally.Guard != "mu sync.Mutex" {
 		t.Fatalf("Tally (no claim, a mutex) is no guarded target: %+v", tally)
 	}
+	if got, want := tally.promise(), "claims nothing in its doc but holds mu sync.Mutex (a lock says it is shared)"; got != want {
+		t.Errorf("Tally's promise %q, want %q", got, want)
+	}
+	if got, want := ts["Board"].promise(), `is documented as "safe for concurrent use"`; got != want {
+		t.Errorf("Board's promise %q, want %q", got, want)
+	}
 	for _, m := range tally.Methods {
 		if m.Fn.Name() == "Total" {
 			tally.Focus = []Func{m}

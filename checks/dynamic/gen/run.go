@@ -333,14 +333,6 @@ func (r *run) generate() error {
 	return nil
 }
 
-// claimOf is what a type report says of a target's claim.
-func claimOf(t *Target) string {
-	if t.Claim == "" {
-		return "no claim; holds " + t.Guard
-	}
-	return t.Claim
-}
-
 // keepSequential runs every case sequentially and keeps those that pass
 // (feedback); it writes the concurrent file of the kept cases of each
 // package and returns the packages that have one.
@@ -542,7 +534,7 @@ func (r *run) report() (failed map[string]map[string]bool) {
 		if n := r.dups[k]; n > 0 {
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
 		}
-		f.Message = fmt.Sprintf("%s is documented as %q, but %s", k.t, k.t.Claim, f.Message)
+		f.Message = fmt.Sprintf("%s %s, but %s", k.t, k.t.promise(), f.Message)
 		if filepath.Base(f.Pos.File) == FileName {
 			// The test's own failure: shown at the type that makes the
 			// promise, with the generated test's line as related.
