@@ -20,7 +20,7 @@ const corpusDir = "testdata/corpus"
 // The corpus: broken types must each be found, correct ones never.
 var (
 	brokenTypes  = []string{"Balance", "Bin", "Board", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
-	correctTypes = []string{"Crate", "Desk", "Gauge", "List", "SafeMap", "Set"}
+	correctTypes = []string{"Crate", "Desk", "Gauge", "Hub", "List", "SafeMap", "Set"}
 )
 
 func TestTargets(t *testing.T) {
@@ -167,10 +167,10 @@ func TestCorpusLight(t *testing.T) {
 // second instance: Board (two Takes of one ticket, which only the
 // prefix's Post returns, race past one check) and Bin (v.Absorb(w)
 // against w.Absorb(v) deadlock), with their correct near-misses Desk (a
-// Take of a ticket not open panics in every order: the oracle drops it)
-// and Crate.
+// Take of a ticket not open panics in every order: the oracle drops it),
+// Crate, and Hub (Unsubscribe takes the channel Subscribe returned).
 func TestCorpusPool(t *testing.T) {
-	reports := searchCorpus(t, []string{"Board", "Bin"}, []string{"Desk", "Crate"}, 6, 12*time.Second)
+	reports := searchCorpus(t, []string{"Board", "Bin"}, []string{"Desk", "Crate", "Hub"}, 6, 12*time.Second)
 	// The oracle: a Desk test that takes one ticket twice panics under
 	// every schedule, and in one sequential order too, so it is dropped
 	// before the search.

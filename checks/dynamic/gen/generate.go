@@ -117,6 +117,10 @@ func (g *Generator) fill(c *Case) {
 			// State to work on: a method that returns nothing.
 			m = cmds[g.rng.Intn(len(cmds))]
 		}
+		m, ok := g.pick(m, muts, cs)
+		if !ok {
+			continue
+		}
 		sig := m.Sig
 		code, _ := g.args(sig, cs)
 		call := "v." + m.Fn.Name() + "(" + strings.ReplaceAll(code, other, "w") + ")"
@@ -148,7 +152,7 @@ func (g *Generator) fill(c *Case) {
 				calls = append(calls, *mirror)
 				continue
 			}
-			if th == 1 && i == 0 && g.rng.Intn(3) == 0 {
+			if th == 1 && i == 0 && len(c.Threads[0]) > 0 && g.rng.Intn(3) == 0 {
 				// The same call twice at once: Take(id) against
 				// Take(id).
 				calls = append(calls, c.Threads[0][0])
@@ -167,6 +171,10 @@ func (g *Generator) fill(c *Case) {
 				case len(muts) > 0 && g.rng.Intn(4) > 0:
 					m = muts[g.rng.Intn(len(muts))]
 				}
+			}
+			m, ok := g.pick(m, t.Methods, cs)
+			if !ok {
+				continue
 			}
 			tm := g.call(m, cs)
 			calls = append(calls, tm.render("v", cs.two))

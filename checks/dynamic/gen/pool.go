@@ -6,6 +6,7 @@ package gen
 import (
 	"fmt"
 	"go/types"
+	"slices"
 )
 
 // other stands for the other instance in a call's arguments until the
@@ -62,7 +63,8 @@ func (g *Generator) reuse(t types.Type, cs *caseState) (code, label string, ok b
 			fits = append(fits, v)
 		}
 	}
-	if len(fits) > 0 && g.rng.Intn(reuseOdds) > 0 {
+	// A handle the test cannot make is always reused.
+	if len(fits) > 0 && (g.rng.Intn(reuseOdds) > 0 || !generatable(t, 0)) {
 		v := fits[g.rng.Intn(len(fits))]
 		if cs.inPrefix {
 			return v.name, v.name, true
@@ -118,4 +120,39 @@ func (cs *caseState) consumers() []Func {
 		}
 	}
 	return out
+}
+
+// callable reports whether the arguments of m can be drawn now: each is
+// generated, the other instance, or a handle the pool holds.
+func (cs *caseState) callable(m Func) bool {
+	for k := 0; k < m.Sig.Params().Len(); k++ {
+		pt := m.Sig.Params().At(k).Type()
+		if generatable(pt, 0) || cs.two && cs.t.isSelf(pt) {
+			continue
+		}
+		if !slices.ContainsFunc(cs.vars, func(v poolVar) bool {
+			return types.Identical(v.typ, pt) && (cs.inPrefix || v.slot >= 0)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// pick returns m when it is callable, else one of ms that is; false when
+// none is.
+func (g *Generator) pick(m Func, ms []Func, cs *caseState) (Func, bool) {
+	if cs.callable(m) {
+		return m, true
+	}
+	var ok []Func
+	for _, c := range ms {
+		if cs.callable(c) {
+			ok = append(ok, c)
+		}
+	}
+	if len(ok) == 0 {
+		return m, false
+	}
+	return ok[g.rng.Intn(len(ok))], true
 }

@@ -51,7 +51,7 @@ func bothCall(cs []*Case, l string) int {
 func firstCalls(cs []*Case, a, b string) int {
 	n := 0
 	for _, c := range cs {
-		if c.Threads[0][0].Label == a && c.Threads[1][0].Label == b {
+		if len(c.Threads[0]) > 0 && len(c.Threads[1]) > 0 && c.Threads[0][0].Label == a && c.Threads[1][0].Label == b {
 			n++
 		}
 	}
@@ -148,5 +148,34 @@ func TestFocus(t *testing.T) {
 	cs := g.Generate(tally, 36)
 	if n := firstCalls(cs, "Total()", "Total()"); n < 36/4 {
 		t.Errorf("%d of 36 cases start both goroutines with Total, the focus", n)
+	}
+}
+
+// A handle the test cannot build (a channel) comes only from the prefix:
+// Unsubscribe is called with the channel Subscribe returned, never with
+// one made up.
+func TestPoolHandleOnlyFromPrefix(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	hub := ts["Hub"]
+	if hub == nil {
+		t.Fatal("Hub, whose Unsubscribe takes the channel Subscribe returns, is no target")
+	}
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	n := 0
+	for _, c := range g.Generate(hub, 36) {
+		for _, th := range c.Threads {
+			for _, call := range th {
+				if !strings.HasPrefix(call.Label, "Unsubscribe(") {
+					continue
+				}
+				n++
+				if !regexp.MustCompile(`v\.Unsubscribe\(x\[\d\]\.\(<-chan string\)\)`).MatchString(call.Body) {
+					t.Errorf("%s: Unsubscribe's channel does not come from the prefix: %s", c.Name, call.Body)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no case of 36 calls Unsubscribe")
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -182,13 +183,14 @@ func (t *Target) fill(zeroDoc bool) {
 	}
 	t.Zero = zeroDoc || len(t.Ctors) == 0
 	ms := types.NewMethodSet(types.NewPointer(named))
+	handles := handleTypes(ms)
 	for i := 0; i < ms.Len(); i++ {
 		fn, ok := ms.At(i).Obj().(*types.Func)
 		if !ok || !fn.Exported() || skipMethods[fn.Name()] {
 			continue
 		}
 		sig, ok := ms.At(i).Type().(*types.Signature)
-		if !ok || !t.paramsOK(sig) {
+		if !ok || !t.paramsOK(sig, handles) {
 			continue
 		}
 		m := Func{Fn: fn, Sig: sig}
@@ -202,16 +204,36 @@ func (t *Target) fill(zeroDoc bool) {
 	}
 }
 
-// paramsOK reports whether every parameter of a method can be generated
-// or is the target itself (T or *T: another instance is passed).
-func (t *Target) paramsOK(sig *types.Signature) bool {
+// paramsOK reports whether every parameter of a method can be generated,
+// is the target itself (T or *T: another instance is passed) or is a
+// handle another method returns (the prefix's call of it provides one).
+func (t *Target) paramsOK(sig *types.Signature, handles []types.Type) bool {
 	for i := 0; i < sig.Params().Len(); i++ {
 		pt := sig.Params().At(i).Type()
-		if !t.isSelf(pt) && !generatable(pt, 0) {
+		if !t.isSelf(pt) && !generatable(pt, 0) && !slices.ContainsFunc(handles, func(h types.Type) bool { return types.Identical(h, pt) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// handleTypes are the results of the methods of ms that the test can name
+// (the channel Subscribe returns, which Unsubscribe takes).
+func handleTypes(ms *types.MethodSet) []types.Type {
+	var out []types.Type
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		sig, ok2 := ms.At(i).Type().(*types.Signature)
+		if !ok || !ok2 || !fn.Exported() {
+			continue
+		}
+		for j := 0; j < sig.Results().Len(); j++ {
+			if r := sig.Results().At(j).Type(); writable(r) && !isError(r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // isSelf reports whether typ is T or *T.

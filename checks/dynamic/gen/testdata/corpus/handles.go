@@ -104,3 +104,58 @@ func (d *Desk) Open() int {
 	defer d.mu.Unlock()
 	return len(d.jobs)
 }
+
+// Hub fans messages out to subscribers. It is safe for concurrent use.
+// A subscriber's channel is its handle: Unsubscribe takes it.
+type Hub struct {
+	mu   sync.Mutex
+	subs map[<-chan string]chan string
+}
+
+// NewHub returns a hub without subscribers.
+func NewHub() *Hub { return &Hub{subs: map[<-chan string]chan string{}} }
+
+// Subscribe returns a new subscriber's channel.
+func (h *Hub) Subscribe() <-chan string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch := make(chan string, 4)
+	h.subs[ch] = ch
+	return ch
+}
+
+// Unsubscribe closes a subscriber's channel; false when it is not one.
+func (h *Hub) Unsubscribe(ch <-chan string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c, ok := h.subs[ch]
+	if !ok {
+		return false
+	}
+	delete(h.subs, ch)
+	close(c)
+	return true
+}
+
+// Publish sends msg to every subscriber with room for it and returns how
+// many got it.
+func (h *Hub) Publish(msg string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, c := range h.subs {
+		select {
+		case c <- msg:
+			n++
+		default:
+		}
+	}
+	return n
+}
+
+// Subscribers is the number of subscribers.
+func (h *Hub) Subscribers() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs)
+}
