@@ -8,11 +8,14 @@
 // found too.
 //
 // The files: target.go finds the types that claim safety (Targets);
-// generate.go generates a type's cases (Generator); render.go renders them
+// generate.go generates a type's cases (Generator), drawing arguments from
+// a per-test pool (pool.go: the prefix's results and the literals used
+// before, and a second instance for methods that take one); render.go renders them
 // as a test file, concurrent or sequential (Render); run.go is Run, read as
 // its steps; feedback.go runs the cases sequentially and drops those that
 // fail so; module.go loads the packages and copies the module the tests
-// are added to; claim.go names the directive a type can claim safety with.
+// are added to; claim.go names the directive a type can claim safety with
+// and says what a target promises (a claim, or a lock it holds).
 package gen
 
 import (
