@@ -99,3 +99,36 @@ type (
 		t.Errorf("Types = %q, want %q", got, want)
 	}
 }
+
+func TestGuard(t *testing.T) {
+	const src = `package p
+
+import (
+	"sync"
+	at "sync/atomic"
+)
+
+type A struct {
+	n  int
+	mu sync.RWMutex
+}
+type B struct{ sync.Mutex }
+type C struct{ p at.Pointer[int] }
+type D struct {
+	mu *sync.Mutex
+	wg sync.WaitGroup
+	o  sync.Once
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"A": "mu sync.RWMutex", "B": "Mutex sync.Mutex", "C": "p atomic.Pointer", "D": ""}
+	for ts := range StructDocs([]*ast.File{f}) {
+		if got := Guard(f, ts.Type.(*ast.StructType)); got != want[ts.Name.Name] {
+			t.Errorf("Guard(%s) = %q, want %q", ts.Name.Name, got, want[ts.Name.Name])
+		}
+	}
+}

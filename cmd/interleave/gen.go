@@ -36,6 +36,7 @@ type genOptions struct {
 	types    string
 	perType  int
 	testsDir string
+	guarded  bool
 }
 
 func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bool) {
@@ -43,6 +44,7 @@ func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bo
 	fs.StringVar(&opts.types, "types", "", "Generate tests only for types whose name matches `regexp`")
 	fs.IntVar(&opts.perType, "n", gen.DefaultPerType, "Tests generated per type")
 	fs.StringVar(&opts.testsDir, "tests", gen.DefaultTestsDir, "Write the generated tests that fail to `dir`, one file per package")
+	fs.BoolVar(&opts.guarded, "guarded", false, "Also test the types that claim nothing but hold a sync.Mutex, sync.RWMutex or sync/atomic field")
 	opts.register(fs, searchHelp{
 		budget:   "Total wall time of the search over all generated tests, builds excluded",
 		seed:     "Seed of the generation and of the first schedule (default time-based, printed so the run can be repeated)",
@@ -89,6 +91,7 @@ func (opts genOptions) options(dir string) gen.Options {
 		TestsDir:     opts.testsDir,
 		Workers:      opts.workers,
 		StepTimeout:  opts.watchdog,
+		Guarded:      opts.guarded,
 	}
 }
 

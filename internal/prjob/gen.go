@@ -11,8 +11,9 @@ import (
 )
 
 // genTests runs `interleave gen` on the types of the changed packages that
-// claim thread safety and that the change touches: their declaration is on
-// a changed line, or one of their methods changed.
+// claim thread safety or hold a mutex or atomic, and that the change
+// touches: their declaration is on a changed line, or one of their methods
+// changed (the goroutines call the changed methods first).
 func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	opts, c := r.opts, r.change
 	if opts.GenBudget <= 0 || len(c.Packages) == 0 {
@@ -23,11 +24,15 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		return r.touchedType(t.Pkg.PkgPath, t.Name.Name(), p.Filename, p.Line)
 	}
 	seed, schedules := r.seedAndSchedules()
-	r.logf("gen: tests generated for the changed types that claim thread safety, budget %v, seed %d", opts.GenBudget, seed)
+	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", opts.GenBudget, seed)
 	res, err := gen.Run(ctx, gen.Options{
-		Dir:          c.ModuleDir,
-		Patterns:     c.Packages,
-		Select:       touched,
+		Dir:      c.ModuleDir,
+		Patterns: c.Packages,
+		Select:   touched,
+		Guarded:  true,
+		Focus: func(t *gen.Target, method string) bool {
+			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method)
+		},
 		Seed:         seed,
 		Budget:       opts.GenBudget,
 		Strategy:     opts.Strategy,
@@ -41,7 +46,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	if err != nil {
 		var nt *gen.NoTargetsError
 		if errors.As(err, &nt) {
-			r.notes = append(r.notes, "gen: no changed type claims thread safety")
+			r.notes = append(r.notes, "gen: no changed type claims thread safety or holds a mutex or atomic")
 			return nil, nil
 		}
 		return nil, err

@@ -25,14 +25,21 @@ func (r *job) splitGenBudget() {
 	if !opts.GenAuto || opts.Budget <= 0 || opts.Shard > 1 {
 		return
 	}
-	names := claimedTypes(r.change.ModuleDir, r.change.ModulePath, r.change.Packages, r.touchedType)
-	if len(names) == 0 {
+	names, guarded := claimedTypes(r.change.ModuleDir, r.change.ModulePath, r.change.Packages, r.touchedType)
+	if len(names)+len(guarded) == 0 {
 		return
 	}
 	opts.GenBudget = opts.Budget / GenShare
 	opts.Budget -= opts.GenBudget
-	r.logf("gen: changed types that claim safety for concurrent use: %s; %v of -budget goes to tests generated for them, %v to the affected tests",
-		strings.Join(names, ", "), opts.GenBudget, opts.Budget)
+	what, list := "claim safety for concurrent use", names
+	if len(names) == 0 {
+		what, list = "hold a mutex or atomic", guarded
+	}
+	r.logf("gen: changed types that %s: %s; %v of -budget goes to tests generated for them, %v to the affected tests",
+		what, strings.Join(list, ", "), opts.GenBudget, opts.Budget)
+	if len(names) > 0 && len(guarded) > 0 {
+		r.logf("gen: and for the changed types that claim nothing but hold a mutex or atomic: %s", strings.Join(guarded, ", "))
+	}
 }
 
 // touchedType reports whether the change touches type name of package pkg
@@ -57,12 +64,32 @@ func (r *job) touchedType(pkg, name, file string, line int) bool {
 	return false
 }
 
+// changedMethod reports whether the change touches method name of type
+// typ of package pkg: gen's goroutines call those first.
+func (r *job) changedMethod(pkg, typ, name string) bool {
+	for _, f := range r.change.Funcs {
+		if f.Test || f.Package != pkg || !strings.HasPrefix(f.Name, "(") {
+			continue
+		}
+		recv, method, _ := strings.Cut(f.Name[1:], ").")
+		recv = strings.TrimPrefix(recv, "*")
+		if i := strings.IndexByte(recv, '['); i >= 0 {
+			recv = recv[:i]
+		}
+		if recv == typ && method == name {
+			return true
+		}
+	}
+	return false
+}
+
 // claimedTypes returns, as pkg.Type, the exported struct types of the given
-// packages whose doc comment claims safety for concurrent use and that
-// touched accepts. It reads the source only (no type checking): it is a
-// cheap look ahead of gen, which decides with types.
-func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg, name, file string, line int) bool) []string {
-	var out []string
+// packages that touched accepts and whose doc comment claims safety for
+// concurrent use (claimed), or that claim nothing, do not disclaim it and
+// hold a mutex or an atomic (guarded, claim.Guard). It reads the source
+// only (no type checking): it is a cheap look ahead of gen, which decides
+// with types.
+func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg, name, file string, line int) bool) (claimed, guarded []string) {
 	for _, pkg := range pkgs {
 		rel, ok := strings.CutPrefix(pkg, modulePath)
 		if !ok || (rel != "" && !strings.HasPrefix(rel, "/")) {
@@ -85,14 +112,21 @@ func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg,
 				continue
 			}
 			for ts, doc := range claim.StructDocs([]*ast.File{f}) {
-				if ts.Name.IsExported() && claim.Of(doc) != "" && touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) {
-					out = append(out, f.Name.Name+"."+ts.Name.Name)
+				if !ts.Name.IsExported() || !touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) {
+					continue
+				}
+				switch name := f.Name.Name + "." + ts.Name.Name; {
+				case claim.Of(doc) != "":
+					claimed = append(claimed, name)
+				case !claim.Disclaims(doc) && claim.Guard(f, ts.Type.(*ast.StructType)) != "":
+					guarded = append(guarded, name)
 				}
 			}
 		}
 	}
-	sort.Strings(out)
-	return out
+	sort.Strings(claimed)
+	sort.Strings(guarded)
+	return claimed, guarded
 }
 
 // dropSameAccesses drops the findings of fs that repeat one in reported:

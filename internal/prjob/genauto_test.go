@@ -50,6 +50,28 @@ type (
 // Fake is safe for concurrent use.
 type Fake struct{}
 `,
+		"p/b.go": `package p
+
+import "sync"
+
+// Tally counts; it claims nothing, but holds a mutex.
+type Tally struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Add adds one.
+func (t *Tally) Add() { t.mu.Lock(); t.n++; t.mu.Unlock() }
+
+// Quiet holds a mutex, but nothing of it changed.
+type Quiet struct{ mu sync.Mutex }
+
+// Loose holds a mutex, but is not safe for concurrent use.
+type Loose struct{ mu sync.Mutex }
+
+// Bare changed, but holds no lock.
+type Bare struct{ n int }
+`,
 		"q/q.go": `package q
 
 // Q is safe for concurrent use.
@@ -69,8 +91,13 @@ type Q struct{}
 		Root: dir, ModuleDir: dir, ModulePath: "example.com/m",
 		Packages: []string{"example.com/m/p"},
 		Files: []affected.File{{Path: "p/a.go", Package: "example.com/m/p", Analyzed: true,
-			Lines: []diff.Range{{Start: 4, End: 4}, {Start: 16, End: 16}, {Start: 23, End: 23}}}},
-		Funcs: []affected.Func{{Package: "example.com/m/p", File: "p/a.go", Name: "(*Table).Get", Line: 13, EndLine: 13}},
+			Lines: []diff.Range{{Start: 4, End: 4}, {Start: 16, End: 16}, {Start: 23, End: 23}}},
+			{Path: "p/b.go", Package: "example.com/m/p", Analyzed: true,
+				Lines: []diff.Range{{Start: 12, End: 12}, {Start: 18, End: 18}, {Start: 21, End: 21}}}},
+		Funcs: []affected.Func{
+			{Package: "example.com/m/p", File: "p/a.go", Name: "(*Table).Get", Line: 13, EndLine: 13},
+			{Package: "example.com/m/p", File: "p/b.go", Name: "(*Tally).Add", Line: 12, EndLine: 12},
+		},
 	}
 	return dir, c
 }
@@ -81,15 +108,22 @@ func TestClaimedTypesTouched(t *testing.T) {
 	// Counter: declaration changed; Table: a method changed; Plain: changed
 	// but "not safe"; hidden: unexported; Grouped: changed, in a group;
 	// Fake: a test file; Q: a package the change does not touch.
-	got := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType)
+	// Tally: no claim, a mutex, a method changed; Quiet: not changed;
+	// Loose: changed, but "not safe"; Bare: changed, no lock.
+	got, guarded := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType)
 	want := []string{"p.Counter", "p.Grouped", "p.Table"}
-	if !slices.Equal(got, want) {
-		t.Errorf("claimedTypes = %v, want %v", got, want)
+	if !slices.Equal(got, want) || !slices.Equal(guarded, []string{"p.Tally"}) {
+		t.Errorf("claimedTypes = %v, %v; want %v, [p.Tally]", got, guarded, want)
 	}
-	c.Files[0].Lines = nil
+	if !r.changedMethod("example.com/m/p", "Tally", "Add") || r.changedMethod("example.com/m/p", "Table", "Add") {
+		t.Errorf("changedMethod: (*Tally).Add changed, (*Table).Add does not exist")
+	}
+	for i := range c.Files {
+		c.Files[i].Lines = nil
+	}
 	c.Funcs = nil
-	if got := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType); len(got) != 0 {
-		t.Errorf("claimedTypes with nothing changed = %v, want none", got)
+	if got, guarded := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType); len(got)+len(guarded) != 0 {
+		t.Errorf("claimedTypes with nothing changed = %v, %v, want none", got, guarded)
 	}
 }
 
@@ -115,9 +149,19 @@ func TestSplitGenBudget(t *testing.T) {
 			t.Errorf("%s: log %q", tc.name, stderr.String())
 		}
 	}
-	// Nothing that claims thread safety changed: the search keeps it all.
-	c.Files[0].Lines, c.Funcs = nil, nil
+	// Only a type that holds a mutex changed: gen gets its share.
+	c.Files[0].Lines = nil
+	c.Funcs = c.Funcs[1:]
+	var stderr bytes.Buffer
 	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
+	(&job{opts: &opts, change: c, stderr: &stderr}).splitGenBudget()
+	if opts.GenBudget != 30*time.Second || !strings.Contains(stderr.String(), "changed types that hold a mutex or atomic: p.Tally;") {
+		t.Errorf("only a guarded type changed: gen %v, log %q", opts.GenBudget, stderr.String())
+	}
+	// Nothing that claims thread safety or holds a lock changed: the
+	// search keeps it all.
+	c.Files[1].Lines, c.Funcs = nil, nil
+	opts = Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
 	(&job{opts: &opts, change: c, stderr: new(bytes.Buffer)}).splitGenBudget()
 	if opts.Budget != 2*time.Minute || opts.GenBudget != 0 {
 		t.Errorf("no claimed type changed: budget %v, gen %v", opts.Budget, opts.GenBudget)

@@ -19,8 +19,8 @@ const corpusDir = "testdata/corpus"
 
 // The corpus: broken types must each be found, correct ones never.
 var (
-	brokenTypes  = []string{"Balance", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
-	correctTypes = []string{"Gauge", "List", "SafeMap", "Set"}
+	brokenTypes  = []string{"Balance", "Bin", "Board", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
+	correctTypes = []string{"Crate", "Desk", "Gauge", "Hub", "List", "SafeMap", "Set"}
 )
 
 func TestTargets(t *testing.T) {
@@ -65,7 +65,7 @@ func TestRenderParses(t *testing.T) {
 // broken and correct; a broken type that is not found is searched again
 // with a doubled budget (up to three rounds), so that a slow machine costs
 // time, not a failure. Every finding must replay from the pasted test file.
-func searchCorpus(t *testing.T, broken, correct []string, perType int, budget time.Duration) {
+func searchCorpus(t *testing.T, broken, correct []string, perType int, budget time.Duration, opt ...func(*Options)) (reports []TypeReport) {
 	if testing.Short() {
 		t.Skip("builds with the race detector")
 	}
@@ -77,10 +77,14 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 	schedules := filepath.Join(dir, ".interleave", "schedules")
 	run := func(types []string, seed int64, budget time.Duration) *Result {
 		t.Helper()
-		res, err := Run(ctx, Options{
+		o := Options{
 			Dir: dir, Types: "^(" + strings.Join(types, "|") + ")$", PerType: perType, Seed: seed,
 			Budget: budget, Race: true, SchedulesDir: schedules,
-		})
+		}
+		for _, f := range opt {
+			f(&o)
+		}
+		res, err := Run(ctx, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,6 +94,7 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 	found := map[string][]checks.Finding{}
 	repros := map[string][]byte{} // test -> the file that has it
 	collect := func(r *Result) {
+		reports = append(reports, r.Types...)
 		for _, f := range r.Findings {
 			typ := regexp.MustCompile(`^TestInterleaveGen_(\w+)_\d+$`).FindStringSubmatch(f.Test)[1]
 			found[typ] = append(found[typ], f)
@@ -149,12 +154,44 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 		}
 		t.Logf("%s: %s %s, replayed", b, f.Test, f.Kind)
 	}
+	return reports
 }
 
 // TestCorpusLight searches two broken and two correct types of the corpus;
 // the whole corpus is behind -tags heavy and bench/gen/corpus.sh.
 func TestCorpusLight(t *testing.T) {
 	searchCorpus(t, []string{"Hits", "Registry"}, []string{"Gauge", "Set"}, 6, 12*time.Second)
+}
+
+// TestCorpusPool searches the kernels of the per-test pool and of the
+// second instance: Board (two Takes of one ticket, which only the
+// prefix's Post returns, race past one check) and Bin (v.Absorb(w)
+// against w.Absorb(v) deadlock), with their correct near-misses Desk (a
+// Take of a ticket not open panics in every order: the oracle drops it),
+// Crate, and Hub (Unsubscribe takes the channel Subscribe returned).
+func TestCorpusPool(t *testing.T) {
+	reports := searchCorpus(t, []string{"Board", "Bin"}, []string{"Desk", "Crate", "Hub"}, 6, 12*time.Second)
+	// The oracle: a Desk test that takes one ticket twice panics under
+	// every schedule, and in one sequential order too, so it is dropped
+	// before the search.
+	dropped := false
+	for _, r := range reports {
+		for _, d := range r.Dropped {
+			dropped = dropped || r.Type == "Desk" && strings.Contains(d, "Desk.Take of a ticket that is not open")
+		}
+	}
+	if !dropped {
+		t.Errorf("no Desk test was dropped for a Take that panics sequentially: %+v", reports)
+	}
+}
+
+// TestCorpusGuarded searches Tally and Poll, which claim nothing but hold
+// a mutex, as the pull-request job does when Retract changed.
+func TestCorpusGuarded(t *testing.T) {
+	searchCorpus(t, []string{"Tally"}, []string{"Poll"}, 6, 12*time.Second, func(o *Options) {
+		o.Guarded = true
+		o.Focus = func(_ *Target, m string) bool { return m == "Retract" }
+	})
 }
 
 // The generator's imports are those of all the cases it made; a file of

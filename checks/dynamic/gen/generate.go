@@ -17,8 +17,14 @@ type Case struct {
 	Prefix []string
 	// Threads are the calls each goroutine makes, in order.
 	Threads [][]Call
-	// Observers are called on v after the goroutines return.
+	// Observers are called on v (and w) after the goroutines return.
 	Observers []Call
+	// Two is set when the prefix builds a second instance, w, for the
+	// methods that take one; Env are the names the prefix returns after
+	// v (w, then the results later calls reuse), which the calls read
+	// as x[1], x[2], ...
+	Two bool
+	Env []string
 }
 
 // size is the number of calls of c, to prefer the smallest failing test.
@@ -82,35 +88,42 @@ func mutators(t *Target) []Func {
 
 func (g *Generator) fill(c *Case) {
 	t := c.Target
-	var pool []poolVar
-	// Build v.
-	k := g.rng.Intn(len(t.Ctors) + btoi(t.Zero))
-	if k == len(t.Ctors) {
-		c.Build = append(c.Build, fmt.Sprintf("v := new(%s)", g.q.typ(t.Type)))
-	} else {
-		fn := t.Ctors[k]
-		sig := fn.Sig
-		call := g.q.fn(fn.Fn) + g.targs(fn.TArgs) + "(" + g.args(sig, nil) + ")"
-		ptr := isPointer(sig.Results().At(0).Type())
-		name := "v"
-		if !ptr {
-			name = "x"
-		}
-		if sig.Results().Len() == 2 {
-			c.Build = append(c.Build, fmt.Sprintf("%s, err := %s", name, call), "if err != nil {\n\tpanic(err)\n}")
-		} else {
-			c.Build = append(c.Build, fmt.Sprintf("%s := %s", name, call))
-		}
-		if !ptr {
-			c.Build = append(c.Build, "v := &x")
-		}
+	self := t.selfMethods()
+	// A type whose methods take another instance gets a second one, w,
+	// built the same way.
+	cs := &caseState{t: t, two: len(self) > 0}
+	c.Two = cs.two
+	c.Build = g.build(t, "v", "x")
+	if cs.two {
+		c.Build = append(c.Build, g.build(t, "w", "xw")...)
+		cs.env = append(cs.env, "w")
 	}
 	muts := mutators(t)
-	// The prefix: state-changing calls, whose results later calls may use.
-	for i, n := 0, g.rng.Intn(maxCalls+1); i < n && len(muts) > 0; i++ {
+	// The prefix: state-changing calls, whose results and arguments later
+	// calls reuse.
+	cs.inPrefix = true
+	prods, cmds := producers(t, muts), commands(muts)
+	n := g.rng.Intn(maxCalls + 1)
+	if len(prods)+len(cmds) > 0 && g.rng.Intn(reuseOdds) > 0 {
+		n = max(n, 1) // state for the goroutines to work on
+	}
+	for i := 0; i < n && len(muts) > 0; i++ {
 		m := muts[g.rng.Intn(len(muts))]
+		switch {
+		case i == 0 && len(prods) > 0 && g.rng.Intn(reuseOdds) > 0:
+			// A handle first: what Add returns, Remove takes.
+			m = prods[g.rng.Intn(len(prods))]
+		case len(cmds) > 0 && g.rng.Intn(2) == 0:
+			// State to work on: a method that returns nothing.
+			m = cmds[g.rng.Intn(len(cmds))]
+		}
+		m, ok := g.pick(m, muts, cs)
+		if !ok {
+			continue
+		}
 		sig := m.Sig
-		call := "v." + m.Fn.Name() + "(" + g.args(sig, pool) + ")"
+		code, _ := g.args(sig, cs)
+		call := "v." + m.Fn.Name() + "(" + strings.ReplaceAll(code, other, "w") + ")"
 		if sig.Results().Len() == 0 {
 			c.Prefix = append(c.Prefix, call)
 			continue
@@ -119,36 +132,159 @@ func (g *Generator) fill(c *Case) {
 		for j := 0; j < sig.Results().Len(); j++ {
 			name := fmt.Sprintf("p%d_%d", i, j)
 			names = append(names, name)
-			pool = append(pool, poolVar{name, sig.Results().At(j).Type()})
+			cs.keep(name, sig.Results().At(j).Type())
 		}
 		blanks := strings.TrimSuffix(strings.Repeat("_, ", len(names)), ", ")
 		c.Prefix = append(c.Prefix, strings.Join(names, ", ")+" := "+call, blanks+" = "+strings.Join(names, ", "))
 	}
-	// Two goroutines, each one or two calls; the first is a mutator when
-	// there is one, so that the goroutines interfere.
+	cs.inPrefix = false
+	c.Env = cs.env
+	// Two goroutines, each one or two calls; the first is a changed method
+	// (Target.Focus) or a mutator when there is one, so that the goroutines
+	// interfere. When the first goroutine starts by passing w to v, the
+	// second often starts with the mirror call, w given v.
+	var mirror *Call
+	cons := cs.consumers()
 	for th := 0; th < 2; th++ {
 		var calls []Call
 		for i, n := 0, 1+g.rng.Intn(maxCalls); i < n; i++ {
-			m := t.Methods[g.rng.Intn(len(t.Methods))]
-			if i == 0 && len(muts) > 0 && g.rng.Intn(4) > 0 {
-				m = muts[g.rng.Intn(len(muts))]
+			if th == 1 && i == 0 && mirror != nil && g.rng.Intn(4) > 0 {
+				calls = append(calls, *mirror)
+				continue
 			}
-			calls = append(calls, g.call(m))
+			if th == 1 && i == 0 && len(c.Threads[0]) > 0 && g.rng.Intn(3) == 0 {
+				// The same call twice at once: Take(id) against
+				// Take(id).
+				calls = append(calls, c.Threads[0][0])
+				continue
+			}
+			m := t.Methods[g.rng.Intn(len(t.Methods))]
+			if i == 0 {
+				switch {
+				case th == 0 && len(self) > 0 && g.rng.Intn(2) == 0:
+					m = self[g.rng.Intn(len(self))]
+				case len(cons) > 0 && g.rng.Intn(2) == 0:
+					// A method that takes a handle of the prefix.
+					m = cons[g.rng.Intn(len(cons))]
+				case len(t.Focus) > 0 && g.rng.Intn(4) > 0:
+					m = t.Focus[g.rng.Intn(len(t.Focus))]
+				case len(muts) > 0 && g.rng.Intn(4) > 0:
+					m = muts[g.rng.Intn(len(muts))]
+				}
+			}
+			m, ok := g.pick(m, t.Methods, cs)
+			if !ok {
+				continue
+			}
+			tm := g.call(m, cs)
+			calls = append(calls, tm.render("v", cs.two))
+			if th == 0 && i == 0 && strings.Contains(tm.code, other) {
+				mc := tm.render("w", cs.two)
+				mirror = &mc
+			}
 		}
 		c.Threads = append(c.Threads, calls)
 	}
 	for _, m := range t.Observers {
-		c.Observers = append(c.Observers, g.call(m))
+		c.Observers = append(c.Observers, g.call(m, cs).render("v", cs.two))
+		if cs.two {
+			c.Observers = append(c.Observers, g.call(m, cs).render("w", true))
+		}
 	}
 }
 
-// call writes a call of m on v with fresh arguments.
-func (g *Generator) call(m Func) Call {
-	sig := m.Sig
-	args := g.args(sig, nil)
-	label := m.Fn.Name() + "(" + args + ")"
-	call := "v." + m.Fn.Name() + "(" + args + ")"
-	r := sig.Results()
+// producers are the mutators that return a handle: a result of a type
+// that a parameter of a method of t has (not an error, a bool or a
+// string: those are results, not handles).
+func producers(t *Target, muts []Func) []Func {
+	var out []Func
+	for _, m := range muts {
+		r := m.Sig.Results()
+	results:
+		for j := 0; j < r.Len(); j++ {
+			rt := r.At(j).Type()
+			if b, ok := rt.Underlying().(*types.Basic); isError(rt) || ok && b.Info()&(types.IsBoolean|types.IsString) != 0 {
+				continue
+			}
+			for _, c := range t.Methods {
+				for k := 0; k < c.Sig.Params().Len(); k++ {
+					if types.Identical(c.Sig.Params().At(k).Type(), rt) {
+						out = append(out, m)
+						break results
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// commands are the mutators that return nothing: they only change state.
+func commands(muts []Func) []Func {
+	var out []Func
+	for _, m := range muts {
+		if m.Sig.Results().Len() == 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// build writes the statements that build a value of t as *T named name;
+// tmp names the value a constructor of T (not *T) returns.
+func (g *Generator) build(t *Target, name, tmp string) []string {
+	k := g.rng.Intn(len(t.Ctors) + btoi(t.Zero))
+	if k == len(t.Ctors) {
+		return []string{fmt.Sprintf("%s := new(%s)", name, g.q.typ(t.Type))}
+	}
+	fn := t.Ctors[k]
+	sig := fn.Sig
+	args, _ := g.args(sig, nil)
+	call := g.q.fn(fn.Fn) + g.targs(fn.TArgs) + "(" + args + ")"
+	ptr := isPointer(sig.Results().At(0).Type())
+	v := name
+	if !ptr {
+		v = tmp
+	}
+	var out []string
+	if sig.Results().Len() == 2 {
+		out = append(out, fmt.Sprintf("%s, err := %s", v, call), "if err != nil {\n\tpanic(err)\n}")
+	} else {
+		out = append(out, fmt.Sprintf("%s := %s", v, call))
+	}
+	if !ptr {
+		out = append(out, fmt.Sprintf("%s := &%s", name, tmp))
+	}
+	return out
+}
+
+// callTmpl is a call of a method with its arguments drawn, before the
+// receiver is chosen: other stands for the other instance.
+type callTmpl struct {
+	m           Func
+	code, label string // the arguments
+}
+
+// call draws the arguments of a call of m.
+func (g *Generator) call(m Func, cs *caseState) callTmpl {
+	code, label := g.args(m.Sig, cs)
+	return callTmpl{m: m, code: code, label: label}
+}
+
+// render writes the call on recv (v or w); labels name the receiver when
+// there are two instances.
+func (tm callTmpl) render(recv string, two bool) Call {
+	o := "w"
+	if recv == "w" {
+		o = "v"
+	}
+	name := tm.m.Fn.Name()
+	label := name + "(" + strings.ReplaceAll(tm.label, other, o) + ")"
+	if two {
+		label = recv + "." + label
+	}
+	call := recv + "." + name + "(" + strings.ReplaceAll(tm.code, other, o) + ")"
+	r := tm.m.Sig.Results()
 	var names, shown []string
 	for j := 0; j < r.Len(); j++ {
 		if observable(r.At(j).Type()) {
@@ -177,14 +313,10 @@ func (g *Generator) targs(ts []types.Type) string {
 	return "[" + strings.Join(out, ", ") + "]"
 }
 
-type poolVar struct {
-	name string
-	typ  types.Type
-}
-
-// args writes the arguments of a call of sig.
-func (g *Generator) args(sig *types.Signature, pool []poolVar) string {
-	var out []string
+// args writes the arguments of a call of sig, as code and as the test
+// labels them; cs, when set, is the case the call is in.
+func (g *Generator) args(sig *types.Signature, cs *caseState) (code, label string) {
+	var out, labels []string
 	p := sig.Params()
 	for i := 0; i < p.Len(); i++ {
 		t := p.At(i).Type()
@@ -194,28 +326,49 @@ func (g *Generator) args(sig *types.Signature, pool []poolVar) string {
 			}
 			t = t.(*types.Slice).Elem()
 		}
-		out = append(out, g.value(t, pool, 0))
+		c, l := g.value(t, cs, 0)
+		out, labels = append(out, c), append(labels, l)
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, ", "), strings.Join(labels, ", ")
 }
 
-// value writes an expression of type t: a small literal (so that the calls
-// of the goroutines collide on the same keys), a constructed value, or an
-// earlier result.
-func (g *Generator) value(t types.Type, pool []poolVar, depth int) string {
-	var fits []string
-	for _, v := range pool {
-		if types.Identical(v.typ, t) {
-			fits = append(fits, v.name)
+// argsCode writes fresh arguments of a call of sig.
+func (g *Generator) argsCode(sig *types.Signature) string {
+	code, _ := g.args(sig, nil)
+	return code
+}
+
+// value writes an expression of type t (as code and as its label): within
+// a case, the other instance, or most often a value the case used before
+// (pool.go); else a small literal (so that the calls of the goroutines
+// collide on the same keys), a constructed value, or a zero value.
+func (g *Generator) value(t types.Type, cs *caseState, depth int) (code, label string) {
+	if cs != nil {
+		if cs.two && cs.t.isSelf(t) {
+			if isPointer(t) {
+				return other, other
+			}
+			return "*" + other, "*" + other
+		}
+		if c, l, ok := g.reuse(t, cs); ok {
+			return c, l
+		}
+		if u, ok := t.Underlying().(*types.Basic); ok && !isDuration(t) {
+			lit := g.basic(u)
+			cs.lits = append(cs.lits, litVal{lit, litClass(u)})
+			return lit, lit
 		}
 	}
-	if len(fits) > 0 && g.rng.Intn(3) == 0 {
-		return fits[g.rng.Intn(len(fits))]
-	}
+	e := g.fresh(t, depth)
+	return e, e
+}
+
+// fresh writes a new expression of type t.
+func (g *Generator) fresh(t types.Type, depth int) string {
 	if isContext(t) {
 		return g.q.pkg("context", "context") + ".Background()"
 	}
-	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+	if isDuration(t) {
 		return g.q.pkg("time", "time") + ".Hour"
 	}
 	switch u := t.Underlying().(type) {
@@ -226,14 +379,14 @@ func (g *Generator) value(t types.Type, pool []poolVar, depth int) string {
 		n := g.rng.Intn(3)
 		var elems []string
 		for i := 0; i < n; i++ {
-			elems = append(elems, g.value(u.Elem(), nil, depth+1))
+			elems = append(elems, g.fresh(u.Elem(), depth+1))
 		}
 		return g.q.typ(t) + "{" + strings.Join(elems, ", ") + "}"
 	case *types.Map:
 		if g.rng.Intn(2) == 0 {
 			return g.q.typ(t) + "{}"
 		}
-		return g.q.typ(t) + "{" + g.value(u.Key(), nil, depth+1) + ": " + g.value(u.Elem(), nil, depth+1) + "}"
+		return g.q.typ(t) + "{" + g.fresh(u.Key(), depth+1) + ": " + g.fresh(u.Elem(), depth+1) + "}"
 	case *types.Signature:
 		return g.funcLit(u)
 	case *types.Interface:
@@ -244,7 +397,7 @@ func (g *Generator) value(t types.Type, pool []poolVar, depth int) string {
 		return `struct{ A, B string }{"a", "b"}`
 	case *types.Pointer, *types.Struct:
 		if fn := ctorFor(t); fn != nil && depth < 2 {
-			return g.q.fn(fn) + "(" + g.args(fn.Type().(*types.Signature), nil) + ")"
+			return g.q.fn(fn) + "(" + g.argsCode(fn.Type().(*types.Signature)) + ")"
 		}
 		// A literal with the exported fields of basic types set to small
 		// positive values (sizes, counts, capacities).
@@ -318,6 +471,11 @@ func (g *Generator) funcLit(sig *types.Signature) string {
 	return "func(" + strings.Join(ps, ", ") + ") " + res + " " + body
 }
 
+func isDuration(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
 func isPointer(t types.Type) bool { _, ok := t.(*types.Pointer); return ok }
 
 func btoi(b bool) int {
@@ -334,7 +492,7 @@ type qualifier struct {
 }
 
 // reserved are the names the generated file uses itself.
-var reserved = map[string]bool{"fmt": true, "sync": true, "testing": true, "strings": true, "v": true, "x": true, "t": true}
+var reserved = map[string]bool{"fmt": true, "sync": true, "testing": true, "strings": true, "v": true, "x": true, "t": true, "w": true, "xw": true, "err": true}
 
 func newQualifier(pkgPath, pkgName string) *qualifier {
 	q := &qualifier{imports: map[string]string{}, names: map[string]string{}}

@@ -122,19 +122,19 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 	vt := "*" + g.q.typ(c.Target.Type)
 	fmt.Fprintf(b, "\nfunc %s(t *testing.T) {\n", c.Name)
 	b.WriteString("genRun(t, genCase{\n")
-	b.WriteString("prefix: func() any {\n")
+	b.WriteString("prefix: func() []any {\n")
 	for _, s := range c.Build {
 		b.WriteString(s + "\n")
 	}
 	for _, s := range c.Prefix {
 		b.WriteString(s + "\n")
 	}
-	b.WriteString("return v\n},\n")
+	fmt.Fprintf(b, "return []any{%s}\n},\n", strings.Join(append([]string{"v"}, c.Env...), ", "))
 	b.WriteString("threads: [][]genCall{\n")
 	for _, th := range c.Threads {
 		b.WriteString("{\n")
 		for _, call := range th {
-			writeCall(b, vt, call)
+			writeCall(b, vt, c.Two, call)
 		}
 		b.WriteString("},\n")
 	}
@@ -142,24 +142,29 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 	if len(c.Observers) > 0 {
 		b.WriteString("observe: []genCall{\n")
 		for _, call := range c.Observers {
-			writeCall(b, vt, call)
+			writeCall(b, vt, c.Two, call)
 		}
 		b.WriteString("},\n")
 	}
 	b.WriteString("})\n}\n")
 }
 
-func writeCall(b *bytes.Buffer, vt string, c Call) {
-	fmt.Fprintf(b, "{%q, func(x any) string {\nv := x.(%s)\n%s\n}},\n", c.Label, vt, c.Body)
+func writeCall(b *bytes.Buffer, vt string, two bool, c Call) {
+	w := ""
+	if two {
+		w = fmt.Sprintf("w := x[1].(%s)\n_, _ = v, w\n", vt)
+	}
+	fmt.Fprintf(b, "{%q, func(x []any) string {\nv := x[0].(%s)\n%s%s\n}},\n", c.Label, vt, w, c.Body)
 }
 
 // commonHelpers are in every generated file.
 const commonHelpers = `
 // genCase is one generated test: a sequential prefix that builds the shared
-// value, the calls each goroutine makes on it, and the observers called
+// value (x[0], and x[1] when there are two; then the values the calls
+// reuse), the calls each goroutine makes on it, and the observers called
 // after they all return.
 type genCase struct {
-	prefix  func() any
+	prefix  func() []any
 	threads [][]genCall
 	observe []genCall
 }
@@ -167,7 +172,7 @@ type genCase struct {
 // genCall is one call on the shared value; it returns the call's results.
 type genCall struct {
 	label string
-	call  func(any) string
+	call  func([]any) string
 }
 
 // genOrders returns every sequential order of the goroutines' calls that
@@ -209,7 +214,7 @@ func genSequential(c genCase, order []int) []string {
 	return genOutcome(c, v, got)
 }
 
-func genOutcome(c genCase, v any, got [][]string) []string {
+func genOutcome(c genCase, v []any, got [][]string) []string {
 	var out []string
 	for _, g := range got {
 		out = append(out, g...)

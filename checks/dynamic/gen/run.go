@@ -28,7 +28,14 @@ type Options struct {
 	Types    string   // regexp on type names (default: all that claim safety)
 	// Select, when set, keeps only the targets it returns true for (the
 	// pull-request job keeps the types its change touches).
-	Select  func(*Target) bool
+	Select func(*Target) bool
+	// Guarded also tests the types that claim nothing but hold a mutex or
+	// an atomic (GuardedTargets).
+	Guarded bool
+	// Focus, when set, picks the methods of a target that the goroutines
+	// call first (Target.Focus; the pull-request job picks the changed
+	// ones); a target none of whose methods it picks calls any.
+	Focus   func(t *Target, method string) bool
 	PerType int   // tests generated per type (default DefaultPerType)
 	Seed    int64 // seeds generation and the search
 	// The rest is passed to the search as explore.Options.
@@ -245,16 +252,36 @@ func (r *run) loadTargets(ctx context.Context, typeRE *regexp.Regexp) error {
 		return err
 	}
 	r.modRoot = modRoot
-	for _, t := range Targets(pkgs) {
+	ts, what := Targets(pkgs), "claim safety for concurrent use"
+	if opts.Guarded {
+		ts, what = GuardedTargets(pkgs), "claim safety for concurrent use or hold a mutex or atomic"
+	}
+	for _, t := range ts {
 		if (typeRE == nil || typeRE.MatchString(t.Name.Name())) && (opts.Select == nil || opts.Select(t)) {
+			if opts.Focus != nil {
+				for _, m := range t.Methods {
+					if opts.Focus(t, m.Fn.Name()) {
+						t.Focus = append(t.Focus, m)
+					}
+				}
+			}
 			r.targets = append(r.targets, t)
 		}
 	}
-	end(fmt.Sprintf("%d type(s) claim safety for concurrent use", len(r.targets)))
+	end(fmt.Sprintf("%d type(s) %s", len(r.targets), what))
 	if len(r.targets) == 0 {
-		return &NoTargetsError{What: "no exported type in " + strings.Join(opts.Patterns, " ") + " is documented as safe for concurrent use (or marked " + Directive + ") with a constructor or usable zero value and callable methods"}
+		return &NoTargetsError{What: "no exported type in " + strings.Join(opts.Patterns, " ") + " " + whatNot(opts.Guarded) + " with a constructor or usable zero value and callable methods"}
 	}
 	return nil
+}
+
+// whatNot says which types were looked for, for NoTargetsError.
+func whatNot(guarded bool) string {
+	s := "is documented as safe for concurrent use (or marked " + Directive + ")"
+	if guarded {
+		s += " or holds a mutex or atomic"
+	}
+	return s
 }
 
 // copyModule copies the module, which the generated files are added to.
@@ -300,7 +327,7 @@ func (r *run) generate() error {
 		cs := w.gen.Generate(t, candidates*r.opts.PerType)
 		w.cases = append(w.cases, cs...)
 		pos := t.Pkg.Fset.Position(t.Pos)
-		r.reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: t.Claim, Pos: fmt.Sprintf("%s:%d", relTo(r.opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}
+		r.reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: claimOf(t), Pos: fmt.Sprintf("%s:%d", relTo(r.opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}
 	}
 	return nil
 }
@@ -506,7 +533,7 @@ func (r *run) report() (failed map[string]map[string]bool) {
 		if n := r.dups[k]; n > 0 {
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
 		}
-		f.Message = fmt.Sprintf("%s is documented as %q, but %s", k.t, k.t.Claim, f.Message)
+		f.Message = fmt.Sprintf("%s %s, but %s", k.t, k.t.promise(), f.Message)
 		if filepath.Base(f.Pos.File) == FileName {
 			// The test's own failure: shown at the type that makes the
 			// promise, with the generated test's line as related.

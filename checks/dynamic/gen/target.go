@@ -8,17 +8,21 @@
 // found too.
 //
 // The files: target.go finds the types that claim safety (Targets);
-// generate.go generates a type's cases (Generator); render.go renders them
+// generate.go generates a type's cases (Generator), drawing arguments from
+// a per-test pool (pool.go: the prefix's results and the literals used
+// before, and a second instance for methods that take one); render.go renders them
 // as a test file, concurrent or sequential (Render); run.go is Run, read as
 // its steps; feedback.go runs the cases sequentially and drops those that
 // fail so; module.go loads the packages and copies the module the tests
-// are added to; claim.go names the directive a type can claim safety with.
+// are added to; claim.go names the directive a type can claim safety with
+// and says what a target promises (a claim, or a lock it holds).
 package gen
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -33,7 +37,8 @@ import (
 type Target struct {
 	Pkg   *packages.Package
 	Name  *types.TypeName
-	Claim string    // the doc phrase, or Directive
+	Claim string    // the doc phrase, or Directive; "" for a guarded type
+	Guard string    // the lock or atomic field of a type that claims nothing
 	Pos   token.Pos // the type's declaration
 	// Ctors are exported package functions whose first result is T or *T
 	// (an optional error last) and whose arguments can be generated.
@@ -49,6 +54,9 @@ type Target struct {
 	// Type is T, instantiated when T is generic (TArgs says with what).
 	Type  *types.Named
 	TArgs []types.Type
+	// Focus, when set, are the methods the goroutines call first (in a
+	// pull request, the changed ones).
+	Focus []Func
 }
 
 // Func is a constructor or method with its signature (instantiated when
@@ -72,7 +80,14 @@ var skipMethods = map[string]bool{
 
 // Targets returns the types of pkgs that claim safety for concurrent use and
 // that the generator can build and call, sorted by package and name.
-func Targets(pkgs []*packages.Package) []*Target {
+func Targets(pkgs []*packages.Package) []*Target { return targets(pkgs, false) }
+
+// GuardedTargets returns Targets and also the exported struct types whose
+// doc claims nothing (and disclaims nothing) but that hold a mutex or an
+// atomic (claim.Guard): a lock says the type is meant to be shared.
+func GuardedTargets(pkgs []*packages.Package) []*Target { return targets(pkgs, true) }
+
+func targets(pkgs []*packages.Package, guarded bool) []*Target {
 	var out []*Target
 	for _, p := range pkgs {
 		if p.Types == nil || p.TypesInfo == nil || p.Name == "main" {
@@ -85,27 +100,29 @@ func Targets(pkgs []*packages.Package) []*Target {
 			}
 		}
 		for _, c := range claim.Types(files, p.TypesInfo) {
-			tn := c.Name
-			if !tn.Exported() {
-				continue
+			if t := newTarget(p, c.Name, c.Spec, c.Doc); t != nil {
+				t.Claim = c.Phrase
+				out = append(out, t)
 			}
-			t := &Target{Pkg: p, Name: tn, Claim: c.Phrase, Pos: c.Spec.Pos(), Type: tn.Type().(*types.Named)}
-			if tps := t.Type.TypeParams(); tps != nil {
-				targs, ok := typeArgs(tps)
-				if !ok {
+		}
+		if !guarded {
+			continue
+		}
+		for _, f := range files {
+			for ts, doc := range claim.StructDocs([]*ast.File{f}) {
+				if claim.Of(doc) != "" || claim.Disclaims(doc) {
 					continue
 				}
-				inst, err := types.Instantiate(nil, t.Type, targs, true)
-				if err != nil {
+				guard := claim.Guard(f, ts.Type.(*ast.StructType))
+				tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+				if guard == "" || !ok {
 					continue
 				}
-				t.Type, t.TArgs = inst.(*types.Named), targs
+				if t := newTarget(p, tn, ts, doc); t != nil {
+					t.Guard = guard
+					out = append(out, t)
+				}
 			}
-			t.fill(strings.Contains(strings.ToLower(c.Doc.Text()), "zero value"))
-			if len(t.Ctors) == 0 && !t.Zero || len(t.Methods) == 0 {
-				continue
-			}
-			out = append(out, t)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -115,6 +132,31 @@ func Targets(pkgs []*packages.Package) []*Target {
 		return out[i].Name.Name() < out[j].Name.Name()
 	})
 	return out
+}
+
+// newTarget returns the target of type tn declared by spec, or nil when it
+// is not exported, cannot be instantiated, built or called.
+func newTarget(p *packages.Package, tn *types.TypeName, spec *ast.TypeSpec, doc *ast.CommentGroup) *Target {
+	if !tn.Exported() {
+		return nil
+	}
+	t := &Target{Pkg: p, Name: tn, Pos: spec.Pos(), Type: tn.Type().(*types.Named)}
+	if tps := t.Type.TypeParams(); tps != nil {
+		targs, ok := typeArgs(tps)
+		if !ok {
+			return nil
+		}
+		inst, err := types.Instantiate(nil, t.Type, targs, true)
+		if err != nil {
+			return nil
+		}
+		t.Type, t.TArgs = inst.(*types.Named), targs
+	}
+	t.fill(strings.Contains(strings.ToLower(doc.Text()), "zero value"))
+	if len(t.Ctors) == 0 && !t.Zero || len(t.Methods) == 0 {
+		return nil
+	}
+	return t
 }
 
 // fill finds the constructors, methods and observers of t.
@@ -144,13 +186,14 @@ func (t *Target) fill(zeroDoc bool) {
 	}
 	t.Zero = zeroDoc || len(t.Ctors) == 0
 	ms := types.NewMethodSet(types.NewPointer(named))
+	handles := handleTypes(ms)
 	for i := 0; i < ms.Len(); i++ {
 		fn, ok := ms.At(i).Obj().(*types.Func)
 		if !ok || !fn.Exported() || skipMethods[fn.Name()] {
 			continue
 		}
 		sig, ok := ms.At(i).Type().(*types.Signature)
-		if !ok || !argsOK(sig, 0) {
+		if !ok || !t.paramsOK(sig, handles) {
 			continue
 		}
 		m := Func{Fn: fn, Sig: sig}
@@ -162,6 +205,60 @@ func (t *Target) fill(zeroDoc bool) {
 	if len(t.Observers) > maxObservers {
 		t.Observers = t.Observers[:maxObservers]
 	}
+}
+
+// paramsOK reports whether every parameter of a method can be generated,
+// is the target itself (T or *T: another instance is passed) or is a
+// handle another method returns (the prefix's call of it provides one).
+func (t *Target) paramsOK(sig *types.Signature, handles []types.Type) bool {
+	for i := 0; i < sig.Params().Len(); i++ {
+		pt := sig.Params().At(i).Type()
+		if !t.isSelf(pt) && !generatable(pt, 0) && !slices.ContainsFunc(handles, func(h types.Type) bool { return types.Identical(h, pt) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// handleTypes are the results of the methods of ms that the test can name
+// (the channel Subscribe returns, which Unsubscribe takes).
+func handleTypes(ms *types.MethodSet) []types.Type {
+	var out []types.Type
+	for i := 0; i < ms.Len(); i++ {
+		fn, ok := ms.At(i).Obj().(*types.Func)
+		sig, ok2 := ms.At(i).Type().(*types.Signature)
+		if !ok || !ok2 || !fn.Exported() {
+			continue
+		}
+		for j := 0; j < sig.Results().Len(); j++ {
+			if r := sig.Results().At(j).Type(); writable(r) && !isError(r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// isSelf reports whether typ is T or *T.
+func (t *Target) isSelf(typ types.Type) bool {
+	if p, ok := typ.(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	return types.Identical(typ, t.Type)
+}
+
+// selfMethods are the methods that take another instance of T.
+func (t *Target) selfMethods() []Func {
+	var out []Func
+	for _, m := range t.Methods {
+		for i := 0; i < m.Sig.Params().Len(); i++ {
+			if t.isSelf(m.Sig.Params().At(i).Type()) {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // typeArgs picks a type argument for each type parameter: string where the
