@@ -212,6 +212,10 @@ func actionJob(ctx context.Context, env *cliEnv, cfg prjob.Config) (count, code 
 		fmt.Fprintf(env.stderr, "interleave pr: %v\n", err)
 		return -1, exitError
 	}
+	if err := prApplyFile(env, opts, actionGiven(os.Getenv)); err != nil {
+		configError(env, "action", err)
+		return -1, exitError
+	}
 	res, code := runPRJob(ctx, env, opts)
 	if res == nil {
 		return -1, code

@@ -54,7 +54,28 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 		fmt.Fprintf(env.stderr, "interleave pr: %v\n", err)
 		return nil, exitError, false
 	}
+	if err := prApplyFile(env, opts, prjob.FlagGiven(fs)); err != nil {
+		configError(env, "pr", err)
+		return nil, exitError, false
+	}
 	return opts, 0, true
+}
+
+// prApplyFile puts the settings of the base's .interleave.yaml under those
+// given explicitly.
+func prApplyFile(env *cliEnv, opts *prjob.Options, given func(string) string) error {
+	file, note, err := prjob.LoadFile(env.dir, opts.Base)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		opts.Notes = append(opts.Notes, note)
+	}
+	if file != nil {
+		opts.Notes = append(opts.Notes, "settings from "+file.Name+" (interleave config shows them)")
+	}
+	prjob.ApplyFile(&opts.Config, file, given)
+	return nil
 }
 
 // errNoBase is prChange's error outside a pull request's workflow.
