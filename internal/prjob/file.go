@@ -231,6 +231,9 @@ func schemaErrors(name string, ve *jsonschema.ValidationError, nodes map[string]
 			}
 			return
 		case *kind.Type:
+			if l := e.InstanceLocation; len(l) == 1 && (l[0] == "budget" || l[0] == "gen-budget") {
+				return // the duration's own message says it
+			}
 			p = problem{n.Line, n.Column, fmt.Sprintf("want %s, got %s", strings.Join(k.Want, " or "), k.Got)}
 			if where != "" {
 				p.msg = where + ": " + p.msg

@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 )
 
@@ -187,5 +189,21 @@ func TestFilterIgnored(t *testing.T) {
 	kept, note := FilterExcluded(fs, mod, root, []string{"./internal/legacy"})
 	if len(kept) != 3 || !strings.Contains(note, "1 finding in excluded packages") {
 		t.Errorf("excluded: kept %d, note %q", len(kept), note)
+	}
+}
+
+func TestFilterTests(t *testing.T) {
+	c := DefaultConfig()
+	c.Skip = regexp.MustCompile(`Slow`)
+	c.Exclude = []string{"./contrib/..."}
+	tests := []affected.Test{
+		{Package: "example.com/m", Name: "TestA"},
+		{Package: "example.com/m", Name: "TestSlowA"},
+		{Package: "example.com/m/contrib/grpc", Name: "TestB"},
+		{Package: "example.com/m/contribx", Name: "TestC"},
+	}
+	kept, dropped := FilterTests(tests, &c, "/ws/m", "example.com/m")
+	if dropped != 2 || len(kept) != 2 || kept[0].Name != "TestA" || kept[1].Name != "TestC" {
+		t.Errorf("kept %+v, dropped %d", kept, dropped)
 	}
 }
