@@ -24,6 +24,9 @@ import (
 // FileName is the config file at the module root.
 const FileName = ".interleave.yaml"
 
+// MaxFileSize bounds the config file, which the App reads on its host.
+const MaxFileSize = 64 << 10
+
 // SchemaJSON is the JSON Schema of the config file; docs/interleave.schema.json
 // is a copy (a test keeps them equal).
 //
@@ -93,6 +96,9 @@ var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 // messages call it. Every problem carries name:line:column.
 func ParseFile(name string, data []byte) (*File, error) {
 	f := &File{Name: name, Lines: map[string]int{}}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a config file may have", name, len(data), MaxFileSize)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "yaml: "))
@@ -129,13 +135,14 @@ func ParseFile(name string, data []byte) (*File, error) {
 // yamlValue converts a node to the JSON value the schema validates,
 // recording each value's node by JSON pointer.
 func yamlValue(name string, n *yaml.Node, ptr string, nodes map[string]*yaml.Node) (any, error) {
-	for n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	nodes[ptr] = n
 	at := func(n *yaml.Node, format string, a ...any) error {
 		return fmt.Errorf("%s:%d:%d: %s", name, n.Line, n.Column, fmt.Sprintf(format, a...))
 	}
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		// Aliases can make a small file expand without bound.
+		return nil, at(n, "YAML anchors and aliases are not supported here: write the value out")
+	}
+	nodes[ptr] = n
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := map[string]any{}

@@ -73,11 +73,13 @@ func TestParseFileErrors(t *testing.T) {
 		{"duplicate key", "budget: 1m\nbudget: 2m\n", ".interleave.yaml:2:1: key \"budget\" given twice"},
 		{"not yaml", "budget: [1m\n", ".interleave.yaml: "},
 		{"not a mapping", "- budget\n", ".interleave.yaml:1:1: want object, got array"},
+		{"alias", "tags: &t [a]\nrules:\n  enable: *t\n", ".interleave.yaml:1:7: YAML anchors and aliases are not supported"},
+		{"too large", "# " + strings.Repeat("x", MaxFileSize) + "\n", "bytes, more than the 65536 a config file may have"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseFile(FileName, []byte(tc.data))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("ParseFile(%q) = %v, want %q", tc.data, err, tc.want)
+				t.Errorf("ParseFile(%.200q) = %.500v, want %q", tc.data, err, tc.want)
 			}
 		})
 	}
