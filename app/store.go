@@ -38,9 +38,10 @@ type Job struct {
 	BaseSHA        string        `json:"base_sha"`
 	HeadSHA        string        `json:"head_sha"` // pinned when the job was accepted
 	Budget         time.Duration `json:"budget"`
-	Run            string        `json:"run,omitempty"` // test filter from run=
-	Seed           int64         `json:"seed"`          // 0: interleave pr derives it from the head
-	Attempts       int           `json:"attempts"`      // starts, including resumed ones
+	BudgetGiven    bool          `json:"budget_given,omitempty"` // by the trigger (budget=): over .interleave.yaml's
+	Run            string        `json:"run,omitempty"`          // test filter from run=
+	Seed           int64         `json:"seed"`                   // 0: interleave pr derives it from the head
+	Attempts       int           `json:"attempts"`               // starts, including resumed ones
 	Created        time.Time     `json:"created"`
 	Started        time.Time     `json:"started,omitzero"`
 	Finished       time.Time     `json:"finished,omitzero"`

@@ -85,7 +85,7 @@ func (s *Server) triageLoop() {
 // failed and the delivery should be retried.
 func (s *Server) triage(ctx context.Context, d *delivery) (*Job, string, error) {
 	t := d.Trigger
-	job := &Job{InstallationID: t.InstallationID, Owner: t.Owner, Repo: t.Repo, PR: t.PR, Budget: t.Budget}
+	job := &Job{InstallationID: t.InstallationID, Owner: t.Owner, Repo: t.Repo, PR: t.PR, Budget: t.Budget, BudgetGiven: t.Budget != 0}
 	if job.Budget == 0 {
 		job.Budget = s.cfg.DefaultBudget
 	}

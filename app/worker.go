@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -197,6 +198,12 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 	if err := s.fetch(ctx, j, token, srcDir, filepath.Join(outDir, gitLogFile)); err != nil {
 		return 0, err
 	}
+	// The base's .interleave.yaml, read here to check it and to layer its
+	// budget; interleave pr reads the same blob for the other settings.
+	file, _, err := prjob.LoadFile(srcDir, j.BaseSHA)
+	if err != nil {
+		return 0, &couldNotRun{code: 2, log: err.Error(), summary: configSummary(j.BaseSHA, err)}
+	}
 	prLog := filepath.Join(outDir, prLogFile)
 	if s.sbx != nil {
 		s.sbx.warmSeed(ctx, func(dir string, env []string, name string, args ...string) error {
@@ -217,6 +224,9 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 	}
 	cfg := prjob.DefaultConfig()
 	cfg.Base, cfg.Head, cfg.Budget, cfg.Seed = j.BaseSHA, j.HeadSHA, j.Budget, j.Seed
+	if !j.BudgetGiven && file != nil && file.Budget != nil {
+		cfg.Budget = *file.Budget // the server's default < the file < budget=
+	}
 	if j.Run != "" && s.prSupportsRun() {
 		run, err := regexp.Compile(j.Run)
 		if err != nil {
@@ -228,6 +238,11 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		return 0, fmt.Errorf("the job's configuration: %w", err)
 	}
 	args := cfg.Args()
+	if !slices.Contains(args, "-budget") {
+		// Always given, so the file's budget does not replace the one
+		// chosen here when it equals pr's default.
+		args = append(args, "-budget", cfg.Budget.String())
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -340,6 +355,14 @@ func failureSummary(code int, why, log string) string {
 		b.WriteString("\n" + fence + "\n" + log + "\n" + fence + "\n")
 	}
 	return b.String()
+}
+
+// configSummary is the check run's text when the base's .interleave.yaml
+// is not valid.
+func configSummary(base string, err error) string {
+	msg := err.Error()
+	fence := codeFence(msg)
+	return fmt.Sprintf("The `%s` of the base commit %s is not valid, so nothing was analyzed. A pull request is reviewed under its base's settings: fix the file on the base branch (docs/config.md lists the keys).\n\n%s\n%s\n%s\n", prjob.FileName, base, fence, msg, fence)
 }
 
 // codeFence returns a backquote fence longer than any run of backquotes in

@@ -212,6 +212,12 @@ func actionJob(ctx context.Context, env *cliEnv, cfg prjob.Config) (count, code 
 		fmt.Fprintf(env.stderr, "interleave pr: %v\n", err)
 		return -1, exitError
 	}
+	src, err := prApplyFile(env, opts, actionGiven(os.Getenv))
+	if err != nil {
+		configError(env, "action", err)
+		return -1, exitError
+	}
+	prjob.PrintSettings(env.stderr, &opts.Config, src) // where each came from: default, file, input
 	res, code := runPRJob(ctx, env, opts)
 	if res == nil {
 		return -1, code

@@ -30,8 +30,8 @@ type actionInput struct {
 var actionInputList = []actionInput{
 	{"github-token", ""}, // action.yml: ${{ github.token }}
 	{"base", ""},
-	{"budget", actionDuration(prjob.DefaultBudget)},
-	{"gen-budget", "auto"},
+	{"budget", ""},     // "": .interleave.yaml's, else prjob.DefaultBudget
+	{"gen-budget", ""}, // "": .interleave.yaml's, else auto
 	{"fail-on", prjob.DefaultFailOn},
 	{"scope", prjob.DefaultScope},
 	{"run", ""},
@@ -149,6 +149,9 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 		bad("base", "%q is not a ref", in.Base)
 	}
 	budget := get("budget")
+	if budget == "" {
+		budget = actionDuration(prjob.DefaultBudget)
+	}
 	d, err := time.ParseDuration(budget)
 	switch {
 	case err != nil:
@@ -157,7 +160,9 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 		bad("budget", "%q must not be negative", budget)
 	}
 	in.Budget = d
-	in.GenBudget = get("gen-budget")
+	if in.GenBudget = get("gen-budget"); in.GenBudget == "" {
+		in.GenBudget = "auto"
+	}
 	if _, _, err := prjob.ParseGenBudget(in.GenBudget); err != nil {
 		bad("gen-budget", "%q is not auto, 0 (no generated tests) or a duration such as 1m", in.GenBudget)
 	}
@@ -299,4 +304,19 @@ func (in *actionInputs) config(files actionFiles) prjob.Config {
 		c.Summary, c.SARIF = files.summary, files.sarif
 	}
 	return c
+}
+
+// actionGiven tells prjob.ApplyFile which settings an input gave: an
+// input given (not empty) overrides .interleave.yaml.
+func actionGiven(getenv func(string) string) func(setting string) string {
+	return func(setting string) string {
+		name := prjob.SettingFlag(setting)
+		if name == "" || name == "skip" || name == "exclude" {
+			return "" // no such input: only the file sets it
+		}
+		if cienv.Input(getenv, name) != "" {
+			return "input " + name
+		}
+		return ""
+	}
 }

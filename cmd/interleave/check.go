@@ -12,6 +12,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -80,6 +81,15 @@ func parseCheckFlags(env *cliEnv, args []string) (opts *checkOptions, code int, 
 	opts.Patterns = fs.Args()
 	opts.Format = format.value
 	opts.Enable, opts.Disable, opts.Tags = enable, disable, tags
+	// .interleave.yaml's rules and tags, under the flags.
+	file, _, err := prjob.LoadFile(env.dir, "")
+	if err != nil {
+		configError(env, "check", err)
+		return nil, exitError, false
+	}
+	c := prjob.Config{Enable: opts.Enable, Disable: opts.Disable, Tags: opts.Tags}
+	prjob.ApplyFile(&c, file, prjob.FlagGiven(fs))
+	opts.Enable, opts.Disable, opts.Tags = c.Enable, c.Disable, c.Tags
 	sev, err := checks.ParseSeverity(severity.value)
 	if err != nil { // enumFlag already restricts the value
 		fmt.Fprintf(env.stderr, "interleave check: %v\n", err)

@@ -54,7 +54,31 @@ func parsePRFlags(env *cliEnv, args []string, getenv func(string) string) (opts 
 		fmt.Fprintf(env.stderr, "interleave pr: %v\n", err)
 		return nil, exitError, false
 	}
+	src, err := prApplyFile(env, opts, prjob.FlagGiven(fs))
+	if err != nil {
+		configError(env, "pr", err)
+		return nil, exitError, false
+	}
+	if opts.Verbose {
+		prjob.PrintSettings(env.stderr, &opts.Config, src)
+	}
 	return opts, 0, true
+}
+
+// prApplyFile puts the settings of the base's .interleave.yaml under those
+// given explicitly.
+func prApplyFile(env *cliEnv, opts *prjob.Options, given func(string) string) (prjob.Sources, error) {
+	file, note, err := prjob.LoadFile(env.dir, opts.Base)
+	if err != nil {
+		return nil, err
+	}
+	if note != "" {
+		opts.Notes = append(opts.Notes, note)
+	}
+	if file != nil {
+		opts.Notes = append(opts.Notes, "settings from "+file.Name+" (interleave config shows them)")
+	}
+	return prjob.ApplyFile(&opts.Config, file, given), nil
 }
 
 // errNoBase is prChange's error outside a pull request's workflow.

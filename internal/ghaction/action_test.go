@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/internal/prjob"
 )
@@ -34,8 +33,16 @@ func TestActionDefaultsShared(t *testing.T) {
 		}
 		return in.Default
 	}
-	if d, err := time.ParseDuration(get("budget")); err != nil || d != prjob.DefaultBudget {
-		t.Errorf("input budget: default %q, want %v (prjob.DefaultBudget)", get("budget"), prjob.DefaultBudget)
+	// budget and gen-budget default to empty, so that .interleave.yaml's
+	// apply unless given; empty is prjob.DefaultBudget, said in the text.
+	for _, name := range []string{"budget", "gen-budget"} {
+		in, _ := a.Input(name)
+		if in.Default != "" || !strings.Contains(in.Description, ".interleave.yaml") {
+			t.Errorf("input %s: default %q, want empty, falling back on .interleave.yaml in its description", name, in.Default)
+		}
+	}
+	if in, _ := a.Input("budget"); !strings.Contains(in.Description, "else "+strings.TrimSuffix(prjob.DefaultBudget.String(), "0s")) {
+		t.Errorf("input budget: the description does not give the default %v: %q", prjob.DefaultBudget, in.Description)
 	}
 	if got := get("fail-on"); got != prjob.DefaultFailOn {
 		t.Errorf("input fail-on: default %q, want %q (prjob.DefaultFailOn)", got, prjob.DefaultFailOn)

@@ -68,6 +68,13 @@ type Config struct {
 	// "./dir", "./dir/...", relative to the working directory); nil keeps
 	// all.
 	Packages []string
+	// Exclude leaves out the findings and the tests of these package
+	// patterns, relative to the module root.
+	Exclude []string
+	Skip    *regexp.Regexp // affected tests not to search; nil skips none
+	// Ignore keeps known failures out of the report. Only the config file
+	// sets it: Args does not carry it, the job reads the same file.
+	Ignore []Ignore
 }
 
 // DefaultConfig is the configuration of a run given no flags.
@@ -84,7 +91,8 @@ type Flags struct {
 	genBudget             genBudget
 	shard, run            string
 	tags, enable, disable list
-	packages              list
+	packages, exclude     list
+	skip                  string
 }
 
 // Register defines the job's flags on fs, with c's current values as their
@@ -118,6 +126,8 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&f.run, "run", "", "Search only the affected tests whose name matches `regexp`")
 	fs.Var(&f.enable, "enable", "Static `rules` to report without confirmation (opt-in ones, and default ones below the posting bar), comma-separated IDs or slugs, or all")
 	fs.Var(&f.disable, "disable", "Static `rules` to remove, comma-separated IDs or slugs; all starts from none")
+	fs.StringVar(&f.skip, "skip", "", "Do not search the affected tests whose name matches `regexp`")
+	fs.Var(&f.exclude, "exclude", "Leave out the findings and tests of these package `patterns`, comma-separated, relative to the module root: ., ./dir or ./dir/...")
 	fs.Var(&f.packages, "packages", "Report only the findings in these package `patterns`, comma-separated, relative to the working directory: ., ./dir or ./dir/... (default all)")
 	return f
 }
@@ -138,6 +148,14 @@ func (f *Flags) Check() error {
 		if c.Run, err = regexp.Compile(f.run); err != nil {
 			return fmt.Errorf("-run: %v", err)
 		}
+	}
+	if f.skip != "" {
+		if c.Skip, err = regexp.Compile(f.skip); err != nil {
+			return fmt.Errorf("-skip: %v", err)
+		}
+	}
+	if len(f.exclude) > 0 {
+		c.Exclude = f.exclude
 	}
 	c.Packages = nil
 	for _, p := range f.packages {
@@ -179,6 +197,11 @@ func (c *Config) Validate() error {
 	for _, p := range c.Packages {
 		if err := CheckPattern(p); err != nil {
 			return fmt.Errorf("-packages: %v", err)
+		}
+	}
+	for _, p := range c.Exclude {
+		if err := CheckPattern(p); err != nil {
+			return fmt.Errorf("-exclude: %v", err)
 		}
 	}
 	if c.Shards > 0 {
@@ -247,6 +270,10 @@ func (c *Config) Args() []string {
 	list("enable", c.Enable)
 	list("disable", c.Disable)
 	list("packages", c.Packages)
+	if c.Skip != nil {
+		args = append(args, "-skip", c.Skip.String())
+	}
+	list("exclude", c.Exclude)
 	return args
 }
 

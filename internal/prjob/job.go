@@ -256,6 +256,17 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		r.logf("note: %s", pkgNote)
 		pkgSummary = "\n- note: " + pkgNote + "\n"
 	}
+	// the configuration's excluded packages and known failures.
+	var exNote string
+	final, exNote = FilterExcluded(final, c.ModuleDir, c.Root, opts.Exclude)
+	var ignored []string
+	final, ignored = FilterIgnored(final, opts.Ignore, c.ModuleDir, c.Root)
+	for _, n := range append([]string{exNote}, ignored...) {
+		if n != "" {
+			r.logf("note: %s", n)
+			pkgSummary += "\n- note: " + n + "\n"
+		}
+	}
 
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
@@ -369,6 +380,13 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		}
 		if len(kept) == 0 && len(tests) > 0 {
 			r.notes = append(r.notes, fmt.Sprintf("no affected test matches -run %q: dynamic search skipped", opts.Run))
+			return nil, nil
+		}
+		tests = kept
+	}
+	if kept, dropped := FilterTests(tests, &opts.Config, c.ModuleDir, c.ModulePath); dropped > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("%d affected %s left out by -skip or -exclude", dropped, plural(dropped, "test")))
+		if len(kept) == 0 {
 			return nil, nil
 		}
 		tests = kept
