@@ -11,9 +11,11 @@
 #   packets  sample and write packets from $OUT into $PACKETS
 #   all      both (default)
 #
+# WORKERS (default 1) modules are analyzed side by side, each worker taking
+# the next module of the list not yet taken (a directory in $OUT/claims).
 # OUT (default /tmp/interleave-sample-2026-11-29) keeps the copies and the
 # JSON reports; PACKETS (default bench/precision/sample-2026-11-29) gets
-# the packets, sample.json, findings-<module>.txt and counts.md.
+# the packets, sample.json, findings-<module>.txt, counts.md and RULES.md.
 # Needs Go, jq and python3; fetches modules through the module proxy.
 set -euo pipefail
 
@@ -32,11 +34,15 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
 run() {
-	(cd "$repo" && go build -o "$out/interleave" ./cmd/interleave)
+	(cd "$repo" && go build -o "$out/interleave.$$" ./cmd/interleave && mv "$out/interleave.$$" "$out/interleave")
 	git -C "$repo" rev-parse HEAD >"$out/commit"
+	mkdir -p "$out/claims"
 	for mv in "${mods[@]}"; do
 		name="${mv//\//_}"
 		res="$out/$name"
+		# Workers run side by side (WORKERS): each takes the next module
+		# of the list that no worker has taken.
+		mkdir "$out/claims/$name" 2>/dev/null || continue
 		rm -rf "$res"
 		mkdir -p "$res"
 		echo "== $mv $(date -u +%H:%M:%S)" >&2
@@ -72,10 +78,21 @@ run() {
 packets() {
 	mkdir -p "$packets"
 	python3 "$repo/bench/precision/packets.py" -out "$out" -packets "$packets" -list "$list" "${mods[@]}"
+	python3 "$repo/bench/precision/rules.py" "$repo" "$packets/RULES.md" "$(cat "$out/commit")"
+}
+
+runall() {
+	local i pids=()
+	for ((i = 0; i < ${WORKERS:-1}; i++)); do
+		run &
+		pids+=($!)
+		sleep 5
+	done
+	wait "${pids[@]}"
 }
 
 case $mode in
-run) run ;;
+run) runall ;;
 packets) packets ;;
-all) run; packets ;;
+all) runall; packets ;;
 esac
