@@ -25,7 +25,8 @@ SEED = 1
 BIG_DECL = 160  # a longer declaration is shown around its lines of interest
 WINDOW = 35
 MAX_TYPE_LINES = 220
-MAX_GREP = 70
+MAX_GREP = 100
+MAX_FUNCS = 5
 
 ap = argparse.ArgumentParser()
 ap.add_argument("-out", required=True)
@@ -79,6 +80,15 @@ def types(src, pkgdir, names):
     return json.loads(r.stdout)
 
 
+def funcs(src, pkgdir, names):
+    if not names:
+        return []
+    r = subprocess.run([helper, "funcs", os.path.join(src, pkgdir)] + sorted(names), capture_output=True, text=True)
+    if r.returncode != 0:
+        return []
+    return json.loads(r.stdout)
+
+
 def numbered(src, file, start, end, mark=()):
     lines = open(os.path.join(src, file), errors="replace").read().splitlines()
     out = []
@@ -109,15 +119,30 @@ def show_decl(src, file, d, marks):
 IDENT_CHAIN = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
+SKIP = {"go", "Lock", "Unlock", "RLock", "RUnlock", "TryLock", "Load", "Store", "Add"}
+
+
 def names_in(message):
-    """Field and lock names the message mentions (last parts of a.b chains)."""
-    names = set()
+    """Names the message mentions in a.b chains: (all parts after the
+    first, the last parts only: the fields and locks themselves)."""
+    names, last = set(), set()
     for chain in IDENT_CHAIN.findall(message):
         if re.search(r"\.go$", chain):
             continue
-        parts = chain.split(".")
-        names.update(p for p in parts[1:] if p not in ("go", "Lock", "Unlock", "RLock", "RUnlock"))
-    return names
+        parts = [p for p in chain.split(".")[1:] if p not in SKIP]
+        names.update(parts)
+        if parts:
+            last.add(parts[-1])
+    return names, last
+
+
+def words_in(message):
+    """Every identifier-like word of the message (candidate function names)."""
+    # A plain lowercase word ("read", "run") is English more often than a
+    # function name: only capitalized or camelCase words, and a.b chains.
+    words = {w for w in re.findall(r"\b[A-Za-z_]\w*\b", message)
+             if w not in SKIP and len(w) > 2 and (w[0].isupper() or "_" in w or any(c.isupper() for c in w[1:]))}
+    return words | names_in(message)[0]
 
 
 def grep_uses(src, pkgdir, names):
@@ -171,13 +196,19 @@ def packet(num, mv, src, f, text):
                     out.append("       ...")
                 out.append(numbered(src, fl, s, e, marks[fl]))
             out += ["```", ""]
-    names = names_in(f["message"] + " " + " ".join(r.get("message", "") for r in f.get("related") or []))
+    alltext = f["message"] + " " + " ".join(r.get("message", "") for r in f.get("related") or [])
+    names, fields = names_in(alltext)
     # The receiver's type, when the finding is in a method.
     m = re.match(r"\(\*?(\w+)\)\.", next((d["name"] for d in decls(src, file, [f["pos"]["line"]]) if d.get("name")), ""))
     tnames = set(names)
     if m:
         tnames.add(m.group(1))
-    ts = types(src, pkgdir, tnames)
+    # Types that declare a lock-like name (mu, xxxLock, Mutex) are many:
+    # looked for only when no other name matched.
+    lockish = {n for n in tnames if re.match(r"^(m|mu|\w*[Mm]u|\w*[Ll]ock|\w*Mutex)$", n)}
+    ts = types(src, pkgdir, (tnames - lockish) | (words_in(alltext) & set(re.findall(r"\b[A-Z]\w*", alltext))))
+    if not ts:
+        ts = types(src, pkgdir, tnames)
     if ts:
         out += ["## Struct types of the package naming those fields, locks or the receiver", "",
                 f"Names looked for: {', '.join(sorted(tnames))}.", ""]
@@ -195,8 +226,33 @@ def packet(num, mv, src, f, text):
             if total > 3 * MAX_TYPE_LINES:
                 out += ["(more types left out)", ""]
                 break
-    if names:
-        hits = grep_uses(src, pkgdir, names)
+    # Functions and methods of the package the message names (the callee of
+    # a call under a lock, a locked helper), not already shown.
+    words = words_in(alltext)
+    fs = [fd for fd in funcs(src, pkgdir, words) if (os.path.relpath(fd["file"], src), fd["start"]) not in shown]
+    # Methods of the receiver's type or of a type the message names first.
+    recvs = set(tnames) | words
+
+    def rank(fd):
+        mm = re.match(r"\(\*?(\w+)\)\.", fd["name"])
+        return (0 if mm and mm.group(1) in recvs else 1, fd["file"], fd["start"])
+    fs.sort(key=rank)
+    if fs:
+        out += ["## Functions of the package named in the message", ""]
+        total = 0
+        for fd in fs[:MAX_FUNCS]:
+            fl = os.path.relpath(fd["file"], src)
+            shown.add((fl, fd["start"]))
+            end = min(fd["end"], fd["start"] + BIG_DECL - 1)
+            cut = "" if end == fd["end"] else f" (first {BIG_DECL} of {fd['end'] - fd['start'] + 1} lines)"
+            out += [f"### {fl}: {fd['name']}{cut}", "", "```go", numbered(src, fl, fd["start"], end), "```", ""]
+        if len(fs) > MAX_FUNCS:
+            out += [f"({len(fs) - MAX_FUNCS} more functions of those names left out: " +
+                    ", ".join(f"{os.path.relpath(fd['file'], src)}:{fd['start']} {fd['name']}" for fd in fs[MAX_FUNCS:]) + ")", ""]
+    if fields:
+        hits = grep_uses(src, pkgdir, fields)
+        # The finding's own files first.
+        hits.sort(key=lambda h: (h[0] not in marks, h[0], h[1]))
         if hits:
             byfile = {}
             for fl, n, _ in hits:
@@ -205,8 +261,9 @@ def packet(num, mv, src, f, text):
             for fl, ns in byfile.items():
                 for d in decls(src, fl, ns):
                     fn[(fl, d["line"])] = d.get("name") or "-"
-            out += [f"## Lines of package `{pkgdir}` that mention " + ", ".join(f"`.{n}`" for n in sorted(names)),
-                    "", f"{len(hits)} lines" + (f"; the first {MAX_GREP} shown" if len(hits) > MAX_GREP else "") + ", with the declaration each is in.", "", "```text"]
+            out += [f"## Lines of package `{pkgdir}` that mention " + ", ".join(f"`.{n}`" for n in sorted(fields)),
+                    "", f"{len(hits)} lines" + (f"; the first {MAX_GREP} shown" if len(hits) > MAX_GREP else "") +
+                    ", with the declaration each is in; the finding's own files first.", "", "```text"]
             for fl, n, line in hits[:MAX_GREP]:
                 out.append(f"{fl}:{n}\t[{fn.get((fl, n), '-')}]\t{line.strip()}")
             out += ["```", ""]

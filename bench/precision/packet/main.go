@@ -4,6 +4,7 @@
 //
 //	packet decl FILE LINE...    -> one JSON object per line: {file, line, name, start, end}
 //	packet types DIR NAME...    -> JSON array: struct types with a field NAME or named NAME
+//	packet funcs DIR NAME...    -> JSON array: functions and methods named NAME
 //
 // It prints JSON on standard output for bench/precision/packets.py.
 package main
@@ -33,7 +34,7 @@ type Range struct {
 
 func main() {
 	if len(os.Args) < 3 {
-		fmt.Fprintln(os.Stderr, "usage: packet decl FILE LINE... | packet types DIR NAME...")
+		fmt.Fprintln(os.Stderr, "usage: packet decl FILE LINE... | packet types DIR NAME... | packet funcs DIR NAME...")
 		os.Exit(2)
 	}
 	var out any
@@ -43,6 +44,8 @@ func main() {
 		out, err = decls(os.Args[2], os.Args[3:])
 	case "types":
 		out, err = types(os.Args[2], os.Args[3:])
+	case "funcs":
+		out, err = funcs(os.Args[2], os.Args[3:])
 	default:
 		err = fmt.Errorf("unknown mode %q", os.Args[1])
 	}
@@ -198,4 +201,38 @@ func fieldMatch(st *ast.StructType, want map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// funcs lists the functions and methods of the package in dir named one of
+// names, with their doc comments.
+func funcs(dir string, names []string) ([]Range, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	res := []Range{}
+	fset := token.NewFileSet()
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !want[fd.Name.Name] {
+				continue
+			}
+			start := fset.Position(fd.Pos()).Line
+			if fd.Doc != nil {
+				start = fset.Position(fd.Doc.Pos()).Line
+			}
+			res = append(res, Range{File: file, Name: declName(fd), Start: start, End: fset.Position(fd.End()).Line, Match: fd.Name.Name})
+		}
+	}
+	return res, nil
 }
