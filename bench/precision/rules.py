@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""rules.py writes RULES.md for a triage sample: each default rule's definition
+as the repository documents it (the Text of its entry in
+checks/static/suite.go and the doc.go of its pass), without precision figures:
+sentences that start with "Opt-in:" or only point to docs/precision.md are left out.
+
+Usage: bench/precision/rules.py REPO OUTFILE
+"""
+import re
+import sys
+
+repo, outfile = sys.argv[1], sys.argv[2]
+suite = open(f"{repo}/checks/static/suite.go").read()
+
+def strip(text):
+    text = re.sub(r" ?Opt-in:[^`]*?(?=( The [a-z-]+ case is| Documented guards are| The precise case is|$))", "", text)
+    text = re.sub(r" ?See docs/precision\.md\.", "", text)
+    text = re.sub(r";? see docs/precision\.md", "", text)
+    return text.strip()
+
+out = ["# Rule definitions (for triage)", "",
+       "Copied from the repository's own documentation at commit " + sys.argv[3] if len(sys.argv) > 3 else "",
+       "",
+       "Each default rule's text from `checks/static/suite.go` (what a finding of the",
+       "rule claims, and what it does not report), then the package documentation",
+       "(`doc.go`) of the pass that reports it. Opt-in rules are not run by default",
+       "and do not appear in the sample.", ""]
+pass_rules = []
+for m in re.finditer(r"\{(\w+)\.Analyzer, \[\]checks\.Rule\{(.*?)\n\t\}\},", suite, re.S):
+    pkg, body = m.group(1), m.group(2)
+    rules = []
+    for r in re.finditer(r'\{ID: "(IL\d+)", Slug: "([^"]+)", Title: "([^"]+)", Severity: checks\.(\w+), Level: checks\.(\w+),.*?\n\t*\s*Text: "((?:[^"\\]|\\.)*)"\}', body, re.S):
+        rid, slug, title, sev, level, text = r.groups()
+        text = text.encode().decode("unicode_escape") if "\\" in text else text
+        rules.append((rid, slug, title, sev, level, text))
+    pass_rules.append((pkg, rules))
+for pkg, rules in pass_rules:
+    default = [r for r in rules if r[4] == "Default"]
+    if not default:
+        continue
+    out.append(f"## Pass {pkg} (checks/static/{pkg})")
+    out.append("")
+    for rid, slug, title, sev, level, text in default:
+        out.append(f"### {rid} {slug}: {title}")
+        out.append("")
+        out.append(f"Severity: {sev.lower()}.")
+        out.append("")
+        out.append(strip(text))
+        out.append("")
+    try:
+        doc = open(f"{repo}/checks/static/{pkg}/doc.go").read()
+    except FileNotFoundError:
+        continue  # go vet's own pass (waitgroup): its rule text is all
+    lines = []
+    for line in doc.splitlines():
+        if line.startswith("package "):
+            break
+        if line.startswith("//"):
+            lines.append(line[3:] if line.startswith("// ") else line[2:])
+    out.append(f"#### Package documentation of {pkg} (doc.go)")
+    out.append("")
+    out.append("```text")
+    out.extend(lines)
+    out.append("```")
+    out.append("")
+open(outfile, "w").write("\n".join(out).rstrip() + "\n")
