@@ -69,7 +69,7 @@ func scan(cg *ast.CommentGroup) (string, bool) {
 			}
 			at := i + j
 			before := text[max(0, at-16):at]
-			if conditional(text, at) {
+			if partOfWord(text, at+len(phrase)) || conditional(text, at) {
 				i = at + len(phrase)
 				continue
 			}
@@ -81,6 +81,17 @@ func scan(cg *ast.CommentGroup) (string, bool) {
 		}
 	}
 	return "", negated
+}
+
+// partOfWord reports whether the phrase ending at end goes on as a longer
+// word: "goroutine safety: do not mutate …" names a topic, it does not
+// claim safety.
+func partOfWord(text string, end int) bool {
+	if end >= len(text) {
+		return false
+	}
+	c := text[end]
+	return 'a' <= c && c <= 'z' || c == '-' || c == '_'
 }
 
 // conditions are the words by which a sentence makes its safety claim

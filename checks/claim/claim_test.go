@@ -23,6 +23,9 @@ func TestClaim(t *testing.T) {
 		"// Configs are treated as readonly. As long as they are unmodified, they are safe for concurrent use.": false,
 		"// T is safe for concurrent use if every caller holds its lock.":                                       false,
 		"// T is read-only. If in doubt, copy it. T is safe for concurrent use.":                                true,
+		"// Goroutine safety: Do not mutate T's fields after Start.":                                            false,
+		"// Thread safety: see the package doc.":                                                                false,
+		"// T is thread safe, and goroutine-safe.":                                                              true,
 	} {
 		src := "package p\n\n" + doc + "\ntype T struct{}\n"
 		f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
