@@ -98,6 +98,7 @@ type search struct {
 	crashes   []pendingCrash
 	notes     []string
 	noted     map[string]bool      // keys of noteOnce
+	targetAt  map[string]int       // index in stats.Targets by site (aim.go)
 	noResults []string             // workers whose process ran nothing
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
 	deadline  time.Time            // end of the search: the budget less overrunSlack
@@ -167,6 +168,7 @@ func newSearch(opts Options) (*search, *regexp.Regexp, error) {
 	s := &search{opts: opts, failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
+	s.startTargets()
 	s.progress()
 	return s, runRE, nil
 }
