@@ -13,6 +13,7 @@ import (
 
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -31,11 +32,11 @@ var syncMethods = map[string]bool{
 
 // changedSites returns the "file.go:line" sites (absolute file names, as
 // explore's Targets take them) of the synchronization operations (channel
-// send, receive, select, close, go, sync and atomic calls) and the
+// send, receive, select, close, sync and atomic calls) and the
 // shared-memory writes (to a field, an element or through a pointer) on
 // the changed lines of the change's Go files that are not tests, or
-// anywhere in a changed function of them: sorted, at most
-// maxChangedSites, those on changed lines first.
+// anywhere in a changed function of them, except near a go statement
+// (nearGo): sorted, at most maxChangedSites, those on changed lines first.
 func changedSites(c *affected.Change) []string {
 	funcs := map[string][]affected.Func{}
 	for _, fn := range c.Funcs {
@@ -71,10 +72,11 @@ func changedSites(c *affected.Change) []string {
 			}
 			return false
 		}
-		for _, line := range syncLines(fset, file) {
+		lines, goLines := syncLines(fset, file)
+		for _, line := range lines {
 			site := fmt.Sprintf("%s:%d", abs, line)
 			switch {
-			case seen[site]:
+			case seen[site], nearGo(line, goLines):
 			case changed(line):
 				seen[site] = true
 				onLine = append(onLine, site)
@@ -92,10 +94,22 @@ func changedSites(c *affected.Change) []string {
 	return sites
 }
 
+// nearGo reports whether line is within rt.TargetNear lines of a go
+// statement: the search matches a target against the callers of an
+// operation too, and every operation of a goroutine has its go statement's
+// line among its callers, so such a target would aim at all of them.
+func nearGo(line int, goLines []int) bool {
+	for _, g := range goLines {
+		if line >= g-rt.TargetNear && line <= g+rt.TargetNear {
+			return true
+		}
+	}
+	return false
+}
+
 // syncLines returns the lines of file's synchronization operations and
-// shared-memory writes, by syntax alone.
-func syncLines(fset *token.FileSet, file *ast.File) []int {
-	var lines []int
+// shared-memory writes, by syntax alone, and those of its go statements.
+func syncLines(fset *token.FileSet, file *ast.File) (lines, goLines []int) {
 	add := func(n ast.Node) { lines = append(lines, fset.Position(n.Pos()).Line) }
 	shared := func(e ast.Expr) bool {
 		switch ast.Unparen(e).(type) {
@@ -106,7 +120,9 @@ func syncLines(fset *token.FileSet, file *ast.File) []int {
 	}
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.SendStmt, *ast.SelectStmt, *ast.GoStmt:
+		case *ast.GoStmt:
+			goLines = append(goLines, fset.Position(n.Pos()).Line)
+		case *ast.SendStmt, *ast.SelectStmt:
 			add(n)
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW {
@@ -137,7 +153,7 @@ func syncLines(fset *token.FileSet, file *ast.File) []int {
 		}
 		return true
 	})
-	return lines
+	return lines, goLines
 }
 
 // aimShown is how many sites the log and the summary name in each list.
@@ -202,7 +218,7 @@ func aimLine(cs *report.ChangedSites) string {
 func aimVerbose(cs *report.ChangedSites) []string {
 	var out []string
 	for _, h := range cs.ExercisedSites {
-		out = append(out, fmt.Sprintf("  exercised %s: %d %s in %d %s' unperturbed runs, preempted %d %s", h.Site, h.Hits, plural(h.Hits, "operation"), h.Tests, plural(h.Tests, "test"), h.Preempted, plural(h.Preempted, "time")))
+		out = append(out, fmt.Sprintf("  exercised %s: %d %s in the unperturbed runs of %d %s, preempted %d %s", h.Site, h.Hits, plural(h.Hits, "operation"), h.Tests, plural(h.Tests, "test"), h.Preempted, plural(h.Preempted, "time")))
 	}
 	if len(cs.NotExercisedSites) > 0 {
 		more := ""
@@ -222,7 +238,7 @@ func aimSummary(cs *report.ChangedSites) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n<details><summary>Changed sites: %d targeted, %d exercised, %d preemptions there</summary>\n\n", cs.Sites, cs.Exercised, cs.Preempted)
 	for _, h := range cs.ExercisedSites {
-		fmt.Fprintf(&b, "- `%s`: %d %s in %d %s' unperturbed runs, preempted %d %s\n", h.Site, h.Hits, plural(h.Hits, "operation"), h.Tests, plural(h.Tests, "test"), h.Preempted, plural(h.Preempted, "time"))
+		fmt.Fprintf(&b, "- `%s`: %d %s in the unperturbed runs of %d %s, preempted %d %s\n", h.Site, h.Hits, plural(h.Hits, "operation"), h.Tests, plural(h.Tests, "test"), h.Preempted, plural(h.Preempted, "time"))
 	}
 	if cs.NotExercised > 0 {
 		more := ""
