@@ -170,7 +170,9 @@ func TestPRAimsAtChange(t *testing.T) {
 	if cs == nil || cs.Exercised == 0 || cs.Preempted == 0 || cs.NotExercised == 0 || cs.Sites != cs.Exercised+cs.NotExercised {
 		t.Fatalf("changedSites %+v: want some exercised and preempted, Pending's not exercised", cs)
 	}
-	if !slices.ContainsFunc(cs.ExercisedSites, func(s report.SiteRun) bool { return strings.HasPrefix(s.Site, "pool.go:") && s.Hits > 0 && s.Tests == 1 }) {
+	if !slices.ContainsFunc(cs.ExercisedSites, func(s report.SiteRun) bool {
+		return strings.HasPrefix(s.Site, "pool.go:") && s.Hits > 0 && s.Tests == 1
+	}) {
 		t.Errorf("exercised sites %+v", cs.ExercisedSites)
 	}
 	md, err := os.ReadFile(cfg.Summary)
