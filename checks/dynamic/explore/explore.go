@@ -16,6 +16,8 @@
 //   - budget.go: splitting the budget among the tests and what follows the
 //     search.
 //   - unperturbed.go: each test's unperturbed schedule, run first.
+//   - aim.go: the Targets each unperturbed run executed; those tests
+//     searched first; preemptions at the targets counted.
 //   - workers.go: the search of each test by worker processes; child.go
 //     runs one process and reads its output.
 //   - failure.go: building a failure, its one owner: from a process's output
