@@ -546,7 +546,9 @@ func (t *Targeted) AtTarget(site string) bool {
 func (t *Targeted) Reset(seed int64) {
 	t.r = newRand(seed, 3)
 	t.Inner.Reset(seed)
-	clear(t.preempts)
+	for k := range t.preempts { // no clear: rt builds with go1.18 modules
+		delete(t.preempts, k)
+	}
 }
 
 func (t *Targeted) inner() Strategy {

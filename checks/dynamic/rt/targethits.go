@@ -74,7 +74,9 @@ func (s *sched) targetCounts(r *Result) {
 		}
 	}
 	for i := range s.decPCs {
-		clear(seen)
+		for k := range seen { // no clear: rt builds with go1.18 modules
+			delete(seen, k)
+		}
 		for _, pc := range s.decPCs[i] {
 			if pc == 0 {
 				break
