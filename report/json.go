@@ -31,6 +31,8 @@ type JSONReport struct {
 	Tests []TestRun `json:"tests,omitempty"`
 	// Search is the search's wall time after the build and its budget.
 	Search *SearchTime `json:"search,omitempty"`
+	// ChangedSites is what the search did at the change's sites.
+	ChangedSites *ChangedSites `json:"changedSites,omitempty"`
 }
 
 // JSONTool names the producer.
@@ -79,6 +81,7 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	}
 	out.Tests = r.Tests
 	out.Search = r.Search
+	out.ChangedSites = r.Changed
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

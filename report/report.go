@@ -30,6 +30,30 @@ type Report struct {
 	// Search, when set, is how long the dynamic search took against its
 	// budget.
 	Search *SearchTime
+	// Changed, when set, is what the search did at the change's
+	// synchronization sites (its preemption targets).
+	Changed *ChangedSites
+}
+
+// ChangedSites counts the synchronization operations and shared-memory
+// writes of a change the search aimed at: executed by some test's
+// unperturbed run or not, and the preemptions there; the first few of each.
+type ChangedSites struct {
+	Sites             int       `json:"sites"`
+	Exercised         int       `json:"exercised"`
+	NotExercised      int       `json:"notExercised"`
+	Preempted         int       `json:"preempted"`
+	ExercisedSites    []SiteRun `json:"exercisedSites,omitempty"`
+	NotExercisedSites []string  `json:"notExercisedSites,omitempty"`
+}
+
+// SiteRun is one changed site the tests executed: its operations in the
+// unperturbed runs, by how many tests, and the search's preemptions there.
+type SiteRun struct {
+	Site      string `json:"site"`
+	Hits      int    `json:"hits"`
+	Tests     int    `json:"tests"`
+	Preempted int    `json:"preempted"`
 }
 
 // SearchTime is the wall time of a dynamic search after the build (its
@@ -50,6 +74,9 @@ type TestRun struct {
 	// failure kind; "" when it did not finish).
 	Plain     string `json:"plain,omitempty"`
 	ElapsedMS int64  `json:"elapsedMs"`
+	// TargetHits counts the operations of its unperturbed run at the
+	// search's preemption targets (the change's sites, static findings').
+	TargetHits int `json:"targetHits,omitempty"`
 }
 
 // Writer renders a Report in one format.

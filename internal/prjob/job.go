@@ -64,6 +64,7 @@ type job struct {
 	broken         brokenSet    // broken.go
 	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
+	changed  *report.ChangedSites // the search at the changed sites (aim.go)
 }
 
 type stageTime struct {
@@ -270,10 +271,10 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
-		PreExisting: preExisting, Tests: r.testRuns}
+		PreExisting: preExisting, Tests: r.testRuns, Changed: r.changed}
 	err = r.stage("report", func() error {
 		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
-			SARIF: opts.SARIF, Summary: opts.Summary, Extra: pkgSummary + r.brokenSummary() + r.confirm.summary(c.Root) + r.summaryExtra()})
+			SARIF: opts.SARIF, Summary: opts.Summary, Extra: pkgSummary + r.brokenSummary() + r.confirm.summary(c.Root) + aimSummary(r.changed) + r.summaryExtra()})
 	})
 	if err != nil {
 		return r.fail(err)
@@ -418,9 +419,16 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 			}
 		}
 	}
+	changed := changedSites(c)
+	for _, site := range changed {
+		if !seen[site] {
+			seen[site] = true
+			targets = append(targets, site)
+		}
+	}
 	sort.Strings(targets)
 	seed, schedules := r.seedAndSchedules()
-	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s", len(refs), plural(len(refs), "test"), opts.Budget, seed, len(targets), plural(len(targets), "site"))
+	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s (%d changed)", len(refs), plural(len(refs), "test"), opts.Budget, seed, len(targets), plural(len(targets), "site"), len(changed))
 	var (
 		progressMu   sync.Mutex // Progress may be called from the search's goroutines
 		lastProgress time.Time
@@ -464,6 +472,14 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	r.notes = append(r.notes, res.Notes...)
 	r.confirm.searched = res.Stats.Schedules > 0
 	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), plural(len(res.Findings), "finding"))
+	if r.changed = changedReport(changed, res.Stats, c.Root); r.changed != nil {
+		r.logf("%s", aimLine(r.changed))
+		if opts.Verbose {
+			for _, l := range aimVerbose(r.changed) {
+				r.logf("%s", l)
+			}
+		}
+	}
 	// Schedule names relative to the repository root, so the replay
 	// command works from a fresh clone's top level.
 	fromRoot := func(fs []checks.Finding) []checks.Finding {

@@ -16,6 +16,8 @@
 //   - budget.go: splitting the budget among the tests and what follows the
 //     search.
 //   - unperturbed.go: each test's unperturbed schedule, run first.
+//   - aim.go: the Targets each unperturbed run executed; those tests
+//     searched first; preemptions at the targets counted.
 //   - workers.go: the search of each test by worker processes; child.go
 //     runs one process and reads its output.
 //   - failure.go: building a failure, its one owner: from a process's output
@@ -98,6 +100,7 @@ type search struct {
 	crashes   []pendingCrash
 	notes     []string
 	noted     map[string]bool      // keys of noteOnce
+	targetAt  map[string]int       // index in stats.Targets by site (aim.go)
 	noResults []string             // workers whose process ran nothing
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
 	deadline  time.Time            // end of the search: the budget less overrunSlack
@@ -167,6 +170,7 @@ func newSearch(opts Options) (*search, *regexp.Regexp, error) {
 	s := &search{opts: opts, failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
+	s.startTargets()
 	s.progress()
 	return s, runRE, nil
 }

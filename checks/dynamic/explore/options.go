@@ -105,6 +105,9 @@ type TestStats struct {
 	// Fresh counts the processes started because the previous one had
 	// goroutines left over from an earlier schedule.
 	Fresh int `json:"fresh,omitempty"`
+	// TargetHits counts the decisions of its unperturbed run at or near
+	// Options.Targets: a test with some is searched first (aim.go).
+	TargetHits int `json:"targetHits,omitempty"`
 }
 
 // Stats describes a search, during it and at its end.
@@ -117,6 +120,9 @@ type Stats struct {
 	Building  bool          `json:"building,omitempty"`
 	Tests     []TestStats   `json:"tests"`
 	Current   string        `json:"current,omitempty"` // test being searched
+	// Targets is every Options.Targets site: executed by which unperturbed
+	// runs, preempted how often.
+	Targets []TargetStats `json:"targets,omitempty"`
 }
 
 // Result is a finished search.

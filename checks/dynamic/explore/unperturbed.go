@@ -194,6 +194,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			Schedules:   1,
 			Deadline:    limit,
 			StepTimeout: s.opts.StepTimeout,
+			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}
 	began := time.Now()
@@ -245,6 +246,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	}
 	for _, r := range out.results {
 		s.counted(t, r)
+		s.plainHits(t, r)
 	}
 	s.mu.Lock()
 	t.plainStopped = false

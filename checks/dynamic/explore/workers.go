@@ -17,13 +17,17 @@ import (
 // share of what is left, half by weight alone and half by weight times
 // measured cost, when that is enough for one process of one schedule
 // (else nothing: its unperturbed schedule ran); time one test does not
-// use goes to the others.
+// use goes to the others. With Options.Targets, the tests whose
+// unperturbed run executed a target go first, with more weight (aim.go).
 func (s *search) searchTests(ctx context.Context, targets []*target) {
 	var searched []*target
 	for _, t := range targets {
 		if !t.plainStopped {
 			searched = append(searched, t)
 		}
+	}
+	if len(s.opts.Targets) > 0 {
+		searched = aimFirst(searched)
 	}
 	shares, costs := budgetShares(searched)
 	for i, t := range searched {
@@ -128,6 +132,7 @@ func (s *search) counted(t *target, r rt.Result) {
 	s.stats.Schedules++
 	t.stats.Schedules++
 	t.step = max(t.step, r.Elapsed)
+	s.countPreempts(r)
 	s.mu.Unlock()
 }
 

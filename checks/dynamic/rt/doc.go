@@ -23,6 +23,7 @@
 //   - abort.go: unwinding a schedule (abortNext, abortArrival)
 //   - watchdog.go: the step limit and the watchdog's report
 //   - sites.go: call sites of pending operations and decisions
+//   - targethits.go: a schedule's decisions and preemptions at Config.Targets
 //   - goid.go, sema.go, futex_*.go, cputime_*.go, goshed.go: goroutine ids and the
 //     goroutine table, waiting for a word to change, semaphores, raw sleeps, CPU time
 //   - strategy.go, plain.go: Candidate, Strategy and the strategies

@@ -164,6 +164,11 @@ type Result struct {
 	// test skipped itself (SkippedPrefix): it says nothing either way, and
 	// is never a finding.
 	Inconclusive string `json:"inconclusive,omitempty"`
+	// TargetHits counts, per Config.Targets entry, the decisions whose
+	// operation (or a user caller of it) is at or near it; TargetPreempts
+	// the times the targeted strategy ran another goroutine there.
+	TargetHits     map[string]int `json:"targetHits,omitempty"`
+	TargetPreempts map[string]int `json:"targetPreempts,omitempty"`
 }
 
 // Main is in driver.go.

@@ -526,6 +526,7 @@ func (s *sched) result() Result {
 	} else if f != nil {
 		r.Outcome, r.Message, r.Site, r.Goroutines = f.kind, f.msg, f.site, f.gs
 	}
+	s.targetCounts(&r)
 	return r
 }
 

@@ -508,6 +508,9 @@ type Targeted struct {
 	targets map[string][]int // file.go -> lines
 	r       *rand.Rand
 	others  []Candidate // reused by Next
+	// keys and preempts count the preemptions per target (targethits.go).
+	keys     targetIndex
+	preempts map[string]int
 }
 
 // TargetNear is how many lines around a target still count as the target:
@@ -517,7 +520,7 @@ const TargetNear = 2
 
 // NewTargeted wraps inner with targets ("dir/file.go:12" or "file.go:12").
 func NewTargeted(inner Strategy, targets []string) *Targeted {
-	t := &Targeted{Inner: inner, targets: map[string][]int{}}
+	t := &Targeted{Inner: inner, targets: map[string][]int{}, keys: indexTargets(targets)}
 	for _, s := range targets {
 		if file, line, ok := splitSite(shortSite(s)); ok {
 			t.targets[file] = append(t.targets[file], line)
@@ -543,6 +546,9 @@ func (t *Targeted) AtTarget(site string) bool {
 func (t *Targeted) Reset(seed int64) {
 	t.r = newRand(seed, 3)
 	t.Inner.Reset(seed)
+	for k := range t.preempts { // no clear: rt builds with go1.18 modules
+		delete(t.preempts, k)
+	}
 }
 
 func (t *Targeted) inner() Strategy {
@@ -579,6 +585,7 @@ func (t *Targeted) Next(enabled []Candidate, last int, step int) int {
 	}
 	if t.atTarget(enabled[cur]) {
 		if t.r.IntN(10) < 9 {
+			t.countPreempt(enabled[cur])
 			others := append(t.others[:0], enabled[:cur]...)
 			others = append(others, enabled[cur+1:]...)
 			t.others = others[:0]
