@@ -98,7 +98,7 @@ func TestForeignSender(t *testing.T) {
 
 func TestTargetedStrategy(t *testing.T) {
 	s := NewStrategy("random", []string{"/x/a.go:10"})
-	s.Reset(1)
+	s.Reset(2) // an even seed: a targeted schedule
 	stay := 0
 	cands := []Candidate{{G: 0, Site: "b.go:3"}, {G: 1, Site: "a.go:10"}}
 	for i := 0; i < 1000; i++ {

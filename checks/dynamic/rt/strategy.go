@@ -507,6 +507,10 @@ type Targeted struct {
 	Inner   Strategy
 	targets map[string][]int // file.go -> lines
 	r       *rand.Rand
+	// off leaves this schedule to Inner alone: every other schedule is
+	// untargeted, so aiming never costs what the plain search finds
+	// (preempting at every target can alternate two goroutines strictly).
+	off bool
 	others  []Candidate // reused by Next
 	// keys and preempts count the preemptions per target (targethits.go).
 	keys     targetIndex
@@ -545,6 +549,7 @@ func (t *Targeted) AtTarget(site string) bool {
 
 func (t *Targeted) Reset(seed int64) {
 	t.r = newRand(seed, 3)
+	t.off = seed%2 != 0
 	t.Inner.Reset(seed)
 	for k := range t.preempts { // no clear: rt builds with go1.18 modules
 		delete(t.preempts, k)
@@ -580,7 +585,7 @@ func (t *Targeted) Next(enabled []Candidate, last int, step int) int {
 			cur = i
 		}
 	}
-	if len(enabled) == 1 || cur < 0 {
+	if len(enabled) == 1 || cur < 0 || t.off {
 		return t.Inner.Next(enabled, last, step)
 	}
 	if t.atTarget(enabled[cur]) {

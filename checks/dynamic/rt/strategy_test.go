@@ -208,7 +208,7 @@ func TestTargetedPreemptsAtTargets(t *testing.T) {
 		pre := 0
 		const n = 1000
 		for seed := int64(0); seed < n; seed++ {
-			s.Reset(seed)
+			s.Reset(2 * seed) // even seeds are the targeted schedules
 			if at[s.Next(at, 0, 3)].G != 0 {
 				pre++
 			}
@@ -222,7 +222,7 @@ func TestTargetedPreemptsAtTargets(t *testing.T) {
 	via := []Candidate{{G: 0, Op: "Mutex.Lock", Site: "lock.go:7", Obj: 1, Frames: []string{"x.go:41", "main_test.go:9"}}, {G: 1, Site: "y.go:7"}}
 	pre := 0
 	for seed := int64(0); seed < 1000; seed++ {
-		s0.Reset(seed)
+		s0.Reset(2 * seed)
 		if via[s0.Next(via, 0, 3)].G != 0 {
 			pre++
 		}
@@ -235,7 +235,7 @@ func TestTargetedPreemptsAtTargets(t *testing.T) {
 	away := []Candidate{{G: 0, Site: "x.go:90"}, {G: 1, Site: "y.go:7"}}
 	kept := 0
 	for seed := int64(0); seed < 1000; seed++ {
-		s.Reset(seed)
+		s.Reset(2 * seed)
 		if away[s.Next(away, 0, 3)].G == 0 {
 			kept++
 		}
@@ -385,6 +385,36 @@ func TestTargetsRaiseHits(t *testing.T) {
 		})
 		if r.Outcome != "deadlock" || r.Diverged != "" {
 			t.Errorf("%s: replay: %s (diverged %q)", name, r.Outcome, r.Diverged)
+		}
+	}
+}
+
+// Every other schedule (odd seeds) is left to the inner strategy, so
+// aiming at targets never takes away what the plain search finds.
+func TestTargetedEveryOtherSchedule(t *testing.T) {
+	for _, name := range []string{"random", "pct", "pos"} {
+		tg := NewStrategy(name, []string{"x.go:41"})
+		plain := NewStrategy(name, nil)
+		at := []Candidate{{G: 0, Op: "Mutex.Lock", Site: "x.go:41", Obj: 1}, {G: 1, Op: "Mutex.Lock", Site: "y.go:7", Obj: 2}}
+		same, targeted := 0, 0
+		for seed := int64(1); seed < 400; seed += 2 {
+			tg.Reset(seed)
+			plain.Reset(seed)
+			if tg.Next(at, 0, 3) == plain.Next(at, 0, 3) {
+				same++
+			}
+		}
+		for seed := int64(0); seed < 400; seed += 2 {
+			tg.Reset(seed)
+			if at[tg.Next(at, 0, 3)].G != 0 {
+				targeted++
+			}
+		}
+		if same != 200 {
+			t.Errorf("%s: %d of 200 odd-seed schedules decided like the untargeted strategy, want all", name, same)
+		}
+		if targeted < 160 {
+			t.Errorf("%s: even seeds preempted at the target %d of 200 times, want about 9/10", name, targeted)
 		}
 	}
 }
