@@ -24,6 +24,10 @@ type drvCase struct {
 	budget  time.Duration
 	step    time.Duration // Options.StepTimeout (0: the default)
 	workers int           // Options.Workers (0: the default)
+	// schedules is Options.Schedules: a case that must find a failure
+	// by searching bounds the search by a count, with a budget ample
+	// for it on a loaded machine.
+	schedules int
 	// want is the finding each named test must produce ("" for none);
 	// wantSite is the file:line suffix of its position ("|" between
 	// alternatives), wantMsg substrings of its message ({step} stands
@@ -141,9 +145,10 @@ var drvCases = []drvCase{
 		// 0) is a finding labelled so; a failure plain go test has too
 		// is a finding labelled "fails too"; one it does not have on the
 		// unperturbed schedule is the tool's, a note.
-		name:   "fails without interleave too",
-		pkg:    "hygiene",
-		budget: 3 * time.Second,
+		name:      "fails without interleave too",
+		pkg:       "hygiene",
+		budget:    3 * time.Minute,
+		schedules: 10,
 		want: map[string]checks.FailureKind{
 			"TestForgetsClose": checks.Leak, "TestDropsReply": checks.Leak,
 			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": checks.TestFailure,
@@ -350,6 +355,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				opts := Options{
 					Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
 					Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: step, Workers: dc.workers,
+					Schedules: dc.schedules,
 				}
 				if dc.atHardStop {
 					opts.afterSearch = func(s *search) { s.hardStop = time.Now() }
@@ -368,7 +374,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				t.Log("note:", n)
 			}
 			for _, ts := range res.Stats.Tests {
-				t.Logf("%s: %d schedules, unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.Plain, ts.Cost, ts.Fresh)
+				t.Logf("%s: %d schedules (first failing: %d), unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Plain, ts.Cost, ts.Fresh)
 				if _, ok := dc.want[ts.Test]; !ok {
 					t.Errorf("searched %s, which the case does not name", ts.Test)
 				}
