@@ -188,3 +188,13 @@ func budgetShares(targets []*target) ([]float64, []time.Duration) {
 	}
 	return out, costs
 }
+
+// schedulesLeft is how many more schedules of a test a worker that ran
+// done of them may run under Options.Schedules, as rt.Config.Schedules
+// takes it (0: no bound); more is false once the bound is reached.
+func schedulesLeft(bound, done int) (n int, more bool) {
+	if bound <= 0 {
+		return 0, true
+	}
+	return bound - done, done < bound
+}

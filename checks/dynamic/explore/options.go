@@ -64,6 +64,12 @@ type Options struct {
 	// processes then stop at each failing schedule, so that one is seen
 	// as soon as it happens.
 	Until func(checks.Finding) bool
+	// Schedules, when positive, bounds each test's search by a count as
+	// well: every worker runs at most this many of its schedules (the
+	// unperturbed one not counted), the same seeds on any machine; the
+	// budget still bounds the time. A slow machine then takes longer,
+	// not fewer schedules, when the budget is ample.
+	Schedules int
 
 	// afterSearch, for tests, runs when the search is over, before its
 	// failures are shrunk and checked.
@@ -186,6 +192,9 @@ func normalize(opts *Options) error {
 	}
 	if opts.SchedulesDir == "" {
 		opts.SchedulesDir = DefaultSchedulesDir
+	}
+	if opts.Schedules < 0 {
+		return fmt.Errorf("schedules must not be negative, got %d", opts.Schedules)
 	}
 	if opts.StepTimeout <= 0 {
 		opts.StepTimeout = DefaultStepTimeout

@@ -24,6 +24,10 @@ type drvCase struct {
 	budget  time.Duration
 	step    time.Duration // Options.StepTimeout (0: the default)
 	workers int           // Options.Workers (0: the default)
+	// schedules is Options.Schedules: a case that must find a failure
+	// by searching bounds the search by a count, with a budget ample
+	// for it on a loaded machine.
+	schedules int
 	// want is the finding each named test must produce ("" for none);
 	// wantSite is the file:line suffix of its position ("|" between
 	// alternatives), wantMsg substrings of its message ({step} stands
@@ -51,36 +55,18 @@ type drvCase struct {
 var drvCases = []drvCase{
 	{
 		// New M: a failure that only state left by an earlier schedule
-		// in the same process causes (a handler registered twice on
-		// http.DefaultServeMux) does not replay alone in a fresh process:
-		// a note, not a finding; so is one whose replay alone the end of
-		// the budget cut (a loaded machine): every finding replays.
-		name:   "process-wide state",
-		pkg:    "globalstate",
-		budget: 5 * time.Second,
-		want:   map[string]checks.FailureKind{"TestRegisterHandler": ""},
-		check: func(t *testing.T, res *Result) {
-			for _, n := range res.Notes {
-				if strings.Contains(n, "run alone in a fresh process did not") {
-					return
-				}
-				if strings.Contains(n, "must replay alone in a fresh process and no time was left") {
-					t.Log("the replay check found no time left:", n)
-					return
-				}
-			}
-			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
-		},
-	},
-	{
-		// The same when the search ends at its hard stop, the end of
+		// causes, when the search ends at its hard stop, the end of
 		// the budget (a loaded machine): the replay alone still runs
 		// (a true failure is never dropped for want of it) and does not
 		// reproduce, so it is a note.
 		name:       "process-wide state at the hard stop",
 		pkg:        "globalstate",
 		atHardStop: true,
-		want:       map[string]checks.FailureKind{"TestRegisterHandler": ""},
+		// A process's second schedule fails: a count, not the time a
+		// loaded machine leaves after the first.
+		budget:    3 * time.Minute,
+		schedules: 3,
+		want:      map[string]checks.FailureKind{"TestRegisterHandler": ""},
 		check: func(t *testing.T, res *Result) {
 			for _, n := range res.Notes {
 				if strings.Contains(n, "run alone in a fresh process did not") ||
@@ -91,237 +77,12 @@ var drvCases = []drvCase{
 			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
 		},
 	},
-	{
-		// Every finding replays: two worker processes bind one fixed
-		// port at once and one fails; alone in a fresh process its
-		// schedule passes, so it is a note, not a finding.
-		name:        "fixed port",
-		pkg:         "fixedport",
-		workers:     2,
-		machineLock: "port-47913",
-		want:        map[string]checks.FailureKind{"TestEchoOnFixedPort": ""},
-		check: func(t *testing.T, res *Result) {
-			for _, n := range res.Notes {
-				if strings.Contains(n, "run alone in a fresh process did not") {
-					t.Log("the bind failed in a worker and did not replay alone:", n)
-				}
-			}
-		},
-	},
-	{
-		// Mechanism 6: the test re-runs its binary with -test.run=t.Name();
-		// the child must run the test plainly, and its os.Exit(3) is what
-		// the parent expects, not a finding.
-		name: "child process",
-		pkg:  "childproc",
-		want: map[string]checks.FailureKind{"TestExitsWithThree": ""},
-	},
-	{
-		// Mechanism 13: a goroutine the scheduler never saw holds a
-		// package-level mutex after the test; the next schedule runs in a
-		// fresh process instead of hanging on it.
-		name: "leftovers",
-		pkg:  "leftover",
-		step: time.Second,
-		want: map[string]checks.FailureKind{"TestLeavesLockedWatcher": ""},
-		check: func(t *testing.T, res *Result) {
-			for _, ts := range res.Stats.Tests {
-				// Each process runs one schedule and refuses the next: a
-				// worker that ran more than one process did so because of
-				// the leftovers.
-				if ts.Schedules-1 > defaultWorkers() && ts.Fresh == 0 {
-					t.Errorf("%s: %d schedules and no fresh process for leftovers", ts.Test, ts.Schedules)
-				}
-			}
-		},
-	},
-	{
-		// Mechanism 11, issue 21: a leak on every schedule, the
-		// unperturbed one included, that plain go test leaves too (exit
-		// 0) is a finding labelled so; a failure plain go test has too
-		// is a finding labelled "fails too"; one it does not have on the
-		// unperturbed schedule is the tool's, a note.
-		name:   "fails without interleave too",
-		pkg:    "hygiene",
-		budget: 3 * time.Second,
-		want: map[string]checks.FailureKind{
-			"TestForgetsClose": checks.Leak, "TestDropsReply": checks.Leak,
-			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": checks.TestFailure,
-		},
-		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:64"},
-		wantPlain: map[string]bool{"TestForgetsClose": false, "TestFailsByItself": true},
-		check: func(t *testing.T, res *Result) {
-			// Decided by plain go test: the leak it does not have is
-			// the tool's, in a note.
-			noted := false
-			for _, n := range res.Notes {
-				if strings.HasPrefix(n, "TestLeaksOnlyUnderTheTool: not reported, most likely the tool's doing") &&
-					strings.Contains(n, "plain go test") && strings.Contains(n, "passed") {
-					noted = true
-				}
-			}
-			if !noted {
-				t.Errorf("no note says TestLeaksOnlyUnderTheTool's leak is the tool's: %q", res.Notes)
-			}
-			// The failure's words are the assertion's, not the log
-			// line before it.
-			for _, f := range res.Findings {
-				if f.Test == "TestFailsByItself" && !strings.Contains(f.Message, "hygiene_test.go:91: Get(a) = 0, want 1") {
-					t.Errorf("TestFailsByItself: message %q, want the Errorf's", f.Message)
-				}
-				if f.Test == "TestFailsByItself" && (!f.Frequency.Every() || !strings.Contains(f.PlainGo.Label(), "exit 1: hygiene_test.go:91: Get(a) = 0, want 1")) {
-					t.Errorf("TestFailsByItself: labels %q, want every schedule and plain go test's exit 1 with its failure line", f.Labels())
-				}
-				if f.Test == "TestForgetsClose" && !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
-					t.Errorf("TestForgetsClose: label %q, want plain go test passes (exit 0)", f.PlainGo.Label())
-				}
-			}
-		},
-	},
-	{
-		// Issue 21: the unperturbed schedule fails, plain go test passes,
-		// other schedules pass: a finding labelled "plain go test passes",
-		// never "fails too" (the message claimed so before).
-		name:      "unperturbed fails, plain go test passes",
-		pkg:       "unperturbed",
-		want:      map[string]checks.FailureKind{"TestMainWinsUnderTheTool": checks.TestFailure},
-		wantSite:  map[string]string{"TestMainWinsUnderTheTool": "unperturbed_test.go:18|unperturbed_test.go:28"},
-		wantPlain: map[string]bool{"TestMainWinsUnderTheTool": false},
-		check: func(t *testing.T, res *Result) {
-			for _, f := range res.Findings {
-				if strings.Contains(f.Message, "fails this way too") || f.Frequency.Every() || !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
-					t.Errorf("%s: message %q, labels %q, want schedule-dependent, plain go test passes", f.Test, f.Message, f.Labels())
-				}
-			}
-		},
-	},
-	{
-		// Mechanism 11, goroutines still running: a job the test never
-		// stops runs on after it, in whichever worker took it (a key of
-		// its own per worker), behind a janitor a starving strategy
-		// would keep from ending. Plain go test leaves it running too:
-		// the test's own clean-up, on every schedule: a finding labelled
-		// so (issue 21). Goroutines blocked forever are a finding though
-		// plain go test leaves them too.
-		name:   "left running as under plain go test",
-		pkg:    "leftrunning",
-		budget: 4 * time.Second,
-		want: map[string]checks.FailureKind{
-			"TestLeavesLongJob": checks.Leak, "TestGivesUpOnReply": checks.Leak,
-		},
-		wantSite:  map[string]string{"TestGivesUpOnReply": "leftrunning_test.go:83"},
-		wantMsg:   map[string][]string{"TestGivesUpOnReply": {"leak: goroutines still blocked after the test returned"}},
-		wantPlain: map[string]bool{"TestLeavesLongJob": false},
-		many:      map[string]bool{"TestLeavesLongJob": true}, // one per worker left running
-		check: func(t *testing.T, res *Result) {
-			for _, f := range res.Findings {
-				if f.Test == "TestLeavesLongJob" && (!strings.Contains(f.Message, "leak: goroutines still running after the test returned") ||
-					!strings.Contains(f.PlainGo.Label(), "leaving the same goroutines behind")) {
-					t.Errorf("%s: message %q, label %q, want a running leak plain go test leaves too", f.Test, f.Message, f.PlainGo.Label())
-				}
-			}
-		},
-	},
-	{
-		// Mechanism 9: a call that never returns, on every schedule; the
-		// test's share of the budget is shorter than the watchdog, but the
-		// unperturbed run has the full watchdog: a finding with its stack.
-		name:   "real hang",
-		pkg:    "realhang",
-		budget: 4 * time.Second,
-		step:   time.Second,
-		want: map[string]checks.FailureKind{
-			"TestFieldsInBackground": checks.Fatal,
-			"TestSplit1":             "", "TestSplit2": "", "TestSplit3": "", "TestSplit4": "",
-			"TestSplit5": "", "TestSplit6": "", "TestSplit7": "",
-		},
-		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:32"},
-		wantMsg: map[string][]string{"TestFieldsInBackground": {
-			"hang: g2 did not reach a scheduling point within ", // {step}, or more on a starved machine
-			"on the unperturbed schedule too",
-		}},
-	},
-	{
-		// Mechanism 10: the producer leaks at one of two sends: one
-		// finding.
-		name:     "dedupe by signature",
-		pkg:      "dedupe",
-		budget:   3 * time.Second,
-		want:     map[string]checks.FailureKind{"TestLookupCanceled": checks.Leak},
-		wantSite: map[string]string{"TestLookupCanceled": "dedupe_test.go:21|dedupe_test.go:23"},
-	},
-	{
-		// Mechanism 8: every test runs schedules, and the counts add up.
-		// TestSleepsForReal's unperturbed run (3 s of real time) is
-		// longer than its part of the first third of the budget, and
-		// than what a retry within a third of the rest gave it: it must
-		// get more and run to its end, though TestAlongNaps, which comes
-		// first, would take all the rest of the budget (100 s). That one
-		// is not searched, and its note says so.
-		name: "budget",
-		pkg:  "budget",
-		// The rounds for stopped tests end at two thirds of the
-		// budget: 10 s to 20 s, room for TestAlongNaps's 6 s and
-		// TestSleepsForReal's 3 s one after the other.
-		budget:  30 * time.Second,
-		workers: 1,
-		want: map[string]checks.FailureKind{
-			"TestSlowDigests": "", "TestFast1": "", "TestFast2": "", "TestFast3": "",
-			"TestFast4": "", "TestFast5": "", "TestFast6": "", "TestSleepsForReal": "", "TestAlongNaps": "",
-		},
-		notSearched: map[string]bool{"TestAlongNaps": true},
-		check: func(t *testing.T, res *Result) {
-			for _, n := range res.Notes {
-				if strings.Contains(n, "not searched") && !strings.HasPrefix(n, "TestAlongNaps: not searched: its unperturbed run did not finish in the ") {
-					t.Errorf("note %q, want every unperturbed run but TestAlongNaps's to finish", n)
-				}
-			}
-			sum := 0
-			for _, ts := range res.Stats.Tests {
-				sum += ts.Schedules
-				if ts.Test == "TestAlongNaps" {
-					if ts.Plain == "pass" || ts.Cost != 0 {
-						t.Errorf("%s: unperturbed run %q, cost %v; want it stopped", ts.Test, ts.Plain, ts.Cost)
-					}
-					continue
-				}
-				if ts.Plain != "pass" {
-					t.Errorf("%s: unperturbed run %q, want pass", ts.Test, ts.Plain)
-				}
-				if ts.Cost <= 0 {
-					t.Errorf("%s: no measured cost", ts.Test)
-				}
-			}
-			if sum != res.Stats.Schedules {
-				t.Errorf("per-test schedules add up to %d, total %d", sum, res.Stats.Schedules)
-			}
-		},
-	},
-	{
-		// Mechanism 8 (and G): each schedule waits about a second of
-		// real time in a poll-until-true helper of a module left as
-		// written (as testify's Eventually does); a schedule started
-		// just before the end of its test's share runs to its end
-		// instead of being called stuck when its start deadline passes.
-		name:   "poll helper outside control",
-		pkg:    "poller",
-		budget: 12 * time.Second,
-		want:   map[string]checks.FailureKind{"TestPoll1": "", "TestPoll2": "", "TestPoll3": "", "TestPoll4": ""},
-		check: func(t *testing.T, res *Result) {
-			for _, n := range res.Notes {
-				if strings.Contains(n, "budget ran out") || strings.Contains(n, "not searched") {
-					t.Errorf("note %q, want none", n)
-				}
-			}
-		},
-	},
 }
 
-func defaultWorkers() int { o := Options{Budget: 1}; _ = normalize(&o); return o.Workers }
-
-// TestRealSuiteDriver searches each kernel of the driver's real-suite
-// mechanisms and checks the outcome; every finding replays in a fresh
-// process.
+// TestRealSuiteDriver searches the kernels of the driver's real-suite
+// mechanisms that need the search's internals and checks the outcome;
+// every finding replays in a fresh process. The others are searchtest's
+// TestRealSuiteDriver (a binary, and a timeout, of their own).
 func TestRealSuiteDriver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds, searches and replays six packages; skipped with -short")
@@ -350,6 +111,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				opts := Options{
 					Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
 					Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: step, Workers: dc.workers,
+					Schedules: dc.schedules,
 				}
 				if dc.atHardStop {
 					opts.afterSearch = func(s *search) { s.hardStop = time.Now() }
@@ -368,7 +130,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				t.Log("note:", n)
 			}
 			for _, ts := range res.Stats.Tests {
-				t.Logf("%s: %d schedules, unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.Plain, ts.Cost, ts.Fresh)
+				t.Logf("%s: %d schedules (first failing: %d), unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Plain, ts.Cost, ts.Fresh)
 				if _, ok := dc.want[ts.Test]; !ok {
 					t.Errorf("searched %s, which the case does not name", ts.Test)
 				}

@@ -40,7 +40,8 @@ func TestKernelStrategies(t *testing.T) {
 			schedules := t.TempDir()
 			res, err := Run(ctx, Options{
 				Dir: dir, Patterns: []string{"./locks"}, Run: "^(TestABBA|TestLostUpdate|TestCheckThenActMap|TestRecursiveRLock)$",
-				Budget: time.Duration(len(want)) * bugBudget, Race: true, Seed: 1, SchedulesDir: schedules, Strategy: strategy,
+				Budget: time.Duration(len(want)) * bugBudget, Schedules: strategySchedules,
+				Race: true, Seed: 1, SchedulesDir: schedules, Strategy: strategy,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -91,5 +92,11 @@ func TestKernelStrategies(t *testing.T) {
 	}
 }
 
-// bugBudget is the search budget per buggy kernel test.
-const bugBudget = 1500 * time.Millisecond
+// bugBudget is the search budget per buggy kernel test: ample for
+// strategySchedules schedules per worker, which bound the search, so
+// that a loaded machine takes longer rather than finding less.
+const bugBudget = time.Minute
+
+// strategySchedules is the schedules per worker and test of
+// TestKernelStrategies.
+const strategySchedules = 30

@@ -87,6 +87,10 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 		hard = s.hardStop
 	}
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet(); run++ {
+		left, more := schedulesLeft(s.opts.Schedules, first-k*workerStride)
+		if !more {
+			return
+		}
 		c := &child{
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
@@ -96,6 +100,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Strategy:    s.opts.Strategy,
 				Seed:        s.opts.Seed,
 				First:       first,
+				Schedules:   left,
 				Deadline:    last,
 				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,

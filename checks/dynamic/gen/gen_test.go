@@ -62,10 +62,11 @@ func TestRenderParses(t *testing.T) {
 }
 
 // searchCorpus runs gen on a copy of the corpus for the types matching
-// broken and correct; a broken type that is not found is searched again
-// with a doubled budget (up to three rounds), so that a slow machine costs
-// time, not a failure. Every finding must replay from the pasted test file.
-func searchCorpus(t *testing.T, broken, correct []string, perType int, budget time.Duration, opt ...func(*Options)) (reports []TypeReport) {
+// broken and correct, schedules per worker and test (0: the budget alone
+// bounds it); a broken type that is not found is searched again with
+// both doubled and another seed (up to three rounds). Every finding must
+// replay from the pasted test file.
+func searchCorpus(t *testing.T, broken, correct []string, perType, schedules int, budget time.Duration, opt ...func(*Options)) (reports []TypeReport) {
 	if testing.Short() {
 		t.Skip("builds with the race detector")
 	}
@@ -74,12 +75,12 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 	if err := copyTree(corpusDir, dir); err != nil {
 		t.Fatal(err)
 	}
-	schedules := filepath.Join(dir, ".interleave", "schedules")
+	schedulesDir := filepath.Join(dir, ".interleave", "schedules")
 	run := func(types []string, seed int64, budget time.Duration) *Result {
 		t.Helper()
 		o := Options{
 			Dir: dir, Types: "^(" + strings.Join(types, "|") + ")$", PerType: perType, Seed: seed,
-			Budget: budget, Race: true, SchedulesDir: schedules,
+			Budget: budget, Schedules: schedules, Race: true, SchedulesDir: schedulesDir,
 		}
 		for _, f := range opt {
 			f(&o)
@@ -87,6 +88,9 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 		res, err := Run(ctx, o)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, ts := range res.Stats.Tests {
+			t.Logf("%s: %d schedules, %d failing (first: %d)", ts.Test, ts.Schedules, ts.Failures, ts.ToFirstFailure)
 		}
 		return res
 	}
@@ -121,8 +125,8 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 		if len(miss) == 0 {
 			break
 		}
-		budget *= 2
-		t.Logf("not found yet: %v; searching again for %v", miss, budget)
+		budget, schedules = 2*budget, 2*schedules
+		t.Logf("not found yet: %v; searching again for %v, %d schedules per worker and test", miss, budget, schedules)
 		collect(run(miss, int64(2+round), budget))
 	}
 	for _, b := range broken {
@@ -160,7 +164,9 @@ func searchCorpus(t *testing.T, broken, correct []string, perType int, budget ti
 // TestCorpusLight searches two broken and two correct types of the corpus;
 // the whole corpus is behind -tags heavy and bench/gen/corpus.sh.
 func TestCorpusLight(t *testing.T) {
-	searchCorpus(t, []string{"Hits", "Registry"}, []string{"Gauge", "Set"}, 6, 12*time.Second)
+	// Bounded by a count (seed 1 finds Registry's race at a worker's
+	// 18th schedule); the budget only stops a machine that cannot do it.
+	searchCorpus(t, []string{"Hits", "Registry"}, []string{"Gauge", "Set"}, 6, 24, 5*time.Minute)
 }
 
 // TestCorpusPool searches the kernels of the per-test pool and of the
@@ -170,7 +176,7 @@ func TestCorpusLight(t *testing.T) {
 // Take of a ticket not open panics in every order: the oracle drops it),
 // Crate, and Hub (Unsubscribe takes the channel Subscribe returned).
 func TestCorpusPool(t *testing.T) {
-	reports := searchCorpus(t, []string{"Board", "Bin"}, []string{"Desk", "Crate", "Hub"}, 6, 12*time.Second)
+	reports := searchCorpus(t, []string{"Board", "Bin"}, []string{"Desk", "Crate", "Hub"}, 6, 40, 5*time.Minute)
 	// The oracle: a Desk test that takes one ticket twice panics under
 	// every schedule, and in one sequential order too, so it is dropped
 	// before the search.
@@ -188,7 +194,7 @@ func TestCorpusPool(t *testing.T) {
 // TestCorpusGuarded searches Tally and Poll, which claim nothing but hold
 // a mutex, as the pull-request job does when Retract changed.
 func TestCorpusGuarded(t *testing.T) {
-	searchCorpus(t, []string{"Tally"}, []string{"Poll"}, 6, 12*time.Second, func(o *Options) {
+	searchCorpus(t, []string{"Tally"}, []string{"Poll"}, 6, 40, 5*time.Minute, func(o *Options) {
 		o.Guarded = true
 		o.Focus = func(_ *Target, m string) bool { return m == "Retract" }
 	})

@@ -40,6 +40,7 @@ type Options struct {
 	Seed    int64 // seeds generation and the search
 	// The rest is passed to the search as explore.Options.
 	Budget       time.Duration
+	Schedules    int // per worker and test; 0: the budget alone bounds the search
 	Strategy     string
 	Race         bool
 	SchedulesDir string
@@ -381,6 +382,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Patterns:     patterns,
 		Run:          "^TestInterleaveGen_",
 		Budget:       opts.Budget,
+		Schedules:    opts.Schedules,
 		Strategy:     opts.Strategy,
 		Seed:         opts.Seed,
 		Race:         opts.Race,

@@ -1,0 +1,467 @@
+package realsuitetest
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// realsuiteDrvDir is the nested module of the driver's real-suite kernels
+// (issue 14): each package is a false alarm the driver used to raise.
+const realsuiteDrvDir = "../../testdata/realsuite-drv"
+
+// drvBudget is the budget of a case that names none (explore's
+// robustBudget).
+const drvBudget = 1500 * time.Millisecond
+
+// drvCase is one package of testdata/realsuite-drv and what searching it
+// must produce.
+type drvCase struct {
+	name    string
+	pkg     string
+	budget  time.Duration
+	step    time.Duration // Options.StepTimeout (0: the default)
+	workers int           // Options.Workers (0: the default)
+	// schedules is Options.Schedules: a case that must find a failure
+	// by searching bounds the search by a count, with a budget ample
+	// for it on a loaded machine.
+	schedules int
+	// want is the finding each named test must produce ("" for none);
+	// wantSite is the file:line suffix of its position ("|" between
+	// alternatives), wantMsg substrings of its message ({step} stands
+	// for the watchdog used).
+	want     map[string]checks.FailureKind
+	wantSite map[string]string
+	wantMsg  map[string][]string
+	// wantPlain names the tests whose findings (of their want kind) are
+	// labelled with plain go test's outcome: whether it fails too.
+	wantPlain map[string]bool
+	// many names the tests that may have several findings of their kind.
+	many map[string]bool
+	// notSearched names the tests that may run no schedule.
+	notSearched map[string]bool
+	check       func(t *testing.T, res *explore.Result)
+	// machineLock names a resource of the whole machine the package
+	// takes (a fixed port): another copy of this test on the machine
+	// would take it too, so they take turns (lockMachine).
+	machineLock string
+}
+
+var drvCases = []drvCase{
+	{
+		// New M: a failure that only state left by an earlier schedule
+		// in the same process causes (a handler registered twice on
+		// http.DefaultServeMux) does not replay alone in a fresh process:
+		// a note, not a finding; so is one whose replay alone the end of
+		// the budget cut (a loaded machine): every finding replays.
+		name: "process-wide state",
+		pkg:  "globalstate",
+		// A process's second schedule fails: a count, not the time a
+		// loaded machine leaves after the first.
+		budget:    3 * time.Minute,
+		schedules: 3,
+		want:      map[string]checks.FailureKind{"TestRegisterHandler": ""},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "run alone in a fresh process did not") {
+					return
+				}
+				if strings.Contains(n, "must replay alone in a fresh process and no time was left") {
+					t.Log("the replay check found no time left:", n)
+					return
+				}
+			}
+			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
+		},
+	},
+	{
+		// Every finding replays: two worker processes bind one fixed
+		// port at once and one fails; alone in a fresh process its
+		// schedule passes, so it is a note, not a finding.
+		name:        "fixed port",
+		pkg:         "fixedport",
+		workers:     2,
+		machineLock: "port-47913",
+		want:        map[string]checks.FailureKind{"TestEchoOnFixedPort": ""},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "run alone in a fresh process did not") {
+					t.Log("the bind failed in a worker and did not replay alone:", n)
+				}
+			}
+		},
+	},
+	{
+		// Mechanism 6: the test re-runs its binary with -test.run=t.Name();
+		// the child must run the test plainly, and its os.Exit(3) is what
+		// the parent expects, not a finding.
+		name: "child process",
+		pkg:  "childproc",
+		want: map[string]checks.FailureKind{"TestExitsWithThree": ""},
+	},
+	{
+		// Mechanism 13: a goroutine the scheduler never saw holds a
+		// package-level mutex after the test; the next schedule runs in a
+		// fresh process instead of hanging on it.
+		name: "leftovers",
+		pkg:  "leftover",
+		step: time.Second,
+		want: map[string]checks.FailureKind{"TestLeavesLockedWatcher": ""},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, ts := range res.Stats.Tests {
+				// Each process runs one schedule and refuses the next: a
+				// worker that ran more than one process did so because of
+				// the leftovers.
+				if ts.Schedules-1 > runtime.GOMAXPROCS(0) && ts.Fresh == 0 {
+					t.Errorf("%s: %d schedules and no fresh process for leftovers", ts.Test, ts.Schedules)
+				}
+			}
+		},
+	},
+	{
+		// Mechanism 11, issue 21: a leak on every schedule, the
+		// unperturbed one included, that plain go test leaves too (exit
+		// 0) is a finding labelled so; a failure plain go test has too
+		// is a finding labelled "fails too"; one it does not have on the
+		// unperturbed schedule is the tool's, a note.
+		name:      "fails without interleave too",
+		pkg:       "hygiene",
+		budget:    3 * time.Minute,
+		schedules: 10,
+		want: map[string]checks.FailureKind{
+			"TestForgetsClose": checks.Leak, "TestDropsReply": checks.Leak,
+			"TestLeaksOnlyUnderTheTool": "", "TestFailsByItself": checks.TestFailure,
+		},
+		wantSite:  map[string]string{"TestDropsReply": "hygiene_test.go:64"},
+		wantPlain: map[string]bool{"TestForgetsClose": false, "TestFailsByItself": true},
+		check: func(t *testing.T, res *explore.Result) {
+			// Decided by plain go test: the leak it does not have is
+			// the tool's, in a note.
+			noted := false
+			for _, n := range res.Notes {
+				if strings.HasPrefix(n, "TestLeaksOnlyUnderTheTool: not reported, most likely the tool's doing") &&
+					strings.Contains(n, "plain go test") && strings.Contains(n, "passed") {
+					noted = true
+				}
+			}
+			if !noted {
+				t.Errorf("no note says TestLeaksOnlyUnderTheTool's leak is the tool's: %q", res.Notes)
+			}
+			// The failure's words are the assertion's, not the log
+			// line before it.
+			for _, f := range res.Findings {
+				if f.Test == "TestFailsByItself" && !strings.Contains(f.Message, "hygiene_test.go:91: Get(a) = 0, want 1") {
+					t.Errorf("TestFailsByItself: message %q, want the Errorf's", f.Message)
+				}
+				if f.Test == "TestFailsByItself" && (!f.Frequency.Every() || !strings.Contains(f.PlainGo.Label(), "exit 1: hygiene_test.go:91: Get(a) = 0, want 1")) {
+					t.Errorf("TestFailsByItself: labels %q, want every schedule and plain go test's exit 1 with its failure line", f.Labels())
+				}
+				if f.Test == "TestForgetsClose" && !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
+					t.Errorf("TestForgetsClose: label %q, want plain go test passes (exit 0)", f.PlainGo.Label())
+				}
+			}
+		},
+	},
+	{
+		// Issue 21: the unperturbed schedule fails, plain go test passes,
+		// other schedules pass: a finding labelled "plain go test passes",
+		// never "fails too" (the message claimed so before).
+		name:      "unperturbed fails, plain go test passes",
+		pkg:       "unperturbed",
+		want:      map[string]checks.FailureKind{"TestMainWinsUnderTheTool": checks.TestFailure},
+		wantSite:  map[string]string{"TestMainWinsUnderTheTool": "unperturbed_test.go:18|unperturbed_test.go:28"},
+		wantPlain: map[string]bool{"TestMainWinsUnderTheTool": false},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, f := range res.Findings {
+				if strings.Contains(f.Message, "fails this way too") || f.Frequency.Every() || !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
+					t.Errorf("%s: message %q, labels %q, want schedule-dependent, plain go test passes", f.Test, f.Message, f.Labels())
+				}
+			}
+		},
+	},
+	{
+		// Mechanism 11, goroutines still running: a job the test never
+		// stops runs on after it, in whichever worker took it (a key of
+		// its own per worker), behind a janitor a starving strategy
+		// would keep from ending. Plain go test leaves it running too:
+		// the test's own clean-up, on every schedule: a finding labelled
+		// so (issue 21). Goroutines blocked forever are a finding though
+		// plain go test leaves them too.
+		name:   "left running as under plain go test",
+		pkg:    "leftrunning",
+		budget: 4 * time.Second,
+		want: map[string]checks.FailureKind{
+			"TestLeavesLongJob": checks.Leak, "TestGivesUpOnReply": checks.Leak,
+		},
+		wantSite:  map[string]string{"TestGivesUpOnReply": "leftrunning_test.go:83"},
+		wantMsg:   map[string][]string{"TestGivesUpOnReply": {"leak: goroutines still blocked after the test returned"}},
+		wantPlain: map[string]bool{"TestLeavesLongJob": false},
+		many:      map[string]bool{"TestLeavesLongJob": true}, // one per worker left running
+		check: func(t *testing.T, res *explore.Result) {
+			for _, f := range res.Findings {
+				if f.Test == "TestLeavesLongJob" && (!strings.Contains(f.Message, "leak: goroutines still running after the test returned") ||
+					!strings.Contains(f.PlainGo.Label(), "leaving the same goroutines behind")) {
+					t.Errorf("%s: message %q, label %q, want a running leak plain go test leaves too", f.Test, f.Message, f.PlainGo.Label())
+				}
+			}
+		},
+	},
+	{
+		// Mechanism 9: a call that never returns, on every schedule; the
+		// test's share of the budget is shorter than the watchdog, but the
+		// unperturbed run has the full watchdog: a finding with its stack.
+		name:   "real hang",
+		pkg:    "realhang",
+		budget: 4 * time.Second,
+		step:   time.Second,
+		want: map[string]checks.FailureKind{
+			"TestFieldsInBackground": checks.Fatal,
+			"TestSplit1":             "", "TestSplit2": "", "TestSplit3": "", "TestSplit4": "",
+			"TestSplit5": "", "TestSplit6": "", "TestSplit7": "",
+		},
+		wantSite: map[string]string{"TestFieldsInBackground": "realhang_test.go:32"},
+		wantMsg: map[string][]string{"TestFieldsInBackground": {
+			"hang: g2 did not reach a scheduling point within ", // {step}, or more on a starved machine
+			"on the unperturbed schedule too",
+		}},
+	},
+	{
+		// Mechanism 10: the producer leaks at one of two sends: one
+		// finding.
+		name:     "dedupe by signature",
+		pkg:      "dedupe",
+		budget:   3 * time.Second,
+		want:     map[string]checks.FailureKind{"TestLookupCanceled": checks.Leak},
+		wantSite: map[string]string{"TestLookupCanceled": "dedupe_test.go:21|dedupe_test.go:23"},
+	},
+	{
+		// Mechanism 8: every test runs schedules, and the counts add up.
+		// TestSleepsForReal's unperturbed run (3 s of real time) is
+		// longer than its part of the first third of the budget, and
+		// than what a retry within a third of the rest gave it: it must
+		// get more and run to its end, though TestAlongNaps, which comes
+		// first, would take all the rest of the budget (100 s). That one
+		// is not searched, and its note says so.
+		name: "budget",
+		pkg:  "budget",
+		// The rounds for stopped tests end at two thirds of the
+		// budget: 10 s to 20 s, room for TestAlongNaps's 6 s and
+		// TestSleepsForReal's 3 s one after the other.
+		budget:  30 * time.Second,
+		workers: 1,
+		want: map[string]checks.FailureKind{
+			"TestSlowDigests": "", "TestFast1": "", "TestFast2": "", "TestFast3": "",
+			"TestFast4": "", "TestFast5": "", "TestFast6": "", "TestSleepsForReal": "", "TestAlongNaps": "",
+		},
+		notSearched: map[string]bool{"TestAlongNaps": true},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "not searched") && !strings.HasPrefix(n, "TestAlongNaps: not searched: its unperturbed run did not finish in the ") {
+					t.Errorf("note %q, want every unperturbed run but TestAlongNaps's to finish", n)
+				}
+			}
+			sum := 0
+			for _, ts := range res.Stats.Tests {
+				sum += ts.Schedules
+				if ts.Test == "TestAlongNaps" {
+					if ts.Plain == "pass" || ts.Cost != 0 {
+						t.Errorf("%s: unperturbed run %q, cost %v; want it stopped", ts.Test, ts.Plain, ts.Cost)
+					}
+					continue
+				}
+				if ts.Plain != "pass" {
+					t.Errorf("%s: unperturbed run %q, want pass", ts.Test, ts.Plain)
+				}
+				if ts.Cost <= 0 {
+					t.Errorf("%s: no measured cost", ts.Test)
+				}
+			}
+			if sum != res.Stats.Schedules {
+				t.Errorf("per-test schedules add up to %d, total %d", sum, res.Stats.Schedules)
+			}
+		},
+	},
+	{
+		// Mechanism 8 (and G): each schedule waits about a second of
+		// real time in a poll-until-true helper of a module left as
+		// written (as testify's Eventually does); a schedule started
+		// just before the end of its test's share runs to its end
+		// instead of being called stuck when its start deadline passes.
+		name:   "poll helper outside control",
+		pkg:    "poller",
+		budget: 12 * time.Second,
+		want:   map[string]checks.FailureKind{"TestPoll1": "", "TestPoll2": "", "TestPoll3": "", "TestPoll4": ""},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, n := range res.Notes {
+				if strings.Contains(n, "budget ran out") || strings.Contains(n, "not searched") {
+					t.Errorf("note %q, want none", n)
+				}
+			}
+		},
+	},
+}
+
+// TestRealSuiteDriver searches each kernel of the driver's real-suite
+// mechanisms and checks the outcome; every finding replays in a fresh
+// process. (The case that moves the hard stop is explore's own
+// TestRealSuiteDriver: it needs the search's internals.)
+func TestRealSuiteDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays six packages; skipped with -short")
+	}
+	dir, err := filepath.Abs(realsuiteDrvDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, dc := range drvCases {
+		t.Run(dc.name, func(t *testing.T) {
+			budget := dc.budget
+			if budget == 0 {
+				budget = drvBudget
+			}
+			if dc.machineLock != "" {
+				lockMachine(t, dc.machineLock)
+			}
+			// A finding missed because the budget ran out first (a loaded
+			// machine starts processes late) is searched for again with
+			// the budget and the watchdog doubled, their ratio kept:
+			// slowness costs time, not a failure.
+			step := dc.step
+			var res *explore.Result
+			for attempt := 0; ; attempt++ {
+				opts := explore.Options{
+					Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
+					Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: step, Workers: dc.workers,
+					Schedules: dc.schedules,
+				}
+				var err error
+				if res, err = explore.Run(ctx, opts); err != nil {
+					t.Fatal(err)
+				}
+				if attempt == 3 || allFound(res, dc.want) || !containsAny(res.Notes, "the budget ran out") {
+					break
+				}
+				budget, step = 2*budget, 2*step
+				t.Logf("a finding was missed and the budget ran out; searching again for %v, watchdog %v", budget, step)
+			}
+			for _, n := range res.Notes {
+				t.Log("note:", n)
+			}
+			for _, ts := range res.Stats.Tests {
+				t.Logf("%s: %d schedules (first failing: %d), unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Plain, ts.Cost, ts.Fresh)
+				if _, ok := dc.want[ts.Test]; !ok {
+					t.Errorf("searched %s, which the case does not name", ts.Test)
+				}
+				if ts.Schedules == 0 && !dc.notSearched[ts.Test] {
+					t.Errorf("%s: no schedule ran", ts.Test)
+				}
+			}
+			for test, fails := range dc.wantPlain {
+				for _, f := range res.Findings {
+					if f.Test == test && f.Kind == dc.want[test] && (f.PlainGo == nil || f.PlainGo.Runs == 0 || f.PlainGo.Fails() != fails) {
+						t.Errorf("%s: labels %q, want plain go test run, failing too: %v", test, f.Labels(), fails)
+					}
+				}
+			}
+			if dc.check != nil {
+				dc.check(t, res)
+			}
+			wantMsg := map[string][]string{}
+			for test, ms := range dc.wantMsg {
+				for _, m := range ms {
+					wantMsg[test] = append(wantMsg[test], strings.ReplaceAll(m, "{step}", step.String()))
+				}
+			}
+			checkDrvFindings(t, dir, step, res, dc, wantMsg)
+		})
+	}
+}
+
+// siteIn reports whether pos ends with one of the "|"-separated sites.
+func siteIn(pos, sites string) bool {
+	for _, s := range strings.Split(sites, "|") {
+		if strings.HasSuffix(pos, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDrvFindings checks that each test dc.want names has exactly the
+// finding it wants and that every finding replays in a fresh process.
+func checkDrvFindings(t *testing.T, dir string, step time.Duration, res *explore.Result, dc drvCase, wantMsg map[string][]string) {
+	t.Helper()
+	for test, kind := range dc.want {
+		var got []checks.Finding
+		for _, f := range res.Findings {
+			if f.Test == test {
+				got = append(got, f)
+			}
+		}
+		if kind == "" {
+			for _, f := range got {
+				t.Errorf("%s: false alarm %s at %v: %s", test, f.Kind, f.Pos, f.Message)
+			}
+			continue
+		}
+		if len(got) == 0 || !dc.many[test] && len(got) != 1 || slices.ContainsFunc(got, func(f checks.Finding) bool { return f.Kind != kind }) {
+			for _, f := range got {
+				t.Logf("%s: %s at %v: %s", test, f.Kind, f.Pos, f.Message)
+			}
+			t.Errorf("%s: got %d findings, want one %s", test, len(got), kind)
+			continue
+		}
+		for _, f := range got {
+			if site := dc.wantSite[test]; !siteIn(f.Pos.String(), site) {
+				t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
+			}
+			for _, m := range wantMsg[test] {
+				if !strings.Contains(f.Message, m) {
+					t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
+				}
+			}
+			rr, err := explore.Replay(context.Background(), f.Schedule, explore.ReplayOptions{Dir: dir, StepTimeout: step})
+			if err != nil {
+				t.Errorf("%s: replay: %v", test, err)
+				continue
+			}
+			if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != kind {
+				t.Errorf("%s: replay %s (%v, diverged %q), want %s at %v again", test, rr.Outcome, rr.Finding, rr.Diverged, kind, f.Pos)
+			}
+		}
+	}
+}
+
+// allFound says whether res has every finding want names.
+func allFound(res *explore.Result, want map[string]checks.FailureKind) bool {
+	for test, kind := range want {
+		if kind == "" {
+			continue
+		}
+		ok := false
+		for _, f := range res.Findings {
+			ok = ok || f.Test == test && f.Kind == kind
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

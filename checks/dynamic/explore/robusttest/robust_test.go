@@ -1,0 +1,286 @@
+package robusttest
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// robustDir is the nested module of awkward tests (not bug kernels).
+const robustDir = "../../testdata/robust"
+
+// Each case searches for robustBudget. robustGrace bounds how long past it
+// the search may run (the schedule in flight, a watchdog cut short by the
+// deadline, the processes' exit, a crash confirmed in a fresh process): a
+// bound that shows the search stopped, loose enough for a loaded machine;
+// the overrun itself is measured by bench/dynamic, not here.
+const (
+	robustBudget = 1500 * time.Millisecond
+	robustGrace  = time.Minute
+	// robustStep is the watchdog of the cases that want a hang reported as
+	// a finding within the budget, and robustHangBudget their budget: the
+	// first schedule must start and be stuck for robustStep before the
+	// budget ends, with seconds to spare for a slow process start.
+	robustStep       = time.Second
+	robustHangBudget = 5 * time.Second
+)
+
+// robustCase is one package of testdata/robust and what searching it must
+// produce.
+type robustCase struct {
+	name   string
+	pkg    string
+	run    string        // Options.Run
+	budget time.Duration // 0: robustBudget
+	step   time.Duration // Options.StepTimeout (0: the default)
+	// want is the finding each named test must produce ("" for none);
+	// wantSite is the file:line suffix of its position.
+	want     map[string]checks.FailureKind
+	wantSite map[string]string
+	// wantNote is a substring one of the notes must contain.
+	wantNote string
+	// wantMsg are substrings the message of the finding of each test must
+	// contain.
+	wantMsg map[string][]string
+	// wantPlain names the tests whose finding plain go test must fail
+	// too (its label), with the file:line suffix of the failure.
+	wantPlain map[string]string
+}
+
+var robustCases = []robustCase{
+	{
+		name:     "subtests",
+		pkg:      "subtests",
+		want:     map[string]checks.FailureKind{"TestSubtests": checks.Deadlock},
+		wantSite: map[string]string{"TestSubtests": "subtests_test.go:11"},
+	},
+	{
+		// Parallel subtests run in parallel under the scheduler: the
+		// check-then-act between two of them is found.
+		name:     "parallel",
+		pkg:      "parallel",
+		want:     map[string]checks.FailureKind{"TestParallelSubtests": "", "TestParallelSeats": checks.TestFailure},
+		wantSite: map[string]string{"TestParallelSeats": "parallel_test.go:68"},
+		wantMsg:  map[string][]string{"TestParallelSeats": {"two parallel subtests took the last one"}},
+	},
+	{
+		name: "cleanup",
+		pkg:  "cleanup",
+		want: map[string]checks.FailureKind{
+			"TestCleanupStopsWorker": "", "TestCleanupInSubtest": "",
+			"TestCleanupClosesEarly": checks.Panic,
+		},
+		// The unperturbed schedule panics, and so does plain go test: a
+		// finding labelled so.
+		wantPlain: map[string]string{"TestCleanupClosesEarly": "cleanup_test.go:88"},
+	},
+	{name: "testmain", pkg: "testmain", budget: time.Second, want: map[string]checks.FailureKind{"TestUsesSetup": ""}},
+	{
+		// A busy loop, stuck for the whole (short) watchdog: a finding
+		// naming where the goroutine is.
+		name:     "spin",
+		pkg:      "hang",
+		run:      "TestSpinOnFlag",
+		step:     robustStep,
+		budget:   robustHangBudget,
+		want:     map[string]checks.FailureKind{"TestSpinOnFlag": checks.Fatal},
+		wantSite: map[string]string{"TestSpinOnFlag": "spin_test.go:18"},
+		wantMsg: map[string][]string{"TestSpinOnFlag": {
+			"hang: g0 did not reach a scheduling point within ", // 1s, or more on a starved machine
+			"it is at spin_test.go:18 (", "spinning without a scheduling point",
+		}},
+	},
+	{
+		// A read in uninstrumented code, the same.
+		name:     "blocking read",
+		pkg:      "hang",
+		run:      "TestReadPipe",
+		step:     robustStep,
+		budget:   robustHangBudget,
+		want:     map[string]checks.FailureKind{"TestReadPipe": checks.Fatal},
+		wantSite: map[string]string{"TestReadPipe": "block_test.go:24"},
+		wantMsg:  map[string][]string{"TestReadPipe": {"it is at block_test.go:24 (IO wait: blocked outside the scheduler's control)"}},
+	},
+	{
+		// A read blocked in uninstrumented code waits outside control:
+		// its writer runs meanwhile, and the test passes.
+		name: "io.Pipe",
+		pkg:  "hang",
+		run:  "TestIOPipe",
+		step: robustStep,
+		want: map[string]checks.FailureKind{"TestIOPipe": ""},
+	},
+	{
+		// With the default watchdog, longer than the budget, the hang is
+		// cut short by the deadline: a note naming the site, no finding.
+		name:     "hang at the deadline",
+		pkg:      "hang",
+		run:      "TestSpinOnFlag",
+		budget:   time.Second,
+		want:     map[string]checks.FailureKind{"TestSpinOnFlag": ""},
+		wantNote: "it is at spin_test.go:18 (",
+	},
+	{
+		name: "exit",
+		pkg:  "exit",
+		// Plain go test exits with status 3 too: a finding labelled so.
+		want:      map[string]checks.FailureKind{"TestExits": checks.Fatal},
+		wantPlain: map[string]string{"TestExits": "exit_test.go:18"},
+	},
+}
+
+// TestRobustSearch searches each awkward package with a short budget and
+// checks that the search ends on time with the expected outcome, and that
+// every finding replays in a fresh process.
+func TestRobustSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays six packages (about a minute); skipped with -short")
+	}
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, rc := range robustCases {
+		t.Run(rc.name, func(t *testing.T) {
+			budget := rc.budget
+			if budget == 0 {
+				budget = robustBudget
+			}
+			// A finding missed in the budget (a loaded machine runs fewer
+			// schedules) is searched for again with twice the budget:
+			// slowness costs time, not a failure.
+			var res *explore.Result
+			for attempt := 0; ; attempt++ {
+				var err error
+				res, err = explore.Run(ctx, explore.Options{
+					Dir: dir, Patterns: []string{"./" + rc.pkg}, Run: rc.run, Budget: budget,
+					Seed: int64(1 + attempt), SchedulesDir: t.TempDir(), StepTimeout: rc.step,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if max := budget + robustGrace; res.Stats.Elapsed > max {
+					t.Errorf("the search took %v, want at most %v", res.Stats.Elapsed, max)
+				}
+				if attempt == 3 || allFound(res, rc.want) && plainFound(res, rc.wantPlain) {
+					break
+				}
+				budget *= 2
+				t.Logf("a finding was missed; searching again for %v", budget)
+			}
+			for _, n := range res.Notes {
+				t.Log("note:", n)
+			}
+			if !plainFound(res, rc.wantPlain) {
+				t.Errorf("findings %+v, want those of %v labelled plain go test fails too", res.Findings, rc.wantPlain)
+			}
+			if rc.wantNote != "" && !containsAny(res.Notes, rc.wantNote) {
+				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
+			}
+			for _, ts := range res.Stats.Tests {
+				if _, ok := rc.want[ts.Test]; !ok {
+					t.Errorf("searched %s, which the case does not name", ts.Test)
+				}
+				if ts.Schedules == 0 && ts.Crashes == 0 {
+					t.Errorf("%s: no schedule ran", ts.Test)
+				}
+			}
+			// Every finding replays in a fresh process; the package is
+			// built once for all of them.
+			checkRobustFindings(ctx, t, dir, res, rc)
+		})
+	}
+}
+
+// plainFound reports whether each test of want has a finding at the
+// wanted site labelled plain go test fails too.
+func plainFound(res *explore.Result, want map[string]string) bool {
+	for test, site := range want {
+		ok := false
+		for _, f := range res.Findings {
+			ok = ok || f.Test == test && strings.HasSuffix(f.Pos.String(), site) && f.PlainGo.Fails()
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRobustFindings checks that each test rc.want names has exactly the
+// finding it wants and that every finding replays in a fresh process, on
+// the finding's line.
+func checkRobustFindings(ctx context.Context, t *testing.T, dir string, res *explore.Result, rc robustCase) {
+	t.Helper()
+	for test, kind := range rc.want {
+		var got []checks.Finding
+		for _, f := range res.Findings {
+			if f.Test == test {
+				got = append(got, f)
+			}
+		}
+		if kind == "" {
+			for _, f := range got {
+				t.Errorf("%s: false alarm %s at %v: %s", test, f.Kind, f.Pos, f.Message)
+			}
+			continue
+		}
+		if len(got) != 1 || slices.ContainsFunc(got, func(f checks.Finding) bool { return f.Kind != kind }) {
+			for _, f := range got {
+				t.Logf("%s: %s at %v: %s", test, f.Kind, f.Pos, f.Message)
+			}
+			t.Errorf("%s: got %d findings, want one %s", test, len(got), kind)
+			continue
+		}
+		f := got[0]
+		if site := rc.wantSite[test]; !strings.HasSuffix(f.Pos.String(), site) {
+			t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
+		}
+		for _, m := range rc.wantMsg[test] {
+			if !strings.Contains(f.Message, m) {
+				t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
+			}
+		}
+		rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir, StepTimeout: rc.step})
+		if err != nil {
+			t.Errorf("%s: replay: %v", test, err)
+			continue
+		}
+		if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != kind || rr.Finding.Pos.Line != f.Pos.Line {
+			t.Errorf("%s: replay %s (%v, diverged %q), want %s at %v again", test, rr.Outcome, rr.Finding, rr.Diverged, kind, f.Pos)
+		}
+	}
+}
+
+// allFound says whether res has every finding want names.
+func allFound(res *explore.Result, want map[string]checks.FailureKind) bool {
+	for test, kind := range want {
+		if kind == "" {
+			continue
+		}
+		ok := false
+		for _, f := range res.Findings {
+			ok = ok || f.Test == test && f.Kind == kind
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

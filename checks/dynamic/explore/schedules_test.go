@@ -1,0 +1,66 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// schedulesLeft gives rt the rest of the bound, and no more once it is
+// reached; without a bound, rt's 0 (until the deadline).
+func TestSchedulesLeft(t *testing.T) {
+	for _, c := range []struct {
+		bound, done, n int
+		more           bool
+	}{
+		{0, 0, 0, true}, {0, 1000, 0, true},
+		{5, 0, 5, true}, {5, 3, 2, true}, {5, 5, 0, false}, {5, 7, -2, false},
+	} {
+		if n, more := schedulesLeft(c.bound, c.done); n != c.n || more != c.more {
+			t.Errorf("schedulesLeft(%d, %d) = %d, %v; want %d, %v", c.bound, c.done, n, more, c.n, c.more)
+		}
+	}
+	o := Options{Budget: time.Second, Schedules: -1}
+	if err := normalize(&o); err == nil {
+		t.Error("a negative Schedules was accepted")
+	}
+}
+
+// TestSchedulesBound: with Options.Schedules, each worker runs that many
+// schedules of each test and the search ends there, long before an ample
+// budget; the unperturbed schedule comes on top.
+func TestSchedulesBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented kernel; skipped with -short")
+	}
+	dir, err := filepath.Abs(kernelsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bound, workers = 4, 2
+	budget := 5 * time.Minute
+	res, err := Run(context.Background(), Options{
+		Dir: dir, Patterns: []string{"./locks"},
+		Tests: []TestRef{
+			{Package: "kernels/locks", Name: "TestLostUpdate"},
+			{Package: "kernels/locks", Name: "TestCheckThenActMap"},
+		},
+		Budget: budget, Seed: 1, Workers: workers, Schedules: bound, SchedulesDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stats.Tests) != 2 {
+		t.Fatalf("%d tests searched, want 2", len(res.Stats.Tests))
+	}
+	for _, ts := range res.Stats.Tests {
+		t.Logf("%s: %d schedules, %d failing, unperturbed %q", ts.Test, ts.Schedules, ts.Failures, ts.Plain)
+		if want := 1 + workers*bound; ts.Schedules != want {
+			t.Errorf("%s: %d schedules, want %d (the unperturbed one and %d per worker)", ts.Test, ts.Schedules, want, bound)
+		}
+	}
+	if res.Stats.Elapsed >= budget/2 {
+		t.Errorf("the search took %v of its %v budget, want it to end at the bound", res.Stats.Elapsed, budget)
+	}
+}
