@@ -226,3 +226,34 @@ func TestRenderPrunesImports(t *testing.T) {
 		t.Errorf("import of the package lost:\n%s", src)
 	}
 }
+
+// Several unused imports: deleting one while walking f.Imports must not
+// skip or nil out the next (a real module's 216 generated tests panicked).
+func TestPruneImportsSeveralUnused(t *testing.T) {
+	src := []byte(`package p
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+func f() { fmt.Println(strings.ToUpper("x")) }
+`)
+	out, err := pruneImports(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{`"bytes"`, `"errors"`, `"time"`} {
+		if strings.Contains(string(out), gone) {
+			t.Errorf("unused import %s kept:\n%s", gone, out)
+		}
+	}
+	for _, kept := range []string{`"fmt"`, `"strings"`} {
+		if !strings.Contains(string(out), kept) {
+			t.Errorf("used import %s lost:\n%s", kept, out)
+		}
+	}
+}

@@ -94,7 +94,8 @@ func pruneImports(src []byte) ([]byte, error) {
 		}
 		return true
 	})
-	for _, imp := range f.Imports {
+	// A copy: DeleteNamedImport shifts f.Imports under the loop.
+	for _, imp := range append([]*ast.ImportSpec(nil), f.Imports...) {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		name := path[strings.LastIndex(path, "/")+1:]
 		if imp.Name != nil {
