@@ -105,6 +105,12 @@ type TestStats struct {
 	// Fresh counts the processes started because the previous one had
 	// goroutines left over from an earlier schedule.
 	Fresh int `json:"fresh,omitempty"`
+	// Kept counts the schedules that ran beside goroutines earlier
+	// schedules of their process left, kept parked out of their way
+	// (rt/leftover.go) instead of a fresh process each.
+	Kept int `json:"kept,omitempty"`
+	// PerSecond is Schedules over Elapsed.
+	PerSecond float64 `json:"perSecond,omitempty"`
 }
 
 // Stats describes a search, during it and at its end.

@@ -127,6 +127,9 @@ func (s *search) counted(t *target, r rt.Result) {
 	s.mu.Lock()
 	s.stats.Schedules++
 	t.stats.Schedules++
+	if r.Kept > 0 {
+		t.stats.Kept++
+	}
 	t.step = max(t.step, r.Elapsed)
 	s.mu.Unlock()
 }

@@ -164,6 +164,11 @@ type Result struct {
 	// test skipped itself (SkippedPrefix): it says nothing either way, and
 	// is never a finding.
 	Inconclusive string `json:"inconclusive,omitempty"`
+	// Kept is how many goroutines earlier schedules left behind ran in
+	// the process beside this one (parked on channels: leftover.go). A
+	// failure of such a schedule is told only once a fresh process
+	// replays it.
+	Kept int `json:"kept,omitempty"`
 }
 
 // Main is in driver.go.
