@@ -50,6 +50,8 @@ type TestRun struct {
 	// failure kind; "" when it did not finish).
 	Plain     string `json:"plain,omitempty"`
 	ElapsedMS int64  `json:"elapsedMs"`
+	// PerSecond is schedules per second of the test's search.
+	PerSecond float64 `json:"perSecond,omitempty"`
 }
 
 // Writer renders a Report in one format.

@@ -446,6 +446,11 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	r.notes = append(r.notes, res.Notes...)
 	r.confirm.searched = res.Stats.Schedules > 0
 	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), plural(len(res.Findings), "finding"))
+	if r.opts.Verbose {
+		for _, ts := range res.Stats.Tests {
+			r.logf("dynamic search: %s.%s: %d schedules in %.1fs (%.0f/s)", ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.PerSecond)
+		}
+	}
 	// Schedule names relative to the repository root, so the replay
 	// command works from a fresh clone's top level.
 	fromRoot := func(fs []checks.Finding) []checks.Finding {
