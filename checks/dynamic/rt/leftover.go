@@ -4,6 +4,7 @@ package rt
 // when they cannot get in the next schedule's way, else a fresh process.
 
 import (
+	"hash/fnv"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -46,18 +47,34 @@ func keptNow() int { return int(atomic.LoadInt64(&keptCount)) }
 // dump (state and frames) when it was kept.
 type keeper struct {
 	base map[uint64]bool
-	kept map[uint64]string
+	kept map[uint64]uint64 // goroutine id: hash of its leftoverState
+	buf  []byte            // the last dump's room, reused
 }
 
 // newKeeper records the goroutines alive now: they are not leftovers.
 func newKeeper() *keeper {
-	k := &keeper{base: map[uint64]bool{}, kept: map[uint64]string{}}
-	for _, block := range strings.Split(string(wholeDump(1<<16, true)), "\n\n") {
+	k := &keeper{base: map[uint64]bool{}, kept: map[uint64]uint64{}}
+	for _, block := range strings.Split(k.dump(), "\n\n") {
 		if id, ok := blockGoid(block); ok {
 			k.base[id] = true
 		}
 	}
 	return k
+}
+
+// dump is a stack dump of every goroutine, in a buffer kept from one call
+// to the next (a dump that does not fit is taken again).
+func (k *keeper) dump() string {
+	if len(k.buf) == 0 {
+		k.buf = make([]byte, 1<<16)
+	}
+	for {
+		n := runtime.Stack(k.buf, true)
+		if n < len(k.buf) {
+			return string(k.buf[:n])
+		}
+		k.buf = make([]byte, 2*len(k.buf))
+	}
 }
 
 // settle runs between two schedules: after a short wait for the
@@ -85,7 +102,7 @@ func (k *keeper) settle(baseline int) (int, bool) {
 		// of the module under test, which may be older than go1.21.
 		n := runtime.NumGoroutine() - baseline
 		if n <= 0 {
-			k.kept = map[uint64]string{}
+			k.kept = map[uint64]uint64{}
 			return 0, true
 		}
 		if kept, ok := k.admit(); ok && len(kept) <= maxKept {
@@ -110,18 +127,22 @@ const maxKept = 256
 // tool's or the testing package's, a program lock is held outside
 // control, or one kept before has moved or ended since (something
 // reached what it waits on).
-func (k *keeper) admit() (map[uint64]string, bool) {
+func (k *keeper) admit() (map[uint64]uint64, bool) {
 	if atomic.LoadInt64(&heldOutside) != 0 {
 		return nil, false
 	}
-	kept := map[uint64]string{}
-	for _, block := range strings.Split(string(wholeDump(1<<16, true)), "\n\n") {
+	kept := make(map[uint64]uint64, len(k.kept)+1)
+	for _, block := range strings.Split(k.dump(), "\n\n") {
 		id, ok := blockGoid(block)
 		if !ok || k.base[id] {
 			continue
 		}
-		now := leftoverState(block)
-		if was, ok := k.kept[id]; ok && was != now || !ok && !parkedAway(now) {
+		state, rest := leftoverState(block)
+		h := fnv.New64a()
+		h.Write([]byte(state))
+		h.Write([]byte(rest))
+		now := h.Sum64()
+		if was, ok := k.kept[id]; ok && was != now || !ok && !parkedAway(state, rest) {
 			return nil, false
 		}
 		kept[id] = now
@@ -134,40 +155,36 @@ func (k *keeper) admit() (map[uint64]string, bool) {
 	return kept, true
 }
 
-// leftoverState is a goroutine's part of a stack dump without its id and
-// how long it has waited: what must not change while it is kept.
-func leftoverState(block string) string {
+// leftoverState splits a goroutine's part of a stack dump into its wait
+// state, without how long it has waited, and its frames: what must not
+// change while it is kept.
+func leftoverState(block string) (state, frames string) {
 	block = strings.Trim(block, "\n") // the last goroutine of a dump ends with one
 	nl := strings.IndexByte(block, '\n')
 	if nl < 0 {
-		return block
+		return "", block
 	}
-	head, rest := block[:nl], block[nl:]
-	state := ""
+	head := block[:nl]
 	if i := strings.IndexByte(head, '['); i >= 0 {
 		state = head[i+1:]
 		if j := strings.IndexAny(state, ",]"); j >= 0 {
 			state = state[:j]
 		}
 	}
-	return state + rest
+	return state, block[nl+1:]
 }
 
 // parkedAway: is a leftover (its leftoverState) blocked on a channel, in
 // frames that are neither the tool's nor the testing package's? Only a
 // send, receive or select leaves it there until something reaches its
 // channel, which admit then sees.
-func parkedAway(st string) bool {
-	nl := strings.IndexByte(st, '\n')
-	if nl < 0 {
-		return false
-	}
-	switch st[:nl] {
+func parkedAway(state, frames string) bool {
+	switch state {
 	case "chan receive", "chan send", "select", "chan receive (nil chan)", "chan send (nil chan)", "select (no cases)":
 	default:
 		return false
 	}
-	lines := strings.Split(st[nl+1:], "\n")
+	lines := strings.Split(frames, "\n")
 	for i, l := range lines {
 		if l == "" || strings.HasPrefix(l, "\t") {
 			continue
