@@ -77,6 +77,8 @@ type TestRun struct {
 	// TargetHits counts the operations of its unperturbed run at the
 	// search's preemption targets (the change's sites, static findings').
 	TargetHits int `json:"targetHits,omitempty"`
+	// PerSecond is schedules per second of the test's search.
+	PerSecond float64 `json:"perSecond,omitempty"`
 }
 
 // Writer renders a Report in one format.

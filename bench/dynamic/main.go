@@ -8,7 +8,10 @@
 //     expected failure in a given wall time and after how many schedules,
 //     versus stress testing (go test -race -count=N) for the same wall time;
 //   - by strategy (-only strategies, strategies.sh): median schedules-to-bug
-//     of each scheduling strategy next to the same stress baseline.
+//     of each scheduling strategy next to the same stress baseline;
+//   - leftovers (-only leftover, leftover.sh): schedules/s of a test whose
+//     background goroutine outlives every schedule next to the same test
+//     without it (checks/dynamic/testdata/realsuite-drv/janitor).
 //
 // Run it through run.sh.
 package main
@@ -34,7 +37,8 @@ func main() {
 	perBug := flag.Duration("bug-budget", 3*time.Second, "Wall time each tool gets per bug kernel")
 	tput := flag.Duration("throughput-budget", 3*time.Second, "Wall time of each throughput measurement")
 	run := flag.String("run", "", "Only kernels whose test name contains `text`")
-	only := flag.String("only", "all", "Measure `what`: all, throughput, bugs, strategies (all runs the first two)")
+	only := flag.String("only", "all", "Measure `what`: all, throughput, bugs, strategies, leftover (all runs the first two)")
+	drv := flag.String("leftover-dir", "checks/dynamic/testdata/realsuite-drv", "Module `dir` of the janitor package (-only leftover)")
 	strategies := flag.String("strategies", "random,pct,pos,portfolio", "Strategies compared by -only strategies, comma-separated")
 	flag.Parse()
 	dir, err := filepath.Abs(*kernels)
@@ -49,8 +53,17 @@ func main() {
 			fatal(err)
 		}
 		return
+	case "leftover":
+		d, err := filepath.Abs(*drv)
+		if err != nil {
+			fatal(err)
+		}
+		if err := leftover(ctx, d, *tput); err != nil {
+			fatal(err)
+		}
+		return
 	default:
-		fatal(fmt.Errorf("unknown -only %q: valid values are all, throughput, bugs, strategies", *only))
+		fatal(fmt.Errorf("unknown -only %q: valid values are all, throughput, bugs, strategies, leftover", *only))
 	}
 	if *only != "bugs" {
 		if err := throughput(ctx, dir, *tput); err != nil {
@@ -107,6 +120,39 @@ func throughput(ctx context.Context, dir string, budget time.Duration) error {
 			}
 			fmt.Printf("%-22s %6v %14.0f %14.0f %9s\n", test, race, ir, plain, slow)
 		}
+	}
+	return nil
+}
+
+// leftover searches the janitor package's two tests for budget each, one
+// worker: schedules/s with a goroutine left over by every schedule (a
+// janitor on a ticker, never stopped) and without it.
+func leftover(ctx context.Context, dir string, budget time.Duration) error {
+	work, err := os.MkdirTemp("", "interleave-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	fmt.Printf("# leftovers: one worker, %v each (schedules/s; fresh = processes started for leftovers, kept = schedules run beside kept ones)\n", budget)
+	fmt.Printf("%-20s %10s %12s %7s %7s\n", "test", "schedules", "schedules/s", "fresh", "kept")
+	rates := map[string]float64{}
+	for _, test := range []string{"TestWithJanitor", "TestWithoutJanitor"} {
+		res, err := explore.Run(ctx, explore.Options{
+			Dir: dir, Patterns: []string{"./janitor"},
+			Tests:  []explore.TestRef{{Package: "realsuitedrv/janitor", Name: test}},
+			Budget: budget, Seed: 1, Workers: 1,
+			SchedulesDir: filepath.Join(work, "schedules"),
+		})
+		if err != nil {
+			return err
+		}
+		for _, ts := range res.Stats.Tests {
+			rates[ts.Test] = ts.PerSecond
+			fmt.Printf("%-20s %10d %12.0f %7d %7d\n", ts.Test, ts.Schedules, ts.PerSecond, ts.Fresh, ts.Kept)
+		}
+	}
+	if r := rates["TestWithJanitor"]; r > 0 {
+		fmt.Printf("without / with the leftover: %.2fx\n", rates["TestWithoutJanitor"]/r)
 	}
 	return nil
 }

@@ -128,8 +128,8 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 			if ts.Stopped > 0 {
 				stopped = fmt.Sprintf(", %d stopped unfinished at the end of its share", ts.Stopped)
 			}
-			fmt.Fprintf(env.stderr, "interleave test: %s %s: %d schedules in %.1fs (one process, one schedule: %v), unperturbed run %s, %d failing%s\n",
-				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures, stopped)
+			fmt.Fprintf(env.stderr, "interleave test: %s %s: %d schedules in %.1fs (%.0f/s; one process, one schedule: %v), unperturbed run %s, %d failing%s\n",
+				ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.PerSecond, ts.Cost.Round(time.Millisecond), cmp.Or(ts.Plain, "did not finish"), ts.Failures, stopped)
 		}
 	}
 	if opts.verbose {

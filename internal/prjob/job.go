@@ -480,6 +480,11 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 			}
 		}
 	}
+	if r.opts.Verbose {
+		for _, ts := range res.Stats.Tests {
+			r.logf("dynamic search: %s.%s: %d schedules in %.1fs (%.0f/s)", ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.PerSecond)
+		}
+	}
 	// Schedule names relative to the repository root, so the replay
 	// command works from a fresh clone's top level.
 	fromRoot := func(fs []checks.Finding) []checks.Finding {

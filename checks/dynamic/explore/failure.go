@@ -34,6 +34,7 @@ type failure struct {
 	states     []rt.GoroutineState // the goroutines when the schedule ended
 	detail     string              // race report or crash output, for replay's printout
 	confirmed  bool                // a crash that a fresh process reproduced
+	kept       bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 }
 
@@ -72,7 +73,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 			continue
 		}
 		if r, ok := byIndex[rep.Index]; ok {
-			f.seed, f.decisions = r.Seed, r.Decisions
+			f.seed, f.decisions, f.kept = r.Seed, r.Decisions, r.Kept > 0
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
 		}
@@ -185,6 +186,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		seed:      r.Seed,
 		decisions: r.Decisions,
 		states:    r.Goroutines,
+		kept:      r.Kept > 0,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {

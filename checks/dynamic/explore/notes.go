@@ -165,5 +165,10 @@ func (s *search) snapshot() Stats {
 		}
 	}
 	st.Tests = append([]TestStats(nil), s.stats.Tests...)
+	for i := range st.Tests {
+		if ts := &st.Tests[i]; ts.Elapsed > 0 {
+			ts.PerSecond = float64(ts.Schedules) / ts.Elapsed.Seconds()
+		}
+	}
 	return st
 }

@@ -114,6 +114,12 @@ type TestStats struct {
 	// TargetHits counts the decisions of its unperturbed run at or near
 	// Options.Targets: a test with some is searched first (aim.go).
 	TargetHits int `json:"targetHits,omitempty"`
+	// Kept counts the schedules that ran beside goroutines earlier
+	// schedules of their process left, kept parked out of their way
+	// (rt/leftover.go) instead of a fresh process each.
+	Kept int `json:"kept,omitempty"`
+	// PerSecond is Schedules over Elapsed.
+	PerSecond float64 `json:"perSecond,omitempty"`
 }
 
 // Stats describes a search, during it and at its end.

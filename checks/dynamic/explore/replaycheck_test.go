@@ -45,12 +45,12 @@ func replayCheckSearch(t *testing.T) (*search, *target, *checks.Finding) {
 // With time, the check runs and the fresh run's pass says why it is none.
 func TestReplayCheckWithoutTime(t *testing.T) {
 	s, tg, fd := replayCheckSearch(t)
-	if why, unchecked := s.replaysAlone(context.Background(), tg, fd); why == "" || unchecked {
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, false); why == "" || unchecked {
 		t.Errorf("with time: replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
 	}
 
 	s.hardStop = time.Now().Add(-time.Second)
-	why, unchecked := s.replaysAlone(context.Background(), tg, fd)
+	why, unchecked := s.replaysAlone(context.Background(), tg, fd, false)
 	if !unchecked || !strings.Contains(why, "no time") {
 		t.Errorf("replaysAlone = %q, %v; want unchecked for want of time", why, unchecked)
 	}

@@ -149,9 +149,14 @@ const replayTries = 2
 // schedule: another worker process holding a port or a file, state an
 // earlier schedule left in the process, the machine's timing), or, with
 // unchecked set, why the replay could not run (the budget's hard stop
-// came first): every finding replays.
-func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding) (why string, unchecked bool) {
-	if fd.Kind == checks.Fatal || t.bin == "" || fd.Schedule == "" || s.noReplayCheck {
+// came first): every finding replays. kept says the failure ran beside
+// goroutines earlier schedules of its process left (rt/leftover.go): they
+// may have caused it, so it replays alone whatever its kind.
+func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding, kept bool) (why string, unchecked bool) {
+	if kept && !s.noReplayCheck && (t.bin == "" || fd.Schedule == "") {
+		return "it ran beside goroutines earlier schedules left in its process and has no schedule to replay alone", true
+	}
+	if fd.Kind == checks.Fatal && !kept || t.bin == "" || fd.Schedule == "" || s.noReplayCheck {
 		return "", false
 	}
 	path := fd.Schedule

@@ -136,6 +136,9 @@ func (s *search) counted(t *target, r rt.Result) {
 	s.mu.Lock()
 	s.stats.Schedules++
 	t.stats.Schedules++
+	if r.Kept > 0 {
+		t.stats.Kept++
+	}
 	t.step = max(t.step, r.Elapsed)
 	s.countPreempts(r)
 	s.mu.Unlock()

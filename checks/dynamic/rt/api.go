@@ -89,6 +89,7 @@ func Gosched() {
 func lockOp(op opKind, p unsafe.Pointer) (controlled, perform bool) {
 	g := current()
 	if g == nil {
+		lockedOutside(op)
 		return false, true
 	}
 	return true, g.call(&request{op: op, obj: p}).mode != mSkip
@@ -106,8 +107,8 @@ func Unlock(m *sync.Mutex) {
 	}
 }
 func TryLock(m *sync.Mutex) bool {
-	if _, ok := lockOp(opTryLock, unsafe.Pointer(m)); ok {
-		return m.TryLock()
+	if c, ok := lockOp(opTryLock, unsafe.Pointer(m)); ok {
+		return tookOutside(c, m.TryLock())
 	}
 	return false
 }
@@ -124,8 +125,8 @@ func WUnlock(m *sync.RWMutex) {
 	}
 }
 func TryWLock(m *sync.RWMutex) bool {
-	if _, ok := lockOp(opTryWLock, unsafe.Pointer(m)); ok {
-		return m.TryLock()
+	if c, ok := lockOp(opTryWLock, unsafe.Pointer(m)); ok {
+		return tookOutside(c, m.TryLock())
 	}
 	return false
 }
@@ -140,8 +141,8 @@ func RUnlock(m *sync.RWMutex) {
 	}
 }
 func TryRLock(m *sync.RWMutex) bool {
-	if _, ok := lockOp(opTryRLock, unsafe.Pointer(m)); ok {
-		return m.TryRLock()
+	if c, ok := lockOp(opTryRLock, unsafe.Pointer(m)); ok {
+		return tookOutside(c, m.TryRLock())
 	}
 	return false
 }
@@ -153,6 +154,8 @@ func LockerLock(l sync.Locker) {
 		if g.call(&request{op: opLockerLock, locker: l}).mode == mSkip {
 			return
 		}
+	} else {
+		lockedOutside(opLockerLock)
 	}
 	l.Lock()
 }
@@ -161,6 +164,8 @@ func LockerUnlock(l sync.Locker) {
 		if g.call(&request{op: opLockerUnlock, locker: l}).mode == mSkip {
 			return
 		}
+	} else {
+		lockedOutside(opLockerUnlock)
 	}
 	l.Unlock()
 }

@@ -40,6 +40,7 @@
 //     without the tool's goroutines
 //
 // Driving: driver.go (Main, RunSchedules, RunSchedule, results, the watchdog's exit),
+// leftover.go (goroutines a schedule left behind: kept, or a fresh process),
 // protocol.go (Config, Schedule, Result and the markers shared with the driver
 // process) and embed.go (Source, the files the rewriter copies).
 //
@@ -163,8 +164,14 @@
 // test returned and nothing else is live, or the schedule unwinds) and the
 // goroutines left are blocked outside control (a read loop on a connection
 // the test did not close), the schedule ends without them after
-// abandonWait, as go test would leave them; the driver then goes on in a
-// fresh process. A goroutine that runs without a scheduling point
+// abandonWait, as go test would leave them. Between two schedules, the
+// goroutines earlier ones left (outside control) are kept in the process
+// when each is blocked on a channel in frames that are not the tool's,
+// none of the program's locks is held outside control and none kept
+// before has moved or ended (leftover.go; up to maxKept); the Result of a
+// schedule run beside them says how many (Result.Kept), and the driver
+// reports its failures only once a fresh process replays them. Otherwise
+// the driver goes on in a fresh process. A goroutine that runs without a scheduling point
 // (a busy loop), or when nothing else can happen one outside control that
 // does not come back, stops the schedule after Config.StepTimeout, or
 // sooner when Config.Deadline is near (at most half a second past it, so

@@ -101,21 +101,26 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 	}
 	warmThreads()
 	baseline := runtime.NumGoroutine()
+	keep := newKeeper()
 	for i := cfg.First; n == 0 || i < cfg.First+n; i++ {
 		// A process started late (a loaded machine) still runs its first
 		// schedule: the parent started it for that, and bounds it.
 		if i > cfg.First && !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
 			break
 		}
-		// No schedule may run with an earlier one's leftovers (a goroutine
-		// the scheduler never saw, holding a lock): the driver goes on in a
-		// fresh process.
+		// No schedule may run beside an earlier one's leftovers (a
+		// goroutine the scheduler never saw) that can get in its way (one
+		// holding a lock, one that runs): the driver goes on in a fresh
+		// process. Leftovers parked on channels out of its way are kept
+		// (leftover.go), and the Result says so.
 		if i > cfg.First {
-			if left := leftovers(baseline); left > 0 {
+			left, ok := keep.settle(baseline)
+			if !ok {
 				fmt.Fprintf(os.Stderr, "%s%d %d\n", MarkerLeftovers, i, left)
 				break
 			}
 		}
+		setKept(len(keep.kept))
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerStart, i)
 		r := RunSchedule(t, cfg, i, strat, cfg.Replay, body)
 		all = append(all, r)
@@ -154,23 +159,6 @@ func warmThreads() {
 
 // warmThreadCount is how many threads warmThreads asks for.
 const warmThreadCount = 6
-
-// leftovers is how many goroutines more than baseline are still alive
-// after a short wait for the ones that are ending.
-func leftovers(baseline int) int {
-	for wait := 50 * time.Microsecond; ; wait *= 2 {
-		// No min/max/clear here: rt is compiled at the language version
-		// of the module under test, which may be older than go1.21.
-		n := runtime.NumGoroutine() - baseline
-		if n <= 0 {
-			return 0
-		}
-		if wait > 5*time.Millisecond {
-			return n
-		}
-		time.Sleep(wait)
-	}
-}
 
 // runChild runs body plainly in a child process of a test (EnvChild), in
 // a subtest named as -test.run asks ("TestInterleaveDriver/schedule-7"),
@@ -264,6 +252,7 @@ func (r *scheduleRun) finish(p any) {
 	if res.Outcome == "pass" && res.Inconclusive == "" && r.g0.tb != nil && r.g0.tb.Skipped() {
 		res.Inconclusive = SkippedPrefix + "the test skipped itself (t.Skip)"
 	}
+	res.Kept = keptNow()
 	*r.out = res
 }
 
@@ -360,6 +349,7 @@ func panicSite() string {
 
 // watchdogExit reports a stuck schedule and ends the process.
 func watchdogExit(index int, r Result) {
+	r.Kept = keptNow()
 	writeResult(r)
 	fmt.Fprintf(os.Stderr, "%s (schedule %d)\n", r.Message, index)
 	os.Exit(ExitWatchdog)

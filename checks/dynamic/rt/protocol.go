@@ -169,6 +169,11 @@ type Result struct {
 	// the times the targeted strategy ran another goroutine there.
 	TargetHits     map[string]int `json:"targetHits,omitempty"`
 	TargetPreempts map[string]int `json:"targetPreempts,omitempty"`
+	// Kept is how many goroutines earlier schedules left behind ran in
+	// the process beside this one (parked on channels: leftover.go). A
+	// failure of such a schedule is told only once a fresh process
+	// replays it.
+	Kept int `json:"kept,omitempty"`
 }
 
 // Main is in driver.go.

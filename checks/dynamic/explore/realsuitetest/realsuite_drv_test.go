@@ -126,6 +126,51 @@ var drvCases = []drvCase{
 		},
 	},
 	{
+		// Issue 23: a janitor goroutine outside control on a ticker of
+		// its own schedule, never stopped, is kept parked beside the
+		// next schedules: no fresh process per schedule (a process keeps
+		// up to 256 of them).
+		name: "leftovers kept out of the way",
+		pkg:  "janitor",
+		want: map[string]checks.FailureKind{"TestWithJanitor": "", "TestWithoutJanitor": ""},
+		check: func(t *testing.T, res *explore.Result) {
+			workers := runtime.GOMAXPROCS(0)
+			for _, ts := range res.Stats.Tests {
+				if ts.Test != "TestWithJanitor" {
+					continue
+				}
+				if ts.Schedules < 2*workers {
+					t.Skipf("%s: %d schedules, too few to tell", ts.Test, ts.Schedules)
+				}
+				if ts.Fresh > ts.Schedules/256+workers || ts.Kept == 0 {
+					t.Errorf("%s: %d schedules, %d fresh processes for leftovers, %d beside kept ones; want one process per worker and 256 schedules", ts.Test, ts.Schedules, ts.Fresh, ts.Kept)
+				}
+			}
+		},
+	},
+	{
+		// Issue 23: a leftover kept as parked (blocked sending on a
+		// package-level channel) is reached by the next schedule, which
+		// fails; alone in a fresh process it passes: a note, not a
+		// finding, and the process after it is fresh.
+		name:   "kept leftover that interferes",
+		pkg:    "stalemsg",
+		budget: 4 * time.Second,
+		want:   map[string]checks.FailureKind{"TestStaleMessage": ""},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, n := range res.Notes {
+				if strings.HasPrefix(n, "TestStaleMessage: not reported") {
+					return
+				}
+			}
+			for _, ts := range res.Stats.Tests {
+				if ts.Schedules >= 2 {
+					t.Errorf("%s: %d schedules, notes %q; want one saying the stale message's failure did not replay alone", ts.Test, ts.Schedules, res.Notes)
+				}
+			}
+		},
+	},
+	{
 		// Mechanism 11, issue 21: a leak on every schedule, the
 		// unperturbed one included, that plain go test leaves too (exit
 		// 0) is a finding labelled so; a failure plain go test has too

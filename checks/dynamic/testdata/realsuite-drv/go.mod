@@ -2,6 +2,12 @@ module realsuitedrv
 
 go 1.25
 
-require polldep v0.0.0
+require (
+	cachedep v0.0.0
+	polldep v0.0.0
+)
 
-replace polldep => ./polldep
+replace (
+	cachedep => ./cachedep
+	polldep => ./polldep
+)

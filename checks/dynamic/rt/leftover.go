@@ -1,0 +1,201 @@
+package rt
+
+// Goroutines an ended schedule left behind: kept parked in the process
+// when they cannot get in the next schedule's way, else a fresh process.
+
+import (
+	"hash/fnv"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// heldOutside counts the program's locks (rewritten sync calls) taken
+// minus released by goroutines outside control: not zero, a leftover may
+// hold one that the next schedule's shadow would take for free.
+var heldOutside int64
+
+// lockedOutside counts a lock operation of a goroutine outside control.
+func lockedOutside(op opKind) {
+	switch op {
+	case opLock, opWLock, opRLock, opLockerLock:
+		atomic.AddInt64(&heldOutside, 1)
+	case opUnlock, opWUnlock, opRUnlock, opLockerUnlock:
+		atomic.AddInt64(&heldOutside, -1)
+	}
+}
+
+// tookOutside counts a successful TryLock of a goroutine outside control.
+func tookOutside(controlled, got bool) bool {
+	if !controlled && got {
+		atomic.AddInt64(&heldOutside, 1)
+	}
+	return got
+}
+
+// keptCount is how many leftovers the schedule running now runs beside
+// (Result.Kept).
+var keptCount int64
+
+func setKept(n int) { atomic.StoreInt64(&keptCount, int64(n)) }
+
+func keptNow() int { return int(atomic.LoadInt64(&keptCount)) }
+
+// A keeper knows the goroutines alive before the first schedule and the
+// leftovers of earlier schedules it keeps, each with its part of a stack
+// dump (state and frames) when it was kept.
+type keeper struct {
+	base map[uint64]bool
+	kept map[uint64]uint64 // goroutine id: hash of its leftoverState
+	buf  []byte            // the last dump's room, reused
+}
+
+// newKeeper records the goroutines alive now: they are not leftovers.
+func newKeeper() *keeper {
+	k := &keeper{base: map[uint64]bool{}, kept: map[uint64]uint64{}}
+	for _, block := range strings.Split(k.dump(), "\n\n") {
+		if id, ok := blockGoid(block); ok {
+			k.base[id] = true
+		}
+	}
+	return k
+}
+
+// dump is a stack dump of every goroutine, in a buffer kept from one call
+// to the next (a dump that does not fit is taken again).
+func (k *keeper) dump() string {
+	if len(k.buf) == 0 {
+		k.buf = make([]byte, 1<<16)
+	}
+	for {
+		n := runtime.Stack(k.buf, true)
+		if n < len(k.buf) {
+			return string(k.buf[:n])
+		}
+		k.buf = make([]byte, 2*len(k.buf))
+	}
+}
+
+// settle runs between two schedules: after a short wait for the
+// goroutines that are ending, it reports whether the next schedule may run
+// in this process (with baseline goroutines before the first) beside what
+// earlier ones left, and else how many they left.
+func (k *keeper) settle(baseline int) (int, bool) {
+	// Goroutines of the schedule that are ending (its test's) first: a
+	// dump while they are would be one more.
+	for i, same, last := 0, 0, -1; i < 200 && same < 3; i++ {
+		n := runtime.NumGoroutine()
+		if n <= baseline+len(k.kept) {
+			break
+		}
+		if n == last {
+			same++
+		} else {
+			same = 0
+		}
+		last = n
+		runtime.Gosched()
+	}
+	for wait := 50 * time.Microsecond; ; wait *= 2 {
+		// No min/max/clear here: rt is compiled at the language version
+		// of the module under test, which may be older than go1.21.
+		n := runtime.NumGoroutine() - baseline
+		if n <= 0 {
+			k.kept = map[uint64]uint64{}
+			return 0, true
+		}
+		if kept, ok := k.admit(); ok && len(kept) <= maxKept {
+			k.kept = kept
+			return 0, true
+		}
+		if wait > 5*time.Millisecond {
+			return n, false
+		}
+		time.Sleep(wait)
+	}
+}
+
+// maxKept bounds the leftovers a process keeps: each check between two
+// schedules reads a stack dump of them all, and a fresh process costs
+// about as much as a dump of a few hundred.
+const maxKept = 256
+
+// admit returns the leftovers to keep when none of them can interfere
+// with the next schedule. One can when it is not blocked on a channel (it
+// runs, sleeps, waits for I/O or a lock, or is still ending), it is the
+// tool's or the testing package's, a program lock is held outside
+// control, or one kept before has moved or ended since (something
+// reached what it waits on).
+func (k *keeper) admit() (map[uint64]uint64, bool) {
+	if atomic.LoadInt64(&heldOutside) != 0 {
+		return nil, false
+	}
+	kept := make(map[uint64]uint64, len(k.kept)+1)
+	for _, block := range strings.Split(k.dump(), "\n\n") {
+		id, ok := blockGoid(block)
+		if !ok || k.base[id] {
+			continue
+		}
+		state, rest := leftoverState(block)
+		h := fnv.New64a()
+		h.Write([]byte(state))
+		h.Write([]byte(rest))
+		now := h.Sum64()
+		if was, ok := k.kept[id]; ok && was != now || !ok && !parkedAway(state, rest) {
+			return nil, false
+		}
+		kept[id] = now
+	}
+	for id := range k.kept {
+		if _, ok := kept[id]; !ok {
+			return nil, false
+		}
+	}
+	return kept, true
+}
+
+// leftoverState splits a goroutine's part of a stack dump into its wait
+// state, without how long it has waited, and its frames: what must not
+// change while it is kept.
+func leftoverState(block string) (state, frames string) {
+	block = strings.Trim(block, "\n") // the last goroutine of a dump ends with one
+	nl := strings.IndexByte(block, '\n')
+	if nl < 0 {
+		return "", block
+	}
+	head := block[:nl]
+	if i := strings.IndexByte(head, '['); i >= 0 {
+		state = head[i+1:]
+		if j := strings.IndexAny(state, ",]"); j >= 0 {
+			state = state[:j]
+		}
+	}
+	return state, block[nl+1:]
+}
+
+// parkedAway: is a leftover (its leftoverState) blocked on a channel, in
+// frames that are neither the tool's nor the testing package's? Only a
+// send, receive or select leaves it there until something reaches its
+// channel, which admit then sees.
+func parkedAway(state, frames string) bool {
+	switch state {
+	case "chan receive", "chan send", "select", "chan receive (nil chan)", "chan send (nil chan)", "select (no cases)":
+	default:
+		return false
+	}
+	lines := strings.Split(frames, "\n")
+	for i, l := range lines {
+		if l == "" || strings.HasPrefix(l, "\t") {
+			continue
+		}
+		l = strings.TrimPrefix(l, "created by ")
+		// rt's own tests are in its package: their frames are the
+		// program's (as isUserFrame has it).
+		test := i+1 < len(lines) && strings.Contains(lines[i+1], "_test.go:")
+		if strings.HasPrefix(l, rtPrefix) && !test || strings.HasPrefix(l, "testing.") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,116 @@
+package rt
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// leftoverCfg runs n schedules of a small body in this process.
+func leftoverCfg(n int) Config {
+	return Config{Schedules: n, Seed: 1, StepTimeout: 5 * time.Second}
+}
+
+// A janitor on a ticker of its own schedule, started outside control and
+// never stopped, is kept: 200 schedules run in one process, each
+// beside the ones before.
+func TestLeftoverKeptJanitor(t *testing.T) {
+	stop := make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	rs := RunSchedules(t, leftoverCfg(200), func(t *testing.T) {
+		tick := make(chan time.Time) // the schedule's own ticker
+		var mu sync.Mutex
+		n := 0
+		go func() { // outside control: the scheduler never sees it
+			for {
+				select {
+				case <-tick:
+					mu.Lock()
+					n++
+					mu.Unlock()
+				case <-stop:
+					return
+				}
+			}
+		}()
+		done := make(chan struct{})
+		Go(func() {
+			Lock(&mu)
+			n++
+			Unlock(&mu)
+			Close(done)
+		})
+		Recv(done)
+	}, nil)
+	if len(rs) != 200 {
+		t.Fatalf("%d schedules ran in one process, want 200", len(rs))
+	}
+	for i, r := range rs {
+		if r.Outcome != "pass" || r.Kept != i {
+			t.Fatalf("schedule %d: %s %q, kept %d; want a pass beside %d", i, r.Outcome, r.Message, r.Kept, i)
+		}
+	}
+}
+
+// A leftover that holds one of the program's locks (taken through the
+// rewritten calls outside control), one that runs (a real sleep in a
+// loop) and one a later schedule wakes all stop the process: the driver
+// goes on in a fresh one.
+func TestLeftoverInterferes(t *testing.T) {
+	var held sync.Mutex
+	wake := make(chan struct{}) // package-level in a real program
+	cases := []struct {
+		name  string
+		want  int // schedules in the process
+		start func(stop chan struct{}, gone *sync.WaitGroup)
+	}{
+		{"holds a lock", 1, func(stop chan struct{}, gone *sync.WaitGroup) {
+			gone.Add(1)
+			go func() {
+				defer gone.Done()
+				Lock(&held)
+				<-stop
+				Unlock(&held)
+			}()
+		}},
+		{"runs", 1, func(stop chan struct{}, gone *sync.WaitGroup) {
+			gone.Add(1)
+			go func() {
+				defer gone.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+						time.Sleep(time.Millisecond)
+					}
+				}
+			}()
+		}},
+		// The second schedule wakes the first one's: no third beside it.
+		{"woken by a later schedule", 2, func(stop chan struct{}, gone *sync.WaitGroup) {
+			select {
+			case wake <- struct{}{}:
+			default:
+				gone.Add(1)
+				go func() {
+					defer gone.Done()
+					<-wake
+					<-stop
+				}()
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stop := make(chan struct{})
+			var gone sync.WaitGroup
+			rs := RunSchedules(t, leftoverCfg(5), func(t *testing.T) { c.start(stop, &gone) }, nil)
+			close(stop)
+			gone.Wait()
+			if len(rs) != c.want {
+				t.Errorf("%d schedules ran in one process, want %d", len(rs), c.want)
+			}
+		})
+	}
+}

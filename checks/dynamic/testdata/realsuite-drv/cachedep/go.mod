@@ -1,0 +1,3 @@
+module cachedep
+
+go 1.25
