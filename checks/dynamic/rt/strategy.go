@@ -510,8 +510,8 @@ type Targeted struct {
 	// off leaves this schedule to Inner alone: every other schedule is
 	// untargeted, so aiming never costs what the plain search finds
 	// (preempting at every target can alternate two goroutines strictly).
-	off bool
-	others  []Candidate // reused by Next
+	off    bool
+	others []Candidate // reused by Next
 	// keys and preempts count the preemptions per target (targethits.go).
 	keys     targetIndex
 	preempts map[string]int
