@@ -204,13 +204,13 @@ func (p *PlainGo) Label() string {
 	case p.Runs == 0:
 		return "plain go test not run: " + p.NotRun
 	case p.Failed > 0:
-		return fmt.Sprintf("plain go test fails too (%d of %d %s of %s: %s: %s)", p.Failed, p.Runs, pluralRun(p.Runs), p.Command, exitStatus(p.ExitCode), p.Failure)
+		return fmt.Sprintf("plain go test fails too (%d of %d %s of %s: %s: %s)", p.Failed, p.Runs, Plural(p.Runs, "run"), p.Command, exitStatus(p.ExitCode), p.Failure)
 	case p.ExitCode != 0:
-		return fmt.Sprintf("plain go test does not fail this way (%d %s of %s; one failed otherwise, %s: %s)", p.Runs, pluralRun(p.Runs), p.Command, exitStatus(p.ExitCode), p.Failure)
+		return fmt.Sprintf("plain go test does not fail this way (%d %s of %s; one failed otherwise, %s: %s)", p.Runs, Plural(p.Runs, "run"), p.Command, exitStatus(p.ExitCode), p.Failure)
 	case p.LeavesSame:
-		return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s), leaving the same goroutines behind", p.Runs, pluralRun(p.Runs), p.Command)
+		return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s), leaving the same goroutines behind", p.Runs, Plural(p.Runs, "run"), p.Command)
 	}
-	return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s)", p.Runs, pluralRun(p.Runs), p.Command)
+	return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s)", p.Runs, Plural(p.Runs, "run"), p.Command)
 }
 
 func exitStatus(code int) string {
@@ -220,11 +220,12 @@ func exitStatus(code int) string {
 	return fmt.Sprintf("exit %d", code)
 }
 
-func pluralRun(n int) string {
+// Plural is word, with an "s" unless n is 1: "1 schedule", "2 schedules".
+func Plural(n int, word string) string {
 	if n == 1 {
-		return "run"
+		return word
 	}
-	return "runs"
+	return word + "s"
 }
 
 // Labels are a dynamic finding's labels, for people ("" when none).

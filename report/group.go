@@ -46,7 +46,7 @@ func SameCauseHeading(f *checks.Finding) string {
 		return ""
 	}
 	n := len(f.SameCause)
-	s := fmt.Sprintf("%d more %s of the same cause", n, plural(n, "failure"))
+	s := fmt.Sprintf("%d more %s of the same cause", n, checks.Plural(n, "failure"))
 	if tests := f.Tests(); len(tests) > 1 {
 		s += " (tests " + strings.Join(tests, ", ") + ")"
 	}

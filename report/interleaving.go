@@ -17,7 +17,7 @@ func StoryLines(it *checks.Interleaving) []string {
 	plain := func(s string) string { return s }
 	var out []string
 	if it.Omitted > 0 {
-		out = append(out, fmt.Sprintf("(%d earlier %s not shown)", it.Omitted, plural(it.Omitted, "step")))
+		out = append(out, fmt.Sprintf("(%d earlier %s not shown)", it.Omitted, checks.Plural(it.Omitted, "step")))
 	}
 	for i, st := range it.Steps {
 		out = append(out, fmt.Sprintf("%d. %s", i+1, st.Sentence(plain)))
@@ -31,7 +31,7 @@ func StoryLines(it *checks.Interleaving) []string {
 // StoryHeading says how many preemptions the interleaving needs, and how
 // many the schedule had before it was shrunk.
 func StoryHeading(it *checks.Interleaving) string {
-	s := fmt.Sprintf("%d %s", it.Preemptions, plural(it.Preemptions, "preemption"))
+	s := fmt.Sprintf("%d %s", it.Preemptions, checks.Plural(it.Preemptions, "preemption"))
 	if it.Original > it.Preemptions {
 		s += fmt.Sprintf(", shrunk from %d", it.Original)
 	}
@@ -47,7 +47,7 @@ func StoryMarkdown(it *checks.Interleaving) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**How it happens** (%s)\n\n", StoryHeading(it))
 	if it.Omitted > 0 {
-		fmt.Fprintf(&b, "_%d earlier %s not shown._\n\n", it.Omitted, plural(it.Omitted, "step"))
+		fmt.Fprintf(&b, "_%d earlier %s not shown._\n\n", it.Omitted, checks.Plural(it.Omitted, "step"))
 	}
 	for i, st := range it.Steps {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, mdText(st.Sentence(CodeSpan)))

@@ -35,7 +35,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		summaryOnly(bw, r)
 		return bw.Flush()
 	}
-	fmt.Fprintf(bw, "%d %s: %s.\n\n", len(fs), plural(len(fs), "finding"), counts(fs))
+	fmt.Fprintf(bw, "%d %s: %s.\n\n", len(fs), checks.Plural(len(fs), "finding"), counts(fs))
 	fmt.Fprintln(bw, "| Severity | Rule | Location | Message |")
 	fmt.Fprintln(bw, "|---|---|---|---|")
 	var dynamic []checks.Finding
@@ -150,13 +150,6 @@ func readSchedule(root, name string) (string, bool) {
 		return "", false
 	}
 	return string(b), true
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // cell makes s safe inside a table cell: one line, pipes escaped.

@@ -15,6 +15,8 @@ import (
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/report"
+
+	"github.com/interleave-dev/interleave/checks"
 )
 
 // maxChangedSites caps the targets taken from the change: preempting
@@ -218,7 +220,7 @@ func aimLine(cs *report.ChangedSites) string {
 func aimVerbose(cs *report.ChangedSites) []string {
 	var out []string
 	for _, h := range cs.ExercisedSites {
-		out = append(out, fmt.Sprintf("  exercised %s: %d %s in the unperturbed runs of %d %s, preempted %d %s", h.Site, h.Hits, plural(h.Hits, "operation"), h.Tests, plural(h.Tests, "test"), h.Preempted, plural(h.Preempted, "time")))
+		out = append(out, fmt.Sprintf("  exercised %s: %d %s in the unperturbed runs of %d %s, preempted %d %s", h.Site, h.Hits, checks.Plural(h.Hits, "operation"), h.Tests, checks.Plural(h.Tests, "test"), h.Preempted, checks.Plural(h.Preempted, "time")))
 	}
 	if len(cs.NotExercisedSites) > 0 {
 		more := ""
@@ -238,7 +240,7 @@ func aimSummary(cs *report.ChangedSites) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n<details><summary>Changed sites: %d targeted, %d exercised, %d preemptions there</summary>\n\n", cs.Sites, cs.Exercised, cs.Preempted)
 	for _, h := range cs.ExercisedSites {
-		fmt.Fprintf(&b, "- `%s`: %d %s in the unperturbed runs of %d %s, preempted %d %s\n", h.Site, h.Hits, plural(h.Hits, "operation"), h.Tests, plural(h.Tests, "test"), h.Preempted, plural(h.Preempted, "time"))
+		fmt.Fprintf(&b, "- `%s`: %d %s in the unperturbed runs of %d %s, preempted %d %s\n", h.Site, h.Hits, checks.Plural(h.Hits, "operation"), h.Tests, checks.Plural(h.Tests, "test"), h.Preempted, checks.Plural(h.Preempted, "time"))
 	}
 	if cs.NotExercised > 0 {
 		more := ""

@@ -66,7 +66,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 		news = append(news, f)
 	}
 	if len(pre) > 0 {
-		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), plural(len(pre), "failure"), c.MergeBase))
+		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), checks.Plural(len(pre), "failure"), c.MergeBase))
 	}
 	return news, pre
 }
@@ -90,7 +90,7 @@ func (r *job) checkPlain(ctx context.Context, dyn []checks.Finding, verdicts []e
 	labels, err := explore.PlainCheck(ctx, fs, explore.PlainOptions{Dir: r.change.ModuleDir, Race: r.opts.Race})
 	r.timings = append(r.timings, stageTime{"plain", time.Since(start)})
 	if err != nil {
-		r.notes = append(r.notes, fmt.Sprintf("could not run %d %s no base commit confirms under plain go test: %v", len(fs), plural(len(fs), "failure"), err))
+		r.notes = append(r.notes, fmt.Sprintf("could not run %d %s no base commit confirms under plain go test: %v", len(fs), checks.Plural(len(fs), "failure"), err))
 		return
 	}
 	for j, i := range idx {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks/static"
+
+	"github.com/interleave-dev/interleave/checks"
 )
 
 // A package of the head that does not compile is left out and listed; the
@@ -289,7 +291,7 @@ func (r *job) brokenSummary() string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n**Not analyzed: %d %s that %s not compile** (the job went on with the others):\n\n", len(pkgs), plural(len(pkgs), "package"), map[bool]string{true: "does", false: "do"}[len(pkgs) == 1])
+	fmt.Fprintf(&b, "\n**Not analyzed: %d %s that %s not compile** (the job went on with the others):\n\n", len(pkgs), checks.Plural(len(pkgs), "package"), map[bool]string{true: "does", false: "do"}[len(pkgs) == 1])
 	const show = 20
 	for i, p := range pkgs {
 		if i == show {
@@ -322,6 +324,6 @@ func (r *job) brokenByChange(pkgs []*brokenPkg) (*Result, error) {
 			fmt.Fprintf(&detail, "\t%s\n", e)
 		}
 	}
-	what := fmt.Sprintf("the head does not compile: this change breaks %s %s", plural(len(names), "package"), strings.Join(names, ", "))
+	what := fmt.Sprintf("the head does not compile: this change breaks %s %s", checks.Plural(len(names), "package"), strings.Join(names, ", "))
 	return r.couldNotRun(what, strings.TrimRight(detail.String(), "\n"))
 }

@@ -146,7 +146,7 @@ func stackHits(s, d *checks.Finding, dir string) int {
 // logLine is the count line pr prints: targeted, confirmed, unconfirmed.
 func (st *confirmStats) logLine() string {
 	return fmt.Sprintf("confirmation: %d static %s targeted by the search, %d confirmed by a schedule, %d %s unconfirmed (job summary only)",
-		st.targeted, plural(st.targeted, "finding"), st.confirmed, len(st.unconfirmed), plural(len(st.unconfirmed), "finding"))
+		st.targeted, checks.Plural(st.targeted, "finding"), st.confirmed, len(st.unconfirmed), checks.Plural(len(st.unconfirmed), "finding"))
 }
 
 // summary is the job summary's section on confirmation: the counts and
@@ -157,11 +157,11 @@ func (st *confirmStats) summary(root string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nConfirmation: %d static %s targeted by the search, %d confirmed by a schedule.\n",
-		st.targeted, plural(st.targeted, "finding"), st.confirmed)
+		st.targeted, checks.Plural(st.targeted, "finding"), st.confirmed)
 	if len(st.unconfirmed) == 0 {
 		return b.String()
 	}
-	fmt.Fprintf(&b, "\n<details><summary>Unconfirmed: %d %s of opt-in rules or rules below the posting bar, not posted</summary>\n\n", len(st.unconfirmed), plural(len(st.unconfirmed), "finding"))
+	fmt.Fprintf(&b, "\n<details><summary>Unconfirmed: %d %s of opt-in rules or rules below the posting bar, not posted</summary>\n\n", len(st.unconfirmed), checks.Plural(len(st.unconfirmed), "finding"))
 	b.WriteString("No schedule made these happen, and their rules' measured precision is below the bar for posting unconfirmed findings (90% over at least 10), so they are not commented on; `-enable` a rule to report its findings regardless.\n\n")
 	b.WriteString("| rule | where | message |\n|---|---|---|\n")
 	for _, f := range st.unconfirmed {

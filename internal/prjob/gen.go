@@ -52,7 +52,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		return nil, err
 	}
 	for _, t := range res.Types {
-		r.logf("gen: %s.%s: %d generated, %d searched, %d %s", t.Package, t.Type, t.Generated, t.Kept, t.Findings, plural(t.Findings, "finding"))
+		r.logf("gen: %s.%s: %d generated, %d searched, %d %s", t.Package, t.Type, t.Generated, t.Kept, t.Findings, checks.Plural(t.Findings, "finding"))
 	}
 	for _, n := range res.Notes {
 		r.notes = append(r.notes, "gen: "+n)

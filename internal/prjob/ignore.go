@@ -28,7 +28,7 @@ func FilterExcluded(fs []checks.Finding, modDir, root string, exclude []string) 
 	if dropped == 0 {
 		return kept, ""
 	}
-	return kept, fmt.Sprintf("%d %s in excluded packages (%s) not reported", dropped, plural(dropped, "finding"), strings.Join(exclude, " "))
+	return kept, fmt.Sprintf("%d %s in excluded packages (%s) not reported", dropped, checks.Plural(dropped, "finding"), strings.Join(exclude, " "))
 }
 
 // FilterTests drops the tests that skip matches or that lie in an
@@ -92,7 +92,7 @@ func FilterIgnored(fs []checks.Finding, ignores []Ignore, modDir, root string) (
 	}
 	for i, n := range counts {
 		if n > 0 {
-			lines = append(lines, fmt.Sprintf("%d %s kept out as a known failure (%s): %s", n, plural(n, "finding"), ignores[i].Where, ignores[i].Reason))
+			lines = append(lines, fmt.Sprintf("%d %s kept out as a known failure (%s): %s", n, checks.Plural(n, "finding"), ignores[i].Where, ignores[i].Reason))
 		}
 	}
 	return kept, lines

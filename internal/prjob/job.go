@@ -241,13 +241,13 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		}
 		kept, dup := dropSameAccesses(genFindings, slices.Concat(final, news))
 		if dup > 0 {
-			r.notes = append(r.notes, fmt.Sprintf("gen: %d %s on the same two lines as a finding already reported, not reported again", dup, plural(dup, "finding")))
+			r.notes = append(r.notes, fmt.Sprintf("gen: %d %s on the same two lines as a finding already reported, not reported again", dup, checks.Plural(dup, "finding")))
 		}
 		news = append(news, kept...)
 	}
 	final = dedupe(append(final, news...))
 	if outOfScope > 0 {
-		r.notes = append(r.notes, fmt.Sprintf("%d %s outside the changed lines not reported (-scope package or all shows them)", outOfScope, plural(outOfScope, "finding")))
+		r.notes = append(r.notes, fmt.Sprintf("%d %s outside the changed lines not reported (-scope package or all shows them)", outOfScope, checks.Plural(outOfScope, "finding")))
 	}
 
 	// packages: only the findings in the selected packages.
@@ -294,7 +294,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 			}
 		}
 	}
-	r.logf("%d %s reported (%d static, %d confirmed by a schedule, %d dynamic)", len(final), plural(len(final), "finding"),
+	r.logf("%d %s reported (%d static, %d confirmed by a schedule, %d dynamic)", len(final), checks.Plural(len(final), "finding"),
 		byEvidence[checks.Static], byEvidence[checks.Confirmed], byEvidence[checks.Dynamic])
 	return &Result{Report: rep, Incomplete: dynErr}, nil
 }
@@ -386,7 +386,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		tests = kept
 	}
 	if kept, dropped := FilterTests(tests, &opts.Config, c.ModuleDir, c.ModulePath); dropped > 0 {
-		r.notes = append(r.notes, fmt.Sprintf("%d affected %s left out by -skip or -exclude", dropped, plural(dropped, "test")))
+		r.notes = append(r.notes, fmt.Sprintf("%d affected %s left out by -skip or -exclude", dropped, checks.Plural(dropped, "test")))
 		if len(kept) == 0 {
 			return nil, nil
 		}
@@ -428,7 +428,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	}
 	sort.Strings(targets)
 	seed, schedules := r.seedAndSchedules()
-	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s (%d changed)", len(refs), plural(len(refs), "test"), opts.Budget, seed, len(targets), plural(len(targets), "site"), len(changed))
+	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s (%d changed)", len(refs), checks.Plural(len(refs), "test"), opts.Budget, seed, len(targets), checks.Plural(len(targets), "site"), len(changed))
 	var (
 		progressMu   sync.Mutex // Progress may be called from the search's goroutines
 		lastProgress time.Time
@@ -458,7 +458,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 				return
 			}
 			lastProgress = time.Now()
-			r.logf("dynamic: %v of %v, %d schedules, %d %s, now %s", st.Elapsed.Round(time.Second), st.Budget, st.Schedules, st.Findings, plural(st.Findings, "finding"), st.Current)
+			r.logf("dynamic: %v of %v, %d schedules, %d %s, now %s", st.Elapsed.Round(time.Second), st.Budget, st.Schedules, st.Findings, checks.Plural(st.Findings, "finding"), st.Current)
 		},
 	})
 	if err != nil {
@@ -471,7 +471,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	}
 	r.notes = append(r.notes, res.Notes...)
 	r.confirm.searched = res.Stats.Schedules > 0
-	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), plural(len(res.Findings), "finding"))
+	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), checks.Plural(len(res.Findings), "finding"))
 	if r.changed = changedReport(changed, res.Stats, c.Root); r.changed != nil {
 		r.logf("%s", aimLine(r.changed))
 		if opts.Verbose {
@@ -563,7 +563,7 @@ func (r *job) printChange() {
 		return
 	}
 	head := c.Head
-	r.logf("%s...%s: %d %s changed, %d analyzed, in %d %s", c.Base, head, len(c.Files), plural(len(c.Files), "file"), c.AnalyzedFiles(), len(c.Packages), plural(len(c.Packages), "package"))
+	r.logf("%s...%s: %d %s changed, %d analyzed, in %d %s", c.Base, head, len(c.Files), checks.Plural(len(c.Files), "file"), c.AnalyzedFiles(), len(c.Packages), checks.Plural(len(c.Packages), "package"))
 	const showSkipped = 20 // -v groups them by reason
 	for i, f := range c.Skipped() {
 		if i == showSkipped {
@@ -590,7 +590,7 @@ func (r *job) summaryExtra() string {
 	c := r.change
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n<details><summary>Change: %d %s, %d analyzed, %d %s, %d affected %s</summary>\n\n",
-		len(c.Files), plural(len(c.Files), "file"), c.AnalyzedFiles(), len(c.Packages), plural(len(c.Packages), "package"), len(c.Tests), plural(len(c.Tests), "test"))
+		len(c.Files), checks.Plural(len(c.Files), "file"), c.AnalyzedFiles(), len(c.Packages), checks.Plural(len(c.Packages), "package"), len(c.Tests), checks.Plural(len(c.Tests), "test"))
 	fmt.Fprintf(&b, "Base `%s`, head `%s`, merge base `%.12s`.\n\n", c.Base, c.Head, c.MergeBase)
 	if skipped := c.Skipped(); len(skipped) > 0 {
 		b.WriteString("Not analyzed:\n\n| file | reason |\n|---|---|\n")
@@ -627,11 +627,4 @@ func (r *job) summaryExtra() string {
 	}
 	b.WriteString("</details>\n")
 	return b.String()
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

@@ -29,7 +29,7 @@ func FilterPackages(fs []checks.Finding, dir, root string, patterns []string) (k
 	if dropped == 0 {
 		return kept, ""
 	}
-	return kept, fmt.Sprintf("%d %s outside the packages input (%s) not reported", dropped, plural(dropped, "finding"), strings.Join(patterns, " "))
+	return kept, fmt.Sprintf("%d %s outside the packages input (%s) not reported", dropped, checks.Plural(dropped, "finding"), strings.Join(patterns, " "))
 }
 
 // matchPackages reports whether file is in a package the patterns

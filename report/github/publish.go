@@ -320,17 +320,10 @@ func (p *publisher) headline() string {
 	var parts []string
 	for _, s := range []checks.Severity{checks.Error, checks.Warning, checks.Note} {
 		if n[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n[s], plural(n[s], s.String())))
+			parts = append(parts, fmt.Sprintf("%d %s", n[s], checks.Plural(n[s], s.String())))
 		}
 	}
-	return fmt.Sprintf("%d %s: %s", len(p.findings), plural(len(p.findings), "finding"), strings.Join(parts, ", "))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
+	return fmt.Sprintf("%d %s: %s", len(p.findings), checks.Plural(len(p.findings), "finding"), strings.Join(parts, ", "))
 }
 
 // summaryMarkdown is the caller's summary, or one rendered from the

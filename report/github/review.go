@@ -8,6 +8,8 @@ import (
 	gh "github.com/google/go-github/v60/github"
 
 	"github.com/interleave-dev/interleave/report"
+
+	"github.com/interleave-dev/interleave/checks"
 )
 
 // draft is one review comment about to be posted, with its finding.
@@ -291,7 +293,7 @@ func (p *publisher) reviewBody(comments int, outside, folded []*report.JSONFindi
 	var b strings.Builder
 	fmt.Fprintf(&b, "**interleave** on %s: %s.", code(shortSHA(p.in.HeadSHA)), p.headline())
 	if comments > 0 {
-		fmt.Fprintf(&b, " %d new %s below.", comments, plural(comments, "comment"))
+		fmt.Fprintf(&b, " %d new %s below.", comments, checks.Plural(comments, "comment"))
 	}
 	if p.res.Duplicates > 0 {
 		fmt.Fprintf(&b, " %d already commented on an earlier push.", p.res.Duplicates)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/interleave-dev/interleave/checks"
 )
 
 func (s *search) note(n string) {
@@ -48,7 +50,7 @@ func (s *search) noteStopped(targets []*target) {
 		names = append(names[:maxUncontrolled:maxUncontrolled], fmt.Sprintf("%d more", len(names)-maxUncontrolled))
 	}
 	s.note(fmt.Sprintf("%d %s stopped unfinished when the share of the budget of %s ran out: inconclusive (each test ran its unperturbed schedule to its end)",
-		n, plural(n, "schedule"), strings.Join(names, ", ")))
+		n, checks.Plural(n, "schedule"), strings.Join(names, ", ")))
 }
 
 // maxUncontrolled bounds the constructs a note lists per package.
@@ -85,15 +87,8 @@ func (s *search) noteUncontrolled(targets []*target) {
 			shown = append(append([]string(nil), ws[:maxUncontrolled]...), fmt.Sprintf("and %d more", len(ws)-maxUncontrolled))
 		}
 		s.note(fmt.Sprintf("%s: %d %s left uncontrolled (the scheduler does not see them):\n  %s",
-			t.pkg.ImportPath, len(ws), plural(len(ws), "operation"), strings.Join(shown, "\n  ")))
+			t.pkg.ImportPath, len(ws), checks.Plural(len(ws), "operation"), strings.Join(shown, "\n  ")))
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 func tailLines(s string, n int) string {

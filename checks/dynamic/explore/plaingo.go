@@ -69,7 +69,7 @@ func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, tim
 			break
 		}
 	}
-	out.tested = fmt.Sprintf("%d %s of %s -run '^%s$'", len(out.runs), plural(len(out.runs), "run"), what, t.name)
+	out.tested = fmt.Sprintf("%d %s of %s -run '^%s$'", len(out.runs), checks.Plural(len(out.runs), "run"), what, t.name)
 	out.command = fmt.Sprintf("%s -run '^%s$'", strings.TrimPrefix(what, "plain "), t.name)
 	return out
 }

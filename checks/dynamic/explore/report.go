@@ -15,7 +15,7 @@ func (s *search) report(ctx context.Context) (*Result, error) {
 	res := &Result{Seed: s.opts.Seed, Met: s.isMet()}
 	endStage := func(string) {}
 	if len(s.order) > 0 {
-		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), plural(len(s.order), "schedule")))
+		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), checks.Plural(len(s.order), "schedule")))
 	}
 	defer endStage("")
 	cands, candKeys, tools, err := s.candidates(ctx)

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
+	"github.com/interleave-dev/interleave/checks"
 )
 
 // exit checks the locks at a return (ret != nil) or a panic.
@@ -213,7 +213,7 @@ func (w *walker) checkHeldAtReturn() {
 		}
 		also := ""
 		if n := len(heldAt) - 1; n > 0 {
-			also = fmt.Sprintf(" (and at %d more %s, listed as related)", n, passutil.Plural(n, "exit"))
+			also = fmt.Sprintf(" (and at %d more %s, listed as related)", n, checks.Plural(n, "exit"))
 		}
 		w.report(p, RuleLockHeldAtReturn, related,
 			"%s locked at line %d is still held at this %s%s, but released before %d other return(s): a later Lock deadlocks",

@@ -1,6 +1,6 @@
 // Package passutil holds the small syntax and type helpers the static passes
 // share: whether a package imports another, the variable at the base of a
-// field path, and a plural for messages.
+// field path.
 package passutil
 
 import (
@@ -54,12 +54,4 @@ func root(e ast.Expr, throughIndex bool) *ast.Ident {
 			return nil
 		}
 	}
-}
-
-// Plural returns word, with an s unless n is 1.
-func Plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

@@ -57,9 +57,3 @@ func TestImports(t *testing.T) {
 			Imports(pkg, "strings"), ImportsSync(pkg), Imports(pkg, "sync/atomic"))
 	}
 }
-
-func TestPlural(t *testing.T) {
-	if got := Plural(1, "exit") + " " + Plural(2, "exit") + " " + Plural(0, "exit"); got != "exit exits exits" {
-		t.Errorf("Plural = %q", got)
-	}
-}
