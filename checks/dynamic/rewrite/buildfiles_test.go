@@ -54,6 +54,7 @@ func TestOldLanguageDeps(t *testing.T) {
 				head  string // how the rewritten file starts ("" for the line that raises it)
 			}{
 				{filepath.Join(dir, "usedeps", "usedeps.go"), res.Files, "interleavert.Send(ch, t.Next())", ""},
+				{filepath.Join(dir, "usedeps", "generated.go"), res.Files, "interleavert.", ""},
 				{filepath.Join(dir, "oldclock", "oldclock.go"), res.DepFiles, "interleavert.BindR(timer, interleavert.TimerStop)", ""},
 				{filepath.Join(dir, "nogoline", "nogoline.go"), res.DepFiles, "interleavert.BindR(t, interleavert.TimerStop)", ""},
 				{filepath.Join(dir, "oldclock", "tagged.go"), res.DepFiles, "interleavert.BindR(t, interleavert.TimerStop)", "//go:build go1.18 && (!interleavenever)\n// +build !interleavenever\n"},
@@ -70,7 +71,7 @@ func TestOldLanguageDeps(t *testing.T) {
 				text := string(data)
 				want := c.head
 				if want == "" {
-					want = "//go:build go1.18\n\n/*line " + c.orig + ":1:1*/"
+					want = "//go:build go1.18\n\n//line " + c.orig + ":1\n"
 				}
 				if !strings.HasPrefix(text, want) {
 					t.Errorf("rewritten %s starts %q, want %q", c.orig, text[:min(len(text), 80)], want)
@@ -210,7 +211,7 @@ func TestOldLanguageDepsModCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := "//go:build go1.18\n\n/*line " + orig + ":1:1*/"; !strings.HasPrefix(string(data), want) {
+		if want := "//go:build go1.18\n\n//line " + orig + ":1\n"; !strings.HasPrefix(string(data), want) {
 			t.Errorf("%q: rewritten nogoline.go starts %q, want %q", flags, data[:min(len(data), 80)], want)
 		}
 		args := append([]string{"test", "-count=1"}, res.TestFlags...)

@@ -961,7 +961,8 @@ const minGo = "go1.18"
 // constraint (files of older modules: robfig/cron's go.mod says go1.12).
 // The file is in the build already, so its own constraint is true and is
 // kept only for show. A new constraint line is followed by a line
-// directive that puts the package clause back on line 1.
+// directive, on a line of its own (a //go: directive may open the file),
+// that puts the file's first line back on line 1.
 func (r *fileRW) raiseVersion() {
 	for _, g := range r.f.Comments {
 		if g.Pos() >= r.f.Package {
@@ -974,5 +975,5 @@ func (r *fileRW) raiseVersion() {
 			}
 		}
 	}
-	r.add(0, 0, func() string { return "//go:build " + minGo + "\n\n/*line " + r.tf.Name() + ":1:1*/" })
+	r.add(0, 0, func() string { return "//go:build " + minGo + "\n\n//line " + r.tf.Name() + ":1\n" })
 }

@@ -267,7 +267,7 @@ func runtimeSource(name string, data []byte) []byte {
 		line, tail, _ := bytes.Cut(rest, []byte("\n"))
 		return []byte("//go:build " + minGo + " && (" + strings.TrimSpace(string(line)) + ")\n" + string(tail))
 	}
-	return []byte("//go:build " + minGo + "\n\n/*line " + name + ":1:1*/" + string(data))
+	return []byte("//go:build " + minGo + "\n\n//line " + name + ":1\n" + string(data))
 }
 
 // langVersion cuts a release ("go1.27.3") to its language version ("go1.27").

@@ -644,7 +644,7 @@ func TestInstrumentDepsSync(t *testing.T) {
 	}
 	for file, wants := range map[string][]string{
 		"tick/tick.go":       {"interleavert.Lock(&b.mu)", "interleavert.Select(", "interleavert.AfterFunc(d, f)"},
-		"oldtick/oldtick.go": {"//go:build go1.18\n\n/*line " + filepath.Join(dir, "oldtick", "oldtick.go") + ":1:1*/", "interleavert.Send(ch, v)"},
+		"oldtick/oldtick.go": {"//go:build go1.18\n\n//line " + filepath.Join(dir, "oldtick", "oldtick.go") + ":1\n", "interleavert.Send(ch, v)"},
 		"oldtick/build.go":   {"//go:build go1.18 && (!nothing)\n", "interleavert.Recv(ch)"},
 	} {
 		dst, ok := res.DepFiles[filepath.Join(dir, filepath.FromSlash(file))]
