@@ -135,22 +135,14 @@ func recvType(e ast.Expr) string {
 // tests included) that are named one of names or declare a field of one
 // of those names (embedded fields by their type name).
 func types(dir string, names []string) ([]Range, error) {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	want := nameSet(names)
+	fset, files, err := parseDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	res := []Range{}
-	fset := token.NewFileSet()
-	for _, file := range files {
-		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			continue // another build's file or a broken one: not needed
-		}
+	for _, pf := range files {
+		file, f := pf.name, pf.file
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.TYPE {
@@ -206,22 +198,14 @@ func fieldMatch(st *ast.StructType, want map[string]bool) string {
 // funcs lists the functions and methods of the package in dir named one of
 // names, with their doc comments.
 func funcs(dir string, names []string) ([]Range, error) {
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	want := nameSet(names)
+	fset, files, err := parseDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(files)
 	res := []Range{}
-	fset := token.NewFileSet()
-	for _, file := range files {
-		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
+	for _, pf := range files {
+		file, f := pf.name, pf.file
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || !want[fd.Name.Name] {
@@ -235,4 +219,38 @@ func funcs(dir string, names []string) ([]Range, error) {
 		}
 	}
 	return res, nil
+}
+
+func nameSet(names []string) map[string]bool {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	return want
+}
+
+type parsedFile struct {
+	name string
+	file *ast.File
+}
+
+// parseDir parses the package's .go files in dir (tests included), in
+// name order; a file that does not parse (another build's, or broken) is
+// left out: it is not needed.
+func parseDir(dir string) (*token.FileSet, []parsedFile, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(names)
+	fset := token.NewFileSet()
+	var files []parsedFile
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		files = append(files, parsedFile{name, f})
+	}
+	return fset, files, nil
 }
