@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 )
 
@@ -32,13 +33,11 @@ func TestOldDependencies(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c := findingCheck{
-		dir:      dir,
-		want:     map[string]checks.FailureKind{"TestCounter": checks.TestFailure, "TestTickets": ""},
-		wantSite: map[string]string{"TestCounter": "usedeps_test.go:15"},
-		wantMsg:  map[string][]string{"TestCounter": {"usedeps_test.go:31: count 1 after two adds"}},
-		siteOK:   siteIn,
-	}
+	c := findingCheck{dir: dir, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestCounter": checks.TestFailure, "TestTickets": ""},
+		Sites: map[string]string{"TestCounter": "usedeps_test.go:15"},
+		Msgs:  map[string][]string{"TestCounter": {"usedeps_test.go:31: count 1 after two adds"}},
+	}}
 	// A search that ends before it meets the lost update is retried with
 	// a longer budget: a loaded machine runs fewer schedules.
 	var res *Result

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -16,150 +17,54 @@ import (
 // (issue 14): each package is a false alarm the driver used to raise.
 const realsuiteDrvDir = "../testdata/realsuite-drv"
 
-// drvCase is one package of testdata/realsuite-drv and what searching it
-// must produce.
-type drvCase struct {
-	name    string
-	pkg     string
-	budget  time.Duration
-	step    time.Duration // Options.StepTimeout (0: the default)
-	workers int           // Options.Workers (0: the default)
-	// schedules is Options.Schedules: a case that must find a failure
-	// by searching bounds the search by a count, with a budget ample
-	// for it on a loaded machine.
-	schedules int
-	// want is the finding each named test must produce ("" for none);
-	// wantSite is the file:line suffix of its position ("|" between
-	// alternatives), wantMsg substrings of its message ({step} stands
-	// for the watchdog used).
-	want     map[string]checks.FailureKind
-	wantSite map[string]string
-	wantMsg  map[string][]string
-	// wantPlain names the tests whose findings (of their want kind) are
-	// labelled with plain go test's outcome: whether it fails too.
-	wantPlain map[string]bool
-	// many names the tests that may have several findings of their kind.
-	many map[string]bool
-	// notSearched names the tests that may run no schedule.
-	notSearched map[string]bool
-	check       func(t *testing.T, res *Result)
-	// atHardStop: the search's hard stop is moved to its end, as when a
-	// loaded machine ends the search late.
-	atHardStop bool
-	// machineLock names a resource of the whole machine the package
-	// takes (a fixed port): another copy of this test on the machine
-	// would take it too, so they take turns (lockMachine).
-	machineLock string
-}
-
-var drvCases = []drvCase{
-	{
-		// New M: a failure that only state left by an earlier schedule
-		// causes, when the search ends at its hard stop, the end of
-		// the budget (a loaded machine): the replay alone still runs
-		// (a true failure is never dropped for want of it) and does not
-		// reproduce, so it is a note.
-		name:       "process-wide state at the hard stop",
-		pkg:        "globalstate",
-		atHardStop: true,
-		// A process's second schedule fails: a count, not the time a
-		// loaded machine leaves after the first.
-		budget:    3 * time.Minute,
-		schedules: 3,
-		want:      map[string]checks.FailureKind{"TestRegisterHandler": ""},
-		check: func(t *testing.T, res *Result) {
-			for _, n := range res.Notes {
-				if strings.Contains(n, "run alone in a fresh process did not") ||
-					strings.Contains(n, "must replay alone in a fresh process and no time was left") {
-					return
-				}
-			}
-			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
-		},
-	},
-}
-
-// TestRealSuiteDriver searches the kernels of the driver's real-suite
-// mechanisms that need the search's internals and checks the outcome;
-// every finding replays in a fresh process. The others are searchtest's
-// TestRealSuiteDriver (a binary, and a timeout, of their own).
+// TestRealSuiteDriver searches the kernel of the driver's real-suite
+// mechanisms that needs the search's internals and checks the outcome. The
+// others are realsuitetest's TestRealSuiteDriver (a binary, and a timeout,
+// of their own).
 func TestRealSuiteDriver(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds, searches and replays six packages; skipped with -short")
+		t.Skip("builds, searches and replays a package; skipped with -short")
 	}
 	dir, err := filepath.Abs(realsuiteDrvDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	for _, dc := range drvCases {
-		t.Run(dc.name, func(t *testing.T) {
-			budget := dc.budget
-			if budget == 0 {
-				budget = robustBudget
-			}
-			if dc.machineLock != "" {
-				lockMachine(t, dc.machineLock)
-			}
-			// A finding missed because the budget ran out first (a loaded
-			// machine starts processes late) is searched for again with
-			// the budget and the watchdog doubled, their ratio kept:
-			// slowness costs time, not a failure.
-			step := dc.step
-			var res *Result
-			for attempt := 0; ; attempt++ {
-				opts := Options{
-					Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
-					Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: step, Workers: dc.workers,
-					Schedules: dc.schedules,
-				}
-				if dc.atHardStop {
-					opts.afterSearch = func(s *search) { s.hardStop = time.Now() }
-				}
-				var err error
-				if res, err = Run(ctx, opts); err != nil {
-					t.Fatal(err)
-				}
-				if attempt == 3 || allFound(res, dc.want) || !containsAny(res.Notes, "the budget ran out") {
-					break
-				}
-				budget, step = 2*budget, 2*step
-				t.Logf("a finding was missed and the budget ran out; searching again for %v, watchdog %v", budget, step)
-			}
-			for _, n := range res.Notes {
-				t.Log("note:", n)
-			}
-			for _, ts := range res.Stats.Tests {
-				t.Logf("%s: %d schedules (first failing: %d), unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Plain, ts.Cost, ts.Fresh)
-				if _, ok := dc.want[ts.Test]; !ok {
-					t.Errorf("searched %s, which the case does not name", ts.Test)
-				}
-				if ts.Schedules == 0 && !dc.notSearched[ts.Test] {
-					t.Errorf("%s: no schedule ran", ts.Test)
-				}
-			}
-			for test, fails := range dc.wantPlain {
-				for _, f := range res.Findings {
-					if f.Test == test && f.Kind == dc.want[test] && (f.PlainGo == nil || f.PlainGo.Runs == 0 || f.PlainGo.Fails() != fails) {
-						t.Errorf("%s: labels %q, want plain go test run, failing too: %v", test, f.Labels(), fails)
-					}
-				}
-			}
-			if dc.check != nil {
-				dc.check(t, res)
-			}
-			wantMsg := map[string][]string{}
-			for test, ms := range dc.wantMsg {
-				for _, m := range ms {
-					wantMsg[test] = append(wantMsg[test], strings.ReplaceAll(m, "{step}", step.String()))
-				}
-			}
-			checkFindings(ctx, t, res, findingCheck{
-				dir: dir, step: step, want: dc.want, wantSite: dc.wantSite, wantMsg: wantMsg,
-				siteOK: siteIn, many: dc.many,
-			})
+	// New M: a failure that only state left by an earlier schedule causes,
+	// when the search ends at its hard stop, the end of the budget (a
+	// loaded machine), moved here to its end: the replay alone still runs
+	// (a true failure is never dropped for want of it) and does not
+	// reproduce, so it is a note.
+	t.Run("process-wide state at the hard stop", func(t *testing.T) {
+		ctx := context.Background()
+		// A process's second schedule fails: a count, not the time a
+		// loaded machine leaves after the first.
+		res, err := Run(ctx, Options{
+			Dir: dir, Patterns: []string{"./globalstate"}, Budget: 3 * time.Minute,
+			Seed: 1, SchedulesDir: t.TempDir(), Schedules: 3,
+			afterSearch: func(s *search) { s.hardStop = time.Now() },
 		})
-	}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range res.Notes {
+			t.Log("note:", n)
+		}
+		const test = "TestRegisterHandler"
+		for _, ts := range res.Stats.Tests {
+			t.Logf("%s: %d schedules (first failing: %d), unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Plain, ts.Cost, ts.Fresh)
+			if ts.Test != test {
+				t.Errorf("searched %s, which the case does not name", ts.Test)
+			}
+			if ts.Schedules == 0 {
+				t.Errorf("%s: no schedule ran", ts.Test)
+			}
+		}
+		if !testkit.ContainsAny(res.Notes, "run alone in a fresh process did not") &&
+			!testkit.ContainsAny(res.Notes, "must replay alone in a fresh process and no time was left") {
+			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
+		}
+		checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{Kinds: map[string]checks.FailureKind{test: ""}}})
+	})
 }
 
 // TestBudgetShares: the budget is split half by weight, half by weight
@@ -241,16 +146,6 @@ func TestStdoutKeepsDetails(t *testing.T) {
 	if strings.Contains(got, "second entry") || strings.Contains(got, "FAIL") {
 		t.Errorf("log %q runs into the next entry", got)
 	}
-}
-
-// siteIn reports whether pos ends with one of the "|"-separated sites.
-func siteIn(pos, sites string) bool {
-	for _, s := range strings.Split(sites, "|") {
-		if strings.HasSuffix(pos, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestNoteUncontrolled: what the rewriter left as written is noted once

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/interleave-dev/interleave/checks"
 )
 
 // robustDir is the nested module of awkward tests (not bug kernels).
@@ -72,38 +70,4 @@ func TestRobustErrors(t *testing.T) {
 			t.Errorf("build output %q, want the compiler's error at broken_test.go:6", be.Output)
 		}
 	})
-}
-
-// allFound says whether res has every finding want names.
-func allFound(res *Result, want map[string]checks.FailureKind) bool {
-	for test, kind := range want {
-		if kind == "" {
-			continue
-		}
-		ok := false
-		for _, f := range res.Findings {
-			ok = ok || f.Test == test && f.Kind == kind
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func containsAny(list []string, sub string) bool {
-	for _, s := range list {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
-
-func kinds(fs []checks.Finding) []checks.FailureKind {
-	var out []checks.FailureKind
-	for _, f := range fs {
-		out = append(out, f.Kind)
-	}
-	return out
 }

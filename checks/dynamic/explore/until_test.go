@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
 )
 
 // TestUntil: a search told to stop at a test-failure of TestLostUpdate
@@ -47,9 +48,7 @@ func TestUntil(t *testing.T) {
 	if res.Stats.Elapsed >= budget {
 		t.Errorf("the search ran its whole budget (%v) after Until returned true", res.Stats.Elapsed)
 	}
-	checkFindings(ctx, t, res, findingCheck{
-		dir:    dir,
-		want:   map[string]checks.FailureKind{"TestLostUpdate": checks.TestFailure},
-		siteOK: func(pos, site string) bool { return true },
-	})
+	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestLostUpdate": checks.TestFailure},
+	}})
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit/searchkit"
 )
 
 // realsuiteDrvDir is the nested module of the driver's real-suite kernels
@@ -50,7 +51,7 @@ type drvCase struct {
 	check       func(t *testing.T, res *explore.Result)
 	// machineLock names a resource of the whole machine the package
 	// takes (a fixed port): another copy of this test on the machine
-	// would take it too, so they take turns (lockMachine).
+	// would take it too, so they take turns (testkit.LockMachine).
 	machineLock string
 }
 
@@ -373,7 +374,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				budget = drvBudget
 			}
 			if dc.machineLock != "" {
-				lockMachine(t, dc.machineLock)
+				testkit.LockMachine(t, dc.machineLock)
 			}
 			// A finding missed because the budget ran out first (a loaded
 			// machine starts processes late) is searched for again with
@@ -391,7 +392,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				if res, err = explore.Run(ctx, opts); err != nil {
 					t.Fatal(err)
 				}
-				if attempt == 3 || allFound(res, dc.want) || !containsAny(res.Notes, "the budget ran out") {
+				if attempt == 3 || testkit.AllFound(res.Findings, dc.want) || !testkit.ContainsAny(res.Notes, "the budget ran out") {
 					break
 				}
 				budget, step = 2*budget, 2*step
@@ -409,104 +410,14 @@ func TestRealSuiteDriver(t *testing.T) {
 					t.Errorf("%s: no schedule ran", ts.Test)
 				}
 			}
-			for test, fails := range dc.wantPlain {
-				for _, f := range res.Findings {
-					if f.Test == test && f.Kind == dc.want[test] && (f.PlainGo == nil || f.PlainGo.Runs == 0 || f.PlainGo.Fails() != fails) {
-						t.Errorf("%s: labels %q, want plain go test run, failing too: %v", test, f.Labels(), fails)
-					}
-				}
-			}
+			testkit.CheckPlain(t, res.Findings, dc.want, dc.wantPlain)
 			if dc.check != nil {
 				dc.check(t, res)
 			}
-			wantMsg := map[string][]string{}
-			for test, ms := range dc.wantMsg {
-				for _, m := range ms {
-					wantMsg[test] = append(wantMsg[test], strings.ReplaceAll(m, "{step}", step.String()))
-				}
-			}
-			checkDrvFindings(t, dir, step, res, dc, wantMsg)
+			// Every finding replays in a fresh process.
+			testkit.CheckFindings(t, res.Findings, testkit.Want{
+				Kinds: dc.want, Sites: dc.wantSite, Msgs: testkit.WithStep(dc.wantMsg, step), Many: dc.many,
+			}, searchkit.Replay(context.Background(), dir, step))
 		})
 	}
-}
-
-// siteIn reports whether pos ends with one of the "|"-separated sites.
-func siteIn(pos, sites string) bool {
-	for _, s := range strings.Split(sites, "|") {
-		if strings.HasSuffix(pos, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkDrvFindings checks that each test dc.want names has exactly the
-// finding it wants and that every finding replays in a fresh process.
-func checkDrvFindings(t *testing.T, dir string, step time.Duration, res *explore.Result, dc drvCase, wantMsg map[string][]string) {
-	t.Helper()
-	for test, kind := range dc.want {
-		var got []checks.Finding
-		for _, f := range res.Findings {
-			if f.Test == test {
-				got = append(got, f)
-			}
-		}
-		if kind == "" {
-			for _, f := range got {
-				t.Errorf("%s: false alarm %s at %v: %s", test, f.Kind, f.Pos, f.Message)
-			}
-			continue
-		}
-		if len(got) == 0 || !dc.many[test] && len(got) != 1 || slices.ContainsFunc(got, func(f checks.Finding) bool { return f.Kind != kind }) {
-			for _, f := range got {
-				t.Logf("%s: %s at %v: %s", test, f.Kind, f.Pos, f.Message)
-			}
-			t.Errorf("%s: got %d findings, want one %s", test, len(got), kind)
-			continue
-		}
-		for _, f := range got {
-			if site := dc.wantSite[test]; !siteIn(f.Pos.String(), site) {
-				t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
-			}
-			for _, m := range wantMsg[test] {
-				if !strings.Contains(f.Message, m) {
-					t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
-				}
-			}
-			rr, err := explore.Replay(context.Background(), f.Schedule, explore.ReplayOptions{Dir: dir, StepTimeout: step})
-			if err != nil {
-				t.Errorf("%s: replay: %v", test, err)
-				continue
-			}
-			if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != kind {
-				t.Errorf("%s: replay %s (%v, diverged %q), want %s at %v again", test, rr.Outcome, rr.Finding, rr.Diverged, kind, f.Pos)
-			}
-		}
-	}
-}
-
-// allFound says whether res has every finding want names.
-func allFound(res *explore.Result, want map[string]checks.FailureKind) bool {
-	for test, kind := range want {
-		if kind == "" {
-			continue
-		}
-		ok := false
-		for _, f := range res.Findings {
-			ok = ok || f.Test == test && f.Kind == kind
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func containsAny(list []string, sub string) bool {
-	for _, s := range list {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
 }

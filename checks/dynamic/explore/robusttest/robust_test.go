@@ -3,13 +3,14 @@ package robusttest
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit/searchkit"
 )
 
 // robustDir is the nested module of awkward tests (not bug kernels).
@@ -169,7 +170,7 @@ func TestRobustSearch(t *testing.T) {
 				if max := budget + robustGrace; res.Stats.Elapsed > max {
 					t.Errorf("the search took %v, want at most %v", res.Stats.Elapsed, max)
 				}
-				if attempt == 3 || allFound(res, rc.want) && plainFound(res, rc.wantPlain) {
+				if attempt == 3 || testkit.AllFound(res.Findings, rc.want) && plainFound(res, rc.wantPlain) {
 					break
 				}
 				budget *= 2
@@ -181,7 +182,7 @@ func TestRobustSearch(t *testing.T) {
 			if !plainFound(res, rc.wantPlain) {
 				t.Errorf("findings %+v, want those of %v labelled plain go test fails too", res.Findings, rc.wantPlain)
 			}
-			if rc.wantNote != "" && !containsAny(res.Notes, rc.wantNote) {
+			if rc.wantNote != "" && !testkit.ContainsAny(res.Notes, rc.wantNote) {
 				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
 			}
 			for _, ts := range res.Stats.Tests {
@@ -194,7 +195,9 @@ func TestRobustSearch(t *testing.T) {
 			}
 			// Every finding replays in a fresh process; the package is
 			// built once for all of them.
-			checkRobustFindings(ctx, t, dir, res, rc)
+			testkit.CheckFindings(t, res.Findings, testkit.Want{
+				Kinds: rc.want, Sites: rc.wantSite, Msgs: rc.wantMsg, SameLine: true,
+			}, searchkit.Replay(ctx, dir, rc.step))
 		})
 	}
 }
@@ -212,75 +215,4 @@ func plainFound(res *explore.Result, want map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// checkRobustFindings checks that each test rc.want names has exactly the
-// finding it wants and that every finding replays in a fresh process, on
-// the finding's line.
-func checkRobustFindings(ctx context.Context, t *testing.T, dir string, res *explore.Result, rc robustCase) {
-	t.Helper()
-	for test, kind := range rc.want {
-		var got []checks.Finding
-		for _, f := range res.Findings {
-			if f.Test == test {
-				got = append(got, f)
-			}
-		}
-		if kind == "" {
-			for _, f := range got {
-				t.Errorf("%s: false alarm %s at %v: %s", test, f.Kind, f.Pos, f.Message)
-			}
-			continue
-		}
-		if len(got) != 1 || slices.ContainsFunc(got, func(f checks.Finding) bool { return f.Kind != kind }) {
-			for _, f := range got {
-				t.Logf("%s: %s at %v: %s", test, f.Kind, f.Pos, f.Message)
-			}
-			t.Errorf("%s: got %d findings, want one %s", test, len(got), kind)
-			continue
-		}
-		f := got[0]
-		if site := rc.wantSite[test]; !strings.HasSuffix(f.Pos.String(), site) {
-			t.Errorf("%s: finding at %v, want %s", test, f.Pos, site)
-		}
-		for _, m := range rc.wantMsg[test] {
-			if !strings.Contains(f.Message, m) {
-				t.Errorf("%s: message %q, want it to contain %q", test, f.Message, m)
-			}
-		}
-		rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir, StepTimeout: rc.step})
-		if err != nil {
-			t.Errorf("%s: replay: %v", test, err)
-			continue
-		}
-		if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != kind || rr.Finding.Pos.Line != f.Pos.Line {
-			t.Errorf("%s: replay %s (%v, diverged %q), want %s at %v again", test, rr.Outcome, rr.Finding, rr.Diverged, kind, f.Pos)
-		}
-	}
-}
-
-// allFound says whether res has every finding want names.
-func allFound(res *explore.Result, want map[string]checks.FailureKind) bool {
-	for test, kind := range want {
-		if kind == "" {
-			continue
-		}
-		ok := false
-		for _, f := range res.Findings {
-			ok = ok || f.Test == test && f.Kind == kind
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func containsAny(list []string, sub string) bool {
-	for _, s := range list {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package explore
+package testkit
 
 import (
 	"os"
@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// lockMachine holds a lock named name, shared by every process of the
+// LockMachine holds a lock named name, shared by every process of the
 // machine, until t ends: copies of a test that take a resource of the
 // whole machine (a fixed port) in other checkouts take turns.
-func lockMachine(t *testing.T, name string) {
+func LockMachine(t testing.TB, name string) {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(os.TempDir(), "interleave-test-"+name+".lock"), os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
