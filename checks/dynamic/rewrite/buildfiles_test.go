@@ -1,16 +1,12 @@
 package rewrite
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"golang.org/x/mod/module"
-	modzip "golang.org/x/mod/zip"
 )
 
 // buildfilesDir is the nested module of issue 21.6 and 26.2.
@@ -144,40 +140,7 @@ func TestOldLanguageDepsModCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the instrumented testdata module")
 	}
-	tmp := t.TempDir()
-	proxy := filepath.Join(tmp, "proxy", "example.com", "nogoline", "@v")
-	if err := os.MkdirAll(proxy, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src := filepath.Join(buildfilesDir, "nogoline")
-	var zbuf bytes.Buffer
-	if err := modzip.CreateFromDir(&zbuf, module.Version{Path: "example.com/nogoline", Version: "v1.0.0"}, src); err != nil {
-		t.Fatal(err)
-	}
-	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string][]byte{
-		"v1.0.0.zip": zbuf.Bytes(), "v1.0.0.mod": gomod, "v1.0.0.info": []byte(`{"Version":"v1.0.0"}`), "list": []byte("v1.0.0\n"),
-	} {
-		if err := os.WriteFile(filepath.Join(proxy, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gocache, err := goCmd(t, tmp, nil, "env", "GOCACHE")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOCACHE", strings.TrimSpace(gocache))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "usercache"))
-	cache := filepath.Join(tmp, "modcache")
-	t.Setenv("GOMODCACHE", cache)
-	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(tmp, "proxy")))
-	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOWORK", "off")
-	t.Cleanup(func() { goCmd(t, tmp, nil, "clean", "-modcache") })
+	_, cache := proxyModule(t, "example.com/nogoline", filepath.Join(buildfilesDir, "nogoline"))
 
 	dir := copyDir(t, buildfilesDir)
 	os.RemoveAll(filepath.Join(dir, "nogoline"))

@@ -57,6 +57,48 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
+// proxyModule serves the module in src as modPath@v1.0.0 from a file
+// proxy in a fresh temporary directory tmp and points the go command at it
+// for the rest of the test: an empty module cache (cache), the copies of
+// the user cache under tmp, no checksum database, -mod=mod, no workspace.
+func proxyModule(t *testing.T, modPath, src string) (tmp, cache string) {
+	t.Helper()
+	tmp = t.TempDir()
+	proxy := filepath.Join(tmp, "proxy", filepath.FromSlash(modPath), "@v")
+	if err := os.MkdirAll(proxy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var zbuf bytes.Buffer
+	if err := modzip.CreateFromDir(&zbuf, module.Version{Path: modPath, Version: "v1.0.0"}, src); err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"v1.0.0.zip": zbuf.Bytes(), "v1.0.0.mod": gomod, "v1.0.0.info": []byte(`{"Version":"v1.0.0"}`), "list": []byte("v1.0.0\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(proxy, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gocache, err := goCmd(t, tmp, nil, "env", "GOCACHE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(gocache))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "usercache")) // where the copies go
+	cache = filepath.Join(tmp, "modcache")
+	t.Setenv("GOMODCACHE", cache)
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(tmp, "proxy")))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOWORK", "off")
+	t.Cleanup(func() { goCmd(t, tmp, nil, "clean", "-modcache") })
+	return tmp, cache
+}
+
 func goCmd(t *testing.T, dir string, env []string, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -529,40 +571,7 @@ func TestInstrumentDepsModCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the instrumented testdata module")
 	}
-	tmp := t.TempDir()
-	proxy := filepath.Join(tmp, "proxy", "example.com", "tick", "@v")
-	if err := os.MkdirAll(proxy, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src := filepath.Join("testdata", "depmod", "tick")
-	var zbuf bytes.Buffer
-	if err := modzip.CreateFromDir(&zbuf, module.Version{Path: "example.com/tick", Version: "v1.0.0"}, src); err != nil {
-		t.Fatal(err)
-	}
-	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string][]byte{
-		"v1.0.0.zip": zbuf.Bytes(), "v1.0.0.mod": gomod, "v1.0.0.info": []byte(`{"Version":"v1.0.0"}`), "list": []byte("v1.0.0\n"),
-	} {
-		if err := os.WriteFile(filepath.Join(proxy, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gocache, err := goCmd(t, tmp, nil, "env", "GOCACHE")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOCACHE", strings.TrimSpace(gocache))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "usercache")) // where the copies go
-	cache := filepath.Join(tmp, "modcache")
-	t.Setenv("GOMODCACHE", cache)
-	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(tmp, "proxy")))
-	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOWORK", "off")
-	t.Cleanup(func() { goCmd(t, tmp, nil, "clean", "-modcache") })
+	tmp, cache := proxyModule(t, "example.com/tick", filepath.Join("testdata", "depmod", "tick"))
 
 	dir := copyModule(t, "depmod")
 	os.RemoveAll(filepath.Join(dir, "tick"))
