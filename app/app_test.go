@@ -181,37 +181,16 @@ func (f *fixture) send(event, delivery string, body []byte, sign func([]byte) (s
 // paths).
 func payload(t *testing.T, event, action string, set map[string]any) []byte {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(ghtest.Payload(t, event, action), &m); err != nil {
-		t.Fatal(err)
-	}
-	base := map[string]any{
+	fields := map[string]any{
 		"installation":           map[string]any{"id": testInstID},
 		"repository.name":        repoName,
 		"repository.full_name":   owner + "/" + repoName,
 		"repository.owner.login": owner,
 	}
 	for k, v := range set {
-		base[k] = v
+		fields[k] = v
 	}
-	for path, v := range base {
-		parts := strings.Split(path, ".")
-		obj := m
-		for _, p := range parts[:len(parts)-1] {
-			next, ok := obj[p].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				obj[p] = next
-			}
-			obj = next
-		}
-		obj[parts[len(parts)-1]] = v
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return ghtest.EditPayload(t, event, action, fields)
 }
 
 func (f *fixture) pullRequestPayload(action string) []byte {

@@ -351,7 +351,7 @@ func failureSummary(code int, why, log string) string {
 	}
 	b.WriteString(".\n")
 	if log != "" {
-		fence := codeFence(log)
+		fence := ghreport.CodeFence(log)
 		b.WriteString("\n" + fence + "\n" + log + "\n" + fence + "\n")
 	}
 	return b.String()
@@ -361,23 +361,8 @@ func failureSummary(code int, why, log string) string {
 // is not valid.
 func configSummary(base string, err error) string {
 	msg := err.Error()
-	fence := codeFence(msg)
+	fence := ghreport.CodeFence(msg)
 	return fmt.Sprintf("The `%s` of the base commit %s is not valid, so nothing was analyzed. A pull request is reviewed under its base's settings: fix the file on the base branch (docs/config.md lists the keys).\n\n%s\n%s\n%s\n", prjob.FileName, base, fence, msg, fence)
-}
-
-// codeFence returns a backquote fence longer than any run of backquotes in
-// text, so text cannot close it.
-func codeFence(text string) string {
-	longest, run := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
 }
 
 func oneLine(s string) string {
@@ -413,7 +398,7 @@ func (e *outOfMemory) Error() string {
 
 // summary is the check run's text.
 func (e *outOfMemory) summary(sha string) string {
-	fence := codeFence(e.log)
+	fence := ghreport.CodeFence(e.log)
 	return fmt.Sprintf("The analysis of %s was stopped: the job ran out of its memory limit (%s), so the kernel killed its largest process and there are no results. "+
 		"Tests that use less memory, or a larger `-sandbox-memory` on the server, help.\n\n%s\n%s\n%s\n", sha, formatBytes(e.limit), fence, e.log, fence)
 }

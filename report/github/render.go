@@ -130,7 +130,7 @@ func (p *publisher) writeDynamic(b *strings.Builder, f *checks.Finding) {
 	if f.Schedule != "" && p.tokenCommand(f) == "" {
 		fmt.Fprintf(b, "\n<details><summary>Schedule %s</summary>\n\n", htmlEscape(f.Schedule))
 		if text, ok := p.readSchedule(f.Schedule); ok {
-			fence := fenceFor(text)
+			fence := CodeFence(text)
 			fmt.Fprintf(b, "%sjson\n%s\n%s\n", fence, strings.TrimRight(text, "\n"), fence)
 		} else {
 			fmt.Fprintf(b, "Schedule file %s (not readable here, or too large to paste).\n", code(f.Schedule))
@@ -140,7 +140,7 @@ func (p *publisher) writeDynamic(b *strings.Builder, f *checks.Finding) {
 	if cmd := p.tokenCommand(f); cmd != "" {
 		fmt.Fprintf(b, "\nReplay it in a clone of this branch (the schedule is in the command; with interleave installed, `interleave replay -s …` does the same):\n\n```sh\n%s\n```\n", cmd)
 	} else if cmd := p.replayCommand(f); cmd != "" {
-		fence := fenceFor(cmd)
+		fence := CodeFence(cmd)
 		fmt.Fprintf(b, "\nReplay it:\n\n%ssh\n%s\n%s\n", fence, cmd, fence)
 	}
 }
@@ -204,8 +204,9 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// fenceFor returns a backquote fence longer than any run inside text.
-func fenceFor(text string) string {
+// CodeFence returns a backquote fence longer than any run of backquotes in
+// text, so text cannot close it.
+func CodeFence(text string) string {
 	longest, run := 0, 0
 	for _, r := range text {
 		if r == '`' {

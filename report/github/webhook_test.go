@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha1"
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -82,34 +81,6 @@ func TestVerifyWebhook(t *testing.T) {
 	}
 }
 
-// editPayload returns a real example payload with fields replaced: each key
-// is a dotted path into the JSON object.
-func editPayload(t *testing.T, event, action string, set map[string]any) []byte {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(ghtest.Payload(t, event, action), &m); err != nil {
-		t.Fatal(err)
-	}
-	for path, v := range set {
-		parts := strings.Split(path, ".")
-		obj := m
-		for _, p := range parts[:len(parts)-1] {
-			next, ok := obj[p].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				obj[p] = next
-			}
-			obj = next
-		}
-		obj[parts[len(parts)-1]] = v
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func TestParseTrigger(t *testing.T) {
 	inst := map[string]any{"id": 77}
 	comment := func(body string) map[string]any {
@@ -183,7 +154,7 @@ func TestParseTrigger(t *testing.T) {
 			if tt.event == "star" {
 				payload = []byte(`{"action":"created"}`)
 			} else {
-				payload = editPayload(t, tt.event, tt.action, tt.set)
+				payload = ghtest.EditPayload(t, tt.event, tt.action, tt.set)
 			}
 			tr, ignored, err := ParseTrigger(tt.event, payload)
 			if tt.wantErr != "" {

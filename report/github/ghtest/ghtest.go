@@ -12,11 +12,13 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -150,6 +152,34 @@ func Payload(t testing.TB, event, action string) []byte {
 		name = event + "." + action + ".json"
 	}
 	b, err := os.ReadFile(filepath.Join(testdataDir(), "webhooks", name))
+	if err != nil {
+		t.Fatalf("ghtest: payload %s/%s: %v", event, action, err)
+	}
+	return b
+}
+
+// EditPayload returns Payload(t, event, action) with fields replaced: each
+// key of set is a dotted path into the JSON object, made where missing.
+func EditPayload(t testing.TB, event, action string, set map[string]any) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(Payload(t, event, action), &m); err != nil {
+		t.Fatalf("ghtest: payload %s/%s: %v", event, action, err)
+	}
+	for path, v := range set {
+		parts := strings.Split(path, ".")
+		obj := m
+		for _, p := range parts[:len(parts)-1] {
+			next, ok := obj[p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				obj[p] = next
+			}
+			obj = next
+		}
+		obj[parts[len(parts)-1]] = v
+	}
+	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatalf("ghtest: payload %s/%s: %v", event, action, err)
 	}

@@ -786,3 +786,30 @@ func TestFaultDelay(t *testing.T) {
 		t.Errorf("%d comments stored from an abandoned request", n)
 	}
 }
+
+// TestEditPayload: a dotted path replaces a field of the example payload,
+// or makes it and the objects above it; the rest is the example's.
+func TestEditPayload(t *testing.T) {
+	b := EditPayload(t, "pull_request", "opened", map[string]any{
+		"repository.name": "other",
+		"extra.deep.key":  7,
+	})
+	var got struct {
+		Action     string `json:"action"`
+		Repository struct {
+			Name     string `json:"name"`
+			FullName string `json:"full_name"`
+		} `json:"repository"`
+		Extra struct {
+			Deep struct {
+				Key int `json:"key"`
+			} `json:"deep"`
+		} `json:"extra"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Action != "opened" || got.Repository.Name != "other" || got.Repository.FullName == "" || got.Extra.Deep.Key != 7 {
+		t.Errorf("edited payload %+v", got)
+	}
+}
