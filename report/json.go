@@ -2,7 +2,9 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -85,4 +87,30 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// DecodeJSON decodes a report JSON wrote: interleave's envelope of this
+// version. Its errors read after "report NAME is".
+func DecodeJSON(b []byte) (*JSONReport, error) {
+	var r JSONReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("not an interleave JSON report: %v", err)
+	}
+	if r.Version != JSONVersion || r.Tool.Name != "interleave" {
+		return nil, fmt.Errorf("tool %q version %d, want interleave JSON version %d", r.Tool.Name, r.Version, JSONVersion)
+	}
+	return &r, nil
+}
+
+// ReadJSON reads and decodes (DecodeJSON) the report at path.
+func ReadJSON(path string) (*JSONReport, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read report: %w", err)
+	}
+	r, err := DecodeJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("report %s is %w", path, err)
+	}
+	return r, nil
 }

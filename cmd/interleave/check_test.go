@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,13 +109,9 @@ func TestCheckEndToEnd(t *testing.T) {
 		if stdout.Len() != 0 {
 			t.Errorf("got stdout %q, want nothing with -o", stdout)
 		}
-		data, err := os.ReadFile(out)
+		rep, err := report.ReadJSON(out)
 		if err != nil {
 			t.Fatal(err)
-		}
-		var rep report.JSONReport
-		if err := json.Unmarshal(data, &rep); err != nil {
-			t.Fatalf("decode %s: %v", out, err)
 		}
 		if rep.Version != report.JSONVersion || len(rep.Findings) == 0 || rep.Findings[0].Rule != "IL6101" ||
 			rep.Findings[0].Pos.File != "cmd/interleave/testdata/check/racy/racy.go" || rep.Findings[0].Fingerprint == "" {

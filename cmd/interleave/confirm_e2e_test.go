@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -129,12 +128,8 @@ func TestPRConfirmsOptIn(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
 	}
-	b, err := os.ReadFile(out)
+	rep, err := report.ReadJSON(out)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var rep report.JSONReport
-	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
 	var confirmed *report.JSONFinding

@@ -168,12 +168,8 @@ func TestPREndToEnd(t *testing.T) {
 	if !strings.Contains(stderr, "example.com/bank/bank TestTransfer: the test itself changed at bank/bank_test.go:") {
 		t.Errorf("TestTransfer not listed as an affected test")
 	}
-	b, err := os.ReadFile(out)
+	rep, err := report.ReadJSON(out)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var rep report.JSONReport
-	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
 	// The race confirms the guarded-by finding on Withdraw (IL1001 is opt-in,

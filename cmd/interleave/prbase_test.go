@@ -132,13 +132,9 @@ func TestPRByCause(t *testing.T) {
 	sum := filepath.Join(r.dir, "summary.md")
 	code, _, stderr := r.runPR("-base", base, "-budget", "12s", "-seed", "3", "-format", "json", "-o", out, "-sarif", sarifPath, "-summary", sum)
 	t.Logf("interleave pr stderr:\n%s", stderr)
-	b, err := os.ReadFile(out)
+	rep, err := report.ReadJSON(out)
 	if err != nil {
 		t.Fatalf("exit %d: %v", code, err)
-	}
-	var rep report.JSONReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
 	}
 	var distinct *report.JSONFinding
 	for i, f := range rep.Findings {

@@ -2,7 +2,6 @@ package prjob
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,12 +157,8 @@ func TestPRAimsAtChange(t *testing.T) {
 			t.Errorf("stderr lacks %q", want)
 		}
 	}
-	b, err := os.ReadFile(cfg.Output)
+	js, err := report.ReadJSON(cfg.Output)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var js report.JSONReport
-	if err := json.Unmarshal(b, &js); err != nil {
 		t.Fatal(err)
 	}
 	cs := js.ChangedSites

@@ -1,7 +1,6 @@
 package prjob
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -43,12 +42,9 @@ func readShard(name string) (*shard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read shard report: %w", err)
 	}
-	var r report.JSONReport
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("shard report %s is not an interleave JSON report: %v", name, err)
-	}
-	if r.Version != report.JSONVersion || r.Tool.Name != "interleave" {
-		return nil, fmt.Errorf("shard report %s: got tool %q version %d, want interleave JSON version %d", name, r.Tool.Name, r.Version, report.JSONVersion)
+	r, err := report.DecodeJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("shard report %s is %w", name, err)
 	}
 	list := func(fs []report.JSONFinding) []checks.Finding {
 		out := make([]checks.Finding, len(fs))
