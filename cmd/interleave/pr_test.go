@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,12 +161,10 @@ func TestMergeShards(t *testing.T) {
 
 	dir := t.TempDir()
 	write := func(name string, fs ...checks.Finding) string {
-		var b bytes.Buffer
-		if err := (report.JSON{}).Write(&b, &report.Report{Findings: fs, ToolVersion: "test"}); err != nil {
-			t.Fatal(err)
-		}
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		if err := report.WriteFile(p, func(w io.Writer) error {
+			return report.JSON{}.Write(w, &report.Report{Findings: fs, ToolVersion: "test"})
+		}); err != nil {
 			t.Fatal(err)
 		}
 		return p
