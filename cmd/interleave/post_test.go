@@ -7,33 +7,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/report"
 	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
-
-// postClock is a clock for the throttle that advances only when slept on.
-type postClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *postClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *postClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	return ctx.Err()
-}
 
 const (
 	postSHA   = "0123456789abcdef0123456789abcdef01234567"
@@ -70,7 +49,7 @@ func postRun(t *testing.T, dir string, vars map[string]string, args ...string) (
 	if !ok {
 		return code, stdout.String(), stderr.String()
 	}
-	opts.clock = &postClock{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+	opts.clock = ghtest.NewClock()
 	code = runPost(context.Background(), env, opts)
 	return code, stdout.String(), stderr.String()
 }

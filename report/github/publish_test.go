@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,43 +28,6 @@ const (
 	testSHA   = "0123456789abcdef0123456789abcdef01234567"
 	testToken = "ghs_test"
 )
-
-// fakeClock advances only when slept on, so waits cost no time.
-type fakeClock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-		c.slept = append(c.slept, d)
-	}
-	return ctx.Err()
-}
-
-func (c *fakeClock) total() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var t time.Duration
-	for _, d := range c.slept {
-		t += d
-	}
-	return t
-}
 
 // counterPatch has two hunks in pkg/counter.go: new lines 10-18 and 43-46.
 const counterPatch = `@@ -10,6 +10,9 @@ func (c *Counter) Inc() {
@@ -98,7 +60,7 @@ func addCounterPull(s *ghtest.Server, files ...ghtest.File) {
 type env struct {
 	srv   *ghtest.Server
 	c     *gh.Client
-	clock *fakeClock
+	clock *ghtest.Clock
 	root  string
 	step  string // job summary file
 	out   *bytes.Buffer
@@ -108,7 +70,7 @@ func newEnv(t *testing.T, writable bool) *env {
 	t.Helper()
 	s := ghtest.New(t)
 	s.AddToken(testToken, writable)
-	clock := newFakeClock()
+	clock := ghtest.NewClock()
 	c, err := NewClient(ClientOptions{Token: testToken, APIURL: s.URL(), Clock: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -513,11 +475,11 @@ func TestPublishSecondaryRateLimit(t *testing.T) {
 		t.Errorf("check run POSTs %d, want a 403 then a 201", len(posts))
 	}
 	waited := false
-	for _, d := range e.clock.slept {
+	for _, d := range e.clock.Slept() {
 		waited = waited || d == 42*time.Second
 	}
 	if !waited {
-		t.Errorf("slept %v, want a wait of 42s", e.clock.slept)
+		t.Errorf("slept %v, want a wait of 42s", e.clock.Slept())
 	}
 }
 
@@ -546,7 +508,7 @@ func TestPublishEnterpriseServer(t *testing.T) {
 		return map[string]string{"GITHUB_API_URL": s.URL(), "GITHUB_SERVER_URL": "https://ghe.example.com"}[k]
 	}
 	opts := ClientOptionsFromEnv(testToken, getenv)
-	opts.Clock = newFakeClock()
+	opts.Clock = ghtest.NewClock()
 	c, err := NewClient(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -617,7 +579,7 @@ func TestPublishPrimaryRateLimit(t *testing.T) {
 	if res.Comments != 1 {
 		t.Errorf("comments %d after waiting for the reset, want 1", res.Comments)
 	}
-	if got := e.clock.total(); got < 90*time.Second || got > 2*time.Minute {
+	if got := e.clock.Total(); got < 90*time.Second || got > 2*time.Minute {
 		t.Errorf("waited %v in all, want the 90s until the reset (plus pacing)", got)
 	}
 }
@@ -753,10 +715,10 @@ func TestPublishAttemptTimeout(t *testing.T) {
 		t.Errorf("result %+v, want the review and summary posted despite the check run", res)
 	}
 	waited := false
-	for _, d := range e.clock.slept {
+	for _, d := range e.clock.Slept() {
 		waited = waited || d == time.Second
 	}
 	if !waited {
-		t.Errorf("slept %v, want a 1s wait before repeating the read", e.clock.slept)
+		t.Errorf("slept %v, want a 1s wait before repeating the read", e.clock.Slept())
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/interleave-dev/interleave/report/github/cienv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	gh "github.com/google/go-github/v60/github"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/report/github/cienv"
+	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
 
 func TestActionContract(t *testing.T) {
@@ -39,7 +40,7 @@ func TestActionContract(t *testing.T) {
 }
 
 func TestThrottlePacing(t *testing.T) {
-	clock := newFakeClock()
+	clock := ghtest.NewClock()
 	th := &Throttle{Clock: clock}
 	start := clock.Now()
 	var starts []time.Time
