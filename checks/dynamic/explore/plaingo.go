@@ -311,6 +311,25 @@ func (o *plainOutcome) howPlain() string {
 	return fmt.Sprintf("%s: %d failed (%s)", o.tested, failed, what)
 }
 
+// plainWindow builds t's package for plain go test and returns the binary
+// and the timeout of one run: long enough for a test that passes, within
+// the search's deadline. ok is false when the build failed (recorded in
+// *out) or the budget is spent (not decided).
+func (s *search) plainWindow(ctx context.Context, t *target, out **plainOutcome) (bin string, timeout time.Duration, ok bool) {
+	pb := s.plainBin(ctx, t.pkg)
+	if pb.err != nil {
+		s.mu.Lock()
+		*out = &plainOutcome{err: pb.err}
+		s.mu.Unlock()
+		return "", 0, false
+	}
+	timeout = min(max(2*t.cost, 10*time.Second), time.Until(s.deadline))
+	if timeout < time.Second {
+		return "", 0, false
+	}
+	return pb.bin, timeout, true
+}
+
 // checkLeftRunning runs t under plain go test once its search is over, when
 // a later schedule left goroutines still running after the test returned
 // (rt.LeakRunning) that the unperturbed schedule did not, and the
@@ -330,20 +349,13 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	if len(fs) == 0 || asked {
 		return
 	}
-	pb := s.plainBin(ctx, t.pkg)
-	if pb.err != nil {
-		s.mu.Lock()
-		t.leftGo = &plainOutcome{err: pb.err}
-		s.mu.Unlock()
+	bin, timeout, ok := s.plainWindow(ctx, t, &t.leftGo)
+	if !ok {
 		return
-	}
-	timeout := min(max(2*t.cost, 10*time.Second), time.Until(s.deadline))
-	if timeout < time.Second {
-		return // the budget is spent: not decided
 	}
 	ctx, cancel := context.WithDeadline(ctx, s.deadline)
 	defer cancel()
-	out := s.runPlain(ctx, t, pb.bin, plainRuns, timeout, func(r plainRun) bool {
+	out := s.runPlain(ctx, t, bin, plainRuns, timeout, func(r plainRun) bool {
 		for _, f := range fs {
 			if !sameAsPlain(f, r, t.pkg.Dir) {
 				return false

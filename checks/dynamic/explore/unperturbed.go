@@ -291,18 +291,11 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 	if len(fs) == 0 {
 		return
 	}
-	pb := s.plainBin(ctx, t.pkg)
-	if pb.err != nil {
-		s.mu.Lock()
-		t.plainGo = &plainOutcome{err: pb.err}
-		s.mu.Unlock()
-		return
-	}
 	// Long enough for a test that passes; a deadlock needs only to be
 	// seen hanging once.
-	timeout := min(max(2*t.cost, 10*time.Second), time.Until(s.deadline))
-	if timeout < time.Second {
-		return // the budget is spent: not decided
+	bin, timeout, ok := s.plainWindow(ctx, t, &t.plainGo)
+	if !ok {
+		return
 	}
 	ctx, cancel := context.WithDeadline(ctx, s.deadline)
 	defer cancel()
@@ -313,7 +306,7 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 		}
 	}
 	same := map[string]bool{}
-	out := s.runPlain(ctx, t, pb.bin, n, timeout, func(r plainRun) bool {
+	out := s.runPlain(ctx, t, bin, n, timeout, func(r plainRun) bool {
 		for _, f := range fs {
 			if sameAsPlain(f, r, t.pkg.Dir) {
 				same[f.key()] = true
