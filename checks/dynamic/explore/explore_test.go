@@ -130,17 +130,26 @@ const fakeBudget = 2 * time.Second
 // fakeSearch searches one behaviour of the fake binary.
 func fakeSearch(t *testing.T, test string, budget time.Duration) (*Result, string, error) {
 	t.Helper()
+	s, tg, dir := newFakeSearch(t, test, budget, 2)
+	// The fake binary does not replay schedules: no replay check.
+	s.noReplayCheck = true
+	res, err := s.explore(context.Background(), []*target{tg})
+	return res, dir, err
+}
+
+// newFakeSearch is a search of the fake binary's test in package
+// example.com/k, whose directory is dir, not yet run.
+func newFakeSearch(t *testing.T, test string, budget time.Duration, workers int) (s *search, tg *target, dir string) {
+	t.Helper()
 	bin := buildFake(t)
-	dir := t.TempDir()
-	opts := Options{Dir: dir, Budget: budget, Workers: 2, Seed: 0}
+	dir = t.TempDir()
+	opts := Options{Dir: dir, Budget: budget, Workers: workers}
 	if err := normalize(&opts); err != nil {
 		t.Fatal(err)
 	}
-	// The fake binary does not replay schedules: no replay check.
-	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir(), goVersion: "go1.test", noReplayCheck: true}
-	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/k", Dir: dir, Tests: []string{test}}, name: test, weight: 1, bin: bin, relDir: "k"}
-	res, err := s.explore(context.Background(), []*target{tg})
-	return res, dir, err
+	s = &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir(), goVersion: "go1.test"}
+	tg = &target{pkg: rewrite.Package{ImportPath: "example.com/k", Dir: dir, Tests: []string{test}}, name: test, weight: 1, bin: bin, relDir: "k"}
+	return s, tg, dir
 }
 
 func TestFakePass(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -19,14 +18,7 @@ import (
 // twice).
 func replayCheckSearch(t *testing.T) (*search, *target, *checks.Finding) {
 	t.Helper()
-	bin := buildFake(t)
-	dir := t.TempDir()
-	opts := Options{Dir: dir, Budget: fakeBudget, Workers: 1}
-	if err := normalize(&opts); err != nil {
-		t.Fatal(err)
-	}
-	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir(), goVersion: "go1.test"}
-	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/k", Dir: dir, Tests: []string{"TestPass"}}, name: "TestPass", weight: 1, bin: bin, relDir: "k"}
+	s, tg, dir := newFakeSearch(t, "TestPass", fakeBudget, 1)
 	sched := &rt.Schedule{
 		Version: 1, Package: "example.com/k", Test: "TestPass", GoVersion: "go1.test", Strategy: "random", Seed: 2,
 		Decisions: []rt.Decision{{G: 0, Op: "start"}},

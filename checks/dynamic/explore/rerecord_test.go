@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -25,14 +24,7 @@ func divergingFinding(t *testing.T, test string) (*search, *target, *checks.Find
 // f, and its finding.
 func fakeFinding(t *testing.T, test string, f *failure) (*search, *target, *checks.Finding) {
 	t.Helper()
-	bin := buildFake(t)
-	dir := t.TempDir()
-	opts := Options{Dir: dir, Budget: fakeBudget, Workers: 1}
-	if err := normalize(&opts); err != nil {
-		t.Fatal(err)
-	}
-	s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir(), goVersion: "go1.test"}
-	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/k", Dir: dir, Tests: []string{test}}, name: test, weight: 1, bin: bin, relDir: "k"}
+	s, tg, _ := newFakeSearch(t, test, fakeBudget, 1)
 	k := test + "|" + f.key()
 	s.failures[k], s.owners[k] = f, tg
 	s.order = append(s.order, k)
