@@ -96,6 +96,17 @@ type Position struct {
 // IsValid reports whether p names a file and a line.
 func (p Position) IsValid() bool { return p.File != "" && p.Line > 0 }
 
+// Less orders positions by file, line, then column.
+func (p Position) Less(q Position) bool {
+	if p.File != q.File {
+		return p.File < q.File
+	}
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Column < q.Column
+}
+
 func (p Position) String() string {
 	if p.Column > 0 {
 		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
@@ -328,15 +339,11 @@ func normalizeSnippet(s string) string { return strings.Join(strings.Fields(s), 
 // Sort orders findings by file, line, column, then rule.
 func Sort(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i].Pos, fs[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
+		switch a, b := fs[i].Pos, fs[j].Pos; {
+		case a.Less(b):
+			return true
+		case b.Less(a):
+			return false
 		}
 		return fs[i].Rule < fs[j].Rule
 	})

@@ -26,7 +26,7 @@ func foldConfirmed(fs []checks.Finding) []checks.Finding {
 		if !ok {
 			continue
 		}
-		if j, seen := rep[k]; !seen || before(fs[i].Pos, fs[j].Pos) {
+		if j, seen := rep[k]; !seen || fs[i].Pos.Less(fs[j].Pos) {
 			rep[k] = i
 		}
 	}
@@ -52,16 +52,6 @@ func foldConfirmed(fs []checks.Finding) []checks.Finding {
 		out[at[k]].SameCause = append(out[at[k]].SameCause, fs[i].SameCause...)
 	}
 	return out
-}
-
-func before(a, b checks.Position) bool {
-	if a.File != b.File {
-		return a.File < b.File
-	}
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Column < b.Column
 }
 
 // addConfirmation lists dynamic finding d, and the others of its cause, in

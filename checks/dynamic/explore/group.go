@@ -149,7 +149,7 @@ func orderMembers(fs []checks.Finding, g []int) {
 			return sa > sb
 		}
 		if a.Pos != b.Pos {
-			return positionLess(a.Pos, b.Pos)
+			return a.Pos.Less(b.Pos)
 		}
 		if a.Test != b.Test {
 			return a.Test < b.Test
@@ -185,16 +185,6 @@ func involved(f *checks.Finding) map[string]bool {
 
 func posKey(p checks.Position) string { return p.File + ":" + strconv.Itoa(p.Line) }
 
-func positionLess(a, b checks.Position) bool {
-	if a.File != b.File {
-		return a.File < b.File
-	}
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Column < b.Column
-}
-
 // fold makes rep the finding of its cause: the others, and what they had
 // folded already, become its SameCause, each once.
 func fold(rep checks.Finding, others []checks.Finding) checks.Finding {
@@ -226,7 +216,7 @@ func fold(rep checks.Finding, others []checks.Finding) checks.Finding {
 		if list[i].Test != list[j].Test {
 			return list[i].Test < list[j].Test
 		}
-		return positionLess(list[i].Pos, list[j].Pos)
+		return list[i].Pos.Less(list[j].Pos)
 	})
 	rep.SameCause = list
 	return rep
