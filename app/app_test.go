@@ -103,10 +103,10 @@ func newFixture(t *testing.T, workers int) *fixture {
 		AppID: testAppID, PrivateKey: key, WebhookSecret: secret,
 		DBPath: filepath.Join(dir, "interleave.db"), WorkDir: filepath.Join(dir, "work"),
 		APIURL: f.gh.URL(), GitURL: f.gitRoot, Interleave: interleaveBin,
-		// JobTimeout is only a watchdog here (a loaded machine took over
-		// 2 min for a 2 s job); below waitFor's 5 min so a hung job ends
-		// failed. The limit itself is tested with its own 1.5s.
-		Workers: workers, JobTimeout: 4 * time.Minute, DefaultBudget: 2 * time.Second,
+		// JobTimeout is only a watchdog here (a machine at load 45 took
+		// over 4 min for a 2 s job); below waitFor's 9 min so a hung job
+		// ends failed. The limit itself is tested with its own 1.5s.
+		Workers: workers, JobTimeout: 8 * time.Minute, DefaultBudget: 2 * time.Second,
 		Logger: slog.New(slog.NewJSONHandler(f.logs, nil)),
 		// These tests are about the queue; TestAppUntrustedPullRequest
 		// runs the sandbox.
@@ -212,11 +212,12 @@ func (f *fixture) comment(login, body string) (int64, []byte) {
 	})
 }
 
-// waitFor polls cond until it holds or 5 minutes pass: a hang-catcher,
-// long enough for a job's cold race build on a loaded machine.
+// waitFor polls cond until it holds or 9 minutes pass: a hang-catcher
+// (go test's own timeout is the last one), long enough for a job's cold
+// race build on a heavily loaded machine.
 func (f *fixture) waitFor(what string, cond func() bool) {
 	f.t.Helper()
-	deadline := time.Now().Add(5 * time.Minute)
+	deadline := time.Now().Add(9 * time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
 			f.t.Fatalf("timed out waiting for %s", what)
