@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
@@ -147,6 +148,8 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 			if len(rhs) == 1 && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
 				if t := s.target(ast.Unparen(rhs[0])); t != "" {
 					s.copyOf[obj] = t
+				} else if t := s.target(cloned(info, rhs[0])); t != "" && s.onlyRestored(obj, t) {
+					s.copyOf[obj] = t
 				}
 			}
 			continue
@@ -225,6 +228,66 @@ func (s *splitState) restores(t string, rhs []ast.Expr) bool {
 	}
 	id, ok := ast.Unparen(rhs[0]).(*ast.Ident)
 	return ok && s.copyOf[s.pc.pass.TypesInfo.ObjectOf(id)] == t
+}
+
+// cloned returns x of a shallow copy of x (maps.Clone(x), slices.Clone(x),
+// append([]T(nil), x...)), or nil.
+func cloned(info *types.Info, e ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	switch fn := typeutil.Callee(info, call).(type) {
+	case *types.Func:
+		if fn.Pkg() != nil && (fn.Pkg().Path() == "maps" || fn.Pkg().Path() == "slices") && fn.Name() == "Clone" && len(call.Args) == 1 {
+			return ast.Unparen(call.Args[0])
+		}
+	case *types.Builtin:
+		if fn.Name() == "append" && len(call.Args) == 2 && call.Ellipsis.IsValid() && isNil(info, call.Args[0]) {
+			return ast.Unparen(call.Args[1])
+		}
+	}
+	return nil
+}
+
+// isNil reports whether e is nil or an empty slice: nil, []T(nil), []T{}.
+func isNil(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return len(e.Elts) == 0
+	case *ast.CallExpr:
+		return len(e.Args) == 1 && info.Types[e.Fun].IsType() && isNil(info, e.Args[0])
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+// onlyRestored reports whether every use of the local obj in the function
+// is the whole right-hand side of a write of t: a copy nothing modifies
+// (a clone, unlike the shared original, would carry its changes back).
+func (s *splitState) onlyRestored(obj types.Object, t string) bool {
+	info := s.pc.pass.TypesInfo
+	restoring := map[*ast.Ident]bool{}
+	ast.Inspect(s.fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			if id, ok := ast.Unparen(r).(*ast.Ident); ok && info.Uses[id] == obj && s.target(ast.Unparen(as.Lhs[i])) == t {
+				restoring[id] = true
+			}
+		}
+		return true
+	})
+	all := true
+	ast.Inspect(s.fd.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj && !restoring[id] {
+			all = false
+		}
+		return all
+	})
+	return all && len(restoring) > 0
 }
 
 // carrier names the local in rhs that carries rd.
