@@ -5,8 +5,10 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -43,6 +45,10 @@ type splitState struct {
 	// region, that such a test ran inside the critical section.
 	guards  map[ast.Expr]string
 	revalid map[[3]string]bool
+	// outer is the sentence of the function's doc saying its callers hold
+	// an exclusive lock ("MUST be called with the chain state lock held
+	// (for writes)"), or "".
+	outer string
 }
 
 // checkSplit reports writes of a guarded location from a local that was
@@ -58,6 +64,7 @@ func (pc *passContext) checkSplit(fd *ast.FuncDecl) {
 		copyOf:  map[types.Object]string{},
 		guards:  exitGuards(pc.pass.TypesInfo, fd.Body),
 		revalid: map[[3]string]bool{},
+		outer:   outerLock(fd.Doc.Text()),
 	}
 	w := &lockregion.Walker{Info: pc.pass.TypesInfo, Visit: s.visit}
 	w.WalkFunc(fd.Body, lockregion.Held{})
@@ -199,6 +206,9 @@ func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.He
 		if serialized(from, rd, held) {
 			continue
 		}
+		if s.outer != "" && !names(s.outer, rd.lock) {
+			continue // a documented outer lock serializes the two sections
+		}
 		return rd, s.carrier(rhs, rd), true
 	}
 	return guardedRead{}, "", false
@@ -214,6 +224,48 @@ func serialized(from []guardedRead, rd guardedRead, held lockregion.Held) bool {
 			continue
 		}
 		if region, ok := held[o.lock]; ok && region == o.region {
+			return true
+		}
+	}
+	return false
+}
+
+// outerRe finds a doc sentence saying the caller holds a lock: "MUST be
+// called with the chain state lock held (for writes)", "called with the
+// overall files mutex (s.obfMutex) locked", "MUST be called during a
+// database write transaction", "callers must hold".
+var outerRe = regexp.MustCompile(`(?i)\b(?:called|invoked|run)\s+(?:with|while\s+holding|under)\s+(?:the\s+|a\s+)?(?:\S+\s+){0,4}?(?:held|locked|acquired)\b` +
+	`|\bduring\s+(?:a\s+|the\s+)?(?:\S+\s+){0,2}?write\s+transaction\b` +
+	`|\bcallers?\s+(?:must|should)\s+(?:hold|have\s+acquired|acquire)\b`)
+
+// sharedRe: the sentence asks for a read lock, which serializes nothing.
+var sharedRe = regexp.MustCompile(`(?i)\bfor\s+reads?\b|\bread[\s-]*lock|\brlock|\bread[\s-]+locked|\bshared\b`)
+
+// negRe: a negation turns the sentence into the opposite requirement.
+var negRe = regexp.MustCompile(`(?i)\b(?:not|never|without)\b|n't\b`)
+
+// outerLock returns the sentence of doc that says the function's callers
+// hold an exclusive lock, or "".
+func outerLock(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for _, sent := range strings.SplitAfter(doc, ". ") {
+		loc := outerRe.FindStringIndex(sent)
+		if loc == nil || negRe.MatchString(sent[:loc[1]]) || sharedRe.MatchString(sent) {
+			continue
+		}
+		return sent
+	}
+	return ""
+}
+
+// names reports whether sentence names the mutex of lock (c.mu: "mu",
+// "c.mu"), so that the lock the callers hold is the split one itself.
+func names(sentence, lock string) bool {
+	field := lock[strings.LastIndexByte(lock, '.')+1:]
+	for _, w := range strings.FieldsFunc(sentence, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if strings.EqualFold(w, field) {
 			return true
 		}
 	}
