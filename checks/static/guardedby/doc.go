@@ -101,7 +101,11 @@
 // accesses it with the mutex held, and one of the two writes it (a plain
 // getter of a field written under the lock included): both positions are
 // reported. Methods documented as for use before the value is shared or
-// started are exempt, as are fields never written after construction.
+// started are exempt, as are fields never written after construction,
+// decoders into the receiver (UnmarshalJSON, FromProto: no accesses of
+// theirs are counted, as for constructors) and builder steps that return
+// the receiver and that the package only calls on a value being built
+// (NewT(x).SetLogger(l)).
 //
 // IL1002 locked-helper-without-lock. A method whose name ends in Locked
 // (fooLocked, fooRLocked) on a struct with exactly one mutex (and no

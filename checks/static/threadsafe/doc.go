@@ -25,7 +25,9 @@
 // the standard library such as *log.Logger and *sql.DB), and
 // configuration fields of other kinds written only when the value is built
 // (time.Duration, string, interface options, as in http.Client). Embedded
-// fields are not reported.
+// fields are not reported. Writes in decoders (UnmarshalJSON, FromProto:
+// they fill a value being built) and to a struct held by value in a
+// local or parameter (a copy) are not writes after construction.
 //
 // IL5002 threadsafe-leaked-state: an exported method that returns one of
 // the type's map, slice or pointer fields itself (or a reslice of it), when
