@@ -124,8 +124,10 @@
 //
 // IL1005 forbidden-lock-held. The reverse: a method documented as called
 // without the receiver's mutex ("must not be called with c.mu held",
-// "must be called without holding mu", "mu must not be held"), called
-// while that mutex is held on every path to the call:
+// "must be called without holding mu", "mu must not be held"; not when
+// the sentence goes on to name another function, "… when calling
+// handleStarted", the closure the method returns), called while that
+// mutex is held on every path to the call:
 //
 //	call to c.flushOutbound while holding c.mu, which its documentation says must not be held
 //
