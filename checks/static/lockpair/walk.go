@@ -384,6 +384,9 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		}
 		return true
 	}
+	if endsTest(c) {
+		return false // t.Fatalf: runtime.Goexit, the path ends here
+	}
 	if passesTestingT(c) {
 		// An assertion helper given t (require.NoError(t, err)) may end
 		// the test: "if err != nil { mu.Unlock(); check(t, err) }" leaves
@@ -589,6 +592,26 @@ func passesTestingT(c *ssa.CallCommon) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// endsTest reports whether c is a method of package testing that never
+// returns (FailNow through runtime.Goexit): t.Fatal, t.Fatalf, t.FailNow,
+// t.Skip, t.Skipf, t.SkipNow, on *testing.T, B, F or testing.TB.
+func endsTest(c *ssa.CallCommon) bool {
+	var fn *types.Func
+	if c.IsInvoke() {
+		fn = c.Method
+	} else if callee := c.StaticCallee(); callee != nil {
+		fn, _ = callee.Object().(*types.Func)
+	}
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "testing" || fn.Signature().Recv() == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+		return true
 	}
 	return false
 }
