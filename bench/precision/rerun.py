@@ -30,7 +30,7 @@ def keys(findings, dirs):
 def main():
     packets, sample, res = sys.argv[1:4]
     verdict, dupof = {}, {}
-    row = re.compile(r"^\| (\d+) \| [^|]+ \| (IL\d+) \| \**(true|false|unsure)\** \| (\d*) \|")
+    row = re.compile(r"^\| (\d+) \| [^|]+ \| (IL\d+) \| \**(true|false|unsure)\** \|\s*(\d*)\s*\|")
     for line in open(os.path.join(packets, "TRIAGE.md")):
         m = row.match(line)
         if m:
