@@ -105,7 +105,11 @@
 // decoders into the receiver (UnmarshalJSON, FromProto: no accesses of
 // theirs are counted, as for constructors) and builder steps that return
 // the receiver and that the package only calls on a value being built
-// (NewT(x).SetLogger(l)).
+// (NewT(x).SetLogger(l)). Nor is a read of a field set once (every write
+// runs only while it is nil: inside if x.f == nil, or after if … x.f !=
+// nil … { return }) in a function that first tested it against nil under
+// the lock and returns when it was (noop := t.scheduler == nil; unlock;
+// if noop { return }; t.scheduler.Flush()); IL1001 skips it too.
 //
 // IL1002 locked-helper-without-lock. A method whose name ends in Locked
 // (fooLocked, fooRLocked) on a struct with exactly one mutex (and no

@@ -70,6 +70,9 @@ func (pc *passContext) reportThreadSafe() {
 			if other == nil {
 				continue // two reads do not race
 			}
+			if pc.seenSetOnce(f, info, o) {
+				continue // set once, and seen set under the lock first
+			}
 			verb, otherVerb := "reads", "read"
 			if o.write {
 				verb = "writes"
