@@ -126,7 +126,7 @@
 // goroutine bodies) and in functions that take the lock themselves; in
 // other helpers the lock is the callers' business.
 //
-// IL1005 forbidden-lock-held. The reverse: a method documented as called
+// IL1005 forbidden-lock-held (opt-in). The reverse: a method documented as called
 // without the receiver's mutex ("must not be called with c.mu held",
 // "must be called without holding mu", "mu must not be held"; not when
 // the sentence goes on to name another function, "… when calling

@@ -15,7 +15,7 @@
 // claim), or when it carries the //interleave:threadsafe directive. For such a type the analyzer reports
 // two rules.
 //
-// IL5001 threadsafe-exported-field: an exported field that callers can use
+// IL5001 threadsafe-exported-field (opt-in): an exported field that callers can use
 // without the type's lock. Reported are (a) exported fields of map, slice
 // or pointer type, whose referent callers can change in place at any time,
 // and (b) exported fields of any other kind that the package writes after
