@@ -3,6 +3,8 @@ package good
 import (
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 type transport struct {
@@ -35,4 +37,21 @@ func first(t *testing.T, mu *sync.Mutex, q []int) int {
 	v := q[0]
 	mu.Unlock()
 	return v
+}
+
+// accept locks in each iteration and defers the unlock; the only path
+// that goes round again with mu held is require.NoError with a non-nil
+// error, which ends the test (radix's accept loop).
+func accept(t *testing.T, mu *sync.Mutex, next func() error, stopping *bool) {
+	for {
+		err := next()
+		if err != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			if *stopping {
+				break
+			}
+			require.NoError(t, err)
+		}
+	}
 }
