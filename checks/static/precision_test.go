@@ -44,8 +44,8 @@ func TestREADMERuleTableFollowsPrecision(t *testing.T) {
 		}
 	}
 	for id := range Precision {
-		if r, ok := checks.LookupRule(id); !ok || r.Level != checks.Default {
-			t.Errorf("precision.go measures %s, which is not a default rule", id)
+		if _, ok := checks.LookupRule(id); !ok {
+			t.Errorf("precision.go measures %s, which is no rule", id)
 		}
 	}
 }

@@ -401,6 +401,7 @@ func (pc *passContext) shortPos(pos token.Pos) string {
 // checkPlain reports plain accesses of atomically accessed variables.
 func (pc *passContext) checkPlain() {
 	setup := lockset.SetupMethods(pc.pass.Files, pc.pass.TypesInfo, constructorName)
+	lastRef := pc.lastRefFuncs()
 	pc.disclaimed = claim.Disclaimed(pc.pass.Files, pc.pass.TypesInfo)
 	for _, f := range pc.pass.Files {
 		for _, decl := range f.Decls {
@@ -411,8 +412,8 @@ func (pc *passContext) checkPlain() {
 			if fd.Recv == nil && fd.Name.Name == "init" || constructorName(fd.Name.Name) {
 				continue
 			}
-			if fn, ok := pc.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && setup[fn] {
-				continue // a helper that only sets up a value not shared yet
+			if fn, ok := pc.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && (setup[fn] || lastRef[fn]) {
+				continue // a helper that only sets up a value not shared yet, or recycles one no longer shared
 			}
 			pc.checkFunc(fd)
 		}

@@ -42,6 +42,11 @@
 //     starts a goroutine: the value is not shared yet, as in a constructor;
 //   - accesses in unexported methods only ever called on such a value,
 //     or from constructors (db := &DB{}; db.recoverJournal());
+//   - accesses in unexported functions run only once the value's
+//     reference count was dropped to zero by this goroutine (if
+//     atomic.AddInt32(&el.refs, -1) == 0 { freeLog(el) }, freeLog then
+//     el.reset()): no other goroutine holds the value (call sites in
+//     test files are not counted);
 //   - reads after a sync.WaitGroup.Wait in the same function (outside
 //     closures): the goroutines that updated the variable have finished;
 //   - accesses to a copy (a struct received by value);

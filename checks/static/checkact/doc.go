@@ -35,7 +35,11 @@
 // (a cache fill: if !ok { mu.Lock(); s.m[k] = build(k); mu.Unlock() }),
 // which is usually idempotent, nor one that puts back an unmodified saved
 // copy (saved := s.n ... s.n = saved: a rollback, or a test restoring
-// state), nor one made after the second section re-checked the owner
+// state; also a clone, maps.Clone(s.m), slices.Clone or append(nil, s.x...),
+// that is used for nothing else), nor a write in a function whose doc
+// says its callers hold an exclusive lock other than this one ("MUST be
+// called with the chain state lock held (for writes)", "during a
+// database write transaction"): that lock serializes the sections. Nor one made after the second section re-checked the owner
 // through a method and left if it changed (if c.isClosed() { return }).
 // Nor is a write in a function that runs whole under a one-slot channel
 // semaphore (c.sem <- x; defer func() { <-c.sem }()) that every writer of

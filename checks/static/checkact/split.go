@@ -5,10 +5,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
@@ -42,6 +45,10 @@ type splitState struct {
 	// region, that such a test ran inside the critical section.
 	guards  map[ast.Expr]string
 	revalid map[[3]string]bool
+	// outer is the sentence of the function's doc saying its callers hold
+	// an exclusive lock ("MUST be called with the chain state lock held
+	// (for writes)"), or "".
+	outer string
 }
 
 // checkSplit reports writes of a guarded location from a local that was
@@ -57,6 +64,7 @@ func (pc *passContext) checkSplit(fd *ast.FuncDecl) {
 		copyOf:  map[types.Object]string{},
 		guards:  exitGuards(pc.pass.TypesInfo, fd.Body),
 		revalid: map[[3]string]bool{},
+		outer:   outerLock(fd.Doc.Text()),
 	}
 	w := &lockregion.Walker{Info: pc.pass.TypesInfo, Visit: s.visit}
 	w.WalkFunc(fd.Body, lockregion.Held{})
@@ -147,6 +155,8 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 			if len(rhs) == 1 && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
 				if t := s.target(ast.Unparen(rhs[0])); t != "" {
 					s.copyOf[obj] = t
+				} else if t := s.target(cloned(info, rhs[0])); t != "" && s.onlyRestored(obj, t) {
+					s.copyOf[obj] = t
 				}
 			}
 			continue
@@ -196,6 +206,9 @@ func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.He
 		if serialized(from, rd, held) {
 			continue
 		}
+		if s.outer != "" && !names(s.outer, rd.lock) {
+			continue // a documented outer lock serializes the two sections
+		}
 		return rd, s.carrier(rhs, rd), true
 	}
 	return guardedRead{}, "", false
@@ -217,6 +230,48 @@ func serialized(from []guardedRead, rd guardedRead, held lockregion.Held) bool {
 	return false
 }
 
+// outerRe finds a doc sentence saying the caller holds a lock: "MUST be
+// called with the chain state lock held (for writes)", "called with the
+// overall files mutex (s.obfMutex) locked", "MUST be called during a
+// database write transaction", "callers must hold".
+var outerRe = regexp.MustCompile(`(?i)\b(?:called|invoked|run)\s+(?:with|while\s+holding|under)\s+(?:the\s+|a\s+)?(?:\S+\s+){0,4}?(?:held|locked|acquired)\b` +
+	`|\bduring\s+(?:a\s+|the\s+)?(?:\S+\s+){0,2}?write\s+transaction\b` +
+	`|\bcallers?\s+(?:must|should)\s+(?:hold|have\s+acquired|acquire)\b`)
+
+// sharedRe: the sentence asks for a read lock, which serializes nothing.
+var sharedRe = regexp.MustCompile(`(?i)\bfor\s+reads?\b|\bread[\s-]*lock|\brlock|\bread[\s-]+locked|\bshared\b`)
+
+// negRe: a negation turns the sentence into the opposite requirement.
+var negRe = regexp.MustCompile(`(?i)\b(?:not|never|without)\b|n't\b`)
+
+// outerLock returns the sentence of doc that says the function's callers
+// hold an exclusive lock, or "".
+func outerLock(doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	for _, sent := range strings.SplitAfter(doc, ". ") {
+		loc := outerRe.FindStringIndex(sent)
+		if loc == nil || negRe.MatchString(sent[:loc[1]]) || sharedRe.MatchString(sent) {
+			continue
+		}
+		return sent
+	}
+	return ""
+}
+
+// names reports whether sentence names the mutex of lock (c.mu: "mu",
+// "c.mu"), so that the lock the callers hold is the split one itself.
+func names(sentence, lock string) bool {
+	field := lock[strings.LastIndexByte(lock, '.')+1:]
+	for _, w := range strings.FieldsFunc(sentence, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if strings.EqualFold(w, field) {
+			return true
+		}
+	}
+	return false
+}
+
 // restores reports whether rhs is a local holding an unmodified copy of
 // t: the saved value is put back (a rollback, or a test restoring state).
 func (s *splitState) restores(t string, rhs []ast.Expr) bool {
@@ -225,6 +280,66 @@ func (s *splitState) restores(t string, rhs []ast.Expr) bool {
 	}
 	id, ok := ast.Unparen(rhs[0]).(*ast.Ident)
 	return ok && s.copyOf[s.pc.pass.TypesInfo.ObjectOf(id)] == t
+}
+
+// cloned returns x of a shallow copy of x (maps.Clone(x), slices.Clone(x),
+// append([]T(nil), x...)), or nil.
+func cloned(info *types.Info, e ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	switch fn := typeutil.Callee(info, call).(type) {
+	case *types.Func:
+		if fn.Pkg() != nil && (fn.Pkg().Path() == "maps" || fn.Pkg().Path() == "slices") && fn.Name() == "Clone" && len(call.Args) == 1 {
+			return ast.Unparen(call.Args[0])
+		}
+	case *types.Builtin:
+		if fn.Name() == "append" && len(call.Args) == 2 && call.Ellipsis.IsValid() && isNil(info, call.Args[0]) {
+			return ast.Unparen(call.Args[1])
+		}
+	}
+	return nil
+}
+
+// isNil reports whether e is nil or an empty slice: nil, []T(nil), []T{}.
+func isNil(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return len(e.Elts) == 0
+	case *ast.CallExpr:
+		return len(e.Args) == 1 && info.Types[e.Fun].IsType() && isNil(info, e.Args[0])
+	}
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+// onlyRestored reports whether every use of the local obj in the function
+// is the whole right-hand side of a write of t: a copy nothing modifies
+// (a clone, unlike the shared original, would carry its changes back).
+func (s *splitState) onlyRestored(obj types.Object, t string) bool {
+	info := s.pc.pass.TypesInfo
+	restoring := map[*ast.Ident]bool{}
+	ast.Inspect(s.fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			if id, ok := ast.Unparen(r).(*ast.Ident); ok && info.Uses[id] == obj && s.target(ast.Unparen(as.Lhs[i])) == t {
+				restoring[id] = true
+			}
+		}
+		return true
+	})
+	all := true
+	ast.Inspect(s.fd.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj && !restoring[id] {
+			all = false
+		}
+		return all
+	})
+	return all && len(restoring) > 0
 }
 
 // carrier names the local in rhs that carries rd.

@@ -277,6 +277,28 @@ var forbidRe = regexp.MustCompile(`(?i)\b(?:must|should|can|may)(?:\s*not|n't)\s
 	`|\b(?:must|should)\s+be\s+(?:called|invoked)\s+without\s+(?:holding\s+)?(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)` +
 	`|\b([A-Za-z_][A-Za-z0-9_.]*)\s+(?:must|should)\s+not\s+be\s+(?:held|locked)`)
 
+// whenCallingRe: the rest of a "must not be held" sentence names the
+// function the rule is about ("… must not be held when calling
+// handleStarted").
+var whenCallingRe = regexp.MustCompile(`(?i)^\s*(?:when|while|before)\s+(?:calling|invoking|running)\s+(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)` +
+	`|^\s*(?:when|while|before)\s+(?:the\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s+(?:is|gets)\s+(?:called|invoked|run)`)
+
+// aboutOther reports whether rest, the text after a forbidRe match, says
+// the rule is about another function than name (a closure the method
+// returns, say): "s.lifecycleMu must not be held when calling
+// handleStarted" on preStart, which returns handleStarted.
+func aboutOther(rest, name string) bool {
+	m := whenCallingRe.FindStringSubmatch(rest)
+	if m == nil {
+		return false
+	}
+	other := strings.TrimSuffix(strings.TrimRight(m[1]+m[2], "."), "()")
+	if i := strings.LastIndexByte(other, '.'); i >= 0 {
+		other = other[i+1:]
+	}
+	return other != "" && other != name && other != "it" && other != "this"
+}
+
 // forbidden is a method that must not be called with the receiver's mutex
 // held.
 type forbidden struct {
@@ -303,9 +325,16 @@ func forbids(pass *analysis.Pass) map[*types.Func]forbidden {
 			if !ok {
 				continue
 			}
-			m := forbidRe.FindStringSubmatch(strings.Join(strings.Fields(fd.Doc.Text()), " "))
-			if m == nil {
+			text := strings.Join(strings.Fields(fd.Doc.Text()), " ")
+			loc := forbidRe.FindStringSubmatchIndex(text)
+			if loc == nil || aboutOther(text[loc[1]:], fd.Name.Name) {
 				continue
+			}
+			m := make([]string, len(loc)/2)
+			for i := range m {
+				if loc[2*i] >= 0 {
+					m[i] = text[loc[2*i]:loc[2*i+1]]
+				}
 			}
 			recvName := ""
 			if names := fd.Recv.List[0].Names; len(names) == 1 {

@@ -101,7 +101,15 @@
 // accesses it with the mutex held, and one of the two writes it (a plain
 // getter of a field written under the lock included): both positions are
 // reported. Methods documented as for use before the value is shared or
-// started are exempt, as are fields never written after construction.
+// started are exempt, as are fields never written after construction,
+// decoders into the receiver (UnmarshalJSON, FromProto: no accesses of
+// theirs are counted, as for constructors) and builder steps that return
+// the receiver and that the package only calls on a value being built
+// (NewT(x).SetLogger(l)). Nor is a read of a field set once (every write
+// runs only while it is nil: inside if x.f == nil, or after if … x.f !=
+// nil … { return }) in a function that first tested it against nil under
+// the lock and returns when it was (noop := t.scheduler == nil; unlock;
+// if noop { return }; t.scheduler.Flush()); IL1001 skips it too.
 //
 // IL1002 locked-helper-without-lock. A method whose name ends in Locked
 // (fooLocked, fooRLocked) on a struct with exactly one mutex (and no
@@ -118,10 +126,12 @@
 // goroutine bodies) and in functions that take the lock themselves; in
 // other helpers the lock is the callers' business.
 //
-// IL1005 forbidden-lock-held. The reverse: a method documented as called
+// IL1005 forbidden-lock-held (opt-in). The reverse: a method documented as called
 // without the receiver's mutex ("must not be called with c.mu held",
-// "must be called without holding mu", "mu must not be held"), called
-// while that mutex is held on every path to the call:
+// "must be called without holding mu", "mu must not be held"; not when
+// the sentence goes on to name another function, "… when calling
+// handleStarted", the closure the method returns), called while that
+// mutex is held on every path to the call:
 //
 //	call to c.flushOutbound while holding c.mu, which its documentation says must not be held
 //

@@ -127,10 +127,11 @@ func topLevel(fn *ssa.Function) *ssa.Function {
 }
 
 // skipFunc reports whether accesses in r are neither counted nor
-// reported: package initializers, constructors and test files.
+// reported: package initializers, constructors, decoders (UnmarshalJSON)
+// and test files.
 func (pc *passContext) skipFunc(r *lockset.Result) bool {
 	top := topLevel(r.Fn)
-	if top.Signature.Recv() == nil && lockset.IsInitName(top.Name()) || lockset.IsConstructorName(top.Name()) {
+	if top.Signature.Recv() == nil && lockset.IsInitName(top.Name()) || lockset.IsConstructorName(top.Name()) || lockset.IsDecoder(top.Object()) {
 		return true
 	}
 	if top.Synthetic != "" || noRace(top) {

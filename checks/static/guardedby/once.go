@@ -79,3 +79,133 @@ func (pc *passContext) underNilCheck(root ast.Node, f *types.Var, pos token.Pos)
 	})
 	return found
 }
+
+// seenSetOnce reports whether the unlocked read o sees a field that is set
+// once: every write of it (outside constructors) runs only while it is
+// nil (inside if x.f == nil, or after if … x.f != nil … { return }), and
+// o's function, earlier and under a lock, tested it against nil and
+// returns when it was (noop := t.stopped || t.scheduler == nil; unlock;
+// if noop { return }; t.scheduler.Flush()). Once seen non-nil under the
+// lock it never changes, so the later read cannot race with the write.
+func (pc *passContext) seenSetOnce(f *types.Var, info *fieldInfo, o *obs) bool {
+	if o.write || o.fn == nil {
+		return false
+	}
+	writes := 0
+	for _, w := range info.obs {
+		if !w.write {
+			continue
+		}
+		writes++
+		syn := topLevel(w.fn).Syntax()
+		if syn == nil || !pc.underNilCheck(syn, f, w.pos) && !pc.afterNonNilReturn(syn, f, w.pos) {
+			return false
+		}
+	}
+	if writes == 0 {
+		return false
+	}
+	fd, ok := o.fn.Syntax().(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return false
+	}
+	// lockedNilTest: e holds x.f == nil read under a lock.
+	lockedNilTest := func(e ast.Node) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			be, ok := n.(*ast.BinaryExpr)
+			if !ok || be.Op != token.EQL || !pc.isNil(be.Y) || !pc.selects(be.X, f) {
+				return !found
+			}
+			for _, r := range info.obs {
+				if r.fn == o.fn && !r.write && len(r.held) > 0 && r.pos >= be.X.Pos() && r.pos < be.X.End() {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	// flags: locals assigned from a locked nil test (noop := … == nil).
+	flags := map[types.Object]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && as.Pos() < o.pos && lockedNilTest(as.Rhs[0]) {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok {
+				flags[pc.pass.TypesInfo.ObjectOf(id)] = true
+			}
+		}
+		return true
+	})
+	for _, st := range fd.Body.List {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.End() > o.pos || !endsInReturn(ifs.Body) {
+			continue
+		}
+		if id, ok := ast.Unparen(ifs.Cond).(*ast.Ident); ok && flags[pc.pass.TypesInfo.Uses[id]] {
+			return true
+		}
+		if lockedNilTest(ifs.Cond) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterNonNilReturn reports whether pos follows, in the same block, an if
+// statement whose condition has x.f != nil as an operand of || (or is it)
+// and whose body returns.
+func (pc *passContext) afterNonNilReturn(root ast.Node, f *types.Var, pos token.Pos) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		blk, ok := n.(*ast.BlockStmt)
+		if !ok || found || pos < blk.Pos() || pos >= blk.End() {
+			return !found
+		}
+		for _, st := range blk.List {
+			ifs, ok := st.(*ast.IfStmt)
+			if !ok || ifs.End() > pos || !endsInReturn(ifs.Body) {
+				continue
+			}
+			for _, op := range orOperands(ifs.Cond) {
+				if be, ok := op.(*ast.BinaryExpr); ok && be.Op == token.NEQ && pc.isNil(be.Y) && pc.selects(be.X, f) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// orOperands splits a || b || c.
+func orOperands(e ast.Expr) []ast.Expr {
+	e = ast.Unparen(e)
+	if be, ok := e.(*ast.BinaryExpr); ok && be.Op == token.LOR {
+		return append(orOperands(be.X), orOperands(be.Y)...)
+	}
+	return []ast.Expr{e}
+}
+
+// endsInReturn reports whether a block's last statement is a return.
+func endsInReturn(b *ast.BlockStmt) bool {
+	if b == nil || len(b.List) == 0 {
+		return false
+	}
+	_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+	return ok
+}
+
+func (pc *passContext) isNil(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil" && pc.pass.TypesInfo.Uses[id] == types.Universe.Lookup("nil")
+}
+
+// selects reports whether e is a selection of the field f (x.f).
+func (pc *passContext) selects(e ast.Expr, f *types.Var) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := pc.pass.TypesInfo.Selections[sel]
+	return s != nil && s.Obj() == f
+}

@@ -35,6 +35,7 @@ func (pc *passContext) reportThreadSafe() {
 		}
 	}
 	docs := pc.methodDocs()
+	builders := builderMethods(pc.pass.Files, pc.pass.TypesInfo)
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		tn := byStruct[info.strct]
@@ -59,7 +60,7 @@ func (pc *passContext) reportThreadSafe() {
 			continue
 		}
 		for _, o := range info.obs {
-			if !o.onRecv || o.quiet(lockName) || !exportedMethod(o.fn) || notConcurrentRe.MatchString(docs[o.fn.Object()]) || initMethod(o.fn.Name()) {
+			if !o.onRecv || o.quiet(lockName) || !exportedMethod(o.fn) || notConcurrentRe.MatchString(docs[o.fn.Object()]) || initMethod(o.fn.Name()) || builders[o.fn.Object()] {
 				continue
 			}
 			other := lockedWrite
@@ -68,6 +69,9 @@ func (pc *passContext) reportThreadSafe() {
 			}
 			if other == nil {
 				continue // two reads do not race
+			}
+			if pc.seenSetOnce(f, info, o) {
+				continue // set once, and seen set under the lock first
 			}
 			verb, otherVerb := "reads", "read"
 			if o.write {
@@ -137,4 +141,115 @@ func (pc *passContext) methodDocs() map[types.Object]string {
 func initMethod(name string) bool {
 	rest, ok := strings.CutPrefix(name, "Init")
 	return ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z')
+}
+
+// builderMethods returns the exported methods that return their receiver
+// (func (p *T) SetLogger(l Logger) *T { p.logger = l; return p }) and that
+// the package calls, at least once, only on a value being built: chained
+// on a constructor's result or on another such call
+// (NewT(x).SetLogger(l)), or on a local holding one, before the caller's
+// first go statement. A builder step runs before the value is shared.
+func builderMethods(files []*ast.File, info *types.Info) map[types.Object]bool {
+	returnsRecv := map[types.Object]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || fd.Recv == nil || !fd.Name.IsExported() || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+				continue
+			}
+			recv := info.Defs[fd.Recv.List[0].Names[0]]
+			rets, all := 0, recv != nil
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.ReturnStmt:
+					rets++
+					if len(n.Results) != 1 || info.Uses[identOf(n.Results[0])] != recv {
+						all = false
+					}
+				}
+				return all
+			})
+			if obj := info.Defs[fd.Name]; obj != nil && rets > 0 && all {
+				returnsRecv[obj] = true
+			}
+		}
+	}
+	if len(returnsRecv) == 0 {
+		return nil
+	}
+	// building reports whether e is a value being built; fresh holds the
+	// locals bound to one, with where they were bound.
+	var building func(e ast.Expr, fresh map[types.Object]token.Pos, firstGo token.Pos) bool
+	building = func(e ast.Expr, fresh map[types.Object]token.Pos, firstGo token.Pos) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			switch fun := ast.Unparen(e.Fun).(type) {
+			case *ast.Ident:
+				return lockset.IsConstructorName(fun.Name)
+			case *ast.SelectorExpr:
+				if returnsRecv[info.Uses[fun.Sel]] {
+					return building(fun.X, fresh, firstGo)
+				}
+				return lockset.IsConstructorName(fun.Sel.Name)
+			}
+		case *ast.Ident:
+			at, ok := fresh[info.Uses[e]]
+			return ok && at < e.Pos() && (firstGo == token.NoPos || e.Pos() < firstGo)
+		}
+		return false
+	}
+	calls := map[types.Object]int{}
+	bad := map[types.Object]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, isFn := d.(*ast.FuncDecl)
+			if !isFn || fd.Body == nil {
+				continue
+			}
+			fresh := map[types.Object]token.Pos{}
+			firstGo := token.NoPos
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.GoStmt:
+					if firstGo == token.NoPos || n.Pos() < firstGo {
+						firstGo = n.Pos()
+					}
+				case *ast.AssignStmt:
+					if n.Tok == token.DEFINE && len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+						if id := identOf(n.Lhs[0]); id != nil && info.Defs[id] != nil && building(n.Rhs[0], nil, token.NoPos) {
+							fresh[info.Defs[id]] = n.End()
+						}
+					}
+				}
+				return true
+			})
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				sel, isSel := n.(*ast.SelectorExpr)
+				if !isSel || !returnsRecv[info.Uses[sel.Sel]] {
+					return true
+				}
+				obj := info.Uses[sel.Sel]
+				calls[obj]++
+				if !building(sel.X, fresh, firstGo) {
+					bad[obj] = true
+				}
+				return true
+			})
+		}
+	}
+	out := map[types.Object]bool{}
+	for obj := range returnsRecv {
+		if calls[obj] > 0 && !bad[obj] {
+			out[obj] = true
+		}
+	}
+	return out
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }

@@ -469,6 +469,9 @@ func (cf *cycleFinder) check(r *lockset.Result, instr ssa.Instruction) (token.Po
 		return token.NoPos, false // a case on a channel of unknown origin
 	}
 	for _, h := range st.Locks() {
+		if recv, ok := instr.(*ssa.UnOp); ok && cf.guardedNonEmpty(r, recv, h) {
+			continue
+		}
 		var stuck []stuckWait
 		for _, w := range waits {
 			ps, ok := cf.partnersNeed(w, h)
@@ -485,6 +488,82 @@ func (cf *cycleFinder) check(r *lockset.Result, instr ssa.Instruction) (token.Po
 		return cf.pc.opPos(instr), true
 	}
 	return token.NoPos, false
+}
+
+// guardedNonEmpty reports whether the receive recv runs only where a test
+// that its channel's buffer is not empty (len(ch) == cap(ch), len(ch) > 0,
+// len(ch) != 0) came out true, the test made in the same critical
+// section of h: every sender needs h, so the buffer cannot have been
+// emptied by them in between, and the receive does not block (a bounded
+// FIFO kept under a lock, evicting its oldest entry when full).
+func (cf *cycleFinder) guardedNonEmpty(r *lockset.Result, recv *ssa.UnOp, h lockset.Held) bool {
+	key, ok := keyOf(recv.X)
+	if !ok || recv.Op != token.ARROW {
+		return false
+	}
+	b := recv.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] {
+			continue
+		}
+		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok || !d.Succs[0].Dominates(b) || !nonEmptyTest(ifi.Cond, key, !cf.pc.unbuffered(recv.X)) {
+			continue
+		}
+		st, ok := r.Before(ifi)
+		if !ok {
+			continue
+		}
+		for _, o := range st.Locks() {
+			if o.Lock == h.Lock && o.Pos == h.Pos {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nonEmptyTest reports whether cond is true only when the channel of key
+// holds an element: len(ch) > 0, len(ch) != 0, len(ch) >= n, 0 < len(ch),
+// and len(ch) == cap(ch) when the channel may be buffered (an unbuffered
+// one is always "full").
+func nonEmptyTest(cond ssa.Value, key syncKey, mayBuffer bool) bool {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	builtin := func(v ssa.Value, name string) bool {
+		c, ok := v.(*ssa.Call)
+		if !ok || len(c.Call.Args) != 1 {
+			return false
+		}
+		bi, ok := c.Call.Value.(*ssa.Builtin)
+		if !ok || bi.Name() != name {
+			return false
+		}
+		k, ok := keyOf(c.Call.Args[0])
+		return ok && k == key
+	}
+	positive := func(v ssa.Value) bool {
+		c, ok := v.(*ssa.Const)
+		return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) > 0
+	}
+	zero := func(v ssa.Value) bool {
+		c, ok := v.(*ssa.Const)
+		return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
+	}
+	x, y := bin.X, bin.Y
+	switch bin.Op {
+	case token.EQL:
+		return mayBuffer && (builtin(x, "len") && builtin(y, "cap") || builtin(x, "cap") && builtin(y, "len"))
+	case token.GTR, token.NEQ:
+		return builtin(x, "len") && zero(y) || bin.Op == token.NEQ && zero(x) && builtin(y, "len")
+	case token.GEQ:
+		return builtin(x, "len") && positive(y)
+	case token.LSS:
+		return zero(x) && builtin(y, "len")
+	}
+	return false
 }
 
 // partnersNeed returns the partners of w when there is at least one and

@@ -48,8 +48,12 @@
 // A partner's Lock does not count when the partner stores a field under
 // it that the blocked side reads under its lock before the operation (a
 // started flag: Start sets stopped = false under the lock, Stop sends
-// only when it sees it): the partner is past that Lock by then.
-// Test files are ignored on both sides. An IL6002 site is not also
+// only when it sees it): the partner is past that Lock by then. A
+// receive reached only where a test that the buffer holds an element
+// (len(ch) == cap(ch) on a channel that may be buffered, len(ch) > 0)
+// came out true in the same critical section of L is not reported: every
+// sender needs L, so nothing emptied the buffer in between (a bounded
+// FIFO evicting its oldest entry under the lock). Test files are ignored on both sides. An IL6002 site is not also
 // reported as IL6001.
 //
 // # Examples

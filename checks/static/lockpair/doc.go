@@ -27,7 +27,9 @@
 //     bool result says whether the lock is held, or one that keeps the lock
 //     exactly on its nil-error returns (the lock goes with the value it
 //     returns, as in a transaction constructor). Panicking paths count only
-//     with -panics; log.Fatal-like calls end a path silently. One finding
+//     with -panics; log.Fatal-like calls, t.Fatal, t.FailNow, t.Skip
+//     (also through testing.TB) and testify's require.NoError(t, err)
+//     where err != nil holds end a path silently. One finding
 //     per function and lock: the other exits that keep it are related
 //     positions.
 //     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... })

@@ -384,6 +384,9 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		}
 		return true
 	}
+	if endsTest(c) || failsHere(c, v) {
+		return false // t.Fatalf: runtime.Goexit, the path ends here
+	}
 	if passesTestingT(c) {
 		// An assertion helper given t (require.NoError(t, err)) may end
 		// the test: "if err != nil { mu.Unlock(); check(t, err) }" leaves
@@ -588,6 +591,71 @@ func passesTestingT(c *ssa.CallCommon) bool {
 			case "T", "B", "F", "TB":
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// endsTest reports whether c is a method of package testing that never
+// returns (FailNow through runtime.Goexit): t.Fatal, t.Fatalf, t.FailNow,
+// t.Skip, t.Skipf, t.SkipNow, on *testing.T, B, F or testing.TB.
+func endsTest(c *ssa.CallCommon) bool {
+	var fn *types.Func
+	if c.IsInvoke() {
+		fn = c.Method
+	} else if callee := c.StaticCallee(); callee != nil {
+		fn, _ = callee.Object().(*types.Func)
+	}
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "testing" || fn.Signature().Recv() == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+		return true
+	}
+	return false
+}
+
+// failsHere reports whether c is testify's require.Fail or FailNow, or
+// require.NoError(t, err) on a path where err != nil holds: each calls
+// t.FailNow, so the path ends (radix's accept loop: Lock, defer Unlock,
+// if err != nil { if shuttingDown { break }; require.NoError(t, err) }).
+func failsHere(c *ssa.CallCommon, v ssa.Value) bool {
+	fn := c.StaticCallee()
+	if fn == nil || fn.Pkg == nil || !strings.HasSuffix(fn.Pkg.Pkg.Path(), "testify/require") || fn.Signature.Recv() != nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Fail", "Failf", "FailNow", "FailNowf":
+		return true
+	case "NoError", "NoErrorf":
+	default:
+		return false
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok || len(c.Args) < 2 {
+		return false
+	}
+	err := c.Args[1]
+	isNil := func(x ssa.Value) bool {
+		k, ok := x.(*ssa.Const)
+		return ok && k.IsNil()
+	}
+	b := instr.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] {
+			continue
+		}
+		ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || !(cmp.X == err && isNil(cmp.Y) || cmp.Y == err && isNil(cmp.X)) {
+			continue
+		}
+		if cmp.Op == token.NEQ && d.Succs[0].Dominates(b) || cmp.Op == token.EQL && d.Succs[1].Dominates(b) {
+			return true
 		}
 	}
 	return false

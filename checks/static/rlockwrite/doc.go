@@ -40,7 +40,10 @@
 // (sync.Map.Store, atomic.Int64.Add), which synchronize themselves. It is
 // silent too when the write runs only under a bool parameter that every
 // read-locked caller passes the other way (find(key, prev) writing a
-// shared prev array when prev), and for fields documented as written with
+// shared prev array when prev), when the write runs only under a bool
+// local that becomes true only on paths holding the write lock
+// (updateCache set after upgrading from RLock to Lock, the read-locked
+// branch leaving it false), and for fields documented as written with
 // only the read lock ("requires at least RLock": one producer serialized
 // by its caller).
 //

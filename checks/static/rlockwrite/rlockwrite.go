@@ -66,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !acc.Kind.IsWrite() {
 				continue
 			}
-			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) {
+			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) && !flagGuarded(r, acc.Instr, h) {
 				cands = append(cands, candidate{acc, h, keyOf(acc, h)})
 				if onlyReadLocked(h, st, writeLocked) {
 					// An RWMutex this package never write-locks (and no
@@ -179,6 +179,62 @@ func readOnly(pass *analysis.Pass, r *lockset.Result, st lockset.State, acc lock
 		return lockset.Held{}, false
 	}
 	return *shared, true
+}
+
+// flagGuarded reports whether instr runs only where a bool local tested
+// true that is set true only on paths holding h's mutex exclusively
+// (updateCache = true after upgrading to Lock; the read-locked branch
+// leaves it false): the write happens under the write lock, though the
+// lock state merged at the join is only the read lock.
+func flagGuarded(r *lockset.Result, instr ssa.Instruction, h lockset.Held) bool {
+	b := instr.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] || !d.Succs[0].Dominates(b) {
+			continue
+		}
+		if ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok && trueOnlyLocked(r, ifi.Cond, h, map[ssa.Value]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// trueOnlyLocked reports whether the bool v is false unless h's mutex is
+// held exclusively where it became true: a phi whose every edge is the
+// constant false, comes from a block that ends holding the mutex
+// exclusively, or is such a phi itself.
+func trueOnlyLocked(r *lockset.Result, v ssa.Value, h lockset.Held, seen map[ssa.Value]bool) bool {
+	phi, ok := v.(*ssa.Phi)
+	if !ok || seen[v] {
+		return false
+	}
+	seen[v] = true
+	for i, e := range phi.Edges {
+		if c, ok := e.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value) {
+			continue
+		}
+		if _, ok := e.(*ssa.Phi); ok && trueOnlyLocked(r, e, h, seen) {
+			continue
+		}
+		pred := phi.Block().Preds[i]
+		if len(pred.Instrs) == 0 {
+			return false
+		}
+		st, ok := r.Before(pred.Instrs[len(pred.Instrs)-1])
+		if !ok {
+			return false
+		}
+		held := false
+		for _, o := range st.Locks() {
+			if o.Lock == h.Lock && o.Mode == lockset.Exclusive {
+				held = true
+			}
+		}
+		if !held {
+			return false
+		}
+	}
+	return true
 }
 
 // related reports whether h is a mutex field of the struct acc accesses,

@@ -15,7 +15,7 @@
 // claim), or when it carries the //interleave:threadsafe directive. For such a type the analyzer reports
 // two rules.
 //
-// IL5001 threadsafe-exported-field: an exported field that callers can use
+// IL5001 threadsafe-exported-field (opt-in): an exported field that callers can use
 // without the type's lock. Reported are (a) exported fields of map, slice
 // or pointer type, whose referent callers can change in place at any time,
 // and (b) exported fields of any other kind that the package writes after
@@ -25,7 +25,9 @@
 // the standard library such as *log.Logger and *sql.DB), and
 // configuration fields of other kinds written only when the value is built
 // (time.Duration, string, interface options, as in http.Client). Embedded
-// fields are not reported.
+// fields are not reported. Writes in decoders (UnmarshalJSON, FromProto:
+// they fill a value being built) and to a struct held by value in a
+// local or parameter (a copy) are not writes after construction.
 //
 // IL5002 threadsafe-leaked-state: an exported method that returns one of
 // the type's map, slice or pointer fields itself (or a reslice of it), when

@@ -134,7 +134,7 @@ func (pc *passContext) collectAccesses() {
 				continue
 			}
 			fn, _ := info.Defs[fd.Name].(*types.Func)
-			inCtor := constructorName(fd.Name.Name) || setup[fn]
+			inCtor := constructorName(fd.Name.Name) || setup[fn] || fn != nil && lockset.IsDecoder(fn)
 			shared := sharedVars(info, fd)
 			onceBodies := pc.onceBodies(fd.Body)
 			// construction reports whether an access through x happens
@@ -298,7 +298,7 @@ func (pc *passContext) usedInPlace(e ast.Expr, held lockregion.Held) {
 func (pc *passContext) written(lhs ast.Expr, stmt ast.Node, held lockregion.Held, construction func(ast.Expr) bool) {
 	lhs = ast.Unparen(lhs)
 	if sel, ok := lhs.(*ast.SelectorExpr); ok {
-		if _, fi := pc.field(sel); fi != nil && !construction(sel) && fi.lateWrite == nil {
+		if _, fi := pc.field(sel); fi != nil && !construction(sel) && !pc.copyField(sel) && fi.lateWrite == nil {
 			fi.lateWrite = stmt
 		}
 	}
@@ -318,6 +318,22 @@ func (pc *passContext) written(lhs ast.Expr, stmt ast.Node, held lockregion.Held
 	if inner != nil {
 		pc.mutated(inner, stmt, held, construction, false)
 	}
+}
+
+// copyField reports whether sel selects a field of a struct value held
+// in a local variable or parameter (d.F = v in func f(d T)): the write
+// changes the caller's copy, not a value others share.
+func (pc *passContext) copyField(sel *ast.SelectorExpr) bool {
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := pc.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return false // a package variable is shared
+	}
+	_, isStruct := v.Type().Underlying().(*types.Struct)
+	return isStruct
 }
 
 // mutated records an in-place mutation of the value in field expression e.

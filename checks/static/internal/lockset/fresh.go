@@ -87,3 +87,29 @@ func IsConstructorName(name string) bool {
 func IsInitName(name string) bool {
 	return name == "init" || strings.HasPrefix(name, "init#") || strings.HasPrefix(name, "init$")
 }
+
+// IsDecoder reports whether obj is a method that decodes its arguments
+// into its receiver (UnmarshalJSON, UnmarshalText, GobDecode, DecodeMsg,
+// FromProto): it takes arguments, returns at most an error, and is named
+// Unmarshal*, Decode*, GobDecode or From*. It fills a value being built,
+// like a constructor; decoding into a value others use is no concurrent
+// use that any type supports.
+func IsDecoder(obj types.Object) bool {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Signature().Recv() == nil {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Params().Len() == 0 || sig.Results().Len() > 1 {
+		return false
+	}
+	if sig.Results().Len() == 1 && !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	for _, p := range []string{"Unmarshal", "Decode", "GobDecode", "From"} {
+		if rest, ok := strings.CutPrefix(fn.Name(), p); ok && (rest == "" || rest[0] >= 'A' && rest[0] <= 'Z') {
+			return true
+		}
+	}
+	return false
+}

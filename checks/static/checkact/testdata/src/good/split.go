@@ -1,6 +1,8 @@
 package good
 
 import (
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -218,4 +220,21 @@ func (c *Clock) Advance(d int) {
 	c.mu.Lock()
 	c.now = end // ok: Advance is the only writer and runs one at a time
 	c.mu.Unlock()
+}
+
+// A snapshot that puts back shallow copies taken under the lock (a test
+// environment's registry rollback): the copies are restored unchanged.
+func (c *counter) snapshot() func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := maps.Clone(c.m)
+	items := slices.Clone(c.items)
+	old := append([]string(nil), c.items...)
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.m = m         // ok: restores the saved copy
+		c.items = items // ok
+		c.items = old   // ok
+	}
 }

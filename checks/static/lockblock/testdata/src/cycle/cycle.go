@@ -546,3 +546,77 @@ func (t *Ticker) Stop() {
 		t.stop <- struct{}{} // want `send on channel t.stop while holding t.mu, and every receiver needs t.mu: deadlock`
 	}
 }
+
+// fifo is a bounded cache whose keys queue in a buffered channel, every
+// send and receive under mu (stanza's regex cache): the receive runs only
+// when the buffer is full and the send only when it has room, so neither
+// blocks. IL6001 still names the receive under the lock.
+type fifo struct {
+	mu    sync.Mutex
+	keys  chan string
+	cache map[string]int
+}
+
+func newFIFO(size int) *fifo {
+	return &fifo{keys: make(chan string, size), cache: map[string]int{}}
+}
+
+func (f *fifo) add(k string, v int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.keys) == cap(f.keys) {
+		delete(f.cache, <-f.keys) // want `receive from channel f.keys while holding f.mu$`
+	}
+	f.cache[k] = v
+	f.keys <- k // want `send on channel f.keys while holding f.mu$`
+}
+
+// stale tests the buffer in one critical section and receives in another:
+// a sender may have come and gone, and so may other receivers.
+type stale struct {
+	mu   sync.Mutex
+	keys chan string
+}
+
+func newStale() *stale { return &stale{keys: make(chan string, 4)} }
+
+func (s *stale) put(k string) {
+	s.mu.Lock()
+	s.keys <- k
+	s.mu.Unlock()
+}
+
+func (s *stale) pop() string {
+	s.mu.Lock()
+	n := len(s.keys)
+	s.mu.Unlock()
+	if n == 0 {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return <-s.keys // want `receive from channel s.keys while holding s.mu, and every sender needs s.mu: deadlock`
+}
+
+// full is unbuffered: len == cap always holds, and the receive blocks.
+type full struct {
+	mu   sync.Mutex
+	keys chan string
+}
+
+func newFull() *full { return &full{keys: make(chan string)} }
+
+func (f *full) put(k string) {
+	f.mu.Lock()
+	f.keys <- k // want `send on channel f.keys while holding f.mu, and every receiver needs f.mu: deadlock`
+	f.mu.Unlock()
+}
+
+func (f *full) pop() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.keys) == cap(f.keys) {
+		return <-f.keys // want `receive from channel f.keys while holding f.mu, and every sender needs f.mu: deadlock`
+	}
+	return ""
+}

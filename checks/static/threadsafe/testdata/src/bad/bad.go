@@ -119,3 +119,21 @@ type shardSet struct{ shards []*Shard }
 func (s *shardSet) SetLimit(i, n int) {
 	s.shards[i].Limit = n
 }
+
+// Span is a thread-safe interval.
+type Span struct {
+	mu   sync.Mutex
+	Lo   int // want `exported field Lo \(int\) is written after construction`
+	seen int
+}
+
+func (s *Span) Touch() {
+	s.mu.Lock()
+	s.seen++
+	s.mu.Unlock()
+}
+
+// Widen writes through the pointer: the shared value changes.
+func Widen(s *Span, v Span) {
+	s.Lo = v.Lo - 1
+}
