@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
@@ -31,6 +32,7 @@ type failure struct {
 	related    []checks.Related
 	seed       int64
 	decisions  []rt.Decision
+	clockBase  time.Time           // where its virtual clock started (rt.Schedule.ClockBase)
 	states     []rt.GoroutineState // the goroutines when the schedule ended
 	detail     string              // race report or crash output, for replay's printout
 	confirmed  bool                // a crash that a fresh process reproduced
@@ -185,6 +187,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		site:      r.Site,
 		seed:      r.Seed,
 		decisions: r.Decisions,
+		clockBase: r.ClockBase,
 		states:    r.Goroutines,
 		kept:      r.Kept > 0,
 	}
@@ -513,6 +516,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 		Seed:      f.seed,
 		Decisions: f.decisions,
 		Failure:   f.signature(),
+		ClockBase: f.clockBase,
 	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.

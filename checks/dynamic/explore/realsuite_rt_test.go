@@ -89,7 +89,7 @@ var realsuiteRTCases = []struct {
 	{pkg: "realio", tests: []string{"TestRoundTrip"}},
 	// Time goes on between two clock reads: a stamp taken later is after,
 	// a window slept through has expired.
-	{pkg: "clockmoves", tests: []string{"TestExpiresAfterSleep", "TestStampsIncrease"}},
+	{pkg: "clockmoves", tests: []string{"TestExpiresAfterSleep", "TestStampsIncrease", "TestExpiresAfterSleepWhileItRan"}},
 	// A timer or sleep of the longest duration is never due (no
 	// wrap-around on the virtual clock).
 	{pkg: "maxtimer", tests: []string{"TestIdleTimer", "TestIdleTicker"}},

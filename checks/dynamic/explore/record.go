@@ -163,7 +163,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 	// the last record of the schedule is the longest.
 	for _, r := range out.results {
 		if len(r.Decisions) >= len(f.decisions) {
-			f.decisions = r.Decisions
+			f.decisions, f.clockBase = r.Decisions, r.ClockBase
 		}
 	}
 	s.record(pc.t, f, false)

@@ -13,7 +13,8 @@ import (
 // WithTimeout and WithDeadline) expire on it: a test that measures a sleep
 // sees the slept duration, and a deadline races a timer on equal terms.
 // Outside control they are the standard functions. The virtual clock
-// starts at the wall time the schedule began and moves only when the
+// starts at the wall time the schedule began (a replay's, at the recorded
+// schedule's fraction of a second: sameFraction) and moves only when the
 // scheduler advances it. Dependencies' time operations are rewritten too;
 // code that is not (the standard library, test frameworks) still reads the
 // real clock.

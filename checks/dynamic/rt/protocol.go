@@ -121,6 +121,11 @@ type Schedule struct {
 	// Files are test files of the package that are not in its tree (the
 	// tests interleave gen wrote): replay adds them to the package.
 	Files []SourceFile `json:"files,omitempty"`
+	// ClockBase is where the virtual clock started when the schedule was
+	// recorded: a replay starts its clock at the same fraction of a second
+	// (sameFraction), so that a timer due at a whole second (a cron job)
+	// fires at the same point of the schedule.
+	ClockBase time.Time `json:"clockBase,omitempty"`
 }
 
 // SourceFile is one file a schedule carries.
@@ -169,6 +174,8 @@ type Result struct {
 	// the times the targeted strategy ran another goroutine there.
 	TargetHits     map[string]int `json:"targetHits,omitempty"`
 	TargetPreempts map[string]int `json:"targetPreempts,omitempty"`
+	// ClockBase is where the schedule's virtual clock started.
+	ClockBase time.Time `json:"clockBase,omitempty"`
 	// Kept is how many goroutines earlier schedules left behind ran in
 	// the process beside this one (parked on channels: leftover.go). A
 	// failure of such a schedule is told only once a fresh process

@@ -151,6 +151,9 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	if s.maxSteps <= 0 {
 		s.maxSteps = DefaultMaxSteps
 	}
+	if replay != nil && !replay.ClockBase.IsZero() {
+		s.base = sameFraction(s.base, replay.ClockBase)
+	}
 	if dumpBuf == nil {
 		dumpBuf = make([]byte, 1<<20)
 	}
@@ -517,7 +520,7 @@ func (s *sched) result() Result {
 		s.sitedDecision(s.sited)
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
-		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started)}
+		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base}
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
 	}
@@ -539,4 +542,16 @@ func (s *sched) finish() {
 	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
 	s.decisions, s.decPCs = nil, nil
 	s.giveShadow()
+}
+
+// sameFraction is the first time at or after now whose fraction of a
+// second is rec's: a replay's clock starts there, less than a second
+// later than the wall clock (a deadline on real I/O then fires late, never
+// early).
+func sameFraction(now, rec time.Time) time.Time {
+	t := now.Truncate(time.Second).Add(time.Duration(rec.Nanosecond()))
+	if t.Before(now) {
+		t = t.Add(time.Second)
+	}
+	return t
 }

@@ -4,8 +4,12 @@ import "strings"
 
 // Stack replaces runtime.Stack: under control the dump leaves out the
 // tool's goroutines (the scheduler, its helpers, the driver), as
-// NumGoroutine does, and the frame of this function; tests that read every
-// goroutine's stack (leak checkers) see the program's goroutines only.
+// NumGoroutine does, and the frame of this function; a controlled goroutine
+// waiting for its turn shows the state and frames go test would show (see
+// asParked); tests that read every goroutine's stack (leak checkers) see
+// the program's goroutines only.
+//
+//go:norace
 func Stack(buf []byte, all bool) int {
 	s := active
 	dump := wholeDump(len(buf)+1<<16, all)
@@ -17,8 +21,13 @@ func Stack(buf []byte, all bool) int {
 			continue
 		}
 		if s != nil {
-			if id, ok := blockGoid(block); ok && toolGoroutine(s, id, block) {
-				continue
+			if id, ok := blockGoid(block); ok {
+				if toolGoroutine(s, id, block) {
+					continue
+				}
+				if g := s.tab.lookup(id); g != nil {
+					block = asParked(block, g)
+				}
 			}
 		}
 		kept = append(kept, block)
@@ -42,4 +51,73 @@ func dropOwnFrames(block string) string {
 		rest = lines[2]
 	}
 	return head + "\n" + rest
+}
+
+// asParked rewrites a controlled goroutine's part of a dump when it waits
+// in the scheduler for its turn (in waitTurn, spinning or in semacquire):
+// the scheduler's frames above the program's go, and the state is the one
+// its pending operation has under go test, as the scheduler filed it:
+// blocked on a channel, a lock or a WaitGroup, asleep, else runnable (also
+// a goroutine that has not started yet).
+//
+//go:norace
+func asParked(block string, g *gstate) string {
+	head, rest, ok := strings.Cut(block, "\n")
+	open, close := strings.IndexByte(head, '['), strings.IndexByte(head, ']')
+	if !ok || open < 0 || close < open {
+		return block
+	}
+	// Each frame is a function line and its file line.
+	waiting := false
+	for {
+		fn, after, ok := strings.Cut(rest, "\n")
+		if !ok || strings.HasPrefix(fn, "created by ") || strings.HasPrefix(fn, rtPrefix+"childMain(") {
+			break
+		}
+		file, next, _ := strings.Cut(after, "\n")
+		ownTest := strings.HasPrefix(fn, rtPrefix) && strings.Contains(file, "_test.go:")
+		if !(strings.HasPrefix(fn, rtPrefix) && !ownTest || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "sync.runtime_")) {
+			break
+		}
+		waiting = waiting || strings.HasPrefix(fn, rtPrefix+"(*gstate).waitTurn(")
+		rest = next
+	}
+	if !waiting {
+		return block
+	}
+	state := "runnable"
+	switch {
+	case strings.HasPrefix(rest, rtPrefix+"childMain("):
+		// not started: runnable, as a new goroutine is
+	case g.set == setSleeping:
+		state = "sleep"
+	case g.set == setBlocked:
+		state = waitState(g.req.op)
+	}
+	return head[:open+1] + state + head[close:] + "\n" + rest
+}
+
+// waitState is the runtime's wait reason for a goroutine blocked at op.
+func waitState(op opKind) string {
+	switch op {
+	case opSend:
+		return "chan send"
+	case opRecv:
+		return "chan receive"
+	case opSelect:
+		return "select"
+	case opLock, opLockerLock:
+		return "sync.Mutex.Lock"
+	case opWLock:
+		return "sync.RWMutex.Lock"
+	case opRLock:
+		return "sync.RWMutex.RLock"
+	case opWGWait:
+		return "sync.WaitGroup.Wait"
+	case opCondPark:
+		return "sync.Cond.Wait"
+	case opSleep:
+		return "sleep"
+	}
+	return "runnable"
 }

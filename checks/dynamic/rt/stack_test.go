@@ -36,3 +36,42 @@ func TestStackLeavesOutTool(t *testing.T) {
 		t.Errorf("%d goroutines in the dump, want 3:\n%s", n, dump)
 	}
 }
+
+// TestStackAsParked: in a dump taken under control, a goroutine blocked on
+// a channel shows state "chan receive" and its own frame on top, and no
+// goroutine shows the scheduler's frames (goleak's own TestAll compares
+// them).
+func TestStackAsParked(t *testing.T) {
+	for seed := int64(1); seed <= 5; seed++ {
+		var dump string
+		rs := RunSchedules(t, Config{Schedules: 1, Seed: seed, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+			started, done := make(chan struct{}), make(chan struct{})
+			Go(func() {
+				Close(started)
+				Recv(done)
+			})
+			Go(func() {}) // may not have started at the dump
+			Recv(started)
+			Sleep(time.Millisecond) // the first child runs on until it blocks
+			buf := make([]byte, 1<<20)
+			dump = string(buf[:Stack(buf, true)])
+			Close(done)
+		}, nil)
+		if rs[0].Outcome != "pass" {
+			t.Fatalf("seed %d: schedule: %+v", seed, rs[0])
+		}
+		if strings.Contains(dump, "waitTurn") || strings.Contains(dump, "[semacquire") {
+			t.Errorf("seed %d: the scheduler's frames or state in the dump:\n%s", seed, dump)
+		}
+		blocked := false
+		for _, block := range strings.Split(dump, "\n\n") {
+			lines := strings.Split(block, "\n")
+			if len(lines) > 1 && strings.Contains(lines[1], "TestStackAsParked.func1.1(") {
+				blocked = strings.Contains(lines[0], "[chan receive]:")
+			}
+		}
+		if !blocked {
+			t.Errorf("seed %d: the child blocked on done is not on top of its stack in state chan receive:\n%s", seed, dump)
+		}
+	}
+}

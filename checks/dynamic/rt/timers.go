@@ -209,8 +209,15 @@ func helperMain(f func(), w *uint32) {
 	bump(w)
 }
 
-// fireTimers advances the virtual clock to the earliest pending deadline and
-// fires what is due. It reports whether there was anything to fire.
+// wakeLate is how far past a deadline the clock jumps to reach it: a
+// sleeper or a timer wakes after its deadline, not at it, as the runtime's
+// timers fire late, so that a stamp taken while it slept plus the slept
+// duration is before the time it wakes to (a window that expires by
+// lastError+timeout, go-resiliency's breaker).
+const wakeLate = time.Microsecond
+
+// fireTimers advances the virtual clock just past the earliest pending
+// deadline (wakeLate) and fires what is due. It reports whether there was anything to fire.
 //
 //go:norace
 func (s *sched) fireTimers() bool {
@@ -219,7 +226,7 @@ func (s *sched) fireTimers() bool {
 		return false
 	}
 	if next > s.now {
-		s.now = next
+		s.now = after(next, wakeLate)
 	}
 	due := []*vtimer{}
 	keep := s.tq[:0]

@@ -151,8 +151,15 @@ func (s *sched) heldBack(g *gstate) string {
 		}
 		held = append(held, "g"+strconv.Itoa(h.id)+" ("+what+")")
 	}
+	if len(held) > maxHeldBack {
+		// gocron's TestScheduler_ManyJobs: 860 goroutines, a 21 KB note.
+		held = append(held[:maxHeldBack], "and "+strconv.Itoa(len(held)-maxHeldBack)+" more")
+	}
 	return strings.Join(held, ", ")
 }
+
+// maxHeldBack is how many held-back goroutines a watchdog message names.
+const maxHeldBack = 8
 
 // goroutineAt finds goroutine gid in a dump of all goroutines and returns
 // its state ("running", "IO wait", "chan receive", ...), its first user

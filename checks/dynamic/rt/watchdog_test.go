@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -63,5 +64,21 @@ func TestStarvedMore(t *testing.T) {
 	cpuNow = func() (time.Duration, bool) { return 0, false }
 	if got := s.starvedMore(0, 4*time.Second); got != 0 {
 		t.Errorf("CPU time unknown: %v more, want none", got)
+	}
+}
+
+// TestHeldBackNamesFew: a hang's message names a few of the goroutines
+// that could have run and counts the rest (860 of them made a 21 KB note).
+func TestHeldBackNamesFew(t *testing.T) {
+	s := &sched{}
+	for i := 0; i < 100; i++ {
+		s.gs = append(s.gs, &gstate{id: i, parked: true, req: request{op: opStart}})
+	}
+	got := s.heldBack(s.gs[0])
+	if n := strings.Count(got, "not started yet"); n != 8 {
+		t.Errorf("%d goroutines named, want 8: %s", n, got)
+	}
+	if !strings.HasSuffix(got, ", and 91 more") {
+		t.Errorf("the rest not counted: %s", got)
 	}
 }

@@ -71,3 +71,17 @@ func TestStampsIncrease(t *testing.T) {
 		}
 	}
 }
+
+// A goroutine started before a sleep counts an event while the test
+// sleeps; after sleeping as long as the window lasts, the window it
+// started has expired: a sleep ends after its deadline, not at it
+// (go-resiliency's TestBreakerErrorExpiry).
+func TestExpiresAfterSleepWhileItRan(t *testing.T) {
+	w := &window{}
+	go w.add()
+	time.Sleep(time.Second)
+	w.add()
+	if n := w.count(); n != 1 {
+		t.Fatalf("%d events in the window after it expired, want 1", n)
+	}
+}
