@@ -41,6 +41,8 @@ type child struct {
 	// may take to exit after that schedule ended before it is stopped
 	// (exitStopped): its result stands.
 	exitGrace time.Duration
+	// onStart, when set, is called once the process started.
+	onStart func()
 }
 
 // childOutcome is what one child process did.
@@ -105,6 +107,9 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", filepath.Base(c.bin), err)
+	}
+	if c.onStart != nil {
+		c.onStart()
 	}
 	out := &childOutcome{crashed: -1, leftovers: -1}
 	var wg sync.WaitGroup

@@ -95,6 +95,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
 			workDir: s.workDir,
+			onStart: s.processStarted,
 			cfg: rt.Config{
 				Test:        t.name,
 				Strategy:    s.opts.Strategy,
@@ -128,6 +129,13 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			first = next
 		}
 	}
+}
+
+// processStarted counts a test process started.
+func (s *search) processStarted() {
+	s.mu.Lock()
+	s.stats.Processes++
+	s.mu.Unlock()
 }
 
 // counted records a finished schedule; the longest one so far is what a

@@ -66,6 +66,11 @@ type Config struct {
 	Targets     []string      `json:"targets,omitempty"` // "file.go:12" sites where preemption is favoured
 	Trace       bool          `json:"trace,omitempty"`   // flush decisions as they are made (to replay a crash)
 	StopOnFail  bool          `json:"stopOnFail,omitempty"`
+	// Batch, when set, names tests to run one after another in this
+	// process, one schedule each, instead of Test: the j-th as schedule
+	// index First+j. Between two of them the leftover rule holds as
+	// between schedules (MarkerLeftovers names the first not started).
+	Batch []string `json:"batch,omitempty"`
 }
 
 // Decision is one choice of the scheduler: which logical goroutine ran next,
