@@ -26,53 +26,58 @@ const maxBatch = 64
 // tests the batches did not reach by end. Packages with one test are left
 // to plainPass.
 func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time) {
-	queue := batchesOf(targets, s.opts.Workers)
+	queue := batchesOf(targets, s.opts.Workers, 2)
 	if len(queue) == 0 {
 		return
 	}
 	endStage := s.stage(fmt.Sprintf("unperturbed runs of %d tests in batches", len(targets)))
 	var mu sync.Mutex
 	passed := 0
-	pop := func() []*target {
+	s.runBatches(ctx, queue, end, func(b []*target, k int) []*target {
+		n, rest := s.plainBatch(ctx, b, k, end)
 		mu.Lock()
-		defer mu.Unlock()
-		if len(queue) == 0 {
-			return nil
-		}
-		b := queue[0]
-		queue = queue[1:]
-		return b
-	}
+		passed += n
+		mu.Unlock()
+		return rest
+	})
+	endStage(fmt.Sprintf("%d passed", passed))
+}
+
+// runBatches runs the batches of queue until end, Workers at a time, each
+// by run (worker k's); the tests run returns go first in a new batch.
+func (s *search) runBatches(ctx context.Context, queue [][]*target, end time.Time, run func(b []*target, k int) (rest []*target)) {
+	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for k := 0; k < s.opts.Workers; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil && time.Until(end) > 0 {
-				b := pop()
-				if b == nil {
+				mu.Lock()
+				if len(queue) == 0 {
+					mu.Unlock()
 					return
 				}
-				n, rest := s.plainBatch(ctx, b, k, end)
-				mu.Lock()
-				passed += n
-				if len(rest) > 0 {
+				b := queue[0]
+				queue = queue[1:]
+				mu.Unlock()
+				if rest := run(b, k); len(rest) > 0 && time.Until(end) > 0 {
 					// The tests after a crash or a leftover in the way,
 					// in a new process.
+					mu.Lock()
 					queue = append([][]*target{rest}, queue...)
+					mu.Unlock()
 				}
-				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	endStage(fmt.Sprintf("%d passed", passed))
 }
 
 // batchesOf splits targets into batches of one package each, about
-// even over workers, at most maxBatch tests each; a package with one
-// test gets none.
-func batchesOf(targets []*target, workers int) [][]*target {
+// even over workers, at most maxBatch tests each; a package with fewer
+// than least tests gets none.
+func batchesOf(targets []*target, workers, least int) [][]*target {
 	byBin := map[string][]*target{}
 	var bins []string
 	for _, t := range targets {
@@ -84,7 +89,7 @@ func batchesOf(targets []*target, workers int) [][]*target {
 	var out [][]*target
 	for _, bin := range bins {
 		ts := byBin[bin]
-		if len(ts) < 2 {
+		if len(ts) < least {
 			continue
 		}
 		size := min(max((len(ts)+workers-1)/max(workers, 1), 1), maxBatch)

@@ -120,6 +120,84 @@ func TestPlainBatches(t *testing.T) {
 	if most := (n+3+maxBatch-1)/maxBatch + 8; procs > most {
 		t.Errorf("%d processes for the unperturbed runs of %d tests, want at most %d (batches)", procs, len(built), most)
 	}
+
+	// A batch of the search: two schedules of each test in one process,
+	// each test's failures its own; the tests after the exit are returned
+	// for a new process.
+	byName := map[string]*target{}
+	for _, tg := range built {
+		byName[tg.name] = tg
+	}
+	var batch []*target
+	for _, name := range []string{"TestFast000", "TestFails", "TestFast001", "TestExits", "TestFast002"} {
+		batch = append(batch, byName[name])
+	}
+	had := map[string]TestStats{}
+	for _, tg := range batch {
+		had[tg.name] = *tg.stats
+	}
+	end := time.Now().Add(5 * time.Minute)
+	rest := s.searchBatch(ctx, batch, 0, 2, end)
+	if len(rest) != 1 || rest[0].name != "TestFast002" {
+		t.Fatalf("after the exit: %d tests left, want TestFast002", len(rest))
+	}
+	if rest = s.searchBatch(ctx, rest, 0, 2, end); len(rest) != 0 {
+		t.Fatalf("%d tests left after a batch of one", len(rest))
+	}
+	for _, tg := range batch {
+		got, was := *tg.stats, had[tg.name]
+		want := TestStats{Schedules: was.Schedules + 2, Failures: was.Failures, Crashes: was.Crashes}
+		switch tg.name {
+		case "TestFails":
+			want.Failures += 2
+		case "TestExits":
+			// Its one schedule: the runtime writes its result as the
+			// process exits.
+			want.Schedules, want.Failures, want.Crashes = was.Schedules+1, was.Failures+1, was.Crashes+1
+		}
+		if got.Schedules != want.Schedules || got.Failures != want.Failures || got.Crashes != want.Crashes {
+			t.Errorf("%s: %d schedules, %d failing, %d crashes; want %d, %d, %d", tg.name, got.Schedules, got.Failures, got.Crashes, want.Schedules, want.Failures, want.Crashes)
+		}
+	}
+	if got := s.stats.Processes - procs; got != 2 {
+		t.Errorf("%d processes for two batches", got)
+	}
+}
+
+// Tests whose share of the search pays fewer than aloneProcesses
+// processes of their own are searched in batches, for their shares; with
+// fewer tests, each has its own processes.
+func TestSplitBatched(t *testing.T) {
+	suite := func(n int, cost time.Duration) []*target {
+		var ts []*target
+		for i := 0; i < n; i++ {
+			ts = append(ts, &target{name: fmt.Sprint(i), weight: 1, cost: cost, stats: &TestStats{Plain: "pass"}})
+		}
+		return ts
+	}
+	left := 40 * time.Second
+	batched, alone, part := splitBatched(left, suite(372, 300*time.Millisecond))
+	if len(batched) != 372 || len(alone) != 0 || part < left-time.Millisecond {
+		t.Errorf("372 tests: %d batched, %d alone, %v for the batches; want all batched, all of %v", len(batched), len(alone), part, left)
+	}
+	batched, alone, part = splitBatched(left, suite(5, 300*time.Millisecond))
+	if len(batched) != 0 || len(alone) != 5 || part != 0 {
+		t.Errorf("5 tests: %d batched, %d alone, %v; want each alone", len(batched), len(alone), part)
+	}
+	// A slow test alone beside many fast ones.
+	ts := append(suite(100, 300*time.Millisecond), &target{name: "slow", weight: 1, cost: 2 * time.Second, stats: &TestStats{Plain: "pass"}})
+	ts[100].weight = 50
+	batched, alone, part = splitBatched(left, ts)
+	if len(batched) != 100 || len(alone) != 1 || alone[0].name != "slow" {
+		t.Errorf("100 fast and a heavy slow one: %d batched, %d alone; want the slow one alone", len(batched), len(alone))
+	}
+	shares, _ := budgetShares(ts)
+	if want := time.Duration(float64(left) * (1 - shares[100])); part < want-time.Millisecond || part > want+time.Millisecond {
+		t.Errorf("the batches' part %v, want %v (the fast tests' shares)", part, want)
+	}
+	if batched, _, part := splitBatched(0, suite(3, time.Millisecond)); len(batched) != 3 || part != 0 {
+		t.Errorf("nothing left: %d batched, %v", len(batched), part)
+	}
 }
 
 // splitBatch keeps the clean passes of a batch and says where the tests it

@@ -65,6 +65,7 @@ type childOutcome struct {
 	stdout  string // tail of standard output, for diagnostics
 	stderr  string // tail of standard error, for diagnostics
 	started int    // start markers seen
+	lastRun int    // index of the last schedule started, or -1
 	// leftovers is the index of the schedule the process did not start
 	// because goroutines of earlier ones were still alive, or -1.
 	leftovers int
@@ -111,7 +112,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if c.onStart != nil {
 		c.onStart()
 	}
-	out := &childOutcome{crashed: -1, leftovers: -1}
+	out := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	sp := stderrParser{seen: seen}
@@ -171,6 +172,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	}
 	out.races = sp.races
 	out.started = sp.started
+	out.lastRun = sp.last
 	out.leftovers = sp.leftovers
 	out.stdout = stdout.tail.String()
 	out.logs = stdout.logs

@@ -92,8 +92,9 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 		RunSchedules(t, cfg, tests[cfg.Test], write)
 		return
 	}
-	runSchedules(t, cfg, len(names), func(i int) func(*testing.T) {
-		name := names[i-cfg.First]
+	per := max(cfg.Schedules, 1)
+	runSchedules(t, cfg, per*len(names), func(i int) func(*testing.T) {
+		name := names[(i-cfg.First)/per]
 		os.Setenv(EnvChild, name)
 		return tests[name]
 	}, write)

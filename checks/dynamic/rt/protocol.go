@@ -67,9 +67,10 @@ type Config struct {
 	Trace       bool          `json:"trace,omitempty"`   // flush decisions as they are made (to replay a crash)
 	StopOnFail  bool          `json:"stopOnFail,omitempty"`
 	// Batch, when set, names tests to run one after another in this
-	// process, one schedule each, instead of Test: the j-th as schedule
-	// index First+j. Between two of them the leftover rule holds as
-	// between schedules (MarkerLeftovers names the first not started).
+	// process instead of Test, Schedules schedules each (one when 0): the
+	// j-th's from index First+j*Schedules. Between two schedules the
+	// leftover rule holds as ever (MarkerLeftovers names the first not
+	// started), and none starts after Deadline.
 	Batch []string `json:"batch,omitempty"`
 }
 

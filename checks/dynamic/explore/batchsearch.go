@@ -1,0 +1,202 @@
+// The search of the tests whose share of the budget cannot pay a process of their own: rounds of batches, every test a few schedules in each.
+
+package explore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// batchIndexBase starts the schedule indexes of batched searches, far
+// from the workers' (k*workerStride): a test's seeds never repeat.
+const batchIndexBase = 1 << 48
+
+// maxRoundSchedules bounds the schedules of one test in one round.
+const maxRoundSchedules = 64
+
+// aloneProcesses is how many processes of one schedule a test's share of
+// the search must pay for the test to be searched by processes of its
+// own; with less, most of it would go to starting processes.
+const aloneProcesses = 4
+
+// splitBatched splits searched into the tests whose share of left pays
+// less than aloneProcesses processes of their own, to search in batches,
+// and the others; part is the sum of the first ones' shares.
+func splitBatched(left time.Duration, searched []*target) (batched, alone []*target, part time.Duration) {
+	shares, costs := budgetShares(searched)
+	var sum float64
+	for i, t := range searched {
+		if left > 0 && float64(left)*shares[i] >= float64(aloneProcesses*oneProcess(costs[i])) {
+			alone = append(alone, t)
+			continue
+		}
+		batched = append(batched, t)
+		sum += shares[i]
+	}
+	return batched, alone, time.Duration(float64(left) * sum)
+}
+
+// searchBatches searches targets until end in rounds: each round runs
+// every test in batches (batchesOf), the first round one schedule of each,
+// each next round twice as many; no test gets a second schedule before
+// every test got its first.
+func (s *search) searchBatches(ctx context.Context, targets []*target, end time.Time) {
+	endStage := s.stage(fmt.Sprintf("searching %d tests in batches for %v", len(targets), time.Until(end).Round(100*time.Millisecond)))
+	before := 0
+	s.mu.Lock()
+	for _, t := range targets {
+		before += t.stats.Schedules
+	}
+	s.mu.Unlock()
+	rounds := 0
+	for per := 1; ctx.Err() == nil && time.Until(end) > 0 && !s.isMet(); per = min(2*per, maxRoundSchedules) {
+		rounds++
+		s.runBatches(ctx, batchesOf(targets, s.opts.Workers, 1), end, func(b []*target, k int) []*target {
+			return s.searchBatch(ctx, b, k, per, end)
+		})
+		for _, t := range targets {
+			s.confirmCrashes(ctx, t)
+		}
+	}
+	after := 0
+	s.mu.Lock()
+	for _, t := range targets {
+		after += t.stats.Schedules
+	}
+	s.mu.Unlock()
+	endStage(fmt.Sprintf("%d schedules in %d rounds", after-before, rounds))
+}
+
+// nextBatchIndex reserves n schedule indexes for a batch and returns the
+// first.
+func (s *search) nextBatchIndex(n int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := batchIndexBase + s.batchNext
+	s.batchNext += n
+	return first
+}
+
+// searchBatch runs per schedules of each test of batch in one process
+// (worker k's), starting none after end, and collects each test's
+// failures as its own worker's would be. It returns the tests the process
+// did not reach because of a crash or leftovers in the way.
+func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, end time.Time) []*target {
+	names := make([]string, len(batch))
+	var step time.Duration
+	s.mu.Lock()
+	for j, t := range batch {
+		names[j] = t.name
+		step = max(step, t.step)
+	}
+	s.mu.Unlock()
+	first := s.nextBatchIndex(len(batch) * per)
+	last := end.Add(-step)
+	hard := end.Add(min(max(time.Until(end)/2, time.Second), childGrace))
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	at := func(index int) int { return (index - first) / per }
+	t0 := batch[0]
+	c := &child{
+		bin:     t0.bin,
+		dir:     t0.pkg.Dir,
+		workDir: s.workDir,
+		onStart: s.processStarted,
+		cfg: rt.Config{
+			Batch:       names,
+			Strategy:    s.opts.Strategy,
+			Seed:        s.opts.Seed,
+			First:       first,
+			Schedules:   per,
+			Deadline:    last,
+			Until:       end,
+			StepTimeout: s.opts.StepTimeout,
+			Targets:     s.opts.Targets,
+		},
+		onResult: func(r rt.Result) {
+			if j := at(r.Index); j >= 0 && j < len(batch) {
+				s.counted(batch[j], r)
+			}
+		},
+	}
+	out, err := c.run(ctx, hard, fmt.Sprintf("%s-search-w%d-%d", sanitize(t0.pkg.ImportPath), k, first))
+	if err != nil {
+		s.note(fmt.Sprintf("%s: %v", t0.name, err))
+		return nil
+	}
+	for j, t := range batch {
+		lo := first + j*per
+		part := out.part(lo, lo+per)
+		if len(part.results) == 0 && part.crashed < 0 && len(part.races) == 0 && !part.killed {
+			continue
+		}
+		var took time.Duration
+		for _, r := range part.results {
+			took += r.Elapsed
+		}
+		s.mu.Lock()
+		t.stats.Elapsed += took
+		s.mu.Unlock()
+		s.collect(t, part, lo, s.opts.Strategy)
+		if part.crashed >= 0 || part.killed {
+			s.afterProcess(ctx, t, part, end)
+		}
+	}
+	rest := -1
+	switch {
+	case out.crashed >= 0:
+		rest = at(out.crashed) + 1
+	case out.leftovers >= 0:
+		rest = at(out.leftovers)
+		if (out.leftovers-first)%per != 0 {
+			rest++ // that test ran some of its schedules
+		}
+	}
+	if rest < 0 || rest >= len(batch) {
+		return nil
+	}
+	return batch[rest:]
+}
+
+// part is what o did with the schedules lo..hi-1 of a batch: their
+// results, races, logs, and the crash or the kill when it came in one of
+// them; the tails of its output are the whole process's.
+func (o *childOutcome) part(lo, hi int) *childOutcome {
+	in := func(i int) bool { return i >= lo && i < hi }
+	p := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, stdout: o.stdout, stderr: o.stderr, logs: map[int][]string{}}
+	for _, r := range o.results {
+		if in(r.Index) {
+			p.results = append(p.results, r)
+			p.started++
+		}
+	}
+	for _, rep := range o.races {
+		if in(rep.Index) {
+			p.races = append(p.races, rep)
+		}
+	}
+	for i, l := range o.logs {
+		if in(i) {
+			p.logs[i] = l
+		}
+	}
+	if in(o.crashed) {
+		p.crashed, p.crashText, p.exitErr = o.crashed, o.crashText, o.exitErr
+		p.started++
+	}
+	if in(o.lastRun) {
+		p.lastRun = o.lastRun
+		p.killed, p.quiet, p.exitStopped = o.killed, o.quiet, o.exitStopped
+	}
+	return p
+}
+
+// oneProcess is the wall time a process running one schedule of a test
+// that costs cost takes, as searchSlice counts it.
+func oneProcess(cost time.Duration) time.Duration {
+	return cost + cost/5 + 100*time.Millisecond
+}
