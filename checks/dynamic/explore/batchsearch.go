@@ -61,6 +61,11 @@ func (s *search) searchBatches(ctx context.Context, targets []*target, end time.
 			s.confirmCrashes(ctx, t)
 		}
 	}
+	// Whether plain go test leaves running what some schedule did, once
+	// each test's search is over (as searchTests asks after each test).
+	for _, t := range targets {
+		s.checkLeftRunning(ctx, t)
+	}
 	after := 0
 	s.mu.Lock()
 	for _, t := range targets {
