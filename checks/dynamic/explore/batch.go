@@ -33,7 +33,7 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 	endStage := s.stage(fmt.Sprintf("unperturbed runs of %d tests in batches", len(targets)))
 	var mu sync.Mutex
 	passed := 0
-	s.runBatches(ctx, queue, end, func(b []*target, k int) []*target {
+	s.runBatches(ctx, queue, func() time.Time { return end }, func(b []*target, k int) []*target {
 		n, rest := s.plainBatch(ctx, b, k, end)
 		mu.Lock()
 		passed += n
@@ -43,16 +43,17 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 	endStage(fmt.Sprintf("%d passed", passed))
 }
 
-// runBatches runs the batches of queue until end, Workers at a time, each
-// by run (worker k's); the tests run returns go first in a new batch.
-func (s *search) runBatches(ctx context.Context, queue [][]*target, end time.Time, run func(b []*target, k int) (rest []*target)) {
+// runBatches runs the batches of queue until end() (asked before each),
+// Workers at a time, each by run (worker k's); the tests run returns go
+// first in a new batch.
+func (s *search) runBatches(ctx context.Context, queue [][]*target, end func() time.Time, run func(b []*target, k int) (rest []*target)) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for k := 0; k < s.opts.Workers; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil && time.Until(end) > 0 {
+			for ctx.Err() == nil && time.Until(end()) > 0 {
 				mu.Lock()
 				if len(queue) == 0 {
 					mu.Unlock()
@@ -61,9 +62,9 @@ func (s *search) runBatches(ctx context.Context, queue [][]*target, end time.Tim
 				b := queue[0]
 				queue = queue[1:]
 				mu.Unlock()
-				if rest := run(b, k); len(rest) > 0 && time.Until(end) > 0 {
-					// The tests after a crash or a leftover in the way,
-					// in a new process.
+				if rest := run(b, k); len(rest) > 0 && time.Until(end()) > 0 {
+					// The tests after a crash, a leftover in the way or
+					// the end of a process's slot, in a new process.
 					mu.Lock()
 					queue = append([][]*target{rest}, queue...)
 					mu.Unlock()

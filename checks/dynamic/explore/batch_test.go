@@ -162,6 +162,15 @@ func TestPlainBatches(t *testing.T) {
 	if got := s.stats.Processes - procs; got != 2 {
 		t.Errorf("%d processes for two batches", got)
 	}
+
+	// The batches end where what the failures found so far need after
+	// the search begins, whatever their part: here, before they start.
+	procs, schedules := s.stats.Processes, s.stats.Schedules
+	s.deadline = time.Now().Add(s.shrinkReserve() / 2)
+	s.searchBatches(ctx, built, time.Now().Add(5*time.Minute))
+	if s.stats.Processes != procs || s.stats.Schedules != schedules {
+		t.Errorf("batches past the time the failures need: %d processes, %d schedules", s.stats.Processes-procs, s.stats.Schedules-schedules)
+	}
 }
 
 // Tests whose share of the search pays fewer than aloneProcesses

@@ -42,8 +42,12 @@ func splitBatched(left time.Duration, searched []*target) (batched, alone []*tar
 // searchBatches searches targets until end in rounds: each round runs
 // every test in batches (batchesOf), the first round one schedule of each,
 // each next round twice as many; no test gets a second schedule before
-// every test got its first.
+// every test got its first. The batches end earlier as the failures found
+// need more time after the search (shrinkReserve, asked before each).
 func (s *search) searchBatches(ctx context.Context, targets []*target, end time.Time) {
+	until := func() time.Time {
+		return minTime(end, s.deadline.Add(-s.shrinkReserve()))
+	}
 	endStage := s.stage(fmt.Sprintf("searching %d tests in batches for %v", len(targets), time.Until(end).Round(100*time.Millisecond)))
 	before := 0
 	s.mu.Lock()
@@ -52,10 +56,10 @@ func (s *search) searchBatches(ctx context.Context, targets []*target, end time.
 	}
 	s.mu.Unlock()
 	rounds := 0
-	for per := 1; ctx.Err() == nil && time.Until(end) > 0 && !s.isMet(); per = min(2*per, maxRoundSchedules) {
+	for per := 1; ctx.Err() == nil && time.Until(until()) > 0 && !s.isMet(); per = min(2*per, maxRoundSchedules) {
 		rounds++
-		s.runBatches(ctx, batchesOf(targets, s.opts.Workers, 1), end, func(b []*target, k int) []*target {
-			return s.searchBatch(ctx, b, k, per, end)
+		s.runBatches(ctx, batchesOf(targets, s.opts.Workers, 1), until, func(b []*target, k int) []*target {
+			return s.searchBatch(ctx, b, k, per, until())
 		})
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
@@ -85,11 +89,20 @@ func (s *search) nextBatchIndex(n int) int {
 	return first
 }
 
+// batchSlot is the least wall time one process of a batched search is
+// given before the end is asked again (at least a quarter of what is left).
+const batchSlot = 2 * time.Second
+
 // searchBatch runs per schedules of each test of batch in one process
-// (worker k's), starting none after end, and collects each test's
-// failures as its own worker's would be. It returns the tests the process
-// did not reach because of a crash or leftovers in the way.
+// (worker k's), starting none after end nor after its slot (a quarter of
+// what is left, at least batchSlot), and collects each test's failures as
+// its own worker's would be. It returns the tests the process did not
+// reach: after a crash, leftovers in the way or the end of its slot.
 func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, end time.Time) []*target {
+	if time.Until(end) <= 0 {
+		return nil
+	}
+	slotEnd := minTime(end, time.Now().Add(max(time.Until(end)/4, batchSlot)))
 	names := make([]string, len(batch))
 	var step time.Duration
 	s.mu.Lock()
@@ -99,8 +112,8 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 	}
 	s.mu.Unlock()
 	first := s.nextBatchIndex(len(batch) * per)
-	last := end.Add(-step)
-	hard := end.Add(min(max(time.Until(end)/2, time.Second), childGrace))
+	last := slotEnd.Add(-step)
+	hard := slotEnd.Add(min(max(time.Until(slotEnd)/2, time.Second), childGrace))
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
@@ -118,7 +131,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			First:       first,
 			Schedules:   per,
 			Deadline:    last,
-			Until:       end,
+			Until:       slotEnd,
 			StepTimeout: s.opts.StepTimeout,
 			Targets:     s.opts.Targets,
 		},
@@ -160,11 +173,23 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 		if (out.leftovers-first)%per != 0 {
 			rest++ // that test ran some of its schedules
 		}
+	case out.lastRun >= 0:
+		// Stopped at the end of its slot, or done: the tests after the
+		// one it ran last.
+		rest = at(out.lastRun) + 1
 	}
 	if rest < 0 || rest >= len(batch) {
 		return nil
 	}
 	return batch[rest:]
+}
+
+// minTime is the earlier of a and b.
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // part is what o did with the schedules lo..hi-1 of a batch: their
