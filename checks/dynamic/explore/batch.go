@@ -33,8 +33,11 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 	endStage := s.stage(fmt.Sprintf("unperturbed runs of %d tests in batches", len(targets)))
 	var mu sync.Mutex
 	passed := 0
+	// A test that takes longer than its fair part of the time (a second
+	// at least) stops its batch there, and runs alone later.
+	limit := max(time.Until(end)*time.Duration(s.opts.Workers)/time.Duration(len(targets)), time.Second)
 	s.runBatches(ctx, queue, func() time.Time { return end }, func(b []*target, k int) []*target {
-		n, rest := s.plainBatch(ctx, b, k, end)
+		n, rest := s.plainBatch(ctx, b, k, end, limit)
 		mu.Lock()
 		passed += n
 		mu.Unlock()
@@ -142,33 +145,32 @@ func splitBatch(out *childOutcome, n int, wall time.Duration) batchOutcome {
 	return b
 }
 
-// plainBatch runs one batch's process until end (worker k's) and records
-// the tests that passed: how many, and the tests to run in a new process.
-func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end time.Time) (int, []*target) {
+// plainBatch runs one batch's process until end (worker k's), each
+// schedule for at most limit, and records the tests that passed: how
+// many, and the tests to run in a new process.
+func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end time.Time, limit time.Duration) (int, []*target) {
 	names := make([]string, len(batch))
 	for j, t := range batch {
 		names[j] = t.name
 	}
-	limit := end
-	if limit.After(s.deadline) {
-		limit = s.deadline
-	}
-	hard := limit.Add(time.Second)
+	stop := minTime(end, s.deadline)
+	hard := stop.Add(time.Second)
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
 	t0 := batch[0]
 	c := &child{
-		bin:     t0.bin,
-		dir:     t0.pkg.Dir,
-		workDir: s.workDir,
-		onStart: s.processStarted,
+		bin:           t0.bin,
+		dir:           t0.pkg.Dir,
+		workDir:       s.workDir,
+		onStart:       s.processStarted,
+		scheduleLimit: limit,
 		cfg: rt.Config{
 			Batch:       names,
 			Strategy:    rt.PlainStrategy,
 			Seed:        s.opts.Seed,
 			Schedules:   1,
-			Deadline:    limit,
+			Deadline:    stop,
 			StepTimeout: s.opts.StepTimeout,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},

@@ -247,3 +247,18 @@ func TestSplitBatch(t *testing.T) {
 		t.Errorf("outside the schedules: %v, want 80ms", b.outside)
 	}
 }
+
+// A schedule that runs past the child's scheduleLimit stops its process
+// there: killed, that schedule open, long before the hard stop.
+func TestScheduleLimit(t *testing.T) {
+	bin := buildFake(t)
+	c := &child{bin: bin, dir: t.TempDir(), workDir: t.TempDir(), scheduleLimit: 200 * time.Millisecond,
+		cfg: rt.Config{Test: "TestHang", Seed: 1, First: 3, Schedules: 1, Deadline: time.Now().Add(time.Hour), StepTimeout: time.Hour}}
+	out, err := c.run(context.Background(), time.Now().Add(10*time.Minute), "limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.limitStopped || !out.killed || out.crashed != 3 {
+		t.Errorf("limitStopped %v, killed %v, crashed %d; want true, true, 3", out.limitStopped, out.killed, out.crashed)
+	}
+}

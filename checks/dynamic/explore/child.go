@@ -43,6 +43,10 @@ type child struct {
 	exitGrace time.Duration
 	// onStart, when set, is called once the process started.
 	onStart func()
+	// scheduleLimit, when set, stops the process when one schedule has
+	// run that long (a slow test in a batch: the process is killed in
+	// that schedule, which is open when it ends).
+	scheduleLimit time.Duration
 }
 
 // childOutcome is what one child process did.
@@ -57,6 +61,9 @@ type childOutcome struct {
 	// exitStopped says the driver stopped it exitGrace after its one
 	// schedule ended, still not exited.
 	exitStopped bool
+	// limitStopped says the driver stopped it in a schedule that ran
+	// longer than child.scheduleLimit (it is killed, that one open).
+	limitStopped bool
 	// quiet is, for a killed process, how long it had written nothing (no
 	// output, no result) when it was killed: what tells a process that
 	// hung from one the end of its share stopped while it worked or exited.
@@ -126,6 +133,35 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 			})
 		}
 	}
+	var limitStopped atomic.Bool
+	if c.scheduleLimit > 0 {
+		// A timer per schedule, started at its start marker.
+		var mu sync.Mutex
+		var timer *time.Timer
+		stopTimer := func() {
+			mu.Lock()
+			if timer != nil {
+				timer.Stop()
+			}
+			mu.Unlock()
+		}
+		sp.onStart = func() {
+			mu.Lock()
+			if timer != nil {
+				timer.Stop()
+			}
+			timer = time.AfterFunc(c.scheduleLimit, func() { limitStopped.Store(true); cancel() })
+			mu.Unlock()
+		}
+		prevEnd := sp.onEnd
+		sp.onEnd = func() {
+			stopTimer()
+			if prevEnd != nil {
+				prevEnd()
+			}
+		}
+		defer stopTimer()
+	}
 	go func() {
 		defer wg.Done()
 		sp.parse(errPipe)
@@ -166,6 +202,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	}
 	out.exitErr = werr
 	out.exitStopped = exitStopped.Load()
+	out.limitStopped = limitStopped.Load()
 	out.killed = cctx.Err() != nil && ctx.Err() == nil && !out.exitStopped
 	if out.killed {
 		out.quiet = max(hardStop.Sub(seen.last()), 0)
@@ -243,6 +280,7 @@ func (t *resultsTail) read(final bool) []rt.Result {
 type stderrParser struct {
 	seen       *activity // marked at every line
 	onEnd      func()    // called at every end marker, if set
+	onStart    func()    // called at every start marker, if set
 	cur, last  int       // schedule index in flight, last one seen
 	open       bool      // a start marker without its end marker
 	started    int
@@ -266,6 +304,9 @@ func (p *stderrParser) parse(r io.Reader) {
 			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
 				p.cur, p.last, p.open = n, n, true
 				p.started++
+				if p.onStart != nil {
+					p.onStart()
+				}
 				p.sinceStart.Reset()
 				continue
 			}
