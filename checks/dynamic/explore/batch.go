@@ -24,7 +24,8 @@ const maxBatch = 64
 // schedule beside leftovers in the way, stopped at end) stays for
 // plainPass to run alone, as it would have without batches; so do the
 // tests the batches did not reach by end. Packages with one test are left
-// to plainPass.
+// to plainPass, and so are the tests of a package once one of its batch
+// processes passed fewer than two tests.
 func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time) {
 	queue := batchesOf(targets, s.opts.Workers, 2)
 	if len(queue) == 0 {
@@ -36,11 +37,24 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 	// A test that takes longer than its fair part of the time (a second
 	// at least) stops its batch there, and runs alone later.
 	limit := max(time.Until(end)*time.Duration(s.opts.Workers)/time.Duration(len(targets)), time.Second)
+	// A batch that passes fewer than two tests saves no process: the
+	// package's tests left run alone (its tests fail, leak or are slow).
+	alone := map[string]bool{}
 	s.runBatches(ctx, queue, func() time.Time { return end }, func(b []*target, k int) []*target {
+		mu.Lock()
+		skip := alone[b[0].bin]
+		mu.Unlock()
+		if skip {
+			return nil
+		}
 		n, rest := s.plainBatch(ctx, b, k, end, limit)
 		mu.Lock()
+		defer mu.Unlock()
 		passed += n
-		mu.Unlock()
+		if n < 2 {
+			alone[b[0].bin] = true
+			return nil
+		}
 		return rest
 	})
 	endStage(fmt.Sprintf("%d passed", passed))

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -260,5 +261,44 @@ func TestScheduleLimit(t *testing.T) {
 	}
 	if !out.limitStopped || !out.killed || out.crashed != 3 {
 		t.Errorf("limitStopped %v, killed %v, crashed %d; want true, true, 3", out.limitStopped, out.killed, out.crashed)
+	}
+}
+
+// A package whose batch passes fewer than two tests is not batched again:
+// its tests run alone (testdata/fakebin fails the tests named TestFail*).
+// A package of fast passing tests is batched to the end.
+func TestBatchesGiveUp(t *testing.T) {
+	bin := buildFake(t)
+	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
+	s.start = time.Now()
+	s.deadline, s.hardStop = budgetEnds(s.start, time.Hour)
+	mk := func(bin, name string) *target {
+		return &target{bin: bin, name: name, pkg: rewrite.Package{ImportPath: "example.com/k", Dir: t.TempDir()}, stats: &TestStats{}, plainStopped: true}
+	}
+	// The same binary under two names: two packages.
+	good := filepath.Join(t.TempDir(), "good.test")
+	if err := os.Link(bin, good); err != nil {
+		t.Fatal(err)
+	}
+	var failing, passing []*target
+	for i := 0; i < 130; i++ {
+		failing = append(failing, mk(bin, fmt.Sprintf("TestFail%03d", i)))
+		passing = append(passing, mk(good, fmt.Sprintf("TestPass%03d", i)))
+	}
+	s.plainBatches(context.Background(), append(failing, passing...), time.Now().Add(time.Hour))
+	// 130 tests: batches of 64, 64 and 2 each; the failing package's first
+	// batch passes none and is its last.
+	if s.stats.Processes != 4 {
+		t.Errorf("%d processes, want 4 (one failing batch, three passing)", s.stats.Processes)
+	}
+	for _, tg := range passing {
+		if tg.plainStopped || tg.stats.Plain != "pass" {
+			t.Fatalf("%s: not run in its batch", tg.name)
+		}
+	}
+	for _, tg := range failing {
+		if !tg.plainStopped || tg.stopReason != "" {
+			t.Fatalf("%s: want it left to run alone", tg.name)
+		}
 	}
 }
