@@ -24,8 +24,8 @@ const maxBatch = 64
 // schedule beside leftovers in the way, stopped at end) stays for
 // plainPass to run alone, as it would have without batches; so do the
 // tests the batches did not reach by end. Packages with one test are left
-// to plainPass, and so are the tests of a package once one of its batch
-// processes passed fewer than two tests.
+// to plainPass, and so are the tests of a package once its batch
+// processes (two at least) passed fewer than two tests each on average.
 func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time) {
 	queue := batchesOf(targets, s.opts.Workers, 2)
 	if len(queue) == 0 {
@@ -37,9 +37,11 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 	// A test that takes longer than its fair part of the time (a second
 	// at least) stops its batch there, and runs alone later.
 	limit := max(time.Until(end)*time.Duration(s.opts.Workers)/time.Duration(len(targets)), time.Second)
-	// A batch that passes fewer than two tests saves no process: the
-	// package's tests left run alone (its tests fail, leak or are slow).
+	// Batches that pass fewer than two tests a process save none: once two
+	// of a package's did, its tests left run alone (they fail, leak or
+	// are slow).
 	alone := map[string]bool{}
+	procs, passes := map[string]int{}, map[string]int{}
 	s.runBatches(ctx, queue, func() time.Time { return end }, func(b []*target, k int) []*target {
 		mu.Lock()
 		skip := alone[b[0].bin]
@@ -51,8 +53,11 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 		mu.Lock()
 		defer mu.Unlock()
 		passed += n
-		if n < 2 {
-			alone[b[0].bin] = true
+		bin := b[0].bin
+		procs[bin]++
+		passes[bin] += n
+		if procs[bin] >= 2 && passes[bin] < 2*procs[bin] {
+			alone[bin] = true
 			return nil
 		}
 		return rest

@@ -264,8 +264,8 @@ func TestScheduleLimit(t *testing.T) {
 	}
 }
 
-// A package whose batch passes fewer than two tests is not batched again:
-// its tests run alone (testdata/fakebin fails the tests named TestFail*).
+// A package whose batch processes pass fewer than two tests each is not
+// batched again once two ran: its tests run alone (testdata/fakebin fails the tests named TestFail*).
 // A package of fast passing tests is batched to the end.
 func TestBatchesGiveUp(t *testing.T) {
 	bin := buildFake(t)
@@ -286,10 +286,10 @@ func TestBatchesGiveUp(t *testing.T) {
 		passing = append(passing, mk(good, fmt.Sprintf("TestPass%03d", i)))
 	}
 	s.plainBatches(context.Background(), append(failing, passing...), time.Now().Add(time.Hour))
-	// 130 tests: batches of 64, 64 and 2 each; the failing package's first
-	// batch passes none and is its last.
-	if s.stats.Processes != 4 {
-		t.Errorf("%d processes, want 4 (one failing batch, three passing)", s.stats.Processes)
+	// 130 tests: batches of 64, 64 and 2 each; the failing package's
+	// first two pass none, and its third does not run.
+	if s.stats.Processes != 5 {
+		t.Errorf("%d processes, want 5 (two failing batches, three passing)", s.stats.Processes)
 	}
 	for _, tg := range passing {
 		if tg.plainStopped || tg.stats.Plain != "pass" {
