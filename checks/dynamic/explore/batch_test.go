@@ -208,6 +208,11 @@ func TestSplitBatched(t *testing.T) {
 	if batched, _, part := splitBatched(0, suite(3, time.Millisecond)); len(batched) != 3 || part != 0 {
 		t.Errorf("nothing left: %d batched, %v", len(batched), part)
 	}
+	// One slow test among fast ones that can pay their processes: alone.
+	ts = append(suite(3, 100*time.Millisecond), &target{name: "slow", weight: 1, cost: 20 * time.Second, stats: &TestStats{Plain: "pass"}})
+	if batched, alone, _ := splitBatched(left, ts); len(batched) != 0 || len(alone) != 4 {
+		t.Errorf("one test short of its processes: %d batched, %d alone; want none batched", len(batched), len(alone))
+	}
 }
 
 // splitBatch keeps the clean passes of a batch and says where the tests it

@@ -24,7 +24,8 @@ const aloneProcesses = 4
 
 // splitBatched splits searched into the tests whose share of left pays
 // less than aloneProcesses processes of their own, to search in batches,
-// and the others; part is the sum of the first ones' shares.
+// and the others; part is the sum of the first ones' shares. Fewer than
+// two such tests are not batched.
 func splitBatched(left time.Duration, searched []*target) (batched, alone []*target, part time.Duration) {
 	shares, costs := budgetShares(searched)
 	var sum float64
@@ -35,6 +36,10 @@ func splitBatched(left time.Duration, searched []*target) (batched, alone []*tar
 		}
 		batched = append(batched, t)
 		sum += shares[i]
+	}
+	if len(batched) < 2 {
+		// One test alone gains nothing from a batch: its own workers.
+		return nil, searched, 0
 	}
 	return batched, alone, time.Duration(float64(left) * sum)
 }
