@@ -13,7 +13,8 @@ import (
 )
 
 // searchTests searches the tests whose unperturbed run finished: those
-// whose share cannot pay a process of their own in batches first, then
+// whose share cannot pay aloneProcesses processes of their own in batches
+// first (batchsearch.go), then
 // the others one after another, each with every worker; a test's slice is its
 // share of what is left, half by weight alone and half by weight times
 // measured cost, when that is enough for one process of one schedule
