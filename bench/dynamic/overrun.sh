@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# overrun.sh measures how well interleave test keeps -budget: the wall
-# time after the build (unperturbed runs, search, replays, plain go test
-# runs, shrinking; the JSON report's search.afterBuildMs) against the
-# budget, on two suites:
+# overrun.sh measures how well interleave test keeps -budget and how many
+# tests it reaches: the wall time after the build (unperturbed runs,
+# search, replays, plain go test runs, shrinking; the JSON report's
+# search.afterBuildMs) against the budget, the whole command's wall time
+# (the build included), the tests that ran a schedule (any: the unperturbed
+# one counts) and more than the unperturbed one, and the test processes
+# the search started, on these suites:
 #   kernel300  a generated module of 300 fast tests, 30 of them with a
 #              lost update only some schedules show (each its own finding:
 #              replays and plain go test runs after the search), and one
 #              test that leaves a goroutine blocked for ever;
 #   ttlcache   github.com/jellydator/ttlcache/v3@v3.4.1 from the module
-#              proxy (a cache library whose tests start janitor goroutines).
+#              proxy (a cache library whose tests start janitor goroutines);
+#   otter      github.com/maypok86/otter/v2@v2.4.0 (372 tests in 10
+#              packages, most of them fast; its first race build takes
+#              many minutes on a loaded machine).
 #
-# Usage: bench/dynamic/overrun.sh [BUDGET...]   (default 30s 60s)
+# Usage: SUITES="kernel300 ttlcache otter" bench/dynamic/overrun.sh [BUDGET...]
+#        (default: those three suites; budgets 30s 60s; INTERLEAVE=path runs
+#        that interleave binary instead of building this checkout's)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/interleave" "$root/cmd/interleave"
+if [ -n "${INTERLEAVE:-}" ]; then
+	cp "$INTERLEAVE" "$work/interleave" # another build (before/after a change)
+else
+	go build -o "$work/interleave" "$root/cmd/interleave"
+fi
 
 # The kernel suite.
 mkdir -p "$work/kernel300"
@@ -68,30 +80,48 @@ func TestLeftover(t *testing.T) {
 open(os.path.join(d, "k_test.go"), "w").write("".join(tests))
 PY
 
-# The real suite, from the module proxy.
-mkdir -p "$work/get" && (cd "$work/get" && go mod init get >/dev/null 2>&1 &&
-	GOFLAGS=-mod=mod go mod download github.com/jellydator/ttlcache/v3@v3.4.1)
-src="$(cd "$work/get" && GOFLAGS=-mod=mod go mod download -json github.com/jellydator/ttlcache/v3@v3.4.1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')"
-cp -r "$src" "$work/ttlcache" && chmod -R u+w "$work/ttlcache"
-(cd "$work/ttlcache" && go mod download)
+# The real suites, from the module proxy.
+fetch() { # fetch NAME MODULE@VERSION
+	mkdir -p "$work/get" && (cd "$work/get" && [ -f go.mod ] || go mod init get >/dev/null 2>&1)
+	local src
+	src="$(cd "$work/get" && GOFLAGS=-mod=mod go mod download -json "$2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')"
+	cp -r "$src" "$work/$1" && chmod -R u+w "$work/$1"
+	(cd "$work/$1" && go mod download)
+}
+suites=(${SUITES:-kernel300 ttlcache otter})
+for suite in "${suites[@]}"; do
+	case "$suite" in
+	ttlcache) fetch ttlcache github.com/jellydator/ttlcache/v3@v3.4.1 ;;
+	otter) fetch otter github.com/maypok86/otter/v2@v2.4.0 ;;
+	esac
+done
 
 budgets=("$@")
 [ ${#budgets[@]} -gt 0 ] || budgets=(30s 60s)
-printf '%-10s %-7s %-6s %-11s %-9s %s\n' suite budget tests after-build overrun findings
-for suite in kernel300 ttlcache; do
+printf '%-10s %-7s %-6s %-11s %-9s %-6s %-10s %-10s %-6s %s\n' suite budget tests after-build overrun wall scheduled searched procs findings
+for suite in "${suites[@]}"; do
 	for b in "${budgets[@]}"; do
+		began=$(date +%s.%N)
 		(cd "$work/$suite" && "$work/interleave" test -budget "$b" -seed 1 -v -schedules "$work/sched" \
 			-format json -o "$work/out.json" ./... 2>"$work/err") || true
-		python3 - "$suite" "$b" "$work/out.json" "$work/err" <<'PY'
-import json, sys
-suite, b, path, err = sys.argv[1:]
+		wall=$(python3 -c "import sys; print(f'{float(sys.argv[2])-float(sys.argv[1]):.0f}')" "$began" "$(date +%s.%N)")
+		python3 - "$suite" "$b" "$work/out.json" "$work/err" "$wall" <<'PY'
+import json, re, sys
+suite, b, path, err, wall = sys.argv[1:]
 try:
     d = json.load(open(path))
 except Exception:
     sys.exit(f"{suite} {b}: no report; its log ends:\n" + "".join(open(err).readlines()[-10:]))
 s = d["search"]
 took, budget = s["afterBuildMs"] / 1000, s["budgetMs"] / 1000
-print(f"{suite:<10} {b:<7} {len(d.get('tests', [])):<6} {took:<11.1f} {100*(took-budget)/budget:+7.1f}%  {len(d['findings'])}")
+tests = d.get("tests", [])
+one = sum(1 for t in tests if t.get("schedules", 0) > 0)
+more = sum(1 for t in tests if t.get("schedules", 0) > 1)
+m = re.search(r"in (\d+) test processes", open(err).read())
+procs = m.group(1) if m else "?"
+n = max(len(tests), 1)
+print(f"{suite:<10} {b:<7} {len(tests):<6} {took:<11.1f} {100*(took-budget)/budget:+7.1f}%  {wall+'s':<6} "
+      f"{f'{100*one/n:.0f}%':<10} {f'{100*more/n:.0f}%':<10} {procs:<6} {len(d['findings'])}")
 PY
 	done
 done

@@ -135,6 +135,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	if opts.verbose {
 		fmt.Fprintf(env.stderr, "interleave test: wall time after the build %.1fs, budget %v (%s)\n",
 			st.Elapsed.Seconds(), opts.budget, overrun(st.Elapsed, opts.budget))
+		fmt.Fprintf(env.stderr, "interleave test: %s, in %d test processes\n", scheduledTests(st.Tests), st.Processes)
 	}
 	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s)%s, seed %d\n",
 		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), labelCounts(res.Findings), opts.seed)
@@ -303,4 +304,19 @@ func overrun(took, budget time.Duration) string {
 		return fmt.Sprintf("%.1f%% over", 100*float64(took-budget)/float64(budget))
 	}
 	return fmt.Sprintf("%.1f%% under", 100*float64(budget-took)/float64(budget))
+}
+
+// scheduledTests says how many of tests ran a schedule, and how many more
+// than their unperturbed one.
+func scheduledTests(tests []explore.TestStats) string {
+	var one, more int
+	for _, ts := range tests {
+		if ts.Schedules > 0 {
+			one++
+		}
+		if ts.Schedules > 1 {
+			more++
+		}
+	}
+	return fmt.Sprintf("%d of %d tests ran a schedule, %d more than the unperturbed one", one, len(tests), more)
 }

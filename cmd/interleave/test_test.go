@@ -407,3 +407,11 @@ func TestOverrun(t *testing.T) {
 		}
 	}
 }
+
+// -v says how many tests ran a schedule, and more than the unperturbed one.
+func TestScheduledTests(t *testing.T) {
+	tests := []explore.TestStats{{Schedules: 0}, {Schedules: 1}, {Schedules: 7}}
+	if got, want := scheduledTests(tests), "2 of 3 tests ran a schedule, 1 more than the unperturbed one"; got != want {
+		t.Errorf("scheduledTests = %q, want %q", got, want)
+	}
+}

@@ -69,16 +69,20 @@ func (s *search) shrinkReserve() time.Duration {
 // reproduces and plainRuns plain go test runs each, and the start-up of
 // a process twice (the runs of a test share a warm cache); only the
 // replay for those of plainRan, whose test ran under plain go test
-// already; at least least, at most most.
+// already; at least least, at most most, but never less than the replays
+// alone (a finding is reported only once it replayed alone: many
+// failures end the search early rather than go unreported).
 func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
-	var need time.Duration
+	var need, replays time.Duration
 	for _, c := range costs {
 		need += (1+plainRuns)*c + 2*processStartup
+		replays += c + processStartup
 	}
 	for _, c := range plainRan {
 		need += c + processStartup
+		replays += c + processStartup
 	}
-	return min(max(need, least), most)
+	return max(min(max(need, least), most), replays)
 }
 
 // labelReserve is the part of what is left of the budget kept, while

@@ -41,6 +41,12 @@ type child struct {
 	// may take to exit after that schedule ended before it is stopped
 	// (exitStopped): its result stands.
 	exitGrace time.Duration
+	// onStart, when set, is called once the process started.
+	onStart func()
+	// scheduleLimit, when set, stops the process when one schedule has
+	// run that long (a slow test in a batch: the process is killed in
+	// that schedule, which is open when it ends).
+	scheduleLimit time.Duration
 }
 
 // childOutcome is what one child process did.
@@ -55,6 +61,9 @@ type childOutcome struct {
 	// exitStopped says the driver stopped it exitGrace after its one
 	// schedule ended, still not exited.
 	exitStopped bool
+	// limitStopped says the driver stopped it in a schedule that ran
+	// longer than child.scheduleLimit (it is killed, that one open).
+	limitStopped bool
 	// quiet is, for a killed process, how long it had written nothing (no
 	// output, no result) when it was killed: what tells a process that
 	// hung from one the end of its share stopped while it worked or exited.
@@ -63,6 +72,7 @@ type childOutcome struct {
 	stdout  string // tail of standard output, for diagnostics
 	stderr  string // tail of standard error, for diagnostics
 	started int    // start markers seen
+	lastRun int    // index of the last schedule started, or -1
 	// leftovers is the index of the schedule the process did not start
 	// because goroutines of earlier ones were still alive, or -1.
 	leftovers int
@@ -106,7 +116,10 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", filepath.Base(c.bin), err)
 	}
-	out := &childOutcome{crashed: -1, leftovers: -1}
+	if c.onStart != nil {
+		c.onStart()
+	}
+	out := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	sp := stderrParser{seen: seen}
@@ -119,6 +132,35 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 				go func() { <-cctx.Done(); t.Stop() }()
 			})
 		}
+	}
+	var limitStopped atomic.Bool
+	if c.scheduleLimit > 0 {
+		// A timer per schedule, started at its start marker.
+		var mu sync.Mutex
+		var timer *time.Timer
+		stopTimer := func() {
+			mu.Lock()
+			if timer != nil {
+				timer.Stop()
+			}
+			mu.Unlock()
+		}
+		sp.onStart = func() {
+			mu.Lock()
+			if timer != nil {
+				timer.Stop()
+			}
+			timer = time.AfterFunc(c.scheduleLimit, func() { limitStopped.Store(true); cancel() })
+			mu.Unlock()
+		}
+		prevEnd := sp.onEnd
+		sp.onEnd = func() {
+			stopTimer()
+			if prevEnd != nil {
+				prevEnd()
+			}
+		}
+		defer stopTimer()
 	}
 	go func() {
 		defer wg.Done()
@@ -160,12 +202,14 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	}
 	out.exitErr = werr
 	out.exitStopped = exitStopped.Load()
+	out.limitStopped = limitStopped.Load()
 	out.killed = cctx.Err() != nil && ctx.Err() == nil && !out.exitStopped
 	if out.killed {
 		out.quiet = max(hardStop.Sub(seen.last()), 0)
 	}
 	out.races = sp.races
 	out.started = sp.started
+	out.lastRun = sp.last
 	out.leftovers = sp.leftovers
 	out.stdout = stdout.tail.String()
 	out.logs = stdout.logs
@@ -236,6 +280,7 @@ func (t *resultsTail) read(final bool) []rt.Result {
 type stderrParser struct {
 	seen       *activity // marked at every line
 	onEnd      func()    // called at every end marker, if set
+	onStart    func()    // called at every start marker, if set
 	cur, last  int       // schedule index in flight, last one seen
 	open       bool      // a start marker without its end marker
 	started    int
@@ -259,6 +304,9 @@ func (p *stderrParser) parse(r io.Reader) {
 			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
 				p.cur, p.last, p.open = n, n, true
 				p.started++
+				if p.onStart != nil {
+					p.onStart()
+				}
 				p.sinceStart.Reset()
 				continue
 			}

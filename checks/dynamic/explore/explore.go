@@ -18,8 +18,10 @@
 //   - unperturbed.go: each test's unperturbed schedule, run first.
 //   - aim.go: the Targets each unperturbed run executed; those tests
 //     searched first; preemptions at the targets counted.
+//   - batch.go: the unperturbed schedules of many tests in one process.
 //   - workers.go: the search of each test by worker processes; child.go
-//     runs one process and reads its output.
+//     runs one process and reads its output; batchsearch.go: the tests
+//     whose share cannot pay a process, in batches.
 //   - failure.go: building a failure, its one owner: from a process's output
 //     (collect) to the Finding (finding, makeFinding); stack.go tells the
 //     user's frames and reads race reports.
@@ -117,6 +119,9 @@ type search struct {
 	// key of the failure it accepted.
 	met       bool
 	untilKeys map[string]bool
+	// batchNext is the next schedule index of batched searches, from
+	// batchIndexBase (batchsearch.go).
+	batchNext int
 }
 
 // somePassed reports whether a schedule of t ran to the end without failing.

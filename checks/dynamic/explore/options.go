@@ -130,8 +130,12 @@ type Stats struct {
 	Elapsed   time.Duration `json:"elapsed"`  // since the search (not the build) began
 	Budget    time.Duration `json:"budget"`
 	Building  bool          `json:"building,omitempty"`
-	Tests     []TestStats   `json:"tests"`
-	Current   string        `json:"current,omitempty"` // test being searched
+	// Processes counts the test processes the search started (unperturbed
+	// runs, alone or in batches, workers, crashes confirmed), not the
+	// replays and plain go test runs after it.
+	Processes int         `json:"processes"`
+	Tests     []TestStats `json:"tests"`
+	Current   string      `json:"current,omitempty"` // test being searched
 	// Targets is every Options.Targets site: executed by which unperturbed
 	// runs, preempted how often.
 	Targets []TargetStats `json:"targets,omitempty"`

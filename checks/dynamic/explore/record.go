@@ -114,6 +114,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 		bin:     pc.t.bin,
 		dir:     pc.t.pkg.Dir,
 		workDir: s.workDir,
+		onStart: s.processStarted,
 		cfg: rt.Config{
 			Test:        pc.t.name,
 			Strategy:    pc.f.strategy,

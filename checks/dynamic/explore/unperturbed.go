@@ -19,9 +19,10 @@ import (
 // in the files it names.
 const plainIndex = 0
 
-// plainRuns runs the unperturbed schedule of every test, each in a fresh
-// process, Workers at a time. The first pass, within the first third of
-// the budget, gives each test its fair part of what is left of that third
+// plainRuns runs the unperturbed schedule of every test: first in
+// batches, many tests of a package in one process (batch.go); those that
+// did not pass there each in a fresh process, Workers at a time. The first
+// pass, within the first third of the budget, gives each test its fair part of what is left of that third
 // and stops it there: a slow test cannot eat the others' turn. The second
 // gives the tests the first did not reach theirs, within a third of what
 // is then left. Then rounds run again the tests stopped (the slow ones
@@ -37,14 +38,12 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	for _, t := range targets {
 		t.plainStopped = true
 	}
-	s.plainPass(ctx, targets, s.start.Add(s.opts.Budget/3), nil)
-	var unrun []*target
-	for _, t := range targets {
-		if t.stopReason == "" && t.plainStopped {
-			unrun = append(unrun, t)
-		}
-	}
-	if len(unrun) > 0 {
+	// Batches first: a process start each would cost a suite of fast
+	// tests most of its budget. What they leave runs alone.
+	first := s.start.Add(s.opts.Budget / 3)
+	s.plainBatches(ctx, targets, first)
+	s.plainPass(ctx, notRun(targets), first, nil)
+	if unrun := notRun(targets); len(unrun) > 0 {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
 	}
 	for ctx.Err() == nil {
@@ -133,6 +132,17 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	}
 }
 
+// notRun is the targets whose unperturbed run has not run yet.
+func notRun(targets []*target) []*target {
+	var out []*target
+	for _, t := range targets {
+		if t.stopReason == "" && t.plainStopped {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // plainPass runs the unperturbed runs of targets until end, Workers at a
 // time; each may take its fair part of what is left until end (its slot),
 // as adjust(t, slot) changes it when set (a test it gives none is not
@@ -186,6 +196,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		bin:     t.bin,
 		dir:     t.pkg.Dir,
 		workDir: s.workDir,
+		onStart: s.processStarted,
 		cfg: rt.Config{
 			Test:        t.name,
 			Strategy:    rt.PlainStrategy,

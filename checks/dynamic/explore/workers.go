@@ -12,8 +12,10 @@ import (
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
-// searchTests searches the tests whose unperturbed run finished. Tests
-// run one after another, each with every worker; a test's slice is its
+// searchTests searches the tests whose unperturbed run finished: those
+// whose share cannot pay aloneProcesses processes of their own in batches
+// first (batchsearch.go), then
+// the others one after another, each with every worker; a test's slice is its
 // share of what is left, half by weight alone and half by weight times
 // measured cost, when that is enough for one process of one schedule
 // (else nothing: its unperturbed schedule ran); time one test does not
@@ -28,6 +30,16 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 	}
 	if len(s.opts.Targets) > 0 {
 		searched = aimFirst(searched)
+	}
+	// The tests whose share cannot pay a process of their own are searched
+	// first, in batches, for the sum of their shares (batchsearch.go); not
+	// while Until wants each failure as it happens, nor under a count.
+	if s.opts.Until == nil && s.opts.Schedules == 0 {
+		batched, alone, part := splitBatched(time.Until(s.deadline)-s.shrinkReserve(), searched)
+		if len(batched) > 0 {
+			s.searchBatches(ctx, batched, time.Now().Add(part))
+			searched = alone
+		}
 	}
 	shares, costs := budgetShares(searched)
 	for i, t := range searched {
@@ -95,6 +107,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
 			workDir: s.workDir,
+			onStart: s.processStarted,
 			cfg: rt.Config{
 				Test:        t.name,
 				Strategy:    s.opts.Strategy,
@@ -128,6 +141,13 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			first = next
 		}
 	}
+}
+
+// processStarted counts a test process started.
+func (s *search) processStarted() {
+	s.mu.Lock()
+	s.stats.Processes++
+	s.mu.Unlock()
 }
 
 // counted records a finished schedule; the longest one so far is what a

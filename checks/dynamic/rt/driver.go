@@ -56,15 +56,20 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		t.Fatalf("interleave: config %s: %v", path, err)
 	}
-	body := tests[cfg.Test]
-	if body == nil {
-		t.Fatalf("interleave: no test %q in this package", cfg.Test)
+	names := cfg.Batch
+	if len(names) == 0 {
+		names = []string{cfg.Test}
+	}
+	for _, name := range names {
+		if tests[name] == nil {
+			t.Fatalf("interleave: no test %q in this package", name)
+		}
 	}
 	// A test that re-runs its own binary (to test a crash or os.Exit, often
 	// with -test.run=t.Name(), which names this driver) gets a child that
 	// runs the test plainly, without the scheduler and its results file.
 	os.Unsetenv(EnvConfig)
-	os.Setenv(EnvChild, cfg.Test)
+	os.Setenv(EnvChild, names[0])
 	var out *os.File
 	if cfg.Results != "" {
 		out, err = os.OpenFile(cfg.Results, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -76,13 +81,27 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 		resultsPath = cfg.Results
 		resultsMu.Unlock()
 	}
-	RunSchedules(t, cfg, body, func(r Result) bool {
+	write := func(r Result) bool {
 		if out != nil {
 			line, _ := json.Marshal(r)
 			out.Write(append(line, '\n'))
 		}
 		return true
-	})
+	}
+	if len(cfg.Batch) == 0 {
+		RunSchedules(t, cfg, tests[cfg.Test], write)
+		return
+	}
+	// No min or max here: rt compiles at the module's language version.
+	per := cfg.Schedules
+	if per < 1 {
+		per = 1
+	}
+	runSchedules(t, cfg, per*len(names), func(i int) func(*testing.T) {
+		name := names[(i-cfg.First)/per]
+		os.Setenv(EnvChild, name)
+		return tests[name]
+	}, write)
 }
 
 // RunSchedules runs body under the scheduler as cfg says (Replay: once;
@@ -91,14 +110,20 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 // one), writes the markers to standard error and calls each with every
 // Result (each returning false stops the run). It returns the Results.
 func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Result) bool) []Result {
-	var all []Result
-	strat := NewStrategy(cfg.Strategy, cfg.Targets)
 	n := cfg.Schedules
 	if cfg.Replay != nil {
 		n = 1
 	} else if n == 0 && cfg.Deadline.IsZero() {
 		n = 1
 	}
+	return runSchedules(t, cfg, n, func(int) func(*testing.T) { return body }, each)
+}
+
+// runSchedules runs n schedules (0: until cfg.Deadline) from index
+// cfg.First, schedule i of bodyAt(i), as RunSchedules says.
+func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) func(*testing.T), each func(Result) bool) []Result {
+	var all []Result
+	strat := NewStrategy(cfg.Strategy, cfg.Targets)
 	warmThreads()
 	baseline := runtime.NumGoroutine()
 	keep := newKeeper()
@@ -122,7 +147,7 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 		}
 		setKept(len(keep.kept))
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerStart, i)
-		r := RunSchedule(t, cfg, i, strat, cfg.Replay, body)
+		r := RunSchedule(t, cfg, i, strat, cfg.Replay, bodyAt(i))
 		all = append(all, r)
 		cont := each == nil || each(r)
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, i)

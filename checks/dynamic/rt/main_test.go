@@ -194,3 +194,32 @@ func TestRunUntil(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// A batch runs each named test once, in order, the j-th as schedule
+// First+j, each as its own subtest; a failing one does not stop the rest.
+func TestMainBatch(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Batch: []string{"TestSub", "TestFail", "TestABBA"}, Strategy: PlainStrategy, Seed: 1, First: 10, Schedules: 1, StepTimeout: 5 * time.Second})
+	if len(rs) != 3 {
+		t.Fatalf("%d results, want 3\n%s", len(rs), out)
+	}
+	for j, want := range []string{"pass", "test-failure", "pass"} {
+		if rs[j].Index != 10+j || rs[j].Outcome != want || !strings.Contains(out, MarkerStart+itoa(10+j)+"\n") {
+			t.Fatalf("result %d: %+v, want index %d, %s\n%s", j, rs[j], 10+j, want, out)
+		}
+	}
+	rs, out, _ = runMain(t, Config{Batch: []string{"TestFail", "TestSub"}, Seed: 1, First: 4, Schedules: 3, StepTimeout: 5 * time.Second})
+	if len(rs) != 6 {
+		t.Fatalf("%d results, want 6 (3 schedules of each test)\n%s", len(rs), out)
+	}
+	for j, r := range rs {
+		if want := map[bool]string{true: "test-failure", false: "pass"}[j < 3]; r.Index != 4+j || r.Seed != int64(5+j) || r.Outcome != want {
+			t.Fatalf("result %d: %+v, want index %d, %s\n%s", j, r, 4+j, want, out)
+		}
+	}
+	if _, out, _ := runMain(t, Config{Batch: []string{"TestSub", "TestNone"}, Strategy: PlainStrategy, StepTimeout: 5 * time.Second}); !strings.Contains(out, `no test "TestNone"`) {
+		t.Fatalf("an unknown test in a batch: %s", out)
+	}
+}

@@ -66,6 +66,12 @@ type Config struct {
 	Targets     []string      `json:"targets,omitempty"` // "file.go:12" sites where preemption is favoured
 	Trace       bool          `json:"trace,omitempty"`   // flush decisions as they are made (to replay a crash)
 	StopOnFail  bool          `json:"stopOnFail,omitempty"`
+	// Batch, when set, names tests to run one after another in this
+	// process instead of Test, Schedules schedules each (one when 0): the
+	// j-th's from index First+j*Schedules. Between two schedules the
+	// leftover rule holds as ever (MarkerLeftovers names the first not
+	// started), and none starts after Deadline.
+	Batch []string `json:"batch,omitempty"`
 }
 
 // Decision is one choice of the scheduler: which logical goroutine ran next,

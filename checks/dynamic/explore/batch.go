@@ -1,0 +1,228 @@
+// The unperturbed schedules of many tests in one process: what a process start costs is paid once per batch, not once per test.
+
+package explore
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// maxBatch bounds the tests of one batch: a crash or a leftover in the way
+// costs the rest of its batch a new process, no more.
+const maxBatch = 64
+
+// plainBatches runs the unperturbed schedules of targets in batches until
+// end: one process runs the tests of a batch one after another (as go test
+// runs a package's tests), Workers processes at a time. A test whose
+// schedule there passed is measured (its schedule's wall time plus what
+// its process spent outside schedules, the start of a process of its own)
+// and can be searched. Any other (a failure, a race, a crash, a hang, a
+// schedule beside leftovers in the way, stopped at end) stays for
+// plainPass to run alone, as it would have without batches; so do the
+// tests the batches did not reach by end. Packages with one test are left
+// to plainPass, and so are the tests of a package once its batch
+// processes (two at least) passed fewer than two tests each on average.
+func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time) {
+	queue := batchesOf(targets, s.opts.Workers, 2)
+	if len(queue) == 0 {
+		return
+	}
+	endStage := s.stage(fmt.Sprintf("unperturbed runs of %d tests in batches", len(targets)))
+	var mu sync.Mutex
+	passed := 0
+	// A test that takes longer than its fair part of the time (a second
+	// at least) stops its batch there, and runs alone later.
+	limit := max(time.Until(end)*time.Duration(s.opts.Workers)/time.Duration(len(targets)), time.Second)
+	// Batches that pass fewer than two tests a process save none: once two
+	// of a package's did, its tests left run alone (they fail, leak or
+	// are slow).
+	alone := map[string]bool{}
+	procs, passes := map[string]int{}, map[string]int{}
+	s.runBatches(ctx, queue, func() time.Time { return end }, func(b []*target, k int) []*target {
+		mu.Lock()
+		skip := alone[b[0].bin]
+		mu.Unlock()
+		if skip {
+			return nil
+		}
+		n, rest := s.plainBatch(ctx, b, k, end, limit)
+		mu.Lock()
+		defer mu.Unlock()
+		passed += n
+		bin := b[0].bin
+		procs[bin]++
+		passes[bin] += n
+		if procs[bin] >= 2 && passes[bin] < 2*procs[bin] {
+			alone[bin] = true
+			return nil
+		}
+		return rest
+	})
+	endStage(fmt.Sprintf("%d passed", passed))
+}
+
+// runBatches runs the batches of queue until end() (asked before each),
+// Workers at a time, each by run (worker k's); the tests run returns go
+// first in a new batch.
+func (s *search) runBatches(ctx context.Context, queue [][]*target, end func() time.Time, run func(b []*target, k int) (rest []*target)) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for k := 0; k < s.opts.Workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil && time.Until(end()) > 0 {
+				mu.Lock()
+				if len(queue) == 0 {
+					mu.Unlock()
+					return
+				}
+				b := queue[0]
+				queue = queue[1:]
+				mu.Unlock()
+				if rest := run(b, k); len(rest) > 0 && time.Until(end()) > 0 {
+					// The tests after a crash, a leftover in the way or
+					// the end of a process's slot, in a new process.
+					mu.Lock()
+					queue = append([][]*target{rest}, queue...)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// batchesOf splits targets into batches of one package each, about
+// even over workers, at most maxBatch tests each; a package with fewer
+// than least tests gets none.
+func batchesOf(targets []*target, workers, least int) [][]*target {
+	byBin := map[string][]*target{}
+	var bins []string
+	for _, t := range targets {
+		if byBin[t.bin] == nil {
+			bins = append(bins, t.bin)
+		}
+		byBin[t.bin] = append(byBin[t.bin], t)
+	}
+	var out [][]*target
+	for _, bin := range bins {
+		ts := byBin[bin]
+		if len(ts) < least {
+			continue
+		}
+		size := min(max((len(ts)+workers-1)/max(workers, 1), 1), maxBatch)
+		for len(ts) > 0 {
+			n := min(size, len(ts))
+			out = append(out, ts[:n])
+			ts = ts[n:]
+		}
+	}
+	return out
+}
+
+// batchOutcome is what one batch process did with each of its tests.
+type batchOutcome struct {
+	passed []rt.Result // by position in the batch; Outcome "" when not a clean pass
+	// rest is the position of the first test the process did not run
+	// because of a crash before it or leftovers in its way, or -1.
+	rest int
+	// outside is the process's wall time less its schedules'.
+	outside time.Duration
+}
+
+// splitBatch reads the outcome of a process that ran the batch of n tests,
+// the j-th as schedule index j: which passed cleanly (no failure, no race
+// reported in or after it, not the one that crashed, not stopped), and
+// where the tests it did not run begin.
+func splitBatch(out *childOutcome, n int, wall time.Duration) batchOutcome {
+	b := batchOutcome{passed: make([]rt.Result, n), rest: -1}
+	raced := map[int]bool{}
+	for _, rep := range out.races {
+		raced[rep.Index] = true
+	}
+	var in time.Duration
+	for _, r := range out.results {
+		in += r.Elapsed
+		j := r.Index
+		if j < 0 || j >= n || r.Outcome != "pass" || r.Inconclusive != "" || r.Watchdog > 0 || raced[j] || raced[-1] || j == out.crashed {
+			continue
+		}
+		b.passed[j] = r
+	}
+	b.outside = max(wall-in, 0)
+	switch {
+	case out.crashed >= 0 && out.crashed+1 < n:
+		b.rest = out.crashed + 1
+	case out.leftovers > 0 && out.leftovers < n:
+		b.rest = out.leftovers
+	}
+	return b
+}
+
+// plainBatch runs one batch's process until end (worker k's), each
+// schedule for at most limit, and records the tests that passed: how
+// many, and the tests to run in a new process.
+func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end time.Time, limit time.Duration) (int, []*target) {
+	names := make([]string, len(batch))
+	for j, t := range batch {
+		names[j] = t.name
+	}
+	stop := minTime(end, s.deadline)
+	hard := stop.Add(time.Second)
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	t0 := batch[0]
+	c := &child{
+		bin:           t0.bin,
+		dir:           t0.pkg.Dir,
+		workDir:       s.workDir,
+		onStart:       s.processStarted,
+		scheduleLimit: limit,
+		cfg: rt.Config{
+			Batch:       names,
+			Strategy:    rt.PlainStrategy,
+			Seed:        s.opts.Seed,
+			Schedules:   1,
+			Deadline:    stop,
+			StepTimeout: s.opts.StepTimeout,
+			Targets:     s.opts.Targets, // counted, not aimed at
+		},
+	}
+	began := time.Now()
+	out, err := c.run(ctx, hard, fmt.Sprintf("%s-batch-w%d-%s", sanitize(t0.pkg.ImportPath), k, t0.name))
+	wall := time.Since(began)
+	if err != nil {
+		s.note(fmt.Sprintf("%s: %v", t0.name, err))
+		return 0, nil
+	}
+	b := splitBatch(out, len(batch), wall)
+	passed := 0
+	for j, r := range b.passed {
+		if r.Outcome == "" {
+			continue
+		}
+		t := batch[j]
+		passed++
+		s.counted(t, r)
+		s.plainHits(t, r)
+		cost := r.Elapsed + b.outside
+		s.mu.Lock()
+		t.plainStopped = false
+		t.cost = cost
+		t.stats.Cost = cost
+		t.stats.Plain = r.Outcome
+		t.stats.Elapsed += r.Elapsed
+		t.plainKeys = map[string]bool{}
+		s.mu.Unlock()
+	}
+	if b.rest < 0 || time.Until(end) <= 0 {
+		return passed, nil
+	}
+	return passed, batch[b.rest:]
+}

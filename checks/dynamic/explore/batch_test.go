@@ -1,0 +1,309 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// fastSuite writes a module whose one package has n fast tests that pass
+// and, among them, a test that fails, one that exits the process and one
+// that leaves a goroutine blocked for ever (each breaks its batch there).
+func fastSuite(t *testing.T, n int) string {
+	t.Helper()
+	root := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package fast\n\nimport (\n\t\"os\"\n\t\"sync\"\n\t\"testing\"\n)\n\nvar _ = os.Exit\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `
+func TestFast%03d(t *testing.T) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	n := 0
+	for j := 0; j < 2; j++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); mu.Lock(); n++; mu.Unlock() }()
+	}
+	wg.Wait()
+	if n != 2 {
+		t.Fatal(n)
+	}
+}
+`, i)
+	}
+	b.WriteString(`
+func TestFails(t *testing.T) { t.Fatal("fails on every run") }
+
+func TestExits(t *testing.T) { os.Exit(3) }
+
+func TestLeaves(t *testing.T) {
+	var mu sync.Mutex
+	mu.Lock()
+	go func() { mu.Lock() }()
+}
+`)
+	for name, text := range map[string]string{
+		"go.mod":            "module example.com/fast\n\ngo 1.24\n",
+		"fast/fast.go":      "package fast\n",
+		"fast/fast_test.go": b.String(),
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// TestPlainBatches: the unperturbed schedules of a suite of 300+ fast tests
+// run in a few processes, not one each; the tests that break a batch (a
+// failure, an exit, a goroutine left in the way) run alone and keep their
+// outcome; every test ends with its one unperturbed schedule. Counted, with
+// an ample budget: no wall-clock bound.
+func TestPlainBatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a suite of 320 tests; skipped with -short")
+	}
+	const n, workers = 320, 2
+	ctx := context.Background()
+	s, runRE, err := newSearch(Options{Dir: fastSuite(t, n), Patterns: []string{"./..."}, Budget: 10 * time.Minute, Seed: 1, Workers: workers, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer s.inst.Cleanup()
+	if err := s.makeWorkDir(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(s.workDir)
+	targets, err := s.selectTests(runRE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := s.buildTargets(ctx, targets)
+	if len(built) != n+3 {
+		t.Fatalf("%d tests built, want %d: %v", len(built), n+3, err)
+	}
+	s.startClock(built)
+	s.deadline, s.hardStop = budgetEnds(s.start, s.opts.Budget)
+	s.plainRuns(ctx, built)
+
+	for _, tg := range built {
+		want := "pass"
+		switch tg.name {
+		case "TestFails":
+			want = "test-failure"
+		case "TestExits":
+			want = "fatal"
+		case "TestLeaves":
+			want = "leak"
+		}
+		if tg.stats.Schedules != 1 || !strings.HasPrefix(tg.stats.Plain, want) || tg.stats.Plain != "pass" && !tg.plainStopped && tg.cost <= 0 {
+			t.Errorf("%s: %d schedules, unperturbed %q, cost %v; want 1 schedule, %s", tg.name, tg.stats.Schedules, tg.stats.Plain, tg.cost, want)
+		}
+	}
+	// Five batches of 64; a new process after the exit; the three that
+	// broke a batch alone (the exit twice: its crash is confirmed).
+	procs := s.stats.Processes
+	t.Logf("%d tests: %d processes", len(built), procs)
+	if most := (n+3+maxBatch-1)/maxBatch + 8; procs > most {
+		t.Errorf("%d processes for the unperturbed runs of %d tests, want at most %d (batches)", procs, len(built), most)
+	}
+
+	// A batch of the search: two schedules of each test in one process,
+	// each test's failures its own; the tests after the exit are returned
+	// for a new process.
+	byName := map[string]*target{}
+	for _, tg := range built {
+		byName[tg.name] = tg
+	}
+	var batch []*target
+	for _, name := range []string{"TestFast000", "TestFails", "TestFast001", "TestExits", "TestFast002"} {
+		batch = append(batch, byName[name])
+	}
+	had := map[string]TestStats{}
+	for _, tg := range batch {
+		had[tg.name] = *tg.stats
+	}
+	end := time.Now().Add(5 * time.Minute)
+	rest := s.searchBatch(ctx, batch, 0, 2, end)
+	if len(rest) != 1 || rest[0].name != "TestFast002" {
+		t.Fatalf("after the exit: %d tests left, want TestFast002", len(rest))
+	}
+	if rest = s.searchBatch(ctx, rest, 0, 2, end); len(rest) != 0 {
+		t.Fatalf("%d tests left after a batch of one", len(rest))
+	}
+	for _, tg := range batch {
+		got, was := *tg.stats, had[tg.name]
+		want := TestStats{Schedules: was.Schedules + 2, Failures: was.Failures, Crashes: was.Crashes}
+		switch tg.name {
+		case "TestFails":
+			want.Failures += 2
+		case "TestExits":
+			// Its one schedule: the runtime writes its result as the
+			// process exits.
+			want.Schedules, want.Failures, want.Crashes = was.Schedules+1, was.Failures+1, was.Crashes+1
+		}
+		if got.Schedules != want.Schedules || got.Failures != want.Failures || got.Crashes != want.Crashes {
+			t.Errorf("%s: %d schedules, %d failing, %d crashes; want %d, %d, %d", tg.name, got.Schedules, got.Failures, got.Crashes, want.Schedules, want.Failures, want.Crashes)
+		}
+	}
+	if got := s.stats.Processes - procs; got != 2 {
+		t.Errorf("%d processes for two batches", got)
+	}
+
+	// The batches end where what the failures found so far need after
+	// the search begins, whatever their part: here, before they start.
+	procs, schedules := s.stats.Processes, s.stats.Schedules
+	s.deadline = time.Now().Add(s.shrinkReserve() / 2)
+	s.searchBatches(ctx, built, time.Now().Add(5*time.Minute))
+	if s.stats.Processes != procs || s.stats.Schedules != schedules {
+		t.Errorf("batches past the time the failures need: %d processes, %d schedules", s.stats.Processes-procs, s.stats.Schedules-schedules)
+	}
+}
+
+// Tests whose share of the search pays fewer than aloneProcesses
+// processes of their own are searched in batches, for their shares; with
+// fewer tests, each has its own processes.
+func TestSplitBatched(t *testing.T) {
+	suite := func(n int, cost time.Duration) []*target {
+		var ts []*target
+		for i := 0; i < n; i++ {
+			ts = append(ts, &target{name: fmt.Sprint(i), weight: 1, cost: cost, stats: &TestStats{Plain: "pass"}})
+		}
+		return ts
+	}
+	left := 40 * time.Second
+	batched, alone, part := splitBatched(left, suite(372, 300*time.Millisecond))
+	if len(batched) != 372 || len(alone) != 0 || part < left-time.Millisecond {
+		t.Errorf("372 tests: %d batched, %d alone, %v for the batches; want all batched, all of %v", len(batched), len(alone), part, left)
+	}
+	batched, alone, part = splitBatched(left, suite(5, 300*time.Millisecond))
+	if len(batched) != 0 || len(alone) != 5 || part != 0 {
+		t.Errorf("5 tests: %d batched, %d alone, %v; want each alone", len(batched), len(alone), part)
+	}
+	// A slow test alone beside many fast ones.
+	ts := append(suite(100, 300*time.Millisecond), &target{name: "slow", weight: 1, cost: 2 * time.Second, stats: &TestStats{Plain: "pass"}})
+	ts[100].weight = 50
+	batched, alone, part = splitBatched(left, ts)
+	if len(batched) != 100 || len(alone) != 1 || alone[0].name != "slow" {
+		t.Errorf("100 fast and a heavy slow one: %d batched, %d alone; want the slow one alone", len(batched), len(alone))
+	}
+	shares, _ := budgetShares(ts)
+	if want := time.Duration(float64(left) * (1 - shares[100])); part < want-time.Millisecond || part > want+time.Millisecond {
+		t.Errorf("the batches' part %v, want %v (the fast tests' shares)", part, want)
+	}
+	if batched, _, part := splitBatched(0, suite(3, time.Millisecond)); len(batched) != 3 || part != 0 {
+		t.Errorf("nothing left: %d batched, %v", len(batched), part)
+	}
+	// One slow test among fast ones that can pay their processes: alone.
+	ts = append(suite(3, 100*time.Millisecond), &target{name: "slow", weight: 1, cost: 20 * time.Second, stats: &TestStats{Plain: "pass"}})
+	if batched, alone, _ := splitBatched(left, ts); len(batched) != 0 || len(alone) != 4 {
+		t.Errorf("one test short of its processes: %d batched, %d alone; want none batched", len(batched), len(alone))
+	}
+}
+
+// splitBatch keeps the clean passes of a batch and says where the tests it
+// did not run begin.
+func TestSplitBatch(t *testing.T) {
+	ms := time.Millisecond
+	res := func(i int, outcome string) rt.Result {
+		return rt.Result{Index: i, Outcome: outcome, Elapsed: 10 * ms}
+	}
+	for _, c := range []struct {
+		name   string
+		out    childOutcome
+		passed string
+		rest   int
+	}{
+		{"all pass", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), res(1, "pass"), res(2, "pass")}}, "012", -1},
+		{"a failure", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), res(1, "test-failure"), res(2, "pass")}}, "02", -1},
+		{"a race in one", childOutcome{crashed: -1, leftovers: -1, races: []raceReport{{Index: 1}}, results: []rt.Result{res(0, "pass"), res(1, "pass"), res(2, "pass")}}, "02", -1},
+		{"a crash", childOutcome{crashed: 1, leftovers: -1, results: []rt.Result{res(0, "pass"), res(1, "fatal")}}, "0", 2},
+		{"a crash at the end", childOutcome{crashed: 2, leftovers: -1, results: []rt.Result{res(0, "pass"), res(1, "pass"), res(2, "fatal")}}, "01", -1},
+		{"leftovers in the way", childOutcome{crashed: -1, leftovers: 1, results: []rt.Result{res(0, "pass")}}, "0", 1},
+		{"stopped by the deadline", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass")}}, "0", -1},
+		{"a watchdog's stop", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{{Index: 0, Outcome: "pass", Watchdog: ms}}}, "", -1},
+	} {
+		b := splitBatch(&c.out, 3, 100*ms)
+		var passed string
+		for j, r := range b.passed {
+			if r.Outcome != "" {
+				passed += fmt.Sprint(j)
+			}
+		}
+		if passed != c.passed || b.rest != c.rest {
+			t.Errorf("%s: passed %q, rest %d; want %q, %d", c.name, passed, b.rest, c.passed, c.rest)
+		}
+	}
+	b := splitBatch(&childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), res(1, "pass")}}, 2, 100*ms)
+	if b.outside != 80*ms {
+		t.Errorf("outside the schedules: %v, want 80ms", b.outside)
+	}
+}
+
+// A schedule that runs past the child's scheduleLimit stops its process
+// there: killed, that schedule open, long before the hard stop.
+func TestScheduleLimit(t *testing.T) {
+	bin := buildFake(t)
+	c := &child{bin: bin, dir: t.TempDir(), workDir: t.TempDir(), scheduleLimit: 200 * time.Millisecond,
+		cfg: rt.Config{Test: "TestHang", Seed: 1, First: 3, Schedules: 1, Deadline: time.Now().Add(time.Hour), StepTimeout: time.Hour}}
+	out, err := c.run(context.Background(), time.Now().Add(10*time.Minute), "limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.limitStopped || !out.killed || out.crashed != 3 {
+		t.Errorf("limitStopped %v, killed %v, crashed %d; want true, true, 3", out.limitStopped, out.killed, out.crashed)
+	}
+}
+
+// A package whose batch processes pass fewer than two tests each is not
+// batched again once two ran: its tests run alone (testdata/fakebin fails the tests named TestFail*).
+// A package of fast passing tests is batched to the end.
+func TestBatchesGiveUp(t *testing.T) {
+	bin := buildFake(t)
+	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
+	s.start = time.Now()
+	s.deadline, s.hardStop = budgetEnds(s.start, time.Hour)
+	mk := func(bin, name string) *target {
+		return &target{bin: bin, name: name, pkg: rewrite.Package{ImportPath: "example.com/k", Dir: t.TempDir()}, stats: &TestStats{}, plainStopped: true}
+	}
+	// The same binary under two names: two packages.
+	good := filepath.Join(t.TempDir(), "good.test")
+	if err := os.Link(bin, good); err != nil {
+		t.Fatal(err)
+	}
+	var failing, passing []*target
+	for i := 0; i < 130; i++ {
+		failing = append(failing, mk(bin, fmt.Sprintf("TestFail%03d", i)))
+		passing = append(passing, mk(good, fmt.Sprintf("TestPass%03d", i)))
+	}
+	s.plainBatches(context.Background(), append(failing, passing...), time.Now().Add(time.Hour))
+	// 130 tests: batches of 64, 64 and 2 each; the failing package's
+	// first two pass none, and its third does not run.
+	if s.stats.Processes != 5 {
+		t.Errorf("%d processes, want 5 (two failing batches, three passing)", s.stats.Processes)
+	}
+	for _, tg := range passing {
+		if tg.plainStopped || tg.stats.Plain != "pass" {
+			t.Fatalf("%s: not run in its batch", tg.name)
+		}
+	}
+	for _, tg := range failing {
+		if !tg.plainStopped || tg.stopReason != "" {
+			t.Fatalf("%s: want it left to run alone", tg.name)
+		}
+	}
+}

@@ -1,0 +1,237 @@
+// The search of the tests whose share of the budget cannot pay a process of their own: rounds of batches, every test a few schedules in each.
+
+package explore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// batchIndexBase starts the schedule indexes of batched searches, far
+// from the workers' (k*workerStride): a test's seeds never repeat.
+const batchIndexBase = 1 << 48
+
+// maxRoundSchedules bounds the schedules of one test in one round.
+const maxRoundSchedules = 64
+
+// aloneProcesses is how many processes of one schedule a test's share of
+// the search must pay for the test to be searched by processes of its
+// own; with less, most of it would go to starting processes.
+const aloneProcesses = 4
+
+// splitBatched splits searched into the tests whose share of left pays
+// less than aloneProcesses processes of their own, to search in batches,
+// and the others; part is the sum of the first ones' shares. Fewer than
+// two such tests are not batched.
+func splitBatched(left time.Duration, searched []*target) (batched, alone []*target, part time.Duration) {
+	shares, costs := budgetShares(searched)
+	var sum float64
+	for i, t := range searched {
+		if left > 0 && float64(left)*shares[i] >= float64(aloneProcesses*oneProcess(costs[i])) {
+			alone = append(alone, t)
+			continue
+		}
+		batched = append(batched, t)
+		sum += shares[i]
+	}
+	if len(batched) < 2 {
+		// One test alone gains nothing from a batch: its own workers.
+		return nil, searched, 0
+	}
+	return batched, alone, time.Duration(float64(left) * sum)
+}
+
+// searchBatches searches targets until end in rounds: each round runs
+// every test in batches (batchesOf), the first round one schedule of each,
+// each next round twice as many; no test gets a second schedule before
+// every test got its first. The batches end earlier as the failures found
+// need more time after the search (shrinkReserve, asked before each).
+func (s *search) searchBatches(ctx context.Context, targets []*target, end time.Time) {
+	until := func() time.Time {
+		return minTime(end, s.deadline.Add(-s.shrinkReserve()))
+	}
+	endStage := s.stage(fmt.Sprintf("searching %d tests in batches for %v", len(targets), time.Until(end).Round(100*time.Millisecond)))
+	before := 0
+	s.mu.Lock()
+	for _, t := range targets {
+		before += t.stats.Schedules
+	}
+	s.mu.Unlock()
+	rounds := 0
+	for per := 1; ctx.Err() == nil && time.Until(until()) > 0 && !s.isMet(); per = min(2*per, maxRoundSchedules) {
+		rounds++
+		s.runBatches(ctx, batchesOf(targets, s.opts.Workers, 1), until, func(b []*target, k int) []*target {
+			return s.searchBatch(ctx, b, k, per, until())
+		})
+		for _, t := range targets {
+			s.confirmCrashes(ctx, t)
+		}
+	}
+	// Whether plain go test leaves running what some schedule did, once
+	// each test's search is over (as searchTests asks after each test).
+	for _, t := range targets {
+		s.checkLeftRunning(ctx, t)
+	}
+	after := 0
+	s.mu.Lock()
+	for _, t := range targets {
+		after += t.stats.Schedules
+	}
+	s.mu.Unlock()
+	endStage(fmt.Sprintf("%d schedules in %d rounds", after-before, rounds))
+}
+
+// nextBatchIndex reserves n schedule indexes for a batch and returns the
+// first.
+func (s *search) nextBatchIndex(n int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := batchIndexBase + s.batchNext
+	s.batchNext += n
+	return first
+}
+
+// batchSlot is the least wall time one process of a batched search is
+// given before the end is asked again (at least a quarter of what is left).
+const batchSlot = 2 * time.Second
+
+// searchBatch runs per schedules of each test of batch in one process
+// (worker k's), starting none after end nor after its slot (a quarter of
+// what is left, at least batchSlot), and collects each test's failures as
+// its own worker's would be. It returns the tests the process did not
+// reach: after a crash, leftovers in the way or the end of its slot.
+func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, end time.Time) []*target {
+	if time.Until(end) <= 0 {
+		return nil
+	}
+	slotEnd := minTime(end, time.Now().Add(max(time.Until(end)/4, batchSlot)))
+	names := make([]string, len(batch))
+	var step time.Duration
+	s.mu.Lock()
+	for j, t := range batch {
+		names[j] = t.name
+		step = max(step, t.step)
+	}
+	s.mu.Unlock()
+	first := s.nextBatchIndex(len(batch) * per)
+	last := slotEnd.Add(-step)
+	hard := slotEnd.Add(min(max(time.Until(slotEnd)/2, time.Second), childGrace))
+	if hard.After(s.hardStop) {
+		hard = s.hardStop
+	}
+	at := func(index int) int { return (index - first) / per }
+	t0 := batch[0]
+	c := &child{
+		bin:     t0.bin,
+		dir:     t0.pkg.Dir,
+		workDir: s.workDir,
+		onStart: s.processStarted,
+		cfg: rt.Config{
+			Batch:       names,
+			Strategy:    s.opts.Strategy,
+			Seed:        s.opts.Seed,
+			First:       first,
+			Schedules:   per,
+			Deadline:    last,
+			Until:       slotEnd,
+			StepTimeout: s.opts.StepTimeout,
+			Targets:     s.opts.Targets,
+		},
+		onResult: func(r rt.Result) {
+			if j := at(r.Index); j >= 0 && j < len(batch) {
+				s.counted(batch[j], r)
+			}
+		},
+	}
+	out, err := c.run(ctx, hard, fmt.Sprintf("%s-search-w%d-%d", sanitize(t0.pkg.ImportPath), k, first))
+	if err != nil {
+		s.note(fmt.Sprintf("%s: %v", t0.name, err))
+		return nil
+	}
+	for j, t := range batch {
+		lo := first + j*per
+		part := out.part(lo, lo+per)
+		if len(part.results) == 0 && part.crashed < 0 && len(part.races) == 0 && !part.killed {
+			continue
+		}
+		var took time.Duration
+		for _, r := range part.results {
+			took += r.Elapsed
+		}
+		s.mu.Lock()
+		t.stats.Elapsed += took
+		s.mu.Unlock()
+		s.collect(t, part, lo, s.opts.Strategy)
+		if part.crashed >= 0 || part.killed {
+			s.afterProcess(ctx, t, part, end)
+		}
+	}
+	rest := -1
+	switch {
+	case out.crashed >= 0:
+		rest = at(out.crashed) + 1
+	case out.leftovers >= 0:
+		rest = at(out.leftovers)
+		if (out.leftovers-first)%per != 0 {
+			rest++ // that test ran some of its schedules
+		}
+	case out.lastRun >= 0:
+		// Stopped at the end of its slot, or done: the tests after the
+		// one it ran last.
+		rest = at(out.lastRun) + 1
+	}
+	if rest < 0 || rest >= len(batch) {
+		return nil
+	}
+	return batch[rest:]
+}
+
+// minTime is the earlier of a and b.
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// part is what o did with the schedules lo..hi-1 of a batch: their
+// results, races, logs, and the crash or the kill when it came in one of
+// them; the tails of its output are the whole process's.
+func (o *childOutcome) part(lo, hi int) *childOutcome {
+	in := func(i int) bool { return i >= lo && i < hi }
+	p := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, stdout: o.stdout, stderr: o.stderr, logs: map[int][]string{}}
+	for _, r := range o.results {
+		if in(r.Index) {
+			p.results = append(p.results, r)
+			p.started++
+		}
+	}
+	for _, rep := range o.races {
+		if in(rep.Index) {
+			p.races = append(p.races, rep)
+		}
+	}
+	for i, l := range o.logs {
+		if in(i) {
+			p.logs[i] = l
+		}
+	}
+	if in(o.crashed) {
+		p.crashed, p.crashText, p.exitErr = o.crashed, o.crashText, o.exitErr
+		p.started++
+	}
+	if in(o.lastRun) {
+		p.lastRun = o.lastRun
+		p.killed, p.quiet, p.exitStopped = o.killed, o.quiet, o.exitStopped
+	}
+	return p
+}
+
+// oneProcess is the wall time a process running one schedule of a test
+// that costs cost takes, as searchSlice counts it.
+func oneProcess(cost time.Duration) time.Duration {
+	return cost + cost/5 + 100*time.Millisecond
+}
