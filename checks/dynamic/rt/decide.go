@@ -89,7 +89,8 @@ func choiceOf(d Decision) *int { return d.Choice }
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req)}
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue}
+	s.earlyDue = false
 	if s.needSites() {
 		d.Site = s.shortSiteOf(g)
 	}
@@ -297,6 +298,9 @@ func (s *sched) record(d Decision) {
 		}
 		if d.Obj != 0 {
 			line += `,"obj":` + strconv.Itoa(d.Obj)
+		}
+		if d.Early {
+			line += `,"early":true`
 		}
 		rawStderr(line + "}\n")
 	}
