@@ -38,6 +38,7 @@ type failure struct {
 	confirmed  bool                // a crash that a fresh process reproduced
 	kept       bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
+	elapsed    time.Duration       // how long that schedule ran (0: not known)
 }
 
 // collect records the failures of one process's schedules and returns
@@ -75,7 +76,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 			continue
 		}
 		if r, ok := byIndex[rep.Index]; ok {
-			f.seed, f.decisions, f.kept = r.Seed, r.Decisions, r.Kept > 0
+			f.seed, f.decisions, f.kept, f.elapsed = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
 		}
@@ -190,6 +191,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		clockBase: r.ClockBase,
 		states:    r.Goroutines,
 		kept:      r.Kept > 0,
+		elapsed:   r.Elapsed,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {

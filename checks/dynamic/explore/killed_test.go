@@ -94,7 +94,7 @@ func TestReplayStuckExit(t *testing.T) {
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}})
 	// The replays' time: the fake never exits, so each replay takes it all.
 	s.hardStop = time.Now().Add(5 * time.Second)
-	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, false); why != "" || unchecked {
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, nil); why != "" || unchecked {
 		t.Errorf("replaysAlone = %q, %v; want reproduced", why, unchecked)
 	}
 	// Without a deadline (interleave replay) the replay does not wait for

@@ -37,13 +37,54 @@ func replayCheckSearch(t *testing.T) (*search, *target, *checks.Finding) {
 // With time, the check runs and the fresh run's pass says why it is none.
 func TestReplayCheckWithoutTime(t *testing.T) {
 	s, tg, fd := replayCheckSearch(t)
-	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, false); why == "" || unchecked {
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, nil); why == "" || unchecked {
 		t.Errorf("with time: replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
 	}
 
 	s.hardStop = time.Now().Add(-time.Second)
-	why, unchecked := s.replaysAlone(context.Background(), tg, fd, false)
+	why, unchecked := s.replaysAlone(context.Background(), tg, fd, nil)
 	if !unchecked || !strings.Contains(why, "no time") {
 		t.Errorf("replaysAlone = %q, %v; want unchecked for want of time", why, unchecked)
+	}
+}
+
+// TestReplayCheckFatal: a "fatal" finding that no crash confirmation ran
+// again (a hang the watchdog called, a livelock) replays alone like any
+// other before it is reported: on a loaded machine the tool's own
+// hand-off once hung a schedule of a passing kernel, and the hang was
+// reported without a replay, which then did not reproduce it. A crash
+// confirmCrash reproduced in a fresh process needs no second check.
+func TestReplayCheckFatal(t *testing.T) {
+	s, tg, fd := replayCheckSearch(t)
+	sched, err := ReadSchedule(fd.Schedule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched.Failure = &rt.Signature{Kind: string(checks.Fatal), Message: "hang: g1 did not reach a scheduling point within 5s since chan send at k.go:11", Site: "k.go:11"}
+	if err := WriteSchedule(fd.Schedule, sched); err != nil {
+		t.Fatal(err)
+	}
+	fd.Kind = checks.Fatal
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, nil); why == "" || unchecked {
+		t.Errorf("unconfirmed fatal: replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
+	}
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, &failure{confirmed: true}); why != "" || unchecked {
+		t.Errorf("confirmed crash: replaysAlone = %q, %v; want no second check", why, unchecked)
+	}
+}
+
+// TestReplayCheckLongSchedule: a failure found at the end of the budget
+// gets the time of its replays past the hard stop, per try as long as the
+// failing schedule itself took when that is longer than the test's cost. A
+// leak still running after the test returned (a ticker loop nobody
+// stopped) takes thousands of decisions: it was dropped, "no time was left
+// in the budget", on every run of the recall yardstick.
+func TestReplayCheckLongSchedule(t *testing.T) {
+	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, elapsed: time.Minute}
+	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
+	s.hardStop = time.Now() // found as the budget ends
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked {
+		t.Errorf("replaysAlone = %q, %v; want reproduced in the time the failing schedule took", why, unchecked)
 	}
 }

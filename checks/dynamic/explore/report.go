@@ -79,7 +79,7 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 		s.untilFirst(g, candKeys)
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
-			if why, unchecked := s.replaysAlone(ctx, t, &finding, f.kept && !f.confirmed); unchecked {
+			if why, unchecked := s.replaysAlone(ctx, t, &finding, f); unchecked {
 				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
 					t.name, firstLine(f.message), f.seed, why, finding.Replay))
 				continue

@@ -44,7 +44,7 @@ func TestReplayRerecordsDiverged(t *testing.T) {
 	ctx := context.Background()
 	s, tg, fd := divergingFinding(t, "TestDivergeSame")
 	recorded := fd.Schedule
-	if why, unchecked := s.replaysAlone(ctx, tg, fd, false); why != "" || unchecked {
+	if why, unchecked := s.replaysAlone(ctx, tg, fd, nil); why != "" || unchecked {
 		t.Fatalf("replaysAlone = %q, %v; want reported", why, unchecked)
 	}
 	if fd.Schedule != recorded || fd.Replay != "interleave replay "+recorded {
@@ -72,7 +72,7 @@ func TestReplayRerecordsDiverged(t *testing.T) {
 	}
 
 	s, tg, fd = divergingFinding(t, "TestDivergePass")
-	why, unchecked := s.replaysAlone(ctx, tg, fd, false)
+	why, unchecked := s.replaysAlone(ctx, tg, fd, nil)
 	if why == "" || unchecked || !strings.Contains(why, "diverged decision 0") {
 		t.Errorf("replaysAlone = %q, %v; want not reported, saying where the replay diverged", why, unchecked)
 	}

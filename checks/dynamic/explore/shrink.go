@@ -142,9 +142,9 @@ const replayTries = 2
 
 // replaysAlone runs the finding's schedule alone in a fresh process,
 // after the search (no other worker running),
-// up to replayTries times. It returns "" when a run reproduces the failure
-// or when the finding needs no such check (a crash, which confirmCrash
-// replayed already; a binary that cannot replay), else why the finding is
+// up to replayTries times. f is the finding's failure (nil: none known). It returns "" when a run reproduces the failure
+// or when the finding needs no such check (a crash that confirmCrash
+// replayed already, confirmed; a binary that cannot replay), else why the finding is
 // none: what the last run did instead (the failure came from outside the
 // schedule: another worker process holding a port or a file, state an
 // earlier schedule left in the process, the machine's timing), or, with
@@ -152,11 +152,19 @@ const replayTries = 2
 // came first): every finding replays. kept says the failure ran beside
 // goroutines earlier schedules of its process left (rt/leftover.go): they
 // may have caused it, so it replays alone whatever its kind.
-func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding, kept bool) (why string, unchecked bool) {
+func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding, f *failure) (why string, unchecked bool) {
+	var kept, confirmed bool
+	var took time.Duration
+	if f != nil {
+		kept, confirmed, took = f.kept && !f.confirmed, f.confirmed, f.elapsed
+	}
 	if kept && !s.noReplayCheck && (t.bin == "" || fd.Schedule == "") {
 		return "it ran beside goroutines earlier schedules left in its process and has no schedule to replay alone", true
 	}
-	if fd.Kind == checks.Fatal && !kept || t.bin == "" || fd.Schedule == "" || s.noReplayCheck {
+	// Only a confirmed crash skips the check: a hang the watchdog called
+	// (the tool's own hand-off stuck on a loaded machine, once), a
+	// livelock or a misuse did not run again.
+	if confirmed && !kept || t.bin == "" || fd.Schedule == "" || s.noReplayCheck {
 		return "", false
 	}
 	path := fd.Schedule
@@ -182,15 +190,18 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		}
 	}
 	// A failure found at the end of the budget still gets the time of its
-	// replays (a second and the test's cost per try), past the hard stop by
-	// that much at most: a failure found at the end is not dropped for want
-	// of its replay, and the overrun is said (-v, the JSON search time).
+	// replays (a second and, per try, the test's cost or, when longer, what
+	// the failing schedule itself took: a leak still running gets its
+	// thousands of decisions), past the hard stop by that much at most: a
+	// failure found at the end is not dropped for want of its replay, and
+	// the overrun is said (-v, the JSON search time).
 	var cost time.Duration
 	s.mu.Lock()
 	if t.stats != nil {
 		cost = t.stats.Cost
 	}
 	s.mu.Unlock()
+	cost = max(cost, took)
 	least := time.Now().Add(time.Second + replayTries*cost)
 	if !s.hardStop.IsZero() {
 		// Counted from the hard stop, so that only a failure found at

@@ -115,6 +115,9 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 	var steps []checks.Step
 	for i, d := range ds {
 		applyHold(held, d)
+		if d.Early {
+			steps = append(steps, checks.Step{G: "clock", Verb: "moves to the next deadline while goroutines could still run: due timers fire first"})
+		}
 		if !keep[i] {
 			if d.Obj != 0 {
 				name(d.Site, d.Op, d.Obj)

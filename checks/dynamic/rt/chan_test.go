@@ -490,3 +490,47 @@ func TestSelectDefaultLateReceiver(t *testing.T) {
 		}
 	}
 }
+
+// TestCondSignalReplays: a Signal records the goroutine it woke; a replay
+// wakes that one. (It read the id as an index among the waiters: a
+// replay then woke another waiter, or none, and left the schedule, so a
+// deadlock of Signal instead of Broadcast did not replay alone.)
+func TestCondSignalReplays(t *testing.T) {
+	body := func(t *testing.T) {
+		var mu sync.Mutex
+		c := sync.NewCond(&mu)
+		ready := 0
+		var wg sync.WaitGroup
+		for range 3 {
+			WaitGroupAdd(&wg, 1)
+			Go(func() {
+				defer WaitGroupDone(&wg)
+				Lock(&mu)
+				ready++
+				CondWait(c)
+				Unlock(&mu)
+			})
+		}
+		for {
+			Lock(&mu)
+			if ready == 3 {
+				break
+			}
+			Unlock(&mu)
+			Gosched()
+		}
+		for range 3 {
+			CondSignal(c)
+		}
+		Unlock(&mu)
+		WaitGroupWait(&wg)
+	}
+	rs := explore(t, 20, body)
+	mustPass(t, rs)
+	for _, r := range rs {
+		again := RunSchedules(t, Config{Replay: &Schedule{Seed: r.Seed, Decisions: r.Decisions}, StepTimeout: 5 * time.Second}, body, nil)
+		if len(again) != 1 || again[0].Diverged != "" || again[0].Outcome != "pass" {
+			t.Fatalf("schedule %d replayed: %+v", r.Index, again)
+		}
+	}
+}

@@ -82,14 +82,13 @@ func (s *sched) choose(n int, recorded func(Decision) *int) int {
 	return s.strat.Choose(n, s.steps)
 }
 
-func choiceOf(d Decision) *int { return d.Choice }
-
 // decide lets g perform its operation, updating the shadow state, and
 // records the decision.
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req)}
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue}
+	s.earlyDue = false
 	if s.needSites() {
 		d.Site = s.shortSiteOf(g)
 	}
@@ -142,7 +141,7 @@ func (s *sched) decide(g *gstate) {
 		c := s.cond(r.obj)
 		w := -1
 		if len(c.waiters) > 0 {
-			k := s.choose(len(c.waiters), choiceOf)
+			k := s.choose(len(c.waiters), waiterIdx(c.waiters))
 			h := c.waiters[k]
 			c.waiters = append(c.waiters[:k:k], c.waiters[k+1:]...)
 			h.signal = true
@@ -298,6 +297,9 @@ func (s *sched) record(d Decision) {
 		if d.Obj != 0 {
 			line += `,"obj":` + strconv.Itoa(d.Obj)
 		}
+		if d.Early {
+			line += `,"early":true`
+		}
 		rawStderr(line + "}\n")
 	}
 	s.steps++
@@ -411,6 +413,24 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	s.unpark(h)
 	h.rep = prep // decide wakes it
 	return h
+}
+
+// waiterIdx maps a Signal's recorded choice, the goroutine it woke, back
+// to its place among the waiters (read as an index, a replay woke another
+// waiter or none and left the schedule).
+func waiterIdx(ws []*gstate) func(Decision) *int {
+	return func(d Decision) *int {
+		if d.Choice == nil {
+			return nil
+		}
+		for i, h := range ws {
+			if h.id == *d.Choice {
+				return &i
+			}
+		}
+		bad := -1
+		return &bad
+	}
 }
 
 func partnerIdx(ps []*gstate) func(Decision) *int {

@@ -104,7 +104,11 @@
 // spinner is preempted, as a goroutine just started would run in
 // parallel), and none outside control is in a lock of code that is not
 // rewritten (it is not blocked for good: the spinner waits for it, up to
-// outsideWait). A loop that reads the clock between spins, with no timer
+// outsideWait). While a goroutine waits on a timer's channel and others
+// could run, a strategy other than the unperturbed one may also jump it
+// first (earlyTime, Decision.Early: a loaded machine delays the others
+// past the deadline); a test that then fails (its own timeout) is
+// inconclusive, not a test failure. A loop that reads the clock between spins, with no timer
 // pending, moves it by growing steps. Goroutines blocked outside control
 // for something other than a lock (real I/O, a poller on the real clock
 // in the standard library or a kept test framework) move it too: by the real time the scheduler waits
@@ -164,7 +168,10 @@
 // test returned and nothing else is live, or the schedule unwinds) and the
 // goroutines left are blocked outside control (a read loop on a connection
 // the test did not close), the schedule ends without them after
-// abandonWait, as go test would leave them. Between two schedules, the
+// abandonWait, as go test would leave them; once the test returned, not
+// when each waits where only another goroutine's call frees it (an io.Pipe's read or write) and
+// nothing else in the process runs, sleeps or does I/O: a leak
+// (leftForGood). Between two schedules, the
 // goroutines earlier ones left (outside control) are kept in the process
 // when each is blocked on a channel in frames that are not the tool's,
 // none of the program's locks is held outside control and none kept

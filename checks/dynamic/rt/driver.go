@@ -271,6 +271,14 @@ func (r *scheduleRun) finish(p any) {
 	runHelpers.Wait()
 	endOfGoroutine()
 	res := r.s.res
+	if r.s.earlyFires > 0 && res.Inconclusive == "" && (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock") {
+		// A timer fired before goroutines that could run (earlyTime) and
+		// the test failed: its own timeout, most likely, and what
+		// followed from it (a worker it left behind). Not a panic: the
+		// code crashed on its timeout path.
+		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		res.Inconclusive = EarlyFailPrefix + "the test failed after a timer fired before goroutines that could run (its own timeout, most likely)"
+	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
 	}
@@ -281,8 +289,12 @@ func (r *scheduleRun) finish(p any) {
 	*r.out = res
 }
 
-// SkippedPrefix starts Result.Inconclusive of a test that skipped itself.
-const SkippedPrefix = "skipped: "
+// SkippedPrefix starts Result.Inconclusive of a test that skipped itself,
+// EarlyFailPrefix that of a test that failed after an early timer.
+const (
+	SkippedPrefix   = "skipped: "
+	EarlyFailPrefix = "timeout: "
+)
 
 // runCleanups runs the cleanups g's test registered through Cleanup, last
 // first, as the testing package would, but under control. It returns the

@@ -42,6 +42,8 @@ func (s *sched) blockedFailure(running bool) {
 	for _, st := range f.gs {
 		g := s.gs[st.ID]
 		switch {
+		case !g.parked && st.Site != "":
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" outside the scheduler ("+strings.TrimSuffix(strings.TrimPrefix(st.Op, "running ("), ")")+") at "+shortSite(st.Site))
 		case !g.parked:
 			parts = append(parts, "g"+strconv.Itoa(st.ID)+" outside the scheduler")
 		case running && (s.enabled(g) || g.req.op == opSleep):
@@ -105,8 +107,10 @@ func (s *sched) collectStates(f *failure) {
 		} else {
 			st.Op = "running"
 			if state, stack := realStack(g.gid); state != "" {
-				// Outside control: what the runtime says it does.
+				// Outside control: what the runtime says it does, and
+				// where in the program.
 				st.Op, st.Stack = "running ("+state+")", stack
+				_, st.Site, _ = goroutineAt(stack, g.gid)
 			}
 		}
 		f.gs = append(f.gs, st)

@@ -141,7 +141,8 @@ func (g *gstate) call(r *request) reply {
 	runtime.Callers(2, g.req.pcs[:])
 	for {
 		bump(&g.arrSeq)
-		g.runSeen = g.waitTurn(g.runSeen)
+		seen := g.runSeen
+		g.runSeen = g.waitTurn(seen)
 		rep := g.rep
 		switch rep.mode {
 		case mDump:
@@ -150,7 +151,12 @@ func (g *gstate) call(r *request) reply {
 		case mAbort:
 			panic(errAbort)
 		}
-		g.gated = rep.gate
+		// The gate opens with a wake of its own (collect). When the
+		// goroutine was slow to see its release (its partner was found
+		// blocked outside control meanwhile, on a loaded machine), both
+		// wakes came before it looked: the gate is open already, and
+		// waiting for it would wait forever.
+		g.gated = rep.gate && g.runSeen-seen == 1
 		return rep
 	}
 }

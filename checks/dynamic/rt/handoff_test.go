@@ -2,6 +2,7 @@ package rt
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -104,5 +105,44 @@ func TestHandoffPartiesTakeTurns(t *testing.T) {
 	}
 	if len(rs) != 5 {
 		t.Fatalf("want 5 schedules, got %d", len(rs))
+	}
+}
+
+// TestGateOpenBeforeSeen: the second party of a hand-off is released for
+// its channel operation and, once the first party arrived or was found
+// blocked outside control, woken again to go on (its gate). On a loaded
+// machine both wakes can come before it looks (its partner, waiting for
+// it in the real channel operation, was found blocked outside control):
+// the gate is open then. Waiting for it hung the schedule until the
+// watchdog called it a hang, a "fatal" finding no replay reproduced.
+func TestGateOpenBeforeSeen(t *testing.T) {
+	g := &gstate{}
+	g.rep = reply{mode: mRun, gate: true}
+	g.wake() // released for its channel operation
+	g.wake() // its gate opened, before it looked
+	var gid atomic.Uint64
+	passed := make(chan struct{})
+	go func() {
+		gid.Store(goid())
+		g.call(&request{op: opSend})
+		g.pass() // after the real operation, as Send does
+		close(passed)
+	}()
+	for {
+		select {
+		case <-passed:
+			return
+		default:
+		}
+		if id := gid.Load(); id != 0 {
+			buf := make([]byte, 1<<20)
+			dump := string(buf[:runtime.Stack(buf, true)])
+			if state, _, stack := goroutineAt(dump, id); state == "semacquire" && strings.Contains(stack, "waitTurn") {
+				g.wake() // let it end
+				<-passed
+				t.Fatal("the second party of a hand-off waits for a gate that was opened before it looked")
+			}
+		}
+		runtime.Gosched()
 	}
 }

@@ -35,6 +35,7 @@ func TestMainChild(t *testing.T) {
 			time.Sleep(800 * time.Millisecond)
 			Gosched()
 		},
+		"TestTimeoutFails": func(t *testing.T) { awaitDrain(t, true) },
 		"TestFail": func(t *testing.T) {
 			Go(func() {})
 			t.Errorf("boom")

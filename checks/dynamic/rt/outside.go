@@ -368,3 +368,94 @@ func (s *sched) abandon() bool {
 // abandonWait is how long goroutines blocked outside control get to come
 // back before a schedule whose outcome is decided ends without them.
 const abandonWait = 200 * time.Millisecond
+
+// leftForGood: once nothing else can happen, are the goroutines outside
+// control blocked for good? Each must wait in a function of the standard
+// library that only another goroutine's call ends (partnerOnly: no timer,
+// no I/O), and nothing else in the process may run, sleep, do I/O or a
+// system call: the controlled goroutines are blocked or gone and no timer
+// is pending (the caller's state), so nobody is left to make that call. A
+// writer stranded in an io.Pipe whose reader stopped without closing it
+// is a leak, not a read loop on a connection the test left open.
+//
+//go:norace
+func (s *sched) leftForGood() bool {
+	if len(s.outside) == 0 {
+		return false
+	}
+	for _, g := range s.outside {
+		if g.blockedReal {
+			return false
+		}
+	}
+	found := 0
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		var block []byte
+		block, dump = cutBlock(dump)
+		rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
+		if !ok {
+			continue
+		}
+		sp := bytes.IndexByte(rest, ' ')
+		if sp < 0 || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
+			continue
+		}
+		id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
+		if err != nil || id == s.sgid || s.exitedG(id) {
+			continue
+		}
+		state := rest[sp+2:]
+		if j := bytes.IndexAny(state, ",]"); j >= 0 {
+			state = state[:j]
+		}
+		g := s.tab.lookup(id)
+		switch {
+		case g != nil && g.outside:
+			if !chanWaitState(state) || !partnerOnly(block) {
+				return false
+			}
+			found++
+			continue
+		case g != nil && g.parked:
+			continue // at its turn's wait: blocked by the shadow's account
+		}
+		switch string(state) {
+		case "running", "runnable", "preempted", "IO wait", "sleep":
+			return false
+		case "syscall":
+			if !rtFutexStack(block) && !bytes.Contains(block, []byte("signal_recv")) {
+				return false
+			}
+		}
+	}
+	return found == len(s.outside)
+}
+
+// partnerOnlyFuncs are functions of the standard library whose wait only
+// another goroutine's call ends: an io.Pipe's read and write (its other
+// end's Read, Write or Close), with no timer and no I/O.
+var partnerOnlyFuncs = [][]byte{[]byte("io.(*pipe).read("), []byte("io.(*pipe).write(")}
+
+// partnerOnly: is the goroutine whose part of a stack dump is block
+// waiting in one of partnerOnlyFuncs (its first frame outside the runtime)?
+func partnerOnly(block []byte) bool {
+	for len(block) > 0 {
+		line := block
+		if j := bytes.IndexByte(block, '\n'); j >= 0 {
+			line, block = block[:j], block[j+1:]
+		} else {
+			block = nil
+		}
+		if len(line) == 0 || line[0] == '\t' || bytes.HasPrefix(line, []byte("goroutine ")) || bytes.HasPrefix(line, []byte("runtime.")) {
+			continue
+		}
+		for _, fn := range partnerOnlyFuncs {
+			if bytes.HasPrefix(line, fn) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}

@@ -90,6 +90,9 @@ type Decision struct {
 	// in the order the run first met it, from 1; 0 when there is none. It
 	// lets a report tell two locks taken at the same line apart.
 	Obj int `json:"obj,omitempty"`
+	// Early is set when, before this decision, the clock moved to the
+	// next deadline although goroutines could run (earlyTime).
+	Early bool `json:"early,omitempty"`
 }
 
 // A leak's message starts with LeakBlocked when every goroutine left after

@@ -53,6 +53,10 @@ type sched struct {
 	now       time.Duration
 	base      time.Time
 	idleFires int
+	// earlyDue: the clock moved early for the next decision (earlyTime);
+	// earlyFires counts such moves in this schedule.
+	earlyDue   bool
+	earlyFires int
 
 	sites map[uintptr]string
 	slabs struct {
@@ -436,6 +440,12 @@ func (s *sched) next() {
 			if s.waitOutside(wait) {
 				return
 			}
+			if s.testDone && s.leftForGood() {
+				// Stranded in the standard library, nobody left to
+				// free them: a leak, not goroutines left behind.
+				s.blockedFailure(false)
+				return
+			}
 			if s.testDone && s.abandon() {
 				return
 			}
@@ -470,6 +480,9 @@ func (s *sched) next() {
 	if s.steps >= s.maxSteps {
 		// A bound, not a bug: the schedule is inconclusive.
 		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
+		return
+	}
+	if s.earlyTime() {
 		return
 	}
 	var pick *gstate

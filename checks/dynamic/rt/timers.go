@@ -4,6 +4,7 @@ package rt
 
 import (
 	"math"
+	"reflect"
 	"sort"
 	"time"
 )
@@ -131,7 +132,9 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			rep.mode = mSkip
 			return
 		}
-		rep.ok = vt.active
+		// Go 1.23: a value due but not yet received is not delivered
+		// after Stop or Reset, and the timer counts as stopped by them.
+		rep.ok = vt.active || len(vt.ch) > 0
 		vt.active = false
 		s.drain(vt.ch)
 		if r.op == opTimerReset {
@@ -272,4 +275,77 @@ func (s *sched) fireTimers() bool {
 		})
 	}
 	return true
+}
+
+// earlyOdds: at a decision where a goroutine waits on a timer's channel
+// while others can run, the strategy moves the clock to the next
+// deadline (at most earlyMax ahead) first, with odds of 1 in earlyOdds (never on the unperturbed
+// schedule, nor after the test returned). On a loaded machine the
+// goroutines that could run may not have run when the timer is due: the
+// code's timeout path then runs against them (a drain of a timer already
+// received from, a close while a worker still sends). A test that fails
+// on such a schedule most likely failed on its own timeout: driver.go
+// tells no failure of it (Result.Inconclusive).
+const earlyOdds = 16
+
+// earlyTime moves the clock to the next deadline before a decision, firing
+// what is due, when the strategy (or the replayed decision) says so. It
+// reports whether it did: the caller decides again.
+//
+//go:norace
+func (s *sched) earlyTime() bool {
+	if s.earlyDue {
+		return false // moved already for this decision
+	}
+	if s.replay != nil && s.diverged == "" {
+		if s.steps >= len(s.replay.Decisions) || !s.replay.Decisions[s.steps].Early {
+			return false
+		}
+	} else {
+		if _, ok := s.strat.(Plain); ok || s.testDone || !s.timerWaited() || s.strat.Choose(earlyOdds, s.steps) != 1 {
+			return false
+		}
+	}
+	if !s.fireTimers() {
+		return false
+	}
+	s.earlyDue = true
+	s.earlyFires++
+	return true
+}
+
+// earlyMax is the furthest the clock jumps early (earlyTime): a delay a
+// loaded machine gives goroutines that could run. A test's hour-long
+// safety timeout is not fired ahead of a worker that could run.
+const earlyMax = 250 * time.Millisecond
+
+// timerWaited: is a goroutine blocked (nothing else ready) at a receive or
+// a select on the channel of a timer or ticker due within earlyMax?
+//
+//go:norace
+func (s *sched) timerWaited() bool {
+	for _, vt := range s.tq {
+		if !vt.active || vt.ch == nil || vt.deadline-s.now > earlyMax {
+			continue
+		}
+		p := reflect.ValueOf(vt.ch).UnsafePointer()
+		for _, g := range s.blocked {
+			if s.enabled(g) {
+				continue // it takes a ready case first
+			}
+			switch g.req.op {
+			case opRecv:
+				if g.req.obj == p {
+					return true
+				}
+			case opSelect:
+				for _, c := range g.req.cases {
+					if !c.send && c.ptr == p {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -98,6 +98,11 @@ func main() {
 			}
 		case "TestHang":
 			time.Sleep(time.Hour)
+		case "TestLongLeak":
+			// A failing schedule that runs long (a leak still running
+			// gets thousands of decisions), its replay as long.
+			time.Sleep(2 * time.Second)
+			r.Outcome, r.Message, r.Site = "leak", "leak: goroutines still running after the test returned", "/src/k/k_test.go:70"
 		case "TestExitSlow":
 			if j == 0 {
 				r.Outcome, r.Message, r.Site = "test-failure", "test failed: send: closed", "/src/k/k_test.go:50"

@@ -3,7 +3,10 @@
 package correct
 
 import (
+	"bufio"
 	"errors"
+	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -367,5 +370,67 @@ func TestOfferOrDoItself(t *testing.T) {
 	wg.Wait()
 	if got := sum.Load(); got != 1 {
 		t.Errorf("sum = %d, want 1", got)
+	}
+}
+
+// readHeader closes its end of the pipe when it has the header: the
+// renderer's next Write fails and it ends.
+func readHeader(render func(io.Writer)) ([]string, error) {
+	pr, pw := io.Pipe()
+	defer pr.Close()
+	go func() {
+		render(pw)
+		pw.Close()
+	}()
+	br := bufio.NewReader(pr)
+	var header []string
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return header, err
+		}
+		if line == "\n" {
+			return header, nil
+		}
+		header = append(header, strings.TrimSuffix(line, "\n"))
+	}
+}
+
+func TestHeaderClosesReader(t *testing.T) {
+	h, err := readHeader(func(w io.Writer) {
+		io.WriteString(w, "a: 1\n")
+		io.WriteString(w, "\n")
+		io.WriteString(w, "body\n")
+	})
+	if err != nil || len(h) != 1 {
+		t.Fatalf("header %q, %v", h, err)
+	}
+}
+
+// watch rearms its timer with Stop and Reset alone: since Go 1.23 no
+// stale value is left to drain.
+func watch(beats <-chan struct{}, timeout time.Duration, n int) int {
+	tm := time.NewTimer(timeout)
+	got := 0
+	for range n {
+		select {
+		case <-beats:
+			got++
+		case <-tm.C:
+		}
+		tm.Stop()
+		tm.Reset(timeout)
+	}
+	return got
+}
+
+func TestHeartbeatNoDrain(t *testing.T) {
+	beats := make(chan struct{}, 2)
+	go func() {
+		beats <- struct{}{}
+		beats <- struct{}{}
+	}()
+	if got := watch(beats, 20*time.Millisecond, 2); got > 2 {
+		t.Fatalf("%d beats, sent 2", got)
 	}
 }

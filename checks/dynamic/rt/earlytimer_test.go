@@ -1,0 +1,87 @@
+package rt
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// awaitDrain is the drain idiom of Go before 1.23 after a select that may
+// have taken the timer's value already: then the drain blocks for good.
+// With fail set, the test also fails on its own timeout.
+func awaitDrain(t *testing.T, fail bool) {
+	results := make(chan int, 1)
+	Go(func() { Send(results, 7) })
+	tm := NewTimer(50 * time.Millisecond)
+	k := Select(false, RecvCase(results), RecvCase(tm.C))
+	select {
+	case <-PickRecv(k, 0, results):
+	case <-PickRecv(k, 1, tm.C):
+		if fail {
+			t.Fatal("timed out")
+		}
+	}
+	if !TimerStop(tm) {
+		Recv(tm.C)
+	}
+}
+
+// TestEarlyTimer: the clock used to move only when no goroutine could
+// run, so a timeout never beat a worker that could send: the drain that
+// blocks for good when the timer's value was taken was never seen. A
+// timer may fire before goroutines that could run (a loaded machine): the
+// search tries that now and then, never on the unperturbed schedule, and
+// a replay fires it where the schedule says. A test failing on its own
+// timeout on such a schedule is not a failure of the code.
+func TestEarlyTimer(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	cfg := Config{Schedules: 300, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second}
+	var found *Result
+	for _, r := range RunSchedules(t, cfg, func(t *testing.T) { awaitDrain(t, false) }, nil) {
+		if r.Outcome == "deadlock" {
+			found = &r
+			break
+		}
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s: %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+	if found == nil {
+		t.Fatal("no schedule fired the timer before the worker sent: the drain's deadlock was not found")
+	}
+	early := false
+	for _, d := range found.Decisions {
+		early = early || d.Early
+	}
+	if !early {
+		t.Errorf("the deadlock's decisions %+v say no early timer", found.Decisions)
+	}
+	sched := &Schedule{Seed: found.Seed, Decisions: found.Decisions}
+	rs := RunSchedules(t, Config{Replay: sched, StepTimeout: 10 * time.Second}, func(t *testing.T) { awaitDrain(t, false) }, nil)
+	if len(rs) != 1 || rs[0].Outcome != "deadlock" || rs[0].Diverged != "" {
+		t.Errorf("replay: %+v, want the deadlock as recorded", rs)
+	}
+
+	plain := RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: PlainStrategy, StepTimeout: 10 * time.Second}, func(t *testing.T) { awaitDrain(t, false) }, nil)
+	if len(plain) != 1 || plain[0].Outcome != "pass" {
+		t.Errorf("unperturbed: %+v, want a pass (no early timer)", plain)
+	}
+
+	// In a process of its own: the schedules' tests fail for real.
+	rs, out, _ := runMain(t, Config{Test: "TestTimeoutFails", Strategy: "random", Seed: 1, Schedules: 100, StepTimeout: 10 * time.Second})
+	timedOut := 0
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: the test's own timeout told as a failure: %s: %s", r.Index, r.Outcome, r.Message)
+		}
+		if strings.HasPrefix(r.Inconclusive, EarlyFailPrefix) {
+			timedOut++
+		}
+	}
+	if len(rs) != 100 || timedOut == 0 {
+		t.Errorf("%d schedules, %d of them timed out early; want 100, some\n%s", len(rs), timedOut, out)
+	}
+}
