@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,38 @@ func TestTestConfigEndToEnd(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("config test lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestTestConfigIgnore: a known failure of the file is kept out of the
+// report and the exit status, with a note naming its entry.
+func TestTestConfigIgnore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a test")
+	}
+	root := testModule(t, "ignore:\n  - test: TestSelfDeadlock\n    reason: known, tracked elsewhere\n")
+	src := "package a\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n\nfunc TestSelfDeadlock(t *testing.T) {\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tmu.Lock()\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "a", "dead_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"test", "-race=false", "-budget", "20s", "-run", "TestSelfDeadlock", "-schedules", t.TempDir(), "-format", "json", "./a"}
+	env, stdout, stderr := testEnv(t, root)
+	if code := runMain(context.Background(), env, args); code != exitOK {
+		t.Fatalf("exit %d, want 0 (the failure is known): %s", code, stderr)
+	}
+	var rep struct{ Findings []json.RawMessage }
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, stdout)
+	}
+	if len(rep.Findings) != 0 || !strings.Contains(stderr.String(), "1 finding kept out as a known failure (.interleave.yaml:2): known, tracked elsewhere") {
+		t.Errorf("want the note and no finding; stderr:\n%s\nfindings: %s", stderr, rep.Findings)
+	}
+	// Without the entry the same run fails.
+	if err := os.WriteFile(filepath.Join(root, prjob.FileName), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, _, stderr = testEnv(t, root)
+	if code := runMain(context.Background(), env, args); code != exitFindings {
+		t.Errorf("without the entry: exit %d, want %d: %s", code, exitFindings, stderr)
 	}
 }
