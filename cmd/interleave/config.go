@@ -5,6 +5,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/interleave-dev/interleave/internal/prjob"
@@ -13,9 +16,12 @@ import (
 func init() {
 	register(&command{
 		name:  "config",
-		short: "Print the pull-request job's settings from .interleave.yaml and flags, and where each came from",
-		usage: "[-base REF] [pr flags]",
+		short: "Print the settings of interleave pr (or, with test first, of interleave test) from .interleave.yaml and flags, and where each came from",
+		usage: "[-base REF] [pr flags] | test [test flags]",
 		run: func(ctx context.Context, env *cliEnv, args []string) int {
+			if len(args) > 0 && args[0] == "test" {
+				return configTest(env, args[1:])
+			}
 			c := prjob.DefaultConfig()
 			fs := newFlagSet(env, commands["config"])
 			flags := c.Register(fs)
@@ -59,4 +65,31 @@ func configError(env *cliEnv, command string, err error) {
 		fmt.Fprintf(env.stderr, "interleave %s: %s\n", command, line)
 	}
 	fmt.Fprintf(env.stderr, "interleave %s: see docs/config.md for the keys of %s\n", command, prjob.FileName)
+}
+
+// configTest prints the settings interleave test would run under: the
+// working tree's file under test's flags.
+func configTest(env *cliEnv, args []string) int {
+	opts, code, ok := parseTestFlags(env, args)
+	if !ok {
+		return code
+	}
+	local := filepath.Join(prjob.ModuleRoot(env.dir), prjob.FileName)
+	if _, err := os.Stat(local); err == nil {
+		fmt.Fprintf(env.stdout, "config file: %s (interleave test reads the working tree's)\n", local)
+	} else {
+		fmt.Fprintf(env.stdout, "config file: none (%s at the module root)\n", prjob.FileName)
+	}
+	for _, n := range opts.notes {
+		fmt.Fprintf(env.stdout, "note: %s\n", n)
+	}
+	c := prjob.Config{Budget: opts.budget, Exclude: opts.exclude, Ignore: opts.ignore}
+	if opts.run != "" {
+		c.Run = regexp.MustCompile(opts.run)
+	}
+	if opts.skip != "" {
+		c.Skip = regexp.MustCompile(opts.skip)
+	}
+	prjob.PrintSome(env.stdout, &c, opts.src, testUses)
+	return exitOK
 }

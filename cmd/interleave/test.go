@@ -43,7 +43,12 @@ type testOptions struct {
 	searchFlags
 	patterns []string
 	run      string
+	skip     string
+	exclude  []string
+	ignore   []prjob.Ignore // from .interleave.yaml
 	failOn   checks.Severity
+	src      prjob.Sources // where each setting of .interleave.yaml came from
+	notes    []string      // about the config file, printed before the search
 }
 
 // parseTestFlags parses the flags of `interleave test`; ok is false when the
@@ -51,6 +56,8 @@ type testOptions struct {
 func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["test"])
 	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
+	fs.StringVar(&opts.skip, "skip", "", "Do not search the tests whose name matches `regexp`")
+	exclude := fs.String("exclude", "", "Leave out the packages these `patterns` select, comma-separated, relative to the module root: ., ./dir or ./dir/...")
 	failOn := &enumFlag{value: prjob.DefaultFailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
 	opts.register(fs, searchHelp{
@@ -82,6 +89,25 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 			return bad("bad -run pattern: %v", err)
 		}
 	}
+	if _, err := regexp.Compile(opts.skip); err != nil {
+		return bad("bad -skip pattern: %v", err)
+	}
+	for _, p := range strings.Split(*exclude, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if err := prjob.CheckPattern(p); err != nil {
+			return bad("-exclude: %v", err)
+		}
+		opts.exclude = append(opts.exclude, p)
+	}
+	// .interleave.yaml at the module root, under the flags.
+	src, notes, err := applyTestFile(env, fs, &opts)
+	if err != nil {
+		configError(env, "test", err)
+		return opts, exitError, false
+	}
+	opts.src, opts.notes = src, notes
 	return opts, 0, true
 }
 
@@ -92,10 +118,25 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		fmt.Fprintln(env.stderr, "interleave test:", err)
 		return exitError
 	}
+	for _, n := range opts.notes {
+		fmt.Fprintln(env.stderr, "interleave test: note:", n)
+	}
+	patterns, dropped, err := excludePackages(ctx, env.dir, opts.patterns, opts.exclude)
+	if err != nil {
+		fmt.Fprintln(env.stderr, "interleave test:", err)
+		return exitError
+	}
+	if dropped > 0 {
+		fmt.Fprintf(env.stderr, "interleave test: %d %s left out by exclude (%s, %s)\n", dropped, checks.Plural(dropped, "package"), strings.Join(opts.exclude, " "), opts.src["exclude"])
+		if len(patterns) == 0 {
+			fmt.Fprintln(env.stderr, "interleave test: nothing to search: exclude leaves out every package")
+			return exitOK
+		}
+	}
 	fmt.Fprintf(env.stderr, "interleave test: seed %d (repeat with -seed %d), budget %v\n", opts.seed, opts.seed, opts.budget)
 	prog := newProgress(env.stderr)
 	o := opts.options(env.dir)
-	o.Patterns, o.Run = opts.patterns, opts.run
+	o.Patterns, o.Run, o.Skip = patterns, opts.run, opts.skip
 	o.Progress, o.Stage = prog.update, prog.stage
 	res, err := explore.Run(ctx, o)
 	prog.done()
@@ -119,6 +160,12 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		return exitError
 	}
 	for _, n := range res.Notes {
+		fmt.Fprintln(env.stderr, "interleave test: note:", n)
+	}
+	// Known failures of .interleave.yaml: out of the report and the exit status.
+	var ignored []string
+	res.Findings, ignored = prjob.FilterIgnored(res.Findings, opts.ignore, prjob.ModuleRoot(env.dir), env.dir)
+	for _, n := range ignored {
 		fmt.Fprintln(env.stderr, "interleave test: note:", n)
 	}
 	st := res.Stats

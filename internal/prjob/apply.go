@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/interleave-dev/interleave/affected"
@@ -141,6 +142,12 @@ func ApplyFile(c *Config, f *File, given func(setting string) string) Sources {
 
 // PrintSettings writes c's file settings with their sources, one a line.
 func PrintSettings(w io.Writer, c *Config, src Sources) {
+	PrintSome(w, c, src, FileSettings)
+}
+
+// PrintSome is PrintSettings for some of the settings, in the order of
+// FileSettings; a setting not among them is printed with its source only.
+func PrintSome(w io.Writer, c *Config, src Sources, settings []string) {
 	list := func(v []string, none string) string {
 		if len(v) == 0 {
 			return none
@@ -169,7 +176,11 @@ func PrintSettings(w io.Writer, c *Config, src Sources) {
 		"ignore":        ignoreCount(len(c.Ignore)),
 	}
 	for _, s := range FileSettings {
-		fmt.Fprintf(w, "%-14s %-30s %s\n", s, values[s], src[s])
+		v := values[s]
+		if !slices.Contains(settings, s) {
+			v = "-"
+		}
+		fmt.Fprintf(w, "%-14s %-30s %s\n", s, v, src[s])
 	}
 	for _, ig := range c.Ignore {
 		var what []string

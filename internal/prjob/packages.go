@@ -48,3 +48,9 @@ func matchPackages(dir string, patterns []string, file string) bool {
 	}
 	return false
 }
+
+// InPackages reports whether file is in a package the patterns (., ./dir,
+// ./dir/..., relative to dir) select.
+func InPackages(dir string, patterns []string, file string) bool {
+	return matchPackages(dir, patterns, file)
+}

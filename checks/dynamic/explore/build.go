@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 )
 
@@ -133,9 +134,18 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 		return out, nil
 	}
 	var excluded []string
+	var skipRE *regexp.Regexp // checked by newSearch
+	if s.opts.Skip != "" {
+		skipRE = regexp.MustCompile(s.opts.Skip)
+	}
+	skipped := 0
 	for _, p := range s.inst.Packages {
 		for _, n := range p.Tests {
 			if runRE == nil || runRE.MatchString(n) {
+				if skipRE != nil && skipRE.MatchString(n) {
+					skipped++
+					continue
+				}
 				out = append(out, mk(p, n, 1))
 			}
 		}
@@ -151,6 +161,9 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 		what := "no Test functions in " + strings.Join(s.opts.Patterns, " ")
 		if runRE != nil {
 			what = fmt.Sprintf("no test in %s matches -run %q", strings.Join(s.opts.Patterns, " "), s.opts.Run)
+		}
+		if skipped > 0 {
+			what += fmt.Sprintf(" (%d %s skipped: -skip %q)", skipped, checks.Plural(skipped, "test"), s.opts.Skip)
 		}
 		if len(excluded) > 0 {
 			sort.Strings(excluded)

@@ -94,3 +94,26 @@ func TestSelectExcluded(t *testing.T) {
 		t.Errorf("err = %v, want TestGone not found", err)
 	}
 }
+
+// TestSelectSkip: Skip leaves out the tests it matches, after Run; when
+// it leaves none, the error says how many it skipped.
+func TestSelectSkip(t *testing.T) {
+	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestSlowA", "TestB"}}
+	inst := &rewrite.Result{ModuleRoot: "/m", Packages: []rewrite.Package{p}}
+	s := &search{opts: Options{Patterns: []string{"./p"}, Skip: "^TestSlow"}, inst: inst}
+	ts, err := s.selectTests(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, x := range ts {
+		got = append(got, x.name)
+	}
+	if strings.Join(got, " ") != "TestA TestB" {
+		t.Errorf("selected %q, want TestA TestB", got)
+	}
+	s = &search{opts: Options{Patterns: []string{"./p"}, Run: "A$", Skip: "A"}, inst: inst}
+	if _, err := s.selectTests(regexp.MustCompile("A$")); err == nil || !strings.Contains(err.Error(), `2 tests skipped: -skip "A"`) {
+		t.Errorf("err = %v, want a NoTestsError counting the skipped tests", err)
+	}
+}

@@ -172,6 +172,9 @@ func newSearch(opts Options) (*search, *regexp.Regexp, error) {
 		}
 		runRE = re
 	}
+	if _, err := regexp.Compile(opts.Skip); err != nil {
+		return nil, nil, fmt.Errorf("bad -skip pattern %q: %w", opts.Skip, err)
+	}
 	s := &search{opts: opts, failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true

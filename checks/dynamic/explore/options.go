@@ -38,6 +38,7 @@ type Options struct {
 	Dir      string   // working directory, inside a module (default: the current one)
 	Patterns []string // package patterns (default ".")
 	Run      string   // regexp on test names (default: all)
+	Skip     string   // regexp on test names not to search (default: none); with Run, as go test -skip
 	// Tests, when set, lists the tests to run instead of Run; the PR job uses
 	// it to split the budget by weight.
 	Tests        []TestRef
