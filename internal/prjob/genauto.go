@@ -18,7 +18,7 @@ import (
 // kernels their findings broke two promises of pr — races between
 // unchanged methods reported as the change's, and a second finding for a
 // cause a test's finding already reports. `interleave gen -guarded` has it.
-const genGuarded = false
+const genGuarded = true
 
 // GenShare is the part of -budget that generated tests get, when the
 // generated-test budget is automatic and a changed type claims thread
