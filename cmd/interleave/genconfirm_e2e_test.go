@@ -67,7 +67,7 @@ func (a *Account) seen() int64 { return a.hits }
 // posted with it, replaying; the candidate nothing reaches is only in the
 // job summary. Fails without the confirmation of candidates by generated
 // findings (prjob.addGenFindings), or with pr not generating for types
-// that only hold a mutex (genGuarded).
+// that only hold a mutex (gen.Options.Guarded in prjob.genTests).
 func TestPRGenConfirmsCandidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")

@@ -29,7 +29,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		Dir:      c.ModuleDir,
 		Patterns: c.Packages,
 		Select:   touched,
-		Guarded:  genGuarded,
+		Guarded:  true,
 		Focus: func(t *gen.Target, method string) bool {
 			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method)
 		},
