@@ -2,6 +2,9 @@ package prjob
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -124,4 +127,74 @@ func (r *job) addGenFindings(gf, final, news []checks.Finding) (newFinal, newNew
 		kept[i].Baseline = checks.BaselineNew
 	}
 	return newFinal, explore.Group(append(news, kept...))
+}
+
+// methodKey names method of type typ declared in the package in dir.
+func methodKey(dir, typ, method string) string {
+	return filepath.Clean(dir) + "|" + typ + "." + method
+}
+
+// candidateMethods returns, as methodKey, the methods whose bodies hold a
+// position of one of the candidates (its own or a related one): the code
+// a generated test must call for a schedule to confirm it.
+func candidateMethods(cands []checks.Finding, dir string) map[string]bool {
+	lines := map[string][]int{}
+	for _, f := range cands {
+		for _, p := range append([]checks.Position{f.Pos}, relatedPositions(f.Related)...) {
+			if p.File != "" && p.Line > 0 && filepath.Base(p.File) != gen.FileName {
+				file := AbsIn(dir, p.File)
+				lines[file] = append(lines[file], p.Line)
+			}
+		}
+	}
+	out := map[string]bool{}
+	for file, ls := range lines {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 {
+				continue
+			}
+			typ := recvTypeName(fd.Recv.List[0].Type)
+			start, end := fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line
+			for _, l := range ls {
+				if typ != "" && l >= start && l <= end {
+					out[methodKey(filepath.Dir(file), typ, fd.Name.Name)] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func relatedPositions(rs []checks.Related) []checks.Position {
+	out := make([]checks.Position, len(rs))
+	for i, r := range rs {
+		out[i] = r.Position
+	}
+	return out
+}
+
+// recvTypeName is the name of a receiver's type: T of T, *T, T[P], *T[P].
+func recvTypeName(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package prjob
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,5 +116,57 @@ func TestGenConfirmsCandidate(t *testing.T) {
 	}
 	if !strings.Contains(r.confirm.logLine(), "(1 by a generated test)") {
 		t.Errorf("log line %q does not say a generated test confirmed one", r.confirm.logLine())
+	}
+}
+
+// TestCandidateMethods: the methods a candidate's positions are in (the
+// plain read in Ops, the atomic write in Deposit it names) are the ones
+// generated tests call first.
+func TestCandidateMethods(t *testing.T) {
+	dir := t.TempDir()
+	src := `package bank
+
+import "sync/atomic"
+
+type Account struct{ ops int64 }
+
+func (a *Account) Deposit() {
+	atomic.AddInt64(&a.ops, 1)
+}
+
+func (a *Account) Ops() int64 {
+	return a.ops
+}
+
+func (a *Account) Reset() { a.ops = 0 }
+
+type Box[T any] struct{ v T }
+
+func (b *Box[T]) Get() T { return b.v }
+
+func helper() {}
+`
+	file := filepath.Join(dir, "bank", "bank.go")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cands := []checks.Finding{
+		{Rule: "IL3001", Pos: checks.Position{File: "bank/bank.go", Line: 12}, Related: []checks.Related{{Position: checks.Position{File: file, Line: 8}}}},
+		{Rule: "IL1006", Pos: checks.Position{File: "bank/bank.go", Line: 19}},
+		{Rule: "IL1006", Pos: checks.Position{File: "bank/bank.go", Line: 21}}, // in a function
+	}
+	got := candidateMethods(cands, dir)
+	pkg := filepath.Join(dir, "bank")
+	want := map[string]bool{methodKey(pkg, "Account", "Ops"): true, methodKey(pkg, "Account", "Deposit"): true, methodKey(pkg, "Box", "Get"): true}
+	if len(got) != len(want) {
+		t.Errorf("candidateMethods = %v, want %v", got, want)
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("candidateMethods lacks %s: %v", k, got)
+		}
 	}
 }
