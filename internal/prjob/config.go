@@ -109,7 +109,7 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&c.Head, "head", c.Head, "Head `ref` of the change (default HEAD, or the pull request's head commit); "+affected.WorkTree+" for uncommitted changes")
 	fs.Var(&f.scope, "scope", "Report the findings in this `scope`: changed (on changed lines, or related to one), package (all in the changed packages), all (all in the module)")
 	fs.DurationVar(&c.Budget, "budget", c.Budget, "Wall time of the dynamic search over the affected tests; 0 skips it")
-	fs.Var(&f.genBudget, "gen-budget", "Wall time of the generated concurrent tests (as interleave gen) for the changed types documented as safe for concurrent use: auto (a quarter of -budget, only when such a type changed), a `duration` added to -budget, or 0 to skip them")
+	fs.Var(&f.genBudget, "gen-budget", "Wall time of the generated concurrent tests (as interleave gen) for the changed types documented as safe for concurrent use or holding a mutex or atomic: auto (a quarter of -budget, only when such a type changed), a `duration` added to -budget, or 0 to skip them")
 	fs.Var(&f.failOn, "fail-on", "Exit 1 when a reported finding has at least this `severity`: note, warning, error")
 	fs.Var(&f.format, "format", "Output `format`: text, json, sarif")
 	fs.StringVar(&c.Output, "o", c.Output, "Write the report to `file` instead of standard output")

@@ -26,6 +26,7 @@ type confirmStats struct {
 	searched    bool             // the dynamic search ran schedules
 	targeted    int              // static findings whose sites the search targeted
 	confirmed   int              // of those, confirmed by a schedule
+	byGen       int              // of those, confirmed by a generated test's schedule
 	unconfirmed []checks.Finding // candidates left unconfirmed
 }
 
@@ -145,8 +146,12 @@ func stackHits(s, d *checks.Finding, dir string) int {
 
 // logLine is the count line pr prints: targeted, confirmed, unconfirmed.
 func (st *confirmStats) logLine() string {
-	return fmt.Sprintf("confirmation: %d static %s targeted by the search, %d confirmed by a schedule, %d %s unconfirmed (job summary only)",
-		st.targeted, checks.Plural(st.targeted, "finding"), st.confirmed, len(st.unconfirmed), checks.Plural(len(st.unconfirmed), "finding"))
+	by := ""
+	if st.byGen > 0 {
+		by = fmt.Sprintf(" (%d by a generated test)", st.byGen)
+	}
+	return fmt.Sprintf("confirmation: %d static %s targeted by the search, %d confirmed by a schedule%s, %d %s unconfirmed (job summary only)",
+		st.targeted, checks.Plural(st.targeted, "finding"), st.confirmed, by, len(st.unconfirmed), checks.Plural(len(st.unconfirmed), "finding"))
 }
 
 // summary is the job summary's section on confirmation: the counts and

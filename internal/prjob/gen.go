@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
@@ -23,15 +24,20 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		p := t.Pkg.Fset.Position(t.Pos)
 		return r.touchedType(t.Pkg.PkgPath, t.Name.Name(), p.Filename, p.Line)
 	}
+	// The methods of the candidates no schedule of the search confirmed
+	// (their position or a related one) are called first too: a generated
+	// schedule may confirm them (addGenFindings).
+	candidates := candidateMethods(r.confirm.unconfirmed, c.ModuleDir)
 	seed, schedules := r.seedAndSchedules()
 	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", opts.GenBudget, seed)
 	res, err := gen.Run(ctx, gen.Options{
 		Dir:      c.ModuleDir,
 		Patterns: c.Packages,
 		Select:   touched,
-		Guarded:  genGuarded,
+		Guarded:  true,
 		Focus: func(t *gen.Target, method string) bool {
-			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method)
+			dir := filepath.Dir(t.Pkg.Fset.Position(t.Pos).Filename)
+			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method) || candidates[methodKey(dir, t.Name.Name(), method)]
 		},
 		Seed:         seed,
 		Budget:       opts.GenBudget,

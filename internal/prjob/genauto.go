@@ -13,16 +13,10 @@ import (
 	"github.com/interleave-dev/interleave/checks/claim"
 )
 
-// genGuarded makes pr generate tests for changed types that claim nothing
-// but hold a mutex or atomic (gen.Options.Guarded). Off: on the end-to-end
-// kernels their findings broke two promises of pr — races between
-// unchanged methods reported as the change's, and a second finding for a
-// cause a test's finding already reports. `interleave gen -guarded` has it.
-const genGuarded = false
-
 // GenShare is the part of -budget that generated tests get, when the
 // generated-test budget is automatic and a changed type claims thread
-// safety: Budget/GenShare goes to gen, the rest to the search.
+// safety or holds a mutex or atomic: Budget/GenShare goes to gen, the rest
+// to the search.
 const GenShare = 4
 
 // splitGenBudget gives gen its automatic share of the budget when the
@@ -33,9 +27,6 @@ func (r *job) splitGenBudget() {
 		return
 	}
 	names, guarded := claimedTypes(r.change.ModuleDir, r.change.ModulePath, r.change.Packages, r.touchedType)
-	if !genGuarded {
-		guarded = nil
-	}
 	if len(names)+len(guarded) == 0 {
 		return
 	}

@@ -149,18 +149,14 @@ func TestSplitGenBudget(t *testing.T) {
 			t.Errorf("%s: log %q", tc.name, stderr.String())
 		}
 	}
-	// Only a type that holds a mutex changed: gen gets its share only
-	// while pr generates for such types (genGuarded).
+	// Only a type that holds a mutex changed: gen gets its share.
 	c.Files[0].Lines = nil
 	c.Funcs = c.Funcs[1:]
 	var stderr bytes.Buffer
 	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
 	(&job{opts: &opts, change: c, stderr: &stderr}).splitGenBudget()
-	if genGuarded && (opts.GenBudget != 30*time.Second || !strings.Contains(stderr.String(), "changed types that hold a mutex or atomic: p.Tally;")) {
+	if opts.GenBudget != 30*time.Second || !strings.Contains(stderr.String(), "changed types that hold a mutex or atomic: p.Tally;") {
 		t.Errorf("only a guarded type changed: gen %v, log %q", opts.GenBudget, stderr.String())
-	}
-	if !genGuarded && opts.GenBudget != 0 {
-		t.Errorf("only a guarded type changed, pr does not generate for it: gen %v, log %q", opts.GenBudget, stderr.String())
 	}
 	// Nothing that claims thread safety or holds a lock changed: the
 	// search keeps it all.

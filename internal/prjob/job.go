@@ -223,8 +223,9 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 	}
 	// A dynamic failure is the change's by cause, not by line (base.go).
 	news, preExisting := r.byCause(ctx, dyn)
-	// gen: generated tests for the changed types that claim thread safety.
-	// Their findings are the change's: the tests do not exist on the base.
+	// gen: generated tests for the changed types that claim thread safety
+	// or hold a mutex or atomic; their findings with a side in the changed
+	// code are the change's (genscope.go).
 	if opts.GenBudget > 0 && opts.Shard <= 1 {
 		var genFindings []checks.Finding
 		var genErr error
@@ -239,11 +240,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 			r.logf("gen failed: %v", genErr)
 			r.notes = append(r.notes, fmt.Sprintf("gen failed: %v", genErr))
 		}
-		kept, dup := dropSameAccesses(genFindings, slices.Concat(final, news))
-		if dup > 0 {
-			r.notes = append(r.notes, fmt.Sprintf("gen: %d %s on the same two lines as a finding already reported, not reported again", dup, checks.Plural(dup, "finding")))
-		}
-		news = append(news, kept...)
+		final, news = r.addGenFindings(genFindings, final, news)
 	}
 	final = dedupe(append(final, news...))
 	if outOfScope > 0 {

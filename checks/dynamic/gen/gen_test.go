@@ -2,6 +2,9 @@ package gen
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -58,6 +61,38 @@ func TestRenderParses(t *testing.T) {
 		if !strings.Contains(string(src), "func TestInterleaveGen_Hits_4(t *testing.T)") {
 			t.Errorf("mode %d: no TestInterleaveGen_Hits_4 in\n%s", m, src)
 		}
+	}
+}
+
+// TestRenderGo117: the generated file compiles in a module whose go line
+// is older than Go 1.18 (gocron v1.15.0 says go 1.17): it names no any.
+// Fails with the helpers' []any ("predeclared any requires go1.18").
+func TestRenderGo117(t *testing.T) {
+	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1)
+	var cs []*Case
+	for _, tg := range Targets(pkgs) {
+		cs = append(cs, g.Generate(tg, 5)...)
+	}
+	for _, m := range []Mode{Concurrent, Sequential} {
+		src, err := Render(g, pkgs[0].Name, cs, m)
+		if err != nil {
+			t.Fatalf("mode %d: %v", m, err)
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, FileName, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == "any" {
+				t.Errorf("mode %d: %s: any needs go1.18", m, fset.Position(id.Pos()))
+			}
+			return true
+		})
 	}
 }
 

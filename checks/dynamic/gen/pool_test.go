@@ -121,7 +121,7 @@ func TestPairMirrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "w := x[1].(*corpus.Bin)") || !strings.Contains(string(src), "return []any{v, w") {
+	if !strings.Contains(string(src), "w := x[1].(*corpus.Bin)") || !strings.Contains(string(src), "return []interface{}{v, w") {
 		t.Errorf("the prefix does not hand w to the calls:\n%s", src)
 	}
 }

@@ -1,0 +1,172 @@
+package prjob
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/affected/diff"
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// A change to p/c.go: lines 20-22 rewritten, inside (*Cache).Get (15-25).
+func genScopeJob() *job {
+	c := &affected.Change{
+		Root: "/m", ModuleDir: "/m", ModulePath: "example.com/m",
+		Packages: []string{"example.com/m/p"},
+		Files: []affected.File{{Path: "p/c.go", Package: "example.com/m/p", Analyzed: true,
+			Lines: []diff.Range{{Start: 20, End: 22}}}},
+		Funcs: []affected.Func{{Package: "example.com/m/p", File: "p/c.go", Name: "(*Cache).Get", Line: 15, EndLine: 25}},
+	}
+	return &job{opts: &Options{}, change: c}
+}
+
+// goroutine is a goroutine of a finding at p/c.go:line in fn, called by a
+// generated test.
+func goroutine(id, state string, line int, fn string) checks.Goroutine {
+	site := "p/c.go:" + strconv.Itoa(line)
+	return checks.Goroutine{ID: id, State: state, Site: site, Stack: []checks.Frame{
+		{Func: "example.com/m/p." + fn, File: "p/c.go", Line: line},
+		{Func: "example.com/m/p_test.TestInterleaveGen_Cache_3.func2", File: "p/interleave_gen_test.go", Line: 40},
+	}}
+}
+
+func genRace(test string, pos int, gs ...checks.Goroutine) checks.Finding {
+	return checks.Finding{Rule: "IL9005", Kind: checks.DataRace, Evidence: checks.Dynamic, Severity: checks.Error,
+		Package: "example.com/m/p", Test: test, Message: "data race", Schedule: ".interleave/schedules/" + test + ".json",
+		Pos: checks.Position{File: "p/c.go", Line: pos}, Goroutines: gs}
+}
+
+// TestGenScope: a generated finding is the change's only when one side of
+// it is on a changed line or in a changed function. Fails without the
+// scope (genInChange): the race between Reset and Len is reported.
+func TestGenScope(t *testing.T) {
+	r := genScopeJob()
+	unchanged := genRace("TestInterleaveGen_Cache_1", 40, goroutine("g1", "write", 40, "(*Cache).Reset"), goroutine("g2", "read", 50, "(*Cache).Len"))
+	inFunc := genRace("TestInterleaveGen_Cache_2", 17, goroutine("g1", "write", 17, "(*Cache).Get"), goroutine("g2", "read", 50, "(*Cache).Len"))
+	stuck := checks.Finding{Rule: "IL9003", Kind: checks.Deadlock, Evidence: checks.Dynamic, Severity: checks.Error,
+		Package: "example.com/m/p", Test: "TestInterleaveGen_Cache_4", Message: "deadlock",
+		Pos: checks.Position{File: "p/c.go", Line: 21}, Goroutines: []checks.Goroutine{goroutine("g1", "Mutex.Lock", 21, "(*Cache).Get")}}
+	// A failure of the test's own check, shown at the type's declaration
+	// (here on a changed line): that place is not the failure's side.
+	moved := genRace("TestInterleaveGen_Cache_5", 21, goroutine("g1", "write", 40, "(*Cache).Reset"), goroutine("g2", "read", 50, "(*Cache).Len"))
+	moved.Related = []checks.Related{{Position: checks.Position{File: "p/interleave_gen_test.go", Line: 33}, Message: "the generated test"}}
+	for _, tc := range []struct {
+		f    checks.Finding
+		want bool
+	}{{unchanged, false}, {inFunc, true}, {stuck, true}, {moved, false}} {
+		if got := r.genInChange(&tc.f); got != tc.want {
+			t.Errorf("%s: genInChange = %v, want %v", tc.f.Test, got, tc.want)
+		}
+	}
+	_, news := r.addGenFindings([]checks.Finding{unchanged, inFunc, stuck, moved}, nil, nil)
+	if len(news) != 2 || news[0].Test != inFunc.Test || news[1].Test != stuck.Test {
+		t.Errorf("reported %d generated findings %v, want the Get race and the deadlock", len(news), news)
+	}
+	for _, f := range news {
+		if f.Baseline != checks.BaselineNew {
+			t.Errorf("%s: baseline %q, want new", f.Test, f.Baseline)
+		}
+	}
+	if len(r.notes) != 1 || !strings.Contains(r.notes[0], "2 generated findings between code the change did not touch") ||
+		!strings.Contains(r.notes[0], "TestInterleaveGen_Cache_1") {
+		t.Errorf("notes %q: want the two unscoped findings counted and listed", r.notes)
+	}
+}
+
+// TestGenGroupsWithSearch: a generated race of the cause a search finding
+// reports (both write in Get) is one finding, listing the other. Fails
+// without the grouping (explore.Group in addGenFindings).
+func TestGenGroupsWithSearch(t *testing.T) {
+	r := genScopeJob()
+	search := genRace("TestReaders", 20, goroutine("g1", "write", 20, "(*Cache).Get"), goroutine("g2", "read", 30, "(*Cache).Stats"))
+	search.Baseline = checks.BaselineNew
+	gen := genRace("TestInterleaveGen_Cache_7", 21, goroutine("g1", "write", 21, "(*Cache).Get"), goroutine("g2", "read", 21, "(*Cache).Get"))
+	other := genRace("TestInterleaveGen_Cache_8", 22, goroutine("g1", "write", 22, "(*Cache).Get"), goroutine("g2", "read", 22, "(*Cache).Get"))
+	_, news := r.addGenFindings([]checks.Finding{gen, other}, nil, []checks.Finding{search})
+	if len(news) != 1 || len(news[0].SameCause) != 2 {
+		t.Fatalf("%d findings %+v; want one, listing the two generated ones", len(news), news)
+	}
+}
+
+// TestGenConfirmsCandidate: an unconfirmed candidate on changed code that
+// a generated schedule hits is confirmed, and reported with that schedule;
+// the others stay unconfirmed. Fails without the confirmation in
+// addGenFindings.
+func TestGenConfirmsCandidate(t *testing.T) {
+	r := genScopeJob()
+	hit := checks.Finding{Rule: "IL3001", Evidence: checks.Static, Severity: checks.Warning, Message: "plain read of c.n",
+		Pos: checks.Position{File: "/m/p/c.go", Line: 21}}
+	missed := checks.Finding{Rule: "IL3001", Evidence: checks.Static, Severity: checks.Warning, Message: "plain read of c.k",
+		Pos: checks.Position{File: "/m/p/c.go", Line: 60}}
+	r.confirm.unconfirmed = []checks.Finding{hit, missed}
+	race := genRace("TestInterleaveGen_Cache_9", 21, goroutine("g1", "read", 21, "(*Cache).Get"), goroutine("g2", "write", 45, "(*Cache).Add"))
+	final, news := r.addGenFindings([]checks.Finding{race}, nil, nil)
+	if len(news) != 0 || len(final) != 1 {
+		t.Fatalf("final %+v, news %+v; want the candidate confirmed and the race folded into it", final, news)
+	}
+	if f := final[0]; f.Evidence != checks.Confirmed || f.Schedule != race.Schedule || f.Pos.Line != 21 {
+		t.Errorf("confirmed %+v; want IL3001 at :21 with the generated test's schedule", f)
+	}
+	if len(r.confirm.unconfirmed) != 1 || r.confirm.unconfirmed[0].Pos.Line != 60 || r.confirm.confirmed != 1 || r.confirm.byGen != 1 {
+		t.Errorf("confirm stats %+v; want :60 left unconfirmed, one confirmed by gen", r.confirm)
+	}
+	if !strings.Contains(r.confirm.logLine(), "(1 by a generated test)") {
+		t.Errorf("log line %q does not say a generated test confirmed one", r.confirm.logLine())
+	}
+}
+
+// TestCandidateMethods: the methods a candidate's positions are in (the
+// plain read in Ops, the atomic write in Deposit it names) are the ones
+// generated tests call first.
+func TestCandidateMethods(t *testing.T) {
+	dir := t.TempDir()
+	src := `package bank
+
+import "sync/atomic"
+
+type Account struct{ ops int64 }
+
+func (a *Account) Deposit() {
+	atomic.AddInt64(&a.ops, 1)
+}
+
+func (a *Account) Ops() int64 {
+	return a.ops
+}
+
+func (a *Account) Reset() { a.ops = 0 }
+
+type Box[T any] struct{ v T }
+
+func (b *Box[T]) Get() T { return b.v }
+
+func helper() {}
+`
+	file := filepath.Join(dir, "bank", "bank.go")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cands := []checks.Finding{
+		{Rule: "IL3001", Pos: checks.Position{File: "bank/bank.go", Line: 12}, Related: []checks.Related{{Position: checks.Position{File: file, Line: 8}}}},
+		{Rule: "IL1006", Pos: checks.Position{File: "bank/bank.go", Line: 19}},
+		{Rule: "IL1006", Pos: checks.Position{File: "bank/bank.go", Line: 21}}, // in a function
+	}
+	got := candidateMethods(cands, dir)
+	pkg := filepath.Join(dir, "bank")
+	want := map[string]bool{methodKey(pkg, "Account", "Ops"): true, methodKey(pkg, "Account", "Deposit"): true, methodKey(pkg, "Box", "Get"): true}
+	if len(got) != len(want) {
+		t.Errorf("candidateMethods = %v, want %v", got, want)
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("candidateMethods lacks %s: %v", k, got)
+		}
+	}
+}
