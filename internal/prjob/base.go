@@ -147,11 +147,17 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 	}
 	start := time.Now()
 	v, err := explore.CheckBase(ctx, dyn, explore.BaseOptions{
-		Dir: dir, Budget: max(r.opts.Budget/baseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
+		Dir: dir, Budget: max(r.baseBudget()/baseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
 		Race: r.opts.Race, Workers: r.opts.Workers,
 	})
 	r.timings = append(r.timings, stageTime{"base", time.Since(start)})
 	return v, err
+}
+
+// baseBudget is the budget the base commit's share is taken from: -budget
+// as given, so gen's automatic share does not starve the base check.
+func (r *job) baseBudget() time.Duration {
+	return max(r.givenBudget, r.opts.Budget)
 }
 
 func git(ctx context.Context, dir string, args ...string) (string, error) {

@@ -23,6 +23,7 @@ const GenShare = 4
 // change touches a type that claims safety for concurrent use.
 func (r *job) splitGenBudget() {
 	opts := r.opts
+	r.givenBudget = opts.Budget
 	if !opts.GenAuto || opts.Budget <= 0 || opts.Shard > 1 {
 		return
 	}

@@ -184,3 +184,19 @@ func TestDropSameAccesses(t *testing.T) {
 		t.Errorf("kept %+v, dropped %d; want the test failure and the :42/:31 race kept, 3 dropped", kept, dup)
 	}
 }
+
+// The base commit's share comes from -budget as given, not from what is
+// left after gen's automatic share (a small budget starved the base check
+// of a pre-existing leak, which was then posted as new).
+func TestBaseBudgetBeforeGenShare(t *testing.T) {
+	_, c := genAutoModule(t)
+	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
+	r := &job{opts: &opts, change: c, stderr: new(bytes.Buffer)}
+	r.splitGenBudget()
+	if opts.Budget != 90*time.Second {
+		t.Fatalf("search budget %v, want 90s", opts.Budget)
+	}
+	if got := r.baseBudget(); got != 2*time.Minute {
+		t.Errorf("base budget %v, want the 2m given", got)
+	}
+}

@@ -56,6 +56,7 @@ type Result struct {
 // job is the state of one run.
 type job struct {
 	opts           *Options
+	givenBudget    time.Duration // -budget before gen's automatic share
 	stdout, stderr io.Writer
 	change         *affected.Change
 	timings        []stageTime
