@@ -271,11 +271,13 @@ func (r *scheduleRun) finish(p any) {
 	runHelpers.Wait()
 	endOfGoroutine()
 	res := r.s.res
-	if r.s.earlyFires > 0 && res.Inconclusive == "" && (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock") {
+	lateFail := r.s.earlyLate && res.Outcome == "panic"
+	if r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock")) {
 		// A timer fired before goroutines that could run (earlyTime) and
-		// the test failed: its own timeout, most likely, and what
-		// followed from it (a worker it left behind). Not a panic: the
-		// code crashed on its timeout path.
+		// the test failed, before it returned or after (testing's "Fail
+		// in goroutine after ... has completed"): its own timeout, most
+		// likely, and what followed from it (a worker it left behind).
+		// Not another panic: the code crashed on its timeout path.
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
 		res.Inconclusive = EarlyFailPrefix + "the test failed after a timer fired before goroutines that could run (its own timeout, most likely)"
 	}

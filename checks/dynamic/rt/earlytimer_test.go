@@ -85,3 +85,26 @@ func TestEarlyTimer(t *testing.T) {
 		t.Errorf("%d schedules, %d of them timed out early; want 100, some\n%s", len(rs), timedOut, out)
 	}
 }
+
+// TestEarlyTimerLateFail: a worker that fails the test on its own timeout
+// after the test returned panics as the testing package does ("Fail in
+// goroutine after ... has completed"); after an early timer that is the
+// test's own timeout too, not a crash of the code.
+func TestEarlyTimerLateFail(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestTimeoutFailsLate", Strategy: "random", Seed: 1, Schedules: 200, StepTimeout: 10 * time.Second})
+	timedOut := 0
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: the test's own timeout told as a failure: %s: %s", r.Index, r.Outcome, r.Message)
+		}
+		if strings.HasPrefix(r.Inconclusive, EarlyFailPrefix) {
+			timedOut++
+		}
+	}
+	if len(rs) != 200 || timedOut == 0 {
+		t.Errorf("%d schedules, %d of them timed out early; want 200, some\n%s", len(rs), timedOut, out)
+	}
+}

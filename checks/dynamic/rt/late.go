@@ -14,9 +14,20 @@ import (
 // driver completes, so the testing package would not notice.
 func Late(tb testing.TB) testing.TB {
 	if name := lateName(tb, false); name != "" {
+		lateAfterEarly()
 		panic("Fail in goroutine after " + name + " has completed")
 	}
 	return tb
+}
+
+// lateAfterEarly notes a late failure after an early timer (earlyTime): the
+// test's own timeout, most likely, as a failure before it returned would be.
+//
+//go:norace
+func lateAfterEarly() {
+	if s := active; s != nil && s.earlyFires > 0 {
+		s.earlyLate = true
+	}
 }
 
 // LateLog is the receiver of a test's Log and Logf calls (rewritten): after

@@ -36,6 +36,21 @@ func TestMainChild(t *testing.T) {
 			Gosched()
 		},
 		"TestTimeoutFails": func(t *testing.T) { awaitDrain(t, true) },
+		"TestTimeoutFailsLate": func(t *testing.T) {
+			// A worker with its own timeout fails the test after the
+			// test returned (gocron's StopLongRunningJobs).
+			results := make(chan int, 1)
+			Go(func() {
+				tm := NewTimer(50 * time.Millisecond)
+				k := Select(false, RecvCase(results), RecvCase(tm.C))
+				select {
+				case <-PickRecv(k, 0, results):
+				case <-PickRecv(k, 1, tm.C):
+					Late(t).Fatal("job was not canceled")
+				}
+			})
+			Go(func() { Send(results, 7) })
+		},
 		"TestFail": func(t *testing.T) {
 			Go(func() {})
 			t.Errorf("boom")

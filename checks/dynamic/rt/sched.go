@@ -54,9 +54,11 @@ type sched struct {
 	base      time.Time
 	idleFires int
 	// earlyDue: the clock moved early for the next decision (earlyTime);
-	// earlyFires counts such moves in this schedule.
+	// earlyFires counts such moves in this schedule; earlyLate: after one,
+	// the test failed after it returned (Late panicked).
 	earlyDue   bool
 	earlyFires int
+	earlyLate  bool
 
 	sites map[uintptr]string
 	slabs struct {
