@@ -1,7 +1,9 @@
 package rt
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -112,5 +114,17 @@ func TestLeftoverInterferes(t *testing.T) {
 				t.Errorf("%d schedules ran in one process, want %d", len(rs), c.want)
 			}
 		})
+	}
+}
+
+// A goroutine count at the baseline does not keep the process when a lock
+// is held outside control (under load a baseline goroutine ended while
+// the leftover held its lock, and the next schedule ran beside it).
+func TestSettleLockHeldAtBaseline(t *testing.T) {
+	atomic.AddInt64(&heldOutside, 1)
+	defer atomic.AddInt64(&heldOutside, -1)
+	k := newKeeper()
+	if _, ok := k.settle(runtime.NumGoroutine() + 1); ok {
+		t.Errorf("settle kept the process with a lock held outside control")
 	}
 }
