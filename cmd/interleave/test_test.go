@@ -303,7 +303,9 @@ func TestRunTestReportsPlainFailures(t *testing.T) {
 		label string // in the label
 	}{
 		"TestFirstErrorStrandsSender": {checks.Leak, false, "plain go test passes (exit 0, "},
-		"TestSumWaitGroupAddInside":   {checks.TestFailure, true, ": exit 1: fanin_test.go:58: sum = 0, want 6)"},
+		// The sum plain go test sees depends on how many goroutines ran
+		// before Wait (0 usually, 3 on a loaded machine).
+		"TestSumWaitGroupAddInside": {checks.TestFailure, true, ": exit 1: fanin_test.go:58: sum = "},
 	}
 	schedules := t.TempDir()
 	run := func(format string, budget time.Duration) (int, []byte, string) {
