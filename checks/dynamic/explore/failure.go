@@ -126,7 +126,8 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 // stuck for the whole step timeout is a finding, replayable from the
 // decisions the runtime wrote on its way out, and so is one stuck at the
 // site where the test's unperturbed run hung; one still stuck when the
-// budget ran out, before the full timeout, is a note, and so is one blocked
+// budget ran out, before the full timeout, is a note on the unperturbed
+// schedule and a stopped (inconclusive) schedule on others, and one blocked
 // while the scheduler held back goroutines it may have been waiting for.
 // It returns the failure when it recorded one.
 func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *failure {
@@ -150,6 +151,16 @@ func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *fail
 		}
 		s.add(t, f)
 		return f
+	}
+	if strategy != rt.PlainStrategy {
+		// Cut short by the end of the test's share (the unperturbed
+		// schedule ran to its end): stopped unfinished, inconclusive,
+		// counted in noteStopped's note as a killed schedule is.
+		s.mu.Lock()
+		t.stats.Crashes--
+		t.stats.Stopped++
+		s.mu.Unlock()
+		return nil
 	}
 	s.noteOnce(t.name+"|stuck|"+f.site, fmt.Sprintf("%s: the budget ran out before the %v watchdog could call the schedule with seed %d hung: %s",
 		t.name, s.opts.StepTimeout, r.Seed, strings.TrimPrefix(f.message, "hang: ")))

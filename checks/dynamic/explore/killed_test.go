@@ -119,3 +119,43 @@ func closed() chan struct{} {
 	close(c)
 	return c
 }
+
+// TestStuckCutShort: a searched schedule whose watchdog the end of its
+// share cut short (under the full step timeout) is stopped unfinished,
+// inconclusive, and counted; the unperturbed schedule cut short the same
+// way gets a note; one stuck for the full timeout is a finding.
+func TestStuckCutShort(t *testing.T) {
+	opts := Options{Dir: t.TempDir(), Budget: time.Minute, StepTimeout: 5 * time.Second}
+	if err := normalize(&opts); err != nil {
+		t.Fatal(err)
+	}
+	hang := func(watchdog time.Duration) rt.Result {
+		return rt.Result{Outcome: string(checks.Fatal), Message: rt.MarkerWatchdog + "g0 did not reach a scheduling point within 450ms", Site: "/m/poll.go:29", Seed: 7, Watchdog: watchdog}
+	}
+	for _, tc := range []struct {
+		name          string
+		strategy      string
+		watchdog      time.Duration
+		finding, note bool
+		stopped       int
+	}{
+		{"searched, cut short", "random", 450 * time.Millisecond, false, false, 1},
+		{"unperturbed, cut short", rt.PlainStrategy, 450 * time.Millisecond, false, true, 0},
+		{"searched, full timeout", "random", 5 * time.Second, true, false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}}
+			tg := &target{name: "TestPoll", stats: &TestStats{Crashes: 1}, plainKeys: map[string]bool{}}
+			f := s.stuck(tg, hang(tc.watchdog), "", tc.strategy)
+			if (f != nil) != tc.finding {
+				t.Errorf("finding %v, want %v", f != nil, tc.finding)
+			}
+			if (len(s.notes) > 0) != tc.note {
+				t.Errorf("notes %q, want a note: %v", s.notes, tc.note)
+			}
+			if tg.stats.Stopped != tc.stopped {
+				t.Errorf("stopped %d, want %d", tg.stats.Stopped, tc.stopped)
+			}
+		})
+	}
+}
