@@ -60,8 +60,8 @@ var markAnalyzer = &analysis.Analyzer{
 // and a *.cfg file, never with -test.* flags.
 func TestMain(m *testing.M) {
 	if args := os.Args[1:]; len(args) > 0 && (args[0] == "-V=full" || args[0] == "-flags" || strings.HasSuffix(args[len(args)-1], ".cfg")) {
-		serializeHeavyPasses()                                                                                // as VetToolMain does: the vet-tool tests run them under the lock
-		unitchecker.Main(append([]*analysis.Analyzer{markAnalyzer, panicAnalyzer}, VetToolAnalyzers()...)...) // exits
+		// As VetToolMain does (facts only on dependencies, heavy passes under the lock).
+		unitchecker.Main(vetToolSetup(args, append([]*analysis.Analyzer{markAnalyzer, panicAnalyzer}, VetToolAnalyzers()...))...) // exits
 	}
 	os.Exit(m.Run())
 }

@@ -263,9 +263,22 @@ func VetToolMain() {
 	if os.Getenv("GOGC") == "" {
 		tuneGC()
 	}
-	memProfile(VetToolAnalyzers())
+	unitchecker.Main(vetToolSetup(os.Args[1:], VetToolAnalyzers())...)
+}
+
+// vetToolSetup prepares analyzers for the vet tool invocation args: on a
+// package go vet wants only facts of, only what computes facts runs (see
+// factsOnly); the heavy passes run one at a time; the measuring hooks
+// (memProfile, vetTrace) are installed when asked for.
+func vetToolSetup(args []string, analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	cfg := readVetConfig(args)
+	memProfile(analyzers)
+	vetTrace(cfg, analyzers)
+	if cfg != nil && cfg.VetxOnly {
+		factsOnly(analyzers)
+	}
 	serializeHeavyPasses()
-	unitchecker.Main(VetToolAnalyzers()...)
+	return analyzers
 }
 
 // vetTree is what go vet -json prints: package path -> analyzer name ->
