@@ -45,6 +45,7 @@ type testOptions struct {
 	run      string
 	skip     string
 	exclude  []string
+	tags     []string
 	ignore   []prjob.Ignore // from .interleave.yaml
 	failOn   checks.Severity
 	src      prjob.Sources // where each setting of .interleave.yaml came from
@@ -57,6 +58,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	fs := newFlagSet(env, commands["test"])
 	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
 	fs.StringVar(&opts.skip, "skip", "", "Do not search the tests whose name matches `regexp`")
+	tags := fs.String("tags", "", "Build `tags`, comma-separated, as for go build: the search, its plain go test runs and the schedules' replays use them")
 	exclude := fs.String("exclude", "", "Leave out the packages these `patterns` select, comma-separated, relative to the module root: ., ./dir or ./dir/...")
 	failOn := &enumFlag{value: prjob.DefaultFailOn, allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
@@ -101,6 +103,11 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		}
 		opts.exclude = append(opts.exclude, p)
 	}
+	for _, t := range strings.Split(*tags, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			opts.tags = append(opts.tags, t)
+		}
+	}
 	// .interleave.yaml at the module root, under the flags.
 	src, notes, err := applyTestFile(env, fs, &opts)
 	if err != nil {
@@ -136,7 +143,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	fmt.Fprintf(env.stderr, "interleave test: seed %d (repeat with -seed %d), budget %v\n", opts.seed, opts.seed, opts.budget)
 	prog := newProgress(env.stderr)
 	o := opts.options(env.dir)
-	o.Patterns, o.Run, o.Skip = patterns, opts.run, opts.skip
+	o.Patterns, o.Run, o.Skip, o.Tags = patterns, opts.run, opts.skip, opts.tags
 	o.Progress, o.Stage = prog.update, prog.stage
 	res, err := explore.Run(ctx, o)
 	prog.done()

@@ -17,14 +17,13 @@ import (
 
 // testUses are the config file's settings interleave test applies; the
 // others say why not (testUnused).
-var testUses = []string{"exclude", "budget", "tests.run", "tests.skip", "ignore"}
+var testUses = []string{"exclude", "budget", "tests.run", "tests.skip", "tags", "ignore"}
 
 // testUnused says why test leaves a setting of the file alone.
 var testUnused = map[string]string{
 	"rules.enable":  "not used by test (no static passes)",
 	"rules.disable": "not used by test (no static passes)",
 	"gen-budget":    "not used by test (interleave gen has its own -budget)",
-	"tags":          "not used by test (the search and its replays build without tags)",
 }
 
 // applyTestFile puts the working tree's .interleave.yaml under the flags
@@ -35,7 +34,7 @@ func applyTestFile(env *cliEnv, fs *flag.FlagSet, opts *testOptions) (prjob.Sour
 	if err != nil {
 		return nil, nil, err
 	}
-	c := prjob.Config{Budget: opts.budget, Exclude: opts.exclude}
+	c := prjob.Config{Budget: opts.budget, Exclude: opts.exclude, Tags: opts.tags}
 	if opts.run != "" {
 		c.Run = regexp.MustCompile(opts.run) // checked by parseTestFlags
 	}
@@ -58,7 +57,7 @@ func applyTestFile(env *cliEnv, fs *flag.FlagSet, opts *testOptions) (prjob.Sour
 		src["budget"] = "default (" + src["budget"] + " sets 0: pr only)"
 		c.Budget = opts.budget
 	}
-	opts.budget, opts.exclude, opts.ignore = c.Budget, c.Exclude, c.Ignore
+	opts.budget, opts.exclude, opts.ignore, opts.tags = c.Budget, c.Exclude, c.Ignore, c.Tags
 	opts.run, opts.skip = "", ""
 	if c.Run != nil {
 		opts.run = c.Run.String()

@@ -165,3 +165,44 @@ func TestTestConfigIgnore(t *testing.T) {
 		t.Errorf("without the entry: exit %d, want %d: %s", code, exitFindings, stderr)
 	}
 }
+
+// TestTestConfigTags: the file's tags reach the search, so a test only a
+// tagged build has is searched (without them it is not found), and the
+// replay line the finding prints builds with them from its schedule file.
+func TestTestConfigTags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a test")
+	}
+	root := testModule(t, "tags: [slowdeadlock]\n")
+	src := "//go:build slowdeadlock\n\npackage a\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n\nfunc TestTaggedDeadlock(t *testing.T) {\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tmu.Lock()\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "a", "tagged_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"test", "-race=false", "-budget", "20s", "-run", "TestTaggedDeadlock", "-format", "json", "./a"}
+	env, stdout, stderr := testEnv(t, root)
+	if code := runMain(context.Background(), env, args); code != exitFindings {
+		t.Fatalf("exit %d, want %d (the tagged test deadlocks): %s", code, exitFindings, stderr)
+	}
+	var rep struct {
+		Findings []struct{ Test, Replay string }
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, stdout)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].Test != "TestTaggedDeadlock" {
+		t.Fatalf("findings %+v, want TestTaggedDeadlock's", rep.Findings)
+	}
+	line := strings.Fields(rep.Findings[0].Replay)
+	if len(line) < 3 || line[0] != "interleave" || line[1] != "replay" {
+		t.Fatalf("replay line %q, want interleave replay ...", rep.Findings[0].Replay)
+	}
+	env, _, stderr = testEnv(t, root)
+	if code := runMain(context.Background(), env, line[1:]); code != exitFindings {
+		t.Errorf("%s: exit %d, want %d (reproduced): %s", rep.Findings[0].Replay, code, exitFindings, stderr)
+	}
+	// -tags '' overrides the file: the test is not in the build.
+	env, _, stderr = testEnv(t, root)
+	if code := runMain(context.Background(), env, append([]string{"test", "-tags", ""}, args[1:]...)); code == exitFindings {
+		t.Errorf("-tags '': exit %d, want no finding: %s", code, stderr)
+	}
+}

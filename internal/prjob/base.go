@@ -87,7 +87,7 @@ func (r *job) checkPlain(ctx context.Context, dyn []checks.Finding, verdicts []e
 		return
 	}
 	start := time.Now()
-	labels, err := explore.PlainCheck(ctx, fs, explore.PlainOptions{Dir: r.change.ModuleDir, Race: r.opts.Race})
+	labels, err := explore.PlainCheck(ctx, fs, explore.PlainOptions{Dir: r.change.ModuleDir, Race: r.opts.Race, Tags: r.opts.Tags})
 	r.timings = append(r.timings, stageTime{"plain", time.Since(start)})
 	if err != nil {
 		r.notes = append(r.notes, fmt.Sprintf("could not run %d %s no base commit confirms under plain go test: %v", len(fs), checks.Plural(len(fs), "failure"), err))
@@ -148,7 +148,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 	start := time.Now()
 	v, err := explore.CheckBase(ctx, dyn, explore.BaseOptions{
 		Dir: dir, Budget: max(r.baseBudget()/baseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
-		Race: r.opts.Race, Workers: r.opts.Workers,
+		Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers,
 	})
 	r.timings = append(r.timings, stageTime{"base", time.Since(start)})
 	return v, err

@@ -438,6 +438,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		Budget:       opts.Budget,
 		Seed:         seed,
 		Race:         opts.Race,
+		Tags:         opts.Tags,
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
 		Strategy:     opts.Strategy,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -22,6 +23,7 @@ type BaseOptions struct {
 	Strategy    string // of the bounded search ("" for the default)
 	Seed        int64
 	Race        bool
+	Tags        []string // build tags of the search on the base
 	Workers     int
 	StepTimeout time.Duration
 }
@@ -65,7 +67,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		if err != nil {
 			return nil, err
 		}
-		key := fmt.Sprintf("%s|%v", sched.Package, sched.Race)
+		key := fmt.Sprintf("%s|%v|%s", sched.Package, sched.Race, strings.Join(sched.Tags, ","))
 		rep, ok := reps[key]
 		if !ok && repErr[key] == nil {
 			rep, err = newReplayer(ctx, sched, anchor, ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout})
@@ -123,7 +125,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		}
 		res, err := Run(ctx, Options{
 			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: max(per, time.Second),
-			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
+			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
 		})
 		os.RemoveAll(schedDir)
 		if err != nil {

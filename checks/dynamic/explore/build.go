@@ -20,19 +20,28 @@ import (
 )
 
 // instrument runs the rewriter, turning its build error into ours. race
-// says the tests are built with -race, which sets the race build tag: the
-// rewrite and the driver use the files of that build.
-func instrument(ctx context.Context, dir string, patterns []string, race bool) (*rewrite.Result, error) {
-	return instrumentOverlay(ctx, dir, patterns, race, nil)
+// says the tests are built with -race, which sets the race build tag, and
+// tags are more build tags: the rewrite and the driver use the files of
+// that build.
+func instrument(ctx context.Context, dir string, patterns []string, race bool, tags []string) (*rewrite.Result, error) {
+	return instrumentOverlay(ctx, dir, patterns, race, tags, nil)
+}
+
+// buildFlags are the go command's flags for a build with race and tags.
+func buildFlags(race bool, tags []string) []string {
+	var flags []string
+	if race {
+		flags = append(flags, "-race")
+	}
+	if len(tags) > 0 {
+		flags = append(flags, "-tags="+strings.Join(tags, ","))
+	}
+	return flags
 }
 
 // instrumentOverlay is instrument with files added to the packages.
-func instrumentOverlay(ctx context.Context, dir string, patterns []string, race bool, overlay map[string][]byte) (*rewrite.Result, error) {
-	var flags []string
-	if race {
-		flags = []string{"-race"}
-	}
-	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns, BuildFlags: flags, Overlay: overlay})
+func instrumentOverlay(ctx context.Context, dir string, patterns []string, race bool, tags []string, overlay map[string][]byte) (*rewrite.Result, error) {
+	inst, err := rewrite.Instrument(ctx, rewrite.Options{Dir: dir, Patterns: patterns, BuildFlags: buildFlags(race, tags), Overlay: overlay})
 	if err != nil {
 		var be *rewrite.BuildError
 		if errors.As(err, &be) {
@@ -48,7 +57,7 @@ func instrumentOverlay(ctx context.Context, dir string, patterns []string, race 
 }
 
 // build compiles the instrumented test binary of one package.
-func build(ctx context.Context, inst *rewrite.Result, pkg, bin string, race bool) error {
+func build(ctx context.Context, inst *rewrite.Result, pkg, bin string, race bool, tags []string) error {
 	// -vet=off: vet would check the rewritten code, which is not the
 	// user's, and it chdirs into the runtime's directory, which exists only
 	// in the overlay.
@@ -56,9 +65,7 @@ func build(ctx context.Context, inst *rewrite.Result, pkg, bin string, race bool
 	if inst.ModFile != "" {
 		args = append(args, "-modfile", inst.ModFile) // rewritten dependencies
 	}
-	if race {
-		args = append(args, "-race")
-	}
+	args = append(args, buildFlags(race, tags)...)
 	args = append(args, pkg)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = inst.ModuleRoot
@@ -181,13 +188,16 @@ func (s *search) notInBuild(p rewrite.Package, name, file string) string {
 	if s.opts.Race {
 		how += " (-race sets the race tag)"
 	}
+	if len(s.opts.Tags) > 0 {
+		how += " (tags " + strings.Join(s.opts.Tags, ",") + ")"
+	}
 	return fmt.Sprintf("%s.%s not searched: %s is not in this build, %s exclude it", p.ImportPath, name, filepath.Base(file), how)
 }
 
 // load instruments the packages of the patterns (s.inst).
 func (s *search) load(ctx context.Context) error {
 	endStage := s.stage("loading and instrumenting " + strings.Join(s.opts.Patterns, " "))
-	inst, err := instrument(ctx, s.opts.Dir, s.opts.Patterns, s.opts.Race)
+	inst, err := instrument(ctx, s.opts.Dir, s.opts.Patterns, s.opts.Race, s.opts.Tags)
 	if err != nil {
 		return err
 	}
@@ -234,7 +244,7 @@ func (s *search) buildTargets(ctx context.Context, targets []*target) ([]*target
 			defer close(plainDone)
 			s.plainBin(ctx, t.pkg)
 		}()
-		err := build(ctx, s.inst, t.pkg.ImportPath, bin, s.opts.Race)
+		err := build(ctx, s.inst, t.pkg.ImportPath, bin, s.opts.Race, s.opts.Tags)
 		<-plainDone
 		if err != nil {
 			var be *BuildError

@@ -525,11 +525,15 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 		Test:      t.name,
 		GoVersion: s.goVersion,
 		Race:      s.opts.Race,
+		Tags:      s.opts.Tags,
 		Strategy:  rt.StrategyOf(cmp.Or(f.strategy, s.opts.Strategy), f.seed), // plain, or the portfolio's member
 		Seed:      f.seed,
 		Decisions: f.decisions,
 		Failure:   f.signature(),
 		ClockBase: f.clockBase,
+	}
+	if len(sched.Tags) > 0 {
+		sched.Version = rt.ScheduleVersionTags
 	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.

@@ -46,6 +46,7 @@ type Options struct {
 	Strategy     string        // "portfolio" (default), "random", "pct", "pos" or a list
 	Seed         int64         // schedule i of a test uses Seed+i
 	Race         bool          // build with the race detector
+	Tags         []string      // build tags (go build -tags); schedules record them for their replays
 	SchedulesDir string        // where schedule files go (default DefaultSchedulesDir)
 	Workers      int           // worker processes per test (default GOMAXPROCS)
 	Targets      []string      // "file.go:12" sites where preemption is favoured

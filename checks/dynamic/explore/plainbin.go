@@ -82,9 +82,7 @@ func (s *search) buildPlain(ctx context.Context, p rewrite.Package, bin string) 
 		return err
 	}
 	args := []string{"test", "-c", "-vet=off", "-o", bin, "-overlay", ovPath}
-	if s.opts.Race {
-		args = append(args, "-race")
-	}
+	args = append(args, buildFlags(s.opts.Race, s.opts.Tags)...)
 	cmd := exec.CommandContext(ctx, "go", append(args, p.ImportPath)...)
 	cmd.Dir = s.inst.ModuleRoot
 	out, err := cmd.CombinedOutput()

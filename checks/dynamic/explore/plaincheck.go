@@ -16,8 +16,9 @@ import (
 
 // PlainOptions says where PlainCheck runs the tests.
 type PlainOptions struct {
-	Dir  string // a directory inside the module of the findings' packages
-	Race bool   // -race, as the search that found them
+	Dir  string   // a directory inside the module of the findings' packages
+	Race bool     // -race, as the search that found them
+	Tags []string // build tags, as the search that found them
 	// Timeout bounds one run of a test (default 10s): a hang is seen
 	// hanging that long.
 	Timeout time.Duration
@@ -41,7 +42,7 @@ func PlainCheck(ctx context.Context, fs []checks.Finding, opts PlainOptions) ([]
 	if err != nil {
 		return nil, err
 	}
-	s := &search{opts: Options{Race: opts.Race}, inst: &rewrite.Result{ModuleRoot: root}, workDir: work}
+	s := &search{opts: Options{Race: opts.Race, Tags: opts.Tags}, inst: &rewrite.Result{ModuleRoot: root}, workDir: work}
 	out := make([]*checks.PlainGo, len(fs))
 	targets := map[string]*target{}
 	byTarget := map[*target][]int{}
@@ -54,7 +55,7 @@ func PlainCheck(ctx context.Context, fs []checks.Finding, opts PlainOptions) ([]
 		key := f.Package + "." + f.Test
 		t, ok := targets[key]
 		if !ok {
-			pkg, err := plainPackage(ctx, root, f.Package, opts.Race)
+			pkg, err := plainPackage(ctx, root, f.Package, opts.Race, opts.Tags)
 			if err != nil {
 				out[i] = &checks.PlainGo{NotRun: firstLine(err.Error())}
 				continue
@@ -103,11 +104,9 @@ func PlainCheck(ctx context.Context, fs []checks.Finding, opts PlainOptions) ([]
 // plainPackage is the package of importPath with the test files the
 // build includes (-race sets the race tag; GOFLAGS comes from the
 // environment), as the plain wrapper needs them.
-func plainPackage(ctx context.Context, root, importPath string, race bool) (rewrite.Package, error) {
+func plainPackage(ctx context.Context, root, importPath string, race bool, tags []string) (rewrite.Package, error) {
 	args := []string{"-f", `{{.Dir}}{{range .TestGoFiles}}{{"\n"}}{{.}}{{end}}{{range .XTestGoFiles}}{{"\n"}}{{.}}{{end}}`}
-	if race {
-		args = append(args, "-race")
-	}
+	args = append(args, buildFlags(race, tags)...)
 	out, err := goList(ctx, root, append(args, importPath)...)
 	if err != nil {
 		return rewrite.Package{}, err

@@ -54,10 +54,7 @@ type plainRun struct {
 // first run that fails the way f does (same says how).
 func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, timeout time.Duration, same func(plainRun) bool) *plainOutcome {
 	out := &plainOutcome{}
-	what := "plain go test"
-	if s.opts.Race {
-		what += " -race"
-	}
+	what := strings.Join(append([]string{"plain go test"}, buildFlags(s.opts.Race, s.opts.Tags)...), " ")
 	for i := 0; i < n && ctx.Err() == nil; i++ {
 		r, err := s.plainOnce(ctx, t, bin, timeout)
 		if err != nil {

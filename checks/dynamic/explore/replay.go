@@ -86,6 +86,7 @@ type replayer struct {
 	opts   ReplayOptions
 	pkg    string
 	race   bool
+	tags   string // comma-separated, as go build -tags takes them
 	pkgDir string
 	work   string
 	bin    string
@@ -143,13 +144,13 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 		overlay[filepath.Join(pkgDir, f.Name)] = []byte(f.Source)
 	}
 	endStage := stageOf(opts.Stage, what)
-	inst, err := instrumentOverlay(ctx, pkgDir, []string{"."}, sched.Race, overlay)
+	inst, err := instrumentOverlay(ctx, pkgDir, []string{"."}, sched.Race, sched.Tags, overlay)
 	if err != nil {
 		return nil, err
 	}
 	endStage("")
 	defer inst.Cleanup()
-	r := &replayer{opts: opts, pkg: sched.Package, race: sched.Race, pkgDir: pkgDir, tests: map[string]bool{}, files: overlay}
+	r := &replayer{opts: opts, pkg: sched.Package, race: sched.Race, tags: strings.Join(sched.Tags, ","), pkgDir: pkgDir, tests: map[string]bool{}, files: overlay}
 	for _, p := range inst.Packages {
 		if p.ImportPath == sched.Package {
 			for _, n := range p.Tests {
@@ -169,7 +170,7 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 		what += " with the race detector (the first build also compiles the standard library and the dependencies for it)"
 	}
 	endStage = stageOf(opts.Stage, what)
-	if err := build(ctx, inst, sched.Package, r.bin, sched.Race); err != nil {
+	if err := build(ctx, inst, sched.Package, r.bin, sched.Race, sched.Tags); err != nil {
 		r.close()
 		return nil, err
 	}
@@ -181,8 +182,8 @@ func (r *replayer) close() { os.RemoveAll(r.work) }
 
 // run replays one schedule of the replayer's package in a fresh process.
 func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*ReplayResult, error) {
-	if sched.Package != r.pkg || sched.Race != r.race {
-		return nil, fmt.Errorf("%s: schedule of %s (race %v) given to a build of %s (race %v)", path, sched.Package, sched.Race, r.pkg, r.race)
+	if tags := strings.Join(sched.Tags, ","); sched.Package != r.pkg || sched.Race != r.race || tags != r.tags {
+		return nil, fmt.Errorf("%s: schedule of %s (race %v, tags %q) given to a build of %s (race %v, tags %q)", path, sched.Package, sched.Race, tags, r.pkg, r.race, r.tags)
 	}
 	if !r.tests[sched.Test] {
 		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: r.pkgDir}

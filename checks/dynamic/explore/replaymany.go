@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -19,6 +20,7 @@ func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) 
 	type key struct {
 		pkg   string
 		race  bool
+		tags  string
 		files string // the files the schedule carries
 	}
 	reps := map[key]*replayer{}
@@ -29,7 +31,7 @@ func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) 
 		}
 	}()
 	for i, s := range scheds {
-		k := key{s.Package, s.Race, filesKey(s.Files)}
+		k := key{s.Package, s.Race, strings.Join(s.Tags, ","), filesKey(s.Files)}
 		if err := failed[k]; err != nil {
 			errs[i] = err
 			continue

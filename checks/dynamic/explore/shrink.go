@@ -131,7 +131,7 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 func (s *search) replayer(t *target) *replayer {
 	return &replayer{
 		opts: ReplayOptions{Timeout: time.Minute, StepTimeout: s.opts.StepTimeout},
-		pkg:  t.pkg.ImportPath, race: s.opts.Race, pkgDir: t.pkg.Dir,
+		pkg:  t.pkg.ImportPath, race: s.opts.Race, tags: strings.Join(s.opts.Tags, ","), pkgDir: t.pkg.Dir,
 		work: s.workDir, bin: t.bin, tests: map[string]bool{t.name: true},
 	}
 }

@@ -586,7 +586,7 @@ func carry(path string, src []byte) error {
 	if err != nil {
 		return err
 	}
-	s.Version = rt.ScheduleVersionFiles
+	s.Version = max(s.Version, rt.ScheduleVersionFiles)
 	s.Files = []rt.SourceFile{{Name: FileName, Source: string(src)}}
 	return explore.WriteSchedule(path, s)
 }

@@ -45,6 +45,11 @@ const ScheduleVersion = 1
 // an interleave that reads only version 1 would replay it without them.
 const ScheduleVersionFiles = 2
 
+// ScheduleVersionTags is the version of a schedule that carries Tags: an
+// interleave that reads only up to version 2 would build its replay
+// without them.
+const ScheduleVersionTags = 3
+
 // Config tells the test binary what to run.
 type Config struct {
 	Test      string    `json:"test"`             // top-level test function name
@@ -114,12 +119,15 @@ type Signature struct {
 // Schedule is the replayable record of one run: the file format behind
 // `interleave replay`.
 type Schedule struct {
-	Version   int        `json:"version"`
-	Package   string     `json:"package"`
-	Dir       string     `json:"dir,omitempty"` // package directory relative to the module root
-	Test      string     `json:"test"`
-	GoVersion string     `json:"goVersion"`
-	Race      bool       `json:"race"`
+	Version   int    `json:"version"`
+	Package   string `json:"package"`
+	Dir       string `json:"dir,omitempty"` // package directory relative to the module root
+	Test      string `json:"test"`
+	GoVersion string `json:"goVersion"`
+	Race      bool   `json:"race"`
+	// Tags are the build tags (go build -tags) of the test binary the
+	// schedule was found with; its replay builds with them too.
+	Tags      []string   `json:"tags,omitempty"`
 	Strategy  string     `json:"strategy"`
 	Seed      int64      `json:"seed"`
 	Decisions []Decision `json:"decisions"`

@@ -10,6 +10,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // buildfilesDir is the nested module of issue 21.6 and 26.2: test files
@@ -98,5 +99,56 @@ func TestBuildFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBuildTagsReplay (issue 26): the search builds with Options.Tags, so
+// a test only a tagged build has is searched; its schedule file records
+// the tags, and the replay builds with them (GOFLAGS empty: nothing else
+// sets the tag) and reproduces the failure. A schedule of an interleave
+// that read no tags has none, and replays as before.
+func TestBuildTagsReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds instrumented test binaries; skipped with -short")
+	}
+	t.Setenv("GOFLAGS", "")
+	dir, err := filepath.Abs(filepath.Join(buildfilesDir, "racetags"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	// Bounded by a count of schedules, with an ample budget.
+	res, err := explore.Run(ctx, explore.Options{Dir: dir, Run: "^TestTaggedLostUpdate$", Tags: []string{"interleavetagged"},
+		Budget: 5 * time.Minute, Schedules: 200, Seed: 1, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Test != "TestTaggedLostUpdate" {
+		t.Fatalf("findings %+v (notes %q), want the lost update of TestTaggedLostUpdate", res.Findings, res.Notes)
+	}
+	f := res.Findings[0]
+	sched, err := explore.ReadSchedule(f.Schedule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sched.Tags, []string{"interleavetagged"}) || sched.Version != rt.ScheduleVersionTags {
+		t.Errorf("schedule tags %q version %d, want [interleavetagged] version %d", sched.Tags, sched.Version, rt.ScheduleVersionTags)
+	}
+	rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir})
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if rr.Outcome != explore.Reproduced {
+		t.Errorf("replay %s, want %s", rr.Outcome, explore.Reproduced)
+	}
+	// Without its tags the schedule names a test the build lacks.
+	sched.Tags, sched.Version = nil, rt.ScheduleVersionFiles
+	old := filepath.Join(t.TempDir(), "old.json")
+	if err := explore.WriteSchedule(old, sched); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := explore.Replay(ctx, old, explore.ReplayOptions{Dir: dir}); err == nil {
+		t.Errorf("a schedule without the tags replayed; want the missing test reported")
 	}
 }
