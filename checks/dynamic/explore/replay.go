@@ -83,15 +83,16 @@ func ReplaySchedule(ctx context.Context, sched *rt.Schedule, path string, opts R
 // replayer holds an instrumented build of one package, so that several
 // schedules of it can be replayed, each in a fresh process.
 type replayer struct {
-	opts   ReplayOptions
-	pkg    string
-	race   bool
-	tags   string // comma-separated, as go build -tags takes them
-	pkgDir string
-	work   string
-	bin    string
-	tests  map[string]bool
-	files  map[string][]byte // added to the package: path -> content
+	opts     ReplayOptions
+	pkg      string
+	race     bool
+	tags     string // comma-separated, as go build -tags takes them
+	pkgDir   string
+	work     string
+	bin      string
+	tests    map[string]bool
+	excluded map[string]string // tests the build leaves out -> the file declaring each
+	files    map[string][]byte // added to the package: path -> content
 }
 
 // MissingTestError is a schedule whose test the package does not have:
@@ -99,12 +100,28 @@ type replayer struct {
 type MissingTestError struct {
 	Test, Package, Dir string
 	NoTests            bool // the package has no tests at all
+	// Excluded is the file declaring the test when the replay's build
+	// leaves it out (build constraints), with that build's race and tags.
+	Excluded string
+	Race     bool
+	Tags     []string
 }
 
 func (e *MissingTestError) Error() string {
 	what := fmt.Sprintf("test %s is not in package %s (%s)", e.Test, e.Package, e.Dir)
 	if e.NoTests {
 		what = fmt.Sprintf("package %s (%s) has no tests, so not the schedule's test %s", e.Package, e.Dir, e.Test)
+	}
+	if e.Excluded != "" {
+		build := "tags " + strings.Join(e.Tags, ",")
+		if len(e.Tags) == 0 {
+			build = "no tags"
+		}
+		if e.Race {
+			build += ", -race"
+		}
+		return fmt.Sprintf("%s: nothing was run. Its file %s is not in the replay's build (%s, from the schedule): its build constraints exclude it. "+
+			"A schedule recorded before schedules carried their tags builds without them: add them with GOFLAGS=-tags=...", what, filepath.Base(e.Excluded), build)
 	}
 	if strings.HasPrefix(e.Test, "TestInterleaveGen_") {
 		return what + ": nothing was run. It is a test interleave gen generated, and the schedule does not carry it " +
@@ -156,10 +173,11 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 			for _, n := range p.Tests {
 				r.tests[n] = true
 			}
+			r.excluded = p.Excluded
 		}
 	}
 	if len(r.tests) == 0 {
-		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: pkgDir, NoTests: true}
+		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: pkgDir, NoTests: true, Excluded: r.excluded[sched.Test], Race: sched.Race, Tags: sched.Tags}
 	}
 	if r.work, err = os.MkdirTemp("", "interleave-replay-"); err != nil {
 		return nil, err
@@ -186,7 +204,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		return nil, fmt.Errorf("%s: schedule of %s (race %v, tags %q) given to a build of %s (race %v, tags %q)", path, sched.Package, sched.Race, tags, r.pkg, r.race, r.tags)
 	}
 	if !r.tests[sched.Test] {
-		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: r.pkgDir}
+		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: r.pkgDir, Excluded: r.excluded[sched.Test], Race: sched.Race, Tags: sched.Tags}
 	}
 	cfg := rt.Config{
 		Test:        sched.Test,
