@@ -27,6 +27,7 @@ func (s *server) mustBump(ok bool) {
 	s.mu.Lock()
 	if !ok {
 		lockdep.Fail("not ok")
+		return
 	}
 	s.n++
 	s.mu.Unlock()
