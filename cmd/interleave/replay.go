@@ -121,8 +121,12 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	if s.Failure != nil {
 		want = fmt.Sprintf("%s at %s", s.Failure.Kind, s.Failure.Site)
 	}
-	fmt.Fprintf(env.stdout, "replaying %s of %s (%d decisions, seed %d, race %v), recorded: %s\n",
-		s.Test, s.Package, len(s.Decisions), s.Seed, s.Race, want)
+	build := fmt.Sprintf("race %v", s.Race)
+	if len(s.Tags) > 0 {
+		build += ", tags " + strings.Join(s.Tags, ",")
+	}
+	fmt.Fprintf(env.stdout, "replaying %s of %s (%d decisions, seed %d, %s), recorded: %s\n",
+		s.Test, s.Package, len(s.Decisions), s.Seed, build, want)
 	diverged := func() {
 		if res.Diverged != "" {
 			fmt.Fprintf(env.stdout, "the run diverged from the schedule: %s\n", res.Diverged)

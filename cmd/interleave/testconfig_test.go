@@ -196,9 +196,12 @@ func TestTestConfigTags(t *testing.T) {
 	if len(line) < 3 || line[0] != "interleave" || line[1] != "replay" {
 		t.Fatalf("replay line %q, want interleave replay ...", rep.Findings[0].Replay)
 	}
-	env, _, stderr = testEnv(t, root)
+	env, stdout, stderr = testEnv(t, root)
 	if code := runMain(context.Background(), env, line[1:]); code != exitFindings {
 		t.Errorf("%s: exit %d, want %d (reproduced): %s", rep.Findings[0].Replay, code, exitFindings, stderr)
+	}
+	if !strings.Contains(stdout.String(), "race false, tags slowdeadlock)") {
+		t.Errorf("replay does not say its build's tags:\n%s", stdout)
 	}
 	// -tags '' overrides the file: the test is not in the build.
 	env, _, stderr = testEnv(t, root)
