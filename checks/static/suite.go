@@ -3,8 +3,8 @@
 // its own package's rules.go; this package adds the rules of the
 // suppression directives (directives.go) and of go vet's waitgroup pass
 // (waitgroup.go). suite.go lists the passes; run.go runs them in process,
-// vettool.go under go vet -vettool, memprof.go bounds the vet tool's
-// memory; precision.go holds the measured precision that decides what a
+// vettool.go under go vet -vettool (vetdeps.go: facts only on
+// dependencies), memprof.go bounds the vet tool's memory; precision.go holds the measured precision that decides what a
 // pull request is shown. Helpers shared by the passes are in internal/.
 //
 // Rule ID families (IDs are never reused):
