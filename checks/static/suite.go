@@ -4,8 +4,9 @@
 // suppression directives (directives.go) and of go vet's waitgroup pass
 // (waitgroup.go). suite.go lists the passes; run.go runs them in process,
 // vettool.go under go vet -vettool (vetdeps.go: facts only on
-// dependencies), memprof.go bounds the vet tool's memory; precision.go holds the measured precision that decides what a
-// pull request is shown. Helpers shared by the passes are in internal/.
+// dependencies), memprof.go bounds the vet tool's memory; precision.go
+// holds the measured precision that decides what a pull request is shown.
+// Helpers shared by the passes are in internal/.
 //
 // Rule ID families (IDs are never reused):
 //
