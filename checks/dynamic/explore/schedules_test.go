@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,5 +63,34 @@ func TestSchedulesBound(t *testing.T) {
 	}
 	if res.Stats.Elapsed >= budget/2 {
 		t.Errorf("the search took %v of its %v budget, want it to end at the bound", res.Stats.Elapsed, budget)
+	}
+}
+
+// TestParseScheduleTags: a schedule file keeps reading without tags
+// (versions 1 and 2), reads its tags (version 3), and one newer than this
+// interleave is refused with the versions it reads.
+func TestParseScheduleTags(t *testing.T) {
+	for _, c := range []struct {
+		json, tags, err string
+	}{
+		{json: `{"version":1,"package":"p","test":"TestA","decisions":[]}`},
+		{json: `{"version":2,"package":"p","test":"TestA","decisions":[],"files":[{"name":"x_test.go","source":"package p"}]}`},
+		{json: `{"version":3,"package":"p","test":"TestA","decisions":[],"tags":["integration","slow"]}`, tags: "integration,slow"},
+		{json: `{"version":4,"package":"p","test":"TestA","decisions":[]}`, err: "has schedule version 4; this interleave reads versions up to 3"},
+	} {
+		s, err := parseSchedule([]byte(c.json), "s.json")
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.json, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.json, err)
+			continue
+		}
+		if got := strings.Join(s.Tags, ","); got != c.tags {
+			t.Errorf("%s: tags %q, want %q", c.json, got, c.tags)
+		}
 	}
 }
