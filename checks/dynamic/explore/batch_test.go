@@ -307,3 +307,46 @@ func TestBatchesGiveUp(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundCounts: after the first round, a round's time is spread
+// evenly over the batched tests, not its schedules: a quick test runs
+// many schedules where a slow one runs none or one, and the slow one's
+// time is kept for a later round. (Before, every test ran per schedules:
+// ants' slow tests took the budget and TestRebootNewPool ran two
+// schedules, its data race unfound.)
+func TestRoundCounts(t *testing.T) {
+	ms := time.Millisecond
+	costs := []time.Duration{20 * ms, 50 * ms, time.Second, 9 * time.Second, 6 * time.Second}
+	credit := make([]time.Duration, len(costs))
+	got := roundCounts(costs, credit, 2)
+	want := []int{64, 32, 2, 0, 0}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("round of per 2: counts %v, want %v", got, want)
+	}
+	var spent time.Duration
+	for i, n := range got {
+		spent += time.Duration(n) * costs[i]
+	}
+	if limit := time.Duration(len(costs)) * 2 * time.Second; spent > limit {
+		t.Errorf("the round takes %v, more than %v (per times the median cost, for each test)", spent, limit)
+	}
+	// The slow tests' credit pays a schedule later; the quick ones stay
+	// at the bound without hoarding.
+	total := make([]int, len(costs))
+	for _, per := range []int{4, 8} {
+		for i, n := range roundCounts(costs, credit, per) {
+			total[i] += n
+		}
+	}
+	if total[3] < 1 || total[4] < 1 {
+		t.Errorf("the slow tests ran %d and %d schedules in two more rounds, want at least one each", total[3], total[4])
+	}
+	if total[0] != 2*maxRoundSchedules {
+		t.Errorf("the quickest test ran %d schedules in two rounds, want %d", total[0], 2*maxRoundSchedules)
+	}
+	for i, c := range credit {
+		if c < 0 || c > 14*time.Second {
+			t.Errorf("test %d: credit %v", i, c)
+		}
+	}
+}

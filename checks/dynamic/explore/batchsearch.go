@@ -5,6 +5,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
@@ -45,10 +46,12 @@ func splitBatched(left time.Duration, searched []*target) (batched, alone []*tar
 }
 
 // searchBatches searches targets until end in rounds: each round runs
-// every test in batches (batchesOf), the first round one schedule of each,
-// each next round twice as many; no test gets a second schedule before
-// every test got its first. The batches end earlier as the failures found
-// need more time after the search (shrinkReserve, asked before each).
+// the tests in batches (batchesOf), the first round one schedule of each,
+// each next round twice the time of the one before, spread evenly over
+// the tests (roundCounts: a cheap test runs many schedules where a slow
+// one runs one); no test gets a second schedule before every test got its
+// first. The batches end earlier as the failures found need more time
+// after the search (shrinkReserve, asked before each).
 func (s *search) searchBatches(ctx context.Context, targets []*target, end time.Time) {
 	until := func() time.Time {
 		return minTime(end, s.deadline.Add(-s.shrinkReserve()))
@@ -61,10 +64,30 @@ func (s *search) searchBatches(ctx context.Context, targets []*target, end time.
 	}
 	s.mu.Unlock()
 	rounds := 0
+	credit := make([]time.Duration, len(targets))
 	for per := 1; ctx.Err() == nil && time.Until(until()) > 0 && !s.isMet(); per = min(2*per, maxRoundSchedules) {
 		rounds++
-		s.runBatches(ctx, batchesOf(targets, s.opts.Workers, 1), until, func(b []*target, k int) []*target {
-			return s.searchBatch(ctx, b, k, per, until())
+		counts := make([]int, len(targets))
+		for i := range counts {
+			counts[i] = 1 // the first round: every test its first schedule
+		}
+		if rounds > 1 {
+			counts = roundCounts(s.scheduleCosts(targets), credit, per)
+		}
+		n := map[*target]int{}
+		var queue [][]*target
+		for _, c := range countsDown(counts) {
+			var group []*target
+			for i, t := range targets {
+				if counts[i] == c {
+					group = append(group, t)
+					n[t] = c
+				}
+			}
+			queue = append(queue, batchesOf(group, s.opts.Workers, 1)...)
+		}
+		s.runBatches(ctx, queue, until, func(b []*target, k int) []*target {
+			return s.searchBatch(ctx, b, k, n[b[0]], until())
 		})
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
@@ -234,4 +257,62 @@ func (o *childOutcome) part(lo, hi int) *childOutcome {
 // that costs cost takes, as searchSlice counts it.
 func oneProcess(cost time.Duration) time.Duration {
 	return cost + cost/5 + 100*time.Millisecond
+}
+
+// scheduleCosts is the wall time one schedule of each test took: its
+// batched schedules' mean once it ran some, else its measured cost.
+func (s *search) scheduleCosts(targets []*target) []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]time.Duration, len(targets))
+	for i, t := range targets {
+		c := t.cost
+		if t.stats.Schedules > 0 && t.stats.Elapsed > 0 {
+			c = t.stats.Elapsed / time.Duration(t.stats.Schedules)
+		}
+		out[i] = max(c, time.Millisecond)
+	}
+	return out
+}
+
+// roundCounts is how many schedules each test runs in a round after the
+// first: the round's time is spread evenly over the tests, per schedules
+// of the median cost each. A test adds that time to its credit and runs
+// as many whole schedules as the credit pays (a power of two, at most
+// maxRoundSchedules, so that few batches differ), keeping the rest for the
+// next round; a slow test may run none in one round. With the same count
+// for every test, the slow ones (seconds a schedule under the scheduler)
+// took most of the budget and the quick ones ran two schedules where a
+// share of their own gave them tens (a data race lost).
+func roundCounts(costs, credit []time.Duration, per int) []int {
+	sorted := slices.Clone(costs)
+	slices.Sort(sorted)
+	quota := time.Duration(per) * sorted[len(sorted)/2]
+	out := make([]int, len(costs))
+	for i, c := range costs {
+		credit[i] += quota
+		n := int(min(credit[i]/c, maxRoundSchedules))
+		for n&(n-1) != 0 {
+			n &= n - 1 // down to a power of two
+		}
+		out[i] = n
+		credit[i] -= time.Duration(n) * c
+		if n == maxRoundSchedules {
+			credit[i] = min(credit[i], c) // past the bound: not hoarded
+		}
+	}
+	return out
+}
+
+// countsDown lists the distinct counts above zero, largest first.
+func countsDown(counts []int) []int {
+	var out []int
+	for _, c := range counts {
+		if c > 0 && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	slices.Reverse(out)
+	return out
 }

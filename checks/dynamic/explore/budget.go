@@ -65,22 +65,22 @@ func (s *search) shrinkReserve() time.Duration {
 }
 
 // postReserve is the time kept after the search for failures whose
-// tests cost costs (one process, one schedule): one replay that
-// reproduces and plainRuns plain go test runs each, and the start-up of
+// tests cost costs (one process, one schedule): the replayTries replays
+// that must each reproduce it and plainRuns plain go test runs each, and the start-up of
 // a process twice (the runs of a test share a warm cache); only the
-// replay for those of plainRan, whose test ran under plain go test
+// replays for those of plainRan, whose test ran under plain go test
 // already; at least least, at most most, but never less than the replays
 // alone (a finding is reported only once it replayed alone: many
 // failures end the search early rather than go unreported).
 func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
 	var need, replays time.Duration
 	for _, c := range costs {
-		need += (1+plainRuns)*c + 2*processStartup
-		replays += c + processStartup
+		need += (replayTries+plainRuns)*c + 2*processStartup
+		replays += replayTries * (c + processStartup)
 	}
 	for _, c := range plainRan {
-		need += c + processStartup
-		replays += c + processStartup
+		need += replayTries * (c + processStartup)
+		replays += replayTries * (c + processStartup)
 	}
 	return max(min(max(need, least), most), replays)
 }

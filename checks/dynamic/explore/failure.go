@@ -70,6 +70,12 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 			add(f, r.Index)
 		}
 	}
+	// A race on a schedule whose test failed after an early timer (its
+	// result inconclusive: rt's EarlyFailPrefix) is still reported: the
+	// race detector reports two accesses no happens-before edge orders,
+	// which does not depend on when the timer fired (an early timer is
+	// only an interleaving a loaded machine can run), and it replays as
+	// any race does. Only the test's failure there is its own timeout's.
 	for _, rep := range out.races {
 		f, ok := fromRace(rep)
 		if !ok {

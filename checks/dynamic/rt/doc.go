@@ -159,7 +159,8 @@
 // testify's Eventually, I/O, a subprocess) waits outside control: the
 // others go on, the clock waits for it as long as it would jump (up to
 // outsideWait), and it is taken back when it reaches its next scheduling
-// point. The clock does not wait when every goroutine outside control is
+// point (a replay waits for the one its next decision names while it
+// runs: awaitRecorded). The clock does not wait when every goroutine outside control is
 // blocked on a channel in code whose time operations are on the virtual
 // clock (a dependency's mock clock, testify, whose time operations the
 // rewriter puts there too; not the standard library nor RealClockModules)

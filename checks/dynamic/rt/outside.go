@@ -459,3 +459,43 @@ func partnerOnly(block []byte) bool {
 	}
 	return false
 }
+
+// awaitRecorded: in a replay, the goroutine the next recorded decision
+// names may be outside control and running, woken (a timer fired into a
+// channel it waits on for real, in a dependency whose select is not
+// rewritten) but not back yet, while the recording saw it back: how soon
+// woken goroutines come back is timing. The replay waits for it, as long
+// as it runs, up to the step limit, rather than diverge. It reports
+// whether a goroutine came back (the caller decides again).
+//
+//go:norace
+func (s *sched) awaitRecorded() bool {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return false
+	}
+	id := s.replay.Decisions[s.steps].G
+	if id < 0 || id >= len(s.gs) {
+		return false
+	}
+	g := s.gs[id]
+	if !g.outside || g.blockedReal {
+		return false
+	}
+	limit := s.stepLimit()
+	start := time.Now()
+	pause := 20 * time.Microsecond
+	for look := 0; ; look++ {
+		if s.reclaim() {
+			return true
+		}
+		// Blocked (by a stack dump, every few naps: it costs): only
+		// the scheduler's next move can wake it.
+		if time.Since(start) >= limit || look%8 == 0 && s.blockedOutside(g) {
+			return false
+		}
+		nap(pause)
+		if pause < time.Millisecond {
+			pause *= 2
+		}
+	}
+}

@@ -383,6 +383,9 @@ func (s *sched) next() {
 			return
 		}
 	}
+	if s.awaitRecorded() {
+		return
+	}
 	cands, list := s.enabledList()
 	if len(cands) == 0 {
 		// Channels closed or fed outside control first: they are ready
