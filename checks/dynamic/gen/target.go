@@ -51,6 +51,10 @@ type Target struct {
 	// compared.
 	Methods   []Func
 	Observers []Func
+	// Derivers are the methods of Methods that return another T or *T
+	// (With, Named, a clone) and take arguments the generator can make:
+	// the goroutines may work on such a derived value.
+	Derivers []Func
 	// Type is T, instantiated when T is generic (TArgs says with what).
 	Type  *types.Named
 	TArgs []types.Type
@@ -198,6 +202,9 @@ func (t *Target) fill(zeroDoc bool) {
 		}
 		m := Func{Fn: fn, Sig: sig}
 		t.Methods = append(t.Methods, m)
+		if returnsTarget(sig, named) && argsOK(sig, 0) {
+			t.Derivers = append(t.Derivers, m)
+		}
 		if sig.Params().Len() == 0 && sig.Results().Len() > 0 && anyObservable(sig.Results()) && !changes(fn.Name()) {
 			t.Observers = append(t.Observers, m)
 		}
