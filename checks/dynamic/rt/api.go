@@ -606,7 +606,9 @@ func Sleep(d time.Duration) {
 		g.call(&request{op: opSleep, d: d})
 		return
 	}
+	realClocks.Add(1)
 	time.Sleep(d)
+	realClocks.Add(-1)
 }
 func After(d time.Duration) <-chan time.Time {
 	if g := current(); g != nil {
@@ -621,6 +623,7 @@ func Tick(d time.Duration) <-chan time.Time {
 	if current() != nil {
 		return NewTicker(d).C
 	}
+	realClocks.Add(1) // never stopped
 	return time.Tick(d)
 }
 func NewTimer(d time.Duration) *time.Timer {
@@ -636,7 +639,7 @@ func NewTicker(d time.Duration) *time.Ticker {
 		}
 		return armed(g.call(&request{op: opTimerNew, timerKind: tkTicker, d: d})).ticker
 	}
-	return time.NewTicker(d)
+	return keepReal(time.NewTicker(d))
 }
 func AfterFunc(d time.Duration, f func()) *time.Timer {
 	if g := current(); g != nil {
@@ -691,6 +694,7 @@ func TickerStop(t *time.Ticker) {
 			return
 		}
 	}
+	forgetReal(t)
 	t.Stop()
 }
 func TickerReset(t *time.Ticker, d time.Duration) {

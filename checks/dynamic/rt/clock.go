@@ -3,6 +3,8 @@ package rt
 import (
 	"context"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -18,6 +20,30 @@ import (
 // scheduler advances it. Dependencies' time operations are rewritten too;
 // code that is not (the standard library, test frameworks) still reads the
 // real clock.
+
+// The program's own real clock. A ticker that rewritten code makes outside
+// control (a package's init starting a time cache that stores time.Now
+// every 50ms, as go-redis does) runs on the real clock, and so does a
+// Sleep outside control. While one is live, a jump of the virtual clock
+// leaves what that goroutine computes behind the time the test reads: a
+// test that then fails compares two clocks the tool made disagree
+// (driver.go: Result.Inconclusive, ClockFailPrefix).
+var (
+	realTickers sync.Map     // the *time.Ticker values made outside control
+	realClocks  atomic.Int32 // live ones, Tick's, and goroutines in a real Sleep
+)
+
+func keepReal(t *time.Ticker) *time.Ticker {
+	realTickers.Store(t, struct{}{})
+	realClocks.Add(1)
+	return t
+}
+
+func forgetReal(t *time.Ticker) {
+	if _, ok := realTickers.LoadAndDelete(t); ok {
+		realClocks.Add(-1)
+	}
+}
 
 // nowSpins is how many Now calls a goroutine may make between two
 // scheduling points before a Now becomes one: a loop waiting on the clock

@@ -229,6 +229,7 @@ func (s *sched) fireTimers() bool {
 		return false
 	}
 	if next > s.now {
+		s.realBehind = s.realBehind || realClocks.Load() > 0
 		s.now = after(next, wakeLate)
 	}
 	due := []*vtimer{}
