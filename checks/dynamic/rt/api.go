@@ -606,9 +606,7 @@ func Sleep(d time.Duration) {
 		g.call(&request{op: opSleep, d: d})
 		return
 	}
-	realClocks.Add(1)
 	time.Sleep(d)
-	realClocks.Add(-1)
 }
 func After(d time.Duration) <-chan time.Time {
 	if g := current(); g != nil {
@@ -623,7 +621,9 @@ func Tick(d time.Duration) <-chan time.Time {
 	if current() != nil {
 		return NewTicker(d).C
 	}
-	realClocks.Add(1) // never stopped
+	if noSchedule() {
+		realClocks.Add(1) // never stopped
+	}
 	return time.Tick(d)
 }
 func NewTimer(d time.Duration) *time.Timer {
@@ -639,7 +639,11 @@ func NewTicker(d time.Duration) *time.Ticker {
 		}
 		return armed(g.call(&request{op: opTimerNew, timerKind: tkTicker, d: d})).ticker
 	}
-	return keepReal(time.NewTicker(d))
+	t := time.NewTicker(d)
+	if noSchedule() {
+		keepReal(t)
+	}
+	return t
 }
 func AfterFunc(d time.Duration, f func()) *time.Timer {
 	if g := current(); g != nil {

@@ -21,22 +21,26 @@ import (
 // code that is not (the standard library, test frameworks) still reads the
 // real clock.
 
-// The program's own real clock. A ticker that rewritten code makes outside
-// control (a package's init starting a time cache that stores time.Now
-// every 50ms, as go-redis does) runs on the real clock, and so does a
-// Sleep outside control. While one is live, a jump of the virtual clock
-// leaves what that goroutine computes behind the time the test reads: a
-// test that then fails compares two clocks the tool made disagree
-// (driver.go: Result.Inconclusive, ClockFailPrefix).
+// The program's own real clock. A ticker that rewritten code makes while
+// no schedule runs (a package's init starting a time cache that stores
+// time.Now every 50ms, as go-redis does) runs on the real clock. While one
+// is live, a jump of the virtual clock leaves what its goroutine computes
+// behind the time the test reads: a test that then fails compares two
+// clocks the tool made disagree (driver.go: Result.Inconclusive,
+// ClockFailPrefix).
 var (
-	realTickers sync.Map     // the *time.Ticker values made outside control
-	realClocks  atomic.Int32 // live ones, Tick's, and goroutines in a real Sleep
+	realTickers sync.Map     // the *time.Ticker values made so
+	realClocks  atomic.Int32 // live ones, and Tick's
 )
 
-func keepReal(t *time.Ticker) *time.Ticker {
+// noSchedule: is no schedule running (init, TestMain)?
+//
+//go:norace
+func noSchedule() bool { return active == nil }
+
+func keepReal(t *time.Ticker) {
 	realTickers.Store(t, struct{}{})
 	realClocks.Add(1)
-	return t
 }
 
 func forgetReal(t *time.Ticker) {

@@ -285,7 +285,7 @@ func (r *scheduleRun) finish(p any) {
 		// The test's own check failed after the virtual clock jumped
 		// past a ticker of the program on the real clock: a stamp of
 		// one clock compared with one of the other (a time cache).
-		res.Inconclusive = ClockFailPrefix + "the test failed after the virtual clock jumped while the program kept a ticker or a sleep on the real clock outside control (a time cache, most likely): the two clocks disagree"
+		res.Inconclusive = ClockFailPrefix + "the test failed after the virtual clock jumped while the program kept a ticker on the real clock, made before the schedule (a time cache, most likely): the two clocks disagree"
 	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite

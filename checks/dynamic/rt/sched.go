@@ -59,8 +59,8 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
-	// realBehind: the clock jumped while the program kept a ticker or a
-	// sleep on the real clock (clock.go, realClocks).
+	// realBehind: the clock jumped while the program kept a ticker on
+	// the real clock (clock.go, realClocks).
 	realBehind bool
 
 	sites map[uintptr]string
