@@ -22,7 +22,7 @@ const corpusDir = "testdata/corpus"
 
 // The corpus: broken types must each be found, correct ones never.
 var (
-	brokenTypes  = []string{"Balance", "Bin", "Board", "Feed", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
+	brokenTypes  = []string{"Balance", "Batch", "Bin", "Board", "Feed", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
 	correctTypes = []string{"Crate", "Desk", "Gauge", "Hub", "List", "SafeMap", "Set", "Stream"}
 )
 
@@ -231,6 +231,14 @@ func TestCorpusPool(t *testing.T) {
 // as zap's WithLazy logger needs), and its correct near-miss Stream.
 func TestCorpusDerived(t *testing.T) {
 	searchCorpus(t, []string{"Feed"}, []string{"Stream"}, 6, 40, 5*time.Minute)
+}
+
+// TestCorpusAlias searches Batch, whose racy Add takes Items, an alias of
+// a struct of another package (zap's With takes zap.Field =
+// zapcore.Field): without seeing through the alias, Add is not callable
+// and Batch has no method that races.
+func TestCorpusAlias(t *testing.T) {
+	searchCorpus(t, []string{"Batch"}, nil, 6, 40, 5*time.Minute)
 }
 
 // TestGenerateDerived: Tagged returns a *Feed, so some cases build the
