@@ -24,10 +24,8 @@ import (
 // The program's own real clock. A ticker that rewritten code makes while
 // no schedule runs (a package's init starting a time cache that stores
 // time.Now every 50ms, as go-redis does) runs on the real clock. While one
-// is live, a jump of the virtual clock leaves what its goroutine computes
-// behind the time the test reads: a test that then fails compares two
-// clocks the tool made disagree (driver.go: Result.Inconclusive,
-// ClockFailPrefix).
+// is live, a jump of the virtual clock waits as long in real time
+// (timers.go: paceReal), or the cache would lag the time the test reads.
 var (
 	realTickers sync.Map     // the *time.Ticker values made so
 	realClocks  atomic.Int32 // live ones, and Tick's

@@ -281,12 +281,6 @@ func (r *scheduleRun) finish(p any) {
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
 		res.Inconclusive = EarlyFailPrefix + "the test failed after a timer fired before goroutines that could run (its own timeout, most likely)"
 	}
-	if res.Outcome == "pass" && res.Inconclusive == "" && r.s.realBehind && (f || r.failed()) {
-		// The test's own check failed after the virtual clock jumped
-		// past a ticker of the program on the real clock: a stamp of
-		// one clock compared with one of the other (a time cache).
-		res.Inconclusive = ClockFailPrefix + "the test failed after the virtual clock jumped while the program kept a ticker on the real clock, made before the schedule (a time cache, most likely): the two clocks disagree"
-	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
 	}
@@ -298,13 +292,10 @@ func (r *scheduleRun) finish(p any) {
 }
 
 // SkippedPrefix starts Result.Inconclusive of a test that skipped itself,
-// EarlyFailPrefix that of a test that failed after an early timer,
-// ClockFailPrefix that of one that failed after the clock jumped past a
-// real-clock ticker of the program.
+// EarlyFailPrefix that of a test that failed after an early timer.
 const (
 	SkippedPrefix   = "skipped: "
 	EarlyFailPrefix = "timeout: "
-	ClockFailPrefix = "clock: "
 )
 
 // runCleanups runs the cleanups g's test registered through Cleanup, last

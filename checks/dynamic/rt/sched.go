@@ -59,9 +59,6 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
-	// realBehind: the clock jumped while the program kept a ticker on
-	// the real clock (clock.go, realClocks).
-	realBehind bool
 
 	sites map[uintptr]string
 	slabs struct {
