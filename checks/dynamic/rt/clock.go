@@ -25,7 +25,9 @@ import (
 // no schedule runs (a package's init starting a time cache that stores
 // time.Now every 50ms, as go-redis does) runs on the real clock. While one
 // is live, a jump of the virtual clock waits as long in real time
-// (timers.go: paceReal), or the cache would lag the time the test reads.
+// (timers.go: paceReal), and Now outside control reads the virtual clock
+// during a schedule, so that the cache its goroutine keeps moves with
+// the time the test reads, as it would for real.
 var (
 	realTickers sync.Map     // the *time.Ticker values made so
 	realClocks  atomic.Int32 // live ones, and Tick's
@@ -59,6 +61,9 @@ func Now() time.Time {
 			g.call(&request{op: opNow})
 		}
 		return g.readClock()
+	}
+	if realClocks.Load() > 0 {
+		return virtualNow() // the real time when no schedule runs
 	}
 	return time.Now()
 }

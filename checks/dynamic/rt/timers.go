@@ -78,12 +78,12 @@ func (s *sched) advance(d time.Duration) {
 // machine must not make the clock of a pure test depend on timing.)
 const outsideTick = time.Microsecond
 
-// paceReal runs before the clock jumps by d. While the program keeps a
+// paceReal runs after the clock jumped by d. While the program keeps a
 // ticker on the real clock (clock.go: made while no schedule ran, a time
 // cache that stores time.Now every 50ms), the jump waits as long in real
-// time (up to outsideWait), so that what that ticker's goroutine computes
-// keeps up with the virtual clock, as it does with the real one: a test
-// that sleeps 100ms and then reads the cache sees it moved.
+// time (up to outsideWait), so that the ticker's goroutine, reading the
+// virtual clock (Now), keeps up with it as it does with the real one: a
+// test that sleeps 100ms and then reads the cache sees it 100ms on.
 //
 //go:norace
 func (s *sched) paceReal(d time.Duration) {
@@ -247,8 +247,9 @@ func (s *sched) fireTimers() bool {
 		return false
 	}
 	if next > s.now {
-		s.paceReal(next - s.now)
+		d := next - s.now
 		s.now = after(next, wakeLate)
+		s.paceReal(d)
 	}
 	due := []*vtimer{}
 	keep := s.tq[:0]
