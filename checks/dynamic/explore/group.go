@@ -21,7 +21,11 @@ import (
 //   - data races that share a function that writes (the unsynchronized
 //     write is the bug every pair of the group goes through);
 //   - deadlocks and leaks whose goroutines are stuck at the same set of
-//     sites outside test files.
+//     sites outside test files;
+//   - test failures (a test's own check, a generated test's "not
+//     linearizable") whose shrunk interleavings preempt at the same set of
+//     sites outside test files: the same window of the code, checked by
+//     two tests.
 //
 // A group is one finding, its representative's, with the others in
 // Finding.SameCause. The representative is the member whose own line the
@@ -51,8 +55,40 @@ func causeKeys(f *checks.Finding) []string {
 			running := strings.Contains(f.Message, rt.LeakRunning)
 			keys = append(keys, fmt.Sprintf("%sstuck|%s|%v|%s", prefix, f.Kind, running, strings.Join(sortedUnique(stuck), " ")))
 		}
+	case checks.TestFailure:
+		if w := window(f.Interleaving); w != "" {
+			keys = append(keys, prefix+"window|"+w)
+		}
 	}
 	return keys
+}
+
+// maxWindow bounds the preemptions of an interleaving that tells its
+// failure's window: a shrunk one, not a search's many.
+const maxWindow = 2
+
+// window is the sorted set of sites outside test files at which a shrunk
+// interleaving preempts, or "" when it has more than maxWindow
+// preemptions, shows fewer than it has, or preempts only in test files.
+func window(il *checks.Interleaving) string {
+	if il == nil || il.Preemptions == 0 || il.Preemptions > maxWindow {
+		return ""
+	}
+	var sites []string
+	shown := 0
+	for _, st := range il.Steps {
+		if st.Preempts == "" {
+			continue
+		}
+		shown++
+		if file, _, ok := cutSite(st.Site); ok && !strings.HasSuffix(file, "_test.go") {
+			sites = append(sites, st.Site)
+		}
+	}
+	if shown != il.Preemptions || len(sites) == 0 {
+		return ""
+	}
+	return strings.Join(sortedUnique(sites), " ")
 }
 
 // siteFunc is the function a goroutine was in at its site (the frame at

@@ -152,3 +152,39 @@ func TestSameFailureMembers(t *testing.T) {
 		t.Errorf("an unrelated race is the same failure as the group")
 	}
 }
+
+// A generated test's "not linearizable" and an existing test's own check
+// failing for the same window (the shrunk interleavings preempt at the
+// same line of the code) are one cause; a failure preempting elsewhere,
+// or one whose interleaving was not shrunk, is another.
+func TestGroupTestFailuresOneWindow(t *testing.T) {
+	tf := func(test, msg string, pos int, sites ...string) checks.Finding {
+		il := &checks.Interleaving{Preemptions: len(sites)}
+		for i, s := range sites {
+			il.Steps = append(il.Steps, checks.Step{G: "g1", Verb: "does an atomic operation", Site: "x_test.go:3"},
+				checks.Step{G: "g" + itoa(i+2), Verb: "loads", Site: s, Preempts: "g1"})
+		}
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Kind: checks.TestFailure, Evidence: checks.Dynamic,
+			Package: "m", Test: test, Func: "m." + test, Pos: checks.Position{File: "/m/x_test.go", Line: pos},
+			Message: test + ": test failed: " + msg, Interleaving: il}
+	}
+	fs := []checks.Finding{
+		tf("TestGetDistinct", "two Gets returned the same id", 20, "pool.go:31"),
+		tf("TestInterleaveGen_Pool_3", "not linearizable: Get() = 2 / Get() = 2", 40, "pool.go:31"),
+		tf("TestPutTwice", "put twice", 60, "pool.go:50"),
+		tf("TestNotShrunk", "boom", 80, "pool.go:31", "pool.go:50", "pool.go:31"),
+		tf("TestOnlyInTest", "only the test's own lines", 90, "y_test.go:9"),
+	}
+	out := Group(fs)
+	if len(out) != 4 {
+		t.Fatalf("got %d findings, want 4: %+v", len(out), out)
+	}
+	if out[0].Test != "TestGetDistinct" || len(out[0].SameCause) != 1 || out[0].SameCause[0].Test != "TestInterleaveGen_Pool_3" {
+		t.Errorf("first finding %s with %+v, want TestGetDistinct listing the generated test", out[0].Test, out[0].SameCause)
+	}
+	for _, f := range out[1:] {
+		if len(f.SameCause) != 0 {
+			t.Errorf("%s grouped with %+v", f.Test, f.SameCause)
+		}
+	}
+}

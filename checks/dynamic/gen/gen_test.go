@@ -22,8 +22,8 @@ const corpusDir = "testdata/corpus"
 
 // The corpus: broken types must each be found, correct ones never.
 var (
-	brokenTypes  = []string{"Balance", "Bin", "Board", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
-	correctTypes = []string{"Crate", "Desk", "Gauge", "Hub", "List", "SafeMap", "Set"}
+	brokenTypes  = []string{"Balance", "Batch", "Bin", "Board", "Feed", "Hits", "Labels", "Registry", "SortedInts", "UnsyncMap"}
+	correctTypes = []string{"Crate", "Desk", "Gauge", "Hub", "List", "SafeMap", "Set", "Stream"}
 )
 
 func TestTargets(t *testing.T) {
@@ -223,6 +223,53 @@ func TestCorpusPool(t *testing.T) {
 	}
 	if !dropped {
 		t.Errorf("no Desk test was dropped for a Take that panics sequentially: %+v", reports)
+	}
+}
+
+// TestCorpusDerived searches Feed, whose race is only in the value its
+// Tagged returns (the goroutines must call the methods of a derived value,
+// as zap's WithLazy logger needs), and its correct near-miss Stream.
+func TestCorpusDerived(t *testing.T) {
+	searchCorpus(t, []string{"Feed"}, []string{"Stream"}, 6, 40, 5*time.Minute)
+}
+
+// TestCorpusAlias searches Batch, whose racy Add takes Items, an alias of
+// a struct of another package (zap's With takes zap.Field =
+// zapcore.Field): without seeing through the alias, Add is not callable
+// and Batch has no method that races.
+func TestCorpusAlias(t *testing.T) {
+	searchCorpus(t, []string{"Batch"}, nil, 6, 40, 5*time.Minute)
+}
+
+// TestGenerateDerived: Tagged returns a *Feed, so some cases build the
+// shared value as what Tagged returns; a type without derivers gets the
+// same cases as before (no draw from the seed's sequence).
+func TestGenerateDerived(t *testing.T) {
+	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived := 0
+	for _, tg := range Targets(pkgs) {
+		switch tg.Name.Name() {
+		case "Feed":
+			if len(tg.Derivers) != 1 || tg.Derivers[0].Fn.Name() != "Tagged" {
+				t.Fatalf("Feed's derivers: %v, want Tagged", tg.Derivers)
+			}
+			for _, c := range NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1).Generate(tg, 12) {
+				b := strings.Join(c.Build, "\n")
+				if strings.Contains(b, "v := v0.Tagged(") {
+					derived++
+				}
+			}
+		case "Hits":
+			if len(tg.Derivers) != 0 {
+				t.Errorf("Hits has derivers %v", tg.Derivers)
+			}
+		}
+	}
+	if derived == 0 || derived == 12 {
+		t.Errorf("%d of 12 Feed cases work on a tagged feed, want some but not all", derived)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"math/rand"
+	"slices"
 	"strings"
 )
 
@@ -93,9 +94,13 @@ func (g *Generator) fill(c *Case) {
 	// built the same way.
 	cs := &caseState{t: t, two: len(self) > 0}
 	c.Two = cs.two
-	c.Build = g.build(t, "v", "x")
+	// The goroutines may work on a value another method derived (the
+	// logger With returns), as a test author calls the methods of the
+	// value the setup returns; w is derived the same way.
+	d := g.deriver(t)
+	c.Build = g.buildDerived(t, "v", "x", d)
 	if cs.two {
-		c.Build = append(c.Build, g.build(t, "w", "xw")...)
+		c.Build = append(c.Build, g.buildDerived(t, "w", "xw", d)...)
 		cs.env = append(cs.env, "w")
 	}
 	muts := mutators(t)
@@ -256,6 +261,69 @@ func (g *Generator) build(t *Target, name, tmp string) []string {
 		out = append(out, fmt.Sprintf("%s := &%s", name, tmp))
 	}
 	return out
+}
+
+// deriver picks the method whose result the goroutines work on, or nil
+// for the built value itself: a changed deriver (Target.Focus) 3 times in
+// 4, else any deriver half of the time. Types without derivers draw
+// nothing, so their cases stay those of the same seed before.
+func (g *Generator) deriver(t *Target) *Func {
+	if len(t.Derivers) == 0 {
+		return nil
+	}
+	var focus []Func
+	for _, d := range t.Derivers {
+		if slices.ContainsFunc(t.Focus, func(f Func) bool { return f.Fn == d.Fn }) {
+			focus = append(focus, d)
+		}
+	}
+	switch {
+	case len(focus) > 0 && g.rng.Intn(4) > 0:
+		return &focus[g.rng.Intn(len(focus))]
+	case g.rng.Intn(2) == 0:
+		return &t.Derivers[g.rng.Intn(len(t.Derivers))]
+	}
+	return nil
+}
+
+// buildDerived writes the statements that build name as build does, or,
+// when d is set, build name+"0" and set name to what d returns on it.
+func (g *Generator) buildDerived(t *Target, name, tmp string, d *Func) []string {
+	if d == nil {
+		return g.build(t, name, tmp)
+	}
+	base := name + "0"
+	out := g.build(t, base, tmp+"0")
+	call := base + "." + d.Fn.Name() + "(" + g.deriveArgs(d.Sig) + ")"
+	ptr := isPointer(d.Sig.Results().At(0).Type())
+	v := name
+	if !ptr {
+		v = tmp
+	}
+	if d.Sig.Results().Len() == 2 {
+		out = append(out, fmt.Sprintf("%s, err := %s", v, call), "if err != nil {\n\tpanic(err)\n}")
+	} else {
+		out = append(out, fmt.Sprintf("%s := %s", v, call))
+	}
+	if !ptr {
+		out = append(out, fmt.Sprintf("%s := &%s", name, tmp))
+	}
+	return out
+}
+
+// deriveArgs writes fresh arguments of a deriving call; a variadic
+// parameter gets one value (a With of no fields may return the receiver).
+func (g *Generator) deriveArgs(sig *types.Signature) string {
+	var out []string
+	p := sig.Params()
+	for i := 0; i < p.Len(); i++ {
+		t := p.At(i).Type()
+		if sig.Variadic() && i == p.Len()-1 {
+			t = t.(*types.Slice).Elem()
+		}
+		out = append(out, g.fresh(t, 0))
+	}
+	return strings.Join(out, ", ")
 }
 
 // callTmpl is a call of a method with its arguments drawn, before the
@@ -492,7 +560,8 @@ type qualifier struct {
 }
 
 // reserved are the names the generated file uses itself.
-var reserved = map[string]bool{"fmt": true, "sync": true, "testing": true, "strings": true, "v": true, "x": true, "t": true, "w": true, "xw": true, "err": true}
+var reserved = map[string]bool{"fmt": true, "sync": true, "testing": true, "strings": true, "v": true, "x": true, "t": true, "w": true, "xw": true, "err": true,
+	"v0": true, "x0": true, "w0": true, "xw0": true}
 
 func newQualifier(pkgPath, pkgName string) *qualifier {
 	q := &qualifier{imports: map[string]string{}, names: map[string]string{}}

@@ -51,6 +51,10 @@ type Target struct {
 	// compared.
 	Methods   []Func
 	Observers []Func
+	// Derivers are the methods of Methods that return another T or *T
+	// (With, Named, a clone) and take arguments the generator can make:
+	// the goroutines may work on such a derived value.
+	Derivers []Func
 	// Type is T, instantiated when T is generic (TArgs says with what).
 	Type  *types.Named
 	TArgs []types.Type
@@ -198,6 +202,9 @@ func (t *Target) fill(zeroDoc bool) {
 		}
 		m := Func{Fn: fn, Sig: sig}
 		t.Methods = append(t.Methods, m)
+		if returnsTarget(sig, named) && argsOK(sig, 0) {
+			t.Derivers = append(t.Derivers, m)
+		}
 		if sig.Params().Len() == 0 && sig.Results().Len() > 0 && anyObservable(sig.Results()) && !changes(fn.Name()) {
 			t.Observers = append(t.Observers, m)
 		}
@@ -368,6 +375,13 @@ func generatable(t types.Type, depth int) bool {
 	if depth > 3 {
 		return false
 	}
+	if a, ok := t.(*types.Alias); ok {
+		// zap.Field = zapcore.Field: the test names the alias.
+		if !writable(a) {
+			return false
+		}
+		t = types.Unalias(a)
+	}
 	if isContext(t) {
 		return true
 	}
@@ -411,6 +425,12 @@ func exportedTypes(sig *types.Signature) bool {
 // writable reports whether t can be named outside its package.
 func writable(t types.Type) bool {
 	switch t := t.(type) {
+	case *types.Alias:
+		o := t.Obj()
+		if o.Pkg() != nil && (!o.Exported() || strings.Contains(o.Pkg().Path(), "/internal/")) {
+			return false
+		}
+		return writable(types.Unalias(t))
 	case *types.Named:
 		if t.Obj().Pkg() != nil && !t.Obj().Exported() {
 			return false
@@ -453,9 +473,10 @@ func writable(t types.Type) bool {
 // package other than the standard library's, which the generator writes as
 // a literal.
 func isZeroUsable(t types.Type) bool {
-	if p, ok := t.(*types.Pointer); ok {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
+	t = types.Unalias(t)
 	n, ok := t.(*types.Named)
 	if !ok || n.TypeParams().Len() != n.TypeArgs().Len() || !n.Obj().Exported() || n.Obj().Pkg() == nil {
 		return false // an uninstantiated generic type
@@ -467,9 +488,10 @@ func isZeroUsable(t types.Type) bool {
 // ctorFor returns an exported function of t's package that returns t (or the
 // struct t points to) and takes basic arguments only, or nil.
 func ctorFor(t types.Type) *types.Func {
+	t = types.Unalias(t)
 	base := t
 	if p, ok := t.(*types.Pointer); ok {
-		base = p.Elem()
+		base = types.Unalias(p.Elem())
 	}
 	n, ok := base.(*types.Named)
 	if !ok || n.Obj().Pkg() == nil || n.TypeParams() != nil {

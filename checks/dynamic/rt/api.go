@@ -621,6 +621,9 @@ func Tick(d time.Duration) <-chan time.Time {
 	if current() != nil {
 		return NewTicker(d).C
 	}
+	if noSchedule() {
+		realClocks.Add(1) // never stopped
+	}
 	return time.Tick(d)
 }
 func NewTimer(d time.Duration) *time.Timer {
@@ -636,7 +639,11 @@ func NewTicker(d time.Duration) *time.Ticker {
 		}
 		return armed(g.call(&request{op: opTimerNew, timerKind: tkTicker, d: d})).ticker
 	}
-	return time.NewTicker(d)
+	t := time.NewTicker(d)
+	if noSchedule() {
+		keepReal(t)
+	}
+	return t
 }
 func AfterFunc(d time.Duration, f func()) *time.Timer {
 	if g := current(); g != nil {
@@ -691,6 +698,7 @@ func TickerStop(t *time.Ticker) {
 			return
 		}
 	}
+	forgetReal(t)
 	t.Stop()
 }
 func TickerReset(t *time.Ticker, d time.Duration) {

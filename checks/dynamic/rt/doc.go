@@ -131,7 +131,9 @@
 // callback, the send on its channel), as in the Go runtime. The rewriter
 // puts the time operations of dependency modules on this clock too; the
 // standard library and the test frameworks it leaves alone read the real
-// clock.
+// clock. A ticker made while no schedule runs (a package's init starting
+// a time cache) stays on the real clock: while one lives, a jump of the
+// clock waits as long in real time, up to outsideWait (paceReal).
 //
 // Foreign parties. A goroutine outside control (one that code which is
 // not rewritten started, errgroup's say) that calls into the program while

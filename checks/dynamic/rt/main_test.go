@@ -35,7 +35,9 @@ func TestMainChild(t *testing.T) {
 			time.Sleep(800 * time.Millisecond)
 			Gosched()
 		},
-		"TestTimeoutFails": func(t *testing.T) { awaitDrain(t, true) },
+		"TestTimeoutFails":   func(t *testing.T) { awaitDrain(t, true) },
+		"TestClockCache":     clockCache,
+		"TestClockCacheFail": clockCacheFail,
 		"TestTimeoutFailsLate": func(t *testing.T) {
 			// A worker with its own timeout fails the test after the
 			// test returned (gocron's StopLongRunningJobs).

@@ -1,7 +1,8 @@
 // Package corpus holds types that claim to be safe for concurrent use:
 // the broken ones (broken.go) each violate the claim in a different way,
-// the correct ones (correct.go) keep it; handles.go and pairs.go hold a
-// broken type and its correct near-miss each, guarded.go two that claim
-// nothing but hold a mutex. interleave gen must find every
-// broken one and report nothing on the correct ones.
+// the correct ones (correct.go) keep it; handles.go, pairs.go and
+// derived.go hold a broken type and its correct near-miss each,
+// guarded.go two that claim nothing but hold a mutex, alias.go one whose
+// racy method takes an alias of another package's struct. interleave gen
+// must find every broken one and report nothing on the correct ones.
 package corpus
