@@ -42,6 +42,7 @@ func fixture(t *testing.T) *Report {
 	return &Report{
 		Root:        root,
 		ToolVersion: "v0.1.0",
+		Notes:       []string{"TestSlow: not searched: its unperturbed run did not finish in its share"},
 		Findings: []checks.Finding{
 			{
 				Rule: "IL8101", Severity: checks.Error, Evidence: checks.Static,

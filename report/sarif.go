@@ -121,6 +121,17 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 		res.WithProperties(props)
 	}
 
+	// The search's notes (not findings) are the run's execution
+	// notifications; executionSuccessful is required there.
+	if len(r.Notes) > 0 {
+		inv := sarif.NewInvocation().WithExecutionSuccessful(true)
+		for _, n := range r.Notes {
+			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+				sarif.NewNotification().WithLevel("note").WithMessage(sarif.NewTextMessage(n)))
+		}
+		run.AddInvocation(inv)
+	}
+
 	rep := sarif.NewReport()
 	rep.AddRun(run)
 	var buf bytes.Buffer
