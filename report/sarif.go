@@ -105,6 +105,10 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 				props.Add("schedules", q.Schedules)
 				props.Add("everySchedule", q.Every())
 			}
+			if q := f.Replays; q != nil {
+				props.Add("replaysReproduced", q.Reproduced)
+				props.Add("replays", q.Tries)
+			}
 			if p := f.PlainGo; p != nil {
 				props.Add("plainGoTest", p)
 				props.Add("plainGoTestFails", p.Fails())

@@ -494,7 +494,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 				p := AbsIn(c.ModuleDir, f.Schedule)
 				f.Schedule = p
 				if rel, err := filepath.Rel(c.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
-					f.Replay = "interleave replay " + filepath.ToSlash(rel)
+					f.Replay = "interleave replay" + report.TriesFlag(&f) + " " + filepath.ToSlash(rel)
 				}
 			}
 			out[i] = f
