@@ -166,7 +166,29 @@ type Finding struct {
 	// failed this way under the scheduler, and what plain go test did.
 	Frequency *Frequency `json:"frequency,omitempty"`
 	PlainGo   *PlainGo   `json:"plainGoTest,omitempty"`
+	// Replays, when set, says that its schedule, replayed alone in fresh
+	// processes, reproduced it on some of the replays only; its Replay
+	// line then replays up to ReplayRate.ReplayTries times.
+	Replays *ReplayRate `json:"replays,omitempty"`
 }
+
+// ReplayRate is how many fresh replays of a finding's schedule reproduced
+// it, when not all did: something outside the schedule decides it too.
+type ReplayRate struct {
+	Reproduced int `json:"reproduced"`
+	Tries      int `json:"tries"`
+	// Otherwise is what a replay that did not reproduce it did.
+	Otherwise string `json:"otherwise,omitempty"`
+}
+
+// Label is the replay rate for people.
+func (r *ReplayRate) Label() string {
+	return fmt.Sprintf("reproduced on %d of %d fresh replays: something outside the schedule (real I/O, real time) also decides it", r.Reproduced, r.Tries)
+}
+
+// ReplayTries is how many runs its replay line asks for (interleave
+// replay -tries): enough that one reproduces it most likely.
+func (r *ReplayRate) ReplayTries() int { return 2*r.Tries + 1 }
 
 // Frequency is how many of a test's schedules failed one way.
 type Frequency struct {
@@ -247,6 +269,9 @@ func (f *Finding) Labels() string {
 	}
 	if f.PlainGo != nil {
 		parts = append(parts, f.PlainGo.Label())
+	}
+	if f.Replays != nil {
+		parts = append(parts, f.Replays.Label())
 	}
 	return strings.Join(parts, "; ")
 }

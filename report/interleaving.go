@@ -202,7 +202,17 @@ func TokenReplayCommand(f *checks.Finding, version, base string) string {
 	if base == "" {
 		base = "go run " + Module + "@" + moduleVersion(version) + " replay"
 	}
-	return base + " -s " + tok
+	return base + TriesFlag(f) + " -s " + tok
+}
+
+// TriesFlag is " -tries N" for a finding that reproduced on some fresh
+// replays only (checks.ReplayRate), else "": its replay command runs it
+// until one run reproduces it.
+func TriesFlag(f *checks.Finding) string {
+	if f.Replays == nil {
+		return ""
+	}
+	return fmt.Sprintf(" -tries %d", f.Replays.ReplayTries())
 }
 
 // moduleVersion is version when it is a release tag go run accepts.

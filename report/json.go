@@ -35,6 +35,8 @@ type JSONReport struct {
 	Search *SearchTime `json:"search,omitempty"`
 	// ChangedSites is what the search did at the change's sites.
 	ChangedSites *ChangedSites `json:"changedSites,omitempty"`
+	// Notes are what the search says that is not a finding.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // JSONTool names the producer.
@@ -84,6 +86,7 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	out.Tests = r.Tests
 	out.Search = r.Search
 	out.ChangedSites = r.Changed
+	out.Notes = r.Notes
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

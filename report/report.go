@@ -33,6 +33,11 @@ type Report struct {
 	// Changed, when set, is what the search did at the change's
 	// synchronization sites (its preemption targets).
 	Changed *ChangedSites
+	// Notes are what the search says that is not a finding (explore's
+	// Result.Notes): JSON carries them as notes, SARIF as the invocation's
+	// toolExecutionNotifications. Text and markdown leave them to the
+	// command (stderr, the job summary).
+	Notes []string
 }
 
 // ChangedSites counts the synchronization operations and shared-memory

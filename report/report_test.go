@@ -42,6 +42,7 @@ func fixture(t *testing.T) *Report {
 	return &Report{
 		Root:        root,
 		ToolVersion: "v0.1.0",
+		Notes:       []string{"TestSlow: not searched: its unperturbed run did not finish in its share"},
 		Findings: []checks.Finding{
 			{
 				Rule: "IL8101", Severity: checks.Error, Evidence: checks.Static,
@@ -95,7 +96,8 @@ func fixture(t *testing.T) *Report {
 					}},
 				},
 				Schedule:  at("schedules/missing.json"),
-				Replay:    "interleave replay schedules/missing.json",
+				Replay:    "interleave replay -tries 5 schedules/missing.json",
+				Replays:   &checks.ReplayRate{Reproduced: 1, Tries: 2, Otherwise: "passed"},
 				Frequency: &checks.Frequency{Failing: 80, Schedules: 80},
 				PlainGo:   &checks.PlainGo{Command: "go test -race -run '^TestFirstReply$'", Runs: 1, LeavesSame: true},
 			},

@@ -105,6 +105,10 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 				props.Add("schedules", q.Schedules)
 				props.Add("everySchedule", q.Every())
 			}
+			if q := f.Replays; q != nil {
+				props.Add("replaysReproduced", q.Reproduced)
+				props.Add("replays", q.Tries)
+			}
 			if p := f.PlainGo; p != nil {
 				props.Add("plainGoTest", p)
 				props.Add("plainGoTestFails", p.Fails())
@@ -119,6 +123,17 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 			}
 		}
 		res.WithProperties(props)
+	}
+
+	// The search's notes (not findings) are the run's execution
+	// notifications; executionSuccessful is required there.
+	if len(r.Notes) > 0 {
+		inv := sarif.NewInvocation().WithExecutionSuccessful(true)
+		for _, n := range r.Notes {
+			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications,
+				sarif.NewNotification().WithLevel("note").WithMessage(sarif.NewTextMessage(n)))
+		}
+		run.AddInvocation(inv)
 	}
 
 	rep := sarif.NewReport()

@@ -141,7 +141,7 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 	st := res.Stats
 	fmt.Fprintf(env.stderr, "interleave gen: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",
 		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), opts.seed)
-	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st)}
+	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st), Notes: res.Notes}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave gen:", err)
 		return exitError

@@ -37,6 +37,7 @@ type replayOptions struct {
 	file     string
 	token    string // -s: the schedule itself; "-" reads it from standard input
 	watchdog time.Duration
+	tries    int // fresh runs at most, stopping at the first that reproduces
 }
 
 // replayStdin is where `replay -s -` reads the token (tests replace it).
@@ -50,12 +51,18 @@ const exitDiverged = 3
 func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["replay"])
 	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Call the run hung when a goroutine runs this `long` without reaching a scheduling point")
+	fs.IntVar(&opts.tries, "tries", 1, "Run the schedule in up to `n` fresh processes, stopping at the first that reproduces the failure (for one that reproduced on some replays only)")
 	fs.StringVar(&opts.token, "s", "", "Replay the schedule `token` (from a review comment) instead of a file; - reads it from standard input")
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
 	}
 	if opts.watchdog <= 0 {
 		fmt.Fprintf(env.stderr, "interleave replay: -watchdog must be positive, got %v\n", opts.watchdog)
+		fs.Usage()
+		return opts, exitError, false
+	}
+	if opts.tries < 1 {
+		fmt.Fprintf(env.stderr, "interleave replay: -tries must be at least 1, got %d\n", opts.tries)
 		fs.Usage()
 		return opts, exitError, false
 	}
@@ -83,7 +90,7 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 // when the run follows the schedule to its end and passes, 3 when it fails
 // another way or leaves the schedule, 2 when it cannot run.
 func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
-	ropts := explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog, Stage: func(ev explore.StageEvent) {
+	ropts := explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog, Tries: opts.tries, Stage: func(ev explore.StageEvent) {
 		fmt.Fprintln(env.stderr, "interleave replay: "+prjob.StageLine(ev))
 	}}
 	var res *explore.ReplayResult
@@ -127,6 +134,13 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	}
 	fmt.Fprintf(env.stdout, "replaying %s of %s (%d decisions, seed %d, %s), recorded: %s\n",
 		s.Test, s.Package, len(s.Decisions), s.Seed, build, want)
+	if opts.tries > 1 {
+		if res.Outcome == explore.Reproduced {
+			fmt.Fprintf(env.stdout, "reproduced on try %d of at most %d\n", res.Try, opts.tries)
+		} else {
+			fmt.Fprintf(env.stdout, "not reproduced on any of %d tries; the last one:\n", res.Try)
+		}
+	}
 	diverged := func() {
 		if res.Diverged != "" {
 			fmt.Fprintf(env.stdout, "the run diverged from the schedule: %s\n", res.Diverged)

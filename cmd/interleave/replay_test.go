@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +226,49 @@ func TestReplayMissingTest(t *testing.T) {
 		if code != exitError || !strings.Contains(out, want) || !strings.Contains(out, "nothing") || strings.Contains(out, "PASS") {
 			t.Errorf("replay %s: exit %d, want %d saying %q and that nothing was run:\n%s", file, code, exitError, want, out)
 		}
+	}
+}
+
+// TestReplayTries (issue 21): a finding that reproduced on some fresh
+// replays only prints `interleave replay -tries N FILE`; -tries runs the
+// schedule until one run reproduces the failure (exit 1, saying which
+// try), and when none does it says so and does not exit 1. The test here
+// panics on the third run only (a counter file: state outside the
+// schedule).
+func TestReplayTries(t *testing.T) {
+	dir := t.TempDir()
+	counter := filepath.Join(t.TempDir(), "runs")
+	test := "package q\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestFlaky(t *testing.T) {\n" +
+		"\tn, _ := os.ReadFile(" + strconv.Quote(counter) + ")\n" +
+		"\tos.WriteFile(" + strconv.Quote(counter) + ", append(n, 'x'), 0o644)\n" +
+		"\tif len(n) == 2 {\n\t\tpanic(\"x\")\n\t}\n}\n"
+	for name, text := range map[string]string{
+		"go.mod":       "module example.com/flaky\n\ngo 1.24\n",
+		"q/q.go":       "package q\n",
+		"q/q_test.go":  test,
+		"s/flaky.json": `{"version":1,"package":"example.com/flaky/q","dir":"q","test":"TestFlaky","goVersion":"go1.26","race":false,"strategy":"random","seed":1,"decisions":[],"failure":{"kind":"panic","message":"panic: x","site":"q/q_test.go:12"}}`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out := replayIn(t, dir, []string{"-tries", "0", "s/flaky.json"}); code != exitError || !strings.Contains(out, "-tries must be at least 1") {
+		t.Errorf("-tries 0: exit %d, want %d and why:\n%s", code, exitError, out)
+	}
+	code, out := replayIn(t, dir, []string{"-tries", "5", "s/flaky.json"})
+	if code != exitFindings || !strings.Contains(out, "reproduced on try 3 of at most 5") || !strings.Contains(out, "REPRODUCED") {
+		t.Fatalf("-tries 5: exit %d, want %d, reproduced on try 3:\n%s", code, exitFindings, out)
+	}
+	// Runs 4 and 5 pass: no reproduction, no exit 1.
+	code, out = replayIn(t, dir, []string{"-tries", "2", "s/flaky.json"})
+	if code == exitFindings || !strings.Contains(out, "not reproduced on any of 2 tries") {
+		t.Errorf("-tries 2 after: exit %d, want not %d, not reproduced on any of 2 tries:\n%s", code, exitFindings, out)
+	}
+	if b, _ := os.ReadFile(counter); len(b) != 5 {
+		t.Errorf("the test ran %d times, want 5 (3 until the first reproduction, then 2)", len(b))
 	}
 }

@@ -282,7 +282,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	for _, o := range others {
 		say("also found, not the log's failure: %s (schedule %s)", firstLineOf(o.Message), o.Schedule)
 	}
-	rep := &report.Report{Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st)}
+	rep := &report.Report{Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st), Notes: res.Notes}
 	if match != nil {
 		rep.Findings = []checks.Finding{*match}
 	}

@@ -194,7 +194,8 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	fmt.Fprintf(env.stderr, "interleave test: %d schedules in %.1fs (%.0f/s), %d finding(s)%s, seed %d\n",
 		st.Schedules, st.Elapsed.Seconds(), st.PerSecond, len(res.Findings), labelCounts(res.Findings), opts.seed)
 	rep := &report.Report{Findings: res.Findings, Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st),
-		Search: &report.SearchTime{BudgetMS: opts.budget.Milliseconds(), AfterBuildMS: st.Elapsed.Milliseconds()}}
+		Search: &report.SearchTime{BudgetMS: opts.budget.Milliseconds(), AfterBuildMS: st.Elapsed.Milliseconds()},
+		Notes:  append(res.Notes, ignored...)}
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		fmt.Fprintln(env.stderr, "interleave test:", err)
 		return exitError

@@ -104,6 +104,9 @@ func TestParseReplayFlags(t *testing.T) {
 		{name: "help", args: []string{"-h"}, code: exitOK},
 		{name: "watchdog", args: []string{"-watchdog", "1s", "s.json"}, ok: true, want: "s.json"},
 		{name: "zero watchdog", args: []string{"-watchdog", "0s", "s.json"}, code: exitError},
+		{name: "tries", args: []string{"-tries", "5", "s.json"}, ok: true, want: "s.json"},
+		{name: "zero tries", args: []string{"-tries", "0", "s.json"}, code: exitError},
+		{name: "negative tries", args: []string{"-tries", "-1", "s.json"}, code: exitError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

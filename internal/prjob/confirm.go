@@ -96,7 +96,7 @@ func confirmAll(static, candidates, dynamic []checks.Finding, dir string, st *co
 			used[j] = true
 			s.Evidence = checks.Confirmed
 			s.Schedule, s.Replay, s.Test, s.Goroutines = d.Schedule, d.Replay, d.Test, d.Goroutines
-			s.ReplayToken, s.Interleaving, s.SameCause = d.ReplayToken, d.Interleaving, d.SameCause
+			s.ReplayToken, s.Interleaving, s.SameCause, s.Replays = d.ReplayToken, d.Interleaving, d.SameCause, d.Replays
 			s.Severity = max(s.Severity, d.Severity)
 			s.Message += fmt.Sprintf(" (confirmed: %s in %s)", d.Kind, d.Test)
 			break
@@ -258,7 +258,7 @@ func confirm(static, dynamic []checks.Finding, dir string) []checks.Finding {
 			}
 			s.Evidence = checks.Confirmed
 			s.Schedule, s.Replay, s.Test, s.Goroutines = d.Schedule, d.Replay, d.Test, d.Goroutines
-			s.ReplayToken, s.Interleaving, s.SameCause = d.ReplayToken, d.Interleaving, d.SameCause
+			s.ReplayToken, s.Interleaving, s.SameCause, s.Replays = d.ReplayToken, d.Interleaving, d.SameCause, d.Replays
 			s.Severity = max(s.Severity, d.Severity)
 			s.Message += fmt.Sprintf(" (confirmed: %s in %s)", d.Kind, d.Test)
 		}

@@ -77,7 +77,7 @@ func TestMergeShardsOneCause(t *testing.T) {
 	write := func(name string, fs ...checks.Finding) string {
 		p := filepath.Join(dir, name)
 		if err := report.WriteFile(p, func(w io.Writer) error {
-			return report.JSON{}.Write(w, &report.Report{Findings: fs, ToolVersion: "test"})
+			return report.JSON{}.Write(w, &report.Report{Findings: fs, ToolVersion: "test", Notes: []string{"note of " + name}})
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -94,5 +94,9 @@ func TestMergeShardsOneCause(t *testing.T) {
 	}
 	if got := rep.Findings[0].Tests(); len(got) != 2 {
 		t.Errorf("the merged finding lists tests %q, want both", got)
+	}
+	// The shards' notes (issue 21: in JSON and SARIF) are kept.
+	if len(rep.Notes) != 2 || rep.Notes[0] != "note of s1.json" || rep.Notes[1] != "note of s2.json" {
+		t.Errorf("merged notes = %q, want both shards'", rep.Notes)
 	}
 }

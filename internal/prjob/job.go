@@ -269,7 +269,8 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
-		PreExisting: preExisting, Tests: r.testRuns, Changed: r.changed}
+		PreExisting: preExisting, Tests: r.testRuns, Changed: r.changed,
+		Notes: append(append([]string(nil), r.notes[len(opts.Notes):]...), ignored...)}
 	err = r.stage("report", func() error {
 		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
 			SARIF: opts.SARIF, Summary: opts.Summary, Extra: pkgSummary + r.brokenSummary() + r.confirm.summary(c.Root) + aimSummary(r.changed) + r.summaryExtra()})
@@ -493,7 +494,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 				p := AbsIn(c.ModuleDir, f.Schedule)
 				f.Schedule = p
 				if rel, err := filepath.Rel(c.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
-					f.Replay = "interleave replay " + filepath.ToSlash(rel)
+					f.Replay = "interleave replay" + report.TriesFlag(&f) + " " + filepath.ToSlash(rel)
 				}
 			}
 			out[i] = f

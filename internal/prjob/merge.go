@@ -15,6 +15,7 @@ import (
 func MergeShards(names []string, root, toolVersion string) (rep *report.Report, n int, err error) {
 	var all, pre []checks.Finding
 	var tests []report.TestRun
+	var notes []string
 	for _, name := range names {
 		sh, err := readShard(name)
 		if err != nil {
@@ -23,10 +24,11 @@ func MergeShards(names []string, root, toolVersion string) (rep *report.Report, 
 		all = append(all, sh.findings...)
 		pre = append(pre, sh.preExisting...)
 		tests = append(tests, sh.tests...)
+		notes = append(notes, sh.notes...)
 	}
 	// One finding per cause across shards too (explore.Group).
 	rep = &report.Report{Findings: dedupe(explore.Group(all)), Root: root, ToolVersion: toolVersion,
-		PreExisting: dedupe(explore.Group(pre)), Tests: tests}
+		PreExisting: dedupe(explore.Group(pre)), Tests: tests, Notes: notes}
 	return rep, len(all), nil
 }
 
@@ -34,6 +36,7 @@ func MergeShards(names []string, root, toolVersion string) (rep *report.Report, 
 type shard struct {
 	findings, preExisting []checks.Finding
 	tests                 []report.TestRun
+	notes                 []string
 }
 
 // readShard reads the JSON report a shard wrote.
@@ -53,7 +56,7 @@ func readShard(name string) (*shard, error) {
 		}
 		return out
 	}
-	return &shard{findings: list(r.Findings), preExisting: list(r.PreExisting), tests: r.Tests}, nil
+	return &shard{findings: list(r.Findings), preExisting: list(r.PreExisting), tests: r.Tests, notes: r.Notes}, nil
 }
 
 // evidenceRank orders evidence for dedupe: a confirmed finding replaces its

@@ -161,7 +161,7 @@ func RenderComment(in Input, f report.JSONFinding) string {
 // it has no schedule.
 func (p *publisher) replayCommand(f *checks.Finding) string {
 	if f.Schedule != "" {
-		return p.in.replayBase() + " " + shellQuote(f.Schedule)
+		return p.in.replayBase() + report.TriesFlag(f) + " " + shellQuote(f.Schedule)
 	}
 	return oneLine(f.Replay)
 }
@@ -303,7 +303,7 @@ func workflowCommand(f *report.JSONFinding, replayBase string) string {
 	props = append(props, "title="+escapeProperty(ruleName(f)))
 	msg := f.Message
 	if isDynamic(&f.Finding) && f.Schedule != "" {
-		msg += "\nreplay: " + replayBase + " " + shellQuote(f.Schedule)
+		msg += "\nreplay: " + replayBase + report.TriesFlag(&f.Finding) + " " + shellQuote(f.Schedule)
 	}
 	// The runner cuts messages at about 4,096 characters.
 	return "::" + level + " " + strings.Join(props, ",") + "::" + escapeData(truncate(msg, maxWorkflowMessage, "message"))

@@ -27,6 +27,10 @@ type ReplayOptions struct {
 	// Stage, when set, is told when instrumenting and building start and
 	// end (the race build is the slow step of a cold replay).
 	Stage func(StageEvent)
+	// Tries is how many fresh processes may run the schedule (default 1):
+	// replaying stops at the first that reproduces the failure, for one
+	// that something outside the schedule decides too (checks.ReplayRate).
+	Tries int
 }
 
 // ReplayOutcome says what a replay did.
@@ -56,6 +60,8 @@ type ReplayResult struct {
 	// goroutines when it ended (for telling the interleaving).
 	Decisions []rt.Decision
 	States    []rt.GoroutineState
+	// Try is which run this is, from 1 (ReplayOptions.Tries).
+	Try int
 }
 
 // Replay instruments and builds the schedule's package (with the race
@@ -77,7 +83,23 @@ func ReplaySchedule(ctx context.Context, sched *rt.Schedule, path string, opts R
 		return nil, err
 	}
 	defer r.close()
-	return r.run(ctx, sched, path)
+	return r.runTries(ctx, sched, path, opts.Tries)
+}
+
+// runTries runs the schedule in up to tries fresh processes (at least
+// one) and returns the first run that reproduces the failure, else the
+// last run. A run that skipped its test ends it: the others would too.
+func (r *replayer) runTries(ctx context.Context, sched *rt.Schedule, path string, tries int) (*ReplayResult, error) {
+	for try := 1; ; try++ {
+		res, err := r.run(ctx, sched, path)
+		if err != nil {
+			return nil, err
+		}
+		res.Try = try
+		if res.Outcome == Reproduced || try >= tries || strings.HasPrefix(res.Inconclusive, rt.SkippedPrefix) {
+			return res, nil
+		}
+	}
 }
 
 // replayer holds an instrumented build of one package, so that several

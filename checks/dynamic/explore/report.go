@@ -84,7 +84,7 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 					t.name, firstLine(f.message), f.seed, why, finding.Replay))
 				continue
 			} else if why != "" {
-				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not reproduce it on every one of %d replays (%s): something outside the schedule decides it, and a finding must replay with the line it prints; to look: %s",
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not reproduce it on any of %d replays (the last: %s): something outside the schedule decides it, and a finding must replay with the line it prints; to look: %s",
 					t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
 				continue
 			}

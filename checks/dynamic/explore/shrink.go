@@ -138,13 +138,15 @@ func (s *search) replayer(t *target) *replayer {
 }
 
 // replayTries is how many fresh replays a failing schedule gets: it is
-// reported only when every one reproduces it on the recorded schedule.
+// reported when one reproduces it on the recorded schedule, labelled
+// (checks.ReplayRate) when not every one does.
 const replayTries = 2
 
 // replaysAlone runs the finding's schedule alone in a fresh process,
 // after the search (no other worker running),
-// replayTries times. f is the finding's failure (nil: none known). It returns "" when every run reproduces the failure
-// (one that reproduces only off the recorded schedule is re-recorded)
+// replayTries times. f is the finding's failure (nil: none known). It returns "" when a run reproduces the failure
+// (fd.Replays set and its Replay line given -tries when not every run
+// did; one that reproduces only off the recorded schedule is re-recorded)
 // or when the finding needs no such check (a crash that confirmCrash
 // replayed already, confirmed; a binary that cannot replay), else why the finding is
 // none: what the last run did instead (the failure came from outside the
@@ -218,11 +220,11 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	ctx, cancel := context.WithDeadline(ctx, until)
 	defer cancel()
 	r := s.replayer(t)
-	// Every try must reproduce it: a schedule that reproduces only
-	// sometimes (yamux's, over real TCP, 1 time of 2) does not replay
-	// with the line the report would print. Its runs are counted in why.
+	// Every try runs: a schedule that reproduces only sometimes (yamux's,
+	// over real TCP, 1 time of 2) is a true failure, labelled with its
+	// rate, and its line replays until one run reproduces it.
 	reproduced, tries := 0, 0
-	for ; tries < replayTries && why == ""; tries++ {
+	for ; tries < replayTries; tries++ {
 		res, err := r.run(ctx, sched, path)
 		if err != nil && ctx.Err() != nil {
 			return "no time was left in the budget to replay its schedule alone in a fresh process", true
@@ -257,7 +259,11 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		}
 	}
 	if why != "" && reproduced > 0 {
-		why = fmt.Sprintf("reproduced on %d of %d replays, not on the last (%s)", reproduced, tries, why)
+		fd.Replays = &checks.ReplayRate{Reproduced: reproduced, Tries: tries, Otherwise: why}
+		if fd.Schedule != "" {
+			fd.Replay = fmt.Sprintf("interleave replay -tries %d %s", fd.Replays.ReplayTries(), fd.Schedule)
+		}
+		return "", false
 	}
 	return why, false
 }

@@ -527,6 +527,9 @@ func (r *run) report() (failed map[string]map[string]bool) {
 		f := r.best[k]
 		f.Schedule = relTo(r.opts.Dir, f.Schedule)
 		f.Replay = "interleave replay " + f.Schedule
+		if f.Replays != nil { // reproduced on some fresh replays only
+			f.Replay = fmt.Sprintf("interleave replay -tries %d %s", f.Replays.ReplayTries(), f.Schedule)
+		}
 		if tok, err := explore.EncodeToken(r.scheds[k]); err == nil {
 			f.ReplayToken = tok
 		} else {
