@@ -15,36 +15,7 @@ import (
 // counter written atomically) on changed code that no test runs: Ops,
 // exported, which the tests generated for Account call next to Deposit,
 // and seen, unexported, which nothing calls.
-const genConfirmHead = `package bank
-
-import (
-	"sync"
-	"sync/atomic"
-)
-
-// Account is a balance shared by goroutines.
-type Account struct {
-	mu   sync.Mutex
-	bal  int // guarded by mu
-	ops  int64
-	hits int64
-}
-
-// Deposit adds v.
-func (a *Account) Deposit(v int) {
-	a.mu.Lock()
-	a.bal += v
-	a.mu.Unlock()
-	atomic.AddInt64(&a.ops, 1)
-}
-
-// Balance returns the balance.
-func (a *Account) Balance() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.bal
-}
-
+var genConfirmHead = strings.Replace(confirmBase, "\tops int64\n", "\tops int64\n\thits int64\n", 1) + `
 // Ops returns the number of deposits.
 func (a *Account) Ops() int64 {
 	return a.ops
