@@ -96,7 +96,7 @@ func newFixture(t *testing.T, workers int) *fixture {
 	f := &fixture{t: t, gh: ghtest.New(t), logs: &syncBuffer{}}
 	f.gh.AddApp(testAppID, pub, testInstID)
 	f.gitRoot = t.TempDir()
-	f.base, f.head = makeRepo(t, filepath.Join(f.gitRoot, owner, repoName))
+	f.base, f.head = makeRepoConfig(t, filepath.Join(f.gitRoot, owner, repoName), queueConfig)
 	f.gh.AddPull(ghtest.Pull{Owner: owner, Repo: repoName, Number: prNumber, HeadSHA: f.head, BaseSHA: f.base, Files: repoFiles})
 	dir := t.TempDir()
 	f.cfg = Config{
@@ -804,9 +804,21 @@ func TestInc(t *testing.T) {
 }
 `
 
+// queueConfig is the .interleave.yaml of the queue tests' repository: their
+// jobs are about the queue, not about generated tests (internal/prjob and
+// cmd/interleave test those), whose build would double each job's.
+const queueConfig = "gen-budget: 0\n"
+
 // makeRepo creates the git repository at dir and returns its base and head
 // commits.
 func makeRepo(t *testing.T, dir string) (base, head string) {
+	t.Helper()
+	return makeRepoConfig(t, dir, "")
+}
+
+// makeRepoConfig is makeRepo whose base commit holds config (if not empty)
+// as .interleave.yaml.
+func makeRepoConfig(t *testing.T, dir, config string) (base, head string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -830,6 +842,9 @@ func makeRepo(t *testing.T, dir string) (base, head string) {
 	write("go.mod", "module example.com/racy\n\ngo 1.26\n")
 	write("counter.go", counterBase)
 	write("counter_test.go", counterTest)
+	if config != "" {
+		write(".interleave.yaml", config)
+	}
 	git("add", ".")
 	git("commit", "-q", "-m", "counter")
 	base = git("rev-parse", "HEAD")

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
-	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
 
 const confirmBase = `package bank
@@ -102,28 +98,18 @@ func TestPRConfirmsOptIn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}
-	r := newPRRepo(t)
-	base := r.commit(map[string]string{
+	ch := newPullChange(t, map[string]string{
 		"go.mod":            "module example.com/bank\n\ngo 1.22\n",
 		"bank/bank.go":      confirmBase,
 		"bank/bank_test.go": confirmBaseTest,
-	})
-	head := r.commit(map[string]string{"bank/bank.go": confirmHead, "bank/bank_test.go": confirmHeadTest})
-	lineOf := func(s string) int {
-		for i, l := range strings.Split(confirmHead, "\n") {
-			if strings.Contains(l, s) {
-				return i + 1
-			}
-		}
-		t.Fatalf("%q not in bank.go", s)
-		return 0
-	}
-	peek := lineOf("func (a *Account) Peek() int") + 1 // return a.bal
-	ops := lineOf("return a.ops")
+	}, map[string]string{"bank/bank.go": confirmHead, "bank/bank_test.go": confirmHeadTest})
+	peek := lineIn(t, confirmHead, "func (a *Account) Peek() int") + 1 // return a.bal
+	ops := lineIn(t, confirmHead, "return a.ops")
 
-	out := filepath.Join(r.dir, "out.json")
-	sum := filepath.Join(r.dir, "summary.md")
-	code, _, stderr := r.runPR("-base", base, "-budget", "5s", "-seed", "3", "-format", "json", "-o", out, "-summary", sum, "-v")
+	// Not about generated tests (TestPRGenConfirmsCandidate is): -gen-budget 0.
+	out := filepath.Join(ch.dir, "out.json")
+	sum := filepath.Join(ch.dir, "summary.md")
+	code, _, stderr := ch.runPR("-base", ch.base, "-budget", "5s", "-gen-budget", "0", "-seed", "3", "-format", "json", "-o", out, "-summary", sum, "-v")
 	t.Logf("interleave pr stderr:\n%s", stderr)
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
@@ -148,12 +134,7 @@ func TestPRConfirmsOptIn(t *testing.T) {
 	if confirmed == nil || confirmed.Evidence != checks.Confirmed || confirmed.Schedule == "" || confirmed.Replay != "interleave replay "+confirmed.Schedule {
 		t.Fatalf("IL1006 on Peek (bank.go:%d) not reported as confirmed with a replay command: %+v", peek, confirmed)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(confirmed.Schedule)), explore.ReplayOptions{Dir: r.dir})
-	cancel()
-	if err != nil || rr.Outcome != explore.Reproduced {
-		t.Errorf("replay %s: %v, %v; want %s", confirmed.Schedule, rr, err, explore.Reproduced)
-	}
+	ch.replays(t, confirmed)
 	md, err := os.ReadFile(sum)
 	if err != nil {
 		t.Fatal(err)
@@ -168,19 +149,8 @@ func TestPRConfirmsOptIn(t *testing.T) {
 	}
 
 	// Posted: the review comment on Peek carries the replay command.
-	patch := r.git("diff", base, head, "--", "bank/bank.go")
-	patch = patch[strings.Index(patch, "@@"):] + "\n"
-	s := ghtest.New(t)
-	s.AddToken("ghs_post", true)
-	s.AddPull(ghtest.Pull{Owner: "octo", Repo: "demo", Number: 5, HeadSHA: head, BaseSHA: base,
-		Files: []ghtest.File{{Filename: "bank/bank.go", Patch: patch}}})
-	vars := map[string]string{"GITHUB_TOKEN": "ghs_post", "GITHUB_API_URL": s.URL()}
-	pcode, _, perr := postRun(t, r.dir, vars, "-report", out, "-repo", "octo/demo", "-pr", "5", "-sha", head)
-	if pcode != exitOK {
-		t.Fatalf("post: exit %d\n%s", pcode, perr)
-	}
 	var onPeek int
-	for _, c := range s.ReviewComments("octo", "demo", 5) {
+	for _, c := range ch.post(t, out, "bank/bank.go", 5).ReviewComments("octo", "demo", 5) {
 		t.Logf("review comment %s:%d:\n%s", c.GetPath(), c.GetLine(), c.GetBody())
 		if strings.Contains(c.GetBody(), "IL3001") {
 			t.Errorf("the unconfirmed IL3001 finding was posted: %s", c.GetBody())

@@ -1,55 +1,21 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
-	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
 
 // genConfirmHead adds two opt-in findings (IL3001: a plain read of a
 // counter written atomically) on changed code that no test runs: Ops,
 // exported, which the tests generated for Account call next to Deposit,
 // and seen, unexported, which nothing calls.
-const genConfirmHead = `package bank
-
-import (
-	"sync"
-	"sync/atomic"
-)
-
-// Account is a balance shared by goroutines.
-type Account struct {
-	mu   sync.Mutex
-	bal  int // guarded by mu
-	ops  int64
-	hits int64
-}
-
-// Deposit adds v.
-func (a *Account) Deposit(v int) {
-	a.mu.Lock()
-	a.bal += v
-	a.mu.Unlock()
-	atomic.AddInt64(&a.ops, 1)
-}
-
-// Balance returns the balance.
-func (a *Account) Balance() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.bal
-}
-
+var genConfirmHead = strings.Replace(confirmBase, "\tops int64\n", "\tops int64\n\thits int64\n", 1) + `
 // Ops returns the number of deposits.
 func (a *Account) Ops() int64 {
 	return a.ops
@@ -72,37 +38,22 @@ func TestPRGenConfirmsCandidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}
-	r := newPRRepo(t)
-	base := r.commit(map[string]string{
+	ch := newPullChange(t, map[string]string{
 		"go.mod":            "module example.com/bank\n\ngo 1.22\n",
 		"bank/bank.go":      confirmBase,
 		"bank/bank_test.go": confirmBaseTest,
-	})
-	head := r.commit(map[string]string{"bank/bank.go": genConfirmHead})
-	lineOf := func(s string) int {
-		for i, l := range strings.Split(genConfirmHead, "\n") {
-			if strings.Contains(l, s) {
-				return i + 1
-			}
-		}
-		t.Fatalf("%q not in bank.go", s)
-		return 0
-	}
-	ops, seen := lineOf("return a.ops"), lineOf("return a.hits")
+	}, map[string]string{"bank/bank.go": genConfirmHead})
+	ops, seen := lineIn(t, genConfirmHead, "return a.ops"), lineIn(t, genConfirmHead, "return a.hits")
 
-	out := filepath.Join(r.dir, "out.json")
-	sum := filepath.Join(r.dir, "summary.md")
-	code, _, stderr := r.runPR("-base", base, "-budget", "5s", "-gen-budget", "20s", "-seed", "3", "-format", "json", "-o", out, "-summary", sum, "-v")
+	out := filepath.Join(ch.dir, "out.json")
+	sum := filepath.Join(ch.dir, "summary.md")
+	code, _, stderr := ch.runPR("-base", ch.base, "-budget", "5s", "-gen-budget", "20s", "-seed", "3", "-format", "json", "-o", out, "-summary", sum, "-v")
 	t.Logf("interleave pr stderr:\n%s", stderr)
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
 	}
-	b, err := os.ReadFile(out)
+	rep, err := report.ReadJSON(out)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var rep report.JSONReport
-	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
 	var confirmed *report.JSONFinding
@@ -121,12 +72,7 @@ func TestPRGenConfirmsCandidate(t *testing.T) {
 		confirmed.Schedule == "" || confirmed.Replay != "interleave replay "+confirmed.Schedule {
 		t.Fatalf("IL3001 on Ops (bank.go:%d) not reported as confirmed by a generated test with a replay command: %+v", ops, confirmed)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(confirmed.Schedule)), explore.ReplayOptions{Dir: r.dir})
-	cancel()
-	if err != nil || rr.Outcome != explore.Reproduced {
-		t.Errorf("replay %s: %v, %v; want %s", confirmed.Schedule, rr, err, explore.Reproduced)
-	}
+	ch.replays(t, confirmed)
 	md, err := os.ReadFile(sum)
 	if err != nil {
 		t.Fatal(err)
@@ -139,18 +85,8 @@ func TestPRGenConfirmsCandidate(t *testing.T) {
 	}
 
 	// Posted: one comment on Ops, with the replay command.
-	patch := r.git("diff", base, head, "--", "bank/bank.go")
-	patch = patch[strings.Index(patch, "@@"):] + "\n"
-	s := ghtest.New(t)
-	s.AddToken("ghs_post", true)
-	s.AddPull(ghtest.Pull{Owner: "octo", Repo: "demo", Number: 6, HeadSHA: head, BaseSHA: base,
-		Files: []ghtest.File{{Filename: "bank/bank.go", Patch: patch}}})
-	vars := map[string]string{"GITHUB_TOKEN": "ghs_post", "GITHUB_API_URL": s.URL()}
-	if pcode, _, perr := postRun(t, r.dir, vars, "-report", out, "-repo", "octo/demo", "-pr", "6", "-sha", head); pcode != exitOK {
-		t.Fatalf("post: exit %d\n%s", pcode, perr)
-	}
 	var onOps int
-	for _, c := range s.ReviewComments("octo", "demo", 6) {
+	for _, c := range ch.post(t, out, "bank/bank.go", 6).ReviewComments("octo", "demo", 6) {
 		t.Logf("review comment %s:%d:\n%s", c.GetPath(), c.GetLine(), c.GetBody())
 		if c.GetLine() == seen {
 			t.Errorf("the unconfirmed candidate was posted: %s", c.GetBody())

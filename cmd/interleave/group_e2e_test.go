@@ -1,19 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
-	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
 
 const rlockBase = `package cache
@@ -122,22 +118,20 @@ func TestPROneCommentPerCause(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}
-	r := newPRRepo(t)
-	base := r.commit(map[string]string{
+	ch := newPullChange(t, map[string]string{
 		"go.mod":              "module example.com/cache\n\ngo 1.22\n",
 		"cache/cache.go":      rlockBase,
 		"cache/cache_test.go": rlockBaseTest,
-	})
-	head := r.commit(map[string]string{"cache/cache.go": rlockHead, "cache/cache_test.go": rlockHeadTest})
+	}, map[string]string{"cache/cache.go": rlockHead, "cache/cache_test.go": rlockHeadTest})
 
 	// A loaded machine may find only one racing pair in the budget:
 	// searched again with a longer one (slowness costs time, not a
-	// failure).
-	out := filepath.Join(r.dir, "out.json")
+	// failure). Not about generated tests: -gen-budget 0.
+	out := filepath.Join(ch.dir, "out.json")
 	var rep report.JSONReport
 	var races []report.JSONFinding
 	for attempt, budget := 0, 6; ; attempt, budget = attempt+1, 2*budget {
-		code, _, stderr := r.runPR("-base", base, "-budget", strconv.Itoa(budget)+"s", "-seed", strconv.Itoa(3+attempt), "-format", "json", "-o", out, "-race")
+		code, _, stderr := ch.runPR("-base", ch.base, "-budget", strconv.Itoa(budget)+"s", "-gen-budget", "0", "-seed", strconv.Itoa(3+attempt), "-format", "json", "-o", out, "-race")
 		t.Logf("interleave pr stderr:\n%s", stderr)
 		if code != exitFindings {
 			t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
@@ -168,26 +162,10 @@ func TestPROneCommentPerCause(t *testing.T) {
 	if len(f.SameCause) < 2 {
 		t.Fatalf("the finding lists %d other failures of its cause, want at least 2 (three fields race)", len(f.SameCause))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(f.Schedule)), explore.ReplayOptions{Dir: r.dir})
-	cancel()
-	if err != nil || rr.Outcome != explore.Reproduced {
-		t.Errorf("replay %s: %v, %v; want %s", f.Schedule, rr, err, explore.Reproduced)
-	}
+	ch.replays(t, &f)
 
 	// Posted: one review comment, listing the other pairs.
-	patch := r.git("diff", base, head, "--", "cache/cache.go")
-	patch = patch[strings.Index(patch, "@@"):] + "\n"
-	s := ghtest.New(t)
-	s.AddToken("ghs_post", true)
-	s.AddPull(ghtest.Pull{Owner: "octo", Repo: "demo", Number: 7, HeadSHA: head, BaseSHA: base,
-		Files: []ghtest.File{{Filename: "cache/cache.go", Patch: patch}}})
-	vars := map[string]string{"GITHUB_TOKEN": "ghs_post", "GITHUB_API_URL": s.URL()}
-	pcode, _, perr := postRun(t, r.dir, vars, "-report", out, "-repo", "octo/demo", "-pr", "7", "-sha", head)
-	if pcode != exitOK {
-		t.Fatalf("post: exit %d\n%s", pcode, perr)
-	}
-	comments := s.ReviewComments("octo", "demo", 7)
+	comments := ch.post(t, out, "cache/cache.go", 7).ReviewComments("octo", "demo", 7)
 	for _, c := range comments {
 		t.Logf("review comment %s:%d:\n%s", c.GetPath(), c.GetLine(), c.GetBody())
 	}

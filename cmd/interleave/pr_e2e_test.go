@@ -155,7 +155,7 @@ func TestPREndToEnd(t *testing.T) {
 
 	out := filepath.Join(r.dir, "out.json")
 	sum := filepath.Join(r.dir, "summary.md")
-	code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "10s", "-format", "json", "-o", out, "-summary", sum, "-v")
+	code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "10s", "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum, "-v")
 	t.Logf("interleave pr stderr:\n%s", stderr)
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)

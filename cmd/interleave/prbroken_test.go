@@ -154,7 +154,7 @@ func TestPRBrokenPackage(t *testing.T) {
 	run := func(t *testing.T, base string) (int, *report.JSONReport, string, string) {
 		out := filepath.Join(t.TempDir(), "out.json")
 		sum := filepath.Join(t.TempDir(), "summary.md")
-		code, _, stderr := r.runPR("-base", base, "-budget", "2s", "-format", "json", "-o", out, "-summary", sum)
+		code, _, stderr := r.runPR("-base", base, "-budget", "2s", "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum)
 		t.Logf("exit %d, stderr:\n%s", code, stderr)
 		var rep report.JSONReport
 		if b, err := os.ReadFile(out); err == nil {

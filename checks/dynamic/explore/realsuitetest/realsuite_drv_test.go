@@ -2,7 +2,6 @@ package realsuitetest
 
 import (
 	"context"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -359,14 +358,7 @@ var drvCases = []drvCase{
 // process. (The case that moves the hard stop is explore's own
 // TestRealSuiteDriver: it needs the search's internals.)
 func TestRealSuiteDriver(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds, searches and replays six packages; skipped with -short")
-	}
-	dir, err := filepath.Abs(realsuiteDrvDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
+	dir := searchkit.Module(t, realsuiteDrvDir, "builds, searches and replays six packages")
 	for _, dc := range drvCases {
 		t.Run(dc.name, func(t *testing.T) {
 			budget := dc.budget
@@ -379,39 +371,16 @@ func TestRealSuiteDriver(t *testing.T) {
 			// A finding missed because the budget ran out first, or left
 			// no time to replay it alone (a loaded machine starts
 			// processes late), is searched for again with the budget and
-			// the watchdog doubled, their ratio kept: slowness costs time,
-			// not a failure.
-			step := dc.step
-			var res *explore.Result
-			for attempt := 0; ; attempt++ {
-				opts := explore.Options{
-					Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
-					Seed: 1, SchedulesDir: t.TempDir(), StepTimeout: step, Workers: dc.workers,
-					Schedules: dc.schedules,
-				}
-				var err error
-				if res, err = explore.Run(ctx, opts); err != nil {
-					t.Fatal(err)
-				}
-				if attempt == 3 || testkit.AllFound(res.Findings, dc.want) ||
-					!testkit.ContainsAny(res.Notes, "the budget ran out") && !testkit.ContainsAny(res.Notes, "no time was left in the budget") {
-					break
-				}
-				budget, step = 2*budget, 2*step
-				t.Logf("a finding was missed and the budget ran out; searching again for %v, watchdog %v", budget, step)
-			}
-			for _, n := range res.Notes {
-				t.Log("note:", n)
-			}
-			for _, ts := range res.Stats.Tests {
-				t.Logf("%s: %d schedules (first failing: %d), unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Plain, ts.Cost, ts.Fresh)
-				if _, ok := dc.want[ts.Test]; !ok {
-					t.Errorf("searched %s, which the case does not name", ts.Test)
-				}
-				if ts.Schedules == 0 && !dc.notSearched[ts.Test] {
-					t.Errorf("%s: no schedule ran", ts.Test)
-				}
-			}
+			// the watchdog doubled, their ratio kept.
+			res, opts := searchkit.Search(t, explore.Options{
+				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
+				Seed: 1, StepTimeout: dc.step, Workers: dc.workers, Schedules: dc.schedules,
+			}, func(res *explore.Result, _ explore.Options) bool {
+				return !testkit.AllFound(res.Findings, dc.want) &&
+					(testkit.ContainsAny(res.Notes, "the budget ran out") || testkit.ContainsAny(res.Notes, "no time was left in the budget"))
+			}, func(o *explore.Options) { o.Budget, o.StepTimeout = 2*o.Budget, 2*o.StepTimeout })
+			step := opts.StepTimeout
+			searchkit.CheckSearched(t, res, dc.want, func(ts explore.TestStats) bool { return dc.notSearched[ts.Test] })
 			testkit.CheckPlain(t, res.Findings, dc.want, dc.wantPlain)
 			if dc.check != nil {
 				dc.check(t, res)

@@ -2,7 +2,6 @@ package robusttest
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -140,14 +139,7 @@ var robustCases = []robustCase{
 // checks that the search ends on time with the expected outcome, and that
 // every finding replays in a fresh process.
 func TestRobustSearch(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds, searches and replays six packages (about a minute); skipped with -short")
-	}
-	dir, err := filepath.Abs(robustDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
+	dir := searchkit.Module(t, robustDir, "builds, searches and replays six packages (about a minute)")
 	for _, rc := range robustCases {
 		t.Run(rc.name, func(t *testing.T) {
 			budget := rc.budget
@@ -155,49 +147,28 @@ func TestRobustSearch(t *testing.T) {
 				budget = robustBudget
 			}
 			// A finding missed in the budget (a loaded machine runs fewer
-			// schedules) is searched for again with twice the budget:
-			// slowness costs time, not a failure.
-			var res *explore.Result
-			for attempt := 0; ; attempt++ {
-				var err error
-				res, err = explore.Run(ctx, explore.Options{
-					Dir: dir, Patterns: []string{"./" + rc.pkg}, Run: rc.run, Budget: budget,
-					Seed: int64(1 + attempt), SchedulesDir: t.TempDir(), StepTimeout: rc.step,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if max := budget + robustGrace; res.Stats.Elapsed > max {
+			// schedules) is searched for again with twice the budget and
+			// another seed.
+			res, _ := searchkit.Search(t, explore.Options{
+				Dir: dir, Patterns: []string{"./" + rc.pkg}, Run: rc.run, Budget: budget, Seed: 1, StepTimeout: rc.step,
+			}, func(res *explore.Result, opts explore.Options) bool {
+				if max := opts.Budget + robustGrace; res.Stats.Elapsed > max {
 					t.Errorf("the search took %v, want at most %v", res.Stats.Elapsed, max)
 				}
-				if attempt == 3 || testkit.AllFound(res.Findings, rc.want) && plainFound(res, rc.wantPlain) {
-					break
-				}
-				budget *= 2
-				t.Logf("a finding was missed; searching again for %v", budget)
-			}
-			for _, n := range res.Notes {
-				t.Log("note:", n)
-			}
+				return !testkit.AllFound(res.Findings, rc.want) || !plainFound(res, rc.wantPlain)
+			}, func(o *explore.Options) { o.Budget, o.Seed = 2*o.Budget, o.Seed+1 })
+			searchkit.CheckSearched(t, res, rc.want, func(ts explore.TestStats) bool { return ts.Crashes > 0 })
 			if !plainFound(res, rc.wantPlain) {
 				t.Errorf("findings %+v, want those of %v labelled plain go test fails too", res.Findings, rc.wantPlain)
 			}
 			if rc.wantNote != "" && !testkit.ContainsAny(res.Notes, rc.wantNote) {
 				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
 			}
-			for _, ts := range res.Stats.Tests {
-				if _, ok := rc.want[ts.Test]; !ok {
-					t.Errorf("searched %s, which the case does not name", ts.Test)
-				}
-				if ts.Schedules == 0 && ts.Crashes == 0 {
-					t.Errorf("%s: no schedule ran", ts.Test)
-				}
-			}
 			// Every finding replays in a fresh process; the package is
 			// built once for all of them.
 			testkit.CheckFindings(t, res.Findings, testkit.Want{
 				Kinds: rc.want, Sites: rc.wantSite, Msgs: rc.wantMsg, SameLine: true,
-			}, searchkit.Replay(ctx, dir, rc.step))
+			}, searchkit.Replay(context.Background(), dir, rc.step))
 		})
 	}
 }

@@ -4,6 +4,8 @@ package searchkit
 
 import (
 	"context"
+	"path/filepath"
+	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -21,5 +23,59 @@ func Replay(ctx context.Context, dir string, step time.Duration) func(checks.Fin
 			return testkit.Replayed{}, err
 		}
 		return testkit.Replayed{Reproduced: rr.Outcome == explore.Reproduced, Outcome: string(rr.Outcome), Finding: rr.Finding, Diverged: rr.Diverged}, nil
+	}
+}
+
+// Module skips t under -short, saying what the test does, and returns the
+// absolute path of the nested module at rel.
+func Module(t *testing.T, rel, what string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(what + "; skipped with -short")
+	}
+	dir, err := filepath.Abs(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Search runs opts (its schedules in a new temporary directory each
+// time), then again while retry says a finding was missed, at most three
+// times more, with grow applied to the options first: a loaded machine
+// runs fewer schedules, and slowness costs time, not a failure. It
+// returns the last result and the options it ran with.
+func Search(t *testing.T, opts explore.Options, retry func(*explore.Result, explore.Options) bool, grow func(*explore.Options)) (*explore.Result, explore.Options) {
+	t.Helper()
+	for attempt := 0; ; attempt++ {
+		opts.SchedulesDir = t.TempDir()
+		res, err := explore.Run(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if attempt == 3 || !retry(res, opts) {
+			return res, opts
+		}
+		grow(&opts)
+		t.Logf("a finding was missed; searching again for %v, watchdog %v", opts.Budget, opts.StepTimeout)
+	}
+}
+
+// CheckSearched logs res's notes and each test's statistics, and fails t
+// for a searched test that want does not name, or in which no schedule
+// ran unless idle allows it.
+func CheckSearched(t *testing.T, res *explore.Result, want map[string]checks.FailureKind, idle func(explore.TestStats) bool) {
+	t.Helper()
+	for _, n := range res.Notes {
+		t.Log("note:", n)
+	}
+	for _, ts := range res.Stats.Tests {
+		t.Logf("%s: %d schedules (first failing: %d), unperturbed %q, cost %v, fresh %d", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Plain, ts.Cost, ts.Fresh)
+		if _, ok := want[ts.Test]; !ok {
+			t.Errorf("searched %s, which the case does not name", ts.Test)
+		}
+		if ts.Schedules == 0 && !idle(ts) {
+			t.Errorf("%s: no schedule ran", ts.Test)
+		}
 	}
 }

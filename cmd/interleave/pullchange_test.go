@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/report"
+	"github.com/interleave-dev/interleave/report/github/ghtest"
+)
+
+// pullChange is a pr-command repository holding a base commit and a head
+// commit that changes it: the end-to-end tests' pull request.
+type pullChange struct {
+	*prRepo
+	base, head string
+}
+
+// newPullChange commits baseFiles, then headFiles over them.
+func newPullChange(t *testing.T, baseFiles, headFiles map[string]string) *pullChange {
+	t.Helper()
+	r := newPRRepo(t)
+	base := r.commit(baseFiles)
+	return &pullChange{prRepo: r, base: base, head: r.commit(headFiles)}
+}
+
+// lineIn returns the number of the first line of src that contains s.
+func lineIn(t *testing.T, src, s string) int {
+	t.Helper()
+	for i, l := range strings.Split(src, "\n") {
+		if strings.Contains(l, s) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%q not in the source", s)
+	return 0
+}
+
+// replays fails t unless f's schedule reproduces in a fresh process.
+func (r *prRepo) replays(t *testing.T, f *report.JSONFinding) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(f.Schedule)), explore.ReplayOptions{Dir: r.dir})
+	if err != nil || rr.Outcome != explore.Reproduced {
+		t.Errorf("replay %s: %v, %v; want %s", f.Schedule, rr, err, explore.Reproduced)
+	}
+}
+
+// post posts the report out on pull request number of a fake octo/demo
+// whose one changed file is file, with the change's own diff of it, and
+// returns the fake GitHub.
+func (c *pullChange) post(t *testing.T, out, file string, number int) *ghtest.Server {
+	t.Helper()
+	patch := c.git("diff", c.base, c.head, "--", file)
+	patch = patch[strings.Index(patch, "@@"):] + "\n"
+	s := ghtest.New(t)
+	s.AddToken("ghs_post", true)
+	s.AddPull(ghtest.Pull{Owner: "octo", Repo: "demo", Number: number, HeadSHA: c.head, BaseSHA: c.base,
+		Files: []ghtest.File{{Filename: file, Patch: patch}}})
+	vars := map[string]string{"GITHUB_TOKEN": "ghs_post", "GITHUB_API_URL": s.URL()}
+	if code, _, stderr := postRun(t, c.dir, vars, "-report", out, "-repo", "octo/demo", "-pr", strconv.Itoa(number), "-sha", c.head); code != exitOK {
+		t.Fatalf("post: exit %d\n%s", code, stderr)
+	}
+	return s
+}
