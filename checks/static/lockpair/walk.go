@@ -516,6 +516,15 @@ func (w *walker) viaHelper(st *state, a AbsLock, c *ssa.CallCommon) []string {
 	if ct, ok := v.(*ssa.ChangeType); ok {
 		v = ct.X
 	}
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		// enc captured by a closure lives in a cell: its one store
+		// holds the helper's result.
+		if al, ok := u.X.(*ssa.Alloc); ok {
+			if sv := onlyStored(al); sv != nil {
+				v = sv
+			}
+		}
+	}
 	var out []string
 	for _, k := range w.helperOf[v] {
 		if h := st.locks[k]; h.helper && isHeld(h.mode) && w.refs[k].class == a.Class {
@@ -523,6 +532,21 @@ func (w *walker) viaHelper(st *state, a AbsLock, c *ssa.CallCommon) []string {
 		}
 	}
 	return out
+}
+
+// onlyStored returns the value of the one store to al, nil if there are
+// several or none.
+func onlyStored(al *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, r := range *al.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
 }
 
 func isHeld(m Mode) bool { return m == Write || m == Read }

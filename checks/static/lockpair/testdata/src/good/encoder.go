@@ -37,6 +37,22 @@ func (c *conn) writeExists(n int) error {
 	return nil
 }
 
+func (e *encoder) list(n int, f func(int)) {
+	for i := 0; i < n; i++ {
+		f(i)
+	}
+}
+
+// writeFlags's closure captures enc: enc lives in a cell.
+func (c *conn) writeFlags(flags []string) error {
+	enc := newEncoder(c)
+	defer enc.end()
+	enc.list(len(flags), func(i int) {
+		enc.atom(flags[i])
+	})
+	return nil
+}
+
 func (c *conn) writeStatus(text string) error {
 	enc := newEncoder(c)
 	enc.atom(text)
@@ -50,6 +66,9 @@ func (c *conn) selectMailbox() error {
 		return err
 	}
 	if err := c.writeExists(1); err != nil {
+		return err
+	}
+	if err := c.writeFlags([]string{"a"}); err != nil {
 		return err
 	}
 	return c.writeExists(2)
