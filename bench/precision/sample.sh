@@ -16,13 +16,16 @@
 # OUT (default /tmp/interleave-sample-2026-11-29) keeps the copies and the
 # JSON reports; PACKETS (default bench/precision/sample-2026-11-29) gets
 # the packets, sample.json, findings-<module>.txt, counts.md and RULES.md.
+# LIST (default docs/precision-sample-2026-11-29.md) is the list of modules;
+# TIMEOUT (seconds, default none) stops a module's check after that long
+# (its whole process group) and records exit "timeout".
 # Needs Go, jq and python3; fetches modules through the module proxy.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/interleave-sample-2026-11-29}"
 packets="${PACKETS:-$repo/bench/precision/sample-2026-11-29}"
-list="$repo/docs/precision-sample-2026-11-29.md"
+list="${LIST:-$repo/docs/precision-sample-2026-11-29.md}"
 mode=all
 case "${1:-}" in run | packets | all) mode="$1"; shift ;; esac
 mods=("$@")
@@ -65,7 +68,19 @@ run() {
 		echo "$cmd" >"$res/command"
 		start=$SECONDS
 		status=0
-		(cd "$res/src" && GOWORK=off GOFLAGS=-mod=mod nice -n 10 "$out/interleave" check -format json -o "$res/findings.json" ./... 2>"$res/stderr") || status=$?
+		if [ -n "${TIMEOUT:-}" ]; then
+			# A session of its own, so the watchdog stops go vet's workers too.
+			(cd "$res/src" && GOWORK=off GOFLAGS=-mod=mod exec setsid nice -n 10 "$out/interleave" check -format json -o "$res/findings.json" ./... 2>"$res/stderr") &
+			pid=$!
+			(for ((i = 0; i < TIMEOUT; i++)); do sleep 1; kill -0 "$pid" 2>/dev/null || exit 0; done
+				touch "$res/timedout"; kill -TERM -- "-$pid" 2>/dev/null; sleep 10; kill -KILL -- "-$pid" 2>/dev/null) &
+			wd=$!
+			wait "$pid" || status=$?
+			wait "$wd" || true
+			[ -e "$res/timedout" ] && status=timeout
+		else
+			(cd "$res/src" && GOWORK=off GOFLAGS=-mod=mod nice -n 10 "$out/interleave" check -format json -o "$res/findings.json" ./... 2>"$res/stderr") || status=$?
+		fi
 		echo "$status" >"$res/exit"
 		echo "$((SECONDS - start))" >"$res/seconds"
 		case $status in

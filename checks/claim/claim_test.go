@@ -80,6 +80,18 @@ type (
 	// F is safe for concurrent use.
 	F struct{}
 )
+
+// G is a client. Both the Read and Write are thread-safe.
+type G struct{}
+
+func (*G) Read()    {}
+func (*G) Write()   {}
+func (*G) Connect() {}
+
+// H is a client; its Read is fast. H is thread-safe.
+type H struct{}
+
+func (*H) Read() {}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
@@ -97,7 +109,7 @@ type (
 		}
 		got = append(got, c.Name.Name()+":"+c.Phrase)
 	}
-	want := "A:safe for concurrent use D:goroutine-safe F:safe for concurrent use"
+	want := "A:safe for concurrent use D:goroutine-safe F:safe for concurrent use H:thread-safe"
 	if strings.Join(got, " ") != want {
 		t.Errorf("Types = %q, want %q", got, want)
 	}

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"strings"
+	"unicode"
 )
 
 // Type is a struct type whose doc comment claims safety for concurrent use.
@@ -53,11 +55,41 @@ func Types(files []*ast.File, info *types.Info) []Type {
 		if phrase == "" {
 			continue
 		}
-		if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok {
+		if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok && !aboutMethods(doc, phrase, tn) {
 			out = append(out, Type{Name: tn, Phrase: phrase, Doc: doc, Spec: ts})
 		}
 	}
 	return out
+}
+
+// aboutMethods reports whether the sentence that makes the claim is about
+// some methods of tn, not the type: "Both the Read and Write are
+// thread-safe" says nothing of Connect, so it is no promise that any two
+// exported methods may run at once.
+func aboutMethods(doc *ast.CommentGroup, phrase string, tn *types.TypeName) bool {
+	if phrase == Directive {
+		return false
+	}
+	text := strings.Join(strings.Fields(doc.Text()), " ")
+	at := strings.Index(strings.ToLower(text), phrase)
+	if at < 0 {
+		return false
+	}
+	start := strings.LastIndex(text[:at], ". ") + 1
+	subject := strings.FieldsFunc(text[start:at], func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	})
+	mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+	named := false
+	for _, w := range subject {
+		if w == tn.Name() || strings.EqualFold(w, "it") {
+			return false // the type itself is the subject
+		}
+		if sel := mset.Lookup(tn.Pkg(), w); sel != nil && ast.IsExported(w) {
+			named = true
+		}
+	}
+	return named
 }
 
 // Disclaimed returns the struct types declared in files whose doc comment

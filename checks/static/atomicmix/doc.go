@@ -41,7 +41,10 @@
 //     var t T, or returned by a constructor newX()) before the function
 //     starts a goroutine: the value is not shared yet, as in a constructor;
 //   - accesses in unexported methods only ever called on such a value,
-//     or from constructors (db := &DB{}; db.recoverJournal());
+//     or from constructors (db := &DB{}; db.recoverJournal()), or on the
+//     receiver of a method that starts a goroutine on it (go s.loop())
+//     before that method's first go statement (Open: s.load(), then
+//     go s.mergerLoop());
 //   - accesses in unexported functions run only once the value's
 //     reference count was dropped to zero by this goroutine (if
 //     atomic.AddInt32(&el.refs, -1) == 0 { freeLog(el) }, freeLog then

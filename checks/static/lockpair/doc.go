@@ -51,7 +51,10 @@
 // Lock helpers are summarized per function: "acquires s.mu" (locks it on
 // every returning path, so calling it with s.mu held deadlocks), "holds s.mu"
 // (returns with it held) and "releases s.mu". Exported functions carry the
-// summary as a fact for callers in other packages.
+// summary as a fact for callers in other packages. A method of the object
+// a helper returned that releases a lock of the same class releases the
+// helper's lock (enc := newEncoder(c) locks c.encMu; defer enc.end()
+// unlocks e.c.encMu).
 //
 // Not followed, so not reported (precision before recall): a function
 // whose range-over-func loop body locks or unlocks (the body runs as the

@@ -226,7 +226,15 @@ func (w *walker) deferCall(st *state, d *ssa.Defer) {
 	}
 	must := map[string]bool{}
 	for _, a := range sum.releases {
-		if r, ok := w.resolve(a, c); ok {
+		r, ok := w.resolve(a, c)
+		if !ok || !isHeld(st.locks[r.key].mode) {
+			for _, k := range w.viaHelper(st, a, c) {
+				st.defers[k] = deferred{a.Mode, pos}
+				w.noteRelease(w.refs[k], a.Mode)
+				must[k] = true
+			}
+		}
+		if ok {
 			st.defers[r.key] = deferred{a.Mode, pos}
 			w.noteRelease(r, a.Mode)
 			must[r.key] = true

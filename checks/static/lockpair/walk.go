@@ -47,9 +47,10 @@ type walker struct {
 	lockedHere map[string]token.Pos // keys acquired in this function (directly or by a helper)
 	acqSite    map[string]token.Pos
 	mayRel     map[string]Mode
-	poisoned   map[string]bool // keys whose state this walk cannot follow
-	signals    map[string]bool // mutexes whose Unlock is handed to another function
-	opaque     bool            // a deferred call of unknown effect: no lock-held-at-return reports
+	poisoned   map[string]bool        // keys whose state this walk cannot follow
+	helperOf   map[ssa.Value][]string // keys a lock helper's call left held, by that call
+	signals    map[string]bool        // mutexes whose Unlock is handed to another function
+	opaque     bool                   // a deferred call of unknown effect: no lock-held-at-return reports
 
 	diags []pendingDiag
 	exits []exitVisit
@@ -87,6 +88,7 @@ func newWalker(pc *passContext, fn *ssa.Function) *walker {
 		acqSite:    map[string]token.Pos{},
 		mayRel:     map[string]Mode{},
 		poisoned:   map[string]bool{},
+		helperOf:   map[ssa.Value][]string{},
 		events:     map[string]bool{},
 
 		locks: &FuncLocks{Fn: fn},
@@ -465,9 +467,18 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		}
 		st.locks[r.key] = held{mode: a.Mode, reads: 1, site: pos, helper: true}
 		w.lockedHere[r.key] = pos
+		if v != nil {
+			w.helperOf[v] = append(w.helperOf[v], r.key)
+		}
 	}
 	for _, a := range sum.releases {
 		r, ok := w.resolve(a, c)
+		if !ok || !isHeld(st.locks[r.key].mode) {
+			for _, k := range w.viaHelper(st, a, c) {
+				st.locks[k] = held{mode: released, site: pos}
+				w.noteRelease(w.refs[k], a.Mode)
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -486,6 +497,59 @@ func (w *walker) calleeName(callee *ssa.Function, pos token.Pos) string {
 	}
 	return callee.Name()
 }
+
+// viaHelper returns the locks a release a of callee c's releases stands
+// for when it is reached through the object a lock helper returned: the
+// helper left them held (enc := newEncoder(c) locks c.encMu), and a method
+// of that object releases a lock of the same class (defer enc.end(), which
+// unlocks e.c.encMu). The walk cannot name e.c as c; the class and the
+// helper's call tie them.
+func (w *walker) viaHelper(st *state, a AbsLock, c *ssa.CallCommon) []string {
+	if a.Class == "" || !strings.HasPrefix(a.Root, "p") {
+		return nil
+	}
+	i, err := strconv.Atoi(a.Root[1:])
+	if err != nil || i >= len(c.Args) {
+		return nil
+	}
+	v := c.Args[i]
+	if ct, ok := v.(*ssa.ChangeType); ok {
+		v = ct.X
+	}
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		// enc captured by a closure lives in a cell: its one store
+		// holds the helper's result.
+		if al, ok := u.X.(*ssa.Alloc); ok {
+			if sv := onlyStored(al); sv != nil {
+				v = sv
+			}
+		}
+	}
+	var out []string
+	for _, k := range w.helperOf[v] {
+		if h := st.locks[k]; h.helper && isHeld(h.mode) && w.refs[k].class == a.Class {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// onlyStored returns the value of the one store to al, nil if there are
+// several or none.
+func onlyStored(al *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, r := range *al.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == al {
+			if val != nil {
+				return nil
+			}
+			val = st.Val
+		}
+	}
+	return val
+}
+
+func isHeld(m Mode) bool { return m == Write || m == Read }
 
 // resolve maps a callee's abstract lock to the caller's lock at call c.
 func (w *walker) resolve(a AbsLock, c *ssa.CallCommon) (lockRef, bool) {

@@ -14,6 +14,19 @@ import (
 // the caller's name), or on the receiver of another such method (openDB
 // builds db and calls db.recoverJournal(), which writes db.seq).
 func SetupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool) map[*types.Func]bool {
+	return setupMethods(files, info, isCtor, false)
+}
+
+// SetupMethodsBeforeStart is SetupMethods where a method that starts a
+// goroutine on its receiver (go s.mergerLoop()) also sets up its receiver
+// before its first go statement: calls made on the receiver there run
+// before the goroutines it starts exist (bleve's Open: s.openBolt() loads
+// the state, then go s.mergerLoop()).
+func SetupMethodsBeforeStart(files []*ast.File, info *types.Info, isCtor func(string) bool) map[*types.Func]bool {
+	return setupMethods(files, info, isCtor, true)
+}
+
+func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool, starts bool) map[*types.Func]bool {
 	type site struct {
 		caller *ast.FuncDecl
 		ok     bool       // on a fresh value, or in a constructor
@@ -36,6 +49,7 @@ func SetupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool)
 				recvObj = info.Defs[fd.Recv.List[0].Names[0]]
 			}
 			ctor := isCtor(fd.Name.Name)
+			start := starts && recvObj != nil && startsOnReceiver(info, fd.Body, recvObj)
 			ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 				id, ok := n.(*ast.Ident)
 				if !ok {
@@ -62,6 +76,9 @@ func SetupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool)
 							s.ok = ctor || fresh[obj] && !inLit && (firstGo == token.NoPos || id.Pos() < firstGo)
 							if obj != nil && obj == recvObj && !inLit {
 								s.recv = x
+								if start && firstGo != token.NoPos && id.Pos() < firstGo {
+									s.ok = true
+								}
 							}
 						}
 					}
@@ -158,4 +175,23 @@ func freshValues(info *types.Info, body *ast.BlockStmt, isCtor func(string) bool
 		return true
 	})
 	return fresh, firstGo
+}
+
+// startsOnReceiver reports whether body has a go statement that calls a
+// method of the receiver recv (go s.loop()).
+func startsOnReceiver(info *types.Info, body *ast.BlockStmt, recv types.Object) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		g, ok := n.(*ast.GoStmt)
+		if !ok || found {
+			return !found
+		}
+		if sel, ok := ast.Unparen(g.Call.Fun).(*ast.SelectorExpr); ok {
+			if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[x] == recv {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
