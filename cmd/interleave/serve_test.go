@@ -55,6 +55,7 @@ func TestServeFlagErrors(t *testing.T) {
 		{"root sandbox", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-uid", "0"}, noEnv, "not root"},
 		{"bad memory", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-memory", "4GB"}, noEnv, "is not a size"},
 		{"tiny memory", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-memory", "1MiB"}, noEnv, "-sandbox-memory must be 0"},
+		{"tiny disk", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-disk", "1MiB"}, noEnv, "-sandbox-disk must be 0"},
 		{"tiny nproc", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-nproc", "10"}, noEnv, "-sandbox-nproc must be at least 64"},
 	}
 	for _, tt := range tests {
@@ -81,8 +82,8 @@ func TestServeFlagErrors(t *testing.T) {
 		t.Errorf("opts %+v", opts)
 	}
 	// Safe by default: sandboxed, forks held.
-	if opts.Sandbox.Insecure || !opts.ForksNeedApproval || opts.Sandbox.UID != 65534 || opts.Sandbox.Memory != 4<<30 {
-		t.Errorf("defaults: sandbox %+v, forks need approval %v; want the sandbox as uid 65534 with 4 GiB and approval", opts.Sandbox, opts.ForksNeedApproval)
+	if opts.Sandbox.Insecure || !opts.ForksNeedApproval || opts.Sandbox.UID != 65534 || opts.Sandbox.Memory != 4<<30 || opts.Sandbox.Disk != 10<<30 {
+		t.Errorf("defaults: sandbox %+v, forks need approval %v; want the sandbox as uid 65534 with 4 GiB, 10 GiB of disk and approval", opts.Sandbox, opts.ForksNeedApproval)
 	}
 	opts, _, ok = parseServeFlags(env, []string{"-app-id", "9", "-private-key", key, "-sandbox-memory", "256MiB"}, func(string) string { return "x" })
 	if !ok || opts.Sandbox.Memory != 256<<20 {
