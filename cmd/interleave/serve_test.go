@@ -183,3 +183,51 @@ func TestServeStartsAndStops(t *testing.T) {
 		}
 	}
 }
+
+// The docker run line of docs/serve.md is safe as written: its server
+// flags parse to a sandbox with a memory limit, a disk quota and forks
+// held, and the container gets no privileges and the key read-only.
+func TestDocsDockerRunLineIsSafe(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "serve.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, block := range strings.Split(string(doc), "\n\n") {
+		if strings.HasPrefix(block, "    docker run ") {
+			if line != "" {
+				t.Fatal("docs/serve.md has more than one docker run line")
+			}
+			line = strings.Join(strings.Fields(strings.ReplaceAll(block, "\\\n", " ")), " ")
+		}
+	}
+	if line == "" {
+		t.Fatal("no docker run line in docs/serve.md")
+	}
+	for _, want := range []string{"--cap-drop ALL", "--security-opt no-new-privileges", "-v /etc/interleave:/etc/interleave:ro", "--memory ", "--pids-limit "} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the docker run line lacks %q: %s", want, line)
+		}
+	}
+	if strings.Contains(line, "--privileged") || strings.Contains(line, "--user") {
+		t.Errorf("the docker run line runs the server privileged or as another user: %s", line)
+	}
+	_, args, ok := strings.Cut(line, " interleave-app ")
+	if !ok {
+		t.Fatalf("no image interleave-app in %s", line)
+	}
+	// The key and the secret are the operator's: stand-ins here.
+	key := writeTestKey(t)
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("s3cret\n"), 0o600)
+	argv := strings.Fields(strings.NewReplacer("/etc/interleave/app.pem", key, "/etc/interleave/webhook-secret", secret).Replace(args))
+	var stderr bytes.Buffer
+	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: t.TempDir()}
+	opts, _, ok := parseServeFlags(env, argv, func(string) string { return "" })
+	if !ok {
+		t.Fatalf("the docker run line's flags %q: %s", argv, stderr.String())
+	}
+	if opts.Sandbox.Insecure || opts.Sandbox.Memory == 0 || opts.Sandbox.Disk == 0 || !opts.ForksNeedApproval {
+		t.Errorf("the docker run line's server: sandbox %+v, forks need approval %v; want a sandbox with a memory limit and a disk quota, and forks held", opts.Sandbox, opts.ForksNeedApproval)
+	}
+}
