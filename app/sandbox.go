@@ -50,7 +50,7 @@ type Sandbox struct {
 	UID, GID int
 	NProc    uint64 // RLIMIT_NPROC (processes and threads); default 1024
 	FileSize uint64 // RLIMIT_FSIZE; default 1 GiB
-	TmpSize  uint64 // size of the job's /tmp tmpfs; default 1 GiB
+	TmpSize  uint64 // size of the job's /tmp and /dev/shm tmpfs, each; default 1 GiB
 	// GoCacheSeed is a build cache only the server writes: each job's own
 	// cache starts as hard links to it (read-only to the job). Default
 	// WorkDir/gocache-seed, filled by the server with go build std and
@@ -342,7 +342,10 @@ func (s *sandbox) command(ctx context.Context, jobDir string, extra []*os.File, 
 		b = append(b, "--ro-bind", s.goroot, s.goroot)
 	}
 	b = append(b,
-		"--dev", "/dev", "--proc", "/proc",
+		// /dev is a tmpfs as large as half the memory: read-only, with a
+		// /dev/shm as small as /tmp.
+		"--dev", "/dev", "--size", strconv.FormatUint(s.TmpSize, 10), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+		"--proc", "/proc",
 		"--size", strconv.FormatUint(s.TmpSize, 10), "--tmpfs", "/tmp", "--dir", "/tmp/home",
 		"--ro-bind", s.bin, sbxBin,
 		"--ro-bind", s.modCache, sbxMod,
