@@ -174,8 +174,8 @@ func init() {
 `
 
 // hogTest and fillTest are pull requests' test files whose binary, as it
-// starts, takes 4 GiB of memory, or writes 4 GiB into the clone, and holds
-// it until the job is stopped.
+// starts, takes 4 GiB of memory, or writes 4 GiB into the job's build
+// cache, and then hangs until it is killed.
 const hogTest = `package racy
 
 import "time"
@@ -210,8 +210,11 @@ func init() {
 	for i := range b {
 		b[i] = byte(i)
 	}
+	// The job's build cache is on the server's disk; the test may run in
+	// a copy of the module under /tmp.
+	dir := os.Getenv("GOCACHE")
 	for i := range 64 {
-		if err := os.WriteFile(fmt.Sprintf("fill-%d", i), b, 0o644); err != nil {
+		if err := os.WriteFile(fmt.Sprintf("%s/fill-%d", dir, i), b, 0o644); err != nil {
 			println(err.Error())
 		}
 	}
@@ -380,14 +383,22 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 
 	// 3. Beyond the memory limit and the disk quota: the job is stopped
 	// and says why.
+	// A large budget: interleave pr kills a test binary that hangs as it
+	// starts only at the end of its share of the budget, so the hog and
+	// the filler hold what they took for minutes, not for as long as the
+	// machine's speed allows; stopped at their limit, the jobs end sooner.
 	maintPush := func(repo string, files map[string]string) string {
 		t.Helper()
 		base, head := makeRepoWith(t, filepath.Join(root, "git", owner, repo), files)
 		github.AddPull(ghtest.Pull{Owner: owner, Repo: repo, Number: 1, HeadSHA: head, BaseSHA: base, Files: repoFiles})
-		deliver("pull_request", repo+"-1", payload(t, "pull_request", "synchronize", map[string]any{
+		body := "/retest-concurrency budget=3m"
+		id := github.SeedIssueComment(owner, repo, 1, gh.IssueComment{Body: gh.String(body), User: &gh.User{Login: gh.String("maint"), Type: gh.String("User")}})
+		deliver("issue_comment", repo+"-1", payload(t, "issue_comment", "created", map[string]any{
 			"repository.name": repo, "repository.full_name": owner + "/" + repo,
-			"number": 1, "pull_request.number": 1, "pull_request.head.sha": head, "pull_request.base.sha": base,
-			"pull_request.head.repo.full_name": owner + "/" + repo, "pull_request.user.login": "maint", "sender.login": "maint",
+			"issue.number": 1, "issue.state": "open",
+			"issue.pull_request": map[string]any{"url": "https://api.github.com/repos/" + owner + "/" + repo + "/pulls/1"},
+			"comment.id":         id, "comment.body": body, "comment.user.login": "maint", "comment.user.type": "User",
+			"sender.login": "maint", "sender.type": "User",
 		}))
 		waitFor(repo+"'s check run", func() bool { return completed(repo, head) != nil })
 		return head

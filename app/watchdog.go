@@ -115,8 +115,11 @@ func (w *watchdog) run(ctx context.Context, root int, stop func(*limitExceeded))
 				stop(&limitExceeded{what: "disk", limit: w.disk, used: used, err: err})
 				return
 			}
-			// At most about 5% of a core on walking.
-			nextDisk = time.Now().Add(max(diskEvery, 20*time.Since(start)))
+			// Walking costs at most about 5% of a core, or a third of it
+			// for a tree so large that a walk takes over 1.5 s (then
+			// samples are 30 s apart).
+			walk := time.Since(start)
+			nextDisk = time.Now().Add(max(diskEvery, min(20*walk, max(30*time.Second, 2*walk))))
 		}
 		t.Reset(memEvery)
 	}
@@ -252,11 +255,11 @@ type usage struct {
 	nlink    uint64
 }
 
-// formatSize writes a measured size: 1.3 GiB, 812 MiB.
+// formatSize writes a measured size: 1.30 GiB, 812 MiB.
 func formatSize(n uint64) string {
 	switch {
 	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
 	case n >= 1<<20:
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
