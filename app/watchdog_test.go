@@ -162,3 +162,21 @@ func TestWatchdogDiskQuota(t *testing.T) {
 		t.Errorf("summary %q", s)
 	}
 }
+
+// A cgroup directory the operator named must work; without one the
+// watchdog takes the memory limit.
+func TestSandboxMemoryMechanism(t *testing.T) {
+	work := t.TempDir()
+	_, err := newSandbox(Sandbox{Memory: 1 << 30, Cgroup: filepath.Join(work, "no-such-cgroup")}, work, os.Args[0])
+	if err == nil || !strings.Contains(err.Error(), "-sandbox-cgroup none") {
+		t.Errorf("a -sandbox-cgroup that is not a cgroup: %v, want an error naming -sandbox-cgroup none", err)
+	}
+	s := &sandbox{Sandbox: Sandbox{Memory: 1 << 30, Disk: 0, UID: 65534}, drop: true}
+	if !s.watched() || s.watchdog(work).memory != 1<<30 || s.watchdog(work).uid != 65534 {
+		t.Errorf("no cgroup: watched %v, watchdog %+v; want the watchdog to enforce 1 GiB on uid 65534's files", s.watched(), s.watchdog(work))
+	}
+	s.cg = &cgroups{limit: 1 << 30}
+	if s.watched() || s.watchdog(work).memory != 0 {
+		t.Errorf("with a cgroup and no disk quota: watched %v, watchdog %+v; want no watchdog", s.watched(), s.watchdog(work))
+	}
+}
