@@ -870,6 +870,9 @@ func TestMain(m *testing.M) {
 		hog(mib) // TestJobCgroupKillsAtLimit's child
 		os.Exit(0)
 	}
+	if mib, err := strconv.Atoi(os.Getenv("INTERLEAVE_TEST_HOLD")); err == nil {
+		hold(mib) // the watchdog tests' child
+	}
 	dir, err := os.MkdirTemp("", "interleave-app-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -3,6 +3,7 @@
 package app
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -25,4 +26,13 @@ func killGroup(cmd *exec.Cmd) {
 // setCredential runs cmd as uid:gid with no supplementary groups.
 func setCredential(cmd *exec.Cmd, uid, gid int) {
 	cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+}
+
+// fileUsage reads what the disk quota counts from a file's stat.
+func fileUsage(info os.FileInfo) (usage, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return usage{}, false
+	}
+	return usage{bytes: uint64(st.Blocks) * 512, uid: int(st.Uid), dev: uint64(st.Dev), ino: uint64(st.Ino), nlink: uint64(st.Nlink)}, true
 }

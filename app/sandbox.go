@@ -50,19 +50,28 @@ type Sandbox struct {
 	UID, GID int
 	NProc    uint64 // RLIMIT_NPROC (processes and threads); default 1024
 	FileSize uint64 // RLIMIT_FSIZE; default 1 GiB
-	TmpSize  uint64 // size of the job's /tmp tmpfs; default 1 GiB
+	TmpSize  uint64 // size of the job's /tmp and /dev/shm tmpfs, each; default 1 GiB
 	// GoCacheSeed is a build cache only the server writes: each job's own
 	// cache starts as hard links to it (read-only to the job). Default
 	// WorkDir/gocache-seed, filled by the server with go build std and
 	// go build -race std before the first job.
 	GoCacheSeed string
 	// Memory is the memory (and swap) a job may use, through a cgroup
-	// made for it; 0 = no limit.
+	// made for it or, where none can be made, the server's watchdog; 0 =
+	// no limit.
 	Memory uint64
 	// Cgroup is the cgroup directory the jobs' cgroups are made in;
-	// default the server's own memory cgroup.
+	// default the server's own memory cgroup, falling back to the
+	// watchdog when it cannot make one there; CgroupNone: the watchdog.
 	Cgroup string
+	// Disk is the space a job's clone and build cache may take, enforced
+	// by the watchdog; 0 = no quota.
+	Disk uint64
 }
+
+// CgroupNone as Sandbox.Cgroup makes no cgroups: the watchdog enforces
+// the memory limit.
+const CgroupNone = "none"
 
 // sandbox is a Sandbox resolved at startup.
 type sandbox struct {
@@ -72,7 +81,8 @@ type sandbox struct {
 	goroot   string
 	modCache string   // filled by the trusted go mod download, read-only to jobs
 	drop     bool     // the server is root: run the job as UID:GID
-	cg       *cgroups // nil without a memory limit
+	cg       *cgroups // nil when no cgroup limits the memory
+	cgErr    error    // why none could be made, when the watchdog does
 	warm     sync.Once
 }
 
@@ -110,12 +120,22 @@ func newSandbox(cfg Sandbox, workDir, interleave string) (*sandbox, error) {
 	}
 	s := &sandbox{Sandbox: cfg, workDir: workDir, drop: os.Geteuid() == 0,
 		modCache: filepath.Join(workDir, "gomod"), bin: filepath.Join(workDir, "bin", "interleave")}
-	if cfg.Memory > 0 {
+	if cfg.Memory > 0 && cfg.Cgroup != CgroupNone {
 		cg, err := newCgroups(cfg.Cgroup, cfg.Memory, cfg.NProc)
-		if err != nil {
-			return nil, fmt.Errorf("cannot limit the jobs' memory to %s with a cgroup: %w\n(run the server as root with a writable memory cgroup, name a delegated one with -sandbox-cgroup, or pass -sandbox-memory 0 to run jobs without a memory limit)", formatBytes(cfg.Memory), err)
+		switch {
+		case err == nil:
+			s.cg = cg
+		case cfg.Cgroup != "":
+			return nil, fmt.Errorf("cannot limit the jobs' memory to %s with a cgroup in %s: %w\n(name a writable, delegated cgroup, or pass -sandbox-cgroup %s to have the server's watchdog enforce the limit)", formatBytes(cfg.Memory), cfg.Cgroup, err, CgroupNone)
+		default:
+			s.cgErr = err
 		}
-		s.cg = cg
+	}
+	if s.watched() {
+		// The watchdog reads every process's /proc/PID/stat.
+		if rss, err := treeRSS(os.Getpid()); err != nil || rss == 0 {
+			return nil, fmt.Errorf("the watchdog that enforces -sandbox-memory and -sandbox-disk cannot read /proc: %v", err)
+		}
 	}
 	path, err := exec.LookPath(cfg.Bwrap)
 	if err != nil {
@@ -174,6 +194,27 @@ func newSandbox(cfg Sandbox, workDir, interleave string) (*sandbox, error) {
 			err, strings.TrimSpace(buf.String()), s.jobUID(), workDir, s.goroot)
 	}
 	return s, nil
+}
+
+// watched says whether a job needs the watchdog: a memory limit no cgroup
+// enforces, or a disk quota.
+func (s *sandbox) watched() bool {
+	return (s.Memory > 0 && s.cg == nil) || s.Disk > 0
+}
+
+// watchdog returns the watchdog of the job in jobDir: it counts the files
+// of the job's uid in its clone and build cache (a root server's seed links
+// are not the job's).
+func (s *sandbox) watchdog(jobDir string) *watchdog {
+	w := &watchdog{disk: s.Disk, uid: -1,
+		dirs: []string{filepath.Join(jobDir, "src"), filepath.Join(jobDir, "cache")}}
+	if s.cg == nil {
+		w.memory = s.Memory
+	}
+	if s.drop {
+		w.uid = s.UID
+	}
+	return w
 }
 
 func (s *sandbox) jobUID() int {
@@ -301,7 +342,10 @@ func (s *sandbox) command(ctx context.Context, jobDir string, extra []*os.File, 
 		b = append(b, "--ro-bind", s.goroot, s.goroot)
 	}
 	b = append(b,
-		"--dev", "/dev", "--proc", "/proc",
+		// /dev is a tmpfs as large as half the memory: read-only, with a
+		// /dev/shm as small as /tmp.
+		"--dev", "/dev", "--size", strconv.FormatUint(s.TmpSize, 10), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+		"--proc", "/proc",
 		"--size", strconv.FormatUint(s.TmpSize, 10), "--tmpfs", "/tmp", "--dir", "/tmp/home",
 		"--ro-bind", s.bin, sbxBin,
 		"--ro-bind", s.modCache, sbxMod,

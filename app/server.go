@@ -149,8 +149,14 @@ func New(cfg Config) (*Server, error) {
 		if sbx, err = newSandbox(cfg.Sandbox, cfg.WorkDir, cfg.Interleave); err != nil {
 			return nil, fmt.Errorf("the job sandbox is unavailable: %w\nInstall bubblewrap (Debian: apt-get install bubblewrap) and allow user namespaces, or, only when every pull request is trusted, pass -insecure-no-sandbox", err)
 		}
-		if sbx.cg == nil {
+		switch {
+		case sbx.Memory == 0:
 			cfg.Logger.Warn("jobs have no memory limit (-sandbox-memory 0): one job can use all the memory and get the server or other jobs killed")
+		case sbx.cg == nil && sbx.cgErr != nil:
+			cfg.Logger.Info("the server's watchdog enforces the jobs' memory limit: no cgroup can be made", "reason", sbx.cgErr.Error())
+		}
+		if sbx.Disk == 0 {
+			cfg.Logger.Warn("jobs have no disk quota (-sandbox-disk 0): one job can fill the disk")
 		}
 	}
 	st, err := openStore(cfg.DBPath)

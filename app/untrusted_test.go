@@ -149,8 +149,11 @@ func init() {
 		}
 		say("connect "+addr, "", err)
 	}
+	// /dev is a tmpfs of half the memory, which neither the watchdog nor
+	// /tmp's size bounds.
+	err := os.WriteFile("/dev/fill", make([]byte, 1<<20), 0o644)
+	say("write /dev/fill", "", err)
 	var cmds []*exec.Cmd
-	var err error
 	for i := 0; i < 10000; i++ {
 		c := exec.Command("sleep", "600")
 		if err = c.Start(); err != nil {
@@ -170,13 +173,68 @@ func init() {
 }
 `
 
+// hogTest and fillTest are pull requests' test files whose binary, as it
+// starts, takes 4 GiB of memory, or writes 4 GiB into the job's build
+// cache, and then hangs until it is killed.
+const hogTest = `package racy
+
+import "time"
+
+var hogged [][]byte
+
+func init() {
+	for range 4096 {
+		b := make([]byte, 1<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		hogged = append(hogged, b)
+	}
+	println("holding", len(hogged), "MiB")
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+`
+
+const fillTest = `package racy
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+func init() {
+	b := make([]byte, 64<<20)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	// The job's build cache is on the server's disk; the test may run in
+	// a copy of the module under /tmp.
+	dir := os.Getenv("GOCACHE")
+	for i := range 64 {
+		if err := os.WriteFile(fmt.Sprintf("%s/fill-%d", dir, i), b, 0o644); err != nil {
+			println(err.Error())
+		}
+	}
+	println("wrote 4 GiB")
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+`
+
 // TestAppUntrustedPullRequest runs interleave serve, as an operator would,
 // against the fake GitHub. A fork's pull request waits for a maintainer's
 // /retest-concurrency, then its test tries to steal the key, the secret,
 // the database, another job's clone, the server's environment and memory,
 // to forge its report, to reach the network and to fork 10,000 processes.
 // Nothing secret may reach GitHub, what is posted is what the server
-// built, and the server then runs another pull request's job.
+// built. Two more pull requests take memory beyond -sandbox-memory and
+// fill the disk beyond -sandbox-disk: each is stopped, and its check run
+// says by which limit. The server then runs another pull request's job.
+// The memory limit is the watchdog's, as in the Docker image.
 func TestAppUntrustedPullRequest(t *testing.T) {
 	needBinary(t)
 	if runtime.GOOS != "linux" {
@@ -197,7 +255,9 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	github := ghtest.New(t)
 	github.AddApp(testAppID, pub, testInstID)
 	github.SetPermission(owner, repoName, "maint", "write")
-	github.SetPermission(owner, "benign", "maint", "write")
+	for _, repo := range []string{"benign", "hog", "filler"} {
+		github.SetPermission(owner, repo, "maint", "write")
+	}
 
 	// The operator's files, readable only by the server.
 	root := t.TempDir()
@@ -240,13 +300,9 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
 		"-webhook-secret-file", secretFile, "-db", dbPath, "-workdir", workDir, "-addr", "127.0.0.1:0",
-		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "4m",
-		"-gocache-seed", strings.TrimSpace(string(gocache)), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs")
-	if _, err := newCgroups("", 4<<30, 0); err != nil {
-		// TestAppJobOutOfMemory tests the memory limit where it exists.
-		t.Logf("no memory cgroup here (%v): the jobs run without -sandbox-memory", err)
-		cmd.Args = append(cmd.Args, "-sandbox-memory", "0")
-	}
+		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "20m",
+		"-gocache-seed", strings.TrimSpace(string(gocache)), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
+		"-sandbox-cgroup", "none", "-sandbox-memory", "2GiB", "-sandbox-disk", "3GiB")
 	cmd.Env = append(os.Environ(), "INTERLEAVE_TEST_CANARY="+envCanary)
 	server, logs, _, stop := startServe(t, cmd)
 	defer stop()
@@ -280,7 +336,8 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	}
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(8 * time.Minute)
+		// Only a hang guard: a job under a load of 25 takes over 4 minutes.
+		deadline := time.Now().Add(25 * time.Minute)
 		for !cond() {
 			if time.Now().After(deadline) {
 				t.Fatalf("timed out waiting for %s", what)
@@ -325,7 +382,47 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	}))
 	waitFor("the fork's results", func() bool { return completed(repoName, head) != nil })
 
-	// 3. The server still serves: another repository's pull request runs.
+	// 3. Beyond the memory limit and the disk quota: the job is stopped
+	// and says why.
+	// A large budget: interleave pr kills a test binary that hangs as it
+	// starts only at the end of its share of the budget, so the hog and
+	// the filler hold what they took for minutes, not for as long as the
+	// machine's speed allows; stopped at their limit, the jobs end sooner.
+	maintPush := func(repo string, files map[string]string) string {
+		t.Helper()
+		base, head := makeRepoWith(t, filepath.Join(root, "git", owner, repo), files)
+		github.AddPull(ghtest.Pull{Owner: owner, Repo: repo, Number: 1, HeadSHA: head, BaseSHA: base, Files: repoFiles})
+		body := "/retest-concurrency budget=3m"
+		id := github.SeedIssueComment(owner, repo, 1, gh.IssueComment{Body: gh.String(body), User: &gh.User{Login: gh.String("maint"), Type: gh.String("User")}})
+		deliver("issue_comment", repo+"-1", payload(t, "issue_comment", "created", map[string]any{
+			"repository.name": repo, "repository.full_name": owner + "/" + repo,
+			"issue.number": 1, "issue.state": "open",
+			"issue.pull_request": map[string]any{"url": "https://api.github.com/repos/" + owner + "/" + repo + "/pulls/1"},
+			"comment.id":         id, "comment.body": body, "comment.user.login": "maint", "comment.user.type": "User",
+			"sender.login": "maint", "sender.type": "User",
+		}))
+		waitFor(repo+"'s check run", func() bool { return completed(repo, head) != nil })
+		return head
+	}
+	for _, c := range []struct{ repo, file, test, title, says string }{
+		{"hog", "hog_test.go", hogTest, "interleave ran out of memory", "over the job's memory limit of 2 GiB"},
+		{"filler", "fill_test.go", fillTest, "interleave ran out of disk space", "over the job's disk quota of 3 GiB"},
+	} {
+		head := maintPush(c.repo, map[string]string{c.file: c.test})
+		r := completed(c.repo, head)
+		if r.GetConclusion() != "failure" || r.GetOutput().GetTitle() != c.title || !strings.Contains(r.GetOutput().GetSummary(), c.says) ||
+			!strings.Contains(r.GetOutput().GetSummary(), "the server killed all its processes") {
+			t.Errorf("%s's check run: %s %q %.2000q, want a failure %q saying %q", c.repo, r.GetConclusion(), r.GetOutput().GetTitle(), r.GetOutput().GetSummary(), c.title, c.says)
+		}
+		// Its directory, kept by -keep-job-dirs, is gigabytes (a copy of
+		// the seed's entries, the filler's files) nothing needs.
+		dirs, _ := filepath.Glob(filepath.Join(workDir, "jobs", "*", "src", c.file))
+		for _, d := range dirs {
+			os.RemoveAll(filepath.Dir(filepath.Dir(d)))
+		}
+	}
+
+	// 4. The server still serves: another repository's pull request runs.
 	okBase, okHead := makeRepo(t, filepath.Join(root, "git", owner, "benign"))
 	github.AddPull(ghtest.Pull{Owner: owner, Repo: "benign", Number: 1, HeadSHA: okHead, BaseSHA: okBase, Files: repoFiles})
 	deliver("pull_request", "benign-1", payload(t, "pull_request", "synchronize", map[string]any{
@@ -340,6 +437,7 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	if resp, err := http.Get(server + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("healthz: %v %v", resp, err)
 	}
+	t.Logf("what the jobs used:\n%s", strings.Join(regexp.MustCompile(`(?m)^.*"msg":"job resources".*$`).FindAllString(logs.String(), -1), "\n"))
 
 	// Nothing secret reached GitHub, and nothing the job forged.
 	keyLines := strings.Split(strings.TrimSpace(string(key)), "\n")

@@ -112,6 +112,7 @@ func (s *Server) runJob(j *Job) {
 		cancel()
 		var cnr *couldNotRun
 		var oom *outOfMemory
+		var lim *limitExceeded
 		switch {
 		case err != nil && errors.Is(cause, errJobTimeout):
 			reason := fmt.Sprintf("exceeded the job time limit of %v; its processes were killed", s.cfg.JobTimeout)
@@ -124,6 +125,10 @@ func (s *Server) runJob(j *Job) {
 			return
 		case errors.As(err, &oom):
 			s.postFailure(j, "failure", "interleave ran out of memory", oom.summary(j.HeadSHA), log)
+			finish(StateFailed, err.Error())
+			return
+		case errors.As(err, &lim):
+			s.postFailure(j, "failure", lim.title(), lim.summary(j.HeadSHA), log)
 			finish(StateFailed, err.Error())
 			return
 		case errors.As(err, &cnr):
@@ -248,13 +253,16 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		return 0, err
 	}
 	defer pr.Close()
+	// The watchdog stops the job through jctx.
+	jctx, stopJob := context.WithCancelCause(ctx)
+	defer stopJob(nil)
 	var cmd *exec.Cmd
 	if s.sbx != nil {
-		cmd = s.sbx.command(ctx, jobDir, []*os.File{pw}, append(s.sbx.jobArgs(), args...)...)
+		cmd = s.sbx.command(jctx, jobDir, []*os.File{pw}, append(s.sbx.jobArgs(), args...)...)
 	} else {
 		// -insecure-no-sandbox: no token, no secret in its environment, and
 		// nothing more.
-		cmd = s.command(ctx, srcDir, scrubbedEnv(), s.cfg.Interleave, append([]string{"serve-job", "--"}, args...)...)
+		cmd = s.command(jctx, srcDir, scrubbedEnv(), s.cfg.Interleave, append([]string{"serve-job", "--"}, args...)...)
 		cmd.ExtraFiles = []*os.File{pw}
 	}
 	type result struct {
@@ -276,14 +284,37 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		}()
 		start = cg.start
 	}
-	code, err := s.runCmd(ctx, cmd, prLog, start, func() {
+	var wd *watchdog
+	var wdDone chan struct{}
+	if s.sbx != nil && s.sbx.watched() {
+		wd = s.sbx.watchdog(jobDir)
+	}
+	code, err := s.runCmd(jctx, cmd, prLog, start, func() {
 		pw.Close() // serve-job holds the only write end now
 		go func() {
 			res, err := readResult(pr)
 			got <- result{res, err}
 		}()
+		if wd != nil {
+			wdDone = make(chan struct{})
+			go func() {
+				defer close(wdDone)
+				wd.run(jctx, cmd.Process.Pid, func(e *limitExceeded) { stopJob(e) })
+			}()
+		}
 	})
 	pw.Close()
+	var lim *limitExceeded
+	errors.As(context.Cause(jctx), &lim)
+	stopJob(nil)
+	if wdDone != nil {
+		<-wdDone
+		s.log.Info("job resources", "job", j.ID, "peak_rss", wd.peakMem, "peak_disk", wd.peakDisk)
+	}
+	if lim != nil {
+		lim.log = tail(prLog)
+		return 0, lim
+	}
 	if cg != nil && cg.oomKills() > 0 && ctx.Err() == nil {
 		// Whatever the job sent, it is missing what the killed process
 		// would have found.

@@ -72,8 +72,10 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 	fs.Uint64Var(&opts.Sandbox.FileSize, "sandbox-file-size", 1<<30, "Largest file a job may write, in `bytes` (RLIMIT_FSIZE)")
 	fs.Uint64Var(&opts.Sandbox.TmpSize, "sandbox-tmp-size", 1<<30, "Size of a job's /tmp, in `bytes`")
 	opts.Sandbox.Memory = 4 << 30
-	fs.Var((*byteSize)(&opts.Sandbox.Memory), "sandbox-memory", "Memory (and swap) a job may use, through a cgroup made for it, as `bytes` or 512MiB, 4GiB; 0 = no limit")
-	fs.StringVar(&opts.Sandbox.Cgroup, "sandbox-cgroup", "", "Make the jobs' cgroups in this cgroup `dir` (default the server's own memory cgroup)")
+	fs.Var((*byteSize)(&opts.Sandbox.Memory), "sandbox-memory", "Memory (and swap) a job may use, through a cgroup made for it or else the server's watchdog, as `bytes` or 512MiB, 4GiB; 0 = no limit")
+	fs.StringVar(&opts.Sandbox.Cgroup, "sandbox-cgroup", "", "Make the jobs' cgroups in this cgroup `dir` (default the server's own memory cgroup, else the watchdog); none: the watchdog enforces -sandbox-memory")
+	opts.Sandbox.Disk = 10 << 30
+	fs.Var((*byteSize)(&opts.Sandbox.Disk), "sandbox-disk", "Space a job's clone and build cache may take, enforced by the server's watchdog, as `bytes` or 512MiB, 10GiB; 0 = no quota")
 	fs.StringVar(&opts.Sandbox.GoCacheSeed, "gocache-seed", "", "Build cache the server fills with the standard library and jobs read through hard links (default WORKDIR/gocache-seed)")
 	fs.BoolVar(&opts.ForksNeedApproval, "require-approval", true, "Hold pull requests from forks or from authors without write access until someone with write access comments /retest-concurrency or adds -approve-label; =false for private installations")
 	fs.StringVar(&opts.ApproveLabel, "approve-label", app.DefaultApproveLabel, "The `label` that approves a held pull request")
@@ -130,6 +132,8 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 		return bad("-sandbox-nproc must be at least 64 (go build needs threads), got %d", opts.Sandbox.NProc)
 	case opts.Sandbox.Memory > 0 && opts.Sandbox.Memory < 64<<20:
 		return bad("-sandbox-memory must be 0 (no limit) or at least 64MiB (go build needs it), got %d bytes", opts.Sandbox.Memory)
+	case opts.Sandbox.Disk > 0 && opts.Sandbox.Disk < 64<<20:
+		return bad("-sandbox-disk must be 0 (no quota) or at least 64MiB (a build cache needs it), got %d bytes", opts.Sandbox.Disk)
 	}
 	switch opts.FailOn {
 	case "note", "warning", "error":
@@ -179,7 +183,7 @@ func runServe(ctx context.Context, env *cliEnv, opts *serveOptions, ready func(a
 	}
 	srv.Start()
 	log.Info("serving", "addr", ln.Addr().String(), "app_id", cfg.AppID, "workers", cfg.Workers, "api", cfg.APIURL, "db", cfg.DBPath,
-		"sandbox", !cfg.Sandbox.Insecure, "job_memory", cfg.Sandbox.Memory, "require_approval", cfg.ForksNeedApproval)
+		"sandbox", !cfg.Sandbox.Insecure, "job_memory", cfg.Sandbox.Memory, "job_disk", cfg.Sandbox.Disk, "require_approval", cfg.ForksNeedApproval)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

@@ -55,6 +55,7 @@ func TestServeFlagErrors(t *testing.T) {
 		{"root sandbox", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-uid", "0"}, noEnv, "not root"},
 		{"bad memory", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-memory", "4GB"}, noEnv, "is not a size"},
 		{"tiny memory", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-memory", "1MiB"}, noEnv, "-sandbox-memory must be 0"},
+		{"tiny disk", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-disk", "1MiB"}, noEnv, "-sandbox-disk must be 0"},
 		{"tiny nproc", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-nproc", "10"}, noEnv, "-sandbox-nproc must be at least 64"},
 	}
 	for _, tt := range tests {
@@ -81,8 +82,8 @@ func TestServeFlagErrors(t *testing.T) {
 		t.Errorf("opts %+v", opts)
 	}
 	// Safe by default: sandboxed, forks held.
-	if opts.Sandbox.Insecure || !opts.ForksNeedApproval || opts.Sandbox.UID != 65534 || opts.Sandbox.Memory != 4<<30 {
-		t.Errorf("defaults: sandbox %+v, forks need approval %v; want the sandbox as uid 65534 with 4 GiB and approval", opts.Sandbox, opts.ForksNeedApproval)
+	if opts.Sandbox.Insecure || !opts.ForksNeedApproval || opts.Sandbox.UID != 65534 || opts.Sandbox.Memory != 4<<30 || opts.Sandbox.Disk != 10<<30 {
+		t.Errorf("defaults: sandbox %+v, forks need approval %v; want the sandbox as uid 65534 with 4 GiB, 10 GiB of disk and approval", opts.Sandbox, opts.ForksNeedApproval)
 	}
 	opts, _, ok = parseServeFlags(env, []string{"-app-id", "9", "-private-key", key, "-sandbox-memory", "256MiB"}, func(string) string { return "x" })
 	if !ok || opts.Sandbox.Memory != 256<<20 {
@@ -180,5 +181,53 @@ func TestServeStartsAndStops(t *testing.T) {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("log lacks %s:\n%s", want, stderr.String())
 		}
+	}
+}
+
+// The docker run line of docs/serve.md is safe as written: its server
+// flags parse to a sandbox with a memory limit, a disk quota and forks
+// held, and the container gets no privileges and the key read-only.
+func TestDocsDockerRunLineIsSafe(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "serve.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, block := range strings.Split(string(doc), "\n\n") {
+		if strings.HasPrefix(block, "    docker run ") {
+			if line != "" {
+				t.Fatal("docs/serve.md has more than one docker run line")
+			}
+			line = strings.Join(strings.Fields(strings.ReplaceAll(block, "\\\n", " ")), " ")
+		}
+	}
+	if line == "" {
+		t.Fatal("no docker run line in docs/serve.md")
+	}
+	for _, want := range []string{"--cap-drop ALL", "--security-opt no-new-privileges", "-v /etc/interleave:/etc/interleave:ro", "--memory ", "--pids-limit "} {
+		if !strings.Contains(line, want) {
+			t.Errorf("the docker run line lacks %q: %s", want, line)
+		}
+	}
+	if strings.Contains(line, "--privileged") || strings.Contains(line, "--user") {
+		t.Errorf("the docker run line runs the server privileged or as another user: %s", line)
+	}
+	_, args, ok := strings.Cut(line, " interleave-app ")
+	if !ok {
+		t.Fatalf("no image interleave-app in %s", line)
+	}
+	// The key and the secret are the operator's: stand-ins here.
+	key := writeTestKey(t)
+	secret := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(secret, []byte("s3cret\n"), 0o600)
+	argv := strings.Fields(strings.NewReplacer("/etc/interleave/app.pem", key, "/etc/interleave/webhook-secret", secret).Replace(args))
+	var stderr bytes.Buffer
+	env := &cliEnv{stdout: &bytes.Buffer{}, stderr: &stderr, dir: t.TempDir()}
+	opts, _, ok := parseServeFlags(env, argv, func(string) string { return "" })
+	if !ok {
+		t.Fatalf("the docker run line's flags %q: %s", argv, stderr.String())
+	}
+	if opts.Sandbox.Insecure || opts.Sandbox.Memory == 0 || opts.Sandbox.Disk == 0 || !opts.ForksNeedApproval {
+		t.Errorf("the docker run line's server: sandbox %+v, forks need approval %v; want a sandbox with a memory limit and a disk quota, and forks held", opts.Sandbox, opts.ForksNeedApproval)
 	}
 }
