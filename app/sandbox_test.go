@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +113,26 @@ func TestCheckResult(t *testing.T) {
 	}
 	if _, err := readResult(strings.NewReader("")); err == nil {
 		t.Error("readResult accepted an empty pipe")
+	}
+}
+
+// TestWriteOutputsKeepsNotes: the SARIF the server renders from a job's
+// checked report carries the search's notes, as the report does.
+func TestWriteOutputsKeepsNotes(t *testing.T) {
+	res := &JobResult{Report: json.RawMessage(`{"version":2,"tool":{"name":"interleave"},"findings":[],"notes":["TestX: not reported: it failed once"]}`)}
+	rep, err := checkResult(res)
+	if err != nil {
+		t.Fatalf("checkResult: %v", err)
+	}
+	out := t.TempDir()
+	if err := (&Server{}).writeOutputs(out, res, rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, sarifFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "toolExecutionNotifications") || !strings.Contains(string(b), "TestX: not reported: it failed once") {
+		t.Errorf("SARIF without the job's note:\n%s", b)
 	}
 }

@@ -348,7 +348,7 @@ func (s *Server) writeOutputs(outDir string, res *JobResult, rep *report.JSONRep
 	if err := report.WriteFileBytes(filepath.Join(outDir, reportFile), res.Report); err != nil {
 		return err
 	}
-	r := &report.Report{ToolVersion: rep.Tool.Version}
+	r := &report.Report{ToolVersion: rep.Tool.Version, Notes: rep.Notes}
 	for _, f := range rep.Findings {
 		r.Findings = append(r.Findings, f.Finding)
 	}
