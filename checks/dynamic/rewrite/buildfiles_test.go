@@ -92,15 +92,18 @@ func TestTestFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// tagged_test.go (searchtest's TestBuildTagsReplay) builds only
+	// with -tags=interleavetagged.
+	const tagged = "TestTaggedLostUpdate:tagged_test.go"
 	for _, c := range []struct {
 		flags    []string
 		tests    []string
 		files    []string
 		excluded []string // "Test:file"
 	}{
-		{nil, []string{"TestExternal", "TestNoRaceOnly"}, []string{"norace_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestRaceOnly:race_test.go"}},
-		{[]string{"-race"}, []string{"TestExternal", "TestRaceOnly"}, []string{"race_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestNoRaceOnly:norace_test.go"}},
-		{[]string{"-tags=interleaveextra"}, []string{"TestExternal", "TestExtraOnly", "TestNoRaceOnly"}, []string{"extra_test.go", "norace_test.go", "x_test.go"}, []string{"TestRaceOnly:race_test.go"}},
+		{nil, []string{"TestExternal", "TestNoRaceOnly"}, []string{"norace_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestRaceOnly:race_test.go", tagged}},
+		{[]string{"-race"}, []string{"TestExternal", "TestRaceOnly"}, []string{"race_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestNoRaceOnly:norace_test.go", tagged}},
+		{[]string{"-tags=interleaveextra"}, []string{"TestExternal", "TestExtraOnly", "TestNoRaceOnly"}, []string{"extra_test.go", "norace_test.go", "x_test.go"}, []string{"TestRaceOnly:race_test.go", tagged}},
 	} {
 		res, err := Instrument(context.Background(), Options{Dir: dir, BuildFlags: c.flags})
 		if err != nil {
