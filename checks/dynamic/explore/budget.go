@@ -40,8 +40,9 @@ func fairShare(now, end time.Time, n int) time.Duration {
 // the budget (at most shrinkTime) when there are none yet, for those a
 // test's slice may still find, with two processes' start-up (a finding
 // whose replay check finds no time left is not reported); else what
-// their replays and plain runs take by their tests' measured cost, at
-// least that tenth, at most a quarter of the budget.
+// their replays and plain runs take by their tests' measured cost (or
+// the failing schedule's run time, when longer), at least that tenth, at
+// most a quarter of the budget but never less than the replays.
 func (s *search) shrinkReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -53,12 +54,20 @@ func (s *search) shrinkReserve() time.Duration {
 	}
 	var costs, plainRan []time.Duration
 	for _, k := range s.order {
-		switch t := s.owners[k]; {
-		case t == nil:
-		case t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil:
-			plainRan = append(plainRan, t.cost)
-		default:
-			costs = append(costs, t.cost)
+		t := s.owners[k]
+		if t == nil {
+			continue
+		}
+		// A failure late in a long schedule replays for as long as that
+		// schedule ran, which may be far more than its test's cost.
+		c := t.cost
+		if f := s.failures[k]; f != nil && f.elapsed > c {
+			c = f.elapsed
+		}
+		if t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil {
+			plainRan = append(plainRan, c)
+		} else {
+			costs = append(costs, c)
 		}
 	}
 	return postReserve(base, s.opts.Budget/4, costs, plainRan)

@@ -138,3 +138,17 @@ func TestPlainForLabelsOutOfBudget(t *testing.T) {
 		t.Errorf("label %q", got)
 	}
 }
+
+// A failure late in a long schedule keeps time for its replays by that
+// schedule's run time, not its test's (shorter) cost: tickerstopsignal's
+// leak, 4000 decisions in, had "no time left to replay it alone".
+func TestShrinkReserveLongSchedule(t *testing.T) {
+	s := &search{opts: Options{Budget: 10 * time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	tg := &target{name: "TestPoller", cost: 50 * time.Millisecond, stats: &TestStats{}}
+	s.order = []string{"k"}
+	s.owners["k"] = tg
+	s.failures["k"] = &failure{elapsed: 3 * time.Second}
+	if got, want := s.shrinkReserve(), replayTries*(3*time.Second+processStartup); got < want {
+		t.Errorf("reserve %v, want at least the schedule's replays, %v", got, want)
+	}
+}
