@@ -50,21 +50,8 @@ func memProfile(analyzers []*analysis.Analyzer) {
 	if os.Getenv("INTERLEAVE_VET_MEMPROFILE_PASSES") == "" {
 		return
 	}
-	seen := map[*analysis.Analyzer]bool{}
-	var wrap func(a *analysis.Analyzer)
-	wrap = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, r := range a.Requires {
-			wrap(r)
-		}
-		run := a.Run
-		if run == nil {
-			return
-		}
-		a.Run = func(pass *analysis.Pass) (any, error) {
+	wrapRuns(analyzers, func(a *analysis.Analyzer, run runFunc) runFunc {
+		return func(pass *analysis.Pass) (any, error) {
 			t0 := time.Now()
 			res, err := run(pass)
 			d := time.Since(t0)
@@ -75,10 +62,7 @@ func memProfile(analyzers []*analysis.Analyzer) {
 			writeProfile(a.Name)
 			return res, err
 		}
-	}
-	for _, a := range analyzers {
-		wrap(a)
-	}
+	})
 }
 
 // heavyPasses keep lock state for every function of a package while they

@@ -140,21 +140,8 @@ func vetTrace(cfg *vetConfig, analyzers []*analysis.Analyzer) {
 		mode = "facts-only"
 	}
 	line("pkg\t%s\t%s\t%s\t%s", cfg.ImportPath, cfg.ModulePath, cfg.ModuleVersion, mode)
-	seen := map[*analysis.Analyzer]bool{}
-	var wrap func(a *analysis.Analyzer)
-	wrap = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, r := range a.Requires {
-			wrap(r)
-		}
-		run := a.Run
-		if run == nil {
-			return
-		}
-		a.Run = func(pass *analysis.Pass) (any, error) {
+	wrapRuns(analyzers, func(a *analysis.Analyzer, run runFunc) runFunc {
+		return func(pass *analysis.Pass) (any, error) {
 			obj, pkg := pass.ExportObjectFact, pass.ExportPackageFact
 			pass.ExportObjectFact = func(o types.Object, fact analysis.Fact) {
 				line("fact\t%s\t%s\t%s\t%v", cfg.ImportPath, a.Name, o.Name(), fact)
@@ -169,8 +156,30 @@ func vetTrace(cfg *vetConfig, analyzers []*analysis.Analyzer) {
 			line("run\t%s\t%s\t%d\t%s", cfg.ImportPath, a.Name, time.Since(t0).Milliseconds(), mode)
 			return res, err
 		}
+	})
+}
+
+// runFunc is an analyzer's Run.
+type runFunc = func(*analysis.Pass) (any, error)
+
+// wrapRuns replaces the Run of every analyzer in analyzers and of those
+// they require, each once, by wrap's function of it.
+func wrapRuns(analyzers []*analysis.Analyzer, wrap func(a *analysis.Analyzer, run runFunc) runFunc) {
+	seen := map[*analysis.Analyzer]bool{}
+	var walk func(a *analysis.Analyzer)
+	walk = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		for _, r := range a.Requires {
+			walk(r)
+		}
+		if a.Run != nil {
+			a.Run = wrap(a, a.Run)
+		}
 	}
 	for _, a := range analyzers {
-		wrap(a)
+		walk(a)
 	}
 }
