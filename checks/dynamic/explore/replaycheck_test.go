@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -176,5 +177,38 @@ func TestRaceAfterEarlyTimer(t *testing.T) {
 		if f := s.failures[tg.name+"|"+k]; f == nil || f.kind != checks.DataRace || f.seed != 4 {
 			t.Errorf("failure %q: %+v, want the data race with the schedule's seed", k, f)
 		}
+	}
+}
+
+// TestReplayCheckOutOfTime: a failure whose first fresh replay reproduced
+// it is reported when the budget stops the next replay: only replays that
+// ran count (tickerstopsignal's late leak was dropped, "no time was left",
+// after a replay had reproduced it).
+func TestReplayCheckOutOfTime(t *testing.T) {
+	f := &failure{kind: checks.TestFailure, message: "test failed: write: connection reset by peer", site: "/src/k/k_test.go:80",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
+	s, tg, fd := fakeFinding(t, "TestReplayThenHang", f)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// The budget ends once the second replay has started.
+		for {
+			if b, _ := os.ReadFile(filepath.Join(s.opts.Dir, "replays")); len(b) >= 2 {
+				cancel()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	why, unchecked := s.replaysAlone(ctx, tg, fd, f)
+	if unchecked || why != "" {
+		t.Fatalf("replaysAlone = %q, %v; want reported: its one replay that ran reproduced it", why, unchecked)
+	}
+	if fd.Replays != nil {
+		t.Errorf("Replays = %+v, want none: no replay that ran missed it", fd.Replays)
 	}
 }

@@ -227,6 +227,9 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	for ; tries < replayTries; tries++ {
 		res, err := r.run(ctx, sched, path)
 		if err != nil && ctx.Err() != nil {
+			if reproduced > 0 {
+				break // the replays that had time reproduced it
+			}
 			return "no time was left in the budget to replay its schedule alone in a fresh process", true
 		}
 		if err != nil {

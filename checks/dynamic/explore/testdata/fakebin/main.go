@@ -59,7 +59,7 @@ func main() {
 		replayDiverging(cfg, out)
 		return
 	}
-	if cfg.Replay != nil && cfg.Test == "TestReplayFlaky" {
+	if cfg.Replay != nil && (cfg.Test == "TestReplayFlaky" || cfg.Test == "TestReplayThenHang") {
 		replayFlaky(cfg, out)
 		return
 	}
@@ -149,7 +149,8 @@ func replayDiverging(cfg rt.Config, out *os.File) {
 
 // replayFlaky replays a schedule of TestReplayFlaky as one whose failure
 // the schedule does not decide (real network timing): the first replay in
-// a directory reproduces it, the next passes, and so on.
+// a directory reproduces it, the next passes, and so on. TestReplayThenHang's
+// first replay reproduces it and the next runs until it is stopped.
 func replayFlaky(cfg rt.Config, out *os.File) {
 	n, _ := os.ReadFile("replays")
 	os.WriteFile("replays", append(n, 'x'), 0o644)
@@ -158,6 +159,9 @@ func replayFlaky(cfg rt.Config, out *os.File) {
 	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: cfg.Replay.Decisions, Steps: len(cfg.Replay.Decisions)}
 	if len(n)%2 == 0 {
 		r.Outcome, r.Message, r.Site = "test-failure", "test failed: write: connection reset by peer", "/src/k/k_test.go:80"
+	} else if cfg.Test == "TestReplayThenHang" {
+		// Later replays run until the budget stops them.
+		time.Sleep(time.Hour)
 	}
 	line, _ := json.Marshal(r)
 	out.Write(append(line, '\n'))
