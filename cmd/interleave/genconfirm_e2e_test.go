@@ -45,17 +45,8 @@ func TestPRGenConfirmsCandidate(t *testing.T) {
 	}, map[string]string{"bank/bank.go": genConfirmHead})
 	ops, seen := lineIn(t, genConfirmHead, "return a.ops"), lineIn(t, genConfirmHead, "return a.hits")
 
-	out := filepath.Join(ch.dir, "out.json")
 	sum := filepath.Join(ch.dir, "summary.md")
-	code, _, stderr := ch.runPR("-base", ch.base, "-budget", "5s", "-gen-budget", "20s", "-seed", "3", "-format", "json", "-o", out, "-summary", sum, "-v")
-	t.Logf("interleave pr stderr:\n%s", stderr)
-	if code != exitFindings {
-		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
-	}
-	rep, err := report.ReadJSON(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep, out, stderr := ch.prFindings(t, "-budget", "5s", "-gen-budget", "20s", "-seed", "3", "-summary", sum, "-v")
 	var confirmed *report.JSONFinding
 	for i, f := range rep.Findings {
 		t.Logf("finding %s %s %s:%d %s (%s)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, f.Replay)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,23 +124,11 @@ func TestPROneCommentPerCause(t *testing.T) {
 	// A loaded machine may find only one racing pair in the budget:
 	// searched again with a longer one (slowness costs time, not a
 	// failure). Not about generated tests: -gen-budget 0.
-	out := filepath.Join(ch.dir, "out.json")
-	var rep report.JSONReport
+	var rep *report.JSONReport
+	var out string
 	var races []report.JSONFinding
 	for attempt, budget := 0, 6; ; attempt, budget = attempt+1, 2*budget {
-		code, _, stderr := ch.runPR("-base", ch.base, "-budget", strconv.Itoa(budget)+"s", "-gen-budget", "0", "-seed", strconv.Itoa(3+attempt), "-format", "json", "-o", out, "-race")
-		t.Logf("interleave pr stderr:\n%s", stderr)
-		if code != exitFindings {
-			t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep = report.JSONReport{}
-		if err := json.Unmarshal(b, &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep, out, _ = ch.prFindings(t, "-budget", strconv.Itoa(budget)+"s", "-gen-budget", "0", "-seed", strconv.Itoa(3+attempt), "-race")
 		races = nil
 		for _, f := range rep.Findings {
 			t.Logf("finding %s %s %s:%d %s (%d more of its cause)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, len(f.SameCause))

@@ -68,3 +68,22 @@ func (c *pullChange) post(t *testing.T, out, file string, number int) *ghtest.Se
 	}
 	return s
 }
+
+// prFindings runs pr on the change (-base, JSON report) with args, wants
+// exit 1 (findings), and returns the report, where it was written and
+// pr's standard error.
+func (c *pullChange) prFindings(t *testing.T, args ...string) (rep *report.JSONReport, out, stderr string) {
+	t.Helper()
+	out = filepath.Join(c.dir, "out.json")
+	var code int
+	code, _, stderr = c.runPR(append([]string{"-base", c.base, "-format", "json", "-o", out}, args...)...)
+	t.Logf("interleave pr stderr:\n%s", stderr)
+	if code != exitFindings {
+		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
+	}
+	rep, err := report.ReadJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, out, stderr
+}
