@@ -42,8 +42,9 @@ func TestTargets(t *testing.T) {
 	}
 }
 
-// TestRenderParses checks that every generated file is valid Go.
-func TestRenderParses(t *testing.T) {
+// renderCorpus renders five cases of every corpus target in each mode.
+func renderCorpus(t *testing.T) map[Mode][]byte {
+	t.Helper()
 	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
 	if err != nil {
 		t.Fatal(err)
@@ -53,11 +54,20 @@ func TestRenderParses(t *testing.T) {
 	for _, tg := range Targets(pkgs) {
 		cs = append(cs, g.Generate(tg, 5)...)
 	}
+	srcs := map[Mode][]byte{}
 	for _, m := range []Mode{Concurrent, Sequential} {
 		src, err := Render(g, pkgs[0].Name, cs, m)
 		if err != nil {
 			t.Fatalf("mode %d: %v", m, err)
 		}
+		srcs[m] = src
+	}
+	return srcs
+}
+
+// TestRenderParses checks that every generated file is valid Go.
+func TestRenderParses(t *testing.T) {
+	for m, src := range renderCorpus(t) {
 		if !strings.Contains(string(src), "func TestInterleaveGen_Hits_4(t *testing.T)") {
 			t.Errorf("mode %d: no TestInterleaveGen_Hits_4 in\n%s", m, src)
 		}
@@ -68,20 +78,7 @@ func TestRenderParses(t *testing.T) {
 // is older than Go 1.18 (gocron v1.15.0 says go 1.17): it names no any.
 // Fails with the helpers' []any ("predeclared any requires go1.18").
 func TestRenderGo117(t *testing.T) {
-	pkgs, _, err := load(context.Background(), corpusDir, []string{"."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1)
-	var cs []*Case
-	for _, tg := range Targets(pkgs) {
-		cs = append(cs, g.Generate(tg, 5)...)
-	}
-	for _, m := range []Mode{Concurrent, Sequential} {
-		src, err := Render(g, pkgs[0].Name, cs, m)
-		if err != nil {
-			t.Fatalf("mode %d: %v", m, err)
-		}
+	for m, src := range renderCorpus(t) {
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, FileName, src, 0)
 		if err != nil {
