@@ -110,10 +110,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 		// A worker's schedule still running when the test's share ran
 		// out (its unperturbed one ran to its end before): stopped by the
 		// budget, inconclusive as a step bound is, not a crash.
-		s.mu.Lock()
-		t.stats.Crashes--
-		t.stats.Stopped++
-		s.mu.Unlock()
+		s.stoppedNotCrashed(t)
 		return keys
 	}
 	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal {
@@ -162,10 +159,7 @@ func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *fail
 		// Cut short by the end of the test's share (the unperturbed
 		// schedule ran to its end): stopped unfinished, inconclusive,
 		// counted in noteStopped's note as a killed schedule is.
-		s.mu.Lock()
-		t.stats.Crashes--
-		t.stats.Stopped++
-		s.mu.Unlock()
+		s.stoppedNotCrashed(t)
 		return nil
 	}
 	s.noteOnce(t.name+"|stuck|"+f.site, fmt.Sprintf("%s: the budget ran out before the %v watchdog could call the schedule with seed %d hung: %s",
@@ -668,4 +662,13 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// stoppedNotCrashed recounts a process end counted as a crash as a
+// schedule stopped unfinished at the end of its test's share.
+func (s *search) stoppedNotCrashed(t *target) {
+	s.mu.Lock()
+	t.stats.Crashes--
+	t.stats.Stopped++
+	s.mu.Unlock()
 }
