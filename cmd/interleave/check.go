@@ -12,6 +12,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/internal/flagvalue"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -26,13 +27,7 @@ func init() {
 		name:  "check",
 		short: "Run the static thread-safety passes",
 		usage: "[flags] [packages]",
-		run: func(ctx context.Context, env *cliEnv, args []string) int {
-			opts, code, ok := parseCheckFlags(env, args)
-			if !ok {
-				return code
-			}
-			return runCheck(ctx, env, opts)
-		},
+		run:   parsed(parseCheckFlags, runCheck),
 	})
 }
 
@@ -48,38 +43,25 @@ type checkOptions struct {
 	Tags        []string
 }
 
-// checkList is a comma-separated list; repeating the flag appends.
-type checkList []string
-
-func (l *checkList) String() string { return strings.Join(*l, ",") }
-func (l *checkList) Set(s string) error {
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			*l = append(*l, v)
-		}
-	}
-	return nil
-}
-
 // parseCheckFlags parses args; ok is false when the command should return code.
 func parseCheckFlags(env *cliEnv, args []string) (opts *checkOptions, code int, ok bool) {
 	opts = &checkOptions{}
 	fs := newFlagSet(env, commands["check"])
 	fs.BoolVar(&opts.Tests, "tests", true, "Analyze _test.go files too")
-	format := &enumFlag{value: "text", allowed: report.Formats}
+	format := &flagvalue.Choice{Value: "text", Allowed: report.Formats}
 	fs.Var(format, "format", "Output `format`: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&opts.Output, "o", "", "Write the report to `file` (replaced atomically) instead of standard output")
-	var enable, disable, tags checkList
+	var enable, disable, tags flagvalue.List
 	fs.Var(&enable, "enable", "Enable `rules` by ID or slug, comma-separated; all adds the opt-in rules")
 	fs.Var(&disable, "disable", "Disable `rules` by ID or slug, comma-separated; all starts from none")
-	severity := &enumFlag{value: "note", allowed: []string{"note", "warning", "error"}}
+	severity := &flagvalue.Choice{Value: "note", Allowed: []string{"note", "warning", "error"}}
 	fs.Var(severity, "severity", "Report only findings of at least this `severity`: note, warning, error")
 	fs.Var(&tags, "tags", "Build `tags`, comma-separated, as for go build")
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, code, false
 	}
 	opts.Patterns = fs.Args()
-	opts.Format = format.value
+	opts.Format = format.Value
 	opts.Enable, opts.Disable, opts.Tags = enable, disable, tags
 	// .interleave.yaml's rules and tags, under the flags.
 	file, _, err := prjob.LoadFile(env.dir, "")
@@ -90,8 +72,8 @@ func parseCheckFlags(env *cliEnv, args []string) (opts *checkOptions, code int, 
 	c := prjob.Config{Enable: opts.Enable, Disable: opts.Disable, Tags: opts.Tags}
 	prjob.ApplyFile(&c, file, prjob.FlagGiven(fs))
 	opts.Enable, opts.Disable, opts.Tags = c.Enable, c.Disable, c.Tags
-	sev, err := checks.ParseSeverity(severity.value)
-	if err != nil { // enumFlag already restricts the value
+	sev, err := checks.ParseSeverity(severity.Value)
+	if err != nil { // flagvalue.Choice already restricts the value
 		fmt.Fprintf(env.stderr, "interleave check: %v\n", err)
 		return nil, exitError, false
 	}

@@ -19,13 +19,7 @@ func init() {
 		name:  "gen",
 		short: "Generate concurrent tests for types documented as safe for concurrent use",
 		usage: "[flags] [packages]",
-		run: func(ctx context.Context, env *cliEnv, args []string) int {
-			opts, code, ok := parseGenFlags(env, args)
-			if !ok {
-				return code
-			}
-			return runGen(ctx, env, opts)
-		},
+		run:   parsed(parseGenFlags, runGen),
 	})
 }
 

@@ -34,6 +34,18 @@ type command struct {
 	run func(ctx context.Context, env *cliEnv, args []string) int
 }
 
+// parsed is the run of a command that parses its flags into options and
+// runs with them; parse's ok false ends it with parse's code.
+func parsed[O any](parse func(*cliEnv, []string) (O, int, bool), run func(context.Context, *cliEnv, O) int) func(context.Context, *cliEnv, []string) int {
+	return func(ctx context.Context, env *cliEnv, args []string) int {
+		opts, code, ok := parse(env, args)
+		if !ok {
+			return code
+		}
+		return run(ctx, env, opts)
+	}
+}
+
 // cliEnv is what a command may touch: streams and the working directory.
 type cliEnv struct {
 	stdout, stderr io.Writer
@@ -136,23 +148,6 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
 		return exitError, false
 	}
 	return 0, true
-}
-
-// enumFlag is a string flag restricted to a set of values.
-type enumFlag struct {
-	value   string
-	allowed []string
-}
-
-func (e *enumFlag) String() string { return e.value }
-func (e *enumFlag) Set(s string) error {
-	for _, a := range e.allowed {
-		if s == a {
-			e.value = s
-			return nil
-		}
-	}
-	return fmt.Errorf("valid values are %s", strings.Join(e.allowed, ", "))
 }
 
 // cgoEnabled reports whether the go command builds with cgo here; the race

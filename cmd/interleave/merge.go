@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/internal/flagvalue"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -15,13 +16,7 @@ func init() {
 		name:  "merge",
 		short: "Combine the JSON reports of interleave pr -shard runs into one report",
 		usage: "[flags] FILE...",
-		run: func(ctx context.Context, env *cliEnv, args []string) int {
-			opts, code, ok := parseMergeFlags(env, args)
-			if !ok {
-				return code
-			}
-			return runMerge(ctx, env, opts)
-		},
+		run:   parsed(parseMergeFlags, runMerge),
 	})
 }
 
@@ -38,24 +33,24 @@ type mergeOptions struct {
 func parseMergeFlags(env *cliEnv, args []string) (opts *mergeOptions, code int, ok bool) {
 	opts = &mergeOptions{}
 	fs := newFlagSet(env, commands["merge"])
-	format := &enumFlag{value: "text", allowed: report.Formats}
+	format := &flagvalue.Choice{Value: "text", Allowed: report.Formats}
 	fs.Var(format, "format", "Output `format`: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&opts.Output, "o", "", "Write the report to `file` instead of standard output")
 	fs.StringVar(&opts.SARIF, "sarif", "", "Also write a SARIF 2.1.0 report to `file`")
 	fs.StringVar(&opts.Summary, "summary", "", "Also write the markdown summary to `file`")
-	failOn := &enumFlag{value: "warning", allowed: []string{"note", "warning", "error"}}
+	failOn := &flagvalue.Choice{Value: "warning", Allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error")
 	if code, ok := parseFlags(fs, args); !ok {
 		return nil, code, false
 	}
 	opts.Files = fs.Args()
-	opts.Format = format.value
+	opts.Format = format.Value
 	if len(opts.Files) == 0 {
 		fmt.Fprintln(env.stderr, "interleave merge: no shard reports given")
 		fs.Usage()
 		return nil, exitError, false
 	}
-	sev, err := checks.ParseSeverity(failOn.value)
+	sev, err := checks.ParseSeverity(failOn.Value)
 	if err != nil {
 		fmt.Fprintln(env.stderr, "interleave merge:", err)
 		return nil, exitError, false

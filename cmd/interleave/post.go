@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/internal/flagvalue"
 	"github.com/interleave-dev/interleave/report"
 	ghreport "github.com/interleave-dev/interleave/report/github"
 )
@@ -76,7 +77,7 @@ func parsePostFlags(env *cliEnv, args []string, getenv func(string) string) (opt
 	repo := fs.String("repo", "", "Repository as `owner/name` (default $GITHUB_REPOSITORY)")
 	fs.IntVar(&opts.PR, "pr", 0, "Pull request `number` (default from the event at $GITHUB_EVENT_PATH)")
 	fs.StringVar(&opts.SHA, "sha", "", "The analysed `commit` (default the pull request's head from the event)")
-	failOn := &enumFlag{value: "warning", allowed: []string{"note", "warning", "error"}}
+	failOn := &flagvalue.Choice{Value: "warning", Allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "The check run fails when a finding has at least this `severity`: note, warning, error")
 	fs.BoolVar(&opts.Check, "check", true, "Post a check run with annotations")
 	fs.BoolVar(&opts.Review, "review", true, "Post a review with comments on diff lines, and the summary comment")
@@ -107,7 +108,7 @@ func parsePostFlags(env *cliEnv, args []string, getenv func(string) string) (opt
 			return bad("-external-id needs the check run, which carries the key: drop -check=false")
 		}
 	}
-	sev, err := checks.ParseSeverity(failOn.value)
+	sev, err := checks.ParseSeverity(failOn.Value)
 	if err != nil {
 		return bad("%v", err)
 	}

@@ -22,13 +22,7 @@ func init() {
 		name:  "replay",
 		short: "Run one schedule again and say whether the failure reproduces",
 		usage: "[flags] FILE | -s TOKEN",
-		run: func(ctx context.Context, env *cliEnv, args []string) int {
-			opts, code, ok := parseReplayFlags(env, args)
-			if !ok {
-				return code
-			}
-			return runReplay(ctx, env, opts)
-		},
+		run:   parsed(parseReplayFlags, runReplay),
 	})
 }
 

@@ -48,13 +48,7 @@ func init() {
 		name:  "repro",
 		short: "Turn a failure in a CI log into a schedule that replays it",
 		usage: "[flags] LOG",
-		run: func(ctx context.Context, env *cliEnv, args []string) int {
-			opts, code, ok := parseReproFlags(env, args)
-			if !ok {
-				return code
-			}
-			return runRepro(ctx, env, opts)
-		},
+		run:   parsed(parseReproFlags, runRepro),
 	})
 }
 

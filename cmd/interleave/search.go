@@ -9,6 +9,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+	"github.com/interleave-dev/interleave/internal/flagvalue"
 )
 
 // searchBudget is the default -budget of interleave test, repro and gen:
@@ -29,7 +30,7 @@ type searchFlags struct {
 	workers    int
 	watchdog   time.Duration
 	format     string
-	formatFlag enumFlag
+	formatFlag flagvalue.Choice
 	output     string
 	verbose    bool
 }
@@ -43,7 +44,7 @@ type searchHelp struct {
 // register defines the search flags on fs.
 func (s *searchFlags) register(fs *flag.FlagSet, h searchHelp) {
 	s.strategy = explore.Strategies[0]
-	s.formatFlag = enumFlag{value: "text", allowed: []string{"text", "json", "sarif"}}
+	s.formatFlag = flagvalue.Choice{Value: "text", Allowed: []string{"text", "json", "sarif"}}
 	fs.DurationVar(&s.budget, "budget", searchBudget, h.budget)
 	fs.StringVar(&s.strategy, "strategy", s.strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate")
 	if h.target != "" {
@@ -69,7 +70,7 @@ func (s *searchFlags) parse(env *cliEnv, fs *flag.FlagSet, args []string) (code 
 	}
 	raceDefault(env, fs, &s.race)
 	fs.Visit(func(f *flag.Flag) { s.seedSet = s.seedSet || f.Name == "seed" })
-	s.format = s.formatFlag.value
+	s.format = s.formatFlag.Value
 	if err := s.check(); err != nil {
 		fmt.Fprintf(env.stderr, "interleave %s: %v\n", fs.Name(), err)
 		fs.Usage()

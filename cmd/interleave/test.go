@@ -19,6 +19,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/internal/flagvalue"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -28,13 +29,7 @@ func init() {
 		name:  "test",
 		short: "Search the schedules of tests for concurrency bugs",
 		usage: "[flags] [packages]",
-		run: func(ctx context.Context, env *cliEnv, args []string) int {
-			opts, code, ok := parseTestFlags(env, args)
-			if !ok {
-				return code
-			}
-			return runTest(ctx, env, opts)
-		},
+		run:   parsed(parseTestFlags, runTest),
 	})
 }
 
@@ -60,7 +55,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	fs.StringVar(&opts.skip, "skip", "", "Do not search the tests whose name matches `regexp`")
 	tags := fs.String("tags", "", "Build `tags`, comma-separated, as for go build: the search, its plain go test runs and the schedules' replays use them")
 	exclude := fs.String("exclude", "", "Leave out the packages these `patterns` select, comma-separated, relative to the module root: ., ./dir or ./dir/...")
-	failOn := &enumFlag{value: prjob.DefaultFailOn, allowed: []string{"note", "warning", "error"}}
+	failOn := &flagvalue.Choice{Value: prjob.DefaultFailOn, Allowed: []string{"note", "warning", "error"}}
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
 	opts.register(fs, searchHelp{
 		budget:   "Wall time after the build, over all tests: unperturbed runs, search, fresh replays, plain go test runs, shrinking",
@@ -75,7 +70,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		return opts, code, false
 	}
 	opts.patterns = packageArgs(fs)
-	sev, err := checks.ParseSeverity(failOn.value)
+	sev, err := checks.ParseSeverity(failOn.Value)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "interleave test: %v\n", err)
 		return opts, exitError, false

@@ -14,6 +14,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+	"github.com/interleave-dev/interleave/internal/flagvalue"
 )
 
 // The defaults interleave pr, the GitHub Action (action.yml) and the
@@ -87,11 +88,11 @@ func DefaultConfig() Config {
 type Flags struct {
 	fs                    *flag.FlagSet
 	c                     *Config
-	scope, failOn, format choice
+	scope, failOn, format flagvalue.Choice
 	genBudget             genBudget
 	shard, run            string
-	tags, enable, disable list
-	packages, exclude     list
+	tags, enable, disable flagvalue.List
+	packages, exclude     flagvalue.List
 	skip                  string
 }
 
@@ -100,9 +101,9 @@ type Flags struct {
 // completes c.
 func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	f := &Flags{fs: fs, c: c,
-		scope:     choice{c.Scope, []string{ScopeChanged, ScopePackage, ScopeAll}},
-		failOn:    choice{c.FailOn.String(), []string{"note", "warning", "error"}},
-		format:    choice{c.Format, []string{"text", "json", "sarif"}},
+		scope:     flagvalue.Choice{Value: c.Scope, Allowed: []string{ScopeChanged, ScopePackage, ScopeAll}},
+		failOn:    flagvalue.Choice{Value: c.FailOn.String(), Allowed: []string{"note", "warning", "error"}},
+		format:    flagvalue.Choice{Value: c.Format, Allowed: []string{"text", "json", "sarif"}},
 		genBudget: genBudget{auto: c.GenAuto, d: c.GenBudget},
 	}
 	fs.StringVar(&c.Base, "base", c.Base, "Base `ref` of the change; required unless $GITHUB_EVENT_PATH holds a pull_request or issue_comment event; "+affected.Empty+" treats every file of the module as new")
@@ -136,10 +137,10 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 // bad one's problem.
 func (f *Flags) Check() error {
 	c := f.c
-	c.Scope, c.Format = f.scope.value, f.format.value
+	c.Scope, c.Format = f.scope.Value, f.format.Value
 	c.Tags, c.Enable, c.Disable = f.tags, f.enable, f.disable
 	c.GenBudget, c.GenAuto = f.genBudget.d, f.genBudget.auto
-	sev, err := checks.ParseSeverity(f.failOn.value)
+	sev, err := checks.ParseSeverity(f.failOn.Value)
 	if err != nil {
 		return err
 	}
@@ -313,36 +314,6 @@ func ParseGenBudget(s string) (d time.Duration, auto bool, err error) {
 	var g genBudget
 	err = g.Set(s)
 	return g.d, g.auto, err
-}
-
-// choice is a flag with a value from a fixed list.
-type choice struct {
-	value   string
-	allowed []string
-}
-
-func (e *choice) String() string { return e.value }
-func (e *choice) Set(s string) error {
-	for _, a := range e.allowed {
-		if s == a {
-			e.value = s
-			return nil
-		}
-	}
-	return fmt.Errorf("valid values are %s", strings.Join(e.allowed, ", "))
-}
-
-// list is a comma-separated list flag; repeating the flag appends.
-type list []string
-
-func (l *list) String() string { return strings.Join(*l, ",") }
-func (l *list) Set(s string) error {
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			*l = append(*l, v)
-		}
-	}
-	return nil
 }
 
 // genBudget is -gen-budget: auto, or a duration that is not negative.

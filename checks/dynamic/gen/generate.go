@@ -246,6 +246,12 @@ func (g *Generator) build(t *Target, name, tmp string) []string {
 	sig := fn.Sig
 	args, _ := g.args(sig, nil)
 	call := g.q.fn(fn.Fn) + g.targs(fn.TArgs) + "(" + args + ")"
+	return bindResult(sig, call, name, tmp)
+}
+
+// bindResult writes the statements that set name (a *T) to what call
+// returns: T or *T, with an error that panics; tmp names a T result.
+func bindResult(sig *types.Signature, call, name, tmp string) []string {
 	ptr := isPointer(sig.Results().At(0).Type())
 	v := name
 	if !ptr {
@@ -295,20 +301,7 @@ func (g *Generator) buildDerived(t *Target, name, tmp string, d *Func) []string 
 	base := name + "0"
 	out := g.build(t, base, tmp+"0")
 	call := base + "." + d.Fn.Name() + "(" + g.deriveArgs(d.Sig) + ")"
-	ptr := isPointer(d.Sig.Results().At(0).Type())
-	v := name
-	if !ptr {
-		v = tmp
-	}
-	if d.Sig.Results().Len() == 2 {
-		out = append(out, fmt.Sprintf("%s, err := %s", v, call), "if err != nil {\n\tpanic(err)\n}")
-	} else {
-		out = append(out, fmt.Sprintf("%s := %s", v, call))
-	}
-	if !ptr {
-		out = append(out, fmt.Sprintf("%s := &%s", name, tmp))
-	}
-	return out
+	return append(out, bindResult(d.Sig, call, name, tmp)...)
 }
 
 // deriveArgs writes fresh arguments of a deriving call; a variadic

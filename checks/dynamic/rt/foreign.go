@@ -276,22 +276,16 @@ func (s *sched) foreignActive() (busy, io bool) {
 	for len(dump) > 0 {
 		var block []byte
 		block, dump = cutBlock(dump)
-		rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
+		id, state, ok := blockHeader(block)
 		if !ok {
 			continue
 		}
-		sp := bytes.IndexByte(rest, ' ')
-		if sp < 0 {
-			continue
-		}
-		st := rest[sp:]
-		isIO := bytes.HasPrefix(st, []byte(" [IO wait"))
-		if !isIO && !bytes.HasPrefix(st, []byte(" [running")) && !bytes.HasPrefix(st, []byte(" [runnable")) &&
-			(!bytes.HasPrefix(st, []byte(" [syscall")) || bytes.Contains(st, []byte("signal_recv"))) {
+		isIO := string(state) == "IO wait"
+		if !isIO && string(state) != "running" && string(state) != "runnable" &&
+			(string(state) != "syscall" || bytes.Contains(block, []byte("signal_recv"))) {
 			continue // blocked, or waiting for signals for good
 		}
-		id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
-		if err != nil || id == s.sgid || s.tab.lookup(id) != nil || s.exitedG(id) {
+		if id == s.sgid || s.tab.lookup(id) != nil || s.exitedG(id) {
 			continue
 		}
 		if !isIO {

@@ -83,6 +83,29 @@ func cutBlock(dump []byte) (block, rest []byte) {
 	return dump, nil
 }
 
+// blockHeader parses the first line of a goroutine's part of a stack
+// dump, "goroutine 7 [chan receive, 2 minutes]:": its id and its state
+// ("chan receive").
+func blockHeader(block []byte) (id uint64, state []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
+	if !ok {
+		return 0, nil, false
+	}
+	sp := bytes.IndexByte(rest, ' ')
+	if sp <= 0 || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
+		return 0, nil, false
+	}
+	id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	state = rest[sp+2:]
+	if j := bytes.IndexAny(state, ",]"); j >= 0 {
+		state = state[:j]
+	}
+	return id, state, true
+}
+
 // reclaim takes back the goroutines outside control that have arrived at
 // a scheduling point. It reports whether any had.
 //
@@ -232,25 +255,12 @@ func (s *sched) virtualWait() bool {
 	for len(dump) > 0 {
 		var block []byte
 		block, dump = cutBlock(dump)
-		if !bytes.HasPrefix(block, []byte("goroutine ")) {
-			continue
-		}
-		rest := block[len("goroutine "):]
-		var id uint64
-		sp := 0
-		for sp < len(rest) && '0' <= rest[sp] && rest[sp] <= '9' {
-			id = id*10 + uint64(rest[sp]-'0')
-			sp++
-		}
-		if id == s.sgid || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
+		id, state, ok := blockHeader(block)
+		if !ok || id == s.sgid {
 			continue
 		}
 		if g := s.tab.lookup(id); g != nil && g.parked && !g.outside {
 			continue // at its turn's wait (spinning in it is no activity)
-		}
-		state := rest[sp+2:]
-		if j := bytes.IndexAny(state, ",]"); j >= 0 {
-			state = state[:j]
 		}
 		switch string(state) {
 		case "running", "runnable", "preempted", "IO wait", "sleep":
@@ -275,6 +285,20 @@ func chanWaitState(state []byte) bool {
 // puts on the virtual clock: not the standard library (its first path
 // element has no dot), nor a module in RealClockModules?
 func virtualClockBlock(block []byte) bool {
+	line := firstFrame(block)
+	if line == nil {
+		return false
+	}
+	fn := line
+	if j := bytes.LastIndexByte(fn, '('); j > 0 {
+		fn = fn[:j]
+	}
+	return virtualClockFunc(fn)
+}
+
+// firstFrame returns the function line of the first frame outside the
+// runtime in block, a goroutine's part of a stack dump, or nil.
+func firstFrame(block []byte) []byte {
 	for len(block) > 0 {
 		line := block
 		if j := bytes.IndexByte(block, '\n'); j >= 0 {
@@ -285,13 +309,9 @@ func virtualClockBlock(block []byte) bool {
 		if len(line) == 0 || line[0] == '\t' || bytes.HasPrefix(line, []byte("goroutine ")) || bytes.HasPrefix(line, []byte("runtime.")) {
 			continue
 		}
-		fn := line
-		if j := bytes.LastIndexByte(fn, '('); j > 0 {
-			fn = fn[:j]
-		}
-		return virtualClockFunc(fn)
+		return line
 	}
-	return false
+	return nil
 }
 
 // virtualClockFunc: does the function (as a stack dump names it) belong
@@ -393,21 +413,9 @@ func (s *sched) leftForGood() bool {
 	for len(dump) > 0 {
 		var block []byte
 		block, dump = cutBlock(dump)
-		rest, ok := bytes.CutPrefix(block, []byte("goroutine "))
-		if !ok {
+		id, state, ok := blockHeader(block)
+		if !ok || id == s.sgid || s.exitedG(id) {
 			continue
-		}
-		sp := bytes.IndexByte(rest, ' ')
-		if sp < 0 || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
-			continue
-		}
-		id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
-		if err != nil || id == s.sgid || s.exitedG(id) {
-			continue
-		}
-		state := rest[sp+2:]
-		if j := bytes.IndexAny(state, ",]"); j >= 0 {
-			state = state[:j]
 		}
 		g := s.tab.lookup(id)
 		switch {
@@ -440,22 +448,11 @@ var partnerOnlyFuncs = [][]byte{[]byte("io.(*pipe).read("), []byte("io.(*pipe).w
 // partnerOnly: is the goroutine whose part of a stack dump is block
 // waiting in one of partnerOnlyFuncs (its first frame outside the runtime)?
 func partnerOnly(block []byte) bool {
-	for len(block) > 0 {
-		line := block
-		if j := bytes.IndexByte(block, '\n'); j >= 0 {
-			line, block = block[:j], block[j+1:]
-		} else {
-			block = nil
+	line := firstFrame(block)
+	for _, fn := range partnerOnlyFuncs {
+		if bytes.HasPrefix(line, fn) {
+			return true
 		}
-		if len(line) == 0 || line[0] == '\t' || bytes.HasPrefix(line, []byte("goroutine ")) || bytes.HasPrefix(line, []byte("runtime.")) {
-			continue
-		}
-		for _, fn := range partnerOnlyFuncs {
-			if bytes.HasPrefix(line, fn) {
-				return true
-			}
-		}
-		return false
 	}
 	return false
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // lastRefFuncs returns the unexported functions and methods that run only
@@ -26,7 +28,7 @@ func (pc *passContext) lastRefFuncs() map[*types.Func]bool {
 		passed types.Object // the caller's receiver or parameter passed, if any
 	}
 	sites := map[*types.Func][]site{}
-	decls := map[*types.Func]*ast.FuncDecl{}
+	decls := map[*types.Func]bool{}
 	for _, f := range pc.pass.Files {
 		test := strings.HasSuffix(pc.pass.Fset.Position(f.Pos()).Filename, "_test.go")
 		for _, d := range f.Decls {
@@ -36,12 +38,12 @@ func (pc *passContext) lastRefFuncs() map[*types.Func]bool {
 			}
 			caller, _ := info.Defs[fd.Name].(*types.Func)
 			if caller != nil && !fd.Name.IsExported() && !test {
-				decls[caller] = fd
+				decls[caller] = true
 			}
 			if test {
 				continue
 			}
-			params := paramObjects(info, fd)
+			params := passutil.ParamObjects(info, fd)
 			ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
@@ -71,27 +73,9 @@ func (pc *passContext) lastRefFuncs() map[*types.Func]bool {
 			})
 		}
 	}
-	out := map[*types.Func]bool{}
-	for changed := true; changed; {
-		changed = false
-		for fn := range decls {
-			if out[fn] || len(sites[fn]) == 0 {
-				continue
-			}
-			all := true
-			for _, s := range sites[fn] {
-				if !s.ok && (s.passed == nil || s.caller == nil || !out[s.caller]) {
-					all = false
-					break
-				}
-			}
-			if all {
-				out[fn] = true
-				changed = true
-			}
-		}
-	}
-	return out
+	return passutil.EveryCall(decls, sites, func(s site, out map[*types.Func]bool) bool {
+		return s.ok || s.passed != nil && s.caller != nil && out[s.caller]
+	})
 }
 
 // callValues returns the receiver expression (x in x.m()) and the
@@ -100,24 +84,6 @@ func callValues(call *ast.CallExpr) []ast.Expr {
 	out := append([]ast.Expr(nil), call.Args...)
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		out = append(out, sel.X)
-	}
-	return out
-}
-
-// paramObjects returns fd's receiver and parameters.
-func paramObjects(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
-	out := map[types.Object]bool{}
-	for _, fl := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
-		if fl == nil {
-			continue
-		}
-		for _, f := range fl.List {
-			for _, id := range f.Names {
-				if obj := info.Defs[id]; obj != nil {
-					out[obj] = true
-				}
-			}
-		}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // obs is one counted access to a field.
@@ -276,17 +277,6 @@ func mutexesHeldOthers(st lockset.State, acc lockset.Access, mus []*types.Var) (
 	return held, others
 }
 
-// copied reports whether root is a struct passed by value: accesses to
-// it touch the caller's copy, never shared state.
-func copied(root ssa.Value) bool {
-	p, ok := root.(*ssa.Parameter)
-	if !ok {
-		return false
-	}
-	_, isPtr := p.Type().Underlying().(*types.Pointer)
-	return !isPtr
-}
-
 // baseText returns the source text of the base of the selector at pos.
 func (pc *passContext) baseText(pos token.Pos, p lockset.Path) string {
 	if sel := pc.syntax.Selector(pos); sel != nil {
@@ -318,7 +308,7 @@ func (pc *passContext) collect(r *lockset.Result) {
 			continue
 		}
 		st, ok := r.Before(acc.Instr)
-		if !ok || copied(acc.Base.Root) || r.IsFresh(acc.Base.Root) {
+		if !ok || passutil.Copied(acc.Base.Root) || r.IsFresh(acc.Base.Root) {
 			continue
 		}
 		// A store through a pointer held in the field writes the pointee,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"sort"
 	"strings"
 
@@ -348,27 +349,13 @@ func newState() *state {
 
 func (s *state) clone() *state {
 	c := newState()
-	for k, v := range s.locks {
-		c.locks[k] = v
-	}
-	for k, v := range s.defers {
-		c.defers[k] = v
-	}
-	for k, v := range s.try {
-		c.try[k] = v
-	}
-	for k, v := range s.cond {
-		c.cond[k] = v
-	}
-	for k, v := range s.acq {
-		c.acq[k] = v
-	}
-	for k, v := range s.rel {
-		c.rel[k] = v
-	}
-	for k, v := range s.broke {
-		c.broke[k] = v
-	}
+	maps.Copy(c.locks, s.locks)
+	maps.Copy(c.defers, s.defers)
+	maps.Copy(c.try, s.try)
+	maps.Copy(c.cond, s.cond)
+	maps.Copy(c.acq, s.acq)
+	maps.Copy(c.rel, s.rel)
+	maps.Copy(c.broke, s.broke)
 	c.last, c.cont, c.contBlock = s.last, s.cont, s.contBlock
 	return c
 }

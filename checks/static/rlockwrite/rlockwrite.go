@@ -153,7 +153,7 @@ func writePos(pass *analysis.Pass, acc lockset.Access) token.Pos {
 // (or, for a variable, no lock at all) held exclusively, and no own lock
 // of the object written through.
 func readOnly(pass *analysis.Pass, r *lockset.Result, st lockset.State, acc lockset.Access) (lockset.Held, bool) {
-	if r.IsFresh(acc.Base.Root) || copied(acc.Base.Root) {
+	if r.IsFresh(acc.Base.Root) || passutil.Copied(acc.Base.Root) {
 		return lockset.Held{}, false
 	}
 	if acc.Kind != lockset.Write && !acc.Target.IsZero() && st.HoldsUnder(acc.Target, lockset.Exclusive) {
@@ -256,16 +256,6 @@ func related(acc lockset.Access, h lockset.Held) bool {
 func packageLock(pass *analysis.Pass, h lockset.Held) bool {
 	g, ok := h.Lock.Root.(*ssa.Global)
 	return ok && h.Lock.Fields == "" && g.Pkg != nil && g.Pkg.Pkg == pass.Pkg
-}
-
-// copied reports whether root is a struct parameter passed by value.
-func copied(root ssa.Value) bool {
-	p, ok := root.(*ssa.Parameter)
-	if !ok {
-		return false
-	}
-	_, isPtr := p.Type().Underlying().(*types.Pointer)
-	return !isPtr
 }
 
 // describe renders the write: "field c.hits written", "map c.m modified".

@@ -182,19 +182,7 @@ func constructorName(name string) bool {
 // other goroutines may hold: its receiver, its parameters and package
 // variables it uses.
 func sharedVars(info *types.Info, fd *ast.FuncDecl) map[types.Object]bool {
-	out := map[types.Object]bool{}
-	for _, fl := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
-		if fl == nil {
-			continue
-		}
-		for _, f := range fl.List {
-			for _, id := range f.Names {
-				if obj := info.Defs[id]; obj != nil {
-					out[obj] = true
-				}
-			}
-		}
-	}
+	out := passutil.ParamObjects(info, fd)
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			if v, ok := info.Uses[id].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
@@ -388,12 +376,7 @@ func (pc *passContext) ownerLockHeld(owner *safeType, x ast.Expr, held lockregio
 }
 
 func (pc *passContext) isBuiltin(call *ast.CallExpr, name string) bool {
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := pc.pass.TypesInfo.Uses[id].(*types.Builtin)
-	return ok && b.Name() == name
+	return passutil.IsBuiltinCall(pc.pass.TypesInfo, call, name)
 }
 
 // checkFields reports exported fields of safe types that the package

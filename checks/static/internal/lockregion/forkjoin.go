@@ -8,6 +8,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // markJoined records the go statements of list that the statement after
@@ -176,14 +178,5 @@ func hasCall(n ast.Node) bool {
 
 // isClose reports whether e calls the close builtin.
 func (w *Walker) isClose(e ast.Expr) bool {
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := w.Info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == "close"
+	return passutil.IsBuiltinCall(w.Info, e, "close")
 }

@@ -13,6 +13,8 @@ import (
 	"maps"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // Held maps a mutex expression as written ("s.mu", "c.L") to the
@@ -478,14 +480,5 @@ func union(a, b Held) Held {
 
 // IsPanic reports whether e is a call to the panic builtin.
 func IsPanic(info *types.Info, e ast.Expr) bool {
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == "panic"
+	return passutil.IsBuiltinCall(info, e, "panic")
 }

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // SetupMethods returns the unexported methods of the package that only
@@ -88,31 +90,13 @@ func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool,
 			})
 		}
 	}
-	out := map[*types.Func]bool{}
-	for changed := true; changed; {
-		changed = false
-		for fn := range decl {
-			if out[fn] || len(sites[fn]) == 0 {
-				continue
-			}
-			all := true
-			for _, s := range sites[fn] {
-				if s.ok {
-					continue
-				}
-				caller, _ := info.Defs[s.caller.Name].(*types.Func)
-				if s.recv == nil || caller == nil || !out[caller] {
-					all = false
-					break
-				}
-			}
-			if all {
-				out[fn] = true
-				changed = true
-			}
+	return passutil.EveryCall(decl, sites, func(s site, out map[*types.Func]bool) bool {
+		if s.ok {
+			return true
 		}
-	}
-	return out
+		caller, _ := info.Defs[s.caller.Name].(*types.Func)
+		return s.recv != nil && caller != nil && out[caller]
+	})
 }
 
 // freshValues returns the local variables of body bound to a value

@@ -1,0 +1,42 @@
+// Package flagvalue holds the flag.Value types the command line and the
+// PR job's configuration share.
+package flagvalue
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Choice is a string flag restricted to a set of values.
+type Choice struct {
+	Value   string
+	Allowed []string
+}
+
+func (c *Choice) String() string { return c.Value }
+
+// Set accepts only one of c.Allowed.
+func (c *Choice) Set(s string) error {
+	for _, a := range c.Allowed {
+		if s == a {
+			c.Value = s
+			return nil
+		}
+	}
+	return fmt.Errorf("valid values are %s", strings.Join(c.Allowed, ", "))
+}
+
+// List is a comma-separated list flag; repeating the flag appends.
+type List []string
+
+func (l *List) String() string { return strings.Join(*l, ",") }
+
+// Set appends the non-empty, trimmed elements of s.
+func (l *List) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
+}
