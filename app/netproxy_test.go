@@ -393,3 +393,27 @@ func TestSandboxNetworkPolicy(t *testing.T) {
 		t.Errorf("note %q, want 2 refusals", note)
 	}
 }
+
+// The server's note on refusals joins the job's own notes in the report
+// it writes (and so in the SARIF); nothing else of the report changes.
+func TestAddNote(t *testing.T) {
+	res := &JobResult{Exit: 1, Report: json.RawMessage(`{"version":2,"tool":{"name":"interleave","version":"v9"},"findings":[],"notes":["TestX: not reported"],"extra":{"kept":true}}`)}
+	rep, err := checkResult(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := addNote(res, rep, "the sandbox's network policy refused 1 connection(s): x.example:443 (1)"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := checkResult(res)
+	if err != nil {
+		t.Fatalf("the report with the note: %v", err)
+	}
+	want := []string{"TestX: not reported", "the sandbox's network policy refused 1 connection(s): x.example:443 (1)"}
+	if !slices.Equal(again.Notes, want) || !slices.Equal(rep.Notes, want) {
+		t.Errorf("notes %q (parsed %q), want %q", again.Notes, rep.Notes, want)
+	}
+	if again.Tool.Version != "v9" || !strings.Contains(string(res.Report), `"extra":{"kept":true}`) {
+		t.Errorf("the report changed beyond its notes: %s", res.Report)
+	}
+}
