@@ -217,13 +217,16 @@ func TestNetPolicyAllowList(t *testing.T) {
 			t.Errorf("newNetPolicy accepted %q", bad)
 		}
 	}
-	s := &sandbox{}
-	if slices.Contains(s.jobArgs(), "-net") {
-		t.Errorf("without a policy serve-job gets -net: %v", s.jobArgs())
+	s := &sandbox{Sandbox: Sandbox{Bwrap: "bwrap"}}
+	if args := s.command(context.Background(), "/j", nil).Args; slices.Contains(s.jobArgs(), "-net") || slices.Contains(args, sbxNetDir) {
+		t.Errorf("without a policy serve-job gets -net or the socket: %v %v", s.jobArgs(), args)
 	}
 	s.net = p
 	if !slices.Contains(s.jobArgs(), sbxNetSock) {
 		t.Errorf("with a policy serve-job lacks -net %s: %v", sbxNetSock, s.jobArgs())
+	}
+	if args := s.command(context.Background(), "/j", nil).Args; !strings.Contains(strings.Join(args, " "), "--ro-bind /j/net "+sbxNetDir) {
+		t.Errorf("with a policy the sandbox lacks the socket's directory, read-only: %v", args)
 	}
 }
 
