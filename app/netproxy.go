@@ -39,7 +39,7 @@ const (
 	proxyMaxHostsKept = 50 // distinct refused hosts named in the note
 )
 
-// sbxNet is where a job finds the proxy's socket.
+// sbxNetDir and sbxNetSock are where a job finds the proxy's socket.
 const (
 	sbxNetDir  = "/job/net"
 	sbxNetSock = sbxNetDir + "/proxy.sock"
