@@ -16,8 +16,8 @@ FROM golang:1.26.8-bookworm@sha256:a688600ca24f8a4d3ca77f95b0dd40704a9fc787c8266
 # The go and toolchain lines of the project under review choose its Go.
 ENV GOTOOLCHAIN=auto
 # Each job runs in a bubblewrap sandbox (docs/serve.md, "Security model"):
-# user, pid, net, ipc and uts namespaces, only its clone writable, no
-# network. The server itself is not root either, so it gets no cgroup per
+# user, pid, net, ipc and uts namespaces, only its clone writable, the
+# network only through the server's proxy to -sandbox-allow-host. The server itself is not root either, so it gets no cgroup per
 # job: its watchdog enforces -sandbox-memory and -sandbox-disk. The queue and the clones
 # live in /var/lib/interleave (mount a volume there).
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \

@@ -866,6 +866,9 @@ func needBinary(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "netjob" {
+		os.Exit(netJob(os.Args[2:])) // TestSandboxNetworkPolicy's job, in the sandbox
+	}
 	if mib, err := strconv.Atoi(os.Getenv("INTERLEAVE_TEST_HOG")); err == nil {
 		hog(mib) // TestJobCgroupKillsAtLimit's child
 		os.Exit(0)

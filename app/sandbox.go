@@ -67,6 +67,9 @@ type Sandbox struct {
 	// Disk is the space a job's clone and build cache may take, enforced
 	// by the watchdog; 0 = no quota.
 	Disk uint64
+	// AllowHosts is what a job may reach (host:port) through the server's
+	// proxy: nil means AllowDefault; an empty, non-nil list no network at all.
+	AllowHosts []string
 }
 
 // CgroupNone as Sandbox.Cgroup makes no cgroups: the watchdog enforces
@@ -79,10 +82,11 @@ type sandbox struct {
 	workDir  string
 	bin      string // the interleave binary the job runs, readable by it
 	goroot   string
-	modCache string   // filled by the trusted go mod download, read-only to jobs
-	drop     bool     // the server is root: run the job as UID:GID
-	cg       *cgroups // nil when no cgroup limits the memory
-	cgErr    error    // why none could be made, when the watchdog does
+	modCache string     // filled by the trusted go mod download, read-only to jobs
+	drop     bool       // the server is root: run the job as UID:GID
+	cg       *cgroups   // nil when no cgroup limits the memory
+	cgErr    error      // why none could be made, when the watchdog does
+	net      *netPolicy // nil: the job has no network at all
 	warm     sync.Once
 }
 
@@ -235,6 +239,15 @@ func (s *sandbox) prepare(jobDir string) error {
 	if err := os.Chmod(jobDir, 0o711); err != nil {
 		return err
 	}
+	if s.net != nil {
+		// The job's uid connects to the proxy's socket in it.
+		if err := os.Mkdir(proxyDir(jobDir), 0o711); err != nil {
+			return err
+		}
+		if err := os.Chmod(proxyDir(jobDir), 0o711); err != nil {
+			return err
+		}
+	}
 	return s.chown(filepath.Join(jobDir, "cache"))
 }
 
@@ -321,7 +334,7 @@ func (s *sandbox) downloadEnv() []string {
 // command returns bwrap running the interleave binary with args in the
 // job's sandbox. The job sees only its clone (read-write), its build cache,
 // the module cache and the system's programs (read-only), a private /tmp
-// and /proc, and no network.
+// and /proc, and no network but, with a policy, the proxy's socket.
 func (s *sandbox) command(ctx context.Context, jobDir string, extra []*os.File, args ...string) *exec.Cmd {
 	b := []string{
 		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
@@ -350,8 +363,11 @@ func (s *sandbox) command(ctx context.Context, jobDir string, extra []*os.File, 
 		"--ro-bind", s.bin, sbxBin,
 		"--ro-bind", s.modCache, sbxMod,
 		"--bind", filepath.Join(jobDir, "src"), sbxSrc,
-		"--bind", filepath.Join(jobDir, "cache"), sbxCache,
-		"--chdir", sbxSrc, "--clearenv")
+		"--bind", filepath.Join(jobDir, "cache"), sbxCache)
+	if s.net != nil {
+		b = append(b, "--ro-bind", proxyDir(jobDir), sbxNetDir)
+	}
+	b = append(b, "--chdir", sbxSrc, "--clearenv")
 	goflags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=mod")
 	env := [][2]string{
 		{"PATH", filepath.Join(s.goroot, "bin") + ":/usr/local/bin:/usr/bin:/bin"},
@@ -382,7 +398,11 @@ func (s *sandbox) command(ctx context.Context, jobDir string, extra []*os.File, 
 
 // jobArgs are serve-job's own flags.
 func (s *sandbox) jobArgs() []string {
-	return []string{"serve-job", "-nproc", strconv.FormatUint(s.NProc, 10), "-fsize", strconv.FormatUint(s.FileSize, 10), "--"}
+	a := []string{"serve-job", "-nproc", strconv.FormatUint(s.NProc, 10), "-fsize", strconv.FormatUint(s.FileSize, 10)}
+	if s.net != nil {
+		a = append(a, "-net", sbxNetSock)
+	}
+	return append(a, "--")
 }
 
 func copyFile(src, dst string, mode os.FileMode) error {
@@ -444,6 +464,25 @@ func checkResult(res *JobResult) (*report.JSONReport, error) {
 		}
 	}
 	return &r, nil
+}
+
+// addNote appends a note of the server's to a checked report, in its JSON
+// as in its parsed form.
+func addNote(res *JobResult, rep *report.JSONReport, note string) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(res.Report, &m); err != nil {
+		return err
+	}
+	rep.Notes = append(rep.Notes, note)
+	b, err := json.Marshal(rep.Notes)
+	if err != nil {
+		return err
+	}
+	m["notes"] = b
+	if res.Report, err = json.Marshal(m); err != nil {
+		return err
+	}
+	return nil
 }
 
 // formatBytes writes a limit as people read it: 256 MiB, 4 GiB.

@@ -158,6 +158,14 @@ func New(cfg Config) (*Server, error) {
 		if sbx.Disk == 0 {
 			cfg.Logger.Warn("jobs have no disk quota (-sandbox-disk 0): one job can fill the disk")
 		}
+		if sbx.net, err = newNetPolicy(cfg.Sandbox.AllowHosts, cfg.APIURL, cfg.GitURL); err != nil {
+			return nil, fmt.Errorf("the jobs' network policy: %w", err)
+		}
+		if sbx.net == nil {
+			cfg.Logger.Info("jobs have no network at all (-sandbox-allow-host none)")
+		} else {
+			cfg.Logger.Info("jobs reach only these hosts, through the server's proxy", "allow", sbx.net.allow)
+		}
 	}
 	st, err := openStore(cfg.DBPath)
 	if err != nil {

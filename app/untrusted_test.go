@@ -32,7 +32,10 @@ const attackTest = `package racy
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,9 +152,34 @@ func init() {
 		}
 		say("connect "+addr, "", err)
 	}
+	// Through the server's proxy (serve-job's HTTP_PROXY; explicit, since
+	// Go's clients reach loopback hosts directly): a host not on the
+	// allow-list is refused, the allowed one answers.
+	px, err := url.Parse(os.Getenv("HTTP_PROXY"))
+	if err != nil || px.Host == "" {
+		say("proxy environment", os.Getenv("HTTP_PROXY"), fmt.Errorf("no HTTP_PROXY"))
+	}
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: http.ProxyURL(px)}}
+	for _, u := range []string{"http://" + {{CANARYHOST}} + "/via-proxy", "https://" + {{CANARYHOST}} + "/via-connect", "http://140.82.112.3/"} {
+		resp, err := client.Get(u)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				err = fmt.Errorf("%s", resp.Status)
+			}
+		}
+		say("proxy "+u, "", err)
+	}
+	if resp, err := client.Get("http://" + {{ALLOWED}} + "/"); err != nil {
+		fmt.Fprintf(&b, "NET allowed host: %v\n", err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Fprintf(&b, "NET allowed host: %s %s\n", resp.Status, body)
+	}
 	// /dev is a tmpfs of half the memory, which neither the watchdog nor
 	// /tmp's size bounds.
-	err := os.WriteFile("/dev/fill", make([]byte, 1<<20), 0o644)
+	err = os.WriteFile("/dev/fill", make([]byte, 1<<20), 0o644)
 	say("write /dev/fill", "", err)
 	var cmds []*exec.Cmd
 	for i := 0; i < 10000; i++ {
@@ -298,12 +326,23 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 		}
 	}()
 
+	// A host the operator allows (-sandbox-allow-host), reached through
+	// the server's proxy only.
+	allowedSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "reached-allowed") })}
+	allowedLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go allowedSrv.Serve(allowedLn)
+	defer allowedSrv.Close()
+
 	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
 		"-webhook-secret-file", secretFile, "-db", dbPath, "-workdir", workDir, "-addr", "127.0.0.1:0",
 		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "20m",
 		"-gocache-seed", strings.TrimSpace(string(gocache)), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
-		"-sandbox-cgroup", "none", "-sandbox-memory", "2GiB", "-sandbox-disk", "3GiB")
+		"-sandbox-cgroup", "none", "-sandbox-memory", "2GiB", "-sandbox-disk", "3GiB",
+		"-sandbox-allow-host", "default", "-sandbox-allow-host", allowedLn.Addr().String())
 	cmd.Env = append(os.Environ(), "INTERLEAVE_TEST_CANARY="+envCanary)
 	server, logs, _, stop := startServe(t, cmd)
 	defer stop()
@@ -313,7 +352,7 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	q := strconv.Quote
 	attack := strings.NewReplacer("{{KEY}}", q(keyFile), "{{SECRET}}", q(secretFile), "{{DB}}", q(dbPath), "{{CLONE}}", q(otherClone),
 		"{{PID}}", strconv.Itoa(cmd.Process.Pid), "{{OUTS}}", q(filepath.Join(workDir, "jobs", "*", "out", "*")), "{{WORK}}", q(workDir),
-		"{{GITHUB}}", q(strings.TrimPrefix(strings.TrimSuffix(github.URL(), "/"), "http://")), "{{CANARYHOST}}", q(ln.Addr().String())).Replace(attackTest)
+		"{{GITHUB}}", q(strings.TrimPrefix(strings.TrimSuffix(github.URL(), "/"), "http://")), "{{CANARYHOST}}", q(ln.Addr().String()), "{{ALLOWED}}", q(allowedLn.Addr().String())).Replace(attackTest)
 	base, head := makeRepoWith(t, evil, map[string]string{
 		"attack_test.go":  attack,
 		"counter_test.go": strings.Replace(counterTest, `t.Fatalf("N = %d, want 2", c.N())`, `t.Fatalf("N = %d, want 2; what the pull request got:\n%s", c.N(), loot)`, 1),
@@ -513,6 +552,24 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 		t.Errorf("the fork bomb's count was not posted")
 	} else if n, _ := strconv.Atoi(m[1]); n >= 512 {
 		t.Errorf("the job started %d processes, more than its limit of 512", n)
+	}
+	// The network policy: the allowed host answered through the proxy;
+	// the canary host was refused, logged with the job, and counted in the
+	// job's notes.
+	if !strings.Contains(all, "NET allowed host: 200 OK reached-allowed") {
+		t.Errorf("the allowed host was not reached through the proxy: %q", regexp.MustCompile(`(?m)^NET .*$`).FindAllString(all, -1))
+	}
+	if !regexp.MustCompile(`"msg":"network policy refused a connection","job":"j\d+","host":"` + regexp.QuoteMeta(ln.Addr().String()) + `"`).MatchString(logs.String()) {
+		t.Errorf("no refusal of %s logged", ln.Addr())
+	}
+	reports, _ := filepath.Glob(filepath.Join(workDir, "jobs", "j0000000[12]", "out", reportFile))
+	var notes string
+	for _, f := range reports {
+		b, _ := os.ReadFile(f)
+		notes += string(b)
+	}
+	if !strings.Contains(notes, "network policy refused ") || !strings.Contains(notes, ln.Addr().String()+" (") {
+		t.Errorf("the fork's report does not count the refusals in its notes: %.3000s", notes)
 	}
 	// The posted text is the server's: post's own rendering of the
 	// findings, the lost update on counter.go.

@@ -284,6 +284,13 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		}()
 		start = cg.start
 	}
+	var px *jobProxy
+	if s.sbx != nil && s.sbx.net != nil {
+		if px, err = s.sbx.net.startProxy(filepath.Join(proxyDir(jobDir), "proxy.sock"), j.ID, s.log); err != nil {
+			return 0, fmt.Errorf("the job's network proxy: %w", err)
+		}
+		defer px.close()
+	}
 	var wd *watchdog
 	var wdDone chan struct{}
 	if s.sbx != nil && s.sbx.watched() {
@@ -304,6 +311,12 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		}
 	})
 	pw.Close()
+	var netNote string
+	if px != nil {
+		if netNote = px.close(); netNote != "" {
+			s.log.Info("job network", "job", j.ID, "note", netNote)
+		}
+	}
 	var lim *limitExceeded
 	errors.As(context.Cause(jctx), &lim)
 	stopJob(nil)
@@ -333,6 +346,11 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 	rep, err := checkResult(r.res)
 	if err != nil {
 		return 0, &couldNotRun{code: r.res.Exit, log: err.Error(), summary: failureSummary(r.res.Exit, err.Error(), "")}
+	}
+	if netNote != "" {
+		if err := addNote(r.res, rep, netNote); err != nil {
+			return 0, err
+		}
 	}
 	if err := s.writeOutputs(outDir, r.res, rep); err != nil {
 		return 0, err

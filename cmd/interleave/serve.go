@@ -76,6 +76,7 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 	fs.StringVar(&opts.Sandbox.Cgroup, "sandbox-cgroup", "", "Make the jobs' cgroups in this cgroup `dir` (default the server's own memory cgroup, else the watchdog); none: the watchdog enforces -sandbox-memory")
 	opts.Sandbox.Disk = 10 << 30
 	fs.Var((*byteSize)(&opts.Sandbox.Disk), "sandbox-disk", "Space a job's clone and build cache may take, enforced by the server's watchdog, as `bytes` or 512MiB, 10GiB; 0 = no quota")
+	fs.Var(&allowHosts{&opts.Sandbox.AllowHosts}, "sandbox-allow-host", "A `host:port` jobs may reach through the server's proxy; repeat for more. Giving any replaces the default (the hosts of go env GOPROXY and GOSUMDB, -api-url and -git-url), which \"default\" adds back; \"none\": no network at all")
 	fs.StringVar(&opts.Sandbox.GoCacheSeed, "gocache-seed", "", "Build cache the server fills with the standard library and jobs read through hard links (default WORKDIR/gocache-seed)")
 	fs.BoolVar(&opts.ForksNeedApproval, "require-approval", true, "Hold pull requests from forks or from authors without write access until someone with write access comments /retest-concurrency or adds -approve-label; =false for private installations")
 	fs.StringVar(&opts.ApproveLabel, "approve-label", app.DefaultApproveLabel, "The `label` that approves a held pull request")
@@ -211,6 +212,37 @@ func runServe(ctx context.Context, env *cliEnv, opts *serveOptions, ready func(a
 	}
 	log.Info("stopped")
 	return code
+}
+
+// allowHosts is -sandbox-allow-host: host:port, "default", or "none" alone.
+type allowHosts struct{ hosts *[]string }
+
+func (a *allowHosts) String() string {
+	if a == nil || a.hosts == nil || *a.hosts == nil {
+		return ""
+	}
+	if len(*a.hosts) == 0 {
+		return "none"
+	}
+	return strings.Join(*a.hosts, ",")
+}
+
+func (a *allowHosts) Set(v string) error {
+	none := *a.hosts != nil && len(*a.hosts) == 0
+	switch {
+	case v == "none" && *a.hosts == nil:
+		*a.hosts = []string{}
+		return nil
+	case v == "none" || none:
+		return errors.New(`"none" cannot be combined with hosts`)
+	case v != app.AllowDefault:
+		host, port, err := net.SplitHostPort(v)
+		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%q is not host:port (such as proxy.golang.org:443), default or none", v)
+		}
+	}
+	*a.hosts = append(*a.hosts, v)
+	return nil
 }
 
 // byteSize is a flag of bytes, with an optional KiB, MiB or GiB suffix.

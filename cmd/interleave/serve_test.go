@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,10 @@ func TestServeFlagErrors(t *testing.T) {
 		{"bad memory", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-memory", "4GB"}, noEnv, "is not a size"},
 		{"tiny memory", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-memory", "1MiB"}, noEnv, "-sandbox-memory must be 0"},
 		{"tiny disk", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-disk", "1MiB"}, noEnv, "-sandbox-disk must be 0"},
+		{"allowed host without port", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-allow-host", "proxy.golang.org"}, noEnv, "is not host:port"},
+		{"allowed host with bad port", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-allow-host", "proxy.golang.org:https"}, noEnv, "is not host:port"},
+		{"none and a host", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-allow-host", "none", "-sandbox-allow-host", "a.example:443"}, noEnv, `"none" cannot be combined`},
+		{"a host and none", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-allow-host", "a.example:443", "-sandbox-allow-host", "none"}, noEnv, `"none" cannot be combined`},
 		{"tiny nproc", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-nproc", "10"}, noEnv, "-sandbox-nproc must be at least 64"},
 	}
 	for _, tt := range tests {
@@ -88,6 +93,22 @@ func TestServeFlagErrors(t *testing.T) {
 	opts, _, ok = parseServeFlags(env, []string{"-app-id", "9", "-private-key", key, "-sandbox-memory", "256MiB"}, func(string) string { return "x" })
 	if !ok || opts.Sandbox.Memory != 256<<20 {
 		t.Errorf("-sandbox-memory 256MiB: %+v", opts)
+	}
+	// The network allow-list: nil is the default list, "none" an empty one.
+	if opts.Sandbox.AllowHosts != nil {
+		t.Errorf("default allow-list %q, want nil (the defaults)", opts.Sandbox.AllowHosts)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-sandbox-allow-host", "none"}, []string{}},
+		{[]string{"-sandbox-allow-host", "default", "-sandbox-allow-host", "goproxy.corp.example:8443"}, []string{"default", "goproxy.corp.example:8443"}},
+	} {
+		opts, _, ok = parseServeFlags(env, append([]string{"-app-id", "9", "-private-key", key}, c.args...), func(string) string { return "x" })
+		if !ok || opts.Sandbox.AllowHosts == nil || !slices.Equal(opts.Sandbox.AllowHosts, c.want) {
+			t.Errorf("%v: allow-list %q, want %q", c.args, opts.Sandbox.AllowHosts, c.want)
+		}
 	}
 	opts, _, ok = parseServeFlags(env, []string{"-app-id", "9", "-private-key", key, "-webhook-secret-file", secretFile}, noEnv)
 	if !ok || string(opts.WebhookSecret) != "s3cret" {

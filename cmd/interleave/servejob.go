@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/interleave-dev/interleave/app"
 	"github.com/interleave-dev/interleave/report"
@@ -17,7 +18,7 @@ func init() {
 	register(&command{
 		name:  "serve-job",
 		short: "Run one job of interleave serve inside its sandbox (started by serve, not by hand)",
-		usage: "[-nproc N] [-fsize BYTES] -- [interleave pr flags]",
+		usage: "[-nproc N] [-fsize BYTES] [-net SOCKET] -- [interleave pr flags]",
 		run:   runServeJob,
 	})
 }
@@ -33,6 +34,7 @@ func runServeJob(ctx context.Context, env *cliEnv, args []string) int {
 	fs.SetOutput(env.stderr)
 	nproc := fs.Uint64("nproc", 0, "RLIMIT_NPROC of the job's processes (0 leaves it)")
 	fsize := fs.Uint64("fsize", 0, "RLIMIT_FSIZE, the largest file the job may write (0 leaves it)")
+	netSock := fs.String("net", "", "Relay a loopback port to the server's network proxy on this unix `socket` and point HTTP(S)_PROXY there")
 	if err := fs.Parse(args); err != nil {
 		return exitError
 	}
@@ -49,6 +51,17 @@ func runServeJob(ctx context.Context, env *cliEnv, args []string) int {
 	}
 	if err := hardenJob(app.ReportFD, *nproc, *fsize); err != nil {
 		return fail("%v", err)
+	}
+	if *netSock != "" {
+		// Before any of the job's code: pr and every test inherit it.
+		vars, err := app.StartJobNetwork(*netSock)
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, kv := range vars {
+			k, v, _ := strings.Cut(kv, "=")
+			os.Setenv(k, v)
+		}
 	}
 	var rep bytes.Buffer
 	penv := &cliEnv{stdout: &rep, stderr: env.stderr, dir: env.dir}
