@@ -113,6 +113,14 @@ func (s *search) labelReserve(keys []string) time.Duration {
 	return min(need, max(time.Until(s.hardStop), 0)/3)
 }
 
+// lateReplays is how far past the hard stop the replays of failures
+// found at the end may run, over all of them: an eighth of the budget,
+// at least 5s (a replay is a fresh process of the race-built test binary,
+// a second or more on a loaded machine).
+func lateReplays(budget time.Duration) time.Duration {
+	return max(budget/8, 5*time.Second)
+}
+
 // processStartup is what starting and ending one test process adds to
 // its test's cost, as postReserve counts it.
 const processStartup = 300 * time.Millisecond

@@ -43,7 +43,7 @@ func TestReplayCheckWithoutTime(t *testing.T) {
 		t.Errorf("with time: replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
 	}
 
-	s.hardStop = time.Now().Add(-time.Second)
+	s.hardStop = time.Now().Add(-lateReplays(s.opts.Budget) - 2*time.Second) // the late replays' time spent too
 	why, unchecked := s.replaysAlone(context.Background(), tg, fd, nil)
 	if !unchecked || !strings.Contains(why, "no time") {
 		t.Errorf("replaysAlone = %q, %v; want unchecked for want of time", why, unchecked)
@@ -210,5 +210,25 @@ func TestReplayCheckOutOfTime(t *testing.T) {
 	}
 	if fd.Replays != nil {
 		t.Errorf("Replays = %+v, want none: no replay that ran missed it", fd.Replays)
+	}
+}
+
+// TestReplayCheckAfterLateReplays (README's first command under load): a
+// failure whose replay starts after the replays of earlier failures took
+// its allowance past the hard stop still gets its own replay, within
+// lateReplays past the hard stop. Its replay was dropped, "no time was
+// left in the budget", and the confirmed IL2001 of the README's example
+// with it. (The fake's TestPass passes: a replay that ran says so.)
+func TestReplayCheckAfterLateReplays(t *testing.T) {
+	s, tg, fd := replayCheckSearch(t)
+	s.opts.Budget = 2 * time.Minute // lateReplays 15s
+	f := &failure{elapsed: 2 * time.Second}
+	s.hardStop = time.Now().Add(-10 * time.Second) // earlier replays ran past it
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); unchecked {
+		t.Errorf("replaysAlone = %q, %v; want its replay run in its own allowance", why, unchecked)
+	}
+	s.hardStop = time.Now().Add(-lateReplays(s.opts.Budget)) // every late replay's time is spent
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); !unchecked || !strings.Contains(why, "no time") {
+		t.Errorf("replaysAlone = %q, %v; want no time left past lateReplays", why, unchecked)
 	}
 }

@@ -196,9 +196,12 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	// A failure found at the end of the budget still gets the time of its
 	// replays (a second and, per try, the test's cost or, when longer, what
 	// the failing schedule itself took: a leak still running gets its
-	// thousands of decisions), past the hard stop by that much at most: a
-	// failure found at the end is not dropped for want of its replay, and
-	// the overrun is said (-v, the JSON search time).
+	// thousands of decisions), from when its replay starts, past the hard
+	// stop by lateReplays over all failures, or its own allowance when
+	// longer, at most: a failure found at
+	// the end is not dropped for want of its replay (on a loaded machine
+	// the replays of earlier failures can take the hard stop's whole
+	// allowance), and the overrun is said (-v, the JSON search time).
 	var cost time.Duration
 	s.mu.Lock()
 	if t.stats != nil {
@@ -208,9 +211,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	cost = max(cost, took)
 	least := time.Now().Add(time.Second + replayTries*cost)
 	if !s.hardStop.IsZero() {
-		// Counted from the hard stop, so that only a failure found at
-		// the end gets it, once.
-		if limit := s.hardStop.Add(time.Second + replayTries*cost); least.After(limit) {
+		if limit := s.hardStop.Add(max(lateReplays(s.opts.Budget), time.Second+replayTries*cost)); least.After(limit) {
 			least = limit
 		}
 	}
