@@ -15,8 +15,9 @@ import (
 )
 
 // feedback writes the sequential version of every package's cases and
-// runs them with plain go test; the cases whose tests pass are kept.
-func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*Target]*TypeReport, perType int) error {
+// runs them with plain go test (built with tags); the cases whose tests
+// pass are kept.
+func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string) error {
 	var paths []string
 	for _, w := range works {
 		src, err := Render(w.gen, w.pkg.Name, w.cases, Sequential)
@@ -55,7 +56,8 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 				run = append(run, p)
 			}
 		}
-		args := append([]string{"test", "-count=1", "-json", "-timeout=30m", fmt.Sprintf("-parallel=%d", parallel), "-run", "^(" + strings.Join(names, "|") + ")$"}, run...)
+		args := append([]string{"test", "-count=1", "-json", "-timeout=30m", fmt.Sprintf("-parallel=%d", parallel)}, tagFlags(tags)...)
+		args = append(append(args, "-run", "^("+strings.Join(names, "|")+")$"), run...)
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = root
 		var stderr bytes.Buffer

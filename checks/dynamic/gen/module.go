@@ -14,11 +14,13 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// load type-checks the patterns and returns them with the module root.
-func load(ctx context.Context, dir string, patterns []string) ([]*packages.Package, string, error) {
+// load type-checks the patterns, built with tags, and returns them with
+// the module root.
+func load(ctx context.Context, dir string, patterns []string, tags ...string) ([]*packages.Package, string, error) {
 	cfg := &packages.Config{
-		Context: ctx,
-		Dir:     dir,
+		Context:    ctx,
+		Dir:        dir,
+		BuildFlags: tagFlags(tags),
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
 	}
@@ -52,6 +54,14 @@ func load(ctx context.Context, dir string, patterns []string) ([]*packages.Packa
 		return nil, "", fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
 	return pkgs, root, nil
+}
+
+// tagFlags is the go command's flag for build tags, if any.
+func tagFlags(tags []string) []string {
+	if len(tags) == 0 {
+		return nil
+	}
+	return []string{"-tags=" + strings.Join(tags, ",")}
 }
 
 func pkgDir(p *packages.Package) string {

@@ -43,6 +43,7 @@ type Options struct {
 	Schedules    int // per worker and test; 0: the budget alone bounds the search
 	Strategy     string
 	Race         bool
+	Tags         []string // build tags: load, sequential runs, search; schedules record them
 	SchedulesDir string
 	// TestsDir is where the file of a package whose generated tests
 	// failed is written, as <import path>/FileName (default
@@ -248,7 +249,7 @@ func (r *run) stage(name string) func(string) {
 func (r *run) loadTargets(ctx context.Context, typeRE *regexp.Regexp) error {
 	opts := r.opts
 	end := r.stage("loading " + strings.Join(opts.Patterns, " "))
-	pkgs, modRoot, err := load(ctx, opts.Dir, opts.Patterns)
+	pkgs, modRoot, err := load(ctx, opts.Dir, opts.Patterns, opts.Tags...)
 	if err != nil {
 		return err
 	}
@@ -342,7 +343,7 @@ func (r *run) keepSequential(ctx context.Context) (patterns []string, err error)
 		n += len(w.cases)
 	}
 	end := r.stage(fmt.Sprintf("running %d generated test(s) sequentially", n))
-	if err := feedback(ctx, r.copyRoot, r.works, r.reports, r.opts.PerType); err != nil {
+	if err := feedback(ctx, r.copyRoot, r.works, r.reports, r.opts.PerType, r.opts.Tags); err != nil {
 		return nil, err
 	}
 	kept := 0
@@ -386,6 +387,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Strategy:     opts.Strategy,
 		Seed:         opts.Seed,
 		Race:         opts.Race,
+		Tags:         opts.Tags,
 		SchedulesDir: opts.SchedulesDir,
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,

@@ -1,0 +1,3 @@
+module example.com/gentagged
+
+go 1.24
