@@ -31,6 +31,8 @@ type genOptions struct {
 	perType  int
 	testsDir string
 	guarded  bool
+	tags     []string
+	tagsFrom string // where tags came from
 }
 
 func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bool) {
@@ -39,6 +41,7 @@ func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bo
 	fs.IntVar(&opts.perType, "n", gen.DefaultPerType, "Tests generated per type")
 	fs.StringVar(&opts.testsDir, "tests", gen.DefaultTestsDir, "Write the generated tests that fail to `dir`, one file per package")
 	fs.BoolVar(&opts.guarded, "guarded", false, "Also test the types that claim nothing but hold a sync.Mutex, sync.RWMutex or sync/atomic field")
+	tags := tagsFlag(fs, "the packages are loaded, the generated tests run, searched and replayed with them")
 	opts.register(fs, searchHelp{
 		budget:   "Total wall time of the search over all generated tests, builds excluded",
 		seed:     "Seed of the generation and of the first schedule (default time-based, printed so the run can be repeated)",
@@ -67,6 +70,11 @@ func parseGenFlags(env *cliEnv, args []string) (opts genOptions, code int, ok bo
 			return bad("bad -types pattern: %v", err)
 		}
 	}
+	var err error
+	if opts.tags, opts.tagsFrom, err = buildTags(env, fs, *tags); err != nil {
+		configError(env, "gen", err)
+		return opts, exitError, false
+	}
 	return opts, 0, true
 }
 
@@ -81,6 +89,7 @@ func (opts genOptions) options(dir string) gen.Options {
 		Budget:       opts.budget,
 		Strategy:     opts.strategy,
 		Race:         opts.race,
+		Tags:         opts.tags,
 		SchedulesDir: opts.schedules,
 		TestsDir:     opts.testsDir,
 		Workers:      opts.workers,
@@ -96,6 +105,9 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 		return exitError
 	}
 	fmt.Fprintf(env.stderr, "interleave gen: seed %d (repeat with -seed %d), budget %v\n", opts.seed, opts.seed, opts.budget)
+	if len(opts.tags) > 0 {
+		fmt.Fprintf(env.stderr, "interleave gen: build tags %s (%s)\n", strings.Join(opts.tags, ","), opts.tagsFrom)
+	}
 	prog := newProgress(env.stderr)
 	prog.name = "gen"
 	o := opts.options(env.dir)
@@ -129,8 +141,8 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 		fmt.Fprintln(env.stderr, "interleave gen: note:", n)
 	}
 	for _, r := range res.Repros {
-		fmt.Fprintf(env.stderr, "interleave gen: the generated tests of %s are in %s; %d failed: `interleave replay` a schedule below as is (it carries the file), or copy the file into %s and `go test -race -run '%s'`\n",
-			r.Package, relTo(env.dir, r.Path), len(r.Tests), relTo(env.dir, r.Dir), "^("+strings.Join(r.Tests, "|")+")$")
+		fmt.Fprintf(env.stderr, "interleave gen: the generated tests of %s are in %s; %d failed: `interleave replay` a schedule below as is (it carries the file), or copy the file into %s and `go test -race%s -run '%s'`\n",
+			r.Package, relTo(env.dir, r.Path), len(r.Tests), relTo(env.dir, r.Dir), tagsArg(opts.tags), "^("+strings.Join(r.Tests, "|")+")$")
 	}
 	st := res.Stats
 	fmt.Fprintf(env.stderr, "interleave gen: %d schedules in %.1fs (%.0f/s), %d finding(s), seed %d\n",

@@ -55,10 +55,12 @@ func init() {
 // reproOptions is what `interleave repro` was asked to do.
 type reproOptions struct {
 	searchFlags
-	log     string // path, or "-"
-	test    string // -test: the test, when the log names none
-	pkg     string // -pkg: the package, when the log names none
-	failure int    // -failure: which failure of the log, from 1
+	log      string // path, or "-"
+	test     string // -test: the test, when the log names none
+	pkg      string // -pkg: the package, when the log names none
+	failure  int    // -failure: which failure of the log, from 1
+	tags     []string
+	tagsFrom string // where tags came from
 }
 
 // reproStdin is where `repro -` reads the log (tests replace it).
@@ -82,6 +84,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
+	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false
 	}
@@ -99,6 +102,11 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	}
 	if opts.test != "" && failurelog.RunPatternTest(opts.test) != opts.test {
 		return bad("-test wants a top-level test function name such as TestFoo, got %q", opts.test)
+	}
+	var err error
+	if opts.tags, opts.tagsFrom, err = buildTags(env, fs, *tags); err != nil {
+		configError(env, "repro", err)
+		return opts, exitError, false
 	}
 	return opts, 0, true
 }
@@ -192,7 +200,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("test %s.%s not found: package %s is not in module %s (run repro in the failing module, or -C dir)", f.Package, f.Test, f.Package, mod)
 		return exitReproNotFound
 	}
-	if err := packageExists(ctx, env.dir, f.Package); err != nil {
+	if err := packageExists(ctx, env.dir, f.Package, opts.tags); err != nil {
 		say("test %s.%s not found: %v", f.Package, f.Test, err)
 		return exitReproNotFound
 	}
@@ -211,6 +219,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("preempting first at %s", strings.Join(targets, ", "))
 	}
 	say("seed %d (repeat with -seed %d), budget %v", opts.seed, opts.seed, opts.budget)
+	if len(opts.tags) > 0 {
+		say("build tags %s (%s)", strings.Join(opts.tags, ","), opts.tagsFrom)
+	}
 
 	var mu sync.Mutex
 	misses := map[string]int{}
@@ -231,7 +242,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	prog.name = "repro"
 	began := time.Now()
 	o := opts.options(env.dir)
-	o.Patterns = []string{f.Package}
+	o.Patterns, o.Tags = []string{f.Package}, opts.tags
 	o.Tests = []explore.TestRef{{Package: f.Package, Name: f.Test}}
 	o.Targets = targets
 	o.Progress, o.Stage = prog.update, prog.stage
@@ -319,9 +330,14 @@ func modulePath(ctx context.Context, dir string) (string, error) {
 	return paths[0], nil
 }
 
-// packageExists says whether the module of dir has the package pkg.
-func packageExists(ctx context.Context, dir, pkg string) error {
-	cmd := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}", pkg)
+// packageExists says whether the module of dir has the package pkg, built
+// with tags.
+func packageExists(ctx context.Context, dir, pkg string, tags []string) error {
+	args := []string{"list", "-f", "{{.Dir}}"}
+	if len(tags) > 0 {
+		args = append(args, "-tags="+strings.Join(tags, ","))
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, pkg)...)
 	cmd.Dir = dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

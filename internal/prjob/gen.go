@@ -43,6 +43,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		Budget:       opts.GenBudget,
 		Strategy:     opts.Strategy,
 		Race:         opts.Race,
+		Tags:         opts.Tags,
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
 		Stage: func(ev explore.StageEvent) {
