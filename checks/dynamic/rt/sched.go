@@ -113,7 +113,10 @@ type sched struct {
 	// skipped since.
 	quietN     int
 	quietSkips int
-	nowStep    time.Duration // the clock's step for a loop reading it
+	// settleN and settleSkips are the same for settle.
+	settleN     int
+	settleSkips int
+	nowStep     time.Duration // the clock's step for a loop reading it
 	// spinNow: a goroutine read the clock since the last decision that
 	// did not spin (Now is a scheduling point only every nowSpins calls).
 	spinNow bool
@@ -143,7 +146,7 @@ type sched struct {
 func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
-		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1,
+		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
