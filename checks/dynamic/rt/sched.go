@@ -116,7 +116,9 @@ type sched struct {
 	// settleN and settleSkips are the same for settle.
 	settleN     int
 	settleSkips int
-	nowStep     time.Duration // the clock's step for a loop reading it
+	// lostTest: abandon left the test's goroutine (g0) behind.
+	lostTest bool
+	nowStep  time.Duration // the clock's step for a loop reading it
 	// spinNow: a goroutine read the clock since the last decision that
 	// did not spin (Now is a scheduling point only every nowSpins calls).
 	spinNow bool
@@ -234,6 +236,13 @@ func (s *sched) loop() {
 		s.next()
 	}
 	s.finish()
+	if s.lostTest && s.res.Outcome != "pass" {
+		// The schedule ended on a failure while the test's goroutine was
+		// left blocked outside control (abandon): it may never return to
+		// end the test, and the failure would be lost with the process
+		// killed at its deadline. The process ends here with the result.
+		watchdogExit(s.index, s.res)
+	}
 	close(s.done)
 }
 
