@@ -144,7 +144,9 @@
 // flag in the channel's header (chanpeek.go, checked at start-up). Before
 // the clock moves or a deadlock is declared, goroutines blocked on channels
 // try their operation without blocking (a probe), again while a goroutine
-// outside control is running or runnable (up to settleWait); a select with
+// outside control is running or runnable (up to settleWait; while the
+// number of goroutines stays as it was when none was, only every
+// quietEvery-th time looks at a dump); a select with
 // default that has no ready case tries its receive cases before it takes
 // default. When a goroutine is outside control, goroutines blocked on a
 // channel operation the shadow cannot complete perform it for real
@@ -216,7 +218,9 @@
 // Known limitations: only one schedule runs per process at a time; a Cond
 // waited on under control is not woken by an uncontrolled Signal; a
 // WaitGroup whose counter was raised outside control is assumed to be zero
-// (Wait then blocks for real and the watchdog ends the run); TryLock results
+// (Wait then blocks for real and the watchdog ends the run), though Wait
+// never runs while the real counter is below zero (a Done too many
+// unwinding); TryLock results
 // disagreeing with the shadow (a foreign holder) are not reconciled; a
 // virtual timer reset by code that is not rewritten (t.Reset called
 // directly) panics, and a virtual Ticker is not adopted across schedules;

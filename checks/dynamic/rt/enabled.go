@@ -209,7 +209,10 @@ func (s *sched) enabled(g *gstate) bool {
 		}
 		return true
 	case opWGWait:
-		return *s.wg(r.obj) <= 0
+		// Not below zero for real: Wait would block there for good,
+		// outside the scheduler's view, while the Done that panicked
+		// unwinds (its deferred Done a scheduling point).
+		return *s.wg(r.obj) <= 0 && !wgNegative(r.obj)
 	case opOnce:
 		o := s.once(r.obj)
 		return o.state != 1

@@ -74,9 +74,18 @@ func (s *sched) settle() bool {
 	if !waiting {
 		return false
 	}
+	// As in paceForeign: while the number of goroutines stays what it
+	// was when none outside control was busy, only every quietEvery-th
+	// call looks at a dump.
+	n := runtime.NumGoroutine()
+	if n == s.settleN && s.settleSkips < quietEvery {
+		s.settleSkips++
+		return s.probe(true)
+	}
+	s.settleN, s.settleSkips = -1, 0
 	start := time.Now()
 	pause := 10 * time.Microsecond
-	for {
+	for first := true; ; first = false {
 		if s.probe(true) {
 			return true
 		}
@@ -84,6 +93,9 @@ func (s *sched) settle() bool {
 			return false
 		}
 		if !s.foreignBusy() {
+			if first {
+				s.settleN = n
+			}
 			// Quiet now: one last probe sees what it did meanwhile.
 			return s.probe(true)
 		}
@@ -258,6 +270,9 @@ func (s *sched) paceForeign() bool {
 // quietEvery: see paceForeign.
 const quietEvery = 16
 
+// settleDumps counts the stack dumps settle took (foreignBusy), for tests.
+var settleDumps int
+
 // ioGrace is how long paceForeign waits for goroutines outside control
 // that are only in network I/O.
 const ioGrace = 20 * time.Millisecond
@@ -317,9 +332,11 @@ func (s *sched) foreignBusy() bool {
 	if s.sgid == 0 {
 		s.sgid = goid()
 	}
-	buf := make([]byte, 1<<20)
-	n := runtime.Stack(buf, true)
-	dump := string(buf[:n])
+	settleDumps++
+	// dumpBuf, not a megabyte made per call: settle runs at every jump
+	// of the clock while a goroutine waits on a channel (a ticker loop
+	// after its test returned: thousands).
+	dump := string(dumpBuf[:runtime.Stack(dumpBuf, true)])
 	for len(dump) > 0 {
 		line := dump
 		if i := strings.IndexByte(dump, '\n'); i >= 0 {

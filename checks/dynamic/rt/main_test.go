@@ -2,6 +2,7 @@ package rt
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -53,6 +54,16 @@ func TestMainChild(t *testing.T) {
 			})
 			Go(func() { Send(results, 7) })
 		},
+		"TestPanicWhileBlocked": func(t *testing.T) {
+			// The test waits outside control (a receive that is not
+			// rewritten, fed by nobody) while a worker panics.
+			ch := make(chan int)
+			Go(func() {
+				Gosched()
+				panic("boom")
+			})
+			<-ch
+		},
 		"TestFail": func(t *testing.T) {
 			Go(func() {})
 			t.Errorf("boom")
@@ -97,7 +108,10 @@ func runMain(t *testing.T, cfg Config) ([]Result, string, int) {
 	data, _ := json.Marshal(cfg)
 	path := filepath.Join(dir, "config.json")
 	os.WriteFile(path, data, 0o644)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMainChild$", "-test.count=1", "-test.v")
+	// A hang guard only (a child that never exits), far past any run.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestMainChild$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), "RT_MAIN_CHILD=1", EnvConfig+"="+path)
 	out, err := cmd.CombinedOutput()
 	code := 0
@@ -239,5 +253,21 @@ func TestMainBatch(t *testing.T) {
 	}
 	if _, out, _ := runMain(t, Config{Batch: []string{"TestSub", "TestNone"}, Strategy: PlainStrategy, StepTimeout: 5 * time.Second}); !strings.Contains(out, `no test "TestNone"`) {
 		t.Fatalf("an unknown test in a batch: %s", out)
+	}
+}
+
+// TestPanicWhileTestBlocked: a worker panics while the test's goroutine
+// waits outside control for something nobody will do. The schedule ends
+// on the panic and leaves the test's goroutine behind (abandon), which
+// never returns to end the test: the process hung until the driver killed
+// it at its deadline, and the panic was lost as a schedule stopped
+// unfinished. It ends the process with the panic's result instead.
+func TestPanicWhileTestBlocked(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, code := runMain(t, Config{Test: "TestPanicWhileBlocked", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "panic" || !strings.Contains(rs[0].Message, "boom") || code != ExitWatchdog {
+		t.Fatalf("want the panic's result and exit %d, got exit %d, %+v\n%s", ExitWatchdog, code, rs, out)
 	}
 }

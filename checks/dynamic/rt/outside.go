@@ -376,6 +376,9 @@ func (s *sched) abandon() bool {
 		}
 	}
 	for _, g := range s.outside {
+		if g.id == 0 {
+			s.lostTest = true
+		}
 		g.outside = false
 		g.exited = true
 		s.live--

@@ -113,7 +113,12 @@ type sched struct {
 	// skipped since.
 	quietN     int
 	quietSkips int
-	nowStep    time.Duration // the clock's step for a loop reading it
+	// settleN and settleSkips are the same for settle.
+	settleN     int
+	settleSkips int
+	// lostTest: abandon left the test's goroutine (g0) behind.
+	lostTest bool
+	nowStep  time.Duration // the clock's step for a loop reading it
 	// spinNow: a goroutine read the clock since the last decision that
 	// did not spin (Now is a scheduling point only every nowSpins calls).
 	spinNow bool
@@ -143,7 +148,7 @@ type sched struct {
 func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
-		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1,
+		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
@@ -231,6 +236,13 @@ func (s *sched) loop() {
 		s.next()
 	}
 	s.finish()
+	if s.lostTest && s.res.Outcome != "pass" {
+		// The schedule ended on a failure while the test's goroutine was
+		// left blocked outside control (abandon): it may never return to
+		// end the test, and the failure would be lost with the process
+		// killed at its deadline. The process ends here with the result.
+		watchdogExit(s.index, s.res)
+	}
 	close(s.done)
 }
 

@@ -80,6 +80,32 @@ func (s *sched) wg(p unsafe.Pointer) *int {
 	return w
 }
 
+// wgStateOff is the offset in sync.WaitGroup of its state word, whose
+// high 32 bits are the counter (Go 1.20 and later), or -1 when the
+// WaitGroup is not laid out so.
+var wgStateOff = func() uintptr {
+	f, ok := reflect.TypeOf((*sync.WaitGroup)(nil)).Elem().FieldByName("state")
+	if !ok || f.Type.Size() != 8 || f.Type.PkgPath() != "sync/atomic" || f.Type.Name() != "Uint64" {
+		return ^uintptr(0)
+	}
+	return f.Offset
+}()
+
+// wgNegative: is the real counter of the WaitGroup at p below zero? A
+// Done too many panicked there, and Wait blocks for good. The shadow may
+// be below zero while the real counter is not (an Add made before the
+// schedule or outside control), so the real one is read (a plain read:
+// the scheduler's reads stay out of the race detector's view, and the
+// goroutines that change it are parked).
+//
+//go:norace
+func wgNegative(p unsafe.Pointer) bool {
+	if wgStateOff == ^uintptr(0) {
+		return false
+	}
+	return int32(*(*uint64)(unsafe.Pointer(uintptr(p) + wgStateOff))>>32) < 0
+}
+
 //go:norace
 func (s *sched) once(p unsafe.Pointer) *onceState {
 	o := s.onces[p]
