@@ -26,6 +26,9 @@ type Case struct {
 	// as x[1], x[2], ...
 	Two bool
 	Env []string
+	// OnBase is set when the case fails sequentially but passes on the
+	// base commit (Options.BaseDir): it is searched, not dropped.
+	OnBase bool
 }
 
 // size is the number of calls of c, to prefer the smallest failing test.
