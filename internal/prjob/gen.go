@@ -72,7 +72,12 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		return nil, err
 	}
 	for _, t := range res.Types {
-		r.logf("gen: %s.%s: %d generated, %d searched, %d %s", t.Package, t.Type, t.Generated, t.Kept, t.Findings, checks.Plural(t.Findings, "finding"))
+		r.logf("gen: %s.%s: %d generated, %d searched (%d of them fail sequentially here but pass on the base commit), %d %s", t.Package, t.Type, t.Generated, t.Kept, t.OnBase, t.Findings, checks.Plural(t.Findings, "finding"))
+		if opts.Verbose {
+			for _, d := range t.Dropped {
+				r.logf("gen:   dropped %s", d)
+			}
+		}
 	}
 	for _, n := range res.Notes {
 		r.notes = append(r.notes, "gen: "+n)
