@@ -48,32 +48,47 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			return nil, err
 		}
-		names := make([]string, len(failed))
-		for i, c := range failed {
-			names[i] = c.Name
-		}
-		// Every case at once, in parallel: the blocking ones wait out
+		// In rounds, as feedback: the blocking cases wait out
 		// genSequentialTimeout together; one that crashes the process
-		// leaves the others undecided, and undecided is not passed.
-		cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-json", "-timeout=10m", "-parallel=16", "-run", "^("+strings.Join(names, "|")+")$", "./"+filepath.ToSlash(rel))
-		cmd.Dir = baseRoot
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, _ := cmd.Output()
-		os.Remove(file)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		st, outs := parseTestJSON(out)
-		if len(st) == 0 {
-			notes = append(notes, fmt.Sprintf("%s: the %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(failed), firstLine(strings.TrimSpace(string(outs["build"])+stderr.String()))))
-			continue
-		}
-		for _, c := range failed {
-			if st[w.pkg.PkgPath+"."+c.Name] == "pass" {
-				c.OnBase = true
+		// fails on the base too, and the cases it left undecided run
+		// again.
+		left := failed
+		for round := 0; round < maxFeedbackRounds && len(left) > 0; round++ {
+			names := make([]string, len(left))
+			for i, c := range left {
+				names[i] = c.Name
 			}
+			cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-json", "-timeout=10m", "-parallel=16", "-run", "^("+strings.Join(names, "|")+")$", "./"+filepath.ToSlash(rel))
+			cmd.Dir = baseRoot
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, _ := cmd.Output()
+			if ctx.Err() != nil {
+				os.Remove(file)
+				return nil, ctx.Err()
+			}
+			st, outs := parseTestJSON(out)
+			var next []*Case
+			crashed := false
+			for _, c := range left {
+				key := w.pkg.PkgPath + "." + c.Name
+				switch {
+				case st[key] == "pass":
+					c.OnBase = true
+				case st[key] != "":
+				case bytes.Contains(outs[key], []byte("panic:")) || bytes.Contains(outs[key], []byte("fatal error:")):
+					crashed = true
+				default:
+					next = append(next, c)
+				}
+			}
+			if len(st) == 0 && !crashed {
+				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(left), firstLine(strings.TrimSpace(string(outs["build"])+stderr.String()))))
+				break
+			}
+			left = next
 		}
+		os.Remove(file)
 	}
 	return notes, nil
 }
