@@ -71,6 +71,10 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		}
 		return nil, err
 	}
+	r.genFocused = map[string]bool{}
+	for k := range res.Focused {
+		r.genFocused[k] = true
+	}
 	for _, t := range res.Types {
 		r.logf("gen: %s.%s: %d generated, %d searched (%d of them fail sequentially here but pass on the base commit), %d %s", t.Package, t.Type, t.Generated, t.Kept, t.OnBase, t.Findings, checks.Plural(t.Findings, "finding"))
 		if opts.Verbose {

@@ -99,9 +99,12 @@ type Repro struct {
 type Result struct {
 	Types    []TypeReport
 	Findings []checks.Finding
-	Repros   []Repro
-	Stats    explore.Stats
-	Notes    []string
+	// Focused holds, as package + "." + test, the findings whose
+	// goroutines call a method of Options.Focus.
+	Focused map[string]bool
+	Repros  []Repro
+	Stats   explore.Stats
+	Notes   []string
 }
 
 // keptKinds are the failures gen reports. A leak is not one: the generated
@@ -560,6 +563,12 @@ func (r *run) report() (failed map[string]map[string]bool) {
 			f.Snippet = strings.TrimSpace(sourceLine(p.Filename, p.Line))
 		}
 		r.res.Findings = append(r.res.Findings, f)
+		if c := r.caseOf[f.Package+"."+f.Test]; c != nil && c.callsFocus() {
+			if r.res.Focused == nil {
+				r.res.Focused = map[string]bool{}
+			}
+			r.res.Focused[f.Package+"."+f.Test] = true
+		}
 		r.reports[k.t].Findings++
 		if failed[f.Package] == nil {
 			failed[f.Package] = map[string]bool{}
