@@ -211,7 +211,7 @@ func relSite(root, site string) string {
 func aimLine(cs *report.ChangedSites) string {
 	s := fmt.Sprintf("changed sites: %d targeted, %d exercised by the tests' unperturbed runs, %d preemptions there", cs.Sites, cs.Exercised, cs.Preempted)
 	if cs.NotExercised > 0 {
-		s += fmt.Sprintf("; %d not exercised", cs.NotExercised)
+		s += fmt.Sprintf("; %d with no scheduling point at or near them (a plain write counts only with a synchronization operation there or in a function it calls)", cs.NotExercised)
 	}
 	return s
 }
@@ -227,7 +227,7 @@ func aimVerbose(cs *report.ChangedSites) []string {
 		if n := cs.NotExercised - len(cs.NotExercisedSites); n > 0 {
 			more = fmt.Sprintf(" and %d more", n)
 		}
-		out = append(out, "  not exercised by any test: "+strings.Join(cs.NotExercisedSites, ", ")+more)
+		out = append(out, "  no scheduling point at or near them in any test: "+strings.Join(cs.NotExercisedSites, ", ")+more)
 	}
 	return out
 }
@@ -247,7 +247,7 @@ func aimSummary(cs *report.ChangedSites) string {
 		if n := cs.NotExercised - len(cs.NotExercisedSites); n > 0 {
 			more = fmt.Sprintf(" and %d more", n)
 		}
-		fmt.Fprintf(&b, "- not exercised by any test: `%s`%s\n", strings.Join(cs.NotExercisedSites, "`, `"), more)
+		fmt.Fprintf(&b, "- no scheduling point at or near them in any test: `%s`%s\n", strings.Join(cs.NotExercisedSites, "`, `"), more)
 	}
 	b.WriteString("\n</details>\n")
 	return b.String()

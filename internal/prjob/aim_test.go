@@ -152,7 +152,7 @@ func TestPRAimsAtChange(t *testing.T) {
 		t.Errorf("the finding does not replay: %+v", rep)
 	}
 	// The log, the JSON and the summary.
-	for _, want := range []string{"changed sites: ", " exercised by the tests' unperturbed runs", "  exercised pool.go:", "not exercised by any test: pool.go:" + itoa(lineOf(t, pool, "defer p.mu.Unlock()")-1)} {
+	for _, want := range []string{"changed sites: ", " exercised by the tests' unperturbed runs", "  exercised pool.go:", "no scheduling point at or near them in any test: pool.go:" + itoa(lineOf(t, pool, "defer p.mu.Unlock()")-1)} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr lacks %q", want)
 		}
@@ -174,7 +174,7 @@ func TestPRAimsAtChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(md), "Changed sites: ") || !strings.Contains(string(md), "not exercised by any test: `pool.go:") {
+	if !strings.Contains(string(md), "Changed sites: ") || !strings.Contains(string(md), "no scheduling point at or near them in any test: `pool.go:") {
 		t.Errorf("summary lacks the changed sites:\n%s", md)
 	}
 	for _, tr := range js.Tests {

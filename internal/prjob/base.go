@@ -113,31 +113,15 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 		}
 		return out, nil
 	}
-	tmp, err := os.MkdirTemp("", "interleave-base-")
+	dir, done, err := r.baseCheckout(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	wt := filepath.Join(tmp, "base")
-	if out, err := git(ctx, c.Root, "worktree", "add", "--detach", "--force", wt, c.MergeBase); err != nil {
-		return nil, fmt.Errorf("git worktree add: %v: %s", err, out)
-	}
-	defer func() {
-		// Not ctx: the worktree is removed even when interrupted.
-		rm, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		git(rm, c.Root, "worktree", "remove", "--force", wt)
-		git(rm, c.Root, "worktree", "prune")
-	}()
-	rel, err := filepath.Rel(c.Root, c.ModuleDir)
-	if err != nil {
-		return nil, err
-	}
-	dir := filepath.Join(wt, rel)
+	defer done()
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 		out := make([]explore.BaseVerdict, len(dyn))
 		for i := range out {
-			out[i] = explore.BaseVerdict{How: "the base commit has no module at " + filepath.ToSlash(rel), Unconfirmed: true}
+			out[i] = explore.BaseVerdict{How: "the base commit has no module at " + filepath.ToSlash(r.moduleRel()), Unconfirmed: true}
 		}
 		return out, nil
 	}
@@ -152,6 +136,39 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 	})
 	r.timings = append(r.timings, stageTime{"base", time.Since(start)})
 	return v, err
+}
+
+// baseCheckout makes a worktree of the merge base and returns the module's
+// directory in it, and the function that removes the worktree.
+func (r *job) baseCheckout(ctx context.Context) (dir string, done func(), err error) {
+	c := r.change
+	tmp, err := os.MkdirTemp("", "interleave-base-")
+	if err != nil {
+		return "", nil, err
+	}
+	wt := filepath.Join(tmp, "base")
+	if out, err := git(ctx, c.Root, "worktree", "add", "--detach", "--force", wt, c.MergeBase); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, fmt.Errorf("git worktree add: %v: %s", err, out)
+	}
+	done = func() {
+		// Not ctx: the worktree is removed even when interrupted.
+		rm, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		git(rm, c.Root, "worktree", "remove", "--force", wt)
+		git(rm, c.Root, "worktree", "prune")
+		os.RemoveAll(tmp)
+	}
+	return filepath.Join(wt, r.moduleRel()), done, nil
+}
+
+// moduleRel is the module's directory relative to the repository's root.
+func (r *job) moduleRel() string {
+	rel, err := filepath.Rel(r.change.Root, r.change.ModuleDir)
+	if err != nil {
+		return "."
+	}
+	return rel
 }
 
 // baseBudget is the budget the base commit's share is taken from: -budget

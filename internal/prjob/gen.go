@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/gen"
@@ -29,6 +30,18 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	// schedule may confirm them (addGenFindings).
 	candidates := candidateMethods(r.confirm.unconfirmed, c.ModuleDir)
 	seed, schedules := r.seedAndSchedules()
+	// The generated tests that fail sequentially are run on the base
+	// commit too: those that pass there show what the change broke.
+	var baseDir string
+	if c.MergeBase != "" && c.Base != affected.Empty {
+		dir, done, err := r.baseCheckout(ctx)
+		if err != nil {
+			r.notes = append(r.notes, fmt.Sprintf("gen: no checkout of the base commit (%v): generated tests that fail sequentially are dropped", err))
+		} else {
+			defer done()
+			baseDir = dir
+		}
+	}
 	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", opts.GenBudget, seed)
 	res, err := gen.Run(ctx, gen.Options{
 		Dir:      c.ModuleDir,
@@ -39,6 +52,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 			dir := filepath.Dir(t.Pkg.Fset.Position(t.Pos).Filename)
 			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method) || candidates[methodKey(dir, t.Name.Name(), method)]
 		},
+		BaseDir:      baseDir,
 		Seed:         seed,
 		Budget:       opts.GenBudget,
 		Strategy:     opts.Strategy,
@@ -58,8 +72,17 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		}
 		return nil, err
 	}
+	r.genFocused = map[string]bool{}
+	for k := range res.Focused {
+		r.genFocused[k] = true
+	}
 	for _, t := range res.Types {
-		r.logf("gen: %s.%s: %d generated, %d searched, %d %s", t.Package, t.Type, t.Generated, t.Kept, t.Findings, checks.Plural(t.Findings, "finding"))
+		r.logf("gen: %s.%s: %d generated, %d searched (%d of them fail sequentially here but pass on the base commit), %d %s", t.Package, t.Type, t.Generated, t.Kept, t.OnBase, t.Findings, checks.Plural(t.Findings, "finding"))
+		if opts.Verbose {
+			for _, d := range t.Dropped {
+				r.logf("gen:   dropped %s", d)
+			}
+		}
 	}
 	for _, n := range res.Notes {
 		r.notes = append(r.notes, "gen: "+n)

@@ -30,7 +30,8 @@ const maxUnscopedListed = 5
 // genInChange reports whether one side of generated finding f is in the
 // changed code. A finding with no place outside the generated test (a
 // failure of the test's own check, with no goroutine stacks) is the
-// change's: its test called the changed methods first (Options.Focus).
+// change's when its goroutines called a changed method (Options.Focus,
+// gen.Result.Focused).
 func (r *job) genInChange(f *checks.Finding) bool {
 	c := r.change
 	var places []checks.Position
@@ -61,7 +62,9 @@ func (r *job) genInChange(f *checks.Finding) bool {
 		}
 	}
 	if !judged {
-		return true
+		// Only when its goroutines called a changed method: a check
+		// failing on methods the change did not touch is older than it.
+		return r.genFocused == nil || r.genFocused[f.Package+"."+f.Test]
 	}
 	for _, p := range places {
 		abs := AbsIn(c.ModuleDir, p.File)

@@ -170,3 +170,26 @@ func helper() {}
 		}
 	}
 }
+
+// TestGenScopeOwnCheck: a generated test's own check failing ("not
+// linearizable", no goroutine stacks) is the change's only when its
+// goroutines called a changed method (gen.Result.Focused). gocron v1.15.0
+// got one on Do, FindJobsByTag and EveryRandom, none of them changed.
+// Fails without the Focused check (genInChange returned true for both).
+func TestGenScopeOwnCheck(t *testing.T) {
+	r := genScopeJob()
+	own := func(test string) checks.Finding {
+		return checks.Finding{Rule: "IL9002", Kind: checks.TestFailure, Evidence: checks.Dynamic, Severity: checks.Error,
+			Package: "example.com/m/p", Test: test, Message: "not linearizable",
+			Pos:     checks.Position{File: "p/c.go", Line: 10},
+			Related: []checks.Related{{Position: checks.Position{File: "p/interleave_gen_test.go", Line: 63}, Message: "the generated test"}}}
+	}
+	focused, other := own("TestInterleaveGen_Cache_6"), own("TestInterleaveGen_Cache_7")
+	r.genFocused = map[string]bool{"example.com/m/p.TestInterleaveGen_Cache_6": true}
+	if !r.genInChange(&focused) {
+		t.Errorf("%s called a changed method: want it the change's", focused.Test)
+	}
+	if r.genInChange(&other) {
+		t.Errorf("%s called no changed method: want it out of the change", other.Test)
+	}
+}

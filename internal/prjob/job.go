@@ -61,8 +61,9 @@ type job struct {
 	change         *affected.Change
 	timings        []stageTime
 	notes          []string
-	confirm        confirmStats // confirm.go
-	broken         brokenSet    // broken.go
+	confirm        confirmStats    // confirm.go
+	broken         brokenSet       // broken.go
+	genFocused     map[string]bool // gen.Result.Focused once gen ran (genscope.go)
 	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 	changed  *report.ChangedSites // the search at the changed sites (aim.go)

@@ -16,16 +16,19 @@ import (
 
 // feedback writes the sequential version of every package's cases and
 // runs them with plain go test (built with tags); the cases whose tests
-// pass are kept.
-func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string) error {
+// pass are kept. With
+// baseRoot (the module in a checkout of a change's base commit), the cases
+// that fail are run there too, and those that pass there are kept first
+// (onBase): the change broke the calls.
+func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string) ([]string, error) {
 	var paths []string
 	for _, w := range works {
 		src, err := Render(w.gen, w.pkg.Name, w.cases, Sequential)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := os.WriteFile(filepath.Join(w.dir, FileName), src, 0o644); err != nil {
-			return err
+			return nil, err
 		}
 		paths = append(paths, w.pkg.PkgPath)
 	}
@@ -64,7 +67,7 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 		cmd.Stderr = &stderr
 		out, _ := cmd.Output()
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 		st, outs := parseTestJSON(out)
 		crashed := false
@@ -89,33 +92,48 @@ func feedback(ctx context.Context, root string, works []*pkgWork, reports map[*T
 				pkgOut = append(pkgOut, tail(string(outs[p+"."]), 20))
 			}
 			if parallel == 1 {
-				return fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr.String()), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
+				return nil, fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr.String()), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
 			}
 		}
 		if !crashed {
 			parallel = 1 // the crash was not attributed: one at a time
 		}
 	}
+	var notes []string
+	if baseRoot != "" {
+		var err error
+		if notes, err = onBase(ctx, root, baseRoot, works, status, tags); err != nil {
+			return nil, err
+		}
+	}
 	for _, w := range works {
+		for _, c := range w.cases {
+			if c.OnBase {
+				w.kept = append(w.kept, c)
+				reports[c.Target].Kept++
+				reports[c.Target].OnBase++
+			}
+		}
 		for _, c := range w.cases {
 			key := w.pkg.PkgPath + "." + c.Name
 			r := reports[c.Target]
-			switch status[key] {
-			case "pass":
+			switch {
+			case c.OnBase:
+			case status[key] == "pass":
 				if r.Kept < perType {
 					w.kept = append(w.kept, c)
 					r.Kept++
 				}
-			case "":
+			case status[key] == "":
 				r.Dropped = append(r.Dropped, c.Name+": not decided (the process crashed too often)")
-			case "crash":
+			case status[key] == "crash":
 				r.Dropped = append(r.Dropped, c.Name+": crashes when run sequentially: "+firstLine(failLine(output[key])))
 			default:
 				r.Dropped = append(r.Dropped, c.Name+": "+firstLine(failLine(output[key])))
 			}
 		}
 	}
-	return nil
+	return notes, nil
 }
 
 // maxFeedbackRounds bounds the go test runs of the sequential check.

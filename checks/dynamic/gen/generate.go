@@ -26,6 +26,9 @@ type Case struct {
 	// as x[1], x[2], ...
 	Two bool
 	Env []string
+	// OnBase is set when the case fails sequentially but passes on the
+	// base commit (Options.BaseDir): it is searched, not dropped.
+	OnBase bool
 }
 
 // size is the number of calls of c, to prefer the smallest failing test.
@@ -41,8 +44,24 @@ func (c *Case) size() int {
 // the test prints ("Inc(2)"), Body the statements of a func(v) string
 // that makes the call and returns its observable results.
 type Call struct {
-	Label string
-	Body  string
+	Label  string
+	Body   string
+	Method string // the method called
+}
+
+// callsFocus reports whether one of c's goroutines calls a method of its
+// target's Focus (in pr, a changed one).
+func (c *Case) callsFocus() bool {
+	for _, th := range c.Threads {
+		for _, call := range th {
+			for _, f := range c.Target.Focus {
+				if f.Fn.Name() == call.Method {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Generator writes cases for targets of one package.
@@ -357,9 +376,9 @@ func (tm callTmpl) render(recv string, two bool) Call {
 		}
 	}
 	if len(shown) == 0 {
-		return Call{Label: label, Body: call + "\nreturn \"\""}
+		return Call{Label: label, Body: call + "\nreturn \"\"", Method: name}
 	}
-	return Call{Label: label, Body: strings.Join(names, ", ") + " := " + call + "\nreturn genShow(" + strings.Join(shown, ", ") + ")"}
+	return Call{Label: label, Body: strings.Join(names, ", ") + " := " + call + "\nreturn genShow(" + strings.Join(shown, ", ") + ")", Method: name}
 }
 
 // targs writes explicit type arguments, if any.

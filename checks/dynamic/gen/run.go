@@ -35,7 +35,11 @@ type Options struct {
 	// Focus, when set, picks the methods of a target that the goroutines
 	// call first (Target.Focus; the pull-request job picks the changed
 	// ones); a target none of whose methods it picks calls any.
-	Focus   func(t *Target, method string) bool
+	Focus func(t *Target, method string) bool
+	// BaseDir, when set, is the module's root in a checkout of a change's
+	// base commit (the pull-request job): a test that fails when run
+	// sequentially but passes there is searched, not dropped (onBase).
+	BaseDir string
 	PerType int   // tests generated per type (default DefaultPerType)
 	Seed    int64 // seeds generation and the search
 	// The rest is passed to the search as explore.Options.
@@ -74,6 +78,9 @@ type TypeReport struct {
 	Generated int    `json:"generated"`
 	Kept      int    `json:"kept"` // tests searched: the first that run sequentially
 	Findings  int    `json:"findings"`
+	// OnBase counts the kept tests that fail sequentially but pass on the
+	// base commit (Options.BaseDir).
+	OnBase int `json:"onBase,omitempty"`
 	// Dropped says why tests were dropped, one line each.
 	Dropped []string `json:"dropped,omitempty"`
 }
@@ -93,9 +100,12 @@ type Repro struct {
 type Result struct {
 	Types    []TypeReport
 	Findings []checks.Finding
-	Repros   []Repro
-	Stats    explore.Stats
-	Notes    []string
+	// Focused holds, as package + "." + test, the findings whose
+	// goroutines call a method of Options.Focus.
+	Focused map[string]bool
+	Repros  []Repro
+	Stats   explore.Stats
+	Notes   []string
 }
 
 // keptKinds are the failures gen reports. A leak is not one: the generated
@@ -343,9 +353,11 @@ func (r *run) keepSequential(ctx context.Context) (patterns []string, err error)
 		n += len(w.cases)
 	}
 	end := r.stage(fmt.Sprintf("running %d generated test(s) sequentially", n))
-	if err := feedback(ctx, r.copyRoot, r.works, r.reports, r.opts.PerType, r.opts.Tags); err != nil {
+	notes, err := feedback(ctx, r.copyRoot, r.opts.BaseDir, r.works, r.reports, r.opts.PerType, r.opts.Tags)
+	if err != nil {
 		return nil, err
 	}
+	r.res.Notes = append(r.res.Notes, notes...)
 	kept := 0
 	for _, w := range r.works {
 		kept += len(w.kept)
@@ -541,6 +553,9 @@ func (r *run) report() (failed map[string]map[string]bool) {
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
 		}
 		f.Message = fmt.Sprintf("%s %s, but %s", k.t, k.t.promise(), f.Message)
+		if c := r.caseOf[f.Package+"."+f.Test]; c != nil && c.OnBase {
+			f.Message += " (its calls fail when run sequentially on this commit and pass on the base commit)"
+		}
 		if filepath.Base(f.Pos.File) == FileName {
 			// The test's own failure: shown at the type that makes the
 			// promise, with the generated test's line as related.
@@ -550,6 +565,12 @@ func (r *run) report() (failed map[string]map[string]bool) {
 			f.Snippet = strings.TrimSpace(sourceLine(p.Filename, p.Line))
 		}
 		r.res.Findings = append(r.res.Findings, f)
+		if c := r.caseOf[f.Package+"."+f.Test]; c != nil && c.callsFocus() {
+			if r.res.Focused == nil {
+				r.res.Focused = map[string]bool{}
+			}
+			r.res.Focused[f.Package+"."+f.Test] = true
+		}
 		r.reports[k.t].Findings++
 		if failed[f.Package] == nil {
 			failed[f.Package] = map[string]bool{}

@@ -1,0 +1,95 @@
+// The differential check against a change's base: a generated test that fails when run sequentially on the head but passes on the base commit shows what the change broke, so it is searched instead of dropped.
+
+package gen
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// onBase runs the sequential version of the cases that failed on the head
+// (status is keyed by package + "." + test, as feedback keeps it) in the
+// module at baseRoot, in the same package directory, and marks those that
+// pass there (Case.OnBase). The file written there is removed again. It
+// returns notes on what could not be compared.
+func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status map[string]string, tags []string) ([]string, error) {
+	var notes []string
+	for _, w := range works {
+		var failed []*Case
+		for _, c := range w.cases {
+			if s := status[w.pkg.PkgPath+"."+c.Name]; s == "fail" || s == "crash" {
+				failed = append(failed, c)
+			}
+		}
+		if len(failed) == 0 {
+			continue
+		}
+		rel, err := filepath.Rel(root, w.dir)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, fmt.Errorf("%s is not in the copy at %s", w.dir, root)
+		}
+		dir := filepath.Join(baseRoot, rel)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue // a new package: nothing on the base to compare with
+		}
+		src, err := Render(w.gen, w.pkg.Name, failed, Sequential)
+		if err != nil {
+			return nil, err
+		}
+		file := filepath.Join(dir, FileName)
+		if _, err := os.Stat(file); err == nil {
+			return nil, fmt.Errorf("%s exists on the base commit: not overwritten", file)
+		}
+		if err := os.WriteFile(file, src, 0o644); err != nil {
+			return nil, err
+		}
+		// In rounds, as feedback: the blocking cases wait out
+		// genSequentialTimeout together; one that crashes the process
+		// fails on the base too, and the cases it left undecided run
+		// again.
+		left := failed
+		for round := 0; round < maxFeedbackRounds && len(left) > 0; round++ {
+			names := make([]string, len(left))
+			for i, c := range left {
+				names[i] = c.Name
+			}
+			args := append([]string{"test", "-count=1", "-json", "-timeout=10m", "-parallel=16"}, tagFlags(tags)...)
+			cmd := exec.CommandContext(ctx, "go", append(args, "-run", "^("+strings.Join(names, "|")+")$", "./"+filepath.ToSlash(rel))...)
+			cmd.Dir = baseRoot
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, _ := cmd.Output()
+			if ctx.Err() != nil {
+				os.Remove(file)
+				return nil, ctx.Err()
+			}
+			st, outs := parseTestJSON(out)
+			var next []*Case
+			crashed := false
+			for _, c := range left {
+				key := w.pkg.PkgPath + "." + c.Name
+				switch {
+				case st[key] == "pass":
+					c.OnBase = true
+				case st[key] != "":
+				case bytes.Contains(outs[key], []byte("panic:")) || bytes.Contains(outs[key], []byte("fatal error:")):
+					crashed = true
+				default:
+					next = append(next, c)
+				}
+			}
+			if len(st) == 0 && !crashed {
+				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(left), firstLine(strings.TrimSpace(string(outs["build"])+stderr.String()))))
+				break
+			}
+			left = next
+		}
+		os.Remove(file)
+	}
+	return notes, nil
+}
