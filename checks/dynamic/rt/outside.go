@@ -91,12 +91,12 @@ func blockHeader(block []byte) (id uint64, state []byte, ok bool) {
 	if !ok {
 		return 0, nil, false
 	}
-	sp := bytes.IndexByte(rest, ' ')
-	if sp <= 0 || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
-		return 0, nil, false
+	sp := 0 // digits parsed by hand: a scheduling point must not allocate
+	for sp < len(rest) && '0' <= rest[sp] && rest[sp] <= '9' {
+		id = id*10 + uint64(rest[sp]-'0')
+		sp++
 	}
-	id, err := strconv.ParseUint(string(rest[:sp]), 10, 64)
-	if err != nil {
+	if sp == 0 || !bytes.HasPrefix(rest[sp:], []byte(" [")) {
 		return 0, nil, false
 	}
 	state = rest[sp+2:]
