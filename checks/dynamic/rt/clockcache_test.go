@@ -28,9 +28,9 @@ func init() {
 
 // clockCache passes under go test: after a sleep of 3s the cache (at most
 // a tick old) is 3s past the stamp taken before it. Under control the
-// sleep jumps the virtual clock. Without paceReal the cache's goroutine
+// sleep jumps the virtual clock. Without tickReal the cache's goroutine
 // has not ticked since, and without Now on the virtual clock outside
-// control it stores the real time, only the wait (outsideWait, 1s) on:
+// control it stores the real time, a few milliseconds on:
 // the test fails in every schedule, on two clocks the tool made, not on
 // the code.
 func clockCache(t *testing.T) {
@@ -49,8 +49,9 @@ func clockCacheFail(t *testing.T) {
 }
 
 // TestClockCache: while the program keeps a ticker on the real clock,
-// made before any schedule, a jump of the virtual clock waits in real
-// time and the ticker's goroutine reads the virtual clock, so a test that
+// made before any schedule, a jump of the virtual clock past its next
+// tick sends it and waits for its goroutine, which reads the virtual
+// clock, so a test that
 // reads what it stores sees it move as under go test; a test that fails
 // on its own still fails.
 func TestClockCache(t *testing.T) {
@@ -74,6 +75,67 @@ func TestClockCache(t *testing.T) {
 	for _, r := range rs {
 		if r.Outcome != "test-failure" {
 			t.Errorf("schedule %d: %s (inconclusive %q), want the test's own failure", r.Index, r.Outcome, r.Inconclusive)
+		}
+	}
+}
+
+// A program with two tickers made at init (as ants's default pool makes
+// its purge and clock tickers): one a goroutine reads to keep a time
+// cache, one nobody reads. Only in the child processes of TestClockPace.
+var paceCache atomic.Int64
+
+func init() {
+	if os.Getenv("RT_CLOCK_PACE") == "" {
+		return
+	}
+	tk := NewTicker(time.Hour)
+	NewTicker(30 * time.Minute)
+	paceCache.Store(Now().UnixNano())
+	go func() {
+		for range tk.C {
+			paceCache.Store(Now().UnixNano())
+		}
+	}()
+}
+
+// clockPace sleeps 100 times 1ms, which passes no tick of the real
+// tickers, then twice 2h, which pass one each: only those two jumps wait
+// for the real clock's goroutines (realPaces), and the cache moves with
+// the virtual clock.
+func clockPace(t *testing.T) {
+	paces := realPaces.Load()
+	start := Now()
+	for range 100 {
+		Sleep(time.Millisecond)
+	}
+	if n := realPaces.Load() - paces; n != 0 {
+		t.Errorf("%d waits for the real clock in 100 jumps that pass none of its ticks, want 0", n)
+	}
+	Sleep(2 * time.Hour)
+	Sleep(2 * time.Hour)
+	if n := realPaces.Load() - paces; n != 2 {
+		t.Errorf("%d waits for the real clock, want 2 (the two jumps past a tick)", n)
+	}
+	if got := time.Unix(0, paceCache.Load()).Sub(start); got < 4*time.Hour {
+		t.Errorf("the cache moved %v in sleeps of 4h", got)
+	}
+}
+
+// TestClockPace: the program's real tickers cost real time only at the
+// jumps of the virtual clock that pass one of their ticks, not at every
+// jump (a suite that sleeps often ran out of its budget waiting).
+func TestClockPace(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	t.Setenv("RT_CLOCK_PACE", "1")
+	rs, out, _ := runMain(t, Config{Test: "TestClockPace", Strategy: "random", Seed: 1, Schedules: 3, StepTimeout: 10 * time.Second})
+	if len(rs) != 3 {
+		t.Fatalf("%d results, want 3\n%s", len(rs), out)
+	}
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Errorf("schedule %d: %s %q (inconclusive %q), want a pass", r.Index, r.Outcome, r.Message, r.Inconclusive)
 		}
 	}
 }
