@@ -139,3 +139,26 @@ func TestClockPace(t *testing.T) {
 		}
 	}
 }
+
+// TestRealTickerOutside: a ticker made while no schedule runs ticks on the
+// real clock, and its Stop and Reset (TickerStop, TickerReset) work on it
+// (the Ticker handed out has only C set: its own methods would panic).
+func TestRealTickerOutside(t *testing.T) {
+	live := realClocks.Load()
+	tk := NewTicker(time.Millisecond)
+	if realClocks.Load() != live+1 {
+		t.Fatalf("%d real clocks after NewTicker, want %d", realClocks.Load(), live+1)
+	}
+	<-tk.C
+	TickerReset(tk, time.Hour)
+	TickerStop(tk)
+	if realClocks.Load() != live {
+		t.Errorf("%d real clocks after Stop, want %d", realClocks.Load(), live)
+	}
+	TickerReset(tk, time.Millisecond) // a stopped ticker starts again
+	<-tk.C
+	TickerStop(tk)
+	if realClocks.Load() != live {
+		t.Errorf("%d real clocks after the second Stop, want %d", realClocks.Load(), live)
+	}
+}
