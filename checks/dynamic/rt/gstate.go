@@ -101,16 +101,13 @@ type gstate struct {
 var active *sched
 
 // setActive starts (s) or ends (nil) a schedule; the program's real
-// tickers tick on its virtual clock meanwhile (realclock.go).
+// tickers tick on its virtual clock too meanwhile (realclock.go).
 //
 //go:norace
 func setActive(s *sched) {
-	if s == nil {
-		active = nil
-		virtualToReal()
-		return
+	if s != nil {
+		startRealTicks(s)
 	}
-	realToVirtual(s)
 	active = s
 }
 

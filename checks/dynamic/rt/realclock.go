@@ -9,23 +9,21 @@ import (
 // The program's own real clock. A ticker that rewritten code makes while
 // no schedule runs (a package's init starting a time cache that stores
 // time.Now every 50ms, as go-redis does; a default pool's purge ticker, as
-// ants does) ticks on the real clock between schedules. During a schedule
-// it ticks on the virtual clock: its real timer is stopped, and when a
-// jump of the virtual clock passes its next tick (tickReal) the tick is
-// sent (dropped while the last one is unread, as a ticker drops it) and
-// the scheduler waits until the goroutines outside control are idle
-// again, so that what the ticker's goroutine keeps (a time cache, read
-// through Now, which outside control reads the virtual clock meanwhile)
-// has caught up before the test goes on. A jump that passes no such tick
-// costs no real time.
+// ants does) ticks on the real clock, sending the time Now reads. During a
+// schedule it also ticks on the virtual clock: when a jump of the clock
+// passes its next tick (tickReal), the tick is sent (dropped while the
+// last one is unread, as a ticker drops it) and the scheduler waits until
+// the goroutines outside control are idle again, so that what the
+// ticker's goroutine keeps (a time cache, read through Now, which outside
+// control reads the virtual clock meanwhile) has caught up before the
+// test goes on. A jump that passes no such tick costs no real time.
 type realTicker struct {
 	mu      sync.Mutex
 	c       chan time.Time // the program's C
 	d       time.Duration
-	timer   *time.Timer // the real clock, armed between schedules
+	timer   *time.Timer // the real clock
 	stopped bool
-	virtual bool          // a schedule runs: ticks on its clock
-	next    time.Duration // the next virtual tick, while virtual
+	next    time.Duration // the next virtual tick, during a schedule
 }
 
 var (
@@ -75,11 +73,11 @@ func realTickerOf(t *time.Ticker) *realTicker {
 func (rk *realTicker) fire() {
 	rk.mu.Lock()
 	defer rk.mu.Unlock()
-	if rk.stopped || rk.virtual {
+	if rk.stopped {
 		return
 	}
 	select {
-	case rk.c <- time.Now():
+	case rk.c <- virtualNow():
 	default:
 	}
 	rk.timer.Reset(rk.d)
@@ -109,9 +107,8 @@ func (rk *realTicker) reset(d time.Duration) {
 	}
 	rk.d = d
 	drainTick(rk.c)
-	if s := active; rk.virtual && s != nil {
+	if s := active; s != nil {
 		rk.next = s.now + d
-		return
 	}
 	rk.timer.Reset(d)
 }
@@ -130,32 +127,19 @@ func realTickersNow() []*realTicker {
 	return realList
 }
 
-// realToVirtual puts the real tickers on the clock of s, which starts.
+// startRealTicks starts the virtual ticks of the real tickers on the
+// clock of s, which starts.
 //
 //go:norace
-func realToVirtual(s *sched) {
+func startRealTicks(s *sched) {
 	for _, rk := range realTickersNow() {
 		rk.mu.Lock()
-		rk.virtual = true
 		rk.next = s.now + rk.d
-		rk.timer.Stop()
 		rk.mu.Unlock()
 	}
 }
 
-// virtualToReal puts them back on the real clock once the schedule ended.
-func virtualToReal() {
-	for _, rk := range realTickersNow() {
-		rk.mu.Lock()
-		rk.virtual = false
-		if !rk.stopped {
-			rk.timer.Reset(rk.d)
-		}
-		rk.mu.Unlock()
-	}
-}
-
-// tickReal runs after the virtual clock jumped: each real ticker whose
+// tickReal runs after the virtual clock moved: each real ticker whose
 // next tick it passed ticks once, and if one was sent the scheduler waits
 // until no goroutine outside control runs (up to outsideWait), so that the
 // ticker's goroutine has done its work when the test reads it.
@@ -168,7 +152,7 @@ func (s *sched) tickReal() {
 	sent := false
 	for _, rk := range realTickersNow() {
 		rk.mu.Lock()
-		if !rk.stopped && rk.virtual && rk.next <= s.now {
+		if !rk.stopped && rk.next <= s.now {
 			select {
 			case rk.c <- s.base.Add(s.now):
 				sent = true
