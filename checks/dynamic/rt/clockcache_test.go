@@ -151,7 +151,8 @@ func TestClockPace(t *testing.T) {
 
 // TestRealTickerOutside: a ticker made while no schedule runs ticks on the
 // real clock, and its Stop and Reset (TickerStop, TickerReset) work on it
-// (the Ticker handed out has only C set: its own methods would panic).
+// (the Ticker handed out has only C set: its own methods would panic); a
+// stopped one leaves the list schedules tick.
 func TestRealTickerOutside(t *testing.T) {
 	live := realClocks.Load()
 	tk := NewTicker(time.Millisecond)
@@ -163,6 +164,11 @@ func TestRealTickerOutside(t *testing.T) {
 	TickerStop(tk)
 	if realClocks.Load() != live {
 		t.Errorf("%d real clocks after Stop, want %d", realClocks.Load(), live)
+	}
+	for _, rk := range realTickersNow() {
+		if rk.c == tk.C {
+			t.Errorf("a stopped ticker is still among those a schedule ticks")
+		}
 	}
 	TickerReset(tk, time.Millisecond) // a stopped ticker starts again
 	<-tk.C

@@ -10,8 +10,9 @@ import (
 // no schedule runs (a package's init starting a time cache that stores
 // time.Now every 50ms, as go-redis does; a default pool's purge ticker, as
 // ants does) ticks on the real clock, sending the time Now reads. During a
-// schedule it also ticks on the virtual clock: when a jump of the clock
-// passes its next tick (tickReal), the tick is sent (dropped while the
+// schedule it also ticks on the virtual clock: when the clock passes its
+// next tick (a jump, or a loop reading the clock: tickReal), the tick is
+// sent (dropped while the
 // last one is unread, as a ticker drops it) and the scheduler waits until
 // the goroutines outside control are idle again, so that what the
 // ticker's goroutine keeps (a time cache, read through Now, which outside
@@ -28,10 +29,10 @@ type realTicker struct {
 
 var (
 	realMu      sync.Mutex
-	realList    []*realTicker                    // in the order they were made
+	realList    []*realTicker                    // live ones, in the order they were made
 	realTickers = map[*time.Ticker]*realTicker{} // by the Ticker handed out
 	realClocks  atomic.Int32                     // live ones
-	realPaces   atomic.Int64                     // jumps that sent a tick and waited
+	realPaces   atomic.Int64                     // clock moves that sent a tick and waited
 )
 
 // noSchedule: is no schedule running (init, TestMain)?
@@ -89,6 +90,15 @@ func (rk *realTicker) stop() {
 	if !rk.stopped {
 		rk.stopped = true
 		realClocks.Add(-1)
+		realMu.Lock()
+		live := make([]*realTicker, 0, len(realList))
+		for _, o := range realList {
+			if o != rk {
+				live = append(live, o)
+			}
+		}
+		realList = live
+		realMu.Unlock()
 	}
 	rk.timer.Stop()
 	drainTick(rk.c)
@@ -104,6 +114,9 @@ func (rk *realTicker) reset(d time.Duration) {
 	if rk.stopped {
 		rk.stopped = false
 		realClocks.Add(1)
+		realMu.Lock()
+		realList = append(realList, rk)
+		realMu.Unlock()
 	}
 	rk.d = d
 	drainTick(rk.c)
