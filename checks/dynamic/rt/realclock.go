@@ -133,7 +133,7 @@ func drainTick(c chan time.Time) {
 	}
 }
 
-// realTickersNow returns the real tickers made so far.
+// realTickersNow returns the live real tickers.
 func realTickersNow() []*realTicker {
 	realMu.Lock()
 	defer realMu.Unlock()
