@@ -622,7 +622,7 @@ func Tick(d time.Duration) <-chan time.Time {
 		return NewTicker(d).C
 	}
 	if noSchedule() {
-		realClocks.Add(1) // never stopped
+		return newRealTicker(d).c // never stopped
 	}
 	return time.Tick(d)
 }
@@ -639,11 +639,10 @@ func NewTicker(d time.Duration) *time.Ticker {
 		}
 		return armed(g.call(&request{op: opTimerNew, timerKind: tkTicker, d: d})).ticker
 	}
-	t := time.NewTicker(d)
 	if noSchedule() {
-		keepReal(t)
+		return newRealTickerValue(d)
 	}
-	return t
+	return time.NewTicker(d)
 }
 func AfterFunc(d time.Duration, f func()) *time.Timer {
 	if g := current(); g != nil {
@@ -698,7 +697,10 @@ func TickerStop(t *time.Ticker) {
 			return
 		}
 	}
-	forgetReal(t)
+	if rk := realTickerOf(t); rk != nil {
+		rk.stop()
+		return
+	}
 	t.Stop()
 }
 func TickerReset(t *time.Ticker, d time.Duration) {
@@ -709,6 +711,10 @@ func TickerReset(t *time.Ticker, d time.Duration) {
 		if armed(g.call(&request{op: opTickerReset, obj: unsafe.Pointer(t), d: d})).mode != mSkip {
 			return
 		}
+	}
+	if rk := realTickerOf(t); rk != nil {
+		rk.reset(d)
+		return
 	}
 	t.Reset(d)
 }

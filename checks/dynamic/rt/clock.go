@@ -3,8 +3,6 @@ package rt
 import (
 	"context"
 	"reflect"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -21,34 +19,6 @@ import (
 // code that is not (the standard library, test frameworks) still reads the
 // real clock.
 
-// The program's own real clock. A ticker that rewritten code makes while
-// no schedule runs (a package's init starting a time cache that stores
-// time.Now every 50ms, as go-redis does) runs on the real clock. While one
-// is live, a jump of the virtual clock waits as long in real time
-// (timers.go: paceReal), and Now outside control reads the virtual clock
-// during a schedule, so that the cache its goroutine keeps moves with
-// the time the test reads, as it would for real.
-var (
-	realTickers sync.Map     // the *time.Ticker values made so
-	realClocks  atomic.Int32 // live ones, and Tick's
-)
-
-// noSchedule: is no schedule running (init, TestMain)?
-//
-//go:norace
-func noSchedule() bool { return active == nil }
-
-func keepReal(t *time.Ticker) {
-	realTickers.Store(t, struct{}{})
-	realClocks.Add(1)
-}
-
-func forgetReal(t *time.Ticker) {
-	if _, ok := realTickers.LoadAndDelete(t); ok {
-		realClocks.Add(-1)
-	}
-}
-
 // nowSpins is how many Now calls a goroutine may make between two
 // scheduling points before a Now becomes one: a loop waiting on the clock
 // must let the clock move.
@@ -63,6 +33,8 @@ func Now() time.Time {
 		return g.readClock()
 	}
 	if realClocks.Load() > 0 {
+		// The program keeps a real clock (realclock.go): during a
+		// schedule its goroutines read the virtual one.
 		return virtualNow() // the real time when no schedule runs
 	}
 	return time.Now()

@@ -132,8 +132,10 @@
 // puts the time operations of dependency modules on this clock too; the
 // standard library and the test frameworks it leaves alone read the real
 // clock. A ticker made while no schedule runs (a package's init starting
-// a time cache) stays on the real clock: while one lives, a jump of the
-// clock waits as long in real time, up to outsideWait (paceReal).
+// a time cache) ticks on the real clock between schedules and on the
+// virtual one during a schedule: a jump past its next tick sends it and
+// waits, up to outsideWait, until no goroutine outside control runs
+// (tickReal, realclock.go); Now outside control reads the virtual clock.
 //
 // Foreign parties. A goroutine outside control (one that code which is
 // not rewritten started, errgroup's say) that calls into the program while

@@ -100,8 +100,16 @@ type gstate struct {
 // that starts and ends schedules, read by anyone in //go:norace code.
 var active *sched
 
+// setActive starts (s) or ends (nil) a schedule; the program's real
+// tickers tick on its virtual clock too meanwhile (realclock.go).
+//
 //go:norace
-func setActive(s *sched) { active = s }
+func setActive(s *sched) {
+	if s != nil {
+		startRealTicks(s)
+	}
+	active = s
+}
 
 // current returns the calling goroutine's state when it is controlled by the
 // running schedule.

@@ -39,6 +39,7 @@ func TestMainChild(t *testing.T) {
 		"TestTimeoutFails":   func(t *testing.T) { awaitDrain(t, true) },
 		"TestClockCache":     clockCache,
 		"TestClockCacheFail": clockCacheFail,
+		"TestClockPace":      clockPace,
 		"TestTimeoutFailsLate": func(t *testing.T) {
 			// A worker with its own timeout fails the test after the
 			// test returned (gocron's StopLongRunningJobs).

@@ -51,6 +51,7 @@ func (s *sched) spinTurn() bool {
 			step = time.Second
 		}
 		s.now += step
+		s.tickReal()
 		if !timer && s.clockHang(step) {
 			return true
 		}

@@ -78,24 +78,6 @@ func (s *sched) advance(d time.Duration) {
 // machine must not make the clock of a pure test depend on timing.)
 const outsideTick = time.Microsecond
 
-// paceReal runs after the clock jumped by d. While the program keeps a
-// ticker on the real clock (clock.go: made while no schedule ran, a time
-// cache that stores time.Now every 50ms), the jump waits as long in real
-// time (up to outsideWait), so that the ticker's goroutine, reading the
-// virtual clock (Now), keeps up with it as it does with the real one: a
-// test that sleeps 100ms and then reads the cache sees it 100ms on.
-//
-//go:norace
-func (s *sched) paceReal(d time.Duration) {
-	if realClocks.Load() == 0 {
-		return
-	}
-	if d > outsideWait {
-		d = outsideWait // rt names no min: old modules' language versions
-	}
-	nap(d)
-}
-
 // nextDeadline is the earliest pending virtual deadline.
 //
 //go:norace
@@ -247,9 +229,8 @@ func (s *sched) fireTimers() bool {
 		return false
 	}
 	if next > s.now {
-		d := next - s.now
 		s.now = after(next, wakeLate)
-		s.paceReal(d)
+		s.tickReal()
 	}
 	due := []*vtimer{}
 	keep := s.tq[:0]
