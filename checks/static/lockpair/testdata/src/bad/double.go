@@ -93,3 +93,24 @@ func (b *backoff) Next() *int {
 	}
 	return b.timer
 }
+
+// bumpMutex's method takes and releases the lock itself: a goroutine
+// calling it does not release the caller's lock, so it is no signal.
+type bumpMutex struct {
+	sync.Mutex
+	n int
+}
+
+func (m *bumpMutex) bump() {
+	m.Lock()
+	m.n++
+	m.Unlock()
+}
+
+func relockBesideWorker() {
+	m := new(bumpMutex)
+	m.Lock()
+	go func() { m.bump() }()
+	m.Lock() // want `m.Mutex locked while already locked \(Lock at line 112\)`
+	m.Unlock()
+}
