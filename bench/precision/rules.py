@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """rules.py writes RULES.md for a triage sample: each default rule's definition
-as the repository documents it (the Text of its entry in
-checks/static/suite.go and the doc.go of its pass), without precision figures:
+as the repository documents it (the Text of its entry in the pass's
+checks/static/PASS/rules.go, in the order of checks/static/suite.go's Passes,
+and the doc.go of its pass), without precision figures:
 sentences that start with "Opt-in:" or only point to docs/precision.md are left out.
 
 Usage: bench/precision/rules.py REPO OUTFILE
@@ -25,15 +26,30 @@ out = ["# Rule definitions (for triage)", "",
        "rule claims, and what it does not report), then the package documentation",
        "(`doc.go`) of the pass that reports it. Opt-in rules are not run by default",
        "and do not appear in the sample.", ""]
-pass_rules = []
-for m in re.finditer(r"\{(\w+)\.Analyzer, \[\]checks\.Rule\{(.*?)\n\t\}\},", suite, re.S):
-    pkg, body = m.group(1), m.group(2)
+rule_re = re.compile(r'\{ID: (\w+|"IL\d+"), Slug: "([^"]+)", Title: "((?:[^"\\]|\\.)*)", Severity: checks\.(\w+), Level: checks\.(\w+),.*?\n\s*Text: "((?:[^"\\]|\\.)*)"\}', re.S)
+
+def unquote(text):
+    return text.encode().decode("unicode_escape") if "\\" in text else text
+
+def pass_rules_of(src):
+    consts = dict(re.findall(r'(Rule\w+)\s*=\s*"(IL\d+)"', src))
     rules = []
-    for r in re.finditer(r'\{ID: "(IL\d+)", Slug: "([^"]+)", Title: "([^"]+)", Severity: checks\.(\w+), Level: checks\.(\w+),.*?\n\t*\s*Text: "((?:[^"\\]|\\.)*)"\}', body, re.S):
+    for r in rule_re.finditer(src):
         rid, slug, title, sev, level, text = r.groups()
-        text = text.encode().decode("unicode_escape") if "\\" in text else text
-        rules.append((rid, slug, title, sev, level, text))
-    pass_rules.append((pkg, rules))
+        rid = rid.strip('"') if rid.startswith('"') else consts.get(rid, rid)
+        rules.append((rid, slug, unquote(title), sev, level, unquote(text)))
+    return rules
+
+pass_rules = []
+for m in re.finditer(r"\{(\w+)\.Analyzer, ([\w.]+)\}", suite):
+    pkg, var = m.group(1), m.group(2)
+    if var == f"{pkg}.Rules":
+        src = open(f"{repo}/checks/static/{pkg}/rules.go").read()
+    else:  # a pass of go vet's whose rules checks/static declares (waitgroup.go)
+        src = open(f"{repo}/checks/static/{pkg}.go").read()
+    pass_rules.append((pkg, pass_rules_of(src)))
+if not any(rules for _, rules in pass_rules):
+    sys.exit("rules.py: no rule found in checks/static/*/rules.go (has the layout changed?)")
 for pkg, rules in pass_rules:
     default = [r for r in rules if r[4] == "Default"]
     if not default:

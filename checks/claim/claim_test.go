@@ -92,6 +92,19 @@ func (*G) Connect() {}
 type H struct{}
 
 func (*H) Read() {}
+
+// I is a driver. Registration methods must be called before the first
+// call to Open. The methods are safe to call concurrently with each other.
+type I struct{}
+
+func (*I) Register() {}
+func (*I) Open()     {}
+
+// J is a pool. Close must be called before the process exits. J is safe
+// for concurrent use.
+type J struct{}
+
+func (*J) Get() {}
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
@@ -109,7 +122,7 @@ func (*H) Read() {}
 		}
 		got = append(got, c.Name.Name()+":"+c.Phrase)
 	}
-	want := "A:safe for concurrent use D:goroutine-safe F:safe for concurrent use H:thread-safe"
+	want := "A:safe for concurrent use D:goroutine-safe F:safe for concurrent use H:thread-safe J:safe for concurrent use"
 	if strings.Join(got, " ") != want {
 		t.Errorf("Types = %q, want %q", got, want)
 	}

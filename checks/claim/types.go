@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -55,7 +56,7 @@ func Types(files []*ast.File, info *types.Info) []Type {
 		if phrase == "" {
 			continue
 		}
-		if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok && !aboutMethods(doc, phrase, tn) {
+		if tn, ok := info.Defs[ts.Name].(*types.TypeName); ok && !aboutMethods(doc, phrase, tn) && !orderedBefore(doc, phrase, tn) {
 			out = append(out, Type{Name: tn, Phrase: phrase, Doc: doc, Spec: ts})
 		}
 	}
@@ -90,6 +91,26 @@ func aboutMethods(doc *ast.CommentGroup, phrase string, tn *types.TypeName) bool
 		}
 	}
 	return named
+}
+
+// beforeRe: "must be called before the first call to Open".
+var beforeRe = regexp.MustCompile(`(?i)\bmust\s+be\s+(?:called|made|done|registered|set)\s+before\s+(?:the\s+first\s+(?:call\s+to\s+|use\s+of\s+)?|any\s+call\s+to\s+|calling\s+)?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// orderedBefore reports whether doc orders some calls before an exported
+// method of tn ("Registration methods must be called before the first
+// call to Open"): it then promises no more than that the other methods
+// may run at once with each other, not with that method.
+func orderedBefore(doc *ast.CommentGroup, phrase string, tn *types.TypeName) bool {
+	if phrase == Directive {
+		return false
+	}
+	mset := types.NewMethodSet(types.NewPointer(tn.Type()))
+	for _, m := range beforeRe.FindAllStringSubmatch(strings.Join(strings.Fields(doc.Text()), " "), -1) {
+		if ast.IsExported(m[1]) && mset.Lookup(tn.Pkg(), m[1]) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Disclaimed returns the struct types declared in files whose doc comment

@@ -64,8 +64,10 @@
 // repeated by the same call on a later loop iteration (n RLocks, then n
 // RUnlocks); branches on a constant false, and the default of a switch
 // (or if-else chain) that has ruled out every constant of its enum type;
-// a mutex whose Unlock method value is handed elsewhere (a signal another
-// goroutine releases: a second Lock waits for it). A named closure that unlocks is
+// a mutex whose Unlock method value is handed elsewhere, or that a callback
+// or goroutine unlocks through a function of this package (go func() {
+// m.wake() }()): a signal another goroutine releases, a second Lock waits
+// for it. A named closure that unlocks is
 // followed when it is called directly, also when another closure captures it.
 //
 // A function too large for the path walk (more than 64 lock states at one

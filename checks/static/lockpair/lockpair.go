@@ -2,6 +2,7 @@ package lockpair
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
@@ -136,16 +138,34 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		res.Funcs = append(res.Funcs, w.locks)
-		for _, pd := range w.diags {
+		// One double-lock finding per (function, held lock): the later
+		// re-locks of the lock taken at the same site are related.
+		first := map[token.Pos]int{} // lock site -> index in diags
+		more := map[int]int{}
+		pds := append([]pendingDiag(nil), w.diags...)
+		sort.SliceStable(pds, func(i, j int) bool { return pds[i].Pos < pds[j].Pos })
+		for _, pd := range pds {
 			if pd.keep != nil && !pd.keep() {
 				continue
 			}
 			d := pd.Diagnostic
 			k := d.Category + "@" + pass.Fset.Position(d.Pos).String()
-			if !seen[k] {
-				seen[k] = true
-				diags = append(diags, d)
+			if seen[k] {
+				continue
 			}
+			seen[k] = true
+			if d.Category == RuleDoubleLock && len(d.Related) > 0 && d.Related[0].Pos != d.Pos {
+				if i, ok := first[d.Related[0].Pos]; ok {
+					diags[i].Related = append(diags[i].Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: "locked again here"})
+					more[i]++
+					continue
+				}
+				first[d.Related[0].Pos] = len(diags)
+			}
+			diags = append(diags, d)
+		}
+		for i, n := range more {
+			diags[i].Message += fmt.Sprintf(" (and at %d more %s, listed as related)", n, checks.Plural(n, "place"))
 		}
 		// Facts only for functions other packages can call.
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && obj.Exported() {

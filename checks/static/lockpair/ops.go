@@ -25,7 +25,7 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 			st.locks[r.key] = cur
 			return true
 		}
-		if w.signals[r.key] {
+		if w.signal(r.key) {
 			// Waiting for the goroutine handed the Unlock.
 			st.locks[r.key] = held{mode: mode, reads: 1, site: pos, blk: w.curBlock}
 			return true

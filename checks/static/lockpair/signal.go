@@ -1,6 +1,7 @@
 package lockpair
 
 import (
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -11,14 +12,15 @@ import (
 // literal rather than called here (server.NotifyStartedFunc =
 // wait.Unlock). Such a mutex is a signal another goroutine releases; a
 // second Lock waits for it rather than deadlocking. So is a mutex that a
-// function literal handed elsewhere unlocks (a callback whose goroutine
-// does defer wait.Unlock()).
+// function literal handed elsewhere or started by a go statement unlocks,
+// directly or through a function of this package it passes it to (a
+// callback whose goroutine does defer wait.Unlock(); go func() { m.wake() }()).
 func (w *walker) handedUnlocks() map[string]bool {
 	var out map[string]bool
 	for _, b := range w.fn.Blocks {
 		for _, instr := range b.Instrs {
 			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || !escapes(mc) {
+			if !ok || !escapes(mc) && !goStarted(mc) {
 				continue
 			}
 			fn, ok := mc.Fn.(*ssa.Function)
@@ -50,6 +52,21 @@ func (w *walker) handedUnlocks() map[string]bool {
 	return out
 }
 
+// signal reports whether the mutex of key is a signal: handed as itself,
+// or as the value it is a field of (a callback calls m.wake(), which
+// unlocks m.Mutex).
+func (w *walker) signal(key string) bool {
+	if w.signals[key] {
+		return true
+	}
+	for k := range w.signals {
+		if len(key) > len(k) && strings.HasPrefix(key, k) && (key[len(k)] == '.' || key[len(k)] == '*') {
+			return true
+		}
+	}
+	return false
+}
+
 // isBoundUnlock reports whether fn is the bound method wrapper of a
 // sync mutex's Unlock or RUnlock.
 func isBoundUnlock(fn *ssa.Function) bool {
@@ -72,6 +89,16 @@ func escapes(v ssa.Value) bool {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// goStarted reports whether v is the function of a go statement.
+func goStarted(v ssa.Value) bool {
+	for _, ref := range *v.Referrers() {
+		if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v {
+			return true
+		}
 	}
 	return false
 }
@@ -104,7 +131,19 @@ func freeVarOps(fn *ssa.Function, depth int) (unlocked, locked map[int]bool) {
 			switch x := instr.(type) {
 			case ssa.CallInstruction:
 				o, recv := syncOp(x.Common())
-				i, ok := index[recv]
+				if o == opNone {
+					// A method or function of this package given a
+					// free variable that unlocks it (m.wake()).
+					if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg && depth < 3 {
+						for j, a := range x.Common().Args {
+							if i, ok := index[fieldRoot(a)]; ok && j < len(callee.Params) && unlocksParam(callee, callee.Params[j]) {
+								unlocked[i] = true
+							}
+						}
+					}
+					continue
+				}
+				i, ok := index[fieldRoot(recv)]
 				if recv == nil || !ok {
 					continue
 				}
@@ -134,4 +173,47 @@ func freeVarOps(fn *ssa.Function, depth int) (unlocked, locked map[int]bool) {
 		}
 	}
 	return unlocked, locked
+}
+
+// fieldRoot strips the field selections and loads of v (&m.Mutex is
+// m's, and so is *m of a captured m).
+func fieldRoot(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return v
+			}
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
+// unlocksParam reports whether fn unlocks its parameter p (or a mutex
+// field of it) without locking it: it releases a lock its caller took.
+func unlocksParam(fn *ssa.Function, p *ssa.Parameter) bool {
+	unlocked, locked := false, false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			o, recv := syncOp(c.Common())
+			if recv == nil || fieldRoot(recv) != p {
+				continue
+			}
+			switch o {
+			case opUnlock, opRUnlock:
+				unlocked = true
+			case opLock, opRLock, opTryLock, opTryRLock:
+				locked = true
+			}
+		}
+	}
+	return unlocked && !locked
 }

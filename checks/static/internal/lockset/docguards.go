@@ -25,15 +25,15 @@ var (
 		`|\b(?:fields|members|variables)\b[^.;]{0,40}?\b(?:guarded|protected|locked)\s+by\b` +
 		`|^\s*(?:guarded|protected|locked)\s+by\s+(?:the\s+)?[A-Za-z_][A-Za-z0-9_.]*\s*:\s*$`)
 	// namedRe: "mu protects conns and state" (the rest of the sentence
-	// names the fields).
-	namedRe = regexp.MustCompile(`(?i)\b(?:protects|guards|serializes\s+access\s+to|protects\s+access\s+to|guards\s+access\s+to|(?:mutex|lock)\s+(?:for|protecting|guarding))\b([^.;]*)`)
+	// names the fields; a "." left in a sentence is inside a dotted name).
+	namedRe = regexp.MustCompile(`(?i)\b(?:protects|guards|serializes\s+access\s+to|protects\s+access\s+to|guards\s+access\s+to|(?:mutex|lock)\s+(?:for|protecting|guarding))\b([^;]*)`)
 	// negRe: a negation before a match voids it.
 	negRe = regexp.MustCompile(`(?i)\b(?:not|never|no\s+longer|nothing|doesn't|don't|isn't|aren't)\b`)
 	// partialRe: a guard limited to some uses ("protects the options in a
 	// few limited cases where needed for testing") is no discipline for
 	// the other accesses.
 	partialRe = regexp.MustCompile(`(?i)\b(?:in\s+(?:a\s+few|some|certain|rare|limited)\b|(?:where|when|if)\s+needed\b|for\s+test(?:s|ing)?\b|limited\s+cases|sometimes|partially)`)
-	wordRe    = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*")
+	pathRe    = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
 )
 
 // DocGuards returns the documented guard of each struct field declared in
@@ -160,7 +160,15 @@ func namedFields(text string, tst *types.Struct, mu *types.Var) []*types.Var {
 		if m == nil || negRe.MatchString(sent[:m[1]]) || partialRe.MatchString(sent) {
 			continue
 		}
-		for _, w := range wordRe.FindAllString(sent[m[2]:m[3]], -1) {
+		for _, w := range pathRe.FindAllString(sent[m[2]:m[3]], -1) {
+			// "config.URL" guards that sub-field only, not config;
+			// "s.conns" names the field conns through a receiver.
+			if i := strings.LastIndexByte(w, '.'); i >= 0 {
+				if fieldNamed(tst, w[:strings.IndexByte(w, '.')]) != nil || strings.Count(w, ".") > 1 {
+					continue
+				}
+				w = w[i+1:]
+			}
 			f := fieldNamed(tst, w)
 			if f == nil || f == mu || IsMutex(f.Type()) || IsSyncType(f.Type()) {
 				continue
@@ -177,9 +185,32 @@ var disclaimRe = regexp.MustCompile(`(?i)\b(?:atomic(?:ally)?|immutable|read-?on
 
 func disclaims(text string) bool { return disclaimRe.MatchString(text) }
 
+// sentences splits text at '.', ';' and line ends; a '.' inside a dotted
+// name ("config.URL") does not end a sentence.
 func sentences(text string) []string {
 	text = strings.Join(strings.Fields(text), " ")
-	return strings.FieldsFunc(text, func(r rune) bool { return r == '.' || r == ';' || r == '\n' })
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c == '.' && i > 0 && i+1 < len(text) && isIdent(text[i-1]) && isIdent(text[i+1]) {
+			continue
+		}
+		if c == '.' || c == ';' || c == '\n' {
+			if i > start {
+				out = append(out, text[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 func fieldVar(fld *ast.Field, info *types.Info) *types.Var {

@@ -76,6 +76,15 @@ type partial struct {
 	mu    sync.Mutex
 	state int
 }
+
+type oauth struct {
+	config      struct{ URL, ClientID string }
+	baseURL     string
+	// metadataMu protects baseURL, config.URL, and resourceURL. It MUST NOT
+	// be held across I/O.
+	metadataMu  sync.Mutex
+	resourceURL string
+}
 `
 	f, err := parser.ParseFile(fset, "docs.go", src, parser.ParseComments)
 	if err != nil {
@@ -93,6 +102,7 @@ type partial struct {
 	sort.Strings(got)
 	want := []string{
 		"a<-mu/annotation@51",
+		"baseURL<-metadataMu/name@65", // config.URL guards a sub-field: config is not listed
 		"closed<-mu/block@31",
 		"conns<-mu/block@9",
 		"curState<-mu/annotation@30", // the group comment is also its own annotation
@@ -100,6 +110,7 @@ type partial struct {
 		"hsDialer<-mu/name@45",
 		"lastConnectionError<-lceMu/name@21",
 		"lis<-mu/block@8",
+		"resourceURL<-metadataMu/name@69",
 		"state<-mu/block@17",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

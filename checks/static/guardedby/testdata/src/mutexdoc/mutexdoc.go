@@ -497,3 +497,30 @@ func (s *summary) Write(now int64) {
 	s.flushCold()
 	s.mtx.Unlock()
 }
+
+// oauthHandler: the comment names a sub-field ("config.URL"): it guards
+// that sub-field, not config, and the list goes on after the dotted name.
+type oauthHandler struct {
+	config  struct{ URL, ClientID string }
+	baseURL string
+	// metadataMu protects baseURL, config.URL, and resourceURL. It must
+	// not be held across I/O.
+	metadataMu  sync.Mutex
+	resourceURL string
+}
+
+func (h *oauthHandler) SetURL(u string) {
+	h.metadataMu.Lock()
+	defer h.metadataMu.Unlock()
+	h.config.URL = u
+	h.baseURL = u
+	h.resourceURL = u
+}
+
+func (h *oauthHandler) Register(id string) {
+	h.config.ClientID = id // ok: only config.URL is named
+}
+
+func (h *oauthHandler) Resource() string {
+	return h.resourceURL // want `field h.resourceURL read without holding h.metadataMu, which guards it by the comment on metadataMu`
+}

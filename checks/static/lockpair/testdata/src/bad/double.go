@@ -66,3 +66,51 @@ func (c *Counter) viaClosure() {
 	}
 	f() // want `call to f locks c.mu, which is already held here \(locked at line 60\)`
 }
+
+// backoff: two calls under one lock that both lock it again are one
+// defect: one finding at the first, the second related.
+type backoff struct {
+	lock  sync.Mutex
+	timer *int
+	n     int
+}
+
+func (b *backoff) step() int {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	b.n++
+	return b.n
+}
+
+func (b *backoff) Next() *int {
+	b.lock.Lock()
+	defer b.lock.Unlock()
+	if b.timer == nil {
+		d := b.step() // want `call to b.step locks b.lock, which is already held here \(locked at line 86\): Go mutexes are not re-entrant, so this deadlocks \(and at 1 more place, listed as related\)`
+		b.timer = &d
+	} else {
+		*b.timer = b.step()
+	}
+	return b.timer
+}
+
+// bumpMutex's method takes and releases the lock itself: a goroutine
+// calling it does not release the caller's lock, so it is no signal.
+type bumpMutex struct {
+	sync.Mutex
+	n int
+}
+
+func (m *bumpMutex) bump() {
+	m.Lock()
+	m.n++
+	m.Unlock()
+}
+
+func relockBesideWorker() {
+	m := new(bumpMutex)
+	m.Lock()
+	go func() { m.bump() }()
+	m.Lock() // want `m.Mutex locked while already locked \(Lock at line 112\)`
+	m.Unlock()
+}

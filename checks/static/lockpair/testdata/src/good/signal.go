@@ -61,3 +61,44 @@ func feedAndWait(keys []int) *feeder {
 	sent.Lock()
 	return f
 }
+
+// wakeMutex is a mutex used as a one-shot signal: wake unlocks it once.
+type wakeMutex struct {
+	sync.Mutex
+	woken bool
+}
+
+func (m *wakeMutex) wake() bool {
+	if m.woken {
+		return false
+	}
+	m.woken = true
+	m.Unlock()
+	return true
+}
+
+// waitForWake hands the locked mutex to a callback (registered with
+// afterFunc, which runs it on another goroutine) that wakes it through
+// its method; the second Lock waits for that (modernc sqlite's retry).
+func waitForWake(afterFunc func(func()) func() bool) {
+	m := new(wakeMutex)
+	m.Lock()
+	stop := afterFunc(func() { m.wake() })
+	m.Lock()
+	stop()
+	m.Unlock()
+}
+
+// wakeByGoroutines does the same with goroutines that call wake.
+func wakeByGoroutines() bool {
+	m := new(wakeMutex)
+	m.Lock()
+	woke := make(chan bool, 2)
+	for j := 0; j < 2; j++ {
+		go func() { woke <- m.wake() }()
+	}
+	m.Lock()
+	a, b := <-woke, <-woke
+	m.Unlock()
+	return a != b
+}
