@@ -298,11 +298,10 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 		}
 	}()
 
-	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
 		"-webhook-secret-file", secretFile, "-db", dbPath, "-workdir", workDir, "-addr", "127.0.0.1:0",
 		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "20m",
-		"-gocache-seed", strings.TrimSpace(string(gocache)), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
+		"-gocache-seed", testSeed(t, filepath.Join(root, "seed")), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
 		"-sandbox-cgroup", "none", "-sandbox-memory", "2GiB", "-sandbox-disk", "3GiB")
 	cmd.Env = append(os.Environ(), "INTERLEAVE_TEST_CANARY="+envCanary)
 	server, logs, _, stop := startServe(t, cmd)
