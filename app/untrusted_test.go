@@ -520,10 +520,13 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	}
 }
 
-// makeRepoWith is makeRepo whose head commit also writes files.
+// makeRepoWith is makeRepo whose head commit also writes files, and
+// whose base's .interleave.yaml turns gen off: these jobs are about what
+// the head's tests do, and a job without the file (gen's automatic share)
+// is the benign pull request's.
 func makeRepoWith(t *testing.T, dir string, files map[string]string) (base, head string) {
 	t.Helper()
-	base, _ = makeRepo(t, dir)
+	base, _ = makeRepoConfig(t, dir, queueConfig)
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
