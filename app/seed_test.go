@@ -176,3 +176,26 @@ func testSeed(t *testing.T, dir string) string {
 	t.Logf("the seed holds %d entries of %s", n, host)
 	return dir
 }
+
+// BenchmarkSeedCache seeds a job's cache from the host's GOCACHE, as the
+// serve tests did before testSeed (go test -run '^$' -bench SeedCache
+// -benchtime 2x ./app, as root).
+func BenchmarkSeedCache(b *testing.B) {
+	if os.Geteuid() != 0 {
+		b.Skip("seeding links the server's files for another uid: only a root server does it")
+	}
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &sandbox{Sandbox: Sandbox{UID: 65534, GID: 65534, GoCacheSeed: strings.TrimSpace(string(out))}, drop: true}
+	for b.Loop() {
+		b.StopTimer()
+		cache := filepath.Join(b.TempDir(), "cache")
+		os.Mkdir(cache, 0o755)
+		b.StartTimer()
+		if err := s.seedCache(cache); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
