@@ -60,11 +60,10 @@ func TestAppJobOutOfMemory(t *testing.T) {
 		os.MkdirAll(d, 0o711)
 		os.Chmod(d, 0o711)
 	}
-	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
 		"-webhook-secret-file", secretFile, "-db", filepath.Join(state, "queue.db"), "-workdir", filepath.Join(state, "work"), "-addr", "127.0.0.1:0",
 		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "6m",
-		"-gocache-seed", strings.TrimSpace(string(gocache)), "-grace", "0s", "-require-approval=false",
+		"-gocache-seed", testSeed(t, filepath.Join(root, "seed")), "-grace", "0s", "-require-approval=false",
 		"-sandbox-memory", "512MiB", "-sandbox-cgroup", cg.parent)
 	server, logs, exited, stop := startServe(t, cmd)
 	defer stop()

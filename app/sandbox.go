@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/interleave-dev/interleave/report"
 	ghreport "github.com/interleave-dev/interleave/report/github"
@@ -52,9 +53,10 @@ type Sandbox struct {
 	FileSize uint64 // RLIMIT_FSIZE; default 1 GiB
 	TmpSize  uint64 // size of the job's /tmp and /dev/shm tmpfs, each; default 1 GiB
 	// GoCacheSeed is a build cache only the server writes: each job's own
-	// cache starts as hard links to it (read-only to the job). Default
-	// WorkDir/gocache-seed, filled by the server with go build std and
-	// go build -race std before the first job.
+	// cache starts as hard links to its outputs (read-only to the job) and
+	// copies of its action entries, so it should hold only what jobs
+	// need. Default WorkDir/gocache-seed, filled by the server with go
+	// build std and go build -race std before the first job.
 	GoCacheSeed string
 	// Memory is the memory (and swap) a job may use, through a cgroup
 	// made for it or, where none can be made, the server's watchdog; 0 =
@@ -266,15 +268,18 @@ func (s *sandbox) chown(dir string) error {
 
 // seedCache fills the job's build cache from the seed: outputs as hard
 // links, which stay the server's files that the job's uid cannot write,
-// action entries as copies; the directories are the job's, so it adds
-// entries of its own.
+// action entries as the job's own copies (the go command rewrites them
+// in place); the directories are the job's, so it adds entries of its
+// own. Its trim.txt says the cache was just trimmed: the job's go command
+// would otherwise delete the links to outputs the seed has not used for
+// days.
 // Without a separate uid the job could write the shared files, so nothing
 // is linked.
 func (s *sandbox) seedCache(cache string) error {
 	if !s.drop {
 		return nil
 	}
-	return filepath.WalkDir(s.GoCacheSeed, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(s.GoCacheSeed, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -289,18 +294,14 @@ func (s *sandbox) seedCache(cache string) error {
 			}
 			return os.Lchown(dst, s.UID, s.GID)
 		case d.Type().IsRegular() && rel != "trim.txt":
-			// Only entries the job's uid can read: an unreadable one
-			// would fail its build instead of being rebuilt.
-			if info, err := d.Info(); err != nil || info.Mode().Perm()&0o004 == 0 {
+			// Only entries the job's uid can read and not write: an
+			// unreadable one would fail its build instead of being
+			// rebuilt.
+			if info, err := d.Info(); err != nil || info.Mode().Perm()&0o004 == 0 || info.Mode().Perm()&0o002 != 0 {
 				return nil
 			}
 			if !strings.HasSuffix(rel, "-d") {
-				// Action entries are small and the go command may
-				// rewrite them: the job gets its own copy.
-				if err := copyFile(p, dst, 0o644); err != nil {
-					return err
-				}
-				return os.Lchown(dst, s.UID, s.GID)
+				return s.copyForJob(p, dst)
 			}
 			// Outputs are named by their hash and never rewritten.
 			if err := os.Link(p, dst); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -309,6 +310,38 @@ func (s *sandbox) seedCache(cache string) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	trim := filepath.Join(cache, "trim.txt")
+	if err := os.WriteFile(trim, []byte(strconv.FormatInt(time.Now().Unix(), 10)), 0o644); err != nil {
+		return err
+	}
+	return os.Lchown(trim, s.UID, s.GID)
+}
+
+// copyForJob copies a small file of the seed into the job's fresh cache as
+// a file of the job's uid.
+func (s *sandbox) copyForJob(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chown(s.UID, s.GID)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // warmSeed builds the standard library into the seed cache once, as the

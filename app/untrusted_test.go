@@ -336,11 +336,10 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	go allowedSrv.Serve(allowedLn)
 	defer allowedSrv.Close()
 
-	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
 		"-webhook-secret-file", secretFile, "-db", dbPath, "-workdir", workDir, "-addr", "127.0.0.1:0",
 		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "20m",
-		"-gocache-seed", strings.TrimSpace(string(gocache)), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
+		"-gocache-seed", testSeed(t, filepath.Join(root, "seed")), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
 		"-sandbox-cgroup", "none", "-sandbox-memory", "2GiB", "-sandbox-disk", "3GiB",
 		"-sandbox-allow-host", "default", "-sandbox-allow-host", allowedLn.Addr().String())
 	cmd.Env = append(os.Environ(), "INTERLEAVE_TEST_CANARY="+envCanary)
@@ -578,10 +577,13 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	}
 }
 
-// makeRepoWith is makeRepo whose head commit also writes files.
+// makeRepoWith is makeRepo whose head commit also writes files, and
+// whose base's .interleave.yaml turns gen off: these jobs are about what
+// the head's tests do, and a job without the file (gen's automatic share)
+// is the benign pull request's.
 func makeRepoWith(t *testing.T, dir string, files map[string]string) (base, head string) {
 	t.Helper()
-	base, _ = makeRepo(t, dir)
+	base, _ = makeRepoConfig(t, dir, queueConfig)
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)

@@ -385,10 +385,11 @@ func TestRealSuiteDriver(t *testing.T) {
 			if dc.check != nil {
 				dc.check(t, res)
 			}
-			// Every finding replays in a fresh process.
+			// Every finding replays in a fresh process; the package is
+			// built once for all of them.
 			testkit.CheckFindings(t, res.Findings, testkit.Want{
 				Kinds: dc.want, Sites: dc.wantSite, Msgs: testkit.WithStep(dc.wantMsg, step), Many: dc.many,
-			}, searchkit.Replay(context.Background(), dir, step))
+			}, searchkit.ReplayAll(context.Background(), dir, step, res.Findings))
 		})
 	}
 }

@@ -168,7 +168,7 @@ func TestRobustSearch(t *testing.T) {
 			// built once for all of them.
 			testkit.CheckFindings(t, res.Findings, testkit.Want{
 				Kinds: rc.want, Sites: rc.wantSite, Msgs: rc.wantMsg, SameLine: true,
-			}, searchkit.Replay(context.Background(), dir, rc.step))
+			}, searchkit.ReplayAll(context.Background(), dir, rc.step, res.Findings))
 		})
 	}
 }

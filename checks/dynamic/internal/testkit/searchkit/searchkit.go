@@ -4,6 +4,7 @@ package searchkit
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,18 +12,51 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
-// Replay returns testkit.CheckFindings's replay: explore.Replay of the
-// finding's schedule in module dir with watchdog step, a fresh build and
-// process each.
-func Replay(ctx context.Context, dir string, step time.Duration) func(checks.Finding) (testkit.Replayed, error) {
+// ReplayAll returns testkit.CheckFindings's replay for the findings a
+// search returned in module dir, with watchdog step: at the first call
+// their schedules are replayed, each in a fresh process, building each
+// package once (explore.ReplayMany).
+func ReplayAll(ctx context.Context, dir string, step time.Duration, findings []checks.Finding) func(checks.Finding) (testkit.Replayed, error) {
+	var done bool
+	got := map[string]testkit.Replayed{}
+	failed := map[string]error{}
 	return func(f checks.Finding) (testkit.Replayed, error) {
-		rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir, StepTimeout: step})
-		if err != nil {
+		if !done {
+			done = true
+			var paths []string
+			var scheds []*rt.Schedule
+			for _, g := range findings {
+				if g.Schedule == "" {
+					continue
+				}
+				sched, err := explore.ReadSchedule(g.Schedule)
+				if err != nil {
+					failed[g.Schedule] = err
+					continue
+				}
+				paths, scheds = append(paths, g.Schedule), append(scheds, sched)
+			}
+			results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir, StepTimeout: step})
+			for i, p := range paths {
+				if errs[i] != nil {
+					failed[p] = errs[i]
+					continue
+				}
+				rr := results[i]
+				got[p] = testkit.Replayed{Reproduced: rr.Outcome == explore.Reproduced, Outcome: string(rr.Outcome), Finding: rr.Finding, Diverged: rr.Diverged}
+			}
+		}
+		if err := failed[f.Schedule]; err != nil {
 			return testkit.Replayed{}, err
 		}
-		return testkit.Replayed{Reproduced: rr.Outcome == explore.Reproduced, Outcome: string(rr.Outcome), Finding: rr.Finding, Diverged: rr.Diverged}, nil
+		rr, ok := got[f.Schedule]
+		if !ok {
+			return testkit.Replayed{}, fmt.Errorf("no schedule %q among the search's findings", f.Schedule)
+		}
+		return rr, nil
 	}
 }
 
