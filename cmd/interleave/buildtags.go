@@ -6,6 +6,7 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/interleave-dev/interleave/internal/flagvalue"
 	"github.com/interleave-dev/interleave/internal/prjob"
 )
 
@@ -14,22 +15,11 @@ func tagsFlag(fs *flag.FlagSet, what string) *string {
 	return fs.String("tags", "", "Build `tags`, comma-separated, as for go build: "+what+" (default: tags of "+prjob.FileName+")")
 }
 
-// splitTags splits a -tags value.
-func splitTags(s string) []string {
-	var tags []string
-	for _, t := range strings.Split(s, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			tags = append(tags, t)
-		}
-	}
-	return tags
-}
-
 // buildTags returns the tags of -tags when given, else those of the
 // working tree's .interleave.yaml, and where they came from ("" when none).
 func buildTags(env *cliEnv, fs *flag.FlagSet, flagValue string) (tags []string, from string, err error) {
 	if prjob.FlagGiven(fs)("tags") != "" {
-		return splitTags(flagValue), "flag -tags", nil
+		return flagvalue.Split(flagValue), "flag -tags", nil
 	}
 	file, _, err := prjob.LoadFile(env.dir, "")
 	if err != nil || file == nil || len(file.Tags) == 0 {

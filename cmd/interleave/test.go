@@ -98,11 +98,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		}
 		opts.exclude = append(opts.exclude, p)
 	}
-	for _, t := range strings.Split(*tags, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			opts.tags = append(opts.tags, t)
-		}
-	}
+	opts.tags = append(opts.tags, flagvalue.Split(*tags)...)
 	// .interleave.yaml at the module root, under the flags.
 	src, notes, err := applyTestFile(env, fs, &opts)
 	if err != nil {

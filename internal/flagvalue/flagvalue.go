@@ -33,10 +33,17 @@ func (l *List) String() string { return strings.Join(*l, ",") }
 
 // Set appends the non-empty, trimmed elements of s.
 func (l *List) Set(s string) error {
+	*l = append(*l, Split(s)...)
+	return nil
+}
+
+// Split returns the non-empty, trimmed elements of a comma-separated s.
+func Split(s string) []string {
+	var out []string
 	for _, v := range strings.Split(s, ",") {
 		if v = strings.TrimSpace(v); v != "" {
-			*l = append(*l, v)
+			out = append(out, v)
 		}
 	}
-	return nil
+	return out
 }

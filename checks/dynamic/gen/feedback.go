@@ -59,17 +59,10 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				run = append(run, p)
 			}
 		}
-		args := append([]string{"test", "-count=1", "-json", "-timeout=30m", fmt.Sprintf("-parallel=%d", parallel)}, tagFlags(tags)...)
-		args = append(append(args, "-run", "^("+strings.Join(names, "|")+")$"), run...)
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = root
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, _ := cmd.Output()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+		st, outs, stderr, err := goTestJSON(ctx, root, "30m", parallel, tags, names, run)
+		if err != nil {
+			return nil, err
 		}
-		st, outs := parseTestJSON(out)
 		crashed := false
 		for _, w := range works {
 			for _, c := range w.cases {
@@ -81,7 +74,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				switch {
 				case st[key] != "":
 					status[key] = st[key]
-				case bytes.Contains(outs[key], []byte("panic:")) || bytes.Contains(outs[key], []byte("fatal error:")):
+				case crashOutput(outs[key]):
 					status[key], crashed = "crash", true
 				}
 			}
@@ -92,7 +85,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				pkgOut = append(pkgOut, tail(string(outs[p+"."]), 20))
 			}
 			if parallel == 1 {
-				return nil, fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr.String()), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
+				return nil, fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
 			}
 		}
 		if !crashed {
@@ -134,6 +127,31 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		}
 	}
 	return notes, nil
+}
+
+// goTestJSON runs go test -json on pkgs in dir for the tests named (with
+// tags, -timeout and -parallel as given) and returns each test's final
+// action and output (parseTestJSON) and go test's standard error; the
+// error is the context's, when it ended the run.
+func goTestJSON(ctx context.Context, dir, timeout string, parallel int, tags, names, pkgs []string) (map[string]string, map[string][]byte, string, error) {
+	args := append([]string{"test", "-count=1", "-json", "-timeout=" + timeout, fmt.Sprintf("-parallel=%d", parallel)}, tagFlags(tags)...)
+	args = append(append(args, "-run", "^("+strings.Join(names, "|")+")$"), pkgs...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output()
+	if ctx.Err() != nil {
+		return nil, nil, "", ctx.Err()
+	}
+	st, outs := parseTestJSON(out)
+	return st, outs, stderr.String(), nil
+}
+
+// crashOutput: does a test's output show it took its process down (a
+// panic in a goroutine, a fatal error)?
+func crashOutput(out []byte) bool {
+	return bytes.Contains(out, []byte("panic:")) || bytes.Contains(out, []byte("fatal error:"))
 }
 
 // maxFeedbackRounds bounds the go test runs of the sequential check.

@@ -3,11 +3,9 @@
 package gen
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -58,17 +56,11 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 			for i, c := range left {
 				names[i] = c.Name
 			}
-			args := append([]string{"test", "-count=1", "-json", "-timeout=10m", "-parallel=16"}, tagFlags(tags)...)
-			cmd := exec.CommandContext(ctx, "go", append(args, "-run", "^("+strings.Join(names, "|")+")$", "./"+filepath.ToSlash(rel))...)
-			cmd.Dir = baseRoot
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, _ := cmd.Output()
-			if ctx.Err() != nil {
+			st, outs, stderr, err := goTestJSON(ctx, baseRoot, "10m", 16, tags, names, []string{"./" + filepath.ToSlash(rel)})
+			if err != nil {
 				os.Remove(file)
-				return nil, ctx.Err()
+				return nil, err
 			}
-			st, outs := parseTestJSON(out)
 			var next []*Case
 			crashed := false
 			for _, c := range left {
@@ -77,14 +69,14 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				case st[key] == "pass":
 					c.OnBase = true
 				case st[key] != "":
-				case bytes.Contains(outs[key], []byte("panic:")) || bytes.Contains(outs[key], []byte("fatal error:")):
+				case crashOutput(outs[key]):
 					crashed = true
 				default:
 					next = append(next, c)
 				}
 			}
 			if len(st) == 0 && !crashed {
-				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(left), firstLine(strings.TrimSpace(string(outs["build"])+stderr.String()))))
+				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(left), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
 				break
 			}
 			left = next

@@ -12,8 +12,8 @@ import (
 // ants does) ticks on the real clock, sending the time Now reads. During a
 // schedule it also ticks on the virtual clock: when the clock passes its
 // next tick (a jump, or a loop reading the clock: tickReal), the tick is
-// sent (dropped while the
-// last one is unread, as a ticker drops it) and the scheduler waits until
+// sent (dropped while the last one is unread, as a ticker drops it) and
+// the scheduler waits until
 // the goroutines outside control are idle again, so that what the
 // ticker's goroutine keeps (a time cache, read through Now, which outside
 // control reads the virtual clock meanwhile) has caught up before the
