@@ -33,6 +33,7 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 	if len(fs) == 0 {
 		fmt.Fprintln(bw, "No concurrency findings.")
 		summaryOnly(bw, r)
+		notesSection(bw, r)
 		return bw.Flush()
 	}
 	fmt.Fprintf(bw, "%d %s: %s.\n\n", len(fs), checks.Plural(len(fs), "finding"), counts(fs))
@@ -113,7 +114,30 @@ func (Markdown) Write(w io.Writer, r *Report) error {
 		}
 	}
 	summaryOnly(bw, r)
+	notesSection(bw, r)
 	return bw.Flush()
+}
+
+// maxNotes bounds the notes the summary lists; the JSON report and SARIF
+// carry them all.
+const maxNotes = 30
+
+// notesSection lists what the run says that is not a finding (tests not
+// searched, failures left to the summary, hosts refused), so a reader of
+// the summary or the check run sees it too.
+func notesSection(bw *bufio.Writer, r *Report) {
+	if len(r.Notes) == 0 {
+		return
+	}
+	fmt.Fprintf(bw, "\n<details><summary>Notes (%d)</summary>\n\n", len(r.Notes))
+	for i, n := range r.Notes {
+		if i == maxNotes {
+			fmt.Fprintf(bw, "- and %d more, in the JSON report and SARIF\n", len(r.Notes)-i)
+			break
+		}
+		fmt.Fprintf(bw, "- %s\n", htmlEscape(oneLine(n)))
+	}
+	fmt.Fprintln(bw, "\n</details>")
 }
 
 // summaryOnly lists the failures that are not the change's or not the

@@ -3,7 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -78,5 +82,36 @@ func TestNotesReachMachines(t *testing.T) {
 	}
 	if bytes.Contains(jb.Bytes(), []byte(`"notes"`)) || bytes.Contains(sb.Bytes(), []byte("invocations")) {
 		t.Errorf("a report without notes carries them:\n%s\n%s", jb.String(), sb.String())
+	}
+}
+
+// TestNotesInMarkdown: the summary lists the notes, escaped, at most
+// maxNotes of them with a count of the rest; none, no section.
+func TestNotesInMarkdown(t *testing.T) {
+	var notes []string
+	for i := range maxNotes + 3 {
+		notes = append(notes, fmt.Sprintf("note %d <script>", i))
+	}
+	for _, r := range []*Report{{Root: "/repo", Notes: notes}, {Root: "/repo", Notes: notes, Findings: []checks.Finding{{Rule: "IL2001", Severity: checks.Error, Message: "m", Pos: checks.Position{File: "/repo/a.go", Line: 3}}}}} {
+		var b bytes.Buffer
+		if err := (Markdown{}).Write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		md := b.String()
+		for _, want := range []string{fmt.Sprintf("Notes (%d)", len(notes)), "- note 0 &lt;script&gt;", fmt.Sprintf("- note %d ", maxNotes-1), "- and 3 more, in the JSON report and SARIF"} {
+			if !strings.Contains(md, want) {
+				t.Errorf("markdown lacks %q:\n%s", want, md)
+			}
+		}
+		if strings.Contains(md, "<script>") || strings.Contains(md, fmt.Sprintf("- note %d ", maxNotes)) {
+			t.Errorf("markdown has an unescaped note or more than %d notes:\n%s", maxNotes, md)
+		}
+	}
+	var b bytes.Buffer
+	if err := (Markdown{}).Write(&b, &Report{Root: "/repo"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Notes") {
+		t.Errorf("a report without notes has a notes section:\n%s", b.String())
 	}
 }

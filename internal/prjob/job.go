@@ -261,11 +261,12 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 	final, exNote = FilterExcluded(final, c.ModuleDir, c.Root, opts.Exclude)
 	var ignored []string
 	final, ignored = FilterIgnored(final, opts.Ignore, c.ModuleDir, c.Root)
-	for _, n := range append([]string{exNote}, ignored...) {
-		if n != "" {
-			r.logf("note: %s", n)
-			pkgSummary += "\n- note: " + n + "\n"
-		}
+	if exNote != "" {
+		r.logf("note: %s", exNote)
+		pkgSummary += "\n- note: " + exNote + "\n"
+	}
+	for _, n := range ignored { // in the report's notes, which the summary lists
+		r.logf("note: %s", n)
 	}
 
 	// report.

@@ -332,7 +332,7 @@ func (p *publisher) summaryMarkdown() string {
 	if strings.TrimSpace(p.in.Summary) != "" {
 		return p.in.Summary
 	}
-	r := &report.Report{Root: p.in.Root, ToolVersion: p.in.ToolVersion}
+	r := &report.Report{Root: p.in.Root, ToolVersion: p.in.ToolVersion, Notes: p.in.Report.Notes}
 	for _, f := range p.findings {
 		if isDynamic(&f.Finding) && f.Replay == "" {
 			f.Replay = p.replayCommand(&f.Finding)

@@ -722,3 +722,25 @@ func TestPublishAttemptTimeout(t *testing.T) {
 		t.Errorf("slept %v, want a 1s wait before repeating the read", e.clock.Slept())
 	}
 }
+
+// TestPublishReportNotesInCheckRun: with no summary of the caller's (the
+// App posts from the report alone), the report's notes, such as a host the
+// job's network policy refused, are in the check run's text, escaped.
+func TestPublishReportNotesInCheckRun(t *testing.T) {
+	e := newEnv(t, true)
+	addCounterPull(e.srv)
+	rep := makeReport(t, static(13, "c.n++", checks.Warning))
+	rep.Notes = []string{"network: the job's connection to evil.example:443 was refused <b>", "TestSlow: not searched: its unperturbed run did not finish"}
+	in := e.input(rep)
+	run(t, e, in)
+	runs := e.srv.CheckRuns(testOwner, testRepo)
+	if len(runs) != 1 {
+		t.Fatalf("got %d check runs, want 1", len(runs))
+	}
+	text := runs[0].GetOutput().GetSummary()
+	for _, want := range []string{"Notes (2)", "evil.example:443 was refused &lt;b&gt;", "TestSlow: not searched"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("check run summary lacks %q:\n%s", want, text)
+		}
+	}
+}
