@@ -81,10 +81,34 @@ func runMain(ctx context.Context, env *cliEnv, args []string) int {
 		fmt.Fprintln(env.stderr, err)
 		return -1
 	}
+	// Files, not pipes: a process the command left behind cannot keep
+	// Wait from returning.
+	out, err := os.CreateTemp("", "interleave-e2e-out-")
+	if err != nil {
+		fmt.Fprintln(env.stderr, err)
+		return -1
+	}
+	defer os.Remove(out.Name())
+	defer out.Close()
+	errf, err := os.CreateTemp("", "interleave-e2e-err-")
+	if err != nil {
+		fmt.Fprintln(env.stderr, err)
+		return -1
+	}
+	defer os.Remove(errf.Name())
+	defer errf.Close()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = env.dir, env.stdout, env.stderr
+	cmd.Dir, cmd.Stdout, cmd.Stderr = env.dir, out, errf
 	cmd.Env = append(os.Environ(), env.vars...)
 	err = cmd.Run()
+	for _, f := range []struct {
+		file *os.File
+		to   *bytes.Buffer
+	}{{out, env.stdout}, {errf, env.stderr}} {
+		if _, serr := f.file.Seek(0, 0); serr == nil {
+			f.to.ReadFrom(f.file)
+		}
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
