@@ -127,6 +127,7 @@ func postRun(t *testing.T, dir string, vars map[string]string, args ...string) (
 	for k, v := range vars {
 		env.vars = append(env.vars, k+"="+v)
 	}
+	interleave() // the build does not count against the timeout
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	code := runMain(ctx, env, append([]string{"post"}, args...))
@@ -185,6 +186,7 @@ func (r *prRepo) commit(files map[string]string) string {
 func (r *prRepo) runPR(args ...string) (code int, stdout, stderr string) {
 	r.t.Helper()
 	env, out, errb := testEnv(r.t, r.dir)
+	interleave() // the build does not count against the timeout
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	code = runMain(ctx, env, append([]string{"pr"}, args...))
