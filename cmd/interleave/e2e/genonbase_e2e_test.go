@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -23,7 +23,7 @@ func TestPRGenOnBase(t *testing.T) {
 		t.Skip("end-to-end: builds instrumented tests")
 	}
 	read := func(commit string) string {
-		b, err := os.ReadFile(filepath.Join("..", "..", "checks", "dynamic", "gen", "testdata", "onbase", commit, "valve.go"))
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "checks", "dynamic", "gen", "testdata", "onbase", commit, "valve.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
