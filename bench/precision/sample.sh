@@ -18,7 +18,9 @@
 # the packets, sample.json, findings-<module>.txt, counts.md and RULES.md.
 # LIST (default docs/precision-sample-2026-11-29.md) is the list of modules;
 # TIMEOUT (seconds, default none) stops a module's check after that long
-# (its whole process group) and records exit "timeout".
+# (its whole process group) and records exit "timeout". STOP (HH:MM UTC)
+# starts no module from then on. BIN (with BIN_COMMIT) uses a binary built
+# beforehand instead of building one.
 # Needs Go, jq and python3; fetches modules through the module proxy.
 set -euo pipefail
 
@@ -37,14 +39,25 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
 run() {
-	(cd "$repo" && go build -o "$out/interleave.$$" ./cmd/interleave && mv "$out/interleave.$$" "$out/interleave")
-	git -C "$repo" rev-parse HEAD >"$out/commit"
+	if [ -n "${BIN:-}" ]; then
+		# A binary built before the run (BIN_COMMIT: the commit it was built at).
+		cp "$BIN" "$out/interleave"
+		echo "${BIN_COMMIT:?BIN needs BIN_COMMIT}" >"$out/commit"
+	else
+		(cd "$repo" && go build -o "$out/interleave.$$" ./cmd/interleave && mv "$out/interleave.$$" "$out/interleave")
+		git -C "$repo" rev-parse HEAD >"$out/commit"
+	fi
 	mkdir -p "$out/claims"
 	for mv in "${mods[@]}"; do
 		name="${mv//\//_}"
 		res="$out/$name"
 		# Workers run side by side (WORKERS): each takes the next module
 		# of the list that no worker has taken.
+		# STOP (HH:MM, UTC): no module is started at or after it.
+		if [ -n "${STOP:-}" ] && [[ "$(date -u +%H:%M)" > "$STOP" || "$(date -u +%H:%M)" == "$STOP" ]]; then
+			echo "not run: $mv" >&2
+			continue
+		fi
 		mkdir "$out/claims/$name" 2>/dev/null || continue
 		rm -rf "$res"
 		mkdir -p "$res"
