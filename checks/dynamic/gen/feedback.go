@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // feedback writes the sequential version of every package's cases and
@@ -19,8 +20,10 @@ import (
 // pass are kept. With
 // baseRoot (the module in a checkout of a change's base commit), the cases
 // that fail are run there too, and those that pass there are kept first
-// (onBase): the change broke the calls.
-func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string) ([]string, error) {
+// (onBase): the change broke the calls. No round after the first starts
+// at or past until (zero: none ends them): the cases it leaves undecided
+// are dropped.
+func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string, until time.Time) ([]string, error) {
 	var paths []string
 	for _, w := range works {
 		src, err := Render(w.gen, w.pkg.Name, w.cases, Sequential)
@@ -39,7 +42,12 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	status := map[string]string{} // pkg.Test -> pass, fail, skip, crash
 	output := map[string][]byte{}
 	parallel := 16
-	for round := 0; round < maxFeedbackRounds; round++ {
+	outOfTime := false
+	for round := 0; ; round++ {
+		if !anotherRound(round, time.Now(), until) {
+			outOfTime = round < maxFeedbackRounds
+			break
+		}
 		var names []string
 		pkgs := map[string]bool{}
 		for _, w := range works {
@@ -117,6 +125,8 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 					w.kept = append(w.kept, c)
 					r.Kept++
 				}
+			case status[key] == "" && outOfTime:
+				r.Dropped = append(r.Dropped, c.Name+": not decided (the budget of the sequential runs ran out)")
 			case status[key] == "":
 				r.Dropped = append(r.Dropped, c.Name+": not decided (the process crashed too often)")
 			case status[key] == "crash":
@@ -156,6 +166,13 @@ func crashOutput(out []byte) bool {
 
 // maxFeedbackRounds bounds the go test runs of the sequential check.
 const maxFeedbackRounds = 6
+
+// anotherRound reports whether the sequential check starts round (from
+// 0) at now: the first always, the others below maxFeedbackRounds and
+// before until (zero: no end).
+func anotherRound(round int, now, until time.Time) bool {
+	return round == 0 || round < maxFeedbackRounds && (until.IsZero() || now.Before(until))
+}
 
 // parseTestJSON returns each test's final action and output, keyed by
 // package + "." + test ("pkg." holds the package's own output, "build" the

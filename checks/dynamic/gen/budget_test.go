@@ -1,0 +1,43 @@
+package gen
+
+import (
+	"testing"
+	"time"
+)
+
+// The sequential runs are paid from the budget: the search gets the rest,
+// at least a tenth.
+func TestSearchBudget(t *testing.T) {
+	for _, c := range []struct{ budget, seq, want time.Duration }{
+		{30 * time.Second, 10 * time.Second, 20 * time.Second},
+		{30 * time.Second, 0, 30 * time.Second},
+		{30 * time.Second, time.Minute, 3 * time.Second},
+	} {
+		if got := searchBudget(c.budget, c.seq); got != c.want {
+			t.Errorf("searchBudget(%v, %v) = %v, want %v", c.budget, c.seq, got, c.want)
+		}
+	}
+}
+
+// The sequential check's first round always runs; the others only before
+// their end, and never more than maxFeedbackRounds.
+func TestAnotherRound(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	until := t0.Add(15 * time.Second)
+	for _, c := range []struct {
+		round int
+		now   time.Time
+		until time.Time
+		want  bool
+	}{
+		{0, t0.Add(time.Hour), until, true},
+		{1, t0.Add(10 * time.Second), until, true},
+		{1, t0.Add(15 * time.Second), until, false},
+		{3, t0.Add(time.Hour), time.Time{}, true},
+		{maxFeedbackRounds, t0, time.Time{}, false},
+	} {
+		if got := anotherRound(c.round, c.now, c.until); got != c.want {
+			t.Errorf("anotherRound(%d, %v, %v) = %v, want %v", c.round, c.now.Sub(t0), c.until.Sub(t0), got, c.want)
+		}
+	}
+}
