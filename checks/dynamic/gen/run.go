@@ -341,7 +341,9 @@ func (r *run) generate() error {
 		}
 		// Feedback-directed: more candidates than wanted, of which the
 		// first PerType that run sequentially are kept.
-		cs := w.gen.Generate(t, candidates*r.opts.PerType)
+		// The shapes a test author writes first come first.
+		n := candidates * r.opts.PerType
+		cs := append(w.gen.Shapes(t, n), w.gen.Generate(t, n)...)
 		w.cases = append(w.cases, cs...)
 		pos := t.Pkg.Fset.Position(t.Pos)
 		r.reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: claimOf(t), Pos: fmt.Sprintf("%s:%d", relTo(r.opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}
@@ -514,7 +516,7 @@ func (r *run) replay(ctx context.Context) {
 		list = append(list, s)
 		replayable = append(replayable, k)
 	}
-	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout}
+	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout, Stage: r.opts.Stage}
 	rrs, errs := explore.ReplayMany(ctx, list, ropts)
 	// A second fresh run for those that passed: the race detector's
 	// report of the same interleaving is not certain in every run.
