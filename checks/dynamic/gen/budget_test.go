@@ -41,3 +41,24 @@ func TestAnotherRound(t *testing.T) {
 		}
 	}
 }
+
+// go test's build time is until its first test binary started: the
+// sequential runs are charged their run time only.
+func TestBuildTime(t *testing.T) {
+	began := time.Unix(1000, 0)
+	out := []byte(`{"Time":"1970-01-01T00:16:52Z","Action":"start","Package":"m/p"}
+{"Time":"1970-01-01T00:16:53Z","Action":"run","Package":"m/p","Test":"TestA"}
+{"Time":"1970-01-01T00:16:54Z","Action":"pass","Package":"m/p","Test":"TestA"}
+{"Time":"1970-01-01T00:16:51Z","Action":"start","Package":"m/q"}
+`)
+	st, _, started := parseTestJSON(out)
+	if st["m/p.TestA"] != "pass" {
+		t.Fatalf("status %v", st)
+	}
+	if got, want := buildTime(began, started, began.Add(20*time.Second)), 11*time.Second; got != want {
+		t.Errorf("build time %v, want %v (until the first start)", got, want)
+	}
+	if got, want := buildTime(began, time.Time{}, began.Add(20*time.Second)), 20*time.Second; got != want {
+		t.Errorf("build time with no start %v, want all of it, %v", got, want)
+	}
+}

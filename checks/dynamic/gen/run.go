@@ -360,14 +360,22 @@ func (r *run) keepSequential(ctx context.Context) (patterns []string, err error)
 		n += len(w.cases)
 	}
 	end := r.stage(fmt.Sprintf("running %d generated test(s) sequentially", n))
+	// Their rounds end at half the budget, go test's builds not counted;
+	// the search gets the rest.
 	began := time.Now()
-	defer func() { r.sequential = time.Since(began) }()
-	// Their rounds end at half the budget; the search gets the rest.
 	var until time.Time
 	if r.opts.Budget > 0 {
 		until = began.Add(r.opts.Budget / 2)
 	}
-	notes, err := feedback(ctx, r.copyRoot, r.opts.BaseDir, r.works, r.reports, r.opts.PerType, r.opts.Tags, until)
+	var built time.Duration
+	defer func() {
+		r.sequential = max(time.Since(began)-built, 0)
+		if r.opts.Stage != nil && built > 0 {
+			r.opts.Stage(explore.StageEvent{Name: "building the generated tests (go test)", Done: true, Took: built,
+				Detail: "go test's builds in the sequential runs, outside the budget"})
+		}
+	}()
+	notes, err := feedback(ctx, r.copyRoot, r.opts.BaseDir, r.works, r.reports, r.opts.PerType, r.opts.Tags, until, &built)
 	if err != nil {
 		return nil, err
 	}
