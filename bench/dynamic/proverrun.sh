@@ -19,6 +19,7 @@ if [ -z "$out" ]; then
 	out="$(mktemp -d)"
 	trap 'rm -rf "$out"' EXIT
 fi
+mkdir -p "$out"
 pairs=("$@")
 [ ${#pairs[@]} -gt 0 ] || pairs=(gocron-stop-twice)
 printf '%-20s %-7s %-11s %-8s %-6s %s\n' pair budget after-build overrun wall stages
@@ -26,7 +27,7 @@ for p in "${pairs[@]}"; do
 	began=$(date +%s)
 	bash "$root/bench/regressions/run.sh" -o "$out" "$p" >"$out/$p.run.txt" 2>&1 || true
 	wall=$(($(date +%s) - began))
-	python3 - "$p" "$out/$p/report.json" "$out/$p/stderr.log" "$wall" <<'PY'
+	if python3 - "$p" "$out/$p/report.json" "$out/$p/stderr.log" "$wall" <<'PY'
 import json, re, sys
 p, path, err, wall = sys.argv[1:]
 try:
@@ -37,5 +38,6 @@ took, budget = s["afterBuildMs"] / 1000, s["budgetMs"] / 1000
 m = re.search(r"interleave pr: -budget \S+: the stages after their builds took (.*)", open(err).read())
 print(f"{p:<20} {budget:<7.0f} {took:<11.1f} {100*(took-budget)/budget:+7.1f}% {wall+'s':<6} {m.group(1) if m else '?'}")
 PY
+	then :; else echo "$p: see $out/$p.run.txt"; fi
 	rm -rf "$out/$p/repo"
 done

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,5 +61,30 @@ func TestBuildTime(t *testing.T) {
 	}
 	if got, want := buildTime(began, time.Time{}, began.Add(20*time.Second)), 20*time.Second; got != want {
 		t.Errorf("build time with no start %v, want all of it, %v", got, want)
+	}
+}
+
+// Rounds after the first stop at the sequential runs' end: go test's
+// -timeout is what is left, but enough for a blocking case to fail.
+func TestRoundTimeout(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	until := t0.Add(40 * time.Second)
+	for _, c := range []struct {
+		round int
+		now   time.Time
+		until time.Time
+		want  string
+	}{
+		{0, t0, until, "30m"},
+		{1, t0, time.Time{}, "30m"},
+		{1, t0.Add(10 * time.Second), until, "30s"},
+		{2, t0.Add(39 * time.Second), until, (sequentialTimeout + 5*time.Second).String()},
+	} {
+		if !strings.Contains(sequentialHelpers, "const genSequentialTimeout = 10 * time.Second") {
+			t.Fatal("sequentialTimeout is not the generated file's genSequentialTimeout")
+		}
+		if got := roundTimeout(c.round, c.now, c.until); got != c.want {
+			t.Errorf("roundTimeout(%d, %v) = %s, want %s", c.round, c.now.Sub(t0), got, c.want)
+		}
 	}
 }

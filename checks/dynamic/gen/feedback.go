@@ -68,7 +68,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				run = append(run, p)
 			}
 		}
-		st, outs, stderr, err := goTestJSON(ctx, root, "30m", parallel, tags, names, run, built)
+		st, outs, stderr, err := goTestJSON(ctx, root, roundTimeout(round, time.Now().Add(-*built), until), parallel, tags, names, run, built)
 		if err != nil {
 			return nil, err
 		}
@@ -170,6 +170,23 @@ func crashOutput(out []byte) bool {
 
 // maxFeedbackRounds bounds the go test runs of the sequential check.
 const maxFeedbackRounds = 6
+
+// sequentialTimeout is genSequentialTimeout of the generated file: a
+// blocking case fails after it.
+const sequentialTimeout = 10 * time.Second
+
+// roundTimeout is go test's -timeout for round at now: 30m for the first,
+// which decides the cases that end by themselves (a blocking one waits
+// genSequentialTimeout), then what is left until until (zero: no end), at
+// least genSequentialTimeout and a few seconds: the cases go test's
+// timeout stops are taken as failing, the others not run stay undecided.
+func roundTimeout(round int, now, until time.Time) string {
+	if round == 0 || until.IsZero() {
+		return "30m"
+	}
+	d := max(until.Sub(now), sequentialTimeout+5*time.Second)
+	return d.Round(time.Second).String()
+}
 
 // anotherRound reports whether the sequential check starts round (from
 // 0) at now: the first always, the others below maxFeedbackRounds and

@@ -68,8 +68,8 @@ func lifecyclePairs(t *Target) [][2]Func {
 	cs := &caseState{t: t}
 	var starts, stops []Func
 	for _, m := range t.Methods {
-		if !cs.callable(m) {
-			continue
+		if !cs.callable(m) || strings.Contains(m.Fn.Name(), "Blocking") {
+			continue // StartBlocking blocks for good
 		}
 		switch name := m.Fn.Name(); {
 		case startLike.MatchString(name):
