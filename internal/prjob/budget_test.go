@@ -100,3 +100,15 @@ func TestLedgerFloors(t *testing.T) {
 		t.Errorf("line %q does not say the overrun", l.line())
 	}
 }
+
+// A job made without a ledger (as tests make one) runs its stages and
+// charges nothing. TestCheckPlainUnconfirmed panicked on it.
+func TestLedgerNil(t *testing.T) {
+	var l *ledger
+	ran := false
+	l.charge("plain", func() { ran = true })
+	l.build(time.Second)
+	if !ran || l.left() != 0 || l.watch(nil) != nil {
+		t.Errorf("nil ledger: ran %v, left %v", ran, l.left())
+	}
+}

@@ -274,14 +274,14 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		}
 	}
 
-	if r.budget.total > 0 {
+	if r.budget != nil && r.budget.total > 0 {
 		r.logf("%s", r.budget.line())
 	}
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
 		PreExisting: preExisting, Tests: r.testRuns, Changed: r.changed,
 		Notes: append(append([]string(nil), r.notes[len(opts.Notes):]...), ignored...)}
-	if r.budget.total > 0 {
+	if r.budget != nil && r.budget.total > 0 {
 		rep.Search = &report.SearchTime{BudgetMS: r.budget.total.Milliseconds(), AfterBuildMS: r.budget.afterBuild().Milliseconds()}
 	}
 	err = r.stage("report", func() error {
