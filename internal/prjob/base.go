@@ -87,7 +87,11 @@ func (r *job) checkPlain(ctx context.Context, dyn []checks.Finding, verdicts []e
 		return
 	}
 	start := time.Now()
-	labels, err := explore.PlainCheck(ctx, fs, explore.PlainOptions{Dir: r.change.ModuleDir, Race: r.opts.Race, Tags: r.opts.Tags})
+	var labels []*checks.PlainGo
+	var err error
+	r.budget.charge("plain", func() {
+		labels, err = explore.PlainCheck(ctx, fs, explore.PlainOptions{Dir: r.change.ModuleDir, Race: r.opts.Race, Tags: r.opts.Tags})
+	})
 	r.timings = append(r.timings, stageTime{"plain", time.Since(start)})
 	if err != nil {
 		r.notes = append(r.notes, fmt.Sprintf("could not run %d %s no base commit confirms under plain go test: %v", len(fs), checks.Plural(len(fs), "failure"), err))
@@ -130,9 +134,12 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 		seed = seedFrom(c.HeadCommit, c.MergeBase)
 	}
 	start := time.Now()
-	v, err := explore.CheckBase(ctx, dyn, explore.BaseOptions{
-		Dir: dir, Budget: max(r.baseBudget()/baseShare, 2*time.Second), Strategy: r.opts.Strategy, Seed: seed,
-		Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers,
+	var v []explore.BaseVerdict
+	r.budget.charge("base", func() {
+		v, err = explore.CheckBase(ctx, dyn, explore.BaseOptions{
+			Dir: dir, Budget: baseStageBudget(r.budget.left(), r.genOwed()), Strategy: r.opts.Strategy, Seed: seed,
+			Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers, Stage: r.budget.watch(nil),
+		})
 	})
 	r.timings = append(r.timings, stageTime{"base", time.Since(start)})
 	return v, err
@@ -147,6 +154,8 @@ func (r *job) baseCheckout(ctx context.Context) (dir string, done func(), err er
 		return "", nil, err
 	}
 	wt := filepath.Join(tmp, "base")
+	began := time.Now()
+	defer func() { r.budget.build(time.Since(began)) }() // outside -budget, as a build
 	if out, err := git(ctx, c.Root, "worktree", "add", "--detach", "--force", wt, c.MergeBase); err != nil {
 		os.RemoveAll(tmp)
 		return "", nil, fmt.Errorf("git worktree add: %v: %s", err, out)
@@ -171,10 +180,22 @@ func (r *job) moduleRel() string {
 	return rel
 }
 
-// baseBudget is the budget the base commit's share is taken from: -budget
-// as given, so gen's automatic share does not starve the base check.
-func (r *job) baseBudget() time.Duration {
-	return max(r.givenBudget, r.opts.Budget)
+// baseKeep is what the dynamic search leaves of its budget, once it found
+// a failure, for the base commit's replays and search: a quarter of
+// -budget as given (before gen's automatic share), when there is a base.
+func (r *job) baseKeep() time.Duration {
+	if r.change.MergeBase == "" || r.change.Base == affected.Empty {
+		return 0
+	}
+	return max(r.givenBudget, r.opts.Budget) / baseShare
+}
+
+// genOwed is gen's budget when gen is still to run.
+func (r *job) genOwed() time.Duration {
+	if r.opts.GenBudget > 0 && r.opts.Shard <= 1 {
+		return r.opts.GenBudget
+	}
+	return 0
 }
 
 func git(ctx context.Context, dir string, args ...string) (string, error) {

@@ -22,8 +22,8 @@ import (
 // told otherwise. internal/ghaction's tests check action.yml's input
 // defaults against these.
 const (
-	// DefaultBudget is the wall time of the dynamic search of one pull
-	// request.
+	// DefaultBudget is the wall time of one pull request's stages after
+	// their builds (budget.go).
 	DefaultBudget = 2 * time.Minute
 	// DefaultFailOn is the lowest severity of a reported finding that
 	// fails the run (exit 1, a failed check run).
@@ -109,7 +109,7 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&c.Base, "base", c.Base, "Base `ref` of the change; required unless $GITHUB_EVENT_PATH holds a pull_request or issue_comment event; "+affected.Empty+" treats every file of the module as new")
 	fs.StringVar(&c.Head, "head", c.Head, "Head `ref` of the change (default HEAD, or the pull request's head commit); "+affected.WorkTree+" for uncommitted changes")
 	fs.Var(&f.scope, "scope", "Report the findings in this `scope`: changed (on changed lines, or related to one), package (all in the changed packages), all (all in the module)")
-	fs.DurationVar(&c.Budget, "budget", c.Budget, "Wall time of the dynamic search over the affected tests; 0 skips it")
+	fs.DurationVar(&c.Budget, "budget", c.Budget, "Wall time of the stages after their builds: the search over the affected tests, the base commit's check of its failures and gen's automatic share (static stage, checkouts and builds are timed apart, see -v); 0 skips the search")
 	fs.Var(&f.genBudget, "gen-budget", "Wall time of the generated concurrent tests (as interleave gen) for the changed types documented as safe for concurrent use or holding a mutex or atomic: auto (a quarter of -budget, only when such a type changed), a `duration` added to -budget, or 0 to skip them")
 	fs.Var(&f.failOn, "fail-on", "Exit 1 when a reported finding has at least this `severity`: note, warning, error")
 	fs.Var(&f.format, "format", "Output `format`: text, json, sarif")

@@ -42,7 +42,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 			baseDir = dir
 		}
 	}
-	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", opts.GenBudget, seed)
+	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", genStageBudget(r.budget.left(), opts.GenBudget), seed)
 	res, err := gen.Run(ctx, gen.Options{
 		Dir:      c.ModuleDir,
 		Patterns: c.Packages,
@@ -54,15 +54,15 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		},
 		BaseDir:      baseDir,
 		Seed:         seed,
-		Budget:       opts.GenBudget,
+		Budget:       genStageBudget(r.budget.left(), opts.GenBudget),
 		Strategy:     opts.Strategy,
 		Race:         opts.Race,
 		Tags:         opts.Tags,
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
-		Stage: func(ev explore.StageEvent) {
+		Stage: r.budget.watch(func(ev explore.StageEvent) {
 			fmt.Fprintln(r.stderr, "interleave pr: gen: "+StageLine(ev))
-		},
+		}),
 	})
 	if err != nil {
 		var nt *gen.NoTargetsError

@@ -187,16 +187,23 @@ func TestDropSameAccesses(t *testing.T) {
 
 // The base commit's share comes from -budget as given, not from what is
 // left after gen's automatic share (a small budget starved the base check
-// of a pre-existing leak, which was then posted as new).
+// of a pre-existing leak, which was then posted as new): the search keeps
+// it once it found a failure, and the base stage gets it.
 func TestBaseBudgetBeforeGenShare(t *testing.T) {
 	_, c := genAutoModule(t)
+	c.MergeBase = "0123456789abcdef"
 	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
 	r := &job{opts: &opts, change: c, stderr: new(bytes.Buffer)}
 	r.splitGenBudget()
 	if opts.Budget != 90*time.Second {
 		t.Fatalf("search budget %v, want 90s", opts.Budget)
 	}
-	if got := r.baseBudget(); got != 2*time.Minute {
-		t.Errorf("base budget %v, want the 2m given", got)
+	if got := r.baseKeep(); got != 30*time.Second {
+		t.Errorf("kept for the base %v, want a quarter of the 2m given", got)
+	}
+	// The search spent its 90s but what it kept: the base gets that.
+	left := 2*time.Minute - (90*time.Second - r.baseKeep())
+	if got := baseStageBudget(left, r.genOwed()); got != 30*time.Second {
+		t.Errorf("base stage budget %v, want 30s", got)
 	}
 }

@@ -60,6 +60,7 @@ type job struct {
 	stdout, stderr io.Writer
 	change         *affected.Change
 	timings        []stageTime
+	budget         *ledger // -budget over the stages after their builds (budget.go)
 	notes          []string
 	confirm        confirmStats    // confirm.go
 	broken         brokenSet       // broken.go
@@ -98,7 +99,7 @@ func (r *job) stage(name string, f func() error) error {
 // not run; it is already on stderr and, when opts.Summary is set, in the
 // summary.
 func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) (*Result, error) {
-	r := &job{opts: &opts, stdout: stdout, stderr: stderr, notes: opts.Notes}
+	r := &job{opts: &opts, stdout: stdout, stderr: stderr, notes: opts.Notes, budget: newLedger(0)}
 	res, err := r.run(ctx)
 	if opts.Verbose {
 		var parts []string
@@ -190,13 +191,18 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 	}
 	r.printChange()
 	r.splitGenBudget()
+	// gen's automatic share is part of -budget (splitGenBudget took it
+	// out); -gen-budget D is on top.
+	r.budget = newLedger(opts.Budget + r.genOwed())
 
 	// dynamic: the search over the ranked tests, targeted at the static
 	// findings' sites.
 	var dynamicFindings []checks.Finding
 	var dynErr error
 	if err := r.stage("dynamic", func() error {
-		dynamicFindings, dynErr = r.dynamic(ctx, slices.Concat(staticFindings, candidateFindings))
+		r.budget.charge("dynamic", func() {
+			dynamicFindings, dynErr = r.dynamic(ctx, slices.Concat(staticFindings, candidateFindings))
+		})
 		return nil
 	}); err != nil {
 		return r.fail(err)
@@ -232,7 +238,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		var genFindings []checks.Finding
 		var genErr error
 		_ = r.stage("gen", func() error {
-			genFindings, genErr = r.genTests(ctx)
+			r.budget.charge("gen", func() { genFindings, genErr = r.genTests(ctx) })
 			return nil
 		})
 		if genErr != nil {
@@ -269,10 +275,16 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		r.logf("note: %s", n)
 	}
 
+	if r.budget != nil && r.budget.total > 0 {
+		r.logf("%s", r.budget.line())
+	}
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
 		PreExisting: preExisting, Tests: r.testRuns, Changed: r.changed,
 		Notes: append(append([]string(nil), r.notes[len(opts.Notes):]...), ignored...)}
+	if r.budget != nil && r.budget.total > 0 {
+		rep.Search = &report.SearchTime{BudgetMS: r.budget.total.Milliseconds(), AfterBuildMS: r.budget.afterBuild().Milliseconds()}
+	}
 	err = r.stage("report", func() error {
 		return WriteOutputs(rep, Outputs{Dir: opts.Dir, Stdout: r.stdout, Format: opts.Format, Output: opts.Output,
 			SARIF: opts.SARIF, Summary: opts.Summary, Extra: pkgSummary + r.brokenSummary() + r.confirm.summary(c.Root) + aimSummary(r.changed) + r.summaryExtra()})
@@ -446,12 +458,13 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		Workers:      opts.Workers,
 		Strategy:     opts.Strategy,
 		Targets:      targets,
-		Stage: func(ev explore.StageEvent) {
+		KeepAfter:    r.baseKeep(),
+		Stage: r.budget.watch(func(ev explore.StageEvent) {
 			progressMu.Lock()
 			defer progressMu.Unlock()
 			fmt.Fprintln(r.stderr, "interleave pr: dynamic: "+StageLine(ev))
 			lastProgress = time.Now()
-		},
+		}),
 		Progress: func(st explore.Stats) {
 			const every = 10 * time.Second
 			progressMu.Lock()

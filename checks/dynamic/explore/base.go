@@ -17,8 +17,10 @@ import (
 type BaseOptions struct {
 	// Dir is the module root in a checkout of the base commit.
 	Dir string
-	// Budget is the wall time of the bounded search on the base, over all
-	// the packages of the failures that their schedules do not reproduce.
+	// Budget is the wall time of the replays on the base and the bounded
+	// search there, over all the packages of the failures that their
+	// schedules do not reproduce (builds excluded; at least a second a
+	// package for the search).
 	Budget      time.Duration
 	Strategy    string // of the bounded search ("" for the default)
 	Seed        int64
@@ -26,6 +28,7 @@ type BaseOptions struct {
 	Tags        []string // build tags of the search on the base
 	Workers     int
 	StepTimeout time.Duration
+	Stage       func(StageEvent) // told of the builds and searches, as Options.Stage
 }
 
 // BaseVerdict is what the base commit did with one failure of the head.
@@ -62,6 +65,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 	}()
 	search := map[string][]int{} // package -> findings left to search for
 	var pkgs []string
+	var replayed time.Duration // the replays' runs, their builds excluded
 	for i, f := range findings {
 		sched, err := ReadSchedule(f.Schedule)
 		if err != nil {
@@ -70,7 +74,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		key := fmt.Sprintf("%s|%v|%s", sched.Package, sched.Race, strings.Join(sched.Tags, ","))
 		rep, ok := reps[key]
 		if !ok && repErr[key] == nil {
-			rep, err = newReplayer(ctx, sched, anchor, ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout})
+			rep, err = newReplayer(ctx, sched, anchor, ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout, Stage: opts.Stage})
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -88,7 +92,9 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			out[i] = BaseVerdict{How: "the base commit has no test " + sched.Test, Unconfirmed: true}
 			continue
 		}
+		began := time.Now()
 		rr, err := rep.run(ctx, sched, anchor)
+		replayed += time.Since(began)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -108,7 +114,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 	if len(pkgs) == 0 {
 		return out, nil
 	}
-	per := opts.Budget / time.Duration(len(pkgs))
+	per := baseSearchBudget(opts.Budget, replayed, len(pkgs))
 	for _, pkg := range pkgs {
 		idx := search[pkg]
 		var refs []TestRef
@@ -124,8 +130,9 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			return nil, err
 		}
 		res, err := Run(ctx, Options{
-			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: max(per, time.Second),
+			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: per,
 			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
+			Stage: opts.Stage,
 		})
 		os.RemoveAll(schedDir)
 		if err != nil {
@@ -148,6 +155,12 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		}
 	}
 	return out, nil
+}
+
+// baseSearchBudget is each of n packages' part of budget once the replays
+// took replayed: at least a second (what a search needs to run at all).
+func baseSearchBudget(budget, replayed time.Duration, n int) time.Duration {
+	return max((budget-replayed)/time.Duration(n), time.Second)
 }
 
 func testSchedules(st Stats, test string) int {

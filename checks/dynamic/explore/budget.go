@@ -42,8 +42,10 @@ func fairShare(now, end time.Time, n int) time.Duration {
 // whose replay check finds no time left is not reported); else what
 // their replays and plain runs take by their tests' measured cost (or
 // the failing schedule's run time, when longer), at least that tenth, at
-// most a quarter of the budget but never less than the replays.
+// most a quarter of the budget but never less than the replays; and
+// Options.KeepAfter once a failure is found.
 func (s *search) shrinkReserve() time.Duration {
+	var keep time.Duration // the caller's (Options.KeepAfter)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	base := min(shrinkTime, s.opts.Budget/10)
@@ -51,6 +53,9 @@ func (s *search) shrinkReserve() time.Duration {
 		// And the start-up of two processes: a replay that comes too late
 		// for a small budget does not report the finding.
 		return min(base/2+2*processStartup, s.opts.Budget/4)
+	}
+	if len(s.order) > 0 {
+		keep = s.opts.KeepAfter
 	}
 	var costs, plainRan []time.Duration
 	for _, k := range s.order {
@@ -70,7 +75,7 @@ func (s *search) shrinkReserve() time.Duration {
 			costs = append(costs, c)
 		}
 	}
-	return postReserve(base, s.opts.Budget/4, costs, plainRan)
+	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
 }
 
 // postReserve is the time kept after the search for failures whose

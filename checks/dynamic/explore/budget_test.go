@@ -152,3 +152,41 @@ func TestShrinkReserveLongSchedule(t *testing.T) {
 		t.Errorf("reserve %v, want at least the schedule's replays, %v", got, want)
 	}
 }
+
+// Options.KeepAfter is left for the caller once a failure is found (the
+// pull-request job's search on the base commit), and only then.
+func TestShrinkReserveKeepAfter(t *testing.T) {
+	mk := func(keep time.Duration) *search {
+		return &search{opts: Options{Budget: 100 * time.Second, KeepAfter: keep}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	}
+	s, without := mk(25*time.Second), mk(0)
+	if got := s.shrinkReserve(); got >= 25*time.Second {
+		t.Errorf("reserve %v with no failure, want less than KeepAfter", got)
+	}
+	tg := &target{name: "TestX", cost: 50 * time.Millisecond, stats: &TestStats{}}
+	for _, x := range []*search{s, without} {
+		x.order = []string{"k"}
+		x.owners["k"] = tg
+		x.failures["k"] = &failure{}
+	}
+	if got, want := s.shrinkReserve()-without.shrinkReserve(), 25*time.Second; got != want {
+		t.Errorf("reserve with KeepAfter minus without = %v, want %v", got, want)
+	}
+}
+
+// The search on the base commit gets what its replays left of its budget.
+func TestBaseSearchBudget(t *testing.T) {
+	for _, c := range []struct {
+		budget, replayed time.Duration
+		n                int
+		want             time.Duration
+	}{
+		{30 * time.Second, 10 * time.Second, 2, 10 * time.Second},
+		{30 * time.Second, 0, 1, 30 * time.Second},
+		{30 * time.Second, 40 * time.Second, 1, time.Second},
+	} {
+		if got := baseSearchBudget(c.budget, c.replayed, c.n); got != c.want {
+			t.Errorf("baseSearchBudget(%v, %v, %d) = %v, want %v", c.budget, c.replayed, c.n, got, c.want)
+		}
+	}
+}

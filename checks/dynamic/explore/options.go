@@ -50,7 +50,11 @@ type Options struct {
 	SchedulesDir string        // where schedule files go (default DefaultSchedulesDir)
 	Workers      int           // worker processes per test (default GOMAXPROCS)
 	Targets      []string      // "file.go:12" sites where preemption is favoured
-	Progress     func(Stats)   // called about twice a second, and once at the end
+	// KeepAfter is left of Budget, once a failure is found, for the
+	// caller's own work on the failures after Run returns (the pull-request
+	// job's search on the base commit).
+	KeepAfter time.Duration
+	Progress  func(Stats) // called about twice a second, and once at the end
 	// Stage, when set, is told when each stage of the run starts and ends:
 	// loading and instrumenting, each build, each test's search, shrinking.
 	Stage func(StageEvent)

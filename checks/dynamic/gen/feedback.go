@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // feedback writes the sequential version of every package's cases and
@@ -19,8 +20,10 @@ import (
 // pass are kept. With
 // baseRoot (the module in a checkout of a change's base commit), the cases
 // that fail are run there too, and those that pass there are kept first
-// (onBase): the change broke the calls.
-func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string) ([]string, error) {
+// (onBase): the change broke the calls. No round after the first starts
+// at or past until (zero: none ends them) once go test's builds, added to
+// built, are taken out: the cases it leaves undecided are dropped.
+func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string, until time.Time, built *time.Duration) ([]string, error) {
 	var paths []string
 	for _, w := range works {
 		src, err := Render(w.gen, w.pkg.Name, w.cases, Sequential)
@@ -39,7 +42,13 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	status := map[string]string{} // pkg.Test -> pass, fail, skip, crash
 	output := map[string][]byte{}
 	parallel := 16
-	for round := 0; round < maxFeedbackRounds; round++ {
+	outOfTime := false
+	for round := 0; ; round++ {
+		// go test's builds do not count against until.
+		if !anotherRound(round, time.Now().Add(-*built), until) {
+			outOfTime = round < maxFeedbackRounds
+			break
+		}
 		var names []string
 		pkgs := map[string]bool{}
 		for _, w := range works {
@@ -59,7 +68,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				run = append(run, p)
 			}
 		}
-		st, outs, stderr, err := goTestJSON(ctx, root, "30m", parallel, tags, names, run)
+		st, outs, stderr, err := goTestJSON(ctx, root, roundTimeout(round, time.Now().Add(-*built), until), parallel, tags, names, run, built)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +104,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	var notes []string
 	if baseRoot != "" {
 		var err error
-		if notes, err = onBase(ctx, root, baseRoot, works, status, tags); err != nil {
+		if notes, err = onBase(ctx, root, baseRoot, works, status, tags, built); err != nil {
 			return nil, err
 		}
 	}
@@ -117,6 +126,8 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 					w.kept = append(w.kept, c)
 					r.Kept++
 				}
+			case status[key] == "" && outOfTime:
+				r.Dropped = append(r.Dropped, c.Name+": not decided (the budget of the sequential runs ran out)")
 			case status[key] == "":
 				r.Dropped = append(r.Dropped, c.Name+": not decided (the process crashed too often)")
 			case status[key] == "crash":
@@ -132,19 +143,22 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 // goTestJSON runs go test -json on pkgs in dir for the tests named (with
 // tags, -timeout and -parallel as given) and returns each test's final
 // action and output (parseTestJSON) and go test's standard error; the
-// error is the context's, when it ended the run.
-func goTestJSON(ctx context.Context, dir, timeout string, parallel int, tags, names, pkgs []string) (map[string]string, map[string][]byte, string, error) {
+// error is the context's, when it ended the run. The time go test took
+// to build, until its first test binary started, is added to built.
+func goTestJSON(ctx context.Context, dir, timeout string, parallel int, tags, names, pkgs []string, built *time.Duration) (map[string]string, map[string][]byte, string, error) {
 	args := append([]string{"test", "-count=1", "-json", "-timeout=" + timeout, fmt.Sprintf("-parallel=%d", parallel)}, tagFlags(tags)...)
 	args = append(append(args, "-run", "^("+strings.Join(names, "|")+")$"), pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	began := time.Now()
 	out, _ := cmd.Output()
 	if ctx.Err() != nil {
 		return nil, nil, "", ctx.Err()
 	}
-	st, outs := parseTestJSON(out)
+	st, outs, started := parseTestJSON(out)
+	*built += buildTime(began, started, time.Now())
 	return st, outs, stderr.String(), nil
 }
 
@@ -157,23 +171,62 @@ func crashOutput(out []byte) bool {
 // maxFeedbackRounds bounds the go test runs of the sequential check.
 const maxFeedbackRounds = 6
 
+// sequentialTimeout is genSequentialTimeout of the generated file: a
+// blocking case fails after it.
+const sequentialTimeout = 10 * time.Second
+
+// roundTimeout is go test's -timeout for round at now: 30m for the first,
+// which decides the cases that end by themselves (a blocking one waits
+// genSequentialTimeout), then what is left until until (zero: no end), at
+// least genSequentialTimeout and a few seconds: the cases go test's
+// timeout stops are taken as failing, the others not run stay undecided.
+func roundTimeout(round int, now, until time.Time) string {
+	if round == 0 || until.IsZero() {
+		return "30m"
+	}
+	d := max(until.Sub(now), sequentialTimeout+5*time.Second)
+	return d.Round(time.Second).String()
+}
+
+// anotherRound reports whether the sequential check starts round (from
+// 0) at now: the first always, the others below maxFeedbackRounds and
+// before until (zero: no end).
+func anotherRound(round int, now, until time.Time) bool {
+	return round == 0 || round < maxFeedbackRounds && (until.IsZero() || now.Before(until))
+}
+
+// buildTime is how long go test, run from began to ended, built before
+// its first test binary started (all of it when none did).
+func buildTime(began, started, ended time.Time) time.Duration {
+	if started.IsZero() || started.After(ended) {
+		return ended.Sub(began)
+	}
+	return max(started.Sub(began), 0)
+}
+
 // parseTestJSON returns each test's final action and output, keyed by
 // package + "." + test ("pkg." holds the package's own output, "build" the
-// compiler's).
-func parseTestJSON(out []byte) (map[string]string, map[string][]byte) {
+// compiler's), and when the first test binary started (zero when none did).
+func parseTestJSON(out []byte) (map[string]string, map[string][]byte, time.Time) {
 	status := map[string]string{}
 	output := map[string][]byte{}
+	var started time.Time
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var ev struct {
 			Action, Package, Test, Output string
+			Time                          time.Time
 		}
 		if json.Unmarshal(sc.Bytes(), &ev) != nil {
 			continue
 		}
 		key := ev.Package + "." + ev.Test
 		switch ev.Action {
+		case "start":
+			if started.IsZero() || ev.Time.Before(started) {
+				started = ev.Time
+			}
 		case "pass", "fail", "skip":
 			if ev.Test != "" {
 				status[key] = ev.Action
@@ -184,7 +237,7 @@ func parseTestJSON(out []byte) (map[string]string, map[string][]byte) {
 			output["build"] = append(output["build"], ev.Output...)
 		}
 	}
-	return status, output
+	return status, output, started
 }
 
 // failLine picks the line of a test's output that says why it failed.

@@ -66,14 +66,15 @@ func (c *Case) callsFocus() bool {
 
 // Generator writes cases for targets of one package.
 type Generator struct {
-	rng *rand.Rand
-	q   *qualifier
+	rng    *rand.Rand
+	shapes *rand.Rand // Shapes' stream
+	q      *qualifier
 }
 
 // NewGenerator returns a generator for tests in the external test package
 // of pkg, drawing from seed.
 func NewGenerator(pkgPath, pkgName string, seed int64) *Generator {
-	return &Generator{rng: rand.New(rand.NewSource(seed)), q: newQualifier(pkgPath, pkgName)}
+	return &Generator{rng: rand.New(rand.NewSource(seed)), shapes: newShapeRand(seed), q: newQualifier(pkgPath, pkgName)}
 }
 
 // Imports are the packages the cases written so far use, path to name.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // onBase runs the sequential version of the cases that failed on the head
@@ -15,7 +16,7 @@ import (
 // module at baseRoot, in the same package directory, and marks those that
 // pass there (Case.OnBase). The file written there is removed again. It
 // returns notes on what could not be compared.
-func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status map[string]string, tags []string) ([]string, error) {
+func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status map[string]string, tags []string, built *time.Duration) ([]string, error) {
 	var notes []string
 	for _, w := range works {
 		var failed []*Case
@@ -56,7 +57,7 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 			for i, c := range left {
 				names[i] = c.Name
 			}
-			st, outs, stderr, err := goTestJSON(ctx, baseRoot, "10m", 16, tags, names, []string{"./" + filepath.ToSlash(rel)})
+			st, outs, stderr, err := goTestJSON(ctx, baseRoot, "10m", 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
 			if err != nil {
 				os.Remove(file)
 				return nil, err

@@ -42,8 +42,11 @@ type Options struct {
 	BaseDir string
 	PerType int   // tests generated per type (default DefaultPerType)
 	Seed    int64 // seeds generation and the search
+	// Budget is the wall time of the sequential runs and the search after
+	// their builds: no round of sequential runs after the first starts
+	// past half of it, and the search gets the rest (at least a tenth).
+	Budget time.Duration
 	// The rest is passed to the search as explore.Options.
-	Budget       time.Duration
 	Schedules    int // per worker and test; 0: the budget alone bounds the search
 	Strategy     string
 	Race         bool
@@ -193,6 +196,8 @@ type run struct {
 	dups   map[findingKey]int
 	caseOf map[string]*Case // by package + "." + test
 	scheds map[findingKey]*rt.Schedule
+	// sequential is the time the sequential runs took, out of the budget.
+	sequential time.Duration
 }
 
 // findingKey is one finding of gen: a type, a kind and a place in the
@@ -336,7 +341,9 @@ func (r *run) generate() error {
 		}
 		// Feedback-directed: more candidates than wanted, of which the
 		// first PerType that run sequentially are kept.
-		cs := w.gen.Generate(t, candidates*r.opts.PerType)
+		// The shapes a test author writes first come first.
+		n := candidates * r.opts.PerType
+		cs := append(w.gen.Shapes(t, n), w.gen.Generate(t, n)...)
 		w.cases = append(w.cases, cs...)
 		pos := t.Pkg.Fset.Position(t.Pos)
 		r.reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: claimOf(t), Pos: fmt.Sprintf("%s:%d", relTo(r.opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}
@@ -353,7 +360,22 @@ func (r *run) keepSequential(ctx context.Context) (patterns []string, err error)
 		n += len(w.cases)
 	}
 	end := r.stage(fmt.Sprintf("running %d generated test(s) sequentially", n))
-	notes, err := feedback(ctx, r.copyRoot, r.opts.BaseDir, r.works, r.reports, r.opts.PerType, r.opts.Tags)
+	// Their rounds end at half the budget, go test's builds not counted;
+	// the search gets the rest.
+	began := time.Now()
+	var until time.Time
+	if r.opts.Budget > 0 {
+		until = began.Add(r.opts.Budget / 2)
+	}
+	var built time.Duration
+	defer func() {
+		r.sequential = max(time.Since(began)-built, 0)
+		if r.opts.Stage != nil && built > 0 {
+			r.opts.Stage(explore.StageEvent{Name: "building the generated tests (go test)", Done: true, Took: built,
+				Detail: "go test's builds in the sequential runs, outside the budget"})
+		}
+	}()
+	notes, err := feedback(ctx, r.copyRoot, r.opts.BaseDir, r.works, r.reports, r.opts.PerType, r.opts.Tags, until, &built)
 	if err != nil {
 		return nil, err
 	}
@@ -387,6 +409,12 @@ func (r *run) typeReports() {
 	}
 }
 
+// searchBudget is what the sequential runs left of the budget for the
+// search: at least a tenth of it, so that the search runs at all.
+func searchBudget(budget, sequential time.Duration) time.Duration {
+	return max(budget-sequential, budget/10)
+}
+
 // search searches the kept tests of patterns in the copy.
 func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, error) {
 	opts := r.opts
@@ -394,7 +422,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
 		Run:          "^TestInterleaveGen_",
-		Budget:       opts.Budget,
+		Budget:       searchBudget(opts.Budget, r.sequential),
 		Schedules:    opts.Schedules,
 		Strategy:     opts.Strategy,
 		Seed:         opts.Seed,
@@ -496,7 +524,7 @@ func (r *run) replay(ctx context.Context) {
 		list = append(list, s)
 		replayable = append(replayable, k)
 	}
-	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout}
+	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout, Stage: r.opts.Stage}
 	rrs, errs := explore.ReplayMany(ctx, list, ropts)
 	// A second fresh run for those that passed: the race detector's
 	// report of the same interleaving is not certain in every run.

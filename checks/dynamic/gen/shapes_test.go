@@ -1,0 +1,67 @@
+package gen
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// labels renders a case's prefix and goroutines for a message.
+func labels(c *Case) string {
+	var th []string
+	for _, calls := range c.Threads {
+		var ls []string
+		for _, call := range calls {
+			ls = append(ls, call.Label)
+		}
+		th = append(th, strings.Join(ls, ", "))
+	}
+	return strings.Join(c.Prefix, "; ") + " | " + strings.Join(th, " || ")
+}
+
+// A restart: the prefix starts and stops the value, each goroutine does
+// it again on the same value; a fresh value's first calls are concurrent.
+// Generate's cases of the same seed do not change.
+func TestShapes(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	cs := g.Shapes(ts["Pump"], 36)
+	if len(cs) == 0 || cs[0].Name != "TestInterleaveGen_Pump_36" {
+		t.Fatalf("no restart case of Pump named after the 36 generated: %v", cs)
+	}
+	if got, want := labels(cs[0]), "v.Open(); v.Close() | Open(), Close() || Open(), Close()"; got != want {
+		t.Errorf("restart case %q, want %q", got, want)
+	}
+	fresh := g.Shapes(ts["LazyTally"], 0)
+	if len(fresh) != 2 {
+		t.Fatalf("%d cases of LazyTally, want the two fresh ones", len(fresh))
+	}
+	for _, c := range fresh {
+		if len(c.Prefix) != 0 || len(c.Threads) != 2 {
+			t.Errorf("fresh case %q: want no prefix, two goroutines", labels(c))
+		}
+	}
+	if l := fresh[0].Threads[0][0].Label; !strings.HasPrefix(l, "Add(") {
+		t.Errorf("the first fresh case starts with %s, want Add (the method that returns nothing)", l)
+	}
+	if a, b := fresh[0].Threads[0][0].Label, fresh[0].Threads[1][0].Label; a != b {
+		t.Errorf("the first fresh case calls %s and %s, want the same call twice", a, b)
+	}
+	// The shapes draw from their own stream.
+	before := NewGenerator(pkg.PkgPath, pkg.Name, 1).Generate(ts["Pump"], 5)
+	g2 := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	g2.Shapes(ts["Pump"], 5)
+	after := g2.Generate(ts["Pump"], 5)
+	for i := range before {
+		if labels(before[i]) != labels(after[i]) {
+			t.Errorf("case %d changed with the shapes drawn first: %q, then %q", i, labels(before[i]), labels(after[i]))
+		}
+	}
+}
+
+// The restart and the fresh first use find their kernels (Pump's two
+// loops after a restart, LazyTally's map made by two first Adds), each
+// replayed from the pasted file; their correct twins stay silent.
+func TestCorpusShapes(t *testing.T) {
+	searchCorpus(t, []string{"Pump", "LazyTally"}, []string{"PumpOK", "LazyTallyOK"}, 6, 24, 5*time.Minute)
+}

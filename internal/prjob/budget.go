@@ -1,0 +1,149 @@
+package prjob
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// -budget is the wall time of the job's stages after their builds: the
+// dynamic search (unperturbed runs, schedules, replays, plain go test
+// runs, shrinking), the replays and search on the base commit, the plain
+// go test runs of failures no base confirms, and gen (its sequential runs,
+// search and replays). The static and affected stages, the base commit's
+// checkout and every build (loading, instrumenting, compiling the test
+// binaries, copying the module for gen) are stages of their own, outside
+// it. Each stage is charged its wall time less its builds, and the next
+// one gets what is left.
+
+// ledger counts what the stages spent of the budget. A nil ledger
+// counts nothing: f runs, nothing is left (a job a test made by hand).
+type ledger struct {
+	total time.Duration
+	now   func() time.Time // time.Now; a test's clock in tests
+
+	mu     sync.Mutex
+	builds time.Duration // every build so far, in any stage
+	spent  time.Duration // charged to the budget
+	parts  []stageTime   // what each stage was charged
+	outOf  time.Duration // the builds of the charged stages
+}
+
+func newLedger(total time.Duration) *ledger {
+	return &ledger{total: total, now: time.Now}
+}
+
+// buildStage reports whether a stage event of explore or gen is a build:
+// loading and type-checking, instrumenting, compiling, copying the module.
+func buildStage(name string) bool {
+	for _, p := range []string{"loading", "instrumenting", "building", "copying"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// watch returns a Stage callback that counts the builds and passes every
+// event on to next (when set). Stage events may come from several
+// goroutines.
+func (l *ledger) watch(next func(explore.StageEvent)) func(explore.StageEvent) {
+	if l == nil {
+		return next
+	}
+	return func(ev explore.StageEvent) {
+		if ev.Done && buildStage(ev.Name) {
+			l.build(ev.Took)
+		}
+		if next != nil {
+			next(ev)
+		}
+	}
+}
+
+// build counts d as build time (outside the budget).
+func (l *ledger) build(d time.Duration) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	l.builds += d
+	l.mu.Unlock()
+}
+
+// charge runs f, a stage of the budget, and charges its wall time less
+// the builds counted while it ran. It returns the charge.
+func (l *ledger) charge(name string, f func()) time.Duration {
+	if l == nil {
+		f()
+		return 0
+	}
+	l.mu.Lock()
+	b0 := l.builds
+	l.mu.Unlock()
+	start := l.now()
+	f()
+	wall := l.now().Sub(start)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.builds - b0
+	d := max(wall-b, 0)
+	l.spent += d
+	l.outOf += min(b, wall)
+	l.parts = append(l.parts, stageTime{name, d})
+	return d
+}
+
+// left is what is left of the budget.
+func (l *ledger) left() time.Duration {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return max(l.total-l.spent, 0)
+}
+
+// afterBuild is what the budget's stages took, their builds excluded.
+func (l *ledger) afterBuild() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.spent
+}
+
+// line says what the budget's stages took against the budget, and the
+// builds they did outside it.
+func (l *ledger) line() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var parts []string
+	for _, p := range l.parts {
+		parts = append(parts, fmt.Sprintf("%s %v", p.name, p.d.Round(100*time.Millisecond)))
+	}
+	over := ""
+	if l.total > 0 {
+		over = fmt.Sprintf(" (%+.1f%%)", 100*(l.spent-l.total).Seconds()/l.total.Seconds())
+	}
+	return fmt.Sprintf("-budget %v: the stages after their builds took %v%s: %s; their builds took %v more, outside -budget",
+		l.total, l.spent.Round(100*time.Millisecond), over, strings.Join(parts, ", "), l.outOf.Round(100*time.Millisecond))
+}
+
+// minBaseBudget is the least the base commit's replays and search get
+// when the search before them spent the budget: past the budget, but a
+// failure is not posted as new without asking the base.
+const minBaseBudget = 2 * time.Second
+
+// baseStageBudget is the budget of the base commit's stage: what is left
+// but what gen, still to run, is owed (at least minBaseBudget).
+func baseStageBudget(left, genOwed time.Duration) time.Duration {
+	return max(left-genOwed, minBaseBudget)
+}
+
+// genStageBudget is gen's budget: what is left, at least a tenth of its
+// share (its search must run at all to find anything).
+func genStageBudget(left, share time.Duration) time.Duration {
+	return max(left, share/10)
+}
