@@ -49,7 +49,7 @@
 // function that runs on one goroutine at a time (started by a go
 // statement outside any loop on a value the starting function just
 // created, d := &T{…}; go d.run(), or called only from such functions),
-// and every access of the field in any other function holds the write
+// and every access of the field (unexported) in any other function holds the write
 // lock, which excludes the read section. A goroutine started on every
 // tick, or another reader under the read lock, is still reported.
 //

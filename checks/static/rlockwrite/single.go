@@ -11,12 +11,13 @@ import (
 // singleWriter reports whether the write acc under the read lock h, in
 // r's function, has no access to run beside it: r's function runs on one
 // goroutine at a time (one.of), and every access of the same location in
-// any other function holds the same lock exclusively, which the read
+// any other function holds the same lock exclusively (an unexported
+// field: no other package accesses it), which the read
 // lock excludes (a state machine's one driver goroutine writes under
 // RLock; everyone else takes Lock). The reads of the location under the
 // read lock in r's own function are on that same goroutine.
 func singleWriter(results []*lockset.Result, r *lockset.Result, acc lockset.Access, h lockset.Held, one *single) bool {
-	if acc.Field == nil || !one.of(r.Fn) {
+	if acc.Field == nil || acc.Field.Exported() || !one.of(r.Fn) {
 		return false
 	}
 	key := keyOf(acc, h)

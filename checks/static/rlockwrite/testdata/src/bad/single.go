@@ -102,4 +102,31 @@ func (p *Pool) Size() int {
 	return p.size
 }
 
-var _ = newRunner
+// Job has one driver per value, but its field is exported: code in other
+// packages may read it under the read lock.
+type Job struct {
+	mu     sync.RWMutex
+	Reason string
+}
+
+type jobDriver struct{ j *Job }
+
+func newJobDriver(j *Job) *jobDriver {
+	d := &jobDriver{j: j}
+	go d.run()
+	return d
+}
+
+func (d *jobDriver) run() {
+	d.j.mu.RLock()
+	d.j.Reason = "done" // want `field d.j.Reason written while holding only the read lock d.j.mu`
+	d.j.mu.RUnlock()
+}
+
+func (j *Job) Clear() {
+	j.mu.Lock()
+	j.Reason = ""
+	j.mu.Unlock()
+}
+
+var _, _ = newRunner, newJobDriver
