@@ -46,6 +46,8 @@
 // the field holds: nothing writes it between the sections.
 // Test files are not checked for IL4003: a test steps the state it drives
 // through the versions it wants, as its only writer.
+// One finding per function, mutex and earlier critical section: the
+// other writes from values read in that section are related positions.
 //
 // For atomics, a Store reached only after an early exit counts as
 // dependent when the exit tests the loaded value itself and returns

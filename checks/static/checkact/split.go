@@ -49,6 +49,13 @@ type splitState struct {
 	// an exclusive lock ("MUST be called with the chain state lock held
 	// (for writes)"), or "".
 	outer string
+	// found holds the function's findings, one per lock and earlier
+	// critical section (two fields read in one section and written back
+	// in a later one are one split: one fix); more counts the writes
+	// listed as related.
+	found []*analysis.Diagnostic
+	first map[[2]string]*analysis.Diagnostic
+	more  map[*analysis.Diagnostic]int
 }
 
 // checkSplit reports writes of a guarded location from a local that was
@@ -65,9 +72,19 @@ func (pc *passContext) checkSplit(fd *ast.FuncDecl) {
 		guards:  exitGuards(pc.pass.TypesInfo, fd.Body),
 		revalid: map[[3]string]bool{},
 		outer:   outerLock(fd.Doc.Text()),
+		first:   map[[2]string]*analysis.Diagnostic{},
+		more:    map[*analysis.Diagnostic]int{},
 	}
 	w := &lockregion.Walker{Info: pc.pass.TypesInfo, Visit: s.visit}
 	w.WalkFunc(fd.Body, lockregion.Held{})
+	for _, d := range s.found {
+		if n := s.more[d]; n == 1 {
+			d.Message += " (and 1 more write, listed as related)"
+		} else if n > 1 {
+			d.Message += fmt.Sprintf(" (and %d more writes, listed as related)", n)
+		}
+		pc.pass.Report(*d)
+	}
 }
 
 func (s *splitState) visit(n ast.Node, held lockregion.Held) {
@@ -366,11 +383,21 @@ func (s *splitState) report(as *ast.AssignStmt, l ast.Expr, t string, rd guarded
 	if v != "" {
 		from = v
 	}
-	s.pc.pass.Report(analysis.Diagnostic{
+	k := [2]string{rd.lock, fmt.Sprint(rd.region)}
+	if d := s.first[k]; d != nil {
+		d.Related = append(d.Related,
+			analysis.RelatedInformation{Pos: as.Pos(), End: as.End(), Message: fmt.Sprintf("also %s written here from %s, read under %s in the same earlier critical section", t, from, rd.lock)},
+			analysis.RelatedInformation{Pos: rd.pos, End: rd.pos + token.Pos(len(rd.target)), Message: t + " read under " + rd.lock + " here"})
+		s.more[d]++
+		return
+	}
+	d := &analysis.Diagnostic{
 		Pos: as.Pos(), End: as.End(), Category: RuleSplitCriticalSection,
 		Message: fmt.Sprintf("%s is written from %s, read under %s in an earlier critical section at %s; an update made while %s was released is lost", t, from, rd.lock, s.pc.shortPos(rd.pos), rd.lock),
 		Related: []analysis.RelatedInformation{{Pos: rd.pos, End: rd.pos + token.Pos(len(rd.target)), Message: t + " read under " + rd.lock + " here"}},
-	})
+	}
+	s.first[k] = d
+	s.found = append(s.found, d)
 }
 
 // target returns the shared location e denotes, as written: a field

@@ -100,7 +100,9 @@
 // of its receiver without any of the type's mutexes, while another place
 // accesses it with the mutex held, and one of the two writes it (a plain
 // getter of a field written under the lock included): both positions are
-// reported. Methods documented as for use before the value is shared or
+// reported, once per method and mutex (the method's other unlocked
+// accesses are related positions). Methods documented as for use before
+// the value is shared or
 // started are exempt, as are fields never written after construction,
 // decoders into the receiver (UnmarshalJSON, FromProto: no accesses of
 // theirs are counted, as for constructors) and builder steps that return

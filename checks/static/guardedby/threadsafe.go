@@ -36,6 +36,16 @@ func (pc *passContext) reportThreadSafe() {
 	}
 	docs := pc.methodDocs()
 	builders := builderMethods(pc.pass.Files, pc.pass.TypesInfo)
+	// One finding per method and mutex (a Flush that takes no lock reads
+	// two fields three times: one defect, one fix): the first access,
+	// the others as related positions.
+	type groupKey struct {
+		fn   *ssa.Function
+		lock *types.Var
+	}
+	first := map[groupKey]*analysis.Diagnostic{}
+	more := map[*analysis.Diagnostic]int{}
+	var group []*analysis.Diagnostic
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		tn := byStruct[info.strct]
@@ -98,8 +108,23 @@ func (pc *passContext) reportThreadSafe() {
 				d.End = o.end
 			}
 			pc.reported[o.pos] = true
-			pc.pass.Report(d)
+			k := groupKey{o.fn, lockName}
+			if g := first[k]; g != nil {
+				g.Related = append(g.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s %s here without holding %s.%s", verb, field, o.base, lockName.Name())})
+				more[g]++
+				continue
+			}
+			first[k] = &d
+			group = append(group, &d)
 		}
+	}
+	for _, d := range group {
+		if n := more[d]; n == 1 {
+			d.Message += " (and 1 more access, listed as related)"
+		} else if n > 1 {
+			d.Message += fmt.Sprintf(" (and %d more accesses, listed as related)", n)
+		}
+		pc.pass.Report(*d)
 	}
 }
 

@@ -43,9 +43,15 @@
 // shared prev array when prev), when the write runs only under a bool
 // local that becomes true only on paths holding the write lock
 // (updateCache set after upgrading from RLock to Lock, the read-locked
-// branch leaving it false), and for fields documented as written with
+// branch leaving it false), for fields documented as written with
 // only the read lock ("requires at least RLock": one producer serialized
-// by its caller).
+// by its caller), and for a single writer: the write is in an unexported
+// function that runs on one goroutine at a time (started by a go
+// statement outside any loop on a value the starting function just
+// created, d := &T{…}; go d.run(), or called only from such functions),
+// and every access of the field (unexported) in any other function holds the write
+// lock, which excludes the read section. A goroutine started on every
+// tick, or another reader under the read lock, is still reported.
 //
 // # Examples
 //

@@ -52,6 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 	readLockDoc := readLockDocumented(pass)
 	results := lockset.New().Package(ssainfo.SrcFuncs, nil)
 	writeLocked := writeLockedMutexes(results)
+	one := newSingle(ssainfo.SrcFuncs)
 	for _, r := range results {
 		for _, acc := range r.Accesses() {
 			st, ok := r.Before(acc.Instr)
@@ -66,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !acc.Kind.IsWrite() {
 				continue
 			}
-			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) && !flagGuarded(r, acc.Instr, h) {
+			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) && !flagGuarded(r, acc.Instr, h) && !singleWriter(results, r, acc, h, one) {
 				cands = append(cands, candidate{acc, h, keyOf(acc, h)})
 				if onlyReadLocked(h, st, writeLocked) {
 					// An RWMutex this package never write-locks (and no

@@ -580,7 +580,7 @@ func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
 		}
 		_, _, rets := run.block(b, *in[b.Index], depth)
 		for _, s := range rets {
-			s = dropDeferred(s)
+			s = dropDeferredSince(s, entry, depth)
 			if exit == nil {
 				exit = &s
 			} else {
@@ -596,6 +596,23 @@ func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
 		*exit = exit.With(h)
 	}
 	return *exit
+}
+
+// dropDeferredSince is dropDeferred at a return of fn analyzed from
+// entry: an inlined literal's return (depth > 0) runs only the literal's
+// deferred calls, not its caller's, so a lock whose unlock the caller
+// deferred before the call stays held (lock; defer unlock; ok :=
+// func() bool { …; return x }(); the lock is still held after the call).
+func dropDeferredSince(s, entry State, depth int) State {
+	if depth == 0 {
+		return dropDeferred(s)
+	}
+	for _, h := range s.held {
+		if e, ok := entry.Holds(h.Lock); h.Deferred && !(ok && e.Deferred) {
+			s = s.Without(h.Lock)
+		}
+	}
+	return s
 }
 
 func dropDeferred(s State) State {

@@ -112,6 +112,8 @@ func TestHeld(t *testing.T) {
 		{"locker", `func f(s *S) { var l sync.Locker = &s.mu; l.Lock(); here(); l.Unlock(); here() }`, "{s.mu} {}"},
 		{"closure-inline", `func f(s *S) { s.mu.Lock(); func() { here() }(); s.mu.Unlock() }`, "{s.mu}"},
 		{"closure-captured", `func f(s *S) { s.mu.Lock(); func() { s.n++; here() }(); here(); s.mu.Unlock(); s = nil }`, "{s.mu} {s.mu}"},
+		{"closure-after-defer", `func f(s *S) { s.mu.Lock(); defer s.mu.Unlock(); ok := func() bool { for i := 0; i < s.n; i++ { if i > 2 { return true } }; return false }(); if ok { here() }; here() }`, "{s.mu} {s.mu}"},
+		{"closure-own-defer", `func f(s *S) { func() { s.mu.Lock(); defer s.mu.Unlock(); here() }(); here() }`, "{} {s.mu}"},
 		{"defer-closure", `func f(s *S) { s.mu.Lock(); defer func() { s.mu.Unlock() }(); here() }`, "{s.mu}"},
 		{"helper-summary", `func f(s *S) { s.lock(); here(); s.unlock(); here() }`, "{s.mu} {}"},
 		{"loop", `func f(s *S) { for i := 0; i < s.n; i++ { s.mu.Lock(); here(); s.mu.Unlock() }; here() }`, "{s.mu} {}"},
