@@ -168,6 +168,9 @@ func (s *sched) addWaits(k chanDir, d int32) {
 	// A count that drops to zero stays, zero: a delete could leave a
 	// tombstone that later makes the map grow (clearMap); the map is
 	// made before the schedule and emptied after it (takeShadow).
+	if s.waiters == nil {
+		s.waiters = make(map[chanDir]int32, shadowRoom)
+	}
 	n, ok := s.waiters[k]
 	if !ok && d <= 0 {
 		return
