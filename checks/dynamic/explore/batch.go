@@ -183,6 +183,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		dir:           t0.pkg.Dir,
 		workDir:       s.workDir,
 		onStart:       s.processStarted,
+		fresh:         &s.fresh,
 		scheduleLimit: limit,
 		cfg: rt.Config{
 			Batch:       names,

@@ -152,6 +152,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 		dir:     t0.pkg.Dir,
 		workDir: s.workDir,
 		onStart: s.processStarted,
+		fresh:   &s.fresh,
 		cfg: rt.Config{
 			Batch:       names,
 			Strategy:    s.opts.Strategy,

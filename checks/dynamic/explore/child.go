@@ -43,6 +43,9 @@ type child struct {
 	exitGrace time.Duration
 	// onStart, when set, is called once the process started.
 	onStart func()
+	// fresh, when set, is told what the process took outside its
+	// schedules (starting and exiting), when it ran to its end.
+	fresh *freshCosts
 	// scheduleLimit, when set, stops the process when one schedule has
 	// run that long (a slow test in a batch: the process is killed in
 	// that schedule, which is open when it ends).
@@ -113,6 +116,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if err != nil {
 		return nil, err
 	}
+	begin := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", filepath.Base(c.bin), err)
 	}
@@ -204,6 +208,9 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	out.exitStopped = exitStopped.Load()
 	out.limitStopped = limitStopped.Load()
 	out.killed = cctx.Err() != nil && ctx.Err() == nil && !out.exitStopped
+	if cctx.Err() == nil && !sp.open && !sp.firstStart.IsZero() && !sp.lastEnd.IsZero() {
+		c.fresh.add(sp.firstStart.Sub(begin) + time.Since(sp.lastEnd))
+	}
 	if out.killed {
 		out.quiet = max(hardStop.Sub(seen.last()), 0)
 	}
@@ -288,6 +295,9 @@ type stderrParser struct {
 	races      []raceReport
 	sinceStart tailBuffer
 	tail       tailBuffer
+	// firstStart and lastEnd are when the first start marker and the
+	// last end marker were read (zero: none).
+	firstStart, lastEnd time.Time
 }
 
 func (p *stderrParser) parse(r io.Reader) {
@@ -304,6 +314,9 @@ func (p *stderrParser) parse(r io.Reader) {
 			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
 				p.cur, p.last, p.open = n, n, true
 				p.started++
+				if p.firstStart.IsZero() {
+					p.firstStart = time.Now()
+				}
 				if p.onStart != nil {
 					p.onStart()
 				}
@@ -323,6 +336,7 @@ func (p *stderrParser) parse(r io.Reader) {
 		if i := strings.Index(line, rt.MarkerEnd); i >= 0 {
 			if _, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerEnd):])); err == nil {
 				p.open = false
+				p.lastEnd = time.Now()
 				if p.onEnd != nil {
 					p.onEnd()
 				}

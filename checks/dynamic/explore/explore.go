@@ -113,6 +113,9 @@ type search struct {
 	// noReplayCheck skips replaysAlone (a fake test binary that does
 	// not replay schedules).
 	noReplayCheck bool
+	// fresh keeps what the latest test processes took outside their
+	// schedules (replaysAlone's time follows it).
+	fresh freshCosts
 	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
 	shrinkUntil time.Time
 	// met is set once Options.Until returned true, and untilKeys holds the

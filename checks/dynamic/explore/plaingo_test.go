@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -162,5 +163,26 @@ func TestPlainLabel(t *testing.T) {
 		if p.Fails() != c.fails || p.Label() != c.label {
 			t.Errorf("%s: Fails %v, Label %q; want %v, %q", c.name, p.Fails(), p.Label(), c.fails, c.label)
 		}
+	}
+}
+
+// TestSiblingSameTest: a failure at the site of the one the tool caused on
+// the test's own unperturbed schedule (plain go test passes) is the tool's
+// too, whatever numbers its message carries. go-pkgz/pool's
+// TestPool_WaitTimeAccuracy failed "wait time (436µs) should be greater
+// than 35ms" on its unperturbed schedule (a note) and "(4.634059ms)" on a
+// later one, which was reported as a finding.
+func TestSiblingSameTest(t *testing.T) {
+	site := "/src/pool/pool_test.go:630"
+	tools := []toolFailure{{pkg: "example.com/pool", test: "TestPool_WaitTimeAccuracy",
+		msg: normalizeMessage("test failed: pool_test.go:630: wait time (436.686µs) should be greater than 35ms"), site: site}}
+	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/pool"}, name: "TestPool_WaitTimeAccuracy"}
+	f := &failure{kind: checks.TestFailure, message: "test failed: pool_test.go:630: wait time (4.634059ms) should be greater than 35ms", site: site}
+	if got := sibling(tools, tg, f); got != "TestPool_WaitTimeAccuracy" {
+		t.Errorf("sibling = %q, want the test itself", got)
+	}
+	other := &target{pkg: rewrite.Package{ImportPath: "example.com/other"}, name: "TestPool_WaitTimeAccuracy"}
+	if got := sibling(tools, other, f); got != "" {
+		t.Errorf("another package: sibling = %q, want none", got)
 	}
 }

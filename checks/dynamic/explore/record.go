@@ -115,6 +115,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 		dir:     pc.t.pkg.Dir,
 		workDir: s.workDir,
 		onStart: s.processStarted,
+		fresh:   &s.fresh,
 		cfg: rt.Config{
 			Test:        pc.t.name,
 			Strategy:    pc.f.strategy,

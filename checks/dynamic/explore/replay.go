@@ -115,6 +115,7 @@ type replayer struct {
 	tests    map[string]bool
 	excluded map[string]string // tests the build leaves out -> the file declaring each
 	files    map[string][]byte // added to the package: path -> content
+	fresh    *freshCosts       // told what each replay's process took outside its schedule
 }
 
 // MissingTestError is a schedule whose test the package does not have:
@@ -244,7 +245,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	}
 	// A process that does not exit after its schedule (goroutines of the
 	// test still running) is not waited for past childGrace.
-	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg, exitGrace: childGrace}
+	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg, exitGrace: childGrace, fresh: r.fresh}
 	out, err := c.run(ctx, time.Now().Add(r.opts.Timeout+childGrace), "replay")
 	if err != nil {
 		return nil, err

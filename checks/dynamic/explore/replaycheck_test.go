@@ -232,3 +232,79 @@ func TestReplayCheckAfterLateReplays(t *testing.T) {
 		t.Errorf("replaysAlone = %q, %v; want no time left past lateReplays", why, unchecked)
 	}
 }
+
+// TestReplayCheckFreshCost: the time a failure's replay gets past the hard
+// stop follows what fresh processes take at the time, measured during the
+// run, not the test's cost measured once earlier. On a loaded machine a
+// fresh race-built process takes longer than that cost, and findings were
+// dropped, "no time was left in the budget to replay its schedule alone".
+// The fake's replay takes 2 s; the test's cost says 10 ms; the processes
+// measured last took a minute outside their schedules (injected).
+func TestReplayCheckFreshCost(t *testing.T) {
+	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
+	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
+	tg.stats = &TestStats{Cost: 10 * time.Millisecond}
+	s.fresh.add(time.Minute)
+	s.hardStop = time.Now() // found as the budget ends
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked {
+		t.Errorf("replaysAlone = %q, %v; want reproduced in the time fresh processes take now", why, unchecked)
+	}
+}
+
+// TestReplayDeadline: a replay's deadline past the hard stop is a second
+// and, per try left, the larger of the test's cost and the failing
+// schedule's time plus what fresh processes take now; bounded past the
+// hard stop by lateReplays or that allowance.
+func TestReplayDeadline(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+	budget := time.Minute // lateReplays 7.5 s
+	cases := []struct {
+		name              string
+		cost, took, fresh time.Duration
+		until, hardStop   time.Time
+		tries             int
+		want              time.Time
+	}{
+		{"cost only", 100 * time.Millisecond, 0, 0, now, now, 2, now.Add(1200 * time.Millisecond)},
+		{"fresh processes slow now", 100 * time.Millisecond, 50 * time.Millisecond, 3 * time.Second, now, now, 2, now.Add(7100 * time.Millisecond)},
+		{"second try", 100 * time.Millisecond, 50 * time.Millisecond, 3 * time.Second, now, now, 1, now.Add(4050 * time.Millisecond)},
+		{"the budget's part is later", 0, 0, time.Second, now.Add(time.Minute), now.Add(time.Minute), 2, now.Add(time.Minute)},
+		{"bounded by its own allowance", 0, 0, 10 * time.Second, now.Add(-30 * time.Second), now.Add(-30 * time.Second), 2, now.Add(-9 * time.Second)},
+	}
+	for _, c := range cases {
+		per := replayCost(c.cost, c.took, c.fresh)
+		if got := replayDeadline(now, c.until, c.hardStop, budget, per, c.tries); !got.Equal(c.want) {
+			t.Errorf("%s: deadline %v after now, want %v", c.name, got.Sub(now), c.want.Sub(now))
+		}
+	}
+}
+
+// TestFreshCosts: a process that ran its schedules and exited tells what
+// it took outside them; one stopped at its hard stop does not. The latest
+// freshKeep count, the longest of them.
+func TestFreshCosts(t *testing.T) {
+	s, tg, _ := newFakeSearch(t, "TestPass", fakeBudget, 1)
+	c := &child{bin: tg.bin, dir: tg.pkg.Dir, workDir: s.workDir, fresh: &s.fresh,
+		cfg: rt.Config{Test: "TestPass", Strategy: "random", Seed: 1, Schedules: 1, Deadline: time.Now().Add(time.Minute)}}
+	if _, err := c.run(context.Background(), time.Now().Add(time.Minute), "fresh"); err != nil {
+		t.Fatal(err)
+	}
+	if s.fresh.n != 1 || s.fresh.recent() <= 0 {
+		t.Fatalf("after a process that exited: %d measured, recent %v; want one", s.fresh.n, s.fresh.recent())
+	}
+	c.cfg.Test = "TestHang"
+	if _, err := c.run(context.Background(), time.Now().Add(time.Second), "hang"); err != nil {
+		t.Fatal(err)
+	}
+	if s.fresh.n != 1 {
+		t.Errorf("a process stopped in its schedule was measured: %d", s.fresh.n)
+	}
+	var fc freshCosts
+	for _, d := range []time.Duration{9, 1, 2, 3, 4} {
+		fc.add(d * time.Second)
+	}
+	if got := fc.recent(); got != 4*time.Second {
+		t.Errorf("recent = %v, want 4s (the longest of the last %d)", got, freshKeep)
+	}
+}

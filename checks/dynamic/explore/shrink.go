@@ -133,7 +133,7 @@ func (s *search) replayer(t *target) *replayer {
 	return &replayer{
 		opts: ReplayOptions{Timeout: time.Minute, StepTimeout: s.opts.StepTimeout},
 		pkg:  t.pkg.ImportPath, race: s.opts.Race, tags: strings.Join(s.opts.Tags, ","), pkgDir: t.pkg.Dir,
-		work: s.workDir, bin: t.bin, tests: map[string]bool{t.name: true},
+		work: s.workDir, bin: t.bin, tests: map[string]bool{t.name: true}, fresh: &s.fresh,
 	}
 }
 
@@ -195,11 +195,12 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	}
 	// A failure found at the end of the budget still gets the time of its
 	// replays (a second and, per try, the test's cost or, when longer, what
-	// the failing schedule itself took: a leak still running gets its
-	// thousands of decisions), from when its replay starts, past the hard
-	// stop by lateReplays over all failures, or its own allowance when
-	// longer, at most: a failure found at
-	// the end is not dropped for want of its replay (on a loaded machine
+	// the failing schedule itself took plus what fresh processes take now
+	// outside their schedules: a leak still running gets its thousands of
+	// decisions, a loaded machine starts a race-built process slowly), from
+	// when each replay starts, past the hard stop by lateReplays over all
+	// failures, or its own allowance when longer, at most: a failure found
+	// at the end is not dropped for want of its replay (on a loaded machine
 	// the replays of earlier failures can take the hard stop's whole
 	// allowance), and the overrun is said (-v, the JSON search time).
 	var cost time.Duration
@@ -208,24 +209,18 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		cost = t.stats.Cost
 	}
 	s.mu.Unlock()
-	cost = max(cost, took)
-	least := time.Now().Add(time.Second + replayTries*cost)
-	if !s.hardStop.IsZero() {
-		if limit := s.hardStop.Add(max(lateReplays(s.opts.Budget), time.Second+replayTries*cost)); least.After(limit) {
-			least = limit
-		}
-	}
-	if until.Before(least) {
-		until = least
-	}
-	ctx, cancel := context.WithDeadline(ctx, until)
-	defer cancel()
 	r := s.replayer(t)
 	// Every try runs: a schedule that reproduces only sometimes (yamux's,
 	// over real TCP, 1 time of 2) is a true failure, labelled with its
 	// rate, and its line replays until one run reproduces it.
 	reproduced, tries := 0, 0
+	parent := ctx
 	for ; tries < replayTries; tries++ {
+		// Each try's time follows the processes measured last, the
+		// previous try's among them.
+		per := replayCost(cost, took, s.fresh.recent())
+		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, s.hardStop, s.opts.Budget, per, replayTries-tries))
+		defer cancel()
 		res, err := r.run(ctx, sched, path)
 		if err != nil && ctx.Err() != nil {
 			if reproduced > 0 {

@@ -197,6 +197,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		dir:     t.pkg.Dir,
 		workDir: s.workDir,
 		onStart: s.processStarted,
+		fresh:   &s.fresh,
 		cfg: rt.Config{
 			Test:        t.name,
 			Strategy:    rt.PlainStrategy,

@@ -108,6 +108,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			dir:     t.pkg.Dir,
 			workDir: s.workDir,
 			onStart: s.processStarted,
+			fresh:   &s.fresh,
 			cfg: rt.Config{
 				Test:        t.name,
 				Strategy:    s.opts.Strategy,

@@ -606,6 +606,10 @@ func Sleep(d time.Duration) {
 		g.call(&request{op: opSleep, d: d})
 		return
 	}
+	if d > 0 && !noSchedule() {
+		foreignSleep(d)
+		return
+	}
 	time.Sleep(d)
 }
 func After(d time.Duration) <-chan time.Time {

@@ -165,14 +165,20 @@ func (s *sched) countWaits(h *gstate, d int32) {
 
 //go:norace
 func (s *sched) addWaits(k chanDir, d int32) {
+	// A count that drops to zero stays, zero: a delete could leave a
+	// tombstone that later makes the map grow (clearMap); the map is
+	// made before the schedule and emptied after it (takeShadow).
 	if s.waiters == nil {
-		s.waiters = make(map[chanDir]int32, 64)
+		s.waiters = make(map[chanDir]int32, shadowRoom)
 	}
-	if n := s.waiters[k] + d; n > 0 {
-		s.waiters[k] = n
-	} else {
-		delete(s.waiters, k)
+	n, ok := s.waiters[k]
+	if !ok && d <= 0 {
+		return
 	}
+	if n += d; n < 0 {
+		n = 0
+	}
+	s.waiters[k] = n
 }
 
 // enabled reports whether g's pending operation can complete now.

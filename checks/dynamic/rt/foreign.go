@@ -227,20 +227,25 @@ func (s *sched) paceForeign() bool {
 	if d > outsideWait {
 		d = outsideWait
 	}
+	start := time.Now()
+	// A goroutine outside control sleeping for real until before the
+	// jump's end holds it too: it wakes to do its part (a pool's worker
+	// that errgroup started sleeps 10ms while the test waits 2s for it).
+	sleeper := foreignWakes(start.Add(d))
 	// A stack dump per jump is costly: as long as the number of
 	// goroutines stays what it was when none was active, only every
 	// quietEvery-th jump looks.
 	n := runtime.NumGoroutine()
-	if n == s.quietN && s.quietSkips < quietEvery {
+	if !sleeper && n == s.quietN && s.quietSkips < quietEvery {
 		s.quietSkips++
 		return false
 	}
 	s.quietN, s.quietSkips = -1, 0
-	start := time.Now()
 	pause := 50 * time.Microsecond
 	waited := false
 	for {
 		busy, io := s.foreignActive()
+		busy = busy || foreignWakes(start.Add(d))
 		if !busy && !io {
 			if !waited {
 				s.quietN = n
@@ -265,6 +270,44 @@ func (s *sched) paceForeign() bool {
 		}
 	}
 	return waited && s.probe(true)
+}
+
+// foreignSleeps holds, per slot (a goroutine id modulo its length), the
+// real time in Unix nanoseconds at which a goroutine outside control that
+// sleeps through the rewritten Sleep during a schedule wakes (0: none).
+// Plain words in norace code, as the hand-offs: no synchronization the
+// race detector would see between that goroutine and the scheduler. Two
+// sleepers sharing a slot only make a wait shorter or longer.
+var foreignSleeps [64]int64
+
+// foreignSleep sleeps d for real, as a goroutine outside control does (a
+// worker errgroup started), saying when it wakes (foreignSleeps): the
+// clock does not jump past that wake while it sleeps (paceForeign).
+//
+//go:norace
+func foreignSleep(d time.Duration) {
+	slot := &foreignSleeps[goid()%uint64(len(foreignSleeps))]
+	wake := time.Now().Add(d).UnixNano()
+	*slot = wake
+	time.Sleep(d)
+	if *slot == wake {
+		*slot = 0
+	}
+}
+
+// foreignWakes: does a goroutine outside control sleep for real
+// (foreignSleep) until before end?
+//
+//go:norace
+func foreignWakes(end time.Time) bool {
+	now, e := time.Now().UnixNano(), end.UnixNano()
+	for i := range foreignSleeps {
+		// A wake long past is a sleeper that never cleared its slot.
+		if w := foreignSleeps[i]; w != 0 && w <= e && w > now-int64(outsideWait) {
+			return true
+		}
+	}
+	return false
 }
 
 // quietEvery: see paceForeign.

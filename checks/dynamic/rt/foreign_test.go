@@ -320,3 +320,37 @@ func TestClockMovesWhilePolledOutside(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignSleeperHoldsClock (go-pkgz/pool's TestPool_TimingUnderLoad):
+// workers a dependency started (errgroup, not rewritten) sleep 10ms for
+// real in rewritten code and then report on a channel, while the test
+// waits for them with a 2s timeout on the virtual clock. The clock must
+// not jump past the sleepers' wake: the timeout fired on 9 of 10
+// schedules, where plain go test passes.
+func TestForeignSleeperHoldsClock(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 20, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		const workers = 3
+		done := make(chan int, workers)
+		for i := 0; i < workers; i++ {
+			go func() { // not controlled
+				Sleep(10 * time.Millisecond)
+				Send(done, i)
+			}()
+		}
+		for i := 0; i < workers; i++ {
+			after := After(2 * time.Second)
+			k := Select(false, RecvCase(done), RecvCase(after))
+			select {
+			case <-PickRecv(k, 0, done):
+			case <-PickRecv(k, 1, after):
+				t.Errorf("the 2s timeout fired before worker %d of %d reported", i+1, workers)
+				return
+			}
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}

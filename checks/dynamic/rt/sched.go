@@ -457,6 +457,17 @@ func (s *sched) next() {
 			if s.waitOutside(wait) {
 				return
 			}
+			if !s.testDone {
+				if busy, _ := s.foreignActive(); busy {
+					// Goroutines outside control are computing: what g
+					// waits for may be theirs (errgroup's workers behind
+					// its semaphore), progress, not a hang. The watchdog
+					// counts from when they stop (the run's end bounds
+					// it: stepLimit, the driver's hard stop).
+					g.outsideAt = time.Now()
+					return
+				}
+			}
 			if s.testDone && s.leftForGood() {
 				// Stranded in the standard library, nobody left to
 				// free them: a leak, not goroutines left behind.

@@ -217,6 +217,19 @@ func (s *sched) applyLock(g *gstate, op opKind, p unsafe.Pointer, rep *reply) bo
 	return true
 }
 
+// clearMap empties the map m whole, keeping its room. Deleting its keys
+// one by one (what the runtime's language version allows: no clear) is
+// compiled into such a clear without -race only: in a race build each
+// delete from a full group of the map leaves a tombstone, schedule after
+// schedule, until an insert finds no room and the map grows, allocating
+// in whatever code the test measures (ttlcache's Test_Cache_Get, 1
+// schedule in thousands). reflect's Clear is the runtime's mapclear.
+//
+//go:norace
+func clearMap(m any) {
+	reflect.ValueOf(m).Clear()
+}
+
 // shadowBuf keeps the shadow maps and slabs from one schedule to the next
 // (one schedule runs at a time): made once with room for the objects of
 // most tests, so that meeting a new mutex or channel allocates nothing
@@ -232,6 +245,7 @@ func (s *sched) takeShadow() {
 		s.wgs, s.onces = make(map[unsafe.Pointer]*int, shadowRoom), make(map[unsafe.Pointer]*onceState, shadowRoom)
 		s.conds, s.chans = make(map[unsafe.Pointer]*condState, shadowRoom), make(map[unsafe.Pointer]*chanState, shadowRoom)
 		s.objs = make(map[unsafe.Pointer]int, 4*shadowRoom)
+		s.waiters = make(map[chanDir]int32, shadowRoom)
 		s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
 		s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
 		s.slabs.wgs.buf = make([]int, 0, shadowRoom)
@@ -241,6 +255,7 @@ func (s *sched) takeShadow() {
 		return
 	}
 	s.mutexes, s.rws, s.wgs, s.onces, s.conds, s.chans, s.objs = b.mutexes, b.rws, b.wgs, b.onces, b.conds, b.chans, b.objs
+	s.waiters = b.waiters
 	s.slabs = b.slabs
 }
 
@@ -249,34 +264,21 @@ func (s *sched) takeShadow() {
 //
 //go:norace
 func (s *sched) giveShadow() {
-	for k := range s.mutexes {
-		delete(s.mutexes, k)
-	}
-	for k := range s.rws {
-		delete(s.rws, k)
-	}
-	for k := range s.wgs {
-		delete(s.wgs, k)
-	}
-	for k := range s.onces {
-		delete(s.onces, k)
-	}
-	for k := range s.conds {
-		delete(s.conds, k)
-	}
-	for k := range s.chans {
-		delete(s.chans, k)
-	}
-	for k := range s.objs {
-		delete(s.objs, k)
-	}
+	clearMap(s.mutexes)
+	clearMap(s.rws)
+	clearMap(s.wgs)
+	clearMap(s.onces)
+	clearMap(s.conds)
+	clearMap(s.chans)
+	clearMap(s.objs)
+	clearMap(s.waiters)
 	s.slabs.mutexes.reset()
 	s.slabs.rws.reset()
 	s.slabs.wgs.reset()
 	s.slabs.onces.reset()
 	s.slabs.conds.reset()
 	s.slabs.chans.reset()
-	b := &sched{mutexes: s.mutexes, rws: s.rws, wgs: s.wgs, onces: s.onces, conds: s.conds, chans: s.chans, objs: s.objs}
+	b := &sched{mutexes: s.mutexes, rws: s.rws, wgs: s.wgs, onces: s.onces, conds: s.conds, chans: s.chans, objs: s.objs, waiters: s.waiters}
 	b.slabs = s.slabs
 	shadowBuf = b
 }

@@ -159,11 +159,10 @@ func (s *sched) spinSame() int {
 	return s.spinRun
 }
 
-// forgetLoads empties m, keeping its room (the runtime is built at the
-// module's language version: no clear).
+// forgetLoads empties m, keeping its room (clearMap).
 func forgetLoads(m map[loadKey]struct{}) {
-	for k := range m {
-		delete(m, k)
+	if len(m) > 0 {
+		clearMap(m)
 	}
 }
 

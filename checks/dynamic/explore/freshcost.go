@@ -1,0 +1,74 @@
+package explore
+
+import (
+	"sync"
+	"time"
+)
+
+// freshCosts keeps what the run's latest test processes took outside their
+// schedules: from their start to their first schedule, and from their last
+// schedule to their exit. A replay runs in a fresh process, so the time a
+// replay is given past the budget follows it (replayCost): on a machine
+// whose load rose since a test's cost was measured, a fresh race-built
+// process takes longer than that cost, and its finding was dropped for
+// want of time to replay it.
+type freshCosts struct {
+	mu   sync.Mutex
+	last [freshKeep]time.Duration
+	n    int
+}
+
+// freshKeep is how many of the latest processes count.
+const freshKeep = 4
+
+// add records one process's time outside its schedules.
+func (c *freshCosts) add(d time.Duration) {
+	if c == nil || d <= 0 {
+		return
+	}
+	c.mu.Lock()
+	c.last[c.n%freshKeep] = d
+	c.n++
+	c.mu.Unlock()
+}
+
+// recent is the longest of the latest freshKeep processes' times (0: none
+// measured yet).
+func (c *freshCosts) recent() time.Duration {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var m time.Duration
+	for _, d := range c.last[:min(c.n, freshKeep)] {
+		m = max(m, d)
+	}
+	return m
+}
+
+// replayCost is what one fresh replay of a failing schedule is expected to
+// take: the test's measured cost (its unperturbed schedule in a process of
+// its own), or, when longer, the failing schedule's own time plus what
+// fresh processes take outside their schedules now.
+func replayCost(cost, took, fresh time.Duration) time.Duration {
+	return max(cost, took+fresh)
+}
+
+// replayDeadline is when a failure's replays, tries of them still to run,
+// must end: until (its part of the budget), or, when later, a second and
+// per each try from now, but not past the hard stop by more than
+// lateReplays or the failure's own allowance (a second and per each of
+// replayTries), whichever is longer.
+func replayDeadline(now, until, hardStop time.Time, budget, per time.Duration, tries int) time.Time {
+	least := now.Add(time.Second + time.Duration(tries)*per)
+	if !hardStop.IsZero() {
+		if limit := hardStop.Add(max(lateReplays(budget), time.Second+replayTries*per)); least.After(limit) {
+			least = limit
+		}
+	}
+	if until.Before(least) {
+		return least
+	}
+	return until
+}
