@@ -129,11 +129,14 @@ func (pc *passContext) enclosingDo(e ast.Expr, stack []ast.Node) (onceRef, bool)
 
 // allAfterDo reports whether every access of v in fd is inside a literal
 // passed to once's Do or after a statement calling once's Do in a block
-// enclosing it. A goto, an assignment to the Once's base, or &v not
+// enclosing it. A goto, an assignment to an access's base, or &v not
 // passed to sync/atomic makes it false.
 func (pc *passContext) allAfterDo(fd *ast.FuncDecl, v *types.Var, once onceRef) bool {
 	info := pc.pass.TypesInfo
 	ok := true
+	// Variables assigned in fd (s = t): s.once and s.n may name other
+	// values before and after.
+	reassigned, bases := map[types.Object]bool{}, map[types.Object]bool{}
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		if !ok {
 			return false
@@ -145,9 +148,11 @@ func (pc *passContext) allAfterDo(fd *ast.FuncDecl, v *types.Var, once onceRef) 
 			}
 			return true
 		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if root := passutil.RootIdent(l); once.root != nil && root != nil && info.ObjectOf(root) == once.root && ast.Unparen(l) == root {
-					ok = false
+			if n.Tok == token.ASSIGN {
+				for _, l := range n.Lhs {
+					if id, isID := ast.Unparen(l).(*ast.Ident); isID {
+						reassigned[info.ObjectOf(id)] = true
+					}
 				}
 			}
 			return true
@@ -168,14 +173,38 @@ func (pc *passContext) allAfterDo(fd *ast.FuncDecl, v *types.Var, once onceRef) 
 			ok = false // the address escapes
 			return false
 		}
-		if o, in := pc.enclosingDo(e, stack); in && o == once {
+		// The Once this access needs: once's variable, reached through
+		// this access's base.
+		want := onceRef{v: once.v}
+		if v.IsField() {
+			s, isSel := e.(*ast.SelectorExpr)
+			if !isSel || !once.v.IsField() {
+				ok = false
+				return false
+			}
+			if want.base, want.root = pc.baseOf(s); want.root == nil {
+				ok = false
+				return false
+			}
+		}
+		if o, in := pc.enclosingDo(e, stack); in && o == want {
 			return false
 		}
-		if !pc.matches(once, e, v) || !pc.afterDo(e, stack, once) {
+		if !pc.afterDo(e, stack, want) {
 			ok = false
+		}
+		if s, isSel := e.(*ast.SelectorExpr); isSel {
+			if _, root := pc.baseOf(s); root != nil {
+				bases[root] = true
+			}
 		}
 		return false
 	})
+	for obj := range bases {
+		if reassigned[obj] {
+			return false
+		}
+	}
 	return ok
 }
 

@@ -46,6 +46,11 @@ func (g *gen) Next() uint64 {
 	return atomic.AddUint64(&g.next, 1)
 }
 
+func (x *gen) Peek() uint64 {
+	x.once.Do(func() {})
+	return atomic.LoadUint64(&x.next)
+}
+
 // An atomic reader that does not go through the Once.
 var (
 	hits      uint64
@@ -122,4 +127,23 @@ func Lazy(first bool) uint64 {
 		})
 	}
 	return atomic.AddUint64(&lazy, 1)
+}
+
+// The base is retargeted between the Do and the access.
+type cell struct {
+	once sync.Once
+	v    uint64
+}
+
+func (c *cell) Get() uint64 {
+	c.once.Do(func() {
+		c.v = 5 /* IL3002 */ // want `plain write of c\.v races with its atomic accesses`
+	})
+	return atomic.AddUint64(&c.v, 1)
+}
+
+func (c *cell) Swap(o *cell) uint64 {
+	c.once.Do(func() {})
+	c = o
+	return atomic.LoadUint64(&c.v)
 }
