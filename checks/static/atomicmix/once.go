@@ -156,6 +156,15 @@ func (pc *passContext) allAfterDo(fd *ast.FuncDecl, v *types.Var, once onceRef) 
 				}
 			}
 			return true
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				for _, x := range []ast.Expr{n.Key, n.Value} {
+					if id, isID := x.(*ast.Ident); isID {
+						reassigned[info.ObjectOf(id)] = true
+					}
+				}
+			}
+			return true
 		case *ast.SelectorExpr, *ast.Ident:
 		default:
 			return true

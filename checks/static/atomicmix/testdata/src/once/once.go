@@ -147,3 +147,24 @@ func (c *cell) Swap(o *cell) uint64 {
 	c = o
 	return atomic.LoadUint64(&c.v)
 }
+
+// The base is retargeted by a range loop.
+type slot struct {
+	once sync.Once
+	v    uint64
+}
+
+func (s *slot) Get() uint64 {
+	s.once.Do(func() {
+		s.v = 5 /* IL3002 */ // want `plain write of s\.v races with its atomic accesses`
+	})
+	return atomic.AddUint64(&s.v, 1)
+}
+
+func (s *slot) Sum(all []*slot) (n uint64) {
+	s.once.Do(func() {})
+	for _, s = range all {
+		n += atomic.LoadUint64(&s.v)
+	}
+	return n
+}
