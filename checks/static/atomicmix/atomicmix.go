@@ -490,6 +490,9 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		if kind == "read" && afterWait {
 			return true
 		}
+		if kind == "write" && pc.onceInit(fd, e, v, stack) {
+			return true // set inside once.Do, every other access after a Do of it
+		}
 		rule := RuleMixedAtomicAccess
 		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
 			rule = RulePlainWriteOfAtomic

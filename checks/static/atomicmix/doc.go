@@ -53,6 +53,13 @@
 //   - reads after a sync.WaitGroup.Wait in the same function (outside
 //     closures): the goroutines that updated the variable have finished;
 //   - accesses to a copy (a struct received by value);
+//   - a write of an unexported variable inside a function literal passed
+//     to sync.Once's Do (a package-level Once for a package variable,
+//     s.once for a field s.n), when every other access of it in the
+//     package is inside such a literal or follows a statement calling Do
+//     on the same Once in an enclosing block: Do returns only after the
+//     literal ran (no goto, no &v other than sync/atomic operands, no
+//     access outside functions, no base reassigned in its function);
 //   - unsafe.Sizeof, Offsetof and Alignof operands.
 //
 // A mutex orders a plain access with the atomic ones only when they take
