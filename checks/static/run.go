@@ -446,9 +446,14 @@ func newerGo(ctx context.Context, dir string) bool {
 func loadErrors(dir string, pkgs []*packages.Package) *LoadError {
 	byPath := map[string]*PackageErrors{}
 	seen := map[string]bool{}
+	kinds := map[string]bool{} // messages from the type checker or the parser
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		typeChecked := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind != packages.ListError })
+		// cgo failed (a C header not installed): the type checker only
+		// says it could not import C; the cause is in go list's output.
+		cgoFailed := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return strings.Contains(e.Msg, `could not import C (`) })
 		inMain := p.Module != nil && p.Module.Main
+		var msgs []string
 		for _, e := range p.Errors {
 			if e.Kind == packages.TypeError && (!inMain || tooNew(e.Msg)) {
 				// go/types of this build on another Go release's standard
@@ -457,13 +462,24 @@ func loadErrors(dir string, pkgs []*packages.Package) *LoadError {
 			}
 			if typeChecked && e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
 				// The compiler's output from go list -export: the type
-				// checker's errors say the same, one by one.
+				// checker's errors say the same, one by one, except for
+				// cgo's, whose unindented lines (not the quoted source)
+				// come first.
+				if cgoFailed {
+					msgs = append(msgs, cgoLines(e.Msg)...)
+				}
 				continue
 			}
 			msg := e.Msg
 			if e.Pos != "" && e.Pos != "-" {
 				msg = relPath(dir, e.Pos) + ": " + e.Msg
 			}
+			msgs = append(msgs, msg)
+			if e.Kind != packages.ListError {
+				kinds[msg] = true
+			}
+		}
+		for _, msg := range msgs {
 			if seen[msg] {
 				continue
 			}
@@ -477,7 +493,7 @@ func loadErrors(dir string, pkgs []*packages.Package) *LoadError {
 				pe = &PackageErrors{Path: path, ListOnly: true}
 				byPath[path] = pe
 			}
-			if e.Kind != packages.ListError {
+			if kinds[msg] || cgoFailed {
 				pe.ListOnly = false
 			}
 			pe.Errors = append(pe.Errors, msg)
@@ -492,6 +508,19 @@ func loadErrors(dir string, pkgs []*packages.Package) *LoadError {
 	}
 	sort.Slice(lerr.Packages, func(i, j int) bool { return lerr.Packages[i].Path < lerr.Packages[j].Path })
 	return lerr
+}
+
+// cgoLines is the lines of go list's "# path" output for a package whose
+// cgo step failed, without the header and the indented source quotes.
+func cgoLines(out string) []string {
+	var lines []string
+	for i, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if i == 0 && strings.HasPrefix(line, "# ") || line == "" || line[0] == ' ' || line[0] == '\t' {
+			continue
+		}
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // relPath shortens an absolute "file:line:col" under dir.

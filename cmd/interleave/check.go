@@ -98,6 +98,7 @@ func runCheck(ctx context.Context, env *cliEnv, opts *checkOptions) int {
 		Enable:      opts.Enable,
 		Disable:     opts.Disable,
 		MinSeverity: opts.MinSeverity,
+		KeepGoing:   true,
 	}
 	if len(opts.Tags) > 0 {
 		sopts.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
@@ -110,8 +111,16 @@ func runCheck(ctx context.Context, env *cliEnv, opts *checkOptions) int {
 		}
 		return fail(err)
 	}
+	notes := brokenNotes(res.Broken)
+	for _, n := range notes {
+		fmt.Fprintf(env.stderr, "interleave check: %s\n", n)
+	}
+	if len(res.Packages) == 0 && len(res.Broken) > 0 {
+		return fail(fmt.Errorf("no package analyzed: %d %s matched by %s %s not compile (listed above)",
+			len(res.Broken), checkPlural(len(res.Broken), "package"), strings.Join(checkPatterns(opts.Patterns), " "), map[bool]string{true: "does", false: "do"}[len(res.Broken) == 1]))
+	}
 	var buf bytes.Buffer
-	rep := &report.Report{Findings: res.Findings, Root: checkRepoRoot(env.dir), ToolVersion: toolVersion()}
+	rep := &report.Report{Findings: res.Findings, Root: checkRepoRoot(env.dir), ToolVersion: toolVersion(), Notes: notes}
 	if err := w.Write(&buf, rep); err != nil {
 		return fail(fmt.Errorf("render %s report: %w", opts.Format, err))
 	}

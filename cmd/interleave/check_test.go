@@ -228,6 +228,9 @@ func TestCheckDriversAgree(t *testing.T) {
 			"cmd/interleave/testdata/check/racy/racy.go:19:2: IL0001",
 		}},
 		{"testdata/check/clean", nil, nil},
+		{"testdata/check/cgo", nil, []string{
+			"cmd/interleave/testdata/check/cgo/good/good.go:18:4: IL2001",
+		}},
 	}
 	for _, tt := range tests {
 		for _, format := range []string{"text", "json"} {

@@ -18,7 +18,15 @@ import (
 // changed (the goroutines call the changed methods first).
 func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	opts, c := r.opts, r.change
-	if opts.GenBudget <= 0 || len(c.Packages) == 0 {
+	// The changed packages that compile: one that does not (listed by
+	// logBroken) would fail the whole load.
+	var pkgs []string
+	for _, path := range c.Packages {
+		if r.broken.pkgs[path] == nil {
+			pkgs = append(pkgs, path)
+		}
+	}
+	if opts.GenBudget <= 0 || len(pkgs) == 0 {
 		return nil, nil
 	}
 	touched := func(t *gen.Target) bool {
@@ -45,7 +53,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", genStageBudget(r.budget.left(), opts.GenBudget), seed)
 	res, err := gen.Run(ctx, gen.Options{
 		Dir:      c.ModuleDir,
-		Patterns: c.Packages,
+		Patterns: pkgs,
 		Select:   touched,
 		Guarded:  true,
 		Focus: func(t *gen.Target, method string) bool {

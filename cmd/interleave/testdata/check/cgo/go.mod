@@ -1,0 +1,3 @@
+module example.com/cgomix
+
+go 1.22
