@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -119,12 +120,24 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 		})
 	}
 	// A helper's releases reach its callers: a call of it drops them.
+	// has mirrors unlocks as sets, so a membership test is not a scan.
+	has := map[*types.Func]map[string]bool{}
+	for fn, ks := range unlocks {
+		has[fn] = map[string]bool{}
+		for _, k := range ks {
+			has[fn][k] = true
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for fn, cs := range callees {
 			for _, c := range cs {
 				for _, k := range unlocks[c] {
-					if !slices.Contains(unlocks[fn], k) {
+					if !has[fn][k] {
+						if has[fn] == nil {
+							has[fn] = map[string]bool{}
+						}
+						has[fn][k] = true
 						unlocks[fn] = append(unlocks[fn], k)
 						changed = true
 					}
@@ -135,7 +148,14 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 
 	// Greatest fixpoint: entries start unknown (nil) and shrink.
 	entry := map[*types.Func]Held{}
+	// heldAt holds the state at each call of the callers walked; a
+	// caller's calls are set by its walk alone, so a caller walked from
+	// the same entry as in an earlier round is not walked again (walkedIn,
+	// callsIn: its entry and calls then).
 	heldAt := map[*ast.CallExpr]Held{}
+	walkedIn := map[*ast.FuncDecl]Held{}
+	callsIn := map[*ast.FuncDecl][]*ast.CallExpr{}
+	var cur *ast.FuncDecl
 	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: true,
 		unlocks: func(call *ast.CallExpr) []string {
 			if c := staticCallee(info, call); c != nil {
@@ -147,13 +167,14 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 			if call, ok := n.(*ast.CallExpr); ok {
 				if old, seen := heldAt[call]; seen {
 					held = intersect(old, held)
+				} else {
+					callsIn[cur] = append(callsIn[cur], call)
 				}
 				heldAt[call] = held
 			}
 		}}
 	for round := 0; ; round++ {
 		// Walk every caller of a candidate from its own entry.
-		clear(heldAt)
 		walked := map[*ast.FuncDecl]bool{}
 		for fn := range candidate {
 			for _, s := range sites[fn] {
@@ -169,6 +190,15 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 					}
 					in = e
 				}
+				if old, ok := walkedIn[s.caller]; ok && maps.Equal(old, in) {
+					continue // its calls' states are those of its last walk
+				}
+				for _, call := range callsIn[s.caller] {
+					delete(heldAt, call)
+				}
+				callsIn[s.caller] = nil
+				walkedIn[s.caller] = maps.Clone(in)
+				cur = s.caller
 				w.WalkFunc(s.caller.Body, in)
 			}
 		}
