@@ -68,13 +68,14 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 	poisoned := map[*ast.FuncDecl]bool{} // goto, or an Unlock method value
 	unlocks := map[*types.Func][]string{}
 	callees := map[*types.Func][]*types.Func{}
+	ops := &Walker{Info: info, KeyOf: keyOf} // for lockCall
 	for _, f := range files {
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			// The enclosing function declaration: declarations are the
+			// file's children and do not nest.
 			var fd *ast.FuncDecl
-			for _, s := range stack {
-				if d, ok := s.(*ast.FuncDecl); ok {
-					fd = d
-				}
+			if len(stack) > 1 {
+				fd, _ = stack[1].(*ast.FuncDecl)
 			}
 			switch n := n.(type) {
 			case *ast.BranchStmt:
@@ -90,7 +91,7 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 					break
 				}
 				caller, _ := info.Defs[fd.Name].(*types.Func)
-				if op, key, _ := (&Walker{Info: info, KeyOf: keyOf}).lockCall(n); op == opUnlock && caller != nil {
+				if op, key, _ := ops.lockCall(n); op == opUnlock && caller != nil {
 					unlocks[caller] = append(unlocks[caller], key)
 				}
 				if callee := staticCallee(info, n); callee != nil && caller != nil {
@@ -120,13 +121,30 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 		})
 	}
 	// A helper's releases reach its callers: a call of it drops them.
-	// has mirrors unlocks as sets, so a membership test is not a scan.
+	// They are sets (has mirrors unlocks, a membership test is not a
+	// scan), and a callee called from many sites is one edge.
 	has := map[*types.Func]map[string]bool{}
 	for fn, ks := range unlocks {
 		has[fn] = map[string]bool{}
+		uniq := ks[:0]
 		for _, k := range ks {
-			has[fn][k] = true
+			if !has[fn][k] {
+				has[fn][k] = true
+				uniq = append(uniq, k)
+			}
 		}
+		unlocks[fn] = uniq
+	}
+	for fn, cs := range callees {
+		seen := map[*types.Func]bool{}
+		uniq := cs[:0]
+		for _, c := range cs {
+			if !seen[c] && c != fn {
+				seen[c] = true
+				uniq = append(uniq, c)
+			}
+		}
+		callees[fn] = uniq
 	}
 	for changed := true; changed; {
 		changed = false
