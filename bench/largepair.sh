@@ -124,7 +124,7 @@ secs() {
 	s=$(date +%s.%N)
 	/usr/bin/time -f '%U %S' -o "$out/$name.time" "$@" || true
 	e=$(date +%s.%N)
-	awk '{ printf "%.1f", $1 + $2 }' "$out/$name.time" >"$out/$name.cpu"
+	awk '$1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$out/$name.time" >"$out/$name.cpu"
 	awk -v a="$s" -v b="$e" 'BEGIN { printf "%.1f", b - a }'
 }
 cpu() { cat "$out/$1.cpu" 2>/dev/null || echo "?"; }
@@ -148,7 +148,7 @@ set +e
 code=$?
 set -e
 pr_wall=$(awk -v a="$pr_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
-awk '{ printf "%.1f", $1 + $2 }' "$out/pr.time" >"$out/pr.cpu"
+awk '$1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$out/pr.time" >"$out/pr.cpu"
 echo "warm: go vet, then interleave pr -budget 0 (static stage only)" >&2
 vet_warm=$(secs vet-warm go vet "$funcs" "${pkgs[@]}" 2>"$out/vet-warm.log")
 secs pr-warm "$il" pr -base HEAD~1 -budget 0 -format json -o "$out/report-warm.json" -v >/dev/null 2>"$out/pr-warm.log"
