@@ -21,10 +21,16 @@
 # It prints figures.txt: the pr's stages and exit code, and the static
 # stage next to go vet, cold and warm.
 #
-# Usage: bench/largepair.sh [-o DIR] [MODULE BASE HEAD]
+# Usage: bench/largepair.sh [-o DIR] [-cache GOCACHE] [-budget B] [MODULE BASE HEAD]
 #   default: github.com/prometheus/prometheus v0.315.1 v0.316.0
 # DIR (default $TMPDIR/interleave-largepair) keeps the repository, the
-# logs and figures.txt. Exit status 2 on a setup failure.
+# logs and figures.txt. -cache uses GOCACHE as the build cache and keeps
+# it (a second run then compiles nothing; the analyses are still cold: a
+# new -printf.funcs value, and a new interleave binary is a new vet key);
+# without it the cache is DIR/gocache, emptied first. -budget is the first
+# pr run's -budget (default: pr's default; 0 runs no dynamic search, for
+# the static stage alone). The time(1) CPU (user+sys) of each go vet and
+# pr run is in figures.txt too. Exit status 2 on a setup failure.
 set -euo pipefail
 {
 die() {
@@ -32,11 +38,17 @@ die() {
 	exit 2
 }
 out="${TMPDIR:-/tmp}/interleave-largepair"
-if [[ "${1:-}" == -o ]]; then
-	(($# >= 2)) || die "-o needs a directory"
-	out="$2"
+cache=""
+budget=()
+while [[ "${1:-}" == -o || "${1:-}" == -cache || "${1:-}" == -budget ]]; do
+	(($# >= 2)) || die "$1 needs a value"
+	case $1 in
+	-o) out="$2" ;;
+	-cache) cache="$2" ;;
+	-budget) budget=(-budget "$2") ;;
+	esac
 	shift 2
-fi
+done
 case "${1:-}" in -h | -help | --help)
 	sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
 	exit 0
@@ -96,16 +108,26 @@ for d in "${dirs[@]}"; do
 done
 ((${#pkgs[@]} > 0)) || die "no changed package"
 printf '%s\n' "${pkgs[@]}" >"$out/packages.txt"
-export GOCACHE="$out/gocache"
-rm -rf "$GOCACHE"
+if [[ -n "$cache" ]]; then
+	mkdir -p "$cache"
+	export GOCACHE="$(cd "$cache" && pwd)"
+else
+	export GOCACHE="$out/gocache"
+	rm -rf "$GOCACHE"
+fi
 
+# secs NAME CMD... runs CMD, prints its wall seconds and writes its CPU
+# seconds (user+sys, children included) to $out/NAME.cpu.
 secs() {
-	local s e
+	local name=$1 s e
+	shift
 	s=$(date +%s.%N)
-	"$@" || true
+	/usr/bin/time -f '%U %S' -o "$out/$name.time" "$@" || true
 	e=$(date +%s.%N)
+	awk '$1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$out/$name.time" >"$out/$name.cpu"
 	awk -v a="$s" -v b="$e" 'BEGIN { printf "%.1f", b - a }'
 }
+cpu() { cat "$out/$1.cpu" 2>/dev/null || echo "?"; }
 stagem() { # stagem LOG NAME: NAME's seconds from the log's "stages:" line (2m3.4s, 5.1s, 80ms)
 	sed -n 's/.*stages: //p' "$1" | tr ',' '\n' | sed -n "s/^ *$2 //p" |
 		awk '{ t = $1; s = 0
@@ -115,20 +137,21 @@ stagem() { # stagem LOG NAME: NAME's seconds from the log's "stages:" line (2m3.
 }
 
 echo "go vet (compiles the dependencies) on ${#pkgs[@]} packages" >&2
-vet_compile=$(secs go vet "${pkgs[@]}" 2>"$out/vet-compile.log")
+vet_compile=$(secs vet-compile go vet "${pkgs[@]}" 2>"$out/vet-compile.log")
 funcs="-printf.funcs=largepair$(date +%s%N)"
 echo "go vet $funcs (analysis cold)" >&2
-vet_cold=$(secs go vet "$funcs" "${pkgs[@]}" 2>"$out/vet-cold.log")
-echo "interleave pr (default budget)" >&2
+vet_cold=$(secs vet-cold go vet "$funcs" "${pkgs[@]}" 2>"$out/vet-cold.log")
+echo "interleave pr ${budget[*]:-(default budget)}" >&2
 pr_start=$(date +%s.%N)
 set +e
-"$il" pr -base HEAD~1 -format json -o "$out/report.json" -summary "$out/summary.md" -v >"$out/pr.stdout" 2>"$out/pr.log"
+/usr/bin/time -f '%U %S' -o "$out/pr.time" "$il" pr -base HEAD~1 "${budget[@]}" -format json -o "$out/report.json" -summary "$out/summary.md" -v >"$out/pr.stdout" 2>"$out/pr.log"
 code=$?
 set -e
 pr_wall=$(awk -v a="$pr_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+awk '$1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$out/pr.time" >"$out/pr.cpu"
 echo "warm: go vet, then interleave pr -budget 0 (static stage only)" >&2
-vet_warm=$(secs go vet "$funcs" "${pkgs[@]}" 2>"$out/vet-warm.log")
-"$il" pr -base HEAD~1 -budget 0 -format json -o "$out/report-warm.json" -v >/dev/null 2>"$out/pr-warm.log" || true
+vet_warm=$(secs vet-warm go vet "$funcs" "${pkgs[@]}" 2>"$out/vet-warm.log")
+secs pr-warm "$il" pr -base HEAD~1 -budget 0 -format json -o "$out/report-warm.json" -v >/dev/null 2>"$out/pr-warm.log"
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "interleave: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD || echo ' (uncommitted changes)')"
@@ -137,8 +160,9 @@ vet_warm=$(secs go vet "$funcs" "${pkgs[@]}" 2>"$out/vet-warm.log")
 	echo "interleave pr exit $code, wall ${pr_wall}s"
 	echo "pr stages: $(sed -n 's/.*stages: //p' "$out/pr.log")"
 	echo "go vet compiling the dependencies: ${vet_compile}s"
-	echo "static stage cold: $(stagem "$out/pr.log" static)s  go vet cold: ${vet_cold}s"
-	echo "static stage warm: $(stagem "$out/pr-warm.log" static)s  go vet warm: ${vet_warm}s"
+	echo "static stage cold: $(stagem "$out/pr.log" static)s  go vet cold: ${vet_cold}s (CPU $(cpu vet-cold)s)"
+	echo "static stage warm: $(stagem "$out/pr-warm.log" static)s  go vet warm: ${vet_warm}s (CPU $(cpu vet-warm)s)"
+	echo "CPU (user+sys) of the whole pr runs: cold $(cpu pr)s$([[ ${#budget[@]} -gt 0 ]] || echo ' (with its dynamic stages)'), warm (-budget 0) $(cpu pr-warm)s"
 	echo "packages analyzed: $(jq '(.static.packages // []) | length' "$out/report.json" 2>/dev/null || echo ?)"
 } | tee "$out/figures.txt"
 }

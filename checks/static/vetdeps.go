@@ -20,6 +20,7 @@ import (
 // vetConfig is the part of go vet's per-package config (unitchecker.Config)
 // the tool reads before unitchecker does.
 type vetConfig struct {
+	ID            string // "fmt [fmt.test]"
 	ImportPath    string
 	ModulePath    string
 	ModuleVersion string

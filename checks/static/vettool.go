@@ -269,11 +269,12 @@ func VetToolMain() {
 // vetToolSetup prepares analyzers for the vet tool invocation args: on a
 // package go vet wants only facts of, only what computes facts runs (see
 // factsOnly); the heavy passes run one at a time; the measuring hooks
-// (memProfile, vetTrace) are installed when asked for.
+// (memProfile, vetTrace, cpuProfile) are installed when asked for.
 func vetToolSetup(args []string, analyzers []*analysis.Analyzer) []*analysis.Analyzer {
 	cfg := readVetConfig(args)
 	memProfile(analyzers)
 	vetTrace(cfg, analyzers)
+	cpuProfile(cfg, args, analyzers)
 	if cfg != nil && cfg.VetxOnly {
 		factsOnly(analyzers)
 	}

@@ -110,6 +110,9 @@ type passContext struct {
 	// visible, the mutexes every caller holds exclusively
 	// (lockregion.CallerLocks): they are held at its accesses too.
 	callers map[*types.Func][]string
+	// hasFact caches, per variable of another package, whether it has
+	// an atomicFact (tracked).
+	hasFact map[*types.Var]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -180,6 +183,9 @@ func (pc *passContext) add(v *types.Var, e ast.Expr, d analysis.Diagnostic, kind
 func (pc *passContext) collectAtomics() {
 	info := pc.pass.TypesInfo
 	pc.forEachFunc(func(fd *ast.FuncDecl) {
+		if !callsAtomic(info, fd.Body) {
+			return // nothing below would record anything
+		}
 		discarded := map[*ast.CallExpr]bool{}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if st, ok := n.(*ast.ExprStmt); ok {
@@ -253,6 +259,21 @@ func (pc *passContext) collectAtomics() {
 		}}
 		w.WalkFunc(fd.Body, entry)
 	})
+}
+
+// callsAtomic reports whether body calls a function of sync/atomic with
+// an argument: collectAtomics records only such calls.
+func callsAtomic(info *types.Info, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && len(call.Args) > 0 {
+			if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // callerHeld returns the locks fd starts with: those every caller holds
@@ -422,6 +443,9 @@ func (pc *passContext) checkPlain() {
 
 func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	info := pc.pass.TypesInfo
+	if !pc.mentionsTracked(fd.Body) {
+		return // no access below could be reported
+	}
 	fresh, firstGo := freshLocals(info, fd.Body)
 	retargets := localRetargets(info, fd.Body, fresh)
 	copies := valueParams(info, fd)
@@ -500,6 +524,43 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		pc.report(fd, e, v, kind, rule)
 		return true
 	})
+}
+
+// mentionsTracked reports whether body names a variable that report
+// could report a plain access of: one accessed atomically in this
+// package, or a variable of another package with an atomic fact.
+func (pc *passContext) mentionsTracked(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch e := n.(type) {
+		case *ast.SelectorExpr, *ast.Ident:
+			if v := pc.variable(e.(ast.Expr)); v != nil && pc.tracked(v) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// tracked reports whether v has atomic accesses in this package or, for
+// a variable of another package, an atomic fact.
+func (pc *passContext) tracked(v *types.Var) bool {
+	if len(pc.uses[v]) > 0 {
+		return true
+	}
+	if v.Pkg() == pc.pass.Pkg {
+		return false
+	}
+	has, ok := pc.hasFact[v]
+	if !ok {
+		has = pc.pass.ImportObjectFact(v, new(atomicFact))
+		if pc.hasFact == nil {
+			pc.hasFact = map[*types.Var]bool{}
+		}
+		pc.hasFact[v] = has
+	}
+	return has
 }
 
 // slot returns the struct-valued field that the variable selected by e

@@ -14,12 +14,12 @@ import (
 // leading to b (a switch's cases, an if-else chain) has already ruled
 // out every other constant the type's package declares. The default of
 // a switch over every constant of an enum is dead code.
-func enumExhausted(b *ssa.BasicBlock, c ssa.Value, val bool) bool {
+func (pc *passContext) enumExhausted(b *ssa.BasicBlock, c ssa.Value, val bool) bool {
 	v, k, ok := notEqualEdge(c, val)
 	if !ok {
 		return false
 	}
-	consts := enumConsts(v.Type())
+	consts := pc.enumConsts(v.Type())
 	if len(consts) < 2 {
 		return false
 	}
@@ -74,12 +74,28 @@ func notEqualEdge(c ssa.Value, val bool) (ssa.Value, string, bool) {
 }
 
 // enumConsts returns the distinct values of the constants of named type
-// t declared at package level in t's package.
-func enumConsts(t types.Type) []string {
+// t declared at package level in t's package, computed once per type (a
+// scope's Names sorts them on every call).
+func (pc *passContext) enumConsts(t types.Type) []string {
 	n, ok := types.Unalias(t).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil || n.TypeParams().Len() > 0 {
 		return nil
 	}
+	if out, ok := pc.enums[n]; ok {
+		return out
+	}
+	out := scanEnumConsts(n)
+	if pc.enums == nil {
+		pc.enums = map[*types.Named][]string{}
+	}
+	pc.enums[n] = out
+	return out
+}
+
+// scanEnumConsts is enumConsts of n, uncached. An alias of n has the same
+// constants: types.Identical sees through aliases.
+func scanEnumConsts(n *types.Named) []string {
+	t := types.Type(n)
 	b, ok := n.Underlying().(*types.Basic)
 	if !ok || b.Info()&(types.IsInteger|types.IsString) == 0 {
 		return nil

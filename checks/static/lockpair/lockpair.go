@@ -99,6 +99,7 @@ type passContext struct {
 	summaries map[*ssa.Function]*summary
 	busy      map[*ssa.Function]bool
 	walkers   map[*ssa.Function]*walker
+	enums     map[*types.Named][]string // enumConsts by type
 }
 
 func run(pass *analysis.Pass) (any, error) {

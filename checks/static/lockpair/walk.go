@@ -324,7 +324,7 @@ func (w *walker) branch(st *state, b *ssa.BasicBlock, x *ssa.If, work []item) []
 		if k, ok := c.(*ssa.Const); ok && k.Value != nil && (k.Value.String() == "true") != val {
 			continue // if false { ... }: dead code
 		}
-		if enumExhausted(b, c, val) {
+		if w.pc.enumExhausted(b, c, val) {
 			continue // the default of a switch over every constant of an enum
 		}
 		s := st

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -67,13 +68,14 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 	poisoned := map[*ast.FuncDecl]bool{} // goto, or an Unlock method value
 	unlocks := map[*types.Func][]string{}
 	callees := map[*types.Func][]*types.Func{}
+	ops := &Walker{Info: info, KeyOf: keyOf} // for lockCall
 	for _, f := range files {
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			// The enclosing function declaration: declarations are the
+			// file's children and do not nest.
 			var fd *ast.FuncDecl
-			for _, s := range stack {
-				if d, ok := s.(*ast.FuncDecl); ok {
-					fd = d
-				}
+			if len(stack) > 1 {
+				fd, _ = stack[1].(*ast.FuncDecl)
 			}
 			switch n := n.(type) {
 			case *ast.BranchStmt:
@@ -89,7 +91,7 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 					break
 				}
 				caller, _ := info.Defs[fd.Name].(*types.Func)
-				if op, key, _ := (&Walker{Info: info, KeyOf: keyOf}).lockCall(n); op == opUnlock && caller != nil {
+				if op, key, _ := ops.lockCall(n); op == opUnlock && caller != nil {
 					unlocks[caller] = append(unlocks[caller], key)
 				}
 				if callee := staticCallee(info, n); callee != nil && caller != nil {
@@ -119,12 +121,41 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 		})
 	}
 	// A helper's releases reach its callers: a call of it drops them.
+	// They are sets (has mirrors unlocks, a membership test is not a
+	// scan), and a callee called from many sites is one edge.
+	has := map[*types.Func]map[string]bool{}
+	for fn, ks := range unlocks {
+		has[fn] = map[string]bool{}
+		uniq := ks[:0]
+		for _, k := range ks {
+			if !has[fn][k] {
+				has[fn][k] = true
+				uniq = append(uniq, k)
+			}
+		}
+		unlocks[fn] = uniq
+	}
+	for fn, cs := range callees {
+		seen := map[*types.Func]bool{}
+		uniq := cs[:0]
+		for _, c := range cs {
+			if !seen[c] && c != fn {
+				seen[c] = true
+				uniq = append(uniq, c)
+			}
+		}
+		callees[fn] = uniq
+	}
 	for changed := true; changed; {
 		changed = false
 		for fn, cs := range callees {
 			for _, c := range cs {
 				for _, k := range unlocks[c] {
-					if !slices.Contains(unlocks[fn], k) {
+					if !has[fn][k] {
+						if has[fn] == nil {
+							has[fn] = map[string]bool{}
+						}
+						has[fn][k] = true
 						unlocks[fn] = append(unlocks[fn], k)
 						changed = true
 					}
@@ -135,7 +166,14 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 
 	// Greatest fixpoint: entries start unknown (nil) and shrink.
 	entry := map[*types.Func]Held{}
+	// heldAt holds the state at each call of the callers walked; a
+	// caller's calls are set by its walk alone, so a caller walked from
+	// the same entry as in an earlier round is not walked again (walkedIn,
+	// callsIn: its entry and calls then).
 	heldAt := map[*ast.CallExpr]Held{}
+	walkedIn := map[*ast.FuncDecl]Held{}
+	callsIn := map[*ast.FuncDecl][]*ast.CallExpr{}
+	var cur *ast.FuncDecl
 	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: true,
 		unlocks: func(call *ast.CallExpr) []string {
 			if c := staticCallee(info, call); c != nil {
@@ -147,13 +185,14 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 			if call, ok := n.(*ast.CallExpr); ok {
 				if old, seen := heldAt[call]; seen {
 					held = intersect(old, held)
+				} else {
+					callsIn[cur] = append(callsIn[cur], call)
 				}
 				heldAt[call] = held
 			}
 		}}
 	for round := 0; ; round++ {
 		// Walk every caller of a candidate from its own entry.
-		clear(heldAt)
 		walked := map[*ast.FuncDecl]bool{}
 		for fn := range candidate {
 			for _, s := range sites[fn] {
@@ -169,6 +208,15 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 					}
 					in = e
 				}
+				if old, ok := walkedIn[s.caller]; ok && maps.Equal(old, in) {
+					continue // its calls' states are those of its last walk
+				}
+				for _, call := range callsIn[s.caller] {
+					delete(heldAt, call)
+				}
+				callsIn[s.caller] = nil
+				walkedIn[s.caller] = maps.Clone(in)
+				cur = s.caller
 				w.WalkFunc(s.caller.Body, in)
 			}
 		}

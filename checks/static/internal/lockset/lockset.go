@@ -55,6 +55,7 @@ package lockset
 import (
 	"go/token"
 	"go/types"
+	"maps"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -238,12 +239,64 @@ func (a *Analysis) Package(funcs []*ssa.Function, entry func(*ssa.Function) Stat
 		}
 		out = append(out, a.Func(fn, ctx, st))
 	}
+	scans := map[*Result]*callScan{}
 	for round := 0; round < maxCallerRounds; round++ {
-		if !a.inferEntries(out, given) {
+		if !a.inferEntries(out, given, scans) {
 			break
 		}
 	}
 	return out
+}
+
+// callScan is what inferEntries reads from the instructions of a Result's
+// functions (or of the package initializer, for the nil Result): the
+// static calls, the interfaces a method is called through, and the
+// functions used as values. A Result is scanned once for all rounds.
+type callScan struct {
+	sites   []scanSite
+	invoked []scanInvoke
+	values  []*ssa.Function
+}
+
+type scanSite struct {
+	callee *ssa.Function
+	call   ssa.CallInstruction
+}
+
+type scanInvoke struct {
+	method string
+	iface  *types.Interface
+}
+
+// scanCalls fills a callScan from the instructions of fns.
+func scanCalls(fns []*ssa.Function, sites bool) *callScan {
+	cs := &callScan{}
+	var ops []*ssa.Value // operand buffer, reused (an array per instruction escaped)
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var callee *ssa.Value
+				if c, ok := instr.(ssa.CallInstruction); ok {
+					common := c.Common()
+					if common.IsInvoke() {
+						if it, ok := common.Value.Type().Underlying().(*types.Interface); ok {
+							cs.invoked = append(cs.invoked, scanInvoke{common.Method.Name(), it})
+						}
+					} else if f := common.StaticCallee(); f != nil && sites {
+						cs.sites = append(cs.sites, scanSite{f, c})
+						callee = &common.Value
+					}
+				}
+				ops = instr.Operands(ops[:0])
+				for _, op := range ops {
+					if f, ok := (*op).(*ssa.Function); ok && op != callee {
+						cs.values = append(cs.values, f)
+					}
+				}
+			}
+		}
+	}
+	return cs
 }
 
 // maxCallerRounds bounds the propagation of caller lock states down call
@@ -253,7 +306,7 @@ const maxCallerRounds = 8
 // inferEntries recomputes the entry state of unexported top-level
 // functions from their call sites and re-analyzes those whose entry
 // grew. It reports whether any did.
-func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State) bool {
+func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State, scans map[*Result]*callScan) bool {
 	byFn := map[*ssa.Function]int{}
 	for i, r := range results {
 		if r.Fn.Parent() == nil {
@@ -277,43 +330,40 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 			}
 		}
 	}
-	var ops []*ssa.Value // operand buffer, reused (an array per instruction escaped)
-	scan := func(r *Result, fn *ssa.Function) {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				var callee *ssa.Value
-				if c, ok := instr.(ssa.CallInstruction); ok {
-					common := c.Common()
-					if common.IsInvoke() {
-						if it, ok := common.Value.Type().Underlying().(*types.Interface); ok {
-							invoked[common.Method.Name()] = append(invoked[common.Method.Name()], it)
-						}
-					} else if f := common.StaticCallee(); f != nil && r != nil {
-						sites[f] = append(sites[f], callSite{r, c})
-						callee = &common.Value
-					}
-				}
-				ops = instr.Operands(ops[:0])
-				for _, op := range ops {
-					if f, ok := (*op).(*ssa.Function); ok && op != callee {
-						block(f)
-					}
-				}
-			}
+	add := func(r *Result, cs *callScan) {
+		for _, it := range cs.invoked {
+			invoked[it.method] = append(invoked[it.method], it.iface)
+		}
+		for _, s := range cs.sites {
+			sites[s.callee] = append(sites[s.callee], callSite{r, s.call})
+		}
+		for _, f := range cs.values {
+			block(f)
 		}
 	}
+	// Forget the scans of Results a round replaced.
+	current := map[*Result]bool{nil: true}
 	for _, r := range results {
-		for _, fn := range r.Functions() {
-			scan(r, fn)
+		current[r] = true
+	}
+	maps.DeleteFunc(scans, func(r *Result, _ *callScan) bool { return !current[r] })
+	for _, r := range results {
+		cs := scans[r]
+		if cs == nil {
+			cs = scanCalls(r.Functions(), true)
+			scans[r] = cs
 		}
+		add(r, cs)
 	}
 	if len(results) > 0 && results[0].Fn.Pkg != nil {
 		// Package-level initializers can store function values too.
 		if init := results[0].Fn.Pkg.Func("init"); init != nil {
-			scan(nil, init)
-			for _, anon := range init.AnonFuncs {
-				scan(nil, anon)
+			cs := scans[nil]
+			if cs == nil {
+				cs = scanCalls(append([]*ssa.Function{init}, init.AnonFuncs...), false)
+				scans[nil] = cs
 			}
+			add(nil, cs)
 		}
 	}
 	inferable := map[*ssa.Function]bool{}
