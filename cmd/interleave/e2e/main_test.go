@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/internal/gitrepo"
 )
 
 // The exit codes of cmd/interleave (main.go).
@@ -136,51 +138,25 @@ func postRun(t *testing.T, dir string, vars map[string]string, args ...string) (
 
 // prRepo is a temporary git repository for the pr command's tests.
 type prRepo struct {
+	*gitrepo.Repo
 	t   *testing.T
 	dir string
 }
 
 func newPRRepo(t *testing.T) *prRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &prRepo{t: t, dir: dir}
-	r.git("init", "-q", "-b", "main", ".")
-	return r
+	g := gitrepo.New(t)
+	return &prRepo{Repo: g, t: t, dir: g.Dir}
 }
 
 func (r *prRepo) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return r.Git(args...)
 }
 
 func (r *prRepo) commit(files map[string]string) string {
 	r.t.Helper()
-	for name, content := range files {
-		p := filepath.Join(r.dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-	}
-	r.git("add", "-A")
-	r.git("commit", "-q", "--allow-empty", "-m", "c")
-	return r.git("rev-parse", "HEAD")
+	return r.Commit(files)
 }
 
 func (r *prRepo) runPR(args ...string) (code int, stdout, stderr string) {
