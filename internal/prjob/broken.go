@@ -280,6 +280,11 @@ func (r *job) logBroken() {
 		if more > 0 {
 			r.logf("\t... and %d more", more)
 		}
+		note := fmt.Sprintf("not analyzed: package %s: %s", p.path, p.why())
+		if len(errs) > 0 {
+			note += ": " + errs[0]
+		}
+		r.notes = append(r.notes, note)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,6 +172,12 @@ func TestPRBrokenPackage(t *testing.T) {
 			t.Errorf("exit %d with %d findings, want %d and none", code, len(rep.Findings), exitOK)
 		}
 		checkListed(t, stderr, sum)
+		// Machines see it too: the report's notes name the package.
+		if !slices.ContainsFunc(rep.Notes, func(n string) bool {
+			return strings.HasPrefix(n, "not analyzed: package example.com/m/legacy: ")
+		}) {
+			t.Errorf("report notes %q do not list the package left out", rep.Notes)
+		}
 	})
 
 	r.commit(map[string]string{"work/work.go": brokenWorkHead + brokenSpawn})
