@@ -166,21 +166,9 @@ type runFunc = func(*analysis.Pass) (any, error)
 // wrapRuns replaces the Run of every analyzer in analyzers and of those
 // they require, each once, by wrap's function of it.
 func wrapRuns(analyzers []*analysis.Analyzer, wrap func(a *analysis.Analyzer, run runFunc) runFunc) {
-	seen := map[*analysis.Analyzer]bool{}
-	var walk func(a *analysis.Analyzer)
-	walk = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, r := range a.Requires {
-			walk(r)
-		}
+	for a := range runClosure(analyzers) {
 		if a.Run != nil {
 			a.Run = wrap(a, a.Run)
 		}
-	}
-	for _, a := range analyzers {
-		walk(a)
 	}
 }
