@@ -110,6 +110,9 @@ type passContext struct {
 	// visible, the mutexes every caller holds exclusively
 	// (lockregion.CallerLocks): they are held at its accesses too.
 	callers map[*types.Func][]string
+	// immutable caches, per bool field, whether only constructors and
+	// composite literals set it (flagSplit).
+	immutable map[*types.Var]bool
 	// hasFact caches, per variable of another package, whether it has
 	// an atomicFact (tracked).
 	hasFact map[*types.Var]bool
@@ -516,6 +519,9 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		}
 		if kind == "write" && pc.onceInit(fd, e, v, stack) {
 			return true // set inside once.Do, every other access after a Do of it
+		}
+		if pc.flagSplit(fd, e, v, stack) {
+			return true // if m.shared { atomic } else { plain }: never the same value
 		}
 		rule := RuleMixedAtomicAccess
 		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
