@@ -60,6 +60,12 @@
 //     on the same Once in an enclosing block: Do returns only after the
 //     literal ran (no goto, no &v other than sync/atomic operands, no
 //     access outside functions, no base reassigned in its function);
+//   - accesses on the other side of an immutable bool flag of the same
+//     value than every atomic access (if m.Shared { atomic.StoreUint64(
+//     &m.size, n) } else { m.size = n }, also after if m.Shared { …;
+//     return }): the package sets the flag only in composite literals
+//     and constructors, and no access's base is reassigned in its
+//     function, so the two sides never touch the same value;
 //   - unsafe.Sizeof, Offsetof and Alignof operands.
 //
 // A mutex orders a plain access with the atomic ones only when they take
@@ -76,7 +82,8 @@
 // defer, nor called from a literal that may run elsewhere) starts with
 // the mutexes every call holds exclusively on every path (a store-wide
 // write lock its callers take around a helper); a read lock held by the
-// callers does not count. An atomic access in a goroutine that the
+// callers does not count, nor do calls in test files (a test owns the
+// value it calls a helper on). An atomic access in a goroutine that the
 // starter joins right after starting it (go f(); wg.Wait(), a receive of
 // what the goroutine sends last, or a loop that only starts and counts
 // workers followed by the join) is made under the starter's locks: the

@@ -28,7 +28,9 @@
 //     the returned value, or until return for defer unlock();
 //   - the callers' locks: Analysis.Package analyzes an unexported
 //     function whose call sites are all visible as holding the locks held
-//     at every one of them (Result.Entry, Result.EntryKnown).
+//     at every one of them (Result.Entry, Result.EntryKnown); calls in
+//     _test.go files do not count for a function declared outside them
+//     (a test owns the value it calls a helper on).
 //
 // Locks and field bases are named by a Path: an access path from a root
 // (parameter, package-level variable, local variable) through field
@@ -335,6 +337,9 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 			invoked[it.method] = append(invoked[it.method], it.iface)
 		}
 		for _, s := range cs.sites {
+			if inTestFile(s.call.Parent()) && !inTestFile(s.callee) {
+				continue // a test owns its values: it does not decide the callee's entry locks
+			}
 			sites[s.callee] = append(sites[s.callee], callSite{r, s.call})
 		}
 		for _, f := range cs.values {
@@ -434,6 +439,18 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		changed = true
 	}
 	return changed
+}
+
+// inTestFile reports whether fn (a literal: its enclosing function) is
+// declared in a _test.go file.
+func inTestFile(fn *ssa.Function) bool {
+	for fn != nil && fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn == nil || fn.Prog == nil || !fn.Pos().IsValid() {
+		return false
+	}
+	return strings.HasSuffix(fn.Prog.Fset.Position(fn.Pos()).Filename, "_test.go")
 }
 
 // freshParams reports, for each parameter of fn, whether every call site
