@@ -508,7 +508,7 @@ func (pc *passContext) reportFields() {
 		more := map[string]int{}
 		byRule := map[string]*analysis.Diagnostic{}
 		for _, o := range counted {
-			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) {
+			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) {
 				continue
 			}
 			protected := sameField(counted, o, mu, first)

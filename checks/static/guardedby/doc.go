@@ -111,7 +111,13 @@
 // runs only while it is nil: inside if x.f == nil, or after if … x.f !=
 // nil … { return }) in a function that first tested it against nil under
 // the lock and returns when it was (noop := t.scheduler == nil; unlock;
-// if noop { return }; t.scheduler.Flush()); IL1001 skips it too.
+// if noop { return }; t.scheduler.Flush()); IL1001 skips it too. Nor
+// is an access in a read-out that seals the value: a method that first
+// sets a bool field of its receiver to true (t.finalized = true), when
+// every other function writing the field leaves first once that flag is
+// set (if t.finalized { panic(…) }, or return): the writers are declared
+// done when it runs, the read-out after their join (IL1001 and IL1004
+// skip it too).
 //
 // IL1002 locked-helper-without-lock. A method whose name ends in Locked
 // (fooLocked, fooRLocked) on a struct with exactly one mutex (and no

@@ -83,6 +83,9 @@ func (pc *passContext) reportThreadSafe() {
 			if pc.seenSetOnce(f, info, o) {
 				continue // set once, and seen set under the lock first
 			}
+			if pc.sealedReadOut(o, f, info) {
+				continue // a read-out that seals the value against its writers
+			}
 			verb, otherVerb := "reads", "read"
 			if o.write {
 				verb = "writes"
