@@ -463,8 +463,9 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	waited := pc.firstWait(fd.Body)
 	// A function documented as not thread-safe ("reset is for testing
 	// only, and doesn't need to be thread safe") is not run beside the
-	// atomics: its writes are IL3001 like a test's.
-	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go") || claim.Disclaims(fd.Doc)
+	// atomics: its writes are IL3001 like a test's. So is one documented
+	// as running while every other accessor is stopped (stopsWorld).
+	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go") || claim.Disclaims(fd.Doc) || stopsWorld(fd.Doc)
 	heldAt := map[ast.Node]lockregion.Held{}
 	entry, escaping := pc.callerHeld(fd)
 	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {

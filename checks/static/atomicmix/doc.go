@@ -24,10 +24,12 @@
 // from pairing the second owner's writes with the first's atomics. A
 // write is IL3001 too when its owner path is only ever Stored atomically,
 // or when its struct type is documented as not safe for concurrent use
-// ("It is NOT thread-safe"). IL3002 also needs evidence that the write
-// runs beside the atomics: a lock-free reader of the owner path (Load,
-// Swap, CompareAndSwap, or an Add whose result is used), or an atomic
-// access of it in the writing function itself. Atomic adds alone, in
+// ("It is NOT thread-safe"), or when its function's doc says it runs
+// while every other accessor is stopped ("every execution but the
+// caller is parked", "all other threads are stopped", "stop-the-world").
+// IL3002 also needs evidence that the write runs beside the atomics: a
+// lock-free reader of the owner path (Load, Swap, CompareAndSwap, or an
+// Add whose result is used), or an atomic access of it in the writing function itself. Atomic adds alone, in
 // other methods, only show adders running beside each other (a type
 // merged atomically by aggregators and filled plainly from a response).
 // IL3002 is one finding per variable and owner path: the other plain
