@@ -100,8 +100,9 @@
 // of its receiver without any of the type's mutexes, while another place
 // accesses it with the mutex held, and one of the two writes it (a plain
 // getter of a field written under the lock included): both positions are
-// reported, once per method and mutex (the method's other unlocked
-// accesses are related positions). Methods documented as for use before
+// reported, once per defect: accesses lacking the same mutex that share
+// a method or a field, directly or through other such accesses, are one
+// finding (the others are related positions). Methods documented as for use before
 // the value is shared or
 // started are exempt, as are fields never written after construction,
 // decoders into the receiver (UnmarshalJSON, FromProto: no accesses of

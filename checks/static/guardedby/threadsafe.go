@@ -36,16 +36,11 @@ func (pc *passContext) reportThreadSafe() {
 	}
 	docs := pc.methodDocs()
 	builders := builderMethods(pc.pass.Files, pc.pass.TypesInfo)
-	// One finding per method and mutex (a Flush that takes no lock reads
-	// two fields three times: one defect, one fix): the first access,
-	// the others as related positions.
-	type groupKey struct {
-		fn   *ssa.Function
-		lock *types.Var
-	}
-	first := map[groupKey]*analysis.Diagnostic{}
-	more := map[*analysis.Diagnostic]int{}
-	var group []*analysis.Diagnostic
+	// One finding per defect: accesses without the same mutex that share
+	// a method (a Flush that takes no lock reads two fields three times)
+	// or a field (three accessors of one field written under the lock)
+	// are one finding, the first access, the others related positions.
+	var found []unlockedAccess
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		tn := byStruct[info.strct]
@@ -111,24 +106,87 @@ func (pc *passContext) reportThreadSafe() {
 				d.End = o.end
 			}
 			pc.reported[o.pos] = true
-			k := groupKey{o.fn, lockName}
-			if g := first[k]; g != nil {
-				g.Related = append(g.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s %s here without holding %s.%s", verb, field, o.base, lockName.Name())})
-				more[g]++
-				continue
-			}
-			first[k] = &d
-			group = append(group, &d)
+			found = append(found, unlockedAccess{d: d, fn: o.fn, field: f, lock: lockName,
+				also: fmt.Sprintf("also %s %s here without holding %s.%s", verb, field, o.base, lockName.Name())})
 		}
 	}
-	for _, d := range group {
-		if n := more[d]; n == 1 {
+	for _, g := range groupAccesses(found) {
+		d := g[0].d
+		for _, a := range g[1:] {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: a.d.Pos, End: a.d.End, Message: a.also})
+		}
+		if n := len(g) - 1; n == 1 {
 			d.Message += " (and 1 more access, listed as related)"
 		} else if n > 1 {
 			d.Message += fmt.Sprintf(" (and %d more accesses, listed as related)", n)
 		}
-		pc.pass.Report(*d)
+		pc.pass.Report(d)
 	}
+}
+
+// unlockedAccess is one IL5003 access: its diagnostic, the method, the
+// field and the mutex it lacks, and its text as a related position.
+type unlockedAccess struct {
+	d     analysis.Diagnostic
+	fn    *ssa.Function
+	field *types.Var
+	lock  *types.Var
+	also  string
+}
+
+// groupAccesses returns the accesses in groups, each in the order found
+// and the groups in the order of their first access: two accesses
+// lacking the same mutex are in one group when they share the method or
+// the field, directly or through other accesses.
+func groupAccesses(found []unlockedAccess) [][]unlockedAccess {
+	parent := make([]int, len(found))
+	for i := range parent {
+		parent[i] = i
+	}
+	var root func(int) int
+	root = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) {
+		if ra, rb := root(a), root(b); ra != rb {
+			parent[max(ra, rb)] = min(ra, rb)
+		}
+	}
+	type fnKey struct {
+		fn   *ssa.Function
+		lock *types.Var
+	}
+	type fieldKey struct{ field, lock *types.Var }
+	byFn, byField := map[fnKey]int{}, map[fieldKey]int{}
+	for i, a := range found {
+		if j, ok := byFn[fnKey{a.fn, a.lock}]; ok {
+			union(i, j)
+		} else {
+			byFn[fnKey{a.fn, a.lock}] = i
+		}
+		if j, ok := byField[fieldKey{a.field, a.lock}]; ok {
+			union(i, j)
+		} else {
+			byField[fieldKey{a.field, a.lock}] = i
+		}
+	}
+	var out [][]unlockedAccess
+	at := map[int]int{}
+	for i, a := range found {
+		r := root(i)
+		k, ok := at[r]
+		if !ok {
+			k = len(out)
+			at[r] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], a)
+	}
+	return out
 }
 
 // claimText quotes a type's claim with its qualifier (Claim.Quote).
