@@ -143,8 +143,7 @@ func groupAccesses(found []unlockedAccess) [][]unlockedAccess {
 	for i := range parent {
 		parent[i] = i
 	}
-	var root func(int) int
-	root = func(i int) int {
+	root := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
