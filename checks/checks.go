@@ -303,6 +303,10 @@ type Step struct {
 	Site   string `json:"site,omitempty"` // file.go:line
 	// Preempts is the goroutine this step's goroutine preempted to run it.
 	Preempts string `json:"preempts,omitempty"`
+	// Callers, on a preempting step, are the sites outside test files
+	// that called Site, innermost first, space-separated: they tell two
+	// callers of one helper apart.
+	Callers string `json:"callers,omitempty"`
 	// Blocked says the goroutine is still waiting here when the run ends.
 	Blocked bool `json:"blocked,omitempty"`
 }

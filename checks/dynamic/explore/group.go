@@ -24,8 +24,9 @@ import (
 //     sites outside test files;
 //   - test failures (a test's own check, a generated test's "not
 //     linearizable") whose shrunk interleavings preempt at the same set of
-//     sites outside test files: the same window of the code, checked by
-//     two tests.
+//     sites outside test files, each reached through the same callers
+//     outside test files: the same window of the code, checked by two
+//     tests (a helper two methods call is two windows).
 //
 // A group is one finding, its representative's, with the others in
 // Finding.SameCause. The representative is the member whose own line the
@@ -68,7 +69,8 @@ func causeKeys(f *checks.Finding) []string {
 const maxWindow = 2
 
 // window is the sorted set of sites outside test files at which a shrunk
-// interleaving preempts, or "" when it has more than maxWindow
+// interleaving preempts, each with its callers outside test files
+// ("get.go:9<bump.go:20"), or "" when it has more than maxWindow
 // preemptions, shows fewer than it has, or preempts only in test files.
 func window(il *checks.Interleaving) string {
 	if il == nil || il.Preemptions == 0 || il.Preemptions > maxWindow {
@@ -82,7 +84,11 @@ func window(il *checks.Interleaving) string {
 		}
 		shown++
 		if file, _, ok := cutSite(st.Site); ok && !strings.HasSuffix(file, "_test.go") {
-			sites = append(sites, st.Site)
+			site := st.Site
+			for _, c := range strings.Fields(st.Callers) {
+				site += "<" + c
+			}
+			sites = append(sites, site)
 		}
 	}
 	if shown != il.Preemptions || len(sites) == 0 {

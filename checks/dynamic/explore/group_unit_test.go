@@ -188,3 +188,36 @@ func TestGroupTestFailuresOneWindow(t *testing.T) {
 		}
 	}
 }
+
+// Kernel-shaped (bench/dynamic/overrun.sh's kernel300): lost updates in
+// Bump0 and Bump2, each preempted inside the Get both call (k.go:14), are
+// two causes; the window tells them apart by the preempted step's callers
+// outside test files. A second test of Bump0 is Bump0's cause again.
+func TestGroupTestFailuresCallers(t *testing.T) {
+	tf := func(test string, pos int, callers string) checks.Finding {
+		il := &checks.Interleaving{Preemptions: 1, Steps: []checks.Step{
+			{G: "g0", Verb: "starts", Object: "g1", Site: "k_test.go:" + itoa(pos-5)},
+			{G: "g1", Verb: "locks", Object: "c.mu", Site: "k.go:14"},
+			{G: "g2", Verb: "locks", Object: "c.mu", Site: "k.go:14", Preempts: "g1", Callers: callers},
+			{G: "g2", Verb: "locks", Object: "c.mu", Site: "k.go:12"},
+		}}
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Kind: checks.TestFailure, Evidence: checks.Dynamic,
+			Package: "k", Test: test, Func: "k." + test, Pos: checks.Position{File: "/k/k_test.go", Line: pos},
+			Message: test + ": test failed: lost update", Interleaving: il}
+	}
+	fs := []checks.Finding{
+		tf("TestFast000", 20, "k.go:18"),
+		tf("TestFast020", 40, "k.go:24"),
+		tf("TestFast000Again", 60, "k.go:18"),
+	}
+	out := Group(fs)
+	if len(out) != 2 {
+		t.Fatalf("got %d findings, want 2 (Bump0's, Bump2's): %+v", len(out), out)
+	}
+	if out[0].Test != "TestFast000" || len(out[0].SameCause) != 1 || out[0].SameCause[0].Test != "TestFast000Again" {
+		t.Errorf("first finding %s with %+v, want TestFast000 listing TestFast000Again", out[0].Test, out[0].SameCause)
+	}
+	if out[1].Test != "TestFast020" || len(out[1].SameCause) != 0 {
+		t.Errorf("second finding %s with %+v, want TestFast020 alone", out[1].Test, out[1].SameCause)
+	}
+}

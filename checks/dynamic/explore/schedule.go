@@ -16,7 +16,7 @@ import (
 
 // WriteSchedule writes a schedule file atomically, creating its directory.
 func WriteSchedule(path string, s *rt.Schedule) error {
-	b, err := json.MarshalIndent(s, "", "  ")
+	b, err := json.MarshalIndent(withoutPaths(s), "", "  ")
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ const maxTokenBytes = 1 << 20
 // compressed, base64url. The token carries everything a replay needs, so a
 // review comment's command replays on any clone of the code.
 func EncodeToken(s *rt.Schedule) (string, error) {
-	c := *s
+	c := *withoutPaths(s)
 	c.Original = nil
 	js, err := json.Marshal(&c)
 	if err != nil {
@@ -134,4 +134,24 @@ func DecodeToken(tok string) (*rt.Schedule, error) {
 		return nil, fmt.Errorf("schedule token too large")
 	}
 	return parseSchedule(js, "the token")
+}
+
+// withoutPaths is s without its decisions' call paths (rt.Decision.Path:
+// the story's, which a replay does not read), a copy when it had any.
+func withoutPaths(s *rt.Schedule) *rt.Schedule {
+	strip := func(ds []rt.Decision) []rt.Decision {
+		for i := range ds {
+			if ds[i].Path != "" {
+				out := append([]rt.Decision(nil), ds...)
+				for j := range out {
+					out[j].Path = ""
+				}
+				return out
+			}
+		}
+		return ds
+	}
+	c := *s
+	c.Decisions, c.Original = strip(s.Decisions), strip(s.Original)
+	return &c
 }

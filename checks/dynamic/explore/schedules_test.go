@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // schedulesLeft gives rt the rest of the bound, and no more once it is
@@ -92,5 +94,38 @@ func TestParseScheduleTags(t *testing.T) {
 		if got := strings.Join(s.Tags, ","); got != c.tags {
 			t.Errorf("%s: tags %q, want %q", c.json, got, c.tags)
 		}
+	}
+}
+
+// A schedule file and a token leave out the decisions' call paths (the
+// story's; a replay does not read them), and the schedule written keeps
+// its own.
+func TestScheduleWithoutPaths(t *testing.T) {
+	s := &rt.Schedule{Version: rt.ScheduleVersion, Package: "k", Test: "TestFast000", Strategy: "random", Seed: 3,
+		Decisions: []rt.Decision{{G: 0, Op: "start"}, {G: 1, Op: "Mutex.Lock", Site: "k.go:14", Path: "k.go:17"}},
+		Original:  []rt.Decision{{G: 1, Op: "Mutex.Lock", Site: "k.go:14", Path: "k.go:17"}}}
+	path := filepath.Join(t.TempDir(), "s.json")
+	if err := WriteSchedule(path, s); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := EncodeToken(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadSchedule(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := DecodeToken(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ds := range [][]rt.Decision{read.Decisions, read.Original, decoded.Decisions} {
+		if len(ds) == 0 || ds[len(ds)-1].Path != "" || ds[len(ds)-1].Site != "k.go:14" {
+			t.Errorf("decisions %+v, want the lock at k.go:14 without its path", ds)
+		}
+	}
+	if s.Decisions[1].Path != "k.go:17" || s.Original[0].Path != "k.go:17" {
+		t.Error("writing the schedule changed its decisions")
 	}
 }

@@ -124,7 +124,7 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 			}
 			continue
 		}
-		st := checks.Step{G: gName(d.G), Verb: verb(d.Op, false), Site: d.Site, Label: labels[d.Obj]}
+		st := checks.Step{G: gName(d.G), Verb: verb(d.Op, false), Site: d.Site, Label: labels[d.Obj], Callers: d.Path}
 		if d.Op == "go" && named {
 			st.Object = gName(child[i])
 		} else {
@@ -137,6 +137,11 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 		steps = append(steps, st)
 	}
 	steps = foldStarts(steps)
+	for i := range steps {
+		if steps[i].Preempts == "" {
+			steps[i].Callers = "" // only a preemption's path is told
+		}
+	}
 	if len(steps) > maxStorySteps {
 		it.Omitted = len(steps) - maxStorySteps
 		steps = steps[len(steps)-maxStorySteps:]

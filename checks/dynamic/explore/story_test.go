@@ -127,3 +127,22 @@ func TestToken(t *testing.T) {
 		}
 	}
 }
+
+// A preempting step tells the callers of its site (rt.Decision.Path), also
+// when the story folds a goroutine's start into it; a step that preempts
+// nobody does not.
+func TestTellCallers(t *testing.T) {
+	ds := append([]rt.Decision(nil), abba...)
+	ds[4].Path = "bank.go:80"           // g1's lock: a switch, no preemption
+	ds[6].Path = "bank.go:81 main.go:9" // g2's lock after its start, preempting g1
+	it := tell(ds, abbaStates, checks.Deadlock, func(site string) string { return bankSource[site] })
+	var got []string
+	for _, st := range it.Steps {
+		if st.Callers != "" {
+			got = append(got, st.G+" "+st.Site+" < "+st.Callers)
+		}
+	}
+	if want := []string{"g2 bank.go:60 < bank.go:81 main.go:9"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("steps with callers %q, want %q", got, want)
+	}
+}

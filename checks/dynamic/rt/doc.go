@@ -22,7 +22,8 @@
 //   - failure.go: deadlock, leak and misuse, with the goroutine states they report
 //   - abort.go: unwinding a schedule (abortNext, abortArrival)
 //   - watchdog.go: the step limit and the watchdog's report
-//   - sites.go: call sites of pending operations and decisions
+//   - sites.go: call sites of pending operations and decisions, and a
+//     failing schedule's call paths (Decision.Path)
 //   - targethits.go: a schedule's decisions and preemptions at Config.Targets
 //   - goid.go, sema.go, futex_*.go, cputime_*.go, goshed.go: goroutine ids and the
 //     goroutine table, waiting for a word to change, semaphores, raw sleeps, CPU time

@@ -236,7 +236,7 @@ type scheduleRun struct {
 // body, and calls end with what it recovered, from a deferred function.
 func beginSchedule(cfg Config, index int, strat Strategy, replay *Schedule, site string, tb testing.TB, failed func() bool, out *Result) *scheduleRun {
 	s := newSched(cfg, index, strat, replay)
-	s.testSite = site
+	s.testSite, s.testFailed = site, failed
 	g0 := startSchedule(s)
 	g0.tb = tb
 	go s.loop()

@@ -98,6 +98,11 @@ type Decision struct {
 	// Early is set when, before this decision, the clock moved to the
 	// next deadline although goroutines could run (earlyTime).
 	Early bool `json:"early,omitempty"`
+	// Path is set in a failing schedule's Result where a preemption can
+	// be (a switch of goroutines, a goroutine's first operation): the
+	// user frames that called Site, innermost first and space-separated,
+	// up to the first in a test file (left out). A replay ignores it.
+	Path string `json:"path,omitempty"`
 }
 
 // A leak's message starts with LeakBlocked when every goroutine left after

@@ -60,8 +60,9 @@ type sched struct {
 	earlyFires int
 	earlyLate  bool
 
-	sites map[uintptr]string
-	slabs struct {
+	sites    map[uintptr]string
+	pcFrames map[uintptr][]callFrame // made by framesAt, for a failure's paths
+	slabs    struct {
 		mutexes slab[mutexState]
 		rws     slab[rwState]
 		wgs     slab[int]
@@ -140,8 +141,11 @@ type sched struct {
 	started     time.Time
 
 	testSite string
-	done     chan struct{}
-	res      Result
+	// testFailed says whether the schedule's test has failed (t.Failed);
+	// nil without a test.
+	testFailed func() bool
+	done       chan struct{}
+	res        Result
 }
 
 //go:norace
@@ -569,6 +573,7 @@ func (s *sched) result() Result {
 		r.Inconclusive = f.msg
 	} else if f != nil {
 		r.Outcome, r.Message, r.Site, r.Goroutines = f.kind, f.msg, f.site, f.gs
+		s.addPaths(&r)
 	}
 	s.targetCounts(&r)
 	return r
@@ -580,6 +585,9 @@ func (s *sched) finish() {
 		s.diverged = "the run ended after " + strconv.Itoa(s.steps) + " of the schedule's " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
 	}
 	s.res = s.result()
+	if s.res.Outcome == "pass" && s.res.Inconclusive == "" && s.testFailed != nil && s.testFailed() {
+		s.addPaths(&s.res) // the test's own failure (the driver's finish says so)
+	}
 	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
 	s.decisions, s.decPCs = nil, nil
 	s.giveShadow()

@@ -123,3 +123,91 @@ func isUserFunc(fn string) bool {
 	}
 	return true
 }
+
+// callFrame is one frame of a decision's stack, for callersOf.
+type callFrame struct {
+	site       string // short "file.go:12"
+	user, test bool   // a user frame; in a _test.go file
+}
+
+// framesAt expands pc into its frames (inlined calls included), innermost
+// first, remembering the answer.
+//
+//go:norace
+func (s *sched) framesAt(pc uintptr) []callFrame {
+	if fs, ok := s.pcFrames[pc]; ok {
+		return fs
+	}
+	var fs []callFrame
+	frames := runtime.CallersFrames([]uintptr{pc})
+	for {
+		fr, more := frames.Next()
+		if fr.PC != 0 || fr.Function != "" {
+			fs = append(fs, callFrame{site: shortSite(fr.File + ":" + strconv.Itoa(fr.Line)), user: isUserFrame(fr), test: strings.HasSuffix(fr.File, "_test.go")})
+		}
+		if !more {
+			break
+		}
+	}
+	if s.pcFrames == nil {
+		s.pcFrames = map[uintptr][]callFrame{}
+	}
+	s.pcFrames[pc] = fs
+	return fs
+}
+
+// callersOf returns the user frames that called decision i's Site, the
+// innermost first and space-separated, up to the first in a test file
+// (left out): the call path that tells two callers of one helper apart.
+// It is bounded by the stack the decision recorded.
+//
+//go:norace
+func (s *sched) callersOf(i int) string {
+	if i >= len(s.decPCs) {
+		return ""
+	}
+	var b strings.Builder
+	sited := false
+	for _, pc := range s.decPCs[i] {
+		if pc == 0 {
+			break
+		}
+		fs := s.framesAt(pc)
+		if !sited {
+			// The Site is the innermost frame of the first pc whose
+			// innermost frame is a user frame (siteOf): its inlined
+			// callers follow.
+			if len(fs) == 0 || !fs[0].user {
+				continue
+			}
+			sited, fs = true, fs[1:]
+		}
+		for _, f := range fs {
+			if !f.user {
+				continue
+			}
+			if f.test {
+				return b.String()
+			}
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(f.site)
+		}
+	}
+	return b.String()
+}
+
+// addPaths sets the Path of the decisions of r where a preemption can be
+// told: those that switch goroutines, and a goroutine's first operation
+// after its start (the story folds the start into it). A failure's, for
+// grouping.
+//
+//go:norace
+func (s *sched) addPaths(r *Result) {
+	for i := 1; i < len(r.Decisions); i++ {
+		if d, prev := r.Decisions[i], r.Decisions[i-1]; d.G != prev.G || prev.Op == "start" {
+			r.Decisions[i].Path = s.callersOf(i)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package searchtest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -184,4 +186,105 @@ func TestUntilFailureRepresentsItsCause(t *testing.T) {
 		return
 	}
 	t.Fatal("Until never accepted the read in Stats after a race in Get")
+}
+
+// TestHelperTwoCallersTwoFindings: lost updates in two methods (BumpA,
+// BumpB), each failing schedule preempted inside the Get both call, are
+// two causes: two findings, each replaying. The window of each (group.go)
+// keeps the preempted step's callers outside test files: BumpA's line,
+// BumpB's line; without them the two windows are one (Get's line).
+func TestHelperTwoCallersTwoFindings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	failures := func(res *explore.Result) []checks.Finding {
+		var out []checks.Finding
+		for _, f := range res.Findings {
+			if f.Kind == checks.TestFailure {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	res, dir := searchCauses(t, "bumps", func(res *explore.Result) bool {
+		tests := map[string]bool{}
+		for _, f := range failures(res) {
+			for _, name := range f.Tests() {
+				tests[name] = true
+			}
+		}
+		return tests["TestBumpA"] && tests["TestBumpB"]
+	})
+	src, err := os.ReadFile(filepath.Join(dir, "bumps", "bumps.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lineOf := func(text string) string {
+		for i, l := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(l, text) {
+				return "bumps.go:" + strconv.Itoa(i+1)
+			}
+		}
+		t.Fatalf("no line %q in bumps.go", text)
+		return ""
+	}
+	get := lineOf("func (c *C) Get(")
+	caller := map[string]string{"TestBumpA": lineOf("func (c *C) BumpA("), "TestBumpB": lineOf("func (c *C) BumpB(")}
+	fs := failures(res)
+	for _, f := range fs {
+		t.Logf("finding %s: %s (%d more)", f.Test, f.Message, len(f.SameCause))
+		if f.Interleaving != nil {
+			t.Logf("  %d preemptions (%d before shrinking)", f.Interleaving.Preemptions, f.Interleaving.Original)
+			for _, st := range f.Interleaving.Steps {
+				t.Logf("  %s (callers %q)", st.Sentence(func(s string) string { return s }), st.Callers)
+			}
+		}
+	}
+	if len(fs) != 2 || len(fs[0].SameCause)+len(fs[1].SameCause) != 0 {
+		t.Fatalf("got %d test-failure findings, want two (BumpA's and BumpB's), none folding the other", len(fs))
+	}
+	windows := 0
+	for _, f := range fs {
+		want, ok := caller[f.Test]
+		if !ok || f.Interleaving == nil {
+			t.Fatalf("finding of %s with interleaving %v, want TestBumpA's and TestBumpB's, told", f.Test, f.Interleaving)
+		}
+		// Every preemption in the code under test is inside Get or Set,
+		// called from the test's Bump method.
+		inGet := false
+		for _, st := range f.Interleaving.Steps {
+			if st.Preempts == "" || strings.Contains(st.Site, "_test.go") {
+				continue
+			}
+			if first, _, _ := strings.Cut(st.Callers, " "); first != want {
+				t.Errorf("%s: %s preempts at %s called from %q, want from %s", f.Test, st.G, st.Site, st.Callers, want)
+			}
+			inGet = inGet || st.Site == get
+		}
+		if inGet && f.Interleaving.Preemptions <= 2 {
+			windows++
+		}
+		replayFinding(t, dir, f)
+	}
+	if windows == 2 {
+		// Both told with a window in the shared helper: without the
+		// callers they would be one cause.
+		blank := func(f checks.Finding) checks.Finding {
+			il := *f.Interleaving
+			il.Steps = append([]checks.Step(nil), il.Steps...)
+			for i := range il.Steps {
+				il.Steps[i].Callers = ""
+			}
+			f.Interleaving = &il
+			return f
+		}
+		if n := len(explore.Group([]checks.Finding{blank(fs[0]), blank(fs[1])})); n != 1 {
+			t.Errorf("without callers: %d findings, want the one the helper's window folds", n)
+		}
+		if n := len(explore.Group(fs)); n != 2 {
+			t.Errorf("regrouped: %d findings, want 2", n)
+		}
+	} else {
+		t.Logf("%d of the 2 findings told with at most 2 preemptions, one in Get: the regrouping check is skipped", windows)
+	}
 }
