@@ -91,6 +91,7 @@ func (opts genOptions) options(dir string) gen.Options {
 		Race:         opts.race,
 		Tags:         opts.tags,
 		SchedulesDir: opts.schedules,
+		Schedules:    opts.count,
 		TestsDir:     opts.testsDir,
 		Workers:      opts.workers,
 		StepTimeout:  opts.watchdog,

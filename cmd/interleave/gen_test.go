@@ -61,16 +61,11 @@ func TestGenFindsLostUpdate(t *testing.T) {
 	if out, err := exec.Command("cp", "-r", "../../checks/dynamic/gen/testdata/corpus/.", dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy corpus: %v: %s", err, out)
 	}
-	var stdout, stderr string
-	code := exitOK
-	for _, budget := range []string{"8s", "30s", "2m"} {
-		env, out, errb := testEnv(t, dir)
-		code = commands["gen"].run(context.Background(), env, []string{"-types", "^Hits$", "-n", "3", "-seed", "1", "-budget", budget, "."})
-		stdout, stderr = out.String(), errb.String()
-		if code != exitOK {
-			break
-		}
-	}
+	// Bounded by a count (seed 1: 12 of the third test's 81 schedules
+	// fail); the budget only stops a machine that cannot do it.
+	env, outb, errb := testEnv(t, dir)
+	code := commands["gen"].run(context.Background(), env, []string{"-types", "^Hits$", "-n", "3", "-seed", "1", "-count", "40", "-budget", "5m", "."})
+	stdout, stderr := outb.String(), errb.String()
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitFindings, stdout, stderr)
 	}

@@ -27,6 +27,7 @@ type searchFlags struct {
 	seedSet    bool // -seed was given; otherwise seed is time-based
 	race       bool
 	schedules  string
+	count      int // schedules per worker and test; 0: the budget alone
 	workers    int
 	watchdog   time.Duration
 	format     string
@@ -53,6 +54,7 @@ func (s *searchFlags) register(fs *flag.FlagSet, h searchHelp) {
 	fs.Int64Var(&s.seed, "seed", 0, h.seed)
 	fs.BoolVar(&s.race, "race", true, h.race)
 	fs.StringVar(&s.schedules, "schedules", explore.DefaultSchedulesDir, "Write schedule files to `dir`")
+	fs.IntVar(&s.count, "count", 0, "Bound each test's search by `n` schedules per worker as well as by the budget (0: the budget alone): with -seed, the same schedules on any machine the budget is ample for")
 	fs.IntVar(&s.workers, "workers", 0, h.workers)
 	fs.DurationVar(&s.watchdog, "watchdog", explore.DefaultStepTimeout, h.watchdog)
 	fs.Var(&s.formatFlag, "format", "Output `format`: text, json, sarif")
@@ -108,6 +110,9 @@ func (s *searchFlags) check() error {
 	if s.watchdog <= 0 {
 		return fmt.Errorf("-watchdog must be positive, got %v", s.watchdog)
 	}
+	if s.count < 0 {
+		return fmt.Errorf("-count must not be negative, got %d", s.count)
+	}
 	if s.workers < 0 {
 		return fmt.Errorf("-workers must not be negative, got %d", s.workers)
 	}
@@ -127,6 +132,7 @@ func (s *searchFlags) options(dir string) explore.Options {
 		Seed:         s.seed,
 		Race:         s.race,
 		SchedulesDir: s.schedules,
+		Schedules:    s.count,
 		Workers:      s.workers,
 		StepTimeout:  s.watchdog,
 	}

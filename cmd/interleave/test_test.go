@@ -66,6 +66,7 @@ func TestParseTestFlags(t *testing.T) {
 		{name: "bad duration", args: []string{"-budget", "soon"}, code: exitError, wantErr: "invalid value"},
 		{name: "zero watchdog", args: []string{"-watchdog", "0s"}, code: exitError, wantErr: "-watchdog must be positive"},
 		{name: "negative workers", args: []string{"-workers", "-1"}, code: exitError, wantErr: "-workers must not be negative"},
+		{name: "negative count", args: []string{"-count", "-1"}, code: exitError, wantErr: "-count must not be negative"},
 		{name: "bad run", args: []string{"-run", "Test("}, code: exitError, wantErr: "bad -run pattern"},
 		{name: "help", args: []string{"-h"}, code: exitOK, wantErr: "Usage: interleave test"},
 	}

@@ -144,7 +144,9 @@ func TestTestConfigIgnore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a", "dead_test.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"test", "-race=false", "-budget", "20s", "-run", "TestSelfDeadlock", "-schedules", t.TempDir(), "-format", "json", "./a"}
+	// Its unperturbed schedule deadlocks: a count ends the search there,
+	// the budget only stops a machine that cannot do it.
+	args := []string{"test", "-race=false", "-budget", "2m", "-count", "1", "-run", "TestSelfDeadlock", "-schedules", t.TempDir(), "-format", "json", "./a"}
 	env, stdout, stderr := testEnv(t, root)
 	if code := runMain(context.Background(), env, args); code != exitOK {
 		t.Fatalf("exit %d, want 0 (the failure is known): %s", code, stderr)
@@ -178,7 +180,7 @@ func TestTestConfigTags(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a", "tagged_test.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"test", "-race=false", "-budget", "20s", "-run", "TestTaggedDeadlock", "-format", "json", "./a"}
+	args := []string{"test", "-race=false", "-budget", "2m", "-count", "1", "-run", "TestTaggedDeadlock", "-format", "json", "./a"}
 	env, stdout, stderr := testEnv(t, root)
 	if code := runMain(context.Background(), env, args); code != exitFindings {
 		t.Fatalf("exit %d, want %d (the tagged test deadlocks): %s", code, exitFindings, stderr)

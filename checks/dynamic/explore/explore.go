@@ -65,6 +65,9 @@ type target struct {
 	// plainSame the keys of the failures it had too.
 	plainGo   *plainOutcome
 	plainSame map[string]bool
+	// plainCheck, once checkPlain started beside the search, is closed
+	// when it has set plainGo.
+	plainCheck chan struct{}
 	// leftGo is plain go test's run for the leaks of later schedules that
 	// left goroutines running (checkLeftRunning), when plainGo was not run.
 	leftGo *plainOutcome
@@ -125,6 +128,8 @@ type search struct {
 	// batchNext is the next schedule index of batched searches, from
 	// batchIndexBase (batchsearch.go).
 	batchNext int
+	// plainChecks counts the checkPlain runs still going beside the search.
+	plainChecks sync.WaitGroup
 }
 
 // somePassed reports whether a schedule of t ran to the end without failing.
@@ -210,6 +215,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		s.confirmCrashes(ctx, t)
 	}
 	s.noteStopped(targets)
+	s.plainChecks.Wait()
 	stopProgress()
 	if err := s.searchErr(ctx); err != nil {
 		return nil, err

@@ -2,9 +2,11 @@ package explore
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -43,5 +45,61 @@ func TestPlainCheck(t *testing.T) {
 	}
 	if p := got[2]; p.Runs != 0 || !strings.Contains(p.NotRun, "kernels/nothere") {
 		t.Errorf("missing package: %+v, want not run, naming it", p)
+	}
+}
+
+// TestPlainCheckDeadlock: without -race, plain go test's run has no timer
+// of go test's, so the runtime itself ends a test all of whose goroutines
+// are asleep, at once, and that is the deadlock's "fails too"; a test
+// that spins forever instead is killed at the timeout, and fails too.
+func TestPlainCheckDeadlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary; skipped with -short")
+	}
+	dir := t.TempDir()
+	src := `package a
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestSelfDeadlock(t *testing.T) {
+	var mu sync.Mutex
+	mu.Lock()
+	mu.Lock()
+}
+
+func TestSpins(t *testing.T) {
+	for {
+		time.Sleep(time.Millisecond)
+	}
+}
+`
+	for name, text := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.21\n", "a/a_test.go": src} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finding := func(test string) checks.Finding {
+		return checks.Finding{Kind: checks.Deadlock, Package: "example.com/m/a", Test: test, Message: test + ": deadlock: all goroutines blocked"}
+	}
+	// The deadlock's timeout is far beyond any machine's start-up: it is
+	// the runtime, not the timeout, that ends it.
+	got, err := PlainCheck(context.Background(), []checks.Finding{finding("TestSelfDeadlock")}, PlainOptions{Dir: dir, Timeout: 3 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got[0]; !p.Fails() || p.ExitCode != 2 || !strings.HasPrefix(p.Failure, "fatal error: all goroutines are asleep") {
+		t.Errorf("self-deadlock: %+v (%s), want plain go test fails too, the runtime's deadlock", p, p.Label())
+	}
+	got, err = PlainCheck(context.Background(), []checks.Finding{finding("TestSpins")}, PlainOptions{Dir: dir, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got[0]; !p.Fails() || p.ExitCode != -1 || p.Failure != "timed out after 2s" {
+		t.Errorf("spinning test: %+v (%s), want plain go test fails too, killed at its timeout", p, p.Label())
 	}
 }

@@ -43,11 +43,14 @@ type plainRun struct {
 	exitCode int // of the process (-1: killed)
 	failed   bool
 	timedOut bool
-	logs     []string // the test's log entries
-	crash    *failure // a panic or fatal error, from standard error
-	left     []checks.Goroutine
-	races    []string // sites ("/abs/file.go:12") in the race detector's reports
-	output   string   // tail, for notes
+	// deadlocked: the runtime ended it, all its goroutines asleep.
+	deadlocked bool
+	timeout    time.Duration // it was given
+	logs       []string      // the test's log entries
+	crash      *failure      // a panic or fatal error, from standard error
+	left       []checks.Goroutine
+	races      []string // sites ("/abs/file.go:12") in the race detector's reports
+	output     string   // tail, for notes
 }
 
 // runPlain runs t under plain go test up to n times, stopping at the
@@ -77,10 +80,21 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 	if !ok {
 		return plainRun{}, errBudgetOut
 	}
-	cctx, cancel := context.WithTimeout(ctx, timeout+childGrace)
+	args := []string{"-test.run=^TestInterleavePlainX?$", "-test.v", "-test.count=1"}
+	kill := timeout
+	if s.opts.Race {
+		// The race detector keeps the runtime from seeing a deadlock: go
+		// test's timeout says it hangs.
+		args = append(args, "-test.timeout="+timeout.String())
+		kill += childGrace
+	}
+	// Else no timer of go test's keeps the runtime from ending a test all
+	// of whose goroutines are asleep at once ("all goroutines are asleep -
+	// deadlock!", as go test -timeout 0 does); a hang it cannot see is
+	// killed at the timeout.
+	cctx, cancel := context.WithTimeout(ctx, kill)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, bin, "-test.run=^TestInterleavePlainX?$", "-test.v", "-test.count=1",
-		"-test.timeout="+timeout.String())
+	cmd := exec.CommandContext(cctx, bin, args...)
 	cmd.Dir = t.pkg.Dir
 	var env []string
 	for _, kv := range os.Environ() {
@@ -102,6 +116,7 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 	}
 	r.failed = r.failed || err != nil
 	r.timedOut = r.timedOut || cctx.Err() != nil
+	r.timeout = timeout
 	if r.timedOut && !full {
 		return plainRun{}, errBudgetOut // cut short by the budget: no hang
 	}
@@ -179,6 +194,7 @@ func parsePlain(stdout, stderr string) plainRun {
 		if strings.HasPrefix(r.crash.message, "panic: test timed out") {
 			r.timedOut = true
 		}
+		r.deadlocked = strings.HasPrefix(r.crash.message, "fatal error: all goroutines are asleep")
 	}
 	return r
 }
@@ -238,7 +254,7 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 		pm := entrySiteInRE.FindStringSubmatch(plainEntry)
 		return pm != nil && filepath.Base(pm[1]) == filepath.Base(m[1])
 	case f.kind == checks.Deadlock || f.isHang():
-		return r.timedOut
+		return r.timedOut || r.deadlocked
 	case f.kind == checks.DataRace:
 		// The race detector reported a race through f's site (any race,
 		// when f has none).
@@ -300,6 +316,8 @@ func (o *plainOutcome) howPlain() string {
 	switch {
 	case last.timedOut:
 		what = "timed out"
+	case last.deadlocked:
+		what = "deadlocked: all goroutines are asleep"
 	case last.crash != nil:
 		what = "failed otherwise: " + firstLine(last.crash.message)
 	case len(last.logs) > 0:
@@ -334,6 +352,12 @@ func (s *search) plainWindow(ctx context.Context, t *target, out **plainOutcome)
 // then labels the leak with whether plain go test leaves the same
 // goroutines behind (the test's own clean-up).
 func (s *search) checkLeftRunning(ctx context.Context, t *target) {
+	s.mu.Lock()
+	pending := t.plainCheck
+	s.mu.Unlock()
+	if pending != nil {
+		<-pending // its plainGo, when it ran, answers for the leak too
+	}
 	s.mu.Lock()
 	var fs []*failure
 	for _, k := range s.order {
@@ -535,6 +559,8 @@ func (r plainRun) failureLine(dir string) string {
 	switch {
 	case r.crash != nil:
 		return firstLine(r.crash.message)
+	case r.timedOut:
+		return fmt.Sprintf("timed out after %v", r.timeout)
 	case len(r.races) > 0:
 		return "WARNING: DATA RACE"
 	case len(r.logs) > 0:

@@ -268,7 +268,18 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	s.mu.Unlock()
 	keys := s.collectPlain(t, out)
 	s.afterProcess(ctx, t, out, s.deadline)
-	s.checkPlain(ctx, t, keys)
+	// Plain go test runs beside the rest of the search: a test that hangs
+	// there waits out its timeout without holding a worker's turn.
+	done := make(chan struct{})
+	s.mu.Lock()
+	t.plainCheck = done
+	s.mu.Unlock()
+	s.plainChecks.Add(1)
+	go func() {
+		defer s.plainChecks.Done()
+		defer close(done)
+		s.checkPlain(ctx, t, keys)
+	}()
 }
 
 // collectPlain collects the failures of t's unperturbed run out and
