@@ -176,6 +176,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s.decisions, s.decPCs = decBuf.d[:0], decBuf.pcs[:0]
 	decBuf.d, decBuf.pcs = nil, nil
 	s.takeShadow()
+	s.adoptCarried()
 	if s.timeout <= 0 {
 		s.timeout = DefaultStepTimeout
 	}
@@ -243,6 +244,7 @@ func (s *sched) loop() {
 		// killed at its deadline. The process ends here with the result.
 		watchdogExit(s.index, s.res)
 	}
+	s.carryTimers()
 	close(s.done)
 }
 
