@@ -94,6 +94,7 @@ type sched struct {
 	partBuf   []*gstate // reused by partners
 	steps     int
 	postSteps int
+	fairRand  uint64 // state of fairChoice
 	// spinRun counts the decisions in a row that only spun (see spinning);
 	// spinStart is the wall time the run began.
 	spinRun   int
@@ -519,7 +520,7 @@ func (s *sched) next() {
 	if s.replay != nil && s.diverged == "" {
 		pick = s.replayPick(cands, list)
 	}
-	if pick == nil && s.testDone && s.postSteps > postTestSteps {
+	if pick == nil && s.fairPhase() {
 		pick = fairPick(cands)
 	}
 	if pick == nil {
