@@ -77,9 +77,9 @@ func shadowAllocs(t *testing.T) int64 {
 	runtime.GC()
 	var recs []runtime.MemProfileRecord
 	for {
-		n, ok := runtime.MemProfile(make([]runtime.MemProfileRecord, 0), true)
+		n, _ := runtime.MemProfile(nil, true)
 		recs = make([]runtime.MemProfileRecord, n+50)
-		if n, ok = runtime.MemProfile(recs, true); ok {
+		if n, ok := runtime.MemProfile(recs, true); ok {
 			recs = recs[:n]
 			break
 		}
