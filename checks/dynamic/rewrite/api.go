@@ -21,7 +21,11 @@
 //
 // Dependency modules (not the standard library, not test frameworks) are
 // rewritten too, their time operations only unless Options.DepSync, so
-// that timers made inside a library run on the test's clock; rt is placed
+// that timers made inside a library run on the test's clock; a dependency
+// package that hands goroutines to its caller (errgroup's Go: a goroutine
+// running the caller's function, not waited for) has all of its
+// synchronization rewritten, so that the caller's goroutines it starts are
+// controlled too (hostsGoroutines); rt is placed
 // at <module>/interleavert, which they may import. A module from the
 // module cache, whose files the go command will not overlay, is used
 // through a copy that an alternate go.mod (Result.ModFile) replaces it
@@ -51,7 +55,8 @@ type Options struct {
 	// which sets the race build tag.
 	BuildFlags []string
 	// DepSync rewrites dependency modules' goroutines, locks and channels
-	// too; by default only their time operations are rewritten.
+	// too; by default only their time operations are rewritten, except in
+	// packages that hand goroutines to their caller (DepModule.Synced).
 	DepSync bool
 	// Overlay adds or replaces files of the main module (absolute path to
 	// content) before instrumenting, as go build -overlay does: a replay

@@ -55,6 +55,11 @@ type DepModule struct {
 	Files   int    // files rewritten
 	// Kept says why the module is left as written, or "".
 	Kept string
+	// Synced lists its packages whose synchronization (goroutines, locks,
+	// channels) was rewritten too, not only their time operations: all
+	// with Options.DepSync, else those that hand goroutines to their
+	// caller (hostsGoroutines).
+	Synced []string
 	// Dir is the copy the build uses instead of the module cache's (an
 	// alternate go.mod replaces the module with it), or "". Copies are
 	// kept under the user cache directory (interleave/deps), named by
@@ -238,8 +243,9 @@ func timeOp(fn *types.Func) bool {
 // test binaries link, so that timers and clocks created inside
 // dependencies (a scheduling library's clock, a cache's expiry timer) run
 // on the virtual clock the test's own sleeps run on. Unless sync is set,
-// their other synchronization stays as written: a goroutine that waits
-// there is handled by the scheduler as code outside its control. The
+// their other synchronization stays as written, except in packages that
+// hand goroutines to their caller (hostsGoroutines): a goroutine that
+// waits there is handled by the scheduler as code outside its control. The
 // standard library and keepModules are left alone.
 func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp string, replace map[string]string, res *Result, sync bool) error {
 	mods := map[string]*DepModule{}
@@ -269,6 +275,19 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 	changes := map[*DepModule][]change{}
 	dirs := map[*DepModule]string{}
 	done := map[string]bool{}
+	synced := map[string]bool{} // by package path: decided once
+	syncPkg := func(p *packages.Package) bool {
+		if ok, seen := synced[p.PkgPath]; seen {
+			return ok
+		}
+		m := mods[p.Module.Path]
+		ok := !timeOnlyModule(m.Path) && (sync || hostsGoroutines(p))
+		synced[p.PkgPath] = ok
+		if ok {
+			m.Synced = append(m.Synced, p.PkgPath)
+		}
+		return ok
+	}
 	for _, p := range deps {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -294,7 +313,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 			if err != nil {
 				return err
 			}
-			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !sync || timeOnlyModule(m.Path))
+			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !syncPkg(p))
 			res.DepWarnings = append(res.DepWarnings, warns...)
 			if err != nil {
 				res.DepWarnings = append(res.DepWarnings, fmt.Sprintf("%s: not rewritten: %v", name, err))
@@ -370,5 +389,19 @@ func (r *Result) DepSummary() string {
 	if len(mods) > 4 {
 		list = strings.Join(mods[:4], ", ") + fmt.Sprintf(" and %d more", len(mods)-4)
 	}
-	return fmt.Sprintf("rewrote the %s of %d files of %d dependency modules (%s)", what, files, len(mods), list)
+	out := fmt.Sprintf("rewrote the %s of %d files of %d dependency modules (%s)", what, files, len(mods), list)
+	if !r.depSync {
+		var hosts []string
+		for _, m := range r.Deps {
+			hosts = append(hosts, m.Synced...)
+		}
+		if len(hosts) > 0 {
+			verb := "start"
+			if len(hosts) == 1 {
+				verb = "starts"
+			}
+			out += fmt.Sprintf("; all synchronization of %s, which %s goroutines running the caller's functions", strings.Join(hosts, ", "), verb)
+		}
+	}
+	return out
 }

@@ -79,7 +79,35 @@ func (s *sched) choose(n int, recorded func(Decision) *int) int {
 		}
 		s.diverged = "decision " + strconv.Itoa(s.steps) + ": recorded choice is not available"
 	}
+	if s.fairPhase() {
+		return s.fairChoice(n)
+	}
 	return s.strat.Choose(n, s.steps)
+}
+
+// fairPhase: the test has returned and the strategy's postTestSteps
+// decisions are over; what runs now is chosen fairly (fairPick).
+//
+//go:norace
+func (s *sched) fairPhase() bool { return s.testDone && s.postSteps > postTestSteps }
+
+// fairChoice picks one of n alternatives (select cases, waiters) at
+// random, from a generator seeded by the schedule's seed, as the Go
+// runtime picks among ready select cases. The strategy's choice may be
+// the same every time (the unperturbed schedule takes the first ready
+// case), and a loop that drains two closed channels in one select would
+// never end: a goroutine that ends on its own would be a leak.
+//
+//go:norace
+func (s *sched) fairChoice(n int) int {
+	if s.fairRand == 0 {
+		s.fairRand = uint64(s.seed)*0x9e3779b97f4a7c15 | 1
+	}
+	// xorshift64
+	s.fairRand ^= s.fairRand << 13
+	s.fairRand ^= s.fairRand >> 7
+	s.fairRand ^= s.fairRand << 17
+	return int(s.fairRand % uint64(n))
 }
 
 // decide lets g perform its operation, updating the shadow state, and

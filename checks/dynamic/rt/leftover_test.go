@@ -74,6 +74,12 @@ func TestLeftoverInterferes(t *testing.T) {
 				<-stop
 				Unlock(&held)
 			}()
+			// The schedule ends once it holds the lock: on a loaded
+			// machine it might not have started yet.
+			for held.TryLock() {
+				held.Unlock()
+				runtime.Gosched()
+			}
 		}},
 		{"runs", 1, func(stop chan struct{}, gone *sync.WaitGroup) {
 			gone.Add(1)

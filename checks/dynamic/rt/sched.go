@@ -95,6 +95,7 @@ type sched struct {
 	partBuf   []*gstate // reused by partners
 	steps     int
 	postSteps int
+	fairRand  uint64 // state of fairChoice
 	// spinRun counts the decisions in a row that only spun (see spinning);
 	// spinStart is the wall time the run began.
 	spinRun   int
@@ -180,6 +181,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s.decisions, s.decPCs = decBuf.d[:0], decBuf.pcs[:0]
 	decBuf.d, decBuf.pcs = nil, nil
 	s.takeShadow()
+	s.adoptCarried()
 	if s.timeout <= 0 {
 		s.timeout = DefaultStepTimeout
 	}
@@ -247,6 +249,7 @@ func (s *sched) loop() {
 		// killed at its deadline. The process ends here with the result.
 		watchdogExit(s.index, s.res)
 	}
+	s.carryTimers()
 	close(s.done)
 }
 
@@ -521,7 +524,7 @@ func (s *sched) next() {
 	if s.replay != nil && s.diverged == "" {
 		pick = s.replayPick(cands, list)
 	}
-	if pick == nil && s.testDone && s.postSteps > postTestSteps {
+	if pick == nil && s.fairPhase() {
 		pick = fairPick(cands)
 	}
 	if pick == nil {

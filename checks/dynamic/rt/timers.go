@@ -25,6 +25,7 @@ type vtimer struct {
 	ch       chan time.Time
 	fn       func()
 	hb       *uint32 // see armed
+	carried  bool    // left pending by the last schedule (carryTimers)
 }
 
 // realTimePassed moves the virtual clock by the real time since start,
@@ -85,7 +86,7 @@ func (s *sched) nextDeadline() (time.Duration, bool) {
 	var next time.Duration
 	found := false
 	for _, vt := range s.tq {
-		if vt.active && (!found || vt.deadline < next) {
+		if s.due(vt) && (!found || vt.deadline < next) {
 			next, found = vt.deadline, true
 		}
 	}
@@ -235,7 +236,7 @@ func (s *sched) fireTimers() bool {
 	due := []*vtimer{}
 	keep := s.tq[:0]
 	for _, vt := range s.tq {
-		if vt.active && vt.deadline <= s.now {
+		if s.due(vt) && vt.deadline <= s.now {
 			due = append(due, vt)
 		}
 		if vt.active || vt.kind != tkAfter {
@@ -350,3 +351,64 @@ func (s *sched) timerWaited() bool {
 	}
 	return false
 }
+
+// carriedTimer is an AfterFunc timer still pending when its schedule
+// ended, with the virtual time it had left.
+type carriedTimer struct {
+	t    *time.Timer
+	vt   *vtimer
+	left time.Duration
+}
+
+// carried holds the AfterFunc timers the last schedule of this process
+// left pending (owned by the scheduler goroutines, one after another).
+// Under go test -count or a later test of the package, such a timer's
+// real counterpart fires then, at the time it had left: a cache's
+// cleanup timer armed in one run expires the items of the next, which
+// arms no timer of its own while the old one is pending. The next
+// schedule takes them onto its clock (adoptCarried). They fire only
+// while its test runs: once the test has returned, go test goes on to
+// the next test without waiting for them.
+var carried []carriedTimer
+
+// carryTimers keeps the pending AfterFunc timers of s for the next
+// schedule. Timers with a channel, and tickers, are not carried: the
+// goroutines receiving from them were this schedule's, and are left
+// outside control now.
+//
+//go:norace
+func (s *sched) carryTimers() {
+	carried = carried[:0]
+	for t, vt := range s.timers {
+		if vt.kind == tkFunc && vt.active {
+			left := vt.deadline - s.now
+			if left < 0 {
+				left = 0
+			}
+			carried = append(carried, carriedTimer{t: t, vt: vt, left: left})
+		}
+	}
+	sort.Slice(carried, func(i, j int) bool { return carried[i].vt.seq < carried[j].vt.seq })
+}
+
+// adoptCarried puts the timers the last schedule left pending on the
+// clock of s, in the order they were made, each due after the time it had
+// left.
+//
+//go:norace
+func (s *sched) adoptCarried() {
+	for i, c := range carried {
+		s.tseq++
+		vt := &vtimer{kind: tkFunc, seq: s.tseq, deadline: c.left, active: true, fn: c.vt.fn, hb: c.vt.hb, carried: true}
+		s.timers[c.t] = vt
+		s.tq = append(s.tq, vt)
+		carried[i] = carriedTimer{}
+	}
+	carried = carried[:0]
+}
+
+// due reports whether vt is pending on this schedule's clock: a carried
+// timer only while the test runs.
+//
+//go:norace
+func (s *sched) due(vt *vtimer) bool { return vt.active && !(vt.carried && s.testDone) }

@@ -1,0 +1,104 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+)
+
+// hostFunc counts a function that starts a goroutine calling its
+// caller's function and returns without waiting for it, and only that.
+func TestHostFunc(t *testing.T) {
+	const src = `package p
+
+import (
+	"sync"
+	"time"
+)
+
+type Group struct{ wg sync.WaitGroup }
+
+func (g *Group) Go(f func() error) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		f()
+	}()
+}
+
+func Direct(f func()) { go f() }
+
+func InLoop(fs []func(), f func()) {
+	for range fs {
+		go f()
+	}
+}
+
+func Poll(cond func() bool) {
+	done := make(chan struct{})
+	go func() {
+		for !cond() {
+		}
+		close(done)
+	}()
+	<-done
+}
+
+func Joined(f func(), wg *sync.WaitGroup) {
+	go f()
+	wg.Wait()
+}
+
+func Sleeps(f func()) {
+	go f()
+	time.Sleep(time.Millisecond)
+}
+
+func SelectAfter(f func(), c chan int) {
+	go f()
+	select {
+	case <-c:
+	}
+}
+
+func OwnWork(ch chan int) {
+	go func() { ch <- 1 }()
+}
+
+func WaitBefore(f func(), c chan int) {
+	<-c
+	go f()
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"Go": true, "Direct": true, "InLoop": true, "WaitBefore": true,
+		"Poll": false, "Joined": false, "Sleeps": false, "SelectAfter": false, "OwnWork": false}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		w, named := want[fd.Name.Name]
+		if !named {
+			continue
+		}
+		if got := hostFunc(info, fd); got != w {
+			t.Errorf("hostFunc(%s) = %v, want %v", fd.Name.Name, got, w)
+		}
+		delete(want, fd.Name.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("functions not seen: %v", want)
+	}
+}
