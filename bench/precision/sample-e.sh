@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sample-d.sh reproduces the finding list of the precision sample
+# sample-e.sh reproduces the finding list of the precision sample
 # 2026-11-29e (issue 24): the modules of
 # bench/precision/sample-2026-11-29e/list.md (chosen by RULE.md there),
 # fetched through the Go module proxy, each checked with `interleave check`
@@ -7,7 +7,7 @@
 # then written as packets into bench/precision/sample-2026-11-29e/.
 #
 # Usage: BIN=/tmp/sample-e-bin/interleave BIN_COMMIT=44f8c68... \
-#   bench/precision/sample-d.sh [run|packets|all] [module@version ...]
+#   bench/precision/sample-e.sh [run|packets|all] [module@version ...]
 # Without BIN the binary is built from the work tree.
 # Verdicts are in bench/precision/sample-2026-11-29e/TRIAGE.md; this script
 # does not touch it.
