@@ -1,6 +1,10 @@
 package gen
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,27 +68,83 @@ func TestBuildTime(t *testing.T) {
 	}
 }
 
-// Rounds after the first stop at the sequential runs' end: go test's
+// Every round stops at the sequential runs' end, the first too: go test's
 // -timeout is what is left, but enough for a blocking case to fail.
 func TestRoundTimeout(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	until := t0.Add(40 * time.Second)
 	for _, c := range []struct {
-		round int
 		now   time.Time
 		until time.Time
 		want  string
 	}{
-		{0, t0, until, "30m"},
-		{1, t0, time.Time{}, "30m"},
-		{1, t0.Add(10 * time.Second), until, "30s"},
-		{2, t0.Add(39 * time.Second), until, (sequentialTimeout + 5*time.Second).String()},
+		{t0, until, "40s"},
+		{t0, time.Time{}, "30m"},
+		{t0.Add(10 * time.Second), until, "30s"},
+		{t0.Add(39 * time.Second), until, (sequentialTimeout + 5*time.Second).String()},
 	} {
 		if !strings.Contains(sequentialHelpers, "const genSequentialTimeout = 10 * time.Second") {
 			t.Fatal("sequentialTimeout is not the generated file's genSequentialTimeout")
 		}
-		if got := roundTimeout(c.round, c.now, c.until); got != c.want {
-			t.Errorf("roundTimeout(%d, %v) = %s, want %s", c.round, c.now.Sub(t0), got, c.want)
+		if got := roundTimeout(c.now, c.until); got != c.want {
+			t.Errorf("roundTimeout(%v) = %s, want %s", c.now.Sub(t0), got, c.want)
 		}
+	}
+}
+
+// The sequential check keeps its end, its first round and the base's
+// rounds too: each go test gets what is left as -timeout (a round that
+// ends past it leaves the rest undecided), counted on a fake clock and a
+// fake go test. Without the bound, the first round's -timeout was 30m and
+// the base's 10m, six rounds each.
+func TestFeedbackRoundsEnd(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	tmp := t.TempDir()
+	root, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
+	for _, d := range []string{root, base} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: g.Generate(ts["Hits"], 4)}
+	reports := map[*Target]*TypeReport{ts["Hits"]: {}}
+	now := time.Unix(1000, 0)
+	until := now.Add(20 * time.Second)
+	type call struct {
+		dir, timeout string
+		names        int
+	}
+	var calls []call
+	first := pkg.PkgPath + "." + w.cases[0].Name
+	oldGoTest, oldClock := goTest, clock
+	t.Cleanup(func() { goTest, clock = oldGoTest, oldClock })
+	clock = func() time.Time { return now }
+	goTest = func(_ context.Context, dir, timeout string, _ int, _, names, _ []string, built *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		calls = append(calls, call{dir, timeout, len(names)})
+		*built += 5 * time.Second // the build: not charged
+		now = now.Add(5*time.Second + 30*time.Second)
+		if dir == root {
+			// The first case timed out; the others did not run.
+			return map[string]string{}, map[string][]byte{first: []byte("panic: test timed out after 20s\n")}, "", nil
+		}
+		return map[string]string{}, map[string][]byte{}, "", nil // base: nothing ran
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, base, []*pkgWork{w}, reports, 2, nil, until, &built); err != nil {
+		t.Fatal(err)
+	}
+	want := []call{{root, "20s", 4}, {base, (sequentialTimeout + 5*time.Second).String(), 1}}
+	if !slices.Equal(calls, want) {
+		t.Errorf("go test runs %v, want %v", calls, want)
+	}
+	undecided := 0
+	for _, d := range reports[ts["Hits"]].Dropped {
+		if strings.Contains(d, "the budget of the sequential runs ran out") {
+			undecided++
+		}
+	}
+	if undecided != 3 {
+		t.Errorf("dropped %q, want 3 undecided for the budget", reports[ts["Hits"]].Dropped)
 	}
 }

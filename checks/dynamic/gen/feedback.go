@@ -20,9 +20,11 @@ import (
 // pass are kept. With
 // baseRoot (the module in a checkout of a change's base commit), the cases
 // that fail are run there too, and those that pass there are kept first
-// (onBase): the change broke the calls. No round after the first starts
-// at or past until (zero: none ends them) once go test's builds, added to
-// built, are taken out: the cases it leaves undecided are dropped.
+// (onBase): the change broke the calls. Every round's go test -timeout is
+// what is left until until (zero: none ends them; at least enough for a
+// blocking case to fail), and no round after the first starts at or past
+// it, once go test's builds, added to built, are taken out: the cases it
+// leaves undecided are dropped.
 func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string, until time.Time, built *time.Duration) ([]string, error) {
 	var paths []string
 	for _, w := range works {
@@ -45,7 +47,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	outOfTime := false
 	for round := 0; ; round++ {
 		// go test's builds do not count against until.
-		if !anotherRound(round, time.Now().Add(-*built), until) {
+		if !anotherRound(round, clock().Add(-*built), until) {
 			outOfTime = round < maxFeedbackRounds
 			break
 		}
@@ -68,7 +70,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				run = append(run, p)
 			}
 		}
-		st, outs, stderr, err := goTestJSON(ctx, root, roundTimeout(round, time.Now().Add(-*built), until), parallel, tags, names, run, built)
+		st, outs, stderr, err := goTest(ctx, root, roundTimeout(clock().Add(-*built), until), parallel, tags, names, run, built)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +106,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	var notes []string
 	if baseRoot != "" {
 		var err error
-		if notes, err = onBase(ctx, root, baseRoot, works, status, tags, built); err != nil {
+		if notes, err = onBase(ctx, root, baseRoot, works, status, tags, until, built); err != nil {
 			return nil, err
 		}
 	}
@@ -139,6 +141,12 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	}
 	return notes, nil
 }
+
+// goTest and clock are goTestJSON and time.Now; tests replace them.
+var (
+	goTest = goTestJSON
+	clock  = time.Now
+)
 
 // goTestJSON runs go test -json on pkgs in dir for the tests named (with
 // tags, -timeout and -parallel as given) and returns each test's final
@@ -175,13 +183,14 @@ const maxFeedbackRounds = 6
 // blocking case fails after it.
 const sequentialTimeout = 10 * time.Second
 
-// roundTimeout is go test's -timeout for round at now: 30m for the first,
-// which decides the cases that end by themselves (a blocking one waits
-// genSequentialTimeout), then what is left until until (zero: no end), at
-// least genSequentialTimeout and a few seconds: the cases go test's
-// timeout stops are taken as failing, the others not run stay undecided.
-func roundTimeout(round int, now, until time.Time) string {
-	if round == 0 || until.IsZero() {
+// roundTimeout is go test's -timeout for a round at now: what is left
+// until until (zero: 30m), at least genSequentialTimeout and a few
+// seconds, so that a blocking case fails by itself. The first round is no
+// exception: many blocking cases wait out genSequentialTimeout a batch of
+// -parallel at a time. A case go test's timeout stops crashes (its
+// output holds the timeout's panic); the others not run stay undecided.
+func roundTimeout(now, until time.Time) string {
+	if until.IsZero() {
 		return "30m"
 	}
 	d := max(until.Sub(now), sequentialTimeout+5*time.Second)

@@ -14,9 +14,10 @@ import (
 // onBase runs the sequential version of the cases that failed on the head
 // (status is keyed by package + "." + test, as feedback keeps it) in the
 // module at baseRoot, in the same package directory, and marks those that
-// pass there (Case.OnBase). The file written there is removed again. It
-// returns notes on what could not be compared.
-func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status map[string]string, tags []string, built *time.Duration) ([]string, error) {
+// pass there (Case.OnBase). The file written there is removed again. Its
+// rounds end as feedback's, at until. It returns notes on what could not
+// be compared.
+func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status map[string]string, tags []string, until time.Time, built *time.Duration) ([]string, error) {
 	var notes []string
 	for _, w := range works {
 		var failed []*Case
@@ -52,12 +53,12 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 		// fails on the base too, and the cases it left undecided run
 		// again.
 		left := failed
-		for round := 0; round < maxFeedbackRounds && len(left) > 0; round++ {
+		for round := 0; len(left) > 0 && anotherRound(round, clock().Add(-*built), until); round++ {
 			names := make([]string, len(left))
 			for i, c := range left {
 				names[i] = c.Name
 			}
-			st, outs, stderr, err := goTestJSON(ctx, baseRoot, "10m", 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
+			st, outs, stderr, err := goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
 			if err != nil {
 				os.Remove(file)
 				return nil, err
