@@ -148,3 +148,52 @@ func TestFeedbackRoundsEnd(t *testing.T) {
 		t.Errorf("dropped %q, want 3 undecided for the budget", reports[ts["Hits"]].Dropped)
 	}
 }
+
+// The shapes are decided in rounds of their own: random cases that crash
+// the process, one a round, no longer leave them undecided (gocron's
+// StartAsync/Stop restart was "not decided (the process crashed too
+// often)"), counted on a fake go test.
+func TestFeedbackShapesFirst(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	root := t.TempDir()
+	shapes := g.Shapes(ts["Pump"], 8)
+	if len(shapes) == 0 {
+		t.Fatal("no shapes for Pump")
+	}
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: append(append([]*Case(nil), shapes...), g.Generate(ts["Pump"], 8)...)}
+	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
+	oldGoTest := goTest
+	t.Cleanup(func() { goTest = oldGoTest })
+	var calls [][]string
+	goTest = func(_ context.Context, _, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		calls = append(calls, names)
+		st, outs := map[string]string{}, map[string][]byte{}
+		// Any random case in the round crashes the process first.
+		for _, n := range names {
+			if !slices.ContainsFunc(shapes, func(c *Case) bool { return c.Name == n }) {
+				outs[pkg.PkgPath+"."+n] = []byte("panic: reflect: call of reflect.Value.Type on zero Value\n")
+				return st, outs, "", nil
+			}
+		}
+		for _, n := range names {
+			st[pkg.PkgPath+"."+n] = "fail"
+			outs[pkg.PkgPath+"."+n] = []byte("    x_test.go:9: blocks when run sequentially\n")
+		}
+		return st, outs, "", nil
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, "", []*pkgWork{w}, reports, 2, nil, time.Time{}, &built); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) == 0 || len(calls[0]) != len(shapes) {
+		t.Fatalf("first round ran %v, want the %d shapes alone", calls, len(shapes))
+	}
+	for _, d := range reports[ts["Pump"]].Dropped {
+		for _, c := range shapes {
+			if strings.HasPrefix(d, c.Name+":") && !strings.Contains(d, "blocks when run sequentially") {
+				t.Errorf("shape dropped as %q, want decided: blocks", d)
+			}
+		}
+	}
+}

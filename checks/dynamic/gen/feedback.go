@@ -51,11 +51,16 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 			outOfTime = round < maxFeedbackRounds
 			break
 		}
+		// The shapes first, by themselves, while one is undecided: a
+		// random case that crashes the process would cut their wait
+		// short round after round (gocron's restart, which blocks for
+		// genSequentialTimeout, never got decided).
 		var names []string
 		pkgs := map[string]bool{}
+		shapes := undecidedShapes(works, status)
 		for _, w := range works {
 			for _, c := range w.cases {
-				if status[w.pkg.PkgPath+"."+c.Name] == "" {
+				if status[w.pkg.PkgPath+"."+c.Name] == "" && (c.Shape || !shapes) {
 					names = append(names, c.Name)
 					pkgs[w.pkg.PkgPath] = true
 				}
@@ -74,11 +79,11 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		if err != nil {
 			return nil, err
 		}
-		crashed := false
+		crashed, left := false, 0
 		for _, w := range works {
 			for _, c := range w.cases {
 				key := w.pkg.PkgPath + "." + c.Name
-				if status[key] != "" {
+				if status[key] != "" || shapes && !c.Shape {
 					continue
 				}
 				output[key] = outs[key]
@@ -87,6 +92,8 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 					status[key] = st[key]
 				case crashOutput(outs[key]):
 					status[key], crashed = "crash", true
+				default:
+					left++
 				}
 			}
 		}
@@ -99,7 +106,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				return nil, fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
 			}
 		}
-		if !crashed {
+		if left > 0 && !crashed {
 			parallel = 1 // the crash was not attributed: one at a time
 		}
 	}
@@ -140,6 +147,18 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		}
 	}
 	return notes, nil
+}
+
+// undecidedShapes reports whether some Shapes case has no status yet.
+func undecidedShapes(works []*pkgWork, status map[string]string) bool {
+	for _, w := range works {
+		for _, c := range w.cases {
+			if c.Shape && status[w.pkg.PkgPath+"."+c.Name] == "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // goTest and clock are goTestJSON and time.Now; tests replace them.

@@ -29,6 +29,9 @@ type Case struct {
 	// OnBase is set when the case fails sequentially but passes on the
 	// base commit (Options.BaseDir): it is searched, not dropped.
 	OnBase bool
+	// Shape is set on Shapes' cases: the sequential check decides them
+	// before the others, whose crashes would leave them undecided.
+	Shape bool
 }
 
 // size is the number of calls of c, to prefer the smallest failing test.

@@ -52,6 +52,7 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 	var out []*Case
 	add := func(c *Case) {
 		c.Name = fmt.Sprintf("TestInterleaveGen_%s_%d", t.Name.Name(), from+len(out))
+		c.Shape = true
 		out = append(out, c)
 	}
 	for _, p := range lifecyclePairs(t) {
