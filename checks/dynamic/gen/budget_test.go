@@ -149,25 +149,38 @@ func TestFeedbackRoundsEnd(t *testing.T) {
 	}
 }
 
-// The shapes are decided in rounds of their own: random cases that crash
-// the process, one a round, no longer leave them undecided (gocron's
-// StartAsync/Stop restart was "not decided (the process crashed too
-// often)"), counted on a fake go test.
+// The shapes are decided in rounds of their own, on the head and on the
+// base commit: random cases that crash the process, one a round, no
+// longer leave them undecided (gocron's StartAsync/Stop restart was "not
+// decided (the process crashed too often)", then, once decided, not run
+// to the end on the base), counted on a fake go test.
 func TestFeedbackShapesFirst(t *testing.T) {
 	pkg, ts := corpusTargets(t)
 	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
-	root := t.TempDir()
+	tmp := t.TempDir()
+	root, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
+	for _, d := range []string{root, base} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	shapes := g.Shapes(ts["Pump"], 8)
 	if len(shapes) == 0 {
 		t.Fatal("no shapes for Pump")
 	}
 	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: append(append([]*Case(nil), shapes...), g.Generate(ts["Pump"], 8)...)}
 	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
-	oldGoTest := goTest
-	t.Cleanup(func() { goTest = oldGoTest })
+	oldGoTest, oldClock := goTest, clock
+	t.Cleanup(func() { goTest, clock = oldGoTest, oldClock })
+	now := time.Unix(1000, 0)
+	until := now.Add(20 * time.Second) // the base gets one round
+	clock = func() time.Time { return now }
 	var calls [][]string
-	goTest = func(_ context.Context, _, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
-		calls = append(calls, names)
+	goTest = func(_ context.Context, dir, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		now = now.Add(5 * time.Second)
+		if dir == root {
+			calls = append(calls, names)
+		}
 		st, outs := map[string]string{}, map[string][]byte{}
 		// Any random case in the round crashes the process first.
 		for _, n := range names {
@@ -177,23 +190,25 @@ func TestFeedbackShapesFirst(t *testing.T) {
 			}
 		}
 		for _, n := range names {
+			if dir == base {
+				st[pkg.PkgPath+"."+n] = "pass"
+				continue
+			}
 			st[pkg.PkgPath+"."+n] = "fail"
 			outs[pkg.PkgPath+"."+n] = []byte("    x_test.go:9: blocks when run sequentially\n")
 		}
 		return st, outs, "", nil
 	}
 	var built time.Duration
-	if _, err := feedback(context.Background(), root, "", []*pkgWork{w}, reports, 2, nil, time.Time{}, &built); err != nil {
+	if _, err := feedback(context.Background(), root, base, []*pkgWork{w}, reports, 2, nil, until, &built); err != nil {
 		t.Fatal(err)
 	}
 	if len(calls) == 0 || len(calls[0]) != len(shapes) {
 		t.Fatalf("first round ran %v, want the %d shapes alone", calls, len(shapes))
 	}
-	for _, d := range reports[ts["Pump"]].Dropped {
-		for _, c := range shapes {
-			if strings.HasPrefix(d, c.Name+":") && !strings.Contains(d, "blocks when run sequentially") {
-				t.Errorf("shape dropped as %q, want decided: blocks", d)
-			}
+	for _, c := range shapes {
+		if !c.OnBase {
+			t.Errorf("%s: not kept for passing on the base; dropped: %q", c.Name, reports[ts["Pump"]].Dropped)
 		}
 	}
 }

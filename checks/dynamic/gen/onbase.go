@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -48,14 +49,19 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			return nil, err
 		}
-		// In rounds, as feedback: the blocking cases wait out
-		// genSequentialTimeout together; one that crashes the process
-		// fails on the base too, and the cases it left undecided run
-		// again.
+		// In rounds, as feedback: the shapes first, by themselves, while
+		// one is left; the blocking cases wait out genSequentialTimeout
+		// together; one that crashes the process fails on the base too,
+		// and the cases it left undecided run again.
 		left := failed
 		for round := 0; len(left) > 0 && anotherRound(round, clock().Add(-*built), until); round++ {
-			names := make([]string, len(left))
-			for i, c := range left {
+			run, rest := left, []*Case(nil)
+			if shapes := slices.DeleteFunc(slices.Clone(left), func(c *Case) bool { return !c.Shape }); len(shapes) > 0 {
+				run = shapes
+				rest = slices.DeleteFunc(slices.Clone(left), func(c *Case) bool { return c.Shape })
+			}
+			names := make([]string, len(run))
+			for i, c := range run {
 				names[i] = c.Name
 			}
 			st, outs, stderr, err := goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
@@ -65,7 +71,7 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 			}
 			var next []*Case
 			crashed := false
-			for _, c := range left {
+			for _, c := range run {
 				key := w.pkg.PkgPath + "." + c.Name
 				switch {
 				case st[key] == "pass":
@@ -78,10 +84,10 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				}
 			}
 			if len(st) == 0 && !crashed {
-				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(left), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
+				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(run), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
 				break
 			}
-			left = next
+			left = append(next, rest...)
 		}
 		os.Remove(file)
 	}
