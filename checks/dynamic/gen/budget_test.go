@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +211,32 @@ func TestFeedbackShapesFirst(t *testing.T) {
 		if !c.OnBase {
 			t.Errorf("%s: not kept for passing on the base; dropped: %q", c.Name, reports[ts["Pump"]].Dropped)
 		}
+	}
+}
+
+// go test's own exit ends the run even when a process one of its tests
+// started still holds the output open: a fake go that leaves such a
+// process behind. Without cmd.WaitDelay, goTestJSON waits for it (an
+// hour here).
+func TestGoTestLeftProcess(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	script := "#!/bin/sh\nsleep 3600 &\necho $! > " + pidFile + "\necho '{\"Action\":\"start\",\"Package\":\"m\"}'\nexit 0\n"
+	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				if p, err := os.FindProcess(pid); err == nil {
+					p.Kill()
+				}
+			}
+		}
+	})
+	var built time.Duration
+	if _, _, _, err := goTestJSON(context.Background(), dir, "30s", 1, nil, []string{"TestX"}, []string{"./..."}, &built); err != nil {
+		t.Fatal(err)
 	}
 }

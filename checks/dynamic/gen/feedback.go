@@ -177,6 +177,9 @@ func goTestJSON(ctx context.Context, dir, timeout string, parallel int, tags, na
 	args = append(append(args, "-run", "^("+strings.Join(names, "|")+")$"), pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	// Once go test exits, a process its tests started that holds the
+	// output open does not hold the sequential check up.
+	cmd.WaitDelay = testWaitDelay
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	began := time.Now()
@@ -188,6 +191,10 @@ func goTestJSON(ctx context.Context, dir, timeout string, parallel int, tags, na
 	*built += buildTime(began, started, time.Now())
 	return st, outs, stderr.String(), nil
 }
+
+// testWaitDelay is how long goTestJSON waits for go test's output after
+// it exited.
+const testWaitDelay = 5 * time.Second
 
 // crashOutput: does a test's output show it took its process down (a
 // panic in a goroutine, a fatal error)?
