@@ -240,3 +240,34 @@ func TestGoTestLeftProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A round of the shapes alone that runs nothing (zap's package reported
+// no test of it) does not end the check: all cases run together, as
+// before. Fails without it: "the generated tests did not run".
+func TestFeedbackShapesRanNothing(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	root := t.TempDir()
+	shapes := g.Shapes(ts["Pump"], 8)
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: append(append([]*Case(nil), shapes...), g.Generate(ts["Pump"], 8)...)}
+	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
+	oldGoTest := goTest
+	t.Cleanup(func() { goTest = oldGoTest })
+	goTest = func(_ context.Context, _, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		st := map[string]string{}
+		if len(names) == len(shapes) {
+			return st, map[string][]byte{pkg.PkgPath + ".": []byte("FAIL\n")}, "", nil
+		}
+		for _, n := range names {
+			st[pkg.PkgPath+"."+n] = "pass"
+		}
+		return st, map[string][]byte{}, "", nil
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, "", []*pkgWork{w}, reports, 100, nil, time.Time{}, &built); err != nil {
+		t.Fatal(err)
+	}
+	if got := reports[ts["Pump"]].Kept; got != len(w.cases) {
+		t.Errorf("%d kept, want all %d (dropped %q)", got, len(w.cases), reports[ts["Pump"]].Dropped)
+	}
+}

@@ -45,6 +45,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	output := map[string][]byte{}
 	parallel := 16
 	outOfTime := false
+	shapesFirst := true
 	for round := 0; ; round++ {
 		// go test's builds do not count against until.
 		if !anotherRound(round, clock().Add(-*built), until) {
@@ -57,7 +58,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		// genSequentialTimeout, never got decided).
 		var names []string
 		pkgs := map[string]bool{}
-		shapes := undecidedShapes(works, status)
+		shapes := shapesFirst && undecidedShapes(works, status)
 		for _, w := range works {
 			for _, c := range w.cases {
 				if status[w.pkg.PkgPath+"."+c.Name] == "" && (c.Shape || !shapes) {
@@ -96,6 +97,13 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 					left++
 				}
 			}
+		}
+		if shapes && len(st) == 0 && !crashed {
+			// The shapes alone ran nothing (zap's package failed
+			// before any of them reported): all cases together, as
+			// before.
+			shapesFirst = false
+			continue
 		}
 		if len(st) == 0 && !crashed {
 			var pkgOut []string
