@@ -1,6 +1,9 @@
 package valve
 
-import "sync"
+import (
+	"os"
+	"sync"
+)
 
 // Crontab is safe for concurrent use. Its lifecycle is StartAsync and
 // Stop; its Run methods run the jobs once and start nothing (as gocron's
@@ -44,4 +47,10 @@ func (c *Crontab) Stop() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.running = false
+}
+
+// Fatal ends the process, as a logger's Fatal does.
+func (c *Crontab) Fatal(msg string) {
+	os.Stderr.WriteString(msg)
+	os.Exit(1)
 }
