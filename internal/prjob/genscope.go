@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -105,6 +106,9 @@ func (r *job) addGenFindings(gf, final, news []checks.Finding) (newFinal, newNew
 	if len(in) == 0 {
 		return final, news
 	}
+	for i := range in {
+		r.placeOnChangedLine(&in[i])
+	}
 	// Confirmation: a generated schedule that hits a static finding's
 	// sites confirms it, a candidate too (then it is posted).
 	cands := r.confirm.unconfirmed
@@ -200,4 +204,43 @@ func recvTypeName(e ast.Expr) string {
 			return ""
 		}
 	}
+}
+
+// placeOnChangedLine shows a deadlock or a leak whose place is not on a
+// changed line at the first of its stuck goroutines that is: gocron's
+// restart deadlock was shown at its executor's select (in a changed
+// function, unchanged) while two Stop calls were stuck on the changed send.
+func (r *job) placeOnChangedLine(f *checks.Finding) {
+	if f.Kind != checks.Deadlock && f.Kind != checks.Leak {
+		return
+	}
+	c := r.change
+	if f.Pos.IsValid() && c.OnChangedLine(AbsIn(c.ModuleDir, f.Pos.File), f.Pos.Line) {
+		return
+	}
+	for _, g := range f.Goroutines {
+		file, line, ok := splitSite(g.Site)
+		if !ok || !c.OnChangedLine(AbsIn(c.ModuleDir, file), line) {
+			continue
+		}
+		f.Pos = checks.Position{File: file, Line: line}
+		f.Func, f.Snippet = "", sourceLine(AbsIn(c.ModuleDir, file), line)
+		if len(g.Stack) > 0 {
+			f.Func = g.Stack[0].Func
+		}
+		return
+	}
+}
+
+// sourceLine is line n of file, trimmed ("" when it cannot be read).
+func sourceLine(file string, n int) string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[n-1])
 }

@@ -193,3 +193,23 @@ func TestGenScopeOwnCheck(t *testing.T) {
 		t.Errorf("%s called no changed method: want it out of the change", other.Test)
 	}
 }
+
+// TestGenDeadlockOnChangedLine: a generated deadlock shown at a stuck
+// goroutine in a changed function but not on a changed line (gocron's
+// executor select) is shown at the goroutine stuck on a changed line
+// (gocron's Stop on the changed send) instead, where the comment goes.
+// Fails without placeOnChangedLine: it stays at line 17.
+func TestGenDeadlockOnChangedLine(t *testing.T) {
+	r := genScopeJob()
+	dl := checks.Finding{Rule: "IL9003", Kind: checks.Deadlock, Evidence: checks.Dynamic, Severity: checks.Error,
+		Package: "example.com/m/p", Test: "TestInterleaveGen_Cache_36", Message: "deadlock", Func: "example.com/m/p.(*Cache).loop",
+		Snippet: "select {", Pos: checks.Position{File: "p/c.go", Line: 17},
+		Goroutines: []checks.Goroutine{goroutine("g1", "select", 17, "(*Cache).Get"), goroutine("g2", "chan send", 21, "(*Cache).stop")}}
+	_, news := r.addGenFindings([]checks.Finding{dl}, nil, nil)
+	if len(news) != 1 {
+		t.Fatalf("%d findings, want the deadlock", len(news))
+	}
+	if f := news[0]; f.Pos.Line != 21 || f.Func != "example.com/m/p.(*Cache).stop" || f.Snippet != "" {
+		t.Errorf("deadlock at line %d in %s (%q), want line 21 in (*Cache).stop, no stale snippet", f.Pos.Line, f.Func, f.Snippet)
+	}
+}

@@ -1,6 +1,11 @@
 package gen
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -64,27 +69,205 @@ func TestBuildTime(t *testing.T) {
 	}
 }
 
-// Rounds after the first stop at the sequential runs' end: go test's
+// Every round stops at the sequential runs' end, the first too: go test's
 // -timeout is what is left, but enough for a blocking case to fail.
 func TestRoundTimeout(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	until := t0.Add(40 * time.Second)
 	for _, c := range []struct {
-		round int
 		now   time.Time
 		until time.Time
 		want  string
 	}{
-		{0, t0, until, "30m"},
-		{1, t0, time.Time{}, "30m"},
-		{1, t0.Add(10 * time.Second), until, "30s"},
-		{2, t0.Add(39 * time.Second), until, (sequentialTimeout + 5*time.Second).String()},
+		{t0, until, "40s"},
+		{t0, time.Time{}, "30m"},
+		{t0.Add(10 * time.Second), until, "30s"},
+		{t0.Add(39 * time.Second), until, (sequentialTimeout + 5*time.Second).String()},
 	} {
 		if !strings.Contains(sequentialHelpers, "const genSequentialTimeout = 10 * time.Second") {
 			t.Fatal("sequentialTimeout is not the generated file's genSequentialTimeout")
 		}
-		if got := roundTimeout(c.round, c.now, c.until); got != c.want {
-			t.Errorf("roundTimeout(%d, %v) = %s, want %s", c.round, c.now.Sub(t0), got, c.want)
+		if got := roundTimeout(c.now, c.until); got != c.want {
+			t.Errorf("roundTimeout(%v) = %s, want %s", c.now.Sub(t0), got, c.want)
 		}
+	}
+}
+
+// The sequential check keeps its end, its first round and the base's
+// rounds too: each go test gets what is left as -timeout (a round that
+// ends past it leaves the rest undecided), counted on a fake clock and a
+// fake go test. Without the bound, the first round's -timeout was 30m and
+// the base's 10m, six rounds each.
+func TestFeedbackRoundsEnd(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	tmp := t.TempDir()
+	root, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
+	for _, d := range []string{root, base} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: g.Generate(ts["Hits"], 4)}
+	reports := map[*Target]*TypeReport{ts["Hits"]: {}}
+	now := time.Unix(1000, 0)
+	until := now.Add(20 * time.Second)
+	type call struct {
+		dir, timeout string
+		names        int
+	}
+	var calls []call
+	first := pkg.PkgPath + "." + w.cases[0].Name
+	oldGoTest, oldClock := goTest, clock
+	t.Cleanup(func() { goTest, clock = oldGoTest, oldClock })
+	clock = func() time.Time { return now }
+	goTest = func(_ context.Context, dir, timeout string, _ int, _, names, _ []string, built *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		calls = append(calls, call{dir, timeout, len(names)})
+		*built += 5 * time.Second // the build: not charged
+		now = now.Add(5*time.Second + 30*time.Second)
+		if dir == root {
+			// The first case timed out; the others did not run.
+			return map[string]string{}, map[string][]byte{first: []byte("panic: test timed out after 20s\n")}, "", nil
+		}
+		return map[string]string{}, map[string][]byte{}, "", nil // base: nothing ran
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, base, []*pkgWork{w}, reports, 2, nil, until, &built); err != nil {
+		t.Fatal(err)
+	}
+	want := []call{{root, "20s", 4}, {base, (sequentialTimeout + 5*time.Second).String(), 1}}
+	if !slices.Equal(calls, want) {
+		t.Errorf("go test runs %v, want %v", calls, want)
+	}
+	undecided := 0
+	for _, d := range reports[ts["Hits"]].Dropped {
+		if strings.Contains(d, "the budget of the sequential runs ran out") {
+			undecided++
+		}
+	}
+	if undecided != 3 {
+		t.Errorf("dropped %q, want 3 undecided for the budget", reports[ts["Hits"]].Dropped)
+	}
+}
+
+// The shapes are decided in rounds of their own, on the head and on the
+// base commit: random cases that crash the process, one a round, no
+// longer leave them undecided (gocron's StartAsync/Stop restart was "not
+// decided (the process crashed too often)", then, once decided, not run
+// to the end on the base), counted on a fake go test.
+func TestFeedbackShapesFirst(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	tmp := t.TempDir()
+	root, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
+	for _, d := range []string{root, base} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shapes := g.Shapes(ts["Pump"], 8)
+	if len(shapes) == 0 {
+		t.Fatal("no shapes for Pump")
+	}
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: append(append([]*Case(nil), shapes...), g.Generate(ts["Pump"], 8)...)}
+	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
+	oldGoTest, oldClock := goTest, clock
+	t.Cleanup(func() { goTest, clock = oldGoTest, oldClock })
+	now := time.Unix(1000, 0)
+	until := now.Add(20 * time.Second) // the base gets one round
+	clock = func() time.Time { return now }
+	var calls [][]string
+	goTest = func(_ context.Context, dir, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		now = now.Add(5 * time.Second)
+		if dir == root {
+			calls = append(calls, names)
+		}
+		st, outs := map[string]string{}, map[string][]byte{}
+		// Any random case in the round crashes the process first.
+		for _, n := range names {
+			if !slices.ContainsFunc(shapes, func(c *Case) bool { return c.Name == n }) {
+				outs[pkg.PkgPath+"."+n] = []byte("panic: reflect: call of reflect.Value.Type on zero Value\n")
+				return st, outs, "", nil
+			}
+		}
+		for _, n := range names {
+			if dir == base {
+				st[pkg.PkgPath+"."+n] = "pass"
+				continue
+			}
+			st[pkg.PkgPath+"."+n] = "fail"
+			outs[pkg.PkgPath+"."+n] = []byte("    x_test.go:9: blocks when run sequentially\n")
+		}
+		return st, outs, "", nil
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, base, []*pkgWork{w}, reports, 2, nil, until, &built); err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) == 0 || len(calls[0]) != len(shapes) {
+		t.Fatalf("first round ran %v, want the %d shapes alone", calls, len(shapes))
+	}
+	for _, c := range shapes {
+		if !c.OnBase {
+			t.Errorf("%s: not kept for passing on the base; dropped: %q", c.Name, reports[ts["Pump"]].Dropped)
+		}
+	}
+}
+
+// go test's own exit ends the run even when a process one of its tests
+// started still holds the output open: a fake go that leaves such a
+// process behind. Without cmd.WaitDelay, goTestJSON waits for it (an
+// hour here).
+func TestGoTestLeftProcess(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	script := "#!/bin/sh\nsleep 3600 &\necho $! > " + pidFile + "\necho '{\"Action\":\"start\",\"Package\":\"m\"}'\nexit 0\n"
+	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				if p, err := os.FindProcess(pid); err == nil {
+					p.Kill()
+				}
+			}
+		}
+	})
+	var built time.Duration
+	if _, _, _, err := goTestJSON(context.Background(), dir, "30s", 1, nil, []string{"TestX"}, []string{"./..."}, &built); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A round of the shapes alone that runs nothing (zap's package reported
+// no test of it) does not end the check: all cases run together, as
+// before. Fails without it: "the generated tests did not run".
+func TestFeedbackShapesRanNothing(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	root := t.TempDir()
+	shapes := g.Shapes(ts["Pump"], 8)
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: append(append([]*Case(nil), shapes...), g.Generate(ts["Pump"], 8)...)}
+	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
+	oldGoTest := goTest
+	t.Cleanup(func() { goTest = oldGoTest })
+	goTest = func(_ context.Context, _, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		st := map[string]string{}
+		if len(names) == len(shapes) {
+			return st, map[string][]byte{pkg.PkgPath + ".": []byte("FAIL\n")}, "", nil
+		}
+		for _, n := range names {
+			st[pkg.PkgPath+"."+n] = "pass"
+		}
+		return st, map[string][]byte{}, "", nil
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, "", []*pkgWork{w}, reports, 100, nil, time.Time{}, &built); err != nil {
+		t.Fatal(err)
+	}
+	if got := reports[ts["Pump"]].Kept; got != len(w.cases) {
+		t.Errorf("%d kept, want all %d (dropped %q)", got, len(w.cases), reports[ts["Pump"]].Dropped)
 	}
 }

@@ -20,9 +20,11 @@ import (
 // pass are kept. With
 // baseRoot (the module in a checkout of a change's base commit), the cases
 // that fail are run there too, and those that pass there are kept first
-// (onBase): the change broke the calls. No round after the first starts
-// at or past until (zero: none ends them) once go test's builds, added to
-// built, are taken out: the cases it leaves undecided are dropped.
+// (onBase): the change broke the calls. Every round's go test -timeout is
+// what is left until until (zero: none ends them; at least enough for a
+// blocking case to fail), and no round after the first starts at or past
+// it, once go test's builds, added to built, are taken out: the cases it
+// leaves undecided are dropped.
 func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, reports map[*Target]*TypeReport, perType int, tags []string, until time.Time, built *time.Duration) ([]string, error) {
 	var paths []string
 	for _, w := range works {
@@ -43,17 +45,23 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	output := map[string][]byte{}
 	parallel := 16
 	outOfTime := false
+	shapesFirst := true
 	for round := 0; ; round++ {
 		// go test's builds do not count against until.
-		if !anotherRound(round, time.Now().Add(-*built), until) {
+		if !anotherRound(round, clock().Add(-*built), until) {
 			outOfTime = round < maxFeedbackRounds
 			break
 		}
+		// The shapes first, by themselves, while one is undecided: a
+		// random case that crashes the process would cut their wait
+		// short round after round (gocron's restart, which blocks for
+		// genSequentialTimeout, never got decided).
 		var names []string
 		pkgs := map[string]bool{}
+		shapes := shapesFirst && undecidedShapes(works, status)
 		for _, w := range works {
 			for _, c := range w.cases {
-				if status[w.pkg.PkgPath+"."+c.Name] == "" {
+				if status[w.pkg.PkgPath+"."+c.Name] == "" && (c.Shape || !shapes) {
 					names = append(names, c.Name)
 					pkgs[w.pkg.PkgPath] = true
 				}
@@ -68,15 +76,15 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				run = append(run, p)
 			}
 		}
-		st, outs, stderr, err := goTestJSON(ctx, root, roundTimeout(round, time.Now().Add(-*built), until), parallel, tags, names, run, built)
+		st, outs, stderr, err := goTest(ctx, root, roundTimeout(clock().Add(-*built), until), parallel, tags, names, run, built)
 		if err != nil {
 			return nil, err
 		}
-		crashed := false
+		crashed, left := false, 0
 		for _, w := range works {
 			for _, c := range w.cases {
 				key := w.pkg.PkgPath + "." + c.Name
-				if status[key] != "" {
+				if status[key] != "" || shapes && !c.Shape {
 					continue
 				}
 				output[key] = outs[key]
@@ -85,8 +93,17 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 					status[key] = st[key]
 				case crashOutput(outs[key]):
 					status[key], crashed = "crash", true
+				default:
+					left++
 				}
 			}
+		}
+		if shapes && len(st) == 0 && !crashed {
+			// The shapes alone ran nothing (zap's package failed
+			// before any of them reported): all cases together, as
+			// before.
+			shapesFirst = false
+			continue
 		}
 		if len(st) == 0 && !crashed {
 			var pkgOut []string
@@ -97,14 +114,14 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				return nil, fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
 			}
 		}
-		if !crashed {
+		if left > 0 && !crashed {
 			parallel = 1 // the crash was not attributed: one at a time
 		}
 	}
 	var notes []string
 	if baseRoot != "" {
 		var err error
-		if notes, err = onBase(ctx, root, baseRoot, works, status, tags, built); err != nil {
+		if notes, err = onBase(ctx, root, baseRoot, works, status, tags, until, built); err != nil {
 			return nil, err
 		}
 	}
@@ -140,6 +157,24 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	return notes, nil
 }
 
+// undecidedShapes reports whether some Shapes case has no status yet.
+func undecidedShapes(works []*pkgWork, status map[string]string) bool {
+	for _, w := range works {
+		for _, c := range w.cases {
+			if c.Shape && status[w.pkg.PkgPath+"."+c.Name] == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// goTest and clock are goTestJSON and time.Now; tests replace them.
+var (
+	goTest = goTestJSON
+	clock  = time.Now
+)
+
 // goTestJSON runs go test -json on pkgs in dir for the tests named (with
 // tags, -timeout and -parallel as given) and returns each test's final
 // action and output (parseTestJSON) and go test's standard error; the
@@ -150,6 +185,9 @@ func goTestJSON(ctx context.Context, dir, timeout string, parallel int, tags, na
 	args = append(append(args, "-run", "^("+strings.Join(names, "|")+")$"), pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	// Once go test exits, a process its tests started that holds the
+	// output open does not hold the sequential check up.
+	cmd.WaitDelay = testWaitDelay
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	began := time.Now()
@@ -161,6 +199,10 @@ func goTestJSON(ctx context.Context, dir, timeout string, parallel int, tags, na
 	*built += buildTime(began, started, time.Now())
 	return st, outs, stderr.String(), nil
 }
+
+// testWaitDelay is how long goTestJSON waits for go test's output after
+// it exited.
+const testWaitDelay = 5 * time.Second
 
 // crashOutput: does a test's output show it took its process down (a
 // panic in a goroutine, a fatal error)?
@@ -175,13 +217,14 @@ const maxFeedbackRounds = 6
 // blocking case fails after it.
 const sequentialTimeout = 10 * time.Second
 
-// roundTimeout is go test's -timeout for round at now: 30m for the first,
-// which decides the cases that end by themselves (a blocking one waits
-// genSequentialTimeout), then what is left until until (zero: no end), at
-// least genSequentialTimeout and a few seconds: the cases go test's
-// timeout stops are taken as failing, the others not run stay undecided.
-func roundTimeout(round int, now, until time.Time) string {
-	if round == 0 || until.IsZero() {
+// roundTimeout is go test's -timeout for a round at now: what is left
+// until until (zero: 30m), at least genSequentialTimeout and a few
+// seconds, so that a blocking case fails by itself. The first round is no
+// exception: many blocking cases wait out genSequentialTimeout a batch of
+// -parallel at a time. A case go test's timeout stops crashes (its
+// output holds the timeout's panic); the others not run stay undecided.
+func roundTimeout(now, until time.Time) string {
+	if until.IsZero() {
 		return "30m"
 	}
 	d := max(until.Sub(now), sequentialTimeout+5*time.Second)

@@ -29,6 +29,9 @@ type Case struct {
 	// OnBase is set when the case fails sequentially but passes on the
 	// base commit (Options.BaseDir): it is searched, not dropped.
 	OnBase bool
+	// Shape is set on Shapes' cases: the sequential check decides them
+	// before the others, whose crashes would leave them undecided.
+	Shape bool
 }
 
 // size is the number of calls of c, to prefer the smallest failing test.
@@ -481,7 +484,9 @@ func (g *Generator) fresh(t types.Type, depth int) string {
 			return g.q.fn(fn) + "(" + g.argsCode(fn.Type().(*types.Signature)) + ")"
 		}
 		// A literal with the exported fields of basic types set to small
-		// positive values (sizes, counts, capacities).
+		// positive values (sizes, counts, capacities), and those of
+		// function types to functions that return zero values (a pool's
+		// Constructor: left nil, every call that creates one panics).
 		base, amp := t, ""
 		if p, ok := t.(*types.Pointer); ok {
 			base, amp = p.Elem(), "&"
@@ -490,6 +495,10 @@ func (g *Generator) fresh(t types.Type, depth int) string {
 		if st, ok := base.Underlying().(*types.Struct); ok {
 			for i := 0; i < st.NumFields(); i++ {
 				f := st.Field(i)
+				if sig, ok := f.Type().Underlying().(*types.Signature); ok && f.Exported() && !f.Embedded() {
+					fields = append(fields, f.Name()+": "+g.funcLit(sig))
+					continue
+				}
 				b, ok := f.Type().Underlying().(*types.Basic)
 				if !f.Exported() || f.Embedded() || !ok {
 					continue

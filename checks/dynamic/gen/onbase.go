@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -14,9 +15,10 @@ import (
 // onBase runs the sequential version of the cases that failed on the head
 // (status is keyed by package + "." + test, as feedback keeps it) in the
 // module at baseRoot, in the same package directory, and marks those that
-// pass there (Case.OnBase). The file written there is removed again. It
-// returns notes on what could not be compared.
-func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status map[string]string, tags []string, built *time.Duration) ([]string, error) {
+// pass there (Case.OnBase). The file written there is removed again. Its
+// rounds end as feedback's, at until. It returns notes on what could not
+// be compared.
+func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status map[string]string, tags []string, until time.Time, built *time.Duration) ([]string, error) {
 	var notes []string
 	for _, w := range works {
 		var failed []*Case
@@ -47,24 +49,29 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			return nil, err
 		}
-		// In rounds, as feedback: the blocking cases wait out
-		// genSequentialTimeout together; one that crashes the process
-		// fails on the base too, and the cases it left undecided run
-		// again.
+		// In rounds, as feedback: the shapes first, by themselves, while
+		// one is left; the blocking cases wait out genSequentialTimeout
+		// together; one that crashes the process fails on the base too,
+		// and the cases it left undecided run again.
 		left := failed
-		for round := 0; round < maxFeedbackRounds && len(left) > 0; round++ {
-			names := make([]string, len(left))
-			for i, c := range left {
+		for round := 0; len(left) > 0 && anotherRound(round, clock().Add(-*built), until); round++ {
+			run, rest := left, []*Case(nil)
+			if shapes := slices.DeleteFunc(slices.Clone(left), func(c *Case) bool { return !c.Shape }); len(shapes) > 0 {
+				run = shapes
+				rest = slices.DeleteFunc(slices.Clone(left), func(c *Case) bool { return c.Shape })
+			}
+			names := make([]string, len(run))
+			for i, c := range run {
 				names[i] = c.Name
 			}
-			st, outs, stderr, err := goTestJSON(ctx, baseRoot, "10m", 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
+			st, outs, stderr, err := goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
 			if err != nil {
 				os.Remove(file)
 				return nil, err
 			}
 			var next []*Case
 			crashed := false
-			for _, c := range left {
+			for _, c := range run {
 				key := w.pkg.PkgPath + "." + c.Name
 				switch {
 				case st[key] == "pass":
@@ -77,10 +84,10 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				}
 			}
 			if len(st) == 0 && !crashed {
-				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(left), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
+				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(run), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
 				break
 			}
-			left = next
+			left = append(next, rest...)
 		}
 		os.Remove(file)
 	}

@@ -2,6 +2,8 @@ package gen
 
 import (
 	"context"
+	"go/token"
+	"go/types"
 	"regexp"
 	"strconv"
 	"strings"
@@ -177,5 +179,33 @@ func TestPoolHandleOnlyFromPrefix(t *testing.T) {
 	}
 	if n == 0 {
 		t.Errorf("no case of 36 calls Unsubscribe")
+	}
+}
+
+// A struct literal sets its exported function fields to functions that
+// return zero values, as a test author gives a pool its Constructor
+// (puddle's Config: left nil, every Acquire that creates a resource
+// panicked, and the generated tests of Pool never made one). Fails
+// without it: no Constructor in the literal.
+func TestFreshFuncFields(t *testing.T) {
+	pkg := types.NewPackage("example.com/pool", "pool")
+	ctx := types.NewNamed(types.NewTypeName(token.NoPos, types.NewPackage("context", "context"), "Context", nil), types.NewInterfaceType(nil, nil), nil)
+	errT := types.Universe.Lookup("error").Type()
+	ctor := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewVar(token.NoPos, nil, "ctx", ctx)),
+		types.NewTuple(types.NewVar(token.NoPos, nil, "", types.Typ[types.Int]), types.NewVar(token.NoPos, nil, "", errT)), false)
+	st := types.NewStruct([]*types.Var{
+		types.NewField(token.NoPos, pkg, "Constructor", ctor, false),
+		types.NewField(token.NoPos, pkg, "MaxSize", types.Typ[types.Int32], false),
+		types.NewField(token.NoPos, pkg, "hook", ctor, false),
+	}, nil)
+	cfg := types.NewNamed(types.NewTypeName(token.NoPos, pkg, "Config", nil), st, nil)
+	g := NewGenerator("example.com/other", "other", 1)
+	got := g.fresh(types.NewPointer(cfg), 0)
+	if !strings.Contains(got, "Constructor: func(_ context.Context) (int, error) { return *new(int), *new(error) }") {
+		t.Errorf("literal %s: want Constructor set to a function returning zero values", got)
+	}
+	if strings.Contains(got, "hook") {
+		t.Errorf("literal %s sets an unexported field", got)
 	}
 }

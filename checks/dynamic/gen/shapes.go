@@ -12,11 +12,27 @@ import (
 )
 
 // Lifecycle methods, by name: a restart calls a start-like method and
-// then a stop-like one, and again.
+// then a stop-like one, and again. The verbs are in order of preference:
+// Run is last, it often runs a job once rather than starting anything.
 var (
-	startLike = regexp.MustCompile(`^(Start|Open|Run|Begin|Resume|Connect|Enable|Subscribe|Listen|Serve)`)
-	stopLike  = regexp.MustCompile(`^(Stop|Close|Shutdown|End|Pause|Disconnect|Disable|Unsubscribe|Cancel|Halt|Quit)`)
+	startVerbs = []string{"Start", "Open", "Begin", "Connect", "Subscribe", "Enable", "Resume", "Listen", "Serve", "Run"}
+	stopVerbs  = []string{"Stop", "Close", "Shutdown", "Disconnect", "Unsubscribe", "Disable", "Pause", "End", "Cancel", "Halt", "Quit"}
+	startLike  = regexp.MustCompile(`^(` + strings.Join(startVerbs, "|") + `)`)
+	stopLike   = regexp.MustCompile(`^(` + strings.Join(stopVerbs, "|") + `)`)
+	// counterpart is the stop verb that undoes a start verb.
+	counterpart = map[string]string{"Start": "Stop", "Open": "Close", "Begin": "End", "Connect": "Disconnect",
+		"Subscribe": "Unsubscribe", "Enable": "Disable", "Resume": "Pause", "Listen": "Close", "Serve": "Shutdown", "Run": "Stop"}
 )
+
+// verb is the index in verbs of the verb name starts with (len(verbs) when none).
+func verb(verbs []string, name string) int {
+	for i, v := range verbs {
+		if strings.HasPrefix(name, v) {
+			return i
+		}
+	}
+	return len(verbs)
+}
 
 // maxRestarts bounds the restart cases of a type (one per start/stop
 // pair, the changed methods' pairs first).
@@ -36,6 +52,7 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 	var out []*Case
 	add := func(c *Case) {
 		c.Name = fmt.Sprintf("TestInterleaveGen_%s_%d", t.Name.Name(), from+len(out))
+		c.Shape = true
 		out = append(out, c)
 	}
 	for _, p := range lifecyclePairs(t) {
@@ -62,8 +79,11 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 }
 
 // lifecyclePairs are the start-like and stop-like method pairs of t
-// callable on one value, those with a changed method (Target.Focus)
-// first, at most maxRestarts.
+// callable on one value, at most maxRestarts, best first: those with a
+// changed method (Target.Focus), then a stop verb that undoes the start
+// verb (Start/Stop, Open/Close, ...), then by the verbs' preference, then
+// the fewer parameters (gocron's StartAsync before StartAt(time.Time),
+// and both before RunAll).
 func lifecyclePairs(t *Target) [][2]Func {
 	cs := &caseState{t: t}
 	var starts, stops []Func
@@ -81,18 +101,32 @@ func lifecyclePairs(t *Target) [][2]Func {
 	focused := func(m Func) bool {
 		return slices.ContainsFunc(t.Focus, func(f Func) bool { return f.Fn == m.Fn })
 	}
-	var first, rest [][2]Func
+	type ranked struct {
+		p   [2]Func
+		key [5]int
+	}
+	var all []ranked
+	b2i := func(b bool) int {
+		if b {
+			return 0
+		}
+		return 1
+	}
 	for _, a := range starts {
 		for _, b := range stops {
-			if focused(a) || focused(b) {
-				first = append(first, [2]Func{a, b})
-			} else {
-				rest = append(rest, [2]Func{a, b})
-			}
+			sv, ev := verb(startVerbs, a.Fn.Name()), verb(stopVerbs, b.Fn.Name())
+			undoes := sv < len(startVerbs) && counterpart[startVerbs[sv]] == stopVerbs[min(ev, len(stopVerbs)-1)]
+			all = append(all, ranked{[2]Func{a, b}, [5]int{
+				b2i(focused(a) || focused(b)), b2i(undoes), sv, ev,
+				a.Sig.Params().Len() + b.Sig.Params().Len()}})
 		}
 	}
-	all := append(first, rest...)
-	return all[:min(len(all), maxRestarts)]
+	slices.SortStableFunc(all, func(x, y ranked) int { return slices.Compare(x.key[:], y.key[:]) })
+	var out [][2]Func
+	for _, r := range all[:min(len(all), maxRestarts)] {
+		out = append(out, r.p)
+	}
+	return out
 }
 
 // restart is a case whose prefix calls start then stop on v, and whose

@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,4 +66,36 @@ func TestShapes(t *testing.T) {
 // replayed from the pasted file; their correct twins stay silent.
 func TestCorpusShapes(t *testing.T) {
 	searchCorpus(t, []string{"Pump", "LazyTally"}, []string{"PumpOK", "LazyTallyOK"}, 6, 24, 5*time.Minute)
+}
+
+// A restart starts and stops by the lifecycle's own verbs: Crontab's
+// StartAsync and Stop, not RunAll or RunByTag, which sort first by name
+// (as gocron's Scheduler, whose three restarts were RunAll, RunAllWithDelay
+// and RunByTag with Stop).
+func TestLifecyclePairs(t *testing.T) {
+	pkgs, _, err := load(context.Background(), "testdata/onbase/head", []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ct *Target
+	for _, tg := range Targets(pkgs) {
+		if tg.Name.Name() == "Crontab" {
+			ct = tg
+		}
+	}
+	if ct == nil {
+		t.Fatal("Crontab is not a target")
+	}
+	for _, m := range ct.Methods {
+		if m.Fn.Name() == "Fatal" {
+			t.Error("Fatal, which ends the process, is among the methods generated tests call")
+		}
+	}
+	var got []string
+	for _, p := range lifecyclePairs(ct) {
+		got = append(got, p[0].Fn.Name()+"/"+p[1].Fn.Name())
+	}
+	if want := []string{"StartAsync/Stop", "StartAt/Stop", "RunAll/Stop"}; !slices.Equal(got, want) {
+		t.Errorf("restart pairs %v, want %v", got, want)
+	}
 }

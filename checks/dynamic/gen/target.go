@@ -76,10 +76,13 @@ type Func struct {
 func (t *Target) String() string { return t.Pkg.Name + "." + t.Name.Name() }
 
 // skipMethods are methods that are expected to block or to run for a
-// long time: calling them from generated tests tells nothing.
+// long time, or to end the process (log.Fatal's convention: zap's
+// Logger.Fatal exits, and the sequential check's go test then reports
+// no test at all): calling them from generated tests tells nothing.
 var skipMethods = map[string]bool{
 	"Wait": true, "Run": true, "Serve": true, "ListenAndServe": true, "Start": true,
 	"Loop": true, "Listen": true, "Accept": true, "Sleep": true,
+	"Fatal": true, "Fatalf": true, "Fatalln": true, "Fatalw": true, "Exit": true,
 }
 
 // Targets returns the types of pkgs that claim safety for concurrent use and
