@@ -370,14 +370,16 @@ func TestRealSuiteDriver(t *testing.T) {
 			}
 			// A finding missed because the budget ran out first, or left
 			// no time to replay it alone (a loaded machine starts
-			// processes late), is searched for again with the budget and
-			// the watchdog doubled, their ratio kept.
+			// processes late), or an unperturbed run stopped for want of
+			// budget, is searched for again with the budget and the
+			// watchdog doubled, their ratio kept.
 			res, opts := searchkit.Search(t, explore.Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
 				Seed: 1, StepTimeout: dc.step, Workers: dc.workers, Schedules: dc.schedules,
 			}, func(res *explore.Result, _ explore.Options) bool {
-				return !testkit.AllFound(res.Findings, dc.want) &&
-					(testkit.ContainsAny(res.Notes, "the budget ran out") || testkit.ContainsAny(res.Notes, "no time was left in the budget"))
+				return testkit.ContainsAny(res.Notes, "the budget ran out before it could run with more") ||
+					!testkit.AllFound(res.Findings, dc.want) &&
+						(testkit.ContainsAny(res.Notes, "the budget ran out") || testkit.ContainsAny(res.Notes, "no time was left in the budget"))
 			}, func(o *explore.Options) { o.Budget, o.StepTimeout = 2*o.Budget, 2*o.StepTimeout })
 			step := opts.StepTimeout
 			searchkit.CheckSearched(t, res, dc.want, func(ts explore.TestStats) bool { return dc.notSearched[ts.Test] })
