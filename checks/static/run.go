@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/version"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,14 +162,29 @@ func run(ctx context.Context, opts Options, passes []Pass) (*Result, error) {
 		return nil, err
 	}
 	roots := rootPackages(pkgs)
+	var broken []PackageErrors
 	if lerr != nil {
-		// Leave out what does not type-check, itself or through an import.
-		roots = slices.DeleteFunc(roots, func(p *packages.Package) bool { return p.IllTyped })
+		broken = lerr.Packages
 	}
-	res := &Result{Packages: packagePaths(roots)}
-	if lerr != nil {
-		res.Broken = lerr.Packages
+	if opts.KeepGoing {
+		// Leave out what does not type-check, itself or through an
+		// import; a dependency outside the module that does not compile
+		// (loadErrors leaves its errors to the compiler) is named.
+		roots = slices.DeleteFunc(roots, func(p *packages.Package) bool {
+			if !p.IllTyped {
+				return false
+			}
+			if dep := brokenDependency(dir, p); dep != nil {
+				if !slices.ContainsFunc(broken, func(b PackageErrors) bool { return b.Path == p.PkgPath }) {
+					broken = append(broken, *dep)
+				}
+				return true
+			}
+			return lerr != nil
+		})
+		sort.SliceStable(broken, func(i, j int) bool { return broken[i].Path < broken[j].Path })
 	}
+	res := &Result{Packages: packagePaths(roots), Broken: broken}
 
 	var diags []diagnostic
 	if len(analyzers) > 0 {
@@ -543,6 +559,60 @@ func packagePaths(roots []*packages.Package) []string {
 	}
 	sort.Strings(paths)
 	return paths
+}
+
+// brokenDependency says why root is ill-typed when the cause is a
+// dependency outside the module with errors of its own (none of root's
+// own errors, nor of a package of the module, explain it): the first such
+// dependency in import order, with its compiler lines. Otherwise nil.
+func brokenDependency(dir string, root *packages.Package) *PackageErrors {
+	if len(root.Errors) > 0 {
+		return nil
+	}
+	var dep *packages.Package
+	seen := map[*packages.Package]bool{}
+	var visit func(p *packages.Package) bool
+	visit = func(p *packages.Package) bool {
+		for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
+			q := p.Imports[path]
+			if seen[q] {
+				continue
+			}
+			seen[q] = true
+			if len(q.Errors) > 0 {
+				if q.Module != nil && q.Module.Main {
+					return false // a package of the module: loadErrors lists it
+				}
+				dep = q
+				return true
+			}
+			if visit(q) {
+				return true
+			}
+		}
+		return false
+	}
+	if !visit(root) {
+		return nil
+	}
+	lines := []string{"its dependency " + dep.PkgPath + " does not compile:"}
+	for _, e := range dep.Errors {
+		if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+			// The compiler's output, as go list -export prints it.
+			for _, l := range strings.Split(e.Msg, "\n")[1:] {
+				if l = strings.TrimSpace(l); l != "" && !slices.Contains(lines, l) {
+					lines = append(lines, l)
+				}
+			}
+			continue
+		}
+		msg := e.Msg
+		if e.Pos != "" && e.Pos != "-" {
+			msg = relPath(dir, e.Pos) + ": " + e.Msg
+		}
+		lines = append(lines, msg)
+	}
+	return &PackageErrors{Path: root.PkgPath, Errors: lines}
 }
 
 // rootPackages drops what go list adds for tests but nobody wrote: the

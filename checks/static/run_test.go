@@ -593,3 +593,54 @@ func TestRunKeepGoing(t *testing.T) {
 		})
 	}
 }
+
+// TestRunKeepGoingBrokenDependency: a dependency that does not compile
+// (an old release the Go of today rejects) leaves out the packages that
+// import it, each saying which dependency and why, and the others are
+// analyzed, by both drivers.
+func TestRunKeepGoingBrokenDependency(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":             "module example.com/kd\n\ngo 1.22\n\nrequire example.com/olddep v0.1.0\n\nreplace example.com/olddep => ./olddep\n",
+		"olddep/go.mod":      "module example.com/olddep\n\ngo 1.22\n",
+		"olddep/gen/gen.go":  "package gen\n\nconst delta = 16\n\nvar arr [-delta * delta]int\n\nfunc Gen() int { return len(arr) }\n",
+		"ok/ok.go":           "package ok\n\nfunc mark() {}\n\nfunc OK() { mark() }\n",
+		"tool/tool.go":       "package tool\n\nimport \"example.com/olddep/gen\"\n\nfunc mark() {}\n\nfunc T() int { mark(); return gen.Gen() }\n",
+		"usestool/u.go":      "package usestool\n\nfunc mark() {}\n\nfunc U() { mark() }\n",
+		"usestool/u_test.go": "package usestool\n\nimport \"example.com/kd/tool\"\n\nvar _ = tool.T\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, vet := range []bool{false, true} {
+		t.Run(fmt.Sprintf("vet=%v", vet), func(t *testing.T) {
+			opts := Options{Dir: dir, Tests: true, KeepGoing: true}
+			if vet {
+				opts.VetTool = vetTool(t)
+			}
+			res, err := run(context.Background(), opts, testPasses)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{"example.com/kd/ok"}; !slices.Equal(res.Packages, want) {
+				t.Errorf("analyzed %v, want %v", res.Packages, want)
+			}
+			var broken []string
+			for _, p := range res.Broken {
+				broken = append(broken, p.Path)
+				if len(p.Errors) == 0 || !strings.Contains(strings.Join(p.Errors, "\n"), "example.com/olddep/gen") || !strings.Contains(strings.Join(p.Errors, "\n"), "invalid array length") {
+					t.Errorf("%s: errors %q, want the dependency named and its compiler error", p.Path, p.Errors)
+				}
+			}
+			if want := []string{"example.com/kd/tool", "example.com/kd/usestool"}; !slices.Equal(broken, want) {
+				t.Errorf("broken %v, want %v: %+v", broken, want, res.Broken)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -133,6 +134,14 @@ func vetKeepGoing(ctx context.Context, dir string, patterns []string, opts Optio
 		}
 		vetErr = err
 	}
+	if tree, left, ok, err := vetWithoutBrokenDeps(ctx, dir, patterns, opts, suite, verr); ok {
+		if err != nil {
+			return nil, nil, err
+		}
+		broken = append(broken, left...)
+		sort.Slice(broken, func(i, j int) bool { return broken[i].Path < broken[j].Path })
+		return tree, broken, nil
+	}
 	// go vet named the packages that failed: each must be a package that
 	// does not compile, not a pass or the tool failing on it.
 	_, err := load(ctx, dir, verr.packages, opts, false)
@@ -148,6 +157,103 @@ func vetKeepGoing(ctx context.Context, dir string, patterns []string, opts Optio
 	broken = append(broken, lerr.Packages...)
 	sort.Slice(broken, func(i, j int) bool { return broken[i].Path < broken[j].Path })
 	return verr.tree, broken, nil
+}
+
+// vetWithoutBrokenDeps handles go vet failing on dependencies outside
+// patterns (an old release that today's compiler rejects): the matched
+// packages that import one, themselves or through their tests, are left
+// out, each with the dependency's compiler lines, and go vet analyzes the
+// others again. ok is false when go vet named no such dependency.
+func vetWithoutBrokenDeps(ctx context.Context, dir string, patterns []string, opts Options, suite []*analysis.Analyzer, verr *vetError) (tree vetTree, broken []PackageErrors, ok bool, err error) {
+	imports, err := unitImports(ctx, dir, patterns, opts)
+	if err != nil {
+		return nil, nil, false, nil
+	}
+	var deps []string
+	for _, path := range verr.packages {
+		if _, matched := imports[strings.TrimSuffix(path, "_test")]; !matched {
+			deps = append(deps, path)
+		}
+	}
+	if len(deps) == 0 {
+		return nil, nil, false, nil
+	}
+	var good []string
+	for _, unit := range slices.Sorted(maps.Keys(imports)) {
+		i := slices.IndexFunc(deps, func(d string) bool { return imports[unit][d] })
+		if i < 0 {
+			good = append(good, unit)
+			continue
+		}
+		lines := append([]string{"its dependency " + deps[i] + " does not compile:"}, vetOutputOf(verr.output, deps[i])...)
+		broken = append(broken, PackageErrors{Path: unit, Errors: lines})
+	}
+	if len(broken) == 0 {
+		return nil, nil, false, nil
+	}
+	if len(good) == 0 {
+		return vetTree{}, broken, true, nil
+	}
+	tree, err = goVet(ctx, dir, good, opts, suite)
+	if err == nil {
+		return tree, broken, true, nil
+	}
+	tree, more, err := vetKeepGoing(ctx, dir, good, opts, suite, err)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	return tree, append(broken, more...), true, nil
+}
+
+// unitImports lists, for each package patterns match (a package with its
+// tests, as go vet analyzes it), every import path it depends on.
+func unitImports(ctx context.Context, dir string, patterns []string, opts Options) (map[string]map[string]bool, error) {
+	cfg := &packages.Config{
+		Mode:       packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedForTest,
+		Context:    ctx,
+		Dir:        dir,
+		Tests:      opts.Tests,
+		BuildFlags: opts.BuildFlags,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	imports := map[string]map[string]bool{}
+	for _, p := range pkgs {
+		unit := p.ForTest
+		if unit == "" {
+			unit = strings.TrimSuffix(p.PkgPath, ".test")
+		}
+		if imports[unit] == nil {
+			imports[unit] = map[string]bool{}
+		}
+		packages.Visit([]*packages.Package{p}, func(q *packages.Package) bool {
+			if q != p {
+				imports[unit][q.PkgPath] = true
+			}
+			return true
+		}, nil)
+	}
+	return imports, nil
+}
+
+// vetOutputOf is what go vet printed under the "# path" header of one
+// package: its compiler's lines.
+func vetOutputOf(out, path string) []string {
+	var lines []string
+	in := false
+	for _, line := range strings.Split(out, "\n") {
+		if header, ok := strings.CutPrefix(line, "# "); ok {
+			name, _, _ := strings.Cut(header, " ")
+			in = name == path
+			continue
+		}
+		if in && strings.TrimSpace(line) != "" {
+			lines = append(lines, strings.TrimSpace(line))
+		}
+	}
+	return lines
 }
 
 // listErrors runs go list (no compiling) over patterns and its
