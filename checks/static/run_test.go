@@ -541,15 +541,7 @@ func TestRunKeepGoing(t *testing.T) {
 		"okalso/o.go":       "package okalso\n\nfunc mark() {}\n\nfunc O() { mark() }\n",
 		"okalso/o_test.go":  "package okalso\n\nfunc T() { mark() }\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	wantPkgs := []string{"example.com/kg/ok", "example.com/kg/okalso"}
 	// noimport's own error (could not import nope) is the in-process
 	// driver's only; both list nope.
@@ -609,15 +601,7 @@ func TestRunKeepGoingBrokenDependency(t *testing.T) {
 		"usestool/u.go":      "package usestool\n\nfunc mark() {}\n\nfunc U() { mark() }\n",
 		"usestool/u_test.go": "package usestool\n\nimport \"example.com/kd/tool\"\n\nvar _ = tool.T\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	for _, vet := range []bool{false, true} {
 		t.Run(fmt.Sprintf("vet=%v", vet), func(t *testing.T) {
 			opts := Options{Dir: dir, Tests: true, KeepGoing: true}
@@ -642,5 +626,19 @@ func TestRunKeepGoingBrokenDependency(t *testing.T) {
 				t.Errorf("broken %v, want %v: %+v", broken, want, res.Broken)
 			}
 		})
+	}
+}
+
+// writeFiles writes files (slash-separated path -> content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
