@@ -101,13 +101,7 @@ func TestRoundTimeout(t *testing.T) {
 func TestFeedbackRoundsEnd(t *testing.T) {
 	pkg, ts := corpusTargets(t)
 	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
-	tmp := t.TempDir()
-	root, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for _, d := range []string{root, base} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, base := headAndBase(t)
 	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: g.Generate(ts["Hits"], 4)}
 	reports := map[*Target]*TypeReport{ts["Hits"]: {}}
 	now := time.Unix(1000, 0)
@@ -158,13 +152,7 @@ func TestFeedbackRoundsEnd(t *testing.T) {
 func TestFeedbackShapesFirst(t *testing.T) {
 	pkg, ts := corpusTargets(t)
 	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
-	tmp := t.TempDir()
-	root, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for _, d := range []string{root, base} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, base := headAndBase(t)
 	shapes := g.Shapes(ts["Pump"], 8)
 	if len(shapes) == 0 {
 		t.Fatal("no shapes for Pump")
@@ -270,4 +258,18 @@ func TestFeedbackShapesRanNothing(t *testing.T) {
 	if got := reports[ts["Pump"]].Kept; got != len(w.cases) {
 		t.Errorf("%d kept, want all %d (dropped %q)", got, len(w.cases), reports[ts["Pump"]].Dropped)
 	}
+}
+
+// headAndBase makes the head's and the base commit's directories of a
+// fake sequential check.
+func headAndBase(t *testing.T) (root, base string) {
+	t.Helper()
+	tmp := t.TempDir()
+	root, base = filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
+	for _, d := range []string{root, base} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, base
 }
