@@ -642,3 +642,13 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// A vet tool failing on a dependency ("# [path]") is the tool's failure,
+// not the dependency's: only compiler headers name packages that do not
+// compile.
+func TestCompileFailures(t *testing.T) {
+	out := "# example.com/dep/a\na.go:1:1: bad\n# [example.com/dep/b]\npanic: pass failed\n# example.com/m/c [example.com/m/c.test]\nc_test.go:2:2: bad\n# example.com/dep/a\n"
+	if got, want := compileFailures(out), []string{"example.com/dep/a", "example.com/m/c"}; !slices.Equal(got, want) {
+		t.Errorf("compileFailures = %v, want %v", got, want)
+	}
+}

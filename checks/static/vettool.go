@@ -170,7 +170,7 @@ func vetWithoutBrokenDeps(ctx context.Context, dir string, patterns []string, op
 		return nil, nil, false, nil
 	}
 	var deps []string
-	for _, path := range verr.packages {
+	for _, path := range compileFailures(verr.output) {
 		if _, matched := imports[strings.TrimSuffix(path, "_test")]; !matched {
 			deps = append(deps, path)
 		}
@@ -203,6 +203,23 @@ func vetWithoutBrokenDeps(ctx context.Context, dir string, patterns []string, op
 		return nil, nil, true, err
 	}
 	return tree, append(broken, more...), true, nil
+}
+
+// compileFailures lists the packages go vet printed compiler errors for:
+// "# path" and "# path [path.test]" headers, not the vet tool's own
+// failures ("# [path]"), which are the tool's, not the package's.
+func compileFailures(out string) []string {
+	var paths []string
+	for _, line := range strings.Split(out, "\n") {
+		header, ok := strings.CutPrefix(line, "# ")
+		if !ok || strings.HasPrefix(header, "[") {
+			continue
+		}
+		if path, _, _ := strings.Cut(header, " "); path != "" && !slices.Contains(paths, path) {
+			paths = append(paths, path)
+		}
+	}
+	return paths
 }
 
 // unitImports lists, for each package patterns match (a package with its
