@@ -211,11 +211,7 @@ func vetWithoutBrokenDeps(ctx context.Context, dir string, patterns []string, op
 func compileFailures(out string) []string {
 	var paths []string
 	for _, line := range strings.Split(out, "\n") {
-		header, ok := strings.CutPrefix(line, "# ")
-		if !ok || strings.HasPrefix(header, "[") {
-			continue
-		}
-		if path, _, _ := strings.Cut(header, " "); path != "" && !slices.Contains(paths, path) {
+		if path, tool, ok := vetHeader(line); ok && !tool && !slices.Contains(paths, path) {
 			paths = append(paths, path)
 		}
 	}
@@ -225,23 +221,13 @@ func compileFailures(out string) []string {
 // unitImports lists, for each package patterns match (a package with its
 // tests, as go vet analyzes it), every import path it depends on.
 func unitImports(ctx context.Context, dir string, patterns []string, opts Options) (map[string]map[string]bool, error) {
-	cfg := &packages.Config{
-		Mode:       packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedForTest,
-		Context:    ctx,
-		Dir:        dir,
-		Tests:      opts.Tests,
-		BuildFlags: opts.BuildFlags,
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := listPackages(ctx, dir, patterns, opts)
 	if err != nil {
 		return nil, err
 	}
 	imports := map[string]map[string]bool{}
 	for _, p := range pkgs {
-		unit := p.ForTest
-		if unit == "" {
-			unit = strings.TrimSuffix(p.PkgPath, ".test")
-		}
+		unit := unitOf(p)
 		if imports[unit] == nil {
 			imports[unit] = map[string]bool{}
 		}
@@ -261,9 +247,8 @@ func vetOutputOf(out, path string) []string {
 	var lines []string
 	in := false
 	for _, line := range strings.Split(out, "\n") {
-		if header, ok := strings.CutPrefix(line, "# "); ok {
-			name, _, _ := strings.Cut(header, " ")
-			in = name == path
+		if name, tool, ok := vetHeader(line); ok {
+			in = name == path && !tool
 			continue
 		}
 		if in && strings.TrimSpace(line) != "" {
@@ -273,18 +258,32 @@ func vetOutputOf(out, path string) []string {
 	return lines
 }
 
-// listErrors runs go list (no compiling) over patterns and its
-// dependencies: the packages that cannot be loaded, and the import paths
-// of the matched packages that can, their tests and dependencies too.
-func listErrors(ctx context.Context, dir string, patterns []string, opts Options) (*LoadError, []string, error) {
-	cfg := &packages.Config{
+// listPackages runs go list (no compiling) over patterns and their
+// dependencies, tests included when opts says so.
+func listPackages(ctx context.Context, dir string, patterns []string, opts Options) ([]*packages.Package, error) {
+	return packages.Load(&packages.Config{
 		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedEmbedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule | packages.NeedForTest,
 		Context:    ctx,
 		Dir:        dir,
 		Tests:      opts.Tests,
 		BuildFlags: opts.BuildFlags,
+	}, patterns...)
+}
+
+// unitOf is the package go vet analyzes p as part of: the package under
+// test for its test variants and test main, else p itself.
+func unitOf(p *packages.Package) string {
+	if p.ForTest != "" {
+		return p.ForTest
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	return strings.TrimSuffix(p.PkgPath, ".test")
+}
+
+// listErrors runs go list (no compiling) over patterns and its
+// dependencies: the packages that cannot be loaded, and the import paths
+// of the matched packages that can, their tests and dependencies too.
+func listErrors(ctx context.Context, dir string, patterns []string, opts Options) (*LoadError, []string, error) {
+	pkgs, err := listPackages(ctx, dir, patterns, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -298,15 +297,9 @@ func listErrors(ctx context.Context, dir string, patterns []string, opts Options
 	})
 	// go vet analyzes a package with its tests: the package is good when
 	// every variant of it is.
-	unit := func(p *packages.Package) string {
-		if p.ForTest != "" {
-			return p.ForTest
-		}
-		return strings.TrimSuffix(p.PkgPath, ".test")
-	}
 	ok := map[string]bool{}
 	for _, p := range pkgs {
-		u := unit(p)
+		u := unitOf(p)
 		if _, seen := ok[u]; !seen {
 			ok[u] = true
 		}
@@ -331,17 +324,25 @@ func (e *vetError) Error() string {
 func vetErrorPackages(out string) []string {
 	var paths []string
 	for _, line := range strings.Split(out, "\n") {
-		path, ok := strings.CutPrefix(line, "# ")
-		if !ok {
-			continue
-		}
-		path, _, _ = strings.Cut(strings.TrimPrefix(path, "["), " ")
-		path = strings.TrimSuffix(path, "]")
-		if path != "" && !slices.Contains(paths, path) {
+		if path, _, ok := vetHeader(line); ok && !slices.Contains(paths, path) {
 			paths = append(paths, path)
 		}
 	}
 	return paths
+}
+
+// vetHeader reads one of go vet's package headers: "# path" and "# path
+// [path.test]" before a package's compiler errors, "# [path]" before the
+// vet tool's own failure on it (tool).
+func vetHeader(line string) (path string, tool, ok bool) {
+	header, ok := strings.CutPrefix(line, "# ")
+	if !ok {
+		return "", false, false
+	}
+	tool = strings.HasPrefix(header, "[")
+	path, _, _ = strings.Cut(strings.TrimPrefix(header, "["), " ")
+	path = strings.TrimSuffix(path, "]")
+	return path, tool, path != ""
 }
 
 // FilesAnalyzer, with its -files.report flag set, reports one diagnostic
