@@ -52,6 +52,10 @@ type site struct {
 type passContext struct {
 	pass *analysis.Pass
 	sems *semaphores // built on first use
+	// facts and writerIdx serve the ticket and phase re-checks
+	// (recheck.go), built on first use.
+	facts     map[*ast.FuncDecl]*sectionFacts
+	writerIdx map[*types.Var][]*ast.FuncDecl
 }
 
 func (pc *passContext) semaphores() *semaphores {

@@ -41,6 +41,14 @@
 // called with the chain state lock held (for writes)", "during a
 // database write transaction"): that lock serializes the sections. Nor one made after the second section re-checked the owner
 // through a method and left if it changed (if c.isClosed() { return }).
+// Nor one made after the second section re-checked a ticket and left if it
+// changed (if d.pending != sess { return }), when every writer of the
+// field writes the ticket in the same section (a commit clears or
+// replaces it); nor a once-only step: the write runs only while a field P
+// of the same value is nil or false (if m.conn != nil { return }, or
+// inside if m.conn == nil { … }), the same section sets P, and every
+// other writer of the field outside constructors and Init tests P in its
+// section (set: it runs after the step; unset: another once-only step).
 // Nor is a write in a function that runs whole under a one-slot channel
 // semaphore (c.sem <- x; defer func() { <-c.sem }()) that every writer of
 // the field holds: nothing writes it between the sections.

@@ -189,7 +189,7 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 		if s.restores(t, rhs) {
 			continue
 		}
-		if rd, v, ok := s.lostUpdate(t, from, held, rhs); ok {
+		if rd, v, ok := s.lostUpdate(l, t, from, held, rhs); ok {
 			if s.pc.semaphores().serializes(s.fd, l) {
 				continue // every writer holds the semaphore s.fd runs under
 			}
@@ -202,7 +202,7 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 // lostUpdate finds a read of t carried into this write that was made in
 // another critical section of a mutex held now, with no re-read of t in
 // the current section.
-func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.Held, rhs []ast.Expr) (guardedRead, string, bool) {
+func (s *splitState) lostUpdate(l ast.Expr, t string, from []guardedRead, held lockregion.Held, rhs []ast.Expr) (guardedRead, string, bool) {
 	// The latest read first: the one nearest the write (an earlier read
 	// in a branch that returned carries the same local but no path).
 	sort.Slice(from, func(i, j int) bool { return from[i].pos > from[j].pos })
@@ -222,6 +222,9 @@ func (s *splitState) lostUpdate(t string, from []guardedRead, held lockregion.He
 		}
 		if serialized(from, rd, held) {
 			continue
+		}
+		if s.rechecked(fieldOf(s.pc.pass.TypesInfo, l), rootName(t), l.Pos(), section{rd.lock, region}) {
+			continue // a ticket or a once-only phase re-checked (recheck.go)
 		}
 		if s.outer != "" && !names(s.outer, rd.lock) {
 			continue // a documented outer lock serializes the two sections

@@ -1,0 +1,118 @@
+package bad
+
+import (
+	"errors"
+	"sync"
+)
+
+var errStale = errors.New("stale offer")
+
+type offer struct{ format string }
+
+type track struct{ format string }
+
+func (t *track) retarget(o *offer) *track { return &track{format: o.format} }
+
+// player re-checks its ticket, but its commit keeps the ticket: a second
+// adopt of the same offer passes the check after the first committed.
+type player struct {
+	mu      sync.Mutex
+	cur     *track
+	pending *offer
+}
+
+func (p *player) adopt(o *offer) error {
+	p.mu.Lock()
+	base := p.cur
+	p.mu.Unlock()
+	next := base.retarget(o)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pending != o {
+		return errStale
+	}
+	p.cur = next // want `p\.cur is written from next, read under p\.mu in an earlier critical section`
+	return nil
+}
+
+// deck clears its ticket on commit, but swap writes cur without touching
+// the ticket: its update, made between the sections, is lost.
+type deck struct {
+	mu      sync.Mutex
+	cur     *track
+	pending *offer
+}
+
+func (d *deck) swap(t *track) {
+	d.mu.Lock()
+	d.cur = t
+	d.mu.Unlock()
+}
+
+func (d *deck) adopt(o *offer) error {
+	d.mu.Lock()
+	base := d.cur
+	d.mu.Unlock()
+	next := base.retarget(o)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.pending != o {
+		return errStale
+	}
+	d.cur = next // want `d\.cur is written from next, read under d\.mu in an earlier critical section`
+	d.pending = nil
+	return nil
+}
+
+// link tests peer in the second section but never sets it: every
+// handshake takes the branch that writes.
+type link struct {
+	mu    sync.Mutex
+	modes []string
+	peer  *track
+}
+
+func pick(local, remote []string) []string { return append(local[:0:0], remote...) }
+
+func (l *link) handshake(remote []string) error {
+	l.mu.Lock()
+	local := l.modes
+	l.mu.Unlock()
+	common := pick(local, remote)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.peer != nil {
+		return nil
+	}
+	l.modes = common // want `l\.modes is written from common, read under l\.mu in an earlier critical section`
+	return nil
+}
+
+// wire's handshake is once-only, but SetModes writes modes with no test
+// of peer: it can run between the two sections.
+type wire struct {
+	mu    sync.Mutex
+	modes []string
+	peer  *track
+}
+
+func (w *wire) SetModes(m []string) {
+	w.mu.Lock()
+	w.modes = m
+	w.mu.Unlock()
+}
+
+func (w *wire) handshake(remote []string, peer *track) error {
+	w.mu.Lock()
+	local := w.modes
+	w.mu.Unlock()
+	common := pick(local, remote)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.peer != nil {
+		return nil
+	}
+	w.modes = common // want `w\.modes is written from common, read under w\.mu in an earlier critical section`
+	w.peer = peer
+	return nil
+}

@@ -1,0 +1,124 @@
+package good
+
+import (
+	"errors"
+	"sync"
+)
+
+var errStale = errors.New("stale offer")
+
+type offer struct{ format string }
+
+type track struct{ format string }
+
+func (t *track) retarget(o *offer) *track { return &track{format: o.format} }
+
+// player commits a track prepared outside the lock only while the offer
+// it was prepared for is still the pending one: every commit clears or
+// replaces pending.
+type player struct {
+	mu      sync.Mutex
+	cur     *track
+	pending *offer
+	stopped bool
+}
+
+func (p *player) Init(t *track) {
+	p.mu.Lock()
+	p.cur = t // set-up, before the value is shared
+	p.mu.Unlock()
+}
+
+func (p *player) offerNext(o *offer) {
+	p.mu.Lock()
+	p.pending = o
+	p.mu.Unlock()
+}
+
+func (p *player) withdraw() {
+	p.mu.Lock()
+	p.pending = nil
+	p.mu.Unlock()
+}
+
+func (p *player) adopt(o *offer) error {
+	p.mu.Lock()
+	base := p.cur
+	p.mu.Unlock()
+	next := base.retarget(o) // slow, outside the lock
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || p.pending != o {
+		return errStale
+	}
+	p.cur = next // ok: the ticket p.pending was re-checked, and every commit clears it
+	p.pending = nil
+	return nil
+}
+
+// link runs its first handshake once: the second section leaves once
+// peer is set, and sets peer itself.
+type link struct {
+	mu     sync.Mutex
+	modes  []string
+	peer   *track
+	staged []string
+}
+
+func pick(local, remote []string) []string {
+	var out []string
+	for _, l := range local {
+		for _, r := range remote {
+			if l == r {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+func (l *link) handshake(remote []string, peer *track) error {
+	l.mu.Lock()
+	local := l.modes
+	l.mu.Unlock()
+	common := pick(local, remote)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.peer != nil {
+		l.staged = common
+		return nil
+	}
+	l.modes = common // ok: once-only, l.peer is set in this section
+	l.peer = peer
+	return nil
+}
+
+// commit runs only after the handshake set peer.
+func (l *link) commit() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.peer == nil {
+		return
+	}
+	l.modes = l.staged
+}
+
+// gate is the other branch: the write is inside if g.open == false.
+type gate struct {
+	mu    sync.Mutex
+	width int
+	open  bool
+}
+
+func (g *gate) openOnce(scale func(int) int) {
+	g.mu.Lock()
+	w := g.width
+	g.mu.Unlock()
+	w = scale(w)
+	g.mu.Lock()
+	if !g.open {
+		g.width = w // ok: once-only, g.open is set in this section
+		g.open = true
+	}
+	g.mu.Unlock()
+}
