@@ -178,6 +178,7 @@ func fieldGuards(pass *analysis.Pass) map[*types.Var]guard {
 // receiver's mutex held: named fooLocked, or documented as such.
 func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 	out := map[*types.Func]requirement{}
+	self := newSelfLockers(pass.Files, pass.TypesInfo)
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -203,6 +204,12 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 			if m := findRequirement(funcGuardRe, fd.Doc.Text()); m != nil {
 				name, ok := guardName(m[1]+m[2]+m[3]+m[4]+m[6], recvName)
 				if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
+					if self.locksFirst(fd, mu, 0) {
+						// Holding the receiver's mu would deadlock: the
+						// doc means another instance's (selflock.go).
+						out[fn] = requirement{why: "ambiguous"}
+						continue
+					}
 					mode := lockset.Exclusive
 					if m[5] != "" {
 						mode = lockset.Shared
@@ -242,7 +249,7 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 			if strings.HasSuffix(name, "RLocked") {
 				mode = lockset.Shared
 			}
-			if locksItself(fd.Body, recvName, mus[0]) {
+			if locksItself(fd.Body, recvName, mus[0]) || self.locksFirst(fd, mus[0], 0) {
 				continue // fooLocked(needLock bool): the name does not bind callers
 			}
 			out[fn] = requirement{mutex: mus[0], mode: mode, why: "its name says the lock is held"}

@@ -133,7 +133,13 @@
 // mutex sets the entry state but is not enforced at call sites. A
 // call made without it is reported in entry points (exported functions,
 // goroutine bodies) and in functions that take the lock themselves; in
-// other helpers the lock is the callers' business.
+// other helpers the lock is the callers' business. A helper that takes
+// its receiver's mutex itself before releasing it, directly or through a
+// method on the receiver (a getter that read-locks it), is no requirement
+// at all: holding the lock would deadlock, so its doc means another
+// instance's (the parent's, held by parent.AddRouter around
+// child.setRouter(parent)); its accesses are skipped like an ambiguous
+// fooLocked's.
 //
 // IL1005 forbidden-lock-held (opt-in). The reverse: a method documented as called
 // without the receiver's mutex ("must not be called with c.mu held",
