@@ -50,8 +50,13 @@
 // statement outside any loop on a value the starting function just
 // created, d := &T{…}; go d.run(), or called only from such functions),
 // and every access of the field (unexported) in any other function holds the write
-// lock, which excludes the read section. A goroutine started on every
-// tick, or another reader under the read lock, is still reported.
+// lock, which excludes the read section. A function documented as not
+// safe for concurrent use ("It is not thread safe", "must not be called
+// concurrently") runs on one goroutine at a time by contract, as do the
+// unexported functions called only from it; the doc covers it against
+// itself only, so the rest of the condition stays. A goroutine started
+// on every tick, another reader under the read lock, or a helper also
+// reached from a function that promises nothing is still reported.
 //
 // # Examples
 //

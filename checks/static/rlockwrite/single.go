@@ -1,10 +1,14 @@
 package rlockwrite
 
 import (
+	"go/ast"
 	"go/types"
+	"regexp"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/interleave-dev/interleave/checks/claim"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 )
 
@@ -97,6 +101,10 @@ func (s *single) of(fn *ssa.Function) bool {
 
 func (s *single) compute(fn *ssa.Function) bool {
 	obj := fn.Object()
+	if d, ok := fn.Syntax().(*ast.FuncDecl); ok && fn.Parent() == nil && oneCallerByContract(d.Doc) {
+		s.root[fn] = fn // its callers serialize it, by contract
+		return true
+	}
 	if fn.Parent() != nil || obj == nil || obj.Exported() || len(s.refs[fn]) == 0 {
 		return false
 	}
@@ -129,6 +137,21 @@ func (s *single) compute(fn *ssa.Function) bool {
 		s.root[fn] = root
 	}
 	return true
+}
+
+// serialRe: a doc saying the function must not run beside itself.
+var serialRe = regexp.MustCompile(`(?i)\b(?:must|should|can|may)\s*(?:not|n't)\s+be\s+(?:called|used|invoked)\s+(?:concurrently|simultaneously|from\s+(?:multiple|several|more\s+than\s+one)\s+goroutines)\b`)
+
+// oneCallerByContract reports whether a function's doc says it is not
+// safe for concurrent use ("It is not thread safe", "must not be called
+// concurrently"): its callers run it on one goroutine at a time. The doc
+// covers the function against itself only; every other access of the
+// field must still hold the write lock (singleWriter).
+func oneCallerByContract(doc *ast.CommentGroup) bool {
+	if doc == nil {
+		return false
+	}
+	return claim.Disclaims(doc) || serialRe.MatchString(strings.Join(strings.Fields(doc.Text()), " "))
 }
 
 // isInterfaceMethodName reports whether fn, a method, has the name of a
