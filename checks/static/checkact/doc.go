@@ -44,7 +44,8 @@
 // Nor one made after the second section re-checked a ticket and left if it
 // changed (if d.pending != sess { return }), when every writer of the
 // field writes the ticket in the same section (a commit clears or
-// replaces it); nor a once-only step: the write runs only while a field P
+// replaces it; against a local copy, a generation, it must step it:
+// x.gen++); nor a once-only step: the write runs only while a field P
 // of the same value is nil or false (if m.conn != nil { return }, or
 // inside if m.conn == nil { … }), the same section sets P, and every
 // other writer of the field outside constructors and Init tests P in its

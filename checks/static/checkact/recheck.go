@@ -18,7 +18,9 @@ import (
 //     call's own token (if d.closed || d.pending != sess { return }), and
 //     every writer of the field, this one included, writes the ticket in
 //     the same critical section (commits clear or replace it), so a
-//     commit in between makes this one leave;
+//     commit in between makes this one leave; a ticket compared with a
+//     local (a generation read in the first section) must be stepped
+//     (x.gen++) by every writer, since clearing a nil one changes nothing;
 //   - a once-only phase: the write runs only while a field P of the same
 //     value is nil or false (if m.conn != nil { return }, or inside
 //     if m.conn == nil { … }) and the same section sets P, so it runs at
@@ -39,9 +41,13 @@ type section struct {
 // fieldCheck is a test of a field made in a critical section: the field
 // (rooted at root) has a known value in positions [from, to).
 type fieldCheck struct {
-	field    *types.Var
-	root     string
-	zero     bool // P is nil or false there (else non-nil or true)
+	field *types.Var
+	root  string
+	zero  bool // P is nil or false there (else non-nil or true)
+	// token: the ticket is compared with a parameter, the caller's own
+	// token; else with a local (a generation read earlier), which only a
+	// step (x.T++) is sure to change.
+	token    bool
 	from, to token.Pos
 }
 
@@ -50,6 +56,7 @@ type fieldWrite struct {
 	root    string
 	pos     token.Pos
 	nonZero bool // the value written is not nil or false
+	step    bool // x.f++, x.f += n: a new value whatever the old one
 	held    lockregion.Held
 }
 
@@ -79,7 +86,7 @@ func (pc *passContext) factsOf(fd *ast.FuncDecl) *sectionFacts {
 	}
 	info := pc.pass.TypesInfo
 	f := &sectionFacts{tickets: map[section][]fieldCheck{}, phases: map[section][]fieldCheck{}, writes: map[*types.Var][]fieldWrite{}}
-	tickets, phases := fieldTests(info, fd.Body)
+	tickets, phases := fieldTests(info, fd)
 	w := &lockregion.Walker{Info: info, Visit: func(n ast.Node, held lockregion.Held) {
 		if e, ok := n.(ast.Expr); ok {
 			for _, s := range sectionsOf(held) {
@@ -95,11 +102,12 @@ func (pc *passContext) factsOf(fd *ast.FuncDecl) *sectionFacts {
 					continue
 				}
 				nonZero := n.Tok != token.ASSIGN || len(n.Rhs) != len(n.Lhs) || !isZero(info, n.Rhs[i])
-				f.writes[v] = append(f.writes[v], fieldWrite{root: rootOf(l), pos: l.Pos(), nonZero: nonZero, held: held})
+				step := n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN
+				f.writes[v] = append(f.writes[v], fieldWrite{root: rootOf(l), pos: l.Pos(), nonZero: nonZero, step: step, held: held})
 			}
 		case *ast.IncDecStmt:
 			if v := fieldOf(info, n.X); v != nil {
-				f.writes[v] = append(f.writes[v], fieldWrite{root: rootOf(n.X), pos: n.Pos(), nonZero: true, held: held})
+				f.writes[v] = append(f.writes[v], fieldWrite{root: rootOf(n.X), pos: n.Pos(), nonZero: true, step: true, held: held})
 			}
 		}
 	}}
@@ -120,6 +128,21 @@ func (f *sectionFacts) writesIn(v *types.Var, root string, s section, nonZero bo
 		}
 	}
 	return false
+}
+
+// stepsIn reports whether f writes root's field v in section s and every
+// such write is a step (x.f++).
+func (f *sectionFacts) stepsIn(v *types.Var, root string, s section) bool {
+	found := false
+	for _, w := range f.writes[v] {
+		if w.root == root && w.held[s.lock] == s.region {
+			if !w.step {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // fieldOf returns the struct field a location writes: f of x.f, m of
@@ -169,8 +192,14 @@ func isZero(info *types.Info, e ast.Expr) bool {
 // and phase tests they make, each valid from the test to the end of the
 // block that holds the if (an if that leaves: if c { …; return }) or
 // inside its body (if m.conn == nil { … }).
-func fieldTests(info *types.Info, body *ast.BlockStmt) (tickets, phases map[ast.Expr][]fieldCheck) {
+func fieldTests(info *types.Info, fd *ast.FuncDecl) (tickets, phases map[ast.Expr][]fieldCheck) {
 	tickets, phases = map[ast.Expr][]fieldCheck{}, map[ast.Expr][]fieldCheck{}
+	params := map[types.Object]bool{}
+	for _, l := range fd.Type.Params.List {
+		for _, n := range l.Names {
+			params[info.Defs[n]] = true
+		}
+	}
 	visitList := func(list []ast.Stmt, end token.Pos) {
 		for _, st := range list {
 			ifs, ok := st.(*ast.IfStmt)
@@ -180,7 +209,7 @@ func fieldTests(info *types.Info, body *ast.BlockStmt) (tickets, phases map[ast.
 			if leaves(info, ifs.Body) {
 				// Every disjunct is false after the if.
 				for _, d := range split(ifs.Cond, token.LOR) {
-					if c, ok := ticketTest(info, d); ok {
+					if c, ok := ticketTest(info, d, params); ok {
 						c.from, c.to = ifs.End(), end
 						tickets[ifs.Cond] = append(tickets[ifs.Cond], c)
 					}
@@ -200,7 +229,7 @@ func fieldTests(info *types.Info, body *ast.BlockStmt) (tickets, phases map[ast.
 			}
 		}
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.BlockStmt:
 			visitList(n.List, n.End())
@@ -239,7 +268,7 @@ func split(e ast.Expr, op token.Token) []ast.Expr {
 
 // ticketTest matches x.T != v (or v != x.T), v a local variable or
 // parameter: the call's own token compared with the one the value holds.
-func ticketTest(info *types.Info, e ast.Expr) (fieldCheck, bool) {
+func ticketTest(info *types.Info, e ast.Expr, params map[types.Object]bool) (fieldCheck, bool) {
 	b, ok := e.(*ast.BinaryExpr)
 	if !ok || b.Op != token.NEQ {
 		return fieldCheck{}, false
@@ -251,7 +280,7 @@ func ticketTest(info *types.Info, e ast.Expr) (fieldCheck, bool) {
 			continue
 		}
 		if v, ok := info.Uses[id].(*types.Var); ok && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
-			return fieldCheck{field: f, root: passutil.RootIdent(pair[0]).Name}, true
+			return fieldCheck{field: f, root: passutil.RootIdent(pair[0]).Name, token: params[v]}, true
 		}
 	}
 	return fieldCheck{}, false
@@ -349,7 +378,7 @@ func (s *splitState) rechecked(v *types.Var, root string, pos token.Pos, cur sec
 	pc := s.pc
 	facts := pc.factsOf(s.fd)
 	for _, c := range facts.tickets[cur] {
-		if c.root == root && c.from <= pos && pos < c.to && pc.ticketed(v, c.field) {
+		if c.root == root && c.from <= pos && pos < c.to && pc.ticketed(v, c.field, c.token) {
 			return true
 		}
 	}
@@ -362,8 +391,9 @@ func (s *splitState) rechecked(v *types.Var, root string, pos token.Pos, cur sec
 }
 
 // ticketed reports whether every non-constructor writer of v writes the
-// ticket t in the critical section of each of its writes of v.
-func (pc *passContext) ticketed(v, t *types.Var) bool {
+// ticket t in the critical section of each of its writes of v (steps it,
+// unless the ticket is the caller's own token).
+func (pc *passContext) ticketed(v, t *types.Var, token bool) bool {
 	for _, fd := range pc.writers(v) {
 		if setUp(fd) {
 			continue
@@ -375,7 +405,7 @@ func (pc *passContext) ticketed(v, t *types.Var) bool {
 		for _, w := range f.writes[v] {
 			ok := false
 			for _, s := range sectionsOf(w.held) {
-				if f.writesIn(t, w.root, s, false) {
+				if token && f.writesIn(t, w.root, s, false) || !token && f.stepsIn(t, w.root, s) {
 					ok = true
 				}
 			}

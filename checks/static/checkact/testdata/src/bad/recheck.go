@@ -116,3 +116,33 @@ func (w *wire) handshake(remote []string, peer *track) error {
 	w.peer = peer
 	return nil
 }
+
+// table's ticket is a local copy of pending, and commits clear it: when
+// pending was nil at the first read, a commit in between leaves it nil
+// and the re-check passes.
+type table struct {
+	mu      sync.Mutex
+	rows    []string
+	pending *offer
+}
+
+func (t *table) Replace(rows []string) {
+	t.mu.Lock()
+	t.rows = rows
+	t.pending = nil
+	t.mu.Unlock()
+}
+
+func (t *table) extend(more func([]string) []string) {
+	t.mu.Lock()
+	rows, mine := t.rows, t.pending
+	t.mu.Unlock()
+	next := more(rows)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.pending != mine {
+		return
+	}
+	t.rows = next // want `t\.rows is written from next, read under t\.mu in an earlier critical section`
+	t.pending = nil
+}

@@ -122,3 +122,32 @@ func (g *gate) openOnce(scale func(int) int) {
 	}
 	g.mu.Unlock()
 }
+
+// table bumps gen on every commit: the second section compares it with
+// the generation its first section read.
+type table struct {
+	mu   sync.Mutex
+	rows []string
+	gen  int
+}
+
+func (t *table) Replace(rows []string) {
+	t.mu.Lock()
+	t.rows = rows
+	t.gen++
+	t.mu.Unlock()
+}
+
+func (t *table) extend(more func([]string) []string) {
+	t.mu.Lock()
+	rows, gen := t.rows, t.gen
+	t.mu.Unlock()
+	next := more(rows)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen != gen {
+		return
+	}
+	t.rows = next // ok: the generation was re-checked, and every commit steps it
+	t.gen++
+}
