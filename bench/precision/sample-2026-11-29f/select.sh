@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # select.sh builds candidates.txt and list.md of sample 2026-11-29f by
 # RULE.md: candidates (step 1), then judged.txt's modules counted and
-# ordered (steps 3-4).
+# ordered (steps 3-4); "select.sh continuation" appends judged2.txt's kept
+# modules (step 7).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
@@ -28,9 +29,10 @@ vers = dict(cands)
 if mode == 'candidates':
     open(f'{here}/candidates.txt', 'w').write(''.join(f'{m}\t{v}\n' for m, v in cands))
     sys.exit(0)
+cont = mode == 'continuation'
 pat = re.compile(r'sync\.(RW)?Mutex')
 rows = []
-for m in (l.strip() for l in open(f'{here}/judged.txt') if l.strip()):
+for m in (l.strip() for l in open(f'{here}/' + ('judged2.txt' if cont else 'judged.txt')) if l.strip()):
     v = vers[m]  # a judged module must be a candidate
     r = subprocess.run(['go', 'mod', 'download', '-json', f'{m}@{v}'], capture_output=True, text=True, cwd=tmp)
     try:
@@ -50,9 +52,16 @@ for m in (l.strip() for l in open(f'{here}/judged.txt') if l.strip()):
                         if pat.search(l):
                             n += 1
     rows.append((m, v, n, lines))
-open(f'{here}/counts.tsv', 'w').write(''.join(f'{m}\t{v}\t{n}\t{l}\n' for m, v, n, l in rows))
+open(f'{here}/counts.tsv', 'a' if cont else 'w').write(''.join(f'{m}\t{v}\t{n}\t{l}\n' for m, v, n, l in rows))
 kept = [r for r in rows if isinstance(r[2], int) and r[2] >= 8 and r[3] <= 100000]
 order = sorted(kept, key=lambda r: (-r[2] / r[3], r[0]))
+if cont:
+    n0 = sum(1 for l in open(f'{here}/list.md') if re.match(r'^\| [0-9]+ \|', l))
+    with open(f'{here}/list.md', 'a') as f:
+        f.write('\n## Continuation (RULE.md step 7)\n\n| # | module@version | sync.Mutex/RWMutex lines | non-test Go lines |\n|---|---|---|---|\n')
+        for i, (m, v, n, l) in enumerate(order, n0 + 1):
+            f.write(f'| {i} | {m}@{v} | {n} | {l} |\n')
+    sys.exit(0)
 with open(f'{here}/list.md', 'w') as f:
     f.write('# Sample 2026-11-29f: the modules (by RULE.md, in run order)\n\n'
             '| # | module@version | sync.Mutex/RWMutex lines | non-test Go lines |\n|---|---|---|---|\n')
