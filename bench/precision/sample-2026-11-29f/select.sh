@@ -2,7 +2,7 @@
 # select.sh builds candidates.txt and list.md of sample 2026-11-29f by
 # RULE.md: candidates (step 1), then judged.txt's modules counted and
 # ordered (steps 3-4); "select.sh continuation" appends judged2.txt's kept
-# modules (step 7).
+# modules (step 7); "select.sh continuation2" appends judged3.txt's (step 8).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
@@ -29,10 +29,10 @@ vers = dict(cands)
 if mode == 'candidates':
     open(f'{here}/candidates.txt', 'w').write(''.join(f'{m}\t{v}\n' for m, v in cands))
     sys.exit(0)
-cont = mode == 'continuation'
+cont = mode.startswith('continuation')
 pat = re.compile(r'sync\.(RW)?Mutex')
 rows = []
-for m in (l.strip() for l in open(f'{here}/' + ('judged2.txt' if cont else 'judged.txt')) if l.strip()):
+for m in (l.strip() for l in open(f'{here}/' + ({'continuation': 'judged2.txt', 'continuation2': 'judged3.txt'}.get(mode, 'judged.txt'))) if l.strip()):
     v = vers[m]  # a judged module must be a candidate
     r = subprocess.run(['go', 'mod', 'download', '-json', f'{m}@{v}'], capture_output=True, text=True, cwd=tmp)
     try:
@@ -58,7 +58,7 @@ order = sorted(kept, key=lambda r: (-r[2] / r[3], r[0]))
 if cont:
     n0 = sum(1 for l in open(f'{here}/list.md') if re.match(r'^\| [0-9]+ \|', l))
     with open(f'{here}/list.md', 'a') as f:
-        f.write('\n## Continuation (RULE.md step 7)\n\n| # | module@version | sync.Mutex/RWMutex lines | non-test Go lines |\n|---|---|---|---|\n')
+        f.write('\n## Continuation (RULE.md step ' + ('8' if mode == 'continuation2' else '7') + ')\n\n| # | module@version | sync.Mutex/RWMutex lines | non-test Go lines |\n|---|---|---|---|\n')
         for i, (m, v, n, l) in enumerate(order, n0 + 1):
             f.write(f'| {i} | {m}@{v} | {n} | {l} |\n')
     sys.exit(0)
