@@ -37,6 +37,7 @@
 //   - chanpeek.go: a channel's closed flag and wait queues, read from its header
 //   - parallel.go, late.go: t.Parallel's shared bookkeeping; a test's calls after it ended
 //   - testctx.go: t.Context() cancelled when the test's function returns
+//   - rand.go: math/rand's top-level draws on a stream the schedule's seed fixes
 //   - pool.go, pool_race.go, pool_norace.go: sync.Pool emptied at each schedule's start
 //   - values.go, numg.go, stack.go: sync methods as values; NumGoroutine and Stack
 //     without the tool's goroutines
@@ -138,6 +139,11 @@
 // virtual one during a schedule: a jump past its next tick sends it and
 // waits, up to outsideWait, until no goroutine outside control runs
 // (tickReal, realclock.go); Now outside control reads the virtual clock.
+//
+// Random draws: math/rand's and math/rand/v2's top-level functions are
+// rewritten to MathRand and MathRandV2 (rand.go), which under control draw
+// from a stream seeded by the schedule's seed, in the order its decisions
+// fix: a replay draws what the recording drew.
 //
 // Foreign parties. A goroutine outside control (one that code which is
 // not rewritten started, errgroup's say) that calls into the program while
