@@ -219,7 +219,8 @@ func writeModFile(res *Result, tmp string, replaced []*DepModule) error {
 // timeOp reports whether fn is one of the operations on time that a
 // dependency's rewrite routes to the virtual clock: the time package's
 // functions and Timer and Ticker methods in funcs and methods, and
-// context.WithTimeout and WithDeadline.
+// context.WithTimeout and WithDeadline; or a math/rand draw (randFuncs),
+// which a replay must repeat too.
 func timeOp(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
@@ -234,6 +235,9 @@ func timeOp(fn *types.Func) bool {
 		return ok
 	case "context":
 		return fn.Name() == "WithTimeout" || fn.Name() == "WithDeadline"
+	case "math/rand", "math/rand/v2":
+		_, ok := randFuncs[fn.Pkg().Path()+"."+fn.Name()]
+		return ok
 	}
 	return false
 }

@@ -93,6 +93,26 @@ var funcs = map[string]string{
 	"context.WithDeadline": "WithDeadline",
 }
 
+// randFuncs are math/rand's and math/rand/v2's top-level draws: under
+// control they draw from a stream the schedule's seed fixes (rt's
+// MathRand, MathRandV2), so a replay draws what the recording drew.
+// Read and Seed (deprecated; they write the generator) stay as written.
+var randFuncs = map[string]string{"math/rand/v2.N": "RandN"}
+
+func init() {
+	for _, f := range []string{"ExpFloat64", "Float32", "Float64", "Int", "Int31", "Int31n", "Int63", "Int63n",
+		"Intn", "NormFloat64", "Perm", "Shuffle", "Uint32", "Uint64"} {
+		randFuncs["math/rand."+f] = "MathRand." + f
+	}
+	for _, f := range []string{"ExpFloat64", "Float32", "Float64", "Int", "Int32", "Int32N", "Int64", "Int64N",
+		"IntN", "NormFloat64", "Perm", "Shuffle", "Uint", "Uint32", "Uint32N", "Uint64", "Uint64N", "UintN"} {
+		randFuncs["math/rand/v2."+f] = "MathRandV2." + f
+	}
+	for k, v := range randFuncs {
+		funcs[k] = v
+	}
+}
+
 type fileRW struct {
 	editor
 	p          *packages.Package

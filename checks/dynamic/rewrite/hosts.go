@@ -10,7 +10,8 @@ import (
 
 // hostsGoroutines reports whether dependency package p hands its caller
 // goroutines: a function of p starts a goroutine that calls a function
-// its caller passed in (a parameter), and does not wait for it before it
+// its caller passed in (a parameter), directly or through the function
+// the goroutine runs, and does not wait for it before it
 // returns (errgroup's Go, a worker pool's Submit). The caller's code then
 // runs on goroutines p started; unless p's synchronization is rewritten
 // too, they run outside the scheduler's control, and an order among them
@@ -32,8 +33,9 @@ func hostsGoroutines(p *packages.Package) bool {
 	return false
 }
 
-// hostFunc: fd starts a goroutine calling one of its function parameters
-// and waits for nothing after the go statement.
+// hostFunc: fd starts a goroutine calling one of its function parameters,
+// or handing it to the function the goroutine runs, and waits for nothing
+// after the go statement.
 func hostFunc(info *types.Info, fd *ast.FuncDecl) bool {
 	params := map[types.Object]bool{}
 	for _, fl := range fd.Type.Params.List {
@@ -54,11 +56,12 @@ func hostFunc(info *types.Info, fd *ast.FuncDecl) bool {
 		if !ok || host != nil {
 			return host == nil
 		}
+		// The parameter called, or handed on, by the goroutine: `go
+		// f()`, `go func() { f() }()`, `go g.doCall(c, key, fn)`
+		// (singleflight's DoChan), `go run(ctx, f)`.
 		ast.Inspect(g.Call, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok {
-				if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && params[info.Uses[id]] {
-					host = g
-				}
+			if id, ok := n.(*ast.Ident); ok && params[info.Uses[id]] {
+				host = g
 			}
 			return host == nil
 		})

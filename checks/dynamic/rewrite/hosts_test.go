@@ -102,3 +102,80 @@ func WaitBefore(f func(), c chan int) {
 		t.Errorf("functions not seen: %v", want)
 	}
 }
+
+// TestHostFuncHandsOn: a goroutine that runs another function of the
+// package with the caller's function as an argument (singleflight's
+// DoChan: `go g.doCall(c, key, fn)`) hosts the caller's code too; one
+// that is handed only other values does not.
+func TestHostFuncHandsOn(t *testing.T) {
+	const src = `package p
+
+import "sync"
+
+type call struct {
+	wg  sync.WaitGroup
+	val int
+}
+
+type Group struct{ mu sync.Mutex }
+
+func (g *Group) doCall(c *call, fn func() int) {
+	defer c.wg.Done()
+	c.val = fn()
+}
+
+func (g *Group) DoChan(fn func() int) *call {
+	c := new(call)
+	c.wg.Add(1)
+	go g.doCall(c, fn)
+	return c
+}
+
+func run(fs []func()) {
+	for _, f := range fs {
+		f()
+	}
+}
+
+func Start(f func()) { go run([]func(){f}) }
+
+func (g *Group) Do(fn func() int) int {
+	c := new(call)
+	c.wg.Add(1)
+	g.doCall(c, fn)
+	return c.val
+}
+
+func count(n int) {}
+
+func Count(n int, f func()) {
+	f()
+	go count(n)
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"DoChan": true, "Start": true, "Do": false, "Count": false, "doCall": false}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		if w, named := want[fd.Name.Name]; named {
+			if got := hostFunc(info, fd); got != w {
+				t.Errorf("hostFunc(%s) = %v, want %v", fd.Name.Name, got, w)
+			}
+			delete(want, fd.Name.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("functions not seen: %v", want)
+	}
+}

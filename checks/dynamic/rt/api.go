@@ -805,6 +805,7 @@ func runSubtest(c *gstate, t *testing.T, f func(t *testing.T)) {
 			p = protect(func() { waitParallel(c) }, finish)
 		}
 		if p == nil {
+			cancelTestContext(t)
 			p = runCleanups(c, finish)
 		}
 		finish(p)

@@ -36,6 +36,8 @@
 //   - timerbox.go: virtual timers as *time.Timer values
 //   - chanpeek.go: a channel's closed flag and wait queues, read from its header
 //   - parallel.go, late.go: t.Parallel's shared bookkeeping; a test's calls after it ended
+//   - testctx.go: t.Context() cancelled when the test's function returns
+//   - rand.go: math/rand's top-level draws on a stream the schedule's seed fixes
 //   - pool.go, pool_race.go, pool_norace.go: sync.Pool emptied at each schedule's start
 //   - values.go, numg.go, stack.go: sync methods as values; NumGoroutine and Stack
 //     without the tool's goroutines
@@ -138,6 +140,11 @@
 // waits, up to outsideWait, until no goroutine outside control runs
 // (tickReal, realclock.go); Now outside control reads the virtual clock.
 //
+// Random draws: math/rand's and math/rand/v2's top-level functions are
+// rewritten to MathRand and MathRandV2 (rand.go), which under control draw
+// from a stream seeded by the schedule's seed, in the order its decisions
+// fix: a replay draws what the recording drew.
+//
 // Foreign parties. A goroutine outside control (one that code which is
 // not rewritten started, errgroup's say) that calls into the program while
 // a schedule runs yields the processor at each such call, so that pollers
@@ -210,7 +217,10 @@
 // returns, the subtest waits until the parent's function has returned, then
 // runs alongside its parallel siblings, and the parent's cleanups and its
 // own t.Run's return wait for them; channel operations stand for go test's
-// happens-before edges. t.Parallel in a schedule's top-level test does
+// happens-before edges. When a test's function (a schedule's test or
+// a subtest) has returned and its parallel subtests have ended, its
+// t.Context() is cancelled under control, as go test does before the
+// cleanups: goroutines waiting on it end before the leak check. t.Parallel in a schedule's top-level test does
 // nothing (the driver runs one test at a time). t.Cleanup (Cleanup) on a schedule's test or a subtest registers the
 // function with that test's goroutine; the cleanups run under control, last
 // first, when the test's function returns or calls t.FailNow, before the

@@ -247,12 +247,14 @@ func beginSchedule(cfg Config, index int, strat Strategy, replay *Schedule, site
 func (r *scheduleRun) start() { r.g0.call(&request{op: opStart}) }
 
 // end runs after the body returned or panicked (p): it waits for the
-// parallel subtests, runs the cleanups under control and stores the result.
+// parallel subtests, cancels t.Context(), runs the cleanups under control
+// and stores the result.
 func (r *scheduleRun) end(p any) {
 	if p == nil {
 		p = protect(func() { waitParallel(r.g0) }, r.finish)
 	}
 	if p == nil {
+		cancelTestContext(r.g0.tb)
 		p = runCleanups(r.g0, r.finish)
 	}
 	r.finish(p)

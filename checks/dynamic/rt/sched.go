@@ -136,10 +136,12 @@ type sched struct {
 	lastVirtual bool
 	testDone    bool
 	aborting    bool
-	fail        *failure
-	waitingOn   *gstate
-	progress    uint64
-	started     time.Time
+	// randState: the stream of math/rand draws under control (rand.go)
+	randState uint64
+	fail      *failure
+	waitingOn *gstate
+	progress  uint64
+	started   time.Time
 
 	testSite string
 	// testFailed says whether the schedule's test has failed (t.Failed);
@@ -189,6 +191,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	if replay != nil {
 		s.seed = replay.Seed
 	}
+	s.randState = uint64(s.seed)
 	strat.Reset(s.seed)
 	return s
 }

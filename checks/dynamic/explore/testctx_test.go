@@ -1,0 +1,56 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+)
+
+// TestContextWorkers: goroutines that wait on t.Context() end when go
+// test cancels it, after the test's function returns (testdata/testctx):
+// no finding and no note, as under go test and synctest. A goroutine
+// beside them that nothing frees is still a leak, naming only itself,
+// and it replays. A count of schedules, not the time, bounds the search.
+func TestContextWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays a package; skipped with -short")
+	}
+	dir, err := filepath.Abs("../testdata/testctx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := Run(ctx, Options{
+		Dir: dir, Patterns: []string{"."}, Budget: 5 * time.Minute,
+		Seed: 1, Workers: 1, Schedules: 10, SchedulesDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n, "TestWorkersStopWithTest") || strings.Contains(n, "TestSubtestWorkers") {
+			t.Errorf("note on a correct test: %s", n)
+		}
+	}
+	for _, ts := range res.Stats.Tests {
+		t.Logf("%s: %d schedules, %d failing", ts.Test, ts.Schedules, ts.Failures)
+	}
+	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestWorkersStopWithTest": "", "TestSubtestWorkers": "",
+			"TestLeakBesideWorkers": checks.Leak,
+		},
+		Sites: map[string]string{"TestLeakBesideWorkers": "pool_test.go:84"},
+	}})
+	for _, f := range res.Findings {
+		t.Logf("%s: %s", f.Test, f.Message)
+		if f.Test == "TestLeakBesideWorkers" && (strings.Contains(f.Message, "pool_test.go:2") || strings.Contains(f.Message, "pool_test.go:3")) {
+			t.Errorf("the leak names a worker waiting on t.Context(): %s", f.Message)
+		}
+	}
+}

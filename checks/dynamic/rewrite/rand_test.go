@@ -1,0 +1,82 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// TestRandDraws: math/rand's and math/rand/v2's top-level draws become
+// draws of the runtime's schedule-seeded generators, in the code under
+// test and in a dependency's time-only rewrite alike (a replay must draw
+// what the recording drew); Seed and Read stay as written.
+func TestRandDraws(t *testing.T) {
+	const src = `package p
+
+import (
+	"math/rand"
+	r2 "math/rand/v2"
+	"time"
+)
+
+func Pick(n int) int { return rand.Intn(n) }
+
+func Jitter() time.Duration { return r2.N(10 * time.Millisecond) }
+
+func Both() (int, float64, uint64) {
+	f := rand.Float64
+	rand.Shuffle(3, func(i, j int) {})
+	return r2.IntN(4), f(), r2.Uint64()
+}
+
+func Seeded() { rand.Seed(1); rand.Read(nil) }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Implicits: map[ast.Node]types.Object{}, Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{}}
+	tp, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &packages.Package{PkgPath: "p", Fset: fset, Types: tp, TypesInfo: info, Syntax: []*ast.File{f}}
+	for _, timeOnly := range []bool{false, true} {
+		out, warns, changed, err := rewriteFileMode(p, f, []byte(src), "example.com/rt", timeOnly)
+		if err != nil || !changed {
+			t.Fatalf("timeOnly %v: changed %v, err %v", timeOnly, changed, err)
+		}
+		got := string(out)
+		for _, want := range []string{
+			"return " + rtp + "MathRand.Intn(n)",
+			"return " + rtp + "RandN(10 * " + rtp + "Millisecond)",
+			"f := " + rtp + "MathRand.Float64",
+			rtp + "MathRand.Shuffle(3,",
+			"return " + rtp + "MathRandV2.IntN(4), f(), " + rtp + "MathRandV2.Uint64()",
+			"rand.Seed(1); rand.Read(nil)",
+		} {
+			want = strings.ReplaceAll(want, rtp+"Millisecond", "time.Millisecond")
+			if !strings.Contains(got, want) {
+				t.Errorf("timeOnly %v: no %q in\n%s", timeOnly, want, got)
+			}
+		}
+		if strings.Contains(got, "r2 \"math/rand/v2\"") {
+			t.Errorf("timeOnly %v: math/rand/v2 still imported, no use left:\n%s", timeOnly, got)
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), "p.go", out, 0); err != nil {
+			t.Errorf("timeOnly %v: %v\n%s", timeOnly, err, got)
+		}
+		for _, w := range warns {
+			t.Errorf("timeOnly %v: warning %s", timeOnly, w)
+		}
+	}
+}

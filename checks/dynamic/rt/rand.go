@@ -1,0 +1,56 @@
+// math/rand's and math/rand/v2's top-level functions on a stream the
+// schedule's seed fixes.
+
+package rt
+
+import (
+	"math/rand"
+	randv2 "math/rand/v2"
+)
+
+// MathRand stands for math/rand's top-level functions (rand.Intn becomes
+// MathRand.Intn) and MathRandV2 for math/rand/v2's. Under control they
+// draw from a stream seeded by the schedule's seed, in the order the
+// decisions fix, so a replay draws what the recording drew (a pool that
+// picks a worker at random picks the same one); outside control, from the
+// standard library's generator. Their methods only read the *Rand (Read
+// and Seed, which write it, are not rewritten), so sharing one is safe.
+var (
+	MathRand   = rand.New(randSource{})
+	MathRandV2 = randv2.New(randSource{})
+)
+
+// RandN is math/rand/v2's N on MathRandV2.
+func RandN[Int ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](n Int) Int {
+	if n <= 0 {
+		panic("invalid argument to N")
+	}
+	return Int(MathRandV2.Uint64N(uint64(n)))
+}
+
+type randSource struct{}
+
+//go:norace
+func (randSource) Uint64() uint64 {
+	if current() != nil {
+		return active.randUint64()
+	}
+	return randv2.Uint64()
+}
+
+func (r randSource) Int63() int64 { return int64(r.Uint64() >> 1) }
+
+func (randSource) Seed(int64) {}
+
+// randUint64 is the schedule's next draw (splitmix64). Controlled
+// goroutines run one at a time; the race detector does not see the
+// scheduler's hand-offs, hence norace.
+//
+//go:norace
+func (s *sched) randUint64() uint64 {
+	s.randState += 0x9e3779b97f4a7c15
+	z := s.randState
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}

@@ -1,0 +1,3 @@
+module draws
+
+go 1.25

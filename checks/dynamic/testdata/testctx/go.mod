@@ -1,0 +1,3 @@
+module testctx
+
+go 1.25
