@@ -42,6 +42,7 @@ type Config struct {
 	JobTimeout    time.Duration
 	PostTimeout   time.Duration // default 5m
 	DefaultBudget time.Duration // search budget when the trigger names none
+	Count         int           // pr's -count for every job (schedules per worker and test); 0: the budget alone
 	FailOn        string        // -fail-on for interleave post; default prjob.DefaultFailOn
 	MaxBody       int64         // largest webhook body; default ghreport.MaxWebhookBody
 	Transport     http.RoundTripper
@@ -114,6 +115,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("job timeout must be positive, got %v", cfg.JobTimeout)
 	case cfg.DefaultBudget <= 0:
 		return nil, fmt.Errorf("default budget must be positive, got %v", cfg.DefaultBudget)
+	case cfg.Count < 0:
+		return nil, fmt.Errorf("count must not be negative, got %d", cfg.Count)
 	}
 	// Fail now on a bad key rather than on the first delivery.
 	if _, err := ghinstallation.New(http.DefaultTransport, cfg.AppID, 1, cfg.PrivateKey); err != nil {

@@ -338,7 +338,7 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 
 	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
 		"-webhook-secret-file", secretFile, "-db", dbPath, "-workdir", workDir, "-addr", "127.0.0.1:0",
-		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-job-timeout", "20m",
+		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-count", strconv.Itoa(jobCount), "-job-timeout", "20m",
 		"-gocache-seed", testSeed(t, filepath.Join(root, "seed")), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
 		"-sandbox-cgroup", "none", "-sandbox-memory", "2GiB", "-sandbox-disk", "3GiB",
 		"-sandbox-allow-host", "default", "-sandbox-allow-host", allowedLn.Addr().String())
@@ -410,7 +410,9 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 		t.Fatalf("check run %s %q: %q, want queued, saying it waits for /retest-concurrency on a fork", r.GetStatus(), r.GetOutput().GetTitle(), r.GetOutput().GetSummary())
 	}
 
-	// 2. A maintainer's go-ahead runs it, in the sandbox.
+	// 2. A maintainer's go-ahead runs it, in the sandbox. Its searches
+	// stop at the server's -count; the budget only guards a machine that
+	// cannot do that many.
 	body := "/retest-concurrency budget=30s"
 	id := github.SeedIssueComment(owner, repoName, prNumber, gh.IssueComment{Body: gh.String(body), User: &gh.User{Login: gh.String("maint"), Type: gh.String("User")}})
 	deliver("issue_comment", dbCanary+"-2", payload(t, "issue_comment", "created", map[string]any{
@@ -563,9 +565,29 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	}
 	reports, _ := filepath.Glob(filepath.Join(workDir, "jobs", "j0000000[12]", "out", reportFile))
 	var notes string
+	searched := 0
 	for _, f := range reports {
 		b, _ := os.ReadFile(f)
 		notes += string(b)
+		// The server's -count reached the job's pr: no test searched more
+		// than that many schedules per worker (and its unperturbed run).
+		var rep struct {
+			Tests []struct {
+				Test      string
+				Schedules int
+			}
+		}
+		json.Unmarshal(b, &rep)
+		for _, tr := range rep.Tests {
+			t.Logf("%s: %s: %d schedules", filepath.Base(filepath.Dir(filepath.Dir(f))), tr.Test, tr.Schedules)
+			searched++
+			if tr.Schedules > jobCount*runtime.NumCPU()+1 {
+				t.Errorf("%s: %s ran %d schedules, more than -count %d allows %d workers", f, tr.Test, tr.Schedules, jobCount, runtime.NumCPU())
+			}
+		}
+	}
+	if searched == 0 {
+		t.Errorf("no job's report lists a searched test")
 	}
 	if !strings.Contains(notes, "network policy refused ") || !strings.Contains(notes, ln.Addr().String()+" (") {
 		t.Errorf("the fork's report does not count the refusals in its notes: %.3000s", notes)
@@ -576,6 +598,9 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 		t.Errorf("check run summary %.2000q does not name counter.go", run.GetOutput().GetSummary())
 	}
 }
+
+// jobCount is the server's -count in TestAppUntrustedPullRequest.
+const jobCount = 20
 
 // makeRepoWith is makeRepo whose head commit also writes files, and
 // whose base's .interleave.yaml turns gen off: these jobs are about what

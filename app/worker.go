@@ -228,7 +228,7 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		}
 	}
 	cfg := prjob.DefaultConfig()
-	cfg.Base, cfg.Head, cfg.Budget, cfg.Seed = j.BaseSHA, j.HeadSHA, j.Budget, j.Seed
+	cfg.Base, cfg.Head, cfg.Budget, cfg.Seed, cfg.Count = j.BaseSHA, j.HeadSHA, j.Budget, j.Seed, s.cfg.Count
 	if !j.BudgetGiven && file != nil && file.Budget != nil {
 		cfg.Budget = *file.Budget // the server's default < the file < budget=
 	}

@@ -57,9 +57,9 @@ func TestParsePRFlags(t *testing.T) {
 		{
 			name: "everything",
 			args: []string{"-base", "v1", "-head", "feature", "-scope", "all", "-budget", "30s", "-fail-on", "error", "-format", "sarif",
-				"-o", "out.sarif", "-sarif", "s.sarif", "-summary", "sum.md", "-v", "-race=false", "-seed", "5", "-schedules", "sch", "-workers", "2", "-tags", "a,b"},
+				"-o", "out.sarif", "-sarif", "s.sarif", "-summary", "sum.md", "-v", "-race=false", "-seed", "5", "-schedules", "sch", "-workers", "2", "-count", "9", "-tags", "a,b"},
 			want: &prjob.Options{Config: prjob.Config{Base: "v1", Head: "feature", Scope: "all", Budget: 30 * time.Second, FailOn: checks.Error, Format: "sarif",
-				Output: "out.sarif", SARIF: "s.sarif", Summary: "sum.md", Verbose: true, Seed: 5, Schedules: "sch", Workers: 2, Tags: []string{"a", "b"}}},
+				Output: "out.sarif", SARIF: "s.sarif", Summary: "sum.md", Verbose: true, Seed: 5, Schedules: "sch", Workers: 2, Count: 9, Tags: []string{"a", "b"}}},
 		},
 		{
 			name: "run",
@@ -115,6 +115,7 @@ func TestParsePRFlags(t *testing.T) {
 		{name: "shard with text", args: []string{"-base", "m", "-shard", "1/2", "-format", "text"}, wantCode: exitError, wantErr: "-shard writes JSON"},
 		{name: "shard with summary", args: []string{"-base", "m", "-shard", "1/2", "-summary", "x.md"}, wantCode: exitError, wantErr: "written by interleave merge"},
 		{name: "negative budget", args: []string{"-base", "m", "-budget", "-1s"}, wantCode: exitError, wantErr: "-budget must not be negative"},
+		{name: "negative count", args: []string{"-base", "m", "-count", "-1"}, wantCode: exitError, wantErr: "-count must not be negative"},
 		{name: "arguments", args: []string{"-base", "m", "./..."}, wantCode: exitError, wantErr: "unexpected arguments"},
 		{name: "help", args: []string{"-h"}, wantCode: exitOK, wantErr: "Usage: interleave pr"},
 		{

@@ -194,7 +194,7 @@ func TestReproNotReached(t *testing.T) {
 	if err := os.WriteFile(log, []byte(strings.Replace(string(b), "chans_test.go:59", "chans_test.go:58", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2s", "-format", "json", "-schedules", t.TempDir(), log)
+	code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-count", "20", "-format", "json", "-schedules", t.TempDir(), log)
 	if code != exitReproNotReached {
 		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
 	}

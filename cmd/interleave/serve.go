@@ -54,6 +54,7 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 	fs.StringVar(&opts.WorkDir, "workdir", filepath.Join(os.TempDir(), "interleave-serve"), "Clone pull requests and keep job outputs under `dir`")
 	fs.DurationVar(&opts.JobTimeout, "job-timeout", 30*time.Minute, "Kill a job (fetch and analysis) that runs longer than this")
 	fs.DurationVar(&opts.DefaultBudget, "budget", prjob.DefaultBudget, "Search budget of a job whose trigger names none")
+	fs.IntVar(&opts.Count, "count", 0, "Bound each job's searches by `n` schedules per worker and test as well as by the budget, as interleave pr -count (0: the budget alone)")
 	fs.IntVar(&opts.Workers, "workers", 1, "Jobs run at once")
 	fs.StringVar(&opts.FailOn, "fail-on", prjob.DefaultFailOn, "Fail the check run on a finding of at least this `severity`: note, warning, error")
 	fs.DurationVar(&opts.Grace, "grace", time.Minute, "On SIGINT/SIGTERM, let running jobs finish for this long before re-queueing them")
@@ -125,6 +126,8 @@ func parseServeFlags(env *cliEnv, args []string, getenv func(string) string) (op
 		return bad("-budget must be positive, got %v", opts.DefaultBudget)
 	case opts.DefaultBudget >= opts.JobTimeout:
 		return bad("-budget %v leaves no time for fetching and building within -job-timeout %v", opts.DefaultBudget, opts.JobTimeout)
+	case opts.Count < 0:
+		return bad("-count must not be negative, got %d", opts.Count)
 	case opts.Grace < 0:
 		return bad("-grace must not be negative, got %v", opts.Grace)
 	case opts.Sandbox.UID <= 0 || opts.Sandbox.GID <= 0:

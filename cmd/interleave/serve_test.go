@@ -51,6 +51,7 @@ func TestServeFlagErrors(t *testing.T) {
 		{"missing secret file", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", "/nonexistent"}, noEnv, "reading the webhook secret"},
 		{"zero workers", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-workers", "0"}, noEnv, "-workers must be at least 1"},
 		{"budget over timeout", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-budget", "40m"}, noEnv, "leaves no time"},
+		{"negative count", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-count", "-1"}, noEnv, "-count must not be negative"},
 		{"bad fail-on", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-fail-on", "panic"}, noEnv, "-fail-on must be"},
 		{"extra args", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "now"}, noEnv, "unexpected arguments"},
 		{"root sandbox", []string{"-app-id", "1", "-private-key", key, "-webhook-secret-file", secretFile, "-sandbox-uid", "0"}, noEnv, "not root"},

@@ -110,16 +110,17 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // them, finds the lost wakeup (a deadlock at Flush's receive) and the
 // finding replays; the log, the summary and the JSON say which changed
 // sites ran, how often they were preempted, and that Pending's, which no
-// test calls, did not run. The search stops at its budget, and the
-// targeted search meets the lost wakeup within its first schedules
-// (TestAimSchedulesToFailure counts them), so the budget is a wide margin.
+// test calls, did not run. The search stops at aimCap schedules (the
+// budget is only a guard): the targeted search meets the lost wakeup
+// within its first schedules (TestAimSchedulesToFailure counts them).
 func TestPRAimsAtChange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}
 	dir := aimRepo(t)
 	cfg := DefaultConfig()
-	cfg.Base, cfg.Budget, cfg.Format, cfg.Verbose, cfg.Seed, cfg.Workers = "HEAD~1", 30*time.Second, "json", true, 1, 1
+	cfg.Base, cfg.Budget, cfg.Format, cfg.Verbose, cfg.Seed, cfg.Workers = "HEAD~1", 10*time.Minute, "json", true, 1, 1
+	cfg.Count = aimCap
 	cfg.GenAuto = false
 	cfg.Output = filepath.Join(t.TempDir(), "out.json")
 	cfg.Summary = filepath.Join(t.TempDir(), "sum.md")

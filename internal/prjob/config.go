@@ -60,6 +60,7 @@ type Config struct {
 	Seed      int64 // 0: derived from the head commit
 	Schedules string
 	Workers   int
+	Count     int    // schedules per worker and test (search and gen); 0: the budgets alone
 	Strategy  string // scheduling strategy (explore.Strategies, or a list)
 	Tags      []string
 	Run       *regexp.Regexp // only affected tests whose name matches; nil means all
@@ -122,6 +123,7 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	fs.Int64Var(&c.Seed, "seed", c.Seed, "Seed of the first schedule (default derived from the head commit)")
 	fs.StringVar(&c.Schedules, "schedules", c.Schedules, "Write schedule files to `dir` (default .interleave/schedules in the module)")
 	fs.IntVar(&c.Workers, "workers", c.Workers, "Worker processes per test (default GOMAXPROCS)")
+	fs.IntVar(&c.Count, "count", c.Count, "Bound each test's search (the affected tests', the generated ones', the base commit's) by `n` schedules per worker as well as by the budgets (0: the budgets alone): with -seed, the same schedules on any machine the budgets are ample for")
 	fs.StringVar(&c.Strategy, "strategy", c.Strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate (default "+explore.Strategies[0]+")")
 	fs.Var(&f.tags, "tags", "Build `tags`, comma-separated, as for go build")
 	fs.StringVar(&f.run, "run", "", "Search only the affected tests whose name matches `regexp`")
@@ -191,6 +193,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Workers < 0 {
 		return fmt.Errorf("-workers must not be negative, got %d", c.Workers)
+	}
+	if c.Count < 0 {
+		return fmt.Errorf("-count must not be negative, got %d", c.Count)
 	}
 	if !rt.ValidStrategy(c.Strategy) {
 		return fmt.Errorf("unknown -strategy %q: valid values are %s, or a comma-separated list of them", c.Strategy, strings.Join(explore.Strategies, ", "))
@@ -262,6 +267,9 @@ func (c *Config) Args() []string {
 	str("schedules", c.Schedules, "")
 	if c.Workers != 0 {
 		args = append(args, "-workers", strconv.Itoa(c.Workers))
+	}
+	if c.Count != 0 {
+		args = append(args, "-count", strconv.Itoa(c.Count))
 	}
 	str("strategy", c.Strategy, "")
 	list("tags", c.Tags)

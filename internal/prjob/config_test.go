@@ -37,7 +37,7 @@ func TestConfigArgsRoundTrip(t *testing.T) {
 		Base: "origin/main", Head: "feature", Scope: ScopeAll, Budget: 90 * time.Second,
 		GenBudget: time.Minute, GenAuto: false, FailOn: checks.Note, Format: "sarif",
 		Output: "r.sarif", SARIF: "r2.sarif", Summary: "s.md", Verbose: true, Race: !DefaultRace,
-		Seed: 42, Schedules: "sched", Workers: 3, Strategy: explore.Strategies[len(explore.Strategies)-1],
+		Seed: 42, Schedules: "sched", Workers: 3, Count: 7, Strategy: explore.Strategies[len(explore.Strategies)-1],
 		Tags: []string{"integration", "linux"}, Run: regexp.MustCompile(`^TestA$`),
 		Enable: []string{"all"}, Disable: []string{"IL1001"}, Packages: []string{"./a/...", "."},
 		Exclude: []string{"./contrib/..."}, Skip: regexp.MustCompile(`Slow`),
@@ -154,6 +154,7 @@ func TestConfigValidate(t *testing.T) {
 	}{
 		{func(c *Config) { c.Budget = -time.Second }, "-budget must not be negative"},
 		{func(c *Config) { c.Workers = -1 }, "-workers must not be negative"},
+		{func(c *Config) { c.Count = -1 }, "-count must not be negative"},
 		{func(c *Config) { c.Strategy = "nope" }, "unknown -strategy"},
 		{func(c *Config) { c.Packages = []string{"../x"} }, "not a relative package pattern"},
 		{func(c *Config) { c.Shard, c.Shards, c.Format = 3, 2, "json" }, "want i/n"},

@@ -68,6 +68,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		Tags:         opts.Tags,
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
+		Schedules:    opts.Count,
 		Stage: r.budget.watch(func(ev explore.StageEvent) {
 			fmt.Fprintln(r.stderr, "interleave pr: gen: "+StageLine(ev))
 		}),

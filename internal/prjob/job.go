@@ -456,6 +456,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		Tags:         opts.Tags,
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
+		Schedules:    opts.Count,
 		Strategy:     opts.Strategy,
 		Targets:      targets,
 		KeepAfter:    r.baseKeep(),

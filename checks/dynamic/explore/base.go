@@ -22,6 +22,7 @@ type BaseOptions struct {
 	// schedules do not reproduce (builds excluded; at least a second a
 	// package for the search).
 	Budget      time.Duration
+	Schedules   int    // bounds the search as Options.Schedules; 0: the budget alone
 	Strategy    string // of the bounded search ("" for the default)
 	Seed        int64
 	Race        bool
@@ -130,7 +131,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			return nil, err
 		}
 		res, err := Run(ctx, Options{
-			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: per,
+			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: per, Schedules: opts.Schedules,
 			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
 			Stage: opts.Stage,
 		})

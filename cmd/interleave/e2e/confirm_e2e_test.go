@@ -108,7 +108,7 @@ func TestPRConfirmsOptIn(t *testing.T) {
 
 	// Not about generated tests (TestPRGenConfirmsCandidate is): -gen-budget 0.
 	sum := filepath.Join(ch.dir, "summary.md")
-	rep, out, stderr := ch.prFindings(t, "-budget", "5s", "-gen-budget", "0", "-seed", "3", "-summary", sum, "-v")
+	rep, out, stderr := ch.prFindings(t, "-budget", "3m", "-count", prCount, "-gen-budget", "0", "-seed", "3", "-summary", sum, "-v")
 	var confirmed *report.JSONFinding
 	for i, f := range rep.Findings {
 		t.Logf("finding %s %s %s:%d %s (%s)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, f.Replay)

@@ -121,14 +121,14 @@ func TestPROneCommentPerCause(t *testing.T) {
 		"cache/cache_test.go": rlockBaseTest,
 	}, map[string]string{"cache/cache.go": rlockHead, "cache/cache_test.go": rlockHeadTest})
 
-	// A loaded machine may find only one racing pair in the budget:
-	// searched again with a longer one (slowness costs time, not a
-	// failure). Not about generated tests: -gen-budget 0.
+	// Bounded by schedules, not time (the budget is a guard): should a
+	// seed's schedules meet only one racing pair, it is searched again
+	// with twice as many. Not about generated tests: -gen-budget 0.
 	var rep *report.JSONReport
 	var out string
 	var races []report.JSONFinding
-	for attempt, budget := 0, 6; ; attempt, budget = attempt+1, 2*budget {
-		rep, out, _ = ch.prFindings(t, "-budget", strconv.Itoa(budget)+"s", "-gen-budget", "0", "-seed", strconv.Itoa(3+attempt), "-race")
+	for attempt, count := 0, 20; ; attempt, count = attempt+1, 2*count {
+		rep, out, _ = ch.prFindings(t, "-budget", "3m", "-count", strconv.Itoa(count), "-gen-budget", "0", "-seed", strconv.Itoa(3+attempt), "-race")
 		races = nil
 		for _, f := range rep.Findings {
 			t.Logf("finding %s %s %s:%d %s (%d more of its cause)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, len(f.SameCause))

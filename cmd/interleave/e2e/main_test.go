@@ -20,6 +20,12 @@ import (
 	"github.com/interleave-dev/interleave/internal/gitrepo"
 )
 
+// prCount is the -count of the pr runs that search: each test's search
+// stops after that many schedules per worker, the same ones on any machine
+// (with -seed), and the budgets beside it are only a guard a loaded
+// machine does not reach.
+const prCount = "20"
+
 // The exit codes of cmd/interleave (main.go).
 const (
 	exitOK       = 0

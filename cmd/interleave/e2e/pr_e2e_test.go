@@ -155,7 +155,7 @@ func TestPREndToEnd(t *testing.T) {
 
 	out := filepath.Join(r.dir, "out.json")
 	sum := filepath.Join(r.dir, "summary.md")
-	code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "10s", "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum, "-v")
+	code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "3m", "-count", prCount, "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum, "-v")
 	t.Logf("interleave pr stderr:\n%s", stderr)
 	if code != exitFindings {
 		t.Fatalf("exit code %d, want %d (findings)", code, exitFindings)
@@ -240,7 +240,7 @@ func TestPREndToEnd(t *testing.T) {
 	var shards []string
 	for i := 1; i <= 2; i++ {
 		name := filepath.Join(r.dir, fmt.Sprintf("shard%d.json", i))
-		code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "5s", "-seed", "7", "-shard", fmt.Sprintf("%d/2", i), "-o", name)
+		code, _, stderr := r.runPR("-enable", "IL1001", "-base", base, "-budget", "3m", "-count", prCount, "-seed", "7", "-shard", fmt.Sprintf("%d/2", i), "-o", name)
 		if code != exitOK || !strings.Contains(stderr, "dynamic search: 1 test,") {
 			t.Fatalf("shard %d/2: exit %d, want %d and one test searched:\n%s", i, code, exitOK, stderr)
 		}

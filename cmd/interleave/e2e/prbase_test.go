@@ -130,7 +130,7 @@ func TestPRByCause(t *testing.T) {
 	out := filepath.Join(r.dir, "out.json")
 	sarifPath := filepath.Join(r.dir, "out.sarif")
 	sum := filepath.Join(r.dir, "summary.md")
-	code, _, stderr := r.runPR("-base", base, "-budget", "12s", "-gen-budget", "0", "-seed", "3", "-format", "json", "-o", out, "-sarif", sarifPath, "-summary", sum)
+	code, _, stderr := r.runPR("-base", base, "-budget", "3m", "-count", prCount, "-gen-budget", "0", "-seed", "3", "-format", "json", "-o", out, "-sarif", sarifPath, "-summary", sum)
 	t.Logf("interleave pr stderr:\n%s", stderr)
 	rep, err := report.ReadJSON(out)
 	if err != nil {
