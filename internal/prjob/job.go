@@ -65,7 +65,8 @@ type job struct {
 	confirm        confirmStats    // confirm.go
 	broken         brokenSet       // broken.go
 	genFocused     map[string]bool // gen.Result.Focused once gen ran (genscope.go)
-	genOnBase      []checks.Finding // gen.Result.OnBase: their tests fail on the base too
+
+	genOnBase []checks.Finding // gen.Result.OnBase: their tests fail on the base too
 	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 	changed  *report.ChangedSites // the search at the changed sites (aim.go)
