@@ -33,6 +33,10 @@ func baseReserve(budget time.Duration, baseDir string) time.Duration {
 	return budget / 10
 }
 
+// minBaseSearch is the least a package's search on the base commit gets:
+// a few schedules of a generated test that leaves goroutines behind.
+const minBaseSearch = 2 * time.Second
+
 // checkBase runs the tests of the findings kept (r.order) on the base
 // commit (Options.BaseDir): the generated file as searched is added to
 // each package there, each finding's schedule is replayed there and, when
@@ -119,9 +123,19 @@ func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findi
 	for i := range fs {
 		list[i] = r.scheds[keys[i]]
 	}
+	// The replays' time, their builds (told to Stage) not counted.
 	began := time.Now()
-	rrs, errs := explore.ReplayMany(ctx, list, explore.ReplayOptions{Dir: opts.BaseDir, StepTimeout: opts.StepTimeout, Stage: opts.Stage})
-	replayed := time.Since(began)
+	var builds time.Duration
+	stage := func(ev explore.StageEvent) {
+		if ev.Done && (strings.HasPrefix(ev.Name, "instrumenting") || strings.HasPrefix(ev.Name, "building")) {
+			builds += ev.Took
+		}
+		if opts.Stage != nil {
+			opts.Stage(ev)
+		}
+	}
+	rrs, errs := explore.ReplayMany(ctx, list, explore.ReplayOptions{Dir: opts.BaseDir, StepTimeout: opts.StepTimeout, Stage: stage})
+	replayed := max(time.Since(began)-builds, 0)
 	search := map[string][]int{} // package -> findings left to search for
 	var pkgs []string
 	for i, k := range keys {
@@ -143,9 +157,9 @@ func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findi
 		for _, i := range idx {
 			refs = append(refs, explore.TestRef{Package: pkg, Name: fs[i].Test})
 		}
-		// Each package's part of what the replays left, at least a
-		// second (what a search needs to run at all).
-		per := max((baseReserve(opts.Budget, opts.BaseDir)-replayed)/time.Duration(len(pkgs)), time.Second)
+		// Each package's part of what the replays left, at least
+		// minBaseSearch.
+		per := max((baseReserve(opts.Budget, opts.BaseDir)-replayed)/time.Duration(len(pkgs)), minBaseSearch)
 		schedDir, err := os.MkdirTemp("", "interleave-gen-base-")
 		if err != nil {
 			for _, i := range idx {
@@ -170,7 +184,7 @@ func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findi
 		for _, i := range idx {
 			k := keys[i]
 			if err != nil {
-				r.base[k] = baseVerdict{none: true, how: "the base commit cannot run it: " + firstLine(err.Error())}
+				r.base[k] = baseVerdict{none: true, how: fmt.Sprintf("its schedule does not fail this way there, and a search of it there for %v failed: %s", per, strings.TrimSuffix(firstLine(err.Error()), ":"))}
 				continue
 			}
 			n := 0
@@ -198,6 +212,10 @@ func compiles(ctx context.Context, dir, pkg string, tags []string, stage func(ex
 		return err.Error(), false
 	}
 	defer os.RemoveAll(tmp)
+	what := "building the generated tests on the base commit (go test -c)"
+	if stage != nil {
+		stage(explore.StageEvent{Name: what})
+	}
 	began := time.Now()
 	args := append([]string{"test", "-c", "-o", filepath.Join(tmp, "x.test")}, tagFlags(tags)...)
 	cmd := exec.CommandContext(ctx, "go", append(args, pkg)...)
@@ -205,7 +223,7 @@ func compiles(ctx context.Context, dir, pkg string, tags []string, stage func(ex
 	cmd.WaitDelay = testWaitDelay
 	out, err := cmd.CombinedOutput()
 	if stage != nil {
-		stage(explore.StageEvent{Name: "building the generated tests on the base commit (go test -c)", Done: true, Took: time.Since(began)})
+		stage(explore.StageEvent{Name: what, Done: true, Took: time.Since(began)})
 	}
 	if err == nil {
 		return "", true
