@@ -142,18 +142,23 @@ func (r *job) addGenFindings(gf, final, news []checks.Finding) (newFinal, newNew
 // Those out of the change are counted in a note.
 func (r *job) genPreExisting() []checks.Finding {
 	var pre []checks.Finding
-	out := 0
+	var list []string
 	for _, f := range r.genOnBase {
+		if len(list) < maxUnscopedListed {
+			list = append(list, fmt.Sprintf("%s at %s:%d in %s", f.Kind, relTo(r.change.Root, AbsIn(r.change.ModuleDir, f.Pos.File)), f.Pos.Line, f.Test))
+		}
 		if !r.genInChange(&f) {
-			out++
 			continue
 		}
 		f.Baseline = checks.BaselineUnchanged
 		pre = append(pre, f)
 	}
-	if n := len(pre) + out; n > 0 {
-		r.notes = append(r.notes, fmt.Sprintf("gen: %d %s whose test fails the same way on the base commit %.12s: not the change's (%d in the summary)",
-			n, checks.Plural(n, "generated finding"), r.change.MergeBase, len(pre)))
+	if n := len(r.genOnBase); n > 0 {
+		if n > len(list) {
+			list = append(list, fmt.Sprintf("%d more", n-len(list)))
+		}
+		r.notes = append(r.notes, fmt.Sprintf("gen: %d %s whose test fails the same way on the base commit %.12s, not the change's (%d in the summary: those with a side in the changed code): %s",
+			n, checks.Plural(n, "generated finding"), r.change.MergeBase, len(pre), strings.Join(list, "; ")))
 	}
 	return pre
 }

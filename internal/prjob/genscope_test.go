@@ -233,7 +233,8 @@ func TestGenPreExisting(t *testing.T) {
 	if len(pre) != 1 || pre[0].Test != in.Test || pre[0].Baseline != checks.BaselineUnchanged {
 		t.Fatalf("pre-existing %+v, want %s only, unchanged", pre, in.Test)
 	}
-	if len(r.notes) != 1 || !strings.Contains(r.notes[0], "2 generated findings whose test fails the same way on the base commit 0123456789ab") {
+	if len(r.notes) != 1 || !strings.Contains(r.notes[0], "2 generated findings whose test fails the same way on the base commit 0123456789ab, not the change's (1 in the summary") ||
+		!strings.Contains(r.notes[0], "data-race at p/c.go:40 in TestInterleaveGen_Cache_2") {
 		t.Errorf("notes %q", r.notes)
 	}
 }
