@@ -193,7 +193,7 @@ func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findi
 					n += ts.Schedules
 				}
 			}
-			r.base[k] = baseVerdict{how: fmt.Sprintf("the base commit passes its schedule, and %d schedules of it there do not fail this way", n)}
+			r.base[k] = baseVerdict{how: fmt.Sprintf("neither its schedule nor %d schedules of a search fail this way there", n)}
 			for _, b := range res.Findings {
 				if explore.SameFailure(b, fs[i]) {
 					r.base[k] = baseVerdict{onBase: true, how: "a search of it there fails the same way"}
