@@ -81,12 +81,13 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		}
 		return nil, err
 	}
+	r.genOnBase = res.OnBase
 	r.genFocused = map[string]bool{}
 	for k := range res.Focused {
 		r.genFocused[k] = true
 	}
 	for _, t := range res.Types {
-		r.logf("gen: %s.%s: %d generated, %d searched (%d of them fail sequentially here but pass on the base commit), %d %s", t.Package, t.Type, t.Generated, t.Kept, t.OnBase, t.Findings, checks.Plural(t.Findings, "finding"))
+		r.logf("gen: %s.%s: %d generated, %d searched (%d of them fail sequentially here but pass on the base commit), %d %s, %d more failing on the base commit too", t.Package, t.Type, t.Generated, t.Kept, t.OnBase, t.Findings, checks.Plural(t.Findings, "finding"), t.FailOnBase)
 		if opts.Verbose {
 			for _, d := range t.Dropped {
 				r.logf("gen:   dropped %s", d)

@@ -136,6 +136,33 @@ func (r *job) addGenFindings(gf, final, news []checks.Finding) (newFinal, newNew
 	return newFinal, explore.Group(append(news, kept...))
 }
 
+// genPreExisting returns the generated findings in the change whose tests
+// fail the same way on the base commit (gen.Result.OnBase): older than the
+// change, for the summary only, as the search's pre-existing failures.
+// Those out of the change are counted in a note.
+func (r *job) genPreExisting() []checks.Finding {
+	var pre []checks.Finding
+	var list []string
+	for _, f := range r.genOnBase {
+		if len(list) < maxUnscopedListed {
+			list = append(list, fmt.Sprintf("%s at %s:%d in %s", f.Kind, relTo(r.change.Root, AbsIn(r.change.ModuleDir, f.Pos.File)), f.Pos.Line, f.Test))
+		}
+		if !r.genInChange(&f) {
+			continue
+		}
+		f.Baseline = checks.BaselineUnchanged
+		pre = append(pre, f)
+	}
+	if n := len(r.genOnBase); n > 0 {
+		if n > len(list) {
+			list = append(list, fmt.Sprintf("%d more", n-len(list)))
+		}
+		r.notes = append(r.notes, fmt.Sprintf("gen: %d %s whose test fails the same way on the base commit %.12s, not the change's (%d in the summary: those with a side in the changed code): %s",
+			n, checks.Plural(n, "generated finding"), r.change.MergeBase, len(pre), strings.Join(list, "; ")))
+	}
+	return pre
+}
+
 // methodKey names method of type typ declared in the package in dir.
 func methodKey(dir, typ, method string) string {
 	return filepath.Clean(dir) + "|" + typ + "." + method

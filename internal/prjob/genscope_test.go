@@ -213,3 +213,28 @@ func TestGenDeadlockOnChangedLine(t *testing.T) {
 		t.Errorf("deadlock at line %d in %s (%q), want line 21 in (*Cache).stop, no stale snippet", f.Pos.Line, f.Func, f.Snippet)
 	}
 }
+
+// TestGenPreExisting: a generated finding whose test fails the same way on
+// the base commit (gen.Result.OnBase, puddle v2.1.0's Reset race) goes to
+// the summary as pre-existing when it is in the change, and to a note when
+// not; neither is posted. Fails without genPreExisting: nothing is
+// pre-existing.
+func TestGenPreExisting(t *testing.T) {
+	r := genScopeJob()
+	r.change.MergeBase = "0123456789abcdef"
+	in := genRace("TestInterleaveGen_Cache_1", 21, goroutine("g1", "running", 21, "(*Cache).Get"))
+	out := genRace("TestInterleaveGen_Cache_2", 40, goroutine("g1", "running", 40, "(*Cache).Len"))
+	r.genOnBase = []checks.Finding{in, out}
+	final, news := r.addGenFindings(nil, nil, nil)
+	pre := r.genPreExisting()
+	if len(final)+len(news) != 0 {
+		t.Errorf("posted %d findings, want none", len(final)+len(news))
+	}
+	if len(pre) != 1 || pre[0].Test != in.Test || pre[0].Baseline != checks.BaselineUnchanged {
+		t.Fatalf("pre-existing %+v, want %s only, unchanged", pre, in.Test)
+	}
+	if len(r.notes) != 1 || !strings.Contains(r.notes[0], "2 generated findings whose test fails the same way on the base commit 0123456789ab, not the change's (1 in the summary") ||
+		!strings.Contains(r.notes[0], "data-race at p/c.go:40 in TestInterleaveGen_Cache_2") {
+		t.Errorf("notes %q", r.notes)
+	}
+}

@@ -65,6 +65,8 @@ type job struct {
 	confirm        confirmStats    // confirm.go
 	broken         brokenSet       // broken.go
 	genFocused     map[string]bool // gen.Result.Focused once gen ran (genscope.go)
+
+	genOnBase []checks.Finding // gen.Result.OnBase: their tests fail on the base too
 	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 	changed  *report.ChangedSites // the search at the changed sites (aim.go)
@@ -249,6 +251,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 			r.notes = append(r.notes, fmt.Sprintf("gen failed: %v", genErr))
 		}
 		final, news = r.addGenFindings(genFindings, final, news)
+		preExisting = append(preExisting, r.genPreExisting()...)
 	}
 	final = dedupe(append(final, news...))
 	if outOfScope > 0 {

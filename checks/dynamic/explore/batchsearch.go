@@ -28,6 +28,7 @@ const aloneProcesses = 4
 // and the others; part is the sum of the first ones' shares. Fewer than
 // two such tests are not batched.
 func splitBatched(left time.Duration, searched []*target) (batched, alone []*target, part time.Duration) {
+	left = max(left, 0) // the failures found may need more than is left
 	shares, costs := budgetShares(searched)
 	var sum float64
 	for i, t := range searched {
@@ -56,7 +57,8 @@ func (s *search) searchBatches(ctx context.Context, targets []*target, end time.
 	until := func() time.Time {
 		return minTime(end, s.deadline.Add(-s.shrinkReserve()))
 	}
-	endStage := s.stage(fmt.Sprintf("searching %d tests in batches for %v", len(targets), time.Until(end).Round(100*time.Millisecond)))
+	// What the batches get: less when the failures found need the rest.
+	endStage := s.stage(fmt.Sprintf("searching %d tests in batches for %v", len(targets), max(time.Until(until()), 0).Round(100*time.Millisecond)))
 	before := 0
 	s.mu.Lock()
 	for _, t := range targets {

@@ -3,8 +3,11 @@
 package explore
 
 import (
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/interleave-dev/interleave/checks"
 )
 
 // overrunSlack is the last part of the budget, after the search's own end
@@ -43,7 +46,11 @@ func fairShare(now, end time.Time, n int) time.Duration {
 // their replays and plain runs take by their tests' measured cost (or
 // the failing schedule's run time, when longer), at least that tenth, at
 // most a quarter of the budget but never less than the replays; and
-// Options.KeepAfter once a failure is found.
+// Options.KeepAfter once a failure is found. Only what the report will
+// replay counts, once per cause (reserveKey): not a failure of an
+// unperturbed run that plain go test tells as the tool's doing (gocron's
+// 7 such, with 12 leaks of one cause, kept the search from all but 6s of
+// its 90s).
 func (s *search) shrinkReserve() time.Duration {
 	var keep time.Duration // the caller's (Options.KeepAfter)
 	s.mu.Lock()
@@ -57,25 +64,74 @@ func (s *search) shrinkReserve() time.Duration {
 	if len(s.order) > 0 {
 		keep = s.opts.KeepAfter
 	}
-	var costs, plainRan []time.Duration
+	type cause struct {
+		c    time.Duration
+		ran  bool // its test ran under plain go test already
+		seen bool
+	}
+	byCause := map[string]*cause{}
+	var order []string
 	for _, k := range s.order {
-		t := s.owners[k]
-		if t == nil {
+		t, f := s.owners[k], s.failures[k]
+		if t == nil || f == nil || toolsDoing(t, f) {
 			continue
 		}
 		// A failure late in a long schedule replays for as long as that
 		// schedule ran, which may be far more than its test's cost.
-		c := t.cost
-		if f := s.failures[k]; f != nil && f.elapsed > c {
-			c = f.elapsed
+		c := max(t.cost, f.elapsed)
+		ran := t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil
+		rk := reserveKey(f)
+		x := byCause[rk]
+		if x == nil {
+			x = &cause{}
+			byCause[rk] = x
+			order = append(order, rk)
 		}
-		if t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil {
-			plainRan = append(plainRan, c)
+		// The costliest member of a cause counts.
+		if !x.seen || c > x.c {
+			x.c, x.ran, x.seen = c, ran, true
+		}
+	}
+	var costs, plainRan []time.Duration
+	for _, rk := range order {
+		if x := byCause[rk]; x.ran {
+			plainRan = append(plainRan, x.c)
 		} else {
-			costs = append(costs, c)
+			costs = append(costs, x.c)
 		}
 	}
 	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
+}
+
+// toolsDoing reports whether failure f of t is one the report notes as
+// the tool's doing and does not replay (search.candidates): every
+// schedule failed, the unperturbed one included, but plain go test ran
+// and did not fail this way. The caller holds s.mu.
+func toolsDoing(t *target, f *failure) bool {
+	unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
+	return unperturbed && t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed()
+}
+
+// reserveKey is what shrinkReserve counts once: the report replays one
+// failure per cause (replayCauses), and failures stuck at the same sites
+// outside the tests (deadlocks, leaks), or of one kind at one site with
+// one message, are one cause in whichever test.
+func reserveKey(f *failure) string {
+	if f.kind == checks.Deadlock || f.kind == checks.Leak {
+		var stuck []string
+		for _, g := range f.goroutines {
+			if file, _, ok := cutSite(g.Site); ok && !strings.HasSuffix(file, "_test.go") {
+				stuck = append(stuck, g.Site)
+			}
+		}
+		if len(stuck) > 0 {
+			return fmt.Sprintf("stuck|%s|%v|%s", f.kind, f.isRunningLeak(), strings.Join(sortedUnique(stuck), " "))
+		}
+	}
+	if f.site == "" {
+		return "key|" + f.key()
+	}
+	return fmt.Sprintf("site|%s|%s|%s", f.kind, f.site, normalizeMessage(f.message))
 }
 
 // postReserve is the time kept after the search for failures whose

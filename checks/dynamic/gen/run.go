@@ -84,6 +84,9 @@ type TypeReport struct {
 	// OnBase counts the kept tests that fail sequentially but pass on the
 	// base commit (Options.BaseDir).
 	OnBase int `json:"onBase,omitempty"`
+	// FailOnBase counts the findings whose test fails the same way on the
+	// base commit (Result.OnBase), not in Findings.
+	FailOnBase int `json:"failOnBase,omitempty"`
 	// Dropped says why tests were dropped, one line each.
 	Dropped []string `json:"dropped,omitempty"`
 }
@@ -103,6 +106,9 @@ type Repro struct {
 type Result struct {
 	Types    []TypeReport
 	Findings []checks.Finding
+	// OnBase are the findings whose generated test fails the same way on
+	// the base commit (Options.BaseDir): older than the change.
+	OnBase []checks.Finding
 	// Focused holds, as package + "." + test, the findings whose
 	// goroutines call a method of Options.Focus.
 	Focused map[string]bool
@@ -170,6 +176,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	r.replay(ctx)
+	r.checkBase(ctx)
 	failed := r.report()
 	if err := r.writeRepros(failed); err != nil {
 		return nil, err
@@ -196,6 +203,7 @@ type run struct {
 	dups   map[findingKey]int
 	caseOf map[string]*Case // by package + "." + test
 	scheds map[findingKey]*rt.Schedule
+	base   map[findingKey]baseVerdict // checkBase
 	// sequential is the time the sequential runs took, out of the budget.
 	sequential time.Duration
 }
@@ -422,7 +430,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
 		Run:          "^TestInterleaveGen_",
-		Budget:       searchBudget(opts.Budget, r.sequential),
+		Budget:       max(searchBudget(opts.Budget, r.sequential)-baseReserve(opts.Budget, opts.BaseDir), opts.Budget/10),
 		Schedules:    opts.Schedules,
 		Strategy:     opts.Strategy,
 		Seed:         opts.Seed,
@@ -584,6 +592,17 @@ func (r *run) report() (failed map[string]map[string]bool) {
 		if c := r.caseOf[f.Package+"."+f.Test]; c != nil && c.OnBase {
 			f.Message += " (its calls fail when run sequentially on this commit and pass on the base commit)"
 		}
+		v, checked := r.base[k]
+		switch {
+		case !checked:
+		case v.onBase:
+			f.Message += " (fails on the base commit too: " + v.how + ")"
+			f.Baseline = checks.BaselineUnchanged
+		case v.none:
+			f.Message += " (no base verdict: " + v.how + ")"
+		default:
+			f.Message += " (not on the base commit: " + v.how + ")"
+		}
 		if filepath.Base(f.Pos.File) == FileName {
 			// The test's own failure: shown at the type that makes the
 			// promise, with the generated test's line as related.
@@ -592,14 +611,19 @@ func (r *run) report() (failed map[string]map[string]bool) {
 			f.Pos = checks.Position{File: p.Filename, Line: p.Line, Column: p.Column}
 			f.Snippet = strings.TrimSpace(sourceLine(p.Filename, p.Line))
 		}
-		r.res.Findings = append(r.res.Findings, f)
+		if v.onBase {
+			r.res.OnBase = append(r.res.OnBase, f)
+			r.reports[k.t].FailOnBase++
+		} else {
+			r.res.Findings = append(r.res.Findings, f)
+			r.reports[k.t].Findings++
+		}
 		if c := r.caseOf[f.Package+"."+f.Test]; c != nil && c.callsFocus() {
 			if r.res.Focused == nil {
 				r.res.Focused = map[string]bool{}
 			}
 			r.res.Focused[f.Package+"."+f.Test] = true
 		}
-		r.reports[k.t].Findings++
 		if failed[f.Package] == nil {
 			failed[f.Package] = map[string]bool{}
 		}

@@ -1,0 +1,82 @@
+package gen
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// TestGenBaseVerdicts: a generated finding whose test fails the same way on
+// the base commit (Latch's, whose file the change did not touch) is told
+// apart from the change's (Gate's), and one whose test does not compile on
+// the base (Meter's Stop took a parameter) gets no verdict. The schedules
+// bound the search, not the clock; every finding replays on the head.
+func TestGenBaseVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches three generated packages")
+	}
+	ctx := context.Background()
+	tmp := t.TempDir()
+	head, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
+	for dir, from := range map[string]string{head: "testdata/basecheck/head", base: "testdata/basecheck/base"} {
+		if err := copyTree(from, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(ctx, Options{
+		Dir: head, Patterns: []string{"./..."}, PerType: 4, Seed: 1, Budget: 10 * time.Minute, Schedules: 30,
+		SchedulesDir: filepath.Join(head, ".interleave", "schedules"), BaseDir: base,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byType := map[string][]checks.Finding{}
+	for _, f := range res.Findings {
+		typ, _, _ := strings.Cut(f.Message, " ")
+		byType[typ] = append(byType[typ], f)
+	}
+	for _, f := range res.OnBase {
+		typ, _, _ := strings.Cut(f.Message, " ")
+		byType["base:"+typ] = append(byType["base:"+typ], f)
+	}
+	t.Logf("types: %+v\nnotes: %v", res.Types, res.Notes)
+	for k, fs := range byType {
+		for _, f := range fs {
+			t.Logf("%s: %s %s: %s", k, f.Test, f.Kind, f.Message)
+		}
+	}
+	want := []struct {
+		key, says string
+	}{
+		{"base:tally.Latch", "(fails on the base commit too: "},
+		{"tally.Gate", "(not on the base commit: "},
+		{"meter.Meter", "(no base verdict: the generated test does not compile on the base commit: "},
+	}
+	for _, w := range want {
+		fs := byType[w.key]
+		if len(fs) == 0 {
+			t.Errorf("no finding %s", w.key)
+			continue
+		}
+		f := fs[0]
+		if !strings.Contains(f.Message, w.says) {
+			t.Errorf("%s: %s, want it to say %q", w.key, f.Message, w.says)
+		}
+		rr, err := explore.Replay(ctx, filepath.Join(head, f.Schedule), explore.ReplayOptions{Dir: head})
+		if err != nil {
+			t.Errorf("replay of %s: %v", f.Test, err)
+			continue
+		}
+		if rr.Outcome != explore.Reproduced {
+			t.Errorf("replay of %s (%s): %s, diverged %q", f.Test, w.key, rr.Outcome, rr.Diverged)
+		}
+	}
+	if n := len(byType["tally.Latch"]); n > 0 {
+		t.Errorf("%d finding(s) of Latch, older than the change, reported as its own", n)
+	}
+}
