@@ -204,7 +204,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// its wall time is the test's measured cost, and plain go test decides
 	// which of its failures fail without interleave too.
 	s.plainRuns(ctx, targets)
-	if s.opts.Until != nil {
+	if s.opts.Until != nil || s.opts.TestUntil != nil {
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
 		}

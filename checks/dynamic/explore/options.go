@@ -70,6 +70,15 @@ type Options struct {
 	// processes then stop at each failing schedule, so that one is seen
 	// as soon as it happens.
 	Until func(checks.Finding) bool
+	// TestUntil, when set, is asked the same about each failing schedule
+	// of a test's search (not its unperturbed one: plain go test decides
+	// later whether that failure is the code's); once it returns true
+	// that test's search ends (its processes start no further schedule)
+	// and the rest of its slice goes to the tests after it. Worker
+	// processes then stop at each failing schedule, as with Until.
+	// StopAtFirst is the TestUntil of a search that wants one failure of
+	// each test.
+	TestUntil func(checks.Finding) bool
 	// Schedules, when positive, bounds each test's search by a count as
 	// well: every worker runs at most this many of its schedules (the
 	// unperturbed one not counted), the same seeds on any machine; the
@@ -126,7 +135,14 @@ type TestStats struct {
 	Kept int `json:"kept,omitempty"`
 	// PerSecond is Schedules over Elapsed.
 	PerSecond float64 `json:"perSecond,omitempty"`
+	// Met is set when Options.TestUntil accepted a failure of the test:
+	// its search ended there.
+	Met bool `json:"met,omitempty"`
 }
+
+// StopAtFirst is an Options.TestUntil that accepts any failure: each
+// test's search ends at its first failing schedule.
+func StopAtFirst(checks.Finding) bool { return true }
 
 // Stats describes a search, during it and at its end.
 type Stats struct {

@@ -5,6 +5,8 @@ package explore
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
@@ -30,6 +32,13 @@ func (s *search) record(t *target, f *failure, count bool) {
 	k := t.name + "|" + f.key()
 	if count {
 		s.countFailing(k)
+	}
+	// Not the unperturbed schedule's failures: plain go test decides
+	// later whether those are the code's or the tool's.
+	if s.opts.TestUntil != nil && f.strategy != rt.PlainStrategy && !t.stats.Met && s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")) {
+		t.stats.Met = true
+		// The test's processes still running start no further schedule.
+		_ = os.WriteFile(s.stopFile(t), nil, 0o644)
 	}
 	matched := false
 	if s.opts.Until != nil && !s.met {
@@ -58,6 +67,19 @@ func (s *search) countFailing(k string) {
 		s.counts = map[string]int{}
 	}
 	s.counts[k]++
+}
+
+// testMet reports whether Options.TestUntil accepted a failure of t.
+func (s *search) testMet(t *target) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return t.stats.Met
+}
+
+// stopFile is the file whose existence tells t's processes to start no
+// further schedule (rt.Config.StopFile).
+func (s *search) stopFile(t *target) string {
+	return filepath.Join(s.workDir, sanitize(t.pkg.ImportPath)+"-"+t.name+".stop")
 }
 
 // isMet reports whether Options.Until accepted a failure.

@@ -22,12 +22,13 @@ import (
 // kernelsDir is the nested module of bug kernels.
 const kernelsDir = "../../testdata/kernels"
 
-// Budgets of the kernel test: small enough that the whole test (four
-// race-instrumented builds, the searches and a replay per kernel) stays
-// within about three minutes on two cores.
+// Budgets of the kernel test. A buggy test's search ends once its kernel
+// is found (Options.TestUntil), so bugBudget only bounds a search that
+// misses it: on an idle machine each package's search takes a few
+// seconds of it.
 const (
-	bugBudget     = 1500 * time.Millisecond // per buggy test
-	correctBudget = 1 * time.Second         // per correct test
+	bugBudget     = 6 * time.Second // per buggy test
+	correctBudget = 1 * time.Second // per correct test
 )
 
 type manifest struct {
@@ -146,6 +147,12 @@ func TestKernels(t *testing.T) {
 		byPkg[b.Package][b.Test] = b.Kind
 	}
 	sort.Strings(pkgs)
+	// Each test's search ends at the first failure of its kind.
+	kindOf := map[string]string{}
+	for _, b := range m.Bugs {
+		kindOf[b.Package+"."+b.Test] = b.Kind
+	}
+	wanted := func(f checks.Finding) bool { return string(f.Kind) == kindOf[f.Package+"."+f.Test] }
 	ctx := context.Background()
 	schedules := t.TempDir()
 
@@ -160,6 +167,9 @@ func TestKernels(t *testing.T) {
 		if res.Stats.Schedules == 0 {
 			t.Fatal("no schedule ran")
 		}
+		for _, ts := range res.Stats.Tests {
+			t.Logf("%s: %d schedules", ts.Test, ts.Schedules)
+		}
 		for _, f := range res.Findings {
 			t.Errorf("false positive: %s %s: %s at %v", f.Test, f.Kind, f.Message, f.Pos)
 		}
@@ -170,6 +180,7 @@ func TestKernels(t *testing.T) {
 			res, err := explore.Run(ctx, explore.Options{
 				Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")},
 				Budget: max(time.Duration(len(want))*bugBudget, least[pkg]), Race: true, Seed: 1, SchedulesDir: schedules,
+				TestUntil: wanted,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -205,6 +216,7 @@ func TestKernels(t *testing.T) {
 				more, err := explore.Run(ctx, explore.Options{
 					Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")}, Tests: again,
 					Budget: total, Race: true, Seed: int64(2 + round), SchedulesDir: schedules,
+					TestUntil: wanted,
 				})
 				if err != nil {
 					t.Fatal(err)
