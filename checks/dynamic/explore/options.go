@@ -71,11 +71,13 @@ type Options struct {
 	// as soon as it happens.
 	Until func(checks.Finding) bool
 	// TestUntil, when set, is asked the same about each failing schedule
-	// of a test's search (not its unperturbed one: plain go test decides
-	// later whether that failure is the code's); once it returns true
-	// that test's search ends (its processes start no further schedule)
-	// and the rest of its slice goes to the tests after it. Worker
-	// processes then stop at each failing schedule, as with Until.
+	// of a test's search that will be a finding whatever plain go test
+	// does (not the unperturbed schedule's failure while every schedule
+	// fails that way: plain go test decides whether that is the code's);
+	// once it returns true that test's search ends (its processes start
+	// no further schedule) and the rest of its slice goes to the tests
+	// after it. Worker processes then stop at each failing schedule, as
+	// with Until.
 	// StopAtFirst is the TestUntil of a search that wants one failure of
 	// each test.
 	TestUntil func(checks.Finding) bool

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -33,9 +34,7 @@ func (s *search) record(t *target, f *failure, count bool) {
 	if count {
 		s.countFailing(k)
 	}
-	// Not the unperturbed schedule's failures: plain go test decides
-	// later whether those are the code's or the tool's.
-	if s.opts.TestUntil != nil && f.strategy != rt.PlainStrategy && !t.stats.Met && s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")) {
+	if s.opts.TestUntil != nil && !t.stats.Met && s.told(t, f) && s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")) {
 		t.stats.Met = true
 		// The test's processes still running start no further schedule.
 		_ = os.WriteFile(s.stopFile(t), nil, 0o644)
@@ -67,6 +66,20 @@ func (s *search) countFailing(k string) {
 		s.counts = map[string]int{}
 	}
 	s.counts[k]++
+}
+
+// told reports whether f, a failure of t's search, will be told as a
+// finding whatever plain go test does (s.mu held): one the unperturbed
+// schedule did not have, or has once some schedule passed (it depends on
+// the interleaving) or plain go test failed the same way. Of the others,
+// those plain go test passes are the tool's doing (candidates): Options.
+// TestUntil is not asked about them, and the search goes on.
+func (s *search) told(t *target, f *failure) bool {
+	if f.strategy == rt.PlainStrategy {
+		return false // the unperturbed schedule's own: t.plainKeys is not set yet
+	}
+	unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
+	return !unperturbed || t.somePassed() || t.plainSame[f.key()]
 }
 
 // testMet reports whether Options.TestUntil accepted a failure of t.
