@@ -86,6 +86,11 @@ type target struct {
 	lastStop    *childOutcome // its last unperturbed run, when stopped
 	mostSlot    time.Duration // the longest slot its unperturbed run had
 	ranNothing  bool          // its binary exited without running a schedule
+	// refused is set once Options.TestUntil was not asked about, or did
+	// not accept, a failure of its search: its next processes run on
+	// past their failing schedules (a test failing that way on most
+	// schedules would cost a process each).
+	refused bool
 }
 
 // search is the state of one Run.

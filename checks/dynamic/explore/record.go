@@ -34,10 +34,14 @@ func (s *search) record(t *target, f *failure, count bool) {
 	if count {
 		s.countFailing(k)
 	}
-	if s.opts.TestUntil != nil && !t.stats.Met && s.told(t, f) && s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")) {
-		t.stats.Met = true
-		// The test's processes still running start no further schedule.
-		_ = os.WriteFile(s.stopFile(t), nil, 0o644)
+	if s.opts.TestUntil != nil && !t.stats.Met {
+		if s.told(t, f) && s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")) {
+			t.stats.Met = true
+			// The test's processes still running start no further schedule.
+			_ = os.WriteFile(s.stopFile(t), nil, 0o644)
+		} else if f.strategy != rt.PlainStrategy {
+			t.refused = true
+		}
 	}
 	matched := false
 	if s.opts.Until != nil && !s.met {

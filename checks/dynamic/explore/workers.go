@@ -104,6 +104,9 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 		stopFile = s.stopFile(t)
 	}
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
+		s.mu.Lock()
+		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused
+		s.mu.Unlock()
 		left, more := schedulesLeft(s.opts.Schedules, first-k*workerStride)
 		if !more {
 			return
@@ -124,7 +127,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
-				StopOnFail:  s.opts.Until != nil || s.opts.TestUntil != nil,
+				StopOnFail:  stopOnFail,
 				StopFile:    stopFile,
 			},
 			onResult: func(r rt.Result) { s.counted(t, r) },

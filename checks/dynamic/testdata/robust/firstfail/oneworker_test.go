@@ -1,3 +1,5 @@
+// Package firstfail has a failure a search that stops each test at its
+// first failure (explore's TestTestUntil) must stop all its processes at.
 package firstfail
 
 import (
