@@ -27,7 +27,7 @@ const kernelsDir = "../../testdata/kernels"
 // the same seeds on any machine; bugBudget only bounds the time of that,
 // ample on a loaded machine.
 const (
-	bugSchedules  = 300
+	bugSchedules  = 100
 	bugBudget     = 20 * time.Second // per buggy test
 	correctBudget = 1 * time.Second  // per correct test
 )
