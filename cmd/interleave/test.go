@@ -43,6 +43,7 @@ type testOptions struct {
 	tags     []string
 	ignore   []prjob.Ignore // from .interleave.yaml
 	failOn   checks.Severity
+	first    bool          // -first: each test's search ends at its first failure
 	src      prjob.Sources // where each setting of .interleave.yaml came from
 	notes    []string      // about the config file, printed before the search
 }
@@ -56,6 +57,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	tags := fs.String("tags", "", "Build `tags`, comma-separated, as for go build: the search, its plain go test runs and the schedules' replays use them")
 	exclude := fs.String("exclude", "", "Leave out the packages these `patterns` select, comma-separated, relative to the module root: ., ./dir or ./dir/...")
 	failOn := &flagvalue.Choice{Value: prjob.DefaultFailOn, Allowed: []string{"note", "warning", "error"}}
+	fs.BoolVar(&opts.first, "first", false, "End each test's search at its first failure and give the time it leaves to the other tests (a failure of every schedule, the unperturbed one included, counts once some schedule passed or plain go test failed the same way)")
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
 	opts.register(fs, searchHelp{
 		budget:   "Wall time after the build, over all tests: unperturbed runs, search, fresh replays, plain go test runs, shrinking",
@@ -136,6 +138,9 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	o := opts.options(env.dir)
 	o.Patterns, o.Run, o.Skip, o.Tags = patterns, opts.run, opts.skip, opts.tags
 	o.Progress, o.Stage = prog.update, prog.stage
+	if opts.first {
+		o.TestUntil = explore.StopAtFirst
+	}
 	res, err := explore.Run(ctx, o)
 	prog.done()
 	if err != nil {

@@ -47,6 +47,11 @@ func TestParseTestFlags(t *testing.T) {
 				t.Errorf("got patterns %q", o.patterns)
 			}
 		}},
+		{name: "first", args: []string{"-first"}, ok: true, check: func(t *testing.T, o testOptions) {
+			if !o.first {
+				t.Error("-first not set")
+			}
+		}},
 		{name: "seed zero is explicit", args: []string{"-seed", "0"}, ok: true, check: func(t *testing.T, o testOptions) {
 			if o.seed != 0 || !o.seedSet {
 				t.Errorf("got seed %d set %v, want 0 set", o.seed, o.seedSet)

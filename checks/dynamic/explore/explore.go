@@ -86,6 +86,11 @@ type target struct {
 	lastStop    *childOutcome // its last unperturbed run, when stopped
 	mostSlot    time.Duration // the longest slot its unperturbed run had
 	ranNothing  bool          // its binary exited without running a schedule
+	// refused is set once Options.TestUntil was not asked about, or did
+	// not accept, a failure of its search: its next processes run on
+	// past their failing schedules (a test failing that way on most
+	// schedules would cost a process each).
+	refused bool
 }
 
 // search is the state of one Run.
@@ -204,7 +209,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// its wall time is the test's measured cost, and plain go test decides
 	// which of its failures fail without interleave too.
 	s.plainRuns(ctx, targets)
-	if s.opts.Until != nil {
+	if s.opts.Until != nil || s.opts.TestUntil != nil {
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
 		}

@@ -70,6 +70,19 @@ type Options struct {
 	// processes then stop at each failing schedule, so that one is seen
 	// as soon as it happens.
 	Until func(checks.Finding) bool
+	// TestUntil, when set, is asked the same about each failing schedule
+	// of a test's search that will be a finding whatever plain go test
+	// does (not the unperturbed schedule's failure while every schedule
+	// fails that way: plain go test decides whether that is the code's);
+	// once it returns true that test's search ends (its processes start
+	// no further schedule) and the rest of its slice goes to the tests
+	// after it. Worker processes then stop at each failing schedule, as
+	// with Until, until the test's first failure TestUntil refused (or
+	// was not asked about). With Schedules, a test's search also ends at
+	// its count.
+	// StopAtFirst is the TestUntil of a search that wants one failure of
+	// each test.
+	TestUntil func(checks.Finding) bool
 	// Schedules, when positive, bounds each test's search by a count as
 	// well: every worker runs at most this many of its schedules (the
 	// unperturbed one not counted), the same seeds on any machine; the
@@ -126,7 +139,14 @@ type TestStats struct {
 	Kept int `json:"kept,omitempty"`
 	// PerSecond is Schedules over Elapsed.
 	PerSecond float64 `json:"perSecond,omitempty"`
+	// Met is set when Options.TestUntil accepted a failure of the test:
+	// its search ended there.
+	Met bool `json:"met,omitempty"`
 }
+
+// StopAtFirst is an Options.TestUntil that accepts any failure: each
+// test's search ends at its first failing schedule.
+func StopAtFirst(checks.Finding) bool { return true }
 
 // Stats describes a search, during it and at its end.
 type Stats struct {

@@ -5,8 +5,11 @@ package explore
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -30,6 +33,15 @@ func (s *search) record(t *target, f *failure, count bool) {
 	k := t.name + "|" + f.key()
 	if count {
 		s.countFailing(k)
+	}
+	if s.opts.TestUntil != nil && !t.stats.Met {
+		if s.told(t, f) && s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")) {
+			t.stats.Met = true
+			// The test's processes still running start no further schedule.
+			_ = os.WriteFile(s.stopFile(t), nil, 0o644)
+		} else if f.strategy != rt.PlainStrategy {
+			t.refused = true
+		}
 	}
 	matched := false
 	if s.opts.Until != nil && !s.met {
@@ -58,6 +70,33 @@ func (s *search) countFailing(k string) {
 		s.counts = map[string]int{}
 	}
 	s.counts[k]++
+}
+
+// told reports whether f, a failure of t's search, will be told as a
+// finding whatever plain go test does (s.mu held): one the unperturbed
+// schedule did not have, or has once some schedule passed (it depends on
+// the interleaving) or plain go test failed the same way. Of the others,
+// those plain go test passes are the tool's doing (candidates): Options.
+// TestUntil is not asked about them, and the search goes on.
+func (s *search) told(t *target, f *failure) bool {
+	if f.strategy == rt.PlainStrategy {
+		return false // the unperturbed schedule's own: t.plainKeys is not set yet
+	}
+	unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
+	return !unperturbed || t.somePassed() || t.plainSame[f.key()]
+}
+
+// testMet reports whether Options.TestUntil accepted a failure of t.
+func (s *search) testMet(t *target) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return t.stats.Met
+}
+
+// stopFile is the file whose existence tells t's processes to start no
+// further schedule (rt.Config.StopFile).
+func (s *search) stopFile(t *target) string {
+	return filepath.Join(s.workDir, sanitize(t.pkg.ImportPath)+"-"+t.name+".stop")
 }
 
 // isMet reports whether Options.Until accepted a failure.

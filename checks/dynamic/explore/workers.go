@@ -33,8 +33,9 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 	}
 	// The tests whose share cannot pay a process of their own are searched
 	// first, in batches, for the sum of their shares (batchsearch.go); not
-	// while Until wants each failure as it happens, nor under a count.
-	if s.opts.Until == nil && s.opts.Schedules == 0 {
+	// while Until or TestUntil wants each failure as it happens, nor under
+	// a count.
+	if s.opts.Until == nil && s.opts.TestUntil == nil && s.opts.Schedules == 0 {
 		batched, alone, part := splitBatched(time.Until(s.deadline)-s.shrinkReserve(), searched)
 		if len(batched) > 0 {
 			s.searchBatches(ctx, batched, time.Now().Add(part))
@@ -98,7 +99,14 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
-	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet(); run++ {
+	stopFile := ""
+	if s.opts.TestUntil != nil {
+		stopFile = s.stopFile(t)
+	}
+	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
+		s.mu.Lock()
+		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused
+		s.mu.Unlock()
 		left, more := schedulesLeft(s.opts.Schedules, first-k*workerStride)
 		if !more {
 			return
@@ -119,7 +127,8 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,
 				Targets:     s.opts.Targets,
-				StopOnFail:  s.opts.Until != nil,
+				StopOnFail:  stopOnFail,
+				StopFile:    stopFile,
 			},
 			onResult: func(r rt.Result) { s.counted(t, r) },
 		}
@@ -130,7 +139,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			return
 		}
 		s.collect(t, out, k*workerStride, s.opts.Strategy)
-		if s.opts.Until != nil {
+		if s.opts.Until != nil || s.opts.TestUntil != nil {
 			// Until wants a crash as soon as it happens.
 			s.confirmCrashes(ctx, t)
 		}

@@ -270,9 +270,24 @@ func TestInstrumentPattern(t *testing.T) {
 func TestPanicLines(t *testing.T) {
 	dir, res := instrumentMod(t, "./conc")
 	frame := regexp.MustCompile(`(?m)^\s+\S*/conc/(\w+\.go:\d+)`)
-	frames := func(overlay []string, which string) []string {
-		args := append([]string{"test", "-count=1", "-timeout=60s", "-run", "^TestPanic$"}, overlay...)
-		out, err := goCmd(t, dir, []string{"CONC_PANIC=" + which}, append(args, "./conc")...)
+	// Each variant's test binary is built once and run for every panic.
+	build := func(name string, overlay []string) string {
+		bin := filepath.Join(t.TempDir(), name+".test")
+		args := append([]string{"test", "-c", "-o", bin}, overlay...)
+		if out, err := goCmd(t, dir, nil, append(args, "./conc")...); err != nil {
+			t.Fatalf("build %s: %v\n%s", name, err, out)
+		}
+		return bin
+	}
+	origBin, instBin := build("orig", nil), build("inst", res.TestFlags)
+	frames := func(bin, which string) []string {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, "-test.count=1", "-test.timeout=60s", "-test.run=^TestPanic$")
+		cmd.Dir = filepath.Join(dir, "conc")
+		cmd.Env = append(os.Environ(), "CONC_PANIC="+which)
+		b, err := cmd.CombinedOutput()
+		out := string(b)
 		if err == nil {
 			t.Fatalf("%s: no panic\n%s", which, out)
 		}
@@ -291,8 +306,8 @@ func TestPanicLines(t *testing.T) {
 		return fs
 	}
 	for _, which := range []string{"select", "after-select", "send", "recv", "go", "mutex", "atomic", "wg"} {
-		orig := frames(nil, which)
-		inst := frames(res.TestFlags, which)
+		orig := frames(origBin, which)
+		inst := frames(instBin, which)
 		if !slices.Equal(orig, inst) {
 			t.Errorf("%s: instrumented frames %v, original %v", which, inst, orig)
 		}

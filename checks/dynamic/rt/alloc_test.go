@@ -170,39 +170,69 @@ func TestStrategiesDoNotAllocate(t *testing.T) {
 	sel := func(g int) Candidate {
 		return Candidate{G: g, Op: "select", Objs: []uintptr{uintptr(unsafe.Pointer(&b)), uintptr(unsafe.Pointer(&c))}}
 	}
+	// The runtime itself may allocate now and then (a new thread on a
+	// loaded machine): a strategy's run of the seeds is repeated with a
+	// fresh one, which decides and allocates the same way, and only the
+	// seeds that allocate in each of three runs fail.
+	var enabled []Candidate
+	for g := 0; g < 8; g++ {
+		enabled = append(enabled, lock(g), sel(g))
+	}
 	for _, name := range []string{StratRandom, StratPCT, StratPOS, StratPortfolio} {
-		st := NewStrategy(name, nil)
-		var enabled []Candidate
-		for g := 0; g < 8; g++ {
-			enabled = append(enabled, lock(g), sel(g))
-		}
-		for seed := int64(1); seed <= 8; seed++ {
-			st.Reset(seed)
-			step, last := 0, -1
-			decide := func(list []Candidate) {
-				i := st.Next(list, last, step)
-				last = list[i].G
-				step++
+		var allocating map[int64]uint64
+		for try := 0; try < 3 && (try == 0 || len(allocating) > 0); try++ {
+			got := decisionAllocs(name, enabled)
+			if try == 0 {
+				allocating = got
+				continue
 			}
-			// Each goroutine shows up, alone, as at its start.
-			for g := 0; g < 8; g++ {
-				decide(enabled[2*g : 2*g+1])
-			}
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			before := ms.Mallocs
-			for step < 3000 {
-				k := (step * 7) % 8
-				list := enabled[2*k : 2*k+3+step%4]
-				if len(list) > len(enabled)-2*k {
-					list = enabled[2*k:]
+			for seed, n := range allocating {
+				if m, ok := got[seed]; ok {
+					allocating[seed] = min(n, m)
+				} else {
+					delete(allocating, seed)
 				}
-				decide(list)
 			}
-			runtime.ReadMemStats(&ms)
-			if n := ms.Mallocs - before; n != 0 {
-				t.Errorf("%s, seed %d: %d allocations in %d decisions", name, seed, n, step)
-			}
+		}
+		for seed, n := range allocating {
+			t.Errorf("%s, seed %d: %d allocations in 3000 decisions", name, seed, n)
 		}
 	}
+}
+
+// decisionAllocs runs a fresh strategy of name for seeds 1 to 8, 3000
+// decisions each among enabled, and returns the allocations of the
+// seeds that allocated.
+func decisionAllocs(name string, enabled []Candidate) map[int64]uint64 {
+	out := map[int64]uint64{}
+	st := NewStrategy(name, nil)
+	for seed := int64(1); seed <= 8; seed++ {
+		st.Reset(seed)
+		step, last := 0, -1
+		decide := func(list []Candidate) {
+			i := st.Next(list, last, step)
+			last = list[i].G
+			step++
+		}
+		// Each goroutine shows up, alone, as at its start.
+		for g := 0; g < 8; g++ {
+			decide(enabled[2*g : 2*g+1])
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		for step < 3000 {
+			k := (step * 7) % 8
+			list := enabled[2*k : 2*k+3+step%4]
+			if len(list) > len(enabled)-2*k {
+				list = enabled[2*k:]
+			}
+			decide(list)
+		}
+		runtime.ReadMemStats(&ms)
+		if n := ms.Mallocs - before; n != 0 {
+			out[seed] = n
+		}
+	}
+	return out
 }

@@ -105,8 +105,9 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 }
 
 // RunSchedules runs body under the scheduler as cfg says (Replay: once;
-// else Schedules schedules from index First, stopping at Deadline and, with
-// StopOnFail, at the first failure, but always running the first; Schedules 0 without a Deadline means
+// else Schedules schedules from index First, stopping at Deadline, once
+// StopFile exists and, with StopOnFail, at the first failure, but always
+// running the first; Schedules 0 without a Deadline means
 // one), writes the markers to standard error and calls each with every
 // Result (each returning false stops the run). It returns the Results.
 func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Result) bool) []Result {
@@ -132,6 +133,11 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) func(*test
 		// schedule: the parent started it for that, and bounds it.
 		if i > cfg.First && !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
 			break
+		}
+		if i > cfg.First && cfg.StopFile != "" {
+			if _, err := os.Stat(cfg.StopFile); err == nil {
+				break
+			}
 		}
 		// No schedule may run beside an earlier one's leftovers (a
 		// goroutine the scheduler never saw) that can get in its way (one

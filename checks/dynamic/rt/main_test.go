@@ -302,3 +302,23 @@ func TestPanicWhileTestBlocked(t *testing.T) {
 		t.Fatalf("want the panic's result and exit %d, got exit %d, %+v\n%s", ExitWatchdog, code, rs, out)
 	}
 }
+
+// TestStopFile: once Config.StopFile exists, the process starts no
+// further schedule (its first always runs); until then it runs them all.
+func TestStopFile(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	stop := filepath.Join(t.TempDir(), "stop")
+	rs, out, _ := runMain(t, Config{Test: "TestSub", Seed: 1, Schedules: 4, StopFile: stop, StepTimeout: 5 * time.Second})
+	if len(rs) != 4 {
+		t.Fatalf("no stop file: %d results, want 4\n%s", len(rs), out)
+	}
+	if err := os.WriteFile(stop, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs, out, _ = runMain(t, Config{Test: "TestSub", Seed: 1, Schedules: 4, StopFile: stop, StepTimeout: 5 * time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "pass" {
+		t.Fatalf("stop file: %+v, want the first schedule only\n%s", rs, out)
+	}
+}

@@ -71,6 +71,9 @@ type Config struct {
 	Targets     []string      `json:"targets,omitempty"` // "file.go:12" sites where preemption is favoured
 	Trace       bool          `json:"trace,omitempty"`   // flush decisions as they are made (to replay a crash)
 	StopOnFail  bool          `json:"stopOnFail,omitempty"`
+	// StopFile, when set, is a file whose existence tells the process to
+	// start no further schedule (the parent's search of the test ended).
+	StopFile string `json:"stopFile,omitempty"`
 	// Batch, when set, names tests to run one after another in this
 	// process instead of Test, Schedules schedules each (one when 0): the
 	// j-th's from index First+j*Schedules. Between two schedules the

@@ -22,12 +22,14 @@ import (
 // kernelsDir is the nested module of bug kernels.
 const kernelsDir = "../../testdata/kernels"
 
-// Budgets of the kernel test: small enough that the whole test (four
-// race-instrumented builds, the searches and a replay per kernel) stays
-// within about three minutes on two cores.
+// Bounds of the kernel test. A buggy test's search ends once its kernel
+// is found (Options.TestUntil) or after bugSchedules schedules per worker,
+// the same seeds on any machine; bugBudget only bounds the time of that,
+// ample on a loaded machine.
 const (
-	bugBudget     = 1500 * time.Millisecond // per buggy test
-	correctBudget = 1 * time.Second         // per correct test
+	bugSchedules  = 100
+	bugBudget     = 20 * time.Second // per buggy test
+	correctBudget = 1 * time.Second  // per correct test
 )
 
 type manifest struct {
@@ -146,6 +148,12 @@ func TestKernels(t *testing.T) {
 		byPkg[b.Package][b.Test] = b.Kind
 	}
 	sort.Strings(pkgs)
+	// Each test's search ends at the first failure of its kind.
+	kindOf := map[string]string{}
+	for _, b := range m.Bugs {
+		kindOf[b.Package+"."+b.Test] = b.Kind
+	}
+	wanted := func(f checks.Finding) bool { return string(f.Kind) == kindOf[f.Package+"."+f.Test] }
 	ctx := context.Background()
 	schedules := t.TempDir()
 
@@ -160,6 +168,9 @@ func TestKernels(t *testing.T) {
 		if res.Stats.Schedules == 0 {
 			t.Fatal("no schedule ran")
 		}
+		for _, ts := range res.Stats.Tests {
+			t.Logf("%s: %d schedules", ts.Test, ts.Schedules)
+		}
 		for _, f := range res.Findings {
 			t.Errorf("false positive: %s %s: %s at %v", f.Test, f.Kind, f.Message, f.Pos)
 		}
@@ -170,6 +181,12 @@ func TestKernels(t *testing.T) {
 			res, err := explore.Run(ctx, explore.Options{
 				Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")},
 				Budget: max(time.Duration(len(want))*bugBudget, least[pkg]), Race: true, Seed: 1, SchedulesDir: schedules,
+				TestUntil: wanted, Schedules: bugSchedules,
+				Stage: func(e explore.StageEvent) {
+					if e.Done {
+						t.Logf("stage %s: %v %s", e.Name, e.Took, e.Detail)
+					}
+				},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -177,10 +194,13 @@ func TestKernels(t *testing.T) {
 			for _, n := range res.Notes {
 				t.Log("note:", n)
 			}
-			// A kernel not found in its share of the budget (a loaded
-			// machine runs fewer schedules) is searched again alone, with
-			// twice the budget each time: slowness costs time, not a
-			// failure.
+			for _, ts := range res.Stats.Tests {
+				t.Logf("%s: %d schedules (first failing: %d), found: %v", ts.Test, ts.Schedules, ts.ToFirstFailure, ts.Met)
+			}
+			// A kernel not found (a loaded machine may run fewer
+			// schedules than the count in the budget) is searched again
+			// alone, with other seeds and twice the budget each time:
+			// slowness costs time, not a failure.
 			found := func(test, kind string) bool {
 				for _, f := range res.Findings {
 					if f.Test == test && string(f.Kind) == kind {
@@ -205,6 +225,7 @@ func TestKernels(t *testing.T) {
 				more, err := explore.Run(ctx, explore.Options{
 					Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")}, Tests: again,
 					Budget: total, Race: true, Seed: int64(2 + round), SchedulesDir: schedules,
+					TestUntil: wanted, Schedules: bugSchedules,
 				})
 				if err != nil {
 					t.Fatal(err)
@@ -267,7 +288,9 @@ func TestKernels(t *testing.T) {
 				scheds = append(scheds, sched)
 				replayed = append(replayed, hit)
 			}
+			began := time.Now()
 			results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir})
+			t.Logf("replays: %v", time.Since(began))
 			for i, hit := range replayed {
 				if errs[i] != nil {
 					t.Errorf("%s: replay: %v", hit.Test, errs[i])

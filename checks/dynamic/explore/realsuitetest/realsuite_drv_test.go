@@ -262,9 +262,10 @@ var drvCases = []drvCase{
 		// Mechanism 9: a call that never returns, on every schedule; the
 		// test's share of the budget is shorter than the watchdog, but the
 		// unperturbed run has the full watchdog: a finding with its stack.
+		// The budget pays that watchdog and two replays of it alone.
 		name:   "real hang",
 		pkg:    "realhang",
-		budget: 4 * time.Second,
+		budget: 6 * time.Second,
 		step:   time.Second,
 		want: map[string]checks.FailureKind{
 			"TestFieldsInBackground": checks.Fatal,
@@ -370,9 +371,10 @@ func TestRealSuiteDriver(t *testing.T) {
 			}
 			// A finding missed because the budget ran out first, or left
 			// no time to replay it alone (a loaded machine starts
-			// processes late), or an unperturbed run stopped for want of
-			// budget, is searched for again with the budget and the
-			// watchdog doubled, their ratio kept.
+			// processes late and its watchdog fires late), or an
+			// unperturbed run stopped for want of budget, is searched for
+			// again with the budget 2.5 times and the watchdog 1.5 times
+			// as long: more watchdogs fit in the budget each time.
 			res, opts := searchkit.Search(t, explore.Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
 				Seed: 1, StepTimeout: dc.step, Workers: dc.workers, Schedules: dc.schedules,
@@ -380,7 +382,7 @@ func TestRealSuiteDriver(t *testing.T) {
 				return testkit.ContainsAny(res.Notes, "the budget ran out before it could run with more") ||
 					!testkit.AllFound(res.Findings, dc.want) &&
 						(testkit.ContainsAny(res.Notes, "the budget ran out") || testkit.ContainsAny(res.Notes, "no time was left in the budget"))
-			}, func(o *explore.Options) { o.Budget, o.StepTimeout = 2*o.Budget, 2*o.StepTimeout })
+			}, func(o *explore.Options) { o.Budget, o.StepTimeout = o.Budget*5/2, o.StepTimeout*3/2 })
 			step := opts.StepTimeout
 			searchkit.CheckSearched(t, res, dc.want, func(ts explore.TestStats) bool { return dc.notSearched[ts.Test] })
 			testkit.CheckPlain(t, res.Findings, dc.want, dc.wantPlain)

@@ -18,9 +18,6 @@ import (
 // that only some builds include.
 const buildfilesDir = "../../testdata/buildfiles"
 
-// searchBudget is a search's first budget, as explore's robustness tests use.
-const searchBudget = 1500 * time.Millisecond
-
 // TestBuildFiles (issue 26.2): the driver, the rewrite and the plain go
 // test runs use exactly the test files the build includes: with -race the
 // `//go:build race` file and not the `!race` one, without it the other
@@ -50,20 +47,12 @@ func TestBuildFiles(t *testing.T) {
 			t.Setenv("GOFLAGS", c.goflags)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			// Plain go test must get to run each failing test: a search
-			// whose budget left no time for it (a loaded machine) runs
-			// again with a longer one.
-			var res *explore.Result
-			for budget := searchBudget; ; budget *= 4 {
-				var err error
-				res, err = explore.Run(ctx, explore.Options{Dir: dir, Budget: budget, Seed: 1, Race: c.race, SchedulesDir: t.TempDir()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if budget >= time.Minute || !slices.ContainsFunc(res.Findings, func(f checks.Finding) bool { return f.PlainGo == nil || f.PlainGo.Runs == 0 }) {
-					break
-				}
-				t.Logf("plain go test found no time in %v; searching again", budget)
+			// Plain go test must get to run each failing test: the search
+			// is bounded by a count of schedules, with a budget ample for
+			// it and for plain go test on a loaded machine.
+			res, err := explore.Run(ctx, explore.Options{Dir: dir, Budget: 5 * time.Minute, Schedules: 10, Seed: 1, Race: c.race, SchedulesDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
 			}
 			var searched []string
 			for _, ts := range res.Stats.Tests {
@@ -90,13 +79,21 @@ func TestBuildFiles(t *testing.T) {
 				t.Errorf("failing without interleave too: %q, want %q (findings %v, notes %q)", plain, want, res.Findings, res.Notes)
 			}
 			// The replay instruments the package again, for the build
-			// the schedule was made with.
+			// the schedule was made with (once for all the findings).
+			var scheds []*rt.Schedule
 			for _, f := range res.Findings {
-				rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir})
+				sched, err := explore.ReadSchedule(f.Schedule)
 				if err != nil {
-					t.Errorf("%s: replay: %v", f.Test, err)
-				} else if rr.Outcome != explore.Reproduced {
-					t.Errorf("%s: replay %s, want %s", f.Test, rr.Outcome, explore.Reproduced)
+					t.Fatalf("%s: %v", f.Test, err)
+				}
+				scheds = append(scheds, sched)
+			}
+			results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir})
+			for i, f := range res.Findings {
+				if errs[i] != nil {
+					t.Errorf("%s: replay: %v", f.Test, errs[i])
+				} else if results[i].Outcome != explore.Reproduced {
+					t.Errorf("%s: replay %s, want %s", f.Test, results[i].Outcome, explore.Reproduced)
 				}
 			}
 		})

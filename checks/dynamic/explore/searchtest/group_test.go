@@ -16,35 +16,41 @@ import (
 // causesDir is the nested module of one-cause-many-failures kernels.
 const causesDir = "../../testdata/causes"
 
-// searchCauses searches one package of testdata/causes under -race until
-// done accepts the result, doubling the budget up to three times: slowness
-// costs time, not a failure.
-func searchCauses(t *testing.T, pkg string, done func(*explore.Result) bool) (*explore.Result, string) {
+// searchCauses searches one package of testdata/causes under -race for
+// a count of schedules (with a budget ample for it on a loaded machine),
+// then with other seeds until done accepts the result, at most three
+// times more. testUntil is Options.TestUntil.
+func searchCauses(t *testing.T, pkg string, testUntil func(checks.Finding) bool, done func(*explore.Result) bool) (*explore.Result, string) {
 	t.Helper()
 	dir, err := filepath.Abs(causesDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var res *explore.Result
-	budget := 4 * time.Second
-	for attempt := 0; attempt < 4; attempt, budget = attempt+1, 2*budget {
+	for attempt := 0; attempt < 4; attempt++ {
 		res, err = explore.Run(context.Background(), explore.Options{
-			Dir: dir, Patterns: []string{"./" + pkg}, Budget: budget, Race: true,
-			Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
+			Dir: dir, Patterns: []string{"./" + pkg}, Budget: 5 * time.Minute, Schedules: causesSchedules, Race: true,
+			Seed: int64(1 + attempt), SchedulesDir: t.TempDir(), TestUntil: testUntil,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
+		for _, ts := range res.Stats.Tests {
+			t.Logf("%s: %d schedules (first failing: %d)", ts.Test, ts.Schedules, ts.ToFirstFailure)
+		}
 		if done(res) {
 			break
 		}
-		t.Logf("not all failures found in %v; searching again", budget)
+		t.Logf("not all failures found in %d schedules per worker; searching again", causesSchedules)
 	}
 	for _, n := range res.Notes {
 		t.Log("note:", n)
 	}
 	return res, dir
 }
+
+// causesSchedules bounds each worker's schedules of a test in searchCauses.
+const causesSchedules = 40
 
 func races(res *explore.Result) []checks.Finding {
 	var out []checks.Finding
@@ -78,7 +84,7 @@ func TestOneCauseOneFinding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a race-instrumented package")
 	}
-	res, dir := searchCauses(t, "rlock", func(res *explore.Result) bool {
+	res, dir := searchCauses(t, "rlock", nil, func(res *explore.Result) bool {
 		rs := races(res)
 		return len(rs) > 0 && len(rs[0].Tests()) == 2 && len(rs[0].SameCause) >= 3
 	})
@@ -120,7 +126,7 @@ func TestTwoCausesTwoFindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a race-instrumented package")
 	}
-	res, dir := searchCauses(t, "two", func(res *explore.Result) bool { return len(races(res)) >= 2 })
+	res, dir := searchCauses(t, "two", nil, func(res *explore.Result) bool { return len(races(res)) >= 2 })
 	rs := races(res)
 	funcs := map[string]bool{}
 	for _, f := range rs {
@@ -155,8 +161,10 @@ func TestUntilFailureRepresentsItsCause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	budget := 4 * time.Second
-	for attempt := 0; attempt < 4; attempt, budget = attempt+1, 2*budget {
+	// The budget only bounds a search Until does not end: with other
+	// seeds, up to three times more.
+	budget := 2 * time.Minute
+	for attempt := 0; attempt < 4; attempt++ {
 		sawGet := false
 		res, err := explore.Run(context.Background(), explore.Options{
 			Dir: dir, Patterns: []string{"./rlock"}, Tests: []explore.TestRef{{Package: "causes/rlock", Name: "TestReaders"}},
@@ -206,7 +214,9 @@ func TestHelperTwoCallersTwoFindings(t *testing.T) {
 		}
 		return out
 	}
-	res, dir := searchCauses(t, "bumps", func(res *explore.Result) bool {
+	// Each test's search ends at its first lost update.
+	lost := func(f checks.Finding) bool { return f.Kind == checks.TestFailure }
+	res, dir := searchCauses(t, "bumps", lost, func(res *explore.Result) bool {
 		tests := map[string]bool{}
 		for _, f := range failures(res) {
 			for _, name := range f.Tests() {

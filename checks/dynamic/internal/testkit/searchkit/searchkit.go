@@ -81,6 +81,14 @@ func Module(t *testing.T, rel, what string) string {
 // returns the last result and the options it ran with.
 func Search(t *testing.T, opts explore.Options, retry func(*explore.Result, explore.Options) bool, grow func(*explore.Options)) (*explore.Result, explore.Options) {
 	t.Helper()
+	if opts.Stage == nil {
+		// What each stage took, to tell a slow or loaded machine's run.
+		opts.Stage = func(e explore.StageEvent) {
+			if e.Done {
+				t.Logf("stage %s: %v %s", e.Name, e.Took.Round(time.Millisecond), e.Detail)
+			}
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		opts.SchedulesDir = t.TempDir()
 		res, err := explore.Run(context.Background(), opts)

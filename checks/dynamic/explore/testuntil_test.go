@@ -1,0 +1,61 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+)
+
+// TestTestUntil: a test's search ends at the first failure TestUntil
+// accepts. TestFailsInOneWorker fails in one process only, so the other
+// worker's process runs on until it is told to stop (rt.Config.StopFile):
+// the search ends far inside its budget, which only bounds a search that
+// does not stop. The failure needs its process's earlier schedule: a
+// note, not a finding. (kerneltest replays what TestUntil accepted.)
+func TestTestUntil(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented package; skipped with -short")
+	}
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file TestFailsInOneWorker's processes claim (-count runs this
+	// process's searches again).
+	claim := filepath.Join(os.TempDir(), fmt.Sprintf("interleave-firstfail-%d", os.Getpid()))
+	os.Remove(claim)
+	defer os.Remove(claim)
+	ctx := context.Background()
+	budget := 3 * time.Minute
+	res, err := Run(ctx, Options{
+		Dir: dir, Patterns: []string{"./firstfail"},
+		Budget: budget, Seed: 1, Workers: 2, SchedulesDir: t.TempDir(),
+		TestUntil: func(f checks.Finding) bool { return f.Kind == checks.TestFailure },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		t.Log("note:", n)
+	}
+	if len(res.Stats.Tests) != 1 {
+		t.Fatalf("stats %+v, want TestFailsInOneWorker's", res.Stats.Tests)
+	}
+	ts := res.Stats.Tests[0]
+	t.Logf("%s: %d schedules in %v, first failing %d, unperturbed %q", ts.Test, ts.Schedules, res.Stats.Elapsed, ts.ToFirstFailure, ts.Plain)
+	if ts.Plain != "pass" || !ts.Met {
+		t.Errorf("unperturbed %q, met %v; want a pass, then the failure found by the search", ts.Plain, ts.Met)
+	}
+	if res.Stats.Elapsed >= budget/2 {
+		t.Errorf("the search ran %v of its %v after TestUntil accepted the failure", res.Stats.Elapsed, budget)
+	}
+	if !testkit.ContainsAny(res.Notes, "TestFailsInOneWorker: not reported") || len(res.Findings) != 0 {
+		t.Errorf("findings %+v, notes %q; want a note saying the failure did not replay alone", res.Findings, res.Notes)
+	}
+}
