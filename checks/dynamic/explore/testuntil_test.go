@@ -32,7 +32,10 @@ func TestTestUntil(t *testing.T) {
 	os.Remove(claim)
 	defer os.Remove(claim)
 	ctx := context.Background()
-	budget := 3 * time.Minute
+	// Ample, so that what the search does besides schedules (the
+	// unperturbed run, plain go test, the replay) cannot reach half of it
+	// on a loaded machine; a search that does not stop runs all of it.
+	budget := 6 * time.Minute
 	res, err := Run(ctx, Options{
 		Dir: dir, Patterns: []string{"./firstfail"},
 		Budget: budget, Seed: 1, Workers: 2, SchedulesDir: t.TempDir(),
