@@ -2,10 +2,8 @@ package explore
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
@@ -15,30 +13,14 @@ import (
 // test cancels it, after the test's function returns (testdata/testctx):
 // no finding and no note, as under go test and synctest. A goroutine
 // beside them that nothing frees is still a leak, naming only itself,
-// and it replays. A count of schedules, not the time, bounds the search.
+// and it replays.
 func TestContextWorkers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds, searches and replays a package; skipped with -short")
-	}
-	dir, err := filepath.Abs("../testdata/testctx")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, res := searchCounted(t, "../testdata/testctx", []string{"."}, 10)
 	ctx := context.Background()
-	res, err := Run(ctx, Options{
-		Dir: dir, Patterns: []string{"."}, Budget: 5 * time.Minute,
-		Seed: 1, Workers: 1, Schedules: 10, SchedulesDir: t.TempDir(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, n := range res.Notes {
 		if strings.Contains(n, "TestWorkersStopWithTest") || strings.Contains(n, "TestSubtestWorkers") {
 			t.Errorf("note on a correct test: %s", n)
 		}
-	}
-	for _, ts := range res.Stats.Tests {
-		t.Logf("%s: %d schedules, %d failing", ts.Test, ts.Schedules, ts.Failures)
 	}
 	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
 		Kinds: map[string]checks.FailureKind{
