@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 )
 
 // flagFact says that at some point the bool field flag of the value
@@ -111,7 +113,7 @@ func (pc *passContext) flagFacts(n ast.Node, stack []ast.Node) []flagFact {
 				if st == child {
 					break
 				}
-				if is, ok := st.(*ast.IfStmt); ok && is.Else == nil && is.Init == nil && terminates(pc, is.Body) {
+				if is, ok := st.(*ast.IfStmt); ok && is.Else == nil && is.Init == nil && lockregion.Leaves(pc.pass.TypesInfo, is.Body) {
 					out = append(out, pc.condFacts(is.Cond, false)...)
 				}
 			}
@@ -148,26 +150,6 @@ func (pc *passContext) condFacts(cond ast.Expr, truth bool) []flagFact {
 		return []flagFact{{flag: f, base: base, root: root, value: truth}}
 	}
 	return nil
-}
-
-// terminates reports whether the block's last statement returns or
-// panics.
-func terminates(pc *passContext, b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch s := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.ExprStmt:
-		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok {
-			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-				b, isBuiltin := pc.pass.TypesInfo.Uses[id].(*types.Builtin)
-				return isBuiltin && b.Name() == "panic"
-			}
-		}
-	}
-	return false
 }
 
 // immutableFlag reports whether the package sets the field f only in

@@ -206,7 +206,7 @@ func fieldTests(info *types.Info, fd *ast.FuncDecl) (tickets, phases map[ast.Exp
 			if !ok {
 				continue
 			}
-			if leaves(info, ifs.Body) {
+			if lockregion.Leaves(info, ifs.Body) {
 				// Every disjunct is false after the if.
 				for _, d := range split(ifs.Cond, token.LOR) {
 					if c, ok := ticketTest(info, d, params); ok {
@@ -241,20 +241,6 @@ func fieldTests(info *types.Info, fd *ast.FuncDecl) (tickets, phases map[ast.Exp
 		return true
 	})
 	return tickets, phases
-}
-
-// leaves reports whether a block ends by leaving the function.
-func leaves(info *types.Info, b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch s := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt:
-		return true
-	case *ast.ExprStmt:
-		return lockregion.IsPanic(info, s.X)
-	}
-	return false
 }
 
 // split returns the operands of a chain of op (a || b || c).

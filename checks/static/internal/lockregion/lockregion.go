@@ -482,3 +482,18 @@ func union(a, b Held) Held {
 func IsPanic(info *types.Info, e ast.Expr) bool {
 	return passutil.IsBuiltinCall(info, e, "panic")
 }
+
+// Leaves reports whether block b ends by leaving the function: its last
+// statement returns or panics.
+func Leaves(info *types.Info, b *ast.BlockStmt) bool {
+	if b == nil || len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		return IsPanic(info, s.X)
+	}
+	return false
+}
