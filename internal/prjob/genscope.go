@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -251,23 +250,10 @@ func (r *job) placeOnChangedLine(f *checks.Finding) {
 			continue
 		}
 		f.Pos = checks.Position{File: file, Line: line}
-		f.Func, f.Snippet = "", sourceLine(AbsIn(c.ModuleDir, file), line)
+		f.Func, f.Snippet = "", explore.SourceLine(AbsIn(c.ModuleDir, file), line)
 		if len(g.Stack) > 0 {
 			f.Func = g.Stack[0].Func
 		}
 		return
 	}
-}
-
-// sourceLine is line n of file, trimmed ("" when it cannot be read).
-func sourceLine(file string, n int) string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return ""
-	}
-	lines := strings.Split(string(b), "\n")
-	if n < 1 || n > len(lines) {
-		return ""
-	}
-	return strings.TrimSpace(lines[n-1])
 }

@@ -278,7 +278,7 @@ func failureEntry(logs []string, dir string) string {
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(dir, file)
 		}
-		src := sourceLine(file, n)
+		src := SourceLine(file, n)
 		if src == "" || !logCallRE.MatchString(src) {
 			return e
 		}
@@ -575,7 +575,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	}
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos
-		fd.Snippet = sourceLine(pos.File, pos.Line)
+		fd.Snippet = SourceLine(pos.File, pos.Line)
 	}
 	if fr, ok := firstUser(f.frames); ok {
 		fd.Func = fr.Func
@@ -641,8 +641,9 @@ func shortFunc(fn string) string {
 	return fn
 }
 
-// sourceLine reads line n of file, for the finding's snippet.
-func sourceLine(file string, n int) string {
+// SourceLine is line n of file, trimmed, for a finding's snippet ("" when
+// it cannot be read).
+func SourceLine(file string, n int) string {
 	fh, err := os.Open(file)
 	if err != nil {
 		return ""

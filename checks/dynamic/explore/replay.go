@@ -321,7 +321,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 func (r *replayer) line(file string, n int) string {
 	src, ok := r.files[file]
 	if !ok {
-		return sourceLine(file, n)
+		return SourceLine(file, n)
 	}
 	lines := strings.Split(string(src), "\n")
 	if n < 1 || n > len(lines) {

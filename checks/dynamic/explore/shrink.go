@@ -277,7 +277,7 @@ func (s *search) sourceAt(t *target) func(string) string {
 			return ""
 		}
 		name := filepath.Base(pos.File)
-		if l := sourceLine(filepath.Join(t.pkg.Dir, name), pos.Line); l != "" {
+		if l := SourceLine(filepath.Join(t.pkg.Dir, name), pos.Line); l != "" {
 			return l
 		}
 		if s.inst == nil {
@@ -295,7 +295,7 @@ func (s *search) sourceAt(t *target) func(string) string {
 		if found == "" {
 			return ""
 		}
-		return sourceLine(found, pos.Line)
+		return SourceLine(found, pos.Line)
 	}
 }
 

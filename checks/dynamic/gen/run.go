@@ -609,7 +609,7 @@ func (r *run) report() (failed map[string]map[string]bool) {
 			f.Related = append([]checks.Related{{Position: f.Pos, Message: "the generated test"}}, f.Related...)
 			p := k.t.Pkg.Fset.Position(k.t.Pos)
 			f.Pos = checks.Position{File: p.Filename, Line: p.Line, Column: p.Column}
-			f.Snippet = strings.TrimSpace(sourceLine(p.Filename, p.Line))
+			f.Snippet = explore.SourceLine(p.Filename, p.Line)
 		}
 		if v.onBase {
 			r.res.OnBase = append(r.res.OnBase, f)
@@ -667,19 +667,6 @@ func carry(path string, src []byte) error {
 	s.Version = max(s.Version, rt.ScheduleVersionFiles)
 	s.Files = []rt.SourceFile{{Name: FileName, Source: string(src)}}
 	return explore.WriteSchedule(path, s)
-}
-
-// sourceLine is line n of file, or "".
-func sourceLine(file string, n int) string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return ""
-	}
-	lines := strings.Split(string(b), "\n")
-	if n < 1 || n > len(lines) {
-		return ""
-	}
-	return lines[n-1]
 }
 
 func firstLine(s string) string {
