@@ -6,7 +6,8 @@
 # Go lines, lines naming sync.Mutex/RWMutex or atomic.); one over 60,000
 # lines or with fewer than 3 such lines is skipped (RULE.md step 3). The
 # others are checked by sample.sh at default settings, 300 s limit each,
-# none started from STOP (HH:MM UTC) on.
+# none started from STOP (HH:MM UTC) on. FROM=N starts at row N of
+# list.md and appends to counts.tsv.
 #
 # Usage: BIN=/tmp/sample-a-bin/interleave BIN_COMMIT=e980e60... \
 #   bench/precision/sample-a.sh run
@@ -31,8 +32,9 @@ run) ;;
 esac
 mkdir -p "$OUT"
 counts="$here/counts.tsv"
-: >"$counts"
-for mv in "${mods[@]}"; do
+[ -n "${FROM:-}" ] || : >"$counts"
+for ((i = ${FROM:-1} - 1; i < ${#mods[@]}; i++)); do
+	mv="${mods[i]}"
 	if [[ "$(date -u +%H:%M)" > "$STOP" || "$(date -u +%H:%M)" == "$STOP" ]]; then
 		printf '%s\tnot-started\t\t\n' "$mv" >>"$counts"
 		continue
