@@ -36,8 +36,8 @@ func baseReserve(budget time.Duration, baseDir string) time.Duration {
 // a few schedules of a generated test that leaves goroutines behind.
 const minBaseSearch = 2 * time.Second
 
-// checkBase runs the tests of the findings kept (r.order) on the base
-// commit (Options.BaseDir): the
+// checkBase runs the tests of the findings kept (r.order) that
+// Options.BaseCheck picks on the base commit (Options.BaseDir): the
 // generated file as searched is added to each package there, each
 // finding's schedule is replayed there and, when it does not fail the
 // same way, its test is searched there with a bound (judgeOnBase). A test
@@ -45,15 +45,23 @@ const minBaseSearch = 2 * time.Second
 // verdict. The files added are removed again.
 func (r *run) checkBase(ctx context.Context) {
 	r.base = map[findingKey]baseVerdict{}
-	if r.opts.BaseDir == "" || len(r.order) == 0 {
+	if r.opts.BaseDir == "" {
 		return
 	}
-	end := r.stage(fmt.Sprintf("checking %d finding(s) on the base commit", len(r.order)))
 	byPkg := map[string][]findingKey{}
+	n := 0
 	for _, k := range r.order {
-		p := r.best[k].Package
-		byPkg[p] = append(byPkg[p], k)
+		f := r.best[k]
+		if r.opts.BaseCheck != nil && !r.opts.BaseCheck(&f) {
+			continue
+		}
+		byPkg[f.Package] = append(byPkg[f.Package], k)
+		n++
 	}
+	if n == 0 {
+		return
+	}
+	end := r.stage(fmt.Sprintf("checking %d finding(s) on the base commit", n))
 	var fs []checks.Finding
 	var keys []findingKey
 	for _, w := range r.works {

@@ -40,8 +40,12 @@ type Options struct {
 	// base commit (the pull-request job): a test that fails when run
 	// sequentially but passes there is searched, not dropped (onBase).
 	BaseDir string
-	PerType int   // tests generated per type (default DefaultPerType)
-	Seed    int64 // seeds generation and the search
+	// BaseCheck, when set, picks the findings checked on BaseDir (the
+	// pull-request job's: those in its change); the others get no base
+	// verdict, and cost no build there.
+	BaseCheck func(*checks.Finding) bool
+	PerType   int   // tests generated per type (default DefaultPerType)
+	Seed      int64 // seeds generation and the search
 	// Budget is the wall time of the sequential runs and the search after
 	// their builds: no round of sequential runs after the first starts
 	// past half of it, and the search gets the rest (at least a tenth).
