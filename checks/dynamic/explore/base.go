@@ -177,6 +177,24 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 	return out, nil
 }
 
+// baseSearchSchedules is how many schedules of a failure's test BaseCost
+// sizes the search on the base commit for.
+const baseSearchSchedules = 30
+
+// BaseCost is what CheckBase needs for failures whose tests cost costs (a
+// schedule in a process of its own each, as Options.KeepFor is told):
+// each replayed once on the base, then a search there of
+// baseSearchSchedules of its schedules, at least the second CheckBase
+// gives a package's search. Failures of one package share one search, so
+// it counts more than they take.
+func BaseCost(costs []time.Duration) time.Duration {
+	var d time.Duration
+	for _, c := range costs {
+		d += c + processStartup + max(baseSearchSchedules*c, time.Second)
+	}
+	return d
+}
+
 // baseSearchBudget is each of n packages' part of budget once the replays
 // took replayed: at least a second (what a search needs to run at all).
 func baseSearchBudget(budget, replayed time.Duration, n int) time.Duration {
