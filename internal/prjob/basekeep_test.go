@@ -24,7 +24,8 @@ func TestBaseKeepFollowsCost(t *testing.T) {
 	}{
 		{[]time.Duration{5 * time.Millisecond}, 5*time.Millisecond + 300*time.Millisecond + time.Second},
 		{[]time.Duration{200 * time.Millisecond, 5 * time.Millisecond}, explore.BaseCost([]time.Duration{200 * time.Millisecond}) + explore.BaseCost([]time.Duration{5 * time.Millisecond})},
-		{[]time.Duration{time.Second, time.Second}, 30 * time.Second}, // capped at a quarter of -budget
+		{[]time.Duration{time.Second, time.Second}, 2 * (time.Second + 300*time.Millisecond + 3*time.Second)},
+		{[]time.Duration{5 * time.Second, 5 * time.Second}, 30 * time.Second}, // capped at a quarter of -budget
 	} {
 		if got := r.baseKeepFor(tc.costs); got != tc.want {
 			t.Errorf("kept for failures costing %v: %v, want %v", tc.costs, got, tc.want)

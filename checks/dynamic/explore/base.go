@@ -178,8 +178,10 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 }
 
 // baseSearchSchedules is how many schedules of a failure's test BaseCost
-// sizes the search on the base commit for.
-const baseSearchSchedules = 30
+// sizes the search on the base commit for: a failure's own schedule most
+// often replays there when the base has it (logrus's leak took 0.5s of the
+// 30s a fixed quarter of -budget kept), and the search is for the rest.
+const baseSearchSchedules = 3
 
 // BaseCost is what CheckBase needs for failures whose tests cost costs (a
 // schedule in a process of its own each, as Options.KeepFor is told):

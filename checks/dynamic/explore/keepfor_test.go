@@ -14,7 +14,7 @@ import (
 // (Options.KeepFor) is asked with one cost per cause the report replays,
 // not a fixed share: 12 leaks of one cause (1s tests) and a 200ms test's
 // failure are two costs, and the reserve grows by what KeepFor returns
-// (BaseCost: one replay and 30 schedules, a second at least, each).
+// (BaseCost: one replay and 3 schedules, a second at least, each).
 // Nothing is asked before a failure is found.
 func TestKeepForCauses(t *testing.T) {
 	var asked [][]time.Duration
@@ -44,7 +44,7 @@ func TestKeepForCauses(t *testing.T) {
 		t.Fatalf("KeepFor asked %v, want one cost per cause [1s 200ms]", asked)
 	}
 	keep := BaseCost(asked[0])
-	if want := (time.Second + processStartup + 30*time.Second) + (200*time.Millisecond + processStartup + 6*time.Second); keep != want {
+	if want := (time.Second + processStartup + 3*time.Second) + (200*time.Millisecond + processStartup + time.Second); keep != want {
 		t.Errorf("BaseCost %v, want %v", keep, want)
 	}
 	s.opts.KeepFor = nil
