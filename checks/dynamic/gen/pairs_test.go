@@ -65,3 +65,37 @@ func TestPairsChangedFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestFocusPairsOnce: when both methods of a pair changed, the pair is one
+// case, not one each way round (puddle v2.1.0 changed every method of
+// Pool: its four pairs were Acquire ∥ AcquireAllIdle, the same again the
+// other way, Close ∥ Acquire and CreateResource ∥ Acquire). Fails without
+// focusPairs' seen: Count ∥ Room and Room ∥ Count.
+func TestFocusPairsOnce(t *testing.T) {
+	pkgs, _, err := load(context.Background(), "testdata/pairs", []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range Targets(pkgs) {
+		if tg.Name.Name() != "Bin" {
+			continue
+		}
+		for _, m := range tg.Methods { // two observers changed: each the other's first partner
+			if m.Fn.Name() == "Count" || m.Fn.Name() == "Room" {
+				tg.Focus = append(tg.Focus, m)
+			}
+		}
+		seen := map[string]bool{}
+		ps := focusPairs(tg)
+		for _, p := range ps {
+			a, b := p[0].Fn.Name(), p[1].Fn.Name()
+			if seen[b+"|"+a] {
+				t.Errorf("%s ∥ %s and %s ∥ %s both: %d pairs", a, b, b, a, len(ps))
+			}
+			seen[a+"|"+b] = true
+		}
+		if len(ps) != maxPairs {
+			t.Errorf("%d pairs, want %d", len(ps), maxPairs)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package gen
 
 import (
 	"fmt"
+	"go/types"
 	"math/rand"
 	"regexp"
 	"slices"
@@ -121,11 +122,18 @@ func focusPairs(t *Target) [][2]Func {
 		most = max(most, len(ps))
 	}
 	var out [][2]Func
+	seen := map[[2]*types.Func]bool{} // a pair either way round is one case
 	for j := 0; j < most; j++ {
 		for i, f := range t.Focus {
-			if j < len(partners[i]) && len(out) < maxPairs {
-				out = append(out, [2]Func{f, partners[i][j]})
+			if j >= len(partners[i]) || len(out) == maxPairs {
+				continue
 			}
+			p := partners[i][j]
+			if seen[[2]*types.Func{p.Fn, f.Fn}] {
+				continue
+			}
+			seen[[2]*types.Func{f.Fn, p.Fn}] = true
+			out = append(out, [2]Func{f, p})
 		}
 	}
 	return out
