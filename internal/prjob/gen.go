@@ -60,7 +60,11 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 			dir := filepath.Dir(t.Pkg.Fset.Position(t.Pos).Filename)
 			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method) || candidates[methodKey(dir, t.Name.Name(), method)]
 		},
-		BaseDir:      baseDir,
+		BaseDir: baseDir,
+		// Only the findings in the change are checked on the base: the
+		// others are a note anyway (addGenFindings). genFocused is not
+		// known yet, so one without a place of its own is checked.
+		BaseCheck:    r.genInChange,
 		Seed:         seed,
 		Budget:       genStageBudget(r.budget.left(), opts.GenBudget),
 		Strategy:     opts.Strategy,

@@ -462,7 +462,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		Schedules:    opts.Count,
 		Strategy:     opts.Strategy,
 		Targets:      targets,
-		KeepAfter:    r.baseKeep(),
+		KeepFor:      r.baseKeepFor,
 		Stage: r.budget.watch(func(ev explore.StageEvent) {
 			progressMu.Lock()
 			defer progressMu.Unlock()

@@ -4,6 +4,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,7 +47,8 @@ func fairShare(now, end time.Time, n int) time.Duration {
 // their replays and plain runs take by their tests' measured cost (or
 // the failing schedule's run time, when longer), at least that tenth, at
 // most a quarter of the budget but never less than the replays; and
-// Options.KeepAfter once a failure is found. Only what the report will
+// Options.KeepAfter (or KeepFor of the causes' costs) once a failure is
+// found. Only what the report will
 // replay counts, once per cause (reserveKey): not a failure of an
 // unperturbed run that plain go test tells as the tool's doing (gocron's
 // 7 such, with 12 leaks of one cause, kept the search from all but 6s of
@@ -99,6 +101,9 @@ func (s *search) shrinkReserve() time.Duration {
 		} else {
 			costs = append(costs, x.c)
 		}
+	}
+	if len(s.order) > 0 && s.opts.KeepFor != nil {
+		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
 	}
 	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
 }

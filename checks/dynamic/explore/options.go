@@ -54,7 +54,12 @@ type Options struct {
 	// caller's own work on the failures after Run returns (the pull-request
 	// job's search on the base commit).
 	KeepAfter time.Duration
-	Progress  func(Stats) // called about twice a second, and once at the end
+	// KeepFor, when set, replaces KeepAfter: given the measured cost of
+	// one schedule of each cause found so far that the report will replay
+	// (shrinkReserve), it returns what to keep (BaseCost). Called with the
+	// search's lock held: it must not call back into the search.
+	KeepFor  func(costs []time.Duration) time.Duration
+	Progress func(Stats) // called about twice a second, and once at the end
 	// Stage, when set, is told when each stage of the run starts and ends:
 	// loading and instrumenting, each build, each test's search, shrinking.
 	Stage func(StageEvent)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
-	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // baseVerdict is what the base commit did with one finding's test.
@@ -37,24 +36,32 @@ func baseReserve(budget time.Duration, baseDir string) time.Duration {
 // a few schedules of a generated test that leaves goroutines behind.
 const minBaseSearch = 2 * time.Second
 
-// checkBase runs the tests of the findings kept (r.order) on the base
-// commit (Options.BaseDir): the generated file as searched is added to
-// each package there, each finding's schedule is replayed there and, when
-// it does not fail the same way, its test is searched there with a bound
-// (judgeOnBase). A test that does not compile
-// on the base (its type or methods differ) gets no verdict. The files
-// added are removed again.
+// checkBase runs the tests of the findings kept (r.order) that
+// Options.BaseCheck picks on the base commit (Options.BaseDir): the
+// generated file as searched is added to each package there, each
+// finding's schedule is replayed there and, when it does not fail the
+// same way, its test is searched there with a bound (judgeOnBase). A test
+// that does not compile on the base (its type or methods differ) gets no
+// verdict. The files added are removed again.
 func (r *run) checkBase(ctx context.Context) {
 	r.base = map[findingKey]baseVerdict{}
-	if r.opts.BaseDir == "" || len(r.order) == 0 {
+	if r.opts.BaseDir == "" {
 		return
 	}
-	end := r.stage(fmt.Sprintf("checking %d finding(s) on the base commit", len(r.order)))
 	byPkg := map[string][]findingKey{}
+	n := 0
 	for _, k := range r.order {
-		p := r.best[k].Package
-		byPkg[p] = append(byPkg[p], k)
+		f := r.best[k]
+		if r.opts.BaseCheck != nil && !r.opts.BaseCheck(&f) {
+			continue
+		}
+		byPkg[f.Package] = append(byPkg[f.Package], k)
+		n++
 	}
+	if n == 0 {
+		return
+	}
+	end := r.stage(fmt.Sprintf("checking %d finding(s) on the base commit", n))
 	var fs []checks.Finding
 	var keys []findingKey
 	for _, w := range r.works {
@@ -110,96 +117,29 @@ func (r *run) checkBase(ctx context.Context) {
 }
 
 // judgeOnBase decides, for findings fs (of keys) whose generated file is
-// in the base commit's packages, whether the base fails the same way: the
-// schedule replayed there (it carries the file), then, for those it does
-// not reproduce, a search of their tests there within baseReserve and
-// Options.Schedules, as explore.CheckBase does for the search's failures.
+// in the base commit's packages, whether the base fails the same way, with
+// explore.CheckBase: each schedule replayed there (it carries the file),
+// then, for those it does not reproduce, a search of their tests there
+// within baseReserve (at least minBaseSearch a package) and
+// Options.Schedules, ended by the same failure.
 func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findingKey) {
 	if len(fs) == 0 {
 		return
 	}
 	opts := r.opts
-	list := make([]*rt.Schedule, len(fs))
-	for i := range fs {
-		list[i] = r.scheds[keys[i]]
-	}
-	// The replays' time, their builds (told to Stage) not counted.
-	began := time.Now()
-	var builds time.Duration
-	stage := func(ev explore.StageEvent) {
-		if ev.Done && (strings.HasPrefix(ev.Name, "instrumenting") || strings.HasPrefix(ev.Name, "building")) {
-			builds += ev.Took
-		}
-		if opts.Stage != nil {
-			opts.Stage(ev)
-		}
-	}
-	rrs, errs := explore.ReplayMany(ctx, list, explore.ReplayOptions{Dir: opts.BaseDir, StepTimeout: opts.StepTimeout, Stage: stage})
-	replayed := max(time.Since(began)-builds, 0)
-	search := map[string][]int{} // package -> findings left to search for
-	var pkgs []string
+	vs, err := explore.CheckBase(ctx, fs, explore.BaseOptions{
+		Dir: opts.BaseDir, Budget: baseReserve(opts.Budget, opts.BaseDir), MinSearch: minBaseSearch, UntilSame: true,
+		Schedules: opts.Schedules, Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags,
+		Workers: opts.Workers, StepTimeout: opts.StepTimeout, Stage: opts.Stage,
+	})
 	for i, k := range keys {
 		switch {
-		case errs[i] != nil:
-			r.base[k] = baseVerdict{none: true, how: "the base commit cannot replay it: " + firstLine(errs[i].Error())}
-		case rrs[i].Finding != nil && explore.SameFailure(*rrs[i].Finding, fs[i]):
-			r.base[k] = baseVerdict{onBase: true, how: "its schedule fails the same way there"}
+		case err != nil:
+			r.base[k] = baseVerdict{none: true, how: firstLine(err.Error())}
+		case vs[i].OnBase:
+			r.base[k] = baseVerdict{onBase: true, how: vs[i].How}
 		default:
-			if len(search[fs[i].Package]) == 0 {
-				pkgs = append(pkgs, fs[i].Package)
-			}
-			search[fs[i].Package] = append(search[fs[i].Package], i)
-		}
-	}
-	for _, pkg := range pkgs {
-		idx := search[pkg]
-		var refs []explore.TestRef
-		for _, i := range idx {
-			refs = append(refs, explore.TestRef{Package: pkg, Name: fs[i].Test})
-		}
-		// Each package's part of what the replays left, at least
-		// minBaseSearch.
-		per := max((baseReserve(opts.Budget, opts.BaseDir)-replayed)/time.Duration(len(pkgs)), minBaseSearch)
-		schedDir, err := os.MkdirTemp("", "interleave-gen-base-")
-		if err != nil {
-			for _, i := range idx {
-				r.base[keys[i]] = baseVerdict{none: true, how: err.Error()}
-			}
-			continue
-		}
-		res, err := explore.Run(ctx, explore.Options{
-			Dir: opts.BaseDir, Patterns: []string{pkg}, Tests: refs, Budget: per, Schedules: opts.Schedules,
-			Until: func(b checks.Finding) bool { // the failure found ends it
-				for _, i := range idx {
-					if explore.SameFailure(b, fs[i]) {
-						return true
-					}
-				}
-				return false
-			},
-			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir,
-			Workers: opts.Workers, StepTimeout: opts.StepTimeout, Stage: opts.Stage,
-		})
-		os.RemoveAll(schedDir)
-		for _, i := range idx {
-			k := keys[i]
-			if err != nil {
-				r.base[k] = baseVerdict{none: true, how: fmt.Sprintf("its schedule does not fail this way there, and a search of it there for %v failed: %s", per, strings.TrimSuffix(firstLine(err.Error()), ":"))}
-				continue
-			}
-			n := 0
-			for _, ts := range res.Stats.Tests {
-				if ts.Test == fs[i].Test {
-					n += ts.Schedules
-				}
-			}
-			r.base[k] = baseVerdict{how: fmt.Sprintf("neither its schedule nor %d schedules of a search fail this way there", n)}
-			for _, b := range res.Findings {
-				if explore.SameFailure(b, fs[i]) {
-					r.base[k] = baseVerdict{onBase: true, how: "a search of it there fails the same way"}
-					break
-				}
-			}
+			r.base[k] = baseVerdict{none: vs[i].Unconfirmed, how: vs[i].How}
 		}
 	}
 }

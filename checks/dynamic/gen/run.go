@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,8 +41,12 @@ type Options struct {
 	// base commit (the pull-request job): a test that fails when run
 	// sequentially but passes there is searched, not dropped (onBase).
 	BaseDir string
-	PerType int   // tests generated per type (default DefaultPerType)
-	Seed    int64 // seeds generation and the search
+	// BaseCheck, when set, picks the findings checked on BaseDir (the
+	// pull-request job's: those in its change); the others get no base
+	// verdict, and cost no build there.
+	BaseCheck func(*checks.Finding) bool
+	PerType   int   // tests generated per type (default DefaultPerType)
+	Seed      int64 // seeds generation and the search
 	// Budget is the wall time of the sequential runs and the search after
 	// their builds: no round of sequential runs after the first starts
 	// past half of it, and the search gets the rest (at least a tenth).
@@ -349,14 +354,32 @@ func (r *run) generate() error {
 		}
 		// Feedback-directed: more candidates than wanted, of which the
 		// first PerType that run sequentially are kept.
-		// The shapes a test author writes first come first.
+		// The shapes a test author writes first come first, after
+		// the cases that call a changed method (focusFirst).
 		n := candidates * r.opts.PerType
-		cs := append(w.gen.Shapes(t, n), w.gen.Generate(t, n)...)
+		cs := focusFirst(append(w.gen.Shapes(t, n), w.gen.Generate(t, n)...))
 		w.cases = append(w.cases, cs...)
 		pos := t.Pkg.Fset.Position(t.Pos)
 		r.reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: claimOf(t), Pos: fmt.Sprintf("%s:%d", relTo(r.opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}
 	}
 	return nil
+}
+
+// focusFirst puts the cases whose goroutines call a changed method
+// (Case.callsFocus) before the others, each in their order: the first
+// PerType that pass sequentially are the ones searched.
+func focusFirst(cs []*Case) []*Case {
+	slices.SortStableFunc(cs, func(a, b *Case) int {
+		return b2i(!a.callsFocus()) - b2i(!b.callsFocus())
+	})
+	return cs
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // keepSequential runs every case sequentially and keeps those that pass

@@ -5,6 +5,7 @@ package gen
 
 import (
 	"fmt"
+	"go/types"
 	"math/rand"
 	"regexp"
 	"slices"
@@ -45,8 +46,9 @@ const maxRestarts = 3
 // Start, Stop); and a fresh value whose first calls are concurrent (no
 // prefix: state a method builds lazily is built by two goroutines), once
 // with the same call, same arguments, in both goroutines and once with
-// two mutators. They draw from a stream of their own: Generate's cases
-// stay those of the same seed.
+// two mutators; and, in a pull request, each changed method against
+// another on a fresh value (focusPairs). They draw from a stream of their
+// own: Generate's cases stay those of the same seed.
 func (g *Generator) Shapes(t *Target, from int) []*Case {
 	sg := &Generator{rng: g.shapes, q: g.q}
 	var out []*Case
@@ -75,7 +77,79 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 			}
 		}
 	}
+	for _, p := range focusPairs(t) {
+		add(sg.pair(t, p[0], p[1]))
+	}
 	return out
+}
+
+// maxPairs bounds the cases that pair a changed method with another.
+const maxPairs = 4
+
+// focusPairs are the changed methods of t (Target.Focus) each paired with
+// another method, at most maxPairs, in turns: every changed method's best
+// partner first, then their second ones. A method's partners are the
+// observers first (a reader of what the change writes: puddle's Stat
+// against Acquire's constructor), then the other changed methods, then
+// the rest, each in the order of Methods.
+func focusPairs(t *Target) [][2]Func {
+	cs := &caseState{t: t}
+	in := func(fs []Func, m Func) bool {
+		return slices.ContainsFunc(fs, func(f Func) bool { return f.Fn == m.Fn })
+	}
+	rank := func(m Func) int {
+		switch {
+		case in(t.Observers, m):
+			return 0
+		case in(t.Focus, m):
+			return 1
+		}
+		return 2
+	}
+	var partners [][]Func
+	most := 0
+	for _, f := range t.Focus {
+		var ps []Func
+		if cs.callable(f) {
+			for _, m := range t.Methods {
+				if m.Fn != f.Fn && cs.callable(m) {
+					ps = append(ps, m)
+				}
+			}
+		}
+		slices.SortStableFunc(ps, func(a, b Func) int { return rank(a) - rank(b) })
+		partners = append(partners, ps)
+		most = max(most, len(ps))
+	}
+	var out [][2]Func
+	seen := map[[2]*types.Func]bool{} // a pair either way round is one case
+	for j := 0; j < most; j++ {
+		for i, f := range t.Focus {
+			if j >= len(partners[i]) || len(out) == maxPairs {
+				continue
+			}
+			p := partners[i][j]
+			if seen[[2]*types.Func{p.Fn, f.Fn}] {
+				continue
+			}
+			seen[[2]*types.Func{f.Fn, p.Fn}] = true
+			out = append(out, [2]Func{f, p})
+		}
+	}
+	return out
+}
+
+// pair is a case with no prefix whose goroutines call a and b, one each,
+// on a value nothing used yet.
+func (g *Generator) pair(t *Target, a, b Func) *Case {
+	c := &Case{Target: t}
+	cs := &caseState{t: t}
+	c.Build = g.build(t, "v", "x")
+	for _, m := range []Func{a, b} {
+		c.Threads = append(c.Threads, []Call{g.call(m, cs).render("v", false)})
+	}
+	g.observe(c, cs)
+	return c
 }
 
 // lifecyclePairs are the start-like and stop-like method pairs of t

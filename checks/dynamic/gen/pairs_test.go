@@ -1,0 +1,101 @@
+package gen
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPairsChangedFirst: in a pull request gen pairs the changed method
+// with the others on a fresh value, and the cases that call it come first
+// (the first PerType that pass sequentially are searched). The kernel's
+// race is the first Fill (changed) against Room, an observer, on a fresh
+// Bin (puddle v2.1.0's: Acquire's constructor against Stat). For every
+// seed tried, one of the first PerType cases is that pair, and the cases
+// that call Fill come first. Fails without focusPairs and focusFirst.
+func TestPairsChangedFirst(t *testing.T) {
+	dir, err := filepath.Abs("testdata/pairs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, root, err := load(context.Background(), dir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= 5; seed++ {
+		var bin *Target
+		for _, tg := range Targets(pkgs) {
+			if tg.Name.Name() == "Bin" {
+				bin = tg
+			}
+		}
+		if bin == nil {
+			t.Fatal("Bin is not a target")
+		}
+		for _, m := range bin.Methods {
+			if m.Fn.Name() == "Fill" {
+				bin.Focus = append(bin.Focus, m)
+			}
+		}
+		r := &run{opts: Options{PerType: DefaultPerType, Seed: seed}, targets: []*Target{bin}, modRoot: root, copyRoot: t.TempDir()}
+		if err := r.generate(); err != nil {
+			t.Fatal(err)
+		}
+		first := r.works[0].cases[:DefaultPerType]
+		found := false
+		for _, c := range first {
+			if len(c.Prefix) == 0 && len(c.Threads) == 2 && len(c.Threads[0]) == 1 && len(c.Threads[1]) == 1 &&
+				strings.HasPrefix(c.Threads[0][0].Label, "Fill(") && c.Threads[1][0].Label == "Room()" {
+				found = true
+			}
+		}
+		if !found {
+			var ls []string
+			for _, c := range first {
+				ls = append(ls, labels(c))
+			}
+			t.Errorf("seed %d: no Fill ∥ Room on a fresh Bin among the first %d cases:\n%s", seed, DefaultPerType, strings.Join(ls, "\n"))
+		}
+		for i, c := range r.works[0].cases[1:] {
+			if c.callsFocus() && !r.works[0].cases[i].callsFocus() {
+				t.Errorf("seed %d: %s calls Fill after %s, which does not", seed, c.Name, r.works[0].cases[i].Name)
+				break
+			}
+		}
+	}
+}
+
+// TestFocusPairsOnce: when both methods of a pair changed, the pair is one
+// case, not one each way round (puddle v2.1.0 changed every method of
+// Pool: its four pairs were Acquire ∥ AcquireAllIdle, the same again the
+// other way, Close ∥ Acquire and CreateResource ∥ Acquire). Fails without
+// focusPairs' seen: Count ∥ Room and Room ∥ Count.
+func TestFocusPairsOnce(t *testing.T) {
+	pkgs, _, err := load(context.Background(), "testdata/pairs", []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range Targets(pkgs) {
+		if tg.Name.Name() != "Bin" {
+			continue
+		}
+		for _, m := range tg.Methods { // two observers changed: each the other's first partner
+			if m.Fn.Name() == "Count" || m.Fn.Name() == "Room" {
+				tg.Focus = append(tg.Focus, m)
+			}
+		}
+		seen := map[string]bool{}
+		ps := focusPairs(tg)
+		for _, p := range ps {
+			a, b := p[0].Fn.Name(), p[1].Fn.Name()
+			if seen[b+"|"+a] {
+				t.Errorf("%s ∥ %s and %s ∥ %s both: %d pairs", a, b, b, a, len(ps))
+			}
+			seen[a+"|"+b] = true
+		}
+		if len(ps) != maxPairs {
+			t.Errorf("%d pairs, want %d", len(ps), maxPairs)
+		}
+	}
+}

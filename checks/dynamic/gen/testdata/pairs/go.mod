@@ -1,0 +1,3 @@
+module example.com/bin
+
+go 1.24
