@@ -165,7 +165,8 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		}
 		for _, i := range idx {
 			// Its schedule may fail otherwise there (diverged into a leak).
-			out[i].How = fmt.Sprintf("neither its schedule nor %d schedules of a search of %s fail this way on the base commit", testSchedules(res.Stats, findings[i].Test), findings[i].Test)
+			n := testSchedules(res.Stats, findings[i].Test)
+			out[i].How = fmt.Sprintf("neither its schedule nor %d %s of a search of %s fail this way on the base commit", n, checks.Plural(n, "schedule"), findings[i].Test)
 			for _, b := range res.Findings {
 				if SameFailure(b, findings[i]) {
 					out[i] = BaseVerdict{OnBase: true, How: "a search on the base commit fails the same way"}
