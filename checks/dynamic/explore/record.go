@@ -96,7 +96,7 @@ func (s *search) testMet(t *target) bool {
 // stopFile is the file whose existence tells t's processes to start no
 // further schedule (rt.Config.StopFile).
 func (s *search) stopFile(t *target) string {
-	return filepath.Join(s.workDir, sanitize(t.pkg.ImportPath)+"-"+t.name+".stop")
+	return filepath.Join(s.workDir, sanitize(t.pkg.ImportPath)+"-"+sanitize(t.name)+".stop")
 }
 
 // isMet reports whether Options.Until accepted a failure.
