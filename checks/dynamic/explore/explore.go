@@ -18,6 +18,8 @@
 //   - unperturbed.go: each test's unperturbed schedule, run first.
 //   - aim.go: the Targets each unperturbed run executed; those tests
 //     searched first; preemptions at the targets counted.
+//   - subtests.go: with Targets, a top-level subtest that starts
+//     goroutines after its siblings ran is searched alone too.
 //   - batch.go: the unperturbed schedules of many tests in one process.
 //   - workers.go: the search of each test by worker processes; child.go
 //     runs one process and reads its output; batchsearch.go: the tests

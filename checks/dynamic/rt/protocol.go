@@ -200,7 +200,7 @@ type Result struct {
 	TargetHits     map[string]int `json:"targetHits,omitempty"`
 	TargetPreempts map[string]int `json:"targetPreempts,omitempty"`
 	// Subtests is the test's top-level subtests, with the goroutines
-	// each started (subtests.go).
+	// each started (subtests.go), when Config.Targets is set.
 	Subtests []SubtestRun `json:"subtests,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`

@@ -585,7 +585,9 @@ func (s *sched) result() Result {
 		s.addPaths(&r)
 	}
 	s.targetCounts(&r)
-	r.Subtests = s.subtestRuns()
+	if len(s.cfg.Targets) > 0 {
+		r.Subtests = s.subtestRuns() // what pr's search reads (explore/subtests.go)
+	}
 	return r
 }
 

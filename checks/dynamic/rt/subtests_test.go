@@ -36,7 +36,7 @@ func twoSubtests(ran map[string]int) func(t *testing.T) {
 // lists the top-level subtests that ran with the goroutines each started.
 func TestSubtestAlone(t *testing.T) {
 	ran := map[string]int{}
-	cfg := Config{Test: "TestLazy", Schedules: 1, StepTimeout: 5 * time.Second}
+	cfg := Config{Test: "TestLazy", Schedules: 1, StepTimeout: 5 * time.Second, Targets: []string{"elsewhere.go:1"}}
 	all := RunSchedules(t, cfg, twoSubtests(ran), nil)
 	if len(all) != 1 || all[0].Outcome != "pass" {
 		t.Fatalf("whole test: %+v", all)
