@@ -21,7 +21,9 @@ const subAloneCap = 20
 // reads the map: the whole test cannot race. pr searches DoAll alone too
 // (it starts goroutines after a sibling ran), where its goroutines make
 // the counter at once: a data race on the changed lines, reported under
-// "TestClient/DoAll", and it replays.
+// "TestClient/DoAll", and it replays. Total, which counts what its
+// siblings sent, fails alone with no interleaving: it is not searched
+// alone, and that failure is no finding.
 func TestPRSubtestAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
@@ -57,6 +59,19 @@ func TestPRSubtestAlone(t *testing.T) {
 				found = &res.Report.Findings[i]
 			}
 		}
+	}
+	for _, f := range res.Report.Findings {
+		if strings.HasPrefix(f.Test, "TestClient/Total") {
+			t.Errorf("finding of Total, which fails alone without interleaving: %s", f.Message)
+		}
+	}
+	for _, f := range res.Report.PreExisting {
+		if strings.HasPrefix(f.Test, "TestClient/Total") {
+			t.Errorf("pre-existing finding of Total, which fails alone without interleaving: %s", f.Message)
+		}
+	}
+	if !strings.Contains(stderr.String(), "TestClient/Total: not searched alone: its unperturbed run alone failed (test-failure)") {
+		t.Errorf("the log does not say Total is not searched alone")
 	}
 	if found == nil {
 		t.Fatalf("no data race of TestClient/DoAll on meter.go's changed lines %v among %d findings: %+v", changed, len(res.Report.Findings), res.Report.Findings)

@@ -45,6 +45,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -91,6 +92,11 @@ type target struct {
 	ranNothing  bool          // its binary exited without running a schedule
 	// subtests is its unperturbed run's top-level subtests (subtests.go).
 	subtests []rt.SubtestRun
+	// aloneProbe is set while the unperturbed run of a subtest searched
+	// alone runs; aloneFailed is the kind of failure other than a race it
+	// had then (it needs what its siblings do first: not searched).
+	aloneProbe  bool
+	aloneFailed checks.FailureKind
 	// refused is set once Options.TestUntil was not asked about, or did
 	// not accept, a failure of its search: its next processes run on
 	// past their failing schedules (a test failing that way on most

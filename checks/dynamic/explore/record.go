@@ -29,6 +29,9 @@ func (s *search) add(t *target, f *failure) { s.record(t, f, true) }
 func (s *search) record(t *target, f *failure, count bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.aloneFails(t, f) {
+		return
+	}
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
 	if count {
@@ -111,6 +114,9 @@ func (s *search) isMet() bool {
 func (s *search) addCrash(t *target, f *failure, index int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.aloneFails(t, f) {
+		return
+	}
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
 	s.countFailing(k)

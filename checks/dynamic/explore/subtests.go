@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -105,14 +106,23 @@ func (s *search) searchSubtestsAlone(ctx context.Context, targets []*target) []*
 	}
 	s.mu.Unlock()
 	endStage := s.stage(fmt.Sprintf("unperturbed runs of %d top-level subtests alone (they start goroutines after their siblings ran)", len(subs)))
+	s.setProbe(subs, true)
 	s.plainPass(ctx, subs, time.Now().Add(time.Until(s.deadline)/4), nil)
-	ran := 0
+	s.setProbe(subs, false)
+	ran, failed := 0, 0
 	for _, t := range subs {
-		if !t.plainStopped {
+		switch {
+		case t.aloneFailed != "":
+			// Alone it fails with no interleaving at all: it needs what
+			// its siblings do first, which is no finding of the change.
+			t.plainStopped = true
+			failed++
+			s.note(fmt.Sprintf("%s: not searched alone: its unperturbed run alone failed (%s), so it needs what its sibling subtests do first", t.name, t.aloneFailed))
+		case !t.plainStopped:
 			ran++
 		}
 	}
-	endStage(fmt.Sprintf("%d ran", ran))
+	endStage(fmt.Sprintf("%d ran, %d failed alone", ran, failed))
 	var out []*target
 	for _, t := range targets {
 		for _, sub := range subs {
@@ -123,4 +133,27 @@ func (s *search) searchSubtestsAlone(ctx context.Context, targets []*target) []*
 		out = append(out, t)
 	}
 	return out
+}
+
+// setProbe sets aloneProbe of ts.
+func (s *search) setProbe(ts []*target, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range ts {
+		t.aloneProbe = on
+	}
+}
+
+// aloneFails reports whether f, a failure of t, is one of the unperturbed
+// run of a subtest searched alone other than a data race (which does not
+// depend on the order the siblings would have set): it is not recorded,
+// and t is not searched. s.mu is held.
+func (s *search) aloneFails(t *target, f *failure) bool {
+	if !t.aloneProbe || f.kind == checks.DataRace {
+		return false
+	}
+	if t.aloneFailed == "" {
+		t.aloneFailed = f.kind
+	}
+	return true
 }
