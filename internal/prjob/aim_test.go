@@ -22,7 +22,12 @@ import (
 // the head (Flush waits on an unbuffered channel instead, and the worker
 // wakes it with a non-blocking send: a wakeup sent before Flush reaches
 // its receive is lost, and Flush blocks for ever).
-func aimRepo(t *testing.T) string {
+func aimRepo(t *testing.T) string { return kernelRepo(t, "aimpool", "pool") }
+
+// kernelRepo builds a git repository from testdata/kernel: go.mod.txt
+// and name_test.go.txt in both commits, base/name.go.txt in the first,
+// head/name.go.txt in the second.
+func kernelRepo(t *testing.T, kernel, name string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -43,7 +48,7 @@ func aimRepo(t *testing.T) string {
 	}
 	copyFile := func(from, to string) {
 		t.Helper()
-		b, err := os.ReadFile(filepath.Join("testdata", "aimpool", from))
+		b, err := os.ReadFile(filepath.Join("testdata", kernel, from))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,13 +58,13 @@ func aimRepo(t *testing.T) string {
 	}
 	git("init", "-q", "-b", "main", ".")
 	copyFile("go.mod.txt", "go.mod")
-	copyFile("pool_test.go.txt", "pool_test.go")
-	copyFile("base/pool.go.txt", "pool.go")
+	copyFile(name+"_test.go.txt", name+"_test.go")
+	copyFile("base/"+name+".go.txt", name+".go")
 	git("add", "-A")
 	git("commit", "-q", "-m", "base")
-	copyFile("head/pool.go.txt", "pool.go")
+	copyFile("head/"+name+".go.txt", name+".go")
 	git("add", "-A")
-	git("commit", "-q", "-m", "head: wait on a channel")
+	git("commit", "-q", "-m", "head")
 	return dir
 }
 

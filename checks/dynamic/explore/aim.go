@@ -41,6 +41,7 @@ func (s *search) startTargets() {
 func (s *search) plainHits(t *target, r rt.Result) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	t.subtests = r.Subtests
 	for site, n := range r.TargetHits {
 		i, ok := s.targetAt[site]
 		if !ok {

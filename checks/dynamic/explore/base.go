@@ -96,7 +96,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			out[i] = BaseVerdict{How: fmt.Sprintf("the base commit cannot run it (%s)", firstLine(repErr[key].Error())), Unconfirmed: true}
 			continue
 		}
-		if !rep.tests[sched.Test] {
+		if !rep.tests[topTest(sched.Test)] {
 			out[i] = BaseVerdict{How: "the base commit has no test " + sched.Test, Unconfirmed: true}
 			continue
 		}

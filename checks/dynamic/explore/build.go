@@ -112,14 +112,15 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 				if p.ImportPath != ref.Package {
 					continue
 				}
+				// "TestX/Sub": TestX's top-level subtest Sub alone (subtests.go).
 				for _, n := range p.Tests {
-					if n == ref.Name {
-						out = append(out, mk(p, n, ref.Weight))
+					if n == topTest(ref.Name) {
+						out = append(out, mk(p, ref.Name, ref.Weight))
 						found = true
 					}
 				}
-				if file, ok := p.Excluded[ref.Name]; ok && !found {
-					why = s.notInBuild(p, ref.Name, file)
+				if file, ok := p.Excluded[topTest(ref.Name)]; ok && !found {
+					why = s.notInBuild(p, topTest(ref.Name), file)
 				}
 			}
 			switch {

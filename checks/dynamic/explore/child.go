@@ -87,6 +87,7 @@ type childOutcome struct {
 
 // run starts the child and waits for it; the watchdog kills it at hardStop.
 func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*childOutcome, error) {
+	name = strings.ReplaceAll(name, "/", "_") // a subtest searched alone
 	results := filepath.Join(c.workDir, name+".results.jsonl")
 	_ = os.Remove(results)
 	if err := os.WriteFile(results, nil, 0o644); err != nil {

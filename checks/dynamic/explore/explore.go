@@ -18,6 +18,8 @@
 //   - unperturbed.go: each test's unperturbed schedule, run first.
 //   - aim.go: the Targets each unperturbed run executed; those tests
 //     searched first; preemptions at the targets counted.
+//   - subtests.go: with Targets, a top-level subtest that starts
+//     goroutines after its siblings ran is searched alone too.
 //   - batch.go: the unperturbed schedules of many tests in one process.
 //   - workers.go: the search of each test by worker processes; child.go
 //     runs one process and reads its output; batchsearch.go: the tests
@@ -43,7 +45,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // target is one test to search.
@@ -86,6 +90,13 @@ type target struct {
 	lastStop    *childOutcome // its last unperturbed run, when stopped
 	mostSlot    time.Duration // the longest slot its unperturbed run had
 	ranNothing  bool          // its binary exited without running a schedule
+	// subtests is its unperturbed run's top-level subtests (subtests.go).
+	subtests []rt.SubtestRun
+	// aloneProbe is set while the unperturbed run of a subtest searched
+	// alone runs; aloneFailed is the kind of failure other than a race it
+	// had then (it needs what its siblings do first: not searched).
+	aloneProbe  bool
+	aloneFailed checks.FailureKind
 	// refused is set once Options.TestUntil was not asked about, or did
 	// not accept, a failure of its search: its next processes run on
 	// past their failing schedules (a test failing that way on most
@@ -209,6 +220,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	// its wall time is the test's measured cost, and plain go test decides
 	// which of its failures fail without interleave too.
 	s.plainRuns(ctx, targets)
+	targets = s.searchSubtestsAlone(ctx, targets)
 	if s.opts.Until != nil || s.opts.TestUntil != nil {
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
@@ -235,7 +247,8 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 // clock (the build is over).
 func (s *search) startClock(targets []*target) {
 	s.mu.Lock()
-	s.stats.Tests = nil
+	// Room for the subtests searched alone (subtests.go).
+	s.stats.Tests = make([]TestStats, 0, len(targets)+maxAlone)
 	for _, t := range targets {
 		s.stats.Tests = append(s.stats.Tests, TestStats{Package: t.pkg.ImportPath, Test: t.name})
 	}

@@ -543,7 +543,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 		sched.Decisions = []rt.Decision{}
 	}
 	told := s.tellFinding(ctx, f, t, sched, shrink)
-	name := fmt.Sprintf("%s-%s-%s.json", t.name, f.kind, f.fingerprint())
+	name := scheduleName(t, f)
 	path := filepath.Join(s.opts.SchedulesDir, name)
 	if err := WriteSchedule(path, sched); err != nil {
 		return checks.Finding{}, err

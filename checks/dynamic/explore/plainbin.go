@@ -152,7 +152,8 @@ func plainWrapperSource(pkg, fn string, tests []string) []byte {
 )
 
 `)
-	fmt.Fprintf(&b, "func %s(t *interleavetesting.T) {\n\tname := interleaveos.Getenv(%q)\n", fn, plainTestEnv)
+	// A subtest searched alone ("TestX/Sub") runs TestX; -test.run picks Sub.
+	fmt.Fprintf(&b, "func %s(t *interleavetesting.T) {\n\tname := interleaveos.Getenv(%q)\n\tif i := interleavestrings.Index(name, \"/\"); i >= 0 {\n\t\tname = name[:i]\n\t}\n", fn, plainTestEnv)
 	b.WriteString("\tfn := map[string]func(*interleavetesting.T){\n")
 	for _, t := range tests {
 		fmt.Fprintf(&b, "\t\t%q: %s,\n", t, t)

@@ -80,7 +80,7 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 	if !ok {
 		return plainRun{}, errBudgetOut
 	}
-	args := []string{"-test.run=^TestInterleavePlainX?$", "-test.v", "-test.count=1"}
+	args := []string{"-test.run=" + plainRunPattern(t.name), "-test.v", "-test.count=1"}
 	kill := timeout
 	if s.opts.Race {
 		// The race detector keeps the runtime from seeing a deadlock: go

@@ -29,6 +29,9 @@ func (s *search) add(t *target, f *failure) { s.record(t, f, true) }
 func (s *search) record(t *target, f *failure, count bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.aloneFails(t, f) {
+		return
+	}
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
 	if count {
@@ -96,7 +99,7 @@ func (s *search) testMet(t *target) bool {
 // stopFile is the file whose existence tells t's processes to start no
 // further schedule (rt.Config.StopFile).
 func (s *search) stopFile(t *target) string {
-	return filepath.Join(s.workDir, sanitize(t.pkg.ImportPath)+"-"+t.name+".stop")
+	return filepath.Join(s.workDir, sanitize(t.pkg.ImportPath)+"-"+sanitize(t.name)+".stop")
 }
 
 // isMet reports whether Options.Until accepted a failure.
@@ -111,6 +114,9 @@ func (s *search) isMet() bool {
 func (s *search) addCrash(t *target, f *failure, index int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.aloneFails(t, f) {
+		return
+	}
 	t.stats.Failures++
 	k := t.name + "|" + f.key()
 	s.countFailing(k)

@@ -226,8 +226,8 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	if tags := strings.Join(sched.Tags, ","); sched.Package != r.pkg || sched.Race != r.race || tags != r.tags {
 		return nil, fmt.Errorf("%s: schedule of %s (race %v, tags %q) given to a build of %s (race %v, tags %q)", path, sched.Package, sched.Race, tags, r.pkg, r.race, r.tags)
 	}
-	if !r.tests[sched.Test] {
-		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: r.pkgDir, Excluded: r.excluded[sched.Test], Race: sched.Race, Tags: sched.Tags}
+	if !r.tests[topTest(sched.Test)] {
+		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: r.pkgDir, Excluded: r.excluded[topTest(sched.Test)], Race: sched.Race, Tags: sched.Tags}
 	}
 	cfg := rt.Config{
 		Test:        sched.Test,
@@ -460,7 +460,7 @@ func (r *replayer) rerecord(ctx context.Context, sched *rt.Schedule, res *Replay
 func (s *search) rerecorded(ctx context.Context, t *target, fd *checks.Finding, again *ReplayResult) error {
 	var f *failure
 	for k, g := range s.failures {
-		if s.owners[k] == t && fmt.Sprintf("%s-%s-%s.json", t.name, g.kind, g.fingerprint()) == filepath.Base(fd.Schedule) {
+		if s.owners[k] == t && scheduleName(t, g) == filepath.Base(fd.Schedule) {
 			f = g
 		}
 	}

@@ -133,7 +133,7 @@ func (s *search) replayer(t *target) *replayer {
 	return &replayer{
 		opts: ReplayOptions{Timeout: time.Minute, StepTimeout: s.opts.StepTimeout},
 		pkg:  t.pkg.ImportPath, race: s.opts.Race, tags: strings.Join(s.opts.Tags, ","), pkgDir: t.pkg.Dir,
-		work: s.workDir, bin: t.bin, tests: map[string]bool{t.name: true}, fresh: &s.fresh,
+		work: s.workDir, bin: t.bin, tests: map[string]bool{topTest(t.name): true}, fresh: &s.fresh,
 	}
 }
 

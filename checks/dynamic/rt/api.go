@@ -763,9 +763,9 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	if g == nil {
 		return t.Run(name, f)
 	}
-	rep := g.call(&request{op: opRun})
+	rep := g.call(&request{op: opRun, name: name})
 	if rep.mode == mSkip {
-		return false
+		return rep.ok // a top-level subtest Config.Test leaves out: true
 	}
 	c := rep.child
 	prepareRun(g, c, t)

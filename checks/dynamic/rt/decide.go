@@ -128,13 +128,16 @@ func (s *sched) decide(g *gstate) {
 	switch r.op {
 	case opGo:
 		c := s.newG()
+		startGo(g, c)
 		rep.child = c
 		s.running = append(s.running, c)
 	case opRun:
-		c := s.newG()
-		c.parent = g
-		rep.child = c
-		s.running = append(s.running, c)
+		if sub, ok := s.startRun(g, r.name, &rep); ok {
+			c := s.newG()
+			c.parent, c.sub = g, sub
+			rep.child = c
+			s.running = append(s.running, c)
+		}
 	case opLock, opUnlock, opTryLock, opWLock, opWUnlock, opTryWLock, opRLock, opRUnlock, opTryRLock:
 		release = s.applyLock(g, r.op, r.obj, &rep)
 	case opLockerLock, opLockerUnlock:

@@ -42,7 +42,7 @@ var (
 func Main(t *testing.T, tests map[string]func(*testing.T)) {
 	path := os.Getenv(EnvConfig)
 	if path == "" {
-		if body := tests[os.Getenv(EnvChild)]; body != nil {
+		if body := testFunc(tests, os.Getenv(EnvChild)); body != nil {
 			runChild(t, body)
 			return
 		}
@@ -61,7 +61,7 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 		names = []string{cfg.Test}
 	}
 	for _, name := range names {
-		if tests[name] == nil {
+		if testFunc(tests, name) == nil {
 			t.Fatalf("interleave: no test %q in this package", name)
 		}
 	}
@@ -89,7 +89,7 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 		return true
 	}
 	if len(cfg.Batch) == 0 {
-		RunSchedules(t, cfg, tests[cfg.Test], write)
+		RunSchedules(t, cfg, testFunc(tests, cfg.Test), write)
 		return
 	}
 	// No min or max here: rt compiles at the module's language version.
@@ -97,10 +97,10 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 	if per < 1 {
 		per = 1
 	}
-	runSchedules(t, cfg, per*len(names), func(i int) func(*testing.T) {
+	runSchedules(t, cfg, per*len(names), func(i int) (string, func(*testing.T)) {
 		name := names[(i-cfg.First)/per]
 		os.Setenv(EnvChild, name)
-		return tests[name]
+		return name, testFunc(tests, name)
 	}, write)
 }
 
@@ -117,12 +117,13 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 	} else if n == 0 && cfg.Deadline.IsZero() {
 		n = 1
 	}
-	return runSchedules(t, cfg, n, func(int) func(*testing.T) { return body }, each)
+	return runSchedules(t, cfg, n, func(int) (string, func(*testing.T)) { return cfg.Test, body }, each)
 }
 
 // runSchedules runs n schedules (0: until cfg.Deadline) from index
-// cfg.First, schedule i of bodyAt(i), as RunSchedules says.
-func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) func(*testing.T), each func(Result) bool) []Result {
+// cfg.First, schedule i of the test bodyAt(i) names and returns, as
+// RunSchedules says.
+func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, func(*testing.T)), each func(Result) bool) []Result {
 	var all []Result
 	strat := NewStrategy(cfg.Strategy, cfg.Targets)
 	warmThreads()
@@ -153,7 +154,10 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) func(*test
 		}
 		setKept(len(keep.kept))
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerStart, i)
-		r := RunSchedule(t, cfg, i, strat, cfg.Replay, bodyAt(i))
+		c := cfg
+		var body func(*testing.T)
+		c.Test, body = bodyAt(i)
+		r := RunSchedule(t, c, i, strat, cfg.Replay, body)
 		all = append(all, r)
 		cont := each == nil || each(r)
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, i)

@@ -38,6 +38,7 @@ type gstate struct {
 	cand   Candidate
 	candOK bool
 	stack  string
+	sub    *subtestRun // the top-level subtest it runs in (nil: none)
 	// exit information
 	panicked   bool
 	panicVal   string

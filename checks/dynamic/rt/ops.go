@@ -100,6 +100,7 @@ type request struct {
 	locker     sync.Locker
 	timerKind  uint8
 	child      *gstate // opRunWait: the subtest awaited
+	name       string  // opRun: the subtest's name
 	pcs        [10]uintptr
 	pollFailed bool
 	readNow    bool // Now was called since the previous scheduling point

@@ -52,7 +52,7 @@ const ScheduleVersionTags = 3
 
 // Config tells the test binary what to run.
 type Config struct {
-	Test      string    `json:"test"`             // top-level test function name
+	Test      string    `json:"test"`             // top-level test function name, or "TestX/Sub": only its top-level subtest Sub (subtests.go)
 	Strategy  string    `json:"strategy"`         // NewStrategy's name: "portfolio" (""), "random", "pct", "pos" or a list
 	Seed      int64     `json:"seed"`             // schedule i uses Seed+i
 	First     int       `json:"first"`            // index of the first schedule (for Seed+i and markers)
@@ -199,6 +199,9 @@ type Result struct {
 	// the times the targeted strategy ran another goroutine there.
 	TargetHits     map[string]int `json:"targetHits,omitempty"`
 	TargetPreempts map[string]int `json:"targetPreempts,omitempty"`
+	// Subtests is the test's top-level subtests, with the goroutines
+	// each started (subtests.go), when Config.Targets is set.
+	Subtests []SubtestRun `json:"subtests,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`
 	// Kept is how many goroutines earlier schedules left behind ran in

@@ -21,6 +21,8 @@ import (
 
 type sched struct {
 	cfg      Config
+	subOnly  string        // the one top-level subtest to run (Config.Test)
+	subs     []*subtestRun // the top-level subtests started
 	strat    Strategy
 	replay   *Schedule
 	diverged string
@@ -155,6 +157,7 @@ type sched struct {
 func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
+		subOnly:  subOf(cfg.Test),
 		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
@@ -582,6 +585,9 @@ func (s *sched) result() Result {
 		s.addPaths(&r)
 	}
 	s.targetCounts(&r)
+	if len(s.cfg.Targets) > 0 {
+		r.Subtests = s.subtestRuns() // what pr's search reads (explore/subtests.go)
+	}
 	return r
 }
 

@@ -1,0 +1,89 @@
+// One top-level subtest searched alone ("TestX/Sub" as Config.Test), and what each top-level subtest of a schedule started.
+
+package rt
+
+import (
+	"strings"
+	"testing"
+)
+
+// SubtestRun is one top-level subtest of a schedule: its name as go test
+// prints it, and how many goroutines it and the goroutines it started
+// started (its nested subtests' included).
+type SubtestRun struct {
+	Name       string `json:"name"`
+	Goroutines int    `json:"goroutines,omitempty"`
+}
+
+// splitTest splits Config.Test into the test function's name and the
+// top-level subtest to run alone ("" for all of them).
+func splitTest(name string) (test, sub string) {
+	test, sub, _ = strings.Cut(name, "/")
+	return test, sub
+}
+
+// testFunc is the function of test name ("TestX" or "TestX/Sub").
+func testFunc(tests map[string]func(*testing.T), name string) func(*testing.T) {
+	test, _ := splitTest(name)
+	return tests[test]
+}
+
+// subOf is the top-level subtest of Config.Test to run alone ("": all).
+func subOf(name string) string {
+	_, sub := splitTest(name)
+	return subtestName(sub)
+}
+
+// subtestName is name as go test names the subtest (spaces become
+// underscores; go test also escapes unprintable runes and numbers
+// duplicates, which this does not).
+func subtestName(name string) string {
+	return strings.ReplaceAll(name, " ", "_")
+}
+
+// subtestRun is a top-level subtest's entry while the schedule runs.
+type subtestRun struct {
+	name       string
+	goroutines int
+}
+
+// startRun decides t.Run of g: a top-level subtest other than
+// Config.Test's is skipped (false, and rep says go test's t.Run returns
+// true for a subtest -run does not select); else it returns the subtest
+// the new goroutine belongs to: the one it starts, or g's. On S.
+//
+//go:norace
+func (s *sched) startRun(g *gstate, name string, rep *reply) (*subtestRun, bool) {
+	if g.id != 0 {
+		return g.sub, true
+	}
+	name = subtestName(name)
+	if s.subOnly != "" && name != s.subOnly {
+		rep.mode, rep.ok = mSkip, true
+		return nil, false
+	}
+	r := &subtestRun{name: name}
+	s.subs = append(s.subs, r)
+	return r, true
+}
+
+// startGo counts the goroutine c that g starts in g's subtest.
+//
+//go:norace
+func startGo(g, c *gstate) {
+	c.sub = g.sub
+	if g.sub != nil {
+		g.sub.goroutines++
+	}
+}
+
+// subtestRuns is the schedule's top-level subtests, for its Result.
+//
+//go:norace
+func (s *sched) subtestRuns() []SubtestRun {
+	var out []SubtestRun
+	for _, r := range s.subs {
+		out = append(out, SubtestRun{Name: r.name, Goroutines: r.goroutines})
+	}
+	return out
+}
