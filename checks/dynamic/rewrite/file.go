@@ -81,6 +81,10 @@ var funcs = map[string]string{
 	"time.AfterFunc":  "AfterFunc",
 	"runtime.Gosched": "Gosched",
 	"os.Exit":         "Exit",
+	// Their once is controlled (OnceDo): re-entry is a deadlock seen.
+	"sync.OnceFunc":   "OnceFunc",
+	"sync.OnceValue":  "OnceValue",
+	"sync.OnceValues": "OnceValues",
 	// Goroutine counts leave out the tool's goroutines.
 	"runtime.NumGoroutine": "NumGoroutine",
 	"runtime.Stack":        "Stack",

@@ -1,6 +1,7 @@
-// Package oncevaluereentry: a sync.OnceValue's function logs when the
-// settings are not there yet, and the logger reads the settings through
-// the same OnceValue: re-entered, it waits for itself.
+// Package oncevaluereentry: a client's settings load lazily through
+// sync.OnceValue; when they are not there yet the loader logs, and the
+// logger reads the settings through the same OnceValue: re-entered, it
+// waits for itself.
 package oncevaluereentry
 
 import (
@@ -10,18 +11,22 @@ import (
 	"testing"
 )
 
-var source atomic.Pointer[string]
+type Client struct {
+	source   atomic.Pointer[string]
+	settings func() map[string]string
+	logged   []string
+}
 
-// settings is set in init: logf's use of it would be an initialization
-// cycle in its declaration.
-var settings func() map[string]string
+func NewClient() *Client {
+	c := &Client{}
+	c.settings = sync.OnceValue(c.load)
+	return c
+}
 
-func init() { settings = sync.OnceValue(loadSettings) }
-
-func loadSettings() map[string]string {
-	p := source.Load()
+func (c *Client) load() map[string]string {
+	p := c.source.Load()
 	if p == nil {
-		logf("settings: none yet, using defaults")
+		c.logf("settings: none yet, using defaults")
 		return map[string]string{"level": "info"}
 	}
 	m := map[string]string{}
@@ -32,24 +37,23 @@ func loadSettings() map[string]string {
 	return m
 }
 
-var logged []string
-
-func logf(msg string) {
-	if settings()["level"] == "quiet" { // re-enters the OnceValue
+func (c *Client) logf(msg string) {
+	if c.settings()["level"] == "quiet" { // re-enters the OnceValue
 		return
 	}
-	logged = append(logged, msg)
+	c.logged = append(c.logged, msg)
 }
 
 func TestSettings(t *testing.T) {
+	c := NewClient()
 	started := make(chan struct{})
 	go func() {
 		close(started)
 		s := "level=debug"
-		source.Store(&s)
+		c.source.Store(&s)
 	}()
 	<-started
-	if lv := settings()["level"]; lv == "" {
+	if lv := c.settings()["level"]; lv == "" {
 		t.Fatal("no level")
 	}
 }
