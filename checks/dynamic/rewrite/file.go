@@ -85,6 +85,9 @@ var funcs = map[string]string{
 	"sync.OnceFunc":   "OnceFunc",
 	"sync.OnceValue":  "OnceValue",
 	"sync.OnceValues": "OnceValues",
+	// A bubble's goroutines are controlled; the clock is virtual anyway.
+	"testing/synctest.Test": "SynctestTest",
+	"testing/synctest.Wait": "SynctestWait",
 	// Goroutine counts leave out the tool's goroutines.
 	"runtime.NumGoroutine": "NumGoroutine",
 	"runtime.Stack":        "Stack",

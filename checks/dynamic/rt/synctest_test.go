@@ -1,0 +1,98 @@
+package rt
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// refresh is a bubble's test: the refresher writes back what it read in
+// another critical section, and the test's increment between them is
+// lost (a panic here, so that the failing schedules do not fail the
+// test running them); synctest.Wait is the join.
+func refresh(t *testing.T) {
+	SynctestTest(t, func(t *testing.T) {
+		var mu sync.Mutex
+		n := 0
+		Go(func() {
+			Lock(&mu)
+			v := n
+			Unlock(&mu)
+			Lock(&mu)
+			n = v + 100
+			Unlock(&mu)
+		})
+		Lock(&mu)
+		n++
+		Unlock(&mu)
+		SynctestWait()
+		Lock(&mu)
+		defer Unlock(&mu)
+		if n != 101 {
+			panic("lost update: n = " + strconv.Itoa(n) + ", want 101")
+		}
+	})
+}
+
+// TestSynctestBubble: a testing/synctest bubble's goroutines are
+// controlled (synctest fixes the clock, not the order): the lost update
+// is found and replays; Wait returns only once the refresher is done, so
+// no schedule reads n before it. synctest's own Test ran f outside
+// control, where no order could be chosen.
+func TestSynctestBubble(t *testing.T) {
+	var found *Result
+	for _, r := range explore(t, 100, refresh) {
+		if r.Outcome == "panic" {
+			found = &r
+			break
+		}
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s: %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+	if found == nil {
+		t.Fatal("the lost update in the bubble was not found")
+	}
+	if !strings.Contains(found.Message, "n = 100, want 101") {
+		t.Errorf("failure %q, want the lost update", found.Message)
+	}
+	waited := false
+	for _, d := range found.Decisions {
+		waited = waited || d.Op == "synctest.Wait"
+	}
+	if !waited {
+		t.Error("no synctest.Wait decision")
+	}
+	rs := RunSchedules(t, Config{Replay: &Schedule{Seed: found.Seed, Decisions: found.Decisions}, StepTimeout: 5e9}, refresh, nil)
+	if len(rs) != 1 || rs[0].Outcome != "panic" || rs[0].Diverged != "" {
+		t.Errorf("replay: %+v, want the failure as recorded", rs)
+	}
+}
+
+// TestSynctestWaitJoins: Wait under control returns only when the others
+// are blocked or done: the value a goroutine writes before it blocks is
+// always seen.
+func TestSynctestWaitJoins(t *testing.T) {
+	rs := explore(t, 50, func(t *testing.T) {
+		SynctestTest(t, func(t *testing.T) {
+			var mu sync.Mutex
+			done := false
+			block := make(chan int)
+			Go(func() {
+				Lock(&mu)
+				done = true
+				Unlock(&mu)
+				Recv(block)
+			})
+			SynctestWait()
+			Lock(&mu)
+			if !done {
+				t.Error("Wait returned while the goroutine could run")
+			}
+			Unlock(&mu)
+			Close(block)
+		})
+	})
+	mustPass(t, rs)
+}
