@@ -380,6 +380,7 @@ func (s *sched) arrived(g *gstate) {
 	s.park(g)
 	if !g.wasReal || g.req.op != g.realOp || pcsHash(&g.req.pcs) != g.realAt {
 		g.parkAt = s.now
+		g.settled = false
 	}
 	g.wasReal = false
 	if s.aborting {

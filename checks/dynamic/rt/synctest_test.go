@@ -96,3 +96,32 @@ func TestSynctestWaitJoins(t *testing.T) {
 	})
 	mustPass(t, rs)
 }
+
+// TestSynctestWaitSettles: after synctest.Wait the other goroutines are
+// in their operations for real (durably blocked), so a select with
+// default sending to a parked receiver takes the send, as in a bubble;
+// without Wait, default stays a choice (the receiver may be on its way).
+func TestSynctestWaitSettles(t *testing.T) {
+	picked := map[string]int{}
+	rs := explore(t, 60, func(t *testing.T) {
+		SynctestTest(t, func(t *testing.T) {
+			c := make(chan int)
+			done := make(chan int)
+			Go(func() { Send(done, Recv(c)) })
+			SynctestWait()
+			k := Select(true, SendCase(c))
+			select {
+			case PickSend(k, 0, c) <- 5:
+				picked["send"]++
+			default:
+				picked["default"]++
+				Send(c, 6)
+			}
+			Recv(done)
+		})
+	})
+	mustPass(t, rs)
+	if picked["default"] != 0 || picked["send"] != 60 {
+		t.Fatalf("after synctest.Wait the send must be taken: %v", picked)
+	}
+}
