@@ -59,6 +59,10 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// bubble: inside a synctest bubble (SynctestTest), where the clock
+	// reaches deadlines exactly, not wakeLate past them, and a read does
+	// not move it (nowTick).
+	bubble int
 
 	sites    map[uintptr]string
 	pcFrames map[uintptr][]callFrame // made by framesAt, for a failure's paths

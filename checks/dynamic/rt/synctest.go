@@ -11,13 +11,25 @@ import (
 // that fails the test is chosen and replayed (synctest fixes the clock,
 // not the order). synctest's own would run f on a goroutine of the
 // bubble, outside the scheduler's control. Goroutines still blocked when
-// the test ends are reported as leaks, where synctest would panic.
+// the test ends are reported as leaks, where synctest would panic. In
+// the bubble the clock reaches deadlines exactly, as synctest's does.
 func SynctestTest(t *testing.T, f func(*testing.T)) {
 	if current() == nil {
 		synctest.Test(t, f)
 		return
 	}
+	inBubble(1)
+	defer inBubble(-1)
 	f(t)
+}
+
+// inBubble counts the bubbles the schedule's test is inside.
+//
+//go:norace
+func inBubble(d int) {
+	if s := active; s != nil {
+		s.bubble += d
+	}
 }
 
 // SynctestWait is testing/synctest's Wait: under control it waits until

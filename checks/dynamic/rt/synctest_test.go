@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // refresh is a bubble's test: the refresher writes back what it read in
@@ -123,5 +124,30 @@ func TestSynctestWaitSettles(t *testing.T) {
 	mustPass(t, rs)
 	if picked["default"] != 0 || picked["send"] != 60 {
 		t.Fatalf("after synctest.Wait the send must be taken: %v", picked)
+	}
+}
+
+// TestSynctestExactClock: in a bubble the clock reaches a deadline
+// exactly and a read does not move it, as synctest's fake clock (outside
+// one a sleeper wakes wakeLate past it, as the runtime's timers fire
+// late, and each read moves it by nowTick).
+func TestSynctestExactClock(t *testing.T) {
+	var in, out time.Duration
+	rs := explore(t, 3, func(t *testing.T) {
+		start := Now()
+		Sleep(100 * time.Millisecond)
+		out = Since(start)
+		SynctestTest(t, func(t *testing.T) {
+			s := Now()
+			Sleep(100 * time.Millisecond)
+			in = Since(s)
+		})
+	})
+	mustPass(t, rs)
+	if in != 100*time.Millisecond {
+		t.Errorf("slept %v in a bubble, want exactly 100ms (not wakeLate past it, no nowTick)", in)
+	}
+	if out <= 100*time.Millisecond {
+		t.Errorf("slept %v outside a bubble, want past 100ms", out)
 	}
 }
