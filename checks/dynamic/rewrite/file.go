@@ -81,6 +81,13 @@ var funcs = map[string]string{
 	"time.AfterFunc":  "AfterFunc",
 	"runtime.Gosched": "Gosched",
 	"os.Exit":         "Exit",
+	// Their once is controlled (OnceDo): re-entry is a deadlock seen.
+	"sync.OnceFunc":   "OnceFunc",
+	"sync.OnceValue":  "OnceValue",
+	"sync.OnceValues": "OnceValues",
+	// A bubble's goroutines are controlled; the clock is virtual anyway.
+	"testing/synctest.Test": "SynctestTest",
+	"testing/synctest.Wait": "SynctestWait",
 	// Goroutine counts leave out the tool's goroutines.
 	"runtime.NumGoroutine": "NumGoroutine",
 	"runtime.Stack":        "Stack",

@@ -179,3 +179,161 @@ func Count(n int, f func()) {
 		t.Errorf("functions not seen: %v", want)
 	}
 }
+
+// TestHostsStored: a package that stores its caller's function (a send,
+// an append, a field, a package variable) and runs a function of that
+// type on a goroutine it started (a worker pool's Submit and its
+// constructor's workers) hosts the caller's code; storing without such a
+// goroutine, or a goroutine running functions of another type, does not.
+func TestHostsStored(t *testing.T) {
+	const head = `package p
+
+import "sync"
+
+var _ sync.Mutex
+`
+	cases := []struct {
+		name string
+		src  string
+		want bool
+	}{
+		{"channel pool", `
+type Pool struct{ tasks chan func() }
+
+func New(n int) *Pool {
+	p := &Pool{tasks: make(chan func(), 4)}
+	for range n {
+		go p.work()
+	}
+	return p
+}
+
+func (p *Pool) work() {
+	for f := range p.tasks {
+		f()
+	}
+}
+
+func (p *Pool) Submit(f func()) { p.tasks <- f }
+`, true},
+		{"slice queue, job struct", `
+type job struct {
+	fn   func() int
+	done chan int
+}
+
+type Queue struct {
+	mu      sync.Mutex
+	pending []job
+}
+
+func (q *Queue) Push(fn func() int) chan int {
+	j := job{fn: fn, done: make(chan int, 1)}
+	q.mu.Lock()
+	q.pending = append(q.pending, j)
+	q.mu.Unlock()
+	return j.done
+}
+
+func (q *Queue) Start() { go func() { q.loop() }() }
+
+func (q *Queue) loop() {
+	for {
+		q.mu.Lock()
+		if len(q.pending) == 0 {
+			q.mu.Unlock()
+			return
+		}
+		j := q.pending[0]
+		q.pending = q.pending[1:]
+		q.mu.Unlock()
+		j.done <- j.fn()
+	}
+}
+`, true},
+		{"generic pool", `
+type Pool[T any] struct{ in chan func() T }
+
+func (p *Pool[T]) Go(f func() T) { p.in <- f }
+
+func (p *Pool[T]) Start(out chan T) { go p.run(out) }
+
+func (p *Pool[T]) run(out chan T) {
+	for f := range p.in {
+		out <- f()
+	}
+}
+`, true},
+		{"package variable", `
+type Handler func(string)
+
+var onEvent Handler
+
+func OnEvent(h Handler) { onEvent = h }
+
+func Start(events chan string) {
+	go func() {
+		for e := range events {
+			onEvent(e)
+		}
+	}()
+}
+`, true},
+		{"stored, no goroutine", `
+type Reg struct{ hooks []func() }
+
+func (r *Reg) Add(f func()) { r.hooks = append(r.hooks, f) }
+
+func (r *Reg) Run() {
+	for _, f := range r.hooks {
+		f()
+	}
+}
+`, false},
+		{"goroutine runs another type", `
+type Reg struct{ hooks []func(int) }
+
+func (r *Reg) Add(f func(int)) { r.hooks = append(r.hooks, f) }
+
+type Loop struct{ ticks chan func() }
+
+func (l *Loop) Start() {
+	go func() {
+		for f := range l.ticks {
+			f()
+		}
+	}()
+}
+`, false},
+		{"called, not stored", `
+func Each(xs []int, f func(int)) {
+	for _, x := range xs {
+		g := f
+		g(x)
+	}
+}
+
+func Spin(c chan func()) {
+	go func() {
+		for f := range c {
+			f()
+		}
+	}()
+}
+`, false},
+	}
+	for _, c := range cases {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "p.go", head+c.src, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+		if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := hostsFiles(info, []*ast.File{f}); got != c.want {
+			t.Errorf("%s: hostsFiles = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

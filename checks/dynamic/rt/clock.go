@@ -47,12 +47,13 @@ func Now() time.Time {
 const nowTick = time.Nanosecond
 
 // readClock reads the virtual clock and moves it by nowTick (not past the
-// next deadline), unless g runs outside control, beside the scheduler.
+// next deadline), unless g runs outside control, beside the scheduler, or
+// in a synctest bubble, whose clock stands still between deadlines.
 //
 //go:norace
 func (g *gstate) readClock() time.Time {
 	t := virtualNow()
-	if s := active; s != nil && !g.outside {
+	if s := active; s != nil && !g.outside && s.bubble == 0 {
 		s.advance(nowTick)
 	}
 	return t

@@ -159,6 +159,12 @@ func (s *sched) decide(g *gstate) {
 	case opOnceDone:
 		o := s.once(r.obj)
 		o.state = 2
+	case opSyncWait:
+		for _, o := range s.gs {
+			if o != g && o.parked && !o.exited {
+				o.settled = true
+			}
+		}
 	case opCondWait:
 		c := s.cond(r.obj)
 		c.waiters = append(c.waiters, g)
@@ -382,7 +388,7 @@ func (s *sched) lateOnly(g *gstate, cs []caseReq, ready []int) bool {
 			return false
 		}
 		for _, h := range ps {
-			if h.parkAt < s.now {
+			if h.parkAt < s.now || h.settled {
 				return false
 			}
 		}

@@ -31,7 +31,7 @@ func (s *sched) enabledList() ([]*gstate, []Candidate) {
 func conditional(op opKind) bool {
 	switch op {
 	case opLock, opWLock, opRLock, opLockerLock, opWGWait, opOnce, opCondPark,
-		opRunWait, opParallel, opParallelWait, opSleep, opSend, opRecv, opSelect:
+		opRunWait, opParallel, opParallelWait, opSleep, opSend, opRecv, opSelect, opSyncWait:
 		return true
 	}
 	return false
@@ -222,6 +222,8 @@ func (s *sched) enabled(g *gstate) bool {
 	case opOnce:
 		o := s.once(r.obj)
 		return o.state != 1
+	case opSyncWait:
+		return s.othersBlocked(g)
 	case opCondPark:
 		return g.signal
 	case opRunWait:
@@ -369,4 +371,24 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 		}
 	}
 	return -2
+}
+
+// othersBlocked: is every other controlled goroutine blocked (parked at an
+// operation that cannot go on now, or asleep) or done? synctest.Wait's
+// condition, with the controlled goroutines as the bubble.
+//
+//go:norace
+func (s *sched) othersBlocked(g *gstate) bool {
+	for _, o := range s.gs {
+		if o == g || o.exited {
+			continue
+		}
+		if !o.parked || o.set == setReady {
+			return false
+		}
+		if o.set == setBlocked && o.req.op != opSyncWait && s.enabled(o) {
+			return false
+		}
+	}
+	return true
 }

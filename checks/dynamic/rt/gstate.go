@@ -10,11 +10,14 @@ import (
 )
 
 type gstate struct {
-	id      int
-	objs    []uintptr     // the channels of its pending select, for its Candidate
-	objArr  [4]uintptr    // objs' first room
-	parkAt  time.Duration // the virtual time it parked at its pending operation
-	parkSeq uint64        // when it was last released, in the unperturbed order (sched.arrivals)
+	id     int
+	objs   []uintptr     // the channels of its pending select, for its Candidate
+	objArr [4]uintptr    // objs' first room
+	parkAt time.Duration // the virtual time it parked at its pending operation
+	// settled: parked when a synctest.Wait returned, so in its operation
+	// for real, not on its way there (lateOnly).
+	settled bool
+	parkSeq uint64 // when it was last released, in the unperturbed order (sched.arrivals)
 	// realOp and realAt identify the operation it was sent to block on for
 	// real (wasReal): back at it, it keeps its place in the queue.
 	realOp  opKind

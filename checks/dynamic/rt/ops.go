@@ -53,6 +53,7 @@ const (
 	opExit
 	opAtomicLoad
 	opNow
+	opSyncWait
 )
 
 var opNames = [...]string{
@@ -66,7 +67,7 @@ var opNames = [...]string{
 	opClose: "close", opSelect: "select", opSleep: "time.Sleep", opTimerNew: "timer create",
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
 	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
-	opAtomicLoad: "atomic load", opNow: "time.Now",
+	opAtomicLoad: "atomic load", opNow: "time.Now", opSyncWait: "synctest.Wait",
 }
 
 func (o opKind) String() string { return opNames[o] }

@@ -61,6 +61,10 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// bubble: inside a synctest bubble (SynctestTest), where the clock
+	// reaches deadlines exactly, not wakeLate past them, and a read does
+	// not move it (nowTick).
+	bubble int
 
 	sites    map[uintptr]string
 	pcFrames map[uintptr][]callFrame // made by framesAt, for a failure's paths
@@ -383,6 +387,7 @@ func (s *sched) arrived(g *gstate) {
 	s.park(g)
 	if !g.wasReal || g.req.op != g.realOp || pcsHash(&g.req.pcs) != g.realAt {
 		g.parkAt = s.now
+		g.settled = false
 	}
 	g.wasReal = false
 	if s.aborting {

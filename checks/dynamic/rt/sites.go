@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -108,13 +109,27 @@ func userSite(pc uintptr) string {
 }
 
 // isUserFrame: rt's own test files count as user code (they play the
-// program under test in rt's tests).
+// program under test in rt's tests). A closure of a generic rt function
+// (OnceValue's) is named after the user function it is instantiated in
+// ("pkg.F.OnceValue[...].func2"): its file tells it is rt's.
 func isUserFrame(fr runtime.Frame) bool {
 	if strings.HasSuffix(fr.File, "_test.go") && strings.HasPrefix(fr.Function, rtPrefix) {
 		return true
 	}
+	if rtDir != "" && !strings.HasSuffix(fr.File, "_test.go") && filepath.Dir(fr.File) == rtDir {
+		return false
+	}
 	return isUserFunc(fr.Function)
 }
+
+// rtDir is the directory of this package's files.
+var rtDir = func() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return ""
+	}
+	return filepath.Dir(file)
+}()
 
 func isUserFunc(fn string) bool {
 	if fn == "" || strings.HasPrefix(fn, rtPrefix) || strings.HasPrefix(fn, "runtime.") ||

@@ -114,6 +114,8 @@ func waitState(op opKind) string {
 		return "sync.RWMutex.RLock"
 	case opWGWait:
 		return "sync.WaitGroup.Wait"
+	case opSyncWait:
+		return "synctest.Wait"
 	case opCondPark:
 		return "sync.Cond.Wait"
 	case opSleep:

@@ -230,7 +230,11 @@ func (s *sched) fireTimers() bool {
 		return false
 	}
 	if next > s.now {
-		s.now = after(next, wakeLate)
+		late := wakeLate
+		if s.bubble > 0 {
+			late = 0 // a synctest bubble's clock is exact
+		}
+		s.now = after(next, late)
 		s.tickReal()
 	}
 	due := []*vtimer{}
@@ -322,12 +326,27 @@ func (s *sched) earlyTime() bool {
 const earlyMax = 250 * time.Millisecond
 
 // timerWaited: is a goroutine blocked (nothing else ready) at a receive or
-// a select on the channel of a timer or ticker due within earlyMax?
+// a select on the channel of a timer or ticker due within earlyMax? Or is
+// an AfterFunc due within earlyMax while a goroutine is blocked: its
+// callback (a timeout that closes, cancels or gives up) may run before
+// the goroutines that could run on a loaded machine, as a timer's value
+// may come first.
 //
 //go:norace
 func (s *sched) timerWaited() bool {
 	for _, vt := range s.tq {
-		if !vt.active || vt.ch == nil || vt.deadline-s.now > earlyMax {
+		if !vt.active || vt.deadline-s.now > earlyMax {
+			continue
+		}
+		if vt.fn != nil && !vt.carried {
+			for _, g := range s.blocked {
+				if !s.enabled(g) {
+					return true
+				}
+			}
+			continue
+		}
+		if vt.ch == nil {
 			continue
 		}
 		p := reflect.ValueOf(vt.ch).UnsafePointer()

@@ -1,0 +1,3 @@
+module example.com/taskq
+
+go 1.25

@@ -1,0 +1,52 @@
+// Package errgrouptimeout: the consumer of an errgroup gives up after a
+// timeout and returns an error, which cancels the group's context; the
+// producer sends without watching the context and is stranded, so Wait
+// never returns.
+package errgrouptimeout
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+func sum(ctx context.Context, n int) (int, error) {
+	g, ctx := errgroup.WithContext(ctx)
+	vals := make(chan int)
+	g.Go(func() error {
+		defer close(vals)
+		for i := range n {
+			vals <- i // should select on ctx.Done()
+		}
+		return nil
+	})
+	total := 0
+	g.Go(func() error {
+		for {
+			select {
+			case v, ok := <-vals:
+				if !ok {
+					return nil
+				}
+				total += v
+			case <-time.After(50 * time.Millisecond):
+				return errors.New("producer too slow")
+			}
+		}
+	})
+	err := g.Wait()
+	return total, err
+}
+
+func TestSum(t *testing.T) {
+	total, err := sum(context.Background(), 3)
+	if err != nil {
+		t.Skip("slow machine:", err)
+	}
+	if total != 3 {
+		t.Fatalf("total = %d", total)
+	}
+}

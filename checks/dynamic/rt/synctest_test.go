@@ -1,0 +1,153 @@
+package rt
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// refresh is a bubble's test: the refresher writes back what it read in
+// another critical section, and the test's increment between them is
+// lost (a panic here, so that the failing schedules do not fail the
+// test running them); synctest.Wait is the join.
+func refresh(t *testing.T) {
+	SynctestTest(t, func(t *testing.T) {
+		var mu sync.Mutex
+		n := 0
+		Go(func() {
+			Lock(&mu)
+			v := n
+			Unlock(&mu)
+			Lock(&mu)
+			n = v + 100
+			Unlock(&mu)
+		})
+		Lock(&mu)
+		n++
+		Unlock(&mu)
+		SynctestWait()
+		Lock(&mu)
+		defer Unlock(&mu)
+		if n != 101 {
+			panic("lost update: n = " + strconv.Itoa(n) + ", want 101")
+		}
+	})
+}
+
+// TestSynctestBubble: a testing/synctest bubble's goroutines are
+// controlled (synctest fixes the clock, not the order): the lost update
+// is found and replays; Wait returns only once the refresher is done, so
+// no schedule reads n before it. synctest's own Test ran f outside
+// control, where no order could be chosen.
+func TestSynctestBubble(t *testing.T) {
+	var found *Result
+	for _, r := range explore(t, 100, refresh) {
+		if r.Outcome == "panic" {
+			found = &r
+			break
+		}
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s: %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+	if found == nil {
+		t.Fatal("the lost update in the bubble was not found")
+	}
+	if !strings.Contains(found.Message, "n = 100, want 101") {
+		t.Errorf("failure %q, want the lost update", found.Message)
+	}
+	waited := false
+	for _, d := range found.Decisions {
+		waited = waited || d.Op == "synctest.Wait"
+	}
+	if !waited {
+		t.Error("no synctest.Wait decision")
+	}
+	rs := RunSchedules(t, Config{Replay: &Schedule{Seed: found.Seed, Decisions: found.Decisions}, StepTimeout: 5e9}, refresh, nil)
+	if len(rs) != 1 || rs[0].Outcome != "panic" || rs[0].Diverged != "" {
+		t.Errorf("replay: %+v, want the failure as recorded", rs)
+	}
+}
+
+// TestSynctestWaitJoins: Wait under control returns only when the others
+// are blocked or done: the value a goroutine writes before it blocks is
+// always seen.
+func TestSynctestWaitJoins(t *testing.T) {
+	rs := explore(t, 50, func(t *testing.T) {
+		SynctestTest(t, func(t *testing.T) {
+			var mu sync.Mutex
+			done := false
+			block := make(chan int)
+			Go(func() {
+				Lock(&mu)
+				done = true
+				Unlock(&mu)
+				Recv(block)
+			})
+			SynctestWait()
+			Lock(&mu)
+			if !done {
+				t.Error("Wait returned while the goroutine could run")
+			}
+			Unlock(&mu)
+			Close(block)
+		})
+	})
+	mustPass(t, rs)
+}
+
+// TestSynctestWaitSettles: after synctest.Wait the other goroutines are
+// in their operations for real (durably blocked), so a select with
+// default sending to a parked receiver takes the send, as in a bubble;
+// without Wait, default stays a choice (the receiver may be on its way).
+func TestSynctestWaitSettles(t *testing.T) {
+	picked := map[string]int{}
+	rs := explore(t, 60, func(t *testing.T) {
+		SynctestTest(t, func(t *testing.T) {
+			c := make(chan int)
+			done := make(chan int)
+			Go(func() { Send(done, Recv(c)) })
+			SynctestWait()
+			k := Select(true, SendCase(c))
+			select {
+			case PickSend(k, 0, c) <- 5:
+				picked["send"]++
+			default:
+				picked["default"]++
+				Send(c, 6)
+			}
+			Recv(done)
+		})
+	})
+	mustPass(t, rs)
+	if picked["default"] != 0 || picked["send"] != 60 {
+		t.Fatalf("after synctest.Wait the send must be taken: %v", picked)
+	}
+}
+
+// TestSynctestExactClock: in a bubble the clock reaches a deadline
+// exactly and a read does not move it, as synctest's fake clock (outside
+// one a sleeper wakes wakeLate past it, as the runtime's timers fire
+// late, and each read moves it by nowTick).
+func TestSynctestExactClock(t *testing.T) {
+	var in, out time.Duration
+	rs := explore(t, 3, func(t *testing.T) {
+		start := Now()
+		Sleep(100 * time.Millisecond)
+		out = Since(start)
+		SynctestTest(t, func(t *testing.T) {
+			s := Now()
+			Sleep(100 * time.Millisecond)
+			in = Since(s)
+		})
+	})
+	mustPass(t, rs)
+	if in != 100*time.Millisecond {
+		t.Errorf("slept %v in a bubble, want exactly 100ms (not wakeLate past it, no nowTick)", in)
+	}
+	if out <= 100*time.Millisecond {
+		t.Errorf("slept %v outside a bubble, want past 100ms", out)
+	}
+}
