@@ -151,10 +151,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.load(ctx); err != nil {
-		return nil, err
+	if opts.Build != nil {
+		if s.inst, err = opts.Build.view(ctx, s.opts); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := s.load(ctx); err != nil {
+			return nil, err
+		}
+		defer s.inst.Cleanup()
 	}
-	defer s.inst.Cleanup()
 	if err := s.makeWorkDir(ctx); err != nil {
 		return nil, err
 	}

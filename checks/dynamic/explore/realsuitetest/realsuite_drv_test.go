@@ -360,6 +360,13 @@ var drvCases = []drvCase{
 // TestRealSuiteDriver: it needs the search's internals.)
 func TestRealSuiteDriver(t *testing.T) {
 	dir := searchkit.Module(t, realsuiteDrvDir, "builds, searches and replays six packages")
+	// One instrumentation for every case; each package's binaries are
+	// built once, for its search and its replays.
+	var patterns []string
+	for _, dc := range drvCases {
+		patterns = append(patterns, "./"+dc.pkg)
+	}
+	build := searchkit.Build(t, dir, patterns)
 	for _, dc := range drvCases {
 		t.Run(dc.name, func(t *testing.T) {
 			budget := dc.budget
@@ -377,7 +384,7 @@ func TestRealSuiteDriver(t *testing.T) {
 			// as long: more watchdogs fit in the budget each time.
 			res, opts := searchkit.Search(t, explore.Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
-				Seed: 1, StepTimeout: dc.step, Workers: dc.workers, Schedules: dc.schedules,
+				Seed: 1, StepTimeout: dc.step, Workers: dc.workers, Schedules: dc.schedules, Build: build,
 			}, func(res *explore.Result, _ explore.Options) bool {
 				return testkit.ContainsAny(res.Notes, "the budget ran out before it could run with more") ||
 					!testkit.AllFound(res.Findings, dc.want) &&
@@ -389,11 +396,11 @@ func TestRealSuiteDriver(t *testing.T) {
 			if dc.check != nil {
 				dc.check(t, res)
 			}
-			// Every finding replays in a fresh process; the package is
-			// built once for all of them.
+			// Every finding replays in a fresh process, on the binary
+			// the search ran.
 			testkit.CheckFindings(t, res.Findings, testkit.Want{
 				Kinds: dc.want, Sites: dc.wantSite, Msgs: testkit.WithStep(dc.wantMsg, step), Many: dc.many,
-			}, searchkit.ReplayAll(context.Background(), dir, step, res.Findings))
+			}, searchkit.ReplayAll(context.Background(), explore.ReplayOptions{Dir: dir, StepTimeout: step, Build: build}, res.Findings))
 		})
 	}
 }
