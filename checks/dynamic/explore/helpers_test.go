@@ -11,14 +11,15 @@ import (
 
 // findingCheck is what checkFindings asserts of a search's findings.
 type findingCheck struct {
-	dir  string        // the module the search ran in
-	step time.Duration // ReplayOptions.StepTimeout
+	dir   string        // the module the search ran in
+	step  time.Duration // ReplayOptions.StepTimeout
+	build *Build        // ReplayOptions.Build (nil: instrument and build again)
 	testkit.Want
 }
 
 // checkFindings checks the findings of res against c (testkit.CheckFindings)
 // and replays every finding in a fresh process; the package is built once
-// for all of them.
+// for all of them (or not at all: c.build).
 func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingCheck) {
 	t.Helper()
 	var rep *replayer
@@ -33,7 +34,7 @@ func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingChec
 			return testkit.Replayed{}, err
 		}
 		if rep == nil {
-			if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: c.dir, StepTimeout: c.step}); err != nil {
+			if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: c.dir, StepTimeout: c.step, Build: c.build}); err != nil {
 				t.Fatalf("replay build: %v", err)
 			}
 		}
