@@ -33,6 +33,8 @@
 //   - notes.go: notes, stages and progress.
 //   - schedule.go, replay.go, replaymany.go: schedule files and replaying
 //     them; base.go: what a change's base commit does with its findings.
+//   - shared.go: a Build, one instrumentation and one set of test binaries
+//     that several Runs and replays share (Options.Build).
 package explore
 
 import (
