@@ -49,11 +49,14 @@ func TestSharedBuild(t *testing.T) {
 	if got := taken(); len(got) != 1 || !strings.HasPrefix(got[0], "loading and instrumenting") {
 		t.Errorf("NewBuild's stages %q, want one instrumenting", got)
 	}
+	// Each search ends at its first failure (a count of schedules bounds
+	// it, the same seeds on any machine; the budget only stops a machine
+	// that cannot run them).
 	search := func(pkg, want string, kind checks.FailureKind, seed int64) []checks.Finding {
 		t.Helper()
 		res, err := Run(ctx, Options{
 			Dir: dir, Patterns: []string{"./" + pkg}, Build: b, Stage: stage,
-			Budget: 2 * time.Minute, Seed: seed, Schedules: 20, TestUntil: StopAtFirst, SchedulesDir: t.TempDir(),
+			Budget: 2 * time.Minute, Seed: seed, Workers: 2, Schedules: 100, TestUntil: StopAtFirst, SchedulesDir: t.TempDir(),
 		})
 		if err != nil {
 			t.Fatal(err)
