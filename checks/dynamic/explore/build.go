@@ -245,7 +245,12 @@ func (s *search) buildTargets(ctx context.Context, targets []*target) ([]*target
 			defer close(plainDone)
 			s.plainBin(ctx, t.pkg)
 		}()
-		err := build(ctx, s.inst, t.pkg.ImportPath, bin, s.opts.Race, s.opts.Tags)
+		var err error
+		if s.opts.Build != nil {
+			bin, err = s.opts.Build.binary(ctx, t.pkg.ImportPath)
+		} else {
+			err = build(ctx, s.inst, t.pkg.ImportPath, bin, s.opts.Race, s.opts.Tags)
+		}
 		<-plainDone
 		if err != nil {
 			var be *BuildError

@@ -11,8 +11,17 @@ import (
 // (relative to this package) with one worker and seed 1, bounded by a
 // count of schedules per test, not the time (the budget only stops a
 // machine that cannot run them), and logs its notes and per-test counts.
-// It returns the module's directory for checkFindings.
-func searchCounted(t *testing.T, rel string, patterns []string, schedules int) (string, *Result) {
+// It returns the findingCheck of checkFindings with the module's
+// directory and the search's build, which the replays run.
+func searchCounted(t *testing.T, rel string, patterns []string, schedules int) (findingCheck, *Result) {
+	t.Helper()
+	c := countedBuild(t, rel, patterns)
+	return c, searchBuilt(t, c, patterns, schedules)
+}
+
+// countedBuild is searchCounted's build of the packages patterns of
+// module rel, for the searches of searchBuilt; t's cleanup closes it.
+func countedBuild(t *testing.T, rel string, patterns []string) findingCheck {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
@@ -21,8 +30,20 @@ func searchCounted(t *testing.T, rel string, patterns []string, schedules int) (
 	if err != nil {
 		t.Fatal(err)
 	}
+	b, err := NewBuild(context.Background(), BuildOptions{Dir: dir, Patterns: patterns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return findingCheck{dir: dir, build: b}
+}
+
+// searchBuilt is searchCounted's search of the packages patterns of c's
+// build.
+func searchBuilt(t *testing.T, c findingCheck, patterns []string, schedules int) *Result {
+	t.Helper()
 	res, err := Run(context.Background(), Options{
-		Dir: dir, Patterns: patterns, Budget: 5 * time.Minute,
+		Dir: c.dir, Patterns: patterns, Budget: 5 * time.Minute, Build: c.build,
 		Seed: 1, Workers: 1, Schedules: schedules, SchedulesDir: t.TempDir(),
 	})
 	if err != nil {
@@ -34,5 +55,5 @@ func searchCounted(t *testing.T, rel string, patterns []string, schedules int) (
 	for _, ts := range res.Stats.Tests {
 		t.Logf("%s: %d schedules, %d failing", ts.Test, ts.Schedules, ts.Failures)
 	}
-	return dir, res
+	return res
 }

@@ -35,6 +35,8 @@
 //   - notes.go: notes, stages and progress.
 //   - schedule.go, replay.go, replaymany.go: schedule files and replaying
 //     them; base.go: what a change's base commit does with its findings.
+//   - shared.go: a Build, one instrumentation and one set of test binaries
+//     that several Runs and replays share (Options.Build).
 package explore
 
 import (
@@ -162,10 +164,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.load(ctx); err != nil {
-		return nil, err
+	if opts.Build != nil {
+		if s.inst, err = opts.Build.view(ctx, s.opts); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := s.load(ctx); err != nil {
+			return nil, err
+		}
+		defer s.inst.Cleanup()
 	}
-	defer s.inst.Cleanup()
 	if err := s.makeWorkDir(ctx); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,9 @@ package explore
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,14 +14,15 @@ import (
 
 // findingCheck is what checkFindings asserts of a search's findings.
 type findingCheck struct {
-	dir  string        // the module the search ran in
-	step time.Duration // ReplayOptions.StepTimeout
+	dir   string        // the module the search ran in
+	step  time.Duration // ReplayOptions.StepTimeout
+	build *Build        // ReplayOptions.Build (nil: instrument and build again)
 	testkit.Want
 }
 
 // checkFindings checks the findings of res against c (testkit.CheckFindings)
 // and replays every finding in a fresh process; the package is built once
-// for all of them.
+// for all of them (or not at all: c.build).
 func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingCheck) {
 	t.Helper()
 	var rep *replayer
@@ -33,7 +37,7 @@ func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingChec
 			return testkit.Replayed{}, err
 		}
 		if rep == nil {
-			if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: c.dir, StepTimeout: c.step}); err != nil {
+			if rep, err = newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: c.dir, StepTimeout: c.step, Build: c.build}); err != nil {
 				t.Fatalf("replay build: %v", err)
 			}
 		}
@@ -48,3 +52,53 @@ func checkFindings(ctx context.Context, t *testing.T, res *Result, c findingChec
 // kernelsDir is the nested module of bug kernels; kerneltest searches all
 // of them, the tests here a few.
 const kernelsDir = "../testdata/kernels"
+
+// sharedPatterns are the packages of a testdata module that several of
+// this package's tests search, non-race: one Build of them serves all
+// (sharedBuild).
+var sharedPatterns = map[string][]string{
+	kernelsDir:      {"./locks"},
+	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside"},
+}
+
+var shared struct {
+	sync.Mutex
+	builds map[string]*Build
+}
+
+// sharedBuild returns the absolute directory of module rel and the Build
+// of its sharedPatterns, made by the first test that asks; TestMain
+// closes it.
+func sharedBuild(t *testing.T, rel string) (string, *Build) {
+	t.Helper()
+	dir, err := filepath.Abs(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared.Lock()
+	defer shared.Unlock()
+	if b := shared.builds[rel]; b != nil {
+		return dir, b
+	}
+	b, err := NewBuild(context.Background(), BuildOptions{Dir: dir, Patterns: sharedPatterns[rel], Stage: func(e StageEvent) {
+		if e.Done {
+			t.Logf("stage %s: %v", e.Name, e.Took.Round(time.Millisecond))
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shared.builds == nil {
+		shared.builds = map[string]*Build{}
+	}
+	shared.builds[rel] = b
+	return dir, b
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, b := range shared.builds {
+		b.Close()
+	}
+	os.Exit(code)
+}

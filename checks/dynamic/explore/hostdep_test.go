@@ -14,23 +14,27 @@ import (
 // that order, and the finding replays with its schedule; the correct test
 // beside it gives nothing. The same for a function the test submits to a
 // task queue whose worker a dependency's constructor started (grp/taskq).
+// The two packages share one build.
 func TestHostedGoroutines(t *testing.T) {
-	dir, res := searchCounted(t, "../testdata/hostdep", []string{"./count"}, 30)
-	checkFindings(context.Background(), t, res, findingCheck{dir: dir, Want: testkit.Want{
+	c := countedBuild(t, "../testdata/hostdep", []string{"./count", "./flight"})
+	res := searchBuilt(t, c, []string{"./count"}, 30)
+	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestLostAdd": checks.TestFailure, "TestLocked": "", "TestLostAddQueued": checks.TestFailure},
 		Msgs:  map[string][]string{"TestLostAdd": {"total = 1, want 11"}, "TestLostAddQueued": {"total = 1, want 2"}},
-	}})
-}
-
-// TestHostedThroughMethod: the goroutine running the test's function is
-// started by a dependency through a method it hands the function to
-// (testdata/hostdep's grp/flight, singleflight's DoChan: go
-// g.doCall(c, key, fn)). The dependency's synchronization is rewritten,
-// so the scheduler chooses the order that fails and the finding replays.
-func TestHostedThroughMethod(t *testing.T) {
-	dir, res := searchCounted(t, "../testdata/hostdep", []string{"./flight"}, 30)
-	checkFindings(context.Background(), t, res, findingCheck{dir: dir, Want: testkit.Want{
-		Kinds: map[string]checks.FailureKind{"TestLostAddFlight": checks.TestFailure},
-		Msgs:  map[string][]string{"TestLostAddFlight": {"total = 1, want 11"}},
-	}})
+	}
+	checkFindings(context.Background(), t, res, c)
+	// Through a method: the goroutine running the test's function is
+	// started by a dependency through a method it hands the function to
+	// (testdata/hostdep's grp/flight, singleflight's DoChan: go
+	// g.doCall(c, key, fn)). The dependency's synchronization is
+	// rewritten, so the scheduler chooses the order that fails and the
+	// finding replays.
+	t.Run("through a method", func(t *testing.T) {
+		res := searchBuilt(t, c, []string{"./flight"}, 30)
+		c.Want = testkit.Want{
+			Kinds: map[string]checks.FailureKind{"TestLostAddFlight": checks.TestFailure},
+			Msgs:  map[string][]string{"TestLostAddFlight": {"total = 1, want 11"}},
+		}
+		checkFindings(context.Background(), t, res, c)
+	})
 }

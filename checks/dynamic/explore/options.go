@@ -94,6 +94,10 @@ type Options struct {
 	// budget still bounds the time. A slow machine then takes longer,
 	// not fewer schedules, when the budget is ample.
 	Schedules int
+	// Build, when set, is the instrumentation and test binaries the
+	// search uses instead of its own (NewBuild): its race and tags must
+	// be the search's, and it must hold every package of Patterns.
+	Build *Build
 
 	// afterSearch, for tests, runs when the search is over, before its
 	// failures are shrunk and checked.

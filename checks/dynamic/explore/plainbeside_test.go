@@ -18,14 +18,11 @@ func TestPlainBeside(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a package; skipped with -short")
 	}
-	dir, err := filepath.Abs(realsuiteDrvDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
 	gate := filepath.Join(t.TempDir(), "gate")
 	t.Setenv("INTERLEAVE_TEST_GATE", gate)
 	res, err := Run(context.Background(), Options{
-		Dir: dir, Patterns: []string{"./plainbeside"}, Budget: 2 * time.Minute, Seed: 1, Schedules: 2, SchedulesDir: t.TempDir(),
+		Dir: dir, Patterns: []string{"./plainbeside"}, Budget: 2 * time.Minute, Seed: 1, Schedules: 2, SchedulesDir: t.TempDir(), Build: build,
 		Stage: func(e StageEvent) {
 			if strings.HasPrefix(e.Name, "searching ") {
 				os.WriteFile(gate, nil, 0o644)

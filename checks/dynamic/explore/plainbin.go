@@ -27,7 +27,8 @@ const (
 	plainEndMarker  = "interleave-plain: end"
 )
 
-// plainBin is a package's plain test binary, or why there is none.
+// plainBin is a package's plain test binary, or why there is none (a
+// Build keeps its instrumented binaries so too).
 type plainBin struct {
 	bin  string
 	err  error
@@ -37,6 +38,9 @@ type plainBin struct {
 // plainBin returns the package's plain test binary, building it the first
 // time it is asked for (Run builds it next to the instrumented one).
 func (s *search) plainBin(ctx context.Context, p rewrite.Package) *plainBin {
+	if s.opts.Build != nil {
+		return s.opts.Build.plainBin(ctx, p, s.buildPlain)
+	}
 	s.mu.Lock()
 	if s.plainBins == nil {
 		s.plainBins = map[string]*plainBin{}

@@ -25,10 +25,7 @@ func TestRealSuiteDriver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}
-	dir, err := filepath.Abs(realsuiteDrvDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
 	// New M: a failure that only state left by an earlier schedule causes,
 	// when the search ends at its hard stop, the end of the budget (a
 	// loaded machine), moved here to its end: the replay alone still runs
@@ -40,7 +37,7 @@ func TestRealSuiteDriver(t *testing.T) {
 		// loaded machine leaves after the first.
 		res, err := Run(ctx, Options{
 			Dir: dir, Patterns: []string{"./globalstate"}, Budget: 3 * time.Minute,
-			Seed: 1, SchedulesDir: t.TempDir(), Schedules: 3,
+			Seed: 1, SchedulesDir: t.TempDir(), Schedules: 3, Build: build,
 			afterSearch: func(s *search) { s.hardStop = time.Now() },
 		})
 		if err != nil {
@@ -270,14 +267,11 @@ func TestToolSibling(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a package; skipped with -short")
 	}
-	dir, err := filepath.Abs(realsuiteDrvDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
 	ctx := context.Background()
 	for budget, attempt := 3*time.Second, 0; ; budget, attempt = 2*budget, attempt+1 {
 		res, err := Run(ctx, Options{
-			Dir: dir, Patterns: []string{"./toolsibling"}, Budget: budget, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
+			Dir: dir, Patterns: []string{"./toolsibling"}, Budget: budget, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(), Build: build,
 			// The sibling's weight: it must fail in its share.
 			Tests: []TestRef{{Package: "realsuitedrv/toolsibling", Name: "TestStartsServer"}, {Package: "realsuitedrv/toolsibling", Name: "TestStartsServerLate", Weight: 4}},
 		})

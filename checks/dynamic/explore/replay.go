@@ -31,6 +31,10 @@ type ReplayOptions struct {
 	// replaying stops at the first that reproduces the failure, for one
 	// that something outside the schedule decides too (checks.ReplayRate).
 	Tries int
+	// Build, when set, replays a schedule of a package it holds (with its
+	// race and tags, carrying no file) on its test binary instead of
+	// instrumenting and building the package again.
+	Build *Build
 }
 
 // ReplayOutcome says what a replay did.
@@ -169,6 +173,11 @@ func newReplayer(ctx context.Context, sched *rt.Schedule, path string, opts Repl
 	pkgDir, err := packageDir(sched, opts.Dir, path)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Build != nil {
+		if r, err := opts.Build.replayer(ctx, sched, pkgDir, opts); r != nil || err != nil {
+			return r, err
+		}
 	}
 	// The files the schedule carries (a generated test) join the package.
 	var overlay map[string][]byte

@@ -37,10 +37,7 @@ func TestSchedulesBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented kernel; skipped with -short")
 	}
-	dir, err := filepath.Abs(kernelsDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, build := sharedBuild(t, kernelsDir)
 	const bound, workers = 4, 2
 	budget := 5 * time.Minute
 	res, err := Run(context.Background(), Options{
@@ -49,7 +46,7 @@ func TestSchedulesBound(t *testing.T) {
 			{Package: "kernels/locks", Name: "TestLostUpdate"},
 			{Package: "kernels/locks", Name: "TestCheckThenActMap"},
 		},
-		Budget: budget, Seed: 1, Workers: workers, Schedules: bound, SchedulesDir: t.TempDir(),
+		Budget: budget, Seed: 1, Workers: workers, Schedules: bound, SchedulesDir: t.TempDir(), Build: build,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -15,20 +15,21 @@ import (
 // beside them that nothing frees is still a leak, naming only itself,
 // and it replays.
 func TestContextWorkers(t *testing.T) {
-	dir, res := searchCounted(t, "../testdata/testctx", []string{"."}, 10)
+	c, res := searchCounted(t, "../testdata/testctx", []string{"."}, 10)
 	ctx := context.Background()
 	for _, n := range res.Notes {
 		if strings.Contains(n, "TestWorkersStopWithTest") || strings.Contains(n, "TestSubtestWorkers") {
 			t.Errorf("note on a correct test: %s", n)
 		}
 	}
-	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{
 			"TestWorkersStopWithTest": "", "TestSubtestWorkers": "",
 			"TestLeakBesideWorkers": checks.Leak,
 		},
 		Sites: map[string]string{"TestLeakBesideWorkers": "pool_test.go:84"},
-	}})
+	}
+	checkFindings(ctx, t, res, c)
 	for _, f := range res.Findings {
 		t.Logf("%s: %s", f.Test, f.Message)
 		if f.Test == "TestLeakBesideWorkers" && (strings.Contains(f.Message, "pool_test.go:2") || strings.Contains(f.Message, "pool_test.go:3")) {

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -19,10 +18,7 @@ func TestUntil(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented kernel; skipped with -short")
 	}
-	dir, err := filepath.Abs(kernelsDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, build := sharedBuild(t, kernelsDir)
 	var mu sync.Mutex
 	var asked []checks.Finding
 	budget := 5 * time.Minute
@@ -30,7 +26,7 @@ func TestUntil(t *testing.T) {
 	res, err := Run(ctx, Options{
 		Dir: dir, Patterns: []string{"./locks"},
 		Tests:  []TestRef{{Package: "kernels/locks", Name: "TestLostUpdate"}},
-		Budget: budget, Seed: 1, Workers: 2, SchedulesDir: t.TempDir(),
+		Budget: budget, Seed: 1, Workers: 2, SchedulesDir: t.TempDir(), Build: build,
 		Until: func(fd checks.Finding) bool {
 			mu.Lock()
 			defer mu.Unlock()

@@ -156,11 +156,26 @@ func TestKernels(t *testing.T) {
 	wanted := func(f checks.Finding) bool { return string(f.Kind) == kindOf[f.Package+"."+f.Test] }
 	ctx := context.Background()
 	schedules := t.TempDir()
+	// One instrumentation of every package; each package's binaries are
+	// built once, for its searches and its replays.
+	patterns := []string{"./" + strings.TrimPrefix(m.Correct.Package, "kernels/")}
+	for _, pkg := range pkgs {
+		patterns = append(patterns, "./"+strings.TrimPrefix(pkg, "kernels/"))
+	}
+	build, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: dir, Patterns: patterns, Race: true, Stage: func(e explore.StageEvent) {
+		if e.Done {
+			t.Logf("stage %s: %v %s", e.Name, e.Took, e.Detail)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer build.Close()
 
 	t.Run("correct", func(t *testing.T) {
 		res, err := explore.Run(ctx, explore.Options{
 			Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(m.Correct.Package, "kernels/")},
-			Budget: 15 * correctBudget, Race: true, Seed: 1, SchedulesDir: schedules,
+			Budget: 15 * correctBudget, Race: true, Seed: 1, SchedulesDir: schedules, Build: build,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -181,7 +196,7 @@ func TestKernels(t *testing.T) {
 			res, err := explore.Run(ctx, explore.Options{
 				Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")},
 				Budget: max(time.Duration(len(want))*bugBudget, least[pkg]), Race: true, Seed: 1, SchedulesDir: schedules,
-				TestUntil: wanted, Schedules: bugSchedules,
+				TestUntil: wanted, Schedules: bugSchedules, Build: build,
 				Stage: func(e explore.StageEvent) {
 					if e.Done {
 						t.Logf("stage %s: %v %s", e.Name, e.Took, e.Detail)
@@ -225,7 +240,7 @@ func TestKernels(t *testing.T) {
 				more, err := explore.Run(ctx, explore.Options{
 					Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")}, Tests: again,
 					Budget: total, Race: true, Seed: int64(2 + round), SchedulesDir: schedules,
-					TestUntil: wanted, Schedules: bugSchedules,
+					TestUntil: wanted, Schedules: bugSchedules, Build: build,
 				})
 				if err != nil {
 					t.Fatal(err)
@@ -271,8 +286,8 @@ func TestKernels(t *testing.T) {
 				t.Logf("%s: %s", test, hit.Labels())
 				hits = append(hits, hit)
 			}
-			// Every schedule replays in a fresh process; the package is
-			// instrumented and built once for all of them.
+			// Every schedule replays in a fresh process, on the binary the
+			// search ran (explore's tests replay on fresh builds).
 			var scheds []*rt.Schedule
 			var replayed []*checks.Finding
 			for _, hit := range hits {
@@ -289,7 +304,7 @@ func TestKernels(t *testing.T) {
 				replayed = append(replayed, hit)
 			}
 			began := time.Now()
-			results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir})
+			results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir, Build: build})
 			t.Logf("replays: %v", time.Since(began))
 			for i, hit := range replayed {
 				if errs[i] != nil {

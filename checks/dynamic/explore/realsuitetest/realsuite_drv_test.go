@@ -239,9 +239,13 @@ var drvCases = []drvCase{
 		// the test's own clean-up, on every schedule: a finding labelled
 		// so (issue 21). Goroutines blocked forever are a finding though
 		// plain go test leaves them too.
-		name:   "left running as under plain go test",
-		pkg:    "leftrunning",
-		budget: 4 * time.Second,
+		name: "left running as under plain go test",
+		pkg:  "leftrunning",
+		// A count: a 4 s budget, run out on a loaded machine (load 45)
+		// after the unperturbed runs, searched nothing and left no time
+		// for plain go test's label.
+		budget:    3 * time.Minute,
+		schedules: 10,
 		want: map[string]checks.FailureKind{
 			"TestLeavesLongJob": checks.Leak, "TestGivesUpOnReply": checks.Leak,
 		},
@@ -281,11 +285,14 @@ var drvCases = []drvCase{
 	{
 		// Mechanism 10: the producer leaks at one of two sends: one
 		// finding.
-		name:     "dedupe by signature",
-		pkg:      "dedupe",
-		budget:   3 * time.Second,
-		want:     map[string]checks.FailureKind{"TestLookupCanceled": checks.Leak},
-		wantSite: map[string]string{"TestLookupCanceled": "dedupe_test.go:21|dedupe_test.go:23"},
+		name: "dedupe by signature",
+		pkg:  "dedupe",
+		// A count, as for left running: a loaded machine's budget may
+		// end before the search.
+		budget:    3 * time.Minute,
+		schedules: 40,
+		want:      map[string]checks.FailureKind{"TestLookupCanceled": checks.Leak},
+		wantSite:  map[string]string{"TestLookupCanceled": "dedupe_test.go:21|dedupe_test.go:23"},
 	},
 	{
 		// Mechanism 8: every test runs schedules, and the counts add up.
@@ -360,6 +367,13 @@ var drvCases = []drvCase{
 // TestRealSuiteDriver: it needs the search's internals.)
 func TestRealSuiteDriver(t *testing.T) {
 	dir := searchkit.Module(t, realsuiteDrvDir, "builds, searches and replays six packages")
+	// One instrumentation for every case; each package's binaries are
+	// built once, for its search and its replays.
+	var patterns []string
+	for _, dc := range drvCases {
+		patterns = append(patterns, "./"+dc.pkg)
+	}
+	build := searchkit.Build(t, dir, patterns)
 	for _, dc := range drvCases {
 		t.Run(dc.name, func(t *testing.T) {
 			budget := dc.budget
@@ -377,7 +391,7 @@ func TestRealSuiteDriver(t *testing.T) {
 			// as long: more watchdogs fit in the budget each time.
 			res, opts := searchkit.Search(t, explore.Options{
 				Dir: dir, Patterns: []string{"./" + dc.pkg}, Budget: budget,
-				Seed: 1, StepTimeout: dc.step, Workers: dc.workers, Schedules: dc.schedules,
+				Seed: 1, StepTimeout: dc.step, Workers: dc.workers, Schedules: dc.schedules, Build: build,
 			}, func(res *explore.Result, _ explore.Options) bool {
 				return testkit.ContainsAny(res.Notes, "the budget ran out before it could run with more") ||
 					!testkit.AllFound(res.Findings, dc.want) &&
@@ -389,11 +403,11 @@ func TestRealSuiteDriver(t *testing.T) {
 			if dc.check != nil {
 				dc.check(t, res)
 			}
-			// Every finding replays in a fresh process; the package is
-			// built once for all of them.
+			// Every finding replays in a fresh process, on the binary
+			// the search ran.
 			testkit.CheckFindings(t, res.Findings, testkit.Want{
 				Kinds: dc.want, Sites: dc.wantSite, Msgs: testkit.WithStep(dc.wantMsg, step), Many: dc.many,
-			}, searchkit.ReplayAll(context.Background(), dir, step, res.Findings))
+			}, searchkit.ReplayAll(context.Background(), explore.ReplayOptions{Dir: dir, StepTimeout: step, Build: build}, res.Findings))
 		})
 	}
 }

@@ -140,6 +140,13 @@ var robustCases = []robustCase{
 // every finding replays in a fresh process.
 func TestRobustSearch(t *testing.T) {
 	dir := searchkit.Module(t, robustDir, "builds, searches and replays six packages (about a minute)")
+	// One instrumentation for every case; each package's binaries are
+	// built once, for its searches and its replays.
+	var patterns []string
+	for _, rc := range robustCases {
+		patterns = append(patterns, "./"+rc.pkg)
+	}
+	build := searchkit.Build(t, dir, patterns)
 	for _, rc := range robustCases {
 		t.Run(rc.name, func(t *testing.T) {
 			budget := rc.budget
@@ -150,7 +157,7 @@ func TestRobustSearch(t *testing.T) {
 			// schedules) is searched for again with twice the budget and
 			// another seed.
 			res, _ := searchkit.Search(t, explore.Options{
-				Dir: dir, Patterns: []string{"./" + rc.pkg}, Run: rc.run, Budget: budget, Seed: 1, StepTimeout: rc.step,
+				Dir: dir, Patterns: []string{"./" + rc.pkg}, Run: rc.run, Budget: budget, Seed: 1, StepTimeout: rc.step, Build: build,
 			}, func(res *explore.Result, opts explore.Options) bool {
 				if max := opts.Budget + robustGrace; res.Stats.Elapsed > max {
 					t.Errorf("the search took %v, want at most %v", res.Stats.Elapsed, max)
@@ -164,11 +171,11 @@ func TestRobustSearch(t *testing.T) {
 			if rc.wantNote != "" && !testkit.ContainsAny(res.Notes, rc.wantNote) {
 				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
 			}
-			// Every finding replays in a fresh process; the package is
-			// built once for all of them.
+			// Every finding replays in a fresh process, on the binary
+			// the search ran.
 			testkit.CheckFindings(t, res.Findings, testkit.Want{
 				Kinds: rc.want, Sites: rc.wantSite, Msgs: rc.wantMsg, SameLine: true,
-			}, searchkit.ReplayAll(context.Background(), dir, rc.step, res.Findings))
+			}, searchkit.ReplayAll(context.Background(), explore.ReplayOptions{Dir: dir, StepTimeout: rc.step, Build: build}, res.Findings))
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,21 +17,54 @@ import (
 // causesDir is the nested module of one-cause-many-failures kernels.
 const causesDir = "../../testdata/causes"
 
+// causes is the race build of causesDir's packages, shared by the
+// searches and replays of this package's tests (causesBuild).
+var causes struct {
+	sync.Mutex
+	build *explore.Build
+}
+
+// causesBuild returns causesDir's absolute path and its race build, made
+// by the first test that asks; TestMain closes it.
+func causesBuild(t *testing.T) (string, *explore.Build) {
+	t.Helper()
+	dir, err := filepath.Abs(causesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	causes.Lock()
+	defer causes.Unlock()
+	if causes.build == nil {
+		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps"}, Race: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		causes.build = b
+	}
+	return dir, causes.build
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if causes.build != nil {
+		causes.build.Close()
+	}
+	os.Exit(code)
+}
+
 // searchCauses searches one package of testdata/causes under -race for
 // a count of schedules (with a budget ample for it on a loaded machine),
 // then with other seeds until done accepts the result, at most three
 // times more. testUntil is Options.TestUntil.
 func searchCauses(t *testing.T, pkg string, testUntil func(checks.Finding) bool, done func(*explore.Result) bool) (*explore.Result, string) {
 	t.Helper()
-	dir, err := filepath.Abs(causesDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, build := causesBuild(t)
 	var res *explore.Result
 	for attempt := 0; attempt < 4; attempt++ {
+		var err error
 		res, err = explore.Run(context.Background(), explore.Options{
 			Dir: dir, Patterns: []string{"./" + pkg}, Budget: 5 * time.Minute, Schedules: causesSchedules, Race: true,
-			Seed: int64(1 + attempt), SchedulesDir: t.TempDir(), TestUntil: testUntil,
+			Seed: int64(1 + attempt), SchedulesDir: t.TempDir(), TestUntil: testUntil, Build: build,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -62,12 +96,15 @@ func races(res *explore.Result) []checks.Finding {
 	return out
 }
 
-// replayFinding replays a finding's schedule in a fresh process.
+// replayFinding replays a finding's schedule in a fresh process, on the
+// shared build's binary (TestBuildFiles and TestBuildTagsReplay replay
+// on fresh builds).
 func replayFinding(t *testing.T, dir string, f checks.Finding) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir})
+	_, build := causesBuild(t)
+	rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir, Build: build})
 	if err != nil {
 		t.Fatalf("replay %s: %v", f.Schedule, err)
 	}
@@ -157,10 +194,7 @@ func TestUntilFailureRepresentsItsCause(t *testing.T) {
 	inStats := func(f checks.Finding) bool {
 		return f.Kind == checks.DataRace && strings.HasPrefix(f.Message, "TestReaders: data race: read at rlock.go:45 in rlock.(*Cache).Stats")
 	}
-	dir, err := filepath.Abs(causesDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, build := causesBuild(t)
 	// The budget only bounds a search Until does not end: with other
 	// seeds, up to three times more.
 	budget := 2 * time.Minute
@@ -168,7 +202,7 @@ func TestUntilFailureRepresentsItsCause(t *testing.T) {
 		sawGet := false
 		res, err := explore.Run(context.Background(), explore.Options{
 			Dir: dir, Patterns: []string{"./rlock"}, Tests: []explore.TestRef{{Package: "causes/rlock", Name: "TestReaders"}},
-			Budget: budget, Race: true, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(),
+			Budget: budget, Race: true, Seed: int64(1 + attempt), SchedulesDir: t.TempDir(), Build: build,
 			Until: func(f checks.Finding) bool {
 				if f.Kind == checks.DataRace && f.Func == "causes/rlock.(*Cache).Get" {
 					sawGet = true

@@ -16,10 +16,10 @@ import (
 )
 
 // ReplayAll returns testkit.CheckFindings's replay for the findings a
-// search returned in module dir, with watchdog step: at the first call
-// their schedules are replayed, each in a fresh process, building each
-// package once (explore.ReplayMany).
-func ReplayAll(ctx context.Context, dir string, step time.Duration, findings []checks.Finding) func(checks.Finding) (testkit.Replayed, error) {
+// search returned: at the first call their schedules are replayed with
+// opts, each in a fresh process, building each package once
+// (explore.ReplayMany), or not at all with opts.Build.
+func ReplayAll(ctx context.Context, opts explore.ReplayOptions, findings []checks.Finding) func(checks.Finding) (testkit.Replayed, error) {
 	var done bool
 	got := map[string]testkit.Replayed{}
 	failed := map[string]error{}
@@ -39,7 +39,7 @@ func ReplayAll(ctx context.Context, dir string, step time.Duration, findings []c
 				}
 				paths, scheds = append(paths, g.Schedule), append(scheds, sched)
 			}
-			results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir, StepTimeout: step})
+			results, errs := explore.ReplayMany(ctx, scheds, opts)
 			for i, p := range paths {
 				if errs[i] != nil {
 					failed[p] = errs[i]
@@ -74,6 +74,29 @@ func Module(t *testing.T, rel, what string) string {
 	return dir
 }
 
+// Build returns the shared build (explore.NewBuild) of the packages of
+// patterns in the module at dir, logging how long instrumenting took; t's
+// cleanup closes it.
+func Build(t *testing.T, dir string, patterns []string) *explore.Build {
+	t.Helper()
+	b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: patterns, Stage: logStage(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// logStage logs what each stage took, to tell a slow or loaded machine's
+// run.
+func logStage(t *testing.T) func(explore.StageEvent) {
+	return func(e explore.StageEvent) {
+		if e.Done {
+			t.Logf("stage %s: %v %s", e.Name, e.Took.Round(time.Millisecond), e.Detail)
+		}
+	}
+}
+
 // Search runs opts (its schedules in a new temporary directory each
 // time), then again while retry says a finding was missed, at most three
 // times more, with grow applied to the options first: a loaded machine
@@ -82,12 +105,7 @@ func Module(t *testing.T, rel, what string) string {
 func Search(t *testing.T, opts explore.Options, retry func(*explore.Result, explore.Options) bool, grow func(*explore.Options)) (*explore.Result, explore.Options) {
 	t.Helper()
 	if opts.Stage == nil {
-		// What each stage took, to tell a slow or loaded machine's run.
-		opts.Stage = func(e explore.StageEvent) {
-			if e.Done {
-				t.Logf("stage %s: %v %s", e.Name, e.Took.Round(time.Millisecond), e.Detail)
-			}
-		}
+		opts.Stage = logStage(t)
 	}
 	for attempt := 0; ; attempt++ {
 		opts.SchedulesDir = t.TempDir()
