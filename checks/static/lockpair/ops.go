@@ -75,6 +75,7 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		// The caller holds it: the unlock-call-relock idiom, or an
 		// unlock helper. Nothing to say.
 		st.rel[r.key] = mode
+		w.relCaller[r.key] = mode
 		if r.class != "" && !slices.Contains(w.locks.ReleasesCaller, r.class) {
 			w.locks.ReleasesCaller = append(w.locks.ReleasesCaller, r.class)
 		}
@@ -245,6 +246,9 @@ func (w *walker) deferCall(st *state, d *ssa.Defer) {
 			// Released on some paths of the deferred call only
 			// (if locked { mu.Unlock() }): not followed.
 			w.poisoned[r.key] = true
+			if st.locks[r.key].mode == absent {
+				w.relCaller[r.key] = a.Mode
+			}
 		}
 	}
 }
