@@ -51,7 +51,12 @@
 // Lock helpers are summarized per function: "acquires s.mu" (locks it on
 // every returning path, so calling it with s.mu held deadlocks), "holds s.mu"
 // (returns with it held) and "releases s.mu". Exported functions carry the
-// summary as a fact for callers in other packages. A method of the object
+// summary as a fact for callers in other packages. A lock handed to a
+// callee that releases it on every path is released at the call
+// (return c.finish(ctx), finish unlocking first), also when the callee's
+// receiver is captured by a closure, or a deferred closure of the callee
+// takes the lock again for a critical section of its own: only what a
+// function releases of its caller's locks is its summary's. A method of the object
 // a helper returned that releases a lock of the same class releases the
 // helper's lock (enc := newEncoder(c) locks c.encMu; defer enc.end()
 // unlocks e.c.encMu).
