@@ -72,7 +72,11 @@
 // a mutex whose Unlock method value is handed elsewhere, or that a callback
 // or goroutine unlocks through a function of this package (go func() {
 // m.wake() }()): a signal another goroutine releases, a second Lock waits
-// for it. A named closure that unlocks is
+// for it. So is a mutex field (by class: T.wait) that a function of this
+// package handed over as a func value (a callback given to C through a
+// uintptr, stored, passed, or started by go) unlocks without locking,
+// itself or through package functions it calls; a callback that locks
+// the field for a critical section of its own is no signal. A named closure that unlocks is
 // followed when it is called directly, also when another closure captures it.
 //
 // A function too large for the path walk (more than 64 lock states at one

@@ -37,8 +37,14 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		// A loop that locks and never unlocks may be handing the lock to
 		// another goroutine that unlocks it: report the same site only
 		// when this function unlocks the lock somewhere too.
-		site, key := cur.site, r.key
-		keep := func() bool { _, ok := w.mayRel[key]; return ok || site != pos }
+		site, key, class := cur.site, r.key, r.class
+		keep := func() bool {
+			if w.pc.signalClass(class) {
+				return false // a callback handed over releases it
+			}
+			_, ok := w.mayRel[key]
+			return ok || site != pos
+		}
 		related := w.pc.relatedAt(cur.site, r.name+" "+what+" here")
 		if site == pos {
 			// The previous iteration left it held: say where.
