@@ -24,11 +24,7 @@
 // constructors, directly or through static calls in the package on that
 // object (a method locking its receiver's s.log.mu, called with s.mu
 // held), the object is not fresh, and not both sides only read-lock. It
-// uses lockblock's lock states (SSA, must analysis), in which an Unlock
-// of a lock not held releases a held one of the same root whose path
-// differs in one field, when the package assigns one of the two fields
-// from the other (n.mount = n.mountPoint: for a mount point, both name
-// one table).
+// uses lockblock's lock states (SSA, must analysis).
 //
 // Locks are compared by class: the field of a named struct type
 // (bank.Account.mu, for a.mu where a is a *bank.Account), or a package

@@ -86,10 +86,6 @@ const (
 // analyzes: the lock summaries of lock helpers.
 type Analysis struct {
 	summaries map[*ssa.Function]*summary
-	// aliases holds the pairs of field names (both orders) that the
-	// package assigns one from the other on one value (n.mount =
-	// n.mountPoint): a lock reached through one may be the other's.
-	aliases map[[2]string]bool
 }
 
 // New returns an empty Analysis.
@@ -220,7 +216,6 @@ func goSite(fn *ssa.Function) bool {
 // holding it. Functions whose value escapes (method values, func values,
 // interface calls by the same name) keep an empty entry state.
 func (a *Analysis) Package(funcs []*ssa.Function, entry func(*ssa.Function) State) []*Result {
-	a.aliases = fieldAliases(funcs)
 	var out []*Result
 	given := map[*ssa.Function]State{}
 	for _, fn := range funcs {
@@ -748,11 +743,6 @@ func (run *funcRun) call(instr ssa.Instruction, c *ssa.CallCommon, st State, dep
 		p := run.res.Path(lk)
 		if _, ok := st.Holds(p); !ok {
 			run.res.released = append(run.res.released, p)
-			for _, h := range st.held {
-				if run.a.aliased(h.Lock, p) {
-					st = st.Without(h.Lock) // the same lock, by the other field
-				}
-			}
 		}
 		return st.Without(p)
 	case OpTryLock, OpTryRLock:
