@@ -357,20 +357,7 @@ func intersect(acc map[string]bool, held lockregion.Held, seen bool) map[string]
 // lockKey names a mutex independently of the variable it is reached
 // through: s.mu and c.mu of the same struct type are the same key.
 func (pc *passContext) lockKey(x ast.Expr) string {
-	text := types.ExprString(x)
-	root := passutil.RootIdent(x)
-	if root == nil || !strings.HasPrefix(text, root.Name) {
-		return text
-	}
-	v, ok := pc.pass.TypesInfo.Uses[root].(*types.Var)
-	if !ok || (v.Pkg() != nil && v.Parent() == v.Pkg().Scope()) {
-		return text // a package-level mutex is named by itself
-	}
-	t := v.Type()
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	return types.TypeString(t, nil) + text[len(root.Name):]
+	return lockregion.TypeKey(pc.pass.TypesInfo, x)
 }
 
 // forEachFunc calls f for every function declaration with a body.

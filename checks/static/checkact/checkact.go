@@ -56,6 +56,8 @@ type passContext struct {
 	// (recheck.go), built on first use.
 	facts     map[*ast.FuncDecl]*sectionFacts
 	writerIdx map[*types.Var][]*ast.FuncDecl
+	// callers holds the caller locksets (callerlock.go), built on first use.
+	callers map[*types.Func][]string
 }
 
 func (pc *passContext) semaphores() *semaphores {

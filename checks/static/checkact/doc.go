@@ -52,7 +52,13 @@
 // section (set: it runs after the step; unset: another once-only step).
 // Nor is a write in a function that runs whole under a one-slot channel
 // semaphore (c.sem <- x; defer func() { <-c.sem }()) that every writer of
-// the field holds: nothing writes it between the sections.
+// the field holds: nothing writes it between the sections. Nor one in an
+// unexported function every call of which holds a wider mutex (a caller
+// lockset: directly, or through its own callers, as handlers that each
+// hold r.execMu for the whole call), when every other writer of the
+// unexported field (delete and clear included; constructors and Init
+// aside) holds that mutex too, through its callers or its own Lock. Locks
+// are matched by type and field (T.execMu), not by instance.
 // Test files are not checked for IL4003: a test steps the state it drives
 // through the versions it wants, as its only writer.
 // One finding per function, mutex and earlier critical section: the

@@ -226,6 +226,9 @@ func (s *splitState) lostUpdate(l ast.Expr, t string, from []guardedRead, held l
 		if s.rechecked(fieldOf(s.pc.pass.TypesInfo, l), rootName(t), l.Pos(), section{rd.lock, region}) {
 			continue // a ticket or a once-only phase re-checked (recheck.go)
 		}
+		if s.pc.underCallerLock(s.fd, fieldOf(s.pc.pass.TypesInfo, l), rd.lock) {
+			continue // every caller, and every other writer, holds a wider lock (callerlock.go)
+		}
 		if s.outer != "" && !names(s.outer, rd.lock) {
 			continue // a documented outer lock serializes the two sections
 		}

@@ -533,6 +533,8 @@ func (pc *passContext) reportFields() {
 					d.Category = RuleDocumentedGuardViolated
 					d.Message += "; " + why
 					protected = other
+				} else if pc.conc.joinedField(o, info) {
+					continue // after the join of every goroutine that reaches the field
 				} else {
 					d.Message += " (no goroutine evidence)"
 				}
@@ -543,7 +545,7 @@ func (pc *passContext) reportFields() {
 					d.Category = RuleUnguardedFieldConcurrent
 					d.Message += "; " + why
 					protected = other
-				} else if !majority {
+				} else if !majority || pc.conc.joinedField(o, info) {
 					continue
 				}
 			}

@@ -23,6 +23,9 @@ type goRoot struct {
 	// still holds while it waits afterwards (pq's resync): the goroutine
 	// runs under that lock.
 	held []*types.Var
+	// wg is the WaitGroup field the goroutine is registered with (wg.Go,
+	// or wg.Add before go and a deferred wg.Done), nil if none.
+	wg *types.Var
 }
 
 // maxRoots bounds the roots remembered per function: two are enough to
@@ -42,6 +45,10 @@ type concurrency struct {
 	// a helper is not reported: its callers may hold the lock in ways the
 	// pass cannot follow.
 	entry map[*ssa.Function][]*goRoot
+	// wgs holds, per function, the WaitGroup fields of every root that
+	// reaches it; loose marks a function some root without one reaches.
+	wgs   map[*ssa.Function]map[*types.Var]bool
+	loose map[*ssa.Function]bool
 }
 
 // starters are the calls outside the package that run a func argument on
@@ -60,7 +67,8 @@ var starters = []struct {
 // newConcurrency computes the context of results; skip tells the
 // functions that are no entry (constructors, tests).
 func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) *concurrency {
-	c := &concurrency{bg: map[*ssa.Function][]*goRoot{}, exported: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]*goRoot{}}
+	c := &concurrency{bg: map[*ssa.Function][]*goRoot{}, exported: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]*goRoot{},
+		wgs: map[*ssa.Function]map[*types.Var]bool{}, loose: map[*ssa.Function]bool{}}
 	byFn := map[*ssa.Function]*lockset.Result{}
 	for _, r := range results {
 		byFn[r.Fn] = r
@@ -97,7 +105,7 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 		fn   *ssa.Function
 		root *goRoot
 	}
-	addRoot := func(r *lockset.Result, instr ssa.Instruction, v ssa.Value, pos token.Pos, what string) {
+	addRoot := func(r *lockset.Result, instr ssa.Instruction, v ssa.Value, pos token.Pos, what string, wg *types.Var) {
 		if fset != nil && strings.HasSuffix(fset.Position(pos).Filename, "_test.go") {
 			return // a test's goroutine: tests are not analyzed
 		}
@@ -105,7 +113,7 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 			roots = append(roots, struct {
 				fn   *ssa.Function
 				root *goRoot
-			}{f, &goRoot{pos: pos, what: what, held: heldAt(r, instr)}})
+			}{f, &goRoot{pos: pos, what: what, held: heldAt(r, instr), wg: wg}})
 		}
 	}
 	for _, r := range results {
@@ -118,7 +126,7 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 					}
 					common := ci.Common()
 					if g, ok := instr.(*ssa.Go); ok {
-						addRoot(r, instr, common.Value, g.Pos(), "go statement")
+						addRoot(r, instr, common.Value, g.Pos(), "go statement", startWG(g))
 						continue
 					}
 					callee := common.StaticCallee()
@@ -134,12 +142,16 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 							if s.recv == "" {
 								what = s.pkg + "." + s.name
 							}
-							addRoot(r, instr, common.Args[s.arg], instr.Pos(), what)
+							var wg *types.Var
+							if s.pkg == "sync" {
+								wg = wgField(common.Args[0])
+							}
+							addRoot(r, instr, common.Args[s.arg], instr.Pos(), what, wg)
 						}
 					}
 					for i := range startsParam[callee] {
 						if i < len(common.Args) {
-							addRoot(r, instr, common.Args[i], instr.Pos(), callee.Name())
+							addRoot(r, instr, common.Args[i], instr.Pos(), callee.Name(), nil)
 						}
 					}
 				}
@@ -161,6 +173,14 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 			seen[f] = true
 			if len(c.bg[f]) < maxRoots {
 				c.bg[f] = append(c.bg[f], rt.root)
+			}
+			if rt.root.wg == nil {
+				c.loose[f] = true
+			} else {
+				if c.wgs[f] == nil {
+					c.wgs[f] = map[*types.Var]bool{}
+				}
+				c.wgs[f][rt.root.wg] = true
 			}
 			stack = append(stack, edges[f]...)
 		}
@@ -316,7 +336,7 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, cl
 		}
 		aExp := a.Parent() == nil && token.IsExported(a.Name())
 		if aExp {
-			if rbs := c.bg[b]; len(rbs) > 0 {
+			if rbs := c.bg[b]; len(rbs) > 0 && !c.joinedFor(o, b) {
 				rb := rbs[0]
 				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is exported", b.Name(), rb.what, pc.short(rb.pos), a.Name())
 			}
@@ -328,7 +348,7 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, cl
 			if heldVar(ra.held, mu) {
 				continue // started under the lock
 			}
-			if c.exported[b] {
+			if c.exported[b] && !(ra.wg != nil && o2.joins()[ra.wg]) {
 				return o2, fmt.Sprintf("%s runs on the goroutine started by the %s at %s, %s is reached from an exported function", a.Name(), ra.what, pc.short(ra.pos), b.Name())
 			}
 			for _, rb := range c.bg[b] {

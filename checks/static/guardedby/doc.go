@@ -72,6 +72,15 @@
 // goroutine seen)": methods a framework calls one at a time (balancer
 // callbacks) look like that.
 //
+// A goroutine registered with a WaitGroup field (started by s.wg.Go, or
+// by a go statement after s.wg.Add whose function defers s.wg.Done()) is
+// no evidence against an access that follows s.wg.Wait() of the same
+// value on every path: close(s.stopCh); s.wg.Wait(); s.parts = nil runs
+// after every such worker has returned. When every goroutine that
+// reaches the field is joined so, the access is not reported under any
+// guard rule (IL1001, IL1004, IL1006, IL1007); one started otherwise, or
+// a write before the Wait, still is.
+//
 // IL1007 unguarded-field-concurrent. An inferred guard (below) with the
 // concurrency context of IL1004: with that evidence a majority of one
 // half (concurrentThreshold, still at least two locked accesses) is

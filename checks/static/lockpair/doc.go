@@ -51,7 +51,12 @@
 // Lock helpers are summarized per function: "acquires s.mu" (locks it on
 // every returning path, so calling it with s.mu held deadlocks), "holds s.mu"
 // (returns with it held) and "releases s.mu". Exported functions carry the
-// summary as a fact for callers in other packages. A method of the object
+// summary as a fact for callers in other packages. A lock handed to a
+// callee that releases it on every path is released at the call
+// (return c.finish(ctx), finish unlocking first), also when the callee's
+// receiver is captured by a closure, or a deferred closure of the callee
+// takes the lock again for a critical section of its own: only what a
+// function releases of its caller's locks is its summary's. A method of the object
 // a helper returned that releases a lock of the same class releases the
 // helper's lock (enc := newEncoder(c) locks c.encMu; defer enc.end()
 // unlocks e.c.encMu).
@@ -67,7 +72,11 @@
 // a mutex whose Unlock method value is handed elsewhere, or that a callback
 // or goroutine unlocks through a function of this package (go func() {
 // m.wake() }()): a signal another goroutine releases, a second Lock waits
-// for it. A named closure that unlocks is
+// for it. So is a mutex field (by class: T.wait) that a function of this
+// package handed over as a func value (a callback given to C through a
+// uintptr, stored, passed, or started by go) unlocks without locking,
+// itself or through package functions it calls; a callback that locks
+// the field for a critical section of its own is no signal. A named closure that unlocks is
 // followed when it is called directly, also when another closure captures it.
 //
 // A function too large for the path walk (more than 64 lock states at one

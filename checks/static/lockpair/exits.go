@@ -62,6 +62,7 @@ func (w *walker) exit(st *state, ret *ssa.Return, pos token.Pos) {
 	for k, d := range st.defers {
 		if st.locks[k].mode == absent {
 			ev.rel[k] = d.mode
+			w.relCaller[k] = d.mode
 		}
 	}
 	w.exits = append(w.exits, ev)
@@ -121,13 +122,15 @@ func (w *walker) summarize() *summary {
 			s.releases = append(s.releases, a)
 		}
 	}
+	// Only the caller's locks: a deferred closure that locks and unlocks
+	// its own critical section releases nothing of its caller's.
 	var mk []string
-	for k := range w.mayRel {
+	for k := range w.relCaller {
 		mk = append(mk, k)
 	}
 	sort.Strings(mk)
 	for _, k := range mk {
-		if a, ok := abs(k, w.mayRel[k], token.NoPos); ok {
+		if a, ok := abs(k, w.relCaller[k], token.NoPos); ok {
 			s.mayRelease = append(s.mayRelease, a)
 		}
 	}

@@ -100,6 +100,7 @@ type passContext struct {
 	busy      map[*ssa.Function]bool
 	walkers   map[*ssa.Function]*walker
 	enums     map[*types.Named][]string // enumConsts by type
+	signals   map[string]bool           // lock classes a handed-over callback releases; nil until asked
 }
 
 func run(pass *analysis.Pass) (any, error) {

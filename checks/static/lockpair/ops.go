@@ -37,8 +37,14 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		// A loop that locks and never unlocks may be handing the lock to
 		// another goroutine that unlocks it: report the same site only
 		// when this function unlocks the lock somewhere too.
-		site, key := cur.site, r.key
-		keep := func() bool { _, ok := w.mayRel[key]; return ok || site != pos }
+		site, key, class := cur.site, r.key, r.class
+		keep := func() bool {
+			if w.pc.signalClass(class) {
+				return false // a callback handed over releases it
+			}
+			_, ok := w.mayRel[key]
+			return ok || site != pos
+		}
 		related := w.pc.relatedAt(cur.site, r.name+" "+what+" here")
 		if site == pos {
 			// The previous iteration left it held: say where.
@@ -75,6 +81,7 @@ func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 		// The caller holds it: the unlock-call-relock idiom, or an
 		// unlock helper. Nothing to say.
 		st.rel[r.key] = mode
+		w.relCaller[r.key] = mode
 		if r.class != "" && !slices.Contains(w.locks.ReleasesCaller, r.class) {
 			w.locks.ReleasesCaller = append(w.locks.ReleasesCaller, r.class)
 		}
@@ -245,6 +252,9 @@ func (w *walker) deferCall(st *state, d *ssa.Defer) {
 			// Released on some paths of the deferred call only
 			// (if locked { mu.Unlock() }): not followed.
 			w.poisoned[r.key] = true
+			if st.locks[r.key].mode == absent {
+				w.relCaller[r.key] = a.Mode
+			}
 		}
 	}
 }

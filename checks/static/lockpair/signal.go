@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"strings"
 
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -216,4 +217,88 @@ func unlocksParam(fn *ssa.Function, p *ssa.Parameter) bool {
 		}
 	}
 	return unlocked && !locked
+}
+
+// signalClass reports whether locks of class are semaphores a callback
+// releases: a function of this package handed over as a func value
+// (passed, stored, converted, or started by a go statement) unlocks a
+// lock of that class without locking one, itself or through functions
+// of the package it calls, up to 3 deep. The callback may run on another
+// thread (handed to C through a uintptr), so a second Lock waits for it.
+// A class is per struct field, so the instance is not checked.
+func (pc *passContext) signalClass(class string) bool {
+	if class == "" {
+		return false
+	}
+	if pc.signals == nil {
+		pc.signals = map[string]bool{}
+		for fn := range pc.handedFuncs() {
+			for c := range pc.releasedClasses(fn, 0, map[*ssa.Function]bool{}) {
+				pc.signals[c] = true
+			}
+		}
+	}
+	return pc.signals[class]
+}
+
+// handedFuncs returns the functions of the package used as values rather
+// than called: arguments, stored or converted functions, go statements'
+// functions, and function literals that escape or are started.
+func (pc *passContext) handedFuncs() map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	var ops []*ssa.Value
+	for _, fn := range pc.pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					if f, ok := mc.Fn.(*ssa.Function); ok && (escapes(mc) || goStarted(mc)) {
+						out[f] = true
+					}
+					continue
+				}
+				_, isGo := instr.(*ssa.Go)
+				call, isCall := instr.(ssa.CallInstruction)
+				for _, op := range instr.Operands(ops[:0]) {
+					f, ok := (*op).(*ssa.Function)
+					if !ok || f.Pkg == nil || f.Pkg.Pkg != pc.pass.Pkg {
+						continue
+					}
+					if isCall && call.Common().Value == f && !isGo {
+						continue // called here
+					}
+					out[f] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// releasedClasses returns the classes of the locks fn, or a function of
+// the package it calls, unlocks without having locked them, less the
+// classes it locks itself.
+func (pc *passContext) releasedClasses(fn *ssa.Function, depth int, seen map[*ssa.Function]bool) map[string]bool {
+	out := map[string]bool{}
+	if seen[fn] || depth > 3 {
+		return out
+	}
+	seen[fn] = true
+	w := pc.walkerOf(fn)
+	if w == nil {
+		return out
+	}
+	for _, c := range w.locks.ReleasesCaller {
+		out[c] = true
+	}
+	for _, call := range w.locks.Calls {
+		if call.Callee != nil && call.Callee.Pkg == fn.Pkg {
+			for c := range pc.releasedClasses(call.Callee, depth+1, seen) {
+				out[c] = true
+			}
+		}
+	}
+	for _, a := range w.locks.Acquires {
+		delete(out, a.Class)
+	}
+	return out
 }

@@ -241,6 +241,16 @@ func (w *walker) refOf(v ssa.Value) (lockRef, bool) {
 					r.abs = &AbsLock{Root: fmt.Sprintf("f%d", i), Steps: path}
 				}
 			}
+		case *ssa.Alloc:
+			// A parameter a closure captures lives in a heap cell:
+			// p.mu is *cell.mu, still the caller's p.mu.
+			if p := paramSpill(x); p != nil && strings.HasPrefix(path, "*") {
+				for i, q := range w.fn.Params {
+					if q == p {
+						r.abs = &AbsLock{Root: fmt.Sprintf("p%d", i), Steps: path[1:]}
+					}
+				}
+			}
 		}
 	}
 	switch {
@@ -263,6 +273,42 @@ func (w *walker) refOf(v ssa.Value) (lockRef, bool) {
 		r.abs.Class = class
 	}
 	return r, true
+}
+
+// paramSpill returns the parameter al is the heap cell of, when closures
+// capture it: al's one store is that parameter, and no closure stores
+// to it. Nil otherwise.
+func paramSpill(al *ssa.Alloc) *ssa.Parameter {
+	var p *ssa.Parameter
+	for _, ref := range *al.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			q, ok := x.Val.(*ssa.Parameter)
+			if x.Addr != al || !ok || p != nil {
+				return nil
+			}
+			p = q
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			fn := x.Fn.(*ssa.Function)
+			for i, b := range x.Bindings {
+				if b != al || i >= len(fn.FreeVars) {
+					continue
+				}
+				for _, fr := range *fn.FreeVars[i].Referrers() {
+					if u, ok := fr.(*ssa.UnOp); !ok || u.Op != token.MUL {
+						return nil // stored to, or passed on
+					}
+				}
+			}
+		default:
+			return nil
+		}
+	}
+	return p
 }
 
 func (w *walker) rootID(v ssa.Value) int {

@@ -27,7 +27,7 @@ type summary struct {
 	acquires   []AbsLock // locked from the caller's state on every path that returns
 	holds      []AbsLock // still held at every return (lock helpers)
 	releases   []AbsLock // unlocked from the caller's state on every return (unlock helpers)
-	mayRelease []AbsLock // unlocked on some path
+	mayRelease []AbsLock // unlocked from the caller's state on some path
 }
 
 // walker runs the path-sensitive lock state machine over one function.
@@ -47,6 +47,7 @@ type walker struct {
 	lockedHere map[string]token.Pos // keys acquired in this function (directly or by a helper)
 	acqSite    map[string]token.Pos
 	mayRel     map[string]Mode
+	relCaller  map[string]Mode        // keys released from the caller's state on some path
 	poisoned   map[string]bool        // keys whose state this walk cannot follow
 	helperOf   map[ssa.Value][]string // keys a lock helper's call left held, by that call
 	signals    map[string]bool        // mutexes whose Unlock is handed to another function
@@ -87,6 +88,7 @@ func newWalker(pc *passContext, fn *ssa.Function) *walker {
 		lockedHere: map[string]token.Pos{},
 		acqSite:    map[string]token.Pos{},
 		mayRel:     map[string]Mode{},
+		relCaller:  map[string]Mode{},
 		poisoned:   map[string]bool{},
 		helperOf:   map[ssa.Value][]string{},
 		events:     map[string]bool{},
@@ -484,6 +486,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		}
 		if st.locks[r.key].mode == absent {
 			st.rel[r.key] = a.Mode
+			w.relCaller[r.key] = a.Mode
 		}
 		st.locks[r.key] = held{mode: released, site: pos}
 		w.noteRelease(r, a.Mode)

@@ -8,8 +8,11 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // maxCallerRounds bounds the propagation down call chains (a helper of a
@@ -363,4 +366,25 @@ func staticCallee(info *types.Info, call *ast.CallExpr) *types.Func {
 		return fn.Origin()
 	}
 	return nil
+}
+
+// TypeKey names the mutex x by the type its root variable points to and
+// the field path (pkg.T.stats.mu for s.stats.mu, s a *T), so one lock
+// class has one name in every function; a package-level mutex is named
+// by itself. A key for CallerLocks.
+func TypeKey(info *types.Info, x ast.Expr) string {
+	text := types.ExprString(x)
+	root := passutil.RootIdent(x)
+	if root == nil || !strings.HasPrefix(text, root.Name) {
+		return text
+	}
+	v, ok := info.Uses[root].(*types.Var)
+	if !ok || (v.Pkg() != nil && v.Parent() == v.Pkg().Scope()) {
+		return text
+	}
+	t := v.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return types.TypeString(t, nil) + text[len(root.Name):]
 }
