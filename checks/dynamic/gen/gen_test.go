@@ -338,6 +338,37 @@ var shared struct {
 	err      error
 }
 
+// sharedOpts returns the types of every corpus group (and the broken
+// ones) and the options of their shared run: each group's types drawn
+// from a generator of its own, seeded as Run seeds the first package of a
+// run of the group alone, and the guarded group's option.
+func sharedOpts() (types, broken []string, opt []func(*Options)) {
+	var groups []corpusGroup
+	groupOf := map[string]int{}
+	for _, name := range slices.Sorted(maps.Keys(corpusGroups)) {
+		g := corpusGroups[name]
+		for _, n := range append(slices.Clone(g.broken), g.correct...) {
+			groupOf[n] = len(groups)
+		}
+		types = append(append(types, g.broken...), g.correct...)
+		broken = append(broken, g.broken...)
+		groups = append(groups, g)
+	}
+	gens := map[int]*Generator{}
+	draws := func(o *Options) {
+		seed := o.Seed
+		o.draws = func(pkg *Generator, t *Target) *Generator {
+			i := groupOf[t.Name.Name()]
+			if gens[i] == nil {
+				gens[i] = NewGenerator(t.Pkg.PkgPath, t.Pkg.Name, seed)
+				gens[i].q = pkg.q // one file: one set of imports
+			}
+			return gens[i]
+		}
+	}
+	return types, broken, []func(*Options){guardedOpt(groups...), draws}
+}
+
 // sharedCorpus runs gen once on a copy of the corpus for the types of
 // every corpus group, and replays the first finding of each broken type.
 func sharedCorpus(t *testing.T) {
@@ -350,31 +381,8 @@ func sharedCorpus(t *testing.T) {
 		if shared.err = copyTree(corpusDir, shared.dir); shared.err != nil {
 			return
 		}
-		var types, broken []string
-		var groups []corpusGroup
-		groupOf := map[string]int{}
-		for _, name := range slices.Sorted(maps.Keys(corpusGroups)) {
-			g := corpusGroups[name]
-			for _, n := range append(slices.Clone(g.broken), g.correct...) {
-				groupOf[n] = len(groups)
-			}
-			types = append(append(types, g.broken...), g.correct...)
-			broken = append(broken, g.broken...)
-			groups = append(groups, g)
-		}
-		gens := map[int]*Generator{}
-		draws := func(o *Options) {
-			o.draws = func(pkg *Generator, t *Target) *Generator {
-				i := groupOf[t.Name.Name()]
-				if gens[i] == nil {
-					// What Run gives the first package of a run of the group alone.
-					gens[i] = NewGenerator(t.Pkg.PkgPath, t.Pkg.Name, o.Seed)
-					gens[i].q = pkg.q // one file: one set of imports
-				}
-				return gens[i]
-			}
-		}
-		shared.res, shared.err = runCorpus(ctx, shared.dir, types, 1, sharedPerType, sharedSchedules, sharedBudget, guardedOpt(groups...), draws)
+		types, broken, opt := sharedOpts()
+		shared.res, shared.err = runCorpus(ctx, shared.dir, types, 1, sharedPerType, sharedSchedules, sharedBudget, opt...)
 		if shared.err != nil {
 			return
 		}
@@ -432,6 +440,69 @@ func searchShared(t *testing.T, group string) (reports []TypeReport) {
 		reports = append(reports, searchCorpus(t, miss, nil, 2, sharedPerType, 2*sharedSchedules, sharedBudget, opt...)...)
 	}
 	return reports
+}
+
+// TestSharedCorpusDraws: in the shared run every corpus group's types get
+// the cases a run of the group alone generates (names, prefixes, calls),
+// so that no test's cases depend on the other tests' types. Fails
+// without Options.draws: the types after the first draw from one stream.
+func TestSharedCorpusDraws(t *testing.T) {
+	pkgs, modRoot, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What Run generates for types with opt, from one load: the targets
+	// as loadTargets picks them, then generate.
+	cases := func(types []string, opt ...func(*Options)) map[string][]string {
+		t.Helper()
+		o := Options{Dir: corpusDir, PerType: sharedPerType, Seed: 1}
+		for _, f := range opt {
+			f(&o)
+		}
+		if _, err := normalize(&o); err != nil {
+			t.Fatal(err)
+		}
+		r := &run{opts: o, res: &Result{}, modRoot: modRoot}
+		ts := Targets(pkgs)
+		if o.Guarded {
+			ts = GuardedTargets(pkgs)
+		}
+		for _, tg := range ts {
+			if !slices.Contains(types, tg.Name.Name()) {
+				continue
+			}
+			for _, m := range tg.Methods {
+				if o.Focus != nil && o.Focus(tg, m.Fn.Name()) {
+					tg.Focus = append(tg.Focus, m)
+				}
+			}
+			r.targets = append(r.targets, tg)
+		}
+		if err := r.generate(); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]string{}
+		for _, w := range r.works {
+			for _, c := range w.cases {
+				out[c.Target.Name.Name()] = append(out[c.Target.Name.Name()], c.Name+": "+labels(c))
+			}
+		}
+		return out
+	}
+	types, _, opt := sharedOpts()
+	shared := cases(types, opt...)
+	for name, g := range corpusGroups {
+		var opt []func(*Options)
+		if g.guarded {
+			opt = append(opt, guardedOpt(g))
+		}
+		alone := cases(append(slices.Clone(g.broken), g.correct...), opt...)
+		for typ, want := range alone {
+			if got := shared[typ]; !slices.Equal(got, want) {
+				t.Errorf("%s: %s's %d cases in the shared run differ from the %d of the group alone; first: %q, want %q", name, typ, len(got), len(want), got[:min(1, len(got))], want[:1])
+			}
+		}
+	}
 }
 
 // TestCorpusLight searches two broken and two correct types of the corpus;
