@@ -106,7 +106,9 @@ func newFixture(t *testing.T, workers int) *fixture {
 		// JobTimeout is only a watchdog here (a machine at load 45 took
 		// over 4 min for a 2 s job); below waitFor's 9 min so a hung job
 		// ends failed. The limit itself is tested with its own 1.5s.
-		Workers: workers, JobTimeout: 8 * time.Minute, DefaultBudget: 2 * time.Second,
+		// Count ends each search at jobCount schedules per worker and
+		// test, not at the 2s budget.
+		Workers: workers, JobTimeout: 8 * time.Minute, DefaultBudget: 2 * time.Second, Count: jobCount,
 		Logger: slog.New(slog.NewJSONHandler(f.logs, nil)),
 		// These tests are about the queue; TestAppUntrustedPullRequest
 		// runs the sandbox.
@@ -632,7 +634,7 @@ func TestJobTimeLimit(t *testing.T) {
 	needBinary(t)
 	f := newFixture(t, 0)
 	f.close()
-	f.cfg.Workers, f.cfg.JobTimeout, f.cfg.DefaultBudget = 1, 1500*time.Millisecond, time.Minute
+	f.cfg.Workers, f.cfg.JobTimeout, f.cfg.DefaultBudget, f.cfg.Count = 1, 1500*time.Millisecond, time.Minute, 0
 	f.open()
 	start := time.Now()
 	f.send("pull_request", "tl1", f.pullRequestPayload("opened"), nil)
@@ -694,7 +696,7 @@ func TestShutdownRequeuesRunningJob(t *testing.T) {
 	needBinary(t)
 	f := newFixture(t, 0)
 	f.close()
-	f.cfg.Workers, f.cfg.DefaultBudget = 1, time.Minute
+	f.cfg.Workers, f.cfg.DefaultBudget, f.cfg.Count = 1, time.Minute, 0
 	f.open()
 	f.send("pull_request", "sd1", f.pullRequestPayload("opened"), nil)
 	f.waitFor("the job to start", func() bool {

@@ -9,5 +9,5 @@ import (
 
 // TestCorpusHeavy searches every type of the corpus.
 func TestCorpusHeavy(t *testing.T) {
-	searchCorpus(t, brokenTypes, correctTypes, DefaultPerType, 0, 120*time.Second)
+	searchCorpus(t, brokenTypes, correctTypes, 1, DefaultPerType, 0, 120*time.Second)
 }

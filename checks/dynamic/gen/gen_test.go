@@ -2,21 +2,33 @@ package gen
 
 import (
 	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
 
 // corpusDir is the nested module of types that claim thread safety.
 const corpusDir = "testdata/corpus"
@@ -95,11 +107,11 @@ func TestRenderGo117(t *testing.T) {
 }
 
 // searchCorpus runs gen on a copy of the corpus for the types matching
-// broken and correct, schedules per worker and test (0: the budget alone
-// bounds it); a broken type that is not found is searched again with
-// both doubled and another seed (up to three rounds). Every finding must
-// replay from the pasted test file.
-func searchCorpus(t *testing.T, broken, correct []string, perType, schedules int, budget time.Duration, opt ...func(*Options)) (reports []TypeReport) {
+// broken and correct, the first round with seed, schedules per worker and
+// test (0: the budget alone bounds it); a broken type that is not found is
+// searched again with both doubled and another seed (up to three rounds).
+// Every finding must replay from the pasted test file.
+func searchCorpus(t *testing.T, broken, correct []string, seed int64, perType, schedules int, budget time.Duration, opt ...func(*Options)) (reports []TypeReport) {
 	if testing.Short() {
 		t.Skip("builds with the race detector")
 	}
@@ -108,90 +120,389 @@ func searchCorpus(t *testing.T, broken, correct []string, perType, schedules int
 	if err := copyTree(corpusDir, dir); err != nil {
 		t.Fatal(err)
 	}
-	schedulesDir := filepath.Join(dir, ".interleave", "schedules")
 	run := func(types []string, seed int64, budget time.Duration) *Result {
 		t.Helper()
-		o := Options{
-			Dir: dir, Types: "^(" + strings.Join(types, "|") + ")$", PerType: perType, Seed: seed,
-			Budget: budget, Schedules: schedules, Race: true, SchedulesDir: schedulesDir,
-		}
-		for _, f := range opt {
-			f(&o)
-		}
-		res, err := Run(ctx, o)
+		res, err := runCorpus(ctx, dir, types, seed, perType, schedules, budget, opt...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, ts := range res.Stats.Tests {
-			t.Logf("%s: %d schedules, %d failing (first: %d)", ts.Test, ts.Schedules, ts.Failures, ts.ToFirstFailure)
-		}
+		logStats(t, res, types)
 		return res
 	}
-	res := run(append(append([]string(nil), broken...), correct...), 1, budget)
-	found := map[string][]checks.Finding{}
-	repros := map[string][]byte{} // test -> the file that has it
-	collect := func(r *Result) {
-		reports = append(reports, r.Types...)
-		for _, f := range r.Findings {
-			typ := regexp.MustCompile(`^TestInterleaveGen_(\w+)_\d+$`).FindStringSubmatch(f.Test)[1]
-			found[typ] = append(found[typ], f)
-		}
-		for _, rp := range r.Repros {
-			for _, n := range rp.Tests {
-				repros[n] = rp.Source
-			}
-		}
-	}
-	collect(res)
-	for _, c := range correct {
-		for _, f := range found[c] {
-			t.Errorf("%s is correct, but gen reports %s at %v: %s", c, f.Kind, f.Pos, f.Message)
+	var c corpusFindings
+	res := run(append(append([]string(nil), broken...), correct...), seed, budget)
+	reports = append(reports, res.Types...)
+	c.add(res)
+	for _, name := range correct {
+		for _, f := range c.found[name] {
+			t.Errorf("%s is correct, but gen reports %s at %v: %s", name, f.Kind, f.Pos, f.Message)
 		}
 	}
 	for round := 0; round < 3; round++ {
-		var miss []string
-		for _, b := range broken {
-			if len(found[b]) == 0 {
-				miss = append(miss, b)
-			}
-		}
+		miss := c.missing(broken)
 		if len(miss) == 0 {
 			break
 		}
 		budget, schedules = 2*budget, 2*schedules
 		t.Logf("not found yet: %v; searching again for %v, %d schedules per worker and test", miss, budget, schedules)
-		collect(run(miss, int64(2+round), budget))
+		res := run(miss, seed+1+int64(round), budget)
+		reports = append(reports, res.Types...)
+		c.add(res)
 	}
+	replayed := c.replay(ctx, dir, broken)
 	for _, b := range broken {
-		if len(found[b]) == 0 {
+		if len(c.found[b]) == 0 {
 			t.Errorf("%s is broken, but gen found nothing", b)
-			continue
+		} else if err := replayed[b]; err != nil {
+			t.Errorf("%s: %v", b, err)
+		} else {
+			t.Logf("%s: %s %s, replayed", b, c.found[b][0].Test, c.found[b][0].Kind)
 		}
-		// Paste the generated file and replay the finding's schedule.
-		f := found[b][0]
-		src := repros[f.Test]
-		if src == nil {
-			t.Errorf("%s: no reproducing file for %s", b, f.Test)
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(dir, FileName), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sched := f.Schedule
-		if !filepath.IsAbs(sched) {
-			sched = filepath.Join(dir, sched)
-		}
-		rr, err := explore.Replay(ctx, sched, explore.ReplayOptions{Dir: dir})
-		if err != nil {
-			t.Errorf("%s: replay %s: %v", b, f.Test, err)
-			continue
-		}
-		if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != f.Kind {
-			t.Errorf("%s: replay of %s: %s (%v, diverged %q), want %s again", b, f.Test, rr.Outcome, rr.Finding, rr.Diverged, f.Kind)
-		}
-		t.Logf("%s: %s %s, replayed", b, f.Test, f.Kind)
 	}
 	return reports
+}
+
+// runCorpus runs gen on the copy of the corpus at dir for types.
+func runCorpus(ctx context.Context, dir string, types []string, seed int64, perType, schedules int, budget time.Duration, opt ...func(*Options)) (*Result, error) {
+	o := Options{
+		Dir: dir, Types: "^(" + strings.Join(types, "|") + ")$", PerType: perType, Seed: seed,
+		Budget: budget, Schedules: schedules, Race: true, SchedulesDir: filepath.Join(dir, ".interleave", "schedules"),
+	}
+	for _, f := range opt {
+		f(&o)
+	}
+	return Run(ctx, o)
+}
+
+// logStats logs the search of the generated tests of types.
+func logStats(t *testing.T, res *Result, types []string) {
+	t.Helper()
+	for _, ts := range res.Stats.Tests {
+		if slices.Contains(types, genType(ts.Test)) {
+			t.Logf("%s: %d schedules, %d failing (first: %d)", ts.Test, ts.Schedules, ts.Failures, ts.ToFirstFailure)
+		}
+	}
+}
+
+// genType is the type a generated test is named after.
+func genType(test string) string {
+	if m := regexp.MustCompile(`^TestInterleaveGen_(\w+)_\d+$`).FindStringSubmatch(test); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// corpusFindings are the findings of runs on the corpus by type, and the
+// file of each failed test.
+type corpusFindings struct {
+	found  map[string][]checks.Finding
+	repros map[string][]byte // test -> the file that has it
+}
+
+func (c *corpusFindings) add(r *Result) {
+	if c.found == nil {
+		c.found, c.repros = map[string][]checks.Finding{}, map[string][]byte{}
+	}
+	for _, f := range r.Findings {
+		c.found[genType(f.Test)] = append(c.found[genType(f.Test)], f)
+	}
+	for _, rp := range r.Repros {
+		for _, n := range rp.Tests {
+			c.repros[n] = rp.Source
+		}
+	}
+}
+
+// missing are the types of broken without a finding.
+func (c *corpusFindings) missing(broken []string) []string {
+	var miss []string
+	for _, b := range broken {
+		if len(c.found[b]) == 0 {
+			miss = append(miss, b)
+		}
+	}
+	return miss
+}
+
+// replay pastes the file of each type's first finding into the module at
+// dir and replays the finding's schedule there (explore.ReplayMany: one
+// build per file). It returns why a type's replay failed, nil when it
+// reproduced; types without a finding are left out.
+func (c *corpusFindings) replay(ctx context.Context, dir string, types []string) map[string]error {
+	out := map[string]error{}
+	bySource := map[string][]string{} // file -> types
+	var sources []string
+	for _, typ := range types {
+		if len(c.found[typ]) == 0 {
+			continue
+		}
+		f := c.found[typ][0]
+		src := c.repros[f.Test]
+		if src == nil {
+			out[typ] = fmt.Errorf("no reproducing file for %s", f.Test)
+			continue
+		}
+		if bySource[string(src)] == nil {
+			sources = append(sources, string(src))
+		}
+		bySource[string(src)] = append(bySource[string(src)], typ)
+	}
+	for _, src := range sources {
+		if err := os.WriteFile(filepath.Join(dir, FileName), []byte(src), 0o644); err != nil {
+			for _, typ := range bySource[src] {
+				out[typ] = err
+			}
+			continue
+		}
+		var scheds []*rt.Schedule
+		var typs []string
+		for _, typ := range bySource[src] {
+			path := c.found[typ][0].Schedule
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(dir, path)
+			}
+			s, err := explore.ReadSchedule(path)
+			if err != nil {
+				out[typ] = err
+				continue
+			}
+			scheds, typs = append(scheds, s), append(typs, typ)
+		}
+		rrs, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir})
+		for i, typ := range typs {
+			f, rr := c.found[typ][0], rrs[i]
+			switch {
+			case errs[i] != nil:
+				out[typ] = fmt.Errorf("replay %s: %v", f.Test, errs[i])
+			case rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != f.Kind:
+				out[typ] = fmt.Errorf("replay of %s: %s (%v, diverged %q), want %s again", f.Test, rr.Outcome, rr.Finding, rr.Diverged, f.Kind)
+			default:
+				out[typ] = nil
+			}
+		}
+	}
+	return out
+}
+
+// corpusGroup is what one default corpus test searches.
+type corpusGroup struct {
+	broken, correct []string
+	guarded         bool // guardedOpt: the types hold a mutex, claim nothing
+}
+
+// corpusGroups are the default corpus tests' types. They are searched in
+// one gen run (sharedCorpus: one copy, one race build, one replay build),
+// each group's cases drawn from a generator of its own, seeded as its run
+// alone would seed it, so that no group's cases depend on another's.
+var corpusGroups = map[string]corpusGroup{
+	"Light":   {broken: []string{"Hits", "Registry"}, correct: []string{"Gauge", "Set"}},
+	"Pool":    {broken: []string{"Board", "Bin"}, correct: []string{"Desk", "Crate", "Hub"}},
+	"Derived": {broken: []string{"Feed"}, correct: []string{"Stream"}},
+	"Alias":   {broken: []string{"Batch"}},
+	"Shapes":  {broken: []string{"Pump", "LazyTally"}, correct: []string{"PumpOK", "LazyTallyOK"}},
+	"Guarded": {broken: []string{"Tally"}, correct: []string{"Poll"}, guarded: true},
+}
+
+// The shared search's settings: the count bounds it, the budget only
+// stops a machine that cannot do it.
+const (
+	sharedPerType   = 6
+	sharedSchedules = 40
+	sharedBudget    = 15 * time.Minute
+)
+
+// guardedOpt is a guarded group's option: the types that only hold a
+// mutex are targets, and their goroutines start with Retract (as the
+// pull-request job does when Retract changed).
+func guardedOpt(groups ...corpusGroup) func(*Options) {
+	guarded := map[string]bool{}
+	for _, g := range groups {
+		if g.guarded {
+			for _, n := range append(slices.Clone(g.broken), g.correct...) {
+				guarded[n] = true
+			}
+		}
+	}
+	return func(o *Options) {
+		o.Guarded = true
+		o.Focus = func(t *Target, m string) bool { return guarded[t.Name.Name()] && m == "Retract" }
+	}
+}
+
+var shared struct {
+	once     sync.Once
+	dir      string
+	res      *Result
+	c        corpusFindings
+	replayed map[string]error
+	err      error
+}
+
+// sharedOpts returns the types of every corpus group (and the broken
+// ones) and the options of their shared run: each group's types drawn
+// from a generator of its own, seeded as Run seeds the first package of a
+// run of the group alone, and the guarded group's option.
+func sharedOpts() (types, broken []string, opt []func(*Options)) {
+	var groups []corpusGroup
+	groupOf := map[string]int{}
+	for _, name := range slices.Sorted(maps.Keys(corpusGroups)) {
+		g := corpusGroups[name]
+		for _, n := range append(slices.Clone(g.broken), g.correct...) {
+			groupOf[n] = len(groups)
+		}
+		types = append(append(types, g.broken...), g.correct...)
+		broken = append(broken, g.broken...)
+		groups = append(groups, g)
+	}
+	gens := map[int]*Generator{}
+	draws := func(o *Options) {
+		seed := o.Seed
+		o.draws = func(pkg *Generator, t *Target) *Generator {
+			i := groupOf[t.Name.Name()]
+			if gens[i] == nil {
+				gens[i] = NewGenerator(t.Pkg.PkgPath, t.Pkg.Name, seed)
+				gens[i].q = pkg.q // one file: one set of imports
+			}
+			return gens[i]
+		}
+	}
+	return types, broken, []func(*Options){guardedOpt(groups...), draws}
+}
+
+// sharedCorpus runs gen once on a copy of the corpus for the types of
+// every corpus group, and replays the first finding of each broken type.
+func sharedCorpus(t *testing.T) {
+	t.Helper()
+	shared.once.Do(func() {
+		ctx := context.Background()
+		if shared.dir, shared.err = os.MkdirTemp("", "interleave-gen-corpus-"); shared.err != nil {
+			return
+		}
+		if shared.err = copyTree(corpusDir, shared.dir); shared.err != nil {
+			return
+		}
+		types, broken, opt := sharedOpts()
+		shared.res, shared.err = runCorpus(ctx, shared.dir, types, 1, sharedPerType, sharedSchedules, sharedBudget, opt...)
+		if shared.err != nil {
+			return
+		}
+		shared.c.add(shared.res)
+		shared.replayed = shared.c.replay(ctx, shared.dir, broken)
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+}
+
+// searchShared checks one corpus group in the shared search: its broken
+// types found, each first finding replayed from the pasted file, its
+// correct types silent. A broken type the shared search missed is
+// searched again alone (searchCorpus, another seed, twice the schedules).
+// It returns the group's type reports.
+func searchShared(t *testing.T, group string) (reports []TypeReport) {
+	if testing.Short() {
+		t.Skip("builds with the race detector")
+	}
+	g, ok := corpusGroups[group]
+	if !ok {
+		t.Fatalf("no corpus group %s", group)
+	}
+	sharedCorpus(t)
+	types := append(slices.Clone(g.broken), g.correct...)
+	logStats(t, shared.res, types)
+	for _, r := range shared.res.Types {
+		if slices.Contains(types, r.Type) {
+			reports = append(reports, r)
+		}
+	}
+	for _, c := range g.correct {
+		for _, f := range shared.c.found[c] {
+			t.Errorf("%s is correct, but gen reports %s at %v: %s", c, f.Kind, f.Pos, f.Message)
+		}
+	}
+	for _, b := range g.broken {
+		if len(shared.c.found[b]) == 0 {
+			continue
+		}
+		if err := shared.replayed[b]; err != nil {
+			t.Errorf("%s: %v", b, err)
+			continue
+		}
+		f := shared.c.found[b][0]
+		t.Logf("%s: %s %s, replayed", b, f.Test, f.Kind)
+	}
+	if miss := shared.c.missing(g.broken); len(miss) > 0 {
+		t.Logf("not found in the shared search: %v; searching again for them alone", miss)
+		var opt []func(*Options)
+		if g.guarded {
+			opt = append(opt, guardedOpt(g))
+		}
+		reports = append(reports, searchCorpus(t, miss, nil, 2, sharedPerType, 2*sharedSchedules, sharedBudget, opt...)...)
+	}
+	return reports
+}
+
+// TestSharedCorpusDraws: in the shared run every corpus group's types get
+// the cases a run of the group alone generates (names, prefixes, calls),
+// so that no test's cases depend on the other tests' types. Fails
+// without Options.draws: the types after the first draw from one stream.
+func TestSharedCorpusDraws(t *testing.T) {
+	pkgs, modRoot, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What Run generates for types with opt, from one load: the targets
+	// as loadTargets picks them, then generate.
+	cases := func(types []string, opt ...func(*Options)) map[string][]string {
+		t.Helper()
+		o := Options{Dir: corpusDir, PerType: sharedPerType, Seed: 1}
+		for _, f := range opt {
+			f(&o)
+		}
+		if _, err := normalize(&o); err != nil {
+			t.Fatal(err)
+		}
+		r := &run{opts: o, res: &Result{}, modRoot: modRoot}
+		ts := Targets(pkgs)
+		if o.Guarded {
+			ts = GuardedTargets(pkgs)
+		}
+		for _, tg := range ts {
+			if !slices.Contains(types, tg.Name.Name()) {
+				continue
+			}
+			for _, m := range tg.Methods {
+				if o.Focus != nil && o.Focus(tg, m.Fn.Name()) {
+					tg.Focus = append(tg.Focus, m)
+				}
+			}
+			r.targets = append(r.targets, tg)
+		}
+		if err := r.generate(); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]string{}
+		for _, w := range r.works {
+			for _, c := range w.cases {
+				out[c.Target.Name.Name()] = append(out[c.Target.Name.Name()], c.Name+": "+labels(c))
+			}
+		}
+		return out
+	}
+	types, _, opt := sharedOpts()
+	shared := cases(types, opt...)
+	for name, g := range corpusGroups {
+		var opt []func(*Options)
+		if g.guarded {
+			opt = append(opt, guardedOpt(g))
+		}
+		alone := cases(append(slices.Clone(g.broken), g.correct...), opt...)
+		for typ, want := range alone {
+			if got := shared[typ]; !slices.Equal(got, want) {
+				t.Errorf("%s: %s's %d cases in the shared run differ from the %d of the group alone; first: %q, want %q", name, typ, len(got), len(want), got[:min(1, len(got))], want[:1])
+			}
+		}
+	}
 }
 
 // TestCorpusLight searches two broken and two correct types of the corpus;
@@ -199,7 +510,7 @@ func searchCorpus(t *testing.T, broken, correct []string, perType, schedules int
 func TestCorpusLight(t *testing.T) {
 	// Bounded by a count (seed 1 finds Registry's race at a worker's
 	// 18th schedule); the budget only stops a machine that cannot do it.
-	searchCorpus(t, []string{"Hits", "Registry"}, []string{"Gauge", "Set"}, 6, 24, 5*time.Minute)
+	searchShared(t, "Light")
 }
 
 // TestCorpusPool searches the kernels of the per-test pool and of the
@@ -209,7 +520,7 @@ func TestCorpusLight(t *testing.T) {
 // Take of a ticket not open panics in every order: the oracle drops it),
 // Crate, and Hub (Unsubscribe takes the channel Subscribe returned).
 func TestCorpusPool(t *testing.T) {
-	reports := searchCorpus(t, []string{"Board", "Bin"}, []string{"Desk", "Crate", "Hub"}, 6, 40, 5*time.Minute)
+	reports := searchShared(t, "Pool")
 	// The oracle: a Desk test that takes one ticket twice panics under
 	// every schedule, and in one sequential order too, so it is dropped
 	// before the search.
@@ -228,7 +539,7 @@ func TestCorpusPool(t *testing.T) {
 // Tagged returns (the goroutines must call the methods of a derived value,
 // as zap's WithLazy logger needs), and its correct near-miss Stream.
 func TestCorpusDerived(t *testing.T) {
-	searchCorpus(t, []string{"Feed"}, []string{"Stream"}, 6, 40, 5*time.Minute)
+	searchShared(t, "Derived")
 }
 
 // TestCorpusAlias searches Batch, whose racy Add takes Items, an alias of
@@ -236,7 +547,7 @@ func TestCorpusDerived(t *testing.T) {
 // zapcore.Field): without seeing through the alias, Add is not callable
 // and Batch has no method that races.
 func TestCorpusAlias(t *testing.T) {
-	searchCorpus(t, []string{"Batch"}, nil, 6, 40, 5*time.Minute)
+	searchShared(t, "Alias")
 }
 
 // TestGenerateDerived: Tagged returns a *Feed, so some cases build the
@@ -274,10 +585,7 @@ func TestGenerateDerived(t *testing.T) {
 // TestCorpusGuarded searches Tally and Poll, which claim nothing but hold
 // a mutex, as the pull-request job does when Retract changed.
 func TestCorpusGuarded(t *testing.T) {
-	searchCorpus(t, []string{"Tally"}, []string{"Poll"}, 6, 40, 5*time.Minute, func(o *Options) {
-		o.Guarded = true
-		o.Focus = func(_ *Target, m string) bool { return m == "Retract" }
-	})
+	searchShared(t, "Guarded")
 }
 
 // The generator's imports are those of all the cases it made; a file of
@@ -335,64 +643,5 @@ func f() { fmt.Println(strings.ToUpper("x")) }
 		if !strings.Contains(string(out), kept) {
 			t.Errorf("used import %s lost:\n%s", kept, out)
 		}
-	}
-}
-
-// TestOnBase: a generated test whose calls block when run sequentially is
-// dropped, unless the same calls pass on the change's base commit
-// (Options.BaseDir): then the change broke them, and the search reports
-// the hang as a deadlock that replays. Valve's head blocks in Close after
-// Open, Close, Open (testdata/onbase); its base does not.
-func TestOnBase(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with the race detector")
-	}
-	ctx := context.Background()
-	tmp := t.TempDir()
-	head, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for dir, from := range map[string]string{head: "testdata/onbase/head", base: "testdata/onbase/base"} {
-		if err := copyTree(from, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
-	schedulesDir := filepath.Join(head, ".interleave", "schedules")
-	res, err := Run(ctx, Options{
-		Dir: head, Types: "^Valve$", PerType: 4, Seed: 1, Budget: 5 * time.Minute, Schedules: 5,
-		Race: true, SchedulesDir: schedulesDir, BaseDir: base,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Types) != 1 || res.Types[0].OnBase == 0 {
-		t.Fatalf("no generated test was kept for passing on the base: %+v", res.Types)
-	}
-	var f *checks.Finding
-	for i := range res.Findings {
-		if res.Findings[i].Kind == checks.Deadlock && strings.Contains(res.Findings[i].Message, "pass on the base commit") {
-			f = &res.Findings[i]
-		}
-	}
-	if f == nil {
-		t.Fatalf("no deadlock that passes on the base: %+v\nnotes: %v", res.Findings, res.Notes)
-	}
-	t.Logf("%s: %s", f.Test, f.Message)
-	// Paste the generated file and replay the finding's schedule.
-	for _, rp := range res.Repros {
-		if slices.Contains(rp.Tests, f.Test) {
-			if err := os.WriteFile(filepath.Join(head, FileName), rp.Source, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	sched := f.Schedule
-	if !filepath.IsAbs(sched) {
-		sched = filepath.Join(head, sched)
-	}
-	rr, err := explore.Replay(ctx, sched, explore.ReplayOptions{Dir: head})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rr.Outcome != explore.Reproduced || rr.Finding == nil || rr.Finding.Kind != checks.Deadlock {
-		t.Errorf("replay of %s: %s (%v, diverged %q), want a deadlock again", f.Test, rr.Outcome, rr.Finding, rr.Diverged)
 	}
 }

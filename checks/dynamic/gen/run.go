@@ -65,6 +65,9 @@ type Options struct {
 	StepTimeout time.Duration
 	Progress    func(explore.Stats)
 	Stage       func(explore.StageEvent)
+	// draws, when set, is the generator a target's cases are drawn from
+	// instead of its package's (tests: several runs' draws in one build).
+	draws func(pkg *Generator, t *Target) *Generator
 }
 
 // DefaultTestsDir is where the generated files that failed go.
@@ -357,7 +360,11 @@ func (r *run) generate() error {
 		// The shapes a test author writes first come first, after
 		// the cases that call a changed method (focusFirst).
 		n := candidates * r.opts.PerType
-		cs := focusFirst(append(w.gen.Shapes(t, n), w.gen.Generate(t, n)...))
+		g := w.gen
+		if r.opts.draws != nil {
+			g = r.opts.draws(w.gen, t)
+		}
+		cs := focusFirst(append(g.Shapes(t, n), g.Generate(t, n)...))
 		w.cases = append(w.cases, cs...)
 		pos := t.Pkg.Fset.Position(t.Pos)
 		r.reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: claimOf(t), Pos: fmt.Sprintf("%s:%d", relTo(r.opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // labels renders a case's prefix and goroutines for a message.
@@ -65,7 +64,7 @@ func TestShapes(t *testing.T) {
 // loops after a restart, LazyTally's map made by two first Adds), each
 // replayed from the pasted file; their correct twins stay silent.
 func TestCorpusShapes(t *testing.T) {
-	searchCorpus(t, []string{"Pump", "LazyTally"}, []string{"PumpOK", "LazyTallyOK"}, 6, 24, 5*time.Minute)
+	searchShared(t, "Shapes")
 }
 
 // A restart starts and stops by the lifecycle's own verbs: Crontab's
