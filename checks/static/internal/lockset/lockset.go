@@ -127,6 +127,9 @@ type Result struct {
 	// unlockFns maps the result of a call to a lock helper that returns
 	// its unlock function to the locks calling that function releases.
 	unlockFns map[ssa.Value][]Path
+	// condFns maps the result of a call to a conditional lock helper to
+	// the locks held where its status says success (see condAcquires).
+	condFns map[ssa.Value]condLocks
 }
 
 // Before returns the locks definitely held just before instr. It returns
@@ -618,8 +621,10 @@ func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
 		out, try, _ := quiet.block(b, *in[b.Index], depth)
 		for i, succ := range b.Succs {
 			st := out
-			if try != nil && i == 0 {
-				st = st.With(*try)
+			if try != nil && i == try.edge {
+				for _, h := range try.held {
+					st = st.With(h)
+				}
 			}
 			if in[succ.Index] == nil {
 				in[succ.Index] = &st
@@ -692,10 +697,11 @@ func dropDeferred(s State) State {
 }
 
 // block applies the instructions of b to st. It returns the state at the
-// end of b, the lock acquired on the true edge of a TryLock condition, and
-// the states at the block's return instructions.
-func (run *funcRun) block(b *ssa.BasicBlock, st State, depth int) (State, *Held, []State) {
-	var try *Held
+// end of b, the locks acquired on one edge of its if (TryLock, or the
+// status of a conditional lock helper), and the states at the block's
+// return instructions.
+func (run *funcRun) block(b *ssa.BasicBlock, st State, depth int) (State, *edgeLocks, []State) {
+	var try *edgeLocks
 	var rets []State
 	if run.record {
 		if run.res.reached == nil {
@@ -719,10 +725,13 @@ func (run *funcRun) block(b *ssa.BasicBlock, st State, depth int) (State, *Held,
 				op, lk := Classify(&c.Call)
 				switch op {
 				case OpTryLock:
-					try = &Held{Lock: run.res.Path(lk), Mode: Exclusive, Pos: c.Pos()}
+					try = &edgeLocks{held: []Held{{Lock: run.res.Path(lk), Mode: Exclusive, Pos: c.Pos()}}}
 				case OpTryRLock:
-					try = &Held{Lock: run.res.Path(lk), Mode: Shared, Pos: c.Pos()}
+					try = &edgeLocks{held: []Held{{Lock: run.res.Path(lk), Mode: Shared, Pos: c.Pos()}}}
 				}
+			}
+			if try == nil {
+				try = run.res.condEdge(i.Cond)
 			}
 		}
 	}
@@ -860,6 +869,9 @@ type summary struct {
 	// unlocks are the locks released by calling the function the callee
 	// returns (func (b *B) lockAndGetUnlock() func()).
 	unlocks []effect
+	// cond are the locks held after the call exactly when its status
+	// result says success (func (w *W) lock() error).
+	cond []effect
 }
 
 // apply applies the summary of callee (same package) at call c.
@@ -869,6 +881,19 @@ func (a *Analysis) apply(instr ssa.Instruction, callee *ssa.Function, c *ssa.Cal
 		return st
 	}
 	args := c.Args
+	if v, ok := instr.(*ssa.Call); ok && len(s.cond) > 0 {
+		var held []Held
+		for _, e := range s.cond {
+			if e.param < len(args) {
+				p := r.Path(args[e.param])
+				held = append(held, Held{Lock: Path{p.Root, p.Fields + e.fields}, Mode: e.mode, Pos: c.Pos()})
+			}
+		}
+		if r.condFns == nil {
+			r.condFns = map[ssa.Value]condLocks{}
+		}
+		r.condFns[v] = condLocks{held: held}
+	}
 	if len(s.unlocks) > 0 {
 		if v, ok := instr.(*ssa.Call); ok {
 			var paths []Path
@@ -927,6 +952,9 @@ func (a *Analysis) summary(fn *ssa.Function) *summary {
 		}
 	}
 	s.unlocks = a.returnedUnlocks(fn)
+	if len(s.acquires) == 0 {
+		s.cond = a.condAcquires(fn)
+	}
 	s.done = true
 	return s
 }
