@@ -1,15 +1,10 @@
 package rewrite
 
 import (
-	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
-	"go/types"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // TestOnceFuncs: sync.OnceFunc, OnceValue and OnceValues become the
@@ -31,19 +26,7 @@ var (
 	pair = sync.OnceValues(func() (int, error) { return 1, nil })
 )
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
-		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Implicits: map[ast.Node]types.Object{}, Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{}}
-	tp, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &packages.Package{PkgPath: "p", Fset: fset, Types: tp, TypesInfo: info, Syntax: []*ast.File{f}}
+	p, f := checkedFile(t, "p.go", src)
 	out, _, changed, err := rewriteFileMode(p, f, []byte(src), "example.com/rt", false)
 	if err != nil || !changed {
 		t.Fatalf("changed %v, err %v", changed, err)
@@ -84,19 +67,7 @@ func TestX(t *testing.T) {
 	})
 }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p_test.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
-		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Implicits: map[ast.Node]types.Object{}, Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{}}
-	tp, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &packages.Package{PkgPath: "p", Fset: fset, Types: tp, TypesInfo: info, Syntax: []*ast.File{f}}
+	p, f := checkedFile(t, "p_test.go", src)
 	out, _, changed, err := rewriteFileMode(p, f, []byte(src), "example.com/rt", false)
 	if err != nil || !changed {
 		t.Fatalf("changed %v, err %v", changed, err)

@@ -37,19 +37,7 @@ func Both() (int, float64, uint64) {
 
 func Seeded() { rand.Seed(1); rand.Read(nil) }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
-		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Implicits: map[ast.Node]types.Object{}, Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{}}
-	tp, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &packages.Package{PkgPath: "p", Fset: fset, Types: tp, TypesInfo: info, Syntax: []*ast.File{f}}
+	p, f := checkedFile(t, "p.go", src)
 	for _, timeOnly := range []bool{false, true} {
 		out, warns, changed, err := rewriteFileMode(p, f, []byte(src), "example.com/rt", timeOnly)
 		if err != nil || !changed {
@@ -79,4 +67,23 @@ func Seeded() { rand.Seed(1); rand.Read(nil) }
 			t.Errorf("timeOnly %v: warning %s", timeOnly, w)
 		}
 	}
+}
+
+// checkedFile parses and type-checks src as the one file, name, of a
+// package "p", for the file rewriter's unit tests.
+func checkedFile(t *testing.T, name, src string) (*packages.Package, *ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Implicits: map[ast.Node]types.Object{}, Instances: map[*ast.Ident]types.Instance{}, FileVersions: map[*ast.File]string{}}
+	tp, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &packages.Package{PkgPath: "p", Fset: fset, Types: tp, TypesInfo: info, Syntax: []*ast.File{f}}, f
 }
