@@ -93,7 +93,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			}
 		}
 		if rep == nil {
-			out[i] = BaseVerdict{How: fmt.Sprintf("the base commit cannot run it (%s)", firstLine(repErr[key].Error())), Unconfirmed: true}
+			out[i] = BaseVerdict{How: fmt.Sprintf("the base commit cannot run it (%s)", errSummary(repErr[key])), Unconfirmed: true}
 			continue
 		}
 		if !rep.tests[topTest(sched.Test)] {
@@ -107,7 +107,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			out[i] = BaseVerdict{How: "the base commit cannot run it (" + firstLine(err.Error()) + ")", Unconfirmed: true}
+			out[i] = BaseVerdict{How: "the base commit cannot run it (" + errSummary(err) + ")", Unconfirmed: true}
 			continue
 		}
 		if rr.Finding != nil && SameFailure(*rr.Finding, f) {
@@ -159,7 +159,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 				return nil, ctx.Err()
 			}
 			for _, i := range idx {
-				out[i] = BaseVerdict{How: "the base commit cannot run it (" + firstLine(err.Error()) + ")", Unconfirmed: true}
+				out[i] = BaseVerdict{How: "the base commit cannot run it (" + errSummary(err) + ")", Unconfirmed: true}
 			}
 			continue
 		}

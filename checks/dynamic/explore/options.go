@@ -3,6 +3,7 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -200,6 +201,27 @@ type BuildError struct {
 
 func (e *BuildError) Error() string {
 	return fmt.Sprintf("build %s:\n%s", e.Package, strings.TrimRight(e.Output, "\n"))
+}
+
+// Summary is e in one line: the package and the output's first line that
+// is not a "# package" header (a compiler error, or how go test ended).
+func (e *BuildError) Summary() string {
+	for _, l := range strings.Split(e.Output, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "# ") {
+			return fmt.Sprintf("build %s: %s", e.Package, l)
+		}
+	}
+	return fmt.Sprintf("build %s: no output", e.Package)
+}
+
+// errSummary is err in one line: a BuildError's Summary, else its first
+// line.
+func errSummary(err error) string {
+	var be *BuildError
+	if errors.As(err, &be) {
+		return be.Summary()
+	}
+	return firstLine(err.Error())
 }
 
 // NoTestsError says that nothing matched.
