@@ -36,28 +36,10 @@ func OnceFunc(f func()) func() {
 
 // OnceValue is sync.OnceValue on OnceDo (see OnceFunc).
 func OnceValue[T any](f func() T) func() T {
-	var (
-		once   sync.Once
-		valid  bool
-		p      any
-		result T
-	)
-	g := func() {
-		defer func() {
-			p = recover()
-			if !valid {
-				panic(p)
-			}
-		}()
-		result = f()
-		f = nil
-		valid = true
-	}
+	var result T
+	once := OnceFunc(func() { result = f(); f = nil })
 	return func() T {
-		OnceDo(&once, g)
-		if !valid {
-			panic(p)
-		}
+		once()
 		return result
 	}
 }
@@ -65,28 +47,12 @@ func OnceValue[T any](f func() T) func() T {
 // OnceValues is sync.OnceValues on OnceDo (see OnceFunc).
 func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
 	var (
-		once  sync.Once
-		valid bool
-		p     any
-		r1    T1
-		r2    T2
+		r1 T1
+		r2 T2
 	)
-	g := func() {
-		defer func() {
-			p = recover()
-			if !valid {
-				panic(p)
-			}
-		}()
-		r1, r2 = f()
-		f = nil
-		valid = true
-	}
+	once := OnceFunc(func() { r1, r2 = f(); f = nil })
 	return func() (T1, T2) {
-		OnceDo(&once, g)
-		if !valid {
-			panic(p)
-		}
+		once()
 		return r1, r2
 	}
 }
