@@ -29,7 +29,8 @@ type Measured struct {
 // (bench/precision/sample-2026-11-29e/TRIAGE.md, 6 of 10) plus the sample
 // 2026-11-29f (bench/precision/sample-2026-11-29f/TRIAGE.md, 1 of 5) plus
 // the sample 2026-11-30a (bench/precision/sample-2026-11-30a/TRIAGE.md,
-// 0 of 1).
+// 0 of 1) plus the sample 2026-11-30b (bench/precision/sample-2026-11-30b/
+// TRIAGE.md, 13 of 19).
 // IL1005 and IL5001 were measured while default and are opt-in since (no
 // true finding); their figures stay as the reason. This
 // table is the only place these figures live; the rule table in
@@ -39,14 +40,15 @@ var Precision = map[string]Measured{
 	guardedby.RuleDocumentedGuardViolated:    {3, 9},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
 	guardedby.RuleThreadsafeInconsistentLock: {3, 10},
-	rlockwrite.RuleWriteUnderRLock:           {11, 17},
-	lockpair.RuleLockHeldAtReturn:            {20, 21},
-	lockpair.RuleDoubleLock:                  {3, 7},
+	rlockwrite.RuleWriteUnderRLock:           {14, 20},
+	lockpair.RuleLockHeldAtReturn:            {26, 28},
+	lockpair.RuleDoubleLock:                  {4, 9},
 	lockpair.RuleUnlockNotHeld:               {0, 1},
 	lockpair.RuleUnlockMismatch:              {1, 1},
-	atomicmix.RulePlainWriteOfAtomic:         {7, 18},
+	atomicmix.RulePlainWriteOfAtomic:         {9, 24},
 	checkact.RuleSplitCriticalSection:        {5, 15},
 	threadsafe.RuleThreadsafeExportedField:   {0, 5},
+	threadsafe.RuleThreadsafeLeakedState:     {1, 1},
 	lockblock.RuleLockChannelCycle:           {0, 1},
 }
 
