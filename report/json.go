@@ -29,6 +29,8 @@ type JSONReport struct {
 	Findings []JSONFinding `json:"findings"`
 	// PreExisting are summary-only failures (Report.PreExisting).
 	PreExisting []JSONFinding `json:"preExisting,omitempty"`
+	// Uncompared are summary-only failures (Report.Uncompared).
+	Uncompared []JSONFinding `json:"uncompared,omitempty"`
 	// Tests is what the dynamic search did per test.
 	Tests []TestRun `json:"tests,omitempty"`
 	// Search is the search's wall time after the build and its budget.
@@ -82,6 +84,9 @@ func (JSON) Write(w io.Writer, r *Report) error {
 	}
 	for _, f := range relativeList(r.Root, r.PreExisting) {
 		out.PreExisting = append(out.PreExisting, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
+	}
+	for _, f := range relativeList(r.Root, r.Uncompared) {
+		out.Uncompared = append(out.Uncompared, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
 	}
 	out.Tests = r.Tests
 	out.Search = r.Search

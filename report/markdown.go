@@ -161,6 +161,7 @@ func summaryOnly(bw *bufio.Writer, r *Report) {
 		fmt.Fprintln(bw, "\n</details>")
 	}
 	list("Pre-existing: these failures happen on the base commit too", r.PreExisting)
+	list("Not compared: the base commit has these tests but could not build or run them, so nothing says the change caused them", r.Uncompared)
 }
 
 // readSchedule returns the schedule file's text when it exists and is small

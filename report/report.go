@@ -25,6 +25,11 @@ type Report struct {
 	// pull request too: shown in the summary (and in SARIF with
 	// baselineState "unchanged"), never as review comments.
 	PreExisting []checks.Finding
+	// Uncompared are dynamic failures of a pull request whose tests the
+	// base commit has but could not build or run: whether the change
+	// caused them is not known. Shown in the summary (and in SARIF
+	// without a baselineState), never as review comments.
+	Uncompared []checks.Finding
 	// Tests, when set, is what the dynamic search did per test.
 	Tests []TestRun
 	// Search, when set, is how long the dynamic search took against its

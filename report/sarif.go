@@ -68,6 +68,16 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 		}
 	}
 	fs = append(fs, pre...)
+	// Failures not compared with the base commit carry no baselineState.
+	unc := relativeList(r.Root, r.Uncompared)
+	for i := range unc {
+		unc[i].Baseline = ""
+		if !seen[unc[i].Rule] {
+			seen[unc[i].Rule] = true
+			addRule(run, ruleOf(unc[i].Rule))
+		}
+	}
+	fs = append(fs, unc...)
 	for _, f := range fs {
 		res := run.CreateResultForRule(f.Rule).
 			WithLevel(level(f.Severity)).

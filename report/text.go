@@ -68,5 +68,14 @@ func (Text) Write(w io.Writer, r *Report) error {
 			fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
 		}
 	}
+	for _, f := range relativeList(r.Root, r.Uncompared) {
+		fmt.Fprintf(bw, "not compared (the base commit cannot run it): %s: %s %s\n", where(&f), f.Rule, f.Message)
+		if l := f.Labels(); l != "" {
+			fmt.Fprintf(bw, "\tfails: %s\n", l)
+		}
+		if f.Replay != "" {
+			fmt.Fprintf(bw, "\treplay: %s\n", f.Replay)
+		}
+	}
 	return bw.Flush()
 }

@@ -26,16 +26,20 @@ import (
 const baseShare = 4
 
 // byCause splits the head's dynamic findings into the change's (marked
-// new and anchored on the change) and the pre-existing ones.
-func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []checks.Finding) {
+// new and anchored on the change), the pre-existing ones, and those the
+// base commit has the test of but could not build or run (uncompared:
+// that alone never makes a failure the change's). A failure no base
+// commit can confirm that plain go test says is the tool's doing is a
+// note (toolsDoingUnconfirmed).
+func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, uncompared []checks.Finding) {
 	if len(dyn) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	c := r.change
 	verdicts, err := r.checkBase(ctx, dyn)
 	if err != nil {
 		if ctx.Err() != nil {
-			return dyn, nil
+			return dyn, nil, nil
 		}
 		// Without the base, the cause is unknown: the failures are
 		// reported as before, on the lines they point at, without a
@@ -47,7 +51,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 				kept = append(kept, f)
 			}
 		}
-		return kept, nil
+		return kept, nil, nil
 	}
 	r.checkPlain(ctx, dyn, verdicts)
 	for i, f := range dyn {
@@ -56,6 +60,20 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 			f.Baseline = checks.BaselineUnchanged
 			f.Message += " (pre-existing: " + v.How + ")"
 			pre = append(pre, f)
+			continue
+		}
+		if v.Unconfirmed && toolsDoingUnconfirmed(&f) {
+			// No base commit says it is the change's, and plain go test
+			// says it is not the code's: never posted.
+			r.notes = append(r.notes, fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, the unperturbed schedule included, no base commit can confirm it (%s), and %s; to look: %s",
+				f.Test, firstLine(f.Message), f.Frequency.Label(), v.How, f.PlainGo.Label(), f.Replay))
+			continue
+		}
+		if v.Uncompared {
+			// The base has the test and could not run it: nothing says
+			// the change caused it, so it is not posted as new.
+			f.Message += " (not compared: " + v.How + ")"
+			uncompared = append(uncompared, f)
 			continue
 		}
 		f.Baseline = checks.BaselineNew
@@ -68,7 +86,28 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre []ch
 	if len(pre) > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), checks.Plural(len(pre), "failure"), c.MergeBase))
 	}
-	return news, pre
+	if len(uncompared) > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (it has the tests but could not build or run them): in the summary, not on the diff", len(uncompared), checks.Plural(len(uncompared), "failure"), c.MergeBase))
+	}
+	return news, pre, uncompared
+}
+
+// toolsDoingUnconfirmed reports whether f, a failure no base commit can
+// confirm, is most likely the tool's doing: it failed on every schedule
+// tried, the unperturbed one included, and plain go test ran its test
+// and neither failed this way nor left its goroutines behind. A data
+// race is the code's on any schedule.
+func toolsDoingUnconfirmed(f *checks.Finding) bool {
+	p := f.PlainGo
+	return f.Kind != checks.DataRace && f.Frequency != nil && f.Frequency.Every() &&
+		p != nil && p.Runs > 0 && !p.Fails() && !p.LeavesSame
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // checkPlain labels, with plain go test's outcome, the failures no base

@@ -232,7 +232,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		final = append(final, f)
 	}
 	// A dynamic failure is the change's by cause, not by line (base.go).
-	news, preExisting := r.byCause(ctx, dyn)
+	news, preExisting, uncompared := r.byCause(ctx, dyn)
 	// gen: generated tests for the changed types that claim thread safety
 	// or hold a mutex or atomic; their findings with a side in the changed
 	// code are the change's (genscope.go).
@@ -283,7 +283,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 	}
 	// report.
 	rep := &report.Report{Findings: final, Root: c.Root, ToolVersion: r.opts.ToolVersion,
-		PreExisting: preExisting, Tests: r.testRuns, Changed: r.changed,
+		PreExisting: preExisting, Uncompared: uncompared, Tests: r.testRuns, Changed: r.changed,
 		Notes: append(append([]string(nil), r.notes[len(opts.Notes):]...), ignored...)}
 	if r.budget != nil && r.budget.total > 0 {
 		rep.Search = &report.SearchTime{BudgetMS: r.budget.total.Milliseconds(), AfterBuildMS: r.budget.afterBuild().Milliseconds()}

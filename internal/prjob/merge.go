@@ -13,7 +13,7 @@ import (
 // and combines them into one report: one finding per fingerprint, the one
 // with the strongest evidence. n is the number of findings before dedupe.
 func MergeShards(names []string, root, toolVersion string) (rep *report.Report, n int, err error) {
-	var all, pre []checks.Finding
+	var all, pre, unc []checks.Finding
 	var tests []report.TestRun
 	var notes []string
 	for _, name := range names {
@@ -23,20 +23,21 @@ func MergeShards(names []string, root, toolVersion string) (rep *report.Report, 
 		}
 		all = append(all, sh.findings...)
 		pre = append(pre, sh.preExisting...)
+		unc = append(unc, sh.uncompared...)
 		tests = append(tests, sh.tests...)
 		notes = append(notes, sh.notes...)
 	}
 	// One finding per cause across shards too (explore.Group).
 	rep = &report.Report{Findings: dedupe(explore.Group(all)), Root: root, ToolVersion: toolVersion,
-		PreExisting: dedupe(explore.Group(pre)), Tests: tests, Notes: notes}
+		PreExisting: dedupe(explore.Group(pre)), Uncompared: dedupe(explore.Group(unc)), Tests: tests, Notes: notes}
 	return rep, len(all), nil
 }
 
 // shard is what one shard reported.
 type shard struct {
-	findings, preExisting []checks.Finding
-	tests                 []report.TestRun
-	notes                 []string
+	findings, preExisting, uncompared []checks.Finding
+	tests                             []report.TestRun
+	notes                             []string
 }
 
 // readShard reads the JSON report a shard wrote.
@@ -56,7 +57,7 @@ func readShard(name string) (*shard, error) {
 		}
 		return out
 	}
-	return &shard{findings: list(r.Findings), preExisting: list(r.PreExisting), tests: r.Tests, notes: r.Notes}, nil
+	return &shard{findings: list(r.Findings), preExisting: list(r.PreExisting), uncompared: list(r.Uncompared), tests: r.Tests, notes: r.Notes}, nil
 }
 
 // evidenceRank orders evidence for dedupe: a confirmed finding replaces its

@@ -2,9 +2,11 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -49,7 +51,32 @@ type BaseVerdict struct {
 	// test, package or module there, or it does not build): nothing on
 	// the base says whether the change caused it.
 	Unconfirmed bool
+	// Uncompared is set, with Unconfirmed, when the base commit has the
+	// test's package but could not build or run it: the failure may be
+	// the base's too, and nothing says it is the change's.
+	Uncompared bool
 }
+
+// cannotRun is the verdict of a failure the base commit could not run
+// because of err.
+func cannotRun(err error) BaseVerdict {
+	var be *BuildError
+	return BaseVerdict{How: "the base commit cannot run it (" + errSummary(err) + ")", Unconfirmed: true, Uncompared: errors.As(err, &be)}
+}
+
+// compileFailed reports whether a build's output shows a compiler's or
+// go's own error at a position ("x.go:3:7: undefined: y"): the code does
+// not build. Without one (killed, out of memory, no output) the build
+// failed for the machine's sake and is worth a second try.
+func compileFailed(err error) bool {
+	var be *BuildError
+	if !errors.As(err, &be) {
+		return true
+	}
+	return compileErrorRE.MatchString(be.Output)
+}
+
+var compileErrorRE = regexp.MustCompile(`(?m)\.go:\d+(:\d+)?: |^go: `)
 
 // CheckBase decides, for each dynamic finding of a change's head, whether
 // the base commit has the same failure: its schedule is replayed on the
@@ -82,7 +109,11 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		key := fmt.Sprintf("%s|%v|%s|%s", sched.Package, sched.Race, strings.Join(sched.Tags, ","), filesKey(sched.Files))
 		rep, ok := reps[key]
 		if !ok && repErr[key] == nil {
-			rep, err = newReplayer(ctx, sched, anchor, ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout, Stage: opts.Stage})
+			ropts := ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout, Stage: opts.Stage}
+			rep, err = newReplayer(ctx, sched, anchor, ropts)
+			if err != nil && ctx.Err() == nil && !compileFailed(err) {
+				rep, err = newReplayer(ctx, sched, anchor, ropts)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -93,7 +124,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			}
 		}
 		if rep == nil {
-			out[i] = BaseVerdict{How: fmt.Sprintf("the base commit cannot run it (%s)", errSummary(repErr[key])), Unconfirmed: true}
+			out[i] = cannotRun(repErr[key])
 			continue
 		}
 		if !rep.tests[topTest(sched.Test)] {
@@ -107,7 +138,9 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			out[i] = BaseVerdict{How: "the base commit cannot run it (" + errSummary(err) + ")", Unconfirmed: true}
+			v := cannotRun(err)
+			v.Uncompared = true // it has the test: running it failed
+			out[i] = v
 			continue
 		}
 		if rr.Finding != nil && SameFailure(*rr.Finding, f) {
@@ -159,7 +192,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 				return nil, ctx.Err()
 			}
 			for _, i := range idx {
-				out[i] = BaseVerdict{How: "the base commit cannot run it (" + errSummary(err) + ")", Unconfirmed: true}
+				out[i] = cannotRun(err)
 			}
 			continue
 		}

@@ -24,3 +24,24 @@ func TestBuildErrorSummary(t *testing.T) {
 		}
 	}
 }
+
+// A base build that failed without a compiler's error (killed under
+// memory pressure, no output) is tried again; one that shows an error at
+// a position, or go's own, is the code's and is not.
+func TestCompileFailed(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{&BuildError{Package: "p", Output: "# p.test\n/tmp/b/x_test.go:8:10: undefined: Stamp\n"}, true},
+		{&BuildError{Package: "p", Output: "go: updates to go.mod needed; to update it:\n\tgo mod tidy\n"}, true},
+		{&BuildError{Package: "p", Output: "signal: killed\n"}, false},
+		{&BuildError{Package: "p", Output: ""}, false},
+		{&BuildError{Package: "p", Output: "# p.test\n/usr/lib/go/pkg/tool/linux_amd64/link: signal: killed\n"}, false},
+		{errors.New("package p is not in this module"), true},
+	} {
+		if got := compileFailed(c.err); got != c.want {
+			t.Errorf("compileFailed(%q) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}

@@ -20,6 +20,12 @@ import (
 //     several tests;
 //   - data races that share a function that writes (the unsynchronized
 //     write is the bug every pair of the group goes through);
+//   - data races of a lazy initialization and of what it makes: when a
+//     race reads and writes in one function F outside test files (a
+//     look-up, then the insert, without a lock), every race whose
+//     writing goroutine was inside a call of F is F's too: what F made
+//     (a histogram) was handed out through F's racy map, so its
+//     creation races with its use by the goroutine that took it;
 //   - deadlocks and leaks whose goroutines are stuck at the same set of
 //     sites outside test files;
 //   - test failures (a test's own check, a generated test's "not
@@ -35,14 +41,20 @@ import (
 
 // causeKeys returns the keys that tie a dynamic finding to others of its
 // cause: findings sharing a key are one cause.
-func causeKeys(f *checks.Finding) []string {
+func causeKeys(f *checks.Finding, lazy map[string]bool) []string {
 	prefix := f.Baseline + "|"
 	keys := []string{prefix + "fp|" + f.Fingerprint()}
 	switch f.Kind {
 	case checks.DataRace:
 		for _, g := range f.Goroutines {
-			if strings.Contains(g.State, "write") {
-				keys = append(keys, prefix+"write|"+siteFunc(g))
+			if !strings.Contains(g.State, "write") {
+				continue
+			}
+			keys = append(keys, prefix+"write|"+siteFunc(g))
+			for _, fr := range g.Stack {
+				if lazy[fr.Func] {
+					keys = append(keys, prefix+"lazy|"+fr.Func)
+				}
 			}
 		}
 	case checks.Deadlock, checks.Leak:
@@ -62,6 +74,29 @@ func causeKeys(f *checks.Finding) []string {
 		}
 	}
 	return keys
+}
+
+// lazyInits returns the functions that race with themselves in fs as a
+// lazy initialization does: a data race of two goroutines, one reading
+// and one writing, both at lines of one function outside test files.
+func lazyInits(fs []checks.Finding) map[string]bool {
+	out := map[string]bool{}
+	for i := range fs {
+		f := &fs[i]
+		if !groupable(f) || f.Kind != checks.DataRace || len(f.Goroutines) != 2 {
+			continue
+		}
+		a, b := f.Goroutines[0], f.Goroutines[1]
+		if strings.Contains(a.State, "write") == strings.Contains(b.State, "write") {
+			continue
+		}
+		fa, fb := siteFunc(a), siteFunc(b)
+		file, _, ok := cutSite(a.Site)
+		if ok && fa == fb && fa != a.Site && !strings.HasSuffix(file, "_test.go") {
+			out[fa] = true
+		}
+	}
+	return out
 }
 
 // maxWindow bounds the preemptions of an interleaving that tells its
@@ -140,11 +175,12 @@ func causes(fs []checks.Finding) [][]int {
 		return parent[i]
 	}
 	owner := map[string]int{}
+	lazy := lazyInits(fs)
 	for i := range fs {
 		if !groupable(&fs[i]) {
 			continue
 		}
-		for _, k := range causeKeys(&fs[i]) {
+		for _, k := range causeKeys(&fs[i], lazy) {
 			if j, ok := owner[k]; ok {
 				a, b := find(i), find(j)
 				parent[max(a, b)] = min(a, b)

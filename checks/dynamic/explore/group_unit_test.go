@@ -221,3 +221,45 @@ func TestGroupTestFailuresCallers(t *testing.T) {
 		t.Errorf("second finding %s with %+v, want TestFast020 alone", out[1].Test, out[1].SameCause)
 	}
 }
+
+// A lazy initialization without a lock (GetHistogram looks a name up in a
+// map and inserts it when absent) races with itself, and what it made
+// races between its creation, inside GetHistogram, and its use by the
+// goroutine the racy map handed it to: one cause. Another lazy map
+// (Get's) is another cause, and so are races whose writer was not inside
+// GetHistogram, or whose reader only was.
+func TestGroupLazyInitAndWhatItMade(t *testing.T) {
+	getHist, record, get := "m.(*Metrics).GetHistogram", "m.(*Metrics).RequestDuration", "m.Get"
+	made := race("T", record, 68, false, "otel.newHistogram", 240, true)
+	made.Goroutines[1] = checks.Goroutine{ID: "b", State: "write", Site: "/dep/otel/meter.go:240", Stack: []checks.Frame{
+		{Func: "otel.newHistogram", File: "/dep/otel/meter.go", Line: 240},
+		{Func: getHist, File: "/m/c.go", Line: 41},
+		{Func: record, File: "/m/c.go", Line: 66}}}
+	elsewhere := race("T", record, 69, false, "m.(*Metrics).Reset", 90, true)
+	elsewhere.Goroutines[1].Stack = append(elsewhere.Goroutines[1].Stack, checks.Frame{Func: record, File: "/m/c.go", Line: 70})
+	readerInside := race("T", "m.(*Metrics).Flush", 100, true, "m.(*Metrics).Scan", 110, false)
+	readerInside.Goroutines[1].Stack = append(readerInside.Goroutines[1].Stack, checks.Frame{Func: getHist, File: "/m/c.go", Line: 41})
+	fs := []checks.Finding{
+		race("T", getHist, 37, false, getHist, 42, true),
+		made,
+		race("T", get, 68, false, get, 74, true),
+		elsewhere,
+		readerInside,
+	}
+	out := Group(fs)
+	if len(out) != 4 {
+		for _, f := range out {
+			t.Logf("%s:%d %d more", f.Func, f.Pos.Line, len(f.SameCause))
+		}
+		t.Fatalf("got %d findings, want 4 (the lazy init with what it made, Get's lazy map, the two others)", len(out))
+	}
+	g := out[0]
+	if g.Func != getHist || g.Pos.Line != 37 || len(g.SameCause) != 1 || g.SameCause[0].Pos.Line != 68 {
+		t.Errorf("grouped finding %s:%d with %+v, want GetHistogram's line 37 listing RequestDuration's line 68", g.Func, g.Pos.Line, g.SameCause)
+	}
+	for _, f := range out[1:] {
+		if len(f.SameCause) != 0 {
+			t.Errorf("%s:%d grouped with %+v", f.Func, f.Pos.Line, f.SameCause)
+		}
+	}
+}
