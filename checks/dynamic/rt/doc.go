@@ -129,7 +129,11 @@
 // through TimerStop, TimerReset, TickerStop and TickerReset (their own
 // methods would panic). A timer that outlives its schedule (a sync.Pool of
 // timers) is adopted by the next schedule that resets or stops it, and
-// outside control a real timer fires it.
+// outside control a real timer fires it. AfterFunc timers still pending
+// when the test and its goroutines have ended fire then, in the same
+// schedule (settleAfterFuncs; a failure of theirs is inconclusive), so the
+// next schedule starts as a fresh process does; only a callback that
+// re-arms itself more than settleMax times is carried into the next.
 // Arming or resetting a timer happens before its firing (the AfterFunc
 // callback, the send on its channel), as in the Go runtime. The rewriter
 // puts the time operations of dependency modules on this clock too; the

@@ -61,6 +61,9 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// settled counts the AfterFunc timers fired after everything ended
+	// (settleAfterFuncs).
+	settled int
 	// bubble: inside a synctest bubble (SynctestTest), where the clock
 	// reaches deadlines exactly, not wakeLate past them, and a read does
 	// not move it (nowTick).
@@ -243,6 +246,9 @@ func (s *sched) loop() {
 			continue
 		}
 		if s.live == 0 {
+			if s.settleAfterFuncs() {
+				continue
+			}
 			break
 		}
 		if s.aborting {

@@ -371,6 +371,42 @@ func (s *sched) timerWaited() bool {
 	return false
 }
 
+// settleMax bounds the AfterFunc firings after a schedule's end
+// (settleAfterFuncs): a callback that re-arms itself for ever is carried
+// once that many have fired.
+const settleMax = 64
+
+// settleAfterFuncs fires the earliest AfterFunc timer still pending once
+// the test and every goroutine have ended, under control and recorded
+// like any decision: a timeout armed in the test (a cache's cleanup) runs
+// its callback in this schedule rather than in the next one of the
+// process, which a replay in a fresh process would not have. The callback
+// runs after the test, as go test would run it only if the process lived
+// on: a failure of it says nothing about the test (driver.go: the
+// schedule is inconclusive). It reports whether it fired one.
+//
+//go:norace
+func (s *sched) settleAfterFuncs() bool {
+	if s.fail != nil || s.aborting || s.settled >= settleMax {
+		return false
+	}
+	var next *vtimer
+	for _, vt := range s.tq {
+		if vt.kind == tkFunc && s.due(vt) && (next == nil || vt.deadline < next.deadline) {
+			next = vt
+		}
+	}
+	if next == nil {
+		return false
+	}
+	if next.deadline > s.now {
+		s.now = after(next.deadline, wakeLate)
+		s.tickReal()
+	}
+	s.settled++
+	return s.fireTimers()
+}
+
 // carriedTimer is an AfterFunc timer still pending when its schedule
 // ended, with the virtual time it had left.
 type carriedTimer struct {
