@@ -568,12 +568,7 @@ func (s *sched) sendAndWait(g *gstate, mode uint8) {
 	g.rep = reply{mode: mode}
 	g.wake()
 	s.waitingOn = g
-	limit := s.stepLimit()
-	v := waitChange(&g.arrSeq, g.arrSeen, limit)
-	if v == g.arrSeen {
-		s.watchdogAfter(g, limit)
-	}
-	g.arrSeen = v
+	g.arrSeen = s.waitStep(g, &g.arrSeq, g.arrSeen)
 	s.waitingOn = nil
 }
 

@@ -203,9 +203,7 @@ func (s *sched) drain(ch chan time.Time) {
 func (s *sched) viaHelper(f func()) {
 	w := new(uint32)
 	go helperMain(f, w)
-	if limit := s.stepLimit(); waitChange(w, 0, limit) == 0 {
-		s.watchdogAfter(nil, limit)
-	}
+	s.waitStep(nil, w, 0)
 }
 
 func helperMain(f func(), w *uint32) {
