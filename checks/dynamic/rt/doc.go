@@ -120,6 +120,9 @@
 // on the real clock keeps calling into the program; goroutines in real I/O
 // ("IO wait") also move it by a tick per decision
 // meanwhile, so a round trip through a real connection takes some time.
+// A replay does not measure these: it moves the clock where the
+// recording's decisions say real time had moved it (Decision.Clock), so
+// a loaded machine does not change what the program reads.
 // Goroutines the scheduler never controlled (started by code not
 // rewritten) that are running or in a system call hold a jump of the
 // clock for as long as the jump, in network I/O for up to ioGrace

@@ -135,6 +135,9 @@ type sched struct {
 	spinNow bool
 	// wasIO: a goroutine came back from real I/O since the last decision
 	wasIO bool
+	// realMoved: real time moved the clock since the last decision
+	// (Decision.Clock).
+	realMoved bool
 	// lastIO: the goroutine blockedOutside last found blocked was in I/O
 	lastIO bool
 	// lastWait, lastHold: ... waited for something other than a lock
@@ -408,9 +411,10 @@ func (s *sched) next() {
 	// While a goroutine is (or was) in real I/O, things happen out there,
 	// which take time.
 	if s.wasIO || s.ioOutside() {
-		s.advance(outsideTick)
+		s.advanceReal(outsideTick)
 	}
 	s.wasIO = false
+	s.replayClock()
 	if s.realBlocked() && !s.foreignOutside() {
 		// The goroutine outside control that may have been their partner
 		// is back: the shadow sees every party again, also when others

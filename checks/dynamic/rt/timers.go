@@ -42,7 +42,38 @@ type vtimer struct {
 // depend on timing).
 //
 //go:norace
-func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
+func (s *sched) realTimePassed(start time.Time) { s.advanceReal(time.Since(start)) }
+
+// advanceReal moves the clock by d of real time, not past the next
+// deadline. A replay that follows its schedule does not: it moves the
+// clock where the recording's decisions say real time had moved it
+// (replayClock), so that its own waits, longer on a loaded machine, do
+// not change what the program reads from the clock.
+//
+//go:norace
+func (s *sched) advanceReal(d time.Duration) {
+	if s.replay != nil && s.diverged == "" {
+		return
+	}
+	before := s.now
+	s.advance(d)
+	if s.now != before {
+		s.realMoved = true
+	}
+}
+
+// replayClock moves the clock of a replay to where the recording had it at
+// the next decision, when real time had moved it there (Decision.Clock).
+//
+//go:norace
+func (s *sched) replayClock() {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return
+	}
+	if c := time.Duration(s.replay.Decisions[s.steps].Clock); c > s.now {
+		s.now = c
+	}
+}
 
 // after is the deadline d from now on the virtual clock.
 //
