@@ -45,14 +45,14 @@ type vtimer struct {
 func (s *sched) realTimePassed(start time.Time) { s.advanceReal(time.Since(start)) }
 
 // advanceReal moves the clock by d of real time, not past the next
-// deadline. A replay that follows its schedule does not: it moves the
-// clock where the recording's decisions say real time had moved it
+// deadline. A replay does not while it follows its schedule's decisions:
+// it moves the clock where they say real time had moved it
 // (replayClock), so that its own waits, longer on a loaded machine, do
 // not change what the program reads from the clock.
 //
 //go:norace
 func (s *sched) advanceReal(d time.Duration) {
-	if s.replay != nil && s.diverged == "" {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
 		return
 	}
 	before := s.now
