@@ -107,7 +107,9 @@ func TestWaitStepStarved(t *testing.T) {
 	}
 	defer func(f func() (time.Duration, bool)) { cpuNow = f }(cpuNow)
 	cpuNow = func() (time.Duration, bool) { return time.Second, true } // no CPU time passes
-	s := &sched{timeout: 20 * time.Millisecond}
+	// A replay's: no cap of wall time on the stretch, so a slower
+	// machine does not fail the test.
+	s := &sched{timeout: 20 * time.Millisecond, replay: &Schedule{}}
 	g := &gstate{}
 	go slowAnswer(g, 100*time.Millisecond)
 	s.sendAndWait(g, mDump)
@@ -116,7 +118,7 @@ func TestWaitStepStarved(t *testing.T) {
 	if v := s.waitStep(nil, w, 0); v != 1 {
 		t.Errorf("waitStep returned %d, want 1", v)
 	}
-	s = &sched{timeout: 20 * time.Millisecond}
+	s = &sched{timeout: 20 * time.Millisecond, replay: &Schedule{}}
 	s.viaHelper(func() { time.Sleep(100 * time.Millisecond) })
 }
 
