@@ -1,7 +1,10 @@
 package rt
 
 import (
+	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -50,12 +53,14 @@ func (e *expiring) has(key string) bool {
 	return ok
 }
 
-// TestCarriedAfterFunc: an AfterFunc timer still pending when a schedule
-// ends fires in the next schedule of the process at the time it had left,
-// as its real timer does under go test -count: the items of the second
-// schedule, which arm no timer of their own, expire. Once the test has
-// returned (a goroutine it left blocked waits), a carried timer does not
-// fire.
+// TestCarriedAfterFunc: a cache whose cleanup timers outlive each
+// schedule keeps working from one schedule to the next: the timers the
+// test left pending fire at the schedule's end (settleAfterFuncs), and the
+// items of the next schedule, which arm no timer of their own while one
+// is pending, expire. A callback that re-arms itself for ever fires
+// settleMax times there; the timer still pending then is carried and
+// fires in the next schedule, while its test runs, not once it has
+// returned (a goroutine it left blocked waits).
 func TestCarriedAfterFunc(t *testing.T) {
 	e := &expiring{expires: map[string]time.Time{}}
 	body := func() {
@@ -76,24 +81,75 @@ func TestCarriedAfterFunc(t *testing.T) {
 		}
 	}
 
-	// Left after the test: it waits for the next test's clock.
-	fired := make(chan struct{}, 1)
-	RunFunc(Config{Seed: 1}, 0, func() {
-		AfterFunc(time.Hour, func() { fired <- struct{}{} })
-	})
+	var fired atomic.Int32
+	var rearm func()
+	rearm = func() { fired.Add(1); AfterFunc(time.Hour, rearm) }
+	RunFunc(Config{Seed: 1}, 0, func() { AfterFunc(time.Hour, rearm) })
+	if n := fired.Load(); n != settleMax {
+		t.Fatalf("a self-re-arming callback fired %d times after its test, want %d", n, settleMax)
+	}
 	r := RunFunc(Config{Seed: 1}, 1, func() {
 		never := make(chan int)
 		Go(func() { Recv(never) })
 	})
-	select {
-	case <-fired:
-		t.Errorf("a timer left pending fired after the next test had returned (%s)", r.Outcome)
-	default:
+	if n := fired.Load(); n != settleMax {
+		t.Errorf("the carried timer fired after the next test had returned (%s)", r.Outcome)
 	}
 	RunFunc(Config{Seed: 1}, 2, func() { Sleep(2 * time.Hour) })
-	select {
-	case <-fired:
-	default:
-		t.Error("a timer left pending did not fire in a later test that ran past it")
+	if n := fired.Load(); n <= settleMax {
+		t.Error("the carried timer did not fire in a later test that ran past it")
+	}
+}
+
+// afterFuncLeft closes the results channel on a deadline with
+// time.AfterFunc and leaves the timer pending when the worker was first
+// (bench/recall's afterfuncclose).
+func afterFuncLeft(t *testing.T) {
+	out := make(chan int, 1)
+	AfterFunc(100*time.Millisecond, func() { Close(out) })
+	Go(func() { Send(out, 7) })
+	Recv2(out)
+}
+
+// TestSettledAfterFunc: an AfterFunc a schedule left pending fires in that
+// schedule, after its end, so the next schedule of the process starts as
+// a fresh process does: every schedule that sends on the closed channel
+// replays, the first of the process or not. Before, the pending timer was
+// carried into the next schedule, where its callback became a goroutine a
+// fresh process does not have ("expected g3 at (start), g3 does not
+// exist"). A callback failing after the test is not the test's failure.
+func TestSettledAfterFunc(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	cfg := Config{Schedules: 300, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second}
+	var found []Result
+	for _, r := range RunSchedules(t, cfg, afterFuncLeft, nil) {
+		switch r.Outcome {
+		case "panic":
+			if r.Index > 0 && len(found) < 3 {
+				found = append(found, r)
+			}
+		case "pass":
+		default:
+			t.Fatalf("schedule %d: %s: %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+	if len(found) == 0 {
+		t.Fatal("no schedule after the first sent on the closed channel")
+	}
+	for _, f := range found {
+		sched := &Schedule{Seed: f.Seed, Decisions: f.Decisions}
+		rs := RunSchedules(t, Config{Replay: sched, StepTimeout: 10 * time.Second}, afterFuncLeft, nil)
+		if len(rs) != 1 || rs[0].Outcome != "panic" || rs[0].Diverged != "" {
+			t.Errorf("replay of schedule %d: %+v, want the panic as recorded", f.Index, rs)
+		}
+	}
+
+	late := RunFunc(Config{Seed: 1}, 0, func() {
+		AfterFunc(time.Hour, func() { panic("an hour later") })
+	})
+	if late.Outcome != "pass" || !strings.HasPrefix(late.Inconclusive, SettleFailPrefix) {
+		t.Errorf("a callback that panics after the test: %s %q (inconclusive %q), want a pass marked %q", late.Outcome, late.Message, late.Inconclusive, SettleFailPrefix)
 	}
 }

@@ -317,6 +317,12 @@ func (s *sched) decide(g *gstate) {
 //
 //go:norace
 func (s *sched) record(d Decision) {
+	if s.realMoved {
+		d.Clock = int64(s.now)
+		s.realMoved = false
+	} else if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		d.Clock = s.replay.Decisions[s.steps].Clock // kept for a schedule made from this run
+	}
 	s.decisions = append(s.decisions, d)
 	if s.cfg.Trace {
 		d = s.sitedDecision(len(s.decisions) - 1)
@@ -336,6 +342,9 @@ func (s *sched) record(d Decision) {
 		}
 		if d.Early {
 			line += `,"early":true`
+		}
+		if d.Clock != 0 {
+			line += `,"clock":` + strconv.FormatInt(d.Clock, 10)
 		}
 		rawStderr(line + "}\n")
 	}

@@ -120,6 +120,9 @@
 // on the real clock keeps calling into the program; goroutines in real I/O
 // ("IO wait") also move it by a tick per decision
 // meanwhile, so a round trip through a real connection takes some time.
+// A replay does not measure these: it moves the clock where the
+// recording's decisions say real time had moved it (Decision.Clock), so
+// a loaded machine does not change what the program reads.
 // Goroutines the scheduler never controlled (started by code not
 // rewritten) that are running or in a system call hold a jump of the
 // clock for as long as the jump, in network I/O for up to ioGrace
@@ -129,7 +132,11 @@
 // through TimerStop, TimerReset, TickerStop and TickerReset (their own
 // methods would panic). A timer that outlives its schedule (a sync.Pool of
 // timers) is adopted by the next schedule that resets or stops it, and
-// outside control a real timer fires it.
+// outside control a real timer fires it. AfterFunc timers still pending
+// when the test and its goroutines have ended fire then, in the same
+// schedule (settleAfterFuncs; a failure of theirs is inconclusive), so the
+// next schedule starts as a fresh process does; only a callback that
+// re-arms itself more than settleMax times is carried into the next.
 // Arming or resetting a timer happens before its firing (the AfterFunc
 // callback, the send on its channel), as in the Go runtime. The rewriter
 // puts the time operations of dependency modules on this clock too; the

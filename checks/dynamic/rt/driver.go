@@ -293,6 +293,12 @@ func (r *scheduleRun) finish(p any) {
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
 		res.Inconclusive = EarlyFailPrefix + "the test failed after a timer fired before goroutines that could run (its own timeout, most likely)"
 	}
+	if r.s.settled > 0 && !f && res.Inconclusive == "" && (res.Outcome != "pass" || r.failed()) {
+		// Only an AfterFunc fired after everything had ended failed
+		// (settleAfterFuncs): go test would not have waited for it.
+		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		res.Inconclusive = SettleFailPrefix + "an AfterFunc callback the test left pending failed after the test had ended"
+	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
 	}
@@ -304,10 +310,12 @@ func (r *scheduleRun) finish(p any) {
 }
 
 // SkippedPrefix starts Result.Inconclusive of a test that skipped itself,
-// EarlyFailPrefix that of a test that failed after an early timer.
+// EarlyFailPrefix that of a test that failed after an early timer,
+// SettleFailPrefix that of a callback failing after the test (settleAfterFuncs).
 const (
-	SkippedPrefix   = "skipped: "
-	EarlyFailPrefix = "timeout: "
+	SkippedPrefix    = "skipped: "
+	EarlyFailPrefix  = "timeout: "
+	SettleFailPrefix = "after the test: "
 )
 
 // runCleanups runs the cleanups g's test registered through Cleanup, last

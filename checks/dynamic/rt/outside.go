@@ -465,7 +465,8 @@ func partnerOnly(block []byte) bool {
 // channel it waits on for real, in a dependency whose select is not
 // rewritten) but not back yet, while the recording saw it back: how soon
 // woken goroutines come back is timing. The replay waits for it, as long
-// as it runs, up to the step limit, rather than diverge. It reports
+// as it runs, up to the step limit (longer while the process is starved:
+// starvedMore), rather than diverge. It reports
 // whether a goroutine came back (the caller decides again).
 //
 //go:norace
@@ -483,15 +484,25 @@ func (s *sched) awaitRecorded() bool {
 	}
 	limit := s.stepLimit()
 	start := time.Now()
+	cpu0, _ := cpuNow()
 	pause := 20 * time.Microsecond
 	for look := 0; ; look++ {
 		if s.reclaim() {
 			return true
 		}
 		// Blocked (by a stack dump, every few naps: it costs): only
-		// the scheduler's next move can wake it.
-		if time.Since(start) >= limit || look%8 == 0 && s.blockedOutside(g) {
+		// the scheduler's next move can wake it. Still running past the
+		// step limit: waited for longer while the process is starved
+		// (a loaded machine), as an arrival is.
+		if look%8 == 0 && s.blockedOutside(g) {
 			return false
+		}
+		if time.Since(start) >= limit {
+			more := s.starvedMore(cpu0, limit)
+			if more == 0 {
+				return false
+			}
+			limit += more
 		}
 		nap(pause)
 		if pause < time.Millisecond {

@@ -101,6 +101,12 @@ type Decision struct {
 	// Early is set when, before this decision, the clock moved to the
 	// next deadline although goroutines could run (earlyTime).
 	Early bool `json:"early,omitempty"`
+	// Clock is the virtual clock at this decision (nanoseconds since the
+	// schedule's start), set when real time moved it since the decision
+	// before (goroutines outside control in real I/O or a real wait). A
+	// replay moves its clock there instead of by the real time its own
+	// waits take, which a loaded machine makes longer.
+	Clock int64 `json:"clock,omitempty"`
 	// Path is set in a failing schedule's Result where a preemption can
 	// be (a switch of goroutines, a goroutine's first operation): the
 	// user frames that called Site, innermost first and space-separated,

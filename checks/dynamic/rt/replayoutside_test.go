@@ -79,4 +79,14 @@ func TestReplayWaitsOutside(t *testing.T) {
 	if len(rs) != 1 || rs[0].Outcome != "pass" || rs[0].Diverged != "" {
 		t.Errorf("replay with g1 slow to come back: %+v, want the schedule as recorded", rs)
 	}
+
+	// A loaded machine: g1 takes three step timeouts to come back while
+	// the process gets no CPU time. The replay waits on (starvedMore)
+	// rather than diverge at the step limit.
+	defer func(f func() (time.Duration, bool)) { cpuNow = f }(cpuNow)
+	cpuNow = func() (time.Duration, bool) { return time.Second, true }
+	rs = RunSchedules(t, Config{Replay: sched, StepTimeout: 100 * time.Millisecond}, body, nil)
+	if len(rs) != 1 || rs[0].Outcome != "pass" || rs[0].Diverged != "" {
+		t.Errorf("replay with g1 slow to come back in a starved process: %+v, want the schedule as recorded", rs)
+	}
 }

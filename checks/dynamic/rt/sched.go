@@ -61,6 +61,9 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// settled counts the AfterFunc timers fired after everything ended
+	// (settleAfterFuncs).
+	settled int
 	// bubble: inside a synctest bubble (SynctestTest), where the clock
 	// reaches deadlines exactly, not wakeLate past them, and a read does
 	// not move it (nowTick).
@@ -132,6 +135,9 @@ type sched struct {
 	spinNow bool
 	// wasIO: a goroutine came back from real I/O since the last decision
 	wasIO bool
+	// realMoved: real time moved the clock since the last decision
+	// (Decision.Clock).
+	realMoved bool
 	// lastIO: the goroutine blockedOutside last found blocked was in I/O
 	lastIO bool
 	// lastWait, lastHold: ... waited for something other than a lock
@@ -243,6 +249,9 @@ func (s *sched) loop() {
 			continue
 		}
 		if s.live == 0 {
+			if s.settleAfterFuncs() {
+				continue
+			}
 			break
 		}
 		if s.aborting {
@@ -402,9 +411,10 @@ func (s *sched) next() {
 	// While a goroutine is (or was) in real I/O, things happen out there,
 	// which take time.
 	if s.wasIO || s.ioOutside() {
-		s.advance(outsideTick)
+		s.advanceReal(outsideTick)
 	}
 	s.wasIO = false
+	s.replayClock()
 	if s.realBlocked() && !s.foreignOutside() {
 		// The goroutine outside control that may have been their partner
 		// is back: the shadow sees every party again, also when others
@@ -562,12 +572,7 @@ func (s *sched) sendAndWait(g *gstate, mode uint8) {
 	g.rep = reply{mode: mode}
 	g.wake()
 	s.waitingOn = g
-	limit := s.stepLimit()
-	v := waitChange(&g.arrSeq, g.arrSeen, limit)
-	if v == g.arrSeen {
-		s.watchdogAfter(g, limit)
-	}
-	g.arrSeen = v
+	g.arrSeen = s.waitStep(g, &g.arrSeq, g.arrSeen)
 	s.waitingOn = nil
 }
 

@@ -42,7 +42,38 @@ type vtimer struct {
 // depend on timing).
 //
 //go:norace
-func (s *sched) realTimePassed(start time.Time) { s.advance(time.Since(start)) }
+func (s *sched) realTimePassed(start time.Time) { s.advanceReal(time.Since(start)) }
+
+// advanceReal moves the clock by d of real time, not past the next
+// deadline. A replay does not while it follows its schedule's decisions:
+// it moves the clock where they say real time had moved it
+// (replayClock), so that its own waits, longer on a loaded machine, do
+// not change what the program reads from the clock.
+//
+//go:norace
+func (s *sched) advanceReal(d time.Duration) {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		return
+	}
+	before := s.now
+	s.advance(d)
+	if s.now != before {
+		s.realMoved = true
+	}
+}
+
+// replayClock moves the clock of a replay to where the recording had it at
+// the next decision, when real time had moved it there (Decision.Clock).
+//
+//go:norace
+func (s *sched) replayClock() {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return
+	}
+	if c := time.Duration(s.replay.Decisions[s.steps].Clock); c > s.now {
+		s.now = c
+	}
+}
 
 // after is the deadline d from now on the virtual clock.
 //
@@ -203,9 +234,7 @@ func (s *sched) drain(ch chan time.Time) {
 func (s *sched) viaHelper(f func()) {
 	w := new(uint32)
 	go helperMain(f, w)
-	if limit := s.stepLimit(); waitChange(w, 0, limit) == 0 {
-		s.watchdogAfter(nil, limit)
-	}
+	s.waitStep(nil, w, 0)
 }
 
 func helperMain(f func(), w *uint32) {
@@ -369,6 +398,42 @@ func (s *sched) timerWaited() bool {
 		}
 	}
 	return false
+}
+
+// settleMax bounds the AfterFunc firings after a schedule's end
+// (settleAfterFuncs): a callback that re-arms itself for ever is carried
+// once that many have fired.
+const settleMax = 64
+
+// settleAfterFuncs fires the earliest AfterFunc timer still pending once
+// the test and every goroutine have ended, under control and recorded
+// like any decision: a timeout armed in the test (a cache's cleanup) runs
+// its callback in this schedule rather than in the next one of the
+// process, which a replay in a fresh process would not have. The callback
+// runs after the test, as go test would run it only if the process lived
+// on: a failure of it says nothing about the test (driver.go: the
+// schedule is inconclusive). It reports whether it fired one.
+//
+//go:norace
+func (s *sched) settleAfterFuncs() bool {
+	if s.fail != nil || s.aborting || s.settled >= settleMax {
+		return false
+	}
+	var next *vtimer
+	for _, vt := range s.tq {
+		if vt.kind == tkFunc && s.due(vt) && (next == nil || vt.deadline < next.deadline) {
+			next = vt
+		}
+	}
+	if next == nil {
+		return false
+	}
+	if next.deadline > s.now {
+		s.now = after(next.deadline, wakeLate)
+		s.tickReal()
+	}
+	s.settled++
+	return s.fireTimers()
 }
 
 // carriedTimer is an AfterFunc timer still pending when its schedule

@@ -20,13 +20,14 @@ const maxStarvedStretch = 6
 // is waited for because the machine did not let the process run: the
 // process used less CPU time than the limit since the wait began (cpu0).
 // A goroutine that really computes forever gets its step timeout's worth
-// of CPU, or maxStarvedStretch times the timeout of wall time, never past
-// the end of the run (stepLimit).
+// of CPU, or maxStarvedStretch times the timeout of wall time (not in a
+// replay, which must not depend on the machine's load), never past the
+// end of the run (stepLimit).
 //
 //go:norace
 func (s *sched) starvedMore(cpu0, limit time.Duration) time.Duration {
 	cpu, ok := cpuNow()
-	if !ok || cpu-cpu0 >= s.timeout || limit >= maxStarvedStretch*s.timeout {
+	if !ok || cpu-cpu0 >= s.timeout || limit >= maxStarvedStretch*s.timeout && s.replay == nil {
 		return 0
 	}
 	more := s.timeout / 4
@@ -40,6 +41,38 @@ func (s *sched) starvedMore(cpu0, limit time.Duration) time.Duration {
 		}
 	}
 	return more
+}
+
+// waitStep waits for *addr to change from seen and returns the new value:
+// a goroutine's answer to a request of the scheduler's own (its stack, a
+// poll) or a helper's end (g nil). Past the step limit it waits longer
+// only while the process was starved of CPU (starvedMore), as for an
+// arrival (await); then the watchdog ends the process. Before, these waits
+// went by wall time alone: on a loaded machine a deadlock's replay,
+// which polls and dumps the blocked goroutines, ended in the watchdog.
+//
+//go:norace
+func (s *sched) waitStep(g *gstate, addr *uint32, seen uint32) uint32 {
+	limit := s.stepLimit()
+	start := time.Now()
+	cpu0, _ := cpuNow()
+	for {
+		if left := limit - time.Since(start); left > 0 {
+			if v := waitChange(addr, seen, left); v != seen {
+				return v
+			}
+			continue
+		}
+		if v := *addr; v != seen {
+			return v
+		}
+		more := s.starvedMore(cpu0, limit)
+		if more == 0 {
+			s.watchdogAfter(g, limit)
+			return seen
+		}
+		limit += more
+	}
 }
 
 // stepLimit is how long S waits for a released goroutine: the step

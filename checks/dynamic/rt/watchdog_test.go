@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +58,11 @@ func TestStarvedMore(t *testing.T) {
 	if got := s.starvedMore(9*time.Second, maxStarvedStretch*4*time.Second); got != 0 {
 		t.Errorf("stretched to the bound: %v more, want none", got)
 	}
+	s.replay = &Schedule{}
+	if got := s.starvedMore(9*time.Second, maxStarvedStretch*4*time.Second); got != time.Second {
+		t.Errorf("a replay stretched to the search's bound: %v more, want 1s (a replay waits while starved)", got)
+	}
+	s.replay = nil
 	s.cfg.Deadline = time.Now().Add(-time.Second)
 	if got := s.starvedMore(9*time.Second, 4*time.Second); got != 0 {
 		t.Errorf("past the end of the run: %v more, want none", got)
@@ -81,4 +88,49 @@ func TestHeldBackNamesFew(t *testing.T) {
 	if !strings.HasSuffix(got, ", and 91 more") {
 		t.Errorf("the rest not counted: %s", got)
 	}
+}
+
+// TestWaitStepStarved: the scheduler's own requests to a parked goroutine
+// (its stack for a deadlock's report, a poll) and its helpers are waited
+// for past the step timeout while the process is starved of CPU, as
+// arrivals are: a deadlock's replay on a loaded machine ended in the
+// watchdog before. Run in a process of its own (the watchdog exits it).
+func TestWaitStepStarved(t *testing.T) {
+	if os.Getenv(waitStepChild) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWaitStepStarved$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), waitStepChild+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestWaitStepStarved") {
+			t.Fatalf("a slow answer in a starved process ended it: %v\n%s", err, out)
+		}
+		return
+	}
+	defer func(f func() (time.Duration, bool)) { cpuNow = f }(cpuNow)
+	cpuNow = func() (time.Duration, bool) { return time.Second, true } // no CPU time passes
+	// A replay's: no cap of wall time on the stretch, so a slower
+	// machine does not fail the test.
+	s := &sched{timeout: 20 * time.Millisecond, replay: &Schedule{}}
+	g := &gstate{}
+	go slowAnswer(g, 100*time.Millisecond)
+	s.sendAndWait(g, mDump)
+	w := new(uint32)
+	go func() { time.Sleep(100 * time.Millisecond); bump(w) }()
+	if v := s.waitStep(nil, w, 0); v != 1 {
+		t.Errorf("waitStep returned %d, want 1", v)
+	}
+	s = &sched{timeout: 20 * time.Millisecond, replay: &Schedule{}}
+	s.viaHelper(func() { time.Sleep(100 * time.Millisecond) })
+}
+
+// waitStepChild is set in the process TestWaitStepStarved runs.
+const waitStepChild = "INTERLEAVE_RT_WAITSTEP_CHILD"
+
+// slowAnswer plays a parked goroutine that takes d to answer the
+// scheduler (a starved process).
+//
+//go:norace
+func slowAnswer(g *gstate, d time.Duration) {
+	g.runSeen = g.waitTurn(g.runSeen)
+	time.Sleep(d)
+	bump(&g.arrSeq)
 }
