@@ -17,6 +17,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
+	"github.com/interleave-dev/interleave/checks/static/internal/syncarg"
 )
 
 //go:embed doc.go
@@ -29,6 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       passdoc.MustExtract(doc, "atomicmix"),
 	Run:       run,
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
+	Requires:  []*analysis.Analyzer{syncarg.Analyzer},
 }
 
 // atomicFact marks an exported field or package variable whose address is
@@ -146,7 +148,7 @@ func run(pass *analysis.Pass) (any, error) {
 			nonTest = append(nonTest, f)
 		}
 	}
-	pc.callers = lockregion.CallerLocks(nonTest, pass.TypesInfo, pc.lockKey)
+	pc.callers = lockregion.CallerLocks(nonTest, pass.TypesInfo, pc.lockKey, pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg)
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
 	pc.checkPlain()     // plain accesses of those variables
