@@ -544,7 +544,7 @@ func (pc *passContext) reportFields() {
 				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
 				if majority && pc.entryRead(o, f, info, mu, counted) {
 					d.Category = RuleUnguardedReadEntry
-					d.Message = fmt.Sprintf("field %s read without holding %s in exported method %s, while every write of it holds %s (held at %d of %d other accesses)", field, lock, o.fn.Name(), mu.Name(), locked, len(counted)-1)
+					d.Message = fmt.Sprintf("field %s read without holding %s in exported method %s, while every write of it holds it (held at %d of %d other accesses)", field, lock, o.fn.Name(), locked, len(counted)-1)
 				} else if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					d.Category = RuleUnguardedFieldConcurrent
 					d.Message += "; " + why

@@ -42,7 +42,7 @@ func (t *Topology) Server(addr string) (int, string, int, int) {
 
 func (t *Topology) String() string {
 	s := ""
-	for addr := range t.servers { // want `field t\.servers read without holding t\.mu in exported method String, while every write of it holds mu \(held at 3 of 3 other accesses\)`
+	for addr := range t.servers { // want `field t\.servers read without holding t\.mu in exported method String, while every write of it holds it \(held at 3 of 3 other accesses\)`
 		s += addr
 	}
 	return s
