@@ -67,6 +67,9 @@ type slotKey struct {
 
 type passContext struct {
 	pass *analysis.Pass
+	// options holds the construction options (options.go), built on
+	// first use.
+	options map[*types.Named]bool
 	// diags are the findings in order; IL3002's are one per variable and
 	// owner path: later plain writes are related positions of the first
 	// (group), more[i] counts them.
@@ -498,8 +501,8 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		// outside closures; or a copy received by value.
 		if root := passutil.RootIdent(e); root != nil {
 			obj := info.Uses[root]
-			if copies[obj] {
-				return true
+			if copies[obj] || pc.optionParam(fd, root, stack) {
+				return true // a copy, or the value an option is constructing
 			}
 			if fresh[obj] && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
 				return true
