@@ -113,6 +113,21 @@ func orderedBefore(doc *ast.CommentGroup, phrase string, tn *types.TypeName) boo
 	return false
 }
 
+// OrdersBefore reports whether doc, tn's doc comment, orders some calls
+// before tn's method named method ("Registration methods must be called
+// before the first call to Open" for Open).
+func OrdersBefore(doc *ast.CommentGroup, tn *types.TypeName, method string) bool {
+	if doc == nil {
+		return false
+	}
+	for _, m := range beforeRe.FindAllStringSubmatch(strings.Join(strings.Fields(doc.Text()), " "), -1) {
+		if m[1] == method {
+			return true
+		}
+	}
+	return false
+}
+
 // Disclaimed returns the struct types declared in files whose doc comment
 // says they are not safe for concurrent use.
 func Disclaimed(files []*ast.File, info *types.Info) map[*types.TypeName]bool {

@@ -56,7 +56,8 @@ func readVetConfig(args []string) *vetConfig {
 // holds or releases (a dependency's Lock wrapper or embedded mutex),
 // lockorder's classes a function acquires and the orders a package takes
 // (inversions through a dependency), atomicmix's variables accessed
-// atomically. What is skipped is the rest: the unitchecker driver runs
+// atomically, syncarg's function arguments a function runs before it
+// returns. What is skipped is the rest: the unitchecker driver runs
 // every analyzer that depends on one with facts, and buildssa depends on
 // ctrlflow, so without this guardedby, rlockwrite and lockblock would run
 // their full analyses on every dependency and their diagnostics be

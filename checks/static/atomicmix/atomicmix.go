@@ -17,6 +17,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
+	"github.com/interleave-dev/interleave/checks/static/internal/syncarg"
 )
 
 //go:embed doc.go
@@ -29,6 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       passdoc.MustExtract(doc, "atomicmix"),
 	Run:       run,
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
+	Requires:  []*analysis.Analyzer{syncarg.Analyzer},
 }
 
 // atomicFact marks an exported field or package variable whose address is
@@ -65,6 +67,9 @@ type slotKey struct {
 
 type passContext struct {
 	pass *analysis.Pass
+	// options holds the construction options (options.go), built on
+	// first use.
+	options map[*types.Named]bool
 	// diags are the findings in order; IL3002's are one per variable and
 	// owner path: later plain writes are related positions of the first
 	// (group), more[i] counts them.
@@ -146,7 +151,7 @@ func run(pass *analysis.Pass) (any, error) {
 			nonTest = append(nonTest, f)
 		}
 	}
-	pc.callers = lockregion.CallerLocks(nonTest, pass.TypesInfo, pc.lockKey)
+	pc.callers = lockregion.CallerLocks(nonTest, pass.TypesInfo, pc.lockKey, pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg)
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
 	pc.checkPlain()     // plain accesses of those variables
@@ -496,8 +501,8 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		// outside closures; or a copy received by value.
 		if root := passutil.RootIdent(e); root != nil {
 			obj := info.Uses[root]
-			if copies[obj] {
-				return true
+			if copies[obj] || pc.optionParam(fd, root, stack) {
+				return true // a copy, or the value an option is constructing
 			}
 			if fresh[obj] && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
 				return true

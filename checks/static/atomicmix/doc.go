@@ -81,7 +81,9 @@
 // have the same type), and lock state is tracked syntactically within a
 // function. An unexported function whose every call is visible (never a
 // func value, method value or interface method; not started by go or
-// defer, nor called from a literal that may run elsewhere) starts with
+// defer, nor called from a literal that may run elsewhere: one handed to
+// a function that runs it before returning, in any package, runs here)
+// starts with
 // the mutexes every call holds exclusively on every path (a store-wide
 // write lock its callers take around a helper); a read lock held by the
 // callers does not count, nor do calls in test files (a test owns the

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/syncarg"
 )
 
 // callerLocks returns, per unexported function whose calls are all
@@ -24,7 +25,7 @@ func (pc *passContext) callerLocks() map[*types.Func][]string {
 				files = append(files, f)
 			}
 		}
-		pc.callers = lockregion.CallerLocks(files, pc.pass.TypesInfo, pc.typeKey)
+		pc.callers = lockregion.CallerLocks(files, pc.pass.TypesInfo, pc.typeKey, pc.pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg)
 		if pc.callers == nil {
 			pc.callers = map[*types.Func][]string{}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
+	"github.com/interleave-dev/interleave/checks/static/internal/syncarg"
 )
 
 //go:embed doc.go
@@ -23,9 +24,10 @@ var doc string
 
 // Analyzer reports check-then-act sequences (rules IL4001, IL4002, IL4003).
 var Analyzer = &analysis.Analyzer{
-	Name: "checkact",
-	Doc:  passdoc.MustExtract(doc, "checkact"),
-	Run:  run,
+	Name:     "checkact",
+	Doc:      passdoc.MustExtract(doc, "checkact"),
+	Run:      run,
+	Requires: []*analysis.Analyzer{syncarg.Analyzer},
 }
 
 // opKind says what a call does to shared state.

@@ -55,7 +55,11 @@
 // the field holds: nothing writes it between the sections. Nor one in an
 // unexported function every call of which holds a wider mutex (a caller
 // lockset: directly, or through its own callers, as handlers that each
-// hold r.execMu for the whole call), when every other writer of the
+// hold r.execMu for the whole call; a call in a function literal counts
+// when the literal is handed to a function that runs it before returning,
+// in this package or another, tracer.Capture(name, func() error { … }) or
+// an interface method every implementation beside the interface runs
+// that way), when every other writer of the
 // unexported field (delete and clear included; constructors and Init
 // aside) holds that mutex too, through its callers or its own Lock. Locks
 // are matched by type and field (T.execMu), not by instance.

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/interleave-dev/interleave/checks/claim"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
@@ -541,7 +542,10 @@ func (pc *passContext) reportFields() {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.doc, Message: fmt.Sprintf("%s documented as guarded by %s here", f.Name(), mu.Name())})
 			} else {
 				d.Message = fmt.Sprintf("field %s %s without holding %s (held at %d of %d other accesses)", field, verb, lock, locked, len(counted)-1)
-				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
+				if majority && pc.entryRead(o, f, info, mu, counted) {
+					d.Category = RuleUnguardedReadEntry
+					d.Message = fmt.Sprintf("field %s read without holding %s in exported method %s, while every write of it holds it (held at %d of %d other accesses)", field, lock, o.fn.Name(), locked, len(counted)-1)
+				} else if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					d.Category = RuleUnguardedFieldConcurrent
 					d.Message += "; " + why
 					protected = other
@@ -577,6 +581,55 @@ func (pc *passContext) reportFields() {
 			pc.pass.Report(*d)
 		}
 	}
+}
+
+// entryRead reports whether o, an access without mu to the inferred-guard
+// field f, is an IL1008 read: of an unexported field on the receiver of
+// an exported method not documented as for use before sharing (nor an
+// Init/Start-like one), not after the join of every goroutine, while every
+// counted write of f holds mu.
+func (pc *passContext) entryRead(o *obs, f *types.Var, info *fieldInfo, mu *types.Var, counted []*obs) bool {
+	if o.write || f.Exported() || !o.onRecv || !exportedMethod(o.fn) || initMethod(o.fn.Name()) || o.unsafeName || o.callerLocks || o.beforeGo {
+		return false
+	}
+	if pc.docs == nil {
+		pc.docs = pc.methodDocs()
+	}
+	if notConcurrentRe.MatchString(pc.docs[o.fn.Object()]) || pc.conc.joinedField(o, info) {
+		return false
+	}
+	if pc.typeDocs == nil {
+		pc.typeDocs = map[*types.TypeName]*ast.CommentGroup{}
+		for ts, doc := range claim.StructDocs(pc.pass.Files) {
+			if tn, ok := pc.pass.TypesInfo.Defs[ts.Name].(*types.TypeName); ok {
+				pc.typeDocs[tn] = doc
+			}
+		}
+	}
+	// The type's doc disclaims concurrent use, or orders calls before this
+	// method (registrations before Open).
+	if recv := o.fn.Signature.Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok {
+			doc := pc.typeDocs[n.Obj()]
+			if doc != nil && (claim.Disclaims(doc) || claim.OrdersBefore(doc, n.Obj(), o.fn.Name())) {
+				return false
+			}
+		}
+	}
+	writes := 0
+	for _, w := range counted {
+		if w.write {
+			if !w.holds(mu) {
+				return false
+			}
+			writes++
+		}
+	}
+	return writes > 0
 }
 
 // dominant returns the sibling mutex held at the most accesses and that

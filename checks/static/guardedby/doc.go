@@ -86,6 +86,15 @@
 // half (concurrentThreshold, still at least two locked accesses) is
 // enough; the finding replaces IL1001's.
 //
+// IL1008 unguarded-read-entry (opt-in). The IL1001 finding (below) whose
+// access is a read of an unexported field on the receiver of an exported
+// method, when every write of the field holds the inferred guard: a
+// locked writer and an unlocked reader any goroutine may call. Not for a
+// method documented as for use before sharing, an Init/Start-like one, a
+// type whose doc disclaims concurrent use or orders calls before the
+// method ("must be called before the first call to Open"). It replaces
+// IL1001's and IL1007's finding for that access.
+//
 // IL1001 unguarded-field (opt-in). For fields without documentation,
 // the guard is inferred: counting the accesses outside constructors and
 // not under another lock, mu is held at least twice and at no smaller a

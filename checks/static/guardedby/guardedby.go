@@ -19,7 +19,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001 to IL1007 and IL5003 (rules.go).
+// Analyzer reports IL1001 to IL1008 and IL5003 (rules.go).
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
@@ -54,7 +54,11 @@ type passContext struct {
 	forks   map[*ssa.Function][]*types.Var // forkHeld, per goroutine literal
 	// fields accumulates the counted accesses per field (origin object).
 	fields map[*types.Var]*fieldInfo
-	order  []*types.Var
+	// docs holds the doc comments of the package's methods (IL1008),
+	// built on first use.
+	docs     map[types.Object]string
+	typeDocs map[*types.TypeName]*ast.CommentGroup
+	order    []*types.Var
 	// atomic holds the fields ever accessed through sync/atomic.
 	atomic map[*types.Var]bool
 	// promoted indexes the selectors of promoted fields by start.

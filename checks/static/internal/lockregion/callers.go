@@ -26,11 +26,11 @@ const maxCallerRounds = 8
 // unexported (not init or main), it is only ever called directly (never
 // used as a value, a method value or expression), and, for a method, no
 // interface type of the package has a method of that name. A call in a
-// go or defer statement, in a function literal not called on the spot,
-// outside a function, or in a function that uses goto or takes an
+// go or defer statement, in a function literal that does not run on the
+// spot (RunsHere), outside a function, or in a function that uses goto or takes an
 // Unlock method value holds nothing. Functions absent from the result
 // have no such lock.
-func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string) map[*types.Func][]string {
+func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string, args ArgRuns) map[*types.Func][]string {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -115,7 +115,7 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 					break
 				}
 				s := site{caller: fd, call: call}
-				if fd == nil || !runsHere(stack[:at]) {
+				if fd == nil || !RunsHere(stack[:at], args) {
 					s.caller = nil
 				}
 				sites[fn] = append(sites[fn], s)
@@ -311,11 +311,16 @@ func calleeOf(id *ast.Ident, stack []ast.Node) (*ast.CallExpr, int) {
 	return nil, 0
 }
 
-// runsHere reports whether a call whose ancestors are stack runs in the
+// ArgRuns says what the callee of call does with its argument i, a
+// function: calls it on the caller's goroutine before returning (calls),
+// or returns it unchanged (returns). Nil knows no callee.
+type ArgRuns func(call *ast.CallExpr, i int) (calls, returns bool)
+
+// RunsHere reports whether a call whose ancestors are stack runs in the
 // body of its enclosing function declaration, with that function's
 // locks: not in a go or defer statement, and not in a function literal
-// unless the literal is called on the spot.
-func runsHere(stack []ast.Node) bool {
+// unless the literal runs on the spot (litRuns).
+func RunsHere(stack []ast.Node, args ArgRuns) bool {
 	if len(stack) > 0 {
 		switch stack[len(stack)-1].(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
@@ -323,25 +328,52 @@ func runsHere(stack []ast.Node) bool {
 		}
 	}
 	for i := len(stack) - 1; i >= 0; i-- {
-		lit, ok := stack[i].(*ast.FuncLit)
-		if !ok {
-			continue
-		}
-		if i == 0 {
+		if lit, ok := stack[i].(*ast.FuncLit); ok && !litRuns(stack[:i], lit, args) {
 			return false
-		}
-		c, ok := stack[i-1].(*ast.CallExpr)
-		if !ok || c.Fun != lit {
-			return false
-		}
-		if i >= 2 {
-			switch stack[i-2].(type) {
-			case *ast.GoStmt, *ast.DeferStmt:
-				return false
-			}
 		}
 	}
 	return true
+}
+
+// litRuns reports whether the literal lit, whose ancestors are stack,
+// runs on the spot: called where it is written, or handed to a callee
+// that calls it before returning (args), directly or through callees
+// that return it unchanged (wrap(lit) handed on); not in a go or defer
+// statement.
+func litRuns(stack []ast.Node, lit *ast.FuncLit, args ArgRuns) bool {
+	var e ast.Expr = lit
+	for j := len(stack) - 1; j >= 0; j-- {
+		switch p := stack[j].(type) {
+		case *ast.ParenExpr:
+			e = p
+			continue
+		case *ast.CallExpr:
+			if j > 0 {
+				switch stack[j-1].(type) {
+				case *ast.GoStmt, *ast.DeferStmt:
+					return false
+				}
+			}
+			if p.Fun == e {
+				return true
+			}
+			i := slices.Index(p.Args, e)
+			if args == nil || i < 0 || p.Ellipsis.IsValid() {
+				return false
+			}
+			calls, returns := args(p, i)
+			if calls {
+				return true
+			}
+			if !returns {
+				return false
+			}
+			e = p
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 // unlockValue reports whether sel is the method value of a sync

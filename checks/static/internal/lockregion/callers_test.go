@@ -125,7 +125,7 @@ func (t *T) Exported()    {}
 		return "T" + strings.TrimPrefix(s, "t")
 	}
 	got := map[string]string{}
-	for fn, keys := range CallerLocks([]*ast.File{f}, info, keyOf) {
+	for fn, keys := range CallerLocks([]*ast.File{f}, info, keyOf, nil) {
 		got[fn.Name()] = strings.Join(keys, " ")
 	}
 	for name, w := range want {
