@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"go/version"
 	"io/fs"
 	"os"
@@ -20,6 +18,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/stdsyntax"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -70,7 +69,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		Tests:      true,
 		BuildFlags: opts.BuildFlags,
 		Overlay:    opts.Overlay,
-		ParseFile:  parseOutside(goEnv(ctx, dir, "GOROOT")),
+		ParseFile:  stdsyntax.ParseFile(goEnv(ctx, dir, "GOROOT")),
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -246,55 +245,6 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-// parseOutside parses a file for the loader; the standard library's
-// (under goroot, when known) without the bodies of its functions, which
-// are never rewritten: type-checking them was most of a load's time. The
-// bodies of generic functions and of init stay, as go/types wants them.
-// The declarations, and so every type the module's code uses, are whole.
-func parseOutside(goroot string) func(*token.FileSet, string, []byte) (*ast.File, error) {
-	std := ""
-	if goroot != "" {
-		std = filepath.Join(goroot, "src") + string(filepath.Separator)
-	}
-	return func(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
-		// The loader's own mode (it resolves objects) outside.
-		mode := parser.AllErrors | parser.ParseComments
-		inStd := std != "" && strings.HasPrefix(name, std)
-		if inStd {
-			mode |= parser.SkipObjectResolution
-		}
-		f, err := parser.ParseFile(fset, name, src, mode)
-		if f == nil || !inStd {
-			return f, err
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name != "init" && !genericFunc(fd) {
-				fd.Body = nil
-			}
-		}
-		return f, err
-	}
-}
-
-// genericFunc: fd has type parameters, or is a method of a generic type.
-func genericFunc(fd *ast.FuncDecl) bool {
-	if fd.Type.TypeParams != nil {
-		return true
-	}
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return false
-	}
-	t := fd.Recv.List[0].Type
-	if s, ok := t.(*ast.StarExpr); ok {
-		t = s.X
-	}
-	switch t.(type) {
-	case *ast.IndexExpr, *ast.IndexListExpr:
-		return true
-	}
-	return false
 }
 
 // goVersionIn is the Go release the go command selects in dir

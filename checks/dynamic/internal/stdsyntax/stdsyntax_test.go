@@ -1,4 +1,4 @@
-package rewrite
+package stdsyntax
 
 import (
 	"go/ast"
@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestParseOutside: the loader reads the standard library's functions
+// TestParseFile: the loader reads the standard library's functions
 // without their bodies (never rewritten, and most of a load's time), but
 // keeps those of generic functions and init, and every body of the
 // module's own files.
-func TestParseOutside(t *testing.T) {
+func TestParseFile(t *testing.T) {
 	const src = `package p
 
 func Plain() int { return 1 }
@@ -29,7 +29,7 @@ type T struct{}
 type G[E any] struct{}
 `
 	goroot := t.TempDir()
-	parse := parseOutside(goroot)
+	parse := ParseFile(goroot)
 	bodies := func(name string) map[string]bool {
 		t.Helper()
 		f, err := parse(token.NewFileSet(), name, []byte(src))
@@ -56,7 +56,7 @@ type G[E any] struct{}
 		}
 	}
 	// Without GOROOT (go env failed), nothing is cut.
-	if f, err := parseOutside("")(token.NewFileSet(), filepath.Join(goroot, "src", "p", "p.go"), []byte(src)); err != nil || f.Decls[0].(*ast.FuncDecl).Body == nil {
+	if f, err := ParseFile("")(token.NewFileSet(), filepath.Join(goroot, "src", "p", "p.go"), []byte(src)); err != nil || f.Decls[0].(*ast.FuncDecl).Body == nil {
 		t.Errorf("no GOROOT: %v, Plain's body cut", err)
 	}
 }
