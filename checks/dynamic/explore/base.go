@@ -97,6 +97,10 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			r.close()
 		}
 	}()
+	// Each package is instrumented and built once on the base, for its
+	// replays and its search.
+	builds := &baseBuilds{opts: opts, byPkg: map[string]*Build{}}
+	defer builds.close()
 	search := map[string][]int{} // package -> findings left to search for
 	var pkgs []string
 	var replayed time.Duration // the replays' runs, their builds excluded
@@ -109,9 +113,10 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		key := fmt.Sprintf("%s|%v|%s|%s", sched.Package, sched.Race, strings.Join(sched.Tags, ","), filesKey(sched.Files))
 		rep, ok := reps[key]
 		if !ok && repErr[key] == nil {
-			ropts := ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout, Stage: opts.Stage}
+			ropts := ReplayOptions{Dir: opts.Dir, StepTimeout: opts.StepTimeout, Stage: opts.Stage, Build: builds.of(ctx, sched, anchor)}
 			rep, err = newReplayer(ctx, sched, anchor, ropts)
 			if err != nil && ctx.Err() == nil && !compileFailed(err) {
+				ropts.Build = nil // its own build: the shared one keeps its failure
 				rep, err = newReplayer(ctx, sched, anchor, ropts)
 			}
 			if err != nil {
@@ -184,7 +189,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		res, err := Run(ctx, Options{
 			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: per, Schedules: opts.Schedules, Until: until,
 			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
-			Stage: opts.Stage,
+			Stage: opts.Stage, Build: builds.byPkg[pkg],
 		})
 		os.RemoveAll(schedDir)
 		if err != nil {
@@ -209,6 +214,53 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		}
 	}
 	return out, nil
+}
+
+// baseBuilds is CheckBase's Build of each package of the base commit, made
+// at its first replay there when the replay and the search can share it:
+// the schedule has the search's race and tags, and the files it carries
+// are in the package (gen writes its test there). A package whose Build
+// fails gets none: its replay instruments it alone and says why it fails.
+type baseBuilds struct {
+	opts  BaseOptions
+	byPkg map[string]*Build // by import path; nil: none
+}
+
+func (bb *baseBuilds) of(ctx context.Context, sched *rt.Schedule, anchor string) *Build {
+	if sched.Race != bb.opts.Race || strings.Join(sched.Tags, ",") != strings.Join(bb.opts.Tags, ",") {
+		return nil
+	}
+	pkgDir, err := packageDir(sched, bb.opts.Dir, anchor)
+	if err != nil {
+		return nil
+	}
+	for _, f := range sched.Files {
+		if src, err := os.ReadFile(filepath.Join(pkgDir, f.Name)); err != nil || string(src) != f.Source {
+			return nil
+		}
+	}
+	if b, ok := bb.byPkg[sched.Package]; ok {
+		return b
+	}
+	bb.byPkg[sched.Package] = nil
+	rel, err := filepath.Rel(bb.opts.Dir, pkgDir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	b, err := NewBuild(ctx, BuildOptions{Dir: bb.opts.Dir, Patterns: []string{"./" + filepath.ToSlash(rel)}, Race: bb.opts.Race, Tags: bb.opts.Tags, Stage: bb.opts.Stage})
+	if err != nil {
+		return nil
+	}
+	bb.byPkg[sched.Package] = b
+	return b
+}
+
+func (bb *baseBuilds) close() {
+	for _, b := range bb.byPkg {
+		if b != nil {
+			b.Close()
+		}
+	}
 }
 
 // baseSearchSchedules is how many schedules of a failure's test BaseCost

@@ -247,7 +247,7 @@ func (s *search) buildTargets(ctx context.Context, targets []*target) ([]*target
 		}()
 		var err error
 		if s.opts.Build != nil {
-			bin, err = s.opts.Build.binary(ctx, t.pkg.ImportPath)
+			bin, err = s.opts.Build.binary(ctx, t.pkg.ImportPath, nil)
 		} else {
 			err = build(ctx, s.inst, t.pkg.ImportPath, bin, s.opts.Race, s.opts.Tags)
 		}

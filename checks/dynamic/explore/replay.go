@@ -32,8 +32,9 @@ type ReplayOptions struct {
 	// that something outside the schedule decides too (checks.ReplayRate).
 	Tries int
 	// Build, when set, replays a schedule of a package it holds (with its
-	// race and tags, carrying no file) on its test binary instead of
-	// instrumenting and building the package again.
+	// race and tags, carrying no file or only files the package holds as
+	// they are) on its test binary instead of instrumenting and building
+	// the package again.
 	Build *Build
 }
 

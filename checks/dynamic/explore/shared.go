@@ -141,9 +141,11 @@ func (b *Build) view(ctx context.Context, opts Options) (*rewrite.Result, error)
 }
 
 // binary returns the instrumented test binary of pkg, building it the
-// first time it is asked for.
-func (b *Build) binary(ctx context.Context, pkg string) (string, error) {
+// first time it is asked for; stage, when set, is told of that build.
+func (b *Build) binary(ctx context.Context, pkg string, stage func(StageEvent)) (string, error) {
 	e := b.once(ctx, b.bins, "pkg", pkg, func(bin string) error {
+		end := stageOf(stage, "building the test binary of "+pkg+" (a shared build)")
+		defer end("")
 		return build(ctx, b.inst, pkg, bin, b.race, b.tags)
 	})
 	return e.bin, e.err
@@ -186,20 +188,25 @@ func (b *Build) once(ctx context.Context, m map[string]*plainBin, prefix, key st
 
 // replayer returns a replayer of sched on b's binary, or nil when b does
 // not hold the schedule's build: another package or module copy, race or
-// tags, or files the schedule carries.
+// tags, or a file the schedule carries that its package did not hold as
+// it is (holdsFiles).
 func (b *Build) replayer(ctx context.Context, sched *rt.Schedule, pkgDir string, opts ReplayOptions) (*replayer, error) {
-	if len(sched.Files) > 0 || b.sameBuild(sched.Race, sched.Tags) != "" {
+	if b.sameBuild(sched.Race, sched.Tags) != "" {
 		return nil, nil
 	}
 	for _, p := range b.inst.Packages {
 		if p.ImportPath != sched.Package || filepath.Clean(p.Dir) != filepath.Clean(pkgDir) {
 			continue
 		}
-		r := &replayer{opts: opts, pkg: sched.Package, race: sched.Race, tags: strings.Join(sched.Tags, ","), pkgDir: pkgDir, tests: map[string]bool{}, excluded: p.Excluded}
+		files, ok := holdsFiles(p, sched.Files)
+		if !ok {
+			return nil, nil
+		}
+		r := &replayer{opts: opts, pkg: sched.Package, race: sched.Race, tags: strings.Join(sched.Tags, ","), pkgDir: pkgDir, tests: map[string]bool{}, excluded: p.Excluded, files: files}
 		for _, n := range p.Tests {
 			r.tests[n] = true
 		}
-		bin, err := b.binary(ctx, p.ImportPath)
+		bin, err := b.binary(ctx, p.ImportPath, opts.Stage)
 		if err != nil {
 			return nil, err
 		}
@@ -210,4 +217,26 @@ func (b *Build) replayer(ctx context.Context, sched *rt.Schedule, pkgDir string,
 		return r, nil
 	}
 	return nil, nil
+}
+
+// holdsFiles reports whether package p's build has the files a schedule
+// carries (a generated test written into the package, as gen's check on a
+// base commit does): each among its test files, with the same content on
+// disk. It returns them by path, as a replayer keeps them.
+func holdsFiles(p rewrite.Package, files []rt.SourceFile) (map[string][]byte, bool) {
+	if len(files) == 0 {
+		return nil, true
+	}
+	byPath := map[string][]byte{}
+	for _, f := range files {
+		path := filepath.Join(p.Dir, f.Name)
+		if !validFileName(f.Name) || !slices.Contains(p.TestFiles, path) {
+			return nil, false
+		}
+		if src, err := os.ReadFile(path); err != nil || string(src) != f.Source {
+			return nil, false
+		}
+		byPath[path] = []byte(f.Source)
+	}
+	return byPath, true
 }

@@ -8,10 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/stdsyntax"
 )
 
 // load type-checks the patterns, built with tags, and returns them with
@@ -23,6 +26,7 @@ func load(ctx context.Context, dir string, patterns []string, tags ...string) ([
 		BuildFlags: tagFlags(tags),
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports | packages.NeedDeps,
+		ParseFile: stdsyntax.ParseFile(goroot(ctx, dir)),
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -54,6 +58,17 @@ func load(ctx context.Context, dir string, patterns []string, tags ...string) ([
 		return nil, "", fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
 	return pkgs, root, nil
+}
+
+// goroot is the go command's GOROOT in dir, or "" when go env fails.
+func goroot(ctx context.Context, dir string) string {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // tagFlags is the go command's flag for build tags, if any.

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/stdsyntax"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -68,6 +69,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		Tests:      true,
 		BuildFlags: opts.BuildFlags,
 		Overlay:    opts.Overlay,
+		ParseFile:  stdsyntax.ParseFile(goEnv(ctx, dir, "GOROOT")),
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
