@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/affected/diff"
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 const ledgerBase = `package ledger
@@ -149,8 +150,7 @@ func ledgerRepo(t *testing.T) (*repo, string) {
 
 func analyze(t *testing.T, dir, base, head string) *Change {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	c, err := Analyze(ctx, Options{Dir: dir, Base: base, Head: head})
 	if err != nil {
 		t.Fatalf("Analyze: %v", err)

@@ -28,6 +28,7 @@ import (
 
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/interleave-dev/interleave/internal/testctx"
 	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
 
@@ -142,8 +143,7 @@ func (f *fixture) close() {
 		return
 	}
 	f.http.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := testctx.New(f.t)
 	if err := f.srv.Close(ctx); err != nil {
 		f.t.Errorf("close: %v", err)
 	}

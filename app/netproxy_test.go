@@ -22,6 +22,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 // recorder is a TCP listener that records every connection it gets: a host
@@ -342,8 +344,7 @@ func TestSandboxNetworkPolicy(t *testing.T) {
 	}
 	defer jp.close()
 	cert := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tlsSrv.Certificate().Raw})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a hang guard
-	defer cancel()
+	ctx := testctx.New(t)
 	cmd := s.command(ctx, jobDir, nil, "netjob", string(cert),
 		"allowed https=https://"+secureHost+"/a",
 		"allowed http=http://"+plainHost+"/b",

@@ -3,15 +3,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/interleave-dev/interleave/internal/testctx"
 	"github.com/interleave-dev/interleave/report"
 	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
@@ -89,8 +88,7 @@ func TestActionRealPR(t *testing.T) {
 	t.Setenv("INPUT_FAIL_ON", "note")
 
 	env, _, stderr := testEnv(t, r.dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	code := runMain(ctx, env, []string{"action"})
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)

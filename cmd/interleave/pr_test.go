@@ -16,6 +16,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/internal/gitrepo"
 	"github.com/interleave-dev/interleave/internal/prjob"
+	"github.com/interleave-dev/interleave/internal/testctx"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -244,8 +245,7 @@ func (r *prRepo) commit(files map[string]string) string {
 func (r *prRepo) runPR(args ...string) (code int, stdout, stderr string) {
 	r.t.Helper()
 	env, out, errb := testEnv(r.t, r.dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testctx.New(r.t)
 	code = runMain(ctx, env, append([]string{"pr"}, args...))
 	return code, out.String(), errb.String()
 }

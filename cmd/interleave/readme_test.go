@@ -17,6 +17,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 // The README's commands are a contract: these tests keep it honest.
@@ -159,10 +160,9 @@ func TestREADMEFirstCommand(t *testing.T) {
 		t.Fatalf("first command %q does not start with -C", readmeFirstCommand)
 	}
 	dir := filepath.Join("../..", args[1])
-	// Only a hang-catcher: a cold race build on a loaded machine takes
-	// minutes.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-	defer cancel()
+	// Only a hang-catcher (a cold race build on a loaded machine takes
+	// minutes): the test binary's own deadline.
+	ctx := testctx.New(t)
 	// A loaded machine can starve the 20s search (a test searched for 0s,
 	// a failure left without time to replay alone, a deadlock not met in
 	// time): then once more with 60s, so that what is checked is the

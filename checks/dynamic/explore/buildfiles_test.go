@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"context"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 // buildfilesDir is the nested module of issue 21.6 and 26.2: dependencies
@@ -31,8 +31,7 @@ func TestOldDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	c := findingCheck{dir: dir, Want: testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestCounter": checks.TestFailure, "TestTickets": ""},
 		Sites: map[string]string{"TestCounter": "usedeps_test.go:15"},

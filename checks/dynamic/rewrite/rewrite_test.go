@@ -17,8 +17,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/interleave-dev/interleave/internal/testctx"
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
 )
@@ -101,8 +101,7 @@ func proxyModule(t *testing.T, modPath, src string) (tmp, cache string) {
 
 func goCmd(t *testing.T, dir string, env []string, args ...string) (string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"), env...)
@@ -281,8 +280,7 @@ func TestPanicLines(t *testing.T) {
 	}
 	origBin, instBin := build("orig", nil), build("inst", res.TestFlags)
 	frames := func(bin, which string) []string {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
+		ctx := testctx.New(t)
 		cmd := exec.CommandContext(ctx, bin, "-test.count=1", "-test.timeout=60s", "-test.run=^TestPanic$")
 		cmd.Dir = filepath.Join(dir, "conc")
 		cmd.Env = append(os.Environ(), "CONC_PANIC="+which)

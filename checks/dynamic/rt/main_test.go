@@ -123,9 +123,14 @@ func runMain(t *testing.T, cfg Config) ([]Result, string, int) {
 	data, _ := json.Marshal(cfg)
 	path := filepath.Join(dir, "config.json")
 	os.WriteFile(path, data, 0o644)
-	// A hang guard only (a child that never exits), far past any run.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	// A hang guard only (a child that never exits): the test binary's own
+	// deadline, less a margin to report it, not a wall-clock bound of its own.
+	ctx := context.Background()
+	if end, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, end.Add(-min(time.Until(end)/10, time.Minute)))
+		defer cancel()
+	}
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestMainChild$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), "RT_MAIN_CHILD=1", EnvConfig+"="+path)
 	out, err := cmd.CombinedOutput()

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/internal/gitrepo"
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 // prCount is the -count of the pr runs that search: each test's search
@@ -136,8 +136,7 @@ func postRun(t *testing.T, dir string, vars map[string]string, args ...string) (
 		env.vars = append(env.vars, k+"="+v)
 	}
 	interleave() // the build does not count against the timeout
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	code := runMain(ctx, env, append([]string{"post"}, args...))
 	return code, stdout.String(), stderr.String()
 }
@@ -169,8 +168,7 @@ func (r *prRepo) runPR(args ...string) (code int, stdout, stderr string) {
 	r.t.Helper()
 	env, out, errb := testEnv(r.t, r.dir)
 	interleave() // the build does not count against the timeout
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testctx.New(r.t)
 	code = runMain(ctx, env, append([]string{"pr"}, args...))
 	return code, out.String(), errb.String()
 }

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+	"github.com/interleave-dev/interleave/internal/testctx"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -218,9 +218,7 @@ func TestPREndToEnd(t *testing.T) {
 		}
 		replayed, scheds = append(replayed, f), append(scheds, sched)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: r.dir})
-	cancel()
+	results, errs := explore.ReplayMany(testctx.New(t), scheds, explore.ReplayOptions{Dir: r.dir})
 	for i, f := range replayed {
 		if errs[i] != nil {
 			t.Errorf("replay %s: %v", f.Schedule, errs[i])

@@ -1,14 +1,13 @@
 package e2e
 
 import (
-	"context"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/internal/testctx"
 	"github.com/interleave-dev/interleave/report"
 	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
@@ -43,8 +42,7 @@ func lineIn(t *testing.T, src, s string) int {
 // replays fails t unless f's schedule reproduces in a fresh process.
 func (r *prRepo) replays(t *testing.T, f *report.JSONFinding) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(f.Schedule)), explore.ReplayOptions{Dir: r.dir})
 	if err != nil || rr.Outcome != explore.Reproduced {
 		t.Errorf("replay %s: %v, %v; want %s", f.Schedule, rr, err, explore.Reproduced)

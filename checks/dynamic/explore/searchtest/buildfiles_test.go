@@ -1,7 +1,6 @@
 package searchtest
 
 import (
-	"context"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 // buildfilesDir is the nested module of issue 21.6 and 26.2: test files
@@ -45,8 +45,7 @@ func TestBuildFiles(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("GOFLAGS", c.goflags)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
+			ctx := testctx.New(t)
 			// Plain go test must get to run each failing test: the search
 			// is bounded by a count of schedules, with a budget ample for
 			// it and for plain go test on a loaded machine.
@@ -114,8 +113,7 @@ func TestBuildTagsReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	// Bounded by a count of schedules, with an ample budget.
 	res, err := explore.Run(ctx, explore.Options{Dir: dir, Run: "^TestTaggedLostUpdate$", Tags: []string{"interleavetagged"},
 		Budget: 5 * time.Minute, Schedules: 200, Seed: 1, SchedulesDir: t.TempDir()})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 // causesDir is the nested module of one-cause-many-failures kernels.
@@ -101,8 +102,7 @@ func races(res *explore.Result) []checks.Finding {
 // on fresh builds).
 func replayFinding(t *testing.T, dir string, f checks.Finding) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testctx.New(t)
 	_, build := causesBuild(t)
 	rr, err := explore.Replay(ctx, f.Schedule, explore.ReplayOptions{Dir: dir, Build: build})
 	if err != nil {
