@@ -101,5 +101,5 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	for _, n := range res.Notes {
 		r.notes = append(r.notes, "gen: "+n)
 	}
-	return res.Findings, nil
+	return r.fromRoot(res.Findings), nil
 }

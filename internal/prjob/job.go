@@ -504,24 +504,27 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 			r.logf("dynamic search: %s.%s: %d schedules in %.1fs (%.0f/s)", ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.PerSecond)
 		}
 	}
-	// Schedule names relative to the repository root, so the replay
-	// command works from a fresh clone's top level.
-	fromRoot := func(fs []checks.Finding) []checks.Finding {
-		out := make([]checks.Finding, len(fs))
-		for i, f := range fs {
-			if f.Schedule != "" {
-				p := AbsIn(c.ModuleDir, f.Schedule)
-				f.Schedule = p
-				if rel, err := filepath.Rel(c.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
-					f.Replay = "interleave replay" + report.TriesFlag(&f) + " " + filepath.ToSlash(rel)
-				}
-			}
-			out[i] = f
-		}
-		return out
-	}
 	r.testRuns = TestRuns(res.Stats)
-	return fromRoot(res.Findings), nil
+	return r.fromRoot(res.Findings), nil
+}
+
+// fromRoot names the findings' schedules relative to the repository
+// root, so that the replay command works from a fresh clone's top level
+// (the search's and gen's schedules are the module directory's).
+func (r *job) fromRoot(fs []checks.Finding) []checks.Finding {
+	c := r.change
+	out := make([]checks.Finding, len(fs))
+	for i, f := range fs {
+		if f.Schedule != "" {
+			p := AbsIn(c.ModuleDir, f.Schedule)
+			f.Schedule = p
+			if rel, err := filepath.Rel(c.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+				f.Replay = "interleave replay" + report.TriesFlag(&f) + " " + filepath.ToSlash(rel)
+			}
+		}
+		out[i] = f
+	}
+	return out
 }
 
 // shardTests returns shard i of n of the ranked tests (all when n is 0),
