@@ -65,8 +65,9 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 		if v.Unconfirmed && toolsDoingUnconfirmed(&f) {
 			// No base commit says it is the change's, and plain go test
 			// says it is not the code's: never posted.
+			msg, _, _ := strings.Cut(f.Message, "\n")
 			r.notes = append(r.notes, fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, the unperturbed schedule included, no base commit can confirm it (%s), and %s; to look: %s",
-				f.Test, firstLine(f.Message), f.Frequency.Label(), v.How, f.PlainGo.Label(), f.Replay))
+				f.Test, msg, f.Frequency.Label(), v.How, f.PlainGo.Label(), f.Replay))
 			continue
 		}
 		if v.Uncompared {
@@ -101,13 +102,6 @@ func toolsDoingUnconfirmed(f *checks.Finding) bool {
 	p := f.PlainGo
 	return f.Kind != checks.DataRace && f.Frequency != nil && f.Frequency.Every() &&
 		p != nil && p.Runs > 0 && !p.Fails() && !p.LeavesSame
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // checkPlain labels, with plain go test's outcome, the failures no base
