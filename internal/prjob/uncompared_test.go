@@ -12,9 +12,10 @@ import (
 )
 
 // TestPRBaseCannotBuild (issue 21 item 2, fasthttp-ctxreset's shape): the
-// head's TestStamp starts a clock whose goroutine sleeps in a loop for
-// the rest of the process, a leak the search reports and plain go test
-// leaves behind too; the base commit has the test but does not build.
+// head's TestStamp starts a clock it never stops, whose goroutine waits
+// in a loop for the rest of the process, a leak the search reports and
+// plain go test leaves behind too; the base commit has the test but does
+// not build.
 // That the base cannot run it does not make the failure the change's: it
 // is listed as not compared (with the base's compiler error), not
 // posted, and it replays.
@@ -48,7 +49,7 @@ func TestPRBaseCannotBuild(t *testing.T) {
 	if leak == nil {
 		t.Fatalf("no leak of TestStamp listed as not compared; uncompared %d, findings %d, notes %q", len(res.Report.Uncompared), len(res.Report.Findings), res.Report.Notes)
 	}
-	if !strings.Contains(leak.Message, "not compared: the base commit cannot run it (build ") || !strings.Contains(leak.Message, "undefined: Stamp") {
+	if !strings.Contains(leak.Message, "not compared: the base commit cannot run it (build ") || !strings.Contains(leak.Message, "undefined: NewClock") {
 		t.Errorf("the verdict does not give the base's build error: %s", leak.Message)
 	}
 	if leak.Baseline == checks.BaselineNew {

@@ -471,6 +471,23 @@ func (r *fileRW) recvPath(sel *ast.SelectorExpr, s *types.Selection) (path strin
 	return path, ptr, true
 }
 
+// packageVar reports whether e is a package-level variable or a field of
+// one, reached without a pointer.
+func (r *fileRW) packageVar(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := r.info.Uses[e].(*types.Var)
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	case *ast.SelectorExpr:
+		if s := r.info.Selections[e]; s != nil {
+			return s.Kind() == types.FieldVal && !s.Indirect() && r.packageVar(e.X)
+		}
+		v, ok := r.info.Uses[e.Sel].(*types.Var) // pkg.Var
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	}
+	return false
+}
+
 // pure reports whether evaluating e twice is harmless and its text is on
 // one line: identifiers, selectors, &, *, parens, indexing by such.
 func (r *fileRW) pure(e ast.Expr) bool {
@@ -581,6 +598,9 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		amp := ""
 		if !ptr {
 			amp = "&"
+		}
+		if name == "OnceDo" && !ptr && !s.Indirect() && r.packageVar(sel.X) {
+			name = "OnceDoPackage" // what its function starts lives for the process
 		}
 		r.addNode(c.Pos(), c.End(), func() string {
 			recv := amp + r.rn(sel.X) + path

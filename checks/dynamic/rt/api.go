@@ -209,6 +209,22 @@ func OnceDo(o *sync.Once, f func()) {
 	o.Do(f)
 }
 
+// OnceDoPackage is OnceDo for a Once that is a package-level variable (or
+// a field of one): the goroutines f starts are daemons (gstate.daemon),
+// as fasthttp's date updater is: once per process, running for its life.
+func OnceDoPackage(o *sync.Once, f func()) {
+	OnceDo(o, func() {
+		if g := current(); g != nil {
+			g.daemonOnce(1)
+			defer g.daemonOnce(-1)
+		}
+		f()
+	})
+}
+
+//go:norace
+func (g *gstate) daemonOnce(d int) { g.inDaemonOnce += d }
+
 func onceDone(o *sync.Once) {
 	if g := current(); g != nil {
 		g.call(&request{op: opOnceDone, obj: unsafe.Pointer(o)})

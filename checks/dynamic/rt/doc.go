@@ -81,7 +81,9 @@
 // body runs ("deadlock") or after it returned ("leak"; goroutines still
 // running after the body returned get 2*postTestSteps more decisions, the
 // last half fair; a leak says whether they are all blocked forever,
-// LeakBlocked, or some still running, LeakRunning), misuse
+// LeakBlocked, or some still running, LeakRunning; goroutines started by
+// a package-level Once's function are the process's daemons, never a
+// leak: once only they are left, the schedule passes), misuse
 // the Go runtime would make fatal such as unlocking an unlocked mutex
 // ("fatal"), and a livelock ("fatal", message starting "livelock:") only
 // with evidence: livelockSpins decisions in a row that only spun (Gosched,

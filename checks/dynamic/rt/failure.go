@@ -5,6 +5,7 @@ package rt
 import (
 	"bytes"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -38,6 +39,10 @@ const kindInconclusive = "inconclusive"
 func (s *sched) blockedFailure(running bool) {
 	f := &failure{}
 	s.collectStates(f)
+	if s.testDone {
+		// Daemons are the process's, not what the test leaked.
+		f.gs = slices.DeleteFunc(f.gs, func(st GoroutineState) bool { return s.gs[st.ID].daemon })
+	}
 	var parts []string
 	for _, st := range f.gs {
 		g := s.gs[st.ID]

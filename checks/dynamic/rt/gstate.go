@@ -42,6 +42,13 @@ type gstate struct {
 	candOK bool
 	stack  string
 	sub    *subtestRun // the top-level subtest it runs in (nil: none)
+	// inDaemonOnce counts the package-level Once.Do calls whose function
+	// it runs now (OnceDoPackage), written by the goroutine itself.
+	inDaemonOnce int
+	// daemon: started while its parent ran a package-level Once's
+	// function, or by a daemon: at most one per process by design (a
+	// clock cache, a global worker), never a leak of the test.
+	daemon bool
 	// exit information
 	panicked   bool
 	panicVal   string

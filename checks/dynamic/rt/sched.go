@@ -237,6 +237,18 @@ func (s *sched) newG() *gstate {
 	return g
 }
 
+// onlyDaemons: every goroutine still live is a daemon.
+//
+//go:norace
+func (s *sched) onlyDaemons() bool {
+	for _, g := range s.gs {
+		if !g.exited && !g.daemon {
+			return false
+		}
+	}
+	return true
+}
+
 // loop is the scheduler goroutine.
 //
 //go:norace
@@ -256,6 +268,12 @@ func (s *sched) loop() {
 		}
 		if s.aborting {
 			s.abortNext()
+			continue
+		}
+		if s.testDone && s.fail == nil && s.onlyDaemons() {
+			// What the test left is the process's (gstate.daemon):
+			// the schedule passes, and they unwind.
+			s.abort()
 			continue
 		}
 		s.next()

@@ -67,11 +67,13 @@ func (s *sched) startRun(g *gstate, name string, rep *reply) (*subtestRun, bool)
 	return r, true
 }
 
-// startGo counts the goroutine c that g starts in g's subtest.
+// startGo counts the goroutine c that g starts in g's subtest and marks
+// it a daemon as its parent is one or runs a package-level Once.
 //
 //go:norace
 func startGo(g, c *gstate) {
 	c.sub = g.sub
+	c.daemon = g.daemon || g.inDaemonOnce > 0
 	if g.sub != nil {
 		g.sub.goroutines++
 	}

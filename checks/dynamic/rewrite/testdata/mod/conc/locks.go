@@ -165,3 +165,19 @@ func CondPingPong() int {
 	mu.Unlock()
 	return 1
 }
+
+// The Onces of the package (a variable, a field of one) start daemons;
+// a Once reached through a pointer or made by the caller does not.
+var (
+	clockOnce sync.Once
+	global    struct{ once sync.Once }
+	globalPtr = &struct{ once sync.Once }{}
+)
+
+func Daemons(local *sync.Once) {
+	clockOnce.Do(func() {})
+	global.once.Do(func() {})
+	(global.once).Do(func() {})
+	globalPtr.once.Do(func() {})
+	local.Do(func() {})
+}
