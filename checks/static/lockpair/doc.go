@@ -79,6 +79,14 @@
 // the field for a critical section of its own is no signal. A named closure that unlocks is
 // followed when it is called directly, also when another closure captures it.
 //
+// A lock reached through a variable that a loop reassigns (cur := s;
+// cur.Lock(); for { next := cur.parent; cur.Unlock(); cur = next;
+// cur.Lock() }) is followed across the loop's merge: what was locked as s
+// or as next is what cur unlocks, when the merge is the only way that
+// value goes on. So a hand-over-hand walk up a chain that releases the
+// last lock is no lock helper, and one that returns mid-walk holding cur
+// is reported.
+//
 // A function too large for the path walk (more than 64 lock states at one
 // block) is skipped rather than approximated. Booleans are correlated
 // across branches (if locked { mu.Unlock() }) only when branched on twice

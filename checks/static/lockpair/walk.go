@@ -50,6 +50,7 @@ type walker struct {
 	relCaller  map[string]Mode        // keys released from the caller's state on some path
 	poisoned   map[string]bool        // keys whose state this walk cannot follow
 	helperOf   map[ssa.Value][]string // keys a lock helper's call left held, by that call
+	deadAfter  map[phiEdge]bool       // passToPhi's liveness answers
 	signals    map[string]bool        // mutexes whose Unlock is handed to another function
 	opaque     bool                   // a deferred call of unknown effect: no lock-held-at-return reports
 
@@ -205,8 +206,15 @@ func (w *walker) block(it item, work []item) []item {
 		if x, ok := instr.(*ssa.Phi); ok && it.from >= 0 && it.from < len(x.Edges) {
 			edgeCond, edgeKnown = st.cond[x.Edges[it.from]]
 		}
+		var moves []phiMove
+		if x, ok := instr.(*ssa.Phi); ok && it.from >= 0 && it.from < len(x.Edges) {
+			moves = w.phiMoves(st, x, it.from)
+		}
 		if v, ok := instr.(ssa.Value); ok {
 			st.kill(w, v)
+		}
+		for _, m := range moves {
+			st.locks[m.key] = m.h
 		}
 		if p := instr.Pos(); p.IsValid() {
 			st.last = p
