@@ -121,6 +121,9 @@ type passContext struct {
 	// hasFact caches, per variable of another package, whether it has
 	// an atomicFact (tracked).
 	hasFact map[*types.Var]bool
+	// setupParams are the parameters every call hands a value its
+	// caller is still setting up (lockset.SetupParams).
+	setupParams map[*types.Var]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -425,6 +428,7 @@ func (pc *passContext) shortPos(pos token.Pos) string {
 // checkPlain reports plain accesses of atomically accessed variables.
 func (pc *passContext) checkPlain() {
 	setup := lockset.SetupMethodsBeforeStart(pc.pass.Files, pc.pass.TypesInfo, constructorName)
+	pc.setupParams = lockset.SetupParams(pc.pass.Fset, pc.pass.Files, pc.pass.TypesInfo, constructorName)
 	lastRef := pc.lastRefFuncs()
 	pc.disclaimed = claim.Disclaimed(pc.pass.Files, pc.pass.TypesInfo)
 	for _, f := range pc.pass.Files {
@@ -504,8 +508,8 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			if copies[obj] || pc.optionParam(fd, root, stack) {
 				return true // a copy, or the value an option is constructing
 			}
-			if fresh[obj] && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
-				return true
+			if (fresh[obj] || pc.setupParams[asVar(obj)]) && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
+				return true // a value this function, or every caller, is still setting up
 			}
 		}
 		kind := accessKind(e, parent)
@@ -974,4 +978,9 @@ func (pc *passContext) disclaimedOwner(e ast.Expr) bool {
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && pc.disclaimed[n.Origin().Obj()]
+}
+
+func asVar(obj types.Object) *types.Var {
+	v, _ := obj.(*types.Var)
+	return v
 }

@@ -47,6 +47,12 @@
 //     receiver of a method that starts a goroutine on it (go s.loop())
 //     before that method's first go statement (Open: s.load(), then
 //     go s.mergerLoop());
+//   - accesses through a pointer parameter of an unexported function,
+//     never reassigned, before the function's first go statement, when
+//     every call (a direct call outside tests) passes a value its caller
+//     is still setting up in that sense, or such a parameter of its own
+//     (declarePublisher builds the producer, internalDeclarePublisher(
+//     name, producer) sets its sequence before it is returned);
 //   - accesses in unexported functions run only once the value's
 //     reference count was dropped to zero by this goroutine (if
 //     atomic.AddInt32(&el.refs, -1) == 0 { freeLog(el) }, freeLog then
