@@ -32,8 +32,9 @@
 //     where err != nil holds end a path silently. One finding
 //     per function and lock: the other exits that keep it are related
 //     positions.
-//     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... })
-//     are one lock per iteration: a continue, a break or the end of the
+//     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... },
+//     also through a helper: w.pause(); defer w.unpause()) are one lock
+//     per iteration: a continue, a break or the end of the
 //     body that leaves the element locked is reported there, when the
 //     function unlocks that lock on another path and the element does not
 //     outlive the iteration (stored, appended, kept in a variable the code

@@ -594,8 +594,10 @@ func (w *walker) resolve(a AbsLock, c *ssa.CallCommon) (lockRef, bool) {
 		if !ok {
 			return lockRef{}, false
 		}
-		r := lockRef{key: base.key + a.Steps, root: base.root, name: base.name + disp, class: a.Class}
-		if base.abs != nil {
+		// An element's lock (w := ws[i]; w.pause()) is one per index
+		// value: it goes when the index is redefined, as a direct Lock's.
+		r := lockRef{key: base.key + a.Steps, root: base.root, name: base.name + disp, class: a.Class, indexes: base.indexes, elems: base.elems}
+		if base.abs != nil && len(base.indexes) == 0 {
 			r.abs = &AbsLock{Root: base.abs.Root, Steps: base.abs.Steps + a.Steps, Name: r.name, Class: a.Class}
 		}
 		w.register(r)
