@@ -101,7 +101,10 @@
 // goroutine are not: its siblings run beside it. Accesses of one field through two struct-valued
 // fields (x.first.seq, x.last.seq) are different memory: the locks of one
 // do not decide the other, and a finding cites an atomic access of the
-// same memory and owner path, a Load for a plain write. Typed atomics
+// same memory and owner path, a Load for a plain write, by preference one
+// not ordered with it: holding none of its mutexes, not in a goroutine
+// its function starts after it, not in a function that calls its
+// function. Typed atomics
 // (atomic.Int64, atomic.Pointer[T]) cannot be accessed plainly and need
 // no check.
 //
