@@ -717,27 +717,34 @@ func (pc *passContext) isPlainAccess(e ast.Expr, parent ast.Node, stack []ast.No
 // may touch the same memory (the same slot: not last.seq for a write of
 // first.seq), through the same owner path, that conflicts with it (for
 // a write a lock-free read rather than a Store; for a read an atomic
-// write), in another function.
+// write), in fd before e (unordered), else in another function.
 func (pc *passContext) racing(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind string, held lockregion.Held) (atomicUse, bool) {
 	slot, owner := pc.slot(e), pc.lockKey(e)
 	best, score := atomicUse{}, -1
 	for _, u := range pc.uses[v] {
 		sc := 0
-		if !lockregion.Common(u.held, held) && !pc.startedAfter(fd, e, u) && !pc.callsDecl(u.decl, fd) {
-			sc += 16
+		unordered := !lockregion.Common(u.held, held) && !pc.startedAfter(fd, e, u) && !pc.callsDecl(u.decl, fd)
+		if unordered {
+			sc += 32
 		}
 		if overlaps(u.slot, slot) {
-			sc += 8
+			sc += 16
 		}
 		if u.owner == owner {
-			sc += 4
+			sc += 8
 		}
 		// A plain write races with a lock-free read, a plain read with
 		// an atomic write.
 		if kind == "write" && u.reader || kind == "read" && !strings.HasPrefix(u.fn, "Load") {
-			sc += 2
+			sc += 4
 		}
-		if u.decl != fd {
+		// Another function's access, or, better, an unordered one of fd
+		// before e: a second call of fd makes it while this one writes
+		// (the unlocked first check of double-checked locking).
+		switch {
+		case unordered && u.decl == fd && u.call.End() <= e.Pos():
+			sc += 2
+		case u.decl != fd:
 			sc++
 		}
 		if sc > score {
