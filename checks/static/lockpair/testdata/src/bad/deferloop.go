@@ -20,7 +20,7 @@ func (p *pinger) serve(recv func() (string, error), send func() error) {
 			return
 		}
 		if msg != "ping" {
-			p.mu.Lock() // want `p.mu locked while already locked \(Lock at line 30\).*\(and at 1 more place, listed as related\)`
+			p.mu.Lock() // want `p.mu locked while already locked \(Lock at line 29\).*\(and at 1 more place, listed as related\)`
 			defer p.mu.Unlock()
 			p.errs = append(p.errs, errors.New("unexpected message"))
 			return
