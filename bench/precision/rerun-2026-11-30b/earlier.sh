@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # earlier.sh BIN OUT re-runs `interleave check` (default settings) on the
 # packages holding the true IL2002/IL2003/IL3002 findings of the earlier
-# samples (2026-11-29c to 29e), one at a time under nice -n 10, and writes
+# samples (2026-11-29b to 29e), one at a time under nice -n 10, and writes
 # one line per finding (module file:line rule) to OUT/all.txt. Used with
 # run.sh here to show a lockpair/atomicmix change keeps them.
 #
