@@ -53,6 +53,7 @@ type walker struct {
 	deadAfter  map[phiEdge]bool       // passToPhi's liveness answers
 	signals    map[string]bool        // mutexes whose Unlock is handed to another function
 	opaque     bool                   // a deferred call of unknown effect: no lock-held-at-return reports
+	callPos    token.Pos              // the call whose summary resolve applies
 
 	diags []pendingDiag
 	exits []exitVisit
@@ -448,6 +449,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 	if !known || sum == nil {
 		return true
 	}
+	w.callPos = pos
 	for _, a := range sum.acquires {
 		r, ok := w.resolve(a, c)
 		if !ok {
@@ -590,7 +592,12 @@ func (w *walker) resolve(a AbsLock, c *ssa.CallCommon) (lockRef, bool) {
 			}
 			v = mc.Bindings[i]
 		}
+		if i == 0 && a.Root[0] == 'p' && c.Signature().Recv() != nil {
+			// ws[i].pause(): an element receiver is named as written.
+			w.curExpr = w.pc.receiverText(w.callPos)
+		}
 		base, ok := w.refOf(v)
+		w.curExpr = ""
 		if !ok {
 			return lockRef{}, false
 		}

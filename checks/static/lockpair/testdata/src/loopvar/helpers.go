@@ -38,7 +38,7 @@ func (c *client) flushIndexed() {
 func (c *client) pauseTwice() {
 	for _, w := range c.workers {
 		w.pause()
-		w.pause() // want `call to w.pause locks .*Mutex, which is already held here`
+		w.pause() // want `call to w.pause locks w.Mutex, which is already held here`
 		w.unpause()
 	}
 }
@@ -47,5 +47,5 @@ func (c *client) pauseTwice() {
 func (c *client) pauseFirstTwice() {
 	c.fixed[0].pause()
 	defer c.fixed[0].unpause()
-	c.fixed[0].pause() // want `call to c.fixed\[0\].pause locks .*Mutex, which is already held here`
+	c.fixed[0].pause() // want `call to c.fixed\[0\].pause locks c.fixed\[0\].Mutex, which is already held here`
 }
