@@ -54,6 +54,7 @@ type atomicUse struct {
 	slot    *types.Var
 	reader  bool // a lock-free read: Load, Swap, CompareAndSwap, a used Add
 	decl    *ast.FuncDecl
+	held    lockregion.Held // the mutexes held at the access
 }
 
 // slotKey is a variable reached through one struct-valued field (the
@@ -121,6 +122,9 @@ type passContext struct {
 	// hasFact caches, per variable of another package, whether it has
 	// an atomicFact (tracked).
 	hasFact map[*types.Var]bool
+	// setupParams are the parameters every call hands a value its
+	// caller is still setting up (lockset.SetupParams).
+	setupParams map[*types.Var]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -251,7 +255,7 @@ func (pc *passContext) collectAtomics() {
 			pc.seenAny[sk] = true
 			key := pc.lockKey(x)
 			addKey(pc.atomicIn, fd, v, key)
-			use := atomicUse{call: call, operand: x, fn: fn.Name(), owner: key, slot: sk.slot, decl: fd}
+			use := atomicUse{call: call, operand: x, fn: fn.Name(), owner: key, slot: sk.slot, decl: fd, held: held}
 			switch name := fn.Name(); {
 			case strings.HasPrefix(name, "Load"), strings.HasPrefix(name, "Swap"), strings.HasPrefix(name, "CompareAndSwap"),
 				!strings.HasPrefix(name, "Store") && !discarded[call]:
@@ -425,6 +429,7 @@ func (pc *passContext) shortPos(pos token.Pos) string {
 // checkPlain reports plain accesses of atomically accessed variables.
 func (pc *passContext) checkPlain() {
 	setup := lockset.SetupMethodsBeforeStart(pc.pass.Files, pc.pass.TypesInfo, constructorName)
+	pc.setupParams = lockset.SetupParams(pc.pass.Fset, pc.pass.Files, pc.pass.TypesInfo, constructorName)
 	lastRef := pc.lastRefFuncs()
 	pc.disclaimed = claim.Disclaimed(pc.pass.Files, pc.pass.TypesInfo)
 	for _, f := range pc.pass.Files {
@@ -504,8 +509,8 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			if copies[obj] || pc.optionParam(fd, root, stack) {
 				return true // a copy, or the value an option is constructing
 			}
-			if fresh[obj] && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
-				return true
+			if (fresh[obj] || pc.setupParams[asVar(obj)]) && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
+				return true // a value this function, or every caller, is still setting up
 			}
 		}
 		kind := accessKind(e, parent)
@@ -528,7 +533,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
 			rule = RulePlainWriteOfAtomic
 		}
-		pc.report(fd, e, v, kind, rule)
+		pc.report(fd, e, v, kind, rule, heldAt[e])
 		return true
 	})
 }
@@ -703,28 +708,43 @@ func (pc *passContext) isPlainAccess(e ast.Expr, parent ast.Node, stack []ast.No
 }
 
 // racing returns the atomic access of v to cite for the plain access e
-// in fd: by preference one that may touch the same memory (the same
-// slot: not last.seq for a write of first.seq), through the same owner
-// path, that conflicts with it (for a write a lock-free read, the Load it
-// races with rather than a Store; for a read an atomic write), in
-// another function.
-func (pc *passContext) racing(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind string) (atomicUse, bool) {
+// in fd, which holds held: by preference one that is not ordered with e
+// (it holds none of e's mutexes, is not in a goroutine fd starts after
+// e, and its function does not call fd: notify's lazyinit writes i.fd
+// under the lock, the unlocked first check races with it, not the Load
+// in the loop it starts afterwards; netpoll's Run calls Close, which
+// writes m.numLoops, SetNumLoops' Store races with it), then one that
+// may touch the same memory (the same slot: not last.seq for a write of
+// first.seq), through the same owner path, that conflicts with it (for
+// a write a lock-free read rather than a Store; for a read an atomic
+// write), in fd before e (unordered), else in another function.
+func (pc *passContext) racing(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind string, held lockregion.Held) (atomicUse, bool) {
 	slot, owner := pc.slot(e), pc.lockKey(e)
 	best, score := atomicUse{}, -1
 	for _, u := range pc.uses[v] {
 		sc := 0
+		unordered := !lockregion.Common(u.held, held) && !pc.startedAfter(fd, e, u) && !pc.callsDecl(u.decl, fd)
+		if unordered {
+			sc += 32
+		}
 		if overlaps(u.slot, slot) {
-			sc += 8
+			sc += 16
 		}
 		if u.owner == owner {
-			sc += 4
+			sc += 8
 		}
 		// A plain write races with a lock-free read, a plain read with
 		// an atomic write.
 		if kind == "write" && u.reader || kind == "read" && !strings.HasPrefix(u.fn, "Load") {
-			sc += 2
+			sc += 4
 		}
-		if u.decl != fd {
+		// Another function's access, or, better, an unordered one of fd
+		// before e: a second call of fd makes it while this one writes
+		// (the unlocked first check of double-checked locking).
+		switch {
+		case unordered && u.decl == fd && u.call.End() <= e.Pos():
+			sc += 2
+		case u.decl != fd:
 			sc++
 		}
 		if sc > score {
@@ -734,9 +754,57 @@ func (pc *passContext) racing(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind s
 	return best, score >= 0
 }
 
-func (pc *passContext) report(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind, rule string) {
+// startedAfter reports whether the atomic access u runs in a goroutine
+// that fd starts after e: a go statement of fd past e whose function
+// literal holds u, or that calls u's function directly.
+func (pc *passContext) startedAfter(fd *ast.FuncDecl, e ast.Expr, u atomicUse) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		g, ok := n.(*ast.GoStmt)
+		if found || !ok {
+			return !found
+		}
+		if g.Pos() < e.End() {
+			return true
+		}
+		if u.decl == fd && g.Pos() <= u.call.Pos() && u.call.End() <= g.End() {
+			found = true
+		} else if callee, ok := typeutil.Callee(pc.pass.TypesInfo, g.Call).(*types.Func); ok && u.decl != nil && pc.pass.TypesInfo.Defs[u.decl.Name] == callee {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// callsDecl reports whether the body of caller calls callee directly
+// (also in a deferred call or a function literal it runs).
+func (pc *passContext) callsDecl(caller, callee *ast.FuncDecl) bool {
+	if caller == nil || callee == nil || caller == callee {
+		return false
+	}
+	target := pc.pass.TypesInfo.Defs[callee.Name]
+	found := false
+	ast.Inspect(caller.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if _, ok := n.(*ast.GoStmt); ok {
+			return false // another goroutine
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn, ok := typeutil.Callee(pc.pass.TypesInfo, call).(*types.Func); ok && fn == target {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (pc *passContext) report(fd *ast.FuncDecl, e ast.Expr, v *types.Var, kind, rule string, held lockregion.Held) {
 	text := types.ExprString(e)
-	if use, ok := pc.racing(fd, e, v, kind); ok {
+	if use, ok := pc.racing(fd, e, v, kind, held); ok {
 		call := types.ExprString(use.call.Fun)
 		pc.add(v, e, analysis.Diagnostic{
 			Pos: e.Pos(), End: e.End(), Category: rule,
@@ -974,4 +1042,9 @@ func (pc *passContext) disclaimedOwner(e ast.Expr) bool {
 	}
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && pc.disclaimed[n.Origin().Obj()]
+}
+
+func asVar(obj types.Object) *types.Var {
+	v, _ := obj.(*types.Var)
+	return v
 }

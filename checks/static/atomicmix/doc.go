@@ -47,6 +47,12 @@
 //     receiver of a method that starts a goroutine on it (go s.loop())
 //     before that method's first go statement (Open: s.load(), then
 //     go s.mergerLoop());
+//   - accesses through a pointer parameter of an unexported function,
+//     never reassigned, before the function's first go statement, when
+//     every call (a direct call outside tests) passes a value its caller
+//     is still setting up in that sense, or such a parameter of its own
+//     (declarePublisher builds the producer, internalDeclarePublisher(
+//     name, producer) sets its sequence before it is returned);
 //   - accesses in unexported functions run only once the value's
 //     reference count was dropped to zero by this goroutine (if
 //     atomic.AddInt32(&el.refs, -1) == 0 { freeLog(el) }, freeLog then
@@ -95,7 +101,10 @@
 // goroutine are not: its siblings run beside it. Accesses of one field through two struct-valued
 // fields (x.first.seq, x.last.seq) are different memory: the locks of one
 // do not decide the other, and a finding cites an atomic access of the
-// same memory and owner path, a Load for a plain write. Typed atomics
+// same memory and owner path, a Load for a plain write, by preference one
+// not ordered with it: holding none of its mutexes, not in a goroutine
+// its function starts after it, not in a function that calls its
+// function. Typed atomics
 // (atomic.Int64, atomic.Pointer[T]) cannot be accessed plainly and need
 // no check.
 //

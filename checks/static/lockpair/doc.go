@@ -32,8 +32,9 @@
 //     where err != nil holds end a path silently. One finding
 //     per function and lock: the other exits that keep it are related
 //     positions.
-//     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... })
-//     are one lock per iteration: a continue, a break or the end of the
+//     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... },
+//     also through a helper: w.pause(); defer w.unpause()) are one lock
+//     per iteration: a continue, a break or the end of the
 //     body that leaves the element locked is reported there, when the
 //     function unlocks that lock on another path and the element does not
 //     outlive the iteration (stored, appended, kept in a variable the code
@@ -78,6 +79,14 @@
 // itself or through package functions it calls; a callback that locks
 // the field for a critical section of its own is no signal. A named closure that unlocks is
 // followed when it is called directly, also when another closure captures it.
+//
+// A lock reached through a variable that a loop reassigns (cur := s;
+// cur.Lock(); for { next := cur.parent; cur.Unlock(); cur = next;
+// cur.Lock() }) is followed across the loop's merge: what was locked as s
+// or as next is what cur unlocks, when the merge is the only way that
+// value goes on. So a hand-over-hand walk up a chain that releases the
+// last lock is no lock helper, and one that returns mid-walk holding cur
+// is reported.
 //
 // A function too large for the path walk (more than 64 lock states at one
 // block) is skipped rather than approximated. Booleans are correlated

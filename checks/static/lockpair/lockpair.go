@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -156,9 +157,16 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			seen[k] = true
-			if d.Category == RuleDoubleLock && len(d.Related) > 0 && d.Related[0].Pos != d.Pos {
+			// A re-lock by the next iteration of the Lock itself (site ==
+			// position) is the same defect as the other re-locks of it.
+			if d.Category == RuleDoubleLock && len(d.Related) > 0 {
 				if i, ok := first[d.Related[0].Pos]; ok {
 					diags[i].Related = append(diags[i].Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: "locked again here"})
+					for _, r := range d.Related[1:] {
+						if !slices.ContainsFunc(diags[i].Related, func(o analysis.RelatedInformation) bool { return o.Pos == r.Pos && o.Message == r.Message }) {
+							diags[i].Related = append(diags[i].Related, r)
+						}
+					}
 					more[i]++
 					continue
 				}

@@ -50,8 +50,10 @@ type walker struct {
 	relCaller  map[string]Mode        // keys released from the caller's state on some path
 	poisoned   map[string]bool        // keys whose state this walk cannot follow
 	helperOf   map[ssa.Value][]string // keys a lock helper's call left held, by that call
+	deadAfter  map[phiEdge]bool       // passToPhi's liveness answers
 	signals    map[string]bool        // mutexes whose Unlock is handed to another function
 	opaque     bool                   // a deferred call of unknown effect: no lock-held-at-return reports
+	callPos    token.Pos              // the call whose summary resolve applies
 
 	diags []pendingDiag
 	exits []exitVisit
@@ -205,8 +207,15 @@ func (w *walker) block(it item, work []item) []item {
 		if x, ok := instr.(*ssa.Phi); ok && it.from >= 0 && it.from < len(x.Edges) {
 			edgeCond, edgeKnown = st.cond[x.Edges[it.from]]
 		}
+		var moves []phiMove
+		if x, ok := instr.(*ssa.Phi); ok && it.from >= 0 && it.from < len(x.Edges) {
+			moves = w.phiMoves(st, x, it.from)
+		}
 		if v, ok := instr.(ssa.Value); ok {
 			st.kill(w, v)
+		}
+		for _, m := range moves {
+			st.locks[m.key] = m.h
 		}
 		if p := instr.Pos(); p.IsValid() {
 			st.last = p
@@ -440,6 +449,7 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 	if !known || sum == nil {
 		return true
 	}
+	w.callPos = pos
 	for _, a := range sum.acquires {
 		r, ok := w.resolve(a, c)
 		if !ok {
@@ -582,12 +592,19 @@ func (w *walker) resolve(a AbsLock, c *ssa.CallCommon) (lockRef, bool) {
 			}
 			v = mc.Bindings[i]
 		}
+		if i == 0 && a.Root[0] == 'p' && c.Signature().Recv() != nil {
+			// ws[i].pause(): an element receiver is named as written.
+			w.curExpr = w.pc.receiverText(w.callPos)
+		}
 		base, ok := w.refOf(v)
+		w.curExpr = ""
 		if !ok {
 			return lockRef{}, false
 		}
-		r := lockRef{key: base.key + a.Steps, root: base.root, name: base.name + disp, class: a.Class}
-		if base.abs != nil {
+		// An element's lock (w := ws[i]; w.pause()) is one per index
+		// value: it goes when the index is redefined, as a direct Lock's.
+		r := lockRef{key: base.key + a.Steps, root: base.root, name: base.name + disp, class: a.Class, indexes: base.indexes, elems: base.elems}
+		if base.abs != nil && len(base.indexes) == 0 {
 			r.abs = &AbsLock{Root: base.abs.Root, Steps: base.abs.Steps + a.Steps, Name: r.name, Class: a.Class}
 		}
 		w.register(r)

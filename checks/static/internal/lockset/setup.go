@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
@@ -178,4 +179,191 @@ func startsOnReceiver(info *types.Info, body *ast.BlockStmt, recv types.Object) 
 		return true
 	})
 	return found
+}
+
+// SetupParams returns the pointer parameters (not receivers) of the
+// package's unexported functions and methods that only ever receive a
+// value their caller is still setting up: at every call the argument is a
+// local variable of the caller bound to a value allocated there or
+// returned by a constructor, passed before the caller's first go
+// statement and outside function literals (or &v of such a variable), or
+// the call is in a constructor, or the argument is a parameter of the
+// caller that is itself such a parameter. The function must be called
+// only directly (never used as a value) and must not assign the
+// parameter. rabbitmq-stream's declarePublisher builds the producer, then
+// internalDeclarePublisher(streamName, producer) sets its sequence before
+// the producer is returned. An access through such a parameter before the
+// function's own first go statement runs before the value is shared.
+func SetupParams(fset *token.FileSet, files []*ast.File, info *types.Info, isCtor func(string) bool) map[*types.Var]bool {
+	type site struct {
+		ok     bool       // a fresh value, or a call in a constructor
+		param  *types.Var // else: the caller's parameter passed, if any
+		caller *types.Func
+	}
+	params := map[*types.Func][]*types.Var{} // candidate parameters by position
+	sites := map[*types.Func][][]site{}      // per call, per parameter position
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, ok := info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if !fd.Name.IsExported() && fd.Name.Name != "init" && fd.Name.Name != "main" {
+				sig := fn.Signature()
+				ps := make([]*types.Var, sig.Params().Len())
+				any := false
+				for i := range ps {
+					p := sig.Params().At(i)
+					if _, ptr := p.Type().Underlying().(*types.Pointer); ptr && p.Name() != "" && p.Name() != "_" && !assigned(info, fd.Body, p) {
+						ps[i], any = p, true
+					}
+				}
+				if any && !sig.Variadic() {
+					params[fn] = ps
+				}
+			}
+			fresh, firstGo := freshValues(info, fd.Body, isCtor)
+			ctor := isCtor(fd.Name.Name)
+			test := strings.HasSuffix(fset.Position(fd.Pos()).Filename, "_test.go")
+			ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+				id, ok := n.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				callee, ok := info.Uses[id].(*types.Func)
+				if !ok {
+					return true
+				}
+				callee = callee.Origin()
+				var call *ast.CallExpr
+				if len(stack) >= 1 {
+					if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok && c.Fun == id {
+						call = c
+					} else if sel, ok := stack[len(stack)-1].(*ast.SelectorExpr); ok && sel.Sel == id && len(stack) >= 2 {
+						if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && c.Fun == sel {
+							call = c
+						}
+					}
+				}
+				inLit := false
+				for _, m := range stack {
+					if _, ok := m.(*ast.FuncLit); ok {
+						inLit = true
+					}
+				}
+				if call != nil {
+					if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+						if k, ok := info.Selections[sel]; ok && k.Kind() == types.MethodExpr {
+							call = nil // T.m(recv, ...): the receiver comes first
+						}
+					}
+				}
+				var args []site
+				if call != nil && !call.Ellipsis.IsValid() {
+					for _, a := range call.Args {
+						s := site{caller: fn}
+						a = ast.Unparen(a)
+						if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
+							a = ast.Unparen(u.X)
+						}
+						if x, ok := a.(*ast.Ident); ok && !inLit && !test {
+							obj := info.Uses[x]
+							s.ok = ctor || fresh[obj] && (firstGo == token.NoPos || x.Pos() < firstGo)
+							if v, ok := obj.(*types.Var); ok && !s.ok && isParam(fn, v) && (firstGo == token.NoPos || x.Pos() < firstGo) {
+								s.param = v
+							}
+						}
+						args = append(args, s)
+					}
+				}
+				// A use that is no direct call (a func value, go, defer)
+				// records no arguments: it rules every parameter out.
+				if call != nil && len(stack) >= 2 {
+					switch stack[len(stack)-2].(type) {
+					case *ast.GoStmt, *ast.DeferStmt:
+						args = nil
+					}
+					if len(stack) >= 3 && (call.Fun != id) {
+						switch stack[len(stack)-3].(type) {
+						case *ast.GoStmt, *ast.DeferStmt:
+							args = nil
+						}
+					}
+				}
+				sites[callee] = append(sites[callee], args)
+				return true
+			})
+		}
+	}
+	out := map[*types.Var]bool{}
+	for changed := true; changed; {
+		changed = false
+		for fn, ps := range params {
+			calls := sites[fn]
+			if len(calls) == 0 {
+				continue
+			}
+			for i, p := range ps {
+				if p == nil || out[p] {
+					continue
+				}
+				all := true
+				for _, args := range calls {
+					if i >= len(args) {
+						all = false
+						break
+					}
+					s := args[i]
+					if !s.ok && (s.param == nil || !out[s.param]) {
+						all = false
+						break
+					}
+				}
+				if all {
+					out[p] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// assigned reports whether body assigns v (v = x, v++, &v taken).
+func assigned(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && info.ObjectOf(id) == v {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && info.ObjectOf(id) == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isParam(fn *types.Func, v *types.Var) bool {
+	ps := fn.Signature().Params()
+	for i := 0; i < ps.Len(); i++ {
+		if ps.At(i) == v {
+			return true
+		}
+	}
+	return false
 }
