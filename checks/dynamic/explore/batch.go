@@ -219,12 +219,15 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 	b := splitBatch(out, len(batch), wall)
 	slow := out.limitStopped && out.crashed >= 0 && out.crashed < len(batch)
 	if slow {
-		// Alone it takes a process's start besides.
+		// What its process took outside the other tests' schedules (its
+		// start, this test until stopped, the kill) is what a run alone
+		// took.
 		t := batch[out.crashed]
-		ran := limit + s.fresh.recent()
+		ran := max(limit, b.outside)
 		s.mu.Lock()
-		t.stopReason = fmt.Sprintf("stopped after %v in a batch", limit.Round(100*time.Millisecond))
+		t.stopReason = fmt.Sprintf("stopped after %v in a batch", ran.Round(100*time.Millisecond))
 		t.ran, t.slot, t.mostSlot = ran, ran, max(t.mostSlot, ran)
+		t.stats.Elapsed += ran
 		s.mu.Unlock()
 	}
 	passed := 0
