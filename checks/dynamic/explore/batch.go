@@ -16,8 +16,9 @@ import (
 const maxBatch = 64
 
 // plainBatches runs the unperturbed schedules of targets in batches until
-// end, each for at most limit (batchLimit): one process runs the tests of a batch one after another (as go test
-// runs a package's tests), Workers processes at a time. A test whose
+// end, each for at most limit (batchLimit): one process runs the tests of
+// a batch one after another (as go test runs a package's tests), Workers
+// processes at a time. A test whose
 // schedule there passed is measured (its schedule's wall time plus what
 // its process spent outside schedules, the start of a process of its own)
 // and can be searched. A test still running at limit stops its process
