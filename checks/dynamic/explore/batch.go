@@ -16,17 +16,21 @@ import (
 const maxBatch = 64
 
 // plainBatches runs the unperturbed schedules of targets in batches until
-// end: one process runs the tests of a batch one after another (as go test
-// runs a package's tests), Workers processes at a time. A test whose
+// end, each for at most limit (batchLimit): one process runs the tests of
+// a batch one after another (as go test runs a package's tests), Workers
+// processes at a time. A test whose
 // schedule there passed is measured (its schedule's wall time plus what
 // its process spent outside schedules, the start of a process of its own)
-// and can be searched. Any other (a failure, a race, a crash, a hang, a
-// schedule beside leftovers in the way, stopped at end) stays for
-// plainPass to run alone, as it would have without batches; so do the
-// tests the batches did not reach by end. Packages with one test are left
-// to plainPass, and so are the tests of a package once its batch
-// processes (two at least) passed fewer than two tests each on average.
-func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time) {
+// and can be searched. A test still running at limit stops its process
+// and is marked stopped, slow: the rounds after the first pass run it
+// alone with more (the tests after it go on in a new batch). Any other (a
+// failure, a race, a crash, a schedule beside leftovers in the way,
+// stopped at end) stays for plainPass to run alone, as it would have
+// without batches; so do the tests the batches did not reach by end.
+// Packages with one test are left to plainPass, and so are the tests of a
+// package once its batch processes (two at least, not counting those
+// stopped in a slow test) passed fewer than two tests each on average.
+func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time, limit time.Duration) {
 	queue := batchesOf(targets, s.opts.Workers, 2)
 	if len(queue) == 0 {
 		return
@@ -34,9 +38,6 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 	endStage := s.stage(fmt.Sprintf("unperturbed runs of %d tests in batches", len(targets)))
 	var mu sync.Mutex
 	passed := 0
-	// A test that takes longer than its fair part of the time (a second
-	// at least) stops its batch there, and runs alone later.
-	limit := max(time.Until(end)*time.Duration(s.opts.Workers)/time.Duration(len(targets)), time.Second)
 	// Batches that pass fewer than two tests a process save none: once two
 	// of a package's did, its tests left run alone (they fail, leak or
 	// are slow).
@@ -49,12 +50,18 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 		if skip {
 			return nil
 		}
-		n, rest := s.plainBatch(ctx, b, k, end, limit)
+		n, rest, slow := s.plainBatch(ctx, b, k, end, limit)
 		mu.Lock()
 		defer mu.Unlock()
 		passed += n
 		bin := b[0].bin
-		procs[bin]++
+		if !slow {
+			// A process stopped in a slow test says nothing of what
+			// batches save (that test alone costs a process too):
+			// ants' first two stopped each in its first test, and its
+			// 38 fast tests then ran alone, a process each.
+			procs[bin]++
+		}
 		passes[bin] += n
 		if procs[bin] >= 2 && passes[bin] < 2*procs[bin] {
 			alone[bin] = true
@@ -63,6 +70,13 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 		return rest
 	})
 	endStage(fmt.Sprintf("%d passed", passed))
+}
+
+// batchLimit is how long one test may run in a batch process, of the left
+// until the batches' end that workers share among n tests: its fair part,
+// a second at least. A test that takes longer stops its batch there.
+func batchLimit(left time.Duration, workers, n int) time.Duration {
+	return max(left*time.Duration(workers)/time.Duration(max(n, 1)), time.Second)
 }
 
 // runBatches runs the batches of queue until end() (asked before each),
@@ -166,8 +180,9 @@ func splitBatch(out *childOutcome, n int, wall time.Duration) batchOutcome {
 
 // plainBatch runs one batch's process until end (worker k's), each
 // schedule for at most limit, and records the tests that passed: how
-// many, and the tests to run in a new process.
-func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end time.Time, limit time.Duration) (int, []*target) {
+// many, the tests to run in a new process, and whether a test still
+// running at limit stopped it (that test is marked stopped, slow).
+func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end time.Time, limit time.Duration) (int, []*target, bool) {
 	names := make([]string, len(batch))
 	for j, t := range batch {
 		names[j] = t.name
@@ -200,9 +215,22 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 	wall := time.Since(began)
 	if err != nil {
 		s.note(fmt.Sprintf("%s: %v", t0.name, err))
-		return 0, nil
+		return 0, nil, false
 	}
 	b := splitBatch(out, len(batch), wall)
+	slow := out.limitStopped && out.crashed >= 0 && out.crashed < len(batch)
+	if slow {
+		// What its process took outside the other tests' schedules (its
+		// start, this test until stopped, the kill) is what a run alone
+		// took.
+		t := batch[out.crashed]
+		ran := max(limit, b.outside)
+		s.mu.Lock()
+		t.stopReason = fmt.Sprintf("stopped after %v in a batch", ran.Round(100*time.Millisecond))
+		t.ran, t.slot, t.mostSlot = ran, ran, max(t.mostSlot, ran)
+		t.stats.Elapsed += ran
+		s.mu.Unlock()
+	}
 	passed := 0
 	for j, r := range b.passed {
 		if r.Outcome == "" {
@@ -223,7 +251,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		s.mu.Unlock()
 	}
 	if b.rest < 0 || time.Until(end) <= 0 {
-		return passed, nil
+		return passed, nil, slow
 	}
-	return passed, batch[b.rest:]
+	return passed, batch[b.rest:], slow
 }

@@ -290,7 +290,7 @@ func TestBatchesGiveUp(t *testing.T) {
 		failing = append(failing, mk(bin, fmt.Sprintf("TestFail%03d", i)))
 		passing = append(passing, mk(good, fmt.Sprintf("TestPass%03d", i)))
 	}
-	s.plainBatches(context.Background(), append(failing, passing...), time.Now().Add(time.Hour))
+	s.plainBatches(context.Background(), append(failing, passing...), time.Now().Add(time.Hour), time.Hour)
 	// 130 tests: batches of 64, 64 and 2 each; the failing package's
 	// first two pass none, and its third does not run.
 	if s.stats.Processes != 5 {
@@ -348,5 +348,45 @@ func TestRoundCounts(t *testing.T) {
 		if c < 0 || c > 14*time.Second {
 			t.Errorf("test %d: credit %v", i, c)
 		}
+	}
+}
+
+// A slow test in a batch stops its process at the batch's limit and is
+// marked stopped, slow, with what it ran (the rounds give it twice that
+// alone, not the first pass's small slot again); the tests after it go on
+// in a new batch, and processes stopped that way do not make the package's
+// tests run alone: ants' first two batches each stopped in their first
+// (slow) test, and its 38 fast tests then cost a process each.
+func TestBatchSlowTests(t *testing.T) {
+	bin := buildFake(t)
+	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
+	s.start = time.Now()
+	s.deadline, s.hardStop = budgetEnds(s.start, time.Hour)
+	mk := func(name string) *target {
+		return &target{bin: bin, name: name, pkg: rewrite.Package{ImportPath: "example.com/k", Dir: t.TempDir()}, stats: &TestStats{}, plainStopped: true}
+	}
+	var ts []*target
+	for _, name := range []string{"TestSlow1", "TestSlow2", "TestSlow3", "TestPass1", "TestSlow4", "TestPass2", "TestPass3", "TestPass4"} {
+		ts = append(ts, mk(name))
+	}
+	limit := 300 * time.Millisecond
+	s.plainBatches(context.Background(), ts, time.Now().Add(time.Hour), limit)
+	for _, tg := range ts {
+		if strings.HasPrefix(tg.name, "TestPass") {
+			if tg.plainStopped || tg.stats.Plain != "pass" {
+				t.Errorf("%s: not passed in a batch (stopped %v, %q)", tg.name, tg.plainStopped, tg.stopReason)
+			}
+			continue
+		}
+		if !tg.plainStopped || !strings.Contains(tg.stopReason, "in a batch") || tg.ran < limit {
+			t.Errorf("%s: stopped %v, reason %q, ran %v; want it stopped as slow, having run its %v", tg.name, tg.plainStopped, tg.stopReason, tg.ran, limit)
+		}
+	}
+	if got := notRun(ts); len(got) != 0 {
+		t.Errorf("%d tests left for the first pass alone, want none", len(got))
+	}
+	// One process per slow test, the passing ones in the processes after.
+	if s.stats.Processes != 5 {
+		t.Errorf("%d processes, want 5 (one stopped in each slow test, one for the last three)", s.stats.Processes)
 	}
 }

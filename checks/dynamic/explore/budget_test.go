@@ -190,3 +190,29 @@ func TestBaseSearchBudget(t *testing.T) {
 		}
 	}
 }
+
+// A stopped unperturbed run's next round gets at least twice what its last
+// run took, not only twice its slot: ants' slow tests, given 0.6 s in the
+// first pass, ran 1.4 s each (a run stopped in a short slot is killed a
+// second past its stop), and twice the slot, 1.2 s, was hardly more than
+// that; round after round each ran ~1.6 s and none finished.
+func TestRetrySlot(t *testing.T) {
+	const s, ms = time.Second, time.Millisecond
+	for _, c := range []struct {
+		name                         string
+		slot, ran, fair, least, left time.Duration
+		want                         time.Duration
+	}{
+		{"twice what it ran", 600 * ms, 1400 * ms, 300 * ms, 0, 30 * s, 2800 * ms},
+		{"twice its slot when longer", 3 * s, 1400 * ms, 300 * ms, 0, 30 * s, 6 * s},
+		{"its fair part when more", 600 * ms, 1400 * ms, 5 * s, 0, 30 * s, 5 * s},
+		{"the full watchdog when stuck", 600 * ms, 1400 * ms, 300 * ms, 6 * s, 30 * s, 6 * s},
+		{"no more than what is left", 600 * ms, 1400 * ms, 300 * ms, 0, 2 * s, 2 * s},
+		{"not run when what is left is no more than it ran", 600 * ms, 1400 * ms, 300 * ms, 0, 1400 * ms, 0},
+	} {
+		tg := &target{slot: c.slot, ran: c.ran}
+		if got := tg.retrySlot(c.fair, c.least, c.left); got != c.want {
+			t.Errorf("%s: slot %v, ran %v: retrySlot(%v, %v, %v) = %v, want %v", c.name, c.slot, c.ran, c.fair, c.least, c.left, got, c.want)
+		}
+	}
+}

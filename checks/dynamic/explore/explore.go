@@ -88,6 +88,7 @@ type target struct {
 	// goroutine stuck (a hang, perhaps), not while it made progress.
 	stuckAtStop bool
 	slot        time.Duration // of its last unperturbed run
+	ran         time.Duration // the wall time of its last run, when stopped
 	retried     bool          // its unperturbed run ran again with more time
 	lastStop    *childOutcome // its last unperturbed run, when stopped
 	mostSlot    time.Duration // the longest slot its unperturbed run had

@@ -29,7 +29,8 @@ const plainIndex = 0
 // first, then those with a goroutine stuck), until two thirds of the
 // budget when some test can be searched (the last third is the search's),
 // else until its end: each gets its fair part of what is left, at least
-// twice what it had (and at least the full watchdog when it was stuck), so
+// twice what it had, or what its last run took when longer (retrySlot;
+// and at least the full watchdog when it was stuck), so
 // the shorter ones finish first and a lone slow one gets all that is left;
 // a test whose unperturbed run fits gets that one complete schedule, and
 // one that never returns meets the full watchdog. A test whose unperturbed run does not finish
@@ -41,7 +42,7 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	// Batches first: a process start each would cost a suite of fast
 	// tests most of its budget. What they leave runs alone.
 	first := s.start.Add(s.opts.Budget / 3)
-	s.plainBatches(ctx, targets, first)
+	s.plainBatches(ctx, targets, first, batchLimit(time.Until(first), s.opts.Workers, len(targets)))
 	s.plainPass(ctx, notRun(targets), first, nil)
 	if unrun := notRun(targets); len(unrun) > 0 {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
@@ -78,18 +79,14 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		if len(again) == 0 || time.Until(end) <= 0 {
 			break
 		}
-		had := map[*target]time.Duration{}
-		for _, t := range again {
-			had[t] = t.slot
-		}
 		started := 0
 		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
-			want := max(slot, 2*had[t])
+			var least time.Duration
 			if t.stuckAtStop {
-				want = max(want, s.opts.StepTimeout+time.Second)
+				least = s.opts.StepTimeout + time.Second
 			}
-			want = min(want, time.Until(end))
-			if want <= had[t] {
+			want := t.retrySlot(slot, least, time.Until(end))
+			if want == 0 {
 				return 0 // no more than it had: not run
 			}
 			t.retried = true
@@ -130,6 +127,21 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run %s", t.name, why))
 		}
 	}
+}
+
+// retrySlot is the slot of t's stopped unperturbed run in its next round:
+// its fair part, at least twice what it had (the longer of its last slot
+// and what its last run took: a run stopped in a short slot takes up to a
+// second more, the kill's grace, so twice the slot alone gave ants' slow
+// tests barely more than before, round after round) and at least least,
+// but not past left; 0 (not run) when that is no more than it had.
+func (t *target) retrySlot(fair, least, left time.Duration) time.Duration {
+	had := max(t.slot, t.ran)
+	want := min(max(fair, 2*had, least), left)
+	if want <= had {
+		return 0
+	}
+	return want
 }
 
 // notRun is the targets whose unperturbed run has not run yet.
@@ -249,6 +261,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		}
 		s.mu.Lock()
 		t.stopReason = fmt.Sprintf("stopped after %v", cost.Round(100*time.Millisecond))
+		t.ran = cost
 		for _, r := range out.results {
 			t.stuckAtStop = t.stuckAtStop || r.Watchdog > 0
 		}
