@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"debug/elf"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -88,6 +89,19 @@ func TestSharedBuild(t *testing.T) {
 	if b.n != 2 || len(b.bins) != 1 || len(b.plain) != 1 {
 		t.Errorf("%d binaries built (%d instrumented, %d plain), want one of each", b.n, len(b.bins), len(b.plain))
 	}
+	// The instrumented binary is linked without DWARF (linkFlags), the
+	// plain one as go test links it; the deadlock above was found and
+	// its stacks read all the same.
+	for _, e := range b.bins {
+		if len(linkFlags(userGOFLAGS())) > 0 && hasDWARF(t, e.bin) {
+			t.Errorf("the instrumented binary %s has DWARF, want it linked with -w", e.bin)
+		}
+	}
+	for _, e := range b.plain {
+		if !hasDWARF(t, e.bin) {
+			t.Errorf("the plain binary %s has no DWARF, want it as go test links it", e.bin)
+		}
+	}
 	// Replays run the Build's binaries: nothing is instrumented or built.
 	var scheds []*rt.Schedule
 	for _, f := range found {
@@ -121,5 +135,32 @@ func TestSharedBuild(t *testing.T) {
 	// A package without tests matches and has nothing to search.
 	if _, err := Run(ctx, Options{Dir: dir, Patterns: []string{"./notests"}, Build: b, Budget: time.Minute}); err == nil || !strings.Contains(err.Error(), "no tests to run") {
 		t.Errorf("notests: error %v, want no tests to run", err)
+	}
+}
+
+// hasDWARF reports whether the ELF binary at path has a .debug_info
+// section.
+func hasDWARF(t *testing.T, path string) bool {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return f.Section(".debug_info") != nil || f.Section(".zdebug_info") != nil
+}
+
+// TestLinkFlags: instrumented binaries are linked without DWARF unless
+// the user's GOFLAGS set -ldflags (ours would replace theirs).
+func TestLinkFlags(t *testing.T) {
+	for goflags, want := range map[string]string{
+		"":                           "-ldflags=-w",
+		"-mod=mod":                   "-ldflags=-w",
+		"-mod=mod -ldflags=-X=a.b=c": "",
+		"-ldflags=-s":                "",
+	} {
+		if got := strings.Join(linkFlags(goflags), " "); got != want {
+			t.Errorf("GOFLAGS %q: link flags %q, want %q", goflags, got, want)
+		}
 	}
 }

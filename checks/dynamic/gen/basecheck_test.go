@@ -9,6 +9,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // TestGenBaseVerdicts: a generated finding whose test fails the same way on
@@ -57,6 +58,10 @@ func TestGenBaseVerdicts(t *testing.T) {
 		{"tally.Gate", "(not on the base commit: "},
 		{"meter.Meter", "(no base verdict: the generated test does not compile on the base commit: "},
 	}
+	// Each finding replays in a fresh process on the head, as the printed
+	// line does; ReplayMany builds each package (and carried file) once.
+	var scheds []*rt.Schedule
+	var replayed []string
 	for _, w := range want {
 		fs := byType[w.key]
 		if len(fs) == 0 {
@@ -67,13 +72,20 @@ func TestGenBaseVerdicts(t *testing.T) {
 		if !strings.Contains(f.Message, w.says) {
 			t.Errorf("%s: %s, want it to say %q", w.key, f.Message, w.says)
 		}
-		rr, err := explore.Replay(ctx, filepath.Join(head, f.Schedule), explore.ReplayOptions{Dir: head})
+		s, err := explore.ReadSchedule(filepath.Join(head, f.Schedule))
 		if err != nil {
 			t.Errorf("replay of %s: %v", f.Test, err)
 			continue
 		}
-		if rr.Outcome != explore.Reproduced {
-			t.Errorf("replay of %s (%s): %s, diverged %q", f.Test, w.key, rr.Outcome, rr.Diverged)
+		scheds, replayed = append(scheds, s), append(replayed, f.Test+" ("+w.key+")")
+	}
+	rrs, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: head})
+	for i, what := range replayed {
+		switch {
+		case errs[i] != nil:
+			t.Errorf("replay of %s: %v", what, errs[i])
+		case rrs[i].Outcome != explore.Reproduced:
+			t.Errorf("replay of %s: %s, diverged %q", what, rrs[i].Outcome, rrs[i].Diverged)
 		}
 	}
 	if n := len(byType["tally.Latch"]); n > 0 {
