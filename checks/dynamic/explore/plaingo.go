@@ -539,19 +539,36 @@ func (o *plainOutcome) label(f *failure, dir string) *checks.PlainGo {
 	}
 	for _, r := range o.runs {
 		same := sameAsPlain(f, r, dir)
+		leftOnly := same && f.kind == checks.Leak && !failsOnGoroutines(r)
 		switch {
-		case same && r.exitCode != 0:
+		case same && r.exitCode != 0 && !leftOnly:
 			if p.Failed == 0 {
 				p.ExitCode, p.Failure = r.exitCode, r.failureLine(dir)
 			}
 			p.Failed++
 		case r.exitCode != 0 && p.Failed == 0 && p.ExitCode == 0:
 			p.ExitCode, p.Failure = r.exitCode, r.failureLine(dir)
-		case same && f.kind == checks.Leak:
+		}
+		if same && f.kind == checks.Leak {
 			p.LeavesSame = true
 		}
 	}
 	return p
+}
+
+// failsOnGoroutines: the run failed for goroutines left behind (goleak's
+// "found unexpected goroutines", a check of runtime.NumGoroutine), not for
+// something else that happened while they were left.
+func failsOnGoroutines(r plainRun) bool {
+	if r.exitCode == 0 || r.crash != nil || r.timedOut || len(r.races) > 0 {
+		return false
+	}
+	for _, e := range r.logs {
+		if strings.Contains(strings.ToLower(e), "goroutine") {
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(r.output), "unexpected goroutines")
 }
 
 // failureLine is the first line of how a run failed.

@@ -145,6 +145,10 @@ func TestPlainLabel(t *testing.T) {
 	}{
 		{"leak left with exit 0", blocked, &plainOutcome{command: cmd, runs: []plainRun{{left: []checks.Goroutine{spinner}}}}, false,
 			"plain go test passes (exit 0, 1 run of go test -race -run '^TestX$'), leaving the same goroutines behind"},
+		{"leak left, the run failed on another check", blocked, &plainOutcome{command: cmd, runs: []plainRun{{left: []checks.Goroutine{spinner}, exitCode: 1, failed: true, logs: []string{"p_test.go:30: took 2s, want < 1s"}}}}, false,
+			"plain go test does not fail this way (1 run of go test -race -run '^TestX$'; one failed otherwise, exit 1: p_test.go:30: took 2s, want < 1s), leaving the same goroutines behind"},
+		{"leak left, goleak failed the run", blocked, &plainOutcome{command: cmd, runs: []plainRun{{left: []checks.Goroutine{spinner}, exitCode: 1, failed: true, logs: []string{"leaks.go:78: found unexpected goroutines:\n[Goroutine 7 in state chan send]"}}}}, true,
+			"plain go test fails too (1 of 1 run of go test -race -run '^TestX$': exit 1: leaks.go:78: found unexpected goroutines:)"},
 		{"leak, run exits 0 clean", blocked, &plainOutcome{command: cmd, runs: []plainRun{{}, {}, {}}}, false,
 			"plain go test passes (exit 0, 3 runs of go test -race -run '^TestX$')"},
 		{"same failure, exit 1", failed, &plainOutcome{command: cmd, runs: []plainRun{{}, sameFail}}, true,
