@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -183,11 +184,25 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("the log names no test: no test function in the failure's stacks, no --- FAIL or === RUN line, no -run naming one test; pass -test TestName")
 		return exitReproNoTest
 	}
+	pkgFrom := ""
 	if f.Package == "" {
-		say("the log names no package for %s: no FAIL line and no frame of it; pass -pkg import/path", f.Test)
-		return exitReproNoTest
+		// A log cut to the failure (as pasted in an issue) often has no
+		// FAIL line: the package is the one of this module with the test.
+		pkgs, err := testPackages(ctx, env.dir, f.Test, opts.tags)
+		switch {
+		case err != nil:
+			say("%v", err)
+			return exitError
+		case len(pkgs) == 0:
+			say("the log names no package for %s, and no package of this module has a function %s: pass -pkg import/path, or run repro in the failing module", f.Test, f.Test)
+			return exitReproNotFound
+		case len(pkgs) > 1:
+			say("the log names no package for %s, and %d packages of this module have one (%s): pass -pkg import/path", f.Test, len(pkgs), strings.Join(pkgs, ", "))
+			return exitReproNoTest
+		}
+		f.Package, pkgFrom = pkgs[0], "; the package is the one of this module with that test, the log names none"
 	}
-	say("test %s of %s (from %s)", f.Test, f.Package, f.TestFrom)
+	say("test %s of %s (from %s%s)", f.Test, f.Package, f.TestFrom, pkgFrom)
 	if f.Subtest != "" {
 		say("the log names its subtest %s; the search runs the whole test", f.Subtest)
 	}
@@ -328,6 +343,42 @@ func modulePath(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("run repro in one module, not a workspace of %d", len(paths))
 	}
 	return paths[0], nil
+}
+
+// testPackages returns the packages of the module of dir, built with
+// tags, whose test files declare the function test.
+func testPackages(ctx context.Context, dir, test string, tags []string) ([]string, error) {
+	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}"}
+	if len(tags) > 0 {
+		args = append(args, "-tags="+strings.Join(tags, ","))
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "./...")...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the packages of %s: %s", dir, firstLineOf(strings.TrimSpace(stderr.String())))
+	}
+	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(test) + `\(`)
+	var pkgs []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		for _, name := range strings.Split(parts[2], ",") {
+			if name == "" {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(parts[1], name))
+			if err == nil && decl.Match(b) {
+				pkgs = append(pkgs, parts[0])
+				break
+			}
+		}
+	}
+	return pkgs, nil
 }
 
 // packageExists says whether the module of dir has the package pkg, built

@@ -70,14 +70,20 @@ type Failure struct {
 	Goroutines []Goroutine
 	// Site is where a test failure's message was logged ("file.go:12").
 	Site string
+	// Detail is a testify assertion's Error: text ("Should be true"),
+	// which its message holds below the site line.
+	Detail string
 	// Line is the 1-based line of the log where the failure starts (of
 	// the text its events carry, for go test -json output).
 	Line int
 }
 
 var (
-	tsPrefixRE  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
-	ansiRE      = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+	tsPrefixRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
+	ansiRE     = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+	// ghLinkRE is a line-number link GitHub puts in a log copied from its
+	// web view: "testing.go:[178](https://…#step:4:178)8" is testing.go:1788.
+	ghLinkRE    = regexp.MustCompile(`\[(\d+)\]\(https?://[^)\s]*\)`)
 	goHeaderRE  = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\]]*)\]:$`)
 	fileLineRE  = regexp.MustCompile(`^\s+(\S.*\.go|_testmain\.go|\?):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
 	createdRE   = regexp.MustCompile(`^created by (\S+)(?: in goroutine (\d+))?$`)
@@ -89,6 +95,10 @@ var (
 	runFlagRE   = regexp.MustCompile(`(?:^|\s)-(?:test\.)?run(?:=|\s+)('[^']*'|"[^"]*"|\S+)`)
 	logMsgRE    = regexp.MustCompile(`^\s+(\S+\.go):(\d+): (.*)$`)
 	runningTest = regexp.MustCompile(`^\s+(\S+) \([^)]*\)$`)
+	// A testify assertion's block: "Error Trace:", "Error:", "Test:".
+	tfTraceRE = regexp.MustCompile(`^\s*Error Trace:\s*(\S+\.go:\d+)`)
+	tfFieldRE = regexp.MustCompile(`^\s*(Error|Test|Messages):\s*(.*)$`)
+	siteRE    = regexp.MustCompile(`^\s+(\S+\.go):(\d+):\s*(.*)$`)
 	// lateRE is the testing package's panic when a goroutine fails or logs
 	// through a test that has completed; it names the test.
 	lateRE = regexp.MustCompile(`^panic: (?:Fail|Log) in goroutine after (\S+) has completed`)
@@ -99,6 +109,7 @@ var (
 func clean(l string) string {
 	l = strings.TrimRight(l, "\r")
 	l = ansiRE.ReplaceAllString(l, "")
+	l = ghLinkRE.ReplaceAllString(l, "$1")
 	return tsPrefixRE.ReplaceAllString(l, "")
 }
 
@@ -163,8 +174,71 @@ func (p *parser) parse() {
 			Test: topLevel(m[1]), TestFrom: "the --- FAIL line",
 		})
 	}
+	p.testify()
 	sortByLine(p.out)
 	p.dedupe()
+}
+
+// testify reads testify's assertion blocks ("Error Trace:", "Error:",
+// "Test:"), which CI logs and issues often show without the --- FAIL line
+// above them: the failure is the block's, at the line that logged it, and
+// the test is the one its Test: field names. A --- FAIL failure read from
+// the same lines takes the block's message instead.
+func (p *parser) testify() {
+	for i, l := range p.lines {
+		tm := tfTraceRE.FindStringSubmatch(l)
+		if tm == nil || p.used[i] {
+			continue
+		}
+		f := &Failure{Kind: TestFailure, Site: tm[1], Line: i + 1}
+		if i > 0 {
+			if sm := siteRE.FindStringSubmatch(p.lines[i-1]); sm != nil {
+				f.Site, f.Line = sm[1]+":"+sm[2], i
+			}
+		}
+		var test string
+		for j := i + 1; j < len(p.lines) && j < i+60; j++ {
+			fm := tfFieldRE.FindStringSubmatch(p.lines[j])
+			if fm == nil {
+				if tfTraceRE.MatchString(p.lines[j]) || failLineRE.MatchString(p.lines[j]) || siteRE.MatchString(p.lines[j]) && !strings.HasPrefix(strings.TrimSpace(p.lines[j]), "Error") {
+					break
+				}
+				continue
+			}
+			switch fm[1] {
+			case "Error":
+				if f.Detail == "" {
+					f.Detail = strings.TrimSpace(fm[2])
+				}
+			case "Test":
+				test = strings.TrimSpace(fm[2])
+			}
+			if fm[1] == "Test" {
+				break
+			}
+		}
+		f.Message = f.Detail
+		if test != "" {
+			f.Test, f.TestFrom = topLevel(test), "the Test: line of its assertion"
+			if test != f.Test {
+				f.Subtest = test
+			}
+		}
+		// The same assertion read from its --- FAIL line: keep one.
+		merged := false
+		for _, o := range p.out {
+			if o.Kind == TestFailure && o.Site == f.Site && o.Line <= f.Line && f.Line-o.Line <= 2 {
+				o.Message, o.Detail = f.Message, f.Detail
+				if o.Subtest == "" {
+					o.Subtest = f.Subtest
+				}
+				merged = true
+			}
+		}
+		if !merged {
+			p.out = append(p.out, f)
+		}
+	}
 }
 
 // dedupe keeps the first of failures that are the same failure of the
@@ -538,10 +612,12 @@ func (p *parser) pkgLine(i int) string {
 // but the testing package's own.
 func testGoroutines(gs []Goroutine) []Goroutine {
 	in := map[int]bool{}
+	tests := map[string]bool{}
 	for _, g := range gs {
 		for k, fr := range g.Frames {
-			if _, _, ok := testFunc(fr.Func); ok && k+1 < len(g.Frames) && g.Frames[k+1].Func == "testing.tRunner" {
+			if pkg, test, ok := testFunc(fr.Func); ok && k+1 < len(g.Frames) && g.Frames[k+1].Func == "testing.tRunner" {
 				in[g.ID] = true
+				tests[pkg+"."+test] = true
 			}
 		}
 	}
@@ -560,6 +636,17 @@ func testGoroutines(gs []Goroutine) []Goroutine {
 			if !in[g.ID] && g.Creator != 0 && in[g.Creator] {
 				in[g.ID], grew = true, true
 			}
+		}
+	}
+	// Before Go 1.21 a traceback does not say which goroutine created
+	// one ("created by pkg.TestX" without "in goroutine N"): a goroutine
+	// that the running test's own function started is the test's.
+	for _, g := range gs {
+		if in[g.ID] || g.Creator != 0 || len(g.CreatedBy) == 0 {
+			continue
+		}
+		if pkg, test, ok := testFunc(g.CreatedBy[0].Func); ok && tests[pkg+"."+test] {
+			in[g.ID] = true
 		}
 	}
 	var out []Goroutine

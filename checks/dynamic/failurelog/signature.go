@@ -30,6 +30,9 @@ type Signature struct {
 	Message string           // normalized; "" when the kind needs none
 	Site    string           // a test failure's "file.go:line"
 	Stacks  [][]checks.Frame // per involved goroutine with in-module frames, its top ones
+	// Detail is text the failure's message must hold anywhere, spaces
+	// collapsed: a testify assertion's Error: line, which is not its first.
+	Detail string
 	// Late is set for a goroutine that failed or logged through a test
 	// that had completed: the top-level test the message names. Which
 	// test of its tree go test names, and whether as a failure or a log,
@@ -47,6 +50,9 @@ func (f *Failure) Signature(inModule func(checks.Frame) bool) Signature {
 	switch f.Kind {
 	case Panic, Fatal, TestFailure:
 		s.Message = normalize(f.Message)
+	}
+	if f.Kind == TestFailure && f.Detail != "" {
+		s.Message, s.Detail = "", collapse(f.Detail)
 	}
 	if m := lateRE.FindStringSubmatch(f.Message); m != nil && f.Kind == Panic {
 		s.Message, s.Late = "", topLevel(m[1])
@@ -86,6 +92,9 @@ func (s Signature) String() string {
 	}
 	if s.Message != "" {
 		parts = append(parts, fmt.Sprintf("%q", s.Message))
+	}
+	if s.Detail != "" {
+		parts = append(parts, fmt.Sprintf("with %q", s.Detail))
 	}
 	if s.Site != "" {
 		parts = append(parts, "at "+s.Site)
@@ -162,6 +171,9 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 	}
 	if s.Message != "" && !strings.Contains(normalize(fd.Message), s.Message) {
 		return false, fmt.Sprintf("message %q, not %q", firstLine(fd.Message), s.Message)
+	}
+	if s.Detail != "" && !strings.Contains(collapse(fd.Message), s.Detail) {
+		return false, fmt.Sprintf("message %q, not one with %q", firstLine(fd.Message), s.Detail)
 	}
 	if s.Site != "" && !strings.Contains(fd.Message, s.Site+": ") {
 		// The testing package prefixes a test's message with where it
@@ -314,6 +326,14 @@ var (
 
 // normalize keeps a message's first line without what changes between
 // runs (addresses, numbers) and without the "panic: " of a traceback.
+// collapse normalizes a message's numbers and addresses as normalize does,
+// and its runs of white space to one space.
+func collapse(s string) string {
+	s = hexRE.ReplaceAllString(s, "0x?")
+	s = digitRE.ReplaceAllString(s, "#")
+	return strings.Join(strings.Fields(s), " ")
+}
+
 func normalize(s string) string {
 	s = firstLine(s)
 	s = strings.TrimSuffix(s, " [recovered]")
