@@ -90,6 +90,7 @@ var (
 	raceAccRE   = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (?:goroutine (\d+)|(main) goroutine):$`)
 	raceGoRE    = regexp.MustCompile(`^Goroutine (\d+) \(([^)]*)\) created at:$`)
 	failLineRE  = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+	endLineRE   = regexp.MustCompile(`^\s*--- (?:PASS|FAIL|SKIP): `)
 	runLineRE   = regexp.MustCompile(`^=== (?:RUN|CONT|PAUSE)\s+(\S+)`)
 	pkgLineRE   = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)\s+(?:\d|\(cached\)|\[)`)
 	runFlagRE   = regexp.MustCompile(`(?:^|\s)-(?:test\.)?run(?:=|\s+)('[^']*'|"[^"]*"|\S+)`)
@@ -166,7 +167,12 @@ func (p *parser) parse() {
 		}
 		ml := p.lines[i+1]
 		mm := logMsgRE.FindStringSubmatch(ml)
-		if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent || strings.Contains(mm[3], "race detected during execution of test") {
+		if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent {
+			// go test -v prints a test's messages as they come: between
+			// its === RUN line and its --- FAIL line.
+			mm = p.messageBefore(i, m[1])
+		}
+		if mm == nil || strings.Contains(mm[3], "race detected during execution of test") {
 			continue
 		}
 		p.out = append(p.out, &Failure{
@@ -239,6 +245,32 @@ func (p *parser) testify() {
 			p.out = append(p.out, f)
 		}
 	}
+}
+
+// messageBefore returns the first message test logged before its --- FAIL
+// line at line i, when the log shows its === RUN (or === CONT) line and no
+// other test ends in between; nil otherwise.
+func (p *parser) messageBefore(i int, test string) []string {
+	start := -1
+	for j := i - 1; j >= 0; j-- {
+		l := p.lines[j]
+		if m := runLineRE.FindStringSubmatch(l); m != nil && m[1] == test {
+			start = j
+			break
+		}
+		if endLineRE.MatchString(l) || pkgLineRE.MatchString(l) {
+			return nil
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	for j := start + 1; j < i; j++ {
+		if mm := logMsgRE.FindStringSubmatch(p.lines[j]); mm != nil && !p.used[j] {
+			return mm
+		}
+	}
+	return nil
 }
 
 // dedupe keeps the first of failures that are the same failure of the

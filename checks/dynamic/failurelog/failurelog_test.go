@@ -376,6 +376,8 @@ func TestFuncKey(t *testing.T) {
 //	                          "created by pkg.TestX" without "in goroutine N")
 //	testify-no-fail-line.log  github.com/dgraph-io/ristretto pull request 334
 //	                          (a testify block pasted without its --- FAIL line)
+//	verbose-message-first.log github.com/hashicorp/golang-lru issue 236 (go test -v:
+//	                          the message before the --- FAIL line)
 //	github-line-links.log     github.com/fnrun/fnrun issue 136, cut after the
 //	                          main goroutine (line numbers copied from GitHub's
 //	                          web view carry links: "testing.go:[178](https://…)8")
@@ -448,5 +450,21 @@ func TestGitHubLineLinks(t *testing.T) {
 	}
 	if fr := f.Goroutines[0].CreatedBy[0]; fr.Line != 180 {
 		t.Errorf("created at line %d, want 180", fr.Line)
+	}
+}
+
+func TestVerboseMessageBeforeFailLine(t *testing.T) {
+	fs := Parse(read(t, "real/verbose-message-first.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != TestFailure || f.Test != "TestLoadingExpired" || f.Site != "expirable_lru_test.go:405" || f.Message != "length differs from expected" {
+		t.Errorf("got %s of %s at %s: %q", f.Kind, f.Test, f.Site, f.Message)
+	}
+	// Another test's message is never taken for it.
+	log := "=== RUN   TestA\n    a_test.go:3: from A\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.00s)\n"
+	if fs := Parse(log); len(fs) != 0 {
+		t.Errorf("got %d failures from a --- FAIL line without a message of its test, want none: %+v", len(fs), *fs[0])
 	}
 }
