@@ -537,7 +537,7 @@ func (p *parser) identify(f *Failure) {
 		}
 		for _, g := range f.Involved {
 			for _, fr := range g.Frames {
-				if pkg := FuncPackage(fr.Func); pkgFromFrames == "" && pkg != "" && !isStd(pkg) {
+				if pkg := FuncPackage(fr.Func); pkgFromFrames == "" && pkg != "" && !isStd(pkg) && !inModCache(fr.File) {
 					pkgFromFrames = strings.TrimSuffix(pkg, "_test")
 				}
 			}
@@ -688,6 +688,14 @@ func testGoroutines(gs []Goroutine) []Goroutine {
 		}
 	}
 	return out
+}
+
+// inModCache reports whether a frame's file is in the module cache
+// (".../pkg/mod/example.com/dep@v1.2.0/x.go"): a dependency's, not the
+// failing module's.
+func inModCache(file string) bool {
+	file = strings.ReplaceAll(file, `\`, "/")
+	return strings.Contains(file, "/pkg/mod/") && strings.Contains(file, "@")
 }
 
 // onlyTesting reports whether g runs only the testing package's, the

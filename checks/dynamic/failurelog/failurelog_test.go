@@ -376,6 +376,8 @@ func TestFuncKey(t *testing.T) {
 //	                          "created by pkg.TestX" without "in goroutine N")
 //	testify-no-fail-line.log  github.com/dgraph-io/ristretto pull request 334
 //	                          (a testify block pasted without its --- FAIL line)
+//	late-through-dep.log      github.com/qmsk/snmpbot issue 30 (a late Log through a
+//	                          dependency's logger; no FAIL line)
 //	verbose-message-first.log github.com/hashicorp/golang-lru issue 236 (go test -v:
 //	                          the message before the --- FAIL line)
 //	github-line-links.log     github.com/fnrun/fnrun issue 136, cut after the
@@ -466,5 +468,17 @@ func TestVerboseMessageBeforeFailLine(t *testing.T) {
 	log := "=== RUN   TestA\n    a_test.go:3: from A\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.00s)\n"
 	if fs := Parse(log); len(fs) != 0 {
 		t.Errorf("got %d failures from a --- FAIL line without a message of its test, want none: %+v", len(fs), *fs[0])
+	}
+}
+
+func TestPackageFromFramesSkipsDependencies(t *testing.T) {
+	fs := Parse(read(t, "real/late-through-dep.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	// The top frames are the logging module's, from the module cache.
+	if f.Test != "TestWalkBulk" || f.Package != "github.com/qmsk/snmpbot/client" {
+		t.Errorf("got test %q of package %q, want TestWalkBulk of github.com/qmsk/snmpbot/client", f.Test, f.Package)
 	}
 }
