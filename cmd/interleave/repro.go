@@ -20,6 +20,10 @@ import (
 	"github.com/interleave-dev/interleave/report"
 )
 
+// nearDrift is how many lines away repro looks for the log's failure to
+// tell that the log may come from another commit.
+const nearDrift = 3
+
 // repro's own exit codes, next to exitFindings (reproduced) and exitError.
 const (
 	exitReproNoTest     = 3 // the log shows a failure but names no test
@@ -60,6 +64,7 @@ type reproOptions struct {
 	test     string // -test: the test, when the log names none
 	pkg      string // -pkg: the package, when the log names none
 	failure  int    // -failure: which failure of the log, from 1
+	drift    int    // -line-drift: how far the log's lines may be
 	tags     []string
 	tagsFrom string // where tags came from
 }
@@ -85,6 +90,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
+	fs.IntVar(&opts.drift, "line-drift", 0, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false
@@ -98,6 +104,9 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 		return bad("want exactly one log file (or - for standard input), got %d arguments", fs.NArg())
 	}
 	opts.log = fs.Arg(0)
+	if opts.drift < 0 {
+		return bad("-line-drift counts lines, got %d", opts.drift)
+	}
 	if opts.failure < 1 {
 		return bad("-failure counts from 1, got %d", opts.failure)
 	}
@@ -221,6 +230,12 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	}
 	inMod := failurelog.InModule(mod)
 	sig := f.Signature(inMod)
+	sig.Drift = opts.drift
+	// near is the signature with lines a few away: met, it says the log
+	// may come from another commit (told, never taken for the log's).
+	near := sig
+	near.Drift = max(sig.Drift, nearDrift)
+	nearMet := 0
 	if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
 		say("note: the log shows no frame of module %s for this failure; only its kind and message can be matched", mod)
 	}
@@ -245,6 +260,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		ok, why := sig.Match(fd, inMod)
 		if !ok {
 			mu.Lock()
+			if n, _ := near.Match(fd, inMod); n {
+				nearMet++
+			}
 			if misses[why] == 0 {
 				order = append(order, why)
 			}
@@ -309,6 +327,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	if err := writeReport(env, w, rep, opts.output); err != nil {
 		say("%v", err)
 		return exitError
+	}
+	if match == nil && nearMet > 0 {
+		say("%d of the failures met are the log's but for line numbers (at most %d lines away, in the same functions): the log may come from another commit than this checkout; -line-drift %d accepts them", nearMet, nearDrift, nearDrift)
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",

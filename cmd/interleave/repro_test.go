@@ -103,6 +103,7 @@ func TestReproExitCodesBeforeTheSearch(t *testing.T) {
 		{"other module", []string{write("other.log", elsewhere)}, exitReproNotFound, "is not in module kernels"},
 		{"no such package", []string{write("nosuch.log", nosuch)}, exitReproNotFound, "test kernels/nosuch.TestCloseClosed not found"},
 		{"second failure of one", []string{"-failure", "2", logPath(t, "panic.log")}, exitError, "the log shows only 1 failure"},
+		{"negative drift", []string{"-line-drift", "-1", logPath(t, "panic.log")}, exitError, "-line-drift counts lines"},
 		// Cut to the failure, as pasted in an issue: no FAIL line.
 		{"no package, test in none", []string{write("nopkg.log", "--- FAIL: TestNoSuch (0.00s)\n    x_test.go:3: lost\n")}, exitReproNotFound, "no package of this module has a function TestNoSuch"},
 	} {

@@ -482,3 +482,31 @@ func TestPackageFromFramesSkipsDependencies(t *testing.T) {
 		t.Errorf("got test %q of package %q, want TestWalkBulk of github.com/qmsk/snmpbot/client", f.Test, f.Package)
 	}
 }
+
+// A log from another commit than the checkout: the same deadlock one line
+// higher matches only with Drift; one eight lines away never does.
+func TestSignatureDrift(t *testing.T) {
+	frame := func(fn, file string, line int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: line} }
+	in := InModule("github.com/thejerf/suture/v4")
+	sig := Parse(read(t, "real/old-go-asleep.log"))[0].Signature(in)
+	deadlock := func(testLine, serveLine int) checks.Finding {
+		return checks.Finding{Kind: checks.Deadlock, Goroutines: []checks.Goroutine{
+			{ID: "g0", Stack: []checks.Frame{frame("github.com/thejerf/suture/v4.TestFailingSupervisors", "v4/suture_test.go", testLine), frame("testing.tRunner", "/go/src/testing/testing.go", 1446)}},
+			{ID: "g1", Stack: []checks.Frame{frame("github.com/thejerf/suture/v4.(*Supervisor).Serve", "v4/supervisor.go", serveLine), frame("github.com/thejerf/suture/v4.TestFailingSupervisors.func1", "v4/suture_test.go", 533)}},
+		}}
+	}
+	if ok, why := sig.Match(deadlock(571, 355), in); !ok {
+		t.Errorf("the log's own lines do not match: %s", why)
+	}
+	if ok, _ := sig.Match(deadlock(570, 354), in); ok {
+		t.Error("lines one away match without Drift")
+	}
+	sig.Drift = 1
+	if ok, why := sig.Match(deadlock(570, 354), in); !ok {
+		t.Errorf("lines one away do not match with Drift 1: %s", why)
+	}
+	sig.Drift = 3
+	if ok, _ := sig.Match(deadlock(579, 354), in); ok {
+		t.Error("the test blocked 8 lines away matches with Drift 3")
+	}
+}

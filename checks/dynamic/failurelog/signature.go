@@ -33,6 +33,10 @@ type Signature struct {
 	// Detail is text the failure's message must hold anywhere, spaces
 	// collapsed: a testify assertion's Error: line, which is not its first.
 	Detail string
+	// Drift is how many lines a goroutine's top frame may be away from the
+	// log's, in the same function and file: a log from another commit
+	// than the checkout (0: the same line).
+	Drift int
 	// Late is set for a goroutine that failed or logged through a test
 	// that had completed: the top-level test the message names. Which
 	// test of its tree go test names, and whether as a failure or a log,
@@ -201,16 +205,16 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 			return false, fmt.Sprintf("failed at %s, not %s", got, baseSite(s.Stacks[0][0]))
 		}
 		for _, st := range stacks {
-			if sameStack(s.Stacks[0], st) {
+			if sameStack(s.Stacks[0], st, s.Drift) {
 				return true, ""
 			}
 		}
 		return false, fmt.Sprintf("failing goroutine not at [%s]", stackString(s.Stacks[0]))
 	case DataRace, Deadlock:
-		return sameStacks(s.Stacks, stacks)
+		return sameStacks(s.Stacks, stacks, s.Drift)
 	case Timeout:
 		if fd.Kind == checks.Deadlock {
-			return sameStacks(s.Stacks, stacks)
+			return sameStacks(s.Stacks, stacks, s.Drift)
 		}
 		// A goroutine that never reaches its next scheduling point: it
 		// must be one of the log's, in the same function.
@@ -232,13 +236,13 @@ func isHang(msg string) bool {
 
 // sameStacks compares the involved goroutines as multisets of stacks
 // (sameStack pairs them).
-func sameStacks(want, got [][]checks.Frame) (bool, string) {
+func sameStacks(want, got [][]checks.Frame, drift int) (bool, string) {
 	used := make([]bool, len(got))
 	ok := len(want) == len(got)
 	for _, w := range want {
 		found := false
 		for i, g := range got {
-			if !used[i] && sameStack(w, g) {
+			if !used[i] && sameStack(w, g, drift) {
 				used[i], found = true, true
 				break
 			}
@@ -275,13 +279,23 @@ func stackKey(st []checks.Frame) string {
 	return strings.Join(parts, "<")
 }
 
-// sameStack compares two stacks by stackKey over the frames both have.
-func sameStack(a, b []checks.Frame) bool {
+// sameStack compares two stacks by stackKey over the frames both have;
+// with drift > 0 the top frames' lines may differ by up to drift.
+func sameStack(a, b []checks.Frame, drift int) bool {
 	n := min(len(a), len(b))
 	if n == 0 {
 		return false
 	}
-	return stackKey(a[:n]) == stackKey(b[:n])
+	if stackKey(a[:n]) == stackKey(b[:n]) {
+		return true
+	}
+	if drift <= 0 || stackKey(a[1:n]) != stackKey(b[1:n]) || funcKey(a[0].Func) != funcKey(b[0].Func) {
+		return false
+	}
+	fa, fb := a[0], b[0]
+	fa.Line, fb.Line = 0, 0
+	d := a[0].Line - b[0].Line
+	return baseSite(fa) == baseSite(fb) && d >= -drift && d <= drift
 }
 
 // closureSegRE is one numbered element of a function literal's name:
