@@ -83,7 +83,10 @@ var (
 	ansiRE     = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 	// ghLinkRE is a line-number link GitHub puts in a log copied from its
 	// web view: "testing.go:[178](https://…#step:4:178)8" is testing.go:1788.
-	ghLinkRE    = regexp.MustCompile(`\[(\d+)\]\(https?://[^)\s]*\)`)
+	ghLinkRE = regexp.MustCompile(`\[(\d+)\]\(https?://[^)\s]*\)`)
+	// ghCmdRE is a GitHub Actions workflow command that starts a line of
+	// its log: "##[error]", "##[group]".
+	ghCmdRE     = regexp.MustCompile(`^##\[[a-z]+\]`)
 	goHeaderRE  = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\]]*)\]:$`)
 	fileLineRE  = regexp.MustCompile(`^\s+(\S.*\.go|_testmain\.go|\?):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
 	createdRE   = regexp.MustCompile(`^created by (\S+)(?: in goroutine (\d+))?$`)
@@ -111,7 +114,8 @@ func clean(l string) string {
 	l = strings.TrimRight(l, "\r")
 	l = ansiRE.ReplaceAllString(l, "")
 	l = ghLinkRE.ReplaceAllString(l, "$1")
-	return tsPrefixRE.ReplaceAllString(l, "")
+	l = tsPrefixRE.ReplaceAllString(l, "")
+	return ghCmdRE.ReplaceAllString(l, "")
 }
 
 // Parse returns the failures in a log, in the order they appear.
@@ -175,10 +179,14 @@ func (p *parser) parse() {
 		if mm == nil || strings.Contains(mm[3], "race detected during execution of test") {
 			continue
 		}
-		p.out = append(p.out, &Failure{
+		f := &Failure{
 			Kind: TestFailure, Message: mm[3], Site: mm[1] + ":" + mm[2], Line: i + 1,
 			Test: topLevel(m[1]), TestFrom: "the --- FAIL line",
-		})
+		}
+		if f.Test != m[1] {
+			f.Subtest = m[1]
+		}
+		p.out = append(p.out, f)
 	}
 	p.testify()
 	sortByLine(p.out)

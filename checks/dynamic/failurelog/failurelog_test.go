@@ -378,6 +378,8 @@ func TestFuncKey(t *testing.T) {
 //	                          (a testify block pasted without its --- FAIL line)
 //	late-through-dep.log      github.com/qmsk/snmpbot issue 30 (a late Log through a
 //	                          dependency's logger; no FAIL line)
+//	actions-error-prefix.log  github.com/elastic/cloud-sdk-go issue 36 (GitHub Actions'
+//	                          "##[error]" before each message of a subtest)
 //	verbose-message-first.log github.com/hashicorp/golang-lru issue 236 (go test -v:
 //	                          the message before the --- FAIL line)
 //	github-line-links.log     github.com/fnrun/fnrun issue 136, cut after the
@@ -508,5 +510,16 @@ func TestSignatureDrift(t *testing.T) {
 	sig.Drift = 3
 	if ok, _ := sig.Match(deadlock(579, 354), in); ok {
 		t.Error("the test blocked 8 lines away matches with Drift 3")
+	}
+}
+
+func TestActionsCommandPrefixAndSubtest(t *testing.T) {
+	fs := Parse(read(t, "real/actions-error-prefix.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != TestFailure || f.Test != "TestPoolAdd" || f.Subtest != "TestPoolAdd/Add_succeeds" || f.Site != "pool_test.go:288" {
+		t.Errorf("got %s of %q (subtest %q) at %s", f.Kind, f.Test, f.Subtest, f.Site)
 	}
 }
