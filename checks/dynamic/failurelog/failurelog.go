@@ -86,13 +86,16 @@ var (
 	ghLinkRE = regexp.MustCompile(`\[(\d+)\]\(https?://[^)\s]*\)`)
 	// ghCmdRE is a GitHub Actions workflow command that starts a line of
 	// its log: "##[error]", "##[group]".
-	ghCmdRE     = regexp.MustCompile(`^##\[[a-z]+\]`)
-	goHeaderRE  = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\]]*)\]:$`)
-	fileLineRE  = regexp.MustCompile(`^\s+(\S.*\.go|_testmain\.go|\?):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
-	createdRE   = regexp.MustCompile(`^created by (\S+)(?: in goroutine (\d+))?$`)
-	raceAccRE   = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (?:goroutine (\d+)|(main) goroutine):$`)
-	raceGoRE    = regexp.MustCompile(`^Goroutine (\d+) \(([^)]*)\) created at:$`)
-	failLineRE  = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+	ghCmdRE    = regexp.MustCompile(`^##\[[a-z]+\]`)
+	goHeaderRE = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\]]*)\]:$`)
+	fileLineRE = regexp.MustCompile(`^\s+(\S.*\.go|_testmain\.go|\?):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
+	createdRE  = regexp.MustCompile(`^created by (\S+)(?: in goroutine (\d+))?$`)
+	raceAccRE  = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (?:goroutine (\d+)|(main) goroutine):$`)
+	raceGoRE   = regexp.MustCompile(`^Goroutine (\d+) \(([^)]*)\) created at:$`)
+	failLineRE = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+	// gotestsumRE is gotestsum's header of a failed test's output:
+	// "=== FAIL: internal/pkg TestX/sub (0.01s)".
+	gotestsumRE = regexp.MustCompile(`^=== FAIL: \S+ (Test\S*) \(`)
 	endLineRE   = regexp.MustCompile(`^\s*--- (?:PASS|FAIL|SKIP): `)
 	runLineRE   = regexp.MustCompile(`^=== (?:RUN|CONT|PAUSE)\s+(\S+)`)
 	pkgLineRE   = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)\s+(?:\d|\(cached\)|\[)`)
@@ -160,7 +163,10 @@ func (p *parser) parse() {
 	// Test failures without a trace: "--- FAIL: TestX" followed by the
 	// test's own messages, none of them the race detector's echo.
 	for i, l := range p.lines {
-		m := failLineRE.FindStringSubmatch(l)
+		m, from := failLineRE.FindStringSubmatch(l), "the --- FAIL line"
+		if m == nil {
+			m, from = gotestsumRE.FindStringSubmatch(l), "gotestsum's === FAIL line"
+		}
 		if m == nil || p.used[i] {
 			continue
 		}
@@ -181,7 +187,7 @@ func (p *parser) parse() {
 		}
 		f := &Failure{
 			Kind: TestFailure, Message: mm[3], Site: mm[1] + ":" + mm[2], Line: i + 1,
-			Test: topLevel(m[1]), TestFrom: "the --- FAIL line",
+			Test: topLevel(m[1]), TestFrom: from,
 		}
 		if f.Test != m[1] {
 			f.Subtest = m[1]
@@ -488,8 +494,8 @@ func testFunc(fn string) (pkg, test string, ok bool) {
 	if i := strings.IndexByte(name, '.'); i >= 0 {
 		name = name[:i]
 	}
-	if !isTestName(name) {
-		return "", "", false
+	if !isTestName(name) || name == "TestMain" {
+		return "", "", false // TestMain runs the tests, it is none
 	}
 	return strings.TrimSuffix(pkg, "_test"), name, true
 }
@@ -577,6 +583,9 @@ func (p *parser) failLine(f *Failure) (string, string) {
 		if m := failLineRE.FindStringSubmatch(p.lines[j]); m != nil {
 			return topLevel(m[1]), "the --- FAIL line"
 		}
+		if m := gotestsumRE.FindStringSubmatch(p.lines[j]); m != nil {
+			return topLevel(m[1]), "gotestsum's === FAIL line"
+		}
 		if pkgLineRE.MatchString(p.lines[j]) {
 			break
 		}
@@ -584,6 +593,9 @@ func (p *parser) failLine(f *Failure) (string, string) {
 	for j := from - 1; j >= 0 && j >= from-3; j-- {
 		if m := failLineRE.FindStringSubmatch(p.lines[j]); m != nil {
 			return topLevel(m[1]), "the --- FAIL line"
+		}
+		if m := gotestsumRE.FindStringSubmatch(p.lines[j]); m != nil {
+			return topLevel(m[1]), "gotestsum's === FAIL line"
 		}
 	}
 	return "", ""

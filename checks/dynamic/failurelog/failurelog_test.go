@@ -380,6 +380,9 @@ func TestFuncKey(t *testing.T) {
 //	                          dependency's logger; no FAIL line)
 //	actions-error-prefix.log  github.com/elastic/cloud-sdk-go issue 36 (GitHub Actions'
 //	                          "##[error]" before each message of a subtest)
+//	gotestsum.log             github.com/buildkite/agent pull request 2311 (gotestsum's
+//	                          "=== FAIL: pkg TestX" header; a helper process's
+//	                          deadlock under TestMain; "_testmain." line finished)
 //	verbose-message-first.log github.com/hashicorp/golang-lru issue 236 (go test -v:
 //	                          the message before the --- FAIL line)
 //	github-line-links.log     github.com/fnrun/fnrun issue 136, cut after the
@@ -521,5 +524,21 @@ func TestActionsCommandPrefixAndSubtest(t *testing.T) {
 	f := fs[0]
 	if f.Kind != TestFailure || f.Test != "TestPoolAdd" || f.Subtest != "TestPoolAdd/Add_succeeds" || f.Site != "pool_test.go:288" {
 		t.Errorf("got %s of %q (subtest %q) at %s", f.Kind, f.Test, f.Subtest, f.Site)
+	}
+}
+
+func TestGotestsumAndTestMain(t *testing.T) {
+	fs := Parse(read(t, "real/gotestsum.log"))
+	if len(fs) != 2 {
+		t.Fatalf("got %d failures, want 2 (the test's message, the deadlock)", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != TestFailure || f.Test != "TestLockFileRetriesAndTimesOut" || f.Site != "shell_test.go:319" || f.TestFrom != "gotestsum's === FAIL line" {
+		t.Errorf("got %s of %q at %s (from %q)", f.Kind, f.Test, f.Site, f.TestFrom)
+	}
+	// The deadlock is a helper process's under TestMain: TestMain is not
+	// a test, and no test is taken from its frame.
+	if d := fs[1]; d.Kind != Deadlock || d.Test == "TestMain" {
+		t.Errorf("got %s of %q, want a deadlock not of TestMain", d.Kind, d.Test)
 	}
 }
