@@ -329,7 +329,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		return exitError
 	}
 	if match == nil && nearMet > 0 {
-		say("%d of the failures met are the log's but for line numbers (at most %d lines away, in the same functions): the log may come from another commit than this checkout; -line-drift %d accepts them", nearMet, nearDrift, nearDrift)
+		say("%d of the failures met are the log's but for line numbers (at most %d lines away, in the same functions): the log may come from another commit than this checkout; -line-drift %d accepts them", nearMet, near.Drift, near.Drift)
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",
