@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +19,10 @@ import (
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
+
+// nearDrift is how many lines away repro looks for the log's failure to
+// tell that the log may come from another commit.
+const nearDrift = 3
 
 // repro's own exit codes, next to exitFindings (reproduced) and exitError.
 const (
@@ -59,6 +64,7 @@ type reproOptions struct {
 	test     string // -test: the test, when the log names none
 	pkg      string // -pkg: the package, when the log names none
 	failure  int    // -failure: which failure of the log, from 1
+	drift    int    // -line-drift: how far the log's lines may be
 	tags     []string
 	tagsFrom string // where tags came from
 }
@@ -84,6 +90,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
+	fs.IntVar(&opts.drift, "line-drift", 0, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false
@@ -97,6 +104,9 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 		return bad("want exactly one log file (or - for standard input), got %d arguments", fs.NArg())
 	}
 	opts.log = fs.Arg(0)
+	if opts.drift < 0 {
+		return bad("-line-drift counts lines, got %d", opts.drift)
+	}
 	if opts.failure < 1 {
 		return bad("-failure counts from 1, got %d", opts.failure)
 	}
@@ -183,11 +193,25 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("the log names no test: no test function in the failure's stacks, no --- FAIL or === RUN line, no -run naming one test; pass -test TestName")
 		return exitReproNoTest
 	}
+	pkgFrom := ""
 	if f.Package == "" {
-		say("the log names no package for %s: no FAIL line and no frame of it; pass -pkg import/path", f.Test)
-		return exitReproNoTest
+		// A log cut to the failure (as pasted in an issue) often has no
+		// FAIL line: the package is the one of this module with the test.
+		pkgs, err := testPackages(ctx, env.dir, f.Test, opts.tags)
+		switch {
+		case err != nil:
+			say("%v", err)
+			return exitError
+		case len(pkgs) == 0:
+			say("the log names no package for %s, and no package of this module has a function %s: pass -pkg import/path, or run repro in the failing module", f.Test, f.Test)
+			return exitReproNotFound
+		case len(pkgs) > 1:
+			say("the log names no package for %s, and %d packages of this module have one (%s): pass -pkg import/path", f.Test, len(pkgs), strings.Join(pkgs, ", "))
+			return exitReproNoTest
+		}
+		f.Package, pkgFrom = pkgs[0], "; the package is the one of this module with that test, the log names none"
 	}
-	say("test %s of %s (from %s)", f.Test, f.Package, f.TestFrom)
+	say("test %s of %s (from %s%s)", f.Test, f.Package, f.TestFrom, pkgFrom)
 	if f.Subtest != "" {
 		say("the log names its subtest %s; the search runs the whole test", f.Subtest)
 	}
@@ -206,6 +230,12 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	}
 	inMod := failurelog.InModule(mod)
 	sig := f.Signature(inMod)
+	sig.Drift = opts.drift
+	// near is the signature with lines a few away: met, it says the log
+	// may come from another commit (told, never taken for the log's).
+	near := sig
+	near.Drift = max(sig.Drift, nearDrift)
+	nearMet := 0
 	if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
 		say("note: the log shows no frame of module %s for this failure; only its kind and message can be matched", mod)
 	}
@@ -230,6 +260,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		ok, why := sig.Match(fd, inMod)
 		if !ok {
 			mu.Lock()
+			if n, _ := near.Match(fd, inMod); n {
+				nearMet++
+			}
 			if misses[why] == 0 {
 				order = append(order, why)
 			}
@@ -295,6 +328,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("%v", err)
 		return exitError
 	}
+	if match == nil && nearMet > 0 {
+		say("%d of the failures met are the log's but for line numbers (at most %d lines away, in the same functions): the log may come from another commit than this checkout; -line-drift %d accepts them", nearMet, near.Drift, near.Drift)
+	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",
 			st.Schedules, st.Elapsed.Seconds(), opts.budget, f.Kind)
@@ -328,6 +364,42 @@ func modulePath(ctx context.Context, dir string) (string, error) {
 		return "", fmt.Errorf("run repro in one module, not a workspace of %d", len(paths))
 	}
 	return paths[0], nil
+}
+
+// testPackages returns the packages of the module of dir, built with
+// tags, whose test files declare the function test.
+func testPackages(ctx context.Context, dir, test string, tags []string) ([]string, error) {
+	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}"}
+	if len(tags) > 0 {
+		args = append(args, "-tags="+strings.Join(tags, ","))
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "./...")...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the packages of %s: %s", dir, firstLineOf(strings.TrimSpace(stderr.String())))
+	}
+	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(test) + `\(`)
+	var pkgs []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		for _, name := range strings.Split(parts[2], ",") {
+			if name == "" {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(parts[1], name))
+			if err == nil && decl.Match(b) {
+				pkgs = append(pkgs, parts[0])
+				break
+			}
+		}
+	}
+	return pkgs, nil
 }
 
 // packageExists says whether the module of dir has the package pkg, built

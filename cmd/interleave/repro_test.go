@@ -103,6 +103,9 @@ func TestReproExitCodesBeforeTheSearch(t *testing.T) {
 		{"other module", []string{write("other.log", elsewhere)}, exitReproNotFound, "is not in module kernels"},
 		{"no such package", []string{write("nosuch.log", nosuch)}, exitReproNotFound, "test kernels/nosuch.TestCloseClosed not found"},
 		{"second failure of one", []string{"-failure", "2", logPath(t, "panic.log")}, exitError, "the log shows only 1 failure"},
+		{"negative drift", []string{"-line-drift", "-1", logPath(t, "panic.log")}, exitError, "-line-drift counts lines"},
+		// Cut to the failure, as pasted in an issue: no FAIL line.
+		{"no package, test in none", []string{write("nopkg.log", "--- FAIL: TestNoSuch (0.00s)\n    x_test.go:3: lost\n")}, exitReproNotFound, "no package of this module has a function TestNoSuch"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := reproIn(t, append([]string{"-race=false", "-schedules", t.TempDir()}, tt.args...)...)
@@ -243,5 +246,23 @@ func TestReproLateFailure(t *testing.T) {
 	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
 	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
 		t.Errorf("replay of %s: code %d, want %d (reproduced):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+}
+
+// A log that names the test but not its package: the package is the one
+// of the module that declares the test.
+func TestReproTestPackages(t *testing.T) {
+	dir, err := filepath.Abs(kernelsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for test, want := range map[string]string{"TestLostUpdate": "kernels/locks", "TestCloseClosed": "kernels/chans", "TestNoSuch": "", "TestLost": ""} {
+		got, err := testPackages(context.Background(), dir, test, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("testPackages(%s) = %v, want %q", test, got, want)
+		}
 	}
 }

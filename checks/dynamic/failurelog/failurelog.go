@@ -70,25 +70,42 @@ type Failure struct {
 	Goroutines []Goroutine
 	// Site is where a test failure's message was logged ("file.go:12").
 	Site string
+	// Detail is a testify assertion's Error: text ("Should be true"),
+	// which its message holds below the site line.
+	Detail string
 	// Line is the 1-based line of the log where the failure starts (of
 	// the text its events carry, for go test -json output).
 	Line int
 }
 
 var (
-	tsPrefixRE  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
-	ansiRE      = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
-	goHeaderRE  = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\]]*)\]:$`)
-	fileLineRE  = regexp.MustCompile(`^\s+(\S.*\.go|_testmain\.go|\?):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
-	createdRE   = regexp.MustCompile(`^created by (\S+)(?: in goroutine (\d+))?$`)
-	raceAccRE   = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (?:goroutine (\d+)|(main) goroutine):$`)
-	raceGoRE    = regexp.MustCompile(`^Goroutine (\d+) \(([^)]*)\) created at:$`)
-	failLineRE  = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+	tsPrefixRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
+	ansiRE     = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+	// ghLinkRE is a line-number link GitHub puts in a log copied from its
+	// web view: "testing.go:[178](https://…#step:4:178)8" is testing.go:1788.
+	ghLinkRE = regexp.MustCompile(`\[(\d+)\]\(https?://[^)\s]*\)`)
+	// ghCmdRE is a GitHub Actions workflow command that starts a line of
+	// its log: "##[error]", "##[group]".
+	ghCmdRE    = regexp.MustCompile(`^##\[[a-z]+\]`)
+	goHeaderRE = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\]]*)\]:$`)
+	fileLineRE = regexp.MustCompile(`^\s+(\S.*\.go|_testmain\.go|\?):(\d+)(?: \+0x[0-9a-f]+)?(?: fp=.*)?$`)
+	createdRE  = regexp.MustCompile(`^created by (\S+)(?: in goroutine (\d+))?$`)
+	raceAccRE  = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (?:goroutine (\d+)|(main) goroutine):$`)
+	raceGoRE   = regexp.MustCompile(`^Goroutine (\d+) \(([^)]*)\) created at:$`)
+	failLineRE = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+	// gotestsumRE is gotestsum's header of a failed test's output:
+	// "=== FAIL: internal/pkg TestX/sub (0.01s)".
+	gotestsumRE = regexp.MustCompile(`^=== FAIL: \S+ (Test\S*) \(`)
+	endLineRE   = regexp.MustCompile(`^\s*--- (?:PASS|FAIL|SKIP): `)
 	runLineRE   = regexp.MustCompile(`^=== (?:RUN|CONT|PAUSE)\s+(\S+)`)
 	pkgLineRE   = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)\s+(?:\d|\(cached\)|\[)`)
 	runFlagRE   = regexp.MustCompile(`(?:^|\s)-(?:test\.)?run(?:=|\s+)('[^']*'|"[^"]*"|\S+)`)
 	logMsgRE    = regexp.MustCompile(`^\s+(\S+\.go):(\d+): (.*)$`)
 	runningTest = regexp.MustCompile(`^\s+(\S+) \([^)]*\)$`)
+	// A testify assertion's block: "Error Trace:", "Error:", "Test:".
+	tfTraceRE = regexp.MustCompile(`^\s*Error Trace:\s*(\S+\.go:\d+)`)
+	tfFieldRE = regexp.MustCompile(`^\s*(Error|Test|Messages):\s*(.*)$`)
+	siteRE    = regexp.MustCompile(`^\s+(\S+\.go):(\d+):\s*(.*)$`)
 	// lateRE is the testing package's panic when a goroutine fails or logs
 	// through a test that has completed; it names the test.
 	lateRE = regexp.MustCompile(`^panic: (?:Fail|Log) in goroutine after (\S+) has completed`)
@@ -99,7 +116,9 @@ var (
 func clean(l string) string {
 	l = strings.TrimRight(l, "\r")
 	l = ansiRE.ReplaceAllString(l, "")
-	return tsPrefixRE.ReplaceAllString(l, "")
+	l = ghLinkRE.ReplaceAllString(l, "$1")
+	l = tsPrefixRE.ReplaceAllString(l, "")
+	return ghCmdRE.ReplaceAllString(l, "")
 }
 
 // Parse returns the failures in a log, in the order they appear.
@@ -144,7 +163,10 @@ func (p *parser) parse() {
 	// Test failures without a trace: "--- FAIL: TestX" followed by the
 	// test's own messages, none of them the race detector's echo.
 	for i, l := range p.lines {
-		m := failLineRE.FindStringSubmatch(l)
+		m, from := failLineRE.FindStringSubmatch(l), "the --- FAIL line"
+		if m == nil {
+			m, from = gotestsumRE.FindStringSubmatch(l), "gotestsum's === FAIL line"
+		}
 		if m == nil || p.used[i] {
 			continue
 		}
@@ -155,16 +177,114 @@ func (p *parser) parse() {
 		}
 		ml := p.lines[i+1]
 		mm := logMsgRE.FindStringSubmatch(ml)
-		if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent || strings.Contains(mm[3], "race detected during execution of test") {
+		if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent {
+			// go test -v prints a test's messages as they come: between
+			// its === RUN line and its --- FAIL line.
+			mm = p.messageBefore(i, m[1])
+		}
+		if mm == nil || strings.Contains(mm[3], "race detected during execution of test") {
 			continue
 		}
-		p.out = append(p.out, &Failure{
+		f := &Failure{
 			Kind: TestFailure, Message: mm[3], Site: mm[1] + ":" + mm[2], Line: i + 1,
-			Test: topLevel(m[1]), TestFrom: "the --- FAIL line",
-		})
+			Test: topLevel(m[1]), TestFrom: from,
+		}
+		if f.Test != m[1] {
+			f.Subtest = m[1]
+		}
+		p.out = append(p.out, f)
 	}
+	p.testify()
 	sortByLine(p.out)
 	p.dedupe()
+}
+
+// testify reads testify's assertion blocks ("Error Trace:", "Error:",
+// "Test:"), which CI logs and issues often show without the --- FAIL line
+// above them: the failure is the block's, at the line that logged it, and
+// the test is the one its Test: field names. A --- FAIL failure read from
+// the same lines takes the block's message instead.
+func (p *parser) testify() {
+	for i, l := range p.lines {
+		tm := tfTraceRE.FindStringSubmatch(l)
+		if tm == nil || p.used[i] {
+			continue
+		}
+		f := &Failure{Kind: TestFailure, Site: tm[1], Line: i + 1}
+		if i > 0 {
+			if sm := siteRE.FindStringSubmatch(p.lines[i-1]); sm != nil {
+				f.Site, f.Line = sm[1]+":"+sm[2], i
+			}
+		}
+		var test string
+		for j := i + 1; j < len(p.lines) && j < i+60; j++ {
+			fm := tfFieldRE.FindStringSubmatch(p.lines[j])
+			if fm == nil {
+				if tfTraceRE.MatchString(p.lines[j]) || failLineRE.MatchString(p.lines[j]) || siteRE.MatchString(p.lines[j]) && !strings.HasPrefix(strings.TrimSpace(p.lines[j]), "Error") {
+					break
+				}
+				continue
+			}
+			switch fm[1] {
+			case "Error":
+				if f.Detail == "" {
+					f.Detail = strings.TrimSpace(fm[2])
+				}
+			case "Test":
+				test = strings.TrimSpace(fm[2])
+			}
+			if fm[1] == "Test" {
+				break
+			}
+		}
+		f.Message = f.Detail
+		if test != "" {
+			f.Test, f.TestFrom = topLevel(test), "the Test: line of its assertion"
+			if test != f.Test {
+				f.Subtest = test
+			}
+		}
+		// The same assertion read from its --- FAIL line: keep one.
+		merged := false
+		for _, o := range p.out {
+			if o.Kind == TestFailure && o.Site == f.Site && o.Line <= f.Line && f.Line-o.Line <= 2 {
+				o.Message, o.Detail = f.Message, f.Detail
+				if o.Subtest == "" {
+					o.Subtest = f.Subtest
+				}
+				merged = true
+			}
+		}
+		if !merged {
+			p.out = append(p.out, f)
+		}
+	}
+}
+
+// messageBefore returns the first message test logged before its --- FAIL
+// line at line i, when the log shows its === RUN (or === CONT) line and no
+// other test ends in between; nil otherwise.
+func (p *parser) messageBefore(i int, test string) []string {
+	start := -1
+	for j := i - 1; j >= 0; j-- {
+		l := p.lines[j]
+		if m := runLineRE.FindStringSubmatch(l); m != nil && m[1] == test {
+			start = j
+			break
+		}
+		if endLineRE.MatchString(l) || pkgLineRE.MatchString(l) {
+			return nil
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	for j := start + 1; j < i; j++ {
+		if mm := logMsgRE.FindStringSubmatch(p.lines[j]); mm != nil && !p.used[j] {
+			return mm
+		}
+	}
+	return nil
 }
 
 // dedupe keeps the first of failures that are the same failure of the
@@ -374,8 +494,8 @@ func testFunc(fn string) (pkg, test string, ok bool) {
 	if i := strings.IndexByte(name, '.'); i >= 0 {
 		name = name[:i]
 	}
-	if !isTestName(name) {
-		return "", "", false
+	if !isTestName(name) || name == "TestMain" {
+		return "", "", false // TestMain runs the tests, it is none
 	}
 	return strings.TrimSuffix(pkg, "_test"), name, true
 }
@@ -431,7 +551,7 @@ func (p *parser) identify(f *Failure) {
 		}
 		for _, g := range f.Involved {
 			for _, fr := range g.Frames {
-				if pkg := FuncPackage(fr.Func); pkgFromFrames == "" && pkg != "" && !isStd(pkg) {
+				if pkg := FuncPackage(fr.Func); pkgFromFrames == "" && pkg != "" && !isStd(pkg) && !inModCache(fr.File) {
 					pkgFromFrames = strings.TrimSuffix(pkg, "_test")
 				}
 			}
@@ -463,6 +583,9 @@ func (p *parser) failLine(f *Failure) (string, string) {
 		if m := failLineRE.FindStringSubmatch(p.lines[j]); m != nil {
 			return topLevel(m[1]), "the --- FAIL line"
 		}
+		if m := gotestsumRE.FindStringSubmatch(p.lines[j]); m != nil {
+			return topLevel(m[1]), "gotestsum's === FAIL line"
+		}
 		if pkgLineRE.MatchString(p.lines[j]) {
 			break
 		}
@@ -470,6 +593,9 @@ func (p *parser) failLine(f *Failure) (string, string) {
 	for j := from - 1; j >= 0 && j >= from-3; j-- {
 		if m := failLineRE.FindStringSubmatch(p.lines[j]); m != nil {
 			return topLevel(m[1]), "the --- FAIL line"
+		}
+		if m := gotestsumRE.FindStringSubmatch(p.lines[j]); m != nil {
+			return topLevel(m[1]), "gotestsum's === FAIL line"
 		}
 	}
 	return "", ""
@@ -538,10 +664,12 @@ func (p *parser) pkgLine(i int) string {
 // but the testing package's own.
 func testGoroutines(gs []Goroutine) []Goroutine {
 	in := map[int]bool{}
+	tests := map[string]bool{}
 	for _, g := range gs {
 		for k, fr := range g.Frames {
-			if _, _, ok := testFunc(fr.Func); ok && k+1 < len(g.Frames) && g.Frames[k+1].Func == "testing.tRunner" {
+			if pkg, test, ok := testFunc(fr.Func); ok && k+1 < len(g.Frames) && g.Frames[k+1].Func == "testing.tRunner" {
 				in[g.ID] = true
+				tests[pkg+"."+test] = true
 			}
 		}
 	}
@@ -562,6 +690,17 @@ func testGoroutines(gs []Goroutine) []Goroutine {
 			}
 		}
 	}
+	// Before Go 1.21 a traceback does not say which goroutine created
+	// one ("created by pkg.TestX" without "in goroutine N"): a goroutine
+	// that the running test's own function started is the test's.
+	for _, g := range gs {
+		if in[g.ID] || g.Creator != 0 || len(g.CreatedBy) == 0 {
+			continue
+		}
+		if pkg, test, ok := testFunc(g.CreatedBy[0].Func); ok && tests[pkg+"."+test] {
+			in[g.ID] = true
+		}
+	}
 	var out []Goroutine
 	for _, g := range gs {
 		if in[g.ID] {
@@ -569,6 +708,14 @@ func testGoroutines(gs []Goroutine) []Goroutine {
 		}
 	}
 	return out
+}
+
+// inModCache reports whether a frame's file is in the module cache
+// (".../pkg/mod/example.com/dep@v1.2.0/x.go"): a dependency's, not the
+// failing module's.
+func inModCache(file string) bool {
+	file = strings.ReplaceAll(file, `\`, "/")
+	return strings.Contains(file, "/pkg/mod/") && strings.Contains(file, "@")
 }
 
 // onlyTesting reports whether g runs only the testing package's, the

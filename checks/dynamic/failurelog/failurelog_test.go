@@ -368,3 +368,177 @@ func TestFuncKey(t *testing.T) {
 		t.Errorf("literals of two methods m share a key")
 	}
 }
+
+// The logs in testdata/real are excerpts of logs pasted in public issues
+// (bench/repro/logs has them whole, with where they come from):
+//
+//	old-go-asleep.log         github.com/thejerf/suture issue 66 (Go before 1.21:
+//	                          "created by pkg.TestX" without "in goroutine N")
+//	testify-no-fail-line.log  github.com/dgraph-io/ristretto pull request 334
+//	                          (a testify block pasted without its --- FAIL line)
+//	late-through-dep.log      github.com/qmsk/snmpbot issue 30 (a late Log through a
+//	                          dependency's logger; no FAIL line)
+//	actions-error-prefix.log  github.com/elastic/cloud-sdk-go issue 36 (GitHub Actions'
+//	                          "##[error]" before each message of a subtest)
+//	gotestsum.log             github.com/buildkite/agent pull request 2311 (gotestsum's
+//	                          "=== FAIL: pkg TestX" header; a helper process's
+//	                          deadlock under TestMain; "_testmain." line finished)
+//	verbose-message-first.log github.com/hashicorp/golang-lru issue 236 (go test -v:
+//	                          the message before the --- FAIL line)
+//	github-line-links.log     github.com/fnrun/fnrun issue 136, cut after the
+//	                          main goroutine (line numbers copied from GitHub's
+//	                          web view carry links: "testing.go:[178](https://…)8")
+
+func TestOldGoCreatedByIsTheTests(t *testing.T) {
+	fs := Parse(read(t, "real/old-go-asleep.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != Deadlock || f.Test != "TestFailingSupervisors" || f.Package != "github.com/thejerf/suture/v4" {
+		t.Fatalf("got %s of %s.%s", f.Kind, f.Package, f.Test)
+	}
+	// The supervisor goroutine the test started is blocked too: it is
+	// part of the deadlock although its "created by" names no goroutine.
+	want := `deadlock [v4.TestFailingSupervisors at suture_test.go:571] [v4.(*Supervisor).Serve at supervisor.go:355]`
+	if got := f.Signature(InModule("github.com/thejerf/suture/v4")).String(); got != want {
+		t.Errorf("signature\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestTestifyBlock(t *testing.T) {
+	const want = `test-failure with "Should be true" at cache_test.go:866`
+	inRistretto := InModule("github.com/dgraph-io/ristretto")
+	for name, log := range map[string]string{
+		"pasted alone": read(t, "real/testify-no-fail-line.log"),
+		// As go test prints it: the --- FAIL line, the site with a
+		// trailing space, tabs; the package on the FAIL line.
+		"go test": "--- FAIL: TestDropUpdates (0.01s)\n    cache_test.go:866: \n        \tError Trace:\tcache_test.go:866\n        \t            \t\t\t\tcache_test.go:872\n        \tError:      \tShould be true\n        \tTest:       \tTestDropUpdates\nFAIL\nFAIL\tgithub.com/dgraph-io/ristretto\t2.1s\n",
+	} {
+		fs := Parse(log)
+		if len(fs) != 1 {
+			t.Fatalf("%s: got %d failures, want 1", name, len(fs))
+		}
+		f := fs[0]
+		if f.Kind != TestFailure || f.Test != "TestDropUpdates" || f.Site != "cache_test.go:866" {
+			t.Errorf("%s: got %s of %s at %s", name, f.Kind, f.Test, f.Site)
+		}
+		if got := f.Signature(inRistretto).String(); got != want {
+			t.Errorf("%s: signature\n got %s\nwant %s", name, got, want)
+		}
+	}
+	sig := Parse(read(t, "real/testify-no-fail-line.log"))[0].Signature(inRistretto)
+	fd := checks.Finding{Kind: checks.TestFailure, Message: "cache_test.go:866: \n\tError Trace:\tcache_test.go:866\n\t\t\t\tcache_test.go:872\n\tError:      \tShould be true\n\tTest:       \tTestDropUpdates"}
+	if ok, why := sig.Match(fd, inRistretto); !ok {
+		t.Errorf("the same assertion does not match: %s", why)
+	}
+	fd.Message = strings.Replace(fd.Message, "Should be true", "Should be false", 1)
+	if ok, _ := sig.Match(fd, inRistretto); ok {
+		t.Errorf("another assertion at the same line matches")
+	}
+	// A subtest named by the Test: line.
+	f := Parse("    x_test.go:12: \n        \tError Trace:\tx_test.go:12\n        \tError:      \tNot equal: \n        \tTest:       \tTestUpdate/happy_path\n")[0]
+	if f.Test != "TestUpdate" || f.Subtest != "TestUpdate/happy_path" {
+		t.Errorf("got test %q subtest %q, want TestUpdate and TestUpdate/happy_path", f.Test, f.Subtest)
+	}
+}
+
+func TestGitHubLineLinks(t *testing.T) {
+	fs := Parse(read(t, "real/github-line-links.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != Timeout || f.Test != "TestNew_withTimeout" || len(f.Goroutines) != 2 {
+		t.Fatalf("got %s of %q, %d goroutines; want the timeout of TestNew_withTimeout, 2 goroutines", f.Kind, f.Test, len(f.Goroutines))
+	}
+	if fr := f.Goroutines[0].Frames[0]; fr.Line != 1788 {
+		t.Errorf("alarm frame at line %d, want 1788 (the link's text joined to the digit after it)", fr.Line)
+	}
+	if fr := f.Goroutines[0].CreatedBy[0]; fr.Line != 180 {
+		t.Errorf("created at line %d, want 180", fr.Line)
+	}
+}
+
+func TestVerboseMessageBeforeFailLine(t *testing.T) {
+	fs := Parse(read(t, "real/verbose-message-first.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != TestFailure || f.Test != "TestLoadingExpired" || f.Site != "expirable_lru_test.go:405" || f.Message != "length differs from expected" {
+		t.Errorf("got %s of %s at %s: %q", f.Kind, f.Test, f.Site, f.Message)
+	}
+	// Another test's message is never taken for it.
+	log := "=== RUN   TestA\n    a_test.go:3: from A\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.00s)\n"
+	if fs := Parse(log); len(fs) != 0 {
+		t.Errorf("got %d failures from a --- FAIL line without a message of its test, want none: %+v", len(fs), *fs[0])
+	}
+}
+
+func TestPackageFromFramesSkipsDependencies(t *testing.T) {
+	fs := Parse(read(t, "real/late-through-dep.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	// The top frames are the logging module's, from the module cache.
+	if f.Test != "TestWalkBulk" || f.Package != "github.com/qmsk/snmpbot/client" {
+		t.Errorf("got test %q of package %q, want TestWalkBulk of github.com/qmsk/snmpbot/client", f.Test, f.Package)
+	}
+}
+
+// A log from another commit than the checkout: the same deadlock one line
+// higher matches only with Drift; one eight lines away never does.
+func TestSignatureDrift(t *testing.T) {
+	frame := func(fn, file string, line int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: line} }
+	in := InModule("github.com/thejerf/suture/v4")
+	sig := Parse(read(t, "real/old-go-asleep.log"))[0].Signature(in)
+	deadlock := func(testLine, serveLine int) checks.Finding {
+		return checks.Finding{Kind: checks.Deadlock, Goroutines: []checks.Goroutine{
+			{ID: "g0", Stack: []checks.Frame{frame("github.com/thejerf/suture/v4.TestFailingSupervisors", "v4/suture_test.go", testLine), frame("testing.tRunner", "/go/src/testing/testing.go", 1446)}},
+			{ID: "g1", Stack: []checks.Frame{frame("github.com/thejerf/suture/v4.(*Supervisor).Serve", "v4/supervisor.go", serveLine), frame("github.com/thejerf/suture/v4.TestFailingSupervisors.func1", "v4/suture_test.go", 533)}},
+		}}
+	}
+	if ok, why := sig.Match(deadlock(571, 355), in); !ok {
+		t.Errorf("the log's own lines do not match: %s", why)
+	}
+	if ok, _ := sig.Match(deadlock(570, 354), in); ok {
+		t.Error("lines one away match without Drift")
+	}
+	sig.Drift = 1
+	if ok, why := sig.Match(deadlock(570, 354), in); !ok {
+		t.Errorf("lines one away do not match with Drift 1: %s", why)
+	}
+	sig.Drift = 3
+	if ok, _ := sig.Match(deadlock(579, 354), in); ok {
+		t.Error("the test blocked 8 lines away matches with Drift 3")
+	}
+}
+
+func TestActionsCommandPrefixAndSubtest(t *testing.T) {
+	fs := Parse(read(t, "real/actions-error-prefix.log"))
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != TestFailure || f.Test != "TestPoolAdd" || f.Subtest != "TestPoolAdd/Add_succeeds" || f.Site != "pool_test.go:288" {
+		t.Errorf("got %s of %q (subtest %q) at %s", f.Kind, f.Test, f.Subtest, f.Site)
+	}
+}
+
+func TestGotestsumAndTestMain(t *testing.T) {
+	fs := Parse(read(t, "real/gotestsum.log"))
+	if len(fs) != 2 {
+		t.Fatalf("got %d failures, want 2 (the test's message, the deadlock)", len(fs))
+	}
+	f := fs[0]
+	if f.Kind != TestFailure || f.Test != "TestLockFileRetriesAndTimesOut" || f.Site != "shell_test.go:319" || f.TestFrom != "gotestsum's === FAIL line" {
+		t.Errorf("got %s of %q at %s (from %q)", f.Kind, f.Test, f.Site, f.TestFrom)
+	}
+	// The deadlock is a helper process's under TestMain: TestMain is not
+	// a test, and no test is taken from its frame.
+	if d := fs[1]; d.Kind != Deadlock || d.Test == "TestMain" {
+		t.Errorf("got %s of %q, want a deadlock not of TestMain", d.Kind, d.Test)
+	}
+}

@@ -30,6 +30,13 @@ type Signature struct {
 	Message string           // normalized; "" when the kind needs none
 	Site    string           // a test failure's "file.go:line"
 	Stacks  [][]checks.Frame // per involved goroutine with in-module frames, its top ones
+	// Detail is text the failure's message must hold anywhere, spaces
+	// collapsed: a testify assertion's Error: line, which is not its first.
+	Detail string
+	// Drift is how many lines a goroutine's top frame may be away from the
+	// log's, in the same function and file: a log from another commit
+	// than the checkout (0: the same line).
+	Drift int
 	// Late is set for a goroutine that failed or logged through a test
 	// that had completed: the top-level test the message names. Which
 	// test of its tree go test names, and whether as a failure or a log,
@@ -47,6 +54,9 @@ func (f *Failure) Signature(inModule func(checks.Frame) bool) Signature {
 	switch f.Kind {
 	case Panic, Fatal, TestFailure:
 		s.Message = normalize(f.Message)
+	}
+	if f.Kind == TestFailure && f.Detail != "" {
+		s.Message, s.Detail = "", collapse(f.Detail)
 	}
 	if m := lateRE.FindStringSubmatch(f.Message); m != nil && f.Kind == Panic {
 		s.Message, s.Late = "", topLevel(m[1])
@@ -86,6 +96,9 @@ func (s Signature) String() string {
 	}
 	if s.Message != "" {
 		parts = append(parts, fmt.Sprintf("%q", s.Message))
+	}
+	if s.Detail != "" {
+		parts = append(parts, fmt.Sprintf("with %q", s.Detail))
 	}
 	if s.Site != "" {
 		parts = append(parts, "at "+s.Site)
@@ -163,6 +176,9 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 	if s.Message != "" && !strings.Contains(normalize(fd.Message), s.Message) {
 		return false, fmt.Sprintf("message %q, not %q", firstLine(fd.Message), s.Message)
 	}
+	if s.Detail != "" && !strings.Contains(collapse(fd.Message), s.Detail) {
+		return false, fmt.Sprintf("message %q, not one with %q", firstLine(fd.Message), s.Detail)
+	}
 	if s.Site != "" && !strings.Contains(fd.Message, s.Site+": ") {
 		// The testing package prefixes a test's message with where it
 		// was logged.
@@ -189,16 +205,16 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 			return false, fmt.Sprintf("failed at %s, not %s", got, baseSite(s.Stacks[0][0]))
 		}
 		for _, st := range stacks {
-			if sameStack(s.Stacks[0], st) {
+			if sameStack(s.Stacks[0], st, s.Drift) {
 				return true, ""
 			}
 		}
 		return false, fmt.Sprintf("failing goroutine not at [%s]", stackString(s.Stacks[0]))
 	case DataRace, Deadlock:
-		return sameStacks(s.Stacks, stacks)
+		return sameStacks(s.Stacks, stacks, s.Drift)
 	case Timeout:
 		if fd.Kind == checks.Deadlock {
-			return sameStacks(s.Stacks, stacks)
+			return sameStacks(s.Stacks, stacks, s.Drift)
 		}
 		// A goroutine that never reaches its next scheduling point: it
 		// must be one of the log's, in the same function.
@@ -220,13 +236,13 @@ func isHang(msg string) bool {
 
 // sameStacks compares the involved goroutines as multisets of stacks
 // (sameStack pairs them).
-func sameStacks(want, got [][]checks.Frame) (bool, string) {
+func sameStacks(want, got [][]checks.Frame, drift int) (bool, string) {
 	used := make([]bool, len(got))
 	ok := len(want) == len(got)
 	for _, w := range want {
 		found := false
 		for i, g := range got {
-			if !used[i] && sameStack(w, g) {
+			if !used[i] && sameStack(w, g, drift) {
 				used[i], found = true, true
 				break
 			}
@@ -263,13 +279,23 @@ func stackKey(st []checks.Frame) string {
 	return strings.Join(parts, "<")
 }
 
-// sameStack compares two stacks by stackKey over the frames both have.
-func sameStack(a, b []checks.Frame) bool {
+// sameStack compares two stacks by stackKey over the frames both have;
+// with drift > 0 the top frames' lines may differ by up to drift.
+func sameStack(a, b []checks.Frame, drift int) bool {
 	n := min(len(a), len(b))
 	if n == 0 {
 		return false
 	}
-	return stackKey(a[:n]) == stackKey(b[:n])
+	if stackKey(a[:n]) == stackKey(b[:n]) {
+		return true
+	}
+	if drift <= 0 || stackKey(a[1:n]) != stackKey(b[1:n]) || funcKey(a[0].Func) != funcKey(b[0].Func) {
+		return false
+	}
+	fa, fb := a[0], b[0]
+	fa.Line, fb.Line = 0, 0
+	d := a[0].Line - b[0].Line
+	return baseSite(fa) == baseSite(fb) && d >= -drift && d <= drift
 }
 
 // closureSegRE is one numbered element of a function literal's name:
@@ -314,6 +340,14 @@ var (
 
 // normalize keeps a message's first line without what changes between
 // runs (addresses, numbers) and without the "panic: " of a traceback.
+// collapse normalizes a message's numbers and addresses as normalize does,
+// and its runs of white space to one space.
+func collapse(s string) string {
+	s = hexRE.ReplaceAllString(s, "0x?")
+	s = digitRE.ReplaceAllString(s, "#")
+	return strings.Join(strings.Fields(s), " ")
+}
+
 func normalize(s string) string {
 	s = firstLine(s)
 	s = strings.TrimSuffix(s, " [recovered]")
