@@ -40,6 +40,8 @@ type sched struct {
 	last    int
 	// arrivals counts releases of goroutines (gstate.parkSeq).
 	arrivals uint64
+	// backs counts the goroutines taken back from outside control (reclaim).
+	backs uint64
 
 	objs      map[unsafe.Pointer]int // Decision.Obj numbers
 	mutexes   map[unsafe.Pointer]*mutexState
@@ -242,6 +244,7 @@ func (s *sched) newG() *gstate {
 //go:norace
 func (s *sched) loop() {
 	s.sgid = goid()
+	openJoins(s)
 	for {
 		s.collect()
 		if s.fail != nil && !s.aborting {
@@ -260,6 +263,7 @@ func (s *sched) loop() {
 		}
 		s.next()
 	}
+	closeJoins(s)
 	s.finish()
 	if s.lostTest && s.res.Outcome != "pass" {
 		// The schedule ended on a failure while the test's goroutine was
@@ -374,6 +378,7 @@ func (s *sched) arrived(g *gstate) {
 		}
 		if g.id == 0 {
 			s.testDone = true
+			closeJoins(s) // go test waits for no goroutine started now
 		}
 		if p := g.parent; p != nil && g.parallel {
 			p.pending--
@@ -423,7 +428,7 @@ func (s *sched) next() {
 			return
 		}
 	}
-	if s.awaitRecorded() {
+	if s.admitJoin() || s.awaitRecorded() {
 		return
 	}
 	cands, list := s.enabledList()
@@ -507,6 +512,9 @@ func (s *sched) next() {
 			}
 			s.watchdogAfter(g, limit)
 		}
+		if s.joinReady() {
+			return // a goroutine started outside control joins first
+		}
 		s.blockedFailure(false)
 		return
 	}
@@ -543,6 +551,9 @@ func (s *sched) next() {
 	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
+		if s.awaitRecordedBack(cands) {
+			return
+		}
 		pick = s.replayPick(cands, list)
 	}
 	if pick == nil && s.fairPhase() {
