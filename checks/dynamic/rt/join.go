@@ -259,8 +259,9 @@ func (s *sched) holdJoin(j *joiner) bool {
 		j.hold = 1
 		return false
 	}
+	// A stack dump costs: the first looks, then every eighth.
 	j.looks++
-	if j.looks%8 == 0 && s.blockedGid(j.parent) && !s.lastIO {
+	if (j.looks <= 4 || j.looks%8 == 0) && s.blockedGid(j.parent) && !s.lastIO {
 		j.hold = 1
 		return false
 	}
@@ -318,4 +319,58 @@ func (s *sched) join(j *joiner) {
 	c.parkSeq = s.arrivals
 	s.running = append(s.running, c)
 	j.answer(c)
+}
+
+// awaitSlice waits up to outsideSlice for g to arrive and returns its
+// arrSeq. When a joiner queues meanwhile and g is found blocked outside
+// control (its parent may wait for g, g for the joiner: a handler's
+// response), it sets g.outside and returns at once: the joiner need not
+// wait out the slice.
+//
+//go:norace
+func (s *sched) awaitSlice(g *gstate) uint32 {
+	start := time.Now()
+	seenJ := joinSeq
+	for {
+		left := outsideSlice - time.Since(start)
+		if left <= 0 {
+			return g.arrSeen
+		}
+		if v := waitEither(&g.arrSeq, g.arrSeen, &joinSeq, seenJ, left); v != g.arrSeen {
+			return v
+		}
+		if joinSeq != seenJ {
+			seenJ = joinSeq
+			if s.blockedOutside(g) {
+				g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+				g.outside = true
+				return g.arrSeen
+			}
+		}
+	}
+}
+
+// waitEither is waitChange on two words: it returns *a when either
+// changed, or after limit.
+//
+//go:norace
+func waitEither(a *uint32, av uint32, b *uint32, bv uint32, limit time.Duration) uint32 {
+	start := time.Now()
+	for i := 0; i < spinRounds; i++ {
+		if *a != av || *b != bv {
+			return *a
+		}
+		runtime.Gosched()
+	}
+	for *a == av && *b == bv {
+		left := limit - time.Since(start)
+		if left <= 0 {
+			break
+		}
+		if left < 50*time.Microsecond {
+			left = 50 * time.Microsecond
+		}
+		sleepSema(min(left, 100*time.Millisecond))
+	}
+	return *a
 }

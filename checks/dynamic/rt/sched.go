@@ -330,8 +330,11 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 			return 0, false
 		}
 	}
-	if v = waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
+	if v = s.awaitSlice(g); v != g.arrSeen {
 		return v, true
+	}
+	if g.outside {
+		return 0, false // found blocked while a joiner waits (awaitSlice)
 	}
 	limit := s.stepLimit()
 	start := time.Now().Add(-outsideSlice)
