@@ -211,7 +211,9 @@ func preemptionsAt(ds []rt.Decision, states []rt.GoroutineState) []int {
 	held := map[int]int{}
 	for i := range ds {
 		out[i] = -1
-		if i > 0 && ds[i].G != ds[i-1].G {
+		// A join is not a choice of who runs: the goroutine that joins
+		// was started outside control and only comes in here.
+		if i > 0 && ds[i].G != ds[i-1].G && ds[i].Op != "join" {
 			prev := ds[i-1].G
 			next, found := rt.Decision{}, false
 			for j := i + 1; j < len(ds) && !found; j++ {

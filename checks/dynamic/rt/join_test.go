@@ -125,3 +125,28 @@ func TestJoinOutsideWaited(t *testing.T) {
 		}
 	}
 }
+
+// TestAbortFreesJoiners: once a schedule unwinds no decision admits a
+// joiner, so those queued run free at once (a handler waiting for its
+// goroutine can answer the test's goroutine, which then unwinds too).
+func TestAbortFreesJoiners(t *testing.T) {
+	s := &sched{}
+	openJoins(s)
+	defer closeJoins(s)
+	ran := make(chan struct{})
+	go joinMain(&joiner{}, func() { close(ran) })
+	for len(s.queuedJoiners()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	s.abort()
+	// A hang guard only: the test binary's deadline, less a margin.
+	var end <-chan time.Time
+	if d, ok := t.Deadline(); ok {
+		end = time.After(time.Until(d) * 9 / 10)
+	}
+	select {
+	case <-ran:
+	case <-end:
+		t.Fatal("the queued joiner did not run after the schedule began to unwind")
+	}
+}
