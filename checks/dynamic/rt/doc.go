@@ -254,7 +254,9 @@
 // parties. os.Exit (Exit) under control appends a "fatal" Result naming the
 // call before the process exits.
 //
-// Known limitations: only one schedule runs per process at a time; a Cond
+// Known limitations: only one schedule runs per process at a time; two
+// joiners started at the same site (two requests to one handler) are told
+// apart in a replay by the order they queue in, not by what they carry; a Cond
 // waited on under control is not woken by an uncontrolled Signal; a
 // WaitGroup whose counter was raised outside control is assumed to be zero
 // (Wait then blocks for real and the watchdog ends the run), though Wait

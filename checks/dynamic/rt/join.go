@@ -135,6 +135,9 @@ func (j *joiner) answer(c *gstate) {
 //
 //go:norace
 func (s *sched) queuedJoiners() []*joiner {
+	if len(joins.q) == 0 {
+		return nil // most decisions: no lock taken (one queued meanwhile is seen at the next)
+	}
 	lockJoins()
 	var q []*joiner
 	if joins.s == s && len(joins.q) > 0 {
