@@ -74,6 +74,8 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 		case "go":
 			child[i] = next
 			next++
+		case "join":
+			next++ // d.G, started outside control
 		case "t.Run", "t.Parallel":
 			named = false
 		}
@@ -94,6 +96,11 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 			if d.Op == "go" && involved[child[i]] {
 				keep[i] = true
 			}
+		}
+	}
+	for i, d := range ds {
+		if d.Op == "join" && involved[d.G] {
+			keep[i] = true // where a goroutine started outside control came in
 		}
 	}
 	labels := objectLabels(ds, keep, blocked, objs)
@@ -204,7 +211,9 @@ func preemptionsAt(ds []rt.Decision, states []rt.GoroutineState) []int {
 	held := map[int]int{}
 	for i := range ds {
 		out[i] = -1
-		if i > 0 && ds[i].G != ds[i-1].G {
+		// A join is not a choice of who runs: the goroutine that joins
+		// was started outside control and only comes in here.
+		if i > 0 && ds[i].G != ds[i-1].G && ds[i].Op != "join" {
 			prev := ds[i-1].G
 			next, found := rt.Decision{}, false
 			for j := i + 1; j < len(ds) && !found; j++ {
@@ -348,6 +357,7 @@ func verb(op string, stuck bool) string {
 		"close":              {"closes", "closes"},
 		"select":             {"selects", "waits in a select"},
 		"go":                 {"starts", "starts"},
+		"join":               {"is started outside control and joins", "waits to join"},
 		"start":              {"starts running", "waits to start"},
 		"time.Sleep":         {"sleeps", "sleeps"},
 		"atomic":             {"does an atomic operation", "does an atomic operation"},

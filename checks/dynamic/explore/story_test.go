@@ -146,3 +146,37 @@ func TestTellCallers(t *testing.T) {
 		t.Errorf("steps with callers %q, want %q", got, want)
 	}
 }
+
+// TestTellJoin: a goroutine started outside control (a handler's go
+// statement, on net/http's goroutine) joins the schedule; the story says
+// where, and the join preempts nobody.
+func TestTellJoin(t *testing.T) {
+	ds := []rt.Decision{
+		{G: 0, Op: "start"},
+		{G: 1, Site: "h_test.go:33", Op: "join"},
+		{G: 0, Site: "h_test.go:25", Op: "Mutex.Lock", Obj: 1},
+		{G: 0, Site: "h_test.go:28", Op: "Mutex.Unlock", Obj: 1},
+		{G: 1, Op: "start"},
+		{G: 1, Site: "h_test.go:19", Op: "Mutex.Lock", Obj: 1},
+		{G: 1, Site: "h_test.go:21", Op: "Mutex.Unlock", Obj: 1},
+	}
+	src := map[string]string{"h_test.go:25": "\ta.mu.Lock()", "h_test.go:28": "\ta.mu.Unlock()", "h_test.go:19": "\ta.mu.Lock()", "h_test.go:21": "\ta.mu.Unlock()"}
+	it := tell(ds, nil, checks.TestFailure, func(site string) string { return src[site] })
+	if it == nil {
+		t.Fatal("nothing told")
+	}
+	var got []string
+	for _, st := range it.Steps {
+		got = append(got, st.Sentence(func(s string) string { return "`" + s + "`" }))
+	}
+	want := []string{
+		"g1 is started outside control and joins at h_test.go:33",
+		"g0 locks `a.mu` at h_test.go:25",
+		"g0 unlocks `a.mu` at h_test.go:28",
+		"g1 locks `a.mu` at h_test.go:19",
+		"g1 unlocks `a.mu` at h_test.go:21",
+	}
+	if !reflect.DeepEqual(got, want) || it.Preemptions != 0 {
+		t.Errorf("story (%d preemptions):\n%s\nwant (0):\n%s", it.Preemptions, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -7,6 +7,7 @@ package rt
 //go:norace
 func (s *sched) abort() {
 	s.aborting = true
+	closeJoins(s) // no decision admits them now
 }
 
 // abortNext releases one parked goroutine with the abort signal.

@@ -25,7 +25,7 @@ import (
 func Go(f func()) {
 	g := current()
 	if g == nil {
-		go f()
+		goOutside(f) // join.go
 		return
 	}
 	rep := g.call(&request{op: opGo})

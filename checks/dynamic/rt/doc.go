@@ -18,6 +18,7 @@
 //   - outside.go: goroutines outside control, found blocked from stack dumps (blockedOutside,
 //     virtualWait), waited for and taken back (reclaim, abandon)
 //   - foreign.go: foreign parties: probes, blocking for real (blockForReal), paceForeign
+//   - join.go: goroutines started outside control that join the schedule (joiners)
 //   - spin.go: the spin rule and livelocks (spinTurn, clockHang)
 //   - failure.go: deadlock, leak and misuse, with the goroutine states they report
 //   - abort.go: unwinding a schedule (abortNext, abortArrival)
@@ -149,6 +150,24 @@
 // waits, up to outsideWait, until no goroutine outside control runs
 // (tickReal, realclock.go); Now outside control reads the virtual clock.
 //
+// Joiners. A go statement of rewritten code run by a goroutine outside
+// control while a schedule runs (net/http's connection goroutine running a
+// handler, a dependency's worker calling back) starts a joiner: the new
+// goroutine queues and waits until the scheduler admits it at a decision
+// of its own (Decision.Op "join", G its id), after which it is controlled,
+// its start its first step. The search admits a queued joiner at its next
+// decision; a strategy other than the unperturbed one may hold it back
+// while a controlled goroutine is outside control (a response on its way),
+// until one comes back, none is outside, its parent is found waiting, or
+// joinHoldMax; the unperturbed schedule runs it on at once, as the runtime
+// runs a goroutine just started. A replay admits joiners only at recorded
+// joins, waiting for one started at the recorded site, so the new
+// goroutine comes in at the same decision whatever its parent's timing;
+// and when its next decision names a goroutine outside control (in real
+// I/O, say) while others could run, it waits for that goroutine rather
+// than diverge (awaitRecordedBack). Joiners no decision admitted run free
+// once the test has returned or the schedule unwinds or ends.
+//
 // Random draws: math/rand's and math/rand/v2's top-level functions are
 // rewritten to MathRand and MathRandV2 (rand.go), which under control draw
 // from a stream seeded by the schedule's seed, in the order its decisions
@@ -237,7 +256,9 @@
 // parties. os.Exit (Exit) under control appends a "fatal" Result naming the
 // call before the process exits.
 //
-// Known limitations: only one schedule runs per process at a time; a Cond
+// Known limitations: only one schedule runs per process at a time; two
+// joiners started at the same site (two requests to one handler) are told
+// apart in a replay by the order they queue in, not by what they carry; a Cond
 // waited on under control is not woken by an uncontrolled Signal; a
 // WaitGroup whose counter was raised outside control is assumed to be zero
 // (Wait then blocks for real and the watchdog ends the run), though Wait

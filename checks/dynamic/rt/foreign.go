@@ -13,13 +13,14 @@ import (
 // poll lets goroutines blocked on channels try their operation without
 // blocking, in case a partner outside the scheduler's view (a goroutine or
 // a close in uninstrumented code) can complete it, over about 55ms of wall
-// time. It reports progress.
+// time. It reports progress (a goroutine outside control came back, one
+// started outside control is due to join, meanwhile).
 //
 //go:norace
 func (s *sched) poll() bool {
 	delay := 50 * time.Microsecond
 	for round := 0; round < 7; round++ {
-		if s.probe(true) {
+		if s.probe(true) || s.reclaim() || s.joinReady() {
 			return true
 		}
 		nap(delay)

@@ -38,6 +38,7 @@ func TestMainChild(t *testing.T) {
 		},
 		"TestTimeoutFails":   func(t *testing.T) { awaitDrain(t, true) },
 		"TestClockCache":     clockCache,
+		"TestHandlerGo":      handlerGo(false),
 		"TestClockCacheFail": clockCacheFail,
 		"TestClockPace":      clockPace,
 		"TestTimeoutFailsLate": func(t *testing.T) {

@@ -17,13 +17,19 @@ import (
 // counts allocations.
 //
 //go:norace
-func (s *sched) blockedOutside(g *gstate) bool {
-	if g.gid == 0 {
+func (s *sched) blockedOutside(g *gstate) bool { return s.blockedGid(g.gid) }
+
+// blockedGid is blockedOutside for the goroutine with runtime id gid
+// (false when there is none).
+//
+//go:norace
+func (s *sched) blockedGid(gid uint64) bool {
+	if gid == 0 {
 		return false
 	}
 	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
 	var head [40]byte
-	h := append(strconv.AppendUint(append(head[:0], "goroutine "...), g.gid, 10), " ["...)
+	h := append(strconv.AppendUint(append(head[:0], "goroutine "...), gid, 10), " ["...)
 	i := bytes.Index(dump, h)
 	if i < 0 {
 		return false
@@ -121,6 +127,7 @@ func (s *sched) reclaim() bool {
 			g.inIO, g.inWait, g.inHold, g.inVirtual = false, false, false, false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
+			s.backs++
 			s.arrived(g)
 			any = true
 			continue
@@ -141,7 +148,7 @@ func (s *sched) waitOutside(d time.Duration) bool {
 	}
 	pause := 20 * time.Microsecond
 	for {
-		if s.reclaim() {
+		if s.reclaim() || s.joinReady() {
 			return true
 		}
 		left := d - time.Since(start)
@@ -496,6 +503,54 @@ func (s *sched) awaitRecorded() bool {
 		// (a loaded machine), as an arrival is.
 		if look%8 == 0 && s.blockedOutside(g) {
 			return false
+		}
+		if time.Since(start) >= limit {
+			more := s.starvedMore(cpu0, limit)
+			if more == 0 {
+				return false
+			}
+			limit += more
+		}
+		nap(pause)
+		if pause < time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// awaitRecordedBack: in a replay, the goroutine the next recorded decision
+// names is outside control, blocked there (real I/O: a response on its
+// way from a goroutine outside control), while others could run: the
+// recording saw it back before this decision, and none of the scheduler's
+// moves left before it (the clock's moves come earlier in next) can bring
+// it back. The replay waits for it as awaitRecorded does, blocked or not,
+// rather than diverge. It reports whether a goroutine came back.
+//
+//go:norace
+func (s *sched) awaitRecordedBack(cands []*gstate) bool {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return false
+	}
+	id := s.replay.Decisions[s.steps].G
+	if id < 0 || id >= len(s.gs) || s.replay.Decisions[s.steps].Op == opJoinName {
+		return false
+	}
+	g := s.gs[id]
+	if !g.outside || g.blockedReal {
+		return false
+	}
+	for _, c := range cands {
+		if c == g {
+			return false
+		}
+	}
+	limit := s.stepLimit()
+	start := time.Now()
+	cpu0, _ := cpuNow()
+	pause := 20 * time.Microsecond
+	for {
+		if s.reclaim() {
+			return true
 		}
 		if time.Since(start) >= limit {
 			more := s.starvedMore(cpu0, limit)

@@ -40,6 +40,8 @@ type sched struct {
 	last    int
 	// arrivals counts releases of goroutines (gstate.parkSeq).
 	arrivals uint64
+	// backs counts the goroutines taken back from outside control (reclaim).
+	backs uint64
 
 	objs      map[unsafe.Pointer]int // Decision.Obj numbers
 	mutexes   map[unsafe.Pointer]*mutexState
@@ -254,6 +256,7 @@ func (s *sched) onlyDaemons() bool {
 //go:norace
 func (s *sched) loop() {
 	s.sgid = goid()
+	openJoins(s)
 	for {
 		s.collect()
 		if s.fail != nil && !s.aborting {
@@ -278,6 +281,7 @@ func (s *sched) loop() {
 		}
 		s.next()
 	}
+	closeJoins(s)
 	s.finish()
 	if s.lostTest && s.res.Outcome != "pass" {
 		// The schedule ended on a failure while the test's goroutine was
@@ -344,8 +348,11 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 			return 0, false
 		}
 	}
-	if v = waitChange(&g.arrSeq, g.arrSeen, outsideSlice); v != g.arrSeen {
+	if v = s.awaitSlice(g); v != g.arrSeen {
 		return v, true
+	}
+	if g.outside {
+		return 0, false // found blocked while a joiner waits (awaitSlice)
 	}
 	limit := s.stepLimit()
 	start := time.Now().Add(-outsideSlice)
@@ -392,6 +399,7 @@ func (s *sched) arrived(g *gstate) {
 		}
 		if g.id == 0 {
 			s.testDone = true
+			closeJoins(s) // go test waits for no goroutine started now
 		}
 		if p := g.parent; p != nil && g.parallel {
 			p.pending--
@@ -441,7 +449,7 @@ func (s *sched) next() {
 			return
 		}
 	}
-	if s.awaitRecorded() {
+	if s.admitJoin() || s.awaitRecorded() {
 		return
 	}
 	cands, list := s.enabledList()
@@ -525,6 +533,9 @@ func (s *sched) next() {
 			}
 			s.watchdogAfter(g, limit)
 		}
+		if s.joinReady() {
+			return // a goroutine started outside control joins first
+		}
 		s.blockedFailure(false)
 		return
 	}
@@ -561,6 +572,9 @@ func (s *sched) next() {
 	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
+		if s.awaitRecordedBack(cands) {
+			return
+		}
 		pick = s.replayPick(cands, list)
 	}
 	if pick == nil && s.fairPhase() {

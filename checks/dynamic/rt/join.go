@@ -1,0 +1,379 @@
+// Joiners: goroutines started outside control that join the running schedule.
+
+package rt
+
+import (
+	"runtime"
+	"strconv"
+	"time"
+)
+
+// A go statement of rewritten code run by a goroutine the scheduler does
+// not control (net/http's connection goroutine calling a handler, a
+// dependency's worker calling back) starts a joiner: the new goroutine
+// queues itself and waits. The scheduler admits it at a decision of its
+// own (Decision.Op "join", G the id it gets), after which it is a
+// controlled goroutine whose first step is its start. A replay admits a
+// joiner only at a recorded join, waiting for one started at the same site
+// to queue (up to the step limit, longer while the process is starved), so
+// that the order of the new goroutine among the controlled ones is the
+// schedule's, whatever its parent's timing was. A joiner no schedule
+// admits (it queued after the schedule's end, or after its test returned)
+// runs free, as a plain go statement would.
+//
+// The queue is shared by goroutines outside control and the scheduler:
+// it is guarded by a runtime semaphore (invisible to the race detector, as
+// the hand-offs are) and touched only in //go:norace code.
+
+type joiner struct {
+	pcs    [10]uintptr // the go statement's call stack
+	parent uint64      // the runtime id of the goroutine that ran it
+	site   string      // the go statement's file:line, resolved by S
+	// written by S: the controlled goroutine it becomes (nil: run free),
+	// then state set to 1 and sema released.
+	g     *gstate
+	state uint32
+	sema  uint32
+	// the search's hold (holdJoin): 0 undecided, 1 admit, 2 held
+	hold   uint8
+	holdAt time.Time
+	backs  uint64 // sched.backs when it was held
+	looks  int
+}
+
+var joins struct {
+	lock uint32 // a semaphore: 1 when free
+	s    *sched // the schedule taking joiners (nil: none)
+	q    []*joiner
+}
+
+func init() { joins.lock = 1 }
+
+//go:norace
+func lockJoins() { semacquire(&joins.lock) }
+
+//go:norace
+func unlockJoins() { semrelease(&joins.lock, false, 0) }
+
+// goOutside runs f on a new goroutine for a go statement executed outside
+// control: a joiner while a schedule takes them, else a plain goroutine.
+//
+//go:norace
+func goOutside(f func()) {
+	s := active
+	if s == nil {
+		go f()
+		return
+	}
+	j := &joiner{parent: goid()}
+	runtime.Callers(3, j.pcs[:])
+	go joinMain(j, f)
+}
+
+// joinMain is the body of a joiner: it queues, waits for the scheduler's
+// answer and runs f as a controlled goroutine or free.
+//
+//go:norace
+func joinMain(j *joiner, f func()) {
+	lockJoins()
+	s := joins.s
+	if s != nil {
+		joins.q = append(joins.q, j)
+		joinSeq++
+	}
+	unlockJoins()
+	if s == nil {
+		f()
+		return
+	}
+	semrelease(&wakeSema, false, 0) // as bump does
+	for j.state == 0 {
+		semacquire(&j.sema)
+	}
+	if c := j.g; c != nil {
+		childMain(c, f)
+		return
+	}
+	f()
+}
+
+// joinSeq counts the joiners queued (under the queue's lock).
+var joinSeq uint32
+
+// openJoins makes s the schedule that takes joiners.
+//
+//go:norace
+func openJoins(s *sched) {
+	lockJoins()
+	joins.s = s
+	unlockJoins()
+}
+
+// closeJoins stops taking joiners and lets those still queued run free.
+//
+//go:norace
+func closeJoins(s *sched) {
+	lockJoins()
+	q := joins.q
+	if joins.s == s {
+		joins.s, joins.q = nil, nil
+	}
+	unlockJoins()
+	for _, j := range q {
+		j.answer(nil)
+	}
+}
+
+//go:norace
+func (j *joiner) answer(c *gstate) {
+	j.g = c
+	j.state = 1
+	semrelease(&j.sema, false, 0)
+}
+
+// queuedJoiners returns the joiners queued now (a copy S owns).
+//
+//go:norace
+func (s *sched) queuedJoiners() []*joiner {
+	if len(joins.q) == 0 {
+		return nil // most decisions: no lock taken (one queued meanwhile is seen at the next)
+	}
+	lockJoins()
+	var q []*joiner
+	if joins.s == s && len(joins.q) > 0 {
+		q = append(q, joins.q...)
+	}
+	unlockJoins()
+	return q
+}
+
+// takeJoiner removes j from the queue.
+//
+//go:norace
+func takeJoiner(j *joiner) {
+	lockJoins()
+	for i, o := range joins.q {
+		if o == j {
+			joins.q = append(joins.q[:i:i], joins.q[i+1:]...)
+			break
+		}
+	}
+	unlockJoins()
+}
+
+//go:norace
+func (s *sched) joinSite(j *joiner) string {
+	if j.site == "" {
+		for _, pc := range j.pcs {
+			if pc == 0 {
+				break
+			}
+			if site := s.siteAt(pc); site != "" {
+				j.site = shortSite(site)
+				break
+			}
+		}
+	}
+	return j.site
+}
+
+// opJoinName is the Op of a join decision.
+const opJoinName = "join"
+
+// admitJoin admits a queued joiner, as a decision of its own, when one is
+// due: in a replay at a recorded join (waiting for it), otherwise the
+// first queued one the search does not hold back (holdJoin). Not once
+// the test has returned: go test would not wait for a goroutine started
+// then. It reports whether it admitted one (the caller decides again).
+//
+//go:norace
+func (s *sched) admitJoin() bool {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		d := s.replay.Decisions[s.steps]
+		if d.Op != opJoinName {
+			return false
+		}
+		if d.G != len(s.gs) {
+			s.diverged = "decision " + strconv.Itoa(s.steps) + ": a goroutine started outside control at " + d.Site + " joins as g" + strconv.Itoa(d.G) + ", but the next goroutine is g" + strconv.Itoa(len(s.gs))
+			return false
+		}
+		j := s.awaitJoiner(d.Site)
+		if j == nil {
+			s.diverged = "decision " + strconv.Itoa(s.steps) + ": no goroutine started outside control at " + d.Site + " came to join as g" + strconv.Itoa(d.G)
+			return false
+		}
+		s.join(j)
+		return true
+	}
+	if s.testDone {
+		return false
+	}
+	for _, j := range s.queuedJoiners() {
+		if s.holdJoin(j) {
+			continue
+		}
+		s.join(j)
+		return true
+	}
+	return false
+}
+
+// joinReady: is a queued joiner due for admission now (not held back)?
+// The scheduler's waits for goroutines outside control end for one.
+//
+//go:norace
+func (s *sched) joinReady() bool {
+	if s.testDone || s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		return false
+	}
+	for _, j := range s.queuedJoiners() {
+		if !s.holdJoin(j) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinHoldMax bounds how long the search holds a joiner back.
+const joinHoldMax = outsideWait
+
+// holdJoin: does the search hold j back for now? A goroutine just started
+// may not run before a controlled goroutine outside control (in real I/O,
+// a response on its way) comes back, as on a loaded machine: the strategy
+// decides once per joiner (never the unperturbed one), and the hold ends
+// when a controlled goroutine came back from outside control, none is
+// outside any more, the parent is found waiting (for the joiner, maybe)
+// rather than in I/O or running, or after joinHoldMax.
+//
+//go:norace
+func (s *sched) holdJoin(j *joiner) bool {
+	switch j.hold {
+	case 1:
+		return false
+	case 0:
+		j.hold = 1
+		if _, plain := s.strat.(Plain); plain || !s.foreignOutside() || s.strat.Choose(2, s.steps) == 0 {
+			return false
+		}
+		j.hold, j.holdAt, j.backs = 2, time.Now(), s.backs
+		return true
+	}
+	if s.backs != j.backs || !s.foreignOutside() || time.Since(j.holdAt) >= joinHoldMax {
+		j.hold = 1
+		return false
+	}
+	// A stack dump costs: the first looks, then every eighth.
+	j.looks++
+	if (j.looks <= 4 || j.looks%8 == 0) && s.blockedGid(j.parent) && !s.lastIO {
+		j.hold = 1
+		return false
+	}
+	return true
+}
+
+// awaitJoiner waits for a queued joiner started at site (a replay's
+// recorded join), as awaitRecorded waits for a goroutine outside control.
+//
+//go:norace
+func (s *sched) awaitJoiner(site string) *joiner {
+	limit := s.stepLimit()
+	start := time.Now()
+	cpu0, _ := cpuNow()
+	seen := joinSeq
+	for {
+		for _, j := range s.queuedJoiners() {
+			if s.joinSite(j) == site {
+				return j
+			}
+		}
+		s.reclaim()
+		if time.Since(start) >= limit {
+			more := s.starvedMore(cpu0, limit)
+			if more == 0 {
+				return nil
+			}
+			limit += more
+		}
+		seen = waitChange(&joinSeq, seen, time.Millisecond)
+	}
+}
+
+// join admits j as a new controlled goroutine and records the decision.
+//
+//go:norace
+func (s *sched) join(j *joiner) {
+	takeJoiner(j)
+	c := s.newG()
+	d := Decision{G: c.id, Op: opJoinName}
+	if s.needSites() {
+		d.Site = s.joinSite(j)
+	}
+	s.decPCs = append(s.decPCs, j.pcs)
+	s.spinRun, s.sameRun, s.spinClock = 0, 0, 0
+	forgetLoads(s.loads)
+	s.nowStep, s.spinNow = 0, false
+	s.record(d)
+	if _, ok := s.strat.(Plain); ok {
+		// As the runtime runs a goroutine just started (outside control,
+		// it ran at once, in parallel): the unperturbed schedule runs it on.
+		s.last = c.id
+	}
+	s.arrivals++
+	c.parkSeq = s.arrivals
+	s.running = append(s.running, c)
+	j.answer(c)
+}
+
+// awaitSlice waits up to outsideSlice for g to arrive and returns its
+// arrSeq. When a joiner queues meanwhile and g is found blocked outside
+// control (its parent may wait for g, g for the joiner: a handler's
+// response), it sets g.outside and returns at once: the joiner need not
+// wait out the slice.
+//
+//go:norace
+func (s *sched) awaitSlice(g *gstate) uint32 {
+	start := time.Now()
+	seenJ := joinSeq
+	for {
+		left := outsideSlice - time.Since(start)
+		if left <= 0 {
+			return g.arrSeen
+		}
+		if v := waitEither(&g.arrSeq, g.arrSeen, &joinSeq, seenJ, left); v != g.arrSeen {
+			return v
+		}
+		if joinSeq != seenJ {
+			seenJ = joinSeq
+			if s.blockedOutside(g) {
+				g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+				g.outside = true
+				return g.arrSeen
+			}
+		}
+	}
+}
+
+// waitEither is waitChange on two words: it returns *a when either
+// changed, or after limit.
+//
+//go:norace
+func waitEither(a *uint32, av uint32, b *uint32, bv uint32, limit time.Duration) uint32 {
+	start := time.Now()
+	for i := 0; i < spinRounds; i++ {
+		if *a != av || *b != bv {
+			return *a
+		}
+		runtime.Gosched()
+	}
+	for *a == av && *b == bv {
+		left := limit - time.Since(start)
+		if left <= 0 {
+			break
+		}
+		if left < 50*time.Microsecond {
+			left = 50 * time.Microsecond
+		}
+		sleepSema(min(left, 100*time.Millisecond))
+	}
+	return *a
+}
