@@ -99,3 +99,63 @@ func TestFocusPairsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedUsesFirst: when the changed method derives the value (a
+// pull request that adds zap's WithLazy), the first PerType cases work on
+// a fresh value it returned and make two first uses of it, neither the
+// deriver again: the corpus's Journal.Lazy tags its sink on the first Log
+// while Enabled and Len read it without the Once. For every seed tried,
+// such a case is among the first PerType, and every case that derives
+// with Lazy counts as calling the change (focusFirst). Fails without
+// derivedUses and Case.Derived: the goroutines called Lazy again on it,
+// and the cases that did not came after the PerType searched.
+func TestDerivedUsesFirst(t *testing.T) {
+	pkgs, root, err := load(context.Background(), corpusDir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= 5; seed++ {
+		var j *Target
+		for _, tg := range Targets(pkgs) {
+			if tg.Name.Name() == "Journal" {
+				j = tg
+			}
+		}
+		if j == nil {
+			t.Fatal("Journal is not a target")
+		}
+		for _, m := range j.Methods {
+			if m.Fn.Name() == "Lazy" {
+				j.Focus = append(j.Focus, m)
+			}
+		}
+		r := &run{opts: Options{PerType: DefaultPerType, Seed: seed}, targets: []*Target{j}, modRoot: root, copyRoot: t.TempDir()}
+		if err := r.generate(); err != nil {
+			t.Fatal(err)
+		}
+		cases := r.works[0].cases
+		found := false
+		for _, c := range cases[:DefaultPerType] {
+			if strings.Contains(strings.Join(c.Build, "\n"), "v := v0.Lazy(") && len(c.Prefix) == 0 && len(c.Threads) == 2 &&
+				c.Threads[0][0].Method != c.Threads[1][0].Method &&
+				c.Threads[0][0].Method != "Lazy" && c.Threads[1][0].Method != "Lazy" {
+				found = true
+			}
+		}
+		if !found {
+			var ls []string
+			for _, c := range cases[:DefaultPerType] {
+				ls = append(ls, strings.Join(c.Build, "; ")+" | "+labels(c))
+			}
+			t.Errorf("seed %d: no two first uses of a fresh Lazy journal among the first %d cases:\n%s", seed, DefaultPerType, strings.Join(ls, "\n"))
+		}
+		for i, c := range cases {
+			if strings.Contains(strings.Join(c.Build, "\n"), "v0.Lazy(") && !c.callsFocus() {
+				t.Errorf("seed %d: %s works on what Lazy returned but does not count as calling it", seed, c.Name)
+			}
+			if i > 0 && c.callsFocus() && !cases[i-1].callsFocus() {
+				t.Errorf("seed %d: %s calls Lazy after %s, which does not", seed, c.Name, cases[i-1].Name)
+			}
+		}
+	}
+}

@@ -77,8 +77,65 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 			}
 		}
 	}
+	for _, c := range sg.derivedUses(t) {
+		add(c)
+	}
 	for _, p := range focusPairs(t) {
 		add(sg.pair(t, p[0], p[1]))
+	}
+	return out
+}
+
+// maxDerivedUses bounds the cases on the value a changed deriver returns.
+const maxDerivedUses = 4
+
+// derivedUses are cases on a fresh value that a changed deriver returned
+// (v := v0.D(...), Target.Derivers in Focus), whose goroutines each make
+// one first use of it: two different methods, not D again (its result
+// would be another value). A deriver that makes its value lazily (zap's
+// WithLazy: the first With or Check replaces the embedded core, which
+// Level and Info read without the Once) races only there. The second
+// goroutine's method is an observer in every other case (a reader of what
+// the first use initializes), else another use.
+func (g *Generator) derivedUses(t *Target) []*Case {
+	var ds []Func
+	for _, d := range t.Derivers {
+		if slices.ContainsFunc(t.Focus, func(f Func) bool { return f.Fn == d.Fn }) {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) == 0 {
+		return nil
+	}
+	var out []*Case
+	seen := map[[2]string]bool{}
+	for i := 0; len(out) < maxDerivedUses && i < 4*maxDerivedUses; i++ {
+		d := ds[i%len(ds)]
+		c := &Case{Target: t, Derived: d.Fn.Name()}
+		cs := &caseState{t: t}
+		uses := without(mutators(t), d)
+		second := without(t.Methods, d)
+		if len(t.Observers) > 0 && i%2 == 1 {
+			second = t.Observers
+		}
+		if len(uses) == 0 || len(second) == 0 {
+			return out
+		}
+		a, ok := g.pick(uses[g.rng.Intn(len(uses))], uses, cs)
+		if !ok {
+			return out
+		}
+		b, ok := g.pick(second[g.rng.Intn(len(second))], second, cs)
+		if !ok || a.Fn == b.Fn || seen[[2]string{a.Fn.Name(), b.Fn.Name()}] {
+			continue
+		}
+		seen[[2]string{a.Fn.Name(), b.Fn.Name()}] = true
+		c.Build = g.buildDerived(t, "v", "x", &d)
+		for _, m := range []Func{a, b} {
+			c.Threads = append(c.Threads, []Call{g.call(m, cs).render("v", false)})
+		}
+		g.observe(c, cs)
+		out = append(out, c)
 	}
 	return out
 }
