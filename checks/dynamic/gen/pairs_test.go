@@ -3,6 +3,7 @@ package gen
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -156,6 +157,35 @@ func TestDerivedUsesFirst(t *testing.T) {
 			if i > 0 && c.callsFocus() && !cases[i-1].callsFocus() {
 				t.Errorf("seed %d: %s calls Lazy after %s, which does not", seed, c.Name, cases[i-1].Name)
 			}
+		}
+	}
+}
+
+// TestPairsReaderFirst: a changed method's first partners are the readers
+// of the state, also one whose result is a pointer (puddle v2.1.0's Stat
+// against Acquire, whose constructor goroutine writes the new resource's
+// status outside the lock Stat takes). Fails with the observers alone
+// ranked first: Stats sorts after Clear and Drop, past the fourth pair.
+func TestPairsReaderFirst(t *testing.T) {
+	pkgs, _, err := load(context.Background(), "testdata/pairs", []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range Targets(pkgs) {
+		if tg.Name.Name() != "Bin" {
+			continue
+		}
+		for _, m := range tg.Methods {
+			if m.Fn.Name() == "Fill" {
+				tg.Focus = append(tg.Focus, m)
+			}
+		}
+		var got []string
+		for _, p := range focusPairs(tg) {
+			got = append(got, p[0].Fn.Name()+" ∥ "+p[1].Fn.Name())
+		}
+		if !slices.Contains(got, "Fill ∥ Stats") {
+			t.Errorf("pairs %q, want Fill ∥ Stats among them", got)
 		}
 	}
 }

@@ -146,7 +146,7 @@ const maxPairs = 4
 // focusPairs are the changed methods of t (Target.Focus) each paired with
 // another method, at most maxPairs, in turns: every changed method's best
 // partner first, then their second ones. A method's partners are the
-// observers first (a reader of what the change writes: puddle's Stat
+// readers first (a reader of what the change writes: puddle's Stat
 // against Acquire's constructor), then the other changed methods, then
 // the rest, each in the order of Methods.
 func focusPairs(t *Target) [][2]Func {
@@ -156,7 +156,7 @@ func focusPairs(t *Target) [][2]Func {
 	}
 	rank := func(m Func) int {
 		switch {
-		case in(t.Observers, m):
+		case reader(m):
 			return 0
 		case in(t.Focus, m):
 			return 1
@@ -194,6 +194,14 @@ func focusPairs(t *Target) [][2]Func {
 		}
 	}
 	return out
+}
+
+// reader reports whether m reads state: it takes nothing, returns
+// something, and its name does not say it changes state. Unlike an
+// observer its results need not be comparable: puddle's Stat returns a
+// *Stat, a snapshot taken under the lock the change stopped taking.
+func reader(m Func) bool {
+	return m.Sig.Params().Len() == 0 && m.Sig.Results().Len() > 0 && !changes(m.Fn.Name())
 }
 
 // pair is a case with no prefix whose goroutines call a and b, one each,
