@@ -46,9 +46,10 @@ const maxRestarts = 3
 // Start, Stop); and a fresh value whose first calls are concurrent (no
 // prefix: state a method builds lazily is built by two goroutines), once
 // with the same call, same arguments, in both goroutines and once with
-// two mutators; and, in a pull request, each changed method against
-// another on a fresh value (focusPairs). They draw from a stream of their
-// own: Generate's cases stay those of the same seed.
+// two mutators; and, in a pull request, first uses of a fresh value a
+// changed deriver returned (derivedUses) and each other changed method
+// against another on a fresh value (focusPairs). They draw from a stream
+// of their own: Generate's cases stay those of the same seed.
 func (g *Generator) Shapes(t *Target, from int) []*Case {
 	sg := &Generator{rng: g.shapes, q: g.q}
 	var out []*Case
@@ -61,9 +62,13 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 		add(sg.restart(t, p[0], p[1]))
 	}
 	// The first calls change state: the changed methods, else the
-	// methods that return nothing, else any mutator.
+	// methods that return nothing, else any mutator. A changed deriver
+	// is tested through the value it returns (derivedUses), not here.
 	muts := mutators(t)
 	first := t.Focus
+	for _, d := range focusDerivers(t) {
+		first = without(first, d)
+	}
 	if len(first) == 0 {
 		first = commands(muts)
 	}
@@ -87,52 +92,62 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 }
 
 // maxDerivedUses bounds the cases on the value a changed deriver returns.
-const maxDerivedUses = 4
+const maxDerivedUses = 8
 
-// derivedUses are cases on a fresh value that a changed deriver returned
-// (v := v0.D(...), Target.Derivers in Focus), whose goroutines each make
-// one first use of it: two different methods, not D again (its result
-// would be another value). A deriver that makes its value lazily (zap's
-// WithLazy: the first With or Check replaces the embedded core, which
-// Level and Info read without the Once) races only there. The second
-// goroutine's method is an observer in every other case (a reader of what
-// the first use initializes), else another use.
-func (g *Generator) derivedUses(t *Target) []*Case {
+// focusDerivers are the changed methods of t that derive a value of it.
+func focusDerivers(t *Target) []Func {
 	var ds []Func
 	for _, d := range t.Derivers {
 		if slices.ContainsFunc(t.Focus, func(f Func) bool { return f.Fn == d.Fn }) {
 			ds = append(ds, d)
 		}
 	}
+	return ds
+}
+
+// derivedUses are cases on a fresh value that a changed deriver returned
+// (v := v0.D(...), Target.Derivers in Focus), with no prefix: each
+// goroutine makes two first uses of it. A deriver that makes its value
+// lazily (zap's WithLazy: the first With or Check replaces the embedded
+// core inside a Once, which Level and Info read without it) races only
+// there, between a use that makes the state and one that reads it. The
+// uses are t's callable methods but D (its result would be another
+// value), dealt from a shuffled deck: every method comes before any comes
+// twice, so the cases cover them all.
+func (g *Generator) derivedUses(t *Target) []*Case {
+	ds := focusDerivers(t)
 	if len(ds) == 0 {
 		return nil
 	}
 	var out []*Case
-	seen := map[[2]string]bool{}
-	for i := 0; len(out) < maxDerivedUses && i < 4*maxDerivedUses; i++ {
+	var deck []Func
+	for i := 0; i < maxDerivedUses; i++ {
 		d := ds[i%len(ds)]
-		c := &Case{Target: t, Derived: d.Fn.Name()}
 		cs := &caseState{t: t}
-		uses := without(mutators(t), d)
-		second := without(t.Methods, d)
-		if len(t.Observers) > 0 && i%2 == 1 {
-			second = t.Observers
+		var uses []Func
+		for _, m := range t.Methods {
+			if m.Fn != d.Fn && cs.callable(m) {
+				uses = append(uses, m)
+			}
 		}
-		if len(uses) == 0 || len(second) == 0 {
+		if len(uses) < 2 {
 			return out
 		}
-		a, ok := g.pick(uses[g.rng.Intn(len(uses))], uses, cs)
-		if !ok {
-			return out
-		}
-		b, ok := g.pick(second[g.rng.Intn(len(second))], second, cs)
-		if !ok || a.Fn == b.Fn || seen[[2]string{a.Fn.Name(), b.Fn.Name()}] {
-			continue
-		}
-		seen[[2]string{a.Fn.Name(), b.Fn.Name()}] = true
+		c := &Case{Target: t, Derived: d.Fn.Name()}
 		c.Build = g.buildDerived(t, "v", "x", &d)
-		for _, m := range []Func{a, b} {
-			c.Threads = append(c.Threads, []Call{g.call(m, cs).render("v", false)})
+		deck = slices.DeleteFunc(deck, func(m Func) bool { return m.Fn == d.Fn })
+		for th := 0; th < 2; th++ {
+			var calls []Call
+			for k := 0; k < maxCalls; k++ {
+				if len(deck) == 0 {
+					deck = slices.Clone(uses)
+					g.rng.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+				}
+				m := deck[0]
+				deck = deck[1:]
+				calls = append(calls, g.call(m, cs).render("v", false))
+			}
+			c.Threads = append(c.Threads, calls)
 		}
 		g.observe(c, cs)
 		out = append(out, c)
@@ -165,7 +180,11 @@ func focusPairs(t *Target) [][2]Func {
 	}
 	var partners [][]Func
 	most := 0
-	for _, f := range t.Focus {
+	focus := t.Focus
+	for _, d := range focusDerivers(t) {
+		focus = without(focus, d) // its value's uses: derivedUses
+	}
+	for _, f := range focus {
 		var ps []Func
 		if cs.callable(f) {
 			for _, m := range t.Methods {
@@ -181,7 +200,7 @@ func focusPairs(t *Target) [][2]Func {
 	var out [][2]Func
 	seen := map[[2]*types.Func]bool{} // a pair either way round is one case
 	for j := 0; j < most; j++ {
-		for i, f := range t.Focus {
+		for i, f := range focus {
 			if j >= len(partners[i]) || len(out) == maxPairs {
 				continue
 			}
