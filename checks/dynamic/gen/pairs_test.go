@@ -6,6 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 )
 
 // TestPairsChangedFirst: in a pull request gen pairs the changed method
@@ -187,5 +192,36 @@ func TestPairsReaderFirst(t *testing.T) {
 		if !slices.Contains(got, "Fill ∥ Stats") {
 			t.Errorf("pairs %q, want Fill ∥ Stats among them", got)
 		}
+	}
+}
+
+// TestRaceOneCause: two generated tests that race on the same two lines,
+// reported either way round (zap v1.26.0: "read at logger.go:330 …
+// previous write at lazy_with.go:42" and "write at lazy_with.go:42 …
+// previous read at logger.go:330"), are one finding, the smaller test's;
+// a race on another line is another. Fails with the reported access
+// alone as the key: three findings.
+func TestRaceOneCause(t *testing.T) {
+	tg := &Target{}
+	small := &Case{Target: tg, Name: "TestInterleaveGen_L_1", Threads: [][]Call{{{}}, {{}}}}
+	big := &Case{Target: tg, Name: "TestInterleaveGen_L_2", Threads: [][]Call{{{}, {}}, {{}, {}}}}
+	race := func(test, file string, line int, rfile string, rline int) checks.Finding {
+		return checks.Finding{Kind: checks.DataRace, Package: "p", Test: test, Pos: checks.Position{File: file, Line: line},
+			Related: []checks.Related{{Position: checks.Position{File: rfile, Line: rline}}}}
+	}
+	r := &run{res: &Result{}, works: []*pkgWork{{kept: []*Case{small, big}, pkg: &packages.Package{PkgPath: "p"}}}}
+	er := &explore.Result{Findings: []checks.Finding{
+		race(big.Name, "logger.go", 330, "lazy_with.go", 42),
+		race(small.Name, "lazy_with.go", 42, "logger.go", 330),
+		race(small.Name, "logger.go", 302, "lazy_with.go", 42),
+	}}
+	if err := r.pickFindings(er); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.order) != 2 {
+		t.Fatalf("%d findings, want 2: %v", len(r.order), r.order)
+	}
+	if f := r.best[r.order[0]]; f.Test != small.Name {
+		t.Errorf("the race on lines 42 and 330 is kept from %s, want the smaller %s", f.Test, small.Name)
 	}
 }
