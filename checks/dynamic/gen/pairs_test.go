@@ -169,8 +169,11 @@ func TestDerivedUsesFirst(t *testing.T) {
 // TestPairsReaderFirst: a changed method's first partners are the readers
 // of the state, also one whose result is a pointer (puddle v2.1.0's Stat
 // against Acquire, whose constructor goroutine writes the new resource's
-// status outside the lock Stat takes). Fails with the observers alone
-// ranked first: Stats sorts after Clear and Drop, past the fourth pair.
+// status outside the lock Stat takes), but not a fluent setter that
+// returns the type (gocron's Second). Fails with the observers alone
+// ranked first (Stats sorts after Clear and Drop, past the fourth pair)
+// and with every method that takes nothing and returns something a
+// reader (Fill ∥ Sealed).
 func TestPairsReaderFirst(t *testing.T) {
 	pkgs, _, err := load(context.Background(), "testdata/pairs", []string{"."})
 	if err != nil {
@@ -191,6 +194,9 @@ func TestPairsReaderFirst(t *testing.T) {
 		}
 		if !slices.Contains(got, "Fill ∥ Stats") {
 			t.Errorf("pairs %q, want Fill ∥ Stats among them", got)
+		}
+		if slices.Contains(got, "Fill ∥ Sealed") {
+			t.Errorf("pairs %q: Sealed returns its *Bin, a setter, not a reader", got)
 		}
 	}
 }

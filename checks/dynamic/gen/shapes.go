@@ -171,7 +171,7 @@ func focusPairs(t *Target) [][2]Func {
 	}
 	rank := func(m Func) int {
 		switch {
-		case reader(m):
+		case reader(t, m):
 			return 0
 		case in(t.Focus, m):
 			return 1
@@ -215,12 +215,13 @@ func focusPairs(t *Target) [][2]Func {
 	return out
 }
 
-// reader reports whether m reads state: it takes nothing, returns
-// something, and its name does not say it changes state. Unlike an
+// reader reports whether m of t reads state: it takes nothing, returns
+// something but t itself (a fluent setter: gocron's Second returns its
+// *Scheduler), and its name does not say it changes state. Unlike an
 // observer its results need not be comparable: puddle's Stat returns a
 // *Stat, a snapshot taken under the lock the change stopped taking.
-func reader(m Func) bool {
-	return m.Sig.Params().Len() == 0 && m.Sig.Results().Len() > 0 && !changes(m.Fn.Name())
+func reader(t *Target, m Func) bool {
+	return m.Sig.Params().Len() == 0 && m.Sig.Results().Len() > 0 && !changes(m.Fn.Name()) && !returnsTarget(m.Sig, t.Type)
 }
 
 // pair is a case with no prefix whose goroutines call a and b, one each,

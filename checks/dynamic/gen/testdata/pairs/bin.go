@@ -13,6 +13,7 @@ type Bin struct {
 	mu       sync.Mutex
 	items    map[string]int
 	opened   bool
+	sealed   bool
 	level    int
 	capacity int
 }
@@ -50,6 +51,15 @@ func (b *Bin) Stats() *Stats {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return &Stats{Level: b.level, Capacity: b.capacity, Items: len(b.items)}
+}
+
+// Sealed marks the bin sealed and returns it, for chaining: a setter,
+// not a reader.
+func (b *Bin) Sealed() *Bin {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sealed = true
+	return b
 }
 
 // Put stores v under k.
