@@ -238,3 +238,27 @@ func TestGenPreExisting(t *testing.T) {
 		t.Errorf("notes %q", r.notes)
 	}
 }
+
+// TestGenRaceOnChangedLine: a generated data race reported at its access
+// in unchanged code (zap v1.26.0: the read in Logger.check) is shown at
+// its other access when that one is on a changed line (the write in the
+// new lazy_with.go), where the comment goes; the unchanged access stays,
+// related. Fails without placeOnChangedLine's data-race case: it stays at
+// line 40.
+func TestGenRaceOnChangedLine(t *testing.T) {
+	r := genScopeJob()
+	race := genRace("TestInterleaveGen_Cache_38", 40, goroutine("g1", "read", 40, "(*Cache).Len"), goroutine("g2", "previous write", 21, "(*Cache).Get"))
+	race.Func = "example.com/m/p.(*Cache).Len"
+	race.Related = []checks.Related{{Position: checks.Position{File: "p/c.go", Line: 21}, Message: "previous write in p.(*Cache).Get"}}
+	_, news := r.addGenFindings([]checks.Finding{race}, nil, nil)
+	if len(news) != 1 {
+		t.Fatalf("%d findings, want the race", len(news))
+	}
+	f := news[0]
+	if f.Pos.Line != 21 || f.Func != "example.com/m/p.(*Cache).Get" {
+		t.Errorf("race at line %d in %s, want line 21 in (*Cache).Get", f.Pos.Line, f.Func)
+	}
+	if len(f.Related) != 1 || f.Related[0].Line != 40 {
+		t.Errorf("related %+v, want the read at line 40", f.Related)
+	}
+}

@@ -37,6 +37,9 @@ const corpusDir = "testdata/corpus"
 var (
 	brokenTypes  = []string{"Balance", "Batch", "Bin", "Board", "Feed", "Hits", "LazyTally", "Labels", "Pump", "Registry", "SortedInts", "UnsyncMap"}
 	correctTypes = []string{"Crate", "Desk", "Gauge", "Hub", "LazyTallyOK", "List", "PumpOK", "SafeMap", "Set", "Stream"}
+	// focusTypes are searched only as a pull request that changed one
+	// of their methods would (corpusGroups' focus), not by -tags heavy.
+	focusTypes = []string{"Journal", "JournalOK"}
 )
 
 func TestTargets(t *testing.T) {
@@ -48,7 +51,7 @@ func TestTargets(t *testing.T) {
 	for _, tg := range Targets(pkgs) {
 		got = append(got, tg.Name.Name())
 	}
-	want := append(append([]string(nil), brokenTypes...), correctTypes...)
+	want := append(append(append([]string(nil), brokenTypes...), correctTypes...), focusTypes...)
 	sort.Strings(want)
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("targets %v, want %v", got, want)
@@ -287,7 +290,8 @@ func (c *corpusFindings) replay(ctx context.Context, dir string, types []string)
 // corpusGroup is what one default corpus test searches.
 type corpusGroup struct {
 	broken, correct []string
-	guarded         bool // guardedOpt: the types hold a mutex, claim nothing
+	guarded         bool   // guardedOpt: the types hold a mutex, claim nothing
+	focus           string // the method a pull request changed (Options.Focus)
 }
 
 // corpusGroups are the default corpus tests' types. They are searched in
@@ -295,12 +299,13 @@ type corpusGroup struct {
 // each group's cases drawn from a generator of its own, seeded as its run
 // alone would seed it, so that no group's cases depend on another's.
 var corpusGroups = map[string]corpusGroup{
-	"Light":   {broken: []string{"Hits", "Registry"}, correct: []string{"Gauge", "Set"}},
-	"Pool":    {broken: []string{"Board", "Bin"}, correct: []string{"Desk", "Crate", "Hub"}},
-	"Derived": {broken: []string{"Feed"}, correct: []string{"Stream"}},
-	"Alias":   {broken: []string{"Batch"}},
-	"Shapes":  {broken: []string{"Pump", "LazyTally"}, correct: []string{"PumpOK", "LazyTallyOK"}},
-	"Guarded": {broken: []string{"Tally"}, correct: []string{"Poll"}, guarded: true},
+	"Light":    {broken: []string{"Hits", "Registry"}, correct: []string{"Gauge", "Set"}},
+	"Pool":     {broken: []string{"Board", "Bin"}, correct: []string{"Desk", "Crate", "Hub"}},
+	"Derived":  {broken: []string{"Feed"}, correct: []string{"Stream"}},
+	"Alias":    {broken: []string{"Batch"}},
+	"Shapes":   {broken: []string{"Pump", "LazyTally"}, correct: []string{"PumpOK", "LazyTallyOK"}},
+	"Guarded":  {broken: []string{"Tally"}, correct: []string{"Poll"}, guarded: true, focus: "Retract"},
+	"LazyWith": {broken: []string{"Journal"}, correct: []string{"JournalOK"}, focus: "Lazy"},
 }
 
 // The shared search's settings: the count bounds it, the budget only
@@ -311,21 +316,19 @@ const (
 	sharedBudget    = 15 * time.Minute
 )
 
-// guardedOpt is a guarded group's option: the types that only hold a
-// mutex are targets, and their goroutines start with Retract (as the
-// pull-request job does when Retract changed).
+// guardedOpt is the groups' option: the types that only hold a mutex are
+// targets, and the goroutines start with each group's focus (as the
+// pull-request job does when that method changed).
 func guardedOpt(groups ...corpusGroup) func(*Options) {
-	guarded := map[string]bool{}
+	focus := map[string]string{}
 	for _, g := range groups {
-		if g.guarded {
-			for _, n := range append(slices.Clone(g.broken), g.correct...) {
-				guarded[n] = true
-			}
+		for _, n := range append(slices.Clone(g.broken), g.correct...) {
+			focus[n] = g.focus
 		}
 	}
 	return func(o *Options) {
 		o.Guarded = true
-		o.Focus = func(t *Target, m string) bool { return guarded[t.Name.Name()] && m == "Retract" }
+		o.Focus = func(t *Target, m string) bool { return focus[t.Name.Name()] != "" && m == focus[t.Name.Name()] }
 	}
 }
 
@@ -434,7 +437,7 @@ func searchShared(t *testing.T, group string) (reports []TypeReport) {
 	if miss := shared.c.missing(g.broken); len(miss) > 0 {
 		t.Logf("not found in the shared search: %v; searching again for them alone", miss)
 		var opt []func(*Options)
-		if g.guarded {
+		if g.guarded || g.focus != "" {
 			opt = append(opt, guardedOpt(g))
 		}
 		reports = append(reports, searchCorpus(t, miss, nil, 2, sharedPerType, 2*sharedSchedules, sharedBudget, opt...)...)
@@ -493,7 +496,7 @@ func TestSharedCorpusDraws(t *testing.T) {
 	shared := cases(types, opt...)
 	for name, g := range corpusGroups {
 		var opt []func(*Options)
-		if g.guarded {
+		if g.guarded || g.focus != "" {
 			opt = append(opt, guardedOpt(g))
 		}
 		alone := cases(append(slices.Clone(g.broken), g.correct...), opt...)
@@ -540,6 +543,16 @@ func TestCorpusPool(t *testing.T) {
 // as zap's WithLazy logger needs), and its correct near-miss Stream.
 func TestCorpusDerived(t *testing.T) {
 	searchShared(t, "Derived")
+}
+
+// TestCorpusLazyWith searches Journal as a pull request that added its
+// Lazy would: the journal Lazy returns tags its sink on the first Log or
+// With, inside a Once, while Enabled and Len read the embedded sink
+// without it (zap v1.26.0's WithLazy). Only two first uses of a fresh
+// lazy journal race: not Lazy called again on it, nor uses after a prefix
+// that tagged it. JournalOK's sink tags itself first in every method.
+func TestCorpusLazyWith(t *testing.T) {
+	searchShared(t, "LazyWith")
 }
 
 // TestCorpusAlias searches Batch, whose racy Add takes Items, an alias of

@@ -32,6 +32,9 @@ type Case struct {
 	// Shape is set on Shapes' cases: the sequential check decides them
 	// before the others, whose crashes would leave them undecided.
 	Shape bool
+	// Derived is the method whose result v is (Target.Derivers: v :=
+	// v0.Derived(...)), "" when v is built.
+	Derived string
 }
 
 // size is the number of calls of c, to prefer the smallest failing test.
@@ -53,8 +56,12 @@ type Call struct {
 }
 
 // callsFocus reports whether one of c's goroutines calls a method of its
-// target's Focus (in pr, a changed one).
+// target's Focus (in pr, a changed one), or they work on the value a
+// method of Focus derived (what zap's new WithLazy returns).
 func (c *Case) callsFocus() bool {
+	if c.Derived != "" && slices.ContainsFunc(c.Target.Focus, func(f Func) bool { return f.Fn.Name() == c.Derived }) {
+		return true
+	}
 	for _, th := range c.Threads {
 		for _, call := range th {
 			for _, f := range c.Target.Focus {
@@ -122,6 +129,16 @@ func (g *Generator) fill(c *Case) {
 	// value the setup returns; w is derived the same way.
 	d := g.deriver(t)
 	c.Build = g.buildDerived(t, "v", "x", d)
+	// On the value a changed deriver returned, the goroutines use it:
+	// calling the deriver again only derives another value, which the
+	// test drops (zap's WithLazy logger races on its first uses).
+	focus, uses := t.Focus, mutators(t)
+	if d != nil {
+		c.Derived = d.Fn.Name()
+		if c.callsFocus() {
+			focus, uses = without(focus, *d), without(uses, *d)
+		}
+	}
 	if cs.two {
 		c.Build = append(c.Build, g.buildDerived(t, "w", "xw", d)...)
 		cs.env = append(cs.env, "w")
@@ -194,10 +211,10 @@ func (g *Generator) fill(c *Case) {
 				case len(cons) > 0 && g.rng.Intn(2) == 0:
 					// A method that takes a handle of the prefix.
 					m = cons[g.rng.Intn(len(cons))]
-				case len(t.Focus) > 0 && g.rng.Intn(4) > 0:
-					m = t.Focus[g.rng.Intn(len(t.Focus))]
-				case len(muts) > 0 && g.rng.Intn(4) > 0:
-					m = muts[g.rng.Intn(len(muts))]
+				case len(focus) > 0 && g.rng.Intn(4) > 0:
+					m = focus[g.rng.Intn(len(focus))]
+				case len(uses) > 0 && g.rng.Intn(4) > 0:
+					m = uses[g.rng.Intn(len(uses))]
 				}
 			}
 			m, ok := g.pick(m, t.Methods, cs)
@@ -219,6 +236,11 @@ func (g *Generator) fill(c *Case) {
 			c.Observers = append(c.Observers, g.call(m, cs).render("w", true))
 		}
 	}
+}
+
+// without returns fs without f.
+func without(fs []Func, f Func) []Func {
+	return slices.DeleteFunc(slices.Clone(fs), func(m Func) bool { return m.Fn == f.Fn })
 }
 
 // producers are the mutators that return a handle: a result of a type

@@ -46,9 +46,10 @@ const maxRestarts = 3
 // Start, Stop); and a fresh value whose first calls are concurrent (no
 // prefix: state a method builds lazily is built by two goroutines), once
 // with the same call, same arguments, in both goroutines and once with
-// two mutators; and, in a pull request, each changed method against
-// another on a fresh value (focusPairs). They draw from a stream of their
-// own: Generate's cases stay those of the same seed.
+// two mutators; and, in a pull request, first uses of a fresh value a
+// changed deriver returned (derivedUses) and each other changed method
+// against another on a fresh value (focusPairs). They draw from a stream
+// of their own: Generate's cases stay those of the same seed.
 func (g *Generator) Shapes(t *Target, from int) []*Case {
 	sg := &Generator{rng: g.shapes, q: g.q}
 	var out []*Case
@@ -61,9 +62,13 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 		add(sg.restart(t, p[0], p[1]))
 	}
 	// The first calls change state: the changed methods, else the
-	// methods that return nothing, else any mutator.
+	// methods that return nothing, else any mutator. A changed deriver
+	// is tested through the value it returns (derivedUses), not here.
 	muts := mutators(t)
 	first := t.Focus
+	for _, d := range focusDerivers(t) {
+		first = without(first, d)
+	}
 	if len(first) == 0 {
 		first = commands(muts)
 	}
@@ -77,8 +82,75 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 			}
 		}
 	}
+	for _, c := range sg.derivedUses(t) {
+		add(c)
+	}
 	for _, p := range focusPairs(t) {
 		add(sg.pair(t, p[0], p[1]))
+	}
+	return out
+}
+
+// maxDerivedUses bounds the cases on the value a changed deriver returns.
+const maxDerivedUses = 8
+
+// focusDerivers are the changed methods of t that derive a value of it.
+func focusDerivers(t *Target) []Func {
+	var ds []Func
+	for _, d := range t.Derivers {
+		if slices.ContainsFunc(t.Focus, func(f Func) bool { return f.Fn == d.Fn }) {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// derivedUses are cases on a fresh value that a changed deriver returned
+// (v := v0.D(...), Target.Derivers in Focus), with no prefix: each
+// goroutine makes two first uses of it. A deriver that makes its value
+// lazily (zap's WithLazy: the first With or Check replaces the embedded
+// core inside a Once, which Level and Info read without it) races only
+// there, between a use that makes the state and one that reads it. The
+// uses are t's callable methods but D (its result would be another
+// value), dealt from a shuffled deck: every method comes before any comes
+// twice, so the cases cover them all.
+func (g *Generator) derivedUses(t *Target) []*Case {
+	ds := focusDerivers(t)
+	if len(ds) == 0 {
+		return nil
+	}
+	var out []*Case
+	var deck []Func
+	for i := 0; i < maxDerivedUses; i++ {
+		d := ds[i%len(ds)]
+		cs := &caseState{t: t}
+		var uses []Func
+		for _, m := range t.Methods {
+			if m.Fn != d.Fn && cs.callable(m) {
+				uses = append(uses, m)
+			}
+		}
+		if len(uses) < 2 {
+			return out
+		}
+		c := &Case{Target: t, Derived: d.Fn.Name()}
+		c.Build = g.buildDerived(t, "v", "x", &d)
+		deck = slices.DeleteFunc(deck, func(m Func) bool { return m.Fn == d.Fn })
+		for th := 0; th < 2; th++ {
+			var calls []Call
+			for k := 0; k < maxCalls; k++ {
+				if len(deck) == 0 {
+					deck = slices.Clone(uses)
+					g.rng.Shuffle(len(deck), func(a, b int) { deck[a], deck[b] = deck[b], deck[a] })
+				}
+				m := deck[0]
+				deck = deck[1:]
+				calls = append(calls, g.call(m, cs).render("v", false))
+			}
+			c.Threads = append(c.Threads, calls)
+		}
+		g.observe(c, cs)
+		out = append(out, c)
 	}
 	return out
 }
@@ -89,7 +161,7 @@ const maxPairs = 4
 // focusPairs are the changed methods of t (Target.Focus) each paired with
 // another method, at most maxPairs, in turns: every changed method's best
 // partner first, then their second ones. A method's partners are the
-// observers first (a reader of what the change writes: puddle's Stat
+// readers first (a reader of what the change writes: puddle's Stat
 // against Acquire's constructor), then the other changed methods, then
 // the rest, each in the order of Methods.
 func focusPairs(t *Target) [][2]Func {
@@ -99,7 +171,7 @@ func focusPairs(t *Target) [][2]Func {
 	}
 	rank := func(m Func) int {
 		switch {
-		case in(t.Observers, m):
+		case reader(t, m):
 			return 0
 		case in(t.Focus, m):
 			return 1
@@ -108,7 +180,11 @@ func focusPairs(t *Target) [][2]Func {
 	}
 	var partners [][]Func
 	most := 0
-	for _, f := range t.Focus {
+	focus := t.Focus
+	for _, d := range focusDerivers(t) {
+		focus = without(focus, d) // its value's uses: derivedUses
+	}
+	for _, f := range focus {
 		var ps []Func
 		if cs.callable(f) {
 			for _, m := range t.Methods {
@@ -124,7 +200,7 @@ func focusPairs(t *Target) [][2]Func {
 	var out [][2]Func
 	seen := map[[2]*types.Func]bool{} // a pair either way round is one case
 	for j := 0; j < most; j++ {
-		for i, f := range t.Focus {
+		for i, f := range focus {
 			if j >= len(partners[i]) || len(out) == maxPairs {
 				continue
 			}
@@ -137,6 +213,15 @@ func focusPairs(t *Target) [][2]Func {
 		}
 	}
 	return out
+}
+
+// reader reports whether m of t reads state: it takes nothing, returns
+// something but t itself (a fluent setter: gocron's Second returns its
+// *Scheduler), and its name does not say it changes state. Unlike an
+// observer its results need not be comparable: puddle's Stat returns a
+// *Stat, a snapshot taken under the lock the change stopped taking.
+func reader(t *Target, m Func) bool {
+	return m.Sig.Params().Len() == 0 && m.Sig.Results().Len() > 0 && !changes(m.Fn.Name()) && !returnsTarget(m.Sig, t.Type)
 }
 
 // pair is a case with no prefix whose goroutines call a and b, one each,

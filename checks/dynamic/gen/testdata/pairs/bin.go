@@ -1,7 +1,8 @@
 // Package bin is a kernel for gen's pairs of a changed method: the first
 // Fill of a bin (the change) sets its capacity outside the lock, so it
-// races only with Room, an observer that reads it under the lock, on a
-// bin no Fill came to before; Fill against Fill is ordered, and no other
+// races only with Room, an observer that reads it under the lock, and
+// Stats, a reader whose snapshot is a pointer (puddle's Stat), on a bin
+// no Fill came to before; Fill against Fill is ordered, and no other
 // pair of Bin's methods races.
 package bin
 
@@ -12,6 +13,7 @@ type Bin struct {
 	mu       sync.Mutex
 	items    map[string]int
 	opened   bool
+	sealed   bool
 	level    int
 	capacity int
 }
@@ -37,6 +39,27 @@ func (b *Bin) Room() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.capacity - b.level
+}
+
+// Stats is a snapshot of a bin.
+type Stats struct {
+	Level, Capacity, Items int
+}
+
+// Stats returns the bin's numbers.
+func (b *Bin) Stats() *Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return &Stats{Level: b.level, Capacity: b.capacity, Items: len(b.items)}
+}
+
+// Sealed marks the bin sealed and returns it, for chaining: a setter,
+// not a reader.
+func (b *Bin) Sealed() *Bin {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sealed = true
+	return b
 }
 
 // Put stores v under k.
