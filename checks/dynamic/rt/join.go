@@ -373,7 +373,10 @@ func waitEither(a *uint32, av uint32, b *uint32, bv uint32, limit time.Duration)
 		if left < 50*time.Microsecond {
 			left = 50 * time.Microsecond
 		}
-		sleepSema(min(left, 100*time.Millisecond))
+		if left > 100*time.Millisecond {
+			left = 100 * time.Millisecond // no min: this file compiles as go1.18 (rewrite's minGo)
+		}
+		sleepSema(left)
 	}
 	return *a
 }
