@@ -276,9 +276,7 @@ func (s *sched) holdJoin(j *joiner) bool {
 //
 //go:norace
 func (s *sched) awaitJoiner(site string) *joiner {
-	limit := s.stepLimit()
-	start := time.Now()
-	cpu0, _ := cpuNow()
+	w := s.stretchedWait()
 	seen := joinSeq
 	for {
 		for _, j := range s.queuedJoiners() {
@@ -287,12 +285,8 @@ func (s *sched) awaitJoiner(site string) *joiner {
 			}
 		}
 		s.reclaim()
-		if time.Since(start) >= limit {
-			more := s.starvedMore(cpu0, limit)
-			if more == 0 {
-				return nil
-			}
-			limit += more
+		if w.over(s) {
+			return nil
 		}
 		seen = waitChange(&joinSeq, seen, time.Millisecond)
 	}

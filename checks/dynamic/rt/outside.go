@@ -489,33 +489,7 @@ func (s *sched) awaitRecorded() bool {
 	if !g.outside || g.blockedReal {
 		return false
 	}
-	limit := s.stepLimit()
-	start := time.Now()
-	cpu0, _ := cpuNow()
-	pause := 20 * time.Microsecond
-	for look := 0; ; look++ {
-		if s.reclaim() {
-			return true
-		}
-		// Blocked (by a stack dump, every few naps: it costs): only
-		// the scheduler's next move can wake it. Still running past the
-		// step limit: waited for longer while the process is starved
-		// (a loaded machine), as an arrival is.
-		if look%8 == 0 && s.blockedOutside(g) {
-			return false
-		}
-		if time.Since(start) >= limit {
-			more := s.starvedMore(cpu0, limit)
-			if more == 0 {
-				return false
-			}
-			limit += more
-		}
-		nap(pause)
-		if pause < time.Millisecond {
-			pause *= 2
-		}
-	}
+	return s.awaitBack(g, true)
 }
 
 // awaitRecordedBack: in a replay, the goroutine the next recorded decision
@@ -544,20 +518,28 @@ func (s *sched) awaitRecordedBack(cands []*gstate) bool {
 			return false
 		}
 	}
-	limit := s.stepLimit()
-	start := time.Now()
-	cpu0, _ := cpuNow()
+	return s.awaitBack(g, false)
+}
+
+// awaitBack naps until a goroutine outside control comes back (reclaim),
+// for the step limit, longer while the process is starved (stretchedWait).
+// With blocked, it gives up once g is found blocked outside control (by a
+// stack dump, every few naps: it costs): only the scheduler's next move
+// can wake it then.
+//
+//go:norace
+func (s *sched) awaitBack(g *gstate, blocked bool) bool {
+	w := s.stretchedWait()
 	pause := 20 * time.Microsecond
-	for {
+	for look := 0; ; look++ {
 		if s.reclaim() {
 			return true
 		}
-		if time.Since(start) >= limit {
-			more := s.starvedMore(cpu0, limit)
-			if more == 0 {
-				return false
-			}
-			limit += more
+		if blocked && look%8 == 0 && s.blockedOutside(g) {
+			return false
+		}
+		if w.over(s) {
+			return false
 		}
 		nap(pause)
 		if pause < time.Millisecond {

@@ -43,6 +43,35 @@ func (s *sched) starvedMore(cpu0, limit time.Duration) time.Duration {
 	return more
 }
 
+// A stretchedWait is a wait of S for a goroutine: the step limit, longer
+// while the process is starved of CPU (starvedMore).
+type stretchedWait struct {
+	start       time.Time
+	limit, cpu0 time.Duration
+}
+
+//go:norace
+func (s *sched) stretchedWait() *stretchedWait {
+	cpu0, _ := cpuNow()
+	return &stretchedWait{start: time.Now(), limit: s.stepLimit(), cpu0: cpu0}
+}
+
+// over reports whether the wait ran out: past its limit, which it first
+// stretches while the process was starved.
+//
+//go:norace
+func (w *stretchedWait) over(s *sched) bool {
+	if time.Since(w.start) < w.limit {
+		return false
+	}
+	more := s.starvedMore(w.cpu0, w.limit)
+	if more == 0 {
+		return true
+	}
+	w.limit += more
+	return false
+}
+
 // waitStep waits for *addr to change from seen and returns the new value:
 // a goroutine's answer to a request of the scheduler's own (its stack, a
 // poll) or a helper's end (g nil). Past the step limit it waits longer
