@@ -51,8 +51,19 @@ func TestREADMERuleTableFollowsPrecision(t *testing.T) {
 }
 
 func TestPostedUnconfirmed(t *testing.T) {
+	old := Precision["IL2002"]
+	t.Cleanup(func() { Precision["IL2002"] = old })
+	for _, m := range []struct {
+		m    Measured
+		want bool
+	}{{Measured{9, 10}, true}, {Measured{9, 9}, false}, {Measured{27, 30}, true}, {Measured{26, 29}, false}, {Measured{27, 31}, false}} {
+		Precision["IL2002"] = m.m
+		if got := PostedUnconfirmed("IL2002"); got != m.want {
+			t.Errorf("PostedUnconfirmed(IL2002) at %d/%d = %v, want %v", m.m.True, m.m.Of, got, m.want)
+		}
+	}
+	Precision["IL2002"] = old
 	for rule, want := range map[string]bool{
-		"IL2002": true,  // at least 90% over at least 10 (precision.go)
 		"IL2003": false, // below 90%
 		"IL2001": false, // below 90%
 		"IL1005": false, // no true finding

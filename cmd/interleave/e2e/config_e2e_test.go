@@ -35,7 +35,7 @@ func TestPRConfigIgnoreAndExclude(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sum := filepath.Join(t.TempDir(), "summary.md")
-			code, stdout, stderr := r.runPR("-base", tc.base, "-summary", sum)
+			code, stdout, stderr := r.runPR("-base", tc.base, "-summary", sum, "-enable", "IL2002")
 			md, _ := os.ReadFile(sum)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout, stderr)

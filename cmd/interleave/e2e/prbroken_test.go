@@ -61,8 +61,8 @@ func Sum(xs []int) int {
 func Total(xs []int) int { return Sum(xs) }
 `
 
-// brokenSpawn keeps its lock on one return path (IL2002, a rule posted
-// without confirmation); no test calls it.
+// brokenSpawn keeps its lock on one return path (IL2002; the tests enable
+// it, so it is reported without confirmation); no test calls it.
 const brokenSpawn = `
 var (
 	mu   sync.Mutex
@@ -155,7 +155,7 @@ func TestPRBrokenPackage(t *testing.T) {
 	run := func(t *testing.T, base string) (int, *report.JSONReport, string, string) {
 		out := filepath.Join(t.TempDir(), "out.json")
 		sum := filepath.Join(t.TempDir(), "summary.md")
-		code, _, stderr := r.runPR("-base", base, "-budget", "2s", "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum)
+		code, _, stderr := r.runPR("-base", base, "-budget", "2s", "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum, "-enable", "IL2002")
 		t.Logf("exit %d, stderr:\n%s", code, stderr)
 		var rep report.JSONReport
 		if b, err := os.ReadFile(out); err == nil {
