@@ -25,11 +25,14 @@
 // package that hands goroutines to its caller (errgroup's Go: a goroutine
 // running the caller's function, not waited for) has all of its
 // synchronization rewritten, so that the caller's goroutines it starts are
-// controlled too (hostsGoroutines); rt is placed
-// at <module>/interleavert, which they may import. A module from the
+// controlled too (hostsGoroutines). rt is the module
+// interleave.invalid/interleavert in one directory under the user cache
+// directory, which an alternate go.mod (Result.ModFile) requires, so that
+// the build cache compiles it once for every module on the machine; in
+// workspace or vendor mode it is overlaid at <module>/interleavert, which
+// dependencies may import too. A module from the
 // module cache, whose files the go command will not overlay, is used
-// through a copy that an alternate go.mod (Result.ModFile) replaces it
-// with.
+// through a copy that the alternate go.mod replaces it with.
 // What is not rewritten is listed in Result.Warnings with its position, so
 // that a driver can print every construct left uncontrolled: method values
 // whose receiver is a type parameter, selects whose label is a goto
@@ -91,8 +94,10 @@ type Result struct {
 	Overlay    string    // path of the overlay JSON file
 	TempDir    string    // holds the rewritten files
 	Packages   []Package // packages matched by Patterns that have Test functions
-	// RuntimeDir is where the runtime package appears in the overlay
-	// (<ModuleRoot>/interleavert, imported by rewritten dependencies too). It does not exist on disk, and
+	// RuntimeDir is the runtime package's directory: the shared one (on
+	// disk, under the user cache directory) or, in workspace or vendor
+	// mode, <ModuleRoot>/interleavert in the overlay. That one does not
+	// exist on disk, and
 	// the go command compiles a package from overlay files alone, but vet
 	// (`go vet`, and the vet step of `go test` and `go test -c`, which
 	// computes facts for dependencies) runs inside each package's directory
@@ -101,7 +106,8 @@ type Result struct {
 	RuntimeDir string
 	// TestFlags are the go test flags for this build: Options.BuildFlags,
 	// then "-overlay=<Overlay>", "-vet=off" (see RuntimeDir for why) and,
-	// when ModFile is set, "-modfile=<ModFile>".
+	// when ModFile is set, "-modfile=<ModFile>" (the overlay alone does not
+	// build then).
 	TestFlags []string
 	// Files maps each rewritten original file to its rewritten copy (the
 	// same mapping as the overlay, without the runtime and driver files).
@@ -113,8 +119,9 @@ type Result struct {
 	// how many files of each were rewritten (their time operations).
 	Deps []DepModule
 	// ModFile is the alternate go.mod (-modfile, in TestFlags) that
-	// replaces the dependency modules rewritten from the module cache with
-	// their copies, or "" when there are none.
+	// requires the shared runtime and replaces the dependency modules
+	// rewritten from the module cache with their copies, or "" when there
+	// is neither.
 	ModFile string
 	// DepFiles maps each rewritten dependency file to its rewritten copy.
 	DepFiles map[string]string

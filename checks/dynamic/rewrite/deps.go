@@ -98,44 +98,28 @@ func depCopy(dir, tmp string, m *DepModule, cs []change) (string, error) {
 	if _, err := os.Stat(filepath.Join(final, ".interleave-complete")); err == nil {
 		return final, nil
 	}
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", err
-	}
-	work, err := os.MkdirTemp(root, "tmp-")
+	err := writeDir(root, final, func(dst string) error {
+		if err := linkTree(dir, dst); err != nil {
+			return err
+		}
+		for _, c := range cs {
+			rel, _ := filepath.Rel(dir, c.name)
+			to := filepath.Join(dst, rel)
+			os.Remove(to) // a hard link into the module cache
+			if err := writeFile(to, c.out); err != nil {
+				return err
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dst, "go.mod")); os.IsNotExist(err) {
+			// The module cache keeps a module that never had a go.mod
+			// without one; a replacement directory needs it.
+			if err := os.WriteFile(filepath.Join(dst, "go.mod"), []byte("module "+m.Path+"\n"), 0o644); err != nil {
+				return err
+			}
+		}
+		return os.WriteFile(filepath.Join(dst, ".interleave-complete"), nil, 0o644)
+	})
 	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(work)
-	dst := filepath.Join(work, "m")
-	if err := linkTree(dir, dst); err != nil {
-		return "", err
-	}
-	for _, c := range cs {
-		rel, _ := filepath.Rel(dir, c.name)
-		to := filepath.Join(dst, rel)
-		os.Remove(to) // a hard link into the module cache
-		if err := writeFile(to, c.out); err != nil {
-			return "", err
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dst, "go.mod")); os.IsNotExist(err) {
-		// The module cache keeps a module that never had a go.mod
-		// without one; a replacement directory needs it.
-		if err := os.WriteFile(filepath.Join(dst, "go.mod"), []byte("module "+m.Path+"\n"), 0o644); err != nil {
-			return "", err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dst, ".interleave-complete"), nil, 0o644); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
-		return "", err
-	}
-	if err := os.Rename(dst, final); err != nil {
-		// Another run made it first.
-		if _, serr := os.Stat(filepath.Join(final, ".interleave-complete")); serr == nil {
-			return final, nil
-		}
 		return "", err
 	}
 	return final, nil
@@ -183,9 +167,10 @@ func linkTree(src, dst string) error {
 }
 
 // writeModFile writes an alternate go.mod (and go.sum) for the main module
-// that replaces each module of replaced with its copy, and adds -modfile
-// to the test flags.
-func writeModFile(res *Result, tmp string, replaced []*DepModule) error {
+// that replaces each module of replaced with its copy and, when
+// sharedRT, requires the runtime at res.RuntimeDir as module rtModPath; it
+// sets res.ModFile (instrument adds -modfile to the test flags).
+func writeModFile(res *Result, tmp string, replaced []*DepModule, sharedRT bool) error {
 	gomod := filepath.Join(res.ModuleRoot, "go.mod")
 	data, err := os.ReadFile(gomod)
 	if err != nil {
@@ -198,6 +183,14 @@ func writeModFile(res *Result, tmp string, replaced []*DepModule) error {
 	for _, m := range replaced {
 		if err := f.AddReplace(m.Path, m.Version, m.Dir, ""); err != nil {
 			return fmt.Errorf("rewrite: replacing %s: %w", m.Path, err)
+		}
+	}
+	if sharedRT {
+		if err := f.AddRequire(rtModPath, "v0.0.0"); err != nil {
+			return fmt.Errorf("rewrite: requiring the runtime: %w", err)
+		}
+		if err := f.AddReplace(rtModPath, "", res.RuntimeDir, ""); err != nil {
+			return fmt.Errorf("rewrite: replacing the runtime: %w", err)
 		}
 	}
 	f.Cleanup()
@@ -251,7 +244,10 @@ func timeOp(fn *types.Func) bool {
 // hand goroutines to their caller (hostsGoroutines): a goroutine that
 // waits there is handled by the scheduler as code outside its control. The
 // standard library and keepModules are left alone.
-func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp string, replace map[string]string, res *Result, sync bool) error {
+//
+// It returns the modules copied out of the module cache, which the
+// alternate go.mod (writeModFile) must replace with their copies.
+func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp string, replace map[string]string, res *Result, sync bool) ([]*DepModule, error) {
 	mods := map[string]*DepModule{}
 	var deps []*packages.Package
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -294,7 +290,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 	}
 	for _, p := range deps {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		m := mods[p.Module.Path]
 		if len(p.TypeErrors) > 0 || p.TypesInfo == nil {
@@ -315,7 +311,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 			done[name] = true
 			data, err := os.ReadFile(name)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			out, warns, changed, err := rewriteFileMode(p, f, data, rtImport, !syncPkg(p))
 			res.DepWarnings = append(res.DepWarnings, warns...)
@@ -337,7 +333,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 			for _, c := range cs {
 				dst := filepath.Join(tmp, "deps", "overlay", fmt.Sprintf("%d", len(res.DepFiles)), filepath.Base(c.name))
 				if err := writeFile(dst, c.out); err != nil {
-					return err
+					return nil, err
 				}
 				replace[c.name] = dst
 				res.DepFiles[c.name] = dst
@@ -347,7 +343,7 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 		}
 		copyDir, err := depCopy(dir, tmp, m, cs)
 		if err != nil {
-			return fmt.Errorf("rewrite: copying %s@%s: %w", m.Path, m.Version, err)
+			return nil, fmt.Errorf("rewrite: copying %s@%s: %w", m.Path, m.Version, err)
 		}
 		for _, c := range cs {
 			rel, _ := filepath.Rel(dir, c.name)
@@ -357,17 +353,13 @@ func rewriteDeps(ctx context.Context, pkgs []*packages.Package, rtImport, tmp st
 		m.Dir = copyDir
 		replaced = append(replaced, m)
 	}
-	if len(replaced) > 0 {
-		if err := writeModFile(res, tmp, replaced); err != nil {
-			return err
-		}
-	}
 	for _, m := range mods {
 		res.Deps = append(res.Deps, *m)
 	}
 	sort.Slice(res.Deps, func(i, j int) bool { return res.Deps[i].Path < res.Deps[j].Path })
 	sort.Strings(res.DepWarnings)
-	return nil
+	sort.Slice(replaced, func(i, j int) bool { return replaced[i].Path < replaced[j].Path })
+	return replaced, nil
 }
 
 // DepSummary says in one line what the rewrite did to dependencies, for a

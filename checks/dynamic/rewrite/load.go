@@ -25,7 +25,8 @@ import (
 // rtImportName is the name under which rewritten files import the runtime.
 const rtImportName = "interleavert"
 
-// rtDir is where the runtime appears in the main module (overlay only):
+// rtDir is where the runtime appears in the main module (overlay only)
+// when it cannot be shared (sharedRuntimeOK):
 // <module path>/interleavert, a path that is not internal, so that
 // rewritten dependency packages may import it too (the go command resolves
 // a dependency's import of a main-module package against the main module,
@@ -53,10 +54,11 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	gomod, err := goEnvGOMOD(ctx, dir)
+	goenv, err := goEnvModule(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
+	gomod := goenv.GOMOD
 	if gomod == "" || gomod == os.DevNull {
 		return nil, fmt.Errorf("rewrite: %s is not inside a Go module (go env GOMOD is empty): instrumentation needs a go.mod", dir)
 	}
@@ -117,6 +119,14 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		}
 	}()
 	replace := map[string]string{}
+	rtImport := modPath + "/" + rtDir
+	shared := sharedRuntimeOK(goenv, opts.BuildFlags, modRoot)
+	if shared {
+		if res.RuntimeDir, err = sharedRuntime(tmp); err != nil {
+			return nil, err
+		}
+		rtImport = rtModPath
+	}
 
 	// Every in-module package the test binaries import, test variants first
 	// (they hold the _test.go files and the most complete type information).
@@ -129,7 +139,6 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	sort.SliceStable(all, func(i, j int) bool {
 		return (all[i].ForTest != "") && (all[j].ForTest == "")
 	})
-	rtImport := modPath + "/" + rtDir
 	done := map[string]bool{}
 	for _, p := range all {
 		if err := ctx.Err(); err != nil {
@@ -177,14 +186,23 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 
 	// Dependencies: their time operations, so that the test sees one clock.
-	if err := rewriteDeps(ctx, pkgs, rtImport, tmp, replace, res, opts.DepSync); err != nil {
-		return nil, err
-	}
-
-	// The runtime.
-	ents, err := fs.ReadDir(rt.Source, ".")
+	replaced, err := rewriteDeps(ctx, pkgs, rtImport, tmp, replace, res, opts.DepSync)
 	if err != nil {
 		return nil, err
+	}
+	// The alternate go.mod: the dependencies' copies and the shared runtime.
+	if len(replaced) > 0 || shared {
+		if err := writeModFile(res, tmp, replaced, shared); err != nil {
+			return nil, err
+		}
+	}
+
+	// The runtime inside the main module, when it cannot be shared.
+	var ents []fs.DirEntry
+	if !shared {
+		if ents, err = fs.ReadDir(rt.Source, "."); err != nil {
+			return nil, err
+		}
 	}
 	for _, e := range ents {
 		n := e.Name()
@@ -198,7 +216,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		dst := filepath.Join(tmp, "interleavert", n)
 		// A go.mod without a go line means go 1.16.
 		if v := "go" + cmp.Or(modGo, "1.16"); version.IsValid(v) && version.Compare(v, minGo) < 0 {
-			data = runtimeSource(filepath.Join(res.RuntimeDir, n), data)
+			data = runtimeSource(filepath.Join(res.RuntimeDir, n), data, minGo)
 		}
 		if err := writeFile(dst, data); err != nil {
 			return nil, err
@@ -260,16 +278,16 @@ func goVersionIn(ctx context.Context, dir string) string {
 }
 
 // runtimeSource gives a runtime file a build constraint that sets its
-// language version to at least minGo, for a module whose go.mod says an
+// language version to at least lang, for a module whose go.mod says an
 // older one (the runtime is generic). A constraint already on the first line is
 // extended in place; otherwise the new lines are followed by a line
 // directive that keeps the file's own line numbers.
-func runtimeSource(name string, data []byte) []byte {
+func runtimeSource(name string, data []byte, lang string) []byte {
 	if rest, ok := bytes.CutPrefix(data, []byte("//go:build ")); ok {
 		line, tail, _ := bytes.Cut(rest, []byte("\n"))
-		return []byte("//go:build " + minGo + " && (" + strings.TrimSpace(string(line)) + ")\n" + string(tail))
+		return []byte("//go:build " + lang + " && (" + strings.TrimSpace(string(line)) + ")\n" + string(tail))
 	}
-	return []byte("//go:build " + minGo + "\n\n//line " + name + ":1\n" + string(data))
+	return []byte("//go:build " + lang + "\n\n//line " + name + ":1\n" + string(data))
 }
 
 // langVersion cuts a release ("go1.27.3") to its language version ("go1.27").
@@ -282,21 +300,26 @@ func langVersion(v string) string {
 	return v
 }
 
-func goEnvGOMOD(ctx context.Context, dir string) (string, error) {
+// goEnvModule is go env GOMOD, GOWORK and GOFLAGS in dir.
+func goEnvModule(ctx context.Context, dir string) (env, error) {
+	var e env
 	if st, err := os.Stat(dir); err != nil {
-		return "", fmt.Errorf("rewrite: %w", err)
+		return e, fmt.Errorf("rewrite: %w", err)
 	} else if !st.IsDir() {
-		return "", fmt.Errorf("rewrite: %s is not a directory", dir)
+		return e, fmt.Errorf("rewrite: %s is not a directory", dir)
 	}
-	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
+	cmd := exec.CommandContext(ctx, "go", "env", "-json", "GOMOD", "GOWORK", "GOFLAGS")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("rewrite: go env GOMOD in %s: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
+	if err == nil {
+		err = json.Unmarshal(out, &e)
 	}
-	return strings.TrimSpace(string(out)), nil
+	if err != nil {
+		return e, fmt.Errorf("rewrite: go env GOMOD in %s: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
+	}
+	return e, nil
 }
 
 // collectErrors returns a *BuildError listing the load and parse errors of

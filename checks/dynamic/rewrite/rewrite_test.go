@@ -175,12 +175,23 @@ func TestInstrumentModule(t *testing.T) {
 	if want := []string{"cmd/tool", "conc", "gen"}; !slices.Equal(drivers, want) {
 		t.Errorf("drivers in %v, want %v", drivers, want)
 	}
-	if _, ok := overlay.Replace[filepath.Join(res.RuntimeDir, "api.go")]; !ok {
-		t.Errorf("runtime api.go not in the overlay")
+	// The runtime is the shared module, on disk outside the module, not
+	// in the overlay.
+	if !strings.HasSuffix(res.RuntimeDir, string(filepath.Separator)+"interleavert") || inModuleTree(dir, res.RuntimeDir) {
+		t.Errorf("RuntimeDir = %s, want the shared runtime's directory", res.RuntimeDir)
 	}
-	if _, ok := overlay.Replace[filepath.Join(res.RuntimeDir, "embed.go")]; ok {
+	if _, err := os.Stat(filepath.Join(res.RuntimeDir, "api.go")); err != nil {
+		t.Errorf("runtime api.go: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(res.RuntimeDir, "embed.go")); err == nil {
 		t.Errorf("runtime embed.go copied")
 	}
+	for k := range overlay.Replace {
+		if strings.HasPrefix(k, res.RuntimeDir) {
+			t.Errorf("runtime file %s in the overlay", k)
+		}
+	}
+	ov := []string{"-overlay", res.Overlay, "-modfile", res.ModFile}
 
 	// Every file with an operation is rewritten (dep: imported only;
 	// notests: matched, no tests; gen: generated; cmd/tool/main_test.go:
@@ -219,14 +230,14 @@ func TestInstrumentModule(t *testing.T) {
 	if err := os.MkdirAll(res.RuntimeDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := goCmd(t, dir, nil, "vet", "-overlay", res.Overlay, "./..."); err != nil {
+	if out, err := goCmd(t, dir, nil, append([]string{"vet"}, append(ov, "./...")...)...); err != nil {
 		t.Fatalf("go vet -overlay: %v\n%s", err, out)
 	}
-	if out, err := goCmd(t, dir, nil, "test", "-count=1", "-timeout=60s", "-overlay", res.Overlay, "./..."); err != nil {
+	if out, err := goCmd(t, dir, nil, append([]string{"test", "-count=1", "-timeout=60s"}, append(ov, "./...")...)...); err != nil {
 		t.Fatalf("go test -overlay: %v\n%s", err, out)
 	}
 	for _, p := range res.Packages {
-		out, err := goCmd(t, dir, nil, "test", "-list", ".", "-overlay", res.Overlay, p.ImportPath)
+		out, err := goCmd(t, dir, nil, append([]string{"test", "-list", "."}, append(ov, p.ImportPath)...)...)
 		if err != nil {
 			t.Fatalf("go test -list: %v\n%s", err, out)
 		}
@@ -235,7 +246,7 @@ func TestInstrumentModule(t *testing.T) {
 		}
 	}
 	// The driver runs (and, without a config, skips) under the scheduler's Main.
-	out, err := goCmd(t, dir, nil, "test", "-count=1", "-v", "-run", "^TestInterleaveDriver$", "-overlay", res.Overlay, "./conc")
+	out, err := goCmd(t, dir, nil, append([]string{"test", "-count=1", "-v", "-run", "^TestInterleaveDriver$"}, append(ov, "./conc")...)...)
 	if err != nil || !strings.Contains(out, "TestInterleaveDriver") {
 		t.Fatalf("driver: %v\n%s", err, out)
 	}
@@ -507,8 +518,8 @@ func TestInstrumentDeps(t *testing.T) {
 		t.Fatalf("Instrument: %v", err)
 	}
 	defer res.Cleanup()
-	if res.RuntimeDir != filepath.Join(dir, "interleavert") {
-		t.Errorf("RuntimeDir = %s, not a path dependencies may import", res.RuntimeDir)
+	if inModuleTree(dir, res.RuntimeDir) {
+		t.Errorf("RuntimeDir = %s, want the shared runtime's directory", res.RuntimeDir)
 	}
 	orig := filepath.Join(dir, "tick", "tick.go")
 	dst, ok := res.DepFiles[orig]
@@ -522,7 +533,7 @@ func TestInstrumentDeps(t *testing.T) {
 	}
 	text := string(data)
 	for _, want := range []string{
-		`import interleavert "example.com/depmod/interleavert"`,
+		`import interleavert "` + rtModPath + `"`,
 		"interleavert.AfterFunc(d, f)", "interleavert.Now()", "interleavert.Since(b.set)",
 		"interleavert.WithTimeout(ctx, d)", "interleavert.NewTimer(d)", "interleavert.TimerStop(t)",
 		"interleavert.NewTicker(d)",
@@ -640,6 +651,9 @@ func TestInstrumentDepsModCache(t *testing.T) {
 	defer vres.Cleanup()
 	if _, ok := vres.DepFiles[filepath.Join(dir, "vendor", "example.com", "tick", "tick.go")]; !ok || vres.ModFile != "" {
 		t.Fatalf("-mod=vendor: DepFiles = %v, ModFile = %q: want the vendored file overlaid", vres.DepFiles, vres.ModFile)
+	}
+	if vres.RuntimeDir != filepath.Join(dir, rtDir) {
+		t.Errorf("-mod=vendor: RuntimeDir = %s, want the runtime inside the module", vres.RuntimeDir)
 	}
 	args := append([]string{"test", "-count=1"}, vres.TestFlags...)
 	if out, err := goCmd(t, dir, []string{"GOFLAGS=-mod=vendor"}, append(args, "./use")...); err != nil {

@@ -25,7 +25,9 @@ const kernelsDir = "../../testdata/kernels"
 // Bounds of the kernel test. A buggy test's search ends once its kernel
 // is found (Options.TestUntil) or after bugSchedules schedules per worker,
 // the same seeds on any machine; bugBudget only bounds the time of that,
-// ample on a loaded machine.
+// ample on a loaded machine. A correct test runs as many schedules as a
+// buggy one may (bugSchedules per worker), or fewer when correctBudget
+// runs out first on a loaded machine.
 const (
 	bugSchedules  = 100
 	bugBudget     = 20 * time.Second // per buggy test
@@ -176,6 +178,7 @@ func TestKernels(t *testing.T) {
 		res, err := explore.Run(ctx, explore.Options{
 			Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(m.Correct.Package, "kernels/")},
 			Budget: 15 * correctBudget, Race: true, Seed: 1, SchedulesDir: schedules, Build: build,
+			Schedules: bugSchedules,
 		})
 		if err != nil {
 			t.Fatal(err)
