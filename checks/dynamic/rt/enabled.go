@@ -321,9 +321,10 @@ func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 		if caseFor(h, p, !send) >= -1 {
 			out = append(out, h)
 			// In the order they parked: a channel's waiters queue
-			// first in, first out (those parked at the same time in
-			// the order they were made).
-			for i := len(out) - 1; i > 0 && (out[i].parkAt < out[i-1].parkAt || out[i].parkAt == out[i-1].parkAt && out[i].id < out[i-1].id); i-- {
+			// first in, first out (those parked at the same virtual
+			// time in the order they got there, parkSeq: the
+			// unperturbed schedule pairs the first, as the runtime).
+			for i := len(out) - 1; i > 0 && (out[i].parkAt < out[i-1].parkAt || out[i].parkAt == out[i-1].parkAt && out[i].parkSeq < out[i-1].parkSeq); i-- {
 				out[i], out[i-1] = out[i-1], out[i]
 			}
 		}

@@ -283,6 +283,34 @@ var drvCases = []drvCase{
 		}},
 	},
 	{
+		// Senders parked on one channel at the same virtual time: the
+		// unperturbed schedule pairs the one that queued first, as the
+		// runtime does, and passes (it paired the one made first and
+		// failed: ratelimit's TestInitial); the search pairs either and
+		// finds the test that reads them in turn order. A count, as for
+		// dedupe.
+		name:      "senders paired first in, first out",
+		pkg:       "queueorder",
+		budget:    3 * time.Minute,
+		schedules: 40,
+		want: map[string]checks.FailureKind{
+			"TestReportsInTurnOrder": checks.TestFailure, "TestReportsByTurn": "",
+		},
+		wantSite: map[string]string{"TestReportsInTurnOrder": "queueorder_test.go:40"},
+		check: func(t *testing.T, res *explore.Result) {
+			for _, ts := range res.Stats.Tests {
+				if ts.Plain != "pass" {
+					t.Errorf("%s: unperturbed schedule %q, want pass", ts.Test, ts.Plain)
+				}
+			}
+			for _, f := range res.Findings {
+				if f.Frequency.Every() {
+					t.Errorf("%s: labels %q, want schedule-dependent", f.Test, f.Labels())
+				}
+			}
+		},
+	},
+	{
 		// Mechanism 10: the producer leaks at one of two sends: one
 		// finding.
 		name: "dedupe by signature",
@@ -366,7 +394,7 @@ var drvCases = []drvCase{
 // process. (The case that moves the hard stop is explore's own
 // TestRealSuiteDriver: it needs the search's internals.)
 func TestRealSuiteDriver(t *testing.T) {
-	dir := searchkit.Module(t, realsuiteDrvDir, "builds, searches and replays six packages")
+	dir := searchkit.Module(t, realsuiteDrvDir, "builds, searches and replays fourteen packages")
 	// One instrumentation for every case; each package's binaries are
 	// built once, for its search and its replays.
 	var patterns []string
