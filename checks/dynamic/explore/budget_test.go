@@ -69,18 +69,18 @@ func TestFairShare(t *testing.T) {
 // tests' cost, within its bounds.
 func TestPostReserve(t *testing.T) {
 	least, most := 3*time.Second, 15*time.Second
-	if got := postReserve(least, most, nil, nil); got != least {
+	if got := postReserve(least, most, processStartup, nil, nil); got != least {
 		t.Errorf("no failures: %v, want %v", got, least)
 	}
 	one := (replayTries+plainRuns)*100*time.Millisecond + 2*processStartup
 	costs := []time.Duration{100 * time.Millisecond}
-	if got := postReserve(0, most, costs, nil); got != one {
+	if got := postReserve(0, most, processStartup, costs, nil); got != one {
 		t.Errorf("one failure of a 100ms test: %v, want %v", got, one)
 	}
 	for len(costs) < 15 {
 		costs = append(costs, 100*time.Millisecond)
 	}
-	if got := postReserve(least, most, costs, nil); got != most {
+	if got := postReserve(least, most, processStartup, costs, nil); got != most {
 		t.Errorf("15 failures: %v, want the most, %v", got, most)
 	}
 	// Past the most, the replays alone are still kept: a finding that
@@ -88,14 +88,14 @@ func TestPostReserve(t *testing.T) {
 	for len(costs) < 60 {
 		costs = append(costs, 100*time.Millisecond)
 	}
-	if got, want := postReserve(least, most, costs, nil), 60*replayTries*(100*time.Millisecond+processStartup); got != want {
+	if got, want := postReserve(least, most, processStartup, costs, nil), 60*replayTries*(100*time.Millisecond+processStartup); got != want {
 		t.Errorf("60 failures: %v, want their replays, %v", got, want)
 	}
-	if got, want := postReserve(0, most, nil, costs[:1]), replayTries*(100*time.Millisecond+processStartup); got != want {
+	if got, want := postReserve(0, most, processStartup, nil, costs[:1]), replayTries*(100*time.Millisecond+processStartup); got != want {
 		t.Errorf("one failure whose test ran under plain go test already: %v, want %v (its replay)", got, want)
 	}
 	costs = costs[:5]
-	if got, want := postReserve(least, most, costs, nil), 5*one; got != want {
+	if got, want := postReserve(least, most, processStartup, costs, nil), 5*one; got != want {
 		t.Errorf("5 failures: %v, want %v", got, want)
 	}
 }
@@ -214,5 +214,37 @@ func TestRetrySlot(t *testing.T) {
 		if got := tg.retrySlot(c.fair, c.least, c.left); got != c.want {
 			t.Errorf("%s: slot %v, ran %v: retrySlot(%v, %v, %v) = %v, want %v", c.name, c.slot, c.ran, c.fair, c.least, c.left, got, c.want)
 		}
+	}
+}
+
+// TestSearchReserveLateFailure: while the last test is searched, the
+// search keeps what one failure it may find in its last moments needs:
+// two fresh replays of its test, at what fresh processes take now
+// (injected: 3 s outside their schedules), so that the replays end
+// within the budget instead of past it (conc's and ratelimit's late
+// findings took -budget 60s to 63.6 s and 64.2 s). A test that has a
+// failure already adds nothing: that cause is kept for.
+func TestSearchReserveLateFailure(t *testing.T) {
+	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	tg := &target{name: "TestContextPool", cost: 2 * time.Second, stats: &TestStats{}}
+	s.fresh.add(3 * time.Second)
+	want := replayTries * (2*time.Second + 3*time.Second)
+	left := 10 * time.Second
+	slice := searchSlice(left-s.searchReserve(tg), []float64{1}, []time.Duration{tg.cost})
+	if after := left - slice; after < want {
+		t.Errorf("the last test's slice leaves %v after it, want at least its failure's replays, %v", after, want)
+	}
+	if got := s.shrinkReserve(); got >= want {
+		t.Errorf("shrinkReserve with no failure = %v, want less than the late failure's replays (%v): searchReserve adds them", got, want)
+	}
+	s.order = []string{"k"}
+	s.owners["k"] = tg
+	s.failures["k"] = &failure{elapsed: 10 * time.Millisecond}
+	if got, base := s.searchReserve(tg), s.shrinkReserve(); got != base {
+		t.Errorf("searchReserve of a test with a failure = %v, want shrinkReserve's %v", got, base)
+	}
+	// Its failure's replays follow what fresh processes take now too.
+	if got := s.shrinkReserve(); got < want {
+		t.Errorf("shrinkReserve with its failure = %v, want at least %v", got, want)
 	}
 }
