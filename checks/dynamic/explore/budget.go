@@ -277,6 +277,14 @@ func searchSlice(left time.Duration, shares []float64, costs []time.Duration) ti
 	}
 }
 
+// testSlice is the wall time the first of the tests still to search gets
+// out of left: its searchSlice of what the failures found leave (shrink,
+// shrinkReserve), but ending early enough for the replays of one more
+// failure it may find at the very end (late, searchReserve).
+func testSlice(left, shrink, late time.Duration, shares []float64, costs []time.Duration) time.Duration {
+	return min(searchSlice(left-shrink, shares, costs), max(left-late, 0))
+}
+
 // budgetShares returns each test's share of the search: half by weight,
 // half by weight times measured cost, and the costs it used. A test whose
 // cost is unknown (its unperturbed run did not finish, or hung) counts

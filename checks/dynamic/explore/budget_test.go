@@ -230,12 +230,18 @@ func TestSearchReserveLateFailure(t *testing.T) {
 	s.fresh.add(3 * time.Second)
 	want := replayTries * (2*time.Second + 3*time.Second)
 	left := 10 * time.Second
-	slice := searchSlice(left-s.searchReserve(tg), []float64{1}, []time.Duration{tg.cost})
+	slice := testSlice(left, s.shrinkReserve(), s.searchReserve(tg), []float64{1}, []time.Duration{tg.cost})
 	if after := left - slice; after < want {
 		t.Errorf("the last test's slice leaves %v after it, want at least its failure's replays, %v", after, want)
 	}
 	if got := s.shrinkReserve(); got >= want {
 		t.Errorf("shrinkReserve with no failure = %v, want less than the late failure's replays (%v): searchReserve adds them", got, want)
+	}
+	// A test in the middle of many keeps its share: the late failure's
+	// replays bound only the end of its slice.
+	shares, costs := []float64{0.1, 0.9}, []time.Duration{tg.cost, tg.cost}
+	if got, want := testSlice(time.Minute, s.shrinkReserve(), s.searchReserve(tg), shares, costs), searchSlice(time.Minute-s.shrinkReserve(), shares, costs); got != want {
+		t.Errorf("the first of two tests gets %v, want its share, %v", got, want)
 	}
 	s.order = []string{"k"}
 	s.owners["k"] = tg
