@@ -52,54 +52,16 @@ func fairShare(now, end time.Time, n int) time.Duration {
 // replay counts, once per cause (reserveKey): not a failure of an
 // unperturbed run that plain go test tells as the tool's doing (gocron's
 // 7 such, with 12 leaks of one cause, kept the search from all but 6s of
-// its 90s). A process's start-up is what fresh processes take now outside
-// their schedules (startup).
+// its 90s).
 func (s *search) shrinkReserve() time.Duration {
-	return s.reserve(0)
-}
-
-// searchReserve is what the search keeps after it while it searches ts:
-// shrinkReserve, or, when more, what the failures found and one more of
-// the costliest of ts that has none yet need (its test's cost or longest
-// schedule): a failure found in the search's last moments then replays
-// inside the budget. Before, such a failure's replays ran past the budget
-// (conc 63.6 s, ratelimit 64.2 s of -budget 60s).
-func (s *search) searchReserve(ts ...*target) time.Duration {
-	var c time.Duration
-	s.mu.Lock()
-	owns := map[*target]bool{}
-	for _, k := range s.order {
-		owns[s.owners[k]] = true
-	}
-	for _, t := range ts {
-		if !owns[t] {
-			c = max(c, t.cost, t.step, time.Millisecond)
-		}
-	}
-	s.mu.Unlock()
-	return max(s.reserve(0), s.reserve(c))
-}
-
-// startup is what starting and ending one test process takes now: what
-// the latest processes took outside their schedules, at least
-// processStartup.
-func (s *search) startup() time.Duration {
-	return max(processStartup, s.fresh.recent())
-}
-
-// reserve is shrinkReserve with, when extra > 0, one more failure whose
-// test costs extra (not counted for KeepAfter or KeepFor).
-func (s *search) reserve(extra time.Duration) time.Duration {
 	var keep time.Duration // the caller's (Options.KeepAfter)
-	startup := s.startup()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	base := min(shrinkTime, s.opts.Budget/10)
-	found := len(s.order) > 0 || len(s.crashes) > 0
-	if !found && extra <= 0 {
+	if len(s.order) == 0 && len(s.crashes) == 0 {
 		// And the start-up of two processes: a replay that comes too late
 		// for a small budget does not report the finding.
-		return min(base/2+2*startup, s.opts.Budget/4)
+		return min(base/2+2*processStartup, s.opts.Budget/4)
 	}
 	if len(s.order) > 0 {
 		keep = s.opts.KeepAfter
@@ -143,14 +105,7 @@ func (s *search) reserve(extra time.Duration) time.Duration {
 	if len(s.order) > 0 && s.opts.KeepFor != nil {
 		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
 	}
-	least := base
-	if !found {
-		least = min(base/2+2*startup, s.opts.Budget/4)
-	}
-	if extra > 0 {
-		costs = append(costs, extra)
-	}
-	return postReserve(least, s.opts.Budget/4, startup, costs, plainRan) + keep
+	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
 }
 
 // toolsDoing reports whether failure f of t is one the report notes as
@@ -187,22 +142,52 @@ func reserveKey(f *failure) string {
 // postReserve is the time kept after the search for failures whose
 // tests cost costs (one process, one schedule): the replayTries replays
 // that must each reproduce it and plainRuns plain go test runs each, and the start-up of
-// a process (startup) twice (the runs of a test share a warm cache); only the
+// a process twice (the runs of a test share a warm cache); only the
 // replays for those of plainRan, whose test ran under plain go test
 // already; at least least, at most most, but never less than the replays
 // alone (a finding is reported only once it replayed alone: many
 // failures end the search early rather than go unreported).
-func postReserve(least, most, startup time.Duration, costs, plainRan []time.Duration) time.Duration {
+func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
 	var need, replays time.Duration
 	for _, c := range costs {
-		need += (replayTries+plainRuns)*c + 2*startup
-		replays += replayTries * (c + startup)
+		need += (replayTries+plainRuns)*c + 2*processStartup
+		replays += replayTries * (c + processStartup)
 	}
 	for _, c := range plainRan {
-		need += replayTries * (c + startup)
-		replays += replayTries * (c + startup)
+		need += replayTries * (c + processStartup)
+		replays += replayTries * (c + processStartup)
 	}
 	return max(min(max(need, least), most), replays)
+}
+
+// searchReserve is what the search keeps after it while it searches ts:
+// shrinkReserve and, when some of ts has no failure yet, the replays of
+// one more failure of the costliest of those (its test's cost or longest
+// schedule, in a fresh process at what the latest fresh processes took to
+// start and exit, measured during the run): a failure found in the
+// search's last moments then replays inside the budget. Before, such a
+// failure's replays ran past the budget (conc 63.6 s, ratelimit 64.2 s of
+// -budget 60s). Only its replays: its plain go test runs are a label,
+// left out when no time is left ("the budget ran out").
+func (s *search) searchReserve(ts ...*target) time.Duration {
+	var c time.Duration
+	late := false
+	s.mu.Lock()
+	owns := map[*target]bool{}
+	for _, k := range s.order {
+		owns[s.owners[k]] = true
+	}
+	for _, t := range ts {
+		if !owns[t] {
+			c, late = max(c, t.cost, t.step), true
+		}
+	}
+	s.mu.Unlock()
+	r := s.shrinkReserve()
+	if late {
+		r += replayTries * (c + max(processStartup, s.fresh.recent()))
+	}
+	return r
 }
 
 // labelReserve is the part of what is left of the budget kept, while
