@@ -161,14 +161,14 @@ func postReserve(least, most time.Duration, costs, plainRan []time.Duration) tim
 }
 
 // searchReserve is what the search keeps after it while it searches ts:
-// shrinkReserve and, when some of ts has no failure yet, the replays of
-// one more failure of the costliest of those (its test's cost or longest
+// shrinkReserve and, when some of ts has no failure yet, one replay of one
+// more failure of the costliest of those (its test's cost or longest
 // schedule, in a fresh process at what the latest fresh processes took to
 // start and exit, measured during the run): a failure found in the
 // search's last moments then replays inside the budget. Before, such a
 // failure's replays ran past the budget (conc 63.6 s, ratelimit 64.2 s of
-// -budget 60s). Only its replays: its plain go test runs are a label,
-// left out when no time is left ("the budget ran out").
+// -budget 60s). One replay that reproduces it reports it (the second try
+// and its plain go test runs are left out when no time is left, and said).
 func (s *search) searchReserve(ts ...*target) time.Duration {
 	var c time.Duration
 	late := false
@@ -185,7 +185,7 @@ func (s *search) searchReserve(ts ...*target) time.Duration {
 	s.mu.Unlock()
 	r := s.shrinkReserve()
 	if late {
-		r += replayTries * (c + max(processStartup, s.fresh.recent()))
+		r += c + max(processStartup, s.fresh.recent())
 	}
 	return r
 }

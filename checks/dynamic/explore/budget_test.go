@@ -219,8 +219,8 @@ func TestRetrySlot(t *testing.T) {
 
 // TestSearchReserveLateFailure: while the last test is searched, the
 // search keeps what one failure it may find in its last moments needs:
-// two fresh replays of its test, at what fresh processes take now
-// (injected: 3 s outside their schedules), so that the replays end
+// a fresh replay of its test, at what fresh processes take now
+// (injected: 3 s outside their schedules), so that the replay ends
 // within the budget instead of past it (conc's and ratelimit's late
 // findings took -budget 60s to 63.6 s and 64.2 s). A test that has a
 // failure already adds nothing: that cause is kept for.
@@ -228,14 +228,14 @@ func TestSearchReserveLateFailure(t *testing.T) {
 	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	tg := &target{name: "TestContextPool", cost: 2 * time.Second, stats: &TestStats{}}
 	s.fresh.add(3 * time.Second)
-	want := replayTries * (2*time.Second + 3*time.Second)
+	want := 2*time.Second + 3*time.Second
 	left := 10 * time.Second
 	slice := testSlice(left, s.shrinkReserve(), s.searchReserve(tg), []float64{1}, []time.Duration{tg.cost})
 	if after := left - slice; after < want {
-		t.Errorf("the last test's slice leaves %v after it, want at least its failure's replays, %v", after, want)
+		t.Errorf("the last test's slice leaves %v after it, want at least its failure's replay, %v", after, want)
 	}
 	if got := s.shrinkReserve(); got >= want {
-		t.Errorf("shrinkReserve with no failure = %v, want less than the late failure's replays (%v): searchReserve adds them", got, want)
+		t.Errorf("shrinkReserve with no failure = %v, want less than the late failure's replay (%v): searchReserve adds it", got, want)
 	}
 	// A test in the middle of many keeps its share: the late failure's
 	// replays bound only the end of its slice.
