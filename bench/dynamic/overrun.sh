@@ -14,11 +14,20 @@
 #              proxy (a cache library whose tests start janitor goroutines);
 #   otter      github.com/maypok86/otter/v2@v2.4.0 (372 tests in 10
 #              packages, most of them fast; its first race build takes
-#              many minutes on a loaded machine).
+#              many minutes on a loaded machine: 30 min and counting at
+#              load 35 on 2026-11-30);
+#   gods       github.com/emirpasic/gods@v1.18.1 (432 tests in 23 small
+#              packages of containers: a real suite of fast tests whose
+#              race builds take minutes, not half an hour);
+#   conc, ratelimit  github.com/sourcegraph/conc@v0.3.0 and
+#              go.uber.org/ratelimit@v0.3.1, whose findings came at the
+#              end of the search and whose replays ran past -budget 60s
+#              (63.6 s, 64.2 s) until the seventeenth session.
 #
 # Usage: SUITES="kernel300 ttlcache otter" bench/dynamic/overrun.sh [BUDGET...]
 #        (default: those three suites; budgets 30s 60s; INTERLEAVE=path runs
-#        that interleave binary instead of building this checkout's)
+#        that interleave binary instead of building this checkout's;
+#        OUT=dir keeps each run's -v log and JSON report there)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -93,6 +102,9 @@ for suite in "${suites[@]}"; do
 	case "$suite" in
 	ttlcache) fetch ttlcache github.com/jellydator/ttlcache/v3@v3.4.1 ;;
 	otter) fetch otter github.com/maypok86/otter/v2@v2.4.0 ;;
+	gods) fetch gods github.com/emirpasic/gods@v1.18.1 ;;
+	conc) fetch conc github.com/sourcegraph/conc@v0.3.0 ;;
+	ratelimit) fetch ratelimit go.uber.org/ratelimit@v0.3.1 ;;
 	esac
 done
 
@@ -104,6 +116,9 @@ for suite in "${suites[@]}"; do
 		began=$(date +%s.%N)
 		(cd "$work/$suite" && "$work/interleave" test -budget "$b" -seed 1 -v -schedules "$work/sched" \
 			-format json -o "$work/out.json" ./... 2>"$work/err") || true
+		if [ -n "${OUT:-}" ]; then
+			mkdir -p "$OUT" && cp "$work/err" "$OUT/$suite-$b.log" && { cp "$work/out.json" "$OUT/$suite-$b.json" 2>/dev/null || true; }
+		fi
 		wall=$(python3 -c "import sys; print(f'{float(sys.argv[2])-float(sys.argv[1]):.0f}')" "$began" "$(date +%s.%N)")
 		python3 - "$suite" "$b" "$work/out.json" "$work/err" "$wall" <<'PY'
 import json, re, sys

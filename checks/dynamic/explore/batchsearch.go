@@ -52,10 +52,10 @@ func splitBatched(left time.Duration, searched []*target) (batched, alone []*tar
 // the tests (roundCounts: a cheap test runs many schedules where a slow
 // one runs one); no test gets a second schedule before every test got its
 // first. The batches end earlier as the failures found need more time
-// after the search (shrinkReserve, asked before each).
+// after the search (searchReserve, asked before each).
 func (s *search) searchBatches(ctx context.Context, targets []*target, end time.Time) {
 	until := func() time.Time {
-		return minTime(end, s.deadline.Add(-s.shrinkReserve()))
+		return minTime(end, s.deadline.Add(-s.searchReserve(targets...)))
 	}
 	// What the batches get: less when the failures found need the rest.
 	endStage := s.stage(fmt.Sprintf("searching %d tests in batches for %v", len(targets), max(time.Until(until()), 0).Round(100*time.Millisecond)))

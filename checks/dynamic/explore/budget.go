@@ -160,6 +160,36 @@ func postReserve(least, most time.Duration, costs, plainRan []time.Duration) tim
 	return max(min(max(need, least), most), replays)
 }
 
+// searchReserve is what the search keeps after it while it searches ts:
+// shrinkReserve and, when some of ts has no failure yet, one replay of one
+// more failure of the costliest of those (its test's cost or longest
+// schedule, in a fresh process at what the latest fresh processes took to
+// start and exit, measured during the run): a failure found in the
+// search's last moments then replays inside the budget. Before, such a
+// failure's replays ran past the budget (conc 63.6 s, ratelimit 64.2 s of
+// -budget 60s). One replay that reproduces it reports it (the second try
+// and its plain go test runs are left out when no time is left, and said).
+func (s *search) searchReserve(ts ...*target) time.Duration {
+	var c time.Duration
+	late := false
+	s.mu.Lock()
+	owns := map[*target]bool{}
+	for _, k := range s.order {
+		owns[s.owners[k]] = true
+	}
+	for _, t := range ts {
+		if !owns[t] {
+			c, late = max(c, t.cost, t.step), true
+		}
+	}
+	s.mu.Unlock()
+	r := s.shrinkReserve()
+	if late {
+		r += c + max(processStartup, s.fresh.recent())
+	}
+	return r
+}
+
 // labelReserve is the part of what is left of the budget kept, while
 // findings replay, for running under plain go test the tests of the
 // failures keys that have not run there yet: plainRuns runs each by its
@@ -177,14 +207,6 @@ func (s *search) labelReserve(keys []string) time.Duration {
 		need += plainRuns * (t.cost + processStartup)
 	}
 	return min(need, max(time.Until(s.hardStop), 0)/3)
-}
-
-// lateReplays is how far past the hard stop the replays of failures
-// found at the end may run, over all of them: an eighth of the budget,
-// at least 5s (a replay is a fresh process of the race-built test binary,
-// a second or more on a loaded machine).
-func lateReplays(budget time.Duration) time.Duration {
-	return max(budget/8, 5*time.Second)
 }
 
 // processStartup is what starting and ending one test process adds to
@@ -238,6 +260,14 @@ func searchSlice(left time.Duration, shares []float64, costs []time.Duration) ti
 		}
 		in[worst] = false
 	}
+}
+
+// testSlice is the wall time the first of the tests still to search gets
+// out of left: its searchSlice of what the failures found leave (shrink,
+// shrinkReserve), but ending early enough for the replays of one more
+// failure it may find at the very end (late, searchReserve).
+func testSlice(left, shrink, late time.Duration, shares []float64, costs []time.Duration) time.Duration {
+	return min(searchSlice(left-shrink, shares, costs), max(left-late, 0))
 }
 
 // budgetShares returns each test's share of the search: half by weight,

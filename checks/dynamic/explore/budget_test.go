@@ -216,3 +216,37 @@ func TestRetrySlot(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchReserveLateFailure: while the last test is searched, the
+// search keeps what one failure it may find in its last moments needs:
+// a fresh replay of its test, at what fresh processes take now
+// (injected: 3 s outside their schedules), so that the replay ends
+// within the budget instead of past it (conc's and ratelimit's late
+// findings took -budget 60s to 63.6 s and 64.2 s). A test that has a
+// failure already adds nothing: that cause is kept for.
+func TestSearchReserveLateFailure(t *testing.T) {
+	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	tg := &target{name: "TestContextPool", cost: 2 * time.Second, stats: &TestStats{}}
+	s.fresh.add(3 * time.Second)
+	want := 2*time.Second + 3*time.Second
+	left := 10 * time.Second
+	slice := testSlice(left, s.shrinkReserve(), s.searchReserve(tg), []float64{1}, []time.Duration{tg.cost})
+	if after := left - slice; after < want {
+		t.Errorf("the last test's slice leaves %v after it, want at least its failure's replay, %v", after, want)
+	}
+	if got := s.shrinkReserve(); got >= want {
+		t.Errorf("shrinkReserve with no failure = %v, want less than the late failure's replay (%v): searchReserve adds it", got, want)
+	}
+	// A test in the middle of many keeps its share: the late failure's
+	// replays bound only the end of its slice.
+	shares, costs := []float64{0.1, 0.9}, []time.Duration{tg.cost, tg.cost}
+	if got, want := testSlice(time.Minute, s.shrinkReserve(), s.searchReserve(tg), shares, costs), searchSlice(time.Minute-s.shrinkReserve(), shares, costs); got != want {
+		t.Errorf("the first of two tests gets %v, want its share, %v", got, want)
+	}
+	s.order = []string{"k"}
+	s.owners["k"] = tg
+	s.failures["k"] = &failure{elapsed: 10 * time.Millisecond}
+	if got, base := s.searchReserve(tg), s.shrinkReserve(); got != base {
+		t.Errorf("searchReserve of a test with a failure = %v, want shrinkReserve's %v", got, base)
+	}
+}

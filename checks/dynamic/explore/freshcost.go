@@ -57,15 +57,13 @@ func replayCost(cost, took, fresh time.Duration) time.Duration {
 
 // replayDeadline is when a failure's replays, tries of them still to run,
 // must end: until (its part of the budget), or, when later, a second and
-// per each try from now, but not past the hard stop by more than
-// lateReplays or the failure's own allowance (a second and per each of
-// replayTries), whichever is longer.
-func replayDeadline(now, until, hardStop time.Time, budget, per time.Duration, tries int) time.Time {
+// per each try from now, but never past the hard stop: the budget is kept
+// (the search keeps the replays of a failure found at its end,
+// searchReserve), and a replay still running then is stopped.
+func replayDeadline(now, until, hardStop time.Time, per time.Duration, tries int) time.Time {
 	least := now.Add(time.Second + time.Duration(tries)*per)
-	if !hardStop.IsZero() {
-		if limit := hardStop.Add(max(lateReplays(budget), time.Second+replayTries*per)); least.After(limit) {
-			least = limit
-		}
+	if !hardStop.IsZero() && least.After(hardStop) {
+		least = hardStop
 	}
 	if until.Before(least) {
 		return least

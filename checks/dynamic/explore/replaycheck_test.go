@@ -43,7 +43,7 @@ func TestReplayCheckWithoutTime(t *testing.T) {
 		t.Errorf("with time: replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
 	}
 
-	s.hardStop = time.Now().Add(-lateReplays(s.opts.Budget) - 2*time.Second) // the late replays' time spent too
+	s.hardStop = time.Now().Add(-2 * time.Second) // the budget is spent
 	why, unchecked := s.replaysAlone(context.Background(), tg, fd, nil)
 	if !unchecked || !strings.Contains(why, "no time") {
 		t.Errorf("replaysAlone = %q, %v; want unchecked for want of time", why, unchecked)
@@ -75,9 +75,10 @@ func TestReplayCheckFatal(t *testing.T) {
 	}
 }
 
-// TestReplayCheckLongSchedule: a failure found at the end of the budget
-// gets the time of its replays past the hard stop, per try as long as the
-// failing schedule itself took when that is longer than the test's cost. A
+// TestReplayCheckLongSchedule: a failure whose part of the replays' time
+// has ended gets the time of its replays within the budget, per try as long
+// as the failing schedule itself took when that is longer than the test's
+// cost (the search kept it: TestShrinkReserveLongSchedule). A
 // leak still running after the test returned (a ticker loop nobody
 // stopped) takes thousands of decisions: it was dropped, "no time was left
 // in the budget", on every run of the recall yardstick.
@@ -85,7 +86,8 @@ func TestReplayCheckLongSchedule(t *testing.T) {
 	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, elapsed: time.Minute}
 	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
-	s.hardStop = time.Now() // found as the budget ends
+	s.replayUntil = time.Now() // its part has ended
+	s.hardStop = time.Now().Add(10 * time.Minute)
 	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked {
 		t.Errorf("replaysAlone = %q, %v; want reproduced in the time the failing schedule took", why, unchecked)
 	}
@@ -213,52 +215,50 @@ func TestReplayCheckOutOfTime(t *testing.T) {
 	}
 }
 
-// TestReplayCheckAfterLateReplays (README's first command under load): a
-// failure whose replay starts after the replays of earlier failures took
-// its allowance past the hard stop still gets its own replay, within
-// lateReplays past the hard stop. Its replay was dropped, "no time was
-// left in the budget", and the confirmed IL2001 of the README's example
-// with it. (The fake's TestPass passes: a replay that ran says so.)
-func TestReplayCheckAfterLateReplays(t *testing.T) {
+// TestReplayCheckNotPastBudget: a failure whose replay would start after
+// the budget's hard stop is not replayed, and so not reported; the note
+// says no time was left. Before, it got an allowance of its own past the
+// hard stop (lateReplays, an eighth of the budget), and -budget 60s took
+// 63.6 s (conc) and 64.2 s (ratelimit). The search keeps that time
+// instead (searchReserve, TestSearchReserveLateFailure).
+func TestReplayCheckNotPastBudget(t *testing.T) {
 	s, tg, fd := replayCheckSearch(t)
-	s.opts.Budget = 2 * time.Minute // lateReplays 15s
+	s.opts.Budget = 2 * time.Minute
 	f := &failure{elapsed: 2 * time.Second}
-	s.hardStop = time.Now().Add(-10 * time.Second) // earlier replays ran past it
-	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); unchecked {
-		t.Errorf("replaysAlone = %q, %v; want its replay run in its own allowance", why, unchecked)
-	}
-	s.hardStop = time.Now().Add(-lateReplays(s.opts.Budget)) // every late replay's time is spent
+	s.hardStop = time.Now().Add(-10 * time.Millisecond) // the budget has just run out
 	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); !unchecked || !strings.Contains(why, "no time") {
-		t.Errorf("replaysAlone = %q, %v; want no time left past lateReplays", why, unchecked)
+		t.Errorf("replaysAlone = %q, %v; want no replay past the budget", why, unchecked)
 	}
 }
 
-// TestReplayCheckFreshCost: the time a failure's replay gets past the hard
-// stop follows what fresh processes take at the time, measured during the
-// run, not the test's cost measured once earlier. On a loaded machine a
-// fresh race-built process takes longer than that cost, and findings were
+// TestReplayCheckFreshCost: the time a failure's replay gets follows what
+// fresh processes take at the time, measured during the run, not the
+// test's cost measured once earlier. On a loaded machine a fresh
+// race-built process takes longer than that cost, and findings were
 // dropped, "no time was left in the budget to replay its schedule alone".
 // The fake's replay takes 2 s; the test's cost says 10 ms; the processes
-// measured last took a minute outside their schedules (injected).
+// measured last took a minute outside their schedules (injected); the
+// replay's part of the budget has ended, the budget has not.
 func TestReplayCheckFreshCost(t *testing.T) {
 	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
 	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
 	tg.stats = &TestStats{Cost: 10 * time.Millisecond}
 	s.fresh.add(time.Minute)
-	s.hardStop = time.Now() // found as the budget ends
+	s.replayUntil = time.Now()
+	s.hardStop = time.Now().Add(10 * time.Minute)
 	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked {
 		t.Errorf("replaysAlone = %q, %v; want reproduced in the time fresh processes take now", why, unchecked)
 	}
 }
 
-// TestReplayDeadline: a replay's deadline past the hard stop is a second
-// and, per try left, the larger of the test's cost and the failing
-// schedule's time plus what fresh processes take now; bounded past the
-// hard stop by lateReplays or that allowance.
+// TestReplayDeadline: a replay's deadline is its part of the budget, or,
+// when later, a second and, per try left, the larger of the test's cost
+// and the failing schedule's time plus what fresh processes take now;
+// never past the hard stop.
 func TestReplayDeadline(t *testing.T) {
 	now := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
-	budget := time.Minute // lateReplays 7.5 s
+	far := now.Add(time.Hour)
 	cases := []struct {
 		name              string
 		cost, took, fresh time.Duration
@@ -266,15 +266,16 @@ func TestReplayDeadline(t *testing.T) {
 		tries             int
 		want              time.Time
 	}{
-		{"cost only", 100 * time.Millisecond, 0, 0, now, now, 2, now.Add(1200 * time.Millisecond)},
-		{"fresh processes slow now", 100 * time.Millisecond, 50 * time.Millisecond, 3 * time.Second, now, now, 2, now.Add(7100 * time.Millisecond)},
-		{"second try", 100 * time.Millisecond, 50 * time.Millisecond, 3 * time.Second, now, now, 1, now.Add(4050 * time.Millisecond)},
+		{"cost only", 100 * time.Millisecond, 0, 0, now, far, 2, now.Add(1200 * time.Millisecond)},
+		{"fresh processes slow now", 100 * time.Millisecond, 50 * time.Millisecond, 3 * time.Second, now, far, 2, now.Add(7100 * time.Millisecond)},
+		{"second try", 100 * time.Millisecond, 50 * time.Millisecond, 3 * time.Second, now, far, 1, now.Add(4050 * time.Millisecond)},
 		{"the budget's part is later", 0, 0, time.Second, now.Add(time.Minute), now.Add(time.Minute), 2, now.Add(time.Minute)},
-		{"bounded by its own allowance", 0, 0, 10 * time.Second, now.Add(-30 * time.Second), now.Add(-30 * time.Second), 2, now.Add(-9 * time.Second)},
+		{"never past the hard stop", 0, 0, 10 * time.Second, now, now.Add(5 * time.Second), 2, now.Add(5 * time.Second)},
+		{"the hard stop passed", 0, 0, 10 * time.Second, now.Add(-30 * time.Second), now.Add(-30 * time.Second), 2, now.Add(-30 * time.Second)},
 	}
 	for _, c := range cases {
 		per := replayCost(c.cost, c.took, c.fresh)
-		if got := replayDeadline(now, c.until, c.hardStop, budget, per, c.tries); !got.Equal(c.want) {
+		if got := replayDeadline(now, c.until, c.hardStop, per, c.tries); !got.Equal(c.want) {
 			t.Errorf("%s: deadline %v after now, want %v", c.name, got.Sub(now), c.want.Sub(now))
 		}
 	}

@@ -193,16 +193,14 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			until = end
 		}
 	}
-	// A failure found at the end of the budget still gets the time of its
-	// replays (a second and, per try, the test's cost or, when longer, what
-	// the failing schedule itself took plus what fresh processes take now
-	// outside their schedules: a leak still running gets its thousands of
-	// decisions, a loaded machine starts a race-built process slowly), from
-	// when each replay starts, past the hard stop by lateReplays over all
-	// failures, or its own allowance when longer, at most: a failure found
-	// at the end is not dropped for want of its replay (on a loaded machine
-	// the replays of earlier failures can take the hard stop's whole
-	// allowance), and the overrun is said (-v, the JSON search time).
+	// Each replay gets a second and, per try, the test's cost or, when
+	// longer, what the failing schedule itself took plus what fresh
+	// processes take now outside their schedules (a leak still running
+	// gets its thousands of decisions, a loaded machine starts a
+	// race-built process slowly), from when it starts, but never past the
+	// hard stop: the search kept that time for a failure found at its end
+	// (searchReserve). One still running then is stopped, and the note
+	// says so.
 	var cost time.Duration
 	s.mu.Lock()
 	if t.stats != nil {
@@ -219,7 +217,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// Each try's time follows the processes measured last, the
 		// previous try's among them.
 		per := replayCost(cost, took, s.fresh.recent())
-		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, s.hardStop, s.opts.Budget, per, replayTries-tries))
+		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, s.hardStop, per, replayTries-tries))
 		defer cancel()
 		res, err := r.run(ctx, sched, path)
 		if err != nil && ctx.Err() != nil {

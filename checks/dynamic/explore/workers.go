@@ -47,7 +47,7 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
 			break
 		}
-		slice := searchSlice(time.Until(s.deadline)-s.shrinkReserve(), shares[i:], costs[i:])
+		slice := testSlice(time.Until(s.deadline), s.shrinkReserve(), s.searchReserve(t), shares[i:], costs[i:])
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
 		s.mu.Unlock()

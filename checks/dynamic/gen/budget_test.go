@@ -25,11 +25,12 @@ func TestSearchBudget(t *testing.T) {
 	}
 }
 
-// The sequential check's first round always runs; the others only before
-// their end, and never more than maxFeedbackRounds.
+// The sequential check's first round always runs; the others only when a
+// whole round (15 s: a blocking case fails by itself) ends by their end,
+// and never more than maxFeedbackRounds.
 func TestAnotherRound(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	until := t0.Add(15 * time.Second)
+	until := t0.Add(25 * time.Second)
 	for _, c := range []struct {
 		round int
 		now   time.Time
@@ -38,7 +39,8 @@ func TestAnotherRound(t *testing.T) {
 	}{
 		{0, t0.Add(time.Hour), until, true},
 		{1, t0.Add(10 * time.Second), until, true},
-		{1, t0.Add(15 * time.Second), until, false},
+		{1, t0.Add(15 * time.Second), until, false}, // 10 s left: a round would run 5 s past
+		{1, t0.Add(25 * time.Second), until, false},
 		{3, t0.Add(time.Hour), time.Time{}, true},
 		{maxFeedbackRounds, t0, time.Time{}, false},
 	} {
