@@ -92,7 +92,11 @@ type gstate struct {
 	recall      chan struct{}
 	wakeAt      time.Duration
 	signal      bool
-	parent      *gstate // the goroutine whose t.Run started this subtest
+	// wgReleased: blocked in WaitGroup.Wait when the count reached
+	// zero; released for good, as the runtime's waiters are, whatever
+	// Adds come before it runs.
+	wgReleased bool
+	parent     *gstate // the goroutine whose t.Run started this subtest
 	// shadow of t.Parallel, written by S: parallel after the subtest
 	// called it; fnDone after the test's function returned; pending
 	// counts the parallel subtests still running.
