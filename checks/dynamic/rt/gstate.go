@@ -141,6 +141,7 @@ func current() *gstate {
 	}
 	g := t.lookup(goid())
 	if g == nil {
+		sawForeign(s)
 		// A goroutine outside control (one that code which is not
 		// rewritten started) calls into the program while a schedule
 		// runs: it yields the processor here, so that polling in a loop
@@ -150,6 +151,12 @@ func current() *gstate {
 	}
 	return g
 }
+
+// sawForeign notes that a goroutine outside control ran the program's
+// code in this schedule (sched.foreignSeen).
+//
+//go:norace
+func sawForeign(s *sched) { s.foreignSeen = true }
 
 // call is a scheduling point: publish req, wait for the scheduler's reply.
 //
