@@ -185,7 +185,11 @@ func WaitGroupDone(wg *sync.WaitGroup) {
 }
 func WaitGroupWait(wg *sync.WaitGroup) {
 	if g := current(); g != nil {
-		g.call(&request{op: opWGWait, obj: unsafe.Pointer(wg)})
+		if g.call(&request{op: opWGWait, obj: unsafe.Pointer(wg)}).ok {
+			// What sync.WaitGroup.Wait says when it wakes to a count
+			// an Add raised again (the real Wait would block).
+			panic("sync: WaitGroup is reused before previous Wait has returned")
+		}
 	}
 	wg.Wait()
 }

@@ -149,7 +149,19 @@ func (s *sched) decide(g *gstate) {
 			release = s.applyLock(g, op, p, &rep)
 		}
 	case opWGAdd:
-		*s.wg(r.obj) += r.delta
+		c := s.wg(r.obj)
+		before := *c
+		*c += r.delta
+		if before > 0 && *c == 0 {
+			s.releaseWaiters(r.obj)
+		}
+	case opWGWait:
+		if g.wgReleased {
+			// Released by a zero the count has left since: the
+			// runtime's waiter wakes to a reused WaitGroup.
+			g.wgReleased = false
+			rep.ok = *s.wg(r.obj) != 0
+		}
 	case opOnce:
 		o := s.once(r.obj)
 		if o.state == 0 {

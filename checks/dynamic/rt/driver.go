@@ -284,12 +284,15 @@ func (r *scheduleRun) finish(p any) {
 	endOfGoroutine()
 	res := r.s.res
 	lateFail := r.s.earlyLate && res.Outcome == "panic"
-	if r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock")) {
+	if r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || !r.s.hungAfterEarly() && (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock")) {
 		// A timer fired before goroutines that could run (earlyTime) and
 		// the test failed, before it returned or after (testing's "Fail
 		// in goroutine after ... has completed"): its own timeout, most
 		// likely, and what followed from it (a worker it left behind).
-		// Not another panic: the code crashed on its timeout path.
+		// Not another panic: the code crashed on its timeout path. Not
+		// when every goroutine was blocked since for longer than any
+		// early move, none outside control taking part: the code hung,
+		// a long timeout failed the test.
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
 		res.Inconclusive = EarlyFailPrefix + "the test failed after a timer fired before goroutines that could run (its own timeout, most likely)"
 	}

@@ -108,3 +108,80 @@ func TestEarlyTimerLateFail(t *testing.T) {
 		t.Errorf("%d schedules, %d of them timed out early; want 200, some\n%s", len(rs), timedOut, out)
 	}
 }
+
+type replyReq struct {
+	key   string
+	reply chan string
+}
+
+// replyServer: a server answers one request at a time on the request's
+// reply channel (of capacity room); a caller gives up on its timeout.
+// With room 0 a caller that timed out leaves the server blocked on its
+// reply for good, and the next call hangs until its hour-long timeout.
+func replyServer(t *testing.T, room int) {
+	reqs := make(chan replyReq)
+	Go(func() {
+		for r := range Range(reqs) {
+			Send(r.reply, r.key+"!")
+		}
+	})
+	get := func(key string, d time.Duration) bool {
+		r := replyReq{key, make(chan string, room)}
+		tm := After(d)
+		k := Select(false, SendCase(reqs), RecvCase(tm))
+		select {
+		case PickSend(k, 0, reqs) <- r:
+		case <-PickRecv(k, 1, tm):
+			return false
+		}
+		k = Select(false, RecvCase(r.reply), RecvCase(tm))
+		select {
+		case <-PickRecv(k, 0, r.reply):
+			return true
+		case <-PickRecv(k, 1, tm):
+			return false
+		}
+	}
+	get("a", 50*time.Millisecond)
+	if !get("b", time.Hour) {
+		t.Fatal("get(b) timed out")
+	}
+	Close(reqs)
+}
+
+// TestEarlyTimerHang: after an early timer (a caller's 50 ms timeout) the
+// server hangs on a reply nobody reads, and the next call's hour-long
+// timeout fails the test once every goroutine has been blocked that
+// long. That is the code's hang, not a timeout that came too soon: a
+// finding, which replays. With room for the reply, no schedule fails.
+func TestEarlyTimerHang(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestHangTimeout", Strategy: "random", Seed: 1, Schedules: 300, StepTimeout: 10 * time.Second})
+	var found *Result
+	for i, r := range rs {
+		if r.Outcome != "pass" && r.Inconclusive == "" {
+			found = &rs[i]
+			break
+		}
+	}
+	if found == nil {
+		t.Fatalf("%d schedules, none reported the hang: %v\n%s", len(rs), outcomes(rs), out)
+	}
+	sch := &Schedule{Version: ScheduleVersion, Test: "TestHangTimeout", Seed: found.Seed, Decisions: found.Decisions}
+	rep, out, _ := runMain(t, Config{Test: "TestHangTimeout", Replay: sch, StepTimeout: 10 * time.Second})
+	if len(rep) != 1 || rep[0].Outcome != found.Outcome || rep[0].Diverged != "" {
+		t.Fatalf("replay: %+v, want %s as recorded\n%s", rep, found.Outcome, out)
+	}
+
+	rs, out, _ = runMain(t, Config{Test: "TestHangTimeoutOK", Strategy: "random", Seed: 1, Schedules: 300, StepTimeout: 10 * time.Second})
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d of the correct server: %s: %s\n%s", r.Index, r.Outcome, r.Message, out)
+		}
+	}
+	if len(rs) != 300 {
+		t.Fatalf("%d schedules of the correct server, want 300\n%s", len(rs), out)
+	}
+}

@@ -218,7 +218,7 @@ func (s *sched) enabled(g *gstate) bool {
 		// Not below zero for real: Wait would block there for good,
 		// outside the scheduler's view, while the Done that panicked
 		// unwinds (its deferred Done a scheduling point).
-		return *s.wg(r.obj) <= 0 && !wgNegative(r.obj)
+		return (g.wgReleased || *s.wg(r.obj) <= 0) && !wgNegative(r.obj)
 	case opOnce:
 		o := s.once(r.obj)
 		return o.state != 1

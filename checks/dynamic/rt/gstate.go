@@ -92,7 +92,11 @@ type gstate struct {
 	recall      chan struct{}
 	wakeAt      time.Duration
 	signal      bool
-	parent      *gstate // the goroutine whose t.Run started this subtest
+	// wgReleased: blocked in WaitGroup.Wait when the count reached
+	// zero; released for good, as the runtime's waiters are, whatever
+	// Adds come before it runs.
+	wgReleased bool
+	parent     *gstate // the goroutine whose t.Run started this subtest
 	// shadow of t.Parallel, written by S: parallel after the subtest
 	// called it; fnDone after the test's function returned; pending
 	// counts the parallel subtests still running.
@@ -137,6 +141,7 @@ func current() *gstate {
 	}
 	g := t.lookup(goid())
 	if g == nil {
+		sawForeign(s)
 		// A goroutine outside control (one that code which is not
 		// rewritten started) calls into the program while a schedule
 		// runs: it yields the processor here, so that polling in a loop
@@ -146,6 +151,12 @@ func current() *gstate {
 	}
 	return g
 }
+
+// sawForeign notes that a goroutine outside control ran the program's
+// code in this schedule (sched.foreignSeen).
+//
+//go:norace
+func sawForeign(s *sched) { s.foreignSeen = true }
 
 // call is a scheduling point: publish req, wait for the scheduler's reply.
 //

@@ -37,6 +37,8 @@ func TestMainChild(t *testing.T) {
 			Gosched()
 		},
 		"TestTimeoutFails":   func(t *testing.T) { awaitDrain(t, true) },
+		"TestHangTimeout":    func(t *testing.T) { replyServer(t, 0) },
+		"TestHangTimeoutOK":  func(t *testing.T) { replyServer(t, 1) },
 		"TestClockCache":     clockCache,
 		"TestHandlerGo":      handlerGo(false),
 		"TestClockCacheFail": clockCacheFail,

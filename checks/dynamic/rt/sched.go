@@ -63,6 +63,13 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// earlyHang: after one, nothing could run for longer than earlyMax
+	// (the clock jumped that far with every goroutine blocked): a hang
+	// a long timeout ended, not a timeout that came too soon.
+	earlyHang bool
+	// foreignSeen: a goroutine outside control called into the program
+	// in this schedule (current); its work may be what the jump skipped.
+	foreignSeen bool
 	// settled counts the AfterFunc timers fired after everything ended
 	// (settleAfterFuncs).
 	settled int
@@ -485,7 +492,10 @@ func (s *sched) next() {
 		if s.paceForeign() {
 			return
 		}
-		if s.idleFires < 1000 && s.fireTimers() {
+		if from := s.now; s.idleFires < 1000 && s.fireTimers() {
+			if s.earlyFires > 0 && s.now-from > earlyMax {
+				s.earlyHang = true
+			}
 			s.idleFires++
 			return
 		}
@@ -595,6 +605,12 @@ func (s *sched) next() {
 	pick.lastPick = s.steps
 	s.decide(pick)
 }
+
+// hungAfterEarly: earlyHang, in a schedule where no goroutine outside
+// control took part (their work, unseen, may be what a jump skipped).
+//
+//go:norace
+func (s *sched) hungAfterEarly() bool { return s.earlyHang && !s.foreignSeen }
 
 // sendAndWait hands the parked g a reply in the given mode and waits for
 // it to arrive again; past the step limit the watchdog ends the process.

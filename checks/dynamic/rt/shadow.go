@@ -282,3 +282,15 @@ func (s *sched) giveShadow() {
 	b.slabs = s.slabs
 	shadowBuf = b
 }
+
+// releaseWaiters releases the goroutines blocked in Wait on the
+// WaitGroup at p, whose count has just reached zero.
+//
+//go:norace
+func (s *sched) releaseWaiters(p unsafe.Pointer) {
+	for _, o := range s.blocked {
+		if o.req.op == opWGWait && o.req.obj == p {
+			o.wgReleased = true
+		}
+	}
+}
