@@ -58,6 +58,9 @@ type passContext struct {
 	// built on first use.
 	docs     map[types.Object]string
 	typeDocs map[*types.TypeName]*ast.CommentGroup
+	// lockHelpers: per mutex field, the functions that lock it and
+	// never unlock it (IL1009, sharedread.go).
+	lockHelpers map[*types.Var]map[*types.Func]bool
 	order    []*types.Var
 	// atomic holds the fields ever accessed through sync/atomic.
 	atomic map[*types.Var]bool

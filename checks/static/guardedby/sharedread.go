@@ -1,0 +1,152 @@
+package guardedby
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// IL1009 is the part of IL1008 that is on by default: the unlocked read in
+// an exported method is confirmed by a locked write made on a value that
+// is already shared (the receiver or a parameter of the writer, a
+// package variable, a variable a closure captured), not on a value the
+// writer is still setting up (a local from a constructor call), and the
+// reading function calls no helper that takes the guard on values the
+// lockset cannot follow (lockNodes(ns...), which locks n.mu of each).
+
+// sharedWrite returns a write of f in counted that holds mu and whose
+// base is shared before the write: its root is a parameter (the receiver
+// included), a package variable or a free variable of a closure. nil if
+// there is none.
+func sharedWrite(counted []*obs, mu *types.Var) *obs {
+	for _, w := range counted {
+		if !w.write || !w.holds(mu) {
+			continue
+		}
+		switch w.path.Root.(type) {
+		case *ssa.Parameter, *ssa.Global, *ssa.FreeVar:
+			return w
+		}
+	}
+	return nil
+}
+
+// callsLockHelper reports whether fn (or the function it is a literal in)
+// calls a function of the package that locks mu on some value and never
+// unlocks mu: a lock helper, after which the lockset may not know that mu
+// is held.
+func (pc *passContext) callsLockHelper(fn *ssa.Function, mu *types.Var) bool {
+	if pc.lockHelpers == nil {
+		pc.lockHelpers = pc.findLockHelpers()
+	}
+	helpers := pc.lockHelpers[mu.Origin()]
+	if len(helpers) == 0 {
+		return false
+	}
+	top := topLevel(fn)
+	body := funcBody(top)
+	if body == nil {
+		return true // no syntax to look at: do not confirm
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		var id *ast.Ident
+		switch f := ast.Unparen(call.Fun).(type) {
+		case *ast.Ident:
+			id = f
+		case *ast.SelectorExpr:
+			id = f.Sel
+		}
+		if id != nil {
+			if obj, ok := pc.pass.TypesInfo.Uses[id].(*types.Func); ok && helpers[obj.Origin()] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// funcBody returns the body of fn's declaration or literal, if it has one.
+func funcBody(fn *ssa.Function) *ast.BlockStmt {
+	switch s := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		return s.Body
+	case *ast.FuncLit:
+		return s.Body
+	}
+	return nil
+}
+
+// findLockHelpers maps each mutex field to the package's functions that
+// call Lock or RLock on it (through any value) and call no Unlock or
+// RUnlock of it.
+func (pc *passContext) findLockHelpers() map[*types.Var]map[*types.Func]bool {
+	out := map[*types.Var]map[*types.Func]bool{}
+	for _, file := range pc.pass.Files {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			obj, ok := pc.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			locked := map[*types.Var]bool{}
+			unlocked := map[*types.Var]bool{}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				recv, ok := ast.Unparen(sel.X).(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				s := pc.pass.TypesInfo.Selections[recv]
+				if s == nil || s.Kind() != types.FieldVal {
+					return true
+				}
+				v, ok := s.Obj().(*types.Var)
+				if !ok {
+					return true
+				}
+				switch sel.Sel.Name {
+				case "Lock", "RLock":
+					locked[v.Origin()] = true
+				case "Unlock", "RUnlock":
+					unlocked[v.Origin()] = true
+				}
+				return true
+			})
+			for v := range locked {
+				if unlocked[v] {
+					continue
+				}
+				if out[v] == nil {
+					out[v] = map[*types.Func]bool{}
+				}
+				out[v][obj.Origin()] = true
+			}
+		}
+	}
+	return out
+}
+
+// sharedReadMessage is IL1009's message: IL1008's, naming the shared
+// write that confirms it.
+func (pc *passContext) sharedReadMessage(field, lock string, o, w *obs, locked, others int) string {
+	return fmt.Sprintf("field %s read without holding %s in exported method %s, while every write of it holds it and %s writes it on a shared value at line %d (held at %d of %d other accesses)",
+		field, lock, o.fn.Name(), topLevel(w.fn).Name(), pc.pass.Fset.Position(w.pos).Line, locked, others)
+}
