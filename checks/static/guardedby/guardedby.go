@@ -61,7 +61,7 @@ type passContext struct {
 	// lockHelpers: per mutex field, the functions that lock it and
 	// never unlock it (IL1009, sharedread.go).
 	lockHelpers map[*types.Var]map[*types.Func]bool
-	order    []*types.Var
+	order       []*types.Var
 	// atomic holds the fields ever accessed through sync/atomic.
 	atomic map[*types.Var]bool
 	// promoted indexes the selectors of promoted fields by start.
