@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -149,4 +150,70 @@ func (pc *passContext) findLockHelpers() map[*types.Var]map[*types.Func]bool {
 func (pc *passContext) sharedReadMessage(field, lock string, o, w *obs, locked, others int) string {
 	return fmt.Sprintf("field %s read without holding %s in exported method %s, while every write of it holds it and %s writes it on a shared value at line %d (held at %d of %d other accesses)",
 		field, lock, o.fn.Name(), topLevel(w.fn).Name(), pc.pass.Fset.Position(w.pos).Line, locked, others)
+}
+
+// unreachableMethod reports whether fn is an exported method of an
+// unexported type that nothing can call: the package never calls it nor
+// takes it as a value, never embeds the type, and converts the type only
+// to non-empty interfaces that lack the method. Such a reader (an unused
+// getter) cannot race.
+func (pc *passContext) unreachableMethod(fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || fn.Signature.Recv() == nil {
+		return false
+	}
+	t := fn.Signature.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Exported() || named.Obj().Pkg() != pc.pass.Pkg {
+		return false
+	}
+	for _, used := range pc.pass.TypesInfo.Uses {
+		if f, ok := used.(*types.Func); ok && f.Origin() == obj.Origin() {
+			return false
+		}
+	}
+	for _, tv := range pc.pass.TypesInfo.Types {
+		st, ok := tv.Type.(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			if f := st.Field(i); f.Embedded() && embeds(f.Type(), named) {
+				return false
+			}
+		}
+	}
+	ssainfo := pc.pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	for _, f := range ssainfo.SrcFuncs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				mi, ok := instr.(*ssa.MakeInterface)
+				if !ok || !embeds(mi.X.Type(), named) {
+					continue
+				}
+				iface, ok := mi.Type().Underlying().(*types.Interface)
+				if !ok || iface.NumMethods() == 0 {
+					return false // to any: a type assertion may find the method
+				}
+				for i := 0; i < iface.NumMethods(); i++ {
+					if iface.Method(i).Name() == obj.Name() {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// embeds reports whether t is named or a pointer to it.
+func embeds(t types.Type, named *types.Named) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Origin() == named.Origin()
 }
