@@ -512,6 +512,9 @@ func (pc *passContext) reportFields() {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) {
 				continue
 			}
+			if !documented && heldAtEveryWrite(o, counted) {
+				continue // under another mutex every write holds too
+			}
 			protected := sameField(counted, o, mu, first)
 			verb := "read"
 			if o.write {

@@ -217,3 +217,23 @@ func embeds(t types.Type, named *types.Named) bool {
 	n, ok := t.(*types.Named)
 	return ok && n.Origin() == named.Origin()
 }
+
+// heldAtEveryWrite reports whether the read o holds a sibling mutex that
+// every write in counted holds too (a second lock the writer takes with
+// the guard, as go-datastructures' Disposed reads disposed under
+// disposeLock while Dispose writes it holding lock and disposeLock): the
+// read cannot race with any write.
+func heldAtEveryWrite(o *obs, counted []*obs) bool {
+	if o.write || len(o.held) == 0 {
+		return false
+	}
+	common := o.held
+	writes := 0
+	for _, w := range counted {
+		if w.write {
+			common = intersect(common, w.held)
+			writes++
+		}
+	}
+	return writes > 0 && len(common) > 0
+}

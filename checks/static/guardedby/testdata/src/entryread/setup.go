@@ -206,3 +206,49 @@ func startNetwork() typed {
 	go n.OnConfig("default")
 	return n
 }
+
+// Queue's disposed is written holding lock and disposeLock; Disposed reads
+// it holding disposeLock only (go-datastructures' PriorityQueue): no race,
+// nothing reported.
+type Queue struct {
+	lock        sync.Mutex
+	disposeLock sync.Mutex
+	items       []int
+	disposed    bool
+}
+
+func (q *Queue) Put(v int) bool {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	if q.disposed {
+		return false
+	}
+	q.items = append(q.items, v)
+	return true
+}
+
+func (q *Queue) Get() (int, bool) {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	if q.disposed || len(q.items) == 0 {
+		return 0, false
+	}
+	v := q.items[0]
+	q.items = q.items[1:]
+	return v, true
+}
+
+func (q *Queue) Disposed() bool {
+	q.disposeLock.Lock()
+	defer q.disposeLock.Unlock()
+	return q.disposed
+}
+
+func (q *Queue) Dispose() {
+	q.lock.Lock()
+	defer q.lock.Unlock()
+	q.disposeLock.Lock()
+	defer q.disposeLock.Unlock()
+	q.disposed = true
+	q.items = nil
+}
