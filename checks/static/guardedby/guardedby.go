@@ -19,7 +19,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001 to IL1008 and IL5003 (rules.go).
+// Analyzer reports IL1001 to IL1009 and IL5003 (rules.go).
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
