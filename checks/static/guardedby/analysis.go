@@ -552,6 +552,9 @@ func (pc *passContext) reportFields() {
 						d.Category = RuleUnguardedReadShared
 						d.Message = pc.sharedReadMessage(field, lock, o, w, locked, len(counted)-1)
 						protected = w
+						if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
+							d.Message += "; " + why // goroutine evidence, as IL1007's
+						}
 					}
 				} else if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					d.Category = RuleUnguardedFieldConcurrent

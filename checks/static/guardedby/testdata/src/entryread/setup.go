@@ -198,7 +198,7 @@ func (n *network) String() string {
 }
 
 func (n *network) NetworkType() string {
-	return n.netType // want `field n\.netType read without holding n\.mu in exported method NetworkType, while every write of it holds it and OnConfig writes it on a shared value at line \d+ \(held at 3 of 3 other accesses\)`
+	return n.netType // want `field n\.netType read without holding n\.mu in exported method NetworkType, while every write of it holds it and OnConfig writes it on a shared value at line \d+ \(held at 3 of 3 other accesses\); OnConfig runs on the goroutine started by the go statement at setup\.go:\d+, NetworkType is exported`
 }
 
 func startNetwork() typed {
