@@ -6,7 +6,7 @@
 # sample-2026-11-29, whose patterns were ./...), one module at a time
 # under nice -n 10, LIMIT seconds (default 300) each. Sources come from
 # the Go module proxy (go mod download), copied to OUT/src.
-# Usage: BIN=path/to/interleave OUT=dir [RULES=IL1001,...] [ONLY=regexp] run.sh
+# Usage: BIN=path/to/interleave OUT=dir [RULES=IL1001,...] [ONLY=regexp] [LIST=modules file] run.sh
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 B="${BIN:?BIN=interleave binary}"
@@ -39,4 +39,4 @@ while IFS=$'\t' read -r mv sample pats; do
 	counts=""
 	for r in ${RULES//,/ }; do counts="$counts $r=$(grep -c ": $r " "$OUT/$name.txt")"; done
 	echo "$mv $sample rc=$rc $((SECONDS - start))s$counts"
-done <"$here/modules.tsv"
+done <"${LIST:-$here/modules.tsv}"
