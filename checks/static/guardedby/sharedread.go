@@ -237,3 +237,44 @@ func heldAtEveryWrite(o *obs, counted []*obs) bool {
 	}
 	return writes > 0 && len(common) > 0
 }
+
+// interfaceMethod reports whether fn, a method of T, implements a method
+// of an interface that T or *T implements, declared in the package or in
+// one it imports (fmt.Stringer, http.Handler, the package's own plug-in
+// interfaces): a method other components call through the interface,
+// on their own goroutines, without knowing T's lock discipline.
+func (pc *passContext) interfaceMethod(fn *ssa.Function) bool {
+	if fn.Signature.Recv() == nil {
+		return false
+	}
+	t := fn.Signature.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	pt := types.NewPointer(t)
+	name := fn.Name()
+	scopes := []*types.Scope{pc.pass.Pkg.Scope()}
+	for _, imp := range pc.pass.Pkg.Imports() {
+		scopes = append(scopes, imp.Scope())
+	}
+	for _, sc := range scopes {
+		for _, n := range sc.Names() {
+			tn, ok := sc.Lookup(n).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			iface, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok || iface.NumMethods() == 0 {
+				continue
+			}
+			has := false
+			for i := 0; i < iface.NumMethods(); i++ {
+				has = has || iface.Method(i).Name() == name
+			}
+			if has && (types.Implements(t, iface) || types.Implements(pt, iface)) {
+				return true
+			}
+		}
+	}
+	return false
+}
