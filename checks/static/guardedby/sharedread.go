@@ -9,13 +9,14 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// IL1009 is the part of IL1008 that is on by default: the unlocked read in
-// an exported method is confirmed by a locked write made on a value that
-// is already shared (the receiver or a parameter of the writer, a
-// package variable, a variable a closure captured), not on a value the
-// writer is still setting up (a local from a constructor call), and the
-// reading function calls no helper that takes the guard on values the
-// lockset cannot follow (lockNodes(ns...), which locks n.mu of each).
+// IL1009 (opt-in) is IL1008 confirmed: the unlocked read is in a method
+// other components call through an interface, a locked write is made on
+// a value that is already shared (the receiver or a parameter of the
+// writer, a package variable, a variable a closure captured), not on a
+// value the writer is still setting up (a local from a constructor
+// call), the reading function calls no helper that takes the guard on
+// values the lockset cannot follow (lockNodes(ns...), which locks n.mu of
+// each), and something can call the reader.
 
 // sharedWrite returns a write of f in counted that holds mu and whose
 // base is shared before the write: its root is a parameter (the receiver
