@@ -240,8 +240,8 @@ func heldAtEveryWrite(o *obs, counted []*obs) bool {
 }
 
 // interfaceMethod reports whether fn, a method of T, implements a method
-// of an interface that T or *T implements, declared in the package or in
-// one it imports (fmt.Stringer, http.Handler, the package's own plug-in
+// of an interface that T or *T implements, exported and declared in the
+// package or in one it imports, or unexported and T converted to it (fmt.Stringer, http.Handler, the package's own plug-in
 // interfaces): a method other components call through the interface,
 // on their own goroutines, without knowing T's lock discipline.
 func (pc *passContext) interfaceMethod(fn *ssa.Function) bool {
@@ -272,8 +272,35 @@ func (pc *passContext) interfaceMethod(fn *ssa.Function) bool {
 			for i := 0; i < iface.NumMethods(); i++ {
 				has = has || iface.Method(i).Name() == name
 			}
-			if has && (types.Implements(t, iface) || types.Implements(pt, iface)) {
+			if !has || !types.Implements(t, iface) && !types.Implements(pt, iface) {
+				continue
+			}
+			// An unexported interface is the package's own business: it
+			// counts only if the package converts T to it (mgo's
+			// possibleTimeout, for errors, fits ChangeStream by accident).
+			if tn.Exported() || pc.convertedTo(t, tn.Type()) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// convertedTo reports whether the package converts a T or *T to iface.
+func (pc *passContext) convertedTo(t, iface types.Type) bool {
+	ssainfo := pc.pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	for _, f := range ssainfo.SrcFuncs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if mi, ok := instr.(*ssa.MakeInterface); ok && types.Identical(mi.Type(), iface) {
+					x := mi.X.Type()
+					if p, ok := x.(*types.Pointer); ok {
+						x = p.Elem()
+					}
+					if types.Identical(x, t) {
+						return true
+					}
+				}
 			}
 		}
 	}

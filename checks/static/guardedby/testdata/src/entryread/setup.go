@@ -252,3 +252,41 @@ func (q *Queue) Dispose() {
 	q.disposed = true
 	q.items = nil
 }
+
+// Stream fits possibleTimeout, the package's interface for errors, by
+// accident; the package never converts a Stream to it (mgo's
+// ChangeStream.Timeout): IL1008, not confirmed.
+type possibleTimeout interface{ Timeout() bool }
+
+func isTimeout(err error) bool {
+	t, ok := err.(possibleTimeout)
+	return ok && t.Timeout()
+}
+
+type Stream struct {
+	m    sync.Mutex
+	iter *int
+}
+
+func (s *Stream) Next() bool {
+	s.m.Lock()
+	defer s.m.Unlock()
+	s.iter = new(int)
+	return s.iter != nil
+}
+
+func (s *Stream) Close() {
+	s.m.Lock()
+	defer s.m.Unlock()
+	s.iter = nil
+}
+
+func (s *Stream) Iter() *int {
+	s.m.Lock()
+	defer s.m.Unlock()
+	return s.iter
+}
+
+func (s *Stream) Timeout() bool {
+	return s.iter == nil // want `field s\.iter read without holding s\.m in exported method Timeout, while every write of it holds it \(held at \d+ of \d+ other accesses\)$`
+}
