@@ -85,8 +85,10 @@ func (pc *passContext) underNilCheck(root ast.Node, f *types.Var, pos token.Pos)
 // nil (inside if x.f == nil, or after if … x.f != nil … { return }), and
 // o's function, earlier and under a lock, tested it against nil and
 // returns when it was (noop := t.stopped || t.scheduler == nil; unlock;
-// if noop { return }; t.scheduler.Flush()). Once seen non-nil under the
-// lock it never changes, so the later read cannot race with the write.
+// if noop { return }; t.scheduler.Flush()), or o is inside
+// if x.f != nil { … } whose test read it under a lock. Once seen non-nil
+// under the lock it never changes, so the later read cannot race with the
+// write.
 func (pc *passContext) seenSetOnce(f *types.Var, info *fieldInfo, o *obs) bool {
 	if o.write || o.fn == nil {
 		return false
