@@ -512,6 +512,9 @@ func (pc *passContext) reportFields() {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) {
 				continue
 			}
+			if !documented && heldAtEveryWrite(o, counted) {
+				continue // under another mutex every write holds too
+			}
 			protected := sameField(counted, o, mu, first)
 			verb := "read"
 			if o.write {
@@ -545,6 +548,14 @@ func (pc *passContext) reportFields() {
 				if majority && pc.entryRead(o, f, info, mu, counted) {
 					d.Category = RuleUnguardedReadEntry
 					d.Message = fmt.Sprintf("field %s read without holding %s in exported method %s, while every write of it holds it (held at %d of %d other accesses)", field, lock, o.fn.Name(), locked, len(counted)-1)
+					if w := sharedWrite(counted, mu); w != nil && pc.interfaceMethod(o.fn) && !pc.callsLockHelper(o.fn, mu) && !pc.unreachableMethod(o.fn) {
+						d.Category = RuleUnguardedReadShared
+						d.Message = pc.sharedReadMessage(field, lock, o, w, locked, len(counted)-1)
+						protected = w
+						if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
+							d.Message += "; " + why // goroutine evidence, as IL1007's
+						}
+					}
 				} else if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					d.Category = RuleUnguardedFieldConcurrent
 					d.Message += "; " + why

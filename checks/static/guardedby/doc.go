@@ -95,6 +95,17 @@
 // method ("must be called before the first call to Open"). It replaces
 // IL1001's and IL1007's finding for that access.
 //
+// IL1009 unguarded-read-shared (opt-in). The IL1008 finding confirmed:
+// the reader implements a method of an interface its type implements
+// (declared in the package or one it imports), one of the locked writes
+// is on a value shared before it (its root is a parameter, the receiver
+// included, a package variable or a captured variable; not a local from
+// a constructor call being set up), the reading function calls no lock
+// helper of the mutex (a function that locks it and never unlocks it:
+// lockNodes(ns...)), and the reader is reachable (an exported method of
+// an unexported type that the package never calls, embeds or converts to
+// an interface with it is not). The rest stays IL1008 (sharedread.go).
+//
 // IL1001 unguarded-field (opt-in). For fields without documentation,
 // the guard is inferred: counting the accesses outside constructors and
 // not under another lock, mu is held at least twice and at no smaller a

@@ -19,7 +19,7 @@ import (
 //go:embed doc.go
 var doc string
 
-// Analyzer reports IL1001 to IL1008 and IL5003 (rules.go).
+// Analyzer reports IL1001 to IL1009 and IL5003 (rules.go).
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
@@ -58,7 +58,10 @@ type passContext struct {
 	// built on first use.
 	docs     map[types.Object]string
 	typeDocs map[*types.TypeName]*ast.CommentGroup
-	order    []*types.Var
+	// lockHelpers: per mutex field, the functions that lock it and
+	// never unlock it (IL1009, sharedread.go).
+	lockHelpers map[*types.Var]map[*types.Func]bool
+	order       []*types.Var
 	// atomic holds the fields ever accessed through sync/atomic.
 	atomic map[*types.Var]bool
 	// promoted indexes the selectors of promoted fields by start.

@@ -14,11 +14,11 @@ import (
 func TestAnalyzer(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "forkjoin", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx",
 		"bggetter", "outerguard", "otherlock", "guardbelow", "lockhelper", "publication", "callerslocked", "contract", "starter", "inferredbg", "capturedrecv", "publishonce", "unlockers", "returnedfunc", "testcallers", "selflock", "joined", "condlock", "entryread")
-	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL1006": true, "IL1007": true, "IL1008": true, "IL5003": true}
+	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL1006": true, "IL1007": true, "IL1008": true, "IL1009": true, "IL5003": true}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if !rules[d.Category] {
-				t.Errorf("%s: category %q, want one of IL1001-IL1008", d.Message, d.Category)
+				t.Errorf("%s: category %q, want one of IL1001-IL1009", d.Message, d.Category)
 			}
 			// Goroutine evidence decides the rule: IL1004/IL1007 with it,
 			// IL1006/IL1001 without.
@@ -32,6 +32,10 @@ func TestAnalyzer(t *testing.T) {
 				if evidence {
 					t.Errorf("%s: %s with goroutine evidence", d.Message, d.Category)
 				}
+			}
+			// IL1009 is IL1008 confirmed by a write on a shared value.
+			if shared := strings.Contains(d.Message, "writes it on a shared value"); shared != (d.Category == "IL1009") {
+				t.Errorf("%s: category %s", d.Message, d.Category)
 			}
 			if len(d.Related) == 0 {
 				t.Errorf("%s: no related location", d.Message)

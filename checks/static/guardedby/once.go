@@ -85,8 +85,10 @@ func (pc *passContext) underNilCheck(root ast.Node, f *types.Var, pos token.Pos)
 // nil (inside if x.f == nil, or after if … x.f != nil … { return }), and
 // o's function, earlier and under a lock, tested it against nil and
 // returns when it was (noop := t.stopped || t.scheduler == nil; unlock;
-// if noop { return }; t.scheduler.Flush()). Once seen non-nil under the
-// lock it never changes, so the later read cannot race with the write.
+// if noop { return }; t.scheduler.Flush()), or o is inside
+// if x.f != nil { … } whose test read it under a lock. Once seen non-nil
+// under the lock it never changes, so the later read cannot race with the
+// write.
 func (pc *passContext) seenSetOnce(f *types.Var, info *fieldInfo, o *obs) bool {
 	if o.write || o.fn == nil {
 		return false
@@ -109,12 +111,12 @@ func (pc *passContext) seenSetOnce(f *types.Var, info *fieldInfo, o *obs) bool {
 	if !ok || fd.Body == nil {
 		return false
 	}
-	// lockedNilTest: e holds x.f == nil read under a lock.
-	lockedNilTest := func(e ast.Node) bool {
+	// lockedTest: e holds x.f op nil read under a lock.
+	lockedTest := func(e ast.Node, op token.Token) bool {
 		found := false
 		ast.Inspect(e, func(n ast.Node) bool {
 			be, ok := n.(*ast.BinaryExpr)
-			if !ok || be.Op != token.EQL || !pc.isNil(be.Y) || !pc.selects(be.X, f) {
+			if !ok || be.Op != op || !pc.isNil(be.Y) || !pc.selects(be.X, f) {
 				return !found
 			}
 			for _, r := range info.obs {
@@ -126,6 +128,7 @@ func (pc *passContext) seenSetOnce(f *types.Var, info *fieldInfo, o *obs) bool {
 		})
 		return found
 	}
+	lockedNilTest := func(e ast.Node) bool { return lockedTest(e, token.EQL) }
 	// flags: locals assigned from a locked nil test (noop := … == nil).
 	flags := map[types.Object]bool{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -136,6 +139,24 @@ func (pc *passContext) seenSetOnce(f *types.Var, info *fieldInfo, o *obs) bool {
 		}
 		return true
 	})
+	// Inside if x.f != nil { … } with the test under the lock (mgo's
+	// socket.Query logs socket.dead after unlocking).
+	inside := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if inside || !ok || o.pos < ifs.Body.Pos() || o.pos >= ifs.Body.End() {
+			return !inside
+		}
+		for _, op := range andOperands(ifs.Cond) {
+			if be, ok := ast.Unparen(op).(*ast.BinaryExpr); ok && be.Op == token.NEQ && lockedTest(be, token.NEQ) {
+				inside = true
+			}
+		}
+		return !inside
+	})
+	if inside {
+		return true
+	}
 	for _, st := range fd.Body.List {
 		ifs, ok := st.(*ast.IfStmt)
 		if !ok || ifs.End() > o.pos || !endsInReturn(ifs.Body) {
@@ -182,6 +203,15 @@ func orOperands(e ast.Expr) []ast.Expr {
 	e = ast.Unparen(e)
 	if be, ok := e.(*ast.BinaryExpr); ok && be.Op == token.LOR {
 		return append(orOperands(be.X), orOperands(be.Y)...)
+	}
+	return []ast.Expr{e}
+}
+
+// andOperands splits a && b && c.
+func andOperands(e ast.Expr) []ast.Expr {
+	e = ast.Unparen(e)
+	if be, ok := e.(*ast.BinaryExpr); ok && be.Op == token.LAND {
+		return append(andOperands(be.X), andOperands(be.Y)...)
 	}
 	return []ast.Expr{e}
 }

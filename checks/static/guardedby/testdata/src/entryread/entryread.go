@@ -1,11 +1,17 @@
-// Package entryread: IL1008 reports an exported method that reads,
-// without the mutex, an unexported field every write of which holds it
-// (the shape of mongo-driver's Topology.String); the near misses stay
-// IL1001: an unlocked write, an exported field, a read in a helper, a
-// read documented as before sharing.
+// Package entryread: IL1009 (IL1008 confirmed) reports an exported
+// method that reads, without the mutex, an unexported field every write
+// of which holds it, one on the writer's receiver (the shape of
+// mongo-driver's Topology.String, a fmt.Stringer); the near misses stay IL1001: an
+// unlocked write, an exported field, a read in a helper, a read
+// documented as before sharing. setup.go: IL1008 without confirmation.
 package entryread
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
+
+var _ fmt.Stringer = (*Topology)(nil)
 
 type Topology struct {
 	mu      sync.RWMutex
@@ -42,7 +48,7 @@ func (t *Topology) Server(addr string) (int, string, int, int) {
 
 func (t *Topology) String() string {
 	s := ""
-	for addr := range t.servers { // want `field t\.servers read without holding t\.mu in exported method String, while every write of it holds it \(held at 3 of 3 other accesses\)`
+	for addr := range t.servers { // want `field t\.servers read without holding t\.mu in exported method String, while every write of it holds it and Add writes it on a shared value at line 27 \(held at 3 of 3 other accesses\)`
 		s += addr
 	}
 	return s
