@@ -266,3 +266,58 @@ func TestReproTestPackages(t *testing.T) {
 		}
 	}
 }
+
+// A sleep-based flake (failurelog/testdata/sleepy: the test sleeps for a
+// drainer instead of waiting for it): its failure needs the sleep to end
+// before the drainer ran, a timer fired early, which test and pr file as
+// inconclusive. The log shows plain go test failing so: repro reports it,
+// labelled, and the schedule replays it. The twin log's failure (the
+// second check) no early timer gives: the early failures met are not
+// reported as the log's.
+func TestReproSleepFlake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "sleepy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repro := func(log string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+		args = append([]string{"repro", "-race=false", "-seed", "1", "-format", "json", "-schedules", t.TempDir()}, args...)
+		code := runMain(context.Background(), env, append(args, logPath(t, log)))
+		return code, out.String(), errb.String()
+	}
+	code, stdout, stderr := repro("sleepy.log", "-budget", "2m")
+	if code != exitFindings {
+		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, stdout)
+	}
+	fd := rep.Findings[0]
+	if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "sleepy_test.go:18: drained") || fd.EarlyTimers == nil || fd.EarlyTimers.Jumps == 0 {
+		t.Errorf("finding %s %q, early timers %+v; want the log's failure at sleepy_test.go:18, labelled", fd.Kind, fd.Message, fd.EarlyTimers)
+	}
+	if !strings.Contains(stderr, "needs a timer to fire early") {
+		t.Errorf("stderr does not tell that the timer fired early:\n%s", stderr)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, "needs a timer to fire early") {
+		t.Errorf("replay of %s: code %d, want %d (reproduced, labelled):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+
+	// The twin: a bounded count, not a budget, ends the search.
+	code, stdout, stderr = repro("sleepy-last.log", "-budget", "2m", "-count", "200")
+	if code != exitReproNotReached {
+		t.Fatalf("twin: code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("twin: a failure reported as the log's (%v): %s", err, stdout)
+	}
+	if !strings.Contains(stderr, "after a timer fired early (inconclusive)") || strings.Contains(stderr, "also found") {
+		t.Errorf("twin: stderr should list the early failures as not the log's, and report none:\n%s", stderr)
+	}
+}

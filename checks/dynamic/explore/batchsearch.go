@@ -164,6 +164,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			Deadline:    last,
 			Until:       slotEnd,
 			StepTimeout: s.opts.StepTimeout,
+			KeepEarly:   s.opts.KeepEarly != nil,
 			Targets:     s.opts.Targets,
 		},
 		onResult: func(r rt.Result) {

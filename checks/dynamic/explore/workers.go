@@ -126,6 +126,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Deadline:    last,
 				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,
+				KeepEarly:   s.opts.KeepEarly != nil,
 				Targets:     s.opts.Targets,
 				StopOnFail:  stopOnFail,
 				StopFile:    stopFile,

@@ -284,7 +284,11 @@ func (r *scheduleRun) finish(p any) {
 	endOfGoroutine()
 	res := r.s.res
 	lateFail := r.s.earlyLate && res.Outcome == "panic"
-	if r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock")) {
+	earlyFail := r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock"))
+	if earlyFail && r.s.cfg.KeepEarly {
+		// repro's: kept, counted; its caller decides (the log shows it).
+		res.Early = r.s.earlyFires
+	} else if earlyFail {
 		// A timer fired before goroutines that could run (earlyTime) and
 		// the test failed, before it returned or after (testing's "Fail
 		// in goroutine after ... has completed"): its own timeout, most

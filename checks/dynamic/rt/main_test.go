@@ -37,6 +37,7 @@ func TestMainChild(t *testing.T) {
 			Gosched()
 		},
 		"TestTimeoutFails":   func(t *testing.T) { awaitDrain(t, true) },
+		"TestSleepFlake":     sleepFlake,
 		"TestClockCache":     clockCache,
 		"TestHandlerGo":      handlerGo(false),
 		"TestClockCacheFail": clockCacheFail,
