@@ -65,6 +65,7 @@ type reproOptions struct {
 	pkg      string // -pkg: the package, when the log names none
 	failure  int    // -failure: which failure of the log, from 1
 	drift    int    // -line-drift: how far the log's lines may be
+	runs     int    // -runs: runs of the test per schedule (0: from the log)
 	tags     []string
 	tagsFrom string // where tags came from
 }
@@ -90,6 +91,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
+	fs.IntVar(&opts.runs, "runs", 0, "Run the test `n` times in a row in each schedule, as go test -count=n does in one process (default: as the log shows, else 1)")
 	fs.IntVar(&opts.drift, "line-drift", 0, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
@@ -106,6 +108,9 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	opts.log = fs.Arg(0)
 	if opts.drift < 0 {
 		return bad("-line-drift counts lines, got %d", opts.drift)
+	}
+	if opts.runs < 0 {
+		return bad("-runs counts runs, got %d", opts.runs)
 	}
 	if opts.failure < 1 {
 		return bad("-failure counts from 1, got %d", opts.failure)
@@ -215,6 +220,13 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	if f.Subtest != "" {
 		say("the log names its subtest %s; the search runs the whole test", f.Subtest)
 	}
+	runs := f.Runs
+	switch {
+	case opts.runs > 0:
+		runs = opts.runs
+	case runs > 1:
+		say("the log's go test ran %s more than once in one process (%s): each schedule runs it %d times in a row, on what the runs before left (-runs 1 runs it once)", f.Test, f.RunsFrom, runs)
+	}
 	mod, err := modulePath(ctx, env.dir)
 	if err != nil {
 		say("%v", err)
@@ -297,6 +309,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.Progress, o.Stage = prog.update, prog.stage
 	o.Until = until
 	o.KeepEarly = keepEarly
+	o.Runs = runs
 	res, err := explore.Run(ctx, o)
 	prog.done()
 	if err != nil {

@@ -321,3 +321,39 @@ func TestReproSleepFlake(t *testing.T) {
 		t.Errorf("twin: stderr should list the early failures as not the log's, and report none:\n%s", stderr)
 	}
 }
+
+// A failure on the second run of a test in one process (go test -count=2,
+// failurelog/testdata/twice: the first run releases the package's default
+// pool, the second waits for ever): repro runs the test twice in a row in
+// each schedule, reproduces the hang as a deadlock at the log's line, and
+// the schedule replays it (twice in a row too).
+func TestReproSecondRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "twice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+	code := runMain(context.Background(), env, []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-count", "50", "-format", "json", "-schedules", t.TempDir(), logPath(t, "twice.log")})
+	if code != exitFindings {
+		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitFindings, errb.String())
+	}
+	if !strings.Contains(errb.String(), "each schedule runs it 2 times in a row") {
+		t.Errorf("stderr does not say the test runs twice:\n%s", errb.String())
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, out.String())
+	}
+	fd := rep.Findings[0]
+	if fd.Kind != checks.Deadlock || filepath.Base(fd.Pos.File) != "twice_test.go" || fd.Pos.Line != 17 {
+		t.Errorf("finding %s %q at %s:%d, want the deadlock at twice_test.go:17", fd.Kind, fd.Message, fd.Pos.File, fd.Pos.Line)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, "run 2 times in a row") {
+		t.Errorf("replay of %s: code %d, want %d (reproduced, twice in a row):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+}

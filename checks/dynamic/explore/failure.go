@@ -541,7 +541,10 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 		sched.Version = rt.ScheduleVersionTags
 	}
 	if f.early > 0 {
-		sched.KeepEarly, sched.Version = true, rt.ScheduleVersionEarly
+		sched.KeepEarly, sched.Version = true, rt.ScheduleVersionRepro
+	}
+	if s.opts.Runs > 1 {
+		sched.Runs, sched.Version = s.opts.Runs, rt.ScheduleVersionRepro
 	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.

@@ -95,6 +95,11 @@ type Options struct {
 	// (Finding.EarlyTimers) and replayed so. Only repro sets it, for the
 	// failure its log shows plain go test had.
 	KeepEarly func(checks.Finding) bool
+	// Runs, when above 1, runs each test that many times in a row in each
+	// schedule (rt.Config.Runs), as go test -count=N does in one process;
+	// its schedules and plain go test runs say so too. repro sets it from
+	// the log.
+	Runs int
 	// Schedules, when positive, bounds each test's search by a count as
 	// well: every worker runs at most this many of its schedules (the
 	// unperturbed one not counted), the same seeds on any machine; the

@@ -248,6 +248,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		StepTimeout: r.opts.StepTimeout,
 		Trace:       true,
 		KeepEarly:   sched.KeepEarly,
+		Runs:        sched.Runs,
 	}
 	if len(sched.Decisions) > 0 {
 		c := *sched

@@ -227,6 +227,14 @@ func RunSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Sc
 		defer func() { run.end(recover()) }()
 		run.start()
 		body(t)
+		// Config.Runs: again on what the runs before left, as go test
+		// -count=N (on the same T), each after the cleanups of the last.
+		for k := 1; k < cfg.Runs && !t.Failed(); k++ {
+			if p := runCleanups(run.g0, run.finish); p != nil {
+				panic(p)
+			}
+			body(t)
+		}
 	})
 	return res
 }

@@ -50,10 +50,10 @@ const ScheduleVersionFiles = 2
 // without them.
 const ScheduleVersionTags = 3
 
-// ScheduleVersionEarly is the version of a schedule with KeepEarly set: an
-// interleave that reads only up to version 3 would call its failure
-// inconclusive.
-const ScheduleVersionEarly = 4
+// ScheduleVersionRepro is the version of a schedule with KeepEarly or
+// Runs set (repro's): an interleave that reads only up to version 3
+// would call its failure inconclusive, or run its test once.
+const ScheduleVersionRepro = 4
 
 // Config tells the test binary what to run.
 type Config struct {
@@ -91,6 +91,11 @@ type Config struct {
 	// deadline beyond the next one, firing what is due on the way (a
 	// machine that ran none of the goroutines that could run meanwhile).
 	KeepEarly bool `json:"keepEarly,omitempty"`
+	// Runs, when above 1, runs the test function that many times in a row
+	// in each schedule, as go test -count=N does in one process: a run
+	// meets what the runs before it left (package state, goroutines
+	// still running). The cleanups of a run run before the next.
+	Runs int `json:"runs,omitempty"`
 }
 
 // Decision is one choice of the scheduler: which logical goroutine ran next,
@@ -172,6 +177,9 @@ type Schedule struct {
 	// (Config.KeepEarly): its replay keeps it rather than calling it
 	// inconclusive. Only repro writes it, for a failure its log shows.
 	KeepEarly bool `json:"keepEarly,omitempty"`
+	// Runs is Config.Runs of the search that found it: its replay runs
+	// the test as many times in a row.
+	Runs int `json:"runs,omitempty"`
 }
 
 // SourceFile is one file a schedule carries.
