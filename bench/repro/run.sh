@@ -7,7 +7,10 @@
 # proxy into a writable copy, runs repro there with the budget, then runs
 # the replay line repro printed, and prints one row: what the log was read
 # as (kind, test), repro's exit status, schedules and seconds to the
-# reproduction, the whole run's seconds, and whether the schedule replays.
+# reproduction, the whole run's seconds, whether the schedule replays, and
+# NEAR: the failures met that are the log's but for line numbers, by the
+# -line-drift that accepts them ("1:368" = 368 at one line), when not
+# reproduced.
 #
 # Usage: bench/repro/run.sh [-budget 2m] [-out DIR] [-only NAME]
 set -eu
@@ -35,7 +38,7 @@ export GOFLAGS=-mod=mod
 
 meta() { sed -n "s/^$1=//p" "$2" | head -1; }
 
-printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %s\n' LOG KIND TEST EXIT SCHEDULES SEARCH TOTAL REPLAY
+printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %s\n' LOG KIND TEST EXIT SCHEDULES SEARCH TOTAL REPLAY NEAR
 for m in "$root"/bench/repro/logs/*.meta; do
 	name=$(basename "$m" .meta)
 	if [ -n "$only" ] && [ "$only" != "$name" ]; then
@@ -87,6 +90,7 @@ for m in "$root"/bench/repro/logs/*.meta; do
 		set -e
 		if [ $rc -eq 1 ]; then replay=reproduced; else replay="exit $rc"; fi
 	fi
-	printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %s\n' "$name" "${kind:--}" "${test:--}" "$code" "${schedules:--}" "${search:--}" "$total" "$replay"
+	near=$(sed -n 's/^interleave repro: \([0-9]*\) of the failures met are the log.s but for line numbers, -line-drift \([0-9]*\) accepts.*/\2:\1/p' "$r" | paste -sd, -)
+	printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %s\n' "$name" "${kind:--}" "${test:--}" "$code" "${schedules:--}" "${search:--}" "$total" "$replay" "${near:--}"
 done
 echo "sources, repro output and replays in $out"

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -245,9 +246,19 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	sig.Drift = opts.drift
 	// near is the signature with lines a few away: met, it says the log
 	// may come from another commit (told, never taken for the log's).
-	near := sig
-	near.Drift = max(sig.Drift, nearDrift)
-	nearMet := 0
+	// nearAt[d] counts those the drift d is the least to accept, and
+	// nearWhat[d] is the first of them.
+	var nearAt, nearWhat = map[int]int{}, map[int]string{}
+	nearOf := func(fd checks.Finding) int {
+		for d := sig.Drift + 1; d <= max(sig.Drift, nearDrift); d++ {
+			nd := sig
+			nd.Drift = d
+			if ok, _ := nd.Match(fd, inMod); ok {
+				return d
+			}
+		}
+		return 0
+	}
 	if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
 		say("note: the log shows no frame of module %s for this failure; only its kind and message can be matched", mod)
 	}
@@ -272,8 +283,11 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		ok, why := sig.Match(fd, inMod)
 		if !ok {
 			mu.Lock()
-			if n, _ := near.Match(fd, inMod); n {
-				nearMet++
+			if d := nearOf(fd); d > 0 {
+				if nearAt[d] == 0 {
+					nearWhat[d] = firstLineOf(fd.Message) + " at " + fd.Pos.String()
+				}
+				nearAt[d]++
 			}
 			if misses[why] == 0 {
 				order = append(order, why)
@@ -358,8 +372,15 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("%v", err)
 		return exitError
 	}
-	if match == nil && nearMet > 0 {
-		say("%d of the failures met are the log's but for line numbers (at most %d lines away, in the same functions): the log may come from another commit than this checkout; -line-drift %d accepts them", nearMet, near.Drift, near.Drift)
+	if match == nil && len(nearAt) > 0 {
+		var ds []int
+		for d := range nearAt {
+			ds = append(ds, d)
+		}
+		sort.Ints(ds)
+		for _, d := range ds {
+			say("%d of the failures met are the log's but for line numbers, -line-drift %d accepts them (at most %d lines away, in the same functions; the first: %s): the log may come from another commit than this checkout", nearAt[d], d, d, nearWhat[d])
+		}
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",
