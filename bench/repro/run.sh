@@ -12,19 +12,22 @@
 # -line-drift that accepts them ("1:368" = 368 at one line), when not
 # reproduced.
 #
-# Usage: bench/repro/run.sh [-budget 2m] [-out DIR] [-only NAME]
+# Usage: bench/repro/run.sh [-budget 2m] [-out DIR] [-only NAME] [-flags "-line-drift 1"]
+# (-flags: more repro flags for every log, after the .meta's)
 set -eu
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 budget=2m
 out=""
 only=""
+extra=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-budget) budget=$2; shift 2 ;;
 	-out) out=$2; shift 2 ;;
 	-only) only=$2; shift 2 ;;
-	*) echo "usage: $0 [-budget 2m] [-out DIR] [-only NAME]" >&2; exit 2 ;;
+	-flags) extra=$2; shift 2 ;;
+	*) echo "usage: $0 [-budget 2m] [-out DIR] [-only NAME] [-flags FLAGS]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$out" ]; then
@@ -64,7 +67,7 @@ for m in "$root"/bench/repro/logs/*.meta; do
 	t0=$(date +%s.%N)
 	set +e
 	# shellcheck disable=SC2086
-	(cd "$src" && nice -n 10 "$bin" repro -budget "$budget" -workers 1 $flags "$log") >"$out/$name.report.txt" 2>"$out/$name.repro.txt"
+	(cd "$src" && nice -n 10 "$bin" repro -budget "$budget" -workers 1 $flags $extra "$log") >"$out/$name.report.txt" 2>"$out/$name.repro.txt"
 	code=$?
 	set -e
 	t1=$(date +%s.%N)
@@ -89,6 +92,7 @@ for m in "$root"/bench/repro/logs/*.meta; do
 		rc=$?
 		set -e
 		if [ $rc -eq 1 ]; then replay=reproduced; else replay="exit $rc"; fi
+		if grep -q 'matched within -line-drift' "$r"; then replay="$replay(drift)"; fi
 	fi
 	near=$(sed -n 's/^interleave repro: \([0-9]*\) of the failures met are the log.s but for line numbers, -line-drift \([0-9]*\) accepts.*/\2:\1/p' "$r" | paste -sd, -)
 	printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %s\n' "$name" "${kind:--}" "${test:--}" "$code" "${schedules:--}" "${search:--}" "$total" "$replay" "${near:--}"

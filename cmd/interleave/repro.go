@@ -389,6 +389,12 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	}
 	say("reproduced %s's %s after %d schedules, %.1fs of search (%.1fs in all, with the build)",
 		f.Test, f.Kind, st.Schedules, st.Elapsed.Seconds(), time.Since(began).Seconds())
+	if exact := sig; exact.Drift > 0 {
+		exact.Drift = 0
+		if ok, why := exact.Match(*match, inMod); !ok {
+			say("matched within -line-drift %d only, not at the log's lines (%s): the log's code is a few lines off this checkout's, or this is another failure in the same functions", sig.Drift, why)
+		}
+	}
 	if opts.format != "text" || opts.output != "" {
 		// The text report on standard output tells it already.
 		if lines := report.StoryLines(match.Interleaving); len(lines) > 0 {
