@@ -61,7 +61,11 @@ for m in "$root"/bench/repro/logs/*.meta; do
 		mkdir -p "$out/src"
 		cp -R "$dir" "$src"
 		chmod -R u+w "$src"
-		# A module from before go.sum or with an old go line: tidy once.
+		# A module from before go.mod (+incompatible), before go.sum or
+		# with an old go line: a go.mod, then tidy once.
+		if [ ! -f "$src/go.mod" ]; then
+			(cd "$src" && go mod init "$mod" >"$out/$name.init.txt" 2>&1) || true
+		fi
 		(cd "$src" && go mod tidy >"$out/$name.tidy.txt" 2>&1) || true
 	fi
 	t0=$(date +%s.%N)

@@ -296,6 +296,10 @@ func (r *scheduleRun) finish(p any) {
 	if earlyFail && r.s.cfg.KeepEarly {
 		// repro's: kept, counted; its caller decides (the log shows it).
 		res.Early = r.s.earlyFires
+		if res.Outcome == "leak" && (f || r.failed()) {
+			// go test tells the test's failure, not what it left running.
+			res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		}
 	} else if earlyFail {
 		// A timer fired before goroutines that could run (earlyTime) and
 		// the test failed, before it returned or after (testing's "Fail

@@ -180,3 +180,26 @@ func TestKeepEarlySleeper(t *testing.T) {
 		t.Errorf("replay without KeepEarly: %+v, want inconclusive (%s)\n%s", plain, EarlyFailPrefix, out)
 	}
 }
+
+// TestKeepEarlyLeaks: a sleep-based flake whose test also leaves a
+// goroutine behind. Every schedule leaks; with KeepEarly, a schedule whose
+// test failed after an early jump is that test failure (go test tells it,
+// not what the test left), as repro needs to match a log's --- FAIL.
+func TestKeepEarlyLeaks(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestSleepFlakeLeaks", Strategy: "random", Seed: 1, Schedules: 200, StepTimeout: 10 * time.Second, KeepEarly: true})
+	failed := 0
+	for _, r := range rs {
+		switch {
+		case r.Outcome == "test-failure" && r.Early > 0:
+			failed++
+		case r.Outcome != "leak":
+			t.Fatalf("schedule %d: %s %q (early %d), want a leak or the test's failure after an early jump", r.Index, r.Outcome, r.Message, r.Early)
+		}
+	}
+	if len(rs) != 200 || failed == 0 {
+		t.Errorf("%d schedules, %d test failures after an early jump; want 200, some\n%s", len(rs), failed, out)
+	}
+}

@@ -36,8 +36,13 @@ func TestMainChild(t *testing.T) {
 			time.Sleep(800 * time.Millisecond)
 			Gosched()
 		},
-		"TestTimeoutFails":   func(t *testing.T) { awaitDrain(t, true) },
-		"TestSleepFlake":     sleepFlake,
+		"TestTimeoutFails": func(t *testing.T) { awaitDrain(t, true) },
+		"TestSleepFlake":   sleepFlake,
+		"TestSleepFlakeLeaks": func(t *testing.T) {
+			// A goroutine the test never stops (a reaper), as well.
+			Go(func() { Recv(make(chan int)) })
+			sleepFlake(t)
+		},
 		"TestClockCache":     clockCache,
 		"TestHandlerGo":      handlerGo(false),
 		"TestClockCacheFail": clockCacheFail,
