@@ -25,6 +25,12 @@ import (
 // tell that the log may come from another commit.
 const nearDrift = 3
 
+// defaultDrift is -line-drift's default: logs in issues come from commits
+// near, not at, the release the proxy serves (docs/figures.md, "Reproducing
+// real CI logs (seventeenth session)": one line gained suture's deadlock,
+// three gained nothing more, no match off the lines was another failure).
+const defaultDrift = 1
+
 // repro's own exit codes, next to exitFindings (reproduced) and exitError.
 const (
 	exitReproNoTest     = 3 // the log shows a failure but names no test
@@ -93,7 +99,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
 	fs.IntVar(&opts.runs, "runs", 0, "Run the test `n` times in a row in each schedule, as go test -count=n does in one process (default: as the log shows, else 1)")
-	fs.IntVar(&opts.drift, "line-drift", 0, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout)")
+	fs.IntVar(&opts.drift, "line-drift", defaultDrift, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout; 0: only the log's lines)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false

@@ -197,7 +197,7 @@ func TestReproNotReached(t *testing.T) {
 	if err := os.WriteFile(log, []byte(strings.Replace(string(b), "chans_test.go:59", "chans_test.go:58", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-count", "20", "-format", "json", "-schedules", t.TempDir(), log)
+	code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-count", "20", "-line-drift", "0", "-format", "json", "-schedules", t.TempDir(), log)
 	if code != exitReproNotReached {
 		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
 	}
@@ -208,8 +208,14 @@ func TestReproNotReached(t *testing.T) {
 	if len(rep.Findings) != 0 {
 		t.Errorf("a different failure is reported as the log's: %+v", rep.Findings)
 	}
-	if !strings.Contains(stderr, "not reproduced") {
-		t.Errorf("stderr lacks the verdict:\n%s", stderr)
+	if !strings.Contains(stderr, "not reproduced") || !strings.Contains(stderr, "-line-drift 1 accepts them") {
+		t.Errorf("stderr lacks the verdict or the hint:\n%s", stderr)
+	}
+	// By default a frame one line away is the log's (a log from a nearby
+	// commit), and repro says the match is off the log's lines.
+	code, _, stderr = reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-count", "20", "-format", "json", "-schedules", t.TempDir(), log)
+	if code != exitFindings || !strings.Contains(stderr, "matched within -line-drift 1 only") {
+		t.Errorf("default drift: code %d, want %d, matched off the log's line; stderr:\n%s", code, exitFindings, stderr)
 	}
 }
 
