@@ -170,6 +170,21 @@ type Finding struct {
 	// processes, reproduced it on some of the replays only; its Replay
 	// line then replays up to ReplayRate.ReplayTries times.
 	Replays *ReplayRate `json:"replays,omitempty"`
+	// EarlyTimers, when set, says that the failure needs timers to fire
+	// early: its schedule moves the clock to a deadline while goroutines
+	// that could run have not run (repro only, for the failure its log
+	// shows).
+	EarlyTimers *EarlyTimers `json:"earlyTimers,omitempty"`
+}
+
+// EarlyTimers is how a failure needs the clock to jump early.
+type EarlyTimers struct {
+	Jumps int `json:"jumps"` // early clock jumps in its schedule
+}
+
+// Label is the early timers for people.
+func (e *EarlyTimers) Label() string {
+	return fmt.Sprintf("needs a timer to fire early: the schedule moves the clock %d %s to a sleep's or a timer's deadline before goroutines that could run have run, as a loaded machine can (on an idle machine they would run first)", e.Jumps, Plural(e.Jumps, "time"))
 }
 
 // ReplayRate is how many fresh replays of a finding's schedule reproduced
@@ -276,6 +291,9 @@ func (f *Finding) Labels() string {
 	}
 	if f.Replays != nil {
 		parts = append(parts, f.Replays.Label())
+	}
+	if f.EarlyTimers != nil {
+		parts = append(parts, f.EarlyTimers.Label())
 	}
 	return strings.Join(parts, "; ")
 }

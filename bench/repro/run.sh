@@ -7,21 +7,27 @@
 # proxy into a writable copy, runs repro there with the budget, then runs
 # the replay line repro printed, and prints one row: what the log was read
 # as (kind, test), repro's exit status, schedules and seconds to the
-# reproduction, the whole run's seconds, and whether the schedule replays.
+# reproduction, the whole run's seconds, whether the schedule replays, and
+# NEAR: the failures met that are the log's but for line numbers, by the
+# -line-drift that accepts them ("1:368" = 368 at one line), when not
+# reproduced.
 #
-# Usage: bench/repro/run.sh [-budget 2m] [-out DIR] [-only NAME]
+# Usage: bench/repro/run.sh [-budget 2m] [-out DIR] [-only NAME] [-flags "-line-drift 1"]
+# (-flags: more repro flags for every log, after the .meta's)
 set -eu
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 budget=2m
 out=""
 only=""
+extra=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-budget) budget=$2; shift 2 ;;
 	-out) out=$2; shift 2 ;;
 	-only) only=$2; shift 2 ;;
-	*) echo "usage: $0 [-budget 2m] [-out DIR] [-only NAME]" >&2; exit 2 ;;
+	-flags) extra=$2; shift 2 ;;
+	*) echo "usage: $0 [-budget 2m] [-out DIR] [-only NAME] [-flags FLAGS]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "$out" ]; then
@@ -35,7 +41,7 @@ export GOFLAGS=-mod=mod
 
 meta() { sed -n "s/^$1=//p" "$2" | head -1; }
 
-printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %s\n' LOG KIND TEST EXIT SCHEDULES SEARCH TOTAL REPLAY
+printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %s\n' LOG KIND TEST EXIT SCHEDULES SEARCH TOTAL REPLAY NEAR
 for m in "$root"/bench/repro/logs/*.meta; do
 	name=$(basename "$m" .meta)
 	if [ -n "$only" ] && [ "$only" != "$name" ]; then
@@ -55,13 +61,17 @@ for m in "$root"/bench/repro/logs/*.meta; do
 		mkdir -p "$out/src"
 		cp -R "$dir" "$src"
 		chmod -R u+w "$src"
-		# A module from before go.sum or with an old go line: tidy once.
+		# A module from before go.mod (+incompatible), before go.sum or
+		# with an old go line: a go.mod, then tidy once.
+		if [ ! -f "$src/go.mod" ]; then
+			(cd "$src" && go mod init "$mod" >"$out/$name.init.txt" 2>&1) || true
+		fi
 		(cd "$src" && go mod tidy >"$out/$name.tidy.txt" 2>&1) || true
 	fi
 	t0=$(date +%s.%N)
 	set +e
 	# shellcheck disable=SC2086
-	(cd "$src" && nice -n 10 "$bin" repro -budget "$budget" -workers 1 $flags "$log") >"$out/$name.report.txt" 2>"$out/$name.repro.txt"
+	(cd "$src" && nice -n 10 "$bin" repro -budget "$budget" -workers 1 $flags $extra "$log") >"$out/$name.report.txt" 2>"$out/$name.repro.txt"
 	code=$?
 	set -e
 	t1=$(date +%s.%N)
@@ -86,7 +96,9 @@ for m in "$root"/bench/repro/logs/*.meta; do
 		rc=$?
 		set -e
 		if [ $rc -eq 1 ]; then replay=reproduced; else replay="exit $rc"; fi
+		if grep -q 'matched within -line-drift' "$r"; then replay="$replay(drift)"; fi
 	fi
-	printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %s\n' "$name" "${kind:--}" "${test:--}" "$code" "${schedules:--}" "${search:--}" "$total" "$replay"
+	near=$(sed -n 's/^interleave repro: \([0-9]*\) of the failures met are the log.s but for line numbers, -line-drift \([0-9]*\) accepts.*/\2:\1/p' "$r" | paste -sd, -)
+	printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %s\n' "$name" "${kind:--}" "${test:--}" "$code" "${schedules:--}" "${search:--}" "$total" "$replay" "${near:--}"
 done
 echo "sources, repro output and replays in $out"

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,12 @@ import (
 // nearDrift is how many lines away repro looks for the log's failure to
 // tell that the log may come from another commit.
 const nearDrift = 3
+
+// defaultDrift is -line-drift's default: logs in issues come from commits
+// near, not at, the release the proxy serves (docs/figures.md, "Reproducing
+// real CI logs (seventeenth session)": one line gained suture's deadlock,
+// three gained nothing more, no match off the lines was another failure).
+const defaultDrift = 1
 
 // repro's own exit codes, next to exitFindings (reproduced) and exitError.
 const (
@@ -65,6 +72,7 @@ type reproOptions struct {
 	pkg      string // -pkg: the package, when the log names none
 	failure  int    // -failure: which failure of the log, from 1
 	drift    int    // -line-drift: how far the log's lines may be
+	runs     int    // -runs: runs of the test per schedule (0: from the log)
 	tags     []string
 	tagsFrom string // where tags came from
 }
@@ -90,7 +98,8 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.test, "test", "", "Search this test `name` when the log names none (or another one)")
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
-	fs.IntVar(&opts.drift, "line-drift", 0, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout)")
+	fs.IntVar(&opts.runs, "runs", 0, "Run the test `n` times in a row in each schedule, as go test -count=n does in one process (default: as the log shows, else 1)")
+	fs.IntVar(&opts.drift, "line-drift", defaultDrift, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout; 0: only the log's lines)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
 		return opts, code, false
@@ -106,6 +115,9 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	opts.log = fs.Arg(0)
 	if opts.drift < 0 {
 		return bad("-line-drift counts lines, got %d", opts.drift)
+	}
+	if opts.runs < 0 {
+		return bad("-runs counts runs, got %d", opts.runs)
 	}
 	if opts.failure < 1 {
 		return bad("-failure counts from 1, got %d", opts.failure)
@@ -215,6 +227,13 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	if f.Subtest != "" {
 		say("the log names its subtest %s; the search runs the whole test", f.Subtest)
 	}
+	runs := f.Runs
+	switch {
+	case opts.runs > 0:
+		runs = opts.runs
+	case runs > 1:
+		say("the log's go test ran %s more than once in one process (%s): each schedule runs it %d times in a row, on what the runs before left (-runs 1 runs it once)", f.Test, f.RunsFrom, runs)
+	}
 	mod, err := modulePath(ctx, env.dir)
 	if err != nil {
 		say("%v", err)
@@ -233,9 +252,19 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	sig.Drift = opts.drift
 	// near is the signature with lines a few away: met, it says the log
 	// may come from another commit (told, never taken for the log's).
-	near := sig
-	near.Drift = max(sig.Drift, nearDrift)
-	nearMet := 0
+	// nearAt[d] counts those the drift d is the least to accept, and
+	// nearWhat[d] is the first of them.
+	var nearAt, nearWhat = map[int]int{}, map[int]string{}
+	nearOf := func(fd checks.Finding) int {
+		for d := sig.Drift + 1; d <= max(sig.Drift, nearDrift); d++ {
+			nd := sig
+			nd.Drift = d
+			if ok, _ := nd.Match(fd, inMod); ok {
+				return d
+			}
+		}
+		return 0
+	}
 	if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
 		say("note: the log shows no frame of module %s for this failure; only its kind and message can be matched", mod)
 	}
@@ -260,9 +289,28 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		ok, why := sig.Match(fd, inMod)
 		if !ok {
 			mu.Lock()
-			if n, _ := near.Match(fd, inMod); n {
-				nearMet++
+			if d := nearOf(fd); d > 0 {
+				if nearAt[d] == 0 {
+					nearWhat[d] = firstLineOf(fd.Message) + " at " + fd.Pos.String()
+				}
+				nearAt[d]++
 			}
+			if misses[why] == 0 {
+				order = append(order, why)
+			}
+			misses[why]++
+			mu.Unlock()
+		}
+		return ok
+	}
+	// A failure after an early timer (rt files it inconclusive: most
+	// likely the test's own timeout) is the log's when it matches: the
+	// log shows plain go test failing so. Any other stays inconclusive.
+	keepEarly := func(fd checks.Finding) bool {
+		ok, why := sig.Match(fd, inMod)
+		if !ok {
+			why = "after a timer fired early (inconclusive): " + why
+			mu.Lock()
 			if misses[why] == 0 {
 				order = append(order, why)
 			}
@@ -280,6 +328,8 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.Targets = targets
 	o.Progress, o.Stage = prog.update, prog.stage
 	o.Until = until
+	o.KeepEarly = keepEarly
+	o.Runs = runs
 	res, err := explore.Run(ctx, o)
 	prog.done()
 	if err != nil {
@@ -328,8 +378,15 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("%v", err)
 		return exitError
 	}
-	if match == nil && nearMet > 0 {
-		say("%d of the failures met are the log's but for line numbers (at most %d lines away, in the same functions): the log may come from another commit than this checkout; -line-drift %d accepts them", nearMet, near.Drift, near.Drift)
+	if match == nil && len(nearAt) > 0 {
+		var ds []int
+		for d := range nearAt {
+			ds = append(ds, d)
+		}
+		sort.Ints(ds)
+		for _, d := range ds {
+			say("%d of the failures met are the log's but for line numbers, -line-drift %d accepts them (at most %d lines away, in the same functions; the first: %s): the log may come from another commit than this checkout", nearAt[d], d, d, nearWhat[d])
+		}
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",
@@ -338,11 +395,20 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	}
 	say("reproduced %s's %s after %d schedules, %.1fs of search (%.1fs in all, with the build)",
 		f.Test, f.Kind, st.Schedules, st.Elapsed.Seconds(), time.Since(began).Seconds())
+	if exact := sig; exact.Drift > 0 {
+		exact.Drift = 0
+		if ok, why := exact.Match(*match, inMod); !ok {
+			say("matched within -line-drift %d only, not at the log's lines (%s): the log's code is a few lines off this checkout's, or this is another failure in the same functions", sig.Drift, why)
+		}
+	}
 	if opts.format != "text" || opts.output != "" {
 		// The text report on standard output tells it already.
 		if lines := report.StoryLines(match.Interleaving); len(lines) > 0 {
 			say("interleaving (%s):\n\t%s", report.StoryHeading(match.Interleaving), strings.Join(lines, "\n\t"))
 		}
+	}
+	if match.EarlyTimers != nil {
+		say("%s; the log shows plain go test failing so (on its machine they had not run by then), and replay keeps the failure", match.EarlyTimers.Label())
 	}
 	say("schedule: %s", match.Schedule)
 	say("replay: %s", match.Replay)

@@ -197,7 +197,7 @@ func TestReproNotReached(t *testing.T) {
 	if err := os.WriteFile(log, []byte(strings.Replace(string(b), "chans_test.go:59", "chans_test.go:58", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-count", "20", "-format", "json", "-schedules", t.TempDir(), log)
+	code, stdout, stderr := reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-count", "20", "-line-drift", "0", "-format", "json", "-schedules", t.TempDir(), log)
 	if code != exitReproNotReached {
 		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
 	}
@@ -208,8 +208,14 @@ func TestReproNotReached(t *testing.T) {
 	if len(rep.Findings) != 0 {
 		t.Errorf("a different failure is reported as the log's: %+v", rep.Findings)
 	}
-	if !strings.Contains(stderr, "not reproduced") {
-		t.Errorf("stderr lacks the verdict:\n%s", stderr)
+	if !strings.Contains(stderr, "not reproduced") || !strings.Contains(stderr, "-line-drift 1 accepts them") {
+		t.Errorf("stderr lacks the verdict or the hint:\n%s", stderr)
+	}
+	// By default a frame one line away is the log's (a log from a nearby
+	// commit), and repro says the match is off the log's lines.
+	code, _, stderr = reproIn(t, "-race=false", "-seed", "1", "-budget", "2m", "-count", "20", "-format", "json", "-schedules", t.TempDir(), log)
+	if code != exitFindings || !strings.Contains(stderr, "matched within -line-drift 1 only") {
+		t.Errorf("default drift: code %d, want %d, matched off the log's line; stderr:\n%s", code, exitFindings, stderr)
 	}
 }
 
@@ -264,5 +270,96 @@ func TestReproTestPackages(t *testing.T) {
 		if strings.Join(got, ",") != want {
 			t.Errorf("testPackages(%s) = %v, want %q", test, got, want)
 		}
+	}
+}
+
+// A sleep-based flake (failurelog/testdata/sleepy: the test sleeps for a
+// drainer instead of waiting for it): its failure needs the sleep to end
+// before the drainer ran, a timer fired early, which test and pr file as
+// inconclusive. The log shows plain go test failing so: repro reports it,
+// labelled, and the schedule replays it. The twin log's failure (the
+// second check) no early timer gives: the early failures met are not
+// reported as the log's.
+func TestReproSleepFlake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "sleepy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repro := func(log string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+		args = append([]string{"repro", "-race=false", "-seed", "1", "-format", "json", "-schedules", t.TempDir()}, args...)
+		code := runMain(context.Background(), env, append(args, logPath(t, log)))
+		return code, out.String(), errb.String()
+	}
+	code, stdout, stderr := repro("sleepy.log", "-budget", "2m")
+	if code != exitFindings {
+		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, stdout)
+	}
+	fd := rep.Findings[0]
+	if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "sleepy_test.go:18: drained") || fd.EarlyTimers == nil || fd.EarlyTimers.Jumps == 0 {
+		t.Errorf("finding %s %q, early timers %+v; want the log's failure at sleepy_test.go:18, labelled", fd.Kind, fd.Message, fd.EarlyTimers)
+	}
+	if !strings.Contains(stderr, "needs a timer to fire early") {
+		t.Errorf("stderr does not tell that the timer fired early:\n%s", stderr)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, "needs a timer to fire early") {
+		t.Errorf("replay of %s: code %d, want %d (reproduced, labelled):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+
+	// The twin: a bounded count, not a budget, ends the search.
+	code, stdout, stderr = repro("sleepy-last.log", "-budget", "2m", "-count", "200")
+	if code != exitReproNotReached {
+		t.Fatalf("twin: code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("twin: a failure reported as the log's (%v): %s", err, stdout)
+	}
+	if !strings.Contains(stderr, "after a timer fired early (inconclusive)") || strings.Contains(stderr, "also found") {
+		t.Errorf("twin: stderr should list the early failures as not the log's, and report none:\n%s", stderr)
+	}
+}
+
+// A failure on the second run of a test in one process (go test -count=2,
+// failurelog/testdata/twice: the first run releases the package's default
+// pool, the second waits for ever): repro runs the test twice in a row in
+// each schedule, reproduces the hang as a deadlock at the log's line, and
+// the schedule replays it (twice in a row too).
+func TestReproSecondRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "twice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+	code := runMain(context.Background(), env, []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-count", "50", "-format", "json", "-schedules", t.TempDir(), logPath(t, "twice.log")})
+	if code != exitFindings {
+		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitFindings, errb.String())
+	}
+	if !strings.Contains(errb.String(), "each schedule runs it 2 times in a row") {
+		t.Errorf("stderr does not say the test runs twice:\n%s", errb.String())
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, out.String())
+	}
+	fd := rep.Findings[0]
+	if fd.Kind != checks.Deadlock || filepath.Base(fd.Pos.File) != "twice_test.go" || fd.Pos.Line != 17 {
+		t.Errorf("finding %s %q at %s:%d, want the deadlock at twice_test.go:17", fd.Kind, fd.Message, fd.Pos.File, fd.Pos.Line)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, "run 2 times in a row") {
+		t.Errorf("replay of %s: code %d, want %d (reproduced, twice in a row):\n%s", fd.Schedule, rcode, exitFindings, rout)
 	}
 }

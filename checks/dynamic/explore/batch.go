@@ -207,6 +207,8 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 			Schedules:   1,
 			Deadline:    stop,
 			StepTimeout: s.opts.StepTimeout,
+			KeepEarly:   s.opts.KeepEarly != nil,
+			Runs:        s.opts.Runs,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

@@ -164,6 +164,8 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			Deadline:    last,
 			Until:       slotEnd,
 			StepTimeout: s.opts.StepTimeout,
+			KeepEarly:   s.opts.KeepEarly != nil,
+			Runs:        s.opts.Runs,
 			Targets:     s.opts.Targets,
 		},
 		onResult: func(r rt.Result) {

@@ -39,6 +39,7 @@ type failure struct {
 	kept       bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
+	early      int                 // early clock jumps before it, kept (rt.Result.Early)
 }
 
 // collect records the failures of one process's schedules and returns
@@ -60,6 +61,9 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 			withLog(f, out.logs[r.Index], t.pkg.Dir)
 			if raceEcho(f) {
 				continue
+			}
+			if f.early > 0 && (s.opts.KeepEarly == nil || !s.opts.KeepEarly(makeFinding(f, t.pkg.ImportPath, t.name, ""))) {
+				continue // inconclusive, as rt files it without KeepEarly
 			}
 			if r.Index == out.crashed {
 				// The runtime wrote this result as the process died
@@ -203,6 +207,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		states:    r.Goroutines,
 		kept:      r.Kept > 0,
 		elapsed:   r.Elapsed,
+		early:     r.Early,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {
@@ -535,6 +540,12 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if len(sched.Tags) > 0 {
 		sched.Version = rt.ScheduleVersionTags
 	}
+	if f.early > 0 {
+		sched.KeepEarly, sched.Version = true, rt.ScheduleVersionRepro
+	}
+	if s.opts.Runs > 1 {
+		sched.Runs, sched.Version = s.opts.Runs, rt.ScheduleVersionRepro
+	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.
 		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)
@@ -572,6 +583,9 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 		Test:       test,
 		Goroutines: f.goroutines,
 		Related:    f.related,
+	}
+	if f.early > 0 {
+		fd.EarlyTimers = &checks.EarlyTimers{Jumps: f.early}
 	}
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos

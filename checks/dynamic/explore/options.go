@@ -89,6 +89,17 @@ type Options struct {
 	// StopAtFirst is the TestUntil of a search that wants one failure of
 	// each test.
 	TestUntil func(checks.Finding) bool
+	// KeepEarly, when set, is asked about each failure that followed an
+	// early timer (rt.Config.KeepEarly), which is otherwise inconclusive
+	// (the test's own timeout, most likely): true keeps it, labelled
+	// (Finding.EarlyTimers) and replayed so. Only repro sets it, for the
+	// failure its log shows plain go test had.
+	KeepEarly func(checks.Finding) bool
+	// Runs, when above 1, runs each test that many times in a row in each
+	// schedule (rt.Config.Runs), as go test -count=N does in one process;
+	// its schedules and plain go test runs say so too. repro sets it from
+	// the log.
+	Runs int
 	// Schedules, when positive, bounds each test's search by a count as
 	// well: every worker runs at most this many of its schedules (the
 	// unperturbed one not counted), the same seeds on any machine; the

@@ -169,6 +169,8 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			Schedules:   1,
 			Deadline:    time.Now().Add(time.Minute),
 			StepTimeout: s.opts.StepTimeout,
+			KeepEarly:   s.opts.KeepEarly != nil,
+			Runs:        s.opts.Runs,
 			Trace:       true,
 		},
 	}

@@ -247,6 +247,8 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		Deadline:    time.Now().Add(r.opts.Timeout),
 		StepTimeout: r.opts.StepTimeout,
 		Trace:       true,
+		KeepEarly:   sched.KeepEarly,
+		Runs:        sched.Runs,
 	}
 	if len(sched.Decisions) > 0 {
 		c := *sched

@@ -218,6 +218,8 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			Schedules:   1,
 			Deadline:    limit,
 			StepTimeout: s.opts.StepTimeout,
+			KeepEarly:   s.opts.KeepEarly != nil,
+			Runs:        s.opts.Runs,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

@@ -126,6 +126,8 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Deadline:    last,
 				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,
+				KeepEarly:   s.opts.KeepEarly != nil,
+				Runs:        s.opts.Runs,
 				Targets:     s.opts.Targets,
 				StopOnFail:  stopOnFail,
 				StopFile:    stopFile,

@@ -14,6 +14,7 @@ package failurelog
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -76,7 +77,18 @@ type Failure struct {
 	// Line is the 1-based line of the log where the failure starts (of
 	// the text its events carry, for go test -json output).
 	Line int
+	// Runs, when above 1, is how many runs of Test in one process the
+	// failure may need (go test -count=N): the failing run's number when
+	// earlier runs of the test passed in the log, else the -count flag's
+	// N (at most MaxRuns); RunsFrom says which.
+	Runs     int
+	RunsFrom string
 }
+
+// MaxRuns bounds Failure.Runs taken from a -count flag alone: a stress
+// run's -count=100 fails on any run, while what a run leaves for the next
+// is met by the second.
+const MaxRuns = 2
 
 var (
 	tsPrefixRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z ?`)
@@ -99,6 +111,8 @@ var (
 	endLineRE   = regexp.MustCompile(`^\s*--- (?:PASS|FAIL|SKIP): `)
 	runLineRE   = regexp.MustCompile(`^=== (?:RUN|CONT|PAUSE)\s+(\S+)`)
 	pkgLineRE   = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)\s+(?:\d|\(cached\)|\[)`)
+	passLineRE  = regexp.MustCompile(`^--- PASS: (\S+) `)
+	countFlagRE = regexp.MustCompile(`(?:^|\s)-(?:test\.)?count(?:=|\s+)(\d+)(?:\s|$)`)
 	runFlagRE   = regexp.MustCompile(`(?:^|\s)-(?:test\.)?run(?:=|\s+)('[^']*'|"[^"]*"|\S+)`)
 	logMsgRE    = regexp.MustCompile(`^\s+(\S+\.go):(\d+): (.*)$`)
 	runningTest = regexp.MustCompile(`^\s+(\S+) \([^)]*\)$`)
@@ -572,6 +586,42 @@ func (p *parser) identify(f *Failure) {
 	if f.Package == "" {
 		f.Package = pkgFromFrames
 	}
+	if f.Test != "" {
+		f.Runs, f.RunsFrom = p.runs(f)
+	}
+}
+
+// runs tells whether the failure came on a repeated run of its test in one
+// process: the runs of it that passed before it in its package's output,
+// else a -count flag in the log.
+func (p *parser) runs(f *Failure) (int, string) {
+	passed := 0
+	for j := f.Line - 2; j >= 0; j-- {
+		if pkgLineRE.MatchString(p.lines[j]) {
+			break
+		}
+		if m := passLineRE.FindStringSubmatch(p.lines[j]); m != nil && m[1] == f.Test {
+			passed++
+		}
+	}
+	if passed > 0 {
+		return passed + 1, fmt.Sprintf("%d earlier %s of %s in the log passed", passed, plural(passed, "run"), f.Test)
+	}
+	for _, l := range p.lines {
+		if m := countFlagRE.FindStringSubmatch(l); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 1 {
+				return min(n, MaxRuns), "-count=" + m[1] + " in the log"
+			}
+		}
+	}
+	return 0, ""
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // failLine looks for "--- FAIL: TestX" from the failure to the end of its

@@ -542,3 +542,29 @@ func TestGotestsumAndTestMain(t *testing.T) {
 		t.Errorf("got %s of %q, want a deadlock not of TestMain", d.Kind, d.Test)
 	}
 }
+
+// A failure on a repeated run of its test in one process (go test
+// -count=2, testdata/twice: the second run meets the pool the first
+// released): the run's number from the runs that passed before it, else
+// the -count flag's (at most MaxRuns); none without either.
+func TestRepeatedRuns(t *testing.T) {
+	stress := "$ go test -count=100 -race ./...\n" + read(t, "testfail.log")
+	for _, tt := range []struct {
+		name, log string
+		runs      int
+		from      string
+	}{
+		{"-v", read(t, "twice-v.log"), 2, "1 earlier run of TestDefaultPool in the log passed"},
+		{"-count flag", read(t, "twice.log"), 2, "-count=2 in the log"},
+		{"stress", stress, MaxRuns, "-count=100 in the log"},
+		{"once", read(t, "testfail.log"), 0, ""},
+	} {
+		fs := Parse(tt.log)
+		if len(fs) != 1 {
+			t.Fatalf("%s: got %d failures, want 1", tt.name, len(fs))
+		}
+		if f := fs[0]; f.Runs != tt.runs || f.RunsFrom != tt.from {
+			t.Errorf("%s: runs %d (%q), want %d (%q)", tt.name, f.Runs, f.RunsFrom, tt.runs, tt.from)
+		}
+	}
+}

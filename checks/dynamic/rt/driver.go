@@ -227,6 +227,14 @@ func RunSchedule(t *testing.T, cfg Config, index int, strat Strategy, replay *Sc
 		defer func() { run.end(recover()) }()
 		run.start()
 		body(t)
+		// Config.Runs: again on what the runs before left, as go test
+		// -count=N (on the same T), each after the cleanups of the last.
+		for k := 1; k < cfg.Runs && !t.Failed(); k++ {
+			if p := runCleanups(run.g0, run.finish); p != nil {
+				panic(p)
+			}
+			body(t)
+		}
 	})
 	return res
 }
@@ -284,7 +292,15 @@ func (r *scheduleRun) finish(p any) {
 	endOfGoroutine()
 	res := r.s.res
 	lateFail := r.s.earlyLate && res.Outcome == "panic"
-	if r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || !r.s.hungAfterEarly() && (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock")) {
+	earlyFail := r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || !r.s.hungAfterEarly() && (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock"))
+	if earlyFail && r.s.cfg.KeepEarly {
+		// repro's: kept, counted; its caller decides (the log shows it).
+		res.Early = r.s.earlyFires
+		if res.Outcome == "leak" && (f || r.failed()) {
+			// go test tells the test's failure, not what it left running.
+			res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		}
+	} else if earlyFail {
 		// A timer fired before goroutines that could run (earlyTime) and
 		// the test failed, before it returned or after (testing's "Fail
 		// in goroutine after ... has completed"): its own timeout, most

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"os"
+	"sync"
 	"strings"
 	"testing"
 	"time"
@@ -183,5 +184,99 @@ func TestEarlyTimerHang(t *testing.T) {
 	}
 	if len(rs) != 300 {
 		t.Fatalf("%d schedules of the correct server, want 300\n%s", len(rs), out)
+	}
+}
+
+// sleepFlake is a sleep-based flaky test: it sleeps "long enough" for
+// three workers that could run and fails when one has not run by then.
+func sleepFlake(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	for i := 0; i < 3; i++ {
+		Go(func() {
+			Lock(&mu)
+			n++
+			Unlock(&mu)
+		})
+	}
+	Sleep(10 * time.Millisecond)
+	Lock(&mu)
+	if n != 3 {
+		t.Errorf("%d of 3 workers ran", n)
+	}
+	Unlock(&mu)
+}
+
+// TestKeepEarlySleeper: with Config.KeepEarly (repro's), the clock may
+// jump to a sleeper's wake-up while goroutines that could run have not
+// run, and the failure that follows is kept, counted in Result.Early; the
+// schedule replays it. Without KeepEarly no schedule fails: the sleeper
+// wakes only when nothing else can run.
+func TestKeepEarlySleeper(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	cfg := Config{Test: "TestSleepFlake", Strategy: "random", Seed: 1, Schedules: 200, StepTimeout: 10 * time.Second}
+	rs, out, _ := runMain(t, cfg)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("without KeepEarly, schedule %d: %s %q (%s)", r.Index, r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+	if len(rs) != 200 {
+		t.Fatalf("%d schedules without KeepEarly, want 200\n%s", len(rs), out)
+	}
+	cfg.KeepEarly = true
+	rs, out, _ = runMain(t, cfg)
+	var found *Result
+	for i, r := range rs {
+		if r.Outcome == "test-failure" {
+			found = &rs[i]
+			break
+		}
+	}
+	if found == nil {
+		t.Fatalf("with KeepEarly no schedule woke the sleeper before the workers ran (%d schedules)\n%s", len(rs), out)
+	}
+	clock := false
+	for _, d := range found.Decisions {
+		clock = clock || d.Early && d.Clock > 0
+	}
+	if found.Early == 0 || !clock || !strings.Contains(found.Message, "of 3 workers ran") && found.Message != "test failed" {
+		t.Errorf("failure %q, Early %d, an early decision with its clock %v; want the test's failure after an early jump, recorded", found.Message, found.Early, clock)
+	}
+	sched := &Schedule{Seed: found.Seed, Decisions: found.Decisions, KeepEarly: true}
+	again, out, _ := runMain(t, Config{Test: "TestSleepFlake", Replay: sched, KeepEarly: true, StepTimeout: 10 * time.Second})
+	if len(again) != 1 || again[0].Outcome != "test-failure" || again[0].Diverged != "" || again[0].Early == 0 {
+		t.Errorf("replay with KeepEarly: %+v, want the failure as recorded\n%s", again, out)
+	}
+	// The same decisions without KeepEarly: the jump replays, the failure
+	// after it is inconclusive as ever.
+	plain, out, _ := runMain(t, Config{Test: "TestSleepFlake", Replay: sched, StepTimeout: 10 * time.Second})
+	if len(plain) != 1 || plain[0].Outcome != "pass" || !strings.HasPrefix(plain[0].Inconclusive, EarlyFailPrefix) {
+		t.Errorf("replay without KeepEarly: %+v, want inconclusive (%s)\n%s", plain, EarlyFailPrefix, out)
+	}
+}
+
+// TestKeepEarlyLeaks: a sleep-based flake whose test also leaves a
+// goroutine behind. Every schedule leaks; with KeepEarly, a schedule whose
+// test failed after an early jump is that test failure (go test tells it,
+// not what the test left), as repro needs to match a log's --- FAIL.
+func TestKeepEarlyLeaks(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestSleepFlakeLeaks", Strategy: "random", Seed: 1, Schedules: 200, StepTimeout: 10 * time.Second, KeepEarly: true})
+	failed := 0
+	for _, r := range rs {
+		switch {
+		case r.Outcome == "test-failure" && r.Early > 0:
+			failed++
+		case r.Outcome != "leak":
+			t.Fatalf("schedule %d: %s %q (early %d), want a leak or the test's failure after an early jump", r.Index, r.Outcome, r.Message, r.Early)
+		}
+	}
+	if len(rs) != 200 || failed == 0 {
+		t.Errorf("%d schedules, %d test failures after an early jump; want 200, some\n%s", len(rs), failed, out)
 	}
 }

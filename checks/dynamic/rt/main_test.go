@@ -36,9 +36,15 @@ func TestMainChild(t *testing.T) {
 			time.Sleep(800 * time.Millisecond)
 			Gosched()
 		},
-		"TestTimeoutFails":   func(t *testing.T) { awaitDrain(t, true) },
-		"TestHangTimeout":    func(t *testing.T) { replyServer(t, 0) },
-		"TestHangTimeoutOK":  func(t *testing.T) { replyServer(t, 1) },
+		"TestTimeoutFails":  func(t *testing.T) { awaitDrain(t, true) },
+		"TestHangTimeout":   func(t *testing.T) { replyServer(t, 0) },
+		"TestHangTimeoutOK": func(t *testing.T) { replyServer(t, 1) },
+		"TestSleepFlake":    sleepFlake,
+		"TestSleepFlakeLeaks": func(t *testing.T) {
+			// A goroutine the test never stops (a reaper), as well.
+			Go(func() { Recv(make(chan int)) })
+			sleepFlake(t)
+		},
 		"TestClockCache":     clockCache,
 		"TestHandlerGo":      handlerGo(false),
 		"TestClockCacheFail": clockCacheFail,

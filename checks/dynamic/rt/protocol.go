@@ -50,6 +50,11 @@ const ScheduleVersionFiles = 2
 // without them.
 const ScheduleVersionTags = 3
 
+// ScheduleVersionRepro is the version of a schedule with KeepEarly or
+// Runs set (repro's): an interleave that reads only up to version 3
+// would call its failure inconclusive, or run its test once.
+const ScheduleVersionRepro = 4
+
 // Config tells the test binary what to run.
 type Config struct {
 	Test      string    `json:"test"`             // top-level test function name, or "TestX/Sub": only its top-level subtest Sub (subtests.go)
@@ -80,6 +85,17 @@ type Config struct {
 	// leftover rule holds as ever (MarkerLeftovers names the first not
 	// started), and none starts after Deadline.
 	Batch []string `json:"batch,omitempty"`
+	// KeepEarly is repro's: a failure after an early timer (earlyTime) is
+	// kept, with Result.Early set, instead of inconclusive, and the clock
+	// may also jump early to a sleeper's wake-up or to a waited timer's
+	// deadline beyond the next one, firing what is due on the way (a
+	// machine that ran none of the goroutines that could run meanwhile).
+	KeepEarly bool `json:"keepEarly,omitempty"`
+	// Runs, when above 1, runs the test function that many times in a row
+	// in each schedule, as go test -count=N does in one process: a run
+	// meets what the runs before it left (package state, goroutines
+	// still running). The cleanups of a run run before the next.
+	Runs int `json:"runs,omitempty"`
 }
 
 // Decision is one choice of the scheduler: which logical goroutine ran next,
@@ -157,6 +173,13 @@ type Schedule struct {
 	// (sameFraction), so that a timer due at a whole second (a cron job)
 	// fires at the same point of the schedule.
 	ClockBase time.Time `json:"clockBase,omitempty"`
+	// KeepEarly says that the failure needs a timer to fire early
+	// (Config.KeepEarly): its replay keeps it rather than calling it
+	// inconclusive. Only repro writes it, for a failure its log shows.
+	KeepEarly bool `json:"keepEarly,omitempty"`
+	// Runs is Config.Runs of the search that found it: its replay runs
+	// the test as many times in a row.
+	Runs int `json:"runs,omitempty"`
 }
 
 // SourceFile is one file a schedule carries.
@@ -215,6 +238,9 @@ type Result struct {
 	// failure of such a schedule is told only once a fresh process
 	// replays it.
 	Kept int `json:"kept,omitempty"`
+	// Early, with Config.KeepEarly, counts the early clock jumps
+	// (earlyTime) before a failure that would otherwise be inconclusive.
+	Early int `json:"early,omitempty"`
 }
 
 // Main is in driver.go.

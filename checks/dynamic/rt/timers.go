@@ -253,10 +253,19 @@ const wakeLate = time.Microsecond
 // deadline (wakeLate) and fires what is due. It reports whether there was anything to fire.
 //
 //go:norace
-func (s *sched) fireTimers() bool {
+func (s *sched) fireTimers() bool { return s.fireTimersTo(-1) }
+
+// fireTimersTo is fireTimers with the clock moved just past the deadline
+// to instead (the earliest when negative): what is due by then fires.
+//
+//go:norace
+func (s *sched) fireTimersTo(to time.Duration) bool {
 	next, found := s.nextDeadline()
 	if !found {
 		return false
+	}
+	if to >= 0 && to > next {
+		next = to
 	}
 	if next > s.now {
 		late := wakeLate
@@ -325,28 +334,73 @@ const earlyOdds = 16
 
 // earlyTime moves the clock to the next deadline before a decision, firing
 // what is due, when the strategy (or the replayed decision) says so. It
-// reports whether it did: the caller decides again.
+// reports whether it did: the caller decides again. With Config.KeepEarly
+// it may jump further, to a sleeper's wake-up or a waited timer's
+// deadline (earlyTargets), firing everything due up to it; the decision
+// then records the clock (Decision.Clock), which its replay moves to first.
 //
 //go:norace
 func (s *sched) earlyTime() bool {
 	if s.earlyDue {
 		return false // moved already for this decision
 	}
+	to := time.Duration(-1) // the next deadline
 	if s.replay != nil && s.diverged == "" {
 		if s.steps >= len(s.replay.Decisions) || !s.replay.Decisions[s.steps].Early {
 			return false
 		}
+	} else if s.cfg.KeepEarly {
+		if _, ok := s.strat.(Plain); ok || s.testDone {
+			return false
+		}
+		ts := s.earlyTargets()
+		if len(ts) == 0 || s.strat.Choose(earlyOdds, s.steps) != 1 {
+			return false
+		}
+		to = ts[s.strat.Choose(len(ts), s.steps)]
 	} else {
 		if _, ok := s.strat.(Plain); ok || s.testDone || !s.timerWaited() || s.strat.Choose(earlyOdds, s.steps) != 1 {
 			return false
 		}
 	}
-	if !s.fireTimers() {
+	if !s.fireTimersTo(to) {
 		return false
+	}
+	if to >= 0 {
+		s.realMoved = true // recorded: a replay moves its clock there first
 	}
 	s.earlyDue = true
 	s.earlyFires++
 	return true
+}
+
+// earlyTargets lists, earliest first, the deadlines within earlyMax that
+// a goroutine waits for (Config.KeepEarly): its time.Sleep, or a timer
+// timerWaited would count.
+//
+//go:norace
+func (s *sched) earlyTargets() []time.Duration {
+	var ts []time.Duration
+	add := func(d time.Duration) {
+		for _, t := range ts {
+			if t == d {
+				return
+			}
+		}
+		ts = append(ts, d)
+	}
+	for _, vt := range s.tq {
+		if vt.active && vt.deadline-s.now <= earlyMax && s.waited(vt) {
+			add(vt.deadline)
+		}
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt > s.now && g.wakeAt-s.now <= earlyMax {
+			add(g.wakeAt)
+		}
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	return ts
 }
 
 // earlyMax is the furthest the clock jumps early (earlyTime): a delay a
@@ -364,35 +418,42 @@ const earlyMax = 250 * time.Millisecond
 //go:norace
 func (s *sched) timerWaited() bool {
 	for _, vt := range s.tq {
-		if !vt.active || vt.deadline-s.now > earlyMax {
-			continue
+		if vt.active && vt.deadline-s.now <= earlyMax && s.waited(vt) {
+			return true
 		}
-		if vt.fn != nil && !vt.carried {
-			for _, g := range s.blocked {
-				if !s.enabled(g) {
-					return true
-				}
-			}
-			continue
-		}
-		if vt.ch == nil {
-			continue
-		}
-		p := reflect.ValueOf(vt.ch).UnsafePointer()
+	}
+	return false
+}
+
+// waited is timerWaited's test of one timer.
+//
+//go:norace
+func (s *sched) waited(vt *vtimer) bool {
+	if vt.fn != nil && !vt.carried {
 		for _, g := range s.blocked {
-			if s.enabled(g) {
-				continue // it takes a ready case first
+			if !s.enabled(g) {
+				return true
 			}
-			switch g.req.op {
-			case opRecv:
-				if g.req.obj == p {
+		}
+		return false
+	}
+	if vt.ch == nil {
+		return false
+	}
+	p := reflect.ValueOf(vt.ch).UnsafePointer()
+	for _, g := range s.blocked {
+		if s.enabled(g) {
+			continue // it takes a ready case first
+		}
+		switch g.req.op {
+		case opRecv:
+			if g.req.obj == p {
+				return true
+			}
+		case opSelect:
+			for _, c := range g.req.cases {
+				if !c.send && c.ptr == p {
 					return true
-				}
-			case opSelect:
-				for _, c := range g.req.cases {
-					if !c.send && c.ptr == p {
-						return true
-					}
 				}
 			}
 		}

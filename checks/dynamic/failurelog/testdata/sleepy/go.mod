@@ -1,0 +1,3 @@
+module sleepy
+
+go 1.24

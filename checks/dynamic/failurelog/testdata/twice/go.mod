@@ -1,0 +1,3 @@
+module twice
+
+go 1.24
