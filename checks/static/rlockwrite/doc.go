@@ -34,8 +34,9 @@
 // read lock are its related positions.
 //
 // It stays silent when the write goes to a local copy or a value created
-// in the function, when the object written through has a lock of its own
-// that is held exclusively, when the write lock (or another mutex of the
+// in the function, when the object written through, or the object whose
+// field it is (other.pending[k] = v, other reached through the read-locked
+// value), has a lock of its own that is held exclusively, when the write lock (or another mutex of the
 // struct) is held exclusively, and for atomic operations and method calls
 // (sync.Map.Store, atomic.Int64.Add), which synchronize themselves. It is
 // silent too when the write runs only under a bool parameter that every
