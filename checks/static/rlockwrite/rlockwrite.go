@@ -53,9 +53,13 @@ func run(pass *analysis.Pass) (any, error) {
 	results := lockset.New().Package(ssainfo.SrcFuncs, nil)
 	writeLocked := writeLockedMutexes(results)
 	one := newSingle(ssainfo.SrcFuncs)
+	uses := newGuardUse()
 	for _, r := range results {
 		for _, acc := range r.Accesses() {
 			st, ok := r.Before(acc.Instr)
+			if ok {
+				uses.add(pass, acc, st)
+			}
 			if !ok || st.Len() == 0 || acc.Kind == lockset.Ref || acc.Kind == lockset.Atomic {
 				continue
 			}
@@ -87,7 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, c := range cands {
 		acc, h := c.acc, c.held
 		pos := writePos(pass, acc)
-		if !guarded[c.key] || reported[pos] || acc.Field != nil && readLockDoc[acc.Field.Origin()] {
+		if !guarded[c.key] || reported[pos] || acc.Field != nil && readLockDoc[acc.Field.Origin()] || uses.testSetup(pass, acc, c.key) {
 			continue
 		}
 		reported[pos] = true
