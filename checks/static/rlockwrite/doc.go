@@ -59,10 +59,11 @@
 // on every tick, another reader under the read lock, or a helper also
 // reached from a function that promises nothing is still reported.
 // A test's set-up write is not reported either: in a test file, before
-// any go statement of its function, to a field that at most half of the
-// package's own (non-test) accesses make holding that lock (a test
-// adjusting s.opts under s.mu.RLock() where the server reads s.opts
-// without s.mu).
+// any go statement of its function, to a location that at most half of
+// the package's own (non-test) accesses make holding that lock (a test
+// setting s.opts.Timeout under s.mu.RLock() where the server reads
+// s.opts.Timeout without s.mu; a write through a pointer field counts
+// the accesses of the field it writes in the object pointed to).
 //
 // # Examples
 //

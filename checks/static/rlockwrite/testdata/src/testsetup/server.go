@@ -38,7 +38,30 @@ func (s *Server) start() {
 
 func (s *Server) Run() { go s.start() }
 
-// The options are read without the lock everywhere else.
+// Other options are read under the lock (the run state beside them),
+// so most accesses of opts hold mu; the ping timeout is read without it.
+func (s *Server) describe() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.opts.ID
+}
+
+func (s *Server) partitioned() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts.Partitioned && s.state > 0
+}
+
+func (s *Server) label() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.opts.Partitioned {
+		return s.opts.ID + "/p"
+	}
+	return s.opts.ID
+}
+
+// The ping timeout and id are read without the lock.
 func (s *Server) pingTimeout() time.Duration { return s.opts.PingTimeout }
 
 func (s *Server) id() string { return s.opts.ID }
