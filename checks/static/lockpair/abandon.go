@@ -68,7 +68,7 @@ func (w *walker) abandoned(r lockRef) bool {
 		}
 		for _, u := range *refs {
 			switch x := u.(type) {
-			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Slice, *ssa.TypeAssert, *ssa.Extract:
+			case *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.Slice, *ssa.TypeAssert, *ssa.Extract:
 				if val, ok := x.(ssa.Value); ok && isRef(val.Type()) {
 					add(val)
 				}
@@ -115,32 +115,33 @@ func (w *walker) keepsLocal(c *ssa.CallCommon, local map[ssa.Value]bool, own fun
 			return false
 		}
 	}
-	if fn := c.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == w.pass.Pkg && startsGoroutine(fn, 0) {
+	if fn := c.StaticCallee(); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == w.pass.Pkg && startsGoroutine(fn, map[*ssa.Function]bool{}) {
 		return false
 	}
 	return true
 }
 
 // startsGoroutine reports whether fn, its closures or the functions of
-// its package it calls (a few levels deep) contain a go statement.
-func startsGoroutine(fn *ssa.Function, depth int) bool {
-	if depth > 3 {
-		return true
+// its package it calls (transitively) contain a go statement.
+func startsGoroutine(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
+	if seen[fn] {
+		return false
 	}
+	seen[fn] = true
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Go:
 				return true
 			case ssa.CallInstruction:
-				if g := x.Common().StaticCallee(); g != nil && g != fn && g.Pkg == fn.Pkg && len(g.Blocks) > 0 && startsGoroutine(g, depth+1) {
+				if g := x.Common().StaticCallee(); g != nil && g.Pkg == fn.Pkg && len(g.Blocks) > 0 && startsGoroutine(g, seen) {
 					return true
 				}
 			}
 		}
 	}
 	for _, anon := range fn.AnonFuncs {
-		if startsGoroutine(anon, depth+1) {
+		if startsGoroutine(anon, seen) {
 			return true
 		}
 	}

@@ -50,7 +50,9 @@ func (s *squeezer) Write(p []byte) (int, error) { return s.w.Write(p) }
 
 type unsqueezer struct{ r io.Reader }
 
-func newUnsqueezer(r io.Reader) *unsqueezer { return &unsqueezer{r: r} }
+func newUnsqueezer(r io.Reader) io.ReadCloser { return &unsqueezer{r: r} }
+
+func (u *unsqueezer) Close() error { return nil }
 
 func (u *unsqueezer) Read(p []byte) (int, error) { return u.r.Read(p) }
 
