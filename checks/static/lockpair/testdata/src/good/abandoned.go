@@ -48,9 +48,27 @@ func newSqueezer(w io.Writer, level int) (*squeezer, error) {
 
 func (s *squeezer) Write(p []byte) (int, error) { return s.w.Write(p) }
 
-type unsqueezer struct{ r io.Reader }
+type unsqueezer struct {
+	r      io.Reader
+	window []byte
+}
 
-func newUnsqueezer(r io.Reader) io.ReadCloser { return &unsqueezer{r: r} }
+// newUnsqueezer sets its reader up through a chain of helpers (deeper
+// than a few calls) none of which starts a goroutine.
+func newUnsqueezer(r io.Reader) io.ReadCloser { return withOpts(r, 1) }
+
+func withOpts(r io.Reader, n int) io.ReadCloser { return withDict(r, n, nil) }
+
+func withDict(r io.Reader, n int, dict []byte) io.ReadCloser {
+	return withWindow(r, n+len(dict))
+}
+
+func withWindow(r io.Reader, n int) io.ReadCloser { return initUnsqueezer(&unsqueezer{r: r}, n) }
+
+func initUnsqueezer(u *unsqueezer, n int) io.ReadCloser {
+	u.window = make([]byte, n)
+	return u
+}
 
 func (u *unsqueezer) Close() error { return nil }
 
