@@ -125,6 +125,9 @@ type passContext struct {
 	// setupParams are the parameters every call hands a value its
 	// caller is still setting up (lockset.SetupParams).
 	setupParams map[*types.Var]bool
+	// decls maps the package's functions to their declarations
+	// (funcDecls, built on first use).
+	decls map[*types.Func]*ast.FuncDecl
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -530,7 +533,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true // if m.shared { atomic } else { plain }: never the same value
 		}
 		rule := RuleMixedAtomicAccess
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) && !pc.unsyncOwner(fd, e, v) {
 			rule = RulePlainWriteOfAtomic
 		}
 		pc.report(fd, e, v, kind, rule, heldAt[e])

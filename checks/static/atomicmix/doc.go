@@ -32,6 +32,14 @@
 // Add whose result is used), or an atomic access of it in the writing function itself. Atomic adds alone, in
 // other methods, only show adders running beside each other (a type
 // merged atomically by aggregators and filled plainly from a response).
+// Nor is the atomic update evidence when its struct type is not built for
+// concurrent use: no lock, typed atomic, channel or other atomically
+// accessed field, and both the writing function and every function
+// updating the field atomically (or every caller of a helper that only
+// updates it) write other fields of the type plainly: run side by side
+// they would race on those anyway (a handshake state's nonce counter,
+// bumped with atomic.AddUint32 by Encrypt and reset by MixIntoKey);
+// such a write is IL3001.
 // IL3002 is one finding per variable and owner path: the other plain
 // writes are its related positions.
 //

@@ -63,6 +63,13 @@
 // unexported field (delete and clear included; constructors and Init
 // aside) holds that mutex too, through its callers or its own Lock. Locks
 // are matched by type and field (T.execMu), not by instance.
+// Nor is a write whose field (unexported) has one writer after
+// construction: both sections run in a function literal started by a go
+// statement outside loops, in an unexported method run once per value
+// (each call direct, outside loops and literals, on a local its caller
+// made: s := T{…}; s.handleSignals()), and every other function writing
+// the field is a constructor or Init method; that goroutine runs its
+// sections in turn.
 // Test files are not checked for IL4003: a test steps the state it drives
 // through the versions it wants, as its only writer.
 // One finding per function, mutex and earlier critical section: the

@@ -229,6 +229,9 @@ func (s *splitState) lostUpdate(l ast.Expr, t string, from []guardedRead, held l
 		if s.pc.underCallerLock(s.fd, fieldOf(s.pc.pass.TypesInfo, l), rd.lock) {
 			continue // every caller, and every other writer, holds a wider lock (callerlock.go)
 		}
+		if s.pc.serialWriter(s.fd, l, rd.pos, fieldOf(s.pc.pass.TypesInfo, l)) {
+			continue // one goroutine, started once per value, is the only writer (serial.go)
+		}
 		if s.outer != "" && !names(s.outer, rd.lock) {
 			continue // a documented outer lock serializes the two sections
 		}

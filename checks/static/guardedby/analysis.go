@@ -637,7 +637,9 @@ func (pc *passContext) entryRead(o *obs, f *types.Var, info *fieldInfo, mu *type
 			if !w.holds(mu) {
 				return false
 			}
-			writes++
+			if !setupWrite(w, f) {
+				writes++ // a write to a value already shared
+			}
 		}
 	}
 	return writes > 0

@@ -92,8 +92,13 @@
 // locked writer and an unlocked reader any goroutine may call. Not for a
 // method documented as for use before sharing, an Init/Start-like one, a
 // type whose doc disclaims concurrent use or orders calls before the
-// method ("must be called before the first call to Open"). It replaces
-// IL1001's and IL1007's finding for that access.
+// method ("must be called before the first call to Open"). Nor when the
+// only locked writes set a value up before it is published: on a value
+// the writing function created (also x, err := newX()), with nothing
+// taking the value before the write but method values of methods that
+// do not touch the field (Dial setting peerConn.outbox before returning
+// the connection). It replaces IL1001's and IL1007's finding for that
+// access.
 //
 // IL1009 unguarded-read-shared (opt-in). The IL1008 finding confirmed:
 // the reader implements a method of an interface its type implements

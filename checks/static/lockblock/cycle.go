@@ -582,7 +582,7 @@ func (cf *cycleFinder) partnersNeed(w *syncOp, h lockset.Held) ([]partnerAt, boo
 	var out []partnerAt
 	for _, kind := range partnerKinds(w.kind) {
 		for _, p := range cf.ops[w.key] {
-			if p.kind != kind {
+			if p.kind != kind || sameSectionDone(w, p, h) {
 				continue
 			}
 			var want lockset.Path
@@ -603,6 +603,22 @@ func (cf *cycleFinder) partnersNeed(w *syncOp, h lockset.Held) ([]partnerAt, boo
 		}
 	}
 	return out, len(out) > 0
+}
+
+// sameSectionDone reports whether p is a Done that the waiter w itself
+// runs before its Wait, in the critical section of h that the Wait is
+// in (if setClosing() { …; wg.Done() }; wg.Wait()): it is no partner
+// waiting for h, it already ran.
+func sameSectionDone(w, p *syncOp, h lockset.Held) bool {
+	if w.kind != opWait || p.kind != opDone || p.deferred || p.instr.Parent() != w.instr.Parent() || p.path != w.path || !reaches(p.instr, w.instr) {
+		return false
+	}
+	st, ok := p.r.Before(p.instr)
+	if !ok {
+		return false
+	}
+	o, ok := st.Holds(h.Lock)
+	return ok && o.Pos == h.Pos && o.Mode == h.Mode
 }
 
 // needs reports whether partner p holds lock want, or takes it before

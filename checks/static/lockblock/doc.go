@@ -53,7 +53,10 @@
 // (len(ch) == cap(ch) on a channel that may be buffered, len(ch) > 0)
 // came out true in the same critical section of L is not reported: every
 // sender needs L, so nothing emptied the buffer in between (a bounded
-// FIFO evicting its oldest entry under the lock). Test files are ignored on both sides. An IL6002 site is not also
+// FIFO evicting its oldest entry under the lock). A Done that the waiting
+// function itself runs before the Wait, in the same critical section
+// (a one-shot close: if setClosing() { …; wg.Done() }; wg.Wait()), is
+// no partner: it already ran. Test files are ignored on both sides. An IL6002 site is not also
 // reported as IL6001.
 //
 // # Examples

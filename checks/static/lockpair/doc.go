@@ -31,7 +31,11 @@
 //     (also through testing.TB) and testify's require.NoError(t, err)
 //     where err != nil holds end a path silently. One finding
 //     per function and lock: the other exits that keep it are related
-//     positions.
+//     positions. Nor is a lock of a value the function made (new(T),
+//     &T{}, a newX constructor) that never leaves it (not returned,
+//     stored outside its own objects, sent, captured, or handed to a call
+//     with a parameter or a global): once the function returns nothing
+//     can lock it again.
 //     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... },
 //     also through a helper: w.pause(); defer w.unpause()) are one lock
 //     per iteration: a continue, a break or the end of the

@@ -156,7 +156,7 @@ func (w *walker) checkHeldAtReturn() {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if w.poisoned[k] {
+		if w.poisoned[k] || w.abandoned(w.refs[k]) {
 			continue
 		}
 		type outcome struct {

@@ -53,9 +53,13 @@ func run(pass *analysis.Pass) (any, error) {
 	results := lockset.New().Package(ssainfo.SrcFuncs, nil)
 	writeLocked := writeLockedMutexes(results)
 	one := newSingle(ssainfo.SrcFuncs)
+	uses := newGuardUse()
 	for _, r := range results {
 		for _, acc := range r.Accesses() {
 			st, ok := r.Before(acc.Instr)
+			if ok {
+				uses.add(pass, acc, st)
+			}
 			if !ok || st.Len() == 0 || acc.Kind == lockset.Ref || acc.Kind == lockset.Atomic {
 				continue
 			}
@@ -87,7 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, c := range cands {
 		acc, h := c.acc, c.held
 		pos := writePos(pass, acc)
-		if !guarded[c.key] || reported[pos] || acc.Field != nil && readLockDoc[acc.Field.Origin()] {
+		if !guarded[c.key] || reported[pos] || acc.Field != nil && readLockDoc[acc.Field.Origin()] || uses.testSetup(pass, acc, c.key) {
 			continue
 		}
 		reported[pos] = true
@@ -157,8 +161,10 @@ func readOnly(pass *analysis.Pass, r *lockset.Result, st lockset.State, acc lock
 	if r.IsFresh(acc.Base.Root) || passutil.Copied(acc.Base.Root) {
 		return lockset.Held{}, false
 	}
-	if acc.Kind != lockset.Write && !acc.Target.IsZero() && st.HoldsUnder(acc.Target, lockset.Exclusive) {
-		return lockset.Held{}, false // the object written through has its own lock
+	if acc.Kind != lockset.Write && !acc.Target.IsZero() && (st.HoldsUnder(acc.Target, lockset.Exclusive) || st.HoldsUnder(owner(acc.Target), lockset.Exclusive)) {
+		// The object written through, or the one whose field it is
+		// (other.pending[k] = v under other.Lock()), has its own lock.
+		return lockset.Held{}, false
 	}
 	var shared *lockset.Held
 	for _, h := range st.Locks() {
@@ -180,6 +186,16 @@ func readOnly(pass *analysis.Pass, r *lockset.Result, st lockset.State, acc lock
 		return lockset.Held{}, false
 	}
 	return *shared, true
+}
+
+// owner returns the object a field path belongs to (s.inner for
+// s.inner.m), or the zero Path for a path with no field.
+func owner(p lockset.Path) lockset.Path {
+	i := strings.LastIndexByte(p.Fields, '.')
+	if i < 0 {
+		return lockset.Path{}
+	}
+	return lockset.Path{Root: p.Root, Fields: p.Fields[:i]}
 }
 
 // flagGuarded reports whether instr runs only where a bool local tested

@@ -5,6 +5,7 @@ package cycle
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -619,4 +620,57 @@ func (f *full) pop() string {
 		return <-f.keys // want `receive from channel f.keys while holding f.mu, and every sender needs f.mu: deadlock`
 	}
 	return ""
+}
+
+// A one-shot close: the WaitGroup is counted once when the connection is
+// made, and its only Done runs in the Close that wins the CAS, under the
+// same lock and before its own Wait. Every later Close finds it at zero.
+type ldapConn struct {
+	mu      sync.Mutex
+	closing uint32
+	wg      sync.WaitGroup
+	msgs    chan int
+}
+
+func newLdapConn() *ldapConn {
+	c := &ldapConn{msgs: make(chan int, 10)}
+	c.wg.Add(1)
+	return c
+}
+
+func (c *ldapConn) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if atomic.CompareAndSwapUint32(&c.closing, 0, 1) {
+		close(c.msgs)
+		c.wg.Done()
+	}
+	c.wg.Wait() // want `c.wg.Wait\(\) called while holding c.mu$`
+}
+
+// A stop that marks itself done, then waits for workers whose deferred
+// Done runs after they took the same lock: the workers' Done needs it.
+type stopper struct {
+	mu sync.Mutex
+	wg sync.WaitGroup
+	n  int
+}
+
+func (s *stopper) start() {
+	s.wg.Add(2)
+	go s.work()
+}
+
+func (s *stopper) work() {
+	defer s.wg.Done()
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+func (s *stopper) Stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.wg.Done()
+	s.wg.Wait() // want `s.wg.Wait\(\) called while holding s.mu, and every Done needs s.mu: deadlock`
 }

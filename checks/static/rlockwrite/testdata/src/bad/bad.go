@@ -128,3 +128,44 @@ func (a *Annotated) Mark(k string) {
 	a.seen[k] = true // want `map a.seen modified while holding only the read lock a.mu`
 	a.mu.RUnlock()
 }
+
+// A queue group whose leaving member writes the others' pending maps
+// holding only its own read lock (the others' locks not taken, or only
+// read-locked).
+type qgroup struct {
+	members []*qmember
+}
+
+type qmember struct {
+	sync.RWMutex
+	grp     *qgroup
+	pending map[uint64]int64
+}
+
+func (m *qmember) join(g *qgroup) {
+	m.Lock()
+	m.grp = g
+	m.Unlock()
+}
+
+func (m *qmember) handOff(seqs []uint64) {
+	m.RLock()
+	defer m.RUnlock()
+	for i, seq := range seqs {
+		other := m.grp.members[i%len(m.grp.members)]
+		other.pending[seq] = 1 // want `write through m.grp while holding only the read lock m.RWMutex \(and 1 more write, listed as related\)`
+	}
+}
+
+// handOffShared read-locks the other member only: the same location and
+// lock as handOff, so a related write of that finding.
+func (m *qmember) handOffShared(seqs []uint64) {
+	m.RLock()
+	defer m.RUnlock()
+	for i, seq := range seqs {
+		other := m.grp.members[i%len(m.grp.members)]
+		other.RLock()
+		other.pending[seq] = 1
+		other.RUnlock()
+	}
+}
