@@ -61,7 +61,7 @@ func instanceInversions(pass *analysis.Pass, results []*lockset.Result) {
 	for _, e := range edges {
 		byKey[e.key] = append(byKey[e.key], e)
 	}
-	sort.Slice(edges, func(i, j int) bool { return edges[i].pos < edges[j].pos })
+	sort.Slice(edges, func(i, j int) bool { return before(pass.Fset, edges[i].pos, edges[j].pos) })
 	done := map[string]bool{}
 	for _, e := range edges {
 		revKey := e.root + "|" + e.acqFields + "|" + e.heldFields
@@ -77,7 +77,7 @@ func instanceInversions(pass *analysis.Pass, results []*lockset.Result) {
 			}
 			done[e.key], done[revKey] = true, true
 			first, second := e, r
-			if r.pos < e.pos {
+			if before(pass.Fset, r.pos, e.pos) {
 				first, second = r, e
 			}
 			pass.Report(analysis.Diagnostic{

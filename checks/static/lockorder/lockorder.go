@@ -224,7 +224,7 @@ func (pc *passContext) edges(res *lockpair.Result) []edge {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	sort.SliceStable(out, func(i, j int) bool { return pc.before(out[i].pos, out[j].pos) })
 	return out
 }
 
@@ -268,8 +268,8 @@ func deadlocks(e, r edge) bool {
 func (pc *passContext) report(local, deps []edge) {
 	// Visit edges in source order, so the site reported and the reverse
 	// edge chosen do not depend on the order functions were enumerated.
-	sortEdges(local)
-	sortEdges(deps)
+	pc.sortEdges(local)
+	pc.sortEdges(deps)
 	done := map[string]bool{}
 	for _, e := range local {
 		pair := e.Held + "|" + e.Acq
@@ -302,7 +302,7 @@ func (pc *passContext) report(local, deps []edge) {
 		done[pair] = true
 		// Report at the earlier site in this package, the other in Related.
 		first, second := e, *rev
-		if rev.pos.IsValid() && rev.pos < e.pos {
+		if rev.pos.IsValid() && pc.before(rev.pos, e.pos) {
 			first, second = *rev, e
 		}
 		var related []analysis.RelatedInformation
@@ -326,23 +326,40 @@ func (pc *passContext) report(local, deps []edge) {
 }
 
 // sortEdges orders edges by site, then by the classes involved.
-func sortEdges(es []edge) {
+func (pc *passContext) sortEdges(es []edge) {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i], es[j]
 		if a.pos != b.pos {
-			return a.pos < b.pos
+			return pc.before(a.pos, b.pos)
 		}
 		if a.Where != b.Where {
 			return a.Where < b.Where
 		}
 		if a.heldPos != b.heldPos {
-			return a.heldPos < b.heldPos
+			return pc.before(a.heldPos, b.heldPos)
 		}
 		if a.Held != b.Held {
 			return a.Held < b.Held
 		}
 		return a.Acq < b.Acq
 	})
+}
+
+// before orders positions by file name, then offset. token.Pos order is
+// the order files joined the file set, which go/packages' parallel
+// parsing does not fix: the go vet driver and the in-process one would
+// report an inversion at different sites.
+func (pc *passContext) before(a, b token.Pos) bool { return before(pc.pass.Fset, a, b) }
+
+func before(fset *token.FileSet, a, b token.Pos) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return !a.IsValid() && b.IsValid()
+	}
+	pa, pb := fset.PositionFor(a, false), fset.PositionFor(b, false)
+	if pa.Filename != pb.Filename {
+		return pa.Filename < pb.Filename
+	}
+	return pa.Offset < pb.Offset
 }
 
 func via(chain []string) string {
