@@ -2,8 +2,8 @@ package rt
 
 import (
 	"os"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
