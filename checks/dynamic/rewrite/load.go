@@ -206,7 +206,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == "embed.go" {
+		if !runtimeFile(e) {
 			continue
 		}
 		data, err := fs.ReadFile(rt.Source, n)

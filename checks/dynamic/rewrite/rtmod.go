@@ -59,6 +59,13 @@ func sharedRuntimeOK(e env, buildFlags []string, modRoot string) bool {
 	return err != nil || !st.IsDir()
 }
 
+// runtimeFile reports whether e is a source file of the runtime package
+// (not a test, not the file that embeds the sources).
+func runtimeFile(e fs.DirEntry) bool {
+	n := e.Name()
+	return !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") && n != "embed.go"
+}
+
 // sharedRuntime returns the directory of the runtime as the module
 // rtModPath. It lives in the user cache directory, named by the hash of
 // its content, so that every module on the machine uses the same
@@ -79,7 +86,7 @@ func sharedRuntime(tmp string) (string, error) {
 	fmt.Fprintf(h, "%s %s\n", rtModPath, rtLang)
 	for _, e := range ents {
 		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == "embed.go" {
+		if !runtimeFile(e) {
 			continue
 		}
 		data, err := fs.ReadFile(rt.Source, n)
