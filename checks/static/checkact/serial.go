@@ -8,6 +8,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 )
 
 // serialWriter reports whether the write l and the read at readPos both
@@ -153,7 +155,7 @@ func createdIn(info *types.Info, body *ast.BlockStmt, obj types.Object) bool {
 			if !ok || info.ObjectOf(id) != obj {
 				continue
 			}
-			if as.Tok != token.DEFINE || !fresh(info, as.Rhs[i]) {
+			if as.Tok != token.DEFINE || !lockset.Allocated(info, as.Rhs[i], noCtor) {
 				created = false
 				return false
 			}
@@ -164,16 +166,5 @@ func createdIn(info *types.Info, body *ast.BlockStmt, obj types.Object) bool {
 	return created
 }
 
-func fresh(info *types.Info, e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.CompositeLit:
-		return true
-	case *ast.UnaryExpr:
-		_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-		return e.Op == token.AND && ok
-	case *ast.CallExpr:
-		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
-		return ok && id.Name == "new" && info.Uses[id] == types.Universe.Lookup("new")
-	}
-	return false
-}
+// noCtor accepts no function as a constructor: only literals and new(T).
+func noCtor(string) bool { return false }

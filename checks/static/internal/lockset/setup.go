@@ -100,41 +100,46 @@ func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool,
 	})
 }
 
+// Allocated reports whether e allocates a value: a composite literal, its
+// address, new(T), or a call of a function isCtor accepts by name (newT,
+// pkg.NewT, newT[K]).
+func Allocated(info *types.Info, e ast.Expr, isCtor func(string) bool) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
+		return e.Op == token.AND && ok
+	case *ast.CallExpr:
+		var name *ast.Ident
+		switch f := ast.Unparen(e.Fun).(type) {
+		case *ast.Ident:
+			name = f
+		case *ast.SelectorExpr:
+			name = f.Sel
+		case *ast.IndexExpr: // newT[K](...)
+			if id, ok := f.X.(*ast.Ident); ok {
+				name = id
+			}
+		}
+		if name == nil {
+			return false
+		}
+		if b, ok := info.Uses[name].(*types.Builtin); ok {
+			return b.Name() == "new"
+		}
+		return isCtor(name.Name)
+	}
+	return false
+}
+
 // freshValues returns the local variables of body bound to a value
 // allocated there or returned by a constructor, and the position of the
 // first go statement, after which they may be shared.
 func freshValues(info *types.Info, body *ast.BlockStmt, isCtor func(string) bool) (map[types.Object]bool, token.Pos) {
 	fresh := map[types.Object]bool{}
 	firstGo := token.NoPos
-	alloc := func(e ast.Expr) bool {
-		switch e := ast.Unparen(e).(type) {
-		case *ast.CompositeLit:
-			return true
-		case *ast.UnaryExpr:
-			_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-			return e.Op == token.AND && ok
-		case *ast.CallExpr:
-			var name *ast.Ident
-			switch f := ast.Unparen(e.Fun).(type) {
-			case *ast.Ident:
-				name = f
-			case *ast.SelectorExpr:
-				name = f.Sel
-			case *ast.IndexExpr: // newT[K](...)
-				if id, ok := f.X.(*ast.Ident); ok {
-					name = id
-				}
-			}
-			if name == nil {
-				return false
-			}
-			if b, ok := info.Uses[name].(*types.Builtin); ok {
-				return b.Name() == "new"
-			}
-			return isCtor(name.Name)
-		}
-		return false
-	}
+	alloc := func(e ast.Expr) bool { return Allocated(info, e, isCtor) }
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
