@@ -548,7 +548,7 @@ func (pc *passContext) reportFields() {
 				if majority && pc.entryRead(o, f, info, mu, counted) {
 					d.Category = RuleUnguardedReadEntry
 					d.Message = fmt.Sprintf("field %s read without holding %s in exported method %s, while every write of it holds it (held at %d of %d other accesses)", field, lock, o.fn.Name(), locked, len(counted)-1)
-					if w := sharedWrite(counted, mu); w != nil && pc.interfaceMethod(o.fn) && !pc.callsLockHelper(o.fn, mu) && !pc.unreachableMethod(o.fn) {
+					if w := sharedWrite(counted, mu, f); w != nil && pc.interfaceMethod(o.fn) && !pc.callsLockHelper(o.fn, mu) && !pc.unreachableMethod(o.fn) {
 						d.Category = RuleUnguardedReadShared
 						d.Message = pc.sharedReadMessage(field, lock, o, w, locked, len(counted)-1)
 						protected = w
@@ -637,8 +637,8 @@ func (pc *passContext) entryRead(o *obs, f *types.Var, info *fieldInfo, mu *type
 			if !w.holds(mu) {
 				return false
 			}
-			if !setupWrite(w, f) {
-				writes++ // a write to a value already shared
+			if sharedAt(w, f) {
+				writes++
 			}
 		}
 	}

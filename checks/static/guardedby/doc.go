@@ -94,18 +94,19 @@
 // type whose doc disclaims concurrent use or orders calls before the
 // method ("must be called before the first call to Open"). Nor when the
 // only locked writes set a value up before it is published: on a value
-// the writing function created (also x, err := newX()), with nothing
-// taking the value before the write but method values of methods that
-// do not touch the field (Dial setting peerConn.outbox before returning
-// the connection). It replaces IL1001's and IL1007's finding for that
-// access.
+// the writing function created (also x, err := newX(), or a package
+// function such as dial that returns only values it made and kept to
+// itself), with nothing taking the value before the write but method
+// values of methods that do not touch the field (Dial setting
+// peerConn.outbox before returning the connection). It replaces IL1001's
+// and IL1007's finding for that access. One test of "already shared"
+// (sharedvalue.go) decides this and IL1009's confirming write.
 //
 // IL1009 unguarded-read-shared (opt-in). The IL1008 finding confirmed:
 // the reader implements a method of an interface its type implements
 // (declared in the package or one it imports), one of the locked writes
-// is on a value shared before it (its root is a parameter, the receiver
-// included, a package variable or a captured variable; not a local from
-// a constructor call being set up), the reading function calls no lock
+// is on a value shared before it (the same test as IL1008's writes: not a
+// value the writer created and has not published yet), the reading function calls no lock
 // helper of the mutex (a function that locks it and never unlocks it:
 // lockNodes(ns...)), and the reader is reachable (an exported method of
 // an unexported type that the package never calls, embeds or converts to

@@ -11,24 +11,16 @@ import (
 
 // IL1009 (opt-in) is IL1008 confirmed: the unlocked read is in a method
 // other components call through an interface, a locked write is made on
-// a value that is already shared (the receiver or a parameter of the
-// writer, a package variable, a variable a closure captured), not on a
-// value the writer is still setting up (a local from a constructor
-// call), the reading function calls no helper that takes the guard on
-// values the lockset cannot follow (lockNodes(ns...), which locks n.mu of
-// each), and something can call the reader.
+// a value already shared (sharedAt, the test IL1008's writes pass), the
+// reading function calls no helper that takes the guard on values the
+// lockset cannot follow (lockNodes(ns...), which locks n.mu of each), and
+// something can call the reader.
 
-// sharedWrite returns a write of f in counted that holds mu and whose
-// base is shared before the write: its root is a parameter (the receiver
-// included), a package variable or a free variable of a closure. nil if
-// there is none.
-func sharedWrite(counted []*obs, mu *types.Var) *obs {
+// sharedWrite returns a write of f in counted that holds mu and is made
+// on a value already shared (sharedAt). nil if there is none.
+func sharedWrite(counted []*obs, mu, f *types.Var) *obs {
 	for _, w := range counted {
-		if !w.write || !w.holds(mu) {
-			continue
-		}
-		switch w.path.Root.(type) {
-		case *ssa.Parameter, *ssa.Global, *ssa.FreeVar:
+		if w.write && w.holds(mu) && sharedAt(w, f) {
 			return w
 		}
 	}
