@@ -31,6 +31,12 @@ func (w *walker) rebound(st *state, k string, h held, deferred bool) {
 		if h.helper || deferred || w.escapes(w.refs[k]) || !dominates(h.blk, st.contBlock) {
 			return // a lock helper's contract, released at return, kept elsewhere, or a conditional Lock
 		}
+		if m, ok := st.rel[k]; ok && m == h.mode {
+			// The iteration released the lock it found held (taken in an
+			// earlier loop) and took it again in the same mode: it leaves
+			// it as it found it (RUnlock(); remove(p); RLock()).
+			return
+		}
 		at, verb := w.continueAfter(st.cont, h.site)
 		w.leaks = append(w.leaks, loopLeak{key: k, site: h.site, at: at, verb: verb})
 	}
