@@ -69,7 +69,13 @@
 // (each call direct, outside loops and literals, on a local its caller
 // made: s := T{…}; s.handleSignals()), and every other function writing
 // the field is a constructor or Init method; that goroutine runs its
-// sections in turn.
+// sections in turn. Likewise when both sections are in an unexported
+// method whose only callers are a starter run once per value (as above,
+// or a Start method by contract), before its go statement, and the one
+// goroutine body that starter starts (go s.poll(ctx), its only
+// reference, outside loops), each call direct on the receiver: Start
+// loads once, then the poller loads on each tick (growthbook's
+// PollDataSource.loadData).
 // Test files are not checked for IL4003: a test steps the state it drives
 // through the versions it wants, as its only writer.
 // One finding per function, mutex and earlier critical section: the
