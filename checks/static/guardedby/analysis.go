@@ -803,13 +803,55 @@ func (pc *passContext) lockedCalls(r *lockset.Result) {
 				if ce := pc.syntax.Call(call.Pos()); ce != nil {
 					pos, end = ce.Pos(), ce.End()
 				}
-				pc.pass.Report(analysis.Diagnostic{
+				key := helperKey{topLevel(r.Fn), lock}
+				if g := pc.helperCalls[key]; g != nil {
+					// One finding per function and lock: the other calls
+					// are its related positions.
+					if !g.seen[pos] {
+						g.seen[pos] = true
+						g.d.Related = append(g.d.Related, analysis.RelatedInformation{Pos: pos, End: end, Message: fmt.Sprintf("also calls %s.%s here without holding %s", recv, obj.Name(), lock)})
+						g.more++
+					}
+					continue
+				}
+				if pc.helperCalls == nil {
+					pc.helperCalls = map[helperKey]*helperGroup{}
+				}
+				g := &helperGroup{seen: map[token.Pos]bool{pos: true}, d: analysis.Diagnostic{
 					Pos: pos, End: end, Category: RuleLockedHelperWithoutLock,
 					Message: fmt.Sprintf("call to %s.%s without holding %s", recv, obj.Name(), lock),
 					Related: []analysis.RelatedInformation{{Pos: obj.Pos(), Message: fmt.Sprintf("%s expects %s held: %s", obj.Name(), req.mutex.Name(), req.why)}},
-				})
+				}}
+				pc.helperCalls[key] = g
+				pc.helperOrder = append(pc.helperOrder, g)
 			}
 		}
+	}
+}
+
+// helperKey identifies an IL1002 finding: the declared function making
+// the calls and the lock they lack.
+type helperKey struct {
+	fn   *ssa.Function
+	lock string
+}
+
+// helperGroup is one IL1002 finding and the other calls it lists.
+type helperGroup struct {
+	d    analysis.Diagnostic
+	seen map[token.Pos]bool
+	more int
+}
+
+// reportLockedCalls reports the IL1002 findings lockedCalls grouped.
+func (pc *passContext) reportLockedCalls() {
+	for _, g := range pc.helperOrder {
+		if g.more == 1 {
+			g.d.Message += " (and 1 more call, listed as related)"
+		} else if g.more > 1 {
+			g.d.Message += fmt.Sprintf(" (and %d more calls, listed as related)", g.more)
+		}
+		pc.pass.Report(g.d)
 	}
 }
 

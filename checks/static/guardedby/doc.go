@@ -168,7 +168,8 @@
 // mutex sets the entry state but is not enforced at call sites. A
 // call made without it is reported in entry points (exported functions,
 // goroutine bodies) and in functions that take the lock themselves; in
-// other helpers the lock is the callers' business. A helper that takes
+// other helpers the lock is the callers' business. One finding per
+// function and lock: its other such calls are related positions. A helper that takes
 // its receiver's mutex itself before releasing it, directly or through a
 // method on the receiver (a getter that read-locks it), is no requirement
 // at all: holding the lock would deadlock, so its doc means another

@@ -61,6 +61,9 @@ type passContext struct {
 	// lockHelpers: per mutex field, the functions that lock it and
 	// never unlock it (IL1009, sharedread.go).
 	lockHelpers map[*types.Var]map[*types.Func]bool
+	// helperCalls groups IL1002 by function and lock, in report order.
+	helperCalls map[helperKey]*helperGroup
+	helperOrder []*helperGroup
 	order       []*types.Var
 	// atomic holds the fields ever accessed through sync/atomic.
 	atomic map[*types.Var]bool
@@ -108,6 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, r := range pc.results {
 		pc.lockedCalls(r) // IL1002
 	}
+	pc.reportLockedCalls()
 	return nil, nil
 }
 

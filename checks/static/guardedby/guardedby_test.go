@@ -70,3 +70,29 @@ func TestRelatedNamesSameField(t *testing.T) {
 	}
 	t.Fatal("no finding on c.inMsgs")
 }
+
+// TestLockedHelperGrouped: Trim's three calls without q.mu are one IL1002
+// finding whose related positions name the other two calls (issue 24:
+// one finding per defect).
+func TestLockedHelperGrouped(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "locked")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.HasPrefix(d.Message, "call to q.trim without holding q.mu") {
+				continue
+			}
+			var also []string
+			for _, rel := range d.Related {
+				if strings.HasPrefix(rel.Message, "also calls") {
+					also = append(also, rel.Message)
+				}
+			}
+			want := []string{"also calls q.grow here without holding q.mu", "also calls q.shrink here without holding q.mu"}
+			if strings.Join(also, "|") != strings.Join(want, "|") {
+				t.Errorf("related %q, want %q", also, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no finding on q.trim")
+}
