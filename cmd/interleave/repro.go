@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -36,6 +38,7 @@ const (
 	exitReproNoTest     = 3 // the log shows a failure but names no test
 	exitReproNotFound   = 4 // the log's test is not in this module
 	exitReproNotReached = 5 // the budget ended without the log's failure
+	exitReproBounded    = 6 // every schedule stopped at the step bound
 )
 
 const reproHelp = `Reads a CI log (a file, or - for standard input) holding the output of go
@@ -53,7 +56,8 @@ failure met on the way is never reported as the log's.
 Exit status: 1 reproduced (the report has the finding); 2 could not run
 (bad flags, an unreadable log, a log with no failure, a build failure);
 3 the log names no test (pass -test); 4 the test is not in this module;
-5 the budget ended without the log's failure.`
+5 the budget ended without the log's failure; 6 inconclusive: every
+schedule stopped at the step bound before the test ended (-max-steps).`
 
 func init() {
 	register(&command{
@@ -73,6 +77,7 @@ type reproOptions struct {
 	failure  int    // -failure: which failure of the log, from 1
 	drift    int    // -line-drift: how far the log's lines may be
 	runs     int    // -runs: runs of the test per schedule (0: from the log)
+	maxSteps int    // -max-steps: the step bound of a schedule (0: rt's)
 	tags     []string
 	tagsFrom string // where tags came from
 }
@@ -99,6 +104,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
 	fs.IntVar(&opts.runs, "runs", 0, "Run the test `n` times in a row in each schedule, as go test -count=n does in one process (default: as the log shows, else 1)")
+	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop a schedule after `n` scheduling steps, inconclusive (default %d; a test that needs more ends at it in every schedule: repro says so and exits 6)", rt.DefaultMaxSteps))
 	fs.IntVar(&opts.drift, "line-drift", defaultDrift, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout; 0: only the log's lines)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
@@ -115,6 +121,9 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	opts.log = fs.Arg(0)
 	if opts.drift < 0 {
 		return bad("-line-drift counts lines, got %d", opts.drift)
+	}
+	if opts.maxSteps < 0 {
+		return bad("-max-steps counts steps, got %d", opts.maxSteps)
 	}
 	if opts.runs < 0 {
 		return bad("-runs counts runs, got %d", opts.runs)
@@ -330,6 +339,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.Until = until
 	o.KeepEarly = keepEarly
 	o.Runs = runs
+	o.MaxSteps = opts.maxSteps
 	res, err := explore.Run(ctx, o)
 	prog.done()
 	if err != nil {
@@ -370,7 +380,26 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	for _, o := range others {
 		say("also found, not the log's failure: %s (schedule %s)", firstLineOf(o.Message), o.Schedule)
 	}
-	rep := &report.Report{Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st), Notes: res.Notes}
+	// Schedules stopped by the step bound say nothing either way: a
+	// search where every one did is inconclusive, not a miss.
+	bounded := 0
+	for _, ts := range st.Tests {
+		bounded += ts.StepBound
+	}
+	bound := cmp.Or(opts.maxSteps, rt.DefaultMaxSteps)
+	allBounded := match == nil && bounded > 0 && bounded >= st.Schedules
+	var boundNote string
+	if match == nil && bounded > 0 {
+		boundNote = fmt.Sprintf("%d of %d schedules of %s stopped at the step bound (%d scheduling steps) before the test ended: inconclusive, neither the log's failure nor a pass", bounded, st.Schedules, f.Test, bound)
+		if allBounded {
+			boundNote += fmt.Sprintf("; the test needs more steps than that (try -max-steps %d)", 10*bound)
+		}
+	}
+	notes := res.Notes
+	if boundNote != "" {
+		notes = append(notes[:len(notes):len(notes)], boundNote)
+	}
+	rep := &report.Report{Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st), Notes: notes}
 	if match != nil {
 		rep.Findings = []checks.Finding{*match}
 	}
@@ -387,6 +416,13 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		for _, d := range ds {
 			say("%d of the failures met are the log's but for line numbers, -line-drift %d accepts them (at most %d lines away, in the same functions; the first: %s): the log may come from another commit than this checkout", nearAt[d], d, d, nearWhat[d])
 		}
+	}
+	if boundNote != "" {
+		say("%s", boundNote)
+	}
+	if allBounded {
+		say("inconclusive: step bound: every one of the %d schedules stopped at %d scheduling steps before the test ended, so none could show the log's %s", st.Schedules, bound, f.Kind)
+		return exitReproBounded
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",

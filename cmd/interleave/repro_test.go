@@ -363,3 +363,57 @@ func TestReproSecondRun(t *testing.T) {
 		t.Errorf("replay of %s: code %d, want %d (reproduced, twice in a row):\n%s", fd.Schedule, rcode, exitFindings, rout)
 	}
 }
+
+// TestReproStepBound: a test that needs more scheduling steps than the
+// step bound ends at it in every schedule; repro says so and exits 6
+// (inconclusive), not 5 (not reproduced), with the count in the report's
+// notes. With -max-steps above what the test needs, it reproduces the
+// log's lost update (a count short of 30002: numbers in a message are
+// not compared), and the schedule carries the bound, so its replay
+// runs as far.
+func TestReproStepBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "long"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+		base := []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-format", "json", "-schedules", t.TempDir()}
+		code := runMain(context.Background(), env, append(append(base, args...), logPath(t, "long.log")))
+		return code, out.String(), errb.String()
+	}
+	code, out, stderr := run("-count", "3")
+	if code != exitReproBounded {
+		t.Fatalf("code %d, want %d (inconclusive: step bound); stderr:\n%s", code, exitReproBounded, stderr)
+	}
+	for _, want := range []string{"stopped at the step bound (20000 scheduling steps)", "try -max-steps 200000", "inconclusive: step bound"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 0 || !strings.Contains(strings.Join(rep.Notes, "\n"), "stopped at the step bound") {
+		t.Errorf("want no finding and the step bound in the notes (%v):\n%s", err, out)
+	}
+
+	code, out, stderr = run("-count", "200", "-max-steps", "100000")
+	if code != exitFindings {
+		t.Fatalf("-max-steps 100000: code %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	rep = report.JSONReport{}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, out)
+	}
+	fd := rep.Findings[0]
+	if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "long_test.go:23: count = ") {
+		t.Errorf("finding %s %q, want the lost update at long_test.go:23", fd.Kind, fd.Message)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, "step bound 100000") {
+		t.Errorf("replay of %s: code %d, want %d (reproduced, step bound 100000):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+}

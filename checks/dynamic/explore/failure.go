@@ -554,6 +554,9 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if s.opts.Runs > 1 {
 		sched.Runs, sched.Version = s.opts.Runs, rt.ScheduleVersionRepro
 	}
+	if s.opts.MaxSteps > 0 {
+		sched.MaxSteps, sched.Version = s.opts.MaxSteps, rt.ScheduleVersionRepro
+	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.
 		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)
