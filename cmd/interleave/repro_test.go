@@ -53,6 +53,8 @@ func TestParseReproFlags(t *testing.T) {
 		{nil, exitError, "want exactly one log file"},
 		{[]string{"a.log", "b.log"}, exitError, "got 2 arguments"},
 		{[]string{"-failure", "0", "a.log"}, exitError, "-failure counts from 1"},
+		{[]string{"-max-steps", "-1", "a.log"}, exitError, "-max-steps counts steps"},
+		{[]string{"-h"}, exitOK, "6 inconclusive: every"},
 		{[]string{"-test", "TestA|TestB", "a.log"}, exitError, "-test wants a top-level test function name"},
 		{[]string{"-budget", "0s", "a.log"}, exitError, "-budget must be positive"},
 		{[]string{"-strategy", "dfs", "a.log"}, exitError, "unknown -strategy"},
