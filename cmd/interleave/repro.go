@@ -264,6 +264,13 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	// nearAt[d] counts those the drift d is the least to accept, and
 	// nearWhat[d] is the first of them.
 	var nearAt, nearWhat = map[int]int{}, map[int]string{}
+	// valuesNear counts the failures met that are the log's but for a
+	// testify assertion's values (counts of goroutines, of a process's
+	// state, differ between machines): told, never taken for the log's.
+	var valuesNear int
+	var valuesWhat string
+	noValues := sig
+	noValues.Expected, noValues.Actual = "", ""
 	nearOf := func(fd checks.Finding) int {
 		for d := sig.Drift + 1; d <= max(sig.Drift, nearDrift); d++ {
 			nd := sig
@@ -303,6 +310,14 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 					nearWhat[d] = firstLineOf(fd.Message) + " at " + fd.Pos.String()
 				}
 				nearAt[d]++
+			}
+			if sig.Expected != "" || sig.Actual != "" {
+				if ok, _ := noValues.Match(fd, inMod); ok {
+					if valuesNear == 0 {
+						valuesWhat = firstLineOf(fd.Message)
+					}
+					valuesNear++
+				}
 			}
 			if misses[why] == 0 {
 				order = append(order, why)
@@ -423,6 +438,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	if allBounded {
 		say("inconclusive: step bound: every one of the %d schedules stopped at %d scheduling steps before the test ended, so none could show the log's %s", st.Schedules, bound, f.Kind)
 		return exitReproBounded
+	}
+	if match == nil && valuesNear > 0 {
+		say("%d of the failures met are the log's assertion at its line but with other values than expected %s, actual %s (the first: %s): not the log's failure, or values that depend on the machine", valuesNear, sig.Expected, sig.Actual, valuesWhat)
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",

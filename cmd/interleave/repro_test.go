@@ -419,3 +419,55 @@ func TestReproStepBound(t *testing.T) {
 		t.Errorf("replay of %s: code %d, want %d (reproduced, step bound 100000):\n%s", fd.Schedule, rcode, exitFindings, rout)
 	}
 }
+
+// TestReproAssertionValues: a testify assertion's values are the log's
+// failure. The kernel's lost update fails its assertion with expected 2,
+// actual 1; logs of it in testify's format since v1.2 and before it
+// (values-new.log, values-old.log, written by hand: plain go test rarely
+// fails it) are reproduced, and the schedule replays; a log with actual 3
+// is not, and repro says it met the assertion with other values.
+func TestReproAssertionValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "values"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(log string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+		code := runMain(context.Background(), env, []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-count", "200", "-format", "json", "-schedules", t.TempDir(), logPath(t, log)})
+		return code, out.String(), errb.String()
+	}
+	for i, log := range []string{"values-new.log", "values-old.log"} {
+		code, out, stderr := run(log)
+		if code != exitFindings {
+			t.Fatalf("%s: code %d, want %d; stderr:\n%s", log, code, exitFindings, stderr)
+		}
+		if !strings.Contains(stderr, `with "Not equal:" expected 2, actual 1 at values_test.go:28`) {
+			t.Errorf("%s: the signature is not the assertion's with its values:\n%s", log, stderr)
+		}
+		var rep report.JSONReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 1 {
+			t.Fatalf("%s: want one finding in a JSON report (%v):\n%s", log, err, out)
+		}
+		fd := rep.Findings[0]
+		if !strings.Contains(fd.Message, "values_test.go:28: Not equal: expected: 2 actual : 1") {
+			t.Errorf("%s: finding %q, want the assertion with its values", log, fd.Message)
+		}
+		if i == 0 {
+			rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+			if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
+				t.Errorf("replay of %s: code %d, want %d:\n%s", fd.Schedule, rcode, exitFindings, rout)
+			}
+		}
+	}
+	code, _, stderr := run("values-other.log")
+	if code != exitReproNotReached {
+		t.Fatalf("values-other.log: code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
+	}
+	if !strings.Contains(stderr, "the log's assertion at its line but with other values than expected 2, actual 3") {
+		t.Errorf("values-other.log: repro does not say it met the assertion with other values:\n%s", stderr)
+	}
+}
