@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -355,7 +356,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.KeepEarly = keepEarly
 	o.Runs = runs
 	o.MaxSteps = opts.maxSteps
-	res, err := explore.Run(ctx, o)
+	res, err := searchRounds(ctx, o, say)
 	prog.done()
 	if err != nil {
 		var be *explore.BuildError
@@ -467,6 +468,86 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	say("schedule: %s", match.Schedule)
 	say("replay: %s", match.Replay)
 	return exitFindings
+}
+
+// minRound is the least budget left for which repro searches on after a
+// round whose match did not replay.
+const minRound = 10 * time.Second
+
+// roundSeed is how far each round's seed is from the last: beyond the
+// schedules a round runs, so no schedule is run again.
+const roundSeed = 1_000_000
+
+// searchRounds runs the search of o, on one build, in rounds: a round
+// ends at the first failure that is the log's (o.Until), and when no
+// fresh replay of its schedule reproduced it (the search drops it:
+// something outside the schedule decides it too), the next round
+// searches on with another seed for what is left of the budget. The
+// result is the last round's, with the rounds' notes and counts.
+func searchRounds(ctx context.Context, o explore.Options, say func(string, ...any)) (*explore.Result, error) {
+	build, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: o.Dir, Patterns: o.Patterns, Race: o.Race, Tags: o.Tags, Stage: o.Stage})
+	if err != nil {
+		return nil, err
+	}
+	defer build.Close()
+	o.Build = build
+	budget := o.Budget
+	var all *explore.Result
+	for round := 1; ; round++ {
+		res, err := explore.Run(ctx, o)
+		if err != nil {
+			return res, err
+		}
+		all = mergeRound(all, res, round)
+		left := budget - all.Stats.Elapsed
+		if !res.Met || matched(res, o.Until) || left < minRound || ctx.Err() != nil {
+			return all, nil
+		}
+		o.Seed += roundSeed
+		o.Budget = left
+		say("the log's failure was met, but no fresh replay of its schedule reproduced it (something outside the schedule decides it too): searching on for %v with seed %d", left.Round(time.Second), o.Seed)
+	}
+}
+
+// matched reports whether a finding of res is the one until accepted
+// (the search keeps it only when a fresh replay reproduced it).
+func matched(res *explore.Result, until func(checks.Finding) bool) bool {
+	for _, fd := range res.Findings {
+		if until(fd) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeRound adds a round's result to those before it: its findings and
+// Met are the round's; notes, schedules, time and per-test counts add up.
+func mergeRound(all, res *explore.Result, round int) *explore.Result {
+	if round == 1 {
+		return res
+	}
+	st := all.Stats
+	st.Schedules += res.Stats.Schedules
+	st.Elapsed += res.Stats.Elapsed
+	st.Processes += res.Stats.Processes
+	st.Findings = res.Stats.Findings
+	for _, t := range res.Stats.Tests {
+		i := slices.IndexFunc(st.Tests, func(u explore.TestStats) bool { return u.Package == t.Package && u.Test == t.Test })
+		if i < 0 {
+			st.Tests = append(st.Tests, t)
+			continue
+		}
+		u := &st.Tests[i]
+		u.Schedules += t.Schedules
+		u.Failures += t.Failures
+		u.Crashes += t.Crashes
+		u.Elapsed += t.Elapsed
+		u.Stopped += t.Stopped
+		u.StepBound += t.StepBound
+	}
+	res.Stats = st
+	res.Notes = append(all.Notes[:len(all.Notes):len(all.Notes)], res.Notes...)
+	return res
 }
 
 // modulePath returns the path of the main module of dir.

@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -469,5 +471,30 @@ func TestReproAssertionValues(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "the log's assertion at its line but with other values than expected 2, actual 3") {
 		t.Errorf("values-other.log: repro does not say it met the assertion with other values:\n%s", stderr)
+	}
+}
+
+// TestMergeRound: the rounds of a repro search add up (schedules, time,
+// the test's counts, notes) and the last round's findings are the result.
+func TestMergeRound(t *testing.T) {
+	r1 := &explore.Result{Notes: []string{"a"}, Met: true, Stats: explore.Stats{Schedules: 15, Elapsed: 8 * time.Second,
+		Tests: []explore.TestStats{{Package: "p", Test: "TestX", Schedules: 15, Failures: 4, StepBound: 1}}}}
+	r2 := &explore.Result{Notes: []string{"b"}, Met: true, Findings: []checks.Finding{{Message: "m"}}, Stats: explore.Stats{Schedules: 30, Elapsed: 20 * time.Second,
+		Tests: []explore.TestStats{{Package: "p", Test: "TestX", Schedules: 30, Failures: 2, StepBound: 3}}}}
+	all := mergeRound(nil, r1, 1)
+	all = mergeRound(all, r2, 2)
+	ts := all.Stats.Tests
+	if all.Stats.Schedules != 45 || all.Stats.Elapsed != 28*time.Second || len(ts) != 1 || ts[0].Schedules != 45 || ts[0].Failures != 6 || ts[0].StepBound != 4 {
+		t.Errorf("merged stats %+v", all.Stats)
+	}
+	if strings.Join(all.Notes, ",") != "a,b" || len(all.Findings) != 1 || !all.Met {
+		t.Errorf("merged notes %q, %d findings, met %v", all.Notes, len(all.Findings), all.Met)
+	}
+	if len(r1.Notes) != 1 {
+		t.Errorf("the first round's notes changed: %q", r1.Notes)
+	}
+	until := func(fd checks.Finding) bool { return fd.Message == "m" }
+	if matched(r1, until) || !matched(r2, until) {
+		t.Errorf("matched: a round without the accepted finding, or with it, misread")
 	}
 }
