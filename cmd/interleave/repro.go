@@ -356,7 +356,8 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.KeepEarly = keepEarly
 	o.Runs = runs
 	o.MaxSteps = opts.maxSteps
-	res, err := searchRounds(ctx, o, say)
+	isLog := func(fd checks.Finding) bool { ok, _ := sig.Match(fd, inMod); return ok }
+	res, err := searchRounds(ctx, o, isLog, say)
 	prog.done()
 	if err != nil {
 		var be *explore.BuildError
@@ -479,12 +480,13 @@ const minRound = 10 * time.Second
 const roundSeed = 1_000_000
 
 // searchRounds runs the search of o, on one build, in rounds: a round
-// ends at the first failure that is the log's (o.Until), and when no
+// ends at the first failure that is the log's (o.Until; isLog tells it
+// without Until's counting), and when no
 // fresh replay of its schedule reproduced it (the search drops it:
 // something outside the schedule decides it too), the next round
 // searches on with another seed for what is left of the budget. The
 // result is the last round's, with the rounds' notes and counts.
-func searchRounds(ctx context.Context, o explore.Options, say func(string, ...any)) (*explore.Result, error) {
+func searchRounds(ctx context.Context, o explore.Options, isLog func(checks.Finding) bool, say func(string, ...any)) (*explore.Result, error) {
 	build, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: o.Dir, Patterns: o.Patterns, Race: o.Race, Tags: o.Tags, Stage: o.Stage})
 	if err != nil {
 		return nil, err
@@ -500,7 +502,7 @@ func searchRounds(ctx context.Context, o explore.Options, say func(string, ...an
 		}
 		all = mergeRound(all, res, round)
 		left := budget - all.Stats.Elapsed
-		if !res.Met || matched(res, o.Until) || left < minRound || ctx.Err() != nil {
+		if !res.Met || matched(res, isLog) || left < minRound || ctx.Err() != nil {
 			return all, nil
 		}
 		o.Seed += roundSeed
@@ -509,11 +511,11 @@ func searchRounds(ctx context.Context, o explore.Options, say func(string, ...an
 	}
 }
 
-// matched reports whether a finding of res is the one until accepted
-// (the search keeps it only when a fresh replay reproduced it).
-func matched(res *explore.Result, until func(checks.Finding) bool) bool {
+// matched reports whether a finding of res is the log's (the search keeps
+// the one Until accepted only when a fresh replay reproduced it).
+func matched(res *explore.Result, isLog func(checks.Finding) bool) bool {
 	for _, fd := range res.Findings {
-		if until(fd) {
+		if isLog(fd) {
 			return true
 		}
 	}
