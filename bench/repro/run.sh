@@ -10,7 +10,8 @@
 # reproduction, the whole run's seconds, whether the schedule replays, and
 # NEAR: the failures met that are the log's but for line numbers, by the
 # -line-drift that accepts them ("1:368" = 368 at one line), when not
-# reproduced.
+# reproduced; BOUND: the schedules stopped at the step bound (repro exits
+# 6 when all were: inconclusive, not a miss).
 #
 # Usage: bench/repro/run.sh [-budget 2m] [-out DIR] [-only NAME] [-flags "-line-drift 1"]
 # (-flags: more repro flags for every log, after the .meta's)
@@ -41,7 +42,7 @@ export GOFLAGS=-mod=mod
 
 meta() { sed -n "s/^$1=//p" "$2" | head -1; }
 
-printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %s\n' LOG KIND TEST EXIT SCHEDULES SEARCH TOTAL REPLAY NEAR
+printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %-6s %s\n' LOG KIND TEST EXIT SCHEDULES SEARCH TOTAL REPLAY BOUND NEAR
 for m in "$root"/bench/repro/logs/*.meta; do
 	name=$(basename "$m" .meta)
 	if [ -n "$only" ] && [ "$only" != "$name" ]; then
@@ -87,6 +88,10 @@ for m in "$root"/bench/repro/logs/*.meta; do
 	if [ -z "$schedules" ]; then
 		schedules=$(sed -n 's/^interleave repro: not reproduced: \([0-9]*\) schedules.*/\1/p' "$r")
 	fi
+	bound=$(sed -n 's/^interleave repro: \([0-9]*\) of \([0-9]*\) schedules of .* stopped at the step bound.*/\1/p' "$r" | head -1)
+	if [ -z "$schedules" ]; then
+		schedules=$(sed -n 's/^interleave repro: [0-9]* of \([0-9]*\) schedules of .* stopped at the step bound.*/\1/p' "$r" | head -1)
+	fi
 	replay=-
 	cmd=$(sed -n 's/^interleave repro: replay: interleave //p' "$r")
 	if [ -n "$cmd" ]; then
@@ -99,6 +104,6 @@ for m in "$root"/bench/repro/logs/*.meta; do
 		if grep -q 'matched within -line-drift' "$r"; then replay="$replay(drift)"; fi
 	fi
 	near=$(sed -n 's/^interleave repro: \([0-9]*\) of the failures met are the log.s but for line numbers, -line-drift \([0-9]*\) accepts.*/\2:\1/p' "$r" | paste -sd, -)
-	printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %s\n' "$name" "${kind:--}" "${test:--}" "$code" "${schedules:--}" "${search:--}" "$total" "$replay" "${near:--}"
+	printf '%-22s %-13s %-26s %-5s %-9s %-8s %-8s %-10s %-6s %s\n' "$name" "${kind:--}" "${test:--}" "$code" "${schedules:--}" "${search:--}" "$total" "$replay" "${bound:--}" "${near:--}"
 done
 echo "sources, repro output and replays in $out"

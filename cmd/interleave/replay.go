@@ -129,6 +129,9 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	if s.Runs > 1 {
 		build += fmt.Sprintf(", the test run %d times in a row as go test -count=%d does", s.Runs, s.Runs)
 	}
+	if s.MaxSteps > 0 {
+		build += fmt.Sprintf(", step bound %d", s.MaxSteps)
+	}
 	fmt.Fprintf(env.stdout, "replaying %s of %s (%d decisions, seed %d, %s), recorded: %s\n",
 		s.Test, s.Package, len(s.Decisions), s.Seed, build, want)
 	if opts.tries > 1 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -36,6 +39,7 @@ const (
 	exitReproNoTest     = 3 // the log shows a failure but names no test
 	exitReproNotFound   = 4 // the log's test is not in this module
 	exitReproNotReached = 5 // the budget ended without the log's failure
+	exitReproBounded    = 6 // every schedule stopped at the step bound
 )
 
 const reproHelp = `Reads a CI log (a file, or - for standard input) holding the output of go
@@ -53,7 +57,8 @@ failure met on the way is never reported as the log's.
 Exit status: 1 reproduced (the report has the finding); 2 could not run
 (bad flags, an unreadable log, a log with no failure, a build failure);
 3 the log names no test (pass -test); 4 the test is not in this module;
-5 the budget ended without the log's failure.`
+5 the budget ended without the log's failure; 6 inconclusive: every
+schedule stopped at the step bound before the test ended (-max-steps).`
 
 func init() {
 	register(&command{
@@ -73,6 +78,7 @@ type reproOptions struct {
 	failure  int    // -failure: which failure of the log, from 1
 	drift    int    // -line-drift: how far the log's lines may be
 	runs     int    // -runs: runs of the test per schedule (0: from the log)
+	maxSteps int    // -max-steps: the step bound of a schedule (0: rt's)
 	tags     []string
 	tagsFrom string // where tags came from
 }
@@ -99,6 +105,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
 	fs.IntVar(&opts.runs, "runs", 0, "Run the test `n` times in a row in each schedule, as go test -count=n does in one process (default: as the log shows, else 1)")
+	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop a schedule after `n` scheduling steps, inconclusive (default %d; a test that needs more ends at it in every schedule: repro says so and exits 6)", rt.DefaultMaxSteps))
 	fs.IntVar(&opts.drift, "line-drift", defaultDrift, "Accept the log's frames up to `n` lines away, in the same functions (a log from another commit than this checkout; 0: only the log's lines)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
@@ -115,6 +122,9 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	opts.log = fs.Arg(0)
 	if opts.drift < 0 {
 		return bad("-line-drift counts lines, got %d", opts.drift)
+	}
+	if opts.maxSteps < 0 {
+		return bad("-max-steps counts steps, got %d", opts.maxSteps)
 	}
 	if opts.runs < 0 {
 		return bad("-runs counts runs, got %d", opts.runs)
@@ -255,6 +265,13 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	// nearAt[d] counts those the drift d is the least to accept, and
 	// nearWhat[d] is the first of them.
 	var nearAt, nearWhat = map[int]int{}, map[int]string{}
+	// valuesNear counts the failures met that are the log's but for a
+	// testify assertion's values (counts of goroutines, of a process's
+	// state, differ between machines): told, never taken for the log's.
+	var valuesNear int
+	var valuesWhat string
+	noValues := sig
+	noValues.Expected, noValues.Actual = "", ""
 	nearOf := func(fd checks.Finding) int {
 		for d := sig.Drift + 1; d <= max(sig.Drift, nearDrift); d++ {
 			nd := sig
@@ -295,6 +312,14 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 				}
 				nearAt[d]++
 			}
+			if sig.Expected != "" || sig.Actual != "" {
+				if ok, _ := noValues.Match(fd, inMod); ok {
+					if valuesNear == 0 {
+						valuesWhat = firstLineOf(fd.Message)
+					}
+					valuesNear++
+				}
+			}
 			if misses[why] == 0 {
 				order = append(order, why)
 			}
@@ -330,7 +355,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.Until = until
 	o.KeepEarly = keepEarly
 	o.Runs = runs
-	res, err := explore.Run(ctx, o)
+	o.MaxSteps = opts.maxSteps
+	isLog := func(fd checks.Finding) bool { ok, _ := sig.Match(fd, inMod); return ok }
+	res, err := searchRounds(ctx, o, isLog, say)
 	prog.done()
 	if err != nil {
 		var be *explore.BuildError
@@ -370,7 +397,26 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	for _, o := range others {
 		say("also found, not the log's failure: %s (schedule %s)", firstLineOf(o.Message), o.Schedule)
 	}
-	rep := &report.Report{Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st), Notes: res.Notes}
+	// Schedules stopped by the step bound say nothing either way: a
+	// search where every one did is inconclusive, not a miss.
+	bounded := 0
+	for _, ts := range st.Tests {
+		bounded += ts.StepBound
+	}
+	bound := cmp.Or(opts.maxSteps, rt.DefaultMaxSteps)
+	allBounded := match == nil && bounded > 0 && bounded >= st.Schedules
+	var boundNote string
+	if match == nil && bounded > 0 {
+		boundNote = fmt.Sprintf("%d of %d schedules of %s stopped at the step bound (%d scheduling steps) before the test ended: inconclusive, neither the log's failure nor a pass", bounded, st.Schedules, f.Test, bound)
+		if allBounded {
+			boundNote += fmt.Sprintf("; the test needs more steps than that (try -max-steps %d)", 10*bound)
+		}
+	}
+	notes := res.Notes
+	if boundNote != "" {
+		notes = append(notes[:len(notes):len(notes)], boundNote)
+	}
+	rep := &report.Report{Root: env.dir, ToolVersion: toolVersion(), Tests: prjob.TestRuns(st), Notes: notes}
 	if match != nil {
 		rep.Findings = []checks.Finding{*match}
 	}
@@ -387,6 +433,16 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		for _, d := range ds {
 			say("%d of the failures met are the log's but for line numbers, -line-drift %d accepts them (at most %d lines away, in the same functions; the first: %s): the log may come from another commit than this checkout", nearAt[d], d, d, nearWhat[d])
 		}
+	}
+	if boundNote != "" {
+		say("%s", boundNote)
+	}
+	if allBounded {
+		say("inconclusive: step bound: every one of the %d schedules stopped at %d scheduling steps before the test ended, so none could show the log's %s", st.Schedules, bound, f.Kind)
+		return exitReproBounded
+	}
+	if match == nil && valuesNear > 0 {
+		say("%d of the failures met are the log's assertion at its line but with other values than expected %s, actual %s (the first: %s): not the log's failure, or values that depend on the machine", valuesNear, sig.Expected, sig.Actual, valuesWhat)
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",
@@ -413,6 +469,87 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	say("schedule: %s", match.Schedule)
 	say("replay: %s", match.Replay)
 	return exitFindings
+}
+
+// minRound is the least budget left for which repro searches on after a
+// round whose match did not replay.
+const minRound = 10 * time.Second
+
+// roundSeed is how far each round's seed is from the last: beyond the
+// schedules a round runs, so no schedule is run again.
+const roundSeed = 1_000_000
+
+// searchRounds runs the search of o, on one build, in rounds: a round
+// ends at the first failure that is the log's (o.Until; isLog tells it
+// without Until's counting), and when no
+// fresh replay of its schedule reproduced it (the search drops it:
+// something outside the schedule decides it too), the next round
+// searches on with another seed for what is left of the budget. The
+// result is the last round's, with the rounds' notes and counts.
+func searchRounds(ctx context.Context, o explore.Options, isLog func(checks.Finding) bool, say func(string, ...any)) (*explore.Result, error) {
+	build, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: o.Dir, Patterns: o.Patterns, Race: o.Race, Tags: o.Tags, Stage: o.Stage})
+	if err != nil {
+		return nil, err
+	}
+	defer build.Close()
+	o.Build = build
+	budget := o.Budget
+	var all *explore.Result
+	for round := 1; ; round++ {
+		res, err := explore.Run(ctx, o)
+		if err != nil {
+			return res, err
+		}
+		all = mergeRound(all, res, round)
+		left := budget - all.Stats.Elapsed
+		if !res.Met || matched(res, isLog) || left < minRound || ctx.Err() != nil {
+			return all, nil
+		}
+		o.Seed += roundSeed
+		o.Budget = left
+		say("the log's failure was met, but no fresh replay of its schedule reproduced it (something outside the schedule decides it too): searching on for %v with seed %d", left.Round(time.Second), o.Seed)
+	}
+}
+
+// matched reports whether a finding of res is the log's (the search keeps
+// the one Until accepted only when a fresh replay reproduced it).
+func matched(res *explore.Result, isLog func(checks.Finding) bool) bool {
+	for _, fd := range res.Findings {
+		if isLog(fd) {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeRound adds a round's result to those before it: its findings and
+// Met are the round's; notes, schedules, time and per-test counts add up.
+func mergeRound(all, res *explore.Result, round int) *explore.Result {
+	if round == 1 {
+		return res
+	}
+	st := all.Stats
+	st.Schedules += res.Stats.Schedules
+	st.Elapsed += res.Stats.Elapsed
+	st.Processes += res.Stats.Processes
+	st.Findings = res.Stats.Findings
+	for _, t := range res.Stats.Tests {
+		i := slices.IndexFunc(st.Tests, func(u explore.TestStats) bool { return u.Package == t.Package && u.Test == t.Test })
+		if i < 0 {
+			st.Tests = append(st.Tests, t)
+			continue
+		}
+		u := &st.Tests[i]
+		u.Schedules += t.Schedules
+		u.Failures += t.Failures
+		u.Crashes += t.Crashes
+		u.Elapsed += t.Elapsed
+		u.Stopped += t.Stopped
+		u.StepBound += t.StepBound
+	}
+	res.Stats = st
+	res.Notes = append(all.Notes[:len(all.Notes):len(all.Notes)], res.Notes...)
+	return res
 }
 
 // modulePath returns the path of the main module of dir.

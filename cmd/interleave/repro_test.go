@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -53,6 +55,8 @@ func TestParseReproFlags(t *testing.T) {
 		{nil, exitError, "want exactly one log file"},
 		{[]string{"a.log", "b.log"}, exitError, "got 2 arguments"},
 		{[]string{"-failure", "0", "a.log"}, exitError, "-failure counts from 1"},
+		{[]string{"-max-steps", "-1", "a.log"}, exitError, "-max-steps counts steps"},
+		{[]string{"-h"}, exitOK, "6 inconclusive: every"},
 		{[]string{"-test", "TestA|TestB", "a.log"}, exitError, "-test wants a top-level test function name"},
 		{[]string{"-budget", "0s", "a.log"}, exitError, "-budget must be positive"},
 		{[]string{"-strategy", "dfs", "a.log"}, exitError, "unknown -strategy"},
@@ -361,5 +365,136 @@ func TestReproSecondRun(t *testing.T) {
 	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
 	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, "run 2 times in a row") {
 		t.Errorf("replay of %s: code %d, want %d (reproduced, twice in a row):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+}
+
+// TestReproStepBound: a test that needs more scheduling steps than the
+// step bound ends at it in every schedule; repro says so and exits 6
+// (inconclusive), not 5 (not reproduced), with the count in the report's
+// notes. With -max-steps above what the test needs, it reproduces the
+// log's lost update (a count short of 30002: numbers in a message are
+// not compared), and the schedule carries the bound, so its replay
+// runs as far.
+func TestReproStepBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "long"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+		base := []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-format", "json", "-schedules", t.TempDir()}
+		code := runMain(context.Background(), env, append(append(base, args...), logPath(t, "long.log")))
+		return code, out.String(), errb.String()
+	}
+	code, out, stderr := run("-count", "3")
+	if code != exitReproBounded {
+		t.Fatalf("code %d, want %d (inconclusive: step bound); stderr:\n%s", code, exitReproBounded, stderr)
+	}
+	for _, want := range []string{"stopped at the step bound (20000 scheduling steps)", "try -max-steps 200000", "inconclusive: step bound"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 0 || !strings.Contains(strings.Join(rep.Notes, "\n"), "stopped at the step bound") {
+		t.Errorf("want no finding and the step bound in the notes (%v):\n%s", err, out)
+	}
+
+	code, out, stderr = run("-count", "200", "-max-steps", "100000")
+	if code != exitFindings {
+		t.Fatalf("-max-steps 100000: code %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	rep = report.JSONReport{}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, out)
+	}
+	fd := rep.Findings[0]
+	if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "long_test.go:23: count = ") {
+		t.Errorf("finding %s %q, want the lost update at long_test.go:23", fd.Kind, fd.Message)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, "step bound 100000") {
+		t.Errorf("replay of %s: code %d, want %d (reproduced, step bound 100000):\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+}
+
+// TestReproAssertionValues: a testify assertion's values are the log's
+// failure. The kernel's lost update fails its assertion with expected 2,
+// actual 1; logs of it in testify's format since v1.2 and before it
+// (values-new.log, values-old.log, written by hand: plain go test rarely
+// fails it) are reproduced, and the schedule replays; a log with actual 3
+// is not, and repro says it met the assertion with other values.
+func TestReproAssertionValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "values"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(log string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+		code := runMain(context.Background(), env, []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-count", "200", "-format", "json", "-schedules", t.TempDir(), logPath(t, log)})
+		return code, out.String(), errb.String()
+	}
+	for i, log := range []string{"values-new.log", "values-old.log"} {
+		code, out, stderr := run(log)
+		if code != exitFindings {
+			t.Fatalf("%s: code %d, want %d; stderr:\n%s", log, code, exitFindings, stderr)
+		}
+		if !strings.Contains(stderr, `with "Not equal:" expected 2, actual 1 at values_test.go:28`) {
+			t.Errorf("%s: the signature is not the assertion's with its values:\n%s", log, stderr)
+		}
+		var rep report.JSONReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 1 {
+			t.Fatalf("%s: want one finding in a JSON report (%v):\n%s", log, err, out)
+		}
+		fd := rep.Findings[0]
+		if !strings.Contains(fd.Message, "values_test.go:28: Not equal: expected: 2 actual : 1") {
+			t.Errorf("%s: finding %q, want the assertion with its values", log, fd.Message)
+		}
+		if i == 0 {
+			rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+			if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
+				t.Errorf("replay of %s: code %d, want %d:\n%s", fd.Schedule, rcode, exitFindings, rout)
+			}
+		}
+	}
+	code, _, stderr := run("values-other.log")
+	if code != exitReproNotReached {
+		t.Fatalf("values-other.log: code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
+	}
+	if !strings.Contains(stderr, "the log's assertion at its line but with other values than expected 2, actual 3") {
+		t.Errorf("values-other.log: repro does not say it met the assertion with other values:\n%s", stderr)
+	}
+}
+
+// TestMergeRound: the rounds of a repro search add up (schedules, time,
+// the test's counts, notes) and the last round's findings are the result.
+func TestMergeRound(t *testing.T) {
+	r1 := &explore.Result{Notes: []string{"a"}, Met: true, Stats: explore.Stats{Schedules: 15, Elapsed: 8 * time.Second,
+		Tests: []explore.TestStats{{Package: "p", Test: "TestX", Schedules: 15, Failures: 4, StepBound: 1}}}}
+	r2 := &explore.Result{Notes: []string{"b"}, Met: true, Findings: []checks.Finding{{Message: "m"}}, Stats: explore.Stats{Schedules: 30, Elapsed: 20 * time.Second,
+		Tests: []explore.TestStats{{Package: "p", Test: "TestX", Schedules: 30, Failures: 2, StepBound: 3}}}}
+	all := mergeRound(nil, r1, 1)
+	all = mergeRound(all, r2, 2)
+	ts := all.Stats.Tests
+	if all.Stats.Schedules != 45 || all.Stats.Elapsed != 28*time.Second || len(ts) != 1 || ts[0].Schedules != 45 || ts[0].Failures != 6 || ts[0].StepBound != 4 {
+		t.Errorf("merged stats %+v", all.Stats)
+	}
+	if strings.Join(all.Notes, ",") != "a,b" || len(all.Findings) != 1 || !all.Met {
+		t.Errorf("merged notes %q, %d findings, met %v", all.Notes, len(all.Findings), all.Met)
+	}
+	if len(r1.Notes) != 1 {
+		t.Errorf("the first round's notes changed: %q", r1.Notes)
+	}
+	until := func(fd checks.Finding) bool { return fd.Message == "m" }
+	if matched(r1, until) || !matched(r2, until) {
+		t.Errorf("matched: a round without the accepted finding, or with it, misread")
 	}
 }

@@ -209,6 +209,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
 			Runs:        s.opts.Runs,
+			MaxSteps:    s.opts.MaxSteps,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

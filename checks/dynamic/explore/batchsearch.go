@@ -166,6 +166,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
 			Runs:        s.opts.Runs,
+			MaxSteps:    s.opts.MaxSteps,
 			Targets:     s.opts.Targets,
 		},
 		onResult: func(r rt.Result) {

@@ -293,15 +293,23 @@ func failureEntry(logs []string, dir string) string {
 
 // assertionWords shortens a testify-style entry, whose first line is only
 // its site ("x_test.go:12: " then "Error Trace:", "Error:", "Messages:"
-// lines), to the site and the words after Error: and Messages:.
+// lines), to the site and the words after Error: (with the lines that
+// continue it, up to a Diff:) and Messages:.
 func assertionWords(entry string) string {
 	first, rest, ok := strings.Cut(entry, "\n")
 	if !ok || !entrySiteRE.MatchString(first) || strings.TrimSpace(entrySiteRE.ReplaceAllString(first, "")) != "" {
 		return entry
 	}
 	var words []string
-	for _, l := range strings.Split(rest, "\n") {
+	lines := strings.Split(rest, "\n")
+	for i, l := range lines {
 		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "Error:") {
+			// With its further lines: the values an assertion
+			// compared ("expected: 1", "actual  : 0"), which repro
+			// matches with a log's (failurelog.AssertionValues).
+			l = "Error: " + strings.Join(strings.Fields(failurelog.ErrorField(lines[i:], func(string) bool { return true })), " ")
+		}
 		for _, label := range []string{"Error:", "Messages:"} {
 			if w, ok := strings.CutPrefix(l, label); ok && strings.TrimSpace(w) != "" {
 				words = append(words, strings.TrimSpace(w))
@@ -545,6 +553,9 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	}
 	if s.opts.Runs > 1 {
 		sched.Runs, sched.Version = s.opts.Runs, rt.ScheduleVersionRepro
+	}
+	if s.opts.MaxSteps > 0 {
+		sched.MaxSteps, sched.Version = s.opts.MaxSteps, rt.ScheduleVersionRepro
 	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.

@@ -100,6 +100,11 @@ type Options struct {
 	// its schedules and plain go test runs say so too. repro sets it from
 	// the log.
 	Runs int
+	// MaxSteps, when positive, is each schedule's step bound
+	// (rt.Config.MaxSteps; else rt.DefaultMaxSteps): a schedule stopped
+	// by it is inconclusive (TestStats.StepBound). Its schedules record
+	// it, so that a replay has the same. repro's -max-steps sets it.
+	MaxSteps int
 	// Schedules, when positive, bounds each test's search by a count as
 	// well: every worker runs at most this many of its schedules (the
 	// unperturbed one not counted), the same seeds on any machine; the
@@ -148,6 +153,9 @@ type TestStats struct {
 	// Stopped counts the schedules stopped unfinished when the test's
 	// share of the budget ran out (inconclusive; not crashes).
 	Stopped int `json:"stopped,omitempty"`
+	// StepBound counts the schedules stopped by the step bound
+	// (Options.MaxSteps) before the test ended: inconclusive.
+	StepBound int `json:"stepBound,omitempty"`
 	// Fresh counts the processes started because the previous one had
 	// goroutines left over from an earlier schedule.
 	Fresh int `json:"fresh,omitempty"`

@@ -117,6 +117,17 @@ func TestAssertionWords(t *testing.T) {
 	if got, want := assertionWords(entry), "scheduler_test.go:356: Should be true: jobs did not stop"; got != want {
 		t.Errorf("assertionWords = %q, want %q", got, want)
 	}
+	// An assertion's values, on the lines under Error: (testify since
+	// v1.2, a Diff: block after them) or before v1.2: kept, for repro.
+	for entry, want := range map[string]string{
+		"scope_test.go:351: \n\tError Trace:\t/x/scope_test.go:351\n\t            \t\t\t\t/x/scope_test.go:359\n\tError:      \tNot equal: \n\t            \texpected: 1\n\t            \tactual  : 0\n\tTest:       \tTestX\n":                                           "scope_test.go:351: Not equal: expected: 1 actual : 0",
+		"x_test.go:9: \n\tError Trace:\tx_test.go:9\n\tError:      \tNot equal: \n\t            \texpected: \"a\"\n\t            \tactual  : \"b\"\n\t            \t\n\t            \tDiff:\n\t            \t--- Expected\n\tTest:       \tTestX\n\tMessages:   \tname\n": `x_test.go:9: Not equal: expected: "a" actual : "b": name`,
+		"x_test.go:9: \n\tError Trace:\tx_test.go:9\n\tError:\t\tNot equal: 1 (expected)\n\t\t\t!= 0 (actual)\n":                                                                                                                                                          "x_test.go:9: Not equal: 1 (expected) != 0 (actual)",
+	} {
+		if got := assertionWords(entry); got != want {
+			t.Errorf("assertionWords = %q, want %q", got, want)
+		}
+	}
 	for _, plain := range []string{"x_test.go:3: got 1, want 2", "x_test.go:3: \nno labels here"} {
 		if got := assertionWords(plain); got != plain {
 			t.Errorf("assertionWords(%q) = %q, want it unchanged", plain, got)

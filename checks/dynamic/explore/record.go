@@ -171,6 +171,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
 			Runs:        s.opts.Runs,
+			MaxSteps:    s.opts.MaxSteps,
 			Trace:       true,
 		},
 	}

@@ -249,6 +249,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		Trace:       true,
 		KeepEarly:   sched.KeepEarly,
 		Runs:        sched.Runs,
+		MaxSteps:    sched.MaxSteps,
 	}
 	if len(sched.Decisions) > 0 {
 		c := *sched

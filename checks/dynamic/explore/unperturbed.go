@@ -220,6 +220,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
 			Runs:        s.opts.Runs,
+			MaxSteps:    s.opts.MaxSteps,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

@@ -128,6 +128,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				StepTimeout: s.opts.StepTimeout,
 				KeepEarly:   s.opts.KeepEarly != nil,
 				Runs:        s.opts.Runs,
+				MaxSteps:    s.opts.MaxSteps,
 				Targets:     s.opts.Targets,
 				StopOnFail:  stopOnFail,
 				StopFile:    stopFile,
@@ -170,6 +171,9 @@ func (s *search) counted(t *target, r rt.Result) {
 	t.stats.Schedules++
 	if r.Kept > 0 {
 		t.stats.Kept++
+	}
+	if strings.HasPrefix(r.Inconclusive, rt.StepBoundPrefix) {
+		t.stats.StepBound++
 	}
 	t.step = max(t.step, r.Elapsed)
 	s.countPreempts(r)

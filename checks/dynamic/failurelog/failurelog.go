@@ -242,7 +242,9 @@ func (p *parser) testify() {
 			switch fm[1] {
 			case "Error":
 				if f.Detail == "" {
-					f.Detail = strings.TrimSpace(fm[2])
+					// With the lines that continue it: an
+					// assertion's expected and actual values.
+					f.Detail = ErrorField(p.lines[j:min(j+20, len(p.lines))], continues)
 				}
 			case "Test":
 				test = strings.TrimSpace(fm[2])
@@ -273,6 +275,12 @@ func (p *parser) testify() {
 			p.out = append(p.out, f)
 		}
 	}
+}
+
+// continues tells a line that may continue a testify field: indented,
+// and not the start of a test's message or of its end.
+func continues(l string) bool {
+	return l != strings.TrimLeft(l, " \t") && !siteRE.MatchString(l) && !failLineRE.MatchString(l) && !endLineRE.MatchString(l)
 }
 
 // messageBefore returns the first message test logged before its --- FAIL

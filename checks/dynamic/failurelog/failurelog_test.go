@@ -568,3 +568,55 @@ func TestRepeatedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestTestifyValues: an assertion's expected and actual values are part of
+// the signature, read from either of testify's formats (old: "1 (expected)
+// != 0 (actual)"; new: "expected: 1" and "actual  : 0" lines), and a
+// finding matches only with the same values, in either format.
+// testify-old-values.log is github.com/uber-go/tally issue 113 (testify
+// before v1.2; bench/repro/logs/tally-flushonce.log).
+func TestTestifyValues(t *testing.T) {
+	const want = `test-failure with "Not equal:" expected 1, actual 0 at scope_test.go:351`
+	inTally := InModule("github.com/uber-go/tally")
+	for name, log := range map[string]string{
+		"old testify": read(t, "real/testify-old-values.log"),
+		"new testify": "--- FAIL: TestCachedReporterFlushOnce (0.01s)\n    scope_test.go:351: \n        \tError Trace:\tscope_test.go:351\n        \t            \t\t\t\tscope_test.go:359\n        \tError:      \tNot equal: \n        \t            \texpected: 1\n        \t            \tactual  : 0\n        \tTest:       \tTestCachedReporterFlushOnce\nFAIL\nFAIL\tgithub.com/uber-go/tally\t0.134s\n",
+	} {
+		fs := Parse(log)
+		if len(fs) != 1 {
+			t.Fatalf("%s: got %d failures, want 1", name, len(fs))
+		}
+		sig := fs[0].Signature(inTally)
+		if got := sig.String(); got != want {
+			t.Errorf("%s: signature\n got %s\nwant %s", name, got, want)
+		}
+		for msg, same := range map[string]bool{
+			// explore's message of the assertion, as testify prints it
+			// now and before v1.2.
+			"test failed: scope_test.go:351: Not equal: expected: 1 actual : 0":             true,
+			"test failed: scope_test.go:351: Not equal: 1 (expected) != 0 (actual)":         true,
+			"test failed: scope_test.go:351: Not equal: expected: 1 actual : 0: flushes":    true,
+			"test failed: scope_test.go:351: Not equal: expected: 1 actual : 2":             false,
+			"test failed: scope_test.go:351: Not equal: 1 (expected) != 2 (actual)":         false,
+			"test failed: scope_test.go:351: Not equal: expected: 1 actual : 01":            false,
+			"test failed: scope_test.go:351: Not equal:":                                    false,
+			"test failed: scope_test.go:351: Not equal: expected: 10 actual : 0":            false,
+			"test failed: scope_test.go:352: Not equal: expected: 1 actual : 0":             false,
+			"test failed: scope_test.go:351: Should be true":                                false,
+			"test failed: scope_test.go:351: Not equal: expected: int(1) actual : int64(0)": false,
+		} {
+			fd := checks.Finding{Kind: checks.TestFailure, Message: msg}
+			if ok, why := sig.Match(fd, inTally); ok != same {
+				t.Errorf("%s: %q matches %v (%s), want %v", name, msg, ok, why, same)
+			}
+		}
+	}
+	// Other assertions keep their words only.
+	if _, _, _, ok := AssertionValues("Should be true"); ok {
+		t.Errorf("values read from an assertion without any")
+	}
+	// Addresses in values are normalized, numbers kept.
+	if _, e, a, ok := AssertionValues("Not equal: \nexpected: &T{p:(*int)(0xc000012345)}\nactual  : &T{p:(*int)(nil)}\n\nDiff:\n--- Expected"); !ok || e != "&T{p:(*int)(0x?)}" || a != "&T{p:(*int)(nil)}" {
+		t.Errorf("got %q, %q, %v", e, a, ok)
+	}
+}

@@ -33,6 +33,10 @@ type Signature struct {
 	// Detail is text the failure's message must hold anywhere, spaces
 	// collapsed: a testify assertion's Error: line, which is not its first.
 	Detail string
+	// Expected and Actual are the values a testify assertion compared, as
+	// it printed them (AssertionValues): the failure is one that shows
+	// the same values, in either of testify's formats.
+	Expected, Actual string
 	// Drift is how many lines a goroutine's top frame may be away from the
 	// log's, in the same function and file: a log from another commit
 	// than the checkout (0: the same line).
@@ -57,6 +61,9 @@ func (f *Failure) Signature(inModule func(checks.Frame) bool) Signature {
 	}
 	if f.Kind == TestFailure && f.Detail != "" {
 		s.Message, s.Detail = "", collapse(f.Detail)
+		if head, exp, act, ok := AssertionValues(f.Detail); ok {
+			s.Detail, s.Expected, s.Actual = collapse(head), exp, act
+		}
 	}
 	if m := lateRE.FindStringSubmatch(f.Message); m != nil && f.Kind == Panic {
 		s.Message, s.Late = "", topLevel(m[1])
@@ -99,6 +106,9 @@ func (s Signature) String() string {
 	}
 	if s.Detail != "" {
 		parts = append(parts, fmt.Sprintf("with %q", s.Detail))
+	}
+	if s.Expected != "" || s.Actual != "" {
+		parts = append(parts, fmt.Sprintf("expected %s, actual %s", s.Expected, s.Actual))
 	}
 	if s.Site != "" {
 		parts = append(parts, "at "+s.Site)
@@ -178,6 +188,9 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 	}
 	if s.Detail != "" && !strings.Contains(collapse(fd.Message), s.Detail) {
 		return false, fmt.Sprintf("message %q, not one with %q", firstLine(fd.Message), s.Detail)
+	}
+	if (s.Expected != "" || s.Actual != "") && !valuesShown(fd.Message, s.Expected, s.Actual) {
+		return false, fmt.Sprintf("message %q, not one with expected %s, actual %s", firstLine(fd.Message), s.Expected, s.Actual)
 	}
 	if s.Site != "" && !strings.Contains(fd.Message, s.Site+": ") {
 		// The testing package prefixes a test's message with where it

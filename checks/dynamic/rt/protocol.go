@@ -50,9 +50,10 @@ const ScheduleVersionFiles = 2
 // without them.
 const ScheduleVersionTags = 3
 
-// ScheduleVersionRepro is the version of a schedule with KeepEarly or
-// Runs set (repro's): an interleave that reads only up to version 3
-// would call its failure inconclusive, or run its test once.
+// ScheduleVersionRepro is the version of a schedule with KeepEarly, Runs
+// or MaxSteps set (repro's): an interleave that reads only up to version
+// 3 would call its failure inconclusive, run its test once, or stop it at
+// the default step bound.
 const ScheduleVersionRepro = 4
 
 // Config tells the test binary what to run.
@@ -180,6 +181,9 @@ type Schedule struct {
 	// Runs is Config.Runs of the search that found it: its replay runs
 	// the test as many times in a row.
 	Runs int `json:"runs,omitempty"`
+	// MaxSteps is Config.MaxSteps of the search that found it, when not
+	// the default: its replay has the same step bound.
+	MaxSteps int `json:"maxSteps,omitempty"`
 }
 
 // SourceFile is one file a schedule carries.

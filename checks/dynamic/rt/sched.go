@@ -230,6 +230,10 @@ func nap(d time.Duration) {
 	}
 }
 
+// StepBoundPrefix starts Result.Inconclusive of a schedule stopped by the
+// step bound (Config.MaxSteps).
+const StepBoundPrefix = "step bound: "
+
 // DefaultMaxSteps and DefaultStepTimeout apply when Config leaves them 0.
 const (
 	DefaultMaxSteps    = 20000
@@ -574,7 +578,7 @@ func (s *sched) next() {
 	}
 	if s.steps >= s.maxSteps {
 		// A bound, not a bug: the schedule is inconclusive.
-		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
+		s.fail = &failure{kind: kindInconclusive, msg: StepBoundPrefix + "no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
 	if s.earlyTime() {

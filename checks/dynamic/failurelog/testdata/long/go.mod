@@ -1,0 +1,3 @@
+module long
+
+go 1.24

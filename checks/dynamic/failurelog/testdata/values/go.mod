@@ -1,0 +1,3 @@
+module values
+
+go 1.24
