@@ -55,6 +55,11 @@ const ScheduleVersionTags = 3
 // would call its failure inconclusive, or run its test once.
 const ScheduleVersionRepro = 4
 
+// ScheduleVersionPrior is the version of a schedule that carries Prior:
+// an interleave that reads only up to version 4 would replay it without
+// the schedules before it, which its failure needs.
+const ScheduleVersionPrior = 5
+
 // Config tells the test binary what to run.
 type Config struct {
 	Test      string    `json:"test"`             // top-level test function name, or "TestX/Sub": only its top-level subtest Sub (subtests.go)
@@ -180,6 +185,19 @@ type Schedule struct {
 	// Runs is Config.Runs of the search that found it: its replay runs
 	// the test as many times in a row.
 	Runs int `json:"runs,omitempty"`
+	// Prior are schedules the recording process ran before this one,
+	// in order, whose state (package variables, a closed default pool)
+	// the failure needs: a replay runs them first in its one process,
+	// each on its decisions, then this one.
+	Prior []Prior `json:"prior,omitempty"`
+}
+
+// Prior is one schedule run before a Schedule in its process.
+type Prior struct {
+	Test      string     `json:"test"`
+	Seed      int64      `json:"seed"`
+	Decisions []Decision `json:"decisions"`
+	ClockBase time.Time  `json:"clockBase,omitempty"`
 }
 
 // SourceFile is one file a schedule carries.
