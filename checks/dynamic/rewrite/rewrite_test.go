@@ -703,3 +703,50 @@ func TestInstrumentDepsSync(t *testing.T) {
 		t.Fatalf("go test %v: %v\n%s", res.TestFlags, err, out)
 	}
 }
+
+// TestInstrumentLeakChecker: goleak is left as written but for its dumps
+// and counts of goroutines (runtime.Stack, NumGoroutine), which call the
+// runtime's, so that a goleak too old for the options that ignore the
+// scheduler's goroutines does not see them either (chanx's
+// TestGetDataWithGoleak with goleak v1.1.12 failed under interleave
+// only); its sleeps stay real.
+func TestInstrumentLeakChecker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the instrumented testdata module")
+	}
+	dir := copyModule(t, "leakdep")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	orig := filepath.Join(dir, "oldgoleak", "goleak.go")
+	dst, ok := res.DepFiles[orig]
+	if !ok {
+		t.Fatalf("DepFiles = %v, want %s", res.DepFiles, orig)
+	}
+	checkLines(t, orig, dst)
+	data, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{"interleavert.Stack(buf, true)", "interleavert.NumGoroutine()", "time.Sleep(time.Millisecond << i)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("rewritten goleak.go lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "interleavert.Sleep") {
+		t.Errorf("rewritten goleak.go sleeps on the virtual clock:\n%s", text)
+	}
+	if len(res.Deps) != 1 || res.Deps[0].Kept == "" {
+		t.Errorf("Deps = %+v, want goleak kept but for its goroutine dumps", res.Deps)
+	}
+	if got := res.DepSummary(); got != "" {
+		t.Errorf("DepSummary = %q, want none (no time operations rewritten)", got)
+	}
+	args := append([]string{"test", "-count=1"}, res.TestFlags...)
+	if out, err := goCmd(t, dir, nil, append(args, "./use")...); err != nil {
+		t.Fatalf("go test %v: %v\n%s", res.TestFlags, err, out)
+	}
+}
