@@ -183,6 +183,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.inst != nil {
+		for _, l := range s.inst.LeftOut {
+			s.note(l)
+		}
+	}
 	s.noteUncontrolled(targets)
 	built, err := s.buildTargets(ctx, targets)
 	if len(built) == 0 {

@@ -127,6 +127,9 @@ type Result struct {
 	DepFiles map[string]string
 	// DepWarnings lists what was left as written in dependencies.
 	DepWarnings []string
+	// LeftOut lists the packages matched but left out: no tests, and they
+	// do not compile ("path: why").
+	LeftOut []string
 
 	depSync bool // Options.DepSync
 }

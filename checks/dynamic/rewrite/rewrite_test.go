@@ -336,6 +336,35 @@ func TestBuildError(t *testing.T) {
 	}
 }
 
+// TestLeavesOutBrokenUntested: a package matched by ./... that does not
+// compile and has no tests (haxmap's examples, several mains in one
+// directory) is left out with a reason, as go test ./... tests the rest;
+// the packages with tests are instrumented. Matched alone it is an error.
+func TestLeavesOutBrokenUntested(t *testing.T) {
+	dir := copyModule(t, "brokenex")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	var paths []string
+	for _, p := range res.Packages {
+		paths = append(paths, p.ImportPath)
+	}
+	if !slices.Equal(paths, []string{"example.com/brokenex/ok"}) {
+		t.Errorf("Packages = %v, want the one with tests", paths)
+	}
+	if len(res.LeftOut) != 1 || !strings.HasPrefix(res.LeftOut[0], "example.com/brokenex/examples: not searched: it does not compile and has no tests (") ||
+		!strings.Contains(res.LeftOut[0], "main redeclared") {
+		t.Errorf("LeftOut = %q, want examples with its first error", res.LeftOut)
+	}
+	_, err = Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./examples"}})
+	var be *BuildError
+	if !errors.As(err, &be) || len(be.Errors) != 1 || !strings.Contains(be.Errors[0], "main redeclared") {
+		t.Errorf("Instrument ./examples = %v, want a *BuildError naming it", err)
+	}
+}
+
 func TestNotInModule(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
