@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // The search ends early enough that what runs after it fits: the end of
@@ -150,6 +152,23 @@ func TestShrinkReserveLongSchedule(t *testing.T) {
 	s.failures["k"] = &failure{elapsed: 3 * time.Second}
 	if got, want := s.shrinkReserve(), replayTries*(3*time.Second+processStartup); got < want {
 		t.Errorf("reserve %v, want at least the schedule's replays, %v", got, want)
+	}
+}
+
+// A failure after earlier schedules of its process keeps time for one
+// replay more, after the last of them (replaysAfter): ants'
+// TestRebootDefaultPool's found no time left for it.
+func TestShrinkReserveAfterEarlier(t *testing.T) {
+	mk := func(prior []rt.Result) *search {
+		s := &search{opts: Options{Budget: 100 * time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
+		s.order = []string{"k"}
+		s.owners["k"] = &target{name: "TestReboot", cost: 2 * time.Second, stats: &TestStats{}}
+		s.failures["k"] = &failure{elapsed: 2 * time.Second, prior: prior}
+		return s
+	}
+	alone, after := mk(nil), mk([]rt.Result{{Elapsed: 2 * time.Second}})
+	if got, want := after.shrinkReserve()-alone.shrinkReserve(), 2*time.Second+processStartup; got < want {
+		t.Errorf("reserve after an earlier schedule minus alone = %v, want at least one process of two schedules, %v", got, want)
 	}
 }
 

@@ -286,8 +286,14 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 // schedules run first, and ok is true. err is set when no time was left.
 func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (ok bool, err error) {
 	ns := []int{1}
-	if len(f.prior) > 1 {
-		ns = append(ns, len(f.prior))
+	end := until
+	if !s.hardStop.IsZero() && (end.IsZero() || s.hardStop.Before(end)) {
+		end = s.hardStop
+	}
+	if n := len(f.prior); n > 1 && (end.IsZero() || time.Until(end) > 2*per*time.Duration(n+1)) {
+		// All of them, when the time left holds them (a process ran
+		// two thousand of ants' schedules).
+		ns = append(ns, n)
 	}
 	for k, n := range ns {
 		try := *sched
