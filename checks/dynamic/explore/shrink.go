@@ -261,12 +261,17 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// left (a package variable, a default pool an earlier run
 		// released) may be what it needs. Its replay then runs them
 		// first: the last one, else all.
-		if ok, err := s.replaysAfter(ctx, r, t, fd, f, sched, path, until, perTry()); err != nil {
+		tried, ok, err := s.replaysAfter(ctx, r, t, fd, f, sched, path, until, perTry())
+		if err != nil {
 			return "no time was left in the budget to replay it after the schedules its process ran before it", true
 		} else if ok {
 			return "", false
 		}
-		why += fmt.Sprintf("; nor after the %d %s its process ran before it", len(f.prior), checks.Plural(len(f.prior), "schedule"))
+		if tried == len(f.prior) {
+			why += fmt.Sprintf("; nor after the %d %s its process ran before it", tried, checks.Plural(tried, "schedule"))
+		} else {
+			why += fmt.Sprintf("; nor after the last of the %d schedules its process ran before it (all of them would not fit in the time left)", len(f.prior))
+		}
 	}
 	if why != "" && reproduced > 0 {
 		fd.Replays = &checks.ReplayRate{Reproduced: reproduced, Tries: tries, Otherwise: why}
@@ -283,8 +288,9 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 // (f.prior), then after all of them, each taking about per, until until.
 // When one reproduces it on the recorded schedule, the finding is that
 // replay: f.afterPrior is set, the schedule file and the finding carry the
-// schedules run first, and ok is true. err is set when no time was left.
-func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (ok bool, err error) {
+// schedules run first, and ok is true. tried is how many earlier schedules
+// the last replay ran first; err is set when no time was left.
+func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (tried int, ok bool, err error) {
 	ns := []int{1}
 	end := until
 	if !s.hardStop.IsZero() && (end.IsZero() || s.hardStop.Before(end)) {
@@ -302,22 +308,23 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 		res, rerr := r.run(cctx, &try, path)
 		cancel()
 		if rerr != nil && cctx.Err() != nil {
-			return false, rerr
+			return n, false, rerr
 		}
+		tried = n
 		if rerr != nil || res.Outcome != Reproduced || res.Diverged != "" {
 			continue
 		}
 		if err := WriteSchedule(path, &try); err != nil {
-			return false, nil
+			return n, false, nil
 		}
 		f.afterPrior = n
 		fd.AfterEarlier = &checks.AfterEarlier{Schedules: n}
 		if tok, err := EncodeToken(&try); err == nil {
 			fd.ReplayToken = tok
 		}
-		return true, nil
+		return n, true, nil
 	}
-	return false, nil
+	return tried, false, nil
 }
 
 // sourceAt returns a function giving the source line of a "file.go:12"
