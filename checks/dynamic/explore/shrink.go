@@ -256,7 +256,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			why += ", diverged " + res.Diverged
 		}
 	}
-	if why != "" && reproduced == 0 && !kept && len(f.prior) > 0 {
+	if why != "" && reproduced == 0 && !kept && f != nil && len(f.prior) > 0 {
 		// Not alone: the state the schedules before it in its process
 		// left (a package variable, a default pool an earlier run
 		// released) may be what it needs. Its replay then runs them
