@@ -210,7 +210,7 @@ func (s *search) labelReserve(keys []string) time.Duration {
 			continue
 		}
 		seen[t] = true
-		need += plainRuns * (t.cost + processStartup)
+		need += plainRuns * (t.plainCost() + processStartup)
 	}
 	return min(need, max(time.Until(s.hardStop), 0)/3)
 }

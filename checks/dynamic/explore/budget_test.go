@@ -102,6 +102,19 @@ func TestPostReserve(t *testing.T) {
 	}
 }
 
+// A test's sleeps and timers take real time under plain go test though
+// none under control: its plain run's timeout is judged against them
+// (chanx's TestLen: 2 s of sleeps, 0.1 s under control, a run cut at
+// 2.97 s was told as "plain go test fails too: test timed out").
+func TestPlainCostCountsSleeps(t *testing.T) {
+	tg := &target{cost: time.Minute, virtual: 40 * time.Minute}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+	defer cancel()
+	if _, ok, full := plainTimeout(ctx, 2*time.Hour, tg.plainCost()); !ok || full {
+		t.Errorf("an hour left for a test that sleeps 40m: ok %v, full %v; want a run, not a full one", ok, full)
+	}
+}
+
 // A plain go test run that must end by a deadline gets a -test.timeout
 // that ends before it; none (not run: the budget ran out) when what is
 // left is less than one run; and a timeout shorter than twice the test's

@@ -64,6 +64,10 @@ type target struct {
 	// (0 until the unperturbed run measured it); step is the wall time of
 	// one schedule inside a running process.
 	cost, step time.Duration
+	// virtual is how far the virtual clock of its unperturbed schedule
+	// moved: its sleeps and timers, which cost no wall time under
+	// control but do under plain go test (plainCost).
+	virtual time.Duration
 	// plainKeys are the keys of the unperturbed run's failures.
 	plainKeys map[string]bool
 	// plainGo is what plain go test did with the test, run when its

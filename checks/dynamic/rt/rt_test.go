@@ -103,3 +103,14 @@ func TestABBADeadlock(t *testing.T) {
 		t.Fatalf("outcomes %v", o)
 	}
 }
+
+// TestResultVirtual: a Result says how far the virtual clock moved, the
+// real time the test's sleeps take under plain go test.
+func TestResultVirtual(t *testing.T) {
+	rs := explore(t, 1, func(t *testing.T) {
+		Sleep(2 * time.Second)
+	})
+	if len(rs) != 1 || rs[0].Virtual < 2*time.Second || rs[0].Virtual > time.Minute {
+		t.Fatalf("want a virtual 2s, got %+v", rs)
+	}
+}

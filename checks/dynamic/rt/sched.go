@@ -660,7 +660,7 @@ func (s *sched) result() Result {
 		s.sitedDecision(s.sited)
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
-		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base}
+		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now}
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
 	}
