@@ -251,8 +251,9 @@ type Result struct {
 	Subtests []SubtestRun `json:"subtests,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`
-	// Virtual is how far the virtual clock moved: the time the test's
-	// sleeps and timers take for real under plain go test.
+	// Virtual is how far the virtual clock moved until the test returned
+	// (until the end when it did not): the time the test's sleeps and
+	// timers take for real under plain go test.
 	Virtual time.Duration `json:"virtual,omitempty"`
 	// Kept is how many goroutines earlier schedules left behind ran in
 	// the process beside this one (parked on channels: leftover.go). A

@@ -113,10 +113,11 @@ type sched struct {
 	partBuf    []*gstate // reused by partners
 	steps      int
 	postSteps  int
-	postLive   int    // live goroutines when the current fair window began
-	postWindow int    // its length in decisions (fairWindow)
-	postAll    int    // decisions since the test returned
-	fairRand   uint64 // state of fairChoice
+	postLive   int           // live goroutines when the current fair window began
+	postWindow int           // its length in decisions (fairWindow)
+	postAll    int           // decisions since the test returned
+	doneAt     time.Duration // the virtual clock when the test returned
+	fairRand   uint64        // state of fairChoice
 	// spinRun counts the decisions in a row that only spun (see spinning);
 	// spinStart is the wall time the run began.
 	spinRun   int
@@ -422,7 +423,7 @@ func (s *sched) arrived(g *gstate) {
 			s.collectStates(s.fail)
 		}
 		if g.id == 0 {
-			s.testDone = true
+			s.testDone, s.doneAt = true, s.now
 			closeJoins(s) // go test waits for no goroutine started now
 		}
 		if p := g.parent; p != nil && g.parallel {
@@ -661,6 +662,10 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now}
+	if s.testDone {
+		// What the test waited for; go test waits for nothing after.
+		r.Virtual = s.doneAt
+	}
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
 	}
