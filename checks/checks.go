@@ -175,6 +175,21 @@ type Finding struct {
 	// that could run have not run (repro only, for the failure its log
 	// shows).
 	EarlyTimers *EarlyTimers `json:"earlyTimers,omitempty"`
+	// AfterEarlier, when set, says that the failure needs state that
+	// schedules of its test run before it in the same process left
+	// (package variables): its schedule file carries them and its
+	// replay runs them first.
+	AfterEarlier *AfterEarlier `json:"afterEarlier,omitempty"`
+}
+
+// AfterEarlier is how many earlier runs of its test a failure needs.
+type AfterEarlier struct {
+	Schedules int `json:"schedules"` // schedules run first, in one process
+}
+
+// Label is the earlier runs for people.
+func (a *AfterEarlier) Label() string {
+	return fmt.Sprintf("needs state that %d earlier %s of the test left in the process (as go test -count=%d would run it): not on a first run, its replay runs them first", a.Schedules, Plural(a.Schedules, "run"), a.Schedules+1)
 }
 
 // EarlyTimers is how a failure needs the clock to jump early.
@@ -294,6 +309,9 @@ func (f *Finding) Labels() string {
 	}
 	if f.EarlyTimers != nil {
 		parts = append(parts, f.EarlyTimers.Label())
+	}
+	if f.AfterEarlier != nil {
+		parts = append(parts, f.AfterEarlier.Label())
 	}
 	return strings.Join(parts, "; ")
 }

@@ -145,6 +145,11 @@ type finding struct {
 	Frequency *checks.Frequency `json:"frequency"`
 	PlainGo   *checks.PlainGo   `json:"plainGoTest"`
 	SameCause []json.RawMessage `json:"sameCause"`
+	// Later labels: replayed on some tries only, needing early timers,
+	// needing earlier runs of the test.
+	Replays      *checks.ReplayRate   `json:"replays"`
+	EarlyTimers  *checks.EarlyTimers  `json:"earlyTimers"`
+	AfterEarlier *checks.AfterEarlier `json:"afterEarlier"`
 }
 
 // labelCounts counts findings by their labels: how often the test failed
@@ -329,7 +334,7 @@ func summary(w io.Writer, dir string) error {
 // findingLabels is the labels a version 2 report gives f, as the text
 // report shows them.
 func findingLabels(f finding) string {
-	cf := checks.Finding{Frequency: f.Frequency, PlainGo: f.PlainGo}
+	cf := checks.Finding{Frequency: f.Frequency, PlainGo: f.PlainGo, Replays: f.Replays, EarlyTimers: f.EarlyTimers, AfterEarlier: f.AfterEarlier}
 	return firstLine(cf.Labels())
 }
 

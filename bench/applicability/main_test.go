@@ -55,7 +55,7 @@ func TestSummary(t *testing.T) {
  "frequency":{"failing":4,"schedules":4},"plainGoTest":{"command":"go test -run '^TestL$'","runs":3,"failed":0,"leavesSame":true},
  "sameCause":[{"test":"TestL2"}]},
 {"rule":"IL9002","kind":"test-failure","test":"TestF","message":"TestF: test failed","pos":{"file":"d_test.go","line":9},
- "frequency":{"failing":1,"schedules":7},"plainGoTest":{"command":"go test -run '^TestF$'","runs":3,"failed":2,"exitCode":1,"failure":"d_test.go:9: boom"}},
+ "frequency":{"failing":1,"schedules":7},"plainGoTest":{"command":"go test -run '^TestF$'","runs":3,"failed":2,"exitCode":1,"failure":"d_test.go:9: boom"},"afterEarlier":{"schedules":1}},
 {"rule":"IL9006","kind":"hang","test":"TestH","message":"TestH: hang","pos":{"file":"d_test.go","line":11},
  "frequency":{"failing":2,"schedules":5},"plainGoTest":{"runs":0,"notRun":"the budget ran out"}}],
 "tests":[{"package":"example.com/d","test":"TestL","schedules":4},{"package":"example.com/d","test":"TestF","schedules":7},{"package":"example.com/d","test":"TestH","schedules":5}]}`)
@@ -73,7 +73,7 @@ func TestSummary(t *testing.T) {
 		"| example.com/c@v1.0.0 | 1/0, - | - | 1 (go test); interleave could not run: interleave test: example.com/c does not compile: |",
 		"| **total** | | | 9 | 5 (55.6%) | 5 (55.6%) | | 4 | every schedule 1, some 2; plain fails 1, passes 1, not run 1; unlabelled 1 | 1 | |",
 		"1. IL9004 leak TestL d_test.go:7 — TestL: leak\n   schedule: \n   labels: on every schedule tried (4); plain go test passes (exit 0, 3 runs of go test -run '^TestL$'), leaving the same goroutines behind\n   same cause: 1 more\n",
-		"   labels: on 1 of 7 schedules (schedule-dependent); plain go test fails too (2 of 3 runs of go test -run '^TestF$': exit 1: d_test.go:9: boom)\n",
+		"   labels: on 1 of 7 schedules (schedule-dependent); plain go test fails too (2 of 3 runs of go test -run '^TestF$': exit 1: d_test.go:9: boom); needs state that 1 earlier run of the test left in the process (as go test -count=2 wo…\n",
 		"   labels: on 2 of 5 schedules (schedule-dependent); plain go test not run: the budget ran out\n",
 		"1. IL9002 test-failure TestA a_test.go:3 — TestA: test failed: a_test.go:3: boom\n",
 		"- fails without interleave too: IL9004 leak TestB :0 — TestB: leak\n",

@@ -246,7 +246,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		cost := r.Elapsed + b.outside
 		s.mu.Lock()
 		t.plainStopped = false
-		t.cost = cost
+		t.cost, t.virtual = cost, r.Virtual
 		t.stats.Cost = cost
 		t.stats.Plain = r.Outcome
 		t.stats.Elapsed += r.Elapsed

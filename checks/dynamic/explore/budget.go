@@ -81,6 +81,12 @@ func (s *search) shrinkReserve() time.Duration {
 		// A failure late in a long schedule replays for as long as that
 		// schedule ran, which may be far more than its test's cost.
 		c := max(t.cost, f.elapsed)
+		if n := len(f.prior); n > 0 && !f.kept {
+			// One replay more, after the schedule before it in its
+			// process, if alone it does not reproduce (replaysAfter):
+			// half of one, as the two tries of replaysAlone count it.
+			c += (c + f.prior[n-1].Elapsed + processStartup) / 2
+		}
 		ran := t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil
 		rk := reserveKey(f)
 		x := byCause[rk]
@@ -204,7 +210,7 @@ func (s *search) labelReserve(keys []string) time.Duration {
 			continue
 		}
 		seen[t] = true
-		need += plainRuns * (t.cost + processStartup)
+		need += plainRuns * (t.plainCost() + processStartup)
 	}
 	return min(need, max(time.Until(s.hardStop), 0)/3)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // The search ends early enough that what runs after it fits: the end of
@@ -100,6 +102,19 @@ func TestPostReserve(t *testing.T) {
 	}
 }
 
+// A test's sleeps and timers take real time under plain go test though
+// none under control: its plain run's timeout is judged against them
+// (chanx's TestLen: 2 s of sleeps, 0.1 s under control, a run cut at
+// 2.97 s was told as "plain go test fails too: test timed out").
+func TestPlainCostCountsSleeps(t *testing.T) {
+	tg := &target{cost: time.Minute, virtual: 40 * time.Minute}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+	defer cancel()
+	if _, ok, full := plainTimeout(ctx, 2*time.Hour, tg.plainCost()); !ok || full {
+		t.Errorf("an hour left for a test that sleeps 40m: ok %v, full %v; want a run, not a full one", ok, full)
+	}
+}
+
 // A plain go test run that must end by a deadline gets a -test.timeout
 // that ends before it; none (not run: the budget ran out) when what is
 // left is less than one run; and a timeout shorter than twice the test's
@@ -150,6 +165,23 @@ func TestShrinkReserveLongSchedule(t *testing.T) {
 	s.failures["k"] = &failure{elapsed: 3 * time.Second}
 	if got, want := s.shrinkReserve(), replayTries*(3*time.Second+processStartup); got < want {
 		t.Errorf("reserve %v, want at least the schedule's replays, %v", got, want)
+	}
+}
+
+// A failure after earlier schedules of its process keeps time for one
+// replay more, after the last of them (replaysAfter): ants'
+// TestRebootDefaultPool's found no time left for it.
+func TestShrinkReserveAfterEarlier(t *testing.T) {
+	mk := func(prior []rt.Result) *search {
+		s := &search{opts: Options{Budget: 100 * time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
+		s.order = []string{"k"}
+		s.owners["k"] = &target{name: "TestReboot", cost: 2 * time.Second, stats: &TestStats{}}
+		s.failures["k"] = &failure{elapsed: 2 * time.Second, prior: prior}
+		return s
+	}
+	alone, after := mk(nil), mk([]rt.Result{{Elapsed: 2 * time.Second}})
+	if got, want := after.shrinkReserve()-alone.shrinkReserve(), 2*time.Second+processStartup; got < want {
+		t.Errorf("reserve after an earlier schedule minus alone = %v, want at least one process of two schedules, %v", got, want)
 	}
 }
 

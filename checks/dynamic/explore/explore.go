@@ -64,6 +64,10 @@ type target struct {
 	// (0 until the unperturbed run measured it); step is the wall time of
 	// one schedule inside a running process.
 	cost, step time.Duration
+	// virtual is how far the virtual clock of its unperturbed schedule
+	// moved: its sleeps and timers, which cost no wall time under
+	// control but do under plain go test (plainCost).
+	virtual time.Duration
 	// plainKeys are the keys of the unperturbed run's failures.
 	plainKeys map[string]bool
 	// plainGo is what plain go test did with the test, run when its
@@ -182,6 +186,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	targets, err := s.selectTests(runRE)
 	if err != nil {
 		return nil, err
+	}
+	if s.inst != nil {
+		for _, l := range s.inst.LeftOut {
+			s.note(l)
+		}
 	}
 	s.noteUncontrolled(targets)
 	built, err := s.buildTargets(ctx, targets)

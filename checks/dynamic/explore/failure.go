@@ -40,6 +40,11 @@ type failure struct {
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
+	// prior are the schedules its process ran before it, in order (of
+	// its test); afterPrior, when set, is how many of them, the last,
+	// its replay runs first: it replayed only after them.
+	prior      []rt.Result
+	afterPrior int
 }
 
 // collect records the failures of one process's schedules and returns
@@ -55,6 +60,15 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 		}
 	}
 	byIndex := map[int]rt.Result{}
+	// The schedules of this process before index i (each Result is
+	// written as its schedule ends, so they are in order).
+	priorOf := func(i int) []rt.Result {
+		k := 0
+		for k < len(out.results) && out.results[k].Index < i {
+			k++
+		}
+		return out.results[:k:k]
+	}
 	for _, r := range out.results {
 		byIndex[r.Index] = r
 		if f, ok := fromResult(r); ok {
@@ -71,6 +85,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 				continue
 			}
 			f.strategy = strategy
+			f.prior = priorOf(r.Index)
 			add(f, r.Index)
 		}
 	}
@@ -87,6 +102,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 		}
 		if r, ok := byIndex[rep.Index]; ok {
 			f.seed, f.decisions, f.kept, f.elapsed = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed
+			f.prior = priorOf(rep.Index)
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
 		}
@@ -557,6 +573,9 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if s.opts.MaxSteps > 0 {
 		sched.MaxSteps, sched.Version = s.opts.MaxSteps, rt.ScheduleVersionRepro
 	}
+	if f.afterPrior > 0 {
+		sched.Prior, sched.Version = priorRuns(t.name, f.prior[len(f.prior)-f.afterPrior:]), rt.ScheduleVersionPrior
+	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.
 		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)
@@ -597,6 +616,9 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	}
 	if f.early > 0 {
 		fd.EarlyTimers = &checks.EarlyTimers{Jumps: f.early}
+	}
+	if f.afterPrior > 0 {
+		fd.AfterEarlier = &checks.AfterEarlier{Schedules: f.afterPrior}
 	}
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos
@@ -697,4 +719,17 @@ func (s *search) stoppedNotCrashed(t *target) {
 	t.stats.Crashes--
 	t.stats.Stopped++
 	s.mu.Unlock()
+}
+
+// priorRuns are the schedule file's record of results, schedules of test
+// run before a failing one in its process.
+func priorRuns(test string, results []rt.Result) []rt.Prior {
+	ps := make([]rt.Prior, len(results))
+	for i, r := range results {
+		ps[i] = rt.Prior{Test: test, Seed: r.Seed, Decisions: r.Decisions, ClockBase: r.ClockBase}
+		if ps[i].Decisions == nil {
+			ps[i].Decisions = []rt.Decision{}
+		}
+	}
+	return ps
 }

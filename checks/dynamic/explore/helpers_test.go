@@ -58,7 +58,7 @@ const kernelsDir = "../testdata/kernels"
 // (sharedBuild).
 var sharedPatterns = map[string][]string{
 	kernelsDir:      {"./locks"},
-	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside"},
+	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside", "./rebootpool"},
 }
 
 var shared struct {

@@ -79,7 +79,7 @@ func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, tim
 
 // plainOnce runs t once in its plain test binary.
 func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout time.Duration) (plainRun, error) {
-	timeout, ok, full := plainTimeout(ctx, timeout, t.cost)
+	timeout, ok, full := plainTimeout(ctx, timeout, t.plainCost())
 	if !ok {
 		return plainRun{}, errBudgetOut
 	}
@@ -341,7 +341,7 @@ func (s *search) plainWindow(ctx context.Context, t *target, out **plainOutcome)
 		s.mu.Unlock()
 		return "", 0, false
 	}
-	timeout = min(max(2*t.cost, 10*time.Second), time.Until(s.deadline))
+	timeout = min(max(2*t.plainCost(), 10*time.Second), time.Until(s.deadline))
 	if timeout < time.Second {
 		return "", 0, false
 	}
@@ -493,7 +493,7 @@ func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure, e
 			n = 1 // seen hanging once is enough
 		}
 	}
-	timeout := max(2*t.cost, 10*time.Second)
+	timeout := max(2*t.plainCost(), 10*time.Second)
 	ctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	out := s.runPlain(ctx, t, pb.bin, n, timeout, func(r plainRun) bool {
@@ -513,6 +513,13 @@ func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure, e
 // errBudgetOut is why plain go test did not run (or not as often as it
 // would have): the label says "plain go test not run: the budget ran out".
 var errBudgetOut = errors.New("the budget ran out")
+
+// plainCost is what one plain go test run of t costs at least: its
+// measured cost under control, or, when longer, the time its sleeps and
+// timers take for real (virtual). A timeout under it is no hang: chanx's
+// TestLen sleeps 2 s, costs 0.1 s under control, and its plain run cut at
+// 2.97 s was told as "plain go test fails too: test timed out".
+func (t *target) plainCost() time.Duration { return max(t.cost, t.virtual) }
 
 // plainTimeout is the -test.timeout of a plain run that must end by the
 // deadline of ctx (if any): want, or less when less is left; ok is false

@@ -269,10 +269,28 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		return nil, ctx.Err()
 	}
 	res := &ReplayResult{Schedule: sched, Outcome: Passed}
+	// With Prior, the process ran those schedules first (indices from
+	// 0): only the last, the schedule itself, is replayed.
+	target, prior := len(sched.Prior), len(sched.Prior) > 0
+	if prior && out.crashed >= 0 && out.crashed < target {
+		return nil, fmt.Errorf("schedule %d of the %d run before it crashed: %s", out.crashed+1, target, firstLine(out.crashText))
+	}
+	if prior {
+		ran := false
+		for _, rr := range out.results {
+			ran = ran || rr.Index == target
+		}
+		if !ran && out.crashed != target {
+			return nil, fmt.Errorf("the process stopped before the schedule, after %d of the %d run before it:\n%s", len(out.results), target, tailLines(out.stdout+out.stderr, 10))
+		}
+	}
 	var fails []*failure
 	var last *rt.Result
 	for i := range out.results {
 		rr := out.results[i]
+		if prior && rr.Index != target {
+			continue
+		}
 		last = &rr
 		if f, ok := fromResult(rr); ok {
 			withLog(f, out.logs[rr.Index], r.pkgDir)
@@ -287,6 +305,9 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		res.Decisions, res.States = last.Decisions, last.Goroutines
 	}
 	for _, rep := range out.races {
+		if prior && rep.Index != target {
+			continue
+		}
 		if f, ok := fromRace(rep); ok {
 			fails = append(fails, f)
 		}

@@ -213,10 +213,11 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	// rate, and its line replays until one run reproduces it.
 	reproduced, tries := 0, 0
 	parent := ctx
+	perTry := func() time.Duration { return replayCost(cost, took, s.fresh.recent()) }
 	for ; tries < replayTries; tries++ {
 		// Each try's time follows the processes measured last, the
 		// previous try's among them.
-		per := replayCost(cost, took, s.fresh.recent())
+		per := perTry()
 		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, s.hardStop, per, replayTries-tries))
 		defer cancel()
 		res, err := r.run(ctx, sched, path)
@@ -255,6 +256,23 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			why += ", diverged " + res.Diverged
 		}
 	}
+	if why != "" && reproduced == 0 && !kept && f != nil && len(f.prior) > 0 {
+		// Not alone: the state the schedules before it in its process
+		// left (a package variable, a default pool an earlier run
+		// released) may be what it needs. Its replay then runs them
+		// first: the last one, else all.
+		tried, ok, err := s.replaysAfter(ctx, r, t, fd, f, sched, path, until, perTry())
+		if err != nil {
+			return "no time was left in the budget to replay it after the schedules its process ran before it", true
+		} else if ok {
+			return "", false
+		}
+		if tried == len(f.prior) {
+			why += fmt.Sprintf("; nor after the %d %s its process ran before it", tried, checks.Plural(tried, "schedule"))
+		} else {
+			why += fmt.Sprintf("; nor after the last of the %d schedules its process ran before it (all of them would not fit in the time left)", len(f.prior))
+		}
+	}
 	if why != "" && reproduced > 0 {
 		fd.Replays = &checks.ReplayRate{Reproduced: reproduced, Tries: tries, Otherwise: why}
 		if fd.Schedule != "" {
@@ -263,6 +281,50 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		return "", false
 	}
 	return why, false
+}
+
+// replaysAfter replays the finding's schedule sched (file path) in a
+// fresh process after the last of the schedules its process ran before it
+// (f.prior), then after all of them, each taking about per, until until.
+// When one reproduces it on the recorded schedule, the finding is that
+// replay: f.afterPrior is set, the schedule file and the finding carry the
+// schedules run first, and ok is true. tried is how many earlier schedules
+// the last replay ran first; err is set when no time was left.
+func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (tried int, ok bool, err error) {
+	ns := []int{1}
+	end := until
+	if !s.hardStop.IsZero() && (end.IsZero() || s.hardStop.Before(end)) {
+		end = s.hardStop
+	}
+	if n := len(f.prior); n > 1 && (end.IsZero() || time.Until(end) > 2*per*time.Duration(n+1)) {
+		// All of them, when the time left holds them (a process ran
+		// two thousand of ants' schedules).
+		ns = append(ns, n)
+	}
+	for k, n := range ns {
+		try := *sched
+		try.Prior, try.Version = priorRuns(t.name, f.prior[len(f.prior)-n:]), rt.ScheduleVersionPrior
+		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.hardStop, per*time.Duration(n+1), len(ns)-k))
+		res, rerr := r.run(cctx, &try, path)
+		cancel()
+		if rerr != nil && cctx.Err() != nil {
+			return n, false, rerr
+		}
+		tried = n
+		if rerr != nil || res.Outcome != Reproduced || res.Diverged != "" {
+			continue
+		}
+		if err := WriteSchedule(path, &try); err != nil {
+			return n, false, nil
+		}
+		f.afterPrior = n
+		fd.AfterEarlier = &checks.AfterEarlier{Schedules: n}
+		if tok, err := EncodeToken(&try); err == nil {
+			fd.ReplayToken = tok
+		}
+		return n, true, nil
+	}
+	return tried, false, nil
 }
 
 // sourceAt returns a function giving the source line of a "file.go:12"

@@ -272,13 +272,15 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		s.mu.Unlock()
 		return
 	}
+	var virtual time.Duration
 	for _, r := range out.results {
 		s.counted(t, r)
 		s.plainHits(t, r)
+		virtual = max(virtual, r.Virtual)
 	}
 	s.mu.Lock()
 	t.plainStopped = false
-	t.cost = cost
+	t.cost, t.virtual = cost, virtual
 	t.stats.Cost = cost
 	t.stats.Plain = plain
 	s.mu.Unlock()

@@ -19,8 +19,9 @@
 // rt.LateLog, which panic as go test does when the test has returned.
 // Options.Overlay adds files (a generated test a schedule carries).
 //
-// Dependency modules (not the standard library, not test frameworks) are
-// rewritten too, their time operations only unless Options.DepSync, so
+// Dependency modules (not the standard library, not test frameworks, but
+// goleak's own runtime.Stack and NumGoroutine, which the runtime answers
+// without its goroutines, for any goleak version) are rewritten too, their time operations only unless Options.DepSync, so
 // that timers made inside a library run on the test's clock; a dependency
 // package that hands goroutines to its caller (errgroup's Go: a goroutine
 // running the caller's function, not waited for) has all of its
@@ -38,8 +39,10 @@
 // whose receiver is a type parameter, selects whose label is a goto
 // target, receivers reached through unexported embedded fields of other
 // packages, sends whose element type cannot be spelled in the file,
-// goleak checks that cannot be told (goleak older than v1.3), and cgo
-// files.
+// goleak checks that cannot be told (goleak older than v1.3; its dumps
+// leave the runtime's goroutines out all the same), and cgo files. A
+// matched package with no tests that does not compile is left out
+// (Result.LeftOut).
 package rewrite
 
 import (
@@ -127,6 +130,9 @@ type Result struct {
 	DepFiles map[string]string
 	// DepWarnings lists what was left as written in dependencies.
 	DepWarnings []string
+	// LeftOut lists the packages matched but left out: no tests, and they
+	// do not compile ("path: why").
+	LeftOut []string
 
 	depSync bool // Options.DepSync
 }

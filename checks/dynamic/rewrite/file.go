@@ -133,8 +133,10 @@ type fileRW struct {
 	rangeOK    bool // file's language version has range-over-func
 	noRTImport bool // no edit calls the runtime (goleak options only)
 	// timeOnly restricts the rewrite to time operations (timeOp), as
-	// for a dependency's files.
+	// for a dependency's files; viewOnly to the views of goroutines
+	// (viewOp), as for a kept leak checker's.
 	timeOnly bool
+	viewOnly bool
 }
 
 // rewriteFile rewrites one file of p. changed is false when nothing needed
@@ -145,8 +147,15 @@ func rewriteFile(p *packages.Package, f *ast.File, src []byte, rtImport string) 
 
 // rewriteFileMode is rewriteFile; timeOnly rewrites only time operations.
 func rewriteFileMode(p *packages.Package, f *ast.File, src []byte, rtImport string, timeOnly bool) (out []byte, warns []string, changed bool, err error) {
+	return rewriteFileOnly(p, f, src, rtImport, timeOnly, false)
+}
+
+// rewriteFileOnly is rewriteFile; timeOnly rewrites only time operations,
+// viewOnly only the views of goroutines.
+func rewriteFileOnly(p *packages.Package, f *ast.File, src []byte, rtImport string, timeOnly, viewOnly bool) (out []byte, warns []string, changed bool, err error) {
 	r := &fileRW{
 		timeOnly: timeOnly,
+		viewOnly: viewOnly,
 		editor:   editor{src: src},
 		p:        p,
 		info:     p.TypesInfo,
@@ -222,10 +231,10 @@ func (r *fileRW) warn(pos token.Pos, format string, args ...any) {
 }
 
 func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
-	if r.timeOnly {
+	if r.timeOnly || r.viewOnly {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if r.callee(ast.Unparen(n.Fun)) == nil || !timeOp(r.callee(ast.Unparen(n.Fun))) {
+			if fn := r.callee(ast.Unparen(n.Fun)); fn == nil || !r.only(fn) {
 				return
 			}
 		case *ast.SelectorExpr, *ast.Ident:
@@ -320,9 +329,24 @@ func chanOf(t types.Type) *types.Chan {
 }
 
 // interesting is interestingFunc, restricted to time operations in a
-// time-only rewrite.
+// time-only rewrite and to views of goroutines in a view-only one.
 func (r *fileRW) interesting(fn *types.Func) bool {
-	return interestingFunc(fn) && (!r.timeOnly || timeOp(fn))
+	return interestingFunc(fn) && (!r.timeOnly && !r.viewOnly || r.only(fn))
+}
+
+// only reports whether a restricted rewrite rewrites calls of fn.
+func (r *fileRW) only(fn *types.Func) bool {
+	return r.timeOnly && timeOp(fn) || r.viewOnly && viewOp(fn)
+}
+
+// viewOp reports whether fn shows the process's goroutines
+// (runtime.Stack, runtime.NumGoroutine), which the runtime's wrappers show
+// without the scheduler's own.
+func viewOp(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "runtime" {
+		return false
+	}
+	return fn.Name() == "Stack" || fn.Name() == "NumGoroutine"
 }
 
 func interestingFunc(fn *types.Func) bool {

@@ -77,6 +77,10 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("rewrite: loading %s: %w", strings.Join(patterns, " "), err)
 	}
+	pkgs, leftOut := dropBrokenUntested(pkgs)
+	if len(pkgs) == 0 && len(leftOut) > 0 {
+		return nil, &BuildError{Errors: leftOut}
+	}
 	if berr := collectErrors(pkgs, gomod); berr != nil {
 		if v := goVersionIn(ctx, dir); v != "" && langVersion(v) != langVersion(runtime.Version()) {
 			berr.Hint = fmt.Sprintf("interleave was built with %s and reads the module's code with that release's type checker; the module builds with %s. "+
@@ -110,6 +114,7 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		RuntimeDir: filepath.Join(modRoot, rtDir),
 		Files:      map[string]string{},
 		DepFiles:   map[string]string{},
+		LeftOut:    leftOut,
 		depSync:    opts.DepSync,
 	}
 	defer func() {
@@ -320,6 +325,40 @@ func goEnvModule(ctx context.Context, dir string) (env, error) {
 		return e, fmt.Errorf("rewrite: go env GOMOD in %s: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
 	}
 	return e, nil
+}
+
+// dropBrokenUntested removes from the loaded packages those with no test
+// files that do not compile and that no other loaded package imports (an
+// examples directory of several main files): they have no test to search,
+// and go test ./... fails them alone, testing the rest. It returns the
+// packages kept and, for each one removed, "path: not searched, it does
+// not compile and has no tests (first error)".
+func dropBrokenUntested(pkgs []*packages.Package) ([]*packages.Package, []string) {
+	tested := map[string]bool{}
+	imported := map[string]bool{}
+	for _, p := range pkgs {
+		if p.ForTest != "" {
+			tested[p.ForTest] = true
+		}
+		for path := range p.Imports {
+			imported[path] = true
+		}
+	}
+	var kept []*packages.Package
+	var out []string
+	for _, p := range pkgs {
+		if p.ForTest == "" && !strings.HasSuffix(p.ID, ".test") && len(p.Errors) > 0 && !tested[p.PkgPath] && !imported[p.PkgPath] {
+			e := p.Errors[0]
+			msg := e.Msg
+			if e.Pos != "" && e.Pos != "-" {
+				msg = e.Pos + ": " + msg
+			}
+			out = append(out, fmt.Sprintf("%s: not searched: it does not compile and has no tests (%s)", p.PkgPath, msg))
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return kept, out
 }
 
 // collectErrors returns a *BuildError listing the load and parse errors of

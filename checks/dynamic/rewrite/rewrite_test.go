@@ -336,6 +336,35 @@ func TestBuildError(t *testing.T) {
 	}
 }
 
+// TestLeavesOutBrokenUntested: a package matched by ./... that does not
+// compile and has no tests (haxmap's examples, several mains in one
+// directory) is left out with a reason, as go test ./... tests the rest;
+// the packages with tests are instrumented. Matched alone it is an error.
+func TestLeavesOutBrokenUntested(t *testing.T) {
+	dir := copyModule(t, "brokenex")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	var paths []string
+	for _, p := range res.Packages {
+		paths = append(paths, p.ImportPath)
+	}
+	if !slices.Equal(paths, []string{"example.com/brokenex/ok"}) {
+		t.Errorf("Packages = %v, want the one with tests", paths)
+	}
+	if len(res.LeftOut) != 1 || !strings.HasPrefix(res.LeftOut[0], "example.com/brokenex/examples: not searched: it does not compile and has no tests (") ||
+		!strings.Contains(res.LeftOut[0], "main redeclared") {
+		t.Errorf("LeftOut = %q, want examples with its first error", res.LeftOut)
+	}
+	_, err = Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./examples"}})
+	var be *BuildError
+	if !errors.As(err, &be) || len(be.Errors) != 1 || !strings.Contains(be.Errors[0], "main redeclared") {
+		t.Errorf("Instrument ./examples = %v, want a *BuildError naming it", err)
+	}
+}
+
 func TestNotInModule(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644); err != nil {
@@ -697,6 +726,53 @@ func TestInstrumentDepsSync(t *testing.T) {
 				t.Errorf("rewritten %s lacks %q:\n%s", file, want, data)
 			}
 		}
+	}
+	args := append([]string{"test", "-count=1"}, res.TestFlags...)
+	if out, err := goCmd(t, dir, nil, append(args, "./use")...); err != nil {
+		t.Fatalf("go test %v: %v\n%s", res.TestFlags, err, out)
+	}
+}
+
+// TestInstrumentLeakChecker: goleak is left as written but for its dumps
+// and counts of goroutines (runtime.Stack, NumGoroutine), which call the
+// runtime's, so that a goleak too old for the options that ignore the
+// scheduler's goroutines does not see them either (chanx's
+// TestGetDataWithGoleak with goleak v1.1.12 failed under interleave
+// only); its sleeps stay real.
+func TestInstrumentLeakChecker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the instrumented testdata module")
+	}
+	dir := copyModule(t, "leakdep")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./use"}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	orig := filepath.Join(dir, "oldgoleak", "goleak.go")
+	dst, ok := res.DepFiles[orig]
+	if !ok {
+		t.Fatalf("DepFiles = %v, want %s", res.DepFiles, orig)
+	}
+	checkLines(t, orig, dst)
+	data, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for _, want := range []string{"interleavert.Stack(buf, true)", "interleavert.NumGoroutine()", "time.Sleep(time.Millisecond << i)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("rewritten goleak.go lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "interleavert.Sleep") {
+		t.Errorf("rewritten goleak.go sleeps on the virtual clock:\n%s", text)
+	}
+	if len(res.Deps) != 1 || res.Deps[0].Kept == "" {
+		t.Errorf("Deps = %+v, want goleak kept but for its goroutine dumps", res.Deps)
+	}
+	if got := res.DepSummary(); got != "" {
+		t.Errorf("DepSummary = %q, want none (no time operations rewritten)", got)
 	}
 	args := append([]string{"test", "-count=1"}, res.TestFlags...)
 	if out, err := goCmd(t, dir, nil, append(args, "./use")...); err != nil {

@@ -321,6 +321,51 @@ func TestLeakJudgedFairly(t *testing.T) {
 	}
 }
 
+// TestLeakEndingSlowly: goroutines the test did not wait for that each
+// take a lock and end (freecache's TestConcurrentGetTTL: a thousand
+// Sets) are ending, not running for ever, though more decisions than a
+// fair window are needed: the schedule passes, as go test does. A
+// spinner among them is still a leak.
+func TestLeakEndingSlowly(t *testing.T) {
+	const n = 1000
+	rs := explore(t, 2, func(t *testing.T) {
+		var mu sync.Mutex
+		count := 0
+		for i := 0; i < n; i++ {
+			Go(func() {
+				for k := 0; k < 5; k++ {
+					Lock(&mu)
+					count++
+					Unlock(&mu)
+				}
+			})
+		}
+	})
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Fatalf("want a pass, got %s %q %s", r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+	var stop int32 // never set
+	rs = explore(t, 1, func(t *testing.T) {
+		var mu sync.Mutex
+		for i := 0; i < n; i++ {
+			Go(func() {
+				Lock(&mu)
+				Unlock(&mu)
+			})
+		}
+		Go(func() {
+			for Then(AtomicLoad(&stop), atomic.LoadInt32(&stop)) == 0 {
+				Gosched()
+			}
+		})
+	})
+	if len(rs) != 1 || rs[0].Outcome != "leak" || !strings.HasPrefix(rs[0].Message, LeakRunning) || len(rs[0].Goroutines) != 1 {
+		t.Fatalf("want the spinner alone still running, got %+v", rs)
+	}
+}
+
 func TestPanicInChild(t *testing.T) {
 	rs := explore(t, 5, func(t *testing.T) {
 		var mu sync.Mutex

@@ -80,8 +80,10 @@
 // Oracles: a panic in any controlled goroutine ("panic"), t.Failed() after
 // the body ("test-failure"), nothing enabled and no timer pending while the
 // body runs ("deadlock") or after it returned ("leak"; goroutines still
-// running after the body returned get 2*postTestSteps more decisions, the
-// last half fair; a leak says whether they are all blocked forever,
+// running after the body returned get postTestSteps more decisions, then
+// a fair window (postTestSteps, or 8 turns each when more), and another
+// while fewer are live at its end than at its start (they are ending); a
+// leak says whether they are all blocked forever,
 // LeakBlocked, or some still running, LeakRunning; goroutines started by
 // a package-level Once's function are the process's daemons, never a
 // leak: once only they are left, the schedule passes), misuse

@@ -88,6 +88,24 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 		}
 		return true
 	}
+	if cfg.Replay != nil && len(cfg.Replay.Prior) > 0 {
+		// The schedules the recording process ran first, then this one.
+		for _, p := range cfg.Replay.Prior {
+			if testFunc(tests, p.Test) == nil {
+				t.Fatalf("interleave: no test %q in this package", p.Test)
+			}
+		}
+		prior := cfg.Replay.Prior
+		runSchedules(t, cfg, len(prior)+1, func(i int) (string, func(*testing.T)) {
+			name := cfg.Test
+			if k := i - cfg.First; k < len(prior) {
+				name = prior[k].Test
+			}
+			os.Setenv(EnvChild, name)
+			return name, testFunc(tests, name)
+		}, write)
+		return
+	}
 	if len(cfg.Batch) == 0 {
 		RunSchedules(t, cfg, testFunc(tests, cfg.Test), write)
 		return
@@ -157,7 +175,7 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		c := cfg
 		var body func(*testing.T)
 		c.Test, body = bodyAt(i)
-		r := RunSchedule(t, c, i, strat, cfg.Replay, body)
+		r := RunSchedule(t, c, i, strat, replayAt(cfg, i), body)
 		all = append(all, r)
 		cont := each == nil || each(r)
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, i)
@@ -166,6 +184,20 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		}
 	}
 	return all
+}
+
+// replayAt is the schedule index i replays: one of cfg.Replay.Prior,
+// in order from cfg.First, then cfg.Replay itself.
+func replayAt(cfg Config, i int) *Schedule {
+	r := cfg.Replay
+	if r == nil {
+		return nil
+	}
+	if k := i - cfg.First; k >= 0 && k < len(r.Prior) {
+		p := r.Prior[k]
+		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs}
+	}
+	return r
 }
 
 // warmThreads has a few goroutines block in a system call at once, so

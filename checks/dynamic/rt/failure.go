@@ -31,9 +31,10 @@ const kindInconclusive = "inconclusive"
 // while the test runs, a leak after it returned. A leak is of two kinds,
 // as in the runtime's goroutineleak profile: every goroutine left is
 // blocked forever (nothing enabled, no timer to fire), or some are still
-// running 2*postTestSteps decisions after the test returned, the last
-// postTestSteps of them fair (running says so: spinning, sleeping in a
-// loop, polling), which the message tells by LeakRunning.
+// running after the test returned, postTestSteps decisions and then a
+// fair window (fairWindow) at whose end no fewer of them are live than
+// at its start (running says so: spinning, sleeping in a loop,
+// polling), which the message tells by LeakRunning.
 //
 //go:norace
 func (s *sched) blockedFailure(running bool) {
@@ -61,7 +62,7 @@ func (s *sched) blockedFailure(running bool) {
 		f.kind = "leak"
 		f.msg = LeakBlocked + strings.Join(parts, "; ")
 		if running {
-			f.msg = LeakRunning + strconv.Itoa(2*postTestSteps) + " decisions later, the last " + strconv.Itoa(postTestSteps) + " fair: " + strings.Join(parts, "; ")
+			f.msg = LeakRunning + strconv.Itoa(s.postAll-1) + " decisions later, the last " + strconv.Itoa(s.postWindow) + " fair: " + strings.Join(parts, "; ")
 		}
 	} else {
 		f.kind = "deadlock"

@@ -56,6 +56,11 @@ const ScheduleVersionTags = 3
 // the default step bound.
 const ScheduleVersionRepro = 4
 
+// ScheduleVersionPrior is the version of a schedule that carries Prior:
+// an interleave that reads only up to version 4 would replay it without
+// the schedules before it, which its failure needs.
+const ScheduleVersionPrior = 5
+
 // Config tells the test binary what to run.
 type Config struct {
 	Test      string    `json:"test"`             // top-level test function name, or "TestX/Sub": only its top-level subtest Sub (subtests.go)
@@ -184,6 +189,19 @@ type Schedule struct {
 	// MaxSteps is Config.MaxSteps of the search that found it, when not
 	// the default: its replay has the same step bound.
 	MaxSteps int `json:"maxSteps,omitempty"`
+	// Prior are schedules the recording process ran before this one,
+	// in order, whose state (package variables, a closed default pool)
+	// the failure needs: a replay runs them first in its one process,
+	// each on its decisions, then this one.
+	Prior []Prior `json:"prior,omitempty"`
+}
+
+// Prior is one schedule run before a Schedule in its process.
+type Prior struct {
+	Test      string     `json:"test"`
+	Seed      int64      `json:"seed"`
+	Decisions []Decision `json:"decisions"`
+	ClockBase time.Time  `json:"clockBase,omitempty"`
 }
 
 // SourceFile is one file a schedule carries.
@@ -237,6 +255,10 @@ type Result struct {
 	Subtests []SubtestRun `json:"subtests,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`
+	// Virtual is how far the virtual clock moved until the test returned
+	// (until the end when it did not): the time the test's sleeps and
+	// timers take for real under plain go test.
+	Virtual time.Duration `json:"virtual,omitempty"`
 	// Kept is how many goroutines earlier schedules left behind ran in
 	// the process beside this one (parked on channels: leftover.go). A
 	// failure of such a schedule is told only once a fresh process

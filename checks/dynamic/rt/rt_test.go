@@ -103,3 +103,16 @@ func TestABBADeadlock(t *testing.T) {
 		t.Fatalf("outcomes %v", o)
 	}
 }
+
+// TestResultVirtual: a Result says how far the virtual clock moved until
+// the test returned, the real time the test's sleeps take under plain go
+// test (not a goroutine's sleep after it, which go test does not wait for).
+func TestResultVirtual(t *testing.T) {
+	rs := explore(t, 1, func(t *testing.T) {
+		Sleep(2 * time.Second)
+		Go(func() { Sleep(time.Hour) })
+	})
+	if len(rs) != 1 || rs[0].Virtual < 2*time.Second || rs[0].Virtual > time.Minute {
+		t.Fatalf("want a virtual 2s, got %+v", rs)
+	}
+}

@@ -103,17 +103,21 @@ type sched struct {
 	// sleep whose time has come), with their candidates in readyList;
 	// sleeping (a sleep until wakeAt, the earliest at minWake); blocked
 	// (the rest, judged by enabled at every decision).
-	ready     []*gstate
-	readyList []Candidate
-	sleeping  []*gstate
-	minWake   time.Duration
-	blocked   []*gstate
-	abortFrom int       // no goroutine before it is parked (abortNext)
-	busyBuf   []*gstate // reused by notSpinning
-	partBuf   []*gstate // reused by partners
-	steps     int
-	postSteps int
-	fairRand  uint64 // state of fairChoice
+	ready      []*gstate
+	readyList  []Candidate
+	sleeping   []*gstate
+	minWake    time.Duration
+	blocked    []*gstate
+	abortFrom  int       // no goroutine before it is parked (abortNext)
+	busyBuf    []*gstate // reused by notSpinning
+	partBuf    []*gstate // reused by partners
+	steps      int
+	postSteps  int
+	postLive   int           // live goroutines when the current fair window began
+	postWindow int           // its length in decisions (fairWindow)
+	postAll    int           // decisions since the test returned
+	doneAt     time.Duration // the virtual clock when the test returned
+	fairRand   uint64        // state of fairChoice
 	// spinRun counts the decisions in a row that only spun (see spinning);
 	// spinStart is the wall time the run began.
 	spinRun   int
@@ -217,6 +221,20 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	strat.Reset(s.seed)
 	return s
 }
+
+// fairWindow is how many fair decisions judge whether live goroutines
+// left after the test returned still run: postTestSteps, or fairTurns
+// each when that is more (a thousand goroutines get a few turns each in
+// postTestSteps, too few to end).
+func fairWindow(live int) int {
+	if fairTurns*live > postTestSteps {
+		return fairTurns * live
+	}
+	return postTestSteps
+}
+
+// fairTurns is the turns each live goroutine gets in a fair window.
+const fairTurns = 8
 
 // nap sleeps the scheduler goroutine for about d. Not time.Sleep: its
 // first call in a goroutine allocates a timer, inside code a test may
@@ -409,7 +427,7 @@ func (s *sched) arrived(g *gstate) {
 			s.collectStates(s.fail)
 		}
 		if g.id == 0 {
-			s.testDone = true
+			s.testDone, s.doneAt = true, s.now
 			closeJoins(s) // go test waits for no goroutine started now
 		}
 		if p := g.parent; p != nil && g.parallel {
@@ -556,7 +574,18 @@ func (s *sched) next() {
 	s.idleFires = 0
 	if s.testDone {
 		s.postSteps++
-		if s.postSteps > 2*postTestSteps {
+		s.postAll++
+		if s.postSteps == postTestSteps+1 {
+			s.postLive, s.postWindow = s.live, fairWindow(s.live)
+		}
+		if s.postSteps > postTestSteps+s.postWindow && s.live < s.postLive {
+			// Fewer goroutines live than when the fair window began:
+			// they are ending, slowly (a thousand that each take a
+			// lock), not running for ever. Another fair window, until
+			// they stop ending or the step bound.
+			s.postSteps, s.postLive, s.postWindow = postTestSteps+1, s.live, fairWindow(s.live)
+		}
+		if s.postSteps > postTestSteps+s.postWindow {
 			s.blockedFailure(true)
 			return
 		}
@@ -636,7 +665,11 @@ func (s *sched) result() Result {
 		s.sitedDecision(s.sited)
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
-		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base}
+		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now}
+	if s.testDone {
+		// What the test waited for; go test waits for nothing after.
+		r.Virtual = s.doneAt
+	}
 	if r.Decisions == nil {
 		r.Decisions = []Decision{}
 	}

@@ -58,27 +58,24 @@ var drvCases = []drvCase{
 	{
 		// New M: a failure that only state left by an earlier schedule
 		// in the same process causes (a handler registered twice on
-		// http.DefaultServeMux) does not replay alone in a fresh process:
-		// a note, not a finding; so is one whose replay alone the end of
-		// the budget cut (a loaded machine): every finding replays.
+		// http.DefaultServeMux) does not replay alone in a fresh process,
+		// but does after that schedule: a finding, labelled as needing
+		// the earlier run (as go test -count=2 meets it), whose schedule
+		// file carries the run and replays with its printed line.
 		name: "process-wide state",
 		pkg:  "globalstate",
 		// A process's second schedule fails: a count, not the time a
 		// loaded machine leaves after the first.
 		budget:    3 * time.Minute,
 		schedules: 3,
-		want:      map[string]checks.FailureKind{"TestRegisterHandler": ""},
+		want:      map[string]checks.FailureKind{"TestRegisterHandler": checks.Panic},
+		wantSite:  map[string]string{"TestRegisterHandler": "globalstate_test.go:15"},
 		check: func(t *testing.T, res *explore.Result) {
-			for _, n := range res.Notes {
-				if strings.Contains(n, "run alone in a fresh process did not") {
-					return
-				}
-				if strings.Contains(n, "must replay alone in a fresh process and no time was left") {
-					t.Log("the replay check found no time left:", n)
-					return
+			for _, f := range res.Findings {
+				if f.AfterEarlier == nil {
+					t.Errorf("%s: labels %q, want the earlier run it needs", f.Test, f.Labels())
 				}
 			}
-			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
 		},
 	},
 	{

@@ -1,0 +1,3 @@
+module example.com/brokenex
+
+go 1.25

@@ -1,0 +1,3 @@
+module go.uber.org/goleak
+
+go 1.13
