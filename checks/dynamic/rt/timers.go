@@ -335,7 +335,7 @@ const earlyOdds = 16
 // earlyTime moves the clock to the next deadline before a decision, firing
 // what is due, when the strategy (or the replayed decision) says so. It
 // reports whether it did: the caller decides again. With Config.KeepEarly
-// it may jump further, to a sleeper's wake-up or a waited timer's
+// or Config.EarlySleep it may jump further, to a sleeper's wake-up or a waited timer's
 // deadline (earlyTargets), firing everything due up to it; the decision
 // then records the clock (Decision.Clock), which its replay moves to first.
 //
@@ -349,7 +349,7 @@ func (s *sched) earlyTime() bool {
 		if s.steps >= len(s.replay.Decisions) || !s.replay.Decisions[s.steps].Early {
 			return false
 		}
-	} else if s.cfg.KeepEarly {
+	} else if s.cfg.KeepEarly || s.cfg.EarlySleep {
 		if _, ok := s.strat.(Plain); ok || s.testDone {
 			return false
 		}
@@ -375,7 +375,7 @@ func (s *sched) earlyTime() bool {
 }
 
 // earlyTargets lists, earliest first, the deadlines within earlyMax that
-// a goroutine waits for (Config.KeepEarly): its time.Sleep, or a timer
+// a goroutine waits for (Config.KeepEarly, Config.EarlySleep): its time.Sleep, or a timer
 // timerWaited would count.
 //
 //go:norace
