@@ -87,3 +87,27 @@ func TestEarlySleep(t *testing.T) {
 		t.Errorf("replay: %+v, want the leak as recorded", rs)
 	}
 }
+
+// TestEarlySleepAimed: in pr the search aims at the changed lines
+// (Targets); an early jump while a goroutine that could run is parked at
+// one delays exactly the code the change touched, so it is tried more
+// often there (earlyOddsFor) than the 1 in 16 elsewhere.
+func TestEarlySleepAimed(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	leaks := func(targets []string) int {
+		n := 0
+		cfg := Config{Schedules: 40, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second, EarlySleep: true, Targets: targets}
+		for _, r := range RunSchedules(t, cfg, sleepThenStop, nil) {
+			if r.Outcome == "leak" {
+				n++
+			}
+		}
+		return n
+	}
+	plain, aimed := leaks(nil), leaks([]string{"earlysleep_test.go:20"}) // start's Lock
+	if aimed < 2*plain || aimed == 0 {
+		t.Errorf("leaks in 40 schedules: %d aimed at start's lock, %d not aimed; want at least twice as many aimed", aimed, plain)
+	}
+}

@@ -577,7 +577,7 @@ func (s *sched) next() {
 		s.fail = &failure{kind: kindInconclusive, msg: "step bound: no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
-	if s.earlyTime() {
+	if s.earlyTime(list) {
 		return
 	}
 	var pick *gstate
