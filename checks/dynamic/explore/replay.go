@@ -348,7 +348,8 @@ func (r *replayer) line(file string, n int) string {
 // sameLoop: a leak of goroutines still running (rt.LeakRunning) stops
 // them wherever the steps after the test end, so a replay that had to
 // leave the schedule (a map's order) may stop the same loop at another
-// line of it. Same file, same innermost function: the same failure.
+// line of it, or in a closure it calls. Same file, same top-level
+// function: the same failure.
 func (r *replayer) sameLoop(f *failure, sig *rt.Signature) bool {
 	if f.kind != checks.Leak || !strings.HasPrefix(f.message, rt.LeakRunning) || !strings.HasPrefix(sig.Message, rt.LeakRunning) {
 		return false
@@ -373,28 +374,23 @@ func (r *replayer) sameLoop(f *failure, sig *rt.Signature) bool {
 }
 
 // sameFunc reports whether lines a and b of the Go source src are in the
-// same innermost function (declaration or literal).
+// same top-level function declaration (its closures included).
 func sameFunc(src []byte, a, b int) bool {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
 		return false
 	}
-	inner := func(line int) ast.Node {
-		var in ast.Node
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncDecl, *ast.FuncLit:
-				if fset.Position(n.Pos()).Line <= line && line <= fset.Position(n.End()).Line {
-					in = n // deeper ones come later
-				}
+	decl := func(line int) ast.Decl {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fset.Position(fd.Pos()).Line <= line && line <= fset.Position(fd.End()).Line {
+				return fd
 			}
-			return true
-		})
-		return in
+		}
+		return nil
 	}
-	fa := inner(a)
-	return fa != nil && fa == inner(b)
+	da := decl(a)
+	return da != nil && da == decl(b)
 }
 
 // sameSite compares two file:line sites; a schedule recorded on another

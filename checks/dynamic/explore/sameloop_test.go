@@ -12,6 +12,10 @@ import (
 const loopSrc = `package p
 
 func (c *Cache) Start() {
+	stop := func() {
+		c.timer.Stop()
+	}
+	defer stop()
 	for {
 		select {
 		case <-c.stop:
@@ -29,25 +33,27 @@ func (c *Cache) sweep() {
 `
 
 // TestSameLoop: ttlcache's Start, left running by a Stop that came first,
-// was recorded at its select (line 5) and its replay, which left the
-// schedule at a map's order, stopped the loop at another line of Start:
-// "different", so the leak was a note. A running leak in the same
-// function is the same failure; a blocked one, or one in another
-// function, is not.
+// was recorded in its stop closure (line 5) and its replay, which left
+// the schedule at a map's order, stopped the loop at another line of
+// Start: "different", so the leak was a note. A running leak in the same
+// top-level function is the same failure; a blocked one, or one in
+// another function, is not.
 func TestSameLoop(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "cache.go"), []byte(loopSrc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := &replayer{pkgDir: dir}
-	running := func(line string) string { return rt.LeakRunning + "4000 decisions later: g3 running at select at cache.go:" + line }
-	rec := &rt.Signature{Kind: "leak", Message: running("5"), Site: "cache.go:5"}
+	running := func(line string) string {
+		return rt.LeakRunning + "4000 decisions later: g3 running at select at cache.go:" + line
+	}
+	rec := &rt.Signature{Kind: "leak", Message: running("5"), Site: "cache.go:5"} // Timer.Stop in the closure
 	for _, c := range []struct {
 		f    failure
 		want bool
 	}{
-		{failure{kind: checks.Leak, message: running("9"), site: filepath.Join(dir, "cache.go") + ":9"}, true},
-		{failure{kind: checks.Leak, message: running("16"), site: filepath.Join(dir, "cache.go") + ":16"}, false},
+		{failure{kind: checks.Leak, message: running("10"), site: filepath.Join(dir, "cache.go") + ":10"}, true},
+		{failure{kind: checks.Leak, message: running("20"), site: filepath.Join(dir, "cache.go") + ":20"}, false},
 		{failure{kind: checks.Leak, message: rt.LeakBlocked + "g3 blocked on chan receive at cache.go:9", site: filepath.Join(dir, "cache.go") + ":9"}, false},
 		{failure{kind: checks.Deadlock, message: running("9"), site: filepath.Join(dir, "cache.go") + ":9"}, false},
 	} {
