@@ -145,10 +145,18 @@ download() {
 
 # tree copies a module directory into the repository's work tree, replacing
 # everything but .git, and fetches its dependencies the way a CI job would.
+# A module of a multi-module repository (go.opentelemetry.io/otel/sdk/metric)
+# keeps its go.mod's replace directives to directories outside it
+# ("=> ../.."), which the proxy's zip does not hold: they are dropped, so
+# those modules come from the proxy at the versions go.mod requires.
 tree() {
 	find "$2" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
 	cp -r "$1/." "$2/"
 	chmod -R u+w "$2"
+	local old
+	while read -r old; do
+		[[ -n "$old" ]] && (cd "$2" && go mod edit -dropreplace="$old")
+	done < <(cd "$2" && go mod edit -json | jq -r '.Replace[]? | select(.New.Path | startswith("../")) | .Old.Path + (if .Old.Version then "@" + .Old.Version else "" end)')
 	(cd "$2" && GOFLAGS=-mod=mod go mod download >/dev/null 2>&1) || true
 }
 

@@ -171,7 +171,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 	r.budget.charge("base", func() {
 		v, err = explore.CheckBase(ctx, dyn, explore.BaseOptions{
 			Dir: dir, Budget: baseStageBudget(r.budget.left(), r.genOwed()), Schedules: r.opts.Count, Strategy: r.opts.Strategy, Seed: seed,
-			Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers, Stage: r.budget.watch(nil),
+			Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers, EarlySleep: true, Stage: r.budget.watch(nil),
 		})
 	})
 	r.timings = append(r.timings, stageTime{"base", time.Since(start)})

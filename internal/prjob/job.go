@@ -463,6 +463,9 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		Strategy:     opts.Strategy,
 		Targets:      targets,
 		KeepFor:      r.baseKeepFor,
+		// A sleep may end before goroutines that could run (a loaded
+		// machine): a Stop before its Start. The base check searches so too.
+		EarlySleep: true,
 		Stage: r.budget.watch(func(ev explore.StageEvent) {
 			progressMu.Lock()
 			defer progressMu.Unlock()

@@ -37,7 +37,11 @@ type BaseOptions struct {
 	Tags        []string // build tags of the search on the base
 	Workers     int
 	StepTimeout time.Duration
-	Stage       func(StageEvent) // told of the builds and searches, as Options.Stage
+	// EarlySleep is the head's search's (Options.EarlySleep): the base is
+	// searched with the same early sleeps, so a failure they cause there
+	// too is the base's.
+	EarlySleep bool
+	Stage      func(StageEvent) // told of the builds and searches, as Options.Stage
 }
 
 // BaseVerdict is what the base commit did with one failure of the head.
@@ -189,7 +193,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		res, err := Run(ctx, Options{
 			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: per, Schedules: opts.Schedules, Until: until,
 			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
-			Stage: opts.Stage, Build: builds.byPkg[pkg],
+			EarlySleep: opts.EarlySleep, Stage: opts.Stage, Build: builds.byPkg[pkg],
 		})
 		os.RemoveAll(schedDir)
 		if err != nil {

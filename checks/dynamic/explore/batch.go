@@ -208,6 +208,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 			Deadline:    stop,
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
+			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			Targets:     s.opts.Targets, // counted, not aimed at

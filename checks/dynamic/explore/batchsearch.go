@@ -165,6 +165,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			Until:       slotEnd,
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
+			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			Targets:     s.opts.Targets,

@@ -95,6 +95,12 @@ type Options struct {
 	// (Finding.EarlyTimers) and replayed so. Only repro sets it, for the
 	// failure its log shows plain go test had.
 	KeepEarly func(checks.Finding) bool
+	// EarlySleep lets a strategy end a time.Sleep before goroutines that
+	// could run, as it fires a waited timer (rt.Config.EarlySleep): a
+	// loaded machine delays them past the sleep. pr sets it. A test that
+	// then fails stays inconclusive (its sleep was its synchronization);
+	// what it leaves running when it passed is a leak.
+	EarlySleep bool
 	// Runs, when above 1, runs each test that many times in a row in each
 	// schedule (rt.Config.Runs), as go test -count=N does in one process;
 	// its schedules and plain go test runs say so too. repro sets it from

@@ -170,6 +170,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			Deadline:    time.Now().Add(time.Minute),
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
+			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			Trace:       true,

@@ -3,6 +3,9 @@ package explore
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -325,7 +328,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	res.Outcome = Different
 	if sched.Failure != nil {
 		for _, f := range fails {
-			if string(f.kind) == sched.Failure.Kind && sameSite(f.site, sched.Failure.Site) {
+			if string(f.kind) == sched.Failure.Kind && (sameSite(f.site, sched.Failure.Site) || r.sameLoop(f, sched.Failure)) {
 				pick = f
 				res.Outcome = Reproduced
 				break
@@ -362,6 +365,54 @@ func (r *replayer) line(file string, n int) string {
 		return ""
 	}
 	return lines[n-1]
+}
+
+// sameLoop: a leak of goroutines still running (rt.LeakRunning) stops
+// them wherever the steps after the test end, so a replay that had to
+// leave the schedule (a map's order) may stop the same loop at another
+// line of it, or in a closure it calls. Same file, same top-level
+// function: the same failure.
+func (r *replayer) sameLoop(f *failure, sig *rt.Signature) bool {
+	if f.kind != checks.Leak || !strings.HasPrefix(f.message, rt.LeakRunning) || !strings.HasPrefix(sig.Message, rt.LeakRunning) {
+		return false
+	}
+	pa, oka := parseSite(f.site)
+	pb, okb := parseSite(sig.Site)
+	if !oka || !okb || filepath.Base(pa.File) != filepath.Base(pb.File) {
+		return false
+	}
+	file := pa.File
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(r.pkgDir, filepath.Base(file))
+	}
+	src, ok := r.files[file]
+	if !ok {
+		var err error
+		if src, err = os.ReadFile(file); err != nil {
+			return false
+		}
+	}
+	return sameFunc(src, pa.Line, pb.Line)
+}
+
+// sameFunc reports whether lines a and b of the Go source src are in the
+// same top-level function declaration (its closures included).
+func sameFunc(src []byte, a, b int) bool {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	decl := func(line int) ast.Decl {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fset.Position(fd.Pos()).Line <= line && line <= fset.Position(fd.End()).Line {
+				return fd
+			}
+		}
+		return nil
+	}
+	da := decl(a)
+	return da != nil && da == decl(b)
 }
 
 // sameSite compares two file:line sites; a schedule recorded on another

@@ -219,6 +219,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			Deadline:    limit,
 			StepTimeout: s.opts.StepTimeout,
 			KeepEarly:   s.opts.KeepEarly != nil,
+			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			Targets:     s.opts.Targets, // counted, not aimed at

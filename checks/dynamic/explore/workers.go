@@ -127,6 +127,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Until:       stop,
 				StepTimeout: s.opts.StepTimeout,
 				KeepEarly:   s.opts.KeepEarly != nil,
+				EarlySleep:  s.opts.EarlySleep,
 				Runs:        s.opts.Runs,
 				MaxSteps:    s.opts.MaxSteps,
 				Targets:     s.opts.Targets,

@@ -97,6 +97,12 @@ type Config struct {
 	// deadline beyond the next one, firing what is due on the way (a
 	// machine that ran none of the goroutines that could run meanwhile).
 	KeepEarly bool `json:"keepEarly,omitempty"`
+	// EarlySleep is pr's: the clock may also jump early to a sleeper's
+	// wake-up (earlyTargets), as with KeepEarly, while a failure of the
+	// test after an early jump stays inconclusive. A goroutine that
+	// started late and is left running when the test passed is then a
+	// leak (a Stop that came before its Start).
+	EarlySleep bool `json:"earlySleep,omitempty"`
 	// Runs, when above 1, runs the test function that many times in a row
 	// in each schedule, as go test -count=N does in one process: a run
 	// meets what the runs before it left (package state, goroutines

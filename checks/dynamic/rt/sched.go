@@ -610,7 +610,7 @@ func (s *sched) next() {
 		s.fail = &failure{kind: kindInconclusive, msg: StepBoundPrefix + "no end after " + strconv.Itoa(s.steps) + " scheduling steps"}
 		return
 	}
-	if s.earlyTime() {
+	if s.earlyTime(list) {
 		return
 	}
 	var pick *gstate

@@ -335,12 +335,12 @@ const earlyOdds = 16
 // earlyTime moves the clock to the next deadline before a decision, firing
 // what is due, when the strategy (or the replayed decision) says so. It
 // reports whether it did: the caller decides again. With Config.KeepEarly
-// it may jump further, to a sleeper's wake-up or a waited timer's
+// or Config.EarlySleep it may jump further, to a sleeper's wake-up or a waited timer's
 // deadline (earlyTargets), firing everything due up to it; the decision
 // then records the clock (Decision.Clock), which its replay moves to first.
 //
 //go:norace
-func (s *sched) earlyTime() bool {
+func (s *sched) earlyTime(list []Candidate) bool {
 	if s.earlyDue {
 		return false // moved already for this decision
 	}
@@ -349,12 +349,12 @@ func (s *sched) earlyTime() bool {
 		if s.steps >= len(s.replay.Decisions) || !s.replay.Decisions[s.steps].Early {
 			return false
 		}
-	} else if s.cfg.KeepEarly {
+	} else if s.cfg.KeepEarly || s.cfg.EarlySleep {
 		if _, ok := s.strat.(Plain); ok || s.testDone {
 			return false
 		}
 		ts := s.earlyTargets()
-		if len(ts) == 0 || s.strat.Choose(earlyOdds, s.steps) != 1 {
+		if len(ts) == 0 || s.strat.Choose(s.earlyOddsFor(list), s.steps) != 1 {
 			return false
 		}
 		to = ts[s.strat.Choose(len(ts), s.steps)]
@@ -374,8 +374,30 @@ func (s *sched) earlyTime() bool {
 	return true
 }
 
+// earlyOddsFor is the 1 in n of an early jump (Config.KeepEarly,
+// EarlySleep) before a decision among list: with EarlySleep (pr's),
+// earlyAimedOdds when a targeted schedule (Targeted, not off) has a
+// goroutine that could run parked at a target, earlyOdds otherwise. A goroutine about to run
+// changed code is the one a loaded machine's delay matters for (a Start
+// whose first lock a Stop beats), as a preemption there is.
+//
+//go:norace
+func (s *sched) earlyOddsFor(list []Candidate) int {
+	if t, ok := s.strat.(*Targeted); ok && !t.off && s.cfg.EarlySleep {
+		for _, c := range list {
+			if t.atTarget(c) {
+				return earlyAimedOdds
+			}
+		}
+	}
+	return earlyOdds
+}
+
+// earlyAimedOdds: see earlyOddsFor.
+const earlyAimedOdds = 4
+
 // earlyTargets lists, earliest first, the deadlines within earlyMax that
-// a goroutine waits for (Config.KeepEarly): its time.Sleep, or a timer
+// a goroutine waits for (Config.KeepEarly, Config.EarlySleep): its time.Sleep, or a timer
 // timerWaited would count.
 //
 //go:norace
