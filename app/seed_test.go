@@ -159,8 +159,8 @@ func testSeed(t *testing.T, dir string) string {
 }
 
 // TestSeedHoldsStd: testSeed's seed is complete for go build std and go
-// build -race std (the server's warmSeed compiles nothing in it) and holds
-// nothing else of the host's cache.
+// build -race std (the server's warmSeed compiles nothing in it) and is
+// the standard library's size, not the host cache's.
 func TestSeedHoldsStd(t *testing.T) {
 	seed := testSeed(t, filepath.Join(t.TempDir(), "seed"))
 	before := 0
