@@ -1,11 +1,15 @@
 package app
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -134,10 +138,11 @@ func TestSeedCache(t *testing.T) {
 
 // testSeed returns a -gocache-seed for the tests that start interleave
 // serve: a build cache of its own holding, as hard links, the entries of
-// the host's GOCACHE used in the last 90 minutes, after a go build std and
-// go build -race std there marked theirs used (the go command refreshes an
-// entry's time when it is over an hour old). It is small however large
-// the host's cache, and the server's own go build std finds it complete.
+// the host's GOCACHE that go build std and go build -race std use (what
+// the server's own warmSeed puts in a seed), so the server's go build std
+// finds it complete. Only those: the seed, each job's copy of it and their
+// removal cost a file operation per entry, and a busy host's cache has
+// tens of thousands of recent ones.
 func testSeed(t *testing.T, dir string) string {
 	t.Helper()
 	out, err := exec.Command("go", "env", "GOCACHE").Output()
@@ -145,36 +150,115 @@ func testSeed(t *testing.T, dir string) string {
 		t.Fatalf("go env GOCACHE: %v", err)
 	}
 	host := strings.TrimSpace(string(out))
-	for _, args := range [][]string{{"build", "std"}, {"build", "-race", "std"}} {
-		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	since := time.Now().Add(-90 * time.Minute)
-	n := 0
-	for i := range 256 {
-		sub := fmt.Sprintf("%02x", i)
-		entries, _ := os.ReadDir(filepath.Join(host, sub))
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			info, err := e.Info()
-			if err != nil || !info.Mode().IsRegular() || info.ModTime().Before(since) {
-				continue
-			}
-			src, dst := filepath.Join(host, sub, e.Name()), filepath.Join(dir, sub, e.Name())
-			if os.Link(src, dst) != nil {
-				b, err := os.ReadFile(src)
-				if err != nil || os.WriteFile(dst, b, 0o644) != nil {
-					continue
-				}
-			}
-			n++
-		}
+	n, err := linkStd(host, dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("the seed holds %d entries of %s", n, host)
 	return dir
+}
+
+// TestSeedHoldsStd: testSeed's seed is complete for go build std and go
+// build -race std (the server's warmSeed compiles nothing in it) and is
+// the standard library's size, not the host cache's.
+func TestSeedHoldsStd(t *testing.T) {
+	seed := testSeed(t, filepath.Join(t.TempDir(), "seed"))
+	before := 0
+	filepath.WalkDir(seed, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			before++
+		}
+		return nil
+	})
+	for _, args := range [][]string{{"build", "-x", "std"}, {"build", "-x", "-race", "std"}} {
+		cmd := exec.Command("go", args...)
+		cmd.Env = append(os.Environ(), "GOCACHE="+seed, "GOFLAGS=")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if m := regexp.MustCompile(`(?m)^\S*/compile .* -p (\S+)`).FindAllStringSubmatch(string(out), 3); m != nil {
+			t.Errorf("go %s with the seed as its cache compiled %q and more: the seed misses their entries", strings.Join(args, " "), m)
+		}
+	}
+	// Each package's action entry and export data, with and without
+	// -race: some hundreds, not the host's tens of thousands.
+	if before == 0 || before > 4000 {
+		t.Errorf("the seed holds %d files, want the standard library's", before)
+	}
+}
+
+// linkStd links into the build cache dir the action entries and outputs
+// of the host cache that build the standard library, with and without
+// -race (go list -export builds what is missing, as go build std would).
+// A package's build ID starts with its action ID's first 15 bytes, which
+// name its action entry (hex of the whole ID, then "-a"); the entry
+// names its output, the package's export file.
+func linkStd(host, dir string) (int, error) {
+	listed := map[string][]string{} // a subdirectory's names
+	link := func(src string) error {
+		dst := filepath.Join(dir, filepath.Base(filepath.Dir(src)), filepath.Base(src))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		err := os.Link(src, dst)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// Another file system: a copy.
+			b, err := os.ReadFile(src)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(dst, b, 0o644)
+		}
+		return nil
+	}
+	n := 0
+	for _, flags := range [][]string{nil, {"-race"}} {
+		args := append([]string{"list", "-export", "-deps", "-f", "{{if .Export}}{{.BuildID}} {{.Export}}{{end}}"}, flags...)
+		cmd := exec.Command("go", append(args, "std")...)
+		cmd.Env = append(os.Environ(), "GOCACHE="+host, "GOFLAGS=") // as warmSeed
+		out, err := cmd.Output()
+		if err != nil {
+			return n, fmt.Errorf("go %s std: %v", strings.Join(args, " "), err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			id, export, ok := strings.Cut(line, " ")
+			actionID, _, _ := strings.Cut(id, "/")
+			b, err := base64.RawURLEncoding.DecodeString(actionID)
+			if !ok || err != nil || len(b) < 2 || filepath.Dir(filepath.Dir(export)) != host {
+				return n, fmt.Errorf("go list -export: unexpected line %q (GOCACHE %s)", line, host)
+			}
+			prefix := hex.EncodeToString(b)
+			sub := prefix[:2]
+			if listed[sub] == nil {
+				f, err := os.Open(filepath.Join(host, sub))
+				if err != nil {
+					return n, err
+				}
+				listed[sub], err = f.Readdirnames(-1)
+				f.Close()
+				if err != nil {
+					return n, err
+				}
+			}
+			var entry string
+			for _, name := range listed[sub] {
+				if strings.HasPrefix(name, prefix) && strings.HasSuffix(name, "-a") {
+					entry = filepath.Join(host, sub, name)
+				}
+			}
+			if entry == "" {
+				return n, fmt.Errorf("no action entry %s…-a in %s for %s", prefix, host, export)
+			}
+			for _, src := range []string{entry, export} {
+				if err := link(src); err != nil {
+					return n, err
+				}
+				n++
+			}
+		}
+	}
+	return n, nil
 }
 
 // BenchmarkSeedCache seeds a job's cache from the host's GOCACHE, as the
