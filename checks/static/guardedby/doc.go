@@ -169,7 +169,10 @@
 // call made without it is reported in entry points (exported functions,
 // goroutine bodies) and in functions that take the lock themselves; in
 // other helpers the lock is the callers' business. One finding per
-// function and lock: its other such calls are related positions. A helper that takes
+// function and lock: its other such calls are related positions. A call
+// that releases the lock and takes it again before every return (a wait
+// with the lock released, or an early return that leaves it) keeps it
+// held for the calls after it. A helper that takes
 // its receiver's mutex itself before releasing it, directly or through a
 // method on the receiver (a getter that read-locks it), is no requirement
 // at all: holding the lock would deadlock, so its doc means another

@@ -22,7 +22,8 @@
 //   - calls to functions of the same package that lock or unlock a lock
 //     reachable from a parameter (lock helpers such as func (s *S) lock(),
 //     and defer mu.RLock() after a temporary RUnlock), through
-//     per-function summaries;
+//     per-function summaries; a callee that unlocks a lock and holds it
+//     again on every return (entered holding it) leaves it held;
 //   - lock helpers that return the unlock function (return mu.Unlock, or
 //     a literal that unlocks): the caller holds the lock until it calls
 //     the returned value, or until return for defer unlock();
@@ -946,8 +947,13 @@ func (a *Analysis) summary(fn *ssa.Function) *summary {
 			s.acquires = append(s.acquires, effect{i, h.Lock.Fields, h.Mode})
 		}
 	}
+	seen := map[Path]bool{}
 	for _, p := range r.released {
-		if i := paramIndex(fn, p.Root); i >= 0 {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if i := paramIndex(fn, p.Root); i >= 0 && !a.restores(fn, p) {
 			s.releases = append(s.releases, effect{param: i, fields: p.Fields})
 		}
 	}
@@ -957,6 +963,17 @@ func (a *Analysis) summary(fn *ssa.Function) *summary {
 	}
 	s.done = true
 	return s
+}
+
+// restores reports whether fn, entered holding lock p, holds it again on
+// every return (it unlocks and re-locks it around a wait, or returns
+// early without touching it): the call leaves the caller's lock as it was.
+func (a *Analysis) restores(fn *ssa.Function, p Path) bool {
+	r := &Result{Fn: fn, before: map[ssa.Instruction]State{}, subst: map[*ssa.FreeVar]Path{}}
+	run := &funcRun{a: a, res: r, record: false}
+	exit := run.analyze(fn, NewState(Held{Lock: p, Mode: Exclusive}), 0)
+	h, ok := exit.Holds(p)
+	return ok && h.Mode == Exclusive && !h.Deferred
 }
 
 // returnedUnlocks returns the locks, relative to fn's parameters, that

@@ -38,6 +38,22 @@ func here()
 
 func (s *S) lock()   { s.mu.Lock() }
 func (s *S) unlock() { s.mu.Unlock() }
+
+func (s *S) relockWait() {
+	if s.n == 0 {
+		return
+	}
+	s.mu.Unlock()
+	s.n--
+	s.mu.Lock()
+}
+
+func (s *S) unlockSome() {
+	if s.n == 0 {
+		return
+	}
+	s.mu.Unlock()
+}
 `
 
 // fset and imp are shared so that package sync is type-checked once.
@@ -116,6 +132,8 @@ func TestHeld(t *testing.T) {
 		{"closure-own-defer", `func f(s *S) { func() { s.mu.Lock(); defer s.mu.Unlock(); here() }(); here() }`, "{} {s.mu}"},
 		{"defer-closure", `func f(s *S) { s.mu.Lock(); defer func() { s.mu.Unlock() }(); here() }`, "{s.mu}"},
 		{"helper-summary", `func f(s *S) { s.lock(); here(); s.unlock(); here() }`, "{s.mu} {}"},
+		{"helper-relock", `func f(s *S) { s.mu.Lock(); defer s.mu.Unlock(); s.relockWait(); here() }`, "{s.mu}"},
+		{"helper-unlock-some", `func f(s *S) { s.mu.Lock(); defer s.mu.Unlock(); s.unlockSome(); here() }`, "{}"},
 		{"loop", `func f(s *S) { for i := 0; i < s.n; i++ { s.mu.Lock(); here(); s.mu.Unlock() }; here() }`, "{s.mu} {}"},
 		{"go-not-inlined", `func f(s *S) { s.mu.Lock(); go func() { here() }(); s.mu.Unlock() }`, ""},
 	}
