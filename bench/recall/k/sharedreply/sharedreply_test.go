@@ -1,6 +1,6 @@
-// Package sharedreply: a server goroutine answers every request on one
-// reply channel shared by all callers; two callers asking at once can
-// each take the other's answer.
+// Package sharedreply: a server goroutine takes requests from a queue and
+// answers each on one reply channel shared by all callers; two callers
+// whose requests are both queued can each take the other's answer.
 package sharedreply
 
 import (
@@ -13,7 +13,7 @@ type server struct {
 }
 
 func newServer() *server {
-	s := &server{reqs: make(chan int), replies: make(chan int)}
+	s := &server{reqs: make(chan int, 2), replies: make(chan int)} // requests queue
 	go func() {
 		for n := range s.reqs {
 			s.replies <- n * n
