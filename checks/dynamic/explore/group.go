@@ -26,6 +26,9 @@ import (
 //     writing goroutine was inside a call of F is F's too: what F made
 //     (a histogram) was handed out through F's racy map, so its
 //     creation races with its use by the goroutine that took it;
+//   - a panic "send on closed channel" and the data race of a send at
+//     its line with a close: one send not ordered after the close, seen
+//     by the race detector (sent before) or the runtime (sent after);
 //   - deadlocks and leaks whose goroutines are stuck at the same set of
 //     sites outside test files;
 //   - test failures (a test's own check, a generated test's "not
@@ -45,7 +48,18 @@ func causeKeys(f *checks.Finding, lazy map[string]bool) []string {
 	prefix := f.Baseline + "|"
 	keys := []string{prefix + "fp|" + f.Fingerprint()}
 	switch f.Kind {
+	case checks.Panic:
+		if strings.Contains(f.Message, closedSendPanic) {
+			for _, g := range f.Goroutines {
+				if g.State == "panic" {
+					keys = append(keys, prefix+"closedsend|"+g.Site)
+				}
+			}
+		}
 	case checks.DataRace:
+		if site, ok := sendRacingClose(f); ok {
+			keys = append(keys, prefix+"closedsend|"+site)
+		}
 		for _, g := range f.Goroutines {
 			if !strings.Contains(g.State, "write") {
 				continue
@@ -74,6 +88,28 @@ func causeKeys(f *checks.Finding, lazy map[string]bool) []string {
 		}
 	}
 	return keys
+}
+
+// closedSendPanic is the runtime's panic for a send on a closed channel.
+const closedSendPanic = "panic: send on closed channel"
+
+// sendRacingClose returns the site of the send when f is a data race of a
+// channel send with the channel's close.
+func sendRacingClose(f *checks.Finding) (string, bool) {
+	in := func(g checks.Goroutine, fn string) bool {
+		return len(g.Stack) > 0 && g.Stack[0].Func == fn
+	}
+	if len(f.Goroutines) != 2 {
+		return "", false
+	}
+	a, b := f.Goroutines[0], f.Goroutines[1]
+	switch {
+	case in(a, "runtime.chansend") && in(b, "runtime.closechan"):
+		return a.Site, true
+	case in(b, "runtime.chansend") && in(a, "runtime.closechan"):
+		return b.Site, true
+	}
+	return "", false
 }
 
 // lazyInits returns the functions that race with themselves in fs as a
@@ -209,7 +245,8 @@ func causes(fs []checks.Finding) [][]int {
 
 // orderMembers sorts a group best representative first: the member whose
 // own line the most members involve (for races, as a write: the cause is
-// the write), then by position, test and message.
+// the write), then by position, a failure before a data race, then test
+// and message.
 func orderMembers(fs []checks.Finding, g []int) {
 	if len(g) < 2 {
 		return
@@ -228,6 +265,9 @@ func orderMembers(fs []checks.Finding, g []int) {
 		}
 		if a.Pos != b.Pos {
 			return a.Pos.Less(b.Pos)
+		}
+		if ra, rb := a.Kind == checks.DataRace, b.Kind == checks.DataRace; ra != rb {
+			return rb // a failure a run without -race shows too
 		}
 		if a.Test != b.Test {
 			return a.Test < b.Test

@@ -263,3 +263,40 @@ func TestGroupLazyInitAndWhatItMade(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupSendOnClosed: the panic of a send on a closed channel and the
+// data race of that send with the close are one cause, the panic its
+// finding; a send racing with the close at another line is not, nor is
+// another panic at the send's line.
+func TestGroupSendOnClosed(t *testing.T) {
+	g := func(id, state, fn, top string, l int) checks.Goroutine {
+		return checks.Goroutine{ID: id, State: state, Site: "/m/c.go:" + itoa(l),
+			Stack: []checks.Frame{{Func: top, File: "/go/src/runtime/x.go", Line: 9}, {Func: fn, File: "/m/c.go", Line: l}}}
+	}
+	panicAt := func(msg string, l int) checks.Finding {
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.Panic), Kind: checks.Panic, Evidence: checks.Dynamic,
+			Package: "m", Test: "TestA", Func: "m.send", Pos: checks.Position{File: "/m/c.go", Line: l}, Snippet: msg,
+			Message: "TestA: " + msg, Goroutines: []checks.Goroutine{g("g2", "panic", "m.send", "panic", l), g("g0", "WaitGroup.Add", "m.run", "m.run", 18)}}
+	}
+	sendClose := func(send, close int, closer string) checks.Finding {
+		f := race("TestA", "m.send", send, false, closer, close, true)
+		f.Goroutines = []checks.Goroutine{g("a", "read", "m.send", "runtime.chansend", send), g("b", "previous write", closer, "runtime.closechan", close)}
+		return f
+	}
+	fs := []checks.Finding{
+		sendClose(21, 15, "m.closer"),
+		panicAt("panic: send on closed channel", 21),
+		sendClose(31, 35, "m.stop"),                            // another send, another close
+		panicAt("panic: sync: negative WaitGroup counter", 21), // another failure
+	}
+	out := Group(fs)
+	if len(out) != 3 {
+		t.Fatalf("got %d findings, want 3: %+v", len(out), out)
+	}
+	if f := out[0]; f.Kind != checks.Panic || f.Pos.Line != 21 || len(f.SameCause) != 1 || f.SameCause[0].Pos.Line != 21 {
+		t.Errorf("first finding %s at line %d with %d more, want the panic at 21 with the race at 21", f.Kind, f.Pos.Line, len(f.SameCause))
+	}
+	if out[1].Pos.Line != 31 || out[2].Kind != checks.Panic || len(out[1].SameCause)+len(out[2].SameCause) != 0 {
+		t.Errorf("the others: %+v", out[1:])
+	}
+}

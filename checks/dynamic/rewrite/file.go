@@ -98,6 +98,8 @@ var funcs = map[string]string{
 	"time.Until":           "Until",
 	"context.WithTimeout":  "WithTimeout",
 	"context.WithDeadline": "WithDeadline",
+	// Its function joins the schedule (rt's join.go).
+	"context.AfterFunc": "ContextAfterFunc",
 }
 
 // randFuncs are math/rand's and math/rand/v2's top-level draws: under

@@ -3,9 +3,11 @@
 package rt
 
 import (
+	"context"
 	"runtime"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // A go statement of rewritten code run by a goroutine the scheduler does
@@ -39,12 +41,25 @@ type joiner struct {
 	holdAt time.Time
 	backs  uint64 // sched.backs when it was held
 	looks  int
+
+	// only this schedule takes it (nil: whichever takes joiners)
+	want *sched
+	// A context.AfterFunc's (ContextAfterFunc): its context's done
+	// channel, then, under the queue's lock, whether it began to join or
+	// was stopped.
+	done    unsafe.Pointer
+	began   bool
+	stopped bool
 }
 
 var joins struct {
 	lock uint32 // a semaphore: 1 when free
 	s    *sched // the schedule taking joiners (nil: none)
 	q    []*joiner
+	// the context.AfterFunc functions s registered, not yet begun
+	armed []*joiner
+	// s's test returned: only those functions join (endTestJoins)
+	ended bool
 }
 
 func init() { joins.lock = 1 }
@@ -70,13 +85,107 @@ func goOutside(f func()) {
 	go joinMain(j, f)
 }
 
+// ContextAfterFunc is context.AfterFunc. The context package runs f on a
+// goroutine of its own, outside control: while the schedule that
+// registered f runs, f joins it (a joiner whose site is the registration),
+// so the order of f among the controlled goroutines is the schedule's,
+// and a call of stop is a scheduling point. Once the context is done and
+// f not stopped, the scheduler waits for f to queue (awaitArmed) before
+// it calls the others blocked.
+//
+//go:norace
+func ContextAfterFunc(ctx context.Context, f func()) (stop func() bool) {
+	s := active
+	if s == nil {
+		return context.AfterFunc(ctx, f)
+	}
+	j := &joiner{parent: goid(), want: s}
+	runtime.Callers(2, j.pcs[:])
+	if d := ctx.Done(); d != nil {
+		j.done = *(*unsafe.Pointer)(unsafe.Pointer(&d))
+		lockJoins()
+		if joins.s == s {
+			joins.armed = append(joins.armed, j)
+		}
+		unlockJoins()
+	}
+	stopReal := context.AfterFunc(ctx, func() { joinMain(j, f) })
+	return func() bool {
+		if g := current(); g != nil {
+			g.call(&request{op: opYield})
+		}
+		ok := stopReal()
+		if ok {
+			j.stop()
+		}
+		return ok
+	}
+}
+
+//go:norace
+func (j *joiner) stop() {
+	lockJoins()
+	j.stopped = true
+	unlockJoins()
+}
+
+// awaitArmed waits, as awaitJoiner does, while a context.AfterFunc
+// function registered in s is due (its context done, not stopped) but has
+// not queued yet: the context package has started its goroutine, which
+// has not run. It reports whether one queued.
+//
+//go:norace
+func (s *sched) awaitArmed() bool {
+	if len(joins.armed) == 0 {
+		return false
+	}
+	var w *stretchedWait
+	seen := joinSeq
+	for {
+		due := false
+		lockJoins()
+		armed := joins.armed[:0]
+		for _, j := range joins.armed {
+			if j.began || j.stopped {
+				continue
+			}
+			armed = append(armed, j)
+			due = due || closedForReal(j.done)
+		}
+		for i := len(armed); i < len(joins.armed); i++ {
+			joins.armed[i] = nil
+		}
+		joins.armed = armed
+		unlockJoins()
+		if !due {
+			return false
+		}
+		if w == nil {
+			w = s.stretchedWait()
+		} else if joinSeq != seen {
+			return true
+		}
+		if w.over(s) {
+			return false
+		}
+		seen = waitChange(&joinSeq, seen, time.Millisecond)
+		if joinSeq != seen {
+			return true
+		}
+	}
+}
+
 // joinMain is the body of a joiner: it queues, waits for the scheduler's
 // answer and runs f as a controlled goroutine or free.
 //
 //go:norace
 func joinMain(j *joiner, f func()) {
 	lockJoins()
+	j.began = true
 	s := joins.s
+	if j.want != nil && s != j.want || j.want == nil && joins.ended {
+		s = nil // registered in a schedule that is over, or started after the test returned
+	}
 	if s != nil {
 		joins.q = append(joins.q, j)
 		joinSeq++
@@ -105,7 +214,7 @@ var joinSeq uint32
 //go:norace
 func openJoins(s *sched) {
 	lockJoins()
-	joins.s = s
+	joins.s, joins.armed, joins.ended = s, nil, false
 	unlockJoins()
 }
 
@@ -116,10 +225,37 @@ func closeJoins(s *sched) {
 	lockJoins()
 	q := joins.q
 	if joins.s == s {
-		joins.s, joins.q = nil, nil
+		joins.s, joins.q, joins.armed, joins.ended = nil, nil, nil, false
 	}
 	unlockJoins()
 	for _, j := range q {
+		j.answer(nil)
+	}
+}
+
+// endTestJoins: s's test returned, and go test waits for no goroutine
+// started now: joiners run free from here on, except the context.AfterFunc
+// functions s registered, whose context started them before the test
+// returned (or will: awaitArmed). They join as a goroutine the test
+// started would still run.
+//
+//go:norace
+func endTestJoins(s *sched) {
+	lockJoins()
+	var free []*joiner
+	if joins.s == s {
+		var q []*joiner
+		for _, j := range joins.q {
+			if j.want == s {
+				q = append(q, j)
+			} else {
+				free = append(free, j)
+			}
+		}
+		joins.q, joins.ended = q, true
+	}
+	unlockJoins()
+	for _, j := range free {
 		j.answer(nil)
 	}
 }
@@ -182,9 +318,10 @@ const opJoinName = "join"
 
 // admitJoin admits a queued joiner, as a decision of its own, when one is
 // due: in a replay at a recorded join (waiting for it), otherwise the
-// first queued one the search does not hold back (holdJoin). Not once
-// the test has returned: go test would not wait for a goroutine started
-// then. It reports whether it admitted one (the caller decides again).
+// first queued one the search does not hold back (holdJoin). Once the
+// test has returned only a context.AfterFunc function of this schedule's
+// (endTestJoins): go test would not wait for a goroutine started then.
+// It reports whether it admitted one (the caller decides again).
 //
 //go:norace
 func (s *sched) admitJoin() bool {
@@ -205,11 +342,8 @@ func (s *sched) admitJoin() bool {
 		s.join(j)
 		return true
 	}
-	if s.testDone {
-		return false
-	}
 	for _, j := range s.queuedJoiners() {
-		if s.holdJoin(j) {
+		if s.testDone && j.want != s || s.holdJoin(j) {
 			continue
 		}
 		s.join(j)
@@ -223,11 +357,11 @@ func (s *sched) admitJoin() bool {
 //
 //go:norace
 func (s *sched) joinReady() bool {
-	if s.testDone || s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
 		return false
 	}
 	for _, j := range s.queuedJoiners() {
-		if !s.holdJoin(j) {
+		if !(s.testDone && j.want != s) && !s.holdJoin(j) {
 			return true
 		}
 	}

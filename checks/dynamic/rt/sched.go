@@ -293,6 +293,10 @@ func (s *sched) loop() {
 			continue
 		}
 		if s.live == 0 {
+			// A context.AfterFunc function on its way still joins.
+			if s.awaitArmed() || s.admitJoin() {
+				continue
+			}
 			if s.settleAfterFuncs() {
 				continue
 			}
@@ -428,7 +432,7 @@ func (s *sched) arrived(g *gstate) {
 		}
 		if g.id == 0 {
 			s.testDone, s.doneAt = true, s.now
-			closeJoins(s) // go test waits for no goroutine started now
+			endTestJoins(s) // go test waits for no goroutine started now
 		}
 		if p := g.parent; p != nil && g.parallel {
 			p.pending--
@@ -483,6 +487,11 @@ func (s *sched) next() {
 	}
 	cands, list := s.enabledList()
 	if len(cands) == 0 {
+		// A context.AfterFunc function whose context is done joins
+		// first: it is on its way.
+		if s.awaitArmed() {
+			return
+		}
 		// Channels closed or fed outside control first: they are ready
 		// now, before the clock moves.
 		if s.settle() {

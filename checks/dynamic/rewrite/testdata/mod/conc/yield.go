@@ -1,6 +1,7 @@
 package conc
 
 import (
+	"context"
 	"runtime"
 	"time"
 )
@@ -9,4 +10,9 @@ import (
 func OnlyRewritten() {
 	runtime.Gosched()
 	time.Sleep(0)
+}
+
+// The function joins the schedule (rt's ContextAfterFunc).
+func Watch(ctx context.Context, f func()) (stop func() bool) {
+	return context.AfterFunc(ctx, f)
 }
