@@ -76,7 +76,8 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":2,"package":"p","test":"TestA","decisions":[],"files":[{"name":"x_test.go","source":"package p"}]}`},
 		{json: `{"version":3,"package":"p","test":"TestA","decisions":[],"tags":["integration","slow"]}`, tags: "integration,slow"},
 		{json: `{"version":4,"package":"p","test":"TestA","decisions":[],"keepEarly":true}`},
-		{json: `{"version":5,"package":"p","test":"TestA","decisions":[]}`, err: "has schedule version 5; this interleave reads versions up to 4"},
+		{json: `{"version":5,"package":"p","test":"TestA","decisions":[],"prior":[{"test":"TestA","seed":1,"decisions":[]}]}`},
+		{json: `{"version":6,"package":"p","test":"TestA","decisions":[]}`, err: "has schedule version 6; this interleave reads versions up to 5"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {
