@@ -1,13 +1,16 @@
 // Package leftover leaves a goroutine behind that the scheduler cannot see
-// (started by the standard library's context.AfterFunc) holding a
-// package-level mutex. Plain go test runs the test once and passes; a
-// second schedule in the same process would find the mutex held.
+// (started by context.AfterFunc in a dependency, which the rewriter leaves
+// as written) holding a package-level mutex. Plain go test runs the test
+// once and passes; a second schedule in the same process would find the
+// mutex held.
 package leftover
 
 import (
 	"context"
 	"sync"
 	"testing"
+
+	"watchdep"
 )
 
 var (
@@ -21,7 +24,7 @@ func TestLeavesLockedWatcher(t *testing.T) {
 	entries++
 	mu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
-	context.AfterFunc(ctx, func() {
+	watchdep.OnDone(ctx, func() {
 		mu.Lock()
 		<-never // the watcher never returns, and never unlocks
 	})

@@ -1,0 +1,3 @@
+module watchdep
+
+go 1.25
