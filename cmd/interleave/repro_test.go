@@ -372,7 +372,7 @@ func TestReproSecondRun(t *testing.T) {
 // step bound ends at it in every schedule; repro says so and exits 6
 // (inconclusive), not 5 (not reproduced), with the count in the report's
 // notes. With -max-steps above what the test needs, it reproduces the
-// log's lost update (a count short of 30002: numbers in a message are
+// log's lost update (a count short of 3002: numbers in a message are
 // not compared), and the schedule carries the bound, so its replay
 // runs as far.
 func TestReproStepBound(t *testing.T) {
@@ -390,11 +390,11 @@ func TestReproStepBound(t *testing.T) {
 		code := runMain(context.Background(), env, append(append(base, args...), logPath(t, "long.log")))
 		return code, out.String(), errb.String()
 	}
-	code, out, stderr := run("-count", "3")
+	code, out, stderr := run("-count", "3", "-max-steps", "2000")
 	if code != exitReproBounded {
 		t.Fatalf("code %d, want %d (inconclusive: step bound); stderr:\n%s", code, exitReproBounded, stderr)
 	}
-	for _, want := range []string{"stopped at the step bound (20000 scheduling steps)", "try -max-steps 200000", "inconclusive: step bound"} {
+	for _, want := range []string{"stopped at the step bound (2000 scheduling steps)", "try -max-steps 20000", "inconclusive: step bound"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}

@@ -1,6 +1,6 @@
 // Package long is a kernel of a test that needs more scheduling steps than
-// the default step bound before it can fail: two goroutines count to
-// 15,000 each under a lock, then each adds one more in two critical
+// a small step bound (the test sets -max-steps 2000) before it can fail:
+// two goroutines count to 1,500 each under a lock, then each adds one more in two critical
 // sections (read, then write), which loses an update when the other's
 // runs in between.
 package long
