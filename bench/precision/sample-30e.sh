@@ -23,7 +23,7 @@
 #        bench/precision/sample-30e.sh render  # findings-<module>.txt, optin-<module>.txt
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
-here="$repo/bench/precision/sample-2026-11-30e"
+here="$repo/bench/precision/sample-${SAMPLE:-2026-11-30e}" # sample-30f.sh sets SAMPLE
 LIST="$here/list.md"
 LIMIT="${LIMIT:-600}"
 STOP="${STOP:-12:55}"
