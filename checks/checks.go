@@ -267,20 +267,21 @@ func (p *PlainGo) Label() string {
 	case p.Runs == 0:
 		return "plain go test not run: " + p.NotRun
 	case p.Failed > 0:
-		return fmt.Sprintf("plain go test fails too (%d of %d %s of %s: %s: %s)", p.Failed, p.Runs, Plural(p.Runs, "run"), p.Command, exitStatus(p.ExitCode), p.Failure)
+		return fmt.Sprintf("plain go test fails too (%d of %d %s of %s: %s: %s)", p.Failed, p.Runs, Plural(p.Runs, "run"), p.Command, ExitStatus(p.ExitCode), p.Failure)
 	case p.ExitCode != 0:
 		left := ""
 		if p.LeavesSame {
 			left = ", leaving the same goroutines behind"
 		}
-		return fmt.Sprintf("plain go test does not fail this way (%d %s of %s; one failed otherwise, %s: %s)%s", p.Runs, Plural(p.Runs, "run"), p.Command, exitStatus(p.ExitCode), p.Failure, left)
+		return fmt.Sprintf("plain go test does not fail this way (%d %s of %s; one failed otherwise, %s: %s)%s", p.Runs, Plural(p.Runs, "run"), p.Command, ExitStatus(p.ExitCode), p.Failure, left)
 	case p.LeavesSame:
 		return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s), leaving the same goroutines behind", p.Runs, Plural(p.Runs, "run"), p.Command)
 	}
 	return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s)", p.Runs, Plural(p.Runs, "run"), p.Command)
 }
 
-func exitStatus(code int) string {
+// ExitStatus says how a process ended: "exit 1", or "killed" (code -1).
+func ExitStatus(code int) string {
 	if code < 0 {
 		return "killed"
 	}

@@ -50,8 +50,17 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 			// test's own. (When some schedules pass, it depends on the
 			// interleaving: a finding, labelled "plain go test passes",
 			// never "fails too".)
-			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
-				t.name, firstLine(f.message), t.plainGo.howPlain(), finding.Replay))
+			if failed, _ := t.plainGo.failedRuns(); failed == len(t.plainGo.runs) && failed > 0 {
+				// Plain go test fails it too, every run, another way:
+				// the test fails without the tool, so the note must not
+				// blame the tool; the failure under interleave is still
+				// not told, as no plain run fails that way.
+				s.note(fmt.Sprintf("%s: not reported: the unperturbed schedule under interleave fails (%s), and plain go test fails too, another way (%s): the test fails without interleave, but not as it does under it; to look: %s",
+					t.name, firstLine(f.message), t.plainGo.howPlain(t.pkg.Dir), finding.Replay))
+			} else {
+				s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
+					t.name, firstLine(f.message), t.plainGo.howPlain(t.pkg.Dir), finding.Replay))
+			}
 			tools = append(tools, toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site})
 			continue
 		}
