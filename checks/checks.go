@@ -182,13 +182,20 @@ type Finding struct {
 	AfterEarlier *AfterEarlier `json:"afterEarlier,omitempty"`
 }
 
-// AfterEarlier is how many earlier runs of its test a failure needs.
+// AfterEarlier is how many earlier runs in its process a failure needs.
 type AfterEarlier struct {
 	Schedules int `json:"schedules"` // schedules run first, in one process
+	// Tests are the other tests among them (a batch process runs a
+	// package's tests one after another, as go test does), in order;
+	// none when all are runs of the failing test.
+	Tests []string `json:"tests,omitempty"`
 }
 
 // Label is the earlier runs for people.
 func (a *AfterEarlier) Label() string {
+	if len(a.Tests) > 0 {
+		return fmt.Sprintf("needs state that %d earlier %s left in the process, of %s run before it (as go test runs a package's tests one after another in one process): not when it runs alone, its replay runs them first", a.Schedules, Plural(a.Schedules, "schedule"), strings.Join(a.Tests, ", "))
+	}
 	return fmt.Sprintf("needs state that %d earlier %s of the test left in the process (as go test -count=%d would run it): not on a first run, its replay runs them first", a.Schedules, Plural(a.Schedules, "run"), a.Schedules+1)
 }
 

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -66,6 +67,95 @@ func TestReplaysAfterEarlierRuns(t *testing.T) {
 		}
 		if rr.Outcome == Reproduced {
 			t.Errorf("%s: its schedule reproduced alone, without the earlier runs", f.Test)
+		}
+	}
+}
+
+// TestReplaysAfterOtherTests: a failure that needs the state another test
+// run before it in its batch process left (rebootother: one test releases
+// the default pool, the next reboots it; kcp-go's process-wide counters)
+// replays after that process's earlier schedules, the other test's
+// included: a finding labelled with that test, whose schedule file
+// carries them and replays with the line it prints. Alone it passes.
+// Counted, with an ample budget: batch processes until one failed.
+func TestReplaysAfterOtherTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays a package; skipped with -short")
+	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
+	ctx := context.Background()
+	const test, other = "TestRebootAfterRelease", "TestReleaseDefaultPool"
+	s, runRE, err := newSearch(Options{Dir: dir, Patterns: []string{"./rebootother"}, Budget: 10 * time.Minute, Seed: 1, Workers: 1, SchedulesDir: t.TempDir(), Build: build})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.inst, err = build.view(ctx, s.opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.makeWorkDir(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(s.workDir)
+	targets, err := s.selectTests(runRE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := s.buildTargets(ctx, targets)
+	if len(built) != 2 {
+		t.Fatalf("%d tests built, want 2: %v", len(built), err)
+	}
+	s.startClock(built)
+	s.deadline, s.hardStop = budgetEnds(s.start, s.opts.Budget)
+	s.plainRuns(ctx, built)
+	byName := map[string]*target{}
+	for _, tg := range built {
+		byName[tg.name] = tg
+	}
+	// As go test orders them, one schedule each per process: the
+	// reboot's first schedule in a process fails on about half the seeds.
+	batch := []*target{byName[other], byName[test]}
+	for i := 0; i < 30 && byName[test].stats.Failures == 0; i++ {
+		s.searchBatch(ctx, batch, 0, 1, time.Now().Add(5*time.Minute))
+	}
+	if byName[test].stats.Failures == 0 {
+		t.Fatalf("%s did not fail in 30 batch processes", test)
+	}
+	res, err := s.report(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		t.Log("note:", n)
+	}
+	checkFindings(ctx, t, res, findingCheck{dir: dir, build: build, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{test: checks.TestFailure},
+		Sites: map[string]string{test: "rebootother_test.go:14"},
+	}})
+	for _, f := range res.Findings {
+		a := f.AfterEarlier
+		if a == nil || len(a.Tests) != 1 || a.Tests[0] != other {
+			t.Fatalf("%s: labels %q, want the earlier run of %s it needs", f.Test, f.Labels(), other)
+		}
+		sched, err := ReadSchedule(f.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sched.Prior) != a.Schedules || sched.Prior[0].Test != other {
+			t.Fatalf("%s: schedule carries %d earlier schedules (%+v), label says %d of %v", f.Test, len(sched.Prior), sched.Prior, a.Schedules, a.Tests)
+		}
+		rep, err := newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, Build: build})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone := *sched
+		alone.Prior = nil
+		rr, err := rep.run(ctx, &alone, "")
+		rep.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rr.Outcome == Reproduced {
+			t.Errorf("%s: its schedule reproduced alone, without the other test's run", f.Test)
 		}
 	}
 }

@@ -303,7 +303,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 	}
 	for k, n := range ns {
 		try := *sched
-		try.Prior, try.Version = priorRuns(t.name, f.prior[len(f.prior)-n:]), rt.ScheduleVersionPrior
+		try.Prior, try.Version = f.priorRuns(t.name, n), rt.ScheduleVersionPrior
 		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.hardStop, per*time.Duration(n+1), len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)
 		cancel()
@@ -318,7 +318,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 			return n, false, nil
 		}
 		f.afterPrior = n
-		fd.AfterEarlier = &checks.AfterEarlier{Schedules: n}
+		fd.AfterEarlier = f.afterEarlier(n)
 		if tok, err := EncodeToken(&try); err == nil {
 			fd.ReplayToken = tok
 		}
