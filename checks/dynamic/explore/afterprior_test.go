@@ -8,6 +8,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // TestReplaysAfterEarlierRuns: a failure that needs the state an earlier
@@ -157,5 +158,26 @@ func TestReplaysAfterOtherTests(t *testing.T) {
 		if rr.Outcome == Reproduced {
 			t.Errorf("%s: its schedule reproduced alone, without the other test's run", f.Test)
 		}
+	}
+}
+
+// TestAfterCost: a replay after all the schedules a process ran before a
+// failure runs them in one process, so it costs what they took, not a
+// fresh process each (ants: 1081 schedules of about 12ms were "all of
+// them would not fit" at 2×280ms each, 10 minutes, where they take 26 s
+// at most). The note names the earlier failures of the process.
+func TestAfterCost(t *testing.T) {
+	prior := make([]rt.Result, 1081)
+	for i := range prior {
+		prior[i] = rt.Result{Index: i, Seed: int64(i), Outcome: "pass", Elapsed: 12 * time.Millisecond}
+	}
+	prior[40].Outcome, prior[40].Site = "deadlock", "ants.go:477"
+	prior[41].Outcome = "deadlock"
+	per := 280 * time.Millisecond
+	if got, want := afterCost(per, prior), per+2*1081*12*time.Millisecond; got != want {
+		t.Errorf("afterCost = %v, want %v", got, want)
+	}
+	if n, first := earlierFailures(prior); n != 2 || first != "deadlock at ants.go:477 (seed 40)" {
+		t.Errorf("earlierFailures = %d, %q; want 2, the deadlock of seed 40", n, first)
 	}
 }

@@ -92,8 +92,12 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 					t.name, firstLine(f.message), f.seed, why, finding.Replay))
 				continue
 			} else if why != "" {
-				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not reproduce it on any of %d replays (the last: %s): something outside the schedule decides it, and a finding must replay with the line it prints; to look: %s",
-					t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
+				outside := "something outside the schedule decides it"
+				if len(f.prior) > 0 && !f.kept {
+					outside = "something outside the schedule decides it (what the schedules its process ran before it left, or more)"
+				}
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not reproduce it on any of %d replays (the last: %s): %s, and a finding must replay with the line it prints; to look: %s",
+					t.name, firstLine(f.message), f.seed, replayTries, why, outside, finding.Replay))
 				continue
 			}
 			var others []checks.Finding
