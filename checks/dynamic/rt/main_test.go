@@ -47,6 +47,7 @@ func TestMainChild(t *testing.T) {
 		},
 		"TestClockCache":     clockCache,
 		"TestHandlerGo":      handlerGo(false),
+		"TestDaemonOutside":  daemonOutside,
 		"TestClockCacheFail": clockCacheFail,
 		"TestClockPace":      clockPace,
 		"TestTimeoutFailsLate": func(t *testing.T) {
