@@ -106,7 +106,7 @@ type Config struct {
 	// deadline beyond the next one, firing what is due on the way (a
 	// machine that ran none of the goroutines that could run meanwhile).
 	KeepEarly bool `json:"keepEarly,omitempty"`
-	// EarlySleep is pr's: the clock may also jump early to a sleeper's
+	// EarlySleep is pr's and test's: the clock may also jump early to a sleeper's
 	// wake-up (earlyTargets), as with KeepEarly, while a failure of the
 	// test after an early jump stays inconclusive. A goroutine that
 	// started late and is left running when the test passed is then a
