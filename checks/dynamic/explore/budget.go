@@ -20,6 +20,18 @@ func overrunSlack(budget time.Duration) time.Duration {
 	return min(max(budget/50, time.Second), budget/20)
 }
 
+// replayBy is rt.Config.ReplayBy of a test process started now: the end
+// of the budget less what a process takes outside its schedules (as the
+// latest took: at load 38, 1.3 s from the last schedule to the exit) for
+// its own exit and each of the replayTries replays of a failure it may
+// find. Zero when the budget has no end.
+func (s *search) replayBy() time.Time {
+	if s.hardStop.IsZero() {
+		return time.Time{}
+	}
+	return s.hardStop.Add(-(1 + replayTries) * max(processStartup, s.fresh.recent()))
+}
+
 // budgetEnds returns the end of the search (deadline) and the end of the
 // budget (hardStop: no process outlives it) of a search that began after
 // the build at start.

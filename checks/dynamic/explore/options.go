@@ -97,7 +97,7 @@ type Options struct {
 	KeepEarly func(checks.Finding) bool
 	// EarlySleep lets a strategy end a time.Sleep before goroutines that
 	// could run, as it fires a waited timer (rt.Config.EarlySleep): a
-	// loaded machine delays them past the sleep. pr sets it. A test that
+	// loaded machine delays them past the sleep. pr and test set it. A test that
 	// then fails stays inconclusive (its sleep was its synchronization);
 	// what it leaves running when it passed is a leak.
 	EarlySleep bool
