@@ -58,7 +58,7 @@ func TestParse(t *testing.T) {
 			`timeout [locks.TestABBA at locks_test.go:32] [locks.transfer at locks_test.go:20 < locks.TestABBA.func2] [locks.transfer at locks_test.go:20 < locks.TestABBA.func1]`},
 		{"asleep.log", Deadlock, "fatal error: all goroutines are asleep - deadlock!", "kernels/locks", "TestABBA", "the test function's frame", 3, ""},
 		{"testfail.log", TestFailure, "counter = 1 after two increments, want 2", "kernels/locks", "TestLostUpdate", "the --- FAIL line", 0,
-			`test-failure "counter = # after two increments, want #" at locks_test.go:160`},
+			`test-failure "counter = 1 after two increments, want 2" (1 may differ, on the same side of 2) at locks_test.go:160`},
 		{"json.log", Panic, "panic: close of closed channel", "kernels/chans", "TestCloseClosed", "the test function's frame", 1,
 			`panic "close of closed channel" [chans.(*notifier).shutdown at chans_test.go:59 < chans.TestCloseClosed.func2]`},
 		{"nilmap.log", Panic, "panic: assignment to entry in nil map", "kernels/syncs", "", "", 1,
@@ -618,5 +618,94 @@ func TestTestifyValues(t *testing.T) {
 	// Addresses in values are normalized, numbers kept.
 	if _, e, a, ok := AssertionValues("Not equal: \nexpected: &T{p:(*int)(0xc000012345)}\nactual  : &T{p:(*int)(nil)}\n\nDiff:\n--- Expected"); !ok || e != "&T{p:(*int)(0x?)}" || a != "&T{p:(*int)(nil)}" {
 		t.Errorf("got %q, %q, %v", e, a, ok)
+	}
+}
+
+// TestMessageNumbers: a test's message is the same failure with another
+// count measured on the same side of what it expected, never with
+// another expected value, another index, or a count on the other side.
+func TestMessageNumbers(t *testing.T) {
+	inM := InModule("example.com/m")
+	sigOf := func(msg string) Signature {
+		t.Helper()
+		fs := Parse("--- FAIL: TestCount (0.01s)\n    count_test.go:42: " + msg + "\nFAIL\nFAIL\texample.com/m\t0.104s\n")
+		if len(fs) != 1 {
+			t.Fatalf("%q: got %d failures, want 1", msg, len(fs))
+		}
+		return fs[0].Signature(inM)
+	}
+	if got, want := sigOf("count = 29999, want 30001").String(), `test-failure "count = 29999, want 30001" (29999 may differ, on the same side of 30001) at count_test.go:42`; got != want {
+		t.Errorf("signature\n got %s\nwant %s", got, want)
+	}
+	for log, cases := range map[string]map[string]bool{
+		"count = 29999, want 30001": {
+			"count = 29999, want 30001": true,
+			"count = 29998, want 30001": true, // another lost update
+			"count = 0, want 30001":     true,
+			"count = 30002, want 30001": false, // too many, not too few
+			"count = 30001, want 30001": false,
+			"count = 29999, want 30000": false, // another expectation
+			"count = #, want #":         false,
+		},
+		"case 3: got 5, want 6": {
+			"case 3: got 4, want 6": true,
+			"case 4: got 5, want 6": false, // another row of the table
+			"case 3: got 7, want 6": false,
+		},
+		"expected 10 items, got 7": {
+			"expected 10 items, got 3":  true,
+			"expected 10 items, got 12": false,
+			"expected 9 items, got 7":   false,
+		},
+		"len(q) = 2, want 0": {
+			"len(q) = 5, want 0": true,
+			"len(q) = 2, want 1": false,
+		},
+		"i=3: x = 1, want 2": {
+			"i=3: x = 0, want 2": true,
+			"i=4: x = 1, want 2": false, // "i=3" labels the case
+		},
+		"balance = -5, want 0": {
+			"balance = -1, want 0": true,
+			"balance = 1, want 0":  false,
+		},
+		"leaked 3 goroutines": {
+			"leaked 3 goroutines": true,
+			"leaked 4 goroutines": false, // no word says it was measured
+		},
+		"got 3": {
+			"got 300": true, // measured, and nothing to stay below
+		},
+	} {
+		sig := sigOf(log)
+		for msg, same := range cases {
+			fd := checks.Finding{Kind: checks.TestFailure, Message: "TestCount: test failed: count_test.go:42: " + msg}
+			if ok, why := sig.Match(fd, inM); ok != same {
+				t.Errorf("log %q: %q matches %v (%s), want %v", log, msg, ok, why, same)
+			}
+		}
+		// The same text logged at another line is another assertion.
+		fd := checks.Finding{Kind: checks.TestFailure, Message: "TestCount: test failed: count_test.go:43: " + log}
+		if ok, _ := sig.Match(fd, inM); ok {
+			t.Errorf("log %q: matches at another line", log)
+		}
+	}
+	// testify's numeric values: the actual one measured, the expected one
+	// fixed.
+	inTally := InModule("github.com/uber-go/tally")
+	fs := Parse("--- FAIL: TestCount (0.01s)\n    count_test.go:42: \n        \tError Trace:\tcount_test.go:42\n        \tError:      \tNot equal: \n        \t            \texpected: 30001\n        \t            \tactual  : 29999\n        \tTest:       \tTestCount\nFAIL\n")
+	sig := fs[0].Signature(inTally)
+	for msg, same := range map[string]bool{
+		"test failed: count_test.go:42: Not equal: expected: 30001 actual : 29998":   true,
+		"test failed: count_test.go:42: Not equal: 30001 (expected) != 290 (actual)": true,
+		"test failed: count_test.go:42: Not equal: expected: 30001 actual : 30002":   false,
+		"test failed: count_test.go:42: Not equal: expected: 30000 actual : 29999":   false,
+		"test failed: count_test.go:42: Not equal: 130001 (expected) != 0 (actual)":  false,
+		"test failed: count_test.go:42: Not equal: expected: 30001 actual : 29998x":  false,
+	} {
+		fd := checks.Finding{Kind: checks.TestFailure, Message: msg}
+		if ok, why := sig.Match(fd, inTally); ok != same {
+			t.Errorf("testify: %q matches %v (%s), want %v", msg, ok, why, same)
+		}
 	}
 }
