@@ -285,7 +285,20 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		}
 		return 0
 	}
-	if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
+	if len(f.Live) > 0 {
+		var ls []string
+		for _, g := range f.Live {
+			fn := "?"
+			if len(g.Frames) > 0 {
+				fn = g.Frames[0].Func
+			}
+			ls = append(ls, fmt.Sprintf("goroutine %d [%s] in %s", g.ID, g.State, fn))
+		}
+		say("not in the signature: %s: waiting less than a minute when others had waited minutes, so live (a timer wakes them), not blocked in the hang", strings.Join(ls, ", "))
+	}
+	if len(sig.Stacks) == 0 && f.Kind == failurelog.Timeout {
+		say("note: the log shows none of the hung goroutines of module %s: any hang of %s is the log's", mod, f.Test)
+	} else if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
 		say("note: the log shows no frame of module %s for this failure; only its kind and message can be matched", mod)
 	}
 	if f.Kind == failurelog.DataRace && !opts.race {

@@ -709,3 +709,43 @@ func TestMessageNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutLiveGoroutines: a timeout's dump cut to goroutines that
+// waited less than a minute while the test had waited minutes (a pool's
+// janitors woken by their tickers: panjf2000/ants issue 401) shows none
+// of the hang; the signature keeps none of them, and any hang of the test
+// is the log's. The same goroutines waiting for minutes are the hang's.
+func TestTimeoutLiveGoroutines(t *testing.T) {
+	inAnts := InModule("github.com/panjf2000/ants/v2")
+	log := read(t, "real/timeout-live-only.log")
+	f := Parse(log)[0]
+	if f.Kind != Timeout || f.Test != "TestAntsPool" || len(f.Involved) != 0 || len(f.Live) != 2 {
+		t.Fatalf("got %s of %s, %d involved, %d live; want a timeout of TestAntsPool, 0 and 2", f.Kind, f.Test, len(f.Involved), len(f.Live))
+	}
+	sig := f.Signature(inAnts)
+	frame := func(fn, file string, line int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: line} }
+	hang := checks.Finding{Kind: checks.Deadlock, Message: "TestAntsPool: deadlock: all goroutines are blocked",
+		Goroutines: []checks.Goroutine{{ID: "g0", Stack: []checks.Frame{frame("sync.(*WaitGroup).Wait", "/go/src/sync/waitgroup.go", 118), frame("github.com/panjf2000/ants/v2_test.TestAntsPool", "ants_test.go", 294)}}}}
+	if ok, why := sig.Match(hang, inAnts); !ok {
+		t.Errorf("the test's hang does not match a dump of live goroutines only: %s", why)
+	}
+	leak := hang
+	leak.Kind = checks.Leak
+	if ok, _ := sig.Match(leak, inAnts); ok {
+		t.Error("a leak matches a timeout")
+	}
+	// The janitors blocked for minutes: they are the hang.
+	blocked := strings.ReplaceAll(log, "[select]:", "[select, 7 minutes]:")
+	f = Parse(blocked)[0]
+	if len(f.Involved) != 2 || len(f.Live) != 0 {
+		t.Fatalf("janitors waiting 7 minutes: %d involved, %d live; want 2 and 0", len(f.Involved), len(f.Live))
+	}
+	if ok, _ := f.Signature(inAnts).Match(hang, inAnts); ok {
+		t.Error("a hang without the log's blocked goroutines matches")
+	}
+	// A dump where nothing waited minutes says nothing of who is live.
+	short := strings.ReplaceAll(log, "chan receive, 7 minutes", "chan receive")
+	if f = Parse(short)[0]; len(f.Involved) != 2 {
+		t.Errorf("a dump without waits of minutes: %d involved, want 2", len(f.Involved))
+	}
+}
