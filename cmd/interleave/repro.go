@@ -373,6 +373,10 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.Runs = runs
 	o.MaxSteps = opts.maxSteps
 	isLog := func(fd checks.Finding) bool { ok, _ := sig.Match(fd, inMod); return ok }
+	// The log is plain go test showing its failure: met on the
+	// unperturbed schedule, it is not the tool's doing because plain runs
+	// here pass (a run as long as the log's may be what it needs).
+	o.PlainShown = isLog
 	res, err := searchRounds(ctx, o, isLog, say)
 	prog.done()
 	if err != nil {
