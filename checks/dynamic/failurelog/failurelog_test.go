@@ -723,6 +723,9 @@ func TestTimeoutLiveGoroutines(t *testing.T) {
 		t.Fatalf("got %s of %s, %d involved, %d live; want a timeout of TestAntsPool, 0 and 2", f.Kind, f.Test, len(f.Involved), len(f.Live))
 	}
 	sig := f.Signature(inAnts)
+	if got := sig.String(); got != "timeout (any hang of the test)" {
+		t.Errorf("signature %q", got)
+	}
 	frame := func(fn, file string, line int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: line} }
 	hang := checks.Finding{Kind: checks.Deadlock, Message: "TestAntsPool: deadlock: all goroutines are blocked",
 		Goroutines: []checks.Goroutine{{ID: "g0", Stack: []checks.Frame{frame("sync.(*WaitGroup).Wait", "/go/src/sync/waitgroup.go", 118), frame("github.com/panjf2000/ants/v2_test.TestAntsPool", "ants_test.go", 294)}}}}

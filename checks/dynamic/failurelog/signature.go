@@ -129,7 +129,13 @@ func (s Signature) String() string {
 	for _, st := range s.Stacks {
 		parts = append(parts, "["+stackString(st)+"]")
 	}
-	return string(s.Kind) + " " + strings.Join(parts, " ")
+	switch {
+	case len(parts) > 0:
+		return string(s.Kind) + " " + strings.Join(parts, " ")
+	case s.Kind == Timeout:
+		return "timeout (any hang of the test)"
+	}
+	return string(s.Kind)
 }
 
 func stackString(st []checks.Frame) string {
