@@ -9,7 +9,9 @@
 // The files: failurelog.go reads a log's failures (Parse) and which test
 // each is of; frames.go is the one reader of a Go traceback's frames
 // (Frames, on checks.Frame), which explore uses too; signature.go is the
-// signature of a failure and its Match with a Finding.
+// signature of a failure and its Match with a Finding; testify.go and
+// numbers.go are the values a test's message shows and how a match
+// compares them.
 package failurelog
 
 import (

@@ -27,6 +27,10 @@ import (
 // "started <- true; time.Sleep(time.Millisecond)" on line 13, "time"
 // imported on line 3, and a 20ms test after TestPoolJobs so that the
 // binary is still running when the goroutine fails.
+//
+// leftover.log is go test -count=10000 -run 'TestNotYet$' of
+// testdata/leftover (cmd/interleave's TestReproPlainShown), which
+// panicked after 60 s.
 func read(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
