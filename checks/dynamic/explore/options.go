@@ -95,6 +95,12 @@ type Options struct {
 	// (Finding.EarlyTimers) and replayed so. Only repro sets it, for the
 	// failure its log shows plain go test had.
 	KeepEarly func(checks.Finding) bool
+	// PlainShown, when set, tells a failure that plain go test is known
+	// to have shown: such a failure on the unperturbed schedule is never
+	// filed as the tool's doing because plain runs here pass (they may
+	// not run as long, or as often, as the run that showed it). Only
+	// repro sets it, for the failure of its log.
+	PlainShown func(checks.Finding) bool
 	// EarlySleep lets a strategy end a time.Sleep before goroutines that
 	// could run, as it fires a waited timer (rt.Config.EarlySleep): a
 	// loaded machine delays them past the sleep. pr and test set it. A test that

@@ -43,7 +43,7 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if toolsDoing(t, f) {
+		if s.toolsDoing(t, f) {
 			// Every schedule fails, the one with no preemption at all
 			// included, but plain go test does not fail this way: what
 			// differs is the tool, not the interleaving. Never told as the
