@@ -107,3 +107,13 @@ func Multi(m map[int]int) int {
 }
 
 func idx(i int) int { return i }
+
+// Nested ranges over a map inside a range over a map.
+func Nested(m map[string]map[string]int) (n int) {
+	for _, in := range m {
+		for k, v := range in {
+			n += len(k) * v
+		}
+	}
+	return n
+}

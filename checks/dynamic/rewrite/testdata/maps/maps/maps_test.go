@@ -33,6 +33,9 @@ func TestForms(t *testing.T) {
 	if len(vs) != 3 || vs[0] != 1 || vs[2] != 3 {
 		t.Errorf("Closures saw %v, want [1 2 3] (per-iteration variables, go1.22)", vs)
 	}
+	if got := Nested(map[string]map[string]int{"a": {"xy": 2}, "b": {"z": 3, "": 9}}); got != 7 {
+		t.Errorf("Nested = %d", got)
+	}
 	if Goto(map[int]int{1: 7}) != 7 || Multi(map[int]int{4: 0}) != 4 {
 		t.Error("Goto or Multi")
 	}
