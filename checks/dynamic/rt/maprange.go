@@ -172,8 +172,9 @@ const mapSalt = 0x6d61706f72646572
 // reports whether it could: keys of ordered kinds compare as numbers or
 // strings, bools false first, arrays and structs element by element,
 // interfaces by dynamic type name and then value. A key holding a pointer,
-// channel or unsafe.Pointer has no such order (addresses differ from one
-// process to the next): false, keys untouched.
+// channel or unsafe.Pointer has no such order: addresses differ from one
+// process to the next, and their order too (the allocator reuses freed
+// slots as the collector's timing has it): false, keys untouched.
 func sortKeys[K comparable](keys []K) bool {
 	if len(keys) < 2 {
 		return true
