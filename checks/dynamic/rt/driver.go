@@ -182,7 +182,9 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		c.Test, body = bodyAt(i)
 		r := RunSchedule(t, c, i, strat, replayAt(cfg, i), body)
 		all = append(all, r)
-		longest = max(longest, r.Elapsed)
+		if r.Elapsed > longest { // no built-in max: rt compiles as go1.18
+			longest = r.Elapsed
+		}
 		failed = failed || r.Outcome != "pass"
 		cont := each == nil || each(r)
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, i)
