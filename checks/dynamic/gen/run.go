@@ -68,6 +68,9 @@ type Options struct {
 	// draws, when set, is the generator a target's cases are drawn from
 	// instead of its package's (tests: several runs' draws in one build).
 	draws func(pkg *Generator, t *Target) *Generator
+	// testUntil, when set, is the search's explore.Options.TestUntil
+	// (tests: a test's search ends at the failure they wait for).
+	testUntil func(checks.Finding) bool
 }
 
 // DefaultTestsDir is where the generated files that failed go.
@@ -469,6 +472,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		SchedulesDir: opts.SchedulesDir,
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
+		TestUntil:    opts.testUntil,
 		Progress:     opts.Progress,
 		Stage:        opts.Stage,
 	})
