@@ -385,11 +385,28 @@ func sharedCorpus(t *testing.T) {
 			return
 		}
 		types, broken, opt := sharedOpts()
-		// A broken type's test ends at its first failure gen reports:
-		// what is checked of it is that it is found and replays. The
-		// correct types' tests run every schedule.
+		// A broken type's test ends at its first failure gen reports,
+		// and its tests not searched yet are skipped: what is checked
+		// of it is that it is found and replays. The correct types'
+		// tests run every schedule.
+		var mu sync.Mutex
+		found := map[string]bool{}
 		opt = append(opt, func(o *Options) {
-			o.testUntil = func(f checks.Finding) bool { return keptKinds[f.Kind] && slices.Contains(broken, genType(f.Test)) }
+			o.testUntil = func(f checks.Finding) bool {
+				typ := genType(f.Test)
+				if !keptKinds[f.Kind] || !slices.Contains(broken, typ) {
+					return false
+				}
+				mu.Lock()
+				found[typ] = true
+				mu.Unlock()
+				return true
+			}
+			o.skipTest = func(test string) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return found[genType(test)]
+			}
 		})
 		shared.res, shared.err = runCorpus(ctx, shared.dir, types, 1, sharedPerType, sharedSchedules, sharedBudget, opt...)
 		if shared.err != nil {

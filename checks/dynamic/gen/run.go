@@ -71,6 +71,9 @@ type Options struct {
 	// testUntil, when set, is the search's explore.Options.TestUntil
 	// (tests: a test's search ends at the failure they wait for).
 	testUntil func(checks.Finding) bool
+	// skipTest, when set, is the search's explore.Options.SkipTest, by
+	// test name (tests: a type's other tests once it is found).
+	skipTest func(test string) bool
 }
 
 // DefaultTestsDir is where the generated files that failed go.
@@ -459,6 +462,10 @@ func searchBudget(budget, sequential time.Duration) time.Duration {
 // search searches the kept tests of patterns in the copy.
 func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, error) {
 	opts := r.opts
+	var skip func(explore.TestRef) bool
+	if opts.skipTest != nil {
+		skip = func(t explore.TestRef) bool { return opts.skipTest(t.Name) }
+	}
 	er, err := explore.Run(ctx, explore.Options{
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
@@ -473,6 +480,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
 		TestUntil:    opts.testUntil,
+		SkipTest:     skip,
 		Progress:     opts.Progress,
 		Stage:        opts.Stage,
 	})
