@@ -89,6 +89,11 @@ type Options struct {
 	// StopAtFirst is the TestUntil of a search that wants one failure of
 	// each test.
 	TestUntil func(checks.Finding) bool
+	// SkipTest, when set, is asked before each test's search, after the
+	// unperturbed runs: true leaves the test with its unperturbed schedule
+	// alone. With TestUntil it ends a group of tests once the group has
+	// what its caller waits for (gen's corpus tests: one failure a type).
+	SkipTest func(TestRef) bool
 	// KeepEarly, when set, is asked about each failure that followed an
 	// early timer (rt.Config.KeepEarly), which is otherwise inconclusive
 	// (the test's own timeout, most likely): true keeps it, labelled

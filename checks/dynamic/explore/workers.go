@@ -47,6 +47,9 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
 			break
 		}
+		if s.opts.SkipTest != nil && s.opts.SkipTest(TestRef{Package: t.pkg.ImportPath, Name: t.name}) {
+			continue
+		}
 		slice := testSlice(time.Until(s.deadline), s.shrinkReserve(), s.searchReserve(t), shares[i:], costs[i:])
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
