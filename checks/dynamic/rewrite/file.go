@@ -133,6 +133,7 @@ type fileRW struct {
 	removed    map[*types.PkgName]int // uses of an import dropped by rewrites
 	warns      []string
 	rangeOK    bool // file's language version has range-over-func
+	anyKeyOK   bool // ... lets interfaces satisfy comparable (go1.20)
 	noRTImport bool // no edit calls the runtime (goleak options only)
 	// timeOnly restricts the rewrite to time operations (timeOp), as
 	// for a dependency's files; viewOnly to the views of goroutines
@@ -167,6 +168,7 @@ func rewriteFileOnly(p *packages.Package, f *ast.File, src []byte, rtImport stri
 		handled:  map[ast.Node]bool{},
 		removed:  map[*types.PkgName]int{},
 		rangeOK:  true,
+		anyKeyOK: true,
 	}
 	if r.tf.Size() != len(src) {
 		return nil, nil, false, fmt.Errorf("file changed on disk since it was loaded")
@@ -174,6 +176,9 @@ func rewriteFileOnly(p *packages.Package, f *ast.File, src []byte, rtImport stri
 	lang := fileLang(p, f)
 	if lang != "" && version.IsValid(lang) && version.Compare(lang, "go1.23") < 0 {
 		r.rangeOK = false
+	}
+	if lang != "" && version.IsValid(lang) && version.Compare(lang, "go1.20") < 0 {
+		r.anyKeyOK = false
 	}
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -366,6 +371,51 @@ func mapOf(t types.Type) bool {
 	return ok
 }
 
+// mapKey is the key type of a map type or of a type parameter's core map
+// type, or nil.
+func mapKey(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		var key types.Type
+		iface := tp.Constraint().Underlying().(*types.Interface)
+		for i := 0; i < iface.NumEmbeddeds() && key == nil; i++ {
+			e := iface.EmbeddedType(i)
+			if u, ok := e.Underlying().(*types.Union); ok && u.Len() > 0 {
+				e = u.Term(0).Type()
+			}
+			if m, ok := e.Underlying().(*types.Map); ok {
+				key = m.Key()
+			}
+		}
+		return key
+	}
+	if m, ok := t.Underlying().(*types.Map); ok {
+		return m.Key()
+	}
+	return nil
+}
+
+// strictlyComparable reports whether t is comparable without interfaces
+// (which satisfy comparable only from go1.20).
+func strictlyComparable(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Interface:
+		_, isTP := types.Unalias(t).(*types.TypeParam)
+		return isTP
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !strictlyComparable(u.Field(i).Type()) {
+				return false
+			}
+		}
+	case *types.Array:
+		return strictlyComparable(u.Elem())
+	}
+	return true
+}
+
 // mapRange rewrites a range over a map into a three-clause loop over
 // rt.MapIter (see there), whose order the schedule fixes:
 //
@@ -378,6 +428,11 @@ func mapOf(t types.Type) bool {
 // and no range-over-func is needed: any file from go1.18 on (older ones
 // are raised to it, see raiseVersion).
 func (r *fileRW) mapRange(n *ast.RangeStmt) {
+	if k := mapKey(r.info.Types[n.X].Type); !r.anyKeyOK && k != nil && !strictlyComparable(k) {
+		// MapIter's K comparable: an interface satisfies it from go1.20.
+		r.warn(n.Pos(), "range over map left as written: its key type %s satisfies comparable only from go1.20", k)
+		return
+	}
 	names, next, assign := "_ilit, _, _", "_ilit.Next(nil, nil)", false
 	switch n.Tok {
 	case token.DEFINE:

@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,31 +60,52 @@ func TestMapRange(t *testing.T) {
 // TestMapRangeOldLanguage: a module at go 1.16 (no generics, which
 // rt.MapIter needs): the file is raised to go1.18 by a build constraint,
 // its loop variable stays one per loop (go1.22's per-iteration variables
-// would change what its closures see), and it compiles and passes.
+// would change what its closures see), and it compiles and passes. A
+// module at go 1.19: ranges over maps whose keys hold interfaces stay as
+// written (an interface satisfies MapIter's comparable only from go1.20;
+// rewritten, the file would not compile), the others are rewritten.
 func TestMapRangeOldLanguage(t *testing.T) {
-	dir := copyModule(t, "mapsold")
-	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Cleanup()
-	file := filepath.Join(dir, "mapsold", "old.go")
-	out, err := os.ReadFile(res.Files[file])
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"//go:build go1.18\n", "for _ilit, k, _ := interleavert.MapIter(m); _ilit.Next(&k, nil); {"} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("rewritten old.go lacks %q:\n%s", want, out)
+	for _, c := range []struct {
+		mod, file string
+		want      []string
+		warns     []int
+	}{
+		{"mapsold", "mapsold/old.go", []string{"//go:build go1.18\n", "for _ilit, k, _ := interleavert.MapIter(m); _ilit.Next(&k, nil); {"}, nil},
+		{"maps119", "maps119/any.go", []string{"for _, v := range m {", "for k := range p {", "for _ilit, k, v := interleavert.MapIter(m); _ilit.Next(&k, &v); {"}, []int{13, 16}},
+	} {
+		dir := copyModule(t, c.mod)
+		res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(res.Warnings) != 0 {
-		t.Errorf("warnings %q", res.Warnings)
-	}
-	if testing.Short() {
-		return
-	}
-	if out, err := goCmd(t, dir, nil, append(append([]string{"test", "-count=1", "-timeout=60s"}, res.TestFlags...), "./...")...); err != nil {
-		t.Fatalf("go test: %v\n%s", err, out)
+		defer res.Cleanup()
+		file := filepath.Join(dir, c.file)
+		out, err := os.ReadFile(res.Files[file])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("rewritten %s lacks %q:\n%s", c.file, want, out)
+			}
+		}
+		var want []string
+		for _, line := range c.warns {
+			want = append(want, fmt.Sprintf("%s:%d: range over map left as written: its key type ", file, line))
+		}
+		if len(res.Warnings) != len(want) {
+			t.Errorf("%s: warnings %q, want %q", c.mod, res.Warnings, want)
+		}
+		for i := range want {
+			if i < len(res.Warnings) && !strings.HasPrefix(res.Warnings[i], want[i]) {
+				t.Errorf("%s: warning %q, want %q...", c.mod, res.Warnings[i], want[i])
+			}
+		}
+		if testing.Short() {
+			continue
+		}
+		if out, err := goCmd(t, dir, nil, append(append([]string{"test", "-count=1", "-timeout=60s"}, res.TestFlags...), "./...")...); err != nil {
+			t.Fatalf("%s: go test: %v\n%s", c.mod, err, out)
+		}
 	}
 }
