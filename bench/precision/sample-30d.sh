@@ -15,104 +15,21 @@
 # is started from STOP (HH:MM UTC) on, nor once the triaged default
 # findings so far (at most 15 a module) reach 60 (RULE.md step 4).
 #
+# The loop is samplerun.sh (shared with the other sample scripts).
+#
 # Usage: BIN=/tmp/sample17-bin/interleave BIN_COMMIT=<commit> \
 #   bench/precision/sample-30d.sh run       # FROM=N starts at row N
 #        bench/precision/sample-30d.sh render  # findings-<module>.txt
+#        bench/precision/sample-30d.sh plan    # fetch and count only (samplerun.sh)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+SCRIPT=sample-30d.sh
 here="$repo/bench/precision/sample-2026-11-30d"
-LIST="$here/list.md"
 LIMIT="${LIMIT:-390}"
 STOP="${STOP:-10:05}"
 OUT="${OUT:-/tmp/sample17-run}"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
-mapfile -t rows < <(sed -n 's/^| [0-9]* | \([^ |]*@[^ |]*\) | \(.*\) |$/\1\t\2/p' "$LIST")
-counts="$here/counts.tsv"
-
-render() {
-	# findings-<module>.txt: each default finding with its related positions.
-	for d in "$OUT"/*/; do
-		[ -e "$d/findings.json" ] || continue
-		name="$(basename "$d")"
-		jq -r '.findings[]? | "\(.pos.file):\(.pos.line):\(.pos.column): \(.rule) \(.message)" + ([.related[]? | "\n\t\(.file):\(.line):\(.column): \(.message)"] | join("")) + ([.sameCause[]? | "\n\tsame cause: \(tojson)"] | join(""))' \
-			"$d/findings.json" >"$here/findings-$name.txt"
-	done
-}
-
-case "${1:-run}" in
-render) render; exit 0 ;;
-run) ;;
-*) echo "usage: sample-30d.sh run|render" >&2; exit 2 ;;
-esac
-[ -n "${BIN:-}" ] && [ -n "${BIN_COMMIT:-}" ] || { echo "BIN and BIN_COMMIT are needed" >&2; exit 2; }
-cp "$BIN" "$OUT/interleave"
-echo "$BIN_COMMIT" >"$OUT/commit"
-[ -n "${FROM:-}" ] || : >"$counts"
-for ((i = ${FROM:-1} - 1; i < ${#rows[@]}; i++)); do
-	mv="${rows[i]%%$'\t'*}"
-	pats="${rows[i]#*$'\t'}"
-	name="${mv//\//_}"
-	res="$OUT/$name"
-	now="$(date -u +%H:%M)"
-	total="$(awk -F'\t' '$2 == "checked" && $6 ~ /^[0-9]+$/ {t += ($6 > 15 ? 15 : $6)} END {print t + 0}' "$counts")"
-	if [[ "$now" > "$STOP" || "$now" == "$STOP" ]] || [ "$total" -ge 60 ]; then
-		printf '%s\tnot-started\t\t\t\t\t%s\n' "$mv" "$now" >>"$counts"
-		continue
-	fi
-	echo "== $((i + 1)) $mv $(date -u +%H:%M:%S)" >&2
-	rm -rf "$res"
-	mkdir -p "$res"
-	dir="$(cd "$OUT" && GOFLAGS=-mod=mod timeout 300 go mod download -json "$mv" 2>/dev/null | jq -r .Dir)" || dir=
-	if [ -z "$dir" ] || [ "$dir" = null ]; then
-		printf '%s\tdownload-failed\t\t\t\t\t%s\n' "$mv" "$now" >>"$counts"
-		continue
-	fi
-	cp -r "$dir" "$res/src"
-	chmod -R u+w "$res/src"
-	# Count the checked packages' lines.
-	files=()
-	for p in $pats; do
-		case "$p" in
-		*/...) d="$res/src/${p%/...}"; mapfile -t -O "${#files[@]}" files < <(find "$d" \( -name vendor -o -name testdata \) -prune -o -name '*.go' ! -name '*_test.go' -type f -print) ;;
-		*) d="$res/src/$p"; mapfile -t -O "${#files[@]}" files < <(find "$d" -maxdepth 1 -name '*.go' ! -name '*_test.go' -type f -print) ;;
-		esac
-	done
-	read -r n lines < <(cat /dev/null "${files[@]}" | awk '/\.(R|Try|TryR)?Lock\(\)|atomic\.[A-Z][A-Za-z0-9]*\(|\.(Load|Store|Swap|CompareAndSwap)\(/ {n++} {l++} END {print n+0, l+0}')
-	if [ "$lines" -gt 60000 ] || [ "$n" -lt 5 ]; then
-		printf '%s\tskipped\t%s\t%s\t\t\t%s\n' "$mv" "$n" "$lines" "$now" >>"$counts"
-		echo "   skipped ($n lock/atomic call lines, $lines lines)" >&2
-		continue
-	fi
-	# A zip without go.mod (a module from before modules): the module line
-	# and its requirements, as `go mod init` and `go mod tidy` make them.
-	(cd "$res/src" && {
-		if [ ! -e go.mod ]; then GOFLAGS=-mod=mod go mod init "${mv%@*}" >/dev/null 2>&1; fi
-		for r in $(sed -n 's#^[[:space:]]*\(replace[[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\)\([[:space:]]v[^[:space:]]*\)\{0,1\}[[:space:]]*=>[[:space:]]*\.\{1,2\}/.*#\2#p' go.mod); do
-			go mod edit -dropreplace="$r"
-		done
-		GOFLAGS=-mod=mod timeout 300 go mod download all >/dev/null 2>&1 || GOFLAGS=-mod=mod timeout 300 go mod tidy >/dev/null 2>&1 || true
-	})
-	echo "interleave check -format json -o findings.json $pats" >"$res/command"
-	start=$SECONDS
-	status=0
-	# A session of its own, so the watchdog stops go vet's workers too.
-	(cd "$res/src" && GOWORK=off GOFLAGS=-mod=mod exec setsid nice -n 10 "$OUT/interleave" check -format json -o "$res/findings.json" $pats 2>"$res/stderr") &
-	pid=$!
-	(for ((t = 0; t < LIMIT; t++)); do sleep 1; kill -0 "$pid" 2>/dev/null || exit 0; done
-		touch "$res/timedout"; kill -TERM -- "-$pid" 2>/dev/null; sleep 10; kill -KILL -- "-$pid" 2>/dev/null) &
-	wd=$!
-	wait "$pid" || status=$?
-	wait "$wd" || true
-	[ -e "$res/timedout" ] && status=timeout
-	secs=$((SECONDS - start))
-	echo "$status" >"$res/exit"
-	echo "$secs" >"$res/seconds"
-	nf=
-	case $status in
-	0 | 1) nf="$(jq '[.findings[]?] | length' "$res/findings.json")" ;;
-	esac
-	printf '%s\tchecked\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mv" "$n" "$lines" "$status" "$nf" "$now" "$secs" >>"$counts"
-	echo "   exit $status, ${nf:-no} findings in ${secs}s" >&2
-	render
-done
+COUNT_RE='\.(R|Try|TryR)?Lock\(\)|atomic\.[A-Z][A-Za-z0-9]*\(|\.(Load|Store|Swap|CompareAndSwap)\('
+COUNT_MIN=5
+OPTIN=
+. "$repo/bench/precision/samplerun.sh"
+samplerun_main "$@"

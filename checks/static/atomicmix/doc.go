@@ -40,6 +40,16 @@
 // they would race on those anyway (a handshake state's nonce counter,
 // bumped with atomic.AddUint32 by Encrypt and reset by MixIntoKey);
 // such a write is IL3001.
+// So is a reset a function makes before its first go statement (outside
+// loops and literals) when it joins every goroutine it starts before any
+// later return (a literal's deferred wg.Done() and a later wg.Wait(), or
+// a deferred send on an unbuffered local channel the started function
+// only receives from to return) and every atomic access of the field
+// runs in those goroutines, in the function itself, or in functions
+// only they reach; the package never starts the function as a goroutine.
+// Only two overlapping calls of it race, which would also mix one run's
+// counts with another's (ScanLog zeroing its counters, starting the
+// matchers that add to them and waiting for them).
 // IL3002 is one finding per variable and owner path: the other plain
 // writes are its related positions.
 //
