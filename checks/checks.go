@@ -182,13 +182,20 @@ type Finding struct {
 	AfterEarlier *AfterEarlier `json:"afterEarlier,omitempty"`
 }
 
-// AfterEarlier is how many earlier runs of its test a failure needs.
+// AfterEarlier is how many earlier runs in its process a failure needs.
 type AfterEarlier struct {
 	Schedules int `json:"schedules"` // schedules run first, in one process
+	// Tests are the other tests among them (a batch process runs a
+	// package's tests one after another, as go test does), in order;
+	// none when all are runs of the failing test.
+	Tests []string `json:"tests,omitempty"`
 }
 
 // Label is the earlier runs for people.
 func (a *AfterEarlier) Label() string {
+	if len(a.Tests) > 0 {
+		return fmt.Sprintf("needs state that %d earlier %s left in the process, of %s run before it (as go test runs a package's tests one after another in one process): not when it runs alone, its replay runs them first", a.Schedules, Plural(a.Schedules, "schedule"), strings.Join(a.Tests, ", "))
+	}
 	return fmt.Sprintf("needs state that %d earlier %s of the test left in the process (as go test -count=%d would run it): not on a first run, its replay runs them first", a.Schedules, Plural(a.Schedules, "run"), a.Schedules+1)
 }
 
@@ -267,20 +274,21 @@ func (p *PlainGo) Label() string {
 	case p.Runs == 0:
 		return "plain go test not run: " + p.NotRun
 	case p.Failed > 0:
-		return fmt.Sprintf("plain go test fails too (%d of %d %s of %s: %s: %s)", p.Failed, p.Runs, Plural(p.Runs, "run"), p.Command, exitStatus(p.ExitCode), p.Failure)
+		return fmt.Sprintf("plain go test fails too (%d of %d %s of %s: %s: %s)", p.Failed, p.Runs, Plural(p.Runs, "run"), p.Command, ExitStatus(p.ExitCode), p.Failure)
 	case p.ExitCode != 0:
 		left := ""
 		if p.LeavesSame {
 			left = ", leaving the same goroutines behind"
 		}
-		return fmt.Sprintf("plain go test does not fail this way (%d %s of %s; one failed otherwise, %s: %s)%s", p.Runs, Plural(p.Runs, "run"), p.Command, exitStatus(p.ExitCode), p.Failure, left)
+		return fmt.Sprintf("plain go test does not fail this way (%d %s of %s; one failed otherwise, %s: %s)%s", p.Runs, Plural(p.Runs, "run"), p.Command, ExitStatus(p.ExitCode), p.Failure, left)
 	case p.LeavesSame:
 		return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s), leaving the same goroutines behind", p.Runs, Plural(p.Runs, "run"), p.Command)
 	}
 	return fmt.Sprintf("plain go test passes (exit 0, %d %s of %s)", p.Runs, Plural(p.Runs, "run"), p.Command)
 }
 
-func exitStatus(code int) string {
+// ExitStatus says how a process ended: "exit 1", or "killed" (code -1).
+func ExitStatus(code int) string {
 	if code < 0 {
 		return "killed"
 	}

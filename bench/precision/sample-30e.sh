@@ -24,7 +24,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$repo/bench/precision/sample-${SAMPLE:-2026-11-30e}" # sample-30f.sh sets SAMPLE
-LIST="$here/list.md"
+LIST="${LIST:-$here/list.md}" # sample-30g.sh sets LIST
 LIMIT="${LIMIT:-600}"
 STOP="${STOP:-12:55}"
 OUT="${OUT:-/tmp/sample18-run}"

@@ -265,13 +265,16 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	// nearAt[d] counts those the drift d is the least to accept, and
 	// nearWhat[d] is the first of them.
 	var nearAt, nearWhat = map[int]int{}, map[int]string{}
-	// valuesNear counts the failures met that are the log's but for a
-	// testify assertion's values (counts of goroutines, of a process's
-	// state, differ between machines): told, never taken for the log's.
+	// valuesNear counts the failures met that are the log's but for the
+	// values of its message or testify assertion (an expected value
+	// differs, a count measured is on the other side of it; counts of
+	// goroutines, of a process's state, differ between machines): told,
+	// never taken for the log's.
 	var valuesNear int
 	var valuesWhat string
 	noValues := sig
-	noValues.Expected, noValues.Actual = "", ""
+	noValues.Expected, noValues.Actual, noValues.Numbers = "", "", ""
+	hasValues := sig.Expected != "" || sig.Actual != "" || sig.Numbers != ""
 	nearOf := func(fd checks.Finding) int {
 		for d := sig.Drift + 1; d <= max(sig.Drift, nearDrift); d++ {
 			nd := sig
@@ -282,7 +285,20 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		}
 		return 0
 	}
-	if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
+	if len(f.Live) > 0 {
+		var ls []string
+		for _, g := range f.Live {
+			fn := "?"
+			if len(g.Frames) > 0 {
+				fn = g.Frames[0].Func
+			}
+			ls = append(ls, fmt.Sprintf("goroutine %d [%s] in %s", g.ID, g.State, fn))
+		}
+		say("not in the signature: %s: waiting less than a minute when others had waited minutes, so live (a timer wakes them), not blocked in the hang", strings.Join(ls, ", "))
+	}
+	if len(sig.Stacks) == 0 && f.Kind == failurelog.Timeout {
+		say("note: the log shows none of the hung goroutines of module %s: any hang of %s is the log's", mod, f.Test)
+	} else if len(sig.Stacks) == 0 && f.Kind != failurelog.TestFailure {
 		say("note: the log shows no frame of module %s for this failure; only its kind and message can be matched", mod)
 	}
 	if f.Kind == failurelog.DataRace && !opts.race {
@@ -312,7 +328,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 				}
 				nearAt[d]++
 			}
-			if sig.Expected != "" || sig.Actual != "" {
+			if hasValues {
 				if ok, _ := noValues.Match(fd, inMod); ok {
 					if valuesNear == 0 {
 						valuesWhat = firstLineOf(fd.Message)
@@ -357,6 +373,10 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.Runs = runs
 	o.MaxSteps = opts.maxSteps
 	isLog := func(fd checks.Finding) bool { ok, _ := sig.Match(fd, inMod); return ok }
+	// The log is plain go test showing its failure: met on the
+	// unperturbed schedule, it is not the tool's doing because plain runs
+	// here pass (a run as long as the log's may be what it needs).
+	o.PlainShown = isLog
 	res, err := searchRounds(ctx, o, isLog, say)
 	prog.done()
 	if err != nil {
@@ -442,7 +462,11 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		return exitReproBounded
 	}
 	if match == nil && valuesNear > 0 {
-		say("%d of the failures met are the log's assertion at its line but with other values than expected %s, actual %s (the first: %s): not the log's failure, or values that depend on the machine", valuesNear, sig.Expected, sig.Actual, valuesWhat)
+		values := fmt.Sprintf("expected %s, actual %s", sig.Expected, sig.Actual)
+		if sig.Numbers != "" {
+			values = fmt.Sprintf("the log's %q", sig.Numbers)
+		}
+		say("%d of the failures met are the log's assertion at its line but with other values than %s (the first: %s): not the log's failure, or values that depend on the machine", valuesNear, values, valuesWhat)
 	}
 	if match == nil {
 		say("not reproduced: %d schedules in %.1fs (budget %v) did not show the log's %s; try a larger -budget or another -seed",

@@ -498,3 +498,42 @@ func TestMergeRound(t *testing.T) {
 		t.Errorf("matched: a round without the accepted finding, or with it, misread")
 	}
 }
+
+// TestReproPlainShown: the log's failure is a job timer that an earlier
+// run left firing a minute later (failurelog/testdata/leftover, its log a
+// real go test -count=10000 run that failed after 60 s). Under control
+// the unperturbed schedule fails so at once (the virtual clock reaches
+// the minute), while plain go test -count=2 passes: by that alone it
+// would be filed as the tool's doing, but the log is plain go test
+// failing so. It is reproduced, and replays.
+func TestReproPlainShown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(logsDir, "leftover"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
+	code := runMain(context.Background(), env, []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-count", "20", "-format", "json", "-schedules", t.TempDir(), logPath(t, "leftover.log")})
+	stderr := errb.String()
+	if code != exitFindings {
+		t.Fatalf("code %d, want %d; stderr:\n%s", code, exitFindings, stderr)
+	}
+	if strings.Contains(stderr, "most likely the tool's doing") {
+		t.Errorf("the log's failure was filed as the tool's doing:\n%s", stderr)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(out.String()), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, out.String())
+	}
+	fd := rep.Findings[0]
+	if !strings.Contains(fd.Message, "implement me") {
+		t.Errorf("finding %q, want the log's panic", fd.Message)
+	}
+	rcode, rout := replayIn(t, dir, []string{fd.Schedule})
+	if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
+		t.Errorf("replay of %s: code %d, want %d:\n%s", fd.Schedule, rcode, exitFindings, rout)
+	}
+}

@@ -421,3 +421,17 @@ func TestScheduledTests(t *testing.T) {
 		t.Errorf("scheduledTests = %q, want %q", got, want)
 	}
 }
+
+// interleave test lets a sleep end before goroutines that could run, as
+// pr does (wggonestedselect: a backend's sleep must end before the caller
+// closes done); -first still stops each test at its first failure.
+func TestTestSearchOptions(t *testing.T) {
+	opts := &testOptions{run: "TestA", first: true}
+	o := opts.search("/d", []string{"./x"})
+	if !o.EarlySleep {
+		t.Error("EarlySleep off, want on")
+	}
+	if o.Dir != "/d" || len(o.Patterns) != 1 || o.Patterns[0] != "./x" || o.Run != "TestA" || o.TestUntil == nil {
+		t.Errorf("got dir %q, patterns %q, run %q, TestUntil set %v", o.Dir, o.Patterns, o.Run, o.TestUntil != nil)
+	}
+}

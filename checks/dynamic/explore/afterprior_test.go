@@ -2,11 +2,13 @@ package explore
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // TestReplaysAfterEarlierRuns: a failure that needs the state an earlier
@@ -67,5 +69,115 @@ func TestReplaysAfterEarlierRuns(t *testing.T) {
 		if rr.Outcome == Reproduced {
 			t.Errorf("%s: its schedule reproduced alone, without the earlier runs", f.Test)
 		}
+	}
+}
+
+// TestReplaysAfterOtherTests: a failure that needs the state another test
+// run before it in its batch process left (rebootother: one test releases
+// the default pool, the next reboots it; kcp-go's process-wide counters)
+// replays after that process's earlier schedules, the other test's
+// included: a finding labelled with that test, whose schedule file
+// carries them and replays with the line it prints. Alone it passes.
+// Counted, with an ample budget: batch processes until one failed.
+func TestReplaysAfterOtherTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays a package; skipped with -short")
+	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
+	ctx := context.Background()
+	const test, other = "TestRebootAfterRelease", "TestReleaseDefaultPool"
+	s, runRE, err := newSearch(Options{Dir: dir, Patterns: []string{"./rebootother"}, Budget: 10 * time.Minute, Seed: 1, Workers: 1, SchedulesDir: t.TempDir(), Build: build})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.inst, err = build.view(ctx, s.opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.makeWorkDir(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(s.workDir)
+	targets, err := s.selectTests(runRE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := s.buildTargets(ctx, targets)
+	if len(built) != 2 {
+		t.Fatalf("%d tests built, want 2: %v", len(built), err)
+	}
+	s.startClock(built)
+	s.deadline, s.hardStop = budgetEnds(s.start, s.opts.Budget)
+	s.plainRuns(ctx, built)
+	byName := map[string]*target{}
+	for _, tg := range built {
+		byName[tg.name] = tg
+	}
+	// As go test orders them, one schedule each per process: the
+	// reboot's first schedule in a process fails on about half the seeds.
+	batch := []*target{byName[other], byName[test]}
+	for i := 0; i < 30 && byName[test].stats.Failures == 0; i++ {
+		s.searchBatch(ctx, batch, 0, 1, time.Now().Add(5*time.Minute))
+	}
+	if byName[test].stats.Failures == 0 {
+		t.Fatalf("%s did not fail in 30 batch processes", test)
+	}
+	res, err := s.report(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		t.Log("note:", n)
+	}
+	checkFindings(ctx, t, res, findingCheck{dir: dir, build: build, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{test: checks.TestFailure},
+		Sites: map[string]string{test: "rebootother_test.go:14"},
+	}})
+	for _, f := range res.Findings {
+		a := f.AfterEarlier
+		if a == nil || len(a.Tests) != 1 || a.Tests[0] != other {
+			t.Fatalf("%s: labels %q, want the earlier run of %s it needs", f.Test, f.Labels(), other)
+		}
+		sched, err := ReadSchedule(f.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sched.Prior) != a.Schedules || sched.Prior[0].Test != other {
+			t.Fatalf("%s: schedule carries %d earlier schedules (%+v), label says %d of %v", f.Test, len(sched.Prior), sched.Prior, a.Schedules, a.Tests)
+		}
+		rep, err := newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, Build: build})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone := *sched
+		alone.Prior = nil
+		rr, err := rep.run(ctx, &alone, "")
+		rep.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rr.Outcome == Reproduced {
+			t.Errorf("%s: its schedule reproduced alone, without the other test's run", f.Test)
+		}
+	}
+}
+
+// TestAfterCost: a replay after all the schedules a process ran before a
+// failure runs them in one process, so it costs what they took, not a
+// fresh process each (ants: 1081 schedules of about 12ms were "all of
+// them would not fit" at 2×280ms each, 10 minutes, where they take 26 s
+// at most). The note names the earlier failures of the process.
+func TestAfterCost(t *testing.T) {
+	prior := make([]rt.Result, 1081)
+	for i := range prior {
+		prior[i] = rt.Result{Index: i, Seed: int64(i), Outcome: "pass", Elapsed: 12 * time.Millisecond}
+	}
+	prior[40].Outcome, prior[40].Site = "deadlock", "ants.go:477"
+	prior[41].Outcome = "deadlock"
+	per := 280 * time.Millisecond
+	if got, want := afterCost(per, prior), per+2*1081*12*time.Millisecond; got != want {
+		t.Errorf("afterCost = %v, want %v", got, want)
+	}
+	if n, first := earlierFailures(prior); n != 2 || first != "deadlock at ants.go:477 (seed 40)" {
+		t.Errorf("earlierFailures = %d, %q; want 2, the deadlock of seed 40", n, first)
 	}
 }

@@ -194,7 +194,12 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 		s.mu.Lock()
 		t.stats.Elapsed += took
 		s.mu.Unlock()
-		s.collect(t, part, lo, s.opts.Strategy)
+		s.collectIn(t, part, lo, s.opts.Strategy, out, func(i int) string {
+			if j := at(i); j >= 0 && j < len(batch) {
+				return batch[j].name
+			}
+			return t.name
+		})
 		if part.crashed >= 0 || part.killed {
 			s.afterProcess(ctx, t, part, end)
 		}

@@ -20,6 +20,18 @@ func overrunSlack(budget time.Duration) time.Duration {
 	return min(max(budget/50, time.Second), budget/20)
 }
 
+// replayBy is rt.Config.ReplayBy of a test process started now: the end
+// of the budget less what a process takes outside its schedules (as the
+// latest took: at load 38, 1.3 s from the last schedule to the exit) for
+// its own exit and each of the replayTries replays of a failure it may
+// find. Zero when the budget has no end.
+func (s *search) replayBy() time.Time {
+	if s.hardStop.IsZero() {
+		return time.Time{}
+	}
+	return s.hardStop.Add(-(1 + replayTries) * max(processStartup, s.fresh.recent()))
+}
+
 // budgetEnds returns the end of the search (deadline) and the end of the
 // budget (hardStop: no process outlives it) of a search that began after
 // the build at start.
@@ -75,7 +87,7 @@ func (s *search) shrinkReserve() time.Duration {
 	var order []string
 	for _, k := range s.order {
 		t, f := s.owners[k], s.failures[k]
-		if t == nil || f == nil || toolsDoing(t, f) {
+		if t == nil || f == nil || s.toolsDoing(t, f) {
 			continue
 		}
 		// A failure late in a long schedule replays for as long as that
@@ -117,7 +129,15 @@ func (s *search) shrinkReserve() time.Duration {
 // toolsDoing reports whether failure f of t is one the report notes as
 // the tool's doing and does not replay (search.candidates): every
 // schedule failed, the unperturbed one included, but plain go test ran
-// and did not fail this way. The caller holds s.mu.
+// and did not fail this way, and plain go test is not known to have
+// shown it (Options.PlainShown). The caller holds s.mu.
+func (s *search) toolsDoing(t *target, f *failure) bool {
+	if !toolsDoing(t, f) {
+		return false
+	}
+	return s.opts.PlainShown == nil || !s.opts.PlainShown(makeFinding(f, t.pkg.ImportPath, t.name, ""))
+}
+
 func toolsDoing(t *target, f *failure) bool {
 	unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
 	return unperturbed && t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed()

@@ -64,6 +64,9 @@ type target struct {
 	// (0 until the unperturbed run measured it); step is the wall time of
 	// one schedule inside a running process.
 	cost, step time.Duration
+	// failedRun: a schedule of its search failed (counted), so a process
+	// starts only while the failure's replays still fit (rt.ReplayFits).
+	failedRun bool
 	// virtual is how far the virtual clock of its unperturbed schedule
 	// moved: its sleeps and timers, which cost no wall time under
 	// control but do under plain go test (plainCost).

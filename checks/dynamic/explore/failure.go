@@ -40,16 +40,27 @@ type failure struct {
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
-	// prior are the schedules its process ran before it, in order (of
-	// its test); afterPrior, when set, is how many of them, the last,
-	// its replay runs first: it replayed only after them.
+	// prior are the schedules its process ran before it, in order (its
+	// test's, and in a batch process the tests' before it); priorTests
+	// names the test of each ("" for its own); afterPrior, when set, is
+	// how many of them, the last, its replay runs first: it replayed
+	// only after them.
 	prior      []rt.Result
+	priorTests []string
 	afterPrior int
 }
 
 // collect records the failures of one process's schedules and returns
 // their keys. base is the index of the worker's first schedule.
 func (s *search) collect(t *target, out *childOutcome, base int, strategy string) map[string]bool {
+	return s.collectIn(t, out, base, strategy, nil, nil)
+}
+
+// collectIn is collect for t's part out of a batch process that ran
+// whole (its schedules of every test, in order), testAt naming the test
+// of a schedule index: a failure's earlier schedules are the process's,
+// the other tests' included.
+func (s *search) collectIn(t *target, out *childOutcome, base int, strategy string, whole *childOutcome, testAt func(int) string) map[string]bool {
 	keys := map[string]bool{}
 	add := func(f *failure, index int) {
 		f.strategy = strategy
@@ -62,12 +73,23 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 	byIndex := map[int]rt.Result{}
 	// The schedules of this process before index i (each Result is
 	// written as its schedule ends, so they are in order).
-	priorOf := func(i int) []rt.Result {
+	proc := out
+	if whole != nil {
+		proc = whole
+	}
+	setPrior := func(f *failure, i int) {
 		k := 0
-		for k < len(out.results) && out.results[k].Index < i {
+		for k < len(proc.results) && proc.results[k].Index < i {
 			k++
 		}
-		return out.results[:k:k]
+		f.prior, f.priorTests = proc.results[:k:k], make([]string, k)
+		for j := range f.priorTests {
+			if testAt != nil {
+				if name := testAt(proc.results[j].Index); name != t.name {
+					f.priorTests[j] = name
+				}
+			}
+		}
 	}
 	for _, r := range out.results {
 		byIndex[r.Index] = r
@@ -85,7 +107,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 				continue
 			}
 			f.strategy = strategy
-			f.prior = priorOf(r.Index)
+			setPrior(f, r.Index)
 			add(f, r.Index)
 		}
 	}
@@ -102,7 +124,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 		}
 		if r, ok := byIndex[rep.Index]; ok {
 			f.seed, f.decisions, f.kept, f.elapsed = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed
-			f.prior = priorOf(rep.Index)
+			setPrior(f, rep.Index)
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
 		}
@@ -574,7 +596,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 		sched.MaxSteps, sched.Version = s.opts.MaxSteps, rt.ScheduleVersionRepro
 	}
 	if f.afterPrior > 0 {
-		sched.Prior, sched.Version = priorRuns(t.name, f.prior[len(f.prior)-f.afterPrior:]), rt.ScheduleVersionPrior
+		sched.Prior, sched.Version = f.priorRuns(t.name, f.afterPrior), rt.ScheduleVersionPrior
 	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.
@@ -618,7 +640,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 		fd.EarlyTimers = &checks.EarlyTimers{Jumps: f.early}
 	}
 	if f.afterPrior > 0 {
-		fd.AfterEarlier = &checks.AfterEarlier{Schedules: f.afterPrior}
+		fd.AfterEarlier = f.afterEarlier(f.afterPrior)
 	}
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos
@@ -721,15 +743,36 @@ func (s *search) stoppedNotCrashed(t *target) {
 	s.mu.Unlock()
 }
 
-// priorRuns are the schedule file's record of results, schedules of test
-// run before a failing one in its process.
-func priorRuns(test string, results []rt.Result) []rt.Prior {
-	ps := make([]rt.Prior, len(results))
-	for i, r := range results {
+// priorRuns are the schedule file's record of the last n schedules run
+// before f in its process (test's, unless priorTests names another).
+func (f *failure) priorRuns(test string, n int) []rt.Prior {
+	from := len(f.prior) - n
+	ps := make([]rt.Prior, n)
+	for i, r := range f.prior[from:] {
 		ps[i] = rt.Prior{Test: test, Seed: r.Seed, Decisions: r.Decisions, ClockBase: r.ClockBase}
+		if j := from + i; j < len(f.priorTests) && f.priorTests[j] != "" {
+			ps[i].Test = f.priorTests[j]
+		}
 		if ps[i].Decisions == nil {
 			ps[i].Decisions = []rt.Decision{}
 		}
 	}
 	return ps
+}
+
+// afterEarlier is the label of f replayed after its last n earlier
+// schedules: how many, and the other tests among them, in order.
+func (f *failure) afterEarlier(n int) *checks.AfterEarlier {
+	a := &checks.AfterEarlier{Schedules: n}
+	seen := map[string]bool{}
+	for j := len(f.prior) - n; j < len(f.prior); j++ {
+		if j < 0 || j >= len(f.priorTests) {
+			continue
+		}
+		if name := f.priorTests[j]; name != "" && !seen[name] {
+			seen[name] = true
+			a.Tests = append(a.Tests, name)
+		}
+	}
+	return a
 }

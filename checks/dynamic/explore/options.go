@@ -89,15 +89,26 @@ type Options struct {
 	// StopAtFirst is the TestUntil of a search that wants one failure of
 	// each test.
 	TestUntil func(checks.Finding) bool
+	// SkipTest, when set, is asked before each test's search, after the
+	// unperturbed runs: true leaves the test with its unperturbed schedule
+	// alone. With TestUntil it ends a group of tests once the group has
+	// what its caller waits for (gen's corpus tests: one failure a type).
+	SkipTest func(TestRef) bool
 	// KeepEarly, when set, is asked about each failure that followed an
 	// early timer (rt.Config.KeepEarly), which is otherwise inconclusive
 	// (the test's own timeout, most likely): true keeps it, labelled
 	// (Finding.EarlyTimers) and replayed so. Only repro sets it, for the
 	// failure its log shows plain go test had.
 	KeepEarly func(checks.Finding) bool
+	// PlainShown, when set, tells a failure that plain go test is known
+	// to have shown: such a failure on the unperturbed schedule is never
+	// filed as the tool's doing because plain runs here pass (they may
+	// not run as long, or as often, as the run that showed it). Only
+	// repro sets it, for the failure of its log.
+	PlainShown func(checks.Finding) bool
 	// EarlySleep lets a strategy end a time.Sleep before goroutines that
 	// could run, as it fires a waited timer (rt.Config.EarlySleep): a
-	// loaded machine delays them past the sleep. pr sets it. A test that
+	// loaded machine delays them past the sleep. pr and test set it. A test that
 	// then fails stays inconclusive (its sleep was its synchronization);
 	// what it leaves running when it passed is a leak.
 	EarlySleep bool

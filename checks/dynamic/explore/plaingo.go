@@ -302,8 +302,19 @@ func sameGoroutine(g, p checks.Goroutine) bool {
 	return has(pu, closureRE.ReplaceAllString(gu[0].Func, ".func")) || has(gu, closureRE.ReplaceAllString(pu[0].Func, ".func"))
 }
 
-// howPlain says what plain go test did, for a note.
-func (o *plainOutcome) howPlain() string {
+// howPlain says what plain go test did, for a note: how many of its runs
+// failed, with the last one's exit status and failure line (dir: the
+// package's, for the line's file).
+func (o *plainOutcome) howPlain(dir string) string {
+	failed, last := o.failedRuns()
+	if failed == 0 {
+		return o.tested + " passed"
+	}
+	return fmt.Sprintf("%s: %d failed (%s: %s)", o.tested, failed, checks.ExitStatus(last.exitCode), last.failureLine(dir))
+}
+
+// failedRuns returns how many runs of o failed and the last that did.
+func (o *plainOutcome) failedRuns() (int, plainRun) {
 	failed := 0
 	var last plainRun
 	for _, r := range o.runs {
@@ -312,21 +323,7 @@ func (o *plainOutcome) howPlain() string {
 			last = r
 		}
 	}
-	if failed == 0 {
-		return o.tested + " passed"
-	}
-	what := "failed otherwise"
-	switch {
-	case last.timedOut:
-		what = "timed out"
-	case last.deadlocked:
-		what = "deadlocked: all goroutines are asleep"
-	case last.crash != nil:
-		what = "failed otherwise: " + firstLine(last.crash.message)
-	case len(last.logs) > 0:
-		what = "failed otherwise: " + firstLine(last.logs[0])
-	}
-	return fmt.Sprintf("%s: %d failed (%s)", o.tested, failed, what)
+	return failed, last
 }
 
 // plainWindow builds t's package for plain go test and returns the binary
@@ -462,7 +459,7 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 			// only when plain go test fails this way too; when it passes,
 			// or could not be run to tell, it is a note (precision first).
 			sib := sibling(tools, t, f)
-			how := o.howPlain()
+			how := o.howPlain(t.pkg.Dir)
 			if p.Runs == 0 {
 				how = "plain go test could not be run to tell (" + p.NotRun + ")"
 			}

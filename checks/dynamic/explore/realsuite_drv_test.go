@@ -259,6 +259,53 @@ func TestStoppedAtShareEnd(t *testing.T) {
 	}
 }
 
+// TestPlainFailsOtherwise: a test whose every schedule fails under
+// interleave and which plain go test fails too, another way (buntdb's
+// TestReloadNotInvalid), is a note that quotes plain go test's exit and
+// failure line and does not call it the tool's doing.
+func TestPlainFailsOtherwise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a package; skipped with -short")
+	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
+	want := "TestFailsEitherWay: not reported: the unperturbed schedule under interleave fails (panic: invalid argument to Intn), and plain go test fails too, another way ("
+	// A budget too short for the plain runs leaves it undecided: doubled.
+	for budget, attempt := 5*time.Second, 0; ; budget, attempt = 2*budget, attempt+1 {
+		res, err := Run(context.Background(), Options{
+			Dir: dir, Patterns: []string{"./toolsibling"}, Budget: budget, Seed: 1, SchedulesDir: t.TempDir(), Build: build,
+			Tests: []TestRef{{Package: "realsuitedrv/toolsibling", Name: "TestFailsEitherWay"}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, blamed := false, false
+		for _, n := range res.Notes {
+			t.Log("note:", n)
+			blamed = blamed || strings.HasPrefix(n, "TestFailsEitherWay: not reported, most likely the tool's doing")
+			if strings.HasPrefix(n, want) {
+				found = true
+				if !strings.Contains(n, "3 failed (exit 1: toolsibling_test.go:56: invalid database)") || strings.Contains(n, "tool's doing") {
+					t.Errorf("note %q: want plain go test's exit and failure line quoted, the tool not blamed", n)
+				}
+			}
+		}
+		if blamed {
+			t.Fatalf("notes %q: the failure blamed on the tool though plain go test fails too", res.Notes)
+		}
+		if !found && attempt < 3 && len(res.Findings) == 0 {
+			t.Logf("plain go test's outcome not decided in %v; searching again", budget)
+			continue
+		}
+		for _, f := range res.Findings {
+			t.Errorf("%s: %s reported (%s): %s", f.Test, f.Kind, f.Labels(), f.Message)
+		}
+		if !found {
+			t.Errorf("notes %q, want one starting %q", res.Notes, want)
+		}
+		return
+	}
+}
+
 // TestToolSibling (issue 21): a failure the tool causes on every schedule
 // of one test is a note; the same failure on some schedules of a sibling
 // test, which plain go test passes, is a note too, never a finding. A

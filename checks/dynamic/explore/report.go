@@ -43,15 +43,24 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if toolsDoing(t, f) {
+		if s.toolsDoing(t, f) {
 			// Every schedule fails, the one with no preemption at all
 			// included, but plain go test does not fail this way: what
 			// differs is the tool, not the interleaving. Never told as the
 			// test's own. (When some schedules pass, it depends on the
 			// interleaving: a finding, labelled "plain go test passes",
 			// never "fails too".)
-			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
-				t.name, firstLine(f.message), t.plainGo.howPlain(), finding.Replay))
+			if failed, _ := t.plainGo.failedRuns(); failed == len(t.plainGo.runs) && failed > 0 {
+				// Plain go test fails it too, every run, another way:
+				// the test fails without the tool, so the note must not
+				// blame the tool; the failure under interleave is still
+				// not told, as no plain run fails that way.
+				s.note(fmt.Sprintf("%s: not reported: the unperturbed schedule under interleave fails (%s), and plain go test fails too, another way (%s): the test fails without interleave, but not as it does under it; to look: %s",
+					t.name, firstLine(f.message), t.plainGo.howPlain(t.pkg.Dir), finding.Replay))
+			} else {
+				s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
+					t.name, firstLine(f.message), t.plainGo.howPlain(t.pkg.Dir), finding.Replay))
+			}
 			tools = append(tools, toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site})
 			continue
 		}
@@ -83,8 +92,12 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 					t.name, firstLine(f.message), f.seed, why, finding.Replay))
 				continue
 			} else if why != "" {
-				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not reproduce it on any of %d replays (the last: %s): something outside the schedule decides it, and a finding must replay with the line it prints; to look: %s",
-					t.name, firstLine(f.message), f.seed, replayTries, why, finding.Replay))
+				outside := "something outside the schedule decides it"
+				if len(f.prior) > 0 && !f.kept {
+					outside = "something outside the schedule decides it (what the schedules its process ran before it left, or more)"
+				}
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but its schedule run alone in a fresh process did not reproduce it on any of %d replays (the last: %s): %s, and a finding must replay with the line it prints; to look: %s",
+					t.name, firstLine(f.message), f.seed, replayTries, why, outside, finding.Replay))
 				continue
 			}
 			var others []checks.Finding

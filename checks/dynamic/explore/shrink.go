@@ -267,10 +267,13 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		} else if ok {
 			return "", false
 		}
+		if failed, first := earlierFailures(f.prior); failed > 0 {
+			why += fmt.Sprintf("; %d of the schedules its process ran before it failed, the first %s: a failure that follows another in one process may be that one's consequence", failed, first)
+		}
 		if tried == len(f.prior) {
 			why += fmt.Sprintf("; nor after the %d %s its process ran before it", tried, checks.Plural(tried, "schedule"))
 		} else {
-			why += fmt.Sprintf("; nor after the last of the %d schedules its process ran before it (all of them would not fit in the time left)", len(f.prior))
+			why += fmt.Sprintf("; nor after the last of the %d schedules its process ran before it (all of them, about %v, did not fit in the time left)", len(f.prior), afterCost(perTry(), f.prior).Round(100*time.Millisecond))
 		}
 	}
 	if why != "" && reproduced > 0 {
@@ -281,6 +284,36 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		return "", false
 	}
 	return why, false
+}
+
+// afterCost is how long a replay after the earlier schedules prior
+// takes at most: a fresh process with one schedule (per) and, twice
+// over, what they took when recorded (they run in that one process).
+func afterCost(per time.Duration, prior []rt.Result) time.Duration {
+	var took time.Duration
+	for _, r := range prior {
+		took += r.Elapsed
+	}
+	return per + 2*took
+}
+
+// earlierFailures counts the failing schedules of prior and says what
+// the first was ("test-failure at x.go:12 (seed 5)").
+func earlierFailures(prior []rt.Result) (int, string) {
+	n, first := 0, ""
+	for _, r := range prior {
+		if r.Outcome == "" || r.Outcome == "pass" {
+			continue
+		}
+		if n++; n == 1 {
+			first = r.Outcome
+			if r.Site != "" {
+				first += " at " + r.Site
+			}
+			first += fmt.Sprintf(" (seed %d)", r.Seed)
+		}
+	}
+	return n, first
 }
 
 // replaysAfter replays the finding's schedule sched (file path) in a
@@ -296,15 +329,15 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 	if !s.hardStop.IsZero() && (end.IsZero() || s.hardStop.Before(end)) {
 		end = s.hardStop
 	}
-	if n := len(f.prior); n > 1 && (end.IsZero() || time.Until(end) > 2*per*time.Duration(n+1)) {
+	if n := len(f.prior); n > 1 && (end.IsZero() || time.Until(end) > afterCost(per, f.prior)) {
 		// All of them, when the time left holds them (a process ran
 		// two thousand of ants' schedules).
 		ns = append(ns, n)
 	}
 	for k, n := range ns {
 		try := *sched
-		try.Prior, try.Version = priorRuns(t.name, f.prior[len(f.prior)-n:]), rt.ScheduleVersionPrior
-		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.hardStop, per*time.Duration(n+1), len(ns)-k))
+		try.Prior, try.Version = f.priorRuns(t.name, n), rt.ScheduleVersionPrior
+		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.hardStop, afterCost(per, f.prior[len(f.prior)-n:]), len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)
 		cancel()
 		if rerr != nil && cctx.Err() != nil {
@@ -318,7 +351,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 			return n, false, nil
 		}
 		f.afterPrior = n
-		fd.AfterEarlier = &checks.AfterEarlier{Schedules: n}
+		fd.AfterEarlier = f.afterEarlier(n)
 		if tok, err := EncodeToken(&try); err == nil {
 			fd.ReplayToken = tok
 		}

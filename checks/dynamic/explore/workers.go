@@ -47,6 +47,9 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
 			break
 		}
+		if s.opts.SkipTest != nil && s.opts.SkipTest(TestRef{Package: t.pkg.ImportPath, Name: t.name}) {
+			continue
+		}
 		slice := testSlice(time.Until(s.deadline), s.shrinkReserve(), s.searchReserve(t), shares[i:], costs[i:])
 		s.mu.Lock()
 		s.stats.Current = t.pkg.ImportPath + "." + t.name
@@ -106,7 +109,15 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
 		s.mu.Lock()
 		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused
+		failed, step := t.failedRun, t.step
 		s.mu.Unlock()
+		replayBy := s.replayBy()
+		if failed && !rt.ReplayFits(replayBy, replayTries, step, time.Now()) {
+			// A process that ran a failing schedule stopped so (a leak
+			// leaves goroutines behind: the next schedule needs a fresh
+			// process); no other starts in the failure's replay time.
+			return
+		}
 		left, more := schedulesLeft(s.opts.Schedules, first-k*workerStride)
 		if !more {
 			return
@@ -125,6 +136,8 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Schedules:   left,
 				Deadline:    last,
 				Until:       stop,
+				ReplayBy:    replayBy,
+				ReplayTries: replayTries,
 				StepTimeout: s.opts.StepTimeout,
 				KeepEarly:   s.opts.KeepEarly != nil,
 				EarlySleep:  s.opts.EarlySleep,
@@ -177,6 +190,7 @@ func (s *search) counted(t *target, r rt.Result) {
 		t.stats.StepBound++
 	}
 	t.step = max(t.step, r.Elapsed)
+	t.failedRun = t.failedRun || r.Outcome != "pass"
 	s.countPreempts(r)
 	s.mu.Unlock()
 }

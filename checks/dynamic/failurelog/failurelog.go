@@ -9,7 +9,9 @@
 // The files: failurelog.go reads a log's failures (Parse) and which test
 // each is of; frames.go is the one reader of a Go traceback's frames
 // (Frames, on checks.Frame), which explore uses too; signature.go is the
-// signature of a failure and its Match with a Finding.
+// signature of a failure and its Match with a Finding; testify.go and
+// numbers.go are the values a test's message shows and how a match
+// compares them.
 package failurelog
 
 import (
@@ -69,6 +71,10 @@ type Failure struct {
 	Involved []Goroutine
 	// Goroutines are all the goroutines the log shows for it.
 	Goroutines []Goroutine
+	// Live are goroutines of a timeout's dump left out of Involved: they
+	// had waited less than a minute when others had waited minutes (a
+	// ticker's loop, a pool's janitor), so they were not part of the hang.
+	Live []Goroutine
 	// Site is where a test failure's message was logged ("file.go:12").
 	Site string
 	// Detail is a testify assertion's Error: text ("Should be true"),
@@ -597,7 +603,56 @@ func (p *parser) identify(f *Failure) {
 	if f.Test != "" {
 		f.Runs, f.RunsFrom = p.runs(f)
 	}
+	if f.Kind == Timeout {
+		f.Involved, f.Live = splitLive(f.Goroutines, f.Involved)
+	}
 }
+
+// waitRE is how long a goroutine of a dump had waited, in its state:
+// "[chan receive, 7 minutes]". The runtime says so from one minute on,
+// once a garbage collection has seen the goroutine waiting.
+var waitRE = regexp.MustCompile(`, (\d+) minutes`)
+
+func waitMinutes(state string) int {
+	if m := waitRE.FindStringSubmatch(state); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+// splitLive splits the goroutines involved in a timeout into those of the
+// hang and the live ones. When some goroutine of the dump had waited
+// liveMinutes or more (the test had run that long), one waiting without a
+// duration had woken in the last minutes: a loop a timer wakes, not a
+// goroutine blocked since the test hung (a garbage collection, forced at
+// least every two minutes, dates a wait). Running goroutines stay: a busy
+// loop may be the hang. A test that hung only in its last minutes loses
+// goroutines of its hang so: its signature then matches more hangs of
+// the test, not fewer.
+func splitLive(all, involved []Goroutine) (hang, live []Goroutine) {
+	longest := 0
+	for _, g := range all {
+		longest = max(longest, waitMinutes(g.State))
+	}
+	if longest < liveMinutes {
+		return involved, nil
+	}
+	for _, g := range involved {
+		st, _, _ := strings.Cut(g.State, ",")
+		if waitMinutes(g.State) == 0 && st != "running" && st != "runnable" && st != "syscall" {
+			live = append(live, g)
+			continue
+		}
+		hang = append(hang, g)
+	}
+	return hang, live
+}
+
+// liveMinutes is the least wait in a dump that tells goroutines waiting
+// without a duration live: beyond the two minutes between forced
+// collections.
+const liveMinutes = 3
 
 // runs tells whether the failure came on a repeated run of its test in one
 // process: the runs of it that passed before it in its package's output,

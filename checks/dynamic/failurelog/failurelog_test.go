@@ -27,6 +27,10 @@ import (
 // "started <- true; time.Sleep(time.Millisecond)" on line 13, "time"
 // imported on line 3, and a 20ms test after TestPoolJobs so that the
 // binary is still running when the goroutine fails.
+//
+// leftover.log is go test -count=10000 -run 'TestNotYet$' of
+// testdata/leftover (cmd/interleave's TestReproPlainShown), which
+// panicked after 60 s.
 func read(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -58,7 +62,7 @@ func TestParse(t *testing.T) {
 			`timeout [locks.TestABBA at locks_test.go:32] [locks.transfer at locks_test.go:20 < locks.TestABBA.func2] [locks.transfer at locks_test.go:20 < locks.TestABBA.func1]`},
 		{"asleep.log", Deadlock, "fatal error: all goroutines are asleep - deadlock!", "kernels/locks", "TestABBA", "the test function's frame", 3, ""},
 		{"testfail.log", TestFailure, "counter = 1 after two increments, want 2", "kernels/locks", "TestLostUpdate", "the --- FAIL line", 0,
-			`test-failure "counter = # after two increments, want #" at locks_test.go:160`},
+			`test-failure "counter = 1 after two increments, want 2" (1 may differ, on the same side of 2) at locks_test.go:160`},
 		{"json.log", Panic, "panic: close of closed channel", "kernels/chans", "TestCloseClosed", "the test function's frame", 1,
 			`panic "close of closed channel" [chans.(*notifier).shutdown at chans_test.go:59 < chans.TestCloseClosed.func2]`},
 		{"nilmap.log", Panic, "panic: assignment to entry in nil map", "kernels/syncs", "", "", 1,
@@ -618,5 +622,137 @@ func TestTestifyValues(t *testing.T) {
 	// Addresses in values are normalized, numbers kept.
 	if _, e, a, ok := AssertionValues("Not equal: \nexpected: &T{p:(*int)(0xc000012345)}\nactual  : &T{p:(*int)(nil)}\n\nDiff:\n--- Expected"); !ok || e != "&T{p:(*int)(0x?)}" || a != "&T{p:(*int)(nil)}" {
 		t.Errorf("got %q, %q, %v", e, a, ok)
+	}
+}
+
+// TestMessageNumbers: a test's message is the same failure with another
+// count measured on the same side of what it expected, never with
+// another expected value, another index, or a count on the other side.
+func TestMessageNumbers(t *testing.T) {
+	inM := InModule("example.com/m")
+	sigOf := func(msg string) Signature {
+		t.Helper()
+		fs := Parse("--- FAIL: TestCount (0.01s)\n    count_test.go:42: " + msg + "\nFAIL\nFAIL\texample.com/m\t0.104s\n")
+		if len(fs) != 1 {
+			t.Fatalf("%q: got %d failures, want 1", msg, len(fs))
+		}
+		return fs[0].Signature(inM)
+	}
+	if got, want := sigOf("count = 29999, want 30001").String(), `test-failure "count = 29999, want 30001" (29999 may differ, on the same side of 30001) at count_test.go:42`; got != want {
+		t.Errorf("signature\n got %s\nwant %s", got, want)
+	}
+	for log, cases := range map[string]map[string]bool{
+		"count = 29999, want 30001": {
+			"count = 29999, want 30001": true,
+			"count = 29998, want 30001": true, // another lost update
+			"count = 0, want 30001":     true,
+			"count = 30002, want 30001": false, // too many, not too few
+			"count = 30001, want 30001": false,
+			"count = 29999, want 30000": false, // another expectation
+			"count = #, want #":         false,
+		},
+		"case 3: got 5, want 6": {
+			"case 3: got 4, want 6": true,
+			"case 4: got 5, want 6": false, // another row of the table
+			"case 3: got 7, want 6": false,
+		},
+		"expected 10 items, got 7": {
+			"expected 10 items, got 3":  true,
+			"expected 10 items, got 12": false,
+			"expected 9 items, got 7":   false,
+		},
+		"len(q) = 2, want 0": {
+			"len(q) = 5, want 0": true,
+			"len(q) = 2, want 1": false,
+		},
+		"i=3: x = 1, want 2": {
+			"i=3: x = 0, want 2": true,
+			"i=4: x = 1, want 2": false, // "i=3" labels the case
+		},
+		"balance = -5, want 0": {
+			"balance = -1, want 0": true,
+			"balance = 1, want 0":  false,
+		},
+		"leaked 3 goroutines": {
+			"leaked 3 goroutines": true,
+			"leaked 4 goroutines": false, // no word says it was measured
+		},
+		"got 3": {
+			"got 300": true, // measured, and nothing to stay below
+		},
+	} {
+		sig := sigOf(log)
+		for msg, same := range cases {
+			fd := checks.Finding{Kind: checks.TestFailure, Message: "TestCount: test failed: count_test.go:42: " + msg}
+			if ok, why := sig.Match(fd, inM); ok != same {
+				t.Errorf("log %q: %q matches %v (%s), want %v", log, msg, ok, why, same)
+			}
+		}
+		// The same text logged at another line is another assertion.
+		fd := checks.Finding{Kind: checks.TestFailure, Message: "TestCount: test failed: count_test.go:43: " + log}
+		if ok, _ := sig.Match(fd, inM); ok {
+			t.Errorf("log %q: matches at another line", log)
+		}
+	}
+	// testify's numeric values: the actual one measured, the expected one
+	// fixed.
+	inTally := InModule("github.com/uber-go/tally")
+	fs := Parse("--- FAIL: TestCount (0.01s)\n    count_test.go:42: \n        \tError Trace:\tcount_test.go:42\n        \tError:      \tNot equal: \n        \t            \texpected: 30001\n        \t            \tactual  : 29999\n        \tTest:       \tTestCount\nFAIL\n")
+	sig := fs[0].Signature(inTally)
+	for msg, same := range map[string]bool{
+		"test failed: count_test.go:42: Not equal: expected: 30001 actual : 29998":   true,
+		"test failed: count_test.go:42: Not equal: 30001 (expected) != 290 (actual)": true,
+		"test failed: count_test.go:42: Not equal: expected: 30001 actual : 30002":   false,
+		"test failed: count_test.go:42: Not equal: expected: 30000 actual : 29999":   false,
+		"test failed: count_test.go:42: Not equal: 130001 (expected) != 0 (actual)":  false,
+		"test failed: count_test.go:42: Not equal: expected: 30001 actual : 29998x":  false,
+	} {
+		fd := checks.Finding{Kind: checks.TestFailure, Message: msg}
+		if ok, why := sig.Match(fd, inTally); ok != same {
+			t.Errorf("testify: %q matches %v (%s), want %v", msg, ok, why, same)
+		}
+	}
+}
+
+// TestTimeoutLiveGoroutines: a timeout's dump cut to goroutines that
+// waited less than a minute while the test had waited minutes (a pool's
+// janitors woken by their tickers: panjf2000/ants issue 401) shows none
+// of the hang; the signature keeps none of them, and any hang of the test
+// is the log's. The same goroutines waiting for minutes are the hang's.
+func TestTimeoutLiveGoroutines(t *testing.T) {
+	inAnts := InModule("github.com/panjf2000/ants/v2")
+	log := read(t, "real/timeout-live-only.log")
+	f := Parse(log)[0]
+	if f.Kind != Timeout || f.Test != "TestAntsPool" || len(f.Involved) != 0 || len(f.Live) != 2 {
+		t.Fatalf("got %s of %s, %d involved, %d live; want a timeout of TestAntsPool, 0 and 2", f.Kind, f.Test, len(f.Involved), len(f.Live))
+	}
+	sig := f.Signature(inAnts)
+	if got := sig.String(); got != "timeout (any hang of the test)" {
+		t.Errorf("signature %q", got)
+	}
+	frame := func(fn, file string, line int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: line} }
+	hang := checks.Finding{Kind: checks.Deadlock, Message: "TestAntsPool: deadlock: all goroutines are blocked",
+		Goroutines: []checks.Goroutine{{ID: "g0", Stack: []checks.Frame{frame("sync.(*WaitGroup).Wait", "/go/src/sync/waitgroup.go", 118), frame("github.com/panjf2000/ants/v2_test.TestAntsPool", "ants_test.go", 294)}}}}
+	if ok, why := sig.Match(hang, inAnts); !ok {
+		t.Errorf("the test's hang does not match a dump of live goroutines only: %s", why)
+	}
+	leak := hang
+	leak.Kind = checks.Leak
+	if ok, _ := sig.Match(leak, inAnts); ok {
+		t.Error("a leak matches a timeout")
+	}
+	// The janitors blocked for minutes: they are the hang.
+	blocked := strings.ReplaceAll(log, "[select]:", "[select, 7 minutes]:")
+	f = Parse(blocked)[0]
+	if len(f.Involved) != 2 || len(f.Live) != 0 {
+		t.Fatalf("janitors waiting 7 minutes: %d involved, %d live; want 2 and 0", len(f.Involved), len(f.Live))
+	}
+	if ok, _ := f.Signature(inAnts).Match(hang, inAnts); ok {
+		t.Error("a hang without the log's blocked goroutines matches")
+	}
+	// A dump where nothing waited minutes says nothing of who is live.
+	short := strings.ReplaceAll(log, "chan receive, 7 minutes", "chan receive")
+	if f = Parse(short)[0]; len(f.Involved) != 2 {
+		t.Errorf("a dump without waits of minutes: %d involved, want 2", len(f.Involved))
 	}
 }

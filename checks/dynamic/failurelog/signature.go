@@ -37,6 +37,10 @@ type Signature struct {
 	// it printed them (AssertionValues): the failure is one that shows
 	// the same values, in either of testify's formats.
 	Expected, Actual string
+	// Numbers is a test failure's message (its first line) when it has
+	// numbers: Match pairs them with the finding's (numbersAgree), so a
+	// count measured may differ, an expected value or an index may not.
+	Numbers string
 	// Drift is how many lines a goroutine's top frame may be away from the
 	// log's, in the same function and file: a log from another commit
 	// than the checkout (0: the same line).
@@ -59,8 +63,11 @@ func (f *Failure) Signature(inModule func(checks.Frame) bool) Signature {
 	case Panic, Fatal, TestFailure:
 		s.Message = normalize(f.Message)
 	}
+	if f.Kind == TestFailure && hasNumbers(f.Message) {
+		s.Numbers = strings.TrimSpace(firstLine(f.Message))
+	}
 	if f.Kind == TestFailure && f.Detail != "" {
-		s.Message, s.Detail = "", collapse(f.Detail)
+		s.Message, s.Detail, s.Numbers = "", collapse(f.Detail), ""
 		if head, exp, act, ok := AssertionValues(f.Detail); ok {
 			s.Detail, s.Expected, s.Actual = collapse(head), exp, act
 		}
@@ -101,7 +108,13 @@ func (s Signature) String() string {
 	if s.Late != "" {
 		parts = append(parts, "a goroutine failing "+s.Late+" after it completed")
 	}
-	if s.Message != "" {
+	switch {
+	case s.Numbers != "":
+		parts = append(parts, fmt.Sprintf("%q", s.Numbers))
+		if d := describeNumbers(s.Numbers); d != "" {
+			parts = append(parts, "("+d+")")
+		}
+	case s.Message != "":
 		parts = append(parts, fmt.Sprintf("%q", s.Message))
 	}
 	if s.Detail != "" {
@@ -116,7 +129,13 @@ func (s Signature) String() string {
 	for _, st := range s.Stacks {
 		parts = append(parts, "["+stackString(st)+"]")
 	}
-	return string(s.Kind) + " " + strings.Join(parts, " ")
+	switch {
+	case len(parts) > 0:
+		return string(s.Kind) + " " + strings.Join(parts, " ")
+	case s.Kind == Timeout:
+		return "timeout (any hang of the test)"
+	}
+	return string(s.Kind)
 }
 
 func stackString(st []checks.Frame) string {
@@ -186,6 +205,9 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 	if s.Message != "" && !strings.Contains(normalize(fd.Message), s.Message) {
 		return false, fmt.Sprintf("message %q, not %q", firstLine(fd.Message), s.Message)
 	}
+	if s.Numbers != "" && !numbersAgree(s.Numbers, fd.Message) {
+		return false, fmt.Sprintf("message %q, not one with the numbers of %q", firstLine(fd.Message), s.Numbers)
+	}
 	if s.Detail != "" && !strings.Contains(collapse(fd.Message), s.Detail) {
 		return false, fmt.Sprintf("message %q, not one with %q", firstLine(fd.Message), s.Detail)
 	}
@@ -226,6 +248,11 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 	case DataRace, Deadlock:
 		return sameStacks(s.Stacks, stacks, s.Drift)
 	case Timeout:
+		if len(s.Stacks) == 0 {
+			// The log shows none of the hang's goroutines (cut, or only
+			// live ones): any hang of the test is the log's.
+			return true, ""
+		}
 		if fd.Kind == checks.Deadlock {
 			return sameStacks(s.Stacks, stacks, s.Drift)
 		}

@@ -2,6 +2,7 @@ package failurelog
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -60,9 +61,27 @@ func ErrorField(lines []string, more func(string) bool) string {
 }
 
 // valuesShown reports whether msg (a finding's message) shows expected
-// and actual as a testify assertion prints them, in either format.
+// and actual as a testify assertion prints them, in either format. When
+// both are numbers, the actual one is a value measured (numbers.go): the
+// finding's may differ, on the same side of expected as the log's.
 func valuesShown(msg, expected, actual string) bool {
 	s := spaces(msg)
+	if plainNumRE.MatchString(expected) && plainNumRE.MatchString(actual) {
+		e, _ := strconv.ParseFloat(expected, 64)
+		a, _ := strconv.ParseFloat(actual, 64)
+		q := regexp.QuoteMeta(expected)
+		for _, re := range []*regexp.Regexp{
+			regexp.MustCompile(`(?:^|[\s:])expected: ` + q + ` actual ?: (-?\d+(?:\.\d+)?)(?:$|: )`),
+			regexp.MustCompile(`(?:^|[\s:])` + q + ` \(expected\) != (-?\d+(?:\.\d+)?) \(actual\)`),
+		} {
+			for _, m := range re.FindAllStringSubmatch(s, -1) {
+				if g, err := strconv.ParseFloat(m[1], 64); err == nil && sameSide(a, g, []float64{e}) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, form := range []string{
 		"expected: " + expected + " actual : " + actual,
 		"expected: " + expected + " actual: " + actual,
@@ -73,11 +92,12 @@ func valuesShown(msg, expected, actual string) bool {
 			if i < 0 {
 				break
 			}
-			// The value ends there: the message ends, or explore's
-			// ": " before the assertion's Messages, or old testify's
-			// diff follows.
+			// The value starts and ends there: the message ends, or
+			// explore's ": " before the assertion's Messages, or old
+			// testify's diff follows.
 			after := rest[i+len(form):]
-			if after == "" || strings.HasPrefix(after, ": ") || strings.HasPrefix(after, " ") && strings.HasSuffix(form, "(actual)") {
+			starts := i == 0 || rest[i-1] == ' ' || rest[i-1] == ':'
+			if starts && (after == "" || strings.HasPrefix(after, ": ") || strings.HasPrefix(after, " ") && strings.HasSuffix(form, "(actual)")) {
 				return true
 			}
 			rest = rest[i+1:]

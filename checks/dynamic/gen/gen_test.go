@@ -385,6 +385,29 @@ func sharedCorpus(t *testing.T) {
 			return
 		}
 		types, broken, opt := sharedOpts()
+		// A broken type's test ends at its first failure gen reports,
+		// and its tests not searched yet are skipped: what is checked
+		// of it is that it is found and replays. The correct types'
+		// tests run every schedule.
+		var mu sync.Mutex
+		found := map[string]bool{}
+		opt = append(opt, func(o *Options) {
+			o.testUntil = func(f checks.Finding) bool {
+				typ := genType(f.Test)
+				if !keptKinds[f.Kind] || !slices.Contains(broken, typ) {
+					return false
+				}
+				mu.Lock()
+				found[typ] = true
+				mu.Unlock()
+				return true
+			}
+			o.skipTest = func(test string) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return found[genType(test)]
+			}
+		})
 		shared.res, shared.err = runCorpus(ctx, shared.dir, types, 1, sharedPerType, sharedSchedules, sharedBudget, opt...)
 		if shared.err != nil {
 			return
@@ -433,6 +456,14 @@ func searchShared(t *testing.T, group string) (reports []TypeReport) {
 		}
 		f := shared.c.found[b][0]
 		t.Logf("%s: %s %s, replayed", b, f.Test, f.Kind)
+		// The search of a test that found it ended there (testUntil).
+		met := false
+		for _, ts := range shared.res.Stats.Tests {
+			met = met || ts.Met && genType(ts.Test) == b
+		}
+		if !met {
+			t.Errorf("%s: found, but no test's search ended at its failure", b)
+		}
 	}
 	if miss := shared.c.missing(g.broken); len(miss) > 0 {
 		t.Logf("not found in the shared search: %v; searching again for them alone", miss)

@@ -68,6 +68,12 @@ type Options struct {
 	// draws, when set, is the generator a target's cases are drawn from
 	// instead of its package's (tests: several runs' draws in one build).
 	draws func(pkg *Generator, t *Target) *Generator
+	// testUntil, when set, is the search's explore.Options.TestUntil
+	// (tests: a test's search ends at the failure they wait for).
+	testUntil func(checks.Finding) bool
+	// skipTest, when set, is the search's explore.Options.SkipTest, by
+	// test name (tests: a type's other tests once it is found).
+	skipTest func(test string) bool
 }
 
 // DefaultTestsDir is where the generated files that failed go.
@@ -456,6 +462,10 @@ func searchBudget(budget, sequential time.Duration) time.Duration {
 // search searches the kept tests of patterns in the copy.
 func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, error) {
 	opts := r.opts
+	var skip func(explore.TestRef) bool
+	if opts.skipTest != nil {
+		skip = func(t explore.TestRef) bool { return opts.skipTest(t.Name) }
+	}
 	er, err := explore.Run(ctx, explore.Options{
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
@@ -469,6 +479,8 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		SchedulesDir: opts.SchedulesDir,
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
+		TestUntil:    opts.testUntil,
+		SkipTest:     skip,
 		Progress:     opts.Progress,
 		Stage:        opts.Stage,
 	})

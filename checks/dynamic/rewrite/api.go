@@ -12,7 +12,9 @@
 // operations (f := mu.Unlock, go run(wg.Done), now := time.Now) become
 // their runtime twins; time.Now, Since, Until and context.WithTimeout and
 // WithDeadline run on the runtime's virtual clock; a range over a channel
-// in a file older than go1.23 becomes a three-clause loop; goleak checks
+// in a file older than go1.23 becomes a three-clause loop, and a range over
+// a map a three-clause loop over rt.MapIter (an order the schedule's seed
+// fixes; targets that span lines are left as written); goleak checks
 // are told to ignore the runtime's own goroutines; a struct type embedding
 // *time.Timer or *time.Ticker gets Stop and Reset of its own; a test's
 // Error, Fatal, Fail and Log calls take their receiver through rt.Late or

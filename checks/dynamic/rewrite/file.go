@@ -135,6 +135,7 @@ type fileRW struct {
 	removed    map[*types.PkgName]int // uses of an import dropped by rewrites
 	warns      []string
 	rangeOK    bool // file's language version has range-over-func
+	anyKeyOK   bool // ... lets interfaces satisfy comparable (go1.20)
 	noRTImport bool // no edit calls the runtime (goleak options only)
 	// timeOnly restricts the rewrite to time operations (timeOp), as
 	// for a dependency's files; viewOnly to the views of goroutines
@@ -169,6 +170,7 @@ func rewriteFileOnly(p *packages.Package, f *ast.File, src []byte, rtImport stri
 		handled:  map[ast.Node]bool{},
 		removed:  map[*types.PkgName]int{},
 		rangeOK:  true,
+		anyKeyOK: true,
 	}
 	if r.tf.Size() != len(src) {
 		return nil, nil, false, fmt.Errorf("file changed on disk since it was loaded")
@@ -176,6 +178,9 @@ func rewriteFileOnly(p *packages.Package, f *ast.File, src []byte, rtImport stri
 	lang := fileLang(p, f)
 	if lang != "" && version.IsValid(lang) && version.Compare(lang, "go1.23") < 0 {
 		r.rangeOK = false
+	}
+	if lang != "" && version.IsValid(lang) && version.Compare(lang, "go1.20") < 0 {
+		r.anyKeyOK = false
 	}
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -267,6 +272,10 @@ func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
 			r.addNode(n.Pos(), n.End(), func() string { return rtp + fn + "(" + r.rn(n.X) + ")" })
 		}
 	case *ast.RangeStmt:
+		if n.X != nil && mapOf(r.info.Types[n.X].Type) {
+			r.mapRange(n)
+			return
+		}
 		if n.X == nil || chanOf(r.info.Types[n.X].Type) == nil {
 			return
 		}
@@ -330,6 +339,137 @@ func chanOf(t types.Type) *types.Chan {
 	}
 	c, _ := t.Underlying().(*types.Chan)
 	return c
+}
+
+// mapOf reports whether t is a map type or a type parameter whose type
+// set holds one map type (its core type).
+func mapOf(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		var m types.Type
+		same := true
+		iface := tp.Constraint().Underlying().(*types.Interface)
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			terms := []types.Type{iface.EmbeddedType(i)}
+			if u, ok := iface.EmbeddedType(i).Underlying().(*types.Union); ok {
+				terms = terms[:0]
+				for j := 0; j < u.Len(); j++ {
+					terms = append(terms, u.Term(j).Type())
+				}
+			}
+			for _, x := range terms {
+				u := x.Underlying()
+				if _, isMap := u.(*types.Map); !isMap || m != nil && !types.Identical(m, u) {
+					same = false
+				}
+				m = u
+			}
+		}
+		return same && m != nil
+	}
+	_, ok := t.Underlying().(*types.Map)
+	return ok
+}
+
+// mapKey is the key type of a map type or of a type parameter's core map
+// type, or nil.
+func mapKey(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		var key types.Type
+		iface := tp.Constraint().Underlying().(*types.Interface)
+		for i := 0; i < iface.NumEmbeddeds() && key == nil; i++ {
+			e := iface.EmbeddedType(i)
+			if u, ok := e.Underlying().(*types.Union); ok && u.Len() > 0 {
+				e = u.Term(0).Type()
+			}
+			if m, ok := e.Underlying().(*types.Map); ok {
+				key = m.Key()
+			}
+		}
+		return key
+	}
+	if m, ok := t.Underlying().(*types.Map); ok {
+		return m.Key()
+	}
+	return nil
+}
+
+// strictlyComparable reports whether t is comparable without interfaces
+// (which satisfy comparable only from go1.20).
+func strictlyComparable(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Interface:
+		_, isTP := types.Unalias(t).(*types.TypeParam)
+		return isTP
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !strictlyComparable(u.Field(i).Type()) {
+				return false
+			}
+		}
+	case *types.Array:
+		return strictlyComparable(u.Elem())
+	}
+	return true
+}
+
+// mapRange rewrites a range over a map into a three-clause loop over
+// rt.MapIter (see there), whose order the schedule fixes:
+//
+//	for k, v := range m {      ->  for _ilit, k, v := rt.MapIter(m); _ilit.Next(&k, &v); {
+//	for a[i], b = range m {    ->  for _ilit, _, _ := rt.MapIter(m); _ilit.Next(nil, nil); { a[i], b = _ilit.Key(), _ilit.Value();
+//
+// The variables are declared by the loop's init as the range's were (once
+// per loop before go1.22, once per iteration since), the body is kept as
+// written (labels, break, continue, goto, return, defer work as before),
+// and no range-over-func is needed: any file from go1.18 on (older ones
+// are raised to it, see raiseVersion).
+func (r *fileRW) mapRange(n *ast.RangeStmt) {
+	if k := mapKey(r.info.Types[n.X].Type); !r.anyKeyOK && k != nil && !strictlyComparable(k) {
+		// MapIter's K comparable: an interface satisfies it from go1.20.
+		r.warn(n.Pos(), "range over map left as written: its key type %s satisfies comparable only from go1.20", k)
+		return
+	}
+	names, next, assign := "_ilit, _, _", "_ilit.Next(nil, nil)", false
+	switch n.Tok {
+	case token.DEFINE:
+		k, v := n.Key.(*ast.Ident).Name, "_"
+		if n.Value != nil {
+			v = n.Value.(*ast.Ident).Name
+		}
+		ref := func(name string) string {
+			if name == "_" {
+				return "nil"
+			}
+			return "&" + name
+		}
+		names = "_ilit, " + k + ", " + v
+		next = "_ilit.Next(" + ref(k) + ", " + ref(v) + ")"
+	case token.ASSIGN:
+		// The targets are evaluated at each iteration, as the range's.
+		for _, e := range []ast.Expr{n.Key, n.Value} {
+			if e != nil && strings.Contains(r.raw(e), "\n") {
+				r.warn(n.Pos(), "range over map left as written: its variables span lines")
+				return
+			}
+		}
+		assign = true
+	}
+	x := n.X
+	r.addNode(n.For, n.Body.Lbrace+1, func() string {
+		a := ""
+		if assign && n.Value == nil {
+			a = r.rn(n.Key) + " = _ilit.Key(); "
+		} else if assign {
+			a = r.rn(n.Key) + ", " + r.rn(n.Value) + " = _ilit.Key(), _ilit.Value(); "
+		}
+		return "for " + names + " := " + r.nl(n.For, x.Pos()) + rtp + "MapIter(" + r.rn(x) + "); " + next + "; {" + a + r.nl(x.End(), n.Body.Lbrace)
+	})
 }
 
 // interesting is interestingFunc, restricted to time operations in a

@@ -221,6 +221,13 @@ func OnceDoPackage(o *sync.Once, f func()) {
 		if g := current(); g != nil {
 			g.daemonOnce(1)
 			defer g.daemonOnce(-1)
+		} else {
+			// Outside control (kcp-go's timer goroutine flushing a
+			// session starts its process-wide workers): the goroutines
+			// its go statements start join as daemons (goOutside).
+			id := goid()
+			outsideOnce(id, 1)
+			defer outsideOnce(id, -1)
 		}
 		f()
 	})

@@ -39,6 +39,7 @@
 //   - parallel.go, late.go: t.Parallel's shared bookkeeping; a test's calls after it ended
 //   - testctx.go: t.Context() cancelled when the test's function returns
 //   - rand.go: math/rand's top-level draws on a stream the schedule's seed fixes
+//   - maprange.go: map ranges in an order the schedule's seed fixes
 //   - pool.go, pool_race.go, pool_norace.go: sync.Pool emptied at each schedule's start
 //   - values.go, numg.go, stack.go: sync methods as values; NumGoroutine and Stack
 //     without the tool's goroutines
@@ -118,7 +119,8 @@
 // past the deadline); a test that then fails (its own timeout), before it
 // returned or after (Late), is inconclusive, not a test failure. With
 // Config.EarlySleep (pr's) a sleeper may wake so too, before goroutines
-// started ahead of its sleep ran: a Stop that came before its Start. A loop that reads the clock between spins, with no timer
+// started ahead of its sleep ran: a Stop that came before its Start.
+// Never in a synctest bubble, whose clock moves only when all in it block. A loop that reads the clock between spins, with no timer
 // pending, moves it by growing steps. Goroutines blocked outside control
 // for something other than a lock (real I/O, a poller on the real clock
 // in the standard library or a kept test framework) move it too: by the real time the scheduler waits

@@ -147,10 +147,15 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 	warmThreads()
 	baseline := runtime.NumGoroutine()
 	keep := newKeeper()
+	var longest time.Duration // of the schedules run
+	failed := false
 	for i := cfg.First; n == 0 || i < cfg.First+n; i++ {
 		// A process started late (a loaded machine) still runs its first
 		// schedule: the parent started it for that, and bounds it.
 		if i > cfg.First && !cfg.Deadline.IsZero() && time.Now().After(cfg.Deadline) {
+			break
+		}
+		if failed && !ReplayFits(cfg.ReplayBy, cfg.ReplayTries, longest, time.Now()) {
 			break
 		}
 		if i > cfg.First && cfg.StopFile != "" {
@@ -177,6 +182,10 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		c.Test, body = bodyAt(i)
 		r := RunSchedule(t, c, i, strat, replayAt(cfg, i), body)
 		all = append(all, r)
+		if r.Elapsed > longest { // no built-in max: rt compiles as go1.18
+			longest = r.Elapsed
+		}
+		failed = failed || r.Outcome != "pass"
 		cont := each == nil || each(r)
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, i)
 		if !cont || cfg.StopOnFail && r.Outcome != "pass" {
@@ -184,6 +193,13 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		}
 	}
 	return all
+}
+
+// ReplayFits (Config.ReplayBy): may a schedule start at now, after a
+// failure, the longest schedule so far taking longest? Yes unless it and
+// tries replays as long would end past by (never when by is zero).
+func ReplayFits(by time.Time, tries int, longest time.Duration, now time.Time) bool {
+	return by.IsZero() || !now.Add(time.Duration(1+tries)*longest).After(by)
 }
 
 // replayAt is the schedule index i replays: one of cfg.Replay.Prior,

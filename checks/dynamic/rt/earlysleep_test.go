@@ -111,3 +111,32 @@ func TestEarlySleepAimed(t *testing.T) {
 		t.Errorf("leaks in 40 schedules: %d aimed at start's lock, %d not aimed; want at least twice as many aimed", aimed, plain)
 	}
 }
+
+// sleepThenStopInBubble is sleepThenStop inside a synctest bubble.
+func sleepThenStopInBubble(t *testing.T) { SynctestTest(t, sleepThenStop) }
+
+// TestEarlySleepBubble: in a synctest bubble the clock moves only when
+// every goroutine in it is blocked, so no sleep ends and no timer fires
+// early there (workerpool's pacer test, sleeping inside synctest.Test,
+// got a tool-made "send on closed channel" so): 300 schedules with
+// EarlySleep and KeepEarly all pass, and none moves the clock early.
+func TestEarlySleepBubble(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	for _, cfg := range []Config{
+		{Schedules: 300, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second, EarlySleep: true},
+		{Schedules: 300, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second, KeepEarly: true},
+	} {
+		for _, r := range RunSchedules(t, cfg, sleepThenStopInBubble, nil) {
+			if r.Outcome != "pass" {
+				t.Fatalf("early sleep %v, keep early %v: schedule %d: %s: %s", cfg.EarlySleep, cfg.KeepEarly, r.Index, r.Outcome, r.Message)
+			}
+			for _, d := range r.Decisions {
+				if d.Early {
+					t.Fatalf("schedule %d moved the clock early in a bubble", r.Index)
+				}
+			}
+		}
+	}
+}

@@ -50,6 +50,8 @@ type joiner struct {
 	done    unsafe.Pointer
 	began   bool
 	stopped bool
+	// started by a package-level Once's function: a daemon (gstate.daemon)
+	daemon bool
 }
 
 var joins struct {
@@ -60,6 +62,24 @@ var joins struct {
 	armed []*joiner
 	// s's test returned: only those functions join (endTestJoins)
 	ended bool
+	// goroutines outside control running a package-level Once's
+	// function (OnceDoPackage), by runtime id: what they start is a daemon
+	inOnce map[uint64]int
+}
+
+// outsideOnce counts goroutine id, outside control, into (d 1) or out
+// of (d -1) a package-level Once's function.
+//
+//go:norace
+func outsideOnce(id uint64, d int) {
+	lockJoins()
+	if joins.inOnce == nil {
+		joins.inOnce = map[uint64]int{}
+	}
+	if joins.inOnce[id] += d; joins.inOnce[id] <= 0 {
+		delete(joins.inOnce, id)
+	}
+	unlockJoins()
 }
 
 func init() { joins.lock = 1 }
@@ -81,6 +101,9 @@ func goOutside(f func()) {
 		return
 	}
 	j := &joiner{parent: goid()}
+	lockJoins()
+	j.daemon = joins.inOnce[j.parent] > 0
+	unlockJoins()
 	runtime.Callers(3, j.pcs[:])
 	go joinMain(j, f)
 }
@@ -432,6 +455,7 @@ func (s *sched) awaitJoiner(site string) *joiner {
 func (s *sched) join(j *joiner) {
 	takeJoiner(j)
 	c := s.newG()
+	c.daemon = j.daemon
 	d := Decision{G: c.id, Op: opJoinName}
 	if s.needSites() {
 		d.Site = s.joinSite(j)

@@ -48,6 +48,7 @@ func TestMainChild(t *testing.T) {
 		},
 		"TestClockCache":     clockCache,
 		"TestHandlerGo":      handlerGo(false),
+		"TestDaemonOutside":  daemonOutside,
 		"TestClockCacheFail": clockCacheFail,
 		"TestClockPace":      clockPace,
 		"TestTimeoutFailsLate": func(t *testing.T) {

@@ -76,6 +76,15 @@ type Config struct {
 	// before Deadline may run until then, and a step is waited for until
 	// Until plus a grace (Deadline when Until is unset).
 	Until time.Time `json:"until,omitempty"`
+	// ReplayBy, when set, is when the parent must have replayed alone a
+	// failure this process finds, less what its fresh processes take to
+	// start: once a schedule failed, no schedule starts unless the longest
+	// so far fits 1+ReplayTries times before ReplayBy (the next one, then
+	// the failure's replays). Deadline was set before any failure was
+	// known: a failing schedule far longer than a passing one (a running
+	// leak's thousands of decisions) left its replay no time.
+	ReplayBy    time.Time `json:"replayBy,omitempty"`
+	ReplayTries int       `json:"replayTries,omitempty"`
 	// StepTimeout is the watchdog: the longest wall time the running goroutine
 	// may take to reach its next scheduling point.
 	StepTimeout time.Duration `json:"stepTimeout"`
@@ -97,7 +106,7 @@ type Config struct {
 	// deadline beyond the next one, firing what is due on the way (a
 	// machine that ran none of the goroutines that could run meanwhile).
 	KeepEarly bool `json:"keepEarly,omitempty"`
-	// EarlySleep is pr's: the clock may also jump early to a sleeper's
+	// EarlySleep is pr's and test's: the clock may also jump early to a sleeper's
 	// wake-up (earlyTargets), as with KeepEarly, while a failure of the
 	// test after an early jump stays inconclusive. A goroutine that
 	// started late and is left running when the test passed is then a

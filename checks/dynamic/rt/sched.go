@@ -167,6 +167,8 @@ type sched struct {
 	aborting    bool
 	// randState: the stream of math/rand draws under control (rand.go)
 	randState uint64
+	// mapState: the stream of map orders under control (maprange.go)
+	mapState  uint64
 	fail      *failure
 	waitingOn *gstate
 	progress  uint64
@@ -222,6 +224,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		s.seed = replay.Seed
 	}
 	s.randState = uint64(s.seed)
+	s.mapState = uint64(s.seed) ^ mapSalt
 	strat.Reset(s.seed)
 	return s
 }

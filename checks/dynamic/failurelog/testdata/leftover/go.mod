@@ -1,0 +1,3 @@
+module leftover
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/maps119
+
+go 1.19

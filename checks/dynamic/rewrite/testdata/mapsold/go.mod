@@ -1,0 +1,3 @@
+module example.com/mapsold
+
+go 1.16

@@ -1,0 +1,276 @@
+package rt
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// mapRange is the rewritten `for k, v := range m { f(k, v) }`.
+func mapRange[M ~map[K]V, K comparable, V any](m M, f func(K, V) bool) {
+	for it, k, v := MapIter(m); it.Next(&k, &v); {
+		if !f(k, v) {
+			break
+		}
+	}
+}
+
+func keysOf[K comparable, V any](m map[K]V) []K {
+	var ks []K
+	mapRange(m, func(k K, _ V) bool { ks = append(ks, k); return true })
+	return ks
+}
+
+// TestMapOrderReplays: under control a map ranges in an order the
+// schedule's seed fixes: a replay ranges as the recording did (here the
+// order decides which goroutine takes the lock first), other seeds range
+// in other orders, and every key is produced once.
+func TestMapOrderReplays(t *testing.T) {
+	m := map[string]int{}
+	for i := 0; i < 12; i++ {
+		m["k"+strconv.Itoa(i)] = i
+	}
+	var order []string
+	body := func(t *testing.T) {
+		order = order[:0]
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		mapRange(m, func(k string, _ int) bool {
+			WaitGroupAdd(&wg, 1)
+			Go(func() {
+				defer WaitGroupDone(&wg)
+				Lock(&mu)
+				order = append(order, k)
+				Unlock(&mu)
+			})
+			return true
+		})
+		WaitGroupWait(&wg)
+		// A second range in the same schedule draws another order.
+		order = append(order, keysOf(m)...)
+	}
+	cfg := Config{Schedules: 6, Seed: 11, Strategy: "random", StepTimeout: 5 * time.Second}
+	var recorded [][]string
+	rs := RunSchedules(t, cfg, body, func(Result) bool {
+		recorded = append(recorded, slices.Clone(order))
+		return true
+	})
+	distinct := map[string]bool{}
+	for i, r := range rs {
+		distinct[fmt.Sprint(recorded[i][12:])] = true
+		got := slices.Clone(recorded[i][12:])
+		sort.Strings(got)
+		want := slices.Sorted(func(yield func(string) bool) {
+			for k := range m {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d ranged over %v, want each of %v once", r.Seed, recorded[i][12:], want)
+		}
+		sch := &Schedule{Version: ScheduleVersion, Test: "maps", Seed: r.Seed, Decisions: r.Decisions}
+		for k := 0; k < 3; k++ {
+			again := RunSchedule(t, Config{StepTimeout: 5 * time.Second}, 0, nil, sch, body)
+			if again.Diverged != "" || !slices.Equal(order, recorded[i]) {
+				t.Fatalf("replay %d of seed %d: diverged %q, order %v, want %v", k, r.Seed, again.Diverged, order, recorded[i])
+			}
+		}
+	}
+	if len(distinct) < 4 {
+		t.Errorf("6 seeds ranged in %d orders: %v", len(distinct), recorded)
+	}
+}
+
+// TestMapIterSemantics: what the spec says of a range over a map, under
+// control and outside it.
+func TestMapIterSemantics(t *testing.T) {
+	check := func(t *testing.T) {
+		// Deleted before reached: not produced; the value is the one current
+		// when reached; added: not produced (allowed).
+		m := map[int]string{}
+		for i := 1; i <= 10; i++ {
+			m[i] = "v"
+		}
+		first := 0
+		seen := map[int]string{}
+		mapRange(m, func(k int, v string) bool {
+			seen[k] = v
+			if first == 0 {
+				first = k
+				for o := range m {
+					if o != k && o%2 == 0 {
+						delete(m, o)
+					} else if o != k {
+						m[o] = "x"
+					}
+				}
+			}
+			m[100+k] = "new"
+			return true
+		})
+		for k, v := range seen {
+			switch {
+			case k == first:
+			case k >= 100:
+				t.Errorf("added key %d produced", k)
+			case k%2 == 0:
+				t.Errorf("key %d deleted before it was reached produced", k)
+			case v != "x":
+				t.Errorf("key %d produced with value %q, want the current one", k, v)
+			}
+		}
+		if want := 5 + (first+1)%2; len(seen) != want {
+			t.Errorf("%d entries produced (%v), want %d", len(seen), seen, want)
+		}
+		// clear stops what is left, NaN keys included.
+		f := map[float64]int{1: 1, 2: 2, math.NaN(): 3, math.NaN(): 4}
+		n := 0
+		mapRange(f, func(float64, int) bool { n++; clear(f); return true })
+		if n != 1 {
+			t.Errorf("range after clear produced %d entries, want 1", n)
+		}
+		// NaN keys are produced with their values.
+		f = map[float64]int{1: 1, math.NaN(): 3, math.NaN(): 4}
+		var vs []int
+		mapRange(f, func(_ float64, v int) bool { vs = append(vs, v); return true })
+		slices.Sort(vs)
+		if !slices.Equal(vs, []int{1, 3, 4}) {
+			t.Errorf("NaN map produced values %v, want [1 3 4]", vs)
+		}
+		// A nil map: nothing; break stops.
+		mapRange(map[string]int(nil), func(string, int) bool { t.Error("nil map produced"); return true })
+		n = 0
+		mapRange(map[int]int{1: 1, 2: 2, 3: 3}, func(int, int) bool { n++; return n < 2 })
+		if n != 2 {
+			t.Errorf("break after 2: %d entries", n)
+		}
+		// Keys of every kind, pointers included (runtime order).
+		type pt struct {
+			X, Y int
+			S    string
+		}
+		type named map[pt]bool
+		a, b := new(int), new(int)
+		for _, c := range []struct {
+			n    int
+			keys func() int
+		}{
+			{3, func() int {
+				return len(keysOf(map[pt]bool(named{{1, 2, "a"}: true, {1, 2, "b"}: true, {0, 9, ""}: true})))
+			}},
+			{4, func() int { return len(keysOf(map[any]int{1: 1, "1": 2, 1.5: 3, pt{}: 4})) }},
+			{2, func() int { return len(keysOf(map[*int]int{a: 1, b: 2})) }},
+			{2, func() int { return len(keysOf(map[[2]string]int{{"a", "b"}: 1, {"a", ""}: 2})) }},
+			{2, func() int { return len(keysOf(map[any]int{a: 1, 2: 2})) }},
+			{2, func() int { return len(keysOf(map[bool]int{true: 1, false: 2})) }},
+			{3, func() int { return len(keysOf(map[complex128]int{1i: 1, 2: 2, complex(math.NaN(), 0): 3})) }},
+		} {
+			if got := c.keys(); got != c.n {
+				t.Errorf("%d keys produced, want %d", got, c.n)
+			}
+		}
+	}
+	t.Run("outside", check)
+	t.Run("controlled", func(t *testing.T) {
+		r := RunSchedule(t, Config{StepTimeout: 5 * time.Second}, 0, nil, nil, check)
+		if r.Outcome != "pass" {
+			t.Fatalf("%s: %s", r.Outcome, r.Message)
+		}
+	})
+}
+
+// TestSortKeys: the canonical order is the keys' order, for every kind
+// that has one, and there is none for pointers.
+func TestSortKeys(t *testing.T) {
+	type st struct {
+		A int8
+		B string
+	}
+	ints := []int64{5, -3, math.MinInt64, 0, math.MaxInt64, -1}
+	if !sortEncoded(ints) || !slices.IsSorted(ints) {
+		t.Errorf("ints: %v", ints)
+	}
+	fl := []float64{2.5, -0.5, math.Inf(-1), 0, math.Inf(1), -7, 1e-300}
+	if !sortEncoded(fl) || !slices.IsSorted(fl) {
+		t.Errorf("floats: %v", fl)
+	}
+	strs := []string{"b", "a\x00b", "a", "", "a\x00", "ab", "\x00"}
+	if !sortEncoded(strs) || !slices.IsSorted(strs) {
+		t.Errorf("strings: %q", strs)
+	}
+	sts := []st{{1, "b"}, {-1, "z"}, {1, "a"}, {0, ""}}
+	if !sortEncoded(sts) || !slices.IsSortedFunc(sts, func(a, b st) int {
+		if a.A != b.A {
+			return int(a.A) - int(b.A)
+		}
+		return cmpString(a.B, b.B)
+	}) {
+		t.Errorf("structs: %v", sts)
+	}
+	ifs := []any{"x", 3, 1, "a", nil, 2.5}
+	if !sortKeys(ifs) {
+		t.Fatal("interfaces holding numbers and strings: no order")
+	}
+	if ifs[0] != nil || fmt.Sprint(ifs[1:]) != "[2.5 1 3 a x]" {
+		t.Errorf("interfaces: %v (nil, then by type name float64, int, string)", ifs)
+	}
+	if sortKeys([]*int{new(int), new(int)}) || sortKeys([]any{1, new(int)}) || sortKeys([]chan int{make(chan int), nil}) {
+		t.Error("pointers or channels sorted")
+	}
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// BenchmarkMapRange: a range over n string keys as written, through
+// MapIter outside control (a snapshot of the keys, a lookup per step), and
+// the canonical order added under control (sortKeys; the shuffle is n
+// draws).
+func BenchmarkMapRange(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		m := map[string]int{}
+		for i := 0; i < n; i++ {
+			m["key"+strconv.Itoa(i)] = i
+		}
+		b.Run("plain/"+strconv.Itoa(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s := 0
+				for _, v := range m {
+					s += v
+				}
+			}
+		})
+		b.Run("mapiter/"+strconv.Itoa(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s := 0
+				for it, _, v := MapIter(m); it.Next(nil, &v); {
+					s += v
+				}
+			}
+		})
+		keys := make([]string, 0, n)
+		for k := range m {
+			keys = append(keys, k)
+		}
+		b.Run("sort/"+strconv.Itoa(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				ks := slices.Clone(keys)
+				sortKeys(ks)
+			}
+		})
+	}
+}
