@@ -227,7 +227,7 @@ func writeModFile(res *Result, tmp string, replaced []*DepModule, sharedRT bool)
 // timeOp reports whether fn is one of the operations on time that a
 // dependency's rewrite routes to the virtual clock: the time package's
 // functions and Timer and Ticker methods in funcs and methods, and
-// context.WithTimeout and WithDeadline; or a math/rand draw (randFuncs),
+// context.WithTimeout, WithDeadline and their Cause forms; or a math/rand draw (randFuncs),
 // which a replay must repeat too.
 func timeOp(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
@@ -242,7 +242,11 @@ func timeOp(fn *types.Func) bool {
 		_, ok := methods[fn.Origin().FullName()]
 		return ok
 	case "context":
-		return fn.Name() == "WithTimeout" || fn.Name() == "WithDeadline"
+		switch fn.Name() {
+		case "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause":
+			return true
+		}
+		return false
 	case "math/rand", "math/rand/v2":
 		_, ok := randFuncs[fn.Pkg().Path()+"."+fn.Name()]
 		return ok

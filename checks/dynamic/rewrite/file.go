@@ -93,11 +93,13 @@ var funcs = map[string]string{
 	"runtime.Stack":        "Stack",
 	// One clock: what reads or waits on time under control reads the
 	// virtual clock (see rt's clock.go).
-	"time.Now":             "Now",
-	"time.Since":           "Since",
-	"time.Until":           "Until",
-	"context.WithTimeout":  "WithTimeout",
-	"context.WithDeadline": "WithDeadline",
+	"time.Now":                  "Now",
+	"time.Since":                "Since",
+	"time.Until":                "Until",
+	"context.WithTimeout":       "WithTimeout",
+	"context.WithDeadline":      "WithDeadline",
+	"context.WithTimeoutCause":  "WithTimeoutCause",
+	"context.WithDeadlineCause": "WithDeadlineCause",
 	// Its function joins the schedule (rt's join.go).
 	"context.AfterFunc": "ContextAfterFunc",
 }

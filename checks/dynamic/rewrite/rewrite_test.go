@@ -401,7 +401,7 @@ func init() {
 	for _, m := range []string{"Lock", "Unlock", "TryLock", "RLock", "RUnlock", "TryRLock", "Add", "Done",
 		"Wait", "Go", "Do", "Signal", "Broadcast", "Stop", "Reset", "Parallel", "Run", "close", "time",
 		"runtime", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc", "Gosched", "os", "Exit", "Cleanup",
-		"sync", "Mutex", "RWMutex", "Get", "Put", "Now", "Since", "Until", "context", "WithTimeout", "WithDeadline"} {
+		"sync", "Mutex", "RWMutex", "Get", "Put", "Now", "Since", "Until", "context", "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"} {
 		replaced[m] = true
 	}
 }
@@ -564,7 +564,7 @@ func TestInstrumentDeps(t *testing.T) {
 	for _, want := range []string{
 		`import interleavert "` + rtModPath + `"`,
 		"interleavert.AfterFunc(d, f)", "interleavert.Now()", "interleavert.Since(b.set)",
-		"interleavert.WithTimeout(ctx, d)", "interleavert.NewTimer(d)", "interleavert.TimerStop(t)",
+		"interleavert.WithTimeout(ctx, d)", "interleavert.WithTimeoutCause(ctx, d, cause)", "interleavert.NewTimer(d)", "interleavert.TimerStop(t)",
 		"interleavert.NewTicker(d)",
 		"func (_ilt Timer) Stop() bool { return interleavert.TimerStop(_ilt.Timer) }",
 		"func (_ilt Timer) Reset(d time.Duration) bool { return interleavert.TimerReset(_ilt.Timer, d) }",

@@ -9,7 +9,7 @@ import (
 
 // One clock. Under control, time.Now, time.Since and time.Until (rewritten
 // to Now, Since and Until) read the virtual clock that Sleep, timers and
-// tickers run on, and context.WithTimeout and WithDeadline (rewritten to
+// tickers run on, and context.WithTimeout and WithDeadline (and their Cause forms; rewritten to
 // WithTimeout and WithDeadline) expire on it: a test that measures a sleep
 // sees the slept duration, and a deadline races a timer on equal terms.
 // Outside control they are the standard functions. The virtual clock
@@ -94,25 +94,31 @@ func WithTimeout(parent context.Context, d time.Duration) (context.Context, cont
 // from it behave exactly as usual, with Deadline reporting the virtual
 // deadline; a virtual timer fires the real one at the deadline.
 func WithDeadline(parent context.Context, dl time.Time) (context.Context, context.CancelFunc) {
+	return withDeadline(parent, dl, context.WithDeadline)
+}
+
+// withDeadline is WithDeadline with mk making the standard library's
+// context (context.WithDeadline, or WithDeadlineCause with its cause).
+func withDeadline(parent context.Context, dl time.Time, mk func(context.Context, time.Time) (context.Context, context.CancelFunc)) (context.Context, context.CancelFunc) {
 	if current() == nil {
-		return context.WithDeadline(parent, dl)
+		return mk(parent, dl)
 	}
 	if cur, ok := parent.Deadline(); ok && cur.Before(dl) {
 		return context.WithCancel(parent) // as the standard library does
 	}
 	left := dl.Sub(Now())
 	if left <= 0 {
-		ctx, cancel := context.WithDeadline(parent, time.Now().Add(-time.Second))
+		ctx, cancel := mk(parent, time.Now().Add(-time.Second))
 		return &virtualDeadline{ctx, dl}, cancel
 	}
 	// The parent's own deadline is hidden from the standard library, which
 	// would otherwise make no timer when it comes first on the real clock.
-	ctx, cancel := context.WithDeadline(hiddenDeadline{parent}, time.Now().Add(left+24*time.Hour))
+	ctx, cancel := mk(hiddenDeadline{parent}, time.Now().Add(left+24*time.Hour))
 	real := timerOf(ctx)
 	if real == nil {
 		// Not the layout this was written for: the real clock, as before.
 		cancel()
-		return context.WithDeadline(parent, time.Now().Add(left))
+		return mk(parent, time.Now().Add(left))
 	}
 	vt := AfterFunc(left, func() {
 		real.Reset(0)

@@ -37,6 +37,7 @@ func TestMainChild(t *testing.T) {
 			Gosched()
 		},
 		"TestTimeoutFails":  func(t *testing.T) { awaitDrain(t, true) },
+		"TestFarTickFails":  farTest(true),
 		"TestHangTimeout":   func(t *testing.T) { replyServer(t, 0) },
 		"TestHangTimeoutOK": func(t *testing.T) { replyServer(t, 1) },
 		"TestSleepFlake":    sleepFlake,

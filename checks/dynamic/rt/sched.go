@@ -63,6 +63,10 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// farFires counts the early moves further than earlyMax (farNow,
+	// drawn once: farDrawn); after one only a data race counts.
+	farFires int
+	farDrawn bool
 	// earlyHang: after one, nothing could run for longer than earlyMax
 	// (the clock jumped that far with every goroutine blocked): a hang
 	// a long timeout ended, not a timeout that came too soon.

@@ -359,11 +359,15 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		if _, ok := s.strat.(Plain); ok || s.testDone {
 			return false
 		}
-		ts := s.earlyTargets()
-		if len(ts) == 0 || s.strat.Choose(s.earlyOddsFor(list), s.steps) != 1 {
+		far := s.farNow(list)
+		ts := s.earlyTargets(far)
+		if len(ts) == 0 || !far && s.strat.Choose(s.earlyOddsFor(list), s.steps) != 1 {
 			return false
 		}
 		to = ts[s.strat.Choose(len(ts), s.steps)]
+		if to-s.now > earlyMax {
+			s.farFires++
+		}
 	} else {
 		if _, ok := s.strat.(Plain); ok || s.testDone || !s.timerWaited() || s.strat.Choose(earlyOdds, s.steps) != 1 {
 			return false
@@ -402,12 +406,64 @@ func (s *sched) earlyOddsFor(list []Candidate) int {
 // earlyAimedOdds: see earlyOddsFor.
 const earlyAimedOdds = 4
 
-// earlyTargets lists, earliest first, the deadlines within earlyMax that
-// a goroutine waits for (Config.KeepEarly, Config.EarlySleep): its time.Sleep, or a timer
-// timerWaited would count.
+// farNow: does the clock jump now, and may it go further than earlyMax
+// (earlyTargets)? With EarlySleep (pr's), in a targeted schedule
+// (Targeted, not off), at the first decision where a goroutine that could
+// run is parked at a target while another waits for a timer or a sleep
+// beyond earlyMax, 1 in farOdds (once per schedule: the others keep their
+// leaks, deadlocks and failures). A constructor whose changed line
+// publishes a field after it started the goroutine that reads it on every
+// tick races with that tick, whatever the ticker's period. Only a data
+// race counts on a schedule that jumped so far (driver.go, farFires): the
+// race detector's happens-before does not depend on when the timer fired,
+// a failure or a leak there may be the test's own timeout.
 //
 //go:norace
-func (s *sched) earlyTargets() []time.Duration {
+func (s *sched) farNow(list []Candidate) bool {
+	if s.farDrawn {
+		return false
+	}
+	t, ok := s.strat.(*Targeted)
+	if !ok || t.off || !s.cfg.EarlySleep {
+		return false
+	}
+	aimed := false
+	for _, c := range list {
+		aimed = aimed || t.atTarget(c)
+	}
+	if !aimed || !s.farWaited() {
+		return false
+	}
+	s.farDrawn = true
+	return s.strat.Choose(farOdds, s.steps) == 0
+}
+
+// farOdds: see farNow.
+const farOdds = 4
+
+// farWaited: does a goroutine wait for a timer or a sleep beyond earlyMax
+// (as earlyTargets counts them)?
+//
+//go:norace
+func (s *sched) farWaited() bool {
+	for _, d := range s.earlyTargets(true) {
+		if d-s.now > earlyMax {
+			return true
+		}
+	}
+	return false
+}
+
+// earlyTargets lists, earliest first, the deadlines within earlyMax (any,
+// when far: farNow) that a goroutine waits for (Config.KeepEarly,
+// Config.EarlySleep): its time.Sleep, or a timer timerWaited would count.
+//
+//go:norace
+func (s *sched) earlyTargets(far bool) []time.Duration {
+	limit := time.Duration(earlyMax)
+	if far {
+		limit = math.MaxInt64
+	}
 	var ts []time.Duration
 	add := func(d time.Duration) {
 		for _, t := range ts {
@@ -418,12 +474,12 @@ func (s *sched) earlyTargets() []time.Duration {
 		ts = append(ts, d)
 	}
 	for _, vt := range s.tq {
-		if vt.active && vt.deadline-s.now <= earlyMax && s.waited(vt) {
+		if vt.active && vt.deadline-s.now <= limit && s.waited(vt) {
 			add(vt.deadline)
 		}
 	}
 	for _, g := range s.gs {
-		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt > s.now && g.wakeAt-s.now <= earlyMax {
+		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt > s.now && g.wakeAt-s.now <= limit {
 			add(g.wakeAt)
 		}
 	}

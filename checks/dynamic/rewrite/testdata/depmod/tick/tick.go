@@ -66,3 +66,16 @@ type Ticking[T any] struct {
 
 // Every returns a ticker of period d.
 func Every[T any](d time.Duration) *Ticking[T] { return &Ticking[T]{Ticker: time.NewTicker(d)} }
+
+// WaitCause is Wait with a cause for the timeout.
+func WaitCause[T any](ctx context.Context, ch <-chan T, d time.Duration, cause error) (T, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, d, cause)
+	defer cancel()
+	select {
+	case v := <-ch:
+		return v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, context.Cause(ctx)
+	}
+}

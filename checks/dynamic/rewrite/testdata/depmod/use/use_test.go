@@ -2,12 +2,15 @@ package use
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"example.com/oldtick"
 	"example.com/tick"
 )
+
+var errWaited = errors.New("waited a minute")
 
 func TestUse(t *testing.T) {
 	done := make(chan struct{})
@@ -24,6 +27,9 @@ func TestUse(t *testing.T) {
 	go close(done)
 	if _, ok := tick.Wait(context.Background(), done, time.Minute); !ok {
 		t.Fatal("Wait missed a closed channel")
+	}
+	if _, err := tick.WaitCause(context.Background(), make(chan int), time.Minute, errWaited); err != errWaited {
+		t.Fatalf("WaitCause = %v, want its cause", err)
 	}
 	e := tick.Every[int](time.Millisecond)
 	e.Stop()
