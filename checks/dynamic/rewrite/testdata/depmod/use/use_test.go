@@ -28,7 +28,7 @@ func TestUse(t *testing.T) {
 	if _, ok := tick.Wait(context.Background(), done, time.Minute); !ok {
 		t.Fatal("Wait missed a closed channel")
 	}
-	if _, err := tick.WaitCause(context.Background(), make(chan int), time.Minute, errWaited); err != errWaited {
+	if _, err := tick.WaitCause(context.Background(), make(chan int), time.Millisecond, errWaited); err != errWaited {
 		t.Fatalf("WaitCause = %v, want its cause", err)
 	}
 	e := tick.Every[int](time.Millisecond)
