@@ -525,7 +525,7 @@ func TestReproPlainShown(t *testing.T) {
 		t.Errorf("the log's failure was filed as the tool's doing:\n%s", stderr)
 	}
 	var rep report.JSONReport
-	if err := json.Unmarshal([]byte(out.String()), &rep); err != nil || len(rep.Findings) != 1 {
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Findings) != 1 {
 		t.Fatalf("want one finding in a JSON report (%v):\n%s", err, out.String())
 	}
 	fd := rep.Findings[0]
