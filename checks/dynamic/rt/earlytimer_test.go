@@ -268,7 +268,7 @@ func TestKeepEarlyLeaks(t *testing.T) {
 	}
 	// 50 schedules (each leaks, and a leak's check waits for the
 	// goroutines left): seed 1 fails after an early jump at the 9th and
-	// six more.
+	// seven more.
 	const schedules = 50
 	rs, out, _ := runMain(t, Config{Test: "TestSleepFlakeLeaks", Strategy: "random", Seed: 1, Schedules: schedules, StepTimeout: 10 * time.Second, KeepEarly: true})
 	failed := 0
