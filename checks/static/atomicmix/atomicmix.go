@@ -128,8 +128,6 @@ type passContext struct {
 	// decls maps the package's functions to their declarations
 	// (funcDecls, built on first use).
 	decls map[*types.Func]*ast.FuncDecl
-	// held caches, per function, the mutexes held at its nodes (heldIn).
-	held map[*ast.FuncDecl]map[ast.Node]lockregion.Held
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -535,7 +533,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true // if m.shared { atomic } else { plain }: never the same value
 		}
 		rule := RuleMixedAtomicAccess
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) && !pc.unsyncOwner(fd, e, v) && !pc.shadowed(fd, e, v) && !pc.joinedReset(fd, e, v, stack, firstGo) {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) && !pc.unsyncOwner(fd, e, v) && !pc.joinedReset(fd, e, v, stack, firstGo) {
 			rule = RulePlainWriteOfAtomic
 		}
 		pc.report(fd, e, v, kind, rule, heldAt[e])

@@ -40,14 +40,6 @@
 // they would race on those anyway (a handshake state's nonce counter,
 // bumped with atomic.AddUint32 by Encrypt and reset by MixIntoKey);
 // such a write is IL3001.
-// So is a write whose function also writes, holding no lock, memory of
-// the same struct (another field not accessed atomically, or the whole
-// value) that every function accessing the field atomically reads or
-// writes plainly, holding no lock: run beside the write, each would race
-// on that memory anyway, so its atomic access is no evidence that it
-// does (a pooled operator's reset clears op.poll, which Control reads
-// right after its atomic add of op.detached). One atomic accessor that
-// touches nothing else of the struct (a setter) keeps the write IL3002.
 // So is a reset a function makes before its first go statement (outside
 // loops and literals) when it joins every goroutine it starts before any
 // later return (a literal's deferred wg.Done() and a later wg.Wait(), or
