@@ -431,7 +431,7 @@ func (pc *passContext) shortPos(pos token.Pos) string {
 
 // checkPlain reports plain accesses of atomically accessed variables.
 func (pc *passContext) checkPlain() {
-	setup := lockset.SetupMethodsBeforeStart(pc.pass.Files, pc.pass.TypesInfo, constructorName)
+	setup := lockset.SetupMethodsBeforeStart(pc.pass.Fset, pc.pass.Files, pc.pass.TypesInfo, constructorName)
 	pc.setupParams = lockset.SetupParams(pc.pass.Fset, pc.pass.Files, pc.pass.TypesInfo, constructorName)
 	lastRef := pc.lastRefFuncs()
 	pc.disclaimed = claim.Disclaimed(pc.pass.Files, pc.pass.TypesInfo)

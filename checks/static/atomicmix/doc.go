@@ -64,7 +64,11 @@
 //     or from constructors (db := &DB{}; db.recoverJournal()), or on the
 //     receiver of a method that starts a goroutine on it (go s.loop())
 //     before that method's first go statement (Open: s.load(), then
-//     go s.mergerLoop());
+//     go s.mergerLoop()), or on the caller's receiver under if s.f == nil
+//     before the caller's first go statement, when the method sets s.f
+//     and such a starting call of it is guarded by the same field (an
+//     OpenMeta that opens the store only while Open has not); calls in
+//     test files are not counted (a test owns its value);
 //   - accesses through a pointer parameter of an unexported function,
 //     never reassigned, before the function's first go statement, when
 //     every call (a direct call outside tests) passes a value its caller

@@ -36,6 +36,8 @@
 //     stored outside its own objects, sent, captured, or handed to a call
 //     with a parameter or a global): once the function returns nothing
 //     can lock it again.
+//     Nor is a mutex used as a signal (below): a callback's m.wake()
+//     unlocks m.Mutex, and a one-shot wait may end holding it and free it.
 //     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... },
 //     also through a helper: w.pause(); defer w.unpause()) are one lock
 //     per iteration: a continue, a break or the end of the

@@ -156,7 +156,10 @@ func (w *walker) checkHeldAtReturn() {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if w.poisoned[k] || w.abandoned(w.refs[k]) {
+		// A signal (a callback or goroutine releases it: m.wake()
+		// unlocks m.Mutex) is held by a protocol this walk does not
+		// follow: the per-call mutex of a one-shot wait, freed held.
+		if w.poisoned[k] || w.signal(k) || w.abandoned(w.refs[k]) {
 			continue
 		}
 		type outcome struct {

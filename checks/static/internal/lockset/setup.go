@@ -17,27 +17,41 @@ import (
 // the caller's name), or on the receiver of another such method (openDB
 // builds db and calls db.recoverJournal(), which writes db.seq).
 func SetupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool) map[*types.Func]bool {
-	return setupMethods(files, info, isCtor, false)
+	return setupMethods(nil, files, info, isCtor, false)
 }
 
 // SetupMethodsBeforeStart is SetupMethods where a method that starts a
 // goroutine on its receiver (go s.mergerLoop()) also sets up its receiver
 // before its first go statement: calls made on the receiver there run
 // before the goroutines it starts exist (bleve's Open: s.openBolt() loads
-// the state, then go s.mergerLoop()).
-func SetupMethodsBeforeStart(files []*ast.File, info *types.Info, isCtor func(string) bool) map[*types.Func]bool {
-	return setupMethods(files, info, isCtor, true)
+// the state, then go s.mergerLoop()). Calls in test files (fset names
+// them) are not counted: a test owns the value it calls a method on.
+// A call on the caller's receiver under if x.f == nil, before the
+// caller's first go statement, counts when the method assigns its
+// receiver's f and a starting call of it (before its caller's first go)
+// is guarded by the same field: once anything is started f is set, and
+// the guarded call is skipped (bleve's OpenMeta and Open both open the
+// store only while s.rootBolt == nil, and openBolt sets it).
+func SetupMethodsBeforeStart(fset *token.FileSet, files []*ast.File, info *types.Info, isCtor func(string) bool) map[*types.Func]bool {
+	return setupMethods(fset, files, info, isCtor, true)
 }
 
-func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool, starts bool) map[*types.Func]bool {
+func setupMethods(fset *token.FileSet, files []*ast.File, info *types.Info, isCtor func(string) bool, starts bool) map[*types.Func]bool {
 	type site struct {
 		caller *ast.FuncDecl
+		callee *types.Func
 		ok     bool       // on a fresh value, or in a constructor
 		recv   *ast.Ident // the caller's receiver the call is made on, if any
+		start  bool       // before the first go of a caller starting goroutines on recv
+		guard  *types.Var // f of an enclosing if recv.f == nil, before the caller's first go
 	}
 	sites := map[*types.Func][]site{}
 	decl := map[*types.Func]bool{}
+	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range files {
+		if fset != nil && strings.HasSuffix(fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -45,6 +59,7 @@ func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool,
 			}
 			if fn, ok := info.Defs[fd.Name].(*types.Func); ok && fd.Recv != nil && !fd.Name.IsExported() {
 				decl[fn] = true
+				decls[fn] = fd
 			}
 			fresh, firstGo := freshValues(info, fd.Body, isCtor)
 			var recvObj types.Object
@@ -63,7 +78,7 @@ func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool,
 					return true
 				}
 				fn = fn.Origin() // a method of an instantiated generic type
-				s := site{caller: fd}
+				s := site{caller: fd, callee: fn}
 				if len(stack) >= 2 {
 					sel, _ := stack[len(stack)-1].(*ast.SelectorExpr)
 					call, _ := stack[len(stack)-2].(*ast.CallExpr)
@@ -81,6 +96,10 @@ func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool,
 								s.recv = x
 								if start && firstGo != token.NoPos && id.Pos() < firstGo {
 									s.ok = true
+									s.start = true
+								}
+								if starts && (firstGo == token.NoPos || id.Pos() < firstGo) {
+									s.guard = nilGuard(info, stack, recvObj)
 								}
 							}
 						}
@@ -91,12 +110,32 @@ func setupMethods(files []*ast.File, info *types.Info, isCtor func(string) bool,
 			})
 		}
 	}
+	// guarded reports whether fn assigns its receiver's f and a starting
+	// call of it is guarded by f too.
+	guarded := func(fn *types.Func, f *types.Var) bool {
+		fd := decls[fn]
+		if fd == nil || !assignsRecvField(info, fd, f) {
+			return false
+		}
+		for _, t := range sites[fn] {
+			if t.start && t.guard == f {
+				return true
+			}
+		}
+		return false
+	}
 	return passutil.EveryCall(decl, sites, func(s site, out map[*types.Func]bool) bool {
 		if s.ok {
 			return true
 		}
 		caller, _ := info.Defs[s.caller.Name].(*types.Func)
-		return s.recv != nil && caller != nil && out[caller]
+		if s.recv != nil && caller != nil && out[caller] {
+			return true
+		}
+		if s.guard == nil {
+			return false
+		}
+		return guarded(s.callee, s.guard)
 	})
 }
 
@@ -165,6 +204,88 @@ func freshValues(info *types.Info, body *ast.BlockStmt, isCtor func(string) bool
 		return true
 	})
 	return fresh, firstGo
+}
+
+// nilGuard returns f when the node is in the body of an enclosing if
+// recv.f == nil (or nil == recv.f), recv the receiver, outside literals.
+func nilGuard(info *types.Info, stack []ast.Node, recv types.Object) *types.Var {
+	for i := len(stack) - 1; i > 0; i-- {
+		if _, ok := stack[i].(*ast.FuncLit); ok {
+			return nil
+		}
+		ifs, ok := stack[i-1].(*ast.IfStmt)
+		if !ok || stack[i] != ifs.Body {
+			continue
+		}
+		b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL {
+			continue
+		}
+		x := b.X
+		if isNil(info, x) {
+			x = b.Y
+		} else if !isNil(info, b.Y) {
+			continue
+		}
+		if f := recvField(info, x, recv); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, ok = info.Uses[id].(*types.Nil)
+	return ok
+}
+
+// recvField returns f when e is recv.f, a field of the receiver.
+func recvField(info *types.Info, e ast.Expr, recv types.Object) *types.Var {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	x, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok || info.Uses[x] != recv {
+		return nil
+	}
+	if s := info.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+		if f, ok := s.Obj().(*types.Var); ok {
+			return f.Origin()
+		}
+	}
+	return nil
+}
+
+// assignsRecvField reports whether fd assigns f of its receiver (recv.f =
+// ..., also as one of several targets), outside function literals.
+func assignsRecvField(info *types.Info, fd *ast.FuncDecl, f *types.Var) bool {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return false
+	}
+	recv := info.Defs[fd.Recv.List[0].Names[0]]
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if n.Tok != token.ASSIGN {
+				return true
+			}
+			for _, l := range n.Lhs {
+				if recvField(info, l, recv) == f {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // startsOnReceiver reports whether body has a go statement that calls a
