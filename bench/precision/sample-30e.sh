@@ -33,6 +33,6 @@ STOP="${STOP:-12:55}"
 OUT="${OUT:-/tmp/sample18-run}"
 COUNT_RE='\.(R|Try|TryR)?Lock\(\)|atomic\.[A-Z][A-Za-z0-9]*\(|\.(Load|Store|Swap|CompareAndSwap)\('
 COUNT_MIN=5
-OPTIN=1
+OPTIN="${OPTIN-1}" # sample-30h.sh sets it empty and ENABLE
 . "$repo/bench/precision/samplerun.sh"
 samplerun_main "$@"

@@ -12,7 +12,7 @@
 #        BIN=/tmp/sample19-bin/interleave BIN_COMMIT=<commit> \
 #          bench/precision/sample-30g.sh run|render
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)/sample-2026-11-30g"
+here="$(cd "$(dirname "$0")" && pwd)/sample-${SAMPLE:-2026-11-30g}" # sample-30h.sh sets SAMPLE
 case "${1:-}" in
 run | render)
 	SAMPLE=2026-11-30g LIST="$here/packages.md" STOP="${STOP:-16:05}" LIMIT="${LIMIT:-900}" \

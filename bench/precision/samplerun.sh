@@ -11,6 +11,11 @@
 #   OPTIN      1: after a default check that finished, a second one with
 #              `-enable IL1008,IL1009` (findings-optin.json), and CPU seconds
 #              and the opt-in columns in counts.tsv; empty: neither
+#   ENABLE     rule IDs (IL1008,IL1009,...): one check only, with `-enable
+#              $ENABLE` (OPTIN is then ignored); findings-<module>.txt gets
+#              the other (default) rules' findings, optin-<module>.txt
+#              these rules'; counts.tsv as with OPTIN, the opt-in columns
+#              taken from the same run (status, count, seconds repeated)
 # Modes: run (FROM=N starts at row N), render (findings-<module>.txt from
 # $OUT, optin-<module>.txt too), plan (fetch and count only, print the
 # first four columns counts.tsv would get: module, checked|skipped|
@@ -19,12 +24,23 @@
 
 samplefmt='.findings[]? | "\(.pos.file):\(.pos.line):\(.pos.column): \(.rule) \(.message)" + ([.related[]? | "\n\t\(.file):\(.line):\(.column): \(.message)"] | join("")) + ([.sameCause[]? | "\n\tsame cause: \(tojson)"] | join(""))'
 
+# optrule: a jq expression, true for a finding of a rule in $ENABLE.
+optrule() {
+	echo "(.rule as \$r | \"${ENABLE:-IL1008,IL1009}\" | split(\",\") | index(\$r) != null)"
+}
+
 render() {
 	# findings-<module>.txt: each default finding with its related positions;
-	# optin-<module>.txt: the IL1008 and IL1009 findings of the second run.
+	# optin-<module>.txt: the IL1008 and IL1009 findings of the second run
+	# (with ENABLE: the default and the enabled rules' findings of the one run).
 	for d in "$OUT"/*/; do
 		[ -e "$d/findings.json" ] || continue
 		name="$(basename "$d")"
+		if [ -n "${ENABLE:-}" ]; then
+			jq -r ".findings |= map(select($(optrule) | not)) | $samplefmt" "$d/findings.json" >"$here/findings-$name.txt"
+			jq -r ".findings |= (map(select($(optrule))) | sort_by(.rule, .pos.file, .pos.line, .pos.column)) | $samplefmt" "$d/findings.json" >"$here/optin-$name.txt"
+			continue
+		fi
 		jq -r "$samplefmt" "$d/findings.json" >"$here/findings-$name.txt"
 		[ -e "$d/findings-optin.json" ] || continue
 		jq -r '.findings |= map(select(.rule == "IL1008" or .rule == "IL1009")) | '"$samplefmt" "$d/findings-optin.json" >"$here/optin-$name.txt"
@@ -140,19 +156,31 @@ samplerun_main() {
 			done
 			GOFLAGS=-mod=mod timeout 300 go mod download all >/dev/null 2>&1 || GOFLAGS=-mod=mod timeout 300 go mod tidy >/dev/null 2>&1 || true
 		})
-		echo "interleave check -format json -o findings.json $pats" >"$res/command"
+		echo "interleave check -format json ${ENABLE:+-enable $ENABLE }-o findings.json $pats" >"$res/command"
 		start=$SECONDS
 		cpu "$res/cpu0"
-		check findings
+		check findings ${ENABLE:+-enable "$ENABLE"}
 		secs=$((SECONDS - start))
 		cpu "$res/cpu1"
 		cpus="$(awk -v a="$(cat "$res/cpu0.s")" -v b="$(cat "$res/cpu1.s")" 'BEGIN {printf "%.0f", b - a}')"
 		echo "$status" >"$res/exit"
 		echo "$secs" >"$res/seconds"
 		nf=
+		dsel=.
+		[ -z "${ENABLE:-}" ] || dsel="select($(optrule) | not)"
 		case $status in
-		0 | 1) nf="$(jq '[.findings[]?] | length' "$res/findings.json")" ;;
+		0 | 1) nf="$(jq "[.findings[]? | $dsel] | length" "$res/findings.json")" ;;
 		esac
+		if [ -n "${ENABLE:-}" ]; then
+			no=
+			case $status in
+			0 | 1) no="$(jq "[.findings[]? | select($(optrule))] | length" "$res/findings.json")" ;;
+			esac
+			printf '%s\tchecked\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mv" "$n" "$lines" "$status" "$nf" "$now" "$secs" "$cpus" "$status" "$no" "$secs" >>"$counts"
+			echo "   exit $status, ${nf:-no} default and ${no:-no} $ENABLE findings in ${secs}s (${cpus} CPU s)" >&2
+			render
+			continue
+		fi
 		if [ -z "${OPTIN:-}" ]; then
 			printf '%s\tchecked\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mv" "$n" "$lines" "$status" "$nf" "$now" "$secs" >>"$counts"
 			echo "   exit $status, ${nf:-no} findings in ${secs}s (${cpus} CPU s)" >&2
