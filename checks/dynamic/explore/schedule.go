@@ -62,10 +62,16 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionPrior:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionPrior)
+	case s.Version > rt.ScheduleVersionTick:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionTick)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
+	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
+		return nil, fmt.Errorf("%s is not a schedule: version %d without a positive nowTick", what, s.Version)
+	case s.NowTick == 0:
+		// Recorded when a read moved the clock by a nanosecond: its
+		// replay reads the times it read.
+		s.NowTick = rt.LegacyNowTick
 	}
 	for _, f := range s.Files {
 		if !validFileName(f.Name) {

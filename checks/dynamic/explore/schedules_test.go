@@ -66,18 +66,24 @@ func TestSchedulesBound(t *testing.T) {
 }
 
 // TestParseScheduleTags: a schedule file keeps reading without tags
-// (versions 1 and 2), reads its tags (version 3), and one newer than this
-// interleave is refused with the versions it reads.
+// (versions 1 and 2), reads its tags (version 3), replays with the
+// clock's step per read it was recorded with (a nanosecond before version
+// 6, its nowTick from 6 on), and one newer than this interleave, or a
+// version 6 without its step, is refused with a clear message.
 func TestParseScheduleTags(t *testing.T) {
 	for _, c := range []struct {
 		json, tags, err string
+		tick            time.Duration
 	}{
-		{json: `{"version":1,"package":"p","test":"TestA","decisions":[]}`},
-		{json: `{"version":2,"package":"p","test":"TestA","decisions":[],"files":[{"name":"x_test.go","source":"package p"}]}`},
-		{json: `{"version":3,"package":"p","test":"TestA","decisions":[],"tags":["integration","slow"]}`, tags: "integration,slow"},
-		{json: `{"version":4,"package":"p","test":"TestA","decisions":[],"keepEarly":true}`},
-		{json: `{"version":5,"package":"p","test":"TestA","decisions":[],"prior":[{"test":"TestA","seed":1,"decisions":[]}]}`},
-		{json: `{"version":6,"package":"p","test":"TestA","decisions":[]}`, err: "has schedule version 6; this interleave reads versions up to 5"},
+		{json: `{"version":1,"package":"p","test":"TestA","decisions":[]}`, tick: time.Nanosecond},
+		{json: `{"version":2,"package":"p","test":"TestA","decisions":[],"files":[{"name":"x_test.go","source":"package p"}]}`, tick: time.Nanosecond},
+		{json: `{"version":3,"package":"p","test":"TestA","decisions":[],"tags":["integration","slow"]}`, tags: "integration,slow", tick: time.Nanosecond},
+		{json: `{"version":4,"package":"p","test":"TestA","decisions":[],"keepEarly":true}`, tick: time.Nanosecond},
+		{json: `{"version":5,"package":"p","test":"TestA","decisions":[],"prior":[{"test":"TestA","seed":1,"decisions":[]}]}`, tick: time.Nanosecond},
+		{json: `{"version":6,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, tick: 20},
+		{json: `{"version":6,"package":"p","test":"TestA","decisions":[]}`, err: "version 6 without a positive nowTick"},
+		{json: `{"version":6,"package":"p","test":"TestA","decisions":[],"nowTick":-3}`, err: "version 6 without a positive nowTick"},
+		{json: `{"version":7,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 7; this interleave reads versions up to 6"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {
@@ -92,6 +98,9 @@ func TestParseScheduleTags(t *testing.T) {
 		}
 		if got := strings.Join(s.Tags, ","); got != c.tags {
 			t.Errorf("%s: tags %q, want %q", c.json, got, c.tags)
+		}
+		if s.NowTick != c.tick {
+			t.Errorf("%s: nowTick %v, want %v", c.json, s.NowTick, c.tick)
 		}
 	}
 }

@@ -336,7 +336,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 	}
 	for k, n := range ns {
 		try := *sched
-		try.Prior, try.Version = f.priorRuns(t.name, n), rt.ScheduleVersionPrior
+		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
 		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.hardStop, afterCost(per, f.prior[len(f.prior)-n:]), len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)
 		cancel()

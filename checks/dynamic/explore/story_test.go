@@ -103,8 +103,8 @@ func TestOperand(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
-	s := &rt.Schedule{Version: 1, Package: "example.com/bank", Dir: ".", Test: "TestX", Seed: 7, Decisions: abba, Original: abba,
-		Failure: &rt.Signature{Kind: "deadlock", Site: "bank.go:62"}}
+	s := &rt.Schedule{Version: rt.ScheduleVersionTick, Package: "example.com/bank", Dir: ".", Test: "TestX", Seed: 7, Decisions: abba, Original: abba,
+		Failure: &rt.Signature{Kind: "deadlock", Site: "bank.go:62"}, NowTick: rt.NowTick}
 	tok, err := EncodeToken(s)
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +120,19 @@ func TestToken(t *testing.T) {
 	want.Original = nil // the token carries what replays
 	if !reflect.DeepEqual(got, &want) {
 		t.Errorf("round trip:\n%+v\nwant\n%+v", got, &want)
+	}
+	// A token of an older version replays with the nanosecond per clock
+	// read it was recorded with.
+	old := *s
+	old.Version, old.NowTick = rt.ScheduleVersion, 0
+	oldTok, err := EncodeToken(&old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := DecodeToken(oldTok); err != nil {
+		t.Errorf("a version 1 token: %v", err)
+	} else if got.NowTick != rt.LegacyNowTick {
+		t.Errorf("a version 1 token: nowTick %v, want %v", got.NowTick, rt.LegacyNowTick)
 	}
 	for _, bad := range []string{"", "s2.abc", "s1.***", tok[:len(tok)/2]} {
 		if _, err := DecodeToken(bad); err == nil {

@@ -211,7 +211,7 @@ func replayAt(cfg Config, i int) *Schedule {
 	}
 	if k := i - cfg.First; k >= 0 && k < len(r.Prior) {
 		p := r.Prior[k]
-		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs}
+		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick}
 	}
 	return r
 }

@@ -219,7 +219,7 @@ func TestSendToForeignPoller(t *testing.T) {
 }
 
 // nearly: d is want, give or take the microsecond that clock reads move
-// the virtual clock by (nowTick each), and a few wakes' lateness (wakeLate
+// the virtual clock by (NowTick each), and a few wakes' lateness (wakeLate
 // each) later.
 func nearly(d, want time.Duration) bool {
 	return d >= want-time.Microsecond && d <= want+time.Microsecond+4*wakeLate

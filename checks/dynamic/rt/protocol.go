@@ -61,6 +61,16 @@ const ScheduleVersionRepro = 4
 // the schedules before it, which its failure needs.
 const ScheduleVersionPrior = 5
 
+// ScheduleVersionTick is the version of a schedule that carries NowTick:
+// an interleave that reads only up to version 5 would replay it with
+// another step of the clock per read. A file of an older version was
+// recorded with LegacyNowTick.
+const ScheduleVersionTick = 6
+
+// LegacyNowTick is the step of the clock per read of the schedules
+// before ScheduleVersionTick.
+const LegacyNowTick = time.Nanosecond
+
 // Config tells the test binary what to run.
 type Config struct {
 	Test      string    `json:"test"`             // top-level test function name, or "TestX/Sub": only its top-level subtest Sub (subtests.go)
@@ -209,6 +219,10 @@ type Schedule struct {
 	// the failure needs: a replay runs them first in its one process,
 	// each on its decisions, then this one.
 	Prior []Prior `json:"prior,omitempty"`
+	// NowTick is the step of the virtual clock per read (NowTick, the
+	// constant, when it was recorded): its replay reads the same times.
+	// Zero: the constant.
+	NowTick time.Duration `json:"nowTick,omitempty"`
 }
 
 // Prior is one schedule run before a Schedule in its process.

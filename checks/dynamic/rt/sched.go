@@ -79,8 +79,11 @@ type sched struct {
 	settled int
 	// bubble: inside a synctest bubble (SynctestTest), where the clock
 	// reaches deadlines exactly, not wakeLate past them, and a read does
-	// not move it (nowTick).
+	// not move it (NowTick).
 	bubble int
+	// nowTick is how far a read moves the clock: NowTick, or what the
+	// replayed schedule was recorded with.
+	nowTick time.Duration
 
 	sites    map[uintptr]string
 	pcFrames map[uintptr][]callFrame // made by framesAt, for a failure's paths
@@ -203,6 +206,10 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	}
 	if replay != nil && !replay.ClockBase.IsZero() {
 		s.base = sameFraction(s.base, replay.ClockBase)
+	}
+	s.nowTick = NowTick
+	if replay != nil && replay.NowTick > 0 {
+		s.nowTick = replay.NowTick
 	}
 	if dumpBuf == nil {
 		dumpBuf = make([]byte, 1<<20)

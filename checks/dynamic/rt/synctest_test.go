@@ -130,7 +130,7 @@ func TestSynctestWaitSettles(t *testing.T) {
 // TestSynctestExactClock: in a bubble the clock reaches a deadline
 // exactly and a read does not move it, as synctest's fake clock (outside
 // one a sleeper wakes wakeLate past it, as the runtime's timers fire
-// late, and each read moves it by nowTick).
+// late, and each read moves it by NowTick).
 func TestSynctestExactClock(t *testing.T) {
 	var in, out time.Duration
 	rs := explore(t, 3, func(t *testing.T) {
@@ -145,7 +145,7 @@ func TestSynctestExactClock(t *testing.T) {
 	})
 	mustPass(t, rs)
 	if in != 100*time.Millisecond {
-		t.Errorf("slept %v in a bubble, want exactly 100ms (not wakeLate past it, no nowTick)", in)
+		t.Errorf("slept %v in a bubble, want exactly 100ms (not wakeLate past it, no NowTick)", in)
 	}
 	if out <= 100*time.Millisecond {
 		t.Errorf("slept %v outside a bubble, want past 100ms", out)

@@ -1,0 +1,3 @@
+module ttlexpiry
+
+go 1.25
