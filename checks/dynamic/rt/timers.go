@@ -392,7 +392,6 @@ func (s *sched) earlyTime(list []Candidate) bool {
 			return false
 		}
 	}
-	from := s.now
 	s.firedOther, s.firedCbs = false, s.firedCbs[:0]
 	if !s.fireTimersTo(to) {
 		return false
@@ -401,7 +400,7 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		s.realMoved = true // recorded: a replay moves its clock there first
 	}
 	s.earlyDue = true
-	if s.firedOther || s.sleeperWoke(from) {
+	if s.firedOther || s.sleeperDue() {
 		s.earlyFires++
 	} else {
 		// Only callbacks beside their own (overlapping): the goroutines
@@ -414,12 +413,13 @@ func (s *sched) earlyTime(list []Candidate) bool {
 	return true
 }
 
-// sleeperWoke: does a time.Sleep end in (from, now]?
+// sleeperDue: is a time.Sleep due and not yet ended? Judged after the
+// move, as a replay sees it (replayClock moves its clock before).
 //
 //go:norace
-func (s *sched) sleeperWoke(from time.Duration) bool {
+func (s *sched) sleeperDue() bool {
 	for _, g := range s.gs {
-		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt > from && g.wakeAt <= s.now {
+		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt <= s.now {
 			return true
 		}
 	}
