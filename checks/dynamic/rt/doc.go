@@ -117,7 +117,11 @@
 // could run, a strategy other than the unperturbed one may also jump it
 // first (earlyTime, Decision.Early: a loaded machine delays the others
 // past the deadline); a test that then fails (its own timeout), before it
-// returned or after (Late), is inconclusive, not a test failure. With
+// returned or after (Late), is inconclusive, not a test failure. Not so
+// a move that fires only AfterFuncs whose last callback is still running
+// (Reset does not wait for it; overlapping): two callbacks at once are the
+// code's to handle, a failure then is kept, and the new callbacks run
+// first while they can (the delay that let them overlap). With
 // Config.EarlySleep (pr's) a sleeper may wake so too, before goroutines
 // started ahead of its sleep ran: a Stop that came before its Start.
 // Never in a synctest bubble, whose clock moves only when all in it block. A loop that reads the clock between spins, with no timer

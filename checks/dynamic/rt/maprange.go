@@ -40,15 +40,25 @@ import (
 // Keys with no order independent of the process (pointers, channels,
 // unsafe.Pointer, interfaces or structs holding one) range in the
 // runtime's order, as do maps ranged outside control.
+//
+// A map of up to mapSmall entries keeps its keys in the iterator, which
+// lives on the ranging function's stack: such a range does not allocate
+// (a test asserting testing.AllocsPerRun(...) == 0 over a hot path that
+// ranges a small map passes as under go test).
 type MapIt[K comparable, V any] struct {
-	m    map[K]V
-	keys []K
-	vals []V // values of the keys, when some key is not equal to itself
-	i    int
-	nan  int // such entries still to produce
-	k    K
-	v    V
+	m     map[K]V
+	small [mapSmall]K
+	keys  []K // the keys when more than mapSmall, else nil
+	n     int // keys to produce, in small or keys
+	vals  []V // values of the keys, when some key is not equal to itself
+	i     int
+	nan   int // such entries still to produce
+	k     K
+	v     V
 }
+
+// mapSmall is the most keys a MapIt holds without allocating.
+const mapSmall = 8
 
 // MapIter starts a range over m; its other results are the zero values the
 // rewritten loop's variables are declared with.
@@ -58,46 +68,64 @@ func MapIter[M ~map[K]V, K comparable, V any](m M) (it MapIt[K, V], k K, v V) {
 	if len(mm) == 0 {
 		return it, k, v
 	}
-	keys := make([]K, 0, len(mm))
-	nan := 0
-	for key := range mm {
+	// Two paths so that no slice of it.small is ever stored in it (the
+	// iterator would move to the heap).
+	if len(mm) <= mapSmall {
+		var keys []K
+		keys, it.vals, it.nan = collectKeys(it.small[:0], mm)
+		it.n = len(keys)
+		orderKeys(keys, it.vals, it.nan)
+	} else {
+		it.keys, it.vals, it.nan = collectKeys(make([]K, 0, len(mm)), mm)
+		it.n = len(it.keys)
+		orderKeys(it.keys, it.vals, it.nan)
+	}
+	return it, k, v
+}
+
+// collectKeys appends m's keys to keys. Keys not equal to themselves (NaN,
+// or holding one) go last, in the runtime's order, and vals then holds
+// their values at the same indices; nan is how many.
+func collectKeys[K comparable, V any](keys []K, m map[K]V) (_ []K, vals []V, nan int) {
+	for key := range m {
 		if key != key {
 			nan++
 		}
 		keys = append(keys, key)
 	}
-	if nan > 0 {
-		// The keys equal to themselves first; the others after, in the
-		// runtime's order, with their values.
-		keys = keys[:0]
-		var odd []K
-		var vals []V
-		for key, val := range mm {
-			if key != key {
-				odd = append(odd, key)
-				vals = append(vals, val)
-			} else {
-				keys = append(keys, key)
-			}
-		}
-		nan = len(odd)
-		keys = append(keys, odd...)
-		it.vals = append(make([]V, len(keys)-nan, len(keys)), vals...)
-		it.nan = nan
+	if nan == 0 {
+		return keys, nil, 0
 	}
-	it.keys = keys
+	keys = keys[:0]
+	var odd []K
+	for key, val := range m {
+		if key != key {
+			odd = append(odd, key)
+			vals = append(vals, val)
+		} else {
+			keys = append(keys, key)
+		}
+	}
+	keys = append(keys, odd...)
+	return keys, append(make([]V, len(keys)-len(odd), len(keys)), vals...), len(odd)
+}
+
+// orderKeys puts keys (and vals, if any, alongside) in the schedule's
+// order: sorted canonically, then shuffled by the map-order stream.
+// Outside control, or for keys with no canonical order, it leaves them in
+// the runtime's order.
+func orderKeys[K comparable, V any](keys []K, vals []V, nan int) {
 	if current() == nil || !sortKeys(keys[:len(keys)-nan]) {
-		return it, k, v
+		return
 	}
 	s := active
 	for i := len(keys) - 1; i > 0; i-- {
 		j := int(s.mapUint64() % uint64(i+1))
 		keys[i], keys[j] = keys[j], keys[i]
-		if it.vals != nil {
-			it.vals[i], it.vals[j] = it.vals[j], it.vals[i]
+		if vals != nil {
+			vals[i], vals[j] = vals[j], vals[i]
 		}
 	}
-	return it, k, v
 }
 
 func boolInt(b bool) int {
@@ -110,9 +138,14 @@ func boolInt(b bool) int {
 // Next moves to the next entry still in the map, stores its key and value
 // through k and v (either may be nil) and reports whether there was one.
 func (it *MapIt[K, V]) Next(k *K, v *V) bool {
-	for it.i < len(it.keys) {
+	for it.i < it.n {
 		i := it.i
-		key := it.keys[i]
+		var key K
+		if it.n > mapSmall {
+			key = it.keys[i]
+		} else {
+			key = it.small[i]
+		}
 		it.i++
 		var val V
 		if key != key {
@@ -143,7 +176,7 @@ func (it *MapIt[K, V]) Next(k *K, v *V) bool {
 		}
 		return true
 	}
-	it.keys, it.vals = nil, nil
+	it.keys, it.vals, it.small = nil, nil, [mapSmall]K{}
 	return false
 }
 
@@ -211,23 +244,173 @@ func sortKeys[K comparable](keys []K) bool {
 	case reflect.Float64:
 		slices.Sort(*(*[]float64)(p))
 	default:
+		if len(keys) <= mapSmall {
+			return sortSmall(keys)
+		}
 		return sortEncoded(keys)
 	}
 	return true
 }
 
+// sortSmall sorts a few keys of a composite kind in place by comparing
+// them through reflect, without allocating (the keys may be a MapIt's
+// array on the stack, hidden from escape analysis: the Values made here
+// do not outlive the call). On false (a key with no order) keys are
+// permuted but hold the same keys.
+func sortSmall[K comparable](keys []K) bool {
+	t := reflect.TypeFor[K]()
+	if !typeOrdered(t) {
+		return false
+	}
+	base := noescape(unsafe.Pointer(&keys[0])) // len(keys) >= 2 (sortKeys)
+	at := func(i int) reflect.Value {
+		return reflect.NewAt(t, unsafe.Add(base, uintptr(i)*t.Size())).Elem()
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0; j-- {
+			c, ok := compareKeys(at(j-1), at(j))
+			if !ok {
+				return false
+			}
+			if c <= 0 {
+				break
+			}
+			keys[j-1], keys[j] = keys[j], keys[j-1]
+		}
+	}
+	return true
+}
+
+// compareKeys compares two keys of one type in encodeKey's order and
+// reports whether it could (false for pointers, channels and
+// unsafe.Pointer, which have none).
+func compareKeys(a, b reflect.Value) (int, bool) {
+	switch a.Kind() {
+	case reflect.Bool:
+		return cmpOrdered(boolInt(a.Bool()), boolInt(b.Bool())), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return cmpOrdered(a.Int(), b.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return cmpOrdered(a.Uint(), b.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return cmpFloat(a.Float(), b.Float()), true
+	case reflect.Complex64, reflect.Complex128:
+		x, y := a.Complex(), b.Complex()
+		if c := cmpFloat(real(x), real(y)); c != 0 {
+			return c, true
+		}
+		return cmpFloat(imag(x), imag(y)), true
+	case reflect.String:
+		return cmpOrdered(a.String(), b.String()), true
+	case reflect.Array:
+		for i := 0; i < a.Len(); i++ {
+			if c, ok := compareKeys(a.Index(i), b.Index(i)); !ok || c != 0 {
+				return c, ok
+			}
+		}
+		return 0, true
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if c, ok := compareKeys(a.Field(i), b.Field(i)); !ok || c != 0 {
+				return c, ok
+			}
+		}
+		return 0, true
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return boolInt(!a.IsNil()) - boolInt(!b.IsNil()), true
+		}
+		x, y := a.Elem(), b.Elem()
+		if tx, ty := x.Type(), y.Type(); tx != ty {
+			if c := cmpTypeNames(tx, ty); c != 0 {
+				return c, true
+			}
+		}
+		return compareKeys(x, y)
+	}
+	return 0, false
+}
+
+func cmpOrdered[T int | int64 | uint64 | string](x, y T) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// cmpTypeNames compares PkgPath()+"."+String() of x and y, as encodeKey
+// does, without building the strings.
+func cmpTypeNames(x, y reflect.Type) int {
+	xp, xs, yp, ys := x.PkgPath(), x.String(), y.PkgPath(), y.String()
+	nx, ny := len(xp)+1+len(xs), len(yp)+1+len(ys)
+	at := func(p, s string, i int) byte {
+		switch {
+		case i < len(p):
+			return p[i]
+		case i == len(p):
+			return '.'
+		}
+		return s[i-len(p)-1]
+	}
+	for i := 0; i < nx && i < ny; i++ {
+		if a, b := at(xp, xs, i), at(yp, ys, i); a != b {
+			return cmpOrdered(int(a), int(b))
+		}
+	}
+	return cmpOrdered(nx, ny)
+}
+
+// cmpFloat orders as floatKey does (-0 before +0; no NaN reaches here).
+func cmpFloat(x, y float64) int {
+	if x == y {
+		return cmpOrdered(boolInt(math.Signbit(y)), boolInt(math.Signbit(x)))
+	}
+	if x < y {
+		return -1
+	}
+	return 1
+}
+
 // sortEncoded sorts keys by an encoding whose byte order is the keys'
-// order (encodeKey).
+// order (encodeKey). It sorts a copy: reflect would move keys, which may
+// be a MapIt's own array on the stack, to the heap.
 func sortEncoded[K comparable](keys []K) bool {
-	enc := make([][]byte, len(keys))
-	for i := range keys {
-		b, ok := encodeKey(nil, reflect.ValueOf(&keys[i]).Elem())
+	if !typeOrdered(reflect.TypeFor[K]()) {
+		return false
+	}
+	own := slices.Clone(keys)
+	enc := make([][]byte, len(own))
+	for i := range own {
+		b, ok := encodeKey(nil, reflect.ValueOf(&own[i]).Elem())
 		if !ok {
 			return false
 		}
 		enc[i] = b
 	}
-	sort.Sort(byEncoding[K]{keys, enc})
+	sort.Sort(byEncoding[K]{own, enc})
+	copy(keys, own)
+	return true
+}
+
+// typeOrdered reports whether keys of type t may have an order
+// independent of the process: false when t holds a pointer, channel or
+// unsafe.Pointer outside an interface (an interface decides per value).
+func typeOrdered(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
+		return false
+	case reflect.Array:
+		return typeOrdered(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if !typeOrdered(t.Field(i).Type) {
+				return false
+			}
+		}
+	}
 	return true
 }
 

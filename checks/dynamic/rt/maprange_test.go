@@ -221,8 +221,46 @@ func TestSortKeys(t *testing.T) {
 	if ifs[0] != nil || fmt.Sprint(ifs[1:]) != "[2.5 1 3 a x]" {
 		t.Errorf("interfaces: %v (nil, then by type name float64, int, string)", ifs)
 	}
-	if sortKeys([]*int{new(int), new(int)}) || sortKeys([]any{1, new(int)}) || sortKeys([]chan int{make(chan int), nil}) {
+	if sortKeys([]*int{new(int), new(int)}) || sortKeys([]any{1, new(int), new(int)}) || sortKeys([]chan int{make(chan int), nil}) {
 		t.Error("pointers or channels sorted")
+	}
+	if sortSmall([]st2{{P: new(int)}, {}}) || sortSmall([]any{2, new(int), 1, new(int)}) {
+		t.Error("sortSmall: pointers sorted")
+	}
+	// sortSmall (a few composite keys, no allocation) orders as
+	// sortEncoded does.
+	type named int
+	agree(t, []st{{1, "b"}, {-1, "z"}, {1, "a"}, {0, ""}, {1, "a\x00"}})
+	agree(t, []any{"x", 3, 1, "a", nil, 2.5, named(1), st{1, "a"}, [2]int{1, 2}, true, false, complex(1, -1), complex(1, 2)})
+	agree(t, [][2]float64{{0, 1}, {math.Copysign(0, -1), 1}, {-1, 9}, {math.Inf(1), 0}})
+	agree(t, []struct {
+		B bool
+		C complex64
+	}{{true, 1}, {false, 2}, {false, 1i}, {true, -1}})
+}
+
+type st2 struct {
+	N int
+	P *int
+}
+
+func agree[K comparable](t *testing.T, keys []K) {
+	t.Helper()
+	for seed := uint64(1); seed <= 20; seed++ {
+		a := slices.Clone(keys)
+		s := seed
+		for i := len(a) - 1; i > 0; i-- { // any permutation
+			s = s*6364136223846793005 + 1442695040888963407
+			j := int(s>>33) % (i + 1)
+			a[i], a[j] = a[j], a[i]
+		}
+		b := slices.Clone(a)
+		if !sortSmall(a) || !sortEncoded(b) {
+			t.Fatalf("%v: no order", keys)
+		}
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("sortSmall %v, sortEncoded %v", a, b)
+		}
 	}
 }
 

@@ -63,6 +63,15 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// overlapFires counts the early moves that fired only AfterFuncs
+	// beside their running callbacks (overlapping), which are not early
+	// moves to driver.go; firedOther: fireTimersTo fired something else.
+	overlapFires int
+	firedOther   bool
+	// firedCbs: the callbacks fireTimersTo started; overlapGs: those of
+	// the last overlapping move, which run first while they can.
+	firedCbs  []*gstate
+	overlapGs []*gstate
 	// farFires counts the early moves further than earlyMax (farNow,
 	// drawn once: farDrawn); after one only a data race counts.
 	farFires int
@@ -636,6 +645,16 @@ func (s *sched) next() {
 	if s.earlyTime(list) {
 		return
 	}
+	if len(s.overlapGs) > 0 && s.replay == nil && !s.fairPhase() {
+		if first := s.overlapRun(cands); len(first) > 0 {
+			cands = first
+			list = s.listBuf[:0]
+			for _, g := range cands {
+				list = append(list, s.candidate(g))
+			}
+			s.listBuf = list[:0]
+		}
+	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
 		if s.awaitRecordedBack(cands) {
@@ -660,6 +679,25 @@ func (s *sched) next() {
 	}
 	pick.lastPick = s.steps
 	s.decide(pick)
+}
+
+// overlapRun: the callbacks an overlapping move started (earlyTime) that
+// can run; once none can, the move's delay is over (overlapGs cleared).
+//
+//go:norace
+func (s *sched) overlapRun(cands []*gstate) []*gstate {
+	var first []*gstate
+	for _, g := range cands {
+		for _, c := range s.overlapGs {
+			if g == c {
+				first = append(first, g)
+			}
+		}
+	}
+	if len(first) == 0 {
+		s.overlapGs = s.overlapGs[:0]
+	}
+	return first
 }
 
 // hungAfterEarly: earlyHang, in a schedule where no goroutine outside

@@ -26,6 +26,19 @@ type vtimer struct {
 	fn       func()
 	hb       *uint32 // see armed
 	carried  bool    // left pending by the last schedule (carryTimers)
+	cb       *gstate // an AfterFunc's latest callback (overlapping)
+}
+
+// overlapping: is vt an AfterFunc whose latest callback has not returned?
+// Firing it starts a second callback beside the first: time.Timer.Reset
+// does not wait for a running callback, and a callback slower than the
+// period (a loaded machine) overlaps the next one. What fails then is the
+// code's (two callbacks at once), not a timeout's: an early move that
+// fires only such timers is no early move to driver.go (earlyTime).
+//
+//go:norace
+func (s *sched) overlapping(vt *vtimer) bool {
+	return vt.kind == tkFunc && vt.cb != nil && !vt.cb.exited
 }
 
 // realTimePassed moves the virtual clock by the real time since start,
@@ -303,12 +316,18 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 			vt.active = false
 		}
 		if vt.kind == tkFunc {
+			if !s.overlapping(vt) {
+				s.firedOther = true
+			}
 			c := s.newG()
+			vt.cb = c
+			s.firedCbs = append(s.firedCbs, c)
 			s.running = append(s.running, c)
 			fn, hb := vt.fn, vt.hb
 			go childMain(c, func() { fired(hb); fn() })
 			continue
 		}
+		s.firedOther = true
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		s.viaHelper(func() {
 			fired(hb)
@@ -373,6 +392,7 @@ func (s *sched) earlyTime(list []Candidate) bool {
 			return false
 		}
 	}
+	s.firedOther, s.firedCbs = false, s.firedCbs[:0]
 	if !s.fireTimersTo(to) {
 		return false
 	}
@@ -380,8 +400,30 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		s.realMoved = true // recorded: a replay moves its clock there first
 	}
 	s.earlyDue = true
-	s.earlyFires++
+	if s.firedOther || s.sleeperDue() {
+		s.earlyFires++
+	} else {
+		// Only callbacks beside their own (overlapping): the goroutines
+		// that could run stay delayed while the new callbacks can run
+		// (sched.go, overlapRun), as the delay that let them overlap.
+		s.overlapFires++
+		s.overlapGs = append(s.overlapGs[:0], s.firedCbs...)
+
+	}
 	return true
+}
+
+// sleeperDue: is a time.Sleep due and not yet ended? Judged after the
+// move, as a replay sees it (replayClock moves its clock before).
+//
+//go:norace
+func (s *sched) sleeperDue() bool {
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt <= s.now {
+			return true
+		}
+	}
+	return false
 }
 
 // earlyOddsFor is the 1 in n of an early jump (Config.KeepEarly,
@@ -513,6 +555,9 @@ func (s *sched) timerWaited() bool {
 //
 //go:norace
 func (s *sched) waited(vt *vtimer) bool {
+	if s.overlapping(vt) {
+		return true
+	}
 	if vt.fn != nil && !vt.carried {
 		for _, g := range s.blocked {
 			if !s.enabled(g) {
