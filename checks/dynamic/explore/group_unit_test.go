@@ -300,3 +300,56 @@ func TestGroupSendOnClosed(t *testing.T) {
 		t.Errorf("the others: %+v", out[1:])
 	}
 }
+
+// TestGroupRaceInsidePair: otelmetric-inst's shape. NewPeriodicReader
+// starts run, then assigns r.inst from NewInstrumentation; collect reads
+// r.inst and, in CollectOp.End, what NewInstrumentation wrote. The field's
+// race and the callee's (another variable, other functions) are one cause,
+// represented by the field's race even when the callee's sorts first; a
+// race whose writer is inside NewPeriodicReader but whose reader is not
+// inside collect, and one of Close with collect, are others.
+func TestGroupRaceInsidePair(t *testing.T) {
+	ctor, collect, run := "m.NewPeriodicReader", "m.(*PeriodicReader).collect", "m.(*PeriodicReader).run"
+	fr := func(fn, file string, l int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: l} }
+	g := func(state, site string, frames ...checks.Frame) checks.Goroutine {
+		return checks.Goroutine{ID: "x", State: state, Site: site, Stack: frames}
+	}
+	mk := func(test string, pos checks.Position, a, b checks.Goroutine) checks.Finding {
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Kind: checks.DataRace, Evidence: checks.Dynamic,
+			Package: "m", Test: test, Func: a.Stack[0].Func, Pos: pos, Snippet: a.Site,
+			Message: test + ": data race: " + a.State + " at " + a.Site + " and " + b.State + " at " + b.Site, Goroutines: []checks.Goroutine{a, b}}
+	}
+	reader := "/m/periodic_reader.go"
+	obs := "/m/internal/observ/instrumentation.go"
+	field := mk("TestCollect", checks.Position{File: reader, Line: 132},
+		g("write", reader+":132", fr(ctor, reader, 132), fr("m.TestCollect", "/m/periodic_reader_test.go", 40)),
+		g("previous read", reader+":260", fr(collect, reader, 260), fr(run, reader, 200)))
+	callee := mk("TestInstrumentationError", checks.Position{File: obs, Line: 145},
+		g("read", obs+":145", fr("observ.CollectOp.End", obs, 145), fr(collect, reader, 262), fr(run, reader, 200)),
+		g("previous write", obs+":88", fr("observ.NewInstrumentation", obs, 88), fr(ctor, reader, 132), fr("m.TestInstrumentationError", "/m/periodic_reader_test.go", 90)))
+	// Written inside the constructor, read by a test helper: not collect.
+	otherReader := mk("TestOther", checks.Position{File: obs, Line: 150},
+		g("read", obs+":150", fr("observ.Instrumentation.Name", obs, 150), fr("m.peek", "/m/peek.go", 9)),
+		g("previous write", obs+":90", fr("observ.newAttrs", obs, 90), fr(ctor, reader, 132)))
+	closeRace := mk("TestCollect", checks.Position{File: reader, Line: 300},
+		g("write", reader+":300", fr("m.(*PeriodicReader).Shutdown", reader, 300)),
+		g("previous read", reader+":265", fr(collect, reader, 265), fr(run, reader, 200)))
+	out := Group([]checks.Finding{callee, field, otherReader, closeRace})
+	for _, f := range out {
+		t.Logf("%s:%d (%s), %d more", f.Pos.File, f.Pos.Line, f.Test, len(f.SameCause))
+	}
+	if len(out) != 3 {
+		t.Fatalf("got %d findings, want 3: the late publication (field and callee), the other reader's, Shutdown's", len(out))
+	}
+	if f := out[0]; f.Pos.Line != 132 || len(f.SameCause) != 1 || f.SameCause[0].Pos.Line != 145 {
+		t.Errorf("first finding at %v with %+v, want the field's race at periodic_reader.go:132 listing the callee's at instrumentation.go:145", f.Pos, f.SameCause)
+	}
+	for _, f := range out[1:] {
+		if len(f.SameCause) != 0 {
+			t.Errorf("%v grouped with %+v", f.Pos, f.SameCause)
+		}
+	}
+	if again := Group(append(Group([]checks.Finding{callee}), Group([]checks.Finding{field, otherReader, closeRace})...)); len(again) != 3 || again[0].Pos.Line != 132 {
+		t.Errorf("grouping shards' findings: %d findings, the first at %v; want 3, the field's first", len(again), again[0].Pos)
+	}
+}
