@@ -186,12 +186,12 @@ func ownPairs(f *checks.Finding) []string {
 	return out
 }
 
-// reachedPairs returns the pairs of pairs (racePairs) that f's two
-// goroutines are inside: its writing goroutine has a frame in the pair's
-// first function, the other one in its second. A race's own pairs are
-// among them.
+// reachedPairs returns the pairs (racePairs) that f's two goroutines are
+// inside: its writing goroutine has a frame in the pair's first function,
+// the other one in its second. A race's own pairs are among them; a race
+// of two accesses in test files is the test's, inside no pair.
 func reachedPairs(f *checks.Finding, pairs map[string]bool) []string {
-	if len(f.Goroutines) != 2 || len(pairs) == 0 {
+	if len(f.Goroutines) != 2 || len(pairs) == 0 || inTestFile(f.Goroutines[0].Site) && inTestFile(f.Goroutines[1].Site) {
 		return nil
 	}
 	var out []string

@@ -307,7 +307,8 @@ func TestGroupSendOnClosed(t *testing.T) {
 // race and the callee's (another variable, other functions) are one cause,
 // represented by the field's race even when the callee's sorts first; a
 // race whose writer is inside NewPeriodicReader but whose reader is not
-// inside collect, and one of Close with collect, are others.
+// inside collect, one of Shutdown with collect, and one of two accesses in
+// the test file are others.
 func TestGroupRaceInsidePair(t *testing.T) {
 	ctor, collect, run := "m.NewPeriodicReader", "m.(*PeriodicReader).collect", "m.(*PeriodicReader).run"
 	fr := func(fn, file string, l int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: l} }
@@ -334,12 +335,18 @@ func TestGroupRaceInsidePair(t *testing.T) {
 	closeRace := mk("TestCollect", checks.Position{File: reader, Line: 300},
 		g("write", reader+":300", fr("m.(*PeriodicReader).Shutdown", reader, 300)),
 		g("previous read", reader+":265", fr(collect, reader, 265), fr(run, reader, 200)))
-	out := Group([]checks.Finding{callee, field, otherReader, closeRace})
+	// The test's own race, its two accesses in callbacks of the constructor
+	// and of collect: the test's.
+	tst := "/m/periodic_reader_test.go"
+	testRace := mk("TestFlush", checks.Position{File: tst, Line: 322},
+		g("read", tst+":322", fr("m.TestFlush.func3", tst, 322), fr(collect, reader, 275), fr(run, reader, 200)),
+		g("previous write", tst+":311", fr("m.TestFlush.func2", tst, 311), fr(collect, reader, 270), fr(ctor, reader, 140)))
+	out := Group([]checks.Finding{callee, field, otherReader, closeRace, testRace})
 	for _, f := range out {
 		t.Logf("%s:%d (%s), %d more", f.Pos.File, f.Pos.Line, f.Test, len(f.SameCause))
 	}
-	if len(out) != 3 {
-		t.Fatalf("got %d findings, want 3: the late publication (field and callee), the other reader's, Shutdown's", len(out))
+	if len(out) != 4 {
+		t.Fatalf("got %d findings, want 4: the late publication (field and callee), the other reader's, Shutdown's, the test's", len(out))
 	}
 	if f := out[0]; f.Pos.Line != 132 || len(f.SameCause) != 1 || f.SameCause[0].Pos.Line != 145 {
 		t.Errorf("first finding at %v with %+v, want the field's race at periodic_reader.go:132 listing the callee's at instrumentation.go:145", f.Pos, f.SameCause)
