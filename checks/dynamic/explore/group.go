@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -178,7 +179,7 @@ func ownPairs(f *checks.Finding) []string {
 		if !strings.Contains(w.State, "write") || inTestFile(w.Site) || inTestFile(o.Site) {
 			continue
 		}
-		fw, fo := siteFunc(w), siteFunc(o)
+		fw, fo := pairFunc(w), pairFunc(o)
 		if fw != fo && fw != w.Site && fo != o.Site {
 			out = append(out, fw+"|"+fo)
 		}
@@ -212,15 +213,50 @@ func reachedPairs(f *checks.Finding, pairs map[string]bool) []string {
 }
 
 // stackFuncs returns the functions of g's frames outside test files, each
-// once.
+// once, a closure's as the function it is in (outerFunc) but for the
+// goroutine's first frame (a go statement's closure runs apart from the
+// function that started it).
 func stackFuncs(g checks.Goroutine) []string {
 	var out []string
-	for _, fr := range g.Stack {
-		if !strings.HasSuffix(fr.File, "_test.go") {
+	for i, fr := range g.Stack {
+		if strings.HasSuffix(fr.File, "_test.go") {
+			continue
+		}
+		if i < len(g.Stack)-1 {
+			out = append(out, outerFunc(fr.Func))
+		} else {
 			out = append(out, fr.Func)
 		}
 	}
 	return sortedUnique(out)
+}
+
+// pairFunc is siteFunc as stackFuncs names it.
+func pairFunc(g checks.Goroutine) string {
+	for i, fr := range g.Stack {
+		if fr.File+":"+strconv.Itoa(fr.Line) == g.Site {
+			if i < len(g.Stack)-1 {
+				return outerFunc(fr.Func)
+			}
+			return fr.Func
+		}
+	}
+	return g.Site
+}
+
+// innerRE matches the part of a function name that names a closure in
+// it (".func1", ".func2.3").
+var innerRE = regexp.MustCompile(`\.func\d+(\.|$)`)
+
+// outerFunc returns the function a closure is in ("p.(*R).collect" for
+// "p.(*R).collect.func1", a deferred call: otel's collect reached its
+// instrumentation through one), or fn itself.
+func outerFunc(fn string) string {
+	slash := strings.LastIndexByte(fn, '/') + 1
+	if loc := innerRE.FindStringIndex(fn[slash:]); loc != nil {
+		return fn[:slash+loc[0]]
+	}
+	return fn
 }
 
 // insidePair reports whether the race in is inside out's pair of

@@ -325,8 +325,11 @@ func TestGroupRaceInsidePair(t *testing.T) {
 	field := mk("TestCollect", checks.Position{File: reader, Line: 132},
 		g("write", reader+":132", fr(ctor, reader, 132), fr("m.TestCollect", "/m/periodic_reader_test.go", 40)),
 		g("previous read", reader+":260", fr(collect, reader, 260), fr(run, reader, 200)))
+	// Reached from collect's deferred closure, collect's own frame inlined
+	// away (as o2's second run showed it).
 	callee := mk("TestInstrumentationError", checks.Position{File: obs, Line: 145},
-		g("read", obs+":145", fr("observ.CollectOp.End", obs, 145), fr(collect, reader, 262), fr(run, reader, 200)),
+		g("read", obs+":145", fr("observ.CollectOp.End", obs, 145), fr(collect+".func1", reader, 262),
+			fr("runtime.deferreturn", "/go/src/runtime/panic.go", 668), fr("m.(*PeriodicReader).Collect", reader, 254), fr(run, reader, 200), fr("m.NewPeriodicReader.func2", reader, 128)),
 		g("previous write", obs+":88", fr("observ.NewInstrumentation", obs, 88), fr(ctor, reader, 132), fr("m.TestInstrumentationError", "/m/periodic_reader_test.go", 90)))
 	// Written inside the constructor, read by a test helper: not collect.
 	otherReader := mk("TestOther", checks.Position{File: obs, Line: 150},
@@ -358,5 +361,20 @@ func TestGroupRaceInsidePair(t *testing.T) {
 	}
 	if again := Group(append(Group([]checks.Finding{callee}), Group([]checks.Finding{field, otherReader, closeRace})...)); len(again) != 3 || again[0].Pos.Line != 132 {
 		t.Errorf("grouping shards' findings: %d findings, the first at %v; want 3, the field's first", len(again), again[0].Pos)
+	}
+}
+
+// TestOuterFunc: a closure's frame is the function it is in.
+func TestOuterFunc(t *testing.T) {
+	for in, want := range map[string]string{
+		"go.opentelemetry.io/otel/sdk/metric.(*PeriodicReader).collect.func1": "go.opentelemetry.io/otel/sdk/metric.(*PeriodicReader).collect",
+		"m.TestX.func3.TestX.func2.1":                                         "m.TestX",
+		"m.(*T).function":                                                     "m.(*T).function",
+		"m/func1.F":                                                           "m/func1.F",
+		"m.NewReader.gowrap1":                                                 "m.NewReader.gowrap1",
+	} {
+		if got := outerFunc(in); got != want {
+			t.Errorf("outerFunc(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
