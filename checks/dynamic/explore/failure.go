@@ -122,6 +122,13 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 		if !ok {
 			continue
 		}
+		if r, ok := byIndex[rep.Index]; ok && r.Far && !s.raceAtTarget(rep) {
+			// The far jump was aimed at the change (rt's farNow); a race it
+			// reached elsewhere (a test's own timeout path) is not the
+			// change's, and no plain run is likely to reach it.
+			s.farElsewhere(t, f)
+			continue
+		}
 		if r, ok := byIndex[rep.Index]; ok {
 			f.seed, f.decisions, f.kept, f.elapsed = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed
 			setPrior(f, rep.Index)
@@ -358,6 +365,30 @@ func assertionWords(entry string) string {
 		return entry
 	}
 	return strings.TrimSpace(first) + " " + strings.Join(words, ": ")
+}
+
+// raceAtTarget reports whether one of a race's accesses is at or near
+// (rt.TargetNear lines) one of Options.Targets: its first frame outside
+// the runtime and the standard library, as rt's targeted strategy matches
+// a site.
+func (s *search) raceAtTarget(rep raceReport) bool {
+	if len(s.opts.Targets) == 0 {
+		return false
+	}
+	tg := rt.NewTargeted(nil, s.opts.Targets)
+	for _, site := range rep.sites() {
+		if tg.AtTarget(shortSite(site)) {
+			return true
+		}
+	}
+	return false
+}
+
+// farElsewhere notes, once per test, a race dropped because its schedule
+// jumped the clock far (rt.Result.Far) and neither access is at a target.
+func (s *search) farElsewhere(t *target, f *failure) {
+	s.noteOnce(t.name+"|farelsewhere", fmt.Sprintf("%s: not reported: %s, on a schedule whose clock jumped further than a loaded machine's delay to reach the change, with neither access at a changed site (only a race on the change counts after such a jump)",
+		t.name, firstLine(f.message)))
 }
 
 // raceEcho reports whether f is the testing package's "race detected

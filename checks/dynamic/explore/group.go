@@ -2,6 +2,8 @@ package explore
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +28,14 @@ import (
 //     writing goroutine was inside a call of F is F's too: what F made
 //     (a histogram) was handed out through F's racy map, so its
 //     creation races with its use by the goroutine that took it;
+//   - data races reached through another race's pair of functions: when
+//     a race writes in function W and reads (or writes) in another
+//     function R, every race whose writing goroutine is inside W and whose
+//     other goroutine is inside R is W's and R's too, whatever lines and
+//     variables it touches: a constructor that starts the goroutine
+//     reading its fields and only then assigns them races on the field
+//     and, through it, on everything the callee building the value wrote
+//     (racePairs);
 //   - a panic "send on closed channel" and the data race of a send at
 //     its line with a close: one send not ordered after the close, seen
 //     by the race detector (sent before) or the runtime (sent after);
@@ -40,11 +50,12 @@ import (
 // A group is one finding, its representative's, with the others in
 // Finding.SameCause. The representative is the member whose own line the
 // most members share (for races, the write they all go through), then the
+// one whose pair of functions the most members reach (racePairs), then the
 // first by position and test; its schedule is the one that replays.
 
 // causeKeys returns the keys that tie a dynamic finding to others of its
 // cause: findings sharing a key are one cause.
-func causeKeys(f *checks.Finding, lazy map[string]bool) []string {
+func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 	prefix := f.Baseline + "|"
 	keys := []string{prefix + "fp|" + f.Fingerprint()}
 	switch f.Kind {
@@ -70,6 +81,9 @@ func causeKeys(f *checks.Finding, lazy map[string]bool) []string {
 					keys = append(keys, prefix+"lazy|"+fr.Func)
 				}
 			}
+		}
+		for _, p := range reachedPairs(f, pairs) {
+			keys = append(keys, prefix+"pair|"+p)
 		}
 	case checks.Deadlock, checks.Leak:
 		var stuck []string
@@ -133,6 +147,145 @@ func lazyInits(fs []checks.Finding) map[string]bool {
 		}
 	}
 	return out
+}
+
+// racePairs returns the pairs of functions ("W|R") of the data races in
+// fs between a write in a function W and an access in another function R,
+// both outside test files. A race of one function with itself is a lazy
+// initialization's shape (lazyInits), not a pair.
+func racePairs(fs []checks.Finding) map[string]bool {
+	out := map[string]bool{}
+	for i := range fs {
+		f := &fs[i]
+		if !groupable(f) || f.Kind != checks.DataRace {
+			continue
+		}
+		for _, p := range ownPairs(f) {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// ownPairs returns a two-goroutine race's pairs of functions at its two
+// sites, the writing one first (both ways when both write).
+func ownPairs(f *checks.Finding) []string {
+	if len(f.Goroutines) != 2 {
+		return nil
+	}
+	var out []string
+	for k := range 2 {
+		w, o := f.Goroutines[k], f.Goroutines[1-k]
+		if !strings.Contains(w.State, "write") || inTestFile(w.Site) || inTestFile(o.Site) {
+			continue
+		}
+		fw, fo := pairFunc(w), pairFunc(o)
+		if fw != fo && fw != w.Site && fo != o.Site {
+			out = append(out, fw+"|"+fo)
+		}
+	}
+	return out
+}
+
+// reachedPairs returns the pairs (racePairs) that f's two goroutines are
+// inside: its writing goroutine has a frame in the pair's first function,
+// the other one in its second. A race's own pairs are among them; a race
+// of two accesses in test files is the test's, inside no pair.
+func reachedPairs(f *checks.Finding, pairs map[string]bool) []string {
+	if len(f.Goroutines) != 2 || len(pairs) == 0 || inTestFile(f.Goroutines[0].Site) && inTestFile(f.Goroutines[1].Site) {
+		return nil
+	}
+	var out []string
+	for k := range 2 {
+		w, o := f.Goroutines[k], f.Goroutines[1-k]
+		if !strings.Contains(w.State, "write") {
+			continue
+		}
+		for _, fw := range stackFuncs(w) {
+			for _, fo := range stackFuncs(o) {
+				if p := fw + "|" + fo; pairs[p] {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return sortedUnique(out)
+}
+
+// stackFuncs returns the functions of g's frames outside test files, each
+// once, a closure's as the function it is in (outerFunc) but for the
+// goroutine's first frame (a go statement's closure runs apart from the
+// function that started it).
+func stackFuncs(g checks.Goroutine) []string {
+	var out []string
+	for i, fr := range g.Stack {
+		if strings.HasSuffix(fr.File, "_test.go") {
+			continue
+		}
+		if i < len(g.Stack)-1 {
+			out = append(out, outerFunc(fr.Func))
+		} else {
+			out = append(out, fr.Func)
+		}
+	}
+	return sortedUnique(out)
+}
+
+// pairFunc is siteFunc as stackFuncs names it.
+func pairFunc(g checks.Goroutine) string {
+	for i, fr := range g.Stack {
+		if fr.File+":"+strconv.Itoa(fr.Line) == g.Site {
+			if i < len(g.Stack)-1 {
+				return outerFunc(fr.Func)
+			}
+			return fr.Func
+		}
+	}
+	return g.Site
+}
+
+// innerRE matches the part of a function name that names a closure in
+// it (".func1", ".func2.3").
+var innerRE = regexp.MustCompile(`\.func\d+(\.|$)`)
+
+// outerFunc returns the function a closure is in ("p.(*R).collect" for
+// "p.(*R).collect.func1", a deferred call: otel's collect reached its
+// instrumentation through one), or fn itself.
+func outerFunc(fn string) string {
+	slash := strings.LastIndexByte(fn, '/') + 1
+	if loc := innerRE.FindStringIndex(fn[slash:]); loc != nil {
+		return fn[:slash+loc[0]]
+	}
+	return fn
+}
+
+// insidePair reports whether the race in is inside out's pair of
+// functions (reachedPairs) without being a race of that pair itself.
+func insidePair(in, out *checks.Finding, pairs map[string]bool) bool {
+	if in.Kind != checks.DataRace || out.Kind != checks.DataRace {
+		return false
+	}
+	own := ownPairs(out)
+	if len(own) == 0 {
+		return false
+	}
+	for _, p := range ownPairs(in) {
+		if slices.Contains(own, p) {
+			return false
+		}
+	}
+	for _, p := range reachedPairs(in, pairs) {
+		if slices.Contains(own, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// inTestFile reports whether a "file:line" site is in a test file.
+func inTestFile(site string) bool {
+	file, _, _ := cutSite(site)
+	return strings.HasSuffix(file, "_test.go")
 }
 
 // maxWindow bounds the preemptions of an interleaving that tells its
@@ -211,12 +364,12 @@ func causes(fs []checks.Finding) [][]int {
 		return parent[i]
 	}
 	owner := map[string]int{}
-	lazy := lazyInits(fs)
+	lazy, pairs := lazyInits(fs), racePairs(fs)
 	for i := range fs {
 		if !groupable(&fs[i]) {
 			continue
 		}
-		for _, k := range causeKeys(&fs[i], lazy) {
+		for _, k := range causeKeys(&fs[i], lazy, pairs) {
 			if j, ok := owner[k]; ok {
 				a, b := find(i), find(j)
 				parent[max(a, b)] = min(a, b)
@@ -237,7 +390,7 @@ func causes(fs []checks.Finding) [][]int {
 	out := make([][]int, 0, len(roots))
 	for _, r := range roots {
 		g := byRoot[r]
-		orderMembers(fs, g)
+		orderMembers(fs, g, pairs)
 		out = append(out, g)
 	}
 	return out
@@ -245,9 +398,10 @@ func causes(fs []checks.Finding) [][]int {
 
 // orderMembers sorts a group best representative first: the member whose
 // own line the most members involve (for races, as a write: the cause is
-// the write), then by position, a failure before a data race, then test
-// and message.
-func orderMembers(fs []checks.Finding, g []int) {
+// the write), then the race the most other races of the group are inside
+// (reachedPairs: the outermost, which the others follow from), then by
+// position, a failure before a data race, then test and message.
+func orderMembers(fs []checks.Finding, g []int, pairs map[string]bool) {
 	if len(g) < 2 {
 		return
 	}
@@ -258,10 +412,21 @@ func orderMembers(fs []checks.Finding, g []int) {
 		}
 	}
 	score := func(i int) int { return shared[posKey(fs[i].Pos)] }
+	inside := map[int]int{}
+	for _, i := range g {
+		for _, j := range g {
+			if i != j && insidePair(&fs[j], &fs[i], pairs) {
+				inside[i]++
+			}
+		}
+	}
 	sort.SliceStable(g, func(x, y int) bool {
 		a, b := &fs[g[x]], &fs[g[y]]
 		if sa, sb := score(g[x]), score(g[y]); sa != sb {
 			return sa > sb
+		}
+		if oa, ob := inside[g[x]], inside[g[y]]; oa != ob {
+			return oa > ob
 		}
 		if a.Pos != b.Pos {
 			return a.Pos.Less(b.Pos)

@@ -300,3 +300,81 @@ func TestGroupSendOnClosed(t *testing.T) {
 		t.Errorf("the others: %+v", out[1:])
 	}
 }
+
+// TestGroupRaceInsidePair: otelmetric-inst's shape. NewPeriodicReader
+// starts run, then assigns r.inst from NewInstrumentation; collect reads
+// r.inst and, in CollectOp.End, what NewInstrumentation wrote. The field's
+// race and the callee's (another variable, other functions) are one cause,
+// represented by the field's race even when the callee's sorts first; a
+// race whose writer is inside NewPeriodicReader but whose reader is not
+// inside collect, one of Shutdown with collect, and one of two accesses in
+// the test file are others.
+func TestGroupRaceInsidePair(t *testing.T) {
+	ctor, collect, run := "m.NewPeriodicReader", "m.(*PeriodicReader).collect", "m.(*PeriodicReader).run"
+	fr := func(fn, file string, l int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: l} }
+	g := func(state, site string, frames ...checks.Frame) checks.Goroutine {
+		return checks.Goroutine{ID: "x", State: state, Site: site, Stack: frames}
+	}
+	mk := func(test string, pos checks.Position, a, b checks.Goroutine) checks.Finding {
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Kind: checks.DataRace, Evidence: checks.Dynamic,
+			Package: "m", Test: test, Func: a.Stack[0].Func, Pos: pos, Snippet: a.Site,
+			Message: test + ": data race: " + a.State + " at " + a.Site + " and " + b.State + " at " + b.Site, Goroutines: []checks.Goroutine{a, b}}
+	}
+	reader := "/m/periodic_reader.go"
+	obs := "/m/internal/observ/instrumentation.go"
+	field := mk("TestCollect", checks.Position{File: reader, Line: 132},
+		g("write", reader+":132", fr(ctor, reader, 132), fr("m.TestCollect", "/m/periodic_reader_test.go", 40)),
+		g("previous read", reader+":260", fr(collect, reader, 260), fr(run, reader, 200)))
+	// Reached from collect's deferred closure, collect's own frame inlined
+	// away (as o2's second run showed it).
+	callee := mk("TestInstrumentationError", checks.Position{File: obs, Line: 145},
+		g("read", obs+":145", fr("observ.CollectOp.End", obs, 145), fr(collect+".func1", reader, 262),
+			fr("runtime.deferreturn", "/go/src/runtime/panic.go", 668), fr("m.(*PeriodicReader).Collect", reader, 254), fr(run, reader, 200), fr("m.NewPeriodicReader.func2", reader, 128)),
+		g("previous write", obs+":88", fr("observ.NewInstrumentation", obs, 88), fr(ctor, reader, 132), fr("m.TestInstrumentationError", "/m/periodic_reader_test.go", 90)))
+	// Written inside the constructor, read by a test helper: not collect.
+	otherReader := mk("TestOther", checks.Position{File: obs, Line: 150},
+		g("read", obs+":150", fr("observ.Instrumentation.Name", obs, 150), fr("m.peek", "/m/peek.go", 9)),
+		g("previous write", obs+":90", fr("observ.newAttrs", obs, 90), fr(ctor, reader, 132)))
+	closeRace := mk("TestCollect", checks.Position{File: reader, Line: 300},
+		g("write", reader+":300", fr("m.(*PeriodicReader).Shutdown", reader, 300)),
+		g("previous read", reader+":265", fr(collect, reader, 265), fr(run, reader, 200)))
+	// The test's own race, its two accesses in callbacks of the constructor
+	// and of collect: the test's.
+	tst := "/m/periodic_reader_test.go"
+	testRace := mk("TestFlush", checks.Position{File: tst, Line: 322},
+		g("read", tst+":322", fr("m.TestFlush.func3", tst, 322), fr(collect, reader, 275), fr(run, reader, 200)),
+		g("previous write", tst+":311", fr("m.TestFlush.func2", tst, 311), fr(collect, reader, 270), fr(ctor, reader, 140)))
+	out := Group([]checks.Finding{callee, field, otherReader, closeRace, testRace})
+	for _, f := range out {
+		t.Logf("%s:%d (%s), %d more", f.Pos.File, f.Pos.Line, f.Test, len(f.SameCause))
+	}
+	if len(out) != 4 {
+		t.Fatalf("got %d findings, want 4: the late publication (field and callee), the other reader's, Shutdown's, the test's", len(out))
+	}
+	if f := out[0]; f.Pos.Line != 132 || len(f.SameCause) != 1 || f.SameCause[0].Pos.Line != 145 {
+		t.Errorf("first finding at %v with %+v, want the field's race at periodic_reader.go:132 listing the callee's at instrumentation.go:145", f.Pos, f.SameCause)
+	}
+	for _, f := range out[1:] {
+		if len(f.SameCause) != 0 {
+			t.Errorf("%v grouped with %+v", f.Pos, f.SameCause)
+		}
+	}
+	if again := Group(append(Group([]checks.Finding{callee}), Group([]checks.Finding{field, otherReader, closeRace})...)); len(again) != 3 || again[0].Pos.Line != 132 {
+		t.Errorf("grouping shards' findings: %d findings, the first at %v; want 3, the field's first", len(again), again[0].Pos)
+	}
+}
+
+// TestOuterFunc: a closure's frame is the function it is in.
+func TestOuterFunc(t *testing.T) {
+	for in, want := range map[string]string{
+		"go.opentelemetry.io/otel/sdk/metric.(*PeriodicReader).collect.func1": "go.opentelemetry.io/otel/sdk/metric.(*PeriodicReader).collect",
+		"m.TestX.func3.TestX.func2.1":                                         "m.TestX",
+		"m.(*T).function":                                                     "m.(*T).function",
+		"m/func1.F":                                                           "m/func1.F",
+		"m.NewReader.gowrap1":                                                 "m.NewReader.gowrap1",
+	} {
+		if got := outerFunc(in); got != want {
+			t.Errorf("outerFunc(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

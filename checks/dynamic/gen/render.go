@@ -39,9 +39,9 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 	fmt.Fprintf(&b, "// goroutines, and fails when the outcome matches no sequential order of\n")
 	fmt.Fprintf(&b, "// those calls.\n\n")
 	fmt.Fprintf(&b, "package %s_test\n\nimport (\n", pkgName)
-	std := []string{"fmt", "strings", "sync", "testing"}
+	std := []string{"fmt", "runtime", "strings", "sync", "testing", "time"}
 	if mode == Sequential {
-		std = []string{"fmt", "strings", "testing", "time"}
+		std = []string{"fmt", "runtime", "strings", "testing", "time"}
 	}
 	imports := map[string]string{}
 	for p, n := range g.Imports() {
@@ -206,14 +206,28 @@ func genOrders(counts []int) [][]int {
 
 // genSequential runs the calls one after the other in order, on a fresh
 // value, and returns the outcome: each call's results (goroutine by
-// goroutine), then the observers'.
-func genSequential(c genCase, order []int) []string {
+// goroutine), then the observers'; and which of them came while work an
+// earlier call started in the background still ran (pending): when that
+// work finishes decides them, so they are not compared (a pool that
+// makes an item in the background and says "not ready" meanwhile).
+func genSequential(c genCase, order []int) (out []string, pending []bool) {
+	before := genSettle(0)
 	v := c.prefix()
+	base := genSettle(before)
 	got := make([][]string, len(c.threads))
+	busy := make([][]bool, len(c.threads))
 	for _, i := range order {
+		busy[i] = append(busy[i], runtime.NumGoroutine() > base)
 		got[i] = append(got[i], c.threads[i][len(got[i])].call(v))
 	}
-	return genOutcome(c, v, got)
+	for _, b := range busy {
+		pending = append(pending, b...)
+	}
+	late := genSettle(base) > base
+	for range c.observe {
+		pending = append(pending, late)
+	}
+	return genOutcome(c, v, got), pending
 }
 
 func genOutcome(c genCase, v []interface{}, got [][]string) []string {
@@ -227,14 +241,33 @@ func genOutcome(c genCase, v []interface{}, got [][]string) []string {
 	return out
 }
 
+// genSettle lets background work run until it ends or blocks (under
+// interleave a sleep ends only when nothing else can run; a millisecond
+// under go test), while goroutines keep ending and more than want run;
+// it returns how many run then. The concurrent calls and the sequential
+// orders start from the same settled value: the work the prefix started
+// is done or waits in both.
+func genSettle(want int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 5 && n > want; i++ {
+		time.Sleep(time.Millisecond)
+		m := runtime.NumGoroutine()
+		if m >= n {
+			return m
+		}
+		n = m
+	}
+	return n
+}
+
 // genRuns is how often each sequential order runs: the outcomes that differ
 // between runs of the same order (map order, time, global counters) are
 // not compared.
 const genRuns = 3
 
 // genLinearizations runs every sequential order genRuns times; it returns
-// their outcomes, with the positions that are not deterministic masked, and
-// that mask. A panic is returned as an error.
+// their outcomes, with the positions that are not deterministic or pending
+// (genSequential) masked, and that mask. A panic is returned as an error.
 func genLinearizations(c genCase) (outs [][]string, mask []bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -246,14 +279,17 @@ func genLinearizations(c genCase) (outs [][]string, mask []bool, err error) {
 		counts[i] = len(th)
 	}
 	for _, order := range genOrders(counts) {
-		first := genSequential(c, order)
+		first, pending := genSequential(c, order)
 		if mask == nil {
 			mask = make([]bool, len(first))
 		}
+		for j, p := range pending {
+			mask[j] = mask[j] || p
+		}
 		for k := 1; k < genRuns; k++ {
-			again := genSequential(c, order)
+			again, pending := genSequential(c, order)
 			for j := range first {
-				if again[j] != first[j] {
+				if again[j] != first[j] || pending[j] {
 					mask[j] = true
 				}
 			}
@@ -320,7 +356,9 @@ const concurrentHelpers = `
 // fails when no sequential order of the same calls gives the same outcome.
 func genRun(t *testing.T, c genCase) {
 	t.Helper()
+	before := genSettle(0)
 	v := c.prefix()
+	base := genSettle(before)
 	got := make([][]string, len(c.threads))
 	var wg sync.WaitGroup
 	for i, th := range c.threads {
@@ -334,6 +372,7 @@ func genRun(t *testing.T, c genCase) {
 		}()
 	}
 	wg.Wait()
+	genSettle(base)
 	out := genOutcome(c, v, got)
 	lins, mask, err := genLinearizations(c)
 	if err != nil {

@@ -404,12 +404,13 @@ func (r *run) keepSequential(ctx context.Context) (patterns []string, err error)
 		n += len(w.cases)
 	}
 	end := r.stage(fmt.Sprintf("running %d generated test(s) sequentially", n))
-	// Their rounds end at half the budget, go test's builds not counted;
-	// the search gets the rest.
+	// Their rounds end at half the budget, go test's builds not counted,
+	// or earlier to leave the search its replayReserve and the base check
+	// its part; the search gets the rest.
 	began := time.Now()
 	var until time.Time
 	if r.opts.Budget > 0 {
-		until = began.Add(r.opts.Budget / 2)
+		until = began.Add(min(r.opts.Budget/2, r.opts.Budget-replayReserve(r.opts.Budget)-baseReserve(r.opts.Budget, r.opts.BaseDir)))
 	}
 	var built time.Duration
 	defer func() {
@@ -454,10 +455,20 @@ func (r *run) typeReports() {
 }
 
 // searchBudget is what the sequential runs left of the budget for the
-// search: at least a tenth of it, so that the search runs at all.
-func searchBudget(budget, sequential time.Duration) time.Duration {
-	return max(budget-sequential, budget/10)
+// search, the base check's part (baseReserve) set aside: at least
+// replayReserve, which the sequential runs cannot take.
+func searchBudget(budget, sequential time.Duration, baseDir string) time.Duration {
+	return max(budget-sequential-baseReserve(budget, baseDir), replayReserve(budget))
 }
+
+// replayReserve is the least of the budget the search gets, however long
+// the sequential runs took (a round waits for a blocking case's
+// -timeout): a quarter, so that a failure its unperturbed runs find is
+// replayed alone and shrunk in it, the search itself ending earlier
+// (explore's reserves). A tenth was not enough: gocron's restart
+// deadlock, found with 2.8 s of 27.8 s left, had no time for its replay
+// (load 30).
+func replayReserve(budget time.Duration) time.Duration { return budget / 4 }
 
 // search searches the kept tests of patterns in the copy.
 func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, error) {
@@ -470,7 +481,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
 		Run:          "^TestInterleaveGen_",
-		Budget:       max(searchBudget(opts.Budget, r.sequential)-baseReserve(opts.Budget, opts.BaseDir), opts.Budget/10),
+		Budget:       searchBudget(opts.Budget, r.sequential, opts.BaseDir),
 		Schedules:    opts.Schedules,
 		Strategy:     opts.Strategy,
 		Seed:         opts.Seed,

@@ -339,6 +339,7 @@ func (r *scheduleRun) finish(p any) {
 	runHelpers.Wait()
 	endOfGoroutine()
 	res := r.s.res
+	res.Far = r.s.farFires > 0
 	if r.s.farFires > 0 && res.Inconclusive == "" && (res.Outcome != "pass" || f || r.failed()) {
 		// The clock jumped further than a loaded machine's delay
 		// (farNow): only a data race counts after it, which the

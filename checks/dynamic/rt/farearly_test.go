@@ -100,13 +100,19 @@ func TestFarEarlyTick(t *testing.T) {
 		cfg := base
 		cfg.EarlySleep, cfg.Targets = c.early, c.tgt
 		farSaw.Store(0)
-		for _, r := range RunSchedules(t, cfg, farTest(false), nil) {
+		rs := RunSchedules(t, cfg, farTest(false), nil)
+		for _, r := range rs {
 			if r.Outcome != "pass" || r.Inconclusive != "" {
 				t.Fatalf("%s: schedule %d: %s: %s%s", c.name, r.Index, r.Outcome, r.Message, r.Inconclusive)
 			}
 		}
 		if n := farSaw.Load(); n != 0 {
 			t.Errorf("%s: %d schedules read the field early", c.name, n)
+		}
+		for _, r := range rs {
+			if r.Far {
+				t.Errorf("%s: schedule %d says its clock jumped far", c.name, r.Index)
+			}
 		}
 	}
 	cfg := base
@@ -125,6 +131,9 @@ func TestFarEarlyTick(t *testing.T) {
 		farMu.Unlock()
 		if saw && found == nil {
 			found = &r
+		}
+		if saw && !r.Far {
+			t.Errorf("schedule %d ticked before the field was set, but its Result does not say the clock jumped far", r.Index)
 		}
 	}
 	t.Logf("%d of %d schedules read the field early", farSaw.Load(), cfg.Schedules)

@@ -296,6 +296,10 @@ type Result struct {
 	// Early, with Config.KeepEarly, counts the early clock jumps
 	// (earlyTime) before a failure that would otherwise be inconclusive.
 	Early int `json:"early,omitempty"`
+	// Far is set when the clock jumped further than a loaded machine's
+	// delay (farNow; a search's, not a replay's): only a data race counts
+	// on such a schedule, and explore only one with an access at a target.
+	Far bool `json:"far,omitempty"`
 }
 
 // Main is in driver.go.

@@ -36,7 +36,7 @@ func causesBuild(t *testing.T) (string, *explore.Build) {
 	causes.Lock()
 	defer causes.Unlock()
 	if causes.build == nil {
-		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps"}, Race: true})
+		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish"}, Race: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,6 +181,59 @@ func TestTwoCausesTwoFindings(t *testing.T) {
 	for _, f := range rs {
 		replayFinding(t, dir, f)
 	}
+}
+
+// TestPublishedLateOneFinding: a constructor that starts its goroutine
+// before it assigns the field the goroutine reads races on the field and,
+// through it, on what the callee that built the value wrote (another
+// variable, other lines, other functions), from two tests that reach the
+// constructor by two call paths: one finding, at the field's race, listing
+// the others, which replays. An unlocked write of another field read in
+// the same function (Reset's) is another cause: its own finding.
+func TestPublishedLateOneFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	isReset := func(f checks.Finding) bool { return strings.Contains(f.Message, "in publish.(*Reader).Reset") }
+	res, dir := searchCauses(t, "publish", nil, func(res *explore.Result) bool {
+		rs := races(res)
+		return len(rs) >= 2 && len(rs[0].Tests())+len(rs[1].Tests()) >= 3
+	})
+	rs := races(res)
+	for _, f := range rs {
+		t.Logf("finding %s at %v: %s", f.Test, f.Pos, f.Message)
+		for _, o := range f.SameCause {
+			t.Logf("  same cause: %s at %v: %s", o.Test, o.Pos, o.Message)
+		}
+	}
+	if len(rs) != 2 {
+		t.Fatalf("got %d data-race findings, want 2: the late publication's and Reset's", len(rs))
+	}
+	late, reset := rs[0], rs[1]
+	if isReset(late) {
+		late, reset = reset, late
+	}
+	if !strings.Contains(late.Message, "in publish.NewReader") || !strings.Contains(late.Message, "in publish.(*Reader).collect") {
+		t.Errorf("the late publication's finding is %q, want the field's race of NewReader and collect", late.Message)
+	}
+	if got := late.Tests(); len(got) != 2 {
+		t.Errorf("the late publication's finding lists tests %q, want TestNewReader and TestOpenAndReset", got)
+	}
+	through := false
+	for _, o := range late.SameCause {
+		through = through || strings.Contains(o.Message, "in publish.newStats") && strings.Contains(o.Message, "in publish.(*Stats).record")
+		if isReset(checks.Finding{Message: o.Message}) {
+			t.Errorf("Reset's race folded into the late publication: %s", o.Message)
+		}
+	}
+	if !through {
+		t.Errorf("the race of newStats' write with record's read is not listed in the late publication's finding")
+	}
+	if !isReset(reset) || len(reset.SameCause) != 0 {
+		t.Errorf("the other finding is %q with %d more, want Reset's race alone", reset.Message, len(reset.SameCause))
+	}
+	replayFinding(t, dir, late)
+	replayFinding(t, dir, reset)
 }
 
 // TestUntilFailureRepresentsItsCause: the failure explore.Options.Until accepted

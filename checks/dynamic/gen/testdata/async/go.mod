@@ -1,0 +1,3 @@
+module example.com/genasync
+
+go 1.24

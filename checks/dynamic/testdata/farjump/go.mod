@@ -1,0 +1,3 @@
+module farjump
+
+go 1.25
