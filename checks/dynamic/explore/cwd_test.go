@@ -191,3 +191,23 @@ func TestPlainOwnWorkingDirectory(t *testing.T) {
 		t.Errorf("files the plain runs wrote are in the package directory: %q", m)
 	}
 }
+
+// BenchmarkPrivateDir: the copy a test process of this package would run
+// in (its files, testdata; the rest of the module linked).
+func BenchmarkPrivateDir(b *testing.B) {
+	pkg, err := filepath.Abs(".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if d := os.Getenv("INTERLEAVE_BENCH_PKGDIR"); d != "" {
+		pkg = d
+	}
+	work := b.TempDir()
+	for b.Loop() {
+		_, remove, err := privateDir(work, pkg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		remove()
+	}
+}
