@@ -31,7 +31,7 @@ const maxCrashText = 256 << 10
 // child is one run of an instrumented test binary.
 type child struct {
 	bin     string // test binary
-	dir     string // package directory: the working directory of go test
+	dir     string // package directory: a copy of it is the process's working directory (privateDir)
 	workDir string // where config and result files go
 	cfg     rt.Config
 	// onResult is called for each Result as it is read (from the goroutine
@@ -104,8 +104,13 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	}
 	cctx, cancel := context.WithDeadline(ctx, hardStop)
 	defer cancel()
+	dir, removeDir, err := privateDir(c.workDir, c.dir)
+	if err != nil {
+		return nil, fmt.Errorf("a copy of %s to run the tests in: %w", c.dir, err)
+	}
+	defer removeDir()
 	cmd := exec.CommandContext(cctx, c.bin, "-test.run=^"+rt.DriverTest+"$", "-test.v", "-test.count=1")
-	cmd.Dir = c.dir
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")))
 	cmd.WaitDelay = time.Second
 	seen := &activity{}

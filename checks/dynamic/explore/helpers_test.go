@@ -58,7 +58,7 @@ const kernelsDir = "../testdata/kernels"
 // (sharedBuild).
 var sharedPatterns = map[string][]string{
 	kernelsDir:      {"./locks"},
-	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside", "./rebootpool", "./rebootother"},
+	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside", "./rebootpool", "./rebootother", "./cwdfiles"},
 }
 
 var shared struct {

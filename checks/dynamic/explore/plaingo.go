@@ -91,6 +91,11 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 		args = append(args, "-test.timeout="+timeout.String())
 		kill += childGrace
 	}
+	dir, removeDir, err := privateDir(s.workDir, t.pkg.Dir)
+	if err != nil {
+		return plainRun{}, fmt.Errorf("a copy of %s to run %s in: %w", t.pkg.Dir, t.name, err)
+	}
+	defer removeDir()
 	// Else no timer of go test's keeps the runtime from ending a test all
 	// of whose goroutines are asleep at once ("all goroutines are asleep -
 	// deadlock!", as go test -timeout 0 does); a hang it cannot see is
@@ -98,7 +103,7 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 	cctx, cancel := context.WithTimeout(ctx, kill)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, bin, args...)
-	cmd.Dir = t.pkg.Dir
+	cmd.Dir = dir
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, rt.EnvConfig+"=") && !strings.HasPrefix(kv, rt.EnvChild+"=") {
@@ -109,7 +114,7 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err = cmd.Run()
 	if ctx.Err() != nil {
 		return plainRun{}, ctx.Err()
 	}
