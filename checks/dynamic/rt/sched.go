@@ -115,6 +115,7 @@ type sched struct {
 	abortFrom  int       // no goroutine before it is parked (abortNext)
 	busyBuf    []*gstate // reused by notSpinning
 	partBuf    []*gstate // reused by partners
+	commits    int       // blocked selects committed to a case (commit.go)
 	steps      int
 	postSteps  int
 	postLive   int           // live goroutines when the current fair window began

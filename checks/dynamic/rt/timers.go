@@ -267,6 +267,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 	if to >= 0 && to > next {
 		next = to
 	}
+	late := s.lateSelects() // before the clock moves (commit.go)
 	if next > s.now {
 		late := wakeLate
 		if s.bubble > 0 {
@@ -310,6 +311,8 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 			continue
 		}
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
+		// The value goes to a select blocked on the channel, if any.
+		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, late)
 		s.viaHelper(func() {
 			fired(hb)
 			select {
@@ -526,7 +529,7 @@ func (s *sched) waited(vt *vtimer) bool {
 	}
 	p := reflect.ValueOf(vt.ch).UnsafePointer()
 	for _, g := range s.blocked {
-		if s.enabled(g) {
+		if s.enabled(g) && !s.lateSelect(g) {
 			continue // it takes a ready case first
 		}
 		switch g.req.op {
