@@ -531,6 +531,9 @@ func (s *sched) next() {
 		if s.paceForeign() {
 			return
 		}
+		if next, ok := s.nextDeadline(); ok && s.testTimedOut(next) {
+			return
+		}
 		if from := s.now; s.idleFires < 1000 && s.fireTimers() {
 			if s.earlyFires > 0 && s.now-from > earlyMax {
 				s.earlyHang = true
