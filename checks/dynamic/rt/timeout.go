@@ -33,9 +33,14 @@ const hungWait = time.Minute
 // channel, lock or WaitGroup operation that no step made possible since it
 // parked, and not on a timer's channel (its own timeout, which fires and
 // fails the test as it would under go test, with its own message); no
-// goroutine is outside control (its real work could end the wait). A test
-// whose result comes before its timeout, however long the wait, is not
-// affected. It sets the failure and reports whether it did.
+// goroutine is outside control (its real work could end the wait); and
+// what moves the clock past the timeout was armed while it waited (a
+// ticker ticking, a loop's sleep or timer): the program went on without
+// it. A one-shot wait armed before (a worker's hour-long sleep the test
+// waits for) keeps the test waiting as before, however long: tests use
+// such waits as free under virtual time. A test whose result comes before
+// its timeout, however long the wait, is not affected. It sets the
+// failure and reports whether it did.
 //
 //go:norace
 func (s *sched) testTimedOut(next time.Duration) bool {
@@ -54,7 +59,7 @@ func (s *sched) testTimedOut(next time.Duration) bool {
 		limit = DefaultTestTimeout
 	}
 	at := after(g.parkAt, limit)
-	if next <= at {
+	if next <= at || !s.rearmedSince(next, g.parkAt) {
 		return false
 	}
 	if at > s.now {
@@ -111,6 +116,24 @@ func (s *sched) timerCase(g *gstate) bool {
 			if q == p {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// rearmedSince: was a timer or sleep due at next (the earliest deadline)
+// armed after virtual time t?
+//
+//go:norace
+func (s *sched) rearmedSince(next, t time.Duration) bool {
+	for _, vt := range s.tq {
+		if s.due(vt) && vt.deadline == next && vt.armedAt > t {
+			return true
+		}
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt == next && g.parkAt > t {
+			return true
 		}
 	}
 	return false

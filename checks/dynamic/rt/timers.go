@@ -26,6 +26,9 @@ type vtimer struct {
 	fn       func()
 	hb       *uint32 // see armed
 	carried  bool    // left pending by the last schedule (carryTimers)
+	// armedAt is the virtual time its deadline was last set (made, Reset,
+	// a ticker's tick): see testTimedOut.
+	armedAt time.Duration
 }
 
 // realTimePassed moves the virtual clock by the real time since start,
@@ -137,7 +140,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32)}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now}
 		rep.hb = vt.hb
 		if r.timerKind != tkFunc {
 			vt.ch = make(chan time.Time, 1)
@@ -171,7 +174,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		s.drain(vt.ch)
 		if r.op == opTimerReset {
 			vt.active = true
-			vt.deadline = s.after(r.d)
+			vt.deadline, vt.armedAt = s.after(r.d), s.now
 			rep.hb = vt.hb
 		}
 	case opTickerStop, opTickerReset:
@@ -185,7 +188,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		if r.op == opTickerReset {
 			vt.active = true
 			vt.period = r.d
-			vt.deadline = s.after(r.d)
+			vt.deadline, vt.armedAt = s.after(r.d), s.now
 			rep.hb = vt.hb
 		}
 	}
@@ -296,6 +299,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 	for _, vt := range due {
 		switch vt.kind {
 		case tkTicker:
+			vt.armedAt = s.now
 			vt.deadline = after(vt.deadline, vt.period)
 			if vt.deadline <= s.now {
 				vt.deadline = s.after(vt.period)
