@@ -5,6 +5,7 @@ package rt
 
 import (
 	"reflect"
+	"time"
 	"unsafe"
 )
 
@@ -21,12 +22,15 @@ import (
 // free slot) is kept for it. An unbuffered hand-off commits already: the
 // operation and the select's case run together (pairFor).
 //
-// A select is blocked when it is parked and not enabled: none of its cases
-// could proceed, so the runtime would have queued it. For a timer, also
-// when its cases are ready only through hand-offs with goroutines parked
-// at the current virtual time (lateSelect): those may be on their way to
-// their operation, not in the channel's queue yet, and the timer may fire
-// first (a caller's timeout while the server it asked is still working).
+// A select is blocked when it is parked and not enabled (none of its cases
+// could proceed) and it parked at an earlier virtual time, or the clock is
+// about to move with nothing else able to run: then it has evaluated its
+// cases for certain and queued. One that parked at the current virtual
+// time may still be on its way (the same rule as lateOnly's): the
+// goroutine that came to its select with the operation, or just before,
+// evaluates its cases after it, all of those ready then (a worker that
+// gets to its select as the test queues a job and closes quit may take
+// quit; plain go test shows it).
 
 // completes commits the select blocked at the head of p's queue in the
 // other direction, if the operation about to be performed (a send, or a
@@ -35,10 +39,11 @@ import (
 // buffer takes the value of a waiting sender. Called before the operation,
 // on the shadow state before it.
 //
-// late lists selects to take as blocked although enabled (lateSelect).
+// idle says the clock is about to move with nothing able to run, before
+// (the virtual time before it moves).
 //
 //go:norace
-func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, late []*gstate) {
+func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, idle bool, before time.Duration) {
 	if p == nil || s.chanOf(p, rv).closed || closedForReal(p) {
 		return
 	}
@@ -48,8 +53,8 @@ func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, late []
 	}
 	var first *gstate
 	for _, h := range s.blocked {
-		if caseFor(h, p, !send) < -1 || s.enabled(h) && !in(h, late) {
-			continue
+		if caseFor(h, p, !send) < -1 || s.enabled(h) || !(idle || h.parkAt < before || h.settled) {
+			continue // not waiting there, or maybe not queued yet
 		}
 		if first == nil || h.parkAt < first.parkAt || h.parkAt == first.parkAt && h.parkSeq < first.parkSeq {
 			first = h
@@ -70,7 +75,7 @@ func (s *sched) closeCommits(p unsafe.Pointer) {
 	}
 	var hs []*gstate
 	for _, h := range s.blocked {
-		if h.req.op == opSelect && h.commit == 0 && s.closeCase(h, p) >= 0 && !s.enabled(h) {
+		if h.req.op == opSelect && h.commit == 0 && (h.parkAt < s.now || h.settled) && s.closeCase(h, p) >= 0 && !s.enabled(h) {
 			hs = append(hs, h)
 		}
 	}
@@ -175,22 +180,15 @@ func (s *sched) lateSelect(g *gstate) bool {
 	return len(ready) > 0 && s.lateOnly(g, r.cases, ready)
 }
 
-// lateSelects lists the blocked goroutines at a lateSelect.
+// anyEnabled: can a parked goroutine go on now?
 //
 //go:norace
-func (s *sched) lateSelects() []*gstate {
-	var out []*gstate
-	for _, g := range s.blocked {
-		if s.lateSelect(g) {
-			out = append(out, g)
-		}
+func (s *sched) anyEnabled() bool {
+	if len(s.ready) > 0 {
+		return true
 	}
-	return out
-}
-
-func in(g *gstate, gs []*gstate) bool {
-	for _, h := range gs {
-		if h == g {
+	for _, g := range s.blocked {
+		if s.enabled(g) {
 			return true
 		}
 	}

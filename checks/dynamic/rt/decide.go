@@ -209,7 +209,7 @@ func (s *sched) decide(g *gstate) {
 			s.chanOf(r.obj, r.rv).closed = true
 		}
 	case opSend, opRecv:
-		s.completes(r.obj, r.rv, r.op == opSend, nil)
+		s.completes(r.obj, r.rv, r.op == opSend, false, s.now)
 		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
 			s.running = append(s.running, p)
 			joined = p
@@ -245,7 +245,7 @@ func (s *sched) decide(g *gstate) {
 		}
 		if k >= 0 {
 			c := r.cases[k]
-			s.completes(c.ptr, c.rv, c.send, nil)
+			s.completes(c.ptr, c.rv, c.send, false, s.now)
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)
 				rep.adapter = true

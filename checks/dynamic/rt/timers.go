@@ -270,7 +270,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 	if to >= 0 && to > next {
 		next = to
 	}
-	late := s.lateSelects() // before the clock moves (commit.go)
+	before, idle := s.now, !s.anyEnabled() // before the clock moves (commit.go)
 	if next > s.now {
 		late := wakeLate
 		if s.bubble > 0 {
@@ -316,7 +316,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 		}
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		// The value goes to a select blocked on the channel, if any.
-		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, late)
+		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before)
 		s.viaHelper(func() {
 			fired(hb)
 			select {
