@@ -41,6 +41,7 @@ func TestMainChild(t *testing.T) {
 		"TestHangTimeout":   func(t *testing.T) { replyServer(t, 0) },
 		"TestHangTimeoutOK": func(t *testing.T) { replyServer(t, 1) },
 		"TestSleepFlake":    sleepFlake,
+		"TestFreshSelect":   freshSelect,
 		"TestSleepFlakeLeaks": func(t *testing.T) {
 			// A goroutine the test never stops (a reaper), as well.
 			Go(func() { Recv(make(chan int)) })
