@@ -15,8 +15,8 @@ import (
 // timer firing) wakes it on that case: it cannot take another one after.
 // Under control a buffered operation completes at once, its partner still
 // parked, and another case may be ready too by the time the partner runs
-// (ristretto's processItems took `stop` although a buffered Set had handed
-// it an item). So such an operation commits the select to its case
+// (a worker blocked long before took `stop` although a buffered send had
+// handed it a job). So such an operation commits the select to its case
 // (gstate.commit): only that case is ready for it, its other cases are no
 // one's partner, and what the operation left in the buffer (a value, a
 // free slot) is kept for it. An unbuffered hand-off commits already: the
