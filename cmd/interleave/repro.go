@@ -372,6 +372,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	o.KeepEarly = keepEarly
 	o.Runs = runs
 	o.MaxSteps = opts.maxSteps
+	o.TestTimeout = f.TestTimeout()
 	isLog := func(fd checks.Finding) bool { ok, _ := sig.Match(fd, inMod); return ok }
 	// The log is plain go test showing its failure: met on the
 	// unperturbed schedule, it is not the tool's doing because plain runs

@@ -211,6 +211,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
+			TestTimeout: s.opts.TestTimeout,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

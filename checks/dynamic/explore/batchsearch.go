@@ -168,6 +168,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
+			TestTimeout: s.opts.TestTimeout,
 			Targets:     s.opts.Targets,
 		},
 		onResult: func(r rt.Result) {

@@ -626,6 +626,9 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if s.opts.MaxSteps > 0 {
 		sched.MaxSteps, sched.Version = s.opts.MaxSteps, rt.ScheduleVersionRepro
 	}
+	if s.opts.TestTimeout > 0 {
+		sched.TestTimeout, sched.Version = s.opts.TestTimeout, rt.ScheduleVersionRepro
+	}
 	if f.afterPrior > 0 {
 		sched.Prior, sched.Version = f.priorRuns(t.name, f.afterPrior), rt.ScheduleVersionPrior
 	}

@@ -122,6 +122,12 @@ type Options struct {
 	// by it is inconclusive (TestStats.StepBound). Its schedules record
 	// it, so that a replay has the same. repro's -max-steps sets it.
 	MaxSteps int
+	// TestTimeout, when positive, is go test's -timeout for the tests
+	// (rt.Config.TestTimeout; else rt.DefaultTestTimeout): a test blocked
+	// that long of virtual time while goroutines wake only on timers has
+	// timed out. Its schedules record it. repro sets it from a log that
+	// timed out.
+	TestTimeout time.Duration
 	// Schedules, when positive, bounds each test's search by a count as
 	// well: every worker runs at most this many of its schedules (the
 	// unperturbed one not counted), the same seeds on any machine; the

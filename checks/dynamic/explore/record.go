@@ -173,6 +173,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
+			TestTimeout: s.opts.TestTimeout,
 			Trace:       true,
 		},
 	}

@@ -253,6 +253,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		KeepEarly:   sched.KeepEarly,
 		Runs:        sched.Runs,
 		MaxSteps:    sched.MaxSteps,
+		TestTimeout: sched.TestTimeout,
 	}
 	if len(sched.Decisions) > 0 {
 		c := *sched

@@ -222,6 +222,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
+			TestTimeout: s.opts.TestTimeout,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

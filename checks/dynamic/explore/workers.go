@@ -143,6 +143,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				EarlySleep:  s.opts.EarlySleep,
 				Runs:        s.opts.Runs,
 				MaxSteps:    s.opts.MaxSteps,
+				TestTimeout: s.opts.TestTimeout,
 				Targets:     s.opts.Targets,
 				StopOnFail:  stopOnFail,
 				StopFile:    stopFile,

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -89,6 +90,20 @@ type Failure struct {
 	// N (at most MaxRuns); RunsFrom says which.
 	Runs     int
 	RunsFrom string
+}
+
+// TestTimeout is the -timeout a Timeout failure's binary ran out of
+// ("panic: test timed out after 10m0s"), 0 when the log does not tell.
+func (f *Failure) TestTimeout() time.Duration {
+	s, ok := strings.CutPrefix(f.Message, "panic: test timed out after ")
+	if !ok || f.Kind != Timeout {
+		return 0
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return 0
+	}
+	return d
 }
 
 // MaxRuns bounds Failure.Runs taken from a -count flag alone: a stress

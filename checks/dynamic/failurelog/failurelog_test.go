@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -98,6 +99,12 @@ func TestParse(t *testing.T) {
 
 func TestTimeoutInvolvesOnlyTheTestsGoroutines(t *testing.T) {
 	f := Parse(read(t, "timeout.log"))[0]
+	if d := f.TestTimeout(); d != 20*time.Second {
+		t.Errorf("TestTimeout() = %v, want the log's 20s", d)
+	}
+	if d := Parse(read(t, "panic.log"))[0].TestTimeout(); d != 0 {
+		t.Errorf("a panic's TestTimeout() = %v, want 0", d)
+	}
 	if len(f.Goroutines) != 5 {
 		t.Fatalf("got %d goroutines in the dump, want 5 (alarm, main, test, two transfers)", len(f.Goroutines))
 	}

@@ -205,18 +205,26 @@ func (s *sched) decide(g *gstate) {
 		c.waiters = nil
 	case opClose:
 		if r.obj != nil {
+			s.closeCommits(r.obj)
 			s.chanOf(r.obj, r.rv).closed = true
 		}
 	case opSend, opRecv:
+		s.completes(r.obj, r.rv, r.op == opSend, false, s.now)
 		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
 			s.running = append(s.running, p)
 			joined = p
 		}
 	case opSelect:
 		var ready []int
-		for i, c := range r.cases {
-			if s.chanReady(g, c.ptr, c.rv, c.send) {
-				ready = append(ready, i)
+		if g.commit != 0 {
+			if s.committedReady(g) {
+				ready = append(ready, g.commit-1)
+			}
+		} else {
+			for i, c := range r.cases {
+				if s.chanReady(g, c.ptr, c.rv, c.send) {
+					ready = append(ready, i)
+				}
 			}
 		}
 		if len(ready) > 0 && r.hasDefault && s.lateOnly(g, r.cases, ready) {
@@ -237,6 +245,7 @@ func (s *sched) decide(g *gstate) {
 		}
 		if k >= 0 {
 			c := r.cases[k]
+			s.completes(c.ptr, c.rv, c.send, false, s.now)
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)
 				rep.adapter = true

@@ -102,6 +102,7 @@ func (s *sched) unlist(g *gstate) {
 	case setBlocked:
 		s.countWaits(g, -1)
 		s.blocked = cut(s.blocked, i)
+		s.uncommit(g)
 	}
 	g.set = setNone
 }
@@ -244,6 +245,9 @@ func (s *sched) enabled(g *gstate) bool {
 		if r.hasDefault {
 			return true
 		}
+		if g.commit != 0 {
+			return s.committedReady(g)
+		}
 		for _, c := range r.cases {
 			if s.chanReady(g, c.ptr, c.rv, c.send) {
 				return true
@@ -275,9 +279,9 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	n, k := lenCap(p, rv)
 	if k > 0 {
 		if send {
-			return n < k
+			return n+s.reserved(g, p, true) < k
 		}
-		return n > 0
+		return n-s.reserved(g, p, false) > 0
 	}
 	if s.hasPartner(g, p, send) {
 		return true
@@ -365,6 +369,13 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 		}
 	case opSelect:
 		cs := h.req.cases
+		if h.commit != 0 {
+			// Committed: no longer waiting at its other cases.
+			if i := h.commit - 1; cs[i].ptr == p && cs[i].send == send {
+				return i
+			}
+			return -2
+		}
 		for i := range cs {
 			if cs[i].ptr == p && cs[i].send == send {
 				return i

@@ -92,6 +92,9 @@ type gstate struct {
 	recall      chan struct{}
 	wakeAt      time.Duration
 	signal      bool
+	// commit: 1 + the case of its blocked select that an operation
+	// completed with (commit.go); 0: none.
+	commit int
 	// wgReleased: blocked in WaitGroup.Wait when the count reached
 	// zero; released for good, as the runtime's waiters are, whatever
 	// Adds come before it runs.

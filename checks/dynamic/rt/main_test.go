@@ -43,6 +43,7 @@ func TestMainChild(t *testing.T) {
 		"TestSleepFlake":    sleepFlake,
 		"TestResetOverlap":  resetBatcher(false),
 		"TestResetLocked":   resetBatcher(true),
+		"TestFreshSelect":   freshSelect,
 		"TestSleepFlakeLeaks": func(t *testing.T) {
 			// A goroutine the test never stops (a reaper), as well.
 			Go(func() { Recv(make(chan int)) })

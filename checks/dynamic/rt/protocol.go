@@ -50,10 +50,10 @@ const ScheduleVersionFiles = 2
 // without them.
 const ScheduleVersionTags = 3
 
-// ScheduleVersionRepro is the version of a schedule with KeepEarly, Runs
-// or MaxSteps set (repro's): an interleave that reads only up to version
-// 3 would call its failure inconclusive, run its test once, or stop it at
-// the default step bound.
+// ScheduleVersionRepro is the version of a schedule with KeepEarly, Runs,
+// MaxSteps or TestTimeout set (repro's): an interleave that reads only up
+// to version 3 would call its failure inconclusive, run its test once,
+// stop it at the default step bound or time it out at the default.
 const ScheduleVersionRepro = 4
 
 // ScheduleVersionPrior is the version of a schedule that carries Prior:
@@ -127,6 +127,10 @@ type Config struct {
 	// meets what the runs before it left (package state, goroutines
 	// still running). The cleanups of a run run before the next.
 	Runs int `json:"runs,omitempty"`
+	// TestTimeout is go test's -timeout (DefaultTestTimeout when 0): a
+	// test blocked that long of virtual time while goroutines wake only on
+	// timers has timed out (testTimedOut).
+	TestTimeout time.Duration `json:"testTimeout,omitempty"`
 }
 
 // Decision is one choice of the scheduler: which logical goroutine ran next,
@@ -214,6 +218,9 @@ type Schedule struct {
 	// MaxSteps is Config.MaxSteps of the search that found it, when not
 	// the default: its replay has the same step bound.
 	MaxSteps int `json:"maxSteps,omitempty"`
+	// TestTimeout is Config.TestTimeout of the search that found it, when
+	// not the default: its replay times out as late.
+	TestTimeout time.Duration `json:"testTimeout,omitempty"`
 	// Prior are schedules the recording process ran before this one,
 	// in order, whose state (package variables, a closed default pool)
 	// the failure needs: a replay runs them first in its one process,

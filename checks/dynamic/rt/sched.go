@@ -127,6 +127,7 @@ type sched struct {
 	abortFrom  int       // no goroutine before it is parked (abortNext)
 	busyBuf    []*gstate // reused by notSpinning
 	partBuf    []*gstate // reused by partners
+	commits    int       // blocked selects committed to a case (commit.go)
 	steps      int
 	postSteps  int
 	postLive   int           // live goroutines when the current fair window began
@@ -544,6 +545,9 @@ func (s *sched) next() {
 			}
 		}
 		if s.paceForeign() {
+			return
+		}
+		if next, ok := s.nextDeadline(); ok && s.testTimedOut(next) {
 			return
 		}
 		if from := s.now; s.idleFires < 1000 && s.fireTimers() {

@@ -27,6 +27,9 @@ type vtimer struct {
 	hb       *uint32 // see armed
 	carried  bool    // left pending by the last schedule (carryTimers)
 	cb       *gstate // an AfterFunc's latest callback (overlapping)
+	// armedAt is the virtual time its deadline was last set (made, Reset,
+	// a ticker's tick): see testTimedOut.
+	armedAt time.Duration
 }
 
 // overlapping: is vt an AfterFunc whose latest callback has not returned?
@@ -150,7 +153,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32)}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now}
 		rep.hb = vt.hb
 		if r.timerKind != tkFunc {
 			vt.ch = make(chan time.Time, 1)
@@ -184,7 +187,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		s.drain(vt.ch)
 		if r.op == opTimerReset {
 			vt.active = true
-			vt.deadline = s.after(r.d)
+			vt.deadline, vt.armedAt = s.after(r.d), s.now
 			rep.hb = vt.hb
 		}
 	case opTickerStop, opTickerReset:
@@ -198,7 +201,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		if r.op == opTickerReset {
 			vt.active = true
 			vt.period = r.d
-			vt.deadline = s.after(r.d)
+			vt.deadline, vt.armedAt = s.after(r.d), s.now
 			rep.hb = vt.hb
 		}
 	}
@@ -280,6 +283,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 	if to >= 0 && to > next {
 		next = to
 	}
+	before, idle := s.now, !s.anyEnabled() // before the clock moves (commit.go)
 	if next > s.now {
 		late := wakeLate
 		if s.bubble > 0 {
@@ -308,6 +312,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 	for _, vt := range due {
 		switch vt.kind {
 		case tkTicker:
+			vt.armedAt = s.now
 			vt.deadline = after(vt.deadline, vt.period)
 			if vt.deadline <= s.now {
 				vt.deadline = s.after(vt.period)
@@ -329,6 +334,8 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 		}
 		s.firedOther = true
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
+		// The value goes to a select blocked on the channel, if any.
+		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before)
 		s.viaHelper(func() {
 			fired(hb)
 			select {
@@ -571,7 +578,7 @@ func (s *sched) waited(vt *vtimer) bool {
 	}
 	p := reflect.ValueOf(vt.ch).UnsafePointer()
 	for _, g := range s.blocked {
-		if s.enabled(g) {
+		if s.enabled(g) && !s.lateSelect(g) {
 			continue // it takes a ready case first
 		}
 		switch g.req.op {
