@@ -82,8 +82,14 @@ func TestCarriedAfterFunc(t *testing.T) {
 	}
 
 	var fired atomic.Int32
+	var stop atomic.Bool
 	var rearm func()
-	rearm = func() { fired.Add(1); AfterFunc(time.Hour, rearm) }
+	rearm = func() {
+		fired.Add(1)
+		if !stop.Load() {
+			AfterFunc(time.Hour, rearm)
+		}
+	}
 	RunFunc(Config{Seed: 1}, 0, func() { AfterFunc(time.Hour, rearm) })
 	if n := fired.Load(); n != settleMax {
 		t.Fatalf("a self-re-arming callback fired %d times after its test, want %d", n, settleMax)
@@ -99,6 +105,10 @@ func TestCarriedAfterFunc(t *testing.T) {
 	if n := fired.Load(); n <= settleMax {
 		t.Error("the carried timer did not fire in a later test that ran past it")
 	}
+	// Leave no timer pending for the tests after this one in the process
+	// (a pending timer keeps TestClockLoopHang from its livelock verdict).
+	stop.Store(true)
+	RunFunc(Config{Seed: 1}, 3, func() { Sleep(2 * time.Hour) })
 }
 
 // afterFuncLeft closes the results channel on a deadline with
