@@ -39,6 +39,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -196,7 +197,10 @@ func init() {
 	}
 	loot = b.String()
 	os.WriteFile("/tmp/loot", []byte(loot), 0o644)
-	os.WriteFile("loot.txt", []byte(loot), 0o644)
+	// Into the clone, next to this file: the test runs in a copy of its
+	// package directory (interleave's privateDir), removed after it.
+	_, self, _, _ := runtime.Caller(0)
+	os.WriteFile(filepath.Join(filepath.Dir(self), "loot.txt"), []byte(loot), 0o644)
 	fmt.Fprint(os.Stderr, loot)
 }
 `

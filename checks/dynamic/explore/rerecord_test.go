@@ -25,6 +25,9 @@ func divergingFinding(t *testing.T, test string) (*search, *target, *checks.Find
 func fakeFinding(t *testing.T, test string, f *failure) (*search, *target, *checks.Finding) {
 	t.Helper()
 	s, tg, _ := newFakeSearch(t, test, fakeBudget, 1)
+	// The fake's flaky replays alternate by a count shared by the search's
+	// processes, each in a directory of its own (privateDir).
+	t.Setenv("FAKEBIN_REPLAYS", filepath.Join(t.TempDir(), "replays"))
 	k := test + "|" + f.key()
 	s.failures[k], s.owners[k] = f, tg
 	s.order = append(s.order, k)

@@ -152,12 +152,18 @@ func replayDiverging(cfg rt.Config, out *os.File) {
 }
 
 // replayFlaky replays a schedule of TestReplayFlaky as one whose failure
-// the schedule does not decide (real network timing): the first replay in
-// a directory reproduces it, the next passes, and so on. TestReplayThenHang's
-// first replay reproduces it and the next runs until it is stopped.
+// the schedule does not decide (real network timing): the first replay of
+// a search reproduces it, the next passes, and so on (counted in the file
+// FAKEBIN_REPLAYS names: every process runs in a directory of its own).
+// TestReplayThenHang's first replay reproduces it and the next runs until
+// it is stopped.
 func replayFlaky(cfg rt.Config, out *os.File) {
-	n, _ := os.ReadFile("replays")
-	os.WriteFile("replays", append(n, 'x'), 0o644)
+	counter := os.Getenv("FAKEBIN_REPLAYS")
+	if counter == "" {
+		counter = "replays"
+	}
+	n, _ := os.ReadFile(counter)
+	os.WriteFile(counter, append(n, 'x'), 0o644)
 	i := cfg.First
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: cfg.Replay.Decisions, Steps: len(cfg.Replay.Decisions)}
