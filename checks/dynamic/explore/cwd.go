@@ -38,8 +38,14 @@ const (
 // so relative paths that leave the package directory resolve as in the
 // original.
 func privateDir(work, pkgDir string) (string, func(), error) {
-	pkgDir = filepath.Clean(pkgDir)
-	root := moduleRootOf(pkgDir)
+	pkgDir, err := filepath.Abs(pkgDir)
+	if err != nil {
+		return "", nil, err
+	}
+	root := moduleRoot(pkgDir) // replay.go
+	if root == "" {
+		root = pkgDir
+	}
 	rel, err := filepath.Rel(root, pkgDir)
 	if err != nil {
 		return "", nil, err
@@ -83,21 +89,6 @@ func privateDir(work, pkgDir string) (string, func(), error) {
 		return "", nil, err
 	}
 	return copyDir, remove, nil
-}
-
-// moduleRootOf is the nearest directory at or above dir with a go.mod
-// file, or dir itself when there is none.
-func moduleRootOf(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return dir
-		}
-		d = up
-	}
 }
 
 // dirCopier copies a package directory within the limits.
