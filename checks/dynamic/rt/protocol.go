@@ -152,6 +152,9 @@ type Decision struct {
 	// Early is set when, before this decision, the clock moved to the
 	// next deadline although goroutines could run (earlyTime).
 	Early bool `json:"early,omitempty"`
+	// Moved, on an Early decision, says what the move ended and whom it
+	// passed over (earlymove.go); a replay ignores it.
+	Moved *EarlyMove `json:"moved,omitempty"`
 	// Clock is the virtual clock at this decision (nanoseconds since the
 	// schedule's start), set when real time moved it since the decision
 	// before (goroutines outside control in real I/O or a real wait). A

@@ -63,6 +63,13 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
+	// earlyMove tells the last early move to the next decision
+	// (earlymove.go); earlyPend: the timers active before it.
+	earlyMove *EarlyMove
+	earlyPend []pendingTimer
+	// preClock: a replay's clock before replayClock moved it, where an
+	// early move recorded there started.
+	preClock time.Duration
 	// overlapFires counts the early moves that fired only AfterFuncs
 	// beside their running callbacks (overlapping), which are not early
 	// moves to driver.go; firedOther: fireTimersTo fired something else.

@@ -30,6 +30,10 @@ type vtimer struct {
 	// armedAt is the virtual time its deadline was last set (made, Reset,
 	// a ticker's tick): see testTimedOut.
 	armedAt time.Duration
+	// armStep is the decision that made or last reset it, from 1 (0:
+	// not of this schedule), armD its duration then: for EarlyMove.
+	armStep int
+	armD    time.Duration
 }
 
 // overlapping: is vt an AfterFunc whose latest callback has not returned?
@@ -86,6 +90,7 @@ func (s *sched) replayClock() {
 	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
 		return
 	}
+	s.preClock = s.now
 	if c := time.Duration(s.replay.Decisions[s.steps].Clock); c > s.now {
 		s.now = c
 	}
@@ -153,7 +158,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now, armStep: s.steps + 1, armD: r.d}
 		rep.hb = vt.hb
 		if r.timerKind != tkFunc {
 			vt.ch = make(chan time.Time, 1)
@@ -188,6 +193,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		if r.op == opTimerReset {
 			vt.active = true
 			vt.deadline, vt.armedAt = s.after(r.d), s.now
+			vt.armStep, vt.armD = s.steps+1, r.d
 			rep.hb = vt.hb
 		}
 	case opTickerStop, opTickerReset:
@@ -202,6 +208,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			vt.active = true
 			vt.period = r.d
 			vt.deadline, vt.armedAt = s.after(r.d), s.now
+			vt.armStep, vt.armD = s.steps+1, r.d
 			rep.hb = vt.hb
 		}
 	}
@@ -400,6 +407,11 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		}
 	}
 	s.firedOther, s.firedCbs = false, s.firedCbs[:0]
+	before := s.now
+	if s.replay != nil && s.diverged == "" {
+		before = s.preClock // replayClock moved it already
+	}
+	s.earlyBefore()
 	if !s.fireTimersTo(to) {
 		return false
 	}
@@ -409,6 +421,7 @@ func (s *sched) earlyTime(list []Candidate) bool {
 	s.earlyDue = true
 	if s.firedOther || s.sleeperDue() {
 		s.earlyFires++
+		s.earlyNote(list, before)
 	} else {
 		// Only callbacks beside their own (overlapping): the goroutines
 		// that could run stay delayed while the new callbacks can run
