@@ -202,11 +202,142 @@ func (a *AfterEarlier) Label() string {
 // EarlyTimers is how a failure needs the clock to jump early.
 type EarlyTimers struct {
 	Jumps int `json:"jumps"` // early clock jumps in its schedule
+	// Moves tell the jumps of its (shrunk) schedule: the timed waits each
+	// ended and the goroutines that could still run.
+	Moves []EarlyMove `json:"moves,omitempty"`
+	// Searched is set on test's and pr's findings: no failing schedule
+	// of it without an early jump was found (repro's come from a log
+	// that shows plain go test failing so).
+	Searched bool `json:"searched,omitempty"`
+}
+
+// EarlyMove is one early jump of the clock: what it ended before whom.
+type EarlyMove struct {
+	Ended  []EndedWait `json:"ended"`
+	Passed []PassedG   `json:"passed,omitempty"`
+}
+
+// EndedWait is a timed wait an early jump ended.
+type EndedWait struct {
+	G  string `json:"g"`  // the waiting goroutine ("g0"), or an AfterFunc's callback
+	Op string `json:"op"` // time.Sleep, time.After, timer, ticker, AfterFunc
+	// Site is where the goroutine waited, Armed where its timer was made
+	// or reset (file.go:line); Duration the sleep's or timer's.
+	Site     string `json:"site,omitempty"`
+	Armed    string `json:"armed,omitempty"`
+	Duration string `json:"duration,omitempty"`
+	// InTest: the wait is in a _test.go file (the test's own).
+	InTest bool `json:"inTest,omitempty"`
+}
+
+// PassedG is a goroutine that could run when the clock jumped. Site is
+// where it was parked, or, not started yet, where it next ran (Next).
+type PassedG struct {
+	G    string `json:"g"`
+	Op   string `json:"op,omitempty"`
+	Site string `json:"site,omitempty"`
+	Next bool   `json:"next,omitempty"`
 }
 
 // Label is the early timers for people.
 func (e *EarlyTimers) Label() string {
-	return fmt.Sprintf("needs a timer to fire early: the schedule moves the clock %d %s to a sleep's or a timer's deadline before goroutines that could run have run, as a loaded machine can (on an idle machine they would run first)", e.Jumps, Plural(e.Jumps, "time"))
+	if !e.Searched {
+		l := fmt.Sprintf("needs a timer to fire early: the schedule moves the clock %d %s to a sleep's or a timer's deadline before goroutines that could run have run, as a loaded machine can (on an idle machine they would run first)", e.Jumps, Plural(e.Jumps, "time"))
+		if len(e.Moves) > 0 {
+			l += ": " + e.Moves[0].String()
+		}
+		return l
+	}
+	if len(e.Moves) == 0 {
+		return ""
+	}
+	m := e.Moves[0]
+	l := "reached when " + m.String()
+	if more := len(e.Moves) - 1; more > 0 {
+		l += fmt.Sprintf(" (and %d more early %s)", more, Plural(more, "jump"))
+	}
+	why := "a timeout fired before the work it waits for had run"
+	if w := m.Ended[0]; w.Op == "time.Sleep" && w.InTest {
+		why = "the test uses a sleep as synchronization"
+	} else if w.Op == "time.Sleep" {
+		why = "the code waits for other goroutines by sleeping"
+	}
+	return l + ": " + why + "; plain go test can fail the same way when a loaded machine delays " + m.passedNames() + " that long (no failing schedule without such a jump was found)"
+}
+
+// String tells the move: "g0's time.Sleep(100ms) at a_test.go:12 ended
+// while g2 (at a.go:40) could still run".
+func (m EarlyMove) String() string {
+	var ws []string
+	for _, w := range m.Ended {
+		ws = append(ws, w.String())
+	}
+	l := strings.Join(ws, " and ") + " ended"
+	if len(m.Passed) == 0 {
+		return l
+	}
+	var ps []string
+	for _, p := range m.Passed {
+		switch {
+		case p.Site == "":
+			ps = append(ps, p.G)
+		case p.Next:
+			ps = append(ps, fmt.Sprintf("%s (not started; it runs at %s next)", p.G, p.Site))
+		default:
+			ps = append(ps, fmt.Sprintf("%s (at %s)", p.G, p.Site))
+		}
+	}
+	return l + " while " + strings.Join(ps, ", ") + " could still run"
+}
+
+// passedNames is "g2", "g2 and g3", or "the other goroutines".
+func (m EarlyMove) passedNames() string {
+	var ns []string
+	for _, p := range m.Passed {
+		ns = append(ns, p.G)
+	}
+	switch len(ns) {
+	case 0:
+		return "the other goroutines"
+	case 1:
+		return ns[0]
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// String tells the wait: "g0's time.Sleep(100ms) at a_test.go:12", "g0's
+// select at a.go:18 on a 50ms timer made at a.go:17".
+func (w EndedWait) String() string {
+	d := ""
+	if w.Duration != "" {
+		d = w.Duration + " "
+	}
+	switch w.Op {
+	case "time.Sleep":
+		s := w.G + "'s time.Sleep"
+		if w.Duration != "" {
+			s += "(" + w.Duration + ")"
+		}
+		if w.Site != "" {
+			s += " at " + w.Site
+		}
+		return s
+	case "AfterFunc":
+		s := "the " + d + "AfterFunc (or context deadline)"
+		if w.Armed != "" {
+			s += " armed at " + w.Armed
+		}
+		return s
+	}
+	s := w.G + "'s wait"
+	if w.Site != "" {
+		s += " at " + w.Site
+	}
+	s += " on a " + d + w.Op
+	if w.Armed != "" {
+		s += " made at " + w.Armed
+	}
+	return s
 }
 
 // ReplayRate is how many fresh replays of a finding's schedule reproduced

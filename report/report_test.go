@@ -100,6 +100,10 @@ func fixture(t *testing.T) *Report {
 				Replays:   &checks.ReplayRate{Reproduced: 1, Tries: 2, Otherwise: "passed"},
 				Frequency: &checks.Frequency{Failing: 80, Schedules: 80},
 				PlainGo:   &checks.PlainGo{Command: "go test -race -run '^TestFirstReply$'", Runs: 1, LeavesSame: true},
+				EarlyTimers: &checks.EarlyTimers{Jumps: 1, Searched: true, Moves: []checks.EarlyMove{{
+					Ended:  []checks.EndedWait{{G: "g0", Op: "time.Sleep", Site: "fetch_test.go:20", Duration: "10ms", InTest: true}},
+					Passed: []checks.PassedG{{G: "g3", Op: "chan send", Site: "fetch.go:12"}},
+				}}},
 			},
 		},
 	}

@@ -123,6 +123,9 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 				props.Add("plainGoTest", p)
 				props.Add("plainGoTestFails", p.Fails())
 			}
+			if e := f.EarlyTimers; e != nil {
+				props.Add("earlyTimers", e)
+			}
 			if l := f.Labels(); l != "" {
 				props.Add("labels", l)
 			}

@@ -654,6 +654,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	}
 	fd := makeFinding(f, t.pkg.ImportPath, t.name, shown)
 	fd.Interleaving = told
+	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, sched.Decisions)
 	if tok, err := EncodeToken(sched); err == nil {
 		fd.ReplayToken = tok
 	}

@@ -62,7 +62,7 @@ func (s *search) record(t *target, f *failure, count bool) {
 		s.stats.Findings = len(s.failures)
 		return
 	}
-	if matched || !s.untilKeys[k] && len(f.decisions) > 0 && len(f.decisions) < len(old.decisions) {
+	if matched || !s.untilKeys[k] && len(f.decisions) > 0 && keepInstead(f, old) {
 		s.failures[k] = f
 	}
 }
@@ -219,4 +219,15 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 		}
 	}
 	s.record(pc.t, f, false)
+}
+
+// keepInstead: is f a better schedule to tell than old, of the same
+// failure? One without an early jump of the clock (a sleep or a timer
+// ending while goroutines could run, which needs a loaded machine), else
+// one with fewer decisions, easier to read.
+func keepInstead(f, old *failure) bool {
+	if fe, oe := earlyJumps(f.decisions) > 0, earlyJumps(old.decisions) > 0; fe != oe {
+		return oe
+	}
+	return len(f.decisions) < len(old.decisions)
 }

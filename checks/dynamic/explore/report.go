@@ -124,6 +124,7 @@ func (s *search) shrinkFindings(ctx context.Context, findings []checks.Finding, 
 		f, t := s.failures[k], s.owners[k]
 		if shrunk, err := s.finding(ctx, f, t, true); err == nil && shrunk.Schedule == findings[i].Schedule {
 			findings[i].Interleaving, findings[i].ReplayToken = shrunk.Interleaving, shrunk.ReplayToken
+			findings[i].EarlyTimers = shrunk.EarlyTimers // the shrunk schedule's jumps
 		}
 	}
 }

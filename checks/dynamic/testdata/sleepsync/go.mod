@@ -1,0 +1,3 @@
+module sleepsync
+
+go 1.25

@@ -1,0 +1,39 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEarlyTimersLabel: the label of a failure reached through an early
+// jump names what ended (a test's sleep, a timer in the code, an
+// AfterFunc) and whom it passed over; repro's keeps its log wording.
+func TestEarlyTimersLabel(t *testing.T) {
+	for _, c := range []struct {
+		e    EarlyTimers
+		want []string
+	}{
+		{EarlyTimers{Jumps: 1, Searched: true, Moves: []EarlyMove{{
+			Ended:  []EndedWait{{G: "g0", Op: "time.Sleep", Site: "cache_test.go:412", Duration: "10ms", InTest: true}},
+			Passed: []PassedG{{G: "g7", Op: "Mutex.Lock", Site: "cache.go:40"}},
+		}}}, []string{"reached when g0's time.Sleep(10ms) at cache_test.go:412 ended while g7 (at cache.go:40) could still run: the test uses a sleep as synchronization; plain go test can fail the same way when a loaded machine delays g7 that long"}},
+		{EarlyTimers{Jumps: 2, Searched: true, Moves: []EarlyMove{{
+			Ended:  []EndedWait{{G: "g1", Op: "timer", Site: "pool.go:18", Armed: "pool.go:17", Duration: "1ms"}},
+			Passed: []PassedG{{G: "g2", Site: "pool.go:30", Next: true}, {G: "g3", Site: "pool.go:31"}},
+		}, {Ended: []EndedWait{{G: "g0", Op: "time.Sleep"}}}}}, []string{"reached when g1's wait at pool.go:18 on a 1ms timer made at pool.go:17 ended while g2 (not started; it runs at pool.go:30 next), g3 (at pool.go:31) could still run (and 1 more early jump): a timeout fired before the work it waits for had run", "delays g2 and g3 that long"}},
+		{EarlyTimers{Jumps: 1, Searched: true, Moves: []EarlyMove{{
+			Ended: []EndedWait{{G: "g4", Op: "AfterFunc", Armed: "srv.go:9", Duration: "5s"}, {G: "g0", Op: "time.Sleep", Site: "srv.go:12"}},
+		}}}, []string{"reached when the 5s AfterFunc (or context deadline) armed at srv.go:9 and g0's time.Sleep at srv.go:12 ended: a timeout fired", "delays the other goroutines that long"}},
+		{EarlyTimers{Jumps: 3}, []string{"needs a timer to fire early: the schedule moves the clock 3 times"}},
+	} {
+		l := c.e.Label()
+		for _, w := range c.want {
+			if !strings.Contains(l, w) {
+				t.Errorf("label %q\nwant %q in it", l, w)
+			}
+		}
+	}
+	if l := (&EarlyTimers{Searched: true}).Label(); l != "" {
+		t.Errorf("no moves: label %q, want none", l)
+	}
+}
