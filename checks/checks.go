@@ -205,9 +205,10 @@ type EarlyTimers struct {
 	// Moves tell the jumps of its (shrunk) schedule: the timed waits each
 	// ended and the goroutines that could still run.
 	Moves []EarlyMove `json:"moves,omitempty"`
+	// FromLog is set on repro's: the log shows plain go test failing so.
+	FromLog bool `json:"fromLog,omitempty"`
 	// Searched is set on test's and pr's findings: no failing schedule
-	// of it without an early jump was found (repro's come from a log
-	// that shows plain go test failing so).
+	// of it without an early jump was found.
 	Searched bool `json:"searched,omitempty"`
 }
 
@@ -241,15 +242,12 @@ type PassedG struct {
 
 // Label is the early timers for people.
 func (e *EarlyTimers) Label() string {
-	if !e.Searched {
+	if e.FromLog || len(e.Moves) == 0 {
 		l := fmt.Sprintf("needs a timer to fire early: the schedule moves the clock %d %s to a sleep's or a timer's deadline before goroutines that could run have run, as a loaded machine can (on an idle machine they would run first)", e.Jumps, Plural(e.Jumps, "time"))
 		if len(e.Moves) > 0 {
 			l += ": " + e.Moves[0].String()
 		}
 		return l
-	}
-	if len(e.Moves) == 0 {
-		return ""
 	}
 	m := e.Moves[0]
 	l := "reached when " + m.String()
@@ -262,7 +260,11 @@ func (e *EarlyTimers) Label() string {
 	} else if w.Op == "time.Sleep" {
 		why = "the code waits for other goroutines by sleeping"
 	}
-	return l + ": " + why + "; plain go test can fail the same way when a loaded machine delays " + m.passedNames() + " that long (no failing schedule without such a jump was found)"
+	l += ": " + why + "; plain go test can fail the same way when a loaded machine delays " + m.passedNames() + " that long"
+	if e.Searched {
+		l += " (no failing schedule without such a jump was found)"
+	}
+	return l
 }
 
 // String tells the move: "g0's time.Sleep(100ms) at a_test.go:12 ended

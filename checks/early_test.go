@@ -33,7 +33,10 @@ func TestEarlyTimersLabel(t *testing.T) {
 			}
 		}
 	}
-	if l := (&EarlyTimers{Searched: true}).Label(); l != "" {
-		t.Errorf("no moves: label %q, want none", l)
+	if l := (&EarlyTimers{Jumps: 1, FromLog: true, Moves: []EarlyMove{{Ended: []EndedWait{{G: "g0", Op: "time.Sleep"}}}}}).Label(); !strings.HasPrefix(l, "needs a timer to fire early") || !strings.HasSuffix(l, ": g0's time.Sleep ended") {
+		t.Errorf("repro's label %q, want the log's wording and the move", l)
+	}
+	if l := (&EarlyTimers{Jumps: 1, Moves: []EarlyMove{{Ended: []EndedWait{{G: "g0", Op: "time.Sleep"}}}}}).Label(); strings.Contains(l, "no failing schedule") || !strings.HasPrefix(l, "reached when g0's time.Sleep ended") {
+		t.Errorf("a replay's label %q, want the move without the search's claim", l)
 	}
 }

@@ -24,8 +24,8 @@ func earlyJumps(ds []rt.Decision) int {
 
 // earlyTimers returns e (repro's, from the log; nil in test and pr) with
 // the early jumps of the told schedule ds; nil when there are none and e
-// is nil.
-func earlyTimers(e *checks.EarlyTimers, ds []rt.Decision) *checks.EarlyTimers {
+// is nil. searched: ds is a search's finding's (keepInstead chose it).
+func earlyTimers(e *checks.EarlyTimers, ds []rt.Decision, searched bool) *checks.EarlyTimers {
 	var moves []checks.EarlyMove
 	for i, d := range ds {
 		if !d.Early || d.Moved == nil {
@@ -61,7 +61,7 @@ func earlyTimers(e *checks.EarlyTimers, ds []rt.Decision) *checks.EarlyTimers {
 		if len(moves) == 0 {
 			return nil
 		}
-		return &checks.EarlyTimers{Jumps: len(moves), Moves: moves, Searched: true}
+		return &checks.EarlyTimers{Jumps: len(moves), Moves: moves, Searched: searched}
 	}
 	out := *e
 	out.Moves = moves

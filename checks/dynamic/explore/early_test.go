@@ -74,6 +74,20 @@ func TestEarlySleepLabel(t *testing.T) {
 			if earlyJumps(sched.Decisions) == 0 {
 				t.Errorf("TestSharedLoad: its schedule file has no early jump")
 			}
+			// Its replay's finding says so too, without the search's claim.
+			rep, err := newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, Build: build})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rr, err := rep.run(ctx, sched, f.Schedule)
+			rep.close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rr.Outcome != Reproduced || rr.Finding == nil || rr.Finding.EarlyTimers == nil || rr.Finding.EarlyTimers.Searched ||
+				!strings.Contains(rr.Finding.Labels(), "reached when g0's time.Sleep(50ms) at sleepsync_test.go:23 ended") {
+				t.Errorf("TestSharedLoad: replay %s, finding %+v", rr.Outcome, rr.Finding)
+			}
 		case "TestTransfers":
 			if f.EarlyTimers != nil {
 				t.Errorf("TestTransfers: labels %q: the deadlock needs no early sleep", f.Labels())

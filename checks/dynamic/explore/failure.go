@@ -654,7 +654,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	}
 	fd := makeFinding(f, t.pkg.ImportPath, t.name, shown)
 	fd.Interleaving = told
-	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, sched.Decisions)
+	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, sched.Decisions, true)
 	if tok, err := EncodeToken(sched); err == nil {
 		fd.ReplayToken = tok
 	}
@@ -675,7 +675,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 		Related:    f.related,
 	}
 	if f.early > 0 {
-		fd.EarlyTimers = &checks.EarlyTimers{Jumps: f.early}
+		fd.EarlyTimers = &checks.EarlyTimers{Jumps: f.early, FromLog: true}
 	}
 	if f.afterPrior > 0 {
 		fd.AfterEarlier = f.afterEarlier(f.afterPrior)

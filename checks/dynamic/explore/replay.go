@@ -350,6 +350,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	if fd.Interleaving != nil {
 		fd.Interleaving.End = endOf(pick)
 	}
+	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, res.Decisions, false)
 	res.Finding = &fd
 	res.Detail = pick.detail
 	return res, nil
