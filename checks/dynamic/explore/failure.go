@@ -40,6 +40,7 @@ type failure struct {
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
+	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// prior are the schedules its process ran before it, in order (its
 	// test's, and in a batch process the tests' before it); priorTests
 	// names the test of each ("" for its own); afterPrior, when set, is
@@ -130,7 +131,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 			continue
 		}
 		if r, ok := byIndex[rep.Index]; ok {
-			f.seed, f.decisions, f.kept, f.elapsed = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed
+			f.seed, f.decisions, f.kept, f.elapsed, f.moves = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed, r.EarlyMoves
 			setPrior(f, rep.Index)
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
@@ -253,6 +254,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		kept:      r.Kept > 0,
 		elapsed:   r.Elapsed,
 		early:     r.Early,
+		moves:     r.EarlyMoves,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {
@@ -642,7 +644,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if sched.Decisions == nil {
 		sched.Decisions = []rt.Decision{}
 	}
-	told := s.tellFinding(ctx, f, t, sched, shrink)
+	told, moves := s.tellFinding(ctx, f, t, sched, shrink)
 	name := scheduleName(t, f)
 	path := filepath.Join(s.opts.SchedulesDir, name)
 	if err := WriteSchedule(path, sched); err != nil {
@@ -654,7 +656,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	}
 	fd := makeFinding(f, t.pkg.ImportPath, t.name, shown)
 	fd.Interleaving = told
-	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, sched.Decisions, true)
+	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, sched.Decisions, moves, true)
 	if tok, err := EncodeToken(sched); err == nil {
 		fd.ReplayToken = tok
 	}

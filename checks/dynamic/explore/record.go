@@ -215,7 +215,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 	// the last record of the schedule is the longest.
 	for _, r := range out.results {
 		if len(r.Decisions) >= len(f.decisions) {
-			f.decisions, f.clockBase = r.Decisions, r.ClockBase
+			f.decisions, f.clockBase, f.moves = r.Decisions, r.ClockBase, r.EarlyMoves
 		}
 	}
 	s.record(pc.t, f, false)
@@ -226,7 +226,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 // ending while goroutines could run, which needs a loaded machine), else
 // one with fewer decisions, easier to read.
 func keepInstead(f, old *failure) bool {
-	if fe, oe := earlyJumps(f.decisions) > 0, earlyJumps(old.decisions) > 0; fe != oe {
+	if fe, oe := len(f.moves) > 0, len(old.moves) > 0; fe != oe {
 		return oe
 	}
 	return len(f.decisions) < len(old.decisions)

@@ -68,6 +68,8 @@ type ReplayResult struct {
 	// goroutines when it ended (for telling the interleaving).
 	Decisions []rt.Decision
 	States    []rt.GoroutineState
+	// EarlyMoves are its early jumps of the clock that ended timed waits.
+	EarlyMoves []rt.EarlyMove
 	// Try is which run this is, from 1 (ReplayOptions.Tries).
 	Try int
 }
@@ -306,7 +308,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	}
 	if last != nil {
 		res.Diverged, res.Steps, res.Inconclusive = last.Diverged, last.Steps, last.Inconclusive
-		res.Decisions, res.States = last.Decisions, last.Goroutines
+		res.Decisions, res.States, res.EarlyMoves = last.Decisions, last.Goroutines, last.EarlyMoves
 	}
 	for _, rep := range out.races {
 		if prior && rep.Index != target {
@@ -350,7 +352,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	if fd.Interleaving != nil {
 		fd.Interleaving.End = endOf(pick)
 	}
-	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, res.Decisions, false)
+	fd.EarlyTimers = earlyTimers(fd.EarlyTimers, res.Decisions, res.EarlyMoves, false)
 	res.Finding = &fd
 	res.Detail = pick.detail
 	return res, nil
@@ -554,7 +556,7 @@ func (s *search) rerecorded(ctx context.Context, t *target, fd *checks.Finding, 
 	if f == nil {
 		return fmt.Errorf("no failure of %s has the schedule %s", t.name, fd.Schedule)
 	}
-	f.decisions, f.states = again.Decisions, again.States
+	f.decisions, f.states, f.moves = again.Decisions, again.States, again.EarlyMoves
 	nf, err := s.finding(ctx, f, t, false)
 	if err != nil {
 		return err

@@ -34,11 +34,11 @@ func countPreemptions(ds []rt.Decision, states []rt.GoroutineState) int {
 // way. For each preemption (goroutine A stops so that B runs), it tries
 // the schedule in which A first runs on until its next switch, and keeps
 // it when a fresh replay follows it to the end and reproduces the failure.
-// It returns the decisions and final goroutine states of the shortest one
-// found; ok is false when none was better.
-func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.GoroutineState) (ds []rt.Decision, states []rt.GoroutineState, ok bool) {
+// It returns the decisions, final goroutine states and early jumps of
+// the shortest one found; ok is false when none was better.
+func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.GoroutineState) (ds []rt.Decision, states []rt.GoroutineState, moves []rt.EarlyMove, ok bool) {
 	if sched.Failure == nil || sched.Failure.Kind == string(checks.Fatal) || len(sched.Decisions) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	cur, curStates := sched.Decisions, states0
 	best := countPreemptions(cur, curStates)
@@ -55,7 +55,7 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 				continue
 			}
 			if runs >= maxShrinkRuns || ctx.Err() != nil {
-				return ds, states, ok
+				return ds, states, moves, ok
 			}
 			runs++
 			try := *sched
@@ -66,13 +66,13 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 			}
 			if n := countPreemptions(res.Decisions, res.States); n < best {
 				cur, curStates, best = res.Decisions, res.States, n
-				ds, states, ok = res.Decisions, res.States, true
+				ds, states, moves, ok = res.Decisions, res.States, res.EarlyMoves, true
 				improved = true
 				break
 			}
 		}
 	}
-	return ds, states, ok
+	return ds, states, moves, ok
 }
 
 // runOn returns ds with goroutine a's next run of decisions (after the
@@ -98,11 +98,12 @@ func runOn(ds []rt.Decision, i, a int) []rt.Decision {
 }
 
 // tellFinding tells the failure's schedule, shrunk in place first (the
-// original kept in sched.Original) when shrink is set and time is left.
+// original kept in sched.Original) when shrink is set and time is left,
+// and returns the early jumps of the schedule told.
 // Findings are shrunk after every one was replayed alone (a finding not
 // replayed is not reported; a shrunk schedule is optional).
-func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule, shrink bool) *checks.Interleaving {
-	states := f.states
+func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule, shrink bool) (*checks.Interleaving, []rt.EarlyMove) {
+	states, moves := f.states, f.moves
 	original := 0
 	if shrink && s.shrinkUntil.IsZero() {
 		// Within the budget: the search leaves shrinkReserve for it.
@@ -114,10 +115,10 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 	if shrink && t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
 		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)
 		defer cancel()
-		if ds, st, ok := s.replayer(t).shrink(ctx, sched, states); ok {
+		if ds, st, mv, ok := s.replayer(t).shrink(ctx, sched, states); ok {
 			original = countPreemptions(sched.Decisions, states)
 			sched.Original = sched.Decisions
-			sched.Decisions, states = ds, st
+			sched.Decisions, states, moves = ds, st, mv
 		}
 	}
 	it := tell(sched.Decisions, states, f.kind, s.sourceAt(t))
@@ -125,7 +126,7 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 		it.Original = original
 		it.End = endOf(f)
 	}
-	return it
+	return it, moves
 }
 
 // replayer replays t's schedules with the search's own test binary.

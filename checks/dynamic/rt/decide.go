@@ -115,8 +115,8 @@ func (s *sched) fairChoice(n int) int {
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue, Moved: s.earlyMove}
-	s.earlyDue, s.earlyMove = false, nil
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue}
+	s.earlyDue = false
 	if s.needSites() {
 		d.Site = s.shortSiteOf(g)
 	}

@@ -1,5 +1,5 @@
-// What an early move of the clock ended and whom it passed over, told on
-// the decision after it (Decision.Moved) for a finding's label.
+// What an early move of the clock ended and whom it passed over
+// (Result.EarlyMoves), for a finding's label.
 
 package rt
 
@@ -12,7 +12,8 @@ import (
 // EarlyMove is what an early move of the clock (Decision.Early) did: the
 // timed waits it ended and the goroutines that could run but had not.
 type EarlyMove struct {
-	By     time.Duration `json:"by"` // how far the clock moved
+	Step   int           `json:"step"` // the decision it came before (Decision.Early)
+	By     time.Duration `json:"by"`   // how far the clock moved
 	Ended  []EndedWait   `json:"ended,omitempty"`
 	Passed []PassedG     `json:"passed,omitempty"`
 }
@@ -56,12 +57,12 @@ func (s *sched) earlyBefore() {
 	}
 }
 
-// earlyNote builds the EarlyMove of a move from before to s.now, with
-// list the candidates it passed over; decide puts it on the next decision.
+// earlyNote records the EarlyMove of a move from before to s.now, with
+// list the candidates it passed over, before decision s.steps.
 //
 //go:norace
 func (s *sched) earlyNote(list []Candidate, before time.Duration) {
-	mv := &EarlyMove{By: s.now - before}
+	mv := &EarlyMove{Step: s.steps, By: s.now - before}
 	for _, g := range s.gs {
 		if g.parked && !g.exited && g.req.op == opSleep && g.wakeAt > before && g.wakeAt <= s.now {
 			mv.Ended = append(mv.Ended, EndedWait{G: g.id, Op: "time.Sleep", Site: s.shortSiteOf(g), D: g.req.d})
@@ -105,7 +106,7 @@ func (s *sched) earlyNote(list []Candidate, before time.Duration) {
 			mv.Passed = append(mv.Passed, PassedG{G: g.id, Op: g.req.op.String(), Site: s.shortSiteOf(g)})
 		}
 	}
-	s.earlyMove = mv
+	s.earlyMoves = append(s.earlyMoves, *mv)
 }
 
 // waitsOn: is g parked receiving from the channel at p, alone or in a

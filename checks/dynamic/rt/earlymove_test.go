@@ -6,19 +6,19 @@ import (
 	"time"
 )
 
-// earlyMoves returns the Moved of rs's early decisions.
-func earlyMoves(r Result) []*EarlyMove {
-	var out []*EarlyMove
-	for _, d := range r.Decisions {
-		if d.Early && d.Moved != nil {
-			out = append(out, d.Moved)
+// earlyMoves returns r's EarlyMoves, checking that each comes before an
+// early decision.
+func earlyMoves(t *testing.T, r Result) []EarlyMove {
+	t.Helper()
+	for _, mv := range r.EarlyMoves {
+		if mv.Step >= len(r.Decisions) || !r.Decisions[mv.Step].Early {
+			t.Errorf("move before decision %d, which is not early: %+v", mv.Step, r.Decisions)
 		}
 	}
-	return out
+	return r.EarlyMoves
 }
 
-// TestEarlyMoveSleep: the decision after an early move says which sleep
-// it ended (site, duration) and which goroutine could still run (the
+// TestEarlyMoveSleep: an early move's record says which sleep it ended (site, duration) and which goroutine could still run (the
 // loop's start), in the search and again in the replay.
 func TestEarlyMoveSleep(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
@@ -37,7 +37,7 @@ func TestEarlyMoveSleep(t *testing.T) {
 	}
 	check := func(who string, r Result) {
 		t.Helper()
-		mvs := earlyMoves(r)
+		mvs := earlyMoves(t, r)
 		if len(mvs) == 0 {
 			t.Fatalf("%s: no early decision tells its move: %+v", who, r.Decisions)
 		}
@@ -79,7 +79,7 @@ func TestEarlyMoveTimer(t *testing.T) {
 	if found == nil {
 		t.Fatal("the drain's deadlock was not found")
 	}
-	mvs := earlyMoves(*found)
+	mvs := earlyMoves(t, *found)
 	if len(mvs) == 0 {
 		t.Fatalf("no early decision tells its move: %+v", found.Decisions)
 	}
@@ -92,16 +92,19 @@ func TestEarlyMoveTimer(t *testing.T) {
 	}
 }
 
-// TestEarlyMoveNone: a schedule without an early move carries no Moved.
+// TestEarlyMoveNone: a schedule without an early move tells none.
 func TestEarlyMoveNone(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
 	for _, r := range RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: PlainStrategy, StepTimeout: 10 * time.Second, EarlySleep: true}, sleepThenStop, nil) {
 		for i, d := range r.Decisions {
-			if d.Moved != nil || d.Early {
+			if d.Early {
 				t.Errorf("unperturbed decision %d: %+v", i, d)
 			}
+		}
+		if len(r.EarlyMoves) > 0 {
+			t.Errorf("unperturbed schedule: early moves %+v", r.EarlyMoves)
 		}
 	}
 }

@@ -152,9 +152,6 @@ type Decision struct {
 	// Early is set when, before this decision, the clock moved to the
 	// next deadline although goroutines could run (earlyTime).
 	Early bool `json:"early,omitempty"`
-	// Moved, on an Early decision, says what the move ended and whom it
-	// passed over (earlymove.go); a replay ignores it.
-	Moved *EarlyMove `json:"moved,omitempty"`
 	// Clock is the virtual clock at this decision (nanoseconds since the
 	// schedule's start), set when real time moved it since the decision
 	// before (goroutines outside control in real I/O or a real wait). A
@@ -306,6 +303,9 @@ type Result struct {
 	// Early, with Config.KeepEarly, counts the early clock jumps
 	// (earlyTime) before a failure that would otherwise be inconclusive.
 	Early int `json:"early,omitempty"`
+	// EarlyMoves tell the early moves of the clock that ended timed
+	// waits (earlymove.go), each before the decision its Step numbers.
+	EarlyMoves []EarlyMove `json:"earlyMoves,omitempty"`
 	// Far is set when the clock jumped further than a loaded machine's
 	// delay (farNow; a search's, not a replay's): only a data race counts
 	// on such a schedule, and explore only one with an access at a target.

@@ -63,10 +63,10 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
-	// earlyMove tells the last early move to the next decision
-	// (earlymove.go); earlyPend: the timers active before it.
-	earlyMove *EarlyMove
-	earlyPend []pendingTimer
+	// earlyMoves tell the early moves that ended timed waits
+	// (earlymove.go); earlyPend: the timers active before the last.
+	earlyMoves []EarlyMove
+	earlyPend  []pendingTimer
 	// preClock: a replay's clock before replayClock moved it, where an
 	// early move recorded there started.
 	preClock time.Duration
@@ -737,7 +737,8 @@ func (s *sched) result() Result {
 		s.sitedDecision(s.sited)
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
-		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now}
+		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
+		EarlyMoves: s.earlyMoves}
 	if s.testDone {
 		// What the test waited for; go test waits for nothing after.
 		r.Virtual = s.doneAt
