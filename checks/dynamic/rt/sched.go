@@ -63,13 +63,6 @@ type sched struct {
 	earlyDue   bool
 	earlyFires int
 	earlyLate  bool
-	// earlyMoves tell the early moves that ended timed waits
-	// (earlymove.go); earlyPend: the timers active before the last.
-	earlyMoves []EarlyMove
-	earlyPend  []pendingTimer
-	// preClock: a replay's clock before replayClock moved it, where an
-	// early move recorded there started.
-	preClock time.Duration
 	// overlapFires counts the early moves that fired only AfterFuncs
 	// beside their running callbacks (overlapping), which are not early
 	// moves to driver.go; firedOther: fireTimersTo fired something else.
@@ -200,6 +193,14 @@ type sched struct {
 	testFailed func() bool
 	done       chan struct{}
 	res        Result
+
+	// earlyMoves tell the early moves that ended timed waits
+	// (earlymove.go); earlyPend: the timers active before the last;
+	// preClock: a replay's clock before replayClock moved it, where an
+	// early move recorded there started. Last, off the hot fields' lines.
+	earlyMoves []EarlyMove
+	earlyPend  []pendingTimer
+	preClock   time.Duration
 }
 
 //go:norace
