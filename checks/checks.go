@@ -279,7 +279,11 @@ func (m EarlyMove) String() string {
 		return l
 	}
 	var ps []string
-	for _, p := range m.Passed {
+	for i, p := range m.Passed {
+		if i == maxPassedTold {
+			ps = append(ps, fmt.Sprintf("%d more", len(m.Passed)-i))
+			break
+		}
 		switch {
 		case p.Site == "":
 			ps = append(ps, p.G)
@@ -292,10 +296,17 @@ func (m EarlyMove) String() string {
 	return l + " while " + strings.Join(ps, ", ") + " could still run"
 }
 
+// maxPassedTold bounds the goroutines a label names one by one.
+const maxPassedTold = 3
+
 // passedNames is "g2", "g2 and g3", or "the other goroutines".
 func (m EarlyMove) passedNames() string {
 	var ns []string
-	for _, p := range m.Passed {
+	for i, p := range m.Passed {
+		if i == maxPassedTold {
+			ns = append(ns, fmt.Sprintf("%d more", len(m.Passed)-i))
+			break
+		}
 		ns = append(ns, p.G)
 	}
 	switch len(ns) {

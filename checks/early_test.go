@@ -33,6 +33,13 @@ func TestEarlyTimersLabel(t *testing.T) {
 			}
 		}
 	}
+	many := EarlyMove{Ended: []EndedWait{{G: "g0", Op: "time.Sleep"}}}
+	for _, g := range []string{"g1", "g2", "g3", "g4", "g5"} {
+		many.Passed = append(many.Passed, PassedG{G: g, Site: "a.go:1"})
+	}
+	if l := (&EarlyTimers{Jumps: 1, Searched: true, Moves: []EarlyMove{many}}).Label(); !strings.Contains(l, "g3 (at a.go:1), 2 more could still run") || !strings.Contains(l, "delays g1, g2, g3 and 2 more that long") {
+		t.Errorf("five goroutines passed over: label %q, want three named and 2 more", l)
+	}
 	if l := (&EarlyTimers{Jumps: 1, FromLog: true, Moves: []EarlyMove{{Ended: []EndedWait{{G: "g0", Op: "time.Sleep"}}}}}).Label(); !strings.HasPrefix(l, "needs a timer to fire early") || !strings.HasSuffix(l, ": g0's time.Sleep ended") {
 		t.Errorf("repro's label %q, want the log's wording and the move", l)
 	}
