@@ -35,7 +35,7 @@ func TestEarlySleepLabel(t *testing.T) {
 	// A count, not a time: the search is test's (EarlySleep).
 	res, err := Run(ctx, Options{
 		Dir: dir, Patterns: []string{"."}, Budget: 5 * time.Minute, Seed: 1,
-		SchedulesDir: t.TempDir(), Schedules: 200, Build: build, EarlySleep: true,
+		SchedulesDir: t.TempDir(), Schedules: 100, Build: build, EarlySleep: true,
 	})
 	if err != nil {
 		t.Fatal(err)
