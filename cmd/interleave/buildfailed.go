@@ -18,3 +18,12 @@ func buildFailed(pkg, verb, output string) string {
 	}
 	return fmt.Sprintf("%s %s:\n%s", pkg, verb, output)
 }
+
+// ranFailed is err, said to be the machine's when it is (a go command
+// that could not load the packages for a full disk, say).
+func ranFailed(err error) string {
+	if f := machine.Fault(err.Error()); f != "" {
+		return fmt.Sprintf("could not run on this machine, which is not the code's doing: %s\n%v", f, err)
+	}
+	return err.Error()
+}

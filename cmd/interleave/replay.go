@@ -113,7 +113,7 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 		if errors.As(err, &be) {
 			fmt.Fprintf(env.stderr, "interleave replay: %s\n", buildFailed(be.Package, "does not compile", be.Output))
 		} else {
-			fmt.Fprintln(env.stderr, "interleave replay:", err)
+			fmt.Fprintln(env.stderr, "interleave replay:", ranFailed(err))
 		}
 		return exitError
 	}

@@ -154,7 +154,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 			// A -run pattern that matches nothing is most likely a typo.
 			fmt.Fprintln(env.stderr, "interleave test:", nt)
 		default:
-			fmt.Fprintln(env.stderr, "interleave test:", err)
+			fmt.Fprintln(env.stderr, "interleave test:", ranFailed(err))
 		}
 		return exitError
 	}
