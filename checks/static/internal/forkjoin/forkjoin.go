@@ -37,10 +37,10 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
-// SyncCall reports whether e calls method name of sync's type recv (a
+// syncCall reports whether e calls method name of sync's type recv (a
 // pointer receiver or not), and returns the receiver expression when e
 // calls it through a selector (wg in wg.Wait()), nil otherwise.
-func SyncCall(info *types.Info, e ast.Expr, recv, name string) (ast.Expr, bool) {
+func syncCall(info *types.Info, e ast.Expr, recv, name string) (ast.Expr, bool) {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return nil, false
@@ -62,17 +62,17 @@ func SyncCall(info *types.Info, e ast.Expr, recv, name string) (ast.Expr, bool) 
 // wgCall returns the receiver of x when x calls sync.WaitGroup's method
 // name through a selector.
 func wgCall(info *types.Info, x ast.Expr, name string) ast.Expr {
-	recv, _ := SyncCall(info, x, "WaitGroup", name)
+	recv, _ := syncCall(info, x, "WaitGroup", name)
 	return recv
 }
 
 func isWG(info *types.Info, e ast.Expr, name string) bool {
-	_, ok := SyncCall(info, e, "WaitGroup", name)
+	_, ok := syncCall(info, e, "WaitGroup", name)
 	return ok
 }
 
-// ErrgroupWait reports whether e calls Wait of an errgroup.Group.
-func ErrgroupWait(info *types.Info, e ast.Expr) bool {
+// errgroupWait reports whether e calls Wait of an errgroup.Group.
+func errgroupWait(info *types.Info, e ast.Expr) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
 		return false
@@ -81,8 +81,8 @@ func ErrgroupWait(info *types.Info, e ast.Expr) bool {
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "golang.org/x/sync/errgroup" && fn.Name() == "Wait"
 }
 
-// IsRecv reports whether e is a channel receive (<-ch).
-func IsRecv(e ast.Expr) bool {
+// isRecv reports whether e is a channel receive (<-ch).
+func isRecv(e ast.Expr) bool {
 	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
 	return ok && u.Op == token.ARROW
 }

@@ -107,11 +107,11 @@ func loopStarts(info *types.Info, body *ast.BlockStmt) []*ast.GoStmt {
 func isJoin(info *types.Info, s ast.Stmt) bool {
 	switch s := s.(type) {
 	case *ast.ExprStmt:
-		return isWG(info, s.X, "Wait") || IsRecv(s.X) || ErrgroupWait(info, s.X)
+		return isWG(info, s.X, "Wait") || isRecv(s.X) || errgroupWait(info, s.X)
 	case *ast.AssignStmt:
-		return len(s.Rhs) == 1 && (IsRecv(s.Rhs[0]) || ErrgroupWait(info, s.Rhs[0]))
+		return len(s.Rhs) == 1 && (isRecv(s.Rhs[0]) || errgroupWait(info, s.Rhs[0]))
 	case *ast.ReturnStmt:
-		return len(s.Results) == 1 && (IsRecv(s.Results[0]) || ErrgroupWait(info, s.Results[0]))
+		return len(s.Results) == 1 && (isRecv(s.Results[0]) || errgroupWait(info, s.Results[0]))
 	case *ast.ForStmt:
 		return len(s.Body.List) == 1 && isRecvStmt(s.Body.List[0])
 	case *ast.RangeStmt:
@@ -126,9 +126,9 @@ func isJoin(info *types.Info, s ast.Stmt) bool {
 func isRecvStmt(s ast.Stmt) bool {
 	switch s := s.(type) {
 	case *ast.ExprStmt:
-		return IsRecv(s.X)
+		return isRecv(s.X)
 	case *ast.AssignStmt:
-		return len(s.Rhs) == 1 && IsRecv(s.Rhs[0])
+		return len(s.Rhs) == 1 && isRecv(s.Rhs[0])
 	}
 	return false
 }

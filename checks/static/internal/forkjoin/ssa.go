@@ -41,7 +41,7 @@ func StartWG(g *ssa.Go, f *ssa.Function) *types.Var {
 	if done == nil {
 		return nil
 	}
-	for _, in := range Before(g) {
+	for _, in := range before(g) {
 		if c, ok := in.(*ssa.Call); ok && lockset.CalleeIs(&c.Call, "sync", "WaitGroup", "Add") && WGField(c.Call.Args[0]) == done {
 			return done
 		}
@@ -49,10 +49,10 @@ func StartWG(g *ssa.Go, f *ssa.Function) *types.Var {
 	return nil
 }
 
-// Before returns the instructions that run before instr on every path
+// before returns the instructions that run before instr on every path
 // through its function: those of the blocks dominating its block, and
 // the earlier ones of its own block.
-func Before(instr ssa.Instruction) []ssa.Instruction {
+func before(instr ssa.Instruction) []ssa.Instruction {
 	var out []ssa.Instruction
 	b := instr.Block()
 	for _, blk := range b.Parent().Blocks {
@@ -79,7 +79,7 @@ type Wait struct {
 // every path (s.wg.Wait() before s.parts = nil), in instruction order.
 func Waits(instr ssa.Instruction) []Wait {
 	var out []Wait
-	for _, in := range Before(instr) {
+	for _, in := range before(instr) {
 		c, ok := in.(*ssa.Call)
 		if !ok || !lockset.CalleeIs(&c.Call, "sync", "WaitGroup", "Wait") || len(c.Call.Args) != 1 {
 			continue
