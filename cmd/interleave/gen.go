@@ -123,7 +123,7 @@ func runGen(ctx context.Context, env *cliEnv, opts genOptions) int {
 			fmt.Fprintln(env.stderr, "interleave gen: nothing to test:", nt)
 			return exitOK
 		case errors.As(err, &be):
-			fmt.Fprintf(env.stderr, "interleave gen: %s does not compile with the generated tests:\n%s\n", be.Package, strings.TrimRight(be.Output, "\n"))
+			fmt.Fprintf(env.stderr, "interleave gen: %s\n", buildFailed(be.Package, "does not compile with the generated tests", be.Output))
 		default:
 			fmt.Fprintln(env.stderr, "interleave gen:", err)
 		}

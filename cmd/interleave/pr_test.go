@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -310,4 +311,53 @@ func TestPRBadInputs(t *testing.T) {
 			t.Errorf("summary %q: %v", md, err)
 		}
 	})
+}
+
+// TestPRMachineBuildFailure: a build the machine failed on the head (a go
+// command that says the disk is full, except in the base commit's
+// worktree, as a disk that filled and was freed again did to regress20) is
+// exit 2 naming the machine, never "this change breaks" a package nor a
+// finding.
+func TestPRMachineBuildFailure(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	r := newPRRepo(t)
+	base := r.commit(map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":      "package a\n\nfunc A() int { return 1 }\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif A() != 2 {\n\t\tt.Skip()\n\t}\n}\n",
+	})
+	r.commit(map[string]string{"a/a.go": "package a\n\nfunc A() int { return 2 }\n"})
+	fake := t.TempDir()
+	script := `#!/bin/sh
+case "$PWD" in
+*interleave-base-*) exec ` + goBin + ` "$@" ;;
+esac
+for a in "$@"; do
+	if [ "$a" = vet ] || [ "$a" = -c ]; then
+		echo '# example.com/m/a' >&2
+		echo 'compile: writing output: write $WORK/b001/_pkg_.a: no space left on device' >&2
+		exit 1
+	fi
+done
+exec ` + goBin + ` "$@"
+`
+	if err := os.WriteFile(filepath.Join(fake, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
+	sum := filepath.Join(t.TempDir(), "sum.md")
+	code, stdout, stderr := r.runPR("-base", base, "-budget", "5s", "-format", "json", "-summary", sum)
+	const want = "on this machine, which is not the change's doing: the disk is full"
+	if code != exitError || !strings.Contains(stderr, want) || strings.Contains(stderr, "breaks") || strings.Contains(stderr, "does not compile") {
+		t.Errorf("code %d, stderr %q: want %d and the machine named, not the change", code, stderr, exitError)
+	}
+	if strings.Contains(stdout, "\"findings\"") {
+		t.Errorf("stdout %q: want no report", stdout)
+	}
+	if md, err := os.ReadFile(sum); err != nil || !strings.Contains(string(md), want) {
+		t.Errorf("summary %q (%v): want the machine named", md, err)
+	}
 }

@@ -111,9 +111,9 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	if err != nil {
 		var be *explore.BuildError
 		if errors.As(err, &be) {
-			fmt.Fprintf(env.stderr, "interleave replay: %s does not compile:\n%s\n", be.Package, strings.TrimRight(be.Output, "\n"))
+			fmt.Fprintf(env.stderr, "interleave replay: %s\n", buildFailed(be.Package, "does not compile", be.Output))
 		} else {
-			fmt.Fprintln(env.stderr, "interleave replay:", err)
+			fmt.Fprintln(env.stderr, "interleave replay:", ranFailed(err))
 		}
 		return exitError
 	}

@@ -385,7 +385,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		var nt *explore.NoTestsError
 		switch {
 		case errors.As(err, &be):
-			say("%s does not compile:\n%s", be.Package, strings.TrimRight(be.Output, "\n"))
+			say("%s", buildFailed(be.Package, "does not compile", be.Output))
 		case errors.As(err, &nt):
 			say("test %s.%s not found in this checkout (renamed or removed since the log?)", f.Package, f.Test)
 			return exitReproNotFound

@@ -144,7 +144,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		var nt *explore.NoTestsError
 		switch {
 		case errors.As(err, &be):
-			fmt.Fprintf(env.stderr, "interleave test: %s does not compile:\n%s\n", be.Package, strings.TrimRight(be.Output, "\n"))
+			fmt.Fprintf(env.stderr, "interleave test: %s\n", buildFailed(be.Package, "does not compile", be.Output))
 		case errors.As(err, &nt) && opts.run == "":
 			// Like go test on a package without tests: nothing to do is
 			// not an error.
@@ -154,7 +154,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 			// A -run pattern that matches nothing is most likely a typo.
 			fmt.Fprintln(env.stderr, "interleave test:", nt)
 		default:
-			fmt.Fprintln(env.stderr, "interleave test:", err)
+			fmt.Fprintln(env.stderr, "interleave test:", ranFailed(err))
 		}
 		return exitError
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,6 +226,43 @@ func TestRunTestRobustExitCodes(t *testing.T) {
 				if !strings.Contains(stderr.String(), w) {
 					t.Errorf("stderr = %q, want it to contain %q", stderr.String(), w)
 				}
+			}
+		})
+	}
+}
+
+// TestRunTestMachineBuildFailure: a build or load the machine failed (here
+// a go command that says the disk is full when asked for the test binary,
+// or for the package list) is exit 2 with the machine named, never "does
+// not compile".
+func TestRunTestMachineBuildFailure(t *testing.T) {
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	for _, c := range []struct{ arg, line, want string }{
+		{"-c", "compile: writing output: write $WORK/b001/_pkg_.a: no space left on device", "on this machine, which is not the code's doing: the disk is full: compile: writing output"},
+		{"list", "go: creating work dir: mkdir /tmp/go-build1: no space left on device", "could not run on this machine, which is not the code's doing: the disk is full: "},
+	} {
+		t.Run(c.arg, func(t *testing.T) {
+			fake := t.TempDir()
+			script := "#!/bin/sh\nfor a in \"$@\"; do\n\tif [ \"$a\" = " + c.arg + " ]; then\n\t\techo '# robust/exit' >&2\n\t\techo '" + c.line + "' >&2\n\t\texit 1\n\tfi\ndone\nexec " + goBin + " \"$@\"\n"
+			if err := os.WriteFile(filepath.Join(fake, "go"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
+			var stdout, stderr bytes.Buffer
+			env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+			args := []string{"test", "-budget", "1s", "-seed", "1", "-race=false", "-schedules", t.TempDir(), "./exit"}
+			if code := runMain(context.Background(), env, args); code != exitError {
+				t.Errorf("code = %d, want %d (stderr %q)", code, exitError, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), c.want) || strings.Contains(stderr.String(), "does not compile") {
+				t.Errorf("stderr = %q, want the machine named, not the code", stderr.String())
 			}
 		})
 	}

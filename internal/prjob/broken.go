@@ -14,6 +14,7 @@ import (
 
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/internal/machine"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -38,6 +39,9 @@ type brokenPkg struct {
 	// plain is plain go vet's verdict on the head: "fails", "passes" or ""
 	// (not run); base is the same on the base commit, or "absent".
 	plain, base string
+	// machine is machine.Fault's words when the machine, not the code,
+	// failed its build (in the loader's errors or a go vet run).
+	machine string
 }
 
 // brokenSet is the job's left-out packages, by import path.
@@ -70,6 +74,19 @@ func (b *brokenSet) sorted() []*brokenPkg {
 		return out[i].path < out[j].path
 	})
 	return out
+}
+
+// onMachine returns a package whose build the machine failed (nil: none).
+func (b *brokenSet) onMachine() *brokenPkg {
+	for _, p := range b.sorted() {
+		if p.machine == "" {
+			p.machine = machine.Fault(strings.Join(p.errs, "\n"))
+		}
+		if p.machine != "" {
+			return p
+		}
+	}
+	return nil
 }
 
 // addStatic records what the static stage left out: the packages that do
@@ -120,6 +137,8 @@ func (r *job) judgeBroken(ctx context.Context, buildFlags []string) []*brokenPkg
 		}
 		if out, err := plainVet(ctx, c.ModuleDir, p.path, buildFlags); err == nil {
 			p.plain = "passes"
+		} else if f := machine.Fault(out); f != "" {
+			p.machine = f // not judged: the machine's
 		} else {
 			p.plain = "fails"
 			if len(p.errs) == 0 {
@@ -154,8 +173,10 @@ func (r *job) judgeBroken(ctx context.Context, buildFlags []string) []*brokenPkg
 				p.base = "absent"
 				continue
 			}
-			if _, err := plainVet(ctx, dir, p.path, buildFlags); err == nil {
+			if out, err := plainVet(ctx, dir, p.path, buildFlags); err == nil {
 				p.base = "passes"
+			} else if f := machine.Fault(out); f != "" {
+				p.machine = f
 			} else {
 				p.base = "fails"
 			}
@@ -246,6 +267,9 @@ func exists(path string) bool {
 // why says what is known about a left-out package.
 func (p *brokenPkg) why() string {
 	parts := []string{"does not compile"}
+	if p.machine != "" {
+		parts = []string{"not built: " + p.machine}
+	}
 	switch p.plain {
 	case "fails":
 		parts = append(parts, "go vet fails on it too")

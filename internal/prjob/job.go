@@ -17,6 +17,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/static"
+	"github.com/interleave-dev/interleave/internal/machine"
 	"github.com/interleave-dev/interleave/report"
 )
 
@@ -186,6 +187,9 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		if ctx.Err() != nil {
 			return r.fail(errors.New("interrupted"))
 		}
+		if p := r.broken.onMachine(); p != nil {
+			return r.couldNotRun(onMachine(p.machine), fmt.Sprintf("package %s: %s", p.path, p.why()))
+		}
 		if len(byChange) > 0 {
 			return r.brokenByChange(byChange)
 		}
@@ -216,6 +220,9 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		}
 		if ctx.Err() != nil {
 			return r.fail(errors.New("interrupted"))
+		}
+		if f := machine.Fault(dynErr.Error()); f != "" {
+			return r.couldNotRun(onMachine(f), dynErr.Error())
 		}
 		r.logf("dynamic search failed: %v", dynErr)
 		r.notes = append(r.notes, fmt.Sprintf("the dynamic search failed: %v", dynErr))
@@ -320,14 +327,29 @@ func (r *job) fail(err error) (*Result, error) {
 	if errors.Is(err, context.Canceled) {
 		err = errors.New("interrupted")
 	}
+	if f := machine.Fault(err.Error()); f != "" {
+		return r.couldNotRun(onMachine(f), err.Error())
+	}
 	r.logf("%v", err)
 	r.writeFailureSummary(err.Error(), "")
 	return nil, err
 }
 
+// machinePrefix starts what a job says when the machine, not the code,
+// failed a build or a run.
+const machinePrefix = "could not build or run the code on this machine, which is not the change's doing: "
+
+// onMachine is what a job says when the machine failed it (f:
+// machine.Fault's words).
+func onMachine(f string) string { return machinePrefix + f }
+
 // couldNotRun reports that the code under review cannot be analyzed, with
 // the compiler's words, on stderr and in the summary.
 func (r *job) couldNotRun(what, detail string) (*Result, error) {
+	if f := machine.Fault(detail); f != "" && !strings.HasPrefix(what, machinePrefix) {
+		// A build the machine failed says nothing about the change.
+		what = onMachine(f)
+	}
 	r.logf("%s:\n%s", what, detail)
 	r.writeFailureSummary(what, detail)
 	return nil, fmt.Errorf("%s:\n%s", what, detail)

@@ -13,6 +13,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -234,10 +237,11 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 		if len(f.goroutines) == 0 || len(r.left) == 0 {
 			return false
 		}
+		var funcs sourceFuncs
 		for _, g := range f.goroutines {
 			found := false
 			for _, p := range r.left {
-				if sameGoroutine(g, p) {
+				if sameGoroutine(g, p, &funcs) {
 					found = true
 					break
 				}
@@ -290,21 +294,85 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 // sameGoroutine reports whether a goroutine of a leak finding and one a
 // plain run left are the same: the function one is stuck in is on the
 // other's stack (the rewrite may wrap the function a goroutine starts in
-// a literal, so the outermost frames can differ).
-func sameGoroutine(g, p checks.Goroutine) bool {
+// a literal, so the outermost frames can differ). Functions are the same
+// by name, or by the function declaration or literal around their lines
+// in the source (funcs): the rewrite turns a go statement into a call, so
+// the compiler may inline the function holding it, which renames its
+// literals (go-generics-cache's janitor, (*janitor).run.func1 under plain
+// go test, is NewContext[...].(*janitor).run.func2 under interleave).
+func sameGoroutine(g, p checks.Goroutine, funcs *sourceFuncs) bool {
 	gu, pu := userFrames(g.Stack), userFrames(p.Stack)
 	if len(gu) == 0 || len(pu) == 0 {
 		return false
 	}
-	has := func(fs []checks.Frame, fn string) bool {
+	has := func(fs []checks.Frame, fn checks.Frame) bool {
 		for _, f := range fs {
-			if closureRE.ReplaceAllString(f.Func, ".func") == fn {
+			if funcs.same(f, fn) {
 				return true
 			}
 		}
 		return false
 	}
-	return has(pu, closureRE.ReplaceAllString(gu[0].Func, ".func")) || has(gu, closureRE.ReplaceAllString(pu[0].Func, ".func"))
+	return has(pu, gu[0]) || has(gu, pu[0])
+}
+
+// sourceFuncs finds the function around a frame's line in its source file,
+// each file parsed once.
+type sourceFuncs struct {
+	files map[string][]funcSpan // nil: the file did not parse
+}
+
+// funcSpan is the lines of one function declaration or literal, and where
+// it starts.
+type funcSpan struct {
+	from, to int
+	at       string
+}
+
+// same reports whether frames a and b are in the same function: the same
+// name without closure numbers, or the same innermost function declaration
+// or literal around their lines in one source file.
+func (sf *sourceFuncs) same(a, b checks.Frame) bool {
+	if closureRE.ReplaceAllString(a.Func, ".func") == closureRE.ReplaceAllString(b.Func, ".func") {
+		return true
+	}
+	if a.File == "" || filepath.Clean(a.File) != filepath.Clean(b.File) {
+		return false
+	}
+	fa, fb := sf.around(a.File, a.Line), sf.around(b.File, b.Line)
+	return fa != "" && fa == fb
+}
+
+// around returns where the innermost function around line of file starts
+// ("" when none, or the file does not parse).
+func (sf *sourceFuncs) around(file string, line int) string {
+	if sf.files == nil {
+		sf.files = map[string][]funcSpan{}
+	}
+	spans, ok := sf.files[file]
+	if !ok {
+		fset := token.NewFileSet()
+		if f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution); err == nil {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n.(type) {
+				case *ast.FuncDecl, *ast.FuncLit:
+					from, to := fset.Position(n.Pos()), fset.Position(n.End())
+					spans = append(spans, funcSpan{from: from.Line, to: to.Line, at: from.String()})
+				}
+				return true
+			})
+		}
+		sf.files[file] = spans
+	}
+	at, from := "", 0
+	for _, s := range spans {
+		// The innermost: a literal starts after what holds it (two on
+		// one line are one function here).
+		if s.from <= line && line <= s.to && s.from >= from {
+			at, from = s.at, s.from
+		}
+	}
+	return at
 }
 
 // howPlain says what plain go test did, for a note: how many of its runs

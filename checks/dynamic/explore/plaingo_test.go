@@ -89,6 +89,63 @@ func TestSameAsPlain(t *testing.T) {
 	}
 }
 
+// TestSameGoroutineBySource: a plain run's goroutine and a finding's are
+// the same when their frames are in one function literal of the source,
+// whatever the compiler named it (the rewrite lets it inline the function
+// that starts the goroutine, which renames the literal); a goroutine of
+// another literal in the same file, or at the same line of another file,
+// is not the same.
+func TestSameGoroutineBySource(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "p.go")
+	src := `package p
+
+func (j *janitor) run(cleanup func()) {
+	go func() {
+		for {
+			select {
+			case <-j.t.C:
+				cleanup()
+			case <-j.done:
+				return
+			}
+		}
+	}()
+}
+
+func (j *janitor) other() {
+	go func() {
+		<-j.done
+	}()
+}
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	controlled := checks.Goroutine{Stack: []checks.Frame{
+		{Func: "m/p.(*Cache[...]).deleteExpired", File: filepath.Join(dir, "c.go"), Line: 40},
+		{Func: "m/p.New[...].(*janitor).run.func2", File: file, Line: 8},
+	}}
+	plain := func(fn string, f string, line int) plainRun {
+		return plainRun{left: []checks.Goroutine{{Stack: []checks.Frame{{Func: fn, File: f, Line: line}}}}}
+	}
+	leak := &failure{kind: checks.Leak, goroutines: []checks.Goroutine{controlled}}
+	cases := []struct {
+		name string
+		r    plainRun
+		want bool
+	}{
+		{"the same literal, named otherwise", plain("m/p.(*janitor).run.func1", file, 6), true},
+		{"another literal of the file", plain("m/p.(*janitor).other.func1", file, 18), false},
+		{"the same line of another file", plain("m/p.(*janitor).run.func1", filepath.Join(dir, "q.go"), 6), false},
+	}
+	for _, c := range cases {
+		if got := sameAsPlain(leak, c.r, dir); got != c.want {
+			t.Errorf("%s: sameAsPlain = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // TestFailureEntry: a test failure's words are the first entry that is
 // not a t.Log call.
 func TestFailureEntry(t *testing.T) {

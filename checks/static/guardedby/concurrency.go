@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/interleave-dev/interleave/checks/static/internal/forkjoin"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 )
 
@@ -126,7 +127,7 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 					}
 					common := ci.Common()
 					if g, ok := instr.(*ssa.Go); ok {
-						addRoot(r, instr, common.Value, g.Pos(), "go statement", startWG(g))
+						addRoot(r, instr, common.Value, g.Pos(), "go statement", forkjoin.StartWG(g, funcOf(g.Call.Value)))
 						continue
 					}
 					callee := common.StaticCallee()
@@ -144,7 +145,7 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 							}
 							var wg *types.Var
 							if s.pkg == "sync" {
-								wg = wgField(common.Args[0])
+								wg = forkjoin.WGField(common.Args[0])
 							}
 							addRoot(r, instr, common.Args[s.arg], instr.Pos(), what, wg)
 						}
@@ -443,4 +444,61 @@ func passedBy(instr ssa.Instruction, b *ssa.BasicBlock) bool {
 		stack = append(stack, x.Succs...)
 	}
 	return true
+}
+
+// Joined workers: a goroutine registered with a WaitGroup field (started
+// by wg.Go, or by go after wg.Add with a deferred wg.Done) is over once
+// the same value's wg.Wait() returns, so it is no evidence against an
+// access that follows the Wait on every path (close(s.stopCh);
+// s.wg.Wait(); s.parts = nil).
+
+// joins returns the WaitGroup fields of o's own base that o's function
+// waits for before o on every path (s.wg.Wait() before s.parts = nil).
+func (o *obs) joins() map[*types.Var]bool {
+	if o.r == nil || o.instr == nil || o.path.IsZero() {
+		return nil
+	}
+	var out map[*types.Var]bool
+	for _, w := range forkjoin.Waits(o.instr) {
+		if o.r.Path(w.WG) != o.path.Child(w.Field.Name()) {
+			continue
+		}
+		if out == nil {
+			out = map[*types.Var]bool{}
+		}
+		out[w.Field] = true
+	}
+	return out
+}
+
+// joinedFor reports whether every goroutine that reaches fn is
+// registered with a WaitGroup that o's function waits for before o.
+func (c *concurrency) joinedFor(o *obs, fn *ssa.Function) bool {
+	if len(c.bg[fn]) == 0 || c.loose[fn] {
+		return false
+	}
+	j := o.joins()
+	for wg := range c.wgs[fn] {
+		if !j[wg] {
+			return false
+		}
+	}
+	return true
+}
+
+// joinedField reports whether o comes after the join of every goroutine
+// that reaches another access of the field (and there is one): the
+// inferred guard's evidence of sharing is gone.
+func (c *concurrency) joinedField(o *obs, info *fieldInfo) bool {
+	some := false
+	for _, o2 := range info.obs {
+		if o2.fn == o.fn || len(c.bg[o2.fn]) == 0 {
+			continue
+		}
+		if !c.joinedFor(o, o2.fn) {
+			return false
+		}
+		some = true
+	}
+	return some
 }

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/interleave-dev/interleave/checks/static/internal/forkjoin"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
@@ -140,7 +141,12 @@ func (w *Walker) WalkFunc(body *ast.BlockStmt, held Held) {
 // whether the list always leaves the enclosing flow (return, branch, panic).
 func (w *Walker) stmts(list []ast.Stmt, held Held) (Held, bool) {
 	if w.ForkJoin {
-		w.markJoined(list)
+		for _, g := range forkjoin.JoinedNext(w.Info, list) {
+			if w.joined == nil {
+				w.joined = map[*ast.GoStmt]bool{}
+			}
+			w.joined[g] = true
+		}
 	}
 	for _, s := range list {
 		var term bool

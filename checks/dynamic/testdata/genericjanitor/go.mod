@@ -1,0 +1,3 @@
+module genericjanitor
+
+go 1.25
