@@ -27,7 +27,8 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 // TestGenConfigTags: the only type of package a is in a file that needs
 // the tag .interleave.yaml sets; gen builds with it (the type is tested),
 // and -tags ” overrides the file (nothing to test). Tally is correct, so
-// the short budget decides nothing.
+// the search decides nothing: one schedule per worker (-count 1), the
+// short budget a guard.
 func TestGenConfigTags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches generated tests")
@@ -38,7 +39,7 @@ func TestGenConfigTags(t *testing.T) {
 		"a/doc.go":   "// Package a has its type behind a build tag.\npackage a\n",
 		"a/tally.go": "//go:build gentagged\n\npackage a\n\nimport \"sync\"\n\n// Tally counts. It is safe for concurrent use.\ntype Tally struct {\n\tmu sync.Mutex\n\tn  int\n}\n\n// Add counts n.\nfunc (t *Tally) Add(n int) {\n\tt.mu.Lock()\n\tdefer t.mu.Unlock()\n\tt.n += n\n}\n\n// Count is the count.\nfunc (t *Tally) Count() int {\n\tt.mu.Lock()\n\tdefer t.mu.Unlock()\n\treturn t.n\n}\n",
 	})
-	args := []string{"-race=false", "-seed", "1", "-n", "2", "-budget", "2s", "-schedules", t.TempDir(), "-tests", t.TempDir(), "./a"}
+	args := []string{"-race=false", "-seed", "1", "-n", "2", "-count", "1", "-budget", "2s", "-schedules", t.TempDir(), "-tests", t.TempDir(), "./a"}
 	env, _, stderr := testEnv(t, root)
 	if code := commands["gen"].run(context.Background(), env, args); code != exitOK {
 		t.Fatalf("exit %d, want %d: %s", code, exitOK, stderr)
@@ -111,7 +112,8 @@ func TestReproConfigTags(t *testing.T) {
 
 // TestPRGenTags: pr's gen stage builds with pr's -tags: the changed type
 // of gen's testdata/tagged, in a file only the tag includes, is tested
-// (generated and searched). The short gen budget decides nothing here:
+// (generated and searched). The search decides nothing here (one
+// schedule per worker, -count 1; the short gen budget a guard):
 // TestTagsGen (checks/dynamic/gen) finds and replays its deadlock.
 func TestPRGenTags(t *testing.T) {
 	if testing.Short() {
@@ -137,7 +139,7 @@ func TestPRGenTags(t *testing.T) {
 		}
 	}
 	env, stdout, stderr := testEnv(t, dir)
-	code := commands["pr"].run(context.Background(), env, []string{"-base", ":empty", "-budget", "0", "-gen-budget", "3s", "-seed", "1", "-disable", "all", "-race=false", "-tags", "interleavegentag"})
+	code := commands["pr"].run(context.Background(), env, []string{"-base", ":empty", "-budget", "0", "-gen-budget", "3s", "-count", "1", "-seed", "1", "-disable", "all", "-race=false", "-tags", "interleavegentag"})
 	if code != exitOK && code != exitFindings {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
