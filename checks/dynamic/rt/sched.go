@@ -587,6 +587,7 @@ func (s *sched) next() {
 					// counts from when they stop (the run's end bounds
 					// it: stepLimit, the driver's hard stop).
 					g.outsideAt = time.Now()
+					foreignWorkWaits++
 					return
 				}
 			}
