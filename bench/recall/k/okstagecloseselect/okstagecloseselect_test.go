@@ -46,17 +46,18 @@ type pipeline struct {
 
 func newPipeline(n int) *pipeline {
 	p := &pipeline{stages: map[*stage]bool{}}
-	var next *stage
-	for i := 0; i < n; i++ {
-		s := &stage{in: make(chan int), quit: make(chan struct{}), done: make(chan struct{})}
-		if next != nil {
-			s.out = next.in
+	line := make([]*stage, n)
+	for i := range line {
+		line[i] = &stage{in: make(chan int), quit: make(chan struct{}), done: make(chan struct{})}
+	}
+	for i, s := range line {
+		if i+1 < n {
+			s.out = line[i+1].in
 		}
 		p.stages[s] = true
-		next = s
 		go s.run()
 	}
-	p.head = next
+	p.head = line[0]
 	return p
 }
 
