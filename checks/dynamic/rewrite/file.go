@@ -285,6 +285,10 @@ func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
 		}
 		x := n.X
 		r.addNode(x.Pos(), x.End(), func() string { return rtp + "Range(" + r.rn(x) + ")" })
+	case *ast.IndexExpr:
+		r.mapStore(n, stack)
+	case *ast.CompositeLit:
+		r.mapLit(n)
 	case *ast.SelectorExpr:
 		r.methodValue(n, stack)
 	case *ast.Ident:
@@ -416,6 +420,77 @@ func strictlyComparable(t types.Type) bool {
 		return strictlyComparable(u.Elem())
 	}
 	return true
+}
+
+// mapStore wraps the key of a store into a map keyed by pointers or
+// channels (m[k] = v, m[k] op= v, m[k]++) in rt.MapKey, which numbers it
+// when first stored: a range over such a map is ordered by those numbers
+// (rt.sortByNum), an order a replay meets again.
+func (r *fileRW) mapStore(n *ast.IndexExpr, stack []ast.Node) {
+	if len(stack) < 2 || !numberedKey(r.info.Types[n.X].Type) {
+		return
+	}
+	switch p := stack[len(stack)-2].(type) {
+	case *ast.AssignStmt:
+		for _, l := range p.Lhs {
+			if l == n {
+				r.wrapKey(n.Index)
+				return
+			}
+		}
+	case *ast.IncDecStmt:
+		if p.X == n {
+			r.wrapKey(n.Index)
+		}
+	}
+}
+
+// mapLit wraps the keys of a map literal keyed by pointers or channels
+// in rt.MapKey (mapStore).
+func (r *fileRW) mapLit(n *ast.CompositeLit) {
+	if !numberedKey(r.info.Types[n].Type) {
+		return
+	}
+	for _, e := range n.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if _, elided := kv.Key.(*ast.CompositeLit); !elided {
+				r.wrapKey(kv.Key)
+			}
+		}
+	}
+}
+
+// wrapKey wraps k in rt.MapKey, unless it is nil (no type to infer).
+func (r *fileRW) wrapKey(k ast.Expr) {
+	if tv, ok := r.info.Types[k]; !ok || tv.IsNil() {
+		return
+	}
+	r.addNode(k.Pos(), k.End(), func() string { return rtp + "MapKey(" + r.rn(k) + ")" })
+}
+
+// numberedKey: is t a map type keyed by pointers, channels or
+// unsafe.Pointer (not a type parameter's)?
+func numberedKey(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
+		return false
+	}
+	m, ok := t.Underlying().(*types.Map)
+	if !ok {
+		return false
+	}
+	if _, isTP := types.Unalias(m.Key()).(*types.TypeParam); isTP {
+		return false
+	}
+	switch k := m.Key().Underlying().(type) {
+	case *types.Pointer, *types.Chan:
+		return true
+	case *types.Basic:
+		return k.Kind() == types.UnsafePointer
+	}
+	return false
 }
 
 // mapRange rewrites a range over a map into a three-clause loop over

@@ -11,9 +11,11 @@ import (
 
 // TestMapRange: every form of a range over a map becomes a three-clause
 // loop over rt.MapIter (key and value, key only, no variables, assignment
-// to existing variables, labels, generic maps), lines kept; a range whose
-// assigned variables span lines is left as written and warned about; the
-// module's tests pass under the overlay (go1.22: per-iteration variables).
+// to existing variables, labels, generic maps), lines kept; keys stored
+// into maps keyed by pointers or channels are wrapped in rt.MapKey (not
+// nil, not reads); a range whose assigned variables span lines is left as
+// written and warned about; the module's tests pass under the overlay
+// (go1.22: per-iteration variables).
 func TestMapRange(t *testing.T) {
 	dir := copyModule(t, "maps")
 	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
@@ -41,6 +43,13 @@ func TestMapRange(t *testing.T) {
 		70:  "for _ilit, _, v := interleavert.MapIter(m); _ilit.Next(nil, &v); {",
 		49:  "outer:",
 		102: "for a[",
+		126: "conns[interleavert.MapKey(c)] = c.id",
+		127: "conns[interleavert.MapKey(c)] += 1",
+		128: "conns[interleavert.MapKey(c)]++",
+		129: "subs[interleavert.MapKey(make(chan int))] = true",
+		130: "conns[nil] = 0",
+		131: "lit := map[*conn]bool{interleavert.MapKey(c): true, nil: false}",
+		132: "return conns[c] + len(lit)",
 	} {
 		if !strings.Contains(lines[line-1], want) {
 			t.Errorf("line %d: %q, want %q", line, lines[line-1], want)

@@ -266,6 +266,13 @@ func TestMapRangeDoesNotAllocate(t *testing.T) {
 		sink += h
 	}
 	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1}, func(t *testing.T) {
+		// Keys stored under control: ordered by when (sortByNum).
+		owned := map[*int]int{}
+		subs := map[chan int]int{}
+		for i := 0; i < 5; i++ {
+			owned[MapKey(new(int))] = i
+			subs[MapKey(make(chan int))] = i
+		}
 		cases := []struct {
 			name string
 			f    func()
@@ -284,6 +291,16 @@ func TestMapRangeDoesNotAllocate(t *testing.T) {
 			{"pointer keys", func() {
 				for it, k, _ := MapIter(byPtr); it.Next(&k, nil); {
 					sink += uint64(*k)
+				}
+			}},
+			{"pointer keys stored under control", func() {
+				for it, k, v := MapIter(owned); it.Next(&k, &v); {
+					sink += uint64(*k + v)
+				}
+			}},
+			{"channel keys stored under control", func() {
+				for it, _, v := MapIter(subs); it.Next(nil, &v); {
+					sink += uint64(v)
 				}
 			}},
 			{"full, break", func() {

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -49,5 +50,95 @@ func TestClockLoopEnds(t *testing.T) {
 	}, nil)
 	if r := rs[0]; r.Outcome != "pass" || r.Inconclusive != "" {
 		t.Fatalf("want a pass, got %s %q (inconclusive: %q)", r.Outcome, r.Message, r.Inconclusive)
+	}
+}
+
+// TestLivelockBesideIdleTimers: a timer that fires while goroutines spin
+// and wakes nobody (a ticker nobody reads, an AfterFunc whose callback
+// only re-arms itself, one carried from an earlier schedule of the
+// process) is no progress: the two livelocks (a loop rereading the clock,
+// one rereading the same words) are reported beside it. Before, a timer
+// pending reset the evidence at each turn: the step bound, or a pass.
+func TestLivelockBesideIdleTimers(t *testing.T) {
+	var words [3]int64
+	rescan := func() {
+		for {
+			for i := range words {
+				if Then(AtomicLoad(&words[i]), atomic.LoadInt64(&words[i])) != 0 {
+					return // nobody sets one
+				}
+			}
+		}
+	}
+	clockLoop := func() {
+		at := Now().Add(10 * time.Millisecond)
+		Sleep(20 * time.Millisecond)
+		next := at
+		for next.Before(Now()) {
+			if next.Equal(at) {
+				next = time.Time{}
+			}
+		}
+	}
+	ticker := func() { NewTicker(10 * time.Millisecond) }
+	rearming := func() {
+		var tm *time.Timer
+		tm = AfterFunc(5*time.Millisecond, func() { TimerReset(tm, 5*time.Millisecond) })
+	}
+	var stop atomic.Bool
+	var hourly func()
+	hourly = func() {
+		if !stop.Load() {
+			AfterFunc(time.Hour, hourly)
+		}
+	}
+	carried := func() {}
+	for _, c := range []struct {
+		name        string
+		timer, spin func()
+	}{
+		{"clock/ticker", ticker, clockLoop},
+		{"clock/rearming", rearming, clockLoop},
+		{"clock/carried", carried, clockLoop},
+		{"rescan/carried", carried, rescan},
+	} {
+		if strings.HasSuffix(c.name, "carried") {
+			// Left pending by a schedule before (TestCarriedAfterFunc did
+			// so to TestClockLoopHang run after it).
+			stop.Store(false)
+			RunFunc(Config{Seed: 1}, 0, func() { AfterFunc(time.Hour, hourly) })
+		}
+		r := RunFunc(Config{Seed: 1, StepTimeout: 5 * time.Second}, 1, func() {
+			c.timer()
+			done := make(chan bool)
+			Go(func() { c.spin(); Send(done, true) })
+			Recv(done)
+		})
+		if r.Outcome != "fatal" || !strings.HasPrefix(r.Message, "livelock:") {
+			t.Errorf("%s: want a livelock, got %s %q (inconclusive: %q)", c.name, r.Outcome, r.Message, r.Inconclusive)
+		}
+		stop.Store(true)
+		RunFunc(Config{Seed: 1}, 2, func() { Sleep(2 * time.Hour) }) // no timer left
+	}
+
+	// A callback that re-arms itself and, at its third firing, sets a
+	// word the loop rereads is progress: the loop ends.
+	r := RunFunc(Config{Seed: 1, StepTimeout: 5 * time.Second}, 3, func() {
+		fired := 0
+		var tm *time.Timer
+		tm = AfterFunc(5*time.Millisecond, func() {
+			if fired++; fired == 3 {
+				Atomic(&words[1])
+				atomic.StoreInt64(&words[1], 1)
+			}
+			TimerReset(tm, 5*time.Millisecond)
+		})
+		done := make(chan bool)
+		Go(func() { rescan(); Send(done, true) })
+		Recv(done)
+		TimerStop(tm)
+	})
+	if r.Outcome != "pass" || r.Inconclusive != "" {
+		t.Errorf("a callback that sets the word: want a pass, got %s %q (inconclusive: %q)", r.Outcome, r.Message, r.Inconclusive)
 	}
 }

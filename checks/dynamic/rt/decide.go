@@ -255,11 +255,15 @@ func (s *sched) decide(g *gstate) {
 	case opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
 		s.applyTimer(g, &rep)
 	}
+	if g.cbOf != nil && !idleOp(r.op) {
+		g.cbOf = nil
+	}
 	if spinning(r, rep) {
 		if s.spinRun == 0 {
 			s.spinStart = time.Now()
 		}
 		s.spinRun++
+		s.spinCount++
 		if r.op == opNow || r.readNow {
 			s.spinNow = true
 		}
@@ -268,10 +272,11 @@ func (s *sched) decide(g *gstate) {
 		} else {
 			s.sameRun++
 		}
-	} else {
+	} else if g.cbOf == nil {
 		s.spinRun = 0
 		s.sameRun = 0
 		s.spinClock = 0
+		s.spinEpoch++
 		forgetLoads(s.loads)
 		s.nowStep = 0
 		s.spinNow = false

@@ -95,8 +95,12 @@
 // at least livelockWall of wall time, none of them an atomic load of a
 // word or value the run had not read yet (a scan over a table is
 // progress), while no other goroutine could do anything else and no timer
-// was pending; or a loop reading the clock for which the clock moved
-// livelockClock with nothing else possible (clockHang). The step bound Config.MaxSteps
+// was pending but idle ones; or a loop reading the clock for which the
+// clock moved livelockClock with nothing else possible (clockHang; each
+// read is then a scheduling point). An idle timer fired during the spin
+// run and nobody progressed since: a ticker nobody reads, an AfterFunc
+// whose callback only arms, stops or resets timers (idleTimers); it fires
+// as the loop spins. The step bound Config.MaxSteps
 // is not a finding: the schedule ends as a pass with Result.Inconclusive
 // set. A schedule ends by unwinding every parked goroutine with a
 // private panic; operations met while unwinding (deferred calls) run when

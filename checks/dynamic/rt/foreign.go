@@ -317,6 +317,11 @@ const quietEvery = 16
 // settleDumps counts the stack dumps settle took (foreignBusy), for tests.
 var settleDumps int
 
+// foreignWorkWaits counts the step limits that ran out while a goroutine
+// blocked outside control and goroutines outside control computed: the
+// watchdog waited on (next), for tests.
+var foreignWorkWaits int
+
 // ioGrace is how long paceForeign waits for goroutines outside control
 // that are only in network I/O.
 const ioGrace = 20 * time.Millisecond

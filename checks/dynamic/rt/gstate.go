@@ -99,7 +99,11 @@ type gstate struct {
 	// zero; released for good, as the runtime's waiters are, whatever
 	// Adds come before it runs.
 	wgReleased bool
-	parent     *gstate // the goroutine whose t.Run started this subtest
+	// cbOf: the timer whose firing started it (an AfterFunc's callback),
+	// while it has done nothing but start, arm, stop or reset timers
+	// (idleOp); nil once it did anything else, or for other goroutines.
+	cbOf   *vtimer
+	parent *gstate // the goroutine whose t.Run started this subtest
 	// shadow of t.Parallel, written by S: parallel after the subtest
 	// called it; fnDone after the test's function returned; pending
 	// counts the parallel subtests still running.

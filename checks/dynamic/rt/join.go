@@ -462,6 +462,7 @@ func (s *sched) join(j *joiner) {
 	}
 	s.decPCs = append(s.decPCs, j.pcs)
 	s.spinRun, s.sameRun, s.spinClock = 0, 0, 0
+	s.spinEpoch++
 	forgetLoads(s.loads)
 	s.nowStep, s.spinNow = 0, false
 	s.record(d)

@@ -2,16 +2,18 @@ package rt
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
 // TestMainChild is the generated driver test of a pretend package, run in a
@@ -82,11 +84,13 @@ func TestMainChild(t *testing.T) {
 		"TestWaitForeignWork": func(t *testing.T) {
 			// The test waits outside control (a send on a full semaphore
 			// that is not rewritten, as errgroup's SetLimit) for a worker
-			// outside control that computes for 3s before it frees it.
+			// outside control that computes until the scheduler has twice
+			// seen the step limit run out while it did, then frees it.
 			sem := make(chan int, 1)
 			sem <- 1
 			go func() {
-				for start := time.Now(); time.Since(start) < 3*time.Second; {
+				for foreignWaitsSeen() < 2 {
+					runtime.Gosched() // computing: running or runnable
 				}
 				<-sem
 			}()
@@ -139,13 +143,7 @@ func runMain(t *testing.T, cfg Config) ([]Result, string, int) {
 	os.WriteFile(path, data, 0o644)
 	// A hang guard only (a child that never exits): the test binary's own
 	// deadline, less a margin to report it, not a wall-clock bound of its own.
-	ctx := context.Background()
-	if end, ok := t.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, end.Add(-min(time.Until(end)/10, time.Minute)))
-		defer cancel()
-	}
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestMainChild$", "-test.count=1", "-test.v")
+	cmd := exec.CommandContext(testctx.New(t), os.Args[0], "-test.run=^TestMainChild$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), "RT_MAIN_CHILD=1", EnvConfig+"="+path)
 	out, err := cmd.CombinedOutput()
 	code := 0
@@ -301,16 +299,24 @@ func TestMainBatch(t *testing.T) {
 // will free it, started outside control, compute for longer than the
 // step limit. That is progress, not a hang: it was reported as IL9006
 // "hang: g1 did not reach a scheduling point within 5s" where plain go
-// test passes. The worker computes 3s, ten times the step limit.
+// test passes. The worker computes until the scheduler has judged two step
+// limits run out while it did (foreignWorkWaits), however long the machine
+// takes: without the rule the first of them is the watchdog's exit.
 func TestWaitForeignWork(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
-	rs, out, code := runMain(t, Config{Test: "TestWaitForeignWork", Seed: 1, Schedules: 1, StepTimeout: 300 * time.Millisecond})
+	rs, out, code := runMain(t, Config{Test: "TestWaitForeignWork", Seed: 1, Schedules: 1, StepTimeout: time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "pass" || code != 0 {
 		t.Fatalf("want a pass, got exit %d, %+v\n%s", code, rs, out)
 	}
 }
+
+// foreignWaitsSeen reads foreignWorkWaits, which the scheduler writes in
+// norace code.
+//
+//go:norace
+func foreignWaitsSeen() int { return foreignWorkWaits }
 
 func TestPanicWhileTestBlocked(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {

@@ -37,9 +37,10 @@ import (
 // removed by clear, and never assigned), while the map still holds as many
 // such entries as are left to produce.
 //
-// Keys with no order independent of the process (pointers, channels,
-// unsafe.Pointer, interfaces or structs holding one) range in the
-// runtime's order, as do maps ranged outside control.
+// Pointers and channels (and unsafe.Pointer) have no order independent of
+// the process: such keys are ordered by when the schedule first stored
+// each in a map (MapKey, sortByNum). Interfaces or structs holding one
+// range in the runtime's order, as do maps ranged outside control.
 //
 // A map of up to mapSmall entries keeps its keys in the iterator, which
 // lives on the ranging function's stack: such a range does not allocate
@@ -204,10 +205,12 @@ const mapSalt = 0x6d61706f72646572
 // sortKeys puts keys in an order that depends only on their values and
 // reports whether it could: keys of ordered kinds compare as numbers or
 // strings, bools false first, arrays and structs element by element,
-// interfaces by dynamic type name and then value. A key holding a pointer,
-// channel or unsafe.Pointer has no such order: addresses differ from one
-// process to the next, and their order too (the allocator reuses freed
-// slots as the collector's timing has it): false, keys untouched.
+// interfaces by dynamic type name and then value. A pointer, channel or
+// unsafe.Pointer has no such order (addresses differ from one process to
+// the next, and their order too: the allocator reuses freed slots as the
+// collector's timing has it): they are ordered by when the schedule first
+// stored them in a map (sortByNum). A composite key holding one: false,
+// keys untouched.
 func sortKeys[K comparable](keys []K) bool {
 	if len(keys) < 2 {
 		return true
@@ -243,6 +246,8 @@ func sortKeys[K comparable](keys []K) bool {
 		slices.Sort(*(*[]float32)(p)) // no NaN here (MapIter)
 	case reflect.Float64:
 		slices.Sort(*(*[]float64)(p))
+	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
+		return sortByNum(*(*[]unsafe.Pointer)(p)) // by when first stored (MapKey)
 	default:
 		if len(keys) <= mapSmall {
 			return sortSmall(keys)

@@ -221,7 +221,9 @@ func TestSortKeys(t *testing.T) {
 	if ifs[0] != nil || fmt.Sprint(ifs[1:]) != "[2.5 1 3 a x]" {
 		t.Errorf("interfaces: %v (nil, then by type name float64, int, string)", ifs)
 	}
-	if sortKeys([]*int{new(int), new(int)}) || sortKeys([]any{1, new(int), new(int)}) || sortKeys([]chan int{make(chan int), nil}) {
+	// Pointers and channels never stored under control (MapKey): two or
+	// more have no order.
+	if sortKeys([]*int{new(int), new(int)}) || sortKeys([]any{1, new(int), new(int)}) || sortKeys([]chan int{make(chan int), nil, make(chan int)}) {
 		t.Error("pointers or channels sorted")
 	}
 	if sortSmall([]st2{{P: new(int)}, {}}) || sortSmall([]any{2, new(int), 1, new(int)}) {
@@ -310,5 +312,67 @@ func BenchmarkMapRange(b *testing.B) {
 				sortKeys(ks)
 			}
 		})
+	}
+}
+
+// TestPointerKeyedOrderReplays: maps keyed by channels (a broker's
+// subscribers) and by pointers (connections) range in an order a replay
+// meets again: the keys are ordered by when the schedule first stored
+// each (MapKey), which the decisions fix, then shuffled by the seed. The
+// goroutines that subscribe race, so the order differs between seeds.
+// Before, such keys kept the runtime's order, which differs from one
+// range to the next.
+func TestPointerKeyedOrderReplays(t *testing.T) {
+	type conn struct{ id int }
+	var order []int
+	body := func(t *testing.T) {
+		order = order[:0]
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		subs := map[chan int]int{}
+		conns := map[*conn]bool{}
+		for i := 0; i < 6; i++ {
+			WaitGroupAdd(&wg, 1)
+			Go(func() {
+				defer WaitGroupDone(&wg)
+				c := &conn{i}
+				Lock(&mu)
+				subs[MapKey(make(chan int, 1))] = i
+				conns[MapKey(c)] = true
+				Unlock(&mu)
+			})
+		}
+		WaitGroupWait(&wg)
+		for r := 0; r < 2; r++ {
+			for it, _, i := MapIter(subs); it.Next(nil, &i); {
+				order = append(order, i)
+			}
+			for it, c, _ := MapIter(conns); it.Next(&c, nil); {
+				order = append(order, 10+c.id)
+			}
+		}
+	}
+	cfg := Config{Schedules: 6, Seed: 5, Strategy: "random", StepTimeout: 5 * time.Second}
+	var recorded [][]int
+	rs := RunSchedules(t, cfg, body, func(Result) bool {
+		recorded = append(recorded, slices.Clone(order))
+		return true
+	})
+	distinct := map[string]bool{}
+	for i, r := range rs {
+		distinct[fmt.Sprint(recorded[i])] = true
+		if got := slices.Sorted(slices.Values(recorded[i][:6])); fmt.Sprint(got) != "[0 1 2 3 4 5]" {
+			t.Fatalf("seed %d ranged over %v", r.Seed, recorded[i])
+		}
+		sch := &Schedule{Version: ScheduleVersion, Test: "keys", Seed: r.Seed, Decisions: r.Decisions}
+		for k := 0; k < 4; k++ {
+			again := RunSchedule(t, Config{StepTimeout: 5 * time.Second}, 0, nil, sch, body)
+			if again.Diverged != "" || !slices.Equal(order, recorded[i]) {
+				t.Fatalf("replay %d of seed %d: diverged %q, order %v, want %v", k, r.Seed, again.Diverged, order, recorded[i])
+			}
+		}
+	}
+	if len(distinct) < 3 {
+		t.Errorf("6 seeds ranged in %d orders: %v", len(distinct), recorded)
 	}
 }

@@ -149,6 +149,13 @@ type sched struct {
 	// a loop, since the last decision that did not spin or timer that
 	// fired, while nothing else could happen (clockHang).
 	spinClock time.Duration
+	// spinEpoch counts the decisions that ended a spin run (progress:
+	// anything but spinning, or a timer callback's idleOp); spinCount
+	// counts spinning decisions, turned is spinCount at the last
+	// spinTurn (one turn per run of spinAdvance of them).
+	spinEpoch int
+	spinCount int
+	turned    int
 	// quietN is the number of goroutines when paceForeign last found none
 	// outside control active (-1: none such), quietSkips the looks it
 	// skipped since.
@@ -595,6 +602,7 @@ func (s *sched) next() {
 					// counts from when they stop (the run's end bounds
 					// it: stepLimit, the driver's hard stop).
 					g.outsideAt = time.Now()
+					foreignWorkWaits++
 					return
 				}
 			}
@@ -645,8 +653,11 @@ func (s *sched) next() {
 				list = append(list, s.candidate(g)) // strategy.go
 			}
 			s.listBuf = list[:0]
-		} else if s.spinTurn() {
-			return
+		} else if s.turned != s.spinCount {
+			s.turned = s.spinCount
+			if s.spinTurn() {
+				return
+			}
 		}
 	}
 	if s.steps >= s.maxSteps {

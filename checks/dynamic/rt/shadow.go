@@ -252,6 +252,9 @@ func (s *sched) takeShadow() {
 		s.slabs.onces.buf = make([]onceState, 0, shadowRoom)
 		s.slabs.conds.buf = make([]condState, 0, shadowRoom)
 		s.slabs.chans.buf = make([]chanState, 0, shadowRoom)
+		if mapKeys.ptrs == nil {
+			mapKeys.make(keySlots)
+		}
 		return
 	}
 	s.mutexes, s.rws, s.wgs, s.onces, s.conds, s.chans, s.objs = b.mutexes, b.rws, b.wgs, b.onces, b.conds, b.chans, b.objs
@@ -272,6 +275,7 @@ func (s *sched) giveShadow() {
 	clearMap(s.chans)
 	clearMap(s.objs)
 	clearMap(s.waiters)
+	mapKeys.reset()
 	s.slabs.mutexes.reset()
 	s.slabs.rws.reset()
 	s.slabs.wgs.reset()

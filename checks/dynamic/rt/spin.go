@@ -37,6 +37,27 @@ func (s *sched) spinTurn() bool {
 			s.nowStep = time.Millisecond
 		}
 		step, timer := s.nowStep, false
+		if s.idleTimers() {
+			// Every timer pending fired while the loop spun and nobody
+			// progressed: the clock moves as with none, and what is due
+			// by then fires (once: a ticker nobody reads drops ticks).
+			if step > time.Second {
+				step = time.Second
+			}
+			s.now += step
+			s.tickReal()
+			if s.clockHang(step) {
+				return true
+			}
+			if s.nowStep < time.Second {
+				s.nowStep *= 2
+			}
+			s.spinRun = 0
+			if next, _ := s.nextDeadline(); next <= s.now {
+				return s.fireTimersTo(s.now)
+			}
+			return false
+		}
 		if next, ok := s.nextDeadline(); ok {
 			timer = true
 			s.spinClock = 0
@@ -61,12 +82,14 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return false
 	}
-	if s.fireTimers() {
+	idle := s.idleTimers()
+	if !idle && s.fireTimers() {
 		s.spinRun = 0
 		return true
 	}
 	if s.spinSame() < livelockPause {
-		return false
+		// Idle timers fire as the loop spins, and the run goes on.
+		return idle && s.fireTimers()
 	}
 	for _, g := range s.gs {
 		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
@@ -83,6 +106,41 @@ func (s *sched) spinTurn() bool {
 	// Give goroutines and timers outside control (a dependency's real
 	// clock) real time to end it.
 	nap(livelockNap)
+	return idle && s.fireTimers()
+}
+
+// idleTimers: is a timer pending, and has every one pending fired while
+// goroutines spun in the current spin run, with nobody progressing since
+// (vtimer.idleIn; a sleeper is no such timer)? A ticker nobody reads, or
+// an AfterFunc whose callback only re-arms it, is no progress: it does not
+// hold off a livelock verdict as a timer that may wake someone does.
+//
+//go:norace
+func (s *sched) idleTimers() bool {
+	found := false
+	for _, vt := range s.tq {
+		if s.due(vt) {
+			if vt.idleIn != s.spinEpoch+1 {
+				return false
+			}
+			found = true
+		}
+	}
+	for _, g := range s.gs {
+		if g.parked && !g.exited && g.req.op == opSleep {
+			return false
+		}
+	}
+	return found
+}
+
+// idleOp: does an AfterFunc's callback that does only this, start,
+// arm, stop or reset timers, and end, leave everybody where they were?
+func idleOp(op opKind) bool {
+	switch op {
+	case opStart, opExit, opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset:
+		return true
+	}
 	return false
 }
 
@@ -101,8 +159,10 @@ func (s *sched) clockHang(step time.Duration) bool {
 	}
 	for _, g := range s.gs {
 		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
-			s.spinClock = 0
-			return false
+			if g.cbOf == nil {
+				s.spinClock = 0
+			}
+			return false // an idle timer's callback: not yet
 		}
 	}
 	s.spinClock += step

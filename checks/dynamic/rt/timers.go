@@ -27,6 +27,10 @@ type vtimer struct {
 	hb       *uint32 // see armed
 	carried  bool    // left pending by the last schedule (carryTimers)
 	cb       *gstate // an AfterFunc's latest callback (overlapping)
+	// idleIn is 1 + the spin epoch (sched.spinEpoch) in which it fired
+	// while goroutines spun, or was re-armed by a callback of such a
+	// firing that did nothing else (idleTimers); 0: not so.
+	idleIn int
 	// armedAt is the virtual time its deadline was last set (made, Reset,
 	// a ticker's tick): see testTimedOut.
 	armedAt time.Duration
@@ -159,6 +163,9 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	case opTimerNew:
 		s.tseq++
 		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now, armStep: s.steps + 1, armD: r.d}
+		if g.cbOf != nil {
+			vt.idleIn = g.cbOf.idleIn // a callback re-arming: as idle as it
+		}
 		rep.hb = vt.hb
 		if r.timerKind != tkFunc {
 			vt.ch = make(chan time.Time, 1)
@@ -317,6 +324,9 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 		return due[i].seq < due[j].seq
 	})
 	for _, vt := range due {
+		if s.spinRun > 0 || s.spinClock > 0 {
+			vt.idleIn = s.spinEpoch + 1 // idle unless someone progresses
+		}
 		switch vt.kind {
 		case tkTicker:
 			vt.armedAt = s.now
@@ -333,6 +343,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 			}
 			c := s.newG()
 			vt.cb = c
+			c.cbOf = vt
 			s.firedCbs = append(s.firedCbs, c)
 			s.running = append(s.running, c)
 			fn, hb := vt.fn, vt.hb

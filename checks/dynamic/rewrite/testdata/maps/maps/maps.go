@@ -117,3 +117,17 @@ func Nested(m map[string]map[string]int) (n int) {
 	}
 	return n
 }
+
+type conn struct{ id int }
+
+// Subscribe stores pointer and channel keys: each is wrapped in
+// rt.MapKey (the nil key and reads are not).
+func Subscribe(conns map[*conn]int, subs map[chan int]bool, c *conn) int {
+	conns[c] = c.id
+	conns[c] += 1
+	conns[c]++
+	subs[make(chan int)] = true
+	conns[nil] = 0
+	lit := map[*conn]bool{c: true, nil: false}
+	return conns[c] + len(lit)
+}

@@ -40,3 +40,10 @@ func TestForms(t *testing.T) {
 		t.Error("Goto or Multi")
 	}
 }
+
+func TestSubscribe(t *testing.T) {
+	conns, subs := map[*conn]int{}, map[chan int]bool{}
+	if got := Subscribe(conns, subs, &conn{id: 3}); got != 7 || len(conns) != 2 || len(subs) != 1 {
+		t.Errorf("Subscribe = %d, %d conns, %d subs; want 7, 2, 1", got, len(conns), len(subs))
+	}
+}

@@ -1,0 +1,188 @@
+// Numbers for map keys with no order of their own: pointers, channels.
+
+package rt
+
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+)
+
+// MapKey is a key about to be stored in a map under control (the rewriter
+// turns m[k] = v, m[k] op= v, m[k]++ and map literals' keys into
+// m[rt.MapKey(k)] ... for maps keyed by pointers or channels), returned as
+// is. A pointer or channel stored for the first time in the schedule gets
+// the next number (mapKeys): a range orders such keys by it, an order the
+// schedule's decisions fix and a replay meets again (sortByNum).
+func MapKey[K comparable](k K) K {
+	if active == nil || unsafe.Sizeof(k) != unsafe.Sizeof(uintptr(0)) {
+		return k
+	}
+	switch reflect.TypeFor[K]().Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
+	default:
+		return k
+	}
+	if p := *(*unsafe.Pointer)(unsafe.Pointer(&k)); p != nil && current() != nil {
+		mapKeys.see(p)
+	}
+	return k
+}
+
+// keyTable numbers pointers in the order they were first seen: open
+// addressing over two arrays, for the goroutine that runs under control
+// only (it is alone: no lock, and //go:norace, so that the race detector
+// sees no access of the next schedule's clear against this one's reads,
+// as it did with a Go map), kept from one schedule to the next like the
+// shadow maps (made once, cleared): storing a key allocates nothing
+// until the table grows. It holds the pointers, so no address is reused
+// while it numbers them.
+type keyTable struct {
+	ptrs []unsafe.Pointer // nil: an empty slot
+	nums []int32
+	n    int
+}
+
+var mapKeys keyTable
+
+const (
+	keySlots    = 1 << 10 // slots made at first
+	keyMaxSlots = 1 << 18 // the table numbers at most half as many keys
+)
+
+// slot is where p is, or the empty slot where it would go.
+//
+//go:norace
+func (t *keyTable) slot(p unsafe.Pointer) int {
+	mask := uintptr(len(t.ptrs) - 1)
+	i := uintptr(uint64(uintptr(p)>>3)*0x9e3779b97f4a7c15>>40) & mask
+	for t.ptrs[i] != nil && t.ptrs[i] != p {
+		i = (i + 1) & mask
+	}
+	return int(i)
+}
+
+// num is p's number, 0 when it has none.
+//
+//go:norace
+func (t *keyTable) num(p unsafe.Pointer) int32 {
+	if t.n == 0 {
+		return 0
+	}
+	return t.nums[t.slot(p)]
+}
+
+// see gives p the next number if it has none and returns its number (0
+// when the table is full: such keys range in the runtime's order).
+//
+//go:norace
+func (t *keyTable) see(p unsafe.Pointer) int32 {
+	if t.ptrs == nil {
+		t.make(keySlots)
+	}
+	i := t.slot(p)
+	if t.ptrs[i] != nil {
+		return t.nums[i]
+	}
+	if 2*(t.n+1) > len(t.ptrs) {
+		if 2*len(t.ptrs) > keyMaxSlots {
+			return 0
+		}
+		t.grow()
+		i = t.slot(p)
+	}
+	t.n++
+	t.ptrs[i], t.nums[i] = p, int32(t.n)
+	return int32(t.n)
+}
+
+//go:norace
+func (t *keyTable) make(slots int) {
+	t.ptrs, t.nums = make([]unsafe.Pointer, slots), make([]int32, slots)
+}
+
+//go:norace
+func (t *keyTable) grow() {
+	ptrs, nums := t.ptrs, t.nums
+	t.make(2 * len(ptrs))
+	for i, p := range ptrs {
+		if p != nil {
+			j := t.slot(p)
+			t.ptrs[j], t.nums[j] = p, nums[i]
+		}
+	}
+}
+
+// reset forgets every key, keeping the room (giveShadow).
+//
+//go:norace
+func (t *keyTable) reset() {
+	if t.n == 0 {
+		return
+	}
+	for i := range t.ptrs { // no clear: rt compiles as go1.18
+		t.ptrs[i], t.nums[i] = nil, 0
+	}
+	t.n = 0
+}
+
+// sortByNum sorts pointer or channel keys by their numbers (nil first)
+// and reports whether it could: a key never stored under control has no
+// number; one such key alone gets the next (the keys a range meets are
+// fixed by the schedule, so which one is too), more leave the keys in the
+// runtime's order (false).
+//
+//go:norace
+func sortByNum(keys []unsafe.Pointer) bool {
+	var small [mapSmall]int32
+	var ids []int32
+	if len(keys) <= mapSmall {
+		ids = small[:len(keys)]
+	} else {
+		ids = make([]int32, len(keys))
+	}
+	unknown := -1
+	for i, k := range keys {
+		switch {
+		case k == nil:
+			ids[i] = -1
+		default:
+			if ids[i] = mapKeys.num(k); ids[i] == 0 {
+				if unknown >= 0 {
+					return false
+				}
+				unknown = i
+			}
+		}
+	}
+	if unknown >= 0 {
+		if ids[unknown] = mapKeys.see(keys[unknown]); ids[unknown] == 0 {
+			return false
+		}
+	}
+	if len(keys) > mapSmall {
+		// Sorted through a copy: keys must not escape (a MapIt on the
+		// stack would move to the heap).
+		ps := make([]numKey, len(keys))
+		for i := range keys {
+			ps[i] = numKey{ids[i], keys[i]}
+		}
+		slices.SortFunc(ps, func(a, b numKey) int { return int(a.id) - int(b.id) })
+		for i := range ps {
+			keys[i] = ps[i].k
+		}
+		return true
+	}
+	for i := 1; i < len(keys); i++ { // insertion sort: no allocation
+		for j := i; j > 0 && ids[j-1] > ids[j]; j-- {
+			ids[j-1], ids[j] = ids[j], ids[j-1]
+			keys[j-1], keys[j] = keys[j], keys[j-1]
+		}
+	}
+	return true
+}
+
+type numKey struct {
+	id int32
+	k  unsafe.Pointer
+}
