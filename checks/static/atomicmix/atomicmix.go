@@ -116,6 +116,10 @@ type passContext struct {
 	// visible, the mutexes every caller holds exclusively
 	// (lockregion.CallerLocks): they are held at its accesses too.
 	callers map[*types.Func][]string
+	// callersAny is callers with read locks counted (orderedByWriteLock),
+	// built on first use; exclHeld the Lock-only lock state per function.
+	callersAny map[*types.Func][]string
+	exclHeld   map[*ast.FuncDecl]map[ast.Node]lockregion.Held
 	// immutable caches, per bool field, whether only constructors and
 	// composite literals set it (flagSplit).
 	immutable map[*types.Var]bool
@@ -519,6 +523,9 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		kind := accessKind(e, parent)
 		if pc.ordered(v, pc.slot(e), kind, heldAt[e]) {
 			return true
+		}
+		if kind == "write" && pc.orderedByWriteLock(fd, e, v, pc.slot(e)) {
+			return true // the write side excludes every atomic access's read side
 		}
 		// After wg.Wait() the goroutines that updated the variable have
 		// finished: a read there is ordered after their atomic writes.

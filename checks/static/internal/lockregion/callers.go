@@ -31,6 +31,17 @@ const maxCallerRounds = 8
 // Unlock method value holds nothing. Functions absent from the result
 // have no such lock.
 func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string, args ArgRuns) map[*types.Func][]string {
+	return callerLocks(files, info, keyOf, args, true)
+}
+
+// CallerLocksAnyMode is CallerLocks with a read lock counted as held: the
+// mutexes every call holds in some mode. Such a lock orders the function's
+// reads only with writes made under the write side.
+func CallerLocksAnyMode(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string, args ArgRuns) map[*types.Func][]string {
+	return callerLocks(files, info, keyOf, args, false)
+}
+
+func callerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string, args ArgRuns, exclusive bool) map[*types.Func][]string {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -177,7 +188,7 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 	walkedIn := map[*ast.FuncDecl]Held{}
 	callsIn := map[*ast.FuncDecl][]*ast.CallExpr{}
 	var cur *ast.FuncDecl
-	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: true,
+	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: exclusive,
 		unlocks: func(call *ast.CallExpr) []string {
 			if c := staticCallee(info, call); c != nil {
 				return unlocks[c]

@@ -68,20 +68,26 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	default:
 		return notLockOp, "", token.NoPos
 	}
-	key := types.ExprString(sel.X)
+	mutex := sel.X
+	read := fn.Name() == "RLock" || fn.Name() == "TryRLock"
+	if m := w.rlockerOf(sel.X); m != nil {
+		// rwx := s.mu.RLocker(); rwx.Lock() read-locks s.mu.
+		mutex, read = m, true
+	}
+	key := types.ExprString(mutex)
 	if w.KeyOf != nil {
-		key = w.KeyOf(sel.X)
+		key = w.KeyOf(mutex)
 	}
 	switch fn.Name() {
 	case "Lock", "RLock":
-		if w.Exclusive && fn.Name() == "RLock" {
+		if w.Exclusive && read {
 			return notLockOp, "", token.NoPos
 		}
 		return opLock, key, call.Pos()
 	case "Unlock", "RUnlock":
 		return opUnlock, key, call.Pos()
 	case "TryLock", "TryRLock":
-		if w.Exclusive && fn.Name() == "TryRLock" {
+		if w.Exclusive && read {
 			return notLockOp, "", token.NoPos
 		}
 		return opTryLock, key, call.Pos()
@@ -127,13 +133,75 @@ type Walker struct {
 	// the package that unlocks what its caller locked): in Must mode they
 	// are dropped after the statement that makes the call.
 	unlocks func(call *ast.CallExpr) []string
+	// rlockers maps locals bound once to m.RLocker() to m (rlockerOf).
+	rlockers map[types.Object]ast.Expr
 }
 
 // WalkFunc walks body with held as the locks held on entry.
 func (w *Walker) WalkFunc(body *ast.BlockStmt, held Held) {
 	if body != nil {
+		w.bindRLockers(body)
 		w.stmts(body.List, maps.Clone(held))
 	}
+}
+
+// bindRLockers records the locals of body defined as x := m.RLocker() of
+// a sync.RWMutex m and never assigned again: x.Lock() read-locks m.
+func (w *Walker) bindRLockers(body *ast.BlockStmt) {
+	assigned := map[types.Object]int{}
+	bound := map[types.Object]ast.Expr{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := ast.Unparen(l).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			obj := w.Info.ObjectOf(id)
+			if obj == nil {
+				continue
+			}
+			assigned[obj]++
+			if as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+				continue
+			}
+			call, ok := ast.Unparen(as.Rhs[i]).(*ast.CallExpr)
+			if !ok || len(call.Args) != 0 {
+				continue
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			fn, ok := typeutil.Callee(w.Info, call).(*types.Func)
+			if ok && fn.Name() == "RLocker" && fn.Pkg() != nil && fn.Pkg().Path() == "sync" {
+				bound[obj] = sel.X
+			}
+		}
+		return true
+	})
+	for obj, m := range bound {
+		if assigned[obj] != 1 {
+			continue
+		}
+		if w.rlockers == nil {
+			w.rlockers = map[types.Object]ast.Expr{}
+		}
+		w.rlockers[obj] = m
+	}
+}
+
+// rlockerOf returns the RWMutex x was bound to by x := m.RLocker(), or
+// nil.
+func (w *Walker) rlockerOf(x ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || w.rlockers == nil {
+		return nil
+	}
+	return w.rlockers[w.Info.Uses[id]]
 }
 
 // stmts walks a statement list and returns the state at its end and
