@@ -120,3 +120,94 @@ func (o *open) Run(ticks <-chan struct{}) {
 		o.tick()
 	}
 }
+
+// A per-P RWMutex of the module's own (gopkg's syncx.RWMutex: a slice of
+// RWMutex shards; Lock takes every shard, RLocker one): the same window
+// on it is silent too.
+type shard struct {
+	sync.RWMutex
+	_ [40]byte
+}
+
+type perPRW []shard
+
+func (m perPRW) Lock() {
+	for i := range m {
+		m[i].Lock()
+	}
+}
+
+func (m perPRW) Unlock() {
+	for i := len(m) - 1; i >= 0; i-- {
+		m[i].Unlock()
+	}
+}
+
+func (m perPRW) RLocker() sync.Locker { return m[0].RLocker() }
+
+type pwindow struct {
+	rw     perPRW
+	latest int32
+	n      int32
+}
+
+func (w *pwindow) Succeed() int32 {
+	rwx := w.rw.RLocker()
+	rwx.Lock()
+	i := w.index()
+	rwx.Unlock()
+	return i
+}
+
+func (w *pwindow) Reset() {
+	w.rw.Lock()
+	atomic.StoreInt32(&w.latest, 0)
+	w.rw.Unlock()
+}
+
+func (w *pwindow) tick() {
+	w.rw.Lock()
+	w.latest++ // ok: the write side of the sharded lock excludes the readers
+	if w.latest >= w.n {
+		w.latest = 0
+	}
+	w.rw.Unlock()
+}
+
+func (w *pwindow) Run(ticks <-chan struct{}) {
+	for range ticks {
+		w.tick()
+	}
+}
+
+func (w *pwindow) index() int32 { return atomic.LoadInt32(&w.latest) }
+
+// A Lock/Unlock type not built on a sync mutex (a file lock) orders
+// nothing between goroutines of one process.
+type flock struct{ fd int }
+
+func (f *flock) Lock()   { f.fd++ }
+func (f *flock) Unlock() { f.fd-- }
+
+type fwindow struct {
+	fl     flock
+	latest int32
+}
+
+func (w *fwindow) Get() int32 {
+	w.fl.Lock()
+	defer w.fl.Unlock()
+	return atomic.LoadInt32(&w.latest)
+}
+
+func (w *fwindow) tick() {
+	w.fl.Lock()
+	w.latest++ /* IL3002 */ // want `plain write of w\.latest races with its atomic accesses`
+	w.fl.Unlock()
+}
+
+func (w *fwindow) Run(ticks <-chan struct{}) {
+	for range ticks {
+		w.tick()
+	}
+}
