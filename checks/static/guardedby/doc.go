@@ -88,7 +88,7 @@
 // half (concurrentThreshold, still at least two locked accesses) is
 // enough; the finding replaces IL1001's.
 //
-// IL1008 unguarded-read-entry (opt-in). The IL1001 finding (below) whose
+// IL1008 unguarded-read-entry (default; posted only when confirmed). The IL1001 finding (below) whose
 // access is a read of an unexported field on the receiver of an exported
 // method, when every write of the field holds the inferred guard: a
 // locked writer and an unlocked reader any goroutine may call. Not for a
@@ -104,7 +104,7 @@
 // and IL1007's finding for that access. One test of "already shared"
 // (sharedvalue.go) decides this and IL1009's confirming write.
 //
-// IL1009 unguarded-read-shared (opt-in). The IL1008 finding confirmed:
+// IL1009 unguarded-read-shared (default; posted only when confirmed). The IL1008 finding confirmed:
 // the reader implements a method of an interface its type implements
 // (declared in the package or one it imports), one of the locked writes
 // is on a value shared before it (the same test as IL1008's writes: not a
