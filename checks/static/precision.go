@@ -36,12 +36,17 @@ type Measured struct {
 // 2026-11-30e (bench/precision/sample-2026-11-30e/TRIAGE.md, 2 of 4) plus
 // the sample 2026-11-30h (bench/precision/sample-2026-11-30h/TRIAGE.md,
 // 0 of 2).
+// IL1008 and IL1009 (default since the twenty-first session) carry their
+// independent figures while opt-in: 2026-11-30e (IL1008 2 of 3),
+// 2026-11-30g (IL1009 2 of 2), none on 30h and 30i.
 // IL1005 and IL5001 were measured while default and are opt-in since (no
 // true finding); their figures stay as the reason. This
 // table is the only place these figures live; the rule table in
 // docs/rules.md repeats them and a test keeps the two the same.
 var Precision = map[string]Measured{
 	guardedby.RuleLockedHelperWithoutLock:    {0, 3},
+	guardedby.RuleUnguardedReadEntry:         {2, 3}, // sample 2026-11-30e; 30g-30i had none
+	guardedby.RuleUnguardedReadShared:        {2, 2}, // sample 2026-11-30g
 	guardedby.RuleDocumentedGuardViolated:    {3, 9},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
 	guardedby.RuleThreadsafeInconsistentLock: {3, 10},

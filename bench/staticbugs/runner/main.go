@@ -246,8 +246,9 @@ func main() {
 	run := flag.String("run", "", "only the bugs whose id matches this regular expression")
 	jsonOut := flag.String("json", "", "also write the outcomes as JSON to this file")
 	work := flag.String("work", "", "directory for the module copies and reports (default: a temporary one, removed at the end)")
+	flag.StringVar(&only, "only", "", "rule IDs (IL1008,IL1009): one check per bug with only these rules (-disable all -enable IDS), counted as the every-rule run; the default run is skipped")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: run.sh [-bugs FILE] [-run REGEXP] [-json FILE] [-work DIR]\n")
+		fmt.Fprintf(os.Stderr, "usage: run.sh [-bugs FILE] [-run REGEXP] [-json FILE] [-work DIR] [-only IDS]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -264,6 +265,9 @@ func main() {
 		os.Exit(2)
 	}
 }
+
+// only, when set, names the rules of the one check per bug (-only).
+var only string
 
 // exitError carries an exit code: 1 when a bug could not be measured.
 type exitError int
@@ -417,9 +421,14 @@ func measure(b bug, bin, work string) outcome {
 	for _, all := range []bool{false, true} {
 		args := []string{"check", "-format", "json"}
 		name := "default"
-		if all {
+		if all && only != "" {
+			args = append(args, "-disable", "all", "-enable", only)
+			name = "only"
+		} else if all {
 			args = append(args, "-enable", "all")
 			name = "all"
+		} else if only != "" {
+			continue
 		}
 		rep := filepath.Join(work, b.ID+"-"+name+".json")
 		args = append(args, "-o", rep, pkg)

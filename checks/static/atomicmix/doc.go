@@ -115,7 +115,14 @@
 // the mutexes every call holds exclusively on every path (a store-wide
 // write lock its callers take around a helper); a read lock held by the
 // callers does not count, nor do calls in test files (a test owns the
-// value it calls a helper on). An atomic access in a goroutine that the
+// value it calls a helper on). A plain write made under the write side of
+// an RWMutex (Lock, not RLock) is ordered with atomic accesses that all
+// hold that mutex in either mode, here or at every call of their function
+// (readers that load under RLock, or through x := mu.RLocker(); x.Lock(),
+// against a writer under Lock). This pass also takes the Lock, Unlock
+// and RLocker methods of a type of the module built on sync mutexes (a
+// struct with a sync.Mutex or sync.RWMutex field, or a slice or array of
+// such structs, as gopkg's per-P syncx.RWMutex) for a mutex's. An atomic access in a goroutine that the
 // starter joins right after starting it (go f(); wg.Wait(), a receive of
 // what the goroutine sends last, or a loop that only starts and counts
 // workers followed by the join) is made under the starter's locks: the

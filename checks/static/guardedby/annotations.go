@@ -44,6 +44,10 @@ var (
 	// a requirement into its opposite ("must not be called with mu
 	// held"), which is not read as a requirement.
 	negationRe = regexp.MustCompile(`(?i)\b(?:not|never|cannot|without|n't)\b|n't\b`)
+	// permissionRe: the words just before a match make it a permission
+	// ("Safe to call with r.mu held", "may be called with mu held"), not
+	// a requirement.
+	permissionRe = regexp.MustCompile(`(?i)\b(?:safe|ok|okay|fine|allowed|may|can|could)\s+(?:(?:to|be)\s+)*$`)
 )
 
 // findRequirement returns the submatches of the first match of re in doc
@@ -57,7 +61,7 @@ func findRequirement(re *regexp.Regexp, doc string) []string {
 				start = i + len(sep)
 			}
 		}
-		if negationRe.MatchString(doc[start:loc[1]]) {
+		if negationRe.MatchString(doc[start:loc[1]]) || permissionRe.MatchString(doc[start:loc[0]]) {
 			continue
 		}
 		out := make([]string, len(loc)/2)

@@ -16,7 +16,9 @@
 // spot). An access is protected when the sibling mutex reached from the
 // same base is held: c.count is protected by c.mu. An unexported helper
 // whose every call site in the package holds the lock is analyzed as
-// holding it too.
+// holding it too; a call passing false to a helper that starts with `if
+// !locked { mu.Lock(); defer mu.Unlock() }` (locked a bool parameter)
+// counts as holding mu, since the helper takes it itself.
 //
 // IL1004 documented-guard-violated. A field's guard is documented when
 //   - the field says so: // guarded by mu, // protected by mu, or gVisor's
@@ -86,7 +88,7 @@
 // half (concurrentThreshold, still at least two locked accesses) is
 // enough; the finding replaces IL1001's.
 //
-// IL1008 unguarded-read-entry (opt-in). The IL1001 finding (below) whose
+// IL1008 unguarded-read-entry (default; posted only when confirmed). The IL1001 finding (below) whose
 // access is a read of an unexported field on the receiver of an exported
 // method, when every write of the field holds the inferred guard: a
 // locked writer and an unlocked reader any goroutine may call. Not for a
@@ -102,7 +104,7 @@
 // and IL1007's finding for that access. One test of "already shared"
 // (sharedvalue.go) decides this and IL1009's confirming write.
 //
-// IL1009 unguarded-read-shared (opt-in). The IL1008 finding confirmed:
+// IL1009 unguarded-read-shared (default; posted only when confirmed). The IL1008 finding confirmed:
 // the reader implements a method of an interface its type implements
 // (declared in the package or one it imports), one of the locked writes
 // is on a value shared before it (the same test as IL1008's writes: not a
@@ -163,7 +165,8 @@
 // locked" or carries +checklocks:mu, is analyzed as holding the lock.
 // A negation in the same sentence voids the phrase: "must not be called
 // with mu held" and "can not be called with c.mu held" are not
-// requirements. A doc that names no lock ("Lock should be held", "Lock is
+// requirements, nor is a permission ("Safe to call with r.mu held", "may
+// be called with mu held"). A doc that names no lock ("Lock should be held", "Lock is
 // assumed held", "called with the lock held") on a struct with a single
 // mutex sets the entry state but is not enforced at call sites. A
 // call made without it is reported in entry points (exported functions,

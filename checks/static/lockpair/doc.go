@@ -38,6 +38,11 @@
 //     can lock it again.
 //     Nor is a mutex used as a signal (below): a callback's m.wake()
 //     unlocks m.Mutex, and a one-shot wait may end holding it and free it.
+//     Nor is a session lock: a method takes it only where a field of its
+//     receiver is nil, stores that field before every return that keeps
+//     it, and another method of the type releases it, without taking it,
+//     only where the field is not nil (cayley's quadWriter keeps the
+//     store's writer lock while w.tx != nil; Close releases it then).
 //     Locks of a loop variable (for _, s := range subs { s.mu.Lock() ... },
 //     also through a helper: w.pause(); defer w.unpause()) are one lock
 //     per iteration: a continue, a break or the end of the

@@ -199,7 +199,7 @@ func (w *walker) checkHeldAtReturn() {
 			continue
 		}
 		retAt := func(p token.Pos) *ssa.Return { return byPos[p].ret }
-		if w.boolContract(heldAt, relAt, retAt) || w.errorContract(heldAt, relAt, retAt) {
+		if w.boolContract(heldAt, relAt, retAt) || w.errorContract(heldAt, relAt, retAt) || w.session(k, heldAt, retAt) {
 			continue
 		}
 		// One finding per (function, lock): the first holding exit, with

@@ -31,6 +31,19 @@ const maxCallerRounds = 8
 // Unlock method value holds nothing. Functions absent from the result
 // have no such lock.
 func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string, args ArgRuns) map[*types.Func][]string {
+	return CallerLocksWith(files, info, keyOf, args, CallerOpts{})
+}
+
+// CallerOpts varies CallerLocks. AnyMode counts a read lock as held (the
+// mutexes every call holds in some mode: such a lock orders the
+// function's reads only with writes made under the write side);
+// CustomLocks is Walker.CustomLocks.
+type CallerOpts struct {
+	AnyMode, CustomLocks bool
+}
+
+// CallerLocksWith is CallerLocks with opts.
+func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) string, args ArgRuns, opts CallerOpts) map[*types.Func][]string {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -71,7 +84,7 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 	poisoned := map[*ast.FuncDecl]bool{} // goto, or an Unlock method value
 	unlocks := map[*types.Func][]string{}
 	callees := map[*types.Func][]*types.Func{}
-	ops := &Walker{Info: info, KeyOf: keyOf} // for lockCall
+	ops := &Walker{Info: info, KeyOf: keyOf, CustomLocks: opts.CustomLocks} // for lockCall
 	for _, f := range files {
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			// The enclosing function declaration: declarations are the
@@ -177,7 +190,7 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 	walkedIn := map[*ast.FuncDecl]Held{}
 	callsIn := map[*ast.FuncDecl][]*ast.CallExpr{}
 	var cur *ast.FuncDecl
-	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: true,
+	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: !opts.AnyMode, CustomLocks: opts.CustomLocks,
 		unlocks: func(call *ast.CallExpr) []string {
 			if c := staticCallee(info, call); c != nil {
 				return unlocks[c]

@@ -57,32 +57,44 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 		return notLockOp, "", token.NoPos
 	}
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+	if !ok || fn.Pkg() == nil {
 		return notLockOp, "", token.NoPos
 	}
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() == nil {
 		return notLockOp, "", token.NoPos
 	}
-	switch RecvName(sig.Recv().Type()) {
-	case "Mutex", "RWMutex", "Locker":
-	default:
-		return notLockOp, "", token.NoPos
+	if fn.Pkg().Path() != "sync" {
+		if !w.CustomLocks || !CustomLock(sig.Recv().Type()) {
+			return notLockOp, "", token.NoPos
+		}
+	} else {
+		switch RecvName(sig.Recv().Type()) {
+		case "Mutex", "RWMutex", "Locker":
+		default:
+			return notLockOp, "", token.NoPos
+		}
 	}
-	key := types.ExprString(sel.X)
+	mutex := sel.X
+	read := fn.Name() == "RLock" || fn.Name() == "TryRLock"
+	if m := w.rlockerOf(sel.X); m != nil {
+		// rwx := s.mu.RLocker(); rwx.Lock() read-locks s.mu.
+		mutex, read = m, true
+	}
+	key := types.ExprString(mutex)
 	if w.KeyOf != nil {
-		key = w.KeyOf(sel.X)
+		key = w.KeyOf(mutex)
 	}
 	switch fn.Name() {
 	case "Lock", "RLock":
-		if w.Exclusive && fn.Name() == "RLock" {
+		if w.Exclusive && read {
 			return notLockOp, "", token.NoPos
 		}
 		return opLock, key, call.Pos()
 	case "Unlock", "RUnlock":
 		return opUnlock, key, call.Pos()
 	case "TryLock", "TryRLock":
-		if w.Exclusive && fn.Name() == "TryRLock" {
+		if w.Exclusive && read {
 			return notLockOp, "", token.NoPos
 		}
 		return opTryLock, key, call.Pos()
@@ -128,13 +140,132 @@ type Walker struct {
 	// the package that unlocks what its caller locked): in Must mode they
 	// are dropped after the statement that makes the call.
 	unlocks func(call *ast.CallExpr) []string
+	// rlockers maps locals bound once to m.RLocker() to m (rlockerOf).
+	rlockers map[types.Object]ast.Expr
+	// CustomLocks counts the Lock and Unlock (RLock, RUnlock, RLocker)
+	// methods of a type built on sync mutexes (CustomLock) as a mutex's:
+	// gopkg's syncx.RWMutex, a per-P slice of RWMutex shards.
+	CustomLocks bool
+}
+
+// CustomLock reports whether t (or *t) is a named type outside package
+// sync with methods Lock() and Unlock() whose value holds a sync.Mutex or
+// sync.RWMutex (a field, or the element type of a slice or array of such
+// structs).
+func CustomLock(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == "sync" {
+		return false
+	}
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for _, name := range []string{"Lock", "Unlock"} {
+		sel := ms.Lookup(n.Obj().Pkg(), name)
+		if sel == nil {
+			return false
+		}
+		sig := sel.Obj().Type().(*types.Signature)
+		if sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+			return false
+		}
+	}
+	u := n.Underlying()
+	switch x := u.(type) {
+	case *types.Slice:
+		u = x.Elem().Underlying()
+	case *types.Array:
+		u = x.Elem().Underlying()
+	}
+	st, ok := u.(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		ft := f.Type()
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if fn, ok := types.Unalias(ft).(*types.Named); ok && fn.Obj().Pkg() != nil && fn.Obj().Pkg().Path() == "sync" && (fn.Obj().Name() == "Mutex" || fn.Obj().Name() == "RWMutex") {
+			return true
+		}
+	}
+	return false
 }
 
 // WalkFunc walks body with held as the locks held on entry.
 func (w *Walker) WalkFunc(body *ast.BlockStmt, held Held) {
 	if body != nil {
+		w.bindRLockers(body)
 		w.stmts(body.List, maps.Clone(held))
 	}
+}
+
+// bindRLockers records the locals of body defined as x := m.RLocker() of
+// a sync.RWMutex m and never assigned again: x.Lock() read-locks m.
+func (w *Walker) bindRLockers(body *ast.BlockStmt) {
+	assigned := map[types.Object]int{}
+	bound := map[types.Object]ast.Expr{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := ast.Unparen(l).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			obj := w.Info.ObjectOf(id)
+			if obj == nil {
+				continue
+			}
+			assigned[obj]++
+			if as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+				continue
+			}
+			call, ok := ast.Unparen(as.Rhs[i]).(*ast.CallExpr)
+			if !ok || len(call.Args) != 0 {
+				continue
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			fn, ok := typeutil.Callee(w.Info, call).(*types.Func)
+			if !ok || fn.Name() != "RLocker" || fn.Pkg() == nil {
+				continue
+			}
+			recv := fn.Type().(*types.Signature).Recv()
+			if recv == nil {
+				continue
+			}
+			if fn.Pkg().Path() == "sync" || w.CustomLocks && CustomLock(recv.Type()) {
+				bound[obj] = sel.X
+			}
+		}
+		return true
+	})
+	for obj, m := range bound {
+		if assigned[obj] != 1 {
+			continue
+		}
+		if w.rlockers == nil {
+			w.rlockers = map[types.Object]ast.Expr{}
+		}
+		w.rlockers[obj] = m
+	}
+}
+
+// rlockerOf returns the RWMutex x was bound to by x := m.RLocker(), or
+// nil.
+func (w *Walker) rlockerOf(x ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok || w.rlockers == nil {
+		return nil
+	}
+	return w.rlockers[w.Info.Uses[id]]
 }
 
 // stmts walks a statement list and returns the state at its end and

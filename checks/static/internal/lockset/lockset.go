@@ -397,11 +397,15 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		var in *State
 		var may State
 		aliased := false
+		lu, unless := lockUnlessOf(fn)
 		for _, s := range sites[fn] {
 			if s.r.Fn != fn && !s.r.known() {
 				continue
 			}
 			st, dropped := callerStateDropped(s.r, s.call, fn)
+			if unless && passesFalse(s.call, lu.param) {
+				st = st.With(lu.held) // fn takes the lock itself: if !locked { mu.Lock() }
+			}
 			aliased = aliased || dropped || s.r.Fn != fn && s.r.CallerLocks
 			for _, h := range st.held {
 				may = may.With(h)
