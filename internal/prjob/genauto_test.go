@@ -229,8 +229,9 @@ func TestGenKeepWithinBudget(t *testing.T) {
 		l.now = clock.now
 		// The search runs as long as it is given.
 		l.charge("dynamic", func() { clock.pass(opts.Budget - r.genKeep()) })
+		r.budget = l
 		g := genStageBudget(l.left(), opts.GenBudget)
-		search := gen.SearchBudget(g, seq, false)
+		search := gen.SearchBudget(g, r.genOver(), seq, false)
 		if search < gen.ReplayReserve(opts.GenBudget) && seq <= opts.GenBudget {
 			t.Errorf("sequential runs %v: gen's search gets %v of %v, want at least the replay reserve of its share, %v", seq, search, g, gen.ReplayReserve(opts.GenBudget))
 		}
@@ -238,5 +239,27 @@ func TestGenKeepWithinBudget(t *testing.T) {
 		if over := l.afterBuild() - l.total; over > l.total/20 {
 			t.Errorf("sequential runs %v: the job took %v of -budget %v, over 5%%: %s", seq, l.afterBuild(), l.total, l.line())
 		}
+	}
+	// The r1 run on this branch: the base commit's replays took 10.7s of
+	// their 3s, gen got 29.8s and its sequential runs took 22.5s; with
+	// gen's own 5% its search got 5.8s and found the restart deadlock with
+	// no time left to replay it. The job's 5% gives the search its reserve.
+	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
+	r := &job{opts: &opts, change: c, stderr: new(bytes.Buffer)}
+	r.splitGenBudget()
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	r.budget = newLedger(opts.Budget + r.genOwed())
+	r.budget.now = clock.now
+	r.budget.charge("dynamic", func() { clock.pass(79500 * time.Millisecond) })
+	r.budget.charge("base", func() { clock.pass(10700 * time.Millisecond) })
+	g := genStageBudget(r.budget.left(), opts.GenBudget)
+	seq := 22500 * time.Millisecond
+	search := gen.SearchBudget(g, r.genOver(), seq, true)
+	if want := gen.ReplayReserve(g); search < want {
+		t.Errorf("base overran: gen's search gets %v of %v, want its replay reserve, %v", search, g, want)
+	}
+	r.budget.charge("gen", func() { clock.pass(seq + search + g/10) }) // and gen's base check
+	if over := r.budget.afterBuild() - r.budget.total; over > r.budget.total/20 {
+		t.Errorf("base overran: the job took %v of -budget %v, over 5%%: %s", r.budget.afterBuild(), r.budget.total, r.budget.line())
 	}
 }

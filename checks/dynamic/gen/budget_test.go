@@ -35,7 +35,7 @@ func TestSearchBudget(t *testing.T) {
 		{27800*time.Millisecond + ReplayReserve(27800*time.Millisecond), 23100 * time.Millisecond, "/base", 8687500 * time.Microsecond}, // gocron in pr
 		{0, time.Minute, "", 0}, // no budget: no end
 	} {
-		if got := searchBudget(c.budget, c.seq, c.base); got != c.want {
+		if got := searchBudget(c.budget, 0, c.seq, c.base); got != c.want {
 			t.Errorf("searchBudget(%v, %v, %q) = %v, want %v", c.budget, c.seq, c.base, got, c.want)
 		}
 	}
@@ -44,7 +44,7 @@ func TestSearchBudget(t *testing.T) {
 	budget := 40 * time.Second
 	for seq := time.Duration(0); seq <= 2*budget; seq += 500 * time.Millisecond {
 		for _, base := range []string{"", "/base"} {
-			sb := searchBudget(budget, seq, base)
+			sb := searchBudget(budget, 0, seq, base)
 			if sb >= minSearch && seq+sb+baseReserve(budget, base) > budget+budget/20 {
 				t.Errorf("sequential %v, base %q: search %v ends past 5%% of %v", seq, base, sb, budget)
 			}
