@@ -414,7 +414,8 @@ func genRun(t *testing.T, c genCase) {
 	wg.Wait()
 	n := genSettle(base)
 	out := genOutcome(c, v, got)
-	lins, mask, err := genLinearizations(c, t.Name(), n)
+	key, _, _ := strings.Cut(t.Name(), "/") // under interleave each schedule is a subtest
+	lins, mask, err := genLinearizations(c, key, n)
 	if err != nil {
 		t.Skipf("the calls fail when run sequentially: %v", err)
 	}
