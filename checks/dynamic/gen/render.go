@@ -414,8 +414,8 @@ func genRun(t *testing.T, c genCase) {
 	wg.Wait()
 	n := genSettle(base)
 	out := genOutcome(c, v, got)
-	key, _, _ := strings.Cut(t.Name(), "/") // under interleave each schedule is a subtest
-	lins, mask, err := genLinearizations(c, key, n)
+	name, _, _ := strings.Cut(t.Name(), "/") // under interleave each schedule is a subtest
+	lins, mask, err := genLinearizations(c, name, n)
 	if err != nil {
 		t.Skipf("the calls fail when run sequentially: %v", err)
 	}
