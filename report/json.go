@@ -89,7 +89,9 @@ func (JSON) Write(w io.Writer, r *Report) error {
 		out.Uncompared = append(out.Uncompared, JSONFinding{Finding: f, Slug: ruleOf(f.Rule).Slug, Fingerprint: f.Fingerprint()})
 	}
 	out.Tests = r.Tests
-	out.Search = r.Search
+	if r.Search != nil {
+		out.Search = r.Search.withOverrun()
+	}
 	out.ChangedSites = r.Changed
 	out.Notes = r.Notes
 	enc := json.NewEncoder(w)

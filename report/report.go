@@ -9,6 +9,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -72,6 +73,18 @@ type SiteRun struct {
 type SearchTime struct {
 	BudgetMS     int64 `json:"budgetMs"`
 	AfterBuildMS int64 `json:"afterBuildMs"`
+	// OverrunPct is AfterBuildMS past BudgetMS, in percent of it (below
+	// 0: under it; the JSON writer sets it).
+	OverrunPct float64 `json:"overrunPct"`
+}
+
+// withOverrun returns a copy of st with OverrunPct set, to a tenth.
+func (st SearchTime) withOverrun() *SearchTime {
+	st.OverrunPct = 0
+	if st.BudgetMS > 0 {
+		st.OverrunPct = math.Round(1000*float64(st.AfterBuildMS-st.BudgetMS)/float64(st.BudgetMS)) / 10
+	}
+	return &st
 }
 
 // TestRun is one test's share of a dynamic search.

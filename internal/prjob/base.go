@@ -12,6 +12,7 @@ import (
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/gen"
 )
 
 // The pull request is told about a dynamic failure by its cause, not by
@@ -170,7 +171,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 	var v []explore.BaseVerdict
 	r.budget.charge("base", func() {
 		v, err = explore.CheckBase(ctx, dyn, explore.BaseOptions{
-			Dir: dir, Budget: baseStageBudget(r.budget.left(), r.genOwed()), Schedules: r.opts.Count, Strategy: r.opts.Strategy, Seed: seed,
+			Dir: dir, Budget: baseStageBudget(r.budget.left(), r.genOwed()+r.genKeep()), Schedules: r.opts.Count, Strategy: r.opts.Strategy, Seed: seed,
 			Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers, EarlySleep: true, Stage: r.budget.watch(nil),
 		})
 	})
@@ -238,6 +239,19 @@ func (r *job) genOwed() time.Duration {
 		return r.opts.GenBudget
 	}
 	return 0
+}
+
+// genKeep is what the dynamic search leaves of its share for gen, when gen
+// is still to run: gen's replay reserve (gen.ReplayReserve), at most a
+// quarter of the search's share. gen's search gets it however long gen's
+// sequential runs took (a blocking case waits out its timeout), and the
+// job keeps -budget within 5%: with the reserve on top of gen's share,
+// gocron-stop-twice's pull request ran 7.6% past it.
+func (r *job) genKeep() time.Duration {
+	if r.genOwed() == 0 {
+		return 0
+	}
+	return min(gen.ReplayReserve(r.opts.GenBudget), r.opts.Budget/4)
 }
 
 func git(ctx context.Context, dir string, args ...string) (string, error) {

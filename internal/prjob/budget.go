@@ -147,3 +147,18 @@ func baseStageBudget(left, genOwed time.Duration) time.Duration {
 func genStageBudget(left, share time.Duration) time.Duration {
 	return max(left, share/10)
 }
+
+// genOver is how far past its budget gen's search may end to keep its
+// replay reserve (gen.Options.Over): what -budget's 5% leaves once gen's
+// budget is all that is left (less what gen's least share is past it).
+// gocron-stop-twice: the base commit's replays took 10.7s of their 3s,
+// gen got 29.8s, its sequential runs 22.5s, and its search 5.8s (gen's
+// own 5%) found the restart deadlock with no time left to replay it.
+func (r *job) genOver() time.Duration {
+	l := r.budget
+	if l == nil || l.total <= 0 {
+		return 0
+	}
+	left := l.left()
+	return max(l.total/20-max(genStageBudget(left, r.opts.GenBudget)-left, 0), time.Nanosecond)
+}

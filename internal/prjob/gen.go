@@ -50,7 +50,8 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 			baseDir = dir
 		}
 	}
-	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", genStageBudget(r.budget.left(), opts.GenBudget), seed)
+	budget, over := genStageBudget(r.budget.left(), opts.GenBudget), r.genOver()
+	r.logf("gen: tests generated for the changed types that claim thread safety or hold a mutex or atomic, budget %v, seed %d", budget, seed)
 	res, err := gen.Run(ctx, gen.Options{
 		Dir:      c.ModuleDir,
 		Patterns: pkgs,
@@ -66,7 +67,8 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		// known yet, so one without a place of its own is checked.
 		BaseCheck:    r.genInChange,
 		Seed:         seed,
-		Budget:       genStageBudget(r.budget.left(), opts.GenBudget),
+		Budget:       budget,
+		Over:         over,
 		Strategy:     opts.Strategy,
 		Race:         opts.Race,
 		Tags:         opts.Tags,

@@ -37,8 +37,8 @@ func (r *job) splitGenBudget() {
 	if len(names) == 0 {
 		what, list = "hold a mutex or atomic", guarded
 	}
-	r.logf("gen: changed types that %s: %s; %v of -budget goes to tests generated for them, %v to the affected tests",
-		what, strings.Join(list, ", "), opts.GenBudget, opts.Budget)
+	r.logf("gen: changed types that %s: %s; %v of -budget goes to tests generated for them, %v to the affected tests (%v of it kept for gen's replays)",
+		what, strings.Join(list, ", "), opts.GenBudget, opts.Budget, r.genKeep())
 	if len(names) > 0 && len(guarded) > 0 {
 		r.logf("gen: and for the changed types that claim nothing but hold a mutex or atomic: %s", strings.Join(guarded, ", "))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/affected/diff"
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/gen"
 )
 
 // A module whose package p has types that claim thread safety (or not), in
@@ -205,5 +206,60 @@ func TestBaseBudgetBeforeGenShare(t *testing.T) {
 	left := 2*time.Minute - (90*time.Second - r.baseKeep())
 	if got := baseStageBudget(left, r.genOwed()); got != 30*time.Second {
 		t.Errorf("base stage budget %v, want 30s", got)
+	}
+}
+
+// TestGenKeepWithinBudget, on a fake clock: gen's replay reserve comes
+// out of the dynamic search's share, so that gen's search keeps it after
+// sequential runs that overran their part and the job still ends within
+// 5% of -budget. gocron-stop-twice's pull request: the dynamic search ran
+// its 90s, gen's sequential runs took 24s of its 30s (a blocking case
+// waits out its timeout, then the base's round), its search got its
+// quarter on top, and the job ran 7.6% past -budget. With genKeep 0,
+// 28s of sequential runs leave gen's search 3.5s, not its 7.5s (gen's
+// own 5% keeps the job's end; gen.TestSearchBudget pins that).
+func TestGenKeepWithinBudget(t *testing.T) {
+	_, c := genAutoModule(t)
+	for _, seq := range []time.Duration{0, 24 * time.Second, 28 * time.Second, 30 * time.Second, 33 * time.Second} {
+		opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
+		r := &job{opts: &opts, change: c, stderr: new(bytes.Buffer)}
+		r.splitGenBudget()
+		clock := &fakeClock{t: time.Unix(0, 0)}
+		l := newLedger(opts.Budget + r.genOwed())
+		l.now = clock.now
+		// The search runs as long as it is given.
+		l.charge("dynamic", func() { clock.pass(opts.Budget - r.genKeep()) })
+		r.budget = l
+		g := genStageBudget(l.left(), opts.GenBudget)
+		search := gen.SearchBudget(g, r.genOver(), seq, false)
+		if search < gen.ReplayReserve(opts.GenBudget) && seq <= opts.GenBudget {
+			t.Errorf("sequential runs %v: gen's search gets %v of %v, want at least the replay reserve of its share, %v", seq, search, g, gen.ReplayReserve(opts.GenBudget))
+		}
+		l.charge("gen", func() { clock.pass(seq + max(search, 0)) })
+		if over := l.afterBuild() - l.total; over > l.total/20 {
+			t.Errorf("sequential runs %v: the job took %v of -budget %v, over 5%%: %s", seq, l.afterBuild(), l.total, l.line())
+		}
+	}
+	// The r1 run on this branch: the base commit's replays took 10.7s of
+	// their 3s, gen got 29.8s and its sequential runs took 22.5s; with
+	// gen's own 5% its search got 5.8s and found the restart deadlock with
+	// no time left to replay it. The job's 5% gives the search its reserve.
+	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
+	r := &job{opts: &opts, change: c, stderr: new(bytes.Buffer)}
+	r.splitGenBudget()
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	r.budget = newLedger(opts.Budget + r.genOwed())
+	r.budget.now = clock.now
+	r.budget.charge("dynamic", func() { clock.pass(79500 * time.Millisecond) })
+	r.budget.charge("base", func() { clock.pass(10700 * time.Millisecond) })
+	g := genStageBudget(r.budget.left(), opts.GenBudget)
+	seq := 22500 * time.Millisecond
+	search := gen.SearchBudget(g, r.genOver(), seq, true)
+	if want := gen.ReplayReserve(g); search < want {
+		t.Errorf("base overran: gen's search gets %v of %v, want its replay reserve, %v", search, g, want)
+	}
+	r.budget.charge("gen", func() { clock.pass(seq + search + g/10) }) // and gen's base check
+	if over := r.budget.afterBuild() - r.budget.total; over > r.budget.total/20 {
+		t.Errorf("base overran: the job took %v of -budget %v, over 5%%: %s", r.budget.afterBuild(), r.budget.total, r.budget.line())
 	}
 }

@@ -466,7 +466,9 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	}
 	sort.Strings(targets)
 	seed, schedules := r.seedAndSchedules()
-	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s (%d changed)", len(refs), checks.Plural(len(refs), "test"), opts.Budget, seed, len(targets), checks.Plural(len(targets), "site"), len(changed))
+	// gen's replay reserve comes out of this share (genKeep).
+	budget := opts.Budget - r.genKeep()
+	r.logf("dynamic search: %d %s, budget %v, seed %d, %d target %s (%d changed)", len(refs), checks.Plural(len(refs), "test"), budget, seed, len(targets), checks.Plural(len(targets), "site"), len(changed))
 	var (
 		progressMu   sync.Mutex // Progress may be called from the search's goroutines
 		lastProgress time.Time
@@ -475,7 +477,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		Dir:          c.ModuleDir,
 		Patterns:     pkgs,
 		Tests:        refs,
-		Budget:       opts.Budget,
+		Budget:       budget,
 		Seed:         seed,
 		Race:         opts.Race,
 		Tags:         opts.Tags,

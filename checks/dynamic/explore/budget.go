@@ -72,9 +72,14 @@ func (s *search) shrinkReserve() time.Duration {
 	base := min(shrinkTime, s.opts.Budget/10)
 	if len(s.order) == 0 && len(s.crashes) == 0 {
 		// And the start-up of two processes: a replay that comes too late
-		// for a small budget does not report the finding.
+		// for a small budget does not report the finding (a late
+		// failure's replay at what fresh processes take: searchReserve).
 		return min(base/2+2*processStartup, s.opts.Budget/4)
 	}
+	// A fresh process's start and exit as the latest took them: on a
+	// loaded machine seconds, not processStartup (condsignalnolock's and
+	// ctxafterfuncstop's replays found no time left in a 10s budget).
+	startup := max(processStartup, s.fresh.recent())
 	if len(s.order) > 0 {
 		keep = s.opts.KeepAfter
 	}
@@ -123,7 +128,7 @@ func (s *search) shrinkReserve() time.Duration {
 	if len(s.order) > 0 && s.opts.KeepFor != nil {
 		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
 	}
-	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
+	return postReserve(base, s.opts.Budget/4, startup, costs, plainRan) + keep
 }
 
 // toolsDoing reports whether failure f of t is one the report notes as
@@ -167,21 +172,22 @@ func reserveKey(f *failure) string {
 
 // postReserve is the time kept after the search for failures whose
 // tests cost costs (one process, one schedule): the replayTries replays
-// that must each reproduce it and plainRuns plain go test runs each, and the start-up of
-// a process twice (the runs of a test share a warm cache); only the
-// replays for those of plainRan, whose test ran under plain go test
-// already; at least least, at most most, but never less than the replays
-// alone (a finding is reported only once it replayed alone: many
-// failures end the search early rather than go unreported).
-func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
+// that must each reproduce it and plainRuns plain go test runs each, and
+// the start-up of a process (startup) twice (the runs of a test share a
+// warm cache); only the replays for those of plainRan, whose test ran
+// under plain go test already; at least least, at most most, but never
+// less than the replays alone, each in a fresh process (a finding is
+// reported only once it replayed alone: many failures end the search
+// early rather than go unreported).
+func postReserve(least, most, startup time.Duration, costs, plainRan []time.Duration) time.Duration {
 	var need, replays time.Duration
 	for _, c := range costs {
-		need += (replayTries+plainRuns)*c + 2*processStartup
-		replays += replayTries * (c + processStartup)
+		need += (replayTries+plainRuns)*c + 2*startup
+		replays += replayTries * (c + startup)
 	}
 	for _, c := range plainRan {
-		need += replayTries * (c + processStartup)
-		replays += replayTries * (c + processStartup)
+		need += replayTries * (c + startup)
+		replays += replayTries * (c + startup)
 	}
 	return max(min(max(need, least), most), replays)
 }

@@ -71,18 +71,18 @@ func TestFairShare(t *testing.T) {
 // tests' cost, within its bounds.
 func TestPostReserve(t *testing.T) {
 	least, most := 3*time.Second, 15*time.Second
-	if got := postReserve(least, most, nil, nil); got != least {
+	if got := postReserve(least, most, processStartup, nil, nil); got != least {
 		t.Errorf("no failures: %v, want %v", got, least)
 	}
 	one := (replayTries+plainRuns)*100*time.Millisecond + 2*processStartup
 	costs := []time.Duration{100 * time.Millisecond}
-	if got := postReserve(0, most, costs, nil); got != one {
+	if got := postReserve(0, most, processStartup, costs, nil); got != one {
 		t.Errorf("one failure of a 100ms test: %v, want %v", got, one)
 	}
 	for len(costs) < 15 {
 		costs = append(costs, 100*time.Millisecond)
 	}
-	if got := postReserve(least, most, costs, nil); got != most {
+	if got := postReserve(least, most, processStartup, costs, nil); got != most {
 		t.Errorf("15 failures: %v, want the most, %v", got, most)
 	}
 	// Past the most, the replays alone are still kept: a finding that
@@ -90,14 +90,14 @@ func TestPostReserve(t *testing.T) {
 	for len(costs) < 60 {
 		costs = append(costs, 100*time.Millisecond)
 	}
-	if got, want := postReserve(least, most, costs, nil), 60*replayTries*(100*time.Millisecond+processStartup); got != want {
+	if got, want := postReserve(least, most, processStartup, costs, nil), 60*replayTries*(100*time.Millisecond+processStartup); got != want {
 		t.Errorf("60 failures: %v, want their replays, %v", got, want)
 	}
-	if got, want := postReserve(0, most, nil, costs[:1]), replayTries*(100*time.Millisecond+processStartup); got != want {
+	if got, want := postReserve(0, most, processStartup, nil, costs[:1]), replayTries*(100*time.Millisecond+processStartup); got != want {
 		t.Errorf("one failure whose test ran under plain go test already: %v, want %v (its replay)", got, want)
 	}
 	costs = costs[:5]
-	if got, want := postReserve(least, most, costs, nil), 5*one; got != want {
+	if got, want := postReserve(least, most, processStartup, costs, nil), 5*one; got != want {
 		t.Errorf("5 failures: %v, want %v", got, want)
 	}
 }

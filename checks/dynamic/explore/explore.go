@@ -67,6 +67,9 @@ type target struct {
 	// failedRun: a schedule of its search failed (counted), so a process
 	// starts only while the failure's replays still fit (rt.ReplayFits).
 	failedRun bool
+	// replayStop is set once its processes still running were told to
+	// start no further schedule for a failure's replays (keepReplayTime).
+	replayStop bool
 	// virtual is how far the virtual clock of its unperturbed schedule
 	// moved: its sleeps and timers, which cost no wall time under
 	// control but do under plain go test (plainCost).

@@ -5,6 +5,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -102,10 +103,8 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
-	stopFile := ""
-	if s.opts.TestUntil != nil {
-		stopFile = s.stopFile(t)
-	}
+	// Options.TestUntil's stop, or a failure's replays' (keepReplayTime).
+	stopFile := s.stopFile(t)
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
 		s.mu.Lock()
 		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused
@@ -192,9 +191,27 @@ func (s *search) counted(t *target, r rt.Result) {
 	}
 	t.step = max(t.step, r.Elapsed)
 	t.failedRun = t.failedRun || r.Outcome != "pass"
+	s.keepReplayTime(t)
 	s.countPreempts(r)
 	s.mu.Unlock()
 }
+
+// keepReplayTime, at each schedule of t that ended after one of them
+// failed: once the failure's replays (rt.ReplayFits, as its own process
+// judges them) no longer fit before the end of the budget, t's processes
+// still running start no further schedule (its stop file). Before, they
+// ran to the end of the test's slice, planned before the failure, and
+// the replay found no time left. The caller holds s.mu.
+func (s *search) keepReplayTime(t *target) {
+	if !t.failedRun || t.replayStop || s.workDir == "" || rt.ReplayFits(s.replayBy(), replayTries, t.step, clock()) {
+		return
+	}
+	t.replayStop = true
+	_ = os.WriteFile(s.stopFile(t), nil, 0o644)
+}
+
+// clock is time.Now; tests replace it.
+var clock = time.Now
 
 // afterProcess decides how a worker goes on after one process: from which
 // schedule index, or not at all.

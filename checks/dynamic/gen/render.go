@@ -210,24 +210,49 @@ func genOrders(counts []int) [][]int {
 // earlier call started in the background still ran (pending): when that
 // work finishes decides them, so they are not compared (a pool that
 // makes an item in the background and says "not ready" meanwhile).
-func genSequential(c genCase, order []int) (out []string, pending []bool) {
-	before := genSettle(0)
+// before is how many goroutines run now (the last order's work settled);
+// after is how many run at its end, settled; seen says some background
+// work ran. A quiet case (genQuiet) counts goroutines once, at the end
+// (under interleave each count is a dump of every goroutine's stack),
+// and runs again with every count when work is left then.
+func genSequential(c genCase, order []int, before int, quiet bool) (out []string, pending []bool, after int, seen bool) {
+	if quiet {
+		v := c.prefix()
+		got := make([][]string, len(c.threads))
+		for _, i := range order {
+			got[i] = append(got[i], c.threads[i][len(got[i])].call(v))
+		}
+		out = genOutcome(c, v, got)
+		if after = runtime.NumGoroutine(); after <= before {
+			return out, make([]bool, len(out)), after, false
+		}
+		out, pending, after, _ = genSequential(c, order, genSettle(before), false)
+		return out, pending, after, true
+	}
 	v := c.prefix()
 	base := genSettle(before)
+	seen = base > before
 	got := make([][]string, len(c.threads))
 	busy := make([][]bool, len(c.threads))
-	for _, i := range order {
-		busy[i] = append(busy[i], runtime.NumGoroutine() > base)
+	for k, i := range order {
+		b := k > 0 && runtime.NumGoroutine() > base // the first call's count is base
+		seen = seen || b
+		busy[i] = append(busy[i], b)
 		got[i] = append(got[i], c.threads[i][len(got[i])].call(v))
 	}
 	for _, b := range busy {
 		pending = append(pending, b...)
 	}
-	late := genSettle(base) > base
+	late := runtime.NumGoroutine() > base
+	seen = seen || late
 	for range c.observe {
 		pending = append(pending, late)
 	}
-	return genOutcome(c, v, got), pending
+	after = base
+	if late {
+		after = genSettle(base)
+	}
+	return genOutcome(c, v, got), pending, after, seen
 }
 
 func genOutcome(c genCase, v []interface{}, got [][]string) []string {
@@ -246,7 +271,9 @@ func genOutcome(c genCase, v []interface{}, got [][]string) []string {
 // under go test), while goroutines keep ending and more than want run;
 // it returns how many run then. The concurrent calls and the sequential
 // orders start from the same settled value: the work the prefix started
-// is done or waits in both.
+// is done or waits in both. It sleeps only while more than want run: a
+// value whose calls start no goroutine costs no sleep (under interleave
+// each is a clock jump, and every schedule runs all the orders).
 func genSettle(want int) int {
 	n := runtime.NumGoroutine()
 	for i := 0; i < 5 && n > want; i++ {
@@ -265,10 +292,17 @@ func genSettle(want int) int {
 // not compared.
 const genRuns = 3
 
-// genLinearizations runs every sequential order genRuns times; it returns
-// their outcomes, with the positions that are not deterministic or pending
-// (genSequential) masked, and that mask. A panic is returned as an error.
-func genLinearizations(c genCase) (outs [][]string, mask []bool, err error) {
+// genQuiet holds the cases (by test name) whose whole genLinearizations,
+// every goroutine counted, saw no background work: later schedules in
+// the process count once per order (genSequential).
+var genQuiet = map[string]bool{}
+
+// genLinearizations runs every sequential order genRuns times, n
+// goroutines running before; it returns their outcomes, with the
+// positions that are not deterministic or pending (genSequential)
+// masked, and that mask. A panic is returned as an error. key names the
+// case in genQuiet ("": none).
+func genLinearizations(c genCase, key string, n int) (outs [][]string, mask []bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -278,8 +312,10 @@ func genLinearizations(c genCase) (outs [][]string, mask []bool, err error) {
 	for i, th := range c.threads {
 		counts[i] = len(th)
 	}
+	quiet, seen := key != "" && genQuiet[key], false
 	for _, order := range genOrders(counts) {
-		first, pending := genSequential(c, order)
+		first, pending, after, bg := genSequential(c, order, n, quiet)
+		n, seen = after, seen || bg
 		if mask == nil {
 			mask = make([]bool, len(first))
 		}
@@ -287,7 +323,8 @@ func genLinearizations(c genCase) (outs [][]string, mask []bool, err error) {
 			mask[j] = mask[j] || p
 		}
 		for k := 1; k < genRuns; k++ {
-			again, pending := genSequential(c, order)
+			again, pending, after, bg := genSequential(c, order, n, quiet)
+			n, seen = after, seen || bg
 			for j := range first {
 				if again[j] != first[j] || pending[j] {
 					mask[j] = true
@@ -295,6 +332,9 @@ func genLinearizations(c genCase) (outs [][]string, mask []bool, err error) {
 			}
 		}
 		outs = append(outs, first)
+	}
+	if key != "" {
+		genQuiet[key] = !seen
 	}
 	for _, o := range outs {
 		genMask(o, mask)
@@ -356,7 +396,7 @@ const concurrentHelpers = `
 // fails when no sequential order of the same calls gives the same outcome.
 func genRun(t *testing.T, c genCase) {
 	t.Helper()
-	before := genSettle(0)
+	before := runtime.NumGoroutine()
 	v := c.prefix()
 	base := genSettle(before)
 	got := make([][]string, len(c.threads))
@@ -372,9 +412,10 @@ func genRun(t *testing.T, c genCase) {
 		}()
 	}
 	wg.Wait()
-	genSettle(base)
+	n := genSettle(base)
 	out := genOutcome(c, v, got)
-	lins, mask, err := genLinearizations(c)
+	name, _, _ := strings.Cut(t.Name(), "/") // under interleave each schedule is a subtest
+	lins, mask, err := genLinearizations(c, name, n)
 	if err != nil {
 		t.Skipf("the calls fail when run sequentially: %v", err)
 	}
@@ -410,7 +451,7 @@ func genRun(t *testing.T, c genCase) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _, err = genLinearizations(c)
+		_, _, err = genLinearizations(c, "", runtime.NumGoroutine())
 	}()
 	select {
 	case <-done:

@@ -49,8 +49,13 @@ type Options struct {
 	Seed      int64 // seeds generation and the search
 	// Budget is the wall time of the sequential runs and the search after
 	// their builds: no round of sequential runs after the first starts
-	// past half of it, and the search gets the rest (at least a tenth).
+	// past half of it, and the search gets the rest (searchBudget).
 	Budget time.Duration
+	// Over is how far past Budget the search may end, so that it keeps
+	// its replay reserve after sequential runs that ran past their part
+	// (0: a twentieth of Budget). `interleave pr` gives what its own
+	// -budget allows (a twentieth of it).
+	Over time.Duration
 	// The rest is passed to the search as explore.Options.
 	Schedules    int // per worker and test; 0: the budget alone bounds the search
 	Strategy     string
@@ -456,19 +461,50 @@ func (r *run) typeReports() {
 
 // searchBudget is what the sequential runs left of the budget for the
 // search, the base check's part (baseReserve) set aside: at least
-// replayReserve, which the sequential runs cannot take.
-func searchBudget(budget, sequential time.Duration, baseDir string) time.Duration {
-	return max(budget-sequential-baseReserve(budget, baseDir), replayReserve(budget))
+// replayReserve, which the sequential runs' end leaves, but when they ran
+// past it (a round waits for a blocking case's -timeout) no more than
+// what is left and over (a twentieth of the budget when 0): the budget is
+// kept within 5% (gocron's pull request ran 7.6% over with the whole
+// reserve on top).
+// `interleave pr` gives gen the reserve out of the dynamic search's share
+// (ReplayReserve). 0 (no end) when the budget is 0.
+func searchBudget(budget, over, sequential time.Duration, baseDir string) time.Duration {
+	if budget <= 0 {
+		return 0
+	}
+	if over <= 0 {
+		over = budget / 20
+	}
+	left := budget - sequential - baseReserve(budget, baseDir)
+	return min(max(left, replayReserve(budget)), left+over)
 }
 
-// replayReserve is the least of the budget the search gets, however long
-// the sequential runs took (a round waits for a blocking case's
-// -timeout): a quarter, so that a failure its unperturbed runs find is
-// replayed alone and shrunk in it, the search itself ending earlier
-// (explore's reserves). A tenth was not enough: gocron's restart
-// deadlock, found with 2.8 s of 27.8 s left, had no time for its replay
-// (load 30).
+// minSearch is the least searchBudget worth a search: with less, the kept
+// tests are not searched (a note says why).
+const minSearch = time.Second
+
+// replayReserve is the least of the budget the search gets when the
+// sequential runs end by their part: a quarter, so that a failure its
+// unperturbed runs find is replayed alone and shrunk in it, the search
+// itself ending earlier (explore's reserves). A tenth was not enough:
+// gocron's restart deadlock, found with 2.8 s of 27.8 s left, had no time
+// for its replay (load 30).
 func replayReserve(budget time.Duration) time.Duration { return budget / 4 }
+
+// SearchBudget is searchBudget: what gen's search gets of budget after
+// sequential runs that took sequential, with a base commit or not.
+func SearchBudget(budget, over, sequential time.Duration, withBase bool) time.Duration {
+	base := ""
+	if withBase {
+		base = "base"
+	}
+	return searchBudget(budget, over, sequential, base)
+}
+
+// ReplayReserve is replayReserve of gen's share of a budget: what
+// `interleave pr` takes out of the dynamic search's share and adds to
+// gen's, so that gen's search keeps it within the budget.
+func ReplayReserve(share time.Duration) time.Duration { return replayReserve(share) }
 
 // search searches the kept tests of patterns in the copy.
 func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, error) {
@@ -477,11 +513,17 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 	if opts.skipTest != nil {
 		skip = func(t explore.TestRef) bool { return opts.skipTest(t.Name) }
 	}
+	budget := searchBudget(opts.Budget, opts.Over, r.sequential, opts.BaseDir)
+	if opts.Budget > 0 && budget < minSearch {
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the generated tests kept were not searched: their sequential runs took %v of -budget %v, and the budget is kept within 5%%",
+			r.sequential.Round(100*time.Millisecond), opts.Budget))
+		return &explore.Result{}, nil
+	}
 	er, err := explore.Run(ctx, explore.Options{
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
 		Run:          "^TestInterleaveGen_",
-		Budget:       searchBudget(opts.Budget, r.sequential, opts.BaseDir),
+		Budget:       budget,
 		Schedules:    opts.Schedules,
 		Strategy:     opts.Strategy,
 		Seed:         opts.Seed,
