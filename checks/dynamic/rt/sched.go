@@ -682,6 +682,7 @@ func (s *sched) next() {
 		pick = cands[s.strat.Next(list, s.last, s.steps)]
 	}
 	pick.lastPick = s.steps
+	s.countPassed(cands, pick)
 	s.decide(pick)
 }
 

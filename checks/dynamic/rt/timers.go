@@ -387,7 +387,11 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		}
 		far := s.farNow(list)
 		ts := s.earlyTargets(far)
-		if len(ts) == 0 || !far && s.strat.Choose(s.earlyOddsFor(list), s.steps) != 1 {
+		odds := s.earlyOddsFor(list)
+		if s.cfg.KeepEarly && s.delayed(list) {
+			odds = earlyDelayedOdds
+		}
+		if len(ts) == 0 || !far && s.strat.Choose(odds, s.steps) != 1 {
 			return false
 		}
 		to = ts[s.strat.Choose(len(ts), s.steps)]
@@ -454,6 +458,60 @@ func (s *sched) earlyOddsFor(list []Candidate) int {
 
 // earlyAimedOdds: see earlyOddsFor.
 const earlyAimedOdds = 4
+
+// A loaded machine's delays come in stretches: a goroutine that could run
+// and did not for a while (its thread descheduled, its run queue behind
+// another) is likely not to run for a while longer, so the sleep or the
+// timer that ends meanwhile most likely ends before it runs at all, not
+// after it ran part of its work (a consumer that never started draining a
+// full buffer, rather than one stopped half-way). With Config.KeepEarly
+// (repro's, where only the log's failure counts after an early jump), when
+// every goroutine that could run has been passed over at the last
+// delayedRun decisions in a row, the jump's odds are 1 in earlyDelayedOdds
+// (delayed); the strategy's own order makes such stretches (a low PCT
+// priority), the odds keep the jump inside them.
+const (
+	delayedRun       = 8
+	earlyDelayedOdds = 2
+)
+
+// delayed: has every goroutine of list been passed over at the last
+// delayedRun decisions (countPassed)?
+//
+//go:norace
+func (s *sched) delayed(list []Candidate) bool {
+	if len(list) == 0 {
+		return false
+	}
+	for _, c := range list {
+		if c.G < 0 || c.G >= len(s.gs) {
+			return false
+		}
+		g := s.gs[c.G]
+		if g.passAt != s.steps-1 || g.passed < delayedRun {
+			return false
+		}
+	}
+	return true
+}
+
+// countPassed counts, before the decision that runs pick, the decisions in
+// a row at which each of cands could run and another ran.
+//
+//go:norace
+func (s *sched) countPassed(cands []*gstate, pick *gstate) {
+	for _, g := range cands {
+		if g.passAt != s.steps-1 {
+			g.passed = 0 // not a candidate at the last decision
+		}
+		g.passAt = s.steps
+		if g == pick {
+			g.passed = 0
+		} else {
+			g.passed++
+		}
+	}
+}
 
 // farNow: does the clock jump now, and may it go further than earlyMax
 // (earlyTargets)? With EarlySleep (pr's), in a targeted schedule
