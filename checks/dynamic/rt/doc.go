@@ -128,6 +128,9 @@
 // first while they can (the delay that let them overlap). With
 // Config.EarlySleep (pr's) a sleeper may wake so too, before goroutines
 // started ahead of its sleep ran: a Stop that came before its Start.
+// With Config.KeepEarly (repro's) goroutines passed over for a stretch
+// are delayed: the jump comes before them with high odds, and they stay
+// delayed while those it woke run (timers.go, delayed, heldRun).
 // Never in a synctest bubble, whose clock moves only when all in it block. A loop that reads the clock between spins, with no timer
 // pending, moves it by growing steps. Goroutines blocked outside control
 // for something other than a lock (real I/O, a poller on the real clock

@@ -113,6 +113,10 @@ type gstate struct {
 	dumped   bool
 	// lastPick is the step at which it was last chosen (fair picks).
 	lastPick int
+	// passed counts the decisions in a row, up to passAt, at which it
+	// could run and another ran (delayed).
+	passed int
+	passAt int
 	// set is the set of parked goroutines it is in (see park), at setIdx.
 	set    uint8
 	setIdx int32

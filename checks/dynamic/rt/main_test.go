@@ -46,6 +46,7 @@ func TestMainChild(t *testing.T) {
 		"TestResetOverlap":  resetBatcher(false),
 		"TestResetLocked":   resetBatcher(true),
 		"TestFreshSelect":   freshSelect,
+		"TestLateConsumer":  lateConsumer,
 		"TestSleepFlakeLeaks": func(t *testing.T) {
 			// A goroutine the test never stops (a reaper), as well.
 			Go(func() { Recv(make(chan int)) })

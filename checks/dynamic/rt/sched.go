@@ -72,6 +72,10 @@ type sched struct {
 	// the last overlapping move, which run first while they can.
 	firedCbs  []*gstate
 	overlapGs []*gstate
+	// held: the goroutines a delayed jump went past (timers.go, delayed),
+	// which stay delayed for heldLeft more decisions while others can run.
+	held     []*gstate
+	heldLeft int
 	// farFires counts the early moves further than earlyMax (farNow,
 	// drawn once: farDrawn); after one only a data race counts.
 	farFires int
@@ -79,7 +83,10 @@ type sched struct {
 	// earlyHang: after one, nothing could run for longer than earlyMax
 	// (the clock jumped that far with every goroutine blocked): a hang
 	// a long timeout ended, not a timeout that came too soon.
-	earlyHang bool
+	// earlyHangTest: so before the test returned (what its leftovers
+	// wait for after, a ticker's tick, says nothing of its failure).
+	earlyHang     bool
+	earlyHangTest bool
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -568,6 +575,7 @@ func (s *sched) next() {
 		if from := s.now; s.idleFires < 1000 && s.fireTimers() {
 			if s.earlyFires > 0 && s.now-from > earlyMax {
 				s.earlyHang = true
+				s.earlyHangTest = s.earlyHangTest || !s.testDone
 			}
 			s.idleFires++
 			return
@@ -678,6 +686,17 @@ func (s *sched) next() {
 			s.listBuf = list[:0]
 		}
 	}
+	all := cands // countPassed: the held could run too
+	if len(s.held) > 0 && s.replay == nil && !s.fairPhase() {
+		if rest := s.heldRun(cands); len(rest) > 0 {
+			cands = rest
+			list = s.listBuf[:0]
+			for _, g := range cands {
+				list = append(list, s.candidate(g))
+			}
+			s.listBuf = list[:0]
+		}
+	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
 		if s.awaitRecordedBack(cands) {
@@ -701,6 +720,7 @@ func (s *sched) next() {
 		pick = cands[s.strat.Next(list, s.last, s.steps)]
 	}
 	pick.lastPick = s.steps
+	s.countPassed(all, pick)
 	s.decide(pick)
 }
 
@@ -727,7 +747,15 @@ func (s *sched) overlapRun(cands []*gstate) []*gstate {
 // control took part (their work, unseen, may be what a jump skipped).
 //
 //go:norace
-func (s *sched) hungAfterEarly() bool { return s.earlyHang && !s.foreignSeen }
+func (s *sched) hungAfterEarly() bool {
+	if s.cfg.KeepEarly {
+		// repro's: a test's failure after an early jump is the log's
+		// unless the test hung before it returned; its leftovers' long
+		// waits after it (a cleanup ticker) are not its hang.
+		return s.earlyHangTest && !s.foreignSeen
+	}
+	return s.earlyHang && !s.foreignSeen
+}
 
 // sendAndWait hands the parked g a reply in the given mode and waits for
 // it to arrive again; past the step limit the watchdog ends the process.

@@ -395,6 +395,7 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		return false
 	}
 	to := time.Duration(-1) // the next deadline
+	delayed := false
 	if s.replay != nil && s.diverged == "" {
 		if s.steps >= len(s.replay.Decisions) || !s.replay.Decisions[s.steps].Early {
 			return false
@@ -405,7 +406,18 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		}
 		far := s.farNow(list)
 		ts := s.earlyTargets(far)
-		if len(ts) == 0 || !far && s.strat.Choose(s.earlyOddsFor(list), s.steps) != 1 {
+		jump := false
+		if len(ts) > 0 && !far {
+			if s.cfg.KeepEarly && s.heldAll(list) {
+				jump = true // their delay goes on (heldRun)
+			} else if s.cfg.KeepEarly && s.delayed(list) {
+				jump = s.strat.Choose(earlyDelayedOdds, s.steps) != 0
+				delayed = jump
+			} else {
+				jump = s.strat.Choose(s.earlyOddsFor(list), s.steps) == 1
+			}
+		}
+		if len(ts) == 0 || !far && !jump {
 			return false
 		}
 		to = ts[s.strat.Choose(len(ts), s.steps)]
@@ -430,6 +442,14 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		s.realMoved = true // recorded: a replay moves its clock there first
 	}
 	s.earlyDue = true
+	if delayed {
+		// The delayed stay so while those the move woke run (heldRun).
+		s.held = s.held[:0]
+		for _, c := range list {
+			s.held = append(s.held, s.gs[c.G])
+		}
+		s.heldLeft = delayedHold
+	}
 	if s.firedOther || s.sleeperDue() {
 		s.earlyFires++
 		s.earlyNote(list, before)
@@ -478,6 +498,116 @@ func (s *sched) earlyOddsFor(list []Candidate) int {
 
 // earlyAimedOdds: see earlyOddsFor.
 const earlyAimedOdds = 4
+
+// A loaded machine's delays come in stretches: a goroutine that could run
+// and did not for a while (its thread off the CPU for a time slice, its
+// run queue behind another) most likely stays so for a while longer, far
+// longer than a goroutine's step. So a sleep or a timer that ends
+// meanwhile most likely ends before it runs at all (a consumer that never
+// started draining a full buffer), not after it ran part of its work.
+// With Config.KeepEarly (repro's, where after an early jump only the log's
+// failure counts), when every goroutine that could run has been passed
+// over at the last delayedRun decisions in a row (delayed), the clock
+// jumps with odds of earlyDelayedOdds-1 in earlyDelayedOdds, and they stay
+// delayed while the goroutines it woke can run, a sleep or a timer due
+// meanwhile ending before them too, for at most delayedHold decisions
+// (heldRun, heldAll); once one of them runs, the plain odds again. The strategy makes such stretches (a low PCT
+// priority); these odds keep the jump inside them.
+const (
+	delayedRun       = 8
+	earlyDelayedOdds = 8
+)
+
+// delayedHold bounds the decisions for which the goroutines a delayed
+// jump went past stay delayed (heldRun): a time slice is long, not
+// endless, and a goroutine the move woke may wait for them in a loop.
+const delayedHold = 64
+
+// heldRun: the goroutines of cands that can run while those a delayed
+// jump went past (held) stay delayed: the others, for at most delayedHold
+// decisions after the jump; nil once the delay is over (none of the
+// others can run, or the bound).
+//
+//go:norace
+func (s *sched) heldRun(cands []*gstate) []*gstate {
+	if s.heldLeft <= 0 {
+		s.held = s.held[:0]
+		return nil
+	}
+	s.heldLeft--
+	var rest []*gstate
+	for _, g := range cands {
+		in := false
+		for _, h := range s.held {
+			in = in || g == h
+		}
+		if !in {
+			rest = append(rest, g)
+		}
+	}
+	if len(rest) == 0 {
+		s.held, s.heldLeft = s.held[:0], 0
+	}
+	return rest
+}
+
+// heldAll: are the goroutines of list (some) all held (heldRun)? Then a
+// sleep or a timer due ends before them: their delay goes on.
+//
+//go:norace
+func (s *sched) heldAll(list []Candidate) bool {
+	if s.heldLeft <= 0 || len(list) == 0 {
+		return false
+	}
+	for _, c := range list {
+		in := false
+		for _, h := range s.held {
+			in = in || h.id == c.G
+		}
+		if !in {
+			return false
+		}
+	}
+	return true
+}
+
+// delayed: has every goroutine of list been passed over at the last
+// delayedRun decisions (countPassed)?
+//
+//go:norace
+func (s *sched) delayed(list []Candidate) bool {
+	if len(list) == 0 {
+		return false
+	}
+	for _, c := range list {
+		if c.G < 0 || c.G >= len(s.gs) {
+			return false
+		}
+		g := s.gs[c.G]
+		if g.passAt != s.steps-1 || g.passed < delayedRun {
+			return false
+		}
+	}
+	return true
+}
+
+// countPassed counts, before the decision that runs pick, the decisions in
+// a row at which each of cands could run and another ran.
+//
+//go:norace
+func (s *sched) countPassed(cands []*gstate, pick *gstate) {
+	for _, g := range cands {
+		if g.passAt != s.steps-1 {
+			g.passed = 0 // not a candidate at the last decision
+		}
+		g.passAt = s.steps
+		if g == pick {
+			g.passed = 0
+		} else {
+			g.passed++
+		}
+	}
+}
 
 // farNow: does the clock jump now, and may it go further than earlyMax
 // (earlyTargets)? With EarlySleep (pr's), in a targeted schedule
