@@ -27,6 +27,17 @@ func (s *sched) enabledList() ([]*gstate, []Candidate) {
 	return out, list
 }
 
+// candidateList returns the strategy's candidates for cands, kept in
+// s.listBuf (valid until the next call).
+func (s *sched) candidateList(cands []*gstate) []Candidate {
+	list := s.listBuf[:0]
+	for _, g := range cands {
+		list = append(list, s.candidate(g)) // strategy.go
+	}
+	s.listBuf = list[:0]
+	return list
+}
+
 // conditional: may an operation of this kind block (enabled judges it)?
 func conditional(op opKind) bool {
 	switch op {

@@ -656,11 +656,7 @@ func (s *sched) next() {
 			// do something else runs (one just started, say), as it
 			// would in parallel for real: the spinner is preempted.
 			cands = busy
-			list = s.listBuf[:0]
-			for _, g := range cands {
-				list = append(list, s.candidate(g)) // strategy.go
-			}
-			s.listBuf = list[:0]
+			list = s.candidateList(cands)
 		} else if s.turned != s.spinCount {
 			s.turned = s.spinCount
 			if s.spinTurn() {
@@ -679,22 +675,14 @@ func (s *sched) next() {
 	if len(s.overlapGs) > 0 && s.replay == nil && !s.fairPhase() {
 		if first := s.overlapRun(cands); len(first) > 0 {
 			cands = first
-			list = s.listBuf[:0]
-			for _, g := range cands {
-				list = append(list, s.candidate(g))
-			}
-			s.listBuf = list[:0]
+			list = s.candidateList(cands)
 		}
 	}
 	all := cands // countPassed: the held could run too
 	if len(s.held) > 0 && s.replay == nil && !s.fairPhase() {
 		if rest := s.heldRun(cands); len(rest) > 0 {
 			cands = rest
-			list = s.listBuf[:0]
-			for _, g := range cands {
-				list = append(list, s.candidate(g))
-			}
-			s.listBuf = list[:0]
+			list = s.candidateList(cands)
 		}
 	}
 	var pick *gstate
