@@ -366,7 +366,7 @@ func (s *sandbox) warmSeed(ctx context.Context, run func(dir string, env []strin
 
 // writeWarmModule writes WorkDir/warm, a module whose package imports
 // testing. A job's static stage runs go vet over test packages, so over
-// testing and the standard packages it imports (73 in Go 1.26), whose
+// testing and the standard packages it imports (73 packages in Go 1.26), whose
 // facts go vet computes unless its cache holds them under the same key:
 // the vet tool's hash (s.bin is the file the job runs as
 // /job/bin/interleave) and its flags (static.VetArgs). The server's go
