@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/checks/static"
 )
 
 // TestSeedCache seeds a job's build cache from a seed the server filled
@@ -282,4 +284,36 @@ func BenchmarkSeedCache(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// vetToolRuns runs go vet with static.VetArgs as a job's static stage
+// does (its build cache seeded from seed, GOFLAGS=-mod=mod, the vet tool
+// at tool) over a module in dir whose package imports sync and whose test
+// imports testing, and returns how often go vet ran the vet tool: once
+// per package it had no cached result for.
+func vetToolRuns(t *testing.T, seed, tool, dir string) int {
+	t.Helper()
+	cache := filepath.Join(dir, "cache")
+	mod := filepath.Join(dir, "mod")
+	for _, d := range []string{cache, mod} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module vetcheck\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "p.go"), []byte("package p\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\nfunc F() { mu.Lock(); mu.Unlock() }\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "p_test.go"), []byte("package p\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { F() }\n"), 0o644)
+	s := &sandbox{Sandbox: Sandbox{UID: 65534, GID: 65534, GoCacheSeed: seed}, drop: true}
+	if err := s.seedCache(cache); err != nil {
+		t.Fatal(err)
+	}
+	args := static.VetArgs(tool, nil)
+	cmd := exec.Command("go", append(append(args[:1:1], "-x"), append(args[1:], "./...")...)...)
+	cmd.Dir = mod
+	cmd.Env = append(scrubbedEnv(), "GOCACHE="+cache, "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+	return len(regexp.MustCompile(`(?m)^\S+ .*vet\.cfg$`).FindAllIndex(out, -1))
 }

@@ -340,10 +340,11 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	go allowedSrv.Serve(allowedLn)
 	defer allowedSrv.Close()
 
+	seed := testSeed(t, filepath.Join(root, "seed"))
 	cmd := exec.Command(interleaveBin, "serve", "-app-id", strconv.Itoa(testAppID), "-private-key", keyFile,
 		"-webhook-secret-file", secretFile, "-db", dbPath, "-workdir", workDir, "-addr", "127.0.0.1:0",
 		"-api-url", github.URL(), "-git-url", filepath.Join(root, "git"), "-budget", "2s", "-count", strconv.Itoa(jobCount), "-job-timeout", "20m",
-		"-gocache-seed", testSeed(t, filepath.Join(root, "seed")), "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
+		"-gocache-seed", seed, "-sandbox-nproc", "512", "-grace", "0s", "-keep-job-dirs",
 		"-sandbox-cgroup", "none", "-sandbox-memory", "2GiB", "-sandbox-disk", "3GiB",
 		"-sandbox-allow-host", "default", "-sandbox-allow-host", allowedLn.Addr().String())
 	cmd.Env = append(os.Environ(), "INTERLEAVE_TEST_CANARY="+envCanary)
@@ -490,6 +491,13 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	}
 	if resp, err := http.Get(server + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("healthz: %v %v", resp, err)
+	}
+	// The server's warm seed holds the go vet facts of testing and the
+	// standard packages it imports under the jobs' vet tool (the server's
+	// copy of interleaveBin, which jobs run from another path): a job's go
+	// vet of a package and its test runs the tool on those two only.
+	if runs := vetToolRuns(t, seed, interleaveBin, filepath.Join(root, "vetcheck")); runs > 2 {
+		t.Errorf("a job's go vet of one package and its test ran the vet tool %d times: the seed lacks the standard library's facts", runs)
 	}
 	t.Logf("what the jobs used:\n%s", strings.Join(regexp.MustCompile(`(?m)^.*"msg":"job resources".*$`).FindAllString(logs.String(), -1), "\n"))
 

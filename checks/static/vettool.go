@@ -433,12 +433,7 @@ type vetResult struct {
 // goVet runs go vet with the vet tool over patterns. It names the
 // analyzers to run, so the tool runs those only.
 func goVet(ctx context.Context, dir string, patterns []string, opts Options, analyzers []*analysis.Analyzer) (vetTree, error) {
-	args := append([]string{"vet"}, opts.BuildFlags...)
-	args = append(args, "-vettool="+opts.VetTool, "-json", "-"+FilesAnalyzer.Name, "-"+FilesAnalyzer.Name+".report")
-	for _, a := range analyzers {
-		args = append(args, "-"+a.Name)
-	}
-	args = append(args, patterns...)
+	args := append(vetArgs(opts.VetTool, opts.BuildFlags, analyzers), patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
@@ -463,6 +458,26 @@ func goVet(ctx context.Context, dir string, patterns []string, opts Options, ana
 		}
 	}
 	return tree, nil
+}
+
+// vetArgs is the go command's arguments, before the patterns, of goVet.
+// go vet keys its cached results (a package's facts too) by the tool's
+// hash and these flags.
+func vetArgs(vetTool string, buildFlags []string, analyzers []*analysis.Analyzer) []string {
+	args := append([]string{"vet"}, buildFlags...)
+	args = append(args, "-vettool="+vetTool, "-json", "-"+FilesAnalyzer.Name, "-"+FilesAnalyzer.Name+".report")
+	for _, a := range analyzers {
+		args = append(args, "-"+a.Name)
+	}
+	return args
+}
+
+// VetArgs is the go command's arguments, before the patterns, with which
+// Run drives the vet tool vetTool over the suite: a go vet with them
+// fills a build cache with the results, the dependencies' facts
+// included, that Run's go vet with the same tool then reuses.
+func VetArgs(vetTool string, buildFlags []string) []string {
+	return vetArgs(vetTool, buildFlags, Analyzers())
 }
 
 // parse adds every JSON object in out to tree and skips the lines between.

@@ -44,11 +44,21 @@ func NewClient(opts ClientOptions) (*gh.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	th := &Throttle{Base: opts.Transport, Clock: opts.Clock, Logf: opts.Logf, AttemptTimeout: opts.Timeout}
+	th := &Throttle{Base: opts.Transport, Clock: opts.Clock, Logf: opts.Logf, AttemptTimeout: opts.Timeout, NoInterval: !hostedAPI(apiURL)}
 	c := gh.NewClient(&http.Client{Transport: th}).WithAuthToken(opts.Token)
 	c.BaseURL, c.UploadURL = apiURL, uploadURL
 	c.UserAgent = "interleave"
 	return c, nil
+}
+
+// hostedAPI reports whether api is GitHub's hosted API (github.com's, or a
+// GHE.com subdomain's), whose secondary rate limits ask for a second
+// between content-creating requests. GitHub Enterprise Server has its
+// limits off unless its administrator turns them on; a rate-limited
+// answer is still waited for and retried there.
+func hostedAPI(api *url.URL) bool {
+	h := strings.ToLower(api.Hostname())
+	return h == "api.github.com" || strings.HasSuffix(h, ".ghe.com")
 }
 
 // endpoints returns the API and upload roots, each ending in "/".

@@ -78,6 +78,10 @@ type Throttle struct {
 	AttemptTimeout time.Duration
 	// Logf, when set, is told about every wait.
 	Logf func(format string, args ...any)
+	// NoInterval drops the minimum interval between writes (the limits
+	// per minute and per hour stay): for an API whose secondary limits
+	// are not GitHub's (see hostedAPI).
+	NoInterval bool
 
 	mu        sync.Mutex
 	writes    []time.Time // start times of content-creating requests in the last hour
@@ -213,7 +217,9 @@ func (t *Throttle) pace(ctx context.Context) error {
 		}
 		if !until.After(now) {
 			t.writes = append(t.writes, now)
-			t.nextWrite = now.Add(minWriteInterval)
+			if !t.NoInterval {
+				t.nextWrite = now.Add(minWriteInterval)
+			}
 			t.mu.Unlock()
 			return nil
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +71,62 @@ func TestThrottlePacing(t *testing.T) {
 		t.Errorf("pace with a cancelled context and a wait ahead returned nil")
 	}
 }
+
+// Writes to an API that is not GitHub's hosted one go without the
+// minimum interval, within the same limits per minute and per hour; the
+// client NewClient makes decides by the API's host.
+func TestThrottleNoInterval(t *testing.T) {
+	clock := ghtest.NewClock()
+	th := &Throttle{Clock: clock, NoInterval: true}
+	start := clock.Now()
+	var starts []time.Time
+	for i := 0; i < maxWritesPerMinute+1; i++ {
+		if err := th.pace(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		starts = append(starts, clock.Now())
+	}
+	if d := starts[maxWritesPerMinute-1].Sub(start); d != 0 {
+		t.Errorf("%d writes took %v, want no wait", maxWritesPerMinute, d)
+	}
+	if d := starts[maxWritesPerMinute].Sub(start); d < time.Minute {
+		t.Errorf("write %d started %v after the first, want at least a minute", maxWritesPerMinute+1, d)
+	}
+	for _, c := range []struct {
+		api, server string
+		interval    bool
+	}{
+		{"", "", true},
+		{"https://api.github.com", "https://github.com", true},
+		{"https://api.octo.ghe.com", "https://octo.ghe.com", true},
+		{"", "https://ghe.example.com", false},
+		{"http://127.0.0.1:8080/", "", false},
+	} {
+		clock := ghtest.NewClock()
+		ok := fakeTransport(func(r *http.Request) (*http.Response, error) {
+			return &http.Response{StatusCode: http.StatusCreated, Body: io.NopCloser(strings.NewReader("{}")), Request: r}, nil
+		})
+		c1, err := NewClient(ClientOptions{Token: "t", APIURL: c.api, ServerURL: c.server, Clock: clock, Transport: ok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := clock.Now()
+		for range 3 {
+			req, _ := c1.NewRequest(http.MethodPost, "repos/o/r/check-runs", map[string]string{"name": "x"})
+			if _, err := c1.Do(context.Background(), req, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if waited := clock.Now().Sub(start); (waited >= 2*minWriteInterval) != c.interval {
+			t.Errorf("API %q, server %q: three writes waited %v, want the interval %v", c.api, c.server, waited, c.interval)
+		}
+	}
+}
+
+// fakeTransport answers every request itself.
+type fakeTransport func(*http.Request) (*http.Response, error)
+
+func (f fakeTransport) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestEndpoints(t *testing.T) {
 	for _, c := range []struct {
