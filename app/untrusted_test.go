@@ -478,12 +478,19 @@ func TestAppUntrustedPullRequest(t *testing.T) {
 	}
 
 	// 4. The server still serves: another repository's pull request runs.
+	// A maintainer's comment with a budget, as in 2: the search stops at
+	// the server's -count, and the server's 2s would leave a loaded
+	// machine no schedule to find the lost update with.
 	okBase, okHead := makeRepo(t, filepath.Join(root, "git", owner, "benign"))
 	github.AddPull(ghtest.Pull{Owner: owner, Repo: "benign", Number: 1, HeadSHA: okHead, BaseSHA: okBase, Files: repoFiles})
-	deliver("pull_request", "benign-1", payload(t, "pull_request", "synchronize", map[string]any{
+	okBody := "/retest-concurrency budget=30s"
+	okID := github.SeedIssueComment(owner, "benign", 1, gh.IssueComment{Body: gh.String(okBody), User: &gh.User{Login: gh.String("maint"), Type: gh.String("User")}})
+	deliver("issue_comment", "benign-1", payload(t, "issue_comment", "created", map[string]any{
 		"repository.name": "benign", "repository.full_name": owner + "/benign",
-		"number": 1, "pull_request.number": 1, "pull_request.head.sha": okHead, "pull_request.base.sha": okBase,
-		"pull_request.head.repo.full_name": owner + "/benign", "pull_request.user.login": "maint", "sender.login": "maint",
+		"issue.number": 1, "issue.state": "open",
+		"issue.pull_request": map[string]any{"url": "https://api.github.com/repos/" + owner + "/benign/pulls/1"},
+		"comment.id":         okID, "comment.body": okBody, "comment.user.login": "maint", "comment.user.type": "User",
+		"sender.login": "maint", "sender.type": "User",
 	}))
 	waitFor("the other pull request's results", func() bool { return completed("benign", okHead) != nil })
 	if r := completed("benign", okHead); r.GetConclusion() != "failure" || !strings.Contains(r.GetOutput().GetSummary(), "counter.go") {
