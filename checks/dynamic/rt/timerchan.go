@@ -14,12 +14,11 @@ import (
 // by the environment). Stop and Reset then leave a value the timer already
 // sent in C, and report such a timer as expired: code that stops or
 // resets without draining reads a stale value.
-var asyncTimerChan = timerChanAsync(os.Getenv("GODEBUG"), defaultGODEBUG())
+var asyncTimerChan = timerChanAsync(os.Getenv("GODEBUG"), defaultGODEBUG(debug.ReadBuildInfo()))
 
 // defaultGODEBUG is the binary's default GODEBUG (the go line and the
 // //go:debug lines it was built with), from its build information.
-func defaultGODEBUG() string {
-	bi, ok := debug.ReadBuildInfo()
+func defaultGODEBUG(bi *debug.BuildInfo, ok bool) string {
 	if !ok {
 		return ""
 	}

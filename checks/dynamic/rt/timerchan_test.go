@@ -1,9 +1,26 @@
 package rt
 
 import (
+	"runtime/debug"
 	"testing"
 	"time"
 )
+
+// The default GODEBUG is the build setting the go command records (go
+// version -m shows "build DefaultGODEBUG=asynctimerchan=1" for a test
+// binary whose test file has //go:debug asynctimerchan=1).
+func TestDefaultGODEBUG(t *testing.T) {
+	bi := &debug.BuildInfo{Settings: []debug.BuildSetting{
+		{Key: "-race", Value: "true"},
+		{Key: "DefaultGODEBUG", Value: "asynctimerchan=1,panicnil=1"},
+	}}
+	if got := defaultGODEBUG(bi, true); got != "asynctimerchan=1,panicnil=1" {
+		t.Errorf("defaultGODEBUG = %q", got)
+	}
+	if got := defaultGODEBUG(nil, false); got != "" {
+		t.Errorf("defaultGODEBUG without build information = %q", got)
+	}
+}
 
 func TestTimerChanAsyncSetting(t *testing.T) {
 	for _, c := range []struct {
