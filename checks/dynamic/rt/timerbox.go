@@ -71,7 +71,8 @@ func boxOf(t *time.Timer) *timerBox {
 
 // realReset is Timer.Reset (stop when reset is false) of a virtual timer
 // used outside control: a real timer does the firing. As in Go 1.23, no
-// stale value is left in C once it returns.
+// stale value is left in C once it returns (before 1.23, asyncTimerChan,
+// it stays).
 func (b *timerBox) realReset(d time.Duration, reset bool) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -80,7 +81,7 @@ func (b *timerBox) realReset(d time.Duration, reset bool) bool {
 		active = b.real.Stop()
 		b.real = nil
 	}
-	if b.send != nil {
+	if b.send != nil && !asyncTimerChan {
 		select {
 		case <-b.send:
 		default:

@@ -192,11 +192,18 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			rep.mode = mSkip
 			return
 		}
-		// Go 1.23: a value due but not yet received is not delivered
-		// after Stop or Reset, and the timer counts as stopped by them.
-		rep.ok = vt.active || len(vt.ch) > 0
+		if asyncTimerChan {
+			// Before Go 1.23: a value sent stays in C, and the
+			// timer counts as expired.
+			rep.ok = vt.active
+		} else {
+			// Go 1.23: a value due but not yet received is not
+			// delivered after Stop or Reset, and the timer counts
+			// as stopped by them.
+			rep.ok = vt.active || len(vt.ch) > 0
+			s.drain(vt.ch)
+		}
 		vt.active = false
-		s.drain(vt.ch)
 		if r.op == opTimerReset {
 			vt.active = true
 			vt.deadline, vt.armedAt = s.after(r.d), s.now
@@ -210,7 +217,9 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			return
 		}
 		vt.active = false
-		s.drain(vt.ch)
+		if !asyncTimerChan {
+			s.drain(vt.ch)
+		}
 		if r.op == opTickerReset {
 			vt.active = true
 			vt.period = r.d
