@@ -339,6 +339,7 @@ var shared struct {
 	c        corpusFindings
 	replayed map[string]error
 	err      error
+	stages   []explore.StageEvent // the run's ended stages
 }
 
 // sharedOpts returns the types of every corpus group (and the broken
@@ -392,6 +393,13 @@ func sharedCorpus(t *testing.T) {
 		var mu sync.Mutex
 		found := map[string]bool{}
 		opt = append(opt, func(o *Options) {
+			o.Stage = func(e explore.StageEvent) {
+				if e.Done {
+					mu.Lock()
+					shared.stages = append(shared.stages, e)
+					mu.Unlock()
+				}
+			}
 			o.testUntil = func(f checks.Finding) bool {
 				typ := genType(f.Test)
 				if !keptKinds[f.Kind] || !slices.Contains(broken, typ) {

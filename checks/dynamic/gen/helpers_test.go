@@ -105,3 +105,70 @@ func TestQuietCounts(t *testing.T) {
 	}
 	t.Logf("counts per schedule: %v", counts)
 }
+
+// TestSharedCorpusOneBuild: the shared corpus run instruments and
+// race-builds the corpus once, for its search and its own replay of the
+// findings (the search's build, reused: the module did not change).
+// Before, gen's replay instrumented and built it again.
+func TestSharedCorpusOneBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the race detector")
+	}
+	sharedCorpus(t)
+	var builds, insts []string
+	replayed := false
+	for _, e := range shared.stages {
+		switch {
+		case strings.HasPrefix(e.Name, "building the test binary of"):
+			builds = append(builds, e.Name)
+		case strings.Contains(e.Name, "instrumenting"):
+			insts = append(insts, e.Name)
+		case strings.HasPrefix(e.Name, "replaying"):
+			replayed = true
+		}
+	}
+	if !replayed {
+		t.Fatalf("gen replayed nothing: %v", shared.stages)
+	}
+	if len(builds) != 1 || len(insts) != 1 {
+		t.Errorf("%d builds %q and %d instrumentations %q, want one of each", len(builds), builds, len(insts), insts)
+	}
+}
+
+// TestUnchanged: gen's replay reuses the search's build only while the
+// user's module has the files it had when copied.
+func TestUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	if err := copyTree(corpusDir, dir); err != nil {
+		t.Fatal(err)
+	}
+	r := &run{modRoot: dir}
+	var err error
+	if r.stamps, err = treeStamps(dir); err != nil {
+		t.Fatal(err)
+	}
+	if !r.unchanged() {
+		t.Fatal("a module just stamped counts as changed")
+	}
+	// gen's own output (schedules, tests) is not the module's.
+	if err := os.MkdirAll(filepath.Join(dir, ".interleave", "schedules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".interleave", "schedules", "x.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !r.unchanged() {
+		t.Error("a schedule written under .interleave counts as a change")
+	}
+	path := filepath.Join(dir, "broken.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(src, "// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r.unchanged() {
+		t.Error("an edited file does not count as a change")
+	}
+}

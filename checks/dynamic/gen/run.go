@@ -79,6 +79,9 @@ type Options struct {
 	// skipTest, when set, is the search's explore.Options.SkipTest, by
 	// test name (tests: a type's other tests once it is found).
 	skipTest func(test string) bool
+	// afterSearch, when set, is called between the search and gen's
+	// replay of its findings (tests: the user's tree changes).
+	afterSearch func()
 }
 
 // DefaultTestsDir is where the generated files that failed go.
@@ -187,9 +190,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		r.res.Notes = append(r.res.Notes, "every generated test fails when run sequentially: nothing to search")
 		return r.res, nil
 	}
+	defer r.closeBuild()
 	er, err := r.search(ctx, patterns)
 	if err != nil {
 		return nil, err
+	}
+	if r.opts.afterSearch != nil {
+		r.opts.afterSearch()
 	}
 	if err := r.pickFindings(er); err != nil {
 		return nil, err
@@ -208,12 +215,18 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 type run struct {
 	opts     Options
 	res      *Result
-	modRoot  string    // the user's module
-	copyRoot string    // the copy the generated files are added to
-	targets  []*Target // the types to test
-	works    []*pkgWork
-	byPkg    map[string]*pkgWork
-	reports  map[*Target]*TypeReport
+	modRoot  string // the user's module
+	copyRoot string // the copy the generated files are added to
+	// stamps are the user's module's files when copied (treeStamps): the
+	// replay reuses the search's build only when they did not change.
+	stamps map[string]fileStamp
+	// build is the search's instrumentation and test binaries, which
+	// gen's replay reuses.
+	build   *explore.Build
+	targets []*Target // the types to test
+	works   []*pkgWork
+	byPkg   map[string]*pkgWork
+	reports map[*Target]*TypeReport
 	// The findings kept, one per findingKey, in order (pickFindings);
 	// dups counts the others of each, scheds holds the schedule of each
 	// (replay).
@@ -336,6 +349,9 @@ func (r *run) copyModule() error {
 		return err
 	}
 	r.copyRoot = copyRoot
+	if r.stamps, err = treeStamps(r.modRoot); err != nil {
+		return err
+	}
 	if err := copyTree(r.modRoot, copyRoot); err != nil {
 		return err
 	}
@@ -506,6 +522,23 @@ func SearchBudget(budget, over, sequential time.Duration, withBase bool) time.Du
 // gen's, so that gen's search keeps it within the budget.
 func ReplayReserve(share time.Duration) time.Duration { return replayReserve(share) }
 
+// replayStartup is what one of gen's own replays takes outside its
+// schedule: a fresh race-built process's start and exit (1.3 s at load
+// 38), on the search's binary.
+const replayStartup = time.Second
+
+// replayKeep is what the search leaves of its budget, once it found
+// failures whose tests cost costs (explore.Options.KeepFor), for gen's own
+// replay of each in a fresh process (replay): before, those ran after
+// the budget.
+func replayKeep(costs []time.Duration) time.Duration {
+	var d time.Duration
+	for _, c := range costs {
+		d += c + replayStartup
+	}
+	return d
+}
+
 // search searches the kept tests of patterns in the copy.
 func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, error) {
 	opts := r.opts
@@ -519,7 +552,30 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 			r.sequential.Round(100*time.Millisecond), opts.Budget))
 		return &explore.Result{}, nil
 	}
-	er, err := explore.Run(ctx, explore.Options{
+	// One instrumentation and one test binary per package for the
+	// search and gen's replay (replay).
+	b, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: r.copyRoot, Patterns: patterns, Race: opts.Race, Tags: opts.Tags, Stage: opts.Stage})
+	if err != nil {
+		return nil, r.buildError(err)
+	}
+	r.build = b
+	er, err := explore.Run(ctx, r.exploreOptions(patterns, budget, skip, b))
+	if err != nil {
+		return nil, r.buildError(err)
+	}
+	r.res.Stats = er.Stats
+	for _, n := range er.Notes {
+		r.res.Notes = append(r.res.Notes, strings.ReplaceAll(n, r.copyRoot, r.modRoot))
+	}
+	return er, nil
+}
+
+// exploreOptions are the search's options: the kept tests of patterns in
+// the copy, on build b, for budget.
+func (r *run) exploreOptions(patterns []string, budget time.Duration, skip func(explore.TestRef) bool, b *explore.Build) explore.Options {
+	opts := r.opts
+	return explore.Options{
+		Build:        b,
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
 		Run:          "^TestInterleaveGen_",
@@ -533,22 +589,27 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
 		TestUntil:    opts.testUntil,
+		KeepFor:      replayKeep,
 		SkipTest:     skip,
 		Progress:     opts.Progress,
 		Stage:        opts.Stage,
-	})
-	if err != nil {
-		var be *explore.BuildError
-		if errors.As(err, &be) {
-			be.Output = strings.ReplaceAll(be.Output, r.copyRoot, r.modRoot)
-		}
-		return nil, err
 	}
-	r.res.Stats = er.Stats
-	for _, n := range er.Notes {
-		r.res.Notes = append(r.res.Notes, strings.ReplaceAll(n, r.copyRoot, r.modRoot))
+}
+
+// buildError tells a build error of the copy with the module's paths.
+func (r *run) buildError(err error) error {
+	var be *explore.BuildError
+	if errors.As(err, &be) {
+		be.Output = strings.ReplaceAll(be.Output, r.copyRoot, r.modRoot)
 	}
-	return er, nil
+	return err
+}
+
+// closeBuild removes the search's build, once made.
+func (r *run) closeBuild() {
+	if r.build != nil {
+		r.build.Close()
+	}
 }
 
 // pickFindings keeps one finding per type, kind and place in the type's
@@ -624,7 +685,9 @@ func placeKey(f checks.Finding) string {
 
 // replay replays every finding kept: its schedule carries the generated
 // file, and is run again as `interleave replay` runs it, in a fresh
-// process, in the user's module with the file added; one that does not
+// process, in the user's module with the file added (on the search's
+// test binary when the user's module did not change since it was
+// copied: the same files, the same build); one that does not
 // reproduce is a note, and leaves the order.
 func (r *run) replay(ctx context.Context) {
 	r.scheds = map[findingKey]*rt.Schedule{}
@@ -646,6 +709,9 @@ func (r *run) replay(ctx context.Context) {
 		replayable = append(replayable, k)
 	}
 	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout, Stage: r.opts.Stage}
+	if r.build != nil && r.unchanged() {
+		ropts.Dir, ropts.Build = r.copyRoot, r.build
+	}
 	rrs, errs := explore.ReplayMany(ctx, list, ropts)
 	// A second fresh run for those that passed: the race detector's
 	// report of the same interleaving is not certain in every run.
@@ -672,7 +738,7 @@ func (r *run) replay(ctx context.Context) {
 		f := r.best[k]
 		switch {
 		case errs[i] != nil:
-			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: its replay failed: %v", f.Test, f.Kind, errs[i]))
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: its replay failed: %s", f.Test, f.Kind, strings.ReplaceAll(errs[i].Error(), r.copyRoot, r.modRoot)))
 		case rrs[i].Outcome != explore.Reproduced:
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: it did not replay (%s)", f.Test, f.Kind, rrs[i].Outcome))
 		default:
