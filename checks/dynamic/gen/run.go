@@ -546,6 +546,7 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 	if opts.skipTest != nil {
 		skip = func(t explore.TestRef) bool { return opts.skipTest(t.Name) }
 	}
+	r.casesByTest()
 	budget := searchBudget(opts.Budget, opts.Over, r.sequential, opts.BaseDir)
 	if opts.Budget > 0 && budget < minSearch {
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the generated tests kept were not searched: their sequential runs took %v of -budget %v, and the budget is kept within 5%%",
@@ -590,9 +591,27 @@ func (r *run) exploreOptions(patterns []string, budget time.Duration, skip func(
 		StepTimeout:  opts.StepTimeout,
 		TestUntil:    opts.testUntil,
 		KeepFor:      replayKeep,
+		ReplayFirst:  r.focused,
 		SkipTest:     skip,
 		Progress:     opts.Progress,
 		Stage:        opts.Stage,
+	}
+}
+
+// focused reports whether f's generated test calls a method of
+// Options.Focus (a changed one): its cause is replayed first.
+func (r *run) focused(f checks.Finding) bool {
+	c := r.caseOf[f.Package+"."+f.Test]
+	return c != nil && c.callsFocus()
+}
+
+// casesByTest sets caseOf: the kept cases by package + "." + test.
+func (r *run) casesByTest() {
+	r.caseOf = map[string]*Case{}
+	for _, w := range r.works {
+		for _, c := range w.kept {
+			r.caseOf[w.pkg.PkgPath+"."+c.Name] = c
+		}
 	}
 }
 
@@ -615,12 +634,7 @@ func (r *run) closeBuild() {
 // pickFindings keeps one finding per type, kind and place in the type's
 // code: the smallest test that shows it.
 func (r *run) pickFindings(er *explore.Result) error {
-	r.caseOf = map[string]*Case{}
-	for _, w := range r.works {
-		for _, c := range w.kept {
-			r.caseOf[w.pkg.PkgPath+"."+c.Name] = c
-		}
-	}
+	r.casesByTest()
 	r.best = map[findingKey]checks.Finding{}
 	r.dups = map[findingKey]int{}
 	for _, f := range er.Findings {
