@@ -311,7 +311,7 @@ func headAndBase(t *testing.T) (root, base string) {
 // tests of 0.4 s to 2 s.
 func TestSearchKeepsReplays(t *testing.T) {
 	r := &run{opts: Options{Budget: 30 * time.Second}}
-	eo := r.exploreOptions([]string{"."}, 7*time.Second, nil, nil)
+	eo := r.exploreOptions([]string{"."}, 30*time.Second, nil, nil)
 	if eo.KeepFor == nil {
 		t.Fatal("the search keeps nothing for gen's replays")
 	}
@@ -321,5 +321,10 @@ func TestSearchKeepsReplays(t *testing.T) {
 	}
 	if got := eo.KeepFor(nil); got != 0 {
 		t.Errorf("KeepFor(nil) = %v, want 0", got)
+	}
+	// At most a quarter of the search: many causes do not end it at once.
+	many := slices.Repeat([]time.Duration{time.Second}, 20)
+	if got, want := eo.KeepFor(many), 30*time.Second/4; got != want {
+		t.Errorf("KeepFor(20 × 1s) = %v, want %v", got, want)
 	}
 }

@@ -528,9 +528,10 @@ func ReplayReserve(share time.Duration) time.Duration { return replayReserve(sha
 const replayStartup = time.Second
 
 // replayKeep is what the search leaves of its budget, once it found
-// failures whose tests cost costs (explore.Options.KeepFor), for gen's own
-// replay of each in a fresh process (replay): before, those ran after
-// the budget.
+// failures whose tests cost costs (explore.Options.KeepFor, at most a
+// quarter of the search's budget, as the pull-request job caps its base
+// check's), for gen's own replay of each in a fresh process (replay):
+// before, those ran after the budget.
 func replayKeep(costs []time.Duration) time.Duration {
 	var d time.Duration
 	for _, c := range costs {
@@ -590,7 +591,7 @@ func (r *run) exploreOptions(patterns []string, budget time.Duration, skip func(
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
 		TestUntil:    opts.testUntil,
-		KeepFor:      replayKeep,
+		KeepFor:      func(costs []time.Duration) time.Duration { return min(replayKeep(costs), budget/4) },
 		ReplayFirst:  r.focused,
 		SkipTest:     skip,
 		Progress:     opts.Progress,
