@@ -529,9 +529,11 @@ const replayStartup = time.Second
 
 // replayKeep is what the search leaves of its budget, once it found
 // failures whose tests cost costs (explore.Options.KeepFor, at most a
-// quarter of the search's budget, as the pull-request job caps its base
-// check's), for gen's own replay of each in a fresh process (replay):
-// before, those ran after the budget.
+// tenth of the search's budget), for gen's own replay of each in a fresh
+// process (replay): before, those ran after the budget. On the search's
+// binary they are cheap (gocron's three: 1.5 s at load 30); a quarter
+// kept stopped gocron's search after its unperturbed runs (4 schedules,
+// not 584).
 func replayKeep(costs []time.Duration) time.Duration {
 	var d time.Duration
 	for _, c := range costs {
@@ -591,7 +593,7 @@ func (r *run) exploreOptions(patterns []string, budget time.Duration, skip func(
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
 		TestUntil:    opts.testUntil,
-		KeepFor:      func(costs []time.Duration) time.Duration { return min(replayKeep(costs), budget/4) },
+		KeepFor:      func(costs []time.Duration) time.Duration { return min(replayKeep(costs), budget/10) },
 		ReplayFirst:  r.focused,
 		SkipTest:     skip,
 		Progress:     opts.Progress,
