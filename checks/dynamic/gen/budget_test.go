@@ -302,27 +302,3 @@ func headAndBase(t *testing.T) (root, base string) {
 	}
 	return root, base
 }
-
-// gen's own replay of its findings (one fresh process each, on the
-// search's binary) is kept out of the search's budget once failures are
-// found (explore.Options.KeepFor): each cause's test cost and a
-// process's start and exit. Before, those replays ran after the budget.
-func TestSearchKeepsReplays(t *testing.T) {
-	r := &run{opts: Options{Budget: 30 * time.Second}}
-	eo := r.exploreOptions([]string{"."}, 30*time.Second, nil, nil)
-	if eo.KeepFor == nil {
-		t.Fatal("the search keeps nothing for gen's replays")
-	}
-	costs := []time.Duration{200 * time.Millisecond, 400 * time.Millisecond}
-	if got, want := eo.KeepFor(costs), 600*time.Millisecond+2*replayStartup; got != want {
-		t.Errorf("KeepFor(%v) = %v, want %v", costs, got, want)
-	}
-	if got := eo.KeepFor(nil); got != 0 {
-		t.Errorf("KeepFor(nil) = %v, want 0", got)
-	}
-	// At most a tenth of the search: many causes do not end it at once.
-	many := slices.Repeat([]time.Duration{time.Second}, 20)
-	if got, want := eo.KeepFor(many), 30*time.Second/10; got != want {
-		t.Errorf("KeepFor(20 × 1s) = %v, want %v", got, want)
-	}
-}

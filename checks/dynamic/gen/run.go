@@ -522,26 +522,6 @@ func SearchBudget(budget, over, sequential time.Duration, withBase bool) time.Du
 // gen's, so that gen's search keeps it within the budget.
 func ReplayReserve(share time.Duration) time.Duration { return replayReserve(share) }
 
-// replayStartup is what one of gen's own replays takes outside its
-// schedule: a fresh race-built process's start and exit (1.3 s at load
-// 38), on the search's binary.
-const replayStartup = time.Second
-
-// replayKeep is what the search leaves of its budget, once it found
-// failures whose tests cost costs (explore.Options.KeepFor, at most a
-// tenth of the search's budget), for gen's own replay of each in a fresh
-// process (replay): before, those ran after the budget. On the search's
-// binary they are cheap (gocron's three: 1.5 s at load 30); a quarter
-// kept stopped gocron's search after its unperturbed runs (4 schedules,
-// not 584).
-func replayKeep(costs []time.Duration) time.Duration {
-	var d time.Duration
-	for _, c := range costs {
-		d += c + replayStartup
-	}
-	return d
-}
-
 // search searches the kept tests of patterns in the copy.
 func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, error) {
 	opts := r.opts
@@ -593,7 +573,6 @@ func (r *run) exploreOptions(patterns []string, budget time.Duration, skip func(
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
 		TestUntil:    opts.testUntil,
-		KeepFor:      func(costs []time.Duration) time.Duration { return min(replayKeep(costs), budget/10) },
 		ReplayFirst:  r.focused,
 		SkipTest:     skip,
 		Progress:     opts.Progress,
