@@ -160,6 +160,28 @@ func TestUnchanged(t *testing.T) {
 	if !r.unchanged() {
 		t.Error("a schedule written under .interleave counts as a change")
 	}
+	// Nor where -schedules and -tests put them.
+	r.opts.SchedulesDir, r.opts.TestsDir = filepath.Join(dir, "out", "s"), filepath.Join(dir, "gen")
+	for _, f := range []string{filepath.Join(dir, "out", "s", "x.json"), filepath.Join(dir, "gen", "p", FileName)} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !r.unchanged() {
+		t.Error("a schedule or test file written where -schedules or -tests say counts as a change")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "out", "other.go"), []byte("package out\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r.unchanged() {
+		t.Error("a new file beside the schedules' directory does not count as a change")
+	}
+	if err := os.Remove(filepath.Join(dir, "out", "other.go")); err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "broken.go")
 	src, err := os.ReadFile(path)
 	if err != nil {

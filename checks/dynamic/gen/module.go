@@ -113,10 +113,26 @@ func treeStamps(root string) (map[string]fileStamp, error) {
 }
 
 // unchanged reports whether the user's module has the files it had when
-// copied, by size and modification time.
+// copied, by size and modification time, gen's own output (schedules,
+// tests) left out wherever it is written.
 func (r *run) unchanged() bool {
 	now, err := treeStamps(r.modRoot)
-	return err == nil && r.stamps != nil && maps.Equal(now, r.stamps)
+	if err != nil || r.stamps == nil {
+		return false
+	}
+	mine := func(rel string, _ fileStamp) bool {
+		path := filepath.Join(r.modRoot, rel)
+		for _, dir := range []string{r.opts.SchedulesDir, r.opts.TestsDir} {
+			if in, err := filepath.Rel(dir, path); dir != "" && err == nil && !strings.HasPrefix(in, "..") {
+				return true
+			}
+		}
+		return false
+	}
+	was := maps.Clone(r.stamps)
+	maps.DeleteFunc(was, mine)
+	maps.DeleteFunc(now, mine)
+	return maps.Equal(now, was)
 }
 
 // walkCopied calls fn for each directory and regular file under src that
