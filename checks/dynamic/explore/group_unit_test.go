@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -376,5 +377,21 @@ func TestOuterFunc(t *testing.T) {
 		if got := outerFunc(in); got != want {
 			t.Errorf("outerFunc(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The causes ReplayFirst picks a member of are replayed first (gen's:
+// the tests that call a changed method), the others after, each in its
+// order: the fair part of the time left goes to them first.
+func TestReplayOrder(t *testing.T) {
+	cands := []checks.Finding{{Test: "A"}, {Test: "B"}, {Test: "C"}, {Test: "D"}, {Test: "E"}}
+	groups := [][]int{{0}, {1, 2}, {3}, {4}}
+	first := func(f checks.Finding) bool { return f.Test == "C" || f.Test == "E" }
+	got := fmt.Sprint(replayOrder(groups, cands, first))
+	if want := "[[1 2] [4] [0] [3]]"; got != want {
+		t.Errorf("replayOrder = %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(replayOrder([][]int{{0}, {1}}, cands, nil)); got != "[[0] [1]]" {
+		t.Errorf("without ReplayFirst: %s, want the order found", got)
 	}
 }

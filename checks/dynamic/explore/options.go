@@ -51,6 +51,11 @@ type Options struct {
 	SchedulesDir string        // where schedule files go (default DefaultSchedulesDir)
 	Workers      int           // worker processes per test (default GOMAXPROCS)
 	Targets      []string      // "file.go:12" sites where preemption is favoured
+	// ReplayFirst, when set, picks the findings whose causes are replayed
+	// (and so reported) first after the search, each cause still its
+	// fair part of the time left: gen's, those whose goroutines call
+	// the methods a change touched.
+	ReplayFirst func(checks.Finding) bool
 	// KeepAfter is left of Budget, once a failure is found, for the
 	// caller's own work on the failures after Run returns (the pull-request
 	// job's search on the base commit).

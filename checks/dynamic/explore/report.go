@@ -5,6 +5,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -77,7 +78,7 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 // (postReserve of the tests with findings), each cause its fair part of
 // that.
 func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candKeys []string) (findings []checks.Finding, replayed []string) {
-	groups := causes(cands)
+	groups := replayOrder(causes(cands), cands, s.opts.ReplayFirst)
 	replayEnd := s.hardStop.Add(-s.labelReserve(candKeys))
 	for gi, g := range groups {
 		now := time.Now()
@@ -114,6 +115,28 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 	}
 	s.replayUntil = time.Time{}
 	return findings, replayed
+}
+
+// replayOrder puts the causes (groups of cands) with a member first
+// picks before the others, each in its order.
+func replayOrder(groups [][]int, cands []checks.Finding, first func(checks.Finding) bool) [][]int {
+	if first == nil {
+		return groups
+	}
+	picked := func(g []int) bool {
+		return slices.ContainsFunc(g, func(i int) bool { return first(cands[i]) })
+	}
+	slices.SortStableFunc(groups, func(a, b []int) int {
+		pa, pb := picked(a), picked(b)
+		switch {
+		case pa && !pb:
+			return -1
+		case pb && !pa:
+			return 1
+		}
+		return 0
+	})
+	return groups
 }
 
 // shrinkFindings shrinks the findings, every one replayed alone (replayed

@@ -51,7 +51,7 @@ func TestAsyncPool(t *testing.T) {
 	if !strings.Contains(found[0].Message, "not linearizable") {
 		t.Errorf("Tickets: %s, want the oracle's verdict", found[0].Message)
 	}
-	for b, err := range c.replay(context.Background(), dir, []string{"Tickets"}) {
+	for b, err := range c.replay(context.Background(), dir, []string{"Tickets"}, nil) {
 		if err != nil {
 			t.Errorf("%s: %v", b, err)
 		}

@@ -35,7 +35,7 @@ const corpusDir = "testdata/corpus"
 
 // The corpus: broken types must each be found, correct ones never.
 var (
-	brokenTypes  = []string{"Balance", "Batch", "Bin", "Board", "Feed", "Hits", "LazyTally", "Labels", "Pump", "Registry", "SortedInts", "UnsyncMap"}
+	brokenTypes  = []string{"Balance", "Batch", "Bin", "Board", "Feed", "Hits", "LazyTally", "Labels", "Ledger", "Pump", "Registry", "SortedInts", "UnsyncMap"}
 	correctTypes = []string{"Crate", "Desk", "Gauge", "Hub", "LazyTallyOK", "List", "PumpOK", "SafeMap", "Set", "Stream"}
 	// focusTypes are searched only as a pull request that changed one
 	// of their methods would (corpusGroups' focus), not by -tags heavy.
@@ -152,7 +152,7 @@ func searchCorpus(t *testing.T, broken, correct []string, seed int64, perType, s
 		reports = append(reports, res.Types...)
 		c.add(res)
 	}
-	replayed := c.replay(ctx, dir, broken)
+	replayed := c.replay(ctx, dir, broken, nil)
 	for _, b := range broken {
 		if len(c.found[b]) == 0 {
 			t.Errorf("%s is broken, but gen found nothing", b)
@@ -227,11 +227,12 @@ func (c *corpusFindings) missing(broken []string) []string {
 	return miss
 }
 
-// replay pastes the file of each type's first finding into the module at
-// dir and replays the finding's schedule there (explore.ReplayMany: one
-// build per file). It returns why a type's replay failed, nil when it
-// reproduced; types without a finding are left out.
-func (c *corpusFindings) replay(ctx context.Context, dir string, types []string) map[string]error {
+// replay pastes the file of each type's first finding (every finding of
+// the types all holds) into the module at dir and replays the finding's
+// schedule there (explore.ReplayMany: one build per file). It returns why
+// a type's replay failed, nil when it reproduced; types without a
+// finding are left out.
+func (c *corpusFindings) replay(ctx context.Context, dir string, types []string, all map[string]bool) map[string]error {
 	out := map[string]error{}
 	bySource := map[string][]string{} // file -> types
 	var sources []string
@@ -259,21 +260,31 @@ func (c *corpusFindings) replay(ctx context.Context, dir string, types []string)
 		}
 		var scheds []*rt.Schedule
 		var typs []string
+		var fs []checks.Finding
 		for _, typ := range bySource[src] {
-			path := c.found[typ][0].Schedule
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(dir, path)
+			n := 1
+			if all[typ] {
+				n = len(c.found[typ])
 			}
-			s, err := explore.ReadSchedule(path)
-			if err != nil {
-				out[typ] = err
-				continue
+			for _, f := range c.found[typ][:n] {
+				path := f.Schedule
+				if !filepath.IsAbs(path) {
+					path = filepath.Join(dir, path)
+				}
+				s, err := explore.ReadSchedule(path)
+				if err != nil {
+					out[typ] = err
+					continue
+				}
+				scheds, typs, fs = append(scheds, s), append(typs, typ), append(fs, f)
 			}
-			scheds, typs = append(scheds, s), append(typs, typ)
 		}
 		rrs, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: dir})
 		for i, typ := range typs {
-			f, rr := c.found[typ][0], rrs[i]
+			f, rr := fs[i], rrs[i]
+			if _, failed := out[typ]; failed && out[typ] != nil {
+				continue // one of its findings did not replay
+			}
 			switch {
 			case errs[i] != nil:
 				out[typ] = fmt.Errorf("replay %s: %v", f.Test, errs[i])
@@ -292,6 +303,7 @@ type corpusGroup struct {
 	broken, correct []string
 	guarded         bool   // guardedOpt: the types hold a mutex, claim nothing
 	focus           string // the method a pull request changed (Options.Focus)
+	all             bool   // every cause: no test ends at its type's first finding
 }
 
 // corpusGroups are the default corpus tests' types. They are searched in
@@ -306,6 +318,8 @@ var corpusGroups = map[string]corpusGroup{
 	"Shapes":   {broken: []string{"Pump", "LazyTally"}, correct: []string{"PumpOK", "LazyTallyOK"}},
 	"Guarded":  {broken: []string{"Tally"}, correct: []string{"Poll"}, guarded: true, focus: "Retract"},
 	"LazyWith": {broken: []string{"Journal"}, correct: []string{"JournalOK"}, focus: "Lazy"},
+	// Searched to the end: both its causes found and replayed.
+	"TwoCauses": {broken: []string{"Ledger"}, all: true},
 }
 
 // The shared search's settings: the count bounds it, the budget only
@@ -339,6 +353,7 @@ var shared struct {
 	c        corpusFindings
 	replayed map[string]error
 	err      error
+	stages   []explore.StageEvent // the run's ended stages
 }
 
 // sharedOpts returns the types of every corpus group (and the broken
@@ -385,6 +400,12 @@ func sharedCorpus(t *testing.T) {
 			return
 		}
 		types, broken, opt := sharedOpts()
+		every := map[string]bool{}
+		for _, g := range corpusGroups {
+			for _, n := range g.broken {
+				every[n] = g.all
+			}
+		}
 		// A broken type's test ends at its first failure gen reports,
 		// and its tests not searched yet are skipped: what is checked
 		// of it is that it is found and replays. The correct types'
@@ -392,9 +413,16 @@ func sharedCorpus(t *testing.T) {
 		var mu sync.Mutex
 		found := map[string]bool{}
 		opt = append(opt, func(o *Options) {
+			o.Stage = func(e explore.StageEvent) {
+				if e.Done {
+					mu.Lock()
+					shared.stages = append(shared.stages, e)
+					mu.Unlock()
+				}
+			}
 			o.testUntil = func(f checks.Finding) bool {
 				typ := genType(f.Test)
-				if !keptKinds[f.Kind] || !slices.Contains(broken, typ) {
+				if !keptKinds[f.Kind] || !slices.Contains(broken, typ) || every[typ] {
 					return false
 				}
 				mu.Lock()
@@ -413,7 +441,7 @@ func sharedCorpus(t *testing.T) {
 			return
 		}
 		shared.c.add(shared.res)
-		shared.replayed = shared.c.replay(ctx, shared.dir, broken)
+		shared.replayed = shared.c.replay(ctx, shared.dir, broken, every)
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
@@ -686,6 +714,35 @@ func f() { fmt.Println(strings.ToUpper("x")) }
 	for _, kept := range []string{`"fmt"`, `"strings"`} {
 		if !strings.Contains(string(out), kept) {
 			t.Errorf("used import %s lost:\n%s", kept, out)
+		}
+	}
+}
+
+// TestCorpusTwoCauses: one short search of Ledger (searched to the end)
+// finds its two causes, Claim's check and insert under two critical
+// sections (not linearizable) and Claimed's unlocked read of the count
+// (a data race), and gen reports both: each replayed by gen, and again
+// from the pasted file; none is a note.
+func TestCorpusTwoCauses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the race detector")
+	}
+	sharedCorpus(t)
+	logStats(t, shared.res, []string{"Ledger"})
+	kinds := map[checks.FailureKind]bool{}
+	for _, f := range shared.c.found["Ledger"] {
+		kinds[f.Kind] = true
+		t.Logf("%s: %s at %v", f.Test, f.Kind, f.Pos)
+	}
+	if !kinds[checks.DataRace] || !kinds[checks.TestFailure] {
+		t.Errorf("Ledger's findings are of kinds %v, want a data race and a test failure (not linearizable)", slices.Collect(maps.Keys(kinds)))
+	}
+	if err := shared.replayed["Ledger"]; err != nil {
+		t.Errorf("Ledger: %v", err)
+	}
+	for _, n := range shared.res.Notes {
+		if strings.Contains(n, "TestInterleaveGen_Ledger_") && strings.Contains(n, "not reported") {
+			t.Errorf("a cause of Ledger is a note: %s", n)
 		}
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 
@@ -86,24 +88,80 @@ func pkgDir(p *packages.Package) string {
 	return p.Dir
 }
 
-// copyTree copies the module at src to dst, leaving out version control and
-// interleave's own output.
-func copyTree(src, dst string) error {
+// fileStamp is what treeStamps keeps of a file.
+type fileStamp struct {
+	size    int64
+	modTime time.Time
+}
+
+// treeStamps is the size and modification time of every file copyTree
+// copies from root, by path relative to it.
+func treeStamps(root string) (map[string]fileStamp, error) {
+	out := map[string]fileStamp{}
+	err := walkCopied(root, func(rel string, d fs.DirEntry) error {
+		if d.IsDir() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out[rel] = fileStamp{fi.Size(), fi.ModTime()}
+		return nil
+	})
+	return out, err
+}
+
+// unchanged reports whether the user's module has the files it had when
+// copied, by size and modification time, gen's own output (schedules,
+// tests) left out wherever it is written.
+func (r *run) unchanged() bool {
+	now, err := treeStamps(r.modRoot)
+	if err != nil || r.stamps == nil {
+		return false
+	}
+	mine := func(rel string, _ fileStamp) bool {
+		path := filepath.Join(r.modRoot, rel)
+		for _, dir := range []string{r.opts.SchedulesDir, r.opts.TestsDir} {
+			if in, err := filepath.Rel(dir, path); dir != "" && err == nil && !strings.HasPrefix(in, "..") {
+				return true
+			}
+		}
+		return false
+	}
+	was := maps.Clone(r.stamps)
+	maps.DeleteFunc(was, mine)
+	maps.DeleteFunc(now, mine)
+	return maps.Equal(now, was)
+}
+
+// walkCopied calls fn for each directory and regular file under src that
+// copyTree copies, leaving out version control and interleave's own
+// output.
+func walkCopied(src string, fn func(rel string, d fs.DirEntry) error) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			if rel != "." && (d.Name() == ".git" || d.Name() == ".interleave" || d.Name() == "node_modules") {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		if d.IsDir() && rel != "." && (d.Name() == ".git" || d.Name() == ".interleave" || d.Name() == "node_modules") {
+			return filepath.SkipDir
 		}
-		if !d.Type().IsRegular() {
+		if !d.IsDir() && !d.Type().IsRegular() {
 			return nil
 		}
-		in, err := os.Open(path)
+		return fn(rel, d)
+	})
+}
+
+// copyTree copies the module at src to dst, leaving out version control and
+// interleave's own output.
+func copyTree(src, dst string) error {
+	return walkCopied(src, func(rel string, d fs.DirEntry) error {
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		in, err := os.Open(filepath.Join(src, rel))
 		if err != nil {
 			return err
 		}

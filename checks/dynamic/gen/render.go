@@ -212,23 +212,8 @@ func genOrders(counts []int) [][]int {
 // makes an item in the background and says "not ready" meanwhile).
 // before is how many goroutines run now (the last order's work settled);
 // after is how many run at its end, settled; seen says some background
-// work ran. A quiet case (genQuiet) counts goroutines once, at the end
-// (under interleave each count is a dump of every goroutine's stack),
-// and runs again with every count when work is left then.
-func genSequential(c genCase, order []int, before int, quiet bool) (out []string, pending []bool, after int, seen bool) {
-	if quiet {
-		v := c.prefix()
-		got := make([][]string, len(c.threads))
-		for _, i := range order {
-			got[i] = append(got[i], c.threads[i][len(got[i])].call(v))
-		}
-		out = genOutcome(c, v, got)
-		if after = runtime.NumGoroutine(); after <= before {
-			return out, make([]bool, len(out)), after, false
-		}
-		out, pending, after, _ = genSequential(c, order, genSettle(before), false)
-		return out, pending, after, true
-	}
+// work ran.
+func genSequential(c genCase, order []int, before int) (out []string, pending []bool, after int, seen bool) {
 	v := c.prefix()
 	base := genSettle(before)
 	seen = base > before
@@ -253,6 +238,17 @@ func genSequential(c genCase, order []int, before int, quiet bool) (out []string
 		after = genSettle(base)
 	}
 	return genOutcome(c, v, got), pending, after, seen
+}
+
+// genQuietOrder runs the calls in order on a fresh value with no
+// goroutine count (genQuiet).
+func genQuietOrder(c genCase, order []int) []string {
+	v := c.prefix()
+	got := make([][]string, len(c.threads))
+	for _, i := range order {
+		got[i] = append(got[i], c.threads[i][len(got[i])].call(v))
+	}
+	return genOutcome(c, v, got)
 }
 
 func genOutcome(c genCase, v []interface{}, got [][]string) []string {
@@ -292,10 +288,13 @@ func genSettle(want int) int {
 // not compared.
 const genRuns = 3
 
-// genQuiet holds the cases (by test name) whose whole genLinearizations,
-// every goroutine counted, saw no background work: later schedules in
-// the process count once per order (genSequential).
-var genQuiet = map[string]bool{}
+// genQuiet holds, by test name, the cases whose whole genLinearizations,
+// every goroutine counted, saw no background work, with how many
+// goroutines ran then: later schedules in the process (under interleave
+// each count is a dump of every goroutine's stack) count once after
+// the concurrent calls and once after all the orders, and run the
+// orders again with every count when work is left then.
+var genQuiet = map[string]int{}
 
 // genLinearizations runs every sequential order genRuns times, n
 // goroutines running before; it returns their outcomes, with the
@@ -312,9 +311,31 @@ func genLinearizations(c genCase, key string, n int) (outs [][]string, mask []bo
 	for i, th := range c.threads {
 		counts[i] = len(th)
 	}
-	quiet, seen := key != "" && genQuiet[key], false
+	if q, ok := genQuiet[key]; ok && key != "" && n <= q {
+		for _, order := range genOrders(counts) {
+			first := genQuietOrder(c, order)
+			if mask == nil {
+				mask = make([]bool, len(first))
+			}
+			for k := 1; k < genRuns; k++ {
+				again := genQuietOrder(c, order)
+				for j := range first {
+					mask[j] = mask[j] || again[j] != first[j]
+				}
+			}
+			outs = append(outs, first)
+		}
+		if runtime.NumGoroutine() <= n {
+			for _, o := range outs {
+				genMask(o, mask)
+			}
+			return outs, mask, nil
+		}
+		outs, mask, n = nil, nil, genSettle(n) // work left: every count
+	}
+	start, seen := n, false
 	for _, order := range genOrders(counts) {
-		first, pending, after, bg := genSequential(c, order, n, quiet)
+		first, pending, after, bg := genSequential(c, order, n)
 		n, seen = after, seen || bg
 		if mask == nil {
 			mask = make([]bool, len(first))
@@ -323,7 +344,7 @@ func genLinearizations(c genCase, key string, n int) (outs [][]string, mask []bo
 			mask[j] = mask[j] || p
 		}
 		for k := 1; k < genRuns; k++ {
-			again, pending, after, bg := genSequential(c, order, n, quiet)
+			again, pending, after, bg := genSequential(c, order, n)
 			n, seen = after, seen || bg
 			for j := range first {
 				if again[j] != first[j] || pending[j] {
@@ -334,7 +355,10 @@ func genLinearizations(c genCase, key string, n int) (outs [][]string, mask []bo
 		outs = append(outs, first)
 	}
 	if key != "" {
-		genQuiet[key] = !seen
+		delete(genQuiet, key)
+		if !seen {
+			genQuiet[key] = start
+		}
 	}
 	for _, o := range outs {
 		genMask(o, mask)
@@ -396,7 +420,13 @@ const concurrentHelpers = `
 // fails when no sequential order of the same calls gives the same outcome.
 func genRun(t *testing.T, c genCase) {
 	t.Helper()
-	before := runtime.NumGoroutine()
+	name, _, _ := strings.Cut(t.Name(), "/") // under interleave each schedule is a subtest
+	// A quiet case (genQuiet) takes its count before the prefix from
+	// the memo: it still settles (and sleeps) when more run after it.
+	before, quiet := genQuiet[name]
+	if !quiet {
+		before = runtime.NumGoroutine()
+	}
 	v := c.prefix()
 	base := genSettle(before)
 	got := make([][]string, len(c.threads))
@@ -414,7 +444,6 @@ func genRun(t *testing.T, c genCase) {
 	wg.Wait()
 	n := genSettle(base)
 	out := genOutcome(c, v, got)
-	name, _, _ := strings.Cut(t.Name(), "/") // under interleave each schedule is a subtest
 	lins, mask, err := genLinearizations(c, name, n)
 	if err != nil {
 		t.Skipf("the calls fail when run sequentially: %v", err)

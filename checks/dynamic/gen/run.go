@@ -79,6 +79,9 @@ type Options struct {
 	// skipTest, when set, is the search's explore.Options.SkipTest, by
 	// test name (tests: a type's other tests once it is found).
 	skipTest func(test string) bool
+	// afterSearch, when set, is called between the search and gen's
+	// replay of its findings (tests: the user's tree changes).
+	afterSearch func()
 }
 
 // DefaultTestsDir is where the generated files that failed go.
@@ -187,9 +190,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		r.res.Notes = append(r.res.Notes, "every generated test fails when run sequentially: nothing to search")
 		return r.res, nil
 	}
+	defer r.closeBuild()
 	er, err := r.search(ctx, patterns)
 	if err != nil {
 		return nil, err
+	}
+	if r.opts.afterSearch != nil {
+		r.opts.afterSearch()
 	}
 	if err := r.pickFindings(er); err != nil {
 		return nil, err
@@ -208,12 +215,18 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 type run struct {
 	opts     Options
 	res      *Result
-	modRoot  string    // the user's module
-	copyRoot string    // the copy the generated files are added to
-	targets  []*Target // the types to test
-	works    []*pkgWork
-	byPkg    map[string]*pkgWork
-	reports  map[*Target]*TypeReport
+	modRoot  string // the user's module
+	copyRoot string // the copy the generated files are added to
+	// stamps are the user's module's files when copied (treeStamps): the
+	// replay reuses the search's build only when they did not change.
+	stamps map[string]fileStamp
+	// build is the search's instrumentation and test binaries, which
+	// gen's replay reuses.
+	build   *explore.Build
+	targets []*Target // the types to test
+	works   []*pkgWork
+	byPkg   map[string]*pkgWork
+	reports map[*Target]*TypeReport
 	// The findings kept, one per findingKey, in order (pickFindings);
 	// dups counts the others of each, scheds holds the schedule of each
 	// (replay).
@@ -336,6 +349,9 @@ func (r *run) copyModule() error {
 		return err
 	}
 	r.copyRoot = copyRoot
+	if r.stamps, err = treeStamps(r.modRoot); err != nil {
+		return err
+	}
 	if err := copyTree(r.modRoot, copyRoot); err != nil {
 		return err
 	}
@@ -513,13 +529,37 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 	if opts.skipTest != nil {
 		skip = func(t explore.TestRef) bool { return opts.skipTest(t.Name) }
 	}
+	r.casesByTest()
 	budget := searchBudget(opts.Budget, opts.Over, r.sequential, opts.BaseDir)
 	if opts.Budget > 0 && budget < minSearch {
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the generated tests kept were not searched: their sequential runs took %v of -budget %v, and the budget is kept within 5%%",
 			r.sequential.Round(100*time.Millisecond), opts.Budget))
 		return &explore.Result{}, nil
 	}
-	er, err := explore.Run(ctx, explore.Options{
+	// One instrumentation and one test binary per package for the
+	// search and gen's replay (replay).
+	b, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: r.copyRoot, Patterns: patterns, Race: opts.Race, Tags: opts.Tags, Stage: opts.Stage})
+	if err != nil {
+		return nil, r.buildError(err)
+	}
+	r.build = b
+	er, err := explore.Run(ctx, r.exploreOptions(patterns, budget, skip, b))
+	if err != nil {
+		return nil, r.buildError(err)
+	}
+	r.res.Stats = er.Stats
+	for _, n := range er.Notes {
+		r.res.Notes = append(r.res.Notes, strings.ReplaceAll(n, r.copyRoot, r.modRoot))
+	}
+	return er, nil
+}
+
+// exploreOptions are the search's options: the kept tests of patterns in
+// the copy, on build b, for budget.
+func (r *run) exploreOptions(patterns []string, budget time.Duration, skip func(explore.TestRef) bool, b *explore.Build) explore.Options {
+	opts := r.opts
+	return explore.Options{
+		Build:        b,
 		Dir:          r.copyRoot,
 		Patterns:     patterns,
 		Run:          "^TestInterleaveGen_",
@@ -533,33 +573,50 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		Workers:      opts.Workers,
 		StepTimeout:  opts.StepTimeout,
 		TestUntil:    opts.testUntil,
+		ReplayFirst:  r.focused,
 		SkipTest:     skip,
 		Progress:     opts.Progress,
 		Stage:        opts.Stage,
-	})
-	if err != nil {
-		var be *explore.BuildError
-		if errors.As(err, &be) {
-			be.Output = strings.ReplaceAll(be.Output, r.copyRoot, r.modRoot)
-		}
-		return nil, err
 	}
-	r.res.Stats = er.Stats
-	for _, n := range er.Notes {
-		r.res.Notes = append(r.res.Notes, strings.ReplaceAll(n, r.copyRoot, r.modRoot))
-	}
-	return er, nil
 }
 
-// pickFindings keeps one finding per type, kind and place in the type's
-// code: the smallest test that shows it.
-func (r *run) pickFindings(er *explore.Result) error {
+// focused reports whether f's generated test calls a method of
+// Options.Focus (a changed one): its cause is replayed first.
+func (r *run) focused(f checks.Finding) bool {
+	c := r.caseOf[f.Package+"."+f.Test]
+	return c != nil && c.callsFocus()
+}
+
+// casesByTest sets caseOf: the kept cases by package + "." + test.
+func (r *run) casesByTest() {
 	r.caseOf = map[string]*Case{}
 	for _, w := range r.works {
 		for _, c := range w.kept {
 			r.caseOf[w.pkg.PkgPath+"."+c.Name] = c
 		}
 	}
+}
+
+// buildError tells a build error of the copy with the module's paths.
+func (r *run) buildError(err error) error {
+	var be *explore.BuildError
+	if errors.As(err, &be) {
+		be.Output = strings.ReplaceAll(be.Output, r.copyRoot, r.modRoot)
+	}
+	return err
+}
+
+// closeBuild removes the search's build, once made.
+func (r *run) closeBuild() {
+	if r.build != nil {
+		r.build.Close()
+	}
+}
+
+// pickFindings keeps one finding per type, kind and place in the type's
+// code: the smallest test that shows it.
+func (r *run) pickFindings(er *explore.Result) error {
+	r.casesByTest()
 	r.best = map[findingKey]checks.Finding{}
 	r.dups = map[findingKey]int{}
 	for _, f := range er.Findings {
@@ -624,7 +681,9 @@ func placeKey(f checks.Finding) string {
 
 // replay replays every finding kept: its schedule carries the generated
 // file, and is run again as `interleave replay` runs it, in a fresh
-// process, in the user's module with the file added; one that does not
+// process, in the user's module with the file added (on the search's
+// test binary when the user's module did not change since it was
+// copied: the same files, the same build); one that does not
 // reproduce is a note, and leaves the order.
 func (r *run) replay(ctx context.Context) {
 	r.scheds = map[findingKey]*rt.Schedule{}
@@ -646,6 +705,9 @@ func (r *run) replay(ctx context.Context) {
 		replayable = append(replayable, k)
 	}
 	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout, Stage: r.opts.Stage}
+	if r.build != nil && r.unchanged() {
+		ropts.Dir, ropts.Build = r.copyRoot, r.build
+	}
 	rrs, errs := explore.ReplayMany(ctx, list, ropts)
 	// A second fresh run for those that passed: the race detector's
 	// report of the same interleaving is not certain in every run.
@@ -672,7 +734,7 @@ func (r *run) replay(ctx context.Context) {
 		f := r.best[k]
 		switch {
 		case errs[i] != nil:
-			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: its replay failed: %v", f.Test, f.Kind, errs[i]))
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: its replay failed: %s", f.Test, f.Kind, strings.ReplaceAll(errs[i].Error(), r.copyRoot, r.modRoot)))
 		case rrs[i].Outcome != explore.Reproduced:
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: it did not replay (%s)", f.Test, f.Kind, rrs[i].Outcome))
 		default:
