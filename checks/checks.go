@@ -336,11 +336,17 @@ func (w EndedWait) String() string {
 		}
 		return s
 	case "AfterFunc":
-		s := "the " + d + "AfterFunc (or context deadline)"
+		s := "the " + d + "AfterFunc"
 		if w.Armed != "" {
 			s += " armed at " + w.Armed
 		}
 		return s
+	case "context deadline":
+		s := "the " + d + "context deadline (context.WithTimeout/WithDeadline"
+		if w.Armed != "" {
+			s += " at " + w.Armed
+		}
+		return s + ")"
 	}
 	s := w.G + "'s wait"
 	if w.Site != "" {

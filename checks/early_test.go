@@ -7,7 +7,7 @@ import (
 
 // TestEarlyTimersLabel: the label of a failure reached through an early
 // jump names what ended (a test's sleep, a timer in the code, an
-// AfterFunc) and whom it passed over; repro's keeps its log wording.
+// AfterFunc, a context deadline) and whom it passed over; repro's keeps its log wording.
 func TestEarlyTimersLabel(t *testing.T) {
 	for _, c := range []struct {
 		e    EarlyTimers
@@ -23,7 +23,11 @@ func TestEarlyTimersLabel(t *testing.T) {
 		}, {Ended: []EndedWait{{G: "g0", Op: "time.Sleep"}}}}}, []string{"reached when g1's wait at pool.go:18 on a 1ms timer made at pool.go:17 ended while g2 (not started; it runs at pool.go:30 next), g3 (at pool.go:31) could still run (and 1 more early jump): a timeout fired before the work it waits for had run", "delays g2 and g3 that long"}},
 		{EarlyTimers{Jumps: 1, Searched: true, Moves: []EarlyMove{{
 			Ended: []EndedWait{{G: "g4", Op: "AfterFunc", Armed: "srv.go:9", Duration: "5s"}, {G: "g0", Op: "time.Sleep", Site: "srv.go:12"}},
-		}}}, []string{"reached when the 5s AfterFunc (or context deadline) armed at srv.go:9 and g0's time.Sleep at srv.go:12 ended: a timeout fired", "delays the other goroutines that long"}},
+		}}}, []string{"reached when the 5s AfterFunc armed at srv.go:9 and g0's time.Sleep at srv.go:12 ended: a timeout fired", "delays the other goroutines that long"}},
+		{EarlyTimers{Jumps: 1, Searched: true, Moves: []EarlyMove{{
+			Ended:  []EndedWait{{G: "g3", Op: "context deadline", Armed: "client.go:21", Duration: "2s"}},
+			Passed: []PassedG{{G: "g1", Op: "chan send", Site: "client.go:30"}},
+		}}}, []string{"reached when the 2s context deadline (context.WithTimeout/WithDeadline at client.go:21) ended while g1 (at client.go:30) could still run"}},
 		{EarlyTimers{Jumps: 3}, []string{"needs a timer to fire early: the schedule moves the clock 3 times"}},
 	} {
 		l := c.e.Label()

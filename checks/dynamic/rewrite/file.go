@@ -423,9 +423,10 @@ func strictlyComparable(t types.Type) bool {
 }
 
 // mapStore wraps the key of a store into a map keyed by pointers or
-// channels (m[k] = v, m[k] op= v, m[k]++) in rt.MapKey, which numbers it
-// when first stored: a range over such a map is ordered by those numbers
-// (rt.sortByNum), an order a replay meets again.
+// channels, or by structs, arrays or interfaces that may hold one (m[k] =
+// v, m[k] op= v, m[k]++), in rt.MapKey, which numbers them when first
+// stored: a range over such a map is ordered by those numbers
+// (rt.sortByNum, rt.compareKeys), an order a replay meets again.
 func (r *fileRW) mapStore(n *ast.IndexExpr, stack []ast.Node) {
 	if len(stack) < 2 || !numberedKey(r.info.Types[n.X].Type) {
 		return
@@ -453,23 +454,31 @@ func (r *fileRW) mapLit(n *ast.CompositeLit) {
 	}
 	for _, e := range n.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if _, elided := kv.Key.(*ast.CompositeLit); !elided {
+			if cl, ok := kv.Key.(*ast.CompositeLit); !ok || cl.Type != nil { // not elided
 				r.wrapKey(kv.Key)
 			}
 		}
 	}
 }
 
-// wrapKey wraps k in rt.MapKey, unless it is nil (no type to infer).
+// wrapKey wraps k in rt.MapKey, unless it is nil (no type to infer), its
+// type holds no pointer or channel (a string stored into a map keyed by
+// any), or it holds an interface in a file before go1.20 (MapKey's K
+// comparable).
 func (r *fileRW) wrapKey(k ast.Expr) {
-	if tv, ok := r.info.Types[k]; !ok || tv.IsNil() {
+	tv, ok := r.info.Types[k]
+	if !ok || tv.IsNil() || tv.Type == nil || !holdsRefs(tv.Type) {
+		return
+	}
+	if !r.anyKeyOK && !strictlyComparable(tv.Type) {
 		return
 	}
 	r.addNode(k.Pos(), k.End(), func() string { return rtp + "MapKey(" + r.rn(k) + ")" })
 }
 
 // numberedKey: is t a map type keyed by pointers, channels or
-// unsafe.Pointer (not a type parameter's)?
+// unsafe.Pointer, or by structs, arrays or interfaces that may hold one
+// (not a type parameter's)?
 func numberedKey(t types.Type) bool {
 	if t == nil {
 		return false
@@ -484,11 +493,28 @@ func numberedKey(t types.Type) bool {
 	if _, isTP := types.Unalias(m.Key()).(*types.TypeParam); isTP {
 		return false
 	}
-	switch k := m.Key().Underlying().(type) {
-	case *types.Pointer, *types.Chan:
+	return holdsRefs(m.Key())
+}
+
+// holdsRefs: may a value of type t hold a pointer, channel or
+// unsafe.Pointer (an interface may; a type parameter is not looked into)?
+func holdsRefs(t types.Type) bool {
+	if _, isTP := types.Unalias(t).(*types.TypeParam); isTP {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Chan, *types.Interface:
 		return true
 	case *types.Basic:
-		return k.Kind() == types.UnsafePointer
+		return u.Kind() == types.UnsafePointer
+	case *types.Array:
+		return u.Len() > 0 && holdsRefs(u.Elem())
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsRefs(u.Field(i).Type()) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -12,8 +12,9 @@ import (
 // TestMapRange: every form of a range over a map becomes a three-clause
 // loop over rt.MapIter (key and value, key only, no variables, assignment
 // to existing variables, labels, generic maps), lines kept; keys stored
-// into maps keyed by pointers or channels are wrapped in rt.MapKey (not
-// nil, not reads); a range whose assigned variables span lines is left as
+// into maps keyed by pointers or channels, or by composite keys holding
+// them, are wrapped in rt.MapKey (not nil, not reads, not a string into a
+// map keyed by any); a range whose assigned variables span lines is left as
 // written and warned about; the module's tests pass under the overlay
 // (go1.22: per-iteration variables).
 func TestMapRange(t *testing.T) {
@@ -50,6 +51,12 @@ func TestMapRange(t *testing.T) {
 		130: "conns[nil] = 0",
 		131: "lit := map[*conn]bool{interleavert.MapKey(c): true, nil: false}",
 		132: "return conns[c] + len(lit)",
+		143: "byRoute[interleavert.MapKey(route{c, 80})] = 1",
+		144: "byAny[interleavert.MapKey(c)] = 2",
+		145: "byAny[\"x\"] = 3",
+		146: "pairs[interleavert.MapKey([2]chan int{make(chan int)})]++",
+		147: "lit := map[route]bool{{c, 1}: true, interleavert.MapKey(route{c, 2}): false}",
+		148: "return byRoute[route{c, 80}] + len(lit)",
 	} {
 		if !strings.Contains(lines[line-1], want) {
 			t.Errorf("line %d: %q, want %q", line, lines[line-1], want)

@@ -269,10 +269,24 @@ func TestMapRangeDoesNotAllocate(t *testing.T) {
 		// Keys stored under control: ordered by when (sortByNum).
 		owned := map[*int]int{}
 		subs := map[chan int]int{}
+		type route struct {
+			p    *int
+			port int
+		}
+		routes := map[route]int{}
+		byAny := map[any]int{}
+		pairs := map[[2]chan int]int{}
 		for i := 0; i < 5; i++ {
 			owned[MapKey(new(int))] = i
 			subs[MapKey(make(chan int))] = i
+			routes[MapKey(route{new(int), i})] = i
+			byAny[MapKey(any(new(int)))] = i
+			pairs[MapKey([2]chan int{make(chan int), nil})] = i
 		}
+		r, a, c := route{new(int), 1}, any(new(int)), [2]chan int{make(chan int)}
+		MapKey(r)
+		MapKey(a)
+		MapKey(c)
 		cases := []struct {
 			name string
 			f    func()
@@ -301,6 +315,28 @@ func TestMapRangeDoesNotAllocate(t *testing.T) {
 			{"channel keys stored under control", func() {
 				for it, _, v := MapIter(subs); it.Next(nil, &v); {
 					sink += uint64(v)
+				}
+			}},
+			{"struct keys holding pointers stored under control", func() {
+				for it, _, v := MapIter(routes); it.Next(nil, &v); {
+					sink += uint64(v)
+				}
+			}},
+			{"interface keys holding pointers stored under control", func() {
+				for it, _, v := MapIter(byAny); it.Next(nil, &v); {
+					sink += uint64(v)
+				}
+			}},
+			{"array keys holding channels stored under control", func() {
+				for it, _, v := MapIter(pairs); it.Next(nil, &v); {
+					sink += uint64(v)
+				}
+			}},
+			{"MapKey of composite keys", func() {
+				k := MapKey(c)
+				sink += uint64(MapKey(r).port + len(k))
+				if MapKey(a) == nil {
+					sink++
 				}
 			}},
 			{"full, break", func() {

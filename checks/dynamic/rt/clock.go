@@ -97,7 +97,7 @@ func WithTimeout(parent context.Context, d time.Duration) (context.Context, cont
 	if current() == nil {
 		return context.WithTimeout(parent, d)
 	}
-	return WithDeadline(parent, Now().Add(d))
+	return withDeadline(parent, Now().Add(d), d, context.WithDeadline)
 }
 
 // WithDeadline is context.WithDeadline; under control the deadline is on
@@ -106,12 +106,13 @@ func WithTimeout(parent context.Context, d time.Duration) (context.Context, cont
 // from it behave exactly as usual, with Deadline reporting the virtual
 // deadline; a virtual timer fires the real one at the deadline.
 func WithDeadline(parent context.Context, dl time.Time) (context.Context, context.CancelFunc) {
-	return withDeadline(parent, dl, context.WithDeadline)
+	return withDeadline(parent, dl, 0, context.WithDeadline)
 }
 
 // withDeadline is WithDeadline with mk making the standard library's
-// context (context.WithDeadline, or WithDeadlineCause with its cause).
-func withDeadline(parent context.Context, dl time.Time, mk func(context.Context, time.Time) (context.Context, context.CancelFunc)) (context.Context, context.CancelFunc) {
+// context (context.WithDeadline, or WithDeadlineCause with its cause);
+// timeout is WithTimeout's duration (0 for WithDeadline), for the label.
+func withDeadline(parent context.Context, dl time.Time, timeout time.Duration, mk func(context.Context, time.Time) (context.Context, context.CancelFunc)) (context.Context, context.CancelFunc) {
 	if current() == nil {
 		return mk(parent, dl)
 	}
@@ -132,7 +133,7 @@ func withDeadline(parent context.Context, dl time.Time, mk func(context.Context,
 		cancel()
 		return mk(parent, time.Now().Add(left))
 	}
-	vt := AfterFunc(left, func() {
+	vt := deadlineTimer(left, timeout, func() {
 		real.Reset(0)
 		<-ctx.Done()
 	})
@@ -142,6 +143,14 @@ func withDeadline(parent context.Context, dl time.Time, mk func(context.Context,
 		}
 		cancel()
 	}
+}
+
+// deadlineTimer is AfterFunc for withDeadline (under control): the timer
+// is marked as a context deadline's, which an early move's label names,
+// with WithTimeout's duration when shown > 0.
+func deadlineTimer(d, shown time.Duration, f func()) *time.Timer {
+	g := current()
+	return armed(g.call(&request{op: opTimerNew, timerKind: tkFunc, d: d, fn: f, ctxTimer: true, ctxD: shown})).timer
 }
 
 // virtualDeadline is a standard timer context reporting the virtual

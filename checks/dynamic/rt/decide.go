@@ -5,7 +5,6 @@ package rt
 import (
 	"reflect"
 	"strconv"
-	"time"
 	"unsafe"
 )
 
@@ -259,9 +258,6 @@ func (s *sched) decide(g *gstate) {
 		g.cbOf = nil
 	}
 	if spinning(r, rep) {
-		if s.spinRun == 0 {
-			s.spinStart = time.Now()
-		}
 		s.spinRun++
 		s.spinCount++
 		if r.op == opNow || r.readNow {

@@ -91,8 +91,9 @@
 // the Go runtime would make fatal such as unlocking an unlocked mutex
 // ("fatal"), and a livelock ("fatal", message starting "livelock:") only
 // with evidence: livelockSpins decisions in a row that only spun (Gosched,
-// atomic loads, a select taking default, a failed TryLock, time.Now) over
-// at least livelockWall of wall time, none of them an atomic load of a
+// atomic loads, a select taking default, a failed TryLock, time.Now), a
+// count whatever the machine's speed (goroutines outside control that
+// could end it get real naps meanwhile), none of them an atomic load of a
 // word or value the run had not read yet (a scan over a table is
 // progress), while no other goroutine could do anything else and no timer
 // was pending but idle ones; or a loop reading the clock for which the

@@ -20,10 +20,11 @@ type EarlyMove struct {
 
 // EndedWait is a timed wait an early move ended: a goroutine's
 // time.Sleep, its receive or select on a timer's channel, or an AfterFunc
-// (context.WithTimeout's deadline among them) whose callback it started.
+// or a context deadline (WithTimeout, WithDeadline) whose callback it
+// started.
 type EndedWait struct {
 	G  int    `json:"g"`  // the waiting goroutine (an AfterFunc's: its callback)
-	Op string `json:"op"` // "time.Sleep", "time.After", "timer", "ticker", "AfterFunc"
+	Op string `json:"op"` // "time.Sleep", "time.After", "timer", "ticker", "AfterFunc", "context deadline"
 	// Site is where the goroutine waits (file.go:line); Armed where the
 	// timer was made or last reset (none for a sleep, or when unknown).
 	Site  string        `json:"site,omitempty"`
@@ -77,6 +78,9 @@ func (s *sched) earlyNote(list []Candidate, before time.Duration) {
 		switch vt.kind {
 		case tkFunc:
 			w.Op = "AfterFunc"
+			if vt.ctx {
+				w.Op = "context deadline"
+			}
 			if vt.cb != nil {
 				w.G = vt.cb.id
 			}

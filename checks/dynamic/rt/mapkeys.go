@@ -1,4 +1,5 @@
-// Numbers for map keys with no order of their own: pointers, channels.
+// Numbers for map keys with no order of their own: pointers, channels,
+// and composite keys holding them.
 
 package rt
 
@@ -10,23 +11,134 @@ import (
 
 // MapKey is a key about to be stored in a map under control (the rewriter
 // turns m[k] = v, m[k] op= v, m[k]++ and map literals' keys into
-// m[rt.MapKey(k)] ... for maps keyed by pointers or channels), returned as
-// is. A pointer or channel stored for the first time in the schedule gets
-// the next number (mapKeys): a range orders such keys by it, an order the
-// schedule's decisions fix and a replay meets again (sortByNum).
+// m[rt.MapKey(k)] ... for maps keyed by pointers, channels, or structs,
+// arrays or interfaces that may hold one), returned as is. A pointer or
+// channel stored for the first time in the schedule, alone or inside the
+// key, gets the next number (mapKeys): a range orders such keys by it, an
+// order the schedule's decisions fix and a replay meets again (sortByNum,
+// compareKeys).
 func MapKey[K comparable](k K) K {
-	if active == nil || unsafe.Sizeof(k) != unsafe.Sizeof(uintptr(0)) {
+	if active == nil {
 		return k
 	}
-	switch reflect.TypeFor[K]().Kind() {
+	t := reflect.TypeFor[K]()
+	switch t.Kind() {
 	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
-	default:
-		return k
-	}
-	if p := *(*unsafe.Pointer)(unsafe.Pointer(&k)); p != nil && current() != nil {
-		mapKeys.see(p)
+		if p := *(*unsafe.Pointer)(unsafe.Pointer(&k)); p != nil && current() != nil {
+			mapKeys.see(p)
+		}
+	case reflect.Struct, reflect.Array, reflect.Interface:
+		if holdsRefs(t) && current() != nil {
+			// Through a pointer reflect cannot see: k stays on the stack.
+			eachRef(reflect.NewAt(t, noescape(unsafe.Pointer(&k))).Elem(), seeRef)
+		}
 	}
 	return k
+}
+
+// seeRef numbers p (MapKey through eachRef).
+func seeRef(p unsafe.Pointer) bool {
+	mapKeys.see(p)
+	return true
+}
+
+// holdsRefs: may a value of type t hold a pointer, channel or
+// unsafe.Pointer (an interface may)?
+func holdsRefs(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer, reflect.Interface:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && holdsRefs(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if holdsRefs(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// eachRef calls f with every non-nil pointer, channel or unsafe.Pointer in
+// v, fields and elements in order, as long as f returns true; it reports
+// whether f always did.
+func eachRef(v reflect.Value, f func(unsafe.Pointer) bool) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
+		if p := v.UnsafePointer(); p != nil {
+			return f(p)
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			return eachRef(v.Elem(), f)
+		}
+	case reflect.Array:
+		if holdsRefs(v.Type()) {
+			for i := 0; i < v.Len(); i++ {
+				if !eachRef(v.Index(i), f) {
+					return false
+				}
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if !eachRef(v.Field(i), f) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// refNum is the number of the pointer, channel or unsafe.Pointer v: 0 for
+// nil, false when it has none (never stored under control).
+//
+//go:norace
+func refNum(v reflect.Value) (int32, bool) {
+	p := v.UnsafePointer()
+	if p == nil {
+		return 0, true
+	}
+	n := mapKeys.num(p)
+	return n, n != 0
+}
+
+// adoptUnknown gives the one pointer or channel among composite keys that
+// was never stored under control the next number, as sortByNum does for
+// one such key (which keys a range meets is fixed by the schedule, so
+// which pointer that is too), and reports false when two or more differ:
+// those keys keep the runtime's order. keys holds at least two.
+//
+//go:norace
+func adoptUnknown[K comparable](keys []K) bool {
+	t := reflect.TypeFor[K]()
+	if !holdsRefs(t) {
+		return true
+	}
+	base := noescape(unsafe.Pointer(&keys[0]))
+	var unknown unsafe.Pointer
+	more := false
+	note := func(p unsafe.Pointer) bool {
+		if mapKeys.num(p) != 0 || p == unknown {
+			return true
+		}
+		if unknown != nil {
+			more = true
+			return false
+		}
+		unknown = p
+		return true
+	}
+	for i := range keys {
+		if !eachRef(reflect.NewAt(t, unsafe.Add(base, uintptr(i)*t.Size())).Elem(), note) {
+			break
+		}
+	}
+	if more {
+		return false
+	}
+	return unknown == nil || mapKeys.see(unknown) != 0
 }
 
 // keyTable numbers pointers in the order they were first seen: open

@@ -38,9 +38,11 @@ import (
 // such entries as are left to produce.
 //
 // Pointers and channels (and unsafe.Pointer) have no order independent of
-// the process: such keys are ordered by when the schedule first stored
-// each in a map (MapKey, sortByNum). Interfaces or structs holding one
-// range in the runtime's order, as do maps ranged outside control.
+// the process: such keys, and the pointers inside structs, arrays and
+// interfaces, are ordered by when the schedule first stored each in a map
+// (MapKey, sortByNum, compareKeys). Keys holding two or more never stored
+// under control range in the runtime's order, as do maps ranged outside
+// control.
 //
 // A map of up to mapSmall entries keeps its keys in the iterator, which
 // lives on the ranging function's stack: such a range does not allocate
@@ -209,8 +211,9 @@ const mapSalt = 0x6d61706f72646572
 // unsafe.Pointer has no such order (addresses differ from one process to
 // the next, and their order too: the allocator reuses freed slots as the
 // collector's timing has it): they are ordered by when the schedule first
-// stored them in a map (sortByNum). A composite key holding one: false,
-// keys untouched.
+// stored them in a map (sortByNum), and so are they inside composite
+// keys (compareKeys, encodeKey). Two or more never numbered: false, keys
+// in the runtime's order (adoptUnknown).
 func sortKeys[K comparable](keys []K) bool {
 	if len(keys) < 2 {
 		return true
@@ -249,6 +252,9 @@ func sortKeys[K comparable](keys []K) bool {
 	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
 		return sortByNum(*(*[]unsafe.Pointer)(p)) // by when first stored (MapKey)
 	default:
+		if !adoptUnknown(keys) {
+			return false
+		}
 		if len(keys) <= mapSmall {
 			return sortSmall(keys)
 		}
@@ -264,9 +270,6 @@ func sortKeys[K comparable](keys []K) bool {
 // permuted but hold the same keys.
 func sortSmall[K comparable](keys []K) bool {
 	t := reflect.TypeFor[K]()
-	if !typeOrdered(t) {
-		return false
-	}
 	base := noescape(unsafe.Pointer(&keys[0])) // len(keys) >= 2 (sortKeys)
 	at := func(i int) reflect.Value {
 		return reflect.NewAt(t, unsafe.Add(base, uintptr(i)*t.Size())).Elem()
@@ -287,10 +290,14 @@ func sortSmall[K comparable](keys []K) bool {
 }
 
 // compareKeys compares two keys of one type in encodeKey's order and
-// reports whether it could (false for pointers, channels and
-// unsafe.Pointer, which have none).
+// reports whether it could (pointers, channels and unsafe.Pointer by
+// their numbers, nil first: false for one never numbered).
 func compareKeys(a, b reflect.Value) (int, bool) {
 	switch a.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
+		x, okx := refNum(a)
+		y, oky := refNum(b)
+		return cmpOrdered(int(x), int(y)), okx && oky
 	case reflect.Bool:
 		return cmpOrdered(boolInt(a.Bool()), boolInt(b.Bool())), true
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -383,9 +390,6 @@ func cmpFloat(x, y float64) int {
 // order (encodeKey). It sorts a copy: reflect would move keys, which may
 // be a MapIt's own array on the stack, to the heap.
 func sortEncoded[K comparable](keys []K) bool {
-	if !typeOrdered(reflect.TypeFor[K]()) {
-		return false
-	}
 	own := slices.Clone(keys)
 	enc := make([][]byte, len(own))
 	for i := range own {
@@ -397,25 +401,6 @@ func sortEncoded[K comparable](keys []K) bool {
 	}
 	sort.Sort(byEncoding[K]{own, enc})
 	copy(keys, own)
-	return true
-}
-
-// typeOrdered reports whether keys of type t may have an order
-// independent of the process: false when t holds a pointer, channel or
-// unsafe.Pointer outside an interface (an interface decides per value).
-func typeOrdered(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
-		return false
-	case reflect.Array:
-		return typeOrdered(t.Elem())
-	case reflect.Struct:
-		for i := 0; i < t.NumField(); i++ {
-			if !typeOrdered(t.Field(i).Type) {
-				return false
-			}
-		}
-	}
 	return true
 }
 
@@ -435,7 +420,8 @@ func (s byEncoding[K]) Swap(i, j int) {
 // with other keys of its type: numbers big-endian with the sign bit
 // flipped, strings with 0x00 escaped and a terminator (a prefix sorts
 // first), composites as the concatenation of their parts, interfaces as
-// their dynamic type's name, then its value.
+// their dynamic type's name, then its value, pointers and channels as
+// their numbers (MapKey).
 func encodeKey(b []byte, v reflect.Value) ([]byte, bool) {
 	switch v.Kind() {
 	case reflect.Bool:
@@ -474,8 +460,11 @@ func encodeKey(b []byte, v reflect.Value) ([]byte, bool) {
 		e := v.Elem()
 		b = stringKey(append(b, 1), e.Type().PkgPath()+"."+e.Type().String())
 		return encodeKey(b, e)
+	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
+		n, ok := refNum(v) // by number (MapKey), nil first
+		return be64(b, uint64(n)), ok
 	}
-	return nil, false // pointers, channels, unsafe.Pointer
+	return nil, false
 }
 
 func be64(b []byte, u uint64) []byte {

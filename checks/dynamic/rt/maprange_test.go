@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // mapRange is the rewritten `for k, v := range m { f(k, v) }`.
@@ -229,6 +230,39 @@ func TestSortKeys(t *testing.T) {
 	if sortSmall([]st2{{P: new(int)}, {}}) || sortSmall([]any{2, new(int), 1, new(int)}) {
 		t.Error("sortSmall: pointers sorted")
 	}
+	// Composite keys holding pointers or channels stored under control
+	// (MapKey) are ordered by those numbers, nil first; one never stored
+	// gets the next number, two or more leave the runtime's order.
+	withKeys(t, func(t *testing.T) {
+		p1, p2, p3 := new(int), new(int), new(int)
+		c1, c2 := make(chan int), make(chan int)
+		MapKey(st2{P: p2})
+		MapKey(any(p1))
+		MapKey([2]chan int{c2, c1})
+		MapKey(any(st2{P: p3}))
+		sts := []st2{{1, p3}, {1, p1}, {0, p1}, {1, nil}, {1, p2}}
+		want := []st2{{0, p1}, {1, nil}, {1, p2}, {1, p1}, {1, p3}}
+		if !sortSmall(slices.Clone(sts)) || !sortEncoded(sts) || !slices.Equal(sts, want) {
+			t.Errorf("structs holding pointers: %v, want %v", sts, want)
+		}
+		agree(t, []st2{{1, p3}, {1, p1}, {0, p1}, {1, nil}, {1, p2}})
+		ifs := []any{p3, 1, p1, p2, nil}
+		if !sortKeys(ifs) || ifs[0] != nil || ifs[1] != p2 || ifs[2] != p1 || ifs[3] != p3 || ifs[4] != 1 {
+			t.Errorf("interfaces holding pointers: %v", ifs)
+		}
+		arr := [][2]chan int{{c1, nil}, {c2, c1}, {c2, nil}}
+		if !sortKeys(arr) || arr[0] != [2]chan int{c2, nil} || arr[1] != [2]chan int{c2, c1} || arr[2] != [2]chan int{c1, nil} {
+			t.Errorf("arrays of channels: %v", arr)
+		}
+		p4, p5 := new(int), new(int)
+		one := []st2{{1, p4}, {0, p2}, {1, p4}}
+		if !sortKeys(one) || mapKeys.num(unsafe.Pointer(p4)) == 0 || one[0].P != p2 {
+			t.Errorf("one pointer never stored: %v, number %d", one, mapKeys.num(unsafe.Pointer(p4)))
+		}
+		if sortKeys([]st2{{1, p5}, {0, new(int)}}) || sortKeys([]any{p5, new(int)}) {
+			t.Error("two pointers never stored: sorted")
+		}
+	})
 	// sortSmall (a few composite keys, no allocation) orders as
 	// sortEncoded does.
 	type named int
@@ -239,6 +273,16 @@ func TestSortKeys(t *testing.T) {
 		B bool
 		C complex64
 	}{{true, 1}, {false, 2}, {false, 1i}, {true, -1}})
+}
+
+// withKeys runs f with the key numbers of a schedule (MapKey) and
+// forgets them after.
+func withKeys(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1}, f, nil)
+	if r := rs[0]; r.Outcome != "pass" {
+		t.Errorf("%s: %s", r.Outcome, r.Message)
+	}
 }
 
 type st2 struct {
@@ -349,6 +393,74 @@ func TestPointerKeyedOrderReplays(t *testing.T) {
 			}
 			for it, c, _ := MapIter(conns); it.Next(&c, nil); {
 				order = append(order, 10+c.id)
+			}
+		}
+	}
+	cfg := Config{Schedules: 6, Seed: 5, Strategy: "random", StepTimeout: 5 * time.Second}
+	var recorded [][]int
+	rs := RunSchedules(t, cfg, body, func(Result) bool {
+		recorded = append(recorded, slices.Clone(order))
+		return true
+	})
+	distinct := map[string]bool{}
+	for i, r := range rs {
+		distinct[fmt.Sprint(recorded[i])] = true
+		if got := slices.Sorted(slices.Values(recorded[i][:6])); fmt.Sprint(got) != "[0 1 2 3 4 5]" {
+			t.Fatalf("seed %d ranged over %v", r.Seed, recorded[i])
+		}
+		sch := &Schedule{Version: ScheduleVersion, Test: "keys", Seed: r.Seed, Decisions: r.Decisions}
+		for k := 0; k < 4; k++ {
+			again := RunSchedule(t, Config{StepTimeout: 5 * time.Second}, 0, nil, sch, body)
+			if again.Diverged != "" || !slices.Equal(order, recorded[i]) {
+				t.Fatalf("replay %d of seed %d: diverged %q, order %v, want %v", k, r.Seed, again.Diverged, order, recorded[i])
+			}
+		}
+	}
+	if len(distinct) < 3 {
+		t.Errorf("6 seeds ranged in %d orders: %v", len(distinct), recorded)
+	}
+}
+
+// TestCompositeKeyedOrderReplays: maps keyed by structs, interfaces and
+// arrays holding pointers or channels range in an order a replay meets
+// again: the pointers inside are numbered when first stored (MapKey).
+// Before, such keys kept the runtime's order.
+func TestCompositeKeyedOrderReplays(t *testing.T) {
+	type conn struct{ id int }
+	type route struct {
+		c    *conn
+		port int
+	}
+	var order []int
+	body := func(t *testing.T) {
+		order = order[:0]
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		routes := map[route]int{}
+		byAny := map[any]int{}
+		pairs := map[[2]chan int]int{}
+		for i := 0; i < 6; i++ {
+			WaitGroupAdd(&wg, 1)
+			Go(func() {
+				defer WaitGroupDone(&wg)
+				c := &conn{i}
+				Lock(&mu)
+				routes[MapKey(route{c, 80})] = i
+				byAny[MapKey(any(c))] = i
+				pairs[MapKey([2]chan int{make(chan int), nil})] = i
+				Unlock(&mu)
+			})
+		}
+		WaitGroupWait(&wg)
+		for r := 0; r < 2; r++ {
+			for it, _, i := MapIter(routes); it.Next(nil, &i); {
+				order = append(order, i)
+			}
+			for it, _, i := MapIter(byAny); it.Next(nil, &i); {
+				order = append(order, 10+i)
+			}
+			for it, _, i := MapIter(pairs); it.Next(nil, &i); {
+				order = append(order, 20+i)
 			}
 		}
 	}

@@ -95,6 +95,8 @@ type request struct {
 	rv         reflect.Value // channel
 	cases      []caseReq
 	hasDefault bool
+	ctxTimer   bool          // opTimerNew: a context deadline's (deadlineTimer)
+	ctxD       time.Duration // ... its WithTimeout's duration (0: none)
 	d          time.Duration
 	delta      int
 	fn         func()

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -36,9 +38,12 @@ func TestScanIsNoLivelock(t *testing.T) {
 }
 
 // TestRescanIsLivelock: rereading the same few words, whose values never
-// change, is a livelock however the reads are spread over them.
+// change, is a livelock however the reads are spread over them. The
+// verdict is counted evidence: with nothing outside control the spin rule
+// takes no real naps (no wall time in the verdict).
 func TestRescanIsLivelock(t *testing.T) {
 	var words [5]int64
+	naps := livelockNaps.Load()
 	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
 		for {
 			for i := range words {
@@ -48,7 +53,40 @@ func TestRescanIsLivelock(t *testing.T) {
 			}
 		}
 	}, nil)
-	if r := rs[0]; r.Outcome != "fatal" || !strings.HasPrefix(r.Message, "livelock:") {
+	r := rs[0]
+	if r.Outcome != "fatal" || !strings.HasPrefix(r.Message, "livelock:") {
 		t.Fatalf("want a livelock, got %s %q", r.Outcome, r.Message)
+	}
+	// The verdict comes at the first spin turn past livelockSpins.
+	_, after, _ := strings.Cut(r.Message, "the last ")
+	n, err := strconv.Atoi(strings.Fields(after + " x")[0])
+	if err != nil || n < livelockSpins || n >= livelockSpins+spinAdvance {
+		t.Errorf("verdict after %d rereading decisions, want %d to %d: %q", n, livelockSpins, livelockSpins+spinAdvance-1, r.Message)
+	}
+	if n := livelockNaps.Load() - naps; n != 0 {
+		t.Errorf("%d real naps with nothing outside control, want 0", n)
+	}
+}
+
+// TestRescanEndedOutside: a goroutine outside control that computes gets
+// real naps while the program rereads a word, and the word it sets ends
+// the loop: no livelock. It sets the word after the third nap, whatever
+// the machine's speed.
+func TestRescanEndedOutside(t *testing.T) {
+	var word int64
+	naps := livelockNaps.Load()
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		atomic.StoreInt64(&word, 0)
+		go func() { // not controlled: a dependency's worker
+			for livelockNaps.Load() < naps+3 {
+				runtime.Gosched()
+			}
+			atomic.StoreInt64(&word, 1)
+		}()
+		for Then(AtomicLoad(&word), atomic.LoadInt64(&word)) == 0 {
+		}
+	}, nil)
+	if r := rs[0]; r.Outcome != "pass" {
+		t.Fatalf("want the loop to end, got %s %q", r.Outcome, r.Message)
 	}
 }

@@ -4,6 +4,7 @@ package rt
 
 import (
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -96,18 +97,42 @@ func (s *sched) spinTurn() bool {
 			return false // someone could make progress if chosen
 		}
 	}
-	if s.spinSame() >= livelockSpins && time.Since(s.spinStart) >= livelockWall {
+	if s.spinSame() >= livelockSpins {
 		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now), the last " + strconv.Itoa(s.sameRun) + " rereading the same words with the same values, with no timer pending and no goroutine able to do anything else"}
 		s.collectStates(f)
 		f.site = pickSite(f.gs)
 		s.fail = f
 		return true
 	}
-	// Give goroutines and timers outside control (a dependency's real
-	// clock) real time to end it.
-	nap(livelockNap)
+	// Give goroutines outside control, when there are any that could end
+	// it, real time to do so. The verdict counts decisions, not time.
+	if s.outsideMayAct() {
+		nap(livelockNap)
+		livelockNaps.Add(1)
+	}
 	return idle && s.fireTimers()
 }
+
+// outsideMayAct: could something outside control change what the spin
+// run rereads while real time passes: a controlled goroutine outside
+// control, one of the program's tickers on the real clock, a goroutine
+// neither the scheduler's nor controlled that runs, is runnable, in a
+// system call or network I/O, or sleeps for real (foreignSleep)? A
+// dependency's timers are on the virtual clock (the rewriter's), and a
+// goroutine blocked otherwise waits for the program, as for a deadlock.
+//
+//go:norace
+func (s *sched) outsideMayAct() bool {
+	if len(s.outside) > 0 || realClocks.Load() > 0 || foreignWakes(time.Now().Add(outsideWait)) {
+		return true
+	}
+	busy, io := s.foreignActive()
+	return busy || io
+}
+
+// livelockNaps counts the naps the spin rule took before a livelock
+// verdict, for tests.
+var livelockNaps atomic.Int64
 
 // idleTimers: is a timer pending, and has every one pending fired while
 // goroutines spun in the current spin run, with nobody progressing since
@@ -254,14 +279,14 @@ func (s *sched) freshLoad(r *request) bool {
 
 // Spinning: after spinAdvance spinning decisions in a row the clock may
 // move; after livelockPause of them, with nothing else possible, goroutines
-// outside control get real time; livelockSpins of them over at least
-// livelockWall of wall time are a livelock. Both counts are of decisions
-// that read nothing new (sameRun) as well.
+// outside control get real time (livelockNap per spinAdvance decisions,
+// when there are any: outsideMayAct); livelockSpins of them are a
+// livelock. Both counts are of decisions that read nothing new (sameRun)
+// as well: the evidence is counted, whatever the machine's speed.
 const (
 	spinAdvance   = 64
 	livelockPause = 10000
 	livelockSpins = 15000
-	livelockWall  = 3 * time.Second
 	livelockNap   = 40 * time.Millisecond // per spinAdvance decisions after livelockPause
 	// livelockClock: a loop reading the clock with nothing else possible
 	// (clockHang); reached in about 8000 decisions, within the step bound.

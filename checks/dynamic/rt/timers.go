@@ -27,6 +27,7 @@ type vtimer struct {
 	hb       *uint32 // see armed
 	carried  bool    // left pending by the last schedule (carryTimers)
 	cb       *gstate // an AfterFunc's latest callback (overlapping)
+	ctx      bool    // an AfterFunc firing a context deadline (withDeadline)
 	// idleIn is 1 + the spin epoch (sched.spinEpoch) in which it fired
 	// while goroutines spun, or was re-armed by a callback of such a
 	// firing that did nothing else (idleTimers); 0: not so.
@@ -162,7 +163,10 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now, armStep: s.steps + 1, armD: r.d}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now, armStep: s.steps + 1, armD: r.d, ctx: r.ctxTimer}
+		if r.ctxD > 0 {
+			vt.armD = r.ctxD // WithTimeout's, not what was left when armed
+		}
 		if g.cbOf != nil {
 			vt.idleIn = g.cbOf.idleIn // a callback re-arming: as idle as it
 		}

@@ -131,3 +131,19 @@ func Subscribe(conns map[*conn]int, subs map[chan int]bool, c *conn) int {
 	lit := map[*conn]bool{c: true, nil: false}
 	return conns[c] + len(lit)
 }
+
+type route struct {
+	c    *conn
+	port int
+}
+
+// Routes stores keys holding pointers or channels: wrapped; a string
+// stored into a map keyed by any holds none: not wrapped.
+func Routes(byRoute map[route]int, byAny map[any]int, pairs map[[2]chan int]int, c *conn) int {
+	byRoute[route{c, 80}] = 1
+	byAny[c] = 2
+	byAny["x"] = 3
+	pairs[[2]chan int{make(chan int)}]++
+	lit := map[route]bool{{c, 1}: true, route{c, 2}: false}
+	return byRoute[route{c, 80}] + len(lit)
+}

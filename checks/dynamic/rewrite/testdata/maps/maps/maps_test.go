@@ -47,3 +47,10 @@ func TestSubscribe(t *testing.T) {
 		t.Errorf("Subscribe = %d, %d conns, %d subs; want 7, 2, 1", got, len(conns), len(subs))
 	}
 }
+
+func TestRoutes(t *testing.T) {
+	byRoute, byAny, pairs := map[route]int{}, map[any]int{}, map[[2]chan int]int{}
+	if got := Routes(byRoute, byAny, pairs, &conn{1}); got != 3 || len(byAny) != 2 || len(pairs) != 1 {
+		t.Errorf("Routes = %d, %v, %v", got, byAny, pairs)
+	}
+}
