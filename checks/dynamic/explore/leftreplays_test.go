@@ -49,3 +49,17 @@ func TestLeftRunningKeepsReplays(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelsBuildNothingPastTheBudget: plain go test for a finding's
+// labels (plainForLabels) is not built once its part of the budget has
+// ended: the label says the budget ran out. A finding reported unreplayed
+// for want of time reaches it after the hard stop; a race build there
+// took seconds past the budget. Fails with the build first.
+func TestLabelsBuildNothingPastTheBudget(t *testing.T) {
+	s, tg, _ := newFakeSearch(t, "TestLongLeak", fakeBudget, 1)
+	f := &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later", site: "/src/k/k_test.go:21"}
+	out := s.plainForLabels(context.Background(), tg, []*failure{f}, time.Now().Add(-time.Second))
+	if out.err != errBudgetOut || len(s.plainBins) != 0 {
+		t.Errorf("plain outcome %v, %d plain binaries built; want the budget ran out, none built", out.err, len(s.plainBins))
+	}
+}

@@ -569,12 +569,12 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 // its failures fs: until a run fails the way all of them do, at most
 // plainRuns times, until end (its part of the budget).
 func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure, end time.Time) *plainOutcome {
+	if !time.Now().Before(end) {
+		return &plainOutcome{err: errBudgetOut} // and nothing built past it
+	}
 	pb := s.plainBin(ctx, t.pkg)
 	if pb.err != nil {
 		return &plainOutcome{err: pb.err}
-	}
-	if !time.Now().Before(end) {
-		return &plainOutcome{err: errBudgetOut}
 	}
 	n := plainRuns
 	for _, f := range fs {
