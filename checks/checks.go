@@ -170,6 +170,10 @@ type Finding struct {
 	// processes, reproduced it on some of the replays only; its Replay
 	// line then replays up to ReplayRate.ReplayTries times.
 	Replays *ReplayRate `json:"replays,omitempty"`
+	// NotReplayed, when set, says why its schedule was not replayed in a
+	// fresh process before it was reported (NotReplayedNoTime: the
+	// budget ended first): its Replay line is the check still to run.
+	NotReplayed string `json:"notReplayed,omitempty"`
 	// EarlyTimers, when set, says that the failure needs timers to fire
 	// early: its schedule moves the clock to a deadline while goroutines
 	// that could run have not run (repro only, for the failure its log
@@ -377,6 +381,14 @@ func (r *ReplayRate) Label() string {
 // replay -tries): enough that one reproduces it most likely.
 func (r *ReplayRate) ReplayTries() int { return 2*r.Tries + 1 }
 
+// NotReplayedNoTime is Finding.NotReplayed of a failure the search saw
+// whose replay the budget left no time for.
+const NotReplayedNoTime = "no time left in the budget to replay its schedule in a fresh process; run its replay line"
+
+// NotReplayedLabel is the label of a finding whose schedule was not
+// replayed (Finding.NotReplayed says why).
+func NotReplayedLabel(why string) string { return "not replayed: " + why }
+
 // Frequency is how many of a test's schedules failed one way.
 type Frequency struct {
 	Failing   int `json:"failing"`
@@ -464,6 +476,9 @@ func (f *Finding) Labels() string {
 	}
 	if f.Replays != nil {
 		parts = append(parts, f.Replays.Label())
+	}
+	if f.NotReplayed != "" {
+		parts = append(parts, NotReplayedLabel(f.NotReplayed))
 	}
 	if f.EarlyTimers != nil {
 		parts = append(parts, f.EarlyTimers.Label())

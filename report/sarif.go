@@ -119,6 +119,9 @@ func (SARIF) Write(w io.Writer, r *Report) error {
 				props.Add("replaysReproduced", q.Reproduced)
 				props.Add("replays", q.Tries)
 			}
+			if f.NotReplayed != "" {
+				props.Add("notReplayed", f.NotReplayed)
+			}
 			if p := f.PlainGo; p != nil {
 				props.Add("plainGoTest", p)
 				props.Add("plainGoTestFails", p.Fails())

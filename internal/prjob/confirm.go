@@ -87,7 +87,7 @@ func confirmAll(static, candidates, dynamic []checks.Finding, dir string, st *co
 		}
 		for j := nStatic; j < len(merged); j++ {
 			d := &merged[j]
-			if used[j] || (d.Kind != checks.Deadlock && d.Kind != checks.Leak) || !confirms(d.Kind, s.Rule) {
+			if used[j] || d.NotReplayed != "" || (d.Kind != checks.Deadlock && d.Kind != checks.Leak) || !confirms(d.Kind, s.Rule) {
 				continue
 			}
 			if stackHits(s, d, dir) < 2 {
@@ -239,6 +239,12 @@ func confirm(static, dynamic []checks.Finding, dir string) []checks.Finding {
 		// Under -race the testing package also fails the test that raced;
 		// that failure is the race again, reported once.
 		if d.Kind == checks.TestFailure && raced[d.Package+"."+d.Test] && strings.Contains(d.Message, raceFailure) {
+			continue
+		}
+		if d.NotReplayed != "" {
+			// Confirmed means a replayed schedule: one the budget left
+			// no time to replay is told on its own, labelled.
+			rest = append(rest, d)
 			continue
 		}
 		dsites := sites(&d, dir, true)

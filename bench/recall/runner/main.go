@@ -54,6 +54,7 @@ type result struct {
 	kinds      []string // kinds of the findings
 	findings   int
 	replayed   int
+	unreplayed int      // findings interleave reported unreplayed, out of time (labelled notReplayed)
 	notes      []string // interleave's notes and "fails without interleave too" lines
 	searchErr  string
 	searchTime time.Duration
@@ -128,8 +129,8 @@ func main() {
 			}
 			mu.Lock()
 			results[i] = r
-			fmt.Fprintf(os.Stderr, "runner: %-22s plain %d/%d, exit %d, %d finding(s) %v, %d replayed (%.0fs)\n",
-				k.Dir, r.plainPass, r.plainRuns, r.exit, r.findings, r.kinds, r.replayed, r.searchTime.Seconds())
+			fmt.Fprintf(os.Stderr, "runner: %-22s plain %d/%d, exit %d, %d finding(s) %v, %d replayed, %d not replayed by interleave for want of time (%.0fs)\n",
+				k.Dir, r.plainPass, r.plainRuns, r.exit, r.findings, r.kinds, r.replayed, r.unreplayed, r.searchTime.Seconds())
 			mu.Unlock()
 		}()
 	}
@@ -254,8 +255,9 @@ func measure(k kernel, tmp, bin string, budget time.Duration, count, workers int
 	}
 	var rep struct {
 		Findings []struct {
-			Kind     string `json:"kind"`
-			Schedule string `json:"schedule"`
+			Kind        string `json:"kind"`
+			Schedule    string `json:"schedule"`
+			NotReplayed string `json:"notReplayed"`
 		} `json:"findings"`
 	}
 	b, err := os.ReadFile(report)
@@ -269,6 +271,9 @@ func measure(k kernel, tmp, bin string, budget time.Duration, count, workers int
 	r.findings = len(rep.Findings)
 	for _, f := range rep.Findings {
 		r.kinds = append(r.kinds, f.Kind)
+		if f.NotReplayed != "" {
+			r.unreplayed++
+		}
 		if f.Schedule == "" {
 			continue
 		}
@@ -384,6 +389,11 @@ func print(w io.Writer, rs []*result, budget time.Duration, count int) {
 		if r.findings > 0 {
 			rep = fmt.Sprintf("%d/%d", r.replayed, r.findings)
 		}
+		if r.unreplayed > 0 {
+			// Reported, labelled "not replayed: no time left": the
+			// runner's replay is the first.
+			rep += fmt.Sprintf(" (%d not replayed by interleave: no time left)", r.unreplayed)
+		}
 		pl, prace := "-", "-"
 		if r.plainRuns > 0 {
 			pl = fmt.Sprintf("%d/%d", r.plainPass, r.plainRuns)
@@ -445,6 +455,15 @@ func print(w io.Writer, rs []*result, budget time.Duration, count int) {
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %s | %s |\n", label, t.n, t.found, t.replayedAll,
 			pct(t.plainPass, t.plainRuns), pct(t.racePass, t.raceRuns))
 	}
+	var unreplayed []string
+	for _, r := range rs {
+		if r.unreplayed > 0 {
+			unreplayed = append(unreplayed, fmt.Sprintf("%s (%d)", strings.TrimPrefix(r.k.Dir, "k/"), r.unreplayed))
+		}
+	}
+	if len(unreplayed) > 0 {
+		fmt.Fprintf(w, "\nReported by interleave without its own replay (labelled \"not replayed: no time left\"; the replayed column is the runner's): %s\n", strings.Join(unreplayed, ", "))
+	}
 	var why []string
 	for _, r := range rs {
 		if r.exit == -1 && r.searchErr == "" {
@@ -483,6 +502,7 @@ func writeJSON(path string, rs []*result) error {
 		Exit                           int
 		Kinds                          []string
 		Findings, Replayed             int
+		NotReplayed                    int `json:",omitempty"`
 		PlainPass, PlainRuns           int
 		RacePass, RaceRuns             int
 		Seed                           string
@@ -492,7 +512,7 @@ func writeJSON(path string, rs []*result) error {
 	}
 	var out []row
 	for _, r := range rs {
-		out = append(out, row{r.k.Dir, r.k.Class, r.k.Subclass, r.k.Kind, r.exit, r.kinds, r.findings, r.replayed,
+		out = append(out, row{r.k.Dir, r.k.Class, r.k.Subclass, r.k.Kind, r.exit, r.kinds, r.findings, r.replayed, r.unreplayed,
 			r.plainPass, r.plainRuns, r.racePass, r.raceRuns, r.seed, r.notes, r.searchErr + r.plainErr, r.searchTime.Seconds()})
 	}
 	b, err := json.MarshalIndent(out, "", "  ")

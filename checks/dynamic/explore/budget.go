@@ -76,13 +76,42 @@ func (s *search) shrinkReserve() time.Duration {
 		// failure's replay at what fresh processes take: searchReserve).
 		return min(base/2+2*processStartup, s.opts.Budget/4)
 	}
-	// A fresh process's start and exit as the latest took them: on a
-	// loaded machine seconds, not processStartup (condsignalnolock's and
-	// ctxafterfuncstop's replays found no time left in a 10s budget).
-	startup := max(processStartup, s.fresh.recent())
+	startup, costs, plainRan := s.causeCosts()
 	if len(s.order) > 0 {
 		keep = s.opts.KeepAfter
 	}
+	if len(s.order) > 0 && s.opts.KeepFor != nil {
+		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
+	}
+	return postReserve(base, s.opts.Budget/4, startup, costs, plainRan) + keep
+}
+
+// replaysReserve is what the replays of the failures found so far take
+// (postReserve's replays alone, by the same measured costs): what the
+// plain go test runs for labels during the search leave free
+// (beforeReplays).
+func (s *search) replaysReserve() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	startup, costs, plainRan := s.causeCosts()
+	var need time.Duration
+	for _, c := range append(costs, plainRan...) {
+		need += replayTries * (c + startup)
+	}
+	return need
+}
+
+// causeCosts returns, for the failures found that the report will replay,
+// once per cause (reserveKey), what one fresh replay of each costs
+// without its process's start and exit, split by whether its test ran
+// under plain go test already (plainRan) or not (costs), and that start
+// and exit (startup) as fresh processes take them now. The caller holds
+// s.mu.
+func (s *search) causeCosts() (startup time.Duration, costs, plainRan []time.Duration) {
+	// A fresh process's start and exit as the latest took them: on a
+	// loaded machine seconds, not processStartup (condsignalnolock's and
+	// ctxafterfuncstop's replays found no time left in a 10s budget).
+	startup = max(processStartup, s.fresh.recent())
 	type cause struct {
 		c    time.Duration
 		ran  bool // its test ran under plain go test already
@@ -117,7 +146,6 @@ func (s *search) shrinkReserve() time.Duration {
 			x.c, x.ran, x.seen = c, ran, true
 		}
 	}
-	var costs, plainRan []time.Duration
 	for _, rk := range order {
 		if x := byCause[rk]; x.ran {
 			plainRan = append(plainRan, x.c)
@@ -125,10 +153,7 @@ func (s *search) shrinkReserve() time.Duration {
 			costs = append(costs, x.c)
 		}
 	}
-	if len(s.order) > 0 && s.opts.KeepFor != nil {
-		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
-	}
-	return postReserve(base, s.opts.Budget/4, startup, costs, plainRan) + keep
+	return startup, costs, plainRan
 }
 
 // toolsDoing reports whether failure f of t is one the report notes as

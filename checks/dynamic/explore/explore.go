@@ -139,6 +139,10 @@ type search struct {
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
 	deadline  time.Time            // end of the search: the budget less overrunSlack
 	hardStop  time.Time            // end of the budget: no process outlives it
+	// firstRun holds, by key, the first failure of each that was the
+	// first schedule of its process (unreplayed reports it when no time
+	// is left to replay the one kept).
+	firstRun map[string]*failure
 	// replayUntil, when set, ends the replays of the cause being checked
 	// (its fair part of the replays' time).
 	replayUntil time.Time

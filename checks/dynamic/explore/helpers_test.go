@@ -58,7 +58,7 @@ const kernelsDir = "../testdata/kernels"
 // (sharedBuild).
 var sharedPatterns = map[string][]string{
 	kernelsDir:      {"./locks"},
-	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside", "./rebootpool", "./rebootother", "./cwdfiles"},
+	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside", "./rebootpool", "./rebootother", "./cwdfiles", "./tickerstop"},
 }
 
 var shared struct {

@@ -401,9 +401,12 @@ func (o *plainOutcome) failedRuns() (int, plainRun) {
 
 // plainWindow builds t's package for plain go test and returns the binary
 // and the timeout of one run: long enough for a test that passes, within
-// the search's deadline. ok is false when the build failed (recorded in
-// *out) or the budget is spent (not decided).
-func (s *search) plainWindow(ctx context.Context, t *target, out **plainOutcome) (bin string, timeout time.Duration, ok bool) {
+// end. ok is false when the build failed (recorded in *out) or less than
+// a second is left before end (not decided; nothing is built then).
+func (s *search) plainWindow(ctx context.Context, t *target, out **plainOutcome, end time.Time) (bin string, timeout time.Duration, ok bool) {
+	if time.Until(end) < time.Second {
+		return "", 0, false
+	}
 	pb := s.plainBin(ctx, t.pkg)
 	if pb.err != nil {
 		s.mu.Lock()
@@ -411,11 +414,26 @@ func (s *search) plainWindow(ctx context.Context, t *target, out **plainOutcome)
 		s.mu.Unlock()
 		return "", 0, false
 	}
-	timeout = min(max(2*t.plainCost(), 10*time.Second), time.Until(s.deadline))
+	timeout = min(max(2*t.plainCost(), 10*time.Second), time.Until(end))
 	if timeout < time.Second {
 		return "", 0, false
 	}
 	return pb.bin, timeout, true
+}
+
+// beforeReplays is when the plain go test runs that only label failures
+// (checkLeftRunning) must end while the search goes on: the search's
+// deadline, or earlier, so that the replays of the failures found so far
+// (replaysReserve) still fit before the hard stop. A finding must replay;
+// its label can say plain go test was not run. Before, a ticker loop's
+// leak (tickerstopsignal, 600 ms a schedule) had its three plain runs take
+// 2.3 s of the 2.9 s its replays were kept (load 33), and was dropped, "no
+// time was left in the budget to replay its schedule alone".
+func (s *search) beforeReplays() time.Time {
+	if s.hardStop.IsZero() {
+		return s.deadline
+	}
+	return minTime(s.deadline, s.hardStop.Add(-s.replaysReserve()))
 }
 
 // checkLeftRunning runs t under plain go test once its search is over, when
@@ -443,11 +461,12 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	if len(fs) == 0 || asked {
 		return
 	}
-	bin, timeout, ok := s.plainWindow(ctx, t, &t.leftGo)
+	end := s.beforeReplays()
+	bin, timeout, ok := s.plainWindow(ctx, t, &t.leftGo, end)
 	if !ok {
-		return
+		return // labelPlain runs it after the replays, if time is left
 	}
-	ctx, cancel := context.WithDeadline(ctx, s.deadline)
+	ctx, cancel := context.WithDeadline(ctx, end)
 	defer cancel()
 	out := s.runPlain(ctx, t, bin, plainRuns, timeout, func(r plainRun) bool {
 		for _, f := range fs {
@@ -550,12 +569,12 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 // its failures fs: until a run fails the way all of them do, at most
 // plainRuns times, until end (its part of the budget).
 func (s *search) plainForLabels(ctx context.Context, t *target, fs []*failure, end time.Time) *plainOutcome {
+	if !time.Now().Before(end) {
+		return &plainOutcome{err: errBudgetOut} // and nothing built past it
+	}
 	pb := s.plainBin(ctx, t.pkg)
 	if pb.err != nil {
 		return &plainOutcome{err: pb.err}
-	}
-	if !time.Now().Before(end) {
-		return &plainOutcome{err: errBudgetOut}
 	}
 	n := plainRuns
 	for _, f := range fs {

@@ -54,6 +54,12 @@ func (s *search) record(t *target, f *failure, count bool) {
 			s.untilKeys = map[string]bool{k: true}
 		}
 	}
+	if f.firstInProcess() && s.firstRun[k] == nil {
+		if s.firstRun == nil {
+			s.firstRun = map[string]*failure{}
+		}
+		s.firstRun[k] = f
+	}
 	old, ok := s.failures[k]
 	if !ok {
 		s.failures[k] = f
@@ -66,6 +72,10 @@ func (s *search) record(t *target, f *failure, count bool) {
 		s.failures[k] = f
 	}
 }
+
+// firstInProcess reports whether f was the first schedule its process
+// ran, beside no leftovers: nothing an earlier schedule did is in it.
+func (f *failure) firstInProcess() bool { return len(f.prior) == 0 && !f.kept }
 
 // countFailing counts one more failing schedule of key k (s.mu held).
 func (s *search) countFailing(k string) {

@@ -73,10 +73,11 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 
 // replayCauses returns one finding per cause (group.go) and the keys of
 // their failures, in order: the members of a cause are tried in order
-// until one replays alone; the rest are listed in it. The replays take
-// what is left of the budget but the plain go test runs' part
-// (postReserve of the tests with findings), each cause its fair part of
-// that.
+// until one replays alone, or one's replay finds no time left in the
+// budget (reported all the same, labelled, when unreplayed allows); the
+// rest are listed in it. The replays take what is left of the budget but
+// the plain go test runs' part (postReserve of the tests with findings),
+// each cause its fair part of that.
 func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candKeys []string) (findings []checks.Finding, replayed []string) {
 	groups := replayOrder(causes(cands), cands, s.opts.ReplayFirst)
 	replayEnd := s.hardStop.Add(-s.labelReserve(candKeys))
@@ -88,7 +89,15 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 		s.untilFirst(g, candKeys)
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
-			if why, unchecked := s.replaysAlone(ctx, t, &finding, f); unchecked {
+			why, unchecked := s.replaysAlone(ctx, t, &finding, f)
+			if unchecked && why == whyNoTime {
+				if fd, whyNot := s.unreplayed(ctx, candKeys[i], t); whyNot == "" {
+					f, finding, why, unchecked = s.failures[candKeys[i]], fd, "", false
+				} else {
+					why += "; " + whyNot
+				}
+			}
+			if unchecked {
 				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",
 					t.name, firstLine(f.message), f.seed, why, finding.Replay))
 				continue
@@ -137,6 +146,41 @@ func replayOrder(groups [][]int, cands []checks.Finding, first func(checks.Findi
 		return 0
 	})
 	return groups
+}
+
+// unreplayed is the finding of failure key k of t whose replay found no
+// time left in the budget: seen under control, it is still reported,
+// with its schedule and replay line, labelled checks.NotReplayedNoTime
+// (issue 21: a true failure is never dropped), when one of its failing
+// schedules was the first its process ran (nothing an earlier schedule
+// left is in it: the state a handler registered twice is, globalstate)
+// and no watchdog ended it (a hang a loaded machine can cause). That
+// schedule becomes the failure's. Else whyNot says why it is not
+// reported (a note).
+func (s *search) unreplayed(ctx context.Context, k string, t *target) (fd checks.Finding, whyNot string) {
+	s.mu.Lock()
+	f := s.failures[k]
+	if !f.firstInProcess() {
+		f = s.firstRun[k]
+	}
+	switch {
+	case f == nil:
+		whyNot = "each of its failing schedules ran after others in its process, whose state may be what failed it"
+	case f.isHang():
+		whyNot = "a watchdog ended it, which a loaded machine can cause"
+	default:
+		s.failures[k] = f
+	}
+	s.mu.Unlock()
+	if whyNot != "" {
+		return fd, whyNot
+	}
+	fd, err := s.finding(ctx, f, t, false)
+	if err != nil {
+		return fd, "its schedule file could not be written: " + err.Error()
+	}
+	fd.NotReplayed = checks.NotReplayedNoTime
+	return fd, ""
 }
 
 // shrinkFindings shrinks the findings, every one replayed alone (replayed

@@ -143,6 +143,10 @@ func (s *search) replayer(t *target) *replayer {
 // (checks.ReplayRate) when not every one does.
 const replayTries = 2
 
+// whyNoTime is replaysAlone's why when the budget ended before a replay
+// of the schedule alone could finish (none had reproduced it).
+const whyNoTime = "no time was left in the budget to replay its schedule alone in a fresh process"
+
 // replaysAlone runs the finding's schedule alone in a fresh process,
 // after the search (no other worker running),
 // replayTries times. f is the finding's failure (nil: none known). It returns "" when a run reproduces the failure
@@ -226,7 +230,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			if reproduced > 0 {
 				break // the replays that had time reproduced it
 			}
-			return "no time was left in the budget to replay its schedule alone in a fresh process", true
+			return whyNoTime, true
 		}
 		if err != nil {
 			return "its schedule could not be replayed alone in a fresh process: " + firstLine(err.Error()), true

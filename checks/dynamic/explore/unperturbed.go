@@ -336,7 +336,7 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 	}
 	// Long enough for a test that passes; a deadlock needs only to be
 	// seen hanging once.
-	bin, timeout, ok := s.plainWindow(ctx, t, &t.plainGo)
+	bin, timeout, ok := s.plainWindow(ctx, t, &t.plainGo, s.deadline)
 	if !ok {
 		return
 	}
