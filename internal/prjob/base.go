@@ -31,12 +31,14 @@ const baseShare = 4
 // base commit has the test of but could not build or run (uncompared:
 // that alone never makes a failure the change's). A failure no base
 // commit can confirm that plain go test says is the tool's doing is a
-// note (toolsDoingUnconfirmed).
+// note (toolsDoingUnconfirmed). A new failure whose schedule was not
+// replayed (Finding.NotReplayed) goes with the uncompared ones.
 func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, uncompared []checks.Finding) {
 	if len(dyn) == 0 {
 		return nil, nil, nil
 	}
 	c := r.change
+	var unreplayed []checks.Finding
 	verdicts, err := r.checkBase(ctx, dyn)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -78,6 +80,13 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 			uncompared = append(uncompared, f)
 			continue
 		}
+		if f.NotReplayed != "" {
+			// Its schedule never ran again in a fresh process: one run
+			// alone does not make it the change's on the diff.
+			f.Message += " (in the summary, not on the diff: " + checks.NotReplayedLabel(f.NotReplayed) + ")"
+			unreplayed = append(unreplayed, f)
+			continue
+		}
 		f.Baseline = checks.BaselineNew
 		r.anchor(&f)
 		if v.How != noBase { // without a base, everything is new: nothing to say
@@ -91,7 +100,10 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 	if len(uncompared) > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (it has the tests but could not build or run them): in the summary, not on the diff", len(uncompared), checks.Plural(len(uncompared), "failure"), c.MergeBase))
 	}
-	return news, pre, uncompared
+	if len(unreplayed) > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s not replayed in a fresh process before the budget ended: in the summary, not on the diff", len(unreplayed), checks.Plural(len(unreplayed), "failure")))
+	}
+	return news, pre, append(uncompared, unreplayed...)
 }
 
 // toolsDoingUnconfirmed reports whether f, a failure no base commit can

@@ -1,0 +1,36 @@
+package prjob
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/affected"
+)
+
+// A new failure whose schedule the budget left no time to replay is told
+// in the summary, labelled, never on the diff as the change's; a
+// replayed one beside it is new as before.
+func TestUnreplayedNotOnTheDiff(t *testing.T) {
+	some := &checks.Frequency{Failing: 1, Schedules: 40}
+	plain := &checks.PlainGo{Command: "go test -run '^TestX$'", Runs: 1}
+	r := &job{opts: &Options{}, change: &affected.Change{Base: affected.Empty}}
+	dyn := []checks.Finding{
+		{Kind: checks.Leak, Test: "TestX", Message: "leak", Frequency: some, PlainGo: plain, NotReplayed: checks.NotReplayedNoTime},
+		{Kind: checks.Leak, Test: "TestY", Message: "leak", Frequency: some, PlainGo: plain},
+	}
+	news, pre, unc := r.byCause(context.Background(), dyn)
+	if len(news) != 1 || news[0].Test != "TestY" {
+		t.Errorf("new: %+v, want TestY's replayed failure only", news)
+	}
+	if len(pre) != 0 {
+		t.Errorf("pre-existing: %+v, want none", pre)
+	}
+	if len(unc) != 1 || unc[0].Test != "TestX" || !strings.Contains(unc[0].Message, "not replayed: "+checks.NotReplayedNoTime) || unc[0].Baseline == checks.BaselineNew {
+		t.Errorf("summary only: %+v, want TestX's unreplayed failure, labelled, not new", unc)
+	}
+	if !strings.Contains(strings.Join(r.notes, "\n"), "1 dynamic failure not replayed in a fresh process") {
+		t.Errorf("notes %q do not say the failure was not replayed", r.notes)
+	}
+}
