@@ -5,7 +5,7 @@
 for dir in "$@"; do
 	for m in "$dir"/*/; do
 		[ -f "$m/interleave.json" ] || continue
-		(cd "$m/src" && for f in $(jq -r '.findings[] | (.replay, (.sameCause // [] | .[].replay // empty))' ../interleave.json | sed 's/^interleave replay //'); do
+		(cd "$m/src" && for f in $(jq -r '.findings[] | (.replay, (.sameCause // [] | .[] | (.replay // ("interleave replay " + .schedule))))' ../interleave.json | sed 's/^interleave replay //'); do
 			echo "== $f"
 			nice -n 10 "$dir/bin/interleave" replay "$f" 2>&1 | grep -v '^interleave replay:' | head -4
 			echo "exit ${PIPESTATUS[0]}"
