@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -74,7 +75,9 @@ func planDrivers(roots []*packages.Package) []driverPlan {
 				d.tests = append(d.tests, testFunc{name: t, external: true})
 			}
 		}
-		sort.Slice(d.tests, func(i, j int) bool { return d.tests[i].name < d.tests[j].name })
+		// By name, the package's before the external package's of a name
+		// both declare (go test's order).
+		sort.SliceStable(d.tests, func(i, j int) bool { return d.tests[i].name < d.tests[j].name })
 		d.dir = pkgDir(p, internal[path], external[path])
 		d.testFiles = testFiles(internal[path], external[path])
 		d.excluded = excludedTests(d.tests, p, internal[path], external[path])
@@ -221,12 +224,37 @@ func driverSource(d driverPlan, rtImport string) []byte {
 	}
 	b.WriteString(")\n\n")
 	fmt.Fprintf(&b, "func TestInterleaveDriver(t *testing.T) {\n\t%s.Main(t, map[string]func(*testing.T){\n", rtImportName)
-	for _, t := range d.tests {
-		ref := t.name
+	ref := func(t testFunc) string {
 		if d.external && !t.external {
-			ref = "interleavepkg." + t.name
+			return "interleavepkg." + t.name
 		}
-		fmt.Fprintf(&b, "\t\t%q: %s,\n", t.name, ref)
+		return t.name
+	}
+	for i := 0; i < len(d.tests); {
+		j := i + 1
+		for j < len(d.tests) && d.tests[j].name == d.tests[i].name {
+			j++
+		}
+		if j == i+1 {
+			fmt.Fprintf(&b, "\t\t%q: %s,\n", d.tests[i].name, ref(d.tests[i]))
+			i = j
+			continue
+		}
+		// The package and its external test package both declare this
+		// name: go test runs both as top-level tests of that name (the
+		// package's first), and -run '^Name$' selects both. rt.Group runs
+		// each as a subtest named after its package.
+		var names, refs []string
+		for _, t := range d.tests[i:j] {
+			pkg := strings.TrimSuffix(d.pkgName, "_test")
+			if t.external {
+				pkg += "_test"
+			}
+			names = append(names, strconv.Quote(pkg))
+			refs = append(refs, ref(t))
+		}
+		fmt.Fprintf(&b, "\t\t%q: %s.Group([]string{%s}, %s),\n", d.tests[i].name, rtImportName, strings.Join(names, ", "), strings.Join(refs, ", "))
+		i = j
 	}
 	b.WriteString("\t})\n}\n")
 	return []byte(b.String())

@@ -247,7 +247,9 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		replace[onDisk] = dst
 		names := make([]string, 0, len(d.tests))
 		for _, t := range d.tests {
-			names = append(names, t.name)
+			if len(names) == 0 || names[len(names)-1] != t.name {
+				names = append(names, t.name) // a name both test packages declare once
+			}
 		}
 		res.Packages = append(res.Packages, Package{ImportPath: d.importPath, Dir: d.dir, Tests: names, TestFiles: d.testFiles, Excluded: d.excluded, Driver: onDisk})
 		res.Warnings = append(res.Warnings, d.warnings...)

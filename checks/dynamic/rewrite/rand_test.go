@@ -69,6 +69,46 @@ func Seeded() { rand.Seed(1); rand.Read(nil) }
 	}
 }
 
+// TestRandSeeds: math/rand's NewSource and math/rand/v2's NewPCG become
+// rt's (which take a seed read from the clock from the schedule's stream),
+// in the code under test and in dependencies; New stays.
+func TestRandSeeds(t *testing.T) {
+	const src = `package p
+
+import (
+	"math/rand"
+	r2 "math/rand/v2"
+	"time"
+)
+
+func Own() *rand.Rand { return rand.New(rand.NewSource(time.Now().UnixNano())) }
+
+func OwnV2() *r2.Rand { return r2.New(r2.NewPCG(1, 2)) }
+`
+	p, f := checkedFile(t, "p.go", src)
+	for _, timeOnly := range []bool{false, true} {
+		out, warns, changed, err := rewriteFileMode(p, f, []byte(src), "example.com/rt", timeOnly)
+		if err != nil || !changed {
+			t.Fatalf("timeOnly %v: changed %v, err %v", timeOnly, changed, err)
+		}
+		got := string(out)
+		for _, want := range []string{
+			"return rand.New(" + rtp + "NewSource(" + rtp + "Now().UnixNano()))",
+			"return r2.New(" + rtp + "NewPCG(1, 2))",
+		} {
+			if !strings.Contains(got, want) {
+				t.Errorf("timeOnly %v: no %q in\n%s", timeOnly, want, got)
+			}
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), "p.go", out, 0); err != nil {
+			t.Errorf("timeOnly %v: %v\n%s", timeOnly, err, got)
+		}
+		for _, w := range warns {
+			t.Errorf("timeOnly %v: warning %s", timeOnly, w)
+		}
+	}
+}
+
 // checkedFile parses and type-checks src as the one file, name, of a
 // package "p", for the file rewriter's unit tests.
 func checkedFile(t *testing.T, name, src string) (*packages.Package, *ast.File) {

@@ -376,6 +376,9 @@ func (r *scheduleRun) finish(p any) {
 	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
+		if r.s.groupSite != "" {
+			res.Site = r.s.groupSite
+		}
 	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && r.g0.tb != nil && r.g0.tb.Skipped() {
 		res.Inconclusive = SkippedPrefix + "the test skipped itself (t.Skip)"
@@ -434,6 +437,30 @@ func startSchedule(s *sched) *gstate {
 	s.running = append(s.running[:0], g0)
 	setActive(s)
 	return g0
+}
+
+// Group is the test a package and its external test package both declare
+// under one name: go test runs both as top-level tests of that name (the
+// package's first), and -run '^Name$' selects both. It runs fns[i] as the
+// subtest names[i], each after the other; a test failure is sited at the
+// first that failed (at fns[0] when none returned failed: a parallel one).
+func Group(names []string, fns ...func(*testing.T)) func(*testing.T) {
+	return func(t *testing.T) {
+		s := active
+		if current() == nil {
+			s = nil
+		}
+		if s != nil {
+			s.groupSite = funcSite(fns[0])
+		}
+		failed := false
+		for i, f := range fns {
+			if !Run(t, names[i], f) && !failed && s != nil {
+				failed = true
+				s.groupSite = funcSite(f)
+			}
+		}
+	}
 }
 
 func funcSite(f any) string {

@@ -6,6 +6,7 @@ package rt
 import (
 	"math/rand"
 	randv2 "math/rand/v2"
+	"time"
 )
 
 // MathRand stands for math/rand's top-level functions (rand.Intn becomes
@@ -53,4 +54,52 @@ func (s *sched) randUint64() uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
+}
+
+// A generator of its own seeded from the clock (rand.NewSource(
+// time.Now().UnixNano()), a backoff's jitter) draws other values in every
+// process, a replay's too, whose clock starts at another second. NewSource
+// and NewPCG (rewritten from math/rand's and math/rand/v2's) take, under
+// control, a seed that is a reading of the schedule's clock (in
+// nanoseconds, microseconds, milliseconds or seconds since 1970, between
+// the schedule's start and now) from the schedule's stream instead, as a
+// draw: a replay seeds what the recording seeded. Any other seed (a
+// constant, a test's fixed one) is kept, and so is every seed outside
+// control.
+
+// NewSource is math/rand's NewSource.
+func NewSource(seed int64) rand.Source {
+	if clockSeed(seed) {
+		seed = int64(active.randUint64() >> 1)
+	}
+	return rand.NewSource(seed)
+}
+
+// NewPCG is math/rand/v2's NewPCG.
+func NewPCG(seed1, seed2 uint64) *randv2.PCG {
+	if clockSeed(int64(seed1)) {
+		seed1 = active.randUint64()
+	}
+	if clockSeed(int64(seed2)) {
+		seed2 = active.randUint64()
+	}
+	return randv2.NewPCG(seed1, seed2)
+}
+
+// clockSeed reports whether seed is a reading of the virtual clock since
+// the schedule began, by a controlled goroutine.
+//
+//go:norace
+func clockSeed(seed int64) bool {
+	s := active
+	if current() == nil || s == nil {
+		return false
+	}
+	from, to := s.base, s.base.Add(s.now)
+	for _, u := range []func(time.Time) int64{time.Time.UnixNano, time.Time.UnixMicro, time.Time.UnixMilli, time.Time.Unix} {
+		if u(from) <= seed && seed <= u(to) {
+			return true
+		}
+	}
+	return false
 }

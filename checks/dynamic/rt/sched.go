@@ -200,6 +200,9 @@ type sched struct {
 	started   time.Time
 
 	testSite string
+	// groupSite: the function of a Group that failed first (or its
+	// first), the site of a test failure instead of the Group's.
+	groupSite string
 	// testFailed says whether the schedule's test has failed (t.Failed);
 	// nil without a test.
 	testFailed func() bool

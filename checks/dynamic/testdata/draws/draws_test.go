@@ -7,6 +7,7 @@ import (
 	randv2 "math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 )
 
 // addAll starts n goroutines that each add one to a total in two
@@ -44,5 +45,36 @@ func TestRandomFanOutV2(t *testing.T) {
 	n := 2 + randv2.N(30)
 	if got := addAll(n); got != n {
 		t.Errorf("total = %d, want %d", got, n)
+	}
+}
+
+// TestClockSeededFanOut draws from a generator of its own, seeded from
+// the clock (a backoff's jitter is seeded so): every process, a replay's
+// too, seeds it otherwise.
+func TestClockSeededFanOut(t *testing.T) {
+	r := rand.New(rand.NewSource(time.Now().UnixNano()))
+	n := 2 + r.Intn(30)
+	if got := addAll(n); got != n {
+		t.Errorf("total = %d, want %d", got, n)
+	}
+}
+
+// TestClockSeededFanOutV2 is the same with math/rand/v2's PCG.
+func TestClockSeededFanOutV2(t *testing.T) {
+	r := randv2.New(randv2.NewPCG(uint64(time.Now().UnixNano()), 7))
+	n := 2 + r.IntN(30)
+	if got := addAll(n); got != n {
+		t.Errorf("total = %d, want %d", got, n)
+	}
+}
+
+// TestFixedSeed: a generator seeded with a constant draws the standard
+// generator's values (no finding).
+func TestFixedSeed(t *testing.T) {
+	if got := rand.New(rand.NewSource(1)).Int63(); got != 5577006791947779410 {
+		t.Errorf("rand.NewSource(1) drew %d first", got)
+	}
+	if got, want := randv2.New(randv2.NewPCG(1, 2)).Uint64(), uint64(0xc4f5a58656eef510); got != want {
+		t.Errorf("NewPCG(1, 2) drew %#x first, want %#x", got, want)
 	}
 }

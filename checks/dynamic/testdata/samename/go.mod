@@ -1,0 +1,3 @@
+module samename
+
+go 1.25
