@@ -147,16 +147,68 @@ type D struct {
 	wg sync.WaitGroup
 	o  sync.Once
 }
+
+// The package's own types that hold a lock: lock wrappers.
+type E struct {
+	n  int
+	mu MutexWrap
+}
+type F struct{ wrap }
+type G struct{ l locker }
+type H struct{ g alias }
+type I struct{ w *MutexWrap }
+type J struct{ e empty }
+type K struct {
+	k *K
+	l loop
+}
+type L struct{ w gen[int] }
+type M struct{ o other }
+`
+	const other = `package p
+
+import "sync"
+
+// MutexWrap is logrus's: a mutex that can be disabled.
+type MutexWrap struct {
+	lock     sync.Mutex
+	disabled bool
+}
+
+type wrap struct{ MutexWrap }
+type locker sync.Mutex
+type alias = MutexWrap
+type empty struct{ n int }
+type loop struct{ l *loop }
+type gen[T any] struct {
+	v  T
+	mu sync.Mutex
+}
+type other struct{ wg sync.WaitGroup }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"A": "mu sync.RWMutex", "B": "Mutex sync.Mutex", "C": "p atomic.Pointer", "D": ""}
+	o, err := parser.ParseFile(fset, "o.go", other, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"A": "mu sync.RWMutex", "B": "Mutex sync.Mutex", "C": "p atomic.Pointer", "D": "",
+		"E": "mu MutexWrap (lock sync.Mutex)", "F": "wrap wrap (MutexWrap MutexWrap (lock sync.Mutex))",
+		"G": "l locker (Mutex sync.Mutex)", "H": "g alias (MutexWrap MutexWrap (lock sync.Mutex))", "I": "", "J": "", "K": "",
+		"L": "w gen (mu sync.Mutex)", "M": ""}
+	files := []*ast.File{f, o}
 	for ts := range StructDocs([]*ast.File{f}) {
-		if got := Guard(f, ts.Type.(*ast.StructType)); got != want[ts.Name.Name] {
+		if got := Guard(files, f, ts.Type.(*ast.StructType)); got != want[ts.Name.Name] {
 			t.Errorf("Guard(%s) = %q, want %q", ts.Name.Name, got, want[ts.Name.Name])
+		}
+	}
+	// Without the package's other file the wrappers are unknown.
+	for ts := range StructDocs([]*ast.File{f}) {
+		if got := Guard([]*ast.File{f}, f, ts.Type.(*ast.StructType)); ts.Name.Name == "E" && got != "" {
+			t.Errorf("Guard(E) without o.go = %q, want \"\"", got)
 		}
 	}
 }

@@ -103,6 +103,8 @@ func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg,
 			continue
 		}
 		fset := token.NewFileSet()
+		var files []*ast.File // the package's, for the lock wrappers claim.Guard looks into
+		var paths []string
 		for _, e := range entries {
 			name := e.Name()
 			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
@@ -113,6 +115,10 @@ func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg,
 			if err != nil || f.Name.Name == "main" {
 				continue
 			}
+			files, paths = append(files, f), append(paths, file)
+		}
+		for i, f := range files {
+			file := paths[i]
 			for ts, doc := range claim.StructDocs([]*ast.File{f}) {
 				if !ts.Name.IsExported() || !touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) {
 					continue
@@ -120,7 +126,7 @@ func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg,
 				switch name := f.Name.Name + "." + ts.Name.Name; {
 				case claim.Of(doc) != "":
 					claimed = append(claimed, name)
-				case !claim.Disclaims(doc) && claim.Guard(f, ts.Type.(*ast.StructType)) != "":
+				case !claim.Disclaims(doc) && claim.Guard(files, f, ts.Type.(*ast.StructType)) != "":
 					guarded = append(guarded, name)
 				}
 			}

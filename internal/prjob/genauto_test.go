@@ -73,6 +73,24 @@ type Loose struct{ mu sync.Mutex }
 // Bare changed, but holds no lock.
 type Bare struct{ n int }
 `,
+		"p/d.go": `package p
+
+// Journal claims nothing; its lock is the package's wrapper (logrus's
+// Logger and MutexWrap).
+type Journal struct {
+	mu lockWrap
+	n  int
+}
+`,
+		"p/wrap.go": `package p
+
+import "sync"
+
+type lockWrap struct {
+	mu       sync.Mutex
+	disabled bool
+}
+`,
 		"q/q.go": `package q
 
 // Q is safe for concurrent use.
@@ -94,7 +112,8 @@ type Q struct{}
 		Files: []affected.File{{Path: "p/a.go", Package: "example.com/m/p", Analyzed: true,
 			Lines: []diff.Range{{Start: 4, End: 4}, {Start: 16, End: 16}, {Start: 23, End: 23}}},
 			{Path: "p/b.go", Package: "example.com/m/p", Analyzed: true,
-				Lines: []diff.Range{{Start: 12, End: 12}, {Start: 18, End: 18}, {Start: 21, End: 21}}}},
+				Lines: []diff.Range{{Start: 12, End: 12}, {Start: 18, End: 18}, {Start: 21, End: 21}}},
+			{Path: "p/d.go", Package: "example.com/m/p", Analyzed: true, Lines: []diff.Range{{Start: 5, End: 5}}}},
 		Funcs: []affected.Func{
 			{Package: "example.com/m/p", File: "p/a.go", Name: "(*Table).Get", Line: 13, EndLine: 13},
 			{Package: "example.com/m/p", File: "p/b.go", Name: "(*Tally).Add", Line: 12, EndLine: 12},
@@ -110,11 +129,12 @@ func TestClaimedTypesTouched(t *testing.T) {
 	// but "not safe"; hidden: unexported; Grouped: changed, in a group;
 	// Fake: a test file; Q: a package the change does not touch.
 	// Tally: no claim, a mutex, a method changed; Quiet: not changed;
-	// Loose: changed, but "not safe"; Bare: changed, no lock.
+	// Loose: changed, but "not safe"; Bare: changed, no lock; Journal:
+	// changed, its lock a wrapper declared in another file.
 	got, guarded := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType)
 	want := []string{"p.Counter", "p.Grouped", "p.Table"}
-	if !slices.Equal(got, want) || !slices.Equal(guarded, []string{"p.Tally"}) {
-		t.Errorf("claimedTypes = %v, %v; want %v, [p.Tally]", got, guarded, want)
+	if !slices.Equal(got, want) || !slices.Equal(guarded, []string{"p.Journal", "p.Tally"}) {
+		t.Errorf("claimedTypes = %v, %v; want %v, [p.Journal p.Tally]", got, guarded, want)
 	}
 	if !r.changedMethod("example.com/m/p", "Tally", "Add") || r.changedMethod("example.com/m/p", "Table", "Add") {
 		t.Errorf("changedMethod: (*Tally).Add changed, (*Table).Add does not exist")
@@ -151,7 +171,7 @@ func TestSplitGenBudget(t *testing.T) {
 		}
 	}
 	// Only a type that holds a mutex changed: gen gets its share.
-	c.Files[0].Lines = nil
+	c.Files[0].Lines, c.Files[2].Lines = nil, nil
 	c.Funcs = c.Funcs[1:]
 	var stderr bytes.Buffer
 	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}

@@ -120,7 +120,7 @@ func targets(pkgs []*packages.Package, guarded bool) []*Target {
 				if claim.Of(doc) != "" || claim.Disclaims(doc) {
 					continue
 				}
-				guard := claim.Guard(f, ts.Type.(*ast.StructType))
+				guard := claim.Guard(files, f, ts.Type.(*ast.StructType))
 				tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
 				if guard == "" || !ok {
 					continue

@@ -1,0 +1,3 @@
+module example.com/wrapped
+
+go 1.24
