@@ -184,7 +184,7 @@ func (w *walker) noteRelease(r lockRef, mode Mode) {
 func (w *walker) deferCall(st *state, d *ssa.Defer) {
 	c := d.Common()
 	pos := d.Pos()
-	if o, recv := syncOp(c); o != opNone {
+	if o, recv := w.pc.lockOp(c); o != opNone {
 		r, ok := w.ref(recv, c.Pos())
 		if !ok {
 			return

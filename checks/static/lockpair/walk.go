@@ -376,7 +376,7 @@ func (w *walker) branch(st *state, b *ssa.BasicBlock, x *ssa.If, work []item) []
 
 // call applies a call's effect on st; false means the path ends here.
 func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) bool {
-	if o, recv := syncOp(c); o != opNone {
+	if o, recv := w.pc.lockOp(c); o != opNone {
 		r, ok := w.ref(recv, pos)
 		if !ok {
 			return true

@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !passutil.ImportsSync(pass.Pkg) {
+	if !lockset.UsesLocks(pass.Pkg) {
 		return nil, nil
 	}
 	syntax := lockset.NewSyntax(pass.Files)
