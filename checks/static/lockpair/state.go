@@ -107,18 +107,18 @@ func (pc *passContext) lockOp(call *ssa.CallCommon) (op, ssa.Value) {
 			return opNone, nil
 		}
 	}
-	switch fn.Name() {
-	case "Lock":
+	switch lockset.CustomOp(fn.Name(), fn.Signature.Recv().Type()) {
+	case lockset.OpLock:
 		return opLock, call.Args[0]
-	case "RLock":
+	case lockset.OpRLock:
 		return opRLock, call.Args[0]
-	case "Unlock":
+	case lockset.OpUnlock:
 		return opUnlock, call.Args[0]
-	case "RUnlock":
+	case lockset.OpRUnlock:
 		return opRUnlock, call.Args[0]
-	case "TryLock":
+	case lockset.OpTryLock:
 		return opTryLock, call.Args[0]
-	case "TryRLock":
+	case lockset.OpTryRLock:
 		return opTryRLock, call.Args[0]
 	}
 	return opNone, nil

@@ -262,7 +262,7 @@ func related(acc lockset.Access, h lockset.Held) bool {
 	}
 	for i := 0; i < acc.Struct.NumFields(); i++ {
 		f := acc.Struct.Field(i)
-		if lockset.IsMutex(f.Type()) && h.Lock == acc.Base.Child(f.Name()) {
+		if lockset.IsLock(f.Type()) && h.Lock == acc.Base.Child(f.Name()) {
 			return true
 		}
 	}

@@ -66,9 +66,19 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	if sig.Recv() == nil {
 		return notLockOp, "", token.NoPos
 	}
+	name := fn.Name()
 	if fn.Pkg().Path() != "sync" {
-		if !lockset.CustomLock(sig.Recv().Type()) {
+		if !lockset.CustomLock(sig.Recv().Type()) || sig.Params().Len() != 0 {
 			return notLockOp, "", token.NoPos
+		}
+		// RLock of a type built on a sync.Mutex alone is exclusive.
+		switch lockset.CustomOp(name, sig.Recv().Type()) {
+		case lockset.OpLock:
+			name = "Lock"
+		case lockset.OpUnlock:
+			name = "Unlock"
+		case lockset.OpTryLock:
+			name = "TryLock"
 		}
 	} else {
 		switch RecvName(sig.Recv().Type()) {
@@ -78,7 +88,7 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 		}
 	}
 	mutex := sel.X
-	read := fn.Name() == "RLock" || fn.Name() == "TryRLock"
+	read := name == "RLock" || name == "TryRLock"
 	if m := w.rlockerOf(sel.X); m != nil {
 		// rwx := s.mu.RLocker(); rwx.Lock() read-locks s.mu.
 		mutex, read = m, true
@@ -87,7 +97,7 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	if w.KeyOf != nil {
 		key = w.KeyOf(mutex)
 	}
-	switch fn.Name() {
+	switch name {
 	case "Lock", "RLock":
 		if w.Exclusive && read {
 			return notLockOp, "", token.NoPos

@@ -108,7 +108,13 @@ func Classify(c *ssa.CallCommon) (Op, ssa.Value) {
 		return OpNone, nil
 	}
 	recv := fn.Signature.Recv().Type()
-	if !IsMutex(recv) && !CustomLockMethod(fn) {
+	if !IsMutex(recv) {
+		if !CustomLockMethod(fn) {
+			return OpNone, nil
+		}
+		if op := CustomOp(fn.Name(), recv); op != OpNone {
+			return op, c.Args[0]
+		}
 		return OpNone, nil
 	}
 	var op Op
@@ -156,15 +162,8 @@ func CustomLock(t types.Type) bool {
 			return false
 		}
 	}
-	u := n.Underlying()
-	switch x := u.(type) {
-	case *types.Slice:
-		u = x.Elem().Underlying()
-	case *types.Array:
-		u = x.Elem().Underlying()
-	}
-	st, ok := u.(*types.Struct)
-	if !ok {
+	st := customStruct(n)
+	if st == nil {
 		return false
 	}
 	for f := range st.Fields() {
@@ -179,12 +178,76 @@ func CustomLock(t types.Type) bool {
 	return false
 }
 
+// CustomOp returns the operation of method name of the custom lock type
+// recv (CustomLock). The read side (RLock, RUnlock, TryRLock) is shared
+// only for a type built on a sync.RWMutex; on a type built on a
+// sync.Mutex alone it is taken as exclusive.
+func CustomOp(name string, recv types.Type) Op {
+	rw := customRW(recv)
+	switch name {
+	case "Lock":
+		return OpLock
+	case "Unlock":
+		return OpUnlock
+	case "TryLock":
+		return OpTryLock
+	case "RLock":
+		if rw {
+			return OpRLock
+		}
+		return OpLock
+	case "RUnlock":
+		if rw {
+			return OpRUnlock
+		}
+		return OpUnlock
+	case "TryRLock":
+		if rw {
+			return OpTryRLock
+		}
+		return OpTryLock
+	}
+	return OpNone
+}
+
+// customRW reports whether the custom lock type t holds a sync.RWMutex
+// (a field, or a field of its slice or array element struct).
+func customRW(t types.Type) bool {
+	st := customStruct(t)
+	if st == nil {
+		return false
+	}
+	for f := range st.Fields() {
+		if IsRWMutex(f.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// customStruct returns the struct a named type t (or *t) is, or whose
+// slice or array elements are; nil otherwise.
+func customStruct(t types.Type) *types.Struct {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	u := t.Underlying()
+	switch x := u.(type) {
+	case *types.Slice:
+		u = x.Elem().Underlying()
+	case *types.Array:
+		u = x.Elem().Underlying()
+	}
+	st, _ := u.(*types.Struct)
+	return st
+}
+
 // CustomLockMethod reports whether fn is a method of a custom lock type
 // (CustomLock) that the lock state takes as the lock's own operation:
 // not one that locks a mutex field of its receiver here (wrapsParamMutex).
 func CustomLockMethod(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
-	return recv != nil && CustomLock(recv.Type()) && !wrapsParamMutex(fn, 3)
+	return recv != nil && fn.Signature.Params().Len() == 0 && CustomLock(recv.Type()) && !wrapsParamMutex(fn, 3)
 }
 
 // wrapsParamMutex reports whether fn, a method of a custom lock type

@@ -52,3 +52,12 @@ type FileLock struct{ path string }
 
 func (f *FileLock) Lock()   {}
 func (f *FileLock) Unlock() {}
+
+// Exclusive offers the RWMutex method names over one sync.Mutex: its
+// RLock excludes everyone.
+type Exclusive struct{ mu sync.Mutex }
+
+func (e *Exclusive) Lock()    { e.mu.Lock() }
+func (e *Exclusive) Unlock()  { e.mu.Unlock() }
+func (e *Exclusive) RLock()   { e.mu.Lock() }
+func (e *Exclusive) RUnlock() { e.mu.Unlock() }
