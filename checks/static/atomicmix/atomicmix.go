@@ -162,7 +162,7 @@ func run(pass *analysis.Pass) (any, error) {
 			nonTest = append(nonTest, f)
 		}
 	}
-	pc.callers = lockregion.CallerLocksWith(nonTest, pass.TypesInfo, pc.lockKey, pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg, lockregion.CallerOpts{CustomLocks: true})
+	pc.callers = lockregion.CallerLocksWith(nonTest, pass.TypesInfo, pc.lockKey, pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg, lockregion.CallerOpts{})
 	pc.collectAtomics() // &X passed to sync/atomic functions
 	pc.exportFacts()    // exported fields and vars, for importing packages
 	pc.checkPlain()     // plain accesses of those variables
@@ -227,7 +227,7 @@ func (pc *passContext) collectAtomics() {
 		// its atomic accesses under the starter's locks (workers that add
 		// up a total while Rebuild holds the lock). Plain accesses are not
 		// walked so: sibling workers run beside each other.
-		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, CustomLocks: true, ForkJoin: true, Visit: func(n ast.Node, held lockregion.Held) {
+		w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, ForkJoin: true, Visit: func(n ast.Node, held lockregion.Held) {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
 				return
@@ -472,7 +472,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 	inTest := strings.HasSuffix(pc.pass.Fset.Position(fd.Pos()).Filename, "_test.go") || claim.Disclaims(fd.Doc) || stopsWorld(fd.Doc)
 	heldAt := map[ast.Node]lockregion.Held{}
 	entry, escaping := pc.callerHeld(fd)
-	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, CustomLocks: true, Visit: func(n ast.Node, held lockregion.Held) {
+	w := &lockregion.Walker{Info: info, KeyOf: pc.lockKey, Visit: func(n ast.Node, held lockregion.Held) {
 		switch n.(type) {
 		case *ast.SelectorExpr, *ast.Ident:
 			if held = escaping(n, held); len(held) > 0 {

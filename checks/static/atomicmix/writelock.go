@@ -55,7 +55,7 @@ func (pc *passContext) exclusiveHeld(fd *ast.FuncDecl) map[ast.Node]lockregion.H
 	}
 	m := map[ast.Node]lockregion.Held{}
 	entry, escaping := pc.callerHeld(fd)
-	w := &lockregion.Walker{Info: pc.pass.TypesInfo, KeyOf: pc.lockKey, Exclusive: true, CustomLocks: true, Visit: func(n ast.Node, held lockregion.Held) {
+	w := &lockregion.Walker{Info: pc.pass.TypesInfo, KeyOf: pc.lockKey, Exclusive: true, Visit: func(n ast.Node, held lockregion.Held) {
 		switch n.(type) {
 		case *ast.SelectorExpr, *ast.Ident:
 			if held = escaping(n, held); len(held) > 0 {
@@ -90,7 +90,7 @@ func (pc *passContext) anyModeHeld(use atomicUse) lockregion.Held {
 				nonTest = append(nonTest, f)
 			}
 		}
-		pc.callersAny = lockregion.CallerLocksWith(nonTest, pc.pass.TypesInfo, pc.lockKey, pc.pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg, lockregion.CallerOpts{AnyMode: true, CustomLocks: true})
+		pc.callersAny = lockregion.CallerLocksWith(nonTest, pc.pass.TypesInfo, pc.lockKey, pc.pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg, lockregion.CallerOpts{AnyMode: true})
 		if pc.callersAny == nil {
 			pc.callersAny = map[*types.Func][]string{}
 		}

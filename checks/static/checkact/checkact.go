@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 	"github.com/interleave-dev/interleave/checks/static/internal/syncarg"
@@ -70,7 +71,7 @@ func (pc *passContext) semaphores() *semaphores {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !passutil.Imports(pass.Pkg, "sync") && !passutil.Imports(pass.Pkg, "sync/atomic") {
+	if !lockset.UsesLocks(pass.Pkg) && !passutil.Imports(pass.Pkg, "sync/atomic") {
 		return nil, nil // fast path: nothing to check
 	}
 	pc := &passContext{pass: pass}

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), checkact.Analyzer, "bad", "good")
+	results := analysistest.Run(t, analysistest.TestData(), checkact.Analyzer, "bad", "good", "customlock")
 	// Every diagnostic names its rule and points at the other location.
 	passtest.CheckDiagnostics(t, results, "IL4001", "IL4002", "IL4003")
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/claim"
+	"github.com/interleave-dev/interleave/checks/static/internal/forkjoin"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
@@ -956,22 +957,10 @@ func afterSync(instr ssa.Instruction) bool {
 			if blk == b && i == instr {
 				break
 			}
-			if isSyncPoint(i) {
+			if forkjoin.WaitPoint(i) {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-func isSyncPoint(instr ssa.Instruction) bool {
-	switch i := instr.(type) {
-	case *ssa.UnOp:
-		return i.Op == token.ARROW
-	case *ssa.Select:
-		return i.Blocking
-	case *ssa.Call:
-		return lockset.CalleeIs(&i.Call, "sync", "WaitGroup", "Wait")
 	}
 	return false
 }
@@ -1125,8 +1114,8 @@ func (pc *passContext) concurrentStructs() map[*types.Struct]bool {
 
 // forkHeld returns, for a goroutine literal, the mutex fields its starter
 // holds at the go statement and still holds, in the same critical
-// section, at a wait every path from it passes (heldAt): the goroutine
-// runs under them. Mutexes are matched by field (as goRoot.held is):
+// section, at a wait every path from it passes (forkjoin.HeldAtWait):
+// the goroutine runs under them. Mutexes are matched by field (as goRoot.held is):
 // sibling workers still run beside each other, which no guard rule checks.
 func (pc *passContext) forkHeld(r *lockset.Result) []*types.Var {
 	if r.Context != lockset.Goroutine || r.Fn.Parent() == nil {
@@ -1147,7 +1136,7 @@ func (pc *passContext) forkHeld(r *lockset.Result) []*types.Var {
 			for _, pr := range pc.results {
 				for _, f := range pr.Functions() {
 					if f == g.Parent() {
-						out = heldAt(pr, g)
+						out = forkjoin.HeldAtWait(pr, g)
 					}
 				}
 			}

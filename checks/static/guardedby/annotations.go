@@ -143,7 +143,7 @@ type requirement struct {
 func mutexFields(s *types.Struct) []*types.Var {
 	var out []*types.Var
 	for i := 0; i < s.NumFields(); i++ {
-		if f := s.Field(i); lockset.IsMutex(f.Type()) {
+		if f := s.Field(i); lockset.IsLock(f.Type()) {
 			out = append(out, f)
 		}
 	}
@@ -207,7 +207,7 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 			}
 			if m := findRequirement(funcGuardRe, fd.Doc.Text()); m != nil {
 				name, ok := guardName(m[1]+m[2]+m[3]+m[4]+m[6], recvName)
-				if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
+				if mu := fieldByName(s, name); ok && mu != nil && lockset.IsLock(mu.Type()) {
 					if self.locksFirst(fd, mu, 0) {
 						// Holding the receiver's mu would deadlock: the
 						// doc means another instance's (selflock.go).
@@ -224,7 +224,7 @@ func requirements(pass *analysis.Pass) map[*types.Func]requirement {
 			}
 			if m := findRequirement(needsRe, fd.Doc.Text()); m != nil {
 				name, ok := guardName(m[1], recvName)
-				if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
+				if mu := fieldByName(s, name); ok && mu != nil && lockset.IsLock(mu.Type()) {
 					out[fn] = requirement{mutex: mu, mode: lockset.Exclusive, why: "documented as needing it", weak: true}
 					continue
 				}
@@ -352,7 +352,7 @@ func forbids(pass *analysis.Pass) map[*types.Func]forbidden {
 				recvName = names[0].Name
 			}
 			name, ok := guardName(m[1]+m[2]+m[3], recvName)
-			if mu := fieldByName(s, name); ok && mu != nil && lockset.IsMutex(mu.Type()) {
+			if mu := fieldByName(s, name); ok && mu != nil && lockset.IsLock(mu.Type()) {
 				out[fn] = forbidden{mutex: mu, doc: fd.Doc.Pos()}
 			}
 		}
@@ -366,7 +366,7 @@ func forbids(pass *analysis.Pass) map[*types.Func]forbidden {
 func nestedMutex(s *types.Struct) bool {
 	for i := 0; i < s.NumFields(); i++ {
 		f := s.Field(i)
-		if lockset.IsMutex(f.Type()) {
+		if lockset.IsLock(f.Type()) {
 			continue
 		}
 		if inner, ok := lockset.StructOf(f.Type()); ok && len(mutexFields(inner)) > 0 {

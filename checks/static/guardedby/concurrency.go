@@ -114,7 +114,7 @@ func newConcurrency(results []*lockset.Result, skip func(*lockset.Result) bool) 
 			roots = append(roots, struct {
 				fn   *ssa.Function
 				root *goRoot
-			}{f, &goRoot{pos: pos, what: what, held: heldAt(r, instr), wg: wg}})
+			}{f, &goRoot{pos: pos, what: what, held: forkjoin.HeldAtWait(r, instr), wg: wg}})
 		}
 	}
 	for _, r := range results {
@@ -368,48 +368,6 @@ func (pc *passContext) short(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
-// heldAt returns the mutex fields held before instr in r and still held
-// at a later wait of the same function (a channel receive, a blocking
-// select, WaitGroup.Wait): the starter keeps the lock while it waits for
-// the goroutine. A goroutine merely started under the lock outlives it.
-func heldAt(r *lockset.Result, instr ssa.Instruction) []*types.Var {
-	st, ok := r.Before(instr)
-	if !ok || st.Len() == 0 {
-		return nil
-	}
-	var out []*types.Var
-	fn := instr.Parent()
-	for _, h := range st.Locks() {
-		v := h.Lock.FieldVar()
-		if v == nil {
-			continue
-		}
-		waits := false
-		for _, b := range fn.Blocks {
-			// A wait the go statement dominates, or one every path from
-			// it to a return passes (workers started in a loop, awaited
-			// after it), in the same critical section.
-			if !instr.Block().Dominates(b) && !passedBy(instr, b) {
-				continue
-			}
-			for i, in := range b.Instrs {
-				if b == instr.Block() && i <= indexOf(b, instr) || !isSyncPoint(in) {
-					continue
-				}
-				if later, ok := r.Before(in); ok {
-					if lh, held := later.Holds(h.Lock); held && (lh.Pos == h.Pos || instr.Block().Dominates(b)) {
-						waits = true
-					}
-				}
-			}
-		}
-		if waits {
-			out = append(out, v.Origin())
-		}
-	}
-	return out
-}
-
 func heldVar(vs []*types.Var, mu *types.Var) bool {
 	for _, v := range vs {
 		if v == mu.Origin() {
@@ -417,33 +375,6 @@ func heldVar(vs []*types.Var, mu *types.Var) bool {
 		}
 	}
 	return false
-}
-
-// passedBy reports whether every path from instr to a return of its
-// function goes through block b (b later in instr's own block counts).
-func passedBy(instr ssa.Instruction, b *ssa.BasicBlock) bool {
-	from := instr.Block()
-	if from == b {
-		return true // the wait is checked to come after instr
-	}
-	seen := map[*ssa.BasicBlock]bool{b: true}
-	stack := append([]*ssa.BasicBlock(nil), from.Succs...)
-	if len(from.Succs) == 0 {
-		return false
-	}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		if len(x.Succs) == 0 {
-			return false // a return (or panic) without passing b
-		}
-		stack = append(stack, x.Succs...)
-	}
-	return true
 }
 
 // Joined workers: a goroutine registered with a WaitGroup field (started

@@ -9,7 +9,8 @@
 // guardedby: report fields accessed without the sibling mutex that guards them elsewhere
 //
 // For every struct type of the package that has a mutex field
-// (sync.Mutex or sync.RWMutex, named or embedded), the analyzer computes
+// (sync.Mutex or sync.RWMutex, named or embedded, or a lock type of the
+// module built on them: lockset.CustomLock), the analyzer computes
 // the locks held at each access to the struct's other fields, using the
 // SSA form of the package and a must-lockset analysis (Lock, RLock,
 // deferred Unlock, TryLock, lock helpers, function literals run on the

@@ -13,7 +13,6 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
-	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -79,7 +78,7 @@ type passContext struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !passutil.ImportsSync(pass.Pkg) {
+	if !lockset.UsesLocks(pass.Pkg) {
 		return nil, nil
 	}
 	pc := &passContext{

@@ -11,7 +11,7 @@ import (
 )
 
 func TestLockorder(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "bad", "good", "orderdep", "crosspkg", "dynamic", "dyndep", "dynuse")
+	analysistest.Run(t, analysistest.TestData(), lockorder.Analyzer, "bad", "good", "orderdep", "crosspkg", "dynamic", "dyndep", "dynuse", "customlock")
 }
 
 // TestInstance checks IL2102 on one object's locks and its silent

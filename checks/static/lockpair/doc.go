@@ -52,7 +52,10 @@
 //     after the loop unlocks: found = s; break).
 //   - IL2003 double-lock: Lock of a mutex already held on the path, directly
 //     or through a call that locks it. RLock of a read-held RWMutex is not
-//     reported: it deadlocks only with a writer in between.
+//     reported: it deadlocks only with a writer in between. Nor is a second
+//     Lock of a lock type of the module (lockset.CustomLock, whose Lock
+//     and Unlock pair like a mutex's when no summary names the mutex it
+//     wraps): it may be re-entrant.
 //   - IL2004 unlock-not-held: Unlock of a mutex this function already
 //     released on the path, including a deferred unlock after an explicit
 //     one. An Unlock of a mutex the function never locked is the caller's

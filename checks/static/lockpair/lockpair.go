@@ -19,8 +19,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
-	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -108,7 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
 	// Fast path: no sync import and no lock facts from dependencies means
 	// no lock operation to follow.
-	if !passutil.ImportsSync(pass.Pkg) && len(pass.AllObjectFacts()) == 0 {
+	if !lockset.UsesLocks(pass.Pkg) && len(pass.AllObjectFacts()) == 0 {
 		return res, nil
 	}
 	pc := &passContext{

@@ -15,6 +15,12 @@ import (
 func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 	cur := st.locks[r.key]
 	w.event(Acquire{Pos: pos, Name: r.name, Class: r.class, Mode: mode, Held: w.heldList(st)})
+	if (cur.mode == Write || cur.mode == Read) && w.custom[r.key] {
+		// A module's own lock type may be re-entrant (an owner and a
+		// count over its mutex): no double lock, and no longer followed.
+		w.poisoned[r.key] = true
+		return true
+	}
 	if cur.mode == Write || cur.mode == Read {
 		if cur.mode == Read && mode == Read {
 			// A recursive read lock deadlocks only with a writer in
@@ -72,8 +78,21 @@ func (w *walker) acquire(st *state, r lockRef, mode Mode, pos token.Pos) bool {
 	return true
 }
 
+// noteCustom records that key is locked through a custom lock type's
+// methods (lockset.CustomLockMethod).
+func (w *walker) noteCustom(key string) {
+	if w.custom == nil {
+		w.custom = map[string]bool{}
+	}
+	w.custom[key] = true
+}
+
 // release applies Unlock (Write) or RUnlock (Read); false ends the path.
 func (w *walker) release(st *state, r lockRef, mode Mode, pos token.Pos) bool {
+	if w.custom[r.key] && w.poisoned[r.key] {
+		delete(st.locks, r.key) // locked again (acquire): not followed
+		return true
+	}
 	cur := st.locks[r.key]
 	w.noteRelease(r, mode)
 	switch cur.mode {
@@ -184,7 +203,7 @@ func (w *walker) noteRelease(r lockRef, mode Mode) {
 func (w *walker) deferCall(st *state, d *ssa.Defer) {
 	c := d.Common()
 	pos := d.Pos()
-	if o, recv := syncOp(c); o != opNone {
+	if o, recv := w.pc.lockOp(c); o != opNone {
 		r, ok := w.ref(recv, c.Pos())
 		if !ok {
 			return

@@ -113,7 +113,7 @@ func (w *walker) endsSession(r lockRef, field int) bool {
 				if !ok {
 					continue
 				}
-				o, v := syncOp(ci.Common())
+				o, v := w.pc.lockOp(ci.Common())
 				if o == opNone {
 					continue
 				}
@@ -153,7 +153,7 @@ func (w *walker) lockSites(k string) []instrAt {
 			if !ok {
 				continue
 			}
-			o, v := syncOp(ci.Common())
+			o, v := w.pc.lockOp(ci.Common())
 			if o != opLock && o != opRLock {
 				continue
 			}

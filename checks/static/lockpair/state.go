@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 )
 
 // Mode is how a lock is held (or was released) on one path.
@@ -84,6 +86,42 @@ func syncOp(call *ssa.CallCommon) (op, ssa.Value) {
 		return opNone, nil
 	}
 	return o, call.Args[0]
+}
+
+// lockOp is syncOp, and also a method of a module's own lock type
+// (lockset.CustomLockMethod: syncx.RWMutex, whose Lock locks every shard)
+// when no summary names what it locks: a same-package method that locks
+// a mutex field of its receiver, or a dependency's with a lock fact
+// (crossdep's Store.Lock acquires s.mu), is followed through its summary.
+func (pc *passContext) lockOp(call *ssa.CallCommon) (op, ssa.Value) {
+	if o, v := syncOp(call); o != opNone {
+		return o, v
+	}
+	fn := call.StaticCallee()
+	if fn == nil || len(call.Args) == 0 || !lockset.CustomLockMethod(fn) {
+		return opNone, nil
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != pc.pass.Pkg {
+		var f lockFact
+		if pc.pass.ImportObjectFact(obj, &f) {
+			return opNone, nil
+		}
+	}
+	switch lockset.CustomOp(fn.Name(), fn.Signature.Recv().Type()) {
+	case lockset.OpLock:
+		return opLock, call.Args[0]
+	case lockset.OpRLock:
+		return opRLock, call.Args[0]
+	case lockset.OpUnlock:
+		return opUnlock, call.Args[0]
+	case lockset.OpRUnlock:
+		return opRUnlock, call.Args[0]
+	case lockset.OpTryLock:
+		return opTryLock, call.Args[0]
+	case lockset.OpTryRLock:
+		return opTryRLock, call.Args[0]
+	}
+	return opNone, nil
 }
 
 func deref(t types.Type) types.Type {

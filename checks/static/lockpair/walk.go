@@ -49,6 +49,7 @@ type walker struct {
 	mayRel     map[string]Mode
 	relCaller  map[string]Mode        // keys released from the caller's state on some path
 	poisoned   map[string]bool        // keys whose state this walk cannot follow
+	custom     map[string]bool        // keys locked through a custom lock type's methods
 	helperOf   map[ssa.Value][]string // keys a lock helper's call left held, by that call
 	deadAfter  map[phiEdge]bool       // passToPhi's liveness answers
 	signals    map[string]bool        // mutexes whose Unlock is handed to another function
@@ -376,10 +377,13 @@ func (w *walker) branch(st *state, b *ssa.BasicBlock, x *ssa.If, work []item) []
 
 // call applies a call's effect on st; false means the path ends here.
 func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) bool {
-	if o, recv := syncOp(c); o != opNone {
+	if o, recv := w.pc.lockOp(c); o != opNone {
 		r, ok := w.ref(recv, pos)
 		if !ok {
 			return true
+		}
+		if so, _ := syncOp(c); so == opNone {
+			w.noteCustom(r.key)
 		}
 		switch o {
 		case opLock:

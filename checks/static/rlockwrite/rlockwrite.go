@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !passutil.ImportsSync(pass.Pkg) {
+	if !lockset.UsesLocks(pass.Pkg) {
 		return nil, nil
 	}
 	syntax := lockset.NewSyntax(pass.Files)
@@ -262,7 +262,7 @@ func related(acc lockset.Access, h lockset.Held) bool {
 	}
 	for i := 0; i < acc.Struct.NumFields(); i++ {
 		f := acc.Struct.Field(i)
-		if lockset.IsMutex(f.Type()) && h.Lock == acc.Base.Child(f.Name()) {
+		if lockset.IsLock(f.Type()) && h.Lock == acc.Base.Child(f.Name()) {
 			return true
 		}
 	}

@@ -24,6 +24,11 @@
 //     goroutine is registered with (Add before the go statement on every
 //     path, a deferred Done in the started function), and the waits on
 //     such fields that run before an instruction on every path.
+//   - HeldAtWait (guardedby, on SSA): the mutex fields a starter holds at
+//     a go statement and still holds, in the same critical section, at a
+//     later wait (WaitPoint: a receive, a blocking select, wg.Wait) that
+//     the go statement dominates or every path from it passes; the wait
+//     is not matched to the goroutine.
 package forkjoin
 
 import (

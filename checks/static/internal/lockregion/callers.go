@@ -36,10 +36,9 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 
 // CallerOpts varies CallerLocks. AnyMode counts a read lock as held (the
 // mutexes every call holds in some mode: such a lock orders the
-// function's reads only with writes made under the write side);
-// CustomLocks is Walker.CustomLocks.
+// function's reads only with writes made under the write side).
 type CallerOpts struct {
-	AnyMode, CustomLocks bool
+	AnyMode bool
 }
 
 // CallerLocksWith is CallerLocks with opts.
@@ -84,7 +83,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 	poisoned := map[*ast.FuncDecl]bool{} // goto, or an Unlock method value
 	unlocks := map[*types.Func][]string{}
 	callees := map[*types.Func][]*types.Func{}
-	ops := &Walker{Info: info, KeyOf: keyOf, CustomLocks: opts.CustomLocks} // for lockCall
+	ops := &Walker{Info: info, KeyOf: keyOf} // for lockCall
 	for _, f := range files {
 		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			// The enclosing function declaration: declarations are the
@@ -190,7 +189,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 	walkedIn := map[*ast.FuncDecl]Held{}
 	callsIn := map[*ast.FuncDecl][]*ast.CallExpr{}
 	var cur *ast.FuncDecl
-	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: !opts.AnyMode, CustomLocks: opts.CustomLocks,
+	w := &Walker{Info: info, KeyOf: keyOf, Must: true, Exclusive: !opts.AnyMode,
 		unlocks: func(call *ast.CallExpr) []string {
 			if c := staticCallee(info, call); c != nil {
 				return unlocks[c]

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/forkjoin"
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
@@ -45,7 +46,8 @@ const (
 )
 
 // lockCall returns the operation and mutex key of call, if it is a lock
-// operation.
+// operation: a method of sync.Mutex, sync.RWMutex or sync.Locker, or of a
+// module's own lock type (lockset.CustomLock).
 func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	info := w.Info
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
@@ -64,9 +66,19 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	if sig.Recv() == nil {
 		return notLockOp, "", token.NoPos
 	}
+	name := fn.Name()
 	if fn.Pkg().Path() != "sync" {
-		if !w.CustomLocks || !CustomLock(sig.Recv().Type()) {
+		if !lockset.CustomLock(sig.Recv().Type()) || sig.Params().Len() != 0 {
 			return notLockOp, "", token.NoPos
+		}
+		// RLock of a type built on a sync.Mutex alone is exclusive.
+		switch lockset.CustomOp(name, sig.Recv().Type()) {
+		case lockset.OpLock:
+			name = "Lock"
+		case lockset.OpUnlock:
+			name = "Unlock"
+		case lockset.OpTryLock:
+			name = "TryLock"
 		}
 	} else {
 		switch RecvName(sig.Recv().Type()) {
@@ -76,7 +88,7 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 		}
 	}
 	mutex := sel.X
-	read := fn.Name() == "RLock" || fn.Name() == "TryRLock"
+	read := name == "RLock" || name == "TryRLock"
 	if m := w.rlockerOf(sel.X); m != nil {
 		// rwx := s.mu.RLocker(); rwx.Lock() read-locks s.mu.
 		mutex, read = m, true
@@ -85,7 +97,7 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 	if w.KeyOf != nil {
 		key = w.KeyOf(mutex)
 	}
-	switch fn.Name() {
+	switch name {
 	case "Lock", "RLock":
 		if w.Exclusive && read {
 			return notLockOp, "", token.NoPos
@@ -142,56 +154,6 @@ type Walker struct {
 	unlocks func(call *ast.CallExpr) []string
 	// rlockers maps locals bound once to m.RLocker() to m (rlockerOf).
 	rlockers map[types.Object]ast.Expr
-	// CustomLocks counts the Lock and Unlock (RLock, RUnlock, RLocker)
-	// methods of a type built on sync mutexes (CustomLock) as a mutex's:
-	// gopkg's syncx.RWMutex, a per-P slice of RWMutex shards.
-	CustomLocks bool
-}
-
-// CustomLock reports whether t (or *t) is a named type outside package
-// sync with methods Lock() and Unlock() whose value holds a sync.Mutex or
-// sync.RWMutex (a field, or the element type of a slice or array of such
-// structs).
-func CustomLock(t types.Type) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == "sync" {
-		return false
-	}
-	ms := types.NewMethodSet(types.NewPointer(n))
-	for _, name := range []string{"Lock", "Unlock"} {
-		sel := ms.Lookup(n.Obj().Pkg(), name)
-		if sel == nil {
-			return false
-		}
-		sig := sel.Obj().Type().(*types.Signature)
-		if sig.Params().Len() != 0 || sig.Results().Len() != 0 {
-			return false
-		}
-	}
-	u := n.Underlying()
-	switch x := u.(type) {
-	case *types.Slice:
-		u = x.Elem().Underlying()
-	case *types.Array:
-		u = x.Elem().Underlying()
-	}
-	st, ok := u.(*types.Struct)
-	if !ok {
-		return false
-	}
-	for f := range st.Fields() {
-		ft := f.Type()
-		if p, ok := ft.(*types.Pointer); ok {
-			ft = p.Elem()
-		}
-		if fn, ok := types.Unalias(ft).(*types.Named); ok && fn.Obj().Pkg() != nil && fn.Obj().Pkg().Path() == "sync" && (fn.Obj().Name() == "Mutex" || fn.Obj().Name() == "RWMutex") {
-			return true
-		}
-	}
-	return false
 }
 
 // WalkFunc walks body with held as the locks held on entry.
@@ -241,7 +203,7 @@ func (w *Walker) bindRLockers(body *ast.BlockStmt) {
 			if recv == nil {
 				continue
 			}
-			if fn.Pkg().Path() == "sync" || w.CustomLocks && CustomLock(recv.Type()) {
+			if fn.Pkg().Path() == "sync" || lockset.CustomLock(recv.Type()) {
 				bound[obj] = sel.X
 			}
 		}
