@@ -63,7 +63,7 @@ func TestGuardedWrapper(t *testing.T) {
 	if !strings.Contains(found[0].Message, "not linearizable") {
 		t.Errorf("Journal: %s, want the oracle's verdict", found[0].Message)
 	}
-	for b, err := range c.replay(context.Background(), dir, types) {
+	for b, err := range c.replay(context.Background(), dir, types, nil) {
 		if err != nil {
 			t.Errorf("%s: %v", b, err)
 		}
