@@ -3,6 +3,7 @@ package rt
 import (
 	"context"
 	"reflect"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -171,10 +172,16 @@ type hiddenDeadline struct{ context.Context }
 
 func (hiddenDeadline) Deadline() (time.Time, bool) { return time.Time{}, false }
 
-var timerType = reflect.TypeOf((*time.Timer)(nil))
+var (
+	timerType = reflect.TypeOf((*time.Timer)(nil))
+	mutexType = reflect.TypeOf(sync.Mutex{})
+)
 
 // timerOf returns the real timer of a context made by
-// context.WithDeadline, or nil.
+// context.WithDeadline, or nil. It reads the timer under the context's
+// mu: a parent cancelled by another goroutine clears it under that lock,
+// and an unlocked read is a data race of the tool's own (go-redis's
+// TestConnectionHook, reported against the user's WithTimeout).
 func timerOf(ctx context.Context) *time.Timer {
 	v := reflect.ValueOf(ctx)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
@@ -183,6 +190,11 @@ func timerOf(ctx context.Context) *time.Timer {
 	f := v.Elem().FieldByName("timer")
 	if !f.IsValid() || f.Type() != timerType || !f.CanAddr() {
 		return nil
+	}
+	if mu := v.Elem().FieldByName("mu"); mu.IsValid() && mu.Type() == mutexType && mu.CanAddr() {
+		m := (*sync.Mutex)(unsafe.Pointer(mu.UnsafeAddr()))
+		m.Lock()
+		defer m.Unlock()
 	}
 	return *(**time.Timer)(unsafe.Pointer(f.UnsafeAddr()))
 }
