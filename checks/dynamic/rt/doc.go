@@ -189,7 +189,8 @@
 // Random draws: math/rand's and math/rand/v2's top-level functions are
 // rewritten to MathRand and MathRandV2 (rand.go), which under control draw
 // from a stream seeded by the schedule's seed, in the order its decisions
-// fix: a replay draws what the recording drew.
+// fix: a replay draws what the recording drew. NewSource and NewPCG take
+// a seed read from the schedule's clock from that stream too.
 //
 // Foreign parties. A goroutine outside control (one that code which is
 // not rewritten started, errgroup's say) that calls into the program while
