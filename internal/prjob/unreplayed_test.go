@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/checks"
 )
 
 // A new failure whose schedule the budget left no time to replay is told
