@@ -333,8 +333,10 @@ func TestMapRangeDoesNotAllocate(t *testing.T) {
 				}
 			}},
 			{"MapKey of composite keys", func() {
-				k := MapKey(c)
-				sink += uint64(MapKey(r).port + len(k))
+				if MapKey(c)[0] == nil {
+					sink++
+				}
+				sink += uint64(MapKey(r).port)
 				if MapKey(a) == nil {
 					sink++
 				}
