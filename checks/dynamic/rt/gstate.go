@@ -12,6 +12,7 @@ import (
 type gstate struct {
 	id     int
 	objs   []uintptr     // the channels of its pending select, for its Candidate
+	frames []string      // its Candidate's caller sites (callerSites), reused
 	objArr [4]uintptr    // objs' first room
 	parkAt time.Duration // the virtual time it parked at its pending operation
 	// settled: parked when a synctest.Wait returned, so in its operation

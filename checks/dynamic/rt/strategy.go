@@ -515,6 +515,7 @@ type Targeted struct {
 	// keys and preempts count the preemptions per target (targethits.go).
 	keys     targetIndex
 	preempts map[string]int
+	seen     []string // reused by countPreempt
 }
 
 // TargetNear is how many lines around a target still count as the target:
@@ -676,7 +677,10 @@ func (s *sched) makeCandidate(g *gstate) Candidate {
 		c.Obj = uintptr(r.obj)
 	}
 	if _, ok := s.strat.(*Targeted); ok {
-		c.Frames = s.callerSites(g)
+		// g's own buffer: no allocation once it has room (a test may
+		// count allocations around the targeted lines).
+		g.frames = s.callerSites(g, g.frames[:0])
+		c.Frames = g.frames
 	}
 	return c
 }
@@ -691,12 +695,11 @@ func pcsHash(pcs *[10]uintptr) uint64 {
 	return h
 }
 
-// callerSites returns file.go:line of the user frames of g's pending
-// operation after the first (which is its Site).
+// callerSites appends to out file.go:line of the user frames of g's
+// pending operation after the first (which is its Site).
 //
 //go:norace
-func (s *sched) callerSites(g *gstate) []string {
-	var out []string
+func (s *sched) callerSites(g *gstate, out []string) []string {
 	first := true
 	for _, pc := range g.req.pcs {
 		if pc == 0 {

@@ -41,17 +41,21 @@ func (t *Targeted) countPreempt(c Candidate) {
 	if t.preempts == nil {
 		t.preempts = map[string]int{}
 	}
-	seen := map[string]bool{}
+	seen := t.seen[:0] // reused: no allocation once it has room
 	add := func(key string) {
-		if !seen[key] {
-			seen[key] = true
-			t.preempts[key]++
+		for _, k := range seen {
+			if k == key {
+				return
+			}
 		}
+		seen = append(seen, key)
+		t.preempts[key]++
 	}
 	t.keys.match(c.Site, add)
 	for _, f := range c.Frames {
 		t.keys.match(f, add)
 	}
+	t.seen = seen[:0]
 }
 
 // targetCounts fills r.TargetHits (the decisions of the schedule whose
