@@ -612,24 +612,25 @@ func (t *Targeted) Next(enabled []Candidate, last int, step int) int {
 
 func (t *Targeted) Choose(n int, step int) int { return t.Inner.Choose(n, step) }
 
-// splitSite splits "file.go:12" (a trailing ":col" is dropped).
+// splitSite splits "file.go:12" (a trailing ":col" is dropped). It does
+// not allocate: the targeted strategy calls it at scheduling points.
 func splitSite(s string) (string, int, bool) {
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
 		return "", 0, false
 	}
-	if len(parts) >= 3 {
-		if _, err := strconv.Atoi(parts[len(parts)-1]); err == nil {
-			if _, err := strconv.Atoi(parts[len(parts)-2]); err == nil {
-				parts = parts[:len(parts)-1]
+	if j := strings.LastIndexByte(s[:i], ':'); j >= 0 {
+		if _, err := strconv.Atoi(s[i+1:]); err == nil {
+			if _, err := strconv.Atoi(s[j+1 : i]); err == nil {
+				s, i = s[:i], j // "file.go:12:3"
 			}
 		}
 	}
-	n, err := strconv.Atoi(parts[len(parts)-1])
+	n, err := strconv.Atoi(s[i+1:])
 	if err != nil || n <= 0 {
 		return "", 0, false
 	}
-	return strings.Join(parts[:len(parts)-1], ":"), n, true
+	return s[:i], n, true
 }
 
 func sortInts(a []int) {
