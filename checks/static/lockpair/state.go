@@ -107,21 +107,17 @@ func (pc *passContext) lockOp(call *ssa.CallCommon) (op, ssa.Value) {
 			return opNone, nil
 		}
 	}
-	switch lockset.CustomOp(fn.Name(), fn.Signature.Recv().Type()) {
-	case lockset.OpLock:
-		return opLock, call.Args[0]
-	case lockset.OpRLock:
-		return opRLock, call.Args[0]
-	case lockset.OpUnlock:
-		return opUnlock, call.Args[0]
-	case lockset.OpRUnlock:
-		return opRUnlock, call.Args[0]
-	case lockset.OpTryLock:
-		return opTryLock, call.Args[0]
-	case lockset.OpTryRLock:
-		return opTryRLock, call.Args[0]
+	if o := customOps[lockset.CustomOp(fn.Name(), fn.Signature.Recv().Type())]; o != opNone {
+		return o, call.Args[0]
 	}
 	return opNone, nil
+}
+
+// customOps is lockset's operation as lockpair's.
+var customOps = map[lockset.Op]op{
+	lockset.OpLock: opLock, lockset.OpRLock: opRLock,
+	lockset.OpUnlock: opUnlock, lockset.OpRUnlock: opRUnlock,
+	lockset.OpTryLock: opTryLock, lockset.OpTryRLock: opTryRLock,
 }
 
 func deref(t types.Type) types.Type {
