@@ -4,7 +4,6 @@ package claim
 
 import (
 	"go/ast"
-	"go/token"
 	"strconv"
 	"strings"
 )
@@ -19,18 +18,8 @@ import (
 // package names are each file's imports.
 func Guard(files []*ast.File, f *ast.File, st *ast.StructType) string {
 	g := guarder{local: map[string]localType{}, seen: map[*ast.TypeSpec]bool{}}
-	for _, lf := range files {
-		for _, d := range lf.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range gd.Specs {
-				if ts, ok := s.(*ast.TypeSpec); ok {
-					g.local[ts.Name.Name] = localType{lf, ts}
-				}
-			}
-		}
+	for td := range typeDecls(files) {
+		g.local[td.spec.Name.Name] = localType{td.file, td.spec}
 	}
 	return g.fields(f, st)
 }

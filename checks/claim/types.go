@@ -18,10 +18,16 @@ type Type struct {
 	Spec   *ast.TypeSpec     // the type's declaration
 }
 
-// StructDocs yields the struct type specs declared in files with their
-// doc comment: the spec's, or a lone spec's declaration's.
-func StructDocs(files []*ast.File) iter.Seq2[*ast.TypeSpec, *ast.CommentGroup] {
-	return func(yield func(*ast.TypeSpec, *ast.CommentGroup) bool) {
+// typeDecl is one type spec of a package with its file and declaration.
+type typeDecl struct {
+	file *ast.File
+	decl *ast.GenDecl
+	spec *ast.TypeSpec
+}
+
+// typeDecls yields the type specs declared in files, in source order.
+func typeDecls(files []*ast.File) iter.Seq[typeDecl] {
+	return func(yield func(typeDecl) bool) {
 		for _, f := range files {
 			for _, decl := range f.Decls {
 				gd, ok := decl.(*ast.GenDecl)
@@ -29,18 +35,29 @@ func StructDocs(files []*ast.File) iter.Seq2[*ast.TypeSpec, *ast.CommentGroup] {
 					continue
 				}
 				for _, spec := range gd.Specs {
-					ts := spec.(*ast.TypeSpec)
-					if _, ok := ts.Type.(*ast.StructType); !ok {
-						continue
-					}
-					doc := ts.Doc
-					if doc == nil && len(gd.Specs) == 1 {
-						doc = gd.Doc
-					}
-					if !yield(ts, doc) {
+					if !yield(typeDecl{f, gd, spec.(*ast.TypeSpec)}) {
 						return
 					}
 				}
+			}
+		}
+	}
+}
+
+// StructDocs yields the struct type specs declared in files with their
+// doc comment: the spec's, or a lone spec's declaration's.
+func StructDocs(files []*ast.File) iter.Seq2[*ast.TypeSpec, *ast.CommentGroup] {
+	return func(yield func(*ast.TypeSpec, *ast.CommentGroup) bool) {
+		for td := range typeDecls(files) {
+			if _, ok := td.spec.Type.(*ast.StructType); !ok {
+				continue
+			}
+			doc := td.spec.Doc
+			if doc == nil && len(td.decl.Specs) == 1 {
+				doc = td.decl.Doc
+			}
+			if !yield(td.spec, doc) {
+				return
 			}
 		}
 	}
