@@ -181,10 +181,13 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 	}
 	start := time.Now()
 	var v []explore.BaseVerdict
+	left := r.budget.left()
+	budget := baseStageBudget(left, r.genOwed()+r.genKeep())
 	r.budget.charge("base", func() {
 		v, err = explore.CheckBase(ctx, dyn, explore.BaseOptions{
-			Dir: dir, Budget: baseStageBudget(r.budget.left(), r.genOwed()+r.genKeep()), Schedules: r.opts.Count, Strategy: r.opts.Strategy, Seed: seed,
+			Dir: dir, Budget: budget, Schedules: r.opts.Count, Strategy: r.opts.Strategy, Seed: seed,
 			Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers, EarlySleep: true, Stage: r.budget.watch(nil),
+			Left: r.budget.shareLeft(left, budget), Now: r.budget.clock(),
 		})
 	})
 	r.timings = append(r.timings, stageTime{"base", time.Since(start)})

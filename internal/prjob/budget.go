@@ -30,6 +30,11 @@ type ledger struct {
 	spent  time.Duration // charged to the budget
 	parts  []stageTime   // what each stage was charged
 	outOf  time.Duration // the builds of the charged stages
+	// The stage being charged, if any: when it began and the builds
+	// counted by then (leftNow).
+	running bool
+	began   time.Time
+	b0      time.Duration
 }
 
 func newLedger(total time.Duration) *ledger {
@@ -81,14 +86,16 @@ func (l *ledger) charge(name string, f func()) time.Duration {
 		f()
 		return 0
 	}
+	start := l.now()
 	l.mu.Lock()
 	b0 := l.builds
+	l.running, l.began, l.b0 = true, start, b0
 	l.mu.Unlock()
-	start := l.now()
 	f()
 	wall := l.now().Sub(start)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.running = false
 	b := l.builds - b0
 	d := max(wall-b, 0)
 	l.spent += d
@@ -105,6 +112,51 @@ func (l *ledger) left() time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return max(l.total-l.spent, 0)
+}
+
+// leftNow is what is left of the budget now, the stage being charged
+// counted so far (its wall time less the builds it finished): the one
+// clock of the job, which a stage's replays and searches read to end
+// inside the budget. Zero when nothing is left.
+func (l *ledger) leftNow() time.Duration {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	spent := l.spent
+	if l.running {
+		spent += max(l.now().Sub(l.began)-(l.builds-l.b0), 0)
+	}
+	return max(l.total-spent, 0)
+}
+
+// leftFunc is leftNow as a function (nil for a nil ledger: no bound).
+func (l *ledger) leftFunc() func() time.Duration {
+	if l == nil {
+		return nil
+	}
+	return l.leftNow
+}
+
+// shareLeft is, for a stage that begins with left of the budget and
+// takes share of it (its floor included), what is left of that share at
+// any moment of the stage: what it runs then ends inside it, and leaves
+// the rest to the stages after it (nil for a nil ledger: no bound).
+func (l *ledger) shareLeft(left, share time.Duration) func() time.Duration {
+	if l == nil {
+		return nil
+	}
+	after := left - share // what the later stages are owed (less when share is a floor)
+	return func() time.Duration { return max(l.leftNow()-after, 0) }
+}
+
+// clock is the ledger's clock (nil for a nil ledger).
+func (l *ledger) clock() func() time.Time {
+	if l == nil {
+		return nil
+	}
+	return l.now
 }
 
 // afterBuild is what the budget's stages took, their builds excluded.

@@ -65,10 +65,12 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		// Only the findings in the change are checked on the base: the
 		// others are a note anyway (addGenFindings). genFocused is not
 		// known yet, so one without a place of its own is checked.
-		BaseCheck:    r.genInChange,
-		Seed:         seed,
-		Budget:       budget,
-		Over:         over,
+		BaseCheck: r.genInChange,
+		Seed:      seed,
+		Budget:    budget,
+		Over:      over,
+		// gen's replays and its base check end by the job's budget.
+		Left:         r.budget.leftFunc(),
 		Strategy:     opts.Strategy,
 		Race:         opts.Race,
 		Tags:         opts.Tags,

@@ -42,7 +42,25 @@ type BaseOptions struct {
 	// too is the base's.
 	EarlySleep bool
 	Stage      func(StageEvent) // told of the builds and searches, as Options.Stage
+	// Left, when set, is what is left of the whole job's budget now, its
+	// builds excluded (`interleave pr`'s one clock): a replay runs only
+	// when it fits (ReplayPlan), and a package's search gets no more than
+	// its part of it, none when that is under a second. A failure with no
+	// time left for its replay gets a verdict that says so (uncompared).
+	Left func() time.Duration
+	Now  func() time.Time // the clock of ReplayPlan (time.Now when nil)
 }
+
+// noTimeOnBase is the verdict of a failure whose replay on the base
+// commit found no time left in the budget: nothing says it is the
+// change's.
+func noTimeOnBase() BaseVerdict {
+	return BaseVerdict{How: "no time was left in the budget to replay it on the base commit", Unconfirmed: true, Uncompared: true}
+}
+
+// minBaseSearch is the least search on the base commit worth running
+// when the budget bounds it (BaseOptions.Left).
+const minBaseSearch = time.Second
 
 // BaseVerdict is what the base commit did with one failure of the head.
 type BaseVerdict struct {
@@ -108,6 +126,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 	search := map[string][]int{} // package -> findings left to search for
 	var pkgs []string
 	var replayed time.Duration // the replays' runs, their builds excluded
+	plan := &ReplayPlan{Left: opts.Left, Now: opts.Now}
 	for i, f := range findings {
 		sched, err := ReadSchedule(f.Schedule)
 		if err != nil {
@@ -140,8 +159,13 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			out[i] = BaseVerdict{How: "the base commit has no test " + sched.Test, Unconfirmed: true}
 			continue
 		}
+		if !plan.Fits(0) {
+			out[i] = noTimeOnBase()
+			continue
+		}
 		began := time.Now()
 		rr, err := rep.run(ctx, sched, anchor)
+		plan.Done()
 		replayed += time.Since(began)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -165,8 +189,18 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		return out, nil
 	}
 	per := max(baseSearchBudget(opts.Budget, replayed, len(pkgs)), opts.MinSearch)
-	for _, pkg := range pkgs {
+	for n, pkg := range pkgs {
 		idx := search[pkg]
+		budget := per
+		if opts.Left != nil {
+			// Its part of what is left of the job's budget, at most.
+			if budget = min(per, opts.Left()/time.Duration(len(pkgs)-n)); budget < minBaseSearch {
+				for _, i := range idx {
+					out[i].How = "its schedule does not fail this way on the base commit (no time was left in the budget to search there)"
+				}
+				continue
+			}
+		}
 		var refs []TestRef
 		seen := map[string]bool{}
 		for _, i := range idx {
@@ -191,7 +225,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			}
 		}
 		res, err := Run(ctx, Options{
-			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: per, Schedules: opts.Schedules, Until: until,
+			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: budget, Schedules: opts.Schedules, Until: until,
 			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
 			EarlySleep: opts.EarlySleep, Stage: opts.Stage, Build: builds.byPkg[pkg],
 		})

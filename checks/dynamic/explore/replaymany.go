@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -15,6 +17,18 @@ import (
 // order of scheds; a schedule that could not be replayed has a nil result
 // and its error in errs.
 func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) (results []*ReplayResult, errs []error) {
+	return ReplayWithin(ctx, scheds, opts, nil, nil)
+}
+
+// ErrNoTime is the error of a replay that did not run: no time was left
+// in the budget for it.
+var ErrNoTime = errors.New("no time was left in the budget to replay it")
+
+// ReplayWithin is ReplayMany within plan (nil: no bound): before each
+// replay, its build done, plan says whether it fits, given the cost of
+// its test (cost, when set); one that does not fit does not run, and its
+// error is ErrNoTime.
+func ReplayWithin(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions, plan *ReplayPlan, cost func(i int) time.Duration) (results []*ReplayResult, errs []error) {
 	results = make([]*ReplayResult, len(scheds))
 	errs = make([]error, len(scheds))
 	type key struct {
@@ -45,7 +59,16 @@ func ReplayMany(ctx context.Context, scheds []*rt.Schedule, opts ReplayOptions) 
 			}
 			reps[k] = r
 		}
+		var c time.Duration
+		if cost != nil {
+			c = cost(i)
+		}
+		if !plan.Fits(c) {
+			errs[i] = ErrNoTime
+			continue
+		}
 		results[i], errs[i] = r.run(ctx, s, "")
+		plan.Done()
 	}
 	return results, errs
 }

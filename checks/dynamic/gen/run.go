@@ -56,6 +56,10 @@ type Options struct {
 	// (0: a twentieth of Budget). `interleave pr` gives what its own
 	// -budget allows (a twentieth of it).
 	Over time.Duration
+	// Left, when set, is what is left of the whole job's budget now, its
+	// builds excluded (`interleave pr`'s one clock): gen's replays and its
+	// check on the base commit run only what fits in it.
+	Left func() time.Duration
 	// The rest is passed to the search as explore.Options.
 	Schedules    int // per worker and test; 0: the budget alone bounds the search
 	Strategy     string
@@ -679,20 +683,33 @@ func placeKey(f checks.Finding) string {
 	return strings.Join(slices.Compact(places), " ")
 }
 
-// replay replays every finding kept: its schedule carries the generated
+// replay replays the findings kept that the search did not replay alone
+// on the build gen's replay would use: its schedule carries the generated
 // file, and is run again as `interleave replay` runs it, in a fresh
 // process, in the user's module with the file added (on the search's
 // test binary when the user's module did not change since it was
-// copied: the same files, the same build); one that does not
-// reproduce is a note, and leaves the order.
+// copied: the same files, the same build, where a finding the search
+// replayed alone needs no second replay). One that does not reproduce
+// is a note, and leaves the order. The replays run inside what is left
+// of the budget (Options.Left, explore.ReplayPlan); one with no time left is
+// kept as the search left it (labelled checks.NotReplayedNoTime when
+// the search did not replay it either), never dropped.
 func (r *run) replay(ctx context.Context) {
 	r.scheds = map[findingKey]*rt.Schedule{}
 	if len(r.order) == 0 {
 		return
 	}
 	end := r.stage(fmt.Sprintf("replaying %d finding(s)", len(r.order)))
+	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout, Stage: r.opts.Stage}
+	same := r.build != nil && r.unchanged()
+	if same {
+		ropts.Dir, ropts.Build = r.copyRoot, r.build
+	}
 	list := make([]*rt.Schedule, 0, len(r.order))
 	var replayable []findingKey
+	var costs []time.Duration
+	searched := map[findingKey]bool{} // replayed alone by the search, on this build
+	var kept []findingKey             // in order: those replayed, or searched
 	for _, k := range r.order {
 		f := r.best[k]
 		s, err := explore.ReadSchedule(f.Schedule)
@@ -701,14 +718,17 @@ func (r *run) replay(ctx context.Context) {
 			continue
 		}
 		r.scheds[k] = s
+		kept = append(kept, k)
+		if same && f.NotReplayed == "" {
+			searched[k] = true
+			continue
+		}
 		list = append(list, s)
 		replayable = append(replayable, k)
+		costs = append(costs, r.testCost(f.Package, f.Test))
 	}
-	ropts := explore.ReplayOptions{Dir: r.modRoot, StepTimeout: r.opts.StepTimeout, Stage: r.opts.Stage}
-	if r.build != nil && r.unchanged() {
-		ropts.Dir, ropts.Build = r.copyRoot, r.build
-	}
-	rrs, errs := explore.ReplayMany(ctx, list, ropts)
+	plan := &explore.ReplayPlan{Left: r.opts.Left, Now: clock}
+	rrs, errs := explore.ReplayWithin(ctx, list, ropts, plan, func(i int) time.Duration { return costs[i] })
 	// A second fresh run for those that passed: the race detector's
 	// report of the same interleaving is not certain in every run.
 	var again []int
@@ -722,26 +742,62 @@ func (r *run) replay(ctx context.Context) {
 		for j, i := range again {
 			retry[j] = list[i]
 		}
-		rrs2, errs2 := explore.ReplayMany(ctx, retry, ropts)
+		rrs2, errs2 := explore.ReplayWithin(ctx, retry, ropts, plan, func(j int) time.Duration { return costs[again[j]] })
 		for j, i := range again {
 			if errs2[j] == nil && rrs2[j].Outcome == explore.Reproduced {
 				rrs[i] = rrs2[j]
 			}
 		}
 	}
-	r.order = r.order[:0]
+	at := map[findingKey]int{}
 	for i, k := range replayable {
+		at[k] = i
+	}
+	r.order = r.order[:0]
+	reproduced, noTime := 0, 0
+	for _, k := range kept {
 		f := r.best[k]
+		if searched[k] {
+			r.order = append(r.order, k)
+			continue
+		}
+		i := at[k]
 		switch {
+		case errors.Is(errs[i], explore.ErrNoTime):
+			// As the search left it: replayed alone there, or labelled
+			// not replayed, with its replay line.
+			noTime++
+			r.order = append(r.order, k)
 		case errs[i] != nil:
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: its replay failed: %s", f.Test, f.Kind, strings.ReplaceAll(errs[i].Error(), r.copyRoot, r.modRoot)))
 		case rrs[i].Outcome != explore.Reproduced:
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %s not reported: it did not replay (%s)", f.Test, f.Kind, rrs[i].Outcome))
 		default:
+			f.NotReplayed = "" // it replayed alone now
+			r.best[k] = f
+			reproduced++
 			r.order = append(r.order, k)
 		}
 	}
-	end(fmt.Sprintf("%d reproduced", len(r.order)))
+	detail := fmt.Sprintf("%d reproduced", reproduced)
+	if n := len(searched); n > 0 {
+		detail += fmt.Sprintf(", %d replayed alone by the search already", n)
+	}
+	if noTime > 0 {
+		detail += fmt.Sprintf(", %d not replayed again: no time was left in the budget", noTime)
+	}
+	end(detail)
+}
+
+// testCost is the measured cost of one process of one schedule of a
+// generated test in the search (explore.TestStats.Cost), 0 when unknown.
+func (r *run) testCost(pkg, test string) time.Duration {
+	for _, ts := range r.res.Stats.Tests {
+		if ts.Package == pkg && ts.Test == test {
+			return ts.Cost
+		}
+	}
+	return 0
 }
 
 // report adds the findings that replayed to the Result, told as breaking
