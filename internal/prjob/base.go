@@ -119,12 +119,14 @@ func toolsDoingUnconfirmed(f *checks.Finding) bool {
 
 // checkPlain labels, with plain go test's outcome, the failures no base
 // commit can confirm whose search did not run plain go test (its budget
-// ran out): what the pull request is told about them says so.
+// ran out): what the pull request is told about them says so. Not those
+// whose base replay found no time left (BaseVerdict.NoTime): no time is
+// left for plain runs either, and they go to the summary, not compared.
 func (r *job) checkPlain(ctx context.Context, dyn []checks.Finding, verdicts []explore.BaseVerdict) {
 	var idx []int
 	var fs []checks.Finding
 	for i, f := range dyn {
-		if verdicts[i].Unconfirmed && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
+		if verdicts[i].Unconfirmed && !verdicts[i].NoTime && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
 			idx = append(idx, i)
 			fs = append(fs, f)
 		}

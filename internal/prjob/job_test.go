@@ -86,7 +86,9 @@ func TestRunCouldNotRun(t *testing.T) {
 // TestCheckPlainUnconfirmed (issue 21): a failure no base commit can
 // confirm, whose search did not run plain go test, is run under plain go
 // test before it is posted, and labelled with what it did; one the base
-// decided, or already labelled, is left alone.
+// decided, or already labelled, is left alone, and so is one whose base
+// replay found no time left in the budget (its plain runs would run past
+// it; it goes to the summary, not compared).
 func TestCheckPlainUnconfirmed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test binary; skipped with -short")
@@ -100,8 +102,9 @@ func TestCheckPlainUnconfirmed(t *testing.T) {
 		Message: "TestSumWaitGroupAddInside: test failed: fanin_test.go:58: sum = 0, want 6", Pos: checks.Position{File: file, Line: 56}}
 	labelled := sum
 	labelled.PlainGo = &checks.PlainGo{Runs: 3}
-	dyn := []checks.Finding{sum, sum, labelled}
-	verdicts := []explore.BaseVerdict{{How: noBase, Unconfirmed: true}, {How: "its schedule passes on the base commit"}, {How: noBase, Unconfirmed: true}}
+	dyn := []checks.Finding{sum, sum, labelled, sum}
+	verdicts := []explore.BaseVerdict{{How: noBase, Unconfirmed: true}, {How: "its schedule passes on the base commit"}, {How: noBase, Unconfirmed: true},
+		{How: "no time was left in the budget to replay it on the base commit", Unconfirmed: true, Uncompared: true, NoTime: true}}
 	r := &job{opts: &Options{}, change: &affected.Change{ModuleDir: dir}}
 	r.checkPlain(context.Background(), dyn, verdicts)
 	if p := dyn[0].PlainGo; !p.Fails() || p.ExitCode != 1 {
@@ -109,6 +112,9 @@ func TestCheckPlainUnconfirmed(t *testing.T) {
 	}
 	if dyn[1].PlainGo != nil || dyn[2].PlainGo.Failed != 0 {
 		t.Errorf("the base's verdict or an existing label was replaced: %+v, %+v", dyn[1].PlainGo, dyn[2].PlainGo)
+	}
+	if dyn[3].PlainGo != nil {
+		t.Errorf("no time left, yet run under plain go test: %+v", dyn[3].PlainGo)
 	}
 	if len(r.notes) > 0 {
 		t.Errorf("notes %q", r.notes)

@@ -55,7 +55,7 @@ type BaseOptions struct {
 // commit found no time left in the budget: nothing says it is the
 // change's.
 func noTimeOnBase() BaseVerdict {
-	return BaseVerdict{How: "no time was left in the budget to replay it on the base commit", Unconfirmed: true, Uncompared: true}
+	return BaseVerdict{How: "no time was left in the budget to replay it on the base commit", Unconfirmed: true, Uncompared: true, NoTime: true}
 }
 
 // minBaseSearch is the least search on the base commit worth running
@@ -77,6 +77,9 @@ type BaseVerdict struct {
 	// test's package but could not build or run it: the failure may be
 	// the base's too, and nothing says it is the change's.
 	Uncompared bool
+	// NoTime is set, with Uncompared, when its replay on the base found
+	// no time left in the budget (BaseOptions.Left).
+	NoTime bool
 }
 
 // cannotRun is the verdict of a failure the base commit could not run
