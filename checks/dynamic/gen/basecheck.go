@@ -131,6 +131,7 @@ func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findi
 		Dir: opts.BaseDir, Budget: baseReserve(opts.Budget, opts.BaseDir), MinSearch: minBaseSearch, UntilSame: true,
 		Schedules: opts.Schedules, Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags,
 		Workers: opts.Workers, StepTimeout: opts.StepTimeout, Stage: opts.Stage,
+		Left: opts.Left, Now: clock, // inside the job's budget, when it has one
 	})
 	for i, k := range keys {
 		switch {
