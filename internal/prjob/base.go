@@ -39,6 +39,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 	}
 	c := r.change
 	var unreplayed []checks.Finding
+	noTime := 0 // of uncompared: no time left for their replay on the base
 	verdicts, err := r.checkBase(ctx, dyn)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -78,6 +79,9 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 			// the change caused it, so it is not posted as new.
 			f.Message += " (not compared: " + v.How + ")"
 			uncompared = append(uncompared, f)
+			if v.NoTime {
+				noTime++
+			}
 			continue
 		}
 		if f.NotReplayed != "" {
@@ -97,13 +101,25 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 	if len(pre) > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), checks.Plural(len(pre), "failure"), c.MergeBase))
 	}
-	if len(uncompared) > 0 {
-		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (it has the tests but could not build or run them): in the summary, not on the diff", len(uncompared), checks.Plural(len(uncompared), "failure"), c.MergeBase))
-	}
+	r.notes = append(r.notes, uncomparedNotes(len(uncompared), noTime, c.MergeBase)...)
 	if len(unreplayed) > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s not replayed in a fresh process before the budget ended: in the summary, not on the diff", len(unreplayed), checks.Plural(len(unreplayed), "failure")))
 	}
 	return news, pre, append(uncompared, unreplayed...)
+}
+
+// uncomparedNotes say why n failures were not compared with the base
+// commit: noTime of them for want of time to replay them there, the
+// others because the base could not build or run their tests.
+func uncomparedNotes(n, noTime int, base string) []string {
+	var notes []string
+	if k := n - noTime; k > 0 {
+		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (it has the tests but could not build or run them): in the summary, not on the diff", k, checks.Plural(k, "failure"), base))
+	}
+	if noTime > 0 {
+		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (no time was left in -budget to replay them there; each has its replay line): in the summary, not on the diff", noTime, checks.Plural(noTime, "failure"), base))
+	}
+	return notes
 }
 
 // toolsDoingUnconfirmed reports whether f, a failure no base commit can
