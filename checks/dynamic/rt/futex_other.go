@@ -11,6 +11,9 @@ import (
 // internal locking the race detector sees: tracing may hide races there.
 func rawStderr(s string) { os.Stderr.WriteString(s) }
 
+// rawStderrBytes is rawStderr of b.
+func rawStderrBytes(b []byte) { os.Stderr.Write(b) }
+
 // futexSleep sleeps about d (Linux waits on a futex instead).
 //
 //go:norace
