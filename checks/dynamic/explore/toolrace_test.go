@@ -80,3 +80,60 @@ func TestToolRaceAccess(t *testing.T) {
 		}
 	}
 }
+
+// toolallocDir is the nested module of tests counting allocations.
+const toolallocDir = "../testdata/toolalloc"
+
+// TestToolAllocsIsNote (issue 21 item 2): built with -tags
+// interleave_selfalloc the runtime allocates at the scheduling points of
+// every schedule but the unperturbed one (as the targeted strategy's did
+// in go-redis's TestAllTryTransitionUsePredefinedSlices): the test counting
+// allocations fails there and plain go test passes, a note naming the
+// cause, not a finding. A test whose code allocates fails plain go test
+// too: a finding, replayed.
+func TestToolAllocsIsNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(toolallocDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testctx.New(t)
+	res, err := Run(ctx, Options{Dir: dir, Budget: 3 * time.Minute, Schedules: 20, Seed: 1,
+		Tags: []string{"interleave_selfalloc"}, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.HasPrefix(n, "TestLockedCounterAllocs: not reported, the tool's doing: it fails counting allocations")
+	}
+	if !found {
+		t.Errorf("no note of TestLockedCounterAllocs's allocations; notes:\n%s", strings.Join(res.Notes, "\n"))
+	}
+	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestLockedCounterAllocs": "", "TestLockedAppendAllocs": checks.TestFailure},
+		Sites: map[string]string{"TestLockedAppendAllocs": "toolalloc_test.go:31|toolalloc_test.go:39"},
+		Msgs:  map[string][]string{"TestLockedAppendAllocs": {"append: ", "allocations per run, want 0"}},
+	}})
+	for _, f := range res.Findings {
+		if f.Test == "TestLockedAppendAllocs" && !f.PlainGo.Fails() {
+			t.Errorf("TestLockedAppendAllocs: plain go test %s, want it failing too", f.PlainGo.Label())
+		}
+	}
+}
+
+func TestCountsAllocs(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"test failed: x_test.go:23: increment: 2 allocations per run, want 0": true,
+		"test failed: x_test.go:9: Error: Should be <= 2, got 34: allocs":     true,
+		"test failed: x_test.go:9: mallocs = 3":                               true,
+		"test failed: x_test.go:9: allocator returned nil":                    false,
+		"test failed: x_test.go:9: got 3 items, want 2":                       false,
+	} {
+		if got := countsAllocs(&failure{kind: checks.TestFailure, message: msg}); got != want {
+			t.Errorf("countsAllocs(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}

@@ -174,6 +174,11 @@ func sawForeign(s *sched) { s.foreignSeen = true }
 //
 //go:norace
 func (g *gstate) call(r *request) reply {
+	if selfAlloc {
+		if _, plain := active.strat.(Plain); !plain {
+			selfAllocSink = make([]byte, 64)
+		}
+	}
 	g.joinForward()
 	g.pass()
 	g.req = *r
