@@ -42,3 +42,9 @@ func rawStderrBytes(b []byte) {
 		}
 	}
 }
+
+// gettid is the calling thread's id (a raw system call, no race
+// annotations).
+//
+//go:norace
+func gettid() int32 { return int32(syscall.Gettid()) }
