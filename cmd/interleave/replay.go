@@ -146,6 +146,9 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 			fmt.Fprintf(env.stdout, "the run diverged from the schedule: %s\n", res.Diverged)
 		}
 	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(env.stdout, "note: %s\n", n)
+	}
 	code := exitFindings
 	switch {
 	case res.Outcome == explore.Passed && strings.HasPrefix(res.Inconclusive, rt.SkippedPrefix):

@@ -119,6 +119,10 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 	// only an interleaving a loaded machine can run), and it replays as
 	// any race does. Only the test's failure there is its own timeout's.
 	for _, rep := range out.races {
+		if n, ok := toolRace(rep); ok {
+			s.noteOnce(t.name+"|toolrace|"+n, t.name+": "+n)
+			continue
+		}
 		f, ok := fromRace(rep)
 		if !ok {
 			continue

@@ -546,6 +546,17 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 			o = &plainOutcome{err: errBudgetOut}
 		}
 		fs[i].PlainGo = o.label(f, t.pkg.Dir)
+		if p := fs[i].PlainGo; !p.Fails() && countsAllocs(f) {
+			// A count of allocations plain go test does not fail on: an
+			// instrumented build allocates where the code does not.
+			how := o.howPlain(t.pkg.Dir)
+			if p.Runs == 0 {
+				how = "plain go test could not be run to tell (" + p.NotRun + ")"
+			}
+			s.note(fmt.Sprintf("%s: not reported, the tool's doing: it fails counting allocations (%s) %s, and %s: the instrumented build allocates where the code does not (a scheduling point of interleave's runtime, a rewritten statement); please report it; to look: %s",
+				t.name, firstLine(f.message), fs[i].Frequency.Label(), how, fs[i].Replay))
+			continue
+		}
 		if p := fs[i].PlainGo; !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
 			// Like a failure the tool caused in a sibling test: a finding
 			// only when plain go test fails this way too; when it passes,
@@ -683,4 +694,13 @@ func (r plainRun) failureLine(dir string) string {
 		return firstLine(failureEntry(r.logs, dir))
 	}
 	return fmt.Sprintf("exit status %d", r.exitCode)
+}
+
+var allocWordRE = regexp.MustCompile(`(?i)\b(allocs?|allocations?|allocated|mallocs)\b`)
+
+// countsAllocs: f is a test's failure on a count of allocations
+// (testing.AllocsPerRun, runtime.MemStats.Mallocs): its message names
+// allocations and a number.
+func countsAllocs(f *failure) bool {
+	return f.kind == checks.TestFailure && allocWordRE.MatchString(f.message) && strings.ContainsAny(f.message, "0123456789")
 }

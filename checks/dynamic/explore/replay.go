@@ -72,6 +72,9 @@ type ReplayResult struct {
 	EarlyMoves []rt.EarlyMove
 	// Try is which run this is, from 1 (ReplayOptions.Tries).
 	Try int
+	// Notes are what the run showed that is not the code's failure (a
+	// race of interleave's own runtime: toolRace).
+	Notes []string
 }
 
 // Replay instruments and builds the schedule's package (with the race
@@ -314,7 +317,9 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		if prior && rep.Index != target {
 			continue
 		}
-		if f, ok := fromRace(rep); ok {
+		if n, ok := toolRace(rep); ok {
+			res.Notes = append(res.Notes, n)
+		} else if f, ok := fromRace(rep); ok {
 			fails = append(fails, f)
 		}
 	}

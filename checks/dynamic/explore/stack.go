@@ -3,9 +3,11 @@
 package explore
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/failurelog"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // goroot is the GOROOT of the go command that builds the tests, whose
@@ -194,4 +197,82 @@ func sortedUnique(ss []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// rtOwnFrame returns the frame of interleave's runtime that made access a
+// on the runtime's own behalf, if it did: walking out from the access, the
+// first frame of the runtime or of the code under test decides. A user
+// frame: the code's access. A runtime function that performs the user's
+// operation (an exported entry point the rewritten code calls, its
+// closures, or one of rt.UserOpHelpers): the user's access through a
+// wrapper (the real close, WaitGroup.Add, a range over the user's map). Any
+// other runtime function (its shadow tables, timers, a context's timer it
+// reads for its clock): the runtime's own.
+func rtOwnFrame(a raceAccess) (checks.Frame, bool) {
+	for _, f := range a.Frames {
+		if isRTFunc(f.Func) || strings.Contains(filepath.ToSlash(f.File), "/interleavert/") {
+			if rtUserOp(f.Func) {
+				return checks.Frame{}, false
+			}
+			return f, true
+		}
+		if isUserFrame(f) {
+			return checks.Frame{}, false
+		}
+	}
+	return checks.Frame{}, false
+}
+
+// rtUserOp reports whether the runtime function fn (as a stack names it:
+// "m/interleavert.Close[...]", "m/interleavert.(*MapIt[...]).Next",
+// "m/interleavert.PickSend[...].func1") performs the user's operation.
+func rtUserOp(fn string) bool {
+	if i := strings.LastIndex(fn, "/"); i >= 0 {
+		fn = fn[i+1:]
+	}
+	if i := strings.Index(fn, "."); i >= 0 {
+		fn = fn[i+1:] // the package name
+	}
+	if i := strings.LastIndex(fn, ")."); i >= 0 {
+		fn = fn[i+2:] // a method: its name
+	}
+	if i := strings.IndexAny(fn, "[."); i >= 0 {
+		fn = fn[:i] // type arguments, closures
+	}
+	if fn == "" {
+		return false
+	}
+	if c := fn[0]; c >= 'A' && c <= 'Z' {
+		return true
+	}
+	return slices.Contains(rt.UserOpHelpers, fn)
+}
+
+// toolRace says, for a race report one of whose accesses interleave's
+// runtime made on its own behalf (rtOwnFrame), why it is not the code's:
+// the tool's own race, for a note, never a finding.
+func toolRace(rep raceReport) (string, bool) {
+	own := -1
+	var fr checks.Frame
+	for i, a := range rep.Accesses {
+		if f, ok := rtOwnFrame(a); ok {
+			own, fr = i, f
+			break
+		}
+	}
+	if own < 0 {
+		return "", false
+	}
+	desc := fmt.Sprintf("%s at %s in %s", raceVerb(rep.Accesses[own].What), shortSite(frameSite(fr)), shortFunc(fr.Func))
+	for i, a := range rep.Accesses {
+		if i == own || len(a.Frames) == 0 {
+			continue
+		}
+		f := a.Frames[0]
+		if u, ok := firstUser(a.Frames); ok {
+			f = u
+		}
+		desc += fmt.Sprintf(" and %s at %s in %s", raceVerb(a.What), shortSite(frameSite(f)), shortFunc(f.Func))
+	}
+	return "not reported: a data race of interleave's own runtime (the tool's bug, not the code's; please report it with this note): " + desc, true
 }

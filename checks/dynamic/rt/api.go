@@ -64,6 +64,7 @@ func setGid(c *gstate) { c.gid = goid() }
 //
 //go:norace
 func (g *gstate) exit(p any) {
+	g.unlockThread()
 	g.joinForward()
 	if p != nil && p != errAbort {
 		g.panicked = true

@@ -191,6 +191,9 @@ func timerOf(ctx context.Context) *time.Timer {
 	if !f.IsValid() || f.Type() != timerType || !f.CanAddr() {
 		return nil
 	}
+	if selfRace {
+		return *(**time.Timer)(unsafe.Pointer(f.UnsafeAddr()))
+	}
 	if mu := v.Elem().FieldByName("mu"); mu.IsValid() && mu.Type() == mutexType && mu.CanAddr() {
 		m := (*sync.Mutex)(unsafe.Pointer(mu.UnsafeAddr()))
 		m.Lock()

@@ -333,6 +333,10 @@ func (s *sched) decide(g *gstate) {
 	g.wake()
 }
 
+// traceBuf holds the trace line record writes, reused (a line built of
+// strings allocated at each decision of a traced run, which replays are).
+var traceBuf []byte
+
 // record appends a decision; with Config.Trace it is also written at once
 // to standard error as "interleave: decision <n> <json>", so that the
 // decisions of a run that crashes the process can still be replayed.
@@ -348,27 +352,31 @@ func (s *sched) record(d Decision) {
 	s.decisions = append(s.decisions, d)
 	if s.cfg.Trace {
 		d = s.sitedDecision(len(s.decisions) - 1)
-		line := MarkerDecision + strconv.Itoa(s.steps) + ` {"g":` + strconv.Itoa(d.G)
+		b := append(traceBuf[:0], MarkerDecision...)
+		b = strconv.AppendInt(b, int64(s.steps), 10)
+		b = append(b, ` {"g":`...)
+		b = strconv.AppendInt(b, int64(d.G), 10)
 		if d.Site != "" {
-			line += `,"site":` + strconv.Quote(d.Site)
+			b = strconv.AppendQuote(append(b, `,"site":`...), d.Site)
 		}
-		line += `,"op":` + strconv.Quote(d.Op)
+		b = strconv.AppendQuote(append(b, `,"op":`...), d.Op)
 		if d.Choice != nil {
-			line += `,"choice":` + strconv.Itoa(*d.Choice)
+			b = strconv.AppendInt(append(b, `,"choice":`...), int64(*d.Choice), 10)
 		}
 		if d.Partner != nil {
-			line += `,"partner":` + strconv.Itoa(*d.Partner)
+			b = strconv.AppendInt(append(b, `,"partner":`...), int64(*d.Partner), 10)
 		}
 		if d.Obj != 0 {
-			line += `,"obj":` + strconv.Itoa(d.Obj)
+			b = strconv.AppendInt(append(b, `,"obj":`...), int64(d.Obj), 10)
 		}
 		if d.Early {
-			line += `,"early":true`
+			b = append(b, `,"early":true`...)
 		}
 		if d.Clock != 0 {
-			line += `,"clock":` + strconv.FormatInt(d.Clock, 10)
+			b = strconv.AppendInt(append(b, `,"clock":`...), d.Clock, 10)
 		}
-		rawStderr(line + "}\n")
+		traceBuf = append(b, "}\n"...)
+		rawStderrBytes(traceBuf)
 	}
 	s.steps++
 }

@@ -25,8 +25,13 @@ func futexSleep(d time.Duration) {
 // syscall.Write carry synchronization the race detector would see.
 //
 //go:norace
-func rawStderr(s string) {
-	b := []byte(s)
+func rawStderr(s string) { rawStderrBytes([]byte(s)) }
+
+// rawStderrBytes is rawStderr of b, which it does not keep (a trace line
+// in a reused buffer: no allocation per decision).
+//
+//go:norace
+func rawStderrBytes(b []byte) {
 	for len(b) > 0 {
 		n, _, e := syscall.Syscall(syscall.SYS_WRITE, 2, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
 		if e != 0 && e != syscall.EINTR {
@@ -37,3 +42,9 @@ func rawStderr(s string) {
 		}
 	}
 }
+
+// gettid is the calling thread's id (a raw system call, no race
+// annotations).
+//
+//go:norace
+func gettid() int32 { return int32(syscall.Gettid()) }

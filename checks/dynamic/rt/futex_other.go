@@ -11,7 +11,13 @@ import (
 // internal locking the race detector sees: tracing may hide races there.
 func rawStderr(s string) { os.Stderr.WriteString(s) }
 
+// rawStderrBytes is rawStderr of b.
+func rawStderrBytes(b []byte) { os.Stderr.Write(b) }
+
 // futexSleep sleeps about d (Linux waits on a futex instead).
 //
 //go:norace
 func futexSleep(d time.Duration) { time.Sleep(d) }
+
+// gettid is 0 (unknown) off Linux: current finds every goroutine by goid.
+func gettid() int32 { return 0 }

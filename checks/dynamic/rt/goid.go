@@ -75,6 +75,7 @@ func bump(addr *uint32) {
 // see). runtime.Stack only writes it before returning; it is read through
 // arr, which keeps it live until then.
 func goid() uint64 {
+	countGoid()
 	var arr [64]byte
 	buf := (*[64]byte)(noescape(unsafe.Pointer(&arr)))
 	n := runtime.Stack(buf[:], false)
@@ -88,6 +89,13 @@ func goid() uint64 {
 	}
 	return id
 }
+
+// goidCalls counts goid's calls, roughly (any goroutine adds, unordered):
+// for tests of how often the stack is read.
+var goidCalls uint64
+
+//go:norace
+func countGoid() { goidCalls++ }
 
 // gtable maps runtime goroutine ids to controlled goroutines. Only the
 // scheduler writes it, and any goroutine may read it (in //go:norace code)

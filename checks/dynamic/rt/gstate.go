@@ -37,6 +37,10 @@ type gstate struct {
 	runSeen uint32
 	req     request
 	nows    int // Now calls since the last scheduling point
+	// ids counts its findings by goid since its last scheduling point;
+	// tid is the thread it is locked to (identified), 0 when none.
+	ids int32
+	tid int32
 	// cand is req as the strategy sees it, made once per scheduling
 	// point (candidate): a goroutine stays parked over many decisions.
 	cand   Candidate
@@ -151,8 +155,19 @@ func current() *gstate {
 	if t == nil {
 		return nil
 	}
+	if g := s.lockedG; g != nil {
+		// The goroutine locked to its thread (identified): a caller on
+		// that thread is it. The thread is read first: g.tid is 0 again
+		// before g unlocks, so a goroutine the thread runs afterwards
+		// never matches.
+		if tid := gettid(); tid != 0 && tid == g.tid {
+			return g
+		}
+	}
 	g := t.lookup(goid())
-	if g == nil {
+	if g != nil {
+		g.identified(s)
+	} else {
 		sawForeign(s)
 		// A goroutine outside control (one that code which is not
 		// rewritten started) calls into the program while a schedule
@@ -162,6 +177,50 @@ func current() *gstate {
 		runtime.Gosched()
 	}
 	return g
+}
+
+// hotIDs is how many times in a row a goroutine is found by goid (about
+// 1 µs a frame of its stack) without reaching a scheduling point before it
+// is locked to its thread (identified): a loop drawing random numbers or
+// reading the clock (go-retry's jitter, 100,000 draws) then finds it by
+// its thread's id, one system call.
+const hotIDs = 64
+
+// identified counts a finding of g (the caller) by goid; at hotIDs, with
+// no other goroutine locked, it locks g to its thread (LockOSThread: no
+// other goroutine runs on that thread until g unlocks), so that current
+// knows it by the thread's id, until g's next scheduling point or its end
+// (unlockThread). Not where the thread's id is unknown (gettid 0).
+//
+//go:norace
+func (g *gstate) identified(s *sched) {
+	if g.ids++; g.ids < hotIDs || g.tid != 0 || s.lockedG != nil || gettid() == 0 {
+		return
+	}
+	runtime.LockOSThread()
+	g.tid = gettid()
+	s.lockedG = g
+}
+
+// unlockThread undoes identified, on g's own goroutine (a scheduling
+// point, its end): the thread runs other goroutines again, so g.tid is
+// cleared before it is unlocked. Called from another goroutine (a
+// schedule's end) it only forgets the lock.
+//
+//go:norace
+func (g *gstate) unlockThread() {
+	g.ids = 0
+	tid := g.tid
+	if tid == 0 {
+		return
+	}
+	g.tid = 0
+	if s := active; s != nil && s.lockedG == g {
+		s.lockedG = nil
+	}
+	if gettid() == tid {
+		runtime.UnlockOSThread()
+	}
 }
 
 // sawForeign notes that a goroutine outside control ran the program's
@@ -174,6 +233,12 @@ func sawForeign(s *sched) { s.foreignSeen = true }
 //
 //go:norace
 func (g *gstate) call(r *request) reply {
+	g.unlockThread()
+	if selfAlloc {
+		if _, plain := active.strat.(Plain); !plain {
+			selfAllocSink = make([]byte, 64)
+		}
+	}
 	g.joinForward()
 	g.pass()
 	g.req = *r

@@ -86,6 +86,13 @@ func MapIter[M ~map[K]V, K comparable, V any](m M) (it MapIt[K, V], k K, v V) {
 	return it, k, v
 }
 
+// UserOpHelpers are the unexported functions of this package that perform
+// the user's own operation on the user's memory (as the exported entry
+// points the rewritten code calls do): a race one of their accesses is in
+// is the code's. A race in any other unexported function of the package is
+// the tool's own (explore's toolRace).
+var UserOpHelpers = []string{"collectKeys"}
+
 // collectKeys appends m's keys to keys. Keys not equal to themselves (NaN,
 // or holding one) go last, in the runtime's order, and vals then holds
 // their values at the same indices; nan is how many.

@@ -90,6 +90,9 @@ type sched struct {
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
+	// lockedG is the goroutine locked to its thread, which current
+	// knows by the thread's id (gstate.identified); nil when none.
+	lockedG *gstate
 	// settled counts the AfterFunc timers fired after everything ended
 	// (settleAfterFuncs).
 	settled int

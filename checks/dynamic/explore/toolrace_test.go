@@ -1,0 +1,139 @@
+package explore
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/internal/testctx"
+)
+
+// toolraceDir is the nested module of races through interleave's runtime.
+const toolraceDir = "../testdata/toolrace"
+
+// TestToolRaceIsNote (issue 21 item 2): built with -tags
+// interleave_selfrace the runtime reads a context's timer without the
+// context's lock (rt's timerOf before go-redis's TestConnectionHook): that
+// race, one access in the runtime's own function, is a note, not a finding
+// of TestCancelParent (whose frames it would have been shown with). The
+// code's own race on its map, both accesses' innermost runtime frame a
+// wrapper acting for the code (MapIter's collectKeys), stays a finding at
+// the code's lines and replays.
+func TestToolRaceIsNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a race-instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(toolraceDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testctx.New(t)
+	res, err := Run(ctx, Options{Dir: dir, Budget: 3 * time.Minute, Schedules: 20, Seed: 1, Race: true,
+		Tags: []string{"interleave_selfrace"}, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note string
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "TestCancelParent: not reported: a data race of interleave's own runtime") {
+			note = n
+		}
+	}
+	if note == "" || !strings.Contains(note, "in interleavert.timerOf") {
+		t.Errorf("no note of the runtime's own race in TestCancelParent (timerOf); notes:\n%s", strings.Join(res.Notes, "\n"))
+	}
+	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestCancelParent": "", "TestRangeWhileStoring": checks.DataRace},
+		Sites: map[string]string{"TestRangeWhileStoring": "toolrace_test.go:39|toolrace_test.go:43"},
+		Msgs:  map[string][]string{"TestRangeWhileStoring": {"toolrace_test.go:43 in toolrace.TestRangeWhileStoring"}},
+	}})
+}
+
+// TestToolRaceAccess: which access of a race report the runtime made on
+// its own behalf.
+func TestToolRaceAccess(t *testing.T) {
+	fr := func(fn, file string) checks.Frame { return checks.Frame{Func: fn, File: file, Line: 7} }
+	rtFile := "/tmp/x/m/interleavert/"
+	std := goroot() + "/src/"
+	for _, c := range []struct {
+		name   string
+		frames []checks.Frame
+		own    bool
+	}{
+		{"user", []checks.Frame{fr("m/p.f", "/m/p/p.go"), fr("m/interleavert.childMain", rtFile+"api.go")}, false},
+		{"timerOf", []checks.Frame{fr("reflect.Value.Field", std+"reflect/value.go"), fr("m/interleavert.timerOf", rtFile+"clock.go"),
+			fr("m/interleavert.withDeadline", rtFile+"clock.go"), fr("m/interleavert.WithTimeout", rtFile+"clock.go"), fr("m/p.TestX", "/m/p/p_test.go")}, true},
+		{"shadow", []checks.Frame{fr("m/interleavert.(*sched).decide", rtFile+"decide.go")}, true},
+		{"close", []checks.Frame{fr("runtime.closechan", std+"runtime/chan.go"), fr("m/interleavert.Close[...]", rtFile+"api.go"), fr("m/p.f", "/m/p/p.go")}, false},
+		{"wg", []checks.Frame{fr("sync.(*WaitGroup).Add", std+"sync/waitgroup.go"), fr("m/interleavert.WaitGroupAdd", rtFile+"api.go"), fr("m/p.f", "/m/p/p.go")}, false},
+		{"range", []checks.Frame{fr("runtime.mapiterinit", std+"runtime/map.go"), fr("m/interleavert.collectKeys[...]", rtFile+"maprange.go"),
+			fr("m/interleavert.MapIter[...]", rtFile+"maprange.go"), fr("m/p.f", "/m/p/p.go")}, false},
+		{"next", []checks.Frame{fr("m/interleavert.(*MapIt[...]).Next", rtFile+"maprange.go"), fr("m/p.f", "/m/p/p.go")}, false},
+		{"forwarder", []checks.Frame{fr("runtime.chansend1", std+"runtime/chan.go"), fr("m/interleavert.PickSend[...].func1", rtFile+"api.go")}, false},
+		{"stdlib only", []checks.Frame{fr("runtime.chansend1", std+"runtime/chan.go")}, false},
+	} {
+		if _, got := rtOwnFrame(raceAccess{What: "Read at 0x1 by goroutine 3", Frames: c.frames}); got != c.own {
+			t.Errorf("%s: own = %v, want %v", c.name, got, c.own)
+		}
+	}
+}
+
+// toolallocDir is the nested module of tests counting allocations.
+const toolallocDir = "../testdata/toolalloc"
+
+// TestToolAllocsIsNote (issue 21 item 2): built with -tags
+// interleave_selfalloc the runtime allocates at the scheduling points of
+// every schedule but the unperturbed one (as the targeted strategy's did
+// in go-redis's TestAllTryTransitionUsePredefinedSlices): the test counting
+// allocations fails there and plain go test passes, a note naming the
+// cause, not a finding. A test whose code allocates fails plain go test
+// too: a finding, replayed.
+func TestToolAllocsIsNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(toolallocDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testctx.New(t)
+	res, err := Run(ctx, Options{Dir: dir, Budget: 3 * time.Minute, Schedules: 20, Seed: 1,
+		Tags: []string{"interleave_selfalloc"}, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.HasPrefix(n, "TestLockedCounterAllocs: not reported, the tool's doing: it fails counting allocations")
+	}
+	if !found {
+		t.Errorf("no note of TestLockedCounterAllocs's allocations; notes:\n%s", strings.Join(res.Notes, "\n"))
+	}
+	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestLockedCounterAllocs": "", "TestLockedAppendAllocs": checks.TestFailure},
+		Sites: map[string]string{"TestLockedAppendAllocs": "toolalloc_test.go:31|toolalloc_test.go:39"},
+		Msgs:  map[string][]string{"TestLockedAppendAllocs": {"append: ", "allocations per run, want 0"}},
+	}})
+	for _, f := range res.Findings {
+		if f.Test == "TestLockedAppendAllocs" && !f.PlainGo.Fails() {
+			t.Errorf("TestLockedAppendAllocs: plain go test %s, want it failing too", f.PlainGo.Label())
+		}
+	}
+}
+
+func TestCountsAllocs(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"test failed: x_test.go:23: increment: 2 allocations per run, want 0": true,
+		"test failed: x_test.go:9: Error: Should be <= 2, got 34: allocs":     true,
+		"test failed: x_test.go:9: mallocs = 3":                               true,
+		"test failed: x_test.go:9: allocator returned nil":                    false,
+		"test failed: x_test.go:9: got 3 items, want 2":                       false,
+	} {
+		if got := countsAllocs(&failure{kind: checks.TestFailure, message: msg}); got != want {
+			t.Errorf("countsAllocs(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}

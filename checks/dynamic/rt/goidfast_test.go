@@ -1,0 +1,118 @@
+package rt
+
+import (
+	"slices"
+	"sync"
+	"testing"
+)
+
+// BenchmarkRandDraw measures a controlled math/rand draw, which is no
+// scheduling point but finds its goroutine (current) at each call
+// (go test -bench RandDraw -benchmem): go-retry's jitter loops draw
+// 100,000 times.
+func BenchmarkRandDraw(b *testing.B) {
+	b.ReportAllocs()
+	var sum int
+	res := RunFunc(Config{Seed: 1}, 0, func() {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			sum += MathRand.Intn(10)
+		}
+	})
+	if res.Outcome != "pass" {
+		b.Fatalf("%s: %s", res.Outcome, res.Message)
+	}
+}
+
+// BenchmarkGoid measures goid at a stack 20 frames deep.
+func BenchmarkGoid(b *testing.B) {
+	var deep func(int) uint64
+	deep = func(k int) uint64 {
+		if k > 0 {
+			return deep(k-1) + 1
+		}
+		var s uint64
+		for i := 0; i < b.N; i++ {
+			s += goid()
+		}
+		return s
+	}
+	deep(20)
+}
+
+// A controlled goroutine drawing in a loop with no scheduling point is
+// found by its thread after hotIDs draws, not by reading its stack at
+// each (go-retry's 100,000 draws looked hung); a goroutine outside
+// control drawing meanwhile is never taken for it and draws from the
+// standard library; the lock ends at the next scheduling point. The
+// draws are the schedule's stream as before.
+func TestHotGoroutineByThread(t *testing.T) {
+	if gettid() == 0 {
+		t.Skip("no thread ids here: every goroutine is found by goid")
+	}
+	const draws = 5000
+	var got []int
+	var reads uint64
+	var foreignFound, stillLocked int
+	var stream []int
+	body := func() {
+		var mu sync.Mutex
+		before := goidCalls
+		for i := 0; i < draws; i++ {
+			got = append(got, MathRand.Intn(1000))
+		}
+		reads = goidCalls - before
+		// Outside control, meanwhile: never the locked goroutine.
+		done := make(chan bool)
+		go func() {
+			for i := 0; i < 200; i++ {
+				if current() != nil {
+					foreignFound++
+				}
+			}
+			close(done)
+		}()
+		for i := 0; i < 200; i++ {
+			got = append(got, MathRand.Intn(1000))
+		}
+		<-done
+		Lock(&mu)
+		Unlock(&mu)
+		if g := current(); g.tid != 0 || active.lockedG != nil {
+			stillLocked++
+		}
+	}
+	res := RunFunc(Config{Seed: 7}, 0, body)
+	if res.Outcome != "pass" {
+		t.Fatalf("%s: %s", res.Outcome, res.Message)
+	}
+	if reads > 2*hotIDs {
+		t.Errorf("%d draws read the stack %d times, want at most %d", draws, reads, 2*hotIDs)
+	}
+	if foreignFound != 0 {
+		t.Errorf("a goroutine outside control was taken for the locked one %d times", foreignFound)
+	}
+	if stillLocked != 0 {
+		t.Errorf("still locked to its thread after a scheduling point")
+	}
+	// The same stream as a schedule of the same seed whose goroutine is
+	// found by goid at every draw (a scheduling point between draws
+	// unlocks it).
+	stream, got = got, nil
+	res = RunFunc(Config{Seed: 7}, 0, func() {
+		var mu sync.Mutex
+		for i := 0; i < draws+200; i++ {
+			got = append(got, MathRand.Intn(1000))
+			if i%(hotIDs/2) == 0 {
+				Lock(&mu)
+				Unlock(&mu)
+			}
+		}
+	})
+	if res.Outcome != "pass" {
+		t.Fatalf("%s: %s", res.Outcome, res.Message)
+	}
+	if !slices.Equal(stream, got) {
+		t.Errorf("the draws differ from the schedule's stream")
+	}
+}

@@ -1,0 +1,3 @@
+module toolalloc
+
+go 1.25

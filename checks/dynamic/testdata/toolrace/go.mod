@@ -1,0 +1,3 @@
+module toolrace
+
+go 1.25
