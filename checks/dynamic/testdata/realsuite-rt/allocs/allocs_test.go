@@ -65,18 +65,24 @@ func nap(d time.Duration) {
 // A goroutine slow to reach its next scheduling point (here a system
 // call; on a loaded machine, any code) inside the code a test measures:
 // the scheduler waiting for it (5ms, then it looks) allocates nothing
-// either.
+// either. The count is process-wide, and the Go runtime itself sometimes
+// allocates around a system call on a loaded machine: the least of three
+// tries is the code's.
 func TestAllocsWhileSlow(t *testing.T) {
 	for _, name := range []string{"first", "second"} {
 		t.Run(name, func(t *testing.T) {
 			c := &cache{items: map[string]int{}}
 			c.set("a", 1)
-			if n := mallocs(func() {
-				c.get("a")
-				nap(8 * time.Millisecond)
-				c.get("a")
-			}); n != 0 {
-				t.Fatalf("%d allocations in get, a system call and get", n)
+			least := ^uint64(0)
+			for try := 0; try < 3 && least != 0; try++ {
+				least = min(least, mallocs(func() {
+					c.get("a")
+					nap(8 * time.Millisecond)
+					c.get("a")
+				}))
+			}
+			if least != 0 {
+				t.Fatalf("%d allocations in get, a system call and get", least)
 			}
 		})
 	}
