@@ -5,6 +5,7 @@ package stdsyntax
 import (
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,9 @@ import (
 // functions: nothing here rewrites or reads them, and type-checking them
 // was most of a load's time. The bodies of generic functions and of init
 // stay, as go/types wants them; the declarations, and so every type the
-// module's code uses, are whole. Other files are parsed as the loader
-// does.
+// module's code uses, are whole. The bodies cut are blanked before the
+// parse (blankBodies), which then does not build them. Other files are
+// parsed as the loader does.
 func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, error) {
 	std := ""
 	if goroot != "" {
@@ -29,18 +31,24 @@ func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, e
 		if inStd {
 			mode |= parser.SkipObjectResolution
 		}
+		if inStd {
+			src = blankBodies(src)
+		}
 		f, err := parser.ParseFile(fset, name, src, mode)
 		if f == nil || !inStd {
 			return f, err
 		}
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name != "init" && !genericFunc(fd) {
+			if fd, ok := d.(*ast.FuncDecl); ok && !pkgInit(fd) && !genericFunc(fd) {
 				fd.Body = nil
 			}
 		}
 		return f, err
 	}
 }
+
+// pkgInit: fd is a package's init function (not a method named init).
+func pkgInit(fd *ast.FuncDecl) bool { return fd.Recv == nil && fd.Name.Name == "init" }
 
 // genericFunc: fd has type parameters, or is a method of a generic type.
 func genericFunc(fd *ast.FuncDecl) bool {
@@ -59,4 +67,130 @@ func genericFunc(fd *ast.FuncDecl) bool {
 		return true
 	}
 	return false
+}
+
+// blankBodies returns src with the inside of some top-level braces
+// blanked (spaces, newlines kept: every position stays): each function
+// declaration's body but those ParseFile keeps (init, generic functions
+// and methods), and the composite literals of package-level variables
+// (their values: the type stays, but for a [...]T literal, kept, whose
+// length is part of its type). Function literals there are kept whole (a
+// blanked one would lack its return). A file it cannot follow
+// (unbalanced braces, a line directive inside a region) comes back as it
+// was.
+func blankBodies(src []byte) []byte {
+	var sc scanner.Scanner
+	file := token.NewFileSet().AddFile("", -1, len(src))
+	sc.Init(file, src, nil, scanner.ScanComments)
+	type brace struct {
+		off   int  // offset of the '{'
+		blank bool // a region to blank
+	}
+	var (
+		out    []byte // the copy, made at the first region blanked
+		braces []brace
+		prev   token.Token // the last token that is not a comment
+		// Outside braces: the header of a function declaration, from
+		// func to its body's '{' (or to the semicolon of one without).
+		header  bool
+		recv    bool // the header has a receiver
+		inRecv  bool // inside the receiver's parentheses
+		named   bool // the function's name was read
+		name    bool // the last token was the name
+		generic bool
+		isInit  bool
+		parens  int  // depth of ( and [ outside braces
+		lit     bool // a func keyword not in a declaration's header: the next '{' may be its body
+		dots    bool // "...]" read: the next '{' opens a [...]T literal
+	)
+	for {
+		pos, tok, litText := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.COMMENT {
+			if len(braces) > 0 && (strings.HasPrefix(litText, "//line ") || strings.HasPrefix(litText, "/*line ")) {
+				return src
+			}
+			continue
+		}
+		off := file.Offset(pos)
+		wasName := name
+		name = false
+		if len(braces) == 0 {
+			switch tok {
+			case token.FUNC:
+				if !header && parens == 0 && (prev == token.SEMICOLON || prev == token.ILLEGAL) {
+					header, recv, inRecv, named, generic, isInit = true, false, false, false, false, false
+				} else if !header {
+					lit = true
+				}
+			case token.LPAREN, token.LBRACK:
+				if header && tok == token.LPAREN && !named && !recv && parens == 0 {
+					recv, inRecv = true, true
+				} else if header && tok == token.LBRACK && (inRecv || wasName && parens == 0) {
+					generic = true
+				}
+				parens++
+			case token.RPAREN, token.RBRACK:
+				parens--
+				if parens == 0 {
+					inRecv = false
+				}
+				if tok == token.RBRACK && prev == token.ELLIPSIS {
+					dots = true
+				}
+			case token.IDENT:
+				if header && !named && !inRecv && parens == 0 {
+					named, name, isInit = true, true, litText == "init" && !recv
+				}
+			case token.SEMICOLON:
+				lit, dots = false, false
+				if parens == 0 {
+					header = false // a declaration without a body
+				}
+			}
+		}
+		switch tok {
+		case token.LBRACE:
+			b := brace{off: off}
+			if len(braces) == 0 && prev != token.STRUCT && prev != token.INTERFACE {
+				switch {
+				case header:
+					if parens == 0 {
+						header = false
+						b.blank = !generic && !isInit
+					}
+				case lit:
+					lit = false // a function literal's body: kept
+				case dots:
+					dots = false
+				default:
+					b.blank = true // a composite literal's elements
+				}
+			}
+			braces = append(braces, b)
+		case token.RBRACE:
+			if len(braces) == 0 {
+				return src
+			}
+			b := braces[len(braces)-1]
+			braces = braces[:len(braces)-1]
+			if b.blank {
+				if out == nil {
+					out = append([]byte(nil), src...)
+				}
+				for i := b.off + 1; i < off; i++ {
+					if out[i] != '\n' {
+						out[i] = ' '
+					}
+				}
+			}
+		}
+		prev = tok
+	}
+	if len(braces) > 0 || parens != 0 || out == nil {
+		return src
+	}
+	return out
 }

@@ -2,9 +2,17 @@ package stdsyntax
 
 import (
 	"go/ast"
+	"go/parser"
+	"go/printer"
 	"go/token"
+	"go/types"
+	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // TestParseFile: the loader reads the standard library's functions
@@ -59,4 +67,181 @@ type G[E any] struct{}
 	if f, err := ParseFile("")(token.NewFileSet(), filepath.Join(goroot, "src", "p", "p.go"), []byte(src)); err != nil || f.Decls[0].(*ast.FuncDecl).Body == nil {
 		t.Errorf("no GOROOT: %v, Plain's body cut", err)
 	}
+}
+
+// TestBodiesNotParsed: the bodies cut are blanked before the parse, so
+// the parser never reads them (a syntax error there is not seen); those
+// kept (init, generic) are parsed, and a body holding a line directive
+// is left to the parser, which needs it for the positions after it.
+func TestBodiesNotParsed(t *testing.T) {
+	goroot := t.TempDir()
+	name := filepath.Join(goroot, "src", "p", "p.go")
+	parse := func(src string) error {
+		_, err := ParseFile(goroot)(token.NewFileSet(), name, []byte(src))
+		return err
+	}
+	if err := parse("package p\n\nfunc Plain() int { return 1 +* }\n\nfunc (T) M() { ) }\n\ntype T struct{}\n"); err != nil {
+		t.Errorf("a cut body was parsed: %v", err)
+	}
+	for _, src := range []string{
+		"package p\n\nfunc init() { return 1 +* }\n",
+		"package p\n\nfunc G[E any]() { ) }\n",
+		"package p\n\nfunc (G[E]) M() { ) }\n\ntype G[E any] struct{}\n",
+		"package p\n\nfunc Plain() {\n//line q.go:1\n ) }\n",
+	} {
+		if err := parse(src); err == nil {
+			t.Errorf("no syntax error reported for %q: its body was blanked", src)
+		}
+	}
+}
+
+// TestBlankBodiesSameDecls: on the standard library's own files, the
+// declarations parsed from the blanked source are those parsed from the
+// file, at the same positions, with the same function bodies kept and the
+// package-level composite literals emptied but for [...]T ones.
+func TestBlankBodiesSameDecls(t *testing.T) {
+	goroot := runtime.GOROOT()
+	files := 0
+	for _, pkg := range []string{"runtime", "sync", "time", "net/http", "unicode", "html", "internal/poll", "go/types", "iter", "testing"} {
+		names, err := filepath.Glob(filepath.Join(goroot, "src", pkg, "*.go"))
+		if err != nil || len(names) == 0 {
+			t.Fatalf("%s: no files (%v)", pkg, err)
+		}
+		for _, name := range names {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blank := blankBodies(src)
+			if len(blank) != len(src) {
+				t.Fatalf("%s: %d bytes blanked to %d", name, len(src), len(blank))
+			}
+			// Fresh file sets: equal positions are equal offsets.
+			fset, fset2 := token.NewFileSet(), token.NewFileSet()
+			want, err1 := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+			got, err2 := parser.ParseFile(fset2, name, blank, parser.SkipObjectResolution)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: %v; blanked: %v", name, err1, err2)
+			}
+			if len(got.Decls) != len(want.Decls) {
+				t.Fatalf("%s: %d declarations, want %d", name, len(got.Decls), len(want.Decls))
+			}
+			for i, d := range want.Decls {
+				g := got.Decls[i]
+				if wfd, ok := d.(*ast.FuncDecl); ok {
+					gfd := g.(*ast.FuncDecl)
+					keep := pkgInit(wfd) || genericFunc(wfd)
+					switch {
+					case (wfd.Body == nil) != (gfd.Body == nil):
+						t.Errorf("%s: %s has a body %v, blanked %v", name, wfd.Name.Name, wfd.Body != nil, gfd.Body != nil)
+					case wfd.Body == nil:
+					case gfd.Body.Lbrace != wfd.Body.Lbrace || gfd.Body.Rbrace != wfd.Body.Rbrace:
+						t.Errorf("%s: %s's body moved", name, wfd.Name.Name)
+					case len(wfd.Body.List) > 0 && (len(gfd.Body.List) == 0) == keep:
+						t.Errorf("%s: %s's body blanked %v, want %v", name, wfd.Name.Name, len(gfd.Body.List) == 0, !keep)
+					}
+					if !keep {
+						wfd.Body, gfd.Body = nil, nil
+					}
+				} else {
+					emptyLiterals(d)
+				}
+				if d.Pos() != g.Pos() || d.End() != g.End() || print(t, fset, d) != print(t, fset2, g) {
+					t.Errorf("%s: declaration %d differs:\n%s\nblanked:\n%s", name, i, print(t, fset, d), print(t, fset2, g))
+				}
+			}
+			files++
+		}
+	}
+	t.Logf("%d files", files)
+}
+
+// emptyLiterals empties the outermost composite literals of a
+// declaration's values, outside function literals, as blankBodies does.
+func emptyLiterals(d ast.Decl) {
+	ast.Inspect(d, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CompositeLit:
+			if at, ok := n.Type.(*ast.ArrayType); ok {
+				if _, ok := at.Len.(*ast.Ellipsis); ok {
+					return false
+				}
+			}
+			// A func in its type (not in a struct's or an interface's
+			// braces) reads as a function literal's: kept.
+			fn := false
+			ast.Inspect(n.Type, func(m ast.Node) bool {
+				switch m.(type) {
+				case *ast.StructType, *ast.InterfaceType:
+					return false
+				case *ast.FuncType:
+					fn = true
+				}
+				return !fn
+			})
+			if !fn {
+				n.Elts = nil
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// TestBlankBodiesSameTypes: the standard library packages loaded from
+// the blanked files declare the objects, of the same types, as loaded
+// from the files with the bodies cut after the parse.
+func TestBlankBodiesSameTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks standard packages twice")
+	}
+	goroot := runtime.GOROOT()
+	cut := func(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
+		f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && !pkgInit(fd) && !genericFunc(fd) {
+				fd.Body = nil
+			}
+		}
+		return f, err
+	}
+	load := func(parse func(*token.FileSet, string, []byte) (*ast.File, error)) map[string]string {
+		t.Helper()
+		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedDeps | packages.NeedImports | packages.NeedTypes | packages.NeedSyntax, ParseFile: parse},
+			"html", "net/url", "unicode", "go/types", "time")
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs := map[string]string{}
+		packages.Visit(pkgs, nil, func(p *packages.Package) {
+			if p.Types == nil {
+				t.Fatalf("%s: no types", p.PkgPath)
+			}
+			for _, n := range p.Types.Scope().Names() {
+				objs[p.PkgPath+"."+n] = types.ObjectString(p.Types.Scope().Lookup(n), nil)
+			}
+		})
+		return objs
+	}
+	want, got := load(cut), load(ParseFile(goroot))
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d objects, want %d", len(got), len(want))
+	}
+	t.Logf("%d objects", len(want))
+}
+
+func print(t *testing.T, fset *token.FileSet, n ast.Node) string {
+	t.Helper()
+	var b strings.Builder
+	if err := printer.Fprint(&b, fset, n); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
