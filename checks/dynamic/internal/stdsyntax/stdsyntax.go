@@ -3,6 +3,7 @@
 package stdsyntax
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -70,21 +71,23 @@ func genericFunc(fd *ast.FuncDecl) bool {
 }
 
 // blankBodies returns src with the inside of some top-level braces
-// blanked (spaces, newlines kept: every position stays): each function
-// declaration's body but those ParseFile keeps (init, generic functions
-// and methods), and the composite literals of package-level variables
-// (their values: the type stays, but for a [...]T literal, kept, whose
-// length is part of its type). Function literals there are kept whole (a
-// blanked one would lack its return). A file it cannot follow
-// (unbalanced braces, a line directive inside a region) comes back as it
-// was.
+// blanked (spaces, newlines kept: every position stays): the bodies of
+// function declarations and of package-level function literals, and the
+// composite literals of package-level variables but [...]T ones (whose
+// length is part of the type). A body ParseFile keeps (init's, a generic
+// function's) and a function literal's become "for{}", a terminating
+// statement: it type-checks whatever the results (a line of the body
+// with room for it holds it; a body without one stays). A file it cannot follow (unbalanced braces, a line directive
+// inside a region) comes back as it was.
 func blankBodies(src []byte) []byte {
 	var sc scanner.Scanner
 	file := token.NewFileSet().AddFile("", -1, len(src))
 	sc.Init(file, src, nil, scanner.ScanComments)
+	const loop = "for{}"
 	type brace struct {
 		off   int  // offset of the '{'
 		blank bool // a region to blank
+		loop  bool // ... that gets the loop
 	}
 	var (
 		out    []byte // the copy, made at the first region blanked
@@ -100,16 +103,17 @@ func blankBodies(src []byte) []byte {
 		generic bool
 		isInit  bool
 		parens  int  // depth of ( and [ outside braces
-		lit     bool // a func keyword not in a declaration's header: the next '{' may be its body
+		lit     bool // in a function literal's signature, at depth litAt
+		litAt   int
 		dots    bool // "...]" read: the next '{' opens a [...]T literal
 	)
 	for {
-		pos, tok, litText := sc.Scan()
+		pos, tok, text := sc.Scan()
 		if tok == token.EOF {
 			break
 		}
 		if tok == token.COMMENT {
-			if len(braces) > 0 && (strings.HasPrefix(litText, "//line ") || strings.HasPrefix(litText, "/*line ")) {
+			if len(braces) > 0 && (strings.HasPrefix(text, "//line ") || strings.HasPrefix(text, "/*line ")) {
 				return src
 			}
 			continue
@@ -120,10 +124,12 @@ func blankBodies(src []byte) []byte {
 		if len(braces) == 0 {
 			switch tok {
 			case token.FUNC:
-				if !header && parens == 0 && (prev == token.SEMICOLON || prev == token.ILLEGAL) {
+				switch {
+				case header || lit:
+				case parens == 0 && (prev == token.SEMICOLON || prev == token.ILLEGAL):
 					header, recv, inRecv, named, generic, isInit = true, false, false, false, false, false
-				} else if !header {
-					lit = true
+				case prev == token.ASSIGN || prev == token.LPAREN || prev == token.COMMA || prev == token.COLON:
+					lit, litAt = true, parens // not a type: func() after ']' or an identifier
 				}
 			case token.LPAREN, token.LBRACK:
 				if header && tok == token.LPAREN && !named && !recv && parens == 0 {
@@ -137,12 +143,15 @@ func blankBodies(src []byte) []byte {
 				if parens == 0 {
 					inRecv = false
 				}
+				if lit && parens < litAt {
+					lit = false
+				}
 				if tok == token.RBRACK && prev == token.ELLIPSIS {
 					dots = true
 				}
 			case token.IDENT:
 				if header && !named && !inRecv && parens == 0 {
-					named, name, isInit = true, true, litText == "init" && !recv
+					named, name, isInit = true, true, text == "init" && !recv
 				}
 			case token.SEMICOLON:
 				lit, dots = false, false
@@ -159,10 +168,13 @@ func blankBodies(src []byte) []byte {
 				case header:
 					if parens == 0 {
 						header = false
-						b.blank = !generic && !isInit
+						b.blank, b.loop = true, generic || isInit
 					}
 				case lit:
-					lit = false // a function literal's body: kept
+					if parens == litAt {
+						lit = false
+						b.blank, b.loop = true, true
+					}
 				case dots:
 					dots = false
 				default:
@@ -176,7 +188,17 @@ func blankBodies(src []byte) []byte {
 			}
 			b := braces[len(braces)-1]
 			braces = braces[:len(braces)-1]
-			if b.blank {
+			at := b.off + 1 // where the loop goes: a line with room for it
+			if b.loop {
+				for at < off {
+					k := bytes.IndexByte(src[at:min(at+len(loop), off)], '\n')
+					if k < 0 {
+						break
+					}
+					at += k + 1
+				}
+			}
+			if b.blank && (!b.loop || at+len(loop) <= off) {
 				if out == nil {
 					out = append([]byte(nil), src...)
 				}
@@ -184,6 +206,9 @@ func blankBodies(src []byte) []byte {
 					if out[i] != '\n' {
 						out[i] = ' '
 					}
+				}
+				if b.loop {
+					copy(out[at:], loop)
 				}
 			}
 		}
