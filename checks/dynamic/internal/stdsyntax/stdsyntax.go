@@ -15,11 +15,11 @@ import (
 // ParseFile is a packages.Config.ParseFile that parses the standard
 // library's files (under goroot, when known) without the bodies of their
 // functions: nothing here rewrites or reads them, and type-checking them
-// was most of a load's time. The bodies of generic functions and of init
-// stay, as go/types wants them; the declarations, and so every type the
-// module's code uses, are whole. The bodies cut are blanked before the
-// parse (blankBodies), which then does not build them. Other files are
-// parsed as the loader does.
+// was most of a load's time. Generic functions and init keep a body, as
+// go/types wants one, but a "for{}" in place of theirs; the package-level
+// values' composite literals are empty (blankBodies, before the parse).
+// The declarations, and so every type the module's code uses, are whole.
+// Other files are parsed as the loader does.
 func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, error) {
 	std := ""
 	if goroot != "" {
@@ -31,8 +31,6 @@ func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, e
 		inStd := std != "" && strings.HasPrefix(name, std)
 		if inStd {
 			mode |= parser.SkipObjectResolution
-		}
-		if inStd {
 			src = blankBodies(src)
 		}
 		f, err := parser.ParseFile(fset, name, src, mode)
