@@ -247,7 +247,8 @@ func (s *sched) decide(g *gstate) {
 			s.completes(c.ptr, c.rv, c.send, false, s.now)
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)
-				rep.adapter = true
+				// A buffered send (handOff) has room: no adapter.
+				rep.adapter = c.rv.Cap() == 0
 				joined = p
 			}
 		}
@@ -453,8 +454,11 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 		return nil
 	}
 	c := s.chanOf(p, rv)
-	if c.closed || rv.Cap() > 0 {
+	if c.closed {
 		return nil
+	}
+	if rv.Cap() > 0 {
+		return s.handOff(p, rv, send, d)
 	}
 	ps := s.partners(g, p, send)
 	if len(ps) == 0 {
@@ -480,6 +484,48 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	}
 	s.unpark(h)
 	h.rep = prep // decide wakes it
+	return h
+}
+
+// handOff releases, with a send to the empty buffered channel p, the
+// receiver blocked there first: in the runtime a send finds it in the
+// channel's queue and hands it the value, which never enters the buffer
+// (while receivers wait the buffer is empty). Left parked, it would leave
+// the value in the buffer for later sends to count: two jobs sent to two
+// blocked workers filled a queue of two, and a third send found it full
+// (reugn/async's TestExecutor, ErrExecutorQueueFull). It waits in the
+// queue for certain only when it parked at an earlier virtual time (or is
+// settled), as completes judges.
+//
+//go:norace
+func (s *sched) handOff(p unsafe.Pointer, rv reflect.Value, send bool, d *Decision) *gstate {
+	if !send || closedForReal(p) {
+		return nil
+	}
+	if n, _ := lenCap(p, rv); n != 0 {
+		return nil
+	}
+	var h *gstate
+	for _, o := range s.blocked {
+		if caseFor(o, p, false) < -1 || s.enabled(o) || !(o.parkAt < s.now || o.settled) {
+			continue
+		}
+		if h == nil || o.parkAt < h.parkAt || o.parkAt == h.parkAt && o.parkSeq < h.parkSeq {
+			h = o
+		}
+	}
+	if h == nil {
+		return nil
+	}
+	id := h.id
+	d.Partner = &id
+	prep := reply{mode: mRun}
+	if k := caseFor(h, p, false); k >= 0 {
+		prep.choice = k
+		prep.adapter = true // PickRecv receives for real, waiting for the send
+	}
+	s.unpark(h)
+	h.rep = prep
 	return h
 }
 
