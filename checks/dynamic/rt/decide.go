@@ -4,6 +4,7 @@ package rt
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"unsafe"
 )
@@ -247,7 +248,8 @@ func (s *sched) decide(g *gstate) {
 			s.completes(c.ptr, c.rv, c.send, false, s.now)
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)
-				rep.adapter = true
+				// A buffered send (handOff) has room: no adapter.
+				rep.adapter = c.rv.Cap() == 0
 				joined = p
 			}
 		}
@@ -461,8 +463,11 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 		return nil
 	}
 	c := s.chanOf(p, rv)
-	if c.closed || rv.Cap() > 0 {
+	if c.closed {
 		return nil
+	}
+	if rv.Cap() > 0 {
+		return s.handOff(g, p, rv, send, d)
 	}
 	ps := s.partners(g, p, send)
 	if len(ps) == 0 {
@@ -488,6 +493,69 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	}
 	s.unpark(h)
 	h.rep = prep // decide wakes it
+	return h
+}
+
+// handOff releases the partner a buffered operation completes with, as
+// in the runtime, where the operation finds it in the channel's queue: a
+// send to an empty buffer hands its value to the receiver blocked there
+// first (it never enters the buffer: while receivers wait the buffer is
+// empty), a receive from a full buffer gives the freed slot to the sender
+// blocked there first. Left parked, the partner's part waited for later
+// operations to overtake: two jobs sent to two blocked workers filled a
+// queue of two and a third send found it full (reugn/async's
+// TestExecutor), and a slot freed in a channel semaphore went to whichever
+// of the blocked senders ran next, not the first queued (go-pkgz/syncs'
+// TestErrorSizedGroup_TermOnErr). The receiver waits in the queue for
+// certain only when it parked at an earlier virtual time (or is settled),
+// as completes judges; the senders queue in the order they parked, those
+// parked at the same virtual time in either order (the search picks, the
+// unperturbed schedule takes the first, as pairFor).
+//
+//go:norace
+func (s *sched) handOff(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool, d *Decision) *gstate {
+	if closedForReal(p) {
+		return nil
+	}
+	n, k := lenCap(p, rv)
+	var h *gstate
+	switch {
+	case send && n == 0:
+		for _, o := range s.blocked {
+			if caseFor(o, p, false) < -1 || s.enabled(o) || !(o.parkAt < s.now || o.settled) {
+				continue
+			}
+			if h == nil || o.parkAt < h.parkAt || o.parkAt == h.parkAt && o.parkSeq < h.parkSeq {
+				h = o
+			}
+		}
+	case !send && n == k:
+		ps := s.partners(g, p, false)
+		ps = slices.DeleteFunc(ps, func(o *gstate) bool { return s.enabled(o) })
+		if len(ps) == 0 {
+			return nil
+		}
+		m := 1
+		for m < len(ps) && ps[m].parkAt == ps[0].parkAt {
+			m++
+		}
+		if s.replay != nil {
+			m = len(ps)
+		}
+		h = ps[s.choose(m, partnerIdx(ps[:m]))]
+	}
+	if h == nil {
+		return nil
+	}
+	id := h.id
+	d.Partner = &id
+	prep := reply{mode: mRun}
+	if c := caseFor(h, p, !send); c >= 0 {
+		prep.choice = c
+		prep.adapter = true // then it waits at pass, as pairFor's partner
+	}
+	s.unpark(h)
+	h.rep = prep
 	return h
 }
 

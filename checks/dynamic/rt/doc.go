@@ -64,7 +64,11 @@
 // channel and parked partners, the virtual clock), asks the Strategy for one,
 // records a Decision and releases it. The chosen goroutine performs the real
 // operation, which cannot block. An unbuffered send and its receive are
-// released together (Decision.Partner) and S waits for both; after the
+// released together (Decision.Partner) and S waits for both, and so are a
+// buffered send to an empty buffer and the receiver blocked there first,
+// and a receive from a full buffer and the sender blocked there first
+// (handOff: the runtime hands the value, or the freed slot, to the
+// goroutine in the channel's queue); after the
 // real operation the second goes on only once the first reached its next
 // scheduling point or blocks outside control (gstate.held), so code the
 // rewriter does not see (a context's cancel and Err) runs in the order the
