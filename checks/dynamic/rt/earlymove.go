@@ -30,6 +30,10 @@ type EndedWait struct {
 	Site  string        `json:"site,omitempty"`
 	Armed string        `json:"armed,omitempty"`
 	D     time.Duration `json:"d,omitempty"` // the sleep's or the timer's duration
+	// Own is set when no goroutine waited on the timer's channel: it
+	// fired while G ran on to its operation Own at Site ("Timer.Stop",
+	// "Timer.Reset", "select"), as a loaded machine's delay lets it.
+	Own string `json:"own,omitempty"`
 }
 
 // PassedG is a goroutine that could run when the clock moved early.
@@ -97,9 +101,21 @@ func (s *sched) earlyNote(list []Candidate, before time.Duration) {
 			continue
 		}
 		ptr := reflect.ValueOf(vt.ch).UnsafePointer()
+		waited := false
 		for _, g := range s.gs {
 			if g.parked && !g.exited && waitsOn(g, ptr) {
 				w.G, w.Site = g.id, s.shortSiteOf(g)
+				mv.Ended = append(mv.Ended, w)
+				waited = true
+			}
+		}
+		if waited {
+			continue
+		}
+		for _, c := range list {
+			// Fired while its own goroutine ran on to it (ownDeadline).
+			if c.G >= 0 && c.G < len(s.gs) && s.touches(s.gs[c.G], vt) {
+				w.G, w.Site, w.Own = c.G, s.shortSiteOf(s.gs[c.G]), s.gs[c.G].req.op.String()
 				mv.Ended = append(mv.Ended, w)
 			}
 		}

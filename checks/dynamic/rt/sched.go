@@ -87,6 +87,10 @@ type sched struct {
 	// wait for after, a ticker's tick, says nothing of its failure).
 	earlyHang     bool
 	earlyHangTest bool
+	// staleRead: a timer's value sent before its last Reset was read
+	// (staleCheck): a failure after an early move that shows it is the
+	// code's (a Reset without a drain), not a timeout that came too soon.
+	staleRead bool
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -793,6 +797,7 @@ func (s *sched) finish() {
 	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
 		s.diverged = "the run ended after " + strconv.Itoa(s.steps) + " of the schedule's " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
 	}
+	s.staleAll()
 	s.res = s.result()
 	if s.res.Outcome == "pass" && s.res.Inconclusive == "" && s.testFailed != nil && s.testFailed() {
 		s.addPaths(&s.res) // the test's own failure (the driver's finish says so)

@@ -39,6 +39,9 @@ type vtimer struct {
 	// not of this schedule), armD its duration then: for EarlyMove.
 	armStep int
 	armD    time.Duration
+	// stale: a value sent before the last Reset sits in ch (before Go
+	// 1.23's timers, asyncTimerChan); see staleCheck.
+	stale bool
 }
 
 // overlapping: is vt an AfterFunc whose latest callback has not returned?
@@ -196,10 +199,14 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			rep.mode = mSkip
 			return
 		}
+		s.staleCheck(vt)
 		if asyncTimerChan {
 			// Before Go 1.23: a value sent stays in C, and the
-			// timer counts as expired.
+			// timer counts as expired. A value left by a Reset is
+			// stale: read later, the timer seems to have expired
+			// again (a Stop's is what its drain takes).
 			rep.ok = vt.active
+			vt.stale = r.op == opTimerReset && len(vt.ch) > 0
 		} else {
 			// Go 1.23: a value due but not yet received is not
 			// delivered after Stop or Reset, and the timer counts
@@ -221,8 +228,11 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			return
 		}
 		vt.active = false
+		s.staleCheck(vt)
 		if !asyncTimerChan {
 			s.drain(vt.ch)
+		} else {
+			vt.stale = r.op == opTickerReset && len(vt.ch) > 0
 		}
 		if r.op == opTickerReset {
 			vt.active = true
@@ -364,6 +374,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 			continue
 		}
 		s.firedOther = true
+		s.staleCheck(vt)
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		// The value goes to a select blocked on the channel, if any.
 		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before)
@@ -419,6 +430,9 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		}
 		far := s.farNow(list)
 		ts := s.earlyTargets(far)
+		if d, ok := s.ownDeadline(list); ok && !far {
+			ts = addDeadline(ts, d)
+		}
 		jump := false
 		if len(ts) > 0 && !far {
 			if s.cfg.KeepEarly && s.heldAll(list) {
@@ -438,7 +452,19 @@ func (s *sched) earlyTime(list []Candidate) bool {
 			s.farFires++
 		}
 	} else {
-		if _, ok := s.strat.(Plain); ok || s.testDone || !s.timerWaited() || s.strat.Choose(earlyOdds, s.steps) != 1 {
+		if _, ok := s.strat.(Plain); ok || s.testDone {
+			return false
+		}
+		if !s.timerWaited() {
+			// Or a timer fires while its own goroutine runs on to
+			// it (ownDeadline), past what is due before.
+			own, ok := s.ownDeadline(list)
+			if !ok {
+				return false
+			}
+			to = own
+		}
+		if s.strat.Choose(earlyOdds, s.steps) != 1 {
 			return false
 		}
 	}
