@@ -7,6 +7,7 @@ package rt
 import (
 	"reflect"
 	"time"
+	"unsafe"
 )
 
 // ownDeadline is the earliest deadline of a timer a goroutine that can
@@ -72,29 +73,43 @@ func (s *sched) touches(g *gstate, vt *vtimer) bool {
 	return false
 }
 
-// staleCheck notes a stale read (sched.staleRead): vt's channel held a
-// value sent before its last Reset, and it is empty now.
+// setStale notes whether vt's channel holds a value sent before its last
+// Reset (asyncTimerChan), for staleRecv.
 //
 //go:norace
-func (s *sched) staleCheck(vt *vtimer) {
-	if vt.stale && len(vt.ch) == 0 {
-		vt.stale = false
-		s.staleRead = true
+func (s *sched) setStale(vt *vtimer, stale bool) {
+	if vt.stale == stale {
+		return
+	}
+	vt.stale = stale
+	if stale {
+		s.staleTimers = append(s.staleTimers, vt)
+		return
+	}
+	for i, t := range s.staleTimers {
+		if t == vt {
+			s.staleTimers = append(s.staleTimers[:i], s.staleTimers[i+1:]...)
+			break
+		}
 	}
 }
 
-// staleAll runs staleCheck on every timer of the schedule, at its end.
+// staleRecv notes a receive from the channel at p (sched.staleRead when
+// it takes a stale value): the timer seems to have expired again right
+// after its Reset. Not a drain (a select of that receive and a default
+// only), which is how code takes such a value away. Cheap when no timer
+// holds a stale value.
 //
 //go:norace
-func (s *sched) staleAll() {
-	for _, vt := range s.tq {
-		s.staleCheck(vt)
-	}
-	for _, vt := range s.timers {
-		s.staleCheck(vt)
-	}
-	for _, vt := range s.tickers {
-		s.staleCheck(vt)
+func (s *sched) staleRecv(p unsafe.Pointer, drain bool) {
+	for _, vt := range s.staleTimers {
+		if vt.ch != nil && reflect.ValueOf(vt.ch).UnsafePointer() == p {
+			if !drain {
+				s.staleRead = true
+			}
+			s.setStale(vt, false)
+			return
+		}
 	}
 }
 

@@ -88,9 +88,11 @@ type sched struct {
 	earlyHang     bool
 	earlyHangTest bool
 	// staleRead: a timer's value sent before its last Reset was read
-	// (staleCheck): a failure after an early move that shows it is the
+	// (staleRecv): a failure after an early move that shows it is the
 	// code's (a Reset without a drain), not a timeout that came too soon.
-	staleRead bool
+	// staleTimers: the timers holding such a value.
+	staleRead   bool
+	staleTimers []*vtimer
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -797,7 +799,6 @@ func (s *sched) finish() {
 	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
 		s.diverged = "the run ended after " + strconv.Itoa(s.steps) + " of the schedule's " + strconv.Itoa(len(s.replay.Decisions)) + " decisions"
 	}
-	s.staleAll()
 	s.res = s.result()
 	if s.res.Outcome == "pass" && s.res.Inconclusive == "" && s.testFailed != nil && s.testFailed() {
 		s.addPaths(&s.res) // the test's own failure (the driver's finish says so)

@@ -40,7 +40,7 @@ type vtimer struct {
 	armStep int
 	armD    time.Duration
 	// stale: a value sent before the last Reset sits in ch (before Go
-	// 1.23's timers, asyncTimerChan); see staleCheck.
+	// 1.23's timers, asyncTimerChan); see staleRecv.
 	stale bool
 }
 
@@ -199,14 +199,13 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			rep.mode = mSkip
 			return
 		}
-		s.staleCheck(vt)
 		if asyncTimerChan {
 			// Before Go 1.23: a value sent stays in C, and the
 			// timer counts as expired. A value left by a Reset is
 			// stale: read later, the timer seems to have expired
 			// again (a Stop's is what its drain takes).
 			rep.ok = vt.active
-			vt.stale = r.op == opTimerReset && len(vt.ch) > 0
+			s.setStale(vt, r.op == opTimerReset && len(vt.ch) > 0)
 		} else {
 			// Go 1.23: a value due but not yet received is not
 			// delivered after Stop or Reset, and the timer counts
@@ -228,11 +227,10 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 			return
 		}
 		vt.active = false
-		s.staleCheck(vt)
 		if !asyncTimerChan {
 			s.drain(vt.ch)
 		} else {
-			vt.stale = r.op == opTickerReset && len(vt.ch) > 0
+			s.setStale(vt, r.op == opTickerReset && len(vt.ch) > 0)
 		}
 		if r.op == opTickerReset {
 			vt.active = true
@@ -374,7 +372,6 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 			continue
 		}
 		s.firedOther = true
-		s.staleCheck(vt)
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		// The value goes to a select blocked on the channel, if any.
 		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before)
