@@ -263,10 +263,10 @@ func (e *EarlyTimers) Label() string {
 	}
 	why := "a timeout fired before the work it waits for had run"
 	delayed := m.passedNames()
-	if w := m.Ended[0]; w.Own != "" {
+	if w, ok := m.own(); ok {
 		why = "the timer fired while its own goroutine ran on to its " + w.Own
 		delayed = w.G
-	} else if w.Op == "time.Sleep" && w.InTest {
+	} else if w := m.Ended[0]; w.Op == "time.Sleep" && w.InTest {
 		why = "the test uses a sleep as synchronization"
 	} else if w.Op == "time.Sleep" {
 		why = "the code waits for other goroutines by sleeping"
@@ -319,6 +319,18 @@ func (m EarlyMove) String() string {
 		return l + "; " + strings.Join(ps, ", ") + " could still run"
 	}
 	return l + " while " + strings.Join(ps, ", ") + " could still run"
+}
+
+// own is the first of m's waits that is a timer fired while its own
+// goroutine ran on to it (EndedWait.Own): what a failure after the move
+// comes from, rather than a sleep the move ended beside it.
+func (m EarlyMove) own() (EndedWait, bool) {
+	for _, w := range m.Ended {
+		if w.Own != "" {
+			return w, true
+		}
+	}
+	return EndedWait{}, false
 }
 
 // maxPassedTold bounds the goroutines a label names one by one.

@@ -101,19 +101,15 @@ func (s *sched) earlyNote(list []Candidate, before time.Duration) {
 			continue
 		}
 		ptr := reflect.ValueOf(vt.ch).UnsafePointer()
-		waited := false
 		for _, g := range s.gs {
-			if g.parked && !g.exited && waitsOn(g, ptr) {
+			if g.parked && !g.exited && waitsOn(g, ptr) && !inList(list, g.id) {
 				w.G, w.Site = g.id, s.shortSiteOf(g)
 				mv.Ended = append(mv.Ended, w)
-				waited = true
 			}
 		}
-		if waited {
-			continue
-		}
 		for _, c := range list {
-			// Fired while its own goroutine ran on to it (ownDeadline).
+			// Fired while its own goroutine, which could run, ran on
+			// to it (ownDeadline).
 			if c.G >= 0 && c.G < len(s.gs) && s.touches(s.gs[c.G], vt) {
 				w.G, w.Site, w.Own = c.G, s.shortSiteOf(s.gs[c.G]), s.gs[c.G].req.op.String()
 				mv.Ended = append(mv.Ended, w)
@@ -163,6 +159,16 @@ func (s *sched) armSite(vt *vtimer) string {
 func ended(mv *EarlyMove, g int) bool {
 	for _, w := range mv.Ended {
 		if w.G == g {
+			return true
+		}
+	}
+	return false
+}
+
+// inList: is goroutine g among the candidates of list (it could run)?
+func inList(list []Candidate, g int) bool {
+	for _, c := range list {
+		if c.G == g {
 			return true
 		}
 	}
