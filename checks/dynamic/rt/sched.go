@@ -93,6 +93,9 @@ type sched struct {
 	// staleTimers: the timers holding such a value.
 	staleRead   bool
 	staleTimers []*vtimer
+	// unordered: ranges that kept the runtime's order (maprange.go).
+	unordered    UnorderedRange
+	unorderedPCs [8]uintptr
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -773,7 +776,7 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves}
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult()}
 	if s.testDone {
 		// What the test waited for; go test waits for nothing after.
 		r.Virtual = s.doneAt
