@@ -116,6 +116,9 @@ func (s *sched) fairChoice(n int) int {
 func (s *sched) decide(g *gstate) {
 	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue}
 	s.earlyDue = false
+	if s.testDone && !s.doneMarked && !s.replayBeforeDone() {
+		d.Done, s.doneMarked = true, true
+	}
 	if s.needSites() {
 		d.Site = s.shortSiteOf(g)
 	}

@@ -93,6 +93,10 @@ type sched struct {
 	// staleTimers: the timers holding such a value.
 	staleRead   bool
 	staleTimers []*vtimer
+	// doneMarked: a decision carries Decision.Done; replayDone is the
+	// index of the replayed schedule's (-1: none; -2: not looked up).
+	doneMarked bool
+	replayDone int
 	// unordered: ranges that kept the runtime's order (maprange.go).
 	unordered    UnorderedRange
 	unorderedPCs [8]uintptr
@@ -232,7 +236,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
 		subOnly:  subOf(cfg.Test),
-		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1,
+		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1, replayDone: -2,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
@@ -642,7 +646,7 @@ func (s *sched) next() {
 		return
 	}
 	s.idleFires = 0
-	if s.testDone {
+	if s.testDone && !s.replayBeforeDone() {
 		s.postSteps++
 		s.postAll++
 		if s.postSteps == postTestSteps+1 {
@@ -697,7 +701,7 @@ func (s *sched) next() {
 	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
-		if s.awaitRecordedBack(cands) {
+		if s.awaitRecordedBack(cands) || s.awaitRecordedDone() {
 			return
 		}
 		pick = s.replayPick(cands, list)
