@@ -233,6 +233,9 @@ type EndedWait struct {
 	Duration string `json:"duration,omitempty"`
 	// InTest: the wait is in a _test.go file (the test's own).
 	InTest bool `json:"inTest,omitempty"`
+	// Own: no goroutine waited on the timer; it fired while G ran on
+	// to this operation on it at Site (Timer.Stop, Timer.Reset, select).
+	Own string `json:"own,omitempty"`
 }
 
 // PassedG is a goroutine that could run when the clock jumped. Site is
@@ -259,12 +262,16 @@ func (e *EarlyTimers) Label() string {
 		l += fmt.Sprintf(" (and %d more early %s)", more, Plural(more, "jump"))
 	}
 	why := "a timeout fired before the work it waits for had run"
-	if w := m.Ended[0]; w.Op == "time.Sleep" && w.InTest {
+	delayed := m.passedNames()
+	if w, ok := m.own(); ok {
+		why = "the timer fired while its own goroutine ran on to its " + w.Own
+		delayed = w.G
+	} else if w := m.Ended[0]; w.Op == "time.Sleep" && w.InTest {
 		why = "the test uses a sleep as synchronization"
 	} else if w.Op == "time.Sleep" {
 		why = "the code waits for other goroutines by sleeping"
 	}
-	l += ": " + why + "; plain go test can fail the same way when a loaded machine delays " + m.passedNames() + " that long"
+	l += ": " + why + "; plain go test can fail the same way when a loaded machine delays " + delayed + " that long"
 	if e.Searched {
 		l += " (no failing schedule without such a jump was found)"
 	}
@@ -274,11 +281,22 @@ func (e *EarlyTimers) Label() string {
 // String tells the move: "g0's time.Sleep(100ms) at a_test.go:12 ended
 // while g2 (at a.go:40) could still run".
 func (m EarlyMove) String() string {
-	var ws []string
+	var ws, own []string
 	for _, w := range m.Ended {
-		ws = append(ws, w.String())
+		if w.Own != "" {
+			own = append(own, w.String())
+		} else {
+			ws = append(ws, w.String())
+		}
 	}
-	l := strings.Join(ws, " and ") + " ended"
+	l := strings.Join(ws, " and ")
+	if len(ws) > 0 {
+		l += " ended"
+	}
+	if len(ws) > 0 && len(own) > 0 {
+		l += " and "
+	}
+	l += strings.Join(own, " and ")
 	if len(m.Passed) == 0 {
 		return l
 	}
@@ -297,7 +315,22 @@ func (m EarlyMove) String() string {
 			ps = append(ps, fmt.Sprintf("%s (at %s)", p.G, p.Site))
 		}
 	}
+	if len(ws) == 0 {
+		return l + "; " + strings.Join(ps, ", ") + " could still run"
+	}
 	return l + " while " + strings.Join(ps, ", ") + " could still run"
+}
+
+// own is the first of m's waits that is a timer fired while its own
+// goroutine ran on to it (EndedWait.Own): what a failure after the move
+// comes from, rather than a sleep the move ended beside it.
+func (m EarlyMove) own() (EndedWait, bool) {
+	for _, w := range m.Ended {
+		if w.Own != "" {
+			return w, true
+		}
+	}
+	return EndedWait{}, false
 }
 
 // maxPassedTold bounds the goroutines a label names one by one.
@@ -351,6 +384,17 @@ func (w EndedWait) String() string {
 			s += " at " + w.Armed
 		}
 		return s + ")"
+	}
+	if w.Own != "" {
+		s := "the " + d + w.Op
+		if w.Armed != "" {
+			s += " made at " + w.Armed
+		}
+		s += " fired while " + w.G + " ran on to its " + w.Own
+		if w.Site != "" {
+			s += " at " + w.Site
+		}
+		return s
 	}
 	s := w.G + "'s wait"
 	if w.Site != "" {

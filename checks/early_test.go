@@ -28,6 +28,13 @@ func TestEarlyTimersLabel(t *testing.T) {
 			Ended:  []EndedWait{{G: "g3", Op: "context deadline", Armed: "client.go:21", Duration: "2s"}},
 			Passed: []PassedG{{G: "g1", Op: "chan send", Site: "client.go:30"}},
 		}}}, []string{"reached when the 2s context deadline (context.WithTimeout/WithDeadline at client.go:21) ended while g1 (at client.go:30) could still run"}},
+		{EarlyTimers{Jumps: 1, Searched: true, Moves: []EarlyMove{{
+			Ended:  []EndedWait{{G: "g1", Op: "timer", Own: "Timer.Stop", Site: "conn.go:52", Armed: "conn.go:40", Duration: "200ms"}},
+			Passed: []PassedG{{G: "g0", Op: "time.Sleep", Site: "conn_test.go:12"}},
+		}}}, []string{"reached when the 200ms timer made at conn.go:40 fired while g1 ran on to its Timer.Stop at conn.go:52; g0 (at conn_test.go:12) could still run: the timer fired while its own goroutine ran on to its Timer.Stop; plain go test can fail the same way when a loaded machine delays g1 that long"}},
+		{EarlyTimers{Jumps: 1, Searched: true, Moves: []EarlyMove{{
+			Ended: []EndedWait{{G: "g0", Op: "time.Sleep", Site: "link_test.go:59", Duration: "60ms", InTest: true}, {G: "g1", Op: "ticker", Own: "select", Site: "link.go:42", Armed: "link.go:38", Duration: "100ms"}},
+		}}}, []string{"reached when g0's time.Sleep(60ms) at link_test.go:59 ended and the 100ms ticker made at link.go:38 fired while g1 ran on to its select at link.go:42: the timer fired while its own goroutine ran on to its select; plain go test can fail the same way when a loaded machine delays g1 that long"}},
 		{EarlyTimers{Jumps: 3}, []string{"needs a timer to fire early: the schedule moves the clock 3 times"}},
 	} {
 		l := c.e.Label()

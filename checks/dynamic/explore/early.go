@@ -18,7 +18,7 @@ func earlyTimers(e *checks.EarlyTimers, ds []rt.Decision, moves []rt.EarlyMove, 
 	for _, mv := range moves {
 		m := checks.EarlyMove{}
 		for _, w := range mv.Ended {
-			cw := checks.EndedWait{G: gLabel(w.G), Op: w.Op, Site: w.Site, Armed: w.Armed, InTest: inTestFile(w.Site)}
+			cw := checks.EndedWait{G: gLabel(w.G), Op: w.Op, Site: w.Site, Armed: w.Armed, InTest: inTestFile(w.Site), Own: w.Own}
 			if w.D > 0 {
 				cw.Duration = w.D.String()
 			}

@@ -194,6 +194,21 @@ func (s *search) counted(t *target, r rt.Result) {
 	s.keepReplayTime(t)
 	s.countPreempts(r)
 	s.mu.Unlock()
+	if u := r.Unordered; u != nil {
+		s.noteOnce(t.name+"|unordered|"+u.Site, unorderedNote(t.name, u))
+	}
+}
+
+// unorderedNote tells a range over a map whose keys hold pointers that
+// no rewritten code stored (rt.Result.Unordered): it ran in the runtime's
+// order, which a replay cannot follow.
+func unorderedNote(test string, u *rt.UnorderedRange) string {
+	at := "a range over a map"
+	if u.Site != "" {
+		at += " at " + u.Site
+	}
+	return fmt.Sprintf("%s: %s met %d keys holding pointers or channels that no rewritten code stored (a map filled by a dependency, most likely): it ran in the runtime's random order, not one the schedule fixes; a failure that needs one order of it may not replay",
+		test, at, u.Keys)
 }
 
 // keepReplayTime, at each schedule of t that ended after one of them

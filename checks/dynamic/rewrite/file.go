@@ -449,18 +449,98 @@ func (r *fileRW) mapStore(n *ast.IndexExpr, stack []ast.Node) {
 }
 
 // mapLit wraps the keys of a map literal keyed by pointers or channels
-// in rt.MapKey (mapStore).
+// in rt.MapKey (mapStore). An elided key ({c, 1} for route{c, 1}, or for
+// &T{...} of a pointer key) gets its type written out (keyTypeText); when
+// it cannot be, the key is left as written (a range adopts it).
 func (r *fileRW) mapLit(n *ast.CompositeLit) {
-	if !numberedKey(r.info.Types[n].Type) {
+	t := r.info.Types[n].Type
+	if !numberedKey(t) {
 		return
 	}
 	for _, e := range n.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if cl, ok := kv.Key.(*ast.CompositeLit); !ok || cl.Type != nil { // not elided
-				r.wrapKey(kv.Key)
+		kv, ok := e.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		cl, ok := kv.Key.(*ast.CompositeLit)
+		if !ok || cl.Type != nil { // not elided
+			r.wrapKey(kv.Key)
+			continue
+		}
+		kt := t.Underlying().(*types.Map).Key()
+		if !r.anyKeyOK && !strictlyComparable(kt) {
+			continue
+		}
+		text, ok := r.keyTypeText(n, kt)
+		if !ok {
+			continue
+		}
+		r.addNode(cl.Pos(), cl.End(), func() string { return rtp + "MapKey(" + text + r.rn(cl) + ")" })
+	}
+}
+
+// keyTypeText is what goes before an elided key of the map literal n,
+// keyed by kt, to write it out: the literal's own map type's key ("route",
+// "&T" for a pointer key *T), or else kt's name as this file spells it (a
+// type of this package, or an exported one of a package it imports by
+// name, not generic). ok is false when neither can be written.
+func (r *fileRW) keyTypeText(n *ast.CompositeLit, kt types.Type) (string, bool) {
+	ptr := false
+	if p, isPtr := kt.Underlying().(*types.Pointer); isPtr {
+		kt, ptr = p.Elem(), true
+	}
+	text := ""
+	if mt, ok := n.Type.(*ast.MapType); ok {
+		key := mt.Key
+		if ptr {
+			star, ok := ast.Unparen(key).(*ast.StarExpr)
+			if !ok {
+				return "", false // a named pointer type
 			}
+			key = star.X
+		}
+		text = r.raw(key)
+	} else {
+		named, ok := types.Unalias(kt).(*types.Named)
+		if !ok || named.TypeArgs().Len() > 0 || named.Obj().Pkg() == nil || named.Obj().Parent() != named.Obj().Pkg().Scope() {
+			return "", false
+		}
+		obj := named.Obj()
+		switch {
+		case obj.Pkg() == r.p.Types:
+			text = obj.Name()
+		case obj.Exported():
+			name := r.importName(obj.Pkg())
+			if name == "" {
+				return "", false
+			}
+			text = name + "." + obj.Name()
+		default:
+			return "", false
 		}
 	}
+	if ptr {
+		return "&" + text, true
+	}
+	return text, true
+}
+
+// importName is the name this file imports pkg by ("" when it does not,
+// or only as _ or .).
+func (r *fileRW) importName(pkg *types.Package) string {
+	for _, spec := range r.f.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil || path != pkg.Path() {
+			continue
+		}
+		if spec.Name == nil {
+			return pkg.Name()
+		}
+		if spec.Name.Name != "_" && spec.Name.Name != "." {
+			return spec.Name.Name
+		}
+	}
+	return ""
 }
 
 // wrapKey wraps k in rt.MapKey, unless it is nil (no type to infer), its

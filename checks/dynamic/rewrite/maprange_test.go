@@ -55,7 +55,11 @@ func TestMapRange(t *testing.T) {
 		144: "byAny[interleavert.MapKey(c)] = 2",
 		145: "byAny[\"x\"] = 3",
 		146: "pairs[interleavert.MapKey([2]chan int{make(chan int)})]++",
-		147: "lit := map[route]bool{{c, 1}: true, interleavert.MapKey(route{c, 2}): false}",
+		147: "lit := map[route]bool{interleavert.MapKey(route{c, 1}): true, interleavert.MapKey(route{c, 2}): false}",
+		156: "byPtr := map[*conn]bool{interleavert.MapKey(&conn{id: 3}): true}",
+		157: "set := routeSet{interleavert.MapKey(route{c, 3}): true}",
+		158: "anon := map[struct{ c *conn }]int{interleavert.MapKey(struct{ c *conn }{c}): 1}",
+		159: "nested := []map[route]bool{{interleavert.MapKey(route{c, 4}): true}}",
 		148: "return byRoute[route{c, 80}] + len(lit)",
 	} {
 		if !strings.Contains(lines[line-1], want) {

@@ -117,6 +117,9 @@ func (s *sched) fairChoice(n int) int {
 func (s *sched) decide(g *gstate) {
 	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue}
 	s.earlyDue = false
+	if s.testDone && !s.doneMarked && !s.replayBeforeDone() {
+		d.Done, s.doneMarked = true, true
+	}
 	if s.needSites() {
 		d.Site = s.shortSiteOf(g)
 	}
@@ -209,6 +212,9 @@ func (s *sched) decide(g *gstate) {
 			s.chanOf(r.obj, r.rv).closed = true
 		}
 	case opSend, opRecv:
+		if r.op == opRecv && len(s.staleTimers) > 0 {
+			s.staleRecv(r.obj, false)
+		}
 		s.completes(r.obj, r.rv, r.op == opSend, false, s.now)
 		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
 			s.running = append(s.running, p)
@@ -245,6 +251,9 @@ func (s *sched) decide(g *gstate) {
 		}
 		if k >= 0 {
 			c := r.cases[k]
+			if !c.send && len(s.staleTimers) > 0 {
+				s.staleRecv(c.ptr, r.hasDefault && len(r.cases) == 1)
+			}
 			s.completes(c.ptr, c.rv, c.send, false, s.now)
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)

@@ -104,3 +104,53 @@ func TestDelayedConsumer(t *testing.T) {
 		t.Errorf("replay: %+v, want the failure as recorded\n%s", again, out)
 	}
 }
+
+// TestReplayWaitsForTestEnd: the test's goroutine ends after a wait
+// outside control (here a real sleep; after a Fatal, testing's own code
+// on a loaded machine) while a worker keeps deciding. The recording saw
+// its end at some decision; a replay whose end comes sooner or later must
+// still count the steps after the test from that decision (Decision.Done):
+// it replays without diverging. Before, TestDelayedConsumer's replay
+// diverged now and then at load (decision 4092 of 4104).
+func TestReplayWaitsForTestEnd(t *testing.T) {
+	var realWait time.Duration
+	body := func(t *testing.T) {
+		stop := make(chan struct{})
+		var mu sync.Mutex
+		n := 0
+		Go(func() {
+			for Select(true, RecvCase(stop)) != 0 {
+				Lock(&mu)
+				n++
+				Unlock(&mu)
+			}
+		})
+		Lock(&mu)
+		Unlock(&mu)
+		time.Sleep(realWait) // outside control: the worker goes on
+	}
+	realWait = 30 * time.Millisecond
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second}, body, nil)
+	if len(rs) != 1 {
+		t.Fatalf("%+v", rs)
+	}
+	rec := rs[0]
+	done := -1
+	for i, d := range rec.Decisions {
+		if d.Done {
+			done = i
+			break
+		}
+	}
+	if done < 0 {
+		t.Fatalf("no decision says the test had ended: %d decisions, %s", len(rec.Decisions), rec.Outcome)
+	}
+	t.Logf("recorded: %d decisions, the test's end seen at %d, %s", len(rec.Decisions), done, rec.Outcome)
+	for _, w := range []time.Duration{0, 90 * time.Millisecond} {
+		realWait = w
+		again := RunSchedule(t, Config{StepTimeout: 10 * time.Second}, 0, nil, &Schedule{Seed: rec.Seed, Decisions: rec.Decisions}, body)
+		if again.Diverged != "" || len(again.Decisions) != len(rec.Decisions) || again.Outcome != rec.Outcome {
+			t.Errorf("replay with the test's end %v outside control: diverged %q, %d decisions, %s; want %d, %s", w, again.Diverged, len(again.Decisions), again.Outcome, len(rec.Decisions), rec.Outcome)
+		}
+	}
+}

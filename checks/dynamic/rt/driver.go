@@ -348,7 +348,9 @@ func (r *scheduleRun) finish(p any) {
 		res.Inconclusive = EarlyFailPrefix + "the test failed or left goroutines after a timer fired further ahead than a loaded machine's delay (only a data race counts there)"
 	}
 	lateFail := r.s.earlyLate && res.Outcome == "panic"
-	earlyFail := r.s.earlyFires > 0 && res.Inconclusive == "" && (lateFail || !r.s.hungAfterEarly() && (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock"))
+	// A timer's stale value read after its Reset (staleRead) is the
+	// code's failure, however early the timer fired.
+	earlyFail := r.s.earlyFires > 0 && !r.s.staleRead && res.Inconclusive == "" && (lateFail || !r.s.hungAfterEarly() && (f || r.failed()) && (res.Outcome == "pass" || res.Outcome == "leak" || res.Outcome == "deadlock"))
 	if earlyFail && r.s.cfg.KeepEarly {
 		// repro's: kept, counted; its caller decides (the log shows it).
 		res.Early = r.s.earlyFires

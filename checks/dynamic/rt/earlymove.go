@@ -30,6 +30,10 @@ type EndedWait struct {
 	Site  string        `json:"site,omitempty"`
 	Armed string        `json:"armed,omitempty"`
 	D     time.Duration `json:"d,omitempty"` // the sleep's or the timer's duration
+	// Own is set when no goroutine waited on the timer's channel: it
+	// fired while G ran on to its operation Own at Site ("Timer.Stop",
+	// "Timer.Reset", "select"), as a loaded machine's delay lets it.
+	Own string `json:"own,omitempty"`
 }
 
 // PassedG is a goroutine that could run when the clock moved early.
@@ -98,8 +102,16 @@ func (s *sched) earlyNote(list []Candidate, before time.Duration) {
 		}
 		ptr := reflect.ValueOf(vt.ch).UnsafePointer()
 		for _, g := range s.gs {
-			if g.parked && !g.exited && waitsOn(g, ptr) {
+			if g.parked && !g.exited && waitsOn(g, ptr) && !inList(list, g.id) {
 				w.G, w.Site = g.id, s.shortSiteOf(g)
+				mv.Ended = append(mv.Ended, w)
+			}
+		}
+		for _, c := range list {
+			// Fired while its own goroutine, which could run, ran on
+			// to it (ownDeadline).
+			if c.G >= 0 && c.G < len(s.gs) && s.touches(s.gs[c.G], vt) {
+				w.G, w.Site, w.Own = c.G, s.shortSiteOf(s.gs[c.G]), s.gs[c.G].req.op.String()
 				mv.Ended = append(mv.Ended, w)
 			}
 		}
@@ -147,6 +159,16 @@ func (s *sched) armSite(vt *vtimer) string {
 func ended(mv *EarlyMove, g int) bool {
 	for _, w := range mv.Ended {
 		if w.G == g {
+			return true
+		}
+	}
+	return false
+}
+
+// inList: is goroutine g among the candidates of list (it could run)?
+func inList(list []Candidate, g int) bool {
+	for _, c := range list {
+		if c.G == g {
 			return true
 		}
 	}

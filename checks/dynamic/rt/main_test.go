@@ -38,15 +38,17 @@ func TestMainChild(t *testing.T) {
 			time.Sleep(800 * time.Millisecond)
 			Gosched()
 		},
-		"TestTimeoutFails":  func(t *testing.T) { awaitDrain(t, true) },
-		"TestFarTickFails":  farTest(true),
-		"TestHangTimeout":   func(t *testing.T) { replyServer(t, 0) },
-		"TestHangTimeoutOK": func(t *testing.T) { replyServer(t, 1) },
-		"TestSleepFlake":    sleepFlake,
-		"TestResetOverlap":  resetBatcher(false),
-		"TestResetLocked":   resetBatcher(true),
-		"TestFreshSelect":   freshSelect,
-		"TestLateConsumer":  lateConsumer,
+		"TestTimeoutFails":    func(t *testing.T) { awaitDrain(t, true) },
+		"TestOwnStale":        func(t *testing.T) { idleCloser(t, false) },
+		"TestOwnStaleDrained": func(t *testing.T) { idleCloser(t, true) },
+		"TestFarTickFails":    farTest(true),
+		"TestHangTimeout":     func(t *testing.T) { replyServer(t, 0) },
+		"TestHangTimeoutOK":   func(t *testing.T) { replyServer(t, 1) },
+		"TestSleepFlake":      sleepFlake,
+		"TestResetOverlap":    resetBatcher(false),
+		"TestResetLocked":     resetBatcher(true),
+		"TestFreshSelect":     freshSelect,
+		"TestLateConsumer":    lateConsumer,
 		"TestSleepFlakeLeaks": func(t *testing.T) {
 			// A goroutine the test never stops (a reaper), as well.
 			Go(func() { Recv(make(chan int)) })

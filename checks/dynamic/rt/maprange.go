@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"unsafe"
@@ -125,10 +126,14 @@ func collectKeys[K comparable, V any](keys []K, m map[K]V) (_ []K, vals []V, nan
 // Outside control, or for keys with no canonical order, it leaves them in
 // the runtime's order.
 func orderKeys[K comparable, V any](keys []K, vals []V, nan int) {
-	if current() == nil || !sortKeys(keys[:len(keys)-nan]) {
+	if current() == nil {
 		return
 	}
 	s := active
+	if !sortKeys(keys[:len(keys)-nan]) {
+		s.unorderedRange(len(keys) - nan)
+		return
+	}
 	for i := len(keys) - 1; i > 0; i-- {
 		j := int(s.mapUint64() % uint64(i+1))
 		keys[i], keys[j] = keys[j], keys[i]
@@ -497,4 +502,48 @@ func stringKey(b []byte, s string) []byte {
 		}
 	}
 	return append(b, 0, 0)
+}
+
+// UnorderedRange tells the ranges of a schedule over maps whose keys hold
+// pointers or channels never stored under control (two or more in one
+// range: stored by code that is not rewritten, a dependency, or the
+// table of numbers full): they met the keys in the runtime's order,
+// random, which no replay can follow.
+type UnorderedRange struct {
+	Site   string `json:"site,omitempty"` // the first such range (file.go:line)
+	Ranges int    `json:"ranges"`         // how many such ranges
+	Keys   int    `json:"keys"`           // the first one's keys
+}
+
+// unorderedRange notes a range over n keys that keeps the runtime's order
+// (UnorderedRange), its site resolved when the Result is built.
+//
+//go:norace
+func (s *sched) unorderedRange(n int) {
+	if s.unordered.Ranges == 0 {
+		s.unordered.Keys = n
+		s.unorderedPCs = [8]uintptr{}
+		runtime.Callers(3, s.unorderedPCs[:])
+	}
+	s.unordered.Ranges++
+}
+
+// unorderedResult is the schedule's UnorderedRange, nil when none.
+//
+//go:norace
+func (s *sched) unorderedResult() *UnorderedRange {
+	if s.unordered.Ranges == 0 {
+		return nil
+	}
+	u := s.unordered
+	for _, pc := range s.unorderedPCs {
+		if pc == 0 {
+			break
+		}
+		if site := userSite(pc); site != "" {
+			u.Site = shortSite(site)
+			break
+		}
+	}
+	return &u
 }

@@ -488,3 +488,40 @@ func TestCompositeKeyedOrderReplays(t *testing.T) {
 		t.Errorf("6 seeds ranged in %d orders: %v", len(distinct), recorded)
 	}
 }
+
+// TestUnorderedRangeTold: keys holding pointers stored by code that is not
+// rewritten (no MapKey: a dependency's) have no numbers; a range over two
+// or more of them keeps the runtime's order, which no replay follows: the
+// Result says where (Unordered), not silence. Keys stored through MapKey:
+// nothing to say.
+func TestUnorderedRangeTold(t *testing.T) {
+	type conn struct{ id int }
+	for _, wrapped := range []bool{false, true} {
+		rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+			conns := map[*conn]int{}
+			for i := range 3 {
+				if c := (&conn{i}); wrapped {
+					conns[MapKey(c)] = i
+				} else {
+					conns[c] = i // a dependency's store
+				}
+			}
+			n := 0
+			for r := 0; r < 2; r++ {
+				for it, _, i := MapIter(conns); it.Next(nil, &i); {
+					n += i
+				}
+			}
+		}, nil)
+		if len(rs) != 1 || rs[0].Outcome != "pass" {
+			t.Fatalf("wrapped %v: %+v", wrapped, rs)
+		}
+		u := rs[0].Unordered
+		switch {
+		case wrapped && u != nil:
+			t.Errorf("keys stored through MapKey: Unordered %+v, want nil", *u)
+		case !wrapped && (u == nil || u.Ranges != 2 || u.Keys != 3 || len(u.Site) < 17 || u.Site[:17] != "maprange_test.go:"):
+			t.Errorf("keys stored by code not rewritten: Unordered %+v, want 2 ranges of 3 keys at maprange_test.go", u)
+		}
+	}
+}

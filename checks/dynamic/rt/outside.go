@@ -547,3 +547,54 @@ func (s *sched) awaitBack(g *gstate, blocked bool) bool {
 		}
 	}
 }
+
+// replayDoneAt is the index of the replayed schedule's Decision.Done, -1
+// when it has none (the test had not returned by its last decision, or
+// it predates the field).
+//
+//go:norace
+func (s *sched) replayDoneAt() int {
+	if s.replayDone == -2 {
+		s.replayDone = -1
+		for i, d := range s.replay.Decisions {
+			if d.Done {
+				s.replayDone = i
+				break
+			}
+		}
+	}
+	return s.replayDone
+}
+
+// replayBeforeDone: is a replay, following its schedule, before the
+// decision at which the recording saw the test's goroutine end? Its own
+// exit, come back sooner from code outside control, does not start the
+// steps counted after the test (postSteps) until there.
+//
+//go:norace
+func (s *sched) replayBeforeDone() bool {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return false
+	}
+	at := s.replayDoneAt()
+	return at >= 0 && s.steps < at
+}
+
+// awaitRecordedDone: a replay at the decision where the recording had
+// seen the test's goroutine end, which has not yet come back from code
+// outside control (testing's, after a Fatal), waits for it as
+// awaitRecordedBack does, rather than decide for the others meanwhile
+// and count the steps after the test from later than the recording. It
+// reports whether a goroutine came back.
+//
+//go:norace
+func (s *sched) awaitRecordedDone() bool {
+	if s.testDone || s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) || s.replayDoneAt() != s.steps || len(s.gs) == 0 {
+		return false
+	}
+	g := s.gs[0]
+	if !g.outside || g.exited {
+		return false
+	}
+	return s.awaitBack(g, false)
+}

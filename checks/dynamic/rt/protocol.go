@@ -158,6 +158,11 @@ type Decision struct {
 	// replay moves its clock there instead of by the real time its own
 	// waits take, which a loaded machine makes longer.
 	Clock int64 `json:"clock,omitempty"`
+	// Done is set on the first decision after the test's goroutine ended
+	// (its exit may come back from code outside control while others
+	// run, sooner or later by the machine's load): a replay waits for
+	// that exit here and counts the steps after the test from here.
+	Done bool `json:"done,omitempty"`
 	// Path is set in a failing schedule's Result where a preemption can
 	// be (a switch of goroutines, a goroutine's first operation): the
 	// user frames that called Site, innermost first and space-separated,
@@ -310,6 +315,10 @@ type Result struct {
 	// delay (farNow; a search's, not a replay's): only a data race counts
 	// on such a schedule, and explore only one with an access at a target.
 	Far bool `json:"far,omitempty"`
+	// Unordered is set when a range over a map met keys holding pointers
+	// never stored under control, in the runtime's order (maprange.go):
+	// a failure through it may not replay.
+	Unordered *UnorderedRange `json:"unordered,omitempty"`
 }
 
 // Main is in driver.go.

@@ -87,6 +87,19 @@ type sched struct {
 	// wait for after, a ticker's tick, says nothing of its failure).
 	earlyHang     bool
 	earlyHangTest bool
+	// staleRead: a timer's value sent before its last Reset was read
+	// (staleRecv): a failure after an early move that shows it is the
+	// code's (a Reset without a drain), not a timeout that came too soon.
+	// staleTimers: the timers holding such a value.
+	staleRead   bool
+	staleTimers []*vtimer
+	// doneMarked: a decision carries Decision.Done; replayDone is the
+	// index of the replayed schedule's (-1: none; -2: not looked up).
+	doneMarked bool
+	replayDone int
+	// unordered: ranges that kept the runtime's order (maprange.go).
+	unordered    UnorderedRange
+	unorderedPCs [8]uintptr
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -226,7 +239,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s := &sched{
 		cfg: cfg, strat: strat, replay: replay, index: index,
 		subOnly:  subOf(cfg.Test),
-		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1,
+		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1, replayDone: -2,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
 		base: time.Now(), started: time.Now(),
@@ -636,7 +649,7 @@ func (s *sched) next() {
 		return
 	}
 	s.idleFires = 0
-	if s.testDone {
+	if s.testDone && !s.replayBeforeDone() {
 		s.postSteps++
 		s.postAll++
 		if s.postSteps == postTestSteps+1 {
@@ -691,7 +704,7 @@ func (s *sched) next() {
 	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
-		if s.awaitRecordedBack(cands) {
+		if s.awaitRecordedBack(cands) || s.awaitRecordedDone() {
 			return
 		}
 		pick = s.replayPick(cands, list)
@@ -770,7 +783,7 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves}
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult()}
 	if s.testDone {
 		// What the test waited for; go test waits for nothing after.
 		r.Virtual = s.doneAt

@@ -39,6 +39,9 @@ type vtimer struct {
 	// not of this schedule), armD its duration then: for EarlyMove.
 	armStep int
 	armD    time.Duration
+	// stale: a value sent before the last Reset sits in ch (before Go
+	// 1.23's timers, asyncTimerChan); see staleRecv.
+	stale bool
 }
 
 // overlapping: is vt an AfterFunc whose latest callback has not returned?
@@ -198,8 +201,11 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		}
 		if asyncTimerChan {
 			// Before Go 1.23: a value sent stays in C, and the
-			// timer counts as expired.
+			// timer counts as expired. A value left by a Reset is
+			// stale: read later, the timer seems to have expired
+			// again (a Stop's is what its drain takes).
 			rep.ok = vt.active
+			s.setStale(vt, r.op == opTimerReset && len(vt.ch) > 0)
 		} else {
 			// Go 1.23: a value due but not yet received is not
 			// delivered after Stop or Reset, and the timer counts
@@ -223,6 +229,8 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 		vt.active = false
 		if !asyncTimerChan {
 			s.drain(vt.ch)
+		} else {
+			s.setStale(vt, r.op == opTickerReset && len(vt.ch) > 0)
 		}
 		if r.op == opTickerReset {
 			vt.active = true
@@ -419,6 +427,9 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		}
 		far := s.farNow(list)
 		ts := s.earlyTargets(far)
+		if d, ok := s.ownDeadline(list); ok && !far {
+			ts = addDeadline(ts, d)
+		}
 		jump := false
 		if len(ts) > 0 && !far {
 			if s.cfg.KeepEarly && s.heldAll(list) {
@@ -438,7 +449,19 @@ func (s *sched) earlyTime(list []Candidate) bool {
 			s.farFires++
 		}
 	} else {
-		if _, ok := s.strat.(Plain); ok || s.testDone || !s.timerWaited() || s.strat.Choose(earlyOdds, s.steps) != 1 {
+		if _, ok := s.strat.(Plain); ok || s.testDone {
+			return false
+		}
+		if !s.timerWaited() {
+			// Or a timer fires while its own goroutine runs on to
+			// it (ownDeadline), past what is due before.
+			own, ok := s.ownDeadline(list)
+			if !ok {
+				return false
+			}
+			to = own
+		}
+		if s.strat.Choose(earlyOdds, s.steps) != 1 {
 			return false
 		}
 	}

@@ -147,3 +147,15 @@ func Routes(byRoute map[route]int, byAny map[any]int, pairs map[[2]chan int]int,
 	lit := map[route]bool{{c, 1}: true, route{c, 2}: false}
 	return byRoute[route{c, 80}] + len(lit)
 }
+
+type routeSet map[route]bool
+
+// Elided keys of map literals: the key type is written out for MapKey
+// (the map type's own key, or the type's name), &T for a pointer key.
+func Elided(c *conn) int {
+	byPtr := map[*conn]bool{{id: 3}: true}
+	set := routeSet{{c, 3}: true}
+	anon := map[struct{ c *conn }]int{{c}: 1}
+	nested := []map[route]bool{{{c, 4}: true}}
+	return len(byPtr) + len(set) + len(anon) + len(nested)
+}

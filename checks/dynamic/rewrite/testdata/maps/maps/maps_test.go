@@ -54,3 +54,9 @@ func TestRoutes(t *testing.T) {
 		t.Errorf("Routes = %d, %v, %v", got, byAny, pairs)
 	}
 }
+
+func TestElided(t *testing.T) {
+	if n := Elided(&conn{1}); n != 4 {
+		t.Errorf("Elided = %d, want 4", n)
+	}
+}
