@@ -57,7 +57,9 @@ func helper() {}
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rel := func(line int) []checks.Related { return []checks.Related{{Position: checks.Position{File: file, Line: line}}} }
+	rel := func(line int) []checks.Related {
+		return []checks.Related{{Position: checks.Position{File: file, Line: line}}}
+	}
 	cands := []checks.Finding{
 		{Rule: "IL1009", Pos: checks.Position{File: "pool/pool.go", Line: 11}, Related: rel(15)},
 		{Rule: "IL1001", Pos: checks.Position{File: "pool/pool.go", Line: 27}, Related: rel(30)},
