@@ -104,11 +104,10 @@ func touchLines(file string, lines []int) error {
 }
 
 // unconfirmedRE is pr -v's line for a candidate no schedule confirmed.
-var unconfirmedRE = regexp.MustCompile(`^\s*unconfirmed (IL\d+) at (.+):(\d+): `)
+var unconfirmedRE = regexp.MustCompile(`\bunconfirmed (IL\d+) at (\S+):(\d+): `)
 
 // runPR runs pr on mod's two commits and scores its report.
-func runPR(b bug, bin, work, mod string, budget time.Duration) (prVerdict, error) {
-	var v prVerdict
+func runPR(b bug, bin, work, mod string, budget time.Duration) (v prVerdict, err error) {
 	start := time.Now()
 	defer func() { v.Seconds = time.Since(start).Round(time.Second).Seconds() }()
 	rep := filepath.Join(work, b.ID+"-pr.json")
