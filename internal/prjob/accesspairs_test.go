@@ -76,3 +76,31 @@ func helper() {}
 		t.Errorf("candidatePairs = %v, want %v", got, want)
 	}
 }
+
+// TestConfirmNeedsTheAccess: a race confirms a candidate only when the
+// candidate's own access is one of the racing ones. A race between the
+// locked write the candidate cites (account.go:31) and another access
+// (account.go:77) leaves it unconfirmed and is reported on its own; the
+// race at its access (account.go:51) confirms it. Fails without racesAt:
+// the cited write alone confirmed the candidate.
+func TestConfirmNeedsTheAccess(t *testing.T) {
+	dir := "/repo"
+	pos := func(line int) checks.Position { return checks.Position{File: "/repo/account.go", Line: line} }
+	cand := checks.Finding{Rule: "IL1001", Severity: checks.Warning, Message: "read without lock", Evidence: checks.Static, Pos: pos(51),
+		Related: []checks.Related{{Position: pos(31)}}}
+	race := func(test string, a, b int) checks.Finding {
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Severity: checks.Error, Evidence: checks.Dynamic, Kind: checks.DataRace,
+			Test: test, Pos: checks.Position{File: "account.go", Line: a}, Related: []checks.Related{{Position: checks.Position{File: "account.go", Line: b}}},
+			Schedule: "/repo/s/" + test + ".json", Replay: "interleave replay s/" + test + ".json"}
+	}
+	st := &confirmStats{searched: true}
+	got := confirmAll(nil, []checks.Finding{cand}, []checks.Finding{race("TestOther", 31, 77)}, dir, st)
+	if len(got) != 1 || got[0].Kind != checks.DataRace || len(st.unconfirmed) != 1 {
+		t.Fatalf("a race at the cited write and another access: report %+v, unconfirmed %d; want the race alone, the candidate unconfirmed", got, len(st.unconfirmed))
+	}
+	st = &confirmStats{searched: true}
+	got = confirmAll(nil, []checks.Finding{cand}, []checks.Finding{race("TestInterest", 31, 51)}, dir, st)
+	if len(got) != 1 || got[0].Evidence != checks.Confirmed || got[0].Test != "TestInterest" {
+		t.Fatalf("the race at the candidate's access: report %+v; want the candidate confirmed by TestInterest", got)
+	}
+}
