@@ -104,3 +104,31 @@ func TestConfirmNeedsTheAccess(t *testing.T) {
 		t.Fatalf("the race at the candidate's access: report %+v; want the candidate confirmed by TestInterest", got)
 	}
 }
+
+// TestGenOnBaseConfirmsCandidate: a generated race in the change whose test
+// fails the same way on the base commit still confirms the candidate at
+// its access (as a search failure does: confirmation comes before the
+// base comparison), and then is not listed as pre-existing; the on-base
+// race elsewhere stays pre-existing. Fails without confirmByOnBase: the
+// candidate stayed unconfirmed and the race went to the summary.
+func TestGenOnBaseConfirmsCandidate(t *testing.T) {
+	r := genScopeJob()
+	r.change.MergeBase = "0123456789abcdef"
+	cand := checks.Finding{Rule: "IL1009", Evidence: checks.Static, Severity: checks.Warning, Message: "c.n read without c.mu",
+		Pos: checks.Position{File: "/m/p/c.go", Line: 21}}
+	r.confirm.unconfirmed = []checks.Finding{cand}
+	hit := genRace("TestInterleaveGen_Cache_1", 21, goroutine("g1", "read", 21, "(*Cache).Get"), goroutine("g2", "write", 45, "(*Cache).Add"))
+	other := genRace("TestInterleaveGen_Cache_2", 17, goroutine("g1", "write", 17, "(*Cache).Get"), goroutine("g2", "read", 50, "(*Cache).Len"))
+	r.genOnBase = []checks.Finding{hit, other}
+	final, news := r.addGenFindings(nil, nil, nil)
+	pre := r.genPreExisting()
+	if len(final) != 1 || final[0].Evidence != checks.Confirmed || final[0].Test != hit.Test || len(news) != 0 {
+		t.Fatalf("final %+v, news %+v; want the candidate confirmed by %s", final, news, hit.Test)
+	}
+	if r.confirm.byGen != 1 || len(r.confirm.unconfirmed) != 0 {
+		t.Errorf("confirm stats %+v; want one confirmed by gen, none left", r.confirm)
+	}
+	if len(pre) != 1 || pre[0].Test != other.Test {
+		t.Errorf("pre-existing %+v; want %s only", pre, other.Test)
+	}
+}
