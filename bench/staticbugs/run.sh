@@ -5,7 +5,8 @@
 # every rule, and prints which bugs a finding is at or names. See
 # docs/staticbugs.md.
 #
-# Usage: bench/staticbugs/run.sh [-bugs FILE] [-run REGEXP] [-json FILE] [-work DIR]
+# Usage: bench/staticbugs/run.sh [-bugs FILE] [-run REGEXP] [-json FILE] [-work DIR] [-only IDS] [-confirm [-budget D]]
+# -confirm also runs interleave pr on a change touching the buggy lines.
 # Exit status: 0 measured, 1 a bug could not be measured, 2 bad input.
 set -eu
 cd "$(dirname "$0")"

@@ -257,6 +257,9 @@ func confirm(static, dynamic []checks.Finding, dir string) []checks.Finding {
 			if !intersects(sites(s, dir, false), dsites) {
 				continue
 			}
+			if d.Kind == checks.DataRace && !racesAt(s, &d, dir) {
+				continue
+			}
 			used = true
 			if s.Evidence == checks.Confirmed {
 				addConfirmation(s, &d) // already confirmed by another schedule
@@ -273,6 +276,29 @@ func confirm(static, dynamic []checks.Finding, dir string) []checks.Finding {
 		}
 	}
 	return append(out, rest...)
+}
+
+// racesAt reports whether race d shows static finding s's own access: its
+// position is one of the racing accesses' (or a frame of their stacks, or
+// an access of another failure of the same cause). A race between one of
+// s's related positions (a locked write it cites) and some other access
+// is not the pair s names, and confirms nothing.
+func racesAt(s, d *checks.Finding, dir string) bool {
+	if s.Pos.File == "" || s.Pos.Line <= 0 {
+		return false
+	}
+	want := fmt.Sprintf("%s:%d", AbsIn(dir, s.Pos.File), s.Pos.Line)
+	if sites(d, dir, true)[want] {
+		return true
+	}
+	for _, g := range d.Goroutines {
+		for _, fr := range g.Stack {
+			if fmt.Sprintf("%s:%d", AbsIn(dir, fr.File), fr.Line) == want {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sites returns "abs-file:line" for a finding's position, its

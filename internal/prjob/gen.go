@@ -37,6 +37,8 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	// (their position or a related one) are called first too: a generated
 	// schedule may confirm them (addGenFindings).
 	candidates := candidateMethods(r.confirm.unconfirmed, c.ModuleDir)
+	// And each candidate's two sides against each other, on one value.
+	pairs := candidatePairs(r.confirm.unconfirmed, c.ModuleDir)
 	seed, schedules := r.seedAndSchedules()
 	// The generated tests that fail sequentially are run on the base
 	// commit too: those that pass there show what the change broke.
@@ -60,6 +62,9 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 		Focus: func(t *gen.Target, method string) bool {
 			dir := filepath.Dir(t.Pkg.Fset.Position(t.Pos).Filename)
 			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method) || candidates[methodKey(dir, t.Name.Name(), method)]
+		},
+		AccessPairs: func(t *gen.Target) [][2]string {
+			return pairs[typeKey(filepath.Dir(t.Pkg.Fset.Position(t.Pos).Filename), t.Name.Name())]
 		},
 		BaseDir: baseDir,
 		// Only the findings in the change are checked on the base: the

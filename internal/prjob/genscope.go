@@ -85,6 +85,7 @@ func (r *job) genInChange(f *checks.Finding) bool {
 // (final) and the unconfirmed candidates they hit, and the rest join the
 // search's dynamic findings (news), one finding per cause.
 func (r *job) addGenFindings(gf, final, news []checks.Finding) (newFinal, newNews []checks.Finding) {
+	final = r.confirmByOnBase(final)
 	var in []checks.Finding
 	var out []string
 	for i := range gf {

@@ -226,19 +226,20 @@ func found(b bug, fs []finding) []string {
 
 // outcome is what one bug's runs gave.
 type outcome struct {
-	Bug          bug      `json:"-"`
-	ID           string   `json:"id"`
-	Module       string   `json:"module"`
-	Version      string   `json:"version"`
-	Kind         string   `json:"kind"`
-	Package      string   `json:"package"`
-	DefaultRules []string `json:"defaultRules"` // rules whose findings hit, default rules
-	AllRules     []string `json:"allRules"`     // the same with -enable all
-	DefaultCount int      `json:"defaultFindings"`
-	AllCount     int      `json:"allFindings"`
-	Err          string   `json:"error,omitempty"`
-	Note         string   `json:"note,omitempty"`
-	Seconds      float64  `json:"seconds"`
+	Bug          bug        `json:"-"`
+	ID           string     `json:"id"`
+	Module       string     `json:"module"`
+	Version      string     `json:"version"`
+	Kind         string     `json:"kind"`
+	Package      string     `json:"package"`
+	DefaultRules []string   `json:"defaultRules"` // rules whose findings hit, default rules
+	AllRules     []string   `json:"allRules"`     // the same with -enable all
+	DefaultCount int        `json:"defaultFindings"`
+	AllCount     int        `json:"allFindings"`
+	Err          string     `json:"error,omitempty"`
+	Note         string     `json:"note,omitempty"`
+	Seconds      float64    `json:"seconds"`
+	PR           *prVerdict `json:"pr,omitempty"` // -confirm
 }
 
 func main() {
@@ -247,13 +248,19 @@ func main() {
 	jsonOut := flag.String("json", "", "also write the outcomes as JSON to this file")
 	work := flag.String("work", "", "directory for the module copies and reports (default: a temporary one, removed at the end)")
 	flag.StringVar(&only, "only", "", "rule IDs (IL1008,IL1009): one check per bug with only these rules (-disable all -enable IDS), counted as the every-rule run; the default run is skipped")
+	flag.BoolVar(&confirmMode, "confirm", false, "also run interleave pr on a change that touches the buggy lines and score what it posts (a confirmed candidate, a static finding, a dynamic one)")
+	flag.DurationVar(&prBudget, "budget", 2*time.Minute, "with -confirm: pr's -budget per bug")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: run.sh [-bugs FILE] [-run REGEXP] [-json FILE] [-work DIR] [-only IDS]\n")
+		fmt.Fprintf(os.Stderr, "usage: run.sh [-bugs FILE] [-run REGEXP] [-json FILE] [-work DIR] [-only IDS] [-confirm [-budget D]]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
 	if flag.NArg() > 0 {
 		flag.Usage()
+		os.Exit(2)
+	}
+	if confirmMode && prBudget <= 0 {
+		fmt.Fprintln(os.Stderr, "staticbugs: -budget must be positive with -confirm (pr's search confirms the candidates)")
 		os.Exit(2)
 	}
 	if err := mainErr(*tsv, *run, *jsonOut, *work); err != nil {
@@ -265,6 +272,12 @@ func main() {
 		os.Exit(2)
 	}
 }
+
+// confirmMode and prBudget are -confirm and -budget.
+var (
+	confirmMode bool
+	prBudget    time.Duration
+)
 
 // only, when set, names the rules of the one check per bug (-only).
 var only string
@@ -340,7 +353,11 @@ func mainErr(tsv, run, jsonOut, work string) error {
 		}
 		outs = append(outs, o)
 	}
-	printTable(os.Stdout, outs)
+	if confirmMode {
+		printConfirmTable(os.Stdout, outs)
+	} else {
+		printTable(os.Stdout, outs)
+	}
 	if jsonOut != "" {
 		data, err := json.MarshalIndent(outs, "", "  ")
 		if err != nil {
@@ -456,6 +473,16 @@ func measure(b bug, bin, work string) outcome {
 		} else {
 			o.DefaultRules, o.DefaultCount = hit, len(r.Findings)
 		}
+	}
+	if confirmMode {
+		if err := makeChange(b, mod); err != nil {
+			return fail("%v", err)
+		}
+		v, err := runPR(b, bin, work, mod, prBudget)
+		if err != nil {
+			return fail("%v", err)
+		}
+		o.PR = &v
 	}
 	return o
 }

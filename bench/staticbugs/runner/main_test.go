@@ -56,3 +56,36 @@ func TestFound(t *testing.T) {
 		t.Fatalf("found = %v, want none", got)
 	}
 }
+
+// TestScoreLog: pr -v's unconfirmed candidates at a buggy line, and its
+// count line, are read from its log.
+func TestScoreLog(t *testing.T) {
+	b, err := parseBugs(strings.NewReader(row))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := "interleave pr: confirmation: 2 static findings targeted by the search, 0 confirmed by a schedule, 2 findings unconfirmed (job summary only)\n" +
+		"interleave pr:   unconfirmed IL3001 at pkg/a.go:12: plain read of x races with its atomic accesses (atomic.AddUint32 at a.go:380)\n" +
+		"interleave pr:   unconfirmed IL1001 at /m/pkg/c.go:12: field read\n"
+	un, counts := scoreLog(b[0], "/m", log)
+	if !reflect.DeepEqual(un, []string{"IL3001"}) || !strings.HasPrefix(counts, "2 static findings targeted") {
+		t.Fatalf("scoreLog = %v, %q", un, counts)
+	}
+}
+
+// TestScorePosted: a confirmed finding at a buggy line is posted by its
+// test (a generated one says so); a finding elsewhere is not counted.
+func TestScorePosted(t *testing.T) {
+	b, err := parseBugs(strings.NewReader(row))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := []prFinding{
+		{finding: finding{Rule: "IL1009", Pos: pos{File: "/m/pkg/a.go", Line: 10}}, Evidence: "confirmed", Test: "TestInterleaveGen_Pool_3"},
+		{finding: finding{Rule: "IL1001", Pos: pos{File: "pkg/c.go", Line: 1}}, Evidence: "confirmed", Test: "TestX"},
+	}
+	posted, byGen := scorePosted(b[0], "/m", fs)
+	if !reflect.DeepEqual(posted, []string{"IL1009 confirmed by TestInterleaveGen_Pool_3"}) || !byGen {
+		t.Fatalf("scorePosted = %v, %v", posted, byGen)
+	}
+}

@@ -37,6 +37,11 @@ type Options struct {
 	// call first (Target.Focus; the pull-request job picks the changed
 	// ones); a target none of whose methods it picks calls any.
 	Focus func(t *Target, method string) bool
+	// AccessPairs, when set, names for a target the pairs of methods
+	// holding the two sides of a static candidate (the pull-request job's
+	// unconfirmed ones): each pair is called on one value, one method a
+	// goroutine, before the other cases (Target.Pairs).
+	AccessPairs func(t *Target) [][2]string
 	// BaseDir, when set, is the module's root in a checkout of a change's
 	// base commit (the pull-request job): a test that fails when run
 	// sequentially but passes there is searched, not dropped (onBase).
@@ -325,6 +330,9 @@ func (r *run) loadTargets(ctx context.Context, typeRE *regexp.Regexp) error {
 						t.Focus = append(t.Focus, m)
 					}
 				}
+			}
+			if opts.AccessPairs != nil {
+				setPairs(t, opts.AccessPairs)
 			}
 			r.targets = append(r.targets, t)
 		}

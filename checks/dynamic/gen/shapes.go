@@ -58,6 +58,9 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 		c.Shape = true
 		out = append(out, c)
 	}
+	for _, c := range sg.accessPairs(t) {
+		add(c)
+	}
 	for _, p := range lifecyclePairs(t) {
 		add(sg.restart(t, p[0], p[1]))
 	}
@@ -199,6 +202,10 @@ func focusPairs(t *Target) [][2]Func {
 	}
 	var out [][2]Func
 	seen := map[[2]*types.Func]bool{} // a pair either way round is one case
+	for _, p := range t.Pairs {
+		seen[[2]*types.Func{p[0].Fn, p[1].Fn}] = true // accessPairs' case
+		seen[[2]*types.Func{p[1].Fn, p[0].Fn}] = true
+	}
 	for j := 0; j < most; j++ {
 		for i, f := range focus {
 			if j >= len(partners[i]) || len(out) == maxPairs {

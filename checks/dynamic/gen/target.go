@@ -61,6 +61,9 @@ type Target struct {
 	// Focus, when set, are the methods the goroutines call first (in a
 	// pull request, the changed ones).
 	Focus []Func
+	// Pairs, when set, are the two sides of static candidates
+	// (Options.AccessPairs): each pair is a case of its own (accessPairs).
+	Pairs [][2]Func
 }
 
 // Func is a constructor or method with its signature (instantiated when

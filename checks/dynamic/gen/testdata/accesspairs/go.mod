@@ -1,0 +1,3 @@
+module example.com/txpool
+
+go 1.24
