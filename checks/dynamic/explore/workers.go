@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -24,10 +25,20 @@ import (
 // unperturbed run executed a target go first, with more weight (aim.go).
 func (s *search) searchTests(ctx context.Context, targets []*target) {
 	var searched []*target
+	var none []string
 	for _, t := range targets {
-		if !t.plainStopped {
+		switch {
+		case t.plainStopped:
+		case t.stats.NoChoice:
+			none = append(none, t.name)
+		default:
 			searched = append(searched, t)
 		}
+	}
+	if len(none) > 0 {
+		// Stage, not note: -v and the JSON stats tell it (TestStats.NoChoice).
+		s.stage(fmt.Sprintf("%d %s had no choice in the unperturbed run (one goroutine throughout; no select, timer, map order or random draw), one schedule is all of them: %s",
+			len(none), checks.Plural(len(none), "test"), strings.Join(none[:min(len(none), 8)], ", ")))("not searched further")
 	}
 	if len(s.opts.Targets) > 0 {
 		searched = aimFirst(searched)

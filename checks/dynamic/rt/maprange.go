@@ -118,10 +118,16 @@ func collectKeys[K comparable, V any](keys []K, m map[K]V) (_ []K, vals []V, nan
 // Outside control, or for keys with no canonical order, it leaves them in
 // the runtime's order.
 func orderKeys[K comparable, V any](keys []K, vals []V, nan int) {
-	if current() == nil || !sortKeys(keys[:len(keys)-nan]) {
+	if current() == nil {
 		return
 	}
 	s := active
+	if len(keys) >= 2 {
+		s.choices++ // another schedule ranges in another order
+	}
+	if !sortKeys(keys[:len(keys)-nan]) {
+		return
+	}
 	for i := len(keys) - 1; i > 0; i-- {
 		j := int(s.mapUint64() % uint64(i+1))
 		keys[i], keys[j] = keys[j], keys[i]

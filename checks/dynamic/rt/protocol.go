@@ -310,6 +310,13 @@ type Result struct {
 	// delay (farNow; a search's, not a replay's): only a data race counts
 	// on such a schedule, and explore only one with an access at a target.
 	Far bool `json:"far,omitempty"`
+	// Choices counts the points where another schedule could go another
+	// way: decisions with two or more goroutines enabled, choices among
+	// select cases, Cond waiters or channel partners, a timer that could
+	// fire early, map ranges of two or more keys, random draws, and
+	// goroutines outside control. With none, every schedule of the test
+	// is this one.
+	Choices int `json:"choices,omitempty"`
 }
 
 // Main is in driver.go.

@@ -90,6 +90,9 @@ type sched struct {
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
+	// choices counts the points where this schedule could have gone
+	// another way (Result.Choices).
+	choices int
 	// settled counts the AfterFunc timers fired after everything ended
 	// (settleAfterFuncs).
 	settled int
@@ -680,6 +683,9 @@ func (s *sched) next() {
 		}
 	}
 	all := cands // countPassed: the held could run too
+	if len(all) >= 2 {
+		s.choices++
+	}
 	if len(s.held) > 0 && s.replay == nil && !s.fairPhase() {
 		if rest := s.heldRun(cands); len(rest) > 0 {
 			cands = rest
@@ -767,7 +773,10 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves}
+		EarlyMoves: s.earlyMoves, Choices: s.choices}
+	if s.foreignSeen {
+		r.Choices++ // goroutines outside control: the OS's timing
+	}
 	if s.testDone {
 		// What the test waited for; go test waits for nothing after.
 		r.Virtual = s.doneAt
