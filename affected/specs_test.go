@@ -118,17 +118,20 @@ func TestGet(t *testing.T) {
 }
 `
 
-const specStoreSpecs = `package store
+// The specs are in the external test package, RunSpecs in the internal
+// one: one binary, one registry.
+const specStoreSpecs = `package store_test
 
 import (
 	"sync"
 
 	"example.com/m/spec"
+	"example.com/m/store"
 )
 
 var _ = spec.Describe("Cache", func() {
 	spec.It("puts from two goroutines", func() {
-		c := New()
+		c := store.New()
 		var wg sync.WaitGroup
 		for i := 0; i < 2; i++ {
 			wg.Add(1)

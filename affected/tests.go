@@ -82,12 +82,27 @@ func (c *Change) affectedTests(ctx context.Context, buildFlags []string) error {
 	gr := newGraph(prog, funcs, cg)
 	// A test that calls into a package its test package's init handed
 	// closures to (Ginkgo's RunSpecs and Describe) runs those closures.
+	// The internal and the external test package of one binary share the
+	// framework's registry: keyed by the binary ("[p.test]").
 	specs := map[*ssa.Function]*ssa.Function{} // closure -> the test it is reached from
+	byBinary := map[string]map[*types.Package][]*ssa.Function{}
 	for i, sp := range ssaPkgs {
 		if sp == nil || !strings.Contains(pkgs[i].ID, " [") {
 			continue
 		}
-		regs := registered(sp)
+		bin := pkgs[i].ID[strings.Index(pkgs[i].ID, " ["):]
+		for p, fs := range registered(sp) {
+			if byBinary[bin] == nil {
+				byBinary[bin] = map[*types.Package][]*ssa.Function{}
+			}
+			byBinary[bin][p] = append(byBinary[bin][p], fs...)
+		}
+	}
+	for i, sp := range ssaPkgs {
+		if sp == nil || !strings.Contains(pkgs[i].ID, " [") {
+			continue
+		}
+		regs := byBinary[pkgs[i].ID[strings.Index(pkgs[i].ID, " ["):]]
 		if len(regs) == 0 {
 			continue
 		}
