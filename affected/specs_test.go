@@ -194,7 +194,7 @@ func TestAnalyzeSpecSuite(t *testing.T) {
 		names = append(names, tt.Package+"."+tt.Name)
 	}
 	want := []string{
-		"example.com/m/store.TestSuite",         // 2 calls away through the spec, goroutines
+		"example.com/m/store.TestSuite",         // 1 call away (the spec calls Put), goroutines
 		"example.com/m/store.TestGetConcurrent", // 3 calls away, goroutines
 	}
 	if !reflect.DeepEqual(names, want) {
@@ -202,12 +202,12 @@ func TestAnalyzeSpecSuite(t *testing.T) {
 	}
 	changed := r.lineOf("store/store.go", "c.m[k] += v")
 	spec := r.lineOf("store/specs_test.go", "spec.Describe(")
-	why := fmt.Sprintf("calls (*Cache).Put, changed at store/store.go:%d, 2 calls away through a closure its package registers at init (store/specs_test.go:%d); starts goroutines", changed, spec)
+	why := fmt.Sprintf("calls (*Cache).Put, changed at store/store.go:%d, directly through a spec closure registered at init (store/specs_test.go:%d); starts goroutines", changed, spec)
 	if c.Tests[0].Why != why {
 		t.Errorf("Tests[0].Why = %q, want %q", c.Tests[0].Why, why)
 	}
-	if c.Tests[0].Distance != 2 || !c.Tests[0].Goroutines {
-		t.Errorf("Tests[0] = %+v, want distance 2 with goroutines", c.Tests[0])
+	if c.Tests[0].Distance != 1 || !c.Tests[0].Goroutines {
+		t.Errorf("Tests[0] = %+v, want distance 1 with goroutines", c.Tests[0])
 	}
 	if !strings.HasSuffix(c.Tests[1].Why, "3 calls away; starts goroutines") {
 		t.Errorf("Tests[1].Why = %q, want no spec closure on its path", c.Tests[1].Why)

@@ -112,7 +112,7 @@ func (c *Change) affectedTests(ctx context.Context, buildFlags []string) error {
 			}
 			for _, cl := range regs {
 				for _, f := range cl {
-					gr.add(fn, f, 1)
+					gr.add(fn, f, 0) // a spec is the suite's subtest, as a t.Run closure
 					specs[f] = fn
 				}
 			}
@@ -166,7 +166,7 @@ func (c *Change) affectedTests(ctx context.Context, buildFlags []string) error {
 					if rel, err := filepath.Rel(c.Root, pos.Filename); err == nil {
 						pos.Filename = filepath.ToSlash(rel)
 					}
-					t.Why += fmt.Sprintf(" through a closure its package registers at init (%s:%d)", pos.Filename, pos.Line)
+					t.Why += fmt.Sprintf(" through a spec closure registered at init (%s:%d)", pos.Filename, pos.Line)
 				}
 			case c.declChanges[testPkg] != "":
 				t.Distance = -1
