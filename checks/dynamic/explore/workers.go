@@ -103,7 +103,7 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // or stops because of leftovers, is replaced, starting with the schedule
 // after the last one it ran.
 func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
-	first := k * workerStride
+	first := k*workerStride + s.pass*passStride
 	// Start no schedule that would end past stop.
 	s.mu.Lock()
 	last := stop.Add(-t.step)
@@ -128,7 +128,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			// process); no other starts in the failure's replay time.
 			return
 		}
-		left, more := schedulesLeft(s.opts.Schedules, first-k*workerStride)
+		left, more := schedulesLeft(s.opts.Schedules, first-k*workerStride-s.pass*passStride)
 		if !more {
 			return
 		}
@@ -166,7 +166,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			s.note(fmt.Sprintf("%s: %v", t.name, err))
 			return
 		}
-		s.collect(t, out, k*workerStride, s.opts.Strategy)
+		s.collect(t, out, k*workerStride+s.pass*passStride, s.opts.Strategy)
 		if s.opts.Until != nil || s.opts.TestUntil != nil {
 			// Until wants a crash as soon as it happens.
 			s.confirmCrashes(ctx, t)
