@@ -90,6 +90,8 @@ type target struct {
 	// labelGo is plain go test's run after the search, for the labels of
 	// its findings, when neither of those ran.
 	labelGo *plainOutcome
+	// rerun is set once rerunNoChoice ran it.
+	rerun bool
 	// plainStopped is set while the unperturbed run has not finished
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool
