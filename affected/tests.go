@@ -80,6 +80,44 @@ func (c *Change) affectedTests(ctx context.Context, buildFlags []string) error {
 		c.Notes = append(c.Notes, fmt.Sprintf("call graph by class hierarchy analysis only (%d functions)", len(funcs)))
 	}
 	gr := newGraph(prog, funcs, cg)
+	// A test that calls into a package its test package's init handed
+	// closures to (Ginkgo's RunSpecs and Describe) runs those closures.
+	// The internal and the external test package of one binary share the
+	// framework's registry: keyed by the binary ("[p.test]").
+	specs := map[*ssa.Function]*ssa.Function{} // closure -> the test it is reached from
+	byBinary := map[string]map[*types.Package][]*ssa.Function{}
+	for i, sp := range ssaPkgs {
+		if sp == nil || !strings.Contains(pkgs[i].ID, " [") {
+			continue
+		}
+		bin := pkgs[i].ID[strings.Index(pkgs[i].ID, " ["):]
+		for p, fs := range registered(sp) {
+			if byBinary[bin] == nil {
+				byBinary[bin] = map[*types.Package][]*ssa.Function{}
+			}
+			byBinary[bin][p] = append(byBinary[bin][p], fs...)
+		}
+	}
+	for i, sp := range ssaPkgs {
+		if sp == nil || !strings.Contains(pkgs[i].ID, " [") {
+			continue
+		}
+		regs := byBinary[pkgs[i].ID[strings.Index(pkgs[i].ID, " ["):]]
+		if len(regs) == 0 {
+			continue
+		}
+		for _, fn := range testFuncs(prog, sp) {
+			if !callsInto(fn, regs) {
+				continue
+			}
+			for _, cl := range regs {
+				for _, f := range cl {
+					gr.add(fn, f, 0) // a spec is the suite's subtest, as a t.Run closure
+					specs[f] = fn
+				}
+			}
+		}
+	}
 	targets := c.targets(prog, funcs)
 	dist, next := gr.distances(targets)
 	goes := gr.reaching(func(fn *ssa.Function) bool { return gr.flags[fn]&flagGo != 0 })
@@ -122,6 +160,13 @@ func (c *Change) affectedTests(ctx context.Context, buildFlags []string) error {
 					t.Why = fmt.Sprintf("runs %s, changed at %s:%d", cf.Name, cf.File, cf.FirstChange())
 				default:
 					t.Why = callsPhrase(cf, d)
+				}
+				if sf := next[fn]; sf != nil && specs[sf] != nil {
+					pos := prog.Fset.Position(sf.Pos())
+					if rel, err := filepath.Rel(c.Root, pos.Filename); err == nil {
+						pos.Filename = filepath.ToSlash(rel)
+					}
+					t.Why += fmt.Sprintf(" through a spec closure registered at init (%s:%d)", pos.Filename, pos.Line)
 				}
 			case c.declChanges[testPkg] != "":
 				t.Distance = -1
@@ -330,13 +375,7 @@ type edge struct {
 
 func newGraph(prog *ssa.Program, funcs map[*ssa.Function]bool, cg *callgraph.Graph) *graph {
 	g := &graph{out: map[*ssa.Function][]edge{}, in: map[*ssa.Function][]edge{}, flags: map[*ssa.Function]int{}}
-	add := func(from, to *ssa.Function, w int) {
-		if from == nil || to == nil || from == to {
-			return
-		}
-		g.out[from] = append(g.out[from], edge{to, w})
-		g.in[to] = append(g.in[to], edge{from, w})
-	}
+	add := g.add
 	for fn, n := range cg.Nodes {
 		if fn == nil {
 			continue
@@ -375,6 +414,15 @@ func newGraph(prog *ssa.Program, funcs map[*ssa.Function]bool, cg *callgraph.Gra
 		}
 	}
 	return g
+}
+
+// add adds an edge of weight w.
+func (g *graph) add(from, to *ssa.Function, w int) {
+	if from == nil || to == nil || from == to {
+		return
+	}
+	g.out[from] = append(g.out[from], edge{to, w})
+	g.in[to] = append(g.in[to], edge{from, w})
 }
 
 // instrFlags classifies one instruction.

@@ -102,6 +102,9 @@ type TestRun struct {
 	TargetHits int `json:"targetHits,omitempty"`
 	// PerSecond is schedules per second of the test's search.
 	PerSecond float64 `json:"perSecond,omitempty"`
+	// NoChoice: its unperturbed run had no choice another schedule could
+	// change (one goroutine throughout), so it was not searched further.
+	NoChoice bool `json:"noChoice,omitempty"`
 }
 
 // Writer renders a Report in one format.

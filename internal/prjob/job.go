@@ -528,7 +528,11 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	}
 	if r.opts.Verbose {
 		for _, ts := range res.Stats.Tests {
-			r.logf("dynamic search: %s.%s: %d schedules in %.1fs (%.0f/s)", ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.PerSecond)
+			none := ""
+			if ts.NoChoice {
+				none = "; no choice in its unperturbed run, not searched further"
+			}
+			r.logf("dynamic search: %s.%s: %d schedules in %.1fs (%.0f/s)%s", ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.PerSecond, none)
 		}
 	}
 	r.testRuns = TestRuns(res.Stats)

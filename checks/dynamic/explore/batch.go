@@ -253,6 +253,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		t.stats.Plain = r.Outcome
 		t.stats.Elapsed += r.Elapsed
 		t.plainKeys = map[string]bool{}
+		s.markNoChoice(t, []rt.Result{r})
 		s.mu.Unlock()
 	}
 	if b.rest < 0 || time.Until(end) <= 0 {

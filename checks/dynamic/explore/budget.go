@@ -70,19 +70,22 @@ func (s *search) shrinkReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	base := min(shrinkTime, s.opts.Budget/10)
-	if len(s.order) == 0 && len(s.crashes) == 0 {
-		// And the start-up of two processes: a replay that comes too late
-		// for a small budget does not report the finding (a late
-		// failure's replay at what fresh processes take: searchReserve).
-		return min(base/2+2*processStartup, s.opts.Budget/4)
-	}
-	startup, costs, plainRan := s.causeCosts()
 	if len(s.order) > 0 {
 		keep = s.opts.KeepAfter
 	}
 	if len(s.order) > 0 && s.opts.KeepFor != nil {
+		// The caller's work after the search is for every failure, told
+		// already or not.
+		_, costs, plainRan := s.causeCosts(false)
 		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
 	}
+	if len(s.order) == len(s.reported) && len(s.crashes) == 0 {
+		// And the start-up of two processes: a replay that comes too late
+		// for a small budget does not report the finding (a late
+		// failure's replay at what fresh processes take: searchReserve).
+		return min(base/2+2*processStartup, s.opts.Budget/4) + keep
+	}
+	startup, costs, plainRan := s.causeCosts(true)
 	return postReserve(base, s.opts.Budget/4, startup, costs, plainRan) + keep
 }
 
@@ -93,7 +96,7 @@ func (s *search) shrinkReserve() time.Duration {
 func (s *search) replaysReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	startup, costs, plainRan := s.causeCosts()
+	startup, costs, plainRan := s.causeCosts(true)
 	var need time.Duration
 	for _, c := range append(costs, plainRan...) {
 		need += replayTries * (c + startup)
@@ -101,13 +104,14 @@ func (s *search) replaysReserve() time.Duration {
 	return need
 }
 
-// causeCosts returns, for the failures found that the report will replay,
-// once per cause (reserveKey), what one fresh replay of each costs
+// causeCosts returns, for the failures found that the report will replay
+// (with untold, only those no report went through yet), once per cause
+// (reserveKey), what one fresh replay of each costs
 // without its process's start and exit, split by whether its test ran
 // under plain go test already (plainRan) or not (costs), and that start
 // and exit (startup) as fresh processes take them now. The caller holds
 // s.mu.
-func (s *search) causeCosts() (startup time.Duration, costs, plainRan []time.Duration) {
+func (s *search) causeCosts(untold bool) (startup time.Duration, costs, plainRan []time.Duration) {
 	// A fresh process's start and exit as the latest took them: on a
 	// loaded machine seconds, not processStartup (condsignalnolock's and
 	// ctxafterfuncstop's replays found no time left in a 10s budget).
@@ -121,7 +125,7 @@ func (s *search) causeCosts() (startup time.Duration, costs, plainRan []time.Dur
 	var order []string
 	for _, k := range s.order {
 		t, f := s.owners[k], s.failures[k]
-		if t == nil || f == nil || s.toolsDoing(t, f) {
+		if t == nil || f == nil || s.toolsDoing(t, f) || untold && s.reported[k] {
 			continue
 		}
 		// A failure late in a long schedule replays for as long as that

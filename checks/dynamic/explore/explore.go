@@ -90,6 +90,8 @@ type target struct {
 	// labelGo is plain go test's run after the search, for the labels of
 	// its findings, when neither of those ran.
 	labelGo *plainOutcome
+	// rerun is set once rerunNoChoice ran it.
+	rerun bool
 	// plainStopped is set while the unperturbed run has not finished
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool
@@ -161,6 +163,12 @@ type search struct {
 	// batchNext is the next schedule index of batched searches, from
 	// batchIndexBase (batchsearch.go).
 	batchNext int
+	// reported holds the keys of the failures a report went through already:
+	// their replays are done, no reserve is kept for them (returned.go).
+	reported map[string]bool
+	// pass counts the searches after the first (returned.go); a worker's
+	// schedule indexes move by passStride each.
+	pass int
 	// plainChecks counts the checkPlain runs still going beside the search.
 	plainChecks sync.WaitGroup
 }
@@ -261,14 +269,21 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 	}
 	s.noteStopped(targets)
 	s.plainChecks.Wait()
-	stopProgress()
 	if err := s.searchErr(ctx); err != nil {
+		stopProgress()
 		return nil, err
 	}
 	if s.opts.afterSearch != nil {
 		s.opts.afterSearch(s)
 	}
-	return s.report(ctx)
+	res, err := s.report(ctx)
+	if err != nil {
+		stopProgress()
+		return nil, err
+	}
+	res, err = s.searchReturned(ctx, targets, res)
+	stopProgress()
+	return res, err
 }
 
 // startClock starts the search's stats, one entry per target, and its

@@ -199,6 +199,11 @@ type TestStats struct {
 	// Met is set when Options.TestUntil accepted a failure of the test:
 	// its search ended there.
 	Met bool `json:"met,omitempty"`
+	// NoChoice is set when its unperturbed run passed with no choice
+	// (rt.Result.Choices 0: one goroutine at every decision, no select,
+	// timer, map order or random draw another schedule could change):
+	// every schedule is that one, so it was not searched further.
+	NoChoice bool `json:"noChoice,omitempty"`
 }
 
 // StopAtFirst is an Options.TestUntil that accepts any failure: each
@@ -216,9 +221,12 @@ type Stats struct {
 	// Processes counts the test processes the search started (unperturbed
 	// runs, alone or in batches, workers, crashes confirmed), not the
 	// replays and plain go test runs after it.
-	Processes int         `json:"processes"`
-	Tests     []TestStats `json:"tests"`
-	Current   string      `json:"current,omitempty"` // test being searched
+	Processes int `json:"processes"`
+	// NoChoice counts the tests not searched past their unperturbed run,
+	// which had no choice (TestStats.NoChoice).
+	NoChoice int         `json:"noChoice,omitempty"`
+	Tests    []TestStats `json:"tests"`
+	Current  string      `json:"current,omitempty"` // test being searched
 	// Targets is every Options.Targets site: executed by which unperturbed
 	// runs, preempted how often.
 	Targets []TargetStats `json:"targets,omitempty"`

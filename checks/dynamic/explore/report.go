@@ -31,6 +31,14 @@ func (s *search) report(ctx context.Context) (*Result, error) {
 	res.Findings, replayed = s.labelPlain(ctx, res.Findings, replayed, tools)
 	s.shrinkFindings(ctx, res.Findings, replayed)
 	checks.Sort(res.Findings)
+	s.mu.Lock()
+	if s.reported == nil {
+		s.reported = map[string]bool{}
+	}
+	for _, k := range s.order {
+		s.reported[k] = true
+	}
+	s.mu.Unlock()
 	s.finish(res)
 	return res, nil
 }

@@ -281,6 +281,9 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		virtual = max(virtual, r.Virtual)
 	}
 	s.mu.Lock()
+	if out.crashed < 0 {
+		s.markNoChoice(t, out.results)
+	}
 	t.plainStopped = false
 	t.cost, t.virtual = cost, virtual
 	t.stats.Cost = cost
@@ -300,6 +303,24 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		defer close(done)
 		s.checkPlain(ctx, t, keys)
 	}()
+}
+
+// markNoChoice marks t as not to be searched past its unperturbed run
+// rs when that run passed with no choice (rt.Result.Choices): every
+// other schedule is the same one, and the time goes to the tests with
+// choices. A failing or inconclusive run, or one beside an earlier
+// schedule's leftovers, is searched as before. The caller holds s.mu.
+func (s *search) markNoChoice(t *target, rs []rt.Result) {
+	if len(rs) == 0 || t.stats.NoChoice {
+		return
+	}
+	for _, r := range rs {
+		if r.Choices > 0 || r.Outcome != "pass" || r.Inconclusive != "" || r.Kept > 0 {
+			return
+		}
+	}
+	t.stats.NoChoice = true
+	s.stats.NoChoice++
 }
 
 // collectPlain collects the failures of t's unperturbed run out and

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -23,11 +24,23 @@ import (
 // use goes to the others. With Options.Targets, the tests whose
 // unperturbed run executed a target go first, with more weight (aim.go).
 func (s *search) searchTests(ctx context.Context, targets []*target) {
-	var searched []*target
+	var searched, none []*target
+	var names []string
 	for _, t := range targets {
-		if !t.plainStopped {
+		switch {
+		case t.plainStopped:
+		case t.stats.NoChoice:
+			if !t.rerun {
+				t.rerun = true
+				none = append(none, t)
+				names = append(names, t.name)
+			}
+		default:
 			searched = append(searched, t)
 		}
+	}
+	if len(none) > 0 {
+		s.rerunNoChoice(ctx, none, names)
 	}
 	if len(s.opts.Targets) > 0 {
 		searched = aimFirst(searched)
@@ -71,6 +84,38 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 	}
 }
 
+// rerunNoChoice runs each of the tests whose unperturbed run had no choice
+// twice in one process, no more: every schedule of such a test is the
+// unperturbed one, but a run after a run in one process sees what the
+// first left (a handler registered twice, a pool rebooted: go test
+// -count=2 fails so too). In batches, or with Until, TestUntil or a count
+// of schedules one process each.
+func (s *search) rerunNoChoice(ctx context.Context, none []*target, names []string) {
+	// Stage, not note: -v and the JSON stats tell it (TestStats.NoChoice).
+	end := s.stage(fmt.Sprintf("%d %s had no choice in the unperturbed run (one goroutine throughout; no select, timer, map order or random draw), twice in one process is all of them: %s",
+		len(none), checks.Plural(len(none), "test"), strings.Join(names[:min(len(names), 8)], ", ")))
+	if s.opts.Until == nil && s.opts.TestUntil == nil && s.opts.Schedules == 0 {
+		until := func() time.Time { return s.deadline.Add(-s.searchReserve(none...)) }
+		s.runBatches(ctx, batchesOf(none, s.opts.Workers, 1), until, func(b []*target, k int) []*target {
+			return s.searchBatch(ctx, b, k, noChoiceRuns, until())
+		})
+	} else {
+		for _, t := range none {
+			if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
+				break
+			}
+			s.worker(ctx, t, 0, s.deadline)
+		}
+	}
+	for _, t := range none {
+		s.confirmCrashes(ctx, t)
+	}
+	end("not searched further")
+}
+
+// noChoiceRuns is how many schedules rerunNoChoice runs of a test.
+const noChoiceRuns = 2
+
 // workerStride separates the schedule indexes of workers, so that no two
 // workers ever run the same seed.
 const workerStride = 1 << 32
@@ -92,7 +137,7 @@ func (s *search) searchTest(ctx context.Context, t *target, stop time.Time) {
 // or stops because of leftovers, is replaced, starting with the schedule
 // after the last one it ran.
 func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
-	first := k * workerStride
+	first := k*workerStride + s.pass*passStride
 	// Start no schedule that would end past stop.
 	s.mu.Lock()
 	last := stop.Add(-t.step)
@@ -117,7 +162,11 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			// process); no other starts in the failure's replay time.
 			return
 		}
-		left, more := schedulesLeft(s.opts.Schedules, first-k*workerStride)
+		bound := s.opts.Schedules
+		if t.stats.NoChoice {
+			bound = noChoiceRuns // rerunNoChoice's
+		}
+		left, more := schedulesLeft(bound, first-k*workerStride-s.pass*passStride)
 		if !more {
 			return
 		}
@@ -155,7 +204,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			s.note(fmt.Sprintf("%s: %v", t.name, err))
 			return
 		}
-		s.collect(t, out, k*workerStride, s.opts.Strategy)
+		s.collect(t, out, k*workerStride+s.pass*passStride, s.opts.Strategy)
 		if s.opts.Until != nil || s.opts.TestUntil != nil {
 			// Until wants a crash as soon as it happens.
 			s.confirmCrashes(ctx, t)

@@ -73,6 +73,9 @@ func (s *sched) replayPick(cands []*gstate, list []Candidate) *gstate {
 //
 //go:norace
 func (s *sched) choose(n int, recorded func(Decision) *int) int {
+	if n >= 2 {
+		s.choices++
+	}
 	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
 		if p := recorded(s.replay.Decisions[s.steps]); p != nil && *p >= 0 && *p < n {
 			return *p

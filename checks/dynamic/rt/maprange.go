@@ -130,6 +130,9 @@ func orderKeys[K comparable, V any](keys []K, vals []V, nan int) {
 		return
 	}
 	s := active
+	if len(keys) >= 2 {
+		s.choices++ // another schedule ranges in another order
+	}
 	if !sortKeys(keys[:len(keys)-nan]) {
 		s.unorderedRange(len(keys) - nan)
 		return

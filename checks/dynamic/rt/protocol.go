@@ -319,6 +319,13 @@ type Result struct {
 	// never stored under control, in the runtime's order (maprange.go):
 	// a failure through it may not replay.
 	Unordered *UnorderedRange `json:"unordered,omitempty"`
+	// Choices counts the points where another schedule could go another
+	// way: decisions with two or more goroutines enabled, choices among
+	// select cases, Cond waiters or channel partners, a timer that could
+	// fire early, map ranges of two or more keys, random draws, and
+	// goroutines outside control. With none, every schedule of the test
+	// is this one.
+	Choices int `json:"choices,omitempty"`
 }
 
 // Main is in driver.go.

@@ -106,6 +106,9 @@ type sched struct {
 	// lockedG is the goroutine locked to its thread, which current
 	// knows by the thread's id (gstate.identified); nil when none.
 	lockedG *gstate
+	// choices counts the points where this schedule could have gone
+	// another way (Result.Choices).
+	choices int
 	// settled counts the AfterFunc timers fired after everything ended
 	// (settleAfterFuncs).
 	settled int
@@ -696,6 +699,9 @@ func (s *sched) next() {
 		}
 	}
 	all := cands // countPassed: the held could run too
+	if len(all) >= 2 {
+		s.choices++
+	}
 	if len(s.held) > 0 && s.replay == nil && !s.fairPhase() {
 		if rest := s.heldRun(cands); len(rest) > 0 {
 			cands = rest
@@ -783,7 +789,10 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult()}
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Choices: s.choices}
+	if s.foreignSeen {
+		r.Choices++ // goroutines outside control: the OS's timing
+	}
 	if s.testDone {
 		// What the test waited for; go test waits for nothing after.
 		r.Virtual = s.doneAt

@@ -415,6 +415,9 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		// before the others ran (workerpool's pacer test panicked so).
 		return false
 	}
+	if s.timerPending() {
+		s.choices++ // a timer could fire before the one running goes on
+	}
 	to := time.Duration(-1) // the next deadline
 	delayed := false
 	if s.replay != nil && s.diverged == "" {
@@ -730,6 +733,18 @@ func (s *sched) earlyTargets(far bool) []time.Duration {
 // loaded machine gives goroutines that could run. A test's hour-long
 // safety timeout is not fired ahead of a worker that could run.
 const earlyMax = 250 * time.Millisecond
+
+// timerPending: a virtual timer is set (a choice for earlyTime).
+//
+//go:norace
+func (s *sched) timerPending() bool {
+	for _, vt := range s.tq {
+		if vt.active {
+			return true
+		}
+	}
+	return false
+}
 
 // timerWaited: is a goroutine blocked (nothing else ready) at a receive or
 // a select on the channel of a timer or ticker due within earlyMax? Or is

@@ -45,7 +45,7 @@ func main() {
 			if strings.HasPrefix(name, "TestSlow") {
 				time.Sleep(time.Hour)
 			}
-			r := rt.Result{Index: i, Seed: cfg.Seed + int64(i), Outcome: "pass", Steps: 1}
+			r := rt.Result{Index: i, Seed: cfg.Seed + int64(i), Outcome: "pass", Steps: 1, Choices: 1}
 			if strings.HasPrefix(name, "TestFail") {
 				r.Outcome, r.Message, r.Site = "test-failure", "test failed: "+name, "/src/k/k_test.go:70"
 			}
@@ -85,7 +85,7 @@ func main() {
 		i := cfg.First + j
 		seed := cfg.Seed + int64(i)
 		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
-		r := rt.Result{Index: i, Seed: seed, Outcome: "pass", Decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, Steps: 1}
+		r := rt.Result{Index: i, Seed: seed, Outcome: "pass", Decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, Steps: 1, Choices: 1} // its tests are concurrent: a choice
 		switch cfg.Test {
 		case "TestCrash":
 			if seed%7 == 3 {

@@ -1,0 +1,3 @@
+module nochoice
+
+go 1.25
