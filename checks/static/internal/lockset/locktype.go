@@ -70,7 +70,8 @@ var inverse = map[string][]string{
 // and Unlock are plain lock operations. A method is plain when its body,
 // on every path, makes the operation once on a sync.Mutex or
 // sync.RWMutex reached by fields from the receiver (m.mu.Lock()), on
-// every shard of a receiver slice or array (for i := range m { m[i].Lock() }),
+// every shard of a receiver slice or array (for i := range m { m[i].Lock() },
+// or a counted loop over i),
 // or on a field of another custom lock type whose method of that name is
 // plain (known: registered, or decided here): a top-level statement of
 // the body, no return before it, and no call of the inverse operation on
@@ -255,6 +256,24 @@ func plainBody(info *types.Info, fd *ast.FuncDecl, name string, lookup func(*typ
 			// for i := range m { m[i].Lock() }: every shard.
 			key, ok := st.Key.(*ast.Ident)
 			if !ok || st.Value != nil || len(st.Body.List) != 1 || !isRecv(info, st.X, recv) {
+				break
+			}
+			es, ok := st.Body.List[0].(*ast.ExprStmt)
+			if !ok {
+				break
+			}
+			if v, ok := op(es.X, lockOpNames[name], info.Defs[key]); ok && !found {
+				made, found = v, true
+			}
+		case *ast.ForStmt:
+			// for i := len(m) - 1; i >= 0; i-- { m[i].Unlock() }: every
+			// shard, in any order.
+			init, ok := st.Init.(*ast.AssignStmt)
+			if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(st.Body.List) != 1 {
+				break
+			}
+			key, ok := init.Lhs[0].(*ast.Ident)
+			if !ok {
 				break
 			}
 			es, ok := st.Body.List[0].(*ast.ExprStmt)

@@ -157,3 +157,18 @@ var global sync.Mutex
 
 func (Global) Lock()   { global.Lock() }
 func (Global) Unlock() { global.Unlock() }
+
+// Reverse releases its shards last to first.
+type Reverse []shard // want Reverse:`lock \[Lock Unlock\]`
+
+func (r Reverse) Lock() {
+	for i := range r {
+		r[i].Lock()
+	}
+}
+
+func (r Reverse) Unlock() {
+	for i := len(r) - 1; i >= 0; i-- {
+		r[i].Unlock()
+	}
+}
