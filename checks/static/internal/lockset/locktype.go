@@ -9,26 +9,38 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"runtime"
 	"slices"
 	"sync"
+	"weak"
 )
 
 // lockTypes holds the custom lock types decided so far and their plain
 // lock methods, by type name object: the locktype analyzer registers a
 // package's own types and those its facts name before any pass that
 // requires it runs on the package. Objects of different loads are
-// different keys.
+// different keys. The keys are weak and an entry goes with its object,
+// so a long-running process (interleave serve) keeps no load alive.
 var lockTypes = struct {
 	sync.RWMutex
-	m map[*types.TypeName][]string
-}{m: map[*types.TypeName][]string{}}
+	m map[weak.Pointer[types.TypeName]][]string
+}{m: map[weak.Pointer[types.TypeName]][]string{}}
 
 // RegisterLockType records tn as a custom lock type whose methods named
 // in methods are plain lock operations (LockMethods).
 func RegisterLockType(tn *types.TypeName, methods []string) {
+	k := weak.Make(tn)
 	lockTypes.Lock()
-	lockTypes.m[tn] = slices.Clone(methods)
+	_, had := lockTypes.m[k]
+	lockTypes.m[k] = slices.Clone(methods)
 	lockTypes.Unlock()
+	if !had {
+		runtime.AddCleanup(tn, func(k weak.Pointer[types.TypeName]) {
+			lockTypes.Lock()
+			delete(lockTypes.m, k)
+			lockTypes.Unlock()
+		}, k)
+	}
 }
 
 // lockMethods returns the plain lock methods registered for t (or *t).
@@ -42,7 +54,7 @@ func lockMethods(t types.Type) []string {
 	}
 	lockTypes.RLock()
 	defer lockTypes.RUnlock()
-	return lockTypes.m[n.Origin().Obj()]
+	return lockTypes.m[weak.Make(n.Origin().Obj())]
 }
 
 // lockOpNames are the method names a lock type may offer, each with the
