@@ -15,6 +15,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/claim"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 	"github.com/interleave-dev/interleave/checks/static/internal/syncarg"
@@ -30,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       passdoc.MustExtract(doc, "atomicmix"),
 	Run:       run,
 	FactTypes: []analysis.Fact{(*atomicFact)(nil)},
-	Requires:  []*analysis.Analyzer{syncarg.Analyzer},
+	Requires:  []*analysis.Analyzer{locktype.Analyzer, syncarg.Analyzer},
 }
 
 // atomicFact marks an exported field or package variable whose address is

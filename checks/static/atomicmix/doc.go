@@ -121,9 +121,10 @@
 // (readers that load under RLock, or through x := mu.RLocker(); x.Lock(),
 // against a writer under Lock). Like every pass (lockset.CustomLock), it
 // takes the Lock, Unlock and RLocker methods of a type of the module
-// built on sync mutexes (a struct with a sync.Mutex or sync.RWMutex
-// field, or a slice or array of such structs, as gopkg's per-P
-// syncx.RWMutex) for a mutex's. An atomic access in a goroutine that the
+// whose Lock and Unlock plainly take and release a sync mutex of it (a
+// field, every shard of a slice or array of such structs, as gopkg's
+// per-P syncx.RWMutex, or another such type; decided by the method
+// bodies, internal/locktype) for a mutex's. An atomic access in a goroutine that the
 // starter joins right after starting it (go f(); wg.Wait(), a receive of
 // what the goroutine sends last, or a loop that only starts and counts
 // workers followed by the join) is made under the starter's locks: the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 	"github.com/interleave-dev/interleave/checks/static/internal/syncarg"
@@ -28,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "checkact",
 	Doc:      passdoc.MustExtract(doc, "checkact"),
 	Run:      run,
-	Requires: []*analysis.Analyzer{syncarg.Analyzer},
+	Requires: []*analysis.Analyzer{locktype.Analyzer, syncarg.Analyzer},
 }
 
 // opKind says what a call does to shared state.

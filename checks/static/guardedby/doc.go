@@ -10,7 +10,8 @@
 //
 // For every struct type of the package that has a mutex field
 // (sync.Mutex or sync.RWMutex, named or embedded, or a lock type of the
-// module built on them: lockset.CustomLock), the analyzer computes
+// module whose Lock and Unlock plainly take and release one:
+// lockset.CustomLock, decided by internal/locktype), the analyzer computes
 // the locks held at each access to the struct's other fields, using the
 // SSA form of the package and a must-lockset analysis (Lock, RLock,
 // deferred Unlock, TryLock, lock helpers, function literals run on the

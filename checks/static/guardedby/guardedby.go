@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
@@ -22,7 +23,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "guardedby",
 	Doc:      passdoc.MustExtract(doc, "guardedby"),
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{locktype.Analyzer, buildssa.Analyzer},
 	Run:      run,
 }
 

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
@@ -25,7 +26,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "lockblock",
 	Doc:      passdoc.MustExtract(doc, "lockblock"),
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{locktype.Analyzer, buildssa.Analyzer},
 	Run:      run,
 	// The lock states it computes, for lockorder's instance-level pairs.
 	ResultType: reflect.TypeOf((*Result)(nil)),

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/lockblock"
 	"github.com/interleave-dev/interleave/checks/static/lockpair"
@@ -27,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "lockorder",
 	Doc:       passdoc.MustExtract(doc, "lockorder"),
 	URL:       "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockorder",
-	Requires:  []*analysis.Analyzer{buildssa.Analyzer, lockpair.Analyzer, lockblock.Analyzer},
+	Requires:  []*analysis.Analyzer{locktype.Analyzer, buildssa.Analyzer, lockpair.Analyzer, lockblock.Analyzer},
 	Run:       run,
 	FactTypes: []analysis.Fact{(*acquiresFact)(nil), (*orderFact)(nil)},
 }

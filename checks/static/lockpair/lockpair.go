@@ -20,6 +20,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 )
 
@@ -31,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "lockpair",
 	Doc:        passdoc.MustExtract(doc, "lockpair"),
 	URL:        "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockpair",
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer, ctrlflow.Analyzer, inspect.Analyzer},
+	Requires:   []*analysis.Analyzer{locktype.Analyzer, buildssa.Analyzer, ctrlflow.Analyzer, inspect.Analyzer},
 	Run:        run,
 	FactTypes:  []analysis.Fact{(*lockFact)(nil)},
 	ResultType: reflect.TypeFor[*Result](),

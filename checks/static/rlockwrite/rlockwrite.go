@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
@@ -26,7 +27,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name:     "rlockwrite",
 	Doc:      passdoc.MustExtract(doc, "rlockwrite"),
-	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{locktype.Analyzer, buildssa.Analyzer},
 	Run:      run,
 }
 

@@ -73,6 +73,8 @@ func (w *Walker) lockCall(e ast.Expr) (lockOp, string, token.Pos) {
 		}
 		// RLock of a type built on a sync.Mutex alone is exclusive.
 		switch lockset.CustomOp(name, sig.Recv().Type()) {
+		case lockset.OpNone:
+			return notLockOp, "", token.NoPos // not a plain lock method
 		case lockset.OpLock:
 			name = "Lock"
 		case lockset.OpUnlock:

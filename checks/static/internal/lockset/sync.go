@@ -2,6 +2,7 @@ package lockset
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -138,51 +139,24 @@ func Classify(c *ssa.CallCommon) (Op, ssa.Value) {
 }
 
 // CustomLock reports whether t (or *t) is a named type outside package
-// sync with methods Lock() and Unlock() whose value holds a sync.Mutex or
-// sync.RWMutex (a field, or the element type of a slice or array of such
-// structs): a module's own lock type (gopkg's syncx.RWMutex, a per-P
-// slice of RWMutex shards). Its Lock, Unlock, RLock, RUnlock, TryLock
-// and TryRLock are the lock's own operations.
+// sync with methods Lock() and Unlock() that are plain lock operations
+// (LockMethods, registered by the locktype analyzer): a module's own lock
+// type (gopkg's syncx.RWMutex, a per-P slice of RWMutex shards). Its
+// plain Lock, Unlock, RLock, RUnlock, TryLock and TryRLock are the lock's
+// own operations.
 func CustomLock(t types.Type) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() == "sync" {
-		return false
-	}
-	ms := types.NewMethodSet(types.NewPointer(n))
-	for _, name := range []string{"Lock", "Unlock"} {
-		sel := ms.Lookup(n.Obj().Pkg(), name)
-		if sel == nil {
-			return false
-		}
-		sig := sel.Obj().Type().(*types.Signature)
-		if sig.Params().Len() != 0 || sig.Results().Len() != 0 {
-			return false
-		}
-	}
-	st := customStruct(n)
-	if st == nil {
-		return false
-	}
-	for f := range st.Fields() {
-		ft := f.Type()
-		if p, ok := ft.(*types.Pointer); ok {
-			ft = p.Elem()
-		}
-		if fn, ok := types.Unalias(ft).(*types.Named); ok && fn.Obj().Pkg() != nil && fn.Obj().Pkg().Path() == "sync" && (fn.Obj().Name() == "Mutex" || fn.Obj().Name() == "RWMutex") {
-			return true
-		}
-	}
-	return false
+	ms := lockMethods(t)
+	return slices.Contains(ms, "Lock") && slices.Contains(ms, "Unlock")
 }
 
 // CustomOp returns the operation of method name of the custom lock type
-// recv (CustomLock). The read side (RLock, RUnlock, TryRLock) is shared
+// recv (CustomLock), OpNone unless the method is plain. The read side (RLock, RUnlock, TryRLock) is shared
 // only for a type built on a sync.RWMutex; on a type built on a
 // sync.Mutex alone it is taken as exclusive.
 func CustomOp(name string, recv types.Type) Op {
+	if !slices.Contains(lockMethods(recv), name) {
+		return OpNone // not plain: not the lock's operation
+	}
 	rw := customRW(recv)
 	switch name {
 	case "Lock":

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/lockregion"
+	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 )
 
 // Analyzer exports, for each function and method of a package, which of
@@ -27,6 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "syncarg",
 	Doc:        "find the function arguments a function runs on its caller's goroutine before returning",
 	Run:        run,
+	Requires:   []*analysis.Analyzer{locktype.Analyzer},
 	FactTypes:  []analysis.Fact{(*paramsFact)(nil)},
 	ResultType: reflect.TypeFor[*Result](),
 }

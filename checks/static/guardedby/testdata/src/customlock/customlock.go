@@ -101,3 +101,143 @@ func (x *Index) Put(k string, v int) {
 }
 
 func (x *Index) Get(k string) int { return x.byName.get(k) }
+
+// Modes holds fields "guarded" by types whose Lock need not hold a mutex
+// (lockx.Cond, Off, NoOp, Try, Flock, Counter): none is a lock, no field
+// is guarded by one. Named delegates to lockx.Mutex: a lock.
+type Modes struct {
+	c  lockx.Cond
+	cn int
+	o  lockx.Off
+	on int
+	n  lockx.NoOp
+	nn int
+	t  lockx.Try
+	tn int
+	f  lockx.Flock
+	fn int
+	k  lockx.Counter
+	kn int
+	d  lockx.Named
+	dn int
+}
+
+func (m *Modes) loop() {
+	for {
+		m.c.Lock()
+		m.cn++
+		m.c.Unlock()
+		m.o.Lock()
+		m.on++
+		m.o.Unlock()
+		m.n.Lock()
+		m.nn++
+		m.n.Unlock()
+		m.t.Lock()
+		m.tn++
+		m.t.Unlock()
+		m.f.Lock()
+		m.fn++
+		m.f.Unlock()
+		m.k.Lock()
+		m.kn++
+		m.k.Unlock()
+		m.d.Lock()
+		m.dn++
+		m.d.Unlock()
+	}
+}
+
+func StartModes(m *Modes) { go m.loop() }
+
+func (m *Modes) Get() int {
+	m.d.Lock()
+	defer m.d.Unlock()
+	return m.dn // ok
+}
+
+func (m *Modes) GetC() int {
+	m.c.Lock()
+	defer m.c.Unlock()
+	return m.cn
+}
+
+func (m *Modes) GetO() int {
+	m.o.Lock()
+	defer m.o.Unlock()
+	return m.on
+}
+
+func (m *Modes) GetN() int {
+	m.n.Lock()
+	defer m.n.Unlock()
+	return m.nn
+}
+
+func (m *Modes) GetT() int {
+	m.t.Lock()
+	defer m.t.Unlock()
+	return m.tn
+}
+
+func (m *Modes) GetF() int {
+	m.f.Lock()
+	defer m.f.Unlock()
+	return m.fn
+}
+
+func (m *Modes) GetK() int {
+	m.k.Lock()
+	defer m.k.Unlock()
+	return m.kn
+}
+
+func (m *Modes) Read() int {
+	return m.cn + m.on + m.nn + m.tn + m.fn + m.kn // no lock to name
+}
+
+func (m *Modes) ReadNamed() int {
+	return m.dn // want `field m.dn read without holding m.d \(held at 2 of 2 other accesses\); loop runs on the goroutine`
+}
+
+// cond locks only when enabled, in this package: not a lock either.
+type cond struct {
+	enabled bool
+	mu      sync.Mutex
+	v       int
+}
+
+func (c *cond) Lock() {
+	if c.enabled {
+		c.mu.Lock()
+	}
+}
+
+func (c *cond) Unlock() {
+	if c.enabled {
+		c.mu.Unlock()
+	}
+}
+
+type Local struct {
+	c cond
+	n int
+}
+
+func (l *Local) loop() {
+	for {
+		l.c.Lock()
+		l.n++
+		l.c.Unlock()
+	}
+}
+
+func StartLocal(l *Local) { go l.loop() }
+
+func (l *Local) Get() int {
+	l.c.Lock()
+	defer l.c.Unlock()
+	return l.n
+}
+
+func (l *Local) Read() int { return l.n }

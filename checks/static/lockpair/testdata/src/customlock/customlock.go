@@ -59,3 +59,54 @@ func (c *Cache) Sync() error {
 	c.fl.Unlock()
 	return nil
 }
+
+// Modes: types whose Lock need not hold a mutex (lockx.Cond, Off, NoOp,
+// Try, Flock, Counter) pair like nothing: no return keeps a lock, no
+// Unlock releases one (Flock and Counter take and release their own
+// mutex inside: the summaries say so).
+type Modes struct {
+	c lockx.Cond
+	o lockx.Off
+	n lockx.NoOp
+	t lockx.Try
+	f lockx.Flock
+	k lockx.Counter
+	d lockx.Named
+	v int
+}
+
+func (m *Modes) Put(v int) error { // want Put:"acquires m.f.mu, m.k.mu"
+	m.c.Lock()
+	m.o.Lock()
+	m.n.Lock()
+	m.t.Lock()
+	m.f.Lock()
+	m.k.Lock()
+	if v < 0 {
+		return errEmpty
+	}
+	m.v = v
+	m.k.Unlock()
+	m.f.Unlock()
+	m.t.Unlock()
+	m.n.Unlock()
+	m.o.Unlock()
+	m.c.Unlock()
+	return nil
+}
+
+func (m *Modes) Unpaired() { // want Unpaired:"acquires m.k.mu"
+	m.c.Unlock()
+	m.k.Unlock()
+}
+
+// PutNamed: lockx.Named delegates to lockx.Mutex, a lock.
+func (m *Modes) PutNamed(v int) error { // want PutNamed:"acquires m.d"
+	m.d.Lock()
+	if v < 0 {
+		return errEmpty // want `m.d.m.mu locked at line 105 is still held at this return`
+	}
+	m.v = v
+	m.d.Unlock()
+	return nil
+}

@@ -61,3 +61,111 @@ func (e *Exclusive) Lock()    { e.mu.Lock() }
 func (e *Exclusive) Unlock()  { e.mu.Unlock() }
 func (e *Exclusive) RLock()   { e.mu.Lock() }
 func (e *Exclusive) RUnlock() { e.mu.Unlock() }
+
+// The types below have a sync mutex field and Lock and Unlock methods,
+// but their Lock does not hold a mutex when it returns: none is a lock.
+
+// Cond locks only when enabled.
+type Cond struct {
+	enabled bool
+	mu      sync.Mutex
+}
+
+func (c *Cond) Lock() {
+	if c.enabled {
+		c.mu.Lock()
+	}
+}
+
+func (c *Cond) Unlock() {
+	if c.enabled {
+		c.mu.Unlock()
+	}
+}
+
+// Off returns early in its no-op mode.
+type Off struct {
+	off bool
+	mu  sync.Mutex
+}
+
+func (o *Off) Lock() {
+	if o.off {
+		return
+	}
+	o.mu.Lock()
+}
+
+func (o *Off) Unlock() {
+	if o.off {
+		return
+	}
+	o.mu.Unlock()
+}
+
+// NoOp never takes its mutex.
+type NoOp struct{ mu sync.Mutex }
+
+func (n *NoOp) Lock()   {}
+func (n *NoOp) Unlock() {}
+
+// Try takes its mutex only when it is free.
+type Try struct {
+	mu sync.Mutex
+	ok bool
+}
+
+func (t *Try) Lock() { t.ok = t.mu.TryLock() }
+
+func (t *Try) Unlock() {
+	if t.ok {
+		t.mu.Unlock()
+	}
+}
+
+// Flock locks a file; its mutex only guards the descriptor's calls.
+type Flock struct {
+	mu sync.Mutex
+	fd int
+}
+
+func lockFile(fd int, on bool) {}
+
+func (f *Flock) Lock() {
+	f.mu.Lock()
+	lockFile(f.fd, true)
+	f.mu.Unlock()
+}
+
+func (f *Flock) Unlock() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	lockFile(f.fd, false)
+}
+
+// Counter counts its holders under its mutex.
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *Counter) Lock() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *Counter) Unlock() {
+	c.mu.Lock()
+	c.n--
+	c.mu.Unlock()
+}
+
+// Named delegates to another lock type of the package: a lock.
+type Named struct {
+	m    Mutex
+	name string
+}
+
+func (n *Named) Lock()   { n.m.Lock() }
+func (n *Named) Unlock() { n.m.Unlock() }
