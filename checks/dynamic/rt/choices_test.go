@@ -61,6 +61,15 @@ func TestChoicesCounted(t *testing.T) {
 			mapRange(m, func(string, int) bool { Lock(&mu); Unlock(&mu); return true })
 		}, false},
 		{"a random draw", func() { _ = RandN(10) }, false},
+		{"a goroutine runs while the other sleeps", func() {
+			// startsleep's shape: the sleep could end before the
+			// goroutine ran (EarlySleep), the only choice there is.
+			var mu sync.Mutex
+			done := make(chan bool, 1)
+			Go(func() { Lock(&mu); Unlock(&mu); Send(done, true) })
+			Sleep(time.Millisecond)
+			Recv(done)
+		}, false},
 		{"a timer set while the goroutine runs", func() {
 			tm := NewTimer(time.Millisecond)
 			var mu sync.Mutex

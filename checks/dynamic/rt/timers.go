@@ -415,8 +415,10 @@ func (s *sched) earlyTime(list []Candidate) bool {
 		// before the others ran (workerpool's pacer test panicked so).
 		return false
 	}
-	if s.timerPending() {
-		s.choices++ // a timer could fire before the one running goes on
+	if s.timerPending() || len(s.sleeping) > 0 {
+		// A timer could fire, or a sleep end, before the one running
+		// goes on (early moves; a loaded machine's delay).
+		s.choices++
 	}
 	to := time.Duration(-1) // the next deadline
 	delayed := false
