@@ -18,6 +18,7 @@ func queueOfTwo(t *testing.T) {
 	got := make(chan int, 2)
 	Go(func() {
 		k := Select(false, RecvCase(q))
+		//lint:ignore S1000 the shape the rewriter gives a select
 		select {
 		case v := <-PickRecv(k, 0, q):
 			Send(got, v)
@@ -83,6 +84,7 @@ func slotFirstTaker() string {
 	Go(func() { // b: the newest, queues second
 		Recv(gate)
 		k := Select(false, SendCase(sem))
+		//lint:ignore S1000 the shape the rewriter gives a select
 		select {
 		case PickSend(k, 0, sem) <- struct{}{}:
 			SelectSent()

@@ -66,7 +66,7 @@ func TestOwnTimerStaleRead(t *testing.T) {
 	var found *Result
 	for i, r := range rs {
 		if r.Outcome != "pass" && r.Outcome != "test-failure" {
-			t.Fatalf("schedule %d: %s: %s", r.Index, r.Outcome, r.Message)
+			t.Fatalf("schedule %d: %s: %s\n%s", r.Index, r.Outcome, r.Message, out)
 		}
 		for _, mv := range r.EarlyMoves {
 			for _, w := range mv.Ended {

@@ -7,8 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -119,7 +119,7 @@ type T struct{}
 // file, at the same positions, but for what blankBodies blanks (bodies,
 // composite literals but [...]T ones).
 func TestBlankBodiesSameDecls(t *testing.T) {
-	goroot := runtime.GOROOT()
+	goroot := goRoot(t)
 	files := 0
 	for _, pkg := range []string{"runtime", "sync", "time", "net/http", "unicode", "html", "internal/poll", "go/types", "iter", "testing"} {
 		names, err := filepath.Glob(filepath.Join(goroot, "src", pkg, "*.go"))
@@ -215,7 +215,7 @@ func TestBlankBodiesSameTypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks standard packages twice")
 	}
-	goroot := runtime.GOROOT()
+	goroot := goRoot(t)
 	cut := func(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
 		f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 		for _, d := range f.Decls {
@@ -262,4 +262,14 @@ func print(t *testing.T, fset *token.FileSet, n ast.Node) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// goRoot is the GOROOT of the go command that runs the tests.
+func goRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
