@@ -3,8 +3,6 @@ package prjob
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -172,33 +170,22 @@ func methodKey(dir, typ, method string) string {
 // position of one of the candidates (its own or a related one): the code
 // a generated test must call for a schedule to confirm it.
 func candidateMethods(cands []checks.Finding, dir string) map[string]bool {
-	lines := map[string][]int{}
+	out := map[string]bool{}
+	pkgs := map[string]*pkgMethods{} // by directory, read once
 	for _, f := range cands {
 		for _, p := range append([]checks.Position{f.Pos}, relatedPositions(f.Related)...) {
-			if p.File != "" && p.Line > 0 && filepath.Base(p.File) != gen.FileName {
-				file := AbsIn(dir, p.File)
-				lines[file] = append(lines[file], p.Line)
-			}
-		}
-	}
-	out := map[string]bool{}
-	for file, ls := range lines {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 {
+			if p.File == "" || p.Line <= 0 || filepath.Base(p.File) == gen.FileName {
 				continue
 			}
-			typ := recvTypeName(fd.Recv.List[0].Type)
-			start, end := fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line
-			for _, l := range ls {
-				if typ != "" && l >= start && l <= end {
-					out[methodKey(filepath.Dir(file), typ, fd.Name.Name)] = true
-				}
+			file := AbsIn(dir, p.File)
+			pkg := filepath.Dir(file)
+			pm, ok := pkgs[pkg]
+			if !ok {
+				pm = parseMethods(pkg)
+				pkgs[pkg] = pm
+			}
+			if typ, name, ok := pm.at(file, p.Line); ok {
+				out[methodKey(pkg, typ, name)] = true
 			}
 		}
 	}
