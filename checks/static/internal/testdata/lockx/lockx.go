@@ -1,5 +1,7 @@
 // Package lockx is a module's own lock package (as gopkg's syncx): lock
-// types built on sync mutexes, called from another package.
+// types built on sync mutexes, called from another package. One copy for
+// every pass: each pass's testdata/src/lockx is a symbolic link here
+// (analysistest resolves imports in the pass's own testdata root).
 package lockx
 
 import "sync"
