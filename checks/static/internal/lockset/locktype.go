@@ -13,6 +13,8 @@ import (
 	"slices"
 	"sync"
 	"weak"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // lockTypes holds the custom lock types decided so far and their plain
@@ -376,22 +378,8 @@ func sameRoot(info *types.Info, x ast.Expr, made string, recv *types.Var) bool {
 	if types.ExprString(x) == made {
 		return true
 	}
-	var root ast.Expr = x
-	for {
-		switch e := ast.Unparen(root).(type) {
-		case *ast.SelectorExpr:
-			root = e.X
-			continue
-		case *ast.IndexExpr:
-			root = e.X
-			continue
-		case *ast.StarExpr:
-			root = e.X
-			continue
-		}
-		break
-	}
 	// m[j].Unlock() after m[i].Lock(): the same shards.
 	_, indexed := ast.Unparen(x).(*ast.IndexExpr)
-	return indexed && isRecv(info, root, recv)
+	root := passutil.ElemRootIdent(x)
+	return indexed && root != nil && isRecv(info, root, recv)
 }
