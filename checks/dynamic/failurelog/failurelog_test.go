@@ -425,6 +425,12 @@ func TestTestifyBlock(t *testing.T) {
 		// As go test prints it: the --- FAIL line, the site with a
 		// trailing space, tabs; the package on the FAIL line.
 		"go test": "--- FAIL: TestDropUpdates (0.01s)\n    cache_test.go:866: \n        \tError Trace:\tcache_test.go:866\n        \t            \t\t\t\tcache_test.go:872\n        \tError:      \tShould be true\n        \tTest:       \tTestDropUpdates\nFAIL\nFAIL\tgithub.com/dgraph-io/ristretto\t2.1s\n",
+		// As go test -v prints it: the block before the --- FAIL line
+		// (one failure, not the block's and the --- FAIL line's).
+		"go test -v": "=== RUN   TestDropUpdates\n    cache_test.go:866: \n        \tError Trace:\tcache_test.go:866\n        \t            \t\t\t\tcache_test.go:872\n        \tError:      \tShould be true\n        \tTest:       \tTestDropUpdates\n--- FAIL: TestDropUpdates (0.01s)\nFAIL\n",
+		// The same, of a subtest whose --- FAIL line the paste left out:
+		// its parent's --- FAIL line is the same failure.
+		"go test -v, a subtest": "=== RUN   TestDropUpdates\n=== RUN   TestDropUpdates/one\n    cache_test.go:866: \n        \tError Trace:\tcache_test.go:866\n        \tError:      \tShould be true\n        \tTest:       \tTestDropUpdates/one\n--- FAIL: TestDropUpdates (0.01s)\n",
 	} {
 		fs := Parse(log)
 		if len(fs) != 1 {
