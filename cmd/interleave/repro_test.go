@@ -436,10 +436,11 @@ func TestReproAssertionValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(log string) (int, string, string) {
+	run := func(log string, flags ...string) (int, string, string) {
 		var out, errb bytes.Buffer
 		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
-		code := runMain(context.Background(), env, []string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-count", "200", "-format", "json", "-schedules", t.TempDir(), logPath(t, log)})
+		args := append([]string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-count", "200", "-format", "json", "-schedules", t.TempDir()}, flags...)
+		code := runMain(context.Background(), env, append(args, logPath(t, log)))
 		return code, out.String(), errb.String()
 	}
 	for i, log := range []string{"values-new.log", "values-old.log"} {
@@ -465,7 +466,20 @@ func TestReproAssertionValues(t *testing.T) {
 			}
 		}
 	}
-	code, _, stderr := run("values-other.log")
+	// The same assertion two lines below in the log (a log from a nearby
+	// commit): -line-drift 2 takes it, says so, and the schedule replays.
+	code, out, stderr := run("values-drift.log", "-line-drift", "2")
+	if code != exitFindings || !strings.Contains(stderr, "matched within -line-drift 2 only") {
+		t.Fatalf("values-drift.log: code %d, want %d, matched off the log's line; stderr:\n%s", code, exitFindings, stderr)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("values-drift.log: want one finding in a JSON report (%v):\n%s", err, out)
+	}
+	if rcode, rout := replayIn(t, dir, []string{rep.Findings[0].Schedule}); rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
+		t.Errorf("replay of %s: code %d, want %d:\n%s", rep.Findings[0].Schedule, rcode, exitFindings, rout)
+	}
+	code, _, stderr = run("values-other.log")
 	if code != exitReproNotReached {
 		t.Fatalf("values-other.log: code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
 	}

@@ -90,6 +90,8 @@ type Failure struct {
 	// N (at most MaxRuns); RunsFrom says which.
 	Runs     int
 	RunsFrom string
+	// msgLine is the 1-based log line of a --- FAIL failure's message.
+	msgLine int
 }
 
 // TestTimeout is the -timeout a Timeout failure's binary ran out of
@@ -211,18 +213,18 @@ func (p *parser) parse() {
 			continue
 		}
 		ml := p.lines[i+1]
-		mm := logMsgRE.FindStringSubmatch(ml)
+		mm, at := logMsgRE.FindStringSubmatch(ml), i+1
 		if mm == nil || len(ml)-len(strings.TrimLeft(ml, " ")) <= indent {
 			// go test -v prints a test's messages as they come: between
 			// its === RUN line and its --- FAIL line.
-			mm = p.messageBefore(i, m[1])
+			mm, at = p.messageBefore(i, m[1])
 		}
 		if mm == nil || strings.Contains(mm[3], "race detected during execution of test") {
 			continue
 		}
 		f := &Failure{
 			Kind: TestFailure, Message: mm[3], Site: mm[1] + ":" + mm[2], Line: i + 1,
-			Test: topLevel(m[1]), TestFrom: from,
+			Test: topLevel(m[1]), TestFrom: from, msgLine: at + 1,
 		}
 		if f.Test != m[1] {
 			f.Subtest = m[1]
@@ -281,10 +283,12 @@ func (p *parser) testify() {
 				f.Subtest = test
 			}
 		}
-		// The same assertion read from its --- FAIL line: keep one.
+		// The same assertion read from its --- FAIL line (below it, or,
+		// in go test -v output, above it: the line the message was read
+		// from is the block's site line): keep one.
 		merged := false
 		for _, o := range p.out {
-			if o.Kind == TestFailure && o.Site == f.Site && o.Line <= f.Line && f.Line-o.Line <= 2 {
+			if o.Kind == TestFailure && o.Site == f.Site && (o.Line <= f.Line && f.Line-o.Line <= 2 || o.msgLine == f.Line) {
 				o.Message, o.Detail = f.Message, f.Detail
 				if o.Subtest == "" {
 					o.Subtest = f.Subtest
@@ -305,9 +309,9 @@ func continues(l string) bool {
 }
 
 // messageBefore returns the first message test logged before its --- FAIL
-// line at line i, when the log shows its === RUN (or === CONT) line and no
-// other test ends in between; nil otherwise.
-func (p *parser) messageBefore(i int, test string) []string {
+// line at line i, and the index of its line, when the log shows its ===
+// RUN (or === CONT) line and no other test ends in between; nil otherwise.
+func (p *parser) messageBefore(i int, test string) ([]string, int) {
 	start := -1
 	for j := i - 1; j >= 0; j-- {
 		l := p.lines[j]
@@ -316,18 +320,18 @@ func (p *parser) messageBefore(i int, test string) []string {
 			break
 		}
 		if endLineRE.MatchString(l) || pkgLineRE.MatchString(l) {
-			return nil
+			return nil, -1
 		}
 	}
 	if start < 0 {
-		return nil
+		return nil, -1
 	}
 	for j := start + 1; j < i; j++ {
 		if mm := logMsgRE.FindStringSubmatch(p.lines[j]); mm != nil && !p.used[j] {
-			return mm
+			return mm, j
 		}
 	}
-	return nil
+	return nil, -1
 }
 
 // dedupe keeps the first of failures that are the same failure of the

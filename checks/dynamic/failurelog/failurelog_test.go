@@ -425,6 +425,12 @@ func TestTestifyBlock(t *testing.T) {
 		// As go test prints it: the --- FAIL line, the site with a
 		// trailing space, tabs; the package on the FAIL line.
 		"go test": "--- FAIL: TestDropUpdates (0.01s)\n    cache_test.go:866: \n        \tError Trace:\tcache_test.go:866\n        \t            \t\t\t\tcache_test.go:872\n        \tError:      \tShould be true\n        \tTest:       \tTestDropUpdates\nFAIL\nFAIL\tgithub.com/dgraph-io/ristretto\t2.1s\n",
+		// As go test -v prints it: the block before the --- FAIL line
+		// (one failure, not the block's and the --- FAIL line's).
+		"go test -v": "=== RUN   TestDropUpdates\n    cache_test.go:866: \n        \tError Trace:\tcache_test.go:866\n        \t            \t\t\t\tcache_test.go:872\n        \tError:      \tShould be true\n        \tTest:       \tTestDropUpdates\n--- FAIL: TestDropUpdates (0.01s)\nFAIL\n",
+		// The same, of a subtest whose --- FAIL line the paste left out:
+		// its parent's --- FAIL line is the same failure.
+		"go test -v, a subtest": "=== RUN   TestDropUpdates\n=== RUN   TestDropUpdates/one\n    cache_test.go:866: \n        \tError Trace:\tcache_test.go:866\n        \tError:      \tShould be true\n        \tTest:       \tTestDropUpdates/one\n--- FAIL: TestDropUpdates (0.01s)\n",
 	} {
 		fs := Parse(log)
 		if len(fs) != 1 {
@@ -761,5 +767,50 @@ func TestTimeoutLiveGoroutines(t *testing.T) {
 	short := strings.ReplaceAll(log, "chan receive, 7 minutes", "chan receive")
 	if f = Parse(short)[0]; len(f.Involved) != 2 {
 		t.Errorf("a dump without waits of minutes: %d involved, want 2", len(f.Involved))
+	}
+}
+
+// A testify assertion the log shows two lines below the checkout's (a log
+// from a nearby commit): it matches with Drift 2, by the subtest the log
+// names, as the first message the test logged; never with less, nor from
+// another subtest, another file or farther.
+func TestSignatureSiteDrift(t *testing.T) {
+	log := "=== RUN   TestUpdate\n=== RUN   TestUpdate/happy_path\n    sched_test.go:1606: \n        \tError Trace:\tsched_test.go:1606\n        \tError:      \tNot equal: \n        \t            \texpected: 4\n        \t            \tactual  : 3\n        \tTest:       \tTestUpdate/happy_path\n--- FAIL: TestUpdate (2.75s)\n"
+	fs := Parse(log)
+	if len(fs) != 1 {
+		t.Fatalf("got %d failures, want 1", len(fs))
+	}
+	in := InModule("example.com/sched")
+	sig := fs[0].Signature(in)
+	fd := func(test, site string) checks.Finding {
+		// As explore tells it (gocron's TestScheduler_Update).
+		return checks.Finding{Kind: checks.TestFailure, Test: test, Message: test + ": test failed: " + site + ": Not equal: expected: 4 actual : 3"}
+	}
+	for _, c := range []struct {
+		drift      int
+		test, site string
+		want       bool
+	}{
+		{0, "TestUpdate/happy_path", "sched_test.go:1606", true},
+		{0, "TestUpdate/happy_path", "sched_test.go:1604", false},
+		{1, "TestUpdate/happy_path", "sched_test.go:1604", false},
+		{2, "TestUpdate/happy_path", "sched_test.go:1604", true},
+		{2, "TestUpdate/happy_path", "sched_test.go:1608", true},
+		{2, "TestUpdate/happy_path", "sched_test.go:1603", false},
+		{2, "TestUpdate/other", "sched_test.go:1604", false},
+		{2, "TestUpdate/happy_path", "other_test.go:1604", false},
+	} {
+		sig.Drift = c.drift
+		if ok, why := sig.Match(fd(c.test, c.site), in); ok != c.want {
+			t.Errorf("drift %d, %s at %s: match %v (%s), want %v", c.drift, c.test, c.site, ok, why, c.want)
+		}
+	}
+	// A message logged first at another line: the assertion is not the
+	// one that failed the test first.
+	sig.Drift = 2
+	other := fd("TestUpdate/happy_path", "sched_test.go:1604")
+	other.Message = "TestUpdate/happy_path: test failed: sched_test.go:1500: setting up\n" + strings.TrimPrefix(other.Message, "TestUpdate/happy_path: test failed: ")
+	if ok, _ := sig.Match(other, in); ok {
+		t.Error("matched within Drift by a message that is not the test's first")
 	}
 }

@@ -2,7 +2,9 @@ package failurelog
 
 import (
 	"fmt"
+	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -27,8 +29,12 @@ func InModule(mod string) func(checks.Frame) bool {
 // goroutine involved, its top in-module frames.
 type Signature struct {
 	Kind    Kind
-	Message string           // normalized; "" when the kind needs none
-	Site    string           // a test failure's "file.go:line"
+	Message string // normalized; "" when the kind needs none
+	Site    string // a test failure's "file.go:line"
+	// Subtest is the subtest path the log names for a test failure
+	// ("TestX/case_1"): with Drift, a message logged a few lines off the
+	// log's Site must be this subtest's.
+	Subtest string
 	Stacks  [][]checks.Frame // per involved goroutine with in-module frames, its top ones
 	// Detail is text the failure's message must hold anywhere, spaces
 	// collapsed: a testify assertion's Error: line, which is not its first.
@@ -41,15 +47,50 @@ type Signature struct {
 	// numbers: Match pairs them with the finding's (numbersAgree), so a
 	// count measured may differ, an expected value or an index may not.
 	Numbers string
-	// Drift is how many lines a goroutine's top frame may be away from the
-	// log's, in the same function and file: a log from another commit
-	// than the checkout (0: the same line).
+	// Drift is how many lines a goroutine's top frame, or a test
+	// failure's Site, may be away from the log's, in the same function
+	// and file: a log from another commit than the checkout (0: the
+	// same line).
 	Drift int
 	// Late is set for a goroutine that failed or logged through a test
 	// that had completed: the top-level test the message names. Which
 	// test of its tree go test names, and whether as a failure or a log,
 	// depends on what else was still running, so only this counts.
 	Late string
+}
+
+// loggedAtRE finds where the testing package says a message was logged:
+// "x_test.go:12: " before it.
+var loggedAtRE = regexp.MustCompile(`(\S+\.go):(\d+): `)
+
+// siteNear reports whether a test failure's first logged message (the
+// same message: Match checks it first) was logged in the file of the
+// log's Site, at most Drift lines away, by the subtest the log names if
+// it names one: the log's assertion in code a few lines off the
+// checkout's.
+func (s Signature) siteNear(fd checks.Finding) bool {
+	i := strings.LastIndexByte(s.Site, ':')
+	if s.Drift <= 0 || i < 0 {
+		return false
+	}
+	file := s.Site[:i]
+	line, err := strconv.Atoi(s.Site[i+1:])
+	if err != nil {
+		return false
+	}
+	if s.Subtest != "" && fd.Test != s.Subtest && !strings.HasPrefix(fd.Message, s.Subtest+": ") {
+		return false
+	}
+	// The first message the test logged: the one that failed it, unless
+	// it logged before (then this is no match, as with frames off the
+	// log's function).
+	m := loggedAtRE.FindStringSubmatch(fd.Message)
+	if m == nil || path.Base(m[1]) != path.Base(file) {
+		return false
+	}
+	n, err := strconv.Atoi(m[2])
+	d := n - line
+	return err == nil && d >= -s.Drift && d <= s.Drift
 }
 
 // lateAnyRE finds the testing package's late-failure panic in a message.
@@ -59,6 +100,9 @@ var lateAnyRE = regexp.MustCompile(`(?:Fail|Log) in goroutine after (\S+) has co
 // module under test.
 func (f *Failure) Signature(inModule func(checks.Frame) bool) Signature {
 	s := Signature{Kind: f.Kind, Site: f.Site}
+	if f.Kind == TestFailure {
+		s.Subtest = f.Subtest
+	}
 	switch f.Kind {
 	case Panic, Fatal, TestFailure:
 		s.Message = normalize(f.Message)
@@ -214,7 +258,7 @@ func (s Signature) Match(fd checks.Finding, inModule func(checks.Frame) bool) (o
 	if (s.Expected != "" || s.Actual != "") && !valuesShown(fd.Message, s.Expected, s.Actual) {
 		return false, fmt.Sprintf("message %q, not one with expected %s, actual %s", firstLine(fd.Message), s.Expected, s.Actual)
 	}
-	if s.Site != "" && !strings.Contains(fd.Message, s.Site+": ") {
+	if s.Site != "" && !strings.Contains(fd.Message, s.Site+": ") && !s.siteNear(fd) {
 		// The testing package prefixes a test's message with where it
 		// was logged.
 		return false, fmt.Sprintf("logged %q, not at %s", firstLine(fd.Message), s.Site)
