@@ -40,6 +40,7 @@ type failure struct {
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
+	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// prior are the schedules its process ran before it, in order (its
 	// test's, and in a batch process the tests' before it); priorTests
@@ -259,6 +260,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		elapsed:   r.Elapsed,
 		early:     r.Early,
 		moves:     r.EarlyMoves,
+		subtest:   r.Subtest,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {
@@ -511,7 +513,23 @@ func failureOf(f checks.Finding) *failure {
 	if f.Pos.IsValid() {
 		site = fmt.Sprintf("%s:%d", f.Pos.File, f.Pos.Line)
 	}
-	return &failure{kind: f.Kind, message: strings.TrimPrefix(f.Message, f.Test+": "), site: site, goroutines: f.Goroutines}
+	msg, ok := strings.CutPrefix(f.Message, f.Test+": ")
+	if rest, sub := strings.CutPrefix(f.Message, f.Test+"/"); !ok && sub {
+		if _, m, found := strings.Cut(rest, ": "); found {
+			msg = m
+		}
+	}
+	return &failure{kind: f.Kind, message: msg, site: site, goroutines: f.Goroutines}
+}
+
+// where names what failed for a finding's message: test, or the top-level
+// subtest it failed in ("TestSuite/TestMethod": a suite's method) when
+// the search ran the whole test.
+func (f *failure) where(test string) string {
+	if f.subtest == "" || strings.Contains(test, "/") {
+		return test
+	}
+	return test + "/" + f.subtest
 }
 
 // isHang reports whether f is the watchdog's: a goroutine that never
@@ -672,7 +690,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	fd := checks.Finding{
 		Rule:       checks.DynamicRuleID(f.kind),
 		Severity:   checks.Error,
-		Message:    fmt.Sprintf("%s: %s", test, f.message),
+		Message:    fmt.Sprintf("%s: %s", f.where(test), f.message),
 		Evidence:   checks.Dynamic,
 		Package:    pkg,
 		Kind:       f.kind,

@@ -378,6 +378,7 @@ func (r *scheduleRun) finish(p any) {
 	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
+		res.Subtest = r.s.failedSub()
 		if r.s.groupSite != "" {
 			res.Site = r.s.groupSite
 		}

@@ -1,0 +1,35 @@
+package explore
+
+import (
+	"context"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+)
+
+// suitesDir is the nested module of testify suites (a stand-in for
+// testify's suite package, replaced in its go.mod).
+const suitesDir = "../testdata/suites"
+
+// TestSuiteMethods: testify's suite.Run runs each method through t.Run
+// from testify's own code; the method's body runs under control as a
+// subtest's (rewrite's RunRunner), so a deadlock and a lost update
+// between a method and the goroutine it starts are found, named after
+// the method, and replayed, while the correct method stays silent.
+// Without it the methods ran outside control and neither was found.
+func TestSuiteMethods(t *testing.T) {
+	c, res := searchCounted(t, suitesDir, []string{"./methods"}, 30)
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestTransferSuite": checks.Deadlock,
+			"TestCountSuite":    checks.TestFailure,
+			"TestCalmSuite":     "",
+		},
+		Msgs: map[string][]string{
+			"TestTransferSuite": {"TestTransferSuite/TestTransfer: deadlock"},
+			"TestCountSuite":    {"TestCountSuite/TestCount: ", "count = 1, want 2"},
+		},
+	}
+	checkFindings(context.Background(), t, res, c)
+}
