@@ -41,6 +41,7 @@ type failure struct {
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
 	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
+	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// prior are the schedules its process ran before it, in order (its
 	// test's, and in a batch process the tests' before it); priorTests
@@ -249,18 +250,19 @@ func fromResult(r rt.Result) (*failure, bool) {
 		r.Message = "hang: " + msg
 	}
 	f := &failure{
-		kind:      checks.FailureKind(r.Outcome),
-		message:   r.Message,
-		site:      r.Site,
-		seed:      r.Seed,
-		decisions: r.Decisions,
-		clockBase: r.ClockBase,
-		states:    r.Goroutines,
-		kept:      r.Kept > 0,
-		elapsed:   r.Elapsed,
-		early:     r.Early,
-		moves:     r.EarlyMoves,
-		subtest:   r.Subtest,
+		kind:       checks.FailureKind(r.Outcome),
+		message:    r.Message,
+		site:       r.Site,
+		seed:       r.Seed,
+		decisions:  r.Decisions,
+		clockBase:  r.ClockBase,
+		states:     r.Goroutines,
+		kept:       r.Kept > 0,
+		elapsed:    r.Elapsed,
+		early:      r.Early,
+		moves:      r.EarlyMoves,
+		subtest:    r.Subtest,
+		leftBehind: r.LeftBehind,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {
@@ -519,8 +521,25 @@ func failureOf(f checks.Finding) *failure {
 			msg = m
 		}
 	}
-	return &failure{kind: f.Kind, message: msg, site: site, goroutines: f.Goroutines}
+	msg, left, _ := strings.Cut(msg, leftPrefix)
+	if left != "" {
+		left = "leak: " + strings.TrimSuffix(left, ")")
+	}
+	return &failure{kind: f.Kind, message: msg, site: site, goroutines: f.Goroutines, leftBehind: left}
 }
+
+// leftText is what a failed test left running, told after its failure
+// (" (what it left behind: goroutines still blocked after the test
+// returned: g1 blocked on ...)"), or "".
+func (f *failure) leftText() string {
+	if f.leftBehind == "" {
+		return ""
+	}
+	return leftPrefix + strings.TrimPrefix(f.leftBehind, "leak: ") + ")"
+}
+
+// leftPrefix starts leftText.
+const leftPrefix = " (what it left behind: "
 
 // where names what failed for a finding's message: test, or the top-level
 // subtest it failed in ("TestSuite/TestMethod": a suite's method) when
@@ -690,7 +709,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	fd := checks.Finding{
 		Rule:       checks.DynamicRuleID(f.kind),
 		Severity:   checks.Error,
-		Message:    fmt.Sprintf("%s: %s", f.where(test), f.message),
+		Message:    fmt.Sprintf("%s: %s%s", f.where(test), f.message, f.leftText()),
 		Evidence:   checks.Dynamic,
 		Package:    pkg,
 		Kind:       f.kind,

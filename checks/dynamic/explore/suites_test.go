@@ -33,3 +33,27 @@ func TestSuiteMethods(t *testing.T) {
 	}
 	checkFindings(context.Background(), t, res, c)
 }
+
+// TestFailedTestLeftovers: a test whose assertion fails under some
+// interleavings and, failing, skips the Close that stops its pool's
+// workers is reported as the test failure (its message and site), with the
+// workers it left inside that finding, once, and the schedule replays; the
+// correct mirror stays silent. It was reported as a goroutine leak.
+func TestFailedTestLeftovers(t *testing.T) {
+	c, res := searchCounted(t, suitesDir, []string{"./failleft"}, 30)
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestPoolCounts":     checks.TestFailure,
+			"TestPoolCountsCalm": "",
+		},
+		Msgs: map[string][]string{
+			"TestPoolCounts": {"hits = 1, want 2", "(what it left behind: goroutines still blocked after the test returned: ", "failleft_test.go:23"},
+		},
+	}
+	checkFindings(context.Background(), t, res, c)
+	for _, f := range res.Findings {
+		if f.Test == "TestPoolCounts" && len(f.Goroutines) == 0 {
+			t.Errorf("%s: no goroutines in the finding, want the workers it left", f.Message)
+		}
+	}
+}

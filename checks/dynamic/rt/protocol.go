@@ -299,6 +299,10 @@ type Result struct {
 	// or the one all blocked goroutines but the test's belong to; "" when
 	// none or several.
 	Subtest string `json:"subtest,omitempty"`
+	// LeftBehind is, for a test-failure, the leak the failed test left
+	// (a message starting LeakBlocked or LeakRunning), its goroutines in
+	// Goroutines: what followed from the failure, not a finding of its own.
+	LeftBehind string `json:"leftBehind,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`
 	// Virtual is how far the virtual clock moved until the test returned
