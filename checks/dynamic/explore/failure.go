@@ -40,6 +40,8 @@ type failure struct {
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
+	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
+	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// prior are the schedules its process ran before it, in order (its
 	// test's, and in a batch process the tests' before it); priorTests
@@ -248,17 +250,19 @@ func fromResult(r rt.Result) (*failure, bool) {
 		r.Message = "hang: " + msg
 	}
 	f := &failure{
-		kind:      checks.FailureKind(r.Outcome),
-		message:   r.Message,
-		site:      r.Site,
-		seed:      r.Seed,
-		decisions: r.Decisions,
-		clockBase: r.ClockBase,
-		states:    r.Goroutines,
-		kept:      r.Kept > 0,
-		elapsed:   r.Elapsed,
-		early:     r.Early,
-		moves:     r.EarlyMoves,
+		kind:       checks.FailureKind(r.Outcome),
+		message:    r.Message,
+		site:       r.Site,
+		seed:       r.Seed,
+		decisions:  r.Decisions,
+		clockBase:  r.ClockBase,
+		states:     r.Goroutines,
+		kept:       r.Kept > 0,
+		elapsed:    r.Elapsed,
+		early:      r.Early,
+		moves:      r.EarlyMoves,
+		subtest:    r.Subtest,
+		leftBehind: r.LeftBehind,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {
@@ -511,7 +515,40 @@ func failureOf(f checks.Finding) *failure {
 	if f.Pos.IsValid() {
 		site = fmt.Sprintf("%s:%d", f.Pos.File, f.Pos.Line)
 	}
-	return &failure{kind: f.Kind, message: strings.TrimPrefix(f.Message, f.Test+": "), site: site, goroutines: f.Goroutines}
+	msg, ok := strings.CutPrefix(f.Message, f.Test+": ")
+	if rest, sub := strings.CutPrefix(f.Message, f.Test+"/"); !ok && sub {
+		if _, m, found := strings.Cut(rest, ": "); found {
+			msg = m
+		}
+	}
+	msg, left, _ := strings.Cut(msg, leftPrefix)
+	if left != "" {
+		left = "leak: " + strings.TrimSuffix(left, ")")
+	}
+	return &failure{kind: f.Kind, message: msg, site: site, goroutines: f.Goroutines, leftBehind: left}
+}
+
+// leftText is what a failed test left running, told after its failure
+// (" (what it left behind: goroutines still blocked after the test
+// returned: g1 blocked on ...)"), or "".
+func (f *failure) leftText() string {
+	if f.leftBehind == "" {
+		return ""
+	}
+	return leftPrefix + strings.TrimPrefix(f.leftBehind, "leak: ") + ")"
+}
+
+// leftPrefix starts leftText.
+const leftPrefix = " (what it left behind: "
+
+// where names what failed for a finding's message: test, or the top-level
+// subtest it failed in ("TestSuite/TestMethod": a suite's method) when
+// the search ran the whole test.
+func (f *failure) where(test string) string {
+	if f.subtest == "" || strings.Contains(test, "/") {
+		return test
+	}
+	return test + "/" + f.subtest
 }
 
 // isHang reports whether f is the watchdog's: a goroutine that never
@@ -672,7 +709,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	fd := checks.Finding{
 		Rule:       checks.DynamicRuleID(f.kind),
 		Severity:   checks.Error,
-		Message:    fmt.Sprintf("%s: %s", test, f.message),
+		Message:    fmt.Sprintf("%s: %s%s", f.where(test), f.message, f.leftText()),
 		Evidence:   checks.Dynamic,
 		Package:    pkg,
 		Kind:       f.kind,

@@ -663,7 +663,36 @@ func (r *fileRW) interesting(fn *types.Func) bool {
 
 // only reports whether a restricted rewrite rewrites calls of fn.
 func (r *fileRW) only(fn *types.Func) bool {
-	return r.timeOnly && timeOp(fn) || r.viewOnly && viewOp(fn)
+	return r.timeOnly && (timeOp(fn) || subtestOp(fn)) || r.viewOnly && viewOp(fn)
+}
+
+// subtestOp reports whether fn starts a subtest: (*testing.T).Run, or Run
+// of an interface a *testing.T satisfies (testify's suite runs each method
+// through one). Rewritten in dependencies too, so that the subtests a test
+// framework starts (a suite's methods) run under control as the test's own.
+func subtestOp(fn *types.Func) bool {
+	return fn != nil && fn.Origin().FullName() == "(*testing.T).Run" || runnerRun(fn)
+}
+
+// runnerRun reports whether fn is the method Run(string, func(*testing.T))
+// bool of an interface (rt.RunRunner).
+func runnerRun(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Run" {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return false
+	}
+	ps, rs := sig.Params(), sig.Results()
+	if sig.Variadic() || ps.Len() != 2 || rs.Len() != 1 {
+		return false
+	}
+	f, ok := ps.At(1).Type().Underlying().(*types.Signature)
+	return types.Identical(ps.At(0).Type(), types.Typ[types.String]) &&
+		types.Identical(rs.At(0).Type(), types.Typ[types.Bool]) &&
+		ok && f.Params().Len() == 1 && f.Results().Len() == 0 && !f.Variadic() &&
+		types.TypeString(f.Params().At(0).Type(), nil) == "*testing.T"
 }
 
 // viewOp reports whether fn shows the process's goroutines
@@ -913,6 +942,12 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		return
 	}
 	full := fn.Origin().FullName()
+	if runnerRun(fn) {
+		r.addNode(c.Pos(), c.End(), func() string {
+			return rtp + "RunRunner(" + r.rn(sel.X) + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
+		})
+		return
+	}
 	if cleanupMethods[full] {
 		// Promoted from testing's unexported common: the receiver itself
 		// (a *testing.T, *testing.B, *testing.F or a testing.TB) is passed

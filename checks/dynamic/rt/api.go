@@ -811,6 +811,21 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	return <-res
 }
 
+// Runner is what has testing.T's Run: testify's suite runs each of its
+// methods through one (suite.Run's runTests).
+type Runner interface {
+	Run(name string, f func(t *testing.T)) bool
+}
+
+// RunRunner is r.Run(name, f): when r is a *testing.T, f runs under control
+// as Run runs a subtest, so a suite method's body is searched like a test's.
+func RunRunner(r Runner, name string, f func(t *testing.T)) bool {
+	if t, ok := r.(*testing.T); ok {
+		return Run(t, name, f)
+	}
+	return r.Run(name, f)
+}
+
 // runSubtest is the body of a controlled subtest, on its test goroutine.
 func runSubtest(c *gstate, t *testing.T, f func(t *testing.T)) {
 	setGid(c)
@@ -821,6 +836,9 @@ func runSubtest(c *gstate, t *testing.T, f func(t *testing.T)) {
 			return
 		}
 		exited = true
+		if c.sub != nil && t.Failed() {
+			c.sub.failed = true // on c, the goroutine that runs
+		}
 		if ch := finishedOf(c); ch != nil {
 			close(ch)
 		}

@@ -264,7 +264,11 @@
 //
 // Testing hooks: t.Run runs the subtest on a new controlled goroutine while
 // the caller waits ("t.Run"); the real t.Run is called from a helper
-// goroutine. t.Parallel in a subtest keeps its meaning: the parent's t.Run
+// goroutine. So does Run of an interface a *testing.T satisfies
+// (RunRunner): testify's suite runs each method through one, in
+// dependency code the rewriter changes for it, so a suite method runs
+// under control as a subtest; a failure names the top-level subtest it
+// happened in (Result.Subtest). t.Parallel in a subtest keeps its meaning: the parent's t.Run
 // returns, the subtest waits until the parent's function has returned, then
 // runs alongside its parallel siblings, and the parent's cleanups and its
 // own t.Run's return wait for them; channel operations stand for go test's

@@ -376,8 +376,15 @@ func (r *scheduleRun) finish(p any) {
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
 		res.Inconclusive = SettleFailPrefix + "an AfterFunc callback the test left pending failed after the test had ended"
 	}
+	if res.Outcome == "leak" && res.Inconclusive == "" && (f || r.failed()) {
+		// go test tells the test's failure; the goroutines it left (its
+		// t.Fatal skipped the Close) are what followed from it: kept in
+		// LeftBehind and Goroutines, one finding with the failure.
+		res.LeftBehind, res.Outcome = res.Message, "pass"
+	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
+		res.Subtest = r.s.failedSub()
 		if r.s.groupSite != "" {
 			res.Site = r.s.groupSite
 		}

@@ -13,6 +13,7 @@ import (
 type failure struct {
 	kind, msg, site string
 	gs              []GoroutineState
+	sub             string // the top-level subtest it happened in (Result.Subtest)
 }
 
 //go:norace
@@ -20,7 +21,7 @@ func (s *sched) fatal(g *gstate, msg string) {
 	if s.fail != nil || s.aborting {
 		return
 	}
-	f := &failure{kind: "fatal", msg: msg, site: s.siteOf(g)}
+	f := &failure{kind: "fatal", msg: msg, site: s.siteOf(g), sub: subName(g)}
 	s.fail = f
 }
 
@@ -69,6 +70,7 @@ func (s *sched) blockedFailure(running bool) {
 		f.msg = "deadlock: all goroutines are blocked: " + strings.Join(parts, "; ")
 	}
 	f.site = pickSite(f.gs)
+	f.sub = s.commonSub(f.gs)
 	s.fail = f
 }
 

@@ -294,6 +294,15 @@ type Result struct {
 	// Subtests is the test's top-level subtests, with the goroutines
 	// each started (subtests.go), when Config.Targets is set.
 	Subtests []SubtestRun `json:"subtests,omitempty"`
+	// Subtest names the top-level subtest the failure happened in (a
+	// suite's method): the one that failed, the panicking goroutine's,
+	// or the one all blocked goroutines but the test's belong to; "" when
+	// none or several.
+	Subtest string `json:"subtest,omitempty"`
+	// LeftBehind is, for a test-failure, the leak the failed test left
+	// (a message starting LeakBlocked or LeakRunning), its goroutines in
+	// Goroutines: what followed from the failure, not a finding of its own.
+	LeftBehind string `json:"leftBehind,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`
 	// Virtual is how far the virtual clock moved until the test returned

@@ -492,7 +492,7 @@ func (s *sched) arrived(g *gstate) {
 		s.live--
 		s.tab = s.tab.with(g.gid, nil)
 		if g.panicked && !s.aborting && s.fail == nil {
-			s.fail = &failure{kind: "panic", msg: "panic: " + g.panicVal, site: g.panicSite}
+			s.fail = &failure{kind: "panic", msg: "panic: " + g.panicVal, site: g.panicSite, sub: subName(g)}
 			s.fail.gs = append(s.fail.gs, GoroutineState{ID: g.id, Op: "panic", Site: g.panicSite, Stack: g.panicStack})
 			s.collectStates(s.fail)
 		}
@@ -803,7 +803,7 @@ func (s *sched) result() Result {
 	if f := s.fail; f != nil && f.kind == kindInconclusive {
 		r.Inconclusive = f.msg
 	} else if f != nil {
-		r.Outcome, r.Message, r.Site, r.Goroutines = f.kind, f.msg, f.site, f.gs
+		r.Outcome, r.Message, r.Site, r.Goroutines, r.Subtest = f.kind, f.msg, f.site, f.gs, f.sub
 		s.addPaths(&r)
 	}
 	s.targetCounts(&r)

@@ -45,6 +45,45 @@ func subtestName(name string) string {
 type subtestRun struct {
 	name       string
 	goroutines int
+	failed     bool // its t (or a nested subtest's) failed
+	group      bool // a part of Group, not the test's own subtest
+}
+
+// subName is the name of g's top-level subtest, or "".
+func subName(g *gstate) string {
+	if g == nil || g.sub == nil || g.sub.group {
+		return ""
+	}
+	return g.sub.name
+}
+
+// commonSub is the top-level subtest every goroutine of gs but the
+// test's own (g0) runs in, or "" when one runs in none or they differ.
+//
+//go:norace
+func (s *sched) commonSub(gs []GoroutineState) string {
+	name := ""
+	for _, st := range gs {
+		if st.ID <= 0 || st.ID >= len(s.gs) {
+			continue
+		}
+		n := subName(s.gs[st.ID])
+		if n == "" || name != "" && n != name {
+			return ""
+		}
+		name = n
+	}
+	return name
+}
+
+// failedSub is the first top-level subtest that failed, or "".
+func (s *sched) failedSub() string {
+	for _, r := range s.subs {
+		if r.failed && !r.group {
+			return r.name
+		}
+	}
+	return ""
 }
 
 // startRun decides t.Run of g: a top-level subtest other than
@@ -62,7 +101,7 @@ func (s *sched) startRun(g *gstate, name string, rep *reply) (*subtestRun, bool)
 		rep.mode, rep.ok = mSkip, true
 		return nil, false
 	}
-	r := &subtestRun{name: name}
+	r := &subtestRun{name: name, group: s.groupSite != ""}
 	s.subs = append(s.subs, r)
 	return r, true
 }

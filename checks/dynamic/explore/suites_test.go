@@ -1,0 +1,59 @@
+package explore
+
+import (
+	"context"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+)
+
+// suitesDir is the nested module of testify suites (a stand-in for
+// testify's suite package, replaced in its go.mod).
+const suitesDir = "../testdata/suites"
+
+// TestSuiteMethods: testify's suite.Run runs each method through t.Run
+// from testify's own code; the method's body runs under control as a
+// subtest's (rewrite's RunRunner), so a deadlock and a lost update
+// between a method and the goroutine it starts are found, named after
+// the method, and replayed, while the correct method stays silent.
+// Without it the methods ran outside control and neither was found.
+func TestSuiteMethods(t *testing.T) {
+	c, res := searchCounted(t, suitesDir, []string{"./methods"}, 30)
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestTransferSuite": checks.Deadlock,
+			"TestCountSuite":    checks.TestFailure,
+			"TestCalmSuite":     "",
+		},
+		Msgs: map[string][]string{
+			"TestTransferSuite": {"TestTransferSuite/TestTransfer: deadlock"},
+			"TestCountSuite":    {"TestCountSuite/TestCount: ", "count = 1, want 2"},
+		},
+	}
+	checkFindings(context.Background(), t, res, c)
+}
+
+// TestFailedTestLeftovers: a test whose assertion fails under some
+// interleavings and, failing, skips the Close that stops its pool's
+// workers is reported as the test failure (its message and site), with the
+// workers it left inside that finding, once, and the schedule replays; the
+// correct mirror stays silent. It was reported as a goroutine leak.
+func TestFailedTestLeftovers(t *testing.T) {
+	c, res := searchCounted(t, suitesDir, []string{"./failleft"}, 30)
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestPoolCounts":     checks.TestFailure,
+			"TestPoolCountsCalm": "",
+		},
+		Msgs: map[string][]string{
+			"TestPoolCounts": {"hits = 1, want 2", "(what it left behind: goroutines still blocked after the test returned: ", "failleft_test.go:23"},
+		},
+	}
+	checkFindings(context.Background(), t, res, c)
+	for _, f := range res.Findings {
+		if f.Test == "TestPoolCounts" && len(f.Goroutines) == 0 {
+			t.Errorf("%s: no goroutines in the finding, want the workers it left", f.Message)
+		}
+	}
+}
