@@ -90,7 +90,16 @@ func (s *sched) abortArrival(g *gstate) {
 		}
 	case opGo, opRun:
 		rep.mode = mSkip
-	case opWGAdd, opClose, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opNow, opOnceDone,
+	case opClose:
+		// A deferred close while a goroutine waits for real to send on
+		// the channel (one outside control) would make that send panic
+		// and race with it: the program closes only after the send
+		// completed. Unwinding skips it.
+		rep.mode = mRun
+		if r.obj != nil && waiterForReal(r.obj, false) {
+			rep.mode = mSkip
+		}
+	case opWGAdd, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opNow, opOnceDone,
 		opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset, opStart:
 		rep.mode = mRun
 		if r.op == opTimerNew || r.op == opTimerStop || r.op == opTimerReset || r.op == opTickerStop || r.op == opTickerReset {

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -130,4 +131,36 @@ func TestLateProcessRunsOneSchedule(t *testing.T) {
 	if len(rs) != 1 {
 		t.Fatalf("ran %d schedules, want 1", len(rs))
 	}
+}
+
+// A close run while unwinding is skipped when a goroutine outside control
+// waits for real to send on the channel: the close would make that send
+// panic (and race with it), which the program never does — it closes
+// after the send completed (goroutines v1.1.3's worker: a deferred
+// close(w.stopChan) against stop()'s send).
+func TestAbortSkipsCloseWithSenderForReal(t *testing.T) {
+	stop := make(chan struct{})
+	var panicked atomic.Bool
+	RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		never := make(chan int)
+		Go(func() {
+			defer Close(stop)
+			Recv(never) // unwound when the schedule ends
+		})
+		go func() { // outside control
+			defer func() {
+				if recover() != nil {
+					panicked.Store(true)
+				}
+			}()
+			stop <- struct{}{}
+		}()
+		for !waiterForReal(chanPtr(reflect.ValueOf(stop)), false) {
+			runtime.Gosched()
+		}
+	}, nil)
+	if panicked.Load() {
+		t.Fatal("the unwinding close made the waiting send panic")
+	}
+	<-stop // frees the sender
 }

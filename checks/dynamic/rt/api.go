@@ -352,7 +352,9 @@ func Recv2[T any](ch <-chan T) (T, bool) {
 func Close[T any](ch chan<- T) {
 	if g := current(); g != nil {
 		rv := reflect.ValueOf(ch)
-		g.call(&request{op: opClose, obj: chanPtr(rv), rv: rv})
+		if g.call(&request{op: opClose, obj: chanPtr(rv), rv: rv}).mode == mSkip {
+			return
+		}
 	}
 	close(ch)
 }
