@@ -661,9 +661,42 @@ func (r *fileRW) interesting(fn *types.Func) bool {
 	return interestingFunc(fn) && (!r.timeOnly && !r.viewOnly || r.only(fn))
 }
 
-// only reports whether a restricted rewrite rewrites calls of fn.
+// only reports whether a restricted rewrite rewrites calls of fn. A
+// time-only one rewrites subtest runs too (subtestRun): a dependency that
+// runs its caller's functions as subtests (testify's suite) then runs them
+// under control.
 func (r *fileRW) only(fn *types.Func) bool {
-	return r.timeOnly && timeOp(fn) || r.viewOnly && viewOp(fn)
+	return r.timeOnly && (timeOp(fn) || subtestRun(fn)) || r.viewOnly && viewOp(fn)
+}
+
+// subtestRun reports whether fn starts a subtest: (*testing.T).Run, or a
+// method Run(string, func(*testing.T)) bool of an interface (runnerRun).
+func subtestRun(fn *types.Func) bool {
+	return fn.Origin().FullName() == "(*testing.T).Run" || runnerRun(fn)
+}
+
+// runnerRun reports whether fn is the method Run(string, func(*testing.T))
+// bool of an interface, which a *testing.T satisfies: testify's suite
+// calls t.Run through one. Its calls become rt.RunVia.
+func runnerRun(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || fn.Name() != "Run" || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return false
+	}
+	if sig.Params().Len() != 2 || sig.Results().Len() != 1 || sig.Variadic() {
+		return false
+	}
+	name, ok := sig.Params().At(0).Type().(*types.Basic)
+	if !ok || name.Kind() != types.String {
+		return false
+	}
+	res, ok := sig.Results().At(0).Type().(*types.Basic)
+	if !ok || res.Kind() != types.Bool {
+		return false
+	}
+	f, ok := sig.Params().At(1).Type().Underlying().(*types.Signature)
+	return ok && f.Params().Len() == 1 && f.Results().Len() == 0 &&
+		types.TypeString(f.Params().At(0).Type(), nil) == "*testing.T"
 }
 
 // viewOp reports whether fn shows the process's goroutines
@@ -910,6 +943,12 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		if interestingFunc(fn) {
 			r.warn(c.Pos(), "method expression %s left as written", fn.Origin().FullName())
 		}
+		return
+	}
+	if runnerRun(fn) {
+		r.addNode(c.Pos(), c.End(), func() string {
+			return rtp + "RunVia(" + r.rn(sel.X) + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
+		})
 		return
 	}
 	full := fn.Origin().FullName()

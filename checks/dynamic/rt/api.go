@@ -811,6 +811,19 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	return <-res
 }
 
+// RunVia is r.Run(name, f) called through an interface that *testing.T
+// satisfies (testify's suite runs each method so): Run when r is a
+// *testing.T, so that the subtest runs under control as one the test's own
+// t.Run starts; else r's own Run.
+func RunVia(r interface {
+	Run(string, func(*testing.T)) bool
+}, name string, f func(t *testing.T)) bool {
+	if t, ok := r.(*testing.T); ok {
+		return Run(t, name, f)
+	}
+	return r.Run(name, f)
+}
+
 // runSubtest is the body of a controlled subtest, on its test goroutine.
 func runSubtest(c *gstate, t *testing.T, f func(t *testing.T)) {
 	setGid(c)
