@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -14,9 +15,9 @@ import (
 // that order, and the finding replays with its schedule; the correct test
 // beside it gives nothing. The same for a function the test submits to a
 // task queue whose worker a dependency's constructor started (grp/taskq).
-// The two packages share one build.
+// The packages share one build.
 func TestHostedGoroutines(t *testing.T) {
-	c := countedBuild(t, "../testdata/hostdep", []string{"./count", "./flight"})
+	c := countedBuild(t, "../testdata/hostdep", []string{"./count", "./flight", "./suited"})
 	res := searchBuilt(t, c, []string{"./count"}, 30)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestLostAdd": checks.TestFailure, "TestLocked": "", "TestLostAddQueued": checks.TestFailure},
@@ -36,5 +37,24 @@ func TestHostedGoroutines(t *testing.T) {
 			Msgs:  map[string][]string{"TestLostAddFlight": {"total = 1, want 11"}},
 		}
 		checkFindings(context.Background(), t, res, c)
+	})
+	// Through a suite: a dependency runs the test's methods as subtests
+	// through an interface *testing.T satisfies (testdata/hostdep's
+	// grp/suite, testify's suite.Run). Its Run calls are rewritten, so
+	// the subtests run under control: the scheduler chooses the order of
+	// the method and its goroutine that fails, and the finding replays;
+	// the correct suite beside it gives nothing.
+	t.Run("through a suite", func(t *testing.T) {
+		res := searchBuilt(t, c, []string{"./suited"}, 30)
+		c.Want = testkit.Want{
+			Kinds: map[string]checks.FailureKind{"TestLostAddSuite": checks.TestFailure, "TestLockedSuite": ""},
+			Msgs:  map[string][]string{"TestLostAddSuite": {"total = 1, want 11"}},
+		}
+		checkFindings(context.Background(), t, res, c)
+		for _, n := range res.Notes {
+			if strings.Contains(n, "outside the scheduler's control") {
+				t.Errorf("note: %s", n)
+			}
+		}
 	})
 }

@@ -55,6 +55,33 @@ var cleanupMethods = map[string]bool{
 	"(testing.TB).Cleanup":      true,
 }
 
+// nameMethods are the spellings of t.Name(), rewritten to rt.TestName
+// where the name is compared: under control the test runs as the driver's
+// subtest, and a test that decides on its name must see go test's.
+var nameMethods = map[string]bool{
+	"(*testing.common).Name": true,
+	"(testing.TB).Name":      true,
+}
+
+// compared reports whether the value of call c (stack ends at c) is
+// compared: an operand of == or !=, or a switch's tag.
+func compared(c *ast.CallExpr, stack []ast.Node) bool {
+	var child ast.Node = c
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+			child = p
+			continue
+		case *ast.BinaryExpr:
+			return p.Op == token.EQL || p.Op == token.NEQ
+		case *ast.SwitchStmt:
+			return p.Tag == child
+		}
+		return false
+	}
+	return false
+}
+
 // lateMethods are a test's reporting methods, whose receiver is passed
 // through rt.Late (failures) or rt.LateLog (logs): called by a goroutine
 // after its test returned, they panic as go test's do.
@@ -959,6 +986,24 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		}
 		r.addNode(c.Pos(), c.End(), func() string {
 			return rtp + "Cleanup(" + r.rn(sel.X) + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
+		})
+		return
+	}
+	if nameMethods[full] {
+		// Only a name compared (==, !=, a switch's tag): a test that re-runs
+		// its binary with -test.run=^t.Name()$ must name the driver's
+		// subtest, which its child runs plainly. Only receivers that are a
+		// testing.TB as they are, as for lateMethods.
+		if !compared(c, stack) {
+			return
+		}
+		switch types.TypeString(r.info.TypeOf(sel.X), nil) {
+		case "*testing.T", "*testing.B", "*testing.F", "testing.TB":
+		default:
+			return
+		}
+		r.addNode(c.Pos(), c.End(), func() string {
+			return rtp + "TestName(" + r.rn(sel.X) + r.nl(sel.X.End(), c.End()) + ")"
 		})
 		return
 	}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every finding's printed replay line (not its same-cause schedules:
+# the time left did not cover them) from its module's copy, as the user
+# would, with the run's own binary.
+# Usage: replays-printed.sh /tmp/applic24/<module dir> ...
+for dir in "$@"; do
+	for m in "$dir"/*/; do
+		[ -f "$m/interleave.json" ] || continue
+		(cd "$m/src" && for f in $(jq -r '.findings[] | .replay' ../interleave.json | sed 's/^interleave replay //'); do
+			echo "== $f"
+			nice -n 10 "$dir/bin/interleave" replay "$f" 2>&1 | grep -v '^interleave replay:' | head -4
+			echo "exit ${PIPESTATUS[0]}"
+		done)
+	done
+done
