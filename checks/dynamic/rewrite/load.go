@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -214,13 +215,19 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 		if !runtimeFile(e) {
 			continue
 		}
+		if slices.Contains(rt.AsmFiles, n) {
+			continue
+		}
 		data, err := fs.ReadFile(rt.Source, n)
 		if err != nil {
 			return nil, err
 		}
+		if n == rt.NoAsmFile {
+			_, data, _ = bytes.Cut(data, []byte("\n"))
+		}
 		dst := filepath.Join(tmp, "interleavert", n)
 		// A go.mod without a go line means go 1.16.
-		if v := "go" + cmp.Or(modGo, "1.16"); version.IsValid(v) && version.Compare(v, minGo) < 0 {
+		if v := "go" + cmp.Or(modGo, "1.16"); strings.HasSuffix(n, ".go") && version.IsValid(v) && version.Compare(v, minGo) < 0 {
 			data = runtimeSource(filepath.Join(res.RuntimeDir, n), data, minGo)
 		}
 		if err := writeFile(dst, data); err != nil {

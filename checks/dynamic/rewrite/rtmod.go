@@ -59,11 +59,14 @@ func sharedRuntimeOK(e env, buildFlags []string, modRoot string) bool {
 	return err != nil || !st.IsDir()
 }
 
-// runtimeFile reports whether e is a source file of the runtime package
-// (not a test, not the file that embeds the sources).
+// runtimeFile reports whether e is a source file of the runtime package:
+// Go (not a test, not the file that embeds the sources) or assembly.
 func runtimeFile(e fs.DirEntry) bool {
 	n := e.Name()
-	return !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") && n != "embed.go"
+	if e.IsDir() {
+		return false
+	}
+	return strings.HasSuffix(n, ".s") || strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") && n != "embed.go"
 }
 
 // sharedRuntime returns the directory of the runtime as the module
@@ -112,7 +115,10 @@ func sharedRuntime(tmp string) (string, error) {
 		var data []file
 		for _, f := range files {
 			// The line directive names the file where it will be.
-			data = append(data, file{f.name, runtimeSource(filepath.Join(final, f.name), f.data, rtLang)})
+			if strings.HasSuffix(f.name, ".go") {
+				f.data = runtimeSource(filepath.Join(final, f.name), f.data, rtLang)
+			}
+			data = append(data, f)
 		}
 		data = append(data, file{"go.mod", []byte("module " + rtModPath + "\n")}, file{".interleave-complete", nil})
 		err := writeDir(root, final, func(dst string) error {
