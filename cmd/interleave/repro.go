@@ -7,10 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -143,32 +139,6 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	return opts, 0, true
 }
 
-// maxLog bounds the log read: CI logs are large, not this large.
-const maxLog = 256 << 20
-
-func readLog(env *cliEnv, path string) (string, error) {
-	var r io.Reader = reproStdin
-	if path != "-" {
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(env.dir, path)
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return "", err
-		}
-		defer f.Close()
-		r = f
-	}
-	b, err := io.ReadAll(io.LimitReader(r, maxLog+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > maxLog {
-		return "", fmt.Errorf("the log is larger than %d MiB; cut it to the failing package's output", maxLog>>20)
-	}
-	return string(b), nil
-}
-
 // runRepro reads the log, searches its test for the log's failure and
 // writes the report; it returns the exit code.
 func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
@@ -178,84 +148,9 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("%v", err)
 		return exitError
 	}
-	text, err := readLog(env, opts.log)
-	if err != nil {
-		say("reading the log: %v", err)
-		return exitError
-	}
-	fails := failurelog.Parse(text)
-	if len(fails) == 0 {
-		say("no failure in the log: it shows no panic, race report (WARNING: DATA RACE), test timeout (panic: test timed out), fatal error or --- FAIL line with a message")
-		return exitError
-	}
-	if opts.failure > len(fails) {
-		word := "failures"
-		if len(fails) == 1 {
-			word = "failure"
-		}
-		say("-failure %d: the log shows only %d %s", opts.failure, len(fails), word)
-		return exitError
-	}
-	f := fails[opts.failure-1]
-	if len(fails) > 1 {
-		var others []string
-		for i, o := range fails {
-			others = append(others, fmt.Sprintf("%d. %s %s at line %d", i+1, o.Test, firstLineOf(o.Message), o.Line))
-		}
-		say("the log shows %d failures; reproducing number %d (choose with -failure):\n  %s", len(fails), opts.failure, strings.Join(others, "\n  "))
-	}
-	if opts.test != "" {
-		f.Test, f.TestFrom = opts.test, "-test"
-	}
-	if opts.pkg != "" {
-		f.Package = opts.pkg
-	}
-	say("the log shows a %s at line %d: %s", f.Kind, f.Line, firstLineOf(f.Message))
-	if f.Test == "" {
-		say("the log names no test: no test function in the failure's stacks, no --- FAIL or === RUN line, no -run naming one test; pass -test TestName")
-		return exitReproNoTest
-	}
-	pkgFrom := ""
-	if f.Package == "" {
-		// A log cut to the failure (as pasted in an issue) often has no
-		// FAIL line: the package is the one of this module with the test.
-		pkgs, err := testPackages(ctx, env.dir, f.Test, opts.tags)
-		switch {
-		case err != nil:
-			say("%v", err)
-			return exitError
-		case len(pkgs) == 0:
-			say("the log names no package for %s, and no package of this module has a function %s: pass -pkg import/path, or run repro in the failing module", f.Test, f.Test)
-			return exitReproNotFound
-		case len(pkgs) > 1:
-			say("the log names no package for %s, and %d packages of this module have one (%s): pass -pkg import/path", f.Test, len(pkgs), strings.Join(pkgs, ", "))
-			return exitReproNoTest
-		}
-		f.Package, pkgFrom = pkgs[0], "; the package is the one of this module with that test, the log names none"
-	}
-	say("test %s of %s (from %s%s)", f.Test, f.Package, f.TestFrom, pkgFrom)
-	if f.Subtest != "" {
-		say("the log names its subtest %s; the search runs the whole test", f.Subtest)
-	}
-	runs := f.Runs
-	switch {
-	case opts.runs > 0:
-		runs = opts.runs
-	case runs > 1:
-		say("the log's go test ran %s more than once in one process (%s): each schedule runs it %d times in a row, on what the runs before left (-runs 1 runs it once)", f.Test, f.RunsFrom, runs)
-	}
-	mod, err := modulePath(ctx, env.dir)
-	if err != nil {
-		say("%v", err)
-		return exitError
-	}
-	if f.Package != mod && !strings.HasPrefix(f.Package, mod+"/") {
-		say("test %s.%s not found: package %s is not in module %s (run repro in the failing module, or -C dir)", f.Package, f.Test, f.Package, mod)
-		return exitReproNotFound
-	}
-	if err := packageExists(ctx, env.dir, f.Package, opts.tags); err != nil {
-		say("test %s.%s not found: %v", f.Package, f.Test, err)
-		return exitReproNotFound
+	f, mod, runs, code := reproFailure(ctx, env, opts, say)
+	if code != 0 {
+		return code
 	}
 	inMod := failurelog.InModule(mod)
 	sig := f.Signature(inMod)
@@ -494,156 +389,4 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	say("schedule: %s", match.Schedule)
 	say("replay: %s", match.Replay)
 	return exitFindings
-}
-
-// minRound is the least budget left for which repro searches on after a
-// round whose match did not replay.
-const minRound = 10 * time.Second
-
-// roundSeed is how far each round's seed is from the last: beyond the
-// schedules a round runs, so no schedule is run again.
-const roundSeed = 1_000_000
-
-// searchRounds runs the search of o, on one build, in rounds: a round
-// ends at the first failure that is the log's (o.Until; isLog tells it
-// without Until's counting), and when no
-// fresh replay of its schedule reproduced it (the search drops it:
-// something outside the schedule decides it too), the next round
-// searches on with another seed for what is left of the budget. The
-// result is the last round's, with the rounds' notes and counts.
-func searchRounds(ctx context.Context, o explore.Options, isLog func(checks.Finding) bool, say func(string, ...any)) (*explore.Result, error) {
-	build, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: o.Dir, Patterns: o.Patterns, Race: o.Race, Tags: o.Tags, Stage: o.Stage})
-	if err != nil {
-		return nil, err
-	}
-	defer build.Close()
-	o.Build = build
-	budget := o.Budget
-	var all *explore.Result
-	for round := 1; ; round++ {
-		res, err := explore.Run(ctx, o)
-		if err != nil {
-			return res, err
-		}
-		all = mergeRound(all, res, round)
-		left := budget - all.Stats.Elapsed
-		if !res.Met || matched(res, isLog) || left < minRound || ctx.Err() != nil {
-			return all, nil
-		}
-		o.Seed += roundSeed
-		o.Budget = left
-		say("the log's failure was met, but no fresh replay of its schedule reproduced it (something outside the schedule decides it too): searching on for %v with seed %d", left.Round(time.Second), o.Seed)
-	}
-}
-
-// matched reports whether a finding of res is the log's (the search keeps
-// the one Until accepted only when a fresh replay reproduced it).
-func matched(res *explore.Result, isLog func(checks.Finding) bool) bool {
-	for _, fd := range res.Findings {
-		if isLog(fd) {
-			return true
-		}
-	}
-	return false
-}
-
-// mergeRound adds a round's result to those before it: its findings and
-// Met are the round's; notes, schedules, time and per-test counts add up.
-func mergeRound(all, res *explore.Result, round int) *explore.Result {
-	if round == 1 {
-		return res
-	}
-	st := all.Stats
-	st.Schedules += res.Stats.Schedules
-	st.Elapsed += res.Stats.Elapsed
-	st.Processes += res.Stats.Processes
-	st.Findings = res.Stats.Findings
-	for _, t := range res.Stats.Tests {
-		i := slices.IndexFunc(st.Tests, func(u explore.TestStats) bool { return u.Package == t.Package && u.Test == t.Test })
-		if i < 0 {
-			st.Tests = append(st.Tests, t)
-			continue
-		}
-		u := &st.Tests[i]
-		u.Schedules += t.Schedules
-		u.Failures += t.Failures
-		u.Crashes += t.Crashes
-		u.Elapsed += t.Elapsed
-		u.Stopped += t.Stopped
-		u.StepBound += t.StepBound
-	}
-	res.Stats = st
-	res.Notes = append(all.Notes[:len(all.Notes):len(all.Notes)], res.Notes...)
-	return res
-}
-
-// modulePath returns the path of the main module of dir.
-func modulePath(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Path}}")
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("%s is not in a Go module: %s", dir, strings.TrimSpace(stderr.String()))
-	}
-	paths := strings.Fields(string(out))
-	if len(paths) != 1 {
-		return "", fmt.Errorf("run repro in one module, not a workspace of %d", len(paths))
-	}
-	return paths[0], nil
-}
-
-// testPackages returns the packages of the module of dir, built with
-// tags, whose test files declare the function test.
-func testPackages(ctx context.Context, dir, test string, tags []string) ([]string, error) {
-	args := []string{"list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}"}
-	if len(tags) > 0 {
-		args = append(args, "-tags="+strings.Join(tags, ","))
-	}
-	cmd := exec.CommandContext(ctx, "go", append(args, "./...")...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("listing the packages of %s: %s", dir, firstLineOf(strings.TrimSpace(stderr.String())))
-	}
-	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(test) + `\(`)
-	var pkgs []string
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		parts := strings.SplitN(line, "\t", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		for _, name := range strings.Split(parts[2], ",") {
-			if name == "" {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(parts[1], name))
-			if err == nil && decl.Match(b) {
-				pkgs = append(pkgs, parts[0])
-				break
-			}
-		}
-	}
-	return pkgs, nil
-}
-
-// packageExists says whether the module of dir has the package pkg, built
-// with tags.
-func packageExists(ctx context.Context, dir, pkg string, tags []string) error {
-	args := []string{"list", "-f", "{{.Dir}}"}
-	if len(tags) > 0 {
-		args = append(args, "-tags="+strings.Join(tags, ","))
-	}
-	cmd := exec.CommandContext(ctx, "go", append(args, pkg)...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if _, err := cmd.Output(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		return fmt.Errorf("package %s: %s", pkg, firstLineOf(msg))
-	}
-	return nil
 }
