@@ -262,6 +262,21 @@ func (c *Change) OnChangedLine(file string, line int) bool {
 	return false
 }
 
+// InChangedFunc reports whether line of file is inside a function (not a
+// test) that the change touched: a changed line or a deletion in its body.
+func (c *Change) InChangedFunc(file string, line int) bool {
+	f := c.File(file)
+	if f == nil {
+		return false
+	}
+	for _, fn := range c.Funcs {
+		if !fn.Test && fn.File == f.Path && fn.Line <= line && line <= fn.EndLine {
+			return true
+		}
+	}
+	return false
+}
+
 // InHunk reports whether line of file is shown in the pull request diff
 // (a changed line or its context), so that a review comment can go there.
 func (c *Change) InHunk(file string, line int) bool {

@@ -179,6 +179,12 @@ func TestAnalyzeLedger(t *testing.T) {
 	if c.OnChangedLine("ledger/ledger.go", changed-1) || c.OnChangedLine("ledger/nope.go", changed) {
 		t.Errorf("OnChangedLine is true off the change")
 	}
+	// An unchanged line of the changed function is in it; a line of
+	// another function is not.
+	if f := c.Funcs[0]; !c.InChangedFunc("ledger/ledger.go", changed-1) || !c.InChangedFunc("ledger/ledger.go", f.EndLine) ||
+		c.InChangedFunc("ledger/ledger.go", f.Line-1) || c.InChangedFunc("ledger/ledger.go", f.EndLine+1) || c.InChangedFunc("ledger/nope.go", changed) {
+		t.Errorf("InChangedFunc is not exactly (*Ledger).Transfer's lines %d-%d", f.Line, f.EndLine)
+	}
 	if !c.InHunk("ledger/ledger.go", changed-3) || c.InHunk("ledger/ledger.go", changed-4) {
 		t.Errorf("InHunk does not cover exactly %d lines of context", ContextLines)
 	}

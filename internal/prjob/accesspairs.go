@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -15,25 +14,18 @@ import (
 
 // Access pairs for gen. A candidate names an access and the other side
 // (its related positions: the locked write, the atomic update). The
-// generated test that can confirm it calls the method holding the access
-// against the method holding the other side, on one value (gen's
-// Options.AccessPairs). An unexported method is reached through the
-// exported methods of its type that call it (directly or through other
-// unexported methods): geth's LegacyPool.Add reads pool.all, Clear
-// replaces it; go-redis's hooks are read in unexported process helpers.
+// generated test that can confirm it calls an exported method reaching the
+// method holding the access against one reaching the method holding the
+// other side, on one value (gen's Options.Sides): geth's LegacyPool.Add
+// reads pool.all, Clear replaces it; go-redis's hooks are read in
+// unexported helpers of the unexported hooksMixin that Client embeds. gen
+// finds the exported methods (and the exported types holding an
+// unexported one) from the package's types; here each side is only named.
 
-// typeKey names type typ declared in the package in dir.
-func typeKey(dir, typ string) string {
-	return filepath.Clean(dir) + "|" + typ
-}
-
-// pkgMethods is what accessPairs reads of a package: for each type, its
-// methods' line spans per file, and which methods of the same type each
-// method calls through its receiver.
+// pkgMethods is what candidateSides reads of a package: for each type,
+// its methods' line spans per file.
 type pkgMethods struct {
-	spans map[string][]methodSpan    // file -> methods declared in it
-	calls map[string]map[string]bool // typ.method -> methods of typ it calls on its receiver
-	types map[string]map[string]bool // typ -> its methods
+	spans map[string][]methodSpan // file -> methods declared in it
 }
 
 type methodSpan struct {
@@ -43,7 +35,7 @@ type methodSpan struct {
 
 // parseMethods reads the non-test Go files of dir.
 func parseMethods(dir string) *pkgMethods {
-	pm := &pkgMethods{spans: map[string][]methodSpan{}, calls: map[string]map[string]bool{}, types: map[string]map[string]bool{}}
+	pm := &pkgMethods{spans: map[string][]methodSpan{}}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return pm
@@ -68,29 +60,7 @@ func parseMethods(dir string) *pkgMethods {
 			if typ == "" {
 				continue
 			}
-			if pm.types[typ] == nil {
-				pm.types[typ] = map[string]bool{}
-			}
-			pm.types[typ][fd.Name.Name] = true
 			pm.spans[file] = append(pm.spans[file], methodSpan{typ, fd.Name.Name, fset.Position(fd.Pos()).Line, fset.Position(fd.End()).Line})
-			recv := ""
-			if names := fd.Recv.List[0].Names; len(names) == 1 {
-				recv = names[0].Name
-			}
-			key := typ + "." + fd.Name.Name
-			pm.calls[key] = map[string]bool{}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-					if id, ok := sel.X.(*ast.Ident); ok && recv != "" && id.Name == recv {
-						pm.calls[key][sel.Sel.Name] = true
-					}
-				}
-				return true
-			})
 		}
 	}
 	return pm
@@ -106,45 +76,12 @@ func (pm *pkgMethods) at(file string, line int) (typ, name string, ok bool) {
 	return "", "", false
 }
 
-// entries returns the exported methods of typ that are method or reach it
-// through calls on their receiver.
-func (pm *pkgMethods) entries(typ, method string) []string {
-	if ast.IsExported(method) {
-		return []string{method}
-	}
-	var out []string
-	for m := range pm.types[typ] {
-		if !ast.IsExported(m) {
-			continue
-		}
-		seen := map[string]bool{}
-		stack := []string{m}
-		for len(stack) > 0 {
-			cur := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if seen[cur] {
-				continue
-			}
-			seen[cur] = true
-			if cur == method {
-				out = append(out, m)
-				break
-			}
-			for callee := range pm.calls[typ+"."+cur] {
-				if pm.types[typ][callee] && !seen[callee] {
-					stack = append(stack, callee)
-				}
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// candidatePairs returns, per typeKey, the pairs of exported methods that
-// hold (or reach) a candidate's own position and one of its related
-// positions, the same type on both sides.
-func candidatePairs(cands []checks.Finding, dir string) map[string][][2]string {
+// candidateSides returns, per package directory, the two sides of each
+// candidate as methods of the package's types: the method holding its own
+// position and the one holding each related position (the access against
+// itself when it has none). A side outside a method, or in another
+// package, gives none.
+func candidateSides(cands []checks.Finding, dir string) map[string][][2]gen.Method {
 	pkgs := map[string]*pkgMethods{}
 	methods := func(file string) *pkgMethods {
 		d := filepath.Dir(file)
@@ -153,8 +90,8 @@ func candidatePairs(cands []checks.Finding, dir string) map[string][][2]string {
 		}
 		return pkgs[d]
 	}
-	out := map[string][][2]string{}
-	seen := map[string]bool{}
+	out := map[string][][2]gen.Method{}
+	seen := map[[2]gen.Method]bool{}
 	for _, f := range cands {
 		if f.Pos.File == "" || filepath.Base(f.Pos.File) == gen.FileName {
 			continue
@@ -165,33 +102,29 @@ func candidatePairs(cands []checks.Finding, dir string) map[string][][2]string {
 		if !ok {
 			continue
 		}
-		sides := []checks.Position{}
+		others := []checks.Position{}
 		for _, r := range f.Related {
-			sides = append(sides, r.Position)
+			others = append(others, r.Position)
 		}
-		if len(sides) == 0 {
-			sides = append(sides, f.Pos) // the access against itself
+		if len(others) == 0 {
+			others = append(others, f.Pos) // the access against itself
 		}
-		for _, p := range sides {
+		for _, p := range others {
 			rfile := AbsIn(dir, p.File)
 			if filepath.Dir(rfile) != filepath.Dir(file) {
 				continue
 			}
 			rtyp, rm, ok := pm.at(rfile, p.Line)
-			if !ok || rtyp != typ {
+			if !ok {
 				continue
 			}
-			for _, a := range pm.entries(typ, m) {
-				for _, b := range pm.entries(typ, rm) {
-					k := typeKey(filepath.Dir(file), typ)
-					id := k + "|" + a + "|" + b
-					if seen[id] || seen[k+"|"+b+"|"+a] {
-						continue
-					}
-					seen[id] = true
-					out[k] = append(out[k], [2]string{a, b})
-				}
+			pair := [2]gen.Method{{Type: typ, Name: m}, {Type: rtyp, Name: rm}}
+			if seen[pair] || seen[[2]gen.Method{pair[1], pair[0]}] {
+				continue
 			}
+			seen[pair] = true
+			k := filepath.Clean(filepath.Dir(file))
+			out[k] = append(out[k], pair)
 		}
 	}
 	return out

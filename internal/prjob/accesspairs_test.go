@@ -7,15 +7,17 @@ import (
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/gen"
 )
 
-// TestCandidatePairs: a candidate's own position and each related one
-// give the pair of exported methods gen calls against each other: Add's
-// unguarded lookup against Clear's locked write; process, unexported, is
-// reached through Process (and Both), so its candidate pairs them with
-// AddHook. A related position on another type, and a function, give none.
-// Fails without candidatePairs' entries (process has no exported side).
-func TestCandidatePairs(t *testing.T) {
+// TestCandidateSides: a candidate's own position and each related one
+// give the pair of methods (exported or not) gen reaches and calls against
+// each other: Add's unguarded lookup against Clear's locked write;
+// process's read against AddHook; a related position on another type
+// (Pool.Add against Chain.AddHook: gen looks for a type reaching both). A
+// position in a function gives none, and a second candidate on the same
+// two methods no second pair.
+func TestCandidateSides(t *testing.T) {
 	dir := t.TempDir()
 	src := `package pool
 
@@ -65,15 +67,18 @@ func helper() {}
 		{Rule: "IL1001", Pos: checks.Position{File: "pool/pool.go", Line: 27}, Related: rel(30)},
 		{Rule: "IL1001", Pos: checks.Position{File: "pool/pool.go", Line: 11}, Related: rel(30)}, // the other side on another type
 		{Rule: "IL1006", Pos: checks.Position{File: "pool/pool.go", Line: 32}},                   // in a function
+		{Rule: "IL1009", Pos: checks.Position{File: "pool/pool.go", Line: 12}, Related: rel(15)}, // Add ∥ Clear again
 	}
-	got := candidatePairs(cands, dir)
-	pkg := filepath.Join(dir, "pool")
-	want := map[string][][2]string{
-		typeKey(pkg, "Pool"):  {{"Add", "Clear"}},
-		typeKey(pkg, "Chain"): {{"Both", "AddHook"}, {"Process", "AddHook"}},
+	got := candidateSides(cands, dir)
+	want := map[string][][2]gen.Method{
+		filepath.Join(dir, "pool"): {
+			{{Type: "Pool", Name: "Add"}, {Type: "Pool", Name: "Clear"}},
+			{{Type: "Chain", Name: "process"}, {Type: "Chain", Name: "AddHook"}},
+			{{Type: "Pool", Name: "Add"}, {Type: "Chain", Name: "AddHook"}},
+		},
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("candidatePairs = %v, want %v", got, want)
+		t.Errorf("candidateSides = %v, want %v", got, want)
 	}
 }
 

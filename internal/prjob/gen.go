@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"golang.org/x/tools/go/packages"
+
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
@@ -37,8 +39,9 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	// (their position or a related one) are called first too: a generated
 	// schedule may confirm them (addGenFindings).
 	candidates := candidateMethods(r.confirm.unconfirmed, c.ModuleDir)
-	// And each candidate's two sides against each other, on one value.
-	pairs := candidatePairs(r.confirm.unconfirmed, c.ModuleDir)
+	// And each candidate's two sides against each other, on one value,
+	// through the exported types that hold an unexported one.
+	sides := candidateSides(r.confirm.unconfirmed, c.ModuleDir)
 	seed, schedules := r.seedAndSchedules()
 	// The generated tests that fail sequentially are run on the base
 	// commit too: those that pass there show what the change broke.
@@ -63,8 +66,11 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 			dir := filepath.Dir(t.Pkg.Fset.Position(t.Pos).Filename)
 			return r.changedMethod(t.Pkg.PkgPath, t.Name.Name(), method) || candidates[methodKey(dir, t.Name.Name(), method)]
 		},
-		AccessPairs: func(t *gen.Target) [][2]string {
-			return pairs[typeKey(filepath.Dir(t.Pkg.Fset.Position(t.Pos).Filename), t.Name.Name())]
+		Sides: func(p *packages.Package) [][2]gen.Method {
+			if len(p.GoFiles) == 0 {
+				return nil
+			}
+			return sides[filepath.Clean(filepath.Dir(p.GoFiles[0]))]
 		},
 		BaseDir: baseDir,
 		// Only the findings in the change are checked on the base: the

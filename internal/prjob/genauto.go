@@ -28,7 +28,8 @@ func (r *job) splitGenBudget() {
 		return
 	}
 	names, guarded := claimedTypes(r.change.ModuleDir, r.change.ModulePath, r.change.Packages, r.touchedType)
-	if len(names)+len(guarded) == 0 {
+	owners := candidateOwners(r.candidates, r.change.ModuleDir)
+	if len(names)+len(guarded)+len(owners) == 0 {
 		return
 	}
 	opts.GenBudget = opts.Budget / GenShare
@@ -36,6 +37,11 @@ func (r *job) splitGenBudget() {
 	what, list := "claim safety for concurrent use", names
 	if len(names) == 0 {
 		what, list = "hold a mutex or atomic", guarded
+	}
+	if len(names)+len(guarded) == 0 {
+		r.logf("gen: exported types that hold the unexported types static candidates are in: %s; %v of -budget goes to tests generated for them, %v to the affected tests (%v of it kept for gen's replays)",
+			strings.Join(owners, ", "), opts.GenBudget, opts.Budget, r.genKeep())
+		return
 	}
 	r.logf("gen: changed types that %s: %s; %v of -budget goes to tests generated for them, %v to the affected tests (%v of it kept for gen's replays)",
 		what, strings.Join(list, ", "), opts.GenBudget, opts.Budget, r.genKeep())
@@ -135,6 +141,77 @@ func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg,
 	sort.Strings(claimed)
 	sort.Strings(guarded)
 	return claimed, guarded
+}
+
+// candidateOwners returns, as pkg.Type, the exported struct types declared
+// next to an unexported type that one of cands' accesses is a method of,
+// with a field whose type names it (embedded, a pointer, a slice or map of
+// it): gen tests such a candidate through them (gen's Target.Owns, which
+// decides with types). It reads the source only, like claimedTypes.
+func candidateOwners(cands []checks.Finding, moduleDir string) []string {
+	held := map[string]map[string]bool{} // package dir -> unexported types
+	for _, f := range cands {
+		if f.Pos.File == "" || f.Pos.Line <= 0 {
+			continue
+		}
+		file := AbsIn(moduleDir, f.Pos.File)
+		if typ, _, ok := parseMethods(filepath.Dir(file)).at(file, f.Pos.Line); ok && !ast.IsExported(typ) {
+			d := filepath.Dir(file)
+			if held[d] == nil {
+				held[d] = map[string]bool{}
+			}
+			held[d][typ] = true
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for dir, typs := range held {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+			if err != nil {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				ts, ok := n.(*ast.TypeSpec)
+				if !ok {
+					return true
+				}
+				st, ok := ts.Type.(*ast.StructType)
+				if !ok || !ts.Name.IsExported() {
+					return false
+				}
+				for _, fld := range st.Fields.List {
+					if k := f.Name.Name + "." + ts.Name.Name; namesAny(fld.Type, typs) && !seen[k] {
+						seen[k] = true
+						out = append(out, k)
+					}
+				}
+				return false
+			})
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// namesAny reports whether type expression e names one of typs.
+func namesAny(e ast.Expr, typs map[string]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && typs[id.Name] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // dropSameAccesses drops the findings of fs that repeat one in reported:

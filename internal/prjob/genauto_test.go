@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -281,5 +282,59 @@ func TestGenKeepWithinBudget(t *testing.T) {
 	r.budget.charge("gen", func() { clock.pass(seq + search + g/10) }) // and gen's base check
 	if over := r.budget.afterBuild() - r.budget.total; over > r.budget.total/20 {
 		t.Errorf("base overran: the job took %v of -budget %v, over 5%%: %s", r.budget.afterBuild(), r.budget.total, r.budget.line())
+	}
+}
+
+// TestCandidateOwners: a candidate in a method of an unexported type gives
+// gen its share through the exported types holding that type (embedded, a
+// pointer field, a map of pointers), not through one that merely names it
+// elsewhere, and not for a candidate of an exported type. Fails without
+// candidateOwners in splitGenBudget: no changed type claims or holds a
+// lock, so the search kept the whole budget.
+func TestCandidateOwners(t *testing.T) {
+	dir := t.TempDir()
+	src := `package hooks
+
+type chain struct{ cur string }
+
+func (h *chain) process() string {
+	return h.cur
+}
+
+type Client struct {
+	*chain
+}
+
+type Group struct {
+	byID map[string]*chain
+}
+
+type Router struct{ n int }
+
+func (r *Router) Route() { h := &chain{}; _ = h.process() }
+
+type Open struct{ cur string }
+
+func (o *Open) Read() string {
+	return o.cur
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "hooks.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cand := func(line int) checks.Finding {
+		return checks.Finding{Rule: "IL1001", Pos: checks.Position{File: "hooks.go", Line: line}}
+	}
+	if got, want := candidateOwners([]checks.Finding{cand(6)}, dir), []string{"hooks.Client", "hooks.Group"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("candidateOwners = %v, want %v", got, want)
+	}
+	if got := candidateOwners([]checks.Finding{cand(24)}, dir); len(got) != 0 {
+		t.Errorf("an exported type's candidate: owners %v, want none", got)
+	}
+	var stderr bytes.Buffer
+	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}
+	(&job{opts: &opts, change: &affected.Change{ModuleDir: dir}, stderr: &stderr, candidates: []checks.Finding{cand(6)}}).splitGenBudget()
+	if opts.GenBudget != 30*time.Second || !strings.Contains(stderr.String(), "hooks.Client, hooks.Group") {
+		t.Errorf("owners of a candidate's type: gen %v, log %q", opts.GenBudget, stderr.String())
 	}
 }

@@ -63,9 +63,10 @@ type job struct {
 	timings        []stageTime
 	budget         *ledger // -budget over the stages after their builds (budget.go)
 	notes          []string
-	confirm        confirmStats    // confirm.go
-	broken         brokenSet       // broken.go
-	genFocused     map[string]bool // gen.Result.Focused once gen ran (genscope.go)
+	confirm        confirmStats     // confirm.go
+	candidates     []checks.Finding // the static candidates in scope, before the search (confirm.go)
+	broken         brokenSet        // broken.go
+	genFocused     map[string]bool  // gen.Result.Focused once gen ran (genscope.go)
 
 	genOnBase []checks.Finding // gen.Result.OnBase: their tests fail on the base too
 	// From the dynamic search: the schedules per test.
@@ -163,7 +164,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 			}
 		}
 		for _, f := range candidates {
-			if r.inScope(&f) {
+			if r.inScope(&f) || r.inChangedFunc(&f) {
 				candidateFindings = append(candidateFindings, f)
 			}
 		}
@@ -196,6 +197,7 @@ func (r *job) run(ctx context.Context) (*Result, error) {
 		r.logBroken()
 	}
 	r.printChange()
+	r.candidates = candidateFindings
 	r.splitGenBudget()
 	// gen's automatic share is part of -budget (splitGenBudget took it
 	// out); -gen-budget D is on top.
@@ -400,6 +402,17 @@ func (r *job) inScope(f *checks.Finding) bool {
 		}
 	}
 	return false
+}
+
+// inChangedFunc reports whether a candidate's own access is in a function
+// the change touched, though not on a changed line: a pull request that
+// deletes a lock leaves the access it guarded as it was. Such a candidate
+// is confirmed like the others (only a schedule posts it).
+func (r *job) inChangedFunc(f *checks.Finding) bool {
+	if r.opts.Scope != ScopeChanged {
+		return true
+	}
+	return f.Pos.File != "" && f.Pos.Line > 0 && r.change.InChangedFunc(AbsIn(r.change.ModuleDir, f.Pos.File), f.Pos.Line)
 }
 
 // dynamic runs this run's share of the search.

@@ -37,11 +37,13 @@ type Options struct {
 	// call first (Target.Focus; the pull-request job picks the changed
 	// ones); a target none of whose methods it picks calls any.
 	Focus func(t *Target, method string) bool
-	// AccessPairs, when set, names for a target the pairs of methods
-	// holding the two sides of a static candidate (the pull-request job's
-	// unconfirmed ones): each pair is called on one value, one method a
-	// goroutine, before the other cases (Target.Pairs).
-	AccessPairs func(t *Target) [][2]string
+	// Sides, when set, names for a package the two sides of each static
+	// candidate in it (the pull-request job's unconfirmed ones): a pair of
+	// exported methods of a target reaching them is called on one value,
+	// one method a goroutine, before the other cases (Target.Pairs); an
+	// exported type holding an unexported type a side is in is a target
+	// too when its methods reach both sides (Target.Owns).
+	Sides func(p *packages.Package) [][2]Method
 	// BaseDir, when set, is the module's root in a checkout of a change's
 	// base commit (the pull-request job): a test that fails when run
 	// sequentially but passes there is searched, not dropped (onBase).
@@ -331,13 +333,18 @@ func (r *run) loadTargets(ctx context.Context, typeRE *regexp.Regexp) error {
 					}
 				}
 			}
-			if opts.AccessPairs != nil {
-				setPairs(t, opts.AccessPairs)
-			}
 			r.targets = append(r.targets, t)
 		}
 	}
-	end(fmt.Sprintf("%d type(s) %s", len(r.targets), what))
+	picked := len(r.targets)
+	if opts.Sides != nil {
+		r.targets = addSides(pkgs, r.targets, opts.Sides)
+	}
+	detail := fmt.Sprintf("%d type(s) %s", picked, what)
+	if n := len(r.targets) - picked; n > 0 {
+		detail += fmt.Sprintf(", %d exported type(s) holding an unexported one a static candidate is in", n)
+	}
+	end(detail)
 	if len(r.targets) == 0 {
 		return &NoTargetsError{What: "no exported type in " + strings.Join(opts.Patterns, " ") + " " + whatNot(opts.Guarded) + " with a constructor or usable zero value and callable methods"}
 	}

@@ -61,9 +61,14 @@ type Target struct {
 	// Focus, when set, are the methods the goroutines call first (in a
 	// pull request, the changed ones).
 	Focus []Func
-	// Pairs, when set, are the two sides of static candidates
-	// (Options.AccessPairs): each pair is a case of its own (accessPairs).
+	// Pairs, when set, are exported methods reaching the two sides of
+	// static candidates (Options.Sides): each pair is a case of its own
+	// (accessPairs).
 	Pairs [][2]Func
+	// Owns, when set, is the unexported type a static candidate is in that
+	// this type holds: it is a target for reaching the candidate's sides
+	// (sides.owners), not for a claim or a lock of its own.
+	Owns string
 }
 
 // Func is a constructor or method with its signature (instantiated when

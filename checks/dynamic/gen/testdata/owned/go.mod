@@ -1,0 +1,3 @@
+module example.com/owned
+
+go 1.22
