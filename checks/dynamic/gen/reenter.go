@@ -181,8 +181,12 @@ func (t *Target) hooks(ix *pkgIndex) []hook {
 
 // callbackType reports whether a test can write a value of type t that
 // runs code of its own: a function type, or an interface with methods,
-// all exported, that it can name.
+// all exported, that it can name; not an error or a context.Context,
+// values the generator makes otherwise.
 func callbackType(t types.Type) bool {
+	if isError(t) || isContext(t) {
+		return false
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Signature:
 		return u.TypeParams() == nil && exportedTypes(u)
@@ -219,7 +223,7 @@ func (g *Generator) reentries(t *Target) []*Case {
 	var lockers []Func
 	registers := func(m Func) bool { return slices.ContainsFunc(hooks, func(h hook) bool { return h.m.Fn == m.Fn }) }
 	for _, m := range t.Methods {
-		if cs0.callable(m) && !changes(m.Fn.Name()) && !registers(m) && ix.reaches(m.Fn, func(c *ast.CallExpr) bool { return ix.locksSelf(t, c) }) {
+		if cs0.callable(m) && !changes(m.Fn.Name()) && !panics(m.Fn.Name()) && !registers(m) && ix.reaches(m.Fn, func(c *ast.CallExpr) bool { return ix.locksSelf(t, c) }) {
 			lockers = append(lockers, m)
 		}
 	}
@@ -227,10 +231,13 @@ func (g *Generator) reentries(t *Target) []*Case {
 	slices.SortStableFunc(lockers, func(a, b Func) int { return b2i(!focused(a)) - b2i(!focused(b)) })
 	var out []*Case
 	for _, h := range hooks {
-		var triggers []Func
+		var runs, triggers []Func
 		for _, m := range t.Methods {
-			if m.Fn != h.m.Fn && cs0.callable(m) && !panics(m.Fn.Name()) && ix.reaches(m.Fn, func(c *ast.CallExpr) bool { return ix.callsBack(h.cb, c) }) {
-				triggers = append(triggers, m)
+			if m.Fn != h.m.Fn && ix.reaches(m.Fn, func(c *ast.CallExpr) bool { return ix.callsBack(h.cb, c) }) {
+				runs = append(runs, m)
+				if cs0.callable(m) && !panics(m.Fn.Name()) {
+					triggers = append(triggers, m)
+				}
 			}
 		}
 		if len(triggers) == 0 {
@@ -241,7 +248,7 @@ func (g *Generator) reentries(t *Target) []*Case {
 			if n == reentrantsPerHook || len(out) == maxReentries {
 				break
 			}
-			if slices.ContainsFunc(triggers, func(f Func) bool { return f.Fn == re.Fn }) {
+			if slices.ContainsFunc(runs, func(f Func) bool { return f.Fn == re.Fn }) {
 				continue // calling it back runs the callback again
 			}
 			out = append(out, g.reentry(t, h, re, triggers))
@@ -261,7 +268,7 @@ func panics(name string) bool { return strings.HasPrefix(name, "Panic") }
 func (g *Generator) reentry(t *Target, h hook, re Func, triggers []Func) *Case {
 	c := &Case{Target: t}
 	cs := &caseState{t: t}
-	c.Build = g.build(t, "v", "x")
+	c.Build = g.buildFresh(t)
 	call := g.call(re, cs).render("v", false)
 	back := "if genIn.CompareAndSwap(false, true) {\n_ = func() string {\n" + call.Body + "\n}()\ngenIn.Store(false)\n}"
 	var args []string
@@ -291,6 +298,27 @@ func (g *Generator) reentry(t *Target, h hook, re Func, triggers []Func) *Case {
 	}
 	g.observe(c, cs)
 	return c
+}
+
+// buildFresh is build, but by a constructor named New... when t has one,
+// else its zero value when usable: the callback registered must not stay
+// on a value other tests share (logrus's StandardLogger).
+func (g *Generator) buildFresh(t *Target) []string {
+	var news []Func
+	for _, c := range t.Ctors {
+		if strings.HasPrefix(c.Fn.Name(), "New") {
+			news = append(news, c)
+		}
+	}
+	switch {
+	case len(news) > 0:
+		fresh := *t
+		fresh.Ctors, fresh.Zero = news, false
+		return g.build(&fresh, "v", "x")
+	case t.Zero:
+		return []string{"v := new(" + g.q.typ(t.Type) + ")"}
+	}
+	return g.build(t, "v", "x")
 }
 
 // callback writes a value of type cb whose functions run back, then
