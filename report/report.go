@@ -105,9 +105,6 @@ type TestRun struct {
 	// NoChoice: its unperturbed run had no choice another schedule could
 	// change (one goroutine throughout), so it was not searched further.
 	NoChoice bool `json:"noChoice,omitempty"`
-	// FailsAlike: every schedule it ran failed with one cause, so its
-	// search stopped and its slice went to the other tests.
-	FailsAlike bool `json:"failsAlike,omitempty"`
 }
 
 // Writer renders a Report in one format.

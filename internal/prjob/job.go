@@ -532,9 +532,6 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 			if ts.NoChoice {
 				none = "; no choice in its unperturbed run, not searched further"
 			}
-			if ts.FailsAlike {
-				none = "; every schedule failed alike, not searched further"
-			}
 			r.logf("dynamic search: %s.%s: %d schedules in %.1fs (%.0f/s)%s", ts.Package, ts.Test, ts.Schedules, ts.Elapsed.Seconds(), ts.PerSecond, none)
 		}
 	}
