@@ -76,14 +76,6 @@ func (s *search) searchBatches(ctx context.Context, targets []*target, end time.
 		if rounds > 1 {
 			counts = roundCounts(s.scheduleCosts(targets), credit, per)
 		}
-		if !slices.ContainsFunc(targets, s.stillSearched) {
-			break // every test's schedules failed alike (alike.go)
-		}
-		for i, t := range targets {
-			if !s.stillSearched(t) {
-				counts[i] = 0
-			}
-		}
 		n := map[*target]int{}
 		var queue [][]*target
 		for _, c := range countsDown(counts) {

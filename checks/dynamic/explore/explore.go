@@ -92,9 +92,6 @@ type target struct {
 	labelGo *plainOutcome
 	// rerun is set once rerunNoChoice ran it.
 	rerun bool
-	// schedulesRun and passed count its schedules and the passing ones (counted):
-	// failsAlike reads them.
-	schedulesRun, passed int
 	// plainStopped is set while the unperturbed run has not finished
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool

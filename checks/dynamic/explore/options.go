@@ -204,9 +204,6 @@ type TestStats struct {
 	// timer, map order or random draw another schedule could change):
 	// every schedule is that one, so it was not searched further.
 	NoChoice bool `json:"noChoice,omitempty"`
-	// FailsAlike is set when its search stopped because every schedule
-	// it ran (alikeSchedules at least) failed with one cause (alike.go).
-	FailsAlike bool `json:"failsAlike,omitempty"`
 }
 
 // StopAtFirst is an Options.TestUntil that accepts any failure: each

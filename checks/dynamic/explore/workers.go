@@ -61,7 +61,7 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 		if ctx.Err() != nil || time.Until(s.deadline) <= 0 || s.isMet() {
 			break
 		}
-		if s.opts.SkipTest != nil && s.opts.SkipTest(TestRef{Package: t.pkg.ImportPath, Name: t.name}) || !s.stillSearched(t) {
+		if s.opts.SkipTest != nil && s.opts.SkipTest(TestRef{Package: t.pkg.ImportPath, Name: t.name}) {
 			continue
 		}
 		slice := testSlice(time.Until(s.deadline), s.shrinkReserve(), s.searchReserve(t), shares[i:], costs[i:])
@@ -79,9 +79,6 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 		s.mu.Lock()
 		t.stats.Elapsed += time.Since(began)
 		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
-		if s.failsAlike(t) {
-			detail += fmt.Sprintf("; every schedule failed alike (one cause, %d schedules at least): the rest of its slice goes to the other tests", alikeSchedules)
-		}
 		s.mu.Unlock()
 		endStage(detail)
 	}
@@ -153,7 +150,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	}
 	// Options.TestUntil's stop, or a failure's replays' (keepReplayTime).
 	stopFile := s.stopFile(t)
-	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t) && s.stillSearched(t); run++ {
+	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
 		s.mu.Lock()
 		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused
 		failed, step := t.failedRun, t.step
@@ -243,10 +240,6 @@ func (s *search) counted(t *target, r rt.Result) {
 	}
 	t.step = max(t.step, r.Elapsed)
 	t.failedRun = t.failedRun || r.Outcome != "pass"
-	t.schedulesRun++
-	if r.Outcome == "pass" {
-		t.passed++
-	}
 	s.keepReplayTime(t)
 	s.countPreempts(r)
 	s.mu.Unlock()
