@@ -31,9 +31,12 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	if opts.GenBudget <= 0 || len(pkgs) == 0 {
 		return nil, nil
 	}
+	// A type is touched too when a changed line takes its lock (a method
+	// of another type now locks it: its callbacks may no longer call
+	// back, gen's reentries).
 	touched := func(t *gen.Target) bool {
 		p := t.Pkg.Fset.Position(t.Pos)
-		return r.touchedType(t.Pkg.PkgPath, t.Name.Name(), p.Filename, p.Line)
+		return r.touchedType(t.Pkg.PkgPath, t.Name.Name(), p.Filename, p.Line) || t.LockedOn(r.change.OnChangedLine)
 	}
 	// The methods of the candidates no schedule of the search confirmed
 	// (their position or a related one) are called first too: a generated

@@ -27,7 +27,7 @@ func (r *job) splitGenBudget() {
 	if !opts.GenAuto || opts.Budget <= 0 || opts.Shard > 1 {
 		return
 	}
-	names, guarded := claimedTypes(r.change.ModuleDir, r.change.ModulePath, r.change.Packages, r.touchedType)
+	names, guarded := claimedTypes(r.change.ModuleDir, r.change.ModulePath, r.change.Packages, r.touchedType, r.change.OnChangedLine)
 	owners := candidateOwners(r.candidates, r.change.ModuleDir)
 	if len(names)+len(guarded)+len(owners) == 0 {
 		return
@@ -92,12 +92,13 @@ func (r *job) changedMethod(pkg, typ, name string) bool {
 }
 
 // claimedTypes returns, as pkg.Type, the exported struct types of the given
-// packages that touched accepts and whose doc comment claims safety for
+// packages that touched accepts, or whose lock a changed line takes
+// (lockedOnChangedLines), and whose doc comment claims safety for
 // concurrent use (claimed), or that claim nothing, do not disclaim it and
 // hold a mutex or an atomic (guarded, claim.Guard). It reads the source
 // only (no type checking): it is a cheap look ahead of gen, which decides
-// with types.
-func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg, name, file string, line int) bool) (claimed, guarded []string) {
+// with types (gen.Target.LockedOn).
+func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg, name, file string, line int) bool, changedLine func(file string, line int) bool) (claimed, guarded []string) {
 	for _, pkg := range pkgs {
 		rel, ok := strings.CutPrefix(pkg, modulePath)
 		if !ok || (rel != "" && !strings.HasPrefix(rel, "/")) {
@@ -123,10 +124,11 @@ func claimedTypes(moduleDir, modulePath string, pkgs []string, touched func(pkg,
 			}
 			files, paths = append(files, f), append(paths, file)
 		}
+		locked := lockedOnChangedLines(fset, files, paths, changedLine)
 		for i, f := range files {
 			file := paths[i]
 			for ts, doc := range claim.StructDocs([]*ast.File{f}) {
-				if !ts.Name.IsExported() || !touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) {
+				if !ts.Name.IsExported() || !touched(pkg, ts.Name.Name, file, fset.Position(ts.Pos()).Line) && !locked[ts.Name.Name] {
 					continue
 				}
 				switch name := f.Name.Name + "." + ts.Name.Name; {
@@ -212,6 +214,65 @@ func namesAny(e ast.Expr, typs map[string]bool) bool {
 		return !found
 	})
 	return found
+}
+
+// lockedOnChangedLines are the struct types of a package's files whose
+// lock a changed line takes through a field of another value:
+// x.f.g.Lock() or RLock() where a struct of the package has a field f of
+// type T or *T and T has a lock field g (logrus v1.5.0's Entry.WithFields:
+// entry.Logger.mu.Lock()). By names, from the source only.
+func lockedOnChangedLines(fset *token.FileSet, files []*ast.File, paths []string, changedLine func(file string, line int) bool) map[string]bool {
+	fieldTypes := map[string][]string{} // field name -> the types named T or *T that fields of that name have
+	lockFields := map[string]string{}   // type -> its lock field (claim.Guard)
+	for _, f := range files {
+		for ts := range claim.StructDocs([]*ast.File{f}) {
+			st := ts.Type.(*ast.StructType)
+			if g := claim.Guard(files, f, st); g != "" {
+				lockFields[ts.Name.Name] = strings.Fields(g)[0]
+			}
+			for _, fld := range st.Fields.List {
+				typ := fld.Type
+				if star, ok := typ.(*ast.StarExpr); ok {
+					typ = star.X
+				}
+				id, ok := typ.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				for _, n := range fld.Names {
+					fieldTypes[n.Name] = append(fieldTypes[n.Name], id.Name)
+				}
+			}
+		}
+	}
+	locked := map[string]bool{}
+	for i, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			lock, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || lock.Sel.Name != "Lock" && lock.Sel.Name != "RLock" {
+				return true
+			}
+			g, ok := lock.X.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			via, ok := g.X.(*ast.SelectorExpr)
+			if !ok || !changedLine(paths[i], fset.Position(call.Pos()).Line) {
+				return true
+			}
+			for _, typ := range fieldTypes[via.Sel.Name] {
+				if lockFields[typ] == g.Sel.Name {
+					locked[typ] = true
+				}
+			}
+			return true
+		})
+	}
+	return locked
 }
 
 // dropSameAccesses drops the findings of fs that repeat one in reported:

@@ -92,6 +92,22 @@ type lockWrap struct {
 	disabled bool
 }
 `,
+		"p/e.go": `package p
+
+import "sync"
+
+// Sink holds a mutex; nothing of it changed.
+type Sink struct{ mu sync.Mutex }
+
+// Note writes to a sink.
+type Note struct{ sink *Sink }
+
+// Write now takes the sink's lock.
+func (n Note) Write() {
+	n.sink.mu.Lock()
+	n.sink.mu.Unlock()
+}
+`,
 		"q/q.go": `package q
 
 // Q is safe for concurrent use.
@@ -114,10 +130,12 @@ type Q struct{}
 			Lines: []diff.Range{{Start: 4, End: 4}, {Start: 16, End: 16}, {Start: 23, End: 23}}},
 			{Path: "p/b.go", Package: "example.com/m/p", Analyzed: true,
 				Lines: []diff.Range{{Start: 12, End: 12}, {Start: 18, End: 18}, {Start: 21, End: 21}}},
-			{Path: "p/d.go", Package: "example.com/m/p", Analyzed: true, Lines: []diff.Range{{Start: 5, End: 5}}}},
+			{Path: "p/d.go", Package: "example.com/m/p", Analyzed: true, Lines: []diff.Range{{Start: 5, End: 5}}},
+			{Path: "p/e.go", Package: "example.com/m/p", Analyzed: true, Lines: []diff.Range{{Start: 13, End: 13}}}},
 		Funcs: []affected.Func{
 			{Package: "example.com/m/p", File: "p/a.go", Name: "(*Table).Get", Line: 13, EndLine: 13},
 			{Package: "example.com/m/p", File: "p/b.go", Name: "(*Tally).Add", Line: 12, EndLine: 12},
+			{Package: "example.com/m/p", File: "p/e.go", Name: "(Note).Write", Line: 12, EndLine: 15},
 		},
 	}
 	return dir, c
@@ -131,11 +149,13 @@ func TestClaimedTypesTouched(t *testing.T) {
 	// Fake: a test file; Q: a package the change does not touch.
 	// Tally: no claim, a mutex, a method changed; Quiet: not changed;
 	// Loose: changed, but "not safe"; Bare: changed, no lock; Journal:
-	// changed, its lock a wrapper declared in another file.
-	got, guarded := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType)
+	// changed, its lock a wrapper declared in another file; Sink: not
+	// changed, but Note.Write's changed line takes its lock (Quiet's
+	// lock has the same name).
+	got, guarded := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType, c.OnChangedLine)
 	want := []string{"p.Counter", "p.Grouped", "p.Table"}
-	if !slices.Equal(got, want) || !slices.Equal(guarded, []string{"p.Journal", "p.Tally"}) {
-		t.Errorf("claimedTypes = %v, %v; want %v, [p.Journal p.Tally]", got, guarded, want)
+	if !slices.Equal(got, want) || !slices.Equal(guarded, []string{"p.Journal", "p.Sink", "p.Tally"}) {
+		t.Errorf("claimedTypes = %v, %v; want %v, [p.Journal p.Sink p.Tally]", got, guarded, want)
 	}
 	if !r.changedMethod("example.com/m/p", "Tally", "Add") || r.changedMethod("example.com/m/p", "Table", "Add") {
 		t.Errorf("changedMethod: (*Tally).Add changed, (*Table).Add does not exist")
@@ -144,7 +164,7 @@ func TestClaimedTypesTouched(t *testing.T) {
 		c.Files[i].Lines = nil
 	}
 	c.Funcs = nil
-	if got, guarded := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType); len(got)+len(guarded) != 0 {
+	if got, guarded := claimedTypes(dir, c.ModulePath, c.Packages, r.touchedType, c.OnChangedLine); len(got)+len(guarded) != 0 {
 		t.Errorf("claimedTypes with nothing changed = %v, %v, want none", got, guarded)
 	}
 }
@@ -172,7 +192,7 @@ func TestSplitGenBudget(t *testing.T) {
 		}
 	}
 	// Only a type that holds a mutex changed: gen gets its share.
-	c.Files[0].Lines, c.Files[2].Lines = nil, nil
+	c.Files[0].Lines, c.Files[2].Lines, c.Files[3].Lines = nil, nil, nil
 	c.Funcs = c.Funcs[1:]
 	var stderr bytes.Buffer
 	opts := Options{Config: Config{Budget: 2 * time.Minute, GenAuto: true}}

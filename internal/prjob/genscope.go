@@ -267,4 +267,18 @@ func (r *job) placeOnChangedLine(f *checks.Finding) {
 		}
 		return
 	}
+	// No goroutine is stuck on a changed line: the first frame of a stuck
+	// goroutine that is, the call that blocked as the change made it
+	// (logrus v1.5.0: stuck in its lock wrapper's MutexWrap.Lock, called
+	// by WithFields on the changed entry.Logger.mu.Lock()).
+	for _, g := range f.Goroutines {
+		for _, fr := range g.Stack {
+			if fr.File == "" || fr.Line <= 0 || !c.OnChangedLine(AbsIn(c.ModuleDir, fr.File), fr.Line) {
+				continue
+			}
+			f.Pos = checks.Position{File: fr.File, Line: fr.Line}
+			f.Func, f.Snippet = fr.Func, explore.SourceLine(AbsIn(c.ModuleDir, fr.File), fr.Line)
+			return
+		}
+	}
 }

@@ -214,6 +214,30 @@ func TestGenDeadlockOnChangedLine(t *testing.T) {
 	}
 }
 
+// TestGenDeadlockInWrapper: a generated deadlock whose stuck goroutines
+// are all in unchanged code, one of them called from a changed line
+// (logrus v1.5.0: stuck in the lock wrapper's MutexWrap.Lock, called by
+// WithFields on the changed entry.Logger.mu.Lock()), is shown at that
+// call. Fails without placeOnChangedLine's frames: it stays at line 40.
+func TestGenDeadlockInWrapper(t *testing.T) {
+	r := genScopeJob()
+	stuck := checks.Goroutine{ID: "g0", State: "Mutex.Lock", Site: "p/c.go:40", Stack: []checks.Frame{
+		{Func: "example.com/m/p.(*lockWrap).Lock", File: "p/c.go", Line: 40},
+		{Func: "example.com/m/p.(*Cache).Get", File: "p/c.go", Line: 21},
+		{Func: "example.com/m/p_test.TestInterleaveGen_Cache_3.func2", File: "p/interleave_gen_test.go", Line: 40},
+	}}
+	dl := checks.Finding{Rule: "IL9003", Kind: checks.Deadlock, Evidence: checks.Dynamic, Severity: checks.Error,
+		Package: "example.com/m/p", Test: "TestInterleaveGen_Cache_38", Message: "deadlock", Func: "example.com/m/p.(*lockWrap).Lock",
+		Pos: checks.Position{File: "p/c.go", Line: 40}, Goroutines: []checks.Goroutine{stuck}}
+	_, news := r.addGenFindings([]checks.Finding{dl}, nil, nil)
+	if len(news) != 1 {
+		t.Fatalf("%d findings, want the deadlock", len(news))
+	}
+	if f := news[0]; f.Pos.Line != 21 || f.Func != "example.com/m/p.(*Cache).Get" {
+		t.Errorf("deadlock at line %d in %s, want line 21 in (*Cache).Get", f.Pos.Line, f.Func)
+	}
+}
+
 // TestGenPreExisting: a generated finding whose test fails the same way on
 // the base commit (gen.Result.OnBase, puddle v2.1.0's Reset race) goes to
 // the summary as pre-existing when it is in the change, and to a note when

@@ -158,7 +158,7 @@ func compiles(ctx context.Context, dir, pkg string, tags []string, stage func(ex
 		stage(explore.StageEvent{Name: what})
 	}
 	began := time.Now()
-	args := append([]string{"test", "-c", "-o", filepath.Join(tmp, "x.test")}, tagFlags(tags)...)
+	args := append([]string{"test", "-c", "-vet=off", "-o", filepath.Join(tmp, "x.test")}, tagFlags(tags)...)
 	cmd := exec.CommandContext(ctx, "go", append(args, pkg)...)
 	cmd.Dir = dir
 	cmd.WaitDelay = testWaitDelay

@@ -601,11 +601,16 @@ func btoi(b bool) int {
 type qualifier struct {
 	imports map[string]string // path -> name used
 	names   map[string]string // name -> path
+	// decls are the file's own types (implementations of the callbacks'
+	// interfaces, reenter.go), implNames their names by interface.
+	decls     []string
+	implNames map[string]string
+	implUsed  []string
 }
 
 // reserved are the names the generated file uses itself.
 var reserved = map[string]bool{"fmt": true, "sync": true, "testing": true, "strings": true, "v": true, "x": true, "t": true, "w": true, "xw": true, "err": true,
-	"v0": true, "x0": true, "w0": true, "xw0": true}
+	"v0": true, "x0": true, "w0": true, "xw0": true, "genIn": true}
 
 func newQualifier(pkgPath, pkgName string) *qualifier {
 	q := &qualifier{imports: map[string]string{}, names: map[string]string{}}

@@ -66,6 +66,9 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 		}
 	}
 	b.WriteString(")\n")
+	for _, d := range g.q.decls {
+		b.WriteString("\n" + d)
+	}
 	for _, c := range cases {
 		writeCase(&b, g, c)
 	}

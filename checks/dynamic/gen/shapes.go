@@ -48,7 +48,8 @@ const maxRestarts = 3
 // with the same call, same arguments, in both goroutines and once with
 // two mutators; and, in a pull request, first uses of a fresh value a
 // changed deriver returned (derivedUses) and each other changed method
-// against another on a fresh value (focusPairs). They draw from a stream
+// against another on a fresh value (focusPairs); and callbacks handed to
+// the value that call back into it (reentries). They draw from a stream
 // of their own: Generate's cases stay those of the same seed.
 func (g *Generator) Shapes(t *Target, from int) []*Case {
 	sg := &Generator{rng: g.shapes, q: g.q}
@@ -90,6 +91,9 @@ func (g *Generator) Shapes(t *Target, from int) []*Case {
 	}
 	for _, p := range focusPairs(t) {
 		add(sg.pair(t, p[0], p[1]))
+	}
+	for _, c := range sg.reentries(t) {
+		add(c)
 	}
 	return out
 }

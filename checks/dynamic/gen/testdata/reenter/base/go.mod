@@ -1,0 +1,3 @@
+module example.com/bus
+
+go 1.24
