@@ -48,15 +48,15 @@ func (r *R) Both()  { r.own.Lock(); r.mixed(); r.own.Unlock(); r.mixed() }
 func (r *R) mixed() {}
 `
 
-// callerClasses builds callersSrc as package path and returns each
+// callerClasses builds callersSrc as package path (named name) and returns each
 // method's caller classes ("D.mu locked", "D.mu read-locked").
-func callerClasses(t *testing.T, path string) map[string]string {
+func callerClasses(t *testing.T, path, name string) map[string]string {
 	t.Helper()
-	f, err := parser.ParseFile(fset, "p.go", callersSrc, 0)
+	f, err := parser.ParseFile(fset, "p.go", strings.Replace(callersSrc, "package p", "package "+name, 1), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: imp}, fset, types.NewPackage(path, "p"), []*ast.File{f}, ssa.BuilderMode(0))
+	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: imp}, fset, types.NewPackage(path, name), []*ast.File{f}, ssa.BuilderMode(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +89,11 @@ func callerClasses(t *testing.T, path string) map[string]string {
 			cs = append(cs, fmt.Sprintf("%s.%s %s", owner, c.Field.Name(), c.Mode))
 		}
 		sort.Strings(cs)
-		name := r.Fn.Name()
+		fn := r.Fn.Name()
 		if recv := r.Fn.Signature.Recv(); recv != nil {
-			name = strings.TrimPrefix(recv.Type().String(), "*"+path+".") + "." + name
+			fn = strings.TrimPrefix(recv.Type().String(), "*"+path+".") + "." + fn
 		}
-		out[name] = strings.Join(cs, ", ")
+		out[fn] = strings.Join(cs, ", ")
 	}
 	return out
 }
@@ -103,16 +103,18 @@ func callerClasses(t *testing.T, path string) map[string]string {
 // d.rings[i].Set()) and through a pointer field every store of which
 // takes &d.mu (R.dmu); nothing through a go or defer statement or from a
 // caller without the lock; an exported method's callers count only in an
-// internal (or main) package.
+// internal or a main package.
 func TestCallerClasses(t *testing.T) {
+	inside := map[string]string{"D.Set": "D.mu locked", "R.Set": "D.mu locked", "R.pop": "D.mu read-locked", "R.deferred": "", "R.spawned": "", "R.mixed": "", "D.Handle": ""}
 	for _, tc := range []struct {
-		path string
-		want map[string]string
+		path, name string
+		want       map[string]string
 	}{
-		{"example.com/m/internal/p", map[string]string{"D.Set": "D.mu locked", "R.Set": "D.mu locked", "R.pop": "D.mu read-locked", "R.deferred": "", "R.spawned": "", "R.mixed": "", "D.Handle": ""}},
-		{"example.com/m/p", map[string]string{"D.Set": "", "R.Set": "", "R.pop": "D.mu read-locked", "R.deferred": "", "R.spawned": "", "R.mixed": "", "D.Handle": ""}},
+		{"example.com/m/internal/p", "p", inside},
+		{"example.com/m/cmd/p", "main", inside},
+		{"example.com/m/p", "p", map[string]string{"D.Set": "", "R.Set": "", "R.pop": "D.mu read-locked", "R.deferred": "", "R.spawned": "", "R.mixed": "", "D.Handle": ""}},
 	} {
-		got := callerClasses(t, tc.path)
+		got := callerClasses(t, tc.path, tc.name)
 		for fn, w := range tc.want {
 			if got[fn] != w {
 				t.Errorf("%s: %s: caller classes %q, want %q", tc.path, fn, got[fn], w)
