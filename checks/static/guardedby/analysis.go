@@ -516,6 +516,9 @@ func (pc *passContext) reportFields() {
 			if !documented && heldAtEveryWrite(o, counted) {
 				continue // under another mutex every write holds too
 			}
+			if excludedEverywhere(o, info) {
+				continue // a wider lock (the callers') excludes every other access
+			}
 			protected := sameField(counted, o, mu, first)
 			verb := "read"
 			if o.write {

@@ -335,6 +335,9 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, cl
 		if a == b {
 			continue // one function: the same goroutine, unless started twice
 		}
+		if excludedByWiderLock(o, o2) {
+			continue // a lock both hold, one exclusively (their callers' included)
+		}
 		aExp := a.Parent() == nil && token.IsExported(a.Name())
 		if aExp {
 			if rbs := c.bg[b]; len(rbs) > 0 && !c.joinedFor(o, b) {
@@ -360,6 +363,39 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, cl
 		}
 	}
 	return nil, ""
+}
+
+// excludedByWiderLock reports whether o and o2 both hold one lock, one of
+// them exclusively, counting the locks every caller of their functions
+// holds (lockset's caller classes): a store-wide lock that excludes the
+// two even though neither holds the field's own guard.
+func excludedByWiderLock(o, o2 *obs) bool {
+	if o.r == nil || o2.r == nil || o.instr == nil || o2.instr == nil {
+		return false
+	}
+	_, ok := lockset.Excluded(o.r.ClassesAt(o.instr), o2.r.ClassesAt(o2.instr))
+	return ok
+}
+
+// excludedEverywhere reports whether every access that conflicts with o
+// (the same field, one of the two a write, in another function) is
+// excluded from it by a wider lock, and there is at least one: the
+// documented guard is not the one the field relies on there.
+func excludedEverywhere(o *obs, info *fieldInfo) bool {
+	n := 0
+	for _, o2 := range info.obs {
+		if o2 == o || !o.write && !o2.write || o.fn == o2.fn {
+			continue
+		}
+		if o.sel != "" && o2.sel != "" && o.sel != o2.sel {
+			continue
+		}
+		if !excludedByWiderLock(o, o2) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // short formats pos as file:line.

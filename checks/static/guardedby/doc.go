@@ -71,6 +71,16 @@
 //
 //	field p.state read without holding p.mu, which guards it by the comment on its block of fields; loop runs on the goroutine started by the go statement at poller.go:20, State is reached from an exported function
 //
+// A conflicting access that holds a lock the access also holds, one of
+// the two exclusively, is no evidence; when every conflicting access is
+// so excluded, the access is not reported under any guard rule. The
+// locks counted include those every caller holds (lockset's caller
+// classes: named by mutex field, through calls that do not pass the
+// lock's owner and pointer fields that point to one mutex field): a
+// control message handled under a device-wide write lock does not race
+// with a drain that holds its read lock, though neither holds the ring's
+// own mu.
+//
 // Without that evidence the same access is IL1006
 // documented-guard-unproven (opt-in), its message ending "(no second
 // goroutine seen)": methods a framework calls one at a time (balancer

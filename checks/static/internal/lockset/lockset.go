@@ -31,7 +31,11 @@
 //     function whose call sites are all visible as holding the locks held
 //     at every one of them (Result.Entry, Result.EntryKnown); calls in
 //     _test.go files do not count for a function declared outside them
-//     (a test owns the value it calls a helper on).
+//     (a test owns the value it calls a helper on);
+//   - the callers' locks by class (callers.go): Result.ClassesAt names
+//     the locks held at an instruction, and at every call of its function
+//     through every chain of callers, by the mutex field they are, for
+//     passes that ask whether a wider lock excludes two accesses.
 //
 // Locks and field bases are named by a Path: an access path from a root
 // (parameter, package-level variable, local variable) through field
@@ -131,6 +135,11 @@ type Result struct {
 	// condFns maps the result of a call to a conditional lock helper to
 	// the locks held where its status says success (see condAcquires).
 	condFns map[ssa.Value]condLocks
+	// callerClasses: the lock classes every caller holds (callers.go);
+	// targets: the package's pointer fields resolved to the mutex field
+	// they point to.
+	callerClasses []Class
+	targets       map[*types.Var]*types.Var
 }
 
 // Before returns the locks definitely held just before instr. It returns
@@ -251,6 +260,8 @@ func (a *Analysis) Package(funcs []*ssa.Function, entry func(*ssa.Function) Stat
 			break
 		}
 	}
+	sites, escapes, invoked := gatherCalls(out, scans)
+	inferCallerClasses(out, sites, escapes, invoked, pointerTargets(funcs))
 	return out
 }
 
@@ -319,62 +330,7 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 			byFn[r.Fn] = i
 		}
 	}
-	sites := map[*ssa.Function][]callSite{}
-	escapes := map[*ssa.Function]bool{}
-	invoked := map[string][]*types.Interface{} // method name -> interfaces it is called through
-	block := func(f *ssa.Function) {
-		escapes[f] = true
-		if f.Synthetic != "" { // bound method or thunk: block what it wraps
-			for _, b := range f.Blocks {
-				for _, instr := range b.Instrs {
-					if c, ok := instr.(ssa.CallInstruction); ok {
-						if callee := c.Common().StaticCallee(); callee != nil {
-							escapes[callee] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	add := func(r *Result, cs *callScan) {
-		for _, it := range cs.invoked {
-			invoked[it.method] = append(invoked[it.method], it.iface)
-		}
-		for _, s := range cs.sites {
-			if inTestFile(s.call.Parent()) && !inTestFile(s.callee) {
-				continue // a test owns its values: it does not decide the callee's entry locks
-			}
-			sites[s.callee] = append(sites[s.callee], callSite{r, s.call})
-		}
-		for _, f := range cs.values {
-			block(f)
-		}
-	}
-	// Forget the scans of Results a round replaced.
-	current := map[*Result]bool{nil: true}
-	for _, r := range results {
-		current[r] = true
-	}
-	maps.DeleteFunc(scans, func(r *Result, _ *callScan) bool { return !current[r] })
-	for _, r := range results {
-		cs := scans[r]
-		if cs == nil {
-			cs = scanCalls(r.Functions(), true)
-			scans[r] = cs
-		}
-		add(r, cs)
-	}
-	if len(results) > 0 && results[0].Fn.Pkg != nil {
-		// Package-level initializers can store function values too.
-		if init := results[0].Fn.Pkg.Func("init"); init != nil {
-			cs := scans[nil]
-			if cs == nil {
-				cs = scanCalls(append([]*ssa.Function{init}, init.AnonFuncs...), false)
-				scans[nil] = cs
-			}
-			add(nil, cs)
-		}
-	}
+	sites, escapes, invoked := gatherCalls(results, scans)
 	inferable := map[*ssa.Function]bool{}
 	for fn, i := range byFn {
 		switch {
@@ -447,6 +403,69 @@ func (a *Analysis) inferEntries(results []*Result, given map[*ssa.Function]State
 		changed = true
 	}
 	return changed
+}
+
+// gatherCalls reads the scans of results (made and kept in scans): the
+// static call sites of each package function, the functions used as
+// values (escapes) and the interfaces each method name is called through.
+func gatherCalls(results []*Result, scans map[*Result]*callScan) (map[*ssa.Function][]callSite, map[*ssa.Function]bool, map[string][]*types.Interface) {
+	sites := map[*ssa.Function][]callSite{}
+	escapes := map[*ssa.Function]bool{}
+	invoked := map[string][]*types.Interface{} // method name -> interfaces it is called through
+	block := func(f *ssa.Function) {
+		escapes[f] = true
+		if f.Synthetic != "" { // bound method or thunk: block what it wraps
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					if c, ok := instr.(ssa.CallInstruction); ok {
+						if callee := c.Common().StaticCallee(); callee != nil {
+							escapes[callee] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	add := func(r *Result, cs *callScan) {
+		for _, it := range cs.invoked {
+			invoked[it.method] = append(invoked[it.method], it.iface)
+		}
+		for _, s := range cs.sites {
+			if inTestFile(s.call.Parent()) && !inTestFile(s.callee) {
+				continue // a test owns its values: it does not decide the callee's entry locks
+			}
+			sites[s.callee] = append(sites[s.callee], callSite{r, s.call})
+		}
+		for _, f := range cs.values {
+			block(f)
+		}
+	}
+	// Forget the scans of Results a round replaced.
+	current := map[*Result]bool{nil: true}
+	for _, r := range results {
+		current[r] = true
+	}
+	maps.DeleteFunc(scans, func(r *Result, _ *callScan) bool { return !current[r] })
+	for _, r := range results {
+		cs := scans[r]
+		if cs == nil {
+			cs = scanCalls(r.Functions(), true)
+			scans[r] = cs
+		}
+		add(r, cs)
+	}
+	if len(results) > 0 && results[0].Fn.Pkg != nil {
+		// Package-level initializers can store function values too.
+		if init := results[0].Fn.Pkg.Func("init"); init != nil {
+			cs := scans[nil]
+			if cs == nil {
+				cs = scanCalls(append([]*ssa.Function{init}, init.AnonFuncs...), false)
+				scans[nil] = cs
+			}
+			add(nil, cs)
+		}
+	}
+	return sites, escapes, invoked
 }
 
 // inTestFile reports whether fn (a literal: its enclosing function) is
