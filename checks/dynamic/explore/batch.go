@@ -146,7 +146,9 @@ type batchOutcome struct {
 	// rest is the position of the first test the process did not run
 	// because of a crash before it or leftovers in its way, or -1.
 	rest int
-	// outside is the process's wall time less its schedules'.
+	// outside is the process's wall time less its schedules', the one
+	// it ended in (stopped, crashed) included: what a test's own process
+	// adds to its schedule.
 	outside time.Duration
 }
 
@@ -173,7 +175,11 @@ func splitBatch(out *childOutcome, n int, wall time.Duration) batchOutcome {
 		}
 		b.passed[j] = r
 	}
-	b.outside = max(wall-in, 0)
+	// A slow test stopped at the batch's limit ran in this process too:
+	// counted as outside, it made every test before it cost its run
+	// (rill's fast tests 2 s each, and the replays kept for their
+	// findings took the rest of the budget).
+	b.outside = max(wall-in-out.openFor, 0)
 	switch {
 	case out.crashed >= 0 && out.crashed+1 < n:
 		b.rest = out.crashed + 1
@@ -234,7 +240,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		// start, this test until stopped, the kill) is what a run alone
 		// took.
 		t := batch[out.crashed]
-		ran := max(limit, b.outside)
+		ran := max(limit, b.outside+out.openFor)
 		s.mu.Lock()
 		t.stopReason = fmt.Sprintf("stopped after %v in a batch", ran.Round(100*time.Millisecond))
 		t.ran, t.slot, t.mostSlot = ran, ran, max(t.mostSlot, ran)

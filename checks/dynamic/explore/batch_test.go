@@ -254,6 +254,11 @@ func TestSplitBatch(t *testing.T) {
 	if b.outside != 80*ms {
 		t.Errorf("outside the schedules: %v, want 80ms", b.outside)
 	}
+	// Stopped in its third test, which ran 50ms: not the others' cost.
+	b = splitBatch(&childOutcome{crashed: 2, leftovers: -1, limitStopped: true, openFor: 50 * ms, results: []rt.Result{res(0, "pass"), res(1, "pass")}}, 3, 100*ms)
+	if b.outside != 30*ms {
+		t.Errorf("outside the schedules, stopped in a slow one: %v, want 30ms (not the slow one's 50ms)", b.outside)
+	}
 }
 
 // A schedule that runs past the child's scheduleLimit stops its process
