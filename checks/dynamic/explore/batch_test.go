@@ -235,6 +235,8 @@ func TestSplitBatch(t *testing.T) {
 		{"a crash at the end", childOutcome{crashed: 2, leftovers: -1, results: []rt.Result{res(0, "pass"), res(1, "pass"), res(2, "fatal")}}, "01", -1},
 		{"leftovers in the way", childOutcome{crashed: -1, leftovers: 1, results: []rt.Result{res(0, "pass")}}, "0", 1},
 		{"stopped by the deadline", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass")}}, "0", -1},
+		{"the step bound", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), {Index: 1, Outcome: "pass", Inconclusive: rt.StepBoundPrefix + "no end after 20000 scheduling steps"}, res(2, "pass")}}, "012", -1},
+		{"a skip", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), {Index: 1, Outcome: "pass", Inconclusive: rt.SkippedPrefix + "x"}, res(2, "pass")}}, "02", -1},
 		{"a watchdog's stop", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{{Index: 0, Outcome: "pass", Watchdog: ms}}}, "", -1},
 	} {
 		b := splitBatch(&c.out, 3, 100*ms)
@@ -251,6 +253,11 @@ func TestSplitBatch(t *testing.T) {
 	b := splitBatch(&childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), res(1, "pass")}}, 2, 100*ms)
 	if b.outside != 80*ms {
 		t.Errorf("outside the schedules: %v, want 80ms", b.outside)
+	}
+	// Stopped in its third test, which ran 50ms: not the others' cost.
+	b = splitBatch(&childOutcome{crashed: 2, leftovers: -1, limitStopped: true, openFor: 50 * ms, results: []rt.Result{res(0, "pass"), res(1, "pass")}}, 3, 100*ms)
+	if b.outside != 30*ms {
+		t.Errorf("outside the schedules, stopped in a slow one: %v, want 30ms (not the slow one's 50ms)", b.outside)
 	}
 }
 

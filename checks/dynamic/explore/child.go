@@ -67,6 +67,9 @@ type childOutcome struct {
 	// limitStopped says the driver stopped it in a schedule that ran
 	// longer than child.scheduleLimit (it is killed, that one open).
 	limitStopped bool
+	// openFor is, for a process that ended in a schedule (stopped,
+	// crashed), the time from that schedule's start to the process's end.
+	openFor time.Duration
 	// quiet is, for a killed process, how long it had written nothing (no
 	// output, no result) when it was killed: what tells a process that
 	// hung from one the end of its share stopped while it worked or exited.
@@ -230,6 +233,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if sp.open {
 		out.crashed = sp.cur
 		out.crashText = sp.sinceStart.String()
+		out.openFor = time.Since(sp.curStart)
 	}
 	return out, nil
 }
@@ -302,8 +306,9 @@ type stderrParser struct {
 	sinceStart tailBuffer
 	tail       tailBuffer
 	// firstStart and lastEnd are when the first start marker and the
-	// last end marker were read (zero: none).
-	firstStart, lastEnd time.Time
+	// last end marker were read (zero: none); curStart when the latest
+	// start marker was.
+	firstStart, lastEnd, curStart time.Time
 }
 
 func (p *stderrParser) parse(r io.Reader) {
@@ -320,8 +325,9 @@ func (p *stderrParser) parse(r io.Reader) {
 			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
 				p.cur, p.last, p.open = n, n, true
 				p.started++
+				p.curStart = time.Now()
 				if p.firstStart.IsZero() {
-					p.firstStart = time.Now()
+					p.firstStart = p.curStart
 				}
 				if p.onStart != nil {
 					p.onStart()

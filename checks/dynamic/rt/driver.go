@@ -83,8 +83,7 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 	}
 	write := func(r Result) bool {
 		if out != nil {
-			line, _ := json.Marshal(r)
-			out.Write(append(line, '\n'))
+			out.Write(append(marshalResult(r), '\n'))
 		}
 		return true
 	}
@@ -527,7 +526,7 @@ func watchdogExit(index int, r Result) {
 
 // writeResult appends r to the results file of a process about to end.
 func writeResult(r Result) {
-	line, _ := json.Marshal(r)
+	line := marshalResult(r)
 	resultsMu.Lock()
 	path := resultsPath
 	resultsMu.Unlock()

@@ -266,10 +266,11 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	if dumpBuf == nil {
 		dumpBuf = make([]byte, 1<<20)
 	}
-	// Room for the decisions of most tests, kept from one schedule to the
-	// next: appending then never allocates inside code a test measures.
-	if cap(decBuf.d) < decRoom {
-		decBuf.d, decBuf.pcs = make([]Decision, 0, decRoom), make([][10]uintptr, 0, decRoom)
+	// Room for the decisions a schedule may make, kept from one schedule
+	// to the next: appending then never allocates inside code a test
+	// measures, nor copies the decisions made so far.
+	if room := decisionRoom(s.maxSteps); cap(decBuf.d) < room || cap(decBuf.pcs) < room {
+		decBuf.d, decBuf.pcs = make([]Decision, 0, room), make([][10]uintptr, 0, room)
 	}
 	s.decisions, s.decPCs = decBuf.d[:0], decBuf.pcs[:0]
 	decBuf.d, decBuf.pcs = nil, nil
