@@ -3,7 +3,7 @@
 # run's CPU time: scripts/testtime.sh [-tests N] [go test flags] [packages]
 # (default ./...). Prints each package's elapsed seconds sorted (largest
 # first) and their sum, the run's CPU time, the output of the failed
-# subtests, then the N slowest top-level tests (default 0).
+# tests and subtests, then the N slowest top-level tests (default 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=0
@@ -27,7 +27,7 @@ for line in open(sys.argv[1]):
     key = (ev.get("Package"), ev.get("Test"))
     if ev.get("Action") == "output":
         output.setdefault(key, []).append(ev.get("Output", ""))
-    if ev.get("Action") == "fail" and ev.get("Test") and "/" in ev["Test"]:
+    if ev.get("Action") == "fail" and ev.get("Test"):
         failed.append(key)
     if ev.get("Action") not in ("pass", "fail", "skip") or "Elapsed" not in ev:
         continue
