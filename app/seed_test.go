@@ -197,7 +197,6 @@ func TestSeedHoldsStd(t *testing.T) {
 // name its action entry (hex of the whole ID, then "-a"); the entry
 // names its output, the package's export file.
 func linkStd(host, dir string) (int, error) {
-	listed := map[string][]string{} // a subdirectory's names
 	link := func(src string) error {
 		dst := filepath.Join(dir, filepath.Base(filepath.Dir(src)), filepath.Base(src))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -216,6 +215,10 @@ func linkStd(host, dir string) (int, error) {
 	}
 	n := 0
 	for _, flags := range [][]string{nil, {"-race"}} {
+		// A subdirectory's names, listed after this pass's go list: on a
+		// cold cache the -race pass writes entries the first listing
+		// did not see.
+		listed := map[string][]string{}
 		args := append([]string{"list", "-export", "-deps", "-f", "{{if .Export}}{{.BuildID}} {{.Export}}{{end}}"}, flags...)
 		cmd := exec.Command("go", append(args, "std")...)
 		cmd.Env = append(os.Environ(), "GOCACHE="+host, "GOFLAGS=") // as warmSeed
