@@ -2,12 +2,44 @@
 
 package rt
 
+import (
+	"slices"
+	"unsafe"
+)
+
 // abort starts unwinding every goroutine.
 //
 //go:norace
 func (s *sched) abort() {
 	s.aborting = true
+	s.abortSends = pendingSends(s.gs)
 	closeJoins(s) // no decision admits them now
+}
+
+// pendingSends lists the channels a goroutine waits to send on (parked,
+// or blocked for real) when the schedule ends.
+//
+//go:norace
+func pendingSends(gs []*gstate) []unsafe.Pointer {
+	var chans []unsafe.Pointer
+	for _, g := range gs {
+		if g.exited || !(g.parked || g.blockedReal) {
+			continue
+		}
+		switch r := &g.req; r.op {
+		case opSend:
+			if r.obj != nil {
+				chans = append(chans, r.obj)
+			}
+		case opSelect:
+			for _, c := range r.cases {
+				if c.send && c.ptr != nil {
+					chans = append(chans, c.ptr)
+				}
+			}
+		}
+	}
+	return chans
 }
 
 // abortNext releases one parked goroutine with the abort signal.
@@ -91,12 +123,13 @@ func (s *sched) abortArrival(g *gstate) {
 	case opGo, opRun:
 		rep.mode = mSkip
 	case opClose:
-		// A deferred close while a goroutine waits for real to send on
-		// the channel (one outside control) would make that send panic
-		// and race with it: the program closes only after the send
-		// completed. Unwinding skips it.
+		// A deferred close while a goroutine waits to send on the
+		// channel would make that send panic and race with it (with
+		// the send itself, blocked for real, or with its tries while
+		// the scheduler probed it): the program closes only after the
+		// send completed. Unwinding skips it.
 		rep.mode = mRun
-		if r.obj != nil && waiterForReal(r.obj, false) {
+		if r.obj != nil && (waiterForReal(r.obj, false) || slices.Contains(s.abortSends, r.obj)) {
 			rep.mode = mSkip
 		}
 	case opWGAdd, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opNow, opOnceDone,

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"os"
+	"os/exec"
 	"reflect"
 	"runtime"
 	"strings"
@@ -163,4 +165,119 @@ func TestAbortSkipsCloseWithSenderForReal(t *testing.T) {
 		t.Fatal("the unwinding close made the waiting send panic")
 	}
 	<-stop // frees the sender
+}
+
+// A close run while unwinding is skipped when a controlled goroutine was
+// parked sending on the channel when the schedule ended: the program
+// closes only after that send completed, and the scheduler's tries of the
+// send (probe's non-blocking send) would race with the close (goroutines
+// v1.1.3: the worker's deferred close(w.stopChan), unwinding from its
+// task, against the recycler's probed stop() send). Both orders of
+// unwinding: the sender first (it is no longer at its send when the close
+// runs) and the closer first; and a select's send case.
+func TestAbortSkipsCloseWithParkedSender(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		senderFirst  bool
+		selectSender bool
+	}{
+		{"closer first", false, false},
+		{"sender first", true, false},
+		{"select sender", true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stop := make(chan struct{})
+			rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+				never := make(chan int)
+				closer := func() {
+					defer Close(stop)
+					Recv(never) // unwound when the schedule ends
+				}
+				sender := func() {
+					if c.selectSender {
+						k := Select(false, SendCase(stop), RecvCase(never))
+						if k == 0 {
+							PickSend(k, 0, stop) <- struct{}{}
+							SelectSent()
+						}
+						return
+					}
+					Send(stop, struct{}{})
+				}
+				if c.senderFirst {
+					Go(sender)
+					Go(closer)
+				} else {
+					Go(closer)
+					Go(sender)
+				}
+			}, nil)
+			if len(rs) != 1 {
+				t.Fatalf("ran %d schedules, want 1", len(rs))
+			}
+			select {
+			case <-stop:
+				t.Fatalf("the unwinding close ran while a goroutine was parked sending (schedule: %s %q)", rs[0].Outcome, rs[0].Message)
+			default:
+			}
+		})
+	}
+}
+
+// The skip is only for sends pending when the schedule ended: a close
+// reached while unwinding still runs when nobody waits to send on the
+// channel (a goroutine outside control waits for it).
+func TestAbortRunsCloseWithoutSender(t *testing.T) {
+	done := make(chan struct{})
+	RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		never, other := make(chan int), make(chan int)
+		Go(func() {
+			defer Close(done)
+			Recv(never)
+		})
+		Go(func() { Send(other, 1) }) // parked sending on another channel
+	}, nil)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the unwinding close did not run")
+	}
+}
+
+// TestUnwindCloseChild is run in a subprocess under -race: a goroutine
+// parked sending on stop, probed by the scheduler before the leak is
+// declared, and one that closes stop while unwinding.
+func TestUnwindCloseChild(t *testing.T) {
+	if os.Getenv("RT_UNWIND_CLOSE_CHILD") == "" {
+		t.Skip("subprocess helper")
+	}
+	RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		stop, never := make(chan struct{}), make(chan int)
+		Go(func() { Send(stop, struct{}{}) })
+		Go(func() {
+			defer Close(stop)
+			Recv(never)
+		})
+	}, nil)
+}
+
+// The race detector sees no race between the unwinding close and the
+// scheduler's tries of the parked send (the false IL9005 of goroutines
+// v1.1.3: "write at worker.go:72 … previous read at worker.go:104").
+func TestUnwindCloseNoRace(t *testing.T) {
+	if !raceEnabled {
+		t.Skip("needs -race")
+	}
+	if os.Getenv("RT_UNWIND_CLOSE_CHILD") != "" {
+		t.Skip()
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestUnwindCloseChild$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "RT_UNWIND_CLOSE_CHILD=1")
+	out, _ := cmd.CombinedOutput()
+	if strings.Contains(string(out), "WARNING: DATA RACE") {
+		t.Fatalf("the unwinding close raced with the probed send:\n%s", out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestUnwindCloseChild") {
+		t.Fatalf("child did not run to its end:\n%s", out)
+	}
 }

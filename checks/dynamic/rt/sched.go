@@ -209,6 +209,9 @@ type sched struct {
 	lastVirtual bool
 	testDone    bool
 	aborting    bool
+	// abortSends: the channels goroutines waited to send on when the
+	// schedule ended (abort); unwinding does not close them.
+	abortSends []unsafe.Pointer
 	// randState: the stream of math/rand draws under control (rand.go)
 	randState uint64
 	// mapState: the stream of map orders under control (maprange.go)
