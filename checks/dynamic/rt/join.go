@@ -210,7 +210,7 @@ func joinMain(j *joiner, f func()) {
 		s = nil // registered in a schedule that is over, or started after the test returned
 	}
 	if s != nil {
-		joins.q = append(joins.q, j)
+		joins.q = joinersWith(joins.q, j)
 		joinSeq++
 	}
 	unlockJoins()
@@ -270,7 +270,7 @@ func endTestJoins(s *sched) {
 		var q []*joiner
 		for _, j := range joins.q {
 			if j.want == s {
-				q = append(q, j)
+				q = joinersWith(q, j)
 			} else {
 				free = append(free, j)
 			}
@@ -299,8 +299,10 @@ func (s *sched) queuedJoiners() []*joiner {
 	}
 	lockJoins()
 	var q []*joiner
-	if joins.s == s && len(joins.q) > 0 {
-		q = append(q, joins.q...)
+	if joins.s == s {
+		for _, j := range joins.q {
+			q = joinersWith(q, j)
+		}
 	}
 	unlockJoins()
 	return q
@@ -313,11 +315,37 @@ func takeJoiner(j *joiner) {
 	lockJoins()
 	for i, o := range joins.q {
 		if o == j {
-			joins.q = append(joins.q[:i:i], joins.q[i+1:]...)
+			var rest []*joiner
+			for k, o := range joins.q {
+				if k != i {
+					rest = joinersWith(rest, o)
+				}
+			}
+			joins.q = rest
 			break
 		}
 	}
 	unlockJoins()
+}
+
+// joinersWith is append(q, j), by hand: the queue's arrays pass between
+// goroutines under a semaphore the race detector does not see, and the
+// runtime's append and copy would show it their reads and writes (rt's
+// own race, seen on goworkerpool: join.go's append against a slice copy).
+//
+//go:norace
+func joinersWith(q []*joiner, j *joiner) []*joiner {
+	if len(q) == cap(q) {
+		grown := make([]*joiner, len(q), 2*len(q)+4)
+		//lint:ignore S1001 copy would show the race detector the copy
+		for i := range q {
+			grown[i] = q[i]
+		}
+		q = grown
+	}
+	q = q[:len(q)+1]
+	q[len(q)-1] = j
+	return q
 }
 
 //go:norace

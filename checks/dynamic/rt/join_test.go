@@ -150,3 +150,34 @@ func TestAbortFreesJoiners(t *testing.T) {
 		t.Fatal("the queued joiner did not run after the schedule began to unwind")
 	}
 }
+
+// The join queue is guarded by a semaphore the race detector does not
+// see: a joiner taken off the queue by one goroutine and one queued next
+// by another must not show it a race in the queue's array (rt's own race
+// seen on goworkerpool: join.go's append against a slice copy). A test
+// for -race; without it, the queue's order is checked.
+func TestJoinQueueNoRace(t *testing.T) {
+	s := &sched{}
+	openJoins(s)
+	defer closeJoins(s)
+	a, b, c := &joiner{}, &joiner{}, &joiner{}
+	for i, j := range []*joiner{a, b} {
+		go joinMain(j, func() {})
+		for len(s.queuedJoiners()) != i+1 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	// Taken by another goroutine, ordered with this one only by the
+	// queue's semaphore and the polling below.
+	go takeJoiner(a)
+	for len(s.queuedJoiners()) != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	go joinMain(c, func() {})
+	for len(s.queuedJoiners()) != 2 {
+		time.Sleep(time.Millisecond)
+	}
+	if q := s.queuedJoiners(); q[0] != b || q[1] != c {
+		t.Errorf("queue %v, want b then c", q)
+	}
+}
