@@ -110,8 +110,9 @@
 // is not a finding: the schedule ends as a pass with Result.Inconclusive
 // set. A schedule ends by unwinding every parked goroutine with a
 // private panic; operations met while unwinding (deferred calls) run when
-// harmless, unlocks only when the shadow says the lock is held, and blocking
-// ones unwind again.
+// harmless, unlocks only when the shadow says the lock is held, closes
+// only of channels no goroutine waited to send on when the schedule ended,
+// and blocking ones unwind again.
 //
 // Time is virtual and there is one clock: Sleep, timers, tickers, Now,
 // Since, Until and the context deadlines of WithTimeout and WithDeadline
