@@ -41,16 +41,19 @@ func BenchmarkGoid(b *testing.B) {
 	deep(20)
 }
 
-// A controlled goroutine drawing in a loop with no scheduling point is
-// found by its thread after hotIDs draws, not by reading its stack at
-// each (go-retry's 100,000 draws looked hung); a goroutine outside
-// control drawing meanwhile is never taken for it and draws from the
-// standard library; the lock ends at the next scheduling point. The
+// Where goid reads the stack (goidOffset -1: off amd64, an overlaid
+// runtime), a controlled goroutine drawing in a loop with no scheduling
+// point is found by its thread after hotIDs draws, not by reading its
+// stack at each (go-retry's 100,000 draws looked hung); a goroutine
+// outside control drawing meanwhile is never taken for it and draws from
+// the standard library; the lock ends at the next scheduling point. The
 // draws are the schedule's stream as before.
 func TestHotGoroutineByThread(t *testing.T) {
 	if gettid() == 0 {
 		t.Skip("no thread ids here: every goroutine is found by goid")
 	}
+	defer func(off int) { goidOffset = off }(goidOffset)
+	goidOffset = -1
 	const draws = 5000
 	var got []int
 	var reads uint64
@@ -103,6 +106,51 @@ func TestHotGoroutineByThread(t *testing.T) {
 	res = RunFunc(Config{Seed: 7}, 0, func() {
 		var mu sync.Mutex
 		for i := 0; i < draws+200; i++ {
+			got = append(got, MathRand.Intn(1000))
+			if i%(hotIDs/2) == 0 {
+				Lock(&mu)
+				Unlock(&mu)
+			}
+		}
+	})
+	if res.Outcome != "pass" {
+		t.Fatalf("%s: %s", res.Outcome, res.Message)
+	}
+	if !slices.Equal(stream, got) {
+		t.Errorf("the draws differ from the schedule's stream")
+	}
+}
+
+// Where goid reads runtime.g, a hot goroutine is not locked to its
+// thread: finding it costs a load, where the thread's id would cost a
+// system call at each draw. Its draws are the schedule's stream.
+func TestHotGoroutineNotLockedWithFastGoid(t *testing.T) {
+	if goidOffset < 0 {
+		t.Skip("goid reads the stack here")
+	}
+	const draws = 5000
+	var locked, stackReads int
+	var got, stream []int
+	res := RunFunc(Config{Seed: 7}, 0, func() {
+		reads := stackGoidCalls
+		for i := 0; i < draws; i++ {
+			got = append(got, MathRand.Intn(1000))
+			if g := current(); g.tid != 0 || active.lockedG != nil {
+				locked++
+			}
+		}
+		stackReads = int(stackGoidCalls - reads)
+	})
+	if res.Outcome != "pass" {
+		t.Fatalf("%s: %s", res.Outcome, res.Message)
+	}
+	if locked != 0 || stackReads != 0 {
+		t.Errorf("%d draws: locked to the thread at %d, %d stack reads; want none", draws, locked, stackReads)
+	}
+	stream, got = got, nil
+	res = RunFunc(Config{Seed: 7}, 0, func() {
+		var mu sync.Mutex
+		for i := 0; i < draws; i++ {
 			got = append(got, MathRand.Intn(1000))
 			if i%(hotIDs/2) == 0 {
 				Lock(&mu)

@@ -179,22 +179,29 @@ func current() *gstate {
 	return g
 }
 
-// hotIDs is how many times in a row a goroutine is found by goid (about
-// 1 µs a frame of its stack) without reaching a scheduling point before it
-// is locked to its thread (identified): a loop drawing random numbers or
-// reading the clock (go-retry's jitter, 100,000 draws) then finds it by
-// its thread's id, one system call.
+// hotIDs is how many times in a row a goroutine is found by goid reading
+// the stack (stackGoid, about 1 µs a frame) without reaching a scheduling
+// point before it is locked to its thread (identified): a loop drawing
+// random numbers or reading the clock (go-retry's jitter, 100,000 draws)
+// then finds it by its thread's id, one system call.
 const hotIDs = 64
 
 // identified counts a finding of g (the caller) by goid; at hotIDs, with
 // no other goroutine locked, it locks g to its thread (LockOSThread: no
 // other goroutine runs on that thread until g unlocks), so that current
 // knows it by the thread's id, until g's next scheduling point or its end
-// (unlockThread). Not where the thread's id is unknown (gettid 0).
+// (unlockThread). Only where goid reads the stack: a load from runtime.g
+// (goidOffset) costs a few nanoseconds, the thread's id a system call at
+// every call (1.5 µs of CPU a draw, BenchmarkRandDraw). Not where the
+// thread's id is unknown (gettid 0). The lock is the runtime's external
+// count, which the program's own runtime.UnlockOSThread also drops: a
+// program that unlocks a thread it never locked, in a hot loop, on a
+// runtime that reads the stack, lets g move while current still knows it
+// by the thread.
 //
 //go:norace
 func (g *gstate) identified(s *sched) {
-	if g.ids++; g.ids < hotIDs || g.tid != 0 || s.lockedG != nil || gettid() == 0 {
+	if g.ids++; g.ids < hotIDs || goidOffset >= 0 || g.tid != 0 || s.lockedG != nil || gettid() == 0 {
 		return
 	}
 	runtime.LockOSThread()
