@@ -34,6 +34,7 @@ func relativeOccurrences(root string, os []checks.Occurrence) []checks.Occurrenc
 			o.Related = rel
 		}
 		o.Schedule = relFile(root, o.Schedule)
+		o.Goroutines = relativeGoroutines(root, o.Goroutines)
 		out[i] = o
 	}
 	return out

@@ -20,7 +20,8 @@ func grouped() *Report {
 		Message: "TestReaders: data race: write at cache.go:26 in Get and previous read at cache.go:40 in Hits", Test: "TestReaders",
 		Pos: at(26), Related: []checks.Related{{Position: at(40), Message: "previous read in Hits"}}, Schedule: "/repo/s/a.json",
 		SameCause: []checks.Occurrence{
-			{Test: "TestReaders", Message: "TestReaders: data race: write at cache.go:28 in Get and previous read at cache.go:45 in Stats", Pos: at(28), Schedule: "/repo/s/b.json"},
+			{Test: "TestReaders", Message: "TestReaders: data race: write at cache.go:28 in Get and previous read at cache.go:45 in Stats", Pos: at(28), Schedule: "/repo/s/b.json",
+				Goroutines: []checks.Goroutine{{ID: "g1", State: "write", Site: "/repo/cache/cache.go:28", Stack: []checks.Frame{{Func: "cache.(*Cache).Get", File: "/repo/cache/cache.go", Line: 28}}}}},
 			{Test: "TestReaders", Message: "TestReaders: data race: write at cache.go:30 in Get and previous write at cache.go:30 in Get", Pos: at(30), Schedule: "/repo/s/c.json"},
 			{Test: "TestHits", Message: "TestHits: data race: write at cache.go:26 in Get and previous read at cache.go:40 in Hits", Pos: at(26), Schedule: "/repo/s/d.json"},
 		},
@@ -59,6 +60,9 @@ func TestSameCauseInEveryFormat(t *testing.T) {
 	}
 	if len(rep.Findings) != 1 || len(rep.Findings[0].SameCause) != 3 || rep.Findings[0].SameCause[0].Pos.File != "cache/cache.go" || rep.Findings[0].SameCause[0].Schedule != "s/b.json" {
 		t.Errorf("json: %+v", rep.Findings)
+	}
+	if o := rep.Findings[0].SameCause[0]; len(o.Goroutines) != 1 || o.Goroutines[0].Site != "cache/cache.go:28" || o.Goroutines[0].Stack[0].File != "cache/cache.go" {
+		t.Errorf("json: the occurrence's goroutines %+v, want its stack, relative to the root", o.Goroutines)
 	}
 
 	out := write(SARIF{})

@@ -148,22 +148,7 @@ func relativeList(root string, list []checks.Finding) []checks.Finding {
 			}
 			f.Related = rel
 		}
-		if f.Goroutines != nil {
-			gs := make([]checks.Goroutine, len(f.Goroutines))
-			for j, g := range f.Goroutines {
-				g.Site = relSite(r.Root, g.Site)
-				if g.Stack != nil {
-					st := make([]checks.Frame, len(g.Stack))
-					for k, fr := range g.Stack {
-						fr.File = relFile(r.Root, fr.File)
-						st[k] = fr
-					}
-					g.Stack = st
-				}
-				gs[j] = g
-			}
-			f.Goroutines = gs
-		}
+		f.Goroutines = relativeGoroutines(r.Root, f.Goroutines)
 		f.Schedule = relFile(r.Root, f.Schedule)
 		f.SameCause = relativeOccurrences(r.Root, f.SameCause)
 		if !f.Pos.IsValid() {
@@ -172,6 +157,28 @@ func relativeList(root string, list []checks.Finding) []checks.Finding {
 		out[i] = f
 	}
 	checks.Sort(out)
+	return out
+}
+
+// relativeGoroutines makes the goroutines' sites and frames relative to
+// root.
+func relativeGoroutines(root string, gs []checks.Goroutine) []checks.Goroutine {
+	if gs == nil {
+		return nil
+	}
+	out := make([]checks.Goroutine, len(gs))
+	for j, g := range gs {
+		g.Site = relSite(root, g.Site)
+		if g.Stack != nil {
+			st := make([]checks.Frame, len(g.Stack))
+			for k, fr := range g.Stack {
+				fr.File = relFile(root, fr.File)
+				st[k] = fr
+			}
+			g.Stack = st
+		}
+		out[j] = g
+	}
 	return out
 }
 

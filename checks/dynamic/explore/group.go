@@ -22,6 +22,9 @@ import (
 //     several tests;
 //   - data races that share a function that writes (the unsynchronized
 //     write is the bug every pair of the group goes through);
+//   - data races between the same pair of functions, closures folded into
+//     the functions they are in, whatever variables they touch (funcPair;
+//     in test files only, within one test or subtest);
 //   - data races of a lazy initialization and of what it makes: when a
 //     race reads and writes in one function F outside test files (a
 //     look-up, then the insert, without a lock), every race whose
@@ -85,6 +88,9 @@ func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 		for _, p := range reachedPairs(f, pairs) {
 			keys = append(keys, prefix+"pair|"+p)
 		}
+		if k, ok := funcPair(f); ok {
+			keys = append(keys, prefix+"funcs|"+k)
+		}
 	case checks.Deadlock, checks.Leak:
 		var stuck []string
 		for _, g := range f.Goroutines {
@@ -102,6 +108,38 @@ func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 		}
 	}
 	return keys
+}
+
+// funcPair keys a two-goroutine race by the functions of its two
+// accesses, a closure folded into the function it is in: the races of one
+// pair of functions are one cause whatever variables and lines they touch
+// (three counters that jobs set and the test reads after one sleep). When
+// both accesses are in test files the race is the test's own, so the key
+// names the test (or subtest) too; otherwise any test may reach it.
+func funcPair(f *checks.Finding) (string, bool) {
+	if len(f.Goroutines) != 2 {
+		return "", false
+	}
+	a, b := f.Goroutines[0], f.Goroutines[1]
+	if !strings.Contains(a.State, "write") && !strings.Contains(b.State, "write") {
+		return "", false
+	}
+	fa, fb := siteFunc(a), siteFunc(b)
+	if fa == a.Site || fb == b.Site {
+		return "", false
+	}
+	fa, fb = outerFunc(fa), outerFunc(fb)
+	if fb < fa {
+		fa, fb = fb, fa
+	}
+	scope := ""
+	if inTestFile(a.Site) && inTestFile(b.Site) {
+		scope = f.Test
+		if w, _, ok := strings.Cut(f.Message, ": "); ok && strings.HasPrefix(w, f.Test+"/") {
+			scope = w
+		}
+	}
+	return scope + "|" + fa + "|" + fb, true
 }
 
 // closedSendPanic is the runtime's panic for a send on a closed channel.

@@ -395,3 +395,51 @@ func TestReplayOrder(t *testing.T) {
 		t.Errorf("without ReplayFirst: %s, want the order found", got)
 	}
 }
+
+// Jobs that set three counters the test reads after one sleep race on
+// three variables at three pairs of lines, each write in a closure of the
+// test that a worker calls: one pair of functions (the test's, the
+// closures folded into it), one cause. The same shape in another test is
+// that test's own cause; a library pair is its own too.
+func TestGroupRacesOnePairOfFunctions(t *testing.T) {
+	const tst, lib = "/m/d_test.go", "/m/d.go"
+	fr := func(fn, file string, l int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: l} }
+	job := func(test string, closure, wl, rl int) checks.Finding {
+		fn := "m." + test
+		w := checks.Goroutine{ID: "g" + itoa(closure), State: "previous write", Site: tst + ":" + itoa(wl),
+			Stack: []checks.Frame{fr(fn+".func"+itoa(closure), tst, wl), fr("m.(*Worker).Start.func1", lib, 28)}}
+		r := checks.Goroutine{ID: "g0", State: "read", Site: tst + ":" + itoa(rl), Stack: []checks.Frame{fr(fn, tst, rl)}}
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.DataRace), Kind: checks.DataRace, Evidence: checks.Dynamic,
+			Package: "m", Test: test, Func: fn, Pos: checks.Position{File: tst, Line: rl}, Snippet: "read " + itoa(rl),
+			Message: test + ": data race: read at d_test.go:" + itoa(rl) + " and previous write at d_test.go:" + itoa(wl),
+			Related: []checks.Related{{Position: checks.Position{File: tst, Line: wl}}}, Goroutines: []checks.Goroutine{r, w},
+			Schedule: test + "-" + itoa(rl) + ".json"}
+	}
+	fs := []checks.Finding{
+		job("TestDispatch", 1, 20, 32), job("TestDispatch", 2, 24, 33), job("TestDispatch", 3, 28, 34),
+		job("TestStop", 1, 159, 185),
+		race("TestDispatch", "m.(*Dispatcher).Start", 40, true, "m.(*Dispatcher).Start.func1", 57, false),
+		race("TestDispatch", "m.(*Dispatcher).Stop", 70, true, "m.(*Dispatcher).run", 80, false),
+	}
+	out := Group(fs)
+	for _, f := range out {
+		t.Logf("%s %v, %d more", f.Test, f.Pos, len(f.SameCause))
+	}
+	if len(out) != 4 {
+		t.Fatalf("got %d findings, want 4: TestDispatch's three counters, TestStop's, Start's, Stop's", len(out))
+	}
+	g := out[0]
+	if g.Test != "TestDispatch" || g.Pos.Line != 32 || len(g.SameCause) != 2 {
+		t.Fatalf("first finding %s at line %d with %d more, want TestDispatch's at line 32 with the other two counters", g.Test, g.Pos.Line, len(g.SameCause))
+	}
+	for i, o := range g.SameCause {
+		if want := 33 + i; o.Pos.Line != want || len(o.Goroutines) != 2 || o.Goroutines[1].Stack[0].Func != "m.TestDispatch.func"+itoa(2+i) {
+			t.Errorf("occurrence %d: %+v, want the race at line %d with both goroutines' stacks", i, o, want)
+		}
+	}
+	for _, f := range out[1:] {
+		if len(f.SameCause) != 0 {
+			t.Errorf("%s %v grouped with %+v", f.Test, f.Pos, f.SameCause)
+		}
+	}
+}

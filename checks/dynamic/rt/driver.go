@@ -460,6 +460,7 @@ func Group(names []string, fns ...func(*testing.T)) func(*testing.T) {
 		}
 		if s != nil {
 			s.groupSite = funcSite(fns[0])
+			s.groupNames = names
 		}
 		failed := false
 		for i, f := range fns {

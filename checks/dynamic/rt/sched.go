@@ -225,6 +225,9 @@ type sched struct {
 	// groupSite: the function of a Group that failed first (or its
 	// first), the site of a test failure instead of the Group's.
 	groupSite string
+	// groupNames: a Group's subtests, one per package declaring the
+	// test's name, in go test's order (TestName).
+	groupNames []string
 	// testFailed says whether the schedule's test has failed (t.Failed);
 	// nil without a test.
 	testFailed func() bool

@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,5 +29,21 @@ func TestName(tb testing.TB) string {
 		return full
 	}
 	test, _ := splitTest(s.cfg.Test)
+	if rel != "" && len(s.groupNames) > 0 {
+		// A name both the package and its external test package
+		// declare: go test runs the second as "TestX#01".
+		member, rest := rel[1:], ""
+		if i := strings.IndexByte(member, '/'); i >= 0 {
+			member, rest = member[:i], member[i:]
+		}
+		for i, n := range s.groupNames {
+			if n == member {
+				if i > 0 {
+					test += "#" + strconv.Itoa(i/10) + strconv.Itoa(i%10)
+				}
+				return test + rest
+			}
+		}
+	}
 	return test + rel
 }

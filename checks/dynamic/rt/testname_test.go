@@ -38,3 +38,30 @@ func TestTestNameUnderControl(t *testing.T) {
 		t.Errorf("outside control: %q, want %q", got, t.Name())
 	}
 }
+
+// TestTestNameInGroup: a name both the package and its external test
+// package declare runs as a Group of two subtests under control; each
+// function sees the name go test gives it ("TestCount", then
+// "TestCount#01"), and so do their subtests.
+func TestTestNameInGroup(t *testing.T) {
+	var names []string
+	record := func(t *testing.T) {
+		names = append(names, TestName(t))
+		Run(t, "sub", func(t *testing.T) { names = append(names, TestName(t)) })
+	}
+	body := Group([]string{"counter", "counter_test"}, record, record)
+	cfg := Config{Test: "TestCount", Schedules: 1, StepTimeout: 5 * time.Second}
+	if all := RunSchedules(t, cfg, body, nil); len(all) != 1 || all[0].Outcome != "pass" {
+		t.Fatalf("%+v", all)
+	}
+	want := []string{"TestCount", "TestCount/sub", "TestCount#01", "TestCount#01/sub"}
+	if len(names) != len(want) {
+		t.Fatalf("names %q, want %q", names, want)
+	}
+	for i := range want {
+		if names[i] != want[i] {
+			t.Errorf("names %q, want %q", names, want)
+			break
+		}
+	}
+}

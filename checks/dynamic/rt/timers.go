@@ -319,6 +319,11 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 		next = to
 	}
 	before, idle := s.now, !s.anyEnabled() // before the clock moves (commit.go)
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) && s.replay.Decisions[s.steps].Clock != 0 {
+		// replayClock moved the clock already: selects commit as they
+		// did when the recording moved it, judged from where it was.
+		before = s.preClock
+	}
 	if next > s.now {
 		late := wakeLate
 		if s.bubble > 0 {
@@ -425,6 +430,16 @@ func (s *sched) earlyTime(list []Candidate) bool {
 	if s.replay != nil && s.diverged == "" {
 		if s.steps >= len(s.replay.Decisions) || !s.replay.Decisions[s.steps].Early {
 			return false
+		}
+		if s.replay.Decisions[s.steps].Clock != 0 {
+			// replayClock moved the clock where the recording's move
+			// took it. When nothing is due by then, an idle move of this
+			// step fired it already: the move is done, and going on to
+			// the next deadline would fire what the recording did not.
+			if next, ok := s.nextDeadline(); !ok || next > s.now {
+				s.earlyDue = true
+				return false
+			}
 		}
 	} else if s.cfg.KeepEarly || s.cfg.EarlySleep {
 		if _, ok := s.strat.(Plain); ok || s.testDone {

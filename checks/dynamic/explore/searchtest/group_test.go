@@ -36,7 +36,7 @@ func causesBuild(t *testing.T) (string, *explore.Build) {
 	causes.Lock()
 	defer causes.Unlock()
 	if causes.build == nil {
-		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish"}, Race: true})
+		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread"}, Race: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,6 +154,41 @@ func TestOneCauseOneFinding(t *testing.T) {
 		t.Errorf("finding in %s, want it in Get, where the writes are", f.Func)
 	}
 	replayFinding(t, dir, f)
+}
+
+// TestSleepReadOneFindingPerTest: jobs (closures a worker calls) and
+// goroutines (go statements' closures) set counters each test reads after
+// a sleep: every counter is a racing pair of lines of its own, but the
+// pairs of one test are one pair of functions, one cause: one finding per
+// test, listing its other counters with their stacks, which replays.
+func TestSleepReadOneFindingPerTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	res, dir := searchCauses(t, "sleepread", nil, func(res *explore.Result) bool {
+		n := 0
+		for _, f := range races(res) {
+			n += 1 + len(f.SameCause)
+		}
+		return n >= 5
+	})
+	rs := races(res)
+	more := map[string]int{}
+	for _, f := range rs {
+		t.Logf("finding %s at %v: %s (%d more)", f.Test, f.Pos, f.Message, len(f.SameCause))
+		more[f.Test] += len(f.SameCause)
+		for _, o := range f.SameCause {
+			if o.Test != f.Test || len(o.Goroutines) != 2 || o.Schedule == "" {
+				t.Errorf("occurrence %+v: want a race of %s with both goroutines and its schedule", o, f.Test)
+			}
+		}
+	}
+	if len(rs) != 2 || more["TestJobsSetCounters"] != 2 || more["TestGoroutinesSetCounters"] != 1 {
+		t.Fatalf("got %d data-race findings (occurrences by test %v), want one per test listing the other counters: 2 and 1", len(rs), more)
+	}
+	for _, f := range rs {
+		replayFinding(t, dir, f)
+	}
 }
 
 // TestTwoCausesTwoFindings: an unlocked increment and an unlocked length
