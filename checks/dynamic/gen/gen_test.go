@@ -177,6 +177,32 @@ func runCorpus(ctx context.Context, dir string, types []string, seed int64, perT
 	return Run(ctx, o)
 }
 
+// untilFound ends the search of a generated test of the broken types at
+// its first failure gen reports, and skips their tests not searched yet
+// once one failed: what is checked of a broken type is that it is found
+// and replays. The other types' tests run every schedule.
+func untilFound(broken ...string) func(*Options) {
+	var mu sync.Mutex
+	found := map[string]bool{}
+	return func(o *Options) {
+		o.testUntil = func(f checks.Finding) bool {
+			typ := genType(f.Test)
+			if !keptKinds[f.Kind] || !slices.Contains(broken, typ) {
+				return false
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			found[typ] = true
+			return true
+		}
+		o.skipTest = func(test string) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return found[genType(test)]
+		}
+	}
+}
+
 // logStats logs the search of the generated tests of types.
 func logStats(t *testing.T, res *Result, types []string) {
 	t.Helper()
