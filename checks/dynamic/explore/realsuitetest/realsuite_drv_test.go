@@ -215,8 +215,12 @@ var drvCases = []drvCase{
 		// Issue 21: the unperturbed schedule fails, plain go test passes,
 		// other schedules pass: a finding labelled "plain go test passes",
 		// never "fails too" (the message claimed so before).
-		name:      "unperturbed fails, plain go test passes",
-		pkg:       "unperturbed",
+		name: "unperturbed fails, plain go test passes",
+		pkg:  "unperturbed",
+		// A count: the default budget, run out on a loaded machine
+		// (load 37) by the search, left none for plain go test's label.
+		budget:    3 * time.Minute,
+		schedules: 6,
 		want:      map[string]checks.FailureKind{"TestMainWinsUnderTheTool": checks.TestFailure},
 		wantSite:  map[string]string{"TestMainWinsUnderTheTool": "unperturbed_test.go:18|unperturbed_test.go:28"},
 		wantPlain: map[string]bool{"TestMainWinsUnderTheTool": false},
