@@ -67,37 +67,38 @@ func TestFairShare(t *testing.T) {
 	}
 }
 
-// The time kept after the search grows with the failures found, by their
-// tests' cost, within its bounds.
+// The time kept after the search grows with the failures found, by what
+// one fresh replay of each costs (its process's start and exit included),
+// within its bounds.
 func TestPostReserve(t *testing.T) {
 	least, most := 3*time.Second, 15*time.Second
-	if got := postReserve(least, most, processStartup, nil, nil); got != least {
+	if got := postReserve(least, most, nil, nil); got != least {
 		t.Errorf("no failures: %v, want %v", got, least)
 	}
-	one := (replayTries+plainRuns)*100*time.Millisecond + 2*processStartup
-	costs := []time.Duration{100 * time.Millisecond}
-	if got := postReserve(0, most, processStartup, costs, nil); got != one {
-		t.Errorf("one failure of a 100ms test: %v, want %v", got, one)
+	one := (replayTries + plainRuns) * 400 * time.Millisecond
+	costs := []time.Duration{400 * time.Millisecond}
+	if got := postReserve(0, most, costs, nil); got != one {
+		t.Errorf("one failure of a 400ms replay: %v, want %v", got, one)
 	}
 	for len(costs) < 15 {
-		costs = append(costs, 100*time.Millisecond)
+		costs = append(costs, 400*time.Millisecond)
 	}
-	if got := postReserve(least, most, processStartup, costs, nil); got != most {
+	if got := postReserve(least, most, costs, nil); got != most {
 		t.Errorf("15 failures: %v, want the most, %v", got, most)
 	}
-	// Past the most, the replays alone are still kept: a finding that
-	// did not replay is not reported.
+	// Past the most, the first replay of each is still kept: a finding
+	// that did not replay is not reported.
 	for len(costs) < 60 {
-		costs = append(costs, 100*time.Millisecond)
+		costs = append(costs, 400*time.Millisecond)
 	}
-	if got, want := postReserve(least, most, processStartup, costs, nil), 60*replayTries*(100*time.Millisecond+processStartup); got != want {
-		t.Errorf("60 failures: %v, want their replays, %v", got, want)
+	if got, want := postReserve(least, most, costs, nil), 60*400*time.Millisecond; got != want {
+		t.Errorf("60 failures: %v, want their first replays, %v", got, want)
 	}
-	if got, want := postReserve(0, most, processStartup, nil, costs[:1]), replayTries*(100*time.Millisecond+processStartup); got != want {
-		t.Errorf("one failure whose test ran under plain go test already: %v, want %v (its replay)", got, want)
+	if got, want := postReserve(0, most, nil, costs[:1]), replayTries*400*time.Millisecond; got != want {
+		t.Errorf("one failure whose test ran under plain go test already: %v, want %v (its replays)", got, want)
 	}
 	costs = costs[:5]
-	if got, want := postReserve(least, most, processStartup, costs, nil), 5*one; got != want {
+	if got, want := postReserve(least, most, costs, nil), 5*one; got != want {
 		t.Errorf("5 failures: %v, want %v", got, want)
 	}
 }
@@ -163,8 +164,8 @@ func TestShrinkReserveLongSchedule(t *testing.T) {
 	s.order = []string{"k"}
 	s.owners["k"] = tg
 	s.failures["k"] = &failure{elapsed: 3 * time.Second}
-	if got, want := s.shrinkReserve(), replayTries*(3*time.Second+processStartup); got < want {
-		t.Errorf("reserve %v, want at least the schedule's replays, %v", got, want)
+	if got, want := s.shrinkReserve(), 3*time.Second+processStartup; got < want {
+		t.Errorf("reserve %v, want at least the schedule's first replay, %v", got, want)
 	}
 }
 

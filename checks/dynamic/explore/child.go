@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -212,6 +213,12 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 		if c.onResult != nil {
 			c.onResult(r)
 		}
+	}
+	if dl, ok := cctx.Deadline(); ok && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		// Stopped at its deadline: what that took until now is what a
+		// process stopped then takes past it (replays end that much
+		// before the hard stop: stopBy).
+		c.fresh.addStop(time.Since(dl))
 	}
 	out.exitErr = werr
 	out.exitStopped = exitStopped.Load()

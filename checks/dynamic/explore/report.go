@@ -89,10 +89,22 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candKeys []string) (findings []checks.Finding, replayed []string) {
 	groups := replayOrder(causes(cands), cands, s.opts.ReplayFirst)
 	replayEnd := s.hardStop.Add(-s.labelReserve(candKeys))
+	// The first replay of each cause, by its first member: the tries
+	// after a cause's first wait for what the causes after it need.
+	firsts := make([]time.Duration, len(groups))
+	for gi, g := range groups {
+		if len(g) > 0 {
+			firsts[gi] = s.firstReplay(s.owners[candKeys[g[0]]], s.failures[candKeys[g[0]]])
+		}
+	}
 	for gi, g := range groups {
 		now := time.Now()
 		if !s.hardStop.IsZero() {
 			s.replayUntil = now.Add(fairShare(now, replayEnd, len(groups)-gi))
+		}
+		s.replayKeep = 0
+		for _, d := range firsts[gi+1:] {
+			s.replayKeep += d
 		}
 		s.untilFirst(g, candKeys)
 		for n, i := range g {
@@ -130,7 +142,7 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 			break
 		}
 	}
-	s.replayUntil = time.Time{}
+	s.replayUntil, s.replayKeep = time.Time{}, 0
 	return findings, replayed
 }
 
