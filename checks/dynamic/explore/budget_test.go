@@ -283,3 +283,25 @@ func TestSearchReserveLateFailure(t *testing.T) {
 		t.Errorf("searchReserve of a test with a failure = %v, want shrinkReserve's %v", got, base)
 	}
 }
+
+// TestRoundsEnd: the stopped tests' rounds end at two thirds of the
+// budget only when a test can be searched and its search would have time
+// after that; when what it keeps after it takes the whole last third
+// (rill at -budget 60s: "searching 31 tests in batches for 0s"), the
+// rounds go on to what the failures found leave.
+func TestRoundsEnd(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	end, cut := t0.Add(44*time.Second), t0.Add(40*time.Second)
+	if got := roundsEnd(end, cut, t0.Add(50*time.Second), true); !got.Equal(cut) {
+		t.Errorf("search with time after the cut: rounds end at %v, want the cut", got.Sub(t0))
+	}
+	if got := roundsEnd(end, cut, t0.Add(38*time.Second), true); !got.Equal(end) {
+		t.Errorf("search with no time after the cut: rounds end at %v, want %v", got.Sub(t0), end.Sub(t0))
+	}
+	if got := roundsEnd(end, cut, t0.Add(50*time.Second), false); !got.Equal(end) {
+		t.Errorf("nothing to search: rounds end at %v, want %v", got.Sub(t0), end.Sub(t0))
+	}
+	if got := roundsEnd(t0.Add(30*time.Second), cut, t0.Add(50*time.Second), true); !got.Equal(t0.Add(30 * time.Second)) {
+		t.Errorf("failures needing more than the cut leaves: rounds end at %v, want 30s", got.Sub(t0))
+	}
+}
