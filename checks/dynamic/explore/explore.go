@@ -152,6 +152,10 @@ type search struct {
 	// being checked take: its tries after the first (a rate, once one
 	// reproduced it) run only when that still fits before the hard stop.
 	replayKeep time.Duration
+	// tellAfter is what telling the failures took at the start of the
+	// report (candidates): after the replays, shrinkFindings and
+	// unreplayed tell them again, and stopBy keeps that time.
+	tellAfter time.Duration
 	// noReplayCheck skips replaysAlone (a fake test binary that does
 	// not replay schedules).
 	noReplayCheck bool

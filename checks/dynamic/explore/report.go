@@ -19,10 +19,12 @@ func (s *search) report(ctx context.Context) (*Result, error) {
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), checks.Plural(len(s.order), "schedule")))
 	}
 	defer endStage("")
+	began := time.Now()
 	cands, candKeys, tools, err := s.candidates(ctx)
 	if err != nil {
 		return nil, err
 	}
+	s.tellAfter = time.Since(began)
 	var replayed []string // keys of res.Findings, in order
 	res.Findings, replayed = s.replayCauses(ctx, cands, candKeys)
 	// What plain go test does with each finding's test: a label, and for
