@@ -92,7 +92,7 @@ func (s *search) shrinkReserve() time.Duration {
 	if len(s.order) > 0 && s.opts.KeepFor != nil {
 		// The caller's work after the search is for every failure, told
 		// already or not.
-		costs, plainRan := s.causeCosts(false)
+		costs, plainRan := s.causeCosts(false, false)
 		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
 	}
 	if len(s.order) == len(s.reported) && len(s.crashes) == 0 {
@@ -101,7 +101,7 @@ func (s *search) shrinkReserve() time.Duration {
 		// failure's replay at what fresh processes take: searchReserve).
 		return min(base/2+2*processStartup, s.opts.Budget/4) + keep
 	}
-	costs, plainRan := s.causeCosts(true)
+	costs, plainRan := s.causeCosts(true, true)
 	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
 }
 
@@ -112,7 +112,7 @@ func (s *search) shrinkReserve() time.Duration {
 func (s *search) replaysReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	costs, plainRan := s.causeCosts(true)
+	costs, plainRan := s.causeCosts(true, true)
 	var need time.Duration
 	for _, c := range append(costs, plainRan...) {
 		need += replayTries * c
@@ -122,12 +122,14 @@ func (s *search) replaysReserve() time.Duration {
 
 // causeCosts returns, for the failures found that the report will replay
 // (with untold, only those no report went through yet), once per cause
-// (reserveKey), what one fresh replay of each costs (replayCost: its
-// test's measured cost, which holds its process's start and exit, or the
-// failing schedule's time plus what fresh processes take outside their
-// schedules now, when longer), split by whether its test ran under plain
-// go test already (plainRan) or not (costs). The caller holds s.mu.
-func (s *search) causeCosts(untold bool) (costs, plainRan []time.Duration) {
+// (reserveKey), what one fresh replay of each costs (with fresh,
+// replayCost: its test's measured cost, which holds its process's start
+// and exit, or the failing schedule's time plus what fresh processes take
+// outside their schedules now, when longer; without, as Options.KeepFor
+// is given it: the longer of the two measured times), split by whether
+// its test ran under plain go test already (plainRan) or not (costs). The
+// caller holds s.mu.
+func (s *search) causeCosts(untold, fresh bool) (costs, plainRan []time.Duration) {
 	// A fresh process's start and exit as the latest took them: on a
 	// loaded machine seconds, not processStartup (condsignalnolock's and
 	// ctxafterfuncstop's replays found no time left in a 10s budget).
@@ -146,12 +148,19 @@ func (s *search) causeCosts(untold bool) (costs, plainRan []time.Duration) {
 		}
 		// A failure late in a long schedule replays for as long as that
 		// schedule ran, which may be far more than its test's cost.
-		c := replayCost(t.cost, f.elapsed, startup)
+		c := max(t.cost, f.elapsed)
+		if fresh {
+			c = replayCost(t.cost, f.elapsed, startup)
+		}
 		if n := len(f.prior); n > 0 && !f.kept {
 			// One replay more, after the schedule before it in its
 			// process, if alone it does not reproduce (replaysAfter):
 			// half of one, as the two tries of replaysAlone count it.
-			c += (c + f.prior[n-1].Elapsed) / 2
+			if fresh {
+				c += (c + f.prior[n-1].Elapsed) / 2
+			} else {
+				c += (c + f.prior[n-1].Elapsed + processStartup) / 2
+			}
 		}
 		ran := t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil
 		rk := reserveKey(f)
