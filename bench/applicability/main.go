@@ -249,7 +249,7 @@ func summary(w io.Writer, dir string) error {
 	if len(mods) == 0 {
 		return fmt.Errorf("no module results under %s", dir)
 	}
-	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 schedule, no tool note or crash | ≥1 schedule besides the unperturbed one, not crashed | schedules/test median (min) | findings by rule | findings by label (frequency; plain go test) | fails without interleave too (version 1 reports) | interleave exit, wall |")
+	fmt.Fprintln(w, "| module | go test (pass/fail, exit) | -race exit | tests | ≥1 complete schedule, not crashed, no tool note (a budget-end stop is none) | ≥1 schedule besides the unperturbed one, not crashed | schedules/test median (min) | findings by rule | findings by label (frequency; plain go test) | fails without interleave too (version 1 reports) | interleave exit, wall |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	var totT, totOK, totSearched, totF, totW int
 	var totL labelCounts
@@ -338,15 +338,33 @@ func findingLabels(f finding) string {
 	return firstLine(cf.Labels())
 }
 
-// noteTests is the set of tests a note names ("TestX: ...").
+// noteTests is the set of tests a note names ("TestX: ..."), but for the
+// notes that a process or a schedule was stopped when its share of the
+// budget ended (budgetEnd): a test that ran a complete schedule has one
+// however its later run ended.
 func noteTests(notes []string) map[string]bool {
 	out := map[string]bool{}
 	for _, n := range notes {
+		if budgetEnd(n) {
+			continue
+		}
 		if i := strings.Index(n, ": "); i > 0 && strings.HasPrefix(n, "Test") && !strings.ContainsAny(n[:i], " \n") {
 			out[n[:i]] = true
 		}
 	}
 	return out
+}
+
+// budgetEnd reports whether note n says only that the budget ended a
+// test's process or schedule (explore's child.go and failure.go): "the
+// test process was stopped at the end of its share of the budget …", "the
+// schedule with seed N did not finish before the end of its share of the
+// budget and was stopped …". A process that hung outside any schedule is
+// not one.
+func budgetEnd(n string) bool {
+	first := firstLine(n)
+	return strings.Contains(first, ": the test process was stopped at the end of its share of the budget") ||
+		strings.Contains(first, "did not finish before the end of its share of the budget and was stopped")
 }
 
 func firstLine(s string) string {

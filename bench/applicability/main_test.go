@@ -38,7 +38,12 @@ func TestSummary(t *testing.T) {
 	write(t, cli, "interleave.json", `{"version":1,"findings":[{"rule":"IL9002","kind":"test-failure","test":"TestA","message":"TestA: test failed: a_test.go:3: boom\nmore","pos":{"file":"a_test.go","line":3}}],
 "failsWithoutInterleave":[{"rule":"IL9004","kind":"leak","test":"TestB","message":"TestB: leak"}],
 "tests":[{"package":"example.com/a","test":"TestA","schedules":5,"plain":"pass"},{"package":"example.com/a","test":"TestB","schedules":1,"plain":"leak"},{"package":"example.com/a","test":"TestC","schedules":0}]}`)
-	write(t, cli, "interleave.stderr", "interleave test: seed 1\ninterleave test: note: TestC: stopped\nits last output:\nline\ninterleave test: 6 schedules\n")
+	write(t, cli, "interleave.stderr", "interleave test: seed 1\ninterleave test: note: TestC: stopped\nits last output:\nline\n"+
+		// A stop at the end of a share of the budget is no tool note:
+		// TestA and TestB ran complete schedules.
+		"interleave test: note: TestA: the test process was stopped at the end of its share of the budget while exiting after its last schedule (it had printed PASS), 0s after its last output: not seen hanging (the watchdog's limit is 5s); its last output:\nPASS\n"+
+		"interleave test: note: TestB: the schedule with seed 3 did not finish before the end of its share of the budget and was stopped (a long test, or blocked outside the scheduler's control); its last output:\nline\n"+
+		"interleave test: 6 schedules\n")
 	write(t, cli, "interleave.exit", "1\n")
 
 	write(t, lib, "module", "example.com/b@v1.0.0\n")
@@ -78,6 +83,7 @@ func TestSummary(t *testing.T) {
 		"1. IL9002 test-failure TestA a_test.go:3 — TestA: test failed: a_test.go:3: boom\n",
 		"- fails without interleave too: IL9004 leak TestB :0 — TestB: leak\n",
 		"- note: TestC: stopped\n",
+		"- note: TestA: the test process was stopped at the end of its share of the budget while exiting",
 		"- note: TestY: the budget ran out\n",
 	} {
 		if !strings.Contains(got, want) {

@@ -22,8 +22,8 @@ const maxBatch = 64
 // processes at a time. A test whose
 // schedule there passed is measured (its schedule's wall time plus what
 // its process spent outside schedules, the start of a process of its own)
-// and can be searched. A test still running at limit stops its process
-// and is marked stopped, slow: the rounds after the first pass run it
+// and can be searched. A test still running at limit (the last of its
+// batch: at twice limit) stops its process and is marked stopped, slow: the rounds after the first pass run it
 // alone with more (the tests after it go on in a new batch). Any other (a
 // failure, a race, a crash, a schedule beside leftovers in the way,
 // stopped at end) stays for plainPass to run alone, as it would have
@@ -210,6 +210,12 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		onStart:       s.processStarted,
 		fresh:         &s.fresh,
 		scheduleLimit: limit,
+		// The last test runs on to what a run alone after this one
+		// would give it (retrySlot: twice the slot): stopped at limit,
+		// its run was thrown away and began again from nothing in a
+		// process of its own.
+		lastLimit: 2 * limit,
+		lastIndex: len(batch) - 1,
 		cfg: rt.Config{
 			Batch:       names,
 			Strategy:    rt.PlainStrategy,
@@ -240,6 +246,9 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		// took.
 		t := batch[out.crashed]
 		ran := max(limit, b.outside+out.openFor)
+		if out.crashed == c.lastIndex {
+			ran = max(c.lastLimit, b.outside+out.openFor)
+		}
 		s.mu.Lock()
 		t.stopReason = fmt.Sprintf("stopped after %v in a batch", ran.Round(100*time.Millisecond))
 		t.ran, t.slot, t.mostSlot = ran, ran, max(t.mostSlot, ran)

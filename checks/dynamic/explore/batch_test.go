@@ -276,6 +276,33 @@ func TestScheduleLimit(t *testing.T) {
 	}
 }
 
+// The last test of a batch runs on past the schedule limit, to the
+// batch's lastLimit: nothing waits behind it in its process, and stopped
+// there its run was thrown away and began again alone. A test before it
+// is still stopped at the limit.
+func TestBatchLastRunsOn(t *testing.T) {
+	bin := buildFake(t)
+	mk := func(batch []string, last time.Duration) *child {
+		return &child{bin: bin, dir: t.TempDir(), workDir: t.TempDir(), scheduleLimit: 100 * time.Millisecond,
+			lastLimit: last, lastIndex: len(batch) - 1,
+			cfg: rt.Config{Batch: batch, Seed: 1, Schedules: 1, Deadline: time.Now().Add(time.Hour), StepTimeout: time.Hour}}
+	}
+	out, err := mk([]string{"TestPass", "TestTakes"}, time.Hour).run(context.Background(), time.Now().Add(10*time.Minute), "last")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.limitStopped || len(out.results) != 2 || out.results[1].Outcome != "pass" {
+		t.Errorf("last test of a second: limitStopped %v, %d results; want not stopped, both passed", out.limitStopped, len(out.results))
+	}
+	out, err = mk([]string{"TestTakes", "TestPass"}, time.Hour).run(context.Background(), time.Now().Add(10*time.Minute), "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out.limitStopped || out.crashed != 0 {
+		t.Errorf("first test of a second: limitStopped %v, crashed %d; want stopped in it", out.limitStopped, out.crashed)
+	}
+}
+
 // A package whose batch processes pass fewer than two tests each is not
 // batched again once two ran: its tests run alone (testdata/fakebin fails the tests named TestFail*).
 // A package of fast passing tests is batched to the end.

@@ -32,6 +32,22 @@ func (s *search) replayBy() time.Time {
 	return s.hardStop.Add(-(1 + replayTries) * max(processStartup, s.fresh.recent()))
 }
 
+// stopBy is when the processes after the search (replays, shrinking) must
+// end for the command to end by the hard stop: that, less what the latest
+// processes stopped at their deadline took to be gone (a race-built
+// process killed in a long test, reaped and read, under load) and what
+// telling the failures again after the replays takes (tellAfter, as the
+// report's first telling of them took). Zero when the budget has no end.
+// Before, a replay was killed at the hard stop itself, and the findings
+// were told after it: goworkerpool's -budget 60s ended 0.8 s past it,
+// rill's 3.3 s (four leaks of 20,000 decisions told in 2 s, load ~35).
+func (s *search) stopBy() time.Time {
+	if s.hardStop.IsZero() {
+		return time.Time{}
+	}
+	return s.hardStop.Add(-s.fresh.recentStop() - s.tellAfter)
+}
+
 // budgetEnds returns the end of the search (deadline) and the end of the
 // budget (hardStop: no process outlives it) of a search that began after
 // the build at start.
@@ -76,7 +92,7 @@ func (s *search) shrinkReserve() time.Duration {
 	if len(s.order) > 0 && s.opts.KeepFor != nil {
 		// The caller's work after the search is for every failure, told
 		// already or not.
-		_, costs, plainRan := s.causeCosts(false)
+		costs, plainRan := s.causeCosts(false, false)
 		keep = s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
 	}
 	if len(s.order) == len(s.reported) && len(s.crashes) == 0 {
@@ -85,37 +101,39 @@ func (s *search) shrinkReserve() time.Duration {
 		// failure's replay at what fresh processes take: searchReserve).
 		return min(base/2+2*processStartup, s.opts.Budget/4) + keep
 	}
-	startup, costs, plainRan := s.causeCosts(true)
-	return postReserve(base, s.opts.Budget/4, startup, costs, plainRan) + keep
+	costs, plainRan := s.causeCosts(true, true)
+	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
 }
 
 // replaysReserve is what the replays of the failures found so far take
-// (postReserve's replays alone, by the same measured costs): what the
-// plain go test runs for labels during the search leave free
+// (postReserve's replays, every try, by the same measured costs): what
+// the plain go test runs for labels during the search leave free
 // (beforeReplays).
 func (s *search) replaysReserve() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	startup, costs, plainRan := s.causeCosts(true)
+	costs, plainRan := s.causeCosts(true, true)
 	var need time.Duration
 	for _, c := range append(costs, plainRan...) {
-		need += replayTries * (c + startup)
+		need += replayTries * c
 	}
 	return need
 }
 
 // causeCosts returns, for the failures found that the report will replay
 // (with untold, only those no report went through yet), once per cause
-// (reserveKey), what one fresh replay of each costs
-// without its process's start and exit, split by whether its test ran
-// under plain go test already (plainRan) or not (costs), and that start
-// and exit (startup) as fresh processes take them now. The caller holds
-// s.mu.
-func (s *search) causeCosts(untold bool) (startup time.Duration, costs, plainRan []time.Duration) {
+// (reserveKey), what one fresh replay of each costs (with fresh,
+// replayCost: its test's measured cost, which holds its process's start
+// and exit, or the failing schedule's time plus what fresh processes take
+// outside their schedules now, when longer; without, as Options.KeepFor
+// is given it: the longer of the two measured times), split by whether
+// its test ran under plain go test already (plainRan) or not (costs). The
+// caller holds s.mu.
+func (s *search) causeCosts(untold, fresh bool) (costs, plainRan []time.Duration) {
 	// A fresh process's start and exit as the latest took them: on a
 	// loaded machine seconds, not processStartup (condsignalnolock's and
 	// ctxafterfuncstop's replays found no time left in a 10s budget).
-	startup = max(processStartup, s.fresh.recent())
+	startup := max(processStartup, s.fresh.recent())
 	type cause struct {
 		c    time.Duration
 		ran  bool // its test ran under plain go test already
@@ -131,11 +149,18 @@ func (s *search) causeCosts(untold bool) (startup time.Duration, costs, plainRan
 		// A failure late in a long schedule replays for as long as that
 		// schedule ran, which may be far more than its test's cost.
 		c := max(t.cost, f.elapsed)
+		if fresh {
+			c = replayCost(t.cost, f.elapsed, startup)
+		}
 		if n := len(f.prior); n > 0 && !f.kept {
 			// One replay more, after the schedule before it in its
 			// process, if alone it does not reproduce (replaysAfter):
 			// half of one, as the two tries of replaysAlone count it.
-			c += (c + f.prior[n-1].Elapsed + processStartup) / 2
+			if fresh {
+				c += (c + f.prior[n-1].Elapsed) / 2
+			} else {
+				c += (c + f.prior[n-1].Elapsed + processStartup) / 2
+			}
 		}
 		ran := t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil
 		rk := reserveKey(f)
@@ -157,7 +182,7 @@ func (s *search) causeCosts(untold bool) (startup time.Duration, costs, plainRan
 			costs = append(costs, x.c)
 		}
 	}
-	return startup, costs, plainRan
+	return costs, plainRan
 }
 
 // toolsDoing reports whether failure f of t is one the report notes as
@@ -199,26 +224,29 @@ func reserveKey(f *failure) string {
 	return fmt.Sprintf("site|%s|%s|%s", f.kind, f.site, normalizeMessage(f.message))
 }
 
-// postReserve is the time kept after the search for failures whose
-// tests cost costs (one process, one schedule): the replayTries replays
-// that must each reproduce it and plainRuns plain go test runs each, and
-// the start-up of a process (startup) twice (the runs of a test share a
-// warm cache); only the replays for those of plainRan, whose test ran
-// under plain go test already; at least least, at most most, but never
-// less than the replays alone, each in a fresh process (a finding is
-// reported only once it replayed alone: many failures end the search
-// early rather than go unreported).
-func postReserve(least, most, startup time.Duration, costs, plainRan []time.Duration) time.Duration {
-	var need, replays time.Duration
+// postReserve is the time kept after the search for failures one fresh
+// replay of which costs costs (replayCost: a process's start and exit
+// included): the replayTries replays of each and plainRuns plain go test
+// runs, each about as long; only the replays for those of plainRan, whose
+// test ran under plain go test already; at least least, at most most, but
+// never less than the first replay of each (a finding is reported once a
+// replay alone reproduced it; the tries after the first only give its
+// rate, and run when the first tries of the causes after it still fit:
+// replaysAlone). Before, each replay counted its process's start twice
+// (in its test's cost and again) and every try was kept whatever most
+// said: rill's four leaks kept 44 s of its -budget 60s, and the search
+// and the slow tests' second runs got nothing.
+func postReserve(least, most time.Duration, costs, plainRan []time.Duration) time.Duration {
+	var need, firsts time.Duration
 	for _, c := range costs {
-		need += (replayTries+plainRuns)*c + 2*startup
-		replays += replayTries * (c + startup)
+		need += (replayTries + plainRuns) * c
+		firsts += c
 	}
 	for _, c := range plainRan {
-		need += replayTries * (c + startup)
-		replays += replayTries * (c + startup)
+		need += replayTries * c
+		firsts += c
 	}
-	return max(min(max(need, least), most), replays)
+	return max(min(max(need, least), most), firsts)
 }
 
 // searchReserve is what the search keeps after it while it searches ts:

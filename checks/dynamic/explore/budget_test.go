@@ -67,37 +67,38 @@ func TestFairShare(t *testing.T) {
 	}
 }
 
-// The time kept after the search grows with the failures found, by their
-// tests' cost, within its bounds.
+// The time kept after the search grows with the failures found, by what
+// one fresh replay of each costs (its process's start and exit included),
+// within its bounds.
 func TestPostReserve(t *testing.T) {
 	least, most := 3*time.Second, 15*time.Second
-	if got := postReserve(least, most, processStartup, nil, nil); got != least {
+	if got := postReserve(least, most, nil, nil); got != least {
 		t.Errorf("no failures: %v, want %v", got, least)
 	}
-	one := (replayTries+plainRuns)*100*time.Millisecond + 2*processStartup
-	costs := []time.Duration{100 * time.Millisecond}
-	if got := postReserve(0, most, processStartup, costs, nil); got != one {
-		t.Errorf("one failure of a 100ms test: %v, want %v", got, one)
+	one := (replayTries + plainRuns) * 400 * time.Millisecond
+	costs := []time.Duration{400 * time.Millisecond}
+	if got := postReserve(0, most, costs, nil); got != one {
+		t.Errorf("one failure of a 400ms replay: %v, want %v", got, one)
 	}
 	for len(costs) < 15 {
-		costs = append(costs, 100*time.Millisecond)
+		costs = append(costs, 400*time.Millisecond)
 	}
-	if got := postReserve(least, most, processStartup, costs, nil); got != most {
+	if got := postReserve(least, most, costs, nil); got != most {
 		t.Errorf("15 failures: %v, want the most, %v", got, most)
 	}
-	// Past the most, the replays alone are still kept: a finding that
-	// did not replay is not reported.
+	// Past the most, the first replay of each is still kept: a finding
+	// that did not replay is not reported.
 	for len(costs) < 60 {
-		costs = append(costs, 100*time.Millisecond)
+		costs = append(costs, 400*time.Millisecond)
 	}
-	if got, want := postReserve(least, most, processStartup, costs, nil), 60*replayTries*(100*time.Millisecond+processStartup); got != want {
-		t.Errorf("60 failures: %v, want their replays, %v", got, want)
+	if got, want := postReserve(least, most, costs, nil), 60*400*time.Millisecond; got != want {
+		t.Errorf("60 failures: %v, want their first replays, %v", got, want)
 	}
-	if got, want := postReserve(0, most, processStartup, nil, costs[:1]), replayTries*(100*time.Millisecond+processStartup); got != want {
-		t.Errorf("one failure whose test ran under plain go test already: %v, want %v (its replay)", got, want)
+	if got, want := postReserve(0, most, nil, costs[:1]), replayTries*400*time.Millisecond; got != want {
+		t.Errorf("one failure whose test ran under plain go test already: %v, want %v (its replays)", got, want)
 	}
 	costs = costs[:5]
-	if got, want := postReserve(least, most, processStartup, costs, nil), 5*one; got != want {
+	if got, want := postReserve(least, most, costs, nil), 5*one; got != want {
 		t.Errorf("5 failures: %v, want %v", got, want)
 	}
 }
@@ -163,8 +164,8 @@ func TestShrinkReserveLongSchedule(t *testing.T) {
 	s.order = []string{"k"}
 	s.owners["k"] = tg
 	s.failures["k"] = &failure{elapsed: 3 * time.Second}
-	if got, want := s.shrinkReserve(), replayTries*(3*time.Second+processStartup); got < want {
-		t.Errorf("reserve %v, want at least the schedule's replays, %v", got, want)
+	if got, want := s.shrinkReserve(), 3*time.Second+processStartup; got < want {
+		t.Errorf("reserve %v, want at least the schedule's first replay, %v", got, want)
 	}
 }
 
@@ -280,5 +281,27 @@ func TestSearchReserveLateFailure(t *testing.T) {
 	s.failures["k"] = &failure{elapsed: 10 * time.Millisecond}
 	if got, base := s.searchReserve(tg), s.shrinkReserve(); got != base {
 		t.Errorf("searchReserve of a test with a failure = %v, want shrinkReserve's %v", got, base)
+	}
+}
+
+// TestRoundsEnd: the stopped tests' rounds end at two thirds of the
+// budget only when a test can be searched and its search would have time
+// after that; when what it keeps after it takes the whole last third
+// (rill at -budget 60s: "searching 31 tests in batches for 0s"), the
+// rounds go on to what the failures found leave.
+func TestRoundsEnd(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	end, cut := t0.Add(44*time.Second), t0.Add(40*time.Second)
+	if got := roundsEnd(end, cut, t0.Add(50*time.Second), true); !got.Equal(cut) {
+		t.Errorf("search with time after the cut: rounds end at %v, want the cut", got.Sub(t0))
+	}
+	if got := roundsEnd(end, cut, t0.Add(38*time.Second), true); !got.Equal(end) {
+		t.Errorf("search with no time after the cut: rounds end at %v, want %v", got.Sub(t0), end.Sub(t0))
+	}
+	if got := roundsEnd(end, cut, t0.Add(50*time.Second), false); !got.Equal(end) {
+		t.Errorf("nothing to search: rounds end at %v, want %v", got.Sub(t0), end.Sub(t0))
+	}
+	if got := roundsEnd(t0.Add(30*time.Second), cut, t0.Add(50*time.Second), true); !got.Equal(t0.Add(30 * time.Second)) {
+		t.Errorf("failures needing more than the cut leaves: rounds end at %v, want 30s", got.Sub(t0))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -50,6 +51,11 @@ type child struct {
 	// run that long (a slow test in a batch: the process is killed in
 	// that schedule, which is open when it ends).
 	scheduleLimit time.Duration
+	// lastLimit, when set, is scheduleLimit for the schedule of index
+	// lastIndex: the last test of a batch, which no test waits behind in
+	// its process, runs on as long as a run alone would give it.
+	lastLimit time.Duration
+	lastIndex int
 }
 
 // childOutcome is what one child process did.
@@ -163,7 +169,11 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 			if timer != nil {
 				timer.Stop()
 			}
-			timer = time.AfterFunc(c.scheduleLimit, func() { limitStopped.Store(true); cancel() })
+			limit := c.scheduleLimit
+			if c.lastLimit > 0 && sp.cur == c.lastIndex {
+				limit = c.lastLimit
+			}
+			timer = time.AfterFunc(limit, func() { limitStopped.Store(true); cancel() })
 			mu.Unlock()
 		}
 		prevEnd := sp.onEnd
@@ -212,6 +222,12 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 		if c.onResult != nil {
 			c.onResult(r)
 		}
+	}
+	if dl, ok := cctx.Deadline(); ok && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		// Stopped at its deadline: what that took until now is what a
+		// process stopped then takes past it (replays end that much
+		// before the hard stop: stopBy).
+		c.fresh.addStop(time.Since(dl))
 	}
 	out.exitErr = werr
 	out.exitStopped = exitStopped.Load()

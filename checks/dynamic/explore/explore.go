@@ -148,6 +148,14 @@ type search struct {
 	// replayUntil, when set, ends the replays of the cause being checked
 	// (its fair part of the replays' time).
 	replayUntil time.Time
+	// replayKeep is what the first replays of the causes after the one
+	// being checked take: its tries after the first (a rate, once one
+	// reproduced it) run only when that still fits before the hard stop.
+	replayKeep time.Duration
+	// tellAfter is what telling the failures took at the start of the
+	// report (candidates): after the replays, shrinkFindings and
+	// unreplayed tell them again, and stopBy keeps that time.
+	tellAfter time.Duration
 	// noReplayCheck skips replaysAlone (a fake test binary that does
 	// not replay schedules).
 	noReplayCheck bool

@@ -16,6 +16,10 @@ type freshCosts struct {
 	mu   sync.Mutex
 	last [freshKeep]time.Duration
 	n    int
+	// stops are what the latest processes stopped by their deadline took
+	// from it until they were gone (killed, reaped, their output read).
+	stops [freshKeep]time.Duration
+	ns    int
 }
 
 // freshKeep is how many of the latest processes count.
@@ -30,6 +34,32 @@ func (c *freshCosts) add(d time.Duration) {
 	c.last[c.n%freshKeep] = d
 	c.n++
 	c.mu.Unlock()
+}
+
+// addStop records what one process stopped at its deadline took from it
+// until it was gone.
+func (c *freshCosts) addStop(d time.Duration) {
+	if c == nil || d <= 0 {
+		return
+	}
+	c.mu.Lock()
+	c.stops[c.ns%freshKeep] = d
+	c.ns++
+	c.mu.Unlock()
+}
+
+// recentStop is the longest of the latest freshKeep stops (0: none yet).
+func (c *freshCosts) recentStop() time.Duration {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var m time.Duration
+	for _, d := range c.stops[:min(c.ns, freshKeep)] {
+		m = max(m, d)
+	}
+	return m
 }
 
 // recent is the longest of the latest freshKeep processes' times (0: none

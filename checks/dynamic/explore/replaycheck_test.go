@@ -309,3 +309,54 @@ func TestFreshCosts(t *testing.T) {
 		t.Errorf("recent = %v, want 4s (the longest of the last %d)", got, freshKeep)
 	}
 }
+
+// TestStopMeasured: a process stopped at its deadline tells what being
+// gone took after it (stopBy ends the replays that much before the hard
+// stop); a process that exited by itself tells nothing of it.
+func TestStopMeasured(t *testing.T) {
+	s, tg, _ := newFakeSearch(t, "TestPass", fakeBudget, 1)
+	c := &child{bin: tg.bin, dir: tg.pkg.Dir, workDir: s.workDir, fresh: &s.fresh,
+		cfg: rt.Config{Test: "TestPass", Strategy: "random", Seed: 1, Schedules: 1, Deadline: time.Now().Add(time.Minute)}}
+	if _, err := c.run(context.Background(), time.Now().Add(time.Minute), "exits"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.fresh.recentStop(); got != 0 {
+		t.Errorf("after a process that exited: stop %v, want none", got)
+	}
+	c.cfg.Test = "TestHang"
+	if _, err := c.run(context.Background(), time.Now().Add(time.Second), "hang"); err != nil {
+		t.Fatal(err)
+	}
+	if s.fresh.ns != 1 || s.fresh.recentStop() <= 0 {
+		t.Errorf("after a process killed at its hard stop: %d stops, recent %v; want one", s.fresh.ns, s.fresh.recentStop())
+	}
+}
+
+// TestReplayEndsBeforeStop: a finding's replay starts no process once
+// what is left before the hard stop is less than what a process stopped
+// there took to be gone (goworkerpool's -budget 60s: a replay of its 20 s
+// suite was killed at the hard stop and the command ended 0.8 s past it);
+// with time, it replays.
+func TestReplayEndsBeforeStop(t *testing.T) {
+	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
+	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
+	s.fresh.addStop(time.Hour)
+	s.hardStop = time.Now().Add(30 * time.Minute)
+	why, unchecked := s.replaysAlone(context.Background(), tg, fd, f)
+	if !unchecked || why != whyNoTime {
+		t.Errorf("30m before the hard stop, an hour to stop a process: replaysAlone = %q, %v; want no time", why, unchecked)
+	}
+	if cfgs, _ := filepath.Glob(filepath.Join(s.workDir, "*.config.json")); len(cfgs) > 0 {
+		t.Errorf("a replay process was started: %v", cfgs)
+	}
+	s.hardStop = time.Now().Add(90 * time.Minute)
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked {
+		t.Errorf("90m before the hard stop: replaysAlone = %q, %v; want reproduced", why, unchecked)
+	}
+	// Telling the failures again after the replays keeps its time too.
+	s.tellAfter = time.Hour
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); !unchecked || why != whyNoTime {
+		t.Errorf("90m before the hard stop, an hour to stop a process and an hour to tell: replaysAlone = %q, %v; want no time", why, unchecked)
+	}
+}

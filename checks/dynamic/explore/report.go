@@ -19,10 +19,12 @@ func (s *search) report(ctx context.Context) (*Result, error) {
 		endStage = s.stage(fmt.Sprintf("shrinking and telling %d failing %s", len(s.order), checks.Plural(len(s.order), "schedule")))
 	}
 	defer endStage("")
+	began := time.Now()
 	cands, candKeys, tools, err := s.candidates(ctx)
 	if err != nil {
 		return nil, err
 	}
+	s.tellAfter = time.Since(began)
 	var replayed []string // keys of res.Findings, in order
 	res.Findings, replayed = s.replayCauses(ctx, cands, candKeys)
 	// What plain go test does with each finding's test: a label, and for
@@ -89,10 +91,22 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candKeys []string) (findings []checks.Finding, replayed []string) {
 	groups := replayOrder(causes(cands), cands, s.opts.ReplayFirst)
 	replayEnd := s.hardStop.Add(-s.labelReserve(candKeys))
+	// The first replay of each cause, by its first member: the tries
+	// after a cause's first wait for what the causes after it need.
+	firsts := make([]time.Duration, len(groups))
+	for gi, g := range groups {
+		if len(g) > 0 {
+			firsts[gi] = s.firstReplay(s.owners[candKeys[g[0]]], s.failures[candKeys[g[0]]])
+		}
+	}
 	for gi, g := range groups {
 		now := time.Now()
 		if !s.hardStop.IsZero() {
 			s.replayUntil = now.Add(fairShare(now, replayEnd, len(groups)-gi))
+		}
+		s.replayKeep = 0
+		for _, d := range firsts[gi+1:] {
+			s.replayKeep += d
 		}
 		s.untilFirst(g, candKeys)
 		for n, i := range g {
@@ -130,7 +144,7 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 			break
 		}
 	}
-	s.replayUntil = time.Time{}
+	s.replayUntil, s.replayKeep = time.Time{}, 0
 	return findings, replayed
 }
 

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -73,5 +74,68 @@ func TestBatchesNoTimeLeft(t *testing.T) {
 	s.searchBatches(t.Context(), nil, time.Now().Add(-5*time.Second))
 	if len(said) != 1 || !strings.HasSuffix(said[0], " for 0s") {
 		t.Errorf("stages %q, want one searching for 0s", said)
+	}
+}
+
+// TestReplayKeepsLaterCauses: once a fresh replay reproduced a failure,
+// its second try (its rate) runs only when the first replays of the
+// causes after it still fit before the hard stop: the search keeps one
+// replay a cause (postReserve), and a finding not replayed is not
+// reported. With time for both, both run.
+func TestReplayKeepsLaterCauses(t *testing.T) {
+	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
+	for _, c := range []struct {
+		keep  time.Duration
+		tries int
+	}{{0, replayTries}, {10 * time.Minute, 1}} {
+		s, tg, fd := fakeFinding(t, "TestLongLeak", f)
+		s.hardStop = time.Now().Add(10 * time.Minute)
+		s.replayKeep = c.keep
+		before := s.fresh.n
+		if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked || fd.Replays != nil {
+			t.Fatalf("keep %v: replaysAlone = %q, %v, %+v; want reproduced on every try run", c.keep, why, unchecked, fd.Replays)
+		}
+		if got := s.fresh.n - before; got != c.tries {
+			t.Errorf("keep %v of the 10m left: %d fresh replays, want %d", c.keep, got, c.tries)
+		}
+	}
+}
+
+// TestReserveRillLeaks: four leaks found in unperturbed runs, each test
+// measured alone (its cost holds its process's start and exit) on a
+// loaded machine (fresh processes take 3 s outside their schedules), keep
+// what one replay of each takes and, up to a quarter of the budget, its
+// second try and plain go test runs: rill v0.8.1 kept 44 s of -budget 60s
+// (every try, each counting the process start twice), and the search got
+// nothing after the unperturbed runs.
+func TestReserveRillLeaks(t *testing.T) {
+	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	for i, c := range []time.Duration{2300 * time.Millisecond, 3000 * time.Millisecond, 900 * time.Millisecond, 1500 * time.Millisecond} {
+		tg := &target{name: fmt.Sprintf("TestLeak%d", i), cost: c, stats: &TestStats{Schedules: 1, Failures: 1}}
+		k := tg.name + "|leak"
+		s.order = append(s.order, k)
+		s.owners[k] = tg
+		// The schedule itself: the cost less its process's 3 s outside.
+		s.failures[k] = &failure{kind: checks.TestFailure, message: "leak", site: fmt.Sprintf("k.go:%d", i), elapsed: max(c-3*time.Second, 100*time.Millisecond)}
+	}
+	for range freshKeep {
+		s.fresh.add(3 * time.Second)
+	}
+	firsts := 4 * 3100 * time.Millisecond // replayCost of each: its schedule and 3 s, more than its cost
+	got := s.shrinkReserve()
+	if got != s.opts.Budget/4 {
+		t.Errorf("reserve %v, want a quarter of the budget, %v (the first replays take %v)", got, s.opts.Budget/4, firsts)
+	}
+	// Twelve such causes: their first replays are kept past the quarter.
+	for i := 4; i < 12; i++ {
+		tg := &target{name: fmt.Sprintf("TestLeak%d", i), cost: time.Second, stats: &TestStats{Schedules: 1, Failures: 1}}
+		k := tg.name + "|leak"
+		s.order = append(s.order, k)
+		s.owners[k] = tg
+		s.failures[k] = &failure{kind: checks.TestFailure, message: "leak", site: fmt.Sprintf("k.go:%d", i), elapsed: 100 * time.Millisecond}
+	}
+	if got, want := s.shrinkReserve(), firsts+8*3100*time.Millisecond; got != want {
+		t.Errorf("reserve of 12 causes %v, want their first replays, %v", got, want)
 	}
 }

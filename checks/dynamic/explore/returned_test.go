@@ -11,8 +11,8 @@ import (
 
 // TestReturnedReserve: the time kept for the replays of the failures
 // found is given back to the search once a report went through them. A
-// failure of a test that costs 30 minutes a process keeps the search of
-// an hour's budget from going on (its two replays); once reported, it
+// failure of a test that costs 59 minutes a process keeps the search of
+// an hour's budget from going on (its replay); once reported, it
 // keeps nothing, and the test is searched again (SkipTest asked: no
 // process runs), maxPasses times. The caller's KeepFor stays counted for
 // reported failures too. Counted durations: no time passes in the test
@@ -27,7 +27,7 @@ func TestReturnedReserve(t *testing.T) {
 		failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir()}
 	s.deadline, s.hardStop = budgetEnds(time.Now(), time.Hour)
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/p", Dir: t.TempDir()}, name: "TestSlow",
-		bin: "/nonexistent/p.test", cost: 30 * time.Minute, stats: &TestStats{Test: "TestSlow", Schedules: 2, Failures: 1, Plain: "pass"}}
+		bin: "/nonexistent/p.test", cost: 59 * time.Minute, stats: &TestStats{Test: "TestSlow", Schedules: 2, Failures: 1, Plain: "pass"}}
 	k := "TestSlow|x"
 	s.order = []string{k}
 	s.owners[k] = tg

@@ -108,8 +108,8 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 	if shrink && s.shrinkUntil.IsZero() {
 		// Within the budget: the search leaves shrinkReserve for it.
 		s.shrinkUntil = time.Now().Add(shrinkTime)
-		if !s.hardStop.IsZero() && s.shrinkUntil.After(s.hardStop) {
-			s.shrinkUntil = s.hardStop
+		if stopBy := s.stopBy(); !stopBy.IsZero() && s.shrinkUntil.After(stopBy) {
+			s.shrinkUntil = stopBy
 		}
 	}
 	if shrink && t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
@@ -136,6 +136,21 @@ func (s *search) replayer(t *target) *replayer {
 		pkg:  t.pkg.ImportPath, race: s.opts.Race, tags: strings.Join(s.opts.Tags, ","), pkgDir: t.pkg.Dir,
 		work: s.workDir, bin: t.bin, tests: map[string]bool{topTest(t.name): true}, fresh: &s.fresh,
 	}
+}
+
+// firstReplay is what the first fresh replay of t's failure f takes, as
+// replaysAlone gives each of its tries.
+func (s *search) firstReplay(t *target, f *failure) time.Duration {
+	if t == nil || f == nil {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var cost time.Duration
+	if t.stats != nil {
+		cost = t.stats.Cost
+	}
+	return replayCost(cost, f.elapsed, s.fresh.recent())
 }
 
 // replayTries is how many fresh replays a failing schedule gets: it is
@@ -190,10 +205,15 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// replayed alone already.
 		return "", false
 	}
-	// Inside the budget: until its end, or the end of this cause's part
-	// of the replays' time when set.
+	// Inside the budget: until its end (less what a process stopped then
+	// takes to be gone: stopBy), or the end of this cause's part of the
+	// replays' time when set.
+	stopBy := s.stopBy()
+	if !stopBy.IsZero() && !time.Now().Before(stopBy) {
+		return whyNoTime, true // and no process started past it
+	}
 	until := time.Now().Add(2 * shrinkTime)
-	for _, end := range []time.Time{s.hardStop, s.replayUntil} {
+	for _, end := range []time.Time{stopBy, s.replayUntil} {
 		if !end.IsZero() && until.After(end) {
 			until = end
 		}
@@ -223,7 +243,10 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// Each try's time follows the processes measured last, the
 		// previous try's among them.
 		per := perTry()
-		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, s.hardStop, per, replayTries-tries))
+		if reproduced > 0 && !stopBy.IsZero() && time.Until(stopBy)-s.replayKeep < per {
+			break // reproduced; the rest is the first replays of the causes after it
+		}
+		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, stopBy, per, replayTries-tries))
 		defer cancel()
 		res, err := r.run(ctx, sched, path)
 		if err != nil && ctx.Err() != nil {
@@ -331,8 +354,8 @@ func earlierFailures(prior []rt.Result) (int, string) {
 func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (tried int, ok bool, err error) {
 	ns := []int{1}
 	end := until
-	if !s.hardStop.IsZero() && (end.IsZero() || s.hardStop.Before(end)) {
-		end = s.hardStop
+	if stopBy := s.stopBy(); !stopBy.IsZero() && (end.IsZero() || stopBy.Before(end)) {
+		end = stopBy
 	}
 	if n := len(f.prior); n > 1 && (end.IsZero() || time.Until(end) > afterCost(per, f.prior)) {
 		// All of them, when the time left holds them (a process ran
@@ -342,7 +365,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 	for k, n := range ns {
 		try := *sched
 		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
-		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.hardStop, afterCost(per, f.prior[len(f.prior)-n:]), len(ns)-k))
+		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), afterCost(per, f.prior[len(f.prior)-n:]), len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)
 		cancel()
 		if rerr != nil && cctx.Err() != nil {

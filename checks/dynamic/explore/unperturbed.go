@@ -5,7 +5,6 @@ package explore
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -27,8 +26,9 @@ const plainIndex = 0
 // gives the tests the first did not reach theirs, within a third of what
 // is then left. Then rounds run again the tests stopped (the slow ones
 // first, then those with a goroutine stuck), until two thirds of the
-// budget when some test can be searched (the last third is the search's),
-// else until its end: each gets its fair part of what is left, at least
+// budget when some test can be searched and its search would get time
+// after that (the last third is the search's: roundsEnd), else until its
+// end: each gets its fair part of what is left, at least
 // twice what it had, or what its last run took when longer (retrySlot;
 // and at least the full watchdog when it was stuck), so
 // the shorter ones finish first and a lone slow one gets all that is left;
@@ -54,10 +54,14 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		// test's search; gocron's TestScheduler_ManyJobs did), else until
 		// its end; never past the end less what shrinking the failures
 		// found so far needs.
-		end := s.deadline.Add(-s.shrinkReserve())
-		if cut := s.start.Add(2 * s.opts.Budget / 3); cut.Before(end) && slices.ContainsFunc(targets, func(t *target) bool { return !t.plainStopped }) {
-			end = cut
+		var searchable []*target
+		for _, t := range targets {
+			if !t.plainStopped {
+				searchable = append(searchable, t)
+			}
 		}
+		end := roundsEnd(s.deadline.Add(-s.shrinkReserve()), s.start.Add(2*s.opts.Budget/3),
+			s.deadline.Add(-s.searchReserve(searchable...)), len(searchable) > 0)
 		var stuck, slow []*target
 		for _, t := range targets {
 			switch {
@@ -127,6 +131,21 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 			s.noteOnce(t.name+"|plain", fmt.Sprintf("%s: not searched: its unperturbed run %s", t.name, why))
 		}
 	}
+}
+
+// roundsEnd is when the rounds of the stopped tests' unperturbed runs
+// end: at end (the search's end less what the failures found need after
+// it), or at cut (two thirds of the budget) when some test can be searched
+// (searchable) and its search would have time after cut: it ends at
+// searchEnd (the search's end less what it keeps after it,
+// searchReserve). When what the search keeps takes all of its third, the
+// slow tests' runs take it: rill's -budget 60s cut them at 40 s for a
+// search of 0 s ("searching 31 tests in batches for 0s").
+func roundsEnd(end, cut, searchEnd time.Time, searchable bool) time.Time {
+	if searchable && cut.Before(end) && searchEnd.After(cut) {
+		return cut
+	}
+	return end
 }
 
 // retrySlot is the slot of t's stopped unperturbed run in its next round:

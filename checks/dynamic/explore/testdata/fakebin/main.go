@@ -37,13 +37,16 @@ func main() {
 	}
 	if len(cfg.Batch) > 0 {
 		// One schedule of each test named: those whose name starts with
-		// TestFail fail, those with TestSlow run until stopped, the
-		// others pass.
+		// TestFail fail, those with TestSlow run until stopped, those
+		// with TestTakes pass after a second, the others pass.
 		for j, name := range cfg.Batch {
 			i := cfg.First + j
 			fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 			if strings.HasPrefix(name, "TestSlow") {
 				time.Sleep(time.Hour)
+			}
+			if strings.HasPrefix(name, "TestTakes") {
+				time.Sleep(time.Second)
 			}
 			r := rt.Result{Index: i, Seed: cfg.Seed + int64(i), Outcome: "pass", Steps: 1, Choices: 1}
 			if strings.HasPrefix(name, "TestFail") {
