@@ -133,6 +133,9 @@ type passContext struct {
 	// decls maps the package's functions to their declarations
 	// (funcDecls, built on first use).
 	decls map[*types.Func]*ast.FuncDecl
+	// pub indexes the package's calls for beforePublication (publish.go),
+	// built on first use.
+	pub *pubIndex
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -517,7 +520,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			if copies[obj] || pc.optionParam(fd, root, stack) {
 				return true // a copy, or the value an option is constructing
 			}
-			if (fresh[obj] || pc.setupParams[asVar(obj)]) && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) {
+			if (fresh[obj] || pc.setupParams[asVar(obj)]) && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) && !storedBefore(info, fd.Body, obj, e.Pos()) {
 				return true // a value this function, or every caller, is still setting up
 			}
 		}
@@ -541,7 +544,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true // if m.shared { atomic } else { plain }: never the same value
 		}
 		rule := RuleMixedAtomicAccess
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) && !pc.unsyncOwner(fd, e, v) && !pc.joinedReset(fd, e, v, stack, firstGo) {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) && !pc.unsyncOwner(fd, e, v) && !pc.joinedReset(fd, e, v, stack, firstGo) && !pc.beforePublication(fd, e, v, stack) {
 			rule = RulePlainWriteOfAtomic
 		}
 		pc.report(fd, e, v, kind, rule, heldAt[e])

@@ -50,6 +50,20 @@
 // Only two overlapping calls of it race, which would also mix one run's
 // counts with another's (ScanLog zeroing its counters, starting the
 // matchers that add to them and waiting for them).
+// So is a write made before the value is published (publish.go): its
+// root is a local bound to a fresh allocation, or a parameter (receiver
+// included, exported functions too) every call outside tests passes such
+// a value, and nothing before the write hands it on: no store, send,
+// capture by a literal not called on the spot, call of another package's
+// function with it, nor call of the package's own with it unless that one
+// keeps it too; a go statement on it counts only when the goroutine may
+// reach an access of the field (a connection goroutine builds a client,
+// starts its writer, parses the connect packet into it, then adds it to
+// the client map). An interface method it is passed to is decided by the
+// package's own implementations: one in another package (a hook) is
+// trusted not to hand it back to a goroutine accessing the field.
+// A fresh value stored before the write (s.clients[id] = cl; cl.n = 1) is
+// shared, though the function started no goroutine.
 // IL3002 is one finding per variable and owner path: the other plain
 // writes are its related positions.
 //
@@ -59,7 +73,8 @@
 //     their helpers, run before the value is shared);
 //   - accesses to a value allocated in the same function (&T{}, new(T),
 //     var t T, or returned by a constructor newX()) before the function
-//     starts a goroutine: the value is not shared yet, as in a constructor;
+//     starts a goroutine or stores the value: it is not shared yet, as in
+//     a constructor;
 //   - accesses in unexported methods only ever called on such a value,
 //     or from constructors (db := &DB{}; db.recoverJournal()), or on the
 //     receiver of a method that starts a goroutine on it (go s.loop())
