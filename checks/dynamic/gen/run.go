@@ -447,14 +447,14 @@ func (r *run) keepSequential(ctx context.Context) (patterns []string, err error)
 	// Their rounds end at half the budget, go test's builds not counted,
 	// or earlier to leave the search its replayReserve and the base check
 	// its part; the search gets the rest.
-	began := time.Now()
+	began := clock()
 	var until time.Time
 	if r.opts.Budget > 0 {
 		until = began.Add(min(r.opts.Budget/2, r.opts.Budget-replayReserve(r.opts.Budget)-baseReserve(r.opts.Budget, r.opts.BaseDir)))
 	}
 	var built time.Duration
 	defer func() {
-		r.sequential = max(time.Since(began)-built, 0)
+		r.sequential = max(clock().Sub(began)-built, 0)
 		if r.opts.Stage != nil && built > 0 {
 			r.opts.Stage(explore.StageEvent{Name: "building the generated tests (go test)", Done: true, Took: built,
 				Detail: "go test's builds in the sequential runs, outside the budget"})
@@ -550,7 +550,24 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 	}
 	r.casesByTest()
 	budget := searchBudget(opts.Budget, opts.Over, r.sequential, opts.BaseDir)
-	if opts.Budget > 0 && budget < minSearch {
+	var onBase []explore.TestRef
+	if opts.Budget > 0 && budget < replayReserve(opts.Budget) {
+		onBase = r.onBaseTests()
+	}
+	switch {
+	case len(onBase) > 0:
+		// The sequential runs ran past their part (a loaded machine, cold
+		// caches): the tests that fail here and pass on the base commit,
+		// the change's own, are searched anyway, alone, each to its first
+		// failure or onBaseSchedules (a count, not the seconds left), the
+		// whole budget only a cap. gocron's restart deadlock, found so at
+		// load 43, was "not searched: their sequential runs took 32.5s of
+		// -budget 27.9s".
+		patterns = testPackages(onBase)
+		budget = opts.Budget
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("gen's sequential runs took %v of -budget %v: only the %d generated test(s) that fail sequentially here and pass on the base commit were searched, each to its first failure or %d schedules, the budget a cap",
+			r.sequential.Round(100*time.Millisecond), opts.Budget, len(onBase), onBaseSchedules))
+	case opts.Budget > 0 && budget < minSearch:
 		r.res.Notes = append(r.res.Notes, fmt.Sprintf("the generated tests kept were not searched: their sequential runs took %v of -budget %v, and the budget is kept within 5%%",
 			r.sequential.Round(100*time.Millisecond), opts.Budget))
 		return &explore.Result{}, nil
@@ -562,7 +579,17 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		return nil, r.buildError(err)
 	}
 	r.build = b
-	er, err := explore.Run(ctx, r.exploreOptions(patterns, budget, skip, b))
+	eo := r.exploreOptions(patterns, budget, skip, b)
+	if len(onBase) > 0 {
+		eo.Run, eo.Tests = "", onBase
+		eo.Schedules = onBaseSchedules
+		if opts.Schedules > 0 {
+			eo.Schedules = min(opts.Schedules, onBaseSchedules)
+		}
+		until := eo.TestUntil
+		eo.TestUntil = func(f checks.Finding) bool { return keptKinds[f.Kind] || until != nil && until(f) }
+	}
+	er, err := explore.Run(ctx, eo)
 	if err != nil {
 		return nil, r.buildError(err)
 	}
@@ -571,6 +598,38 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		r.res.Notes = append(r.res.Notes, strings.ReplaceAll(n, r.copyRoot, r.modRoot))
 	}
 	return er, nil
+}
+
+// onBaseSchedules bounds the search of each generated test that fails
+// sequentially here and passes on the base commit when the sequential
+// runs left the search less than its reserve: its calls fail without any
+// interleaving, so its unperturbed schedule fails already, and a few
+// more schedules per worker let the search replay and shrink the failure.
+const onBaseSchedules = 4
+
+// onBaseTests are the kept cases that fail sequentially here and pass on
+// the base commit (Case.OnBase), as the search names them.
+func (r *run) onBaseTests() []explore.TestRef {
+	var refs []explore.TestRef
+	for _, w := range r.works {
+		for _, c := range w.kept {
+			if c.OnBase {
+				refs = append(refs, explore.TestRef{Package: w.pkg.PkgPath, Name: c.Name})
+			}
+		}
+	}
+	return refs
+}
+
+// testPackages are the packages of refs, each once, in order.
+func testPackages(refs []explore.TestRef) []string {
+	var pkgs []string
+	for _, t := range refs {
+		if !slices.Contains(pkgs, t.Package) {
+			pkgs = append(pkgs, t.Package)
+		}
+	}
+	return pkgs
 }
 
 // exploreOptions are the search's options: the kept tests of patterns in
