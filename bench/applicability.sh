@@ -132,6 +132,14 @@ for mv in "${mods[@]}"; do
 	if [ ! -f "$src/go.mod" ]; then
 		(cd "$src" && go mod init "${mv%@*}" >/dev/null 2>&1 && go mod edit -go=1.16 && go mod tidy >/dev/null 2>&1 || true)
 	fi
+	# A module of a multi-module repository (go.opentelemetry.io/otel/sdk)
+	# replaces its siblings with directories ("=> ../", "=> ./metric")
+	# that the proxy's zip does not hold (no go.mod there): those are dropped, so the
+	# siblings come from the proxy at the versions go.mod requires (as
+	# bench/regressions/run.sh does for "../").
+	for rep in $( (cd "$src" && go mod edit -json 2>/dev/null | jq -r '.Replace[]? | select(.New.Path | startswith("./") or startswith("../")) | .Old.Path + (if .Old.Version then "@" + .Old.Version else "" end) + "=" + .New.Path') || true); do
+		[ -f "$src/${rep#*=}/go.mod" ] || (cd "$src" && go mod edit -dropreplace="${rep%%=*}") || true
+	done
 	# Test dependencies too; a module whose go.sum misses some gets them.
 	(cd "$src" && go mod download all >/dev/null 2>&1 || go mod tidy >/dev/null 2>&1 || true)
 
