@@ -55,11 +55,7 @@ func (c *freshCosts) recentStop() time.Duration {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var m time.Duration
-	for _, d := range c.stops[:min(c.ns, freshKeep)] {
-		m = max(m, d)
-	}
-	return m
+	return longest(c.stops[:min(c.ns, freshKeep)])
 }
 
 // recent is the longest of the latest freshKeep processes' times (0: none
@@ -70,8 +66,13 @@ func (c *freshCosts) recent() time.Duration {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return longest(c.last[:min(c.n, freshKeep)])
+}
+
+// longest is the longest of ds (0: none).
+func longest(ds []time.Duration) time.Duration {
 	var m time.Duration
-	for _, d := range c.last[:min(c.n, freshKeep)] {
+	for _, d := range ds {
 		m = max(m, d)
 	}
 	return m
