@@ -58,7 +58,6 @@ func TestHotGoroutineByThread(t *testing.T) {
 	var got []int
 	var reads uint64
 	var foreignFound, stillLocked int
-	var stream []int
 	body := func() {
 		var mu sync.Mutex
 		before := goidCalls
@@ -102,21 +101,7 @@ func TestHotGoroutineByThread(t *testing.T) {
 	// The same stream as a schedule of the same seed whose goroutine is
 	// found by goid at every draw (a scheduling point between draws
 	// unlocks it).
-	stream, got = got, nil
-	res = RunFunc(Config{Seed: 7}, 0, func() {
-		var mu sync.Mutex
-		for i := 0; i < draws+200; i++ {
-			got = append(got, MathRand.Intn(1000))
-			if i%(hotIDs/2) == 0 {
-				Lock(&mu)
-				Unlock(&mu)
-			}
-		}
-	})
-	if res.Outcome != "pass" {
-		t.Fatalf("%s: %s", res.Outcome, res.Message)
-	}
-	if !slices.Equal(stream, got) {
+	if !slices.Equal(got, drawsWithPoints(t, draws+200)) {
 		t.Errorf("the draws differ from the schedule's stream")
 	}
 }
@@ -130,7 +115,7 @@ func TestHotGoroutineNotLockedWithFastGoid(t *testing.T) {
 	}
 	const draws = 5000
 	var locked, stackReads int
-	var got, stream []int
+	var got []int
 	res := RunFunc(Config{Seed: 7}, 0, func() {
 		reads := stackGoidCalls
 		for i := 0; i < draws; i++ {
@@ -147,10 +132,20 @@ func TestHotGoroutineNotLockedWithFastGoid(t *testing.T) {
 	if locked != 0 || stackReads != 0 {
 		t.Errorf("%d draws: locked to the thread at %d, %d stack reads; want none", draws, locked, stackReads)
 	}
-	stream, got = got, nil
-	res = RunFunc(Config{Seed: 7}, 0, func() {
+	if !slices.Equal(got, drawsWithPoints(t, draws)) {
+		t.Errorf("the draws differ from the schedule's stream")
+	}
+}
+
+// drawsWithPoints is the stream of n draws of a schedule of seed 7 whose
+// goroutine is found by goid at every draw (a scheduling point every
+// hotIDs/2 draws unlocks it).
+func drawsWithPoints(t *testing.T, n int) []int {
+	t.Helper()
+	var got []int
+	res := RunFunc(Config{Seed: 7}, 0, func() {
 		var mu sync.Mutex
-		for i := 0; i < draws; i++ {
+		for i := 0; i < n; i++ {
 			got = append(got, MathRand.Intn(1000))
 			if i%(hotIDs/2) == 0 {
 				Lock(&mu)
@@ -161,9 +156,7 @@ func TestHotGoroutineNotLockedWithFastGoid(t *testing.T) {
 	if res.Outcome != "pass" {
 		t.Fatalf("%s: %s", res.Outcome, res.Message)
 	}
-	if !slices.Equal(stream, got) {
-		t.Errorf("the draws differ from the schedule's stream")
-	}
+	return got
 }
 
 // On amd64 goid reads the id from the goroutine's runtime.g, not from
