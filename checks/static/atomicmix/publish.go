@@ -363,20 +363,7 @@ func (pc *passContext) pubIndex() *pubIndex {
 					return true
 				}
 				fn = fn.Origin()
-				var call *ast.CallExpr
-				k := len(stack) - 1
-				if k >= 0 {
-					if sel, ok := stack[k].(*ast.SelectorExpr); ok && sel.Sel == id {
-						k--
-						if k >= 0 {
-							if c, ok := stack[k].(*ast.CallExpr); ok && c.Fun == sel {
-								call = c
-							}
-						}
-					} else if c, ok := stack[k].(*ast.CallExpr); ok && c.Fun == id {
-						call = c
-					}
-				}
+				call, k := passutil.CallOf(id, stack)
 				if call == nil {
 					x.valued[fn] = true
 					return true

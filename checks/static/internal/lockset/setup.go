@@ -365,16 +365,7 @@ func SetupParams(fset *token.FileSet, files []*ast.File, info *types.Info, isCto
 					return true
 				}
 				callee = callee.Origin()
-				var call *ast.CallExpr
-				if len(stack) >= 1 {
-					if c, ok := stack[len(stack)-1].(*ast.CallExpr); ok && c.Fun == id {
-						call = c
-					} else if sel, ok := stack[len(stack)-1].(*ast.SelectorExpr); ok && sel.Sel == id && len(stack) >= 2 {
-						if c, ok := stack[len(stack)-2].(*ast.CallExpr); ok && c.Fun == sel {
-							call = c
-						}
-					}
-				}
+				call, _ := passutil.CallOf(id, stack)
 				inLit := false
 				for _, m := range stack {
 					if _, ok := m.(*ast.FuncLit); ok {

@@ -129,3 +129,24 @@ func EveryCall[S any](candidates map[*types.Func]bool, sites map[*types.Func][]S
 	}
 	return out
 }
+
+// CallOf is the call whose callee id names (id(...) or x.id(...)), read
+// from the preorder stack above id, and its index in stack; nil and -1
+// when id is not called there.
+func CallOf(id *ast.Ident, stack []ast.Node) (*ast.CallExpr, int) {
+	k := len(stack) - 1
+	if k < 0 {
+		return nil, -1
+	}
+	var fun ast.Expr = id
+	if sel, ok := stack[k].(*ast.SelectorExpr); ok && sel.Sel == id {
+		fun, k = sel, k-1
+		if k < 0 {
+			return nil, -1
+		}
+	}
+	if c, ok := stack[k].(*ast.CallExpr); ok && c.Fun == fun {
+		return c, k
+	}
+	return nil, -1
+}
