@@ -799,19 +799,39 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	}
 	c := rep.child
 	prepareRun(g, c, t)
-	res := make(chan bool, 1)
+	res := make(chan runEnd, 1)
 	runHelpers.Add(1)
 	go func() {
 		defer runHelpers.Done()
-		res <- t.Run(name, func(t *testing.T) { runSubtest(c, t, f) })
+		returned := false
+		defer func() {
+			if !returned {
+				res <- runEnd{goexit: true}
+			}
+		}()
+		ok := t.Run(name, func(t *testing.T) { runSubtest(c, t, f) })
+		returned = true
+		res <- runEnd{ok: ok}
 	}()
 	g.call(&request{op: opRunWait, child: c})
 	if ch := pausedOf(c); ch != nil {
 		<-ch // it called t.Parallel: t.Run returns now, as in go test
 		return true
 	}
-	return <-res
+	end := <-res
+	if end.goexit {
+		// The subtest called FailNow of this test (or an ancestor's):
+		// go test's t.Run ends its caller with runtime.Goexit, and so
+		// does this one, so the test ends as go test ends it.
+		runtime.Goexit()
+	}
+	return end.ok
 }
+
+// runEnd is how the real t.Run of a controlled subtest ended: it returned
+// ok, or it called runtime.Goexit (goexit), which go test's t.Run does when
+// the subtest called FailNow of a parent test.
+type runEnd struct{ ok, goexit bool }
 
 // Runner is what has testing.T's Run: testify's suite runs each of its
 // methods through one (suite.Run's runTests).

@@ -100,6 +100,10 @@ func TestMainChild(t *testing.T) {
 			Gosched()
 			sem <- 2
 		},
+		"TestParentFailNow":      parentFailNow,
+		"TestGrandparentFailNow": grandparentFailNow,
+		"TestSubtestGoexit":      subtestGoexit,
+		"TestOwnFailNow":         ownFailNow,
 		"TestFail": func(t *testing.T) {
 			Go(func() {})
 			t.Errorf("boom")
