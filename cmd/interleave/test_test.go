@@ -353,6 +353,9 @@ func TestRunTestReportsPlainFailures(t *testing.T) {
 		// The sum plain go test sees depends on how many goroutines ran
 		// before Wait (0 usually, 3 on a loaded machine).
 		"TestSumWaitGroupAddInside": {checks.TestFailure, true, ": exit 1: fanin_test.go:58: sum = "},
+		// Its subtest calls the parent's t.Fatalf: go test's failure, not
+		// a hang of the parent's t.Run.
+		"TestSubtestFailsParent": {checks.TestFailure, true, ": exit 1: fanin_test.go:84: no entry for "},
 	}
 	schedules := t.TempDir()
 	// Both fail on the unperturbed schedule. The search stops at -count,

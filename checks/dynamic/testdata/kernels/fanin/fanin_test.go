@@ -1,6 +1,6 @@
-// Package fanin holds fan-in bugs whose unperturbed schedule fails too:
-// plain go test passes the first (exit 0) and fails the second, and both
-// are findings (issue 21).
+// Package fanin holds fan-in bugs whose unperturbed schedule fails too
+// (issue 21): plain go test passes the first (exit 0), fails the second
+// and the third (a subtest calls its parent's t.Fatalf); all are findings.
 package fanin
 
 import (
@@ -57,4 +57,38 @@ func TestSumWaitGroupAddInside(t *testing.T) {
 	if got := sumAll(1, 2, 3); got != 6 {
 		t.Errorf("sum = %d, want 6", got)
 	}
+}
+
+// store is a map of counts behind a lock.
+type store struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+func (s *store) get(key string) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[key]
+	return v, ok
+}
+
+// TestSubtestFailsParent: the helper captures the parent's t, and the
+// subtest calls it, so its t.Fatalf is the parent's FailNow, called from
+// the subtest's goroutine. go test fails the test ("subtest may have
+// called FailNow on a parent test") and ends the parent's t.Run; interleave
+// once told it as a hang of that t.Run.
+func TestSubtestFailsParent(t *testing.T) {
+	mustGet := func(s *store, key string) int {
+		v, ok := s.get(key)
+		if !ok {
+			t.Fatalf("no entry for %q", key)
+		}
+		return v
+	}
+	t.Run("reads a key nobody stored", func(t *testing.T) {
+		s := &store{m: map[string]int{"a": 1}}
+		if got := mustGet(s, "a") + mustGet(s, "b"); got != 1 {
+			t.Errorf("got %d, want 1", got)
+		}
+	})
 }
