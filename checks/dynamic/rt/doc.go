@@ -270,7 +270,9 @@
 // (RunRunner): testify's suite runs each method through one, in
 // dependency code the rewriter changes for it, so a suite method runs
 // under control as a subtest; a failure names the top-level subtest it
-// happened in (Result.Subtest). t.Parallel in a subtest keeps its meaning: the parent's t.Run
+// happened in (Result.Subtest). A subtest that calls FailNow of its parent
+// (a closure that captured the parent's t) ends the parent's t.Run with
+// runtime.Goexit, as go test does. t.Parallel in a subtest keeps its meaning: the parent's t.Run
 // returns, the subtest waits until the parent's function has returned, then
 // runs alongside its parallel siblings, and the parent's cleanups and its
 // own t.Run's return wait for them; channel operations stand for go test's
