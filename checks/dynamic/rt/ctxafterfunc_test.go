@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -12,21 +13,29 @@ import (
 // function registered with context.AfterFunc posts a notice; Close stops
 // it and closes the channel, ignoring stop's result, while another
 // goroutine cancels. With wait set, Close waits for a started function
-// before it closes (the correct twin).
+// before it closes (the correct twin). The send and the close are each
+// made under mu, so that they are ordered for the race detector (a send
+// racing a close is a data race under -race, which would fail this test
+// binary): the send still panics when the close came first.
 func ctxAfterFuncClose(wait bool) func(t *testing.T) {
 	return func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
+		var mu sync.Mutex
 		notices := make(chan string, 1)
 		fired := make(chan struct{})
 		stop := ContextAfterFunc(ctx, func() {
+			Lock(&mu)
 			Send(notices, "canceled")
+			Unlock(&mu)
 			Close(fired)
 		})
 		Go(cancel)
 		if !stop() && wait {
 			Recv(fired)
 		}
+		Lock(&mu)
 		Close(notices)
+		Unlock(&mu)
 		for range Range(notices) {
 		}
 	}
