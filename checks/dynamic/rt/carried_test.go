@@ -113,11 +113,13 @@ func TestCarriedAfterFunc(t *testing.T) {
 
 // afterFuncLeft closes the results channel on a deadline with
 // time.AfterFunc and leaves the timer pending when the worker was first
-// (bench/recall's afterfuncclose).
+// (bench/recall's afterfuncclose); the close and the send under one lock,
+// as afterFuncClose's.
 func afterFuncLeft(t *testing.T) {
+	var mu sync.Mutex
 	out := make(chan int, 1)
-	AfterFunc(100*time.Millisecond, func() { Close(out) })
-	Go(func() { Send(out, 7) })
+	AfterFunc(100*time.Millisecond, func() { closeLocked(&mu, out) })
+	Go(func() { sendLocked(&mu, out, 7) })
 	Recv2(out)
 }
 

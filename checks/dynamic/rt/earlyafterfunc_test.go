@@ -3,6 +3,7 @@ package rt
 import (
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -10,13 +11,31 @@ import (
 // afterFuncClose closes the results channel on a deadline with
 // time.AfterFunc, while a worker that could run still has to send. The
 // timer is stopped at the end, so that none is carried into the next
-// schedule of the process.
+// schedule of the process. The close and the send are made under one
+// lock (sendLocked, closeLocked), so that -race sees no race of the kernel's own.
 func afterFuncClose(t *testing.T) {
+	var mu sync.Mutex
 	out := make(chan int, 1)
-	tm := AfterFunc(100*time.Millisecond, func() { Close(out) })
+	tm := AfterFunc(100*time.Millisecond, func() { closeLocked(&mu, out) })
 	defer TimerStop(tm)
-	Go(func() { Send(out, 7) })
+	Go(func() { sendLocked(&mu, out, 7) })
 	Recv2(out)
+}
+
+// sendLocked and closeLocked send on and close ch holding mu: a send
+// after the close still panics, but the race detector sees them ordered
+// (a send racing a close is a data race of the kernel's own under -race,
+// which fails rt's test binary).
+func sendLocked(mu *sync.Mutex, ch chan int, v int) {
+	Lock(mu)
+	defer Unlock(mu)
+	Send(ch, v)
+}
+
+func closeLocked(mu *sync.Mutex, ch chan int) {
+	Lock(mu)
+	defer Unlock(mu)
+	Close(ch)
 }
 
 // TestEarlyAfterFunc: an AfterFunc due soon may run before goroutines
