@@ -14,11 +14,12 @@ import (
 // collects on every tick, then (the change) takes an id and publishes a
 // field that collect reads: otel's NewPeriodicReader of v1.39.0 (issue
 // 8769). The field is an atomic here so that the kernel has no race of
-// its own under -race; sawUnset says a tick read it before it was set.
+// its own under -race; sawUnset says a tick read it before it was set (an
+// atomic too: the test reads it without waiting for the goroutine).
 type tickReader struct {
 	inst     atomic.Bool
 	quit     chan struct{}
-	sawUnset bool
+	sawUnset atomic.Bool
 }
 
 var tickReaderIDs int64
@@ -42,7 +43,7 @@ func (r *tickReader) run(period time.Duration) {
 		select {
 		case <-PickRecv(k, 0, tk.C):
 			if !r.inst.Load() {
-				r.sawUnset = true
+				r.sawUnset.Store(true)
 			}
 		case <-PickRecv(k, 1, r.quit):
 			return
@@ -65,7 +66,7 @@ func farTest(fail bool) func(*testing.T) {
 	return func(t *testing.T) {
 		r := newTickReader(time.Minute)
 		Close(r.quit)
-		if r.sawUnset {
+		if r.sawUnset.Load() {
 			farSaw.Add(1)
 			farMu.Lock()
 			farSawIn[scheduleName(t)] = true
