@@ -81,9 +81,12 @@ func TestLivelockBesideIdleTimers(t *testing.T) {
 		}
 	}
 	ticker := func() { NewTicker(10 * time.Millisecond) }
+	// The callbacks read the timer through an atomic: a plain variable
+	// assigned after AfterFunc returned is a race of the test's own under
+	// -race (AfterFunc orders only what came before the call).
 	rearming := func() {
-		var tm *time.Timer
-		tm = AfterFunc(5*time.Millisecond, func() { TimerReset(tm, 5*time.Millisecond) })
+		var tm atomic.Pointer[time.Timer]
+		tm.Store(AfterFunc(5*time.Millisecond, func() { TimerReset(tm.Load(), 5*time.Millisecond) }))
 	}
 	var stop atomic.Bool
 	var hourly func()
@@ -125,18 +128,18 @@ func TestLivelockBesideIdleTimers(t *testing.T) {
 	// word the loop rereads is progress: the loop ends.
 	r := RunFunc(Config{Seed: 1, StepTimeout: 5 * time.Second}, 3, func() {
 		fired := 0
-		var tm *time.Timer
-		tm = AfterFunc(5*time.Millisecond, func() {
+		var tm atomic.Pointer[time.Timer]
+		tm.Store(AfterFunc(5*time.Millisecond, func() {
 			if fired++; fired == 3 {
 				Atomic(&words[1])
 				atomic.StoreInt64(&words[1], 1)
 			}
-			TimerReset(tm, 5*time.Millisecond)
-		})
+			TimerReset(tm.Load(), 5*time.Millisecond)
+		}))
 		done := make(chan bool)
 		Go(func() { rescan(); Send(done, true) })
 		Recv(done)
-		TimerStop(tm)
+		TimerStop(tm.Load())
 	})
 	if r.Outcome != "pass" || r.Inconclusive != "" {
 		t.Errorf("a callback that sets the word: want a pass, got %s %q (inconclusive: %q)", r.Outcome, r.Message, r.Inconclusive)
