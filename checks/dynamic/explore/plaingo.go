@@ -39,6 +39,9 @@ type plainOutcome struct {
 	runs    []plainRun
 	tested  string // what ran, for messages ("3 runs of plain go test -race")
 	command string // "go test -race -run '^TestX$'"
+	// stressCommand is the command of the stress run among runs, if any
+	// (stressPlain): "go test -race -count=100 -failfast -run '^TestX$'"
+	stressCommand string
 }
 
 // plainRun is one process of plain go test.
@@ -54,6 +57,9 @@ type plainRun struct {
 	left       []checks.Goroutine
 	races      []string // sites ("/abs/file.go:12") in the race detector's reports
 	output     string   // tail, for notes
+	// stress: the run ran the test up to this many times in a row
+	// (stressPlain); 0: once
+	stress int
 }
 
 // runPlain runs t under plain go test up to n times, stopping at the
@@ -80,13 +86,95 @@ func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, tim
 	return out
 }
 
+// A failure go test shows only now and then passes plainRuns runs as a
+// rule: cilium/workerpool's TestWorkerPoolLen fails 43 of 3,000 runs of
+// go test -race, passed its three, and was filed as the tool's doing.
+// So before a failure of the unperturbed schedule is called the tool's,
+// one more process runs the test many times in a row (stressPlain): as
+// many as fit in its window at what one schedule of it took, at least
+// stressMin and at most stressMax. The window is a twentieth of the
+// budget, between one and stressWindowMax seconds.
+const (
+	stressMin       = 100
+	stressMax       = 1000
+	stressWindowMax = 5 * time.Second
+)
+
+// stressPlain runs t under plain go test stressed (plainExec) when the
+// plainRuns runs in out all passed, and records
+// in same those the stress run fails like. Only failures a run cut short
+// cannot pass for are stressed: a test failure, a panic, a fatal error
+// other than os.Exit's (the first run shows that).
+func (s *search) stressPlain(ctx context.Context, t *target, bin string, fs []*failure, same map[string]bool, out *plainOutcome) {
+	var rest []*failure
+	var per time.Duration
+	for _, f := range fs {
+		if !same[f.key()] && stressable(f) {
+			rest = append(rest, f)
+			per = max(per, f.elapsed)
+		}
+	}
+	if len(rest) == 0 || out.err != nil || len(out.runs) < plainRuns {
+		return
+	}
+	for _, r := range out.runs {
+		if r.failed {
+			return // it fails another way already (report.go's note says how)
+		}
+	}
+	if per = max(per, t.virtual); per <= 0 {
+		per = t.plainCost()
+	}
+	window := min(max(s.opts.Budget/20, time.Second), stressWindowMax)
+	n := stressMax
+	if per > 0 {
+		n = int(min(max(window/per, stressMin), stressMax))
+	}
+	r, err := s.plainExec(ctx, t, bin, 2*window+t.plainCost(), n)
+	if err != nil {
+		return // no word from it: the failure stays the tool's suspect
+	}
+	count := n * max(s.opts.Runs, 1)
+	out.runs = append(out.runs, r)
+	what := strings.Join(append([]string{"go test"}, buildFlags(s.opts.Race, s.opts.Tags)...), " ")
+	out.stressCommand = fmt.Sprintf("%s -count=%d -failfast -run '^%s$'", what, count, t.name)
+	out.tested += fmt.Sprintf(" and 1 of -count=%d -failfast", count)
+	for _, f := range rest {
+		if sameAsPlain(f, r, t.pkg.Dir) {
+			same[f.key()] = true
+		}
+	}
+}
+
+// stressable: is f a failure a stress run of plain go test can show
+// (stressPlain)?
+func stressable(f *failure) bool {
+	switch f.kind {
+	case checks.TestFailure, checks.Panic:
+		return true
+	case checks.Fatal:
+		return !osExitRE.MatchString(f.message) && !f.isLivelock()
+	}
+	return false
+}
+
 // plainOnce runs t once in its plain test binary.
 func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout time.Duration) (plainRun, error) {
+	return s.plainExec(ctx, t, bin, timeout, 0)
+}
+
+// plainExec runs t's plain test binary once: the test once (stress 0),
+// or up to stress times in a row, stopping at the first failure (-count,
+// -failfast; not verbose, so that only the failing run's log is printed).
+func (s *search) plainExec(ctx context.Context, t *target, bin string, timeout time.Duration, stress int) (plainRun, error) {
 	timeout, ok, full := plainTimeout(ctx, timeout, t.plainCost())
 	if !ok {
 		return plainRun{}, errBudgetOut
 	}
 	args := []string{"-test.run=" + plainRunPattern(t.name), "-test.v", "-test.count=" + strconv.Itoa(max(s.opts.Runs, 1))}
+	if stress > 0 {
+		args = []string{"-test.run=" + plainRunPattern(t.name), "-test.failfast", "-test.count=" + strconv.Itoa(stress*max(s.opts.Runs, 1))}
+	}
 	kill := timeout
 	if s.opts.Race {
 		// The race detector keeps the runtime from seeing a deadlock: go
@@ -128,10 +216,14 @@ func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout t
 	r.failed = r.failed || err != nil
 	r.timedOut = r.timedOut || cctx.Err() != nil
 	r.timeout = timeout
+	r.stress = stress
 	if r.timedOut && !full {
 		return plainRun{}, errBudgetOut // cut short by the budget: no hang
 	}
-	if !r.failed && !strings.Contains(stdout.String(), "--- PASS: TestInterleavePlain") {
+	if stress > 0 && !r.failed && !strings.Contains(stdout.String(), "PASS") {
+		return r, fmt.Errorf("plain go test -count=%d did not run %s:\n%s", stress, t.name, tailLines(stdout.String()+stderr.String(), 10))
+	}
+	if stress == 0 && !r.failed && !strings.Contains(stdout.String(), "--- PASS: TestInterleavePlain") {
 		return r, fmt.Errorf("plain go test did not run %s:\n%s", t.name, tailLines(stdout.String()+stderr.String(), 10))
 	}
 	return r, nil
@@ -640,14 +732,21 @@ func plainTimeout(ctx context.Context, want, cost time.Duration) (timeout time.D
 }
 
 // label says what plain go test (o) did with f: how many runs exited
-// non-zero the way f fails, else how the first non-zero one failed.
+// non-zero the way f fails, else how the first non-zero one failed; when
+// only its stress run failed so, that run, with its command.
 func (o *plainOutcome) label(f *failure, dir string) *checks.PlainGo {
-	p := &checks.PlainGo{Command: o.command, Runs: len(o.runs)}
+	p := &checks.PlainGo{Command: o.command}
 	if o.err != nil && len(o.runs) == 0 {
 		p.NotRun = firstLine(o.err.Error())
 		return p
 	}
-	for _, r := range o.runs {
+	var stressed *plainRun
+	for i, r := range o.runs {
+		if r.stress > 0 {
+			stressed = &o.runs[i]
+			continue
+		}
+		p.Runs++
 		same := sameAsPlain(f, r, dir)
 		leftOnly := same && f.kind == checks.Leak && !failsOnGoroutines(r)
 		switch {
@@ -662,6 +761,9 @@ func (o *plainOutcome) label(f *failure, dir string) *checks.PlainGo {
 		if same && f.kind == checks.Leak {
 			p.LeavesSame = true
 		}
+	}
+	if r := stressed; p.Failed == 0 && r != nil && r.exitCode != 0 && sameAsPlain(f, *r, dir) {
+		return &checks.PlainGo{Command: o.stressCommand, Runs: 1, Failed: 1, ExitCode: r.exitCode, Failure: r.failureLine(dir)}
 	}
 	return p
 }

@@ -244,7 +244,7 @@ func couldRun(d rt.Decision, held map[int]int, g int) bool {
 	case "Mutex.Lock", "RWMutex.Lock", "Locker.Lock", "RWMutex.RLock":
 		h, ok := held[d.Obj]
 		return d.Obj != 0 && (!ok || h == g)
-	case "Mutex.Unlock", "RWMutex.Unlock", "RWMutex.RUnlock", "Locker.Unlock", "go", "atomic", "Gosched",
+	case "Mutex.Unlock", "RWMutex.Unlock", "RWMutex.RUnlock", "Locker.Unlock", "go", "atomic", "Gosched", "chan len",
 		"WaitGroup.Add", "close", "Cond.Signal", "Cond.Broadcast", "Mutex.TryLock", "RWMutex.TryLock", "RWMutex.TryRLock":
 		return true
 	}
@@ -354,6 +354,7 @@ func verb(op string, stuck bool) string {
 		"Cond.Broadcast":     {"broadcasts on", "broadcasts on"},
 		"chan send":          {"sends on", "waits to send on"},
 		"chan receive":       {"receives from", "waits to receive from"},
+		"chan len":           {"reads the length of", "reads the length of"},
 		"close":              {"closes", "closes"},
 		"select":             {"selects", "waits in a select"},
 		"go":                 {"starts", "starts"},
@@ -380,6 +381,7 @@ var (
 	sendRE  = regexp.MustCompile(`([A-Za-z_][\w.\[\]]*)\s*<-`)
 	recvRE  = regexp.MustCompile(`<-\s*([A-Za-z_][\w.\[\]]*(?:\(\))?)`)
 	closeRE = regexp.MustCompile(`\bclose\(([^()]+)\)`)
+	lenRE   = regexp.MustCompile(`\blen\(([^()]+)\)`)
 )
 
 // operand is the expression the operation applies to, as written on the
@@ -414,6 +416,8 @@ func operand(src, op string) string {
 		re = recvRE
 	case "close":
 		re = closeRE
+	case "chan len":
+		re = lenRE
 	default:
 		return ""
 	}

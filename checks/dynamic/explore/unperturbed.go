@@ -397,6 +397,7 @@ func (s *search) checkPlain(ctx context.Context, t *target, keys map[string]bool
 		}
 		return len(same) == len(fs)
 	})
+	s.stressPlain(ctx, t, bin, fs, same, out)
 	s.mu.Lock()
 	t.plainGo, t.plainSame = out, same
 	s.mu.Unlock()

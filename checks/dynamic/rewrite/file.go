@@ -895,6 +895,15 @@ func (r *fileRW) packageVar(e ast.Expr) bool {
 	return false
 }
 
+// isChan reports whether t is a channel type (not a type parameter).
+func isChan(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := types.Unalias(t).Underlying().(*types.Chan)
+	return ok
+}
+
 // pure reports whether evaluating e twice is harmless and its text is on
 // one line: identifiers, selectors, &, *, parens, indexing by such.
 func (r *fileRW) pure(e ast.Expr) bool {
@@ -922,6 +931,10 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 	if id, ok := fun.(*ast.Ident); ok {
 		if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "close" {
 			r.addNode(id.Pos(), id.End(), func() string { return rtp + "Close" })
+			return
+		}
+		if b, ok := r.info.Uses[id].(*types.Builtin); ok && b.Name() == "len" && len(c.Args) == 1 && isChan(r.info.TypeOf(c.Args[0])) {
+			r.addNode(id.Pos(), id.End(), func() string { return rtp + "ChanLen" })
 			return
 		}
 	}

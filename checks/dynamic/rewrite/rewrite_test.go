@@ -400,7 +400,7 @@ var replaced = map[string]bool{}
 func init() {
 	for _, m := range []string{"Lock", "Unlock", "TryLock", "RLock", "RUnlock", "TryRLock", "Add", "Done",
 		"Wait", "Go", "Do", "Signal", "Broadcast", "Stop", "Reset", "Parallel", "Run", "Name", "close", "time",
-		"runtime", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc", "Gosched", "os", "Exit", "Cleanup",
+		"runtime", "len", "Sleep", "After", "Tick", "NewTimer", "NewTicker", "AfterFunc", "Gosched", "os", "Exit", "Cleanup",
 		"sync", "Mutex", "RWMutex", "Get", "Put", "Now", "Since", "Until", "context", "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause"} {
 		replaced[m] = true
 	}

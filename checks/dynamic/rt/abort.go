@@ -132,7 +132,7 @@ func (s *sched) abortArrival(g *gstate) {
 		if r.obj != nil && (waiterForReal(r.obj, false) || slices.Contains(s.abortSends, r.obj)) {
 			rep.mode = mSkip
 		}
-	case opWGAdd, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opNow, opOnceDone,
+	case opWGAdd, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opChanLen, opNow, opOnceDone,
 		opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset, opStart:
 		rep.mode = mRun
 		if r.op == opTimerNew || r.op == opTimerStop || r.op == opTimerReset || r.op == opTickerStop || r.op == opTickerReset {

@@ -558,6 +558,20 @@ func SelectSent() {
 //go:norace
 func (g *gstate) setForward(done chan struct{}) { g.forward = done }
 
+// ChanLen is len(ch) of a channel (rewritten): a scheduling point, so that
+// a goroutine that reads how full a buffer is may do so before or after
+// the others' sends and receives; without it, the reader ran on from its
+// previous scheduling point and always read the buffer as it was then.
+// A loop of them polls, as one of atomic loads does (spinOp).
+func ChanLen(ch any) int {
+	rv := reflect.ValueOf(ch)
+	if g := current(); g != nil {
+		p := chanPtr(rv)
+		g.call(&request{op: opChanLen, obj: p, addr: p, val: uint64(rv.Len())})
+	}
+	return rv.Len()
+}
+
 // joinForward waits for the forwarder of g's last select send, if any.
 //
 //go:norace

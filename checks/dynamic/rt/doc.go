@@ -96,7 +96,8 @@
 // the Go runtime would make fatal such as unlocking an unlocked mutex
 // ("fatal"), and a livelock ("fatal", message starting "livelock:") only
 // with evidence: livelockSpins decisions in a row that only spun (Gosched,
-// atomic loads, a select taking default, a failed TryLock, time.Now), a
+// atomic loads, a channel's len, a select taking default, a failed TryLock,
+// time.Now), a
 // count whatever the machine's speed (goroutines outside control that
 // could end it get real naps meanwhile), none of them an atomic load of a
 // word or value the run had not read yet (a scan over a table is

@@ -54,6 +54,7 @@ const (
 	opAtomicLoad
 	opNow
 	opSyncWait
+	opChanLen
 )
 
 var opNames = [...]string{
@@ -68,6 +69,7 @@ var opNames = [...]string{
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
 	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
 	opAtomicLoad: "atomic load", opNow: "time.Now", opSyncWait: "synctest.Wait",
+	opChanLen: "chan len",
 }
 
 func (o opKind) String() string { return opNames[o] }
@@ -107,7 +109,8 @@ type request struct {
 	pcs        [10]uintptr
 	pollFailed bool
 	readNow    bool // Now was called since the previous scheduling point
-	// addr and val: an atomic load's address and the value there (wordAt)
+	// addr and val: an atomic load's address and the value there (wordAt),
+	// or a channel's and its length (ChanLen)
 	addr unsafe.Pointer
 	val  uint64
 }

@@ -255,13 +255,13 @@ func forgetLoads(m map[loadKey]struct{}) {
 // than that is progress anyway.
 const loadsMax = 1 << 12
 
-// freshLoad: is r an atomic load of an address, or of a value there, that
-// the current spin run has not read yet? (A load whose address the
-// rewrite could not name is not.)
+// freshLoad: is r an atomic load (or a channel's length, ChanLen) of an
+// address, or of a value there, that the current spin run has not read
+// yet? (A load whose address the rewrite could not name is not.)
 //
 //go:norace
 func (s *sched) freshLoad(r *request) bool {
-	if r.op != opAtomicLoad || r.addr == nil {
+	if r.op != opAtomicLoad && r.op != opChanLen || r.addr == nil {
 		return false
 	}
 	k := loadKey{r.addr, r.val}
@@ -297,7 +297,7 @@ const (
 // changing anything (a select counts when it has a default)?
 func spinOp(r *request) bool {
 	switch r.op {
-	case opYield, opAtomicLoad, opNow, opTryLock, opTryWLock, opTryRLock:
+	case opYield, opAtomicLoad, opChanLen, opNow, opTryLock, opTryWLock, opTryRLock:
 		return true
 	case opSelect:
 		return r.hasDefault
@@ -309,7 +309,7 @@ func spinOp(r *request) bool {
 // select that took default, a TryLock that failed)?
 func spinning(r *request, rep reply) bool {
 	switch r.op {
-	case opYield, opAtomicLoad, opNow:
+	case opYield, opAtomicLoad, opChanLen, opNow:
 		return true
 	case opTryLock, opTryWLock, opTryRLock:
 		return !rep.ok

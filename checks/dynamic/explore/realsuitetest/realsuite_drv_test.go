@@ -214,20 +214,35 @@ var drvCases = []drvCase{
 	{
 		// Issue 21: the unperturbed schedule fails, plain go test passes,
 		// other schedules pass: a finding labelled "plain go test passes",
-		// never "fails too" (the message claimed so before).
-		name: "unperturbed fails, plain go test passes",
+		// never "fails too" (the message claimed so before). And every
+		// schedule fails, three runs of plain go test pass, a stress run
+		// of it fails the same way: the test's own failure, a finding
+		// labelled with the stress run, not a note naming the tool.
+		name: "unperturbed fails, plain go test passes or fails under stress",
 		pkg:  "unperturbed",
 		// A count: the default budget, run out on a loaded machine
 		// (load 37) by the search, left none for plain go test's label.
 		budget:    3 * time.Minute,
 		schedules: 6,
-		want:      map[string]checks.FailureKind{"TestMainWinsUnderTheTool": checks.TestFailure},
-		wantSite:  map[string]string{"TestMainWinsUnderTheTool": "unperturbed_test.go:18|unperturbed_test.go:28"},
-		wantPlain: map[string]bool{"TestMainWinsUnderTheTool": false},
+		want: map[string]checks.FailureKind{
+			"TestMainWinsUnderTheTool": checks.TestFailure, "TestRareUnderGoTest": checks.TestFailure,
+		},
+		wantSite: map[string]string{
+			"TestMainWinsUnderTheTool": "unperturbed_test.go:18|unperturbed_test.go:28", "TestRareUnderGoTest": "unperturbed_test.go:42",
+		},
+		wantPlain: map[string]bool{"TestMainWinsUnderTheTool": false, "TestRareUnderGoTest": true},
 		check: func(t *testing.T, res *explore.Result) {
 			for _, f := range res.Findings {
-				if strings.Contains(f.Message, "fails this way too") || f.Frequency.Every() || !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
-					t.Errorf("%s: message %q, labels %q, want schedule-dependent, plain go test passes", f.Test, f.Message, f.Labels())
+				switch f.Test {
+				case "TestMainWinsUnderTheTool":
+					if strings.Contains(f.Message, "fails this way too") || f.Frequency.Every() || !strings.HasPrefix(f.PlainGo.Label(), "plain go test passes (exit 0") {
+						t.Errorf("%s: message %q, labels %q, want schedule-dependent, plain go test passes", f.Test, f.Message, f.Labels())
+					}
+				case "TestRareUnderGoTest":
+					if !f.Frequency.Every() || !strings.HasPrefix(f.PlainGo.Label(), "plain go test fails too (1 of 1 run of go test -count=") ||
+						!strings.Contains(f.PlainGo.Label(), "-failfast -run '^TestRareUnderGoTest$': exit 1: unperturbed_test.go:44: running workers") {
+						t.Errorf("%s: labels %q, want every schedule, plain go test failing in its stress run", f.Test, f.Labels())
+					}
 				}
 			}
 		},

@@ -208,3 +208,16 @@ func SendValues() (string, flag) {
 	}
 	return order, <-f
 }
+
+// Lens: len of a channel, of any direction or named type, is a
+// scheduling point; len of a slice or of a type parameter's channel, and
+// cap, are left as written.
+func Lens[C ~chan int](c C) int {
+	ch := make(chan int, 3)
+	ch <- 1
+	var ro RecvOnly = ch
+	var so chan<- int = ch
+	var ic IntChan = ch
+	s := []int{1}
+	return len(ch) + len(ro) + len(so) + len(ic) + len(s) + len(c) + cap(ch)
+}
