@@ -169,6 +169,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
+			Run:         s.subRun,
 			Targets:     s.opts.Targets,
 		},
 		onResult: func(r rt.Result) {

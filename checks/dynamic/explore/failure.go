@@ -678,6 +678,9 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	// Every schedule says how far a clock read moved the clock: a reader
 	// of version 5 or older would replay it with a nanosecond.
 	sched.NowTick, sched.Version = rt.NowTick, rt.ScheduleVersionTick
+	if s.subRun != "" {
+		sched.Run, sched.Version = s.subRun, rt.ScheduleVersionRun
+	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.
 		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)

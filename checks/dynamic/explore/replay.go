@@ -259,6 +259,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		Runs:        sched.Runs,
 		MaxSteps:    sched.MaxSteps,
 		TestTimeout: sched.TestTimeout,
+		Run:         sched.Run,
 	}
 	if len(sched.Decisions) > 0 {
 		c := *sched

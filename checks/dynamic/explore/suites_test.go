@@ -2,10 +2,13 @@ package explore
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // suitesDir is the nested module of testify suites (a stand-in for
@@ -54,6 +57,46 @@ func TestFailedTestLeftovers(t *testing.T) {
 	for _, f := range res.Findings {
 		if f.Test == "TestPoolCounts" && len(f.Goroutines) == 0 {
 			t.Errorf("%s: no goroutines in the finding, want the workers it left", f.Message)
+		}
+	}
+}
+
+// TestRunSelectsSuiteMethods: -run 'TestMixSuite/TestLost|TestTable/calm'
+// runs what go test would: TestLost's lost update is found, named after
+// the method and replayed (its schedule carries the pattern), the
+// deadlocks of the method and the subtest it leaves out are not run, and
+// plain go test is run and told with the same selection. Without the
+// split, no test's name matched the pattern.
+func TestRunSelectsSuiteMethods(t *testing.T) {
+	const run = "TestMixSuite/TestLost|TestTable/calm"
+	c := countedBuild(t, suitesDir, []string{"./selected"})
+	res, err := Run(context.Background(), Options{
+		Dir: c.dir, Patterns: []string{"./selected"}, Run: run, Budget: 5 * time.Minute, Build: c.build,
+		Seed: 1, Workers: 1, Schedules: 30, SchedulesDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestMixSuite": checks.TestFailure,
+			"TestTable":    "",
+		},
+		Msgs: map[string][]string{
+			"TestMixSuite": {"TestMixSuite/TestLost: ", "count = 1, want 2"},
+		},
+	}
+	checkFindings(context.Background(), t, res, c)
+	for _, f := range res.Findings {
+		sched, err := ReadSchedule(f.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sched.Run != run || sched.Version != rt.ScheduleVersionRun {
+			t.Errorf("schedule of %s: run %q, version %d; want %q, %d", f.Test, sched.Run, sched.Version, run, rt.ScheduleVersionRun)
+		}
+		if f.PlainGo == nil || f.PlainGo.Runs == 0 || !strings.Contains(f.PlainGo.Command, `-run '^TestMixSuite$/TestLost'`) {
+			t.Errorf("plain go test of %s: %+v; want runs of -run '^TestMixSuite$/TestLost'", f.Test, f.PlainGo)
 		}
 	}
 }
