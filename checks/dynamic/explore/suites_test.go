@@ -100,3 +100,16 @@ func TestRunSelectsSuiteMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelSubtestFailedFirst: of two parallel subtests that fail on
+// one schedule, the finding names the one whose t failed first (early,
+// started second), whose assertion its message quotes, and replays. It
+// named late, the first started of those that failed, with early's words.
+func TestParallelSubtestFailedFirst(t *testing.T) {
+	c, res := searchCounted(t, suitesDir, []string{"./parallelsubs"}, 30)
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestParallel": checks.TestFailure},
+		Msgs:  map[string][]string{"TestParallel": {"TestParallel/early: ", "early: n = 1, want 2"}},
+	}
+	checkFindings(context.Background(), t, res, c)
+}
