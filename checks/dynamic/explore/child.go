@@ -460,7 +460,7 @@ const (
 )
 
 var (
-	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + rt.DriverTest + `/schedule-(\d+)(?:/([^/]+)(?:/.*)?)?$`)
+	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+` + rt.DriverTest + `/schedule-(\d+)(?:/([^/]+)(?:/.*)?)?$`)
 	logLineRE = regexp.MustCompile(`^\s+(\S+\.go:\d+: .*)$`)
 )
 
