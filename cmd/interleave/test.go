@@ -19,6 +19,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/flagvalue"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
@@ -52,7 +53,7 @@ type testOptions struct {
 // command should exit with code.
 func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["test"])
-	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp`")
+	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp` (split at / for subtests, as go test does)")
 	fs.StringVar(&opts.skip, "skip", "", "Do not search the tests whose name matches `regexp`")
 	tags := fs.String("tags", "", "Build `tags`, comma-separated, as for go build: the search, its plain go test runs and the schedules' replays use them")
 	exclude := fs.String("exclude", "", "Leave out the packages these `patterns` select, comma-separated, relative to the module root: ., ./dir or ./dir/...")
@@ -84,6 +85,10 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		return opts, exitError, false
 	}
 	if opts.run != "" {
+		// Split as go test splits it, so that the error names the element.
+		if _, err := rt.ParseRun(opts.run); err != nil {
+			return bad("bad -run pattern: %v", err)
+		}
 		if _, err := regexp.Compile(opts.run); err != nil {
 			return bad("bad -run pattern: %v", err)
 		}

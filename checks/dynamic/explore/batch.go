@@ -228,6 +228,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
+			Run:         s.subRun,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

@@ -169,6 +169,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
+			Run:         s.subRun,
 			Targets:     s.opts.Targets,
 		},
 		onResult: func(r rt.Result) {
@@ -238,7 +239,7 @@ func minTime(a, b time.Time) time.Time {
 // them; the tails of its output are the whole process's.
 func (o *childOutcome) part(lo, hi int) *childOutcome {
 	in := func(i int) bool { return i >= lo && i < hi }
-	p := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, stdout: o.stdout, stderr: o.stderr, logs: map[int][]string{}}
+	p := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, stdout: o.stdout, stderr: o.stderr, logs: map[int][]string{}, logSubs: map[int][]string{}}
 	for _, r := range o.results {
 		if in(r.Index) {
 			p.results = append(p.results, r)
@@ -252,7 +253,7 @@ func (o *childOutcome) part(lo, hi int) *childOutcome {
 	}
 	for i, l := range o.logs {
 		if in(i) {
-			p.logs[i] = l
+			p.logs[i], p.logSubs[i] = l, o.logSubs[i]
 		}
 	}
 	if in(o.crashed) {

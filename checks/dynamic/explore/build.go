@@ -18,6 +18,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // instrument runs the rewriter, turning its build error into ours. race
@@ -116,7 +117,7 @@ func goVersion(ctx context.Context, dir string) string {
 }
 
 // selectTests picks the tests to search from the instrumented packages.
-func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
+func (s *search) selectTests(run *rt.RunFilter) ([]*target, error) {
 	var out []*target
 	mk := func(p rewrite.Package, name string, w float64) *target {
 		if w <= 0 {
@@ -173,7 +174,7 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 	skipped := 0
 	for _, p := range s.inst.Packages {
 		for _, n := range p.Tests {
-			if runRE == nil || runRE.MatchString(n) {
+			if run == nil || run.Matches(n) {
 				if skipRE != nil && skipRE.MatchString(n) {
 					skipped++
 					continue
@@ -181,9 +182,9 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 				out = append(out, mk(p, n, 1))
 			}
 		}
-		if runRE != nil {
+		if run != nil {
 			for n, file := range p.Excluded {
-				if runRE.MatchString(n) {
+				if run.Matches(n) {
 					excluded = append(excluded, s.notInBuild(p, n, file))
 				}
 			}
@@ -191,7 +192,7 @@ func (s *search) selectTests(runRE *regexp.Regexp) ([]*target, error) {
 	}
 	if len(out) == 0 {
 		what := "no Test functions in " + strings.Join(s.opts.Patterns, " ")
-		if runRE != nil {
+		if run != nil {
 			what = fmt.Sprintf("no test in %s matches -run %q", strings.Join(s.opts.Patterns, " "), s.opts.Run)
 		}
 		if skipped > 0 {

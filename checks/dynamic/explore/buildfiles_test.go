@@ -2,7 +2,6 @@ package explore
 
 import (
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
@@ -84,7 +84,7 @@ func TestSelectExcluded(t *testing.T) {
 		t.Errorf("err = %v, want a NoTestsError saying %q", err, want)
 	}
 	s = &search{opts: Options{Race: true, Patterns: []string{"./p"}, Run: "NoRace"}, inst: s.inst}
-	if _, err := s.selectTests(regexp.MustCompile("NoRace")); err == nil || !strings.Contains(err.Error(), want) {
+	if _, err := s.selectTests(mustRun(t, "NoRace")); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("-run: err = %v, want a NoTestsError saying %q", err, want)
 	}
 	// A test that is nowhere is still an error.
@@ -112,7 +112,17 @@ func TestSelectSkip(t *testing.T) {
 		t.Errorf("selected %q, want TestA TestB", got)
 	}
 	s = &search{opts: Options{Patterns: []string{"./p"}, Run: "A$", Skip: "A"}, inst: inst}
-	if _, err := s.selectTests(regexp.MustCompile("A$")); err == nil || !strings.Contains(err.Error(), `2 tests skipped: -skip "A"`) {
+	if _, err := s.selectTests(mustRun(t, "A$")); err == nil || !strings.Contains(err.Error(), `2 tests skipped: -skip "A"`) {
 		t.Errorf("err = %v, want a NoTestsError counting the skipped tests", err)
 	}
+}
+
+// mustRun is pattern read as -run.
+func mustRun(t *testing.T, pattern string) *rt.RunFilter {
+	t.Helper()
+	f, err := rt.ParseRun(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -90,8 +90,12 @@ type childOutcome struct {
 	leftovers int
 	// logs holds, per schedule index, the entries the test logged
 	// (t.Logf, t.Errorf and friends, each with its continuation lines),
-	// in order: the words of a test failure are among them.
-	logs map[int][]string
+	// in order: the words of a test failure are among them. logSubs
+	// names the top-level subtest each entry was logged in ("" for the
+	// test's own): go test -v writes entries as they are logged, so the
+	// first failing one is the failure that came first.
+	logs    map[int][]string
+	logSubs map[int][]string
 }
 
 // run starts the child and waits for it; the watchdog kills it at hardStop.
@@ -124,7 +128,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	cmd.WaitDelay = time.Second
 	seen := &activity{}
 	seen.mark()
-	stdout := &stdoutParser{cur: -1, logs: map[int][]string{}, indent: -1, seen: seen}
+	stdout := &stdoutParser{cur: -1, logs: map[int][]string{}, subs: map[int][]string{}, indent: -1, seen: seen}
 	stdout.tail.max = 64 << 10
 	cmd.Stdout = stdout
 	errPipe, err := cmd.StderrPipe()
@@ -244,7 +248,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	out.lastRun = sp.last
 	out.leftovers = sp.leftovers
 	out.stdout = stdout.tail.String()
-	out.logs = stdout.logs
+	out.logs, out.logSubs = stdout.logs, stdout.subs
 	out.stderr = sp.tail.String()
 	if sp.open {
 		out.crashed = sp.cur
@@ -437,7 +441,9 @@ type stdoutParser struct {
 	partial []byte
 	cur     int
 	logs    map[int][]string
-	size    map[int]int // bytes kept in logs, per schedule
+	subs    map[int][]string // the top-level subtest of each entry of logs
+	curSub  string           // the top-level subtest of the lines being read
+	size    map[int]int      // bytes kept in logs, per schedule
 	tail    tailBuffer
 	// indent is the indentation of the log line being continued (its
 	// more indented lines are its continuation: testify's and goleak's
@@ -454,7 +460,7 @@ const (
 )
 
 var (
-	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME)\s+` + rt.DriverTest + `/schedule-(\d+)$`)
+	subtestRE = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+` + rt.DriverTest + `/schedule-(\d+)(?:/([^/]+)(?:/.*)?)?$`)
 	logLineRE = regexp.MustCompile(`^\s+(\S+\.go:\d+: .*)$`)
 )
 
@@ -473,6 +479,7 @@ func (p *stdoutParser) Write(b []byte) (int, error) {
 		p.partial = p.partial[i+1:]
 		if m := subtestRE.FindStringSubmatch(line); m != nil {
 			p.cur, _ = strconv.Atoi(m[1])
+			p.curSub = m[2]
 			p.indent = -1
 			continue
 		}
@@ -491,6 +498,9 @@ func (p *stdoutParser) Write(b []byte) (int, error) {
 					p.size = map[int]int{}
 				}
 				p.logs[p.cur] = append(p.logs[p.cur], m[1])
+				if p.subs != nil {
+					p.subs[p.cur] = append(p.subs[p.cur], p.curSub)
+				}
 				p.size[p.cur] += len(m[1])
 				p.indent = ind
 			}

@@ -125,6 +125,10 @@ type search struct {
 	inst      *rewrite.Result
 	workDir   string
 	goVersion string
+	// runFilter is Options.Run when it selects among subtests (subRun,
+	// rt.Config.Run and the schedules' Run), else nil.
+	runFilter *rt.RunFilter
+	subRun    string
 
 	mu        sync.Mutex
 	stats     Stats
@@ -191,7 +195,7 @@ func (t *target) somePassed() bool {
 // checked, the packages instrumented, the tests selected and built, then
 // the search of the built tests (explore).
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	s, runRE, err := newSearch(opts)
+	s, run, err := newSearch(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +213,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(s.workDir)
-	targets, err := s.selectTests(runRE)
+	targets, err := s.selectTests(run)
 	if err != nil {
 		return nil, err
 	}
@@ -228,27 +232,30 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 // newSearch checks and completes the options (normalize), compiles the
 // -run pattern, and starts the state of the search.
-func newSearch(opts Options) (*search, *regexp.Regexp, error) {
+func newSearch(opts Options) (*search, *rt.RunFilter, error) {
 	if err := normalize(&opts); err != nil {
 		return nil, nil, err
 	}
-	var runRE *regexp.Regexp
+	var run *rt.RunFilter
 	if opts.Run != "" {
-		re, err := regexp.Compile(opts.Run)
+		f, err := rt.ParseRun(opts.Run)
 		if err != nil {
-			return nil, nil, fmt.Errorf("bad -run pattern %q: %w", opts.Run, err)
+			return nil, nil, fmt.Errorf("bad -run pattern: %w", err)
 		}
-		runRE = re
+		run = f
 	}
 	if _, err := regexp.Compile(opts.Skip); err != nil {
 		return nil, nil, fmt.Errorf("bad -skip pattern %q: %w", opts.Skip, err)
 	}
 	s := &search{opts: opts, failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
+	if run != nil && run.Subtests() {
+		s.runFilter, s.subRun = run, opts.Run
+	}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true
 	s.startTargets()
 	s.progress()
-	return s, runRE, nil
+	return s, run, nil
 }
 
 // explore searches the built targets for the budget and collects findings:

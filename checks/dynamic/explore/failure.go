@@ -97,7 +97,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 	for _, r := range out.results {
 		byIndex[r.Index] = r
 		if f, ok := fromResult(r); ok {
-			withLog(f, out.logs[r.Index], t.pkg.Dir)
+			withLog(f, out.logs[r.Index], out.logSubs[r.Index], t.pkg.Dir)
 			if raceEcho(f) {
 				continue
 			}
@@ -307,12 +307,18 @@ func fromResult(r rt.Result) (*failure, bool) {
 // withLog adds the test's own words to a test failure whose message says
 // only that it failed: the first entry the test logged that is not a
 // t.Log or t.Logf call (read from the source line the entry names, under
-// dir), else the first entry.
-func withLog(f *failure, logs []string, dir string) {
+// dir), else the first entry. When the failure is a top-level subtest's
+// and subs names the entry's (parallel subtests can both fail), the
+// failure is that subtest's: its t failed first.
+func withLog(f *failure, logs, subs []string, dir string) {
 	if f.kind != checks.TestFailure || len(logs) == 0 {
 		return
 	}
-	log := assertionWords(failureEntry(logs, dir))
+	i := failureIndex(logs, dir)
+	if f.subtest != "" && i < len(subs) && subs[i] != "" {
+		f.subtest = subs[i]
+	}
+	log := assertionWords(logs[i])
 	if strings.Contains(f.message, log) {
 		return
 	}
@@ -328,10 +334,15 @@ var entrySiteRE = regexp.MustCompile(`^(\S+\.go):(\d+): `)
 
 // failureEntry picks the log entry that says why a test failed.
 func failureEntry(logs []string, dir string) string {
-	for _, e := range logs {
+	return logs[failureIndex(logs, dir)]
+}
+
+// failureIndex is the index in logs of failureEntry's entry.
+func failureIndex(logs []string, dir string) int {
+	for i, e := range logs {
 		m := entrySiteRE.FindStringSubmatch(e)
 		if m == nil {
-			return e
+			return i
 		}
 		n, _ := strconv.Atoi(m[2])
 		file := m[1]
@@ -340,10 +351,10 @@ func failureEntry(logs []string, dir string) string {
 		}
 		src := SourceLine(file, n)
 		if src == "" || !logCallRE.MatchString(src) {
-			return e
+			return i
 		}
 	}
-	return logs[0]
+	return 0
 }
 
 // assertionWords shortens a testify-style entry, whose first line is only
@@ -678,6 +689,9 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	// Every schedule says how far a clock read moved the clock: a reader
 	// of version 5 or older would replay it with a nanosecond.
 	sched.NowTick, sched.Version = rt.NowTick, rt.ScheduleVersionTick
+	if s.subRun != "" {
+		sched.Run, sched.Version = s.subRun, rt.ScheduleVersionRun
+	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.
 		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)

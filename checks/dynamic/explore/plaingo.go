@@ -81,8 +81,9 @@ func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, tim
 	if s.opts.Runs > 1 {
 		what += " -count=" + strconv.Itoa(s.opts.Runs)
 	}
-	out.tested = fmt.Sprintf("%d %s of %s -run '^%s$'", len(out.runs), checks.Plural(len(out.runs), "run"), what, t.name)
-	out.command = fmt.Sprintf("%s -run '^%s$'", strings.TrimPrefix(what, "plain "), t.name)
+	run := strings.Join(runPatterns(t.name, s.runFilter), "|")
+	out.tested = fmt.Sprintf("%d %s of %s -run '%s'", len(out.runs), checks.Plural(len(out.runs), "run"), what, run)
+	out.command = fmt.Sprintf("%s -run '%s'", strings.TrimPrefix(what, "plain "), run)
 	return out
 }
 
@@ -171,9 +172,9 @@ func (s *search) plainExec(ctx context.Context, t *target, bin string, timeout t
 	if !ok {
 		return plainRun{}, errBudgetOut
 	}
-	args := []string{"-test.run=" + plainRunPattern(t.name), "-test.v", "-test.count=" + strconv.Itoa(max(s.opts.Runs, 1))}
+	args := []string{"-test.run=" + plainRunPattern(t.name, s.runFilter), "-test.v", "-test.count=" + strconv.Itoa(max(s.opts.Runs, 1))}
 	if stress > 0 {
-		args = []string{"-test.run=" + plainRunPattern(t.name), "-test.failfast", "-test.count=" + strconv.Itoa(stress*max(s.opts.Runs, 1))}
+		args = []string{"-test.run=" + plainRunPattern(t.name, s.runFilter), "-test.failfast", "-test.count=" + strconv.Itoa(stress*max(s.opts.Runs, 1))}
 	}
 	kill := timeout
 	if s.opts.Race {

@@ -163,7 +163,7 @@ func TestFailureEntry(t *testing.T) {
 		t.Errorf("failureEntry without source = %q, want the first", got)
 	}
 	f := &failure{kind: checks.TestFailure, message: "test failed"}
-	withLog(f, logs, dir)
+	withLog(f, logs, nil, dir)
 	if f.message != "test failed: x_test.go:6: err: EOF" {
 		t.Errorf("message %q", f.message)
 	}

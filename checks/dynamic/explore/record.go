@@ -184,6 +184,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
+			Run:         s.subRun,
 			Trace:       true,
 		},
 	}

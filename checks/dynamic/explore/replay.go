@@ -259,6 +259,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		Runs:        sched.Runs,
 		MaxSteps:    sched.MaxSteps,
 		TestTimeout: sched.TestTimeout,
+		Run:         sched.Run,
 	}
 	if len(sched.Decisions) > 0 {
 		c := *sched
@@ -302,7 +303,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		}
 		last = &rr
 		if f, ok := fromResult(rr); ok {
-			withLog(f, out.logs[rr.Index], r.pkgDir)
+			withLog(f, out.logs[rr.Index], out.logSubs[rr.Index], r.pkgDir)
 			if raceEcho(f) {
 				continue
 			}

@@ -45,13 +45,42 @@ func scheduleName(t *target, f *failure) string {
 }
 
 // plainRunPattern is the -test.run pattern of the plain wrapper for test
-// name: the wrapper, and for "TestX/Sub" only Sub under it.
-func plainRunPattern(name string) string {
-	pat := "^TestInterleavePlainX?$"
-	if top, sub, ok := strings.Cut(name, "/"); ok {
-		pat += "/^plain$/^" + regexp.QuoteMeta(top) + "$/^" + regexp.QuoteMeta(sub) + "$"
+// name: the wrapper, and under it what runPatterns selects of the test.
+func plainRunPattern(name string, run *rt.RunFilter) string {
+	const wrapper = "^TestInterleavePlainX?$"
+	alts := runPatterns(name, run)
+	if len(alts) == 1 && !strings.Contains(name, "/") && !strings.Contains(alts[0], "/") {
+		return wrapper // the environment names the test
 	}
-	return pat
+	for i, a := range alts {
+		alts[i] = wrapper + "/^plain$/" + a
+	}
+	return strings.Join(alts, "|")
+}
+
+// runPatterns is what go test's -run takes to run test name ("TestX", or
+// "TestX/Sub": Sub alone) as the search ran it: its elements anchored,
+// then, when run (-run's pattern) selects among their subtests, one
+// alternative for each of run's that selects them.
+func runPatterns(name string, run *rt.RunFilter) []string {
+	elems := strings.Split(name, "/")
+	anchored := make([]string, len(elems))
+	for i, e := range elems {
+		anchored[i] = "^" + regexp.QuoteMeta(e) + "$"
+	}
+	base := strings.Join(anchored, "/")
+	if run == nil {
+		return []string{base}
+	}
+	rest, all := run.Under(elems...)
+	if all || len(rest) == 0 {
+		return []string{base}
+	}
+	out := make([]string, len(rest))
+	for i, r := range rest {
+		out[i] = base + "/" + r
+	}
+	return out
 }
 
 // subtestsAlone is the new targets, one per top-level subtest of targets'

@@ -2,10 +2,13 @@ package explore
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // suitesDir is the nested module of testify suites (a stand-in for
@@ -56,4 +59,57 @@ func TestFailedTestLeftovers(t *testing.T) {
 			t.Errorf("%s: no goroutines in the finding, want the workers it left", f.Message)
 		}
 	}
+}
+
+// TestRunSelectsSuiteMethods: -run 'TestMixSuite/TestLost|TestTable/calm'
+// runs what go test would: TestLost's lost update is found, named after
+// the method and replayed (its schedule carries the pattern), the
+// deadlocks of the method and the subtest it leaves out are not run, and
+// plain go test is run and told with the same selection. Without the
+// split, no test's name matched the pattern.
+func TestRunSelectsSuiteMethods(t *testing.T) {
+	const run = "TestMixSuite/TestLost|TestTable/calm"
+	c := countedBuild(t, suitesDir, []string{"./selected"})
+	res, err := Run(context.Background(), Options{
+		Dir: c.dir, Patterns: []string{"./selected"}, Run: run, Budget: 5 * time.Minute, Build: c.build,
+		Seed: 1, Workers: 1, Schedules: 30, SchedulesDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestMixSuite": checks.TestFailure,
+			"TestTable":    "",
+		},
+		Msgs: map[string][]string{
+			"TestMixSuite": {"TestMixSuite/TestLost: ", "count = 1, want 2"},
+		},
+	}
+	checkFindings(context.Background(), t, res, c)
+	for _, f := range res.Findings {
+		sched, err := ReadSchedule(f.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sched.Run != run || sched.Version != rt.ScheduleVersionRun {
+			t.Errorf("schedule of %s: run %q, version %d; want %q, %d", f.Test, sched.Run, sched.Version, run, rt.ScheduleVersionRun)
+		}
+		if f.PlainGo == nil || f.PlainGo.Runs == 0 || !strings.Contains(f.PlainGo.Command, `-run '^TestMixSuite$/TestLost'`) {
+			t.Errorf("plain go test of %s: %+v; want runs of -run '^TestMixSuite$/TestLost'", f.Test, f.PlainGo)
+		}
+	}
+}
+
+// TestParallelSubtestFailedFirst: of two parallel subtests that fail on
+// one schedule, the finding names the one whose t failed first (early,
+// started second), whose assertion its message quotes, and replays. It
+// named late, the first started of those that failed, with early's words.
+func TestParallelSubtestFailedFirst(t *testing.T) {
+	c, res := searchCounted(t, suitesDir, []string{"./parallelsubs"}, 30)
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestParallel": checks.TestFailure},
+		Msgs:  map[string][]string{"TestParallel": {"TestParallel/early: ", "early: n = 1, want 2"}},
+	}
+	checkFindings(context.Background(), t, res, c)
 }

@@ -242,6 +242,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			Runs:        s.opts.Runs,
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
+			Run:         s.subRun,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

@@ -192,6 +192,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Runs:        s.opts.Runs,
 				MaxSteps:    s.opts.MaxSteps,
 				TestTimeout: s.opts.TestTimeout,
+				Run:         s.subRun,
 				Targets:     s.opts.Targets,
 				StopOnFail:  stopOnFail,
 				StopFile:    stopFile,

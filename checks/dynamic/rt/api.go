@@ -807,6 +807,9 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	if g == nil {
 		return t.Run(name, f)
 	}
+	if !runSelected(t, name) {
+		return true // go test's t.Run of a subtest -run leaves out
+	}
 	rep := g.call(&request{op: opRun, name: name})
 	if rep.mode == mSkip {
 		return rep.ok // a top-level subtest Config.Test leaves out: true

@@ -39,6 +39,7 @@
 //   - parallel.go, late.go: t.Parallel's shared bookkeeping; a test's calls after it ended
 //   - testctx.go: t.Context() cancelled when the test's function returns
 //   - testname.go: t.Name() as go test names the test (the driver's subtest replaced)
+//   - runfilter.go: go test's -run for subtests (Config.Run), split and matched level by level
 //   - rand.go: math/rand's top-level draws on a stream the schedule's seed fixes
 //   - maprange.go: map ranges in an order the schedule's seed fixes
 //   - pool.go, pool_race.go, pool_norace.go: sync.Pool emptied at each schedule's start

@@ -65,6 +65,9 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 			t.Fatalf("interleave: no test %q in this package", name)
 		}
 	}
+	if _, err := ParseRun(cfg.Run); cfg.Run != "" && err != nil {
+		t.Fatalf("interleave: bad run pattern: %v", err)
+	}
 	// A test that re-runs its own binary (to test a crash or os.Exit, often
 	// with -test.run=t.Name(), which names this driver) gets a child that
 	// runs the test plainly, without the scheduler and its results file.

@@ -67,6 +67,11 @@ const ScheduleVersionPrior = 5
 // recorded with LegacyNowTick.
 const ScheduleVersionTick = 6
 
+// ScheduleVersionRun is the version of a schedule that carries Run: an
+// interleave that reads only up to version 6 would replay it with every
+// subtest, not those the search ran.
+const ScheduleVersionRun = 7
+
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
 const LegacyNowTick = time.Nanosecond
@@ -131,6 +136,10 @@ type Config struct {
 	// test blocked that long of virtual time while goroutines wake only on
 	// timers has timed out (testTimedOut).
 	TestTimeout time.Duration `json:"testTimeout,omitempty"`
+	// Run, when set, is go test's -run pattern with elements for subtests
+	// (RunFilter): a controlled t.Run runs its subtest only when the
+	// pattern selects it, as go test's t.Run would.
+	Run string `json:"run,omitempty"`
 }
 
 // Decision is one choice of the scheduler: which logical goroutine ran next,
@@ -235,6 +244,9 @@ type Schedule struct {
 	// constant, when it was recorded): its replay reads the same times.
 	// Zero: the constant.
 	NowTick time.Duration `json:"nowTick,omitempty"`
+	// Run is Config.Run of the search that found it: its replay runs the
+	// same subtests.
+	Run string `json:"run,omitempty"`
 }
 
 // Prior is one schedule run before a Schedule in its process.

@@ -241,6 +241,8 @@ type sched struct {
 	earlyMoves []EarlyMove
 	earlyPend  []pendingTimer
 	preClock   time.Duration
+	// runFilter is Config.Run read (nil: every subtest runs).
+	runFilter *RunFilter
 }
 
 //go:norace
@@ -261,6 +263,9 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	}
 	if s.maxSteps <= 0 {
 		s.maxSteps = DefaultMaxSteps
+	}
+	if cfg.Run != "" {
+		s.runFilter, _ = ParseRun(cfg.Run) // checked by the driver; nil runs every subtest
 	}
 	if replay != nil && !replay.ClockBase.IsZero() {
 		s.base = sameFraction(s.base, replay.ClockBase)
