@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# After run.sh (from e3b559a7): dataloadgen again, from an export of
+# Not run as such (run-rest2.sh took its place). After run.sh (from e3b559a7): dataloadgen again, from an export of
 # 7b87dd5a (bench/applicability.sh with GOWORK=off), since its proxy zip
 # carries a go.work that stopped the first run.
 cd /tmp/applic26/export2
@@ -11,3 +11,7 @@ one() { # name module@version [env...]
 	echo "$(date -u +%H:%M:%S) end $name load $(cut -d' ' -f1-3 /proc/loadavg) $(cat /tmp/applic26/time-$name.txt)" >>/tmp/applic26/times.txt
 }
 one github.com_vikstrous_dataloadgen_v0.0.10-gowork-off github.com/vikstrous/dataloadgen@v0.0.10
+# VictoriaMetrics/metrics again from an export of c0111755 (a running leak
+# grouped by its function): its three findings of summariesSwapCron.
+cd /tmp/applic26/export3
+one github.com_VictoriaMetrics_metrics_v1.45.0-c0111755 github.com/VictoriaMetrics/metrics@v1.45.0
