@@ -120,7 +120,7 @@ func (s *sched) stepLimit() time.Duration {
 		end = s.cfg.Deadline
 	}
 	if !end.IsZero() {
-		left := time.Until(end.Add(deadlineGrace))
+		left := end.Add(deadlineGrace).Sub(monoNow()) // end has no monotonic reading: time.Until would read time.Local
 		if left < minStepLimit {
 			left = minStepLimit
 		}
