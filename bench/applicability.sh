@@ -98,7 +98,10 @@ done
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$out/bin"
 out="$(cd "$out" && pwd)"
-export CGO_ENABLED=1 GOFLAGS=-mod=mod
+# GOWORK=off: each module runs alone, as the proxy serves it; a go.work in
+# its zip (dataloadgen's) names directories the zip lacks, and workspace
+# mode refuses -mod=mod (as bench/precision's scripts do).
+export CGO_ENABLED=1 GOFLAGS=-mod=mod GOWORK=off
 echo "applicability: building interleave from $repo ($(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown))" >&2
 (cd "$repo" && go build -o "$out/bin/interleave" ./cmd/interleave && go build -o "$out/bin/applicability" ./bench/applicability)
 git -C "$repo" rev-parse HEAD >"$out/commit" 2>/dev/null || true

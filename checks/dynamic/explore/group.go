@@ -43,7 +43,8 @@ import (
 //     its line with a close: one send not ordered after the close, seen
 //     by the race detector (sent before) or the runtime (sent after);
 //   - deadlocks and leaks whose goroutines are stuck at the same set of
-//     sites outside test files;
+//     sites outside test files (leaks of goroutines still running: in
+//     the same set of functions, whatever line each was caught at);
 //   - test failures (a test's own check, a generated test's "not
 //     linearizable") whose shrunk interleavings preempt at the same set of
 //     sites outside test files, each reached through the same callers
@@ -92,14 +93,21 @@ func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 			keys = append(keys, prefix+"funcs|"+k)
 		}
 	case checks.Deadlock, checks.Leak:
+		// A goroutine still running is caught at whichever line of its
+		// loop it had reached (a package's cron: its sleep, its lock, its
+		// unlock): its function is the cause, not the line.
+		running := strings.Contains(f.Message, rt.LeakRunning)
 		var stuck []string
 		for _, g := range f.Goroutines {
 			if file, _, ok := cutSite(g.Site); ok && !strings.HasSuffix(file, "_test.go") {
-				stuck = append(stuck, g.Site)
+				if running {
+					stuck = append(stuck, outerFunc(siteFunc(g)))
+				} else {
+					stuck = append(stuck, g.Site)
+				}
 			}
 		}
 		if len(stuck) > 0 {
-			running := strings.Contains(f.Message, rt.LeakRunning)
 			keys = append(keys, fmt.Sprintf("%sstuck|%s|%v|%s", prefix, f.Kind, running, strings.Join(sortedUnique(stuck), " ")))
 		}
 	case checks.TestFailure:

@@ -2,9 +2,11 @@ package explore
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // race builds a data-race finding of test between an access in fn1 at
@@ -117,6 +119,42 @@ func TestGroupStuckSites(t *testing.T) {
 	}
 	if got := out[0].Tests(); len(got) != 2 {
 		t.Errorf("tests %q, want the two transfer tests", got)
+	}
+}
+
+// A goroutine still running after its test is caught at whichever line
+// of its loop it had reached (VictoriaMetrics/metrics' summariesSwapCron:
+// its Sleep, Lock or Unlock, in ten tests): one cause, one finding. Two
+// loops of different functions stay two, and so do blocked leaks at
+// different lines of one function.
+func TestGroupRunningLeakOneFunction(t *testing.T) {
+	running := func(test, fn string, line int) checks.Finding {
+		f := stuck(checks.Leak, test, "/m/summary.go:"+itoa(line))
+		f.Message = test + ": " + rt.LeakRunning + "4000 decisions later: g1 running at summary.go:" + itoa(line)
+		f.Snippet = "line " + itoa(line)
+		f.Goroutines[0].Stack = []checks.Frame{{Func: "m." + fn, File: "/m/summary.go", Line: line}}
+		f.Goroutines[0].State = "running"
+		return f
+	}
+	fs := []checks.Finding{
+		running("TestDoubleRegister", "summariesSwapCron", 253),
+		running("TestNewSet", "summariesSwapCron", 256),
+		running("TestSummarySerial", "summariesSwapCron", 263),
+		running("TestTicker", "tickLoop", 300),
+		stuck(checks.Leak, "TestBlockedA", "/m/pool.go:20"),
+		stuck(checks.Leak, "TestBlockedB", "/m/pool.go:21"),
+	}
+	out := Group(fs)
+	if len(out) != 4 {
+		for _, f := range out {
+			t.Logf("%s %s %d more", f.Test, f.Message, len(f.SameCause))
+		}
+		t.Fatalf("got %d findings, want 4: the running loop of summariesSwapCron is one cause, caught at any of its lines", len(out))
+	}
+	for _, f := range out {
+		if strings.Contains(f.Message, "summary.go:") && !strings.Contains(f.Message, "summary.go:300") && len(f.Tests()) != 3 {
+			t.Errorf("%s: tests %q, want the three of summariesSwapCron", f.Test, f.Tests())
+		}
 	}
 }
 

@@ -84,7 +84,7 @@ func (s *sched) settle() bool {
 		return s.probe(true)
 	}
 	s.settleN, s.settleSkips = -1, 0
-	start := time.Now()
+	start := monoNow()
 	pause := 10 * time.Microsecond
 	for first := true; ; first = false {
 		if s.probe(true) {
@@ -138,7 +138,7 @@ func (s *sched) blockForReal() bool {
 		g.recall = make(chan struct{})
 		g.rep = reply{mode: mBlock, recall: g.recall}
 		g.outside = true
-		g.outsideAt = time.Now()
+		g.outsideAt = monoNow()
 		s.outside = append(s.outside, g)
 		g.wake()
 		any = true
@@ -228,7 +228,7 @@ func (s *sched) paceForeign() bool {
 	if d > outsideWait {
 		d = outsideWait
 	}
-	start := time.Now()
+	start := monoNow()
 	// A goroutine outside control sleeping for real until before the
 	// jump's end holds it too: it wakes to do its part (a pool's worker
 	// that errgroup started sleeps 10ms while the test waits 2s for it).
@@ -288,7 +288,7 @@ var foreignSleeps [64]int64
 //go:norace
 func foreignSleep(d time.Duration) {
 	slot := &foreignSleeps[goid()%uint64(len(foreignSleeps))]
-	wake := time.Now().Add(d).UnixNano()
+	wake := monoNow().Add(d).UnixNano()
 	*slot = wake
 	time.Sleep(d)
 	if *slot == wake {
@@ -301,7 +301,7 @@ func foreignSleep(d time.Duration) {
 //
 //go:norace
 func foreignWakes(end time.Time) bool {
-	now, e := time.Now().UnixNano(), end.UnixNano()
+	now, e := monoNow().UnixNano(), end.UnixNano()
 	for i := range foreignSleeps {
 		// A wake long past is a sleeper that never cleared its slot.
 		if w := foreignSleeps[i]; w != 0 && w <= e && w > now-int64(outsideWait) {

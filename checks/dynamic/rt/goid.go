@@ -34,7 +34,7 @@ func waitChange(addr *uint32, old uint32, limit time.Duration) uint32 {
 	}
 	var start time.Time
 	if limit > 0 {
-		start = time.Now()
+		start = monoNow()
 	}
 	for {
 		if v := *addr; v != old {

@@ -440,7 +440,7 @@ func (s *sched) holdJoin(j *joiner) bool {
 		if _, plain := s.strat.(Plain); plain || !s.foreignOutside() || s.strat.Choose(2, s.steps) == 0 {
 			return false
 		}
-		j.hold, j.holdAt, j.backs = 2, time.Now(), s.backs
+		j.hold, j.holdAt, j.backs = 2, monoNow(), s.backs
 		return true
 	}
 	if s.backs != j.backs || !s.foreignOutside() || time.Since(j.holdAt) >= joinHoldMax {
@@ -513,7 +513,7 @@ func (s *sched) join(j *joiner) {
 //
 //go:norace
 func (s *sched) awaitSlice(g *gstate) uint32 {
-	start := time.Now()
+	start := monoNow()
 	seenJ := joinSeq
 	for {
 		left := outsideSlice - time.Since(start)
@@ -539,7 +539,7 @@ func (s *sched) awaitSlice(g *gstate) uint32 {
 //
 //go:norace
 func waitEither(a *uint32, av uint32, b *uint32, bv uint32, limit time.Duration) uint32 {
-	start := time.Now()
+	start := monoNow()
 	for i := 0; i < spinRounds; i++ {
 		if *a != av || *b != bv {
 			return *a

@@ -143,7 +143,7 @@ func (s *sched) reclaim() bool {
 //go:norace
 func (s *sched) waitOutside(d time.Duration) bool {
 	s.choices++ // what comes from outside control comes when the OS has it
-	start := time.Now()
+	start := monoNow()
 	if s.waitingOutside() {
 		defer s.realTimePassed(start)
 	}

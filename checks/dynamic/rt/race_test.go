@@ -16,10 +16,30 @@ func TestRaceChild(t *testing.T) {
 	if mode == "" {
 		t.Skip("subprocess helper")
 	}
-	rs := RunSchedules(t, Config{Schedules: 10, Seed: 7, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+	cfg := Config{Schedules: 10, Seed: 7, StepTimeout: 5 * time.Second}
+	if mode == "local" {
+		// An end with no monotonic reading, as the driver passes one.
+		cfg.Until = time.Now().Add(time.Minute).Round(0)
+	}
+	rs := RunSchedules(t, cfg, func(t *testing.T) {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		x := 0
+		if mode == "local" {
+			// timberjack's TestLocalTime: the test sets time.Local while
+			// the scheduler, on its own goroutine, reads the clock for
+			// its waits (a goroutine outside control: a real sleep).
+			local := time.Local
+			defer func() { time.Local = local }()
+			time.Local = time.UTC
+			done := make(chan struct{})
+			Go(func() {
+				time.Sleep(20 * time.Millisecond)
+				Close(done)
+			})
+			Recv(done)
+			return
+		}
 		if mode == "timer" {
 			// The scheduler fires both timers; it must not carry g1's
 			// clock (acquired from the ticker's buffer) over to g2.
@@ -102,8 +122,27 @@ func TestRaceDetectorSeesThroughHandoffs(t *testing.T) {
 	}
 }
 
+// TestSchedulerLeavesTimeLocal: a test that sets time.Local (timberjack's
+// TestLocalTime) races with no read of the scheduler's own: its waits
+// measure real time without time.Now, which reads time.Local.
+func TestSchedulerLeavesTimeLocal(t *testing.T) {
+	if !raceEnabled {
+		t.Skip("needs -race")
+	}
+	if os.Getenv("RT_RACE_CHILD") != "" {
+		t.Skip()
+	}
+	out := runRaceChild(t, "local")
+	if strings.Contains(out, "WARNING: DATA RACE") {
+		t.Fatalf("the scheduler's clock reads race with the test's time.Local:\n%s", out)
+	}
+	if !strings.Contains(out, "--- PASS: TestRaceChild") {
+		t.Fatalf("child did not pass:\n%s", out)
+	}
+}
+
 // schedFiles hold the scheduler's code (sched.go before it was split).
 var schedFiles = []string{
 	"sched.go", "ops.go", "gstate.go", "shadow.go", "enabled.go", "decide.go", "timers.go",
-	"outside.go", "foreign.go", "spin.go", "failure.go", "abort.go", "watchdog.go", "sites.go", "goid.go",
+	"outside.go", "foreign.go", "spin.go", "failure.go", "abort.go", "watchdog.go", "sites.go", "goid.go", "monoclock.go",
 }

@@ -179,7 +179,7 @@ func (s *sched) tickReal() {
 		return
 	}
 	realPaces.Add(1)
-	start := time.Now()
+	start := monoNow()
 	pause := 20 * time.Microsecond
 	for {
 		if busy, _ := s.foreignActive(); !busy {

@@ -253,7 +253,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1, replayDone: -2,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
 		sites: map[uintptr]string{}, done: make(chan struct{}),
-		base: time.Now(), started: time.Now(),
+		base: time.Now(), started: monoNow(),
 		// Room made before the test runs: a goroutine released or left
 		// outside control allocates nothing in code a test measures.
 		running: make([]*gstate, 0, shadowRoom), outside: make([]*gstate, 0, shadowRoom),
@@ -320,7 +320,7 @@ const fairTurns = 8
 //
 //go:norace
 func nap(d time.Duration) {
-	end := time.Now().Add(d)
+	end := monoNow().Add(d)
 	for left := d; left > 0; left = time.Until(end) {
 		futexSleep(left)
 	}
@@ -427,7 +427,7 @@ func (s *sched) collect() {
 		s.waitingOn = nil
 		if !back {
 			g.outside = true
-			g.outsideAt = time.Now()
+			g.outsideAt = monoNow()
 			s.outside = append(s.outside, g)
 			continue
 		}
@@ -448,7 +448,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 		// It blocked outside control on such a channel before (a mock
 		// clock's Sleep in a loop): look sooner, without sleeping (a
 		// short sleep takes a millisecond on a loaded machine).
-		for start := time.Now(); time.Since(start) < outsideFirst; {
+		for start := monoNow(); time.Since(start) < outsideFirst; {
 			if v = g.arrSeq; v != g.arrSeen {
 				return v, true
 			}
@@ -466,7 +466,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 		return 0, false // found blocked while a joiner waits (awaitSlice)
 	}
 	limit := s.stepLimit()
-	start := time.Now().Add(-outsideSlice)
+	start := monoNow().Add(-outsideSlice)
 	cpu0, _ := cpuNow()
 	step := outsideSlice
 	for {
@@ -641,7 +641,7 @@ func (s *sched) next() {
 					// its semaphore), progress, not a hang. The watchdog
 					// counts from when they stop (the run's end bounds
 					// it: stepLimit, the driver's hard stop).
-					g.outsideAt = time.Now()
+					g.outsideAt = monoNow()
 					foreignWorkWaits++
 					return
 				}

@@ -123,7 +123,7 @@ func (s *sched) spinTurn() bool {
 //
 //go:norace
 func (s *sched) outsideMayAct() bool {
-	if len(s.outside) > 0 || realClocks.Load() > 0 || foreignWakes(time.Now().Add(outsideWait)) {
+	if len(s.outside) > 0 || realClocks.Load() > 0 || foreignWakes(monoNow().Add(outsideWait)) {
 		return true
 	}
 	busy, io := s.foreignActive()

@@ -53,7 +53,7 @@ type stretchedWait struct {
 //go:norace
 func (s *sched) stretchedWait() *stretchedWait {
 	cpu0, _ := cpuNow()
-	return &stretchedWait{start: time.Now(), limit: s.stepLimit(), cpu0: cpu0}
+	return &stretchedWait{start: monoNow(), limit: s.stepLimit(), cpu0: cpu0}
 }
 
 // over reports whether the wait ran out: past its limit, which it first
@@ -83,7 +83,7 @@ func (w *stretchedWait) over(s *sched) bool {
 //go:norace
 func (s *sched) waitStep(g *gstate, addr *uint32, seen uint32) uint32 {
 	limit := s.stepLimit()
-	start := time.Now()
+	start := monoNow()
 	cpu0, _ := cpuNow()
 	for {
 		if left := limit - time.Since(start); left > 0 {
@@ -120,7 +120,7 @@ func (s *sched) stepLimit() time.Duration {
 		end = s.cfg.Deadline
 	}
 	if !end.IsZero() {
-		left := time.Until(end.Add(deadlineGrace))
+		left := end.Add(deadlineGrace).Sub(monoNow()) // end has no monotonic reading: time.Until would read time.Local
 		if left < minStepLimit {
 			left = minStepLimit
 		}
