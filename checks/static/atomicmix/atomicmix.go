@@ -133,9 +133,9 @@ type passContext struct {
 	// decls maps the package's functions to their declarations
 	// (funcDecls, built on first use).
 	decls map[*types.Func]*ast.FuncDecl
-	// pub indexes the package's calls for beforePublication (publish.go),
+	// pub decides construction before publication (passutil.Publication),
 	// built on first use.
-	pub *pubIndex
+	pub *passutil.Publication
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -520,7 +520,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			if copies[obj] || pc.optionParam(fd, root, stack) {
 				return true // a copy, or the value an option is constructing
 			}
-			if (fresh[obj] || pc.setupParams[asVar(obj)]) && !insideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) && !storedBefore(info, fd.Body, obj, e.Pos()) {
+			if (fresh[obj] || pc.setupParams[asVar(obj)]) && !passutil.InsideFuncLit(stack) && (firstGo == token.NoPos || e.Pos() < firstGo) && !passutil.StoredBefore(info, fd.Body, obj, e.Pos()) {
 				return true // a value this function, or every caller, is still setting up
 			}
 		}
@@ -533,7 +533,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 		}
 		// After wg.Wait() the goroutines that updated the variable have
 		// finished: a read there is ordered after their atomic writes.
-		afterWait := waited != token.NoPos && e.Pos() > waited && !insideFuncLit(stack)
+		afterWait := waited != token.NoPos && e.Pos() > waited && !passutil.InsideFuncLit(stack)
 		if kind == "read" && afterWait {
 			return true
 		}
@@ -544,7 +544,7 @@ func (pc *passContext) checkFunc(fd *ast.FuncDecl) {
 			return true // if m.shared { atomic } else { plain }: never the same value
 		}
 		rule := RuleMixedAtomicAccess
-		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) && !pc.unsyncOwner(fd, e, v) && !pc.joinedReset(fd, e, v, stack, firstGo) && !pc.beforePublication(fd, e, v, stack) {
+		if kind == "write" && !afterWait && !inTest && v.Pkg() == pc.pass.Pkg && pc.owners[v][pc.lockKey(e)] && !mayBeLocal(info, e, retargets) && !pc.disclaimedOwner(e) && pc.seenNonStore[v][pc.lockKey(e)] && (pc.readers[v][pc.lockKey(e)] || pc.atomicIn[fd][v][pc.lockKey(e)]) && !pc.unsyncOwner(fd, e, v) && !pc.joinedReset(fd, e, v, stack, firstGo) && !pc.publication().BeforePublication(fd, e, v, stack) {
 			rule = RulePlainWriteOfAtomic
 		}
 		pc.report(fd, e, v, kind, rule, heldAt[e])
@@ -867,18 +867,23 @@ func (pc *passContext) firstWait(body *ast.BlockStmt) token.Pos {
 
 // constructorName reports whether a function's name says it builds or
 // initializes a value before it is shared: newX, NewX, initX.
+// publication is the pass's passutil.Publication: a plain write on a
+// value no goroutine that may access the field can reach yet is IL3001.
+func (pc *passContext) publication() *passutil.Publication {
+	if pc.pub == nil {
+		info := pc.pass.TypesInfo
+		pc.pub = &passutil.Publication{
+			Pass:      pc.pass,
+			Var:       pc.variable,
+			Allocated: func(e ast.Expr) bool { return lockset.Allocated(info, e, constructorName) },
+		}
+	}
+	return pc.pub
+}
+
 func constructorName(name string) bool {
 	l := strings.ToLower(name)
 	return strings.HasPrefix(l, "new") || strings.HasPrefix(l, "init")
-}
-
-func insideFuncLit(stack []ast.Node) bool {
-	for _, n := range stack {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // freshLocals returns the local variables of body bound to a value

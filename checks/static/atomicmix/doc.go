@@ -50,7 +50,7 @@
 // Only two overlapping calls of it race, which would also mix one run's
 // counts with another's (ScanLog zeroing its counters, starting the
 // matchers that add to them and waiting for them).
-// So is a write made before the value is published (publish.go): its
+// So is a write made before the value is published (passutil.Publication): its
 // root is a local bound to a fresh allocation, or a parameter (receiver
 // included, exported functions too) every call outside tests passes such
 // a value, and nothing before the write hands it on: no store, send,

@@ -24,7 +24,7 @@ import (
 // ScanLog zeroes its counters, starts a ticker and matchers that add to
 // them, and waits for both).
 func (pc *passContext) joinedReset(fd *ast.FuncDecl, e ast.Expr, v *types.Var, stack []ast.Node, firstGo token.Pos) bool {
-	if firstGo == token.NoPos || e.Pos() >= firstGo || insideFuncLit(stack) {
+	if firstGo == token.NoPos || e.Pos() >= firstGo || passutil.InsideFuncLit(stack) {
 		return false
 	}
 	for _, n := range stack {
@@ -144,7 +144,7 @@ func (pc *passContext) goroutineOnly(fd *ast.FuncDecl, started []*ast.GoStmt) (m
 					return true
 				}
 				fn = fn.Origin()
-				lit := insideFuncLit(stack)
+				lit := passutil.InsideFuncLit(stack)
 				if fn == target && (gos[fun] || lit || !calls[fun]) {
 					self = false
 				}

@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 // constructionOptions returns the named func types of the package whose
@@ -62,7 +64,7 @@ func (pc *passContext) constructionOptions() map[*types.Named]bool {
 					fresh, firstGo = freshLocals(info, fd.Body)
 				}
 				id, isIdent := ast.Unparen(call.Args[0]).(*ast.Ident)
-				if !constructorName(fd.Name.Name) || insideFuncLit(stack) || !isIdent || !fresh[info.Uses[id]] || firstGo != token.NoPos && call.Pos() > firstGo {
+				if !constructorName(fd.Name.Name) || passutil.InsideFuncLit(stack) || !isIdent || !fresh[info.Uses[id]] || firstGo != token.NoPos && call.Pos() > firstGo {
 					delete(ok, named) // applied to a value that may be shared
 				}
 				return true
@@ -99,7 +101,7 @@ func (pc *passContext) optionParam(fd *ast.FuncDecl, root *ast.Ident, stack []as
 		switch p := stack[i-1].(type) {
 		case *ast.ReturnStmt:
 			// The result type of fd, when the return is fd's own.
-			if insideFuncLit(stack[:i-1]) {
+			if passutil.InsideFuncLit(stack[:i-1]) {
 				return false
 			}
 			if r := fd.Type.Results; r != nil && len(r.List) == 1 && len(r.List[0].Names) <= 1 && len(p.Results) == 1 {

@@ -49,7 +49,9 @@
 // of the same value is nil or false (if m.conn != nil { return }, or
 // inside if m.conn == nil { … }), the same section sets P, and every
 // other writer of the field outside constructors and Init tests P in its
-// section (set: it runs after the step; unset: another once-only step).
+// section (set: it runs after the step; unset: another once-only step),
+// or tests set a field Q that is set only where P is tested set and P is
+// never cleared (a staged update applied if len(m.pending) > 0).
 // Nor is a write in a function that runs whole under a one-slot channel
 // semaphore (c.sem <- x; defer func() { <-c.sem }()) that every writer of
 // the field holds: nothing writes it between the sections. Nor one in an

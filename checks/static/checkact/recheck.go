@@ -25,8 +25,9 @@ import (
 //     value is nil or false (if m.conn != nil { return }, or inside
 //     if m.conn == nil { … }) and the same section sets P, so it runs at
 //     most once; every other writer of the field either runs only once P
-//     is set (it tests P the other way) or is the same kind of once-only
-//     step.
+//     is set (it tests P the other way, or tests set a field Q that is set
+//     only where P is: a staged update, if len(m.pending) > 0, when P is
+//     never cleared) or is the same kind of once-only step.
 //
 // Writers in constructors (NewT, Init) are set-up, before the value is
 // shared. Only this package's non-test code is read: an exported field
@@ -44,6 +45,8 @@ type fieldCheck struct {
 	field *types.Var
 	root  string
 	zero  bool // P is nil or false there (else non-nil or true)
+	// empty: a length test (len(x.P) == 0), which says nothing of nil.
+	empty bool
 	// token: the ticket is compared with a parameter, the caller's own
 	// token; else with a local (a generation read earlier), which only a
 	// step (x.T++) is sure to change.
@@ -213,7 +216,7 @@ func fieldTests(info *types.Info, fd *ast.FuncDecl) (tickets, phases map[ast.Exp
 						c.from, c.to = ifs.End(), end
 						tickets[ifs.Cond] = append(tickets[ifs.Cond], c)
 					}
-					if c, ok := phaseTest(info, d); ok {
+					if c, ok := phaseTest(info, d); ok && !(c.empty && !c.zero) {
 						c.zero = !c.zero // the test was false
 						c.from, c.to = ifs.End(), end
 						phases[ifs.Cond] = append(phases[ifs.Cond], c)
@@ -222,7 +225,7 @@ func fieldTests(info *types.Info, fd *ast.FuncDecl) (tickets, phases map[ast.Exp
 			}
 			// Every conjunct is true inside the body.
 			for _, d := range split(ifs.Cond, token.LAND) {
-				if c, ok := phaseTest(info, d); ok {
+				if c, ok := phaseTest(info, d); ok && !(c.empty && c.zero) {
 					c.from, c.to = ifs.Body.Pos(), ifs.Body.End()
 					phases[ifs.Cond] = append(phases[ifs.Cond], c)
 				}
@@ -273,8 +276,12 @@ func ticketTest(info *types.Info, e ast.Expr, params map[types.Object]bool) (fie
 }
 
 // phaseTest matches x.P == nil (zero), x.P != nil, !x.P (zero) and x.P
-// for a pointer, map, chan, func, interface or bool field P.
+// for a pointer, map, chan, func, interface or bool field P, and
+// len(x.P) > 0, != 0 (set) or == 0 (empty) for a slice, map or chan.
 func phaseTest(info *types.Info, e ast.Expr) (fieldCheck, bool) {
+	if c, ok := lenTest(info, e); ok {
+		return c, true
+	}
 	zero := false
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.NOT {
 		e, zero = ast.Unparen(u.X), true
@@ -295,6 +302,51 @@ func phaseTest(info *types.Info, e ast.Expr) (fieldCheck, bool) {
 		}
 	}
 	return fieldCheck{}, false
+}
+
+// lenTest matches len(x.P) > 0, len(x.P) != 0 and len(x.P) == 0 (and
+// 0 < len(x.P)) for a slice, map or chan field P: non-empty means set.
+func lenTest(info *types.Info, e ast.Expr) (fieldCheck, bool) {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return fieldCheck{}, false
+	}
+	x, op, y := b.X, b.Op, b.Y
+	if isZeroConst(info, x) { // 0 < len(x.P)
+		x, y = y, x
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		}
+	}
+	if !isZeroConst(info, y) || !passutil.IsBuiltinCall(info, x, "len") {
+		return fieldCheck{}, false
+	}
+	arg := ast.Unparen(ast.Unparen(x).(*ast.CallExpr).Args[0])
+	f := fieldOf(info, arg)
+	if f == nil || isIndex(arg) {
+		return fieldCheck{}, false
+	}
+	switch f.Type().Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Chan:
+	default:
+		return fieldCheck{}, false
+	}
+	switch op {
+	case token.GTR, token.NEQ:
+		return fieldCheck{field: f, root: passutil.RootIdent(arg).Name, empty: true}, true
+	case token.EQL:
+		return fieldCheck{field: f, root: passutil.RootIdent(arg).Name, zero: true, empty: true}, true
+	}
+	return fieldCheck{}, false
+}
+
+// isZeroConst reports whether e is the constant 0.
+func isZeroConst(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[ast.Unparen(e)]
+	return ok && tv.Value != nil && tv.Value.ExactString() == "0"
 }
 
 func isIndex(e ast.Expr) bool {
@@ -405,7 +457,8 @@ func (pc *passContext) ticketed(v, t *types.Var, token bool) bool {
 
 // phased reports whether every non-constructor writer of v writes it
 // only where the phase field p was tested in the same critical section:
-// set already (it runs after the once-only step), or still unset with p
+// set already (it runs after the once-only step; also when a field set
+// only after p, see setOnlyAfter, was tested set), or still unset with p
 // set in that section (another once-only step; one of them runs).
 func (pc *passContext) phased(v, p *types.Var) bool {
 	for _, fd := range pc.writers(v) {
@@ -420,7 +473,60 @@ func (pc *passContext) phased(v, p *types.Var) bool {
 			ok := false
 			for _, s := range sectionsOf(w.held) {
 				for _, c := range f.phases[s] {
-					if c.field == p && c.root == w.root && c.from <= w.pos && w.pos < c.to && (!c.zero || f.writesIn(p, w.root, s, true)) {
+					if c.root != w.root || w.pos < c.from || c.to <= w.pos {
+						continue
+					}
+					if c.field == p && (!c.zero || f.writesIn(p, w.root, s, true)) || c.field != p && !c.zero && pc.setOnlyAfter(c.field, p) {
+						ok = true
+					}
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// setOnlyAfter reports whether field q is set (written other than nil or
+// false) only where the latch p is set, and p, once set, is never
+// cleared: every non-constructor write of p sets it, and every one of q
+// that sets it is made where p was tested set in the same critical
+// section (m.pending staged inside if m.conn != nil). Then q set implies
+// p set: a writer that runs only while q is set runs after the once-only
+// step.
+func (pc *passContext) setOnlyAfter(q, p *types.Var) bool {
+	for _, fd := range pc.writers(p) {
+		if setUp(fd) {
+			continue
+		}
+		f := pc.factsOf(fd)
+		if len(f.writes[p]) == 0 {
+			return false // written through a pointer or a closure
+		}
+		for _, w := range f.writes[p] {
+			if !w.nonZero {
+				return false // the latch is cleared
+			}
+		}
+	}
+	for _, fd := range pc.writers(q) {
+		if setUp(fd) {
+			continue
+		}
+		f := pc.factsOf(fd)
+		if len(f.writes[q]) == 0 {
+			return false
+		}
+		for _, w := range f.writes[q] {
+			if !w.nonZero {
+				continue
+			}
+			ok := false
+			for _, s := range sectionsOf(w.held) {
+				for _, c := range f.phases[s] {
+					if c.field == p && c.root == w.root && !c.zero && c.from <= w.pos && w.pos < c.to {
 						ok = true
 					}
 				}

@@ -47,6 +47,10 @@ type obs struct {
 	// callerLocks: a caller holds a lock the analysis cannot relate to
 	// this function's values (possibly the guard, through an alias).
 	callerLocks bool
+	// unpublished: an unlocked write on a value every caller passes
+	// before publishing it (unpublishedWrite): no goroutine evidence,
+	// and it does not count against an inferred guard.
+	unpublished bool
 	r           *lockset.Result
 	path        lockset.Path    // the base, as a path in r
 	instr       ssa.Instruction // the access
@@ -345,13 +349,15 @@ func (pc *passContext) collect(r *lockset.Result) {
 				continue // loading a channel to use it: the channel synchronizes itself
 			}
 		}
+		unpublished := len(held) == 0 && write && pc.unpublishedWrite(r, acc, f)
 		if o := info.byPos[acc.Pos]; o != nil {
 			// x.f++ is a load and a store at one selector: one access.
 			o.write = o.write || write
 			o.held = intersect(o.held, held)
+			o.unpublished = o.unpublished || unpublished
 			continue
 		}
-		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn}
+		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn, unpublished: unpublished}
 		if r.Fn.Signature.Recv() != nil && r.Fn.Parent() == nil && len(r.Fn.Params) > 0 && acc.Base == (lockset.Path{Root: r.Fn.Params[0]}) {
 			o.onRecv = true // c.f in a method of c's type
 		}
@@ -486,7 +492,7 @@ func (pc *passContext) reportFields() {
 			// Inferred: an access under another lock may be guarded by
 			// it and says nothing.
 			for _, o := range info.obs {
-				if len(o.held) > 0 || !o.other {
+				if (len(o.held) > 0 || !o.other) && !o.unpublished {
 					counted = append(counted, o)
 				}
 			}
@@ -536,7 +542,11 @@ func (pc *passContext) reportFields() {
 			if documented {
 				d.Category = RuleDocumentedGuardUnproven
 				d.Message = fmt.Sprintf("field %s %s without holding %s, which guards it by %s%s", field, verb, lock, g.describe(), pc.guardQuote(g.doc))
-				if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
+				if o.unpublished {
+					// Construction before publication: opt-in, since an
+					// exported function's callers elsewhere are not seen.
+					d.Message += fmt.Sprintf("; made before the value is published (every call of %s in the package passes a value not shared yet)", o.fn.Name())
+				} else if other, why := pc.concurrentWith(o, info, mu, claimed[info.strct]); other != nil {
 					// Goroutine evidence: the access races with another.
 					d.Category = RuleDocumentedGuardViolated
 					d.Message += "; " + why

@@ -55,7 +55,11 @@
 // lock there); an access after the Unlock is reported. Nor is a read in
 // a goroutine literal of a field written only before its go statement,
 // in the function that makes it, under a nil check of the field (set
-// once, then published by the go statement).
+// once, then published by the go statement). An unlocked write through a
+// parameter or the receiver when every call of the function in the
+// package passes a value its caller has not published yet (construction
+// before publication, passutil.Publication) is IL1006, not IL1004, and
+// does not count against an inferred guard.
 //
 // Concurrency context (RacerD's lesson). IL1004 is reported only with
 // evidence that two goroutines reach the field: the access and a

@@ -14,6 +14,7 @@ import (
 	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/internal/locktype"
 	"github.com/interleave-dev/interleave/checks/static/internal/passdoc"
+	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
 
 //go:embed doc.go
@@ -76,6 +77,9 @@ type passContext struct {
 	dcl map[token.Pos]bool
 	// conc is the concurrency context of the package's functions.
 	conc *concurrency
+	// pub decides construction before publication (unpublishedWrite),
+	// built on first use.
+	pub *passutil.Publication
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -146,3 +146,83 @@ func (t *table) extend(more func([]string) []string) {
 	t.rows = next // want `t\.rows is written from next, read under t\.mu in an earlier critical section`
 	t.pending = nil
 }
+
+// media stages offers outside the latch too (Stage tests nothing), so a
+// staged apply can run between the two sections of a first negotiation.
+type media struct {
+	mu     sync.Mutex
+	codecs []string
+	conn   *track
+	staged []string
+}
+
+func (m *media) negotiate(remote []string, conn *track) error {
+	m.mu.Lock()
+	local := m.codecs
+	m.mu.Unlock()
+	common := pick(local, remote)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.conn != nil {
+		m.staged = common
+		return nil
+	}
+	m.codecs = common // want `m\.codecs is written from common, read under m\.mu in an earlier critical section`
+	m.conn = conn
+	return nil
+}
+
+func (m *media) Stage(c []string) {
+	m.mu.Lock()
+	m.staged = c
+	m.mu.Unlock()
+}
+
+func (m *media) Apply() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.staged) > 0 {
+		m.codecs = m.staged
+		m.staged = nil
+	}
+}
+
+// call stages only once connected, but Hangup clears conn: a new first
+// negotiation can follow an apply of what was staged before.
+type call struct {
+	mu     sync.Mutex
+	codecs []string
+	conn   *track
+	staged []string
+}
+
+func (c *call) negotiate(remote []string, conn *track) error {
+	c.mu.Lock()
+	local := c.codecs
+	c.mu.Unlock()
+	common := pick(local, remote)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn != nil {
+		c.staged = common
+		return nil
+	}
+	c.codecs = common // want `c\.codecs is written from common, read under c\.mu in an earlier critical section`
+	c.conn = conn
+	return nil
+}
+
+func (c *call) Apply() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.staged) > 0 {
+		c.codecs = c.staged
+		c.staged = nil
+	}
+}
+
+func (c *call) Hangup() {
+	c.mu.Lock()
+	c.conn = nil
+	c.mu.Unlock()
+}

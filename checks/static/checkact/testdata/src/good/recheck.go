@@ -151,3 +151,50 @@ func (t *table) extend(more func([]string) []string) {
 	t.rows = next // ok: the generation was re-checked, and every commit steps it
 	t.gen++
 }
+
+// media negotiates once: the second section leaves, staging the offer,
+// once conn is set, and sets conn itself. Apply writes codecs only while
+// something is staged, and staging happens only once conn is set, which
+// nothing clears: it runs after the once-only step.
+type media struct {
+	mu     sync.Mutex
+	codecs []string
+	conn   *track
+	ready  bool
+	staged []string
+}
+
+func (m *media) negotiate(remote []string, conn *track) error {
+	m.mu.Lock()
+	local := m.codecs
+	m.mu.Unlock()
+	common := pick(local, remote)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.conn != nil {
+		m.staged = common
+		return nil
+	}
+	m.codecs = common // ok: once-only; apply writes only what was staged after conn was set
+	m.conn = conn
+	return nil
+}
+
+func (m *media) Apply() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ready {
+		if len(m.staged) > 0 {
+			m.codecs = m.staged
+			m.staged = nil
+		}
+		return
+	}
+	m.ready = true
+}
+
+func (m *media) Rollback() {
+	m.mu.Lock()
+	m.staged = nil
+	m.mu.Unlock()
+}

@@ -1,18 +1,30 @@
 // publish.go: a plain write to a value no other goroutine can reach yet
-// (construction before publication) does not race the atomic accesses.
-package atomicmix
+// (construction before publication) races nothing: atomicmix (IL3002)
+// and guardedby (the guard rules) ask the same question here.
+package passutil
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
-
-	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
-	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
+
+// Publication decides, for a pass, whether a plain write is made before
+// its value is published (BeforePublication). Var names the variable an
+// expression accesses (a field; nil if none); Allocated says whether an
+// expression makes a new value (&T{}, T{}, new(T), a constructor call).
+type Publication struct {
+	Pass      *analysis.Pass
+	Var       func(e ast.Expr) *types.Var
+	Allocated func(e ast.Expr) bool
+	decls     map[*types.Func]*ast.FuncDecl
+	index     *pubIndex
+}
 
 // pubSite is one call of a function of the package, outside tests.
 type pubSite struct {
@@ -29,21 +41,21 @@ type pubIndex struct {
 	methods map[string][]*ast.FuncDecl // methods of the package by name
 }
 
-// beforePublication reports whether the plain write e of v in fd is made
+// BeforePublication reports whether the plain write e of v in fd is made
 // on a value no other goroutine can reach yet: e's root x is a local of
 // fd bound to a fresh allocation, or a parameter (receiver included)
 // every call of fd outside tests passes such a value, and nothing before
 // e in fd hands x to other code that could share it (see published). Its
 // write cannot race the atomic accesses, which need the value shared.
-func (pc *passContext) beforePublication(fd *ast.FuncDecl, e ast.Expr, v *types.Var, stack []ast.Node) bool {
-	if insideFuncLit(stack) {
+func (pc *Publication) BeforePublication(fd *ast.FuncDecl, e ast.Expr, v *types.Var, stack []ast.Node) bool {
+	if InsideFuncLit(stack) {
 		return false
 	}
-	root := passutil.RootIdent(e)
+	root := RootIdent(e)
 	if root == nil {
 		return false
 	}
-	obj, ok := pc.pass.TypesInfo.Uses[root].(*types.Var)
+	obj, ok := pc.Pass.TypesInfo.Uses[root].(*types.Var)
 	if !ok {
 		return false
 	}
@@ -52,8 +64,8 @@ func (pc *passContext) beforePublication(fd *ast.FuncDecl, e ast.Expr, v *types.
 
 // unpublishedAt reports whether x, a local or parameter of fd, is not
 // shared with code that may access v when fd reaches at.
-func (pc *passContext) unpublishedAt(fd *ast.FuncDecl, x *types.Var, v *types.Var, at token.Pos, visiting map[*types.Var]bool) bool {
-	if reassigned(pc.pass.TypesInfo, fd.Body, x) {
+func (pc *Publication) unpublishedAt(fd *ast.FuncDecl, x *types.Var, v *types.Var, at token.Pos, visiting map[*types.Var]bool) bool {
+	if Reassigned(pc.Pass.TypesInfo, fd.Body, x) {
 		return false
 	}
 	if !pc.freshIn(fd, x) && !pc.unpublishedParam(fd, x, v, visiting) {
@@ -63,8 +75,8 @@ func (pc *passContext) unpublishedAt(fd *ast.FuncDecl, x *types.Var, v *types.Va
 }
 
 // freshIn reports whether x is defined in fd by x := <allocation>.
-func (pc *passContext) freshIn(fd *ast.FuncDecl, x *types.Var) bool {
-	info := pc.pass.TypesInfo
+func (pc *Publication) freshIn(fd *ast.FuncDecl, x *types.Var) bool {
+	info := pc.Pass.TypesInfo
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
@@ -73,8 +85,8 @@ func (pc *passContext) freshIn(fd *ast.FuncDecl, x *types.Var) bool {
 		}
 		for i, l := range as.Lhs {
 			if id, ok := l.(*ast.Ident); ok && info.Defs[id] == x {
-				found = len(as.Lhs) == len(as.Rhs) && lockset.Allocated(info, as.Rhs[i], constructorName) ||
-					len(as.Rhs) == 1 && i == 0 && lockset.Allocated(info, as.Rhs[0], constructorName)
+				found = len(as.Lhs) == len(as.Rhs) && pc.Allocated(as.Rhs[i]) ||
+					len(as.Rhs) == 1 && i == 0 && pc.Allocated(as.Rhs[0])
 			}
 		}
 		return !found
@@ -86,13 +98,13 @@ func (pc *passContext) freshIn(fd *ast.FuncDecl, x *types.Var) bool {
 // fd and every call of fd passes, there, a value unpublished at the call.
 // Exported functions count too: their calls outside this package are
 // not seen (docs/precision.md names that risk).
-func (pc *passContext) unpublishedParam(fd *ast.FuncDecl, x *types.Var, v *types.Var, visiting map[*types.Var]bool) bool {
+func (pc *Publication) unpublishedParam(fd *ast.FuncDecl, x *types.Var, v *types.Var, visiting map[*types.Var]bool) bool {
 	if visiting[x] {
 		return false // a cycle proves nothing
 	}
 	visiting[x] = true
 	defer delete(visiting, x)
-	fn, ok := pc.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	fn, ok := pc.Pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	if !ok {
 		return false
 	}
@@ -105,9 +117,9 @@ func (pc *passContext) unpublishedParam(fd *ast.FuncDecl, x *types.Var, v *types
 	if len(sites) == 0 || idxs.valued[fn] {
 		return false
 	}
-	info := pc.pass.TypesInfo
+	info := pc.Pass.TypesInfo
 	for _, s := range sites {
-		if insideFuncLit(s.stack) || len(s.stack) > 0 && isGoOrDefer(s.stack[len(s.stack)-1]) {
+		if InsideFuncLit(s.stack) || len(s.stack) > 0 && isGoOrDefer(s.stack[len(s.stack)-1]) {
 			return false
 		}
 		arg := callArg(info, s.call, idx)
@@ -139,8 +151,8 @@ func (pc *passContext) unpublishedParam(fd *ast.FuncDecl, x *types.Var, v *types
 // package, such as a hook, is trusted not to hand x on), or starting a
 // goroutine on such a function when no function it reaches accesses v.
 // A deferred call runs after at.
-func (pc *passContext) published(fd *ast.FuncDecl, x *types.Var, v *types.Var, at token.Pos, visiting map[*types.Var]bool) bool {
-	info := pc.pass.TypesInfo
+func (pc *Publication) published(fd *ast.FuncDecl, x *types.Var, v *types.Var, at token.Pos, visiting map[*types.Var]bool) bool {
+	info := pc.Pass.TypesInfo
 	relevant := runsBefore(fd.Body, x, at)
 	found := false
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
@@ -161,13 +173,13 @@ func (pc *passContext) published(fd *ast.FuncDecl, x *types.Var, v *types.Var, a
 
 // contained reports whether parameter x of fd never leaves fd for code
 // that may share it with a goroutine accessing v (published, anywhere).
-func (pc *passContext) contained(fd *ast.FuncDecl, x *types.Var, v *types.Var, visiting map[*types.Var]bool) bool {
+func (pc *Publication) contained(fd *ast.FuncDecl, x *types.Var, v *types.Var, visiting map[*types.Var]bool) bool {
 	if visiting[x] {
 		return true // a cycle hands it nowhere new
 	}
 	visiting[x] = true
 	defer delete(visiting, x)
-	if reassigned(pc.pass.TypesInfo, fd.Body, x) {
+	if Reassigned(pc.Pass.TypesInfo, fd.Body, x) {
 		return false
 	}
 	return !pc.published(fd, x, v, fd.Body.End(), visiting)
@@ -175,8 +187,8 @@ func (pc *passContext) contained(fd *ast.FuncDecl, x *types.Var, v *types.Var, v
 
 // harmlessUse classifies one use id of a variable (stack: its enclosing
 // nodes); see published.
-func (pc *passContext) harmlessUse(id *ast.Ident, stack []ast.Node, v *types.Var, visiting map[*types.Var]bool) bool {
-	info := pc.pass.TypesInfo
+func (pc *Publication) harmlessUse(id *ast.Ident, stack []ast.Node, v *types.Var, visiting map[*types.Var]bool) bool {
+	info := pc.Pass.TypesInfo
 	if capturedElsewhere(stack) {
 		return false // captured by a literal that may run anywhere
 	}
@@ -235,8 +247,8 @@ func (pc *passContext) harmlessUse(id *ast.Ident, stack []ast.Node, v *types.Var
 
 // harmlessCall decides a method selection sel on x (or on a field of x,
 // exposes: the receiver may hold v) at stack[i].
-func (pc *passContext) harmlessCall(sel *ast.SelectorExpr, recv ast.Expr, i int, stack []ast.Node, v *types.Var, visiting map[*types.Var]bool, exposes bool) bool {
-	info := pc.pass.TypesInfo
+func (pc *Publication) harmlessCall(sel *ast.SelectorExpr, recv ast.Expr, i int, stack []ast.Node, v *types.Var, visiting map[*types.Var]bool, exposes bool) bool {
+	info := pc.Pass.TypesInfo
 	s := info.Selections[sel]
 	if s == nil || s.Kind() != types.MethodVal || i < 1 {
 		return false
@@ -253,8 +265,8 @@ func (pc *passContext) harmlessCall(sel *ast.SelectorExpr, recv ast.Expr, i int,
 
 // harmlessArg decides passing x as argument idx (-1: the receiver) of
 // call, at stack[i].
-func (pc *passContext) harmlessArg(call *ast.CallExpr, idx, i int, stack []ast.Node, v *types.Var, visiting map[*types.Var]bool) bool {
-	info := pc.pass.TypesInfo
+func (pc *Publication) harmlessArg(call *ast.CallExpr, idx, i int, stack []ast.Node, v *types.Var, visiting map[*types.Var]bool) bool {
+	info := pc.Pass.TypesInfo
 	started := i >= 1 && isGoStmt(stack[i-1], call)
 	callee, _ := typeutil.Callee(info, call).(*types.Func)
 	if callee == nil {
@@ -289,8 +301,8 @@ func (pc *passContext) harmlessArg(call *ast.CallExpr, idx, i int, stack []ast.N
 // (statically, through an interface method implemented here, in its
 // literals and goroutines), accesses v; a call of a func value may run
 // anything.
-func (pc *passContext) reaches(fd *ast.FuncDecl, v *types.Var) bool {
-	info := pc.pass.TypesInfo
+func (pc *Publication) reaches(fd *ast.FuncDecl, v *types.Var) bool {
+	info := pc.Pass.TypesInfo
 	seen := map[*ast.FuncDecl]bool{}
 	work := []*ast.FuncDecl{fd}
 	for len(work) > 0 {
@@ -307,7 +319,7 @@ func (pc *passContext) reaches(fd *ast.FuncDecl, v *types.Var) bool {
 			}
 			switch n := n.(type) {
 			case *ast.SelectorExpr, *ast.Ident:
-				if pc.variable(n.(ast.Expr)) == v {
+				if pc.Var(n.(ast.Expr)) == v {
 					hit = true
 				}
 			case *ast.CallExpr:
@@ -337,14 +349,14 @@ func (pc *passContext) reaches(fd *ast.FuncDecl, v *types.Var) bool {
 }
 
 // pubIndex builds the calls of the package's functions (outside tests).
-func (pc *passContext) pubIndex() *pubIndex {
-	if pc.pub != nil {
-		return pc.pub
+func (pc *Publication) pubIndex() *pubIndex {
+	if pc.index != nil {
+		return pc.index
 	}
-	info := pc.pass.TypesInfo
+	info := pc.Pass.TypesInfo
 	x := &pubIndex{calls: map[*types.Func][]pubSite{}, valued: map[*types.Func]bool{}, methods: map[string][]*ast.FuncDecl{}}
-	for _, f := range pc.pass.Files {
-		test := strings.HasSuffix(pc.pass.Fset.Position(f.Pos()).Filename, "_test.go")
+	for _, f := range pc.Pass.Files {
+		test := strings.HasSuffix(pc.Pass.Fset.Position(f.Pos()).Filename, "_test.go")
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -363,30 +375,31 @@ func (pc *passContext) pubIndex() *pubIndex {
 					return true
 				}
 				fn = fn.Origin()
-				call, k := passutil.CallOf(id, stack)
+				call, k := CallOf(id, stack)
 				if call == nil {
 					x.valued[fn] = true
 					return true
 				}
 				if !test {
-					x.calls[fn] = append(x.calls[fn], pubSite{caller: fd, call: call, stack: stack[:k]})
+					// PreorderStack reuses its stack: keep a copy.
+					x.calls[fn] = append(x.calls[fn], pubSite{caller: fd, call: call, stack: slices.Clone(stack[:k])})
 				}
 				return true
 			})
 		}
 	}
-	pc.pub = x
+	pc.index = x
 	return x
 }
 
 // isAtomicArg reports whether u (&x.f) is an argument of a sync/atomic
 // function call n.
-func (pc *passContext) isAtomicArg(n ast.Node, u *ast.UnaryExpr) bool {
+func (pc *Publication) isAtomicArg(n ast.Node, u *ast.UnaryExpr) bool {
 	call, ok := n.(*ast.CallExpr)
 	if !ok {
 		return false
 	}
-	fn, ok := typeutil.Callee(pc.pass.TypesInfo, call).(*types.Func)
+	fn, ok := typeutil.Callee(pc.Pass.TypesInfo, call).(*types.Func)
 	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
 		return false
 	}
@@ -398,9 +411,9 @@ func (pc *passContext) isAtomicArg(n ast.Node, u *ast.UnaryExpr) bool {
 	return false
 }
 
-// reassigned reports whether body assigns x other than by its definition
+// Reassigned reports whether body assigns x other than by its definition
 // (x = ..., x++, &x).
-func reassigned(info *types.Info, body *ast.BlockStmt, x *types.Var) bool {
+func Reassigned(info *types.Info, body *ast.BlockStmt, x *types.Var) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -546,12 +559,12 @@ func runsBefore(body *ast.BlockStmt, x *types.Var, at token.Pos) func(p token.Po
 	}
 }
 
-// storedBefore reports whether body stores x itself (not a field of it)
+// StoredBefore reports whether body stores x itself (not a field of it)
 // where another goroutine may find it, before at (runsBefore): on the
 // right of an assignment, sent, as an element of a composite literal, or
 // appended. A value fresh in a function that starts no goroutine is
 // shared from then on all the same (s.clients[id] = cl; cl.n = 1).
-func storedBefore(info *types.Info, body *ast.BlockStmt, x types.Object, at token.Pos) bool {
+func StoredBefore(info *types.Info, body *ast.BlockStmt, x types.Object, at token.Pos) bool {
 	v, ok := x.(*types.Var)
 	if !ok {
 		return false
@@ -623,6 +636,34 @@ func capturedElsewhere(stack []ast.Node) bool {
 			if _, ok := stack[j-2].(*ast.GoStmt); ok {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// funcDecls maps the package's functions to their declarations.
+func (pc *Publication) funcDecls() map[*types.Func]*ast.FuncDecl {
+	if pc.decls != nil {
+		return pc.decls
+	}
+	pc.decls = map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pc.Pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pc.Pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					pc.decls[fn] = fd
+				}
+			}
+		}
+	}
+	return pc.decls
+}
+
+// InsideFuncLit reports whether stack holds a function literal.
+func InsideFuncLit(stack []ast.Node) bool {
+	for _, n := range stack {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return true
 		}
 	}
 	return false
