@@ -192,10 +192,11 @@ func TestReplayCheckOutOfTime(t *testing.T) {
 	s, tg, fd := fakeFinding(t, "TestReplayThenHang", f)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	counter := os.Getenv("FAKEBIN_REPLAYS") // set by fakeFinding
 	go func() {
 		// The budget ends once the second replay has started.
 		for {
-			if b, _ := os.ReadFile(filepath.Join(s.opts.Dir, "replays")); len(b) >= 2 {
+			if b, _ := os.ReadFile(counter); len(b) >= 2 {
 				cancel()
 				return
 			}
@@ -207,6 +208,9 @@ func TestReplayCheckOutOfTime(t *testing.T) {
 		}
 	}()
 	why, unchecked := s.replaysAlone(ctx, tg, fd, f)
+	if ctx.Err() == nil {
+		t.Fatalf("replaysAlone = %q, %v with the budget not ended: the hanging replay ended by another limit, not by the budget", why, unchecked)
+	}
 	if unchecked || why != "" {
 		t.Fatalf("replaysAlone = %q, %v; want reported: its one replay that ran reproduced it", why, unchecked)
 	}
