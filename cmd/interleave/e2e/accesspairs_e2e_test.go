@@ -211,14 +211,16 @@ func TestPRGenAccessPairs(t *testing.T) {
 			got[f.Pos.Line] = &rep.Findings[i]
 		}
 	}
+	var confirmed []*report.JSONFinding
 	for _, line := range []int{lookup, read} {
 		f := got[line]
 		if f == nil || !strings.Contains(f.Test, "TestInterleaveGen_") || f.Schedule == "" {
 			t.Errorf("the candidate at pool.go:%d is not confirmed by a generated test: %+v", line, f)
 			continue
 		}
-		ch.replays(t, f)
+		confirmed = append(confirmed, f)
 	}
+	ch.replays(t, confirmed...)
 	md, err := os.ReadFile(sum)
 	if err != nil {
 		t.Fatal(err)

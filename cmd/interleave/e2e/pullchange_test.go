@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/testctx"
 	"github.com/interleave-dev/interleave/report"
 	"github.com/interleave-dev/interleave/report/github/ghtest"
@@ -39,13 +40,28 @@ func lineIn(t *testing.T, src, s string) int {
 	return 0
 }
 
-// replays fails t unless f's schedule reproduces in a fresh process.
-func (r *prRepo) replays(t *testing.T, f *report.JSONFinding) {
+// replays fails t unless each finding's schedule, read from the file its
+// replay line names, reproduces in a fresh process; the findings of one
+// package (and generated file) share one instrumented build
+// (explore.ReplayMany).
+func (r *prRepo) replays(t *testing.T, fs ...*report.JSONFinding) {
 	t.Helper()
 	ctx := testctx.New(t)
-	rr, err := explore.Replay(ctx, filepath.Join(r.dir, filepath.FromSlash(f.Schedule)), explore.ReplayOptions{Dir: r.dir})
-	if err != nil || rr.Outcome != explore.Reproduced {
-		t.Errorf("replay %s: %v, %v; want %s", f.Schedule, rr, err, explore.Reproduced)
+	var scheds []*rt.Schedule
+	var from []*report.JSONFinding
+	for _, f := range fs {
+		s, err := explore.ReadSchedule(filepath.Join(r.dir, filepath.FromSlash(f.Schedule)))
+		if err != nil {
+			t.Errorf("replay %s: %v", f.Schedule, err)
+			continue
+		}
+		scheds, from = append(scheds, s), append(from, f)
+	}
+	rrs, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: r.dir})
+	for i, f := range from {
+		if errs[i] != nil || rrs[i].Outcome != explore.Reproduced {
+			t.Errorf("replay %s: %v, %v; want %s", f.Schedule, rrs[i], errs[i], explore.Reproduced)
+		}
 	}
 }
 
