@@ -138,7 +138,7 @@ func (s *search) stressPlain(ctx context.Context, t *target, bin string, fs []*f
 	count := n * max(s.opts.Runs, 1)
 	out.runs = append(out.runs, r)
 	what := strings.Join(append([]string{"go test"}, buildFlags(s.opts.Race, s.opts.Tags)...), " ")
-	out.stressCommand = fmt.Sprintf("%s -count=%d -failfast -run '^%s$'", what, count, t.name)
+	out.stressCommand = fmt.Sprintf("%s -count=%d -failfast -run '%s'", what, count, strings.Join(runPatterns(t.name, s.runFilter), "|"))
 	out.tested += fmt.Sprintf(" and 1 of -count=%d -failfast", count)
 	for _, f := range rest {
 		if sameAsPlain(f, r, t.pkg.Dir) {
