@@ -344,7 +344,7 @@ func SetupParams(fset *token.FileSet, files []*ast.File, info *types.Info, isCto
 				any := false
 				for i := range ps {
 					p := sig.Params().At(i)
-					if _, ptr := p.Type().Underlying().(*types.Pointer); ptr && p.Name() != "" && p.Name() != "_" && !assigned(info, fd.Body, p) {
+					if _, ptr := p.Type().Underlying().(*types.Pointer); ptr && p.Name() != "" && p.Name() != "_" && !passutil.Reassigned(info, fd.Body, p) {
 						ps[i], any = p, true
 					}
 				}
@@ -448,31 +448,6 @@ func SetupParams(fset *token.FileSet, files []*ast.File, info *types.Info, isCto
 		}
 	}
 	return out
-}
-
-// assigned reports whether body assigns v (v = x, v++, &v taken).
-func assigned(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
-					found = true
-				}
-			}
-		case *ast.IncDecStmt:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && info.ObjectOf(id) == v {
-				found = true
-			}
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && info.ObjectOf(id) == v {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }
 
 func isParam(fn *types.Func, v *types.Var) bool {
