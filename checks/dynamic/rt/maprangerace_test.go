@@ -14,16 +14,9 @@ import (
 // schedule of ttlcache v3.4.0's Test_Cache_set reported a data race at
 // cache.go:171 (its parallel subtests' ranges over their caches' event
 // handlers), the tool's own. It needs -race; a build without it runs the
-// test again in one with it.
+// test again in one with it (ranInRaceChild).
 func TestMapRangeNoToolRace(t *testing.T) {
-	if !raceEnabled {
-		if testing.Short() {
-			t.Skip("needs -race (a child go test -race)")
-		}
-		out, err := exec.Command("go", "test", "-race", "-count=1", "-run", "^TestMapRangeNoToolRace$", ".").CombinedOutput()
-		if err != nil {
-			t.Fatalf("go test -race: %v\n%s", err, out)
-		}
+	if ranInRaceChild(t) {
 		return
 	}
 	if os.Getenv("RT_MAPRANGE_CHILD") != "" {

@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -16,21 +15,14 @@ import (
 // RWMutexes, met in its Get) about once in thousands of schedules: in a
 // race build, the build interleave makes, emptying a map key by key left
 // tombstones until an insert found no room. It needs -race to fail; a
-// build without it runs the test again in one with it.
+// build without it runs the test again in one with it (ranInRaceChild).
 //
 // Allocations are counted from the memory profile, by the stacks that
 // run through the scheduler's methods: MemStats would also count
 // what the runtime and the testing package allocate on their own (CI saw
 // one such round in 3000), which would hide or fake the rare growth.
 func TestShadowKeepsRoom(t *testing.T) {
-	if !raceEnabled {
-		if testing.Short() {
-			t.Skip("needs -race (a child go test -race)")
-		}
-		out, err := exec.Command("go", "test", "-race", "-count=1", "-run", "^TestShadowKeepsRoom$", ".").CombinedOutput()
-		if err != nil {
-			t.Fatalf("go test -race: %v\n%s", err, out)
-		}
+	if ranInRaceChild(t) {
 		return
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
