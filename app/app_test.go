@@ -559,11 +559,21 @@ func TestCrashAfterPostPostsOnce(t *testing.T) {
 		return true
 	}
 	f.open()
+	// A failed job never gets to the post: the wait ends there too.
 	f.waitFor("the post before the crash", func() bool {
 		mu.Lock()
-		defer mu.Unlock()
-		return crashedJob != nil
+		crashed := crashedJob != nil
+		mu.Unlock()
+		jobs := f.jobs()
+		return crashed || len(jobs) == 1 && jobs[0].State == StateFailed
 	})
+	mu.Lock()
+	crashed := crashedJob != nil
+	mu.Unlock()
+	if !crashed {
+		j := f.jobs()[0]
+		t.Fatalf("the job ended %s before its post: %s", j.State, j.Reason)
+	}
 	f.close()
 	j := f.jobsAfterClose()[0]
 	if j.State != StateRunning || !j.Posted.IsZero() {
