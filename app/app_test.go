@@ -108,8 +108,9 @@ func newFixture(t *testing.T, workers int) *fixture {
 		// over 4 min for a 2 s job); below waitFor's 9 min so a hung job
 		// ends failed. The limit itself is tested with its own 1.5s.
 		// Count ends each search at jobCount schedules per worker and
-		// test, not at the 2s budget.
-		Workers: workers, JobTimeout: 8 * time.Minute, DefaultBudget: 2 * time.Second, Count: jobCount,
+		// test; the budget only guards a loaded machine (at load 45 a 2s
+		// budget ran out before the test binary's first schedule).
+		Workers: workers, JobTimeout: 8 * time.Minute, DefaultBudget: 2 * time.Minute, Count: jobCount,
 		Logger: slog.New(slog.NewJSONHandler(f.logs, nil)),
 		// These tests are about the queue; TestAppUntrustedPullRequest
 		// runs the sandbox.
@@ -559,11 +560,21 @@ func TestCrashAfterPostPostsOnce(t *testing.T) {
 		return true
 	}
 	f.open()
+	// A failed job never gets to the post: the wait ends there too.
 	f.waitFor("the post before the crash", func() bool {
 		mu.Lock()
-		defer mu.Unlock()
-		return crashedJob != nil
+		crashed := crashedJob != nil
+		mu.Unlock()
+		jobs := f.jobs()
+		return crashed || len(jobs) == 1 && jobs[0].State == StateFailed
 	})
+	mu.Lock()
+	crashed := crashedJob != nil
+	mu.Unlock()
+	if !crashed {
+		j := f.jobs()[0]
+		t.Fatalf("the job ended %s before its post: %s", j.State, j.Reason)
+	}
 	f.close()
 	j := f.jobsAfterClose()[0]
 	if j.State != StateRunning || !j.Posted.IsZero() {

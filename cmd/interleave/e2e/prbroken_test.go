@@ -155,7 +155,10 @@ func TestPRBrokenPackage(t *testing.T) {
 	run := func(t *testing.T, base string) (int, *report.JSONReport, string, string) {
 		out := filepath.Join(t.TempDir(), "out.json")
 		sum := filepath.Join(t.TempDir(), "summary.md")
-		code, _, stderr := r.runPR("-base", base, "-budget", "2s", "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum, "-enable", "IL2002")
+		// One schedule a worker ends the search, not the budget (at
+		// load 40-47 a 2s budget ran out before the test binary's first
+		// schedule in app's jobs, and pr exited 2).
+		code, _, stderr := r.runPR("-base", base, "-budget", "2m", "-count", "1", "-seed", "1", "-gen-budget", "0", "-format", "json", "-o", out, "-summary", sum, "-enable", "IL2002")
 		t.Logf("exit %d, stderr:\n%s", code, stderr)
 		var rep report.JSONReport
 		if b, err := os.ReadFile(out); err == nil {
