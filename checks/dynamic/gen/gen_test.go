@@ -500,6 +500,15 @@ func searchShared(t *testing.T, group string) (reports []TypeReport) {
 			t.Errorf("%s is correct, but gen reports %s at %v: %s", c, f.Kind, f.Pos, f.Message)
 		}
 	}
+	// A schedule of a correct type's test that fails is the tool's
+	// failure, reported or not: PumpOK's tests that left the pump open
+	// leaked its loop on every schedule (stops), and an oracle that
+	// compares with one order only failed Poll's unreported.
+	for _, ts := range shared.res.Stats.Tests {
+		if slices.Contains(g.correct, genType(ts.Test)) && ts.Failures > 0 {
+			t.Errorf("%s: %d of %d schedules fail (unperturbed: %s), but its type is correct", ts.Test, ts.Failures, ts.Schedules, ts.Plain)
+		}
+	}
 	for _, b := range g.broken {
 		if len(shared.c.found[b]) == 0 {
 			continue
