@@ -349,10 +349,14 @@ var corpusGroups = map[string]corpusGroup{
 }
 
 // The shared search's settings: the count bounds it, the budget only
-// stops a machine that cannot do it.
+// stops a machine that cannot do it. At 15 schedules a worker (31 a test
+// of a correct type) every group with a correct type still fails when
+// the oracle compares with the first sequential order only (each
+// reports its correct types, Guarded by Poll_0's 3 failing schedules:
+// searchShared); the broken types are found within a worker's 6th.
 const (
 	sharedPerType   = 6
-	sharedSchedules = 40
+	sharedSchedules = 15
 	sharedBudget    = 15 * time.Minute
 )
 
