@@ -20,6 +20,9 @@ type Case struct {
 	Threads [][]Call
 	// Observers are called on v (and w) after the goroutines return.
 	Observers []Call
+	// Stops are called after the observers, in every run: they end what
+	// the case started (stops).
+	Stops []Call
 	// Two is set when the prefix builds a second instance, w, for the
 	// methods that take one; Env are the names the prefix returns after
 	// v (w, then the results later calls reuse), which the calls read

@@ -151,6 +151,13 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 		}
 		b.WriteString("},\n")
 	}
+	if len(c.Stops) > 0 {
+		b.WriteString("stop: []genCall{\n")
+		for _, call := range c.Stops {
+			writeCall(b, vt, c.Two, call)
+		}
+		b.WriteString("},\n")
+	}
 	b.WriteString("})\n}\n")
 }
 
@@ -166,12 +173,14 @@ func writeCall(b *bytes.Buffer, vt string, two bool, c Call) {
 const commonHelpers = `
 // genCase is one generated test: a sequential prefix that builds the shared
 // value (x[0], and x[1] when there are two; then the values the calls
-// reuse), the calls each goroutine makes on it, and the observers called
-// after they all return.
+// reuse), the calls each goroutine makes on it, the observers called
+// after they all return, and the calls that stop what the test started
+// (Close), made last.
 type genCase struct {
 	prefix  func() []interface{}
 	threads [][]genCall
 	observe []genCall
+	stop    []genCall
 }
 
 // genCall is one call on the shared value; it returns the call's results.
@@ -233,7 +242,7 @@ func genSequential(c genCase, order []int, before int) (out []string, pending []
 	}
 	late := runtime.NumGoroutine() > base
 	seen = seen || late
-	for range c.observe {
+	for i := 0; i < len(c.observe)+len(c.stop); i++ {
 		pending = append(pending, late)
 	}
 	after = base
@@ -262,7 +271,22 @@ func genOutcome(c genCase, v []interface{}, got [][]string) []string {
 	for _, o := range c.observe {
 		out = append(out, o.call(v))
 	}
+	for _, s := range c.stop {
+		out = append(out, genStop(s, v))
+	}
 	return out
+}
+
+// genStop makes a stop call; a panic is its result, compared as the
+// others are: one that every order has fails no test, one that only the
+// concurrent calls leave behind does.
+func genStop(s genCall, v []interface{}) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprintf("panic: %v", r)
+		}
+	}()
+	return s.call(v)
 }
 
 // genSettle lets background work run until it ends or blocks (under
@@ -387,6 +411,9 @@ func genLabels(c genCase) []string {
 	}
 	for _, o := range c.observe {
 		out = append(out, "then: "+o.label)
+	}
+	for _, s := range c.stop {
+		out = append(out, "last: "+s.label)
 	}
 	return out
 }

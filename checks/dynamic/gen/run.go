@@ -411,6 +411,9 @@ func (r *run) generate() error {
 			g = r.opts.draws(w.gen, t)
 		}
 		cs := focusFirst(append(g.Shapes(t, n), g.Generate(t, n)...))
+		for _, c := range cs {
+			c.Stops = stops(c)
+		}
 		w.cases = append(w.cases, cs...)
 		pos := t.Pkg.Fset.Position(t.Pos)
 		r.reports[t] = &TypeReport{Package: t.Pkg.PkgPath, Type: t.Name.Name(), Claim: claimOf(t), Pos: fmt.Sprintf("%s:%d", relTo(r.opts.Dir, pos.Filename), pos.Line), Generated: len(cs)}

@@ -299,6 +299,63 @@ func lifecyclePairs(t *Target) [][2]Func {
 	return out
 }
 
+// prefixCall matches a method call on v or w in a prefix statement.
+var prefixCall = regexp.MustCompile(`(?:^|[^\w.])[vw]\.(\w+)\(`)
+
+// stops are the calls that end what c started, made after its observers
+// in every run (genCase.stop), as a test author defers Close: for each
+// start-like method c calls (in its prefix or its goroutines), the
+// stop-like method without parameters that undoes it (its counterpart
+// verb first, then in the order of stopVerbs), on v, and on w when there
+// are two. Without them a test that opens a pump returns with the pump's
+// loop still waiting: a leak the test made, on every schedule.
+func stops(c *Case) []Call {
+	t := c.Target
+	var called []string
+	for _, s := range c.Prefix {
+		for _, m := range prefixCall.FindAllStringSubmatch(s, -1) {
+			called = append(called, m[1])
+		}
+	}
+	for _, th := range c.Threads {
+		for _, call := range th {
+			called = append(called, call.Method)
+		}
+	}
+	var ends []Func
+	for _, name := range called {
+		sv := verb(startVerbs, name)
+		if sv == len(startVerbs) || strings.Contains(name, "Blocking") {
+			continue
+		}
+		var best *Func
+		rank := func(m Func) []int {
+			ev := verb(stopVerbs, m.Fn.Name())
+			return []int{b2i(counterpart[startVerbs[sv]] != stopVerbs[ev]), ev}
+		}
+		for _, m := range t.Methods {
+			if !stopLike.MatchString(m.Fn.Name()) || m.Sig.Params().Len() > 0 || strings.Contains(m.Fn.Name(), "Blocking") {
+				continue
+			}
+			if best == nil || slices.Compare(rank(m), rank(*best)) < 0 {
+				best = &m
+			}
+		}
+		if best != nil && !slices.ContainsFunc(ends, func(f Func) bool { return f.Fn == best.Fn }) {
+			ends = append(ends, *best)
+		}
+	}
+	var out []Call
+	for _, m := range ends {
+		tm := callTmpl{m: m}
+		out = append(out, tm.render("v", c.Two))
+		if c.Two {
+			out = append(out, tm.render("w", true))
+		}
+	}
+	return out
+}
+
 // restart is a case whose prefix calls start then stop on v, and whose
 // goroutines each call them again, with the same arguments.
 func (g *Generator) restart(t *Target, start, stop Func) *Case {

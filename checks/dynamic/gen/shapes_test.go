@@ -98,3 +98,43 @@ func TestLifecyclePairs(t *testing.T) {
 		t.Errorf("restart pairs %v, want %v", got, want)
 	}
 }
+
+// A case that starts the value stops it last: PumpOK's cases that call
+// Open end with Close (its counterpart), those that never call Open end
+// with nothing, and the rendered file has the stop. Without stops
+// PumpOK's tests that leave the pump open leak its loop on every
+// schedule (TestCorpusShapes: the correct types' tests fail on no
+// schedule).
+func TestStops(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	tg := ts["PumpOK"]
+	cs := append(g.Shapes(tg, 18), g.Generate(tg, 18)...)
+	opened := 0
+	for _, c := range cs {
+		var got []string
+		for _, s := range stops(c) {
+			got = append(got, s.Label)
+		}
+		want := []string(nil)
+		if strings.Contains(labels(c), "Open()") {
+			want = []string{"Close()"}
+			opened++
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s (%s): stops %v, want %v", c.Name, labels(c), got, want)
+		}
+	}
+	if opened == 0 || opened == len(cs) {
+		t.Fatalf("%d of %d PumpOK cases call Open: want some of each", opened, len(cs))
+	}
+	c := cs[0]
+	c.Stops = stops(c)
+	src, err := Render(g, pkg.Name, []*Case{c}, Concurrent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "stop: []genCall{\n\t\t\t{\"Close()\"") {
+		t.Errorf("%s: no Close() to stop with in\n%s", c.Name, src)
+	}
+}
