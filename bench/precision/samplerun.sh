@@ -11,6 +11,8 @@
 #   OPTIN      1: after a default check that finished, a second one with
 #              `-enable IL1008,IL1009` (findings-optin.json), and CPU seconds
 #              and the opt-in columns in counts.tsv; empty: neither
+#   MAXFINDINGS  no module starts once the findings so far (at most 15 a
+#              module) reach it; default 60, "none": no such cut
 #   ENABLE     rule IDs (IL1008,IL1009,...): one check only, with `-enable
 #              $ENABLE` (OPTIN is then ignored); findings-<module>.txt gets
 #              the other (default) rules' findings, optin-<module>.txt
@@ -113,7 +115,7 @@ samplerun_main() {
 		now="$(date -u +%H:%M)"
 		if [ "$mode" = run ]; then
 			total="$(awk -F'\t' '$2 == "checked" && $6 ~ /^[0-9]+$/ {t += ($6 > 15 ? 15 : $6)} END {print t + 0}' "$counts")"
-			if [[ "$now" > "$STOP" || "$now" == "$STOP" ]] || [ "$total" -ge 60 ]; then
+			if [[ "$now" > "$STOP" || "$now" == "$STOP" ]] || { [ "${MAXFINDINGS:-60}" != none ] && [ "$total" -ge "${MAXFINDINGS:-60}" ]; }; then
 				printf '%s\tnot-started\t\t\t\t\t%s\n' "$mv" "$now" >>"$counts"
 				continue
 			fi
