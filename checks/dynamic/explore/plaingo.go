@@ -334,7 +334,16 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 			return false
 		}
 		var funcs sourceFuncs
+		running := f.isRunningLeak() && someRunning(f.goroutines)
 		for _, g := range f.goroutines {
+			if running && g.State != "running" {
+				// A loop left running ran on under the virtual clock to
+				// timers plain go test's real clock had not reached (a
+				// rotation due at the next half hour): what it started
+				// meanwhile and left blocked is its doing, not another
+				// goroutine the test left.
+				continue
+			}
 			found := false
 			for _, p := range r.left {
 				if sameGoroutine(g, p, &funcs) {
@@ -383,6 +392,16 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 			return true
 		}
 		return normalizeMessage(f.message) == normalizeMessage(r.crash.message)
+	}
+	return false
+}
+
+// someRunning: is one of gs running (not blocked)?
+func someRunning(gs []checks.Goroutine) bool {
+	for _, g := range gs {
+		if g.State == "running" {
+			return true
+		}
 	}
 	return false
 }
