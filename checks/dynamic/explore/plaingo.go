@@ -334,9 +334,9 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 			return false
 		}
 		var funcs sourceFuncs
-		running := f.isRunningLeak() && someRunning(f.goroutines)
+		running := f.isRunningLeak() && someRunning(f)
 		for _, g := range f.goroutines {
-			if running && g.State != "running" {
+			if running && !leakRunning(f, g) {
 				// A loop left running ran on under the virtual clock to
 				// timers plain go test's real clock had not reached (a
 				// rotation due at the next half hour): what it started
@@ -396,14 +396,20 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 	return false
 }
 
-// someRunning: is one of gs running (not blocked)?
-func someRunning(gs []checks.Goroutine) bool {
-	for _, g := range gs {
-		if g.State == "running" {
+// someRunning: does running leak f say one of its goroutines runs?
+func someRunning(f *failure) bool {
+	for _, g := range f.goroutines {
+		if leakRunning(f, g) {
 			return true
 		}
 	}
 	return false
+}
+
+// leakRunning: does leak f's message say g is running ("g1 running at
+// Once.Do at p.go:9"), not blocked (rt's blockedFailure)?
+func leakRunning(f *failure, g checks.Goroutine) bool {
+	return g.ID != "" && strings.Contains(f.message, " "+g.ID+" running at ")
 }
 
 // sameGoroutine reports whether a goroutine of a leak finding and one a

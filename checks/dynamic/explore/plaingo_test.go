@@ -55,13 +55,13 @@ func TestSameAsPlain(t *testing.T) {
 	other := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.serve", File: "/src/m/p/p.go", Line: 50}}}
 	leak := &failure{kind: checks.Leak, goroutines: []checks.Goroutine{janitor}}
 	plainLeak := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.(*Cache).janitor", File: "/other/p/p.go", Line: 26}}}
-	loop := checks.Goroutine{ID: "g1", State: "running", Stack: []checks.Frame{
+	loop := checks.Goroutine{ID: "g1", State: "Once.Do", Stack: []checks.Frame{
 		{Func: "m/p.(*Logger).mill", File: "/src/m/p/p.go", Line: 1078},
 		{Func: "m/p.(*Logger).rotate", File: "/src/m/p/p.go", Line: 900},
 		{Func: "m/p.(*Logger).runScheduledRotations", File: "/src/m/p/p.go", Line: 536},
 	}}
 	millGo := checks.Goroutine{ID: "g2", State: "chan receive", Stack: []checks.Frame{{Func: "m/p.(*Logger).millRun", File: "/src/m/p/p.go", Line: 1067}}}
-	rotation := &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later", goroutines: []checks.Goroutine{loop, millGo}}
+	rotation := &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later, the last 2000 fair: g1 running at Once.Do at p.go:1078; g2 blocked on chan receive at p.go:1067", goroutines: []checks.Goroutine{loop, millGo}}
 	plainLoop := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.(*Logger).runScheduledRotations", File: "/src/m/p/p.go", Line: 540}}}
 
 	cases := []struct {
