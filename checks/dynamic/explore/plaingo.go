@@ -224,7 +224,7 @@ func (s *search) plainExec(ctx context.Context, t *target, bin string, timeout t
 	if stress > 0 && !r.failed && !strings.Contains(stdout.String(), "PASS") {
 		return r, fmt.Errorf("plain go test -count=%d did not run %s:\n%s", stress, t.name, tailLines(stdout.String()+stderr.String(), 10))
 	}
-	if stress == 0 && !r.failed && !strings.Contains(stdout.String(), "=== RUN   "+topTest(t.name)) {
+	if stress == 0 && !r.failed && !strings.Contains(stdout.String(), "--- PASS: TestInterleavePlain") {
 		return r, fmt.Errorf("plain go test did not run %s:\n%s", t.name, tailLines(stdout.String()+stderr.String(), 10))
 	}
 	return r, nil
@@ -237,9 +237,6 @@ var raceSiteRE = regexp.MustCompile(`(?m)^\s+(\S+\.go:\d+)(?: \+0x[0-9a-f]+)?$`)
 
 // parsePlain reads one plain run's output.
 func parsePlain(stdout, stderr string) plainRun {
-	// The tests run renamed (plainWrappers): their frames say TestX again.
-	stdout = strings.ReplaceAll(stdout, "."+plainRenamed+"Test", ".Test")
-	stderr = strings.ReplaceAll(stderr, "."+plainRenamed+"Test", ".Test")
 	r := plainRun{output: tailLines(stdout+stderr, 20)}
 	indent := -1
 	for _, line := range strings.Split(stdout, "\n") {
@@ -309,7 +306,7 @@ func parsePlain(stdout, stderr string) plainRun {
 // plainOwn reports whether a stack is the wrapper's own.
 func plainOwn(frames []checks.Frame) bool {
 	for _, f := range frames {
-		if strings.Contains(f.Func, ".interleavePlainRun") || strings.Contains(f.Func, ".interleavePlainStacks") {
+		if strings.Contains(f.Func, ".TestInterleavePlain") || strings.Contains(f.Func, ".interleavePlainStacks") {
 			return true
 		}
 	}

@@ -44,11 +44,18 @@ func scheduleName(t *target, f *failure) string {
 	return fmt.Sprintf("%s-%s-%s.json", strings.ReplaceAll(t.name, "/", "_"), f.kind, f.fingerprint())
 }
 
-// plainRunPattern is the -test.run pattern of the plain binary for test
-// name: what runPatterns selects of the test, which runs at the top level
-// under its own name (plainWrappers).
+// plainRunPattern is the -test.run pattern of the plain wrapper for test
+// name: the wrapper, and under it what runPatterns selects of the test.
 func plainRunPattern(name string, run *rt.RunFilter) string {
-	return strings.Join(runPatterns(name, run), "|")
+	const wrapper = "^TestInterleavePlainX?$"
+	alts := runPatterns(name, run)
+	if len(alts) == 1 && !strings.Contains(name, "/") && !strings.Contains(alts[0], "/") {
+		return wrapper // the environment names the test
+	}
+	for i, a := range alts {
+		alts[i] = wrapper + "/^plain$/" + a
+	}
+	return strings.Join(alts, "|")
 }
 
 // runPatterns is what go test's -run takes to run test name ("TestX", or

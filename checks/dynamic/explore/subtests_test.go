@@ -40,7 +40,7 @@ func TestSubtestsAloneChoice(t *testing.T) {
 	if got := s.subtestsAlone([]*target{client}); len(got) != 0 {
 		t.Errorf("without Targets: %d searched alone", len(got))
 	}
-	if p := plainRunPattern("TestClient/Do.All", nil); p != `^TestClient$/^Do\.All$` {
+	if p := plainRunPattern("TestClient/Do.All", nil); p != `^TestInterleavePlainX?$/^plain$/^TestClient$/^Do\.All$` {
 		t.Errorf("plain pattern %s", p)
 	}
 }
