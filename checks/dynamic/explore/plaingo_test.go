@@ -55,6 +55,14 @@ func TestSameAsPlain(t *testing.T) {
 	other := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.serve", File: "/src/m/p/p.go", Line: 50}}}
 	leak := &failure{kind: checks.Leak, goroutines: []checks.Goroutine{janitor}}
 	plainLeak := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.(*Cache).janitor", File: "/other/p/p.go", Line: 26}}}
+	loop := checks.Goroutine{ID: "g1", State: "Once.Do", Stack: []checks.Frame{
+		{Func: "m/p.(*Logger).mill", File: "/src/m/p/p.go", Line: 1078},
+		{Func: "m/p.(*Logger).rotate", File: "/src/m/p/p.go", Line: 900},
+		{Func: "m/p.(*Logger).runScheduledRotations", File: "/src/m/p/p.go", Line: 536},
+	}}
+	millGo := checks.Goroutine{ID: "g2", State: "chan receive", Stack: []checks.Frame{{Func: "m/p.(*Logger).millRun", File: "/src/m/p/p.go", Line: 1067}}}
+	rotation := &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later, the last 2000 fair: g1 running at Once.Do at p.go:1078; g2 blocked on chan receive at p.go:1067", goroutines: []checks.Goroutine{loop, millGo}}
+	plainLoop := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.(*Logger).runScheduledRotations", File: "/src/m/p/p.go", Line: 540}}}
 
 	cases := []struct {
 		name string
@@ -65,6 +73,11 @@ func TestSameAsPlain(t *testing.T) {
 		{"leak of the same goroutine", leak, plainRun{left: []checks.Goroutine{plainLeak}}, true},
 		{"leak, plain leaves nothing", leak, plainRun{}, false},
 		{"leak of another goroutine", leak, plainRun{left: []checks.Goroutine{other}}, false},
+		// timberjack's rotation loop: under the virtual clock it ran on to
+		// its next rotation, which started the mill goroutine; plain go
+		// test leaves the loop waiting on its real timer.
+		{"running leak, its loop left blocked by plain", rotation, plainRun{left: []checks.Goroutine{plainLoop}}, true},
+		{"running leak, plain leaves only what the loop started", rotation, plainRun{left: []checks.Goroutine{millGo}}, false},
 		{"test failure at the same line", &failure{kind: checks.TestFailure, message: "test failed: x_test.go:5: got 1"},
 			plainRun{failed: true, logs: []string{"x_test.go:4: connecting", "x_test.go:5: got 1"}}, true},
 		{"test failure, plain passes", &failure{kind: checks.TestFailure, message: "test failed: x_test.go:5: got 1"},

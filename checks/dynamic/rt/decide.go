@@ -129,8 +129,8 @@ func (s *sched) fairChoice(n int) int {
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue}
-	s.earlyDue = false
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue, Paced: int64(s.pacedTo)}
+	s.earlyDue, s.pacedTo = false, 0
 	if s.testDone && !s.doneMarked && !s.replayBeforeDone() {
 		d.Done, s.doneMarked = true, true
 	}
@@ -399,6 +399,9 @@ func (s *sched) record(d Decision) {
 		}
 		if d.Clock != 0 {
 			b = strconv.AppendInt(append(b, `,"clock":`...), d.Clock, 10)
+		}
+		if d.Paced != 0 {
+			b = strconv.AppendInt(append(b, `,"paced":`...), d.Paced, 10)
 		}
 		traceBuf = append(b, "}\n"...)
 		rawStderrBytes(traceBuf)

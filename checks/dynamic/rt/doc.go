@@ -149,6 +149,12 @@
 // on the real clock keeps calling into the program; goroutines in real I/O
 // ("IO wait") also move it by a tick per decision
 // meanwhile, so a round trip through a real connection takes some time.
+// And while a controlled goroutine waits on the outside world (real I/O, a
+// wait in code whose time is real), the clock never lags real time
+// counted from when it left (keepPace): where real time passes a
+// deadline, what is due fires before the next decision (Decision.Paced,
+// which a replay fires at the same decision), as it would under go test
+// while a real server answers slowly.
 // A replay does not measure these: it moves the clock where the
 // recording's decisions say real time had moved it (Decision.Clock), so
 // a loaded machine does not change what the program reads.

@@ -522,6 +522,31 @@ func (s *sched) awaitRecordedBack(cands []*gstate) bool {
 	return s.awaitBack(g, false)
 }
 
+// awaitRecordedClock: in a replay whose next recorded decision has the
+// clock (Decision.Clock) at the next deadline or before, the recording
+// made it before that timer fired (a firing moves the clock past it,
+// wakeLate): when the goroutine it names is outside control
+// (a response on its way, slower in this run), the replay waits for it
+// rather than fire the timer and diverge. It reports whether a goroutine
+// came back.
+//
+//go:norace
+func (s *sched) awaitRecordedClock() bool {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return false
+	}
+	d := s.replay.Decisions[s.steps]
+	next, ok := s.nextDeadline()
+	if !ok || d.Clock == 0 || time.Duration(d.Clock) > next || d.G < 0 || d.G >= len(s.gs) {
+		return false
+	}
+	g := s.gs[d.G]
+	if !g.outside || g.blockedReal {
+		return false
+	}
+	return s.awaitBack(g, false)
+}
+
 // awaitBack naps until a goroutine outside control comes back (reclaim),
 // for the step limit, longer while the process is starved (stretchedWait).
 // With blocked, it gives up once g is found blocked outside control (by a

@@ -167,6 +167,11 @@ type Decision struct {
 	// replay moves its clock there instead of by the real time its own
 	// waits take, which a loaded machine makes longer.
 	Clock int64 `json:"clock,omitempty"`
+	// Paced is set when, before this decision, real time moved the clock
+	// past pending deadlines while a goroutine waited on the outside
+	// world (keepPace): the clock (as Clock) up to which what was due
+	// fired. A replay fires them there.
+	Paced int64 `json:"paced,omitempty"`
 	// Done is set on the first decision after the test's goroutine ended
 	// (its exit may come back from code outside control while others
 	// run, sooner or later by the machine's load): a replay waits for

@@ -199,6 +199,14 @@ type sched struct {
 	// realMoved: real time moved the clock since the last decision
 	// (Decision.Clock).
 	realMoved bool
+	// paceFrom, paceClock: the real time and the clock when a controlled
+	// goroutine last began to wait on the outside world (zero: none
+	// waits): see keepPace.
+	paceFrom  time.Time
+	paceClock time.Duration
+	// pacedTo: keepPace fired timers up to it for the next decision
+	// (Decision.Paced; 0: not so)
+	pacedTo time.Duration
 	// lastIO: the goroutine blockedOutside last found blocked was in I/O
 	lastIO bool
 	// lastWait, lastHold: ... waited for something other than a lock
@@ -414,6 +422,9 @@ func (s *sched) loop() {
 //go:norace
 func (s *sched) collect() {
 	s.reclaim()
+	// The released goroutines left for the outside world when released,
+	// not when found blocked there (outsideSlice later).
+	released, clock := monoNow(), s.now
 	// Index, not reslice: the slice keeps its room (no allocation per
 	// decision), and arrivals while aborting may append to it.
 	for i := 0; i < len(s.running); i++ {
@@ -429,6 +440,9 @@ func (s *sched) collect() {
 			g.outside = true
 			g.outsideAt = monoNow()
 			s.outside = append(s.outside, g)
+			if s.paceFrom.IsZero() && outsideWorld(g) {
+				s.paceFrom, s.paceClock = released, clock
+			}
 			continue
 		}
 		g.arrSeen = v
@@ -552,6 +566,9 @@ func (s *sched) next() {
 	}
 	s.wasIO = false
 	s.replayClock()
+	if s.keepPace() {
+		return
+	}
 	if s.realBlocked() && !s.foreignOutside() {
 		// The goroutine outside control that may have been their partner
 		// is back: the shadow sees every party again, also when others
@@ -599,6 +616,9 @@ func (s *sched) next() {
 			}
 		}
 		if s.paceForeign() {
+			return
+		}
+		if s.awaitRecordedClock() {
 			return
 		}
 		if next, ok := s.nextDeadline(); ok && s.testTimedOut(next) {

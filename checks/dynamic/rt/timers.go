@@ -90,6 +90,95 @@ func (s *sched) advanceReal(d time.Duration) {
 	}
 }
 
+// keepPace keeps the clock from lagging real time while a controlled
+// goroutine waits on the outside world (outsideWorld: a request to a real
+// server, whose handler takes real time): from when the first of them
+// left, the clock reads at least as much later as real time does. Where
+// real time has passed pending deadlines, what is due by then fires
+// (Decision.Paced), as it would have under go test while the program
+// waited out there; it reports whether it fired (the caller decides
+// again). With nobody out there the clock jumps as before. Without it,
+// the time the scheduler spent finding such goroutines blocked
+// (outsideSlice each) and running the others was lost: a handler
+// sleeping 100ms answered at 50ms of the clock. Never in a synctest
+// bubble, whose clock moves only when all in it block.
+//
+//go:norace
+func (s *sched) keepPace() bool {
+	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
+		return s.replayPace(time.Duration(s.replay.Decisions[s.steps].Paced))
+	}
+	out, others := false, false
+	for _, g := range s.outside {
+		w := outsideWorld(g)
+		out, others = out || w, others || !w
+	}
+	switch {
+	case !out || s.bubble > 0:
+		s.paceFrom = time.Time{}
+		return false
+	case s.paceFrom.IsZero():
+		s.paceFrom, s.paceClock = monoNow(), s.now
+		return false
+	}
+	to := s.paceClock + time.Since(s.paceFrom)
+	if to <= s.now {
+		return false
+	}
+	if next, ok := s.nextDeadline(); ok && to > next {
+		if s.pacedTo != 0 || others {
+			// Once per decision (its replay fires there: replayPace), and
+			// only while every goroutine outside control waits on the
+			// outside world (one slow to park would miss what fires).
+			to = next
+		} else {
+			// Moved from the deadline, as its replay moves (the selects
+			// the move commits are judged from there).
+			s.advanceReal(next - s.now)
+			if !s.fireTimersTo(to) {
+				return false
+			}
+			s.pacedTo, s.realMoved = to, true
+			return true
+		}
+	}
+	s.advanceReal(to - s.now)
+	return false
+}
+
+// replayPace fires, before a replayed decision, what keepPace fired in the
+// recording when real time passed deadlines (to, Decision.Paced; 0:
+// nothing): from the first deadline, as the recording moved, and reports
+// whether it did.
+//
+//go:norace
+func (s *sched) replayPace(to time.Duration) bool {
+	if to == 0 || s.pacedTo != 0 {
+		return false
+	}
+	s.pacedTo = to
+	next, ok := s.nextDeadline()
+	if !ok || next > to {
+		return false
+	}
+	moved := s.now
+	s.now, s.preClock = next, next
+	fired := s.fireTimersTo(to)
+	if moved > s.now {
+		s.now = moved
+	}
+	return fired
+}
+
+// outsideWorld: is g, outside control for a reason of its own, waiting on
+// the outside world: in real I/O, or for something other than a lock in
+// code whose time is real (not a mock clock's channel: virtualWait)?
+//
+//go:norace
+func outsideWorld(g *gstate) bool {
+	return !g.blockedReal && (g.inIO || g.inWait && !g.inVirtual)
+}
+
 // replayClock moves the clock of a replay to where the recording had it at
 // the next decision, when real time had moved it there (Decision.Clock).
 //
