@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v60/github"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report"
 	ghreport "github.com/interleave-dev/interleave/report/github"
@@ -233,7 +233,7 @@ func (s *Server) analyze(ctx context.Context, j *Job, tr *ghinstallation.Transpo
 		cfg.Budget = *file.Budget // the server's default < the file < budget=
 	}
 	if j.Run != "" && s.prSupportsRun() {
-		run, err := regexp.Compile(j.Run)
+		run, err := rt.ParseRun(j.Run)
 		if err != nil {
 			return 0, fmt.Errorf("-run %q: %w", j.Run, err)
 		}

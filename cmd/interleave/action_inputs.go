@@ -13,6 +13,7 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/report/github/cienv"
 )
@@ -169,8 +170,8 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 	in.FailOn = oneOf("fail-on", []string{"note", "warning", "error"})
 	in.Scope = oneOf("scope", []string{prjob.ScopeChanged, prjob.ScopePackage, prjob.ScopeAll})
 	if run := get("run"); run != "" {
-		if _, err := regexp.Compile(run); err != nil {
-			bad("run", "%v", err)
+		if _, err := rt.ParseRun(run); err != nil {
+			bad("run", "bad pattern: %v", err)
 		}
 		in.Run = run
 	}
@@ -291,7 +292,7 @@ func (in *actionInputs) config(files actionFiles) prjob.Config {
 	c.FailOn, _ = checks.ParseSeverity(in.FailOn)
 	c.GenBudget, c.GenAuto, _ = prjob.ParseGenBudget(in.GenBudget)
 	if in.Run != "" {
-		c.Run = regexp.MustCompile(in.Run) // checked by parseActionInputs
+		c.Run = rt.MustParseRun(in.Run) // checked by parseActionInputs
 	}
 	c.Strategy = strings.Join(in.Strategies, ",")
 	c.Enable, c.Disable, c.Tags = in.Enable, in.Disable, in.Tags

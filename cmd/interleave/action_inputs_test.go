@@ -128,7 +128,8 @@ func TestParseActionInputsBad(t *testing.T) {
 		{map[string]string{"INPUT_PR_NUMBER": "#3"}, `input pr-number: "#3" is not a pull request number`},
 		{map[string]string{"INPUT_SHA": "main"}, `input sha: "main" is not a full commit hash`},
 		{map[string]string{"INPUT_SEED": "-4"}, `input seed: "-4" is not a positive integer`},
-		{map[string]string{"INPUT_RUN": "Test("}, `input run: error parsing regexp`},
+		{map[string]string{"INPUT_RUN": "Test("}, `input run: bad pattern: element 0 of`},
+		{map[string]string{"INPUT_RUN": "TestA/(x"}, `input run: bad pattern: element 1 of "TestA/(x"`},
 		{map[string]string{"INPUT_BASE": "--upload-pack=x"}, `input base: "--upload-pack=x" is not a ref`},
 	}
 	for _, tt := range tests {

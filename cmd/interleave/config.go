@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 )
 
@@ -85,10 +85,10 @@ func configTest(env *cliEnv, args []string) int {
 	}
 	c := prjob.Config{Budget: opts.budget, Exclude: opts.exclude, Ignore: opts.ignore}
 	if opts.run != "" {
-		c.Run = regexp.MustCompile(opts.run)
+		c.Run = rt.MustParseRun(opts.run)
 	}
 	if opts.skip != "" {
-		c.Skip = regexp.MustCompile(opts.skip)
+		c.Skip = rt.MustParseRun(opts.skip)
 	}
 	prjob.PrintSome(env.stdout, &c, opts.src, testUses)
 	return exitOK

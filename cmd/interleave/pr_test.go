@@ -8,13 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/gitrepo"
 	"github.com/interleave-dev/interleave/internal/prjob"
 	"github.com/interleave-dev/interleave/internal/testctx"
@@ -67,7 +67,7 @@ func TestParsePRFlags(t *testing.T) {
 			name: "run",
 			args: []string{"-base", "main", "-run", "^TestA$|TestB"},
 			want: &prjob.Options{Config: prjob.Config{Base: "main", Head: "HEAD", Scope: "changed", Budget: 2 * time.Minute, FailOn: checks.Warning, Format: "text", Race: true,
-				Run: regexp.MustCompile("^TestA$|TestB")}},
+				Run: rt.MustParseRun("^TestA$|TestB")}},
 		},
 		{
 			name: "rules",
@@ -79,7 +79,19 @@ func TestParsePRFlags(t *testing.T) {
 			name:     "bad run",
 			args:     []string{"-base", "main", "-run", "Test("},
 			wantCode: exitError,
-			wantErr:  "-run: error parsing regexp",
+			wantErr:  "bad -run pattern: element 0 of",
+		},
+		{
+			name:     "bad run subtest element",
+			args:     []string{"-base", "main", "-run", "TestA/(x"},
+			wantCode: exitError,
+			wantErr:  `bad -run pattern: element 1 of "TestA/(x"`,
+		},
+		{
+			name:     "bad skip subtest element",
+			args:     []string{"-base", "main", "-skip", "TestA/x|TestB/[y"},
+			wantCode: exitError,
+			wantErr:  `bad -skip pattern: element 1 of "TestA/x|TestB/[y"`,
 		},
 		{
 			name: "shard",

@@ -54,7 +54,7 @@ type testOptions struct {
 func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["test"])
 	fs.StringVar(&opts.run, "run", "", "Search only tests whose name matches `regexp` (split at / for subtests, as go test does)")
-	fs.StringVar(&opts.skip, "skip", "", "Do not search the tests whose name matches `regexp`")
+	fs.StringVar(&opts.skip, "skip", "", "Do not search the tests (or subtests: split at / as go test does) whose name matches `regexp`")
 	tags := fs.String("tags", "", "Build `tags`, comma-separated, as for go build: the search, its plain go test runs and the schedules' replays use them")
 	exclude := fs.String("exclude", "", "Leave out the packages these `patterns` select, comma-separated, relative to the module root: ., ./dir or ./dir/...")
 	failOn := &flagvalue.Choice{Value: prjob.DefaultFailOn, Allowed: []string{"note", "warning", "error"}}
@@ -93,8 +93,10 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 			return bad("bad -run pattern: %v", err)
 		}
 	}
-	if _, err := regexp.Compile(opts.skip); err != nil {
-		return bad("bad -skip pattern: %v", err)
+	if opts.skip != "" {
+		if _, err := rt.ParseRun(opts.skip); err != nil {
+			return bad("bad -skip pattern: %v", err)
+		}
 	}
 	for _, p := range strings.Split(*exclude, ",") {
 		if p = strings.TrimSpace(p); p == "" {

@@ -76,6 +76,7 @@ func TestParseTestFlags(t *testing.T) {
 		{name: "negative count", args: []string{"-count", "-1"}, code: exitError, wantErr: "-count must not be negative"},
 		{name: "bad run", args: []string{"-run", "Test("}, code: exitError, wantErr: "bad -run pattern"},
 		{name: "bad run element", args: []string{"-run", "TestA/ok/(x"}, code: exitError, wantErr: `bad -run pattern: element 2 of "TestA/ok/(x" ("(x")`},
+		{name: "bad skip element", args: []string{"-skip", "TestA/(x"}, code: exitError, wantErr: `bad -skip pattern: element 1 of "TestA/(x" ("(x")`},
 		{name: "help", args: []string{"-h"}, code: exitOK, wantErr: "Usage: interleave test"},
 	}
 	for _, tt := range tests {

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/prjob"
 )
 
@@ -36,10 +36,10 @@ func applyTestFile(env *cliEnv, fs *flag.FlagSet, opts *testOptions) (prjob.Sour
 	}
 	c := prjob.Config{Budget: opts.budget, Exclude: opts.exclude, Tags: opts.tags}
 	if opts.run != "" {
-		c.Run = regexp.MustCompile(opts.run) // checked by parseTestFlags
+		c.Run = rt.MustParseRun(opts.run) // checked by parseTestFlags
 	}
 	if opts.skip != "" {
-		c.Skip = regexp.MustCompile(opts.skip)
+		c.Skip = rt.MustParseRun(opts.skip)
 	}
 	src := prjob.ApplyFile(&c, file, prjob.FlagGiven(fs))
 	var notes []string

@@ -11,11 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // Sources says where each setting (FileSettings) came from: "default",
@@ -128,9 +128,9 @@ func ApplyFile(c *Config, f *File, given func(setting string) string) Sources {
 		case "gen-budget":
 			c.GenBudget, c.GenAuto, _ = ParseGenBudget(f.GenBudget) // checked by ParseFile
 		case "tests.run":
-			c.Run = regexp.MustCompile(f.Run) // checked by ParseFile
+			c.Run = rt.MustParseRun(f.Run) // checked by ParseFile
 		case "tests.skip":
-			c.Skip = regexp.MustCompile(f.Skip)
+			c.Skip = rt.MustParseRun(f.Skip)
 		case "tags":
 			c.Tags = f.Tags
 		case "ignore":
@@ -154,7 +154,7 @@ func PrintSome(w io.Writer, c *Config, src Sources, settings []string) {
 		}
 		return strings.Join(v, ", ")
 	}
-	re := func(r *regexp.Regexp, none string) string {
+	re := func(r *rt.RunFilter, none string) string {
 		if r == nil {
 			return none
 		}

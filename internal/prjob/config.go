@@ -5,7 +5,6 @@ package prjob
 import (
 	"flag"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -63,9 +62,9 @@ type Config struct {
 	Count     int    // schedules per worker and test (search and gen); 0: the budgets alone
 	Strategy  string // scheduling strategy (explore.Strategies, or a list)
 	Tags      []string
-	Run       *regexp.Regexp // only affected tests whose name matches; nil means all
-	Enable    []string       // static rules to add (IDs or slugs; "all")
-	Disable   []string       // static rules to remove
+	Run       *rt.RunFilter // only affected tests it selects, as go test -run (its subtests too); nil means all
+	Enable    []string      // static rules to add (IDs or slugs; "all")
+	Disable   []string      // static rules to remove
 	// Packages keeps only the findings in these package patterns (".",
 	// "./dir", "./dir/...", relative to the working directory); nil keeps
 	// all.
@@ -73,7 +72,7 @@ type Config struct {
 	// Exclude leaves out the findings and the tests of these package
 	// patterns, relative to the module root.
 	Exclude []string
-	Skip    *regexp.Regexp // affected tests not to search; nil skips none
+	Skip    *rt.RunFilter // affected tests (and subtests) not to search, as go test -skip; nil skips none
 	// Ignore keeps known failures out of the report. Only the config file
 	// sets it: Args does not carry it, the job reads the same file.
 	Ignore []Ignore
@@ -126,10 +125,10 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	fs.IntVar(&c.Count, "count", c.Count, "Bound each test's search (the affected tests', the generated ones', the base commit's) by `n` schedules per worker as well as by the budgets (0: the budgets alone): with -seed, the same schedules on any machine the budgets are ample for")
 	fs.StringVar(&c.Strategy, "strategy", c.Strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate (default "+explore.Strategies[0]+")")
 	fs.Var(&f.tags, "tags", "Build `tags`, comma-separated, as for go build")
-	fs.StringVar(&f.run, "run", "", "Search only the affected tests whose name matches `regexp`")
+	fs.StringVar(&f.run, "run", "", "Search only the affected tests (and subtests: TestX/sub, as go test -run) the `pattern` selects")
 	fs.Var(&f.enable, "enable", "Static `rules` to report without confirmation (opt-in ones, and default ones below the posting bar), comma-separated IDs or slugs, or all")
 	fs.Var(&f.disable, "disable", "Static `rules` to remove, comma-separated IDs or slugs; all starts from none")
-	fs.StringVar(&f.skip, "skip", "", "Do not search the affected tests whose name matches `regexp`")
+	fs.StringVar(&f.skip, "skip", "", "Do not search the affected tests (and subtests, as go test -skip) the `pattern` skips")
 	fs.Var(&f.exclude, "exclude", "Leave out the findings and tests of these package `patterns`, comma-separated, relative to the module root: ., ./dir or ./dir/...")
 	fs.Var(&f.packages, "packages", "Report only the findings in these package `patterns`, comma-separated, relative to the working directory: ., ./dir or ./dir/... (default all)")
 	return f
@@ -148,13 +147,13 @@ func (f *Flags) Check() error {
 	}
 	c.FailOn = sev
 	if f.run != "" {
-		if c.Run, err = regexp.Compile(f.run); err != nil {
-			return fmt.Errorf("-run: %v", err)
+		if c.Run, err = rt.ParseRun(f.run); err != nil {
+			return fmt.Errorf("bad -run pattern: %v", err)
 		}
 	}
 	if f.skip != "" {
-		if c.Skip, err = regexp.Compile(f.skip); err != nil {
-			return fmt.Errorf("-skip: %v", err)
+		if c.Skip, err = rt.ParseRun(f.skip); err != nil {
+			return fmt.Errorf("bad -skip pattern: %v", err)
 		}
 	}
 	if len(f.exclude) > 0 {

@@ -4,13 +4,13 @@ import (
 	"flag"
 	"io"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // parseConfig parses args as interleave pr does.
@@ -38,9 +38,9 @@ func TestConfigArgsRoundTrip(t *testing.T) {
 		GenBudget: time.Minute, GenAuto: false, FailOn: checks.Note, Format: "sarif",
 		Output: "r.sarif", SARIF: "r2.sarif", Summary: "s.md", Verbose: true, Race: !DefaultRace,
 		Seed: 42, Schedules: "sched", Workers: 3, Count: 7, Strategy: explore.Strategies[len(explore.Strategies)-1],
-		Tags: []string{"integration", "linux"}, Run: regexp.MustCompile(`^TestA$`),
+		Tags: []string{"integration", "linux"}, Run: rt.MustParseRun(`^TestA$`),
 		Enable: []string{"all"}, Disable: []string{"IL1001"}, Packages: []string{"./a/...", "."},
-		Exclude: []string{"./contrib/..."}, Skip: regexp.MustCompile(`Slow`),
+		Exclude: []string{"./contrib/..."}, Skip: rt.MustParseRun(`Slow`),
 	}
 	sharded := Config{Scope: DefaultScope, Budget: DefaultBudget, GenAuto: true, FailOn: checks.Error, Format: "json",
 		Shard: 2, Shards: 4, Race: DefaultRace}

@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // FileName is the config file at the module root.
@@ -396,7 +396,7 @@ func (f *File) decode(root *yaml.Node, nodes map[string]*yaml.Node) error {
 		dst     *string
 	}{{"tests.run", &f.Run}, {"tests.skip", &f.Skip}} {
 		if n := set(s.setting); n != nil {
-			if _, err := regexp.Compile(n.Value); err != nil {
+			if _, err := rt.ParseRun(n.Value); err != nil {
 				at(n, "%s: %v", s.setting, err)
 			}
 			*s.dst = n.Value

@@ -6,13 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // exampleFile is docs/config.md's example; TestConfigDocExample keeps
@@ -67,7 +67,8 @@ func TestParseFileErrors(t *testing.T) {
 		{"no reason", "ignore:\n  - rule: IL9003\n", ".interleave.yaml:2:5: ignore.0: missing reason: every ignore entry says why"},
 		{"only a reason", "ignore:\n  - reason: because\n", ".interleave.yaml:2:5: ignore.0: an ignore entry needs a reason and at least one of rule, test or path"},
 		{"unknown rule", "rules:\n  enable: [IL0000]\n", ".interleave.yaml:2:12: rules.enable: unknown static rule \"IL0000\""},
-		{"bad regexp", "tests:\n  skip: '(('\n", ".interleave.yaml:2:9: tests.skip: error parsing regexp"},
+		{"bad regexp", "tests:\n  skip: '(('\n", ".interleave.yaml:2:9: tests.skip: element 0 of"},
+		{"bad subtest element", "tests:\n  run: 'TestA/(('\n", `.interleave.yaml:2:8: tests.run: element 1 of "TestA/(("`},
 		{"pattern outside", "exclude: [./a/../..]\n", ".interleave.yaml:1:11: exclude:"},
 		{"not a pattern", "exclude: [contrib]\n", ".interleave.yaml:1:11: exclude.0: want a package pattern"},
 		{"duplicate key", "budget: 1m\nbudget: 2m\n", ".interleave.yaml:2:1: key \"budget\" given twice"},
@@ -196,7 +197,7 @@ func TestFilterIgnored(t *testing.T) {
 
 func TestFilterTests(t *testing.T) {
 	c := DefaultConfig()
-	c.Skip = regexp.MustCompile(`Slow`)
+	c.Skip = rt.MustParseRun(`Slow`)
 	c.Exclude = []string{"./contrib/..."}
 	tests := []affected.Test{
 		{Package: "example.com/m", Name: "TestA"},
@@ -207,5 +208,32 @@ func TestFilterTests(t *testing.T) {
 	kept, dropped := FilterTests(tests, &c, "/ws/m", "example.com/m")
 	if dropped != 2 || len(kept) != 2 || kept[0].Name != "TestA" || kept[1].Name != "TestC" {
 		t.Errorf("kept %+v, dropped %d", kept, dropped)
+	}
+}
+
+// TestRunSkipSubtests: pr's -run and -skip take go test's syntax: a pattern
+// with subtest elements selects its test among the affected ones and
+// goes to the search, which applies it to the subtests; -skip of a subtest
+// keeps its test.
+func TestRunSkipSubtests(t *testing.T) {
+	tests := []affected.Test{
+		{Package: "example.com/m", Name: "TestX"},
+		{Package: "example.com/m", Name: "TestY"},
+	}
+	run := rt.MustParseRun("TestX/sub a")
+	if kept := selectedTests(tests, run); len(kept) != 1 || kept[0].Name != "TestX" {
+		t.Errorf("-run %q selected %+v, want TestX", run, kept)
+	}
+	if got := subtestPattern(run); got != "TestX/sub a" {
+		t.Errorf("subtestPattern(%q) = %q, want it whole", run, got)
+	}
+	if got := subtestPattern(rt.MustParseRun("TestX|TestY")); got != "" {
+		t.Errorf("subtestPattern of top-level names = %q, want none", got)
+	}
+	c := DefaultConfig()
+	c.Skip = rt.MustParseRun("TestX/sub|TestY")
+	kept, dropped := FilterTests(tests, &c, "/ws/m", "example.com/m")
+	if dropped != 1 || len(kept) != 1 || kept[0].Name != "TestX" {
+		t.Errorf("-skip %q kept %+v, dropped %d; want TestX kept, TestY dropped", c.Skip, kept, dropped)
 	}
 }

@@ -39,7 +39,7 @@ func FilterTests(tests []affected.Test, c *Config, modDir, modPath string) (kept
 		if rest, ok := strings.CutPrefix(t.Package, modPath+"/"); ok {
 			dir = filepath.Join(modDir, filepath.FromSlash(rest))
 		}
-		if c.Skip != nil && c.Skip.MatchString(t.Name) ||
+		if c.Skip != nil && c.Skip.Skips(strings.Split(t.Name, "/")...) ||
 			len(c.Exclude) > 0 && matchPackages(modDir, c.Exclude, filepath.Join(dir, "x_test.go")) {
 			dropped++
 			continue

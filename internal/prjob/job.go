@@ -16,6 +16,7 @@ import (
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/checks/static"
 	"github.com/interleave-dev/interleave/internal/machine"
 	"github.com/interleave-dev/interleave/report"
@@ -415,6 +416,28 @@ func (r *job) inChangedFunc(f *checks.Finding) bool {
 	return f.Pos.File != "" && f.Pos.Line > 0 && r.change.InChangedFunc(AbsIn(r.change.ModuleDir, f.Pos.File), f.Pos.Line)
 }
 
+// selectedTests is the tests run selects, by their names' first element
+// (a test "TestX/Sub" searched alone by its top-level subtest by both).
+func selectedTests(tests []affected.Test, run *rt.RunFilter) []affected.Test {
+	var kept []affected.Test
+	for _, t := range tests {
+		if run.Matches(strings.Split(t.Name, "/")...) {
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
+// subtestPattern is f's pattern when it selects among subtests (the
+// search applies it inside the affected tests), else "": the affected
+// tests are already chosen by their names.
+func subtestPattern(f *rt.RunFilter) string {
+	if f == nil || !f.Subtests() {
+		return ""
+	}
+	return f.String()
+}
+
 // dynamic runs this run's share of the search.
 func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]checks.Finding, error) {
 	opts, c := r.opts, r.change
@@ -424,12 +447,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 	}
 	tests := c.Tests
 	if opts.Run != nil {
-		var kept []affected.Test
-		for _, t := range tests {
-			if opts.Run.MatchString(t.Name) {
-				kept = append(kept, t)
-			}
-		}
+		kept := selectedTests(tests, opts.Run)
 		if len(kept) == 0 && len(tests) > 0 {
 			r.notes = append(r.notes, fmt.Sprintf("no affected test matches -run %q: dynamic search skipped", opts.Run))
 			return nil, nil
@@ -490,6 +508,8 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		Dir:          c.ModuleDir,
 		Patterns:     pkgs,
 		Tests:        refs,
+		Run:          subtestPattern(opts.Run),
+		Skip:         subtestPattern(opts.Skip),
 		Budget:       budget,
 		Seed:         seed,
 		Race:         opts.Race,

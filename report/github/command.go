@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	gh "github.com/google/go-github/v60/github"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // RetestCommand is the slash command that reruns the concurrency search on a
@@ -23,7 +24,7 @@ const maxRunPattern = 256
 
 // RetestUsage says what the command accepts; replies to a malformed command
 // quote it.
-var RetestUsage = fmt.Sprintf("`%s [budget=DURATION] [run=REGEXP]`: budget is a Go duration above 0 and at most %v (for example 10m), run is a Go regular expression over test names", RetestCommand, MaxRetestBudget)
+var RetestUsage = fmt.Sprintf("`%s [budget=DURATION] [run=REGEXP]`: budget is a Go duration above 0 and at most %v (for example 10m), run is a go test -run pattern (TestX/sub selects subtests)", RetestCommand, MaxRetestBudget)
 
 // Retest is a parsed /retest-concurrency command.
 type Retest struct {
@@ -132,8 +133,10 @@ func parseRetestOptions(fields []string) (*Retest, error) {
 			if len(value) > maxRunPattern {
 				return nil, &CommandError{fmt.Sprintf("run= is longer than %d characters", maxRunPattern)}
 			}
-			if _, err := regexp.Compile(value); err != nil {
-				return nil, &CommandError{fmt.Sprintf("run=%s is not a valid regular expression: %v", value, err)}
+			// Split as go test's -run is, so that TestX/sub selects a
+			// subtest and the error names the bad element.
+			if _, err := rt.ParseRun(value); err != nil {
+				return nil, &CommandError{fmt.Sprintf("run=%s is not a valid go test -run pattern: %v", value, err)}
 			}
 			cmd.Run = value
 		default:

@@ -229,6 +229,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
+			Skip:        s.subSkip,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

@@ -170,6 +170,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
+			Skip:        s.subSkip,
 			Targets:     s.opts.Targets,
 		},
 		onResult: func(r rt.Result) {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -167,15 +166,11 @@ func (s *search) selectTests(run *rt.RunFilter) ([]*target, error) {
 		return out, nil
 	}
 	var excluded []string
-	var skipRE *regexp.Regexp // checked by newSearch
-	if s.opts.Skip != "" {
-		skipRE = regexp.MustCompile(s.opts.Skip)
-	}
 	skipped := 0
 	for _, p := range s.inst.Packages {
 		for _, n := range p.Tests {
 			if run == nil || run.Matches(n) {
-				if skipRE != nil && skipRE.MatchString(n) {
+				if s.skip != nil && s.skip.Skips(n) {
 					skipped++
 					continue
 				}

@@ -43,7 +43,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"sync"
 	"time"
 
@@ -129,6 +128,11 @@ type search struct {
 	// rt.Config.Run and the schedules' Run), else nil.
 	runFilter *rt.RunFilter
 	subRun    string
+	// skipFilter is Options.Skip when it has elements for subtests
+	// (subSkip, rt.Config.Skip and the schedules' Skip), else nil.
+	skipFilter *rt.RunFilter
+	subSkip    string
+	skip       *rt.RunFilter // Options.Skip read, nil when empty
 
 	mu        sync.Mutex
 	stats     Stats
@@ -244,12 +248,23 @@ func newSearch(opts Options) (*search, *rt.RunFilter, error) {
 		}
 		run = f
 	}
-	if _, err := regexp.Compile(opts.Skip); err != nil {
-		return nil, nil, fmt.Errorf("bad -skip pattern %q: %w", opts.Skip, err)
+	var skip *rt.RunFilter
+	if opts.Skip != "" {
+		f, err := rt.ParseRun(opts.Skip)
+		if err != nil {
+			return nil, nil, fmt.Errorf("bad -skip pattern: %w", err)
+		}
+		skip = f
 	}
 	s := &search{opts: opts, failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	if run != nil && run.Subtests() {
 		s.runFilter, s.subRun = run, opts.Run
+	}
+	if skip != nil {
+		s.skip = skip
+		if skip.Subtests() {
+			s.skipFilter, s.subSkip = skip, opts.Skip
+		}
 	}
 	s.stats.Budget = opts.Budget
 	s.stats.Building = true

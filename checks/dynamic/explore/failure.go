@@ -692,6 +692,9 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if s.subRun != "" {
 		sched.Run, sched.Version = s.subRun, rt.ScheduleVersionRun
 	}
+	if s.subSkip != "" {
+		sched.Skip, sched.Version = s.subSkip, rt.ScheduleVersionSkip
+	}
 	if s.inst != nil {
 		// Module-relative, so that the file replays in another checkout.
 		sched.Failure.Site = relSite(s.inst.ModuleRoot, sched.Failure.Site)

@@ -82,8 +82,8 @@ func (s *search) runPlain(ctx context.Context, t *target, bin string, n int, tim
 		what += " -count=" + strconv.Itoa(s.opts.Runs)
 	}
 	run := strings.Join(runPatterns(t.name, s.runFilter), "|")
-	out.tested = fmt.Sprintf("%d %s of %s -run '%s'", len(out.runs), checks.Plural(len(out.runs), "run"), what, run)
-	out.command = fmt.Sprintf("%s -run '%s'", strings.TrimPrefix(what, "plain "), run)
+	out.tested = fmt.Sprintf("%d %s of %s -run '%s'%s", len(out.runs), checks.Plural(len(out.runs), "run"), what, run, s.skipFlag())
+	out.command = fmt.Sprintf("%s -run '%s'%s", strings.TrimPrefix(what, "plain "), run, s.skipFlag())
 	return out
 }
 
@@ -138,7 +138,7 @@ func (s *search) stressPlain(ctx context.Context, t *target, bin string, fs []*f
 	count := n * max(s.opts.Runs, 1)
 	out.runs = append(out.runs, r)
 	what := strings.Join(append([]string{"go test"}, buildFlags(s.opts.Race, s.opts.Tags)...), " ")
-	out.stressCommand = fmt.Sprintf("%s -count=%d -failfast -run '%s'", what, count, strings.Join(runPatterns(t.name, s.runFilter), "|"))
+	out.stressCommand = fmt.Sprintf("%s -count=%d -failfast -run '%s'%s", what, count, strings.Join(runPatterns(t.name, s.runFilter), "|"), s.skipFlag())
 	out.tested += fmt.Sprintf(" and 1 of -count=%d -failfast", count)
 	for _, f := range rest {
 		if sameAsPlain(f, r, t.pkg.Dir) {
@@ -175,6 +175,9 @@ func (s *search) plainExec(ctx context.Context, t *target, bin string, timeout t
 	args := []string{"-test.run=" + plainRunPattern(t.name, s.runFilter), "-test.v", "-test.count=" + strconv.Itoa(max(s.opts.Runs, 1))}
 	if stress > 0 {
 		args = []string{"-test.run=" + plainRunPattern(t.name, s.runFilter), "-test.failfast", "-test.count=" + strconv.Itoa(stress*max(s.opts.Runs, 1))}
+	}
+	if s.skipFilter != nil {
+		args = append(args, "-test.skip="+plainSkipPattern(s.skipFilter))
 	}
 	kill := timeout
 	if s.opts.Race {

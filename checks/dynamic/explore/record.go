@@ -185,6 +185,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
+			Skip:        s.subSkip,
 			Trace:       true,
 		},
 	}

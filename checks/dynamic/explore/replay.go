@@ -260,6 +260,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		MaxSteps:    sched.MaxSteps,
 		TestTimeout: sched.TestTimeout,
 		Run:         sched.Run,
+		Skip:        sched.Skip,
 	}
 	if len(sched.Decisions) > 0 {
 		c := *sched

@@ -62,8 +62,8 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionRun:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionRun)
+	case s.Version > rt.ScheduleVersionSkip:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSkip)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
@@ -76,6 +76,11 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	if s.Run != "" {
 		if _, err := rt.ParseRun(s.Run); err != nil {
 			return nil, fmt.Errorf("%s is not a schedule: bad run pattern: %w", what, err)
+		}
+	}
+	if s.Skip != "" {
+		if _, err := rt.ParseRun(s.Skip); err != nil {
+			return nil, fmt.Errorf("%s is not a schedule: bad skip pattern: %w", what, err)
 		}
 	}
 	for _, f := range s.Files {

@@ -85,7 +85,9 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":6,"package":"p","test":"TestA","decisions":[],"nowTick":-3}`, err: "version 6 without a positive nowTick"},
 		{json: `{"version":7,"package":"p","test":"TestA","decisions":[],"nowTick":20,"run":"TestA/sub"}`, tick: 20},
 		{json: `{"version":7,"package":"p","test":"TestA","decisions":[],"nowTick":20,"run":"TestA/(sub"}`, err: `bad run pattern: element 1 of "TestA/(sub"`},
-		{json: `{"version":8,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 8; this interleave reads versions up to 7"},
+		{json: `{"version":8,"package":"p","test":"TestA","decisions":[],"nowTick":20,"skip":"TestA/sub"}`, tick: 20},
+		{json: `{"version":8,"package":"p","test":"TestA","decisions":[],"nowTick":20,"skip":"TestA/[sub"}`, err: `bad skip pattern: element 1 of "TestA/[sub"`},
+		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 9; this interleave reads versions up to 8"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {

@@ -58,6 +58,26 @@ func plainRunPattern(name string, run *rt.RunFilter) string {
 	return strings.Join(alts, "|")
 }
 
+// plainSkipPattern is the -test.skip pattern of the plain wrapper for
+// skip, -skip's pattern with elements for subtests: each alternative under
+// the wrapper, so that it skips what it skips of the test below it.
+func plainSkipPattern(skip *rt.RunFilter) string {
+	alts := skip.Alternatives()
+	for i, a := range alts {
+		alts[i] = "^TestInterleavePlainX?$/^plain$/" + a
+	}
+	return strings.Join(alts, "|")
+}
+
+// skipFlag is the -skip a printed go test command adds when the search
+// skipped subtests, else "".
+func (s *search) skipFlag() string {
+	if s.subSkip == "" {
+		return ""
+	}
+	return " -skip '" + s.subSkip + "'"
+}
+
 // runPatterns is what go test's -run takes to run test name ("TestX", or
 // "TestX/Sub": Sub alone) as the search ran it: its elements anchored,
 // then, when run (-run's pattern) selects among their subtests, one

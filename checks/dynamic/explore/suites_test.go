@@ -101,6 +101,44 @@ func TestRunSelectsSuiteMethods(t *testing.T) {
 	}
 }
 
+// TestSkipLeavesOutSuiteMethods: -skip with elements for subtests leaves
+// out suite methods and subtests as go test's -skip does (TestABBA's and
+// abba's deadlocks are not searched), the schedule carries it and its
+// finding replays, and plain go test runs with it.
+func TestSkipLeavesOutSuiteMethods(t *testing.T) {
+	const skip = "TestMixSuite/TestABBA|TestTable/abba"
+	c := countedBuild(t, suitesDir, []string{"./selected"})
+	res, err := Run(context.Background(), Options{
+		Dir: c.dir, Patterns: []string{"./selected"}, Skip: skip, Budget: 5 * time.Minute, Build: c.build,
+		Seed: 1, Workers: 1, Schedules: 30, SchedulesDir: t.TempDir(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Want = testkit.Want{
+		Kinds: map[string]checks.FailureKind{
+			"TestMixSuite": checks.TestFailure,
+			"TestTable":    "",
+		},
+		Msgs: map[string][]string{
+			"TestMixSuite": {"TestMixSuite/TestLost: ", "count = 1, want 2"},
+		},
+	}
+	checkFindings(context.Background(), t, res, c)
+	for _, f := range res.Findings {
+		sched, err := ReadSchedule(f.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sched.Skip != skip || sched.Version != rt.ScheduleVersionSkip {
+			t.Errorf("schedule of %s: skip %q, version %d; want %q, %d", f.Test, sched.Skip, sched.Version, skip, rt.ScheduleVersionSkip)
+		}
+		if f.PlainGo == nil || f.PlainGo.Runs == 0 || !strings.Contains(f.PlainGo.Command, `-run '^TestMixSuite$' -skip '`+skip+`'`) {
+			t.Errorf("plain go test of %s: %+v; want runs of -run '^TestMixSuite$' -skip '%s'", f.Test, f.PlainGo, skip)
+		}
+	}
+}
+
 // TestParallelSubtestFailedFirst: of two parallel subtests that fail on
 // one schedule, the finding names the one whose t failed first (early,
 // started second), whose assertion its message quotes, and replays. It

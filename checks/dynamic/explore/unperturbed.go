@@ -243,6 +243,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			MaxSteps:    s.opts.MaxSteps,
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
+			Skip:        s.subSkip,
 			Targets:     s.opts.Targets, // counted, not aimed at
 		},
 	}

@@ -193,6 +193,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				MaxSteps:    s.opts.MaxSteps,
 				TestTimeout: s.opts.TestTimeout,
 				Run:         s.subRun,
+				Skip:        s.subSkip,
 				Targets:     s.opts.Targets,
 				StopOnFail:  stopOnFail,
 				StopFile:    stopFile,

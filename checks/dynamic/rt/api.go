@@ -7,6 +7,7 @@ package rt
 // performs the real operation and nothing else.
 
 import (
+	"errors"
 	"os"
 	"reflect"
 	"runtime"
@@ -884,8 +885,16 @@ func runSubtest(c *gstate, t *testing.T, f func(t *testing.T)) {
 		endOfGoroutine()
 		c.exit(p)
 	}
+	returned := false
 	defer func() {
 		p := recover()
+		if p == nil && !returned && pausedOf(c) != nil && !t.Failed() && !t.Skipped() {
+			// A parallel subtest ended by runtime.Goexit not of its own
+			// FailNow or SkipNow (a parent's FailNow): go test panics,
+			// but the real t.Run here, not told of t.Parallel, would
+			// only fail the subtest.
+			p = errParallelGoexit
+		}
 		if p == nil {
 			p = protect(func() { waitParallel(c) }, finish)
 		}
@@ -897,7 +906,13 @@ func runSubtest(c *gstate, t *testing.T, f func(t *testing.T)) {
 	}()
 	c.call(&request{op: opStart})
 	f(t)
+	returned = true
 }
+
+// errParallelGoexit is go test's panic when a parallel subtest's goroutine
+// ends by runtime.Goexit while its test is not finished (testing's
+// errNilPanicOrGoexit).
+var errParallelGoexit = errors.New("test executed panic(nil) or runtime.Goexit")
 
 // waitParallel ends g's test function: it opens the barrier of g's
 // parallel subtests and waits for them, as go test does before running the

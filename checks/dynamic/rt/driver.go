@@ -68,6 +68,9 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 	if _, err := ParseRun(cfg.Run); cfg.Run != "" && err != nil {
 		t.Fatalf("interleave: bad run pattern: %v", err)
 	}
+	if _, err := ParseRun(cfg.Skip); cfg.Skip != "" && err != nil {
+		t.Fatalf("interleave: bad skip pattern: %v", err)
+	}
 	// A test that re-runs its own binary (to test a crash or os.Exit, often
 	// with -test.run=t.Name(), which names this driver) gets a child that
 	// runs the test plainly, without the scheduler and its results file.

@@ -100,10 +100,12 @@ func TestMainChild(t *testing.T) {
 			Gosched()
 			sem <- 2
 		},
-		"TestParentFailNow":      parentFailNow,
-		"TestGrandparentFailNow": grandparentFailNow,
-		"TestSubtestGoexit":      subtestGoexit,
-		"TestOwnFailNow":         ownFailNow,
+		"TestParentFailNow":         parentFailNow,
+		"TestGrandparentFailNow":    grandparentFailNow,
+		"TestSubtestGoexit":         subtestGoexit,
+		"TestOwnFailNow":            ownFailNow,
+		"TestParallelParentFailNow": parallelParentFailNow,
+		"TestParallelOwnFailNow":    parallelOwnFailNow,
 		"TestFail": func(t *testing.T) {
 			Go(func() {})
 			t.Errorf("boom")

@@ -72,6 +72,11 @@ const ScheduleVersionTick = 6
 // subtest, not those the search ran.
 const ScheduleVersionRun = 7
 
+// ScheduleVersionSkip is the version of a schedule that carries Skip: an
+// interleave that reads only up to version 7 would replay it with the
+// subtests -skip left out.
+const ScheduleVersionSkip = 8
+
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
 const LegacyNowTick = time.Nanosecond
@@ -140,6 +145,10 @@ type Config struct {
 	// (RunFilter): a controlled t.Run runs its subtest only when the
 	// pattern selects it, as go test's t.Run would.
 	Run string `json:"run,omitempty"`
+	// Skip, when set, is go test's -skip pattern with elements for
+	// subtests: a controlled t.Run does not run a subtest it skips
+	// (RunFilter.Skips).
+	Skip string `json:"skip,omitempty"`
 }
 
 // Decision is one choice of the scheduler: which logical goroutine ran next,
@@ -252,6 +261,9 @@ type Schedule struct {
 	// Run is Config.Run of the search that found it: its replay runs the
 	// same subtests.
 	Run string `json:"run,omitempty"`
+	// Skip is Config.Skip of the search that found it: its replay leaves
+	// out the same subtests.
+	Skip string `json:"skip,omitempty"`
 }
 
 // Prior is one schedule run before a Schedule in its process.

@@ -16,6 +16,7 @@ import (
 // of the name matches the name's element there (unanchored); levels beyond
 // the alternative's elements are all selected.
 type RunFilter struct {
+	src   string     // the pattern as given
 	alts  [][]string // the elements' source, spaces rewritten as go test does
 	match [][]*regexp.Regexp
 }
@@ -23,7 +24,7 @@ type RunFilter struct {
 // ParseRun reads pattern as go test's -run; the error names the element
 // that does not compile.
 func ParseRun(pattern string) (*RunFilter, error) {
-	f := &RunFilter{}
+	f := &RunFilter{src: pattern}
 	for _, alt := range splitRun(pattern) {
 		var res []*regexp.Regexp
 		for i, el := range alt {
@@ -78,6 +79,19 @@ func splitRun(s string) [][]string {
 	return append(alts, append(alt, s))
 }
 
+// MustParseRun is ParseRun of a pattern already checked; it panics on a bad
+// one.
+func MustParseRun(pattern string) *RunFilter {
+	f, err := ParseRun(pattern)
+	if err != nil {
+		panic("interleave: " + err.Error())
+	}
+	return f
+}
+
+// String is the pattern as given.
+func (f *RunFilter) String() string { return f.src }
+
 // Subtests reports whether the pattern selects among subtests: some
 // alternative has an element past the test's name.
 func (f *RunFilter) Subtests() bool {
@@ -110,6 +124,30 @@ func (f *RunFilter) Matches(name ...string) bool {
 	return false
 }
 
+// Alternatives is the pattern's alternatives, each its elements joined by
+// "/" (spaces rewritten as go test does).
+func (f *RunFilter) Alternatives() []string {
+	out := make([]string, len(f.alts))
+	for i, alt := range f.alts {
+		out[i] = strings.Join(alt, "/")
+	}
+	return out
+}
+
+// Skips reports whether go test's -skip, read as f, leaves out the test or
+// subtest whose name's elements are name: the first alternative that
+// matches name's elements matches all of its own (one with more elements
+// than name only matches partly, and go test then skips none of name but
+// looks again at its subtests).
+func (f *RunFilter) Skips(name ...string) bool {
+	for k, alt := range f.match {
+		if (&RunFilter{match: f.match[k : k+1]}).Matches(name...) {
+			return len(name) >= len(alt)
+		}
+	}
+	return false
+}
+
 // Under is what the pattern selects below the (sub)test whose name's
 // elements are prefix: the remaining elements of each alternative that
 // selects prefix, joined by "/"; all when one of them selects every
@@ -128,14 +166,16 @@ func (f *RunFilter) Under(prefix ...string) (rest []string, all bool) {
 }
 
 // runSelected reports whether t.Run(name, …) of a controlled goroutine runs
-// its subtest under Config.Run, as go test's t.Run would (go test's t.Run
-// of a subtest -run leaves out returns true without running it).
+// its subtest under Config.Run and Config.Skip, as go test's t.Run would
+// (go test's t.Run of a subtest -run or -skip leaves out returns true
+// without running it).
 //
 //go:norace
 func runSelected(t *testing.T, name string) bool {
 	s := active
-	if s == nil || s.runFilter == nil {
+	if s == nil || s.runFilter == nil && s.skipFilter == nil {
 		return true
 	}
-	return s.runFilter.Matches(strings.Split(TestName(t)+"/"+subtestName(name), "/")...)
+	elems := strings.Split(TestName(t)+"/"+subtestName(name), "/")
+	return (s.runFilter == nil || s.runFilter.Matches(elems...)) && (s.skipFilter == nil || !s.skipFilter.Skips(elems...))
 }

@@ -120,3 +120,65 @@ func TestRunSelectsSubtests(t *testing.T) {
 		t.Errorf("replay without Run followed the schedule; the test does not show that Run matters")
 	}
 }
+
+// TestSkipsAsGoTest: Skips reads -skip as go test does: a test is left out
+// when the first alternative matching its name's elements has no more
+// elements than the name (a partial match skips nothing yet).
+func TestSkipsAsGoTest(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		name    string
+		want    bool
+	}{
+		{"TestA", "TestA", true},
+		{"TestA", "TestB", false},
+		{"TestA/x", "TestA", false},
+		{"TestA/x", "TestA/x", true},
+		{"TestA/x", "TestA/x/deeper", true},
+		{"TestA/x", "TestA/y", false},
+		{"TestA/x|TestB", "TestB", true},
+		// The first matching alternative decides: TestA matches the first
+		// partly, so TestA runs and its subtests other than x are skipped
+		// by the second.
+		{"TestA/x|TestA", "TestA", false},
+		{"TestA/x|TestA", "TestA/y", true},
+		{"TestA/b c", "TestA/b_c", true},
+	} {
+		f, err := ParseRun(c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Skips(strings.Split(c.name, "/")...); got != c.want {
+			t.Errorf("-skip %q: Skips(%s) = %v, want %v", c.pattern, c.name, got, c.want)
+		}
+	}
+}
+
+// TestSkipLeavesOutSubtests: Config.Skip leaves out the subtests it skips
+// as go test's -skip does, and a schedule replays with the same Skip, not
+// without it.
+func TestSkipLeavesOutSubtests(t *testing.T) {
+	var ran []string
+	cfg := Config{Test: "TestNested", Schedules: 1, StepTimeout: 5 * time.Second, Skip: "TestNested/a/x|TestNested/b"}
+	mustPass(t, RunSchedules(t, cfg, nestedSubtests(&ran), nil))
+	if want := []string{"TestNested/a", "TestNested/a/y"}; !reflect.DeepEqual(ran, want) {
+		t.Fatalf("ran %q, want %q", ran, want)
+	}
+
+	cfg = Config{Test: "TestNested", Schedules: 1, Seed: 3, Strategy: "random", StepTimeout: 5 * time.Second, Skip: "TestNested/a"}
+	rs := RunSchedules(t, cfg, nestedSubtests(&ran), nil)
+	mustPass(t, rs)
+	sch := &Schedule{Version: ScheduleVersionSkip, Test: "TestNested", Seed: rs[0].Seed, Decisions: rs[0].Decisions, Skip: cfg.Skip}
+	ran = nil
+	r := RunSchedule(t, Config{Test: "TestNested", StepTimeout: 5 * time.Second, Skip: sch.Skip}, 0, nil, sch, nestedSubtests(&ran))
+	if r.Diverged != "" || len(r.Decisions) != len(rs[0].Decisions) {
+		t.Errorf("replay with Skip: diverged %q, %d decisions; want the %d recorded", r.Diverged, len(r.Decisions), len(rs[0].Decisions))
+	}
+	if want := []string{"TestNested/b", "TestNested/b/x", "TestNested/b/y"}; !reflect.DeepEqual(ran, want) {
+		t.Errorf("replay ran %q, want %q", ran, want)
+	}
+	r = RunSchedule(t, Config{Test: "TestNested", StepTimeout: 5 * time.Second}, 0, nil, sch, nestedSubtests(&ran))
+	if r.Diverged == "" {
+		t.Errorf("replay without Skip followed the schedule; the test does not show that Skip matters")
+	}
+}

@@ -251,6 +251,8 @@ type sched struct {
 	preClock   time.Duration
 	// runFilter is Config.Run read (nil: every subtest runs).
 	runFilter *RunFilter
+	// skipFilter is Config.Skip read (nil: no subtest is skipped).
+	skipFilter *RunFilter
 }
 
 //go:norace
@@ -274,6 +276,9 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	}
 	if cfg.Run != "" {
 		s.runFilter, _ = ParseRun(cfg.Run) // checked by the driver; nil runs every subtest
+	}
+	if cfg.Skip != "" {
+		s.skipFilter, _ = ParseRun(cfg.Skip) // checked by the driver; nil skips none
 	}
 	if replay != nil && !replay.ClockBase.IsZero() {
 		s.base = sameFraction(s.base, replay.ClockBase)

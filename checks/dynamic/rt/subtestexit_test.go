@@ -49,6 +49,57 @@ func ownFailNow(t *testing.T) {
 	t.Logf("the parent went on, t.Run returned %v", ok)
 }
 
+// parallelParentFailNow: a parallel subtest calls t.FailNow of its parent,
+// which has finished; go test panics, "test executed panic(nil) or
+// runtime.Goexit" (exit 2), as for runtime.Goexit.
+func parallelParentFailNow(t *testing.T) {
+	Run(t, "child", func(ct *testing.T) {
+		Parallel(ct)
+		Go(func() {})
+		t.FailNow()
+	})
+}
+
+// parallelOwnFailNow: a parallel subtest calls its own t.FailNow; go test
+// fails it, no panic.
+func parallelOwnFailNow(t *testing.T) {
+	Run(t, "child", func(ct *testing.T) {
+		Parallel(ct)
+		Go(func() {})
+		ct.FailNow()
+	})
+}
+
+// TestParallelSubtestParentFailNow: a parallel subtest's FailNow of its
+// parent is go test's panic under control too (it was a test failure,
+// "subtest may have called FailNow on a parent test", so plain go test's
+// exit 2 made it "fails another way" and it went unreported), on every
+// schedule, and replays; its own FailNow stays a test failure.
+func TestParallelSubtestParentFailNow(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	const want = "test executed panic(nil) or runtime.Goexit"
+	rs, out, _ := runMain(t, Config{Test: "TestParallelParentFailNow", Seed: 1, Schedules: 2, StepTimeout: 5 * time.Second})
+	if len(rs) != 2 {
+		t.Fatalf("want 2 schedules, got %+v\n%s", rs, out)
+	}
+	for _, r := range rs {
+		if r.Outcome != "panic" || !strings.Contains(r.Message, want) {
+			t.Fatalf("want go test's panic %q, got %+v\n%s", want, r, out)
+		}
+	}
+	sch := &Schedule{Version: ScheduleVersion, Test: "TestParallelParentFailNow", Seed: rs[1].Seed, Decisions: rs[1].Decisions}
+	rr, out, _ := runMain(t, Config{Test: "TestParallelParentFailNow", Replay: sch, StepTimeout: 5 * time.Second})
+	if len(rr) != 1 || rr[0].Outcome != "panic" || rr[0].Diverged != "" {
+		t.Fatalf("replay: %+v\n%s", rr, out)
+	}
+	rs, out, _ = runMain(t, Config{Test: "TestParallelOwnFailNow", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "test-failure" {
+		t.Fatalf("own FailNow: want a test failure, got %+v\n%s", rs, out)
+	}
+}
+
 // TestSubtestParentFailNow: a subtest that calls FailNow of its parent
 // fails the test as go test fails it, on every schedule, and replays; it is
 // no hang of the parent's t.Run (IL9006 on gomemcache's
