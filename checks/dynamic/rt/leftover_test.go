@@ -134,3 +134,44 @@ func TestSettleLockHeldAtBaseline(t *testing.T) {
 		t.Errorf("settle kept the process with a lock held outside control")
 	}
 }
+
+// A goroutine of the baseline that ends after the baseline was counted
+// does not hide a leftover that runs: the count is back at the baseline,
+// yet the next schedule may not run beside it. (On a loaded machine the
+// goroutine of the subtest before had called gone.Done but not yet ended,
+// and TestLeftoverInterferes/runs ran 2 schedules in one process.)
+func TestSettleBaselineGoroutineEnded(t *testing.T) {
+	end, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		<-end
+		close(ended)
+	}()
+	baseline := runtime.NumGoroutine()
+	k := newKeeper()
+	stop := make(chan struct{})
+	var gone sync.WaitGroup
+	gone.Add(1)
+	go func() { // the leftover: it runs
+		defer gone.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	defer gone.Wait()
+	defer close(stop)
+	close(end)
+	<-ended
+	// Counted, not timed: the baseline's goroutine is gone once the count
+	// is back at the baseline (go test's deadline bounds a hang).
+	for runtime.NumGoroutine() > baseline {
+		runtime.Gosched()
+	}
+	if _, ok := k.settle(baseline); ok {
+		t.Errorf("settle kept the process beside a leftover that runs, the count at the baseline")
+	}
+}
