@@ -130,28 +130,81 @@ func TestSettleLockHeldAtBaseline(t *testing.T) {
 	atomic.AddInt64(&heldOutside, 1)
 	defer atomic.AddInt64(&heldOutside, -1)
 	k := newKeeper()
-	if _, ok := k.settle(runtime.NumGoroutine() + 1); ok {
+	k.baseline = runtime.NumGoroutine() + 1
+	if _, ok := k.settle(); ok {
 		t.Errorf("settle kept the process with a lock held outside control")
 	}
 }
 
-// A goroutine of the baseline that ends after the baseline was counted
-// does not hide a leftover that runs: the count is back at the baseline,
-// yet the next schedule may not run beside it. (On a loaded machine the
-// goroutine of the subtest before had called gone.Done but not yet ended,
-// and TestLeftoverInterferes/runs ran 2 schedules in one process.)
-func TestSettleBaselineGoroutineEnded(t *testing.T) {
-	end, ended := make(chan struct{}), make(chan struct{})
-	go func() {
-		<-end
+// A goroutine of the baseline still running when it was counted (on a
+// loaded machine, the subtest before's, after its gone.Done) and ending
+// later does not hide a leftover that runs: the count is back at the
+// baseline, yet the next schedule may not run beside it.
+// TestLeftoverInterferes/runs ran 2 schedules in one process so.
+func TestSettleBaselineGoroutineEnding(t *testing.T) {
+	var done atomic.Bool
+	ended := make(chan struct{})
+	go func() { // runs until told: never parked while newKeeper looks
+		for !done.Load() {
+			runtime.Gosched()
+		}
 		close(ended)
 	}()
-	baseline := runtime.NumGoroutine()
 	k := newKeeper()
+	if k.counted {
+		t.Fatalf("newKeeper trusts counts with a goroutine of its baseline running")
+	}
+	done.Store(true)
+	<-ended
+	stop := startRunner(t)
+	// Counted, not timed: the baseline's goroutine is gone once the count
+	// is back at the baseline (go test's deadline bounds a hang).
+	for runtime.NumGoroutine() > k.baseline {
+		runtime.Gosched()
+	}
+	if _, ok := k.settle(); ok {
+		t.Errorf("settle kept the process beside a leftover that runs, the count at the baseline")
+	}
+	stop()
+}
+
+// A parked goroutine of the baseline that a schedule wakes and that ends
+// (the count goes below the baseline) makes every later settle read the
+// dump: a leftover that runs, born later, brings the count back to the
+// baseline only.
+func TestSettleBaselineGoroutineWokenEnds(t *testing.T) {
+	wake, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		<-wake
+		close(ended)
+	}()
+	// Parked once it waits on wake: newKeeper yields until it is.
+	k := newKeeper()
+	if !k.counted {
+		t.Skipf("a goroutine of the baseline still runs (%d goroutines)", k.baseline)
+	}
+	close(wake)
+	<-ended
+	for runtime.NumGoroutine() >= k.baseline {
+		runtime.Gosched()
+	}
+	if _, ok := k.settle(); !ok {
+		t.Fatalf("settle did not keep the process with nothing left")
+	}
+	stop := startRunner(t)
+	if _, ok := k.settle(); ok {
+		t.Errorf("settle kept the process beside a leftover that runs, the count at the baseline")
+	}
+	stop()
+}
+
+// startRunner starts a leftover that runs (a real sleep in a loop) and
+// returns what stops it and waits until it has.
+func startRunner(t *testing.T) func() {
 	stop := make(chan struct{})
 	var gone sync.WaitGroup
 	gone.Add(1)
-	go func() { // the leftover: it runs
+	go func() {
 		defer gone.Done()
 		for {
 			select {
@@ -162,16 +215,8 @@ func TestSettleBaselineGoroutineEnded(t *testing.T) {
 			}
 		}
 	}()
-	defer gone.Wait()
-	defer close(stop)
-	close(end)
-	<-ended
-	// Counted, not timed: the baseline's goroutine is gone once the count
-	// is back at the baseline (go test's deadline bounds a hang).
-	for runtime.NumGoroutine() > baseline {
-		runtime.Gosched()
-	}
-	if _, ok := k.settle(baseline); ok {
-		t.Errorf("settle kept the process beside a leftover that runs, the count at the baseline")
+	return func() {
+		close(stop)
+		gone.Wait()
 	}
 }
