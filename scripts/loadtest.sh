@@ -48,7 +48,7 @@ for ((i = 1; i <= n; i++)); do
 	load0=$(cut -d' ' -f1 /proc/loadavg)
 	status=0
 	/usr/bin/time -f '%U %S %e' -o "$out/time" nice -n 10 go test -count=1 "$@" "$pkg" >"$out/run$i" 2>&1 || status=$?
-	read -r u s e <"$out/time" || true
+	read -r u s e < <(tail -n 1 "$out/time") || true
 	load1=$(cut -d' ' -f1 /proc/loadavg)
 	cpu=$(awk -v u="${u:-0}" -v s="${s:-0}" 'BEGIN { printf "%.1f", u + s }')
 	if [ $status -eq 0 ]; then
