@@ -73,7 +73,7 @@ func newKeeper() *keeper {
 				continue
 			}
 			k.base[id] = true
-			if state, _ := leftoverState(block); j > 0 && mayRun(state) {
+			if state, frames := leftoverState(block); j > 0 && mayRun(state, frames) {
 				parked = false
 			}
 		}
@@ -91,11 +91,14 @@ func newKeeper() *keeper {
 // baseYields bounds newKeeper's wait for goroutines that still run.
 const baseYields = 100
 
-// mayRun: may a goroutine in this state (leftoverState) run on, and end,
-// without anything waking it?
-func mayRun(state string) bool {
+// mayRun: may a goroutine in this state, with these frames
+// (leftoverState), run on, and end, without anything waking it? Not
+// os/signal's loop, in a system call for good (as foreignBusy has it).
+func mayRun(state, frames string) bool {
 	switch state {
-	case "running", "runnable", "sleep", "syscall", "preempted", "":
+	case "syscall":
+		return !strings.Contains(frames, "signal_recv")
+	case "running", "runnable", "sleep", "preempted", "":
 		return true
 	}
 	return false

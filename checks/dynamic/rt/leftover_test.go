@@ -1,9 +1,12 @@
 package rt
 
 import (
+	"os"
+	"os/signal"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -218,5 +221,16 @@ func startRunner(t *testing.T) func() {
 	return func() {
 		close(stop)
 		gone.Wait()
+	}
+}
+
+// os/signal's loop, in a system call for good, does not keep newKeeper
+// from trusting counts.
+func TestKeeperCountsBesideSignalLoop(t *testing.T) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGUSR2)
+	defer signal.Stop(c)
+	if k := newKeeper(); !k.counted {
+		t.Errorf("newKeeper does not trust counts beside os/signal's loop:\n%s", k.dump())
 	}
 }
