@@ -150,7 +150,6 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 	var all []Result
 	strat := NewStrategy(cfg.Strategy, cfg.Targets)
 	warmThreads()
-	baseline := runtime.NumGoroutine()
 	keep := newKeeper()
 	var longest time.Duration // of the schedules run
 	failed := false
@@ -174,7 +173,7 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		// process. Leftovers parked on channels out of its way are kept
 		// (leftover.go), and the Result says so.
 		if i > cfg.First {
-			left, ok := keep.settle(baseline)
+			left, ok := keep.settle()
 			if !ok {
 				fmt.Fprintf(os.Stderr, "%s%d %d\n", MarkerLeftovers, i, left)
 				break

@@ -47,19 +47,61 @@ func keptNow() int { return int(atomic.LoadInt64(&keptCount)) }
 // dump (state and frames) when it was kept.
 type keeper struct {
 	base map[uint64]bool
-	kept map[uint64]uint64 // goroutine id: hash of its leftoverState
-	buf  []byte            // the last dump's room, reused
+	// baseline is how many goroutines were alive then; counted says that
+	// a count at or below it means no leftover: each of them was parked
+	// (none was still ending) and none has ended since.
+	baseline int
+	counted  bool
+	kept     map[uint64]uint64 // goroutine id: hash of its leftoverState
+	buf      []byte            // the last dump's room, reused
 }
 
 // newKeeper records the goroutines alive now: they are not leftovers.
+// It yields (a number of times, not a time) until all but its caller are
+// parked: one still ending when counted (a loaded machine) would later
+// hide a leftover from a count, so if one still runs, settle never trusts
+// a count.
 func newKeeper() *keeper {
-	k := &keeper{base: map[uint64]bool{}, kept: map[uint64]uint64{}}
-	for _, block := range strings.Split(k.dump(), "\n\n") {
-		if id, ok := blockGoid(block); ok {
+	k := &keeper{kept: map[uint64]uint64{}}
+	for i := 0; ; i++ {
+		k.base = map[uint64]bool{}
+		parked := true
+		// The caller's goroutine comes first in the dump.
+		for j, block := range strings.Split(k.dump(), "\n\n") {
+			id, ok := blockGoid(block)
+			if !ok {
+				continue
+			}
 			k.base[id] = true
+			if state, frames := leftoverState(block); j > 0 && mayRun(state, frames) {
+				parked = false
+			}
 		}
+		k.baseline = runtime.NumGoroutine()
+		if parked || i == baseYields {
+			// A dump with goroutines the count leaves out
+			// (GOTRACEBACK=system) is no baseline for the count.
+			k.counted = parked && k.baseline == len(k.base)
+			return k
+		}
+		runtime.Gosched()
 	}
-	return k
+}
+
+// baseYields bounds newKeeper's wait for goroutines that still run.
+const baseYields = 100
+
+// mayRun: may a goroutine in this state, with these frames
+// (leftoverState), run on, and end, without anything waking it? Not
+// os/signal's loop, in a system call for good (as foreignBusy has it).
+func mayRun(state, frames string) bool {
+	switch state {
+	case "syscall":
+		return !strings.Contains(frames, "signal_recv")
+	case "running", "runnable", "sleep", "preempted", "":
+		return true
+	}
+	return false
 }
 
 // dump is a stack dump of every goroutine, in a buffer kept from one call
@@ -79,9 +121,10 @@ func (k *keeper) dump() string {
 
 // settle runs between two schedules: after a short wait for the
 // goroutines that are ending, it reports whether the next schedule may run
-// in this process (with baseline goroutines before the first) beside what
-// earlier ones left, and else how many they left.
-func (k *keeper) settle(baseline int) (int, bool) {
+// in this process beside what earlier ones left, and else how many they
+// left.
+func (k *keeper) settle() (int, bool) {
+	baseline := k.baseline
 	// Goroutines of the schedule that are ending (its test's) first: a
 	// dump while they are would be one more.
 	for i, same, last := 0, 0, -1; i < 200 && same < 3; i++ {
@@ -101,10 +144,15 @@ func (k *keeper) settle(baseline int) (int, bool) {
 		// No min/max/clear here: rt is compiled at the language version
 		// of the module under test, which may be older than go1.21.
 		n := runtime.NumGoroutine() - baseline
+		if n < 0 {
+			// One of the baseline's ended: from now on a count at the
+			// baseline may hide a leftover.
+			k.counted = false
+		}
 		// A count at or below the baseline is not enough when a lock is
 		// held outside control: a goroutine of the baseline may have
 		// ended meanwhile while a leftover holds it.
-		if n <= 0 && atomic.LoadInt64(&heldOutside) == 0 {
+		if n <= 0 && k.counted && atomic.LoadInt64(&heldOutside) == 0 {
 			k.kept = map[uint64]uint64{}
 			return 0, true
 		}

@@ -1,9 +1,13 @@
 package rt
 
 import (
+	"os"
+	"os/exec"
+	"os/signal"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -130,7 +134,113 @@ func TestSettleLockHeldAtBaseline(t *testing.T) {
 	atomic.AddInt64(&heldOutside, 1)
 	defer atomic.AddInt64(&heldOutside, -1)
 	k := newKeeper()
-	if _, ok := k.settle(runtime.NumGoroutine() + 1); ok {
+	k.baseline = runtime.NumGoroutine() + 1
+	if _, ok := k.settle(); ok {
 		t.Errorf("settle kept the process with a lock held outside control")
+	}
+}
+
+// A goroutine of the baseline still running when it was counted (on a
+// loaded machine, the subtest before's, after its gone.Done) and ending
+// later does not hide a leftover that runs: the count is back at the
+// baseline, yet the next schedule may not run beside it.
+// TestLeftoverInterferes/runs ran 2 schedules in one process so.
+func TestSettleBaselineGoroutineEnding(t *testing.T) {
+	var done atomic.Bool
+	ended := make(chan struct{})
+	go func() { // runs until told: never parked while newKeeper looks
+		for !done.Load() {
+			runtime.Gosched()
+		}
+		close(ended)
+	}()
+	k := newKeeper()
+	if k.counted {
+		t.Fatalf("newKeeper trusts counts with a goroutine of its baseline running")
+	}
+	done.Store(true)
+	<-ended
+	stop := startRunner(t)
+	// Counted, not timed: the baseline's goroutine is gone once the count
+	// is back at the baseline (go test's deadline bounds a hang).
+	for runtime.NumGoroutine() > k.baseline {
+		runtime.Gosched()
+	}
+	if _, ok := k.settle(); ok {
+		t.Errorf("settle kept the process beside a leftover that runs, the count at the baseline")
+	}
+	stop()
+}
+
+// A parked goroutine of the baseline that a schedule wakes and that ends
+// (the count goes below the baseline) makes every later settle read the
+// dump: a leftover that runs, born later, brings the count back to the
+// baseline only.
+func TestSettleBaselineGoroutineWokenEnds(t *testing.T) {
+	wake, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		<-wake
+		close(ended)
+	}()
+	// Parked once it waits on wake: newKeeper yields until it is.
+	k := newKeeper()
+	if !k.counted {
+		t.Skipf("a goroutine of the baseline still runs (%d goroutines)", k.baseline)
+	}
+	close(wake)
+	<-ended
+	for runtime.NumGoroutine() >= k.baseline {
+		runtime.Gosched()
+	}
+	if _, ok := k.settle(); !ok {
+		t.Fatalf("settle did not keep the process with nothing left")
+	}
+	stop := startRunner(t)
+	if _, ok := k.settle(); ok {
+		t.Errorf("settle kept the process beside a leftover that runs, the count at the baseline")
+	}
+	stop()
+}
+
+// startRunner starts a leftover that runs (a real sleep in a loop) and
+// returns what stops it and waits until it has.
+func startRunner(t *testing.T) func() {
+	stop := make(chan struct{})
+	var gone sync.WaitGroup
+	gone.Add(1)
+	go func() {
+		defer gone.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		gone.Wait()
+	}
+}
+
+// os/signal's loop, in a system call for good, does not keep newKeeper
+// from trusting counts. In a child process: the loop never ends, and
+// other tests count the goroutines of theirs.
+func TestKeeperCountsBesideSignalLoop(t *testing.T) {
+	if os.Getenv("RT_SIGNAL_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKeeperCountsBesideSignalLoop$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "RT_SIGNAL_CHILD=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the child: %v\n%s", err, out)
+		}
+		return
+	}
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGUSR2)
+	defer signal.Stop(c)
+	if k := newKeeper(); !k.counted {
+		t.Errorf("newKeeper does not trust counts beside os/signal's loop:\n%s", k.dump())
 	}
 }
