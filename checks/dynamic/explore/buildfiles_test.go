@@ -99,7 +99,7 @@ func TestSelectExcluded(t *testing.T) {
 func TestSelectSkip(t *testing.T) {
 	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestSlowA", "TestB"}}
 	inst := &rewrite.Result{ModuleRoot: "/m", Packages: []rewrite.Package{p}}
-	s := &search{opts: Options{Patterns: []string{"./p"}, Skip: "^TestSlow"}, inst: inst}
+	s := &search{opts: Options{Patterns: []string{"./p"}, Skip: "^TestSlow"}, skip: mustRun(t, "^TestSlow"), inst: inst}
 	ts, err := s.selectTests(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestSelectSkip(t *testing.T) {
 	if strings.Join(got, " ") != "TestA TestB" {
 		t.Errorf("selected %q, want TestA TestB", got)
 	}
-	s = &search{opts: Options{Patterns: []string{"./p"}, Run: "A$", Skip: "A"}, inst: inst}
+	s = &search{opts: Options{Patterns: []string{"./p"}, Run: "A$", Skip: "A"}, skip: mustRun(t, "A"), inst: inst}
 	if _, err := s.selectTests(mustRun(t, "A$")); err == nil || !strings.Contains(err.Error(), `2 tests skipped: -skip "A"`) {
 		t.Errorf("err = %v, want a NoTestsError counting the skipped tests", err)
 	}
