@@ -234,27 +234,31 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return s.explore(ctx, built)
 }
 
+// parseFilter reads pattern as go test's flag reads it (nil when empty).
+func parseFilter(flag, pattern string) (*rt.RunFilter, error) {
+	if pattern == "" {
+		return nil, nil
+	}
+	f, err := rt.ParseRun(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("bad %s pattern: %w", flag, err)
+	}
+	return f, nil
+}
+
 // newSearch checks and completes the options (normalize), compiles the
 // -run pattern, and starts the state of the search.
 func newSearch(opts Options) (*search, *rt.RunFilter, error) {
 	if err := normalize(&opts); err != nil {
 		return nil, nil, err
 	}
-	var run *rt.RunFilter
-	if opts.Run != "" {
-		f, err := rt.ParseRun(opts.Run)
-		if err != nil {
-			return nil, nil, fmt.Errorf("bad -run pattern: %w", err)
-		}
-		run = f
+	run, err := parseFilter("-run", opts.Run)
+	if err != nil {
+		return nil, nil, err
 	}
-	var skip *rt.RunFilter
-	if opts.Skip != "" {
-		f, err := rt.ParseRun(opts.Skip)
-		if err != nil {
-			return nil, nil, fmt.Errorf("bad -skip pattern: %w", err)
-		}
-		skip = f
+	skip, err := parseFilter("-skip", opts.Skip)
+	if err != nil {
+		return nil, nil, err
 	}
 	s := &search{opts: opts, failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}, plainBins: map[string]*plainBin{}}
 	if run != nil && run.Subtests() {
