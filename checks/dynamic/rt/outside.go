@@ -527,8 +527,13 @@ func (s *sched) awaitRecordedBack(cands []*gstate) bool {
 // made it before that timer fired (a firing moves the clock past it,
 // wakeLate): when the goroutine it names is outside control
 // (a response on its way, slower in this run), the replay waits for it
-// rather than fire the timer and diverge. It reports whether a goroutine
-// came back.
+// rather than fire the timer and diverge. So too when the decision has no
+// clock and that goroutine waits on the outside world (its response came
+// back before real time moved the recording's clock): while one is out
+// there, real time moves the clock toward the deadline before a timer
+// fires (outsideTick at each decision, waitOutside before an idle
+// firing), and that leaves a clock on the next decision. It reports
+// whether a goroutine came back.
 //
 //go:norace
 func (s *sched) awaitRecordedClock() bool {
@@ -537,11 +542,14 @@ func (s *sched) awaitRecordedClock() bool {
 	}
 	d := s.replay.Decisions[s.steps]
 	next, ok := s.nextDeadline()
-	if !ok || d.Clock == 0 || time.Duration(d.Clock) > next || d.G < 0 || d.G >= len(s.gs) {
+	if !ok || time.Duration(d.Clock) > next || d.G < 0 || d.G >= len(s.gs) {
 		return false
 	}
 	g := s.gs[d.G]
 	if !g.outside || g.blockedReal {
+		return false
+	}
+	if d.Clock == 0 && !outsideWorld(g) {
 		return false
 	}
 	return s.awaitBack(g, false)
