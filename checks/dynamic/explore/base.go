@@ -364,44 +364,61 @@ func sameFailure(a, b checks.Finding) bool {
 	if a.Fingerprint() == b.Fingerprint() {
 		return true
 	}
+	if runningLeak(a) && runningLeak(b) {
+		// Where they were caught is not what they are.
+		return sameRunningLeak(a, b)
+	}
 	// normalizeMessage drops numbers, line numbers among them.
-	return a.Func == b.Func && normalizeMessage(a.Message) == normalizeMessage(b.Message) || sameRunningLeak(a, b)
+	return a.Func == b.Func && normalizeMessage(a.Message) == normalizeMessage(b.Message)
 }
 
 // sameRunningLeak: two leaks of goroutines still running after the test
 // (rt.LeakRunning) are one when the same functions started their
-// goroutines: their loops run on, and where the steps after the test stop
-// each is only where its loop was then. otelmetric v1.39.0's
+// goroutines (runningLoops): their loops run on, and where the steps after
+// the test stop each is only where its loop was then. otelmetric v1.39.0's
 // TestPeriodicReaderCollect never shuts its two readers down; their run
 // loops were stopped in the new hotColdWaitGroup (atomic.go:119), "new in
-// this change" against the base's loops, stopped elsewhere.
+// this change" against the base's loops, stopped elsewhere. Grouping
+// (causeKeys) goes by the same notion.
 func sameRunningLeak(a, b checks.Finding) bool {
-	if a.Kind != checks.Leak || !strings.Contains(a.Message, rt.LeakRunning) || !strings.Contains(b.Message, rt.LeakRunning) {
+	if !runningLeak(a) || !runningLeak(b) {
 		return false
 	}
-	ra, rb := leakRoots(a), leakRoots(b)
+	ra, rb := runningLoops(a), runningLoops(b)
 	return len(ra) > 0 && slices.Equal(ra, rb)
 }
 
-// leakRoots are the functions that started f's goroutines (each stack's
-// outermost frame, a closure named by its enclosing function), sorted;
-// nil when a goroutine has no stack.
-func leakRoots(f checks.Finding) []string {
-	var out []string
-	for _, g := range f.Goroutines {
-		if len(g.Stack) == 0 {
-			return nil
-		}
-		out = append(out, closureOwner.ReplaceAllString(g.Stack[len(g.Stack)-1].Func, ""))
-	}
-	slices.Sort(out)
-	return out
+// runningLeak: is f a leak of goroutines still running after the test?
+func runningLeak(f checks.Finding) bool {
+	return f.Kind == checks.Leak && strings.Contains(f.Message, rt.LeakRunning)
 }
 
-// closureOwner matches the suffixes of a closure's or go statement's
-// wrapper's name (".func2", ".gowrap1", ".func1.2"): their numbers change
-// when the enclosing function gains or loses one.
-var closureOwner = regexp.MustCompile(`(\.(func|gowrap)[0-9]+)(\.[0-9]+)*$`)
+// runningLoops are the functions that started a running leak's goroutines
+// (entry: the outermost user frame, closure numbers dropped), each once,
+// sorted: a loop is the same whatever line, or callee, it was caught in,
+// and one reader's loop left running is the cause whether the test
+// started one reader or two (the search's own dedupe key, failure.key,
+// counts each once too). Goroutines started in test files count only
+// when no other is there: beside a loop of the code, the test's own are
+// what the test did meanwhile. Nil when a goroutine has no stack.
+func runningLoops(f checks.Finding) []string {
+	var code, tests []string
+	for _, g := range f.Goroutines {
+		us := userFrames(g.Stack)
+		if len(us) == 0 {
+			return nil
+		}
+		if strings.HasSuffix(us[len(us)-1].File, "_test.go") {
+			tests = append(tests, entry(g))
+		} else {
+			code = append(code, entry(g))
+		}
+	}
+	if len(code) == 0 {
+		code = tests
+	}
+	return sortedUnique(code)
+}
 
 // ScheduleSites returns the sites ("file.go:12") a schedule file's
 // goroutines passed through, in order, without repeats.

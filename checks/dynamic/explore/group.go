@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // One cause, one finding. The dedupe key (failure.key) keeps one schedule
@@ -43,8 +42,9 @@ import (
 //     its line with a close: one send not ordered after the close, seen
 //     by the race detector (sent before) or the runtime (sent after);
 //   - deadlocks and leaks whose goroutines are stuck at the same set of
-//     sites outside test files (leaks of goroutines still running: in
-//     the same set of functions, whatever line each was caught at);
+//     sites outside test files; leaks of goroutines still running whose
+//     goroutines the same functions started, whatever line or callee
+//     each was caught in (runningLoops, as SameFailure);
 //   - test failures (a test's own check, a generated test's "not
 //     linearizable") whose shrunk interleavings preempt at the same set of
 //     sites outside test files, each reached through the same callers
@@ -93,22 +93,24 @@ func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 			keys = append(keys, prefix+"funcs|"+k)
 		}
 	case checks.Deadlock, checks.Leak:
-		// A goroutine still running is caught at whichever line of its
-		// loop it had reached (a package's cron: its sleep, its lock, its
-		// unlock): its function is the cause, not the line.
-		running := strings.Contains(f.Message, rt.LeakRunning)
+		if runningLeak(*f) {
+			// A goroutine still running is caught at whichever line of
+			// its loop it had reached (a package's cron: its sleep, its
+			// lock, its unlock; a callee): the function that started the
+			// loop is the cause (sameRunningLeak).
+			if loops := runningLoops(*f); len(loops) > 0 {
+				keys = append(keys, prefix+"running|"+strings.Join(loops, " "))
+			}
+			break
+		}
 		var stuck []string
 		for _, g := range f.Goroutines {
 			if file, _, ok := cutSite(g.Site); ok && !strings.HasSuffix(file, "_test.go") {
-				if running {
-					stuck = append(stuck, outerFunc(siteFunc(g)))
-				} else {
-					stuck = append(stuck, g.Site)
-				}
+				stuck = append(stuck, g.Site)
 			}
 		}
 		if len(stuck) > 0 {
-			keys = append(keys, fmt.Sprintf("%sstuck|%s|%v|%s", prefix, f.Kind, running, strings.Join(sortedUnique(stuck), " ")))
+			keys = append(keys, fmt.Sprintf("%sstuck|%s|%s", prefix, f.Kind, strings.Join(sortedUnique(stuck), " ")))
 		}
 	case checks.TestFailure:
 		if w := window(f.Interleaving); w != "" {
