@@ -603,32 +603,63 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 }
 
 // toolFailure is a failure noted as the tool's doing: the unperturbed
-// schedule of its test fails, plain go test does not.
-type toolFailure struct{ pkg, test, msg, site string }
+// schedule of its test fails, plain go test does not. place is failPlace's.
+type toolFailure struct{ pkg, test, msg, site, place string }
 
-// sibling returns the test of a failure the tool caused in a test of t's
-// package with f's message or at f's site ("" when none): another test,
-// or t itself, whose unperturbed schedule failed so (go-pkgz/pool's
-// TestPool_WaitTimeAccuracy: "wait time (436µs) should be greater than
-// 35ms" there, a note, and "(4.6ms)" on a later schedule, a finding).
+// toolFailureOf is f, of t's unperturbed schedule, as a toolFailure.
+func toolFailureOf(t *target, f *failure) toolFailure {
+	return toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site, place: failPlace(f)}
+}
+
+// sibling returns the test of a failure the tool caused in t's package
+// that f is taken for ("" when none). In t itself: one with f's message
+// or at f's site (go-pkgz/pool's TestPool_WaitTimeAccuracy: "wait time
+// (436µs) should be greater than 35ms" there, a note, and "(4.6ms)" on a
+// later schedule, a finding). In another test: one with f's message at
+// f's place, both. A place alone is shared by every failure through one
+// helper line (a panic in a helper many tests call), and a message alone
+// by every failure worded alike (each generated test's "not
+// linearizable" before its first line named its type and calls: one
+// generated test the tool failed filed every true finding of its package
+// as the tool's); the same words at the same line are a server helper's
+// panic that several tests call (the NATS client of issue 21).
 func sibling(tools []toolFailure, t *target, f *failure) string {
+	msg, place := normalizeMessage(f.message), failPlace(f)
 	for _, tf := range tools {
 		if tf.pkg != t.pkg.ImportPath {
 			continue
 		}
-		if tf.msg == normalizeMessage(f.message) || tf.site != "" && tf.site == f.site {
+		sameMsg := tf.msg == msg
+		if tf.test == t.name && (sameMsg || tf.site != "" && tf.site == f.site) {
+			return tf.test
+		}
+		if tf.test != t.name && sameMsg && place != "" && tf.place == place {
 			return tf.test
 		}
 	}
 	return ""
 }
 
+// failPlace is where f failed, for sibling: for a test failure, the
+// file:line its failing entry starts with (the test's own line, or a
+// helper's that does not call t.Helper; its site is the test function),
+// "" when it has none; for any other failure, its site.
+func failPlace(f *failure) string {
+	if f.kind != checks.TestFailure {
+		return f.site
+	}
+	if m := entrySiteInRE.FindStringSubmatch(firstLine(f.message)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // labelPlain labels each finding (fs[i] is the failure keys[i]) with what
 // plain go test did with its test, running it for the tests it has not run
-// for yet. A finding with the message or site of a failure the tool caused
-// in a sibling test, which plain go test ran and neither failed this way
-// nor left its goroutines behind, is the tool's doing too: a note, not a
-// finding. It returns the findings and
+// for yet. A finding sibling takes for a failure the tool caused (in its
+// test or another of its package), which plain go test ran and neither
+// failed this way nor left its goroutines behind, is the tool's doing too:
+// a note, not a finding. It returns the findings and
 // keys kept.
 func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []string, tools []toolFailure) ([]checks.Finding, []string) {
 	byTarget := map[*target][]*failure{}
