@@ -603,16 +603,33 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 }
 
 // toolFailure is a failure noted as the tool's doing: the unperturbed
-// schedule of its test fails, plain go test does not. place is failPlace's.
-type toolFailure struct{ pkg, test, msg, site, place string }
+// schedule of its test fails, plain go test does not fail so. place is
+// failPlace's; plainFailed: plain go test failed every run, another way.
+type toolFailure struct {
+	pkg, test, msg, site, place string
+	plainFailed                 bool
+}
 
 // toolFailureOf is f, of t's unperturbed schedule, as a toolFailure.
 func toolFailureOf(t *target, f *failure) toolFailure {
-	return toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site, place: failPlace(f)}
+	tf := toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site, place: failPlace(f)}
+	if t.plainGo != nil {
+		failed, _ := t.plainGo.failedRuns()
+		tf.plainFailed = failed > 0 && failed == len(t.plainGo.runs)
+	}
+	return tf
 }
 
-// sibling returns the test of a failure the tool caused in t's package
-// that f is taken for ("" when none). In t itself: one with f's message
+// plainSays is what plain go test did with tf's test, for a note.
+func (tf *toolFailure) plainSays() string {
+	if tf.plainFailed {
+		return "plain go test fails only another way"
+	}
+	return "plain go test passes"
+}
+
+// sibling returns the failure the tool caused in t's package that f is
+// taken for (nil when none). In t itself: one with f's message
 // or at f's site (go-pkgz/pool's TestPool_WaitTimeAccuracy: "wait time
 // (436µs) should be greater than 35ms" there, a note, and "(4.6ms)" on a
 // later schedule, a finding). In another test: one with f's message at
@@ -623,21 +640,22 @@ func toolFailureOf(t *target, f *failure) toolFailure {
 // generated test the tool failed filed every true finding of its package
 // as the tool's); the same words at the same line are a server helper's
 // panic that several tests call (the NATS client of issue 21).
-func sibling(tools []toolFailure, t *target, f *failure) string {
+func sibling(tools []toolFailure, t *target, f *failure) *toolFailure {
 	msg, place := normalizeMessage(f.message), failPlace(f)
-	for _, tf := range tools {
+	for i := range tools {
+		tf := &tools[i]
 		if tf.pkg != t.pkg.ImportPath {
 			continue
 		}
 		sameMsg := tf.msg == msg
 		if tf.test == t.name && (sameMsg || tf.site != "" && tf.site == f.site) {
-			return tf.test
+			return tf
 		}
 		if tf.test != t.name && sameMsg && place != "" && tf.place == place {
-			return tf.test
+			return tf
 		}
 	}
-	return ""
+	return nil
 }
 
 // failPlace is where f failed, for sibling: for a test failure, the
@@ -709,18 +727,20 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 				t.name, firstLine(f.message), fs[i].Frequency.Label(), how, fs[i].Replay))
 			continue
 		}
-		if p := fs[i].PlainGo; !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
-			// Like a failure the tool caused in a sibling test: a finding
-			// only when plain go test fails this way too; when it passes,
-			// or could not be run to tell, it is a note (precision first).
-			sib := sibling(tools, t, f)
-			how := o.howPlain(t.pkg.Dir)
-			if p.Runs == 0 {
-				how = "plain go test could not be run to tell (" + p.NotRun + ")"
+		if p := fs[i].PlainGo; !p.Fails() && !p.LeavesSame {
+			if sib := sibling(tools, t, f); sib != nil {
+				// Like a failure the tool caused in a sibling test: a
+				// finding only when plain go test fails this way too;
+				// when it passes, or could not be run to tell, it is a
+				// note (precision first).
+				how := o.howPlain(t.pkg.Dir)
+				if p.Runs == 0 {
+					how = "plain go test could not be run to tell (" + p.NotRun + ")"
+				}
+				s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where %s, and %s; to look: %s",
+					t.name, firstLine(f.message), fs[i].Frequency.Label(), sib.test, sib.plainSays(), how, fs[i].Replay))
+				continue
 			}
-			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where plain go test passes, and %s; to look: %s",
-				t.name, firstLine(f.message), fs[i].Frequency.Label(), sib, how, fs[i].Replay))
-			continue
 		}
 		outF = append(outF, fs[i])
 		outK = append(outK, k)

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -264,12 +265,12 @@ func TestSiblingSameTest(t *testing.T) {
 		msg: normalizeMessage("test failed: pool_test.go:630: wait time (436.686µs) should be greater than 35ms"), site: site}}
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/pool"}, name: "TestPool_WaitTimeAccuracy"}
 	f := &failure{kind: checks.TestFailure, message: "test failed: pool_test.go:630: wait time (4.634059ms) should be greater than 35ms", site: site}
-	if got := sibling(tools, tg, f); got != "TestPool_WaitTimeAccuracy" {
-		t.Errorf("sibling = %q, want the test itself", got)
+	if got := sibling(tools, tg, f); got == nil || got.test != "TestPool_WaitTimeAccuracy" {
+		t.Errorf("sibling = %+v, want the test itself", got)
 	}
 	other := &target{pkg: rewrite.Package{ImportPath: "example.com/other"}, name: "TestPool_WaitTimeAccuracy"}
-	if got := sibling(tools, other, f); got != "" {
-		t.Errorf("another package: sibling = %q, want none", got)
+	if got := sibling(tools, other, f); got != nil {
+		t.Errorf("another package: sibling = %+v, want none", got)
 	}
 }
 
@@ -319,11 +320,49 @@ func TestSiblingOtherTests(t *testing.T) {
 		{"a test failure with no entry, worded alike", "TestB", fail(checks.TestFailure, "test failed", "/src/p/b_test.go:20"), ""},
 	}
 	for _, c := range cases {
-		if got := sibling(tools, tg(c.test), c.f); got != c.want {
+		got := ""
+		if tf := sibling(tools, tg(c.test), c.f); tf != nil {
+			got = tf.test
+		}
+		if got != c.want {
 			t.Errorf("%s: sibling = %q, want %q", c.name, got, c.want)
 		}
 	}
-	if got := sibling(tools, &target{pkg: rewrite.Package{ImportPath: "example.com/q"}, name: "TestStartsServerLate"}, server); got != "" {
-		t.Errorf("another package: sibling = %q, want none", got)
+	if got := sibling(tools, &target{pkg: rewrite.Package{ImportPath: "example.com/q"}, name: "TestStartsServerLate"}, server); got != nil {
+		t.Errorf("another package: sibling = %+v, want none", got)
+	}
+}
+
+// TestSiblingNoteSaysPlain: a finding labelPlain files as the tool's,
+// after a failure noted in a sibling test, says what plain go test did
+// with that test: it passed, or it failed every run another way
+// (hedgedhttp's TestNoTimeout was told "as TestClient does on its
+// unperturbed schedule where plain go test passes", while TestClient's
+// own note said plain go test failed it too, another way).
+func TestSiblingNoteSaysPlain(t *testing.T) {
+	pkg := rewrite.Package{ImportPath: "example.com/p", Dir: t.TempDir()}
+	msg := "panic: Unable to start server: address in use"
+	for _, c := range []struct {
+		sibling *plainOutcome
+		want    string
+	}{
+		{&plainOutcome{tested: "3 runs", runs: []plainRun{{}, {}, {}}}, "as TestA does on its unperturbed schedule where plain go test passes, "},
+		{&plainOutcome{tested: "3 runs", runs: []plainRun{{failed: true, exitCode: 1}, {failed: true, exitCode: 1}}}, "as TestA does on its unperturbed schedule where plain go test fails only another way, "},
+	} {
+		a := &target{pkg: pkg, name: "TestA", plainGo: c.sibling}
+		b := &target{pkg: pkg, name: "TestB", plainGo: &plainOutcome{tested: "3 runs", runs: []plainRun{{}, {}, {}}}}
+		tools := []toolFailure{toolFailureOf(a, &failure{kind: checks.Panic, message: msg, site: "/src/p/helper_test.go:30"})}
+		s := &search{
+			failures: map[string]*failure{"b": {kind: checks.Panic, message: msg, site: "/src/p/helper_test.go:30"}},
+			owners:   map[string]*target{"b": b},
+		}
+		fs := []checks.Finding{{Frequency: &checks.Frequency{Failing: 1, Schedules: 4}}}
+		kept, _ := s.labelPlain(context.Background(), fs, []string{"b"}, tools)
+		if len(kept) != 0 || len(s.notes) != 1 {
+			t.Fatalf("kept %d findings, notes %q: want TestB's failure a note", len(kept), s.notes)
+		}
+		if !strings.HasPrefix(s.notes[0], "TestB: not reported, most likely the tool's doing") || !strings.Contains(s.notes[0], c.want) {
+			t.Errorf("note %q, want it to say %q", s.notes[0], c.want)
+		}
 	}
 }
