@@ -603,32 +603,81 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 }
 
 // toolFailure is a failure noted as the tool's doing: the unperturbed
-// schedule of its test fails, plain go test does not.
-type toolFailure struct{ pkg, test, msg, site string }
+// schedule of its test fails, plain go test does not fail so. place is
+// failPlace's; plainFailed: plain go test failed every run, another way.
+type toolFailure struct {
+	pkg, test, msg, site, place string
+	plainFailed                 bool
+}
 
-// sibling returns the test of a failure the tool caused in a test of t's
-// package with f's message or at f's site ("" when none): another test,
-// or t itself, whose unperturbed schedule failed so (go-pkgz/pool's
-// TestPool_WaitTimeAccuracy: "wait time (436µs) should be greater than
-// 35ms" there, a note, and "(4.6ms)" on a later schedule, a finding).
-func sibling(tools []toolFailure, t *target, f *failure) string {
-	for _, tf := range tools {
+// toolFailureOf is f, of t's unperturbed schedule, as a toolFailure.
+func toolFailureOf(t *target, f *failure) toolFailure {
+	tf := toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site, place: failPlace(f)}
+	if t.plainGo != nil {
+		failed, _ := t.plainGo.failedRuns()
+		tf.plainFailed = failed > 0 && failed == len(t.plainGo.runs)
+	}
+	return tf
+}
+
+// plainSays is what plain go test did with tf's test, for a note.
+func (tf *toolFailure) plainSays() string {
+	if tf.plainFailed {
+		return "plain go test fails only another way"
+	}
+	return "plain go test passes"
+}
+
+// sibling returns the failure the tool caused in t's package that f is
+// taken for (nil when none). In t itself: one with f's message
+// or at f's site (go-pkgz/pool's TestPool_WaitTimeAccuracy: "wait time
+// (436µs) should be greater than 35ms" there, a note, and "(4.6ms)" on a
+// later schedule, a finding). In another test: one with f's message at
+// f's place, both. A place alone is shared by every failure through one
+// helper line (a panic in a helper many tests call), and a message alone
+// by every failure worded alike (each generated test's "not
+// linearizable" before its first line named its type and calls: one
+// generated test the tool failed filed every true finding of its package
+// as the tool's); the same words at the same line are a server helper's
+// panic that several tests call (the NATS client of issue 21).
+func sibling(tools []toolFailure, t *target, f *failure) *toolFailure {
+	msg, place := normalizeMessage(f.message), failPlace(f)
+	for i := range tools {
+		tf := &tools[i]
 		if tf.pkg != t.pkg.ImportPath {
 			continue
 		}
-		if tf.msg == normalizeMessage(f.message) || tf.site != "" && tf.site == f.site {
-			return tf.test
+		sameMsg := tf.msg == msg
+		if tf.test == t.name && (sameMsg || tf.site != "" && tf.site == f.site) {
+			return tf
 		}
+		if tf.test != t.name && sameMsg && place != "" && tf.place == place {
+			return tf
+		}
+	}
+	return nil
+}
+
+// failPlace is where f failed, for sibling: for a test failure, the
+// file:line its failing entry starts with (the test's own line, or a
+// helper's that does not call t.Helper; its site is the test function),
+// "" when it has none; for any other failure, its site.
+func failPlace(f *failure) string {
+	if f.kind != checks.TestFailure {
+		return f.site
+	}
+	if m := entrySiteInRE.FindStringSubmatch(firstLine(f.message)); m != nil {
+		return m[1]
 	}
 	return ""
 }
 
 // labelPlain labels each finding (fs[i] is the failure keys[i]) with what
 // plain go test did with its test, running it for the tests it has not run
-// for yet. A finding with the message or site of a failure the tool caused
-// in a sibling test, which plain go test ran and neither failed this way
-// nor left its goroutines behind, is the tool's doing too: a note, not a
-// finding. It returns the findings and
+// for yet. A finding sibling takes for a failure the tool caused (in its
+// test or another of its package), which plain go test ran and neither
+// failed this way nor left its goroutines behind, is the tool's doing too:
+// a note, not a finding. It returns the findings and
 // keys kept.
 func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []string, tools []toolFailure) ([]checks.Finding, []string) {
 	byTarget := map[*target][]*failure{}
@@ -678,18 +727,20 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 				t.name, firstLine(f.message), fs[i].Frequency.Label(), how, fs[i].Replay))
 			continue
 		}
-		if p := fs[i].PlainGo; !p.Fails() && !p.LeavesSame && sibling(tools, t, f) != "" {
-			// Like a failure the tool caused in a sibling test: a finding
-			// only when plain go test fails this way too; when it passes,
-			// or could not be run to tell, it is a note (precision first).
-			sib := sibling(tools, t, f)
-			how := o.howPlain(t.pkg.Dir)
-			if p.Runs == 0 {
-				how = "plain go test could not be run to tell (" + p.NotRun + ")"
+		if p := fs[i].PlainGo; !p.Fails() && !p.LeavesSame {
+			if sib := sibling(tools, t, f); sib != nil {
+				// Like a failure the tool caused in a sibling test: a
+				// finding only when plain go test fails this way too;
+				// when it passes, or could not be run to tell, it is a
+				// note (precision first).
+				how := o.howPlain(t.pkg.Dir)
+				if p.Runs == 0 {
+					how = "plain go test could not be run to tell (" + p.NotRun + ")"
+				}
+				s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where %s, and %s; to look: %s",
+					t.name, firstLine(f.message), fs[i].Frequency.Label(), sib.test, sib.plainSays(), how, fs[i].Replay))
+				continue
 			}
-			s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where plain go test passes, and %s; to look: %s",
-				t.name, firstLine(f.message), fs[i].Frequency.Label(), sib, how, fs[i].Replay))
-			continue
 		}
 		outF = append(outF, fs[i])
 		outK = append(outK, k)

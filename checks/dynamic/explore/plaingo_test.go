@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,11 +265,104 @@ func TestSiblingSameTest(t *testing.T) {
 		msg: normalizeMessage("test failed: pool_test.go:630: wait time (436.686µs) should be greater than 35ms"), site: site}}
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/pool"}, name: "TestPool_WaitTimeAccuracy"}
 	f := &failure{kind: checks.TestFailure, message: "test failed: pool_test.go:630: wait time (4.634059ms) should be greater than 35ms", site: site}
-	if got := sibling(tools, tg, f); got != "TestPool_WaitTimeAccuracy" {
-		t.Errorf("sibling = %q, want the test itself", got)
+	if got := sibling(tools, tg, f); got == nil || got.test != "TestPool_WaitTimeAccuracy" {
+		t.Errorf("sibling = %+v, want the test itself", got)
 	}
 	other := &target{pkg: rewrite.Package{ImportPath: "example.com/other"}, name: "TestPool_WaitTimeAccuracy"}
-	if got := sibling(tools, other, f); got != "" {
-		t.Errorf("another package: sibling = %q, want none", got)
+	if got := sibling(tools, other, f); got != nil {
+		t.Errorf("another package: sibling = %+v, want none", got)
+	}
+}
+
+// TestSiblingOtherTests: a failure the tool caused on one test's
+// unperturbed schedule (plain go test passes) files another test's
+// failure as the tool's only when both have the same words at the same
+// place. Not the words alone: every generated test of a package failed
+// "test failed: interleave_gen_test.go:#: not linearizable: the
+// concurrent calls gave" (genRun's t.Fatalf, through t.Helper each
+// test's own line), so one generated test the tool failed filed every
+// true generated finding as the tool's (the gen kernel toolsuspect:
+// Probe's note took Score's lost update). Not the place alone: another
+// panic in the helper a server-starting test panics in is no sign of
+// the tool. Both: the server helper's panic in a sibling test (the NATS
+// client of issue 21, explore's toolsibling).
+func TestSiblingOtherTests(t *testing.T) {
+	pkg := rewrite.Package{ImportPath: "example.com/p"}
+	tg := func(name string) *target { return &target{pkg: pkg, name: name} }
+	fail := func(kind checks.FailureKind, msg, site string) *failure {
+		return &failure{kind: kind, message: msg, site: site}
+	}
+	const gen = "/src/p/interleave_gen_test.go"
+	genMsg := func(line int, what string) string {
+		return fmt.Sprintf("test failed: interleave_gen_test.go:%d: not linearizable: %sthe concurrent calls gave\n\t\tgoroutine 1: ...", line, what)
+	}
+	probe := fail(checks.TestFailure, genMsg(56, ""), gen+":55")
+	server := fail(checks.Panic, "panic: Unable to start server: address in use", "/src/p/helper_test.go:30")
+	helperFatal := fail(checks.TestFailure, "test failed: helper_test.go:41: server did not start", "/src/p/a_test.go:12")
+	tools := []toolFailure{
+		toolFailureOf(tg("TestInterleaveGen_Probe_1"), probe),
+		toolFailureOf(tg("TestStartsServer"), server),
+		toolFailureOf(tg("TestA"), helperFatal),
+		toolFailureOf(tg("TestC"), fail(checks.TestFailure, "test failed", "/src/p/c_test.go:5")),
+	}
+	cases := []struct {
+		name, test string
+		f          *failure
+		want       string
+	}{
+		{"another generated test, the old first line", "TestInterleaveGen_Score_0", fail(checks.TestFailure, genMsg(88, ""), gen+":87"), ""},
+		{"another generated test, its first line naming its calls", "TestInterleaveGen_Score_0", fail(checks.TestFailure, genMsg(88, "Score: Inc() ∥ Inc(): "), gen+":87"), ""},
+		{"the generated test itself", "TestInterleaveGen_Probe_1", fail(checks.TestFailure, genMsg(56, ""), gen+":55"), "TestInterleaveGen_Probe_1"},
+		{"another panic in the server helper", "TestStartsServerLate", fail(checks.Panic, "panic: runtime error: index out of range [3] with length 3", "/src/p/helper_test.go:30"), ""},
+		{"the server helper's panic in a sibling", "TestStartsServerLate", fail(checks.Panic, "panic: Unable to start server: address in use", "/src/p/helper_test.go:30"), "TestStartsServer"},
+		{"the same words elsewhere", "TestB", fail(checks.TestFailure, "test failed: b_test.go:41: server did not start", "/src/p/b_test.go:20"), ""},
+		{"the same words at the helper's line", "TestB", fail(checks.TestFailure, "test failed: helper_test.go:41: server did not start", "/src/p/b_test.go:20"), "TestA"},
+		{"a test failure with no entry, worded alike", "TestB", fail(checks.TestFailure, "test failed", "/src/p/b_test.go:20"), ""},
+	}
+	for _, c := range cases {
+		got := ""
+		if tf := sibling(tools, tg(c.test), c.f); tf != nil {
+			got = tf.test
+		}
+		if got != c.want {
+			t.Errorf("%s: sibling = %q, want %q", c.name, got, c.want)
+		}
+	}
+	if got := sibling(tools, &target{pkg: rewrite.Package{ImportPath: "example.com/q"}, name: "TestStartsServerLate"}, server); got != nil {
+		t.Errorf("another package: sibling = %+v, want none", got)
+	}
+}
+
+// TestSiblingNoteSaysPlain: a finding labelPlain files as the tool's,
+// after a failure noted in a sibling test, says what plain go test did
+// with that test: it passed, or it failed every run another way
+// (hedgedhttp's TestNoTimeout was told "as TestClient does on its
+// unperturbed schedule where plain go test passes", while TestClient's
+// own note said plain go test failed it too, another way).
+func TestSiblingNoteSaysPlain(t *testing.T) {
+	pkg := rewrite.Package{ImportPath: "example.com/p", Dir: t.TempDir()}
+	msg := "panic: Unable to start server: address in use"
+	for _, c := range []struct {
+		sibling *plainOutcome
+		want    string
+	}{
+		{&plainOutcome{tested: "3 runs", runs: []plainRun{{}, {}, {}}}, "as TestA does on its unperturbed schedule where plain go test passes, "},
+		{&plainOutcome{tested: "3 runs", runs: []plainRun{{failed: true, exitCode: 1}, {failed: true, exitCode: 1}}}, "as TestA does on its unperturbed schedule where plain go test fails only another way, "},
+	} {
+		a := &target{pkg: pkg, name: "TestA", plainGo: c.sibling}
+		b := &target{pkg: pkg, name: "TestB", plainGo: &plainOutcome{tested: "3 runs", runs: []plainRun{{}, {}, {}}}}
+		tools := []toolFailure{toolFailureOf(a, &failure{kind: checks.Panic, message: msg, site: "/src/p/helper_test.go:30"})}
+		s := &search{
+			failures: map[string]*failure{"b": {kind: checks.Panic, message: msg, site: "/src/p/helper_test.go:30"}},
+			owners:   map[string]*target{"b": b},
+		}
+		fs := []checks.Finding{{Frequency: &checks.Frequency{Failing: 1, Schedules: 4}}}
+		kept, _ := s.labelPlain(context.Background(), fs, []string{"b"}, tools)
+		if len(kept) != 0 || len(s.notes) != 1 {
+			t.Fatalf("kept %d findings, notes %q: want TestB's failure a note", len(kept), s.notes)
+		}
+		if !strings.HasPrefix(s.notes[0], "TestB: not reported, most likely the tool's doing") || !strings.Contains(s.notes[0], c.want) {
+			t.Errorf("note %q, want it to say %q", s.notes[0], c.want)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func (s *search) candidates(ctx context.Context) (cands []checks.Finding, candKe
 				s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: the unperturbed schedule under interleave fails (%s) but %s; to look: %s",
 					t.name, firstLine(f.message), t.plainGo.howPlain(t.pkg.Dir), finding.Replay))
 			}
-			tools = append(tools, toolFailure{pkg: t.pkg.ImportPath, test: t.name, msg: normalizeMessage(f.message), site: f.site})
+			tools = append(tools, toolFailureOf(t, f))
 			continue
 		}
 		cands = append(cands, finding)

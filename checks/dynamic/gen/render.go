@@ -127,6 +127,7 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 	vt := "*" + g.q.typ(c.Target.Type)
 	fmt.Fprintf(b, "\nfunc %s(t *testing.T) {\n", c.Name)
 	b.WriteString("genRun(t, genCase{\n")
+	fmt.Fprintf(b, "what: %q,\n", caseWhat(c))
 	b.WriteString("prefix: func() []interface{} {\n")
 	for _, s := range c.Build {
 		b.WriteString(s + "\n")
@@ -161,6 +162,34 @@ func writeCase(b *bytes.Buffer, g *Generator, c *Case) {
 	b.WriteString("})\n}\n")
 }
 
+// caseWhat names c in its failure's first line: the type and each
+// goroutine's calls, then the observers ("Tally: Inc() ∥ Inc()"), so
+// that two generated tests fail with the same first line only when they
+// make the same calls on the same type (explore files a finding as the
+// tool's doing when its first line is that of a failure the tool caused).
+func caseWhat(c *Case) string {
+	labels := func(calls []Call) string {
+		var ls []string
+		for _, call := range calls {
+			ls = append(ls, call.Label)
+		}
+		return strings.Join(ls, "; ")
+	}
+	typ := c.Target.Name.Name()
+	if c.Derived != "" {
+		typ += "." + c.Derived + "()"
+	}
+	var threads []string
+	for _, th := range c.Threads {
+		threads = append(threads, labels(th))
+	}
+	s := typ + ": " + strings.Join(threads, " ∥ ")
+	if len(c.Observers) > 0 {
+		s += ", then " + labels(c.Observers)
+	}
+	return s
+}
+
 func writeCall(b *bytes.Buffer, vt string, two bool, c Call) {
 	w := ""
 	if two {
@@ -177,6 +206,7 @@ const commonHelpers = `
 // after they all return, and the calls that stop what the test started
 // (Close), made last.
 type genCase struct {
+	what    string // the type and the calls, for the failure's first line
 	prefix  func() []interface{}
 	threads [][]genCall
 	observe []genCall
@@ -490,7 +520,7 @@ func genRun(t *testing.T, c genCase) {
 	for k, l := range lins {
 		fmt.Fprintf(&b, "\n\torder %d:%s", k+1, genFormat(labels, l))
 	}
-	t.Fatalf("not linearizable: the concurrent calls gave%s\n\tno sequential order of them gives that; the orders give:%s", genFormat(labels, out), b.String())
+	t.Fatalf("not linearizable: %s: the concurrent calls gave%s\n\tno sequential order of them gives that; the orders give:%s", c.what, genFormat(labels, out), b.String())
 }
 `
 

@@ -1,0 +1,3 @@
+module example.com/gentoolsuspect
+
+go 1.24
