@@ -134,7 +134,7 @@
 // (IL1008, IL1009, IL1007, IL1001): the read is in a method implementing
 // an interface of the package documented as not safe for concurrent use
 // ("All calls … must be made from a single goroutine"), which the package
-// converts the type to, and every write of the field is in such a method
+// converts the type (an unexported one) to, and every write of the field is in such a method
 // or in an unexported function only they call (serial.go). A write in a
 // callback handed elsewhere, a goroutine, or a method called from one
 // still races with the read.

@@ -13,7 +13,8 @@ import (
 // A single-goroutine contract: an interface declared in the package whose
 // doc disclaims concurrent use ("NOT safe for concurrent use. All calls
 // … must be made from a single goroutine"), which the package converts
-// its type T to (the constructor returns the interface). Its callers
+// its unexported type T to (the constructor returns the interface, and
+// other packages cannot name T). Its callers
 // serialize every call of its methods, so the methods of T that implement
 // it, and the unexported functions only they call, run one at a time: an
 // unlocked read in one of them races with no write made in another. A
@@ -55,7 +56,7 @@ func (pc *passContext) serialFuncs() map[*ssa.Function]bool {
 			}
 			for tn := range ifaces {
 				iface := tn.Type().Underlying().(*types.Interface)
-				if hasMethod(iface, fn.Name()) && types.Implements(types.NewPointer(t), iface) && pc.convertedTo(t, tn.Type()) {
+				if hasMethod(iface, fn.Name()) && !exportedType(t) && types.Implements(types.NewPointer(t), iface) && pc.convertedTo(t, tn.Type()) {
 					contract[fn] = true
 				}
 			}
@@ -206,6 +207,13 @@ func (pc *passContext) serialRead(o *obs, info *fieldInfo) bool {
 		}
 	}
 	return true
+}
+
+// exportedType reports whether other packages can name t, and so call its
+// methods without the interface and its contract.
+func exportedType(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return !ok || n.Obj().Exported()
 }
 
 func hasMethod(iface *types.Interface, name string) bool {

@@ -196,3 +196,49 @@ func (p *pipe) onAck(ack uint64) {
 		_ = p.Close()
 	}
 }
+
+// Log is documented as not safe for concurrent use.
+//
+// It is the batch's shape with an exported type: other packages can call
+// its methods without the interface, so the contract does not bind them.
+type Log interface {
+	Append(rec string) error
+	Close() error
+}
+
+type LogWriter struct {
+	mu   sync.Mutex
+	sub  subscriber
+	seq  uint64
+	done bool
+}
+
+func NewLog(sub subscriber) Log { return &LogWriter{sub: sub} }
+
+func (l *LogWriter) Append(rec string) error {
+	l.mu.Lock()
+	l.seq++
+	if l.seq == 1 {
+		_ = l.sub.Subscribe(l.onAck)
+	}
+	done := l.done
+	l.mu.Unlock()
+	if done {
+		return fmt.Errorf("record %d (%s): log closed", l.seq, rec) // want `field l.seq read without holding l.mu in exported method Append, while every write of it holds it and Append writes it on a shared value`
+	}
+	return nil
+}
+
+func (l *LogWriter) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seq++
+	l.done = true
+	return nil
+}
+
+func (l *LogWriter) onAck(uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.done = true
+}
