@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -210,5 +211,44 @@ type other struct{ wg sync.WaitGroup }
 		if got := Guard([]*ast.File{f}, f, ts.Type.(*ast.StructType)); ts.Name.Name == "E" && got != "" {
 			t.Errorf("Guard(E) without o.go = %q, want \"\"", got)
 		}
+	}
+}
+
+func TestDisclaimedInterfaces(t *testing.T) {
+	const src = `package p
+
+type (
+	// P publishes. A P is NOT safe for concurrent use. All calls must be
+	// made from a single goroutine.
+	P interface{ Add() }
+	// Q is safe for concurrent use.
+	Q interface{ Get() }
+)
+
+// R is not thread-safe, but it is no interface.
+type R struct{}
+
+// S makes no promise.
+type S interface{ Put() }
+
+// T is not goroutine-safe.
+type T interface{ Take() }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+	if _, err := (&types.Config{}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for tn := range DisclaimedInterfaces([]*ast.File{f}, info) {
+		got = append(got, tn.Name())
+	}
+	slices.Sort(got)
+	if want := "P T"; strings.Join(got, " ") != want {
+		t.Errorf("DisclaimedInterfaces = %q, want %q", got, want)
 	}
 }

@@ -159,3 +159,27 @@ func Disclaimed(files []*ast.File, info *types.Info) map[*types.TypeName]bool {
 	}
 	return out
 }
+
+// DisclaimedInterfaces returns the interface types declared in files
+// whose doc comment (the spec's, or a lone spec's declaration's) says
+// their values are not safe for concurrent use: the callers serialize
+// every call of the interface's methods.
+func DisclaimedInterfaces(files []*ast.File, info *types.Info) map[*types.TypeName]bool {
+	out := map[*types.TypeName]bool{}
+	for td := range typeDecls(files) {
+		if _, ok := td.spec.Type.(*ast.InterfaceType); !ok {
+			continue
+		}
+		doc := td.spec.Doc
+		if doc == nil && len(td.decl.Specs) == 1 {
+			doc = td.decl.Doc
+		}
+		if !Disclaims(doc) {
+			continue
+		}
+		if tn, ok := info.Defs[td.spec.Name].(*types.TypeName); ok {
+			out[tn] = true
+		}
+	}
+	return out
+}

@@ -35,7 +35,8 @@ type Measured struct {
 // (bench/precision/sample-2026-11-30d/TRIAGE.md, 0 of 2) plus the sample
 // 2026-11-30e (bench/precision/sample-2026-11-30e/TRIAGE.md, 2 of 4) plus
 // the sample 2026-11-30h (bench/precision/sample-2026-11-30h/TRIAGE.md,
-// 0 of 2).
+// 0 of 2) plus the sample 2026-12-01 (bench/precision/sample-2026-12-01/
+// TRIAGE.md, 2 of 5 distinct: IL1009 1 of 2, IL6002 0 of 2, IL5002 1 of 1).
 // IL1008 and IL1009 (default since the twenty-first session) carry their
 // independent figures while opt-in: 2026-11-30e (IL1008 2 of 3),
 // 2026-11-30g (IL1009 2 of 2), none on 30h and 30i.
@@ -46,7 +47,7 @@ type Measured struct {
 var Precision = map[string]Measured{
 	guardedby.RuleLockedHelperWithoutLock:    {0, 3},
 	guardedby.RuleUnguardedReadEntry:         {2, 3}, // sample 2026-11-30e; 30g-30i had none
-	guardedby.RuleUnguardedReadShared:        {2, 2}, // sample 2026-11-30g
+	guardedby.RuleUnguardedReadShared:        {3, 4}, // samples 2026-11-30g, 2026-12-01
 	guardedby.RuleDocumentedGuardViolated:    {3, 9},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
 	guardedby.RuleThreadsafeInconsistentLock: {3, 10},
@@ -58,8 +59,8 @@ var Precision = map[string]Measured{
 	atomicmix.RulePlainWriteOfAtomic:         {11, 29},
 	checkact.RuleSplitCriticalSection:        {5, 17},
 	threadsafe.RuleThreadsafeExportedField:   {0, 5},
-	threadsafe.RuleThreadsafeLeakedState:     {1, 1},
-	lockblock.RuleLockChannelCycle:           {0, 2},
+	threadsafe.RuleThreadsafeLeakedState:     {2, 2},
+	lockblock.RuleLockChannelCycle:           {0, 4},
 }
 
 // The bar a rule's measured precision must clear for its findings to be

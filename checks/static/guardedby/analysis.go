@@ -525,6 +525,9 @@ func (pc *passContext) reportFields() {
 			if excludedEverywhere(o, info) {
 				continue // a wider lock (the callers') excludes every other access
 			}
+			if !documented && pc.serialRead(o, info) {
+				continue // a single-goroutine contract orders it after every write (serial.go)
+			}
 			protected := sameField(counted, o, mu, first)
 			verb := "read"
 			if o.write {

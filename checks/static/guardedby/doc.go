@@ -130,6 +130,15 @@
 // an unexported type that the package never calls, embeds or converts to
 // an interface with it is not). The rest stays IL1008 (sharedread.go).
 //
+// A read under a single-goroutine contract is no inferred-guard finding
+// (IL1008, IL1009, IL1007, IL1001): the read is in a method implementing
+// an interface of the package documented as not safe for concurrent use
+// ("All calls … must be made from a single goroutine"), which the package
+// converts the type (an unexported one) to, and every write of the field is in such a method
+// or in an unexported function only they call (serial.go). A write in a
+// callback handed elsewhere, a goroutine, or a method called from one
+// still races with the read.
+//
 // IL1001 unguarded-field (opt-in). For fields without documentation,
 // the guard is inferred: counting the accesses outside constructors and
 // not under another lock, mu is held at least twice and at no smaller a

@@ -80,6 +80,9 @@ type passContext struct {
 	// pub decides construction before publication (unpublishedWrite),
 	// built on first use.
 	pub *passutil.Publication
+	// serial holds the functions under a single-goroutine contract
+	// (serial.go), built on first use.
+	serial map[*ssa.Function]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -469,7 +469,7 @@ func (cf *cycleFinder) check(r *lockset.Result, instr ssa.Instruction) (token.Po
 		return token.NoPos, false // a case on a channel of unknown origin
 	}
 	for _, h := range st.Locks() {
-		if recv, ok := instr.(*ssa.UnOp); ok && cf.guardedNonEmpty(r, recv, h) {
+		if recv, ok := instr.(*ssa.UnOp); ok && (cf.guardedNonEmpty(r, recv, h) || closedBefore(r, recv, h)) {
 			continue
 		}
 		var stuck []stuckWait
@@ -521,6 +521,101 @@ func (cf *cycleFinder) guardedNonEmpty(r *lockset.Result, recv *ssa.UnOp, h lock
 		}
 	}
 	return false
+}
+
+// closedBefore reports whether the receive recv runs only after a close
+// of its channel made in the same critical section of h: close(old); for
+// b := range old, or close(p.ch); for range p.ch with nothing between the
+// close and the load of p.ch that could store another channel there. A
+// closed channel stays closed, so the receive drains its buffer and never
+// waits for a sender.
+func closedBefore(r *lockset.Result, recv *ssa.UnOp, h lockset.Held) bool {
+	if recv.Op != token.ARROW {
+		return false
+	}
+	ch := unChangeType(recv.X)
+	for _, b := range recv.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || len(call.Call.Args) != 1 || !dominates(call, recv) {
+				continue
+			}
+			if bi, ok := call.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "close" {
+				continue
+			}
+			st, ok := r.Before(call)
+			if !ok {
+				continue
+			}
+			if o, ok := st.Holds(h.Lock); !ok || o.Pos != h.Pos {
+				continue // another critical section
+			}
+			closed := unChangeType(call.Call.Args[0])
+			if closed == ch || sameKey(closed, ch) && r.Path(closed) == r.Path(ch) && reloadedUnchanged(call, ch) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sameKey(a, b ssa.Value) bool {
+	ka, ok := keyOf(a)
+	kb, ok2 := keyOf(b)
+	return ok && ok2 && ka == kb
+}
+
+// reloadedUnchanged reports whether ch is a load that follows the close in
+// its block with no store and no call (but a builtin) in between.
+func reloadedUnchanged(close ssa.Instruction, ch ssa.Value) bool {
+	load, ok := ch.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || load.Block() != close.Block() {
+		return false
+	}
+	after := false
+	for _, instr := range close.Block().Instrs {
+		switch {
+		case instr == close:
+			after = true
+		case instr == load:
+			return after
+		case !after:
+		default:
+			switch i := instr.(type) {
+			case *ssa.Store, *ssa.MapUpdate, *ssa.Go, *ssa.Defer:
+				return false
+			case ssa.CallInstruction:
+				if _, ok := i.Common().Value.(*ssa.Builtin); !ok {
+					return false
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dominates reports whether a runs before b on every path to b in their
+// function.
+func dominates(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, instr := range a.Block().Instrs {
+		if instr == a {
+			return true
+		}
+		if instr == b {
+			return false
+		}
+	}
+	return false
+}
+
+func unChangeType(v ssa.Value) ssa.Value {
+	if ct, ok := v.(*ssa.ChangeType); ok {
+		return ct.X
+	}
+	return v
 }
 
 // nonEmptyTest reports whether cond is true only when the channel of key

@@ -53,7 +53,11 @@
 // (len(ch) == cap(ch) on a channel that may be buffered, len(ch) > 0)
 // came out true in the same critical section of L is not reported: every
 // sender needs L, so nothing emptied the buffer in between (a bounded
-// FIFO evicting its oldest entry under the lock). A Done that the waiting
+// FIFO evicting its oldest entry under the lock). Nor is a receive or
+// range after a close of the same channel in the same critical section
+// (close(old); for b := range old, or close(p.ch); for range p.ch with no
+// store or call between the close and the reload): a closed channel
+// drains and never waits; IL6001 skips it too. A Done that the waiting
 // function itself runs before the Wait, in the same critical section
 // (a one-shot close: if setClosing() { …; wg.Done() }; wg.Wait()), is
 // no partner: it already ran. Test files are ignored on both sides. An IL6002 site is not also

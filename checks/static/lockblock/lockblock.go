@@ -277,8 +277,8 @@ func (pc *passContext) checkInstr(r *lockset.Result, instr ssa.Instruction, st l
 		}
 		pc.report(i.Pos(), fmt.Sprintf("send on channel %s", pc.chanName(i.Pos(), i.Chan)), held)
 	case *ssa.UnOp:
-		if i.Op != token.ARROW {
-			return
+		if i.Op != token.ARROW || closedBefore(r, i, held[0]) {
+			return // a receive from a channel closed in this critical section never waits
 		}
 		if pc.ranges[i.Pos()] {
 			pc.report(i.Pos(), fmt.Sprintf("range over channel %s", pc.chanName(i.Pos(), i.X)), held)

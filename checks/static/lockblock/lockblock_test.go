@@ -12,7 +12,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), lockblock.Analyzer, "bad", "good", "cycle")
+	results := analysistest.Run(t, analysistest.TestData(), lockblock.Analyzer, "bad", "good", "cycle", "drain")
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			want := "IL6001"
