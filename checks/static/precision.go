@@ -36,7 +36,8 @@ type Measured struct {
 // 2026-11-30e (bench/precision/sample-2026-11-30e/TRIAGE.md, 2 of 4) plus
 // the sample 2026-11-30h (bench/precision/sample-2026-11-30h/TRIAGE.md,
 // 0 of 2) plus the sample 2026-12-01 (bench/precision/sample-2026-12-01/
-// TRIAGE.md, 2 of 5 distinct: IL1009 1 of 2, IL6002 0 of 2, IL5002 1 of 1).
+// TRIAGE.md, rows 1-17: 2 of 5 distinct: IL1009 1 of 2, IL6002 0 of 2,
+// IL5002 1 of 1; rows 18-30: 4 of 4 distinct: IL1008 3 of 3, IL1009 1 of 1).
 // IL1008 and IL1009 (default since the twenty-first session) carry their
 // independent figures while opt-in: 2026-11-30e (IL1008 2 of 3),
 // 2026-11-30g (IL1009 2 of 2), none on 30h and 30i.
@@ -46,8 +47,8 @@ type Measured struct {
 // docs/rules.md repeats them and a test keeps the two the same.
 var Precision = map[string]Measured{
 	guardedby.RuleLockedHelperWithoutLock:    {0, 3},
-	guardedby.RuleUnguardedReadEntry:         {2, 3}, // sample 2026-11-30e; 30g-30i had none
-	guardedby.RuleUnguardedReadShared:        {3, 4}, // samples 2026-11-30g, 2026-12-01
+	guardedby.RuleUnguardedReadEntry:         {5, 6}, // samples 2026-11-30e, 2026-12-01; 30g-30i had none
+	guardedby.RuleUnguardedReadShared:        {4, 5}, // samples 2026-11-30g, 2026-12-01
 	guardedby.RuleDocumentedGuardViolated:    {3, 9},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
 	guardedby.RuleThreadsafeInconsistentLock: {3, 10},
