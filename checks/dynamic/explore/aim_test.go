@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -43,5 +44,71 @@ func TestAimFirst(t *testing.T) {
 	d, e := mk("TestD"), mk("TestE")
 	if got := aimFirst([]*target{d, e}); got[0] != d || d.weight != 1 {
 		t.Errorf("without hits the order or weights changed")
+	}
+}
+
+// A test that runs changed sites few other tests run gets more weight
+// than one that runs only what every test runs, and in batched rounds
+// that weight buys it schedules: ttlcache v3.4.0's Test_Cache_set (the
+// one test running the changed Start and Stop together, about a second a
+// schedule in its batches) ran 2 schedules while quick tests that run
+// only the changed Item line every test runs ran 50 to 70.
+func TestAimRareSitesInBatches(t *testing.T) {
+	start, stop, item := "/m/c/cache.go:644", "/m/c/cache.go:706", "/m/c/item.go:72"
+	s := &search{opts: Options{Targets: []string{start, stop, item}}}
+	s.startTargets()
+	mk := func(name string, cost time.Duration, sites ...string) *target {
+		tg := &target{name: name, weight: 1, cost: cost, stats: &TestStats{Test: name, Plain: "pass", Cost: cost}}
+		hits := map[string]int{}
+		for _, site := range sites {
+			hits[site] = 5
+		}
+		s.plainHits(tg, rt.Result{TargetHits: hits})
+		return tg
+	}
+	ms := time.Millisecond
+	var ts []*target
+	for i := range 16 {
+		ts = append(ts, mk(fmt.Sprintf("TestItem%d", i), 20*ms, item))
+	}
+	startOnly := mk("TestStart", 20*ms, start, item)
+	set := mk("TestSet", 1100*ms, start, stop, item)
+	none := mk("TestElse", 20*ms)
+	ts = append(ts, startOnly, none, set)
+	got := aimFirst(ts)
+	if got[len(got)-1] != none {
+		t.Fatalf("the test that executes no target is not last")
+	}
+	quick := ts[0].weight
+	if !(set.weight > startOnly.weight && startOnly.weight > quick && quick >= none.weight) {
+		t.Fatalf("weights: set %.2f, start %.2f, item %.2f, none %.2f; want them in that order, the first three strictly",
+			set.weight, startOnly.weight, quick, none.weight)
+	}
+	weights := make([]float64, len(got))
+	costs := make([]time.Duration, len(got))
+	at := -1
+	for i, tg := range got {
+		weights[i], costs[i] = tg.weight, tg.cost
+		if tg == set {
+			at = i
+		}
+	}
+	credit := make([]time.Duration, len(got))
+	runs := 0
+	var spent, given time.Duration
+	for per := 2; per <= maxRoundSchedules; per *= 2 {
+		counts := roundCounts(costs, weights, credit, per)
+		runs += counts[at]
+		for i, n := range counts {
+			spent += time.Duration(n) * costs[i]
+		}
+		given += time.Duration(per) * 20 * ms * time.Duration(len(got))
+	}
+	t.Logf("weights: set %.2f, start %.2f, item %.2f, none %.2f; the set test ran %d schedules", set.weight, startOnly.weight, quick, none.weight, runs)
+	if runs < 10 {
+		t.Errorf("the test that runs the rare changed sites ran %d schedules in six rounds, want at least 10", runs)
+	}
+	if spent > given {
+		t.Errorf("the rounds took %v, more than the %v they are given (per times the median cost, for each test)", spent, given)
 	}
 }
