@@ -1,10 +1,13 @@
 package explore
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -110,5 +113,42 @@ func TestAimRareSitesInBatches(t *testing.T) {
 	}
 	if spent > given {
 		t.Errorf("the rounds took %v, more than the %v they are given (per times the median cost, for each test)", spent, given)
+	}
+}
+
+// Aimed at targets, the tests searched with processes of their own (the
+// most weight) go before the batches: after them, ttlcache v3.4.0's
+// Test_Cache_set, aimed most, got a slice of 0 s. The first search stage
+// is the aimed test's; the context ends there, so nothing runs.
+func TestAimedAloneBeforeBatches(t *testing.T) {
+	bin := buildFake(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var searches []string
+	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour, Targets: []string{"/m/k/pool.go:20"}, Stage: func(e StageEvent) {
+		if !e.Done && strings.HasPrefix(e.Name, "searching ") {
+			searches = append(searches, e.Name)
+			cancel()
+		}
+	}}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
+	s.start = time.Now()
+	s.deadline, s.hardStop = budgetEnds(s.start, time.Hour)
+	s.startTargets()
+	mk := func(name string, cost time.Duration) *target {
+		return &target{bin: bin, name: name, weight: 1, cost: cost, pkg: rewrite.Package{ImportPath: "example.com/k", Dir: t.TempDir()},
+			stats: &TestStats{Test: name, Plain: "pass", Cost: cost}}
+	}
+	slow1, slow2 := mk("TestSlow1", 30*time.Minute), mk("TestSlow2", 30*time.Minute)
+	aimed := mk("TestAimed", 10*time.Millisecond)
+	s.plainHits(aimed, rt.Result{TargetHits: map[string]int{"/m/k/pool.go:20": 3}})
+	s.searchTests(ctx, []*target{slow1, slow2, aimed})
+	if len(searches) == 0 || !strings.Contains(searches[0], "TestAimed") {
+		t.Fatalf("search stages %q, want the aimed test's first", searches)
+	}
+	// Its slice leaves the batches their part: about a third of the hour.
+	i := strings.LastIndex(searches[0], " for ")
+	slice, err := time.ParseDuration(searches[0][i+len(" for "):])
+	if i < 0 || err != nil || slice > 30*time.Minute || slice < 10*time.Minute {
+		t.Errorf("%q: want a slice of about a third of the hour, the batches' part kept", searches[0])
 	}
 }
