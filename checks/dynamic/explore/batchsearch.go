@@ -295,29 +295,38 @@ func (s *search) scheduleCosts(targets []*target) []time.Duration {
 }
 
 // roundCounts is how many schedules each test runs in a round after the
-// first: the round's time, per schedules of the median cost for each
-// test, is spread over the tests by weight (evenly when their weights are
-// equal; aimFirst's weights give the tests that run the changed code
-// more: before, ttlcache's Test_Cache_set, the one test running its
-// changed Start and Stop together, ran 2 schedules in 21.8 s of batches
-// where tests of the median weight ran 50 to 70). A test adds its part to its credit and runs
-// as many whole schedules as the credit pays (a power of two, at most
-// maxRoundSchedules, so that few batches differ), keeping the rest for the
-// next round; a slow test may run none in one round. With the same count
-// for every test, the slow ones (seconds a schedule under the scheduler)
-// took most of the budget and the quick ones ran two schedules where a
-// share of their own gave them tens (a data race lost).
+// first: each test's part of the round is per schedules of the median
+// cost (the even spread), times its weight over the mean weight when
+// that is more (aimFirst's weights give the tests that run rare changed
+// code more: ttlcache's Test_Cache_set, the one test running its changed
+// Start and Stop together, ran 2 schedules in 21.8 s of evenly spread
+// batches where the quick tests ran 50 to 70). The even spread is every
+// test's floor: with parts by weight alone, otelmetric v1.39.0's
+// TestPeriodicReaderInstrumentationError, whose changed lines every
+// reader test runs, ran 2 schedules where the even spread gave it 66 and
+// the race. So a round costs at most twice the even spread. A test adds
+// its part to its credit and runs as many whole schedules as the credit
+// pays (a power of two, at most maxRoundSchedules, so that few batches
+// differ), keeping the rest for the next round; a slow test may run none
+// in one round. With the same count for every test, the slow ones
+// (seconds a schedule under the scheduler) took most of the budget and
+// the quick ones ran two schedules where a share of their own gave them
+// tens (a data race lost).
 func roundCounts(costs []time.Duration, weights []float64, credit []time.Duration, per int) []int {
 	sorted := slices.Clone(costs)
 	slices.Sort(sorted)
-	round := float64(time.Duration(per)*sorted[len(sorted)/2]) * float64(len(costs))
+	even := float64(time.Duration(per) * sorted[len(sorted)/2])
 	var wsum float64
 	for _, w := range weights {
 		wsum += w
 	}
 	out := make([]int, len(costs))
 	for i, c := range costs {
-		credit[i] += time.Duration(round * weights[i] / wsum)
+		part := even
+		if wsum > 0 {
+			part *= max(1, weights[i]*float64(len(weights))/wsum)
+		}
+		credit[i] += time.Duration(part)
 		n := int(min(credit[i]/c, maxRoundSchedules))
 		for n&(n-1) != 0 {
 			n &= n - 1 // down to a power of two
