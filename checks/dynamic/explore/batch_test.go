@@ -352,7 +352,7 @@ func TestRoundCounts(t *testing.T) {
 	ms := time.Millisecond
 	costs := []time.Duration{20 * ms, 50 * ms, time.Second, 9 * time.Second, 6 * time.Second}
 	credit := make([]time.Duration, len(costs))
-	got := roundCounts(costs, credit, 2)
+	got := roundCounts(costs, ones(len(costs)), credit, 2)
 	want := []int{64, 32, 2, 0, 0}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("round of per 2: counts %v, want %v", got, want)
@@ -368,7 +368,7 @@ func TestRoundCounts(t *testing.T) {
 	// at the bound without hoarding.
 	total := make([]int, len(costs))
 	for _, per := range []int{4, 8} {
-		for i, n := range roundCounts(costs, credit, per) {
+		for i, n := range roundCounts(costs, ones(len(costs)), credit, per) {
 			total[i] += n
 		}
 	}
@@ -425,4 +425,13 @@ func TestBatchSlowTests(t *testing.T) {
 	if s.stats.Processes != 5 {
 		t.Errorf("%d processes, want 5 (one stopped in each slow test, one for the last three)", s.stats.Processes)
 	}
+}
+
+// ones is n weights of 1: batched tests of equal weight.
+func ones(n int) []float64 {
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
+	}
+	return w
 }

@@ -106,6 +106,9 @@ type target struct {
 	ranNothing  bool          // its binary exited without running a schedule
 	// subtests is its unperturbed run's top-level subtests (subtests.go).
 	subtests []rt.SubtestRun
+	// aimSites are the Options.Targets its unperturbed run executed
+	// (aim.go).
+	aimSites []string
 	// aloneProbe is set while the unperturbed run of a subtest searched
 	// alone runs; aloneFailed is the kind of failure other than a race it
 	// had then (it needs what its siblings do first: not searched).

@@ -43,6 +43,10 @@ type failure struct {
 	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
 	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
+	// allocReads and allocCounts: the counts of allocations its schedule
+	// read (rt.Result.AllocReads, AllocCounts).
+	allocReads  int
+	allocCounts []float64
 	// prior are the schedules its process ran before it, in order (its
 	// test's, and in a batch process the tests' before it); priorTests
 	// names the test of each ("" for its own); afterPrior, when set, is
@@ -263,6 +267,9 @@ func fromResult(r rt.Result) (*failure, bool) {
 		moves:      r.EarlyMoves,
 		subtest:    r.Subtest,
 		leftBehind: r.LeftBehind,
+
+		allocReads:  r.AllocReads,
+		allocCounts: r.AllocCounts,
 	}
 	for _, g := range r.Goroutines {
 		if g.ID < 0 {

@@ -880,9 +880,32 @@ func (r plainRun) failureLine(dir string) string {
 
 var allocWordRE = regexp.MustCompile(`(?i)\b(allocs?|allocations?|allocated|mallocs)\b`)
 
-// countsAllocs: f is a test's failure on a count of allocations
-// (testing.AllocsPerRun, runtime.MemStats.Mallocs): its message names
-// allocations and a number.
+// messageNumberRE finds the numbers of a message, not those of a
+// file:line or a name.
+var messageNumberRE = regexp.MustCompile(`(?:^|[^\w.:])(\d+(?:\.\d+)?)`)
+
+// countsAllocs: f is a test's failure on a count of allocations. Its
+// schedule read one (rt's AllocsPerRun, ReadMemStats), and its message
+// holds a nonzero count read (testify's "expected: 0 actual : 45") or
+// names allocations and a number. A test that counts nothing fails on
+// its own words, whatever they say.
 func countsAllocs(f *failure) bool {
-	return f.kind == checks.TestFailure && allocWordRE.MatchString(f.message) && strings.ContainsAny(f.message, "0123456789")
+	if f.kind != checks.TestFailure || f.allocReads == 0 {
+		return false
+	}
+	if allocWordRE.MatchString(f.message) && strings.ContainsAny(f.message, "0123456789") {
+		return true
+	}
+	for _, m := range messageNumberRE.FindAllStringSubmatch(f.message, -1) {
+		x, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			continue
+		}
+		for _, c := range f.allocCounts {
+			if x == c {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -87,10 +87,15 @@ const toolallocDir = "../testdata/toolalloc"
 // TestToolAllocsIsNote (issue 21 item 2): built with -tags
 // interleave_selfalloc the runtime allocates at the scheduling points of
 // every schedule but the unperturbed one (as the targeted strategy's did
-// in go-redis's TestAllTryTransitionUsePredefinedSlices): the test counting
+// in go-redis's TestAllTryTransitionUsePredefinedSlices): a test counting
 // allocations fails there and plain go test passes, a note naming the
-// cause, not a finding. A test whose code allocates fails plain go test
-// too: a finding, replayed.
+// cause, not a finding, whatever its message says: allocations named
+// (TestLockedCounterAllocs), a testify-style "expected: 0 actual : 2" of a
+// helper package's AllocsPerRun (TestLockedCounterEqual, as ttlcache's
+// Test_Cache_Get), a bare number of ReadMemStats's Mallocs
+// (TestLockedCounterMemStats). A test whose code allocates fails plain go
+// test too, and a lost update in a test that also counts allocations
+// (TestLostUpdateCounted) is the code's: findings, replayed.
 func TestToolAllocsIsNote(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
@@ -105,17 +110,21 @@ func TestToolAllocsIsNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := false
-	for _, n := range res.Notes {
-		found = found || strings.HasPrefix(n, "TestLockedCounterAllocs: not reported, the tool's doing: it fails counting allocations")
-	}
-	if !found {
-		t.Errorf("no note of TestLockedCounterAllocs's allocations; notes:\n%s", strings.Join(res.Notes, "\n"))
+	for _, test := range []string{"TestLockedCounterAllocs", "TestLockedCounterEqual", "TestLockedCounterMemStats"} {
+		found := false
+		for _, n := range res.Notes {
+			found = found || strings.HasPrefix(n, test+": not reported, the tool's doing: it fails counting allocations")
+		}
+		if !found {
+			t.Errorf("no note of %s's allocations; notes:\n%s", test, strings.Join(res.Notes, "\n"))
+		}
 	}
 	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
-		Kinds: map[string]checks.FailureKind{"TestLockedCounterAllocs": "", "TestLockedAppendAllocs": checks.TestFailure},
-		Sites: map[string]string{"TestLockedAppendAllocs": "toolalloc_test.go:31|toolalloc_test.go:39"},
-		Msgs:  map[string][]string{"TestLockedAppendAllocs": {"append: ", "allocations per run, want 0"}},
+		Kinds: map[string]checks.FailureKind{"TestLockedCounterAllocs": "", "TestLockedCounterEqual": "", "TestLockedCounterMemStats": "",
+			"TestLockedAppendAllocs": checks.TestFailure, "TestLostUpdateCounted": checks.TestFailure},
+		Sites: map[string]string{"TestLockedAppendAllocs": "toolalloc_test.go:31|toolalloc_test.go:39", "TestLostUpdateCounted": "counts_test.go:57|counts_test.go:76"},
+		Msgs: map[string][]string{"TestLockedAppendAllocs": {"append: ", "allocations per run, want 0"},
+			"TestLostUpdateCounted": {"n = 1 after two increments, want 2"}},
 	}})
 	for _, f := range res.Findings {
 		if f.Test == "TestLockedAppendAllocs" && !f.PlainGo.Fails() {
@@ -125,15 +134,23 @@ func TestToolAllocsIsNote(t *testing.T) {
 }
 
 func TestCountsAllocs(t *testing.T) {
+	counted := []float64{2, 45}
 	for msg, want := range map[string]bool{
-		"test failed: x_test.go:23: increment: 2 allocations per run, want 0": true,
-		"test failed: x_test.go:9: Error: Should be <= 2, got 34: allocs":     true,
-		"test failed: x_test.go:9: mallocs = 3":                               true,
-		"test failed: x_test.go:9: allocator returned nil":                    false,
-		"test failed: x_test.go:9: got 3 items, want 2":                       false,
+		"test failed: x_test.go:23: increment: 2 allocations per run, want 0":                   true,
+		"test failed: x_test.go:9: Error: Should be <= 2, got 34: allocs":                       true,
+		"test failed: x_test.go:9: mallocs = 3":                                                 true,
+		"test failed: cache_test.go:672: \n\tError: Not equal: \n\texpected: 0\n\tactual  : 45": true,
+		"test failed: x_test.go:9: got 2, want 0":                                               true,
+		"test failed: x_test.go:45: allocator returned nil":                                     false,
+		"test failed: x_test.go:9: got 3 items, want 4":                                         false,
+		"test failed: x_test.go:9: v45.1 of item2 missing":                                      false,
 	} {
-		if got := countsAllocs(&failure{kind: checks.TestFailure, message: msg}); got != want {
+		if got := countsAllocs(&failure{kind: checks.TestFailure, message: msg, allocReads: 1, allocCounts: counted}); got != want {
 			t.Errorf("countsAllocs(%q) = %v, want %v", msg, got, want)
+		}
+		// A test that read no count of allocations fails on its own words.
+		if countsAllocs(&failure{kind: checks.TestFailure, message: msg}) {
+			t.Errorf("countsAllocs(%q) with no count read = true, want false", msg)
 		}
 	}
 }

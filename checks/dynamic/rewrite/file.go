@@ -118,6 +118,9 @@ var funcs = map[string]string{
 	// Goroutine counts leave out the tool's goroutines.
 	"runtime.NumGoroutine": "NumGoroutine",
 	"runtime.Stack":        "Stack",
+	// Counts of allocations are kept for the Result (rt's allocs.go).
+	"testing.AllocsPerRun": "AllocsPerRun",
+	"runtime.ReadMemStats": "ReadMemStats",
 	// One clock: what reads or waits on time under control reads the
 	// virtual clock (see rt's clock.go).
 	"time.Now":                  "Now",

@@ -267,7 +267,9 @@
 // a crash) and exits with ExitWatchdog.
 //
 // Observing the program: a scheduling point allocates nothing (tests count
-// allocations with testing.AllocsPerRun or runtime.ReadMemStats); call
+// allocations with testing.AllocsPerRun or runtime.ReadMemStats, whose
+// rewritten calls keep the counts read in Result.AllocCounts: such a count
+// includes the other controlled goroutines' allocations); call
 // sites are resolved when the Result is built, unless a targeted
 // strategy, a replay or a trace needs them at once. NumGoroutine
 // (runtime.NumGoroutine) counts only the program's goroutines.

@@ -364,6 +364,13 @@ type Result struct {
 	// goroutines outside control. With none, every schedule of the test
 	// is this one.
 	Choices int `json:"choices,omitempty"`
+	// AllocReads counts the program's reads of allocation counts
+	// (AllocsPerRun, ReadMemStats: allocs.go); AllocCounts are the
+	// nonzero counts read, the first maxAllocCounts: AllocsPerRun's
+	// results and the Mallocs between two ReadMemStats calls. Such
+	// counts include the scheduler's and other goroutines' allocations.
+	AllocReads  int       `json:"allocReads,omitempty"`
+	AllocCounts []float64 `json:"allocCounts,omitempty"`
 }
 
 // Main is in driver.go.

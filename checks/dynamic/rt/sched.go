@@ -100,6 +100,8 @@ type sched struct {
 	// unordered: ranges that kept the runtime's order (maprange.go).
 	unordered    UnorderedRange
 	unorderedPCs [8]uintptr
+	// allocs: the counts of allocations the program read (allocs.go).
+	allocs allocCounts
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -826,7 +828,8 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Choices: s.choices}
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Choices: s.choices,
+		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts()}
 	if s.foreignSeen {
 		r.Choices++ // goroutines outside control: the OS's timing
 	}
