@@ -114,11 +114,16 @@ type target struct {
 	// had then (it needs what its siblings do first: not searched).
 	aloneProbe  bool
 	aloneFailed checks.FailureKind
-	// refused is set once Options.TestUntil was not asked about, or did
-	// not accept, a failure of its search: its next processes run on
-	// past their failing schedules (a test failing that way on most
-	// schedules would cost a process each).
+	// refused is set once Options.TestUntil did not accept a failure of
+	// its search: its next processes run on past their failing schedules
+	// (a test failing that way on most schedules would cost a process
+	// each).
 	refused bool
+	// untold is the latest failure of its search Options.TestUntil was
+	// not asked about (told): while it waits (pending), its next
+	// processes run on past their failing schedules and stop at their
+	// first pass, which tells it; then they stop at a failure again.
+	untold *failure
 }
 
 // search is the state of one Run.

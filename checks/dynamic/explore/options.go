@@ -88,9 +88,10 @@ type Options struct {
 	// once it returns true that test's search ends (its processes start
 	// no further schedule) and the rest of its slice goes to the tests
 	// after it. Worker processes then stop at each failing schedule, as
-	// with Until, until the test's first failure TestUntil refused (or
-	// was not asked about). With Schedules, a test's search also ends at
-	// its count.
+	// with Until, until the test's first failure TestUntil refused; while
+	// a failure it was not asked about waits for a schedule that passes
+	// (or plain go test failing so), they stop at their first pass
+	// instead. With Schedules, a test's search also ends at its count.
 	// StopAtFirst is the TestUntil of a search that wants one failure of
 	// each test.
 	TestUntil func(checks.Finding) bool

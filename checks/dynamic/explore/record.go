@@ -37,12 +37,15 @@ func (s *search) record(t *target, f *failure, count bool) {
 	if count {
 		s.countFailing(k)
 	}
-	if s.opts.TestUntil != nil && !t.stats.Met {
-		if s.told(t, f) && s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")) {
+	if s.opts.TestUntil != nil && !t.stats.Met && f.strategy != rt.PlainStrategy {
+		switch {
+		case !s.told(t, f):
+			t.untold = f
+		case s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")):
 			t.stats.Met = true
 			// The test's processes still running start no further schedule.
 			_ = os.WriteFile(s.stopFile(t), nil, 0o644)
-		} else if f.strategy != rt.PlainStrategy {
+		default:
 			t.refused = true
 		}
 	}
@@ -97,6 +100,13 @@ func (s *search) told(t *target, f *failure) bool {
 	}
 	unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
 	return !unperturbed || t.somePassed() || t.plainSame[f.key()]
+}
+
+// pending reports whether a failure of t's search waits to be told (a
+// schedule that passes, or plain go test failing the same way): its
+// processes then stop at their first pass, not at a failure (s.mu held).
+func (s *search) pending(t *target) bool {
+	return t.untold != nil && !t.refused && !s.told(t, t.untold)
 }
 
 // testMet reports whether Options.TestUntil accepted a failure of t.

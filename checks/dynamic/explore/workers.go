@@ -180,7 +180,8 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	stopFile := s.stopFile(t)
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
 		s.mu.Lock()
-		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused
+		pending := s.opts.Until == nil && s.opts.TestUntil != nil && s.pending(t)
+		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused && !pending
 		failed, step := t.failedRun, t.step
 		s.mu.Unlock()
 		replayBy := s.replayBy()
@@ -224,6 +225,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				Skip:        s.subSkip,
 				Targets:     s.opts.Targets,
 				StopOnFail:  stopOnFail,
+				StopOnPass:  pending,
 				StopFile:    stopFile,
 			},
 			onResult: func(r rt.Result) { s.counted(t, r) },

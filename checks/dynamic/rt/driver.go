@@ -129,10 +129,11 @@ func Main(t *testing.T, tests map[string]func(*testing.T)) {
 
 // RunSchedules runs body under the scheduler as cfg says (Replay: once;
 // else Schedules schedules from index First, stopping at Deadline, once
-// StopFile exists and, with StopOnFail, at the first failure, but always
-// running the first; Schedules 0 without a Deadline means
-// one), writes the markers to standard error and calls each with every
-// Result (each returning false stops the run). It returns the Results.
+// StopFile exists, with StopOnFail at the first failure and with
+// StopOnPass at the first pass, but always running the first; Schedules
+// 0 without a Deadline means one), writes the markers to standard error
+// and calls each with every Result (each returning false stops the run).
+// It returns the Results.
 func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Result) bool) []Result {
 	n := cfg.Schedules
 	if cfg.Replay != nil {
@@ -192,7 +193,7 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		failed = failed || r.Outcome != "pass"
 		cont := each == nil || each(r)
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, i)
-		if !cont || cfg.StopOnFail && r.Outcome != "pass" {
+		if !cont || cfg.StopOnFail && r.Outcome != "pass" || cfg.StopOnPass && r.Outcome == "pass" {
 			break
 		}
 	}

@@ -206,6 +206,24 @@ func TestMainProtocol(t *testing.T) {
 	}
 }
 
+// TestStopOnPass: a process told to stop at its first pass runs the
+// failing schedules before it and that pass, no more (seed 3: a
+// deadlock, then a pass).
+func TestStopOnPass(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestABBA", Seed: 3, Schedules: 200, StopOnPass: true, StepTimeout: 5 * time.Second})
+	if len(rs) < 2 || len(rs) == 200 || rs[len(rs)-1].Outcome != "pass" {
+		t.Fatalf("want schedules ending at the first pass, got %d results\n%s", len(rs), out)
+	}
+	for _, r := range rs[:len(rs)-1] {
+		if r.Outcome == "pass" {
+			t.Fatalf("schedule %d passed and the process went on (%d results)", r.Index, len(rs))
+		}
+	}
+}
+
 func TestTrace(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()

@@ -111,6 +111,9 @@ type Config struct {
 	Targets     []string      `json:"targets,omitempty"` // "file.go:12" sites where preemption is favoured
 	Trace       bool          `json:"trace,omitempty"`   // flush decisions as they are made (to replay a crash)
 	StopOnFail  bool          `json:"stopOnFail,omitempty"`
+	// StopOnPass stops the process after its first schedule that passed
+	// (explore: while whether a failure is the code's waits on a pass).
+	StopOnPass bool `json:"stopOnPass,omitempty"`
 	// StopFile, when set, is a file whose existence tells the process to
 	// start no further schedule (the parent's search of the test ended).
 	StopFile string `json:"stopFile,omitempty"`
