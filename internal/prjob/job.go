@@ -438,6 +438,23 @@ func subtestPattern(f *rt.RunFilter) string {
 	return f.String()
 }
 
+// unsearched reports whether err, the search's, only says the affected
+// tests were not searched, and notes why: none matched, or the budget
+// ended before a test process started a schedule, none seen hanging (a
+// loaded machine). Any other err fails the job.
+func (r *job) unsearched(err error) bool {
+	var nt *explore.NoTestsError
+	if errors.As(err, &nt) {
+		r.notes = append(r.notes, nt.Error())
+		return true
+	}
+	if line, ok := explore.NoScheduleLine(err); ok {
+		r.notes = append(r.notes, "the affected tests were not searched: "+line)
+		return true
+	}
+	return false
+}
+
 // dynamic runs this run's share of the search.
 func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]checks.Finding, error) {
 	opts, c := r.opts, r.change
@@ -541,9 +558,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		},
 	})
 	if err != nil {
-		var nt *explore.NoTestsError
-		if errors.As(err, &nt) {
-			r.notes = append(r.notes, nt.Error())
+		if r.unsearched(err) {
 			return nil, nil
 		}
 		return nil, err

@@ -2,6 +2,8 @@ package prjob
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +120,24 @@ func TestCheckPlainUnconfirmed(t *testing.T) {
 	}
 	if len(r.notes) > 0 {
 		t.Errorf("notes %q", r.notes)
+	}
+}
+
+// TestUnsearchedBudgetStop (e2e TestPRCgoPackageLeftOut at load): a
+// search whose budget ended before its test processes started a
+// schedule, none seen hanging, is a note that the affected tests were not
+// searched, as with no tests; a process that hung still fails the job.
+func TestUnsearchedBudgetStop(t *testing.T) {
+	r := &job{}
+	stop := fmt.Errorf("%w:\nthe test process was stopped at the end of its share of the budget before its first schedule, 900ms after its last output: not seen hanging (the watchdog's limit is 5s); a larger budget gives it time to start; its last output:\n(none)", explore.ErrNoScheduleInBudget)
+	if !r.unsearched(stop) || len(r.notes) != 1 || !strings.HasPrefix(r.notes[0], "the affected tests were not searched: "+explore.ErrNoScheduleInBudget.Error()+": the test process was stopped") || strings.Contains(r.notes[0], "\n") {
+		t.Errorf("notes %q; want one line saying the affected tests were not searched", r.notes)
+	}
+	r = &job{}
+	if r.unsearched(errors.New("the instrumented test binary ran no schedules:\nthe test process hung before its first schedule")) || len(r.notes) > 0 {
+		t.Errorf("a hang became the notes %q; want the job to fail", r.notes)
+	}
+	if !r.unsearched(&explore.NoTestsError{What: "no Test functions"}) || len(r.notes) != 1 {
+		t.Errorf("no tests: notes %q, want one", r.notes)
 	}
 }

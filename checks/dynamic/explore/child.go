@@ -552,6 +552,19 @@ func (o *childOutcome) killedBetween(test string, stepTimeout time.Duration, tai
 		test, where, o.quiet.Round(100*time.Millisecond), stepTimeout, tail)
 }
 
+// killedBeforeStart is the note of a process out, killed by the driver
+// before its first schedule, with tail its last output. As in
+// killedBetween, only a process that had written nothing for the
+// watchdog's time (stepTimeout) was seen hanging.
+func (o *childOutcome) killedBeforeStart(stepTimeout time.Duration, tail string) string {
+	if o.quiet >= stepTimeout {
+		return fmt.Sprintf("the test process hung before its first schedule (in TestMain or a package's initialization?): it had written nothing for %v (the watchdog's limit is %v) when it was killed; its last output:\n%s",
+			o.quiet.Round(100*time.Millisecond), stepTimeout, tail)
+	}
+	return fmt.Sprintf("the test process was stopped at the end of its share of the budget before its first schedule, %v after its last output: not seen hanging (the watchdog's limit is %v); a larger budget gives it time to start; its last output:\n%s",
+		o.quiet.Round(100*time.Millisecond), stepTimeout, tail)
+}
+
 // lastLine is the last non-empty line of s.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

@@ -41,8 +41,10 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -153,7 +155,7 @@ type search struct {
 	notes     []string
 	noted     map[string]bool      // keys of noteOnce
 	targetAt  map[string]int       // index in stats.Targets by site (aim.go)
-	noResults []string             // workers whose process ran nothing
+	noResults []noResult           // workers whose process ran nothing
 	plainBins map[string]*plainBin // by import path: the packages' plain go test binaries
 	deadline  time.Time            // end of the search: the budget less overrunSlack
 	hardStop  time.Time            // end of the budget: no process outlives it
@@ -345,6 +347,25 @@ func (s *search) startClock(targets []*target) {
 	s.mu.Unlock()
 }
 
+// ErrNoScheduleInBudget: the search ran no schedule because its budget
+// ended before the test processes started their first, none seen
+// hanging (a slow start on a loaded machine): a larger budget gives them
+// time.
+var ErrNoScheduleInBudget = errors.New("the instrumented test binary ran no schedules before the end of the budget")
+
+// NoScheduleLine is err in one line when it is ErrNoScheduleInBudget: why,
+// and the first stopped process's note without its output; ok is false
+// for any other err.
+func NoScheduleLine(err error) (line string, ok bool) {
+	if !errors.Is(err, ErrNoScheduleInBudget) {
+		return "", false
+	}
+	why, detail, _ := strings.Cut(err.Error(), "\n")
+	detail, _, _ = strings.Cut(detail, "\n")
+	detail, _, _ = strings.Cut(detail, "; its last output:")
+	return strings.TrimSuffix(why, ":") + ": " + detail, true
+}
+
 // searchErr is why the search has nothing to report: its context ended,
 // or the test binaries ran no schedule at all.
 func (s *search) searchErr(ctx context.Context) error {
@@ -354,8 +375,21 @@ func (s *search) searchErr(ctx context.Context) error {
 	s.mu.Lock()
 	noResults := s.noResults
 	s.mu.Unlock()
-	if len(noResults) > 0 && s.stats.Schedules == 0 && len(s.failures) == 0 {
-		return fmt.Errorf("the instrumented test binary ran no schedules:\n%s", noResults[0])
+	if len(noResults) == 0 || s.stats.Schedules > 0 || len(s.failures) > 0 {
+		return nil
 	}
-	return nil
+	for _, r := range noResults {
+		if !r.budgetStop {
+			return fmt.Errorf("the instrumented test binary ran no schedules:\n%s", r.text)
+		}
+	}
+	return fmt.Errorf("%w:\n%s", ErrNoScheduleInBudget, noResults[0].text)
+}
+
+// noResult is why a process ran nothing (its note); budgetStop says the
+// end of its share of the budget stopped it before its first schedule,
+// not seen hanging.
+type noResult struct {
+	text       string
+	budgetStop bool
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +30,37 @@ func TestKilledBetween(t *testing.T) {
 	silent := &childOutcome{killed: true, started: 3, quiet: 12 * time.Second}
 	if n := silent.killedBetween("TestX", step, "tail"); !strings.Contains(n, "hung outside any schedule: it had written nothing for 12s") {
 		t.Errorf("note %q, want hung, silent for 12s", n)
+	}
+}
+
+// TestKilledBeforeStart (TestOldDependencies at load): a process killed
+// before its first schedule is called hung only when it had written
+// nothing for the watchdog's time; one the end of its share stopped
+// sooner (a slow start on a loaded machine) is not, and a search whose
+// processes all ended so fails with ErrNoScheduleInBudget, which a
+// larger budget cures. One hung process among them makes it a hang.
+func TestKilledBeforeStart(t *testing.T) {
+	ctx := context.Background()
+	step := 5 * time.Second
+	search := func(quiet ...time.Duration) error {
+		s := &search{opts: Options{StepTimeout: step}}
+		for _, q := range quiet {
+			out := &childOutcome{killed: true, crashed: -1, leftovers: -1, lastRun: -1, quiet: q, stdout: "(quiet)"}
+			if next, more := s.afterProcess(ctx, &target{name: "TestX", stats: &TestStats{}}, out, time.Now()); next != 0 || more {
+				t.Errorf("afterProcess = %d, %v; want 0, false", next, more)
+			}
+		}
+		return s.searchErr(ctx)
+	}
+	err := search(2 * time.Second)
+	if !errors.Is(err, ErrNoScheduleInBudget) || strings.Contains(err.Error(), "hung") || !strings.Contains(err.Error(), "before its first schedule, 2s after its last output: not seen hanging") {
+		t.Errorf("stopped after 2s of quiet: err = %v, want ErrNoScheduleInBudget, not hung", err)
+	}
+	for _, quiet := range [][]time.Duration{{6 * time.Second}, {2 * time.Second, 6 * time.Second}} {
+		err := search(quiet...)
+		if err == nil || errors.Is(err, ErrNoScheduleInBudget) || !strings.Contains(err.Error(), "hung before its first schedule (in TestMain or a package's initialization?): it had written nothing for 6s") {
+			t.Errorf("quiet %v: err = %v, want the process that hung", quiet, err)
+		}
 	}
 }
 

@@ -44,9 +44,13 @@ func TestRobustErrors(t *testing.T) {
 		if testing.Short() {
 			t.Skip("builds a test binary and waits out the budget; skipped with -short")
 		}
+		// Hung, not stopped by the budget, is a process quiet for the
+		// watchdog's limit: here a quarter of a second, far below the
+		// budget it is quiet for whatever the machine's load.
 		var searchStart time.Time
+		const budget = 2 * time.Second
 		_, err := Run(ctx, Options{
-			Dir: dir, Patterns: []string{"./mainhang"}, Budget: time.Second, SchedulesDir: t.TempDir(),
+			Dir: dir, Patterns: []string{"./mainhang"}, Budget: budget, StepTimeout: 250 * time.Millisecond, SchedulesDir: t.TempDir(),
 			Progress: func(st Stats) {
 				if !st.Building && searchStart.IsZero() {
 					searchStart = time.Now().Add(-st.Elapsed)
@@ -56,8 +60,20 @@ func TestRobustErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "hung before its first schedule (in TestMain") {
 			t.Fatalf("err = %v, want one saying the process hung before its first schedule", err)
 		}
-		if max := time.Second + childGrace + robustGrace; searchStart.IsZero() || time.Since(searchStart) > max {
+		if max := budget + childGrace + robustGrace; searchStart.IsZero() || time.Since(searchStart) > max {
 			t.Errorf("the search took %v, want at most %v", time.Since(searchStart), max)
+		}
+	})
+	t.Run("TestMain outlasts the budget", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("builds a test binary and waits out the budget; skipped with -short")
+		}
+		// The same process, its watchdog longer than the budget: stopped
+		// by the budget before it was seen hanging (as a slow start on a
+		// loaded machine is), which a larger budget may cure.
+		_, err := Run(ctx, Options{Dir: dir, Patterns: []string{"./mainhang"}, Budget: time.Second, StepTimeout: time.Hour, SchedulesDir: t.TempDir()})
+		if !errors.Is(err, ErrNoScheduleInBudget) || strings.Contains(err.Error(), "hung") || !strings.Contains(err.Error(), "before its first schedule") {
+			t.Fatalf("err = %v, want ErrNoScheduleInBudget, not seen hanging", err)
 		}
 	})
 	t.Run("does not compile", func(t *testing.T) {

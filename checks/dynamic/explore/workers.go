@@ -332,10 +332,12 @@ func (s *search) afterProcess(ctx context.Context, t *target, out *childOutcome,
 		}
 		if out.started == 0 && len(out.results) == 0 {
 			// Nothing ran: TestMain or a package's initialization
-			// blocked. If no other process runs anything either, the
+			// blocked, or the process had not got that far when its
+			// share of the budget ended (a slow start on a loaded
+			// machine). If no other process runs anything either, the
 			// search fails with this.
 			s.mu.Lock()
-			s.noResults = append(s.noResults, "the test process hung before its first schedule (in TestMain or a package's initialization?) and was killed; its last output:\n"+tail)
+			s.noResults = append(s.noResults, noResult{out.killedBeforeStart(s.opts.StepTimeout, tail), out.quiet < s.opts.StepTimeout})
 			s.mu.Unlock()
 			return 0, false
 		}
@@ -345,7 +347,7 @@ func (s *search) afterProcess(ctx context.Context, t *target, out *childOutcome,
 	if len(out.results) == 0 {
 		if time.Until(stop) > 0 && ctx.Err() == nil && out.started == 0 {
 			s.mu.Lock()
-			s.noResults = append(s.noResults, tailLines(out.stdout+out.stderr, 20))
+			s.noResults = append(s.noResults, noResult{text: tailLines(out.stdout+out.stderr, 20)})
 			s.mu.Unlock()
 		}
 		return 0, false

@@ -2,6 +2,8 @@ package gen
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 )
 
 // The sequential runs are paid from the budget: the search gets the rest,
@@ -301,4 +305,21 @@ func headAndBase(t *testing.T) (root, base string) {
 		}
 	}
 	return root, base
+}
+
+// TestUnsearchedNote (e2e TestPRCgoPackageLeftOut at load): a search whose
+// budget ended before its test processes started a schedule, none seen
+// hanging, is a note saying so (with the user's paths), not gen failing;
+// any other error of the search stays an error.
+func TestUnsearchedNote(t *testing.T) {
+	r := &run{copyRoot: "/tmp/interleave-gen-1", modRoot: "/src/m"}
+	err := fmt.Errorf("%w:\nthe test process was stopped at the end of its share of the budget before its first schedule, 800ms after its last output: not seen hanging (the watchdog's limit is 5s); a larger budget gives it time to start; its last output:\n/tmp/interleave-gen-1/p/x.go:1", explore.ErrNoScheduleInBudget)
+	note, ok := r.unsearchedNote(err)
+	if !ok || !strings.HasPrefix(note, "the generated tests kept were not searched: "+explore.ErrNoScheduleInBudget.Error()+": the test process was stopped") ||
+		!strings.Contains(note, "not seen hanging") || strings.Contains(note, "\n") {
+		t.Errorf("note %q, %v; want one line saying the budget ended before a schedule", note, ok)
+	}
+	if note, ok := r.unsearchedNote(errors.New("the instrumented test binary ran no schedules:\nthe test process hung before its first schedule")); ok {
+		t.Errorf("a hang became the note %q; want it kept an error", note)
+	}
 }

@@ -593,6 +593,10 @@ func (r *run) search(ctx context.Context, patterns []string) (*explore.Result, e
 		eo.TestUntil = func(f checks.Finding) bool { return keptKinds[f.Kind] || until != nil && until(f) }
 	}
 	er, err := explore.Run(ctx, eo)
+	if note, ok := r.unsearchedNote(err); ok {
+		r.res.Notes = append(r.res.Notes, note)
+		return &explore.Result{}, nil
+	}
 	if err != nil {
 		return nil, r.buildError(err)
 	}
@@ -685,6 +689,18 @@ func (r *run) buildError(err error) error {
 		be.Output = strings.ReplaceAll(be.Output, r.copyRoot, r.modRoot)
 	}
 	return err
+}
+
+// unsearchedNote is the note for a search that ended with err because the
+// budget ended before its test processes started a schedule, none seen
+// hanging (a loaded machine): said, as when too little was left, not a
+// failure of gen's. ok is false for any other err.
+func (r *run) unsearchedNote(err error) (note string, ok bool) {
+	line, ok := explore.NoScheduleLine(err)
+	if !ok {
+		return "", false
+	}
+	return "the generated tests kept were not searched: " + strings.ReplaceAll(line, r.copyRoot, r.modRoot), true
 }
 
 // closeBuild removes the search's build, once made.

@@ -242,6 +242,9 @@ func (s *sched) paceForeign() bool {
 		return false
 	}
 	s.quietN, s.quietSkips = -1, 0
+	if beforePaceLook != nil {
+		beforePaceLook()
+	}
 	pause := 50 * time.Microsecond
 	waited := false
 	for {
@@ -270,8 +273,15 @@ func (s *sched) paceForeign() bool {
 			pause *= 2
 		}
 	}
-	return waited && s.probe(true)
+	// Also when the first look found them quiet: they may have done their
+	// part and ended since settle's probe (on a loaded machine the
+	// scheduler can be descheduled longer than a worker's 10ms sleep).
+	return s.probe(true)
 }
+
+// beforePaceLook, when set (by tests), runs before paceForeign's first
+// look at the goroutines outside control.
+var beforePaceLook func()
 
 // foreignSleeps holds, per slot (a goroutine id modulo its length), the
 // real time in Unix nanoseconds at which a goroutine outside control that

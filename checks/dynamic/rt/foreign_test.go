@@ -3,6 +3,7 @@ package rt
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -348,6 +349,39 @@ func TestForeignSleeperHoldsClock(t *testing.T) {
 				t.Errorf("the 2s timeout fired before worker %d of %d reported", i+1, workers)
 				return
 			}
+		}
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// TestForeignDoneBeforePaceLook: a goroutine outside control that fed a
+// channel and ended between settle's probe and paceForeign's first look
+// (beforePaceLook feeds it there, as a worker does whose scheduler is
+// descheduled on a loaded machine for longer than the worker's sleep) is
+// seen before the clock jumps: the 2s timeout must not fire while the
+// value waits in the channel (TestForeignSleeperHoldsClock failed so at
+// load 10).
+func TestForeignDoneBeforePaceLook(t *testing.T) {
+	var feed atomic.Pointer[chan int]
+	beforePaceLook = func() {
+		if p := feed.Swap(nil); p != nil {
+			*p <- 1
+		}
+	}
+	t.Cleanup(func() { beforePaceLook = nil })
+	rs := RunSchedules(t, Config{Schedules: 20, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		done := make(chan int, 1)
+		feed.Store(&done)
+		after := After(2 * time.Second)
+		k := Select(false, RecvCase(done), RecvCase(after))
+		select {
+		case <-PickRecv(k, 0, done):
+		case <-PickRecv(k, 1, after):
+			t.Error("the 2s timeout fired while a value sent outside control waited in the channel")
 		}
 	}, nil)
 	for _, r := range rs {
