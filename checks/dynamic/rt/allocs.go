@@ -40,7 +40,10 @@ func (a *allocCounts) add(v float64) {
 
 // counts returns the nonzero counts kept, nil when none.
 func (a *allocCounts) counts() []float64 {
-	n := min(int(a.n.Load()), maxAllocCounts)
+	n := int(a.n.Load())
+	if n > maxAllocCounts { // not min: rt compiles as go1.18 (lang_test.go)
+		n = maxAllocCounts
+	}
 	if n == 0 {
 		return nil
 	}
