@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -496,6 +497,15 @@ func (sf *sourceFuncs) around(file string, line int) string {
 	return at
 }
 
+// howTold is howPlain for a note about a finding labelled p, or why
+// plain go test could not be run to tell when it was not.
+func (o *plainOutcome) howTold(p *checks.PlainGo, dir string) string {
+	if p.Runs == 0 {
+		return "plain go test could not be run to tell (" + p.NotRun + ")"
+	}
+	return o.howPlain(dir)
+}
+
 // howPlain says what plain go test did, for a note: how many of its runs
 // failed, with the last one's exit status and failure line (dir: the
 // package's, for the line's file).
@@ -719,12 +729,8 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 		if p := fs[i].PlainGo; !p.Fails() && countsAllocs(f) {
 			// A count of allocations plain go test does not fail on: an
 			// instrumented build allocates where the code does not.
-			how := o.howPlain(t.pkg.Dir)
-			if p.Runs == 0 {
-				how = "plain go test could not be run to tell (" + p.NotRun + ")"
-			}
 			s.note(fmt.Sprintf("%s: not reported, the tool's doing: it fails counting allocations (%s) %s, and %s: the instrumented build allocates where the code does not (a scheduling point of interleave's runtime, a rewritten statement); please report it; to look: %s",
-				t.name, firstLine(f.message), fs[i].Frequency.Label(), how, fs[i].Replay))
+				t.name, firstLine(f.message), fs[i].Frequency.Label(), o.howTold(p, t.pkg.Dir), fs[i].Replay))
 			continue
 		}
 		if p := fs[i].PlainGo; !p.Fails() && !p.LeavesSame {
@@ -733,12 +739,8 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 				// finding only when plain go test fails this way too;
 				// when it passes, or could not be run to tell, it is a
 				// note (precision first).
-				how := o.howPlain(t.pkg.Dir)
-				if p.Runs == 0 {
-					how = "plain go test could not be run to tell (" + p.NotRun + ")"
-				}
 				s.note(fmt.Sprintf("%s: not reported, most likely the tool's doing: it fails (%s) %s, as %s does on its unperturbed schedule where %s, and %s; to look: %s",
-					t.name, firstLine(f.message), fs[i].Frequency.Label(), sib.test, sib.plainSays(), how, fs[i].Replay))
+					t.name, firstLine(f.message), fs[i].Frequency.Label(), sib.test, sib.plainSays(), o.howTold(p, t.pkg.Dir), fs[i].Replay))
 				continue
 			}
 		}
@@ -901,10 +903,8 @@ func countsAllocs(f *failure) bool {
 		if err != nil {
 			continue
 		}
-		for _, c := range f.allocCounts {
-			if x == c {
-				return true
-			}
+		if slices.Contains(f.allocCounts, x) {
+			return true
 		}
 	}
 	return false
