@@ -134,27 +134,12 @@ func usedFunc(v ssa.Value) *ssa.Function {
 	switch x := v.(type) {
 	case *ssa.Function:
 		if x.Synthetic != "" {
-			return wrapped(x)
+			return lockset.WrappedCallee(x)
 		}
 		return x
 	case *ssa.MakeClosure:
 		if fn, ok := x.Fn.(*ssa.Function); ok && fn.Synthetic != "" {
-			return wrapped(fn)
-		}
-	}
-	return nil
-}
-
-// wrapped returns the method a synthetic wrapper (a bound method value, a
-// method expression) calls, or nil.
-func wrapped(fn *ssa.Function) *ssa.Function {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				if callee := c.Common().StaticCallee(); callee != nil {
-					return callee
-				}
-			}
+			return lockset.WrappedCallee(fn)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/interleave-dev/interleave/checks/static/internal/lockset"
 	"github.com/interleave-dev/interleave/checks/static/lockpair"
 )
 
@@ -113,7 +114,9 @@ func (pc *passContext) buildCallGraph() {
 			// A bound method wrapper (c.forget as a value) stands for
 			// the method it calls.
 			if callee.Synthetic != "" {
-				callee = wrapped(callee)
+				if fn := lockset.WrappedCallee(callee); fn != nil {
+					callee = fn
+				}
 			}
 			if pc.inTestFile(callee) && !pc.inTestFile(n.Func) {
 				// A test double (a mock transport) stands in for the
@@ -131,21 +134,6 @@ func (pc *passContext) buildCallGraph() {
 			return cmp.Or(strings.Compare(a.String(), b.String()), cmp.Compare(a.Pos(), b.Pos()))
 		})
 	}
-}
-
-// wrapped returns the function a synthetic wrapper calls statically, or
-// the wrapper itself.
-func wrapped(w *ssa.Function) *ssa.Function {
-	for _, b := range w.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				if fn := c.Common().StaticCallee(); fn != nil {
-					return fn
-				}
-			}
-		}
-	}
-	return w
 }
 
 func appendUnique(fs []*ssa.Function, f *ssa.Function) []*ssa.Function {

@@ -1065,3 +1065,18 @@ func paramIndex(fn *ssa.Function, v ssa.Value) int {
 
 // StructOf returns the struct type that t or *t denotes.
 func StructOf(t types.Type) (*types.Struct, bool) { return structOf(t) }
+
+// WrappedCallee returns the function a synthetic wrapper (a bound method
+// value, a method expression) calls statically, or nil.
+func WrappedCallee(w *ssa.Function) *ssa.Function {
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if fn := c.Common().StaticCallee(); fn != nil {
+					return fn
+				}
+			}
+		}
+	}
+	return nil
+}
