@@ -39,9 +39,9 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 	fmt.Fprintf(&b, "// goroutines, and fails when the outcome matches no sequential order of\n")
 	fmt.Fprintf(&b, "// those calls.\n\n")
 	fmt.Fprintf(&b, "package %s_test\n\nimport (\n", pkgName)
-	std := []string{"fmt", "runtime", "strings", "sync", "testing", "time"}
+	std := []string{"fmt", "reflect", "runtime", "strconv", "strings", "sync", "testing", "time"}
 	if mode == Sequential {
-		std = []string{"fmt", "runtime", "strings", "testing", "time"}
+		std = []string{"fmt", "reflect", "runtime", "strconv", "strings", "testing", "time"}
 	}
 	imports := map[string]string{}
 	for p, n := range g.Imports() {
@@ -460,17 +460,44 @@ func genFormat(labels, out []string) string {
 	return b.String()
 }
 
-// genShow formats results for comparison: errors by their message.
+// genShow formats results for comparison: errors by their message, the
+// rest as %#v does. It runs in the goroutines of a case: nil, errors and
+// values of basic kinds are formatted without fmt, whose printers come
+// from a sync.Pool, and a printer one goroutine puts back and the other
+// takes is an order between the two the race detector sees and the code
+// under test does not have (it hid a race on some runs, not others).
 func genShow(xs ...interface{}) string {
 	var parts []string
 	for _, x := range xs {
 		if err, ok := x.(error); ok {
-			parts = append(parts, fmt.Sprintf("error(%q)", err.Error()))
+			parts = append(parts, "error("+strconv.Quote(err.Error())+")")
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%#v", x))
+		parts = append(parts, genSharpV(x))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// genSharpV is fmt's %#v of x, without fmt for nil and for values of
+// basic kinds that have no GoString method.
+func genSharpV(x interface{}) string {
+	if x == nil {
+		return "<nil>"
+	}
+	if _, ok := x.(fmt.GoStringer); !ok {
+		v := reflect.ValueOf(x)
+		switch v.Kind() {
+		case reflect.Bool:
+			return strconv.FormatBool(v.Bool())
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			return strconv.FormatInt(v.Int(), 10)
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			return "0x" + strconv.FormatUint(v.Uint(), 16)
+		case reflect.String:
+			return strconv.Quote(v.String())
+		}
+	}
+	return fmt.Sprintf("%#v", x)
 }
 `
 
