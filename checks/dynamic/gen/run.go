@@ -729,13 +729,17 @@ func (r *run) pickFindings(er *explore.Result) error {
 		if err != nil {
 			return err
 		}
-		if f.Schedule != "" && !filepath.IsAbs(f.Schedule) {
-			f.Schedule = filepath.Join(r.copyRoot, f.Schedule)
-		}
 		// Every schedule of a generated test carries its file, so that
-		// it replays in the user's tree.
-		if f.Schedule != "" {
-			if err := carry(f.Schedule, r.byPkg[f.Package].src); err != nil {
+		// it replays in the user's tree: the finding's and those of the
+		// failures of its cause (SameCause), each of which names its own.
+		if f.Schedule, err = r.carryTo(f.Schedule, f.Package); err != nil {
+			return err
+		}
+		for i, o := range f.SameCause {
+			if r.caseOf[f.Package+"."+o.Test] == nil {
+				continue
+			}
+			if f.SameCause[i].Schedule, err = r.carryTo(o.Schedule, f.Package); err != nil {
 				return err
 			}
 		}
@@ -980,6 +984,18 @@ func (r *run) writeRepros(failed map[string]map[string]bool) error {
 		r.res.Repros = append(r.res.Repros, Repro{Package: w.pkg.PkgPath, Dir: pkgDir(w.pkg), Tests: tests, Source: w.src, Path: path})
 	}
 	return nil
+}
+
+// carryTo adds the generated file of package pkg to the schedule file at
+// path (relative to the copy, or absolute), and returns its absolute path.
+func (r *run) carryTo(path, pkg string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(r.copyRoot, path)
+	}
+	return path, carry(path, r.byPkg[pkg].src)
 }
 
 // carry adds the generated file to the schedule file at path.
