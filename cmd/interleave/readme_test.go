@@ -18,6 +18,8 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
@@ -180,6 +182,11 @@ func TestREADMEFirstCommand(t *testing.T) {
 		d, _ := time.ParseDuration(budget)
 		problems = firstCommandProblems(ctx, t, dir, d, code, stdout.String(), stderr.String())
 		if len(problems) == 0 {
+			// Not retried: a line that does not replay is the
+			// product's fault, whatever the budget.
+			for _, p := range replayLinesProblems(ctx, t, dir, stdout.String()) {
+				t.Error(p)
+			}
 			return
 		}
 		t.Logf("-budget %s: %d problems, the first: %s", budget, len(problems), problems[0])
@@ -255,6 +262,78 @@ func firstCommandProblems(ctx context.Context, t *testing.T, dir string, budget 
 	renv, rout, rerr := testEnv(t, dir)
 	if code := runMain(ctx, renv, []string{"replay", m[1]}); code != exitFindings {
 		add("replay %s: exit %d, want %d\n%s%s", m[1], code, exitFindings, rout, rerr)
+	}
+	return problems
+}
+
+// readmeReplayRepeats is how many fresh processes replay each line the
+// first command prints (replayLinesProblems).
+const readmeReplayRepeats = 3
+
+// replayLinesProblems replays every replay line of the first command's
+// output readmeReplayRepeats times, each time in a fresh process (a line
+// with -tries N may take up to N processes each time), and lists the
+// lines that did not reproduce their failure every time. One build per
+// package and carried file (explore.ReplayMany): a process run per
+// replay, not an instrumentation and a build.
+func replayLinesProblems(ctx context.Context, t *testing.T, dir, out string) []string {
+	t.Helper()
+	lines := regexp.MustCompile(`(?m)^\treplay: interleave replay (?:-tries (\d+) )?(\S+)$`).FindAllStringSubmatch(out, -1)
+	if len(lines) == 0 {
+		return []string{"no replay line in the output:\n" + out}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pending struct {
+		path  string
+		tries int
+		sched *rt.Schedule
+	}
+	var todo []pending
+	reproduced := map[string]int{}
+	for _, m := range lines {
+		tries := 1
+		if m[1] != "" {
+			tries, _ = strconv.Atoi(m[1])
+		}
+		sched, err := explore.ReadSchedule(m[2])
+		if err != nil {
+			return []string{fmt.Sprintf("replay line %s: %v", m[2], err)}
+		}
+		for range readmeReplayRepeats {
+			todo = append(todo, pending{m[2], tries, sched})
+		}
+	}
+	var problems []string
+	for try := 1; len(todo) > 0; try++ {
+		scheds := make([]*rt.Schedule, len(todo))
+		for i, p := range todo {
+			scheds[i] = p.sched
+		}
+		results, errs := explore.ReplayMany(ctx, scheds, explore.ReplayOptions{Dir: abs})
+		var again []pending
+		for i, p := range todo {
+			switch {
+			case errs[i] != nil:
+				problems = append(problems, fmt.Sprintf("replay %s: %v", p.path, errs[i]))
+			case results[i].Outcome == explore.Reproduced:
+				reproduced[p.path]++
+			case try < p.tries:
+				again = append(again, p)
+			default:
+				what := string(results[i].Outcome)
+				if results[i].Finding != nil {
+					what += ": " + results[i].Finding.Message
+				}
+				problems = append(problems, fmt.Sprintf("replay %s (try %d of %d): %s", p.path, try, p.tries, what))
+			}
+		}
+		todo = again
+	}
+	for _, m := range lines {
+		t.Logf("replay line %s: reproduced %d of %d times", filepath.Base(m[2]), reproduced[m[2]], readmeReplayRepeats)
 	}
 	return problems
 }
