@@ -502,6 +502,13 @@ func TestVetErrorPackages(t *testing.T) {
 	if got, want := vetErrorPackages(out), []string{"example.com/a", "example.com/b", "example.com/c", "example.com/d"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+	cgo := "# example.com/pc\n# [pkg-config --cflags  -- nosuchlib]\nPackage nosuchlib was not found in the pkg-config search path.\n"
+	if got, want := vetErrorPackages(cgo), []string{"example.com/pc"}; !slices.Equal(got, want) {
+		t.Errorf("cgo's pkg-config line: got %v, want %v", got, want)
+	}
+	if got := vetOutputOf(cgo, "example.com/pc"); len(got) != 2 || !strings.HasPrefix(got[0], "# [pkg-config") {
+		t.Errorf("cgo's pkg-config output of example.com/pc: got %q", got)
+	}
 	if got := vetErrorPackages("go: no Go files in /x"); len(got) != 0 {
 		t.Errorf("got %v, want none", got)
 	}

@@ -333,15 +333,21 @@ func vetErrorPackages(out string) []string {
 
 // vetHeader reads one of go vet's package headers: "# path" and "# path
 // [path.test]" before a package's compiler errors, "# [path]" before the
-// vet tool's own failure on it (tool).
+// vet tool's own failure on it (tool). A command go printed under a
+// package's header ("# [pkg-config --cflags -- lib]" for cgo) is not one.
 func vetHeader(line string) (path string, tool, ok bool) {
 	header, ok := strings.CutPrefix(line, "# ")
 	if !ok {
 		return "", false, false
 	}
 	tool = strings.HasPrefix(header, "[")
-	path, _, _ = strings.Cut(strings.TrimPrefix(header, "["), " ")
-	path = strings.TrimSuffix(path, "]")
+	if tool {
+		header = strings.TrimSuffix(strings.TrimPrefix(header, "["), "]")
+	}
+	path, variant, _ := strings.Cut(header, " ")
+	if variant != "" && !strings.HasPrefix(variant, "[") {
+		return "", false, false
+	}
 	return path, tool, path != ""
 }
 
