@@ -18,9 +18,9 @@ import (
 	"github.com/interleave-dev/interleave/report/github/ghtest"
 )
 
-// hogTest is a pull request's test file whose binary touches 2 GiB as it
+// memHogTest is a pull request's test file whose binary touches 2 GiB as it
 // starts.
-const hogTest = `package racy
+const memHogTest = `package racy
 
 func init() {
 	var keep [][]byte
@@ -123,7 +123,7 @@ func TestAppJobOutOfMemory(t *testing.T) {
 	}
 
 	// 1. The hog is killed at the limit and the check run says so.
-	hogHead := push("hog", map[string]string{"hog_test.go": hogTest})
+	hogHead := push("hog", map[string]string{"hog_test.go": memHogTest})
 	run := completed("hog", hogHead)
 	want := "the job ran out of its memory limit (512 MiB)"
 	if run.GetConclusion() != "failure" || run.GetOutput().GetTitle() != "interleave ran out of memory" || !strings.Contains(run.GetOutput().GetSummary(), want) {
