@@ -61,7 +61,7 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 			try := *sched
 			try.Decisions = cand
 			res, err := r.run(ctx, &try, "")
-			if err != nil || res.Outcome != Reproduced || res.Diverged != "" || len(res.Decisions) == 0 {
+			if err != nil || res.Outcome != Reproduced || res.Diverged != "" || res.EarlierOff() != nil || len(res.Decisions) == 0 {
 				continue
 			}
 			if n := countPreemptions(res.Decisions, res.States); n < best {
@@ -365,15 +365,45 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 	for k, n := range ns {
 		try := *sched
 		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
-		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), afterCost(per, f.prior[len(f.prior)-n:]), len(ns)-k))
+		cost := afterCost(per, f.prior[len(f.prior)-n:])
+		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), cost, len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)
 		cancel()
 		if rerr != nil && cctx.Err() != nil {
 			return n, false, rerr
 		}
 		tried = n
-		if rerr != nil || res.Outcome != Reproduced || res.Diverged != "" {
+		// The earlier schedules must run as recorded: one that left its
+		// schedule or ended otherwise (it ran on other state: schedules
+		// before it) leaves other state, and a failure after it does not
+		// replay.
+		if rerr != nil || res.Outcome != Reproduced || res.Diverged != "" || res.EarlierOff() != nil {
 			continue
+		}
+		// A second try, when it fits: one that does not reproduce it (the
+		// race detector's history, real I/O) labels the rate, and the
+		// replay line then tries again.
+		var rate *checks.ReplayRate
+		if end.IsZero() || time.Until(end) > cost {
+			cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), cost, 1))
+			again, aerr := r.run(cctx, &try, path)
+			cancel()
+			switch {
+			case aerr != nil && cctx.Err() != nil:
+			case aerr != nil:
+				rate = &checks.ReplayRate{Reproduced: 1, Tries: 2, Otherwise: "its replay could not run: " + firstLine(aerr.Error())}
+			case again.EarlierOff() != nil:
+				rate = &checks.ReplayRate{Reproduced: 1, Tries: 2, Otherwise: "an earlier schedule run first " + again.EarlierOff().Off()}
+			case again.Outcome != Reproduced || again.Diverged != "":
+				why := string(again.Outcome)
+				if again.Finding != nil {
+					why += ": " + string(again.Finding.Kind) + " at " + again.Finding.Pos.String()
+				}
+				if again.Diverged != "" {
+					why += ", diverged " + again.Diverged
+				}
+				rate = &checks.ReplayRate{Reproduced: 1, Tries: 2, Otherwise: why}
+			}
 		}
 		if err := WriteSchedule(path, &try); err != nil {
 			return n, false, nil
@@ -382,6 +412,10 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 		fd.AfterEarlier = f.afterEarlier(n)
 		if tok, err := EncodeToken(&try); err == nil {
 			fd.ReplayToken = tok
+		}
+		if rate != nil {
+			fd.Replays = rate
+			fd.Replay = fmt.Sprintf("interleave replay -tries %d %s", rate.ReplayTries(), fd.Schedule)
 		}
 		return n, true, nil
 	}
