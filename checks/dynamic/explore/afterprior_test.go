@@ -270,3 +270,24 @@ func TestEarlierRunsReplayAsRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestAfterWhy: a replay after earlier schedules counts only when it
+// reproduced on its schedule with every earlier one as recorded; else
+// the note says what it did, the earlier run that was off first.
+func TestAfterWhy(t *testing.T) {
+	fd := &checks.Finding{Kind: checks.TestFailure, Pos: checks.Position{File: "x_test.go", Line: 9}}
+	for _, c := range []struct {
+		name string
+		res  ReplayResult
+		want string
+	}{
+		{"reproduced", ReplayResult{Outcome: Reproduced, Earlier: []EarlierRun{{Test: "TestX", Seed: 1, Recorded: "pass", Ended: "pass"}}}, ""},
+		{"earlier left its schedule", ReplayResult{Outcome: Reproduced, Earlier: []EarlierRun{{Test: "TestX", Seed: 1, Diverged: "decision 2: x"}}}, "an earlier schedule (TestX, seed 1) left its schedule at decision 2: x"},
+		{"earlier ended otherwise", ReplayResult{Outcome: Passed, Earlier: []EarlierRun{{Test: "TestY", Seed: 4, Recorded: "pass", Ended: "panic"}}}, "an earlier schedule (TestY, seed 4) ended panic where the recording's ended pass"},
+		{"other failure", ReplayResult{Outcome: Different, Finding: fd, Diverged: "decision 5: y"}, "different: test-failure at x_test.go:9, diverged decision 5: y"},
+	} {
+		if got := afterWhy(&c.res, nil); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
