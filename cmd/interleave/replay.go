@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -134,6 +136,9 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	}
 	fmt.Fprintf(env.stdout, "replaying %s of %s (%d decisions, seed %d, %s), recorded: %s\n",
 		s.Test, s.Package, len(s.Decisions), s.Seed, build, want)
+	if len(s.Prior) > 0 {
+		fmt.Fprintln(env.stdout, earlierLine(s, res.Earlier))
+	}
 	if opts.tries > 1 {
 		if res.Outcome == explore.Reproduced {
 			fmt.Fprintf(env.stdout, "reproduced on try %d of at most %d\n", res.Try, opts.tries)
@@ -157,6 +162,11 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 		return exitError
 	case res.Outcome == explore.Passed && res.Inconclusive != "":
 		fmt.Fprintf(env.stdout, "INCONCLUSIVE: the run was stopped before the test ended (%s): this says nothing about the failure\n", res.Inconclusive)
+		diverged()
+		return exitDiverged
+	case res.Outcome == explore.Passed && res.EarlierOff() != nil:
+		e := res.EarlierOff()
+		fmt.Fprintf(env.stdout, "DIVERGED: an earlier schedule the process ran first (%s, seed %d) %s, so the state it left is not the recording's; the run passed: this says nothing about the failure\n", e.Test, e.Seed, e.Off())
 		diverged()
 		return exitDiverged
 	case res.Outcome == explore.Passed && res.Diverged == "":
@@ -187,4 +197,43 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 		fmt.Fprintf(env.stdout, "\n%s\n", strings.TrimRight(res.Detail, "\n"))
 	}
 	return code
+}
+
+// earlierLine says which schedules the replay ran first in its process
+// (the schedule's Prior) and how each went.
+func earlierLine(s *rt.Schedule, ran []explore.EarlierRun) string {
+	tests := map[string]bool{}
+	for _, p := range s.Prior {
+		tests[p.Test] = true
+	}
+	what := fmt.Sprintf("%d earlier %s of %s", len(s.Prior), checks.Plural(len(s.Prior), "schedule"), s.Test)
+	if len(tests) > 1 || !tests[s.Test] {
+		what = fmt.Sprintf("%d earlier %s (tests %s)", len(s.Prior), checks.Plural(len(s.Prior), "schedule"), strings.Join(slices.Sorted(maps.Keys(tests)), ", "))
+	}
+	line := "ran first, in the same process, as the recording process did: " + what
+	if len(ran) < len(s.Prior) {
+		return line + fmt.Sprintf("; %d of them ended", len(ran))
+	}
+	// The runs that did what they did when recorded are counted; the
+	// others are named, the first few.
+	same, failed := 0, 0
+	var off []string
+	for _, e := range ran {
+		if e.Outcome != "pass" {
+			failed++
+		}
+		if why := e.Off(); why != "" {
+			if len(off) < 3 {
+				off = append(off, fmt.Sprintf("seed %d %s", e.Seed, why))
+			}
+			continue
+		}
+		same++
+	}
+	how := []string{fmt.Sprintf("%d of %d as recorded", same, len(ran))}
+	if failed > 0 {
+		how = append(how, fmt.Sprintf("%d failed", failed))
+	}
+	how = append(how, off...)
+	return line + ": " + strings.Join(how, "; ")
 }

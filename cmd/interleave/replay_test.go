@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -270,5 +271,66 @@ func TestReplayTries(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(counter); len(b) != 5 {
 		t.Errorf("the test ran %d times, want 5 (3 until the first reproduction, then 2)", len(b))
+	}
+}
+
+// TestReplayRunsEarlierFirst: a schedule that carries the earlier runs of
+// its process (a test that fails on its second run in a process) replays
+// them first, from its file and from its token, and says how each went;
+// an earlier run that ends otherwise than recorded left other state, so a
+// run that then passes says nothing (exit 3), not "no longer fails".
+func TestReplayRunsEarlierFirst(t *testing.T) {
+	dir := t.TempDir()
+	test := "package q\n\nimport \"testing\"\n\nvar runs int\n\nfunc TestSecond(t *testing.T) {\n\truns++\n\tif runs == 2 {\n\t\tpanic(\"second run\")\n\t}\n}\n"
+	sched := func(outcomes ...string) string {
+		var prior []string
+		for i, o := range outcomes {
+			prior = append(prior, fmt.Sprintf(`{"test":"TestSecond","seed":%d,"decisions":[{"g":0,"op":"start"}],"outcome":%q}`, i+1, o))
+		}
+		return `{"version":6,"package":"example.com/second/q","dir":"q","test":"TestSecond","goVersion":"go1.26","race":false,"strategy":"pos","seed":9,` +
+			`"decisions":[{"g":0,"op":"start"}],"failure":{"kind":"panic","message":"panic: second run","site":"q/q_test.go:10"},"nowTick":20,"prior":[` + strings.Join(prior, ",") + `]}`
+	}
+	for name, text := range map[string]string{
+		"go.mod":        "module example.com/second\n\ngo 1.24\n",
+		"q/q.go":        "package q\n",
+		"q/q_test.go":   test,
+		"s/after1.json": sched("pass"),
+		"s/off.json":    sched("deadlock"),
+		"s/after2.json": sched("pass", "pass"),
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const ran = "ran first, in the same process, as the recording process did: 1 earlier schedule of TestSecond: 1 of 1 as recorded"
+	code, out := replayIn(t, dir, []string{"s/after1.json"})
+	if code != exitFindings || !strings.Contains(out, ran) || !strings.Contains(out, "REPRODUCED") {
+		t.Errorf("after one run: exit %d, want %d, what it ran first and REPRODUCED:\n%s", code, exitFindings, out)
+	}
+	s, err := explore.ReadSchedule(filepath.Join(dir, "s/after1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := explore.EncodeToken(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out = replayIn(t, dir, []string{"-s", tok})
+	if code != exitFindings || !strings.Contains(out, ran) || !strings.Contains(out, "REPRODUCED") {
+		t.Errorf("its token: exit %d, want %d, what it ran first and REPRODUCED:\n%s", code, exitFindings, out)
+	}
+	code, out = replayIn(t, dir, []string{"s/off.json"})
+	if code != exitFindings || !strings.Contains(out, "0 of 1 as recorded; seed 1 ended pass where the recording's ended deadlock") {
+		t.Errorf("an earlier run recorded otherwise: exit %d, want %d and it told:\n%s", code, exitFindings, out)
+	}
+	// The second earlier run panics where the recording's passed: the
+	// schedule itself then passes, and that says nothing.
+	code, out = replayIn(t, dir, []string{"s/after2.json"})
+	if code != exitDiverged || !strings.Contains(out, "DIVERGED: an earlier schedule the process ran first (TestSecond, seed 2) ended panic where the recording's ended pass") {
+		t.Errorf("after two runs: exit %d, want %d, DIVERGED for the earlier run:\n%s", code, exitDiverged, out)
 	}
 }

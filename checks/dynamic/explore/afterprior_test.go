@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,5 +180,114 @@ func TestAfterCost(t *testing.T) {
 	}
 	if n, first := earlierFailures(prior); n != 2 || first != "deadlock at ants.go:477 (seed 40)" {
 		t.Errorf("earlierFailures = %d, %q; want 2, the deadlock of seed 40", n, first)
+	}
+}
+
+// TestEarlierRunsReplayAsRecorded: a failure that needs the state earlier
+// runs of its test left (sharedprovider: the first run makes the default
+// provider, later runs borrow it and can lose an add), found after a run
+// that was not its process's first. That run, replayed first in a fresh
+// process, takes the first run's steps instead of its own: the state
+// after it is not the recording's. The schedule must carry earlier runs
+// that replay as recorded (here all of them, from the process's first),
+// and its replay reproduces the failure with each of them on its
+// schedule, every time.
+func TestEarlierRunsReplayAsRecorded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays a package; skipped with -short")
+	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
+	ctx := context.Background()
+	const test = "TestAddConcurrently"
+	// Seed 1, one worker, 30 schedules: the failure reported comes after
+	// more than one run of its process (checked below).
+	res, err := Run(ctx, Options{
+		Dir: dir, Patterns: []string{"./sharedprovider"}, Budget: 5 * time.Minute,
+		Seed: 1, Workers: 1, SchedulesDir: t.TempDir(), Schedules: 30, Build: build,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		t.Log("note:", n)
+	}
+	checkFindings(ctx, t, res, findingCheck{dir: dir, build: build, Want: testkit.Want{
+		Kinds: map[string]checks.FailureKind{test: checks.TestFailure},
+		Sites: map[string]string{test: "sharedprovider_test.go:8"},
+	}})
+	for _, f := range res.Findings {
+		if f.AfterEarlier == nil {
+			t.Fatalf("%s: labels %q, want the earlier runs it needs", f.Test, f.Labels())
+		}
+		sched, err := ReadSchedule(f.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sched.Prior) < 2 {
+			t.Fatalf("%s: schedule carries %d earlier runs; the seed no longer finds it after a run that was not its process's first", f.Test, len(sched.Prior))
+		}
+		rep, err := newReplayer(ctx, sched, f.Schedule, ReplayOptions{Dir: dir, Build: build})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rep.close()
+		for try := 1; try <= 3; try++ {
+			rr, err := rep.run(ctx, sched, f.Schedule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rr.Earlier) != len(sched.Prior) {
+				t.Fatalf("try %d: the replay ran %d earlier schedules, the schedule carries %d", try, len(rr.Earlier), len(sched.Prior))
+			}
+			if e := rr.EarlierOff(); e != nil {
+				t.Errorf("try %d: earlier schedule seed %d %s", try, e.Seed, e.Off())
+			}
+			if rr.Outcome != Reproduced || rr.Diverged != "" {
+				t.Errorf("try %d: replay %s (diverged %q), want the failure again", try, rr.Outcome, rr.Diverged)
+			}
+		}
+		// Its last earlier run alone, first in a fresh process, leaves its
+		// schedule: what main carried, and why it does not serve.
+		last := *sched
+		last.Prior = sched.Prior[len(sched.Prior)-1:]
+		rr, err := rep.run(ctx, &last, f.Schedule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rr.EarlierOff() == nil {
+			t.Errorf("its last earlier run, replayed first, did what it did when recorded: the kernel no longer needs more")
+		}
+		// An earlier run that ends otherwise than recorded, on its
+		// schedule, left other state too.
+		other := *sched
+		other.Prior = append([]rt.Prior(nil), sched.Prior...)
+		other.Prior[0].Outcome = string(checks.Deadlock)
+		if rr, err = rep.run(ctx, &other, f.Schedule); err != nil {
+			t.Fatal(err)
+		}
+		if e := rr.EarlierOff(); e == nil || e.Diverged != "" || !strings.Contains(e.Off(), "ended pass where the recording's ended deadlock") {
+			t.Errorf("an earlier run recorded as a deadlock passed: off %+v, want it told", e)
+		}
+	}
+}
+
+// TestAfterWhy: a replay after earlier schedules counts only when it
+// reproduced on its schedule with every earlier one as recorded; else
+// the note says what it did, the earlier run that was off first.
+func TestAfterWhy(t *testing.T) {
+	fd := &checks.Finding{Kind: checks.TestFailure, Pos: checks.Position{File: "x_test.go", Line: 9}}
+	for _, c := range []struct {
+		name string
+		res  ReplayResult
+		want string
+	}{
+		{"reproduced", ReplayResult{Outcome: Reproduced, Earlier: []EarlierRun{{Test: "TestX", Seed: 1, Recorded: "pass", Ended: "pass"}}}, ""},
+		{"earlier left its schedule", ReplayResult{Outcome: Reproduced, Earlier: []EarlierRun{{Test: "TestX", Seed: 1, Diverged: "decision 2: x"}}}, "an earlier schedule (TestX, seed 1) left its schedule at decision 2: x"},
+		{"earlier ended otherwise", ReplayResult{Outcome: Passed, Earlier: []EarlierRun{{Test: "TestY", Seed: 4, Recorded: "pass", Ended: "panic"}}}, "an earlier schedule (TestY, seed 4) ended panic where the recording's ended pass"},
+		{"other failure", ReplayResult{Outcome: Different, Finding: fd, Diverged: "decision 5: y"}, "different: test-failure at x_test.go:9, diverged decision 5: y"},
+	} {
+		if got := afterWhy(&c.res, nil); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -854,7 +854,7 @@ func (f *failure) priorRuns(test string, n int) []rt.Prior {
 	from := len(f.prior) - n
 	ps := make([]rt.Prior, n)
 	for i, r := range f.prior[from:] {
-		ps[i] = rt.Prior{Test: test, Seed: r.Seed, Decisions: r.Decisions, ClockBase: r.ClockBase}
+		ps[i] = rt.Prior{Test: test, Seed: r.Seed, Decisions: r.Decisions, ClockBase: r.ClockBase, Outcome: r.Outcome}
 		if j := from + i; j < len(f.priorTests) && f.priorTests[j] != "" {
 			ps[i].Test = f.priorTests[j]
 		}

@@ -75,6 +75,50 @@ type ReplayResult struct {
 	// Notes are what the run showed that is not the code's failure (a
 	// race of interleave's own runtime: toolRace).
 	Notes []string
+	// Earlier are the schedules the process ran first, in order, when the
+	// schedule carries them (Schedule.Prior): the state they leave is
+	// part of the replay.
+	Earlier []EarlierRun
+}
+
+// EarlierRun is one schedule a replay ran before the schedule itself, in
+// its process.
+type EarlierRun struct {
+	Test    string
+	Seed    int64
+	Outcome string // "pass" or a checks.FailureKind
+	Site    string // where it failed, if it did
+	// Diverged says where it left its recorded schedule: the state it
+	// left may not be the recording's then.
+	Diverged string
+	// Recorded is its outcome when recorded, when the schedule says;
+	// Ended its Result's here (Outcome also counts a race report).
+	Recorded, Ended string
+	index           int // in the process, from 0
+}
+
+// Off says how an earlier run did not do what it did when recorded (left
+// its schedule, or ended otherwise): the state it left is not the
+// recording's. "" when it did the same.
+func (e *EarlierRun) Off() string {
+	if e.Diverged != "" {
+		return "left its schedule at " + e.Diverged
+	}
+	if e.Recorded != "" && e.Recorded != e.Ended {
+		return fmt.Sprintf("ended %s where the recording's ended %s", e.Ended, e.Recorded)
+	}
+	return ""
+}
+
+// EarlierOff is the first earlier run that did not do what it did when
+// recorded, if any.
+func (r *ReplayResult) EarlierOff() *EarlierRun {
+	for i := range r.Earlier {
+		if r.Earlier[i].Off() != "" {
+			return &r.Earlier[i]
+		}
+	}
+	return nil
 }
 
 // Replay instruments and builds the schedule's package (with the race
@@ -299,6 +343,10 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	var last *rt.Result
 	for i := range out.results {
 		rr := out.results[i]
+		if prior && rr.Index < target {
+			p := sched.Prior[rr.Index]
+			res.Earlier = append(res.Earlier, EarlierRun{Test: p.Test, Seed: rr.Seed, Outcome: rr.Outcome, Site: rr.Site, Diverged: rr.Diverged, Recorded: p.Outcome, Ended: rr.Outcome, index: rr.Index})
+		}
 		if prior && rr.Index != target {
 			continue
 		}
@@ -316,6 +364,16 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 		res.Decisions, res.States, res.EarlyMoves = last.Decisions, last.Goroutines, last.EarlyMoves
 	}
 	for _, rep := range out.races {
+		if prior && rep.Index < target {
+			// A race of an earlier run is part of the state it left.
+			for k := range res.Earlier {
+				if e := &res.Earlier[k]; e.index == rep.Index && e.Outcome == "pass" {
+					if _, tool := toolRace(rep); !tool {
+						e.Outcome = string(checks.DataRace)
+					}
+				}
+			}
+		}
 		if prior && rep.Index != target {
 			continue
 		}

@@ -61,7 +61,7 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 			try := *sched
 			try.Decisions = cand
 			res, err := r.run(ctx, &try, "")
-			if err != nil || res.Outcome != Reproduced || res.Diverged != "" || len(res.Decisions) == 0 {
+			if err != nil || res.Outcome != Reproduced || res.Diverged != "" || res.EarlierOff() != nil || len(res.Decisions) == 0 {
 				continue
 			}
 			if n := countPreemptions(res.Decisions, res.States); n < best {
@@ -289,7 +289,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// left (a package variable, a default pool an earlier run
 		// released) may be what it needs. Its replay then runs them
 		// first: the last one, else all.
-		tried, ok, err := s.replaysAfter(ctx, r, t, fd, f, sched, path, until, perTry())
+		tried, afterDid, ok, err := s.replaysAfter(ctx, r, t, fd, f, sched, path, until, perTry())
 		if err != nil {
 			return "no time was left in the budget to replay it after the schedules its process ran before it", true
 		} else if ok {
@@ -302,6 +302,9 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			why += fmt.Sprintf("; nor after the %d %s its process ran before it", tried, checks.Plural(tried, "schedule"))
 		} else {
 			why += fmt.Sprintf("; nor after the last of the %d schedules its process ran before it (all of them, about %v, did not fit in the time left)", len(f.prior), afterCost(perTry(), f.prior).Round(100*time.Millisecond))
+		}
+		if afterDid != "" {
+			why += " (that replay: " + afterDid + ")"
 		}
 	}
 	if why != "" && reproduced > 0 {
@@ -350,8 +353,9 @@ func earlierFailures(prior []rt.Result) (int, string) {
 // When one reproduces it on the recorded schedule, the finding is that
 // replay: f.afterPrior is set, the schedule file and the finding carry the
 // schedules run first, and ok is true. tried is how many earlier schedules
-// the last replay ran first; err is set when no time was left.
-func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (tried int, ok bool, err error) {
+// the last replay ran first, why what it did instead; err is set when no
+// time was left.
+func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (tried int, why string, ok bool, err error) {
 	ns := []int{1}
 	end := until
 	if stopBy := s.stopBy(); !stopBy.IsZero() && (end.IsZero() || stopBy.Before(end)) {
@@ -365,27 +369,73 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 	for k, n := range ns {
 		try := *sched
 		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
-		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), afterCost(per, f.prior[len(f.prior)-n:]), len(ns)-k))
+		cost := afterCost(per, f.prior[len(f.prior)-n:])
+		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), cost, len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)
 		cancel()
 		if rerr != nil && cctx.Err() != nil {
-			return n, false, rerr
+			return n, "", false, rerr
 		}
 		tried = n
-		if rerr != nil || res.Outcome != Reproduced || res.Diverged != "" {
+		// The earlier schedules must run as recorded: one that left its
+		// schedule or ended otherwise (it ran on other state: schedules
+		// before it) leaves other state, and a failure after it does not
+		// replay.
+		if why = afterWhy(res, rerr); why != "" {
 			continue
 		}
+		// A second try, when it fits: one that does not reproduce it (the
+		// race detector's history, real I/O) labels the rate, and the
+		// replay line then tries again.
+		var rate *checks.ReplayRate
+		if end.IsZero() || time.Until(end) > cost {
+			cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), cost, 1))
+			again, aerr := r.run(cctx, &try, path)
+			cancel()
+			if aerr == nil || cctx.Err() == nil {
+				if w := afterWhy(again, aerr); w != "" {
+					rate = &checks.ReplayRate{Reproduced: 1, Tries: 2, Otherwise: w}
+				}
+			}
+		}
 		if err := WriteSchedule(path, &try); err != nil {
-			return n, false, nil
+			return n, "its schedule could not be written: " + err.Error(), false, nil
 		}
 		f.afterPrior = n
 		fd.AfterEarlier = f.afterEarlier(n)
 		if tok, err := EncodeToken(&try); err == nil {
 			fd.ReplayToken = tok
 		}
-		return n, true, nil
+		if rate != nil {
+			fd.Replays = rate
+			fd.Replay = fmt.Sprintf("interleave replay -tries %d %s", rate.ReplayTries(), fd.Schedule)
+		}
+		return n, "", true, nil
 	}
-	return tried, false, nil
+	return tried, why, false, nil
+}
+
+// afterWhy is "" when res, a replay after earlier schedules (err its
+// error), reproduced its failure with every earlier one as recorded, else
+// what it did instead.
+func afterWhy(res *ReplayResult, err error) string {
+	switch {
+	case err != nil:
+		return "could not run: " + firstLine(err.Error())
+	case res.EarlierOff() != nil:
+		e := res.EarlierOff()
+		return fmt.Sprintf("an earlier schedule (%s, seed %d) %s", e.Test, e.Seed, e.Off())
+	case res.Outcome == Reproduced && res.Diverged == "":
+		return ""
+	}
+	why := string(res.Outcome)
+	if res.Finding != nil {
+		why += ": " + string(res.Finding.Kind) + " at " + res.Finding.Pos.String()
+	}
+	if res.Diverged != "" {
+		why += ", diverged " + res.Diverged
+	}
+	return why
 }
 
 // sourceAt returns a function giving the source line of a "file.go:12"

@@ -275,6 +275,10 @@ type Prior struct {
 	Seed      int64      `json:"seed"`
 	Decisions []Decision `json:"decisions"`
 	ClockBase time.Time  `json:"clockBase,omitempty"`
+	// Outcome is its Result's when recorded ("pass" or a failure kind;
+	// empty in older schedules): a replay that ends otherwise left
+	// other state.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // SourceFile is one file a schedule carries.
