@@ -174,6 +174,10 @@ type search struct {
 	// report (candidates): after the replays, shrinkFindings and
 	// unreplayed tell them again, and stopBy keeps that time.
 	tellAfter time.Duration
+	// keptAfter is what the caller keeps after the search for the
+	// failures the report tells (callerKeep, at the report's start):
+	// optionalBy leaves it.
+	keptAfter time.Duration
 	// noReplayCheck skips replaysAlone (a fake test binary that does
 	// not replay schedules).
 	noReplayCheck bool

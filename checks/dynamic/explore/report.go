@@ -25,6 +25,9 @@ func (s *search) report(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	s.tellAfter = time.Since(began)
+	s.mu.Lock()
+	s.keptAfter = s.callerKeep()
+	s.mu.Unlock()
 	var replayed []string // keys of res.Findings, in order
 	res.Findings, replayed = s.replayCauses(ctx, cands, candKeys)
 	// What plain go test does with each finding's test: a label, and for

@@ -106,10 +106,11 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 	states, moves := f.states, f.moves
 	original := 0
 	if shrink && s.shrinkUntil.IsZero() {
-		// Within the budget: the search leaves shrinkReserve for it.
+		// Within the budget, less what the caller keeps after the
+		// search (optionalBy): the search leaves shrinkReserve for it.
 		s.shrinkUntil = time.Now().Add(shrinkTime)
-		if stopBy := s.stopBy(); !stopBy.IsZero() && s.shrinkUntil.After(stopBy) {
-			s.shrinkUntil = stopBy
+		if by := s.optionalBy(); !by.IsZero() && s.shrinkUntil.After(by) {
+			s.shrinkUntil = by
 		}
 	}
 	if shrink && t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
@@ -243,8 +244,8 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// Each try's time follows the processes measured last, the
 		// previous try's among them.
 		per := perTry()
-		if reproduced > 0 && !stopBy.IsZero() && time.Until(stopBy)-s.replayKeep < per {
-			break // reproduced; the rest is the first replays of the causes after it
+		if by := s.optionalBy(); reproduced > 0 && !by.IsZero() && time.Until(by)-s.replayKeep < per {
+			break // reproduced; the rest is the first replays of the causes after it, and the caller's
 		}
 		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, stopBy, per, replayTries-tries))
 		defer cancel()

@@ -70,6 +70,10 @@ func main() {
 		replayFlaky(cfg, out)
 		return
 	}
+	if cfg.Replay != nil && cfg.Test == "TestShrinkable" {
+		replayShrinkable(cfg, out)
+		return
+	}
 	if cfg.Test == "TestExitSlow" {
 		// After its schedules the process does not exit (as one whose
 		// goroutines of an ended schedule hold it): the driver stops it.
@@ -176,6 +180,26 @@ func replayFlaky(cfg rt.Config, out *os.File) {
 		// Later replays run until the budget stops them.
 		time.Sleep(time.Hour)
 	}
+	line, _ := json.Marshal(r)
+	out.Write(append(line, '\n'))
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+}
+
+// replayShrinkable replays a schedule of TestShrinkable: it follows the
+// decisions it is given and fails on every one, so that shrinking keeps
+// the first with fewer preemptions. Each replay is counted in the file
+// FAKEBIN_REPLAYS names.
+func replayShrinkable(cfg rt.Config, out *os.File) {
+	counter := os.Getenv("FAKEBIN_REPLAYS")
+	if counter == "" {
+		counter = "replays"
+	}
+	n, _ := os.ReadFile(counter)
+	os.WriteFile(counter, append(n, 'x'), 0o644)
+	i := cfg.First
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
+	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
+		Decisions: cfg.Replay.Decisions, Steps: len(cfg.Replay.Decisions)}
 	line, _ := json.Marshal(r)
 	out.Write(append(line, '\n'))
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
