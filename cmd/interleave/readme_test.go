@@ -167,15 +167,15 @@ func TestREADMEFirstCommand(t *testing.T) {
 	// minutes): the test binary's own deadline.
 	ctx := testctx.New(t)
 	// Each test's search (and each generated test's) ends at
-	// firstCommandCount schedules per worker, from a fixed seed: the same
-	// schedules on any machine, not as many as 20s allows (tens of
-	// thousands idle). A loaded machine can still starve the 20s budget (a
+	// firstCommandCount schedules of one worker, from a fixed seed: not as
+	// many as 20s allows (tens of thousands idle), nor more with more
+	// cores (GOMAXPROCS workers, the default). A loaded machine can still starve the 20s budget (a
 	// test searched for 0s, a failure left without time to replay alone):
 	// then once more with 60s, so that what is checked is the command,
 	// not the machine's speed.
 	var problems []string
 	for _, budget := range []string{"20s", "60s"} {
-		run := append(slices.Clip(args[2:]), "-budget", budget, "-count", strconv.Itoa(firstCommandCount), "-seed", "1", "-schedules", t.TempDir())
+		run := append(slices.Clip(args[2:]), "-budget", budget, "-count", strconv.Itoa(firstCommandCount), "-workers", "1", "-seed", "1", "-schedules", t.TempDir())
 		env, stdout, stderr := testEnv(t, dir)
 		code := runMain(ctx, env, run)
 		t.Logf("-budget %s, stderr:\n%s", budget, stderr.String())
@@ -197,7 +197,7 @@ func TestREADMEFirstCommand(t *testing.T) {
 }
 
 // firstCommandCount bounds TestREADMEFirstCommand's searches: schedules
-// per worker and test. With -seed 1 and a budget ample for it, every
+// of its one worker per test. With -seed 1 and a budget ample for it, every
 // finding the test wants is met (docs/figures.md, twenty-sixth session,
 // timeapp26); the deadlocks fail on 4 schedules in 10, the leak on all.
 const firstCommandCount = 20

@@ -424,51 +424,25 @@ func TestReproStepBound(t *testing.T) {
 
 // TestReproAssertionValues: a testify assertion's values are the log's
 // failure. The kernel's lost update fails its assertion with expected 2,
-// actual 1; logs of it in testify's format since v1.2 and before it
-// (values-new.log, values-old.log, written by hand: plain go test rarely
-// fails it) are reproduced, and the schedule replays; a log with actual 3
-// is not, and repro says it met the assertion with other values.
+// actual 1; a log of it in testify's format since v1.2 (values-new.log,
+// written by hand: plain go test rarely fails it) is reproduced, and the
+// schedule replays; a log with actual 3 is not, and repro says it met the
+// assertion with other values. The format before v1.2 (values-old.log)
+// gives the same signature and matches the same messages
+// (failurelog.TestTestifyValues); its repro run is
+// TestReproAssertionValuesOld, behind -tags heavy.
 func TestReproAssertionValues(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
-	dir, err := filepath.Abs(filepath.Join(logsDir, "values"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(log string, flags ...string) (int, string, string) {
-		var out, errb bytes.Buffer
-		env := &cliEnv{stdout: &out, stderr: &errb, dir: dir}
-		args := append([]string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-count", "200", "-format", "json", "-schedules", t.TempDir()}, flags...)
-		code := runMain(context.Background(), env, append(args, logPath(t, log)))
-		return code, out.String(), errb.String()
-	}
-	for i, log := range []string{"values-new.log", "values-old.log"} {
-		code, out, stderr := run(log)
-		if code != exitFindings {
-			t.Fatalf("%s: code %d, want %d; stderr:\n%s", log, code, exitFindings, stderr)
-		}
-		if !strings.Contains(stderr, `with "Not equal:" expected 2, actual 1 at values_test.go:28`) {
-			t.Errorf("%s: the signature is not the assertion's with its values:\n%s", log, stderr)
-		}
-		var rep report.JSONReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 1 {
-			t.Fatalf("%s: want one finding in a JSON report (%v):\n%s", log, err, out)
-		}
-		fd := rep.Findings[0]
-		if !strings.Contains(fd.Message, "values_test.go:28: Not equal: expected: 2 actual : 1") {
-			t.Errorf("%s: finding %q, want the assertion with its values", log, fd.Message)
-		}
-		if i == 0 {
-			rcode, rout := replayIn(t, dir, []string{fd.Schedule})
-			if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
-				t.Errorf("replay of %s: code %d, want %d:\n%s", fd.Schedule, rcode, exitFindings, rout)
-			}
-		}
+	fd := reproValuesFound(t, "values-new.log")
+	dir := valuesDir(t)
+	if rcode, rout := replayIn(t, dir, []string{fd.Schedule}); rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
+		t.Errorf("replay of %s: code %d, want %d:\n%s", fd.Schedule, rcode, exitFindings, rout)
 	}
 	// The same assertion two lines below in the log (a log from a nearby
 	// commit): -line-drift 2 takes it, says so, and the schedule replays.
-	code, out, stderr := run("values-drift.log", "-line-drift", "2")
+	code, out, stderr := reproValues(t, "values-drift.log", "-line-drift", "2")
 	if code != exitFindings || !strings.Contains(stderr, "matched within -line-drift 2 only") {
 		t.Fatalf("values-drift.log: code %d, want %d, matched off the log's line; stderr:\n%s", code, exitFindings, stderr)
 	}
@@ -479,13 +453,56 @@ func TestReproAssertionValues(t *testing.T) {
 	if rcode, rout := replayIn(t, dir, []string{rep.Findings[0].Schedule}); rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") {
 		t.Errorf("replay of %s: code %d, want %d:\n%s", rep.Findings[0].Schedule, rcode, exitFindings, rout)
 	}
-	code, _, stderr = run("values-other.log")
+	code, _, stderr = reproValues(t, "values-other.log")
 	if code != exitReproNotReached {
 		t.Fatalf("values-other.log: code %d, want %d; stderr:\n%s", code, exitReproNotReached, stderr)
 	}
 	if !strings.Contains(stderr, "the log's assertion at its line but with other values than expected 2, actual 3") {
 		t.Errorf("values-other.log: repro does not say it met the assertion with other values:\n%s", stderr)
 	}
+}
+
+// valuesDir is the module of the assertion-values kernel.
+func valuesDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join(logsDir, "values"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// reproValues runs repro of log in the assertion-values kernel's module.
+func reproValues(t *testing.T, log string, flags ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &cliEnv{stdout: &out, stderr: &errb, dir: valuesDir(t)}
+	args := append([]string{"repro", "-race=false", "-seed", "1", "-budget", "2m", "-workers", "1", "-count", "200", "-format", "json", "-schedules", t.TempDir()}, flags...)
+	code := runMain(context.Background(), env, append(args, logPath(t, log)))
+	return code, out.String(), errb.String()
+}
+
+// reproValuesFound runs repro of log, a log of the kernel's assertion with
+// expected 2, actual 1, and returns its one finding: the assertion with
+// its values.
+func reproValuesFound(t *testing.T, log string) report.JSONFinding {
+	t.Helper()
+	code, out, stderr := reproValues(t, log)
+	if code != exitFindings {
+		t.Fatalf("%s: code %d, want %d; stderr:\n%s", log, code, exitFindings, stderr)
+	}
+	if !strings.Contains(stderr, `with "Not equal:" expected 2, actual 1 at values_test.go:28`) {
+		t.Errorf("%s: the signature is not the assertion's with its values:\n%s", log, stderr)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Findings) != 1 {
+		t.Fatalf("%s: want one finding in a JSON report (%v):\n%s", log, err, out)
+	}
+	fd := rep.Findings[0]
+	if !strings.Contains(fd.Message, "values_test.go:28: Not equal: expected: 2 actual : 1") {
+		t.Errorf("%s: finding %q, want the assertion with its values", log, fd.Message)
+	}
+	return fd
 }
 
 // TestMergeRound: the rounds of a repro search add up (schedules, time,

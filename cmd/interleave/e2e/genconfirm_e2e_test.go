@@ -46,7 +46,7 @@ func TestPRGenConfirmsCandidate(t *testing.T) {
 	ops, seen := lineIn(t, genConfirmHead, "return a.ops"), lineIn(t, genConfirmHead, "return a.hits")
 
 	sum := filepath.Join(ch.dir, "summary.md")
-	rep, out, stderr := ch.prFindings(t, "-budget", "3m", "-gen-budget", "3m", "-count", prCount, "-seed", "3", "-summary", sum, "-v")
+	rep, out, stderr := ch.prFindings(t, "-budget", "3m", "-gen-budget", "3m", "-count", prCount, "-workers", prWorkers, "-seed", "3", "-summary", sum, "-v")
 	var confirmed *report.JSONFinding
 	for i, f := range rep.Findings {
 		t.Logf("finding %s %s %s:%d %s (%s)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, f.Replay)

@@ -36,7 +36,7 @@ func TestPRGenOnBase(t *testing.T) {
 	}, map[string]string{"valve/valve.go": head})
 	send := lineIn(t, head, "v.closed <- struct{}{}")
 
-	rep, _, stderr := ch.prFindings(t, "-budget", "5s", "-gen-budget", "3m", "-count", "5", "-seed", "1", "-v")
+	rep, _, stderr := ch.prFindings(t, "-budget", "5s", "-gen-budget", "3m", "-count", "5", "-workers", prWorkers, "-seed", "1", "-v")
 	var hang *report.JSONFinding
 	for i, f := range rep.Findings {
 		t.Logf("finding %s %s %s:%d %s (%s)", f.Rule, f.Kind, f.Pos.File, f.Pos.Line, f.Message, f.Replay)

@@ -26,6 +26,11 @@ import (
 // machine does not reach.
 const prCount = "20"
 
+// prWorkers is the -workers of the pr runs that search generated tests:
+// one worker runs worker 0's schedules of each test, the same on any
+// machine (the default, GOMAXPROCS workers, runs more on a larger one).
+const prWorkers = "1"
+
 // The exit codes of cmd/interleave (main.go).
 const (
 	exitOK       = 0
