@@ -169,10 +169,10 @@ func TestREADMEFirstCommand(t *testing.T) {
 	// Each test's search (and each generated test's) ends at
 	// firstCommandCount schedules of one worker, from a fixed seed: not as
 	// many as 20s allows (tens of thousands idle), nor more with more
-	// cores (GOMAXPROCS workers, the default). A loaded machine can still starve the 20s budget (a
-	// test searched for 0s, a failure left without time to replay alone):
-	// then once more with 60s, so that what is checked is the command,
-	// not the machine's speed.
+	// cores (GOMAXPROCS workers, the default). A loaded machine can still
+	// starve the 20s budget (a test searched for 0s, a failure left
+	// without time to replay alone): then once more with 60s, so that
+	// what is checked is the command, not the machine's speed.
 	var problems []string
 	for _, budget := range []string{"20s", "60s"} {
 		run := append(slices.Clip(args[2:]), "-budget", budget, "-count", strconv.Itoa(firstCommandCount), "-workers", "1", "-seed", "1", "-schedules", t.TempDir())
