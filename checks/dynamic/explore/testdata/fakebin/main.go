@@ -165,16 +165,11 @@ func replayDiverging(cfg rt.Config, out *os.File) {
 // TestReplayThenHang's first replay reproduces it and the next runs until
 // it is stopped.
 func replayFlaky(cfg rt.Config, out *os.File) {
-	counter := os.Getenv("FAKEBIN_REPLAYS")
-	if counter == "" {
-		counter = "replays"
-	}
-	n, _ := os.ReadFile(counter)
-	os.WriteFile(counter, append(n, 'x'), 0o644)
+	n := countReplay()
 	i := cfg.First
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: cfg.Replay.Decisions, Steps: len(cfg.Replay.Decisions)}
-	if len(n)%2 == 0 {
+	if n%2 == 0 {
 		r.Outcome, r.Message, r.Site = "test-failure", "test failed: write: connection reset by peer", "/src/k/k_test.go:80"
 	} else if cfg.Test == "TestReplayThenHang" {
 		// Later replays run until the budget stops them.
@@ -190,12 +185,7 @@ func replayFlaky(cfg rt.Config, out *os.File) {
 // the first with fewer preemptions. Each replay is counted in the file
 // FAKEBIN_REPLAYS names.
 func replayShrinkable(cfg rt.Config, out *os.File) {
-	counter := os.Getenv("FAKEBIN_REPLAYS")
-	if counter == "" {
-		counter = "replays"
-	}
-	n, _ := os.ReadFile(counter)
-	os.WriteFile(counter, append(n, 'x'), 0o644)
+	countReplay()
 	i := cfg.First
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
@@ -203,4 +193,16 @@ func replayShrinkable(cfg rt.Config, out *os.File) {
 	line, _ := json.Marshal(r)
 	out.Write(append(line, '\n'))
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+}
+
+// countReplay counts this replay in the file FAKEBIN_REPLAYS names
+// ("replays" by default) and returns how many came before it.
+func countReplay() int {
+	counter := os.Getenv("FAKEBIN_REPLAYS")
+	if counter == "" {
+		counter = "replays"
+	}
+	n, _ := os.ReadFile(counter)
+	os.WriteFile(counter, append(n, 'x'), 0o644)
+	return len(n)
 }
