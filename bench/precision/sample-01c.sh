@@ -29,6 +29,8 @@ select) SAMPLE=2026-12-01c exec "$(dirname "$0")/sample-30g.sh" select ;;
 precount) ;;
 *) echo "usage: sample-01c.sh precount|select|run|render" >&2; exit 2 ;;
 esac
+# sample-02.sh sets SAMPLE: the precount of that sample's candidates.tsv.
+here="${here%/*}/sample-${SAMPLE:-2026-12-01c}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # One module: its lock/atomic lines and lines over the zip's non-test files.
@@ -54,7 +56,7 @@ printf 'module\tversion\tlock/atomic lines\tlines\n' >"$tmp/precount.tsv"
 # Four downloads at a time; the order of the rows does not matter (sorted below).
 xargs -P 4 -L 1 bash -c 'count1 "$0" "$1"' <"$here/candidates.tsv" | sort >>"$tmp/precount.tsv"
 {
-	echo "# Sample 2026-12-01c: the modules (written by ../sample-01c.sh precount)"
+	echo "# Sample ${SAMPLE:-2026-12-01c}: the modules (written by ../sample-01c.sh precount)"
 	echo
 	echo "The candidates with 10 or more non-test lines calling a lock or an atomic in"
 	echo "their module zip (precount.tsv), most first, ties by module path (RULE.md step 2)."
