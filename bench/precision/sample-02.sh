@@ -25,13 +25,13 @@ dir0="$(cd "$(dirname "$0")" && pwd)"
 here="$dir0/sample-2026-12-02"
 case "${1:-}" in
 run | render)
-	SAMPLE=2026-12-02 LIST="$here/packages.md" STOP="${STOP:-00:10}" LIMIT="${LIMIT:-420}" \
+	SAMPLE=2026-12-02 LIST="$here/packages.md" STOP="${STOP:-2026-12-02 00:10 UTC}" LIMIT="${LIMIT:-420}" \
 		OUT="${OUT:-/tmp/sample30/run}" OPTIN= MAXFINDINGS=none WARMUP=1 WARMLIMIT="${WARMLIMIT:-900}" \
 		exec "$dir0/sample-30e.sh" "$@"
 	;;
 rerun | rerender)
 	mode="${1#re}"
-	SAMPLE=2026-12-02b LIST="${here}b/packages.md" STOP="${STOP:-00:20}" LIMIT="${LIMIT:-420}" \
+	SAMPLE=2026-12-02b LIST="${here}b/packages.md" STOP="${STOP:-2026-12-02 00:20 UTC}" LIMIT="${LIMIT:-420}" \
 		OUT="${OUT:-/tmp/sample30/runb}" OPTIN= MAXFINDINGS=none WARMUP=1 WARMLIMIT="${WARMLIMIT:-900}" \
 		exec "$dir0/sample-30e.sh" "$mode"
 	;;

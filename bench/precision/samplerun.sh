@@ -4,7 +4,8 @@
 # The sourcing script sets, before calling samplerun_main "$@":
 #   SCRIPT     its own name, for messages
 #   here       the sample directory (list.md in, counts.tsv and the lists out)
-#   LIMIT      seconds a check may run; STOP (HH:MM UTC) no module starts from
+#   LIMIT      seconds a check may run; STOP (HH:MM UTC, or a date and time
+#              for a run that crosses midnight) no module starts from
 #   OUT        the work directory
 #   COUNT_RE   awk regex of the lines counted as lock/atomic lines
 #   COUNT_MIN  fewer such lines than this: skipped (over 60,000 lines too)
@@ -93,6 +94,16 @@ count() {
 	read -r n lines < <(cat /dev/null "${files[@]}" | awk "/$COUNT_RE/"' {n++} {l++} END {print n+0, l+0}')
 }
 
+# stopreached: true once STOP is reached. STOP is HH:MM (UTC, compared as
+# text: a run must not cross midnight) or a date and time `date -d` reads
+# ("2026-12-02 00:10 UTC"), for a run that crosses midnight.
+stopreached() {
+	case "$STOP" in
+	[0-2][0-9]:[0-5][0-9]) [[ "$now" > "$STOP" || "$now" == "$STOP" ]] ;;
+	*) [ "$(date -u +%s)" -ge "$(date -u -d "$STOP" +%s)" ] ;;
+	esac
+}
+
 samplerun_main() {
 	LIST="${LIST:-$here/list.md}" # sample-30g.sh sets LIST
 	mkdir -p "$OUT"
@@ -119,7 +130,7 @@ samplerun_main() {
 		now="$(date -u +%H:%M)"
 		if [ "$mode" = run ]; then
 			total="$(awk -F'\t' '$2 == "checked" && $6 ~ /^[0-9]+$/ {t += ($6 > 15 ? 15 : $6)} END {print t + 0}' "$counts")"
-			if [[ "$now" > "$STOP" || "$now" == "$STOP" ]] || { [ "${MAXFINDINGS:-60}" != none ] && [ "$total" -ge "${MAXFINDINGS:-60}" ]; }; then
+			if stopreached || { [ "${MAXFINDINGS:-60}" != none ] && [ "$total" -ge "${MAXFINDINGS:-60}" ]; }; then
 				printf '%s\tnot-started\t\t\t\t\t%s\n' "$mv" "$now" >>"$counts"
 				continue
 			fi
