@@ -65,16 +65,16 @@ func TestLeaves(t *testing.T) {
 	return root
 }
 
-// TestPlainBatches: the unperturbed schedules of a suite of 300+ fast tests
+// TestPlainBatches: the unperturbed schedules of a suite of 130 fast tests
 // run in a few processes, not one each; the tests that break a batch (a
 // failure, an exit, a goroutine left in the way) run alone and keep their
 // outcome; every test ends with its one unperturbed schedule. Counted, with
 // an ample budget: no wall-clock bound.
 func TestPlainBatches(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds a suite of 320 tests; skipped with -short")
+		t.Skip("builds a suite of 130 tests; skipped with -short")
 	}
-	const n, workers = 320, 2
+	const n, workers = 130, 2
 	ctx := context.Background()
 	s, runRE, err := newSearch(Options{Dir: fastSuite(t, n), Patterns: []string{"./..."}, Budget: 10 * time.Minute, Seed: 1, Workers: workers, SchedulesDir: t.TempDir()})
 	if err != nil {
@@ -114,7 +114,7 @@ func TestPlainBatches(t *testing.T) {
 			t.Errorf("%s: %d schedules, unperturbed %q, cost %v; want 1 schedule, %s", tg.name, tg.stats.Schedules, tg.stats.Plain, tg.cost, want)
 		}
 	}
-	// Five batches of 64; a new process after the exit; the three that
+	// Three batches of 64 at most; a new process after the exit; the three that
 	// broke a batch alone (the exit twice: its crash is confirmed).
 	procs := s.stats.Processes
 	t.Logf("%d tests: %d processes", len(built), procs)

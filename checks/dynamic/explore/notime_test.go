@@ -101,7 +101,7 @@ func TestNoTimeLeftKernel(t *testing.T) {
 	for _, ts := range res.Stats.Tests {
 		t.Logf("%s: %d schedules, %d failing, %d processes", ts.Test, ts.Schedules, ts.Failures, res.Stats.Processes)
 	}
-	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{Kinds: map[string]checks.FailureKind{test: checks.Leak}, Msgs: map[string][]string{test: {rt.LeakRunning}}}})
+	checkFindings(ctx, t, res, findingCheck{dir: dir, build: build, Want: testkit.Want{Kinds: map[string]checks.FailureKind{test: checks.Leak}, Msgs: map[string][]string{test: {rt.LeakRunning}}}})
 	for _, f := range res.Findings {
 		if f.NotReplayed != checks.NotReplayedNoTime || f.Replay == "" || f.Schedule == "" {
 			t.Errorf("%s: NotReplayed %q, replay %q, schedule %q; want labelled, with its replay line", f.Test, f.NotReplayed, f.Replay, f.Schedule)

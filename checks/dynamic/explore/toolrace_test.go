@@ -31,8 +31,14 @@ func TestToolRaceIsNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := testctx.New(t)
+	// Instrumented and built once, for the search and the replays.
+	b, err := NewBuild(ctx, BuildOptions{Dir: dir, Race: true, Tags: []string{"interleave_selfrace"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
 	res, err := Run(ctx, Options{Dir: dir, Budget: 3 * time.Minute, Schedules: 20, Seed: 1, Race: true,
-		Tags: []string{"interleave_selfrace"}, SchedulesDir: t.TempDir()})
+		Tags: []string{"interleave_selfrace"}, SchedulesDir: t.TempDir(), Build: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +51,7 @@ func TestToolRaceIsNote(t *testing.T) {
 	if note == "" || !strings.Contains(note, "in interleavert.timerOf") {
 		t.Errorf("no note of the runtime's own race in TestCancelParent (timerOf); notes:\n%s", strings.Join(res.Notes, "\n"))
 	}
-	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+	checkFindings(ctx, t, res, findingCheck{dir: dir, build: b, Want: testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestCancelParent": "", "TestRangeWhileStoring": checks.DataRace},
 		Sites: map[string]string{"TestRangeWhileStoring": "toolrace_test.go:39|toolrace_test.go:43"},
 		Msgs:  map[string][]string{"TestRangeWhileStoring": {"toolrace_test.go:43 in toolrace.TestRangeWhileStoring"}},
@@ -105,8 +111,14 @@ func TestToolAllocsIsNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := testctx.New(t)
+	// Instrumented and built once, for the search and the replays.
+	b, err := NewBuild(ctx, BuildOptions{Dir: dir, Tags: []string{"interleave_selfalloc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
 	res, err := Run(ctx, Options{Dir: dir, Budget: 3 * time.Minute, Schedules: 20, Seed: 1,
-		Tags: []string{"interleave_selfalloc"}, SchedulesDir: t.TempDir()})
+		Tags: []string{"interleave_selfalloc"}, SchedulesDir: t.TempDir(), Build: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +131,7 @@ func TestToolAllocsIsNote(t *testing.T) {
 			t.Errorf("no note of %s's allocations; notes:\n%s", test, strings.Join(res.Notes, "\n"))
 		}
 	}
-	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+	checkFindings(ctx, t, res, findingCheck{dir: dir, build: b, Want: testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestLockedCounterAllocs": "", "TestLockedCounterEqual": "", "TestLockedCounterMemStats": "",
 			"TestLockedAppendAllocs": checks.TestFailure, "TestLostUpdateCounted": checks.TestFailure},
 		Sites: map[string]string{"TestLockedAppendAllocs": "toolalloc_test.go:31|toolalloc_test.go:39", "TestLostUpdateCounted": "counts_test.go:57|counts_test.go:76"},

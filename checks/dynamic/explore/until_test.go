@@ -44,7 +44,7 @@ func TestUntil(t *testing.T) {
 	if res.Stats.Elapsed >= budget {
 		t.Errorf("the search ran its whole budget (%v) after Until returned true", res.Stats.Elapsed)
 	}
-	checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{
+	checkFindings(ctx, t, res, findingCheck{dir: dir, build: build, Want: testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestLostUpdate": checks.TestFailure},
 	}})
 }

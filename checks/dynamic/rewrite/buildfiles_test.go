@@ -143,7 +143,7 @@ func TestOldLanguageDepsModCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the instrumented testdata module")
 	}
-	_, cache := proxyModule(t, "example.com/nogoline", filepath.Join(buildfilesDir, "nogoline"))
+	_, cache, _ := proxyModule(t, "example.com/nogoline", filepath.Join(buildfilesDir, "nogoline"))
 
 	dir := copyDir(t, buildfilesDir)
 	os.RemoveAll(filepath.Join(dir, "nogoline"))

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/interleave-dev/interleave/internal/testctx"
@@ -57,11 +58,29 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
+// proxyUserCache is the user cache of proxyModule's tests: made by the
+// first, shared by the rest of this test process (the runtime is written
+// and compiled there once, not once a test; the dependencies' copies are
+// named by their content), removed by TestMain.
+var proxyUserCache struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if proxyUserCache.dir != "" {
+		os.RemoveAll(proxyUserCache.dir)
+	}
+	os.Exit(code)
+}
+
 // proxyModule serves the module in src as modPath@v1.0.0 from a file
 // proxy in a fresh temporary directory tmp and points the go command at it
-// for the rest of the test: an empty module cache (cache), the copies of
-// the user cache under tmp, no checksum database, -mod=mod, no workspace.
-func proxyModule(t *testing.T, modPath, src string) (tmp, cache string) {
+// for the rest of the test: an empty module cache (cache), the user cache
+// userCache (proxyUserCache), no checksum database, -mod=mod, no workspace.
+func proxyModule(t *testing.T, modPath, src string) (tmp, cache, userCache string) {
 	t.Helper()
 	tmp = t.TempDir()
 	proxy := filepath.Join(tmp, "proxy", filepath.FromSlash(modPath), "@v")
@@ -88,7 +107,12 @@ func proxyModule(t *testing.T, modPath, src string) (tmp, cache string) {
 		t.Fatal(err)
 	}
 	t.Setenv("GOCACHE", strings.TrimSpace(gocache))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "usercache")) // where the copies go
+	proxyUserCache.once.Do(func() { proxyUserCache.dir, proxyUserCache.err = os.MkdirTemp("", "rewrite-usercache") })
+	if proxyUserCache.err != nil {
+		t.Fatal(proxyUserCache.err)
+	}
+	userCache = proxyUserCache.dir
+	t.Setenv("XDG_CACHE_HOME", userCache) // where the copies go
 	cache = filepath.Join(tmp, "modcache")
 	t.Setenv("GOMODCACHE", cache)
 	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(filepath.Join(tmp, "proxy")))
@@ -96,7 +120,7 @@ func proxyModule(t *testing.T, modPath, src string) (tmp, cache string) {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOWORK", "off")
 	t.Cleanup(func() { goCmd(t, tmp, nil, "clean", "-modcache") })
-	return tmp, cache
+	return tmp, cache, userCache
 }
 
 func goCmd(t *testing.T, dir string, env []string, args ...string) (string, error) {
@@ -624,7 +648,7 @@ func TestInstrumentDepsModCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the instrumented testdata module")
 	}
-	tmp, cache := proxyModule(t, "example.com/tick", filepath.Join("testdata", "depmod", "tick"))
+	_, cache, userCache := proxyModule(t, "example.com/tick", filepath.Join("testdata", "depmod", "tick"))
 
 	dir := copyModule(t, "depmod")
 	os.RemoveAll(filepath.Join(dir, "tick"))
@@ -644,7 +668,7 @@ func TestInstrumentDepsModCache(t *testing.T) {
 		t.Fatalf("Instrument: %v", err)
 	}
 	defer res.Cleanup()
-	if res.ModFile == "" || len(res.Deps) != 2 || res.Deps[1].Files != 1 || !strings.HasPrefix(res.Deps[1].Dir, filepath.Join(tmp, "usercache", "interleave", "deps")) {
+	if res.ModFile == "" || len(res.Deps) != 2 || res.Deps[1].Files != 1 || !strings.HasPrefix(res.Deps[1].Dir, filepath.Join(userCache, "interleave", "deps")) {
 		t.Fatalf("ModFile = %q, Deps = %+v: want the module replaced by a copy in the user cache", res.ModFile, res.Deps)
 	}
 	// The next run finds the copy (and the build cache its packages).
