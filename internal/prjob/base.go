@@ -39,8 +39,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 	}
 	c := r.change
 	var unreplayed []checks.Finding
-	noTime := 0  // of uncompared: no time left for their replay on the base
-	tooRare := 0 // of uncompared: too rare on the head for the base's chances
+	noTime := 0 // of uncompared: no time left for their replay on the base
 	verdicts, err := r.checkBase(ctx, dyn)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -83,9 +82,6 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 			if v.NoTime {
 				noTime++
 			}
-			if v.TooRare {
-				tooRare++
-			}
 			continue
 		}
 		if f.NotReplayed != "" {
@@ -105,7 +101,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 	if len(pre) > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), checks.Plural(len(pre), "failure"), c.MergeBase))
 	}
-	r.notes = append(r.notes, uncomparedNotes(len(uncompared), noTime, tooRare, c.MergeBase)...)
+	r.notes = append(r.notes, uncomparedNotes(len(uncompared), noTime, c.MergeBase)...)
 	if len(unreplayed) > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s not replayed in a fresh process before the budget ended: in the summary, not on the diff", len(unreplayed), checks.Plural(len(unreplayed), "failure")))
 	}
@@ -113,19 +109,15 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 }
 
 // uncomparedNotes say why n failures were not compared with the base
-// commit: noTime of them for want of time to replay them there, tooRare
-// because the base ran too few of their schedules for how rarely they
-// failed, the others because the base could not build or run their tests.
-func uncomparedNotes(n, noTime, tooRare int, base string) []string {
+// commit: noTime of them for want of time to replay them there, the
+// others because the base could not build or run their tests.
+func uncomparedNotes(n, noTime int, base string) []string {
 	var notes []string
-	if k := n - noTime - tooRare; k > 0 {
+	if k := n - noTime; k > 0 {
 		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (it has the tests but could not build or run them): in the summary, not on the diff", k, checks.Plural(k, "failure"), base))
 	}
 	if noTime > 0 {
 		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (no time was left in -budget to replay them there; each has its replay line): in the summary, not on the diff", noTime, checks.Plural(noTime, "failure"), base))
-	}
-	if tooRare > 0 {
-		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (too rare to compare in the time left: the base ran too few schedules of their tests for a miss there to mean anything; each has its replay line): in the summary, not on the diff", tooRare, checks.Plural(tooRare, "failure"), base))
 	}
 	return notes
 }
@@ -145,14 +137,12 @@ func toolsDoingUnconfirmed(f *checks.Finding) bool {
 // commit can confirm whose search did not run plain go test (its budget
 // ran out): what the pull request is told about them says so. Not those
 // whose base replay found no time left (BaseVerdict.NoTime): no time is
-// left for plain runs either, and they go to the summary, not compared;
-// nor those too rare to compare (BaseVerdict.TooRare): schedule-dependent,
-// no plain run makes them the tool's, and they go there too.
+// left for plain runs either, and they go to the summary, not compared.
 func (r *job) checkPlain(ctx context.Context, dyn []checks.Finding, verdicts []explore.BaseVerdict) {
 	var idx []int
 	var fs []checks.Finding
 	for i, f := range dyn {
-		if verdicts[i].Unconfirmed && !verdicts[i].NoTime && !verdicts[i].TooRare && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
+		if verdicts[i].Unconfirmed && !verdicts[i].NoTime && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
 			idx = append(idx, i)
 			fs = append(fs, f)
 		}
