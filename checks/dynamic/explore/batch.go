@@ -185,6 +185,16 @@ func splitBatch(out *childOutcome, n int, wall time.Duration) batchOutcome {
 	case out.leftovers > 0 && out.leftovers < n:
 		b.rest = out.leftovers
 	}
+	if b.rest < 0 && out.crashed < 0 {
+		// Its process ended after a schedule that left the test's
+		// goroutine blocked outside control (rt.LostTestNote): the tests
+		// after it go on in a new batch, not each alone.
+		for _, r := range out.results {
+			if strings.HasSuffix(r.Inconclusive, rt.LostTestNote) && r.Index >= 0 && r.Index+1 < n {
+				b.rest = r.Index + 1
+			}
+		}
+	}
 	return b
 }
 

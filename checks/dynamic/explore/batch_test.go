@@ -236,6 +236,7 @@ func TestSplitBatch(t *testing.T) {
 		{"leftovers in the way", childOutcome{crashed: -1, leftovers: 1, results: []rt.Result{res(0, "pass")}}, "0", 1},
 		{"stopped by the deadline", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass")}}, "0", -1},
 		{"the step bound", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), {Index: 1, Outcome: "pass", Inconclusive: rt.StepBoundPrefix + "no end after 20000 scheduling steps"}, res(2, "pass")}}, "012", -1},
+		{"the step bound, the test's goroutine lost", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), {Index: 1, Outcome: "pass", Inconclusive: rt.StepBoundPrefix + "no end after 20000 scheduling steps; " + rt.LostTestNote}}}, "01", 2},
 		{"a skip", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{res(0, "pass"), {Index: 1, Outcome: "pass", Inconclusive: rt.SkippedPrefix + "x"}, res(2, "pass")}}, "02", -1},
 		{"a watchdog's stop", childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{{Index: 0, Outcome: "pass", Watchdog: ms}}}, "", -1},
 	} {

@@ -247,7 +247,11 @@
 // abandonWait, as go test would leave them; once the test returned, not
 // when each waits where only another goroutine's call frees it (an io.Pipe's read or write) and
 // nothing else in the process runs, sleeps or does I/O: a leak
-// (leftForGood). Between two schedules, the
+// (leftForGood). When the test's own goroutine is one of those left, it
+// may never return: a failure ends the process with its result
+// (watchdogExit), and so does an undecided end, inconclusive with
+// LostTestNote (lostTestExit; its goroutine waited in x/sync/semaphore
+// for a releaser the step bound unwound). Between two schedules, the
 // goroutines earlier ones left (outside control) are kept in the process
 // when each is blocked on a channel in frames that are not the tool's,
 // none of the program's locks is held outside control and none kept

@@ -531,6 +531,27 @@ func watchdogExit(index int, r Result) {
 	os.Exit(ExitWatchdog)
 }
 
+// LostTestNote ends Result.Inconclusive of a schedule that ended with the
+// test's goroutine left blocked outside control (lostTestExit).
+const LostTestNote = "the schedule ended with the test's goroutine blocked outside control (in code that is not rewritten), waiting for what no goroutine left could do; its process ended there"
+
+// lostTestExit ends the process after schedule index, undecided (r
+// passed, most likely at the step bound), whose test's goroutine was left
+// blocked outside control: r is the schedule's result, inconclusive, and
+// the schedule ends normally (MarkerEnd), so the driver goes on from the
+// next in a fresh process.
+func lostTestExit(index int, r Result) {
+	if r.Inconclusive == "" {
+		r.Inconclusive = LostTestNote
+	} else {
+		r.Inconclusive += "; " + LostTestNote
+	}
+	r.Kept = keptNow()
+	writeResult(r)
+	fmt.Fprintf(os.Stderr, "%s%d\n", MarkerEnd, index)
+	os.Exit(0)
+}
+
 // writeResult appends r to the results file of a process about to end.
 func writeResult(r Result) {
 	line := marshalResult(r)

@@ -84,6 +84,23 @@ func TestMainChild(t *testing.T) {
 			})
 			<-ch
 		},
+		"TestUnwoundPartner": func(t *testing.T) {
+			// puddle's TestReleaseAfterAcquire: the test waits outside
+			// control (a receive that is not rewritten, as
+			// x/sync/semaphore's Acquire) for a worker that frees it
+			// after its work, longer than the step bound: the bound ends
+			// the schedule and unwinds the worker.
+			sem := make(chan int)
+			var mu sync.Mutex
+			Go(func() {
+				for i := 0; i < 1000; i++ {
+					Lock(&mu)
+					Unlock(&mu)
+				}
+				sem <- 1
+			})
+			<-sem
+		},
 		"TestWaitForeignWork": func(t *testing.T) {
 			// The test waits outside control (a send on a full semaphore
 			// that is not rewritten, as errgroup's SetLimit) for a worker
@@ -352,6 +369,26 @@ func TestPanicWhileTestBlocked(t *testing.T) {
 	rs, out, code := runMain(t, Config{Test: "TestPanicWhileBlocked", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "panic" || !strings.Contains(rs[0].Message, "boom") || code != ExitWatchdog {
 		t.Fatalf("want the panic's result and exit %d, got exit %d, %+v\n%s", ExitWatchdog, code, rs, out)
+	}
+}
+
+// TestUnwoundPartner: a schedule that the step bound ends while the
+// test's goroutine waits outside control for a goroutine the end unwinds
+// ends at once, inconclusive (not a finding), and so does its process:
+// the next schedule runs in a fresh one. Before, the schedule's result
+// was never written and the process hung until the driver's hard stop
+// (puddle-stat's TestReleaseAfterAcquire: 49 s, 0 schedules). Counted:
+// the bound is 100 steps, the worker's work 2000.
+func TestUnwoundPartner(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, code := runMain(t, Config{Test: "TestUnwoundPartner", Seed: 1, Schedules: 3, MaxSteps: 100, StepTimeout: 5 * time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "pass" || !strings.HasPrefix(rs[0].Inconclusive, StepBoundPrefix) || !strings.HasSuffix(rs[0].Inconclusive, LostTestNote) || code != 0 {
+		t.Fatalf("want one inconclusive result at the step bound and exit 0, got exit %d, %+v\n%s", code, rs, out)
+	}
+	if !strings.Contains(out, MarkerEnd+"0\n") || strings.Contains(out, MarkerStart+"1\n") {
+		t.Errorf("want schedule 0 ended and no other started in this process:\n%s", out)
 	}
 }
 

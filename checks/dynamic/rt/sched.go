@@ -416,6 +416,16 @@ func (s *sched) loop() {
 		// killed at its deadline. The process ends here with the result.
 		watchdogExit(s.index, s.res)
 	}
+	if s.lostTest {
+		// It ended undecided (the step bound) with the test's goroutine
+		// blocked outside control, most likely on what a goroutine the
+		// end unwound would have done (puddle's TestReleaseAfterAcquire:
+		// x/sync/semaphore's Acquire, its releaser unwound): the test
+		// never returns, and the process waited out its share of the
+		// budget. It ends here, inconclusive; the driver goes on in a
+		// fresh process.
+		lostTestExit(s.index, s.res)
+	}
 	s.carryTimers()
 	close(s.done)
 }
