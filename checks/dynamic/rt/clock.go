@@ -74,6 +74,13 @@ func Until(t time.Time) time.Duration { return t.Sub(Now()) }
 //go:norace
 func (g *gstate) countNow() bool {
 	g.nows++
+	if g.outside {
+		// Back from outside control (a real round trip) and not yet
+		// taken back: the clock has not yet counted the real time it
+		// was out there (the scheduler adds it when it takes it back),
+		// so the read waits for that, as a scheduling point.
+		return true
+	}
 	if s := active; s != nil && s.spinClock > 0 {
 		// The clock moves for a loop reading it with nothing else
 		// possible (clockHang): each read is a step. The clock moves as

@@ -117,11 +117,12 @@ func blockHeader(block []byte) (id uint64, state []byte, ok bool) {
 //
 //go:norace
 func (s *sched) reclaim() bool {
-	any := false
+	any, world := false, false
 	keep := s.outside[:0]
 	for _, g := range s.outside {
 		if v := g.arrSeq; v != g.arrSeen {
 			g.arrSeen = v
+			world = world || outsideWorld(g)
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
 			g.inIO, g.inWait, g.inHold, g.inVirtual = false, false, false, false
@@ -135,6 +136,9 @@ func (s *sched) reclaim() bool {
 		keep = append(keep, g)
 	}
 	s.outside = keep
+	if world {
+		s.catchUp()
+	}
 	return any
 }
 
