@@ -154,7 +154,11 @@
 // counted from when it left (keepPace): where real time passes a
 // deadline, what is due fires before the next decision (Decision.Paced,
 // which a replay fires at the same decision), as it would under go test
-// while a real server answers slowly.
+// while a real server answers slowly. A goroutine back from out there
+// that reads the clock before the scheduler has taken it back makes that
+// read a scheduling point, and taking it back catches the clock up to
+// the same bound (catchUp): its first read after a real round trip never
+// says less time passed than did.
 // A replay does not measure these: it moves the clock where the
 // recording's decisions say real time had moved it (Decision.Clock), so
 // a loaded machine does not change what the program reads.
