@@ -486,7 +486,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 		s.firedOther = true
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		// The value goes to a select blocked on the channel, if any.
-		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before)
+		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before, byTime)
 		s.viaHelper(func() {
 			fired(hb)
 			select {
