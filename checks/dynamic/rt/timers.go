@@ -425,7 +425,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 	if to >= 0 && to > next {
 		next = to
 	}
-	before, idle := s.now, !s.anyEnabled() // before the clock moves (commit.go)
+	before, idle := s.now, s.aheadIdle || !s.anyEnabled() // before the clock moves (commit.go)
 	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) && s.replay.Decisions[s.steps].Clock != 0 {
 		// replayClock moved the clock already: selects commit as they
 		// did when the recording moved it, judged from where it was.
