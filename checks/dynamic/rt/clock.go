@@ -3,6 +3,7 @@ package rt
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -74,6 +75,18 @@ func Until(t time.Time) time.Duration { return t.Sub(Now()) }
 //go:norace
 func (g *gstate) countNow() bool {
 	g.nows++
+	if s := active; s != nil && s.replay != nil && s.diverged == "" {
+		if s.recordedNow(g) {
+			return true // the recording's read was a scheduling point
+		}
+	} else if g.outside {
+		// Back from outside control (a real round trip) and not yet
+		// taken back: the clock has not yet counted the real time it
+		// was out there (the scheduler adds it when it takes it back),
+		// so the read waits for that, as a scheduling point. Whether it
+		// is depends on timing: a replay follows its recording instead.
+		return true
+	}
 	if s := active; s != nil && s.spinClock > 0 {
 		// The clock moves for a loop reading it with nothing else
 		// possible (clockHang): each read is a step. The clock moves as
@@ -82,6 +95,34 @@ func (g *gstate) countNow() bool {
 		return true
 	}
 	return g.nows > nowSpins
+}
+
+// recordedNow: is g's next decision in the schedule being replayed a
+// read of the clock at this read's site (one its recording made a
+// scheduling point, g being back from outside control then)? g runs, so
+// no decision of its own comes between the scheduler's step and that one.
+//
+//go:norace
+func (s *sched) recordedNow(g *gstate) bool {
+	ds := s.replay.Decisions
+	for i := s.steps; i >= 0 && i < len(ds); i++ {
+		if ds[i].G == g.id {
+			return ds[i].Op == opNow.String() && ds[i].Site == callerSite()
+		}
+	}
+	return false
+}
+
+// callerSite is the short file:line of the first user frame calling in.
+func callerSite() string {
+	var pcs [16]uintptr
+	n := runtime.Callers(2, pcs[:])
+	for _, pc := range pcs[:n] {
+		if site := userSite(pc); site != "" {
+			return shortSite(site)
+		}
+	}
+	return ""
 }
 
 //go:norace

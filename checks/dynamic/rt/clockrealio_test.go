@@ -275,3 +275,52 @@ func TestClockJumpsWithoutRealIO(t *testing.T) {
 		}
 	}
 }
+
+// TestClockReadBackFromRealIO: the test's own goroutine makes a request to
+// a real server whose handler sleeps 100ms for real (no hedging, no timer:
+// cristalhq/hedgedhttp's TestClientBadNextUpto) and reads the clock as soon
+// as the answer is back, before any other scheduling point. The read
+// cannot say less than 100ms: no real run can. Before the fix it said 0s
+// to 85ms (the scheduler had not yet added the real time it waited for the
+// goroutine to come back).
+func TestClockReadBackFromRealIO(t *testing.T) {
+	const handler = 100 * time.Millisecond
+	var took []time.Duration
+	body := func(t *testing.T) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(handler) // outside control: for real
+		}))
+		defer srv.Close()
+		start := Now()
+		resp, err := http.Get(srv.URL)
+		d := Since(start)
+		took = append(took, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if d < handler {
+			t.Errorf("the answer came after %v of the clock, before the handler's %v", d, handler)
+		}
+	}
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, StepTimeout: 5 * time.Second}, body, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" {
+			t.Errorf("schedule %d: %s %q (took %v)", r.Index, r.Outcome, r.Message, took)
+		}
+	}
+	if t.Failed() || len(rs) == 0 {
+		return
+	}
+	// Its replay reads what the recording read, whatever the server's
+	// timing this time.
+	recTook := took[len(took)-1]
+	rec := rs[len(rs)-1]
+	rr := RunSchedules(t, Config{Replay: &Schedule{Seed: rec.Seed, Decisions: rec.Decisions}, StepTimeout: 5 * time.Second}, body, nil)
+	if len(rr) != 1 || rr[0].Outcome != "pass" || rr[0].Diverged != "" {
+		t.Fatalf("replay: %+v", rr)
+	}
+	if got := took[len(took)-1]; got != recTook {
+		t.Errorf("the replay read %v of the clock, the recording %v", got, recTook)
+	}
+}

@@ -40,10 +40,10 @@ import (
 // on the shadow state before it.
 //
 // idle says the clock is about to move with nothing able to run, before
-// (the virtual time before it moves).
+// (the virtual time before it moves); partner is decidedPartner's.
 //
 //go:norace
-func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, idle bool, before time.Duration) {
+func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, idle bool, before time.Duration, partner int) {
 	if p == nil || s.chanOf(p, rv).closed || closedForReal(p) {
 		return
 	}
@@ -53,7 +53,7 @@ func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, idle bo
 	}
 	var first *gstate
 	for _, h := range s.blocked {
-		if caseFor(h, p, !send) < -1 || s.enabled(h) || !(idle || h.parkAt < before || h.settled) {
+		if caseFor(h, p, !send) < -1 || s.enabled(h) || !queued(h, idle, before, partner) {
 			continue // not waiting there, or maybe not queued yet
 		}
 		if first == nil || h.parkAt < first.parkAt || h.parkAt == first.parkAt && h.parkSeq < first.parkSeq {
@@ -63,6 +63,37 @@ func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, idle bo
 	if first != nil && first.req.op == opSelect {
 		s.commit(first, caseFor(first, p, !send))
 	}
+}
+
+// queued: is h, parked at a case of p, queued there for certain (idle, or
+// it parked at an earlier virtual time than before, or is settled)? In a
+// replay (partner not byTime) it is when its recording paired the
+// operation with it: when a blocked goroutine parked is timing in a
+// recording (the scheduler takes a slow one back later, from outside
+// control, when the clock may have moved), and a replay pairs as it did.
+func queued(h *gstate, idle bool, before time.Duration, partner int) bool {
+	if partner != byTime {
+		return h.id == partner
+	}
+	return idle || h.parkAt < before || h.settled
+}
+
+// byTime is decidedPartner outside a replay: queued judges by the clock.
+const byTime = -2
+
+// decidedPartner is, in a replay following its schedule, the partner of
+// the decision being made in its recording (Decision.Partner; -1: none),
+// and byTime otherwise.
+//
+//go:norace
+func (s *sched) decidedPartner() int {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return byTime
+	}
+	if p := s.replay.Decisions[s.steps].Partner; p != nil {
+		return *p
+	}
+	return -1
 }
 
 // closeCommits commits every select blocked at a case on p, about to be

@@ -229,7 +229,7 @@ func (s *sched) decide(g *gstate) {
 		if r.op == opRecv && len(s.staleTimers) > 0 {
 			s.staleRecv(r.obj, false)
 		}
-		s.completes(r.obj, r.rv, r.op == opSend, false, s.now)
+		s.completes(r.obj, r.rv, r.op == opSend, false, s.now, s.decidedPartner())
 		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
 			s.running = append(s.running, p)
 			joined = p
@@ -268,7 +268,7 @@ func (s *sched) decide(g *gstate) {
 			if !c.send && len(s.staleTimers) > 0 {
 				s.staleRecv(c.ptr, r.hasDefault && len(r.cases) == 1)
 			}
-			s.completes(c.ptr, c.rv, c.send, false, s.now)
+			s.completes(c.ptr, c.rv, c.send, false, s.now, s.decidedPartner())
 			if p := s.pairFor(g, c.ptr, c.rv, c.send, &d); p != nil {
 				s.running = append(s.running, p)
 				// A buffered send (handOff) has room: no adapter.
@@ -544,11 +544,12 @@ func (s *sched) handOff(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 		return nil
 	}
 	n, k := lenCap(p, rv)
+	partner := s.decidedPartner()
 	var h *gstate
 	switch {
 	case send && n == 0:
 		for _, o := range s.blocked {
-			if caseFor(o, p, false) < -1 || s.enabled(o) || !(o.parkAt < s.now || o.settled) {
+			if caseFor(o, p, false) < -1 || s.enabled(o) || !queued(o, false, s.now, partner) {
 				continue
 			}
 			if h == nil || o.parkAt < h.parkAt || o.parkAt == h.parkAt && o.parkSeq < h.parkSeq {
@@ -558,8 +559,8 @@ func (s *sched) handOff(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	case !send && n == k:
 		ps := s.partners(g, p, false)
 		ps = slices.DeleteFunc(ps, func(o *gstate) bool { return s.enabled(o) })
-		if len(ps) == 0 {
-			return nil
+		if len(ps) == 0 || partner == -1 {
+			return nil // in a replay: none was parked there in its recording
 		}
 		m := 1
 		for m < len(ps) && ps[m].parkAt == ps[0].parkAt {

@@ -154,10 +154,19 @@
 // counted from when it left (keepPace): where real time passes a
 // deadline, what is due fires before the next decision (Decision.Paced,
 // which a replay fires at the same decision), as it would under go test
-// while a real server answers slowly.
+// while a real server answers slowly. A goroutine back from out there
+// that reads the clock before the scheduler has taken it back makes that
+// read a scheduling point, and taking it back catches the clock up to
+// the same bound (catchUp): its first read after a real round trip never
+// says less time passed than did.
 // A replay does not measure these: it moves the clock where the
 // recording's decisions say real time had moved it (Decision.Clock), so
-// a loaded machine does not change what the program reads.
+// a loaded machine does not change what the program reads. Nor what it
+// pairs: a buffered send or receive completes with the blocked goroutine
+// its recording paired it with, or none (Decision.Partner; a recording
+// took a slow goroutine back late, the clock moved), and a timer due
+// before a decision's clock fires first, as in its recording, though a
+// response came back sooner (fireRecordedDue).
 // Goroutines the scheduler never controlled (started by code not
 // rewritten) that are running or in a system call hold a jump of the
 // clock for as long as the jump, in network I/O for up to ioGrace

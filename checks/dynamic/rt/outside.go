@@ -117,11 +117,12 @@ func blockHeader(block []byte) (id uint64, state []byte, ok bool) {
 //
 //go:norace
 func (s *sched) reclaim() bool {
-	any := false
+	any, world := false, false
 	keep := s.outside[:0]
 	for _, g := range s.outside {
 		if v := g.arrSeq; v != g.arrSeen {
 			g.arrSeen = v
+			world = world || outsideWorld(g)
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
 			g.inIO, g.inWait, g.inHold, g.inVirtual = false, false, false, false
@@ -135,6 +136,9 @@ func (s *sched) reclaim() bool {
 		keep = append(keep, g)
 	}
 	s.outside = keep
+	if world {
+		s.catchUp()
+	}
 	return any
 }
 
@@ -631,4 +635,44 @@ func (s *sched) awaitRecordedDone() bool {
 		return false
 	}
 	return s.awaitBack(g, false)
+}
+
+// fireRecordedDue: in a replay, the goroutine the next recorded decision
+// names is not among those that can run, and a timer is due before the
+// clock that decision carries (replayClock moved it there): its recording
+// fired the timer first (its clock never passes a pending deadline), when
+// nothing could run, the others still outside control. A goroutine back
+// from there sooner in this run (a loaded machine's replay takes longer
+// in real time, a faster server) must not keep it from firing, as it did:
+// the replay fires it, as idle as the recording. It reports whether it
+// fired.
+//
+//go:norace
+func (s *sched) fireRecordedDue(cands []*gstate) bool {
+	if s.replay == nil || s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+		return false
+	}
+	d := s.replay.Decisions[s.steps]
+	next, ok := s.nextDeadline()
+	if d.Clock == 0 || !ok || next >= time.Duration(d.Clock) || d.G < 0 || d.G >= len(s.gs) {
+		return false
+	}
+	g := s.gs[d.G]
+	for _, c := range cands {
+		if c == g {
+			return false
+		}
+	}
+	// Idle, the recording had released the blocked receives to wait for
+	// real (blockForReal) before the timer fired: the firing wakes them
+	// out there, and they come back at their next point, with no decision
+	// of their receive's.
+	s.blockForReal()
+	s.aheadIdle = true
+	fired := s.fireTimers()
+	s.aheadIdle = false
+	if fired && g.outside {
+		s.awaitBack(g, false)
+	}
+	return fired
 }

@@ -251,6 +251,9 @@ type sched struct {
 	earlyMoves []EarlyMove
 	earlyPend  []pendingTimer
 	preClock   time.Duration
+	// aheadIdle: fireRecordedDue fires as its recording did, with
+	// nothing able to run (fireTimersTo's idle).
+	aheadIdle bool
 	// runFilter is Config.Run read (nil: every subtest runs).
 	runFilter *RunFilter
 	// skipFilter is Config.Skip read (nil: no subtest is skipped).
@@ -759,7 +762,7 @@ func (s *sched) next() {
 	}
 	var pick *gstate
 	if s.replay != nil && s.diverged == "" {
-		if s.awaitRecordedBack(cands) || s.awaitRecordedDone() {
+		if s.awaitRecordedBack(cands) || s.awaitRecordedDone() || s.fireRecordedDue(cands) {
 			return
 		}
 		pick = s.replayPick(cands, list)

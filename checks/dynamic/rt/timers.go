@@ -146,6 +146,24 @@ func (s *sched) keepPace() bool {
 	return false
 }
 
+// catchUp moves the clock, when a goroutine comes back from the outside
+// world, to where keepPace would have it: as much later than when the
+// first of them left as real time is (not past the next deadline). The
+// goroutine's next read must not say less time passed out there than
+// did: keepPace moved it only at decisions, and the scheduler's waits
+// since the last one (paceForeign's, settle's) were not counted. A
+// replay moves it where its decisions say (replayClock).
+//
+//go:norace
+func (s *sched) catchUp() {
+	if s.paceFrom.IsZero() || s.bubble > 0 {
+		return
+	}
+	if to := s.paceClock + time.Since(s.paceFrom); to > s.now {
+		s.advanceReal(to - s.now)
+	}
+}
+
 // replayPace fires, before a replayed decision, what keepPace fired in the
 // recording when real time passed deadlines (to, Decision.Paced; 0:
 // nothing): from the first deadline, as the recording moved, and reports
@@ -407,7 +425,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 	if to >= 0 && to > next {
 		next = to
 	}
-	before, idle := s.now, !s.anyEnabled() // before the clock moves (commit.go)
+	before, idle := s.now, s.aheadIdle || !s.anyEnabled() // before the clock moves (commit.go)
 	if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) && s.replay.Decisions[s.steps].Clock != 0 {
 		// replayClock moved the clock already: selects commit as they
 		// did when the recording moved it, judged from where it was.
@@ -468,7 +486,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 		s.firedOther = true
 		ch, v, hb := vt.ch, s.base.Add(s.now), vt.hb
 		// The value goes to a select blocked on the channel, if any.
-		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before)
+		s.completes(reflect.ValueOf(ch).UnsafePointer(), reflect.ValueOf(ch), true, idle, before, byTime)
 		s.viaHelper(func() {
 			fired(hb)
 			select {
