@@ -327,13 +327,13 @@ func TestLongPrefixFitsToken(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the finding's token (%d bytes) does not decode: %v", len(f.ReplayToken), err)
 	}
-	t.Logf("token: %d bytes for %d earlier runs", len(f.ReplayToken), len(sched.Prior))
 	bySeed := 0
 	for _, p := range sched.Prior {
 		if p.BySeed() {
 			bySeed++
 		}
 	}
+	t.Logf("token: %d bytes for %d earlier runs, %d of them by seed", len(f.ReplayToken), len(sched.Prior), bySeed)
 	if bySeed == 0 || sched.PriorStrategy == "" || sched.Version != rt.ScheduleVersionSeeded {
 		t.Fatalf("%d of %d earlier runs by seed, strategy %q, version %d", bySeed, len(sched.Prior), sched.PriorStrategy, sched.Version)
 	}
