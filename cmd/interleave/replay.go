@@ -210,6 +210,17 @@ func earlierLine(s *rt.Schedule, ran []explore.EarlierRun) string {
 	if len(tests) > 1 || !tests[s.Test] {
 		what = fmt.Sprintf("%d earlier %s (tests %s)", len(s.Prior), checks.Plural(len(s.Prior), "schedule"), strings.Join(slices.Sorted(maps.Keys(tests)), ", "))
 	}
+	bySeed := 0
+	for _, p := range s.Prior {
+		if p.BySeed() {
+			bySeed++
+		}
+	}
+	if bySeed > 0 {
+		// Carried by their seed: the strategy ran them again, checked
+		// against a digest of their recorded decisions.
+		what += fmt.Sprintf(" (%d of them from their seed by %s, checked against their recorded decisions)", bySeed, s.PriorStrategy)
+	}
 	line := "ran first, in the same process, as the recording process did: " + what
 	if len(ran) < len(s.Prior) {
 		return line + fmt.Sprintf("; %d of them ended", len(ran))

@@ -297,6 +297,9 @@ func TestReplayRunsEarlierFirst(t *testing.T) {
 		"s/after1.json": sched("pass"),
 		"s/off.json":    sched("deadlock"),
 		"s/after2.json": sched("pass", "pass"),
+		// Its earlier run carried by its seed, with a digest no run makes.
+		"s/byseed.json": strings.Replace(strings.Replace(sched("pass"), `"decisions":[{"g":0,"op":"start"}],"outcome"`, `"digest":"0","steps":1,"outcome"`, 1),
+			`{"version":6,`, `{"version":9,"priorStrategy":"pos",`, 1),
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -326,6 +329,10 @@ func TestReplayRunsEarlierFirst(t *testing.T) {
 	code, out = replayIn(t, dir, []string{"s/off.json"})
 	if code != exitFindings || !strings.Contains(out, "0 of 1 as recorded; seed 1 ended pass where the recording's ended deadlock") {
 		t.Errorf("an earlier run recorded otherwise: exit %d, want %d and it told:\n%s", code, exitFindings, out)
+	}
+	code, out = replayIn(t, dir, []string{"s/byseed.json"})
+	if code != exitFindings || !strings.Contains(out, "(1 of them from their seed by pos, checked against their recorded decisions): 0 of 1 as recorded; seed 1 left its schedule at the end: run from its seed, it made 1 decisions (digest") {
+		t.Errorf("an earlier run by its seed that makes other decisions: exit %d, want %d and it told:\n%s", code, exitFindings, out)
 	}
 	// The second earlier run panics where the recording's passed: the
 	// schedule itself then passes, and that says nothing.

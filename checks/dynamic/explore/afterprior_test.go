@@ -291,3 +291,83 @@ func TestAfterWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestLongPrefixFitsToken: a failure that needs the Limit (400) earlier
+// runs of its process (longprefix: a registry's overflow counter, reached
+// only after that many registrations, loses adds) is a finding whose
+// token holds those runs: the oldest by their seed and a digest of their
+// decisions (fitPriors), since all their decisions make more JSON than
+// DecodeToken takes. The token decodes and replays, each earlier run
+// making its recorded decisions; one whose seed makes others is off.
+func TestLongPrefixFitsToken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds, searches and replays a package; skipped with -short")
+	}
+	dir, build := sharedBuild(t, realsuiteDrvDir)
+	ctx := context.Background()
+	const test, limit = "TestCountConcurrently", 400
+	res, err := Run(ctx, Options{
+		Dir: dir, Patterns: []string{"./longprefix"}, Budget: 5 * time.Minute,
+		Seed: 1, Workers: 1, SchedulesDir: t.TempDir(), Schedules: limit + 60, Build: build,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		t.Log("note:", n)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("%d findings, want the lost add after %d earlier runs", len(res.Findings), limit)
+	}
+	f := res.Findings[0]
+	if f.Test != test || f.Kind != checks.TestFailure || f.AfterEarlier == nil || f.AfterEarlier.Schedules < limit {
+		t.Fatalf("finding %s %s %q after %+v, want a test failure of %s after at least %d earlier runs", f.Test, f.Kind, f.Message, f.AfterEarlier, test, limit)
+	}
+	sched, err := DecodeToken(f.ReplayToken)
+	if err != nil {
+		t.Fatalf("the finding's token (%d bytes) does not decode: %v", len(f.ReplayToken), err)
+	}
+	bySeed := 0
+	for _, p := range sched.Prior {
+		if p.BySeed() {
+			bySeed++
+		}
+	}
+	t.Logf("token: %d bytes for %d earlier runs, %d of them by seed", len(f.ReplayToken), len(sched.Prior), bySeed)
+	if bySeed == 0 || sched.PriorStrategy == "" || sched.Version != rt.ScheduleVersionSeeded {
+		t.Fatalf("%d of %d earlier runs by seed, strategy %q, version %d", bySeed, len(sched.Prior), sched.PriorStrategy, sched.Version)
+	}
+	rep, err := newReplayer(ctx, sched, "", ReplayOptions{Dir: dir, Build: build})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.close()
+	rr, err := rep.run(ctx, sched, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rr.Earlier) != len(sched.Prior) {
+		t.Fatalf("the replay ran %d earlier schedules, the token carries %d", len(rr.Earlier), len(sched.Prior))
+	}
+	if e := rr.EarlierOff(); e != nil {
+		t.Errorf("earlier schedule seed %d %s", e.Seed, e.Off())
+	}
+	if rr.Outcome != Reproduced || rr.Diverged != "" {
+		t.Errorf("token replay %s (diverged %q), want the failure again", rr.Outcome, rr.Diverged)
+	}
+	// A run by seed is checked: another seed makes other decisions.
+	other := *sched
+	other.Prior = append([]rt.Prior(nil), sched.Prior...)
+	for i := range other.Prior {
+		if other.Prior[i].BySeed() {
+			other.Prior[i].Seed += 1 << 20
+			break
+		}
+	}
+	if rr, err = rep.run(ctx, &other, ""); err != nil {
+		t.Fatal(err)
+	}
+	if e := rr.EarlierOff(); e == nil || !strings.Contains(e.Off(), "run from its seed, it made") {
+		t.Errorf("an earlier run by another seed: off %+v, want its decisions told apart", e)
+	}
+}

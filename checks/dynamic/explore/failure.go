@@ -709,6 +709,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if sched.Decisions == nil {
 		sched.Decisions = []rt.Decision{}
 	}
+	s.fitPriors(sched, f)
 	told, moves := s.tellFinding(ctx, f, t, sched, shrink)
 	name := scheduleName(t, f)
 	path := filepath.Join(s.opts.SchedulesDir, name)

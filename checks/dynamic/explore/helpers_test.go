@@ -65,7 +65,7 @@ const kernelsDir = "../testdata/kernels"
 // (sharedBuild).
 var sharedPatterns = map[string][]string{
 	kernelsDir:      {"./locks"},
-	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside", "./rebootpool", "./rebootother", "./cwdfiles", "./tickerstop", "./sharedprovider"},
+	realsuiteDrvDir: {"./globalstate", "./toolsibling", "./plainbeside", "./rebootpool", "./rebootother", "./cwdfiles", "./tickerstop", "./sharedprovider", "./longprefix"},
 }
 
 var shared struct {

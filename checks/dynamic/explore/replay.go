@@ -23,7 +23,9 @@ type ReplayOptions struct {
 	// belongs to (default: the current one) when the module around the
 	// schedule file is not it.
 	Dir string
-	// Timeout bounds the replayed run (default one minute).
+	// Timeout bounds each schedule the replayed process runs (default
+	// one minute): a schedule's earlier runs (Schedule.Prior) run first,
+	// and the process gets Timeout for each.
 	Timeout time.Duration
 	// StepTimeout is the watchdog (default DefaultStepTimeout).
 	StepTimeout time.Duration
@@ -291,12 +293,15 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	if !r.tests[topTest(sched.Test)] {
 		return nil, &MissingTestError{Test: sched.Test, Package: sched.Package, Dir: r.pkgDir, Excluded: r.excluded[topTest(sched.Test)], Race: sched.Race, Tags: sched.Tags}
 	}
+	// A long prefix of earlier runs (a process's thousands) is not cut
+	// at one schedule's bound.
+	timeout := r.opts.Timeout * time.Duration(1+len(sched.Prior))
 	cfg := rt.Config{
 		Test:        sched.Test,
 		Strategy:    sched.Strategy,
 		Seed:        sched.Seed,
 		Schedules:   1,
-		Deadline:    time.Now().Add(r.opts.Timeout),
+		Deadline:    time.Now().Add(timeout),
 		StepTimeout: r.opts.StepTimeout,
 		Trace:       true,
 		KeepEarly:   sched.KeepEarly,
@@ -314,7 +319,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	// A process that does not exit after its schedule (goroutines of the
 	// test still running) is not waited for past childGrace.
 	c := &child{bin: r.bin, dir: r.pkgDir, workDir: r.work, cfg: cfg, exitGrace: childGrace, fresh: r.fresh}
-	out, err := c.run(ctx, time.Now().Add(r.opts.Timeout+childGrace), "replay")
+	out, err := c.run(ctx, time.Now().Add(timeout+childGrace), "replay")
 	if err != nil {
 		return nil, err
 	}

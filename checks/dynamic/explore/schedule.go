@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"compress/zlib"
 	"encoding/base64"
 	"encoding/json"
@@ -62,8 +63,8 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionSkip:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSkip)
+	case s.Version > rt.ScheduleVersionSeeded:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSeeded)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
@@ -81,6 +82,11 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	if s.Skip != "" {
 		if _, err := rt.ParseRun(s.Skip); err != nil {
 			return nil, fmt.Errorf("%s is not a schedule: bad skip pattern: %w", what, err)
+		}
+	}
+	for i, p := range s.Prior {
+		if p.BySeed() && s.PriorStrategy == "" {
+			return nil, fmt.Errorf("%s is not a schedule: earlier run %d is carried by its seed, but the schedule names no strategy to run it", what, i+1)
 		}
 	}
 	for _, f := range s.Files {
@@ -114,6 +120,9 @@ func EncodeToken(s *rt.Schedule) (string, error) {
 	js, err := json.Marshal(&c)
 	if err != nil {
 		return "", err
+	}
+	if len(js) > maxTokenBytes {
+		return "", fmt.Errorf("schedule too large for a token (%d bytes of JSON, at most %d)", len(js), maxTokenBytes)
 	}
 	var buf bytes.Buffer
 	zw, err := zlib.NewWriterLevel(&buf, zlib.BestCompression)
@@ -170,4 +179,66 @@ func withoutPaths(s *rt.Schedule) *rt.Schedule {
 	c := *s
 	c.Decisions, c.Original = strip(s.Decisions), strip(s.Original)
 	return &c
+}
+
+// maxPriorBytes bounds the JSON of a schedule whose earlier runs all
+// carry their decisions: past it, fitPriors carries some by their seed.
+// Half of what a token may hold, for the rest of the schedule.
+const maxPriorBytes = maxTokenBytes / 2
+
+// fitPriors carries the oldest of sched's earlier runs by their seed
+// (rt.Prior.Digest) instead of their decisions while the schedule's
+// JSON is over maxPriorBytes: a process that ran thousands of schedules
+// before the failure gives a token DecodeToken would refuse. Only a run
+// the strategy decided alone can be: one whose decisions the clock or
+// the outside world set (Clock, Paced, Early) keeps them. f's process
+// ran the strategy the replay then runs.
+func (s *search) fitPriors(sched *rt.Schedule, f *failure) {
+	if len(sched.Prior) == 0 || scheduleBytes(sched) <= maxPriorBytes {
+		return
+	}
+	sched.Prior = append([]rt.Prior(nil), sched.Prior...)
+	size := scheduleBytes(sched)
+	for i := range sched.Prior {
+		if size <= maxPriorBytes {
+			break
+		}
+		p := &sched.Prior[i]
+		if p.BySeed() || !strategyAlone(p.Decisions) {
+			continue
+		}
+		before := priorBytes(p)
+		p.Digest, p.Steps, p.Decisions = rt.DecisionDigest(p.Decisions), len(p.Decisions), nil
+		size += priorBytes(p) - before
+		sched.PriorStrategy = cmp.Or(f.strategy, s.opts.Strategy)
+		sched.PriorTargets = s.opts.Targets
+		sched.Version = max(sched.Version, rt.ScheduleVersionSeeded)
+	}
+}
+
+// strategyAlone says whether a run's decisions are all its strategy's:
+// none carries a clock that real time moved, a pacing or an early jump.
+func strategyAlone(ds []rt.Decision) bool {
+	for _, d := range ds {
+		if d.Clock != 0 || d.Paced != 0 || d.Early {
+			return false
+		}
+	}
+	return true
+}
+
+// scheduleBytes is the size of sched's JSON as a token carries it.
+func scheduleBytes(sched *rt.Schedule) int {
+	c := *withoutPaths(sched)
+	c.Original = nil
+	js, _ := json.Marshal(&c)
+	return len(js)
+}
+
+// priorBytes is the size of p's JSON as a token carries it.
+func priorBytes(p *rt.Prior) int {
+	c := *p
+	c.Decisions = withoutPaths(&rt.Schedule{Decisions: p.Decisions}).Decisions
+	js, _ := json.Marshal(&c)
+	return len(js)
 }

@@ -87,7 +87,9 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":7,"package":"p","test":"TestA","decisions":[],"nowTick":20,"run":"TestA/(sub"}`, err: `bad run pattern: element 1 of "TestA/(sub"`},
 		{json: `{"version":8,"package":"p","test":"TestA","decisions":[],"nowTick":20,"skip":"TestA/sub"}`, tick: 20},
 		{json: `{"version":8,"package":"p","test":"TestA","decisions":[],"nowTick":20,"skip":"TestA/[sub"}`, err: `bad skip pattern: element 1 of "TestA/[sub"`},
-		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 9; this interleave reads versions up to 8"},
+		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"priorStrategy":"pos","prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, tick: 20},
+		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, err: "earlier run 1 is carried by its seed, but the schedule names no strategy"},
+		{json: `{"version":10,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 10; this interleave reads versions up to 9"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {

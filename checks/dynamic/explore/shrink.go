@@ -370,6 +370,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 	for k, n := range ns {
 		try := *sched
 		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
+		s.fitPriors(&try, f)
 		cost := afterCost(per, f.prior[len(f.prior)-n:])
 		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), cost, len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)

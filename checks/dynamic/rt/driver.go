@@ -150,6 +150,7 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, func(*testing.T)), each func(Result) bool) []Result {
 	var all []Result
 	strat := NewStrategy(cfg.Strategy, cfg.Targets)
+	var seeded Strategy // the recording process's, for earlier runs by seed
 	warmThreads()
 	keep := newKeeper()
 	var longest time.Duration // of the schedules run
@@ -185,7 +186,19 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		c := cfg
 		var body func(*testing.T)
 		c.Test, body = bodyAt(i)
-		r := RunSchedule(t, c, i, strat, replayAt(cfg, i), body)
+		replay, st := replayAt(cfg, i), strat
+		if replay != nil && replay.bySeed {
+			// An earlier run carried by its seed: the recording process's
+			// strategy runs it, and it must make the decisions it made.
+			if seeded == nil {
+				seeded = NewStrategy(cfg.Replay.PriorStrategy, cfg.Replay.PriorTargets)
+			}
+			st = seeded
+		}
+		r := RunSchedule(t, c, i, st, replay, body)
+		if replay != nil && replay.bySeed && r.Diverged == "" {
+			r.Diverged = seedDiverged(cfg.Replay.Prior[i-cfg.First], r.Decisions)
+		}
 		all = append(all, r)
 		if r.Elapsed > longest { // no built-in max: rt compiles as go1.18
 			longest = r.Elapsed
@@ -216,9 +229,21 @@ func replayAt(cfg Config, i int) *Schedule {
 	}
 	if k := i - cfg.First; k >= 0 && k < len(r.Prior) {
 		p := r.Prior[k]
+		if p.BySeed() {
+			return &Schedule{Test: p.Test, Seed: p.Seed, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, bySeed: true}
+		}
 		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick}
 	}
 	return r
+}
+
+// seedDiverged is where a run of earlier schedule p, carried by its
+// seed, left it: "" when its decisions ds are the recorded ones.
+func seedDiverged(p Prior, ds []Decision) string {
+	if d := DecisionDigest(ds); d != p.Digest {
+		return "the end: run from its seed, it made " + strconv.Itoa(len(ds)) + " decisions (digest " + d + "), the recording " + strconv.Itoa(p.Steps) + " (digest " + p.Digest + ")"
+	}
+	return ""
 }
 
 // warmThreads has a few goroutines block in a system call at once, so

@@ -13,7 +13,11 @@ package rt
 // race-detector reports (printed to standard error by the race runtime) can
 // be attributed to the schedule that produced them.
 
-import "time"
+import (
+	"hash/fnv"
+	"strconv"
+	"time"
+)
 
 // DriverTest is the name of the generated driver test function.
 const DriverTest = "TestInterleaveDriver"
@@ -76,6 +80,12 @@ const ScheduleVersionRun = 7
 // interleave that reads only up to version 7 would replay it with the
 // subtests -skip left out.
 const ScheduleVersionSkip = 8
+
+// ScheduleVersionSeeded is the version of a schedule with an earlier
+// run carried by its seed and Digest instead of its decisions: an
+// interleave that reads only up to version 8 would replay it on no
+// decisions.
+const ScheduleVersionSeeded = 9
 
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
@@ -267,6 +277,15 @@ type Schedule struct {
 	// Skip is Config.Skip of the search that found it: its replay leaves
 	// out the same subtests.
 	Skip string `json:"skip,omitempty"`
+	// PriorStrategy and PriorTargets are the strategy (Config.Strategy)
+	// and Config.Targets of the recording process, set when a Prior is
+	// carried by its seed: its replay runs that strategy.
+	PriorStrategy string   `json:"priorStrategy,omitempty"`
+	PriorTargets  []string `json:"priorTargets,omitempty"`
+
+	// bySeed: this schedule runs its strategy from Seed rather than
+	// following Decisions (a Prior carried by its Digest).
+	bySeed bool
 }
 
 // Prior is one schedule run before a Schedule in its process.
@@ -279,6 +298,50 @@ type Prior struct {
 	// empty in older schedules): a replay that ends otherwise left
 	// other state.
 	Outcome string `json:"outcome,omitempty"`
+	// Digest, set when Decisions is left out (a long prefix: the token
+	// would not hold them), is DecisionDigest of its decisions, and Steps
+	// their count: its replay runs Schedule.PriorStrategy from Seed, as
+	// the recording process did, and is off its schedule unless it makes
+	// the same decisions.
+	Digest string `json:"digest,omitempty"`
+	Steps  int    `json:"steps,omitempty"`
+}
+
+// BySeed says whether p is replayed from its seed (Digest) rather than
+// on its decisions.
+func (p *Prior) BySeed() bool { return p.Digest != "" && len(p.Decisions) == 0 }
+
+// DecisionDigest is a digest of what decisions chose (all but Path,
+// which a replay ignores): two runs with the same digest took the same
+// steps.
+func DecisionDigest(ds []Decision) string {
+	h := fnv.New64a()
+	var b []byte
+	for _, d := range ds {
+		choice, partner := -1, -1
+		if d.Choice != nil {
+			choice = *d.Choice
+		}
+		if d.Partner != nil {
+			partner = *d.Partner
+		}
+		b = strconv.AppendInt(b[:0], int64(d.G), 10)
+		b = append(b, ' ')
+		b = append(b, d.Site...)
+		b = append(b, ' ')
+		b = append(b, d.Op...)
+		for _, n := range []int64{int64(choice), int64(partner), int64(d.Obj), d.Clock, d.Paced} {
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, n, 10)
+		}
+		b = append(b, ' ')
+		b = strconv.AppendBool(b, d.Early)
+		b = append(b, ' ')
+		b = strconv.AppendBool(b, d.Done)
+		b = append(b, '\n')
+		h.Write(b)
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
 }
 
 // SourceFile is one file a schedule carries.

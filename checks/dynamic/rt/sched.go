@@ -315,6 +315,11 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	s.randState = uint64(s.seed)
 	s.mapState = uint64(s.seed) ^ mapSalt
 	strat.Reset(s.seed)
+	if replay != nil && replay.bySeed {
+		// Seed, clock and tick as recorded; the decisions are the
+		// strategy's, as in the search (seedDiverged checks them).
+		s.replay = nil
+	}
 	return s
 }
 
