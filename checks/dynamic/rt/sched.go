@@ -182,6 +182,10 @@ type sched struct {
 	spinEpoch int
 	spinCount int
 	turned    int
+	// sampledAt is spinCount at the last spin sample (sampleSpinners);
+	// spinLoops says whether it found the spinners repeating themselves.
+	sampledAt int
+	spinLoops bool
 	// quietN is the number of goroutines when paceForeign last found none
 	// outside control active (-1: none such), quietSkips the looks it
 	// skipped since.
@@ -708,6 +712,9 @@ func (s *sched) next() {
 			s.blockedFailure(true)
 			return
 		}
+	}
+	if s.spinRun > 0 && s.spinRun%spinSample == 0 && s.sampledAt != s.spinCount {
+		s.sampleSpinners()
 	}
 	if s.spinRun >= spinAdvance && s.spinRun%spinAdvance == 0 {
 		if busy := s.notSpinning(cands); len(busy) > 0 {
