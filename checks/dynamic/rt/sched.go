@@ -5,6 +5,7 @@ package rt
 import (
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -776,6 +777,13 @@ func (s *sched) next() {
 	if pick == nil {
 		pick = cands[s.strat.Next(list, s.last, s.steps)]
 	}
+	if s.locksLeftHeld(pick) {
+		// The real lock is held by a goroutine an earlier schedule
+		// unwound: it would block for real. Not the code's doing.
+		atomic.StoreInt64(&leftHeldMet, 1)
+		s.fail = &failure{kind: kindInconclusive, msg: LeftHeldPrefix + "at " + s.shortSiteOf(pick)}
+		return
+	}
 	pick.lastPick = s.steps
 	s.countPassed(all, pick)
 	s.decide(pick)
@@ -871,6 +879,7 @@ func (s *sched) finish() {
 	}
 	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
 	s.decisions, s.decPCs = nil, nil
+	s.noteLeftHeld()
 	s.giveShadow()
 }
 
