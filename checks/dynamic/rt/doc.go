@@ -121,8 +121,11 @@
 // (clock.go) all read it. It starts at the wall time the schedule began
 // and jumps to the earliest deadline when no controlled goroutine can run,
 // or when the last spinAdvance decisions only spun (a loop polling a flag,
-// a select with default around a timer) and every enabled goroutine is at
-// such a spinning operation; otherwise one that is not runs first (the
+// a select with default around a timer), every enabled goroutine is at
+// such a spinning operation and the spinners repeat themselves (each that
+// ran since the last sample of their stacks is back at a stack of an
+// earlier one, sampleSpinners: workers each rereading one flag per entry
+// they write progress, and get no time jump nor livelock); otherwise one that is not runs first (the
 // spinner is preempted, as a goroutine just started would run in
 // parallel), and none outside control is in a lock of code that is not
 // rewritten (it is not blocked for good: the spinner waits for it, up to
@@ -267,7 +270,10 @@
 // before has moved or ended (leftover.go; up to maxKept); the Result of a
 // schedule run beside them says how many (Result.Kept), and the driver
 // reports its failures only once a fresh process replays them. Otherwise
-// the driver goes on in a fresh process. A goroutine that runs without a scheduling point
+// the driver goes on in a fresh process. A lock a goroutine held when its
+// schedule unwound it stays held for real (leftHeld): a later schedule
+// about to take it ends inconclusive (LeftHeldPrefix), and the process
+// with it. A goroutine that runs without a scheduling point
 // (a busy loop), or when nothing else can happen one outside control that
 // does not come back, stops the schedule after Config.StepTimeout, or
 // sooner when Config.Deadline is near (at most half a second past it, so

@@ -118,6 +118,15 @@ type gstate struct {
 	dumped   bool
 	// lastPick is the step at which it was last chosen (fair picks).
 	lastPick int
+	// spinMarks hold hashes of its stack below rt's frames (arguments
+	// included) at the spin samples of spin epoch spinMarkEpoch at which
+	// it was parked at a spinning operation, having run since the sample
+	// before (at step spinMarkStep): a polling loop comes back to one of
+	// them, a goroutine at work does not (sampleSpinners).
+	spinMarks     [spinMarkMax]uint64
+	spinMarkN     int
+	spinMarkEpoch int
+	spinMarkStep  int
 	// passed counts the decisions in a row, up to passAt, at which it
 	// could run and another ran (delayed).
 	passed int

@@ -9,12 +9,75 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // heldOutside counts the program's locks (rewritten sync calls) taken
 // minus released by goroutines outside control: not zero, a leftover may
 // hold one that the next schedule's shadow would take for free.
 var heldOutside int64
+
+// leftHeld holds the program's locks that goroutines of this process's
+// earlier schedules still held when their schedule unwound them (no
+// deferred Unlock ran): the real lock stays taken for good. A later
+// schedule whose goroutine is about to take one ends inconclusive
+// (LeftHeldPrefix) and the process with it (leftHeldMet; settle): its
+// Lock would block for real, outside control (VictoriaMetrics'
+// summariesSwapCron, unwound holding summariesLock, hung or timed out
+// every later schedule that registered a summary). Locks nobody takes
+// again (a deadlock's, the test's own) cost nothing. Only the goroutine
+// that runs schedules, one at a time, touches leftHeld.
+var (
+	leftHeld    map[unsafe.Pointer]bool
+	leftHeldMet int64
+)
+
+// LeftHeldPrefix begins the Inconclusive of a schedule that met a lock an
+// earlier schedule of its process left held.
+const LeftHeldPrefix = "a lock an earlier schedule in this process left held, taken "
+
+// noteLeftHeld adds the locks the ending schedule leaves held to leftHeld.
+//
+//go:norace
+func (s *sched) noteLeftHeld() {
+	for p, m := range s.mutexes {
+		if m.owner >= 0 {
+			s.addLeftHeld(p)
+		}
+	}
+	for p, m := range s.rws {
+		if m.writer >= 0 || m.readers > 0 {
+			s.addLeftHeld(p)
+		}
+	}
+}
+
+//go:norace
+func (s *sched) addLeftHeld(p unsafe.Pointer) {
+	if leftHeld == nil {
+		leftHeld = map[unsafe.Pointer]bool{}
+	}
+	leftHeld[p] = true
+}
+
+// locksLeftHeld: is g about to take (or try) a lock in leftHeld?
+//
+//go:norace
+func (s *sched) locksLeftHeld(g *gstate) bool {
+	if len(leftHeld) == 0 {
+		return false
+	}
+	r := &g.req
+	switch r.op {
+	case opLock, opTryLock, opWLock, opTryWLock, opRLock, opTryRLock:
+		return leftHeld[r.obj]
+	case opLockerLock:
+		if op, p := lockerKind(r.locker); op != opNone {
+			return leftHeld[p]
+		}
+	}
+	return false
+}
 
 // lockedOutside counts a lock operation of a goroutine outside control.
 func lockedOutside(op opKind) {
@@ -139,6 +202,9 @@ func (k *keeper) settle() (int, bool) {
 		}
 		last = n
 		runtime.Gosched()
+	}
+	if atomic.LoadInt64(&leftHeldMet) != 0 {
+		return runtime.NumGoroutine() - baseline, false
 	}
 	for wait := 50 * time.Microsecond; ; wait *= 2 {
 		// No min/max/clear here: rt is compiled at the language version

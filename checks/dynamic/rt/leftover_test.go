@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -242,5 +243,40 @@ func TestKeeperCountsBesideSignalLoop(t *testing.T) {
 	defer signal.Stop(c)
 	if k := newKeeper(); !k.counted {
 		t.Errorf("newKeeper does not trust counts beside os/signal's loop:\n%s", k.dump())
+	}
+}
+
+// swapMu stands for a package's lock that a cron goroutine takes
+// (VictoriaMetrics' summariesLock in summariesSwapCron).
+var swapMu sync.Mutex
+
+// A controlled goroutine that the schedule's end unwinds while it holds a
+// lock (no deferred Unlock) leaves no goroutine behind but the lock held.
+// The next schedule's Lock of it would block for real (a hang outside the
+// scheduler's control, or a timeout firing meanwhile, told as the test's):
+// that schedule ends inconclusive, and the process with it. (Locks left
+// held that nobody takes again cost nothing: TestABBADeadlock's schedules
+// all run in one process.)
+func TestUnwoundWithLockHeldStopsProcess(t *testing.T) {
+	swapMu = sync.Mutex{}
+	defer func() { leftHeld, leftHeldMet = nil, 0 }()
+	cfg := leftoverCfg(3)
+	cfg.StepTimeout = time.Second // the hang without the rule
+	rs := RunSchedules(t, cfg, func(t *testing.T) {
+		Lock(&swapMu) // the test's own use of the lock
+		Unlock(&swapMu)
+		never := make(chan struct{})
+		Go(func() {
+			Lock(&swapMu)
+			Recv(never) // parked with the lock held when the test returns
+			Unlock(&swapMu)
+		})
+		Gosched()
+	}, nil)
+	if len(rs) != 2 {
+		t.Fatalf("%d schedules ran in one process, want 2 (the second stopped at the lock)", len(rs))
+	}
+	if r := rs[1]; r.Outcome != "pass" || !strings.HasPrefix(r.Inconclusive, LeftHeldPrefix) {
+		t.Errorf("schedule 1: %s %q (inconclusive %q), want inconclusive %q…", r.Outcome, r.Message, r.Inconclusive, LeftHeldPrefix)
 	}
 }

@@ -23,7 +23,8 @@ func TestMainChild(t *testing.T) {
 		t.Skip("subprocess helper")
 	}
 	Main(t, map[string]func(*testing.T){
-		"TestABBA": abba,
+		"TestABBA":           abba,
+		"TestPollingTimeout": pollingTimeout,
 		"TestHang": func(t *testing.T) {
 			// A channel fed by nobody the scheduler can see, received
 			// without instrumentation: only the watchdog can end it.

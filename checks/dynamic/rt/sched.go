@@ -5,6 +5,7 @@ package rt
 import (
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -182,6 +183,10 @@ type sched struct {
 	spinEpoch int
 	spinCount int
 	turned    int
+	// sampledAt is spinCount at the last spin sample (sampleSpinners);
+	// spinLoops says whether it found the spinners repeating themselves.
+	sampledAt int
+	spinLoops bool
 	// quietN is the number of goroutines when paceForeign last found none
 	// outside control active (-1: none such), quietSkips the looks it
 	// skipped since.
@@ -727,6 +732,9 @@ func (s *sched) next() {
 			return
 		}
 	}
+	if s.spinRun > 0 && s.spinRun%spinSample == 0 && s.sampledAt != s.spinCount {
+		s.sampleSpinners()
+	}
 	if s.spinRun >= spinAdvance && s.spinRun%spinAdvance == 0 {
 		if busy := s.notSpinning(cands); len(busy) > 0 {
 			// Before time moves for a spinner, a goroutine that could
@@ -786,6 +794,13 @@ func (s *sched) next() {
 	}
 	if pick == nil {
 		pick = cands[s.strat.Next(list, s.last, s.steps)]
+	}
+	if s.locksLeftHeld(pick) {
+		// The real lock is held by a goroutine an earlier schedule
+		// unwound: it would block for real. Not the code's doing.
+		atomic.StoreInt64(&leftHeldMet, 1)
+		s.fail = &failure{kind: kindInconclusive, msg: LeftHeldPrefix + "at " + s.shortSiteOf(pick)}
+		return
 	}
 	pick.lastPick = s.steps
 	s.countPassed(all, pick)
@@ -882,6 +897,7 @@ func (s *sched) finish() {
 	}
 	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
 	s.decisions, s.decPCs = nil, nil
+	s.noteLeftHeld()
 	s.giveShadow()
 }
 

@@ -3,6 +3,8 @@
 package rt
 
 import (
+	"bytes"
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -83,6 +85,11 @@ func (s *sched) spinTurn() bool {
 		s.spinRun = 0
 		return false
 	}
+	if !s.spinLoops {
+		// The spinners are at work (each at a call it was not at before):
+		// they need no time to pass, and no verdict is due.
+		return false
+	}
 	idle := s.idleTimers()
 	if !idle && s.fireTimers() {
 		s.spinRun = 0
@@ -111,6 +118,107 @@ func (s *sched) spinTurn() bool {
 		livelockNaps.Add(1)
 	}
 	return idle && s.fireTimers()
+}
+
+// A run of spinning decisions is a polling loop only if the spinners
+// repeat themselves: workers that each reread a global option while they
+// write different entries (VictoriaMetrics' exporters, an atomic load per
+// line) spin by the count of decisions but progress. So every spinSample
+// spinning decisions the spinners' stacks are sampled; the clock moves
+// for them, and a livelock is told, only when every spinner that ran since
+// the sample before is at a stack it was at in an earlier sample of the
+// spin run, and one is. A loop over a few spinning sites comes back to one
+// of them within a few samples (spinMarkMax of them remembered).
+const (
+	spinSample  = spinAdvance / 2
+	spinMarkMax = 8
+)
+
+// sampleSpinners samples the stacks of the goroutines parked at a
+// spinning operation and sets spinLoops.
+//
+//go:norace
+func (s *sched) sampleSpinners() {
+	s.sampledAt = s.spinCount
+	repeated, fresh := 0, 0
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		var block []byte
+		block, dump = cutBlock(dump)
+		id, _, ok := blockHeader(block)
+		if !ok || id == s.sgid {
+			continue
+		}
+		g := s.tab.lookup(id)
+		if g == nil || !g.parked || g.exited || g.outside || !spinOp(&g.req) {
+			continue
+		}
+		if g.spinMarkEpoch != s.spinEpoch {
+			g.spinMarkEpoch, g.spinMarkN = s.spinEpoch, 0
+		} else if g.lastPick <= g.spinMarkStep {
+			continue // it has not run since: no evidence either way
+		}
+		g.spinMarkStep = s.steps
+		h := userStackHash(block)
+		if g.hasSpinMark(h) {
+			repeated++
+			continue
+		}
+		fresh++
+		g.spinMarks[g.spinMarkN%spinMarkMax] = h
+		g.spinMarkN++
+	}
+	s.spinLoops = repeated > 0 && fresh == 0
+}
+
+// hasSpinMark: is h among g's spin marks?
+func (g *gstate) hasSpinMark(h uint64) bool {
+	n := g.spinMarkN
+	if n > spinMarkMax {
+		n = spinMarkMax
+	}
+	for _, m := range g.spinMarks[:n] {
+		if m == h {
+			return true
+		}
+	}
+	return false
+}
+
+// userStackHash hashes (FNV-1a) a goroutine's part of a stack dump from
+// the first frame below rt's own (where it parked), arguments and
+// offsets included: the same call with the same arguments hashes the same.
+// (A frame of this package's tests is not rt's own.)
+func userStackHash(block []byte) uint64 {
+	_, frames := cutLine(block) // "goroutine N [state]:"
+	rest, inRT := frames, false
+	for len(rest) > 0 {
+		fn, after := cutLine(rest)
+		file, next := cutLine(after)
+		own := bytes.HasPrefix(fn, []byte(rtPrefix)) && !bytes.Contains(file, []byte("_test.go:"))
+		if inRT && !own {
+			break
+		}
+		inRT = inRT || own
+		rest = next
+	}
+	if len(rest) == 0 {
+		rest = frames // not parked in rt: all of it
+	}
+	h := uint64(14695981039346656037)
+	for _, c := range rest {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// cutLine cuts the first line off b.
+func cutLine(b []byte) (line, rest []byte) {
+	if j := bytes.IndexByte(b, '\n'); j >= 0 {
+		return b[:j], b[j+1:]
+	}
+	return b, nil
 }
 
 // outsideMayAct: could something outside control change what the spin

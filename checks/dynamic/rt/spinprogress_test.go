@@ -1,0 +1,89 @@
+package rt
+
+import (
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// writeEntry stands for one line of an exporter's output: it rereads a
+// global option (an atomic flag nobody sets) at one site, with an
+// argument of its own each call.
+//
+//go:noinline
+func writeEntry(flag *uint32, i int) int {
+	if Then(AtomicLoad(flag), atomic.LoadUint32(flag)) != 0 {
+		return 2 * i
+	}
+	return i
+}
+
+// Workers that each reread one flag while they write their entries make
+// long runs of spinning decisions, but they progress (every reread is at
+// a call of its own): the clock must not jump to the caller's 5 s timeout
+// meanwhile, as it would for a polling loop (VictoriaMetrics'
+// TestWritePrometheusConcurrent timed out so on 8 of 17 schedules).
+func TestProgressRereadingAFlagIsNoSpin(t *testing.T) {
+	var flag uint32
+	const workers, entries = 3, 200
+	body := func(t *testing.T) {
+		done := make(chan int, workers)
+		for w := 0; w < workers; w++ {
+			Go(func() {
+				sum := 0
+				for i := 0; i < entries; i++ {
+					sum += writeEntry(&flag, i)
+				}
+				Send(done, sum)
+			})
+		}
+		timeout := After(5 * time.Second)
+		for w := 0; w < workers; w++ {
+			k := Select(false, RecvCase(done), RecvCase(timeout))
+			if k == 1 {
+				<-PickRecv(k, 1, timeout)
+				t.Errorf("timeout after %d of %d workers", w, workers)
+				return
+			}
+			<-PickRecv(k, 0, done)
+		}
+	}
+	for _, r := range RunSchedules(t, Config{Schedules: 10, Seed: 1, StepTimeout: 5 * time.Second}, body, nil) {
+		if r.Outcome != "pass" {
+			t.Fatalf("schedule %d: %s %q", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
+
+// pollingTimeout polls a flag an AfterFunc sets in 5 s, with its own 1 s
+// deadline, which comes first.
+func pollingTimeout(t *testing.T) {
+	var flag uint32
+	AfterFunc(5*time.Second, func() { atomic.StoreUint32(&flag, 1) })
+	deadline := After(time.Second)
+	for Then(AtomicLoad(&flag), atomic.LoadUint32(&flag)) == 0 {
+		if Select(true, RecvCase(deadline)) == 0 {
+			<-PickRecv(0, 0, deadline)
+			t.Fatal("not set within 1s")
+		}
+	}
+}
+
+// A polling loop repeats itself: the clock still moves for it, and its
+// 1 s deadline is a failure that replays.
+func TestPollingLoopStillMovesTheClock(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestPollingTimeout", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "test-failure" || !strings.Contains(out, "not set within 1s") {
+		t.Fatalf("want the 1s deadline to fail the test, got %v\n%s", outcomes(rs), out)
+	}
+	sched := &Schedule{Seed: rs[0].Seed, Decisions: rs[0].Decisions}
+	again, out, _ := runMain(t, Config{Test: "TestPollingTimeout", Replay: sched, StepTimeout: 5 * time.Second})
+	if len(again) != 1 || again[0].Outcome != "test-failure" || !strings.Contains(out, "not set within 1s") || again[0].Diverged != "" {
+		t.Errorf("replay: %+v, want the failure as recorded\n%s", again, out)
+	}
+}
