@@ -186,6 +186,11 @@ func mermaidText(s string) string {
 	return strings.NewReplacer(";", ",", "#", "", "%%", "%", "<", "‹", ">", "›", "\n", " ", "\r", " ", "`", "'", "&", "+").Replace(s)
 }
 
+// MaxCommandToken bounds the token a printed replay command carries: a
+// GitHub comment holds 65,536 characters, and a token cut short there (a
+// schedule with thousands of earlier runs) replays nothing.
+const MaxCommandToken = 16 << 10
+
 // Module is the import path of interleave's command, for `go run`.
 const Module = "github.com/interleave-dev/interleave/cmd/interleave"
 
@@ -193,10 +198,11 @@ const Module = "github.com/interleave-dev/interleave/cmd/interleave"
 // code is: the schedule travels in the command, and `go run` fetches
 // interleave at version (the tool's own release; "latest" when it has
 // none). base, when set, replaces "go run MODULE@VERSION replay". It is ""
-// when the finding carries no usable token.
+// when the finding carries no usable token, or one longer than
+// MaxCommandToken: the caller then prints the schedule file's command.
 func TokenReplayCommand(f *checks.Finding, version, base string) string {
 	tok := f.ReplayToken
-	if tok == "" || strings.Trim(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {
+	if tok == "" || len(tok) > MaxCommandToken || strings.Trim(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {
 		return ""
 	}
 	if base == "" {

@@ -118,4 +118,14 @@ func TestTokenReplayCommand(t *testing.T) {
 	if got := TokenReplayCommand(f, "v1", ""); got != "" {
 		t.Errorf("a token with shell characters gave %q", got)
 	}
+	// A token a comment would cut short is not printed (the schedule
+	// file's command is); one just inside the bound is.
+	f.ReplayToken = "s1." + strings.Repeat("a", MaxCommandToken-3)
+	if got := TokenReplayCommand(f, "v1", "interleave replay"); !strings.HasSuffix(got, f.ReplayToken) {
+		t.Errorf("a token of %d bytes was not printed", len(f.ReplayToken))
+	}
+	f.ReplayToken += "a"
+	if got := TokenReplayCommand(f, "v1", "interleave replay"); got != "" {
+		t.Errorf("a token of %d bytes (over %d) gave a command of %d bytes", len(f.ReplayToken), MaxCommandToken, len(got))
+	}
 }

@@ -33,3 +33,22 @@ func TestReplayRateComment(t *testing.T) {
 		t.Errorf("token command = %q, want -tries 5 before -s", cmd)
 	}
 }
+
+// TestLongTokenComment: a finding whose token would not fit a comment
+// (a schedule carrying many earlier runs) is posted with its schedule
+// file's replay command, not a token cut short by GitHub's 65,536
+// characters.
+func TestLongTokenComment(t *testing.T) {
+	schedule := ".interleave/schedules/TestWait-1.json"
+	rep := makeReport(t, deadlock(schedule))
+	jf := &rep.Findings[0]
+	jf.ReplayToken = "s1." + strings.Repeat("x", maxCommentBody)
+	p := &publisher{in: Input{Root: t.TempDir()}}
+	body := p.commentBody(jf)
+	if len(body) > maxCommentBody || strings.Contains(body, " -s s1.") {
+		t.Fatalf("comment of %d bytes carries the token (at most %d)", len(body), maxCommentBody)
+	}
+	if !strings.Contains(body, schedule) {
+		t.Errorf("comment lacks the schedule file's replay command:\n%s", body)
+	}
+}
