@@ -128,11 +128,15 @@ func recordPaced(t *testing.T, handler *time.Duration, body func(*testing.T)) Re
 // replaySlower replays rec with a 400ms handler: "" when it followed the
 // recording (no divergence, the same ticks), what differed otherwise.
 // The response comes after the replay's last tick even on a loaded
-// machine (about 5ms of real time each: waitOutside); one that came
-// sooner than the recording's is not this test's case (left: a replay
-// faster than its recording, docs/applicability.md, replay28).
+// machine (about 5ms of real time each: waitOutside); one that comes
+// sooner than the recording's is TestReplayResponseBackSooner's case.
 func replaySlower(t *testing.T, handler *time.Duration, body func(*testing.T), rec Result, ticks *int, recTicks int) string {
-	*handler = 400 * time.Millisecond // the replay's server is slower
+	return replayWithServer(t, 400*time.Millisecond, handler, body, rec, ticks, recTicks) // the replay's server is slower
+}
+
+// replayWithServer is replaySlower with the replay's server taking delay.
+func replayWithServer(t *testing.T, delay time.Duration, handler *time.Duration, body func(*testing.T), rec Result, ticks *int, recTicks int) string {
+	*handler = delay
 	rr := RunSchedules(t, Config{Replay: &Schedule{Seed: rec.Seed, Decisions: rec.Decisions}, StepTimeout: 10 * time.Second}, body, nil)
 	switch {
 	case len(rr) != 1:

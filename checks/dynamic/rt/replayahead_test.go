@@ -20,14 +20,7 @@ func TestReplayResponseBackSooner(t *testing.T) {
 	body := pacedBody(&handler, &took, &ticks)
 	rec := recordPaced(t, &handler, body)
 	recTicks := ticks
-	handler = 0
-	rr := RunSchedules(t, Config{Replay: &Schedule{Seed: rec.Seed, Decisions: rec.Decisions}, StepTimeout: 10 * time.Second}, body, nil)
-	switch {
-	case len(rr) != 1:
-		t.Fatalf("replay: %d results", len(rr))
-	case rr[0].Outcome != "pass" || rr[0].Diverged != "":
-		t.Errorf("replay: %s %q diverged %q", rr[0].Outcome, rr[0].Message, rr[0].Diverged)
-	case ticks != recTicks:
-		t.Errorf("the replay counted %d ticks, the recording %d", ticks, recTicks)
+	if f := replayWithServer(t, 0, &handler, body, rec, &ticks, recTicks); f != "" {
+		t.Error(f)
 	}
 }
