@@ -201,16 +201,7 @@ func TestEarlierRunsReplayAsRecorded(t *testing.T) {
 	const test = "TestAddConcurrently"
 	// Seed 1, one worker, 30 schedules: the failure reported comes after
 	// more than one run of its process (checked below).
-	res, err := Run(ctx, Options{
-		Dir: dir, Patterns: []string{"./sharedprovider"}, Budget: 5 * time.Minute,
-		Seed: 1, Workers: 1, SchedulesDir: t.TempDir(), Schedules: 30, Build: build,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range res.Notes {
-		t.Log("note:", n)
-	}
+	res := searchBuilt(t, findingCheck{dir: dir, build: build}, []string{"./sharedprovider"}, 30)
 	checkFindings(ctx, t, res, findingCheck{dir: dir, build: build, Want: testkit.Want{
 		Kinds: map[string]checks.FailureKind{test: checks.TestFailure},
 		Sites: map[string]string{test: "sharedprovider_test.go:8"},
@@ -306,16 +297,7 @@ func TestLongPrefixFitsToken(t *testing.T) {
 	dir, build := sharedBuild(t, realsuiteDrvDir)
 	ctx := context.Background()
 	const test, limit = "TestCountConcurrently", 400
-	res, err := Run(ctx, Options{
-		Dir: dir, Patterns: []string{"./longprefix"}, Budget: 5 * time.Minute,
-		Seed: 1, Workers: 1, SchedulesDir: t.TempDir(), Schedules: limit + 60, Build: build,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range res.Notes {
-		t.Log("note:", n)
-	}
+	res := searchBuilt(t, findingCheck{dir: dir, build: build}, []string{"./longprefix"}, limit+60)
 	if len(res.Findings) != 1 {
 		t.Fatalf("%d findings, want the lost add after %d earlier runs", len(res.Findings), limit)
 	}
