@@ -168,7 +168,13 @@ func (s *sched) sampleSpinners() {
 		g.spinMarks[g.spinMarkN%spinMarkMax] = h
 		g.spinMarkN++
 	}
-	s.spinLoops = repeated > 0 && fresh == 0
+	// The stacks alone do not tell a loop over entries that rereads one
+	// option at one call (VictoriaMetrics' set.go:75, one atomic load of
+	// exposeMetadata per metric written) from a polling loop: both come
+	// back to the same stack. A scan also reads words it had not read
+	// (the entries' own atomic loads), so the spinners repeat themselves
+	// only if none read anything new since the last sample either.
+	s.spinLoops = repeated > 0 && fresh == 0 && s.spinSame() >= spinSample
 }
 
 // hasSpinMark: is h among g's spin marks?
@@ -336,8 +342,12 @@ func (s *sched) notSpinning(cands []*gstate) []*gstate {
 	return out
 }
 
-// loadKey is an atomic load's address and the value it found.
+// loadKey is an atomic load's goroutine, its address and the value it
+// found. Freshness is each goroutine's own: a worker scanning entries
+// another worker scanned before it reads what it had not read, and
+// progresses as much as the first.
 type loadKey struct {
+	g    int
 	addr unsafe.Pointer
 	val  uint64
 }
@@ -363,16 +373,17 @@ func forgetLoads(m map[loadKey]struct{}) {
 // than that is progress anyway.
 const loadsMax = 1 << 12
 
-// freshLoad: is r an atomic load (or a channel's length, ChanLen) of an
-// address, or of a value there, that the current spin run has not read
-// yet? (A load whose address the rewrite could not name is not.)
+// freshLoad: is r, goroutine g's request, an atomic load (or a channel's
+// length, ChanLen) of an address, or of a value there, that g has not read
+// yet in the current spin run? (A load whose address the rewrite could
+// not name is not.)
 //
 //go:norace
-func (s *sched) freshLoad(r *request) bool {
+func (s *sched) freshLoad(g int, r *request) bool {
 	if r.op != opAtomicLoad && r.op != opChanLen || r.addr == nil {
 		return false
 	}
-	k := loadKey{r.addr, r.val}
+	k := loadKey{g, r.addr, r.val}
 	if _, ok := s.loads[k]; ok {
 		return false
 	}
