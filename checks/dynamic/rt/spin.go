@@ -33,10 +33,13 @@ func (s *sched) spinTurn() bool {
 	}
 	if s.spinNow || s.parkedAtNow() {
 		// A loop reading the clock: time passes for it as it would for
-		// real, faster each turn. With a timer pending, at most half the
-		// way to it per turn, and it fires when the clock is near: the
+		// real, faster each turn while the spinners repeat themselves
+		// (spinLoops); spinners that progress (a scan stamping each
+		// entry) get the first step per turn only (1 ms per spinAdvance
+		// decisions, longer than a real loop's turns take). With a timer pending, at most half the way
+		// to it per turn, and it fires when the clock is near: the
 		// loop's own deadline, which no timer marks, may come first.
-		if s.nowStep == 0 {
+		if s.nowStep == 0 || !s.spinLoops {
 			s.nowStep = time.Millisecond
 		}
 		step, timer := s.nowStep, false
@@ -52,7 +55,7 @@ func (s *sched) spinTurn() bool {
 			if s.clockHang(step) {
 				return true
 			}
-			if s.nowStep < time.Second {
+			if s.nowStep < time.Second && s.spinLoops {
 				s.nowStep *= 2
 			}
 			s.spinRun = 0
@@ -79,7 +82,7 @@ func (s *sched) spinTurn() bool {
 		if !timer && s.clockHang(step) {
 			return true
 		}
-		if s.nowStep < time.Second || timer && s.nowStep < time.Hour {
+		if s.spinLoops && (s.nowStep < time.Second || timer && s.nowStep < time.Hour) {
 			s.nowStep *= 2
 		}
 		s.spinRun = 0

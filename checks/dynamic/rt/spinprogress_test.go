@@ -153,3 +153,48 @@ func TestProgressScanAtOneStackIsNoSpin(t *testing.T) {
 		}
 	}
 }
+
+// stampEntry stands for writing one entry with a timestamp: it reads the
+// clock, with an argument of its own each call.
+//
+//go:noinline
+func stampEntry(counters []uint64, i int) uint64 {
+	return uint64(Now().UnixNano()&1) + Then(AtomicLoad(&counters[i]), atomic.LoadUint64(&counters[i]))
+}
+
+// Workers that read the clock as they write their entries (a timestamp
+// each) progress: time passes for them no faster than a real loop's
+// turns would let it, and the test's 5 s timeout does not come first. A
+// loop that waits on the clock still sees its deadline pass
+// (TestSpinNowLoopSeesTimePass, TestPollingLoopStillMovesTheClock).
+func TestProgressStampingEntriesIsNoClockLoop(t *testing.T) {
+	const workers, entries = 3, 4000
+	body := func(t *testing.T) {
+		counters := make([]uint64, entries)
+		done := make(chan uint64, workers)
+		for w := 0; w < workers; w++ {
+			Go(func() {
+				var sum uint64
+				for i := range counters {
+					sum += stampEntry(counters, i)
+				}
+				Send(done, sum)
+			})
+		}
+		timeout := After(5 * time.Second)
+		for w := 0; w < workers; w++ {
+			k := Select(false, RecvCase(done), RecvCase(timeout))
+			if k == 1 {
+				<-PickRecv(k, 1, timeout)
+				t.Errorf("timeout after %d of %d workers", w, workers)
+				return
+			}
+			<-PickRecv(k, 0, done)
+		}
+	}
+	for _, r := range RunSchedules(t, Config{Schedules: 10, Seed: 1, StepTimeout: 5 * time.Second}, body, nil) {
+		if r.Outcome != "pass" {
+			t.Errorf("schedule %d: %s %q", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
