@@ -36,9 +36,10 @@ func (s *sched) spinTurn() bool {
 		// real, faster each turn while the spinners repeat themselves
 		// (spinLoops); spinners that progress (a scan stamping each
 		// entry) get the first step per turn only (1 ms per spinAdvance
-		// decisions, longer than a real loop's turns take). With a timer pending, at most half the way
-		// to it per turn, and it fires when the clock is near: the
-		// loop's own deadline, which no timer marks, may come first.
+		// decisions, longer than a real loop's turns take). With a
+		// timer pending, at most half the way to it per turn, and it
+		// fires when the clock is near: the loop's own deadline, which
+		// no timer marks, may come first.
 		if s.nowStep == 0 || !s.spinLoops {
 			s.nowStep = time.Millisecond
 		}
@@ -130,8 +131,10 @@ func (s *sched) spinTurn() bool {
 // spinning decisions the spinners' stacks are sampled; the clock moves
 // for them, and a livelock is told, only when every spinner that ran since
 // the sample before is at a stack it was at in an earlier sample of the
-// spin run, and one is. A loop over a few spinning sites comes back to one
-// of them within a few samples (spinMarkMax of them remembered).
+// spin run, and one is, and no spinner read a word or value it had not
+// read in the spin run since that sample (freshLoad). A loop over a few
+// spinning sites comes back to one of them within a few samples
+// (spinMarkMax of them remembered).
 const (
 	spinSample  = spinAdvance / 2
 	spinMarkMax = 8
