@@ -288,7 +288,7 @@ func (s *sched) decide(g *gstate) {
 		if r.op == opNow || r.readNow {
 			s.spinNow = true
 		}
-		if s.freshLoad(r) {
+		if s.freshLoad(g.id, r) {
 			s.sameRun = 0
 		} else {
 			s.sameRun++

@@ -101,8 +101,8 @@
 // time.Now), a
 // count whatever the machine's speed (goroutines outside control that
 // could end it get real naps meanwhile), none of them an atomic load of a
-// word or value the run had not read yet (a scan over a table is
-// progress), while no other goroutine could do anything else and no timer
+// word or value its goroutine had not read yet in the run (a scan over a
+// table is progress, for each worker scanning it), while no other goroutine could do anything else and no timer
 // was pending but idle ones; or a loop reading the clock for which the
 // clock moved livelockClock with nothing else possible (clockHang; each
 // read is then a scheduling point). An idle timer fired during the spin
@@ -124,8 +124,11 @@
 // a select with default around a timer), every enabled goroutine is at
 // such a spinning operation and the spinners repeat themselves (each that
 // ran since the last sample of their stacks is back at a stack of an
-// earlier one, sampleSpinners: workers each rereading one flag per entry
-// they write progress, and get no time jump nor livelock); otherwise one that is not runs first (the
+// earlier one, sampleSpinners, and none read a word or value it had not
+// read in the spin run since: workers each rereading one flag per entry
+// they write, or loading each entry's counter at one stack, progress, and
+// get no time jump nor livelock; a loop reading the clock gets 1 ms per
+// turn then, not a faster clock each turn); otherwise one that is not runs first (the
 // spinner is preempted, as a goroutine just started would run in
 // parallel), and none outside control is in a lock of code that is not
 // rewritten (it is not blocked for good: the spinner waits for it, up to

@@ -33,10 +33,14 @@ func (s *sched) spinTurn() bool {
 	}
 	if s.spinNow || s.parkedAtNow() {
 		// A loop reading the clock: time passes for it as it would for
-		// real, faster each turn. With a timer pending, at most half the
-		// way to it per turn, and it fires when the clock is near: the
-		// loop's own deadline, which no timer marks, may come first.
-		if s.nowStep == 0 {
+		// real, faster each turn while the spinners repeat themselves
+		// (spinLoops); spinners that progress (a scan stamping each
+		// entry) get the first step per turn only (1 ms per spinAdvance
+		// decisions, longer than a real loop's turns take). With a
+		// timer pending, at most half the way to it per turn, and it
+		// fires when the clock is near: the loop's own deadline, which
+		// no timer marks, may come first.
+		if s.nowStep == 0 || !s.spinLoops {
 			s.nowStep = time.Millisecond
 		}
 		step, timer := s.nowStep, false
@@ -52,7 +56,7 @@ func (s *sched) spinTurn() bool {
 			if s.clockHang(step) {
 				return true
 			}
-			if s.nowStep < time.Second {
+			if s.nowStep < time.Second && s.spinLoops {
 				s.nowStep *= 2
 			}
 			s.spinRun = 0
@@ -79,7 +83,7 @@ func (s *sched) spinTurn() bool {
 		if !timer && s.clockHang(step) {
 			return true
 		}
-		if s.nowStep < time.Second || timer && s.nowStep < time.Hour {
+		if s.spinLoops && (s.nowStep < time.Second || timer && s.nowStep < time.Hour) {
 			s.nowStep *= 2
 		}
 		s.spinRun = 0
@@ -127,8 +131,10 @@ func (s *sched) spinTurn() bool {
 // spinning decisions the spinners' stacks are sampled; the clock moves
 // for them, and a livelock is told, only when every spinner that ran since
 // the sample before is at a stack it was at in an earlier sample of the
-// spin run, and one is. A loop over a few spinning sites comes back to one
-// of them within a few samples (spinMarkMax of them remembered).
+// spin run, and one is, and no spinner read a word or value it had not
+// read in the spin run since that sample (freshLoad). A loop over a few
+// spinning sites comes back to one of them within a few samples
+// (spinMarkMax of them remembered).
 const (
 	spinSample  = spinAdvance / 2
 	spinMarkMax = 8
@@ -168,7 +174,13 @@ func (s *sched) sampleSpinners() {
 		g.spinMarks[g.spinMarkN%spinMarkMax] = h
 		g.spinMarkN++
 	}
-	s.spinLoops = repeated > 0 && fresh == 0
+	// The stacks alone do not tell a loop over entries that rereads one
+	// option at one call (VictoriaMetrics' set.go:75, one atomic load of
+	// exposeMetadata per metric written) from a polling loop: both come
+	// back to the same stack. A scan also reads words it had not read
+	// (the entries' own atomic loads), so the spinners repeat themselves
+	// only if none read anything new since the last sample either.
+	s.spinLoops = repeated > 0 && fresh == 0 && s.spinSame() >= spinSample
 }
 
 // hasSpinMark: is h among g's spin marks?
@@ -336,8 +348,12 @@ func (s *sched) notSpinning(cands []*gstate) []*gstate {
 	return out
 }
 
-// loadKey is an atomic load's address and the value it found.
+// loadKey is an atomic load's goroutine, its address and the value it
+// found. Freshness is each goroutine's own: a worker scanning entries
+// another worker scanned before it reads what it had not read, and
+// progresses as much as the first.
 type loadKey struct {
+	g    int
 	addr unsafe.Pointer
 	val  uint64
 }
@@ -363,16 +379,17 @@ func forgetLoads(m map[loadKey]struct{}) {
 // than that is progress anyway.
 const loadsMax = 1 << 12
 
-// freshLoad: is r an atomic load (or a channel's length, ChanLen) of an
-// address, or of a value there, that the current spin run has not read
-// yet? (A load whose address the rewrite could not name is not.)
+// freshLoad: is r, goroutine g's request, an atomic load (or a channel's
+// length, ChanLen) of an address, or of a value there, that g has not read
+// yet in the current spin run? (A load whose address the rewrite could
+// not name is not.)
 //
 //go:norace
-func (s *sched) freshLoad(r *request) bool {
+func (s *sched) freshLoad(g int, r *request) bool {
 	if r.op != opAtomicLoad && r.op != opChanLen || r.addr == nil {
 		return false
 	}
-	k := loadKey{r.addr, r.val}
+	k := loadKey{g, r.addr, r.val}
 	if _, ok := s.loads[k]; ok {
 		return false
 	}

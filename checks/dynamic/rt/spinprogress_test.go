@@ -87,3 +87,114 @@ func TestPollingLoopStillMovesTheClock(t *testing.T) {
 		t.Errorf("replay: %+v, want the failure as recorded\n%s", again, out)
 	}
 }
+
+// optionSet stands for a global option every entry written rereads
+// (VictoriaMetrics' isMetadataEnabled): one call, no arguments.
+//
+//go:noinline
+func optionSet(option *uint32) bool {
+	return Then(AtomicLoad(option), atomic.LoadUint32(option)) != 0
+}
+
+// writeAll stands for a set's exporter (VictoriaMetrics' set.go:75):
+// for each entry it rereads the option, then loads the entry's counter,
+// both at the same stack every entry (the same frames, the same
+// arguments); only the counters' addresses tell the entries apart.
+//
+//go:noinline
+func writeAll(option *uint32, counters []uint64) uint64 {
+	var sum uint64
+	for i := range counters {
+		if optionSet(option) {
+			sum++
+		}
+		sum += Then(AtomicLoad(&counters[i]), atomic.LoadUint64(&counters[i]))
+	}
+	return sum
+}
+
+// scanWithTimeout has workers each run writeAll over one shared table
+// while the test waits for them with a 5 s timeout.
+func scanWithTimeout(t *testing.T) {
+	var option uint32
+	const workers, entries = 3, 300
+	counters := make([]uint64, entries)
+	for i := range counters {
+		counters[i] = uint64(i)
+	}
+	done := make(chan uint64, workers)
+	for w := 0; w < workers; w++ {
+		Go(func() { Send(done, writeAll(&option, counters)) })
+	}
+	timeout := After(5 * time.Second)
+	for w := 0; w < workers; w++ {
+		k := Select(false, RecvCase(done), RecvCase(timeout))
+		if k == 1 {
+			<-PickRecv(k, 1, timeout)
+			t.Errorf("timeout after %d of %d workers", w, workers)
+			return
+		}
+		<-PickRecv(k, 0, done)
+	}
+}
+
+// Workers that scan a shared table come back to the same stacks at every
+// entry, as a polling loop does, but each load of an entry reads a word
+// that worker had not read: progress, so the clock must not jump to the
+// test's 5 s timeout (VictoriaMetrics' TestWritePrometheusConcurrent after
+// TestPushMetrics). Under each strategy: PCT lets one worker rescan what
+// another read before it (fresh to it, not to the spin run).
+func TestProgressScanAtOneStackIsNoSpin(t *testing.T) {
+	for _, strategy := range []string{"random", "pct", "pos"} {
+		for _, r := range RunSchedules(t, Config{Strategy: strategy, Schedules: 10, Seed: 1, StepTimeout: 5 * time.Second}, scanWithTimeout, nil) {
+			if r.Outcome != "pass" {
+				t.Errorf("%s schedule %d: %s %q", strategy, r.Index, r.Outcome, r.Message)
+			}
+		}
+	}
+}
+
+// stampEntry stands for writing one entry with a timestamp: it reads the
+// clock, with an argument of its own each call.
+//
+//go:noinline
+func stampEntry(counters []uint64, i int) uint64 {
+	return uint64(Now().UnixNano()&1) + Then(AtomicLoad(&counters[i]), atomic.LoadUint64(&counters[i]))
+}
+
+// Workers that read the clock as they write their entries (a timestamp
+// each) progress: time passes for them no faster than a real loop's
+// turns would let it, and the test's 5 s timeout does not come first. A
+// loop that waits on the clock still sees its deadline pass
+// (TestSpinNowLoopSeesTimePass, TestPollingLoopStillMovesTheClock).
+func TestProgressStampingEntriesIsNoClockLoop(t *testing.T) {
+	const workers, entries = 3, 4000
+	body := func(t *testing.T) {
+		counters := make([]uint64, entries)
+		done := make(chan uint64, workers)
+		for w := 0; w < workers; w++ {
+			Go(func() {
+				var sum uint64
+				for i := range counters {
+					sum += stampEntry(counters, i)
+				}
+				Send(done, sum)
+			})
+		}
+		timeout := After(5 * time.Second)
+		for w := 0; w < workers; w++ {
+			k := Select(false, RecvCase(done), RecvCase(timeout))
+			if k == 1 {
+				<-PickRecv(k, 1, timeout)
+				t.Errorf("timeout after %d of %d workers", w, workers)
+				return
+			}
+			<-PickRecv(k, 0, done)
+		}
+	}
+	for _, r := range RunSchedules(t, Config{Schedules: 10, Seed: 1, StepTimeout: 5 * time.Second}, body, nil) {
+		if r.Outcome != "pass" {
+			t.Errorf("schedule %d: %s %q", r.Index, r.Outcome, r.Message)
+		}
+	}
+}
