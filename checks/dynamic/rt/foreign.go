@@ -336,6 +336,38 @@ var foreignWorkWaits int
 // that are only in network I/O.
 const ioGrace = 20 * time.Millisecond
 
+// childWaits counts the step limits that ran out while a goroutine outside
+// control waited for a child process (waitingForChild), for tests.
+var childWaits int
+
+// waitingForChild: is a controlled goroutine outside control in the system
+// call that waits for a child process to exit (os/exec's Run and Wait,
+// os.Process.Wait)? The child works outside the program (go.uber.org/atomic's
+// TestNocmpIntegration runs `go build` with a fresh cache: 130 s), so the
+// wait is progress, not a hang, as foreign goroutines computing are.
+//
+//go:norace
+func (s *sched) waitingForChild() bool {
+	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
+	for len(dump) > 0 {
+		var block []byte
+		block, dump = cutBlock(dump)
+		id, state, ok := blockHeader(block)
+		if !ok || string(state) != "syscall" || !bytes.Contains(block, childWaitFrame) {
+			continue
+		}
+		for _, g := range s.outside {
+			if g.gid == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// childWaitFrame begins the frame of os.Process's wait in a stack dump.
+var childWaitFrame = []byte("\nos.(*Process).wait(")
+
 // foreignActive: is a goroutine other than the scheduler and the
 // controlled ones running, runnable or in a system call (busy), or in
 // network I/O (io)? A goroutine waiting for signals (os/signal's loop,

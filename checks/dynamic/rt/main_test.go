@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,6 +118,30 @@ func TestMainChild(t *testing.T) {
 			}()
 			Gosched()
 			sem <- 2
+		},
+		"TestWaitChildProcess": func(t *testing.T) {
+			// The test waits for a child process (os/exec's Run: a
+			// system call) that reads its standard input to the end; a
+			// goroutine outside control closes it once the scheduler has
+			// twice seen the step limit run out during the wait.
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				for childWaitsSeen() < 2 {
+					time.Sleep(time.Millisecond)
+				}
+				w.Close()
+			}()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestChildReadsStdin$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "RT_MAIN_CHILD=", "RT_STDIN_CHILD=1")
+			cmd.Stdin = r
+			Gosched()
+			if err := cmd.Run(); err != nil {
+				t.Errorf("child: %v", err)
+			}
+			r.Close()
 		},
 		"TestParentFailNow":         parentFailNow,
 		"TestGrandparentFailNow":    grandparentFailNow,
@@ -356,6 +381,41 @@ func TestWaitForeignWork(t *testing.T) {
 		t.Fatalf("want a pass, got exit %d, %+v\n%s", code, rs, out)
 	}
 }
+
+// TestWaitChildProcess (go.uber.org/atomic's TestNocmpIntegration, whose
+// `go build` took 130 s at load 23): the test's goroutine waits in a
+// system call for a child process that works longer than the step limit.
+// That is progress, not a hang: it was reported as IL9006 "hang: g0 did
+// not reach a scheduling point within 5s … (syscall …)" where plain go
+// test passes. The child runs until the scheduler has judged two step
+// limits run out during the wait (childWaits), however long the machine
+// takes: without the rule the first of them is the watchdog's exit.
+func TestWaitChildProcess(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" || os.Getenv("RT_STDIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, code := runMain(t, Config{Test: "TestWaitChildProcess", Seed: 1, Schedules: 1, StepTimeout: time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "pass" || code != 0 {
+		t.Fatalf("want a pass, got exit %d, %+v\n%s", code, rs, out)
+	}
+}
+
+// TestChildReadsStdin is TestWaitChildProcess's child: it reads its
+// standard input to the end.
+func TestChildReadsStdin(t *testing.T) {
+	if os.Getenv("RT_STDIN_CHILD") == "" {
+		t.Skip("subprocess helper")
+	}
+	if _, err := io.ReadAll(os.Stdin); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// childWaitsSeen reads childWaits, which the scheduler writes in norace
+// code.
+//
+//go:norace
+func childWaitsSeen() int { return childWaits }
 
 // foreignWaitsSeen reads foreignWorkWaits, which the scheduler writes in
 // norace code.

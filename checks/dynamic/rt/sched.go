@@ -695,6 +695,12 @@ func (s *sched) next() {
 					foreignWorkWaits++
 					return
 				}
+				if s.waitingForChild() {
+					// As long: a child process works for it.
+					g.outsideAt = monoNow()
+					childWaits++
+					return
+				}
 			}
 			if s.testDone && s.leftForGood() {
 				// Stranded in the standard library, nobody left to
