@@ -54,6 +54,7 @@ func TestGenNoTargets(t *testing.T) {
 // generated test file. The report's replay line reproduces it as printed, in
 // a fresh replay with nothing copied: the schedule carries the generated test.
 func TestGenFindsLostUpdate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds with the race detector")
 	}

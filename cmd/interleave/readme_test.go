@@ -155,6 +155,7 @@ func TestREADMEListsCommandsAndRules(t *testing.T) {
 // reproduces. The budget is shortened and schedules go to a temporary
 // directory; everything else is the README's command.
 func TestREADMEFirstCommand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the pull-request job on examples/bank")
 	}

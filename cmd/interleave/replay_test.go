@@ -280,6 +280,7 @@ func TestReplayTries(t *testing.T) {
 // an earlier run that ends otherwise than recorded left other state, so a
 // run that then passes says nothing (exit 3), not "no longer fails".
 func TestReplayRunsEarlierFirst(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	test := "package q\n\nimport \"testing\"\n\nvar runs int\n\nfunc TestSecond(t *testing.T) {\n\truns++\n\tif runs == 2 {\n\t\tpanic(\"second run\")\n\t}\n}\n"
 	sched := func(outcomes ...string) string {

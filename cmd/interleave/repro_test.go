@@ -123,6 +123,7 @@ func TestReproExitCodesBeforeTheSearch(t *testing.T) {
 // TestReproReplays turns two logs of plain go test runs, a panic and a
 // timeout's goroutine dump, into schedules and replays them.
 func TestReproReplays(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds instrumented test binaries; skipped with -short")
 	}
@@ -285,6 +286,7 @@ func TestReproTestPackages(t *testing.T) {
 // second check) no early timer gives: the early failures met are not
 // reported as the log's.
 func TestReproSleepFlake(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
@@ -376,6 +378,7 @@ func TestReproSecondRun(t *testing.T) {
 // not compared), and the schedule carries the bound, so its replay
 // runs as far.
 func TestReproStepBound(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
@@ -432,6 +435,7 @@ func TestReproStepBound(t *testing.T) {
 // (failurelog.TestTestifyValues); its repro run is
 // TestReproAssertionValuesOld, behind -tags heavy.
 func TestReproAssertionValues(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
@@ -538,6 +542,7 @@ func TestMergeRound(t *testing.T) {
 // would be filed as the tool's doing, but the log is plain go test
 // failing so. It is reproduced, and replays.
 func TestReproPlainShown(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}

@@ -16,6 +16,7 @@ import (
 // no finding in any output format, and each says it as a note: text on
 // standard error, JSON in notes, SARIF as an execution notification.
 func TestToolRaceNoteEveryFormat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a race-instrumented test binary; skipped with -short")
 	}

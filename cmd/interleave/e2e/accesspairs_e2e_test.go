@@ -184,6 +184,7 @@ func TestAdd(t *testing.T) {
 // cases on the changed methods may reach the same pairs: a first run in
 // which the candidates were out of scope found both races in other cases).
 func TestPRGenAccessPairs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}

@@ -11,6 +11,7 @@ import (
 // ignore entry that does not match leaves the finding; one that matches
 // keeps it out (exit 0) and the summary says why; exclude does too.
 func TestPRConfigIgnoreAndExclude(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: runs the static passes")
 	}

@@ -95,6 +95,7 @@ func TestOps(t *testing.T) {
 // posted as a review comment carrying the replay command; the other is only
 // in the job summary, as unconfirmed.
 func TestPRConfirmsOptIn(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}

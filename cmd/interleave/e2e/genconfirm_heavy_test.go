@@ -40,6 +40,7 @@ func (a *Account) seen() int64 { return a.hits }
 // hold a mutex, and its candidates are confirmed only by generated tests),
 // which runs by default; this one is behind -tags heavy (scripts/heavy.sh).
 func TestPRGenConfirmsCandidate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}

@@ -19,6 +19,7 @@ import (
 // a worktree of the merge base to gen (gen.Options.BaseDir in
 // prjob.genTests): every such test is dropped, and pr exits 0.
 func TestPRGenOnBase(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}

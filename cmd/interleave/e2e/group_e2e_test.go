@@ -112,6 +112,7 @@ func TestReaders(t *testing.T) {
 // pairs of racing accesses, and the pull request gets one finding, listing
 // them, whose schedule replays, and one review comment.
 func TestPROneCommentPerCause(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}

@@ -141,6 +141,7 @@ func TestDo(t *testing.T) {
 // type claims thread safety"), and without the changed function's scope
 // (the read is no candidate at all).
 func TestPRGenOwnedCandidate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}

@@ -118,6 +118,7 @@ func TestTransfer(t *testing.T) {
 // a race and a deadlock reached by tests, next to an old bug it leaves
 // alone.
 func TestPREndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests")
 	}

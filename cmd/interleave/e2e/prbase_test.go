@@ -96,6 +96,7 @@ func TestGetAsync(t *testing.T) {
 // the failure is posted as new, anchored on the change; a failure the base
 // commit has too is in the summary only, and SARIF says which is which.
 func TestPRByCause(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: builds instrumented tests on the head and the base")
 	}

@@ -112,6 +112,7 @@ func Ten() int { return work.Total([]int{1, 2, 3, 4}) }
 // findings. A change that breaks a package importing it fails the job,
 // naming the change.
 func TestPRBrokenPackage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end: runs go vet and builds instrumented tests")
 	}
@@ -232,6 +233,7 @@ func TestPRBrokenPackage(t *testing.T) {
 // analyzed and goes on: static passes, and the generated tests of the
 // other package's changed type (gen loads only the packages that compile).
 func TestPRCgoPackageLeftOut(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the pull-request job")
 	}
