@@ -29,26 +29,13 @@ func TestProgressRereadingAFlagIsNoSpin(t *testing.T) {
 	var flag uint32
 	const workers, entries = 3, 200
 	body := func(t *testing.T) {
-		done := make(chan int, workers)
-		for w := 0; w < workers; w++ {
-			Go(func() {
-				sum := 0
-				for i := 0; i < entries; i++ {
-					sum += writeEntry(&flag, i)
-				}
-				Send(done, sum)
-			})
-		}
-		timeout := After(5 * time.Second)
-		for w := 0; w < workers; w++ {
-			k := Select(false, RecvCase(done), RecvCase(timeout))
-			if k == 1 {
-				<-PickRecv(k, 1, timeout)
-				t.Errorf("timeout after %d of %d workers", w, workers)
-				return
+		awaitWorkers(t, workers, func() uint64 {
+			sum := 0
+			for i := 0; i < entries; i++ {
+				sum += writeEntry(&flag, i)
 			}
-			<-PickRecv(k, 0, done)
-		}
+			return uint64(sum)
+		})
 	}
 	for _, r := range RunSchedules(t, Config{Schedules: 10, Seed: 1, StepTimeout: 5 * time.Second}, body, nil) {
 		if r.Outcome != "pass" {
@@ -122,9 +109,15 @@ func scanWithTimeout(t *testing.T) {
 	for i := range counters {
 		counters[i] = uint64(i)
 	}
+	awaitWorkers(t, workers, func() uint64 { return writeAll(&option, counters) })
+}
+
+// awaitWorkers starts workers goroutines running work and waits for their
+// results with a 5 s timeout, an error if it fires first.
+func awaitWorkers(t *testing.T, workers int, work func() uint64) {
 	done := make(chan uint64, workers)
 	for w := 0; w < workers; w++ {
-		Go(func() { Send(done, writeAll(&option, counters)) })
+		Go(func() { Send(done, work()) })
 	}
 	timeout := After(5 * time.Second)
 	for w := 0; w < workers; w++ {
@@ -171,26 +164,13 @@ func TestProgressStampingEntriesIsNoClockLoop(t *testing.T) {
 	const workers, entries = 3, 4000
 	body := func(t *testing.T) {
 		counters := make([]uint64, entries)
-		done := make(chan uint64, workers)
-		for w := 0; w < workers; w++ {
-			Go(func() {
-				var sum uint64
-				for i := range counters {
-					sum += stampEntry(counters, i)
-				}
-				Send(done, sum)
-			})
-		}
-		timeout := After(5 * time.Second)
-		for w := 0; w < workers; w++ {
-			k := Select(false, RecvCase(done), RecvCase(timeout))
-			if k == 1 {
-				<-PickRecv(k, 1, timeout)
-				t.Errorf("timeout after %d of %d workers", w, workers)
-				return
+		awaitWorkers(t, workers, func() uint64 {
+			var sum uint64
+			for i := range counters {
+				sum += stampEntry(counters, i)
 			}
-			<-PickRecv(k, 0, done)
-		}
+			return sum
+		})
 	}
 	for _, r := range RunSchedules(t, Config{Schedules: 10, Seed: 1, StepTimeout: 5 * time.Second}, body, nil) {
 		if r.Outcome != "pass" {
