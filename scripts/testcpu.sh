@@ -2,7 +2,7 @@
 # Where the CPU of a command goes, by program and by top-level test binary
 # (with everything it started), from the kernel's process accounting:
 #   scripts/testcpu.sh [COMMAND [ARG...]]
-# (default: go test -count=1 ./..., its output dropped; e.g.
+# (default: go test -count=1 ./...; e.g.
 # scripts/testcpu.sh scripts/testtime.sh -tests 40 ./... prints both).
 # Needs root and the acct package (accton, dump-acct). The go command's
 # own CPU and the instrumented test binaries the tests run are counted
@@ -18,11 +18,7 @@ acct=$(mktemp)
 trap 'accton off >/dev/null 2>&1 || true; rm -f "$acct"' EXIT
 accton "$acct" >/dev/null
 status=0
-if [ "$*" = "go test -count=1 ./..." ]; then
-	bash -c 'echo $$ >"$0.root"; exec "$@" >/dev/null' "$acct" "$@" || status=$?
-else
-	bash -c 'echo $$ >"$0.root"; exec "$@"' "$acct" "$@" || status=$?
-fi
+bash -c 'echo $$ >"$0.root"; exec "$@"' "$acct" "$@" || status=$?
 accton off >/dev/null
 python3 - "$acct" "$(cat "$acct.root")" <<'PY'
 import collections, subprocess, sys, time
