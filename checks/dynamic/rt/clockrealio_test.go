@@ -2,6 +2,7 @@ package rt
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -137,7 +138,13 @@ func replaySlower(t *testing.T, handler *time.Duration, body func(*testing.T), r
 // replayWithServer is replaySlower with the replay's server taking delay.
 func replayWithServer(t *testing.T, delay time.Duration, handler *time.Duration, body func(*testing.T), rec Result, ticks *int, recTicks int) string {
 	*handler = delay
-	rr := RunSchedules(t, Config{Replay: &Schedule{Seed: rec.Seed, Decisions: rec.Decisions}, StepTimeout: 10 * time.Second}, body, nil)
+	// The decisions as a schedule file carries them: marshalled as the
+	// harness writes a result, read back as replay reads it.
+	var saved Result
+	if err := json.Unmarshal(marshalResult(rec), &saved); err != nil {
+		return fmt.Sprintf("the recording's result does not decode: %v", err)
+	}
+	rr := RunSchedules(t, Config{Replay: &Schedule{Seed: saved.Seed, Decisions: saved.Decisions}, StepTimeout: 10 * time.Second}, body, nil)
 	switch {
 	case len(rr) != 1:
 		return fmt.Sprintf("replay: %d results", len(rr))

@@ -79,6 +79,10 @@ func appendDecisions(b []byte, ds []Decision) []byte {
 			b = append(b, `,"clock":`...)
 			b = strconv.AppendInt(b, d.Clock, 10)
 		}
+		if d.Paced != 0 {
+			b = append(b, `,"paced":`...)
+			b = strconv.AppendInt(b, d.Paced, 10)
+		}
 		if d.Done {
 			b = append(b, `,"done":true`...)
 		}

@@ -24,7 +24,7 @@ func manyDecisions(n int, invalid bool) []Decision {
 		case 3:
 			d.Early, d.Clock = true, int64(i)*1000
 		case 4:
-			d.Done, d.Clock = true, -5
+			d.Done, d.Clock, d.Paced = true, -5, int64(i)*700
 		case 5:
 			d.Path = `a.go:1 b.go:2 "quoted" back\slash <html> & é tab	end`
 		case 6:
@@ -39,6 +39,25 @@ func manyDecisions(n int, invalid bool) []Decision {
 		ds[i] = d
 	}
 	return ds
+}
+
+// manyDecisions sets every field of Decision somewhere, so that a field
+// the hand-written encoder forgets fails TestMarshalResultDecodesTheSame.
+func TestManyDecisionsSetsEveryField(t *testing.T) {
+	ds := manyDecisions(200, true)
+	typ := reflect.TypeFor[Decision]()
+	for i := range typ.NumField() {
+		set := false
+		for _, d := range ds {
+			if !reflect.ValueOf(d).Field(i).IsZero() {
+				set = true
+				break
+			}
+		}
+		if !set {
+			t.Errorf("manyDecisions never sets Decision.%s: the encoder's handling of it goes untested", typ.Field(i).Name)
+		}
+	}
 }
 
 // A result line decodes as encoding/json's does, with decisions or
