@@ -18,6 +18,7 @@ import (
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+	"github.com/interleave-dev/interleave/internal/testbin"
 )
 
 // instrument runs the rewriter, turning its build error into ours. race
@@ -84,16 +85,16 @@ func build(ctx context.Context, inst *rewrite.Result, pkg, bin string, race bool
 	// -vet=off: vet would check the rewritten code, which is not the
 	// user's, and it chdirs into the runtime's directory, which exists only
 	// in the overlay.
-	args := []string{"test", "-c", "-vet=off", "-o", bin, "-overlay", inst.Overlay}
+	args := []string{"-vet=off", "-overlay", inst.Overlay}
 	args = append(args, linkFlags(userGOFLAGS())...)
 	if inst.ModFile != "" {
 		args = append(args, "-modfile", inst.ModFile) // rewritten dependencies
 	}
 	args = append(args, buildFlags(race, tags)...)
 	args = append(args, pkg)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = inst.ModuleRoot
-	out, err := cmd.CombinedOutput()
+	// A build the go command finds up to date in its slot is not linked
+	// again (the same package searched again, replayed, or by another test).
+	out, err := testbin.Build(ctx, "instrumented", inst.ModuleRoot, nil, args, bin)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

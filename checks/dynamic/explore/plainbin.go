@@ -10,12 +10,12 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
+	"github.com/interleave-dev/interleave/internal/testbin"
 )
 
 // plainTestEnv names the test the wrapper runs.
@@ -85,11 +85,9 @@ func (s *search) buildPlain(ctx context.Context, p rewrite.Package, bin string) 
 	if err := os.WriteFile(ovPath, b, 0o644); err != nil {
 		return err
 	}
-	args := []string{"test", "-c", "-vet=off", "-o", bin, "-overlay", ovPath}
+	args := []string{"-vet=off", "-overlay", ovPath}
 	args = append(args, buildFlags(s.opts.Race, s.opts.Tags)...)
-	cmd := exec.CommandContext(ctx, "go", append(args, p.ImportPath)...)
-	cmd.Dir = s.inst.ModuleRoot
-	out, err := cmd.CombinedOutput()
+	out, err := testbin.Build(ctx, "plain", s.inst.ModuleRoot, nil, append(args, p.ImportPath), bin)
 	if err != nil {
 		return fmt.Errorf("plain go test -c %s: %v\n%s", p.ImportPath, err, tailLines(string(out), 10))
 	}
