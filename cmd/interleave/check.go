@@ -103,7 +103,9 @@ func runCheck(ctx context.Context, env *cliEnv, opts *checkOptions) int {
 	if len(opts.Tags) > 0 {
 		sopts.BuildFlags = []string{"-tags=" + strings.Join(opts.Tags, ",")}
 	}
-	sopts.VetTool = checkVetTool()
+	if !env.inProcessCheck {
+		sopts.VetTool = checkVetTool()
+	}
 	res, err := static.Run(ctx, sopts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -147,9 +149,9 @@ func runCheck(ctx context.Context, env *cliEnv, opts *checkOptions) int {
 
 // checkVetTool is the go vet tool static.Run drives: this binary, which
 // serves the protocol from init, so go vet analyzes packages in parallel
-// and caches the results. "" (tests, or no executable path) runs the
-// passes in process instead.
-var checkVetTool = func() string {
+// and caches the results. "" (no executable path) runs the passes in
+// process instead, as cliEnv.inProcessCheck does.
+func checkVetTool() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""

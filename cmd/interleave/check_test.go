@@ -71,6 +71,7 @@ func TestParseCheckFlags(t *testing.T) {
 }
 
 func TestCheckEndToEnd(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("findings exit 1 and print file:line:col", func(t *testing.T) {
 		env, stdout, stderr := testEnv(t, "testdata/check/racy")
@@ -245,8 +246,10 @@ func TestCheckDriversAgree(t *testing.T) {
 		}
 		for _, format := range formats {
 			t.Run(filepath.Base(tt.dir)+strings.Join(tt.args, "")+"/"+format, func(t *testing.T) {
-				run := func() (string, int) {
+				t.Parallel()
+				run := func(inProcess bool) (string, int) {
 					env, stdout, stderr := testEnv(t, tt.dir)
+					env.inProcessCheck = inProcess
 					args := append(append([]string{"check", "-format", format}, tt.args...), "./...")
 					code := runMain(context.Background(), env, args)
 					if code == exitError {
@@ -254,12 +257,9 @@ func TestCheckDriversAgree(t *testing.T) {
 					}
 					return stdout.String(), code
 				}
-				viaVet, vetCode := run()
+				viaVet, vetCode := run(false)
 				if format != "text" {
-					saved := checkVetTool
-					checkVetTool = func() string { return "" }
-					inProcess, code := run()
-					checkVetTool = saved
+					inProcess, code := run(true)
 					if viaVet != inProcess || vetCode != code {
 						t.Errorf("go vet driver (exit %d) printed\n%s\nin-process driver (exit %d) printed\n%s", vetCode, viaVet, code, inProcess)
 					}

@@ -23,12 +23,9 @@ func TestCheckLeavesOutBrokenPackages(t *testing.T) {
 	cgo := strings.TrimSpace(string(out)) == "1"
 	for _, driver := range []string{"go vet", "in process"} {
 		t.Run(driver, func(t *testing.T) {
-			if driver == "in process" {
-				saved := checkVetTool
-				checkVetTool = func() string { return "" }
-				defer func() { checkVetTool = saved }()
-			}
+			t.Parallel()
 			env, stdout, stderr := testEnv(t, "testdata/check/cgo")
+			env.inProcessCheck = driver == "in process"
 			if code := runMain(context.Background(), env, []string{"check", "-format", "json", "./..."}); code != exitFindings {
 				t.Fatalf("got exit %d, want %d; stderr:\n%s", code, exitFindings, stderr)
 			}

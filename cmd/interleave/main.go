@@ -50,6 +50,9 @@ func parsed[O any](parse func(*cliEnv, []string) (O, int, bool), run func(contex
 type cliEnv struct {
 	stdout, stderr io.Writer
 	dir            string
+	// inProcessCheck makes check run its passes in this process, not
+	// through go vet (checkVetTool), as when there is no vet tool.
+	inProcessCheck bool
 }
 
 var commands = map[string]*command{}

@@ -72,6 +72,7 @@ func TestReplayFromComment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example three times; skipped with -short")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not found")
 	}
@@ -237,6 +238,7 @@ func TestReplayMissingTest(t *testing.T) {
 // panics on the third run only (a counter file: state outside the
 // schedule).
 func TestReplayTries(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	counter := filepath.Join(t.TempDir(), "runs")
 	test := "package q\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestFlaky(t *testing.T) {\n" +

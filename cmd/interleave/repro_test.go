@@ -193,6 +193,7 @@ func TestReproNotReached(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
+	t.Parallel()
 	b, err := os.ReadFile(logPath(t, "panic.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +234,7 @@ func TestReproLateFailure(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
+	t.Parallel()
 	dir, err := filepath.Abs(filepath.Join(logsDir, "late"))
 	if err != nil {
 		t.Fatal(err)
@@ -343,6 +345,7 @@ func TestReproSecondRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
+	t.Parallel()
 	dir, err := filepath.Abs(filepath.Join(logsDir, "twice"))
 	if err != nil {
 		t.Fatal(err)

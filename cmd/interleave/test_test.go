@@ -203,6 +203,7 @@ var robustDir = filepath.Join("..", "..", "checks", "dynamic", "testdata", "robu
 // testdata/robust whose outcome is an exit code: no tests (0, and 2 for a
 // -run that matches nothing), a compile error (2, with the compiler's words).
 func TestRunTestRobustExitCodes(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs(robustDir)
 	if err != nil {
 		t.Fatal(err)
@@ -277,6 +278,7 @@ func TestRunTestRobustExitFinding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
+	t.Parallel()
 	dir, err := filepath.Abs(robustDir)
 	if err != nil {
 		t.Fatal(err)
