@@ -82,6 +82,12 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	if len(pkgs) == 0 && len(leftOut) > 0 {
 		return nil, &BuildError{Errors: leftOut}
 	}
+	// A package whose tests do not compile is left out when another one
+	// builds, as go test ./... fails it alone and tests the rest; when
+	// none builds, the whole is the error below.
+	if kept, broken := dropBrokenTested(pkgs, gomod, modRoot); len(kept) > 0 {
+		pkgs, leftOut = kept, append(leftOut, broken...)
+	}
 	if berr := collectErrors(pkgs, gomod); berr != nil {
 		if v := goVersionIn(ctx, dir); v != "" && langVersion(v) != langVersion(runtime.Version()) {
 			berr.Hint = fmt.Sprintf("interleave was built with %s and reads the module's code with that release's type checker; the module builds with %s. "+
@@ -366,6 +372,57 @@ func dropBrokenUntested(pkgs []*packages.Package) ([]*packages.Package, []string
 			continue
 		}
 		kept = append(kept, p)
+	}
+	return kept, out
+}
+
+// brokenErrors is how many of a left-out package's errors its line in
+// Result.LeftOut shows.
+const brokenErrors = 3
+
+// dropBrokenTested removes from the loaded packages each package under test
+// whose build for go test does not compile: the package, its test
+// variants and its test main, when collectErrors finds an error in any of
+// them or their dependencies. It returns the packages kept and, for each
+// package removed, "path: not searched: does not compile" with its first
+// errors on the lines below (their files relative to modRoot, as go test
+// prints them). A package other packages import is left out
+// with them, for their own builds fail on it too.
+func dropBrokenTested(pkgs []*packages.Package, gomod, modRoot string) ([]*packages.Package, []string) {
+	// Each loaded package by the package it tests: p itself, "p [p.test]",
+	// "p_test [p.test]" and "p.test" go together.
+	var order []string
+	groups := map[string][]*packages.Package{}
+	for _, p := range pkgs {
+		key := p.PkgPath
+		if p.ForTest != "" {
+			key = p.ForTest
+		} else if strings.HasSuffix(p.ID, ".test") {
+			key = strings.TrimSuffix(p.ID, ".test")
+		}
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], p)
+	}
+	var kept []*packages.Package
+	var out []string
+	for _, key := range order {
+		berr := collectErrors(groups[key], gomod)
+		if berr == nil {
+			kept = append(kept, groups[key]...)
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: not searched: does not compile", key)
+		n := min(len(berr.Errors), brokenErrors)
+		for _, e := range berr.Errors[:n] {
+			fmt.Fprintf(&b, "\n\t%s", strings.TrimPrefix(e, modRoot+string(filepath.Separator)))
+		}
+		if more := len(berr.Errors) - n; more > 0 {
+			fmt.Fprintf(&b, "\n\t... and %d more", more)
+		}
+		out = append(out, b.String())
 	}
 	return kept, out
 }

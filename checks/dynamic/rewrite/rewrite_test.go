@@ -360,6 +360,47 @@ func TestBuildError(t *testing.T) {
 	}
 }
 
+// TestLeavesOutBrokenTested (issue 23, open-feature/go-sdk's tests that
+// need generated mocks): a package whose tests do not compile (in its own
+// test file, in its external test package, or in a package it imports) is
+// left out with its first errors, files relative to the module, as go
+// test ./... fails it and tests the rest. Matched alone it is an error.
+func TestLeavesOutBrokenTested(t *testing.T) {
+	dir := copyModule(t, "brokentests")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	var paths []string
+	for _, p := range res.Packages {
+		paths = append(paths, p.ImportPath)
+	}
+	if !slices.Equal(paths, []string{"example.com/brokentests/ok"}) {
+		t.Errorf("Packages = %v, want the one that compiles", paths)
+	}
+	want := map[string]string{
+		"example.com/brokentests/lib":     "\n\tlib/lib.go:5:25: cannot use",
+		"example.com/brokentests/mocked":  "\n\tmocked/mocked_test.go:6:7: undefined: NewMockGetter",
+		"example.com/brokentests/user":    "\n\tlib/lib.go:5:25: cannot use",
+		"example.com/brokentests/xmocked": "\n\txmocked/xmocked_test.go:10:",
+	}
+	if len(res.LeftOut) != len(want) {
+		t.Errorf("LeftOut = %q, want %d packages", res.LeftOut, len(want))
+	}
+	for _, l := range res.LeftOut {
+		path, _, _ := strings.Cut(l, ":")
+		if w, ok := want[path]; !ok || !strings.HasPrefix(l, path+": not searched: does not compile\n\t") || !strings.Contains(l, w) {
+			t.Errorf("LeftOut has %q, want %q with %q", l, path+": not searched: does not compile", w)
+		}
+	}
+	_, err = Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./mocked"}})
+	var be *BuildError
+	if !errors.As(err, &be) || len(be.Errors) != 1 || !strings.Contains(be.Errors[0], "undefined: NewMockGetter") {
+		t.Errorf("Instrument ./mocked = %v, want a *BuildError naming it", err)
+	}
+}
+
 // TestLeavesOutBrokenUntested: a package matched by ./... that does not
 // compile and has no tests (haxmap's examples, several mains in one
 // directory) is left out with a reason, as go test ./... tests the rest;
