@@ -86,14 +86,17 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	// builds, as go test ./... fails it alone and tests the rest; when
 	// none builds, the whole is the error below.
 	if kept, broken := dropBrokenTested(pkgs, gomod, modRoot); len(kept) > 0 {
+		if len(broken) > 0 {
+			if hint := toolchainHint(ctx, dir); hint != "" {
+				for i := range broken {
+					broken[i] += "\n\t" + hint
+				}
+			}
+		}
 		pkgs, leftOut = kept, append(leftOut, broken...)
 	}
 	if berr := collectErrors(pkgs, gomod); berr != nil {
-		if v := goVersionIn(ctx, dir); v != "" && langVersion(v) != langVersion(runtime.Version()) {
-			berr.Hint = fmt.Sprintf("interleave was built with %s and reads the module's code with that release's type checker; the module builds with %s. "+
-				"If the code compiles with go build, run interleave built by the same toolchain: GOTOOLCHAIN=%s go run github.com/interleave-dev/interleave/cmd/interleave@latest ...",
-				runtime.Version(), v, v)
-		}
+		berr.Hint = toolchainHint(ctx, dir)
 		return nil, berr
 	}
 	if len(pkgs) == 0 {
@@ -287,6 +290,25 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 
 // goVersionIn is the Go release the go command selects in dir
 // (go.mod's toolchain line, GOTOOLCHAIN), or "".
+// toolchainHint says, when the module in dir builds with another Go
+// release than interleave was built with, that its type checker may be
+// why the code does not compile here, and how to run a matching one; ""
+// otherwise.
+func toolchainHint(ctx context.Context, dir string) string {
+	return hintFor(goVersionIn(ctx, dir), runtime.Version())
+}
+
+// hintFor is toolchainHint for a module that builds with release v and an
+// interleave built with built.
+func hintFor(v, built string) string {
+	if v == "" || langVersion(v) == langVersion(built) {
+		return ""
+	}
+	return fmt.Sprintf("interleave was built with %s and reads the module's code with that release's type checker; the module builds with %s. "+
+		"If the code compiles with go build, run interleave built by the same toolchain: GOTOOLCHAIN=%s go run github.com/interleave-dev/interleave/cmd/interleave@latest ...",
+		built, v, v)
+}
+
 func goVersionIn(ctx context.Context, dir string) string {
 	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
 	cmd.Dir = dir

@@ -401,6 +401,20 @@ func TestLeavesOutBrokenTested(t *testing.T) {
 	}
 }
 
+// TestHintFor: a module that builds with another language version than
+// interleave's gets the hint (in a *BuildError, and on each package left
+// out as not compiling); a patch release apart, or no version, none.
+func TestHintFor(t *testing.T) {
+	if h := hintFor("go1.27.1", "go1.26.8"); !strings.Contains(h, "built with go1.26.8") || !strings.Contains(h, "GOTOOLCHAIN=go1.27.1 go run") {
+		t.Errorf("hintFor(go1.27.1, go1.26.8) = %q, want the hint naming both", h)
+	}
+	for _, v := range []string{"go1.26.1", ""} {
+		if h := hintFor(v, "go1.26.8"); h != "" {
+			t.Errorf("hintFor(%q, go1.26.8) = %q, want none", v, h)
+		}
+	}
+}
+
 // TestLeavesOutBrokenUntested: a package matched by ./... that does not
 // compile and has no tests (haxmap's examples, several mains in one
 // directory) is left out with a reason, as go test ./... tests the rest;
