@@ -408,7 +408,8 @@ const brokenErrors = 3
 // them or their dependencies. It returns the packages kept and, for each
 // package removed, "path: not searched: does not compile" with its first
 // errors on the lines below (their files relative to modRoot, as go test
-// prints them). A package other packages import is left out
+// prints them). When no package kept has tests, it keeps nothing (nil):
+// the errors are then the outcome. A package other packages import is left out
 // with them, for their own builds fail on it too.
 func dropBrokenTested(pkgs []*packages.Package, gomod, modRoot string) ([]*packages.Package, []string) {
 	// Each loaded package by the package it tests: p itself, "p [p.test]",
@@ -429,10 +430,14 @@ func dropBrokenTested(pkgs []*packages.Package, gomod, modRoot string) ([]*packa
 	}
 	var kept []*packages.Package
 	var out []string
+	keptTests := false // whether a package kept has tests to search
 	for _, key := range order {
 		berr := collectErrors(groups[key], gomod)
 		if berr == nil {
 			kept = append(kept, groups[key]...)
+			for _, p := range groups[key] {
+				keptTests = keptTests || p.ForTest != ""
+			}
 			continue
 		}
 		var b strings.Builder
@@ -445,6 +450,10 @@ func dropBrokenTested(pkgs []*packages.Package, gomod, modRoot string) ([]*packa
 			fmt.Fprintf(&b, "\n\t... and %d more", more)
 		}
 		out = append(out, b.String())
+	}
+	if !keptTests {
+		// Nothing left to search: the errors are the outcome.
+		return nil, nil
 	}
 	return kept, out
 }
