@@ -541,3 +541,20 @@ func TestRunTestSearchesWhatCompiles(t *testing.T) {
 		t.Errorf("replay: code = %d, want %d and REPRODUCED (stdout %q, stderr %q)", code, exitFindings, stdout.String(), stderr.String())
 	}
 }
+
+// TestRunTestRunInLeftOut: a -run that matches only tests of a package
+// left out because its tests do not compile says so (exit 2), rather than
+// that no test matches.
+func TestRunTestRunInLeftOut(t *testing.T) {
+	dir, err := filepath.Abs(partialDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+	code := runMain(testctx.New(t), env, []string{"test", "-budget", "1s", "-seed", "1", "-race=false", "-schedules", t.TempDir(), "-run", "TestLookup", "./..."})
+	const want = `no test in ./... matches -run "TestLookup"; left out: partial/mocked: not searched: does not compile`
+	if code != exitError || !strings.Contains(stderr.String(), want) {
+		t.Errorf("code = %d, want %d with %q (stderr %q)", code, exitError, want, stderr.String())
+	}
+}
