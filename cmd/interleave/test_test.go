@@ -488,3 +488,75 @@ func TestTestSearchOptions(t *testing.T) {
 		t.Errorf("got dir %q, patterns %q, run %q, TestUntil set %v", o.Dir, o.Patterns, o.Run, o.TestUntil != nil)
 	}
 }
+
+// partialDir is a module with one package that compiles and fails on some
+// schedules (bank) and one whose test does not compile (mocked).
+var partialDir = filepath.Join("testdata", "test", "partial")
+
+// TestRunTestSearchesWhatCompiles (issue 23): `interleave test ./...` on a
+// module where one package's tests do not compile searches the others, as
+// go test ./... tests them: bank's failure is a finding (exit 1) that
+// replays, and mocked is named as not searched, with go's error, on
+// standard error and in the JSON report's notes.
+func TestRunTestSearchesWhatCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(partialDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schedules := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+	// Ended by -count with one worker: the same schedules on any machine;
+	// the budget is only a guard.
+	code := runMain(testctx.New(t), env, []string{"test", "-budget", "5m", "-count", "40", "-workers", "1", "-seed", "1", "-race=false", "-format", "json", "-schedules", schedules, "./..."})
+	if code != exitFindings {
+		t.Fatalf("code = %d, want %d (stderr %q)", code, exitFindings, stderr.String())
+	}
+	const notSearched = "partial/mocked: not searched: does not compile\n\tmocked/mocked_test.go:6:7: undefined: NewMockStore"
+	if !strings.Contains(stderr.String(), "interleave test: note: "+notSearched) {
+		t.Errorf("stderr = %q, want it to contain %q", stderr.String(), notSearched)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("stdout is not a JSON report: %v\n%s", err, stdout.String())
+	}
+	if len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].Message, "balance -100 after two payments") {
+		t.Errorf("findings %+v, want bank's overdraft", rep.Findings)
+	}
+	found := false
+	for _, n := range rep.Notes {
+		found = found || n == notSearched
+	}
+	if !found {
+		t.Errorf("JSON notes %q, want %q", rep.Notes, notSearched)
+	}
+	files, err := filepath.Glob(filepath.Join(schedules, "*.json"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("schedule files %v (%v), want the finding's one", files, err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := runMain(testctx.New(t), env, []string{"replay", files[0]}); code != exitFindings || !strings.Contains(stdout.String(), "REPRODUCED") {
+		t.Errorf("replay: code = %d, want %d and REPRODUCED (stdout %q, stderr %q)", code, exitFindings, stdout.String(), stderr.String())
+	}
+}
+
+// TestRunTestRunInLeftOut: a -run that matches only tests of a package
+// left out because its tests do not compile says so (exit 2), rather than
+// that no test matches.
+func TestRunTestRunInLeftOut(t *testing.T) {
+	dir, err := filepath.Abs(partialDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+	code := runMain(testctx.New(t), env, []string{"test", "-budget", "1s", "-seed", "1", "-race=false", "-schedules", t.TempDir(), "-run", "TestLookup", "./..."})
+	const want = `no test in ./... matches -run "TestLookup"; left out: partial/mocked: not searched: does not compile`
+	if code != exitError || !strings.Contains(stderr.String(), want) {
+		t.Errorf("code = %d, want %d with %q (stderr %q)", code, exitError, want, stderr.String())
+	}
+}

@@ -233,6 +233,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	defer os.RemoveAll(s.workDir)
 	targets, err := s.selectTests(run)
 	if err != nil {
+		var nt *NoTestsError
+		if errors.As(err, &nt) && s.inst != nil && len(s.inst.LeftOut) > 0 {
+			// The test asked for may be in a package left out.
+			var left []string
+			for _, l := range s.inst.LeftOut {
+				left = append(left, firstLine(l))
+			}
+			nt.What += "; left out: " + strings.Join(left, "; ")
+		}
 		return nil, err
 	}
 	if s.inst != nil {

@@ -137,6 +137,14 @@ func (b *Build) view(ctx context.Context, opts Options) (*rewrite.Result, error)
 			v.Packages = append(v.Packages, p)
 		}
 	}
+	// The packages left out that the view asks for ("path: why"): a
+	// search of others does not repeat them.
+	v.LeftOut = nil
+	for _, l := range b.inst.LeftOut {
+		if path, _, _ := strings.Cut(l, ":"); want[path] {
+			v.LeftOut = append(v.LeftOut, l)
+		}
+	}
 	return &v, nil
 }
 

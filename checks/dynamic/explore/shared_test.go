@@ -164,3 +164,36 @@ func TestLinkFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedBuildLeftOut: a shared build over a package whose tests do not
+// compile leaves it out; a search of another package through the build
+// does not note it, and a search of that package says it was left out.
+func TestSharedBuildLeftOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented package; skipped with -short")
+	}
+	dir, err := filepath.Abs(robustDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	b, err := NewBuild(ctx, BuildOptions{Dir: dir, Patterns: []string{"./subtests", "./broken"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	res, err := Run(ctx, Options{Dir: dir, Patterns: []string{"./subtests"}, Run: "^TestSubtests$", Build: b,
+		Budget: 2 * time.Minute, Seed: 1, Workers: 1, Schedules: 1, SchedulesDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n, "robust/broken") {
+			t.Errorf("the search of ./subtests notes %q", n)
+		}
+	}
+	_, err = Run(ctx, Options{Dir: dir, Patterns: []string{"./broken"}, Build: b, Budget: time.Minute, Seed: 1, SchedulesDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "left out: robust/broken: not searched: does not compile") {
+		t.Errorf("the search of ./broken: %v, want it said left out", err)
+	}
+}

@@ -44,7 +44,10 @@
 // goleak checks that cannot be told (goleak older than v1.3; its dumps
 // leave the runtime's goroutines out all the same), and cgo files. A
 // matched package with no tests that does not compile is left out
-// (Result.LeftOut).
+// (Result.LeftOut), and so is one whose test build does not compile (its
+// test files, or a package it imports) when another matched package's
+// does: go test ./... fails it and tests the rest. When none compiles,
+// Instrument returns a *BuildError.
 package rewrite
 
 import (
@@ -132,8 +135,9 @@ type Result struct {
 	DepFiles map[string]string
 	// DepWarnings lists what was left as written in dependencies.
 	DepWarnings []string
-	// LeftOut lists the packages matched but left out: no tests, and they
-	// do not compile ("path: why").
+	// LeftOut lists the packages matched but left out because they, or
+	// their tests, do not compile ("path: why", the first errors on the
+	// lines after).
 	LeftOut []string
 
 	depSync bool // Options.DepSync

@@ -82,12 +82,21 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 	if len(pkgs) == 0 && len(leftOut) > 0 {
 		return nil, &BuildError{Errors: leftOut}
 	}
-	if berr := collectErrors(pkgs, gomod); berr != nil {
-		if v := goVersionIn(ctx, dir); v != "" && langVersion(v) != langVersion(runtime.Version()) {
-			berr.Hint = fmt.Sprintf("interleave was built with %s and reads the module's code with that release's type checker; the module builds with %s. "+
-				"If the code compiles with go build, run interleave built by the same toolchain: GOTOOLCHAIN=%s go run github.com/interleave-dev/interleave/cmd/interleave@latest ...",
-				runtime.Version(), v, v)
+	// A package whose tests do not compile is left out when another one
+	// builds, as go test ./... fails it alone and tests the rest; when
+	// none builds, the whole is the error below.
+	if kept, broken := dropBrokenTested(pkgs, gomod, modRoot); len(kept) > 0 {
+		if len(broken) > 0 {
+			if hint := toolchainHint(ctx, dir); hint != "" {
+				for i := range broken {
+					broken[i] += "\n\t" + hint
+				}
+			}
 		}
+		pkgs, leftOut = kept, append(leftOut, broken...)
+	}
+	if berr := collectErrors(pkgs, gomod); berr != nil {
+		berr.Hint = toolchainHint(ctx, dir)
 		return nil, berr
 	}
 	if len(pkgs) == 0 {
@@ -281,6 +290,25 @@ func instrument(ctx context.Context, opts Options) (res *Result, err error) {
 
 // goVersionIn is the Go release the go command selects in dir
 // (go.mod's toolchain line, GOTOOLCHAIN), or "".
+// toolchainHint says, when the module in dir builds with another Go
+// release than interleave was built with, that its type checker may be
+// why the code does not compile here, and how to run a matching one; ""
+// otherwise.
+func toolchainHint(ctx context.Context, dir string) string {
+	return hintFor(goVersionIn(ctx, dir), runtime.Version())
+}
+
+// hintFor is toolchainHint for a module that builds with release v and an
+// interleave built with built.
+func hintFor(v, built string) string {
+	if v == "" || langVersion(v) == langVersion(built) {
+		return ""
+	}
+	return fmt.Sprintf("interleave was built with %s and reads the module's code with that release's type checker; the module builds with %s. "+
+		"If the code compiles with go build, run interleave built by the same toolchain: GOTOOLCHAIN=%s go run github.com/interleave-dev/interleave/cmd/interleave@latest ...",
+		built, v, v)
+}
+
 func goVersionIn(ctx context.Context, dir string) string {
 	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
 	cmd.Dir = dir
@@ -366,6 +394,66 @@ func dropBrokenUntested(pkgs []*packages.Package) ([]*packages.Package, []string
 			continue
 		}
 		kept = append(kept, p)
+	}
+	return kept, out
+}
+
+// brokenErrors is how many of a left-out package's errors its line in
+// Result.LeftOut shows.
+const brokenErrors = 3
+
+// dropBrokenTested removes from the loaded packages each package under test
+// whose build for go test does not compile: the package, its test
+// variants and its test main, when collectErrors finds an error in any of
+// them or their dependencies. It returns the packages kept and, for each
+// package removed, "path: not searched: does not compile" with its first
+// errors on the lines below (their files relative to modRoot, as go test
+// prints them). When no package kept has tests, it keeps nothing (nil):
+// the errors are then the outcome. A package other packages import is left out
+// with them, for their own builds fail on it too.
+func dropBrokenTested(pkgs []*packages.Package, gomod, modRoot string) ([]*packages.Package, []string) {
+	// Each loaded package by the package it tests: p itself, "p [p.test]",
+	// "p_test [p.test]" and "p.test" go together.
+	var order []string
+	groups := map[string][]*packages.Package{}
+	for _, p := range pkgs {
+		key := p.PkgPath
+		if p.ForTest != "" {
+			key = p.ForTest
+		} else if strings.HasSuffix(p.ID, ".test") {
+			key = strings.TrimSuffix(p.ID, ".test")
+		}
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], p)
+	}
+	var kept []*packages.Package
+	var out []string
+	keptTests := false // whether a package kept has tests to search
+	for _, key := range order {
+		berr := collectErrors(groups[key], gomod)
+		if berr == nil {
+			kept = append(kept, groups[key]...)
+			for _, p := range groups[key] {
+				keptTests = keptTests || p.ForTest != ""
+			}
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: not searched: does not compile", key)
+		n := min(len(berr.Errors), brokenErrors)
+		for _, e := range berr.Errors[:n] {
+			fmt.Fprintf(&b, "\n\t%s", strings.TrimPrefix(e, modRoot+string(filepath.Separator)))
+		}
+		if more := len(berr.Errors) - n; more > 0 {
+			fmt.Fprintf(&b, "\n\t... and %d more", more)
+		}
+		out = append(out, b.String())
+	}
+	if !keptTests {
+		// Nothing left to search: the errors are the outcome.
+		return nil, nil
 	}
 	return kept, out
 }

@@ -360,6 +360,65 @@ func TestBuildError(t *testing.T) {
 	}
 }
 
+// TestLeavesOutBrokenTested (issue 23, open-feature/go-sdk's tests that
+// need generated mocks): a package whose tests do not compile (in its own
+// test file, in its external test package, or in a package it imports) is
+// left out with its first errors, files relative to the module, as go
+// test ./... fails it and tests the rest. Matched alone it is an error.
+func TestLeavesOutBrokenTested(t *testing.T) {
+	dir := copyModule(t, "brokentests")
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	defer res.Cleanup()
+	var paths []string
+	for _, p := range res.Packages {
+		paths = append(paths, p.ImportPath)
+	}
+	if !slices.Equal(paths, []string{"example.com/brokentests/ok"}) {
+		t.Errorf("Packages = %v, want the one that compiles", paths)
+	}
+	want := map[string]string{
+		"example.com/brokentests/lib":     "\n\tlib/lib.go:5:25: cannot use",
+		"example.com/brokentests/mocked":  "\n\tmocked/mocked_test.go:6:7: undefined: NewMockGetter",
+		"example.com/brokentests/user":    "\n\tlib/lib.go:5:25: cannot use",
+		"example.com/brokentests/xmocked": "\n\txmocked/xmocked_test.go:10:",
+	}
+	if len(res.LeftOut) != len(want) {
+		t.Errorf("LeftOut = %q, want %d packages", res.LeftOut, len(want))
+	}
+	for _, l := range res.LeftOut {
+		path, _, _ := strings.Cut(l, ":")
+		if w, ok := want[path]; !ok || !strings.HasPrefix(l, path+": not searched: does not compile\n\t") || !strings.Contains(l, w) {
+			t.Errorf("LeftOut has %q, want %q with %q", l, path+": not searched: does not compile", w)
+		}
+	}
+	// Matched alone, or beside packages without tests only, nothing is
+	// left to search: the errors are the outcome.
+	for _, patterns := range [][]string{{"./mocked"}, {"./mocked", "./untested"}} {
+		_, err = Instrument(context.Background(), Options{Dir: dir, Patterns: patterns})
+		var be *BuildError
+		if !errors.As(err, &be) || len(be.Errors) != 1 || !strings.Contains(be.Errors[0], "undefined: NewMockGetter") {
+			t.Errorf("Instrument %v = %v, want a *BuildError naming mocked", patterns, err)
+		}
+	}
+}
+
+// TestHintFor: a module that builds with another language version than
+// interleave's gets the hint (in a *BuildError, and on each package left
+// out as not compiling); a patch release apart, or no version, none.
+func TestHintFor(t *testing.T) {
+	if h := hintFor("go1.27.1", "go1.26.8"); !strings.Contains(h, "built with go1.26.8") || !strings.Contains(h, "GOTOOLCHAIN=go1.27.1 go run") {
+		t.Errorf("hintFor(go1.27.1, go1.26.8) = %q, want the hint naming both", h)
+	}
+	for _, v := range []string{"go1.26.1", ""} {
+		if h := hintFor(v, "go1.26.8"); h != "" {
+			t.Errorf("hintFor(%q, go1.26.8) = %q, want none", v, h)
+		}
+	}
+}
+
 // TestLeavesOutBrokenUntested: a package matched by ./... that does not
 // compile and has no tests (haxmap's examples, several mains in one
 // directory) is left out with a reason, as go test ./... tests the rest;

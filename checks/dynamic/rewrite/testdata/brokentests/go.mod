@@ -1,0 +1,3 @@
+module example.com/brokentests
+
+go 1.25

@@ -1,0 +1,9 @@
+package user
+
+import "testing"
+
+func TestTwo(t *testing.T) {
+	if Two() != 2 {
+		t.Fatal("not two")
+	}
+}

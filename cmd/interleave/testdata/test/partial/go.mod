@@ -1,0 +1,3 @@
+module partial
+
+go 1.24
