@@ -32,9 +32,12 @@ var peekOK = func() bool {
 }()
 
 // closedForReal reports whether channel p (non-nil) is closed, by its
-// header.
+// header. (No pointer check: p is a channel's, and enabled asks it for
+// every blocked goroutine at every decision, where the check, on for
+// -race, took a fifth of the scheduler's time with 3,000 goroutines.)
 //
 //go:norace
+//go:nocheckptr
 func closedForReal(p unsafe.Pointer) bool {
 	return peekOK && (*hchanPrefix)(p).closed != 0
 }
@@ -113,9 +116,11 @@ func waiting(q *hchanQueues, recv bool) bool {
 }
 
 // waiterForReal reports whether a goroutine waits for real on unbuffered
-// channel p to complete a send (a receiver) or a receive (a sender).
+// channel p to complete a send (a receiver) or a receive (a sender). (No
+// pointer check, as closedForReal.)
 //
 //go:norace
+//go:nocheckptr
 func waiterForReal(p unsafe.Pointer, send bool) bool {
 	return queuesOK && waiting((*hchanQueues)(p), send)
 }

@@ -3,7 +3,10 @@
 package rt
 
 import (
+	"cmp"
 	"reflect"
+	"slices"
+	"time"
 	"unsafe"
 )
 
@@ -16,6 +19,13 @@ import (
 func (s *sched) enabledList() ([]*gstate, []Candidate) {
 	if len(s.sleeping) > 0 && s.minWake <= s.now {
 		s.wakeSleepers()
+	}
+	if room := len(s.ready) + len(s.blocked); cap(s.ready) < room || cap(s.readyList) < room {
+		// Room behind the ready ones for every blocked one: else each
+		// decision's appends copied both lists anew (thousands of
+		// goroutines blocked, thousands enabled).
+		s.ready = append(make([]*gstate, 0, 2*room), s.ready...)
+		s.readyList = append(make([]Candidate, 0, 2*room), s.readyList...)
 	}
 	out, list := s.ready, s.readyList
 	for _, g := range s.blocked {
@@ -147,22 +157,26 @@ func (s *sched) wakeSleepers() {
 	}
 }
 
-// chanDir is a channel and a direction (send or receive).
-type chanDir struct {
-	p    unsafe.Pointer
-	send bool
-}
-
-// countWaits adds d to waiters for each channel and direction h's
-// operation waits at (once each): +1 as h parks at it, -1 as h leaves.
+// countWaits adds d to the counts of waiting goroutines (chanState.waits)
+// for each channel and direction h's operation waits at (once each): +1 as
+// h parks at it, -1 as h leaves. hasPartner and queuedBehind read them
+// instead of scanning the blocked goroutines for each blocked goroutine.
 //
 //go:norace
 //go:nocheckptr
 func (s *sched) countWaits(h *gstate, d int32) {
+	if d > 0 {
+		h.waitAt = h.parkAt
+	}
 	switch h.req.op {
 	case opSend, opRecv:
+		h.waitCh = nil
 		if h.req.obj != nil {
-			s.addWaits(chanDir{h.req.obj, h.req.op == opSend}, d)
+			c := s.chanOf(h.req.obj, h.req.rv)
+			c.waiting(h.req.op == opSend).add(h.waitAt, d)
+			if d > 0 {
+				h.waitCh = c
+			}
 		}
 	case opSelect:
 		cs := h.req.cases
@@ -170,27 +184,69 @@ func (s *sched) countWaits(h *gstate, d int32) {
 			if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
 				continue // nil, or counted at an earlier case
 			}
-			s.addWaits(chanDir{cs[i].ptr, cs[i].send}, d)
+			s.chanOf(cs[i].ptr, cs[i].rv).waiting(cs[i].send).add(h.waitAt, d)
 		}
 	}
 }
 
+// waitCount is what a chanState keeps for each direction: how many blocked
+// goroutines wait there, and the earliest virtual time one of them parked
+// at (first; atFirst of them parked then, -1 when not known since the
+// last of those left: firstWaiter counts again on demand).
+type waitCount struct {
+	n       int32
+	atFirst int32
+	first   time.Duration
+}
+
+// add counts a goroutine that parked at virtual time at in (d > 0) or
+// out (d < 0).
+//
 //go:norace
-func (s *sched) addWaits(k chanDir, d int32) {
-	// A count that drops to zero stays, zero: a delete could leave a
-	// tombstone that later makes the map grow (clearMap); the map is
-	// made before the schedule and emptied after it (takeShadow).
-	if s.waiters == nil {
-		s.waiters = make(map[chanDir]int32, shadowRoom)
+func (w *waitCount) add(at time.Duration, d int32) {
+	switch {
+	case d > 0 && w.n <= 0:
+		w.first, w.atFirst = at, 1
+	case d > 0 && w.atFirst >= 0 && at < w.first:
+		w.first, w.atFirst = at, 1
+	case d > 0 && w.atFirst >= 0 && at == w.first:
+		w.atFirst++
+	case d < 0 && w.atFirst > 0 && at == w.first:
+		if w.atFirst--; w.atFirst == 0 {
+			w.atFirst = -1 // the earliest left: count again when asked
+		}
 	}
-	n, ok := s.waiters[k]
-	if !ok && d <= 0 {
-		return
+	if w.n += d; w.n <= 0 {
+		*w = waitCount{}
 	}
-	if n += d; n < 0 {
-		n = 0
+}
+
+// firstWaiter returns the earliest virtual time a blocked goroutine
+// waiting at channel p (its state c) in the given direction parked at,
+// counting again when the earliest left.
+//
+//go:norace
+//go:nocheckptr
+func (s *sched) firstWaiter(c *chanState, p unsafe.Pointer, send bool) (time.Duration, bool) {
+	w := c.waiting(send)
+	if w.n <= 0 {
+		return 0, false
 	}
-	s.waiters[k] = n
+	if w.atFirst < 0 {
+		w.atFirst = 0
+		for _, h := range s.blocked {
+			if caseFor(h, p, send) < -1 {
+				continue
+			}
+			switch {
+			case w.atFirst == 0 || h.waitAt < w.first:
+				w.first, w.atFirst = h.waitAt, 1
+			case h.waitAt == w.first:
+				w.atFirst++
+			}
+		}
+	}
+	return w.first, true
 }
 
 // enabled reports whether g's pending operation can complete now.
@@ -248,10 +304,11 @@ func (s *sched) enabled(g *gstate) bool {
 		return g.pending <= 0
 	case opSleep:
 		return g.wakeAt <= s.now
-	case opSend:
-		return s.chanReady(g, r.obj, r.rv, true)
-	case opRecv:
-		return s.chanReady(g, r.obj, r.rv, false)
+	case opSend, opRecv:
+		if c := g.waitCh; c != nil && g.set == setBlocked {
+			return s.chanReadyIn(g, c, r.obj, r.rv, r.op == opSend)
+		}
+		return s.chanReady(g, r.obj, r.rv, r.op == opSend)
 	case opSelect:
 		if r.hasDefault {
 			return true
@@ -276,7 +333,13 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	if p == nil {
 		return false
 	}
-	c := s.chanOf(p, rv)
+	return s.chanReadyIn(g, s.chanOf(p, rv), p, rv, send)
+}
+
+// chanReadyIn is chanReady of channel p whose state is c.
+//
+//go:norace
+func (s *sched) chanReadyIn(g *gstate, c *chanState, p unsafe.Pointer, rv reflect.Value, send bool) bool {
 	if c.closed {
 		return true
 	}
@@ -284,7 +347,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		c.closed = true // closed outside control
 		return true
 	}
-	if s.queuedBehind(g, p, send) {
+	if s.queuedBehind(g, c, p, send) {
 		return false
 	}
 	n, k := lenCap(p, rv)
@@ -294,7 +357,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 		}
 		return n-s.reserved(g, p, false) > 0
 	}
-	if s.hasPartner(g, p, send) {
+	if s.partnerIn(g, c, p, send) {
 		return true
 	}
 	// A partner outside control (a goroutine the rewriter did not
@@ -302,25 +365,17 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	return waiterForReal(p, send)
 }
 
-// queuedBehind: is another goroutine waiting on p in the same direction
-// since an earlier virtual time? It blocked there first, so it is first
-// in the channel's queue: the runtime serves it first.
+// queuedBehind: is another goroutine waiting on p (its state c) in the
+// same direction since an earlier virtual time? It blocked there first, so
+// it is first in the channel's queue: the runtime serves it first. (g
+// itself, if it waits there, parked at g.parkAt, not before: the earliest
+// time any waiter parked at says it, with no scan of the blocked
+// goroutines, which made a decision cost the square of their number.)
 //
 //go:norace
-func (s *sched) queuedBehind(g *gstate, p unsafe.Pointer, send bool) bool {
-	n := s.waiters[chanDir{p, send}]
-	if g.set == setBlocked && caseFor(g, p, send) >= -1 {
-		n-- // g itself
-	}
-	if n <= 0 {
-		return false
-	}
-	for _, h := range s.blocked {
-		if h != g && h.parkAt < g.parkAt && caseFor(h, p, send) >= -1 {
-			return true
-		}
-	}
-	return false
+func (s *sched) queuedBehind(g *gstate, c *chanState, p unsafe.Pointer, send bool) bool {
+	first, ok := s.firstWaiter(c, p, send)
+	return ok && first < g.parkAt
 }
 
 // partners lists the parked goroutines that can complete the other half of
@@ -335,26 +390,42 @@ func (s *sched) partners(g *gstate, p unsafe.Pointer, send bool) []*gstate {
 		}
 		if caseFor(h, p, !send) >= -1 {
 			out = append(out, h)
-			// In the order they parked: a channel's waiters queue
-			// first in, first out (those parked at the same virtual
-			// time in the order they got there, parkSeq: the
-			// unperturbed schedule pairs the first, as the runtime).
-			for i := len(out) - 1; i > 0 && (out[i].parkAt < out[i-1].parkAt || out[i].parkAt == out[i-1].parkAt && out[i].parkSeq < out[i-1].parkSeq); i-- {
-				out[i], out[i-1] = out[i-1], out[i]
-			}
 		}
 	}
+	// In the order they parked: a channel's waiters queue first in,
+	// first out (those parked at the same virtual time in the order they
+	// got there, parkSeq: the unperturbed schedule pairs the first, as
+	// the runtime). Stable, as the insertion sort it replaces, which
+	// cost the square of the partners (a thousand senders on a channel).
+	slices.SortStableFunc(out, byPark)
 	s.partBuf = out[:0]
 	return out
+}
+
+// byPark orders parked goroutines by the virtual time they parked at,
+// then by when they got there (parkSeq).
+func byPark(a, b *gstate) int {
+	if c := cmp.Compare(a.parkAt, b.parkAt); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.parkSeq, b.parkSeq)
 }
 
 // hasPartner: is partners(g, p, send) not empty? (It allocates nothing:
 // enabled asks it for every parked goroutine at every decision.)
 //
 //go:norace
-//go:nocheckptr
 func (s *sched) hasPartner(g *gstate, p unsafe.Pointer, send bool) bool {
-	n := s.waiters[chanDir{p, !send}]
+	c := s.chans[p]
+	return c != nil && s.partnerIn(g, c, p, send)
+}
+
+// partnerIn is hasPartner of channel p whose state is c.
+//
+//go:norace
+//go:nocheckptr
+func (s *sched) partnerIn(g *gstate, c *chanState, p unsafe.Pointer, send bool) bool {
+	n := c.waiting(!send).n
 	if g.set == setBlocked && caseFor(g, p, !send) >= -1 {
 		n-- // g itself
 	}

@@ -15,6 +15,10 @@ type gstate struct {
 	frames []string      // its Candidate's caller sites (callerSites), reused
 	objArr [4]uintptr    // objs' first room
 	parkAt time.Duration // the virtual time it parked at its pending operation
+	waitAt time.Duration // parkAt as its channels' waits counted it (countWaits)
+	// waitCh is the state of the channel its blocked send or receive
+	// waits at (countWaits), so that enabled needs no lookup.
+	waitCh *chanState
 	// settled: parked when a synctest.Wait returned, so in its operation
 	// for real, not on its way there (lateOnly).
 	settled bool

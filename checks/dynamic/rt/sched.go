@@ -137,11 +137,7 @@ type sched struct {
 	decisions []Decision
 	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
 	sited     int           // decisions whose Site is resolved
-	// waiters counts the parked goroutines at each channel and direction
-	// (kept by park and unlist), so that hasPartner and queuedBehind need
-	// not scan the blocked goroutines for each of them.
-	waiters map[chanDir]int32
-	listBuf []Candidate
+	listBuf   []Candidate
 	// The parked goroutines in three sets, kept as they park and leave
 	// (park, unpark), so that a decision looks at the blocked ones only:
 	// ready (an operation that cannot block: go, atomic, unlock...; or a
@@ -574,11 +570,11 @@ func (s *sched) arrived(g *gstate) {
 	case opSleep:
 		g.wakeAt = s.after(g.req.d)
 	}
-	s.park(g)
 	if !g.wasReal || g.req.op != g.realOp || pcsHash(&g.req.pcs) != g.realAt {
 		g.parkAt = s.now
 		g.settled = false
 	}
+	s.park(g) // after parkAt: the channels' waits count it (countWaits)
 	g.wasReal = false
 	if s.aborting {
 		s.abortArrival(g)

@@ -46,6 +46,17 @@ type condState struct{ waiters []*gstate }
 type chanState struct {
 	rv     reflect.Value
 	closed bool
+	// waits counts the blocked goroutines waiting to receive ([0]) and to
+	// send ([1]) (countWaits).
+	waits [2]waitCount
+}
+
+// waiting returns the count of the goroutines waiting in one direction.
+func (c *chanState) waiting(send bool) *waitCount {
+	if send {
+		return &c.waits[1]
+	}
+	return &c.waits[0]
 }
 
 //go:norace
@@ -245,7 +256,6 @@ func (s *sched) takeShadow() {
 		s.wgs, s.onces = make(map[unsafe.Pointer]*int, shadowRoom), make(map[unsafe.Pointer]*onceState, shadowRoom)
 		s.conds, s.chans = make(map[unsafe.Pointer]*condState, shadowRoom), make(map[unsafe.Pointer]*chanState, shadowRoom)
 		s.objs = make(map[unsafe.Pointer]int, 4*shadowRoom)
-		s.waiters = make(map[chanDir]int32, shadowRoom)
 		s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
 		s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
 		s.slabs.wgs.buf = make([]int, 0, shadowRoom)
@@ -258,7 +268,6 @@ func (s *sched) takeShadow() {
 		return
 	}
 	s.mutexes, s.rws, s.wgs, s.onces, s.conds, s.chans, s.objs = b.mutexes, b.rws, b.wgs, b.onces, b.conds, b.chans, b.objs
-	s.waiters = b.waiters
 	s.slabs = b.slabs
 }
 
@@ -274,7 +283,6 @@ func (s *sched) giveShadow() {
 	clearMap(s.conds)
 	clearMap(s.chans)
 	clearMap(s.objs)
-	clearMap(s.waiters)
 	mapKeys.reset()
 	s.slabs.mutexes.reset()
 	s.slabs.rws.reset()
@@ -282,7 +290,7 @@ func (s *sched) giveShadow() {
 	s.slabs.onces.reset()
 	s.slabs.conds.reset()
 	s.slabs.chans.reset()
-	b := &sched{mutexes: s.mutexes, rws: s.rws, wgs: s.wgs, onces: s.onces, conds: s.conds, chans: s.chans, objs: s.objs, waiters: s.waiters}
+	b := &sched{mutexes: s.mutexes, rws: s.rws, wgs: s.wgs, onces: s.onces, conds: s.conds, chans: s.chans, objs: s.objs}
 	b.slabs = s.slabs
 	shadowBuf = b
 }

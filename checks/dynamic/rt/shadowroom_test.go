@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -49,9 +50,9 @@ func TestShadowKeepsRoom(t *testing.T) {
 			s.mutex(fresh()).owner = 1
 			s.rw(fresh()).readers = 1
 			s.objOf(&request{obj: fresh()})
-			k := chanDir{fresh(), i%2 == 0}
-			s.addWaits(k, 1)
-			s.addWaits(k, -1)
+			w := s.chanOf(fresh(), reflect.Value{}).waiting(i%2 == 0)
+			w.add(0, 1)
+			w.add(0, -1)
 		}
 		s.giveShadow()
 	}

@@ -52,6 +52,7 @@ func TestHasPartnerDoesNotAllocate(t *testing.T) {
 	var ch int
 	p := unsafe.Pointer(&ch)
 	s := &sched{}
+	s.takeShadow()
 	a := &gstate{id: 0, req: request{op: opSend, obj: p}}
 	b := &gstate{id: 1, req: request{op: opRecv, obj: p}}
 	s.gs = []*gstate{a, b}
@@ -78,13 +79,7 @@ func TestHasPartnerDoesNotAllocate(t *testing.T) {
 		t.Error("a select is its own partner")
 	}
 	s.unpark(c)
-	waiting := 0
-	for _, n := range s.waiters {
-		if n != 0 {
-			waiting++ // a count that fell to zero stays, at zero
-		}
-	}
-	if waiting != 0 || len(s.blocked) != 0 {
-		t.Errorf("nothing parked, yet waiters %v and %d blocked", s.waiters, len(s.blocked))
+	if w := s.chans[p].waits; w != ([2]waitCount{}) || len(s.blocked) != 0 {
+		t.Errorf("nothing parked, yet waiters %v and %d blocked", w, len(s.blocked))
 	}
 }
