@@ -103,6 +103,7 @@ type passContext struct {
 	walkers   map[*ssa.Function]*walker
 	enums     map[*types.Named][]string // enumConsts by type
 	signals   map[string]bool           // lock classes a handed-over callback releases; nil until asked
+	exitHooks map[*ssa.Global]bool      // func variables that only hold non-returning functions (exithook.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -127,8 +128,10 @@ func run(pass *analysis.Pass) (any, error) {
 		pc.calls[call.Lparen] = call
 	}
 
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	pc.exitHooks = pc.findExitHooks(ssainfo)
 	// Walk every source function once, callees first through summaryOf.
-	funcs := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs
+	funcs := ssainfo.SrcFuncs
 	for _, fn := range funcs {
 		pc.summaryOf(fn)
 	}
