@@ -32,7 +32,9 @@
 //     where err != nil holds end a path silently, and so does a call
 //     through a package-level func variable of the package whose every
 //     store outside its tests is a function that never returns and whose
-//     address is not taken (var OsExit = os.Exit, klog's exit hook: a
+//     address is not taken (var OsExit = os.Exit, klog's exit hook; an
+//     exported function of another package is known not to return from
+//     a fact this pass exports for it, since ctrlflow's is private: a
 //     hook that tests or importers may swap, documented as never
 //     returning; a variable a setter stores a caller's func in, or first
 //     holding a literal that returns, is followed past the call). One finding

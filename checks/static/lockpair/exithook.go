@@ -99,7 +99,13 @@ func (pc *passContext) noReturnValue(v ssa.Value) bool {
 		return false
 	}
 	obj, ok := fn.Object().(*types.Func)
-	return ok && pc.noReturn(obj)
+	if !ok {
+		return false
+	}
+	if obj.Pkg() != pc.pass.Pkg {
+		return pc.pass.ImportObjectFact(obj, new(noReturnFact))
+	}
+	return pc.noReturn(obj)
 }
 
 // exitHookCall reports whether c calls through an exit hook.
