@@ -34,7 +34,9 @@
 //     store outside its tests is a function that never returns and whose
 //     address is not taken (var OsExit = os.Exit, klog's exit hook; an
 //     exported function of another package is known not to return from
-//     a fact this pass exports for it, since ctrlflow's is private: a
+//     a fact this pass exports for it, since ctrlflow's is private, and
+//     an exported hook carries the same fact for importers that call it,
+//     klog.OsExit(1): a
 //     hook that tests or importers may swap, documented as never
 //     returning; a variable a setter stores a caller's func in, or first
 //     holding a literal that returns, is followed past the call). One finding

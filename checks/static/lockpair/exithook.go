@@ -87,6 +87,9 @@ func (pc *passContext) findExitHooks(ssainfo *buildssa.SSA) map[*ssa.Global]bool
 	for g, n := range stores {
 		if n > 0 && !bad[g] {
 			hooks[g] = true
+			if v, ok := g.Object().(*types.Var); ok && v.Exported() {
+				pc.pass.ExportObjectFact(v, &noReturnFact{}) // importers call it too (klog.OsExit(1))
+			}
 		}
 	}
 	return hooks
@@ -108,12 +111,19 @@ func (pc *passContext) noReturnValue(v ssa.Value) bool {
 	return pc.noReturn(obj)
 }
 
-// exitHookCall reports whether c calls through an exit hook.
+// exitHookCall reports whether c calls through an exit hook: of this
+// package, or of another whose pass exported noReturnFact for it.
 func (pc *passContext) exitHookCall(c *ssa.CallCommon) bool {
 	u, ok := c.Value.(*ssa.UnOp)
 	if !ok || u.Op != token.MUL {
 		return false
 	}
 	g, ok := u.X.(*ssa.Global)
-	return ok && pc.exitHooks[g]
+	if !ok {
+		return false
+	}
+	if v, ok := g.Object().(*types.Var); ok && g.Pkg != nil && g.Pkg.Pkg != pc.pass.Pkg {
+		return pc.pass.ImportObjectFact(v, new(noReturnFact))
+	}
+	return pc.exitHooks[g]
 }

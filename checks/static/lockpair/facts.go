@@ -58,6 +58,8 @@ func (f *lockFact) summary() *summary {
 // noReturnFact is exported for an exported package-level function that
 // never returns (os.Exit, log.Fatal): importers may store it in an exit
 // hook (var OsExit = os.Exit), and ctrlflow's own fact is private to it.
+// It is also exported for an exported exit hook (findExitHooks), which
+// importers may call (klog.OsExit(1)).
 type noReturnFact struct{}
 
 // AFact implements analysis.Fact.AFact.

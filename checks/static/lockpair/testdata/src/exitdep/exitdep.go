@@ -9,3 +9,9 @@ func Die(code int) { os.Exit(code) }
 
 // Warn returns.
 func Warn(code int) { println("exit", code) }
+
+// Exit is an exit hook tests may replace; it should not simply return.
+var Exit = os.Exit
+
+// Notify is a hook whose value returns.
+var Notify = Warn

@@ -12,7 +12,7 @@ import (
 )
 
 // OsExit may be replaced by tests; it should not simply return.
-var OsExit = os.Exit
+var OsExit = os.Exit // want OsExit:"noreturn"
 
 var die = exitdep.Die
 
@@ -57,4 +57,24 @@ func (l *logger) outputWarn(fatal bool) {
 		warn(2)
 	}
 	l.mu.Unlock() // want `l.mu unlocked but not held: it was already released at line 56 on this path`
+}
+
+// outputDep calls another package's exit hook: the path ends there.
+func (l *logger) outputDep(fatal bool) {
+	l.mu.Lock()
+	if fatal {
+		l.mu.Unlock()
+		exitdep.Exit(1)
+	}
+	l.mu.Unlock()
+}
+
+// outputNotify's hook of another package returns.
+func (l *logger) outputNotify(fatal bool) {
+	l.mu.Lock()
+	if fatal {
+		l.mu.Unlock()
+		exitdep.Notify(1)
+	}
+	l.mu.Unlock() // want `l.mu unlocked but not held: it was already released at line 76 on this path`
 }
