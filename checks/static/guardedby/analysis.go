@@ -651,10 +651,12 @@ func mergeByFunction(found []*fieldFinding) []*fieldFinding {
 		}
 		g.d.Related = append(g.d.Related, analysis.RelatedInformation{Pos: ff.d.Pos, End: ff.d.End, Message: fmt.Sprintf("also %s %s here without holding %s", ff.field, ff.verb, ff.lock)})
 		for _, r := range ff.d.Related {
+			// Its locked (or racing) side too: pr's confirmation pairs
+			// the finding's method with each related position's.
 			if strings.HasPrefix(r.Message, "also ") {
 				r.Message = "also " + ff.field + " " + strings.TrimPrefix(r.Message, "also ")
-				g.d.Related = append(g.d.Related, r)
 			}
+			g.d.Related = append(g.d.Related, r)
 		}
 		g.more += 1 + ff.more
 	}

@@ -225,7 +225,8 @@
 // rule, with the other accesses as related positions; and the findings
 // of one rule in one function about fields the same lock guards are one
 // finding (a String that reads three maps without p.mu: one missing
-// Lock), the first by position, the other fields' accesses related.
+// Lock), the first by position, the other fields' accesses and their
+// related positions its related positions.
 //
 // IL1003 double-checked-locking. A plain field read without the lock and
 // tested, then read and written again under the lock in code dominated by

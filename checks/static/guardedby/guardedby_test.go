@@ -118,6 +118,17 @@ func TestFieldsGroupedByFunction(t *testing.T) {
 			if strings.Join(also, "|") != strings.Join(want, "|") {
 				t.Errorf("related %q, want %q", also, want)
 			}
+			// The merged findings' locked sides stay: pr pairs String
+			// with each related position's method to confirm it.
+			locked := map[string]bool{}
+			for _, rel := range d.Related {
+				if strings.HasSuffix(rel.Message, "accessed with p.mu held") {
+					locked[strings.Fields(rel.Message)[0]] = true
+				}
+			}
+			if !locked["p.channels"] || !locked["p.patterns"] || !locked["p.schannels"] {
+				t.Errorf("locked sides among the related: %v, want p.channels, p.patterns, p.schannels", locked)
+			}
 			return
 		}
 	}
