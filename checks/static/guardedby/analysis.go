@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -454,6 +455,7 @@ func (pc *passContext) reportFields() {
 		}
 	}
 	pc.conc = newConcurrency(pc.results, pc.skipFunc)
+	var found []*fieldFinding
 	for _, f := range pc.order {
 		info := pc.fields[f]
 		if pc.atomic[f] {
@@ -512,9 +514,8 @@ func (pc *passContext) reportFields() {
 		}
 		// One finding per (field, lock) and rule: the first access, the
 		// others as its related positions.
-		var group []*analysis.Diagnostic
-		more := map[string]int{}
-		byRule := map[string]*analysis.Diagnostic{}
+		var group []*fieldFinding
+		byRule := map[string]*fieldFinding{}
 		for _, o := range counted {
 			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) {
 				continue
@@ -593,22 +594,73 @@ func (pc *passContext) reportFields() {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: protected.pos, Message: fmt.Sprintf("%s.%s accessed %s", protected.base, name, how)})
 			}
 			if g := byRule[d.Category]; g != nil {
-				g.Related = append(g.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s here without holding %s", verb, lock)})
-				more[d.Category]++
+				g.d.Related = append(g.d.Related, analysis.RelatedInformation{Pos: d.Pos, End: d.End, Message: fmt.Sprintf("also %s here without holding %s", verb, lock)})
+				g.more++
 				continue
 			}
-			byRule[d.Category] = &d
-			group = append(group, &d)
+			ff := &fieldFinding{d: d, fn: o.fn, lock: lock, mu: mu, field: field, verb: verb}
+			byRule[d.Category] = ff
+			group = append(group, ff)
 		}
-		for _, d := range group {
-			if n := more[d.Category]; n == 1 {
-				d.Message += " (and 1 more access, listed as related)"
-			} else if n > 1 {
-				d.Message += fmt.Sprintf(" (and %d more accesses, listed as related)", n)
-			}
-			pc.pass.Report(*d)
-		}
+		found = append(found, group...)
 	}
+	for _, ff := range mergeByFunction(found) {
+		d := ff.d
+		if n := ff.more; n == 1 {
+			d.Message += " (and 1 more access, listed as related)"
+		} else if n > 1 {
+			d.Message += fmt.Sprintf(" (and %d more accesses, listed as related)", n)
+		}
+		pc.pass.Report(d)
+	}
+}
+
+// fieldFinding is one finding of reportFields before it is reported.
+type fieldFinding struct {
+	d     analysis.Diagnostic
+	more  int // accesses listed as related
+	fn    *ssa.Function
+	lock  string // the lock as the access names it (p.mu)
+	mu    *types.Var
+	field string // the field as the access names it (p.channels)
+	verb  string // read, written
+}
+
+// mergeByFunction makes the findings of one rule in one function about
+// fields that one lock guards a single finding (one missing Lock in
+// String that reads p.channels, p.patterns and p.schannels is one
+// defect): the first by position, the others' accesses its related
+// positions. Findings are returned in position order.
+func mergeByFunction(found []*fieldFinding) []*fieldFinding {
+	sort.SliceStable(found, func(i, j int) bool { return found[i].d.Pos < found[j].d.Pos })
+	type key struct {
+		fn   *ssa.Function
+		mu   *types.Var
+		lock string
+		rule string
+	}
+	first := map[key]*fieldFinding{}
+	var out []*fieldFinding
+	for _, ff := range found {
+		k := key{ff.fn, ff.mu, ff.lock, ff.d.Category}
+		g := first[k]
+		if g == nil || ff.fn == nil {
+			first[k] = ff
+			out = append(out, ff)
+			continue
+		}
+		g.d.Related = append(g.d.Related, analysis.RelatedInformation{Pos: ff.d.Pos, End: ff.d.End, Message: fmt.Sprintf("also %s %s here without holding %s", ff.field, ff.verb, ff.lock)})
+		for _, r := range ff.d.Related {
+			// Its locked (or racing) side too: pr's confirmation pairs
+			// the finding's method with each related position's.
+			if strings.HasPrefix(r.Message, "also ") {
+				r.Message = "also " + ff.field + " " + strings.TrimPrefix(r.Message, "also ")
+			}
+			g.d.Related = append(g.d.Related, r)
+		}
+		g.more += 1 + ff.more
+	}
+	return out
 }
 
 // entryRead reports whether o, an access without mu to the inferred-guard

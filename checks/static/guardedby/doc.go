@@ -221,8 +221,12 @@
 // in a function handed a func (a *LockedOnEntry method given the unlock)
 // and after a call of an Unlock*/Release* method of an unlocker object or
 // of a func value a call returned. The guard rules (IL1001, IL1004,
-// IL1006, IL1007) report one finding per field, lock and rule, with the
-// other accesses as related positions.
+// IL1006, IL1007, IL1008, IL1009) report one finding per field, lock and
+// rule, with the other accesses as related positions; and the findings
+// of one rule in one function about fields the same lock guards are one
+// finding (a String that reads three maps without p.mu: one missing
+// Lock), the first by position, the other fields' accesses and their
+// related positions its related positions.
 //
 // IL1003 double-checked-locking. A plain field read without the lock and
 // tested, then read and written again under the lock in code dominated by

@@ -13,7 +13,7 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "forkjoin", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx",
-		"bggetter", "outerguard", "otherlock", "guardbelow", "lockhelper", "publication", "callerslocked", "contract", "starter", "inferredbg", "capturedrecv", "publishonce", "unlockers", "returnedfunc", "testcallers", "selflock", "joined", "condlock", "entryread", "relock", "lockedparam", "customlock", "construct", "serialiface")
+		"bggetter", "outerguard", "otherlock", "guardbelow", "lockhelper", "publication", "callerslocked", "contract", "starter", "inferredbg", "capturedrecv", "publishonce", "unlockers", "returnedfunc", "testcallers", "selflock", "joined", "condlock", "entryread", "relock", "lockedparam", "customlock", "construct", "serialiface", "perfunc")
 	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL1006": true, "IL1007": true, "IL1008": true, "IL1009": true, "IL5003": true}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
@@ -95,4 +95,42 @@ func TestLockedHelperGrouped(t *testing.T) {
 		}
 	}
 	t.Fatal("no finding on q.trim")
+}
+
+// TestFieldsGroupedByFunction: String's unlocked reads of p.channels,
+// p.patterns and p.schannels (all guarded by p.mu) are one finding whose
+// related positions name the other two fields (issue 24: one finding per
+// defect).
+func TestFieldsGroupedByFunction(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "perfunc")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.HasPrefix(d.Message, "field p.channels read without holding p.mu") {
+				continue
+			}
+			var also []string
+			for _, rel := range d.Related {
+				if strings.HasPrefix(rel.Message, "also ") {
+					also = append(also, rel.Message)
+				}
+			}
+			want := []string{"also p.patterns read here without holding p.mu", "also p.schannels read here without holding p.mu"}
+			if strings.Join(also, "|") != strings.Join(want, "|") {
+				t.Errorf("related %q, want %q", also, want)
+			}
+			// The merged findings' locked sides stay: pr pairs String
+			// with each related position's method to confirm it.
+			locked := map[string]bool{}
+			for _, rel := range d.Related {
+				if strings.HasSuffix(rel.Message, "accessed with p.mu held") {
+					locked[strings.Fields(rel.Message)[0]] = true
+				}
+			}
+			if !locked["p.channels"] || !locked["p.patterns"] || !locked["p.schannels"] {
+				t.Errorf("locked sides among the related: %v, want p.channels, p.patterns, p.schannels", locked)
+			}
+			return
+		}
+	}
+	t.Fatal("no finding on p.channels")
 }

@@ -29,7 +29,17 @@
 //     returns, as in a transaction constructor). Panicking paths count only
 //     with -panics; log.Fatal-like calls, t.Fatal, t.FailNow, t.Skip
 //     (also through testing.TB) and testify's require.NoError(t, err)
-//     where err != nil holds end a path silently. One finding
+//     where err != nil holds end a path silently, and so does a call
+//     through a package-level func variable of the package whose every
+//     store outside its tests is a function that never returns and whose
+//     address is not taken (var OsExit = os.Exit, klog's exit hook; an
+//     exported function of another package is known not to return from
+//     a fact this pass exports for it, since ctrlflow's is private, and
+//     an exported hook carries the same fact for importers that call it,
+//     klog.OsExit(1): a
+//     hook that tests or importers may swap, documented as never
+//     returning; a variable a setter stores a caller's func in, or first
+//     holding a literal that returns, is followed past the call). One finding
 //     per function and lock: the other exits that keep it are related
 //     positions. Nor is a lock of a value the function made (new(T),
 //     &T{}, a newX constructor) that never leaves it (not returned,

@@ -1,7 +1,11 @@
 package lockpair
 
 import (
+	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 )
 
 // lockFact is exported for a function that acquires, keeps or releases
@@ -49,4 +53,38 @@ func (s *summary) fact() *lockFact {
 
 func (f *lockFact) summary() *summary {
 	return &summary{acquires: f.Acquires, holds: f.Holds, releases: f.Releases, mayRelease: f.MayRelease}
+}
+
+// noReturnFact is exported for an exported package-level function that
+// never returns (os.Exit, log.Fatal): importers may store it in an exit
+// hook (var OsExit = os.Exit), and ctrlflow's own fact is private to it.
+// It is also exported for an exported exit hook (findExitHooks), which
+// importers may call (klog.OsExit(1)).
+type noReturnFact struct{}
+
+// AFact implements analysis.Fact.AFact.
+func (*noReturnFact) AFact() {}
+
+func (*noReturnFact) String() string { return "noreturn" }
+
+// exportNoReturn exports noReturnFact for the package's exported
+// functions that ctrlflow finds never return.
+func exportNoReturn(pass *analysis.Pass, cfgs *ctrlflow.CFGs) {
+	scope := pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if ok && fn.Exported() && cfgs.NoReturn(fn) {
+			pass.ExportObjectFact(fn, &noReturnFact{})
+		}
+	}
+}
+
+// hasLockFacts reports whether a dependency exported a lockFact.
+func hasLockFacts(pass *analysis.Pass) bool {
+	for _, f := range pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*lockFact); ok {
+			return true
+		}
+	}
+	return false
 }

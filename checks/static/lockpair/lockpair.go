@@ -34,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/interleave-dev/interleave/tree/main/checks/static/lockpair",
 	Requires:   []*analysis.Analyzer{locktype.Analyzer, buildssa.Analyzer, ctrlflow.Analyzer, inspect.Analyzer},
 	Run:        run,
-	FactTypes:  []analysis.Fact{(*lockFact)(nil)},
+	FactTypes:  []analysis.Fact{(*lockFact)(nil), (*noReturnFact)(nil)},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -103,18 +103,21 @@ type passContext struct {
 	walkers   map[*ssa.Function]*walker
 	enums     map[*types.Named][]string // enumConsts by type
 	signals   map[string]bool           // lock classes a handed-over callback releases; nil until asked
+	exitHooks map[*ssa.Global]bool      // func variables that only hold non-returning functions (exithook.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
 	// Fast path: no sync import and no lock facts from dependencies means
 	// no lock operation to follow.
-	if !lockset.UsesLocks(pass.Pkg) && len(pass.AllObjectFacts()) == 0 {
+	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
+	exportNoReturn(pass, cfgs) // for exit hooks of importers (exithook.go)
+	if !lockset.UsesLocks(pass.Pkg) && !hasLockFacts(pass) {
 		return res, nil
 	}
 	pc := &passContext{
 		pass:      pass,
-		cfgs:      pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs),
+		cfgs:      cfgs,
 		calls:     map[token.Pos]*ast.CallExpr{},
 		summaries: map[*ssa.Function]*summary{},
 		busy:      map[*ssa.Function]bool{},
@@ -127,8 +130,10 @@ func run(pass *analysis.Pass) (any, error) {
 		pc.calls[call.Lparen] = call
 	}
 
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	pc.exitHooks = pc.findExitHooks(ssainfo)
 	// Walk every source function once, callees first through summaryOf.
-	funcs := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs
+	funcs := ssainfo.SrcFuncs
 	for _, fn := range funcs {
 		pc.summaryOf(fn)
 	}

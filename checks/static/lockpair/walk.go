@@ -429,6 +429,9 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		c = &direct
 	}
 	callee := c.StaticCallee()
+	if callee == nil && w.pc.exitHookCall(c) {
+		return false // OsExit(1), OsExit = os.Exit: the path ends here
+	}
 	if callee == nil {
 		w.dynamicCall(st, c, pos)
 		// A call of a func value may be the unlock function a helper

@@ -75,7 +75,7 @@ func (q *Queue) drain() {
 // is not a place the default rule reports (its callers may hold the lock
 // in ways the pass cannot follow): IL1006.
 func (q *Queue) compact() {
-	q.items = q.items[q.head:] // want `field q.items read without holding q.mu.*\(no goroutine evidence\)` `field q.head read without holding q.mu.*\(no goroutine evidence\)`
+	q.items = q.items[q.head:] // want `field q.items read without holding q.mu.*\(no goroutine evidence\)`
 }
 
 func (q *Queue) Len() int {

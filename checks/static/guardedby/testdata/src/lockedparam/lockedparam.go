@@ -117,7 +117,7 @@ func (b *Buf) status(locked bool) error {
 		defer b.mu.Unlock()
 	}
 	if b.n == 0 { // want `field b\.n read without holding b\.mu`
-		return b.err // want `field b\.err read without holding b\.mu`
+		return b.err // one finding with b.n: the same function, the same lock
 	}
 	return nil
 }

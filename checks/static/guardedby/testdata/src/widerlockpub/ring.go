@@ -70,7 +70,7 @@ func (d *Device) SetBase(i int, v uint16) {
 // SetAddr is called only by Device.SetAddr, under the dispatch lock.
 func (r *Ring) SetAddr(v uint16) {
 	r.Used = v      // want `field r.Used written without holding r.mu.*push runs on the goroutine`
-	r.LastAvail = v // want `field r.LastAvail written without holding r.mu.*pop runs on the goroutine`
+	r.LastAvail = v // one finding with r.Used: the same function, the same lock
 }
 
 func (r *Ring) serve() {

@@ -1,0 +1,129 @@
+package lockpair
+
+// Exit hooks: package-level func variables that only ever hold functions
+// that never return (var OsExit = os.Exit).
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+// findExitHooks returns the package-level variables of func type of this
+// package that a call through ends the path: every store of the variable
+// in the package's non-test files (its initializer included) is a named
+// function that never returns (os.Exit, log.Fatal, a function of this
+// package that calls them on every path), there is at least one, and the
+// variable is used only by those stores and by loads (its address is
+// not handed out, so no store hides behind a pointer).
+//
+// Stores in _test.go files are not counted: a test that swaps the hook
+// for a recorder runs the code after it only under that test. Stores by
+// other packages are not seen; an importer that replaces an exported hook
+// with a function that returns breaks the contract the default value sets
+// (klog: "the function should not simply return"), so the path is ended
+// there too — precision before recall.
+func (pc *passContext) findExitHooks(ssainfo *buildssa.SSA) map[*ssa.Global]bool {
+	fns := append([]*ssa.Function(nil), ssainfo.SrcFuncs...)
+	if init := ssainfo.Pkg.Func("init"); init != nil {
+		fns = append(fns, init) // package-level initializers
+	}
+	stores := map[*ssa.Global]int{}
+	bad := map[*ssa.Global]bool{}
+	isHook := func(v ssa.Value) (*ssa.Global, bool) {
+		g, ok := v.(*ssa.Global)
+		if !ok || g.Pkg != ssainfo.Pkg {
+			return nil, false
+		}
+		_, isFunc := g.Type().(*types.Pointer).Elem().Underlying().(*types.Signature)
+		return g, isFunc
+	}
+	seen := map[*ssa.Function]bool{}
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		for _, anon := range fn.AnonFuncs {
+			visit(anon)
+		}
+		inTest := strings.HasSuffix(pc.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
+		var ops []*ssa.Value
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch i := instr.(type) {
+				case *ssa.Store:
+					if g, ok := isHook(i.Addr); ok {
+						if !inTest && !pc.noReturnValue(i.Val) {
+							bad[g] = true
+						}
+						stores[g]++
+						continue
+					}
+				case *ssa.UnOp:
+					if i.Op == token.MUL {
+						continue // a load
+					}
+				}
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil {
+						continue
+					}
+					if g, ok := isHook(*op); ok {
+						bad[g] = true // &hook handed out, compared, converted
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range fns {
+		visit(fn)
+	}
+	hooks := map[*ssa.Global]bool{}
+	for g, n := range stores {
+		if n > 0 && !bad[g] {
+			hooks[g] = true
+			if v, ok := g.Object().(*types.Var); ok && v.Exported() {
+				pc.pass.ExportObjectFact(v, &noReturnFact{}) // importers call it too (klog.OsExit(1))
+			}
+		}
+	}
+	return hooks
+}
+
+// noReturnValue reports whether v is a named function that never returns.
+func (pc *passContext) noReturnValue(v ssa.Value) bool {
+	fn, ok := v.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return false
+	}
+	if obj.Pkg() != pc.pass.Pkg {
+		return pc.pass.ImportObjectFact(obj, new(noReturnFact))
+	}
+	return pc.noReturn(obj)
+}
+
+// exitHookCall reports whether c calls through an exit hook: of this
+// package, or of another whose pass exported noReturnFact for it.
+func (pc *passContext) exitHookCall(c *ssa.CallCommon) bool {
+	u, ok := c.Value.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	g, ok := u.X.(*ssa.Global)
+	if !ok {
+		return false
+	}
+	if v, ok := g.Object().(*types.Var); ok && g.Pkg != nil && g.Pkg.Pkg != pc.pass.Pkg {
+		return pc.pass.ImportObjectFact(v, new(noReturnFact))
+	}
+	return pc.exitHooks[g]
+}
