@@ -45,6 +45,7 @@ type testOptions struct {
 	ignore   []prjob.Ignore // from .interleave.yaml
 	failOn   checks.Severity
 	first    bool          // -first: each test's search ends at its first failure
+	maxSteps int           // -max-steps: a schedule's step bound (0: rt's)
 	src      prjob.Sources // where each setting of .interleave.yaml came from
 	notes    []string      // about the config file, printed before the search
 }
@@ -60,6 +61,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	failOn := &flagvalue.Choice{Value: prjob.DefaultFailOn, Allowed: []string{"note", "warning", "error"}}
 	fs.BoolVar(&opts.first, "first", false, "End each test's search at its first failure and give the time it leaves to the other tests (a failure of every schedule, the unperturbed one included, counts once some schedule passed or plain go test failed the same way)")
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
+	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop a schedule after `n` scheduling steps, inconclusive (default %d; the notes name a test whose schedules stop there)", rt.DefaultMaxSteps))
 	opts.register(fs, searchHelp{
 		budget:   "Wall time after the build, over all tests: unperturbed runs, search, fresh replays, plain go test runs, shrinking",
 		target:   "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)",
@@ -92,6 +94,9 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 		if _, err := regexp.Compile(opts.run); err != nil {
 			return bad("bad -run pattern: %v", err)
 		}
+	}
+	if opts.maxSteps < 0 {
+		return bad("-max-steps counts steps, got %d", opts.maxSteps)
 	}
 	if opts.skip != "" {
 		if _, err := rt.ParseRun(opts.skip); err != nil {
@@ -165,6 +170,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		}
 		return exitError
 	}
+	res.Notes = append(res.Notes, stepBoundNotes(res.Stats.Tests, cmp.Or(opts.maxSteps, rt.DefaultMaxSteps))...)
 	for _, n := range res.Notes {
 		fmt.Fprintln(env.stderr, "interleave test: note:", n)
 	}
@@ -202,28 +208,6 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 	// Every finding replayed in a fresh process; whether plain go test
 	// fails too is a label, never a reason to exit 0.
 	return prExitCode(res.Findings, opts.failOn)
-}
-
-// labelCounts says how the findings are labelled: " (2 schedule-dependent,
-// 1 on every schedule; plain go test fails 1 of them too)", or "".
-func labelCounts(fs []checks.Finding) string {
-	var dep, every, plain int
-	for _, f := range fs {
-		if q := f.Frequency; q != nil && q.Schedules > 0 {
-			if q.Every() {
-				every++
-			} else {
-				dep++
-			}
-		}
-		if f.PlainGo.Fails() {
-			plain++
-		}
-	}
-	if dep+every == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (%d schedule-dependent, %d on every schedule; plain go test fails %d of them too)", dep, every, plain)
 }
 
 func firstLineOf(s string) string {
@@ -387,6 +371,7 @@ func (opts *testOptions) search(dir string, patterns []string) explore.Options {
 	o := opts.options(dir)
 	o.Patterns, o.Run, o.Skip, o.Tags = patterns, opts.run, opts.skip, opts.tags
 	o.EarlySleep = true
+	o.MaxSteps = opts.maxSteps
 	if opts.first {
 		o.TestUntil = explore.StopAtFirst
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -558,5 +560,51 @@ func TestRunTestRunInLeftOut(t *testing.T) {
 	const want = `no test in ./... matches -run "TestLookup"; left out: partial/mocked: not searched: does not compile`
 	if code != exitError || !strings.Contains(stderr.String(), want) {
 		t.Errorf("code = %d, want %d with %q (stderr %q)", code, exitError, want, stderr.String())
+	}
+}
+
+// TestRunTestStepBoundNoted: a test whose schedules all stop at the step
+// bound is named in a note (stderr and JSON) as inconclusive, with the
+// -max-steps that would let it end, not left as "N schedules, 0
+// failing"; with a bound it fits under there is no such note.
+func TestRunTestStepBoundNoted(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.Abs(filepath.Join("testdata", "test", "stepbound"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		maxSteps string
+		noted    bool
+	}{{"100", true}, {"5000", false}} {
+		t.Run(tt.maxSteps, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+			args := []string{"test", "-max-steps", tt.maxSteps, "-count", "2", "-workers", "1", "-budget", "2m", "-seed", "1", "-race=false", "-format", "json", "-schedules", t.TempDir(), "."}
+			if code := runMain(testctx.New(t), env, args); code != exitOK {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitOK, stderr.String())
+			}
+			var rep struct{ Notes []string }
+			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+				t.Fatalf("%v in %s", err, stdout.String())
+			}
+			// Every schedule (the unperturbed one and -count's) stops there.
+			want := regexp.MustCompile(`^TestManySteps: (\d+) of (\d+) schedules stopped at the step bound \(100 scheduling steps\) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that \(try -max-steps 1000\)$`)
+			inJSON := slices.ContainsFunc(rep.Notes, func(n string) bool {
+				m := want.FindStringSubmatch(n)
+				return m != nil && m[1] == m[2]
+			})
+			onStderr := slices.ContainsFunc(strings.Split(stderr.String(), "\n"), func(l string) bool {
+				n, ok := strings.CutPrefix(l, "interleave test: note: ")
+				return ok && want.MatchString(n)
+			})
+			if tt.noted && (!inJSON || !onStderr) {
+				t.Errorf("the step bound's note is missing (JSON %v, stderr %v):\n%s\nnotes: %q", inJSON, onStderr, stderr.String(), rep.Notes)
+			}
+			if !tt.noted && strings.Contains(stderr.String(), "step bound") {
+				t.Errorf("a note of the step bound with -max-steps %s:\n%s", tt.maxSteps, stderr.String())
+			}
+		})
 	}
 }

@@ -1,0 +1,3 @@
+module example.com/stepbound
+
+go 1.22
