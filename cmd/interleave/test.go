@@ -170,7 +170,7 @@ func runTest(ctx context.Context, env *cliEnv, opts testOptions) int {
 		}
 		return exitError
 	}
-	res.Notes = append(res.Notes, stepBoundNotes(res.Stats.Tests, cmp.Or(opts.maxSteps, rt.DefaultMaxSteps))...)
+	res.Notes = append(res.Notes, prjob.StepBoundNotes(res.Stats.Tests, cmp.Or(opts.maxSteps, rt.DefaultMaxSteps), "-max-steps")...)
 	for _, n := range res.Notes {
 		fmt.Fprintln(env.stderr, "interleave test: note:", n)
 	}

@@ -1,0 +1,29 @@
+package prjob
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+)
+
+// A test some of whose schedules stopped at the step bound is named, with
+// the flag to raise it only when all did and there is one.
+func TestStepBoundNotes(t *testing.T) {
+	tests := []explore.TestStats{
+		{Test: "TestAll", Schedules: 9, StepBound: 9},
+		{Test: "TestNone", Schedules: 40},
+		{Test: "TestSome", Schedules: 12, StepBound: 3},
+	}
+	got := StepBoundNotes(tests, 20000, "-max-steps")
+	want := []string{
+		"TestAll: 9 of 9 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 200000)",
+		"TestSome: 3 of 12 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := StepBoundNotes(tests[:1], 20000, ""); len(got) != 1 || got[0] != "TestAll: 9 of 9 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that" {
+		t.Errorf("without a flag: %q", got)
+	}
+}
