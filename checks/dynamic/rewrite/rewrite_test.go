@@ -360,22 +360,30 @@ func TestBuildError(t *testing.T) {
 	}
 }
 
+// instrumentAll instruments ./... of a copy of the testdata module name
+// and returns the copy, the result and its packages' import paths.
+func instrumentAll(t *testing.T, name string) (string, *Result, []string) {
+	t.Helper()
+	dir := copyModule(t, name)
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatalf("Instrument: %v", err)
+	}
+	t.Cleanup(func() { res.Cleanup() })
+	var paths []string
+	for _, p := range res.Packages {
+		paths = append(paths, p.ImportPath)
+	}
+	return dir, res, paths
+}
+
 // TestLeavesOutBrokenTested (issue 23, open-feature/go-sdk's tests that
 // need generated mocks): a package whose tests do not compile (in its own
 // test file, in its external test package, or in a package it imports) is
 // left out with its first errors, files relative to the module, as go
 // test ./... fails it and tests the rest. Matched alone it is an error.
 func TestLeavesOutBrokenTested(t *testing.T) {
-	dir := copyModule(t, "brokentests")
-	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
-	if err != nil {
-		t.Fatalf("Instrument: %v", err)
-	}
-	defer res.Cleanup()
-	var paths []string
-	for _, p := range res.Packages {
-		paths = append(paths, p.ImportPath)
-	}
+	dir, res, paths := instrumentAll(t, "brokentests")
 	if !slices.Equal(paths, []string{"example.com/brokentests/ok"}) {
 		t.Errorf("Packages = %v, want the one that compiles", paths)
 	}
@@ -397,7 +405,7 @@ func TestLeavesOutBrokenTested(t *testing.T) {
 	// Matched alone, or beside packages without tests only, nothing is
 	// left to search: the errors are the outcome.
 	for _, patterns := range [][]string{{"./mocked"}, {"./mocked", "./untested"}} {
-		_, err = Instrument(context.Background(), Options{Dir: dir, Patterns: patterns})
+		_, err := Instrument(context.Background(), Options{Dir: dir, Patterns: patterns})
 		var be *BuildError
 		if !errors.As(err, &be) || len(be.Errors) != 1 || !strings.Contains(be.Errors[0], "undefined: NewMockGetter") {
 			t.Errorf("Instrument %v = %v, want a *BuildError naming mocked", patterns, err)
@@ -424,16 +432,7 @@ func TestHintFor(t *testing.T) {
 // directory) is left out with a reason, as go test ./... tests the rest;
 // the packages with tests are instrumented. Matched alone it is an error.
 func TestLeavesOutBrokenUntested(t *testing.T) {
-	dir := copyModule(t, "brokenex")
-	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
-	if err != nil {
-		t.Fatalf("Instrument: %v", err)
-	}
-	defer res.Cleanup()
-	var paths []string
-	for _, p := range res.Packages {
-		paths = append(paths, p.ImportPath)
-	}
+	dir, res, paths := instrumentAll(t, "brokenex")
 	if !slices.Equal(paths, []string{"example.com/brokenex/ok"}) {
 		t.Errorf("Packages = %v, want the one with tests", paths)
 	}
@@ -441,7 +440,7 @@ func TestLeavesOutBrokenUntested(t *testing.T) {
 		!strings.Contains(res.LeftOut[0], "main redeclared") {
 		t.Errorf("LeftOut = %q, want examples with its first error", res.LeftOut)
 	}
-	_, err = Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./examples"}})
+	_, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./examples"}})
 	var be *BuildError
 	if !errors.As(err, &be) || len(be.Errors) != 1 || !strings.Contains(be.Errors[0], "main redeclared") {
 		t.Errorf("Instrument ./examples = %v, want a *BuildError naming it", err)
