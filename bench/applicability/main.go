@@ -340,12 +340,13 @@ func findingLabels(f finding) string {
 
 // noteTests is the set of tests a note names ("TestX: ..."), but for the
 // notes that a process or a schedule was stopped when its share of the
-// budget ended (budgetEnd): a test that ran a complete schedule has one
-// however its later run ended.
+// budget ended (budgetEnd), or that some but not all of its schedules
+// reached the step bound (someCompleted): a test that ran a complete
+// schedule has one however its later run ended.
 func noteTests(notes []string) map[string]bool {
 	out := map[string]bool{}
 	for _, n := range notes {
-		if budgetEnd(n) {
+		if budgetEnd(n) || someCompleted(n) {
 			continue
 		}
 		if i := strings.Index(n, ": "); i > 0 && strings.HasPrefix(n, "Test") && !strings.ContainsAny(n[:i], " \n") {
@@ -365,6 +366,15 @@ func budgetEnd(n string) bool {
 	first := firstLine(n)
 	return strings.Contains(first, ": the test process was stopped at the end of its share of the budget") ||
 		strings.Contains(first, "did not finish before the end of its share of the budget and was stopped")
+}
+
+// someCompleted reports whether note n says that some of a test's
+// schedules stopped at the step bound but not all (interleave test's
+// step-bound note without "the test needs more steps"): the others ran
+// to the test's end.
+func someCompleted(n string) bool {
+	first := firstLine(n)
+	return strings.Contains(first, "schedules stopped at the step bound") && !strings.Contains(n, "the test needs more steps")
 }
 
 func firstLine(s string) string {

@@ -63,7 +63,9 @@ func TestSummary(t *testing.T) {
  "frequency":{"failing":1,"schedules":7},"plainGoTest":{"command":"go test -run '^TestF$'","runs":3,"failed":2,"exitCode":1,"failure":"d_test.go:9: boom"},"afterEarlier":{"schedules":1}},
 {"rule":"IL9006","kind":"hang","test":"TestH","message":"TestH: hang","pos":{"file":"d_test.go","line":11},
  "frequency":{"failing":2,"schedules":5},"plainGoTest":{"runs":0,"notRun":"the budget ran out"}}],
-"tests":[{"package":"example.com/d","test":"TestL","schedules":4},{"package":"example.com/d","test":"TestF","schedules":7},{"package":"example.com/d","test":"TestH","schedules":5}]}`)
+"tests":[{"package":"example.com/d","test":"TestL","schedules":4},{"package":"example.com/d","test":"TestF","schedules":7},{"package":"example.com/d","test":"TestH","schedules":5}],
+"notes":["TestF: 2 of 7 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass",
+"TestH: 5 of 5 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 200000)"]}`)
 	write(t, v2, "interleave.exit", "1\n")
 
 	var out strings.Builder
@@ -74,9 +76,9 @@ func TestSummary(t *testing.T) {
 	for _, want := range []string{
 		"| example.com/a@v1.0.0 | 1/1, 1 | - | 3 | 2/3 (67%) | 1/3 (33%) | 1 (0) | 1: IL9002 test-failure×1 | unlabelled 1 | 1 | 1, - |",
 		"| example.com/b@v1.0.0 | 0/0, - | - | 2 | 0/2 (0%) | 1/2 (50%) | 9 (2) | 0:  | - | 0 | -, - |",
-		"| example.com/d@v1.0.0 | 0/0, - | - | 3 | 3/3 (100%) | 3/3 (100%) | 5 (4) | 3: IL9002 test-failure×1, IL9004 leak×1, IL9006 hang×1 | every schedule 1, some 2; plain fails 1, passes 1, not run 1 | 0 | 1, - |",
+		"| example.com/d@v1.0.0 | 0/0, - | - | 3 | 2/3 (67%) | 3/3 (100%) | 5 (4) | 3: IL9002 test-failure×1, IL9004 leak×1, IL9006 hang×1 | every schedule 1, some 2; plain fails 1, passes 1, not run 1 | 0 | 1, - |",
 		"| example.com/c@v1.0.0 | 1/0, - | - | 1 (go test); interleave could not run: interleave test: example.com/c does not compile: |",
-		"| **total** | | | 9 | 5 (55.6%) | 5 (55.6%) | | 4 | every schedule 1, some 2; plain fails 1, passes 1, not run 1; unlabelled 1 | 1 | |",
+		"| **total** | | | 9 | 4 (44.4%) | 5 (55.6%) | | 4 | every schedule 1, some 2; plain fails 1, passes 1, not run 1; unlabelled 1 | 1 | |",
 		"1. IL9004 leak TestL d_test.go:7 — TestL: leak\n   schedule: \n   labels: on every schedule tried (4); plain go test passes (exit 0, 3 runs of go test -run '^TestL$'), leaving the same goroutines behind\n   same cause: 1 more\n",
 		"   labels: on 1 of 7 schedules (schedule-dependent); plain go test fails too (2 of 3 runs of go test -run '^TestF$': exit 1: d_test.go:9: boom); needs state that 1 earlier run of the test left in the process (as go test -count=2 wo…\n",
 		"   labels: on 2 of 5 schedules (schedule-dependent); plain go test not run: the budget ran out\n",
