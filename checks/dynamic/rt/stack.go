@@ -91,11 +91,21 @@ func asParked(block string, g *gstate) string {
 		// not started: runnable, as a new goroutine is
 	case g.set == setSleeping:
 		state = "sleep"
+	case g.set == setBlocked && g.req.op == opRunWait:
+		// A test waiting for its subtest: go test shows it inside
+		// t.Run, receiving from the subtest's signal channel; leak
+		// checkers know that stack (goleak's isTestStack) and pass it.
+		state = "chan receive"
+		rest = tRunFrame + "\n" + rest
 	case g.set == setBlocked:
 		state = waitState(g.req.op)
 	}
 	return head[:open+1] + state + head[close:] + "\n" + rest
 }
+
+// tRunFrame is the frame go test's t.Run has on top of a test goroutine
+// that waits for its subtest (function line, file line).
+const tRunFrame = "testing.(*T).Run(...)\n\ttesting/testing.go:0"
 
 // waitState is the runtime's wait reason for a goroutine blocked at op.
 func waitState(op opKind) string {

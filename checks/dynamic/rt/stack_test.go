@@ -75,3 +75,34 @@ func TestStackAsParked(t *testing.T) {
 		}
 	}
 }
+
+// TestStackRunWaitAsGoTest: a test waiting in t.Run for its subtest shows,
+// in a dump taken under control, what go test shows: testing.(*T).Run on
+// top, state "chan receive" — the stack leak checkers pass as the test
+// framework's (goleak's isTestStack); goleak's own TestFind failed on it.
+func TestStackRunWaitAsGoTest(t *testing.T) {
+	var dump string
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		Run(t, "sub", func(*testing.T) {
+			buf := make([]byte, 1<<20)
+			dump = string(buf[:Stack(buf, true)])
+		})
+	}, nil)
+	if rs[0].Outcome != "pass" {
+		t.Fatalf("schedule: %+v", rs[0])
+	}
+	found := false
+	for _, block := range strings.Split(dump, "\n\n") {
+		lines := strings.Split(block, "\n")
+		if len(lines) < 4 || !strings.Contains(block, "TestStackRunWaitAsGoTest.func1(") || strings.Contains(lines[1], "func1.1(") {
+			continue
+		}
+		found = true
+		if !strings.Contains(lines[0], "[chan receive]:") || !strings.HasPrefix(lines[1], "testing.(*T).Run(") || !strings.Contains(lines[3], "TestStackRunWaitAsGoTest.func1(") {
+			t.Errorf("the test waiting for its subtest is not shown inside t.Run in state chan receive:\n%s", block)
+		}
+	}
+	if !found {
+		t.Errorf("no goroutine of the test waiting for its subtest in the dump:\n%s", dump)
+	}
+}
