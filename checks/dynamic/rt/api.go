@@ -33,6 +33,9 @@ func Go(f func()) {
 	if rep.mode == mSkip {
 		return
 	}
+	// call's frames: Go, then the function with the go statement (a
+	// dump names it in "created by", as go test's does).
+	rep.child.goPC = g.req.pcs[1]
 	go childMain(rep.child, f)
 }
 

@@ -11,6 +11,7 @@ import (
 
 type gstate struct {
 	id     int
+	goPC   uintptr       // the return address in the function whose go statement started it (0: none)
 	objs   []uintptr     // the channels of its pending select, for its Candidate
 	frames []string      // its Candidate's caller sites (callerSites), reused
 	objArr [4]uintptr    // objs' first room

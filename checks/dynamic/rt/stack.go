@@ -1,6 +1,10 @@
 package rt
 
-import "strings"
+import (
+	"runtime"
+	"strconv"
+	"strings"
+)
 
 // Stack replaces runtime.Stack: under control the dump leaves out the
 // tool's goroutines (the scheduler, its helpers, the driver), as
@@ -26,7 +30,7 @@ func Stack(buf []byte, all bool) int {
 					continue
 				}
 				if g := s.tab.lookup(id); g != nil {
-					block = asParked(block, g)
+					block = asCreated(asParked(block, g), g)
 				}
 			}
 		}
@@ -97,6 +101,11 @@ func asParked(block string, g *gstate) string {
 		// checkers know that stack (goleak's isTestStack) and pass it.
 		state = "chan receive"
 		rest = tRunFrame + "\n" + rest
+	case g.set == setBlocked && g.req.op == opParallel:
+		// A parallel subtest paused until its parent's function
+		// returns: go test shows it inside t.Parallel, receiving.
+		state = "chan receive"
+		rest = tParallelFrame + "\n" + rest
 	case g.set == setBlocked:
 		state = waitState(g.req.op)
 	}
@@ -106,6 +115,10 @@ func asParked(block string, g *gstate) string {
 // tRunFrame is the frame go test's t.Run has on top of a test goroutine
 // that waits for its subtest (function line, file line).
 const tRunFrame = "testing.(*T).Run(...)\n\ttesting/testing.go:0"
+
+// tParallelFrame is the frame go test's t.Parallel has on top of a
+// parallel subtest paused until its parent's function returns.
+const tParallelFrame = "testing.(*T).Parallel(...)\n\ttesting/testing.go:0"
 
 // waitState is the runtime's wait reason for a goroutine blocked at op.
 func waitState(op opKind) string {
@@ -132,4 +145,33 @@ func waitState(op opKind) string {
 		return "sleep"
 	}
 	return "runnable"
+}
+
+// asCreated rewrites the end of a controlled goroutine's part of a dump
+// when rt's Go started it: go test's ends with "created by F in goroutine
+// N" and the go statement's position, F the function with the go
+// statement; under control it ends with the tool's childMain frame and
+// "created by" rt's Go (leak checkers match on the creator: goleak's own
+// TestFind wants "created by go.uber.org/goleak.startBlockedG").
+//
+//go:norace
+func asCreated(block string, g *gstate) string {
+	if g.goPC == 0 {
+		return block
+	}
+	i := strings.Index(block, "\ncreated by "+rtPrefix+"Go in goroutine ")
+	if i < 0 {
+		return block
+	}
+	head, created := block[:i], block[i+1:]
+	line, _, _ := strings.Cut(created, "\n")
+	in := line[strings.Index(line, " in goroutine "):]
+	if j := strings.LastIndex(head, "\n"+rtPrefix+"childMain("); j >= 0 && strings.Count(head[:j], "\n") >= 2 {
+		head = head[:j] // its frame and file line; kept when it is the only one (not started)
+	}
+	fr, _ := runtime.CallersFrames([]uintptr{g.goPC}).Next()
+	if fr.Function == "" {
+		return block
+	}
+	return head + "\ncreated by " + fr.Function + in + "\n\t" + fr.File + ":" + strconv.Itoa(fr.Line) + " +0x0"
 }

@@ -106,3 +106,80 @@ func TestStackRunWaitAsGoTest(t *testing.T) {
 		t.Errorf("no goroutine of the test waiting for its subtest in the dump:\n%s", dump)
 	}
 }
+
+// TestStackCreatedByAsGoTest: a goroutine started by a go statement under
+// control ends its part of a dump as go test's does: "created by" the
+// function with the go statement, at its line, and no frame of the tool
+// (goleak's own TestFind wants "created by go.uber.org/goleak.startBlockedG").
+func TestStackCreatedByAsGoTest(t *testing.T) {
+	var dump string
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		started, done := make(chan struct{}), make(chan struct{})
+		startBlocked(started, done)
+		Recv(started)
+		buf := make([]byte, 1<<20)
+		dump = string(buf[:Stack(buf, true)])
+		Close(done)
+	}, nil)
+	if rs[0].Outcome != "pass" {
+		t.Fatalf("schedule: %+v", rs[0])
+	}
+	found := false
+	for _, block := range strings.Split(dump, "\n\n") {
+		if !strings.Contains(block, "[chan receive]") || !strings.Contains(block, "startBlocked") {
+			continue
+		}
+		found = true
+		if !strings.Contains(block, "\ncreated by github.com/interleave-dev/interleave/checks/dynamic/rt.startBlocked in goroutine ") ||
+			!strings.Contains(block, "stack_test.go:") || strings.Contains(block, "childMain(") {
+			t.Errorf("the goroutine's creator is not told as go test tells it:\n%s", block)
+		}
+	}
+	if !found {
+		t.Errorf("no started goroutine in the dump:\n%s", dump)
+	}
+}
+
+// startBlocked has the go statement TestStackCreatedByAsGoTest's dump names.
+//
+//go:noinline
+func startBlocked(started, done chan struct{}) {
+	Go(func() {
+		Close(started)
+		Recv(done)
+	})
+}
+
+// TestStackParallelAsGoTest: a parallel subtest paused until its parent's
+// function returns shows, in a dump taken under control, testing.(*T).Parallel
+// on top in state "chan receive", as under go test (goleak's own
+// TestVerifyParallel failed on it).
+func TestStackParallelAsGoTest(t *testing.T) {
+	var dump string
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		Run(t, "parent", func(t *testing.T) {
+			Run(t, "parallel", func(t *testing.T) { Parallel(t) })
+			Run(t, "serial", func(*testing.T) {
+				buf := make([]byte, 1<<20)
+				dump = string(buf[:Stack(buf, true)])
+			})
+		})
+	}, nil)
+	if rs[0].Outcome != "pass" {
+		t.Fatalf("schedule: %+v", rs[0])
+	}
+	found := false
+	for _, block := range strings.Split(dump, "\n\n") {
+		lines := strings.Split(block, "\n")
+		if len(lines) < 4 || !strings.Contains(block, "TestStackParallelAsGoTest.func1.1.1(") {
+			continue
+		}
+		found = true
+		if !strings.Contains(lines[0], "[chan receive]:") || !strings.HasPrefix(lines[1], "testing.(*T).Parallel(") {
+			t.Errorf("the paused parallel subtest is not shown inside t.Parallel in state chan receive:\n%s", block)
+		}
+	}
+	if !found {
+		t.Errorf("no paused parallel subtest in the dump:\n%s", dump)
+	}
+}
