@@ -81,16 +81,9 @@ func TestStackAsParked(t *testing.T) {
 // top, state "chan receive" — the stack leak checkers pass as the test
 // framework's (goleak's isTestStack); goleak's own TestFind failed on it.
 func TestStackRunWaitAsGoTest(t *testing.T) {
-	var dump string
-	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
-		Run(t, "sub", func(*testing.T) {
-			buf := make([]byte, 1<<20)
-			dump = string(buf[:Stack(buf, true)])
-		})
-	}, nil)
-	if rs[0].Outcome != "pass" {
-		t.Fatalf("schedule: %+v", rs[0])
-	}
+	dump := dumpUnderControl(t, func(t *testing.T, take func()) {
+		Run(t, "sub", func(*testing.T) { take() })
+	})
 	found := false
 	for _, block := range strings.Split(dump, "\n\n") {
 		lines := strings.Split(block, "\n")
@@ -112,18 +105,13 @@ func TestStackRunWaitAsGoTest(t *testing.T) {
 // function with the go statement, at its line, and no frame of the tool
 // (goleak's own TestFind wants "created by go.uber.org/goleak.startBlockedG").
 func TestStackCreatedByAsGoTest(t *testing.T) {
-	var dump string
-	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+	dump := dumpUnderControl(t, func(t *testing.T, take func()) {
 		started, done := make(chan struct{}), make(chan struct{})
 		startBlocked(started, done)
 		Recv(started)
-		buf := make([]byte, 1<<20)
-		dump = string(buf[:Stack(buf, true)])
+		take()
 		Close(done)
-	}, nil)
-	if rs[0].Outcome != "pass" {
-		t.Fatalf("schedule: %+v", rs[0])
-	}
+	})
 	found := false
 	for _, block := range strings.Split(dump, "\n\n") {
 		if !strings.Contains(block, "[chan receive]") || !strings.Contains(block, "startBlocked") {
@@ -155,19 +143,12 @@ func startBlocked(started, done chan struct{}) {
 // on top in state "chan receive", as under go test (goleak's own
 // TestVerifyParallel failed on it).
 func TestStackParallelAsGoTest(t *testing.T) {
-	var dump string
-	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+	dump := dumpUnderControl(t, func(t *testing.T, take func()) {
 		Run(t, "parent", func(t *testing.T) {
 			Run(t, "parallel", func(t *testing.T) { Parallel(t) })
-			Run(t, "serial", func(*testing.T) {
-				buf := make([]byte, 1<<20)
-				dump = string(buf[:Stack(buf, true)])
-			})
+			Run(t, "serial", func(*testing.T) { take() })
 		})
-	}, nil)
-	if rs[0].Outcome != "pass" {
-		t.Fatalf("schedule: %+v", rs[0])
-	}
+	})
 	found := false
 	for _, block := range strings.Split(dump, "\n\n") {
 		lines := strings.Split(block, "\n")
@@ -182,4 +163,22 @@ func TestStackParallelAsGoTest(t *testing.T) {
 	if !found {
 		t.Errorf("no paused parallel subtest in the dump:\n%s", dump)
 	}
+}
+
+// dumpUnderControl runs body as one controlled schedule, which must pass,
+// and returns the dump of every goroutine (Stack) taken where body calls
+// take.
+func dumpUnderControl(t *testing.T, body func(t *testing.T, take func())) string {
+	t.Helper()
+	var dump string
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		body(t, func() {
+			buf := make([]byte, 1<<20)
+			dump = string(buf[:Stack(buf, true)])
+		})
+	}, nil)
+	if rs[0].Outcome != "pass" {
+		t.Fatalf("schedule: %+v", rs[0])
+	}
+	return dump
 }
