@@ -6,6 +6,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,7 +47,8 @@ var realsuiteRTCases = []struct {
 	// scheduler's goroutines, and the workers it waits for get to run.
 	{pkg: "leakcheck", tests: []string{"TestVerifyNone", "TestFindOnly"}},
 	// A long but finite test is not a livelock.
-	{pkg: "bound", tests: []string{"TestManyTasks"}},
+	// (A schedule of it takes 0.3 s idle, more at load 10.)
+	{pkg: "bound", tests: []string{"TestManyTasks"}, budget: 4 * time.Second},
 	// Loops that spin until a timer fires let virtual time advance.
 	{pkg: "spin", tests: []string{"TestAtomicLoadLoop", "TestGoschedLoop", "TestSelectDefaultLoop", "TestClockLoop"}},
 	// A loop polling the clock for goroutines it just started lets them
@@ -162,6 +164,10 @@ func TestRealSuiteRuntimeModel(t *testing.T) {
 				t.Errorf("%s: false alarm %s at %v: %s (%s)", f.Test, f.Kind, f.Pos, f.Message, f.Labels())
 			}
 			for _, n := range res.Notes {
+				if loadNote(n) {
+					t.Logf("note (the machine's load): %s", n)
+					continue
+				}
 				t.Errorf("note: %s", n)
 			}
 			for _, name := range rc.plainLeak {
@@ -183,4 +189,13 @@ func TestRealSuiteRuntimeModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loadNote: does a note only say that a share of the budget ended while a
+// schedule or the test process was still busy, not seen hanging (a loaded
+// machine runs fewer schedules)? The test still wants a schedule run of
+// every test: a search too slow to run one fails it.
+func loadNote(n string) bool {
+	return strings.Contains(n, "stopped unfinished when the share of the budget") ||
+		strings.Contains(n, "was stopped at the end of its share of the budget") && strings.Contains(n, "not seen hanging")
 }

@@ -146,18 +146,37 @@ func (s *sched) reclaim() bool {
 //
 //go:norace
 func (s *sched) waitOutside(d time.Duration) bool {
+	return s.waitOutsideUntilVirtual(d, false)
+}
+
+// waitOutsideUntilVirtual is waitOutside; with untilVirtual it also stops
+// waiting, false, once the goroutines outside control are all blocked on
+// channels of code on the virtual clock with nothing else running
+// (virtualWait), looked at again while its pause is short: one running a
+// moment ago (testify's Eventually between two selects, its condition's
+// goroutine ending) has blocked since, and only the clock can wake it.
+// Without the second look each of Eventually's ticks waited its interval
+// of real time (5 s of 10 ms ticks: 2.6 s).
+//
+//go:norace
+func (s *sched) waitOutsideUntilVirtual(d time.Duration, untilVirtual bool) bool {
 	s.choices++ // what comes from outside control comes when the OS has it
 	start := monoNow()
 	if s.waitingOutside() {
 		defer s.realTimePassed(start)
 	}
 	pause := 20 * time.Microsecond
-	for {
+	for first := true; ; first = false {
 		if s.reclaim() || s.joinReady() {
 			return true
 		}
 		left := d - time.Since(start)
 		if left <= 0 {
+			return false
+		}
+		// A stack dump a look: only while the pause is short.
+		if untilVirtual && !first && pause < virtualLookPause && s.virtualWait() {
+			virtualLooks++
 			return false
 		}
 		if pause > left {
@@ -169,6 +188,14 @@ func (s *sched) waitOutside(d time.Duration) bool {
 		}
 	}
 }
+
+// virtualLookPause bounds waitOutsideUntilVirtual's second looks: at most
+// six stack dumps, in the first 2.6 ms of a wait.
+const virtualLookPause = 2 * time.Millisecond
+
+// virtualLooks counts the waits a second look at virtualWait ended, for
+// tests.
+var virtualLooks int
 
 // outsideSlice is how long a released goroutine may take to come back
 // before it is checked for blocking outside control; outsideWait is the

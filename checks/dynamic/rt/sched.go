@@ -637,7 +637,7 @@ func (s *sched) next() {
 			if wait > 0 && s.virtualWait() {
 				wait = 0 // only the program can wake them: the clock moves now
 			}
-			if s.waitOutside(wait) {
+			if s.waitOutsideUntilVirtual(wait, true) {
 				return
 			}
 		}
