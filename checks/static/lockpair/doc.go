@@ -39,7 +39,9 @@
 //     klog.OsExit(1): a
 //     hook that tests or importers may swap, documented as never
 //     returning; a variable a setter stores a caller's func in, or first
-//     holding a literal that returns, is followed past the call). One finding
+//     holding a literal that returns, is followed past the call), and a
+//     call of a function that ends every path in such a call (klog's
+//     FlushAndExit; exported ones carry the fact too). One finding
 //     per function and lock: the other exits that keep it are related
 //     positions. Nor is a lock of a value the function made (new(T),
 //     &T{}, a newX constructor) that never leaves it (not returned,

@@ -127,3 +127,91 @@ func (pc *passContext) exitHookCall(c *ssa.CallCommon) bool {
 	}
 	return pc.exitHooks[g]
 }
+
+// findHookExits returns the functions and methods of this package that
+// never return because every path from their entry reaches a call that
+// does not return — through an exit hook (klog's FlushAndExit ends in
+// OsExit(code)), to a function ctrlflow or an imported fact says never
+// returns, or to another such function of the package — before any
+// return. ctrlflow does not follow calls of func values, so it says these
+// return. A function with a recover block is left out (a deferred
+// recover may turn a panic into a return).
+func (pc *passContext) findHookExits(ssainfo *buildssa.SSA) map[*types.Func]bool {
+	exits := map[*types.Func]bool{}
+	if len(pc.exitHooks) == 0 && !importsHooks(pc) {
+		return exits
+	}
+	var fns []*ssa.Function
+	for _, fn := range ssainfo.SrcFuncs {
+		if obj, ok := fn.Object().(*types.Func); ok && len(fn.Blocks) > 0 && fn.Recover == nil && !(pc.cfgs != nil && pc.cfgs.NoReturn(obj)) {
+			fns = append(fns, fn)
+		}
+	}
+	ends := func(c *ssa.CallCommon) bool {
+		if callee := c.StaticCallee(); callee != nil {
+			obj, ok := callee.Object().(*types.Func)
+			if !ok {
+				return false
+			}
+			if exits[obj] || pc.cfgs != nil && pc.cfgs.NoReturn(obj) {
+				return true
+			}
+			return obj.Pkg() != nil && obj.Pkg() != pc.pass.Pkg && pc.pass.ImportObjectFact(obj, new(noReturnFact))
+		}
+		return pc.exitHookCall(c)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range fns {
+			obj := fn.Object().(*types.Func)
+			if !exits[obj] && !returnsPast(fn, ends) {
+				exits[obj] = true
+				changed = true
+			}
+		}
+	}
+	return exits
+}
+
+// importsHooks reports whether a dependency exported noReturnFact (for
+// an exit hook, or a function that ends in one or never returns).
+func importsHooks(pc *passContext) bool {
+	for _, f := range pc.pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*noReturnFact); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsPast reports whether a path from fn's entry reaches a return
+// without passing a call for which ends holds.
+func returnsPast(fn *ssa.Function, ends func(*ssa.CallCommon) bool) bool {
+	seen := make([]bool, len(fn.Blocks))
+	stack := []*ssa.BasicBlock{fn.Blocks[0]}
+	seen[0] = true
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		stopped := false
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && ends(call.Common()) {
+				stopped = true
+				break
+			}
+			if _, ok := instr.(*ssa.Return); ok {
+				return true
+			}
+		}
+		if stopped {
+			continue
+		}
+		for _, succ := range b.Succs {
+			if !seen[succ.Index] {
+				seen[succ.Index] = true
+				stack = append(stack, succ)
+			}
+		}
+	}
+	return false
+}

@@ -68,12 +68,18 @@ func (*noReturnFact) AFact() {}
 func (*noReturnFact) String() string { return "noreturn" }
 
 // exportNoReturn exports noReturnFact for the package's exported
-// functions that ctrlflow finds never return.
-func exportNoReturn(pass *analysis.Pass, cfgs *ctrlflow.CFGs) {
+// functions that ctrlflow finds never return, and for its exported
+// functions and methods that end every path in an exit hook (hookExits).
+func exportNoReturn(pass *analysis.Pass, cfgs *ctrlflow.CFGs, hookExits map[*types.Func]bool) {
 	scope := pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		fn, ok := scope.Lookup(name).(*types.Func)
-		if ok && fn.Exported() && cfgs.NoReturn(fn) {
+		if ok && fn.Exported() && cfgs.NoReturn(fn) && !hookExits[fn] {
+			pass.ExportObjectFact(fn, &noReturnFact{})
+		}
+	}
+	for fn := range hookExits {
+		if fn.Exported() {
 			pass.ExportObjectFact(fn, &noReturnFact{})
 		}
 	}

@@ -104,6 +104,7 @@ type passContext struct {
 	enums     map[*types.Named][]string // enumConsts by type
 	signals   map[string]bool           // lock classes a handed-over callback releases; nil until asked
 	exitHooks map[*ssa.Global]bool      // func variables that only hold non-returning functions (exithook.go)
+	hookExits map[*types.Func]bool      // functions that end every path in an exit hook (exithook.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -111,18 +112,20 @@ func run(pass *analysis.Pass) (any, error) {
 	// Fast path: no sync import and no lock facts from dependencies means
 	// no lock operation to follow.
 	cfgs := pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)
-	exportNoReturn(pass, cfgs) // for exit hooks of importers (exithook.go)
+	pc := &passContext{pass: pass, cfgs: cfgs}
+	// Before the fast path: a package without locks may define the exit
+	// hooks and the functions ending in them that importers call.
+	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	pc.exitHooks = pc.findExitHooks(ssainfo)
+	pc.hookExits = pc.findHookExits(ssainfo)
+	exportNoReturn(pass, cfgs, pc.hookExits) // for importers' calls and exit hooks (exithook.go)
 	if !lockset.UsesLocks(pass.Pkg) && !hasLockFacts(pass) {
 		return res, nil
 	}
-	pc := &passContext{
-		pass:      pass,
-		cfgs:      cfgs,
-		calls:     map[token.Pos]*ast.CallExpr{},
-		summaries: map[*ssa.Function]*summary{},
-		busy:      map[*ssa.Function]bool{},
-		walkers:   map[*ssa.Function]*walker{},
-	}
+	pc.calls = map[token.Pos]*ast.CallExpr{}
+	pc.summaries = map[*ssa.Function]*summary{}
+	pc.busy = map[*ssa.Function]bool{}
+	pc.walkers = map[*ssa.Function]*walker{}
 	// Index call expressions so messages quote operands as written.
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	for n := range ins.PreorderSeq((*ast.CallExpr)(nil)) {
@@ -130,8 +133,6 @@ func run(pass *analysis.Pass) (any, error) {
 		pc.calls[call.Lparen] = call
 	}
 
-	ssainfo := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
-	pc.exitHooks = pc.findExitHooks(ssainfo)
 	// Walk every source function once, callees first through summaryOf.
 	funcs := ssainfo.SrcFuncs
 	for _, fn := range funcs {
@@ -242,8 +243,14 @@ func (pc *passContext) summaryOf(fn *ssa.Function) (s *summary, known bool) {
 	return f.summary(), true
 }
 
+// noReturn reports whether a call of fn never returns: ctrlflow says so,
+// or it ends every path in an exit hook (this package's, or another's
+// that exported noReturnFact for it: klog.FlushAndExit).
 func (pc *passContext) noReturn(fn *types.Func) bool {
-	return pc.cfgs != nil && pc.cfgs.NoReturn(fn)
+	if pc.cfgs != nil && pc.cfgs.NoReturn(fn) || pc.hookExits[fn] {
+		return true
+	}
+	return fn.Pkg() != nil && fn.Pkg() != pc.pass.Pkg && pc.pass.ImportObjectFact(fn, new(noReturnFact))
 }
 
 // receiverText is the source text of the receiver of the method call

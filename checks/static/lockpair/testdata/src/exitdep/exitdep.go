@@ -15,3 +15,17 @@ var Exit = os.Exit
 
 // Notify is a hook whose value returns.
 var Notify = Warn
+
+// FlushAndExit ends every path in the exit hook: it never returns.
+func FlushAndExit(code int) {
+	println("flush")
+	Exit(code)
+}
+
+// MaybeExit returns when code is 0.
+func MaybeExit(code int) {
+	if code == 0 {
+		return
+	}
+	Exit(code)
+}

@@ -78,3 +78,62 @@ func (l *logger) outputNotify(fatal bool) {
 	}
 	l.mu.Unlock() // want `l.mu unlocked but not held: it was already released at line 76 on this path`
 }
+
+// fatalf ends every path in OsExit: a call of it ends the path.
+func fatalf(format string) {
+	println(format)
+	OsExit(1)
+}
+
+// fatalfDeep ends every path in fatalf.
+func fatalfDeep(format string) {
+	if format == "" {
+		fatalf("empty")
+	}
+	fatalf(format)
+}
+
+// maybeExit returns when code is 0.
+func maybeExit(code int) {
+	if code != 0 {
+		OsExit(code)
+	}
+}
+
+func (l *logger) outputFatalf(fatal bool) {
+	l.mu.Lock()
+	if fatal {
+		l.mu.Unlock()
+		fatalfDeep("fatal")
+	}
+	l.mu.Unlock()
+}
+
+// outputFlushAndExit: klog.FlushAndExit, another package's function that
+// ends in its exit hook.
+func (l *logger) outputFlushAndExit(fatal bool) {
+	l.mu.Lock()
+	if fatal {
+		l.mu.Unlock()
+		exitdep.FlushAndExit(1)
+	}
+	l.mu.Unlock()
+}
+
+func (l *logger) outputMaybe(fatal bool) {
+	l.mu.Lock()
+	if fatal {
+		l.mu.Unlock()
+		maybeExit(1)
+	}
+	l.mu.Unlock() // want `l.mu unlocked but not held: it was already released at line \d+ on this path`
+}
+
+func (l *logger) outputMaybeDep(fatal bool) {
+	l.mu.Lock()
+	if fatal {
+		l.mu.Unlock()
+		exitdep.MaybeExit(1)
+	}
+	l.mu.Unlock() // want `l.mu unlocked but not held: it was already released at line \d+ on this path`
+}
