@@ -431,3 +431,53 @@ func TestOutsideTicksEndWhenBlocked(t *testing.T) {
 		t.Errorf("no wait of %d ticks ended at a second look: each waited its interval of real time", ticks)
 	}
 }
+
+// TestArrivalBeforeOutsideLook: the test goroutine computes past the
+// scheduler's first wait, then panics; it exits (an arrival) and then
+// waits for the schedule's end on a channel, and the scheduler's look at
+// the goroutines (beforeOutsideLook holds it until then) finds it blocked.
+// That is an arrival, not a goroutine outside control: the schedule ends
+// on the panic with no decision for the other goroutine, ready to send. Taken for one
+// (rt's TestChanLenEitherOrder, 1 in 300 at load), the recording had a
+// decision more than its replay, which diverged.
+func TestArrivalBeforeOutsideLook(t *testing.T) {
+	var once atomic.Bool
+	beforeOutsideLook = func(g *gstate) { waitArrivedBlocked(g, &once) }
+	t.Cleanup(func() { beforeOutsideLook = nil })
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: PlainStrategy, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		ready, out := make(chan int), make(chan int, 1)
+		Go(func() {
+			Recv(ready)
+			Send(out, 1)
+		})
+		Gosched() // the sender parks at its Recv
+		Close(ready)
+		for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); {
+		}
+		panic("boom")
+	}, nil)
+	if len(rs) != 1 || rs[0].Outcome != "panic" {
+		t.Fatalf("want the panic, got %+v", rs)
+	}
+	if !once.Load() {
+		t.Fatal("the scheduler never looked whether the test goroutine was outside control")
+	}
+	ds := rs[0].Decisions
+	if last := ds[len(ds)-1]; last.G != 0 || last.Op != "close" {
+		t.Errorf("the last decision is %+v, want the test goroutine's close: another goroutine ran after the test goroutine had exited", last)
+	}
+}
+
+// waitArrivedBlocked, the first time it runs for the test goroutine, waits
+// until it has arrived and then until it blocks.
+//
+//go:norace
+func waitArrivedBlocked(g *gstate, once *atomic.Bool) {
+	if g.id != 0 || once.Swap(true) {
+		return
+	}
+	for i := 0; i < 2000 && g.arrSeq == g.arrSeen; i++ {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // it waits for the schedule's end meanwhile
+}

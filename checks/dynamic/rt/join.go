@@ -526,6 +526,9 @@ func (s *sched) awaitSlice(g *gstate) uint32 {
 		if joinSeq != seenJ {
 			seenJ = joinSeq
 			if s.blockedOutside(g) {
+				if v := g.arrSeq; v != g.arrSeen {
+					return v // arrived before the dump (await)
+				}
 				g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
 				g.outside = true
 				return g.arrSeen

@@ -495,6 +495,9 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 			runtime.Gosched()
 		}
 		if s.blockedOutside(g) {
+			if v = g.arrSeq; v != g.arrSeen {
+				return v, true // arrived before the dump (see below)
+			}
 			g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
 			return 0, false
 		}
@@ -510,7 +513,18 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 	cpu0, _ := cpuNow()
 	step := outsideSlice
 	for {
+		if beforeOutsideLook != nil {
+			beforeOutsideLook(g)
+		}
 		if s.blockedOutside(g) {
+			// It may have arrived after the last look and blocked since
+			// (a panicking test's g0 exits, then waits for the schedule's
+			// end on a channel): an arrival, not a goroutine outside
+			// control. Taken for one, the schedule went on with another
+			// goroutine at a decision a replay did not make.
+			if v = g.arrSeq; v != g.arrSeen {
+				return v, true
+			}
 			g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
 			g.wentOutside = s.lastVirtual
 			return 0, false
@@ -534,6 +548,10 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 		}
 	}
 }
+
+// beforeOutsideLook, when set (by tests), runs before await looks whether
+// the goroutine it waits for is blocked outside control.
+var beforeOutsideLook func(g *gstate)
 
 //go:norace
 func (s *sched) arrived(g *gstate) {
