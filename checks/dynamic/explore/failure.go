@@ -685,10 +685,12 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if s.opts.Runs > 1 {
 		sched.Runs, sched.Version = s.opts.Runs, rt.ScheduleVersionRepro
 	}
-	if bound := cmp.Or(f.maxSteps, s.opts.MaxSteps); s.opts.MaxSteps > 0 || bound > 0 && bound != rt.DefaultMaxSteps {
+	if bound := cmp.Or(f.maxSteps, s.opts.MaxSteps); s.opts.MaxSteps > 0 || bound > rt.DefaultMaxSteps && f.longest() >= rt.DefaultMaxSteps {
 		// The bound it ran under (the unperturbed schedule's, or one
 		// raised for a long test: steps.go), so that its replay and
-		// shrinking have the same.
+		// shrinking have the same. A schedule shorter than the default
+		// (and the earlier ones of its process) replays the same under
+		// the default: its file stays as it was.
 		sched.MaxSteps, sched.Version = bound, rt.ScheduleVersionRepro
 	}
 	if s.opts.TestTimeout > 0 {
@@ -868,6 +870,16 @@ func (f *failure) priorRuns(test string, n int) []rt.Prior {
 		}
 	}
 	return ps
+}
+
+// longest is the most steps its schedule or an earlier one of its process
+// took: whether the step bound they ran under matters to its replay.
+func (f *failure) longest() int {
+	n := len(f.decisions)
+	for _, r := range f.prior {
+		n = max(n, r.Steps, len(r.Decisions))
+	}
+	return n
 }
 
 // afterEarlier is the label of f replayed after its last n earlier
