@@ -107,10 +107,12 @@ type TestRun struct {
 	NoChoice bool `json:"noChoice,omitempty"`
 	// StepBound counts its schedules the step bound stopped (inconclusive);
 	// PlainSteps is the scheduling steps its unperturbed schedule took,
-	// MostSteps the most a schedule of it took that the bound did not stop.
+	// MostSteps the most a schedule of it took that the bound did not stop,
+	// MaxSteps the step bound of its schedules after the unperturbed one.
 	StepBound  int `json:"stepBound,omitempty"`
 	PlainSteps int `json:"plainSteps,omitempty"`
 	MostSteps  int `json:"mostSteps,omitempty"`
+	MaxSteps   int `json:"maxSteps,omitempty"`
 }
 
 // Writer renders a Report in one format.

@@ -652,7 +652,7 @@ func TestRunTestPastDefaultBound(t *testing.T) {
 		if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "longrun_test.go:45: total = 15000, want 30000") {
 			t.Errorf("finding %s %q, want the lost update at longrun_test.go:45", fd.Kind, fd.Message)
 		}
-		if len(rep.Tests) != 1 || rep.Tests[0].PlainSteps <= rt.DefaultMaxSteps || rep.Tests[0].StepBound != 0 {
+		if len(rep.Tests) != 1 || rep.Tests[0].PlainSteps <= rt.DefaultMaxSteps || rep.Tests[0].MaxSteps != 2*rep.Tests[0].PlainSteps || rep.Tests[0].StepBound != 0 {
 			t.Errorf("tests %+v, want the unperturbed schedule past %d steps and no schedule at the bound", rep.Tests, rt.DefaultMaxSteps)
 		}
 		line, ok := strings.CutPrefix(fd.Replay, "interleave ")
