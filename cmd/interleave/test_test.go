@@ -612,7 +612,7 @@ func TestRunTestStepBoundNoted(t *testing.T) {
 }
 
 // TestRunTestPastDefaultBound: TestLongThenLost's unperturbed schedule
-// takes about 30,000 scheduling steps, more than rt.DefaultMaxSteps, and
+// takes about 22,000 scheduling steps, more than rt.DefaultMaxSteps, and
 // its lost update comes only after them. Its unperturbed schedule has
 // explore.PlainMaxSteps, the others twice what it took: the lost update is
 // reported (exit 1) and its printed replay line reproduces it under the
@@ -644,12 +644,12 @@ func TestRunTestPastDefaultBound(t *testing.T) {
 	}
 	t.Run("TestLongThenLost", func(t *testing.T) {
 		t.Parallel()
-		code, rep, stderr := search(t, "TestLongThenLost", 20)
+		code, rep, stderr := search(t, "TestLongThenLost", 10)
 		if code != exitFindings || len(rep.Findings) != 1 {
 			t.Fatalf("exit %d with %d findings, want %d with the lost update; notes %q\nstderr:\n%s", code, len(rep.Findings), exitFindings, rep.Notes, stderr)
 		}
 		fd := rep.Findings[0]
-		if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "longrun_test.go:45: total = 15000, want 30000") {
+		if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "longrun_test.go:45: total = 11000, want 22000") {
 			t.Errorf("finding %s %q, want the lost update at longrun_test.go:45", fd.Kind, fd.Message)
 		}
 		if len(rep.Tests) != 1 || rep.Tests[0].PlainSteps <= rt.DefaultMaxSteps || rep.Tests[0].MaxSteps != 2*rep.Tests[0].PlainSteps || rep.Tests[0].StepBound != 0 {

@@ -1,6 +1,6 @@
 // Package longrun is two tests past the default step bound (20,000
-// scheduling steps). TestLongThenLost counts to 30,000 under a lock
-// (about 30,000 steps) and only then has its bug, a lost update between
+// scheduling steps). TestLongThenLost counts to 11,000 under a lock
+// (about 22,000 steps) and only then has its bug, a lost update between
 // two goroutines: a search bound to 20,000 steps never reaches it.
 // TestPingPong never ends: two goroutines pass a value back and forth for
 // ever while the test waits for them, which only the step bound stops.
@@ -19,7 +19,7 @@ func TestLongThenLost(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range 7500 {
+			for range 5500 {
 				mu.Lock()
 				n++
 				mu.Unlock()
