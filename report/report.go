@@ -105,6 +105,14 @@ type TestRun struct {
 	// NoChoice: its unperturbed run had no choice another schedule could
 	// change (one goroutine throughout), so it was not searched further.
 	NoChoice bool `json:"noChoice,omitempty"`
+	// StepBound counts its schedules the step bound stopped (inconclusive);
+	// PlainSteps is the scheduling steps its unperturbed schedule took,
+	// MostSteps the most a schedule of it took that the bound did not stop,
+	// MaxSteps the step bound of its schedules after the unperturbed one.
+	StepBound  int `json:"stepBound,omitempty"`
+	PlainSteps int `json:"plainSteps,omitempty"`
+	MostSteps  int `json:"mostSteps,omitempty"`
+	MaxSteps   int `json:"maxSteps,omitempty"`
 }
 
 // Writer renders a Report in one format.

@@ -42,6 +42,7 @@ var actionInputList = []actionInput{
 	{"disable", ""},
 	{"tags", ""},
 	{"workers", "0"},
+	{"max-steps", ""}, // "": .interleave.yaml's, else the search's per test
 	{"seed", ""},
 	{"shard", ""},
 	{"packages", "./..."},
@@ -84,6 +85,7 @@ type actionInputs struct {
 	Disable    []string
 	Tags       []string
 	Workers    int      // 0: GOMAXPROCS
+	MaxSteps   int      // 0: .interleave.yaml's, else the search's per test
 	Seed       int64    // 0: pr derives it from the commits
 	Shard      string   // i/n
 	Packages   []string // patterns relative to WorkDir; nil means all
@@ -197,6 +199,13 @@ func parseActionInputs(getenv func(string) string) (*actionInputs, error) {
 	} else {
 		in.Workers = w
 	}
+	if v := get("max-steps"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			bad("max-steps", "%q is not a number of scheduling steps: use a positive integer (such as 500000), or leave it empty for the default", v)
+		}
+		in.MaxSteps = n
+	}
 	if seed := get("seed"); seed != "" {
 		v, err := strconv.ParseInt(seed, 10, 64)
 		if err != nil || v < 1 {
@@ -296,7 +305,7 @@ func (in *actionInputs) config(files actionFiles) prjob.Config {
 	}
 	c.Strategy = strings.Join(in.Strategies, ",")
 	c.Enable, c.Disable, c.Tags = in.Enable, in.Disable, in.Tags
-	c.Workers, c.Seed, c.Verbose = in.Workers, in.Seed, in.Verbose
+	c.Workers, c.MaxSteps, c.Seed, c.Verbose = in.Workers, in.MaxSteps, in.Seed, in.Verbose
 	c.Packages = in.Packages
 	c.Format, c.Output = "json", files.report
 	if in.Shard != "" {

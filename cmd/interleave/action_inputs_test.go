@@ -42,7 +42,7 @@ func TestParseActionInputsDefaults(t *testing.T) {
 	}
 	if in.Budget != prjob.DefaultBudget || in.FailOn != prjob.DefaultFailOn || in.Scope != prjob.DefaultScope || in.Race != prjob.DefaultRace || !in.Comment ||
 		in.SARIFFile != "interleave.sarif" || in.WorkDir != "." || in.Packages != nil || in.Shard != "" ||
-		len(in.Reports) != 0 || in.Strategies != nil || in.Seed != 0 || in.PRNumber != 0 || in.Workers != 0 ||
+		len(in.Reports) != 0 || in.Strategies != nil || in.Seed != 0 || in.PRNumber != 0 || in.Workers != 0 || in.MaxSteps != 0 ||
 		in.Enable != nil || in.Disable != nil || in.Tags != nil || in.Verbose || in.GenBudget != "auto" {
 		t.Errorf("defaults: %+v", in)
 	}
@@ -73,6 +73,7 @@ func TestParseActionInputsFromEnvironment(t *testing.T) {
 		"INPUT_DISABLE":           "IL1001, IL2001",
 		"INPUT_TAGS":              "integration,linux",
 		"INPUT_WORKERS":           "3",
+		"INPUT_MAX_STEPS":         "500000",
 		"INPUT_VERBOSE":           "true",
 		"INPUT_PACKAGES":          "./a/...\n./b",
 		"INPUT_COMMENT":           "False",
@@ -90,7 +91,7 @@ func TestParseActionInputsFromEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	if strings.Join(in.Strategies, ",") != "random" || in.Race || strings.Join(in.Enable, ",") != "all" || strings.Join(in.Disable, ",") != "IL1001,IL2001" ||
-		strings.Join(in.Tags, ",") != "integration,linux" || in.Workers != 3 || !in.Verbose {
+		strings.Join(in.Tags, ",") != "integration,linux" || in.Workers != 3 || in.MaxSteps != 500000 || !in.Verbose {
 		t.Errorf("got %+v", in)
 	}
 	if in.Token != "tok" || in.FailOn != "error" || in.SARIFFile != "out/x.sarif" || in.WorkDir != "sub" ||
@@ -119,6 +120,8 @@ func TestParseActionInputsBad(t *testing.T) {
 		{map[string]string{"INPUT_TAGS": "a b,c;d"}, `input tags: "c;d" is not a build tag`},
 		{map[string]string{"INPUT_WORKERS": "-1"}, `input workers: "-1" is not a number of workers`},
 		{map[string]string{"INPUT_WORKERS": "many"}, `input workers: "many" is not a number of workers`},
+		{map[string]string{"INPUT_MAX_STEPS": "0"}, `input max-steps: "0" is not a number of scheduling steps: use a positive integer`},
+		{map[string]string{"INPUT_MAX_STEPS": "1e6"}, `input max-steps: "1e6" is not a number of scheduling steps`},
 		{map[string]string{"INPUT_PACKAGES": "../x"}, `input packages: "../x" is not a relative package pattern`},
 		{map[string]string{"INPUT_PACKAGES": "./a/../../x"}, `input packages: "./a/../../x" is not a relative package pattern`},
 		{map[string]string{"INPUT_PACKAGES": "example.com/m"}, `input packages: "example.com/m" is not a relative package pattern`},
@@ -236,7 +239,7 @@ func TestActionPRFlagsCovered(t *testing.T) {
 	in := &actionInputs{
 		Base: "origin/main", Budget: 90 * time.Second, FailOn: "note", Scope: "all", Run: "^TestA$",
 		Strategies: []string{explore.Strategies[0]}, Race: !prjob.DefaultRace, Enable: []string{"all"}, Disable: []string{"IL1001"},
-		Tags: []string{"integration"}, Workers: 3, Seed: 42, Verbose: true, GenBudget: "1m", Packages: []string{"./a/..."},
+		Tags: []string{"integration"}, Workers: 3, MaxSteps: 500000, Seed: 42, Verbose: true, GenBudget: "1m", Packages: []string{"./a/..."},
 	}
 	files := actionFiles{report: "r.json", sarif: "r.sarif", summary: "s.md"}
 	set := map[string]bool{}

@@ -83,7 +83,7 @@ func configTest(env *cliEnv, args []string) int {
 	for _, n := range opts.notes {
 		fmt.Fprintf(env.stdout, "note: %s\n", n)
 	}
-	c := prjob.Config{Budget: opts.budget, Exclude: opts.exclude, Ignore: opts.ignore}
+	c := prjob.Config{Budget: opts.budget, MaxSteps: opts.maxSteps, Exclude: opts.exclude, Ignore: opts.ignore}
 	if opts.run != "" {
 		c.Run = rt.MustParseRun(opts.run)
 	}

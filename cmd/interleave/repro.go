@@ -101,7 +101,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
 	fs.IntVar(&opts.runs, "runs", 0, "Run the test `n` times in a row in each schedule, as go test -count=n does in one process (default: as the log shows, else 1)")
-	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop a schedule after `n` scheduling steps, inconclusive (default %d; a test that needs more ends at it in every schedule: repro says so and exits 6)", rt.DefaultMaxSteps))
+	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop every schedule after `n` scheduling steps, inconclusive (default: %d for the unperturbed schedule, then twice the steps it took, at least %d; a test that needs more ends at it in every schedule: repro says so and exits 6)", explore.PlainMaxSteps, rt.DefaultMaxSteps))
 	fs.IntVar(&opts.drift, "line-drift", defaultDrift, "Accept the log's frames up to `n` lines away, in the same functions, and a test's failure message logged up to n lines away in the same file (a log from another commit than this checkout; 0: only the log's lines)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {
@@ -316,14 +316,17 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 	// Schedules stopped by the step bound say nothing either way: a
 	// search where every one did is inconclusive, not a miss.
 	bounded := 0
+	at, bound := fmt.Sprintf("%d scheduling steps", cmp.Or(opts.maxSteps, rt.DefaultMaxSteps)), cmp.Or(opts.maxSteps, rt.DefaultMaxSteps)
 	for _, ts := range st.Tests {
 		bounded += ts.StepBound
+		if ts.StepBound > 0 {
+			at, bound = prjob.StepBoundOf(ts, opts.maxSteps)
+		}
 	}
-	bound := cmp.Or(opts.maxSteps, rt.DefaultMaxSteps)
 	allBounded := match == nil && bounded > 0 && bounded >= st.Schedules
 	var boundNote string
 	if match == nil && bounded > 0 {
-		boundNote = fmt.Sprintf("%d of %d schedules of %s stopped at the step bound (%d scheduling steps) before the test ended: inconclusive, neither the log's failure nor a pass", bounded, st.Schedules, f.Test, bound)
+		boundNote = fmt.Sprintf("%d of %d schedules of %s stopped at the step bound (%s) before the test ended: inconclusive, neither the log's failure nor a pass", bounded, st.Schedules, f.Test, at)
 		if allBounded {
 			boundNote += fmt.Sprintf("; the test needs more steps than that (try -max-steps %d)", 10*bound)
 		}
@@ -354,7 +357,7 @@ func runRepro(ctx context.Context, env *cliEnv, opts reproOptions) int {
 		say("%s", boundNote)
 	}
 	if allBounded {
-		say("inconclusive: step bound: every one of the %d schedules stopped at %d scheduling steps before the test ended, so none could show the log's %s", st.Schedules, bound, f.Kind)
+		say("inconclusive: step bound: every one of the %d schedules stopped at the step bound (%s) before the test ended, so none could show the log's %s", st.Schedules, at, f.Kind)
 		return exitReproBounded
 	}
 	if match == nil && valuesNear > 0 {

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/testctx"
 	"github.com/interleave-dev/interleave/report"
 )
@@ -607,4 +609,71 @@ func TestRunTestStepBoundNoted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunTestPastDefaultBound: TestLongThenLost's unperturbed schedule
+// takes about 22,000 scheduling steps, more than rt.DefaultMaxSteps, and
+// its lost update comes only after them. Its unperturbed schedule has
+// explore.PlainMaxSteps, the others twice what it took: the lost update is
+// reported (exit 1) and its printed replay line reproduces it under the
+// bound its schedule records. Before, every schedule stopped at 20,000
+// steps: 0 findings, exit 0, a step-bound note. TestPingPong never ends:
+// it is still stopped, inconclusive, its unperturbed schedule at
+// PlainMaxSteps and the others at the default.
+func TestRunTestPastDefaultBound(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "test", "longrun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(t *testing.T, test string, count int) (int, report.JSONReport, string) {
+		var stdout, stderr bytes.Buffer
+		env := &cliEnv{stdout: &stdout, stderr: &stderr, dir: dir}
+		// Ended by -count with one worker: the same schedules on any
+		// machine; the budget is only a guard.
+		args := []string{"test", "-run", "^" + test + "$", "-count", strconv.Itoa(count), "-workers", "1", "-budget", "5m", "-seed", "1", "-race=false", "-format", "json", "-schedules", t.TempDir(), "."}
+		code := runMain(testctx.New(t), env, args)
+		var rep report.JSONReport
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("stdout is not a JSON report: %v\n%s", err, stdout.String())
+		}
+		return code, rep, stderr.String()
+	}
+	t.Run("TestLongThenLost", func(t *testing.T) {
+		t.Parallel()
+		code, rep, stderr := search(t, "TestLongThenLost", 10)
+		if code != exitFindings || len(rep.Findings) != 1 {
+			t.Fatalf("exit %d with %d findings, want %d with the lost update; notes %q\nstderr:\n%s", code, len(rep.Findings), exitFindings, rep.Notes, stderr)
+		}
+		fd := rep.Findings[0]
+		if fd.Kind != checks.TestFailure || !strings.Contains(fd.Message, "longrun_test.go:45: total = 11000, want 22000") {
+			t.Errorf("finding %s %q, want the lost update at longrun_test.go:45", fd.Kind, fd.Message)
+		}
+		if len(rep.Tests) != 1 || rep.Tests[0].PlainSteps <= rt.DefaultMaxSteps || rep.Tests[0].MaxSteps != 2*rep.Tests[0].PlainSteps || rep.Tests[0].StepBound != 0 {
+			t.Errorf("tests %+v, want the unperturbed schedule past %d steps and no schedule at the bound", rep.Tests, rt.DefaultMaxSteps)
+		}
+		line, ok := strings.CutPrefix(fd.Replay, "interleave ")
+		if !ok {
+			t.Fatalf("replay line %q", fd.Replay)
+		}
+		rcode, rout := replayIn(t, dir, strings.Fields(line)[1:])
+		if rcode != exitFindings || !strings.Contains(rout, "REPRODUCED") || !strings.Contains(rout, fmt.Sprintf("step bound %d", 2*rep.Tests[0].PlainSteps)) {
+			t.Errorf("%s: code %d, want %d (reproduced, step bound %d):\n%s", fd.Replay, rcode, exitFindings, 2*rep.Tests[0].PlainSteps, rout)
+		}
+	})
+	t.Run("TestPingPong", func(t *testing.T) {
+		t.Parallel()
+		code, rep, stderr := search(t, "TestPingPong", 2)
+		if code != exitOK || len(rep.Findings) != 0 {
+			t.Fatalf("exit %d with %d findings, want %d and none\nstderr:\n%s", code, len(rep.Findings), exitOK, stderr)
+		}
+		want := fmt.Sprintf("TestPingPong: 3 of 3 schedules stopped at the step bound (%d scheduling steps, the unperturbed one at %d) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps %d)",
+			rt.DefaultMaxSteps, explore.PlainMaxSteps, 10*explore.PlainMaxSteps)
+		if !slices.Contains(rep.Notes, want) {
+			t.Errorf("notes %q, want %q", rep.Notes, want)
+		}
+	})
 }

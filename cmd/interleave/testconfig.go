@@ -17,7 +17,7 @@ import (
 
 // testUses are the config file's settings interleave test applies; the
 // others say why not (testUnused).
-var testUses = []string{"exclude", "budget", "tests.run", "tests.skip", "tags", "ignore"}
+var testUses = []string{"exclude", "budget", "max-steps", "tests.run", "tests.skip", "tags", "ignore"}
 
 // testUnused says why test leaves a setting of the file alone.
 var testUnused = map[string]string{
@@ -34,7 +34,7 @@ func applyTestFile(env *cliEnv, fs *flag.FlagSet, opts *testOptions) (prjob.Sour
 	if err != nil {
 		return nil, nil, err
 	}
-	c := prjob.Config{Budget: opts.budget, Exclude: opts.exclude, Tags: opts.tags}
+	c := prjob.Config{Budget: opts.budget, MaxSteps: opts.maxSteps, Exclude: opts.exclude, Tags: opts.tags}
 	if opts.run != "" {
 		c.Run = rt.MustParseRun(opts.run) // checked by parseTestFlags
 	}
@@ -57,7 +57,7 @@ func applyTestFile(env *cliEnv, fs *flag.FlagSet, opts *testOptions) (prjob.Sour
 		src["budget"] = "default (" + src["budget"] + " sets 0: pr only)"
 		c.Budget = opts.budget
 	}
-	opts.budget, opts.exclude, opts.ignore, opts.tags = c.Budget, c.Exclude, c.Ignore, c.Tags
+	opts.budget, opts.maxSteps, opts.exclude, opts.ignore, opts.tags = c.Budget, c.MaxSteps, c.Exclude, c.Ignore, c.Tags
 	opts.run, opts.skip = "", ""
 	if c.Run != nil {
 		opts.run = c.Run.String()

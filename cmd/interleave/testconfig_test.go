@@ -211,3 +211,26 @@ func TestTestConfigTags(t *testing.T) {
 		t.Errorf("-tags '': exit %d, want no finding: %s", code, stderr)
 	}
 }
+
+// TestTestConfigMaxSteps: interleave test takes max-steps from the file,
+// under its own -max-steps, and config test says which.
+func TestTestConfigMaxSteps(t *testing.T) {
+	root := testModule(t, "max-steps: 500000\n")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{"max-steps      500000", ".interleave.yaml:1"}},
+		{[]string{"-max-steps", "9"}, []string{"max-steps      9", "flag -max-steps"}},
+	} {
+		env, stdout, stderr := testEnv(t, root)
+		if code := runMain(context.Background(), env, append([]string{"config", "test"}, tc.args...)); code != exitOK {
+			t.Fatalf("config test %q: exit %d: %s", tc.args, code, stderr)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("config test %q lacks %q:\n%s", tc.args, want, stdout)
+			}
+		}
+	}
+}

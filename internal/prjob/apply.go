@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/interleave-dev/interleave/affected"
@@ -127,6 +128,8 @@ func ApplyFile(c *Config, f *File, given func(setting string) string) Sources {
 			c.Budget = *f.Budget
 		case "gen-budget":
 			c.GenBudget, c.GenAuto, _ = ParseGenBudget(f.GenBudget) // checked by ParseFile
+		case "max-steps":
+			c.MaxSteps = *f.MaxSteps
 		case "tests.run":
 			c.Run = rt.MustParseRun(f.Run) // checked by ParseFile
 		case "tests.skip":
@@ -164,12 +167,17 @@ func PrintSome(w io.Writer, c *Config, src Sources, settings []string) {
 	if !c.GenAuto {
 		gen = c.GenBudget.String()
 	}
+	maxSteps := strconv.Itoa(c.MaxSteps)
+	if c.MaxSteps == 0 {
+		maxSteps = "(per test)"
+	}
 	values := map[string]string{
 		"exclude":       list(c.Exclude, "(none)"),
 		"rules.enable":  list(c.Enable, "(the default rules)"),
 		"rules.disable": list(c.Disable, "(none)"),
 		"budget":        c.Budget.String(),
 		"gen-budget":    gen,
+		"max-steps":     maxSteps,
 		"tests.run":     re(c.Run, "(every affected test)"),
 		"tests.skip":    re(c.Skip, "(none)"),
 		"tags":          list(c.Tags, "(none)"),

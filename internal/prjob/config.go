@@ -59,12 +59,16 @@ type Config struct {
 	Seed      int64 // 0: derived from the head commit
 	Schedules string
 	Workers   int
-	Count     int    // schedules per worker and test (search and gen); 0: the budgets alone
-	Strategy  string // scheduling strategy (explore.Strategies, or a list)
-	Tags      []string
-	Run       *rt.RunFilter // only affected tests it selects, as go test -run (its subtests too); nil means all
-	Enable    []string      // static rules to add (IDs or slugs; "all")
-	Disable   []string      // static rules to remove
+	Count     int // schedules per worker and test (search and gen); 0: the budgets alone
+	// MaxSteps is the step bound of every schedule of the search; 0 lets
+	// it choose per test (explore.PlainMaxSteps for the unperturbed
+	// schedule, then twice the steps that one took).
+	MaxSteps int
+	Strategy string // scheduling strategy (explore.Strategies, or a list)
+	Tags     []string
+	Run      *rt.RunFilter // only affected tests it selects, as go test -run (its subtests too); nil means all
+	Enable   []string      // static rules to add (IDs or slugs; "all")
+	Disable  []string      // static rules to remove
 	// Packages keeps only the findings in these package patterns (".",
 	// "./dir", "./dir/...", relative to the working directory); nil keeps
 	// all.
@@ -123,6 +127,7 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&c.Schedules, "schedules", c.Schedules, "Write schedule files to `dir` (default .interleave/schedules in the module)")
 	fs.IntVar(&c.Workers, "workers", c.Workers, "Worker processes per test (default GOMAXPROCS)")
 	fs.IntVar(&c.Count, "count", c.Count, "Bound each test's search (the affected tests', the generated ones', the base commit's) by `n` schedules per worker as well as by the budgets (0: the budgets alone): with -seed, the same schedules on any machine the budgets are ample for")
+	fs.IntVar(&c.MaxSteps, "max-steps", c.MaxSteps, fmt.Sprintf("Stop every schedule of the search after `n` scheduling steps, inconclusive (default: %d for a test's unperturbed schedule, then twice the steps it took, at least %d)", explore.PlainMaxSteps, rt.DefaultMaxSteps))
 	fs.StringVar(&c.Strategy, "strategy", c.Strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate (default "+explore.Strategies[0]+")")
 	fs.Var(&f.tags, "tags", "Build `tags`, comma-separated, as for go build")
 	fs.StringVar(&f.run, "run", "", "Search only the affected tests (and subtests: TestX/sub, as go test -run) the `pattern` selects")
@@ -195,6 +200,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Count < 0 {
 		return fmt.Errorf("-count must not be negative, got %d", c.Count)
+	}
+	if c.MaxSteps < 0 {
+		return fmt.Errorf("-max-steps must not be negative, got %d", c.MaxSteps)
 	}
 	if !rt.ValidStrategy(c.Strategy) {
 		return fmt.Errorf("unknown -strategy %q: valid values are %s, or a comma-separated list of them", c.Strategy, strings.Join(explore.Strategies, ", "))
@@ -269,6 +277,9 @@ func (c *Config) Args() []string {
 	}
 	if c.Count != 0 {
 		args = append(args, "-count", strconv.Itoa(c.Count))
+	}
+	if c.MaxSteps != 0 {
+		args = append(args, "-max-steps", strconv.Itoa(c.MaxSteps))
 	}
 	str("strategy", c.Strategy, "")
 	list("tags", c.Tags)

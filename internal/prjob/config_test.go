@@ -37,7 +37,7 @@ func TestConfigArgsRoundTrip(t *testing.T) {
 		Base: "origin/main", Head: "feature", Scope: ScopeAll, Budget: 90 * time.Second,
 		GenBudget: time.Minute, GenAuto: false, FailOn: checks.Note, Format: "sarif",
 		Output: "r.sarif", SARIF: "r2.sarif", Summary: "s.md", Verbose: true, Race: !DefaultRace,
-		Seed: 42, Schedules: "sched", Workers: 3, Count: 7, Strategy: explore.Strategies[len(explore.Strategies)-1],
+		Seed: 42, Schedules: "sched", Workers: 3, Count: 7, MaxSteps: 500000, Strategy: explore.Strategies[len(explore.Strategies)-1],
 		Tags: []string{"integration", "linux"}, Run: rt.MustParseRun(`^TestA$`),
 		Enable: []string{"all"}, Disable: []string{"IL1001"}, Packages: []string{"./a/...", "."},
 		Exclude: []string{"./contrib/..."}, Skip: rt.MustParseRun(`Slow`),

@@ -51,6 +51,7 @@ type File struct {
 	Disable   []string
 	Budget    *time.Duration
 	GenBudget string // "" when not set
+	MaxSteps  *int
 	Run, Skip string
 	Tags      []string
 	Ignore    []Ignore
@@ -60,7 +61,10 @@ type File struct {
 
 // FileSettings are the settings a config file may set, in the order
 // interleave config prints them; a dot separates nested keys.
-var FileSettings = []string{"exclude", "rules.enable", "rules.disable", "budget", "gen-budget", "tests.run", "tests.skip", "tags", "ignore"}
+var FileSettings = []string{"exclude", "rules.enable", "rules.disable", "budget", "gen-budget", "max-steps", "tests.run", "tests.skip", "tags", "ignore"}
+
+// maxStepsWant is what a bad max-steps is told.
+const maxStepsWant = "want a positive number of scheduling steps, such as 500000"
 
 // SettingFlag is the flag of interleave pr that sets a setting ("" for
 // ignore, which only the file sets).
@@ -241,6 +245,10 @@ func schemaErrors(name string, ve *jsonschema.ValidationError, nodes map[string]
 			if l := e.InstanceLocation; len(l) == 1 && (l[0] == "budget" || l[0] == "gen-budget") {
 				return // the duration's own message says it
 			}
+			if l := e.InstanceLocation; len(l) == 1 && l[0] == "max-steps" {
+				p = problem{n.Line, n.Column, "max-steps: " + maxStepsWant}
+				break
+			}
 			p = problem{n.Line, n.Column, fmt.Sprintf("want %s, got %s", strings.Join(k.Want, " or "), k.Got)}
 			if where != "" {
 				p.msg = where + ": " + p.msg
@@ -253,6 +261,8 @@ func schemaErrors(name string, ve *jsonschema.ValidationError, nodes map[string]
 				if last[len(last)-1] == "gen-budget" {
 					msg = "want auto, 0 or a duration such as 1m"
 				}
+			case len(last) == 1 && last[0] == "max-steps":
+				msg = maxStepsWant
 			case slices.Contains(last, "exclude"):
 				msg = "want a package pattern relative to the module root: ., ./dir or ./dir/..."
 			case len(last) > 0 && slices.Contains(last, "ignore") && len(last) == 2:
@@ -390,6 +400,13 @@ func (f *File) decode(root *yaml.Node, nodes map[string]*yaml.Node) error {
 			at(n, "gen-budget: %v", err)
 		}
 		f.GenBudget = n.Value
+	}
+	if n := set("max-steps"); n != nil {
+		v, err := strconv.Atoi(n.Value)
+		if err != nil || v < 1 {
+			at(n, "max-steps: "+maxStepsWant)
+		}
+		f.MaxSteps = &v
 	}
 	for _, s := range []struct {
 		setting string

@@ -58,7 +58,10 @@ func TestParseFileExample(t *testing.T) {
 
 func TestParseFileErrors(t *testing.T) {
 	for _, tc := range []struct{ name, data, want string }{
-		{"unknown key", "budget: 1m\nbudgte: 2m\n", ".interleave.yaml:2:1: unknown key \"budgte\": valid keys are budget, exclude, gen-budget, ignore, rules, tags, tests"},
+		{"unknown key", "budget: 1m\nbudgte: 2m\n", ".interleave.yaml:2:1: unknown key \"budgte\": valid keys are budget, exclude, gen-budget, ignore, max-steps, rules, tags, tests"},
+		{"max-steps not a number", "max-steps: many\n", ".interleave.yaml:1:12: max-steps: want a positive number of scheduling steps, such as 500000"},
+		{"max-steps zero", "max-steps: 0\n", ".interleave.yaml:1:12: max-steps: want a positive number of scheduling steps, such as 500000"},
+		{"max-steps fraction", "max-steps: 1.5\n", ".interleave.yaml:1:12: max-steps: want a positive number of scheduling steps, such as 500000"},
 		{"unknown nested key", "rules:\n  enable: [all]\n  disabel: [IL5003]\n", ".interleave.yaml:3:3: unknown key \"disabel\" in rules: valid keys are disable, enable"},
 		{"unknown key in ignore", "ignore:\n  - rule: IL9003\n    reason: x\n    file: a.go\n", ".interleave.yaml:4:5: unknown key \"file\" in ignore.0"},
 		{"wrong type", "budget: 1m\ntags: integration\n", ".interleave.yaml:2:7: tags: want array, got string"},
@@ -235,5 +238,36 @@ func TestRunSkipSubtests(t *testing.T) {
 	kept, dropped := FilterTests(tests, &c, "/ws/m", "example.com/m")
 	if dropped != 1 || len(kept) != 1 || kept[0].Name != "TestX" {
 		t.Errorf("-skip %q kept %+v, dropped %d; want TestX kept, TestY dropped", c.Skip, kept, dropped)
+	}
+}
+
+// max-steps in the file sets Config.MaxSteps, which a flag overrides, and
+// Args carries it to the job the Action and the App run.
+func TestMaxStepsSetting(t *testing.T) {
+	f, err := ParseFile(FileName, []byte("max-steps: 500000\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := DefaultConfig()
+	src := ApplyFile(&c, f, func(string) string { return "" })
+	if c.MaxSteps != 500000 || src["max-steps"] != FileName+":1" {
+		t.Errorf("MaxSteps %d from %q, want 500000 from %s:1", c.MaxSteps, src["max-steps"], FileName)
+	}
+	if !strings.Contains(strings.Join(c.Args(), " "), "-max-steps 500000") {
+		t.Errorf("args %q lack -max-steps 500000", c.Args())
+	}
+	c = DefaultConfig()
+	c.MaxSteps = 7
+	if src := ApplyFile(&c, f, func(s string) string {
+		if s == "max-steps" {
+			return "flag -max-steps"
+		}
+		return ""
+	}); c.MaxSteps != 7 || src["max-steps"] != "flag -max-steps" {
+		t.Errorf("MaxSteps %d from %q, want the flag's 7", c.MaxSteps, src["max-steps"])
+	}
+	c.MaxSteps = -1
+	if err := c.Validate(); err == nil || err.Error() != "-max-steps must not be negative, got -1" {
+		t.Errorf("Validate: %v", err)
 	}
 }

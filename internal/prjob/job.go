@@ -534,6 +534,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		SchedulesDir: schedules,
 		Workers:      opts.Workers,
 		Schedules:    opts.Count,
+		MaxSteps:     opts.MaxSteps,
 		Strategy:     opts.Strategy,
 		Targets:      targets,
 		KeepFor:      r.baseKeepFor,
@@ -564,7 +565,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		return nil, err
 	}
 	r.notes = append(r.notes, res.Notes...)
-	r.notes = append(r.notes, StepBoundNotes(res.Stats.Tests, rt.DefaultMaxSteps, "")...)
+	r.notes = append(r.notes, StepBoundNotes(res.Stats.Tests, opts.MaxSteps, "max-steps:")...)
 	r.confirm.searched = res.Stats.Schedules > 0
 	r.logf("dynamic search: %d schedules in %v, %d %s", res.Stats.Schedules, res.Stats.Elapsed.Round(time.Millisecond), len(res.Findings), checks.Plural(len(res.Findings), "finding"))
 	if r.changed = changedReport(changed, res.Stats, c.Root); r.changed != nil {

@@ -27,3 +27,23 @@ func TestStepBoundNotes(t *testing.T) {
 		t.Errorf("without a flag: %q", got)
 	}
 }
+
+// When the search chose the bounds (none set), a note gives the test's
+// own: the unperturbed schedule's explore.PlainMaxSteps when it stopped
+// there, else the bound its steps gave the others.
+func TestStepBoundNotesChosen(t *testing.T) {
+	tests := []explore.TestStats{
+		{Test: "TestSpin", Schedules: 4, StepBound: 4, PlainSteps: explore.PlainMaxSteps, MaxSteps: 20000},
+		{Test: "TestLong", Schedules: 30, StepBound: 2, PlainSteps: 30000, MaxSteps: 60000},
+		{Test: "TestShort", Schedules: 30, StepBound: 1, PlainSteps: 800, MaxSteps: 20000},
+	}
+	got := StepBoundNotes(tests, 0, "-max-steps")
+	want := []string{
+		"TestSpin: 4 of 4 schedules stopped at the step bound (20000 scheduling steps, the unperturbed one at 200000) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 2000000)",
+		"TestLong: 2 of 30 schedules stopped at the step bound (60000 scheduling steps; the unperturbed one took 30000) before the test ended: inconclusive, neither a failure nor a pass",
+		"TestShort: 1 of 30 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

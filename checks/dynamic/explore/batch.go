@@ -112,17 +112,19 @@ func (s *search) runBatches(ctx context.Context, queue [][]*target, end func() t
 	wg.Wait()
 }
 
-// batchesOf splits targets into batches of one package each, about
-// even over workers, at most maxBatch tests each; a package with fewer
-// than least tests gets none.
+// batchesOf splits targets into batches of one package and one step
+// bound each (a batch process has one: target.maxSteps), about even over
+// workers, at most maxBatch tests each; a package with fewer than least
+// tests of a bound gets none.
 func batchesOf(targets []*target, workers, least int) [][]*target {
 	byBin := map[string][]*target{}
 	var bins []string
 	for _, t := range targets {
-		if byBin[t.bin] == nil {
-			bins = append(bins, t.bin)
+		key := fmt.Sprintf("%s|%d", t.bin, t.maxSteps)
+		if byBin[key] == nil {
+			bins = append(bins, key)
 		}
-		byBin[t.bin] = append(byBin[t.bin], t)
+		byBin[key] = append(byBin[key], t)
 	}
 	var out [][]*target
 	for _, bin := range bins {
@@ -236,7 +238,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 			KeepEarly:   s.opts.KeepEarly != nil,
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
-			MaxSteps:    s.opts.MaxSteps,
+			MaxSteps:    s.plainBound(),
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
 			Skip:        s.subSkip,
@@ -282,6 +284,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		t.cost, t.virtual = cost, r.Virtual
 		t.stats.Cost = cost
 		t.stats.Plain = r.Outcome
+		s.plainSteps(t, r)
 		t.stats.Elapsed += r.Elapsed
 		t.plainKeys = map[string]bool{}
 		s.markNoChoice(t, []rt.Result{r})

@@ -171,7 +171,7 @@ func (s *search) searchBatch(ctx context.Context, batch []*target, k, per int, e
 			KeepEarly:   s.opts.KeepEarly != nil,
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
-			MaxSteps:    s.opts.MaxSteps,
+			MaxSteps:    s.searchBound(t0), // batchesOf: one bound a batch
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
 			Skip:        s.subSkip,
@@ -244,7 +244,7 @@ func minTime(a, b time.Time) time.Time {
 // them; the tails of its output are the whole process's.
 func (o *childOutcome) part(lo, hi int) *childOutcome {
 	in := func(i int) bool { return i >= lo && i < hi }
-	p := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, stdout: o.stdout, stderr: o.stderr, logs: map[int][]string{}, logSubs: map[int][]string{}}
+	p := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, maxSteps: o.maxSteps, stdout: o.stdout, stderr: o.stderr, logs: map[int][]string{}, logSubs: map[int][]string{}}
 	for _, r := range o.results {
 		if in(r.Index) {
 			p.results = append(p.results, r)

@@ -61,7 +61,10 @@ type child struct {
 // childOutcome is what one child process did.
 type childOutcome struct {
 	results []rt.Result
-	races   []raceReport
+	// maxSteps is the step bound its schedules ran under (the child's
+	// rt.Config.MaxSteps): a failure's schedule records it for its replay.
+	maxSteps int
+	races    []raceReport
 	// crashed is the index of the schedule that was running when the process
 	// died, or -1.
 	crashed   int
@@ -142,7 +145,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if c.onStart != nil {
 		c.onStart()
 	}
-	out := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1}
+	out := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, maxSteps: c.cfg.MaxSteps}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	sp := stderrParser{seen: seen}

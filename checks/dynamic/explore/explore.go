@@ -68,6 +68,9 @@ type target struct {
 	// failedRun: a schedule of its search failed (counted), so a process
 	// starts only while the failure's replays still fit (rt.ReplayFits).
 	failedRun bool
+	// maxSteps is the step bound of its schedules after the unperturbed
+	// one (searchBound), set from that one's steps (0 until then).
+	maxSteps int
 	// replayStop is set once its processes still running were told to
 	// start no further schedule for a failure's replays (keepReplayTime).
 	replayStop bool

@@ -38,6 +38,7 @@ type failure struct {
 	confirmed  bool                // a crash that a fresh process reproduced
 	kept       bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
 	strategy   string              // of the schedule that failed ("" for Options.Strategy)
+	maxSteps   int                 // the step bound it ran under (0: rt.DefaultMaxSteps)
 	elapsed    time.Duration       // how long that schedule ran (0: not known)
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
 	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
@@ -70,7 +71,7 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 func (s *search) collectIn(t *target, out *childOutcome, base int, strategy string, whole *childOutcome, testAt func(int) string) map[string]bool {
 	keys := map[string]bool{}
 	add := func(f *failure, index int) {
-		f.strategy = strategy
+		f.strategy, f.maxSteps = strategy, out.maxSteps
 		keys[f.key()] = true
 		s.add(t, f)
 		if strategy != rt.PlainStrategy {
@@ -155,7 +156,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 	t.stats.Crashes++
 	s.mu.Unlock()
 	if r, ok := byIndex[out.crashed]; ok && r.Watchdog > 0 {
-		if f := s.stuck(t, r, out.crashText, strategy); f != nil {
+		if f := s.stuck(t, r, out.crashText, strategy, out.maxSteps); f != nil {
 			keys[f.key()] = true
 			if strategy != rt.PlainStrategy {
 				s.failedAt(t, r.Index-base+1)
@@ -165,7 +166,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 	}
 	f := crashFailure(out, byIndex)
 	f.seed = s.opts.Seed + int64(out.crashed)
-	f.strategy = strategy
+	f.strategy, f.maxSteps = strategy, out.maxSteps
 	if out.killed && !strings.HasPrefix(f.message, "fatal error") && f.kind == checks.Fatal && strategy != rt.PlainStrategy {
 		// A worker's schedule still running when the test's share ran
 		// out (its unperturbed one ran to its end before): stopped by the
@@ -193,12 +194,12 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 // schedule and a stopped (inconclusive) schedule on others, and one blocked
 // while the scheduler held back goroutines it may have been waiting for.
 // It returns the failure when it recorded one.
-func (s *search) stuck(t *target, r rt.Result, crashText, strategy string) *failure {
+func (s *search) stuck(t *target, r rt.Result, crashText, strategy string, maxSteps int) *failure {
 	f, ok := fromResult(r)
 	if !ok {
 		return nil
 	}
-	f.strategy = strategy
+	f.strategy, f.maxSteps = strategy, maxSteps
 	if r.HeldBack {
 		s.noteOnce(t.name+"|held|"+f.site, fmt.Sprintf("%s: not reported, the scheduler may have caused it (schedule with seed %d): %s",
 			t.name, r.Seed, strings.TrimPrefix(f.message, "hang: ")))
@@ -684,8 +685,13 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	if s.opts.Runs > 1 {
 		sched.Runs, sched.Version = s.opts.Runs, rt.ScheduleVersionRepro
 	}
-	if s.opts.MaxSteps > 0 {
-		sched.MaxSteps, sched.Version = s.opts.MaxSteps, rt.ScheduleVersionRepro
+	if bound := cmp.Or(f.maxSteps, s.opts.MaxSteps); s.opts.MaxSteps > 0 || bound > rt.DefaultMaxSteps && f.longest() >= rt.DefaultMaxSteps {
+		// The bound it ran under (the unperturbed schedule's, or one
+		// raised for a long test: steps.go), so that its replay and
+		// shrinking have the same. A schedule shorter than the default
+		// (and the earlier ones of its process) replays the same under
+		// the default: its file stays as it was.
+		sched.MaxSteps, sched.Version = bound, rt.ScheduleVersionRepro
 	}
 	if s.opts.TestTimeout > 0 {
 		sched.TestTimeout, sched.Version = s.opts.TestTimeout, rt.ScheduleVersionRepro
@@ -864,6 +870,16 @@ func (f *failure) priorRuns(test string, n int) []rt.Prior {
 		}
 	}
 	return ps
+}
+
+// longest is the most steps its schedule or an earlier one of its process
+// took: whether the step bound they ran under matters to its replay.
+func (f *failure) longest() int {
+	n := len(f.decisions)
+	for _, r := range f.prior {
+		n = max(n, r.Steps, len(r.Decisions))
+	}
+	return n
 }
 
 // afterEarlier is the label of f replayed after its last n earlier

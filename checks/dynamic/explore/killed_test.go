@@ -178,7 +178,7 @@ func TestStuckCutShort(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}}
 			tg := &target{name: "TestPoll", stats: &TestStats{Crashes: 1}, plainKeys: map[string]bool{}}
-			f := s.stuck(tg, hang(tc.watchdog), "", tc.strategy)
+			f := s.stuck(tg, hang(tc.watchdog), "", tc.strategy, 0)
 			if (f != nil) != tc.finding {
 				t.Errorf("finding %v, want %v", f != nil, tc.finding)
 			}

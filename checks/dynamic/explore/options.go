@@ -185,6 +185,15 @@ type TestStats struct {
 	// StepBound counts the schedules stopped by the step bound
 	// (Options.MaxSteps) before the test ended: inconclusive.
 	StepBound int `json:"stepBound,omitempty"`
+	// PlainSteps is the scheduling steps its unperturbed schedule took
+	// (rt.Result.Steps), MostSteps the most any of its schedules took
+	// that the step bound did not stop.
+	PlainSteps int `json:"plainSteps,omitempty"`
+	MostSteps  int `json:"mostSteps,omitempty"`
+	// MaxSteps is the step bound of its schedules after the unperturbed
+	// one (Options.MaxSteps, or twice the steps that one took: steps.go);
+	// 0 when that one did not finish.
+	MaxSteps int `json:"maxSteps,omitempty"`
 	// Fresh counts the processes started because the previous one had
 	// goroutines left over from an earlier schedule.
 	Fresh int `json:"fresh,omitempty"`

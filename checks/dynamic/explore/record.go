@@ -3,6 +3,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -192,7 +193,7 @@ func (s *search) confirmCrash(ctx context.Context, pc pendingCrash) {
 			KeepEarly:   s.opts.KeepEarly != nil,
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
-			MaxSteps:    s.opts.MaxSteps,
+			MaxSteps:    cmp.Or(pc.f.maxSteps, s.opts.MaxSteps),
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
 			Skip:        s.subSkip,

@@ -240,7 +240,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 			KeepEarly:   s.opts.KeepEarly != nil,
 			EarlySleep:  s.opts.EarlySleep,
 			Runs:        s.opts.Runs,
-			MaxSteps:    s.opts.MaxSteps,
+			MaxSteps:    s.plainBound(),
 			TestTimeout: s.opts.TestTimeout,
 			Run:         s.subRun,
 			Skip:        s.subSkip,
@@ -296,12 +296,15 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		return
 	}
 	var virtual time.Duration
+	var last rt.Result
 	for _, r := range out.results {
 		s.counted(t, r)
 		s.plainHits(t, r)
 		virtual = max(virtual, r.Virtual)
+		last = r
 	}
 	s.mu.Lock()
+	s.plainSteps(t, last)
 	if out.crashed < 0 {
 		s.markNoChoice(t, out.results)
 	}

@@ -219,7 +219,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				KeepEarly:   s.opts.KeepEarly != nil,
 				EarlySleep:  s.opts.EarlySleep,
 				Runs:        s.opts.Runs,
-				MaxSteps:    s.opts.MaxSteps,
+				MaxSteps:    s.searchBound(t),
 				TestTimeout: s.opts.TestTimeout,
 				Run:         s.subRun,
 				Skip:        s.subSkip,
@@ -269,6 +269,8 @@ func (s *search) counted(t *target, r rt.Result) {
 	}
 	if strings.HasPrefix(r.Inconclusive, rt.StepBoundPrefix) {
 		t.stats.StepBound++
+	} else {
+		t.stats.MostSteps = max(t.stats.MostSteps, r.Steps)
 	}
 	t.step = max(t.step, r.Elapsed)
 	t.failedRun = t.failedRun || r.Outcome != "pass"

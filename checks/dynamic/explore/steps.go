@@ -1,0 +1,69 @@
+// The step bound of each test's schedules: its unperturbed schedule's, then one that follows the steps that schedule took.
+
+package explore
+
+import (
+	"strings"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// PlainMaxSteps is the step bound of a test's unperturbed schedule when
+// Options.MaxSteps is not set: ten times rt.DefaultMaxSteps. A test
+// that really takes more than the default (a real suite's thousands of
+// goroutines, a long loop of operations) ends within it, and the steps it
+// took set the bound of its other schedules (searchSteps); one that
+// spins for ever is still stopped, inconclusive.
+const PlainMaxSteps = 10 * rt.DefaultMaxSteps
+
+// stepsFactor is how many times the steps of its unperturbed schedule a
+// test's other schedules may take: another interleaving takes more steps
+// (a spin loop waits longer, more goroutines block and wake), but not
+// many times more unless it spins.
+const stepsFactor = 2
+
+// plainBound is the step bound of the unperturbed schedules.
+func (s *search) plainBound() int {
+	if s.opts.MaxSteps > 0 {
+		return s.opts.MaxSteps
+	}
+	return PlainMaxSteps
+}
+
+// searchBound is the step bound of t's schedules after its unperturbed
+// one: Options.MaxSteps when set, else what that one's steps gave
+// (searchSteps), else rt.DefaultMaxSteps.
+func (s *search) searchBound(t *target) int {
+	if s.opts.MaxSteps > 0 {
+		return s.opts.MaxSteps
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t.maxSteps > 0 {
+		return t.maxSteps
+	}
+	return rt.DefaultMaxSteps
+}
+
+// searchSteps is the step bound of a test's schedules after its
+// unperturbed one r: stepsFactor times its steps, at least
+// rt.DefaultMaxSteps and at most PlainMaxSteps. One the step bound stopped
+// (a test that needs more, or spins) keeps the default: the cheap bound
+// for a test whose schedules are inconclusive anyway.
+func searchSteps(r rt.Result) int {
+	if strings.HasPrefix(r.Inconclusive, rt.StepBoundPrefix) {
+		return rt.DefaultMaxSteps
+	}
+	return min(max(stepsFactor*r.Steps, rt.DefaultMaxSteps), PlainMaxSteps)
+}
+
+// plainSteps records what t's unperturbed schedule r took: its steps and
+// the bound of its other schedules. The caller holds s.mu.
+func (s *search) plainSteps(t *target, r rt.Result) {
+	t.stats.PlainSteps = r.Steps
+	t.maxSteps = searchSteps(r)
+	if s.opts.MaxSteps > 0 {
+		t.maxSteps = s.opts.MaxSteps
+	}
+	t.stats.MaxSteps = t.maxSteps
+}

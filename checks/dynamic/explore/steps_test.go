@@ -1,0 +1,41 @@
+package explore
+
+import (
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// The bound of a test's schedules after its unperturbed one: twice its
+// steps, within [rt.DefaultMaxSteps, PlainMaxSteps]; the default when it
+// stopped at its own bound; Options.MaxSteps when set.
+func TestSearchSteps(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    rt.Result
+		want int
+	}{
+		{"short", rt.Result{Outcome: "pass", Steps: 800}, rt.DefaultMaxSteps},
+		{"amqp's", rt.Result{Outcome: "pass", Steps: 24004}, 48008},
+		{"a failure", rt.Result{Outcome: "leak", Steps: 54083}, 108166},
+		{"near the plain bound", rt.Result{Outcome: "pass", Steps: 150000}, PlainMaxSteps},
+		{"stopped there", rt.Result{Outcome: "pass", Steps: PlainMaxSteps, Inconclusive: rt.StepBoundPrefix + "no end after 200000 scheduling steps"}, rt.DefaultMaxSteps},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &search{}
+			tg := &target{stats: &TestStats{}}
+			s.plainSteps(tg, tc.r)
+			if got := s.searchBound(tg); got != tc.want || tg.stats.MaxSteps != tc.want || tg.stats.PlainSteps != tc.r.Steps {
+				t.Errorf("searchBound %d, stats %+v; want %d", got, *tg.stats, tc.want)
+			}
+			s.opts.MaxSteps = 3000
+			s.plainSteps(tg, tc.r)
+			if got, plain := s.searchBound(tg), s.plainBound(); got != 3000 || plain != 3000 {
+				t.Errorf("with Options.MaxSteps 3000: searchBound %d, plainBound %d", got, plain)
+			}
+		})
+	}
+	if got := (&search{}).searchBound(&target{stats: &TestStats{}}); got != rt.DefaultMaxSteps {
+		t.Errorf("before the unperturbed run: %d, want the default", got)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/longrun
+
+go 1.22
