@@ -242,6 +242,10 @@ func TestFakeRaceAndDeadlock(t *testing.T) {
 }
 
 func TestFakeSkipAndHang(t *testing.T) {
+	// In parallel: its fake process sleeps until killed (wall time, no CPU), and it
+	// shares no state with other tests (its own search, temporary
+	// directories, the fake built once).
+	t.Parallel()
 	// The skipping process ends the search at once: a long budget costs
 	// nothing and no machine is too slow for it.
 	_, _, err := fakeSearch(t, "TestSkip", time.Minute)

@@ -72,6 +72,10 @@ func TestKilledBeforeStart(t *testing.T) {
 // is written long before the kill, and the kill is the same whenever it
 // comes.
 func TestFakeExitSlow(t *testing.T) {
+	// In parallel: its fake processes sleep until stopped (wall time, no CPU), and it
+	// shares no state with other tests (its own search, temporary
+	// directories, the fake built once).
+	t.Parallel()
 	bin := buildFake(t)
 	dir := t.TempDir()
 	opts := Options{Dir: dir, Budget: time.Minute, Workers: 1}
