@@ -393,6 +393,10 @@ func TestRoundCounts(t *testing.T) {
 // tests run alone: ants' first two batches each stopped in their first
 // (slow) test, and its 38 fast tests then cost a process each.
 func TestBatchSlowTests(t *testing.T) {
+	// In parallel: its fake processes sleep until stopped (wall time, no CPU), and it
+	// shares no state with other tests (its own search, temporary
+	// directories, the fake built once).
+	t.Parallel()
 	bin := buildFake(t)
 	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
 	s.start = time.Now()

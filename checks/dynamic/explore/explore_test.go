@@ -130,7 +130,22 @@ const fakeBudget = 2 * time.Second
 // fakeSearch searches one behaviour of the fake binary.
 func fakeSearch(t *testing.T, test string, budget time.Duration) (*Result, string, error) {
 	t.Helper()
+	return fakeSearchN(t, test, budget, 0)
+}
+
+// fakeSchedules bounds the fake searches that need only the fake's first
+// schedules (Options.Schedules, per worker): unbounded, the fake runs a
+// schedule in microseconds, so a 2 s budget gave tens of thousands of them
+// (72,367 for TestDeadlock, half of them failing) and the driver took
+// 20 s to 70 s to collect them, longer the faster the machine.
+const fakeSchedules = 2 * 8 // twice the fake's minSchedules
+
+// fakeSearchN is fakeSearch with Options.Schedules set to schedules (0:
+// bounded by the budget alone).
+func fakeSearchN(t *testing.T, test string, budget time.Duration, schedules int) (*Result, string, error) {
+	t.Helper()
 	s, tg, dir := newFakeSearch(t, test, budget, 2)
+	s.opts.Schedules = schedules
 	// The fake binary does not replay schedules: no replay check.
 	s.noReplayCheck = true
 	res, err := s.explore(context.Background(), []*target{tg})
@@ -153,7 +168,7 @@ func newFakeSearch(t *testing.T, test string, budget time.Duration, workers int)
 }
 
 func TestFakePass(t *testing.T) {
-	res, _, err := fakeSearch(t, "TestPass", fakeBudget)
+	res, _, err := fakeSearchN(t, "TestPass", fakeBudget, fakeSchedules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +221,7 @@ func TestFakeCrash(t *testing.T) {
 }
 
 func TestFakeRaceAndDeadlock(t *testing.T) {
-	res, _, err := fakeSearch(t, "TestRace", fakeBudget)
+	res, _, err := fakeSearchN(t, "TestRace", fakeBudget, fakeSchedules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +229,7 @@ func TestFakeRaceAndDeadlock(t *testing.T) {
 	if len(res.Findings) != 1 || res.Findings[0].Kind != checks.DataRace || res.Findings[0].Pos.Line != 30 || len(res.Findings[0].Related) != 1 {
 		t.Fatalf("findings = %+v, want one data race at k_test.go:30 related to :33", res.Findings)
 	}
-	res, _, err = fakeSearch(t, "TestDeadlock", fakeBudget)
+	res, _, err = fakeSearchN(t, "TestDeadlock", fakeBudget, fakeSchedules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,6 +242,10 @@ func TestFakeRaceAndDeadlock(t *testing.T) {
 }
 
 func TestFakeSkipAndHang(t *testing.T) {
+	// In parallel: its fake process sleeps until killed (wall time, no CPU), and it
+	// shares no state with other tests (its own search, temporary
+	// directories, the fake built once).
+	t.Parallel()
 	// The skipping process ends the search at once: a long budget costs
 	// nothing and no machine is too slow for it.
 	_, _, err := fakeSearch(t, "TestSkip", time.Minute)

@@ -72,6 +72,10 @@ func TestKilledBeforeStart(t *testing.T) {
 // is written long before the kill, and the kill is the same whenever it
 // comes.
 func TestFakeExitSlow(t *testing.T) {
+	// In parallel: its fake processes sleep until stopped (wall time, no CPU), and it
+	// shares no state with other tests (its own search, temporary
+	// directories, the fake built once).
+	t.Parallel()
 	bin := buildFake(t)
 	dir := t.TempDir()
 	opts := Options{Dir: dir, Budget: time.Minute, Workers: 1}
@@ -122,6 +126,10 @@ func TestFakeExitSlow(t *testing.T) {
 // as recorded, but whose process did not exit before the replay's time
 // ran out, confirms the finding (it was dropped for want of time).
 func TestReplayStuckExit(t *testing.T) {
+	// In parallel: its time is the fake's replays sleeping (no CPU), and
+	// it shares no state with other tests (its own search and temporary
+	// directories, no environment).
+	t.Parallel()
 	s, tg, fd := fakeFinding(t, "TestExitSlow", &failure{kind: checks.TestFailure, message: "test failed: send: closed", site: "/src/k/k_test.go:50",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}})
 	// The replays' time: the fake never exits, so each replay takes it all.

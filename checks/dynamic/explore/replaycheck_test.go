@@ -83,6 +83,10 @@ func TestReplayCheckFatal(t *testing.T) {
 // stopped) takes thousands of decisions: it was dropped, "no time was left
 // in the budget", on every run of the recall yardstick.
 func TestReplayCheckLongSchedule(t *testing.T) {
+	// In parallel: its time is the fake's replays sleeping (no CPU), and
+	// it shares no state with other tests (its own search and temporary
+	// directories, no environment).
+	t.Parallel()
 	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, elapsed: time.Minute}
 	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
@@ -244,6 +248,10 @@ func TestReplayCheckNotPastBudget(t *testing.T) {
 // measured last took a minute outside their schedules (injected); the
 // replay's part of the budget has ended, the budget has not.
 func TestReplayCheckFreshCost(t *testing.T) {
+	// In parallel: its time is the fake's replays sleeping (no CPU), and
+	// it shares no state with other tests (its own search and temporary
+	// directories, no environment).
+	t.Parallel()
 	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
 	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
@@ -342,6 +350,10 @@ func TestStopMeasured(t *testing.T) {
 // suite was killed at the hard stop and the command ended 0.8 s past it);
 // with time, it replays.
 func TestReplayEndsBeforeStop(t *testing.T) {
+	// In parallel: its time is the fake's replays sleeping (no CPU), and
+	// it shares no state with other tests (its own search and temporary
+	// directories, no environment).
+	t.Parallel()
 	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
 	s, tg, fd := fakeFinding(t, "TestLongLeak", f)

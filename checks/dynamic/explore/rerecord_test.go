@@ -20,14 +20,22 @@ func divergingFinding(t *testing.T, test string) (*search, *target, *checks.Find
 		decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "Timer.Reset"}}})
 }
 
+// countsReplays are the fake's tests whose replays count themselves in
+// the file FAKEBIN_REPLAYS names (testdata/fakebin's countReplay).
+var countsReplays = map[string]bool{"TestReplayFlaky": true, "TestReplayThenHang": true, "TestShrinkable": true}
+
 // fakeFinding is a search of the fake binary's test with the one failure
 // f, and its finding.
 func fakeFinding(t *testing.T, test string, f *failure) (*search, *target, *checks.Finding) {
 	t.Helper()
 	s, tg, _ := newFakeSearch(t, test, fakeBudget, 1)
-	// The fake's flaky replays alternate by a count shared by the search's
-	// processes, each in a directory of its own (privateDir).
-	t.Setenv("FAKEBIN_REPLAYS", filepath.Join(t.TempDir(), "replays"))
+	// The fake's flaky and shrinkable replays count themselves in a file
+	// shared by the search's processes, each in a directory of its own
+	// (privateDir). The fake's other tests read no environment: theirs
+	// set nothing, so that they may run in parallel.
+	if countsReplays[test] {
+		t.Setenv("FAKEBIN_REPLAYS", filepath.Join(t.TempDir(), "replays"))
+	}
 	k := test + "|" + f.key()
 	s.failures[k], s.owners[k] = f, tg
 	s.order = append(s.order, k)

@@ -83,6 +83,10 @@ func TestBatchesNoTimeLeft(t *testing.T) {
 // replay a cause (postReserve), and a finding not replayed is not
 // reported. With time for both, both run.
 func TestReplayKeepsLaterCauses(t *testing.T) {
+	// In parallel: its time is the fake's replays sleeping (no CPU), and
+	// it shares no state with other tests (its own search and temporary
+	// directories, no environment).
+	t.Parallel()
 	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
 	for _, c := range []struct {

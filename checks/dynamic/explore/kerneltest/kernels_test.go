@@ -172,7 +172,8 @@ func TestKernels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer build.Close()
+	// Closed when every subtest is done, the parallel ones included.
+	t.Cleanup(func() { build.Close() })
 
 	t.Run("correct", func(t *testing.T) {
 		res, err := explore.Run(ctx, explore.Options{
@@ -196,6 +197,15 @@ func TestKernels(t *testing.T) {
 	for _, pkg := range pkgs {
 		want := byPkg[pkg]
 		t.Run(strings.TrimPrefix(pkg, "kernels/"), func(t *testing.T) {
+			// The bug packages' searches run side by side (go test's
+			// -parallel), after the correct programs' search ran alone:
+			// much of each is waiting (plain go test's runs of a hanging
+			// kernel until their timeout, processes starting), and they
+			// share only the build (safe for concurrent searches), the
+			// manifest (read) and the schedules' directory (each test's
+			// files named by the test). Every search is bounded by a
+			// count; a kernel missed for want of time is searched again.
+			t.Parallel()
 			res, err := explore.Run(ctx, explore.Options{
 				Dir: dir, Patterns: []string{"./" + strings.TrimPrefix(pkg, "kernels/")},
 				Budget: max(time.Duration(len(want))*bugBudget, least[pkg]), Race: true, Seed: 1, SchedulesDir: schedules,
