@@ -4,6 +4,8 @@
 # sample-2026-12-02/named.tsv that sample30 did not draw. d: the requires of
 # those 857 paths (second level), minus the first level and the listed
 # modules, unnamed in the repository (the rule: sample-2026-12-02c/RULE.md).
+# `candidates3`, `precount3`, `select3`, `run3`, `render3`: sample
+# 2026-12-02e, the unnamed second-level paths d's draw left out.
 # `candidates`/`candidates2` write candidates.tsv (and named.tsv, d's
 # dependencies.tsv); `precount`/`precount2` are sample-01c.sh's (list.md),
 # `select`/`select2` sample-30g.sh's (packages.md), `run`/`run2` and
@@ -30,12 +32,24 @@ runsample() {
 case "${1:-}" in
 run | render) runsample 2026-12-02c /tmp/sample33/run "$1" ;;
 run2 | render2) runsample 2026-12-02d /tmp/sample33/run2 "${1%2}" ;;
+run3 | render3) runsample 2026-12-02e /tmp/sample33/run3 "${1%3}" ;;
 precount) SAMPLE=2026-12-02c exec "$dir0/sample-01c.sh" precount ;;
 precount2) SAMPLE=2026-12-02d exec "$dir0/sample-01c.sh" precount ;;
+precount3) SAMPLE=2026-12-02e exec "$dir0/sample-01c.sh" precount ;;
 select) SAMPLE=2026-12-02c exec "$dir0/sample-30g.sh" select ;;
 select2) SAMPLE=2026-12-02d exec "$dir0/sample-30g.sh" select ;;
+select3) SAMPLE=2026-12-02e exec "$dir0/sample-30g.sh" select ;;
+candidates3)
+	# e: the unnamed second-level paths d's random draw left out.
+	mkdir -p "$dir0/sample-2026-12-02e"
+	cut -f1 "$d/candidates.tsv" | sort -u |
+		awk -F'\t' 'NR == FNR { drawn[$1] = 1; next } $3 == "unnamed" && !($1 in drawn) { print $1 "\t" $2 }' - "$d/named.tsv" |
+		sort >"$dir0/sample-2026-12-02e/candidates.tsv"
+	echo "candidates $(wc -l <"$dir0/sample-2026-12-02e/candidates.tsv")" >&2
+	exit 0
+	;;
 candidates | candidates2) ;;
-*) echo "usage: sample-02c.sh candidates|candidates2|precount|precount2|select|select2|run|run2|render|render2" >&2; exit 2 ;;
+*) echo "usage: sample-02c.sh candidates|candidates2|candidates3|precount|precount2|precount3|select|select2|select3|run|run2|run3|render|render2|render3" >&2; exit 2 ;;
 esac
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
