@@ -38,6 +38,10 @@ type Measured struct {
 // 0 of 2) plus the sample 2026-12-01 (bench/precision/sample-2026-12-01/
 // TRIAGE.md, rows 1-17: 2 of 5 distinct: IL1009 1 of 2, IL6002 0 of 2,
 // IL5002 1 of 1; rows 18-30: 4 of 4 distinct: IL1008 3 of 3, IL1009 1 of 1).
+// Then the samples 2026-12-01b, -01c, -01d, -02 (rows 1-23), -02b (none),
+// -02c, -02d and -02e (their TRIAGE.md files; docs/precision.md, branches
+// sample29 to sample33): IL1008 7 of 7 distinct, IL1009 3 of 3, IL2001
+// 1 of 1, IL2004 0 of 1, IL3002 1 of 2, IL4003 0 of 1.
 // IL1008 and IL1009 (default since the twenty-first session) carry their
 // independent figures while opt-in: 2026-11-30e (IL1008 2 of 3),
 // 2026-11-30g (IL1009 2 of 2), none on 30h and 30i.
@@ -47,18 +51,18 @@ type Measured struct {
 // docs/rules.md repeats them and a test keeps the two the same.
 var Precision = map[string]Measured{
 	guardedby.RuleLockedHelperWithoutLock:    {0, 3},
-	guardedby.RuleUnguardedReadEntry:         {5, 6}, // samples 2026-11-30e, 2026-12-01; 30g-30i had none
-	guardedby.RuleUnguardedReadShared:        {4, 5}, // samples 2026-11-30g, 2026-12-01
+	guardedby.RuleUnguardedReadEntry:         {12, 13}, // samples 2026-11-30e, 2026-12-01 to -02e; 30g-30i had none
+	guardedby.RuleUnguardedReadShared:        {7, 8},   // samples 2026-11-30g, 2026-12-01 to -02e
 	guardedby.RuleDocumentedGuardViolated:    {3, 9},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
 	guardedby.RuleThreadsafeInconsistentLock: {3, 10},
-	rlockwrite.RuleWriteUnderRLock:           {16, 24},
+	rlockwrite.RuleWriteUnderRLock:           {17, 25},
 	lockpair.RuleLockHeldAtReturn:            {28, 33},
 	lockpair.RuleDoubleLock:                  {4, 9},
-	lockpair.RuleUnlockNotHeld:               {0, 1},
+	lockpair.RuleUnlockNotHeld:               {0, 2},
 	lockpair.RuleUnlockMismatch:              {1, 1},
-	atomicmix.RulePlainWriteOfAtomic:         {11, 29},
-	checkact.RuleSplitCriticalSection:        {5, 17},
+	atomicmix.RulePlainWriteOfAtomic:         {12, 31},
+	checkact.RuleSplitCriticalSection:        {5, 18},
 	threadsafe.RuleThreadsafeExportedField:   {0, 5},
 	threadsafe.RuleThreadsafeLeakedState:     {2, 2},
 	lockblock.RuleLockChannelCycle:           {0, 4},
