@@ -403,6 +403,59 @@ func TestGroupRaceInsidePair(t *testing.T) {
 	}
 }
 
+// TestGroupRacesThroughOneInlinedWrite: a small method that runs a
+// sync.Once closure writing a field is inlined into its callers, and Go
+// names the closure after each caller (zap's lazy core: "….With.(*lazyWithCore).initOnce.func1"
+// and "….Check.(*lazyWithCore).initOnce.func1", one write at
+// lazy_with.go:42 raced by Sync in one generated test and by check in
+// another, posted as two comments). One closure, one writing function:
+// one cause. A closure of another function stays its own cause.
+func TestGroupRacesThroughOneInlinedWrite(t *testing.T) {
+	fs := []checks.Finding{
+		race("TestA", "m.(*L).Get.(*L).init.func1", 12, true, "m.(*L).Ready", 30, false),
+		race("TestB", "m.(*L).Set.(*L).init.func1", 12, true, "m.(*L).Peek", 34, false),
+		race("TestC", "m.(*L).Get.(*L).reset.func1", 20, true, "m.(*L).Ready", 31, false),
+	}
+	out := Group(fs)
+	if len(out) != 2 {
+		for _, f := range out {
+			t.Logf("finding %s at %v with %d more", f.Test, f.Pos, len(f.SameCause))
+		}
+		t.Fatalf("got %d findings, want 2 (init's closure, reached through Get and Set; reset's)", len(out))
+	}
+	if g := out[0]; g.Pos.Line != 12 || len(g.SameCause) != 1 || len(g.Tests()) != 2 {
+		t.Errorf("first finding at line %d with %d more, tests %q; want line 12 with 1 more, TestA and TestB", g.Pos.Line, len(g.SameCause), g.Tests())
+	}
+	if out[1].Pos.Line != 20 || len(out[1].SameCause) != 0 {
+		t.Errorf("reset's race: at line %d with %d more, want line 20 alone", out[1].Pos.Line, len(out[1].SameCause))
+	}
+}
+
+// TestOwnName: a closure compiled into an inlined copy of its function is
+// named as the closure of that function.
+func TestOwnName(t *testing.T) {
+	for in, want := range map[string]string{
+		"go.uber.org/zap/zapcore.(*lazyWithCore).With.(*lazyWithCore).initOnce.func1":  "go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1",
+		"go.uber.org/zap/zapcore.(*lazyWithCore).Check.(*lazyWithCore).initOnce.func1": "go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1",
+		"go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1":                       "go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1",
+		"m.F.helper.func1":                       "m.helper.func1",
+		"m.TestX.func3.TestX.func2.1":            "m.TestX.func2.1",
+		"m.TestA.func1.(*L).Warm.(*L).init.1":    "m.(*L).init.func1",
+		"m.TestNames.V.M.func1":                  "m.M.func1",
+		"m.V.M.func1":                            "m.M.func1",
+		"m.F.func1.2":                            "m.F.func1.2",
+		"m.G[go.shape.int].H.func1":              "m.H.func1",
+		"m.(*T).function":                        "m.(*T).function",
+		"m/func1.F":                              "m/func1.F",
+		"m.NewReader.gowrap1":                    "m.NewReader.gowrap1",
+		"gopkg.in/yaml%2ev3.(*d).g.(*d).f.func1": "gopkg.in/yaml%2ev3.(*d).f.func1", // the last element's dots escaped
+	} {
+		if got := ownName(in); got != want {
+			t.Errorf("ownName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestOuterFunc: a closure's frame is the function it is in.
 func TestOuterFunc(t *testing.T) {
 	for in, want := range map[string]string{

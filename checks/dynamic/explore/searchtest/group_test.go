@@ -36,7 +36,7 @@ func causesBuild(t *testing.T) (string, *explore.Build) {
 	causes.Lock()
 	defer causes.Unlock()
 	if causes.build == nil {
-		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread"}, Race: true})
+		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread", "./inlined"}, Race: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,6 +269,47 @@ func TestPublishedLateOneFinding(t *testing.T) {
 	}
 	replayFinding(t, dir, late)
 	replayFinding(t, dir, reset)
+}
+
+// TestInlinedWriteOneFinding: one write in a sync.Once closure of a
+// method the compiler inlines into its two callers, raced by Ready in one
+// test and by Cap in another. The race reports name the writing closure
+// after the callers it was inlined into (as
+// "inlined.(*Lazy).Len.(*Lazy).init.func1" or
+// "inlined.TestWarmReady.func1.(*Lazy).Warm.(*Lazy).init.1"); one cause,
+// one finding listing the other test, whose schedule replays (zap's lazy
+// core was posted as two comments).
+func TestInlinedWriteOneFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	res, dir := searchCauses(t, "inlined", nil, func(res *explore.Result) bool {
+		tests := map[string]bool{}
+		for _, f := range races(res) {
+			for _, tt := range f.Tests() {
+				tests[tt] = true
+			}
+		}
+		return tests["TestWarmReady"] && tests["TestLenCap"]
+	})
+	rs := races(res)
+	for _, f := range rs {
+		t.Logf("finding %s at %v: %s", f.Test, f.Pos, f.Message)
+		for _, o := range f.SameCause {
+			t.Logf("  same cause: %s at %v: %s", o.Test, o.Pos, o.Message)
+		}
+	}
+	if len(rs) != 1 {
+		t.Fatalf("got %d data-race findings, want 1: the write in init's closure", len(rs))
+	}
+	f := rs[0]
+	if filepath.Base(f.Pos.File) != "inlined.go" || f.Pos.Line != 20 {
+		t.Errorf("the finding is at %v, want inlined.go:20 (the write)", f.Pos)
+	}
+	if got := f.Tests(); len(got) != 2 {
+		t.Errorf("the finding lists tests %q, want TestWarmReady and TestLenCap", got)
+	}
+	replayFinding(t, dir, f)
 }
 
 // TestUntilFailureRepresentsItsCause: the failure explore.Options.Until accepted
