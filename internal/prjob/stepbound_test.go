@@ -39,7 +39,7 @@ func TestStepBoundNotesChosen(t *testing.T) {
 	}
 	got := StepBoundNotes(tests, 0, "-max-steps")
 	want := []string{
-		"TestSpin: 4 of 4 schedules stopped at the step bound (20000 scheduling steps, the unperturbed one at 200000) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 2000000)",
+		"TestSpin: 4 of 4 schedules stopped at the step bound (20000 scheduling steps, the unperturbed one at 100000) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 1000000)",
 		"TestLong: 2 of 30 schedules stopped at the step bound (60000 scheduling steps; the unperturbed one took 30000) before the test ended: inconclusive, neither a failure nor a pass",
 		"TestShort: 1 of 30 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass",
 	}

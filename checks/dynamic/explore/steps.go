@@ -9,12 +9,12 @@ import (
 )
 
 // PlainMaxSteps is the step bound of a test's unperturbed schedule when
-// Options.MaxSteps is not set: ten times rt.DefaultMaxSteps. A test
+// Options.MaxSteps is not set: five times rt.DefaultMaxSteps. A test
 // that really takes more than the default (a real suite's thousands of
 // goroutines, a long loop of operations) ends within it, and the steps it
 // took set the bound of its other schedules (searchSteps); one that
 // spins for ever is still stopped, inconclusive.
-const PlainMaxSteps = 10 * rt.DefaultMaxSteps
+const PlainMaxSteps = 5 * rt.DefaultMaxSteps
 
 // stepsFactor is how many times the steps of its unperturbed schedule a
 // test's other schedules may take: another interleaving takes more steps

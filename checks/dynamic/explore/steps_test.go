@@ -17,9 +17,10 @@ func TestSearchSteps(t *testing.T) {
 	}{
 		{"short", rt.Result{Outcome: "pass", Steps: 800}, rt.DefaultMaxSteps},
 		{"amqp's", rt.Result{Outcome: "pass", Steps: 24004}, 48008},
-		{"a failure", rt.Result{Outcome: "leak", Steps: 54083}, 108166},
-		{"near the plain bound", rt.Result{Outcome: "pass", Steps: 150000}, PlainMaxSteps},
-		{"stopped there", rt.Result{Outcome: "pass", Steps: PlainMaxSteps, Inconclusive: rt.StepBoundPrefix + "no end after 200000 scheduling steps"}, rt.DefaultMaxSteps},
+		{"a failure", rt.Result{Outcome: "leak", Steps: 44083}, 88166},
+		{"past half the plain bound", rt.Result{Outcome: "leak", Steps: 54083}, PlainMaxSteps},
+		{"near the plain bound", rt.Result{Outcome: "pass", Steps: 90000}, PlainMaxSteps},
+		{"stopped there", rt.Result{Outcome: "pass", Steps: PlainMaxSteps, Inconclusive: rt.StepBoundPrefix + "no end after 100000 scheduling steps"}, rt.DefaultMaxSteps},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &search{}
