@@ -278,13 +278,13 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		passed++
 		s.counted(t, r)
 		s.plainHits(t, r)
-		cost := r.Elapsed + b.outside
 		s.mu.Lock()
+		s.plainSteps(t, r)
+		cost := searchCost(r.Elapsed+b.outside, r, t.maxSteps)
 		t.plainStopped = false
 		t.cost, t.virtual = cost, r.Virtual
 		t.stats.Cost = cost
 		t.stats.Plain = r.Outcome
-		s.plainSteps(t, r)
 		t.stats.Elapsed += r.Elapsed
 		t.plainKeys = map[string]bool{}
 		s.markNoChoice(t, []rt.Result{r})

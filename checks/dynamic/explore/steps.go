@@ -4,6 +4,7 @@ package explore
 
 import (
 	"strings"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -66,4 +67,17 @@ func (s *search) plainSteps(t *target, r rt.Result) {
 		t.maxSteps = s.opts.MaxSteps
 	}
 	t.stats.MaxSteps = t.maxSteps
+}
+
+// searchCost is what a schedule of the test costs after its unperturbed
+// one r, which cost cost: as much, or less in proportion when r ran past
+// the test's search bound (a test that spun to PlainMaxSteps searches at
+// the default). Counted at r's cost, go.uber.org/atomic's TestStress
+// (100,000 steps in 5.4 s, then schedules of 20,000) got no time of its
+// own and the search ended with half its budget left.
+func searchCost(cost time.Duration, r rt.Result, bound int) time.Duration {
+	if bound > 0 && r.Steps > bound {
+		return time.Duration(int64(cost) * int64(bound) / int64(r.Steps))
+	}
+	return cost
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -38,5 +39,18 @@ func TestSearchSteps(t *testing.T) {
 	}
 	if got := (&search{}).searchBound(&target{stats: &TestStats{}}); got != rt.DefaultMaxSteps {
 		t.Errorf("before the unperturbed run: %d, want the default", got)
+	}
+}
+
+// A schedule after an unperturbed one that ran past the search bound
+// costs in proportion; one within it costs as much.
+func TestSearchCost(t *testing.T) {
+	spun := rt.Result{Steps: PlainMaxSteps}
+	if got := searchCost(5*time.Second, spun, rt.DefaultMaxSteps); got != time.Second {
+		t.Errorf("after %d steps in 5s, a schedule of %d costs %v, want 1s", PlainMaxSteps, rt.DefaultMaxSteps, got)
+	}
+	short := rt.Result{Steps: 800}
+	if got := searchCost(5*time.Millisecond, short, rt.DefaultMaxSteps); got != 5*time.Millisecond {
+		t.Errorf("a short test's cost %v, want 5ms", got)
 	}
 }

@@ -305,6 +305,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	}
 	s.mu.Lock()
 	s.plainSteps(t, last)
+	cost = searchCost(cost, last, t.maxSteps)
 	if out.crashed < 0 {
 		s.markNoChoice(t, out.results)
 	}
