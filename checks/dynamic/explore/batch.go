@@ -117,10 +117,14 @@ func (s *search) runBatches(ctx context.Context, queue [][]*target, end func() t
 // workers, at most maxBatch tests each; a package with fewer than least
 // tests of a bound gets none.
 func batchesOf(targets []*target, workers, least int) [][]*target {
-	byBin := map[string][]*target{}
-	var bins []string
+	type binBound struct {
+		bin   string
+		steps int
+	}
+	byBin := map[binBound][]*target{}
+	var bins []binBound
 	for _, t := range targets {
-		key := fmt.Sprintf("%s|%d", t.bin, t.maxSteps)
+		key := binBound{t.bin, t.maxSteps}
 		if byBin[key] == nil {
 			bins = append(bins, key)
 		}

@@ -525,11 +525,7 @@ func (s *sched) awaitSlice(g *gstate) uint32 {
 		}
 		if joinSeq != seenJ {
 			seenJ = joinSeq
-			if s.blockedOutside(g) {
-				if v := g.arrSeq; v != g.arrSeen {
-					return v // arrived before the dump (await)
-				}
-				g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+			if s.foundOutside(g) {
 				g.outside = true
 				return g.arrSeen
 			}

@@ -494,11 +494,7 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 			}
 			runtime.Gosched()
 		}
-		if s.blockedOutside(g) {
-			if v = g.arrSeq; v != g.arrSeen {
-				return v, true // arrived before the dump (see below)
-			}
-			g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+		if s.foundOutside(g) {
 			return 0, false
 		}
 	}
@@ -516,18 +512,12 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 		if beforeOutsideLook != nil {
 			beforeOutsideLook(g)
 		}
-		if s.blockedOutside(g) {
-			// It may have arrived after the last look and blocked since
-			// (a panicking test's g0 exits, then waits for the schedule's
-			// end on a channel): an arrival, not a goroutine outside
-			// control. Taken for one, the schedule went on with another
-			// goroutine at a decision a replay did not make.
-			if v = g.arrSeq; v != g.arrSeen {
-				return v, true
-			}
-			g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+		if s.foundOutside(g) {
 			g.wentOutside = s.lastVirtual
 			return 0, false
+		}
+		if v = g.arrSeq; v != g.arrSeen {
+			return v, true // before the watchdog looks at the time
 		}
 		left := limit - time.Since(start)
 		if left <= 0 {
@@ -547,6 +537,22 @@ func (s *sched) await(g *gstate) (v uint32, back bool) {
 			step *= 2
 		}
 	}
+}
+
+// foundOutside reports whether g, awaited, is blocked outside control,
+// recording what it waits in. One that arrived before the look and has
+// blocked since (a panicking test's g0 exits, then waits for the
+// schedule's end on a channel) is not: taken for one, the schedule went
+// on with another goroutine at a decision a replay did not make. The
+// caller's next wait sees the arrival.
+//
+//go:norace
+func (s *sched) foundOutside(g *gstate) bool {
+	if !s.blockedOutside(g) || g.arrSeq != g.arrSeen {
+		return false
+	}
+	g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+	return true
 }
 
 // beforeOutsideLook, when set (by tests), runs before await looks whether

@@ -102,13 +102,7 @@ func (pc *passContext) noReturnValue(v ssa.Value) bool {
 		return false
 	}
 	obj, ok := fn.Object().(*types.Func)
-	if !ok {
-		return false
-	}
-	if obj.Pkg() != pc.pass.Pkg {
-		return pc.pass.ImportObjectFact(obj, new(noReturnFact))
-	}
-	return pc.noReturn(obj)
+	return ok && pc.noReturn(obj)
 }
 
 // exitHookCall reports whether c calls through an exit hook: of this
@@ -147,16 +141,11 @@ func (pc *passContext) findHookExits(ssainfo *buildssa.SSA) map[*types.Func]bool
 			fns = append(fns, fn)
 		}
 	}
+	pc.hookExits = exits // noReturn sees the ones found so far
 	ends := func(c *ssa.CallCommon) bool {
 		if callee := c.StaticCallee(); callee != nil {
 			obj, ok := callee.Object().(*types.Func)
-			if !ok {
-				return false
-			}
-			if exits[obj] || pc.cfgs != nil && pc.cfgs.NoReturn(obj) {
-				return true
-			}
-			return obj.Pkg() != nil && obj.Pkg() != pc.pass.Pkg && pc.pass.ImportObjectFact(obj, new(noReturnFact))
+			return ok && pc.noReturn(obj)
 		}
 		return pc.exitHookCall(c)
 	}
