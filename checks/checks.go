@@ -607,9 +607,18 @@ const (
 
 // Fingerprint identifies a finding across pushes: rule, package, enclosing
 // function and the whitespace-normalized source line, but no line numbers.
+// A dynamic finding's function is named as the runtime names it, which for
+// a closure of an inlined function names the caller it was inlined into
+// (zap's "….With.(*lazyWithCore).initOnce.func1" in one push, "….Check.…"
+// in the next); the fingerprint takes the closure's own name (OwnFunc), so
+// one closure keeps one fingerprint whichever caller ran it.
 func (f *Finding) Fingerprint() string {
+	fn := f.Func
+	if f.Evidence == Dynamic {
+		fn = OwnFunc(fn)
+	}
 	h := sha256.New()
-	for _, s := range []string{f.Rule, f.Package, f.Func, normalizeSnippet(f.Snippet), string(f.Kind)} {
+	for _, s := range []string{f.Rule, f.Package, fn, normalizeSnippet(f.Snippet), string(f.Kind)} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

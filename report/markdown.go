@@ -161,7 +161,7 @@ func summaryOnly(bw *bufio.Writer, r *Report) {
 		fmt.Fprintln(bw, "\n</details>")
 	}
 	list("Pre-existing: these failures happen on the base commit too", r.PreExisting)
-	list("Not compared: the base commit has these tests but could not build or run them, so nothing says the change caused them", r.Uncompared)
+	list("Not compared: nothing says the change caused these (the base commit could not build or run their tests, or, as each says, they were not replayed or fail in code the change did not touch)", r.Uncompared)
 }
 
 // readSchedule returns the schedule file's text when it exists and is small

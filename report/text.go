@@ -69,7 +69,7 @@ func (Text) Write(w io.Writer, r *Report) error {
 		}
 	}
 	for _, f := range relativeList(r.Root, r.Uncompared) {
-		fmt.Fprintf(bw, "not compared (the base commit cannot run it): %s: %s %s\n", where(&f), f.Rule, f.Message)
+		fmt.Fprintf(bw, "not compared (nothing says the change caused it): %s: %s %s\n", where(&f), f.Rule, f.Message)
 		if l := f.Labels(); l != "" {
 			fmt.Fprintf(bw, "\tfails: %s\n", l)
 		}

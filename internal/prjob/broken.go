@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -22,7 +23,12 @@ import (
 // A package of the head that does not compile is left out and listed; the
 // job goes on with the others. It fails only when the change is the cause:
 // a package the change touches (a changed package, or one whose tests the
-// change affects) does not compile on the head but did on the base.
+// change affects) does not compile on the head but did on the base, and
+// some of its errors are in the repository's code. A package whose only
+// errors are in a dependency outside the repository (nebula v1.8.0's new
+// packages import gvisor, whose runtime linknames Go 1.26 no longer
+// offers) is left out and listed, not the change's breakage: the change
+// cannot fix that code, and the packages that compile still hold its bugs.
 
 // maxPlainChecks caps the packages checked with plain go vet, on the head
 // and on the base: each such run type-checks the package again.
@@ -42,6 +48,10 @@ type brokenPkg struct {
 	// machine is machine.Fault's words when the machine, not the code,
 	// failed its build (in the loader's errors or a go vet run).
 	machine string
+	// elsewhere names where all its errors are when none is in the
+	// repository ("its dependency D, outside this repository"): it is left
+	// out without failing the job.
+	elsewhere string
 }
 
 // brokenSet is the job's left-out packages, by import path.
@@ -144,7 +154,8 @@ func (r *job) judgeBroken(ctx context.Context, buildFlags []string) []*brokenPkg
 			if len(p.errs) == 0 {
 				p.errs = vetErrors(out)
 			}
-			if p.touched {
+			p.elsewhere = errorsElsewhere(p.errs, c.Root, c.ModuleDir, c.ModulePath)
+			if p.touched && p.elsewhere == "" {
 				touched = append(touched, p)
 			}
 		}
@@ -194,6 +205,59 @@ func (r *job) judgeBroken(ctx context.Context, buildFlags []string) []*brokenPkg
 		}
 	}
 	return byChange
+}
+
+// depHeader is the static stage's line before a dependency's errors.
+var depHeader = regexp.MustCompile(`^its dependency (\S+) does not compile:$`)
+
+// posLine is a compiler line that starts with its file's position.
+var posLine = regexp.MustCompile(`^(.+\.(?:go|s|c|h|mod)):\d+(?::\d+)?: `)
+
+// errorsElsewhere says where a package's errors are when none of them is
+// in the repository at root: every line is the static stage's header of a
+// dependency outside module, or a position in a file outside root (the
+// module cache, GOROOT; a relative position is taken from dir, where the
+// compiler ran: go vet writes "../dep/x.go"). It returns "" when any line
+// is in the repository,
+// names a package of the module, or does not say where it is (a change
+// that breaks its own code still fails the job).
+func errorsElsewhere(errs []string, root, dir, module string) string {
+	if len(errs) == 0 || root == "" {
+		return ""
+	}
+	var dep, file string
+	for _, e := range errs {
+		if m := depHeader.FindStringSubmatch(e); m != nil {
+			if m[1] == module || strings.HasPrefix(m[1], module+"/") {
+				return ""
+			}
+			if dep == "" {
+				dep = m[1]
+			}
+			continue
+		}
+		m := posLine.FindStringSubmatch(e)
+		if m == nil {
+			return "" // says no place
+		}
+		f := m[1]
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		if rel, err := filepath.Rel(root, f); err != nil || !strings.HasPrefix(rel, "..") {
+			return ""
+		}
+		if file == "" {
+			file = f
+		}
+	}
+	switch {
+	case dep != "":
+		return "its dependency " + dep + ", outside this repository"
+	case file != "":
+		return "files outside this repository (" + file + ")"
+	}
+	return ""
 }
 
 // plainVet runs go vet -json (diagnostics do not fail it; a package that
@@ -275,6 +339,9 @@ func (p *brokenPkg) why() string {
 		parts = append(parts, "go vet fails on it too")
 	case "passes":
 		parts = append(parts, "go vet passes on it: interleave could not load it")
+	}
+	if p.elsewhere != "" {
+		parts = append(parts, "its only errors are in "+p.elsewhere+": left out, not counted as broken by this change")
 	}
 	switch p.base {
 	case "fails":

@@ -86,3 +86,103 @@ exit 1
 		t.Errorf("onMachine = %v, why %q: want the package, built by a full disk", got, p.why())
 	}
 }
+
+// judgeNew makes a repository whose head adds package example.com/m/svc
+// (pkg's source) beside a package that compiles, with a dependency
+// example.com/dep outside the repository (a replace to a directory of its
+// own) that does not compile when depBroken; it runs judgeBroken on svc as
+// the static stage leaves it (errs) and returns the packages the change
+// broke and svc's entry.
+func judgeNew(t *testing.T, svc string, depBroken bool, errs func(depDir string) []string) ([]*brokenPkg, *brokenPkg) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	depDir := t.TempDir()
+	dep := "package dep\n\nfunc D() int { return 1 }\n"
+	if depBroken {
+		dep = "package dep\n\nfunc D() int { return undefinedOnThisToolchain() }\n"
+	}
+	for name, src := range map[string]string{"go.mod": "module example.com/dep\n\ngo 1.22\n", "dep.go": dep} {
+		if err := os.WriteFile(filepath.Join(depDir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gomod := "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => " + depDir + "\n"
+	g := gitrepo.New(t)
+	base := g.Commit(map[string]string{
+		"go.mod": gomod,
+		"a/a.go": "package a\n\nfunc A() int { return 1 }\n",
+	})
+	g.Commit(map[string]string{"svc/svc.go": svc})
+	r := &job{change: &affected.Change{Root: g.Dir, ModuleDir: g.Dir, ModulePath: "example.com/m", Base: base, MergeBase: base}}
+	p := r.broken.get("example.com/m/svc")
+	p.touched = true
+	p.errs = errs(depDir)
+	return r.judgeBroken(testctx.New(t), nil), p
+}
+
+// TestJudgeBrokenDependencyOutside: a package new in the change whose only
+// errors are in a dependency outside the repository (nebula's packages that
+// import gvisor, which Go 1.26 cannot build) is left out and listed; the
+// job goes on. Both as the static stage reports it and from go vet's own
+// lines.
+func TestJudgeBrokenDependencyOutside(t *testing.T) {
+	svc := "package svc\n\nimport \"example.com/dep\"\n\nfunc S() int { return dep.D() }\n"
+	for name, errs := range map[string]func(string) []string{
+		"static": func(depDir string) []string {
+			return []string{"its dependency example.com/dep does not compile:", filepath.Join(depDir, "dep.go") + ":3:23: undefined: undefinedOnThisToolchain"}
+		},
+		"vet": func(string) []string { return nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			byChange, p := judgeNew(t, svc, true, errs)
+			if len(byChange) != 0 {
+				t.Errorf("broken by the change: %s (%s; errors %q), want none: only its dependency outside the repository fails", byChange[0].path, byChange[0].why(), byChange[0].errs)
+			}
+			if p.plain != "fails" || !strings.Contains(p.why(), "its only errors are in ") {
+				t.Errorf("svc: plain %q, why %q: want go vet failing and the errors' place said", p.plain, p.why())
+			}
+		})
+	}
+}
+
+// TestJudgeBrokenOwnCode: a change whose new package has an error of its
+// own still fails the job: found by go vet, or, with a broken dependency
+// beside it (go vet stops at the dependency), by the static stage, which
+// type-checks the package from source and lists its own errors.
+func TestJudgeBrokenOwnCode(t *testing.T) {
+	svc := "package svc\n\nimport \"example.com/dep\"\n\nfunc S() int { return dep.D() + missing }\n"
+	for _, depBroken := range []bool{false, true} {
+		errs := func(string) []string { return nil }
+		if depBroken {
+			errs = func(string) []string { return []string{"svc/svc.go:5:33: undefined: missing"} }
+		}
+		byChange, p := judgeNew(t, svc, depBroken, errs)
+		if len(byChange) != 1 || byChange[0] != p || p.base != "absent" {
+			t.Errorf("dependency broken %v: broken by the change %d packages (svc: errs %q, why %q), want svc, new in this change", depBroken, len(byChange), p.errs, p.why())
+		}
+	}
+}
+
+func TestErrorsElsewhere(t *testing.T) {
+	root, dir, mod := "/src/repo", "/src/repo/go", "example.com/m"
+	for _, c := range []struct {
+		errs []string
+		want string
+	}{
+		{[]string{"its dependency gvisor.dev/gvisor/pkg/sync does not compile:", "/root/go/pkg/mod/gvisor.dev/gvisor@v0/pkg/sync/gate_unsafe.go:114:3: undefined: goready"}, "its dependency gvisor.dev/gvisor/pkg/sync, outside this repository"},
+		{[]string{"/usr/lib/go/src/x/x.go:1:1: bad"}, "files outside this repository (/usr/lib/go/src/x/x.go)"},
+		{[]string{"its dependency example.com/m/internal/x does not compile:", "/root/go/pkg/mod/y.go:1:1: bad"}, ""}, // a package of the module
+		{[]string{"its dependency d.io/x does not compile:", "/src/repo/vendor/d.io/x/x.go:1:1: bad"}, ""},            // in the repository
+		{[]string{"../../other/x.go:1:1: bad"}, "files outside this repository (/src/other/x.go)"},                    // relative to dir, outside
+		{[]string{"../tools/x.go:1:1: bad"}, ""},                            // relative to dir, in the repository
+		{[]string{"svc/svc.go:5:30: undefined: missing"}, ""},               // relative: the repository's
+		{[]string{"could not import example.com/dep (no export data)"}, ""}, // says no place
+		{nil, ""},
+	} {
+		if got := errorsElsewhere(c.errs, root, dir, mod); got != c.want {
+			t.Errorf("errorsElsewhere(%q) = %q, want %q", c.errs, got, c.want)
+		}
+	}
+}

@@ -73,6 +73,8 @@ type job struct {
 	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 	changed  *report.ChangedSites // the search at the changed sites (aim.go)
+	// baseVerdicts, when set, stands for checkBase (tests).
+	baseVerdicts func(context.Context, []checks.Finding) ([]explore.BaseVerdict, error)
 }
 
 type stageTime struct {

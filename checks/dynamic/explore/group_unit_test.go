@@ -431,31 +431,6 @@ func TestGroupRacesThroughOneInlinedWrite(t *testing.T) {
 	}
 }
 
-// TestOwnName: a closure compiled into an inlined copy of its function is
-// named as the closure of that function.
-func TestOwnName(t *testing.T) {
-	for in, want := range map[string]string{
-		"go.uber.org/zap/zapcore.(*lazyWithCore).With.(*lazyWithCore).initOnce.func1":  "go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1",
-		"go.uber.org/zap/zapcore.(*lazyWithCore).Check.(*lazyWithCore).initOnce.func1": "go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1",
-		"go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1":                       "go.uber.org/zap/zapcore.(*lazyWithCore).initOnce.func1",
-		"m.F.helper.func1":                       "m.helper.func1",
-		"m.TestX.func3.TestX.func2.1":            "m.TestX.func2.1",
-		"m.TestA.func1.(*L).Warm.(*L).init.1":    "m.(*L).init.func1",
-		"m.TestNames.V.M.func1":                  "m.M.func1",
-		"m.V.M.func1":                            "m.M.func1",
-		"m.F.func1.2":                            "m.F.func1.2",
-		"m.G[go.shape.int].H.func1":              "m.H.func1",
-		"m.(*T).function":                        "m.(*T).function",
-		"m/func1.F":                              "m/func1.F",
-		"m.NewReader.gowrap1":                    "m.NewReader.gowrap1",
-		"gopkg.in/yaml%2ev3.(*d).g.(*d).f.func1": "gopkg.in/yaml%2ev3.(*d).f.func1", // the last element's dots escaped
-	} {
-		if got := ownName(in); got != want {
-			t.Errorf("ownName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestOuterFunc: a closure's frame is the function it is in.
 func TestOuterFunc(t *testing.T) {
 	for in, want := range map[string]string{
