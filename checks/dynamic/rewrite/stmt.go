@@ -172,7 +172,7 @@ func (r *fileRW) goDefer(stmt ast.Stmt, call *ast.CallExpr, isGo bool) {
 		}
 		tail := ""
 		if isGo {
-			tail = rtp + "Go(func() { " + body(refs) + " })"
+			tail = rtp + "GoCall(func() { " + body(refs) + " })"
 		} else {
 			tail = "defer func() { " + body(refs) + " }()"
 		}

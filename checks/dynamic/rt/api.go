@@ -23,7 +23,16 @@ import (
 // evaluates the function value and arguments first, as the go statement did).
 // Under control the new goroutine is controlled too; its logical id is the
 // next free one in creation order.
-func Go(f func()) {
+func Go(f func()) { goStart(f, false) }
+
+// GoCall is Go for a go statement that calls a named function or method
+// (`go f(x)`): the rewriter wraps the call in a closure, f. A dump taken
+// under control leaves that closure's frame out, as go test's leaves out
+// the wrapper the compiler makes for such a statement.
+func GoCall(f func()) { goStart(f, true) }
+
+//go:noinline
+func goStart(f func(), wrapper bool) {
 	g := current()
 	if g == nil {
 		goOutside(f) // join.go
@@ -33,9 +42,10 @@ func Go(f func()) {
 	if rep.mode == mSkip {
 		return
 	}
-	// call's frames: Go, then the function with the go statement (a
-	// dump names it in "created by", as go test's does).
-	rep.child.goPC = g.req.pcs[1]
+	// call's frames: goStart, Go or GoCall, then the function with the go
+	// statement (a dump names it in "created by", as go test's does).
+	rep.child.goPC = g.req.pcs[2]
+	rep.child.goWrapper = wrapper
 	go childMain(rep.child, f)
 }
 

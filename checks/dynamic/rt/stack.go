@@ -148,18 +148,19 @@ func waitState(op opKind) string {
 }
 
 // asCreated rewrites the end of a controlled goroutine's part of a dump
-// when rt's Go started it: go test's ends with "created by F in goroutine
-// N" and the go statement's position, F the function with the go
-// statement; under control it ends with the tool's childMain frame and
-// "created by" rt's Go (leak checkers match on the creator: goleak's own
-// TestFind wants "created by go.uber.org/goleak.startBlockedG").
+// when rt's Go or GoCall started it: go test's ends with "created by F in
+// goroutine N" and the go statement's position, F the function with the go
+// statement; under control it ends with the tool's childMain frame (below
+// GoCall's closure) and "created by" rt's goStart (leak checkers match on
+// the creator: goleak's own TestFind wants "created by
+// go.uber.org/goleak.startBlockedG").
 //
 //go:norace
 func asCreated(block string, g *gstate) string {
 	if g.goPC == 0 {
 		return block
 	}
-	i := strings.Index(block, "\ncreated by "+rtPrefix+"Go in goroutine ")
+	i := strings.Index(block, "\ncreated by "+rtPrefix+"goStart in goroutine ")
 	if i < 0 {
 		return block
 	}
@@ -168,6 +169,11 @@ func asCreated(block string, g *gstate) string {
 	in := line[strings.Index(line, " in goroutine "):]
 	if j := strings.LastIndex(head, "\n"+rtPrefix+"childMain("); j >= 0 && strings.Count(head[:j], "\n") >= 2 {
 		head = head[:j] // its frame and file line; kept when it is the only one (not started)
+		if g.goWrapper && strings.Count(head, "\n") >= 4 {
+			// The closure GoCall ran (a function line and a file
+			// line), when the call it wraps has a frame above it.
+			head = head[:strings.LastIndex(head[:strings.LastIndex(head, "\n")], "\n")]
+		}
 	}
 	fr, _ := runtime.CallersFrames([]uintptr{g.goPC}).Next()
 	if fr.Function == "" {

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +138,74 @@ func startBlocked(started, done chan struct{}) {
 		Close(started)
 		Recv(done)
 	})
+}
+
+// TestStackGoCallAsGoTest: for `go f(x)` the rewriter wraps the call in a
+// closure (GoCall); go test's dump has no frame for the compiler's own
+// wrapper of such a statement, so the dump under control has none for the
+// closure either: the same functions, top to bottom, and the same creator.
+func TestStackGoCallAsGoTest(t *testing.T) {
+	frames := func(dump string) []string {
+		for _, block := range strings.Split(dump, "\n\n") {
+			if !strings.Contains(block, "blockedCall(") {
+				continue
+			}
+			var fns []string
+			for _, l := range strings.Split(block, "\n")[1:] {
+				switch {
+				case strings.HasPrefix(l, "created by "):
+					fns = append(fns, strings.Fields(l)[2])
+				case strings.HasSuffix(l, ")") && !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "runtime."):
+					fns = append(fns, l[:strings.LastIndexByte(l, '(')])
+				}
+			}
+			return fns
+		}
+		t.Fatalf("no goroutine in blockedCall in the dump:\n%s", dump)
+		return nil
+	}
+	started, done := make(chan struct{}), make(chan struct{})
+	go blockedCall(started, done)
+	<-started
+	buf := make([]byte, 1<<20)
+	want := frames(string(buf[:runtime.Stack(buf, true)]))
+	close(done)
+	got := frames(dumpUnderControl(t, func(t *testing.T, take func()) {
+		started, done := make(chan struct{}), make(chan struct{})
+		startBlockedCall(started, done)
+		Recv(started)
+		take()
+		Close(done)
+	}))
+	// The creators differ (the test and startBlockedCall): compare the
+	// frames above "created by", and the creator under control.
+	if len(got) != len(want) || len(got) < 2 || !slices.Equal(got[:len(got)-1], want[:len(want)-1]) || !strings.HasSuffix(got[len(got)-1], ".startBlockedCall") {
+		t.Errorf("under control the goroutine's frames are\n\t%s\ngo test's are\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
+
+// startBlockedCall has `go blockedCall(started, done)` as the rewriter
+// writes it.
+//
+//go:noinline
+func startBlockedCall(started, done chan struct{}) {
+	{
+		_ila0, _ila1 := started, done
+		GoCall(func() { blockedCall(_ila0, _ila1) })
+	}
+}
+
+// blockedCall is the function TestStackGoCallAsGoTest's go statements call.
+//
+//go:noinline
+func blockedCall(started, done chan struct{}) {
+	if current() != nil {
+		Close(started)
+		Recv(done)
+		return
+	}
+	close(started)
+	<-done
 }
 
 // TestStackParallelAsGoTest: a parallel subtest paused until its parent's
