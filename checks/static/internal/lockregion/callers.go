@@ -225,7 +225,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 				}
 				walked[s.caller] = true
 				in := Held{}
-				if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] {
+				if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] && !ownEntry(c, opts) {
 					e, known := entry[c]
 					if !known {
 						continue // its callers are not resolved yet
@@ -251,7 +251,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 			for _, s := range sites[fn] {
 				held := Held{}
 				if s.caller != nil && !poisoned[s.caller] {
-					if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] {
+					if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] && !ownEntry(c, opts) {
 						if _, known := entry[c]; !known {
 							unknown = unknown || c != fn
 							continue // resolved in a later round
@@ -295,6 +295,16 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 		slices.Sort(out[fn])
 	}
 	return out
+}
+
+// passedOn reports whether fn is an exported candidate (opts.Exported):
+// its entry lockset is its own answer, decided by this package's calls
+// alone, and is not passed on to the functions it calls (they are walked
+// from its body with nothing held), so the caller's check of an exported
+// function (atomicmix's touchesOrdered) cannot be skipped through a
+// helper.
+func ownEntry(fn *types.Func, opts CallerOpts) bool {
+	return opts.Exported && token.IsExported(fn.Name())
 }
 
 // calleeOf returns the call whose callee id is (f(...), x.f(...),

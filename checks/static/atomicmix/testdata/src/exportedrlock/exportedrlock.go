@@ -244,3 +244,38 @@ func (r *released) Run(ticks <-chan struct{}) {
 		r.reset()
 	}
 }
+
+// The counter of an exported method, bumped in an unexported helper: the
+// exported method's in-package callers do not vouch for the helper.
+type viaHelper struct {
+	hits uint64
+	mu   sync.RWMutex
+}
+
+func (v *viaHelper) Hit() { v.bump() }
+
+func (v *viaHelper) bump() { atomic.AddUint64(&v.hits, 1) }
+
+func (v *viaHelper) Serve() {
+	go func() {
+		v.mu.RLock()
+		v.Hit()
+		v.mu.RUnlock()
+	}()
+}
+
+func (v *viaHelper) reset() {
+	v.mu.Lock()
+	if atomic.LoadUint64(&v.hits) < 10 {
+		v.mu.Unlock()
+		return
+	}
+	v.hits = 0 /* IL3002 */ // want `plain write of v\.hits races with its atomic accesses`
+	v.mu.Unlock()
+}
+
+func (v *viaHelper) Run(ticks <-chan struct{}) {
+	for range ticks {
+		v.reset()
+	}
+}
