@@ -121,6 +121,8 @@ type passContext struct {
 	// built on first use; exclHeld the Lock-only lock state per function.
 	callersAny map[*types.Func][]string
 	exclHeld   map[*ast.FuncDecl]map[ast.Node]lockregion.Held
+	// touched caches touchesOrdered, per exported function and lock.
+	touched map[any]bool
 	// immutable caches, per bool field, whether only constructors and
 	// composite literals set it (flagSplit).
 	immutable map[*types.Var]bool

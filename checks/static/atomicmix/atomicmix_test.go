@@ -13,7 +13,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), atomicmix.Analyzer, "bad", "good", "crossdef", "crosspkg", "owners", "callerlocks", "forkjoin", "startorder", "once", "flagsplit", "stopworld", "options", "setupparam", "related", "unsync", "joined", "restart", "rlockload", "publish", "publishhook")
+	results := analysistest.Run(t, analysistest.TestData(), atomicmix.Analyzer, "bad", "good", "crossdef", "crosspkg", "owners", "callerlocks", "forkjoin", "startorder", "once", "flagsplit", "stopworld", "options", "setupparam", "related", "unsync", "joined", "restart", "rlockload", "publish", "publishhook", "exportedrlock")
 	// Every diagnostic names its rule and points at the other location.
 	passtest.CheckDiagnostics(t, results, "IL3001", "IL3002")
 	// IL3002 exactly where the message says so in the owners kernel.

@@ -134,7 +134,18 @@
 // an RWMutex (Lock, not RLock) is ordered with atomic accesses that all
 // hold that mutex in either mode, here or at every call of their function
 // (readers that load under RLock, or through x := mu.RLocker(); x.Lock(),
-// against a writer under Lock). Like every pass (lockset.CustomLock), it
+// against a writer under Lock). For this ordering only, a call in the
+// literal of a go statement holds the locks the literal takes before it
+// (go func() { mu.RLock(); p.ParseUA(l); mu.RUnlock() }()), and an
+// exported function counts as entered with the mutex when every call of
+// it in the package (at least one) holds it and the function reads a
+// field path another function of the package accesses under the mutex's
+// write side (uap-go's ParseUserAgent ranges over the patterns
+// checkAndSort sorts under Lock): a caller of another package that skips
+// the mutex races on that state already, so the mutex is the function's
+// contract. An exported adder that touches nothing else the mutex orders,
+// or has no call in the package, or one call without it, is still
+// reported. Like every pass (lockset.CustomLock), it
 // takes the Lock, Unlock and RLocker methods of a type of the module
 // whose Lock and Unlock plainly take and release a sync mutex of it (a
 // field, every shard of a slice or array of such structs, as gopkg's

@@ -90,16 +90,96 @@ func (pc *passContext) anyModeHeld(use atomicUse) lockregion.Held {
 				nonTest = append(nonTest, f)
 			}
 		}
-		pc.callersAny = lockregion.CallerLocksWith(nonTest, pc.pass.TypesInfo, pc.lockKey, pc.pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg, lockregion.CallerOpts{AnyMode: true})
+		pc.callersAny = lockregion.CallerLocksWith(nonTest, pc.pass.TypesInfo, pc.lockKey, pc.pass.ResultOf[syncarg.Analyzer].(*syncarg.Result).Arg, lockregion.CallerOpts{AnyMode: true, Exported: true, GoLiterals: true})
 		if pc.callersAny == nil {
 			pc.callersAny = map[*types.Func][]string{}
 		}
 	}
 	fn, _ := pc.pass.TypesInfo.Defs[use.decl.Name].(*types.Func)
 	for _, k := range pc.callersAny[fn] {
+		if fn.Exported() && !pc.touchesOrdered(use.decl, k) {
+			continue
+		}
 		out[k] = use.decl.Pos()
 	}
 	return out
+}
+
+// touchesOrdered reports whether fd, an exported function every call of
+// which in this package holds k, also reads state that another function
+// of the package accesses while holding k exclusively: the same field
+// path (lockregion.TypeKey of an outermost selector; k itself and the
+// variables accessed atomically anywhere in the package not counted), as uap-go's ParseUserAgent ranges over
+// parser.RegexDefinitions.UA, which checkAndSort sorts under
+// parser.mu.Lock(). Calls from other packages are not seen; such a call
+// made without k already races on that state, so k is part of fd's
+// contract, not a lock only this package's callers happen to take.
+func (pc *passContext) touchesOrdered(fd *ast.FuncDecl, k string) bool {
+	type key struct {
+		fd *ast.FuncDecl
+		k  string
+	}
+	if r, ok := pc.touched[key{fd, k}]; ok {
+		return r
+	}
+	paths := map[string]bool{}
+	for _, sel := range pc.outerSelectors(fd) {
+		if v := pc.variable(sel); v != nil && len(pc.uses[v]) > 0 {
+			continue
+		}
+		if p := pc.lockKey(sel); p != k {
+			paths[p] = true
+		}
+	}
+	found := false
+	pc.forEachFunc(func(g *ast.FuncDecl) {
+		if found || g == fd || isTestFile(pc, pc.fileOf(g)) {
+			return
+		}
+		held := pc.exclusiveHeld(g)
+		for _, sel := range pc.outerSelectors(g) {
+			if _, ok := held[sel][k]; ok && paths[pc.lockKey(sel)] {
+				found = true
+				return
+			}
+		}
+	})
+	if pc.touched == nil {
+		pc.touched = map[any]bool{}
+	}
+	pc.touched[key{fd, k}] = found
+	return found
+}
+
+// outerSelectors returns the field selectors of fd's body that are not
+// the operand of another selector (p.defs.UA, not p.defs), outside
+// function literals.
+func (pc *passContext) outerSelectors(fd *ast.FuncDecl) []*ast.SelectorExpr {
+	inner := map[ast.Expr]bool{}
+	var out []*ast.SelectorExpr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectorExpr:
+			inner[ast.Unparen(n.X)] = true
+			if sel := pc.pass.TypesInfo.Selections[n]; sel != nil && sel.Kind() == types.FieldVal && !inner[n] {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// fileOf returns the file of the package that holds n.
+func (pc *passContext) fileOf(n ast.Node) *ast.File {
+	for _, f := range pc.pass.Files {
+		if f.FileStart <= n.Pos() && n.Pos() <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
 }
 
 func isTestFile(pc *passContext, f *ast.File) bool {

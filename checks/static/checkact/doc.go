@@ -33,7 +33,14 @@
 // "lock and recheck" idiom) is not reported, nor is a write that only runs
 // on a branch decided by the earlier read but stores a value of its own
 // (a cache fill: if !ok { mu.Lock(); s.m[k] = build(k); mu.Unlock() }),
-// which is usually idempotent, nor one that puts back an unmodified saved
+// which is usually idempotent, nor one whose value reached it from the
+// earlier read only as an argument of a call that returns an
+// *http.Response (client.Do(req), http.Get, a wrapper of the package):
+// the server's answer is not computed from the request here, so a
+// location refilled from it (a token refresh that sends the refresh token
+// it read and stores the token the endpoint issues) is not a
+// read-modify-write; the old value carried by any other path (merged
+// with the answer, computed from locally) still is; nor one that puts back an unmodified saved
 // copy (saved := s.n ... s.n = saved: a rollback, or a test restoring
 // state; also a clone, maps.Clone(s.m), slices.Clone or append(nil, s.x...),
 // that is used for nothing else), nor a write in a function whose doc

@@ -140,8 +140,19 @@ func (s *splitState) assign(as *ast.AssignStmt, held lockregion.Held) {
 	carried := func(r ast.Expr) []guardedRead {
 		var out []guardedRead
 		ast.Inspect(r, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				out = append(out, s.taint[info.Uses[id]]...)
+			switch n := n.(type) {
+			case *ast.Ident:
+				out = append(out, s.taint[info.Uses[n]]...)
+			case *ast.CallExpr:
+				if httpExchange(info, n) {
+					ast.Inspect(n.Fun, func(m ast.Node) bool {
+						if x, ok := m.(*ast.Ident); ok {
+							out = append(out, s.taint[info.Uses[x]]...)
+						}
+						return true
+					})
+					return false // the arguments are the request, not the answer
+				}
 			}
 			return true
 		})
@@ -485,4 +496,39 @@ func rootName(target string) string {
 		return target[:i]
 	}
 	return target
+}
+
+// httpExchange reports whether call returns an *http.Response (of
+// net/http): client.Do(req), http.Get(url), or a function of the package
+// wrapping one (requestToken(grant, refreshToken)). What it returns is
+// the server's answer: a value read earlier and sent as an argument (a
+// refresh token, a request parameter) does not carry into it, so a
+// location refilled from the answer (stackit-sdk-go's KeyFlow stores the
+// token the endpoint issues for the refresh token it read) is not a
+// read-modify-write of the value read. The old value carried into the
+// write by any other path (merged with the answer, or computed from it
+// locally) still is.
+func httpExchange(info *types.Info, call *ast.CallExpr) bool {
+	t := info.TypeOf(call)
+	if t == nil {
+		return false
+	}
+	if tup, ok := t.(*types.Tuple); ok {
+		for v := range tup.Variables() {
+			if isHTTPResponse(v.Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return isHTTPResponse(t)
+}
+
+func isHTTPResponse(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Response"
 }

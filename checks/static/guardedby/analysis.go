@@ -517,7 +517,7 @@ func (pc *passContext) reportFields() {
 		var group []*fieldFinding
 		byRule := map[string]*fieldFinding{}
 		for _, o := range counted {
-			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) {
+			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) || pc.closedAfterWrites(f, info, o) {
 				continue
 			}
 			if !documented && heldAtEveryWrite(o, counted) {

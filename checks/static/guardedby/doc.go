@@ -180,7 +180,15 @@
 // every other function writing the field leaves first once that flag is
 // set (if t.finalized { panic(…) }, or return): the writers are declared
 // done when it runs, the read-out after their join (IL1001 and IL1004
-// skip it too).
+// skip it too). Nor is a read in a select case receiving from a channel
+// field of the same receiver (case <-g.ready: return g.name) when every
+// write of the field is followed, in its own statement list, by
+// close(g.ready) with no return or branch between, and the channel is
+// never sent on, nor assigned outside constructors and init, nor has its
+// address taken: it is closed once, after every write, and the case runs
+// after the close (closeorder.go; every guard rule skips it). A read
+// after a blocking receive (<-g.ready; a select without default) is not
+// counted at all (afterSync), whatever the channel's other uses.
 //
 // IL1002 locked-helper-without-lock. A method whose name ends in Locked
 // (fooLocked, fooRLocked) on a struct with exactly one mutex (and no

@@ -59,6 +59,8 @@ type passContext struct {
 	// built on first use.
 	docs     map[types.Object]string
 	typeDocs map[*types.TypeName]*ast.CommentGroup
+	// closedOnly caches onlyClosed, per channel field.
+	closedOnly map[*types.Var]bool
 	// lockHelpers: per mutex field, the functions that lock it and
 	// never unlock it (IL1009, sharedread.go).
 	lockHelpers map[*types.Var]map[*types.Func]bool

@@ -178,11 +178,11 @@ func TestAdd(t *testing.T) {
 // pr's scope) are confirmed by generated tests that call the
 // candidate's two sides on one value, and replay: Pool.Add's unguarded
 // lookup, and Chain's unguarded read in the unexported process (reached
-// through Process, against AddHook). The mirror's candidate, Gate.Name,
-// is not confirmed: it is in the job summary, not the report, while its
-// rule (IL1008) is below the posting bar; since its held-out precision
-// cleared it (static.PostedUnconfirmed) it is posted as a static finding,
-// unconfirmed. Fails
+// through Process, against AddHook). The mirror, Gate.Name, is no
+// candidate at all: its read is in a select case receiving from a channel
+// that is only closed, right after every write of the field (guardedby's
+// closeorder.go), so it is neither in the report nor in the job summary.
+// Fails
 // without the candidates' confirmation by generated tests; gen's access
 // pairs themselves are tested by gen's TestAccessPairsFirst (here other
 // cases on the changed methods may reach the same pairs: a first run in
@@ -204,14 +204,11 @@ func TestPRGenAccessPairs(t *testing.T) {
 	sum := filepath.Join(ch.dir, "summary.md")
 	rep, _, stderr := ch.prFindings(t, "-budget", "3m", "-gen-budget", "4m", "-count", prCount, "-workers", prWorkers, "-seed", "3", "-summary", sum, "-v")
 	got := map[int]*report.JSONFinding{}
-	mirrorPosted := false
 	for i, f := range rep.Findings {
 		t.Logf("finding %s %s %s:%d %s (%s)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, f.Replay)
 		switch {
-		case f.Pos.Line == name && (f.Evidence == checks.Confirmed || !static.PostedUnconfirmed(f.Rule)):
-			t.Errorf("the mirror's candidate is in the report (%s): %s", f.Evidence, f.Message)
 		case f.Pos.Line == name:
-			mirrorPosted = true // its rule is posted unconfirmed
+			t.Errorf("the mirror's read is reported (%s): %s", f.Evidence, f.Message)
 		case f.Kind == checks.DataRace:
 			t.Errorf("a race is reported on its own, not as the candidate it confirms: %s", f.Message)
 		}
@@ -233,18 +230,17 @@ func TestPRGenAccessPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mirrorPosted {
-		// Its rule is not a target of confirmation then: Chain's
-		// candidate is the one targeted and confirmed.
-		if !strings.Contains(stderr, "(1 by a generated test)") {
-			t.Errorf("stderr (-v) does not say one targeted candidate was confirmed by a generated test")
-		}
-		return
+	if mirror := "`txpool/pool.go:" + strconv.Itoa(name) + "`"; strings.Contains(string(md), mirror) {
+		t.Errorf("the summary lists the mirror's read %q:\n%s", mirror, md)
 	}
-	if want := "`txpool/pool.go:" + strconv.Itoa(name) + "`"; !strings.Contains(string(md), want) {
-		t.Errorf("summary lacks the mirror's unconfirmed candidate %q:\n%s", want, md)
+	// Pool.Add's lookup is IL1008: while that rule is posted unconfirmed
+	// it is not a target of confirmation, and Chain's candidate is the
+	// one targeted and confirmed.
+	want := "(2 by a generated test)"
+	if static.PostedUnconfirmed("IL1008") {
+		want = "(1 by a generated test)"
 	}
-	if !strings.Contains(stderr, "(2 by a generated test)") {
-		t.Errorf("stderr (-v) does not say two candidates were confirmed by generated tests")
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr (-v) does not say %s", want)
 	}
 }

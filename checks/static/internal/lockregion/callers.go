@@ -39,6 +39,15 @@ func CallerLocks(files []*ast.File, info *types.Info, keyOf func(ast.Expr) strin
 // function's reads only with writes made under the write side).
 type CallerOpts struct {
 	AnyMode bool
+	// Exported makes exported functions and methods (not init or main)
+	// candidates too, decided by their calls in files alone (at least
+	// one): the caller must answer for calls from other packages.
+	Exported bool
+	// GoLiterals counts a call in the function literal of a go statement
+	// (go func() { mu.RLock(); f(); mu.RUnlock() }()) with the locks the
+	// literal takes before it: the new goroutine starts with none, and
+	// the walk starts it with none.
+	GoLiterals bool
 }
 
 // CallerLocksWith is CallerLocks with opts.
@@ -66,7 +75,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 		sig := fn.Type().(*types.Signature)
 		name := fn.Name()
 		switch {
-		case token.IsExported(name), name == "_":
+		case token.IsExported(name) && !opts.Exported, name == "_":
 		case sig.Recv() == nil && (name == "init" || name == "main"):
 		case sig.Recv() != nil && ifaceMethods[name]:
 		default:
@@ -127,7 +136,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 					break
 				}
 				s := site{caller: fd, call: call}
-				if fd == nil || !RunsHere(stack[:at], args) {
+				if fd == nil || !runsHere(stack[:at], args, opts.GoLiterals) {
 					s.caller = nil
 				}
 				sites[fn] = append(sites[fn], s)
@@ -216,7 +225,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 				}
 				walked[s.caller] = true
 				in := Held{}
-				if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] {
+				if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] && !ownEntry(c, opts) {
 					e, known := entry[c]
 					if !known {
 						continue // its callers are not resolved yet
@@ -242,7 +251,7 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 			for _, s := range sites[fn] {
 				held := Held{}
 				if s.caller != nil && !poisoned[s.caller] {
-					if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] {
+					if c, ok := info.Defs[s.caller.Name].(*types.Func); ok && candidate[c] && !ownEntry(c, opts) {
 						if _, known := entry[c]; !known {
 							unknown = unknown || c != fn
 							continue // resolved in a later round
@@ -286,6 +295,16 @@ func CallerLocksWith(files []*ast.File, info *types.Info, keyOf func(ast.Expr) s
 		slices.Sort(out[fn])
 	}
 	return out
+}
+
+// passedOn reports whether fn is an exported candidate (opts.Exported):
+// its entry lockset is its own answer, decided by this package's calls
+// alone, and is not passed on to the functions it calls (they are walked
+// from its body with nothing held), so the caller's check of an exported
+// function (atomicmix's touchesOrdered) cannot be skipped through a
+// helper.
+func ownEntry(fn *types.Func, opts CallerOpts) bool {
+	return opts.Exported && token.IsExported(fn.Name())
 }
 
 // calleeOf returns the call whose callee id is (f(...), x.f(...),
@@ -333,6 +352,13 @@ type ArgRuns func(call *ast.CallExpr, i int) (calls, returns bool)
 // locks: not in a go or defer statement, and not in a function literal
 // unless the literal runs on the spot (litRuns).
 func RunsHere(stack []ast.Node, args ArgRuns) bool {
+	return runsHere(stack, args, false)
+}
+
+// runsHere is RunsHere; with goLits, a call in the literal of a go
+// statement (go func() { … }()) counts too, from the literal's own
+// start: the walk starts such a literal with no lock held (Walker).
+func runsHere(stack []ast.Node, args ArgRuns, goLits bool) bool {
 	if len(stack) > 0 {
 		switch stack[len(stack)-1].(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
@@ -341,10 +367,24 @@ func RunsHere(stack []ast.Node, args ArgRuns) bool {
 	}
 	for i := len(stack) - 1; i >= 0; i-- {
 		if lit, ok := stack[i].(*ast.FuncLit); ok && !litRuns(stack[:i], lit, args) {
-			return false
+			return goLits && goLiteral(stack[:i], lit)
 		}
 	}
 	return true
+}
+
+// goLiteral reports whether lit, whose ancestors are stack, is the
+// function of a go statement: go func() { … }().
+func goLiteral(stack []ast.Node, lit *ast.FuncLit) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	call, ok := stack[len(stack)-1].(*ast.CallExpr)
+	if !ok || call.Fun != lit {
+		return false
+	}
+	g, ok := stack[len(stack)-2].(*ast.GoStmt)
+	return ok && g.Call == call
 }
 
 // litRuns reports whether the literal lit, whose ancestors are stack,
