@@ -41,7 +41,9 @@ type Measured struct {
 // Then the samples 2026-12-01b, -01c, -01d, -02 (rows 1-23), -02b (none),
 // -02c, -02d and -02e (their TRIAGE.md files; docs/precision.md, branches
 // sample29 to sample33): IL1008 7 of 7 distinct, IL1009 3 of 3, IL2001
-// 1 of 1, IL2004 0 of 1, IL3002 1 of 2, IL4003 0 of 1.
+// 1 of 1, IL2004 0 of 1, IL3002 1 of 2, IL4003 0 of 1. Then 2026-12-02f and
+// -02g (branch sample34): IL1008 5 of 7 distinct, IL1009 1 of 1, IL2001 1 of
+// 1, IL2003 1 of 1, IL3002 1 of 1, IL5002 1 of 1, IL5003 3 of 3.
 // IL1008 and IL1009 (default since the twenty-first session) carry their
 // independent figures while opt-in: 2026-11-30e (IL1008 2 of 3),
 // 2026-11-30g (IL1009 2 of 2), none on 30h and 30i.
@@ -51,20 +53,20 @@ type Measured struct {
 // docs/rules.md repeats them and a test keeps the two the same.
 var Precision = map[string]Measured{
 	guardedby.RuleLockedHelperWithoutLock:    {0, 3},
-	guardedby.RuleUnguardedReadEntry:         {12, 13}, // samples 2026-11-30e, 2026-12-01 to -02e; 30g-30i had none
-	guardedby.RuleUnguardedReadShared:        {7, 8},   // samples 2026-11-30g, 2026-12-01 to -02e
+	guardedby.RuleUnguardedReadEntry:         {17, 20}, // samples 2026-11-30e, 2026-12-01 to -02g; 30g-30i had none
+	guardedby.RuleUnguardedReadShared:        {8, 9},   // samples 2026-11-30g, 2026-12-01 to -02g
 	guardedby.RuleDocumentedGuardViolated:    {3, 9},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
-	guardedby.RuleThreadsafeInconsistentLock: {3, 10},
-	rlockwrite.RuleWriteUnderRLock:           {17, 25},
+	guardedby.RuleThreadsafeInconsistentLock: {6, 13},
+	rlockwrite.RuleWriteUnderRLock:           {18, 26},
 	lockpair.RuleLockHeldAtReturn:            {28, 33},
-	lockpair.RuleDoubleLock:                  {4, 9},
+	lockpair.RuleDoubleLock:                  {5, 10},
 	lockpair.RuleUnlockNotHeld:               {0, 2},
 	lockpair.RuleUnlockMismatch:              {1, 1},
-	atomicmix.RulePlainWriteOfAtomic:         {12, 31},
+	atomicmix.RulePlainWriteOfAtomic:         {13, 32},
 	checkact.RuleSplitCriticalSection:        {5, 18},
 	threadsafe.RuleThreadsafeExportedField:   {0, 5},
-	threadsafe.RuleThreadsafeLeakedState:     {2, 2},
+	threadsafe.RuleThreadsafeLeakedState:     {3, 3},
 	lockblock.RuleLockChannelCycle:           {0, 4},
 }
 
