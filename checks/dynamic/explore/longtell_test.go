@@ -1,9 +1,11 @@
 package explore
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
@@ -50,5 +52,29 @@ func TestTellReadsEachSiteOnce(t *testing.T) {
 		if st.Object != "mu" {
 			t.Fatalf("step %+v tells the lock %q; want %q, from the line as first read", st, st.Object, "mu")
 		}
+	}
+}
+
+// TestNoTellingAfterShrinkTime (issue 23, bigcache): once the time for
+// shrinking is over, the findings are not told again (the schedule file
+// rewritten, the story retold) for nothing: bigcache's 54,083-decision
+// leak took 5.2 s to tell again past the budget at load 20. The schedule
+// file removed stays removed. Fails without noShrinkTime (it is written
+// again).
+func TestNoTellingAfterShrinkTime(t *testing.T) {
+	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
+	s, _, fd := fakeFinding(t, "TestLongLeak", f)
+	path := fd.Schedule
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(s.opts.Dir, path)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	s.shrinkUntil = time.Now().Add(-time.Second)
+	s.shrinkFindings(context.Background(), []checks.Finding{*fd}, []string{s.order[0]})
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("the schedule file was written again after the shrinking time ended")
 	}
 }
