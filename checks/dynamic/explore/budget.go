@@ -64,17 +64,20 @@ func replayOverrun(budget time.Duration) time.Duration {
 }
 
 // overrunEnd is the latest a first replay may end when the budget has no
-// time left for it: replayOverrun past the hard stop, less what a process
-// stopped then takes to be gone. Not less the time telling the failures
-// again takes (stopBy's tellAfter): past stopBy nothing is told again
-// (shrinkFindings, unreplayed), and at load 35 bigcache's two long leaks
-// took 10.2 s to tell, more than the overrun. Zero when the budget has no
-// end.
+// time left for it: replayOverrun past the hard stop (a replay stopped
+// there then takes its exit's time to be gone). Not less what stopBy
+// keeps: the time telling the failures again takes (past stopBy nothing
+// is told again: shrinkFindings, unreplayed; at load 35 bigcache's two
+// long leaks took 10.2 s to tell, more than the overrun), nor what the
+// latest stopped processes took to be gone (on a loaded machine as long
+// as the overrun: the recall yardstick's rlockwaitchan, at load 25,
+// found no overrun left and dropped its deadlock). Zero when the budget
+// has no end.
 func (s *search) overrunEnd() time.Time {
 	if s.hardStop.IsZero() {
 		return time.Time{}
 	}
-	return s.hardStop.Add(replayOverrun(s.opts.Budget) - s.fresh.recentStop())
+	return s.hardStop.Add(replayOverrun(s.opts.Budget))
 }
 
 // budgetEnds returns the end of the search (deadline) and the end of the

@@ -383,11 +383,12 @@ func TestStopMeasured(t *testing.T) {
 	}
 }
 
-// TestReplayEndsBeforeStop: a finding's replay starts no process once
-// what is left before the hard stop is less than what a process stopped
-// there took to be gone (goworkerpool's -budget 60s: a replay of its 20 s
-// suite was killed at the hard stop and the command ended 0.8 s past it);
-// with time, it replays.
+// TestReplayEndsBeforeStop: a finding's replay inside the budget ends
+// before what a process stopped at the hard stop takes to be gone
+// (goworkerpool's -budget 60s: a replay of its 20 s suite was killed at
+// the hard stop and the command ended 0.8 s past it); a first replay the
+// budget has no time left for runs on, to the overrun's end
+// (TestReplayOverrunsForFirst), and past that no process starts.
 func TestReplayEndsBeforeStop(t *testing.T) {
 	// In parallel: its time is the fake's replays sleeping (no CPU), and
 	// it shares no state with other tests (its own search and temporary
@@ -397,10 +398,11 @@ func TestReplayEndsBeforeStop(t *testing.T) {
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
 	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
 	s.fresh.addStop(time.Hour)
-	s.hardStop = time.Now().Add(30 * time.Minute)
+	s.opts.Budget = time.Minute // an overrun of 6 s
+	s.hardStop = time.Now().Add(-7 * time.Second)
 	why, unchecked := s.replaysAlone(context.Background(), tg, fd, f)
 	if !unchecked || why != whyNoTime {
-		t.Errorf("30m before the hard stop, an hour to stop a process: replaysAlone = %q, %v; want no time", why, unchecked)
+		t.Errorf("past the hard stop and its overrun: replaysAlone = %q, %v; want no time", why, unchecked)
 	}
 	if cfgs, _ := filepath.Glob(filepath.Join(s.workDir, "*.config.json")); len(cfgs) > 0 {
 		t.Errorf("a replay process was started: %v", cfgs)
@@ -410,8 +412,11 @@ func TestReplayEndsBeforeStop(t *testing.T) {
 		t.Errorf("90m before the hard stop: replaysAlone = %q, %v; want reproduced", why, unchecked)
 	}
 	// Telling the failures again after the replays keeps its time
-	// (stopBy), but not from a first replay the budget has no time left
-	// for (overrunEnd): past stopBy nothing is told again.
+	// (stopBy), and so does stopping a process; a first replay the
+	// budget has no time left for still runs, until the overrun's end
+	// (overrunEnd): past stopBy nothing is told again, and a loaded
+	// machine's slow stops (the recall yardstick's rlockwaitchan) ate the
+	// whole overrun.
 	s.tellAfter = time.Hour
 	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked {
 		t.Errorf("90m before the hard stop, an hour to stop a process and an hour to tell: replaysAlone = %q, %v; want reproduced", why, unchecked)
