@@ -48,6 +48,38 @@ func (s *search) stopBy() time.Time {
 	return s.hardStop.Add(-s.fresh.recentStop() - s.tellAfter)
 }
 
+// replayOverrun is how far past the end of the budget the first replay
+// of a failure may run when what is left of the budget does not hold it
+// (replaysAlone): a tenth of the budget, at least 3 s. Without it such a
+// failure, found under control, was not reported (or reported unreplayed):
+// 3 of the recall yardstick's 339 bug-kernel searches of 2026-12-02 found
+// their failure and dropped it. It is spent only on a failure that would
+// otherwise go unreplayed, once past the budget's end for all of them (the
+// causes' first replays share it, one after another), and no shrinking,
+// plain go test run or try that only gives a reproduced failure's rate
+// follows it there: a search that finds nothing, or whose replays fit,
+// keeps the budget within 5%.
+func replayOverrun(budget time.Duration) time.Duration {
+	return max(budget/10, 3*time.Second)
+}
+
+// overrunEnd is the latest a first replay may end when the budget has no
+// time left for it: replayOverrun past the hard stop (a replay stopped
+// there then takes its exit's time to be gone). Not less what stopBy
+// keeps: the time telling the failures again takes (past stopBy nothing
+// is told again: shrinkFindings, unreplayed; at load 35 bigcache's two
+// long leaks took 10.2 s to tell, more than the overrun), nor what the
+// latest stopped processes took to be gone (on a loaded machine as long
+// as the overrun: the recall yardstick's rlockwaitchan, at load 25,
+// found no overrun left and dropped its deadlock). Zero when the budget
+// has no end.
+func (s *search) overrunEnd() time.Time {
+	if s.hardStop.IsZero() {
+		return time.Time{}
+	}
+	return s.hardStop.Add(replayOverrun(s.opts.Budget))
+}
+
 // budgetEnds returns the end of the search (deadline) and the end of the
 // budget (hardStop: no process outlives it) of a search that began after
 // the build at start.
@@ -76,7 +108,7 @@ func fairShare(now, end time.Time, n int) time.Duration {
 // the failing schedule's run time, when longer), at least that tenth, at
 // most a quarter of the budget but never less than the replays; and
 // Options.KeepAfter (or KeepFor of the causes' costs) once a failure is
-// found. Only what the report will
+// found, and telling the failures, by their length (tellReserve). Only what the report will
 // replay counts, once per cause (reserveKey): not a failure of an
 // unperturbed run that plain go test tells as the tool's doing (gocron's
 // 7 such, with 12 leaks of one cause, kept the search from all but 6s of
@@ -93,7 +125,30 @@ func (s *search) shrinkReserve() time.Duration {
 		return min(base/2+2*processStartup, s.opts.Budget/4) + keep
 	}
 	costs, plainRan := s.causeCosts(true, true)
-	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep
+	return postReserve(base, s.opts.Budget/4, costs, plainRan) + keep + s.tellReserve()
+}
+
+// tellPerDecision prices telling one decision of a failing schedule after
+// the search (candidates: the story, the schedule file, the token): at
+// load 20-25, with each site's line read once, bigcache's leak of 54,083
+// decisions took 1.3 s to tell, about 25 µs a decision; twice that, as
+// the load rises while the search ends.
+const tellPerDecision = 50 * time.Microsecond
+
+// tellReserve is what telling the failures no report went through yet
+// takes after the search, every one kept (the report tells each, not once
+// per cause), priced by its length in decisions. Kernels' schedules of a
+// few hundred decisions cost milliseconds; bigcache's two leaks (54,083
+// and 61,158) about 6 s, which the reserve kept nowhere: told after the
+// search ended, they left the first replay no time. The caller holds s.mu.
+func (s *search) tellReserve() time.Duration {
+	var n int
+	for _, k := range s.order {
+		if f := s.failures[k]; f != nil && !s.reported[k] {
+			n += len(f.decisions)
+		}
+	}
+	return time.Duration(n) * tellPerDecision
 }
 
 // callerKeep is what the caller's own work after the search takes

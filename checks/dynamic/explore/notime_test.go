@@ -19,9 +19,10 @@ import (
 // earlier schedule left is in it); that schedule becomes the finding's.
 // A failure that only ever failed after other schedules in its process
 // (state they left: globalstate's handler registered twice) or that a
-// watchdog ended (a loaded machine) stays a note. The budget's end is
-// moved to the past: no replay can run. Fails without unreplayed (a note,
-// no finding).
+// watchdog ended (a loaded machine) stays a note. The budget's end, and
+// the time a first replay may run past it (replayOverrun), are moved to
+// the past: no replay can run. Fails without unreplayed (a note, no
+// finding).
 func TestNoTimeLeftStillReported(t *testing.T) {
 	leak := func(seed int64, prior int) *failure {
 		return &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later, the last 2000 fair: g1 running at select at k_test.go:70",
@@ -46,7 +47,7 @@ func TestNoTimeLeftStillReported(t *testing.T) {
 			if c.first != nil {
 				s.firstRun = map[string]*failure{k: c.first}
 			}
-			s.hardStop = time.Now().Add(-time.Second) // the budget is spent
+			s.hardStop = time.Now().Add(-time.Hour) // the budget, and what a first replay may run past it, are spent
 			fs, keys := s.replayCauses(context.Background(), []checks.Finding{*fd}, []string{k})
 			if c.wantSeed == 0 {
 				if len(fs) != 0 || !testkit.ContainsAny(s.notes, "no time was left") || !testkit.ContainsAny(s.notes, c.wantInWhy) {
@@ -77,7 +78,8 @@ func TestNoTimeLeftStillReported(t *testing.T) {
 // loop left running after its test (a leak judged thousands of decisions
 // after the test returned), found by a search bounded by a count, then no
 // time left to replay it — the load simulated by moving the budget's hard
-// stop to the search's end — is reported, labelled "not replayed: no time
+// stop, and what a first replay may run past it, to the search's end — is
+// reported, labelled "not replayed: no time
 // left", and the schedule it prints replays in a fresh process. Fails
 // without unreplayed: a note, no finding.
 func TestNoTimeLeftKernel(t *testing.T) {
@@ -90,7 +92,8 @@ func TestNoTimeLeftKernel(t *testing.T) {
 	res, err := Run(ctx, Options{
 		Dir: dir, Patterns: []string{"./tickerstop"}, Budget: 3 * time.Minute,
 		Seed: 1, SchedulesDir: t.TempDir(), Schedules: 20, Workers: 1, Build: build,
-		afterSearch: func(s *search) { s.hardStop = time.Now() },
+		// The budget ended, and what a first replay may run past it too.
+		afterSearch: func(s *search) { s.hardStop = time.Now().Add(-replayOverrun(s.opts.Budget)) },
 	})
 	if err != nil {
 		t.Fatal(err)

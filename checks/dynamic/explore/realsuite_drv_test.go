@@ -28,9 +28,13 @@ func TestRealSuiteDriver(t *testing.T) {
 	dir, build := sharedBuild(t, realsuiteDrvDir)
 	// New M: a failure that only state left by an earlier schedule causes,
 	// when the search ends at its hard stop, the end of the budget (a
-	// loaded machine), moved here to its end: the replay alone still runs
-	// (a true failure is never dropped for want of it) and does not
-	// reproduce, so it is a note.
+	// loaded machine), moved here to its end: its first replays still run,
+	// past the budget's end (replayOverrun: a failure found is not dropped
+	// for want of the time to replay it), alone (it does not reproduce)
+	// and then after the earlier schedule, which reproduces it: the
+	// finding a search with time reports (realsuitetest's "process-wide
+	// state"), and a note says the budget was overrun. Before the overrun,
+	// a note "no time was left", no finding.
 	t.Run("process-wide state at the hard stop", func(t *testing.T) {
 		ctx := context.Background()
 		// A process's second schedule fails: a count, not the time a
@@ -56,11 +60,15 @@ func TestRealSuiteDriver(t *testing.T) {
 				t.Errorf("%s: no schedule ran", ts.Test)
 			}
 		}
-		if !testkit.ContainsAny(res.Notes, "run alone in a fresh process did not") &&
-			!testkit.ContainsAny(res.Notes, "must replay alone in a fresh process and no time was left") {
-			t.Errorf("notes %q, want one for the schedule that failed only after another", res.Notes)
+		if !testkit.ContainsAny(res.Notes, "past the budget's end") {
+			t.Errorf("notes %q, want one saying the replays ran past the budget's end", res.Notes)
 		}
-		checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{Kinds: map[string]checks.FailureKind{test: ""}}})
+		checkFindings(ctx, t, res, findingCheck{dir: dir, Want: testkit.Want{Kinds: map[string]checks.FailureKind{test: checks.Panic}}})
+		for _, f := range res.Findings {
+			if f.AfterEarlier == nil || f.NotReplayed != "" {
+				t.Errorf("%s: labels %q, want replayed after the earlier run it needs", f.Test, f.Labels())
+			}
+		}
 	})
 }
 

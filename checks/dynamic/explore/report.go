@@ -116,7 +116,7 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
 			why, unchecked := s.replaysAlone(ctx, t, &finding, f)
 			if unchecked && why == whyNoTime {
-				if fd, whyNot := s.unreplayed(ctx, candKeys[i], t); whyNot == "" {
+				if fd, whyNot := s.unreplayed(ctx, candKeys[i], t, finding); whyNot == "" {
 					f, finding, why, unchecked = s.failures[candKeys[i]], fd, "", false
 				} else {
 					why += "; " + whyNot
@@ -173,8 +173,8 @@ func replayOrder(groups [][]int, cands []checks.Finding, first func(checks.Findi
 	return groups
 }
 
-// unreplayed is the finding of failure key k of t whose replay found no
-// time left in the budget: seen under control, it is still reported,
+// unreplayed is the finding of failure key k of t (told: as candidates
+// told it) whose replay found no time left in the budget: seen under control, it is still reported,
 // with its schedule and replay line, labelled checks.NotReplayedNoTime
 // (issue 21: a true failure is never dropped), when one of its failing
 // schedules was the first its process ran (nothing an earlier schedule
@@ -182,10 +182,11 @@ func replayOrder(groups [][]int, cands []checks.Finding, first func(checks.Findi
 // and no watchdog ended it (a hang a loaded machine can cause). That
 // schedule becomes the failure's. Else whyNot says why it is not
 // reported (a note).
-func (s *search) unreplayed(ctx context.Context, k string, t *target) (fd checks.Finding, whyNot string) {
+func (s *search) unreplayed(ctx context.Context, k string, t *target, told checks.Finding) (fd checks.Finding, whyNot string) {
 	s.mu.Lock()
 	f := s.failures[k]
-	if !f.firstInProcess() {
+	same := f.firstInProcess()
+	if !same {
 		f = s.firstRun[k]
 	}
 	switch {
@@ -200,9 +201,14 @@ func (s *search) unreplayed(ctx context.Context, k string, t *target) (fd checks
 	if whyNot != "" {
 		return fd, whyNot
 	}
-	fd, err := s.finding(ctx, f, t, false)
-	if err != nil {
-		return fd, "its schedule file could not be written: " + err.Error()
+	// Told already when it is the failure kept (a long schedule's telling
+	// takes seconds: the budget is over).
+	fd = told
+	if !same {
+		var err error
+		if fd, err = s.finding(ctx, f, t, false); err != nil {
+			return fd, "its schedule file could not be written: " + err.Error()
+		}
 	}
 	fd.NotReplayed = checks.NotReplayedNoTime
 	return fd, ""
@@ -213,12 +219,28 @@ func (s *search) unreplayed(ctx context.Context, k string, t *target) (fd checks
 // only what a fresh replay reproduces.
 func (s *search) shrinkFindings(ctx context.Context, findings []checks.Finding, replayed []string) {
 	for i, k := range replayed {
+		if s.noShrinkTime() {
+			// Telling it again would change nothing: a long schedule's
+			// telling took seconds past the budget (bigcache's leak of
+			// 54,083 decisions, 5.2 s at load 20).
+			break
+		}
 		f, t := s.failures[k], s.owners[k]
 		if shrunk, err := s.finding(ctx, f, t, true); err == nil && shrunk.Schedule == findings[i].Schedule {
 			findings[i].Interleaving, findings[i].ReplayToken = shrunk.Interleaving, shrunk.ReplayToken
 			findings[i].EarlyTimers = shrunk.EarlyTimers // the shrunk schedule's jumps
 		}
 	}
+}
+
+// noShrinkTime reports whether the time for shrinking (tellFinding's
+// shrinkUntil, once set, else optionalBy) is over.
+func (s *search) noShrinkTime() bool {
+	end := s.shrinkUntil
+	if end.IsZero() {
+		end = s.optionalBy()
+	}
+	return !end.IsZero() && !time.Now().Before(end)
 }
 
 // finish adds the notes and the final stats to res, and tells Progress.

@@ -143,3 +143,26 @@ func TestReserveRillLeaks(t *testing.T) {
 		t.Errorf("reserve of 12 causes %v, want their first replays, %v", got, want)
 	}
 }
+
+// TestReserveTellsByLength (issue 23, bigcache): the time the search keeps
+// after it prices telling each failure by its length. bigcache's two
+// leaks of 54,083 and 61,158 decisions took 10-12 s to tell after the
+// search at load 20-35, which the reserve did not hold: the first replay
+// found no time left. A failure of 60,000 decisions keeps 60,000
+// decisions' telling more than one of 10 with the same test and cost.
+// Fails without tellReserve (the same reserve).
+func TestReserveTellsByLength(t *testing.T) {
+	reserve := func(decisions int) time.Duration {
+		s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
+		tg := &target{name: "TestAppendRandomly", cost: 3 * time.Second, stats: &TestStats{Schedules: 3, Failures: 3}}
+		f := &failure{kind: checks.Leak, message: rt.LeakRunning + ": g1 running at RWMutex.Lock at shard.go:293", site: "shard.go:293",
+			decisions: make([]rt.Decision, decisions), elapsed: 3 * time.Second}
+		k := tg.name + "|" + f.key()
+		s.order, s.owners[k], s.failures[k] = []string{k}, tg, f
+		return s.shrinkReserve()
+	}
+	short, long := reserve(10), reserve(60000)
+	if want := short + (60000-10)*tellPerDecision; long != want || long-short < time.Second {
+		t.Errorf("reserve %v for a failure of 10 decisions, %v for one of 60,000; want %v (at least a second more)", short, long, want)
+	}
+}

@@ -206,15 +206,38 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// replayed alone already.
 		return "", false
 	}
+	var cost time.Duration
+	s.mu.Lock()
+	if t.stats != nil {
+		cost = t.stats.Cost
+	}
+	s.mu.Unlock()
+	perTry := func() time.Duration { return replayCost(cost, took, s.fresh.recent()) }
 	// Inside the budget: until its end (less what a process stopped then
 	// takes to be gone: stopBy), or the end of this cause's part of the
-	// replays' time when set.
-	stopBy := s.stopBy()
-	if !stopBy.IsZero() && !time.Now().Before(stopBy) {
-		return whyNoTime, true // and no process started past it
+	// replays' time when set. When what is left does not hold one replay,
+	// the replay may run past the budget's end, to overrunEnd: a failure
+	// found is not dropped for want of the time to confirm it.
+	stopBy, overrun := s.stopBy(), false
+	if !stopBy.IsZero() && time.Until(stopBy) < perTry() {
+		end := s.overrunEnd()
+		if !time.Now().Before(end) {
+			return whyNoTime, true // and no process started past it
+		}
+		stopBy, overrun = end, true
+		defer func() {
+			if past := time.Since(s.hardStop); past > 0 {
+				s.note(fmt.Sprintf("%s: the budget had no time left to replay a failure it found (%s) alone in a fresh process, which every finding needs: the replays ran %v past the budget's end (at most %v allowed)",
+					t.name, firstLine(fd.Message), past.Round(100*time.Millisecond), replayOverrun(s.opts.Budget)))
+			}
+		}()
 	}
 	until := time.Now().Add(2 * shrinkTime)
-	for _, end := range []time.Time{stopBy, s.replayUntil} {
+	ends := []time.Time{stopBy, s.replayUntil}
+	if overrun {
+		ends = ends[:1] // this cause's part of the replays' time is spent
+	}
+	for _, end := range ends {
 		if !end.IsZero() && until.After(end) {
 			until = end
 		}
@@ -227,19 +250,12 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	// hard stop: the search kept that time for a failure found at its end
 	// (searchReserve). One still running then is stopped, and the note
 	// says so.
-	var cost time.Duration
-	s.mu.Lock()
-	if t.stats != nil {
-		cost = t.stats.Cost
-	}
-	s.mu.Unlock()
 	r := s.replayer(t)
 	// Every try runs: a schedule that reproduces only sometimes (yamux's,
 	// over real TCP, 1 time of 2) is a true failure, labelled with its
 	// rate, and its line replays until one run reproduces it.
 	reproduced, tries := 0, 0
 	parent := ctx
-	perTry := func() time.Duration { return replayCost(cost, took, s.fresh.recent()) }
 	for ; tries < replayTries; tries++ {
 		// Each try's time follows the processes measured last, the
 		// previous try's among them.
@@ -290,7 +306,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// left (a package variable, a default pool an earlier run
 		// released) may be what it needs. Its replay then runs them
 		// first: the last one, else all.
-		tried, afterDid, ok, err := s.replaysAfter(ctx, r, t, fd, f, sched, path, until, perTry())
+		tried, afterDid, ok, err := s.replaysAfter(ctx, r, t, fd, f, sched, path, until, stopBy, perTry())
 		if err != nil {
 			return "no time was left in the budget to replay it after the schedules its process ran before it", true
 		} else if ok {
@@ -350,16 +366,18 @@ func earlierFailures(prior []rt.Result) (int, string) {
 
 // replaysAfter replays the finding's schedule sched (file path) in a
 // fresh process after the last of the schedules its process ran before it
-// (f.prior), then after all of them, each taking about per, until until.
+// (f.prior), then after all of them, each taking about per, until until,
+// none past stopBy (the budget's, or overrunEnd for a first replay the
+// budget had no time left for).
 // When one reproduces it on the recorded schedule, the finding is that
 // replay: f.afterPrior is set, the schedule file and the finding carry the
 // schedules run first, and ok is true. tried is how many earlier schedules
 // the last replay ran first, why what it did instead; err is set when no
 // time was left.
-func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until time.Time, per time.Duration) (tried int, why string, ok bool, err error) {
+func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *checks.Finding, f *failure, sched *rt.Schedule, path string, until, stopBy time.Time, per time.Duration) (tried int, why string, ok bool, err error) {
 	ns := []int{1}
 	end := until
-	if stopBy := s.stopBy(); !stopBy.IsZero() && (end.IsZero() || stopBy.Before(end)) {
+	if !stopBy.IsZero() && (end.IsZero() || stopBy.Before(end)) {
 		end = stopBy
 	}
 	if n := len(f.prior); n > 1 && (end.IsZero() || time.Until(end) > afterCost(per, f.prior)) {
@@ -372,7 +390,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
 		s.fitPriors(&try, f)
 		cost := afterCost(per, f.prior[len(f.prior)-n:])
-		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), cost, len(ns)-k))
+		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, stopBy, cost, len(ns)-k))
 		res, rerr := r.run(cctx, &try, path)
 		cancel()
 		if rerr != nil && cctx.Err() != nil {
@@ -388,10 +406,11 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 		}
 		// A second try, when it fits: one that does not reproduce it (the
 		// race detector's history, real I/O) labels the rate, and the
-		// replay line then tries again.
+		// replay line then tries again. Not past the budget's end: it
+		// only gives the rate.
 		var rate *checks.ReplayRate
-		if end.IsZero() || time.Until(end) > cost {
-			cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, s.stopBy(), cost, 1))
+		if (end.IsZero() || time.Until(end) > cost) && (s.hardStop.IsZero() || time.Now().Before(s.hardStop)) {
+			cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, stopBy, cost, 1))
 			again, aerr := r.run(cctx, &try, path)
 			cancel()
 			if aerr == nil || cctx.Err() == nil {
@@ -442,34 +461,49 @@ func afterWhy(res *ReplayResult, err error) string {
 
 // sourceAt returns a function giving the source line of a "file.go:12"
 // site: a file of the test's package, else the one instrumented file of
-// the module with that name.
+// the module with that name. Each site is read once: tell asks for every
+// decision's, and a schedule of 54,083 decisions (bigcache's
+// TestAppendRandomly leak) opened and scanned its files 54,083 times, 7.4 s
+// a telling at load 20, told three times after the search (12.3 s before
+// the first replay, which then found no time left).
 func (s *search) sourceAt(t *target) func(string) string {
+	seen := map[string]string{}
 	return func(site string) string {
-		pos, ok := parseSite(site)
-		if !ok {
-			return ""
-		}
-		name := filepath.Base(pos.File)
-		if l := SourceLine(filepath.Join(t.pkg.Dir, name), pos.Line); l != "" {
+		if l, ok := seen[site]; ok {
 			return l
 		}
-		if s.inst == nil {
-			return ""
-		}
-		var found string
-		for orig := range s.inst.Files {
-			if filepath.Base(orig) == name {
-				if found != "" {
-					return "" // ambiguous
-				}
-				found = orig
-			}
-		}
-		if found == "" {
-			return ""
-		}
-		return SourceLine(found, pos.Line)
+		l := s.sourceLine(t, site)
+		seen[site] = l
+		return l
 	}
+}
+
+// sourceLine is sourceAt's line of site, read from its file.
+func (s *search) sourceLine(t *target, site string) string {
+	pos, ok := parseSite(site)
+	if !ok {
+		return ""
+	}
+	name := filepath.Base(pos.File)
+	if l := SourceLine(filepath.Join(t.pkg.Dir, name), pos.Line); l != "" {
+		return l
+	}
+	if s.inst == nil {
+		return ""
+	}
+	var found string
+	for orig := range s.inst.Files {
+		if filepath.Base(orig) == name {
+			if found != "" {
+				return "" // ambiguous
+			}
+			found = orig
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return SourceLine(found, pos.Line)
 }
 
 // endOf says how a told interleaving ends: the failure kind, and for a
