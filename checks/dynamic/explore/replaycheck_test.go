@@ -278,6 +278,25 @@ func TestReplayOverrunsForFirst(t *testing.T) {
 	}
 }
 
+// TestNoOverrunForLongHang: a watchdog's hang whose schedule took longer
+// than the overrun allows cannot reproduce inside it: no replay runs past
+// the budget for it (coder/websocket's TestMaskASM, a 13.5 s watchdog
+// against a 6 s overrun, spent the overrun and stayed a note).
+func TestNoOverrunForLongHang(t *testing.T) {
+	t.Parallel()
+	f := &failure{kind: checks.Fatal, message: "hang: g1 did not reach a scheduling point within 1m0s", site: "/src/k/k_test.go:70",
+		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, elapsed: time.Hour}
+	s, tg, fd := fakeFinding(t, "TestLongLeak", f)
+	s.opts.Budget = 20 * time.Minute // an overrun of two minutes
+	s.hardStop = time.Now().Add(500 * time.Millisecond)
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); !unchecked || why != whyNoTime {
+		t.Errorf("replaysAlone = %q, %v; want no time", why, unchecked)
+	}
+	if testkit.ContainsAny(s.notes, "past the budget's end") {
+		t.Errorf("notes %q: a replay ran past the budget for a hang that cannot reproduce in the overrun", s.notes)
+	}
+}
+
 // TestReplayCheckFreshCost: the time a failure's replay gets follows what
 // fresh processes take at the time, measured during the run, not the
 // test's cost measured once earlier. On a loaded machine a fresh

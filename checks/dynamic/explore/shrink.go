@@ -224,6 +224,12 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		if !time.Now().Before(end) {
 			return whyNoTime, true // and no process started past it
 		}
+		if f != nil && f.isHang() && time.Now().Add(took).After(end) {
+			// A watchdog's hang reproduces no sooner than its watchdog
+			// waited (took): its replay could only be stopped at the
+			// overrun's end, and a hang not replayed stays a note.
+			return whyNoTime, true
+		}
 		stopBy, overrun = end, true
 		defer func() {
 			if past := time.Since(s.hardStop); past > 0 {
