@@ -295,6 +295,14 @@ func TestNoOverrunForLongHang(t *testing.T) {
 	if testkit.ContainsAny(s.notes, "past the budget's end") {
 		t.Errorf("notes %q: a replay ran past the budget for a hang that cannot reproduce in the overrun", s.notes)
 	}
+	// Its schedule's time not recorded: the watchdog's is the bound.
+	f.elapsed = 0
+	s, tg, fd = fakeFinding(t, "TestLongLeak", f)
+	s.opts.Budget, s.opts.StepTimeout = 20*time.Minute, time.Hour
+	s.hardStop = time.Now().Add(-100 * time.Millisecond) // whatever runs now runs past it
+	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); !unchecked || why != whyNoTime || testkit.ContainsAny(s.notes, "past the budget's end") {
+		t.Errorf("no time recorded, a watchdog of an hour: replaysAlone = %q, %v, notes %q; want no time and no overrun", why, unchecked, s.notes)
+	}
 }
 
 // TestReplayCheckFreshCost: the time a failure's replay gets follows what

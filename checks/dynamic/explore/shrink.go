@@ -224,9 +224,10 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		if !time.Now().Before(end) {
 			return whyNoTime, true // and no process started past it
 		}
-		if f != nil && f.isHang() && time.Now().Add(took).After(end) {
-			// A watchdog's hang reproduces no sooner than its watchdog
-			// waited (took): its replay could only be stopped at the
+		if f != nil && f.isHang() && time.Now().Add(max(took, s.opts.StepTimeout)).After(end) {
+			// A watchdog's hang reproduces no sooner than its schedule
+			// took or the watchdog waits (a hang's schedule may have no
+			// time recorded): its replay could only be stopped at the
 			// overrun's end, and a hang not replayed stays a note.
 			return whyNoTime, true
 		}
