@@ -354,25 +354,46 @@ func (r *job) testCodeOnly(f *checks.Finding) (string, bool) {
 		}
 	}
 	first := ""
-	for _, site := range explore.ScheduleSites(f.Schedule) {
+	for _, cs := range r.scheduleChanges(f.Schedule) {
+		if !testCode(cs.rel) {
+			return "", false
+		}
+		if first == "" {
+			first = cs.rel + ":" + strconv.Itoa(cs.line)
+		}
+	}
+	return first, first != ""
+}
+
+// changedSite is a changed line a schedule passed through: the file's path
+// in the change (slash-separated) and on disk, and the line.
+type changedSite struct {
+	rel, path string
+	line      int
+}
+
+// scheduleChanges returns the changed lines among a schedule's scheduling
+// points, in the schedule's order. Their sites are "file.go:12", matched
+// to the changed files by name.
+func (r *job) scheduleChanges(schedule string) []changedSite {
+	c := r.change
+	if c == nil || schedule == "" {
+		return nil
+	}
+	var out []changedSite
+	for _, site := range explore.ScheduleSites(schedule) {
 		base, line, ok := splitSite(site)
 		if !ok {
 			continue
 		}
 		for _, cf := range c.Files {
 			p := filepath.Join(c.Root, filepath.FromSlash(cf.Path))
-			if filepath.Base(p) != base || !c.OnChangedLine(p, line) {
-				continue
-			}
-			if !testCode(cf.Path) {
-				return "", false
-			}
-			if first == "" {
-				first = cf.Path + ":" + strconv.Itoa(line)
+			if filepath.Base(p) == base && c.OnChangedLine(p, line) {
+				out = append(out, changedSite{rel: cf.Path, path: p, line: line})
 			}
 		}
 	}
-	return first, first != ""
+	return out
 }
 
 // testCode reports whether a file (slash-separated) is test code: a
@@ -431,22 +452,10 @@ func (r *job) anchor(f *checks.Finding) {
 		}
 	}
 	// The schedule's scheduling points are the lines the goroutines
-	// passed through; their sites are "file.go:12", matched to the
-	// changed files by name.
-	if f.Schedule != "" {
-		for _, site := range explore.ScheduleSites(f.Schedule) {
-			base, line, ok := splitSite(site)
-			if !ok {
-				continue
-			}
-			for _, cf := range c.Files {
-				p := filepath.Join(c.Root, filepath.FromSlash(cf.Path))
-				if filepath.Base(p) == base && c.OnChangedLine(p, line) {
-					move(p, line, "reported on the changed line the schedule passed through")
-					return
-				}
-			}
-		}
+	// passed through.
+	if cs := r.scheduleChanges(f.Schedule); len(cs) > 0 {
+		move(cs[0].path, cs[0].line, "reported on the changed line the schedule passed through")
+		return
 	}
 	for _, g := range f.Goroutines {
 		for _, fr := range g.Stack {
