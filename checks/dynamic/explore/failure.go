@@ -736,11 +736,22 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 }
 
 // makeFinding builds the Finding of a failure.
+// driverNameRE is the driver's subtest of one schedule as the testing
+// package names it in its own messages ("Fail in goroutine after
+// TestInterleaveDriver/schedule-7/sub has completed").
+var driverNameRE = regexp.MustCompile(rt.DriverTest + `/schedule-\d+`)
+
+// ownTestName names the test in msg as go test would: the driver's
+// subtest of the schedule replaced by test.
+func ownTestName(msg, test string) string {
+	return driverNameRE.ReplaceAllLiteralString(msg, test)
+}
+
 func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	fd := checks.Finding{
 		Rule:       checks.DynamicRuleID(f.kind),
 		Severity:   checks.Error,
-		Message:    fmt.Sprintf("%s: %s%s", f.where(test), f.message, f.leftText()),
+		Message:    fmt.Sprintf("%s: %s%s", f.where(test), ownTestName(f.message, test), f.leftText()),
 		Evidence:   checks.Dynamic,
 		Package:    pkg,
 		Kind:       f.kind,

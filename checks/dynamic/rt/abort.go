@@ -48,6 +48,7 @@ func pendingSends(gs []*gstate) []unsafe.Pointer {
 func (s *sched) abortNext() {
 	for ; s.abortFrom < len(s.gs); s.abortFrom++ {
 		if g := s.gs[s.abortFrom]; g.parked && !g.exited {
+			g = innermostSubtest(g)
 			s.unpark(g)
 			g.rep = reply{mode: mAbort}
 			g.wake()
@@ -66,6 +67,24 @@ func (s *sched) abortNext() {
 		s.watchdogAfter(s.outside[0], limit)
 	}
 	s.watchdog(nil)
+}
+
+// innermostSubtest is the subtest g waits for in t.Run, or the one that
+// waits for, and so on, when it is parked and not exited; else g. A
+// subtest unwinds before the t.Run that waits for it, as in go test, where
+// a test never ends before its sequential subtest: its testing.T must not
+// be done while the subtest's is still reporting.
+//
+//go:norace
+func innermostSubtest(g *gstate) *gstate {
+	for g.req.op == opRunWait && g.req.child != nil {
+		c := g.req.child
+		if c.exited || !c.parked {
+			break
+		}
+		g = c
+	}
+	return g
 }
 
 // abortArrival handles an operation reached while unwinding (deferred

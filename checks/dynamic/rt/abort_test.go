@@ -281,3 +281,47 @@ func TestUnwindCloseNoRace(t *testing.T) {
 		t.Fatalf("child did not run to its end:\n%s", out)
 	}
 }
+
+// A schedule that ends inside nested subtests unwinds the innermost first,
+// and a test unwinds only once its subtest's real t.Run has returned: go
+// test never ends a test before its sequential subtest, so a testing.T is
+// not done while its subtest still reports (under -race, the subtest's
+// check of its parents read their done flags unsynchronized, and a
+// parent done first made testing panic "Fail in goroutine after … has
+// completed": the tool's panic, reported as the test's).
+func TestAbortUnwindsInnermostSubtestFirst(t *testing.T) {
+	var mu sync.Mutex
+	var order [][]string
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		var unwound []string
+		note := func(s string) {
+			mu.Lock()
+			unwound = append(unwound, s)
+			mu.Unlock()
+		}
+		defer func() {
+			mu.Lock()
+			order = append(order, unwound)
+			mu.Unlock()
+		}()
+		Run(t, "outer", func(t *testing.T) {
+			defer note("outer")
+			Run(t, "middle", func(t *testing.T) {
+				defer note("middle")
+				Run(t, "inner", func(t *testing.T) {
+					defer note("inner")
+					Recv(make(chan int)) // blocks forever
+				})
+				note("middle's t.Run returned")
+			})
+			note("outer's t.Run returned")
+		})
+	}, nil)
+	if len(rs) != 1 || rs[0].Outcome != "deadlock" {
+		t.Fatalf("want one deadlock, got %+v", rs)
+	}
+	want := []string{"inner", "middle", "outer"}
+	if len(order) != 1 || !reflect.DeepEqual(order[0], want) {
+		t.Fatalf("unwound %q, want %q", order, want)
+	}
+}

@@ -844,7 +844,7 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 		returned = true
 		res <- runEnd{ok: ok}
 	}()
-	g.call(&request{op: opRunWait, child: c})
+	awaitRun(g, c, res)
 	if ch := pausedOf(c); ch != nil {
 		<-ch // it called t.Parallel: t.Run returns now, as in go test
 		return true
@@ -857,6 +857,22 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 		runtime.Goexit()
 	}
 	return end.ok
+}
+
+// awaitRun waits under control for the subtest c to end. When the
+// schedule ends meanwhile and c has exited, it waits for the real t.Run
+// to return before unwinding, as go test's t.Run does: the test's
+// testing.T must not end while the subtest's is still reporting.
+func awaitRun(g, c *gstate, res chan runEnd) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == errAbort && exitedOf(c) && pausedOf(c) == nil {
+				<-res
+			}
+			panic(p)
+		}
+	}()
+	g.call(&request{op: opRunWait, child: c})
 }
 
 // runEnd is how the real t.Run of a controlled subtest ended: it returned

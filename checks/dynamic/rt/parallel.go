@@ -45,6 +45,9 @@ func barrierOf(g *gstate) chan struct{} { return g.barrier }
 func pausedOf(g *gstate) chan struct{} { return g.paused }
 
 //go:norace
+func exitedOf(g *gstate) bool { return g.exited }
+
+//go:norace
 func finishedOf(g *gstate) chan struct{} { return g.finished }
 
 //go:norace
