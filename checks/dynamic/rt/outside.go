@@ -47,6 +47,7 @@ func (s *sched) blockedGid(gid uint64) bool {
 	s.lastHold = lockState(state) || string(state) == "syscall" && !rtFutexStack(dump[i:])
 	s.lastVirtual = chanWaitState(state) && virtualClockBlock(dump[i:])
 	s.lastPipe = chanWaitState(state) && pipeWait(dump[i:])
+	s.lastAccept = s.lastIO && acceptWait(dump[i:])
 	return len(state) > 0 && !passingState(state)
 }
 
@@ -126,7 +127,8 @@ func (s *sched) reclaim() bool {
 			world = world || outsideWorld(g)
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
-			g.inIO, g.inWait, g.inHold, g.inVirtual, g.inPipe = false, false, false, false, false
+			g.inIO, g.inWait, g.inHold, g.inVirtual = false, false, false, false
+			g.inPipe, g.inAccept = false, false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.backs++
@@ -240,13 +242,14 @@ func lockState(state []byte) bool {
 
 // waitingOutside: is a goroutine outside control, for a reason of its own,
 // waiting for something other than a lock (real I/O, a real timer,
-// testify's Eventually ticking on the real clock), or the program's own
-// goroutines (an in-process pipe: pipeWait)?
+// testify's Eventually ticking on the real clock), not for the program's
+// own goroutines (an in-process pipe: pipeWait) nor for a connection
+// (acceptWait)?
 //
 //go:norace
 func (s *sched) waitingOutside() bool {
 	for _, g := range s.outside {
-		if g.inWait && !g.blockedReal && !g.inPipe {
+		if g.inWait && !g.blockedReal && !g.inPipe && !g.inAccept {
 			return true
 		}
 	}
@@ -507,6 +510,21 @@ func pipeWait(block []byte) bool {
 	}
 	return false
 }
+
+// acceptWait: is the goroutine whose part of a stack dump is block, in
+// real I/O, waiting in a listener's Accept? It waits for a client to dial,
+// not for work under way outside control (a server's accept loop while
+// the test polls it for readiness): the clock does not keep pace with
+// real time for it.
+func acceptWait(block []byte) bool {
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	return bytes.Contains(block, netAccept)
+}
+
+// netAccept begins the frame of a listener's Accept waiting in the poller.
+var netAccept = []byte("\nnet.(*netFD).accept(")
 
 // pipesOnly: are the goroutines outside control, for reasons of their
 // own, all in in-process pipes (pipeWait)? What they wait for is the

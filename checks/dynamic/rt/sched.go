@@ -220,8 +220,10 @@ type sched struct {
 	lastVirtual bool
 	// lastPipe: ... in an in-process pipe of the standard library
 	lastPipe bool
-	testDone bool
-	aborting bool
+	// lastAccept: ... in real I/O waiting for a connection
+	lastAccept bool
+	testDone   bool
+	aborting   bool
 	// abortSends: the channels goroutines waited to send on when the
 	// schedule ended (abort); unwinding does not close them.
 	abortSends []unsafe.Pointer
@@ -554,7 +556,7 @@ func (s *sched) foundOutside(g *gstate) bool {
 		return false
 	}
 	g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
-	g.inPipe = s.lastPipe
+	g.inPipe, g.inAccept = s.lastPipe, s.lastAccept
 	return true
 }
 
