@@ -160,7 +160,12 @@
 // counted from when it left (keepPace): where real time passes a
 // deadline, what is due fires before the next decision (Decision.Paced,
 // which a replay fires at the same decision), as it would under go test
-// while a real server answers slowly. A goroutine back from out there
+// while a real server answers slowly. A wait in an in-process pipe of
+// the standard library (net.Pipe, io.Pipe: pipeWait) or in a listener's
+// Accept (acceptWait) is not the outside world: the scheduler's own time
+// is not counted for it, and goroutines blocked in pipes with nothing else
+// running let the clock move at once, as on a mock clock (virtualWait).
+// A goroutine back from out there
 // that reads the clock before the scheduler has taken it back makes that
 // read a scheduling point, and taking it back catches the clock up to
 // the same bound (catchUp): its first read after a real round trip never

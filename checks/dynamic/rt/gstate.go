@@ -91,6 +91,8 @@ type gstate struct {
 	inWait    bool // found so waiting for something other than a lock or a system call (a real timer, a channel)
 	inHold    bool // found so in a lock of code not rewritten
 	inVirtual bool // found so on a channel in code whose time is virtual (virtualWait)
+	inPipe    bool // found so in an in-process pipe of the standard library (pipeWait)
+	inAccept  bool // found so in real I/O waiting for a connection (acceptWait)
 	// wentOutside: it was found blocked outside control before, on a
 	// channel of code whose time is virtual; await looks sooner (a stack
 	// dump per release: only for these)

@@ -46,6 +46,8 @@ func (s *sched) blockedGid(gid uint64) bool {
 	// own futex sleeps is told by its stack.
 	s.lastHold = lockState(state) || string(state) == "syscall" && !rtFutexStack(dump[i:])
 	s.lastVirtual = chanWaitState(state) && virtualClockBlock(dump[i:])
+	s.lastPipe = chanWaitState(state) && pipeWait(dump[i:])
+	s.lastAccept = s.lastIO && acceptWait(dump[i:])
 	return len(state) > 0 && !passingState(state)
 }
 
@@ -126,6 +128,7 @@ func (s *sched) reclaim() bool {
 			g.outside = false
 			s.wasIO = s.wasIO || g.inIO
 			g.inIO, g.inWait, g.inHold, g.inVirtual = false, false, false, false
+			g.inPipe, g.inAccept = false, false
 			g.blockedReal, g.recall = false, nil
 			s.progress++
 			s.backs++
@@ -239,12 +242,14 @@ func lockState(state []byte) bool {
 
 // waitingOutside: is a goroutine outside control, for a reason of its own,
 // waiting for something other than a lock (real I/O, a real timer,
-// testify's Eventually ticking on the real clock)?
+// testify's Eventually ticking on the real clock), not for the program's
+// own goroutines (an in-process pipe: pipeWait) nor for a connection
+// (acceptWait)?
 //
 //go:norace
 func (s *sched) waitingOutside() bool {
 	for _, g := range s.outside {
-		if g.inWait && !g.blockedReal {
+		if g.inWait && !g.blockedReal && !g.inPipe && !g.inAccept {
 			return true
 		}
 	}
@@ -267,8 +272,9 @@ func (s *sched) holdOutside() bool {
 
 // virtualWait: are the goroutines outside control all blocked on channel
 // operations of code whose time operations run on the virtual clock (a
-// dependency's mock clock: its Sleep receives on a channel its Add feeds),
-// with nothing in the process running, in real I/O or in a real sleep?
+// dependency's mock clock: its Sleep receives on a channel its Add feeds)
+// or of an in-process pipe (pipeWait), with nothing in the process
+// running, in real I/O or in a real sleep?
 // Then only the program can wake them, and the clock need not wait real
 // time for them before it moves (1 ms of a mock clock's nap per tick made
 // a 30-second test of a rate limiter take 15 s). Goroutines waiting in the
@@ -282,7 +288,7 @@ func (s *sched) virtualWait() bool {
 		if g.blockedReal {
 			continue
 		}
-		if !g.inVirtual {
+		if !g.inVirtual && !g.inPipe {
 			return false
 		}
 		some = true
@@ -480,6 +486,64 @@ func (s *sched) leftForGood() bool {
 		}
 	}
 	return found == len(s.outside)
+}
+
+// pipeFuncs are functions of the standard library that wait on channels
+// only the program's own goroutines feed: a net.Pipe's and an io.Pipe's
+// read and write (a net.Pipe's deadline is a real timer of its own). A
+// goroutine blocked there does not wait on the outside world: the clock
+// neither keeps pace with real time for it (keepPace) nor waits real time
+// for it while it is blocked and nothing else runs (virtualWait).
+var pipeFuncs = [][]byte{
+	[]byte("io.(*pipe).read("), []byte("io.(*pipe).write("),
+	[]byte("net.(*pipe).read("), []byte("net.(*pipe).write("),
+}
+
+// pipeWait: is the goroutine whose part of a stack dump is block waiting
+// in one of pipeFuncs (its first frame outside the runtime)?
+func pipeWait(block []byte) bool {
+	line := firstFrame(block)
+	for _, fn := range pipeFuncs {
+		if bytes.HasPrefix(line, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptWait: is the goroutine whose part of a stack dump is block, in
+// real I/O, waiting in a listener's Accept? It waits for a client to dial,
+// not for work under way outside control (a server's accept loop while
+// the test polls it for readiness): the clock does not keep pace with
+// real time for it.
+func acceptWait(block []byte) bool {
+	if j := bytes.Index(block, []byte("\n\n")); j >= 0 {
+		block = block[:j]
+	}
+	return bytes.Contains(block, netAccept)
+}
+
+// netAccept begins the frame of a listener's Accept waiting in the poller.
+var netAccept = []byte("\nnet.(*netFD).accept(")
+
+// pipesOnly: are the goroutines outside control, for reasons of their
+// own, all in in-process pipes (pipeWait)? What they wait for is the
+// program's own work, not the outside world's: the clock gives them up to
+// outsideWait of real time before it jumps past a nearer deadline.
+//
+//go:norace
+func (s *sched) pipesOnly() bool {
+	some := false
+	for _, g := range s.outside {
+		if g.blockedReal {
+			continue
+		}
+		if !g.inPipe {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 // partnerOnlyFuncs are functions of the standard library whose wait only

@@ -218,8 +218,12 @@ type sched struct {
 	lastHold bool
 	// lastVirtual: ... on a channel in code whose time is virtual
 	lastVirtual bool
-	testDone    bool
-	aborting    bool
+	// lastPipe: ... in an in-process pipe of the standard library
+	lastPipe bool
+	// lastAccept: ... in real I/O waiting for a connection
+	lastAccept bool
+	testDone   bool
+	aborting   bool
 	// abortSends: the channels goroutines waited to send on when the
 	// schedule ended (abort); unwinding does not close them.
 	abortSends []unsafe.Pointer
@@ -552,8 +556,13 @@ func (s *sched) foundOutside(g *gstate) bool {
 		return false
 	}
 	g.inIO, g.inWait, g.inHold, g.inVirtual = s.lastIO, s.lastWait, s.lastHold, s.lastVirtual
+	g.inPipe, g.inAccept = s.lastPipe, s.lastAccept
 	return true
 }
+
+// beforeDecision, when set (by tests), runs before each decision: the
+// scheduler's own time, as a loaded machine stretches it.
+var beforeDecision func()
 
 // beforeOutsideLook, when set (by tests), runs before await looks whether
 // the goroutine it waits for is blocked outside control.
@@ -609,6 +618,9 @@ func (s *sched) arrived(g *gstate) {
 //
 //go:norace
 func (s *sched) next() {
+	if beforeDecision != nil {
+		beforeDecision()
+	}
 	// While a goroutine is (or was) in real I/O, things happen out there,
 	// which take time.
 	if s.wasIO || s.ioOutside() {
@@ -651,9 +663,10 @@ func (s *sched) next() {
 		}
 		if len(s.outside) > 0 {
 			// Goroutines outside control may end this; they get as much
-			// real time as the virtual clock would jump (up to a bound).
+			// real time as the virtual clock would jump (up to a bound;
+			// the bound itself when all are in in-process pipes).
 			wait := outsideWait
-			if next, ok := s.nextDeadline(); ok && next-s.now < wait {
+			if next, ok := s.nextDeadline(); ok && next-s.now < wait && !s.pipesOnly() {
 				wait = next - s.now
 			} else if !ok {
 				wait = 0 // no clock to move: the wait below decides

@@ -190,11 +190,13 @@ func (s *sched) replayPace(to time.Duration) bool {
 
 // outsideWorld: is g, outside control for a reason of its own, waiting on
 // the outside world: in real I/O, or for something other than a lock in
-// code whose time is real (not a mock clock's channel: virtualWait)?
+// code whose time is real (not a mock clock's channel: virtualWait; nor an
+// in-process pipe, whose other end is the program's: pipeWait; nor a
+// listener's Accept, idle until a client dials: acceptWait)?
 //
 //go:norace
 func outsideWorld(g *gstate) bool {
-	return !g.blockedReal && (g.inIO || g.inWait && !g.inVirtual)
+	return !g.blockedReal && !g.inAccept && (g.inIO || g.inWait && !g.inVirtual && !g.inPipe)
 }
 
 // replayClock moves the clock of a replay to where the recording had it at
