@@ -4,12 +4,14 @@ package stdsyntax
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // ParseFile is a packages.Config.ParseFile that parses the standard
@@ -31,7 +33,7 @@ func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, e
 		inStd := std != "" && strings.HasPrefix(name, std)
 		if inStd {
 			mode |= parser.SkipObjectResolution
-			src = blankBodies(src)
+			src = blanked(src)
 		}
 		f, err := parser.ParseFile(fset, name, src, mode)
 		if f == nil || !inStd {
@@ -44,6 +46,55 @@ func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, e
 		}
 		return f, err
 	}
+}
+
+// blankCache holds blankBodies' output by its input's SHA-256, for the
+// process: every load of a module reads the standard library again (pr
+// instruments the head, the base and gen's tests; a test binary, many
+// modules), and blanking was half of its parse. Content keys it, not the
+// file's name: another GOROOT's file of that name is another key.
+var blankCache struct {
+	sync.Mutex
+	m     map[[sha256.Size]byte][]byte // nil: blankBodies returned its input
+	bytes int
+	hits  int // for tests
+}
+
+// maxBlankCache bounds the bytes blankCache keeps (a standard library's
+// sources are some tens of megabytes); past it, files are blanked anew.
+const maxBlankCache = 256 << 20
+
+// blanked is blankBodies(src), from blankCache when src was blanked before.
+func blanked(src []byte) []byte {
+	key := sha256.Sum256(src)
+	c := &blankCache
+	c.Lock()
+	out, ok := c.m[key]
+	if ok {
+		c.hits++
+	}
+	c.Unlock()
+	if ok {
+		if out == nil {
+			return src
+		}
+		return out
+	}
+	out = blankBodies(src)
+	keep := out
+	if len(out) > 0 && len(src) > 0 && &out[0] == &src[0] {
+		keep = nil // unchanged: the caller's bytes are not held
+	}
+	c.Lock()
+	if _, ok := c.m[key]; !ok && c.bytes+len(keep) <= maxBlankCache {
+		if c.m == nil {
+			c.m = map[[sha256.Size]byte][]byte{}
+		}
+		c.m[key] = keep
+		c.bytes += len(keep)
+	}
+	c.Unlock()
+	return out
 }
 
 // pkgInit: fd is a package's init function (not a method named init).

@@ -273,3 +273,43 @@ func goRoot(t *testing.T) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestBlankCacheByContent: a standard library file parsed again comes
+// from the cache (a hit, and the declarations a fresh blanking gives), and
+// the cache is keyed by the content, not the name or the length: the same
+// name with other content of the same length is blanked anew.
+func TestBlankCacheByContent(t *testing.T) {
+	goroot := t.TempDir()
+	name := filepath.Join(goroot, "src", "p", "p.go")
+	a := "package p\n\nfunc Aaa() int { return 1 }\n\nvar V = []int{1, 2}\n"
+	b := "package p\n\nfunc Bbb() int { return 2 }\n\nvar W = []int{3, 4}\n"
+	if len(a) != len(b) {
+		t.Fatal("the two files must have one length")
+	}
+	decls := func(src string) string {
+		t.Helper()
+		fset := token.NewFileSet()
+		f, err := ParseFile(goroot)(fset, name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return print(t, fset, f)
+	}
+	hits := func() int {
+		blankCache.Lock()
+		defer blankCache.Unlock()
+		return blankCache.hits
+	}
+	first := decls(a)
+	h := hits()
+	if again := decls(a); again != first || hits() != h+1 {
+		t.Errorf("the same file again: %d hits (want %d), parsed\n%s\nwant\n%s", hits()-h, 1, again, first)
+	}
+	got := decls(b)
+	if !strings.Contains(got, "func Bbb() int") || !strings.Contains(got, "var W = []int{}") || strings.Contains(got, "Aaa") {
+		t.Errorf("another content under the same name parsed as\n%s", got)
+	}
+	if got := string(blankBodies([]byte(b))); got != string(blanked([]byte(b))) {
+		t.Errorf("cached blanking differs from blankBodies: %q", got)
+	}
+}
