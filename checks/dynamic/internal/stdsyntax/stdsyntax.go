@@ -10,6 +10,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -19,7 +20,8 @@ import (
 // functions: nothing here rewrites or reads them, and type-checking them
 // was most of a load's time. Generic functions and init keep a body, as
 // go/types wants one, but a "for{}" in place of theirs; the package-level
-// values' composite literals are empty (blankBodies, before the parse).
+// values' composite literals are empty, a [...]T one but its last element
+// (blankBodies, before the parse).
 // The declarations, and so every type the module's code uses, are whole.
 // Other files are parsed as the loader does.
 func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, error) {
@@ -97,6 +99,33 @@ func blanked(src []byte) []byte {
 	return out
 }
 
+// blank turns b[from:to] into spaces but its newlines.
+func blank(b []byte, from, to int) {
+	for i := from; i < to; i++ {
+		if b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+}
+
+// arrayKey is where, in src[from:last], a [...]T literal of n unkeyed
+// elements whose last begins at last can hold "n-1:" once the elements
+// before it are blanked (the start of the last line there with room:
+// blanks and newlines only may follow a key), or -1. The literal then
+// keeps its length, and so its type, with one element to check.
+func arrayKey(src []byte, from, last, n int) int {
+	size := len(strconv.Itoa(n-1)) + 1
+	end := last
+	for end > from {
+		start := bytes.LastIndexByte(src[from:end], '\n') + 1 + from
+		if end-start >= size {
+			return start
+		}
+		end = start - 1
+	}
+	return -1
+}
+
 // pkgInit: fd is a package's init function (not a method named init).
 func pkgInit(fd *ast.FuncDecl) bool { return fd.Recv == nil && fd.Name.Name == "init" }
 
@@ -122,8 +151,10 @@ func genericFunc(fd *ast.FuncDecl) bool {
 // blankBodies returns src with the inside of some top-level braces
 // blanked (spaces, newlines kept: every position stays): the bodies of
 // function declarations and of package-level function literals, and the
-// composite literals of package-level variables but [...]T ones (whose
-// length is part of the type). A body ParseFile keeps (init's, a generic
+// composite literals of package-level variables; a [...]T literal, whose
+// length is part of its type, keeps its last element keyed by its index
+// when none is keyed (arrayKey: crypto's and x/text's tables of tens of
+// thousands of elements). A body ParseFile keeps (init's, a generic
 // function's) and a function literal's become "for{}", a terminating
 // statement: it type-checks whatever the results (a line of the body
 // with room for it holds it; a body without one stays). A file it cannot follow (unbalanced braces, a line directive
@@ -137,7 +168,15 @@ func blankBodies(src []byte) []byte {
 		off   int  // offset of the '{'
 		blank bool // a region to blank
 		loop  bool // ... that gets the loop
+		array bool // a package-level [...]T literal (arrayKey)
 	}
+	// In a package-level [...]T literal: its elements, where the last
+	// began, whether one is keyed, the depth of ( and [ inside it.
+	var (
+		elems, lastElem int
+		keyed, newElem  bool
+		arrParens       int
+	)
 	var (
 		out    []byte // the copy, made at the first region blanked
 		braces []brace
@@ -168,6 +207,22 @@ func blankBodies(src []byte) []byte {
 			continue
 		}
 		off := file.Offset(pos)
+		if len(braces) == 1 && braces[0].array {
+			// An element of the literal begins after its '{' or a comma.
+			if newElem && tok != token.RBRACE {
+				elems, lastElem, newElem = elems+1, off, false
+			}
+			switch tok {
+			case token.LPAREN, token.LBRACK:
+				arrParens++
+			case token.RPAREN, token.RBRACK:
+				arrParens--
+			case token.COMMA:
+				newElem = arrParens == 0
+			case token.COLON:
+				keyed = keyed || arrParens == 0
+			}
+		}
 		wasName := name
 		name = false
 		if len(braces) == 0 {
@@ -226,6 +281,8 @@ func blankBodies(src []byte) []byte {
 					}
 				case dots:
 					dots = false
+					b.array = true
+					elems, lastElem, keyed, newElem, arrParens = 0, 0, false, true, 0
 				default:
 					b.blank = true // a composite literal's elements
 				}
@@ -237,6 +294,15 @@ func blankBodies(src []byte) []byte {
 			}
 			b := braces[len(braces)-1]
 			braces = braces[:len(braces)-1]
+			if b.array && !keyed && elems > 1 {
+				if key := arrayKey(src, b.off+1, lastElem, elems); key >= 0 {
+					if out == nil {
+						out = append([]byte(nil), src...)
+					}
+					blank(out, b.off+1, lastElem)
+					copy(out[key:], strconv.Itoa(elems-1)+":")
+				}
+			}
 			at := b.off + 1 // where the loop goes: a line with room for it
 			if b.loop {
 				for at < off {
@@ -251,11 +317,7 @@ func blankBodies(src []byte) []byte {
 				if out == nil {
 					out = append([]byte(nil), src...)
 				}
-				for i := b.off + 1; i < off; i++ {
-					if out[i] != '\n' {
-						out[i] = ' '
-					}
-				}
+				blank(out, b.off+1, off)
 				if b.loop {
 					copy(out[at:], loop)
 				}
