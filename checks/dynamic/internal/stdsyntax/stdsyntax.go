@@ -4,12 +4,15 @@ package stdsyntax
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // ParseFile is a packages.Config.ParseFile that parses the standard
@@ -17,7 +20,8 @@ import (
 // functions: nothing here rewrites or reads them, and type-checking them
 // was most of a load's time. Generic functions and init keep a body, as
 // go/types wants one, but a "for{}" in place of theirs; the package-level
-// values' composite literals are empty (blankBodies, before the parse).
+// values' composite literals are empty, a [...]T one but its last element
+// (blankBodies, before the parse).
 // The declarations, and so every type the module's code uses, are whole.
 // Other files are parsed as the loader does.
 func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, error) {
@@ -31,7 +35,7 @@ func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, e
 		inStd := std != "" && strings.HasPrefix(name, std)
 		if inStd {
 			mode |= parser.SkipObjectResolution
-			src = blankBodies(src)
+			src = blanked(src)
 		}
 		f, err := parser.ParseFile(fset, name, src, mode)
 		if f == nil || !inStd {
@@ -44,6 +48,82 @@ func ParseFile(goroot string) func(*token.FileSet, string, []byte) (*ast.File, e
 		}
 		return f, err
 	}
+}
+
+// blankCache holds blankBodies' output by its input's SHA-256, for the
+// process: every load of a module reads the standard library again (pr
+// instruments the head, the base and gen's tests; a test binary, many
+// modules), and blanking was half of its parse. Content keys it, not the
+// file's name: another GOROOT's file of that name is another key.
+var blankCache struct {
+	sync.Mutex
+	m     map[[sha256.Size]byte][]byte // nil: blankBodies returned its input
+	bytes int
+	hits  int // for tests
+}
+
+// maxBlankCache bounds the bytes blankCache keeps (a standard library's
+// sources are some tens of megabytes); past it, files are blanked anew.
+const maxBlankCache = 256 << 20
+
+// blanked is blankBodies(src), from blankCache when src was blanked before.
+func blanked(src []byte) []byte {
+	key := sha256.Sum256(src)
+	c := &blankCache
+	c.Lock()
+	out, ok := c.m[key]
+	if ok {
+		c.hits++
+	}
+	c.Unlock()
+	if ok {
+		if out == nil {
+			return src
+		}
+		return out
+	}
+	out = blankBodies(src)
+	keep := out
+	if len(out) > 0 && len(src) > 0 && &out[0] == &src[0] {
+		keep = nil // unchanged: the caller's bytes are not held
+	}
+	c.Lock()
+	if _, ok := c.m[key]; !ok && c.bytes+len(keep) <= maxBlankCache {
+		if c.m == nil {
+			c.m = map[[sha256.Size]byte][]byte{}
+		}
+		c.m[key] = keep
+		c.bytes += len(keep)
+	}
+	c.Unlock()
+	return out
+}
+
+// blank turns b[from:to] into spaces but its newlines.
+func blank(b []byte, from, to int) {
+	for i := from; i < to; i++ {
+		if b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+}
+
+// arrayKey is where, in src[from:last], a [...]T literal of n unkeyed
+// elements whose last begins at last can hold "n-1:" once the elements
+// before it are blanked (the start of the last line there with room:
+// blanks and newlines only may follow a key), or -1. The literal then
+// keeps its length, and so its type, with one element to check.
+func arrayKey(src []byte, from, last, n int) int {
+	size := len(strconv.Itoa(n-1)) + 1
+	end := last
+	for end > from {
+		start := bytes.LastIndexByte(src[from:end], '\n') + 1 + from
+		if end-start >= size {
+			return start
+		}
+		end = start - 1
+	}
+	return -1
 }
 
 // pkgInit: fd is a package's init function (not a method named init).
@@ -71,8 +151,10 @@ func genericFunc(fd *ast.FuncDecl) bool {
 // blankBodies returns src with the inside of some top-level braces
 // blanked (spaces, newlines kept: every position stays): the bodies of
 // function declarations and of package-level function literals, and the
-// composite literals of package-level variables but [...]T ones (whose
-// length is part of the type). A body ParseFile keeps (init's, a generic
+// composite literals of package-level variables; a [...]T literal, whose
+// length is part of its type, keeps its last element keyed by its index
+// when none is keyed (arrayKey: crypto's and x/text's tables of tens of
+// thousands of elements). A body ParseFile keeps (init's, a generic
 // function's) and a function literal's become "for{}", a terminating
 // statement: it type-checks whatever the results (a line of the body
 // with room for it holds it; a body without one stays). A file it cannot follow (unbalanced braces, a line directive
@@ -86,7 +168,15 @@ func blankBodies(src []byte) []byte {
 		off   int  // offset of the '{'
 		blank bool // a region to blank
 		loop  bool // ... that gets the loop
+		array bool // a package-level [...]T literal (arrayKey)
 	}
+	// In a package-level [...]T literal: its elements, where the last
+	// began, whether one is keyed, the depth of ( and [ inside it.
+	var (
+		elems, lastElem int
+		keyed, newElem  bool
+		arrParens       int
+	)
 	var (
 		out    []byte // the copy, made at the first region blanked
 		braces []brace
@@ -117,6 +207,22 @@ func blankBodies(src []byte) []byte {
 			continue
 		}
 		off := file.Offset(pos)
+		if len(braces) == 1 && braces[0].array {
+			// An element of the literal begins after its '{' or a comma.
+			if newElem && tok != token.RBRACE {
+				elems, lastElem, newElem = elems+1, off, false
+			}
+			switch tok {
+			case token.LPAREN, token.LBRACK:
+				arrParens++
+			case token.RPAREN, token.RBRACK:
+				arrParens--
+			case token.COMMA:
+				newElem = arrParens == 0
+			case token.COLON:
+				keyed = keyed || arrParens == 0
+			}
+		}
 		wasName := name
 		name = false
 		if len(braces) == 0 {
@@ -175,6 +281,8 @@ func blankBodies(src []byte) []byte {
 					}
 				case dots:
 					dots = false
+					b.array = true
+					elems, lastElem, keyed, newElem, arrParens = 0, 0, false, true, 0
 				default:
 					b.blank = true // a composite literal's elements
 				}
@@ -186,6 +294,15 @@ func blankBodies(src []byte) []byte {
 			}
 			b := braces[len(braces)-1]
 			braces = braces[:len(braces)-1]
+			if b.array && !keyed && elems > 1 {
+				if key := arrayKey(src, b.off+1, lastElem, elems); key >= 0 {
+					if out == nil {
+						out = append([]byte(nil), src...)
+					}
+					blank(out, b.off+1, lastElem)
+					copy(out[key:], strconv.Itoa(elems-1)+":")
+				}
+			}
 			at := b.off + 1 // where the loop goes: a line with room for it
 			if b.loop {
 				for at < off {
@@ -200,11 +317,7 @@ func blankBodies(src []byte) []byte {
 				if out == nil {
 					out = append([]byte(nil), src...)
 				}
-				for i := b.off + 1; i < off; i++ {
-					if out[i] != '\n' {
-						out[i] = ' '
-					}
-				}
+				blank(out, b.off+1, off)
 				if b.loop {
 					copy(out[at:], loop)
 				}

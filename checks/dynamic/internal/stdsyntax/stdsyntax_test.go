@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -174,7 +175,8 @@ func TestBlankBodiesSameDecls(t *testing.T) {
 
 // normalize empties what blankBodies may blank in a declaration: the
 // bodies of function literals, the outermost composite literals but
-// [...]T ones (compared whole).
+// [...]T ones, whose unkeyed elements become the last one keyed by its
+// index (the key without a position: where blankBodies puts it varies).
 func normalize(d ast.Decl) {
 	ast.Inspect(d, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -184,6 +186,16 @@ func normalize(d ast.Decl) {
 		case *ast.CompositeLit:
 			if at, ok := n.Type.(*ast.ArrayType); ok {
 				if _, ok := at.Len.(*ast.Ellipsis); ok {
+					keyed := slices.ContainsFunc(n.Elts, func(e ast.Expr) bool { _, ok := e.(*ast.KeyValueExpr); return ok })
+					if len(n.Elts) > 1 && !keyed {
+						n.Elts = []ast.Expr{&ast.KeyValueExpr{Key: &ast.BasicLit{Kind: token.INT, Value: strconv.Itoa(len(n.Elts) - 1)}, Value: n.Elts[len(n.Elts)-1]}}
+					} else if len(n.Elts) == 1 {
+						if kv, ok := n.Elts[0].(*ast.KeyValueExpr); ok {
+							if key, ok := kv.Key.(*ast.BasicLit); ok {
+								n.Elts = []ast.Expr{&ast.KeyValueExpr{Key: &ast.BasicLit{Kind: token.INT, Value: key.Value}, Value: kv.Value}}
+							}
+						}
+					}
 					return false
 				}
 			}
@@ -192,6 +204,49 @@ func normalize(d ast.Decl) {
 		}
 		return true
 	})
+}
+
+// TestArrayLiteralLength: a package-level [...]T literal of unkeyed
+// elements is blanked but for its last element, keyed by its index, so
+// that its length (its type) stays; a keyed one stays whole. A syntax
+// error in an element blanked is not seen.
+func TestArrayLiteralLength(t *testing.T) {
+	goroot := t.TempDir()
+	name := filepath.Join(goroot, "src", "p", "p.go")
+	const src = `package p
+
+var A = [...]int{1, 2 +*, 3}
+
+var B = [...]string{5: "x"}
+
+var C = [...]int{len([2]int{1, 2}), (3)}
+
+var D = [...][2]int{
+	{1, 2},
+	{3, 4},
+	{5, 6},
+}
+
+var E = [...]byte{0x1}
+`
+	fset := token.NewFileSet()
+	f, err := ParseFile(goroot)(fset, name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := (&types.Config{}).Check("p", fset, []*ast.File{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[string]string{"A": "[3]int", "B": "[6]string", "C": "[2]int", "D": "[3][2]int", "E": "[1]byte"} {
+		if got := pkg.Scope().Lookup(v).Type().String(); got != want {
+			t.Errorf("%s: %s, want %s", v, got, want)
+		}
+	}
+	lit := f.Decls[0].(*ast.GenDecl).Specs[0].(*ast.ValueSpec).Values[0].(*ast.CompositeLit)
+	if len(lit.Elts) != 1 {
+		t.Errorf("A keeps %d elements, want the last one", len(lit.Elts))
+	}
 }
 
 // isLoop: b is "for{}".
@@ -228,7 +283,7 @@ func TestBlankBodiesSameTypes(t *testing.T) {
 	load := func(parse func(*token.FileSet, string, []byte) (*ast.File, error)) map[string]string {
 		t.Helper()
 		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedDeps | packages.NeedImports | packages.NeedTypes | packages.NeedSyntax, ParseFile: parse},
-			"html", "net/url", "unicode", "go/types", "time")
+			"html", "net/url", "unicode", "go/types", "time", "crypto/internal/fips140/nistec", "vendor/golang.org/x/text/unicode/norm", "internal/strconv")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,4 +327,44 @@ func goRoot(t *testing.T) string {
 		t.Fatalf("go env GOROOT: %v", err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestBlankCacheByContent: a standard library file parsed again comes
+// from the cache (a hit, and the declarations a fresh blanking gives), and
+// the cache is keyed by the content, not the name or the length: the same
+// name with other content of the same length is blanked anew.
+func TestBlankCacheByContent(t *testing.T) {
+	goroot := t.TempDir()
+	name := filepath.Join(goroot, "src", "p", "p.go")
+	a := "package p\n\nfunc Aaa() int { return 1 }\n\nvar V = []int{1, 2}\n"
+	b := "package p\n\nfunc Bbb() int { return 2 }\n\nvar W = []int{3, 4}\n"
+	if len(a) != len(b) {
+		t.Fatal("the two files must have one length")
+	}
+	decls := func(src string) string {
+		t.Helper()
+		fset := token.NewFileSet()
+		f, err := ParseFile(goroot)(fset, name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return print(t, fset, f)
+	}
+	hits := func() int {
+		blankCache.Lock()
+		defer blankCache.Unlock()
+		return blankCache.hits
+	}
+	first := decls(a)
+	h := hits()
+	if again := decls(a); again != first || hits() != h+1 {
+		t.Errorf("the same file again: %d hits (want %d), parsed\n%s\nwant\n%s", hits()-h, 1, again, first)
+	}
+	got := decls(b)
+	if !strings.Contains(got, "func Bbb() int") || !strings.Contains(got, "var W = []int{}") || strings.Contains(got, "Aaa") {
+		t.Errorf("another content under the same name parsed as\n%s", got)
+	}
+	if got := string(blankBodies([]byte(b))); got != string(blanked([]byte(b))) {
+		t.Errorf("cached blanking differs from blankBodies: %q", got)
+	}
 }
