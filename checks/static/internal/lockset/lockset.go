@@ -632,7 +632,7 @@ func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
 	queue := []*ssa.BasicBlock{fn.Blocks[0]}
 	queued := make([]bool, len(fn.Blocks))
 	queued[0] = true
-	if fn.Recover != nil {
+	if fn.Recover != nil && mayRecover(fn) {
 		in[fn.Recover.Index] = &State{}
 		queue = append(queue, fn.Recover)
 		queued[fn.Recover.Index] = true
