@@ -241,6 +241,7 @@ func unsafeName(name string) bool {
 }
 
 type fieldInfo struct {
+	field   *types.Var
 	obs     []*obs
 	byPos   map[token.Pos]*obs
 	written bool // written somewhere after construction
@@ -327,7 +328,7 @@ func (pc *passContext) collect(r *lockset.Result) {
 		}
 		info := pc.fields[f]
 		if info == nil {
-			info = &fieldInfo{byPos: map[token.Pos]*obs{}}
+			info = &fieldInfo{field: f, byPos: map[token.Pos]*obs{}}
 			pc.fields[f] = info
 			pc.order = append(pc.order, f)
 		}
@@ -519,7 +520,7 @@ func (pc *passContext) reportFields() {
 		var group []*fieldFinding
 		byRule := map[string]*fieldFinding{}
 		for _, o := range counted {
-			if o.holds(mu) || !documented && subUnwritten(o, info) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) || pc.closedAfterWrites(f, info, o) {
+			if o.holds(mu) || !documented && (subUnwritten(o, info) || pc.setupOnly(o.fn, f)) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) || pc.closedAfterWrites(f, info, o) {
 				continue
 			}
 			if !documented && heldAtEveryWrite(o, counted) {
