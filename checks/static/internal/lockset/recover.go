@@ -13,8 +13,8 @@ import (
 // that fn.Recover returns: recover() stops a panic only when the
 // deferred function itself calls it. A deferred call whose callee is
 // unknown (an interface method, a function value, a function of another
-// module) may; one of the standard library or a builtin other than
-// recover does not.
+// package outside the standard library) may; one of the standard library
+// or a builtin other than recover does not.
 func mayRecover(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
