@@ -72,6 +72,9 @@ type passContext struct {
 	// options holds the construction options (options.go), built on
 	// first use.
 	options map[*types.Named]bool
+	// called holds the package's functions called directly in non-test
+	// files (options.go), built on first use.
+	called map[*types.Func]bool
 	// diags are the findings in order; IL3002's are one per variable and
 	// owner path: later plain writes are related positions of the first
 	// (group), more[i] counts them.

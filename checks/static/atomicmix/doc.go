@@ -90,6 +90,12 @@
 //     is still setting up in that sense, or such a parameter of its own
 //     (declarePublisher builds the producer, internalDeclarePublisher(
 //     name, producer) sets its sequence before it is returned);
+//   - writes through the parameter of a construction option: a
+//     literal returned as, or a function never called directly whose
+//     signature is, a named func type of the package that only
+//     constructors apply, to the value they allocated, before their
+//     first go statement (WithNoRetransmit(c *Client) for type
+//     ClientOption func(c *Client));
 //   - accesses in unexported functions run only once the value's
 //     reference count was dropped to zero by this goroutine (if
 //     atomic.AddInt32(&el.refs, -1) == 0 { freeLog(el) }, freeLog then

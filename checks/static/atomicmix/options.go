@@ -1,13 +1,15 @@
 package atomicmix
 
 // Functional options applied only while constructing: a write through an
-// option literal's parameter is construction.
+// option literal's parameter, or an option function's, is construction.
 
 import (
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks/static/internal/passutil"
 )
@@ -81,6 +83,9 @@ func (pc *passContext) constructionOptions() map[*types.Named]bool {
 // (constructionOptions).
 func (pc *passContext) optionParam(fd *ast.FuncDecl, root *ast.Ident, stack []ast.Node) bool {
 	info := pc.pass.TypesInfo
+	if !passutil.InsideFuncLit(stack) {
+		return pc.optionFunc(fd, root)
+	}
 	for i := len(stack) - 1; i > 0; i-- {
 		lit, isLit := stack[i].(*ast.FuncLit)
 		if !isLit {
@@ -114,6 +119,44 @@ func (pc *passContext) optionParam(fd *ast.FuncDecl, root *ast.Ident, stack []as
 		}
 		named, _ := t.(*types.Named)
 		return named != nil && pc.constructionOptions()[named]
+	}
+	return false
+}
+
+// optionFunc reports whether root is the first parameter of fd, a
+// function that is itself a construction option: its signature is a
+// construction option type's (func WithNoRetransmit(c *Client) for
+// type ClientOption func(c *Client), pion/stun), and the package never
+// calls it directly, so it runs only where options are applied.
+func (pc *passContext) optionFunc(fd *ast.FuncDecl, root *ast.Ident) bool {
+	info := pc.pass.TypesInfo
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	if fn == nil || fd.Recv != nil || fn.Signature().TypeParams() != nil || fn.Signature().Params().Len() == 0 || info.Uses[root] != fn.Signature().Params().At(0) {
+		return false
+	}
+	if pc.called == nil {
+		pc.called = map[*types.Func]bool{}
+		for _, f := range pc.pass.Files {
+			if strings.HasSuffix(pc.pass.Fset.Position(f.Pos()).Filename, "_test.go") {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if c := typeutil.StaticCallee(info, call); c != nil {
+						pc.called[c.Origin()] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	if pc.called[fn] {
+		return false
+	}
+	for named := range pc.constructionOptions() {
+		if types.Identical(fn.Signature(), named.Underlying()) {
+			return true
+		}
 	}
 	return false
 }

@@ -25,6 +25,7 @@ type obs struct {
 	held  []*types.Var // sibling mutexes held at the access
 	base  string       // source text of the base: c in c.count
 	sel   string       // the field as selected, when promoted: c.inMsgs for c.stats.inMsgs
+	sub   string       // the part of the field accessed: ".limit" for c.op.limit (lockset.Access.Sub)
 	// other reports that a lock other than the sibling mutexes is held;
 	// others lists the mutex fields those locks are (nil for a lock that
 	// is not a struct field: a package variable, a Locker).
@@ -240,6 +241,7 @@ func unsafeName(name string) bool {
 }
 
 type fieldInfo struct {
+	field   *types.Var
 	obs     []*obs
 	byPos   map[token.Pos]*obs
 	written bool // written somewhere after construction
@@ -326,7 +328,7 @@ func (pc *passContext) collect(r *lockset.Result) {
 		}
 		info := pc.fields[f]
 		if info == nil {
-			info = &fieldInfo{byPos: map[token.Pos]*obs{}}
+			info = &fieldInfo{field: f, byPos: map[token.Pos]*obs{}}
 			pc.fields[f] = info
 			pc.order = append(pc.order, f)
 		}
@@ -356,9 +358,10 @@ func (pc *passContext) collect(r *lockset.Result) {
 			o.write = o.write || write
 			o.held = intersect(o.held, held)
 			o.unpublished = o.unpublished || unpublished
+			o.sub = commonSub(o.sub, acc.Sub)
 			continue
 		}
-		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn, unpublished: unpublished}
+		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn, unpublished: unpublished, sub: acc.Sub}
 		if r.Fn.Signature.Recv() != nil && r.Fn.Parent() == nil && len(r.Fn.Params) > 0 && acc.Base == (lockset.Path{Root: r.Fn.Params[0]}) {
 			o.onRecv = true // c.f in a method of c's type
 		}
@@ -517,7 +520,7 @@ func (pc *passContext) reportFields() {
 		var group []*fieldFinding
 		byRule := map[string]*fieldFinding{}
 		for _, o := range counted {
-			if o.holds(mu) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) || pc.closedAfterWrites(f, info, o) {
+			if o.holds(mu) || !documented && (subUnwritten(o, info) || pc.setupOnly(o.fn, f)) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) || pc.closedAfterWrites(f, info, o) {
 				continue
 			}
 			if !documented && heldAtEveryWrite(o, counted) {
@@ -613,6 +616,41 @@ func (pc *passContext) reportFields() {
 		}
 		pc.pass.Report(d)
 	}
+}
+
+// subUnwritten reports whether o reads a part of its field (c.op.name)
+// that no access outside construction writes, whole or in part: the part
+// is written only while the value is built, whatever the lock of the
+// field's other parts (c.op.limit). Inferred guards only: a documented
+// guard holds for the whole field (IL1006 reports it).
+func subUnwritten(o *obs, info *fieldInfo) bool {
+	if o.write || o.sub == "" {
+		return false
+	}
+	for _, w := range info.obs {
+		if w.write && overlaps(w.sub, o.sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// overlaps reports whether two parts of a field share memory: one is the
+// other or contains it.
+func overlaps(a, b string) bool {
+	return strings.HasPrefix(a+".", b+".") || strings.HasPrefix(b+".", a+".")
+}
+
+// commonSub is the part of a field two accesses at one selector share.
+func commonSub(a, b string) string {
+	for !overlaps(a, b) || len(a) != len(b) {
+		if len(a) >= len(b) {
+			a = a[:strings.LastIndexByte(a, '.')]
+		} else {
+			b = b[:strings.LastIndexByte(b, '.')]
+		}
+	}
+	return a
 }
 
 // fieldFinding is one finding of reportFields before it is reported.

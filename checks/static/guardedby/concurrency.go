@@ -338,7 +338,7 @@ func (pc *passContext) concurrentWith(o *obs, info *fieldInfo, mu *types.Var, cl
 		if excludedByWiderLock(o, o2) {
 			continue // a lock both hold, one exclusively (their callers' included)
 		}
-		aExp := a.Parent() == nil && token.IsExported(a.Name())
+		aExp := a.Parent() == nil && token.IsExported(a.Name()) && !pc.setupOnly(a, info.field)
 		if aExp {
 			if rbs := c.bg[b]; len(rbs) > 0 && !c.joinedFor(o, b) {
 				rb := rbs[0]

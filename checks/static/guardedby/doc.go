@@ -118,7 +118,14 @@
 // values of methods that do not touch the field (Dial setting
 // peerConn.outbox before returning the connection). It replaces IL1001's
 // and IL1007's finding for that access. One test of "already shared"
-// (sharedvalue.go) decides this and IL1009's confirming write.
+// (sharedvalue.go) decides this and IL1009's confirming write. Neither
+// for a read of a part of a struct-valued field that no access outside
+// construction writes (it.op.collection, when only it.op.limit is
+// written under the lock), nor, in any inferred-guard rule, for an
+// exported method of an unexported type that only the package can call
+// (never embedded, never converted to an interface with the method) and
+// that it calls only on values not published yet (ringShards.Add in
+// NewRing, before the heartbeat goroutine starts; setupOnly).
 //
 // IL1009 unguarded-read-shared (default; posted only when confirmed). The IL1008 finding confirmed:
 // the reader implements a method of an interface its type implements

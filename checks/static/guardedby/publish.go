@@ -32,6 +32,10 @@ func (pc *passContext) unpublishedWrite(r *lockset.Result, acc lockset.Access, f
 	if sel == nil {
 		return false
 	}
+	return pc.publication().BeforePublication(fd, sel, f, nil)
+}
+
+func (pc *passContext) publication() *passutil.Publication {
 	if pc.pub == nil {
 		info := pc.pass.TypesInfo
 		pc.pub = &passutil.Publication{
@@ -40,7 +44,7 @@ func (pc *passContext) unpublishedWrite(r *lockset.Result, acc lockset.Access, f
 			Allocated: func(e ast.Expr) bool { return lockset.Allocated(info, e, lockset.IsConstructorName) },
 		}
 	}
-	return pc.pub.BeforePublication(fd, sel, f, nil)
+	return pc.pub
 }
 
 // fieldOf is the field a selector selects (its origin), or nil.

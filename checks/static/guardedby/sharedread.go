@@ -151,9 +151,26 @@ func (pc *passContext) sharedReadMessage(field, lock string, o, w *obs, locked, 
 // to non-empty interfaces that lack the method. Such a reader (an unused
 // getter) cannot race.
 func (pc *passContext) unreachableMethod(fn *ssa.Function) bool {
+	obj, ok := pc.packageOnlyMethod(fn)
+	if !ok {
+		return false
+	}
+	for _, used := range pc.pass.TypesInfo.Uses {
+		if f, ok := used.(*types.Func); ok && f.Origin() == obj.Origin() {
+			return false
+		}
+	}
+	return true
+}
+
+// packageOnlyMethod returns fn's object when fn is a method of an
+// unexported type of the package that only the package can call: the
+// type is never embedded, and converted only to non-empty interfaces
+// that lack the method.
+func (pc *passContext) packageOnlyMethod(fn *ssa.Function) (*types.Func, bool) {
 	obj, ok := fn.Object().(*types.Func)
 	if !ok || fn.Signature.Recv() == nil {
-		return false
+		return nil, false
 	}
 	t := fn.Signature.Recv().Type()
 	if p, ok := t.(*types.Pointer); ok {
@@ -161,12 +178,7 @@ func (pc *passContext) unreachableMethod(fn *ssa.Function) bool {
 	}
 	named, ok := t.(*types.Named)
 	if !ok || named.Obj().Exported() || named.Obj().Pkg() != pc.pass.Pkg {
-		return false
-	}
-	for _, used := range pc.pass.TypesInfo.Uses {
-		if f, ok := used.(*types.Func); ok && f.Origin() == obj.Origin() {
-			return false
-		}
+		return nil, false
 	}
 	for _, tv := range pc.pass.TypesInfo.Types {
 		st, ok := tv.Type.(*types.Struct)
@@ -175,7 +187,7 @@ func (pc *passContext) unreachableMethod(fn *ssa.Function) bool {
 		}
 		for i := 0; i < st.NumFields(); i++ {
 			if f := st.Field(i); f.Embedded() && embeds(f.Type(), named) {
-				return false
+				return nil, false
 			}
 		}
 	}
@@ -189,17 +201,30 @@ func (pc *passContext) unreachableMethod(fn *ssa.Function) bool {
 				}
 				iface, ok := mi.Type().Underlying().(*types.Interface)
 				if !ok || iface.NumMethods() == 0 {
-					return false // to any: a type assertion may find the method
+					return nil, false // to any: a type assertion may find the method
 				}
 				for i := 0; i < iface.NumMethods(); i++ {
 					if iface.Method(i).Name() == obj.Name() {
-						return false
+						return nil, false
 					}
 				}
 			}
 		}
 	}
-	return true
+	return obj, true
+}
+
+// setupOnly reports whether fn, a method only the package can call
+// (packageOnlyMethod), is called only on values their callers have not
+// published yet (passutil.Publication.CalledUnpublished, for field f):
+// no goroutine can run it beside another access (go-redis v6's
+// ringShards.Add in NewRing, before the heartbeat starts).
+func (pc *passContext) setupOnly(fn *ssa.Function, f *types.Var) bool {
+	if _, ok := pc.packageOnlyMethod(fn); !ok {
+		return false
+	}
+	fd, ok := fn.Syntax().(*ast.FuncDecl)
+	return ok && fd.Body != nil && pc.publication().CalledUnpublished(fd, f)
 }
 
 // embeds reports whether t is named or a pointer to it.

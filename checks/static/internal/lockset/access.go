@@ -55,6 +55,11 @@ type Access struct {
 	Struct *types.Struct
 	// Global is the package-level variable accessed when Field is nil.
 	Global *ssa.Global
+	// Sub is the path of fields below Field that the access goes
+	// through (".collection" for it.op.collection), empty when it
+	// reads or writes Field as a whole; the access touches only that
+	// part of the field.
+	Sub string
 	// Target is, for ElemWrite, MapWrite and PtrWrite, the path of the
 	// object written through (the pointee); a lock under Target held
 	// exclusively means the written object has a lock of its own.
@@ -166,7 +171,11 @@ func (r *Result) addrUses(addr ssa.Value, proto Access, w Kind, depth int, out *
 		case *ssa.FieldAddr:
 			// Part of a struct value held in the location: its stores
 			// write the location too (s.inner.x = 1 writes s.inner).
-			r.addrUses(i, proto, w, depth+1, out)
+			sub := proto
+			if f := FieldOf(i); f != nil {
+				sub.Sub += "." + f.Name()
+			}
+			r.addrUses(i, sub, w, depth+1, out)
 		case *ssa.IndexAddr:
 			if i.X == addr {
 				r.addrUses(i, proto, ElemWrite, depth+1, out)

@@ -632,7 +632,7 @@ func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
 	queue := []*ssa.BasicBlock{fn.Blocks[0]}
 	queued := make([]bool, len(fn.Blocks))
 	queued[0] = true
-	if fn.Recover != nil {
+	if fn.Recover != nil && mayRecover(fn) {
 		in[fn.Recover.Index] = &State{}
 		queue = append(queue, fn.Recover)
 		queued[fn.Recover.Index] = true
@@ -670,12 +670,14 @@ func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
 	run.deferAcq = nil
 	defer func() { run.deferAcq = saved }()
 	var exit *State
+	defers := deferCalls(fn)
 	for _, b := range fn.Blocks {
 		if in[b.Index] == nil {
 			continue
 		}
 		_, _, rets := run.block(b, *in[b.Index], depth)
 		for _, s := range rets {
+			s = run.afterDefers(s, defers, depth)
 			s = dropDeferredSince(s, entry, depth)
 			if exit == nil {
 				exit = &s
@@ -692,6 +694,49 @@ func (run *funcRun) analyze(fn *ssa.Function, entry State, depth int) State {
 		*exit = exit.With(h)
 	}
 	return *exit
+}
+
+// deferCalls returns fn's defer statements.
+func deferCalls(fn *ssa.Function) []*ssa.Defer {
+	var out []*ssa.Defer
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// afterDefers removes from s, the state at a return, the locks a deferred
+// call (an inlined literal, or a function with a summary) releases when
+// it runs there, also a lock taken after the defer statement (defer
+// func() { c.unguard(s) }(); s = c.guard(), franz-go's assignPartitions).
+// It only removes locks: a defer that did not run on the path removes too
+// much, never too little.
+func (run *funcRun) afterDefers(s State, defers []*ssa.Defer, depth int) State {
+	if s.Len() == 0 || depth >= maxInline {
+		return s
+	}
+	quiet := &funcRun{a: run.a, res: run.res, record: false}
+	for _, d := range defers {
+		var after State
+		if lit := inlinedLiteral(&d.Call); lit != nil {
+			quiet.bind(lit, &d.Call)
+			after = quiet.analyze(lit, s, depth+1)
+		} else if callee := d.Call.StaticCallee(); callee != nil && !d.Call.IsInvoke() {
+			after = run.a.apply(d, callee, &d.Call, s, run.res)
+		} else {
+			continue
+		}
+		for _, h := range s.held {
+			if _, ok := after.Holds(h.Lock); !ok {
+				s = s.Without(h.Lock)
+			}
+		}
+	}
+	return s
 }
 
 // dropDeferredSince is dropDeferred at a return of fn analyzed from

@@ -255,7 +255,10 @@ func (pc *Publication) harmlessCall(sel *ast.SelectorExpr, recv ast.Expr, i int,
 	}
 	call, ok := stack[i-1].(*ast.CallExpr)
 	if !ok || call.Fun != sel {
-		return false // a method value
+		// A method value: harmless only kept inside x.
+		root := RootIdent(recv)
+		x, _ := info.Uses[root].(*types.Var)
+		return root != nil && x != nil && partOf(info, recv, x) && pc.keptMethodValue(sel, i, stack, x)
 	}
 	if recv := s.Obj().(*types.Func).Signature().Recv(); !exposes || recv != nil && !containsVar(recv.Type(), v) {
 		return true // the receiver is a part of x without v (an embedded mutex)

@@ -95,3 +95,25 @@ func Try(s *Server) {
 		s.mu.Unlock()
 	}
 }
+
+// A helper whose deferred literal releases another lock than the one it
+// takes after the defer statement: it returns holding sessionMu.
+type Consumer struct {
+	otherMu   sync.Mutex
+	sessionMu sync.Mutex
+	events    chan int
+}
+
+func (c *Consumer) assign() {
+	defer func() {
+		c.otherMu.Unlock()
+	}()
+	c.otherMu.Lock()
+	c.sessionMu.Lock()
+}
+
+func (c *Consumer) Rebalance() int {
+	c.assign()
+	defer c.sessionMu.Unlock()
+	return <-c.events // want `receive from channel c.events while holding`
+}
