@@ -409,14 +409,19 @@ func (s *sched) ioOutside() bool {
 
 // abandon ends the schedule without the goroutines outside control when
 // every one of them is blocked there (a connection's read loop in real
-// I/O after the test returned, or while the schedule unwinds): as under
+// I/O after the test returned, or while the schedule unwinds; after the
+// test returned, also one blocked for real on a channel that one of them
+// may send on: a collector of that loop's events): as under
 // go test, they stay behind, and the driver goes on in a fresh process
 // (see leftovers). It reports whether it did.
 //
 //go:norace
 func (s *sched) abandon() bool {
 	for _, g := range s.outside {
-		if g.blockedReal || !s.blockedOutside(g) {
+		// One blocked for real on a channel whose partner is outside
+		// control is left with it once the test returned: nothing
+		// controlled is left to free it.
+		if g.blockedReal && !s.testDone || !s.blockedOutside(g) {
 			return false
 		}
 	}
