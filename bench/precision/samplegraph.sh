@@ -55,10 +55,16 @@ open(out, "w").write("".join(sorted(rows)))
 PY
 }
 
-# drawn: every path any sample listed or drew.
+# drawn: every path any earlier sample listed or drew (this one's files
+# are not read).
 drawn() {
-	cat "$dir0"/sample-*/candidates*.tsv | grep -v '^#' | cut -f1
-	sed -n 's/^| [0-9]* | \([^ |@]*\)@[^ |]* | .*|$/\1/p' "$dir0"/sample-*/list.md
+	local f
+	for f in "$dir0"/sample-*/candidates*.tsv; do
+		[ "${f%/*}" = "$here" ] || grep -v '^#' "$f" | cut -f1
+	done
+	for f in "$dir0"/sample-*/list.md; do
+		[ "${f%/*}" = "$here" ] || sed -n 's/^| [0-9]* | \([^ |@]*\)@[^ |]* | .*|$/\1/p' "$f"
+	done
 }
 
 # seeded N SEED IN OUT: all of IN's lines, or random.Random(SEED).sample of
@@ -79,7 +85,12 @@ graph_candidates() {
 	shift 2
 	export -f requires1
 	export tmp
-	xargs -P 4 -L 1 bash -c 'requires1 "$0" "$1"' <"$roots" | sort >"$tmp/dependencies.tsv"
+	# One file a root: four writers on one pipe interleave long outputs
+	# (sample-02g.sh's dependencies.tsv and candidates.tsv have cut lines).
+	mkdir -p "$tmp/req"
+	awk -F'\t' '{ print $1 "\t" $2 "\t" NR }' "$roots" |
+		xargs -P 4 -L 1 bash -c 'requires1 "$0" "$1" >"$tmp/req/$2"'
+	cat "$tmp"/req/* /dev/null | sort >"$tmp/dependencies.tsv"
 	if grep -q 'mod-failed' "$tmp/dependencies.tsv"; then
 		echo "samplegraph.sh: some go.mod files were not read:" >&2
 		grep 'mod-failed' "$tmp/dependencies.tsv" >&2
