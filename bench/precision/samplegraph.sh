@@ -7,13 +7,13 @@
 #   STOP KILLAT OUT LIMIT WARMLIMIT  as in sample-02g.sh
 # graph_candidates ROOTS SEED OUTFILE...: the go.mod requires of ROOTS
 #   (path TAB version lines), minus the paths in OUTFILE files and named
-#   paths; a seeded 500 if more: candidates.tsv (dependencies.tsv,
-#   named.tsv beside it).
+#   paths; a seeded 500 if more: candidates$CAND.tsv (dependencies$CAND.tsv,
+#   named$CAND.tsv beside it; CAND empty or -c).
 # partial_candidates SEED EXCLUDE...: go-partial.tsv's served modules not
 #   in the EXCLUDE files and unnamed; a seeded 300 if more: candidates-b.tsv.
-# precount FILE: sample-01c.sh's count of FILE's modules (precount.tsv).
-# seeded_list SEED [SEED2]: list.md, the rows with ≥ 10 lock/atomic lines,
-#   sorted by path and shuffled by SEED (source B's, by SEED2, after them).
+# precount FILE OUT: sample-01c.sh's count of FILE's modules into OUT.
+# seeded_list PRECOUNT:SEED...: list.md, the rows with ≥ 10 lock/atomic
+#   lines, sorted by path and shuffled by each file's seed, in turn.
 # graph_run: samplerun.sh's loop (WARMUP, WARMSKIP, default rules only) in
 #   a session of its own, with a watchdog that stops it at KILLAT.
 
@@ -103,8 +103,10 @@ graph_candidates() {
 	awk -F'\t' '$3 == "unnamed" { print $1 "\t" $2 }' "$tmp/named.tsv" >"$tmp/unnamed.tsv"
 	seeded 500 "$seed" "$tmp/unnamed.tsv" "$tmp/candidates.tsv"
 	mkdir -p "$here"
-	cp "$tmp/dependencies.tsv" "$tmp/named.tsv" "$tmp/candidates.tsv" "$here/"
-	echo "roots $(cut -f1 "$tmp/dependencies.tsv" | sort -u | wc -l), new paths $(wc -l <"$tmp/required.tsv"), unnamed $(wc -l <"$tmp/unnamed.tsv"), candidates $(wc -l <"$here/candidates.tsv")" >&2
+	cp "$tmp/dependencies.tsv" "$here/dependencies${CAND:-}.tsv"
+	cp "$tmp/named.tsv" "$here/named${CAND:-}.tsv"
+	cp "$tmp/candidates.tsv" "$here/candidates${CAND:-}.tsv"
+	echo "roots $(cut -f1 "$tmp/dependencies.tsv" | sort -u | wc -l), new paths $(wc -l <"$tmp/required.tsv"), unnamed $(wc -l <"$tmp/unnamed.tsv"), candidates $(wc -l <"$here/candidates${CAND:-}.tsv")" >&2
 }
 
 partial_candidates() {
@@ -121,42 +123,49 @@ partial_candidates() {
 	echo "served $(wc -l <"$tmp/served.tsv"), unnamed $(wc -l <"$tmp/unnamed.tsv"), candidates-b $(wc -l <"$here/candidates-b.tsv")" >&2
 }
 
-# precount FILE: sample-01c.sh's precount of FILE (a candidates file of
-# $here) into precount.tsv (FILE candidates.tsv) or precount-b.tsv.
+# precount FILE OUT: sample-01c.sh's precount of FILE (a candidates file
+# of $here) into OUT (precount.tsv, precount-b.tsv, ...); sample-01c.sh
+# reads candidates.tsv and writes precount.tsv and list.md, so the others
+# are moved aside and back.
 precount() {
-	local f="$1" p=precount.tsv
-	[ "$f" = candidates.tsv ] || p=precount-b.tsv
-	[ "$f" = candidates.tsv ] || { [ ! -e "$here/candidates.tsv" ] || mv "$here/candidates.tsv" "$tmp/a.tsv"; cp "$here/$f" "$here/candidates.tsv"; [ ! -e "$here/precount.tsv" ] || mv "$here/precount.tsv" "$tmp/pa.tsv"; }
+	local f="$1" p="$2"
+	if [ "$f" != candidates.tsv ]; then
+		mv "$here/candidates.tsv" "$tmp/a.tsv"
+		[ ! -e "$here/precount.tsv" ] || mv "$here/precount.tsv" "$tmp/pa.tsv"
+		cp "$here/$f" "$here/candidates.tsv"
+	fi
+	[ ! -e "$here/list.md" ] || mv "$here/list.md" "$tmp/list.md"
 	SAMPLE="$SAMPLE" "$dir0/sample-01c.sh" precount
 	rm -f "$here/list.md" # seeded_list writes it
+	[ ! -e "$tmp/list.md" ] || mv "$tmp/list.md" "$here/list.md"
 	if [ "$f" != candidates.tsv ]; then
 		mv "$here/precount.tsv" "$here/$p"
-		rm -f "$here/candidates.tsv"
-		[ ! -e "$tmp/a.tsv" ] || mv "$tmp/a.tsv" "$here/candidates.tsv"
+		mv "$tmp/a.tsv" "$here/candidates.tsv"
 		[ ! -e "$tmp/pa.tsv" ] || mv "$tmp/pa.tsv" "$here/precount.tsv"
 	fi
 }
 
-# seeded_list SEED [SEED2]: list.md from precount.tsv (and precount-b.tsv
-# with SEED2, its rows after).
+# seeded_list PRECOUNT:SEED...: list.md, each precount file's rows with
+# ≥ 10 lock/atomic lines sorted by path and shuffled by its seed, one
+# file's rows after the other's.
 seeded_list() {
 	python3 - "$here" "$SAMPLE" "$@" <<'PY'
 import os, random, sys
-here, sample, seeds = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
+here, sample, parts = sys.argv[1], sys.argv[2], [a.split(":") for a in sys.argv[3:]]
 rows = []
-for name, seed in zip(["precount.tsv", "precount-b.tsv"], seeds):
+for name, seed in parts:
     part = []
     for line in open(os.path.join(here, name)).read().splitlines()[1:]:
         m, v, n = line.split("\t")[:3]
         if n.isdigit() and int(n) >= 10:
             part.append(f"{m}@{v}")
     part.sort()
-    random.Random(seed).shuffle(part)
+    random.Random(int(seed)).shuffle(part)
     rows += part
 out = [f"# Sample {sample}: the modules (written by ../samplegraph.sh seeded_list)", "",
        "The candidates with 10 or more non-test lines calling a lock or an atomic in",
-       "their module zip (precount.tsv), sorted by path and shuffled by the seed",
-       "of RULE.md step 6 (seeds " + ", ".join(map(str, seeds)) + ").", "",
+       "their module zip, sorted by path and shuffled by the seeds of RULE.md",
+       "(" + ", ".join(f"{n} by {s}" for n, s in parts) + ", in that order).", "",
        "| # | module@version | packages |", "|---|---|---|"]
 out += [f"| {i} | {mv} | select |" for i, mv in enumerate(rows, 1)]
 open(os.path.join(here, "list.md"), "w").write("\n".join(out) + "\n")
