@@ -45,7 +45,9 @@ type Measured struct {
 // -02g (branch sample34): IL1008 5 of 7 distinct, IL1009 1 of 1, IL2001 1 of
 // 1, IL2003 1 of 1, IL3002 1 of 1, IL5002 1 of 1, IL5003 3 of 3; -02g's rows
 // 32-74 (branch sample34b): IL1008 2 of 2, IL1009 1 of 2, IL2001 2 of 2,
-// IL2002 1 of 1, IL3002 0 of 1.
+// IL2002 1 of 1, IL3002 0 of 1; 2026-12-02h (branch sample35): IL1002 0 of
+// 1, IL1004 0 of 1, IL1008 3 of 8, IL1009 1 of 4, IL2001 2 of 2, IL2002 4 of
+// 4, IL2003 0 of 1, IL3002 0 of 1, IL4003 0 of 1, IL6002 1 of 1.
 // IL1008 and IL1009 (default since the twenty-first session) carry their
 // independent figures while opt-in: 2026-11-30e (IL1008 2 of 3),
 // 2026-11-30g (IL1009 2 of 2), none on 30h and 30i.
@@ -54,22 +56,22 @@ type Measured struct {
 // table is the only place these figures live; the rule table in
 // docs/rules.md repeats them and a test keeps the two the same.
 var Precision = map[string]Measured{
-	guardedby.RuleLockedHelperWithoutLock:    {0, 3},
-	guardedby.RuleUnguardedReadEntry:         {19, 22}, // samples 2026-11-30e, 2026-12-01 to -02g; 30g-30i had none
-	guardedby.RuleUnguardedReadShared:        {9, 11},  // samples 2026-11-30g, 2026-12-01 to -02g
-	guardedby.RuleDocumentedGuardViolated:    {3, 9},
+	guardedby.RuleLockedHelperWithoutLock:    {0, 4},
+	guardedby.RuleUnguardedReadEntry:         {22, 30}, // samples 2026-11-30e, 2026-12-01 to -02h; 30g-30i had none
+	guardedby.RuleUnguardedReadShared:        {10, 15}, // samples 2026-11-30g, 2026-12-01 to -02h
+	guardedby.RuleDocumentedGuardViolated:    {3, 10},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
 	guardedby.RuleThreadsafeInconsistentLock: {6, 13},
-	rlockwrite.RuleWriteUnderRLock:           {20, 28},
-	lockpair.RuleLockHeldAtReturn:            {29, 34},
-	lockpair.RuleDoubleLock:                  {5, 10},
+	rlockwrite.RuleWriteUnderRLock:           {22, 30},
+	lockpair.RuleLockHeldAtReturn:            {33, 38},
+	lockpair.RuleDoubleLock:                  {5, 11},
 	lockpair.RuleUnlockNotHeld:               {0, 2},
 	lockpair.RuleUnlockMismatch:              {1, 1},
-	atomicmix.RulePlainWriteOfAtomic:         {13, 33},
-	checkact.RuleSplitCriticalSection:        {5, 18},
+	atomicmix.RulePlainWriteOfAtomic:         {13, 34},
+	checkact.RuleSplitCriticalSection:        {5, 19},
 	threadsafe.RuleThreadsafeExportedField:   {0, 5},
 	threadsafe.RuleThreadsafeLeakedState:     {3, 3},
-	lockblock.RuleLockChannelCycle:           {0, 4},
+	lockblock.RuleLockChannelCycle:           {1, 5},
 }
 
 // The bar a rule's measured precision must clear for its findings to be
