@@ -283,17 +283,7 @@ func (s *sched) holdOutside() bool {
 //
 //go:norace
 func (s *sched) virtualWait() bool {
-	some := false
-	for _, g := range s.outside {
-		if g.blockedReal {
-			continue
-		}
-		if !g.inVirtual && !g.inPipe {
-			return false
-		}
-		some = true
-	}
-	if !some {
+	if !s.outsideAll(func(g *gstate) bool { return g.inVirtual || g.inPipe }) {
 		return false
 	}
 	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
@@ -499,22 +489,12 @@ func (s *sched) leftForGood() bool {
 // goroutine blocked there does not wait on the outside world: the clock
 // neither keeps pace with real time for it (keepPace) nor waits real time
 // for it while it is blocked and nothing else runs (virtualWait).
-var pipeFuncs = [][]byte{
-	[]byte("io.(*pipe).read("), []byte("io.(*pipe).write("),
-	[]byte("net.(*pipe).read("), []byte("net.(*pipe).write("),
-}
+var pipeFuncs = append(partnerOnlyFuncs[:len(partnerOnlyFuncs):len(partnerOnlyFuncs)],
+	[]byte("net.(*pipe).read("), []byte("net.(*pipe).write("))
 
 // pipeWait: is the goroutine whose part of a stack dump is block waiting
 // in one of pipeFuncs (its first frame outside the runtime)?
-func pipeWait(block []byte) bool {
-	line := firstFrame(block)
-	for _, fn := range pipeFuncs {
-		if bytes.HasPrefix(line, fn) {
-			return true
-		}
-	}
-	return false
-}
+func pipeWait(block []byte) bool { return waitsIn(block, pipeFuncs) }
 
 // acceptWait: is the goroutine whose part of a stack dump is block, in
 // real I/O, waiting in a listener's Accept? It waits for a client to dial,
@@ -538,12 +518,21 @@ var netAccept = []byte("\nnet.(*netFD).accept(")
 //
 //go:norace
 func (s *sched) pipesOnly() bool {
+	return s.outsideAll(func(g *gstate) bool { return g.inPipe })
+}
+
+// outsideAll: is there a goroutine outside control for a reason of its own
+// (not blocked for real on a channel op), and does every such one satisfy
+// ok?
+//
+//go:norace
+func (s *sched) outsideAll(ok func(g *gstate) bool) bool {
 	some := false
 	for _, g := range s.outside {
 		if g.blockedReal {
 			continue
 		}
-		if !g.inPipe {
+		if !ok(g) {
 			return false
 		}
 		some = true
@@ -558,9 +547,13 @@ var partnerOnlyFuncs = [][]byte{[]byte("io.(*pipe).read("), []byte("io.(*pipe).w
 
 // partnerOnly: is the goroutine whose part of a stack dump is block
 // waiting in one of partnerOnlyFuncs (its first frame outside the runtime)?
-func partnerOnly(block []byte) bool {
+func partnerOnly(block []byte) bool { return waitsIn(block, partnerOnlyFuncs) }
+
+// waitsIn: is the first frame outside the runtime of the goroutine whose
+// part of a stack dump is block in one of fns?
+func waitsIn(block []byte, fns [][]byte) bool {
 	line := firstFrame(block)
-	for _, fn := range partnerOnlyFuncs {
+	for _, fn := range fns {
 		if bytes.HasPrefix(line, fn) {
 			return true
 		}

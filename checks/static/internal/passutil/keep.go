@@ -28,12 +28,7 @@ func (pc *Publication) keptMethodValue(sel *ast.SelectorExpr, i int, stack []ast
 	case *ast.AssignStmt:
 		return assignedToPart(info, p, sel, x)
 	case *ast.CallExpr:
-		j := -1
-		for k, a := range p.Args {
-			if ast.Unparen(a) == sel {
-				j = k
-			}
-		}
+		j := argIndex(p, sel)
 		if j < 0 || p.Ellipsis.IsValid() {
 			return false
 		}
@@ -127,11 +122,9 @@ func (pc *Publication) keptInRecv(fd *ast.FuncDecl, param *types.Var, depth int)
 			fs, isSel := ast.Unparen(p.Fun).(*ast.SelectorExpr)
 			ok = false
 			if callee != nil && callee.Signature().Recv() != nil && isSel && partOf(info, fs.X, recv) && !p.Ellipsis.IsValid() {
-				for k, a := range p.Args {
-					if ast.Unparen(a) == id {
-						d, q := pc.funcDecls()[callee.Origin()], paramAt(callee.Origin(), k)
-						ok = d != nil && q != nil && pc.keptInRecv(d, q, depth+1)
-					}
+				if k := argIndex(p, id); k >= 0 {
+					d, q := pc.funcDecls()[callee.Origin()], paramAt(callee.Origin(), k)
+					ok = d != nil && q != nil && pc.keptInRecv(d, q, depth+1)
 				}
 			}
 		default:
@@ -169,6 +162,18 @@ func keptInResult(info *types.Info, fd *ast.FuncDecl, param *types.Var) bool {
 		return ok
 	})
 	return ok
+}
+
+// argIndex is the index of e among call's arguments (the last if it is
+// there twice), or -1.
+func argIndex(call *ast.CallExpr, e ast.Expr) int {
+	j := -1
+	for k, a := range call.Args {
+		if ast.Unparen(a) == e {
+			j = k
+		}
+	}
+	return j
 }
 
 func stackAt(stack []ast.Node, k int) ast.Node {
@@ -237,22 +242,24 @@ func (pc *Publication) freshField(fd *ast.FuncDecl, y, f *types.Var) bool {
 				if id, ok := l.(*ast.Ident); ok && info.Defs[id] == y && n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
 					set = literalSets(info, n.Rhs[i], f, pc.Allocated)
 				}
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && pc.Var(sel) == f {
-					if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == y {
-						again = true
-					}
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && pc.Var(sel) == f && selectsOn(info, sel, y) {
+					again = true
 				}
 			}
 		case *ast.UnaryExpr:
-			if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && n.Op == token.AND && pc.Var(sel) == f {
-				if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == y {
-					again = true
-				}
+			if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && n.Op == token.AND && pc.Var(sel) == f && selectsOn(info, sel, y) {
+				again = true
 			}
 		}
 		return true
 	})
 	return set && !again
+}
+
+// selectsOn reports whether sel is y.f for the variable y.
+func selectsOn(info *types.Info, sel *ast.SelectorExpr, y *types.Var) bool {
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && info.Uses[id] == y
 }
 
 // literalSets reports whether e is T{…} or &T{…} with f: <a new value>.
