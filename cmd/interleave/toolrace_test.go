@@ -12,7 +12,7 @@ import (
 )
 
 // TestToolRaceNoteEveryFormat: a race of interleave's own runtime (the
-// test build's -tags interleave_selfrace, explore's TestToolRaceIsNote) is
+// test build's -tags interleave_selfrace, explore/searchtest's TestToolRaceIsNote) is
 // no finding in any output format, and each says it as a note: text on
 // standard error, JSON in notes, SARIF as an execution notification.
 func TestToolRaceNoteEveryFormat(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 // of its failing schedules was the first its process ran (nothing an
 // earlier schedule left is in it); that schedule becomes the finding's.
 // A failure that only ever failed after other schedules in its process
-// (state they left: globalstate's handler registered twice) or that a
+// (state they left: globalstate's database driver registered twice) or that a
 // watchdog ended (a loaded machine) stays a note. The budget's end, and
 // the time a first replay may run past it (replayOverrun), are moved to
 // the past: no replay can run. Fails without unreplayed (a note, no

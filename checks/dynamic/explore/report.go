@@ -178,7 +178,7 @@ func replayOrder(groups [][]int, cands []checks.Finding, first func(checks.Findi
 // with its schedule and replay line, labelled checks.NotReplayedNoTime
 // (issue 21: a true failure is never dropped), when one of its failing
 // schedules was the first its process ran (nothing an earlier schedule
-// left is in it: the state a handler registered twice is, globalstate)
+// left is in it: the state a driver registered twice is, globalstate)
 // and no watchdog ended it (a hang a loaded machine can cause). That
 // schedule becomes the failure's. Else whyNot says why it is not
 // reported (a note).

@@ -176,14 +176,30 @@ func withDeadline(parent context.Context, dl time.Time, timeout time.Duration, m
 		return mk(parent, time.Now().Add(left))
 	}
 	vt := deadlineTimer(left, timeout, func() {
-		real.Reset(0)
-		<-ctx.Done()
+		fireDeadline(real)
+		awaitCancel(ctx)
 	})
 	return &virtualDeadline{ctx, dl}, func() {
 		if current() != nil {
 			TimerStop(vt)
 		}
 		cancel()
+	}
+}
+
+// fireDeadline fires a deadline's real timer (a test may hold it back).
+var fireDeadline = func(real *time.Timer) { real.Reset(0) }
+
+// awaitCancel waits, yielding, until ctx is cancelled: the standard
+// library cancels it on a goroutine of the runtime's, started when the real
+// timer fires. Blocked on ctx.Done() instead, the callback's goroutine
+// could be found blocked outside control before that goroutine ran, and
+// the scheduler would decide on (a select on ctx.Done() still open) where
+// the recording had seen it closed: a replay diverged under load. Running,
+// it is waited for as any step is.
+func awaitCancel(ctx context.Context) {
+	for ctx.Err() == nil {
+		runtime.Gosched()
 	}
 }
 

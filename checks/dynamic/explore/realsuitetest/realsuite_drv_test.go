@@ -57,8 +57,8 @@ type drvCase struct {
 var drvCases = []drvCase{
 	{
 		// New M: a failure that only state left by an earlier schedule
-		// in the same process causes (a handler registered twice on
-		// http.DefaultServeMux) does not replay alone in a fresh process,
+		// in the same process causes (a driver registered twice with
+		// database/sql) does not replay alone in a fresh process,
 		// but does after that schedule: a finding, labelled as needing
 		// the earlier run (as go test -count=2 meets it), whose schedule
 		// file carries the run and replays with its printed line.

@@ -1,6 +1,7 @@
 package searchtest
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -10,13 +11,65 @@ import (
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit/searchkit"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/internal/testctx"
 )
 
-// buildfilesDir is the nested module of issue 21.6 and 26.2: test files
-// that only some builds include.
+// buildfilesDir is the nested module of issue 21.6 and 26.2: dependencies
+// older than generics, test files that only some builds include.
 const buildfilesDir = "../../testdata/buildfiles"
+
+// TestOldDependencies (issue 21.6; from explore, whose binary then built
+// nothing with -race): a module whose go.mod says go 1.16
+// uses two dependencies older than generics, one whose go.mod says go 1.16
+// and one whose go.mod has no go line (read as go 1.16, as
+// golang.org/x/time v0.3.0's); their rewritten time operations compile,
+// the search runs on their timers, finds the lost update and replays it.
+func TestOldDependencies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an instrumented test binary; skipped with -short")
+	}
+	dir, err := filepath.Abs(filepath.Join(buildfilesDir, "usedeps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testctx.New(t)
+	// Instrumented and built once, for every search and the replays.
+	b, err := explore.NewBuild(ctx, explore.BuildOptions{Dir: dir, Race: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	// A search that ends before it meets the lost update, or before its
+	// processes start a schedule, is retried with a longer budget: a
+	// loaded machine runs fewer schedules and starts processes slower.
+	var res *explore.Result
+	for _, budget := range []time.Duration{3 * time.Second, 15 * time.Second, time.Minute} {
+		res, err = explore.Run(ctx, explore.Options{Dir: dir, Budget: budget, Seed: 1, Race: true, SchedulesDir: t.TempDir(), Build: b})
+		if errors.Is(err, explore.ErrNoScheduleInBudget) && budget < time.Minute {
+			t.Logf("budget %v: %v", budget, err)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(res.Findings, func(f checks.Finding) bool { return f.Test == "TestCounter" }) {
+			break
+		}
+	}
+	for _, ts := range res.Stats.Tests {
+		if ts.Schedules == 0 {
+			t.Errorf("%s ran no schedule", ts.Test)
+		}
+	}
+	testkit.CheckFindings(t, res.Findings, testkit.Want{
+		Kinds: map[string]checks.FailureKind{"TestCounter": checks.TestFailure, "TestTickets": ""},
+		Sites: map[string]string{"TestCounter": "usedeps_test.go:15"},
+		Msgs:  map[string][]string{"TestCounter": {"usedeps_test.go:31: count 1 after two adds"}},
+	}, searchkit.ReplayEach(ctx, explore.ReplayOptions{Dir: dir, Build: b}))
+}
 
 // TestBuildFiles (issue 26.2): the driver, the rewrite and the plain go
 // test runs use exactly the test files the build includes: with -race the

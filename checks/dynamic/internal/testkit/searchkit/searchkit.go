@@ -1,5 +1,5 @@
 // Package searchkit is testkit for the test packages outside explore
-// (realsuitetest, robusttest): unlike testkit it may import explore.
+// (realsuitetest, robusttest, searchtest): unlike testkit it may import explore.
 package searchkit
 
 import (
@@ -57,6 +57,29 @@ func ReplayAll(ctx context.Context, opts explore.ReplayOptions, findings []check
 			return testkit.Replayed{}, fmt.Errorf("no schedule %q among the search's findings", f.Schedule)
 		}
 		return rr, nil
+	}
+}
+
+// ReplayEach returns testkit.CheckFindings's replay that runs each
+// finding's schedule once in a fresh process with opts
+// (explore.ReplaySchedule: on opts.Build, or instrumented and built anew),
+// as explore's own tests' checkFindings does: a replay counts when the
+// earlier schedules it ran first did what they did when recorded.
+func ReplayEach(ctx context.Context, opts explore.ReplayOptions) func(checks.Finding) (testkit.Replayed, error) {
+	return func(f checks.Finding) (testkit.Replayed, error) {
+		sched, err := explore.ReadSchedule(f.Schedule)
+		if err != nil {
+			return testkit.Replayed{}, err
+		}
+		rr, err := explore.ReplaySchedule(ctx, sched, f.Schedule, opts)
+		if err != nil {
+			return testkit.Replayed{}, err
+		}
+		diverged, earlierOff := rr.Diverged, rr.EarlierOff()
+		if earlierOff != nil && diverged == "" {
+			diverged = fmt.Sprintf("an earlier schedule run first (seed %d) %s", earlierOff.Seed, earlierOff.Off())
+		}
+		return testkit.Replayed{Reproduced: rr.Outcome == explore.Reproduced && earlierOff == nil, Outcome: string(rr.Outcome), Finding: rr.Finding, Diverged: diverged}, nil
 	}
 }
 

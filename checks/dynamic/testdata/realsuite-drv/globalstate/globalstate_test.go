@@ -1,10 +1,10 @@
-// Package globalstate registers an HTTP handler on the standard library's
-// process-wide mux, as a test of an RPC-over-HTTP bus does: go test runs
-// it once per process, a search runs it many times in one.
+// Package globalstate registers a driver in database/sql's process-wide
+// registry: go test runs it once per process, a search many times in one.
 package globalstate
 
 import (
-	"net/http"
+	"database/sql"
+	"database/sql/driver"
 	"sync"
 	"testing"
 )
@@ -12,11 +12,11 @@ import (
 func TestRegisterHandler(t *testing.T) {
 	var mu sync.Mutex
 	hits := 0
-	http.HandleFunc("/globalstate/bus", func(http.ResponseWriter, *http.Request) {
+	sql.Register("globalstate/bus", busDriver(func() {
 		mu.Lock()
 		hits++
 		mu.Unlock()
-	})
+	}))
 	done := make(chan struct{})
 	go func() {
 		mu.Lock()
@@ -25,4 +25,12 @@ func TestRegisterHandler(t *testing.T) {
 		close(done)
 	}()
 	<-done
+}
+
+// busDriver counts the connections opened through it and opens none.
+type busDriver func()
+
+func (f busDriver) Open(string) (driver.Conn, error) {
+	f()
+	return nil, driver.ErrBadConn
 }
