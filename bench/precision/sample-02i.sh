@@ -7,7 +7,7 @@
 # sample-02h.sh's packages, warm-up, check and watchdog. A thin wrapper over
 # samplegraph.sh.
 #
-# Usage: GOMODCACHE=/tmp/sample/modcache bench/precision/sample-02i.sh candidates|precount|list|select
+# Usage: GOMODCACHE=/tmp/sample/modcache bench/precision/sample-02i.sh candidates|candidates-b|precount|precount-b|list|list-ab|select
 #        GOMODCACHE=/tmp/sample/modcache GOCACHE=/tmp/sample/gocache \
 #          BIN=/tmp/sample/bin/interleave BIN_COMMIT=<commit> OUT=/tmp/sample/run-i \
 #          bench/precision/sample-02i.sh run|render
@@ -87,8 +87,27 @@ candidates)
 	awk -F'\t' 'NR == FNR { out[$1] = 1; next } !($1 in out) && $3 == "unnamed" { print $1 "\t" $2 }' "$tmp/out" "$tmp/modnamed" >"$here/candidates.tsv"
 	echo "debian paths $(wc -l <"$here/debian.tsv"), no path $(wc -l <"$here/debian-out.tsv"), not out $(wc -l <"$tmp/new.tsv"), unnamed $(wc -l <"$tmp/unnamed"), drawn $(wc -l <"$tmp/drawn200"), resolved $(grep -c $'\tok$' "$here/resolved.tsv"), candidates $(wc -l <"$here/candidates.tsv")" >&2
 	;;
+candidates-b)
+	# RULE.md step 10: a seeded 300 of the unnamed paths step 3 did not draw.
+	{ for f in "$dir0"/sample-*/named*.tsv; do [ "${f%/*}" = "$here" ] || cut -f1 "$f"; done; drawn; } | sort -u >"$tmp/out"
+	cut -f1 "$here/candidates.tsv" >>"$tmp/out"
+	cut -f1 "$here/resolved.tsv" >"$tmp/drawn200"
+	awk -F'\t' '$3 == "unnamed" { print $1 }' "$here/named.tsv" | grep -vxFf "$tmp/drawn200" >"$tmp/rest" || true
+	seeded 300 2026120244 "$tmp/rest" "$tmp/drawn300"
+	export -f latest1
+	export tmp
+	mkdir -p "$tmp/res"
+	awk '{ print $1 "\t" NR }' "$tmp/drawn300" | xargs -P 4 -L 1 bash -c 'latest1 "$0" >"$tmp/res/$1"'
+	cat "$tmp"/res/* /dev/null | sort >"$here/resolved-b.tsv"
+	awk -F'\t' '$4 == "ok" { print $2 "\t" $3 }' "$here/resolved-b.tsv" | sort -u >"$tmp/mods"
+	named "$tmp/mods" "$tmp/modnamed"
+	awk -F'\t' 'NR == FNR { out[$1] = 1; next } !($1 in out) && $3 == "unnamed" { print $1 "\t" $2 }' "$tmp/out" "$tmp/modnamed" >"$here/candidates-b.tsv"
+	echo "rest $(wc -l <"$tmp/rest"), drawn $(wc -l <"$tmp/drawn300"), resolved $(grep -c $'\tok$' "$here/resolved-b.tsv"), candidates-b $(wc -l <"$here/candidates-b.tsv")" >&2
+	;;
 precount) precount candidates.tsv precount.tsv ;;
+precount-b) precount candidates-b.tsv precount-b.tsv ;;
 list) seeded_list precount.tsv:2026120243 ;;
+list-ab) seeded_list precount.tsv:2026120243 precount-b.tsv:2026120245 ;;
 select) SAMPLE=$SAMPLE exec "$dir0/sample-30g.sh" select ;;
 render) graph_loop render ;;
 run) graph_run "$0" ;;
@@ -96,5 +115,5 @@ loop)
 	echo $$ >"$OUT/loop.pid" # setsid made it the session's leader: its id is the session's
 	graph_loop run
 	;;
-*) echo "usage: sample-02i.sh candidates|precount|list|select|run|render" >&2; exit 2 ;;
+*) echo "usage: sample-02i.sh candidates|candidates-b|precount|precount-b|list|list-ab|select|run|render" >&2; exit 2 ;;
 esac
