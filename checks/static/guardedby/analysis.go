@@ -26,6 +26,9 @@ type obs struct {
 	base  string       // source text of the base: c in c.count
 	sel   string       // the field as selected, when promoted: c.inMsgs for c.stats.inMsgs
 	sub   string       // the part of the field accessed: ".limit" for c.op.limit (lockset.Access.Sub)
+	// subsWritten: the parts written at this selector, one per store
+	// (n := &c.op; n.a = 1; n.b = 2 writes .a and .b at &c.op).
+	subsWritten []string
 	// other reports that a lock other than the sibling mutexes is held;
 	// others lists the mutex fields those locks are (nil for a lock that
 	// is not a struct field: a package variable, a Locker).
@@ -359,9 +362,15 @@ func (pc *passContext) collect(r *lockset.Result) {
 			o.held = intersect(o.held, held)
 			o.unpublished = o.unpublished || unpublished
 			o.sub = commonSub(o.sub, acc.Sub)
+			if write {
+				o.subsWritten = append(o.subsWritten, acc.Sub)
+			}
 			continue
 		}
 		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn, unpublished: unpublished, sub: acc.Sub}
+		if write {
+			o.subsWritten = []string{acc.Sub}
+		}
 		if r.Fn.Signature.Recv() != nil && r.Fn.Parent() == nil && len(r.Fn.Params) > 0 && acc.Base == (lockset.Path{Root: r.Fn.Params[0]}) {
 			o.onRecv = true // c.f in a method of c's type
 		}
@@ -628,8 +637,10 @@ func subUnwritten(o *obs, info *fieldInfo) bool {
 		return false
 	}
 	for _, w := range info.obs {
-		if w.write && overlaps(w.sub, o.sub) {
-			return false
+		for _, sub := range w.subsWritten {
+			if overlaps(sub, o.sub) {
+				return false
+			}
 		}
 	}
 	return true
