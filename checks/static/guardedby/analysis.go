@@ -26,6 +26,9 @@ type obs struct {
 	base  string       // source text of the base: c in c.count
 	sel   string       // the field as selected, when promoted: c.inMsgs for c.stats.inMsgs
 	sub   string       // the part of the field accessed: ".limit" for c.op.limit (lockset.Access.Sub)
+	// subsWritten: the parts written at this selector, one per store
+	// (n := &c.op; n.a = 1; n.b = 2 writes .a and .b at &c.op).
+	subsWritten []string
 	// other reports that a lock other than the sibling mutexes is held;
 	// others lists the mutex fields those locks are (nil for a lock that
 	// is not a struct field: a package variable, a Locker).
@@ -359,9 +362,15 @@ func (pc *passContext) collect(r *lockset.Result) {
 			o.held = intersect(o.held, held)
 			o.unpublished = o.unpublished || unpublished
 			o.sub = commonSub(o.sub, acc.Sub)
+			if write {
+				o.subsWritten = append(o.subsWritten, acc.Sub)
+			}
 			continue
 		}
 		o := &obs{pos: acc.Pos, write: write, held: held, base: pc.baseText(acc.Pos, acc.Base), other: len(others) > 0, others: others, fn: r.Fn, unpublished: unpublished, sub: acc.Sub}
+		if write {
+			o.subsWritten = []string{acc.Sub}
+		}
 		if r.Fn.Signature.Recv() != nil && r.Fn.Parent() == nil && len(r.Fn.Params) > 0 && acc.Base == (lockset.Path{Root: r.Fn.Params[0]}) {
 			o.onRecv = true // c.f in a method of c's type
 		}
@@ -520,7 +529,7 @@ func (pc *passContext) reportFields() {
 		var group []*fieldFinding
 		byRule := map[string]*fieldFinding{}
 		for _, o := range counted {
-			if o.holds(mu) || !documented && (subUnwritten(o, info) || pc.setupOnly(o.fn, f)) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) || pc.closedAfterWrites(f, info, o) {
+			if o.holds(mu) || !documented && (subUnwritten(o, info) || pc.setupOnly(o.fn, f) || condLocked(o, mu)) || pc.dcl[o.pos] || pc.reported[o.pos] || pc.publishedOnce(f, info, o) || pc.seenSetOnce(f, info, o) || pc.sealedReadOut(o, f, info) || pc.closedAfterWrites(f, info, o) {
 				continue
 			}
 			if !documented && heldAtEveryWrite(o, counted) {
@@ -618,6 +627,122 @@ func (pc *passContext) reportFields() {
 	}
 }
 
+// condLocked reports whether o's function takes mu itself, on a branch,
+// on a path that reaches o without an Unlock (if !r.inCallback {
+// r.mu.RLock(); defer r.mu.RUnlock() }): it decides when to lock, and
+// the path without the lock is its choice, not a forgotten lock.
+// Inferred guards only. Not when a Lock dominates o (the lock is taken
+// on every path and lost on the way: a helper that may return without
+// it), nor when the branch tests a parameter (the caller decides:
+// lockset's locked-parameter rule).
+func condLocked(o *obs, mu *types.Var) bool {
+	if o.r == nil || o.instr == nil {
+		return false
+	}
+	p := o.path.Child(mu.Name())
+	fn := o.instr.Parent()
+	isOp := func(in ssa.Instruction) (lockset.Op, bool) {
+		c, ok := in.(ssa.CallInstruction)
+		if !ok {
+			return lockset.OpNone, false
+		}
+		op, lk := lockset.Classify(c.Common())
+		return op, op != lockset.OpNone && o.r.Path(lk) == p
+	}
+	var starts []ssa.Instruction
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if op, ok := isOp(in); ok && (op == lockset.OpLock || op == lockset.OpRLock) {
+				if _, deferred := in.(*ssa.Defer); !deferred {
+					starts = append(starts, in)
+				}
+			}
+		}
+	}
+	found := false
+	for _, l := range starts {
+		lb := l.Block()
+		if lb.Dominates(o.instr.Block()) || branchOnParam(lb) {
+			return false
+		}
+		if !found && reachesBeforeUnlock(lb, indexOf(lb, l)+1, o.instr, isOp) {
+			found = true
+		}
+	}
+	return found
+}
+
+// reachesBeforeUnlock reports whether instr is reached from index i of b
+// before an undeferred Unlock (isOp's).
+func reachesBeforeUnlock(b *ssa.BasicBlock, i int, instr ssa.Instruction, isOp func(ssa.Instruction) (lockset.Op, bool)) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock, i int) bool
+	walk = func(b *ssa.BasicBlock, i int) bool {
+		for ; i < len(b.Instrs); i++ {
+			in := b.Instrs[i]
+			if in == instr {
+				return true
+			}
+			if op, ok := isOp(in); ok && (op == lockset.OpUnlock || op == lockset.OpRUnlock) {
+				if _, deferred := in.(*ssa.Defer); !deferred {
+					return false
+				}
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if walk(s, 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(b, i)
+}
+
+// branchOnParam reports whether a branch that decides whether b runs (an
+// If ending one of b's dominators) tests a parameter of the function.
+func branchOnParam(b *ssa.BasicBlock) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		if len(d.Instrs) == 0 {
+			continue
+		}
+		if iff, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok && usesParam(iff.Cond, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesParam reports whether v is computed from a parameter's value (or
+// a captured variable's) within a few operations; a value loaded from
+// memory (r.inCallback) is not the parameter's.
+func usesParam(v ssa.Value, depth int) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return true
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return false
+		}
+		return depth <= 3 && usesParam(v.X, depth+1)
+	case *ssa.Field, *ssa.FieldAddr, *ssa.Call:
+		return false
+	case ssa.Instruction:
+		if depth > 3 {
+			return false
+		}
+		for _, op := range v.Operands(nil) {
+			if *op != nil && usesParam(*op, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // subUnwritten reports whether o reads a part of its field (c.op.name)
 // that no access outside construction writes, whole or in part: the part
 // is written only while the value is built, whatever the lock of the
@@ -628,8 +753,10 @@ func subUnwritten(o *obs, info *fieldInfo) bool {
 		return false
 	}
 	for _, w := range info.obs {
-		if w.write && overlaps(w.sub, o.sub) {
-			return false
+		for _, sub := range w.subsWritten {
+			if overlaps(sub, o.sub) {
+				return false
+			}
 		}
 	}
 	return true

@@ -13,7 +13,7 @@ import (
 
 func TestAnalyzer(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), guardedby.Analyzer, "bad", "forkjoin", "annotated", "locked", "dcl", "good", "mutexdoc", "negation", "embedded", "threadsafe", "unlockfunc", "sharedctx",
-		"bggetter", "outerguard", "otherlock", "guardbelow", "lockhelper", "publication", "callerslocked", "contract", "starter", "inferredbg", "capturedrecv", "publishonce", "unlockers", "returnedfunc", "testcallers", "selflock", "joined", "condlock", "entryread", "relock", "lockedparam", "customlock", "construct", "serialiface", "perfunc", "closegate", "iterwait", "setupshards")
+		"bggetter", "outerguard", "otherlock", "guardbelow", "lockhelper", "publication", "callerslocked", "contract", "starter", "inferredbg", "capturedrecv", "publishonce", "unlockers", "returnedfunc", "testcallers", "selflock", "joined", "condlock", "entryread", "relock", "lockedparam", "customlock", "construct", "serialiface", "perfunc", "closegate", "iterwait", "setupshards", "subfields", "condrlock")
 	rules := map[string]bool{"IL1001": true, "IL1002": true, "IL1003": true, "IL1004": true, "IL1005": true, "IL1006": true, "IL1007": true, "IL1008": true, "IL1009": true, "IL5003": true}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

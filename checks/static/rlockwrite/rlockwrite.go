@@ -72,7 +72,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !acc.Kind.IsWrite() {
 				continue
 			}
-			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) && !flagGuarded(r, acc.Instr, h) && !singleWriter(results, r, acc, h, one) {
+			if h, ok := readOnly(pass, r, st, acc); ok && !guardedOff(results, r, acc, h) && !flagGuarded(r, acc.Instr, h) && !sameCondLocked(r, acc.Instr, h) && !singleWriter(results, r, acc, h, one) {
 				cands = append(cands, candidate{acc, h, keyOf(acc, h)})
 				if onlyReadLocked(h, st, writeLocked) {
 					// An RWMutex this package never write-locks (and no
@@ -211,6 +211,84 @@ func flagGuarded(r *lockset.Result, instr ssa.Instruction, h lockset.Held) bool 
 			continue
 		}
 		if ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok && trueOnlyLocked(r, ifi.Cond, h, map[ssa.Value]bool{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameCondLocked reports whether instr runs only where a condition v
+// tested true that an earlier test of the same value v answered by
+// taking h's mutex exclusively (if mark { mu.Lock() } else { mu.RLock() };
+// ... if mark { write }): every way out of that test's true branch holds
+// the mutex exclusively, and the function never unlocks it but by
+// defer, so the write holds the write lock though the lock state merged
+// at the join is only the read lock.
+func sameCondLocked(r *lockset.Result, instr ssa.Instruction, h lockset.Held) bool {
+	fn := instr.Parent()
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			c, ok := in.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if op, lk := lockset.Classify(c.Common()); (op == lockset.OpUnlock || op == lockset.OpRUnlock) && r.Path(lk) == h.Lock {
+				if _, deferred := in.(*ssa.Defer); !deferred {
+					return false
+				}
+			}
+		}
+	}
+	b := instr.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifi, ok := lastIf(d)
+		if !ok || !d.Succs[0].Dominates(b) {
+			continue
+		}
+		for _, u := range *ifi.Cond.Referrers() {
+			first, ok := u.(*ssa.If)
+			if ok && first != ifi && first.Block().Dominates(d) && exitsExclusive(r, first.Block().Succs[0], h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lastIf returns the If ending d, when its two successors differ.
+func lastIf(d *ssa.BasicBlock) (*ssa.If, bool) {
+	if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] {
+		return nil, false
+	}
+	ifi, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	return ifi, ok
+}
+
+// exitsExclusive reports whether every edge leaving the region that s
+// dominates leaves it holding h's mutex exclusively.
+func exitsExclusive(r *lockset.Result, s *ssa.BasicBlock, h lockset.Held) bool {
+	exits := 0
+	for _, x := range s.Parent().Blocks {
+		if !s.Dominates(x) {
+			continue
+		}
+		for _, succ := range x.Succs {
+			if s.Dominates(succ) {
+				continue
+			}
+			st, ok := r.Before(x.Instrs[len(x.Instrs)-1])
+			if !ok || !holdsExclusive(st, h) {
+				return false
+			}
+			exits++
+		}
+	}
+	return exits > 0
+}
+
+func holdsExclusive(st lockset.State, h lockset.Held) bool {
+	for _, o := range st.Locks() {
+		if o.Lock == h.Lock && o.Mode == lockset.Exclusive {
 			return true
 		}
 	}

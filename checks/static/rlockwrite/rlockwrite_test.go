@@ -14,7 +14,7 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), rlockwrite.Analyzer, "bad", "good", "onlyrlock", "testsetup", "customlock")
+	results := analysistest.Run(t, analysistest.TestData(), rlockwrite.Analyzer, "bad", "good", "onlyrlock", "testsetup", "customlock", "samecond")
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if d.Category != "IL2001" {
