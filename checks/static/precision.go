@@ -47,7 +47,9 @@ type Measured struct {
 // 32-74 (branch sample34b): IL1008 2 of 2, IL1009 1 of 2, IL2001 2 of 2,
 // IL2002 1 of 1, IL3002 0 of 1; 2026-12-02h (branch sample35): IL1002 0 of
 // 1, IL1004 0 of 1, IL1008 3 of 8, IL1009 1 of 4, IL2001 2 of 2, IL2002 4 of
-// 4, IL2003 0 of 1, IL3002 0 of 1, IL4003 0 of 1, IL6002 1 of 1.
+// 4, IL2003 0 of 1, IL3002 0 of 1, IL4003 0 of 1, IL6002 1 of 1;
+// 2026-12-02i (branch sample36, Debian's packages): IL1008 0 of 1, IL5003
+// 1 of 1.
 // IL1008 and IL1009 (default since the twenty-first session) carry their
 // independent figures while opt-in: 2026-11-30e (IL1008 2 of 3),
 // 2026-11-30g (IL1009 2 of 2), none on 30h and 30i.
@@ -57,11 +59,11 @@ type Measured struct {
 // docs/rules.md repeats them and a test keeps the two the same.
 var Precision = map[string]Measured{
 	guardedby.RuleLockedHelperWithoutLock:    {0, 4},
-	guardedby.RuleUnguardedReadEntry:         {22, 30}, // samples 2026-11-30e, 2026-12-01 to -02h; 30g-30i had none
+	guardedby.RuleUnguardedReadEntry:         {22, 31}, // samples 2026-11-30e, 2026-12-01 to -02i; 30g-30i had none
 	guardedby.RuleUnguardedReadShared:        {10, 15}, // samples 2026-11-30g, 2026-12-01 to -02h
 	guardedby.RuleDocumentedGuardViolated:    {3, 10},
 	guardedby.RuleForbiddenLockHeld:          {0, 6},
-	guardedby.RuleThreadsafeInconsistentLock: {6, 13},
+	guardedby.RuleThreadsafeInconsistentLock: {7, 14},
 	rlockwrite.RuleWriteUnderRLock:           {22, 30},
 	lockpair.RuleLockHeldAtReturn:            {33, 38},
 	lockpair.RuleDoubleLock:                  {5, 11},
