@@ -230,7 +230,7 @@ func progressed(gid uint64, first string) bool {
 	}
 	seen := []([]string){userCalls(first)}
 	wasInRT := inRT(first)
-	for range progressSamples {
+	for i := 0; i < progressSamples; i++ { // no range over an int: rt builds at old go versions
 		time.Sleep(sampleGap)
 		dump := dumpAll()
 		_, _, stack := goroutineAt(dump, gid)
