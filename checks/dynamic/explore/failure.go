@@ -200,6 +200,17 @@ func (s *search) stuck(t *target, r rt.Result, crashText, strategy string, maxSt
 		return nil
 	}
 	f.strategy, f.maxSteps = strategy, maxSteps
+	if r.Progress {
+		// Slow, not hung (TestMask, a CPU-bound loop under the race
+		// detector at load): a replay at the same load would end the same
+		// way, so it confirms nothing.
+		if strategy != rt.PlainStrategy {
+			s.stoppedNotCrashed(t)
+		}
+		s.noteOnce(t.name+"|slow|"+f.site, fmt.Sprintf("%s: not reported: the %v watchdog ended the schedule with seed %d, but the goroutine it waited for was computing, not stuck (its stack moved while sampled): a step longer than the watchdog at this load; to search it, a longer -watchdog or a lighter load: %s",
+			t.name, r.Watchdog.Round(10*time.Millisecond), r.Seed, strings.TrimPrefix(f.message, "hang: ")))
+		return nil
+	}
 	if r.HeldBack {
 		s.noteOnce(t.name+"|held|"+f.site, fmt.Sprintf("%s: not reported, the scheduler may have caused it (schedule with seed %d): %s",
 			t.name, r.Seed, strings.TrimPrefix(f.message, "hang: ")))

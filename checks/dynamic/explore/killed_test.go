@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -197,5 +198,35 @@ func TestStuckCutShort(t *testing.T) {
 				t.Errorf("stopped %d, want %d", tg.stats.Stopped, tc.stopped)
 			}
 		})
+	}
+}
+
+// TestStuckButComputing: a schedule the full watchdog ended while the
+// goroutine it waited for was computing, not stuck (rt's Progress:
+// coder/websocket's TestMask, a race-instrumented loop past the watchdog
+// at load), is no finding: a note naming the load, and a searched
+// schedule counted stopped. The same hang without progress stays one.
+func TestStuckButComputing(t *testing.T) {
+	opts := Options{Dir: t.TempDir(), Budget: time.Minute, StepTimeout: 5 * time.Second}
+	if err := normalize(&opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, strategy := range []string{"random", rt.PlainStrategy} {
+		for _, progress := range []bool{true, false} {
+			s := &search{opts: opts, failures: map[string]*failure{}, owners: map[string]*target{}}
+			tg := &target{name: "TestMask", stats: &TestStats{Crashes: 1}, plainKeys: map[string]bool{}}
+			r := rt.Result{Outcome: string(checks.Fatal), Message: rt.MarkerWatchdog + "g1 did not reach a scheduling point within 5s since start; it is at mask_test.go:40 (running: computing or spinning without a scheduling point)",
+				Site: "/m/mask_test.go:40", Seed: 7, Watchdog: 5 * time.Second, Progress: progress}
+			f := s.stuck(tg, r, "", strategy, 0)
+			if (f != nil) == progress {
+				t.Errorf("%s, progress %v: finding %v", strategy, progress, f != nil)
+			}
+			if progress && !testkit.ContainsAny(s.notes, "computing, not stuck") {
+				t.Errorf("%s: notes %q, want one saying it was computing", strategy, s.notes)
+			}
+			if wantStopped := progress && strategy != rt.PlainStrategy; (tg.stats.Stopped == 1) != wantStopped {
+				t.Errorf("%s, progress %v: stopped %d", strategy, progress, tg.stats.Stopped)
+			}
+		}
 	}
 }

@@ -356,6 +356,9 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 			continue
 		}
 		last = &rr
+		if rr.Progress {
+			continue // slow, not hung: no failure (stuck)
+		}
 		if f, ok := fromResult(rr); ok {
 			withLog(f, out.logs[rr.Index], out.logSubs[rr.Index], r.pkgDir)
 			if raceEcho(f) {
@@ -367,6 +370,9 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	if last != nil {
 		res.Diverged, res.Steps, res.Inconclusive = last.Diverged, last.Steps, last.Inconclusive
 		res.Decisions, res.States, res.EarlyMoves = last.Decisions, last.Goroutines, last.EarlyMoves
+		if last.Progress && res.Inconclusive == "" {
+			res.Inconclusive = "the watchdog ended it, but " + rt.ProgressNote
+		}
 	}
 	for _, rep := range out.races {
 		if prior && rep.Index < target {

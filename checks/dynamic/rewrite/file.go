@@ -137,10 +137,12 @@ var funcs = map[string]string{
 // randFuncs are math/rand's and math/rand/v2's top-level draws: under
 // control they draw from a stream the schedule's seed fixes (rt's
 // MathRand, MathRandV2), so a replay draws what the recording drew.
-// Read and Seed (deprecated; they write the generator) stay as written.
+// Read stays as written; Seed (deprecated) is rt's MathRandSeed, which
+// restarts that stream from the seed where Seed takes effect.
 // NewSource and NewPCG take a seed read from the clock from that stream
 // too (rt's NewSource), so a generator of the code's own replays.
-var randFuncs = map[string]string{"math/rand/v2.N": "RandN", "math/rand.NewSource": "NewSource", "math/rand/v2.NewPCG": "NewPCG"}
+var randFuncs = map[string]string{"math/rand/v2.N": "RandN", "math/rand.NewSource": "NewSource", "math/rand/v2.NewPCG": "NewPCG",
+	"math/rand.Seed": "MathRandSeed"}
 
 func init() {
 	for _, f := range []string{"ExpFloat64", "Float32", "Float64", "Int", "Int31", "Int31n", "Int63", "Int63n",

@@ -15,7 +15,9 @@ import (
 // TestRandDraws: math/rand's and math/rand/v2's top-level draws become
 // draws of the runtime's schedule-seeded generators, in the code under
 // test and in a dependency's time-only rewrite alike (a replay must draw
-// what the recording drew); Seed and Read stay as written.
+// what the recording drew); Seed is the runtime's MathRandSeed (it
+// restarts that stream), Read stays as written, and so do the methods of a
+// generator the code made itself.
 func TestRandDraws(t *testing.T) {
 	const src = `package p
 
@@ -36,6 +38,8 @@ func Both() (int, float64, uint64) {
 }
 
 func Seeded() { rand.Seed(1); rand.Read(nil) }
+
+func Own(r *rand.Rand) uint32 { r.Seed(2); return r.Uint32() }
 `
 	p, f := checkedFile(t, "p.go", src)
 	for _, timeOnly := range []bool{false, true} {
@@ -50,7 +54,8 @@ func Seeded() { rand.Seed(1); rand.Read(nil) }
 			"f := " + rtp + "MathRand.Float64",
 			rtp + "MathRand.Shuffle(3,",
 			"return " + rtp + "MathRandV2.IntN(4), f(), " + rtp + "MathRandV2.Uint64()",
-			"rand.Seed(1); rand.Read(nil)",
+			rtp + "MathRandSeed(1); rand.Read(nil)",
+			"r.Seed(2); return r.Uint32()",
 		} {
 			want = strings.ReplaceAll(want, rtp+"Millisecond", "time.Millisecond")
 			if !strings.Contains(got, want) {

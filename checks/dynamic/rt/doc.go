@@ -290,8 +290,9 @@
 // names where the stuck goroutine is and whether it runs (a busy loop) or
 // blocks (I/O, a foreign lock), with Result.Watchdog set to the time waited
 // and Result.HeldBack when it blocked while other controlled goroutines
-// could have run; prints it (no MarkerEnd: the schedule stays open, as for
-// a crash) and exits with ExitWatchdog.
+// could have run, Result.Progress when, sampled after the wait, it was
+// computing, not stuck (ProgressNote); prints it (no MarkerEnd: the
+// schedule stays open, as for a crash) and exits with ExitWatchdog.
 //
 // Observing the program: a scheduling point allocates nothing (tests count
 // allocations with testing.AllocsPerRun or runtime.ReadMemStats, whose

@@ -380,6 +380,10 @@ type Result struct {
 	// waiting for one of them through something the scheduler does not
 	// see, so the hang may be the scheduler's doing.
 	HeldBack bool `json:"heldBack,omitempty"`
+	// Progress is set when the watchdog found the goroutine it waited for
+	// not stuck: sampled after the wait, its stack moved (ProgressNote).
+	// Such a schedule is slow, not hung.
+	Progress bool `json:"progress,omitempty"`
 	// Inconclusive is set, with Outcome "pass", when the schedule was
 	// stopped by a bound (Config.MaxSteps) before the test ended, or the
 	// test skipped itself (SkippedPrefix): it says nothing either way, and

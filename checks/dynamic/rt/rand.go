@@ -14,12 +14,35 @@ import (
 // draw from a stream seeded by the schedule's seed, in the order the
 // decisions fix, so a replay draws what the recording drew (a pool that
 // picks a worker at random picks the same one); outside control, from the
-// standard library's generator. Their methods only read the *Rand (Read
-// and Seed, which write it, are not rewritten), so sharing one is safe.
+// standard library's generators. Their methods only read the *Rand (Read
+// is not rewritten, Seed is MathRandSeed), so sharing one is safe.
 var (
-	MathRand   = rand.New(randSource{})
+	MathRand   = rand.New(randSource{v1: true})
 	MathRandV2 = randv2.New(randSource{})
 )
+
+// MathRandSeed is math/rand's Seed. Where Seed takes effect (GODEBUG
+// randseednop=0, the default of a module whose go line is older than
+// 1.24), math/rand's top-level draws then repeat the standard generator's
+// stream from that seed (a test that seeds twice to draw the same mask
+// twice); under control that stream replaces the schedule's until the
+// schedule ends. Where Seed is a no-op, so is this.
+//
+//go:norace
+func MathRandSeed(seed int64) {
+	//lint:ignore SA1019 the code under test calls it
+	rand.Seed(seed)
+	// Whether it took effect: the next draw is the seeded stream's first
+	// (else a random one: 2^-63 to match). Reseed to undo that draw.
+	if rand.Int63() != rand.NewSource(seed).Int63() {
+		return
+	}
+	//lint:ignore SA1019 as above
+	rand.Seed(seed)
+	if current() != nil {
+		active.randSeeded = rand.NewSource(seed).(rand.Source64)
+	}
+}
 
 // RandN is math/rand/v2's N on MathRandV2.
 func RandN[Int ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](n Int) Int {
@@ -29,17 +52,35 @@ func RandN[Int ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint1
 	return Int(MathRandV2.Uint64N(uint64(n)))
 }
 
-type randSource struct{}
+// randSource is math/rand's top-level stream (v1) or math/rand/v2's.
+// Outside control math/rand's follows the real one, which Seed may have
+// seeded.
+type randSource struct{ v1 bool }
 
 //go:norace
-func (randSource) Uint64() uint64 {
-	if current() != nil {
-		return active.randUint64()
+func (r randSource) Uint64() uint64 {
+	if current() == nil {
+		if r.v1 {
+			return rand.Uint64()
+		}
+		return randv2.Uint64()
 	}
-	return randv2.Uint64()
+	if r.v1 && active.randSeeded != nil {
+		return active.randSeeded.Uint64()
+	}
+	return active.randUint64()
 }
 
-func (r randSource) Int63() int64 { return int64(r.Uint64() >> 1) }
+//go:norace
+func (r randSource) Int63() int64 {
+	if current() == nil && r.v1 {
+		return rand.Int63()
+	}
+	if current() != nil && r.v1 && active.randSeeded != nil {
+		return active.randSeeded.Int63()
+	}
+	return int64(r.Uint64() >> 1)
+}
 
 func (randSource) Seed(int64) {}
 

@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"math/rand"
 	"runtime"
 	"strconv"
 	"sync/atomic"
@@ -229,6 +230,9 @@ type sched struct {
 	abortSends []unsafe.Pointer
 	// randState: the stream of math/rand draws under control (rand.go)
 	randState uint64
+	// randSeeded: math/rand's top-level stream after a rand.Seed that
+	// took effect under control (MathRandSeed), else nil
+	randSeeded rand.Source64
 	// mapState: the stream of map orders under control (maprange.go)
 	mapState  uint64
 	fail      *failure
@@ -318,6 +322,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		s.seed = replay.Seed
 	}
 	s.randState = uint64(s.seed)
+	s.randSeeded = nil
 	s.mapState = uint64(s.seed) ^ mapSalt
 	strat.Reset(s.seed)
 	if replay != nil && replay.bySeed {

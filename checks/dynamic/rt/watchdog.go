@@ -151,13 +151,11 @@ func (s *sched) watchdog(g *gstate) { s.watchdogAfter(g, s.timeout) }
 //
 //go:norace
 func (s *sched) watchdogAfter(g *gstate, waited time.Duration) {
-	buf := make([]byte, 1<<20)
-	n := runtime.Stack(buf, true)
-	dump := string(buf[:n])
+	dump := dumpAll()
 	msg := MarkerWatchdog + "no scheduling progress within " + waited.Round(10*time.Millisecond).String()
 	site := ""
 	var stuck GoroutineState
-	heldBack := false
+	heldBack, progress := false, false
 	if g != nil {
 		last := s.siteOf(g)
 		site = last
@@ -174,7 +172,11 @@ func (s *sched) watchdogAfter(g *gstate, waited time.Duration) {
 		} else {
 			msg += " (blocked outside the scheduler's control, or computing without a scheduling point)"
 		}
-		if state != "running" && state != "runnable" {
+		if progressed(g.gid, stack) {
+			msg += "; " + ProgressNote
+			progress = true
+		}
+		if !progress && state != "running" && state != "runnable" {
 			if held := s.heldBack(g); held != "" {
 				msg += ", while " + held + " could not run: it may be waiting for one of them through something the scheduler does not see (io.Pipe, net.Pipe, a lock in uninstrumented code)"
 				heldBack = true
@@ -187,11 +189,133 @@ func (s *sched) watchdogAfter(g *gstate, waited time.Duration) {
 	res.Site = site
 	res.Watchdog = waited
 	res.HeldBack = heldBack
+	res.Progress = progress
 	if stuck.Site != "" {
 		res.Goroutines = append(res.Goroutines, stuck)
 	}
 	res.Goroutines = append(res.Goroutines, GoroutineState{ID: -1, Op: "all goroutines", Stack: dump})
 	watchdogExit(s.index, res)
+}
+
+// ProgressNote is added to a watchdog's message when the goroutine it
+// waited for was not stuck (Result.Progress).
+const ProgressNote = "it was not stuck: its stack moved while sampled (computing past the step timeout, which a loaded machine or a slow test can cause)"
+
+// dumpAll is a dump of every goroutine's stack (tests replace it).
+var dumpAll = func() string {
+	buf := make([]byte, maxDump)
+	return string(buf[:runtime.Stack(buf, true)])
+}
+
+// maxDump bounds a dump; a full one may leave goroutines out.
+const maxDump = 1 << 20
+
+// progressSamples more dumps, sampleGap apart, are read for the stuck
+// goroutine once the watchdog fires (tests replace sampleGap).
+const progressSamples = 20
+
+var sampleGap = 10 * time.Millisecond
+
+// progressed reports whether goroutine gid, whose stack was first (its
+// part of a dump), made progress: in a later sample it has returned, or a
+// user frame it still has at the same depth from the bottom of its stack
+// is called with other arguments (a loop over other data, TestMask's),
+// not just at another line, in another callee or in the runtime (a spin:
+// the same frames, the same arguments, sampled anywhere in its loop).
+//
+//go:norace
+func progressed(gid uint64, first string) bool {
+	if first == "" {
+		return false
+	}
+	seen := []([]string){userCalls(first)}
+	wasInRT := inRT(first)
+	for i := 0; i < progressSamples; i++ { // no range over an int: rt builds at old go versions
+		time.Sleep(sampleGap)
+		dump := dumpAll()
+		_, _, stack := goroutineAt(dump, gid)
+		if stack == "" && len(dump) < maxDump {
+			return true // it returned
+		}
+		if stack != "" && !wasInRT && inRT(stack) {
+			return true // it reached the runtime: a scheduling point
+		}
+		calls := userCalls(stack)
+		for _, c := range seen {
+			if argsMoved(c, calls) {
+				return true
+			}
+		}
+		seen = append(seen, calls)
+	}
+	return false
+}
+
+// userCalls lists the user frames' calls ("pkg.f 0x1 0x2 ") of one
+// goroutine's part of a dump, innermost first.
+func userCalls(stack string) []string {
+	var calls []string
+	lines := strings.Split(stack, "\n")
+	for k := 1; k < len(lines); k++ {
+		l := lines[k]
+		if l == "" || strings.HasPrefix(l, "\t") || strings.HasPrefix(l, "created by ") {
+			continue
+		}
+		fn, args := l, ""
+		if p := strings.LastIndex(l, "("); p > 0 {
+			fn, args = l[:p], l[p:]
+		}
+		if isUserFunc(fn) {
+			calls = append(calls, fn+" "+staleArgs(args))
+		}
+	}
+	return calls
+}
+
+// inRT reports whether the innermost frame of a goroutine's part of a
+// dump that is not the Go runtime's or a system call's is this package's.
+func inRT(stack string) bool {
+	lines := strings.Split(stack, "\n")
+	for k := 1; k < len(lines); k++ {
+		l := lines[k]
+		if l == "" || strings.HasPrefix(l, "\t") || strings.HasPrefix(l, "runtime.") || strings.HasPrefix(l, "syscall.") || strings.HasPrefix(l, "internal/") {
+			continue
+		}
+		return strings.HasPrefix(l, rtPrefix)
+	}
+	return false
+}
+
+// staleArgs replaces the argument values a dump marks as possibly stale
+// ("0x0?": a register argument never spilled) by "?": they say nothing
+// of progress.
+func staleArgs(call string) string {
+	var b strings.Builder
+	for _, f := range strings.FieldsFunc(call, func(r rune) bool { return r == ',' || r == ' ' || r == '(' || r == ')' || r == '{' || r == '}' }) {
+		if strings.HasSuffix(f, "?") {
+			f = "?"
+		}
+		b.WriteString(f)
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// argsMoved reports whether some frame at the same depth from the bottom
+// of both lists calls the same function with other arguments.
+func argsMoved(a, b []string) bool {
+	for i := 1; i <= len(a) && i <= len(b); i++ {
+		x, y := a[len(a)-i], b[len(b)-i]
+		fx, _, _ := strings.Cut(x, " ")
+		fy, _, _ := strings.Cut(y, " ")
+		if fx != fy {
+			return false // another function: not the same call chain below
+		}
+		if x != y {
+			return true
+		}
+	}
+	return false
 }
 
 // heldBack lists the controlled goroutines other than g that the

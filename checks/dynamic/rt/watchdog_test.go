@@ -134,3 +134,60 @@ func slowAnswer(g *gstate, d time.Duration) {
 	time.Sleep(d)
 	bump(&g.arrSeq)
 }
+
+// TestProgressed: once the watchdog fires, the goroutine it waited for is
+// sampled again; it is not stuck when a frame of its stack is called with
+// other arguments (coder/websocket's TestMask: a race-instrumented loop
+// over fresh buffers, past the watchdog at load), when it has returned or
+// reached a scheduling point. A spin is stuck: the same frames and
+// arguments at another line or offset, in a callee, in the runtime, or
+// with arguments the dump marks stale. The dumps are given: no real time.
+func TestProgressed(t *testing.T) {
+	defer func(f func() string, d time.Duration) { dumpAll, sampleGap = f, d }(dumpAll, sampleGap)
+	sampleGap = 0
+	g := func(state string, frames ...string) string {
+		return "goroutine 7 [" + state + "]:\n" + strings.Join(frames, "\n") + "\ncreated by example.com/m.TestX in goroutine 6\n\t/m/x_test.go:9 +0x1e\n"
+	}
+	loop := func(off string) string {
+		return "example.com/m.testMask.func1(0xc000102380)\n\t/m/mask_test.go:40 " + off
+	}
+	mask := func(buf, key string) string {
+		return "example.com/m.maskGo({" + buf + ", 0x8000, 0x8000?}, " + key + ")\n\t/m/mask.go:12 +0x3e"
+	}
+	tRunner := "testing.tRunner(0xc000102380, 0xc0000a2000)\n\t/go/src/testing/testing.go:1934 +0xea"
+	for _, tc := range []struct {
+		name  string
+		first string
+		later []string
+		want  bool
+	}{
+		{"fresh buffers", g("running", mask("0xc000200000", "0x1a2b"), loop("+0x65"), tRunner),
+			[]string{g("runnable", loop("+0x40"), tRunner), g("running", mask("0xc000300000", "0x77"), loop("+0x65"), tRunner)}, true},
+		{"returned", g("running", loop("+0x65"), tRunner), []string{"goroutine 1 [chan receive]:\nmain.main()\n\t/m/main.go:3 +0x1\n"}, true},
+		{"at a scheduling point", g("running", loop("+0x65"), tRunner),
+			[]string{g("semacquire", "runtime.futex(0x1)\n\t/go/src/runtime/sys.s:1 +0x1", rtPrefix+"(*sched).park(0xc0)\n\t/rt/s.go:1 +0x1", loop("+0x70"), tRunner)}, true},
+		{"spin", g("running", loop("+0x65"), tRunner),
+			[]string{g("running", loop("+0x6d"), tRunner), g("runnable", "runtime.raceread(0x1)\n\t/go/src/runtime/race.go:1 +0x1", loop("+0x61"), tRunner)}, false},
+		{"spin through a callee", g("running", loop("+0x65"), tRunner),
+			[]string{g("running", "example.com/m.ready(...)\n\t/m/mask_test.go:30", loop("+0x61"), tRunner), g("running", mask("0xc000200000", "0x1a2b"), loop("+0x65"), tRunner)}, false},
+		{"stale arguments", g("running", "example.com/m.mix({0x24797b7bcfc8?, 0x0?, 0x0?}, 0x0?)\n\t/m/mix.go:16 +0xd", loop("+0x4b"), tRunner),
+			[]string{g("running", "example.com/m.mix({0x11?, 0x3?, 0x0?}, 0x5?)\n\t/m/mix.go:16 +0xd", loop("+0x4b"), tRunner)}, false},
+		{"blocked", g("IO wait", "internal/poll.(*FD).Read(0xc0)\n\t/go/src/internal/poll/fd_unix.go:165 +0x1", loop("+0x65"), tRunner), nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			dumpAll = func() string {
+				d := tc.first
+				if len(tc.later) > 0 {
+					d = tc.later[min(n, len(tc.later)-1)]
+				}
+				n++
+				return d + "\ngoroutine 1 [chan receive]:\nmain.main()\n\t/m/main.go:3 +0x1\n"
+			}
+			_, _, first := goroutineAt(tc.first, 7)
+			if got := progressed(7, first); got != tc.want {
+				t.Errorf("progressed = %v, want %v (%d samples)", got, tc.want, n)
+			}
+		})
+	}
+}

@@ -97,6 +97,17 @@ var robustCases = []robustCase{
 		}},
 	},
 	{
+		// A loop computing over fresh data past the (short) watchdog:
+		// slow, not stuck, so a note, no finding.
+		name:     "computing",
+		pkg:      "hang",
+		run:      "TestComputeFresh",
+		step:     robustStep,
+		budget:   robustHangBudget,
+		want:     map[string]checks.FailureKind{"TestComputeFresh": ""},
+		wantNote: "was computing, not stuck",
+	},
+	{
 		// A read in uninstrumented code, the same.
 		name:     "blocking read",
 		pkg:      "hang",
