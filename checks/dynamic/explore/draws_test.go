@@ -16,7 +16,8 @@ import (
 // so do those of a generator seeded from the clock (TestClockSeeded*),
 // while a fixed seed draws the standard generator's values (TestFixedSeed
 // passes), and draws after math/rand's Seed are the seeded generator's
-// (TestSeedTwice passes: every schedule failed, a note, without rt's MathRandSeed). rt's TestClockSeedReplays is the test that fails without rt's
+// (TestSeedTwice passes; without rt's MathRandSeed every schedule failed,
+// a note). rt's TestClockSeedReplays is the test that fails without rt's
 // NewSource: these failures need two goroutines of any number drawn.
 func TestRandomDrawsReplay(t *testing.T) {
 	c, res := searchCounted(t, "../testdata/draws", []string{"."}, 10)
