@@ -67,6 +67,21 @@ latest1() {
 	printf '%s\t%s\t%s\tok\n' "$1" "$(jq -r .Path <<<"$j")" "$(jq -r .Version <<<"$j")"
 }
 
+# resolve_drawn DRAWN RESOLVED CANDIDATES: each drawn path at the proxy's
+# latest (RESOLVED, in $here); the resolved modules neither out ($tmp/out)
+# nor named are the CANDIDATES (in $here).
+resolve_drawn() {
+	export -f latest1
+	export tmp
+	mkdir -p "$tmp/res"
+	awk '{ print $1 "\t" NR }' "$1" | xargs -P 4 -L 1 bash -c 'latest1 "$0" >"$tmp/res/$1"'
+	cat "$tmp"/res/* /dev/null | sort >"$here/$2"
+	# The resolved module must not be out or named either.
+	awk -F'\t' '$4 == "ok" { print $2 "\t" $3 }' "$here/$2" | sort -u >"$tmp/mods"
+	named "$tmp/mods" "$tmp/modnamed"
+	awk -F'\t' 'NR == FNR { out[$1] = 1; next } !($1 in out) && $3 == "unnamed" { print $1 "\t" $2 }' "$tmp/out" "$tmp/modnamed" >"$here/$3"
+}
+
 case "${1:-}" in
 candidates)
 	mkdir -p "$here"
@@ -76,15 +91,7 @@ candidates)
 	named "$tmp/new.tsv" "$here/named.tsv"
 	awk -F'\t' '$3 == "unnamed" { print $1 }' "$here/named.tsv" >"$tmp/unnamed"
 	seeded 200 2026120242 "$tmp/unnamed" "$tmp/drawn200"
-	export -f latest1
-	export tmp
-	mkdir -p "$tmp/res"
-	awk '{ print $1 "\t" NR }' "$tmp/drawn200" | xargs -P 4 -L 1 bash -c 'latest1 "$0" >"$tmp/res/$1"'
-	cat "$tmp"/res/* /dev/null | sort >"$here/resolved.tsv"
-	# The resolved module must not be out or named either.
-	awk -F'\t' '$4 == "ok" { print $2 "\t" $3 }' "$here/resolved.tsv" | sort -u >"$tmp/mods"
-	named "$tmp/mods" "$tmp/modnamed"
-	awk -F'\t' 'NR == FNR { out[$1] = 1; next } !($1 in out) && $3 == "unnamed" { print $1 "\t" $2 }' "$tmp/out" "$tmp/modnamed" >"$here/candidates.tsv"
+	resolve_drawn "$tmp/drawn200" resolved.tsv candidates.tsv
 	echo "debian paths $(wc -l <"$here/debian.tsv"), no path $(wc -l <"$here/debian-out.tsv"), not out $(wc -l <"$tmp/new.tsv"), unnamed $(wc -l <"$tmp/unnamed"), drawn $(wc -l <"$tmp/drawn200"), resolved $(grep -c $'\tok$' "$here/resolved.tsv"), candidates $(wc -l <"$here/candidates.tsv")" >&2
 	;;
 candidates-b)
@@ -94,14 +101,7 @@ candidates-b)
 	cut -f1 "$here/resolved.tsv" >"$tmp/drawn200"
 	awk -F'\t' '$3 == "unnamed" { print $1 }' "$here/named.tsv" | grep -vxFf "$tmp/drawn200" >"$tmp/rest" || true
 	seeded 300 2026120244 "$tmp/rest" "$tmp/drawn300"
-	export -f latest1
-	export tmp
-	mkdir -p "$tmp/res"
-	awk '{ print $1 "\t" NR }' "$tmp/drawn300" | xargs -P 4 -L 1 bash -c 'latest1 "$0" >"$tmp/res/$1"'
-	cat "$tmp"/res/* /dev/null | sort >"$here/resolved-b.tsv"
-	awk -F'\t' '$4 == "ok" { print $2 "\t" $3 }' "$here/resolved-b.tsv" | sort -u >"$tmp/mods"
-	named "$tmp/mods" "$tmp/modnamed"
-	awk -F'\t' 'NR == FNR { out[$1] = 1; next } !($1 in out) && $3 == "unnamed" { print $1 "\t" $2 }' "$tmp/out" "$tmp/modnamed" >"$here/candidates-b.tsv"
+	resolve_drawn "$tmp/drawn300" resolved-b.tsv candidates-b.tsv
 	echo "rest $(wc -l <"$tmp/rest"), drawn $(wc -l <"$tmp/drawn300"), resolved $(grep -c $'\tok$' "$here/resolved-b.tsv"), candidates-b $(wc -l <"$here/candidates-b.tsv")" >&2
 	;;
 precount) precount candidates.tsv precount.tsv ;;
