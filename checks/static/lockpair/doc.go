@@ -104,7 +104,11 @@
 // uintptr, stored, passed, or started by go) unlocks without locking,
 // itself or through package functions it calls; a callback that locks
 // the field for a critical section of its own is no signal. A named closure that unlocks is
-// followed when it is called directly, also when another closure captures it.
+// followed when it is called directly, also when another closure captures it,
+// and when a helper object keeps it in a field (unlock := NewCleanup(func()
+// { m.mu.Unlock() }); defer unlock.Run(); …; unlock.Run()): a method that
+// calls the field releases what the closure releases, if held here, and the
+// deferred call does not release it again (such a Run runs the closure once).
 //
 // A lock reached through a variable that a loop reassigns (cur := s;
 // cur.Lock(); for { next := cur.parent; cur.Unlock(); cur = next;

@@ -34,7 +34,7 @@ func (w *walker) exit(st *state, ret *ssa.Return, pos token.Pos) {
 		case h.mode == Read && d.mode == Write:
 			w.report(d.pos, RuleUnlockMismatch, w.pc.relatedAt(h.site, r.name+" read-locked here"),
 				"deferred Unlock of %s but it is read-locked (RLock at line %d)", r.name, w.line(h.site))
-		case h.mode == released && !h.helper && !w.poisoned[k]:
+		case h.mode == released && !h.helper && !d.once && !w.poisoned[k]:
 			w.reportIf(w.locksHere(k), d.pos, RuleUnlockNotHeld, w.pc.relatedAt(h.site, r.name+" released here"),
 				"deferred unlock of %s runs after it was already released at line %d, and unlocking an unlocked mutex is a fatal error",
 				r.name, w.line(h.site))

@@ -13,7 +13,7 @@ import (
 )
 
 func TestLockpair(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad", "good", "crossdep", "crosspkg", "loopvar", "handoff", "semaphore", "oneshot", "session", "customlock", "exithook")
+	analysistest.Run(t, analysistest.TestData(), lockpair.Analyzer, "bad", "good", "crossdep", "crosspkg", "loopvar", "handoff", "semaphore", "oneshot", "session", "customlock", "exithook", "cleanupobj")
 }
 
 // TestPanics runs with -panics: a panicking path that keeps the lock is

@@ -214,7 +214,7 @@ func (w *walker) deferCall(st *state, d *ssa.Defer) {
 			if o == opRUnlock {
 				mode = Read
 			}
-			st.defers[r.key] = deferred{mode, pos}
+			st.defers[r.key] = deferred{mode: mode, pos: pos}
 			w.noteRelease(r, mode)
 		default:
 			// defer mu.Lock(): usually a bug of its own (SA2003), and a
@@ -245,6 +245,17 @@ func (w *walker) deferCall(st *state, d *ssa.Defer) {
 	if o := callee.Origin(); o != nil {
 		origin = o
 	}
+	for _, sr := range w.storedReleases(c, origin) {
+		// defer unlock.Run(): releases at return a lock held here unless
+		// the helper ran (or was canceled) before; any other lock is not
+		// followed.
+		if sr.must && isHeld(st.locks[sr.r.key].mode) {
+			st.defers[sr.r.key] = deferred{mode: sr.mode, pos: pos, once: true}
+			w.noteRelease(sr.r, sr.mode)
+			continue
+		}
+		w.poisoned[sr.r.key] = true
+	}
 	sum, known := w.pc.summaryOf(origin)
 	if !known || sum == nil {
 		w.opaque = true
@@ -255,13 +266,13 @@ func (w *walker) deferCall(st *state, d *ssa.Defer) {
 		r, ok := w.resolve(a, c)
 		if !ok || !isHeld(st.locks[r.key].mode) {
 			for _, k := range w.viaHelper(st, a, c) {
-				st.defers[k] = deferred{a.Mode, pos}
+				st.defers[k] = deferred{mode: a.Mode, pos: pos}
 				w.noteRelease(w.refs[k], a.Mode)
 				must[k] = true
 			}
 		}
 		if ok {
-			st.defers[r.key] = deferred{a.Mode, pos}
+			st.defers[r.key] = deferred{mode: a.Mode, pos: pos}
 			w.noteRelease(r, a.Mode)
 			must[r.key] = true
 		}

@@ -384,6 +384,7 @@ const maxReads = 2
 type deferred struct {
 	mode Mode // Write for a deferred Unlock, Read for RUnlock
 	pos  token.Pos
+	once bool // a helper object's release, skipped once it ran (defer unlock.Run())
 }
 
 type trying struct {

@@ -452,6 +452,20 @@ func (w *walker) call(st *state, c *ssa.CallCommon, v ssa.Value, pos token.Pos) 
 		origin = o
 	}
 	w.event(Call{Pos: pos, Callee: origin, Common: c, Held: w.heldList(st)})
+	for _, sr := range w.storedReleases(c, origin) {
+		// unlock.Run() runs the stored unlock closure unless it ran
+		// before: it releases a lock held here; any other is not
+		// followed.
+		if sr.must && isHeld(st.locks[sr.r.key].mode) {
+			if !w.release(st, sr.r, sr.mode, pos) {
+				return false
+			}
+			continue
+		}
+		delete(st.locks, sr.r.key)
+		delete(st.defers, sr.r.key)
+		w.poisoned[sr.r.key] = true
+	}
 	sum, known := w.pc.summaryOf(origin)
 	if !known || sum == nil {
 		return true
