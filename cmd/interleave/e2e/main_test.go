@@ -30,7 +30,7 @@ const prCount = "20"
 // confirm (TestPRGenAccessPairs, TestPRGenOwnedCandidate): each
 // generated test's search is one process of 6 schedules, not 21. With
 // their seeds the same generated tests fail at -count 5, 10 and 20 (each
-// candidate confirmed by two to five of them), and each process's CPU is
+// candidate confirmed by two to six of them), and each process's CPU is
 // mostly its schedules (AccessPairs' 36 searches: 18.9 s at 20, 9.0 s at 5).
 const genCount = "5"
 
