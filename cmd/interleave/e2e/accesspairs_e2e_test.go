@@ -202,7 +202,7 @@ func TestPRGenAccessPairs(t *testing.T) {
 	name := lineIn(t, accessPairsHead, "\t\treturn g.name")
 
 	sum := filepath.Join(ch.dir, "summary.md")
-	rep, _, stderr := ch.prFindings(t, "-budget", "3m", "-gen-budget", "4m", "-count", prCount, "-workers", prWorkers, "-seed", "3", "-summary", sum, "-v")
+	rep, _, stderr := ch.prFindings(t, "-budget", "3m", "-gen-budget", "4m", "-count", genCount, "-workers", prWorkers, "-seed", "3", "-summary", sum, "-v")
 	got := map[int]*report.JSONFinding{}
 	for i, f := range rep.Findings {
 		t.Logf("finding %s %s %s:%d %s (%s)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, f.Replay)

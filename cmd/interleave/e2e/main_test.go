@@ -26,6 +26,14 @@ import (
 // machine does not reach.
 const prCount = "20"
 
+// genCount is the -count of the pr runs whose candidates generated tests
+// confirm (TestPRGenAccessPairs, TestPRGenOwnedCandidate): each
+// generated test's search is one process of 6 schedules, not 21. With
+// their seeds the same generated tests fail at -count 5, 10 and 20 (each
+// candidate confirmed by two to six of them), and each process's CPU is
+// mostly its schedules (AccessPairs' 36 searches: 18.9 s at 20, 9.0 s at 5).
+const genCount = "5"
+
 // prWorkers is the -workers of the pr runs that search generated tests:
 // one worker runs worker 0's schedules of each test, the same on any
 // machine (the default, GOMAXPROCS workers, runs more on a larger one).

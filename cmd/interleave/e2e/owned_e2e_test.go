@@ -154,7 +154,7 @@ func TestPRGenOwnedCandidate(t *testing.T) {
 	name := lineIn(t, ownedHead, "\t\treturn g.name")
 
 	sum := filepath.Join(ch.dir, "summary.md")
-	rep, _, stderr := ch.prFindings(t, "-budget", "4m", "-count", prCount, "-workers", prWorkers, "-seed", "3", "-summary", sum, "-v")
+	rep, _, stderr := ch.prFindings(t, "-budget", "4m", "-count", genCount, "-workers", prWorkers, "-seed", "3", "-summary", sum, "-v")
 	var confirmed *report.JSONFinding
 	for i, f := range rep.Findings {
 		t.Logf("finding %s %s %s:%d %s (%s)", f.Rule, f.Evidence, f.Pos.File, f.Pos.Line, f.Message, f.Replay)
