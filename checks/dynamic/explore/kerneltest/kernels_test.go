@@ -44,7 +44,9 @@ type manifest struct {
 		// yet; the test then logs a miss instead of failing.
 		Miss string `json:"miss"`
 		// PlainGoTest, when set, is what plain go test does with the
-		// test, as the finding's label must say: "fails" or "passes".
+		// test, as the finding's label must say: "fails" or "passes";
+		// "mostly passes": passes, or fails by the kernel's own hang (a
+		// race plain go test loses now and then, more often at load).
 		PlainGoTest string `json:"plainGoTest"`
 		// Budget, when set, is the least search budget that can find it
 		// (a failing schedule the watchdog ends takes its 5 s): its
@@ -293,7 +295,8 @@ func TestKernels(t *testing.T) {
 				}
 				switch want := plainGo[test]; {
 				case want == "fails" && !hit.PlainGo.Fails(),
-					want == "passes" && (hit.PlainGo.Runs == 0 || hit.PlainGo.Fails() || hit.PlainGo.ExitCode != 0):
+					want == "passes" && (hit.PlainGo.Runs == 0 || hit.PlainGo.Fails() || hit.PlainGo.ExitCode != 0),
+					want == "mostly passes" && (hit.PlainGo.Runs == 0 || hit.PlainGo.ExitCode != 0 && !strings.Contains(hit.PlainGo.Failure, "test timed out")):
 					t.Errorf("%s: labels %q, want plain go test %s", test, hit.Labels(), want)
 				}
 				t.Logf("%s: %s", test, hit.Labels())
