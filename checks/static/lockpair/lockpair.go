@@ -101,10 +101,11 @@ type passContext struct {
 	summaries map[*ssa.Function]*summary
 	busy      map[*ssa.Function]bool
 	walkers   map[*ssa.Function]*walker
-	enums     map[*types.Named][]string // enumConsts by type
-	signals   map[string]bool           // lock classes a handed-over callback releases; nil until asked
-	exitHooks map[*ssa.Global]bool      // func variables that only hold non-returning functions (exithook.go)
-	hookExits map[*types.Func]bool      // functions that end every path in an exit hook (exithook.go)
+	enums     map[*types.Named][]string      // enumConsts by type
+	signals   map[string]bool                // lock classes a handed-over callback releases; nil until asked
+	exitHooks map[*ssa.Global]bool           // func variables that only hold non-returning functions (exithook.go)
+	hookExits map[*types.Func]bool           // functions that end every path in an exit hook (exithook.go)
+	fieldCall map[*ssa.Function]map[int]bool // calledFields by method (storedfunc.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -28,7 +28,14 @@ func (w *walker) storedReleases(c *ssa.CallCommon, callee *ssa.Function) []store
 	if callee.Signature.Recv() == nil || len(c.Args) == 0 || len(callee.Params) == 0 {
 		return nil
 	}
-	fields := calledFields(callee)
+	fields, seen := w.pc.fieldCall[callee]
+	if !seen {
+		fields = calledFields(callee)
+		if w.pc.fieldCall == nil {
+			w.pc.fieldCall = map[*ssa.Function]map[int]bool{}
+		}
+		w.pc.fieldCall[callee] = fields
+	}
 	if len(fields) == 0 {
 		return nil
 	}
