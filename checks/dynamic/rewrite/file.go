@@ -695,7 +695,34 @@ func (r *fileRW) interesting(fn *types.Func) bool {
 
 // only reports whether a restricted rewrite rewrites calls of fn.
 func (r *fileRW) only(fn *types.Func) bool {
-	return r.timeOnly && (timeOp(fn) || subtestOp(fn)) || r.viewOnly && viewOp(fn)
+	return r.timeOnly && (timeOp(fn) || subtestOp(fn) || cleanupOp(fn)) || r.viewOnly && viewOp(fn)
+}
+
+// cleanupOp reports whether fn registers a test's cleanup: t.Cleanup, or
+// Cleanup(func()) of another interface (cleanerCleanup). Rewritten in
+// dependencies too, so that a test helper's cleanup (a server it stops)
+// runs inside the schedule.
+func cleanupOp(fn *types.Func) bool {
+	return fn != nil && cleanupMethods[fn.Origin().FullName()] || cleanerCleanup(fn)
+}
+
+// cleanerCleanup reports whether fn is the method Cleanup(func()) of an
+// interface other than testing.TB (rt.CleanupCleaner): a helper's own
+// interface for the test it is given.
+func cleanerCleanup(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Cleanup" || cleanupMethods[fn.Origin().FullName()] {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return false
+	}
+	ps := sig.Params()
+	if sig.Variadic() || ps.Len() != 1 || sig.Results().Len() != 0 {
+		return false
+	}
+	f, ok := types.Unalias(ps.At(0).Type()).(*types.Signature)
+	return ok && f.Params().Len() == 0 && f.Results().Len() == 0
 }
 
 // subtestOp reports whether fn starts a subtest: (*testing.T).Run, or Run
@@ -1004,6 +1031,12 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		}
 		r.addNode(c.Pos(), c.End(), func() string {
 			return rtp + "Cleanup(" + r.rn(sel.X) + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
+		})
+		return
+	}
+	if cleanerCleanup(fn) {
+		r.addNode(c.Pos(), c.End(), func() string {
+			return rtp + "CleanupCleaner(" + r.rn(sel.X) + ", " + r.nl(sel.X.End(), c.Lparen+1) + r.rr(c.Lparen+1, c.Rparen) + ")"
 		})
 		return
 	}

@@ -971,6 +971,23 @@ func Cleanup(tb testing.TB, f func()) {
 	tb.Cleanup(f)
 }
 
+// Cleaner is what has testing.TB's Cleanup: a test helper's own interface
+// for the test it is given (miniredis's Tester) has it.
+type Cleaner interface {
+	Cleanup(f func())
+}
+
+// CleanupCleaner is c.Cleanup(f) (rewritten from a call of Cleanup(func())
+// on an interface other than testing.TB): when c holds a testing.TB, as
+// Cleanup, so a helper's cleanup runs inside the schedule too.
+func CleanupCleaner(c Cleaner, f func()) {
+	if tb, ok := c.(testing.TB); ok {
+		Cleanup(tb, f)
+		return
+	}
+	c.Cleanup(f)
+}
+
 // addCleanup registers f with the live goroutine whose test is tb.
 //
 //go:norace

@@ -321,7 +321,8 @@
 // nothing (the driver runs one test at a time). t.Cleanup (Cleanup) on a schedule's test or a subtest registers the
 // function with that test's goroutine; the cleanups run under control, last
 // first, when the test's function returns or calls t.FailNow, before the
-// schedule ends. TestMain is not controlled: its goroutines are foreign
+// schedule ends; so does Cleanup(func()) of a helper's own interface
+// holding the test (CleanupCleaner). TestMain is not controlled: its goroutines are foreign
 // parties. os.Exit (Exit) under control appends a "fatal" Result naming the
 // call before the process exits.
 //

@@ -75,10 +75,13 @@ var robustCases = []robustCase{
 		want: map[string]checks.FailureKind{
 			"TestCleanupStopsWorker": "", "TestCleanupInSubtest": "",
 			"TestCleanupClosesEarly": checks.Panic,
+			// Registered through a helper's own interface (Tester):
+			// the same, its cleanup inside the schedule.
+			"TestTesterCleanupStopsWorker": "", "TestTesterCleanupClosesEarly": checks.Panic,
 		},
 		// The unperturbed schedule panics, and so does plain go test: a
 		// finding labelled so.
-		wantPlain: map[string]string{"TestCleanupClosesEarly": "cleanup_test.go:88"},
+		wantPlain: map[string]string{"TestCleanupClosesEarly": "cleanup_test.go:88", "TestTesterCleanupClosesEarly": "tester_test.go:41"},
 	},
 	{name: "testmain", pkg: "testmain", budget: time.Second, want: map[string]checks.FailureKind{"TestUsesSetup": ""}},
 	{
