@@ -244,7 +244,7 @@ func couldRun(d rt.Decision, held map[int]int, g int) bool {
 	case "Mutex.Lock", "RWMutex.Lock", "Locker.Lock", "RWMutex.RLock":
 		h, ok := held[d.Obj]
 		return d.Obj != 0 && (!ok || h == g)
-	case "Mutex.Unlock", "RWMutex.Unlock", "RWMutex.RUnlock", "Locker.Unlock", "go", "atomic", "Gosched", "chan len",
+	case "Mutex.Unlock", "RWMutex.Unlock", "RWMutex.RUnlock", "Locker.Unlock", "go", "atomic", "Gosched", "chan len", "runtime.GC",
 		"WaitGroup.Add", "close", "Cond.Signal", "Cond.Broadcast", "Mutex.TryLock", "RWMutex.TryLock", "RWMutex.TryRLock":
 		return true
 	}
@@ -363,6 +363,7 @@ func verb(op string, stuck bool) string {
 		"time.Sleep":         {"sleeps", "sleeps"},
 		"atomic":             {"does an atomic operation", "does an atomic operation"},
 		"Gosched":            {"yields", "yields"},
+		"runtime.GC":         {"collects garbage", "collects garbage"},
 	}[op]
 	if !ok {
 		return op

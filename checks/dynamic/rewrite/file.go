@@ -107,7 +107,9 @@ var funcs = map[string]string{
 	"time.NewTicker":  "NewTicker",
 	"time.AfterFunc":  "AfterFunc",
 	"runtime.Gosched": "Gosched",
-	"os.Exit":         "Exit",
+	// A collection point: the shadow state lets go of dropped objects.
+	"runtime.GC": "GC",
+	"os.Exit":    "Exit",
 	// Their once is controlled (OnceDo): re-entry is a deadlock seen.
 	"sync.OnceFunc":   "OnceFunc",
 	"sync.OnceValue":  "OnceValue",

@@ -151,7 +151,7 @@ func (s *sched) abortArrival(g *gstate) {
 		if r.obj != nil && (waiterForReal(r.obj, false) || slices.Contains(s.abortSends, r.obj)) {
 			rep.mode = mSkip
 		}
-	case opWGAdd, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opChanLen, opNow, opOnceDone,
+	case opWGAdd, opSignal, opBroadcast, opYield, opAtomic, opAtomicLoad, opChanLen, opNow, opOnceDone, opGC,
 		opTimerNew, opTimerStop, opTimerReset, opTickerStop, opTickerReset, opStart:
 		rep.mode = mRun
 		if r.op == opTimerNew || r.op == opTimerStop || r.op == opTimerReset || r.op == opTickerStop || r.op == opTickerReset {
@@ -164,7 +164,7 @@ func (s *sched) abortArrival(g *gstate) {
 			rep.mode = mAbort
 		}
 	case opSend, opRecv:
-		if c := s.chans[r.obj]; r.obj != nil && (c != nil && c.closed || r.rv.Cap() > 0 && s.enabled(g)) {
+		if c, _ := s.chans.get(r.obj); r.obj != nil && (c != nil && c.closed || r.rv.Cap() > 0 && s.enabled(g)) {
 			rep.mode = mRun
 		}
 	}

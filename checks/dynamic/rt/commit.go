@@ -44,7 +44,7 @@ import (
 //
 //go:norace
 func (s *sched) completes(p unsafe.Pointer, rv reflect.Value, send bool, idle bool, before time.Duration, partner int) {
-	if p == nil || s.chanOf(p, rv).closed || closedForReal(p) {
+	if p == nil || s.chanOf(p).closed || closedForReal(p) {
 		return
 	}
 	n, k := lenCap(p, rv)
@@ -158,7 +158,7 @@ func (s *sched) uncommit(h *gstate) {
 //go:norace
 func (s *sched) committedReady(g *gstate) bool {
 	c := g.req.cases[g.commit-1]
-	ch := s.chanOf(c.ptr, c.rv)
+	ch := s.chanOf(c.ptr)
 	if ch.closed || closedForReal(c.ptr) {
 		return true
 	}

@@ -188,6 +188,8 @@ func (s *sched) decide(g *gstate) {
 	case opOnceDone:
 		o := s.once(r.obj)
 		o.state = 2
+	case opGC:
+		s.collectGarbage()
 	case opSyncWait:
 		for _, o := range s.gs {
 			if o != g && o.parked && !o.exited {
@@ -223,7 +225,7 @@ func (s *sched) decide(g *gstate) {
 	case opClose:
 		if r.obj != nil {
 			s.closeCommits(r.obj)
-			s.chanOf(r.obj, r.rv).closed = true
+			s.chanOf(r.obj).closed = true
 		}
 	case opSend, opRecv:
 		if r.op == opRecv && len(s.staleTimers) > 0 {
@@ -421,13 +423,14 @@ func (s *sched) objOf(r *request) int {
 	if p == nil {
 		return 0
 	}
-	if s.objs == nil {
-		s.objs = map[unsafe.Pointer]int{}
+	if s.objs.strong == nil {
+		s.objs = makeShadowMap[int](0)
 	}
-	n, ok := s.objs[p]
+	n, ok := s.objs.get(p)
 	if !ok {
-		n = len(s.objs) + 1
-		s.objs[p] = n
+		s.objN++
+		n = s.objN
+		s.objs.set(p, n)
 	}
 	return n
 }
@@ -444,7 +447,7 @@ const MarkerDecision = "interleave: decision "
 func (s *sched) lateOnly(g *gstate, cs []caseReq, ready []int) bool {
 	for _, i := range ready {
 		c := cs[i]
-		if s.chanOf(c.ptr, c.rv).closed || closedForReal(c.ptr) || waiterForReal(c.ptr, c.send) {
+		if s.chanOf(c.ptr).closed || closedForReal(c.ptr) || waiterForReal(c.ptr, c.send) {
 			return false
 		}
 		if _, k := lenCap(c.ptr, c.rv); k > 0 {
@@ -488,7 +491,7 @@ func (s *sched) pairFor(g *gstate, p unsafe.Pointer, rv reflect.Value, send bool
 	if p == nil {
 		return nil
 	}
-	c := s.chanOf(p, rv)
+	c := s.chanOf(p)
 	if c.closed {
 		return nil
 	}

@@ -172,7 +172,7 @@ func (s *sched) countWaits(h *gstate, d int32) {
 	case opSend, opRecv:
 		h.waitCh = nil
 		if h.req.obj != nil {
-			c := s.chanOf(h.req.obj, h.req.rv)
+			c := s.chanOf(h.req.obj)
 			c.waiting(h.req.op == opSend).add(h.waitAt, d)
 			if d > 0 {
 				h.waitCh = c
@@ -184,7 +184,7 @@ func (s *sched) countWaits(h *gstate, d int32) {
 			if cs[i].ptr == nil || caseFor(h, cs[i].ptr, cs[i].send) < i {
 				continue // nil, or counted at an earlier case
 			}
-			s.chanOf(cs[i].ptr, cs[i].rv).waiting(cs[i].send).add(h.waitAt, d)
+			s.chanOf(cs[i].ptr).waiting(cs[i].send).add(h.waitAt, d)
 		}
 	}
 }
@@ -333,7 +333,7 @@ func (s *sched) chanReady(g *gstate, p unsafe.Pointer, rv reflect.Value, send bo
 	if p == nil {
 		return false
 	}
-	return s.chanReadyIn(g, s.chanOf(p, rv), p, rv, send)
+	return s.chanReadyIn(g, s.chanOf(p), p, rv, send)
 }
 
 // chanReadyIn is chanReady of channel p whose state is c.
@@ -416,7 +416,7 @@ func byPark(a, b *gstate) int {
 //
 //go:norace
 func (s *sched) hasPartner(g *gstate, p unsafe.Pointer, send bool) bool {
-	c := s.chans[p]
+	c, _ := s.chans.get(p)
 	return c != nil && s.partnerIn(g, c, p, send)
 }
 

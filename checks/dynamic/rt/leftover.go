@@ -40,16 +40,16 @@ const LeftHeldPrefix = "a lock an earlier schedule in this process left held, ta
 //
 //go:norace
 func (s *sched) noteLeftHeld() {
-	for p, m := range s.mutexes {
+	s.mutexes.each(func(p unsafe.Pointer, m *mutexState) {
 		if m.owner >= 0 {
 			s.addLeftHeld(p)
 		}
-	}
-	for p, m := range s.rws {
+	})
+	s.rws.each(func(p unsafe.Pointer, m *rwState) {
 		if m.writer >= 0 || m.readers > 0 {
 			s.addLeftHeld(p)
 		}
-	}
+	})
 }
 
 //go:norace

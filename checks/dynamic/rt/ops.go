@@ -55,6 +55,7 @@ const (
 	opNow
 	opSyncWait
 	opChanLen
+	opGC
 )
 
 var opNames = [...]string{
@@ -69,7 +70,7 @@ var opNames = [...]string{
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
 	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
 	opAtomicLoad: "atomic load", opNow: "time.Now", opSyncWait: "synctest.Wait",
-	opChanLen: "chan len",
+	opChanLen: "chan len", opGC: "runtime.GC",
 }
 
 func (o opKind) String() string { return opNames[o] }

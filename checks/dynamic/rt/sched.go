@@ -45,13 +45,14 @@ type sched struct {
 	// backs counts the goroutines taken back from outside control (reclaim).
 	backs uint64
 
-	objs      map[unsafe.Pointer]int // Decision.Obj numbers
-	mutexes   map[unsafe.Pointer]*mutexState
-	rws       map[unsafe.Pointer]*rwState
-	wgs       map[unsafe.Pointer]*int
-	onces     map[unsafe.Pointer]*onceState
-	conds     map[unsafe.Pointer]*condState
-	chans     map[unsafe.Pointer]*chanState
+	objs      shadowMap[int] // Decision.Obj numbers
+	objN      int            // the last of them
+	mutexes   shadowMap[*mutexState]
+	rws       shadowMap[*rwState]
+	wgs       shadowMap[*int]
+	onces     shadowMap[*onceState]
+	conds     shadowMap[*condState]
+	chans     shadowMap[*chanState]
 	timers    map[*time.Timer]*vtimer
 	tickers   map[*time.Ticker]*vtimer
 	tq        []*vtimer

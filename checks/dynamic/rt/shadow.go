@@ -45,7 +45,6 @@ type onceState struct{ state, runner int }
 type condState struct{ waiters []*gstate }
 
 type chanState struct {
-	rv     reflect.Value
 	closed bool
 	// waits counts the blocked goroutines waiting to receive ([0]) and to
 	// send ([1]) (countWaits).
@@ -62,32 +61,32 @@ func (c *chanState) waiting(send bool) *waitCount {
 
 //go:norace
 func (s *sched) mutex(p unsafe.Pointer) *mutexState {
-	m := s.mutexes[p]
+	m, _ := s.mutexes.get(p)
 	if m == nil {
 		m = s.slabs.mutexes.next()
 		m.owner = -1
-		s.mutexes[p] = m
+		s.mutexes.set(p, m)
 	}
 	return m
 }
 
 //go:norace
 func (s *sched) rw(p unsafe.Pointer) *rwState {
-	m := s.rws[p]
+	m, _ := s.rws.get(p)
 	if m == nil {
 		m = s.slabs.rws.next()
 		m.writer, m.pending = -1, -1
-		s.rws[p] = m
+		s.rws.set(p, m)
 	}
 	return m
 }
 
 //go:norace
 func (s *sched) wg(p unsafe.Pointer) *int {
-	w := s.wgs[p]
+	w, _ := s.wgs.get(p)
 	if w == nil {
 		w = s.slabs.wgs.next()
-		s.wgs[p] = w
+		s.wgs.set(p, w)
 	}
 	return w
 }
@@ -120,32 +119,31 @@ func wgNegative(p unsafe.Pointer) bool {
 
 //go:norace
 func (s *sched) once(p unsafe.Pointer) *onceState {
-	o := s.onces[p]
+	o, _ := s.onces.get(p)
 	if o == nil {
 		o = s.slabs.onces.next()
 		o.runner = -1
-		s.onces[p] = o
+		s.onces.set(p, o)
 	}
 	return o
 }
 
 //go:norace
 func (s *sched) cond(p unsafe.Pointer) *condState {
-	c := s.conds[p]
+	c, _ := s.conds.get(p)
 	if c == nil {
 		c = s.slabs.conds.next()
-		s.conds[p] = c
+		s.conds.set(p, c)
 	}
 	return c
 }
 
 //go:norace
-func (s *sched) chanOf(p unsafe.Pointer, rv reflect.Value) *chanState {
-	c := s.chans[p]
+func (s *sched) chanOf(p unsafe.Pointer) *chanState {
+	c, _ := s.chans.get(p)
 	if c == nil {
 		c = s.slabs.chans.next()
-		c.rv = rv
-		s.chans[p] = c
+		s.chans.set(p, c)
 	}
 	return c
 }
@@ -383,10 +381,10 @@ func (s *sched) takeShadow() {
 	b := shadowBuf
 	shadowBuf = nil
 	if b == nil {
-		s.mutexes, s.rws = make(map[unsafe.Pointer]*mutexState, shadowRoom), make(map[unsafe.Pointer]*rwState, shadowRoom)
-		s.wgs, s.onces = make(map[unsafe.Pointer]*int, shadowRoom), make(map[unsafe.Pointer]*onceState, shadowRoom)
-		s.conds, s.chans = make(map[unsafe.Pointer]*condState, shadowRoom), make(map[unsafe.Pointer]*chanState, shadowRoom)
-		s.objs = make(map[unsafe.Pointer]int, 4*shadowRoom)
+		s.mutexes, s.rws = makeShadowMap[*mutexState](shadowRoom), makeShadowMap[*rwState](shadowRoom)
+		s.wgs, s.onces = makeShadowMap[*int](shadowRoom), makeShadowMap[*onceState](shadowRoom)
+		s.conds, s.chans = makeShadowMap[*condState](shadowRoom), makeShadowMap[*chanState](shadowRoom)
+		s.objs = makeShadowMap[int](4 * shadowRoom)
 		s.slabs.mutexes.buf = make([]mutexState, 0, shadowRoom)
 		s.slabs.rws.buf = make([]rwState, 0, shadowRoom)
 		s.slabs.wgs.buf = make([]int, 0, shadowRoom)
@@ -407,13 +405,14 @@ func (s *sched) takeShadow() {
 //
 //go:norace
 func (s *sched) giveShadow() {
-	clearMap(s.mutexes)
-	clearMap(s.rws)
-	clearMap(s.wgs)
-	clearMap(s.onces)
-	clearMap(s.conds)
-	clearMap(s.chans)
-	clearMap(s.objs)
+	s.mutexes.clear()
+	s.rws.clear()
+	s.wgs.clear()
+	s.onces.clear()
+	s.conds.clear()
+	s.chans.clear()
+	s.objs.clear()
+	s.objN = 0
 	mapKeys.reset()
 	s.slabs.mutexes.reset()
 	s.slabs.rws.reset()

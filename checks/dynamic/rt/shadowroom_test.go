@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -50,7 +49,7 @@ func TestShadowKeepsRoom(t *testing.T) {
 			s.mutex(fresh()).owner = 1
 			s.rw(fresh()).readers = 1
 			s.objOf(&request{obj: fresh()})
-			w := s.chanOf(fresh(), reflect.Value{}).waiting(i%2 == 0)
+			w := s.chanOf(fresh()).waiting(i%2 == 0)
 			w.add(0, 1)
 			w.add(0, -1)
 		}

@@ -79,7 +79,7 @@ func TestHasPartnerDoesNotAllocate(t *testing.T) {
 		t.Error("a select is its own partner")
 	}
 	s.unpark(c)
-	if w := s.chans[p].waits; w != ([2]waitCount{}) || len(s.blocked) != 0 {
+	if w := s.chanOf(p).waits; w != ([2]waitCount{}) || len(s.blocked) != 0 {
 		t.Errorf("nothing parked, yet waiters %v and %d blocked", w, len(s.blocked))
 	}
 }

@@ -2,7 +2,6 @@ package rt
 
 import (
 	"math/rand"
-	"reflect"
 	"testing"
 	"time"
 	"unsafe"
@@ -56,7 +55,7 @@ func TestQueuedBehindAsTheScan(t *testing.T) {
 			for _, p := range chans {
 				for _, send := range []bool{false, true} {
 					want := scan(s, h, p, send)
-					if got := s.queuedBehind(h, s.chanOf(p, reflect.Value{}), p, send); got != want {
+					if got := s.queuedBehind(h, s.chanOf(p), p, send); got != want {
 						t.Fatalf("step %d: queuedBehind(g%d, chan %d, send %v) = %v, the scan says %v", step, h.id, p, send, got, want)
 					}
 					checks++

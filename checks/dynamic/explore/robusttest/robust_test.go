@@ -51,6 +51,9 @@ type robustCase struct {
 	// wantPlain names the tests whose finding plain go test must fail
 	// too (its label), with the file:line suffix of the failure.
 	wantPlain map[string]string
+	// clean: every schedule of every test passes, and no note names one
+	// (a failure noted as the tool's counts).
+	clean bool
 }
 
 var robustCases = []robustCase{
@@ -143,6 +146,14 @@ var robustCases = []robustCase{
 		wantNote: "it is at spin_test.go:18 (",
 	},
 	{
+		// Objects dropped by the program are collected at runtime.GC as
+		// without the tool: the shadow state lets go of them.
+		name:  "collected",
+		pkg:   "collected",
+		want:  map[string]checks.FailureKind{"TestCollectedLocked": "", "TestTickerStopsWhenCollected": ""},
+		clean: true,
+	},
+	{
 		name: "exit",
 		pkg:  "exit",
 		// Plain go test exits with status 3 too: a finding labelled so.
@@ -155,7 +166,7 @@ var robustCases = []robustCase{
 // checks that the search ends on time with the expected outcome, and that
 // every finding replays in a fresh process.
 func TestRobustSearch(t *testing.T) {
-	dir := searchkit.Module(t, robustDir, "builds, searches and replays six packages (about a minute)")
+	dir := searchkit.Module(t, robustDir, "builds, searches and replays seven packages (about a minute)")
 	// One instrumentation for every case; each package's binaries are
 	// built once, for its searches and its replays.
 	var patterns []string
@@ -188,6 +199,9 @@ func TestRobustSearch(t *testing.T) {
 			if rc.wantNote != "" && !testkit.ContainsAny(res.Notes, rc.wantNote) {
 				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
 			}
+			if rc.clean {
+				checkClean(t, res, rc.want)
+			}
 			// Every finding replays in a fresh process, on the binary
 			// the search ran.
 			testkit.CheckFindings(t, res.Findings, testkit.Want{
@@ -210,4 +224,20 @@ func plainFound(res *explore.Result, want map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// checkClean fails t unless every test of want ran schedules, none failed
+// and no note names one.
+func checkClean(t *testing.T, res *explore.Result, want map[string]checks.FailureKind) {
+	t.Helper()
+	for _, ts := range res.Stats.Tests {
+		if _, ok := want[ts.Test]; ok && (ts.Failures > 0 || ts.Plain != "pass") {
+			t.Errorf("%s: %d of %d schedules failed, unperturbed %q; want none", ts.Test, ts.Failures, ts.Schedules, ts.Plain)
+		}
+	}
+	for test := range want {
+		if testkit.ContainsAny(res.Notes, test+":") {
+			t.Errorf("notes %q, want none naming %s", res.Notes, test)
+		}
+	}
 }

@@ -1,0 +1,151 @@
+package rt
+
+import (
+	"runtime"
+	"unsafe"
+	"weak"
+)
+
+// shadowMap maps the address of one of the program's objects (a mutex, a
+// channel) to its shadow state. Its keys hold their objects, so that no
+// address is reused while its state is kept, until a collection point
+// (GC): there they become weak, so that an object the program dropped is
+// collected as it would be without the tool (weak pointers, cleanups and
+// finalizers see it go) and its state is forgotten. Only collection points
+// allocate (weak.Make); a lookup of a live object allocates nothing.
+type shadowMap[V any] struct {
+	strong map[unsafe.Pointer]V
+	weak   map[uintptr]weakShadow[V]
+}
+
+type weakShadow[V any] struct {
+	key weak.Pointer[byte]
+	v   V
+}
+
+func makeShadowMap[V any](room int) shadowMap[V] {
+	return shadowMap[V]{strong: make(map[unsafe.Pointer]V, room)}
+}
+
+//go:norace
+func (m *shadowMap[V]) get(p unsafe.Pointer) (V, bool) {
+	if v, ok := m.strong[p]; ok {
+		return v, true
+	}
+	if len(m.weak) > 0 {
+		return m.getWeak(p)
+	}
+	var zero V
+	return zero, false
+}
+
+// getWeak looks p up among the entries a collection point made weak. An
+// entry whose object was collected is of another object now at the same
+// address, if any: it is forgotten.
+//
+//go:norace
+func (m *shadowMap[V]) getWeak(p unsafe.Pointer) (V, bool) {
+	e, ok := m.weak[uintptr(p)]
+	if ok && unsafe.Pointer(e.key.Value()) == p {
+		return e.v, true
+	}
+	if ok {
+		delete(m.weak, uintptr(p))
+	}
+	var zero V
+	return zero, false
+}
+
+//go:norace
+func (m *shadowMap[V]) set(p unsafe.Pointer, v V) {
+	m.strong[p] = v
+}
+
+// len counts the entries, the weak ones of collected objects included
+// until the next collection point sweeps them.
+//
+//go:norace
+func (m *shadowMap[V]) len() int { return len(m.strong) + len(m.weak) }
+
+// each calls f with every entry of a live object.
+//
+//go:norace
+func (m *shadowMap[V]) each(f func(p unsafe.Pointer, v V)) {
+	for p, v := range m.strong {
+		f(p, v)
+	}
+	for _, e := range m.weak {
+		if p := unsafe.Pointer(e.key.Value()); p != nil {
+			f(p, e.v)
+		}
+	}
+}
+
+// weaken makes every key weak (before a collection).
+//
+//go:norace
+func (m *shadowMap[V]) weaken() {
+	if len(m.strong) == 0 {
+		return
+	}
+	if m.weak == nil {
+		m.weak = make(map[uintptr]weakShadow[V], len(m.strong))
+	}
+	for p, v := range m.strong {
+		m.weak[uintptr(p)] = weakShadow[V]{weak.Make((*byte)(p)), v}
+	}
+	clearMap(m.strong)
+}
+
+// sweep forgets the entries of collected objects (after a collection).
+//
+//go:norace
+func (m *shadowMap[V]) sweep() {
+	for k, e := range m.weak {
+		if e.key.Value() == nil {
+			delete(m.weak, k)
+		}
+	}
+}
+
+//go:norace
+func (m *shadowMap[V]) clear() {
+	clearMap(m.strong)
+	if len(m.weak) > 0 {
+		clearMap(m.weak)
+	}
+}
+
+// GC is runtime.GC (rewritten). Called under control it is a scheduling
+// point and a collection point: the scheduler's goroutine lets go of the
+// program's objects in the shadow state, so that what the program dropped
+// is collected, and collects.
+func GC() {
+	if g := current(); g != nil {
+		g.call(&request{op: opGC})
+		return
+	}
+	runtime.GC()
+}
+
+// collectGarbage is the collection of a GC under control, on the
+// scheduler's goroutine while the program's are parked.
+//
+//go:norace
+func (s *sched) collectGarbage() {
+	s.mutexes.weaken()
+	s.rws.weaken()
+	s.wgs.weaken()
+	s.onces.weaken()
+	s.conds.weaken()
+	s.chans.weaken()
+	s.objs.weaken()
+	runtime.GC()
+	s.mutexes.sweep()
+	s.rws.sweep()
+	s.wgs.sweep()
+	s.onces.sweep()
+	s.conds.sweep()
+	s.chans.sweep()
+	s.objs.sweep()
+}
