@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"go/version"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,39 @@ func compared(c *ast.CallExpr, stack []ast.Node) bool {
 			return p.Op == token.EQL || p.Op == token.NEQ
 		case *ast.SwitchStmt:
 			return p.Tag == child
+		}
+		return false
+	}
+	return false
+}
+
+// inspected reports whether the value of call c (stack ends at c) is an
+// argument of a function of package strings, path or path/filepath: a
+// name cut or searched (a goroutine dump's "created by" of the test's own
+// functions) or joined into a path (golden files), which must be go test's.
+func inspected(info *types.Info, c *ast.CallExpr, stack []ast.Node) bool {
+	var child ast.Node = c
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.ParenExpr:
+			child = p
+			continue
+		case *ast.CallExpr:
+			if !slices.Contains(p.Args, ast.Expr(child.(ast.Expr))) {
+				return false
+			}
+			sel, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return false
+			}
+			fn, ok := info.Uses[sel.Sel].(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+				return false
+			}
+			switch fn.Pkg().Path() {
+			case "strings", "path", "path/filepath":
+				return true
+			}
 		}
 		return false
 	}
@@ -1043,11 +1077,12 @@ func (r *fileRW) call(c *ast.CallExpr, stack []ast.Node) {
 		return
 	}
 	if nameMethods[full] {
-		// Only a name compared (==, !=, a switch's tag): a test that re-runs
-		// its binary with -test.run=^t.Name()$ must name the driver's
-		// subtest, which its child runs plainly. Only receivers that are a
-		// testing.TB as they are, as for lateMethods.
-		if !compared(c, stack) {
+		// Only a name compared (==, !=, a switch's tag) or inspected (cut,
+		// searched, joined into a path): a test that re-runs its binary
+		// with -test.run=^t.Name()$ must name the driver's subtest, which
+		// its child runs plainly. Only receivers that are a testing.TB as
+		// they are, as for lateMethods.
+		if !compared(c, stack) && !inspected(r.info, c, stack) {
 			return
 		}
 		switch types.TypeString(r.info.TypeOf(sel.X), nil) {

@@ -8,14 +8,20 @@ import (
 )
 
 // TestTestNameRewritten: t.Name() on a *testing.T or a testing.TB, where
-// it is compared (==, !=, a switch's tag), becomes rt.TestName (go test's
-// name, not the driver's subtest); elsewhere (a -test.run pattern for a
-// child process) it stays, as does Name of another type and of a type
+// it is compared (==, !=, a switch's tag) or an argument of a strings,
+// path or path/filepath function (otter's tests cut it to find their
+// goroutines in a dump), becomes rt.TestName (go test's name, not the
+// driver's subtest); elsewhere (a -test.run pattern for a child process,
+// a concatenation) it stays, as does Name of another type and of a type
 // embedding *testing.T.
 func TestTestNameRewritten(t *testing.T) {
 	const src = `package p
 
-import "testing"
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 type named struct{}
 
@@ -30,6 +36,9 @@ func Names(t *testing.T, tb testing.TB, w wrapped) string {
 	if (tb.Name()) != "TestX" && w.Name() == "" && (named{}).Name() == "" {
 		return "-test.run=^" + t.Name() + "$"
 	}
+	test, _, _ := strings.Cut(t.Name(), "/")
+	golden := filepath.Join("testdata", (tb.Name())+".golden")
+	_ = strings.Contains("created by "+test, golden)
 	return tb.Name()
 }
 `
@@ -44,6 +53,8 @@ func Names(t *testing.T, tb testing.TB, w wrapped) string {
 		"if (" + rtp + "TestName(tb)) != \"TestX\" && w.Name() == \"\" && (named{}).Name() == \"\" {",
 		"return \"-test.run=^\" + t.Name() + \"$\"",
 		"return tb.Name()\n",
+		"test, _, _ := strings.Cut(" + rtp + "TestName(t), \"/\")",
+		"golden := filepath.Join(\"testdata\", (tb.Name())+\".golden\")",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)

@@ -51,6 +51,9 @@ type robustCase struct {
 	// wantPlain names the tests whose finding plain go test must fail
 	// too (its label), with the file:line suffix of the failure.
 	wantPlain map[string]string
+	// wantPlainPasses names the tests whose finding plain go test must
+	// have run and passed (exit 0).
+	wantPlainPasses []string
 	// clean: every schedule of every test passes, and no note names one
 	// (a failure noted as the tool's counts).
 	clean bool
@@ -154,6 +157,16 @@ var robustCases = []robustCase{
 		clean: true,
 	},
 	{
+		// A test that reads its own name sees go test's, under the
+		// scheduler and in the plain go test run that labels the finding
+		// (the plain wrapper runs it as a subtest of its own).
+		name:            "own name",
+		pkg:             "ownname",
+		want:            map[string]checks.FailureKind{"TestOwnName": checks.TestFailure},
+		wantMsg:         map[string][]string{"TestOwnName": {"n = 1 in TestOwnName"}},
+		wantPlainPasses: []string{"TestOwnName"},
+	},
+	{
 		name: "exit",
 		pkg:  "exit",
 		// Plain go test exits with status 3 too: a finding labelled so.
@@ -166,7 +179,7 @@ var robustCases = []robustCase{
 // checks that the search ends on time with the expected outcome, and that
 // every finding replays in a fresh process.
 func TestRobustSearch(t *testing.T) {
-	dir := searchkit.Module(t, robustDir, "builds, searches and replays seven packages (about a minute)")
+	dir := searchkit.Module(t, robustDir, "builds, searches and replays eight packages (about a minute)")
 	// One instrumentation for every case; each package's binaries are
 	// built once, for its searches and its replays.
 	var patterns []string
@@ -198,6 +211,13 @@ func TestRobustSearch(t *testing.T) {
 			}
 			if rc.wantNote != "" && !testkit.ContainsAny(res.Notes, rc.wantNote) {
 				t.Errorf("notes %q, want one containing %q", res.Notes, rc.wantNote)
+			}
+			for _, test := range rc.wantPlainPasses {
+				for _, f := range res.Findings {
+					if f.Test == test && (f.PlainGo == nil || f.PlainGo.Runs == 0 || f.PlainGo.Fails() || f.PlainGo.ExitCode != 0) {
+						t.Errorf("%s: plain go test %+v, want run and passed", test, f.PlainGo)
+					}
+				}
 			}
 			if rc.clean {
 				checkClean(t, res, rc.want)
