@@ -225,7 +225,12 @@ type sched struct {
 	// lastAccept: ... in real I/O waiting for a connection
 	lastAccept bool
 	testDone   bool
-	aborting   bool
+	// idleGC: collect garbage when the clock next moves with no goroutine
+	// able to run (timedCollect); lastGC is the virtual time of the last
+	// collection.
+	idleGC   bool
+	lastGC   time.Duration
+	aborting bool
 	// abortSends: the channels goroutines waited to send on when the
 	// schedule ended (abort); unwinding does not close them.
 	abortSends []unsafe.Pointer
@@ -590,6 +595,9 @@ func (s *sched) arrived(g *gstate) {
 		if g.id == 0 {
 			s.testDone, s.doneAt = true, s.now
 			endTestJoins(s) // go test waits for no goroutine started now
+			// What the test dropped is collected when its goroutines
+			// next wait for time (idleCollect).
+			s.idleGC = s.live > 0
 		}
 		if p := g.parent; p != nil && g.parallel {
 			p.pending--

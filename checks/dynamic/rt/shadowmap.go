@@ -2,6 +2,7 @@ package rt
 
 import (
 	"runtime"
+	"time"
 	"unsafe"
 	"weak"
 )
@@ -128,11 +129,32 @@ func GC() {
 	runtime.GC()
 }
 
+// forceGCPeriod is the runtime's forced collection period (forcegcperiod):
+// a process whose heap does not grow still collects that often.
+const forceGCPeriod = 2 * time.Minute
+
+// timedCollect collects garbage as the clock moves (fireTimersTo): when
+// idleGC asks for it and no goroutine can run (the test returned, its
+// goroutines wait for time: none is midway through a step holding what
+// the test dropped), and when the virtual clock has passed
+// forceGCPeriod since the last collection. A goroutine that returns once
+// its object is collected (a cache's periodic clean-up holding it weakly)
+// then returns under control as it does under go test, and is no leak.
+//
+//go:norace
+func (s *sched) timedCollect(idle bool) {
+	if s.idleGC && idle || s.now-s.lastGC >= forceGCPeriod {
+		s.idleGC = false
+		s.collectGarbage()
+	}
+}
+
 // collectGarbage is the collection of a GC under control, on the
 // scheduler's goroutine while the program's are parked.
 //
 //go:norace
 func (s *sched) collectGarbage() {
+	s.lastGC = s.now
 	s.mutexes.weaken()
 	s.rws.weaken()
 	s.wgs.weaken()

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // spinTurn runs when the last spinAdvance decisions (or a multiple) only
@@ -354,7 +353,7 @@ func (s *sched) notSpinning(cands []*gstate) []*gstate {
 // progresses as much as the first.
 type loadKey struct {
 	g    int
-	addr unsafe.Pointer
+	addr uintptr // not a pointer: the run's memory must not hold the program's objects (a collection)
 	val  uint64
 }
 
@@ -389,7 +388,7 @@ func (s *sched) freshLoad(g int, r *request) bool {
 	if r.op != opAtomicLoad && r.op != opChanLen || r.addr == nil {
 		return false
 	}
-	k := loadKey{g, r.addr, r.val}
+	k := loadKey{g, uintptr(r.addr), r.val}
 	if _, ok := s.loads[k]; ok {
 		return false
 	}

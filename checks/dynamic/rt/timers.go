@@ -440,6 +440,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 		}
 		s.now = after(next, late)
 		s.tickReal()
+		s.timedCollect(idle)
 	}
 	due := []*vtimer{}
 	keep := s.tq[:0]

@@ -149,11 +149,12 @@ var robustCases = []robustCase{
 		wantNote: "it is at spin_test.go:18 (",
 	},
 	{
-		// Objects dropped by the program are collected at runtime.GC as
-		// without the tool: the shadow state lets go of them.
+		// Objects dropped by the program are collected at runtime.GC, and
+		// after the test returned, as without the tool: the shadow state
+		// lets go of them, and a goroutine holding one weakly returns.
 		name:  "collected",
 		pkg:   "collected",
-		want:  map[string]checks.FailureKind{"TestCollectedLocked": "", "TestTickerStopsWhenCollected": ""},
+		want:  map[string]checks.FailureKind{"TestCollectedLocked": "", "TestTickerStopsWhenCollected": "", "TestDroppedWithoutGC": ""},
 		clean: true,
 	},
 	{

@@ -6,6 +6,7 @@ package collected
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"weak"
@@ -80,5 +81,41 @@ func TestTickerStopsWhenCollected(t *testing.T) {
 		}
 		runtime.GC()
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+type watched struct {
+	hits atomic.Int64
+	done chan struct{}
+}
+
+// watch starts a goroutine that holds w weakly and reads it at each tick
+// (atomic loads only), returning once it was collected.
+func watch() *watched {
+	w := &watched{done: make(chan struct{})}
+	wp, done := weak.Make(w), w.done
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for range tick.C {
+			w := wp.Value()
+			if w == nil {
+				return
+			}
+			_ = w.hits.Load()
+		}
+	}()
+	return w
+}
+
+// TestDroppedWithoutGC returns without stopping what it started and
+// without a runtime.GC: the goroutine outlives the test until the next
+// collection, as under go test, and is no leak.
+func TestDroppedWithoutGC(t *testing.T) {
+	w := watch()
+	w.hits.Add(1)
+	if w.hits.Load() != 1 {
+		t.Fatal("lost a hit")
 	}
 }
