@@ -227,10 +227,11 @@ type sched struct {
 	testDone   bool
 	// idleGC: collect garbage when the clock next moves with no goroutine
 	// able to run (timedCollect); lastGC is the virtual time of the last
-	// collection.
-	idleGC   bool
-	lastGC   time.Duration
-	aborting bool
+	// collection, forcedGCs how many forceGCPeriod made.
+	idleGC    bool
+	lastGC    time.Duration
+	forcedGCs int
+	aborting  bool
 	// abortSends: the channels goroutines waited to send on when the
 	// schedule ended (abort); unwinding does not close them.
 	abortSends []unsafe.Pointer

@@ -130,8 +130,14 @@ func GC() {
 }
 
 // forceGCPeriod is the runtime's forced collection period (forcegcperiod):
-// a process whose heap does not grow still collects that often.
-const forceGCPeriod = 2 * time.Minute
+// a process whose heap does not grow still collects that often. A schedule
+// makes at most forcedGCMax such collections: each costs milliseconds of
+// real time, and a janitor ticking every minute through the post-test
+// window would make hundreds.
+const (
+	forceGCPeriod = 2 * time.Minute
+	forcedGCMax   = 2
+)
 
 // timedCollect collects garbage as the clock moves (fireTimersTo): when
 // idleGC asks for it and no goroutine can run (the test returned, its
@@ -143,8 +149,11 @@ const forceGCPeriod = 2 * time.Minute
 //
 //go:norace
 func (s *sched) timedCollect(idle bool) {
-	if s.idleGC && idle || s.now-s.lastGC >= forceGCPeriod {
+	if s.idleGC && idle {
 		s.idleGC = false
+		s.collectGarbage()
+	} else if s.now-s.lastGC >= forceGCPeriod && s.forcedGCs < forcedGCMax {
+		s.forcedGCs++
 		s.collectGarbage()
 	}
 }
