@@ -16,7 +16,7 @@ type embedsRWPtr struct {
 }
 
 type embedsTwice struct {
-	x byte
+	_ byte // the embedded struct at an offset
 	embedsMutex
 }
 

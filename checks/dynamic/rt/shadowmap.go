@@ -62,12 +62,6 @@ func (m *shadowMap[V]) set(p unsafe.Pointer, v V) {
 	m.strong[p] = v
 }
 
-// len counts the entries, the weak ones of collected objects included
-// until the next collection point sweeps them.
-//
-//go:norace
-func (m *shadowMap[V]) len() int { return len(m.strong) + len(m.weak) }
-
 // each calls f with every entry of a live object.
 //
 //go:norace
