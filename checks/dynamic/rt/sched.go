@@ -702,7 +702,7 @@ func (s *sched) next() {
 		if next, ok := s.nextDeadline(); ok && s.testTimedOut(next) {
 			return
 		}
-		if from := s.now; s.idleFires < 1000 && s.fireTimers() {
+		if from := s.now; s.idleFires < s.idleFiresMax() && s.fireTimers() {
 			if s.earlyFires > 0 && s.now-from > earlyMax {
 				s.earlyHang = true
 				s.earlyHangTest = s.earlyHangTest || !s.testDone
