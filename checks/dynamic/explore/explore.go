@@ -68,6 +68,10 @@ type target struct {
 	// failedRun: a schedule of its search failed (counted), so a process
 	// starts only while the failure's replays still fit (rt.ReplayFits).
 	failedRun bool
+	// alone: its schedules in parallel processes took the same address
+	// (a server on a fixed port): one worker searches it from then on
+	// (sameAddress).
+	alone bool
 	// maxSteps is the step bound of its schedules after the unperturbed
 	// one (searchBound), set from that one's steps (0 until then).
 	maxSteps int

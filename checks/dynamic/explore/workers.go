@@ -180,6 +180,10 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	stopFile := s.stopFile(t)
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
 		s.mu.Lock()
+		if k > 0 && t.alone {
+			s.mu.Unlock()
+			return
+		}
 		pending := s.opts.Until == nil && s.opts.TestUntil != nil && s.pending(t)
 		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused && !pending
 		failed, step := t.failedRun, t.step
@@ -274,12 +278,26 @@ func (s *search) counted(t *target, r rt.Result) {
 	}
 	t.step = max(t.step, r.Elapsed)
 	t.failedRun = t.failedRun || r.Outcome != "pass"
+	newlyAlone := !t.alone && s.opts.Workers > 1 && sameAddress(r)
+	t.alone = t.alone || newlyAlone
 	s.keepReplayTime(t)
 	s.countPreempts(r)
 	s.mu.Unlock()
 	if u := r.Unordered; u != nil {
 		s.noteOnce(t.name+"|unordered|"+u.Site, unorderedNote(t.name, u))
 	}
+	if newlyAlone {
+		s.note(fmt.Sprintf("%s: searched by one worker process from then on: a schedule failed with %q while %d workers ran it at once (a fixed address, as a server's port, is the process's; go test runs one test at a time)", t.name, addrInUse, s.opts.Workers))
+	}
+}
+
+// addrInUse is the system's message for a bind to an address in use.
+const addrInUse = "address already in use"
+
+// sameAddress: did r fail binding an address another process holds (the
+// same test's schedule in a parallel worker)?
+func sameAddress(r rt.Result) bool {
+	return r.Outcome != "pass" && strings.Contains(r.Message, addrInUse)
 }
 
 // unorderedNote tells a range over a map whose keys hold pointers that
