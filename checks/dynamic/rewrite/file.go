@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 const rtp = rtImportName + "."
@@ -64,21 +65,29 @@ var nameMethods = map[string]bool{
 	"(testing.TB).Name":      true,
 }
 
+// usedBy returns the node whose operand the value of call c is (stack ends
+// at c), past parentheses, and that operand (c or a ParenExpr around it).
+func usedBy(c *ast.CallExpr, stack []ast.Node) (parent, child ast.Node) {
+	child = c
+	for i := len(stack) - 2; i >= 0; i-- {
+		if p, ok := stack[i].(*ast.ParenExpr); ok {
+			child = p
+			continue
+		}
+		return stack[i], child
+	}
+	return nil, child
+}
+
 // compared reports whether the value of call c (stack ends at c) is
 // compared: an operand of == or !=, or a switch's tag.
 func compared(c *ast.CallExpr, stack []ast.Node) bool {
-	var child ast.Node = c
-	for i := len(stack) - 2; i >= 0; i-- {
-		switch p := stack[i].(type) {
-		case *ast.ParenExpr:
-			child = p
-			continue
-		case *ast.BinaryExpr:
-			return p.Op == token.EQL || p.Op == token.NEQ
-		case *ast.SwitchStmt:
-			return p.Tag == child
-		}
-		return false
+	parent, child := usedBy(c, stack)
+	switch p := parent.(type) {
+	case *ast.BinaryExpr:
+		return p.Op == token.EQL || p.Op == token.NEQ
+	case *ast.SwitchStmt:
+		return p.Tag == child
 	}
 	return false
 }
@@ -88,30 +97,18 @@ func compared(c *ast.CallExpr, stack []ast.Node) bool {
 // name cut or searched (a goroutine dump's "created by" of the test's own
 // functions) or joined into a path (golden files), which must be go test's.
 func inspected(info *types.Info, c *ast.CallExpr, stack []ast.Node) bool {
-	var child ast.Node = c
-	for i := len(stack) - 2; i >= 0; i-- {
-		switch p := stack[i].(type) {
-		case *ast.ParenExpr:
-			child = p
-			continue
-		case *ast.CallExpr:
-			if !slices.Contains(p.Args, ast.Expr(child.(ast.Expr))) {
-				return false
-			}
-			sel, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return false
-			}
-			fn, ok := info.Uses[sel.Sel].(*types.Func)
-			if !ok || fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
-				return false
-			}
-			switch fn.Pkg().Path() {
-			case "strings", "path", "path/filepath":
-				return true
-			}
-		}
+	p, child := usedBy(c, stack)
+	call, ok := p.(*ast.CallExpr)
+	if !ok || !slices.Contains(call.Args, child.(ast.Expr)) {
 		return false
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Signature().Recv() != nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "strings", "path", "path/filepath":
+		return true
 	}
 	return false
 }

@@ -597,7 +597,7 @@ func (s *sched) arrived(g *gstate) {
 			s.testDone, s.doneAt = true, s.now
 			endTestJoins(s) // go test waits for no goroutine started now
 			// What the test dropped is collected when its goroutines
-			// next wait for time (idleCollect).
+			// next wait for time (timedCollect).
 			s.idleGC = s.live > 0
 		}
 		if p := g.parent; p != nil && g.parallel {

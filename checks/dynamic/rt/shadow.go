@@ -412,7 +412,6 @@ func (s *sched) giveShadow() {
 	s.conds.clear()
 	s.chans.clear()
 	s.objs.clear()
-	s.objN = 0
 	mapKeys.reset()
 	s.slabs.mutexes.reset()
 	s.slabs.rws.reset()
