@@ -558,6 +558,10 @@ const sequentialHelpers = `
 // the case counts as blocking.
 const genSequentialTimeout = 10 * time.Second
 
+// genStuckFor is how long every goroutine may stay stuck (genStuck) with
+// the same stacks before the running cases count as blocking sooner.
+const genStuckFor = 2 * time.Second
+
 // genRun runs every sequential order of c's calls and fails when one
 // panics or blocks.
 func genRun(t *testing.T, c genCase) {
@@ -569,13 +573,87 @@ func genRun(t *testing.T, c genCase) {
 		defer close(done)
 		_, _, err = genLinearizations(c, "", runtime.NumGoroutine())
 	}()
-	select {
-	case <-done:
-	case <-time.After(genSequentialTimeout):
-		t.Fatalf("blocks when run sequentially")
+	if why := genBlocks(done); why != "" {
+		t.Fatalf("blocks when run sequentially (%s)", why)
 	}
 	if err != nil {
 		t.Fatalf("fails when run sequentially: %v", err)
 	}
+}
+
+// genBlocks waits for done and says why the orders blocked instead:
+// genSequentialTimeout passed, or every goroutine stayed stuck with the
+// same stacks for genStuckFor ("" when done).
+func genBlocks(done chan struct{}) string {
+	timeout := time.NewTimer(genSequentialTimeout)
+	defer timeout.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	last, since := "", time.Now()
+	for {
+		select {
+		case <-done:
+			return ""
+		case <-timeout.C:
+			return "still running after " + genSequentialTimeout.String()
+		case now := <-tick.C:
+			stacks, stuck := genStuck()
+			if !stuck || stacks != last {
+				last, since = stacks, now
+				continue
+			}
+			if now.Sub(since) >= genStuckFor {
+				select {
+				case <-done:
+					return ""
+				default:
+					return "every goroutine waits on another for " + genStuckFor.String()
+				}
+			}
+		}
+	}
+}
+
+// genStuck reports whether every goroutine of the process but the tests
+// waiting in genBlocks waits where only another goroutine can end the
+// wait (a channel operation, a lock, a WaitGroup or Cond; not a select, a
+// sleep, I/O or a system call, which a timer or the outside world can
+// end), with their stacks.
+func genStuck() (string, bool) {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var b strings.Builder
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, ".genBlocks(") {
+			continue
+		}
+		head := g
+		if i := strings.IndexByte(g, '\n'); i >= 0 {
+			head = g[:i]
+		}
+		open, end := strings.IndexByte(head, '['), strings.LastIndexByte(head, ']')
+		if !strings.HasPrefix(head, "goroutine ") || open < 0 || end < open {
+			return "", false
+		}
+		state := head[open+1 : end]
+		if i := strings.IndexByte(state, ','); i >= 0 {
+			state = state[:i] // ", 2 minutes", ", locked to thread"
+		}
+		switch state {
+		case "chan receive", "chan send", "chan receive (nil chan)", "chan send (nil chan)", "select (no cases)",
+			"sync.Mutex.Lock", "sync.RWMutex.Lock", "sync.RWMutex.RLock", "sync.WaitGroup.Wait", "sync.Cond.Wait", "semacquire":
+		default:
+			return "", false
+		}
+		b.WriteString(head[:open] + state + g[len(head):] + "\n")
+	}
+	return b.String(), true
 }
 `

@@ -1,0 +1,3 @@
+module example.com/stuck
+
+go 1.24
