@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
@@ -45,7 +47,7 @@ func (s *search) record(t *target, f *failure, count bool) {
 		case s.opts.TestUntil(makeFinding(f, t.pkg.ImportPath, t.name, "")):
 			t.stats.Met = true
 			// The test's processes still running start no further schedule.
-			_ = os.WriteFile(s.stopFile(t), nil, 0o644)
+			s.stopWorkers(t, 0)
 		default:
 			t.refused = true
 		}
@@ -121,6 +123,27 @@ func (s *search) testMet(t *target) bool {
 // further schedule (rt.Config.StopFile).
 func (s *search) stopFile(t *target) string {
 	return filepath.Join(s.workDir, sanitize(t.pkg.ImportPath)+"-"+sanitize(t.name)+".stop")
+}
+
+// workerStopFile is the stop file of worker k's processes of t: worker
+// 0's is t's own, the others' their own, so that a test searched by one
+// worker from then on (target.alone) stops the others only.
+func (s *search) workerStopFile(t *target, k int) string {
+	if k == 0 {
+		return s.stopFile(t)
+	}
+	return strings.TrimSuffix(s.stopFile(t), ".stop") + "-w" + strconv.Itoa(k) + ".stop"
+}
+
+// stopWorkers tells the processes of t's workers from `from` on to start
+// no further schedule.
+func (s *search) stopWorkers(t *target, from int) {
+	if s.workDir == "" {
+		return
+	}
+	for k := from; k < max(s.opts.Workers, 1); k++ {
+		_ = os.WriteFile(s.workerStopFile(t, k), nil, 0o644)
+	}
 }
 
 // isMet reports whether Options.Until accepted a failure.

@@ -1,8 +1,11 @@
 package explore
 
 import (
+	"os"
+	"strings"
 	"testing"
 
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -23,5 +26,36 @@ func TestSameAddress(t *testing.T) {
 		if got := sameAddress(c.r); got != c.want {
 			t.Errorf("sameAddress(%s %q) = %v, want %v", c.r.Outcome, c.r.Message, got, c.want)
 		}
+	}
+}
+
+// TestSameAddressStopsOthers: once a test is searched by one worker, the
+// other workers' processes still running start no further schedule (their
+// stop files), while worker 0's goes on; each worker reads its own file.
+// Before, they ran the rest of their schedules, each failing to bind.
+func TestSameAddressStopsOthers(t *testing.T) {
+	s := &search{opts: Options{Workers: 3}, workDir: t.TempDir(), failures: map[string]*failure{}, owners: map[string]*target{}}
+	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/redcon"}, name: "TestPubSub", stats: &TestStats{}}
+	exists := func(k int) bool {
+		_, err := os.Stat(s.workerStopFile(tg, k))
+		return err == nil
+	}
+	files := map[string]bool{}
+	for k := 0; k < 3; k++ {
+		files[s.workerStopFile(tg, k)] = true
+	}
+	if len(files) != 3 || s.workerStopFile(tg, 0) != s.stopFile(tg) {
+		t.Fatalf("stop files %v, want three, worker 0's the test's", files)
+	}
+	s.counted(tg, rt.Result{Outcome: "pass"})
+	if exists(0) || exists(1) || exists(2) {
+		t.Fatal("a pass stopped a worker")
+	}
+	s.counted(tg, rt.Result{Outcome: "panic", Message: "panic: listen tcp :12346: bind: address already in use"})
+	if !tg.alone || exists(0) || !exists(1) || !exists(2) {
+		t.Errorf("alone %v, stop files of workers 0, 1, 2: %v %v %v; want alone, 1 and 2 stopped", tg.alone, exists(0), exists(1), exists(2))
+	}
+	if len(s.notes) != 1 || !strings.Contains(s.notes[0], "searched by one worker process from then on") {
+		t.Errorf("notes %q, want the one-worker note", s.notes)
 	}
 }

@@ -5,7 +5,6 @@ package explore
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -177,7 +176,7 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 		hard = s.hardStop
 	}
 	// Options.TestUntil's stop, or a failure's replays' (keepReplayTime).
-	stopFile := s.stopFile(t)
+	stopFile := s.workerStopFile(t, k)
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
 		s.mu.Lock()
 		if k > 0 && t.alone {
@@ -280,6 +279,10 @@ func (s *search) counted(t *target, r rt.Result) {
 	t.failedRun = t.failedRun || r.Outcome != "pass"
 	newlyAlone := !t.alone && s.opts.Workers > 1 && sameAddress(r)
 	t.alone = t.alone || newlyAlone
+	if newlyAlone {
+		// The other workers' processes start no further schedule.
+		s.stopWorkers(t, 1)
+	}
 	s.keepReplayTime(t)
 	s.countPreempts(r)
 	s.mu.Unlock()
@@ -323,7 +326,7 @@ func (s *search) keepReplayTime(t *target) {
 		return
 	}
 	t.replayStop = true
-	_ = os.WriteFile(s.stopFile(t), nil, 0o644)
+	s.stopWorkers(t, 0)
 }
 
 // clock is time.Now; tests replace it.
