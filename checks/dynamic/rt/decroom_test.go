@@ -12,8 +12,14 @@ import (
 // copied as the buffers grow).
 func TestLongScheduleDoesNotAllocate(t *testing.T) {
 	least := uint64(1 << 62)
-	// The Go runtime itself may allocate now and then (a new thread):
-	// the least count over a few fresh processes' first schedules.
+	// The Go runtime itself allocates now and then, more on a loaded
+	// machine: a new thread, and the wait records (sudogs) a goroutine
+	// blocking in a hand-off takes, whose cache each collection drops and
+	// which Ps share unevenly (1 to 21 a run at load 3, all under
+	// sync.runtime_Semacquire). So the buffers are checked directly (their
+	// room is what the schedule began with), and the least count over a
+	// few fresh processes' first schedules is held well below one a
+	// decision.
 	for run := 0; run < 5 && least != 0; run++ {
 		decBuf.d, decBuf.pcs = nil, nil // as in a fresh process
 		var mallocs uint64
@@ -35,10 +41,18 @@ func TestLongScheduleDoesNotAllocate(t *testing.T) {
 		if res.Steps < 16000 {
 			t.Fatalf("%d steps, want 16,000 at least", res.Steps)
 		}
+		if room := decisionRoom(DefaultMaxSteps); cap(decBuf.d) != room || cap(decBuf.pcs) != room {
+			t.Fatalf("run %d: the decision buffers hold %d and %d after the schedule, want the %d they began with (they grew)", run, cap(decBuf.d), cap(decBuf.pcs), room)
+		}
 		t.Logf("run %d: %d allocations", run, mallocs)
 		least = min(least, mallocs)
 	}
-	if least != 0 {
-		t.Errorf("16,000 decisions: %d allocations, want 0", least)
+	if least >= maxRuntimeAllocs {
+		t.Errorf("16,000 decisions: %d allocations, want fewer than %d", least, maxRuntimeAllocs)
 	}
 }
+
+// maxRuntimeAllocs bounds the allocations of the Go runtime's own in a
+// schedule of 16,000 decisions (TestLongScheduleDoesNotAllocate): one a
+// decision, or a buffer's copy as it grows, is far more.
+const maxRuntimeAllocs = 64
