@@ -5,6 +5,7 @@ package rt
 import (
 	"math/rand"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -838,11 +839,17 @@ func (s *sched) next() {
 		pick = fairPick(cands)
 	}
 	if pick == nil {
-		if _, ok := s.strat.(Plain); ok && s.last >= 0 {
+		if _, ok := s.strat.(Plain); ok {
+			pick = s.plainOverdue(all)
+			if pick != nil && !slices.Contains(cands, pick) {
+				pick = nil // held back (heldRun, overlapRun)
+			}
 			// The unperturbed schedule runs the last goroutine on while
 			// it can (Plain.Next), without a look at all the others.
-			if g := s.gs[s.last]; g.set == setReady && int(g.setIdx) < len(cands) && cands[g.setIdx] == g {
-				pick = g
+			if pick == nil && s.last >= 0 {
+				if g := s.gs[s.last]; g.set == setReady && int(g.setIdx) < len(cands) && cands[g.setIdx] == g {
+					pick = g
+				}
 			}
 		}
 	}

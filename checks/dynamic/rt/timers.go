@@ -768,11 +768,40 @@ func (s *sched) countPassed(cands []*gstate, pick *gstate) {
 		}
 		g.passAt = s.steps
 		if g == pick {
-			g.passed = 0
+			g.passed, g.passedOver = 0, false
 		} else {
 			g.passed++
+			if !g.passedOver {
+				g.passedSince, g.passedOver = s.now, true
+			}
 		}
 	}
+}
+
+// timeSlice is how long of the clock the unperturbed schedule passes over
+// a goroutine that can run before it runs it (plainOverdue): the runtime
+// preempts a goroutine that ran 10ms.
+const timeSlice = 10 * time.Millisecond
+
+// plainOverdue is, for the unperturbed schedule, the candidate passed
+// over since longest (gstate.passedSince), when that is more than
+// timeSlice of the clock, or nil. The clock moves while goroutines can
+// run only when it keeps pace with real time (keepPace: a goroutine waits
+// on the outside world) or for a spinner: there Plain's running on the
+// newest goroutine would starve the others as no machine does (the
+// runtime's time slice; a mutex handed to a waiter of 1ms), and a timeout
+// the program set would run out for the tool's order alone (yamux's
+// keepalive behind a stream's writer).
+//
+//go:norace
+func (s *sched) plainOverdue(cands []*gstate) *gstate {
+	var oldest *gstate
+	for _, g := range cands {
+		if g.passedOver && s.now-g.passedSince > timeSlice && (oldest == nil || g.passedSince < oldest.passedSince) {
+			oldest = g
+		}
+	}
+	return oldest
 }
 
 // farNow: does the clock jump now, and may it go further than earlyMax
