@@ -298,9 +298,10 @@ func (s *search) counted(t *target, r rt.Result) {
 const addrInUse = "address already in use"
 
 // sameAddress: did r fail binding an address another process holds (the
-// same test's schedule in a parallel worker)?
+// same test's schedule in a parallel worker), whether its message says so
+// or the program dropped the listen's error (rt.Listen)?
 func sameAddress(r rt.Result) bool {
-	return r.Outcome != "pass" && strings.Contains(r.Message, addrInUse)
+	return r.Outcome != "pass" && (strings.Contains(r.Message, addrInUse) || r.AddrInUse != "")
 }
 
 // unorderedNote tells a range over a map whose keys hold pointers that

@@ -165,6 +165,8 @@ var funcs = map[string]string{
 	"context.WithDeadlineCause": "WithDeadlineCause",
 	// Its function joins the schedule (rt's join.go).
 	"context.AfterFunc": "ContextAfterFunc",
+	// An address in use is told to the driver (another worker's port).
+	"net.Listen": "Listen",
 }
 
 // randFuncs are math/rand's and math/rand/v2's top-level draws: under

@@ -427,6 +427,9 @@ type Result struct {
 	// delay (farNow; a search's, not a replay's): only a data race counts
 	// on such a schedule, and explore only one with an access at a target.
 	Far bool `json:"far,omitempty"`
+	// AddrInUse is the address of a listen (Listen) during the schedule
+	// that failed because the address was in use ("" when none).
+	AddrInUse string `json:"addrInUse,omitempty"`
 	// Unordered is set when a range over a map met keys holding pointers
 	// never stored under control, in the runtime's order (maprange.go):
 	// a failure through it may not replay.
