@@ -137,12 +137,14 @@ type gstate struct {
 	spinMarkStep  int
 	// passed counts the decisions in a row, up to passAt, at which it
 	// could run and another ran (delayed). passedSince is the clock at the
-	// first decision since it last ran at which it could run and another
-	// ran (passedOver: there is one), whether it could run at every
-	// decision since or not (a lock others keep taking).
+	// first decision since it last ran, and since a moment when no
+	// goroutine could run (passedIdle, sched.idleSeq then), at which it
+	// could run and another ran (passedOver: there is one), whether it
+	// could run at every decision since or not (a lock others keep taking).
 	passed      int
 	passAt      int
 	passedSince time.Duration
+	passedIdle  int
 	passedOver  bool
 	// set is the set of parked goroutines it is in (see park), at setIdx.
 	set    uint8

@@ -103,8 +103,10 @@ type sched struct {
 	replayDone int
 	// unordered: ranges that kept the runtime's order (maprange.go).
 	unordered    UnorderedRange
-	addrInUse    string // Result.AddrInUse
 	unorderedPCs [8]uintptr
+	addrInUse    string // Result.AddrInUse
+	// idleSeq counts the decisions at which no goroutine could run.
+	idleSeq int
 	// allocs: the counts of allocations the program read (allocs.go).
 	allocs allocCounts
 	// foreignSeen: a goroutine outside control called into the program
@@ -661,6 +663,7 @@ func (s *sched) next() {
 	}
 	cands, list := s.enabledList()
 	if len(cands) == 0 {
+		s.idleSeq++ // nobody passed over is waiting now (plainOverdue)
 		// A context.AfterFunc function whose context is done joins
 		// first: it is on its way.
 		if s.awaitArmed() {

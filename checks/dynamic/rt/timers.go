@@ -771,8 +771,8 @@ func (s *sched) countPassed(cands []*gstate, pick *gstate) {
 			g.passed, g.passedOver = 0, false
 		} else {
 			g.passed++
-			if !g.passedOver {
-				g.passedSince, g.passedOver = s.now, true
+			if !g.passedOver || g.passedIdle != s.idleSeq {
+				g.passedSince, g.passedIdle, g.passedOver = s.now, s.idleSeq, true
 			}
 		}
 	}
@@ -797,7 +797,7 @@ const timeSlice = 10 * time.Millisecond
 func (s *sched) plainOverdue(cands []*gstate) *gstate {
 	var oldest *gstate
 	for _, g := range cands {
-		if g.passedOver && s.now-g.passedSince > timeSlice && (oldest == nil || g.passedSince < oldest.passedSince) {
+		if g.passedOver && g.passedIdle == s.idleSeq && s.now-g.passedSince > timeSlice && (oldest == nil || g.passedSince < oldest.passedSince) {
 			oldest = g
 		}
 	}
