@@ -333,7 +333,7 @@ type scheduleRun struct {
 func beginSchedule(cfg Config, index int, strat Strategy, replay *Schedule, site string, tb testing.TB, failed func() bool, out *Result) *scheduleRun {
 	s := newSched(cfg, index, strat, replay)
 	s.testSite, s.testFailed = site, failed
-	takeAddrInUse() // an earlier schedule's
+	addrInUse.Store(nil) // an earlier schedule's
 	g0 := startSchedule(s)
 	g0.tb = tb
 	go s.loop()

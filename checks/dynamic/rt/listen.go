@@ -21,13 +21,13 @@ func Listen(network, address string) (net.Listener, error) {
 	return l, err
 }
 
-// addrInUse is the address of the last listen that found it in use, for
-// the Result of the schedule running (cleared as each begins).
+// addrInUse is the address of the last listen of the schedule running
+// that found it in use (nil: none); beginSchedule clears it.
 var addrInUse atomic.Pointer[string]
 
-// takeAddrInUse returns and clears addrInUse ("" when none).
-func takeAddrInUse() string {
-	if p := addrInUse.Swap(nil); p != nil {
+// lastAddrInUse is addrInUse's address, "" when none.
+func lastAddrInUse() string {
+	if p := addrInUse.Load(); p != nil {
 		return *p
 	}
 	return ""

@@ -104,7 +104,6 @@ type sched struct {
 	// unordered: ranges that kept the runtime's order (maprange.go).
 	unordered    UnorderedRange
 	unorderedPCs [8]uintptr
-	addrInUse    string // Result.AddrInUse
 	// idleSeq counts the decisions at which no goroutine could run.
 	idleSeq int
 	// allocs: the counts of allocations the program read (allocs.go).
@@ -921,15 +920,12 @@ func (s *sched) sendAndWait(g *gstate, mode uint8) {
 //
 //go:norace
 func (s *sched) result() Result {
-	if a := takeAddrInUse(); a != "" {
-		s.addrInUse = a
-	}
 	for ; s.sited < len(s.decisions); s.sited++ {
 		s.sitedDecision(s.sited)
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Choices: s.choices, AddrInUse: s.addrInUse,
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Choices: s.choices, AddrInUse: lastAddrInUse(),
 		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts()}
 	if s.foreignSeen {
 		r.Choices++ // goroutines outside control: the OS's timing
