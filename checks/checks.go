@@ -466,7 +466,9 @@ type PlainGo struct {
 	Failure  string `json:"failure,omitempty"`
 	NotRun   string `json:"notRun,omitempty"`
 	// LeavesSame says that a run exited 0 but left the goroutines of a
-	// leak finding behind (plain go test does not report that).
+	// leak finding behind (plain go test does not report that), or those
+	// of a finding that failed its test after it returned (plain go
+	// test's process ends first).
 	LeavesSame bool `json:"leavesSame,omitempty"`
 }
 

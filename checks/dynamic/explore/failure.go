@@ -43,6 +43,7 @@ type failure struct {
 	early      int                 // early clock jumps before it, kept (rt.Result.Early)
 	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
 	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
+	late       bool                // it failed only after it returned (rt.Result.AfterReturn)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// allocReads and allocCounts: the counts of allocations its schedule
 	// read (rt.Result.AllocReads, AllocCounts).
@@ -287,6 +288,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		moves:      r.EarlyMoves,
 		subtest:    r.Subtest,
 		leftBehind: r.LeftBehind,
+		late:       r.AfterReturn,
 
 		allocReads:  r.AllocReads,
 		allocCounts: r.AllocCounts,

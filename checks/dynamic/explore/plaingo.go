@@ -132,7 +132,7 @@ func (s *search) stressPlain(ctx context.Context, t *target, bin string, fs []*f
 	if per > 0 {
 		n = int(min(max(window/per, stressMin), stressMax))
 	}
-	r, err := s.plainExec(ctx, t, bin, 2*window+t.plainCost(), n, true)
+	r, err := s.plainExec(ctx, t, bin, stressTimeout(window, n, t.virtual, t.plainCost()), n, true)
 	if err != nil {
 		return // no word from it: the failure stays the tool's suspect
 	}
@@ -148,9 +148,21 @@ func (s *search) stressPlain(ctx context.Context, t *target, bin string, fs []*f
 	}
 }
 
+// stressTimeout is the timeout of a stress run of n runs of a test whose
+// sleeps and timers take virtual, one run of which costs cost: twice the
+// window, or twice the n runs' waits when longer (at stressMin, a test
+// that waits 100 ms runs 10 s: watermill's was killed at 6.3 s and told
+// as a failed run), and one run's cost.
+func stressTimeout(window time.Duration, n int, virtual, cost time.Duration) time.Duration {
+	return 2*max(window, time.Duration(n)*virtual) + cost
+}
+
 // stressable: is f a failure a stress run of plain go test can show
 // (stressPlain)?
 func stressable(f *failure) bool {
+	if f.late {
+		return false // its process ends before it
+	}
 	switch f.kind {
 	case checks.TestFailure, checks.Panic:
 		return true
@@ -358,32 +370,13 @@ var entrySiteInRE = regexp.MustCompile(`(\S+\.go:\d+): `)
 func sameAsPlain(f *failure, r plainRun, dir string) bool {
 	switch {
 	case f.kind == checks.Leak:
-		if len(f.goroutines) == 0 || len(r.left) == 0 {
-			return false
-		}
-		var funcs sourceFuncs
-		running := f.isRunningLeak() && someRunning(f)
-		for _, g := range f.goroutines {
-			if running && !leakRunning(f, g) {
-				// A loop left running ran on under the virtual clock to
-				// timers plain go test's real clock had not reached (a
-				// rotation due at the next half hour): what it started
-				// meanwhile and left blocked is its doing, not another
-				// goroutine the test left.
-				continue
-			}
-			found := false
-			for _, p := range r.left {
-				if sameGoroutine(g, p, &funcs) {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return false
-			}
-		}
-		return true
+		return leavesSame(f, r)
+	case f.kind == checks.TestFailure && f.late:
+		// Failed after the test returned, by a goroutine it left: plain
+		// go test's process ends first, so it is the same when plain go
+		// test leaves the goroutines the failure left (the one that
+		// failed it may have ended since).
+		return leavesSame(f, r)
 	case f.kind == checks.TestFailure:
 		if !r.failed || r.crash != nil || r.timedOut {
 			return false
@@ -422,6 +415,37 @@ func sameAsPlain(f *failure, r plainRun, dir string) bool {
 		return normalizeMessage(f.message) == normalizeMessage(r.crash.message)
 	}
 	return false
+}
+
+// leavesSame: did plain run r leave behind every goroutine f (a leak, or
+// a failure after the test returned) names?
+func leavesSame(f *failure, r plainRun) bool {
+	if len(f.goroutines) == 0 || len(r.left) == 0 {
+		return false
+	}
+	var funcs sourceFuncs
+	running := f.isRunningLeak() && someRunning(f)
+	for _, g := range f.goroutines {
+		if running && !leakRunning(f, g) {
+			// A loop left running ran on under the virtual clock to
+			// timers plain go test's real clock had not reached (a
+			// rotation due at the next half hour): what it started
+			// meanwhile and left blocked is its doing, not another
+			// goroutine the test left.
+			continue
+		}
+		found := false
+		for _, p := range r.left {
+			if sameGoroutine(g, p, &funcs) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // someRunning: does running leak f say one of its goroutines runs?
@@ -857,7 +881,7 @@ func (o *plainOutcome) label(f *failure, dir string) *checks.PlainGo {
 		}
 		p.Runs++
 		same := sameAsPlain(f, r, dir)
-		leftOnly := same && f.kind == checks.Leak && !failsOnGoroutines(r)
+		leftOnly := same && (f.kind == checks.Leak && !failsOnGoroutines(r) || f.late)
 		switch {
 		case same && r.exitCode != 0 && !leftOnly:
 			if p.Failed == 0 {
@@ -867,7 +891,7 @@ func (o *plainOutcome) label(f *failure, dir string) *checks.PlainGo {
 		case r.exitCode != 0 && p.Failed == 0 && p.ExitCode == 0:
 			p.ExitCode, p.Failure = r.exitCode, r.failureLine(dir)
 		}
-		if same && f.kind == checks.Leak {
+		if same && (f.kind == checks.Leak || f.late) {
 			p.LeavesSame = true
 		}
 	}

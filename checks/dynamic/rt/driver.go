@@ -415,6 +415,15 @@ func (r *scheduleRun) finish(p any) {
 	}
 	if res.Outcome == "pass" && res.Inconclusive == "" && (f || r.failed()) {
 		res.Outcome, res.Message, res.Site = "test-failure", "test failed", r.s.testSite
+		if !f {
+			// Failed only after it returned, by a goroutine it left,
+			// through a testing.TB Late never sees (testify's
+			// assertions take one): go test panics then ("Fail in
+			// goroutine after TestX has completed") if its process
+			// still runs.
+			res.AfterReturn = true
+			res.Message = AfterReturnMessage
+		}
 		res.Subtest = r.s.failedSub()
 		if r.s.groupSite != "" {
 			res.Site = r.s.groupSite
@@ -431,9 +440,12 @@ func (r *scheduleRun) finish(p any) {
 // EarlyFailPrefix that of a test that failed after an early timer,
 // SettleFailPrefix that of a callback failing after the test (settleAfterFuncs).
 const (
-	SkippedPrefix    = "skipped: "
-	EarlyFailPrefix  = "timeout: "
-	SettleFailPrefix = "after the test: "
+	// AfterReturnMessage is Result.Message of a test that failed only
+	// after it returned (Result.AfterReturn).
+	AfterReturnMessage = "test failed after it returned, by a goroutine it left"
+	SkippedPrefix      = "skipped: "
+	EarlyFailPrefix    = "timeout: "
+	SettleFailPrefix   = "after the test: "
 )
 
 // runCleanups runs the cleanups g's test registered through Cleanup, last

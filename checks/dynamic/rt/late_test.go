@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -31,8 +32,8 @@ func TestLateFailure(t *testing.T) {
 		switch {
 		case r.Outcome == "panic":
 			late++
-			if r.Message != "panic: Fail in goroutine after TestMine has completed" || !strings.HasSuffix(r.Site, "late_test.go:14") {
-				t.Errorf("late failure %q at %s, want the testing package's message at late_test.go:14", r.Message, r.Site)
+			if r.Message != "panic: Fail in goroutine after TestMine has completed" || !strings.HasSuffix(r.Site, "late_test.go:15") {
+				t.Errorf("late failure %q at %s, want the testing package's message at late_test.go:15", r.Message, r.Site)
 			}
 		default:
 			t.Fatalf("schedule %d: %s %q at %s", i, r.Outcome, r.Message, r.Site)
@@ -69,4 +70,26 @@ func TestLateFailure(t *testing.T) {
 			t.Errorf("late log: %s %q", r.Outcome, r.Message)
 		}
 	})
+}
+
+// TestFailsAfterReturn: a goroutine the test left fails it through a
+// testing.TB (not rewritten to Late) after the test returned: a
+// test-failure marked AfterReturn, with what it left; one that fails it
+// before it returns is not so marked.
+func TestFailsAfterReturn(t *testing.T) {
+	if os.Getenv("RT_MAIN_CHILD") != "" {
+		t.Skip()
+	}
+	rs, out, _ := runMain(t, Config{Test: "TestFailsAfterReturn", Schedules: 1, Seed: 1, StepTimeout: 10 * time.Second})
+	if len(rs) != 1 {
+		t.Fatalf("%d results, want 1\n%s", len(rs), out)
+	}
+	r := rs[0]
+	if r.Outcome != "test-failure" || !r.AfterReturn || r.Message != AfterReturnMessage || !strings.HasPrefix(r.LeftBehind, LeakBlocked) {
+		t.Errorf("got %s %q (after return %v, left %q), want a test-failure after return with its blocked goroutine left", r.Outcome, r.Message, r.AfterReturn, r.LeftBehind)
+	}
+	rs, out, _ = runMain(t, Config{Test: "TestFailsBeforeReturn", Schedules: 1, Seed: 1, StepTimeout: 10 * time.Second})
+	if len(rs) != 1 || rs[0].Outcome != "test-failure" || rs[0].AfterReturn || rs[0].Message != "test failed" {
+		t.Errorf("a failure before the test returned: %+v\n%s", rs, out)
+	}
 }

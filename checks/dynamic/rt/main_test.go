@@ -61,6 +61,28 @@ func TestMainChild(t *testing.T) {
 		"TestDaemonOutside":  daemonOutside,
 		"TestClockCacheFail": clockCacheFail,
 		"TestClockPace":      clockPace,
+		"TestFailsAfterReturn": func(t *testing.T) {
+			// watermill's TestRouter_wait_for_handlers_before_shutdown:
+			// a handler that never returns, and a Close that gives up
+			// on it after its timeout and fails the test through a
+			// testing.TB (testify's assert.NoError), long after the
+			// test returned.
+			Go(func() { Recv(make(chan int)) })
+			Go(func() {
+				Sleep(30 * time.Second)
+				var tb testing.TB = t
+				tb.Errorf("router close timeout")
+			})
+		},
+		"TestFailsBeforeReturn": func(t *testing.T) {
+			done := make(chan int)
+			Go(func() {
+				var tb testing.TB = t
+				tb.Errorf("failed in time")
+				Send(done, 1)
+			})
+			Recv(done)
+		},
 		"TestTimeoutFailsLate": func(t *testing.T) {
 			// A worker with its own timeout fails the test after the
 			// test returned (gocron's StopLongRunningJobs).

@@ -406,6 +406,12 @@ type Result struct {
 	// (a message starting LeakBlocked or LeakRunning), its goroutines in
 	// Goroutines: what followed from the failure, not a finding of its own.
 	LeftBehind string `json:"leftBehind,omitempty"`
+	// AfterReturn is set, for a test-failure, when the test failed only
+	// after it returned: a goroutine it left failed it (through a
+	// testing.TB, as testify's assertions do) while the scheduler ran the
+	// goroutines it left. Plain go test cannot see it when its process
+	// ends first.
+	AfterReturn bool `json:"afterReturn,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`
 	// Virtual is how far the virtual clock moved until the test returned

@@ -1,0 +1,3 @@
+module afterreturn
+
+go 1.25
