@@ -509,3 +509,33 @@ func TestGroupRacesOnePairOfFunctions(t *testing.T) {
 		}
 	}
 }
+
+// A test that a goroutine it left fails after it returned, and the leak of
+// what it left on other schedules (watermill's
+// TestRouter_wait_for_handlers_before_shutdown: 828 and 2 of 830
+// schedules, the leak after an early clock jump), are one cause, told by
+// the member that needs no early jump; a test failed in time beside the
+// same goroutines is not.
+func TestGroupAfterReturnWithItsLeak(t *testing.T) {
+	late := stuck(checks.TestFailure, "TestClose", "/m/router.go:608", "/m/router_test.go:1250")
+	late.Message = "TestClose: " + rt.AfterReturnMessage + ": router_test.go:1266: router close timeout (what it left behind: …)"
+	inTime := stuck(checks.TestFailure, "TestOther", "/m/router.go:608", "/m/router_test.go:1250")
+	inTime.Message = "TestOther: test failed: router_test.go:90: want 2"
+	leak := stuck(checks.Leak, "TestClose", "/m/router.go:608", "/m/router_test.go:1250")
+	leak.EarlyTimers = &checks.EarlyTimers{Jumps: 1, Searched: true}
+	fs := []checks.Finding{late, leak, inTime}
+	out := Group(fs)
+	if len(out) != 2 || len(out[0].SameCause) != 1 {
+		for _, f := range out {
+			t.Logf("%s %s %d more", f.Test, f.Kind, len(f.SameCause))
+		}
+		t.Fatalf("got %d findings, want 2: the failure after return with its leak, and the other test's", len(out))
+	}
+	if out[0].Kind != checks.TestFailure {
+		t.Errorf("the cause is told by its %s, which needs an early clock jump; want the failure after return, which does not", out[0].Kind)
+	}
+	fs[0].EarlyTimers, fs[1].EarlyTimers = fs[1].EarlyTimers, nil
+	if out := Group(fs); out[0].Kind != checks.Leak {
+		t.Errorf("the cause is told by its %s, which needs an early clock jump; want the leak, which does not", out[0].Kind)
+	}
+}
