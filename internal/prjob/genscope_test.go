@@ -286,3 +286,22 @@ func TestGenRaceOnChangedLine(t *testing.T) {
 		t.Errorf("related %+v, want the read at line 40", f.Related)
 	}
 }
+
+// TestCandidateInChangedFunc: a candidate (an opt-in rule's finding) on an
+// unchanged line of a changed function is the change's to confirm (a pull
+// request that deletes a lock leaves the access it guarded as it was); one
+// outside the changed functions is not. Fails without inChangedFunc (the
+// end-to-end TestPRGenOwnedCandidate, behind -tags heavy, checks it too).
+func TestCandidateInChangedFunc(t *testing.T) {
+	r := genScopeJob()
+	r.opts.Scope = ScopeChanged
+	at := func(line int) *checks.Finding {
+		return &checks.Finding{Rule: "IL1008", Evidence: checks.Static, Pos: checks.Position{File: "p/c.go", Line: line}}
+	}
+	if r.inScope(at(17)) || !r.inChangedFunc(at(17)) {
+		t.Errorf("p/c.go:17 (an unchanged line of the changed (*Cache).Get): in scope %v, in a changed function %v; want false, true", r.inScope(at(17)), r.inChangedFunc(at(17)))
+	}
+	if r.inChangedFunc(at(40)) {
+		t.Error("p/c.go:40 (no changed function) is in a changed function")
+	}
+}

@@ -1,3 +1,5 @@
+//go:build heavy
+
 package e2e
 
 import (
@@ -139,7 +141,13 @@ func TestDo(t *testing.T) {
 // The mirror's candidate (gate.Name, through Door) stays unconfirmed, in
 // the summary. Fails without the owners (gen has no target: "no changed
 // type claims thread safety"), and without the changed function's scope
-// (the read is no candidate at all).
+// (the read is no candidate at all). Behind -tags heavy (scripts/heavy.sh)
+// for its time (55-63 s of the default run): by default, gen's
+// TestOwnersReachSides fails without the owners, prjob's
+// TestCandidateInChangedFunc without the changed function's scope (of a
+// candidate; TestGenScope's of a generated finding), prjob's genauto tests without
+// gen's automatic share, and TestPRGenAccessPairs without pr's
+// confirmation of a candidate by a generated test.
 func TestPRGenOwnedCandidate(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
