@@ -173,7 +173,7 @@ func stressable(f *failure) bool {
 }
 
 // plainOnce runs t once in its plain test binary, under the wrapper that
-// lists what it left behind. A run the wrapper saw fail is run again as go
+// lists what it left behind. A run the wrapper saw fail (not hang) is run again as go
 // test runs it (-run of the test itself, no wrapper), and that run's
 // verdict is plain go test's: a test that reads its own name ("TestX"
 // under go test, "TestInterleavePlain/plain/TestX" under the wrapper) may
@@ -181,7 +181,9 @@ func stressable(f *failure) bool {
 // dump by the name).
 func (s *search) plainOnce(ctx context.Context, t *target, bin string, timeout time.Duration) (plainRun, error) {
 	r, err := s.plainExec(ctx, t, bin, timeout, 0, false)
-	if err != nil || !r.failed {
+	if err != nil || !r.failed || r.timedOut || r.deadlocked {
+		// A run that hung hangs as go test runs it too: not again for
+		// another timeout (10 s and more) to say so.
 		return r, err
 	}
 	d, err := s.plainExec(ctx, t, bin, timeout, 0, true)
