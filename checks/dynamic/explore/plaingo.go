@@ -173,8 +173,8 @@ func stressable(f *failure) bool {
 }
 
 // plainOnce runs t once in its plain test binary, under the wrapper that
-// lists what it left behind. A run the wrapper saw fail (not hang) is run again as go
-// test runs it (-run of the test itself, no wrapper), and that run's
+// lists what it left behind. A run the wrapper saw fail (not hang) is run
+// again as go test runs it (-run of the test itself, no wrapper), and that run's
 // verdict is plain go test's: a test that reads its own name ("TestX"
 // under go test, "TestInterleavePlain/plain/TestX" under the wrapper) may
 // fail under the wrapper only (otter's tests find their goroutines in a
