@@ -305,3 +305,25 @@ func TestRoundsEnd(t *testing.T) {
 		t.Errorf("failures needing more than the cut leaves: rounds end at %v, want 30s", got.Sub(t0))
 	}
 }
+
+// TestSearchReserveSlowTestAmongMany: among several tests with no failure
+// yet, one whose schedule takes more than half of what is left (pond's
+// TestPoolSubmitWhileStoppingHasNoRace, 25 s unperturbed) is not kept for:
+// the batches get the rest ("searching 64 tests in batches for 0s" with
+// 34 s left before). Searched alone, its replay is still kept for.
+func TestSearchReserveSlowTestAmongMany(t *testing.T) {
+	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	s.deadline = time.Now().Add(34 * time.Second)
+	slow := &target{name: "TestSlow", cost: 25 * time.Second, stats: &TestStats{}}
+	fast := &target{name: "TestFast", cost: 100 * time.Millisecond, stats: &TestStats{}}
+	if got := s.searchReserve(slow, fast); got >= 10*time.Second {
+		t.Errorf("searchReserve of a slow and a fast test with 34 s left = %v, want the fast test's replay, not the slow one's 25 s", got)
+	}
+	if got := s.searchReserve(slow); got < slow.cost {
+		t.Errorf("searchReserve of the slow test alone = %v, want at least its cost %v", got, slow.cost)
+	}
+	s.deadline = time.Now().Add(5 * time.Minute)
+	if got := s.searchReserve(slow, fast); got < slow.cost {
+		t.Errorf("searchReserve with 5 min left = %v, want at least the slow test's cost %v", got, slow.cost)
+	}
+}
