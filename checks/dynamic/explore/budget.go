@@ -4,6 +4,7 @@ package explore
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -353,18 +354,18 @@ func (s *search) searchReserve(ts ...*target) time.Duration {
 	if len(costs) == 0 {
 		return r
 	}
-	c := slices.Max(costs)
+	fits := time.Duration(math.MaxInt64)
 	if len(costs) > 1 && !s.deadline.IsZero() {
 		// Of several tests, one whose schedule takes more than half of
 		// what is left cannot fail late and replay too; kept for, it
 		// left the others no time (pond's 25 s unperturbed schedule:
 		// "searching 64 tests in batches for 0s" with 34 s left).
-		fits := (time.Until(s.deadline) - r) / 2
-		c = 0
-		for _, d := range costs {
-			if d <= fits {
-				c = max(c, d)
-			}
+		fits = (time.Until(s.deadline) - r) / 2
+	}
+	var c time.Duration
+	for _, d := range costs {
+		if d <= fits {
+			c = max(c, d)
 		}
 	}
 	return r + c + max(processStartup, s.fresh.recent())

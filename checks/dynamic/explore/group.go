@@ -93,42 +93,45 @@ func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 		if k, ok := funcPair(f); ok {
 			keys = append(keys, prefix+"funcs|"+k)
 		}
-	case checks.Deadlock, checks.Leak, checks.TestFailure:
-		if f.Kind == checks.TestFailure {
+	case checks.Deadlock, checks.Leak:
+		keys = append(keys, stuckKeys(prefix, f, f.Kind)...)
+	case checks.TestFailure:
+		if w := window(f.Interleaving); w != "" {
+			keys = append(keys, prefix+"window|"+w)
+		}
+		if strings.Contains(f.Message, rt.AfterReturnMessage) {
 			// A test failed after it returned by a goroutine it left
 			// is one cause with the leak of what it left.
-			if w := window(f.Interleaving); w != "" {
-				keys = append(keys, prefix+"window|"+w)
-			}
-			if !strings.Contains(f.Message, rt.AfterReturnMessage) {
-				break
-			}
-		}
-		if runningLeak(*f) {
-			// A goroutine still running is caught at whichever line of
-			// its loop it had reached (a package's cron: its sleep, its
-			// lock, its unlock; a callee): the function that started the
-			// loop is the cause (sameRunningLeak).
-			if loops := runningLoops(*f); len(loops) > 0 {
-				keys = append(keys, prefix+"running|"+strings.Join(loops, " "))
-			}
-			break
-		}
-		var stuck []string
-		for _, g := range f.Goroutines {
-			if file, _, ok := cutSite(g.Site); ok && !strings.HasSuffix(file, "_test.go") {
-				stuck = append(stuck, g.Site)
-			}
-		}
-		if len(stuck) > 0 {
-			kind := f.Kind
-			if kind == checks.TestFailure {
-				kind = checks.Leak
-			}
-			keys = append(keys, fmt.Sprintf("%sstuck|%s|%s", prefix, kind, strings.Join(sortedUnique(stuck), " ")))
+			keys = append(keys, stuckKeys(prefix, f, checks.Leak)...)
 		}
 	}
 	return keys
+}
+
+// stuckKeys keys the goroutines f left stuck, as a deadlock or leak (kind)
+// of them: a goroutine still running by the loop it is in, blocked ones
+// by their sites outside the tests.
+func stuckKeys(prefix string, f *checks.Finding, kind checks.FailureKind) []string {
+	if runningLeak(*f) {
+		// A goroutine still running is caught at whichever line of
+		// its loop it had reached (a package's cron: its sleep, its
+		// lock, its unlock; a callee): the function that started the
+		// loop is the cause (sameRunningLeak).
+		if loops := runningLoops(*f); len(loops) > 0 {
+			return []string{prefix + "running|" + strings.Join(loops, " ")}
+		}
+		return nil
+	}
+	var stuck []string
+	for _, g := range f.Goroutines {
+		if file, _, ok := cutSite(g.Site); ok && !strings.HasSuffix(file, "_test.go") {
+			stuck = append(stuck, g.Site)
+		}
+	}
+	if len(stuck) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%sstuck|%s|%s", prefix, kind, strings.Join(sortedUnique(stuck), " "))}
 }
 
 // funcPair keys a two-goroutine race by the functions of its two

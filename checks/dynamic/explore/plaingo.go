@@ -371,13 +371,11 @@ var entrySiteInRE = regexp.MustCompile(`(\S+\.go:\d+): `)
 // where plain go test timed out.
 func sameAsPlain(f *failure, r plainRun, dir string) bool {
 	switch {
-	case f.kind == checks.Leak:
-		return leavesSame(f, r)
-	case f.kind == checks.TestFailure && f.late:
-		// Failed after the test returned, by a goroutine it left: plain
-		// go test's process ends first, so it is the same when plain go
-		// test leaves the goroutines the failure left (the one that
-		// failed it may have ended since).
+	case f.kind == checks.Leak || f.kind == checks.TestFailure && f.late:
+		// A failure after the test returned, by a goroutine it left:
+		// plain go test's process ends first, so it is the same when
+		// plain go test leaves the goroutines the failure left (the one
+		// that failed it may have ended since), as for a leak.
 		return leavesSame(f, r)
 	case f.kind == checks.TestFailure:
 		if !r.failed || r.crash != nil || r.timedOut {

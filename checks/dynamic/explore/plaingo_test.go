@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
@@ -364,5 +365,48 @@ func TestSiblingNoteSaysPlain(t *testing.T) {
 		if !strings.HasPrefix(s.notes[0], "TestB: not reported, most likely the tool's doing") || !strings.Contains(s.notes[0], c.want) {
 			t.Errorf("note %q, want it to say %q", s.notes[0], c.want)
 		}
+	}
+}
+
+// TestStressTimeoutCoversWaits: a stress run of stressMin runs of a test
+// that waits 100 ms gets time for them, not only twice the window.
+func TestStressTimeoutCoversWaits(t *testing.T) {
+	if got := stressTimeout(3*time.Second, stressMin, 100*time.Millisecond, 300*time.Millisecond); got < time.Duration(stressMin)*100*time.Millisecond {
+		t.Errorf("stress timeout %v for %d runs of 100 ms", got, stressMin)
+	}
+	if got := stressTimeout(3*time.Second, 1000, 0, 300*time.Millisecond); got != 6300*time.Millisecond {
+		t.Errorf("stress timeout %v for a test that does not wait, want twice the window and a run", got)
+	}
+}
+
+// TestPlainHangRunsOnce: a plain go test run that hangs (killed at its
+// timeout) is not run again as go test runs it, which would hang for
+// another timeout (10 s and more a deadlock's plain check: e2e
+// TestPRGenOnBase's generated deadlock took 18.8 s of its search, now 8.8 s).
+// A run that fails is (plainOnce).
+func TestPlainHangRunsOnce(t *testing.T) {
+	s, tg, dir := newFakeSearch(t, "TestHangs", fakeBudget, 1)
+	count := filepath.Join(dir, "runs")
+	bin := filepath.Join(dir, "plain.test")
+	script := "#!/bin/sh\necho run >> " + count + "\ncase \"$" + plainTestEnv + " $*\" in *Fails*) echo '--- FAIL: TestFails (0.00s)'; exit 1;; esac\nexec sleep 30\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runs := func() int {
+		b, _ := os.ReadFile(count)
+		os.Remove(count)
+		return strings.Count(string(b), "run")
+	}
+	r, err := s.plainOnce(context.Background(), tg, bin, time.Second)
+	if err != nil || !r.timedOut {
+		t.Fatalf("run %+v, %v; want it timed out", r, err)
+	}
+	if n := runs(); n != 1 {
+		t.Errorf("a plain run that hung ran %d times, want once", n)
+	}
+	tg.name = "TestFails"
+	r, _ = s.plainOnce(context.Background(), tg, bin, 5*time.Second)
+	if n := runs(); !r.failed || n != 2 {
+		t.Errorf("a plain run that failed: failed %v, ran %d times, want twice (again as go test runs it)", r.failed, n)
 	}
 }
