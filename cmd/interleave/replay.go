@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -33,7 +34,7 @@ type replayOptions struct {
 	file     string
 	token    string // -s: the schedule itself; "-" reads it from standard input
 	watchdog time.Duration
-	tries    int // fresh runs at most, stopping at the first that reproduces
+	tries    int // fresh runs at most, stopping at the first that reproduces; 0: by the schedule (replayTries)
 }
 
 // replayStdin is where `replay -s -` reads the token (tests replace it).
@@ -47,7 +48,7 @@ const exitDiverged = 3
 func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int, ok bool) {
 	fs := newFlagSet(env, commands["replay"])
 	fs.DurationVar(&opts.watchdog, "watchdog", explore.DefaultStepTimeout, "Call the run hung when a goroutine runs this `long` without reaching a scheduling point")
-	fs.IntVar(&opts.tries, "tries", 1, "Run the schedule in up to `n` fresh processes, stopping at the first that reproduces the failure (for one that reproduced on some replays only)")
+	fs.IntVar(&opts.tries, "tries", 0, fmt.Sprintf("Run the schedule in up to `n` fresh processes, stopping at the first that reproduces the failure (default 1, or %d when something besides the schedule decides whether it happens: a data race, earlier runs of its process, goroutines outside control)", explore.UndecidedTries))
 	fs.StringVar(&opts.token, "s", "", "Replay the schedule `token` (from a review comment) instead of a file; - reads it from standard input")
 	if code, ok := parseFlags(fs, args); !ok {
 		return opts, code, false
@@ -57,7 +58,9 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 		fs.Usage()
 		return opts, exitError, false
 	}
-	if opts.tries < 1 {
+	triesSet := false
+	fs.Visit(func(f *flag.Flag) { triesSet = triesSet || f.Name == "tries" })
+	if triesSet && opts.tries < 1 {
 		fmt.Fprintf(env.stderr, "interleave replay: -tries must be at least 1, got %d\n", opts.tries)
 		fs.Usage()
 		return opts, exitError, false
@@ -82,15 +85,30 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 	return opts, 0, true
 }
 
+// replayTries is the fresh runs a replay gets: tries when the flag set
+// it, else 1, or explore.UndecidedTries when something besides the
+// schedule decides its failure (undecided says what).
+func replayTries(sched *rt.Schedule, tries int) (undecided string, n int) {
+	undecided = explore.Undecided(sched)
+	switch {
+	case tries > 0:
+		return undecided, tries
+	case undecided != "":
+		return undecided, explore.UndecidedTries
+	}
+	return "", 1
+}
+
 // runReplay replays the schedule: exit 1 when the failure happens again, 0
 // when the run follows the schedule to its end and passes, 3 when it fails
 // another way or leaves the schedule, 2 when it cannot run.
 func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
-	ropts := explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog, Tries: opts.tries, Stage: func(ev explore.StageEvent) {
+	ropts := explore.ReplayOptions{Dir: env.dir, StepTimeout: opts.watchdog, Stage: func(ev explore.StageEvent) {
 		fmt.Fprintln(env.stderr, "interleave replay: "+prjob.StageLine(ev))
 	}}
 	var res *explore.ReplayResult
 	var err error
+	undecided := "" // what besides the schedule decides its failure
 	if opts.token != "" {
 		tok := opts.token
 		if tok == "-" {
@@ -106,8 +124,12 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 			fmt.Fprintln(env.stderr, "interleave replay:", derr)
 			return exitError
 		}
+		undecided, ropts.Tries = replayTries(sched, opts.tries)
 		res, err = explore.ReplaySchedule(ctx, sched, "", ropts)
 	} else {
+		if sched, rerr := explore.ReadSchedule(opts.file); rerr == nil {
+			undecided, ropts.Tries = replayTries(sched, opts.tries)
+		} // else Replay says why it cannot read it
 		res, err = explore.Replay(ctx, opts.file, ropts)
 	}
 	if err != nil {
@@ -139,9 +161,12 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 	if len(s.Prior) > 0 {
 		fmt.Fprintln(env.stdout, earlierLine(s, res.Earlier))
 	}
-	if opts.tries > 1 {
+	if ropts.Tries > 1 {
+		if opts.tries == 0 {
+			fmt.Fprintf(env.stdout, "up to %d fresh runs, as %s\n", ropts.Tries, undecided)
+		}
 		if res.Outcome == explore.Reproduced {
-			fmt.Fprintf(env.stdout, "reproduced on try %d of at most %d\n", res.Try, opts.tries)
+			fmt.Fprintf(env.stdout, "reproduced on try %d of at most %d\n", res.Try, ropts.Tries)
 		} else {
 			fmt.Fprintf(env.stdout, "not reproduced on any of %d tries; the last one:\n", res.Try)
 		}
@@ -171,8 +196,14 @@ func runReplay(ctx context.Context, env *cliEnv, opts replayOptions) int {
 		return exitDiverged
 	case res.Outcome == explore.Passed && res.Diverged == "":
 		fmt.Fprintln(env.stdout, "PASS: the failure did not happen again")
-		if len(s.Decisions) > 0 {
+		switch {
+		case len(s.Decisions) == 0:
+		case undecided == "":
 			fmt.Fprintln(env.stdout, "the run followed the schedule to its end, so the code no longer fails this way")
+		case res.Try > 1:
+			fmt.Fprintf(env.stdout, "each of the %d runs followed the schedule to its end, so the code most likely no longer fails this way\n", res.Try)
+		default:
+			fmt.Fprintf(env.stdout, "the run followed the schedule to its end, but %s: one pass does not rule the failure out (-tries %d runs it again)\n", undecided, explore.UndecidedTries)
 		}
 		return exitOK
 	case res.Outcome == explore.Passed:

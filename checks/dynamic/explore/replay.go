@@ -145,6 +145,37 @@ func ReplaySchedule(ctx context.Context, sched *rt.Schedule, path string, opts R
 	return r.runTries(ctx, sched, path, opts.Tries)
 }
 
+// UndecidedTries is how many fresh runs a replay of a schedule whose
+// failure something besides its decisions decides (Undecided) gets when
+// its caller asks for none in particular: one that reproduces three
+// runs in five is then missed about once in a hundred replays.
+const UndecidedTries = 5
+
+// Undecided says what, besides its decisions, decides whether the
+// schedule's failure happens again, or "" when nothing does (a replay
+// that follows it to its end is the recorded run): for a data race, what
+// the race detector still remembers of the earlier access (a few accesses
+// per word, the older ones dropped); the state and the leftover goroutines
+// of the earlier runs of its process; goroutines outside control whose
+// real time moved the clock. openfga/go-sdk v0.6.0's telemetry race,
+// after an earlier run of its process, reproduced on 3 of 5 replays.
+func Undecided(s *rt.Schedule) string {
+	var why []string
+	if s.Failure != nil && s.Failure.Kind == string(checks.DataRace) {
+		why = append(why, "the race detector reports a race only while it still remembers the earlier access, which no schedule fixes")
+	}
+	if len(s.Prior) > 0 {
+		why = append(why, "it runs after earlier schedules of its process, whose leftover goroutines run in real time")
+	}
+	for _, d := range s.Decisions {
+		if d.Clock != 0 || d.Paced != 0 {
+			why = append(why, "goroutines outside control (real I/O, real waits) ran beside it")
+			break
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
 // runTries runs the schedule in up to tries fresh processes (at least
 // one) and returns the first run that reproduces the failure, else the
 // last run. A run that skipped its test ends it: the others would too.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,7 @@ func replayCheckSearch(t *testing.T) (*search, *target, *checks.Finding) {
 // schedule's leftovers was reported when the hard stop cut its check.
 // With time, the check runs and the fresh run's pass says why it is none.
 func TestReplayCheckWithoutTime(t *testing.T) {
+	t.Parallel()
 	s, tg, fd := replayCheckSearch(t)
 	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, nil); why == "" || unchecked {
 		t.Errorf("with time: replaysAlone = %q, %v; want the fresh run's pass, checked", why, unchecked)
@@ -58,6 +60,7 @@ func TestReplayCheckWithoutTime(t *testing.T) {
 // reported without a replay, which then did not reproduce it. A crash
 // confirmCrash reproduced in a fresh process needs no second check.
 func TestReplayCheckFatal(t *testing.T) {
+	t.Parallel()
 	s, tg, fd := replayCheckSearch(t)
 	sched, err := ReadSchedule(fd.Schedule)
 	if err != nil {
@@ -168,6 +171,7 @@ func TestReplayTries(t *testing.T) {
 // is reported: it does not depend on the timing (gocron's
 // StopLongRunningJobs race, a real one, is reached only that way).
 func TestRaceAfterEarlyTimer(t *testing.T) {
+	t.Parallel()
 	s, tg, _ := newFakeSearch(t, "TestRace", fakeBudget, 1)
 	tg.stats = &TestStats{}
 	text := "WARNING: DATA RACE\nWrite at 0x00c000012345 by goroutine 8:\n  example.com/k.(*S).stop()\n      /src/k/k.go:30 +0x44\n\nPrevious read at 0x00c000012345 by goroutine 7:\n  example.com/k.(*S).run()\n      /src/k/k.go:40 +0x44\n"
@@ -234,6 +238,7 @@ func TestReplayCheckOutOfTime(t *testing.T) {
 // TestSearchReserveLateFailure); the overrun is for a first replay the
 // budget had no time left for (TestReplayOverrunsForFirst).
 func TestReplayCheckNotPastBudget(t *testing.T) {
+	t.Parallel()
 	s, tg, fd := replayCheckSearch(t)
 	s.opts.Budget = 2 * time.Minute
 	f := &failure{elapsed: 2 * time.Second}
@@ -335,6 +340,7 @@ func TestReplayCheckFreshCost(t *testing.T) {
 // and the failing schedule's time plus what fresh processes take now;
 // never past the hard stop.
 func TestReplayDeadline(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
 	far := now.Add(time.Hour)
 	cases := []struct {
@@ -363,6 +369,7 @@ func TestReplayDeadline(t *testing.T) {
 // it took outside them; one stopped at its hard stop does not. The latest
 // freshKeep count, the longest of them.
 func TestFreshCosts(t *testing.T) {
+	t.Parallel()
 	s, tg, _ := newFakeSearch(t, "TestPass", fakeBudget, 1)
 	c := &child{bin: tg.bin, dir: tg.pkg.Dir, workDir: s.workDir, fresh: &s.fresh,
 		cfg: rt.Config{Test: "TestPass", Strategy: "random", Seed: 1, Schedules: 1, Deadline: time.Now().Add(time.Minute)}}
@@ -392,6 +399,7 @@ func TestFreshCosts(t *testing.T) {
 // gone took after it (stopBy ends the replays that much before the hard
 // stop); a process that exited by itself tells nothing of it.
 func TestStopMeasured(t *testing.T) {
+	t.Parallel()
 	s, tg, _ := newFakeSearch(t, "TestPass", fakeBudget, 1)
 	c := &child{bin: tg.bin, dir: tg.pkg.Dir, workDir: s.workDir, fresh: &s.fresh,
 		cfg: rt.Config{Test: "TestPass", Strategy: "random", Seed: 1, Schedules: 1, Deadline: time.Now().Add(time.Minute)}}
@@ -447,5 +455,34 @@ func TestReplayEndsBeforeStop(t *testing.T) {
 	s.tellAfter = time.Hour
 	if why, unchecked := s.replaysAlone(context.Background(), tg, fd, f); why != "" || unchecked {
 		t.Errorf("90m before the hard stop, an hour to stop a process and an hour to tell: replaysAlone = %q, %v; want reproduced", why, unchecked)
+	}
+}
+
+// TestUndecided: what besides its decisions decides a schedule's failure,
+// by which a replay gets UndecidedTries runs (cmd/interleave's
+// TestReplayUndecidedTries replays one): each source alone, and none for
+// a deadlock of controlled goroutines only.
+func TestUndecided(t *testing.T) {
+	t.Parallel()
+	fail := func(kind checks.FailureKind) *rt.Signature {
+		return &rt.Signature{Kind: string(kind), Site: "k/k_test.go:9"}
+	}
+	ds := []rt.Decision{{G: 0, Op: "start"}, {G: 1, Op: "start"}}
+	cases := []struct {
+		name  string
+		sched rt.Schedule
+		want  string
+	}{
+		{"deadlock", rt.Schedule{Failure: fail(checks.Deadlock), Decisions: ds}, ""},
+		{"data race", rt.Schedule{Failure: fail(checks.DataRace), Decisions: ds}, "the race detector"},
+		{"after earlier runs", rt.Schedule{Failure: fail(checks.Panic), Decisions: ds, Prior: []rt.Prior{{Test: "TestA", Seed: 1}}}, "earlier schedules"},
+		{"clock moved by real time", rt.Schedule{Failure: fail(checks.Leak), Decisions: append(slices.Clone(ds), rt.Decision{G: 1, Op: "start", Clock: 5e6})}, "outside control"},
+		{"paced", rt.Schedule{Failure: fail(checks.Leak), Decisions: append(slices.Clone(ds), rt.Decision{G: 1, Op: "start", Paced: 5e6})}, "outside control"},
+	}
+	for _, c := range cases {
+		got := Undecided(&c.sched)
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%s: Undecided = %q, want %q", c.name, got, c.want)
+		}
 	}
 }
