@@ -19,6 +19,7 @@ import (
 // finding, labelled so, whose schedule file carries the schedule run
 // first and replays with the line it prints.
 func TestReplaysAfterEarlierRuns(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}
@@ -81,6 +82,7 @@ func TestReplaysAfterEarlierRuns(t *testing.T) {
 // carries them and replays with the line it prints. Alone it passes.
 // Counted, with an ample budget: batch processes until one failed.
 func TestReplaysAfterOtherTests(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}
@@ -168,6 +170,7 @@ func TestReplaysAfterOtherTests(t *testing.T) {
 // them would not fit" at 2×280ms each, 10 minutes, where they take 26 s
 // at most). The note names the earlier failures of the process.
 func TestAfterCost(t *testing.T) {
+	t.Parallel()
 	prior := make([]rt.Result, 1081)
 	for i := range prior {
 		prior[i] = rt.Result{Index: i, Seed: int64(i), Outcome: "pass", Elapsed: 12 * time.Millisecond}
@@ -193,6 +196,7 @@ func TestAfterCost(t *testing.T) {
 // and its replay reproduces the failure with each of them on its
 // schedule, every time.
 func TestEarlierRunsReplayAsRecorded(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}
@@ -266,6 +270,7 @@ func TestEarlierRunsReplayAsRecorded(t *testing.T) {
 // reproduced on its schedule with every earlier one as recorded; else
 // the note says what it did, the earlier run that was off first.
 func TestAfterWhy(t *testing.T) {
+	t.Parallel()
 	fd := &checks.Finding{Kind: checks.TestFailure, Pos: checks.Position{File: "x_test.go", Line: 9}}
 	for _, c := range []struct {
 		name string
@@ -291,6 +296,7 @@ func TestAfterWhy(t *testing.T) {
 // DecodeToken takes. The token decodes and replays, each earlier run
 // making its recorded decisions; one whose seed makes others is off.
 func TestLongPrefixFitsToken(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}

@@ -19,6 +19,7 @@ import (
 // says it failed after it returned, labelled "plain go test passes,
 // leaving the same goroutines behind", and replays.
 func TestFailsAfterReturnReported(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/afterreturn", []string{"."}, 4)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestCloseWaitsForHandler": checks.TestFailure, "TestCloseStopsHandler": ""},

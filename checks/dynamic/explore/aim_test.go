@@ -15,6 +15,7 @@ import (
 // with most of the budget; the search's preemptions are counted per site;
 // a target no run executed stays listed with no hits.
 func TestAimFirst(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{Targets: []string{"/m/p/pool.go:20", "/m/p/pool.go:40"}}}
 	s.startTargets()
 	mk := func(name string) *target {
@@ -57,6 +58,7 @@ func TestAimFirst(t *testing.T) {
 // schedule in its batches) ran 2 schedules while quick tests that run
 // only the changed Item line every test runs ran 50 to 70.
 func TestAimRareSitesInBatches(t *testing.T) {
+	t.Parallel()
 	start, stop, item := "/m/c/cache.go:644", "/m/c/cache.go:706", "/m/c/item.go:72"
 	s := &search{opts: Options{Targets: []string{start, stop, item}}}
 	s.startTargets()
@@ -123,6 +125,7 @@ func TestAimRareSitesInBatches(t *testing.T) {
 // test runs), which ran 66 schedules in rounds spread evenly and 2 with
 // parts by weight, its weight graded down to a quarter.
 func TestAimFloorCommonSites(t *testing.T) {
+	t.Parallel()
 	ctor, collect := "/m/o/periodic_reader.go:132", "/m/o/periodic_reader.go:260"
 	own := func(i int) []string { // an aggregation test's changed lines
 		return []string{fmt.Sprintf("/m/o/agg%d.go:10", i), fmt.Sprintf("/m/o/agg%d.go:20", i), fmt.Sprintf("/m/o/agg%d.go:30", i)}
@@ -192,6 +195,7 @@ func TestAimFloorCommonSites(t *testing.T) {
 // Test_Cache_set, aimed most, got a slice of 0 s. The first search stage
 // is the aimed test's; the context ends there, so nothing runs.
 func TestAimedAloneBeforeBatches(t *testing.T) {
+	t.Parallel()
 	bin := buildFake(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

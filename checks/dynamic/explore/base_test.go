@@ -20,6 +20,7 @@ import (
 // schedule carrying that file. Fails when the replays and the search each
 // instrument the package.
 func TestCheckBaseBuildsOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a test binary; skipped with -short")
 	}
@@ -73,6 +74,7 @@ func TestCheckBaseBuildsOnce(t *testing.T) {
 // TestHoldsFiles: a Build replays a schedule carrying files only when its
 // package's build has each of them, with the same content.
 func TestHoldsFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "gen_test.go")
 	if err := os.WriteFile(path, []byte("package p\n"), 0o644); err != nil {

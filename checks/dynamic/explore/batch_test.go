@@ -71,6 +71,7 @@ func TestLeaves(t *testing.T) {
 // outcome; every test ends with its one unperturbed schedule. Counted, with
 // an ample budget: no wall-clock bound.
 func TestPlainBatches(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a suite of 130 tests; skipped with -short")
 	}
@@ -178,6 +179,7 @@ func TestPlainBatches(t *testing.T) {
 // processes of their own are searched in batches, for their shares; with
 // fewer tests, each has its own processes.
 func TestSplitBatched(t *testing.T) {
+	t.Parallel()
 	suite := func(n int, cost time.Duration) []*target {
 		var ts []*target
 		for i := 0; i < n; i++ {
@@ -218,6 +220,7 @@ func TestSplitBatched(t *testing.T) {
 // splitBatch keeps the clean passes of a batch and says where the tests it
 // did not run begin.
 func TestSplitBatch(t *testing.T) {
+	t.Parallel()
 	ms := time.Millisecond
 	res := func(i int, outcome string) rt.Result {
 		return rt.Result{Index: i, Outcome: outcome, Elapsed: 10 * ms}
@@ -265,6 +268,7 @@ func TestSplitBatch(t *testing.T) {
 // A schedule that runs past the child's scheduleLimit stops its process
 // there: killed, that schedule open, long before the hard stop.
 func TestScheduleLimit(t *testing.T) {
+	t.Parallel()
 	bin := buildFake(t)
 	c := &child{bin: bin, dir: t.TempDir(), workDir: t.TempDir(), scheduleLimit: 200 * time.Millisecond,
 		cfg: rt.Config{Test: "TestHang", Seed: 1, First: 3, Schedules: 1, Deadline: time.Now().Add(time.Hour), StepTimeout: time.Hour}}
@@ -282,6 +286,7 @@ func TestScheduleLimit(t *testing.T) {
 // there its run was thrown away and began again alone. A test before it
 // is still stopped at the limit.
 func TestBatchLastRunsOn(t *testing.T) {
+	t.Parallel()
 	bin := buildFake(t)
 	mk := func(batch []string, last time.Duration) *child {
 		return &child{bin: bin, dir: t.TempDir(), workDir: t.TempDir(), scheduleLimit: 100 * time.Millisecond,
@@ -308,6 +313,7 @@ func TestBatchLastRunsOn(t *testing.T) {
 // batched again once two ran: its tests run alone (testdata/fakebin fails the tests named TestFail*).
 // A package of fast passing tests is batched to the end.
 func TestBatchesGiveUp(t *testing.T) {
+	t.Parallel()
 	bin := buildFake(t)
 	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
 	s.start = time.Now()
@@ -350,6 +356,7 @@ func TestBatchesGiveUp(t *testing.T) {
 // ants' slow tests took the budget and TestRebootNewPool ran two
 // schedules, its data race unfound.)
 func TestRoundCounts(t *testing.T) {
+	t.Parallel()
 	ms := time.Millisecond
 	costs := []time.Duration{20 * ms, 50 * ms, time.Second, 9 * time.Second, 6 * time.Second}
 	credit := make([]time.Duration, len(costs))

@@ -14,6 +14,7 @@ import (
 // build's end plus the budget, and the search's own end is at most 5% of
 // the budget before it, a second when that fits.
 func TestBudgetEnds(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		budget, slack time.Duration
@@ -40,6 +41,7 @@ func TestBudgetEnds(t *testing.T) {
 // end: the parts never add up past it, and nothing is left to share once
 // it passed.
 func TestFairShare(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)
 	end := now.Add(30 * time.Second)
 	var sum time.Duration
@@ -71,6 +73,7 @@ func TestFairShare(t *testing.T) {
 // one fresh replay of each costs (its process's start and exit included),
 // within its bounds.
 func TestPostReserve(t *testing.T) {
+	t.Parallel()
 	least, most := 3*time.Second, 15*time.Second
 	if got := postReserve(least, most, nil, nil); got != least {
 		t.Errorf("no failures: %v, want %v", got, least)
@@ -108,6 +111,7 @@ func TestPostReserve(t *testing.T) {
 // (chanx's TestLen: 2 s of sleeps, 0.1 s under control, a run cut at
 // 2.97 s was told as "plain go test fails too: test timed out").
 func TestPlainCostCountsSleeps(t *testing.T) {
+	t.Parallel()
 	tg := &target{cost: time.Minute, virtual: 40 * time.Minute}
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
 	defer cancel()
@@ -121,6 +125,7 @@ func TestPlainCostCountsSleeps(t *testing.T) {
 // left is less than one run; and a timeout shorter than twice the test's
 // cost and a second is not a full one (a run cut short is no hang).
 func TestPlainTimeout(t *testing.T) {
+	t.Parallel()
 	if got, ok, full := plainTimeout(context.Background(), 10*time.Second, time.Second); got != 10*time.Second || !ok || !full {
 		t.Errorf("no deadline: %v, %v, %v; want 10s, true, true", got, ok, full)
 	}
@@ -142,6 +147,7 @@ func TestPlainTimeout(t *testing.T) {
 // With no time left, plain go test is not run for a finding's label, and
 // the label says the budget ran out.
 func TestPlainForLabelsOutOfBudget(t *testing.T) {
+	t.Parallel()
 	s, tg, _ := replayCheckSearch(t)
 	built := make(chan struct{})
 	close(built)
@@ -159,6 +165,7 @@ func TestPlainForLabelsOutOfBudget(t *testing.T) {
 // schedule's run time, not its test's (shorter) cost: tickerstopsignal's
 // leak, 4000 decisions in, had "no time left to replay it alone".
 func TestShrinkReserveLongSchedule(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{Budget: 10 * time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	tg := &target{name: "TestPoller", cost: 50 * time.Millisecond, stats: &TestStats{}}
 	s.order = []string{"k"}
@@ -173,6 +180,7 @@ func TestShrinkReserveLongSchedule(t *testing.T) {
 // replay more, after the last of them (replaysAfter): ants'
 // TestRebootDefaultPool's found no time left for it.
 func TestShrinkReserveAfterEarlier(t *testing.T) {
+	t.Parallel()
 	mk := func(prior []rt.Result) *search {
 		s := &search{opts: Options{Budget: 100 * time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
 		s.order = []string{"k"}
@@ -189,6 +197,7 @@ func TestShrinkReserveAfterEarlier(t *testing.T) {
 // Options.KeepAfter is left for the caller once a failure is found (the
 // pull-request job's search on the base commit), and only then.
 func TestShrinkReserveKeepAfter(t *testing.T) {
+	t.Parallel()
 	mk := func(keep time.Duration) *search {
 		return &search{opts: Options{Budget: 100 * time.Second, KeepAfter: keep}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	}
@@ -209,6 +218,7 @@ func TestShrinkReserveKeepAfter(t *testing.T) {
 
 // The search on the base commit gets what its replays left of its budget.
 func TestBaseSearchBudget(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		budget, replayed time.Duration
 		n                int
@@ -230,6 +240,7 @@ func TestBaseSearchBudget(t *testing.T) {
 // second past its stop), and twice the slot, 1.2 s, was hardly more than
 // that; round after round each ran ~1.6 s and none finished.
 func TestRetrySlot(t *testing.T) {
+	t.Parallel()
 	const s, ms = time.Second, time.Millisecond
 	for _, c := range []struct {
 		name                         string
@@ -258,6 +269,7 @@ func TestRetrySlot(t *testing.T) {
 // findings took -budget 60s to 63.6 s and 64.2 s). A test that has a
 // failure already adds nothing: that cause is kept for.
 func TestSearchReserveLateFailure(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	tg := &target{name: "TestContextPool", cost: 2 * time.Second, stats: &TestStats{}}
 	s.fresh.add(3 * time.Second)
@@ -290,6 +302,7 @@ func TestSearchReserveLateFailure(t *testing.T) {
 // (rill at -budget 60s: "searching 31 tests in batches for 0s"), the
 // rounds go on to what the failures found leave.
 func TestRoundsEnd(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	end, cut := t0.Add(44*time.Second), t0.Add(40*time.Second)
 	if got := roundsEnd(end, cut, t0.Add(50*time.Second), true); !got.Equal(cut) {
@@ -312,6 +325,7 @@ func TestRoundsEnd(t *testing.T) {
 // the batches get the rest ("searching 64 tests in batches for 0s" with
 // 34 s left before). Searched alone, its replay is still kept for.
 func TestSearchReserveSlowTestAmongMany(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	s.deadline = time.Now().Add(34 * time.Second)
 	slow := &target{name: "TestSlow", cost: 25 * time.Second, stats: &TestStats{}}

@@ -13,6 +13,7 @@ import (
 // with a note saying why, and the others are searched; a -run that
 // matches only such tests says so.
 func TestSelectExcluded(t *testing.T) {
+	t.Parallel()
 	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestRaceOnly"},
 		Excluded: map[string]string{"TestNoRaceOnly": "/m/p/norace_test.go"}}
 	s := &search{opts: Options{Race: true, Tests: []TestRef{{Package: "m/p", Name: "TestNoRaceOnly"}, {Package: "m/p", Name: "TestA"}}},
@@ -48,6 +49,7 @@ func TestSelectExcluded(t *testing.T) {
 // TestSelectSkip: Skip leaves out the tests it matches, after Run; when
 // it leaves none, the error says how many it skipped.
 func TestSelectSkip(t *testing.T) {
+	t.Parallel()
 	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestSlowA", "TestB"}}
 	inst := &rewrite.Result{ModuleRoot: "/m", Packages: []rewrite.Package{p}}
 	s := &search{opts: Options{Patterns: []string{"./p"}, Skip: "^TestSlow"}, skip: mustRun(t, "^TestSlow"), inst: inst}

@@ -10,6 +10,7 @@ import (
 // why in its one-line verdict (the compiler's first error, or how go test
 // ended), not just "build pkg:" with the reason on the lines cut off.
 func TestBuildErrorSummary(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		want string
@@ -29,6 +30,7 @@ func TestBuildErrorSummary(t *testing.T) {
 // memory pressure, no output) is tried again; one that shows an error at
 // a position, or go's own, is the code's and is not.
 func TestCompileFailed(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		want bool

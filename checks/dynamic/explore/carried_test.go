@@ -58,6 +58,7 @@ func carriedSchedule(files []rt.SourceFile) *rt.Schedule {
 // package, which stays as it was; without the file nothing runs, and the
 // error says the test is missing.
 func TestReplayCarriedFile(t *testing.T) {
+	t.Parallel()
 	root := carryModule(t)
 	path := filepath.Join(root, ".interleave", "schedules", "TestCarried-panic.json")
 	if err := WriteSchedule(path, carriedSchedule([]rt.SourceFile{{Name: "carried_test.go", Source: carriedTest}})); err != nil {
@@ -93,6 +94,7 @@ func TestReplayCarriedFile(t *testing.T) {
 
 // A schedule may carry only plain test file names of its package.
 func TestScheduleBadFileName(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"../x_test.go", "sub/x_test.go", "x.go", "_test.go", ".x_test.go", `a\b_test.go`} {
 		s := carriedSchedule([]rt.SourceFile{{Name: name, Source: "package carry\n"}})
 		tok, err := EncodeToken(s)

@@ -14,6 +14,7 @@ import (
 // subpackages and everything up to the module root, keeps the layout, and
 // its remove function removes even read-only copies.
 func TestPrivateDir(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), "mod")
 	write := func(name, text string) {
 		t.Helper()
@@ -124,6 +125,7 @@ func TestPrivateDir(t *testing.T) {
 // was. cwdfiles' test fails when it finds a file another process left in
 // its working directory (as buntdb's tests share data.db).
 func TestOwnWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and searches a package; skipped with -short")
 	}
@@ -160,6 +162,7 @@ func TestOwnWorkingDirectory(t *testing.T) {
 // each run in a directory of their own too: cwdfiles' test passes all
 // three, and leaves nothing in the package directory.
 func TestPlainOwnWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a package's tests; skipped with -short")
 	}

@@ -20,6 +20,7 @@ import (
 // a note). rt's TestClockSeedReplays is the test that fails without rt's
 // NewSource: these failures need two goroutines of any number drawn.
 func TestRandomDrawsReplay(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/draws", []string{"."}, 10)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestRandomFanOut": checks.TestFailure, "TestRandomFanOutV2": checks.TestFailure,

@@ -19,6 +19,7 @@ import (
 // goroutine it passed over; a lock-order deadlock that needs no early
 // sleep (TestTransfers, whose test sleeps too) carries no such label.
 func TestEarlySleepLabel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}
@@ -104,6 +105,7 @@ func TestEarlySleepLabel(t *testing.T) {
 // one told is one without an early jump of the clock (it needs no loaded
 // machine), even when longer; of two alike, the shorter.
 func TestKeepInsteadNoEarly(t *testing.T) {
+	t.Parallel()
 	early := &failure{decisions: []rt.Decision{{G: 0}, {G: 0, Early: true}}, moves: []rt.EarlyMove{{Step: 1}}}
 	plain := &failure{decisions: []rt.Decision{{G: 0}, {G: 1}, {G: 0}}}
 	short := &failure{decisions: []rt.Decision{{G: 1}}}

@@ -15,6 +15,7 @@ import (
 )
 
 func TestStderrParser(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/race_and_fatal.stderr")
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +52,7 @@ func TestStderrParser(t *testing.T) {
 }
 
 func TestFailureKey(t *testing.T) {
+	t.Parallel()
 	a := &failure{kind: checks.Panic, site: "a.go:3", message: "index out of range [5] with length 3"}
 	b := &failure{kind: checks.Panic, site: "a.go:3", message: "index out of range [7] with length 2"}
 	c := &failure{kind: checks.Panic, site: "a.go:4", message: "index out of range [5] with length 3"}
@@ -73,6 +75,7 @@ func TestFailureKey(t *testing.T) {
 }
 
 func TestSameSite(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		a, b string
@@ -168,6 +171,7 @@ func newFakeSearch(t *testing.T, test string, budget time.Duration, workers int)
 }
 
 func TestFakePass(t *testing.T) {
+	t.Parallel()
 	res, _, err := fakeSearchN(t, "TestPass", fakeBudget, fakeSchedules)
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +185,7 @@ func TestFakePass(t *testing.T) {
 }
 
 func TestFakeCrash(t *testing.T) {
+	t.Parallel()
 	// The crash is confirmed in a fresh process within the budget: a
 	// loaded machine that could not start one in time gets twice the
 	// budget (at a load of 18 here: "start fake.test: context deadline
@@ -221,6 +226,7 @@ func TestFakeCrash(t *testing.T) {
 }
 
 func TestFakeRaceAndDeadlock(t *testing.T) {
+	t.Parallel()
 	res, _, err := fakeSearchN(t, "TestRace", fakeBudget, fakeSchedules)
 	if err != nil {
 		t.Fatal(err)
@@ -268,6 +274,7 @@ func TestFakeSkipAndHang(t *testing.T) {
 }
 
 func TestGorace(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ user, want string }{
 		{"", "atexit_sleep_ms=0"},
 		{"halt_on_error=1", "halt_on_error=1 atexit_sleep_ms=0"},

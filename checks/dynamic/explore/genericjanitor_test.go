@@ -18,6 +18,7 @@ import (
 // plain run's goroutine was not the same and the leak was a note, "most
 // likely the tool's doing". The test that stops its janitor stays silent.
 func TestGenericJanitorLeft(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/genericjanitor", []string{"."}, 8)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestJanitorLeft": checks.Leak, "TestJanitorStopped": ""},

@@ -54,6 +54,7 @@ func stuck(kind checks.FailureKind, test string, sites ...string) checks.Finding
 }
 
 func TestGroupRacesThroughOneWrite(t *testing.T) {
+	t.Parallel()
 	get, hits, stats := "m.(*Cache).Get", "m.(*Cache).Hits", "m.(*Cache).Stats"
 	fs := []checks.Finding{
 		race("TestA", hits, 40, false, get, 26, true),
@@ -91,6 +92,7 @@ func TestGroupRacesThroughOneWrite(t *testing.T) {
 // Two readers racing with one locked writer are one cause (the variable
 // the writer guards); two unlocked writers of different variables are two.
 func TestGroupRacesDistinctWriters(t *testing.T) {
+	t.Parallel()
 	fs := []checks.Finding{
 		race("T", "m.A", 10, true, "m.A", 10, true),
 		race("T", "m.B", 20, true, "m.R", 30, false),
@@ -102,6 +104,7 @@ func TestGroupRacesDistinctWriters(t *testing.T) {
 }
 
 func TestGroupStuckSites(t *testing.T) {
+	t.Parallel()
 	fs := []checks.Finding{
 		stuck(checks.Deadlock, "TestTransferAB", "/m/bank.go:20", "/m/bank.go:21", "/m/bank_test.go:10"),
 		stuck(checks.Deadlock, "TestTransferBA", "/m/bank.go:21", "/m/bank.go:20", "/m/bank_test.go:30"),
@@ -128,6 +131,7 @@ func TestGroupStuckSites(t *testing.T) {
 // loops of different functions stay two, and so do blocked leaks at
 // different lines of one function.
 func TestGroupRunningLeakOneFunction(t *testing.T) {
+	t.Parallel()
 	running := func(test, fn string, line int) checks.Finding {
 		f := stuck(checks.Leak, test, "/m/summary.go:"+itoa(line))
 		f.Message = test + ": " + rt.LeakRunning + "4000 decisions later: g1 running at summary.go:" + itoa(line)
@@ -160,6 +164,7 @@ func TestGroupRunningLeakOneFunction(t *testing.T) {
 
 // The same failure (fingerprint) in two tests is one finding.
 func TestGroupSameFailureInTwoTests(t *testing.T) {
+	t.Parallel()
 	p := func(test string) checks.Finding {
 		return checks.Finding{Rule: checks.DynamicRuleID(checks.Panic), Kind: checks.Panic, Evidence: checks.Dynamic, Package: "m",
 			Test: test, Func: "m.close", Snippet: "close(c.done)", Pos: checks.Position{File: "/m/c.go", Line: 7}, Message: test + ": panic: close of closed channel"}
@@ -178,6 +183,7 @@ func TestGroupSameFailureInTwoTests(t *testing.T) {
 
 // SameFailure matches a grouped finding by any of its members.
 func TestSameFailureMembers(t *testing.T) {
+	t.Parallel()
 	get := "m.(*Cache).Get"
 	g := Group([]checks.Finding{race("TestA", get, 26, true, get, 26, true), race("TestA", get, 28, true, "m.S", 45, false)})
 	if len(g) != 1 {
@@ -197,6 +203,7 @@ func TestSameFailureMembers(t *testing.T) {
 // same line of the code) are one cause; a failure preempting elsewhere,
 // or one whose interleaving was not shrunk, is another.
 func TestGroupTestFailuresOneWindow(t *testing.T) {
+	t.Parallel()
 	tf := func(test, msg string, pos int, sites ...string) checks.Finding {
 		il := &checks.Interleaving{Preemptions: len(sites)}
 		for i, s := range sites {
@@ -233,6 +240,7 @@ func TestGroupTestFailuresOneWindow(t *testing.T) {
 // two causes; the window tells them apart by the preempted step's callers
 // outside test files. A second test of Bump0 is Bump0's cause again.
 func TestGroupTestFailuresCallers(t *testing.T) {
+	t.Parallel()
 	tf := func(test string, pos int, callers string) checks.Finding {
 		il := &checks.Interleaving{Preemptions: 1, Steps: []checks.Step{
 			{G: "g0", Verb: "starts", Object: "g1", Site: "k_test.go:" + itoa(pos-5)},
@@ -268,6 +276,7 @@ func TestGroupTestFailuresCallers(t *testing.T) {
 // (Get's) is another cause, and so are races whose writer was not inside
 // GetHistogram, or whose reader only was.
 func TestGroupLazyInitAndWhatItMade(t *testing.T) {
+	t.Parallel()
 	getHist, record, get := "m.(*Metrics).GetHistogram", "m.(*Metrics).RequestDuration", "m.Get"
 	made := race("T", record, 68, false, "otel.newHistogram", 240, true)
 	made.Goroutines[1] = checks.Goroutine{ID: "b", State: "write", Site: "/dep/otel/meter.go:240", Stack: []checks.Frame{
@@ -308,6 +317,7 @@ func TestGroupLazyInitAndWhatItMade(t *testing.T) {
 // finding; a send racing with the close at another line is not, nor is
 // another panic at the send's line.
 func TestGroupSendOnClosed(t *testing.T) {
+	t.Parallel()
 	g := func(id, state, fn, top string, l int) checks.Goroutine {
 		return checks.Goroutine{ID: id, State: state, Site: "/m/c.go:" + itoa(l),
 			Stack: []checks.Frame{{Func: top, File: "/go/src/runtime/x.go", Line: 9}, {Func: fn, File: "/m/c.go", Line: l}}}
@@ -349,6 +359,7 @@ func TestGroupSendOnClosed(t *testing.T) {
 // inside collect, one of Shutdown with collect, and one of two accesses in
 // the test file are others.
 func TestGroupRaceInsidePair(t *testing.T) {
+	t.Parallel()
 	ctor, collect, run := "m.NewPeriodicReader", "m.(*PeriodicReader).collect", "m.(*PeriodicReader).run"
 	fr := func(fn, file string, l int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: l} }
 	g := func(state, site string, frames ...checks.Frame) checks.Goroutine {
@@ -411,6 +422,7 @@ func TestGroupRaceInsidePair(t *testing.T) {
 // another, posted as two comments). One closure, one writing function:
 // one cause. A closure of another function stays its own cause.
 func TestGroupRacesThroughOneInlinedWrite(t *testing.T) {
+	t.Parallel()
 	fs := []checks.Finding{
 		race("TestA", "m.(*L).Get.(*L).init.func1", 12, true, "m.(*L).Ready", 30, false),
 		race("TestB", "m.(*L).Set.(*L).init.func1", 12, true, "m.(*L).Peek", 34, false),
@@ -433,6 +445,7 @@ func TestGroupRacesThroughOneInlinedWrite(t *testing.T) {
 
 // TestOuterFunc: a closure's frame is the function it is in.
 func TestOuterFunc(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"go.opentelemetry.io/otel/sdk/metric.(*PeriodicReader).collect.func1": "go.opentelemetry.io/otel/sdk/metric.(*PeriodicReader).collect",
 		"m.TestX.func3.TestX.func2.1":                                         "m.TestX",
@@ -450,6 +463,7 @@ func TestOuterFunc(t *testing.T) {
 // the tests that call a changed method), the others after, each in its
 // order: the fair part of the time left goes to them first.
 func TestReplayOrder(t *testing.T) {
+	t.Parallel()
 	cands := []checks.Finding{{Test: "A"}, {Test: "B"}, {Test: "C"}, {Test: "D"}, {Test: "E"}}
 	groups := [][]int{{0}, {1, 2}, {3}, {4}}
 	first := func(f checks.Finding) bool { return f.Test == "C" || f.Test == "E" }
@@ -468,6 +482,7 @@ func TestReplayOrder(t *testing.T) {
 // closures folded into it), one cause. The same shape in another test is
 // that test's own cause; a library pair is its own too.
 func TestGroupRacesOnePairOfFunctions(t *testing.T) {
+	t.Parallel()
 	const tst, lib = "/m/d_test.go", "/m/d.go"
 	fr := func(fn, file string, l int) checks.Frame { return checks.Frame{Func: fn, File: file, Line: l} }
 	job := func(test string, closure, wl, rl int) checks.Finding {
@@ -517,6 +532,7 @@ func TestGroupRacesOnePairOfFunctions(t *testing.T) {
 // the member that needs no early jump; a test failed in time beside the
 // same goroutines is not.
 func TestGroupAfterReturnWithItsLeak(t *testing.T) {
+	t.Parallel()
 	late := stuck(checks.TestFailure, "TestClose", "/m/router.go:608", "/m/router_test.go:1250")
 	late.Message = "TestClose: " + rt.AfterReturnMessage + ": router_test.go:1266: router close timeout (what it left behind: …)"
 	inTime := stuck(checks.TestFailure, "TestOther", "/m/router.go:608", "/m/router_test.go:1250")

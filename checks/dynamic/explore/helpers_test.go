@@ -107,5 +107,8 @@ func TestMain(m *testing.M) {
 	for _, b := range shared.builds {
 		b.Close()
 	}
+	if fakeBin != "" {
+		os.RemoveAll(filepath.Dir(fakeBin))
+	}
 	os.Exit(code)
 }

@@ -17,6 +17,7 @@ import (
 // task queue whose worker a dependency's constructor started (grp/taskq).
 // The packages share one build.
 func TestHostedGoroutines(t *testing.T) {
+	t.Parallel()
 	c := countedBuild(t, "../testdata/hostdep", []string{"./count", "./flight", "./suited"})
 	res := searchBuilt(t, c, []string{"./count"}, 30)
 	c.Want = testkit.Want{

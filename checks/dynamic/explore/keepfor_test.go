@@ -17,6 +17,7 @@ import (
 // (BaseCost: one replay and 3 schedules, a second at least, each).
 // Nothing is asked before a failure is found.
 func TestKeepForCauses(t *testing.T) {
+	t.Parallel()
 	var asked [][]time.Duration
 	s := &search{opts: Options{Budget: 2 * time.Minute, KeepFor: func(costs []time.Duration) time.Duration {
 		asked = append(asked, slices.Clone(costs))

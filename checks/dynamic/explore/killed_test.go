@@ -19,6 +19,7 @@ import (
 // watchdog's time; one stopped by the end of its share a moment after its
 // last output (between schedules, or exiting after PASS) is not.
 func TestKilledBetween(t *testing.T) {
+	t.Parallel()
 	step := 10 * time.Second
 	busy := &childOutcome{killed: true, started: 3, quiet: 300 * time.Millisecond, stdout: "=== RUN   TestInterleaveDriver/schedule-2\n"}
 	if n := busy.killedBetween("TestX", step, "tail"); strings.Contains(n, "hung") || !strings.Contains(n, "stopped at the end of its share of the budget between schedules") {
@@ -41,6 +42,7 @@ func TestKilledBetween(t *testing.T) {
 // processes all ended so fails with ErrNoScheduleInBudget, which a
 // larger budget cures. One hung process among them makes it a hang.
 func TestKilledBeforeStart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	step := 5 * time.Second
 	search := func(quiet ...time.Duration) error {
@@ -166,6 +168,7 @@ func closed() chan struct{} {
 // inconclusive, and counted; the unperturbed schedule cut short the same
 // way gets a note; one stuck for the full timeout is a finding.
 func TestStuckCutShort(t *testing.T) {
+	t.Parallel()
 	opts := Options{Dir: t.TempDir(), Budget: time.Minute, StepTimeout: 5 * time.Second}
 	if err := normalize(&opts); err != nil {
 		t.Fatal(err)
@@ -207,6 +210,7 @@ func TestStuckCutShort(t *testing.T) {
 // at load), is no finding: a note naming the load, and a searched
 // schedule counted stopped. The same hang without progress stays one.
 func TestStuckButComputing(t *testing.T) {
+	t.Parallel()
 	opts := Options{Dir: t.TempDir(), Budget: time.Minute, StepTimeout: 5 * time.Second}
 	if err := normalize(&opts); err != nil {
 		t.Fatal(err)

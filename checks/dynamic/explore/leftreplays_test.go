@@ -19,6 +19,7 @@ import (
 // time was left in the budget to replay its schedule alone". Durations are
 // counted (an hour's margins), not raced. Fails without beforeReplays.
 func TestLeftRunningKeepsReplays(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		elapsed time.Duration // of the failing schedule
@@ -56,6 +57,7 @@ func TestLeftRunningKeepsReplays(t *testing.T) {
 // for want of time reaches it after the hard stop; a race build there
 // took seconds past the budget. Fails with the build first.
 func TestLabelsBuildNothingPastTheBudget(t *testing.T) {
+	t.Parallel()
 	s, tg, _ := newFakeSearch(t, "TestLongLeak", fakeBudget, 1)
 	f := &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later", site: "/src/k/k_test.go:21"}
 	out := s.plainForLabels(context.Background(), tg, []*failure{f}, time.Now().Add(-time.Second))

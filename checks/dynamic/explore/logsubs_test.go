@@ -11,6 +11,7 @@ import (
 // as they are logged, under === NAME lines; the failure is named after the
 // subtest of the first failing entry, not the first subtest that failed.
 func TestLogSubtestFailedFirst(t *testing.T) {
+	t.Parallel()
 	p := &stdoutParser{cur: -1, logs: map[int][]string{}, subs: map[int][]string{}, indent: -1, seen: &activity{}}
 	p.Write([]byte(strings.Join([]string{
 		"=== RUN   TestInterleaveDriver/schedule-3",

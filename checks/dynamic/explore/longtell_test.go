@@ -21,6 +21,7 @@ import (
 // for every decision at the site is the one read first. Fails without the
 // cache in sourceAt (the later decisions tell the new line).
 func TestTellReadsEachSiteOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "k.go")
 	if err := os.WriteFile(file, []byte("package k\n\nfunc f() { mu.Lock() }\n"), 0o644); err != nil {
@@ -62,6 +63,7 @@ func TestTellReadsEachSiteOnce(t *testing.T) {
 // file removed stays removed. Fails without noShrinkTime (it is written
 // again).
 func TestNoTellingAfterShrinkTime(t *testing.T) {
+	t.Parallel()
 	f := &failure{kind: checks.Leak, message: "leak: goroutines still running after the test returned", site: "/src/k/k_test.go:70",
 		seed: 1, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}}
 	s, _, fd := fakeFinding(t, "TestLongLeak", f)

@@ -15,6 +15,7 @@ import (
 // runtime's own order is drawn anew in each process: without the rewrite
 // a replay leaves the schedule or passes in about half of the runs).
 func TestMapOrderReplay(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/maporder", []string{"."}, 10)
 	c.Want = testkit.Want{Kinds: map[string]checks.FailureKind{"TestCases": checks.Deadlock}}
 	checkFindings(context.Background(), t, res, c)

@@ -16,6 +16,7 @@ import (
 // as before and their lost update is found and replayed. Fails without
 // the count (TestSequential gets the 24 schedules of the others).
 func TestNoChoiceOneSchedule(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/nochoice", []string{"."}, 24)
 	byName := map[string]TestStats{}
 	for _, ts := range res.Stats.Tests {

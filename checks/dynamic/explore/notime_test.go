@@ -24,6 +24,7 @@ import (
 // the past: no replay can run. Fails without unreplayed (a note, no
 // finding).
 func TestNoTimeLeftStillReported(t *testing.T) {
+	t.Parallel()
 	leak := func(seed int64, prior int) *failure {
 		return &failure{kind: checks.Leak, message: rt.LeakRunning + "4000 decisions later, the last 2000 fair: g1 running at select at k_test.go:70",
 			site: "/src/k/k_test.go:70", seed: seed, strategy: "random", decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}},
@@ -83,6 +84,7 @@ func TestNoTimeLeftStillReported(t *testing.T) {
 // left", and the schedule it prints replays in a fresh process. Fails
 // without unreplayed: a note, no finding.
 func TestNoTimeLeftKernel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}

@@ -5,6 +5,7 @@ import "testing"
 // The testing package's own messages name the driver's subtest of the
 // schedule; a finding names the test, as go test would.
 func TestOwnTestName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ msg, want string }{
 		{"panic: Fail in goroutine after TestInterleaveDriver/schedule-281474976710659/no_option,_defaults_to_10 has completed",
 			"panic: Fail in goroutine after TestSlack/no_option,_defaults_to_10 has completed"},

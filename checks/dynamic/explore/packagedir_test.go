@@ -12,6 +12,7 @@ import (
 // A schedule of a nested module replays from the parent module's directory:
 // the module around the schedule file wins over the working directory's.
 func TestPackageDirNestedModule(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write := func(name, text string) {
 		t.Helper()

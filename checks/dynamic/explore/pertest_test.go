@@ -8,6 +8,7 @@ import (
 // Each test's schedules per second are in the stats (-v and the JSON
 // report print them).
 func TestSnapshotPerTestRate(t *testing.T) {
+	t.Parallel()
 	s := &search{}
 	s.stats.Tests = []TestStats{
 		{Test: "TestA", Schedules: 300, Elapsed: 2 * time.Second},

@@ -86,6 +86,7 @@ func (s *search) buildPlain(ctx context.Context, p rewrite.Package, bin string) 
 		return err
 	}
 	args := []string{"-vet=off", "-overlay", ovPath}
+	args = append(args, linkFlags(userGOFLAGS())...) // DWARF changes no run
 	args = append(args, buildFlags(s.opts.Race, s.opts.Tags)...)
 	out, err := testbin.Build(ctx, "plain", s.inst.ModuleRoot, nil, append(args, p.ImportPath), bin)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // leaves behind with exit 0 "passes", a package that does not exist "not
 // run".
 func TestPlainCheck(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a test binary; skipped with -short")
 	}
@@ -55,6 +56,7 @@ func TestPlainCheck(t *testing.T) {
 // are asleep, at once, and that is the deadlock's "fails too"; a test
 // that spins forever instead is killed at the timeout, and fails too.
 func TestPlainCheckDeadlock(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a test binary; skipped with -short")
 	}

@@ -19,6 +19,7 @@ import (
 // and the goroutines the wrapper listed (the standard library's and its
 // own are not the test's).
 func TestParsePlain(t *testing.T) {
+	t.Parallel()
 	stdout := "=== RUN   TestInterleavePlain\n=== RUN   TestInterleavePlain/plain/TestX\n" +
 		"    x_test.go:10: connecting\n" +
 		"    x_test.go:12: got 1, want 2\n" +
@@ -46,6 +47,7 @@ func TestParsePlain(t *testing.T) {
 // TestSameAsPlain: a failure is plain go test's too only when plain go
 // test fails the same way.
 func TestSameAsPlain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := "package p\n\nfunc TestX(t *testing.T) {\n\tt.Logf(\"connecting\")\n\tt.Fatalf(\"got 1\")\n}\n"
 	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
@@ -112,6 +114,7 @@ func TestSameAsPlain(t *testing.T) {
 // another literal in the same file, or at the same line of another file,
 // is not the same.
 func TestSameGoroutineBySource(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "p.go")
 	src := `package p
@@ -165,6 +168,7 @@ func (j *janitor) other() {
 // TestFailureEntry: a test failure's words are the first entry that is
 // not a t.Log call.
 func TestFailureEntry(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := "package p\n\nfunc TestX(t *testing.T) {\n\tt.Logf(\"connecting to %s\", addr)\n\tt.Log(\"more\")\n\tt.Fatalf(\"err: %v\", err)\n}\n"
 	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
@@ -186,6 +190,7 @@ func TestFailureEntry(t *testing.T) {
 }
 
 func TestAssertionWords(t *testing.T) {
+	t.Parallel()
 	entry := "scheduler_test.go:356: \n\tError Trace:\t/x/scheduler_test.go:356\n\tError:      \tShould be true\n\tTest:       \tTestX\n\tMessages:   \tjobs did not stop\n"
 	if got, want := assertionWords(entry), "scheduler_test.go:356: Should be true: jobs did not stop"; got != want {
 		t.Errorf("assertionWords = %q, want %q", got, want)
@@ -212,6 +217,7 @@ func TestAssertionWords(t *testing.T) {
 // non-zero the way the finding fails; a leak whose goroutines a run left
 // behind with exit 0 is "passes (exit 0)", whatever the wrapper saw.
 func TestPlainLabel(t *testing.T) {
+	t.Parallel()
 	spinner := checks.Goroutine{Stack: []checks.Frame{{Func: "m/p.spin", File: "/src/m/p/p_test.go", Line: 20}}}
 	blocked := &failure{kind: checks.Leak, message: rt.LeakBlocked + "g1 blocked on chan send at p_test.go:20", goroutines: []checks.Goroutine{spinner}}
 	failed := &failure{kind: checks.TestFailure, message: "test failed: p_test.go:9: sum = 0, want 6"}
@@ -261,6 +267,7 @@ func TestPlainLabel(t *testing.T) {
 // than 35ms" on its unperturbed schedule (a note) and "(4.634059ms)" on a
 // later one, which was reported as a finding.
 func TestSiblingSameTest(t *testing.T) {
+	t.Parallel()
 	site := "/src/pool/pool_test.go:630"
 	tools := []toolFailure{{pkg: "example.com/pool", test: "TestPool_WaitTimeAccuracy",
 		msg: normalizeMessage("test failed: pool_test.go:630: wait time (436.686µs) should be greater than 35ms"), site: site}}
@@ -288,6 +295,7 @@ func TestSiblingSameTest(t *testing.T) {
 // the tool. Both: the server helper's panic in a sibling test (the NATS
 // client of issue 21, explore's toolsibling).
 func TestSiblingOtherTests(t *testing.T) {
+	t.Parallel()
 	pkg := rewrite.Package{ImportPath: "example.com/p"}
 	tg := func(name string) *target { return &target{pkg: pkg, name: name} }
 	fail := func(kind checks.FailureKind, msg, site string) *failure {
@@ -341,6 +349,7 @@ func TestSiblingOtherTests(t *testing.T) {
 // unperturbed schedule where plain go test passes", while TestClient's
 // own note said plain go test failed it too, another way).
 func TestSiblingNoteSaysPlain(t *testing.T) {
+	t.Parallel()
 	pkg := rewrite.Package{ImportPath: "example.com/p", Dir: t.TempDir()}
 	msg := "panic: Unable to start server: address in use"
 	for _, c := range []struct {
@@ -371,6 +380,7 @@ func TestSiblingNoteSaysPlain(t *testing.T) {
 // TestStressTimeoutCoversWaits: a stress run of stressMin runs of a test
 // that waits 100 ms gets time for them, not only twice the window.
 func TestStressTimeoutCoversWaits(t *testing.T) {
+	t.Parallel()
 	if got := stressTimeout(3*time.Second, stressMin, 100*time.Millisecond, 300*time.Millisecond); got < time.Duration(stressMin)*100*time.Millisecond {
 		t.Errorf("stress timeout %v for %d runs of 100 ms", got, stressMin)
 	}
@@ -385,6 +395,7 @@ func TestStressTimeoutCoversWaits(t *testing.T) {
 // TestPRGenOnBase's generated deadlock took 18.8 s of its search, now 8.8 s).
 // A run that fails is (plainOnce).
 func TestPlainHangRunsOnce(t *testing.T) {
+	t.Parallel()
 	s, tg, dir := newFakeSearch(t, "TestHangs", fakeBudget, 1)
 	count := filepath.Join(dir, "runs")
 	bin := filepath.Join(dir, "plain.test")

@@ -22,6 +22,7 @@ const realsuiteDrvDir = "../testdata/realsuite-drv"
 // others are realsuitetest's TestRealSuiteDriver (a binary, and a timeout,
 // of their own).
 func TestRealSuiteDriver(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
 	}
@@ -75,6 +76,7 @@ func TestRealSuiteDriver(t *testing.T) {
 // TestBudgetShares: the budget is split half by weight, half by weight
 // times measured cost; a test whose cost is unknown counts with the mean.
 func TestBudgetShares(t *testing.T) {
+	t.Parallel()
 	mk := func(cost time.Duration, plain string) *target {
 		return &target{weight: 1, cost: cost, stats: &TestStats{Plain: plain}}
 	}
@@ -113,6 +115,7 @@ func TestBudgetShares(t *testing.T) {
 // TestKeyIgnoresStuckLine: the same leak stuck at another line of the
 // same goroutine is one failure; another goroutine is another.
 func TestKeyIgnoresStuckLine(t *testing.T) {
+	t.Parallel()
 	leak := func(fn, site string) *failure {
 		return &failure{kind: checks.Leak, site: site, goroutines: []checks.Goroutine{{
 			ID: "g2", Site: site,
@@ -134,6 +137,7 @@ func TestKeyIgnoresStuckLine(t *testing.T) {
 // lines of its first log entry (testify's Error and Messages, goleak's
 // goroutine list), and stop at the next entry.
 func TestStdoutKeepsDetails(t *testing.T) {
+	t.Parallel()
 	p := &stdoutParser{cur: -1, logs: map[int][]string{}, indent: -1}
 	out := "=== RUN   TestInterleaveDriver/schedule-3\n" +
 		"    a_test.go:12: \n" +
@@ -156,6 +160,7 @@ func TestStdoutKeepsDetails(t *testing.T) {
 // TestNoteUncontrolled: what the rewriter left as written is noted once
 // per searched package, module-relative, however many tests it has.
 func TestNoteUncontrolled(t *testing.T) {
+	t.Parallel()
 	p := rewrite.Package{ImportPath: "m/p", Dir: "/m/p", Tests: []string{"TestA", "TestB"}}
 	s := &search{inst: &rewrite.Result{ModuleRoot: "/m", Packages: []rewrite.Package{p}, Warnings: []string{
 		"/m/p/a.go:3: method or function value (*sync.Mutex).Lock left as written",
@@ -179,6 +184,7 @@ func TestNoteUncontrolled(t *testing.T) {
 // TestOldLanguageVersion: the runtime compiles in a module whose go.mod
 // says go 1.18, and in one that says go 1.13 (before generics).
 func TestOldLanguageVersion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
@@ -203,6 +209,7 @@ func TestOldLanguageVersion(t *testing.T) {
 // enough for one process of one schedule; a test whose share is not gets
 // nothing (its unperturbed schedule ran) and its share goes to the others.
 func TestSearchSlice(t *testing.T) {
+	t.Parallel()
 	ms := time.Millisecond
 	// Even shares, cheap tests: the share.
 	if got := searchSlice(10*time.Second, []float64{0.5, 0.5}, []time.Duration{ms, ms}); got != 5*time.Second {
@@ -243,6 +250,7 @@ func TestSearchSlice(t *testing.T) {
 // one summary note rather than a note of the test's; the unperturbed run
 // stopped so is still a note of the test's.
 func TestStoppedAtShareEnd(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{StepTimeout: time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	tg := &target{name: "TestLong", pkg: rewrite.Package{Dir: t.TempDir()}, stats: &TestStats{Plain: "pass"}}
 	killed := func(i int) *childOutcome {
@@ -272,6 +280,7 @@ func TestStoppedAtShareEnd(t *testing.T) {
 // TestReloadNotInvalid), is a note that quotes plain go test's exit and
 // failure line and does not call it the tool's doing.
 func TestPlainFailsOtherwise(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and searches a package; skipped with -short")
 	}
@@ -319,6 +328,7 @@ func TestPlainFailsOtherwise(t *testing.T) {
 // test, which plain go test passes, is a note too, never a finding. A
 // budget in which the sibling never failed is doubled.
 func TestToolSibling(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and searches a package; skipped with -short")
 	}

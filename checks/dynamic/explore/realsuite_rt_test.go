@@ -132,6 +132,7 @@ var realsuiteRTCases = []struct {
 // note before its mechanism was fixed. About two minutes: behind the heavy
 // build tag (go test -tags heavy -run TestRealSuiteRuntimeModel ./checks/dynamic/explore/).
 func TestRealSuiteRuntimeModel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and searches ten packages; skipped with -short")
 	}

@@ -11,6 +11,7 @@ import (
 // latest processes took outside their schedules (processStartup before
 // any was measured); none without a budget end.
 func TestReplayBy(t *testing.T) {
+	t.Parallel()
 	var s search
 	if !s.replayBy().IsZero() {
 		t.Fatal("no budget end: want no ReplayBy")
@@ -30,6 +31,7 @@ func TestReplayBy(t *testing.T) {
 // schedule, no longer fit before ReplayBy (a leak ends its process: the
 // next schedule needs a fresh one); it does while they fit.
 func TestWorkerStopsForReplay(t *testing.T) {
+	t.Parallel()
 	for _, failed := range []bool{true, false} {
 		s := &search{workDir: t.TempDir()}
 		s.hardStop = time.Now().Add(time.Hour)

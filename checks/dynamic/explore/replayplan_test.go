@@ -15,6 +15,7 @@ import (
 // test's cost and a process start, or what the previous replay took,
 // fit in what is left; without Left every replay fits.
 func TestReplayPlanCounts(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(0, 0)
 	left := 10 * time.Second
 	p := &ReplayPlan{Left: func() time.Duration { return left }, Now: func() time.Time { return now }}
@@ -50,6 +51,7 @@ func TestReplayPlanCounts(t *testing.T) {
 // replays and a search of at least a second ran past the base stage's
 // share (gocron-stop-twice: the base stage took 14.1s).
 func TestCheckBaseWithinLeft(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a test binary; skipped with -short")
 	}

@@ -19,6 +19,7 @@ import (
 // batches for -4.7s"). Fails without reserveKey and toolsDoing: the
 // reserve is 49.4s.
 func TestShrinkReserveCauses(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{Budget: 90 * time.Second}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	add := func(tg *target, f *failure) {
 		k := tg.name + "|" + f.key()
@@ -58,6 +59,7 @@ func TestShrinkReserveCauses(t *testing.T) {
 // With less left than the failures found need, the batches get nothing,
 // and the log says so with no negative duration.
 func TestBatchesNoTimeLeft(t *testing.T) {
+	t.Parallel()
 	if _, _, part := splitBatched(-5*time.Second, []*target{
 		{name: "A", weight: 1, cost: time.Millisecond, stats: &TestStats{Plain: "pass"}},
 		{name: "B", weight: 1, cost: time.Millisecond, stats: &TestStats{Plain: "pass"}},
@@ -114,6 +116,7 @@ func TestReplayKeepsLaterCauses(t *testing.T) {
 // (every try, each counting the process start twice), and the search got
 // nothing after the unperturbed runs.
 func TestReserveRillLeaks(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	for i, c := range []time.Duration{2300 * time.Millisecond, 3000 * time.Millisecond, 900 * time.Millisecond, 1500 * time.Millisecond} {
 		tg := &target{name: fmt.Sprintf("TestLeak%d", i), cost: c, stats: &TestStats{Schedules: 1, Failures: 1}}
@@ -152,6 +155,7 @@ func TestReserveRillLeaks(t *testing.T) {
 // decisions' telling more than one of 10 with the same test and cost.
 // Fails without tellReserve (the same reserve).
 func TestReserveTellsByLength(t *testing.T) {
+	t.Parallel()
 	reserve := func(decisions int) time.Duration {
 		s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
 		tg := &target{name: "TestAppendRandomly", cost: 3 * time.Second, stats: &TestStats{Schedules: 3, Failures: 3}}

@@ -19,6 +19,7 @@ import (
 // that matters. Fails without the reserve's untold filter (no pass, the costly
 // failure's replays kept).
 func TestReturnedReserve(t *testing.T) {
+	t.Parallel()
 	asked := 0
 	keep := 0
 	s := &search{opts: Options{Budget: time.Hour, Workers: 1,
@@ -67,6 +68,7 @@ func TestReturnedReserve(t *testing.T) {
 
 // returnedEnough wants a tenth of the budget and two seconds.
 func TestReturnedEnough(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		left, budget time.Duration
 		want         bool

@@ -24,6 +24,7 @@ const (
 // the tests and a package that does not compile end the search with errors
 // that say so.
 func TestRobustErrors(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs(robustDir)
 	if err != nil {
 		t.Fatal(err)

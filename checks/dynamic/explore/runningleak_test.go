@@ -50,6 +50,7 @@ func leakOf(blocked bool, gs ...checks.Goroutine) checks.Finding {
 // that started them, each goroutine counted: "was" says what each said
 // then (where they disagreed, and where both went by the caught place).
 func TestSameRunningLeakTable(t *testing.T) {
+	t.Parallel()
 	const reader, exporter, test = "m.NewReader.func2", "m.NewExporter.func1", "m.TestCollect.func1"
 	swap := loopG("g2", "/m/atomic.go:119", "m/internal.(*waitGroup).swap", reader, "/m/reader.go")
 	swap4 := loopG("g4", "/m/atomic.go:119", "m/internal.(*waitGroup).swap", reader, "/m/reader.go")

@@ -14,6 +14,7 @@ import (
 // TestPubSub on :12346) makes its test searched by one worker; another
 // failure, or a pass that logged the words, does not.
 func TestSameAddress(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		r    rt.Result
 		want bool
@@ -34,6 +35,7 @@ func TestSameAddress(t *testing.T) {
 // stop files), while worker 0's goes on; each worker reads its own file.
 // Before, they ran the rest of their schedules, each failing to bind.
 func TestSameAddressStopsOthers(t *testing.T) {
+	t.Parallel()
 	s := &search{opts: Options{Workers: 3}, workDir: t.TempDir(), failures: map[string]*failure{}, owners: map[string]*target{}}
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/redcon"}, name: "TestPubSub", stats: &TestStats{}}
 	exists := func(k int) bool {
@@ -67,6 +69,7 @@ func TestSameAddressStopsOthers(t *testing.T) {
 // listener served, reported unreplayed). With one worker, or on the
 // unperturbed schedule, it is the test's own.
 func TestAddrInUseNotTheTests(t *testing.T) {
+	t.Parallel()
 	panicked := func(index int) *childOutcome {
 		return &childOutcome{crashed: -1, leftovers: -1, lastRun: index, results: []rt.Result{{Index: index, Seed: 2, Outcome: "panic",
 			Message: "panic: runtime error: invalid memory address or nil pointer dereference", AddrInUse: ":2035",

@@ -14,6 +14,7 @@ import (
 // in sum.go on the base), and so are one of those loops and two; other
 // starters, or a leak of blocked goroutines at another place, are not.
 func TestSameRunningLeak(t *testing.T) {
+	t.Parallel()
 	g := func(id, site, inner, root string) checks.Goroutine {
 		return checks.Goroutine{ID: id, State: "running", Site: site, Stack: []checks.Frame{
 			{Func: inner, File: site, Line: 1},

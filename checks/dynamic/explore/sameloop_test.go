@@ -39,6 +39,7 @@ func (c *Cache) sweep() {
 // top-level function is the same failure; a blocked one, or one in
 // another function, is not.
 func TestSameLoop(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "cache.go"), []byte(loopSrc), 0o644); err != nil {
 		t.Fatal(err)

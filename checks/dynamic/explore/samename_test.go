@@ -18,6 +18,7 @@ import (
 // lost update is found, sited at its function (not the driver's), and
 // replays, and TestOnlyHere is searched too.
 func TestSameNameBothPackages(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/samename", []string{"."}, 20)
 	for _, n := range res.Notes {
 		if strings.Contains(n, "not searched") || strings.Contains(n, "does not build") {

@@ -13,6 +13,7 @@ import (
 // schedulesLeft gives rt the rest of the bound, and no more once it is
 // reached; without a bound, rt's 0 (until the deadline).
 func TestSchedulesLeft(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		bound, done, n int
 		more           bool
@@ -34,6 +35,7 @@ func TestSchedulesLeft(t *testing.T) {
 // schedules of each test and the search ends there, long before an ample
 // budget; the unperturbed schedule comes on top.
 func TestSchedulesBound(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented kernel; skipped with -short")
 	}
@@ -71,6 +73,7 @@ func TestSchedulesBound(t *testing.T) {
 // 6, its nowTick from 6 on), and one newer than this interleave, or a
 // version 6 without its step, is refused with a clear message.
 func TestParseScheduleTags(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		json, tags, err string
 		tick            time.Duration
@@ -115,6 +118,7 @@ func TestParseScheduleTags(t *testing.T) {
 // story's; a replay does not read them), and the schedule written keeps
 // its own.
 func TestScheduleWithoutPaths(t *testing.T) {
+	t.Parallel()
 	s := &rt.Schedule{Version: rt.ScheduleVersion, Package: "k", Test: "TestFast000", Strategy: "random", Seed: 3,
 		Decisions: []rt.Decision{{G: 0, Op: "start"}, {G: 1, Op: "Mutex.Lock", Site: "k.go:14", Path: "k.go:17"}},
 		Original:  []rt.Decision{{G: 1, Op: "Mutex.Lock", Site: "k.go:14", Path: "k.go:17"}}}

@@ -18,6 +18,7 @@ import (
 // sees only the packages of its patterns, and a build that does not fit
 // (another package, -race) is an error, not a wrong search.
 func TestSharedBuild(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds two instrumented packages; skipped with -short")
 	}
@@ -89,17 +90,14 @@ func TestSharedBuild(t *testing.T) {
 	if b.n != 2 || len(b.bins) != 1 || len(b.plain) != 1 {
 		t.Errorf("%d binaries built (%d instrumented, %d plain), want one of each", b.n, len(b.bins), len(b.plain))
 	}
-	// The instrumented binary is linked without DWARF (linkFlags), the
-	// plain one as go test links it; the deadlock above was found and
-	// its stacks read all the same.
-	for _, e := range b.bins {
-		if len(linkFlags(userGOFLAGS())) > 0 && hasDWARF(t, e.bin) {
-			t.Errorf("the instrumented binary %s has DWARF, want it linked with -w", e.bin)
-		}
-	}
-	for _, e := range b.plain {
-		if !hasDWARF(t, e.bin) {
-			t.Errorf("the plain binary %s has no DWARF, want it as go test links it", e.bin)
+	// Both binaries are linked without DWARF (linkFlags), as go test
+	// links the binaries it runs (-s -w); the deadlock above was found
+	// and its stacks read all the same.
+	for _, bins := range []map[string]*plainBin{b.bins, b.plain} {
+		for _, e := range bins {
+			if len(linkFlags(userGOFLAGS())) > 0 && hasDWARF(t, e.bin) {
+				t.Errorf("the test binary %s has DWARF, want it linked with -w", e.bin)
+			}
 		}
 	}
 	// Replays run the Build's binaries: nothing is instrumented or built.
@@ -153,6 +151,7 @@ func hasDWARF(t *testing.T, path string) bool {
 // TestLinkFlags: instrumented binaries are linked without DWARF unless
 // the user's GOFLAGS set -ldflags (ours would replace theirs).
 func TestLinkFlags(t *testing.T) {
+	t.Parallel()
 	for goflags, want := range map[string]string{
 		"":                           "-ldflags=-w",
 		"-mod=mod":                   "-ldflags=-w",
@@ -169,6 +168,7 @@ func TestLinkFlags(t *testing.T) {
 // compile leaves it out; a search of another package through the build
 // does not note it, and a search of that package says it was left out.
 func TestSharedBuildLeftOut(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented package; skipped with -short")
 	}

@@ -14,6 +14,7 @@ import (
 // No process runs: both are skipped. Fails without Options.SkipTest: both
 // are searched (SkipTest not asked, a search's time on each).
 func TestSkipTest(t *testing.T) {
+	t.Parallel()
 	var asked []string
 	s := &search{opts: Options{Budget: time.Hour, Workers: 1, Schedules: 10, SkipTest: func(r TestRef) bool {
 		asked = append(asked, r.Package+"."+r.Name)

@@ -11,6 +11,7 @@ import (
 // steps, within [rt.DefaultMaxSteps, PlainMaxSteps]; the default when it
 // stopped at its own bound; Options.MaxSteps when set.
 func TestSearchSteps(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		r    rt.Result
@@ -45,6 +46,7 @@ func TestSearchSteps(t *testing.T) {
 // A schedule after an unperturbed one that ran past the search bound
 // costs in proportion; one within it costs as much.
 func TestSearchCost(t *testing.T) {
+	t.Parallel()
 	spun := rt.Result{Steps: PlainMaxSteps}
 	if got := searchCost(5*time.Second, spun, rt.DefaultMaxSteps); got != time.Second {
 		t.Errorf("after %d steps in 5s, a schedule of %d costs %v, want 1s", PlainMaxSteps, rt.DefaultMaxSteps, got)

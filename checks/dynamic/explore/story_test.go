@@ -35,6 +35,7 @@ var bankSource = map[string]string{
 }
 
 func TestTellDeadlock(t *testing.T) {
+	t.Parallel()
 	it := tell(abba, abbaStates, checks.Deadlock, func(site string) string { return bankSource[site] })
 	if it == nil {
 		t.Fatal("nothing told")
@@ -61,6 +62,7 @@ func TestTellDeadlock(t *testing.T) {
 }
 
 func TestPreemptionsAt(t *testing.T) {
+	t.Parallel()
 	// g0 blocks in Wait: not a preemption. g2 runs while g1 could take a
 	// free lock: a preemption.
 	got := preemptionsAt(abba, abbaStates)
@@ -75,6 +77,7 @@ func TestPreemptionsAt(t *testing.T) {
 }
 
 func TestRunOn(t *testing.T) {
+	t.Parallel()
 	ds := []rt.Decision{{G: 1}, {G: 2}, {G: 2}, {G: 1}, {G: 1}, {G: 2}}
 	got := runOn(ds, 1, 1)
 	want := []rt.Decision{{G: 1}, {G: 1}, {G: 1}, {G: 2}, {G: 2}, {G: 2}}
@@ -87,6 +90,7 @@ func TestRunOn(t *testing.T) {
 }
 
 func TestOperand(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ src, op, want string }{
 		{"\tdefer b.accounts[id].mu.Unlock()", "Mutex.Unlock", "b.accounts[id].mu"},
 		{"\tl.mu.RLock()", "RWMutex.RLock", "l.mu"},
@@ -103,6 +107,7 @@ func TestOperand(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
+	t.Parallel()
 	s := &rt.Schedule{Version: rt.ScheduleVersionTick, Package: "example.com/bank", Dir: ".", Test: "TestX", Seed: 7, Decisions: abba, Original: abba,
 		Failure: &rt.Signature{Kind: "deadlock", Site: "bank.go:62"}, NowTick: rt.NowTick}
 	tok, err := EncodeToken(s)
@@ -145,6 +150,7 @@ func TestToken(t *testing.T) {
 // when the story folds a goroutine's start into it; a step that preempts
 // nobody does not.
 func TestTellCallers(t *testing.T) {
+	t.Parallel()
 	ds := append([]rt.Decision(nil), abba...)
 	ds[4].Path = "bank.go:80"           // g1's lock: a switch, no preemption
 	ds[6].Path = "bank.go:81 main.go:9" // g2's lock after its start, preempting g1
@@ -164,6 +170,7 @@ func TestTellCallers(t *testing.T) {
 // statement, on net/http's goroutine) joins the schedule; the story says
 // where, and the join preempts nobody.
 func TestTellJoin(t *testing.T) {
+	t.Parallel()
 	ds := []rt.Decision{
 		{G: 0, Op: "start"},
 		{G: 1, Site: "h_test.go:33", Op: "join"},

@@ -21,6 +21,7 @@ import (
 // Median schedules-to-bug per strategy are measured by
 // bench/dynamic/strategies.sh, not here.
 func TestKernelStrategies(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds race-instrumented kernels; skipped with -short")
 	}

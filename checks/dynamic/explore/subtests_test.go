@@ -13,6 +13,7 @@ import (
 // the most goroutines first, at most maxAlonePerTest per test; none
 // without Targets, none of a test whose unperturbed run did not finish.
 func TestSubtestsAloneChoice(t *testing.T) {
+	t.Parallel()
 	pkg := rewrite.Package{ImportPath: "example.com/m"}
 	var many []rt.SubtestRun
 	for i := 0; i < 12; i++ {

@@ -22,6 +22,7 @@ const suitesDir = "../testdata/suites"
 // the method, and replayed, while the correct method stays silent.
 // Without it the methods ran outside control and neither was found.
 func TestSuiteMethods(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, suitesDir, []string{"./methods"}, 30)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{
@@ -43,6 +44,7 @@ func TestSuiteMethods(t *testing.T) {
 // workers it left inside that finding, once, and the schedule replays; the
 // correct mirror stays silent. It was reported as a goroutine leak.
 func TestFailedTestLeftovers(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, suitesDir, []string{"./failleft"}, 30)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{
@@ -68,6 +70,7 @@ func TestFailedTestLeftovers(t *testing.T) {
 // plain go test is run and told with the same selection. Without the
 // split, no test's name matched the pattern.
 func TestRunSelectsSuiteMethods(t *testing.T) {
+	t.Parallel()
 	const run = "TestMixSuite/TestLost|TestTable/calm"
 	c := countedBuild(t, suitesDir, []string{"./selected"})
 	res, err := Run(context.Background(), Options{
@@ -106,6 +109,7 @@ func TestRunSelectsSuiteMethods(t *testing.T) {
 // abba's deadlocks are not searched), the schedule carries it and its
 // finding replays, and plain go test runs with it.
 func TestSkipLeavesOutSuiteMethods(t *testing.T) {
+	t.Parallel()
 	const skip = "TestMixSuite/TestABBA|TestTable/abba"
 	c := countedBuild(t, suitesDir, []string{"./selected"})
 	res, err := Run(context.Background(), Options{
@@ -144,6 +148,7 @@ func TestSkipLeavesOutSuiteMethods(t *testing.T) {
 // started second), whose assertion its message quotes, and replays. It
 // named late, the first started of those that failed, with early's words.
 func TestParallelSubtestFailedFirst(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, suitesDir, []string{"./parallelsubs"}, 30)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestParallel": checks.TestFailure},

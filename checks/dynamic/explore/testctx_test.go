@@ -15,6 +15,7 @@ import (
 // beside them that nothing frees is still a leak, naming only itself,
 // and it replays.
 func TestContextWorkers(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/testctx", []string{"."}, 10)
 	ctx := context.Background()
 	for _, n := range res.Notes {

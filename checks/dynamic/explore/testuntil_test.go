@@ -19,6 +19,7 @@ import (
 // does not stop. The failure needs its process's earlier schedule: a
 // note, not a finding. (kerneltest replays what TestUntil accepted.)
 func TestTestUntil(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented package; skipped with -short")
 	}

@@ -14,6 +14,7 @@ import (
 // TestToolRaceAccess: which access of a race report the runtime made on
 // its own behalf.
 func TestToolRaceAccess(t *testing.T) {
+	t.Parallel()
 	fr := func(fn, file string) checks.Frame { return checks.Frame{Func: fn, File: file, Line: 7} }
 	rtFile := "/tmp/x/m/interleavert/"
 	std := goroot() + "/src/"
@@ -56,6 +57,7 @@ const toolallocDir = "../testdata/toolalloc"
 // test too, and a lost update in a test that also counts allocations
 // (TestLostUpdateCounted) is the code's: findings, replayed.
 func TestToolAllocsIsNote(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented test binary; skipped with -short")
 	}
@@ -99,6 +101,7 @@ func TestToolAllocsIsNote(t *testing.T) {
 }
 
 func TestCountsAllocs(t *testing.T) {
+	t.Parallel()
 	counted := []float64{2, 45}
 	for msg, want := range map[string]bool{
 		"test failed: x_test.go:23: increment: 2 allocations per run, want 0":                   true,

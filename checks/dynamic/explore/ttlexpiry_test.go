@@ -18,6 +18,7 @@ import (
 // the short-lived item first.) The cache's check-then-act is still found,
 // and its schedule replays.
 func TestTTLExpiry(t *testing.T) {
+	t.Parallel()
 	c, res := searchCounted(t, "../testdata/ttlexpiry", []string{"."}, 24)
 	c.Want = testkit.Want{Kinds: map[string]checks.FailureKind{
 		"TestExpiredAtOnce": "",

@@ -13,6 +13,7 @@ import (
 // rewritten) gives one note per test and site, where the user reads it,
 // instead of a replay that silently follows another order.
 func TestUnorderedRangeNoted(t *testing.T) {
+	t.Parallel()
 	s := &search{}
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/k"}, name: "TestDrain", stats: &TestStats{}}
 	u := &rt.UnorderedRange{Site: "router.go:40", Ranges: 1, Keys: 3}

@@ -15,6 +15,7 @@ import (
 // and the finding replays. The budget only bounds a search that does not
 // stop.
 func TestUntil(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented kernel; skipped with -short")
 	}

@@ -159,6 +159,7 @@ func TestSelectCommitFresh(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestFreshSelect", Strategy: "random", Seed: 1, Schedules: 100, StepTimeout: 10 * time.Second})
 	var found *Result
 	for i, r := range rs {

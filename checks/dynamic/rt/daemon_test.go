@@ -108,6 +108,7 @@ func TestDaemonStartedOutside(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	// The worker left parked stops the process after its first
 	// schedule (leftovers in the way): that one schedule says it.
 	rs, out, _ := runMain(t, Config{Test: "TestDaemonOutside", Schedules: 5, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second})

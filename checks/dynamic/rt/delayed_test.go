@@ -77,6 +77,7 @@ func TestDelayedConsumer(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	cfg := Config{Test: "TestLateConsumer", Strategy: "pct", Seed: 1, Schedules: 100, StepTimeout: 10 * time.Second, KeepEarly: true}
 	rs, out, _ := runMain(t, cfg)
 	// Each schedule's result says "test failed"; the child's output

@@ -95,6 +95,7 @@ func TestEarlyTimerLateFail(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestTimeoutFailsLate", Strategy: "random", Seed: 1, Schedules: 200, StepTimeout: 10 * time.Second})
 	timedOut := 0
 	for _, r := range rs {
@@ -159,6 +160,7 @@ func TestEarlyTimerHang(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestHangTimeout", Strategy: "random", Seed: 1, Schedules: 300, StepTimeout: 10 * time.Second})
 	var found *Result
 	for i, r := range rs {
@@ -216,6 +218,7 @@ func TestKeepEarlySleeper(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	cfg := Config{Test: "TestSleepFlake", Strategy: "random", Seed: 1, Schedules: 200, StepTimeout: 10 * time.Second}
 	rs, out, _ := runMain(t, cfg)
 	for _, r := range rs {
@@ -266,6 +269,7 @@ func TestKeepEarlyLeaks(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	// 50 schedules (each leaks, and a leak's check waits for the
 	// goroutines left): seed 1 fails after an early jump at the 9th and
 	// seven more.

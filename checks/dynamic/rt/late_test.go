@@ -80,6 +80,7 @@ func TestFailsAfterReturn(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestFailsAfterReturn", Schedules: 1, Seed: 1, StepTimeout: 10 * time.Second})
 	if len(rs) != 1 {
 		t.Fatalf("%d results, want 1\n%s", len(rs), out)

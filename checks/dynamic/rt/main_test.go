@@ -245,6 +245,7 @@ func TestMainProtocol(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestABBA", Seed: 3, First: 5, Schedules: 200, StopOnFail: true, StepTimeout: 5 * time.Second})
 	if len(rs) == 0 || rs[len(rs)-1].Outcome != "deadlock" {
 		t.Fatalf("want schedules ending in a deadlock, got %d results\n%s", len(rs), out)
@@ -278,6 +279,7 @@ func TestStopOnPass(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestABBA", Seed: 3, Schedules: 200, StopOnPass: true, StepTimeout: 5 * time.Second})
 	if len(rs) < 2 || len(rs) == 200 || rs[len(rs)-1].Outcome != "pass" {
 		t.Fatalf("want schedules ending at the first pass, got %d results\n%s", len(rs), out)
@@ -293,6 +295,7 @@ func TestTrace(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestABBA", Seed: 1, Schedules: 1, Trace: true, StepTimeout: 5 * time.Second})
 	if len(rs) != 1 {
 		t.Fatalf("%s", out)
@@ -318,6 +321,7 @@ func TestMainTestFailure(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestFail", Seed: 1, Schedules: 2, StepTimeout: 5 * time.Second})
 	if len(rs) != 2 || rs[0].Outcome != "test-failure" || !strings.Contains(rs[0].Site, "main_test.go") {
 		t.Fatalf("%+v\n%s", rs, out)
@@ -328,6 +332,7 @@ func TestWatchdog(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, code := runMain(t, Config{Test: "TestHang", Seed: 1, Schedules: 3, StepTimeout: 300 * time.Millisecond})
 	if code != ExitWatchdog || !strings.Contains(out, MarkerWatchdog) || len(rs) != 1 ||
 		rs[0].Outcome != "fatal" || !strings.HasPrefix(rs[0].Message, MarkerWatchdog) || strings.Contains(out, MarkerEnd+"0\n") || !strings.Contains(out, MarkerStart+"0\n") {
@@ -342,6 +347,7 @@ func TestRunUntil(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	now := time.Now()
 	rs, out, _ := runMain(t, Config{Test: "TestRealWait", Seed: 1, Deadline: now.Add(-time.Second), Until: now.Add(time.Minute), StepTimeout: 5 * time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "pass" {
@@ -357,6 +363,7 @@ func TestMainBatch(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Batch: []string{"TestSub", "TestFail", "TestABBA"}, Strategy: PlainStrategy, Seed: 1, First: 10, Schedules: 1, StepTimeout: 5 * time.Second})
 	if len(rs) != 3 {
 		t.Fatalf("%d results, want 3\n%s", len(rs), out)
@@ -398,6 +405,7 @@ func TestWaitForeignWork(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, code := runMain(t, Config{Test: "TestWaitForeignWork", Seed: 1, Schedules: 1, StepTimeout: time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "pass" || code != 0 {
 		t.Fatalf("want a pass, got exit %d, %+v\n%s", code, rs, out)
@@ -416,6 +424,7 @@ func TestWaitChildProcess(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" || os.Getenv("RT_STDIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, code := runMain(t, Config{Test: "TestWaitChildProcess", Seed: 1, Schedules: 1, StepTimeout: time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "pass" || code != 0 {
 		t.Fatalf("want a pass, got exit %d, %+v\n%s", code, rs, out)
@@ -449,6 +458,7 @@ func TestPanicWhileTestBlocked(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, code := runMain(t, Config{Test: "TestPanicWhileBlocked", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "panic" || !strings.Contains(rs[0].Message, "boom") || code != ExitWatchdog {
 		t.Fatalf("want the panic's result and exit %d, got exit %d, %+v\n%s", ExitWatchdog, code, rs, out)
@@ -466,6 +476,7 @@ func TestUnwoundPartner(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, code := runMain(t, Config{Test: "TestUnwoundPartner", Seed: 1, Schedules: 3, MaxSteps: 100, StepTimeout: 5 * time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "pass" || !strings.HasPrefix(rs[0].Inconclusive, StepBoundPrefix) || !strings.HasSuffix(rs[0].Inconclusive, LostTestNote) || code != 0 {
 		t.Fatalf("want one inconclusive result at the step bound and exit 0, got exit %d, %+v\n%s", code, rs, out)
@@ -481,6 +492,7 @@ func TestStopFile(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	stop := filepath.Join(t.TempDir(), "stop")
 	rs, out, _ := runMain(t, Config{Test: "TestSub", Seed: 1, Schedules: 4, StopFile: stop, StepTimeout: 5 * time.Second})
 	if len(rs) != 4 {

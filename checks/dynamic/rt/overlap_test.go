@@ -70,6 +70,7 @@ func TestResetOverlap(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	cfg := Config{Test: "TestResetOverlap", Schedules: 2000, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second, EarlySleep: true}
 	rs, out, _ := runMain(t, cfg)
 	var found *Result

@@ -62,6 +62,7 @@ func TestOwnTimerStaleRead(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestOwnStale", Strategy: "random", Seed: 1, Schedules: 100, StepTimeout: 10 * time.Second})
 	var found *Result
 	for i, r := range rs {

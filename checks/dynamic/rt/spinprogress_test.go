@@ -64,6 +64,7 @@ func TestPollingLoopStillMovesTheClock(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestPollingTimeout", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second})
 	if len(rs) != 1 || rs[0].Outcome != "test-failure" || !strings.Contains(out, "not set within 1s") {
 		t.Fatalf("want the 1s deadline to fail the test, got %v\n%s", outcomes(rs), out)

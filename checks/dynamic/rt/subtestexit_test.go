@@ -79,6 +79,7 @@ func TestParallelSubtestParentFailNow(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	const want = "test executed panic(nil) or runtime.Goexit"
 	rs, out, _ := runMain(t, Config{Test: "TestParallelParentFailNow", Seed: 1, Schedules: 2, StepTimeout: 5 * time.Second})
 	if len(rs) != 2 {
@@ -108,6 +109,7 @@ func TestSubtestParentFailNow(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestParentFailNow", Seed: 1, Schedules: 2, StepTimeout: 5 * time.Second})
 	if len(rs) != 2 {
 		t.Fatalf("want 2 schedules, got %+v\n%s", rs, out)
@@ -142,6 +144,7 @@ func TestSubtestGoexit(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	_, out, code := runMain(t, Config{Test: "TestSubtestGoexit", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second})
 	if code != 2 || !strings.Contains(out, "panic: test executed panic(nil) or runtime.Goexit") {
 		t.Fatalf("want go test's panic and exit status 2, got %d:\n%s", code, out)
@@ -154,6 +157,7 @@ func TestSubtestOwnFailNow(t *testing.T) {
 	if os.Getenv("RT_MAIN_CHILD") != "" {
 		t.Skip()
 	}
+	t.Parallel()
 	rs, out, _ := runMain(t, Config{Test: "TestOwnFailNow", Seed: 1, Schedules: 2, StepTimeout: 5 * time.Second})
 	if len(rs) != 2 || rs[0].Outcome != "test-failure" || rs[1].Outcome != "test-failure" {
 		t.Fatalf("want 2 test failures, got %+v\n%s", rs, out)
