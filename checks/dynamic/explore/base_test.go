@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -99,5 +100,65 @@ func TestHoldsFiles(t *testing.T) {
 	}
 	if _, ok := holdsFiles(rewrite.Package{Dir: dir}, nil); !ok {
 		t.Errorf("no files: not held, want held")
+	}
+}
+
+// TestCheckBaseUndecidedRetries: a data race's schedule replayed on the base
+// commit runs again while it does not reproduce (UndecidedTries): whether
+// the race detector reports it depends on what it still remembers, and a
+// race the base has too, missed by one replay, was told as new in the
+// change. The base's test races on its third run only (a counter file).
+// Fails with one replay: the verdict then comes from the search, not from
+// the schedule.
+func TestCheckBaseUndecidedRetries(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds a race test binary; skipped with -short")
+	}
+	root := t.TempDir()
+	counter := filepath.Join(t.TempDir(), "runs")
+	test := "package q\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nvar x int\n\nfunc TestRace(t *testing.T) {\n" +
+		"\tdone, n := make(chan bool), count()\n" + // line 11
+		"\tgo func() {\n" + // 12
+		"\t\tif n == 2 { x = 1 }\n" + // 13: the race, on the third run
+		"\t\tdone <- true\n" + // 14
+		"\t}()\n\tx = 2\n\t<-done\n}\n\n" +
+		"func count() int {\n\tn, _ := os.ReadFile(" + strconv.Quote(counter) + ")\n" +
+		"\tos.WriteFile(" + strconv.Quote(counter) + ", append(n, 'x'), 0o644)\n\treturn len(n)\n}\n"
+	for name, text := range map[string]string{
+		"go.mod":      "module example.com/racy\n\ngo 1.24\n",
+		"q/q.go":      "package q\n",
+		"q/q_test.go": test,
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g0 := 0
+	sched := &rt.Schedule{
+		Version: 6, Package: "example.com/racy/q", Dir: "q", Test: "TestRace", Race: true, Strategy: "plain", Seed: 1,
+		Decisions: []rt.Decision{{G: 0, Op: "start"}, {G: 0, Site: "q_test.go:12", Op: "go"}, {G: 1, Op: "start"}, {G: 1, Site: "q_test.go:14", Op: "chan send", Partner: &g0, Obj: 1}},
+		Failure:   &rt.Signature{Kind: string(checks.DataRace), Message: "data race: write at q_test.go:13 in q.TestRace.func1 and previous write at q_test.go:16 in q.TestRace", Site: "q/q_test.go:13"},
+		NowTick:   rt.NowTick,
+	}
+	path := filepath.Join(t.TempDir(), "race.json")
+	if err := WriteSchedule(path, sched); err != nil {
+		t.Fatal(err)
+	}
+	f := checks.Finding{Kind: checks.DataRace, Package: "example.com/racy/q", Test: "TestRace", Func: "example.com/racy/q.TestRace.func1",
+		Message: "TestRace: " + sched.Failure.Message, Schedule: path, Pos: checks.Position{File: filepath.Join(root, "q", "q_test.go"), Line: 13}}
+	vs, err := CheckBase(context.Background(), []checks.Finding{f}, BaseOptions{Dir: root, Budget: time.Minute, Schedules: 2, Workers: 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 1 || !vs[0].OnBase || vs[0].How != "its schedule fails the same way on the base commit" {
+		t.Fatalf("verdict %+v, want its schedule failing the same way on the base", vs)
+	}
+	if b, _ := os.ReadFile(counter); len(b) != 3 {
+		t.Errorf("the base's test ran %d times, want 3 (the replays until the race)", len(b))
 	}
 }
