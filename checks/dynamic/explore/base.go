@@ -169,14 +169,16 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		}
 		// A schedule whose failure something besides its decisions
 		// decides (a data race: what the race detector still remembers)
-		// runs again while it does not reproduce and time is left, or a
-		// failure the base has too is told as new in the change.
+		// runs again while it does not reproduce, or a failure the base
+		// has too is told as new in the change; while the replays have
+		// taken under a quarter of the budget: the rest is the search's,
+		// which finds a failure the base has on other schedules.
 		tries := 1
 		if Undecided(sched) != "" {
 			tries = UndecidedTries
 		}
 		var rr *ReplayResult
-		for try := 0; try < tries && (try == 0 || plan.Fits(0)); try++ {
+		for try := 0; try < tries && (try == 0 || replayed < opts.Budget/4 && plan.Fits(0)); try++ {
 			began := time.Now()
 			rr, err = rep.run(ctx, sched, anchor)
 			plan.Done()
