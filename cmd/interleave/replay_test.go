@@ -282,37 +282,21 @@ func TestReplayTries(t *testing.T) {
 // (openfga/go-sdk v0.6.0's telemetry race replayed 3 of 5 times), so
 // `interleave replay FILE` runs such a schedule up to
 // explore.UndecidedTries times, and one pass with -tries 1 does not say
-// the code no longer fails. The test races on its third run only (a
-// counter file); the unperturbed schedule is the one `interleave test`
-// recorded for it with a race on every run.
+// the code no longer fails (checks/dynamic/testdata/thirdrace: a test that
+// races on its third run only).
 func TestReplayUndecidedTries(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "checks", "dynamic", "testdata", "thirdrace"))); err != nil {
+		t.Fatal(err)
+	}
 	counter := filepath.Join(t.TempDir(), "runs")
-	test := "package q\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nvar x int\n\nfunc TestRace(t *testing.T) {\n" +
-		"\tdone, n := make(chan bool), count()\n" + // line 11
-		"\tgo func() {\n" + // 12
-		"\t\tif n == 2 { x = 1 }\n" + // 13: the race, on the third run
-		"\t\tdone <- true\n" + // 14
-		"\t}()\n\tx = 2\n\t<-done\n}\n\n" +
-		"func count() int {\n\tn, _ := os.ReadFile(" + strconv.Quote(counter) + ")\n" +
-		"\tos.WriteFile(" + strconv.Quote(counter) + ", append(n, 'x'), 0o644)\n\treturn len(n)\n}\n"
-	sched := `{"version":6,"package":"example.com/racy/q","dir":"q","test":"TestRace","goVersion":"go1.26","race":true,"strategy":"plain","seed":1,` +
-		`"decisions":[{"g":0,"op":"start"},{"g":0,"site":"q_test.go:12","op":"go"},{"g":1,"op":"start"},{"g":1,"site":"q_test.go:14","op":"chan send","partner":0,"obj":1}],` +
-		`"failure":{"kind":"data-race","message":"data race: write at q_test.go:13 in q.TestRace.func1 and previous write at q_test.go:16 in q.TestRace","site":"q/q_test.go:13"},"nowTick":20}`
-	for name, text := range map[string]string{
-		"go.mod":      "module example.com/racy\n\ngo 1.24\n",
-		"q/q.go":      "package q\n",
-		"q/q_test.go": test,
-		"s/race.json": sched,
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	tmpl, err := os.ReadFile(filepath.Join(dir, "q", "q_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "q", "q_test.go"), bytes.ReplaceAll(tmpl, []byte("COUNTER"), []byte(strconv.Quote(counter))), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	code, out := replayIn(t, dir, []string{"s/race.json"})
 	if code != exitFindings || !strings.Contains(out, fmt.Sprintf("up to %d fresh runs, as the race detector", explore.UndecidedTries)) ||

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -107,7 +108,7 @@ func TestHoldsFiles(t *testing.T) {
 // commit runs again while it does not reproduce (UndecidedTries): whether
 // the race detector reports it depends on what it still remembers, and a
 // race the base has too, missed by one replay, was told as new in the
-// change. The base's test races on its third run only (a counter file).
+// change. The base's test races on its third run only (testdata/thirdrace).
 // Fails with one replay: the verdict then comes from the search, not from
 // the schedule.
 func TestCheckBaseUndecidedRetries(t *testing.T) {
@@ -116,37 +117,19 @@ func TestCheckBaseUndecidedRetries(t *testing.T) {
 		t.Skip("builds a race test binary; skipped with -short")
 	}
 	root := t.TempDir()
-	counter := filepath.Join(t.TempDir(), "runs")
-	test := "package q\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nvar x int\n\nfunc TestRace(t *testing.T) {\n" +
-		"\tdone, n := make(chan bool), count()\n" + // line 11
-		"\tgo func() {\n" + // 12
-		"\t\tif n == 2 { x = 1 }\n" + // 13: the race, on the third run
-		"\t\tdone <- true\n" + // 14
-		"\t}()\n\tx = 2\n\t<-done\n}\n\n" +
-		"func count() int {\n\tn, _ := os.ReadFile(" + strconv.Quote(counter) + ")\n" +
-		"\tos.WriteFile(" + strconv.Quote(counter) + ", append(n, 'x'), 0o644)\n\treturn len(n)\n}\n"
-	for name, text := range map[string]string{
-		"go.mod":      "module example.com/racy\n\ngo 1.24\n",
-		"q/q.go":      "package q\n",
-		"q/q_test.go": test,
-	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(root, os.DirFS("../testdata/thirdrace")); err != nil {
+		t.Fatal(err)
 	}
-	g0 := 0
-	sched := &rt.Schedule{
-		Version: 6, Package: "example.com/racy/q", Dir: "q", Test: "TestRace", Race: true, Strategy: "plain", Seed: 1,
-		Decisions: []rt.Decision{{G: 0, Op: "start"}, {G: 0, Site: "q_test.go:12", Op: "go"}, {G: 1, Op: "start"}, {G: 1, Site: "q_test.go:14", Op: "chan send", Partner: &g0, Obj: 1}},
-		Failure:   &rt.Signature{Kind: string(checks.DataRace), Message: "data race: write at q_test.go:13 in q.TestRace.func1 and previous write at q_test.go:16 in q.TestRace", Site: "q/q_test.go:13"},
-		NowTick:   rt.NowTick,
+	counter, path := filepath.Join(t.TempDir(), "runs"), filepath.Join(root, "s", "race.json")
+	tmpl, err := os.ReadFile(filepath.Join(root, "q", "q_test.go.txt"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "race.json")
-	if err := WriteSchedule(path, sched); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "q", "q_test.go"), bytes.ReplaceAll(tmpl, []byte("COUNTER"), []byte(strconv.Quote(counter))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sched, err := ReadSchedule(path)
+	if err != nil {
 		t.Fatal(err)
 	}
 	f := checks.Finding{Kind: checks.DataRace, Package: "example.com/racy/q", Test: "TestRace", Func: "example.com/racy/q.TestRace.func1",

@@ -1,0 +1,3 @@
+module example.com/racy
+
+go 1.24
