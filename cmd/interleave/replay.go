@@ -86,17 +86,13 @@ func parseReplayFlags(env *cliEnv, args []string) (opts replayOptions, code int,
 }
 
 // replayTries is the fresh runs a replay gets: tries when the flag set
-// it, else 1, or explore.UndecidedTries when something besides the
-// schedule decides its failure (undecided says what).
+// it, else explore.DefaultTries; undecided says what besides the
+// schedule decides its failure.
 func replayTries(sched *rt.Schedule, tries int) (undecided string, n int) {
-	undecided = explore.Undecided(sched)
-	switch {
-	case tries > 0:
-		return undecided, tries
-	case undecided != "":
-		return undecided, explore.UndecidedTries
+	if tries == 0 {
+		tries = explore.DefaultTries(sched)
 	}
-	return "", 1
+	return explore.Undecided(sched), tries
 }
 
 // runReplay replays the schedule: exit 1 when the failure happens again, 0

@@ -173,10 +173,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		// has too is told as new in the change; while the replays have
 		// taken under a quarter of the budget: the rest is the search's,
 		// which finds a failure the base has on other schedules.
-		tries := 1
-		if Undecided(sched) != "" {
-			tries = UndecidedTries
-		}
+		tries := DefaultTries(sched)
 		var rr *ReplayResult
 		for try := 0; try < tries && (try == 0 || replayed < opts.Budget/4 && plan.Fits(0)); try++ {
 			began := time.Now()

@@ -176,6 +176,16 @@ func Undecided(s *rt.Schedule) string {
 	return strings.Join(why, "; ")
 }
 
+// DefaultTries is how many fresh runs a replay of s gets when its caller
+// asks for none in particular: UndecidedTries when Undecided names
+// something besides its decisions, else 1.
+func DefaultTries(s *rt.Schedule) int {
+	if Undecided(s) != "" {
+		return UndecidedTries
+	}
+	return 1
+}
+
 // runTries runs the schedule in up to tries fresh processes (at least
 // one) and returns the first run that reproduces the failure, else the
 // last run. A run that skipped its test ends it: the others would too.
