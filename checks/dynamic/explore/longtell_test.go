@@ -56,6 +56,42 @@ func TestTellReadsEachSiteOnce(t *testing.T) {
 	}
 }
 
+// TestReplayTellsEachSiteOnce: a replay's telling (shrinking tells every
+// replay it keeps) reads each site's line once too, as the search's does.
+// TestRunTestPastDefaultBound's long schedules spent a third of its CPU
+// scanning files. The file is rewritten after the first read: every step
+// at the site tells the line first read. Fails without replayer.sourceAt's
+// cache.
+func TestReplayTellsEachSiteOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "k.go")
+	if err := os.WriteFile(file, []byte("package k\n\nfunc f() { mu.Lock() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &replayer{pkgDir: dir}
+	source := r.sourceAt()
+	if got := source("k.go:3"); got != "func f() { mu.Lock() }" {
+		t.Fatalf("line of k.go:3 = %q", got)
+	}
+	if err := os.WriteFile(file, []byte("package k\n\nfunc f() { other.Lock() }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ds []rt.Decision
+	for range 2000 {
+		ds = append(ds, rt.Decision{G: 0, Site: "k.go:3", Op: "Mutex.Lock", Obj: 1}, rt.Decision{G: 1, Site: "k.go:3", Op: "Mutex.Lock", Obj: 1})
+	}
+	it := tell(ds, nil, checks.TestFailure, source)
+	if it == nil {
+		t.Fatal("nothing told")
+	}
+	for _, st := range it.Steps {
+		if st.Object != "mu" {
+			t.Fatalf("step %+v tells the lock %q; want %q, from the line as first read", st, st.Object, "mu")
+		}
+	}
+}
+
 // TestNoTellingAfterShrinkTime (issue 23, bigcache): once the time for
 // shrinking is over, the findings are not told again (the schedule file
 // rewritten, the story retold) for nothing: bigcache's 54,083-decision

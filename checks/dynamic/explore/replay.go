@@ -460,12 +460,7 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	if fd.Snippet == "" {
 		fd.Snippet = r.line(fd.Pos.File, fd.Pos.Line)
 	}
-	fd.Interleaving = tell(res.Decisions, res.States, pick.kind, func(site string) string {
-		if pos, ok := parseSite(site); ok {
-			return r.line(filepath.Join(r.pkgDir, filepath.Base(pos.File)), pos.Line)
-		}
-		return ""
-	})
+	fd.Interleaving = tell(res.Decisions, res.States, pick.kind, r.sourceAt())
 	if fd.Interleaving != nil {
 		fd.Interleaving.End = endOf(pick)
 	}
@@ -473,6 +468,24 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 	res.Finding = &fd
 	res.Detail = pick.detail
 	return res, nil
+}
+
+// sourceAt is the line of a "file.go:12" site of the package, for one
+// telling: each site is read once (a shrunk schedule still visits a few
+// sites thousands of times, and a read scans a file), as search.sourceAt.
+func (r *replayer) sourceAt() func(site string) string {
+	seen := map[string]string{}
+	return func(site string) string {
+		if l, ok := seen[site]; ok {
+			return l
+		}
+		l := ""
+		if pos, ok := parseSite(site); ok {
+			l = r.line(filepath.Join(r.pkgDir, filepath.Base(pos.File)), pos.Line)
+		}
+		seen[site] = l
+		return l
+	}
 }
 
 // line is line n of file, from the files the schedule carries if it is one.
