@@ -105,6 +105,9 @@ type TestRun struct {
 	// NoChoice: its unperturbed run had no choice another schedule could
 	// change (one goroutine throughout), so it was not searched further.
 	NoChoice bool `json:"noChoice,omitempty"`
+	// OnePerProcess: from some point on its schedules ran one per
+	// process, for it failed on every run in a process after the first.
+	OnePerProcess bool `json:"onePerProcess,omitempty"`
 	// StepBound counts its schedules the step bound stopped (inconclusive);
 	// PlainSteps is the scheduling steps its unperturbed schedule took,
 	// MostSteps the most a schedule of it took that the bound did not stop,

@@ -26,7 +26,7 @@ func TestRuns(st explore.Stats) []report.TestRun {
 	var out []report.TestRun
 	for _, ts := range st.Tests {
 		out = append(out, report.TestRun{Package: ts.Package, Test: ts.Test, Schedules: ts.Schedules,
-			Failures: ts.Failures, Plain: ts.Plain, ElapsedMS: ts.Elapsed.Milliseconds(), TargetHits: ts.TargetHits, PerSecond: ts.PerSecond, NoChoice: ts.NoChoice,
+			Failures: ts.Failures, Plain: ts.Plain, ElapsedMS: ts.Elapsed.Milliseconds(), TargetHits: ts.TargetHits, PerSecond: ts.PerSecond, NoChoice: ts.NoChoice, OnePerProcess: ts.OnePerProcess,
 			StepBound: ts.StepBound, PlainSteps: ts.PlainSteps, MostSteps: ts.MostSteps, MaxSteps: ts.MaxSteps})
 	}
 	return out

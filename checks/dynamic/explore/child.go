@@ -91,6 +91,10 @@ type childOutcome struct {
 	// leftovers is the index of the schedule the process did not start
 	// because goroutines of earlier ones were still alive, or -1.
 	leftovers int
+	// rerun is the index of the schedule the process did not start
+	// because its test cannot run twice in one process (rt.MarkerRerun),
+	// or -1.
+	rerun int
 	// logs holds, per schedule index, the entries the test logged
 	// (t.Logf, t.Errorf and friends, each with its continuation lines),
 	// in order: the words of a test failure are among them. logSubs
@@ -145,7 +149,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	if c.onStart != nil {
 		c.onStart()
 	}
-	out := &childOutcome{crashed: -1, leftovers: -1, lastRun: -1, maxSteps: c.cfg.MaxSteps}
+	out := &childOutcome{crashed: -1, leftovers: -1, rerun: -1, lastRun: -1, maxSteps: c.cfg.MaxSteps}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	sp := stderrParser{seen: seen}
@@ -249,7 +253,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	out.races = sp.races
 	out.started = sp.started
 	out.lastRun = sp.last
-	out.leftovers = sp.leftovers
+	out.leftovers, out.rerun = sp.leftovers, sp.rerun
 	out.stdout = stdout.tail.String()
 	out.logs, out.logSubs = stdout.logs, stdout.subs
 	out.stderr = sp.tail.String()
@@ -325,6 +329,7 @@ type stderrParser struct {
 	open       bool      // a start marker without its end marker
 	started    int
 	leftovers  int // index after MarkerLeftovers, or -1
+	rerun      int // index after MarkerRerun, or -1
 	races      []raceReport
 	sinceStart tailBuffer
 	tail       tailBuffer
@@ -335,7 +340,7 @@ type stderrParser struct {
 }
 
 func (p *stderrParser) parse(r io.Reader) {
-	p.cur, p.last, p.leftovers = -1, -1, -1
+	p.cur, p.last, p.leftovers, p.rerun = -1, -1, -1, -1
 	p.sinceStart.max = maxCrashText
 	p.tail.max = 16 << 10
 	sc := bufio.NewScanner(r)
@@ -364,6 +369,15 @@ func (p *stderrParser) parse(r io.Reader) {
 			if len(f) > 0 {
 				if n, err := strconv.Atoi(f[0]); err == nil {
 					p.leftovers = n
+					continue
+				}
+			}
+		}
+		if i := strings.Index(line, rt.MarkerRerun); i >= 0 {
+			f := strings.Fields(line[i+len(rt.MarkerRerun):])
+			if len(f) > 0 {
+				if n, err := strconv.Atoi(f[0]); err == nil {
+					p.rerun = n
 					continue
 				}
 			}

@@ -72,6 +72,10 @@ type target struct {
 	// (a server on a fixed port): one worker searches it from then on
 	// (sameAddress).
 	alone bool
+	// onePerProcess: a process's schedules after its first all failed
+	// one way its first did not (rerunWatch): each process runs one
+	// schedule from then on.
+	onePerProcess bool
 	// maxSteps is the step bound of its schedules after the unperturbed
 	// one (searchBound), set from that one's steps (0 until then).
 	maxSteps int

@@ -204,6 +204,11 @@ type TestStats struct {
 	// schedules of their process left, kept parked out of their way
 	// (rt/leftover.go) instead of a fresh process each.
 	Kept int `json:"kept,omitempty"`
+	// OnePerProcess is set when its schedules ran one per process from
+	// some point on: every schedule after the first of a process failed
+	// one way the first did not (a test that cannot run twice in one
+	// process, as go test -count=2 shows).
+	OnePerProcess bool `json:"onePerProcess,omitempty"`
 	// PerSecond is Schedules over Elapsed.
 	PerSecond float64 `json:"perSecond,omitempty"`
 	// Met is set when Options.TestUntil accepted a failure of the test:

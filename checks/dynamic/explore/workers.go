@@ -202,6 +202,12 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 		if !more {
 			return
 		}
+		s.mu.Lock()
+		evidence := rerunEvidence
+		if t.onePerProcess {
+			left, evidence = 1, 0
+		}
+		s.mu.Unlock()
 		c := &child{
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
@@ -230,6 +236,8 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				StopOnFail:  stopOnFail,
 				StopOnPass:  pending,
 				StopFile:    stopFile,
+				// A test that cannot run twice in one process.
+				RerunEvidence: evidence,
 			},
 			onResult: func(r rt.Result) { s.counted(t, r) },
 		}
@@ -252,6 +260,26 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 			first = next
 		}
 	}
+}
+
+// rerunEvidence is how many schedules in a row after a process's first
+// must fail one way the first did not before its test is searched one
+// schedule per process.
+const rerunEvidence = 3
+
+// onePerProcess makes t's processes run one schedule each from now on,
+// after a process of it stopped on rt.MarkerRerun; last is that
+// process's last schedule.
+func (s *search) onePerProcess(t *target, last rt.Result) {
+	s.mu.Lock()
+	if t.onePerProcess {
+		s.mu.Unlock()
+		return
+	}
+	t.onePerProcess = true
+	t.stats.OnePerProcess = true
+	s.mu.Unlock()
+	s.note(fmt.Sprintf("%s: searched one schedule per process from then on: the first schedule of a process passed and the %d after it failed the same way (%s): a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, firstLine(last.Message)))
 }
 
 // processStarted counts a test process started.
@@ -348,6 +376,10 @@ func (s *search) afterProcess(ctx context.Context, t *target, out *childOutcome,
 		t.stats.Fresh++
 		s.mu.Unlock()
 		return out.leftovers, true
+	}
+	if out.rerun >= 0 && len(out.results) > 0 {
+		s.onePerProcess(t, out.results[len(out.results)-1])
+		return out.rerun, true
 	}
 	if out.killed {
 		tail := tailLines(out.stdout+out.stderr, 10)

@@ -149,6 +149,10 @@ func RunSchedules(t *testing.T, cfg Config, body func(*testing.T), each func(Res
 // RunSchedules says.
 func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, func(*testing.T)), each func(Result) bool) []Result {
 	var all []Result
+	rerun := rerunWatch{evidence: cfg.RerunEvidence}
+	if cfg.Replay != nil || len(cfg.Batch) > 0 {
+		rerun.evidence = 0
+	}
 	strat := NewStrategy(cfg.Strategy, cfg.Targets)
 	var seeded Strategy // the recording process's, for earlier runs by seed
 	warmThreads()
@@ -209,8 +213,50 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 		if !cont || cfg.StopOnFail && r.Outcome != "pass" || cfg.StopOnPass && r.Outcome == "pass" {
 			break
 		}
+		if rerun.add(r) {
+			fmt.Fprintf(os.Stderr, "%s%d %d\n", MarkerRerun, i+1, rerun.evidence)
+			break
+		}
 	}
 	return all
+}
+
+// rerunWatch follows one process's schedules of a test, in order, for
+// Config.RerunEvidence.
+type rerunWatch struct {
+	evidence int    // schedules after the first that must fail one way; 0: off
+	n        int    // schedules seen
+	key      string // the failure of the schedules after the first so far
+	mixed    bool   // the first failed, or one after it passed or failed another way
+}
+
+// add takes the process's next schedule and reports whether the evidence
+// just became complete.
+func (w *rerunWatch) add(r Result) bool {
+	if w.evidence <= 0 {
+		return false
+	}
+	w.n++
+	if w.n == 1 {
+		w.mixed = r.Outcome != "pass"
+		return false
+	}
+	if w.mixed || r.Outcome == "pass" || r.Inconclusive != "" {
+		w.mixed = true
+		return false
+	}
+	msg := r.Message
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	k := r.Outcome + "|" + r.Site + "|" + msg
+	if w.key == "" {
+		w.key = k
+	} else if k != w.key {
+		w.mixed = true
+		return false
+	}
+	return w.n == 1+w.evidence
 }
 
 // ReplayFits (Config.ReplayBy): may a schedule start at now, after a

@@ -1,0 +1,3 @@
+module example.com/rerunonce
+
+go 1.24
