@@ -73,9 +73,15 @@ type target struct {
 	// (sameAddress).
 	alone bool
 	// onePerProcess: a process's schedules after its first all failed
-	// one way its first did not (rerunWatch): each process runs one
-	// schedule from then on.
+	// one way its first did not (rt.MarkerRerun): each process runs one
+	// schedule from then on, while no such fresh schedule fails that way
+	// (rerunKey). rerunFresh counts the fresh ones that did not;
+	// rerunRefuted is set when one did: a failure that frequent is the
+	// test's on any run, and the test is searched as before.
 	onePerProcess bool
+	rerunKey      string
+	rerunFresh    int
+	rerunRefuted  bool
 	// maxSteps is the step bound of its schedules after the unperturbed
 	// one (searchBound), set from that one's steps (0 until then).
 	maxSteps int

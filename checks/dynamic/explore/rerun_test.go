@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // TestRerunOnePerProcess: a test that cannot run twice in one process
@@ -51,4 +52,48 @@ func TestRerunOnePerProcess(t *testing.T) {
 	}
 	c.Kinds = map[string]checks.FailureKind{}
 	checkFindings(context.Background(), t, &Result{Findings: []checks.Finding{*lost}}, c)
+}
+
+// TestRerunRefuted: a failure that a process's schedules after its first
+// all had is not taken for a rerun's when a schedule run first in a fresh
+// process fails the same way (recall's taskqclosedrop: a deadlock on most
+// schedules, its process's first happened to pass): the test goes back to
+// several schedules per process, is not switched again, and no note says
+// it cannot run twice; after rerunEvidence fresh schedules without it the
+// switch is confirmed with a note, and a later fresh failure of that kind
+// takes it back, saying so.
+func TestRerunRefuted(t *testing.T) {
+	t.Parallel()
+	deadlock := rt.Result{Outcome: "deadlock", Site: "q_test.go:17", Message: "deadlock: all goroutines are blocked: g0 blocked on chan receive at q_test.go:17"}
+	pass := rt.Result{Outcome: "pass"}
+	s := &search{}
+	tg := &target{name: "TestCloseAfterFirst", stats: &TestStats{}}
+	s.onePerProcess(tg, deadlock)
+	if !tg.onePerProcess {
+		t.Fatal("not switched to one schedule per process")
+	}
+	s.rerunFirst(tg, pass)
+	s.rerunFirst(tg, deadlock)
+	if tg.onePerProcess || !tg.rerunRefuted || tg.stats.OnePerProcess || len(s.notes) != 0 {
+		t.Fatalf("after a fresh schedule failed the same way: one per process %v, refuted %v, stats %v, notes %q; want refuted, no note",
+			tg.onePerProcess, tg.rerunRefuted, tg.stats.OnePerProcess, s.notes)
+	}
+	s.onePerProcess(tg, deadlock)
+	if tg.onePerProcess {
+		t.Error("switched again after a refutation")
+	}
+
+	tg = &target{name: "TestCount", stats: &TestStats{}}
+	reg := rt.Result{Outcome: "panic", Site: "q.go:20", Message: "panic: q: count registered twice"}
+	s.onePerProcess(tg, reg)
+	for range rerunEvidence {
+		s.rerunFirst(tg, pass)
+	}
+	if !tg.stats.OnePerProcess || len(s.notes) != 1 || !strings.Contains(s.notes[0], "cannot run twice in one process") {
+		t.Fatalf("after %d fresh passes: stats %v, notes %q; want confirmed with a note", rerunEvidence, tg.stats.OnePerProcess, s.notes)
+	}
+	s.rerunFirst(tg, reg)
+	if tg.onePerProcess || tg.stats.OnePerProcess || len(s.notes) != 2 || !strings.Contains(s.notes[1], "several schedules per process again") {
+		t.Errorf("after a fresh run failed the same way: one per process %v, stats %v, notes %q; want taken back with a note", tg.onePerProcess, tg.stats.OnePerProcess, s.notes)
+	}
 }

@@ -206,8 +206,11 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 		evidence := rerunEvidence
 		if t.onePerProcess {
 			left, evidence = 1, 0
+		} else if t.rerunRefuted {
+			evidence = 0
 		}
 		s.mu.Unlock()
+		procFirst := first
 		c := &child{
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
@@ -239,7 +242,12 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 				// A test that cannot run twice in one process.
 				RerunEvidence: evidence,
 			},
-			onResult: func(r rt.Result) { s.counted(t, r) },
+			onResult: func(r rt.Result) {
+				s.counted(t, r)
+				if r.Index == procFirst {
+					s.rerunFirst(t, r)
+				}
+			},
 		}
 		name := fmt.Sprintf("%s-%s-w%d-r%d", sanitize(t.pkg.ImportPath), t.name, k, run)
 		out, err := c.run(ctx, hard, name)
@@ -269,17 +277,54 @@ const rerunEvidence = 3
 
 // onePerProcess makes t's processes run one schedule each from now on,
 // after a process of it stopped on rt.MarkerRerun; last is that
-// process's last schedule.
+// process's last schedule, whose failure the ones before it shared.
 func (s *search) onePerProcess(t *target, last rt.Result) {
 	s.mu.Lock()
-	if t.onePerProcess {
+	defer s.mu.Unlock()
+	if t.onePerProcess || t.rerunRefuted {
+		return
+	}
+	t.onePerProcess, t.rerunKey, t.rerunFresh = true, rerunKey(last), 0
+}
+
+// rerunKey is what rt's rerun watch compares: outcome, site and the
+// message's first line.
+func rerunKey(r rt.Result) string {
+	return r.Outcome + "|" + r.Site + "|" + firstLine(r.Message)
+}
+
+// rerunFirst takes the first schedule of a process of t while t is
+// searched one schedule per process: one failing as the rerun did
+// refutes it (the failure is that frequent on a first run: t is searched
+// as before); rerunEvidence that do not confirm it, with a note.
+func (s *search) rerunFirst(t *target, r rt.Result) {
+	s.mu.Lock()
+	if !t.onePerProcess {
 		s.mu.Unlock()
 		return
 	}
-	t.onePerProcess = true
-	t.stats.OnePerProcess = true
+	if rerunKey(r) == t.rerunKey {
+		t.onePerProcess, t.rerunRefuted = false, true
+		told := t.stats.OnePerProcess
+		t.stats.OnePerProcess = false
+		s.mu.Unlock()
+		if told {
+			s.note(fmt.Sprintf("%s: searched several schedules per process again: a schedule run first in a fresh process failed the same way (%s), so that failure is not a rerun's only", t.name, firstLine(r.Message)))
+		}
+		return
+	}
+	t.rerunFresh++
+	confirmed := t.rerunFresh == rerunEvidence
+	if confirmed {
+		t.stats.OnePerProcess = true
+	}
+	key := t.rerunKey
 	s.mu.Unlock()
-	s.note(fmt.Sprintf("%s: searched one schedule per process from then on: the first schedule of a process passed and the %d after it failed the same way (%s): a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, firstLine(last.Message)))
+	if confirmed {
+		_, msg, _ := strings.Cut(key, "|")
+		_, msg, _ = strings.Cut(msg, "|")
+		s.note(fmt.Sprintf("%s: searched one schedule per process from then on: in one process its first schedule passed and the %d after it failed the same way (%s), and %d schedules each run first in a fresh process did not: a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, msg, rerunEvidence))
+	}
 }
 
 // processStarted counts a test process started.
