@@ -364,23 +364,13 @@ func (p *stderrParser) parse(r io.Reader) {
 				continue
 			}
 		}
-		if i := strings.Index(line, rt.MarkerLeftovers); i >= 0 {
-			f := strings.Fields(line[i+len(rt.MarkerLeftovers):])
-			if len(f) > 0 {
-				if n, err := strconv.Atoi(f[0]); err == nil {
-					p.leftovers = n
-					continue
-				}
-			}
+		if n, ok := markerIndex(line, rt.MarkerLeftovers); ok {
+			p.leftovers = n
+			continue
 		}
-		if i := strings.Index(line, rt.MarkerRerun); i >= 0 {
-			f := strings.Fields(line[i+len(rt.MarkerRerun):])
-			if len(f) > 0 {
-				if n, err := strconv.Atoi(f[0]); err == nil {
-					p.rerun = n
-					continue
-				}
-			}
+		if n, ok := markerIndex(line, rt.MarkerRerun); ok {
+			p.rerun = n
+			continue
 		}
 		if i := strings.Index(line, rt.MarkerEnd); i >= 0 {
 			if _, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerEnd):])); err == nil {
@@ -586,4 +576,19 @@ func (o *childOutcome) killedBeforeStart(stepTimeout time.Duration, tail string)
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return lines[len(lines)-1]
+}
+
+// markerIndex is the schedule index that follows marker in line, as in
+// rt.MarkerLeftovers and rt.MarkerRerun ("<marker><index> <count>").
+func markerIndex(line, marker string) (int, bool) {
+	i := strings.Index(line, marker)
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(line[i+len(marker):])
+	if len(f) == 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(f[0])
+	return n, err == nil
 }
