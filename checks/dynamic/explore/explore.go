@@ -342,6 +342,7 @@ func (s *search) explore(ctx context.Context, targets []*target) (*Result, error
 		s.confirmCrashes(ctx, t)
 	}
 	s.noteStopped(targets)
+	s.noteOnePerProcess(targets)
 	s.plainChecks.Wait()
 	if err := s.searchErr(ctx); err != nil {
 		stopProgress()

@@ -296,34 +296,40 @@ func rerunKey(r rt.Result) string {
 // rerunFirst takes the first schedule of a process of t while t is
 // searched one schedule per process: one failing as the rerun did
 // refutes it (the failure is that frequent on a first run: t is searched
-// as before); rerunEvidence that do not confirm it, with a note.
+// as before); each other one is evidence for it (rerunFresh).
 func (s *search) rerunFirst(t *target, r rt.Result) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !t.onePerProcess {
-		s.mu.Unlock()
 		return
 	}
 	if rerunKey(r) == t.rerunKey {
 		t.onePerProcess, t.rerunRefuted = false, true
-		told := t.stats.OnePerProcess
-		t.stats.OnePerProcess = false
-		s.mu.Unlock()
-		if told {
-			s.note(fmt.Sprintf("%s: searched several schedules per process again: a schedule run first in a fresh process failed the same way (%s), so that failure is not a rerun's only", t.name, firstLine(r.Message)))
-		}
 		return
 	}
 	t.rerunFresh++
-	confirmed := t.rerunFresh == rerunEvidence
-	if confirmed {
-		t.stats.OnePerProcess = true
-	}
-	key := t.rerunKey
-	s.mu.Unlock()
-	if confirmed {
+}
+
+// noteOnePerProcess tells, once the search is over, the tests searched
+// one schedule per process to the end with rerunEvidence fresh first
+// runs that did not fail as their reruns had: a switch a later fresh run
+// took back (rerunFirst) is not told, nor one with too few fresh runs to
+// say the failure needs an earlier run.
+func (s *search) noteOnePerProcess(targets []*target) {
+	for _, t := range targets {
+		s.mu.Lock()
+		told := t.onePerProcess && t.rerunFresh >= rerunEvidence
+		key, fresh := t.rerunKey, t.rerunFresh
+		if told {
+			t.stats.OnePerProcess = true
+		}
+		s.mu.Unlock()
+		if !told {
+			continue
+		}
 		_, msg, _ := strings.Cut(key, "|")
 		_, msg, _ = strings.Cut(msg, "|")
-		s.note(fmt.Sprintf("%s: searched one schedule per process from then on: in one process its first schedule passed and the %d after it failed the same way (%s), and %d schedules each run first in a fresh process did not: a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, msg, rerunEvidence))
+		s.note(fmt.Sprintf("%s: searched one schedule per process from then on: in one process its first schedule passed and the %d after it failed the same way (%s), and none of the %d schedules run first in a fresh process after that did: a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, msg, fresh))
 	}
 }
 
