@@ -79,7 +79,8 @@ type target struct {
 	// rerunRefuted is set when one did: a failure that frequent is the
 	// test's on any run, and the test is searched as before.
 	onePerProcess bool
-	rerunKey      string
+	rerunKey      string // rt.RerunKey of the rerun's failure
+	rerunMsg      string // its message's first line, for the note
 	rerunFresh    int
 	rerunRefuted  bool
 	// maxSteps is the step bound of its schedules after the unperturbed

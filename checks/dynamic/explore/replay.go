@@ -474,18 +474,12 @@ func (r *replayer) run(ctx context.Context, sched *rt.Schedule, path string) (*R
 // telling: each site is read once (a shrunk schedule still visits a few
 // sites thousands of times, and a read scans a file), as search.sourceAt.
 func (r *replayer) sourceAt() func(site string) string {
-	seen := map[string]string{}
-	return func(site string) string {
-		if l, ok := seen[site]; ok {
-			return l
-		}
-		l := ""
+	return eachSiteOnce(func(site string) string {
 		if pos, ok := parseSite(site); ok {
-			l = r.line(filepath.Join(r.pkgDir, filepath.Base(pos.File)), pos.Line)
+			return r.line(filepath.Join(r.pkgDir, filepath.Base(pos.File)), pos.Line)
 		}
-		seen[site] = l
-		return l
-	}
+		return ""
+	})
 }
 
 // line is line n of file, from the files the schedule carries if it is one.

@@ -474,12 +474,17 @@ func afterWhy(res *ReplayResult, err error) string {
 // a telling at load 20, told three times after the search (12.3 s before
 // the first replay, which then found no time left).
 func (s *search) sourceAt(t *target) func(string) string {
+	return eachSiteOnce(func(site string) string { return s.sourceLine(t, site) })
+}
+
+// eachSiteOnce is line remembering its answer for each site.
+func eachSiteOnce(line func(site string) string) func(string) string {
 	seen := map[string]string{}
 	return func(site string) string {
 		if l, ok := seen[site]; ok {
 			return l
 		}
-		l := s.sourceLine(t, site)
+		l := line(site)
 		seen[site] = l
 		return l
 	}

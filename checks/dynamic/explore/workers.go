@@ -284,13 +284,7 @@ func (s *search) onePerProcess(t *target, last rt.Result) {
 	if t.onePerProcess || t.rerunRefuted {
 		return
 	}
-	t.onePerProcess, t.rerunKey, t.rerunFresh = true, rerunKey(last), 0
-}
-
-// rerunKey is what rt's rerun watch compares: outcome, site and the
-// message's first line.
-func rerunKey(r rt.Result) string {
-	return r.Outcome + "|" + r.Site + "|" + firstLine(r.Message)
+	t.onePerProcess, t.rerunKey, t.rerunMsg, t.rerunFresh = true, rt.RerunKey(last), firstLine(last.Message), 0
 }
 
 // rerunFirst takes the first schedule of a process of t while t is
@@ -303,7 +297,7 @@ func (s *search) rerunFirst(t *target, r rt.Result) {
 	if !t.onePerProcess {
 		return
 	}
-	if rerunKey(r) == t.rerunKey {
+	if rt.RerunKey(r) == t.rerunKey {
 		t.onePerProcess, t.rerunRefuted = false, true
 		return
 	}
@@ -319,7 +313,7 @@ func (s *search) noteOnePerProcess(targets []*target) {
 	for _, t := range targets {
 		s.mu.Lock()
 		told := t.onePerProcess && t.rerunFresh >= rerunEvidence
-		key, fresh := t.rerunKey, t.rerunFresh
+		msg, fresh := t.rerunMsg, t.rerunFresh
 		if told {
 			t.stats.OnePerProcess = true
 		}
@@ -327,8 +321,6 @@ func (s *search) noteOnePerProcess(targets []*target) {
 		if !told {
 			continue
 		}
-		_, msg, _ := strings.Cut(key, "|")
-		_, msg, _ = strings.Cut(msg, "|")
 		s.note(fmt.Sprintf("%s: searched one schedule per process from then on: in one process its first schedule passed and the %d after it failed the same way (%s), and none of the %d schedules run first in a fresh process after that did: a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, msg, fresh))
 	}
 }

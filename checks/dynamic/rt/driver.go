@@ -245,11 +245,7 @@ func (w *rerunWatch) add(r Result) bool {
 		w.mixed = true
 		return false
 	}
-	msg := r.Message
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	k := r.Outcome + "|" + r.Site + "|" + msg
+	k := RerunKey(r)
 	if w.key == "" {
 		w.key = k
 	} else if k != w.key {
@@ -257,6 +253,16 @@ func (w *rerunWatch) add(r Result) bool {
 		return false
 	}
 	return w.n == 1+w.evidence
+}
+
+// RerunKey is what Config.RerunEvidence compares of two failures: the
+// outcome, the site and the message's first line.
+func RerunKey(r Result) string {
+	msg := r.Message
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return r.Outcome + "|" + r.Site + "|" + msg
 }
 
 // ReplayFits (Config.ReplayBy): may a schedule start at now, after a
