@@ -39,15 +39,11 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 	fmt.Fprintf(&b, "// goroutines, and fails when the outcome matches no sequential order of\n")
 	fmt.Fprintf(&b, "// those calls.\n\n")
 	fmt.Fprintf(&b, "package %s_test\n\nimport (\n", pkgName)
-	std := []string{"fmt", "reflect", "runtime", "strconv", "strings", "sync", "testing", "time"}
-	if mode == Sequential {
-		std = []string{"fmt", "reflect", "runtime", "strconv", "strings", "testing", "time"}
-	}
 	imports := map[string]string{}
 	for p, n := range g.Imports() {
 		imports[p] = n
 	}
-	for _, s := range std {
+	for _, s := range []string{"fmt", "reflect", "runtime", "strconv", "strings", "sync", "testing", "time"} {
 		if _, ok := imports[s]; !ok {
 			imports[s] = s
 		}
@@ -587,35 +583,65 @@ func genRun(t *testing.T, c genCase) {
 func genBlocks(done chan struct{}) string {
 	timeout := time.NewTimer(genSequentialTimeout)
 	defer timeout.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	last, since := "", time.Now()
-	for {
+	select {
+	case <-done:
+		return ""
+	case <-timeout.C:
+		return "still running after " + genSequentialTimeout.String()
+	case <-genStuckSignal():
 		select {
 		case <-done:
 			return ""
-		case <-timeout.C:
-			return "still running after " + genSequentialTimeout.String()
-		case now := <-tick.C:
-			stacks, stuck := genStuck()
-			if !stuck || stacks != last {
-				last, since = stacks, now
-				continue
-			}
-			if now.Sub(since) >= genStuckFor {
-				select {
-				case <-done:
-					return ""
-				default:
-					return "every goroutine waits on another for " + genStuckFor.String()
-				}
-			}
+		default:
+			return "every goroutine waits on another for " + genStuckFor.String()
+		}
+	}
+}
+
+// genWatch is the process's one watch on its stacks, shared by the tests
+// waiting in genBlocks: they are told stuck together, so that one of them
+// ending (its stacks gone) does not start another's window over.
+var genWatch struct {
+	once  sync.Once
+	mu    sync.Mutex
+	stuck chan struct{} // closed when the process is seen stuck, then replaced
+}
+
+// genStuckSignal returns the channel closed the next time every goroutine
+// stays stuck with the same stacks for genStuckFor.
+func genStuckSignal() chan struct{} {
+	genWatch.once.Do(func() {
+		genWatch.stuck = make(chan struct{})
+		go genWatchStacks()
+	})
+	genWatch.mu.Lock()
+	defer genWatch.mu.Unlock()
+	return genWatch.stuck
+}
+
+// genWatchStacks looks at the stacks every 100ms for as long as the
+// process runs.
+func genWatchStacks() {
+	tick := time.NewTicker(100 * time.Millisecond)
+	last, since := "", time.Now()
+	for now := range tick.C {
+		stacks, stuck := genStuck()
+		if !stuck || stacks != last {
+			last, since = stacks, now
+			continue
+		}
+		if now.Sub(since) >= genStuckFor {
+			genWatch.mu.Lock()
+			close(genWatch.stuck)
+			genWatch.stuck = make(chan struct{})
+			genWatch.mu.Unlock()
+			last, since = "", now
 		}
 	}
 }
 
 // genStuck reports whether every goroutine of the process but the tests
-// waiting in genBlocks waits where only another goroutine can end the
+// waiting in genBlocks and the watch itself waits where only another goroutine can end the
 // wait (a channel operation, a lock, a WaitGroup or Cond; not a select, a
 // sleep, I/O or a system call, which a timer or the outside world can
 // end), with their stacks.
@@ -631,7 +657,7 @@ func genStuck() (string, bool) {
 	}
 	var b strings.Builder
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, ".genBlocks(") {
+		if strings.Contains(g, ".genBlocks(") || strings.Contains(g, ".genWatchStacks(") {
 			continue
 		}
 		head := g
