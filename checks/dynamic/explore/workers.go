@@ -321,7 +321,7 @@ func (s *search) noteOnePerProcess(targets []*target) {
 		if !told {
 			continue
 		}
-		s.note(fmt.Sprintf("%s: searched one schedule per process from then on: in one process its first schedule passed and the %d after it failed the same way (%s), and none of the %d schedules run first in a fresh process after that did: a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, msg, fresh))
+		s.note(fmt.Sprintf("%s: searched one schedule per process from then on: in one process the %d schedules after its first failed the same way (%s) and the first did not, and none of the %d schedules run first in a fresh process after that did: a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, msg, fresh))
 	}
 }
 

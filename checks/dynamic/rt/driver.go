@@ -226,8 +226,9 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 type rerunWatch struct {
 	evidence int    // schedules after the first that must fail one way; 0: off
 	n        int    // schedules seen
+	first    string // RerunKey of the first schedule's failure, "" if it passed
 	key      string // the failure of the schedules after the first so far
-	mixed    bool   // the first failed, or one after it passed or failed another way
+	mixed    bool   // one after the first passed, or failed another way or as the first did
 }
 
 // add takes the process's next schedule and reports whether the evidence
@@ -238,7 +239,9 @@ func (w *rerunWatch) add(r Result) bool {
 	}
 	w.n++
 	if w.n == 1 {
-		w.mixed = r.Outcome != "pass"
+		if r.Outcome != "pass" {
+			w.first = RerunKey(r)
+		}
 		return false
 	}
 	if w.mixed || r.Outcome == "pass" || r.Inconclusive != "" {
@@ -248,7 +251,8 @@ func (w *rerunWatch) add(r Result) bool {
 	k := RerunKey(r)
 	if w.key == "" {
 		w.key = k
-	} else if k != w.key {
+	}
+	if k != w.key || k == w.first {
 		w.mixed = true
 		return false
 	}

@@ -39,8 +39,8 @@ const MarkerLeftovers = "interleave: leftovers before schedule "
 
 // MarkerRerun, followed by a schedule index and a count, says that the
 // binary stopped before that schedule because, in this process, the
-// test's first schedule passed and the count after it all failed one way
-// (Config.RerunEvidence): a test that cannot run twice in one process.
+// count schedules after the test's first all failed one way the first did
+// not (Config.RerunEvidence): a test that cannot run twice in one process.
 // The driver runs the test one schedule per process from then on.
 const MarkerRerun = "interleave: rerun fails before schedule "
 
@@ -135,12 +135,13 @@ type Config struct {
 	// start no further schedule (the parent's search of the test ended).
 	StopFile string `json:"stopFile,omitempty"`
 	// RerunEvidence, when above 0, stops a process of one test (neither a
-	// replay nor a batch) whose first schedule passed and whose next
-	// RerunEvidence schedules all failed one way (same outcome, site and
-	// first line of the message), before the schedule after them
-	// (MarkerRerun): such a test fails on every run in a process after
-	// its first, on state it left (a name registered twice), and
-	// schedules spent on it test nothing more.
+	// replay nor a batch) whose RerunEvidence schedules after the first
+	// all failed one way (same outcome, site and first line of the
+	// message) that the first did not (it passed, or failed another way:
+	// a server's port another worker's process held), before the
+	// schedule after them (MarkerRerun): such a test fails on every run
+	// in a process after its first, on state it left (a name registered
+	// twice), and schedules spent on it test nothing more.
 	RerunEvidence int `json:"rerunEvidence,omitempty"`
 	// Batch, when set, names tests to run one after another in this
 	// process instead of Test, Schedules schedules each (one when 0): the

@@ -3,9 +3,9 @@ package rt
 import "testing"
 
 // TestRerunWatch: a process of one test stops (Config.RerunEvidence)
-// only when its first schedule passed and the ones after it all failed
-// the same way: not when the first failed too (the test's own failure on
-// every schedule), nor after a pass or another failure among them (a
+// only when the schedules after its first all failed the same way and the
+// first did not (it passed, or failed another way): not when the first
+// failed so too (the test's own failure on every schedule), nor after a pass or another failure among them (a
 // schedule-dependent failure), nor when the evidence is 0.
 func TestRerunWatch(t *testing.T) {
 	t.Parallel()
@@ -21,6 +21,9 @@ func TestRerunWatch(t *testing.T) {
 	}{
 		{"after a pass, three alike", 3, []Result{pass, reg, regAgain, reg, reg}, 3},
 		{"the first failed too", 3, []Result{reg, reg, reg, reg, reg}, -1},
+		// The first run failed on a port another process held, after it
+		// registered its name: the runs after it fail on the name.
+		{"the first failed another way", 3, []Result{lost, reg, reg, reg, reg}, 3},
 		{"a pass among them", 3, []Result{pass, reg, pass, reg, reg, reg}, -1},
 		{"another failure among them", 3, []Result{pass, reg, lost, reg, reg}, -1},
 		{"inconclusive among them", 3, []Result{pass, reg, {Outcome: "panic", Site: "q.go:20", Message: reg.Message, Inconclusive: "step bound"}, reg, reg}, -1},
