@@ -133,7 +133,7 @@ var drvCases = []drvCase{
 		// schedules in 400ms of batches, none beside a kept janitor.
 		schedules: 64,
 		budget:    time.Minute,
-		want: map[string]checks.FailureKind{"TestWithJanitor": "", "TestWithoutJanitor": ""},
+		want:      map[string]checks.FailureKind{"TestWithJanitor": "", "TestWithoutJanitor": ""},
 		check: func(t *testing.T, res *explore.Result) {
 			workers := runtime.GOMAXPROCS(0)
 			for _, ts := range res.Stats.Tests {
