@@ -583,12 +583,14 @@ func genRun(t *testing.T, c genCase) {
 func genBlocks(done chan struct{}) string {
 	timeout := time.NewTimer(genSequentialTimeout)
 	defer timeout.Stop()
+	stuck := genWatchJoin()
+	defer genWatchLeave()
 	select {
 	case <-done:
 		return ""
 	case <-timeout.C:
 		return "still running after " + genSequentialTimeout.String()
-	case <-genStuckSignal():
+	case <-stuck:
 		select {
 		case <-done:
 			return ""
@@ -598,33 +600,53 @@ func genBlocks(done chan struct{}) string {
 	}
 }
 
-// genWatch is the process's one watch on its stacks, shared by the tests
-// waiting in genBlocks: they are told stuck together, so that one of them
-// ending (its stacks gone) does not start another's window over.
+// genWatch is the process's one watch on its stacks while tests wait in
+// genBlocks: they are told stuck together, so that one of them ending
+// (its stacks gone) does not start another's window over. It ends when
+// none waits (a leak check of the package's TestMain sees no goroutine
+// of it).
 var genWatch struct {
-	once  sync.Once
-	mu    sync.Mutex
-	stuck chan struct{} // closed when the process is seen stuck, then replaced
+	mu      sync.Mutex
+	waiting int
+	running bool
+	stuck   chan struct{} // closed when the process is seen stuck, then replaced
 }
 
-// genStuckSignal returns the channel closed the next time every goroutine
-// stays stuck with the same stacks for genStuckFor.
-func genStuckSignal() chan struct{} {
-	genWatch.once.Do(func() {
-		genWatch.stuck = make(chan struct{})
-		go genWatchStacks()
-	})
+// genWatchJoin counts a waiting test in and returns the channel closed
+// the next time every goroutine stays stuck with the same stacks for
+// genStuckFor.
+func genWatchJoin() chan struct{} {
 	genWatch.mu.Lock()
 	defer genWatch.mu.Unlock()
+	genWatch.waiting++
+	if !genWatch.running {
+		genWatch.running = true
+		genWatch.stuck = make(chan struct{})
+		go genWatchStacks()
+	}
 	return genWatch.stuck
 }
 
-// genWatchStacks looks at the stacks every 100ms for as long as the
-// process runs.
+// genWatchLeave counts a waiting test out.
+func genWatchLeave() {
+	genWatch.mu.Lock()
+	genWatch.waiting--
+	genWatch.mu.Unlock()
+}
+
+// genWatchStacks looks at the stacks every 100ms while a test waits.
 func genWatchStacks() {
 	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
 	last, since := "", time.Now()
 	for now := range tick.C {
+		genWatch.mu.Lock()
+		if genWatch.waiting == 0 {
+			genWatch.running = false
+			genWatch.mu.Unlock()
+			return
+		}
+		genWatch.mu.Unlock()
 		stacks, stuck := genStuck()
 		if !stuck || stacks != last {
 			last, since = stacks, now

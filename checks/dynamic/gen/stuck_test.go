@@ -2,6 +2,9 @@ package gen
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +67,44 @@ func TestSequentialStuck(t *testing.T) {
 	}
 	if stuck == 0 || stuck != len(plug.Dropped) {
 		t.Errorf("%d of %d dropped Plug cases seen stuck, want all of them and some: %q", stuck, len(plug.Dropped), plug.Dropped)
+	}
+}
+
+// TestSequentialLeavesNoGoroutine: the sequential check's watch of the
+// stacks ends with the last case that waits on it, so a package whose
+// TestMain fails on goroutines left after the tests (testdata/leakcheck,
+// as goleak.VerifyTestMain) still passes with the generated file. A
+// watch that ran on for the rest of the process failed it.
+func TestSequentialLeavesNoGoroutine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on the generated cases")
+	}
+	dir := t.TempDir()
+	if err := copyTree("testdata/leakcheck", dir); err != nil {
+		t.Fatal(err)
+	}
+	pkgs, _, err := load(context.Background(), dir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1)
+	var cases []*Case
+	for _, tg := range Targets(pkgs) {
+		cases = append(cases, g.Generate(tg, 4)...)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no cases generated for Tally")
+	}
+	src, err := Render(g, pkgs[0].Name, cases, Sequential)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestInterleaveGen", ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test on the %d generated cases: %v\n%s", len(cases), err, out)
 	}
 }

@@ -1,0 +1,3 @@
+module example.com/leakcheck
+
+go 1.24
