@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // TestSequentialStuck: a generated case whose calls block for ever is
@@ -25,14 +27,7 @@ func TestSequentialStuck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test on the generated cases")
 	}
-	dir := t.TempDir()
-	if err := copyTree("testdata/stuck", dir); err != nil {
-		t.Fatal(err)
-	}
-	pkgs, _, err := load(context.Background(), dir, []string{"."})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, pkgs := loadKernel(t, "testdata/stuck")
 	pkg := pkgs[0]
 	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
 	w := &pkgWork{pkg: pkg, gen: g, dir: dir}
@@ -79,14 +74,7 @@ func TestSequentialLeavesNoGoroutine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test on the generated cases")
 	}
-	dir := t.TempDir()
-	if err := copyTree("testdata/leakcheck", dir); err != nil {
-		t.Fatal(err)
-	}
-	pkgs, _, err := load(context.Background(), dir, []string{"."})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, pkgs := loadKernel(t, "testdata/leakcheck")
 	g := NewGenerator(pkgs[0].PkgPath, pkgs[0].Name, 1)
 	var cases []*Case
 	for _, tg := range Targets(pkgs) {
@@ -107,4 +95,19 @@ func TestSequentialLeavesNoGoroutine(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go test on the %d generated cases: %v\n%s", len(cases), err, out)
 	}
+}
+
+// loadKernel copies the kernel module at src to a temporary directory and
+// loads its package there.
+func loadKernel(t *testing.T, src string) (string, []*packages.Package) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := copyTree(src, dir); err != nil {
+		t.Fatal(err)
+	}
+	pkgs, _, err := load(context.Background(), dir, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, pkgs
 }
