@@ -44,6 +44,7 @@ type failure struct {
 	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
 	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
 	late       bool                // it failed only after it returned (rt.Result.AfterReturn)
+	dumps      bool                // it read a dump of every goroutine (rt.Result.Dumps)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// allocReads and allocCounts: the counts of allocations its schedule
 	// read (rt.Result.AllocReads, AllocCounts).
@@ -289,6 +290,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		subtest:    r.Subtest,
 		leftBehind: r.LeftBehind,
 		late:       r.AfterReturn,
+		dumps:      r.Dumps > 0,
 
 		allocReads:  r.AllocReads,
 		allocCounts: r.AllocCounts,
@@ -696,6 +698,8 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 		Decisions: f.decisions,
 		Failure:   f.signature(),
 		ClockBase: f.clockBase,
+
+		ReadsGoroutines: f.dumps,
 	}
 	if len(sched.Tags) > 0 {
 		sched.Version = rt.ScheduleVersionTags

@@ -167,6 +167,9 @@ func Undecided(s *rt.Schedule) string {
 	if len(s.Prior) > 0 {
 		why = append(why, "it runs after earlier schedules of its process, whose leftover goroutines run in real time")
 	}
+	if s.ReadsGoroutines {
+		why = append(why, "it read a dump of every goroutine, and goroutine IDs are handed out by the Go runtime per processor, not in the order the schedule starts goroutines")
+	}
 	for _, d := range s.Decisions {
 		if d.Clock != 0 || d.Paced != 0 {
 			why = append(why, "goroutines outside control (real I/O, real waits) ran beside it")

@@ -477,6 +477,9 @@ func TestUndecided(t *testing.T) {
 		{"data race", rt.Schedule{Failure: fail(checks.DataRace), Decisions: ds}, "the race detector"},
 		{"after earlier runs", rt.Schedule{Failure: fail(checks.Panic), Decisions: ds, Prior: []rt.Prior{{Test: "TestA", Seed: 1}}}, "earlier schedules"},
 		{"clock moved by real time", rt.Schedule{Failure: fail(checks.Leak), Decisions: append(slices.Clone(ds), rt.Decision{G: 1, Op: "start", Clock: 5e6})}, "outside control"},
+		// goleak's TestAll sorts a dump by goroutine ID: which processor
+		// ran a go statement decides its ID, not the schedule.
+		{"reads a dump of every goroutine", rt.Schedule{Failure: fail(checks.TestFailure), Decisions: ds, ReadsGoroutines: true}, "goroutine IDs"},
 		{"paced", rt.Schedule{Failure: fail(checks.Leak), Decisions: append(slices.Clone(ds), rt.Decision{G: 1, Op: "start", Paced: 5e6})}, "outside control"},
 	}
 	for _, c := range cases {

@@ -269,6 +269,9 @@ type Schedule struct {
 	// (Config.KeepEarly): its replay keeps it rather than calling it
 	// inconclusive. Only repro writes it, for a failure its log shows.
 	KeepEarly bool `json:"keepEarly,omitempty"`
+	// ReadsGoroutines says that the run read a dump of every goroutine
+	// (Result.Dumps): its goroutine IDs, which no schedule fixes.
+	ReadsGoroutines bool `json:"readsGoroutines,omitempty"`
 	// Runs is Config.Runs of the search that found it: its replay runs
 	// the test as many times in a row.
 	Runs int `json:"runs,omitempty"`
@@ -468,7 +471,12 @@ type Result struct {
 	// nonzero counts read, the first maxAllocCounts: AllocsPerRun's
 	// results and the Mallocs between two ReadMemStats calls. Such
 	// counts include the scheduler's and other goroutines' allocations.
-	AllocReads  int       `json:"allocReads,omitempty"`
+	AllocReads int `json:"allocReads,omitempty"`
+	// Dumps counts the dumps of every goroutine the program read under
+	// control (Stack with all: a leak checker's, a test's of its own
+	// goroutines). Their goroutine IDs are the Go runtime's, handed out
+	// per processor, not in the order the schedule starts goroutines.
+	Dumps       int       `json:"dumps,omitempty"`
 	AllocCounts []float64 `json:"allocCounts,omitempty"`
 }
 

@@ -108,6 +108,8 @@ type sched struct {
 	idleSeq int
 	// allocs: the counts of allocations the program read (allocs.go).
 	allocs allocCounts
+	// dumps counts the program's dumps of every goroutine (Stack).
+	dumps atomic.Int32
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -926,7 +928,7 @@ func (s *sched) result() Result {
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
 		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Choices: s.choices, AddrInUse: lastAddrInUse(),
-		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts()}
+		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts(), Dumps: int(s.dumps.Load())}
 	if s.foreignSeen {
 		r.Choices++ // goroutines outside control: the OS's timing
 	}

@@ -16,6 +16,9 @@ import (
 //go:norace
 func Stack(buf []byte, all bool) int {
 	s := active
+	if s != nil && all {
+		s.dumps.Add(1)
+	}
 	dump := wholeDump(len(buf)+1<<16, all)
 	blocks := strings.Split(string(dump), "\n\n")
 	kept := blocks[:0]

@@ -24,6 +24,11 @@ func TestStackLeavesOutTool(t *testing.T) {
 	if rs[0].Outcome != "pass" {
 		t.Fatalf("schedule: %+v", rs[0])
 	}
+	// One dump of every goroutine (the other is the caller's own): its
+	// IDs are the runtime's, which a replay's may not be.
+	if rs[0].Dumps != 1 {
+		t.Errorf("Result.Dumps %d, want 1", rs[0].Dumps)
+	}
 	for _, d := range []string{dump, own} {
 		first := strings.SplitN(d, "\n", 3)
 		if len(first) < 2 || !strings.Contains(first[1], "TestStackLeavesOutTool.func") {
