@@ -471,13 +471,13 @@ type Result struct {
 	// nonzero counts read, the first maxAllocCounts: AllocsPerRun's
 	// results and the Mallocs between two ReadMemStats calls. Such
 	// counts include the scheduler's and other goroutines' allocations.
-	AllocReads int `json:"allocReads,omitempty"`
+	AllocReads  int       `json:"allocReads,omitempty"`
+	AllocCounts []float64 `json:"allocCounts,omitempty"`
 	// Dumps counts the dumps of every goroutine the program read under
 	// control (Stack with all: a leak checker's, a test's of its own
 	// goroutines). Their goroutine IDs are the Go runtime's, handed out
 	// per processor, not in the order the schedule starts goroutines.
-	Dumps       int       `json:"dumps,omitempty"`
-	AllocCounts []float64 `json:"allocCounts,omitempty"`
+	Dumps int `json:"dumps,omitempty"`
 }
 
 // Main is in driver.go.

@@ -5,8 +5,9 @@ import "testing"
 // TestRerunWatch: a process of one test stops (Config.RerunEvidence)
 // only when the schedules after its first all failed the same way and the
 // first did not (it passed, or failed another way): not when the first
-// failed so too (the test's own failure on every schedule), nor after a pass or another failure among them (a
-// schedule-dependent failure), nor when the evidence is 0.
+// failed so too (the test's own failure on every schedule), nor after a
+// pass or another failure among them (a schedule-dependent failure), nor
+// when the evidence is 0.
 func TestRerunWatch(t *testing.T) {
 	t.Parallel()
 	pass := Result{Outcome: "pass"}
