@@ -663,10 +663,10 @@ func genWatchStacks() {
 }
 
 // genStuck reports whether every goroutine of the process but the tests
-// waiting in genBlocks and the watch itself waits where only another goroutine can end the
-// wait (a channel operation, a lock, a WaitGroup or Cond; not a select, a
-// sleep, I/O or a system call, which a timer or the outside world can
-// end), with their stacks.
+// waiting in genBlocks and the watch itself waits where only another
+// goroutine can end the wait (a channel operation, a lock, a WaitGroup or
+// Cond; not a select, a sleep, I/O or a system call, which a timer or the
+// outside world can end), with their stacks.
 func genStuck() (string, bool) {
 	buf := make([]byte, 1<<16)
 	for {
