@@ -275,7 +275,12 @@
 // goroutines earlier ones left (outside control) are kept in the process
 // when each is blocked on a channel in frames that are not the tool's,
 // none of the program's locks is held outside control and none kept
-// before has moved or ended (leftover.go; up to maxKept); the Result of a
+// before has moved or ended (leftover.go; up to maxKept). A goroutine
+// profile decides that check (leftoverstacks.go: stacks, no IDs) while
+// none is runnable and every goroutine is at a stack it had or is parked
+// away; a stack dump decides it otherwise, and at least every auditEvery-th
+// time (a kept one that ended and a new one at its stack look alike in a
+// profile). The Result of a
 // schedule run beside them says how many (Result.Kept), and the driver
 // reports its failures only once a fresh process replays them. Otherwise
 // the driver goes on in a fresh process. A lock a goroutine held when its

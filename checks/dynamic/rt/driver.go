@@ -185,7 +185,7 @@ func runSchedules(t *testing.T, cfg Config, n int, bodyAt func(i int) (string, f
 				break
 			}
 		}
-		setKept(len(keep.kept))
+		setKept(keep.count())
 		fmt.Fprintf(os.Stderr, "%s%d\n", MarkerStart, i)
 		c := cfg
 		var body func(*testing.T)

@@ -117,6 +117,23 @@ type keeper struct {
 	counted  bool
 	kept     map[uint64]uint64 // goroutine id: hash of its leftoverState
 	buf      []byte            // the last dump's room, reused
+	// The same by stacks, for admitQuick: the baseline's, the kept
+	// leftovers' (nil until admit first kept some), each stack's
+	// parkedAwayPCs, the last profile's room and count, and how many
+	// checks admitQuick decided since admit last did.
+	baseStacks, keptStacks stackSet
+	parked                 map[uint64]bool
+	recs                   []runtime.StackRecord
+	now                    stackSet
+	quick                  int
+}
+
+// count is how many leftovers k keeps.
+func (k *keeper) count() int {
+	if k.keptStacks != nil {
+		return k.keptStacks.total()
+	}
+	return len(k.kept)
 }
 
 // newKeeper records the goroutines alive now: they are not leftovers.
@@ -125,7 +142,7 @@ type keeper struct {
 // hide a leftover from a count, so if one still runs, settle never trusts
 // a count.
 func newKeeper() *keeper {
-	k := &keeper{kept: map[uint64]uint64{}}
+	k := &keeper{kept: map[uint64]uint64{}, parked: map[uint64]bool{}}
 	for i := 0; ; i++ {
 		k.base = map[uint64]bool{}
 		parked := true
@@ -145,6 +162,10 @@ func newKeeper() *keeper {
 			// A dump with goroutines the count leaves out
 			// (GOTRACEBACK=system) is no baseline for the count.
 			k.counted = parked && k.baseline == len(k.base)
+			k.baseStacks = stackSet{}
+			for h, c := range k.stacks() {
+				k.baseStacks[h] = c
+			}
 			return k
 		}
 		runtime.Gosched()
@@ -192,7 +213,7 @@ func (k *keeper) settle() (int, bool) {
 	// dump while they are would be one more.
 	for i, same, last := 0, 0, -1; i < 200 && same < 3; i++ {
 		n := runtime.NumGoroutine()
-		if n <= baseline+len(k.kept) {
+		if n <= baseline+k.count() {
 			break
 		}
 		if n == last {
@@ -219,11 +240,25 @@ func (k *keeper) settle() (int, bool) {
 		// held outside control: a goroutine of the baseline may have
 		// ended meanwhile while a leftover holds it.
 		if n <= 0 && k.counted && atomic.LoadInt64(&heldOutside) == 0 {
-			k.kept = map[uint64]uint64{}
+			k.kept, k.keptStacks = map[uint64]uint64{}, stackSet{}
 			return 0, true
 		}
-		if kept, ok := k.admit(); ok && len(kept) <= maxKept {
+		// The dump every auditEvery-th check at least: it alone tells
+		// a kept leftover that ended from a new one at its stack.
+		if atomic.LoadInt64(&heldOutside) == 0 && k.quick < auditEvery && k.admitQuick() {
+			if k.keptStacks.total() > maxKept {
+				return n, false
+			}
+			k.quick++
+			return 0, true
+		}
+		if kept, ok := k.admit(); ok {
+			if len(kept) > maxKept {
+				return n, false
+			}
 			k.kept = kept
+			k.recount()
+			k.quick = 0
 			return 0, true
 		}
 		if wait > 5*time.Millisecond {
@@ -233,10 +268,14 @@ func (k *keeper) settle() (int, bool) {
 	}
 }
 
+// auditEvery bounds the checks admitQuick decides in a row.
+const auditEvery = 32
+
 // maxKept bounds the leftovers a process keeps: each check between two
-// schedules reads a stack dump of them all, and a fresh process costs
-// about as much as a dump of a few hundred.
-const maxKept = 256
+// schedules reads a goroutine profile of them all, and a fresh process
+// costs about as much as a hundred such checks of a few hundred
+// (bench/dynamic/leftover.sh: 256, 512 and 1,024 are within its noise).
+const maxKept = 512
 
 // admit returns the leftovers to keep when none of them can interfere
 // with the next schedule. One can when it is not blocked on a channel (it
@@ -248,6 +287,7 @@ func (k *keeper) admit() (map[uint64]uint64, bool) {
 	if atomic.LoadInt64(&heldOutside) != 0 {
 		return nil, false
 	}
+	admitDumps++
 	kept := make(map[uint64]uint64, len(k.kept)+1)
 	for _, block := range strings.Split(k.dump(), "\n\n") {
 		id, ok := blockGoid(block)
@@ -271,6 +311,9 @@ func (k *keeper) admit() (map[uint64]uint64, bool) {
 	}
 	return kept, true
 }
+
+// admitDumps counts the dumps admit read, for tests.
+var admitDumps int
 
 // leftoverState splits a goroutine's part of a stack dump into its wait
 // state, without how long it has waited, and its frames: what must not

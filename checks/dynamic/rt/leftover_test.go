@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ func leftoverCfg(n int) Config {
 func TestLeftoverKeptJanitor(t *testing.T) {
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })
+	dumps := admitDumps
 	rs := RunSchedules(t, leftoverCfg(200), func(t *testing.T) {
 		tick := make(chan time.Time) // the schedule's own ticker
 		var mu sync.Mutex
@@ -57,6 +59,148 @@ func TestLeftoverKeptJanitor(t *testing.T) {
 			t.Fatalf("schedule %d: %s %q, kept %d; want a pass beside %d", i, r.Outcome, r.Message, r.Kept, i)
 		}
 	}
+	// The goroutine profile decides the checks between, but the first
+	// and every auditEvery-th (and some where goroutines were still
+	// runnable: a loaded machine).
+	if n := admitDumps - dumps; n > 100 {
+		t.Errorf("admit read %d dumps for 199 checks, want at most 100", n)
+	}
+}
+
+// A kept leftover that a later schedule wakes and that ends, replaced by
+// a new one at the same stack, looks the same in a goroutine profile: the
+// dump every auditEvery-th check tells them apart and the process ends.
+func TestLeftoverReplacedSeenByAudit(t *testing.T) {
+	stop, wake := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(stop) })
+	rs := RunSchedules(t, leftoverCfg(4*auditEvery), func(t *testing.T) {
+		select {
+		case wake <- struct{}{}: // the last schedule's leftover ends
+		default:
+		}
+		go func() {
+			select {
+			case <-wake:
+			case <-stop:
+			}
+		}()
+	}, nil)
+	if len(rs) > auditEvery+2 {
+		t.Errorf("%d schedules ran in one process, want at most %d", len(rs), auditEvery+2)
+	}
+}
+
+// parkedAwayPCs takes a goroutine parked in a channel operation of the
+// program's frames, as parkedAway does, and no other.
+func TestParkedAwayPCs(t *testing.T) {
+	var mu sync.Mutex
+	mu.Lock()
+	c := sync.NewCond(&sync.Mutex{})
+	stop, full := make(chan struct{}), make(chan struct{})
+	var gone sync.WaitGroup
+	cases := []struct {
+		name string
+		want bool
+		run  func()
+	}{
+		{"receive", true, func() { <-stop }},
+		{"select", true, func() {
+			select {
+			case <-stop:
+			case full <- struct{}{}: // nobody receives
+			}
+		}},
+		{"lock", false, func() { mu.Lock(); mu.Unlock() }},
+		{"cond", false, func() { c.L.Lock(); c.Wait(); c.L.Unlock() }},
+		{"sleep", false, func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					time.Sleep(time.Millisecond)
+				}
+			}
+		}},
+	}
+	for _, cs := range cases {
+		gone.Add(1)
+		go parkedAwayProbe(cs.name, cs.run, &gone)
+	}
+	defer func() {
+		close(stop)
+		mu.Unlock()
+		for done := false; !done; {
+			c.Broadcast()
+			ch := make(chan struct{})
+			go func() { gone.Wait(); close(ch) }()
+			select {
+			case <-ch:
+				done = true
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	// Counted, not timed: each is where it waits once the text dump says so.
+	for i := 0; ; i++ {
+		k := newKeeper()
+		seen := map[string]bool{}
+		for _, r := range profileRecords() {
+			name := probeName(r.Stack())
+			if name == "" {
+				continue
+			}
+			got := parkedAwayPCs(r.Stack())
+			for _, cs := range cases {
+				if cs.name == name && got == cs.want {
+					seen[name] = true
+				}
+			}
+		}
+		if len(seen) == len(cases) {
+			return
+		}
+		if i == 1000 {
+			t.Fatalf("classified right: %v of %d cases\n%s", seen, len(cases), k.dump())
+		}
+		runtime.Gosched()
+	}
+}
+
+// parkedAwayProbe runs f on a goroutine of its own, which probeName finds.
+func parkedAwayProbe(name string, f func(), gone *sync.WaitGroup) {
+	defer gone.Done()
+	probeNames.Store(probeFunc(f), name)
+	f()
+}
+
+var probeNames sync.Map // function name of a probe's f: its case
+
+func probeFunc(f func()) string {
+	return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+}
+
+// probeName is the case of a stack with a probe's f in it.
+func probeName(pcs []uintptr) string {
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		if v, ok := probeNames.Load(f.Function); ok {
+			return v.(string)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+func profileRecords() []runtime.StackRecord {
+	recs := make([]runtime.StackRecord, runtime.NumGoroutine()+64)
+	n, ok := runtime.GoroutineProfile(recs)
+	if !ok {
+		return profileRecords()
+	}
+	return recs[:n]
 }
 
 // A leftover that holds one of the program's locks (taken through the
