@@ -100,13 +100,17 @@ func parkedAwayPCs(pcs []uintptr) bool {
 // quick check never decides).
 var runnableSample = []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}}
 
-// noneRunnable: does no goroutine wait for a processor? One woken (a send
-// reached it) keeps its parked stack until it runs: the profile alone
-// would take it as parked. (One that runs has its own stack there.)
-func noneRunnable() bool {
+// runnable reads runnableSample: how many goroutines wait for a processor,
+// and whether the runtime counts them. One woken (a send reached it) keeps
+// its parked stack until it runs: the profile alone would take it as
+// parked. (One that runs has its own stack there.)
+func runnable() (uint64, bool) {
 	metrics.Read(runnableSample)
 	v := runnableSample[0].Value
-	return v.Kind() == metrics.KindUint64 && v.Uint64() == 0
+	if v.Kind() != metrics.KindUint64 {
+		return 0, false
+	}
+	return v.Uint64(), true
 }
 
 // quickYields bounds admitQuick's wait for runnable goroutines.
@@ -122,14 +126,18 @@ func (k *keeper) admitQuick() bool {
 		return false
 	}
 	// Counted, not timed: one that was woken gets a chance to run.
-	for i := 0; !noneRunnable(); i++ {
-		if i == quickYields {
+	for i := 0; ; i++ {
+		n, ok := runnable()
+		if !ok || i == quickYields {
 			return false
+		}
+		if n == 0 {
+			break
 		}
 		runtime.Gosched()
 	}
 	now := k.stacks()
-	if !noneRunnable() {
+	if n, _ := runnable(); n != 0 {
 		return false
 	}
 	// Kept ones first: each must be where it was.
@@ -141,10 +149,9 @@ func (k *keeper) admitQuick() bool {
 	var added []uint64
 	for h, c := range now {
 		c -= k.keptStacks[h]
-		if b := k.baseStacks[h]; b > 0 {
-			// One of the baseline may have ended, never moved.
-			c -= b
-		}
+		// Less the baseline's at this stack (some may have ended; one
+		// that moved is new at its new stack).
+		c -= k.baseStacks[h]
 		if c <= 0 {
 			continue
 		}
