@@ -112,16 +112,7 @@ func TestParkedAwayPCs(t *testing.T) {
 		}},
 		{"lock", false, func() { mu.Lock(); mu.Unlock() }},
 		{"cond", false, func() { c.L.Lock(); c.Wait(); c.L.Unlock() }},
-		{"sleep", false, func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-					time.Sleep(time.Millisecond)
-				}
-			}
-		}},
+		{"sleep", false, func() { sleepUntil(stop) }},
 	}
 	for _, cs := range cases {
 		gone.Add(1)
@@ -234,14 +225,7 @@ func TestLeftoverInterferes(t *testing.T) {
 			gone.Add(1)
 			go func() {
 				defer gone.Done()
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-						time.Sleep(time.Millisecond)
-					}
-				}
+				sleepUntil(stop)
 			}()
 		}},
 		// The second schedule wakes the first one's: no third beside it.
@@ -355,18 +339,23 @@ func startRunner(t *testing.T) func() {
 	gone.Add(1)
 	go func() {
 		defer gone.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-				time.Sleep(time.Millisecond)
-			}
-		}
+		sleepUntil(stop)
 	}()
 	return func() {
 		close(stop)
 		gone.Wait()
+	}
+}
+
+// sleepUntil runs (a real sleep in a loop) until stop is closed.
+func sleepUntil(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+			time.Sleep(time.Millisecond)
+		}
 	}
 }
 
