@@ -110,7 +110,10 @@ func TestParkedAwayPCs(t *testing.T) {
 			case full <- struct{}{}: // nobody receives
 			}
 		}},
-		{"lock", false, func() { mu.Lock(); mu.Unlock() }},
+		{"lock", false, func() {
+			mu.Lock() // blocks: the test holds it
+			defer mu.Unlock()
+		}},
 		{"cond", false, func() { c.L.Lock(); c.Wait(); c.L.Unlock() }},
 		{"sleep", false, func() { sleepUntil(stop) }},
 	}
