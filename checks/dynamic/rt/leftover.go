@@ -162,10 +162,7 @@ func newKeeper() *keeper {
 			// A dump with goroutines the count leaves out
 			// (GOTRACEBACK=system) is no baseline for the count.
 			k.counted = parked && k.baseline == len(k.base)
-			k.baseStacks = stackSet{}
-			for h, c := range k.stacks() {
-				k.baseStacks[h] = c
-			}
+			k.baseStacks = k.stacks().minus(nil)
 			return k
 		}
 		runtime.Gosched()
@@ -350,12 +347,17 @@ func parkedAway(state, frames string) bool {
 			continue
 		}
 		l = strings.TrimPrefix(l, "created by ")
-		// rt's own tests are in its package: their frames are the
-		// program's (as isUserFrame has it).
-		test := i+1 < len(lines) && strings.Contains(lines[i+1], "_test.go:")
-		if strings.HasPrefix(l, rtPrefix) && !test || strings.HasPrefix(l, "testing.") {
+		if keeperFrame(l, i+1 < len(lines) && strings.Contains(lines[i+1], "_test.go:")) {
 			return false
 		}
 	}
 	return true
+}
+
+// keeperFrame: is a frame of function fn (whose file is a _test.go one or
+// not) the tool's or the testing package's, where no leftover is kept? rt's
+// own tests are in its package: their frames are the program's (as
+// isUserFrame has it).
+func keeperFrame(fn string, testFile bool) bool {
+	return strings.HasPrefix(fn, rtPrefix) && !testFile || strings.HasPrefix(fn, "testing.")
 }

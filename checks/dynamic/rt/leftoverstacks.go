@@ -83,9 +83,7 @@ func parkedAwayPCs(pcs []uintptr) bool {
 				return false
 			}
 		default:
-			// rt's own tests are in its package: their frames are the
-			// program's (as parkedAway has it).
-			if strings.HasPrefix(f.Function, rtPrefix) && !strings.HasSuffix(f.File, "_test.go") || strings.HasPrefix(f.Function, "testing.") {
+			if keeperFrame(f.Function, strings.HasSuffix(f.File, "_test.go")) {
 				return false
 			}
 		}
@@ -146,36 +144,32 @@ func (k *keeper) admitQuick() bool {
 			return false
 		}
 	}
-	var added []uint64
+	// New ones, less the baseline's at their stack (some may have ended;
+	// one that moved is new at its new stack): all parked away, then kept.
 	for h, c := range now {
-		c -= k.keptStacks[h]
-		// Less the baseline's at this stack (some may have ended; one
-		// that moved is new at its new stack).
-		c -= k.baseStacks[h]
-		if c <= 0 {
-			continue
-		}
-		if !k.parked[h] {
+		if c > k.keptStacks[h]+k.baseStacks[h] && !k.parked[h] {
 			return false
 		}
-		for ; c > 0; c-- {
-			added = append(added, h)
-		}
 	}
-	for _, h := range added {
-		k.keptStacks[h]++
+	for h, c := range now {
+		if c -= k.keptStacks[h] + k.baseStacks[h]; c > 0 {
+			k.keptStacks[h] += c
+		}
 	}
 	return true
 }
 
 // recount sets the stacks of the kept leftovers to those of every
 // goroutine but the baseline's, after admit kept them.
-func (k *keeper) recount() {
-	now := k.stacks()
-	k.keptStacks = stackSet{}
-	for h, c := range now {
-		if c -= k.baseStacks[h]; c > 0 {
-			k.keptStacks[h] = c
+func (k *keeper) recount() { k.keptStacks = k.stacks().minus(k.baseStacks) }
+
+// minus is a new stackSet of s's goroutines less base's, stack by stack.
+func (s stackSet) minus(base stackSet) stackSet {
+	d := stackSet{}
+	for h, c := range s {
+		if c -= base[h]; c > 0 {
+			d[h] = c
 		}
 	}
+	return d
 }
