@@ -42,6 +42,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 	c := r.change
 	var unreplayed []checks.Finding
 	noTime := 0   // of uncompared: no time left for their replay on the base
+	tooRare := 0  // of uncompared: too rare on the head for the base's chances
 	testOnly := 0 // of uncompared: only test code changed on their path
 	check := r.checkBase
 	if r.baseVerdicts != nil {
@@ -89,6 +90,9 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 			if v.NoTime {
 				noTime++
 			}
+			if v.TooRare {
+				tooRare++
+			}
 			continue
 		}
 		if f.NotReplayed != "" {
@@ -120,7 +124,7 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 	if len(pre) > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s also on the base commit %.12s: in the summary, not on the diff", len(pre), checks.Plural(len(pre), "failure"), c.MergeBase))
 	}
-	r.notes = append(r.notes, uncomparedNotes(len(uncompared)-testOnly, noTime, c.MergeBase)...)
+	r.notes = append(r.notes, uncomparedNotes(len(uncompared)-testOnly, noTime, tooRare, c.MergeBase)...)
 	if testOnly > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d dynamic %s in code this change did not touch, with only test code changed on %s path: in the summary, not on the diff", testOnly, checks.Plural(testOnly, "failure"), map[bool]string{true: "its", false: "their"}[testOnly == 1]))
 	}
@@ -131,15 +135,19 @@ func (r *job) byCause(ctx context.Context, dyn []checks.Finding) (news, pre, unc
 }
 
 // uncomparedNotes say why n failures were not compared with the base
-// commit: noTime of them for want of time to replay them there, the
-// others because the base could not build or run their tests.
-func uncomparedNotes(n, noTime int, base string) []string {
+// commit: noTime of them for want of time to replay them there, tooRare
+// because the base ran too few of their schedules for how rarely they
+// failed, the others because the base could not build or run their tests.
+func uncomparedNotes(n, noTime, tooRare int, base string) []string {
 	var notes []string
-	if k := n - noTime; k > 0 {
+	if k := n - noTime - tooRare; k > 0 {
 		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (it has the tests but could not build or run them): in the summary, not on the diff", k, checks.Plural(k, "failure"), base))
 	}
 	if noTime > 0 {
 		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (no time was left in -budget to replay them there; each has its replay line): in the summary, not on the diff", noTime, checks.Plural(noTime, "failure"), base))
+	}
+	if tooRare > 0 {
+		notes = append(notes, fmt.Sprintf("%d dynamic %s not compared with the base commit %.12s (too rare to compare in the time left: the base ran too few schedules of their tests for a miss there to mean anything; each has its replay line): in the summary, not on the diff", tooRare, checks.Plural(tooRare, "failure"), base))
 	}
 	return notes
 }
@@ -159,12 +167,14 @@ func toolsDoingUnconfirmed(f *checks.Finding) bool {
 // commit can confirm whose search did not run plain go test (its budget
 // ran out): what the pull request is told about them says so. Not those
 // whose base replay found no time left (BaseVerdict.NoTime): no time is
-// left for plain runs either, and they go to the summary, not compared.
+// left for plain runs either, and they go to the summary, not compared;
+// nor those too rare to compare (BaseVerdict.TooRare): schedule-dependent,
+// no plain run makes them the tool's, and they go there too.
 func (r *job) checkPlain(ctx context.Context, dyn []checks.Finding, verdicts []explore.BaseVerdict) {
 	var idx []int
 	var fs []checks.Finding
 	for i, f := range dyn {
-		if verdicts[i].Unconfirmed && !verdicts[i].NoTime && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
+		if verdicts[i].Unconfirmed && !verdicts[i].NoTime && !verdicts[i].TooRare && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
 			idx = append(idx, i)
 			fs = append(fs, f)
 		}
@@ -280,12 +290,12 @@ func (r *job) baseKeep() time.Duration {
 }
 
 // baseKeepFor is what the dynamic search leaves, once it found failures
-// whose tests cost costs (explore.Options.KeepFor), for the base commit's
+// of the causes given (explore.Options.KeepFor), for the base commit's
 // replays and search: what they take (explore.BaseCost), at most
 // baseKeep. The rest goes to the search (logrus's base check took 0.5s of
 // the fixed 30s kept, and the run ended 33.5% under -budget).
-func (r *job) baseKeepFor(costs []time.Duration) time.Duration {
-	return min(explore.BaseCost(costs), r.baseKeep())
+func (r *job) baseKeepFor(causes []explore.CauseCost) time.Duration {
+	return min(explore.BaseCost(causes), r.baseKeep())
 }
 
 // genOwed is gen's budget when gen is still to run.

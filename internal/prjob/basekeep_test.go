@@ -18,14 +18,24 @@ func TestBaseKeepFollowsCost(t *testing.T) {
 	c := &affected.Change{MergeBase: "0123456789abcdef", Base: "main"}
 	r := &job{opts: &Options{Config: Config{Budget: 2 * time.Minute}}, change: c}
 	r.givenBudget = r.opts.Budget
+	cc := func(replay ...time.Duration) []explore.CauseCost {
+		var out []explore.CauseCost
+		for _, d := range replay {
+			out = append(out, explore.CauseCost{Replay: d})
+		}
+		return out
+	}
 	for _, tc := range []struct {
-		costs []time.Duration
+		costs []explore.CauseCost
 		want  time.Duration
 	}{
-		{[]time.Duration{5 * time.Millisecond}, 5*time.Millisecond + 300*time.Millisecond + time.Second},
-		{[]time.Duration{200 * time.Millisecond, 5 * time.Millisecond}, explore.BaseCost([]time.Duration{200 * time.Millisecond}) + explore.BaseCost([]time.Duration{5 * time.Millisecond})},
-		{[]time.Duration{time.Second, time.Second}, 2 * (time.Second + 300*time.Millisecond + 3*time.Second)},
-		{[]time.Duration{5 * time.Second, 5 * time.Second}, 30 * time.Second}, // capped at a quarter of -budget
+		{cc(5 * time.Millisecond), 5*time.Millisecond + 300*time.Millisecond + time.Second},
+		{cc(200*time.Millisecond, 5*time.Millisecond), explore.BaseCost(cc(200*time.Millisecond)) + explore.BaseCost(cc(5*time.Millisecond))},
+		{cc(time.Second, time.Second), 2 * (time.Second + 300*time.Millisecond + 3*time.Second)},
+		{cc(5*time.Second, 5*time.Second), 30 * time.Second}, // capped at a quarter of -budget
+		// A rare failure's search for its chances on the base.
+		{[]explore.CauseCost{{Replay: 5 * time.Millisecond, Search: 12 * time.Second}}, 5*time.Millisecond + 300*time.Millisecond + 12*time.Second},
+		{[]explore.CauseCost{{Replay: 5 * time.Millisecond, Search: time.Minute}}, 30 * time.Second},
 	} {
 		if got := r.baseKeepFor(tc.costs); got != tc.want {
 			t.Errorf("kept for failures costing %v: %v, want %v", tc.costs, got, tc.want)
@@ -33,7 +43,7 @@ func TestBaseKeepFollowsCost(t *testing.T) {
 	}
 	// Without a base commit nothing is kept.
 	r.change = &affected.Change{}
-	if got := r.baseKeepFor([]time.Duration{time.Second}); got != 0 {
+	if got := r.baseKeepFor(cc(time.Second)); got != 0 {
 		t.Errorf("kept %v without a base commit, want 0", got)
 	}
 }

@@ -37,16 +37,18 @@ func TestUnreplayedNotOnTheDiff(t *testing.T) {
 
 // TestUncomparedNotes: failures not compared for want of time are said
 // so, not blamed on a base that could not build or run them
-// (gocron-stop-twice's three, with the one clock).
+// (gocron-stop-twice's three, with the one clock), nor those too rare
+// to compare.
 func TestUncomparedNotes(t *testing.T) {
-	got := strings.Join(uncomparedNotes(4, 3, "a9ed5775a716ffff"), "\n")
+	got := strings.Join(uncomparedNotes(6, 3, 2, "a9ed5775a716ffff"), "\n")
 	for _, w := range []string{"1 dynamic failure not compared with the base commit a9ed5775a716 (it has the tests but could not build or run them)",
-		"3 dynamic failures not compared with the base commit a9ed5775a716 (no time was left in -budget to replay them there"} {
+		"3 dynamic failures not compared with the base commit a9ed5775a716 (no time was left in -budget to replay them there",
+		"2 dynamic failures not compared with the base commit a9ed5775a716 (too rare to compare in the time left"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("notes %q lack %q", got, w)
 		}
 	}
-	if n := uncomparedNotes(0, 0, "x"); len(n) != 0 {
+	if n := uncomparedNotes(0, 0, 0, "x"); len(n) != 0 {
 		t.Errorf("notes %q for none", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -81,6 +82,10 @@ type BaseVerdict struct {
 	// NoTime is set, with Uncompared, when its replay on the base found
 	// no time left in the budget (BaseOptions.Left).
 	NoTime bool
+	// TooRare is set, with Uncompared, when the failure was too rare on
+	// the head for the base's chances at it to say it is not there
+	// (chancesNeeded).
+	TooRare bool
 }
 
 // cannotRun is the verdict of a failure the base commit could not run
@@ -214,6 +219,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			if budget = min(per, opts.Left()/time.Duration(len(pkgs)-n)); budget < minBaseSearch {
 				for _, i := range idx {
 					out[i].How = "its schedule does not fail this way on the base commit (no time was left in the budget to search there)"
+					out[i] = tooRareOnBase(out[i], findings[i].Frequency, 0)
 				}
 				continue
 			}
@@ -260,11 +266,16 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			// Its schedule may fail otherwise there (diverged into a leak).
 			n := testSchedules(res.Stats, findings[i].Test)
 			out[i].How = fmt.Sprintf("neither its schedule nor %d %s of a search of %s fail this way on the base commit", n, checks.Plural(n, "schedule"), findings[i].Test)
+			onBase := false
 			for _, b := range res.Findings {
 				if SameFailure(b, findings[i]) {
 					out[i] = BaseVerdict{OnBase: true, How: "a search on the base commit fails the same way"}
+					onBase = true
 					break
 				}
+			}
+			if !onBase {
+				out[i] = tooRareOnBase(out[i], findings[i].Frequency, n)
 			}
 		}
 	}
@@ -318,22 +329,60 @@ func (bb *baseBuilds) close() {
 	}
 }
 
+// baseMissExp bounds the chance that the base commit, having the same
+// failure at the head's rate, misses it on every schedule it ran: e^-3,
+// 5%. ttlcache-stopfirst's Test_Cache_Start race failed on 2 of 952
+// schedules of the head; 162 of the base's missed it (they would 71% of
+// the time), and a race v3.3.0 has too was posted as new.
+const baseMissExp = 3
+
+// chancesNeeded is how many schedules of a failure's test on the base
+// commit, its own replay counted, miss it there with a chance of at
+// most e^-baseMissExp when the base fails that way as often as the head
+// did (q): n with (1-p)^n <= e^-3, about 3·N/k for k of N. One when q
+// is unknown or every schedule failed: its schedule's replay decides.
+func chancesNeeded(q *checks.Frequency) int {
+	if q == nil || q.Failing <= 0 || q.Every() {
+		return 1
+	}
+	p := float64(q.Failing) / float64(q.Schedules)
+	return int(math.Ceil(baseMissExp / -math.Log1p(-p)))
+}
+
+// tooRareOnBase is v, the verdict of a failure the head had on q of its
+// schedules that neither its schedule's replay nor searched schedules
+// of a search on the base commit reproduced, unless those chances are
+// fewer than chancesNeeded: then missing it on the base says nothing,
+// and it is not compared (never posted as the change's).
+func tooRareOnBase(v BaseVerdict, q *checks.Frequency, searched int) BaseVerdict {
+	need := chancesNeeded(q)
+	if 1+searched >= need {
+		return v
+	}
+	return BaseVerdict{
+		How: fmt.Sprintf("too rare to compare in the time left: it failed on %d of %d schedules here, and the base commit ran its schedule and %d %s of its test, under the %d that miss it there at most 5%% of the time",
+			q.Failing, q.Schedules, searched, checks.Plural(searched, "schedule"), need),
+		Unconfirmed: true, Uncompared: true, TooRare: true,
+	}
+}
+
 // baseSearchSchedules is how many schedules of a failure's test BaseCost
 // sizes the search on the base commit for: a failure's own schedule most
 // often replays there when the base has it (logrus's leak took 0.5s of the
 // 30s a fixed quarter of -budget kept), and the search is for the rest.
 const baseSearchSchedules = 3
 
-// BaseCost is what CheckBase needs for failures whose tests cost costs (a
+// BaseCost is what CheckBase needs for failures of the causes given (a
 // schedule in a process of its own each, as Options.KeepFor is told):
 // each replayed once on the base, then a search there of
-// baseSearchSchedules of its schedules, at least the second CheckBase
-// gives a package's search. Failures of one package share one search, so
-// it counts more than they take.
-func BaseCost(costs []time.Duration) time.Duration {
+// baseSearchSchedules of its schedules, or of those that give the base
+// its chances at it (CauseCost.Search) when more, at least the second
+// CheckBase gives a package's search. Failures of one package share one
+// search, so it counts more than they take.
+func BaseCost(causes []CauseCost) time.Duration {
 	var d time.Duration
-	for _, c := range costs {
-		d += c + processStartup + max(baseSearchSchedules*c, time.Second)
+	for _, c := range causes {
+		d += c.Replay + processStartup + max(baseSearchSchedules*c.Replay, c.Search, time.Second)
 	}
 	return d
 }

@@ -5,7 +5,6 @@ package explore
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -165,8 +164,39 @@ func (s *search) callerKeep() time.Duration {
 	}
 	// The caller's work after the search is for every failure, told
 	// already or not.
-	costs, plainRan := s.causeCosts(false, false)
-	return s.opts.KeepFor(append(slices.Clone(costs), plainRan...))
+	var need []CauseCost
+	for _, x := range s.causes(false, false) {
+		need = append(need, CauseCost{Replay: x.c, Search: x.search})
+	}
+	return s.opts.KeepFor(need)
+}
+
+// CauseCost is what the caller's check of one cause on the base commit
+// takes (Options.KeepFor): one replay of its schedule, and the search of
+// its test that gives the base its chances at it (baseSearchFor).
+type CauseCost struct {
+	Replay, Search time.Duration
+}
+
+// baseSearchFor is how long a search of t on the base commit takes to
+// run the schedules that miss its failure of key k there at most 5% of
+// the time, were the base to fail that way as often as the head does
+// (chancesNeeded, the replay being one), at the head's speed on t
+// (its searched time per schedule; its cost before that is known).
+// ttlcache-stopfirst's leak, 9 of 470, needs 156; its base stage ran 6
+// schedules in 13.4 s and the leak was too rare to compare. The caller
+// holds s.mu.
+func (s *search) baseSearchFor(t *target, k string) time.Duration {
+	q := &checks.Frequency{Failing: s.counts[k], Schedules: max(s.counts[k], t.stats.Schedules)}
+	n := chancesNeeded(q) - 1
+	if n <= 0 {
+		return 0
+	}
+	per := t.cost
+	if t.stats.Schedules > 0 && t.stats.Elapsed > 0 {
+		per = t.stats.Elapsed / time.Duration(t.stats.Schedules)
+	}
+	return time.Duration(n) * per
 }
 
 // optionalBy is when the work after the search that a finding can do
@@ -209,16 +239,32 @@ func (s *search) replaysReserve() time.Duration {
 // its test ran under plain go test already (plainRan) or not (costs). The
 // caller holds s.mu.
 func (s *search) causeCosts(untold, fresh bool) (costs, plainRan []time.Duration) {
+	for _, x := range s.causes(untold, fresh) {
+		if x.ran {
+			plainRan = append(plainRan, x.c)
+		} else {
+			costs = append(costs, x.c)
+		}
+	}
+	return costs, plainRan
+}
+
+// causeCost is one cause's replay cost (c, as causeCosts gives it),
+// whether its test ran under plain go test already, and the search on the
+// base commit it needs (baseSearchFor, the most of its members').
+type causeCost struct {
+	c, search time.Duration
+	ran       bool
+}
+
+// causes is causeCosts' list, one per cause in the order found. The
+// caller holds s.mu.
+func (s *search) causes(untold, fresh bool) []causeCost {
 	// A fresh process's start and exit as the latest took them: on a
 	// loaded machine seconds, not processStartup (condsignalnolock's and
 	// ctxafterfuncstop's replays found no time left in a 10s budget).
 	startup := max(processStartup, s.fresh.recent())
-	type cause struct {
-		c    time.Duration
-		ran  bool // its test ran under plain go test already
-		seen bool
-	}
-	byCause := map[string]*cause{}
+	byCause := map[string]*causeCost{}
 	var order []string
 	for _, k := range s.order {
 		t, f := s.owners[k], s.failures[k]
@@ -245,23 +291,21 @@ func (s *search) causeCosts(untold, fresh bool) (costs, plainRan []time.Duration
 		rk := reserveKey(f)
 		x := byCause[rk]
 		if x == nil {
-			x = &cause{}
+			x = &causeCost{c: c, ran: ran}
 			byCause[rk] = x
 			order = append(order, rk)
 		}
 		// The costliest member of a cause counts.
-		if !x.seen || c > x.c {
-			x.c, x.ran, x.seen = c, ran, true
+		if c > x.c {
+			x.c, x.ran = c, ran
 		}
+		x.search = max(x.search, s.baseSearchFor(t, k))
 	}
+	out := make([]causeCost, 0, len(order))
 	for _, rk := range order {
-		if x := byCause[rk]; x.ran {
-			plainRan = append(plainRan, x.c)
-		} else {
-			costs = append(costs, x.c)
-		}
+		out = append(out, *byCause[rk])
 	}
-	return costs, plainRan
+	return out
 }
 
 // toolsDoing reports whether failure f of t is one the report notes as

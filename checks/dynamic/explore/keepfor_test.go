@@ -14,24 +14,27 @@ import (
 // (Options.KeepFor) is asked with one cost per cause the report replays,
 // not a fixed share: 12 leaks of one cause (1s tests) and a 200ms test's
 // failure are two costs, and the reserve grows by what KeepFor returns
-// (BaseCost: one replay and 3 schedules, a second at least, each).
-// Nothing is asked before a failure is found.
+// (BaseCost: one replay and 3 schedules, a second at least, each). A
+// cause that failed on 1 of its test's 100 schedules also asks for the
+// search that gives the base commit its 299 chances at it, at the head's
+// time per schedule. Nothing is asked before a failure is found.
 func TestKeepForCauses(t *testing.T) {
 	t.Parallel()
-	var asked [][]time.Duration
-	s := &search{opts: Options{Budget: 2 * time.Minute, KeepFor: func(costs []time.Duration) time.Duration {
-		asked = append(asked, slices.Clone(costs))
-		return BaseCost(costs)
+	var asked [][]CauseCost
+	s := &search{opts: Options{Budget: 2 * time.Minute, KeepFor: func(causes []CauseCost) time.Duration {
+		asked = append(asked, slices.Clone(causes))
+		return BaseCost(causes)
 	}}, failures: map[string]*failure{}, owners: map[string]*target{}}
 	none := s.shrinkReserve()
 	if len(asked) != 0 {
 		t.Errorf("KeepFor asked %v before any failure", asked)
 	}
-	add := func(tg *target, f *failure) {
+	add := func(tg *target, f *failure) string {
 		k := tg.name + "|" + f.key()
 		s.order = append(s.order, k)
 		s.owners[k] = tg
 		s.failures[k] = f
+		return k
 	}
 	for i := range 12 {
 		tg := &target{name: fmt.Sprintf("TestLeak%d", i), cost: time.Second, stats: &TestStats{Schedules: 2, Failures: 1}}
@@ -41,8 +44,8 @@ func TestKeepForCauses(t *testing.T) {
 	add(&target{name: "TestHook", cost: 200 * time.Millisecond, stats: &TestStats{Schedules: 3, Failures: 1}},
 		&failure{kind: checks.Panic, message: "boom", site: "hook.go:9"})
 	got := s.shrinkReserve()
-	if len(asked) != 1 || !slices.Equal(asked[0], []time.Duration{time.Second, 200 * time.Millisecond}) {
-		t.Fatalf("KeepFor asked %v, want one cost per cause [1s 200ms]", asked)
+	if len(asked) != 1 || !slices.Equal(asked[0], []CauseCost{{Replay: time.Second}, {Replay: 200 * time.Millisecond}}) {
+		t.Fatalf("KeepFor asked %v, want one cost per cause [1s 200ms], no search past 3 schedules", asked)
 	}
 	keep := BaseCost(asked[0])
 	if want := (time.Second + processStartup + 3*time.Second) + (200*time.Millisecond + processStartup + time.Second); keep != want {
@@ -51,5 +54,23 @@ func TestKeepForCauses(t *testing.T) {
 	s.opts.KeepFor = nil
 	if without := s.shrinkReserve(); got != without+keep || got <= none {
 		t.Errorf("reserve %v, want %v (the replays' %v and KeepFor's %v)", got, without+keep, without, keep)
+	}
+
+	// 1 of 100 schedules, 10 s searched: 299 chances, 298 searched at
+	// 100 ms each.
+	k := add(&target{name: "TestRare", cost: 300 * time.Millisecond, stats: &TestStats{Schedules: 100, Failures: 1, Elapsed: 10 * time.Second}},
+		&failure{kind: checks.TestFailure, message: "lost update", site: "rare_test.go:9"})
+	s.counts = map[string]int{k: 1}
+	s.opts.KeepFor = func(causes []CauseCost) time.Duration {
+		asked = append(asked, slices.Clone(causes))
+		return BaseCost(causes)
+	}
+	s.shrinkReserve()
+	last := asked[len(asked)-1]
+	if len(last) != 3 || last[2] != (CauseCost{Replay: 300 * time.Millisecond, Search: 298 * 100 * time.Millisecond}) {
+		t.Fatalf("KeepFor asked %v, want the rare cause's search of 298 schedules at 100ms", last)
+	}
+	if got, want := BaseCost(last[2:]), 300*time.Millisecond+processStartup+29800*time.Millisecond; got != want {
+		t.Errorf("BaseCost of the rare cause %v, want %v", got, want)
 	}
 }

@@ -46,7 +46,7 @@ func TestShrinkLeavesCallersKeep(t *testing.T) {
 			s, tg, _ := fakeFinding(t, "TestShrinkable", f)
 			tg.plainGo = &plainOutcome{} // ran under plain go test already: no label runs
 			var asked int
-			s.opts.KeepFor = func([]time.Duration) time.Duration { asked++; return tc.keep }
+			s.opts.KeepFor = func([]CauseCost) time.Duration { asked++; return tc.keep }
 			s.hardStop = time.Now().Add(time.Hour)
 			res, err := s.report(context.Background())
 			if err != nil {

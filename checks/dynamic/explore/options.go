@@ -60,11 +60,13 @@ type Options struct {
 	// caller's own work on the failures after Run returns (the pull-request
 	// job's search on the base commit).
 	KeepAfter time.Duration
-	// KeepFor, when set, replaces KeepAfter: given the measured cost of
-	// one schedule of each cause found so far that the report will replay
-	// (shrinkReserve), it returns what to keep (BaseCost). Called with the
-	// search's lock held: it must not call back into the search.
-	KeepFor  func(costs []time.Duration) time.Duration
+	// KeepFor, when set, replaces KeepAfter: given, for each cause found
+	// so far that the report will replay (shrinkReserve), the measured
+	// cost of one schedule and of the search that gives the base commit
+	// its chances at it (CauseCost), it returns what to keep (BaseCost).
+	// Called with the search's lock held: it must not call back into the
+	// search.
+	KeepFor  func(causes []CauseCost) time.Duration
 	Progress func(Stats) // called about twice a second, and once at the end
 	// Stage, when set, is told when each stage of the run starts and ends:
 	// loading and instrumenting, each build, each test's search, shrinking.

@@ -24,7 +24,7 @@ func TestReturnedReserve(t *testing.T) {
 	keep := 0
 	s := &search{opts: Options{Budget: time.Hour, Workers: 1,
 		SkipTest: func(TestRef) bool { asked++; return true },
-		KeepFor:  func(costs []time.Duration) time.Duration { keep = len(costs); return time.Minute }},
+		KeepFor:  func(causes []CauseCost) time.Duration { keep = len(causes); return time.Minute }},
 		failures: map[string]*failure{}, owners: map[string]*target{}, workDir: t.TempDir()}
 	s.deadline, s.hardStop = budgetEnds(time.Now(), time.Hour)
 	tg := &target{pkg: rewrite.Package{ImportPath: "example.com/p", Dir: t.TempDir()}, name: "TestSlow",

@@ -1,0 +1,89 @@
+package explore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+)
+
+// TestChancesNeeded: how many schedules on the base commit a failure
+// needs, by how often it failed on the head (counts, no clock).
+func TestChancesNeeded(t *testing.T) {
+	for _, c := range []struct {
+		q    *checks.Frequency
+		want int
+	}{
+		{nil, 1},
+		{&checks.Frequency{Failing: 5, Schedules: 5}, 1},
+		{&checks.Frequency{Failing: 1, Schedules: 2}, 5},
+		{&checks.Frequency{Failing: 2, Schedules: 952}, 1427}, // ttlcache-stopfirst's Test_Cache_Start race
+	} {
+		if got := chancesNeeded(c.q); got != c.want {
+			t.Errorf("chancesNeeded(%+v) = %d, want %d", c.q, got, c.want)
+		}
+	}
+	// 162 schedules of the base (its replay and 161 searched) are not
+	// enough for 2 of 952; 1426 searched are.
+	q := &checks.Frequency{Failing: 2, Schedules: 952}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 161); !v.TooRare || !v.Uncompared || v.OnBase {
+		t.Errorf("161 searched for 2 of 952: %+v, want too rare to compare", v)
+	}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 1426); v.TooRare || v.Uncompared || v.How != "searched" {
+		t.Errorf("1426 searched for 2 of 952: %+v, want the search's verdict", v)
+	}
+}
+
+// TestCheckBaseTooRare: a failure the head had on 1 of 1000 schedules,
+// that its schedule's replay and a 2-schedule search on the base commit
+// miss, is not compared ("too rare to compare in the time left"), never
+// the change's: the base would miss it at that rate 99.7% of the time.
+// The same miss of a failure on every schedule of the head is the
+// search's verdict, as before. Counted: the search is bounded by
+// Schedules, not by time.
+func TestCheckBaseTooRare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary; skipped with -short")
+	}
+	ctx := context.Background()
+	root := carryModule(t)
+	passing := strings.Replace(carriedTest, "v == 1", "v == 2", 1)
+	if err := os.WriteFile(filepath.Join(root, "carry", "carried_test.go"), []byte(passing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, ".interleave", "schedules", "own.json")
+	if err := WriteSchedule(p, carriedSchedule(nil)); err != nil {
+		t.Fatal(err)
+	}
+	rare := checks.Finding{Kind: checks.Panic, Package: "example.com/carrymod/carry", Test: "TestCarried", Message: "panic: the carried test ran", Schedule: p,
+		Frequency: &checks.Frequency{Failing: 1, Schedules: 1000}}
+	every := rare
+	every.Frequency = &checks.Frequency{Failing: 3, Schedules: 3}
+	var searched int
+	opts := BaseOptions{Dir: root, Budget: time.Hour, Schedules: 2, Workers: 1, Seed: 1, Stage: func(e StageEvent) {
+		if strings.HasPrefix(e.Name, "searching") {
+			searched++
+		}
+	}}
+	vs, err := CheckBase(ctx, []checks.Finding{rare}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := vs[0]; v.OnBase || !v.Uncompared || !v.TooRare || !strings.Contains(v.How, "too rare to compare in the time left: it failed on 1 of 1000 schedules here") {
+		t.Errorf("1 of 1000, missed by a 2-schedule search: %+v, want not compared, too rare", v)
+	}
+	if searched == 0 {
+		t.Error("the base commit was not searched")
+	}
+	vs, err = CheckBase(ctx, []checks.Finding{every}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := vs[0]; v.OnBase || v.Unconfirmed || v.TooRare || !strings.Contains(v.How, "neither its schedule nor") {
+		t.Errorf("3 of 3, missed on the base: %+v, want the search's verdict", v)
+	}
+}
