@@ -7,6 +7,7 @@ import (
 
 	"github.com/interleave-dev/interleave/affected"
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 )
 
 // A new failure whose schedule the budget left no time to replay is told
@@ -50,5 +51,41 @@ func TestUncomparedNotes(t *testing.T) {
 	}
 	if n := uncomparedNotes(0, 0, 0, "x"); len(n) != 0 {
 		t.Errorf("notes %q for none", n)
+	}
+}
+
+// TestTooRareNotOnTheDiff: a failure the base commit missed on too few
+// schedules for how rarely the head had it (gocron-stop-twice's
+// TestScheduler_SingletonMode/with_job_removal, 1 of 2 on the head, its
+// schedule and 1 more on the base) goes to the summary as not compared,
+// never as new, and plain go test is not run for it; a failure on every
+// schedule that the base missed is new as before.
+func TestTooRareNotOnTheDiff(t *testing.T) {
+	plain := &checks.PlainGo{Command: "go test -run '^TestX$'", Runs: 1}
+	dyn := []checks.Finding{
+		{Kind: checks.TestFailure, Test: "TestRare", Message: "Restart should not occur", Frequency: &checks.Frequency{Failing: 1, Schedules: 2}},
+		{Kind: checks.Deadlock, Test: "TestEvery", Message: "deadlock", Frequency: &checks.Frequency{Failing: 3, Schedules: 3}, PlainGo: plain},
+	}
+	r := &job{opts: &Options{}, change: &affected.Change{Base: "HEAD~1", MergeBase: "a9ed5775a716ffff"}, baseVerdicts: func(_ context.Context, fs []checks.Finding) ([]explore.BaseVerdict, error) {
+		return []explore.BaseVerdict{
+			{How: "too rare to compare in the time left: it failed on 1 of 2 schedules here, and the base commit ran its schedule and 1 schedule of its test, under the 5 that miss it there at most 5% of the time", Unconfirmed: true, Uncompared: true, TooRare: true},
+			{How: "neither its schedule nor 40 schedules of a search of TestEvery fail this way on the base commit"},
+		}, nil
+	}}
+	news, pre, unc := r.byCause(context.Background(), dyn)
+	if len(news) != 1 || news[0].Test != "TestEvery" || news[0].Baseline != checks.BaselineNew {
+		t.Errorf("new: %+v, want TestEvery's only", news)
+	}
+	if len(pre) != 0 {
+		t.Errorf("pre-existing: %+v, want none", pre)
+	}
+	if len(unc) != 1 || unc[0].Test != "TestRare" || unc[0].Baseline == checks.BaselineNew || !strings.Contains(unc[0].Message, "(not compared: too rare to compare in the time left") {
+		t.Errorf("summary only: %+v, want TestRare's, not compared, too rare", unc)
+	}
+	if unc[0].PlainGo != nil {
+		t.Errorf("plain go test ran for the too-rare failure: %+v", unc[0].PlainGo)
+	}
+	if notes := strings.Join(r.notes, "\n"); !strings.Contains(notes, "1 dynamic failure not compared with the base commit a9ed5775a716 (too rare to compare") || strings.Contains(notes, "could not build or run") {
+		t.Errorf("notes %q", notes)
 	}
 }
