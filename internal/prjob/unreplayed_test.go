@@ -68,7 +68,7 @@ func TestTooRareNotOnTheDiff(t *testing.T) {
 	}
 	r := &job{opts: &Options{}, change: &affected.Change{Base: "HEAD~1", MergeBase: "a9ed5775a716ffff"}, baseVerdicts: func(_ context.Context, fs []checks.Finding) ([]explore.BaseVerdict, error) {
 		return []explore.BaseVerdict{
-			{How: "too rare to compare in the time left: it failed on 1 of 2 schedules here, and the base commit ran its schedule and 1 schedule of its test, under the 5 that miss it there at most 5% of the time", Unconfirmed: true, Uncompared: true, TooRare: true},
+			{How: "too rare to compare in the time left: it failed on 1 of 2 schedules here, and the base commit ran its schedule and 1 schedule of its test, under the 39 that would show it fails less often there", Unconfirmed: true, Uncompared: true, TooRare: true},
 			{How: "neither its schedule nor 40 schedules of a search of TestEvery fail this way on the base commit"},
 		}, nil
 	}}

@@ -329,24 +329,50 @@ func (bb *baseBuilds) close() {
 	}
 }
 
-// baseMissExp bounds the chance that the base commit, having the same
-// failure at the head's rate, misses it on every schedule it ran: e^-3,
-// 5%. ttlcache-stopfirst's Test_Cache_Start race failed on 2 of 952
-// schedules of the head; 162 of the base's missed it (they would 71% of
-// the time), and a race v3.3.0 has too was posted as new.
+// baseMissExp bounds the chance that the base commit, failing the same
+// way as often as the head, misses the failure on every schedule it ran:
+// e^-3, 5%. ttlcache-stopfirst's Test_Cache_Start race failed on 2 of
+// 952 schedules of the head; 162 of the base's missed it, and a race
+// v3.3.0 has too was posted as new.
 const baseMissExp = 3
 
 // chancesNeeded is how many schedules of a failure's test on the base
-// commit, its own replay counted, miss it there with a chance of at
-// most e^-baseMissExp when the base fails that way as often as the head
-// did (q): n with (1-p)^n <= e^-3, about 3·N/k for k of N. One when q
-// is unknown or every schedule failed: its schedule's replay decides.
+// commit, its own replay counted, must all miss it before that says the
+// base fails that way less often than the head, which had it on k of N
+// (q): the fewest M with C(N,k)/C(N+M,k) <= e^-baseMissExp, the chance
+// that k failures of one rate over N+M schedules all fall on the head's
+// N (a one-sided Fisher exact test). About 3·N/k for many failures, 19·N
+// for one: gocron v1.15.0's sleep-timed TestScheduler_Update failed on 1
+// of 3 schedules, 15 on the base missed it, and it was posted as new
+// (they would miss it 17% of the time at one rate). One when q is
+// unknown or every schedule failed: its schedule's replay decides.
 func chancesNeeded(q *checks.Frequency) int {
 	if q == nil || q.Failing <= 0 || q.Every() {
 		return 1
 	}
-	p := float64(q.Failing) / float64(q.Schedules)
-	return int(math.Ceil(baseMissExp / -math.Log1p(-p)))
+	n, k := float64(q.Schedules), float64(q.Failing)
+	// log C(N,k)/C(N+M,k) = sum over i < k of log((N-i)/(N+M-i)),
+	// falling as M grows: the least M at or under -baseMissExp.
+	missAll := func(m float64) float64 {
+		var l float64
+		for i := 0.0; i < k; i++ {
+			l += math.Log((n - i) / (n + m - i))
+		}
+		return l
+	}
+	lo, hi := 0, 1
+	for missAll(float64(hi)) > -baseMissExp {
+		lo, hi = hi, 2*hi
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if missAll(float64(mid)) > -baseMissExp {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return max(hi, 1)
 }
 
 // tooRareOnBase is v, the verdict of a failure the head had on q of its
@@ -360,7 +386,7 @@ func tooRareOnBase(v BaseVerdict, q *checks.Frequency, searched int) BaseVerdict
 		return v
 	}
 	return BaseVerdict{
-		How: fmt.Sprintf("too rare to compare in the time left: it failed on %d of %d schedules here, and the base commit ran its schedule and %d %s of its test, under the %d that miss it there at most 5%% of the time",
+		How: fmt.Sprintf("too rare to compare in the time left: it failed on %d of %d schedules here, and the base commit ran its schedule and %d %s of its test, under the %d that would show it fails less often there",
 			q.Failing, q.Schedules, searched, checks.Plural(searched, "schedule"), need),
 		Unconfirmed: true, Uncompared: true, TooRare: true,
 	}

@@ -183,7 +183,7 @@ type CauseCost struct {
 // the time, were the base to fail that way as often as the head does
 // (chancesNeeded, the replay being one), at the head's speed on t
 // (its searched time per schedule; its cost before that is known).
-// ttlcache-stopfirst's leak, 9 of 470, needs 156; its base stage ran 6
+// ttlcache-stopfirst's leak, 9 of 470, needs 185; its base stage ran 6
 // schedules in 13.4 s and the leak was too rare to compare. The caller
 // holds s.mu.
 func (s *search) baseSearchFor(t *target, k string) time.Duration {

@@ -16,7 +16,7 @@ import (
 // failure are two costs, and the reserve grows by what KeepFor returns
 // (BaseCost: one replay and 3 schedules, a second at least, each). A
 // cause that failed on 1 of its test's 100 schedules also asks for the
-// search that gives the base commit its 299 chances at it, at the head's
+// search that gives the base commit its 1,909 chances at it, at the head's
 // time per schedule. Nothing is asked before a failure is found.
 func TestKeepForCauses(t *testing.T) {
 	t.Parallel()
@@ -56,8 +56,8 @@ func TestKeepForCauses(t *testing.T) {
 		t.Errorf("reserve %v, want %v (the replays' %v and KeepFor's %v)", got, without+keep, without, keep)
 	}
 
-	// 1 of 100 schedules, 10 s searched: 299 chances, 298 searched at
-	// 100 ms each.
+	// 1 of 100 schedules, 10 s searched: 1,909 chances, 1,908 searched
+	// at 100 ms each.
 	k := add(&target{name: "TestRare", cost: 300 * time.Millisecond, stats: &TestStats{Schedules: 100, Failures: 1, Elapsed: 10 * time.Second}},
 		&failure{kind: checks.TestFailure, message: "lost update", site: "rare_test.go:9"})
 	s.counts = map[string]int{k: 1}
@@ -67,10 +67,10 @@ func TestKeepForCauses(t *testing.T) {
 	}
 	s.shrinkReserve()
 	last := asked[len(asked)-1]
-	if len(last) != 3 || last[2] != (CauseCost{Replay: 300 * time.Millisecond, Search: 298 * 100 * time.Millisecond}) {
-		t.Fatalf("KeepFor asked %v, want the rare cause's search of 298 schedules at 100ms", last)
+	if len(last) != 3 || last[2] != (CauseCost{Replay: 300 * time.Millisecond, Search: 1908 * 100 * time.Millisecond}) {
+		t.Fatalf("KeepFor asked %v, want the rare cause's search of 1,908 schedules at 100ms", last)
 	}
-	if got, want := BaseCost(last[2:]), 300*time.Millisecond+processStartup+29800*time.Millisecond; got != want {
+	if got, want := BaseCost(last[2:]), 300*time.Millisecond+processStartup+190800*time.Millisecond; got != want {
 		t.Errorf("BaseCost of the rare cause %v, want %v", got, want)
 	}
 }

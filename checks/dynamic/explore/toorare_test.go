@@ -20,21 +20,26 @@ func TestChancesNeeded(t *testing.T) {
 	}{
 		{nil, 1},
 		{&checks.Frequency{Failing: 5, Schedules: 5}, 1},
-		{&checks.Frequency{Failing: 1, Schedules: 2}, 5},
-		{&checks.Frequency{Failing: 2, Schedules: 952}, 1427}, // ttlcache-stopfirst's Test_Cache_Start race
+		{&checks.Frequency{Failing: 1, Schedules: 2}, 39},
+		{&checks.Frequency{Failing: 1, Schedules: 3}, 58},     // gocron v1.15.0's TestScheduler_Update
+		{&checks.Frequency{Failing: 9, Schedules: 470}, 185},  // ttlcache-stopfirst's leak
+		{&checks.Frequency{Failing: 2, Schedules: 952}, 3313}, // ttlcache-stopfirst's Test_Cache_Start race
 	} {
 		if got := chancesNeeded(c.q); got != c.want {
 			t.Errorf("chancesNeeded(%+v) = %d, want %d", c.q, got, c.want)
 		}
 	}
 	// 162 schedules of the base (its replay and 161 searched) are not
-	// enough for 2 of 952; 1426 searched are.
+	// enough for 2 of 952; 3312 searched are.
 	q := &checks.Frequency{Failing: 2, Schedules: 952}
 	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 161); !v.TooRare || !v.Uncompared || v.OnBase {
 		t.Errorf("161 searched for 2 of 952: %+v, want too rare to compare", v)
 	}
-	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 1426); v.TooRare || v.Uncompared || v.How != "searched" {
-		t.Errorf("1426 searched for 2 of 952: %+v, want the search's verdict", v)
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 3311); !v.TooRare {
+		t.Errorf("3311 searched for 2 of 952: %+v, want too rare to compare", v)
+	}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 3312); v.TooRare || v.Uncompared || v.How != "searched" {
+		t.Errorf("3312 searched for 2 of 952: %+v, want the search's verdict", v)
 	}
 }
 
