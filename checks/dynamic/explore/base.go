@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -248,7 +249,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			}
 		}
 		res, err := Run(ctx, Options{
-			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: budget, Schedules: opts.Schedules, Until: until,
+			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: budget, Schedules: baseSchedules(opts, findings, idx), Until: until,
 			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
 			EarlySleep: opts.EarlySleep, Stage: opts.Stage, Build: builds.byPkg[pkg],
 		})
@@ -373,6 +374,28 @@ func chancesNeeded(q *checks.Frequency) int {
 		}
 	}
 	return max(hi, 1)
+}
+
+// baseSchedules is the count bound of the base commit's search for the
+// failures idx of findings (Options.Schedules): none when the search on
+// the head had none, else at least what gives each its chances
+// (chancesNeeded), over the workers. A count-bounded search (-count)
+// that ran 20 schedules a worker on the base called a failure of 1 in
+// 201 too rare to compare, every time.
+func baseSchedules(opts BaseOptions, findings []checks.Finding, idx []int) int {
+	if opts.Schedules <= 0 {
+		return opts.Schedules
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	n := opts.Schedules
+	for _, i := range idx {
+		need := chancesNeeded(findings[i].Frequency) - 1 // its replay ran
+		n = max(n, (need+workers-1)/workers)
+	}
+	return n
 }
 
 // tooRareOnBase is v, the verdict of a failure the head had on q of its

@@ -187,14 +187,19 @@ type CauseCost struct {
 // schedules in 13.4 s and the leak was too rare to compare. The caller
 // holds s.mu.
 func (s *search) baseSearchFor(t *target, k string) time.Duration {
-	q := &checks.Frequency{Failing: s.counts[k], Schedules: max(s.counts[k], t.stats.Schedules)}
+	var schedules int
+	var elapsed time.Duration
+	if t.stats != nil {
+		schedules, elapsed = t.stats.Schedules, t.stats.Elapsed
+	}
+	q := &checks.Frequency{Failing: s.counts[k], Schedules: max(s.counts[k], schedules)}
 	n := chancesNeeded(q) - 1
 	if n <= 0 {
 		return 0
 	}
 	per := t.cost
-	if t.stats.Schedules > 0 && t.stats.Elapsed > 0 {
-		per = t.stats.Elapsed / time.Duration(t.stats.Schedules)
+	if schedules > 0 && elapsed > 0 {
+		per = elapsed / time.Duration(schedules)
 	}
 	return time.Duration(n) * per
 }

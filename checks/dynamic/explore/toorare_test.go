@@ -44,12 +44,12 @@ func TestChancesNeeded(t *testing.T) {
 }
 
 // TestCheckBaseTooRare: a failure the head had on 1 of 1000 schedules,
-// that its schedule's replay and a 2-schedule search on the base commit
-// miss, is not compared ("too rare to compare in the time left"), never
-// the change's: the base would miss it at that rate 99.7% of the time.
-// The same miss of a failure on every schedule of the head is the
-// search's verdict, as before. Counted: the search is bounded by
-// Schedules, not by time.
+// that its schedule's replay on the base commit misses, with no time left
+// there to search, is not compared ("too rare to compare in the time
+// left"), never the change's: one schedule says nothing at that rate.
+// The same miss of a failure on every schedule of the head is its
+// replay's verdict, as before. What is left of the budget is a constant
+// (Left): room for the replay, under the second a search needs.
 func TestCheckBaseTooRare(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test binary; skipped with -short")
@@ -73,22 +73,46 @@ func TestCheckBaseTooRare(t *testing.T) {
 		if strings.HasPrefix(e.Name, "searching") {
 			searched++
 		}
-	}}
+	}, Left: func() time.Duration { return minBaseSearch / 2 }}
 	vs, err := CheckBase(ctx, []checks.Finding{rare}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := vs[0]; v.OnBase || !v.Uncompared || !v.TooRare || !strings.Contains(v.How, "too rare to compare in the time left: it failed on 1 of 1000 schedules here") {
-		t.Errorf("1 of 1000, missed by a 2-schedule search: %+v, want not compared, too rare", v)
+	if v := vs[0]; v.OnBase || !v.Uncompared || !v.TooRare || !strings.Contains(v.How, "too rare to compare in the time left: it failed on 1 of 1000 schedules here, and the base commit ran its schedule and 0 schedules of its test, under the 19086") {
+		t.Errorf("1 of 1000, missed by its replay, no search: %+v, want not compared, too rare", v)
 	}
-	if searched == 0 {
-		t.Error("the base commit was not searched")
+	if searched != 0 {
+		t.Errorf("the base commit was searched %d times with under a second left", searched)
 	}
 	vs, err = CheckBase(ctx, []checks.Finding{every}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := vs[0]; v.OnBase || v.Unconfirmed || v.TooRare || !strings.Contains(v.How, "neither its schedule nor") {
-		t.Errorf("3 of 3, missed on the base: %+v, want the search's verdict", v)
+	if v := vs[0]; v.OnBase || v.Unconfirmed || v.TooRare || !strings.Contains(v.How, "its schedule does not fail this way on the base commit") {
+		t.Errorf("3 of 3, missed on the base: %+v, want its replay's verdict", v)
+	}
+}
+
+// TestBaseSchedules: a count-bounded search on the base commit runs at
+// least what gives each failure its chances, over the workers; an
+// unbounded one stays unbounded.
+func TestBaseSchedules(t *testing.T) {
+	fs := []checks.Finding{
+		{Frequency: &checks.Frequency{Failing: 1, Schedules: 201}},
+		{Frequency: &checks.Frequency{Failing: 3, Schedules: 3}},
+	}
+	for _, c := range []struct {
+		schedules, workers int
+		idx                []int
+		want               int
+	}{
+		{0, 2, []int{0, 1}, 0},
+		{20, 2, []int{1}, 20},
+		{20, 1, []int{0, 1}, chancesNeeded(fs[0].Frequency) - 1},
+		{20, 2, []int{0}, chancesNeeded(fs[0].Frequency) / 2},
+	} {
+		if got := baseSchedules(BaseOptions{Schedules: c.schedules, Workers: c.workers}, fs, c.idx); got != c.want {
+			t.Errorf("baseSchedules(count %d, %d workers, %v) = %d, want %d", c.schedules, c.workers, c.idx, got, c.want)
+		}
 	}
 }
