@@ -56,15 +56,7 @@ func TestCheckBaseWithinLeft(t *testing.T) {
 		t.Skip("builds a test binary; skipped with -short")
 	}
 	ctx := context.Background()
-	root := carryModule(t)
-	passing := strings.Replace(carriedTest, "v == 1", "v == 2", 1)
-	if err := os.WriteFile(filepath.Join(root, "carry", "carried_test.go"), []byte(passing), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(root, ".interleave", "schedules", "own.json")
-	if err := WriteSchedule(p, carriedSchedule(nil)); err != nil {
-		t.Fatal(err)
-	}
+	root, p := passingCarryBase(t)
 	f := checks.Finding{Kind: checks.Panic, Package: "example.com/carrymod/carry", Test: "TestCarried", Message: "panic: the carried test ran", Schedule: p}
 	base := BaseOptions{Dir: root, Budget: time.Minute, Schedules: 2, Workers: 1, Seed: 1}
 
@@ -119,4 +111,20 @@ func TestCheckBaseWithinLeft(t *testing.T) {
 	if v := vs[0]; v.OnBase || v.Unconfirmed || !strings.Contains(v.How, "neither its schedule nor") {
 		t.Errorf("time enough: %+v, want searched on the base and not failing there", v)
 	}
+}
+
+// passingCarryBase is a base commit whose carried test passes, and the
+// head's failing schedule of it (the carried test's own).
+func passingCarryBase(t *testing.T) (root, schedule string) {
+	t.Helper()
+	root = carryModule(t)
+	passing := strings.Replace(carriedTest, "v == 1", "v == 2", 1)
+	if err := os.WriteFile(filepath.Join(root, "carry", "carried_test.go"), []byte(passing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	schedule = filepath.Join(root, ".interleave", "schedules", "own.json")
+	if err := WriteSchedule(schedule, carriedSchedule(nil)); err != nil {
+		t.Fatal(err)
+	}
+	return root, schedule
 }

@@ -2,8 +2,6 @@ package explore
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,15 +53,7 @@ func TestCheckBaseTooRare(t *testing.T) {
 		t.Skip("builds a test binary; skipped with -short")
 	}
 	ctx := context.Background()
-	root := carryModule(t)
-	passing := strings.Replace(carriedTest, "v == 1", "v == 2", 1)
-	if err := os.WriteFile(filepath.Join(root, "carry", "carried_test.go"), []byte(passing), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(root, ".interleave", "schedules", "own.json")
-	if err := WriteSchedule(p, carriedSchedule(nil)); err != nil {
-		t.Fatal(err)
-	}
+	root, p := passingCarryBase(t)
 	rare := checks.Finding{Kind: checks.Panic, Package: "example.com/carrymod/carry", Test: "TestCarried", Message: "panic: the carried test ran", Schedule: p,
 		Frequency: &checks.Frequency{Failing: 1, Schedules: 1000}}
 	every := rare
