@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -323,64 +322,4 @@ func TestUnsearchedNote(t *testing.T) {
 	if note, ok := r.unsearchedNote(errors.New("the instrumented test binary ran no schedules:\nthe test process hung before its first schedule")); ok {
 		t.Errorf("a hang became the note %q; want it kept an error", note)
 	}
-}
-
-// TestFeedbackManyCrashers: more cases that crash their process than the
-// check has rounds (gocron v1.15.0's seven, which panic in the
-// scheduler's goroutine, left its restart case "not decided (the process
-// crashed too often)") leave every other case decided: a round after a
-// crash splits the undecided cases over more processes. The fake go test
-// runs its cases in order and dies at the first crashing one. Fails
-// without the split: 8 crashers, 6 rounds, the cases after them dropped.
-func TestFeedbackManyCrashers(t *testing.T) {
-	pkg, ts := corpusTargets(t)
-	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
-	root := t.TempDir()
-	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: g.Generate(ts["Pump"], 24)}
-	if len(w.cases) < 20 {
-		t.Fatalf("%d cases generated, want 20 or more", len(w.cases))
-	}
-	crashes := map[string]bool{}
-	for i := 0; i < len(w.cases) && len(crashes) < 8; i += 3 {
-		crashes[w.cases[i].Name] = true
-	}
-	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
-	oldGoTest := goTest
-	t.Cleanup(func() { goTest = oldGoTest })
-	var mu sync.Mutex
-	processes := 0
-	goTest = func(_ context.Context, _, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
-		mu.Lock()
-		processes++
-		mu.Unlock()
-		st, outs := map[string]string{}, map[string][]byte{}
-		for _, n := range names {
-			if crashes[n] {
-				outs[pkg.PkgPath+"."+n] = []byte("panic: reflect: call of reflect.Value.Type on zero Value\n")
-				break
-			}
-			st[pkg.PkgPath+"."+n] = "pass"
-		}
-		return st, outs, "", nil
-	}
-	var built time.Duration
-	if _, err := feedback(context.Background(), root, "", []*pkgWork{w}, reports, 100, nil, time.Time{}, &built); err != nil {
-		t.Fatal(err)
-	}
-	r := reports[ts["Pump"]]
-	if want := len(w.cases) - len(crashes); r.Kept != want {
-		t.Errorf("%d kept, want the %d that do not crash (dropped %q)", r.Kept, want, r.Dropped)
-	}
-	crashed := 0
-	for _, d := range r.Dropped {
-		if strings.Contains(d, "crashes when run sequentially: panic: reflect") {
-			crashed++
-		} else {
-			t.Errorf("dropped %q, want only the crashing cases", d)
-		}
-	}
-	if crashed != len(crashes) {
-		t.Errorf("%d dropped as crashing, want %d", crashed, len(crashes))
-	}
-	t.Logf("%d go test processes", processes)
 }

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -45,7 +44,6 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	status := map[string]string{} // pkg.Test -> pass, fail, skip, crash
 	output := map[string][]byte{}
 	parallel := 16
-	parts := 1 // go test processes a round splits its cases over
 	outOfTime := false
 	shapesFirst := true
 	for round := 0; ; round++ {
@@ -78,7 +76,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 				run = append(run, p)
 			}
 		}
-		st, outs, stderr, err := goTestParts(ctx, root, roundTimeout(clock().Add(-*built), until), parallel, tags, names, run, built, parts)
+		st, outs, stderr, err := goTest(ctx, root, roundTimeout(clock().Add(-*built), until), parallel, tags, names, run, built)
 		if err != nil {
 			return nil, err
 		}
@@ -118,13 +116,6 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		}
 		if left > 0 && !crashed {
 			parallel = 1 // the crash was not attributed: one at a time
-		}
-		if left > 0 && crashed {
-			// A crash takes its process's undecided cases with it: the
-			// next round splits them over twice the processes, so that
-			// more crashing cases than rounds (gocron's seven that panic
-			// in the scheduler's goroutine) leave the others decided.
-			parts = min(2*parts, left)
 		}
 	}
 	var notes []string
@@ -176,68 +167,6 @@ func undecidedShapes(works []*pkgWork, status map[string]string) bool {
 		}
 	}
 	return false
-}
-
-// maxParallelParts bounds the go test processes of one round running at
-// once (goTestParts).
-const maxParallelParts = 4
-
-// goTestParts is goTest of names split into parts groups (one process
-// each, at most maxParallelParts at a time), their outcomes merged: a
-// case that crashes its process leaves undecided only the cases of its
-// group. The builds of processes that ran at once count once (the
-// longest), added to built.
-func goTestParts(ctx context.Context, dir, timeout string, parallel int, tags, names, pkgs []string, built *time.Duration, parts int) (map[string]string, map[string][]byte, string, error) {
-	parts = max(1, min(parts, len(names)))
-	if parts == 1 {
-		return goTest(ctx, dir, timeout, parallel, tags, names, pkgs, built)
-	}
-	groups := make([][]string, parts)
-	for i, n := range names {
-		groups[i%parts] = append(groups[i%parts], n)
-	}
-	type result struct {
-		st     map[string]string
-		outs   map[string][]byte
-		stderr string
-		err    error
-		built  time.Duration
-	}
-	results := make([]result, parts)
-	for start := 0; start < parts; start += maxParallelParts {
-		var wg sync.WaitGroup
-		for i := start; i < min(start+maxParallelParts, parts); i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := &results[i]
-				r.st, r.outs, r.stderr, r.err = goTest(ctx, dir, timeout, parallel, tags, groups[i], pkgs, &r.built)
-			}()
-		}
-		wg.Wait()
-		var longest time.Duration
-		for i := start; i < min(start+maxParallelParts, parts); i++ {
-			longest = max(longest, results[i].built)
-		}
-		*built += longest
-	}
-	st, outs := map[string]string{}, map[string][]byte{}
-	var stderr []string
-	for _, r := range results {
-		if r.err != nil {
-			return nil, nil, "", r.err
-		}
-		for k, v := range r.st {
-			st[k] = v
-		}
-		for k, v := range r.outs {
-			outs[k] = append(outs[k], v...)
-		}
-		if r.stderr != "" {
-			stderr = append(stderr, r.stderr)
-		}
-	}
-	return st, outs, strings.Join(stderr, "\n"), nil
 }
 
 // goTest and clock are goTestJSON and time.Now; tests replace them.
