@@ -330,11 +330,10 @@ func (bb *baseBuilds) close() {
 	}
 }
 
-// baseMissExp bounds the chance that the base commit, failing the same
-// way as often as the head, misses the failure on every schedule it ran:
-// e^-3, 5%. ttlcache-stopfirst's Test_Cache_Start race failed on 2 of
-// 952 schedules of the head; 162 of the base's missed it, and a race
-// v3.3.0 has too was posted as new.
+// baseMissExp is the level of chancesNeeded's test: e^-3, 5%.
+// ttlcache-stopfirst's Test_Cache_Start race failed on 2 of 952
+// schedules of the head; 162 of the base's missed it, and a race v3.3.0
+// has too was posted as new.
 const baseMissExp = 3
 
 // chancesNeeded is how many schedules of a failure's test on the base

@@ -179,13 +179,12 @@ type CauseCost struct {
 }
 
 // baseSearchFor is how long a search of t on the base commit takes to
-// run the schedules that miss its failure of key k there at most 5% of
-// the time, were the base to fail that way as often as the head does
-// (chancesNeeded, the replay being one), at the head's speed on t
-// (its searched time per schedule; its cost before that is known).
-// ttlcache-stopfirst's leak, 9 of 470, needs 185; its base stage ran 6
-// schedules in 13.4 s and the leak was too rare to compare. The caller
-// holds s.mu.
+// run the schedules that, all missing its failure of key k, would show
+// the base fails that way less often than the head (chancesNeeded, the
+// replay being one), at the head's speed on t (its searched time per
+// schedule; its cost before that is known). ttlcache-stopfirst's leak,
+// 9 of 470, needs 185; in the thirtieth session its base stage ran 6
+// schedules in 13.4 s. The caller holds s.mu.
 func (s *search) baseSearchFor(t *target, k string) time.Duration {
 	var schedules int
 	var elapsed time.Duration
