@@ -351,14 +351,11 @@ func chancesNeeded(q *checks.Frequency) int {
 		return 1
 	}
 	n, k := float64(q.Schedules), float64(q.Failing)
-	// log C(N,k)/C(N+M,k) = sum over i < k of log((N-i)/(N+M-i)),
-	// falling as M grows: the least M at or under -baseMissExp.
+	lgamma := func(x float64) float64 { l, _ := math.Lgamma(x); return l }
+	// log C(N,k)/C(N+M,k), falling as M grows: the least M at or under
+	// -baseMissExp.
 	missAll := func(m float64) float64 {
-		var l float64
-		for i := 0.0; i < k; i++ {
-			l += math.Log((n - i) / (n + m - i))
-		}
-		return l
+		return lgamma(n+1) - lgamma(n-k+1) - lgamma(n+m+1) + lgamma(n+m-k+1)
 	}
 	lo, hi := 0, 1
 	for missAll(float64(hi)) > -baseMissExp {

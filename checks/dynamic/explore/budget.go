@@ -165,8 +165,8 @@ func (s *search) callerKeep() time.Duration {
 	// The caller's work after the search is for every failure, told
 	// already or not.
 	var need []CauseCost
-	for _, x := range s.causes(false, false) {
-		need = append(need, CauseCost{Replay: x.c, Search: x.search})
+	for _, x := range s.reserveCauses(false, false) {
+		need = append(need, x.CauseCost)
 	}
 	return s.opts.KeepFor(need)
 }
@@ -186,21 +186,29 @@ type CauseCost struct {
 // 9 of 470, needs 185; in the thirtieth session its base stage ran 6
 // schedules in 13.4 s. The caller holds s.mu.
 func (s *search) baseSearchFor(t *target, k string) time.Duration {
-	var schedules int
-	var elapsed time.Duration
-	if t.stats != nil {
-		schedules, elapsed = t.stats.Schedules, t.stats.Elapsed
-	}
-	q := &checks.Frequency{Failing: s.counts[k], Schedules: max(s.counts[k], schedules)}
-	n := chancesNeeded(q) - 1
+	n := chancesNeeded(s.frequency(t, k)) - 1
 	if n <= 0 {
 		return 0
 	}
 	per := t.cost
-	if schedules > 0 && elapsed > 0 {
-		per = elapsed / time.Duration(schedules)
+	if t.stats != nil && t.stats.Schedules > 0 && t.stats.Elapsed > 0 {
+		per = t.stats.Elapsed / time.Duration(t.stats.Schedules)
 	}
 	return time.Duration(n) * per
+}
+
+// frequency is how often t's search failed as key k, as its finding
+// tells it (nil before any such failure). The caller holds s.mu.
+func (s *search) frequency(t *target, k string) *checks.Frequency {
+	c := s.counts[k]
+	if c <= 0 {
+		return nil
+	}
+	n := c
+	if t.stats != nil {
+		n = max(c, t.stats.Schedules)
+	}
+	return &checks.Frequency{Failing: c, Schedules: n}
 }
 
 // optionalBy is when the work after the search that a finding can do
@@ -243,27 +251,27 @@ func (s *search) replaysReserve() time.Duration {
 // its test ran under plain go test already (plainRan) or not (costs). The
 // caller holds s.mu.
 func (s *search) causeCosts(untold, fresh bool) (costs, plainRan []time.Duration) {
-	for _, x := range s.causes(untold, fresh) {
+	for _, x := range s.reserveCauses(untold, fresh) {
 		if x.ran {
-			plainRan = append(plainRan, x.c)
+			plainRan = append(plainRan, x.Replay)
 		} else {
-			costs = append(costs, x.c)
+			costs = append(costs, x.Replay)
 		}
 	}
 	return costs, plainRan
 }
 
-// causeCost is one cause's replay cost (c, as causeCosts gives it),
-// whether its test ran under plain go test already, and the search on the
-// base commit it needs (baseSearchFor, the most of its members').
+// causeCost is one cause's replay cost (as causeCosts gives it) and the
+// search on the base commit it needs (baseSearchFor, the most of its
+// members'), and whether its test ran under plain go test already.
 type causeCost struct {
-	c, search time.Duration
-	ran       bool
+	CauseCost
+	ran bool
 }
 
-// causes is causeCosts' list, one per cause in the order found. The
-// caller holds s.mu.
-func (s *search) causes(untold, fresh bool) []causeCost {
+// reserveCauses is causeCosts' list, one per cause in the order found.
+// The caller holds s.mu.
+func (s *search) reserveCauses(untold, fresh bool) []causeCost {
 	// A fresh process's start and exit as the latest took them: on a
 	// loaded machine seconds, not processStartup (condsignalnolock's and
 	// ctxafterfuncstop's replays found no time left in a 10s budget).
@@ -295,15 +303,15 @@ func (s *search) causes(untold, fresh bool) []causeCost {
 		rk := reserveKey(f)
 		x := byCause[rk]
 		if x == nil {
-			x = &causeCost{c: c, ran: ran}
+			x = &causeCost{CauseCost{Replay: c}, ran}
 			byCause[rk] = x
 			order = append(order, rk)
 		}
 		// The costliest member of a cause counts.
-		if c > x.c {
-			x.c, x.ran = c, ran
+		if c > x.Replay {
+			x.Replay, x.ran = c, ran
 		}
-		x.search = max(x.search, s.baseSearchFor(t, k))
+		x.Search = max(x.Search, s.baseSearchFor(t, k))
 	}
 	out := make([]causeCost, 0, len(order))
 	for _, rk := range order {

@@ -139,9 +139,7 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 			for _, j := range g[n+1:] {
 				others = append(others, cands[j])
 			}
-			if c := s.counts[candKeys[i]]; c > 0 {
-				finding.Frequency = &checks.Frequency{Failing: c, Schedules: max(c, t.stats.Schedules)}
-			}
+			finding.Frequency = s.frequency(t, candKeys[i])
 			findings = append(findings, fold(finding, others))
 			replayed = append(replayed, candKeys[i])
 			break
