@@ -69,6 +69,9 @@ type File struct {
 	Lines []diff.Range `json:"lines,omitempty"`
 	// Deletions are the new-side lines after which lines were removed.
 	Deletions []int `json:"deletions,omitempty"`
+	// Edits are the diff's hunks (no context): how a line moved from the
+	// old side (diff.OldLine).
+	Edits []diff.Edit `json:"edits,omitempty"`
 	// Hunks are the new-side ranges GitHub shows for the change (the
 	// changes with ContextLines lines of context): review comments may
 	// only be placed on these lines.

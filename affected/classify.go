@@ -145,7 +145,7 @@ func (c *Change) classify(ctx context.Context, g *git, dir string, files []*diff
 	for i, df := range files {
 		f := &c.Files[i]
 		*f = File{Path: df.Path(), Status: df.Status, Binary: df.Binary, OldMode: df.OldMode, NewMode: df.NewMode,
-			Lines: df.AddedLines(), Deletions: df.DeletionPoints()}
+			Lines: df.AddedLines(), Deletions: df.DeletionPoints(), Edits: df.Edits()}
 		if df.Status == diff.Renamed || df.Status == diff.Copied || df.Status == diff.Deleted {
 			f.OldPath = df.OldPath
 		}

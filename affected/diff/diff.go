@@ -118,6 +118,64 @@ func (f *File) DeletionPoints() []int {
 	return out
 }
 
+// Edit is one hunk's line ranges, as its header gives them: a zero count
+// means the side is empty, and its Start is the line before.
+type Edit struct {
+	OldStart int `json:"oldStart"`
+	OldLines int `json:"oldLines"`
+	NewStart int `json:"newStart"`
+	NewLines int `json:"newLines"`
+}
+
+// Edits returns the file's hunks' ranges, in order.
+func (f *File) Edits() []Edit {
+	out := make([]Edit, 0, len(f.Hunks))
+	for _, h := range f.Hunks {
+		out = append(out, Edit{OldStart: h.OldStart, OldLines: h.OldLines, NewStart: h.NewStart, NewLines: h.NewLines})
+	}
+	return out
+}
+
+// OldLine maps a new-side line to the old side of edits (in order): a
+// line outside every edit moves by the lines the edits before it added
+// and removed; a line an edit wrote maps to the old lines it replaced at
+// the same offset (their last when fewer, the line before when it
+// replaced none), and changed is true.
+func OldLine(edits []Edit, line int) (old int, changed bool) {
+	delta := 0 // old line minus new line, after the edits passed
+	for _, e := range edits {
+		if e.NewLines > 0 && line >= e.NewStart && line < e.NewStart+e.NewLines {
+			if e.OldLines == 0 {
+				return max(e.OldStart, 1), true
+			}
+			return e.OldStart + min(line-e.NewStart, e.OldLines-1), true
+		}
+		newAfter, oldAfter := e.NewStart+e.NewLines, e.OldStart+e.OldLines
+		if e.NewLines == 0 {
+			newAfter = e.NewStart + 1
+		}
+		if e.OldLines == 0 {
+			oldAfter = e.OldStart + 1
+		}
+		if line < newAfter {
+			break
+		}
+		delta = oldAfter - newAfter
+	}
+	return line + delta, false
+}
+
+// OldChanged returns the old-side lines the edits removed or rewrote.
+func OldChanged(edits []Edit) []Range {
+	var out []Range
+	for _, e := range edits {
+		if e.OldLines > 0 {
+			out = append(out, Range{e.OldStart, e.OldStart + e.OldLines - 1})
+		}
+	}
+	return out
+}
+
 // Parse reads a whole git diff.
 func Parse(r io.Reader) ([]*File, error) {
 	p := &parser{sc: bufio.NewScanner(r)}

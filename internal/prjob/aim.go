@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/affected/diff"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 	"github.com/interleave-dev/interleave/report"
@@ -94,6 +95,93 @@ func changedSites(c *affected.Change) []string {
 	}
 	sort.Strings(sites)
 	return sites
+}
+
+// baseTargets maps the head search's targets (absolute sites under
+// c.Root) to the base commit checked out at baseRoot, and adds the base's
+// synchronization operations and shared-memory writes on the lines the
+// change removed or rewrote (as changedSites finds them on the head):
+// the base's search is aimed where the head's was. A site in an unchanged
+// file keeps its line; one in a changed file moves through the diff
+// (diff.OldLine: a line the change wrote goes to the lines it replaced);
+// one in an added or copied file has none. gocron v1.16.0's
+// TestScheduler_Update failed on 2 and 4 of 6 aimed schedules of the
+// head and on none of 22 unaimed ones of the base, and was posted as new;
+// unaimed, both commits fail that test at like rates.
+func baseTargets(c *affected.Change, head []string, baseRoot string) []string {
+	byPath := map[string]*affected.File{}
+	for i := range c.Files {
+		byPath[c.Files[i].Path] = &c.Files[i]
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(oldPath string, line int) {
+		site := fmt.Sprintf("%s:%d", filepath.Join(baseRoot, filepath.FromSlash(oldPath)), line)
+		if !seen[site] {
+			seen[site] = true
+			out = append(out, site)
+		}
+	}
+	for _, site := range head {
+		file, line, ok := splitSite(site)
+		if !ok {
+			continue
+		}
+		rel, err := filepath.Rel(c.Root, file)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		f := byPath[rel]
+		if f == nil {
+			add(rel, line)
+			continue
+		}
+		if f.Status == diff.Added || f.Status == diff.Copied || f.Status == diff.Deleted {
+			continue
+		}
+		old, _ := diff.OldLine(f.Edits, line)
+		add(oldSide(f), old)
+	}
+	removed := 0
+	for i := range c.Files {
+		f := &c.Files[i]
+		if f.Status != diff.Modified && f.Status != diff.Renamed || !strings.HasSuffix(f.Path, ".go") || strings.HasSuffix(f.Path, "_test.go") {
+			continue
+		}
+		changed := diff.OldChanged(f.Edits)
+		if len(changed) == 0 {
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, filepath.Join(baseRoot, filepath.FromSlash(oldSide(f))), nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		lines, goLines := syncLines(fset, file)
+		for _, line := range lines {
+			if removed == maxChangedSites || nearGo(line, goLines) {
+				continue
+			}
+			for _, r := range changed {
+				if r.Contains(line) {
+					removed++
+					add(oldSide(f), line)
+					break
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// oldSide is f's path on the base commit.
+func oldSide(f *affected.File) string {
+	if f.OldPath != "" {
+		return f.OldPath
+	}
+	return f.Path
 }
 
 // nearGo reports whether line is within rt.TargetNear lines of a go

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/affected"
+	"github.com/interleave-dev/interleave/affected/diff"
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/explore"
 	"github.com/interleave-dev/interleave/report"
@@ -150,6 +151,10 @@ func TestPRAimsAtChange(t *testing.T) {
 	if found == nil {
 		t.Fatalf("no deadlock with a goroutine at pool.go:%d among %d findings: %+v", recv, len(res.Report.Findings), res.Report.Findings)
 	}
+	// The base commit was searched where the head was (baseTargets).
+	if !strings.Contains(found.Message, "of a search of TestFlush aimed where the head's was fail this way on the base commit") {
+		t.Errorf("the base's search was not aimed: %s", found.Message)
+	}
 	rep, err := explore.Replay(context.Background(), found.Schedule, explore.ReplayOptions{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -249,5 +254,48 @@ func TestAimSchedulesToFailure(t *testing.T) {
 	t.Logf("schedules to the first lost wakeup (seed 1, one worker, at most %d): %d targeted at the %d changed sites, %d untargeted (0: none)", aimCap, with, len(changedSites(c)), without)
 	if with == 0 {
 		t.Fatalf("the targeted search did not meet the lost wakeup in %d schedules", aimCap)
+	}
+}
+
+// TestBaseTargets: the head's targets move to the base's lines (a kept
+// line to its own, a written one into the lines it replaced), those of an
+// added file are dropped, those of an unchanged file keep their line, and
+// the base's sync operations on the lines the change removed or rewrote
+// (the Cond's Wait and Broadcast) are targets too.
+func TestBaseTargets(t *testing.T) {
+	dir := aimRepo(t)
+	c, err := affected.Analyze(context.Background(), affected.Options{Dir: dir, Base: "HEAD~1", NoTests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	baseRoot := t.TempDir()
+	out, err := exec.Command("git", "-C", dir, "show", "HEAD~1:pool.go").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	basePool := filepath.Join(baseRoot, "pool.go")
+	if err := os.WriteFile(basePool, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.Files = append(c.Files, affected.File{Path: "added.go", Status: diff.Added, Lines: []diff.Range{{Start: 1, End: 9}}})
+	pool := filepath.Join(dir, "pool.go")
+	head := func(s string) string { return pool + ":" + itoa(lineOf(t, pool, s)) }
+	base := func(s string) string { return basePool + ":" + itoa(lineOf(t, basePool, s)) }
+	targets := []string{head("p.busy = false"), head("<-p.idle"), head("p.queue = p.queue[1:]"),
+		filepath.Join(dir, "added.go") + ":3", filepath.Join(dir, "other.go") + ":12"}
+	got := baseTargets(c, targets, baseRoot)
+	for _, want := range []string{base("p.busy = false"), base("p.idle.Wait()"), base("p.idle.Broadcast()"), base("p.queue = p.queue[1:]"), filepath.Join(baseRoot, "other.go") + ":12"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("%s is not a base target; base targets: %v", want, got)
+		}
+	}
+	for _, s := range got {
+		if strings.Contains(s, "added.go") || !strings.HasPrefix(s, baseRoot) {
+			t.Errorf("base target %s: want none in the added file, all under %s", s, baseRoot)
+		}
+	}
+	// "<-p.idle" replaced the Wait: it maps there, nothing more is added.
+	if len(got) != 5 {
+		t.Errorf("%d base targets %v, want 5", len(got), got)
 	}
 }

@@ -213,7 +213,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 		}
 		return out, nil
 	}
-	dir, done, err := r.baseCheckout(ctx)
+	dir, root, done, err := r.baseCheckout(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 		v, err = explore.CheckBase(ctx, dyn, explore.BaseOptions{
 			Dir: dir, Budget: budget, Schedules: r.opts.Count, Strategy: r.opts.Strategy, Seed: seed,
 			Race: r.opts.Race, Tags: r.opts.Tags, Workers: r.opts.Workers, EarlySleep: true, Stage: r.budget.watch(nil),
-			Left: r.budget.shareLeft(left, budget), Now: r.budget.clock(),
+			Left: r.budget.shareLeft(left, budget), Now: r.budget.clock(), Targets: baseTargets(c, r.targets, root),
 		})
 	})
 	r.timings = append(r.timings, stageTime{"base", time.Since(start)})
@@ -245,19 +245,20 @@ func (r *job) checkBase(ctx context.Context, dyn []checks.Finding) ([]explore.Ba
 }
 
 // baseCheckout makes a worktree of the merge base and returns the module's
-// directory in it, and the function that removes the worktree.
-func (r *job) baseCheckout(ctx context.Context) (dir string, done func(), err error) {
+// directory in it, the worktree's top level and the function that removes
+// the worktree.
+func (r *job) baseCheckout(ctx context.Context) (dir, root string, done func(), err error) {
 	c := r.change
 	tmp, err := os.MkdirTemp("", "interleave-base-")
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
 	wt := filepath.Join(tmp, "base")
 	began := time.Now()
 	defer func() { r.budget.build(time.Since(began)) }() // outside -budget, as a build
 	if out, err := git(ctx, c.Root, "worktree", "add", "--detach", "--force", wt, c.MergeBase); err != nil {
 		os.RemoveAll(tmp)
-		return "", nil, fmt.Errorf("git worktree add: %v: %s", err, out)
+		return "", "", nil, fmt.Errorf("git worktree add: %v: %s", err, out)
 	}
 	done = func() {
 		// Not ctx: the worktree is removed even when interrupted.
@@ -267,7 +268,7 @@ func (r *job) baseCheckout(ctx context.Context) (dir string, done func(), err er
 		git(rm, c.Root, "worktree", "prune")
 		os.RemoveAll(tmp)
 	}
-	return filepath.Join(wt, r.moduleRel()), done, nil
+	return filepath.Join(wt, r.moduleRel()), wt, done, nil
 }
 
 // moduleRel is the module's directory relative to the repository's root.

@@ -50,7 +50,7 @@ func (r *job) genTests(ctx context.Context) ([]checks.Finding, error) {
 	// commit too: those that pass there show what the change broke.
 	var baseDir string
 	if c.MergeBase != "" && c.Base != affected.Empty {
-		dir, done, err := r.baseCheckout(ctx)
+		dir, _, done, err := r.baseCheckout(ctx)
 		if err != nil {
 			r.notes = append(r.notes, fmt.Sprintf("gen: no checkout of the base commit (%v): generated tests that fail sequentially are dropped", err))
 		} else {

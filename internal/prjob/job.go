@@ -73,6 +73,7 @@ type job struct {
 	// From the dynamic search: the schedules per test.
 	testRuns []report.TestRun
 	changed  *report.ChangedSites // the search at the changed sites (aim.go)
+	targets  []string             // the dynamic search's Options.Targets, for the base's (baseTargets)
 	// baseVerdicts, when set, stands for checkBase (tests).
 	baseVerdicts func(context.Context, []checks.Finding) ([]explore.BaseVerdict, error)
 }
@@ -515,6 +516,7 @@ func (r *job) dynamic(ctx context.Context, staticFindings []checks.Finding) ([]c
 		}
 	}
 	sort.Strings(targets)
+	r.targets = targets
 	seed, schedules := r.seedAndSchedules()
 	// gen's replay reserve comes out of this share (genKeep).
 	budget := opts.Budget - r.genKeep()

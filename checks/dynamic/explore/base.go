@@ -44,7 +44,11 @@ type BaseOptions struct {
 	// searched with the same early sleeps, so a failure they cause there
 	// too is the base's.
 	EarlySleep bool
-	Stage      func(StageEvent) // told of the builds and searches, as Options.Stage
+	// Targets are the head's search's Options.Targets on the base's lines:
+	// a failure's rate on the head, from a search aimed there, is compared
+	// with one from a search aimed alike.
+	Targets []string
+	Stage   func(StageEvent) // told of the builds and searches, as Options.Stage
 	// Left, when set, is what is left of the whole job's budget now, its
 	// builds excluded (`interleave pr`'s one clock): a replay runs only
 	// when it fits (ReplayPlan), and a package's search gets no more than
@@ -251,7 +255,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		res, err := Run(ctx, Options{
 			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: budget, Schedules: baseSchedules(opts, findings, idx), Until: until,
 			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
-			EarlySleep: opts.EarlySleep, Stage: opts.Stage, Build: builds.byPkg[pkg],
+			EarlySleep: opts.EarlySleep, Targets: opts.Targets, Stage: opts.Stage, Build: builds.byPkg[pkg],
 		})
 		os.RemoveAll(schedDir)
 		if err != nil {
@@ -266,7 +270,11 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		for _, i := range idx {
 			// Its schedule may fail otherwise there (diverged into a leak).
 			n := testSchedules(res.Stats, findings[i].Test)
-			out[i].How = fmt.Sprintf("neither its schedule nor %d %s of a search of %s fail this way on the base commit", n, checks.Plural(n, "schedule"), findings[i].Test)
+			aimed := ""
+			if len(opts.Targets) > 0 {
+				aimed = " aimed where the head's was"
+			}
+			out[i].How = fmt.Sprintf("neither its schedule nor %d %s of a search of %s%s fail this way on the base commit", n, checks.Plural(n, "schedule"), findings[i].Test, aimed)
 			onBase := false
 			for _, b := range res.Findings {
 				if SameFailure(b, findings[i]) {
