@@ -104,7 +104,7 @@ func changedSites(c *affected.Change) []string {
 // the base's search is aimed where the head's was. A site in an unchanged
 // file keeps its line; one in a changed file moves through the diff
 // (diff.OldLine: a line the change wrote goes to the lines it replaced);
-// one in an added or copied file has none. gocron v1.16.0's
+// one in an added or copied file has none. gocron v1.15.0's
 // TestScheduler_Update failed on 2 and 4 of 6 aimed schedules of the
 // head and on none of 22 unaimed ones of the base, and was posted as new;
 // unaimed, both commits fail that test at like rates.

@@ -54,6 +54,7 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 		// together; one that crashes the process fails on the base too,
 		// and the cases it left undecided run again.
 		left := failed
+		each := false // after a crash, each case in its own process (feedback's)
 		for round := 0; len(left) > 0 && anotherRound(round, clock().Add(-*built), until); round++ {
 			run, rest := left, []*Case(nil)
 			if shapes := slices.DeleteFunc(slices.Clone(left), func(c *Case) bool { return !c.Shape }); len(shapes) > 0 {
@@ -61,10 +62,22 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				rest = slices.DeleteFunc(slices.Clone(left), func(c *Case) bool { return c.Shape })
 			}
 			names := make([]string, len(run))
+			runs := make([]caseRun, len(run))
 			for i, c := range run {
 				names[i] = c.Name
+				runs[i] = caseRun{Pattern: "./" + filepath.ToSlash(rel), Dir: dir, Name: c.Name, Key: w.pkg.PkgPath + "." + c.Name}
 			}
-			st, outs, stderr, err := goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
+			var (
+				st     map[string]string
+				outs   map[string][]byte
+				stderr string
+				err    error
+			)
+			if each {
+				st, outs, err = goEach(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), tags, runs, built)
+			} else {
+				st, outs, stderr, err = goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
+			}
 			if err != nil {
 				os.Remove(file)
 				return nil, err
@@ -86,6 +99,9 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 			if len(st) == 0 && !crashed {
 				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(run), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
 				break
+			}
+			if crashed {
+				each = true
 			}
 			left = append(next, rest...)
 		}
