@@ -26,9 +26,10 @@ type caseRun struct {
 // goEach is goTestEach; tests replace it.
 var goEach = goTestEach
 
-// eachParallel is how many of goTestEach's processes run at once: a
-// blocking case waits out genSequentialTimeout asleep.
-const eachParallel = 8
+// eachParallel is how many of goTestEach's processes run at once, as many
+// as go test's -parallel in the rounds: a blocking case waits out
+// genSequentialTimeout asleep.
+const eachParallel = 16
 
 // goTestEach builds each package of runs once (go test -c, -vet=off, with
 // tags; the time added to built) and runs every case alone in a process

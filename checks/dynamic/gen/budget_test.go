@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -404,4 +405,129 @@ func TestFeedbackManyCrashers(t *testing.T) {
 		t.Errorf("%d dropped as crashing, want %d", crashed, len(crashes))
 	}
 	t.Logf("%d go test processes", processes)
+}
+
+// TestOnBaseAloneAfterHeadCrash: the cases that failed on the head go to
+// the base commit each in its own process when one of them crashed on
+// the head: seven shapes that panic there too would otherwise take the
+// restart shape down round after round (gocron v1.15.0's, which fails on
+// the head and passes on the base, was never decided there). The fake go
+// test runs its cases in order and dies at the first crashing one. Fails
+// with onBase's shared rounds: six rounds, seven crashers, the restart
+// shape last.
+func TestOnBaseAloneAfterHeadCrash(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	root, base := headAndBase(t)
+	shapes := g.Shapes(ts["Pump"], 8)
+	if len(shapes) < 2 {
+		t.Fatalf("%d shapes for Pump, want 2 or more", len(shapes))
+	}
+	var cases []*Case
+	crashes := map[string]bool{}
+	for i := 0; len(crashes) < 7; i++ {
+		c := *shapes[i%(len(shapes)-1)]
+		c.Name = fmt.Sprintf("%s_crash%d", c.Name, i)
+		crashes[c.Name] = true
+		cases = append(cases, &c)
+	}
+	restart := shapes[len(shapes)-1]
+	cases = append(cases, restart)
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: cases}
+	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
+	oldGoTest, oldClock := goTest, clock
+	t.Cleanup(func() { goTest, clock = oldGoTest, oldClock })
+	eachByFake(t)
+	// The head's rounds take no time; the base's first one leaves no
+	// time for a second.
+	now := time.Unix(1000, 0)
+	until := now.Add(sequentialTimeout + 6*time.Second)
+	clock = func() time.Time { return now }
+	goTest = func(_ context.Context, dir, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		if dir == base {
+			now = now.Add(5 * time.Second)
+		}
+		st, outs := map[string]string{}, map[string][]byte{}
+		for _, n := range names {
+			key := pkg.PkgPath + "." + n
+			switch {
+			case crashes[n]:
+				outs[key] = []byte("panic: reflect: call of reflect.Value.Type on zero Value\n")
+				return st, outs, "", nil
+			case dir == base:
+				st[key] = "pass"
+			default:
+				st[key] = "fail"
+				outs[key] = []byte("    x_test.go:9: blocks when run sequentially\n")
+			}
+		}
+		return st, outs, "", nil
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, base, []*pkgWork{w}, reports, 2, nil, until, &built); err != nil {
+		t.Fatal(err)
+	}
+	if !restart.OnBase {
+		t.Errorf("%s: not kept for passing on the base; dropped: %q", restart.Name, reports[ts["Pump"]].Dropped)
+	}
+}
+
+// TestFeedbackAloneAllAtOnce: once the cases run each alone, the shapes
+// no longer go first by themselves (a crash cuts no other's wait short):
+// one round alone decides the shapes and the rest, where the time left
+// gives one (gocron v1.15.0's random cases were "not decided (the budget
+// of the sequential runs ran out)" behind a round of shapes). Each round
+// takes 5 s of the fake clock.
+func TestFeedbackAloneAllAtOnce(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	root := t.TempDir()
+	shapes := g.Shapes(ts["Pump"], 8)
+	if len(shapes) == 0 {
+		t.Fatal("no shapes for Pump")
+	}
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: append(append([]*Case(nil), shapes...), g.Generate(ts["Pump"], 8)...)}
+	crasher := shapes[0].Name
+	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
+	oldGoTest, oldEach, oldClock := goTest, goEach, clock
+	t.Cleanup(func() { goTest, goEach, clock = oldGoTest, oldEach, oldClock })
+	now := time.Unix(1000, 0)
+	until := now.Add(5*time.Second + sequentialTimeout + 7*time.Second) // two rounds
+	clock = func() time.Time { return now }
+	outcome := func(n string) (string, []byte) {
+		if n == crasher {
+			return "", []byte("panic: reflect: call of reflect.Value.Type on zero Value\n")
+		}
+		return "pass", nil
+	}
+	goTest = func(_ context.Context, _, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		now = now.Add(5 * time.Second)
+		st, outs := map[string]string{}, map[string][]byte{}
+		for _, n := range names {
+			s, o := outcome(n)
+			if s == "" {
+				outs[pkg.PkgPath+"."+n] = o
+				break
+			}
+			st[pkg.PkgPath+"."+n] = s
+		}
+		return st, outs, "", nil
+	}
+	goEach = func(_ context.Context, _, _ string, _ []string, runs []caseRun, _ *time.Duration) (map[string]string, map[string][]byte, error) {
+		now = now.Add(5 * time.Second)
+		st, outs := map[string]string{}, map[string][]byte{}
+		for _, r := range runs {
+			s, o := outcome(r.Name)
+			st[r.Key], outs[r.Key] = cmp.Or(s, "crash"), o
+		}
+		return st, outs, nil
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, "", []*pkgWork{w}, reports, 100, nil, until, &built); err != nil {
+		t.Fatal(err)
+	}
+	r := reports[ts["Pump"]]
+	if want := len(w.cases) - 1; r.Kept != want || len(r.Dropped) != 1 || !strings.Contains(r.Dropped[0], "crashes when run sequentially") {
+		t.Errorf("%d kept, want %d; dropped %q, want the crasher only", r.Kept, want, r.Dropped)
+	}
 }

@@ -63,7 +63,8 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		var names []string
 		var runs []caseRun
 		pkgs := map[string]bool{}
-		shapes := shapesFirst && undecidedShapes(works, status)
+		// Alone, a crashing case cuts no other's wait short: all at once.
+		shapes := !each && shapesFirst && undecidedShapes(works, status)
 		for _, w := range works {
 			for _, c := range w.cases {
 				if key := w.pkg.PkgPath + "." + c.Name; status[key] == "" && (c.Shape || !shapes) {
