@@ -340,7 +340,8 @@ func eachByFake(t *testing.T) {
 			if err != nil {
 				return nil, nil, err
 			}
-			st[r.Key], outs[r.Key] = s[r.Key], o[r.Key]
+			// Alone, all its process's output is the case's.
+			st[r.Key], outs[r.Key] = s[r.Key], append(o[r.Key], o[strings.TrimSuffix(r.Key, r.Name)]...)
 			if st[r.Key] == "" {
 				st[r.Key] = "crash"
 			}
@@ -357,6 +358,15 @@ func eachByFake(t *testing.T) {
 // dies at the first crashing one. Fails without goEach: 8 crashers, 6
 // rounds, the cases after them dropped.
 func TestFeedbackManyCrashers(t *testing.T) {
+	for _, told := range []bool{true, false} {
+		t.Run(map[bool]string{true: "told", false: "untold"}[told], func(t *testing.T) { testManyCrashers(t, told) })
+	}
+}
+
+// testManyCrashers is TestFeedbackManyCrashers with the crash's output
+// told in the crashing case's or, untold, in the package's alone (the
+// cases left without a status: gocron's shapes once).
+func testManyCrashers(t *testing.T, told bool) {
 	pkg, ts := corpusTargets(t)
 	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
 	root := t.TempDir()
@@ -378,7 +388,11 @@ func TestFeedbackManyCrashers(t *testing.T) {
 		st, outs := map[string]string{}, map[string][]byte{}
 		for _, n := range names {
 			if crashes[n] {
-				outs[pkg.PkgPath+"."+n] = []byte("panic: reflect: call of reflect.Value.Type on zero Value\n")
+				key := pkg.PkgPath + "." + n
+				if !told {
+					key = pkg.PkgPath + "."
+				}
+				outs[key] = []byte("panic: reflect: call of reflect.Value.Type on zero Value\n")
 				break
 			}
 			st[pkg.PkgPath+"."+n] = "pass"
@@ -529,5 +543,39 @@ func TestFeedbackAloneAllAtOnce(t *testing.T) {
 	r := reports[ts["Pump"]]
 	if want := len(w.cases) - 1; r.Kept != want || len(r.Dropped) != 1 || !strings.Contains(r.Dropped[0], "crashes when run sequentially") {
 		t.Errorf("%d kept, want %d; dropped %q, want the crasher only", r.Kept, want, r.Dropped)
+	}
+}
+
+// A base commit where the cases alone do not build (a method the change
+// added) is a note with the compiler's line, not the end of gen.
+func TestOnBaseAloneDoesNotBuild(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	root, base := headAndBase(t)
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: g.Generate(ts["Pump"], 4)}
+	reports := map[*Target]*TypeReport{ts["Pump"]: {}}
+	oldGoTest, oldEach := goTest, goEach
+	t.Cleanup(func() { goTest, goEach = oldGoTest, oldEach })
+	goTest = func(_ context.Context, _, _ string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		outs := map[string][]byte{pkg.PkgPath + "." + names[0]: []byte("panic: boom\n")}
+		return map[string]string{}, outs, "", nil
+	}
+	goEach = func(_ context.Context, dir, _ string, _ []string, runs []caseRun, _ *time.Duration) (map[string]string, map[string][]byte, error) {
+		if dir == base {
+			return nil, nil, errors.New("building the generated tests of ./x: exit status 1\n# example.com/x\n./interleave_gen_test.go:12:5: p.Drain undefined")
+		}
+		st := map[string]string{}
+		for _, r := range runs {
+			st[r.Key] = "fail"
+		}
+		return st, map[string][]byte{}, nil
+	}
+	var built time.Duration
+	notes, err := feedback(context.Background(), root, base, []*pkgWork{w}, reports, 100, nil, time.Time{}, &built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "did not run on the base commit: ./interleave_gen_test.go:12:5: p.Drain undefined") {
+		t.Errorf("notes %q, want the base's compile error", notes)
 	}
 }

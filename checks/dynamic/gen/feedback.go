@@ -39,14 +39,12 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 	}
 	// Each round runs the cases not decided yet. A case that crashes the
 	// process (a panic in a goroutine of the package) leaves the others
-	// undecided: the crashing one is dropped, found by its output, or by
-	// running the rest one at a time.
+	// undecided: after it, each case runs in its own process (goEach).
+	// gocron v1.15.0's seven cases that panic in the scheduler's goroutine
+	// took a round each, and its restart case, the one that shows the
+	// change's bug, was never decided.
 	status := map[string]string{} // pkg.Test -> pass, fail, skip, crash
 	output := map[string][]byte{}
-	parallel := 16
-	// After a crash, each case runs in its own process (goTestEach): gocron v1.15.0's seven cases that panic in the
-	// scheduler's goroutine took a round each, and its restart case, the
-	// one that shows the change's bug, was never decided.
 	each := false
 	outOfTime := false
 	shapesFirst := true
@@ -84,15 +82,14 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 			}
 		}
 		var (
-			st     map[string]string
-			outs   map[string][]byte
-			stderr string
-			err    error
+			st   map[string]string
+			outs map[string][]byte
+			err  error
 		)
 		if each {
 			st, outs, err = goEach(ctx, root, roundTimeout(clock().Add(-*built), until), tags, runs, built)
 		} else {
-			st, outs, stderr, err = goTest(ctx, root, roundTimeout(clock().Add(-*built), until), parallel, tags, names, run, built)
+			st, outs, _, err = goTest(ctx, root, roundTimeout(clock().Add(-*built), until), 16, tags, names, run, built)
 		}
 		if err != nil {
 			return nil, err
@@ -122,19 +119,9 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 			shapesFirst = false
 			continue
 		}
-		if len(st) == 0 && !crashed {
-			var pkgOut []string
-			for _, p := range run {
-				pkgOut = append(pkgOut, tail(string(outs[p+"."]), 20))
-			}
-			if parallel == 1 {
-				return nil, fmt.Errorf("the generated tests did not run:\n%s\n%s%s", tail(strings.TrimSpace(stderr), 20), tail(string(outs["build"]), 20), strings.Join(pkgOut, "\n"))
-			}
-		}
-		if left > 0 && !crashed {
-			parallel = 1 // the crash was not attributed: one at a time
-		}
-		if crashed {
+		if crashed || left > 0 {
+			// A crash, told by its output or not (cases left without a
+			// status): the rest each alone.
 			each = true
 		}
 	}

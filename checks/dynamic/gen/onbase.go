@@ -79,6 +79,12 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 			)
 			if each {
 				st, outs, err = goEach(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), tags, runs, built)
+				if err != nil && ctx.Err() == nil {
+					// Their calls do not build on the base (a method the
+					// change added), as a round's build output says.
+					notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(run), compileLine(err.Error())))
+					break
+				}
 			} else {
 				st, outs, stderr, err = goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
 			}
@@ -104,12 +110,23 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(run), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
 				break
 			}
-			if crashed {
-				each = true
+			if crashed || len(next) > 0 {
+				each = true // a crash, told by its output or not
 			}
 			left = append(next, rest...)
 		}
 		os.Remove(file)
 	}
 	return notes, nil
+}
+
+// compileLine is the first line of a build's error output that names a
+// position (x.go:3:7: undefined: y), else its first line.
+func compileLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, ".go:") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return firstLine(out)
 }
