@@ -252,13 +252,38 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 				return false
 			}
 		}
-		res, err := Run(ctx, Options{
-			Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: budget, Schedules: baseSchedules(opts, findings, idx), Until: until,
-			Strategy: opts.Strategy, Seed: opts.Seed, Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
-			EarlySleep: opts.EarlySleep, Targets: opts.Targets, Stage: opts.Stage, Build: builds.byPkg[pkg],
-		})
+		// With Targets, two searches: aimed where the head's was (a rate
+		// from the head's aimed search is compared with one drawn alike),
+		// then not (a failure the base has is the base's however it is
+		// found: gocron v1.15.0's TestScheduler_Update race, 4 of 6 aimed
+		// schedules of the head, met by none of 7 aimed ones of the base
+		// and by 30 of 190 unaimed). Each gets its part of what is left.
+		passes := [][]string{opts.Targets}
+		if len(opts.Targets) > 0 {
+			passes = append(passes, nil)
+		}
+		began := time.Now()
+		var found []checks.Finding
+		var st []Stats
+		for p, targets := range passes {
+			share := (budget - time.Since(began)) / time.Duration(len(passes)-p)
+			if p > 0 && (share < minBaseSearch || allSame(found, findings, idx)) {
+				break
+			}
+			var res *Result
+			res, err = Run(ctx, Options{
+				Dir: opts.Dir, Patterns: []string{pkg}, Tests: refs, Budget: share, Schedules: baseSchedules(opts, findings, idx), Until: until,
+				Strategy: opts.Strategy, Seed: opts.Seed + int64(p), Race: opts.Race, Tags: opts.Tags, SchedulesDir: schedDir, Workers: opts.Workers, StepTimeout: opts.StepTimeout,
+				EarlySleep: opts.EarlySleep, Targets: targets, Stage: opts.Stage, Build: builds.byPkg[pkg],
+			})
+			if err != nil {
+				break
+			}
+			found = append(found, res.Findings...)
+			st = append(st, res.Stats)
+		}
 		os.RemoveAll(schedDir)
-		if err != nil {
+		if err != nil && len(st) == 0 {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -267,16 +292,29 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 			}
 			continue
 		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		searches := "a search"
+		if len(st) > 1 {
+			searches = "searches"
+		}
+		aimed := ""
+		switch {
+		case len(st) > 1:
+			aimed = " (aimed where the head's was, and not)"
+		case len(opts.Targets) > 0:
+			aimed = " aimed where the head's was"
+		}
 		for _, i := range idx {
 			// Its schedule may fail otherwise there (diverged into a leak).
-			n := testSchedules(res.Stats, findings[i].Test)
-			aimed := ""
-			if len(opts.Targets) > 0 {
-				aimed = " aimed where the head's was"
+			n := 0
+			for _, s := range st {
+				n += testSchedules(s, findings[i].Test)
 			}
-			out[i].How = fmt.Sprintf("neither its schedule nor %d %s of a search of %s%s fail this way on the base commit", n, checks.Plural(n, "schedule"), findings[i].Test, aimed)
+			out[i].How = fmt.Sprintf("neither its schedule nor %d %s of %s of %s%s fail this way on the base commit", n, checks.Plural(n, "schedule"), searches, findings[i].Test, aimed)
 			onBase := false
-			for _, b := range res.Findings {
+			for _, b := range found {
 				if SameFailure(b, findings[i]) {
 					out[i] = BaseVerdict{OnBase: true, How: "a search on the base commit fails the same way"}
 					onBase = true
@@ -289,6 +327,17 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		}
 	}
 	return out, nil
+}
+
+// allSame reports whether each of the failures idx of findings is the
+// same as one of found.
+func allSame(found, findings []checks.Finding, idx []int) bool {
+	for _, i := range idx {
+		if !slices.ContainsFunc(found, func(b checks.Finding) bool { return SameFailure(b, findings[i]) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // baseBuilds is CheckBase's Build of each package of the base commit, made
