@@ -92,3 +92,25 @@ func TestGenBaseVerdicts(t *testing.T) {
 		t.Errorf("%d finding(s) of Latch, older than the change, reported as its own", n)
 	}
 }
+
+// TestBaseSays: a finding whose calls pass sequentially on the base says
+// so and no "no base verdict" beside it; the schedule's verdicts are told
+// otherwise as before.
+func TestBaseSays(t *testing.T) {
+	rare := baseVerdict{none: true, how: "too rare to compare in the time left"}
+	for _, c := range []struct {
+		v                baseVerdict
+		checked, differs bool
+		want             string
+	}{
+		{rare, true, true, " (its calls fail when run sequentially on this commit and pass on the base commit)"},
+		{rare, true, false, " (no base verdict: too rare to compare in the time left)"},
+		{baseVerdict{onBase: true, how: "its schedule fails the same way"}, true, true, " (its calls fail when run sequentially on this commit and pass on the base commit) (fails on the base commit too: its schedule fails the same way)"},
+		{baseVerdict{how: "neither its schedule nor 9 schedules"}, true, false, " (not on the base commit: neither its schedule nor 9 schedules)"},
+		{rare, false, false, ""},
+	} {
+		if got := baseSays(c.v, c.checked, c.differs); got != c.want {
+			t.Errorf("baseSays(%+v, %v, %v) = %q, want %q", c.v, c.checked, c.differs, got, c.want)
+		}
+	}
+}

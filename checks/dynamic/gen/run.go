@@ -897,6 +897,30 @@ func (r *run) testCost(pkg, test string) time.Duration {
 	return 0
 }
 
+// baseSays is what a generated finding's message adds about the base
+// commit: that its calls pass sequentially there (differs, Case.OnBase),
+// and the verdict v of its schedule there, when checked. With differs, a
+// verdict of none is left out: the sequential runs decided, and "no base
+// verdict" beside them read as none (gocron v1.15.0's restart deadlock,
+// posted as new, said "too rare to compare").
+func baseSays(v baseVerdict, checked, differs bool) string {
+	var s string
+	if differs {
+		s = " (its calls fail when run sequentially on this commit and pass on the base commit)"
+	}
+	switch {
+	case !checked:
+	case v.onBase:
+		s += " (fails on the base commit too: " + v.how + ")"
+	case v.none && differs:
+	case v.none:
+		s += " (no base verdict: " + v.how + ")"
+	default:
+		s += " (not on the base commit: " + v.how + ")"
+	}
+	return s
+}
+
 // report adds the findings that replayed to the Result, told as breaking
 // their type's promise, and returns the tests that failed, by package.
 func (r *run) report() (failed map[string]map[string]bool) {
@@ -917,19 +941,11 @@ func (r *run) report() (failed map[string]map[string]bool) {
 			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: %d more generated test(s) of %s failed the same way", f.Test, n, k.t))
 		}
 		f.Message = fmt.Sprintf("%s %s, but %s", k.t, k.t.promise(), f.Message)
-		if c := r.caseOf[f.Package+"."+f.Test]; c != nil && c.OnBase {
-			f.Message += " (its calls fail when run sequentially on this commit and pass on the base commit)"
-		}
+		c := r.caseOf[f.Package+"."+f.Test]
 		v, checked := r.base[k]
-		switch {
-		case !checked:
-		case v.onBase:
-			f.Message += " (fails on the base commit too: " + v.how + ")"
+		f.Message += baseSays(v, checked, c != nil && c.OnBase)
+		if checked && v.onBase {
 			f.Baseline = checks.BaselineUnchanged
-		case v.none:
-			f.Message += " (no base verdict: " + v.how + ")"
-		default:
-			f.Message += " (not on the base commit: " + v.how + ")"
 		}
 		if filepath.Base(f.Pos.File) == FileName {
 			// The test's own failure: shown at the type that makes the
