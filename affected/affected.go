@@ -81,6 +81,14 @@ type File struct {
 	Skip     string       `json:"skip,omitempty"` // why the file is not analyzed
 }
 
+// OldSide is the file's path on the base side of the change.
+func (f *File) OldSide() string {
+	if f.OldPath != "" {
+		return f.OldPath
+	}
+	return f.Path
+}
+
 // ModeChanged reports whether the file mode changed (for example +x).
 func (f *File) ModeChanged() bool {
 	return f.OldMode != "" && f.NewMode != "" && f.OldMode != f.NewMode

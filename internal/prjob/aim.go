@@ -141,7 +141,7 @@ func baseTargets(c *affected.Change, head []string, baseRoot string) []string {
 			continue
 		}
 		old, _ := diff.OldLine(f.Edits, line)
-		add(oldSide(f), old)
+		add(f.OldSide(), old)
 	}
 	removed := 0
 	for i := range c.Files {
@@ -154,7 +154,7 @@ func baseTargets(c *affected.Change, head []string, baseRoot string) []string {
 			continue
 		}
 		fset := token.NewFileSet()
-		file, err := parser.ParseFile(fset, filepath.Join(baseRoot, filepath.FromSlash(oldSide(f))), nil, parser.SkipObjectResolution)
+		file, err := parser.ParseFile(fset, filepath.Join(baseRoot, filepath.FromSlash(f.OldSide())), nil, parser.SkipObjectResolution)
 		if err != nil {
 			continue
 		}
@@ -166,7 +166,7 @@ func baseTargets(c *affected.Change, head []string, baseRoot string) []string {
 			for _, r := range changed {
 				if r.Contains(line) {
 					removed++
-					add(oldSide(f), line)
+					add(f.OldSide(), line)
 					break
 				}
 			}
@@ -174,14 +174,6 @@ func baseTargets(c *affected.Change, head []string, baseRoot string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// oldSide is f's path on the base commit.
-func oldSide(f *affected.File) string {
-	if f.OldPath != "" {
-		return f.OldPath
-	}
-	return f.Path
 }
 
 // nearGo reports whether line is within rt.TargetNear lines of a go

@@ -23,6 +23,15 @@ type caseRun struct {
 	Pattern, Dir, Name, Key string
 }
 
+// caseNames are the names of runs, for go test's -run.
+func caseNames(runs []caseRun) []string {
+	names := make([]string, len(runs))
+	for i, r := range runs {
+		names[i] = r.Name
+	}
+	return names
+}
+
 // goEach is goTestEach; tests replace it.
 var goEach = goTestEach
 

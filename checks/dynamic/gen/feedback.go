@@ -58,7 +58,6 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		// random case that crashes the process would cut their wait
 		// short round after round (gocron's restart, which blocks for
 		// genSequentialTimeout, never got decided).
-		var names []string
 		var runs []caseRun
 		pkgs := map[string]bool{}
 		// Alone, a crashing case cuts no other's wait short: all at once.
@@ -66,13 +65,12 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		for _, w := range works {
 			for _, c := range w.cases {
 				if key := w.pkg.PkgPath + "." + c.Name; status[key] == "" && (c.Shape || !shapes) {
-					names = append(names, c.Name)
 					runs = append(runs, caseRun{Pattern: w.pkg.PkgPath, Dir: w.dir, Name: c.Name, Key: key})
 					pkgs[w.pkg.PkgPath] = true
 				}
 			}
 		}
-		if len(names) == 0 {
+		if len(runs) == 0 {
 			break
 		}
 		var run []string
@@ -89,7 +87,7 @@ func feedback(ctx context.Context, root, baseRoot string, works []*pkgWork, repo
 		if each {
 			st, outs, err = goEach(ctx, root, roundTimeout(clock().Add(-*built), until), tags, runs, built)
 		} else {
-			st, outs, _, err = goTest(ctx, root, roundTimeout(clock().Add(-*built), until), 16, tags, names, run, built)
+			st, outs, _, err = goTest(ctx, root, roundTimeout(clock().Add(-*built), until), 16, tags, caseNames(runs), run, built)
 		}
 		if err != nil {
 			return nil, err

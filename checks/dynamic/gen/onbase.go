@@ -65,10 +65,8 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				run = shapes
 				rest = slices.DeleteFunc(slices.Clone(left), func(c *Case) bool { return c.Shape })
 			}
-			names := make([]string, len(run))
 			runs := make([]caseRun, len(run))
 			for i, c := range run {
-				names[i] = c.Name
 				runs[i] = caseRun{Pattern: "./" + filepath.ToSlash(rel), Dir: dir, Name: c.Name, Key: w.pkg.PkgPath + "." + c.Name}
 			}
 			var (
@@ -86,7 +84,7 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 					break
 				}
 			} else {
-				st, outs, stderr, err = goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, names, []string{"./" + filepath.ToSlash(rel)}, built)
+				st, outs, stderr, err = goTest(ctx, baseRoot, roundTimeout(clock().Add(-*built), until), 16, tags, caseNames(runs), []string{"./" + filepath.ToSlash(rel)}, built)
 			}
 			if err != nil {
 				os.Remove(file)
