@@ -343,6 +343,15 @@ func TestLongPrefixFitsToken(t *testing.T) {
 	if rr.Outcome != Reproduced || rr.Diverged != "" {
 		t.Errorf("token replay %s (diverged %q), want the failure again", rr.Outcome, rr.Diverged)
 	}
+	// A replay its estimated deadline stopped while the budget had time
+	// left runs again (replayWithin; here the deadline has passed before
+	// it starts); with no time left it does not.
+	if rr, stopped, err := replayWithin(ctx, rep, sched, "", time.Now(), time.Now().Add(5*time.Minute)); stopped || err != nil || rr.Outcome != Reproduced {
+		t.Errorf("a replay stopped by its deadline with the budget's time left: stopped %v, error %v, want it run again and reproduced", stopped, err)
+	}
+	if _, stopped, _ := replayWithin(ctx, rep, sched, "", time.Now(), time.Now()); !stopped {
+		t.Errorf("a replay stopped by its deadline at the budget's end ran again")
+	}
 	// A run by seed is checked: another seed makes other decisions.
 	other := *sched
 	other.Prior = append([]rt.Prior(nil), sched.Prior...)

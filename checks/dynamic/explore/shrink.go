@@ -270,10 +270,8 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		if by := s.optionalBy(); reproduced > 0 && !by.IsZero() && time.Until(by)-s.replayKeep < per {
 			break // reproduced; the rest is the first replays of the causes after it, and the caller's
 		}
-		ctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, stopBy, per, replayTries-tries))
-		defer cancel()
-		res, err := r.run(ctx, sched, path)
-		if err != nil && ctx.Err() != nil {
+		res, stopped, err := replayWithin(parent, r, sched, path, replayDeadline(time.Now(), until, stopBy, per, replayTries-tries), stopBy)
+		if stopped {
 			if reproduced > 0 {
 				break // the replays that had time reproduced it
 			}
@@ -290,12 +288,14 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			// The same failure off the recorded schedule, which then does
 			// not replay as printed: reported with the fresh run's own
 			// schedule when that one replays (replay.go).
-			rr, how := r.rerecord(ctx, sched, res)
+			rctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, stopBy, per, replayTries-tries))
+			defer cancel()
+			rr, how := r.rerecord(rctx, sched, res)
 			if rr == nil {
 				why = "reproduced only after leaving the recorded schedule (diverged " + res.Diverged + "), and that run's own schedule did not replay: " + how
 				continue
 			}
-			if err := s.rerecorded(ctx, t, fd, rr); err != nil {
+			if err := s.rerecorded(rctx, t, fd, rr); err != nil {
 				return "its schedule could not be re-recorded: " + err.Error(), true
 			}
 			return "", false
@@ -397,10 +397,8 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
 		s.fitPriors(&try, f)
 		cost := afterCost(per, f.prior[len(f.prior)-n:])
-		cctx, cancel := context.WithDeadline(ctx, replayDeadline(time.Now(), until, stopBy, cost, len(ns)-k))
-		res, rerr := r.run(cctx, &try, path)
-		cancel()
-		if rerr != nil && cctx.Err() != nil {
+		res, stopped, rerr := replayWithin(ctx, r, &try, path, replayDeadline(time.Now(), until, stopBy, cost, len(ns)-k), stopBy)
+		if stopped {
 			return n, "", false, rerr
 		}
 		tried = n
@@ -534,4 +532,40 @@ func endOf(f *failure) string {
 		return kind
 	}
 	return kind + ": " + msg
+}
+
+// replayRetryLeast is the least time a replay its estimated deadline
+// stopped gets to run again (replayWithin).
+const replayRetryLeast = time.Minute
+
+// replayWithin runs one replay of sched by deadline, an estimate from the
+// processes measured so far. One that deadline stopped while the budget
+// still had time (end; zero: no end) runs once more with thrice that time
+// or replayRetryLeast, whichever is longer, but not past end: a fresh
+// process on a loaded machine runs slower than the search's did, and a
+// failure found is not dropped for a guess of the time its replay takes.
+// stopped says the last run was stopped by its deadline (or ctx ended);
+// err is then that run's error.
+func replayWithin(ctx context.Context, r *replayer, sched *rt.Schedule, path string, deadline, end time.Time) (res *ReplayResult, stopped bool, err error) {
+	start := time.Now()
+	run := func(by time.Time) {
+		cctx, cancel := context.WithDeadline(ctx, by)
+		defer cancel()
+		res, err = r.run(cctx, sched, path)
+		stopped = err != nil && cctx.Err() != nil
+	}
+	run(deadline)
+	if !stopped || ctx.Err() != nil {
+		return res, stopped, err
+	}
+	first := deadline.Sub(start)
+	again := time.Now().Add(max(3*first, replayRetryLeast))
+	if !end.IsZero() && again.After(end) {
+		again = end
+	}
+	if time.Until(again) < first*3/2 {
+		return res, stopped, err // the budget holds no longer run
+	}
+	run(again)
+	return res, stopped, err
 }

@@ -2,6 +2,7 @@ package robusttest
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -204,6 +205,7 @@ func TestRobustSearch(t *testing.T) {
 					t.Errorf("the search took %v, want at most %v", res.Stats.Elapsed, max)
 				}
 				return !testkit.AllFound(res.Findings, rc.want) || !plainFound(res, rc.wantPlain) ||
+					!plainRun(res, rc.wantPlainPasses) ||
 					rc.wantNote != "" && !testkit.ContainsAny(res.Notes, rc.wantNote)
 			}, func(o *explore.Options) { o.Budget, o.Seed = 2*o.Budget, o.Seed+1 })
 			searchkit.CheckSearched(t, res, rc.want, func(ts explore.TestStats) bool { return ts.Crashes > 0 })
@@ -241,6 +243,17 @@ func plainFound(res *explore.Result, want map[string]string) bool {
 			ok = ok || f.Test == test && strings.HasSuffix(f.Pos.String(), site) && f.PlainGo.Fails()
 		}
 		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// plainRun: did plain go test run for every finding of tests (not left
+// out when the budget ran out first, as on a loaded machine)?
+func plainRun(res *explore.Result, tests []string) bool {
+	for _, f := range res.Findings {
+		if slices.Contains(tests, f.Test) && (f.PlainGo == nil || f.PlainGo.Runs == 0) {
 			return false
 		}
 	}
