@@ -152,7 +152,7 @@ func TestPRAimsAtChange(t *testing.T) {
 		t.Fatalf("no deadlock with a goroutine at pool.go:%d among %d findings: %+v", recv, len(res.Report.Findings), res.Report.Findings)
 	}
 	// The base commit was searched where the head was (baseTargets).
-	if !strings.Contains(found.Message, "of searches of TestFlush (aimed where the head's was, and not) fail this way on the base commit") {
+	if !strings.Contains(found.Message, "of searches of TestFlush (") || !strings.Contains(found.Message, " aimed where the head's was, the others not) fail this way on the base commit") {
 		t.Errorf("the base's search was not aimed: %s", found.Message)
 	}
 	rep, err := explore.Replay(context.Background(), found.Schedule, explore.ReplayOptions{Dir: dir})

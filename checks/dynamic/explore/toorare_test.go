@@ -106,3 +106,38 @@ func TestBaseSchedules(t *testing.T) {
 		}
 	}
 }
+
+// TestComparedSchedules: after a head search aimed at the change, only
+// the base's search aimed alike weighs against the head's rate; the
+// unaimed one's schedules are told, not counted (gocron v1.15.0's
+// TestScheduler_Update: none of 7 aimed base schedules failed, 30 of 190
+// unaimed did, at a rate like the head's).
+func TestComparedSchedules(t *testing.T) {
+	st := []Stats{
+		{Tests: []TestStats{{Test: "TestA", Schedules: 7}, {Test: "TestB", Schedules: 3}}},
+		{Tests: []TestStats{{Test: "TestA", Schedules: 190}}},
+	}
+	for _, c := range []struct {
+		st              []Stats
+		aimed           bool
+		n, wantCompared int
+	}{
+		{st, true, 197, 7},
+		{st, false, 197, 197},
+		{st[:1], true, 7, 7},
+		{nil, true, 0, 0},
+	} {
+		if n, compared := comparedSchedules(c.st, "TestA", c.aimed); n != c.n || compared != c.wantCompared {
+			t.Errorf("comparedSchedules(%d searches, aimed %v) = %d, %d; want %d, %d", len(c.st), c.aimed, n, compared, c.n, c.wantCompared)
+		}
+	}
+	// 7 aimed misses say nothing against a failure on 2 of 6 head
+	// schedules; 197 would have called it new.
+	q := &checks.Frequency{Failing: 2, Schedules: 6}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 7); !v.TooRare {
+		t.Errorf("2 of 6 on the head, 7 aimed misses on the base: %+v, want too rare to compare", v)
+	}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 197); v.TooRare {
+		t.Errorf("2 of 6 on the head, 197 misses on the base: %+v, want compared", v)
+	}
+}
