@@ -329,11 +329,12 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 // comparedSchedules counts the schedules of test in the base searches st:
 // all of them (n), and those whose misses weigh against the head's rate
 // (compared). When the head's search was aimed (aimed), that is the first
-// search's only, aimed alike: a schedule not aimed there meets a failure
-// on the changed lines less often (gocron v1.15.0's TestScheduler_Update
-// race: 4 of 6 aimed head schedules, none of 7 aimed base ones, 30 of
-// 190 unaimed base ones), so its misses are weaker evidence than the
-// head's rate assumes.
+// search's only, aimed alike: the test compares two rates drawn the same
+// way, and schedules drawn otherwise meet a failure at another rate,
+// higher or lower (gocron v1.15.0's TestScheduler_Update race: none of 7
+// aimed base schedules, 30 of 190 unaimed ones). The unaimed search
+// still shows a failure the base has (CheckBase), but its misses are
+// not counted against the head's rate.
 func comparedSchedules(st []Stats, test string, aimed bool) (n, compared int) {
 	for k, s := range st {
 		c := testSchedules(s, test)
