@@ -288,6 +288,8 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			// The same failure off the recorded schedule, which then does
 			// not replay as printed: reported with the fresh run's own
 			// schedule when that one replays (replay.go).
+			// The re-recording gets a try's allowance again, from now
+			// (the replay may have used its own and a retry's).
 			rctx, cancel := context.WithDeadline(parent, replayDeadline(time.Now(), until, stopBy, per, replayTries-tries))
 			defer cancel()
 			rr, how := r.rerecord(rctx, sched, res)
