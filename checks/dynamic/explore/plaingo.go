@@ -623,13 +623,27 @@ func (s *search) beforeReplays() time.Time {
 // (rt.LeakRunning) that the unperturbed schedule did not, and the
 // unperturbed schedule's check did not run plain go test already: Run
 // then labels the leak with whether plain go test leaves the same
-// goroutines behind (the test's own clean-up).
-func (s *search) checkLeftRunning(ctx context.Context, t *target) {
+// goroutines behind (the test's own clean-up). It waits, and the runs
+// end, by stop (the end of the stage's part of the budget) and
+// beforeReplays; with too little time left, labelPlain asks after the
+// replays.
+func (s *search) checkLeftRunning(ctx context.Context, t *target, stop time.Time) {
 	s.mu.Lock()
 	pending := t.plainCheck
 	s.mu.Unlock()
 	if pending != nil {
-		<-pending // its plainGo, when it ran, answers for the leak too
+		// Its plainGo, when it ran, answers for the leak too; one still
+		// running at stop answers later (Run waits for it before the
+		// labels), as when it ran.
+		wait := time.NewTimer(max(time.Until(stop), 0))
+		defer wait.Stop()
+		select {
+		case <-pending:
+		case <-wait.C:
+			return
+		case <-ctx.Done():
+			return
+		}
 	}
 	s.mu.Lock()
 	var fs []*failure
@@ -643,7 +657,7 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target) {
 	if len(fs) == 0 || asked {
 		return
 	}
-	end := s.beforeReplays()
+	end := minTime(stop, s.beforeReplays())
 	bin, timeout, ok := s.plainWindow(ctx, t, &t.leftGo, end)
 	if !ok {
 		return // labelPlain runs it after the replays, if time is left

@@ -102,7 +102,7 @@ func (s *search) searchAlone(ctx context.Context, searched, later []*target) {
 		// budget, and so is whether plain go test leaves running what
 		// some schedule did.
 		s.confirmCrashes(ctx, t)
-		s.checkLeftRunning(ctx, t)
+		s.checkLeftRunning(ctx, t, s.deadline)
 		s.mu.Lock()
 		t.stats.Elapsed += time.Since(began)
 		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
