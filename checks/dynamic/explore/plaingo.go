@@ -635,13 +635,11 @@ func (s *search) checkLeftRunning(ctx context.Context, t *target, stop time.Time
 		// Its plainGo, when it ran, answers for the leak too; one still
 		// running at stop answers later (Run waits for it before the
 		// labels), as when it ran.
-		wait := time.NewTimer(max(time.Until(stop), 0))
-		defer wait.Stop()
+		waitCtx, cancel := context.WithDeadline(ctx, stop)
+		defer cancel()
 		select {
 		case <-pending:
-		case <-wait.C:
-			return
-		case <-ctx.Done():
+		case <-waitCtx.Done():
 			return
 		}
 	}
