@@ -5,12 +5,12 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
 # plain go test run (its column then shows "-"). -set new measures the second
 # set of modules (never used while fixing the first; docs/applicability.md),
-# -set third a third one.
+# -set third a third one, -set fourth a fourth.
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -71,8 +71,24 @@ elif [ ${#mods[@]} -eq 0 ] && [ "$set" = third ]; then
 		github.com/benbjohnson/clock@v1.3.5
 		go.uber.org/goleak@v1.3.0
 	)
+elif [ ${#mods[@]} -eq 0 ] && [ "$set" = fourth ]; then
+	# The fourth set, chosen on 2026-12-05 from modules no earlier run had
+	# used (first run with no change made for it): concurrent data
+	# structures with a batcher and tries, metrics with reporters and
+	# sinks, logging with a flush daemon, error groups, a resource pool,
+	# token buckets and a rate limiter.
+	mods=(
+		github.com/Workiva/go-datastructures@v1.1.7
+		github.com/uber-go/tally/v4@v4.1.17
+		github.com/armon/go-metrics@v0.7.0
+		github.com/jackc/puddle@v1.3.0
+		github.com/juju/ratelimit@v1.0.2
+		github.com/golang/glog@v1.2.5
+		github.com/hashicorp/go-multierror@v1.1.1
+		github.com/throttled/throttled/v2@v2.15.0
+	)
 elif [ "$set" != main ]; then
-	echo "applicability: unknown set $set (main, new or third)" >&2
+	echo "applicability: unknown set $set (main, new, third or fourth)" >&2
 	exit 2
 fi
 if [ ${#mods[@]} -eq 0 ]; then

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
@@ -446,4 +447,57 @@ func ones(n int) []float64 {
 		w[i] = 1
 	}
 	return w
+}
+
+// TestRoundCountsAwaitPass: a slow test whose unperturbed schedule failed,
+// with no schedule passed yet, runs a schedule in every round its credit
+// pays none (a passing one tells the failure as the code's: without it,
+// the failure is filed as the tool's doing); the same test once a
+// schedule passed, or with a race, a hang or a failure plain go test has
+// too, waits for its credit as before.
+func TestRoundCountsAwaitPass(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	leak := &failure{kind: checks.Leak, message: "leak: goroutines still blocked after the test returned", site: "/src/p/node.go:214"}
+	race := &failure{kind: checks.DataRace, message: "data race", site: "/src/p/node.go:214"}
+	slow := func(name string, f *failure, passed bool) *target {
+		tg := &target{name: name, cost: 2200 * ms, plainKeys: map[string]bool{f.key(): true}, stats: &TestStats{}}
+		tg.stats.Schedules, tg.stats.Failures, tg.stats.Elapsed = 1, 1, 2200*ms
+		if passed {
+			tg.stats.Schedules, tg.stats.Elapsed = 2, 4400*ms
+		}
+		return tg
+	}
+	pending := slow("TestIterate", leak, false)
+	passed := slow("TestPassedOnce", leak, true)
+	raced := slow("TestRaced", race, false)
+	same := slow("TestPlainToo", leak, false)
+	same.plainSame = map[string]bool{leak.key(): true}
+	targets := []*target{pending, passed, raced, same}
+	for i := range 6 {
+		targets = append(targets, &target{name: fmt.Sprintf("TestQuick%d", i), cost: 20 * ms, stats: &TestStats{}})
+	}
+	s := &search{failures: map[string]*failure{}}
+	for _, tg := range targets[:4] {
+		f := leak
+		if tg == raced {
+			f = race
+		}
+		s.failures[tg.name+"|"+f.key()] = f
+	}
+	credit := make([]time.Duration, len(targets))
+	for _, per := range []int{2, 4, 8} {
+		got := s.roundCountsFor(targets, ones(len(targets)), credit, per)
+		if got[0] != 1 {
+			t.Errorf("round of per %d: the slow test awaiting a pass runs %d schedules, want 1", per, got[0])
+		}
+		for i, tg := range targets[1:4] {
+			if got[i+1] != 0 {
+				t.Errorf("round of per %d: %s runs %d schedules, want 0 (its credit pays none; nothing awaits a pass)", per, tg.name, got[i+1])
+			}
+		}
+		if got[4] == 0 {
+			t.Errorf("round of per %d: the quick tests run no schedule", per)
+		}
+	}
 }
