@@ -115,6 +115,39 @@ func (s *sched) closeCommits(p unsafe.Pointer) {
 	}
 }
 
+// noticeRealCloses commits, as closeCommits does for a close under
+// control, every select blocked at a channel closed outside control (a
+// context's Done, closed by a cancel the rewrite does not see) on that
+// case, at the first decision that can see it closed: the close woke them
+// on it, before any of their other cases could pair. Before, the first to
+// ask about the channel marked it closed and left the select blocked on
+// every case: puddle v1.3.0's Acquire, blocked on ctx.Done and on the
+// constructor's channel, was paired with the constructor's send after the
+// cancel had closed Done, a schedule the runtime cannot run (its canceled
+// acquire count stayed 0).
+//
+//go:norace
+func (s *sched) noticeRealCloses() {
+	for _, h := range s.blocked {
+		if h.req.op != opSelect || h.commit != 0 {
+			continue
+		}
+		for _, c := range h.req.cases {
+			if c.ptr == nil || c.send {
+				continue
+			}
+			ch := s.chanOf(c.ptr)
+			if ch.closed || !closedForReal(c.ptr) {
+				continue
+			}
+			s.noticing = c.ptr
+			s.closeCommits(c.ptr)
+			s.noticing = nil
+			ch.closed = true
+		}
+	}
+}
+
 // closeCase is the first case of h's select on p, either direction (-1:
 // none).
 //

@@ -97,6 +97,42 @@ func commitClose(t *testing.T) {
 	}
 }
 
+// commitRealClose: a close outside control (a context's cancel, which
+// the rewrite does not see, in another goroutine) wakes the blocked
+// select on its case too: an unbuffered send on its other case, by a
+// goroutine that gets there after the close, cannot pair with it (puddle
+// v1.3.0's Acquire and its constructor).
+func commitRealClose(t *testing.T) {
+	done := make(chan struct{})
+	results := make(chan int)
+	took := make(chan string, 1)
+	Go(func() {
+		k := Select(false, RecvCase(done), RecvCase(results))
+		select {
+		case <-PickRecv(k, 0, done):
+			Send(took, "done")
+		case <-PickRecv(k, 1, results):
+			Send(took, "result")
+		}
+	})
+	Sleep(time.Millisecond)
+	canceled := make(chan struct{})
+	Go(func() {
+		close(done) // for real, as a context's cancel: the scheduler does not see it
+		Close(canceled)
+	})
+	Recv(canceled)
+	k := Select(false, SendCase(results), RecvCase(done))
+	select {
+	case PickSend(k, 0, results) <- 1:
+		SelectSent()
+	case <-PickRecv(k, 1, done):
+	}
+	if c := Recv(took); c != "done" {
+		t.Errorf("the waiter took %s after the close had woken it", c)
+	}
+}
+
 // TestSelectCommit: each kernel passes on every schedule, and a replay of
 // a schedule takes the decisions recorded (the commit is part of the
 // state a decision leaves).
@@ -104,7 +140,7 @@ func TestSelectCommit(t *testing.T) {
 	for _, k := range []struct {
 		name string
 		body func(*testing.T)
-	}{{"send", commitSend}, {"recv", commitRecv}, {"close", commitClose}} {
+	}{{"send", commitSend}, {"recv", commitRecv}, {"close", commitClose}, {"real close", commitRealClose}} {
 		t.Run(k.name, func(t *testing.T) {
 			rs := RunSchedules(t, Config{Schedules: 100, Seed: 1, Strategy: "random", StepTimeout: 5 * time.Second}, k.body, nil)
 			mustPass(t, rs)

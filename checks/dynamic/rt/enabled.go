@@ -344,6 +344,9 @@ func (s *sched) chanReadyIn(g *gstate, c *chanState, p unsafe.Pointer, rv reflec
 		return true
 	}
 	if closedForReal(p) {
+		if s.noticing == p {
+			return false // closeCommits asks about the moment before the close
+		}
 		c.closed = true // closed outside control
 		return true
 	}

@@ -24,6 +24,10 @@ import (
 
 type sched struct {
 	cfg      Config
+	// noticing is the channel closed outside control whose blocked
+	// selects noticeRealCloses commits: chanReadyIn answers for it as
+	// before the close.
+	noticing unsafe.Pointer
 	subOnly  string        // the one top-level subtest to run (Config.Test)
 	subs     []*subtestRun // the top-level subtests started
 	strat    Strategy
@@ -662,6 +666,7 @@ func (s *sched) next() {
 	if s.admitJoin() || s.awaitRecorded() {
 		return
 	}
+	s.noticeRealCloses()
 	cands, list := s.enabledList()
 	if len(cands) == 0 {
 		s.idleSeq++ // nobody passed over is waiting now (plainOverdue)
