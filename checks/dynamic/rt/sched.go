@@ -24,10 +24,6 @@ import (
 
 type sched struct {
 	cfg      Config
-	// noticing is the channel closed outside control whose blocked
-	// selects noticeRealCloses commits: chanReadyIn answers for it as
-	// before the close.
-	noticing unsafe.Pointer
 	subOnly  string        // the one top-level subtest to run (Config.Test)
 	subs     []*subtestRun // the top-level subtests started
 	strat    Strategy
@@ -37,6 +33,10 @@ type sched struct {
 	seed     int64
 	maxSteps int
 	timeout  time.Duration
+	// noticing is the channel closed outside control whose blocked
+	// selects noticeRealCloses commits: chanReadyIn answers for it as
+	// before the close.
+	noticing unsafe.Pointer
 
 	tab     *gtable
 	gs      []*gstate
