@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,28 @@ func TestCheckBaseTooRare(t *testing.T) {
 	}
 	if v := vs[0]; v.OnBase || v.Unconfirmed || v.TooRare || !strings.Contains(v.How, "its schedule does not fail this way on the base commit") {
 		t.Errorf("3 of 3, missed on the base: %+v, want its replay's verdict", v)
+	}
+	// Another failure of its cause, in a test the base commit does not
+	// have: the cause is new in the change, as when that one came first.
+	onHead := carriedSchedule(nil)
+	onHead.Test = "TestOnlyOnHead"
+	op := filepath.Join(root, ".interleave", "schedules", "onhead.json")
+	if err := WriteSchedule(op, onHead); err != nil {
+		t.Fatal(err)
+	}
+	withNew := rare
+	withNew.SameCause = []checks.Occurrence{{Test: "TestCarried", Schedule: p}, {Test: "TestOnlyOnHead", Schedule: op}}
+	onlyOld := rare
+	onlyOld.SameCause = []checks.Occurrence{{Test: "TestCarried", Schedule: p}}
+	vs, err = CheckBase(ctx, []checks.Finding{withNew, onlyOld}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := vs[0]; v.OnBase || !v.Unconfirmed || v.Uncompared || v.TooRare || !strings.Contains(v.How, "the base commit has no test TestOnlyOnHead, where this failure's cause fails too") {
+		t.Errorf("too rare, another of its cause in a test only the head has: %+v, want new in the change", v)
+	}
+	if v := vs[1]; !v.TooRare {
+		t.Errorf("too rare, its cause only in tests the base has: %+v, want too rare", v)
 	}
 }
 
