@@ -125,9 +125,10 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 	}
 	out = make([]BaseVerdict, len(findings))
 	testsOf := map[string]map[string]bool{} // the base's tests, by package
+	pkgOf := make([]string, len(findings))  // each finding's package
 	defer func() {
 		if err == nil {
-			newTestMembers(out, findings, testsOf)
+			newTestMembers(out, findings, pkgOf, testsOf)
 		}
 	}()
 	// A path inside the base module: replays resolve the package there.
@@ -152,6 +153,7 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 		if err != nil {
 			return nil, err
 		}
+		pkgOf[i] = sched.Package
 		// The files a schedule carries (a generated test) are in its build.
 		key := fmt.Sprintf("%s|%v|%s|%s", sched.Package, sched.Race, strings.Join(sched.Tags, ","), filesKey(sched.Files))
 		rep, ok := reps[key]
@@ -341,13 +343,10 @@ func CheckBase(ctx context.Context, findings []checks.Finding, opts BaseOptions)
 // found in TestMalformedSelectors, which the base has, 2 of 286
 // schedules, and in the new TestPeriodicReaderInstrumentation: posted
 // when the latter came first, left to the summary when the former did).
-func newTestMembers(out []BaseVerdict, findings []checks.Finding, testsOf map[string]map[string]bool) {
+func newTestMembers(out []BaseVerdict, findings []checks.Finding, pkgOf []string, testsOf map[string]map[string]bool) {
 	for i, f := range findings {
-		if !out[i].TooRare || len(f.SameCause) == 0 {
-			continue
-		}
-		own, err := ReadSchedule(f.Schedule)
-		if err != nil || testsOf[own.Package] == nil {
+		tests := testsOf[pkgOf[i]]
+		if !out[i].TooRare || tests == nil {
 			continue
 		}
 		for _, o := range f.SameCause {
@@ -355,7 +354,7 @@ func newTestMembers(out []BaseVerdict, findings []checks.Finding, testsOf map[st
 				continue
 			}
 			s, err := ReadSchedule(o.Schedule)
-			if err != nil || s.Package != own.Package || testsOf[own.Package][topTest(o.Test)] {
+			if err != nil || s.Package != pkgOf[i] || tests[topTest(o.Test)] {
 				continue
 			}
 			out[i] = BaseVerdict{How: "the base commit has no test " + o.Test + ", where this failure's cause fails too (too rare in " + f.Test + " to compare)", Unconfirmed: true}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -151,8 +150,7 @@ func (s *search) awaitsPass(t *target) bool {
 		return false
 	}
 	for k := range t.plainKeys {
-		f := s.failures[t.name+"|"+k]
-		if f != nil && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace && !t.plainSame[k] {
+		if f := s.failures[t.name+"|"+k]; f != nil && t.plainDecides(f) && !t.plainSame[k] {
 			return true
 		}
 	}

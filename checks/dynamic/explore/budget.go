@@ -333,8 +333,7 @@ func (s *search) toolsDoing(t *target, f *failure) bool {
 }
 
 func toolsDoing(t *target, f *failure) bool {
-	unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
-	return unperturbed && t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed()
+	return t.plainDecides(f) && t.plainGo != nil && t.plainGo.err == nil && !t.plainSame[f.key()] && !t.somePassed()
 }
 
 // reserveKey is what shrinkReserve counts once: the report replays one

@@ -101,8 +101,14 @@ func (s *search) told(t *target, f *failure) bool {
 	if f.strategy == rt.PlainStrategy {
 		return false // the unperturbed schedule's own: t.plainKeys is not set yet
 	}
-	unperturbed := t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
-	return !unperturbed || t.somePassed() || t.plainSame[f.key()]
+	return !t.plainDecides(f) || t.somePassed() || t.plainSame[f.key()]
+}
+
+// plainDecides reports whether f is a failure of t's unperturbed schedule
+// that plain go test decides: not a hang, a livelock or a race, which are
+// the code's on any schedule.
+func (t *target) plainDecides(f *failure) bool {
+	return t.plainKeys[f.key()] && !f.isHang() && !f.isLivelock() && f.kind != checks.DataRace
 }
 
 // pending reports whether a failure of t's search waits to be told (a
