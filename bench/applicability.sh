@@ -5,12 +5,12 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
 # plain go test run (its column then shows "-"). -set new measures the second
 # set of modules (never used while fixing the first; docs/applicability.md),
-# -set third a third one, -set fourth a fourth.
+# -set third a third one, -set fourth a fourth, -set fifth a fifth.
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -87,8 +87,26 @@ elif [ ${#mods[@]} -eq 0 ] && [ "$set" = fourth ]; then
 		github.com/hashicorp/go-multierror@v1.1.1
 		github.com/throttled/throttled/v2@v2.15.0
 	)
+elif [ ${#mods[@]} -eq 0 ] && [ "$set" = fifth ]; then
+	# The fifth set, chosen on 2026-12-05 (fifty-third session) from
+	# modules no earlier run had used, before its first run: sharded and
+	# lock-free maps, a lock wrapper that detects deadlocks, an unbounded
+	# channel, a token-bucket store with a sweeper, generic caches with
+	# janitors, an in-memory database with watch channels, metrics with
+	# meters and tickers, and a cache with singleflight groups.
+	mods=(
+		github.com/orcaman/concurrent-map/v2@v2.0.1
+		github.com/sasha-s/go-deadlock@v0.3.9
+		github.com/smallnest/chanx@v1.2.0
+		github.com/alphadose/haxmap@v1.4.0
+		github.com/sethvargo/go-limiter@v0.7.1
+		github.com/Code-Hex/go-generics-cache@v1.5.1
+		github.com/hashicorp/go-memdb@v1.3.5
+		github.com/rcrowley/go-metrics@v0.0.0-20250401214520-65e299d6c5c9
+		github.com/golang/groupcache@v0.0.0-20241129210726-2c02b8208cf8
+	)
 elif [ "$set" != main ]; then
-	echo "applicability: unknown set $set (main, new, third or fourth)" >&2
+	echo "applicability: unknown set $set (main, new, third, fourth or fifth)" >&2
 	exit 2
 fi
 if [ ${#mods[@]} -eq 0 ]; then
