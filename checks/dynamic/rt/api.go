@@ -1028,9 +1028,14 @@ func Exit(code int) {
 	os.Exit(code)
 }
 
+// exitUnderControl hands the exit to S, which records the result and
+// ends the process (osExit): the result is S's state, and reading it here
+// would race, for the race detector, with S's writes (its hand-offs are
+// invisible to it: go-deadlock v0.3.9's exit from a lock-timeout callback
+// was noted as "a data race of interleave's own runtime" in siteAt).
+//
 //go:norace
 func exitUnderControl(g *gstate, code int) {
-	s := active
 	site := ""
 	var pcs [16]uintptr
 	n := runtime.Callers(2, pcs[:])
@@ -1039,11 +1044,21 @@ func exitUnderControl(g *gstate, code int) {
 			break
 		}
 	}
+	g.exitCode, g.exitSite, g.exitStack = code, site, stackOf()
+	g.call(&request{op: opOsExit})
+}
+
+// osExit records g's os.Exit as the schedule's result and ends the
+// process with its code.
+//
+//go:norace
+func (s *sched) osExit(g *gstate) {
 	res := s.result()
 	res.Outcome = "fatal"
-	res.Message = "os.Exit(" + strconv.Itoa(code) + ") called during the test: the test binary ends without reporting"
-	res.Site = site
-	res.Goroutines = []GoroutineState{{ID: g.id, Op: "os.Exit", Site: site, Stack: stackOf()}}
+	res.Message = "os.Exit(" + strconv.Itoa(g.exitCode) + ") called during the test: the test binary ends without reporting"
+	res.Site = g.exitSite
+	res.Goroutines = []GoroutineState{{ID: g.id, Op: "os.Exit", Site: g.exitSite, Stack: g.exitStack}}
 	writeResult(res)
 	rawStderr(res.Message + " (schedule " + strconv.Itoa(s.index) + ")\n")
+	os.Exit(g.exitCode)
 }

@@ -65,6 +65,10 @@ type gstate struct {
 	panicVal   string
 	panicStack string
 	panicSite  string
+	// os.Exit's code, site and stack, for S (exitUnderControl)
+	exitCode  int
+	exitSite  string
+	exitStack string
 	// select pick state (goroutine-local)
 	pickAdapter bool
 	pickPolled  bool

@@ -56,6 +56,7 @@ const (
 	opSyncWait
 	opChanLen
 	opGC
+	opOsExit
 )
 
 var opNames = [...]string{
@@ -70,7 +71,7 @@ var opNames = [...]string{
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
 	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
 	opAtomicLoad: "atomic load", opNow: "time.Now", opSyncWait: "synctest.Wait",
-	opChanLen: "chan len", opGC: "runtime.GC",
+	opChanLen: "chan len", opGC: "runtime.GC", opOsExit: "os.Exit",
 }
 
 func (o opKind) String() string { return opNames[o] }

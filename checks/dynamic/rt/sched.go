@@ -626,6 +626,8 @@ func (s *sched) arrived(g *gstate) {
 		}
 	case opSleep:
 		g.wakeAt = s.after(g.req.d)
+	case opOsExit:
+		s.osExit(g)
 	}
 	if !g.wasReal || g.req.op != g.realOp || pcsHash(&g.req.pcs) != g.realAt {
 		g.parkAt = s.now
