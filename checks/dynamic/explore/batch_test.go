@@ -501,3 +501,41 @@ func TestRoundCountsAwaitPass(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideAwaiting: after the batches, a batched test whose unperturbed
+// schedule failed, with no schedule passed yet, is searched alone until
+// its first pass (its process stops there, and no other starts); a test
+// that passed once, or whose failure plain go test has too, is not.
+func TestDecideAwaiting(t *testing.T) {
+	t.Parallel()
+	bin := buildFake(t)
+	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
+	s.start = time.Now()
+	s.deadline, s.hardStop = budgetEnds(s.start, time.Hour)
+	leak := &failure{kind: checks.Leak, message: "leak: goroutines still blocked after the test returned", site: "/src/k/k_test.go:70"}
+	mk := func(name string) *target {
+		tg := &target{bin: bin, name: name, cost: 2 * time.Second, pkg: rewrite.Package{ImportPath: "example.com/k", Dir: t.TempDir()},
+			stats: &TestStats{Plain: "leak"}, plainKeys: map[string]bool{leak.key(): true}}
+		// Three batched schedules of 2 s, every one failing.
+		tg.stats.Schedules, tg.stats.Failures, tg.stats.Elapsed = 3, 3, 6*time.Second
+		s.failures[name+"|"+leak.key()] = leak
+		s.owners[name+"|"+leak.key()] = tg
+		s.order = append(s.order, name+"|"+leak.key())
+		return tg
+	}
+	awaiting := mk("TestAwaitPass")
+	passed := mk("TestAwaitPassPassed")
+	passed.stats.Failures = 2
+	same := mk("TestAwaitPassPlainToo")
+	same.plainSame = map[string]bool{leak.key(): true}
+	s.decideAwaiting(context.Background(), []*target{awaiting, passed, same})
+	// The fake's process fails twice, then passes and stops.
+	if !awaiting.somePassed() || awaiting.stats.Schedules != 6 {
+		t.Errorf("TestAwaitPass: %d schedules, %d failing after the search for a pass; want 6, 5 (one process, stopped at its first pass)", awaiting.stats.Schedules, awaiting.stats.Failures)
+	}
+	for _, tg := range []*target{passed, same} {
+		if tg.stats.Schedules != 3 {
+			t.Errorf("%s: %d schedules, want its 3 (nothing awaits a pass)", tg.name, tg.stats.Schedules)
+		}
+	}
+}

@@ -139,6 +139,9 @@ type target struct {
 	// (a test failing that way on most schedules would cost a process
 	// each).
 	refused bool
+	// seekPass: decideAwaiting searches it for a schedule that passes;
+	// its processes stop at their first pass, and no other starts after.
+	seekPass bool
 	// untold is the latest failure of its search Options.TestUntil was
 	// not asked about (told): while it waits (pending), its next
 	// processes run on past their failing schedules and stop at their

@@ -60,6 +60,7 @@ func (s *search) searchTests(ctx context.Context, targets []*target) {
 		if len(batched) > 0 {
 			if len(s.opts.Targets) == 0 {
 				s.searchBatches(ctx, batched, time.Now().Add(part))
+				s.decideAwaiting(ctx, batched)
 				batched = nil
 			}
 			searched = alone
@@ -179,11 +180,11 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 	stopFile := s.workerStopFile(t, k)
 	for run := 0; ctx.Err() == nil && time.Until(last) > 0 && !s.isMet() && !s.testMet(t); run++ {
 		s.mu.Lock()
-		if k > 0 && t.alone {
+		if k > 0 && t.alone || t.seekPass && t.somePassed() {
 			s.mu.Unlock()
 			return
 		}
-		pending := s.opts.Until == nil && s.opts.TestUntil != nil && s.pending(t)
+		pending := s.opts.Until == nil && (s.opts.TestUntil != nil && s.pending(t) || t.seekPass)
 		stopOnFail := s.opts.Until != nil || s.opts.TestUntil != nil && !t.refused && !pending
 		failed, step := t.failedRun, t.step
 		s.mu.Unlock()

@@ -113,6 +113,12 @@ func main() {
 			}
 		case "TestHang":
 			time.Sleep(time.Hour)
+		case "TestAwaitPass":
+			// Its first two schedules in a process leak, the third
+			// passes; it stops at that pass when asked to.
+			if j < 2 {
+				r.Outcome, r.Message, r.Site = "leak", "leak: goroutines still blocked after the test returned", "/src/k/k_test.go:70"
+			}
 		case "TestLongLeak":
 			// A failing schedule that runs long (a leak still running
 			// gets thousands of decisions), its replay as long.
@@ -136,6 +142,9 @@ func main() {
 		line, _ := json.Marshal(r)
 		out.Write(append(line, '\n'))
 		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+		if cfg.Test == "TestAwaitPass" && cfg.StopOnPass && r.Outcome == "pass" {
+			return
+		}
 	}
 }
 
