@@ -327,6 +327,7 @@ type stderrParser struct {
 	onStart    func()    // called at every start marker, if set
 	cur, last  int       // schedule index in flight, last one seen
 	open       bool      // a start marker without its end marker
+	unwinding  bool      // the open schedule's MarkerUnwind was read
 	started    int
 	leftovers  int // index after MarkerLeftovers, or -1
 	rerun      int // index after MarkerRerun, or -1
@@ -351,7 +352,7 @@ func (p *stderrParser) parse(r io.Reader) {
 		p.seen.mark()
 		if i := strings.Index(line, rt.MarkerStart); i >= 0 {
 			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
-				p.cur, p.last, p.open = n, n, true
+				p.cur, p.last, p.open, p.unwinding = n, n, true, false
 				p.started++
 				p.curStart = time.Now()
 				if p.firstStart.IsZero() {
@@ -363,6 +364,10 @@ func (p *stderrParser) parse(r io.Reader) {
 				p.sinceStart.Reset()
 				continue
 			}
+		}
+		if n, ok := markerIndex(line, rt.MarkerUnwind); ok {
+			p.unwinding = p.open && n == p.cur
+			continue
 		}
 		if n, ok := markerIndex(line, rt.MarkerLeftovers); ok {
 			p.leftovers = n
@@ -393,6 +398,7 @@ func (p *stderrParser) parse(r io.Reader) {
 		case race != nil && strings.HasPrefix(line, "=================="):
 			rep := parseRace(race.String())
 			rep.Index = p.last
+			rep.Unwinding = p.open && p.unwinding
 			if !p.open {
 				rep.Index = -1
 				if p.last >= 0 {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,5 +121,44 @@ func TestCountsAllocs(t *testing.T) {
 		if countsAllocs(&failure{kind: checks.TestFailure, message: msg}) {
 			t.Errorf("countsAllocs(%q) with no count read = true, want false", msg)
 		}
+	}
+}
+
+// TestUnwoundRace: a race whose access ran in a panic rt raised to unwind
+// a goroutine after its schedule ended (go-deadlock's deferred restore of
+// a global, run when rt unwound the test blocked at its last receive) is
+// the tool's doing, a note; the same report printed before the schedule
+// ended (no rt.MarkerUnwind) is the code's.
+func TestUnwoundRace(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("testdata/unwound_race.stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p stderrParser
+	p.parse(strings.NewReader(string(b)))
+	if len(p.races) != 2 {
+		t.Fatalf("got %d race reports, want 2", len(p.races))
+	}
+	after, before := p.races[0], p.races[1]
+	if !after.Unwinding || before.Unwinding {
+		t.Fatalf("unwinding: schedule 6 %v, schedule 7 %v; want true, false", after.Unwinding, before.Unwinding)
+	}
+	n, tool := toolRace(after)
+	if !tool || !strings.Contains(n, "a deferred function that ran only because interleave unwound") || !strings.Contains(n, "write at synctest_comparison_test.go:21") {
+		t.Errorf("after the schedule's end: tool %v, note %q", tool, n)
+	}
+	if n, tool := toolRace(before); tool {
+		t.Errorf("before the schedule's end: noted as the tool's: %q", n)
+	}
+	if _, ok := fromRace(before); !ok {
+		t.Errorf("before the schedule's end: no finding")
+	}
+	// While goroutines unwind, an access outside the unwinding panic (a
+	// timer's callback still running) races as it would under go test.
+	outside := parseRace(strings.Replace(after.Text, "  runtime.gopanic()\n", "  runtime.chansend1()\n", 1))
+	outside.Unwinding = true
+	if n, tool := toolRace(outside); tool {
+		t.Errorf("after the schedule's end, no access in rt's panic: noted as the tool's: %q", n)
 	}
 }

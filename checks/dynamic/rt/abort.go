@@ -4,6 +4,7 @@ package rt
 
 import (
 	"slices"
+	"strconv"
 	"unsafe"
 )
 
@@ -12,6 +13,7 @@ import (
 //go:norace
 func (s *sched) abort() {
 	s.aborting = true
+	rawStderr(MarkerUnwind + strconv.Itoa(s.index) + "\n")
 	s.abortSends = pendingSends(s.gs)
 	closeJoins(s) // no decision admits them now
 }

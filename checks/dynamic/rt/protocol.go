@@ -32,6 +32,12 @@ const (
 	MarkerEnd   = "interleave: schedule end "
 )
 
+// MarkerUnwind, followed by a schedule index, says that the schedule has
+// ended (a failure, or only the process's daemons left) and its goroutines
+// still alive unwind: their deferred functions run now, which go test
+// would never run for a goroutine blocked for good.
+const MarkerUnwind = "interleave: unwinding schedule "
+
 // MarkerLeftovers, followed by a schedule index and a count, says that
 // the binary stopped before that schedule because goroutines of earlier
 // schedules were still alive: the driver runs it in a fresh process.
