@@ -80,7 +80,7 @@ func TestSummary(t *testing.T) {
 		"| example.com/c@v1.0.0 | 1/0, - | - | 1 (go test); interleave could not run: interleave test: example.com/c does not compile: |",
 		"| **total** | | | 9 | 4 (44.4%) | 5 (55.6%) | | 4 | every schedule 1, some 2; plain fails 1, passes 1, not run 1; unlabelled 1 | 1 | |",
 		"1. IL9004 leak TestL d_test.go:7 — TestL: leak\n   schedule: \n   labels: on every schedule tried (4); plain go test passes (exit 0, 3 runs of go test -run '^TestL$'), leaving the same goroutines behind\n   same cause: 1 more\n",
-		"   labels: on 1 of 7 schedules (schedule-dependent); plain go test fails too (2 of 3 runs of go test -run '^TestF$': exit 1: d_test.go:9: boom); needs state that 1 earlier run of the test left in the process (as go test -count=2 wo…\n",
+		"   labels: on 1 of 7 schedules (order-dependent: after earlier runs in its process); plain go test fails too (2 of 3 runs of go test -run '^TestF$': exit 1: d_test.go:9: boom); needs state that 1 earlier run of the test left in the…\n",
 		"   labels: on 2 of 5 schedules (schedule-dependent); plain go test not run: the budget ran out\n",
 		"1. IL9002 test-failure TestA a_test.go:3 — TestA: test failed: a_test.go:3: boom\n",
 		"- fails without interleave too: IL9004 leak TestB :0 — TestB: leak\n",

@@ -9,14 +9,19 @@ import (
 )
 
 // labelCounts says how the findings are labelled: " (2 schedule-dependent,
-// 1 on every schedule; plain go test fails 1 of them too)", or "".
+// 1 on every schedule; plain go test fails 1 of them too)", or "", with
+// the order-dependent ones (checks.Finding.OrderDependent) apart when
+// there are some: " (1 schedule-dependent, 2 order-dependent, …".
 func labelCounts(fs []checks.Finding) string {
-	var dep, every, plain int
+	var dep, order, every, plain int
 	for _, f := range fs {
 		if q := f.Frequency; q != nil && q.Schedules > 0 {
-			if q.Every() {
+			switch {
+			case q.Every():
 				every++
-			} else {
+			case f.OrderDependent():
+				order++
+			default:
 				dep++
 			}
 		}
@@ -24,8 +29,12 @@ func labelCounts(fs []checks.Finding) string {
 			plain++
 		}
 	}
-	if dep+every == 0 {
+	if dep+order+every == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d schedule-dependent, %d on every schedule; plain go test fails %d of them too)", dep, every, plain)
+	orders := ""
+	if order > 0 {
+		orders = fmt.Sprintf(", %d order-dependent", order)
+	}
+	return fmt.Sprintf(" (%d schedule-dependent%s, %d on every schedule; plain go test fails %d of them too)", dep, orders, every, plain)
 }
