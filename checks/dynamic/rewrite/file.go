@@ -311,6 +311,11 @@ func (r *fileRW) warn(pos token.Pos, format string, args ...any) {
 func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
 	if r.timeOnly || r.viewOnly {
 		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if r.timeOnly {
+				r.linkedClock(n)
+			}
+			return
 		case *ast.CallExpr:
 			if fn := r.callee(ast.Unparen(n.Fun)); fn == nil || !r.only(fn) {
 				return
@@ -322,6 +327,8 @@ func (r *fileRW) visit(n ast.Node, stack []ast.Node) {
 		}
 	}
 	switch n := n.(type) {
+	case *ast.FuncDecl:
+		r.linkedClock(n)
 	case *ast.GoStmt:
 		r.goDefer(n, n.Call, true)
 	case *ast.DeferStmt:
@@ -1541,4 +1548,58 @@ func (r *fileRW) raiseVersion() {
 		}
 	}
 	r.add(0, 0, func() string { return "//go:build " + minGo + "\n\n//line " + r.tf.Name() + ":1\n" })
+}
+
+// linkedClocks are the runtime's clocks a package may pull in by name
+// (//go:linkname now time.now on a declaration without a body, as
+// go-limiter's fasttime does), each with its signature and the rt
+// function that reads the virtual clock in its stead.
+var linkedClocks = map[string]struct{ sig, rt string }{
+	"time.now":         {"func() (sec int64, nsec int32, mono int64)", "LinkedTimeNow"},
+	"runtime.nanotime": {"func() int64", "LinkedNanotime"},
+}
+
+// linkedClock gives a body-less declaration linked to a runtime clock
+// (linkedClocks) a body that reads the virtual clock, and drops its
+// //go:linkname and //go:noescape lines (a declaration with a body would
+// push the symbol instead). Under the scheduler a sleep moves the virtual
+// clock only: go-limiter v0.7.1's TestStore_Take slept its interval and
+// found no token refilled (its store read time.now), noted as the tool's
+// doing.
+func (r *fileRW) linkedClock(n *ast.FuncDecl) {
+	if n.Body != nil || n.Recv != nil {
+		return
+	}
+	fn, ok := r.info.Defs[n.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	var target string
+	var lines []*ast.Comment
+	for _, g := range r.f.Comments {
+		for _, c := range g.List {
+			if f := strings.Fields(c.Text); len(f) == 3 && f[0] == "//go:linkname" && f[1] == n.Name.Name {
+				target = f[2]
+				lines = append(lines, c)
+			}
+		}
+	}
+	clock, ok := linkedClocks[target]
+	if !ok || types.TypeString(fn.Type(), nil) != clock.sig {
+		return
+	}
+	if n.Doc != nil {
+		for _, c := range n.Doc.List {
+			if strings.HasPrefix(c.Text, "//go:noescape") {
+				lines = append(lines, c)
+			}
+		}
+	}
+	for _, c := range lines {
+		r.addNode(c.Pos(), c.End(), func() string {
+			return "// (interleave: " + strings.TrimPrefix(c.Text, "//") + ", read from the scheduler's clock)"
+		})
+	}
+	end := n.Type.End()
+	r.addNode(end, end, func() string { return " { return " + rtp + clock.rt + "() }" })
 }

@@ -43,6 +43,25 @@ func Now() time.Time {
 	return time.Now()
 }
 
+// LinkedTimeNow is the runtime's time.now for a declaration linked to it
+// by name (rewrite's linkedClock): Now's wall reading and a monotonic one
+// that moves with it.
+func LinkedTimeNow() (sec int64, nsec int32, mono int64) {
+	t := Now()
+	return t.Unix(), int32(t.Nanosecond()), nanotimeOf(t)
+}
+
+// LinkedNanotime is the runtime's nanotime for a declaration linked to it
+// by name: nanoseconds on Now's clock since a fixed instant.
+func LinkedNanotime() int64 { return nanotimeOf(Now()) }
+
+// nanotimeOf is t as LinkedNanotime reads it.
+func nanotimeOf(t time.Time) int64 { return t.Sub(linkedEpoch).Nanoseconds() + 1 }
+
+// linkedEpoch is LinkedNanotime's zero: a wall instant, so that virtual
+// readings (which carry no monotonic clock) compare with it.
+var linkedEpoch = time.Now().Round(0).Add(-time.Hour)
+
 // NowTick is how far the virtual clock moves at each read: time passes
 // between two reads, as it does for real, so that a stamp taken after
 // another is after it (a generation that expires at a deadline the
