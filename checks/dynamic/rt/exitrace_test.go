@@ -22,10 +22,7 @@ func TestExitNoToolRace(t *testing.T) {
 	if os.Getenv("RT_EXIT_CHILD") != "" {
 		t.Skip()
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestExitRaceChild$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "RT_EXIT_CHILD=1")
-	b, err := cmd.CombinedOutput()
-	out := string(b)
+	out, err := runTestChild("TestExitRaceChild", "RT_EXIT_CHILD=1")
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
 		t.Fatalf("child: %v, want exit status 3:\n%s", err, out)
@@ -73,10 +70,7 @@ func TestSeededRandNoToolRace(t *testing.T) {
 	if os.Getenv("RT_SEEDED_CHILD") != "" {
 		t.Skip()
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSeededRandRaceChild$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "RT_SEEDED_CHILD=1", "GODEBUG=randseednop=0")
-	b, err := cmd.CombinedOutput()
-	if out := string(b); err != nil || strings.Contains(out, "WARNING: DATA RACE") || !strings.Contains(out, "--- PASS: TestSeededRandRaceChild") {
+	if out, err := runTestChild("TestSeededRandRaceChild", "RT_SEEDED_CHILD=1", "GODEBUG=randseednop=0"); err != nil || strings.Contains(out, "WARNING: DATA RACE") || !strings.Contains(out, "--- PASS: TestSeededRandRaceChild") {
 		t.Errorf("goroutines drawing a seeded math/rand stream: race reported or the child failed (%v):\n%s", err, out)
 	}
 }

@@ -2,7 +2,6 @@ package rt
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +21,7 @@ func TestMapRangeNoToolRace(t *testing.T) {
 	if os.Getenv("RT_MAPRANGE_CHILD") != "" {
 		t.Skip()
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMapRangeRaceChild$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "RT_MAPRANGE_CHILD=1")
-	b, _ := cmd.CombinedOutput()
-	if out := string(b); strings.Contains(out, "WARNING: DATA RACE") || !strings.Contains(out, "--- PASS: TestMapRangeRaceChild") {
+	if out, _ := runTestChild("TestMapRangeRaceChild", "RT_MAPRANGE_CHILD=1"); strings.Contains(out, "WARNING: DATA RACE") || !strings.Contains(out, "--- PASS: TestMapRangeRaceChild") {
 		t.Errorf("two goroutines ranging over maps of their own: race reported or the child failed:\n%s", out)
 	}
 }

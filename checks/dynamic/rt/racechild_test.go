@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -40,4 +41,13 @@ func ranInRaceChild(t *testing.T) bool {
 		t.Fatalf("%s did not pass under go test -race (%v):\n%s", t.Name(), raceChild.err, raceChild.out)
 	}
 	return true
+}
+
+// runTestChild runs this test binary's test named test in a subprocess, with
+// env added, and returns its combined output and error.
+func runTestChild(test string, env ...string) (string, error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), env...)
+	b, err := cmd.CombinedOutput()
+	return string(b), err
 }
