@@ -184,19 +184,14 @@ func (s *search) decideAwaiting(ctx context.Context, batched []*target) {
 		if slice < one {
 			continue
 		}
-		endStage := s.stage(fmt.Sprintf("searching %s.%s alone for %v: every schedule of it failed so far, the unperturbed one included, in a way plain go test has not; one that passes tells the failure as the code's", t.pkg.ImportPath, t.name, slice.Round(100*time.Millisecond)))
 		s.mu.Lock()
 		t.seekPass = true
 		s.mu.Unlock()
-		began := time.Now()
-		s.searchTest(ctx, t, began.Add(slice))
-		s.confirmCrashes(ctx, t)
+		// searchBatches asked about what it leaves running already.
+		s.searchOne(ctx, t, slice, fmt.Sprintf("searching %s.%s alone for %v: every schedule of it failed so far, the unperturbed one included, in a way plain go test has not; one that passes tells the failure as the code's", t.pkg.ImportPath, t.name, slice.Round(100*time.Millisecond)), false)
 		s.mu.Lock()
 		t.seekPass = false
-		t.stats.Elapsed += time.Since(began)
-		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
 		s.mu.Unlock()
-		endStage(detail)
 	}
 }
 

@@ -213,7 +213,7 @@ func sortedUnique(ss []string) []string {
 // reads for its clock): the runtime's own.
 func rtOwnFrame(a raceAccess) (checks.Frame, bool) {
 	for _, f := range a.Frames {
-		if isRTFunc(f.Func) || strings.Contains(filepath.ToSlash(f.File), "/interleavert/") {
+		if isRTFrame(f) {
 			if rtUserOp(f.Func) {
 				return checks.Frame{}, false
 			}
@@ -224,6 +224,11 @@ func rtOwnFrame(a raceAccess) (checks.Frame, bool) {
 		}
 	}
 	return checks.Frame{}, false
+}
+
+// isRTFrame reports whether f is a frame of interleave's runtime.
+func isRTFrame(f checks.Frame) bool {
+	return isRTFunc(f.Func) || strings.Contains(filepath.ToSlash(f.File), "/interleavert/")
 }
 
 // rtUserOp reports whether the runtime function fn (as a stack names it:
@@ -301,8 +306,7 @@ func raceDesc(rep raceReport, i int, fr checks.Frame) string {
 func unwound(a raceAccess) bool {
 	for k := 0; k+1 < len(a.Frames); k++ {
 		if a.Frames[k].Func == "runtime.gopanic" {
-			next := a.Frames[k+1]
-			return isRTFunc(next.Func) || strings.Contains(filepath.ToSlash(next.File), "/interleavert/")
+			return isRTFrame(a.Frames[k+1])
 		}
 	}
 	return false

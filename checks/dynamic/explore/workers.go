@@ -93,23 +93,30 @@ func (s *search) searchAlone(ctx context.Context, searched, later []*target) {
 			continue
 		}
 		slice := testSlice(time.Until(s.deadline), s.shrinkReserve(), s.searchReserve(t), shares[i:], costs[i:])
-		s.mu.Lock()
-		s.stats.Current = t.pkg.ImportPath + "." + t.name
-		s.mu.Unlock()
-		endStage := s.stage(fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(searched), slice.Round(100*time.Millisecond)))
-		began := time.Now()
-		s.searchTest(ctx, t, began.Add(slice))
-		// A crash is confirmed in a fresh process right away, inside the
-		// budget, and so is whether plain go test leaves running what
-		// some schedule did.
-		s.confirmCrashes(ctx, t)
-		s.checkLeftRunning(ctx, t, s.deadline)
-		s.mu.Lock()
-		t.stats.Elapsed += time.Since(began)
-		detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
-		s.mu.Unlock()
-		endStage(detail)
+		s.searchOne(ctx, t, slice, fmt.Sprintf("searching %s.%s (%d/%d) for %v", t.pkg.ImportPath, t.name, i+1, len(searched), slice.Round(100*time.Millisecond)), true)
 	}
+}
+
+// searchOne searches t with every worker for slice, in a stage named
+// what. A crash is confirmed in a fresh process right away, inside the
+// budget, and so, with checkLeft, is whether plain go test leaves
+// running what some schedule did.
+func (s *search) searchOne(ctx context.Context, t *target, slice time.Duration, what string, checkLeft bool) {
+	s.mu.Lock()
+	s.stats.Current = t.pkg.ImportPath + "." + t.name
+	s.mu.Unlock()
+	endStage := s.stage(what)
+	began := time.Now()
+	s.searchTest(ctx, t, began.Add(slice))
+	s.confirmCrashes(ctx, t)
+	if checkLeft {
+		s.checkLeftRunning(ctx, t, s.deadline)
+	}
+	s.mu.Lock()
+	t.stats.Elapsed += time.Since(began)
+	detail := fmt.Sprintf("%d schedules, %d failing", t.stats.Schedules, t.stats.Failures)
+	s.mu.Unlock()
+	endStage(detail)
 }
 
 // rerunNoChoice runs each of the tests whose unperturbed run had no choice
