@@ -198,7 +198,7 @@ type AfterEarlier struct {
 // Label is the earlier runs for people.
 func (a *AfterEarlier) Label() string {
 	if len(a.Tests) > 0 {
-		return fmt.Sprintf("needs state that %d earlier %s left in the process, of %s run before it (a batch process runs a package's tests one after another, as go test does, though not always in go test's order): not when it runs alone, its replay runs them first", a.Schedules, Plural(a.Schedules, "schedule"), strings.Join(a.Tests, ", "))
+		return fmt.Sprintf("needs state that %d earlier %s left in the process, of %s run before it (a batch process runs some of a package's tests one after another, in go test's order): not when it runs alone, its replay runs them first", a.Schedules, Plural(a.Schedules, "schedule"), strings.Join(a.Tests, ", "))
 	}
 	return fmt.Sprintf("needs state that %d earlier %s of the test left in the process (as go test -count=%d would run it): not on a first run, its replay runs them first", a.Schedules, Plural(a.Schedules, "run"), a.Schedules+1)
 }

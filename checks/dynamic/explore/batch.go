@@ -3,8 +3,10 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -115,7 +117,9 @@ func (s *search) runBatches(ctx context.Context, queue [][]*target, end func() t
 // batchesOf splits targets into batches of one package and one step
 // bound each (a batch process has one: target.maxSteps), about even over
 // workers, at most maxBatch tests each; a package with fewer than least
-// tests of a bound gets none.
+// tests of a bound gets none. A batch runs its tests in go test's order:
+// the state a test finds left in its process is left by tests go test
+// runs before it too.
 func batchesOf(targets []*target, workers, least int) [][]*target {
 	type binBound struct {
 		bin   string
@@ -136,6 +140,11 @@ func batchesOf(targets []*target, workers, least int) [][]*target {
 		if len(ts) < least {
 			continue
 		}
+		at := map[*target]int{}
+		for _, t := range ts {
+			at[t] = slices.Index(t.pkg.Tests, topTest(t.name))
+		}
+		slices.SortStableFunc(ts, func(a, b *target) int { return cmp.Compare(at[a], at[b]) })
 		size := min(max((len(ts)+workers-1)/max(workers, 1), 1), maxBatch)
 		for len(ts) > 0 {
 			n := min(size, len(ts))

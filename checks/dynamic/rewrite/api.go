@@ -79,7 +79,7 @@ type Options struct {
 type Package struct {
 	ImportPath string
 	Dir        string   // absolute
-	Tests      []string // names of its top-level Test functions, sorted
+	Tests      []string // names of its top-level Test functions, in go test's order
 	// TestFiles are its _test.go files (absolute, sorted) that the build
 	// includes: those the loader chose under Options.BuildFlags (pass
 	// -race when the tests are built with it) and the environment

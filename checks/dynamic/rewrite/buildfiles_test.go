@@ -101,9 +101,9 @@ func TestTestFiles(t *testing.T) {
 		files    []string
 		excluded []string // "Test:file"
 	}{
-		{nil, []string{"TestExternal", "TestNoRaceOnly"}, []string{"norace_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestRaceOnly:race_test.go", tagged}},
-		{[]string{"-race"}, []string{"TestExternal", "TestRaceOnly"}, []string{"race_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestNoRaceOnly:norace_test.go", tagged}},
-		{[]string{"-tags=interleaveextra"}, []string{"TestExternal", "TestExtraOnly", "TestNoRaceOnly"}, []string{"extra_test.go", "norace_test.go", "x_test.go"}, []string{"TestRaceOnly:race_test.go", tagged}},
+		{nil, []string{"TestNoRaceOnly", "TestExternal"}, []string{"norace_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestRaceOnly:race_test.go", tagged}},
+		{[]string{"-race"}, []string{"TestRaceOnly", "TestExternal"}, []string{"race_test.go", "x_test.go"}, []string{"TestExtraOnly:extra_test.go", "TestNoRaceOnly:norace_test.go", tagged}},
+		{[]string{"-tags=interleaveextra"}, []string{"TestExtraOnly", "TestNoRaceOnly", "TestExternal"}, []string{"extra_test.go", "norace_test.go", "x_test.go"}, []string{"TestRaceOnly:race_test.go", tagged}},
 	} {
 		res, err := Instrument(context.Background(), Options{Dir: dir, BuildFlags: c.flags})
 		if err != nil {

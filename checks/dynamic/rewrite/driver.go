@@ -75,9 +75,7 @@ func planDrivers(roots []*packages.Package) []driverPlan {
 				d.tests = append(d.tests, testFunc{name: t, external: true})
 			}
 		}
-		// By name, the package's before the external package's of a name
-		// both declare (go test's order).
-		sort.SliceStable(d.tests, func(i, j int) bool { return d.tests[i].name < d.tests[j].name })
+		d.tests = sameNamesTogether(d.tests)
 		d.dir = pkgDir(p, internal[path], external[path])
 		d.testFiles = testFiles(internal[path], external[path])
 		d.excluded = excludedTests(d.tests, p, internal[path], external[path])
@@ -85,6 +83,22 @@ func planDrivers(roots []*packages.Package) []driverPlan {
 	}
 	sort.Slice(plans, func(i, j int) bool { return plans[i].importPath < plans[j].importPath })
 	return plans
+}
+
+// sameNamesTogether moves a test the external package declares under a
+// name the package declares too next to the package's, which the driver
+// runs as one test of that name (go test runs the package's tests, then
+// the external package's, each by file name and then as declared).
+func sameNamesTogether(tests []testFunc) []testFunc {
+	at := map[string]int{}
+	for i, t := range tests {
+		if _, ok := at[t.name]; !ok {
+			at[t.name] = i
+		}
+	}
+	out := slices.Clone(tests)
+	sort.SliceStable(out, func(i, j int) bool { return at[out[i].name] < at[out[j].name] })
+	return out
 }
 
 // testFiles lists the _test.go files of the test packages as loaded, that
@@ -155,9 +169,11 @@ func pkgDir(ps ...*packages.Package) string {
 }
 
 // findTests returns the Test functions declared in p's _test.go files
-// (all files when all is false... the external package has only test files).
+// (in all its files when onlyTestFiles is false: the external package has
+// only test files) in go test's order: by file name, then as declared.
 func findTests(p *packages.Package, onlyTestFiles bool) []string {
-	var names []string
+	type declared struct{ file, name string }
+	var tests []declared
 	for _, f := range p.Syntax {
 		if onlyTestFiles && !strings.HasSuffix(fileName(p, f), "_test.go") {
 			continue
@@ -181,10 +197,14 @@ func findTests(p *packages.Package, onlyTestFiles bool) []string {
 			if !isNamedPtr(sig.Params().At(0).Type(), "testing", "T") {
 				continue
 			}
-			names = append(names, fd.Name.Name)
+			tests = append(tests, declared{fileName(p, f), fd.Name.Name})
 		}
 	}
-	sort.Strings(names)
+	sort.SliceStable(tests, func(i, j int) bool { return tests[i].file < tests[j].file })
+	names := make([]string, len(tests))
+	for i, t := range tests {
+		names[i] = t.name
+	}
 	return names
 }
 

@@ -172,7 +172,7 @@ func TestInstrumentModule(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"example.com/mod/conc":     {"TestChans", "TestExternal", "TestGos", "TestLocks", "TestPanic", "TestWaitOnce"},
+		"example.com/mod/conc":     {"TestLocks", "TestWaitOnce", "TestChans", "TestGos", "TestPanic", "TestExternal"}, // go test's order
 		"example.com/mod/gen":      {"TestGen"},
 		"example.com/mod/cmd/tool": {"TestRun"},
 	}
