@@ -13,7 +13,7 @@ import (
 const buildfilesDir = "../testdata/buildfiles"
 
 // TestOldLanguageDeps (issue 21.6): files whose language is older than
-// go1.18 get a constraint that raises it, so that the runtime's generic
+// go1.20 get a constraint that raises it, so that the runtime's generic
 // API compiles there: in the module under test (go.mod says go 1.16, or
 // has no go line) and in its dependencies (go 1.16, no go line: the go
 // command reads both as go 1.16). The instrumented tests compile and pass.
@@ -53,7 +53,7 @@ func TestOldLanguageDeps(t *testing.T) {
 				{filepath.Join(dir, "usedeps", "generated.go"), res.Files, "interleavert.", ""},
 				{filepath.Join(dir, "oldclock", "oldclock.go"), res.DepFiles, "interleavert.BindR(timer, interleavert.TimerStop)", ""},
 				{filepath.Join(dir, "nogoline", "nogoline.go"), res.DepFiles, "interleavert.BindR(t, interleavert.TimerStop)", ""},
-				{filepath.Join(dir, "oldclock", "tagged.go"), res.DepFiles, "interleavert.BindR(t, interleavert.TimerStop)", "//go:build go1.18 && (!interleavenever)\n// +build !interleavenever\n"},
+				{filepath.Join(dir, "oldclock", "tagged.go"), res.DepFiles, "interleavert.BindR(t, interleavert.TimerStop)", "//go:build go1.20 && (!interleavenever)\n// +build !interleavenever\n"},
 			} {
 				dst, ok := c.files[c.orig]
 				if !ok {
@@ -67,7 +67,7 @@ func TestOldLanguageDeps(t *testing.T) {
 				text := string(data)
 				want := c.head
 				if want == "" {
-					want = "//go:build go1.18\n\n//line " + c.orig + ":1\n"
+					want = "//go:build go1.20\n\n//line " + c.orig + ":1\n"
 				}
 				if !strings.HasPrefix(text, want) {
 					t.Errorf("rewritten %s starts %q, want %q", c.orig, text[:min(len(text), 80)], want)
@@ -177,7 +177,7 @@ func TestOldLanguageDepsModCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := "//go:build go1.18\n\n//line " + orig + ":1\n"; !strings.HasPrefix(string(data), want) {
+		if want := "//go:build go1.20\n\n//line " + orig + ":1\n"; !strings.HasPrefix(string(data), want) {
 			t.Errorf("%q: rewritten nogoline.go starts %q, want %q", flags, data[:min(len(data), 80)], want)
 		}
 		args := append([]string{"test", "-count=1"}, res.TestFlags...)

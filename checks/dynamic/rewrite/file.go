@@ -204,7 +204,6 @@ type fileRW struct {
 	removed    map[*types.PkgName]int // uses of an import dropped by rewrites
 	warns      []string
 	rangeOK    bool // file's language version has range-over-func
-	anyKeyOK   bool // ... lets interfaces satisfy comparable (go1.20)
 	noRTImport bool // no edit calls the runtime (goleak options only)
 	// timeOnly restricts the rewrite to time operations (timeOp), as
 	// for a dependency's files; viewOnly to the views of goroutines
@@ -239,7 +238,6 @@ func rewriteFileOnly(p *packages.Package, f *ast.File, src []byte, rtImport stri
 		handled:  map[ast.Node]bool{},
 		removed:  map[*types.PkgName]int{},
 		rangeOK:  true,
-		anyKeyOK: true,
 	}
 	if r.tf.Size() != len(src) {
 		return nil, nil, false, fmt.Errorf("file changed on disk since it was loaded")
@@ -247,9 +245,6 @@ func rewriteFileOnly(p *packages.Package, f *ast.File, src []byte, rtImport stri
 	lang := fileLang(p, f)
 	if lang != "" && version.IsValid(lang) && version.Compare(lang, "go1.23") < 0 {
 		r.rangeOK = false
-	}
-	if lang != "" && version.IsValid(lang) && version.Compare(lang, "go1.20") < 0 {
-		r.anyKeyOK = false
 	}
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -453,51 +448,6 @@ func mapOf(t types.Type) bool {
 	return ok
 }
 
-// mapKey is the key type of a map type or of a type parameter's core map
-// type, or nil.
-func mapKey(t types.Type) types.Type {
-	if t == nil {
-		return nil
-	}
-	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
-		var key types.Type
-		iface := tp.Constraint().Underlying().(*types.Interface)
-		for i := 0; i < iface.NumEmbeddeds() && key == nil; i++ {
-			e := iface.EmbeddedType(i)
-			if u, ok := e.Underlying().(*types.Union); ok && u.Len() > 0 {
-				e = u.Term(0).Type()
-			}
-			if m, ok := e.Underlying().(*types.Map); ok {
-				key = m.Key()
-			}
-		}
-		return key
-	}
-	if m, ok := t.Underlying().(*types.Map); ok {
-		return m.Key()
-	}
-	return nil
-}
-
-// strictlyComparable reports whether t is comparable without interfaces
-// (which satisfy comparable only from go1.20).
-func strictlyComparable(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Interface:
-		_, isTP := types.Unalias(t).(*types.TypeParam)
-		return isTP
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if !strictlyComparable(u.Field(i).Type()) {
-				return false
-			}
-		}
-	case *types.Array:
-		return strictlyComparable(u.Elem())
-	}
-	return true
-}
-
 // mapStore wraps the key of a store into a map keyed by pointers or
 // channels, or by structs, arrays or interfaces that may hold one (m[k] =
 // v, m[k] op= v, m[k]++), in rt.MapKey, which numbers them when first
@@ -542,9 +492,6 @@ func (r *fileRW) mapLit(n *ast.CompositeLit) {
 			continue
 		}
 		kt := t.Underlying().(*types.Map).Key()
-		if !r.anyKeyOK && !strictlyComparable(kt) {
-			continue
-		}
 		text, ok := r.keyTypeText(n, kt)
 		if !ok {
 			continue
@@ -617,16 +564,13 @@ func (r *fileRW) importName(pkg *types.Package) string {
 	return ""
 }
 
-// wrapKey wraps k in rt.MapKey, unless it is nil (no type to infer), its
-// type holds no pointer or channel (a string stored into a map keyed by
-// any), or it holds an interface in a file before go1.20 (MapKey's K
-// comparable).
+// wrapKey wraps k in rt.MapKey, unless it is nil (no type to infer) or
+// its type holds no pointer or channel (a string stored into a map keyed
+// by any). MapKey's K is comparable, which an interface satisfies from
+// go1.20: older files are raised to it (raiseVersion).
 func (r *fileRW) wrapKey(k ast.Expr) {
 	tv, ok := r.info.Types[k]
 	if !ok || tv.IsNil() || tv.Type == nil || !holdsRefs(tv.Type) {
-		return
-	}
-	if !r.anyKeyOK && !strictlyComparable(tv.Type) {
 		return
 	}
 	r.addNode(k.Pos(), k.End(), func() string { return rtp + "MapKey(" + r.rn(k) + ")" })
@@ -684,14 +628,10 @@ func holdsRefs(t types.Type) bool {
 // The variables are declared by the loop's init as the range's were (once
 // per loop before go1.22, once per iteration since), the body is kept as
 // written (labels, break, continue, goto, return, defer work as before),
-// and no range-over-func is needed: any file from go1.18 on (older ones
-// are raised to it, see raiseVersion).
+// and no range-over-func is needed: any file from go1.20 on (older ones
+// are raised to it, see raiseVersion; MapIter's K is comparable, which an
+// interface key satisfies from go1.20).
 func (r *fileRW) mapRange(n *ast.RangeStmt) {
-	if k := mapKey(r.info.Types[n.X].Type); !r.anyKeyOK && k != nil && !strictlyComparable(k) {
-		// MapIter's K comparable: an interface satisfies it from go1.20.
-		r.warn(n.Pos(), "range over map left as written: its key type %s satisfies comparable only from go1.20", k)
-		return
-	}
 	names, next, assign := "_ilit, _, _", "_ilit.Next(nil, nil)", false
 	switch n.Tok {
 	case token.DEFINE:
@@ -1526,8 +1466,11 @@ func fileLang(p *packages.Package, f *ast.File) string {
 }
 
 // minGo is the language version the runtime's API needs in a file that
-// calls it (type inference of its generic functions).
-const minGo = "go1.18"
+// calls it: its generic functions, whose comparable keys (MapIter,
+// MapKey) an interface satisfies from go1.20. Go 1.19 and 1.20 add to the
+// language without changing what older code means (go1.22's
+// per-iteration loop variables would).
+const minGo = "go1.20"
 
 // raiseVersion sets the file's language version to minGo with a build
 // constraint (files of older modules: robfig/cron's go.mod says go1.12).

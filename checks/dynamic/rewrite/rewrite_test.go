@@ -773,7 +773,7 @@ func TestInstrumentDepsModCache(t *testing.T) {
 }
 
 // TestInstrumentDepsSync: with DepSync a dependency's goroutines, locks and
-// channels are rewritten too, and a dependency older than go1.18 gets a
+// channels are rewritten too, and a dependency older than go1.20 gets a
 // build constraint that lets it call the runtime's generic API, its lines
 // kept.
 func TestInstrumentDepsSync(t *testing.T) {
@@ -791,8 +791,8 @@ func TestInstrumentDepsSync(t *testing.T) {
 	}
 	for file, wants := range map[string][]string{
 		"tick/tick.go":       {"interleavert.Lock(&b.mu)", "interleavert.Select(", "interleavert.AfterFunc(d, f)"},
-		"oldtick/oldtick.go": {"//go:build go1.18\n\n//line " + filepath.Join(dir, "oldtick", "oldtick.go") + ":1\n", "interleavert.Send(ch, v)"},
-		"oldtick/build.go":   {"//go:build go1.18 && (!nothing)\n", "interleavert.Recv(ch)"},
+		"oldtick/oldtick.go": {"//go:build go1.20\n\n//line " + filepath.Join(dir, "oldtick", "oldtick.go") + ":1\n", "interleavert.Send(ch, v)"},
+		"oldtick/build.go":   {"//go:build go1.20 && (!nothing)\n", "interleavert.Recv(ch)"},
 	} {
 		dst, ok := res.DepFiles[filepath.Join(dir, filepath.FromSlash(file))]
 		if !ok {

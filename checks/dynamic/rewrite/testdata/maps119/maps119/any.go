@@ -1,6 +1,7 @@
 // Package maps119 is written in Go 1.19, where an interface does not yet
-// satisfy comparable (rt.MapIter's K): ranges over maps whose keys hold
-// interfaces stay as written, the others are rewritten.
+// satisfy comparable (rt.MapIter's and rt.MapKey's K): the file is raised
+// to go1.20, and ranges over maps whose keys hold interfaces are rewritten
+// as the others are.
 package maps119
 
 type pair struct {
@@ -18,6 +19,9 @@ func Any(m map[interface{}]int, p map[pair]int) (n int) {
 	}
 	return n
 }
+
+// Put stores a pointer under an interface key.
+func Put(m map[interface{}]int, k interface{}) { m[k] = 1 }
 
 // Sum ranges over a map of strings.
 func Sum(m map[string]int) (n int) {

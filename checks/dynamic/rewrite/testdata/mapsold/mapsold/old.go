@@ -1,5 +1,5 @@
 // Package mapsold is written in Go 1.16: the rewritten file is raised to
-// go1.18 (generics) and keeps the per-loop variable of its time.
+// go1.20 (generics) and keeps the per-loop variable of its time.
 package mapsold
 
 // Closures returns one closure per key; before go1.22 all share one k.
