@@ -459,9 +459,10 @@ func someRunning(f *failure) bool {
 }
 
 // leakRunning: does leak f's message say g is running ("g1 running at
-// Once.Do at p.go:9"), not blocked (rt's blockedFailure)?
+// Once.Do at p.go:9", "g1 running in a loop the clock wakes: …"), not
+// blocked (rt's blockedFailure)?
 func leakRunning(f *failure, g checks.Goroutine) bool {
-	return g.ID != "" && strings.Contains(f.message, " "+g.ID+" running at ")
+	return g.ID != "" && strings.Contains(f.message, " "+g.ID+" running ")
 }
 
 // sameGoroutine reports whether a goroutine of a leak finding and one a

@@ -1,6 +1,9 @@
 package rt
 
 import (
+	"fmt"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -289,6 +292,37 @@ func TestLeakRunningOrBlocked(t *testing.T) {
 	for _, r := range rs {
 		if r.Outcome != "leak" || !strings.HasPrefix(r.Message, LeakBlocked) || strings.Contains(r.Message, "running at") {
 			t.Fatalf("want a leak of goroutines blocked forever, got %+v", r)
+		}
+	}
+}
+
+// TestLeakClockLoop: a loop that a sleep (a ticker) wakes, left running
+// after the test returned, is told by where it waits between wakes, the
+// same on every schedule, not by where the window's end stopped it (the
+// lock its tick takes): go-limiter's sweeper, parked in its select on a
+// six-hour ticker under go test, was told "running at Mutex.Unlock".
+func TestLeakClockLoop(t *testing.T) {
+	_, file, line, _ := runtime.Caller(0)
+	wait := fmt.Sprintf("%s:%d", filepath.Base(file), line+7)
+	rs := explore(t, 4, func(t *testing.T) {
+		var mu sync.Mutex
+		n := 0
+		Go(func() {
+			for {
+				Sleep(time.Millisecond)
+				for k := 0; k < 3; k++ {
+					Lock(&mu)
+					n++
+					Unlock(&mu)
+				}
+			}
+		})
+	})
+	for _, r := range rs {
+		if r.Outcome != "leak" || !strings.HasPrefix(r.Message, LeakRunning) ||
+			!strings.Contains(r.Message, "g1 running in a loop the clock wakes: waits on time.Sleep at "+wait) ||
+			filepath.Base(r.Site) != wait {
+			t.Fatalf("want a leak told by the sleep at %s, got %+v", wait, r)
 		}
 	}
 }

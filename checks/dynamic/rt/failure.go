@@ -46,13 +46,19 @@ func (s *sched) blockedFailure(running bool) {
 		f.gs = slices.DeleteFunc(f.gs, func(st GoroutineState) bool { return s.gs[st.ID].daemon })
 	}
 	var parts []string
-	for _, st := range f.gs {
+	sites := slices.Clone(f.gs) // where each is told to be (pickSite)
+	for i, st := range f.gs {
 		g := s.gs[st.ID]
 		switch {
 		case !g.parked && st.Site != "":
 			parts = append(parts, "g"+strconv.Itoa(st.ID)+" outside the scheduler ("+strings.TrimSuffix(strings.TrimPrefix(st.Op, "running ("), ")")+") at "+shortSite(st.Site))
 		case !g.parked:
 			parts = append(parts, "g"+strconv.Itoa(st.ID)+" outside the scheduler")
+		case running && (s.enabled(g) || g.req.op == opSleep) && g.clockSite != "":
+			// A loop a ticker or a sleep wakes: where it waits between
+			// wakes, not where the window happened to stop it.
+			parts = append(parts, "g"+strconv.Itoa(st.ID)+" running in a loop the clock wakes: waits on "+g.clockOp+" at "+shortSite(g.clockSite))
+			sites[i].Site = g.clockSite
 		case running && (s.enabled(g) || g.req.op == opSleep):
 			parts = append(parts, "g"+strconv.Itoa(st.ID)+" running at "+st.Op+" at "+shortSite(st.Site))
 		default:
@@ -69,9 +75,26 @@ func (s *sched) blockedFailure(running bool) {
 		f.kind = "deadlock"
 		f.msg = "deadlock: all goroutines are blocked: " + strings.Join(parts, "; ")
 	}
-	f.site = pickSite(f.gs)
+	f.site = pickSite(sites)
 	f.sub = s.commonSub(f.gs)
 	s.fail = f
+}
+
+// noteClockWaits remembers, once the test has returned and nothing but
+// the clock can move the goroutines left, what each waits at: a ticker
+// loop left running (a janitor's select on its ticker) is told by that
+// wait. Where the window's end stops it instead (a Mutex.Unlock in the
+// purge its tick runs) changes from schedule to schedule; real Go finds
+// it parked in the select almost always.
+//
+//go:norace
+func (s *sched) noteClockWaits() {
+	for _, g := range s.gs {
+		if g.exited || !g.parked || g.daemon {
+			continue
+		}
+		g.clockOp, g.clockSite = g.req.op.String(), s.siteOf(g)
+	}
 }
 
 // pickSite chooses the failure site among blocked goroutines: the smallest

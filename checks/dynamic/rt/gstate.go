@@ -53,6 +53,9 @@ type gstate struct {
 	candOK bool
 	stack  string
 	sub    *subtestRun // the top-level subtest it runs in (nil: none)
+	// clockOp and clockSite: the operation it waited at when the clock
+	// last had to move after the test returned (noteClockWaits).
+	clockOp, clockSite string
 	// inDaemonOnce counts the package-level Once.Do calls whose function
 	// it runs now (OnceDoPackage), written by the goroutine itself.
 	inDaemonOnce int

@@ -716,6 +716,9 @@ func (s *sched) next() {
 			return
 		}
 		if from := s.now; s.idleFires < s.idleFiresMax() && s.fireTimers() {
+			if s.testDone {
+				s.noteClockWaits()
+			}
 			if s.earlyFires > 0 && s.now-from > earlyMax {
 				s.earlyHang = true
 				s.earlyHangTest = s.earlyHangTest || !s.testDone
