@@ -184,6 +184,10 @@ type Finding struct {
 	// (package variables): its schedule file carries them and its
 	// replay runs them first.
 	AfterEarlier *AfterEarlier `json:"afterEarlier,omitempty"`
+	// AfterReturn says that the failure (a data race) happened after its
+	// test returned, in goroutines the test left running: go test meets
+	// it only while its process runs on (later tests, -count).
+	AfterReturn bool `json:"afterReturn,omitempty"`
 }
 
 // AfterEarlier is how many earlier runs in its process a failure needs.
@@ -437,6 +441,10 @@ func NotReplayedLabel(why string) string { return "not replayed: " + why }
 type Frequency struct {
 	Failing   int `json:"failing"`
 	Schedules int `json:"schedules"`
+	// Unseen counts the schedules left out of Schedules because they
+	// could not show the failure: a data race's after its first report
+	// in their process (the race detector reports a race once).
+	Unseen int `json:"unseen,omitempty"`
 }
 
 // Every reports whether every schedule tried failed this way.
@@ -444,13 +452,17 @@ func (q *Frequency) Every() bool { return q.Failing >= q.Schedules }
 
 // Label is the frequency for people.
 func (q *Frequency) Label() string {
+	unseen := ""
+	if q.Unseen > 0 {
+		unseen = fmt.Sprintf("; %d more ran after its report in their process, where the race detector does not report it again", q.Unseen)
+	}
 	if q.Every() {
 		if q.Schedules == 1 {
-			return "on the one schedule tried"
+			return "on the one schedule tried" + unseen
 		}
-		return fmt.Sprintf("on every schedule tried (%d)", q.Schedules)
+		return fmt.Sprintf("on every schedule tried (%d%s)", q.Schedules, unseen)
 	}
-	return fmt.Sprintf("on %d of %d schedules (schedule-dependent)", q.Failing, q.Schedules)
+	return fmt.Sprintf("on %d of %d schedules (schedule-dependent%s)", q.Failing, q.Schedules, unseen)
 }
 
 // PlainGo is what plain go test (the test alone, -race when the search
@@ -518,6 +530,9 @@ func (f *Finding) OrderDependent() bool {
 	return f.AfterEarlier != nil && f.Frequency != nil && f.Frequency.Schedules > 0 && !f.Frequency.Every()
 }
 
+// AfterReturnLabel is Finding.AfterReturn for people.
+const AfterReturnLabel = "after the test returned, in goroutines it left running (go test's process meets it only if it runs on that long: later tests, -count)"
+
 // Labels are a dynamic finding's labels, for people ("" when none).
 func (f *Finding) Labels() string {
 	var parts []string
@@ -544,6 +559,9 @@ func (f *Finding) Labels() string {
 	}
 	if f.AfterEarlier != nil {
 		parts = append(parts, f.AfterEarlier.Label())
+	}
+	if f.AfterReturn {
+		parts = append(parts, AfterReturnLabel)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -24,6 +24,8 @@ func TestLabelsOrderDependent(t *testing.T) {
 		{"other tests first", Finding{Frequency: some, AfterEarlier: &AfterEarlier{Schedules: 2, Tests: []string{"TestA"}}}, true, "(order-dependent: after earlier runs in its process)"},
 		{"schedule alone", Finding{Frequency: some}, false, "on 6 of 62 schedules (schedule-dependent)"},
 		{"every schedule", Finding{Frequency: every, AfterEarlier: earlier}, false, "on every schedule tried (4)"},
+		{"race once a process", Finding{Frequency: &Frequency{Failing: 3, Schedules: 3, Unseen: 22303}}, false, "on every schedule tried (3; 22303 more ran after its report in their process, where the race detector does not report it again)"},
+		{"after return", Finding{Frequency: every, AfterReturn: true}, false, "on every schedule tried (4); " + AfterReturnLabel},
 	} {
 		if got := c.f.OrderDependent(); got != c.order {
 			t.Errorf("%s: OrderDependent %v, want %v", c.name, got, c.order)

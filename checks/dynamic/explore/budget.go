@@ -204,11 +204,12 @@ func (s *search) frequency(t *target, k string) *checks.Frequency {
 	if c <= 0 {
 		return nil
 	}
-	n := c
+	n, unseen := c, 0
 	if t.stats != nil {
-		n = max(c, t.stats.Schedules)
+		n = max(c, t.stats.Schedules-s.masked[k])
+		unseen = t.stats.Schedules - n
 	}
-	return &checks.Frequency{Failing: c, Schedules: n}
+	return &checks.Frequency{Failing: c, Schedules: n, Unseen: unseen}
 }
 
 // optionalBy is when the work after the search that a finding can do

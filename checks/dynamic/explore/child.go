@@ -328,6 +328,7 @@ type stderrParser struct {
 	cur, last  int       // schedule index in flight, last one seen
 	open       bool      // a start marker without its end marker
 	unwinding  bool      // the open schedule's MarkerUnwind was read
+	returned   bool      // the open schedule's MarkerReturned was read
 	started    int
 	leftovers  int // index after MarkerLeftovers, or -1
 	rerun      int // index after MarkerRerun, or -1
@@ -352,7 +353,7 @@ func (p *stderrParser) parse(r io.Reader) {
 		p.seen.mark()
 		if i := strings.Index(line, rt.MarkerStart); i >= 0 {
 			if n, err := strconv.Atoi(strings.TrimSpace(line[i+len(rt.MarkerStart):])); err == nil {
-				p.cur, p.last, p.open, p.unwinding = n, n, true, false
+				p.cur, p.last, p.open, p.unwinding, p.returned = n, n, true, false, false
 				p.started++
 				p.curStart = time.Now()
 				if p.firstStart.IsZero() {
@@ -367,6 +368,10 @@ func (p *stderrParser) parse(r io.Reader) {
 		}
 		if n, ok := markerIndex(line, rt.MarkerUnwind); ok {
 			p.unwinding = p.open && n == p.cur
+			continue
+		}
+		if n, ok := markerIndex(line, rt.MarkerReturned); ok {
+			p.returned = p.open && n == p.cur
 			continue
 		}
 		if n, ok := markerIndex(line, rt.MarkerLeftovers); ok {
@@ -399,6 +404,7 @@ func (p *stderrParser) parse(r io.Reader) {
 			rep := parseRace(race.String())
 			rep.Index = p.last
 			rep.Unwinding = p.open && p.unwinding
+			rep.AfterReturn = p.open && p.returned
 			if !p.open {
 				rep.Index = -1
 				if p.last >= 0 {

@@ -170,6 +170,7 @@ type search struct {
 	start     time.Time
 	failures  map[string]*failure // by key
 	counts    map[string]int      // failing schedules, by key
+	masked    map[string]int      // schedules that could not fail so (maskRepeats), by key
 	order     []string
 	owners    map[string]*target
 	crashes   []pendingCrash

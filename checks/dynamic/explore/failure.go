@@ -30,22 +30,25 @@ type failure struct {
 	frames     []checks.Frame
 	goroutines []checks.Goroutine
 	related    []checks.Related
-	seed       int64
-	decisions  []rt.Decision
-	clockBase  time.Time           // where its virtual clock started (rt.Schedule.ClockBase)
-	states     []rt.GoroutineState // the goroutines when the schedule ended
-	detail     string              // race report or crash output, for replay's printout
-	confirmed  bool                // a crash that a fresh process reproduced
-	kept       bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
-	strategy   string              // of the schedule that failed ("" for Options.Strategy)
-	maxSteps   int                 // the step bound it ran under (0: rt.DefaultMaxSteps)
-	elapsed    time.Duration       // how long that schedule ran (0: not known)
-	early      int                 // early clock jumps before it, kept (rt.Result.Early)
-	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
-	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
-	late       bool                // it failed only after it returned (rt.Result.AfterReturn)
-	dumps      bool                // it read a dump of every goroutine (rt.Result.Dumps)
-	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
+	// afterReturn: a race printed after its schedule's test returned
+	// (raceReport.AfterReturn).
+	afterReturn bool
+	seed        int64
+	decisions   []rt.Decision
+	clockBase   time.Time           // where its virtual clock started (rt.Schedule.ClockBase)
+	states      []rt.GoroutineState // the goroutines when the schedule ended
+	detail      string              // race report or crash output, for replay's printout
+	confirmed   bool                // a crash that a fresh process reproduced
+	kept        bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
+	strategy    string              // of the schedule that failed ("" for Options.Strategy)
+	maxSteps    int                 // the step bound it ran under (0: rt.DefaultMaxSteps)
+	elapsed     time.Duration       // how long that schedule ran (0: not known)
+	early       int                 // early clock jumps before it, kept (rt.Result.Early)
+	subtest     string              // the top-level subtest it happened in (rt.Result.Subtest)
+	leftBehind  string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
+	late        bool                // it failed only after it returned (rt.Result.AfterReturn)
+	dumps       bool                // it read a dump of every goroutine (rt.Result.Dumps)
+	moves       []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// allocReads and allocCounts: the counts of allocations its schedule
 	// read (rt.Result.AllocReads, AllocCounts).
 	allocReads  int
@@ -135,6 +138,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 	// which does not depend on when the timer fired (an early timer is
 	// only an interleaving a loaded machine can run), and it replays as
 	// any race does. Only the test's failure there is its own timeout's.
+	raced := map[string]int{} // a race's first schedule in this process
 	for _, rep := range out.races {
 		if n, ok := toolRace(rep); ok {
 			s.noteOnce(t.name+"|toolrace|"+n, t.name+": "+n)
@@ -158,7 +162,13 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 			f.seed = s.opts.Seed + int64(rep.Index)
 		}
 		add(f, max(rep.Index, base))
+		if k := f.key(); rep.Index >= 0 {
+			if i, ok := raced[k]; !ok || rep.Index < i {
+				raced[k] = rep.Index
+			}
+		}
 	}
+	s.maskRepeats(t, raced, out)
 	if out.crashed < 0 {
 		return keys
 	}
@@ -477,6 +487,7 @@ func fromRace(rep raceReport) (*failure, bool) {
 		return nil, false
 	}
 	f.message = "data race: " + strings.Join(descs, " and ")
+	f.afterReturn = rep.AfterReturn
 	return f, true
 }
 
@@ -790,6 +801,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	if f.afterPrior > 0 {
 		fd.AfterEarlier = f.afterEarlier(f.afterPrior)
 	}
+	fd.AfterReturn = f.afterReturn
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos
 		fd.Snippet = SourceLine(pos.File, pos.Line)

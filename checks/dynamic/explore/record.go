@@ -84,6 +84,30 @@ func (s *search) record(t *target, f *failure, count bool) {
 func (f *failure) firstInProcess() bool { return len(f.prior) == 0 && !f.kept }
 
 // countFailing counts one more failing schedule of key k (s.mu held).
+// maskRepeats leaves out of a race's frequency the schedules of t that
+// out's process ran after the race's first report there (raced: failure
+// key to schedule index): the race detector reports a race once per
+// process (equal stacks and addresses are suppressed), so they could not
+// fail that way. A race on every schedule was told "on 3 of 36382
+// schedules (schedule-dependent)", one report per process.
+func (s *search) maskRepeats(t *target, raced map[string]int, out *childOutcome) {
+	if len(raced) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.masked == nil {
+		s.masked = map[string]int{}
+	}
+	for k, index := range raced {
+		for _, r := range out.results {
+			if r.Index > index {
+				s.masked[t.name+"|"+k]++
+			}
+		}
+	}
+}
+
 func (s *search) countFailing(k string) {
 	if s.counts == nil {
 		s.counts = map[string]int{}

@@ -121,6 +121,9 @@ type raceReport struct {
 	// Unwinding: printed after the schedule ended, while rt unwound the
 	// goroutines still alive (rt.MarkerUnwind).
 	Unwinding bool
+	// AfterReturn: printed after the schedule's test returned, by what it
+	// left running (rt.MarkerReturned).
+	AfterReturn bool
 }
 
 var raceAccessRE = regexp.MustCompile(`^(Previous )?(?i:(write|read|atomic write|atomic read))\b.* at 0x[0-9a-f]+ by (goroutine \d+|main goroutine):$`)

@@ -38,6 +38,12 @@ const (
 // would never run for a goroutine blocked for good.
 const MarkerUnwind = "interleave: unwinding schedule "
 
+// MarkerReturned, followed by a schedule index, says that the schedule's
+// test function returned with goroutines left running: what the race
+// detector prints after it, in that schedule, happened in what the test
+// left behind (go test's process meets it only if it runs on that long).
+const MarkerReturned = "interleave: test returned, goroutines left, schedule "
+
 // MarkerLeftovers, followed by a schedule index and a count, says that
 // the binary stopped before that schedule because goroutines of earlier
 // schedules were still alive: the driver runs it in a fresh process.

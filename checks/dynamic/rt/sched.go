@@ -604,6 +604,9 @@ func (s *sched) arrived(g *gstate) {
 		}
 		if g.id == 0 {
 			s.testDone, s.doneAt = true, s.now
+			if s.live > 0 {
+				rawStderr(MarkerReturned + strconv.Itoa(s.index) + "\n")
+			}
 			endTestJoins(s) // go test waits for no goroutine started now
 			// What the test dropped is collected when its goroutines
 			// next wait for time (timedCollect).

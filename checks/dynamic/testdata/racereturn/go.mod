@@ -1,0 +1,3 @@
+module racereturn
+
+go 1.25
