@@ -100,7 +100,7 @@ func refNum(v reflect.Value) (int32, bool) {
 	if p == nil {
 		return 0, true
 	}
-	n := mapKeys.num(p)
+	n := keyNum(p)
 	return n, n != 0
 }
 
@@ -120,7 +120,7 @@ func adoptUnknown[K comparable](keys []K) bool {
 	var unknown unsafe.Pointer
 	more := false
 	note := func(p unsafe.Pointer) bool {
-		if mapKeys.num(p) != 0 || p == unknown {
+		if keyNum(p) != 0 || p == unknown {
 			return true
 		}
 		if unknown != nil {
@@ -150,9 +150,103 @@ func adoptUnknown[K comparable](keys []K) bool {
 // until the table grows. It holds the pointers, so no address is reused
 // while it numbers them.
 type keyTable struct {
-	ptrs []unsafe.Pointer // nil: an empty slot
-	nums []int32
-	n    int
+	ptrs  []unsafe.Pointer // nil: an empty slot
+	nums  []int32
+	n     int
+	order []unsafe.Pointer // the keys by number (carry, at reset)
+}
+
+// keyNum is p's number: this schedule's (mapKeys), else, after every
+// one of those, the number an earlier schedule of the process gave it
+// (earlierKeys), else 0.
+//
+//go:norace
+func keyNum(p unsafe.Pointer) int32 {
+	if n := mapKeys.num(p); n != 0 {
+		return n
+	}
+	if n := earlierKeys.num(uintptr(p)); n != 0 {
+		return earlierBase + n
+	}
+	return 0
+}
+
+// earlierBase puts the numbers of keys stored by earlier schedules after
+// this schedule's.
+const earlierBase = 1 << 30
+
+// earlierKeys numbers, by address, the keys that earlier schedules of the
+// process numbered, in the order they did (schedule by schedule): a
+// global map keeps entries a test stored in an earlier schedule (go-deadlock's
+// table of held locks, keyed by interface{}, across its tests), and a
+// range meeting two of them kept the runtime's order, which a replay that
+// runs those schedules first cannot follow. By address only, so nothing
+// is kept alive: a freed key's address taken by a new key that no
+// rewritten code stores is ordered as the old one, still the same way in
+// a process that runs the same schedules.
+var earlierKeys addrTable
+
+// addrTable is keyTable for addresses (uintptr): it keeps nothing alive.
+// An address added again takes the next number: the latest schedule's
+// order wins (a new key at a freed key's address).
+type addrTable struct {
+	addrs []uintptr // 0: an empty slot
+	nums  []int32
+	n     int // addresses held
+	seq   int32
+}
+
+//go:norace
+func (t *addrTable) slot(a uintptr) int {
+	mask := uintptr(len(t.addrs) - 1)
+	i := uintptr(uint64(a>>3)*0x9e3779b97f4a7c15>>40) & mask
+	for t.addrs[i] != 0 && t.addrs[i] != a {
+		i = (i + 1) & mask
+	}
+	return int(i)
+}
+
+//go:norace
+func (t *addrTable) num(a uintptr) int32 {
+	if t.n == 0 {
+		return 0
+	}
+	return t.nums[t.slot(a)]
+}
+
+// add gives a the next number, if there is room.
+//
+//go:norace
+func (t *addrTable) add(a uintptr) {
+	if t.addrs == nil {
+		t.addrs, t.nums = make([]uintptr, keySlots), make([]int32, keySlots)
+	}
+	if t.seq >= earlierBase-1 {
+		return
+	}
+	i := t.slot(a)
+	if t.addrs[i] != 0 {
+		t.seq++
+		t.nums[i] = t.seq
+		return
+	}
+	if 2*(t.n+1) > len(t.addrs) {
+		if 2*len(t.addrs) > keyMaxSlots {
+			return
+		}
+		addrs, nums := t.addrs, t.nums
+		t.addrs, t.nums = make([]uintptr, 2*len(addrs)), make([]int32, 2*len(addrs))
+		for j, x := range addrs {
+			if x != 0 {
+				k := t.slot(x)
+				t.addrs[k], t.nums[k] = x, nums[j]
+			}
+		}
+		i = t.slot(a)
+	}
+	t.n++
+	t.seq++
+	t.addrs[i], t.nums[i] = a, t.seq
 }
 
 var mapKeys keyTable
@@ -205,6 +299,7 @@ func (t *keyTable) see(p unsafe.Pointer) int32 {
 	}
 	t.n++
 	t.ptrs[i], t.nums[i] = p, int32(t.n)
+	t.order = append(t.order, p)
 	return int32(t.n)
 }
 
@@ -225,13 +320,19 @@ func (t *keyTable) grow() {
 	}
 }
 
-// reset forgets every key, keeping the room (giveShadow).
+// reset forgets every key, keeping the room (giveShadow); their
+// addresses go on to earlierKeys, in their order.
 //
 //go:norace
 func (t *keyTable) reset() {
 	if t.n == 0 {
 		return
 	}
+	for i, p := range t.order {
+		earlierKeys.add(uintptr(p))
+		t.order[i] = nil
+	}
+	t.order = t.order[:0]
 	for i := range t.ptrs { // no clear: rt compiles as go1.18
 		t.ptrs[i], t.nums[i] = nil, 0
 	}
@@ -259,7 +360,7 @@ func sortByNum(keys []unsafe.Pointer) bool {
 		case k == nil:
 			ids[i] = -1
 		default:
-			if ids[i] = mapKeys.num(k); ids[i] == 0 {
+			if ids[i] = keyNum(k); ids[i] == 0 {
 				if unknown >= 0 {
 					return false
 				}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -523,5 +524,67 @@ func TestUnorderedRangeTold(t *testing.T) {
 		case !wrapped && (u == nil || u.Ranges != 2 || u.Keys != 3 || len(u.Site) < 17 || u.Site[:17] != "maprange_test.go:"):
 			t.Errorf("keys stored by code not rewritten: Unordered %+v, want 2 ranges of 3 keys at maprange_test.go", u)
 		}
+	}
+}
+
+// TestEarlierKeysOrdered: a map that outlives its schedule (a package's
+// registry: go-deadlock's table of held locks, keyed by interface{})
+// ranged by later schedules of the process over keys an earlier schedule
+// stored: ordered by that schedule's numbers, so the same schedules in
+// another process range the same way, not in the runtime's order (before:
+// Unordered, "no rewritten code stored", on 11 of go-deadlock's 24 tests).
+func TestEarlierKeysOrdered(t *testing.T) {
+	type conn struct{ id int }
+	run := func() (orders []string, unordered int) {
+		registry := map[*conn]int{}
+		rs := RunSchedules(t, Config{Schedules: 4, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+			if len(registry) == 0 {
+				for i := range 5 {
+					registry[MapKey(&conn{i})] = i
+				}
+				return
+			}
+			var b strings.Builder
+			for it, _, i := MapIter(registry); it.Next(nil, &i); {
+				b.WriteString(strconv.Itoa(i))
+			}
+			orders = append(orders, b.String())
+		}, nil)
+		for _, r := range rs {
+			if r.Outcome != "pass" {
+				t.Fatalf("schedule %d: %s %s", r.Index, r.Outcome, r.Message)
+			}
+			if r.Unordered != nil {
+				unordered++
+			}
+		}
+		return orders, unordered
+	}
+	a, ua := run()
+	b, ub := run()
+	if ua != 0 || ub != 0 {
+		t.Errorf("%d and %d ranges in the runtime's order, want none", ua, ub)
+	}
+	if len(a) != 3 || !slices.Equal(a, b) {
+		t.Errorf("orders %q and %q, want the same three", a, b)
+	}
+}
+
+// TestEarlierKeysLatestOrder: an address an earlier schedule numbered and
+// a later one stores again (a new key where a freed one was) takes the
+// later schedule's place in the order, after the keys stored before it.
+func TestEarlierKeysLatestOrder(t *testing.T) {
+	var tab addrTable
+	tab.add(0x1000)
+	tab.add(0x2000)
+	if tab.num(0x1000) >= tab.num(0x2000) {
+		t.Fatalf("numbers %d, %d: want the first added first", tab.num(0x1000), tab.num(0x2000))
+	}
+	tab.add(0x1000)
+	if tab.num(0x1000) <= tab.num(0x2000) || tab.n != 2 {
+		t.Errorf("added again: numbers %d, %d, %d held; want the address after the other, 2 held", tab.num(0x1000), tab.num(0x2000), tab.n)
+	}
+	if tab.num(0x3000) != 0 {
+		t.Errorf("an address never added has number %d", tab.num(0x3000))
 	}
 }
