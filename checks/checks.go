@@ -445,6 +445,11 @@ type Frequency struct {
 	// could not show the failure: a data race's after its first report
 	// in their process (the race detector reports a race once).
 	Unseen int `json:"unseen,omitempty"`
+	// PassedOnlyAfterOthers says that the test passed only on schedules
+	// run after other tests in their process (tests go test runs before
+	// it) and failed this way without them: the order's, not the
+	// schedule's.
+	PassedOnlyAfterOthers bool `json:"passedOnlyAfterOthers,omitempty"`
 }
 
 // Every reports whether every schedule tried failed this way.
@@ -461,6 +466,9 @@ func (q *Frequency) Label() string {
 			return "on the one schedule tried" + unseen
 		}
 		return fmt.Sprintf("on every schedule tried (%d%s)", q.Schedules, unseen)
+	}
+	if q.PassedOnlyAfterOthers {
+		return fmt.Sprintf("on %d of %d schedules (order-dependent: it passed only after other tests ran in its process, as go test runs them before it%s)", q.Failing, q.Schedules, unseen)
 	}
 	return fmt.Sprintf("on %d of %d schedules (schedule-dependent%s)", q.Failing, q.Schedules, unseen)
 }
@@ -524,10 +532,13 @@ func Plural(n int, word string) string {
 }
 
 // OrderDependent reports whether f failed on some schedules only and
-// needs state that earlier runs in its process left (AfterEarlier): what
-// decides it is what ran before it, not only its schedule.
+// needs state that earlier runs in its process left (AfterEarlier), or
+// passed only after other tests ran in its process
+// (Frequency.PassedOnlyAfterOthers): what decides it is what ran before
+// it, not only its schedule.
 func (f *Finding) OrderDependent() bool {
-	return f.AfterEarlier != nil && f.Frequency != nil && f.Frequency.Schedules > 0 && !f.Frequency.Every()
+	q := f.Frequency
+	return q != nil && q.Schedules > 0 && !q.Every() && (f.AfterEarlier != nil || q.PassedOnlyAfterOthers)
 }
 
 // AfterReturnLabel is Finding.AfterReturn for people.
@@ -537,7 +548,7 @@ const AfterReturnLabel = "after the test returned, in goroutines it left running
 func (f *Finding) Labels() string {
 	var parts []string
 	if q := f.Frequency; q != nil && q.Schedules > 0 {
-		if f.OrderDependent() {
+		if f.OrderDependent() && f.AfterEarlier != nil {
 			// groupcache's tests fail on each run after the first in a
 			// process, whatever the schedule: "schedule-dependent" misled.
 			parts = append(parts, fmt.Sprintf("on %d of %d schedules (order-dependent: after earlier runs in its process)", q.Failing, q.Schedules))

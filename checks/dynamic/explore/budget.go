@@ -209,7 +209,11 @@ func (s *search) frequency(t *target, k string) *checks.Frequency {
 		n = max(c, t.stats.Schedules-s.masked[k])
 		unseen = t.stats.Schedules - n
 	}
-	return &checks.Frequency{Failing: c, Schedules: n, Unseen: unseen}
+	q := &checks.Frequency{Failing: c, Schedules: n, Unseen: unseen}
+	if _, key, ok := strings.Cut(k, "|"); ok && !q.Every() {
+		q.PassedOnlyAfterOthers = passedOnlyAfterOthers(t, key, c)
+	}
+	return q
 }
 
 // optionalBy is when the work after the search that a finding can do

@@ -79,10 +79,17 @@ type target struct {
 	// rerunRefuted is set when one did: a failure that frequent is the
 	// test's on any run, and the test is searched as before.
 	onePerProcess bool
-	rerunKey      string // rt.RerunKey of the rerun's failure
-	rerunMsg      string // its message's first line, for the note
-	rerunFresh    int
-	rerunRefuted  bool
+	// passedAfter and passedFirst count its passing schedules that ran
+	// after other tests in their (batch) process and those that did not;
+	// failedFirst counts, by failure key, the failing ones that did not
+	// (failedWithoutOthers): a failure only schedules without the tests
+	// before them have is the order's, not the schedule's.
+	passedAfter, passedFirst int
+	failedFirst              map[string]int
+	rerunKey                 string // rt.RerunKey of the rerun's failure
+	rerunMsg                 string // its message's first line, for the note
+	rerunFresh               int
+	rerunRefuted             bool
 	// maxSteps is the step bound of its schedules after the unperturbed
 	// one (searchBound), set from that one's steps (0 until then).
 	maxSteps int

@@ -75,21 +75,37 @@ func (s *search) collect(t *target, out *childOutcome, base int, strategy string
 // the other tests' included.
 func (s *search) collectIn(t *target, out *childOutcome, base int, strategy string, whole *childOutcome, testAt func(int) string) map[string]bool {
 	keys := map[string]bool{}
-	add := func(f *failure, index int) {
-		f.strategy, f.maxSteps = strategy, out.maxSteps
-		keys[f.key()] = true
-		s.add(t, f)
-		if strategy != rt.PlainStrategy {
-			s.failedAt(t, index-base+1)
-		}
-	}
-	byIndex := map[int]rt.Result{}
 	// The schedules of this process before index i (each Result is
 	// written as its schedule ends, so they are in order).
 	proc := out
 	if whole != nil {
 		proc = whole
 	}
+	// afterOthers: did other tests run before schedule index i in this
+	// process (a batch's, in go test's order)?
+	afterOthers := func(i int) bool {
+		if testAt == nil {
+			return false
+		}
+		for _, r := range proc.results {
+			if r.Index < i && testAt(r.Index) != t.name {
+				return true
+			}
+		}
+		return false
+	}
+	add := func(f *failure, index int) {
+		f.strategy, f.maxSteps = strategy, out.maxSteps
+		keys[f.key()] = true
+		s.add(t, f)
+		if !afterOthers(index) {
+			s.failedWithoutOthers(t, f.key())
+		}
+		if strategy != rt.PlainStrategy {
+			s.failedAt(t, index-base+1)
+		}
+	}
+	byIndex := map[int]rt.Result{}
 	setPrior := func(f *failure, i int) {
 		k := 0
 		for k < len(proc.results) && proc.results[k].Index < i {
@@ -106,6 +122,9 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 	}
 	for _, r := range out.results {
 		byIndex[r.Index] = r
+		if r.Outcome == "pass" {
+			s.passed(t, afterOthers(r.Index))
+		}
 		if f, ok := fromResult(r); ok {
 			withLog(f, out.logs[r.Index], out.logSubs[r.Index], t.pkg.Dir)
 			if raceEcho(f) {

@@ -108,6 +108,37 @@ func (s *search) maskRepeats(t *target, raced map[string]int, out *childOutcome)
 	}
 }
 
+// passed counts a passing schedule of t, after other tests in its
+// process or not.
+func (s *search) passed(t *target, afterOthers bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if afterOthers {
+		t.passedAfter++
+	} else {
+		t.passedFirst++
+	}
+}
+
+// failedWithoutOthers counts a schedule of t that failed as key k with
+// no other test before it in its process.
+func (s *search) failedWithoutOthers(t *target, k string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t.failedFirst == nil {
+		t.failedFirst = map[string]int{}
+	}
+	t.failedFirst[k]++
+}
+
+// passedOnlyAfterOthers: did t pass only after other tests ran in its
+// process, and fail as key k (failing times in all) only without them
+// (groupcache's TestTruncatingByteSliceTarget, whose group only earlier
+// tests' setup makes)? The caller holds s.mu.
+func passedOnlyAfterOthers(t *target, k string, failing int) bool {
+	return t.passedAfter > 0 && t.passedFirst == 0 && failing > 0 && t.failedFirst[k] >= failing
+}
+
 func (s *search) countFailing(k string) {
 	if s.counts == nil {
 		s.counts = map[string]int{}

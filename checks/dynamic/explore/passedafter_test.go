@@ -1,0 +1,56 @@
+package explore
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// TestPassedOnlyAfterOthers: a test that fails when no other test ran
+// before it in its process and passes after them (groupcache's
+// TestTruncatingByteSliceTarget: its group is made only by the earlier
+// tests' setup) is labelled order-dependent, not schedule-dependent; one
+// that also passed with no other test before it keeps its label.
+func TestPassedOnlyAfterOthers(t *testing.T) {
+	for _, passFirst := range []bool{false, true} {
+		s, tg, _ := newFakeSearch(t, "TestUses", fakeBudget, 1)
+		tg.stats = &TestStats{}
+		testAt := func(i int) string {
+			if i == 0 || i == 10 {
+				return "TestSetup"
+			}
+			return "TestUses"
+		}
+		pass := func(i int) rt.Result { return rt.Result{Index: i, Seed: int64(i + 1), Outcome: "pass"} }
+		fail := rt.Result{Index: 5, Seed: 6, Outcome: string(checks.TestFailure), Message: "test failed: k_test.go:12: nil group", Site: "/src/k/k_test.go:12"}
+		// A batch process: TestSetup, then TestUses passes twice.
+		whole := &childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{pass(0), pass(1), pass(2)}}
+		s.collectIn(tg, whole.part(1, 3), 1, "random", whole, testAt)
+		// A process of TestUses alone: it fails.
+		keys := s.collect(tg, &childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{fail}}, 5, "random")
+		if passFirst {
+			s.collect(tg, &childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{pass(7)}}, 7, "random")
+		}
+		tg.stats.Schedules = 4
+		if len(keys) != 1 {
+			t.Fatalf("keys %v, want the failure", keys)
+		}
+		for k := range keys {
+			s.mu.Lock()
+			q := s.frequency(tg, tg.name+"|"+k)
+			s.mu.Unlock()
+			if q == nil || q.PassedOnlyAfterOthers == passFirst {
+				t.Fatalf("passed with no test before it %v: frequency %+v", passFirst, q)
+			}
+			label := q.Label()
+			if want := "order-dependent: it passed only after other tests ran in its process"; strings.Contains(label, want) == passFirst {
+				t.Errorf("passed with no test before it %v: label %q", passFirst, label)
+			}
+			if f := (checks.Finding{Frequency: q}); f.OrderDependent() == passFirst {
+				t.Errorf("passed with no test before it %v: OrderDependent %v", passFirst, !passFirst)
+			}
+		}
+	}
+}
