@@ -211,7 +211,7 @@ func (s *search) frequency(t *target, k string) *checks.Frequency {
 	}
 	q := &checks.Frequency{Failing: c, Schedules: n, Unseen: unseen}
 	if _, key, ok := strings.Cut(k, "|"); ok && !q.Every() {
-		q.PassedOnlyAfterOthers = passedOnlyAfterOthers(t, key, c)
+		q.PassedOnlyAfterOthers = passedOnlyAfterOthers(t, key)
 	}
 	return q
 }

@@ -54,3 +54,25 @@ func TestPassedOnlyAfterOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderLabelNeedsAloneFailing: the order-dependent label of a test
+// that passed only after others stays when plain go test, the test alone,
+// fails on every run, and goes otherwise.
+func TestOrderLabelNeedsAloneFailing(t *testing.T) {
+	for _, c := range []struct {
+		plain *checks.PlainGo
+		keep  bool
+	}{
+		{&checks.PlainGo{Runs: 1, Failed: 1}, true},
+		{&checks.PlainGo{Runs: 3, Failed: 2}, false},
+		{&checks.PlainGo{Runs: 1}, false},
+		{&checks.PlainGo{NotRun: "the budget ran out"}, false},
+		{nil, false},
+	} {
+		fd := checks.Finding{Frequency: &checks.Frequency{Failing: 2, Schedules: 3, PassedOnlyAfterOthers: true}, PlainGo: c.plain}
+		keepOrderIfAloneFails(&fd)
+		if fd.Frequency.PassedOnlyAfterOthers != c.keep {
+			t.Errorf("plain go test %+v: kept %v, want %v", c.plain, !c.keep, c.keep)
+		}
+	}
+}

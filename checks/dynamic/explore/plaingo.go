@@ -790,6 +790,7 @@ func (s *search) labelPlain(ctx context.Context, fs []checks.Finding, keys []str
 			o = &plainOutcome{err: errBudgetOut}
 		}
 		fs[i].PlainGo = o.label(f, t.pkg.Dir)
+		keepOrderIfAloneFails(&fs[i])
 		if p := fs[i].PlainGo; !p.Fails() && countsAllocs(f) {
 			// A count of allocations plain go test does not fail on: an
 			// instrumented build allocates where the code does not.
@@ -972,4 +973,14 @@ func countsAllocs(f *failure) bool {
 		}
 	}
 	return false
+}
+
+// keepOrderIfAloneFails drops fd's "passed only after other tests" unless
+// plain go test, the test alone, failed on every run: only then does the
+// order decide it; else the schedule may.
+func keepOrderIfAloneFails(fd *checks.Finding) {
+	q, p := fd.Frequency, fd.PlainGo
+	if q != nil && q.PassedOnlyAfterOthers && (p == nil || p.Runs == 0 || p.Failed < p.Runs) {
+		q.PassedOnlyAfterOthers = false
+	}
 }
