@@ -30,25 +30,23 @@ type failure struct {
 	frames     []checks.Frame
 	goroutines []checks.Goroutine
 	related    []checks.Related
-	// afterReturn: a race printed after its schedule's test returned
-	// (raceReport.AfterReturn).
-	afterReturn bool
-	seed        int64
-	decisions   []rt.Decision
-	clockBase   time.Time           // where its virtual clock started (rt.Schedule.ClockBase)
-	states      []rt.GoroutineState // the goroutines when the schedule ended
-	detail      string              // race report or crash output, for replay's printout
-	confirmed   bool                // a crash that a fresh process reproduced
-	kept        bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
-	strategy    string              // of the schedule that failed ("" for Options.Strategy)
-	maxSteps    int                 // the step bound it ran under (0: rt.DefaultMaxSteps)
-	elapsed     time.Duration       // how long that schedule ran (0: not known)
-	early       int                 // early clock jumps before it, kept (rt.Result.Early)
-	subtest     string              // the top-level subtest it happened in (rt.Result.Subtest)
-	leftBehind  string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
-	late        bool                // it failed only after it returned (rt.Result.AfterReturn)
-	dumps       bool                // it read a dump of every goroutine (rt.Result.Dumps)
-	moves       []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
+	seed       int64
+	decisions  []rt.Decision
+	clockBase  time.Time           // where its virtual clock started (rt.Schedule.ClockBase)
+	states     []rt.GoroutineState // the goroutines when the schedule ended
+	detail     string              // race report or crash output, for replay's printout
+	confirmed  bool                // a crash that a fresh process reproduced
+	kept       bool                // it ran beside leftovers of earlier schedules (rt.Result.Kept)
+	strategy   string              // of the schedule that failed ("" for Options.Strategy)
+	maxSteps   int                 // the step bound it ran under (0: rt.DefaultMaxSteps)
+	elapsed    time.Duration       // how long that schedule ran (0: not known)
+	early      int                 // early clock jumps before it, kept (rt.Result.Early)
+	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
+	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
+	late       bool                // it failed only after it returned (rt.Result.AfterReturn)
+	lateRace   bool                // a race printed after its test returned (raceReport.AfterReturn)
+	dumps      bool                // it read a dump of every goroutine (rt.Result.Dumps)
+	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// allocReads and allocCounts: the counts of allocations its schedule
 	// read (rt.Result.AllocReads, AllocCounts).
 	allocReads  int
@@ -506,7 +504,7 @@ func fromRace(rep raceReport) (*failure, bool) {
 		return nil, false
 	}
 	f.message = "data race: " + strings.Join(descs, " and ")
-	f.afterReturn = rep.AfterReturn
+	f.lateRace = rep.AfterReturn
 	return f, true
 }
 
@@ -820,7 +818,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	if f.afterPrior > 0 {
 		fd.AfterEarlier = f.afterEarlier(f.afterPrior)
 	}
-	fd.AfterReturn = f.afterReturn
+	fd.AfterReturn = f.lateRace
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos
 		fd.Snippet = SourceLine(pos.File, pos.Line)

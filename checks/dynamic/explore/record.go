@@ -83,7 +83,6 @@ func (s *search) record(t *target, f *failure, count bool) {
 // ran, beside no leftovers: nothing an earlier schedule did is in it.
 func (f *failure) firstInProcess() bool { return len(f.prior) == 0 && !f.kept }
 
-// countFailing counts one more failing schedule of key k (s.mu held).
 // maskRepeats leaves out of a race's frequency the schedules of t that
 // out's process ran after the race's first report there (raced: failure
 // key to schedule index): the race detector reports a race once per
@@ -141,6 +140,7 @@ func passedOnlyAfterOthers(t *target, k string) bool {
 	return t.passedAfter > 0 && t.passedFirst == 0 && t.failedFirst[k] > 0
 }
 
+// countFailing counts one more failing schedule of key k (s.mu held).
 func (s *search) countFailing(k string) {
 	if s.counts == nil {
 		s.counts = map[string]int{}
