@@ -15,13 +15,20 @@ import (
 // directory and the search's build, which the replays run.
 func searchCounted(t *testing.T, rel string, patterns []string, schedules int) (findingCheck, *Result) {
 	t.Helper()
-	c := countedBuild(t, rel, patterns)
+	c := countedBuild(t, rel, patterns, false)
+	return c, searchBuilt(t, c, patterns, schedules)
+}
+
+// searchCountedRace is searchCounted under the race detector.
+func searchCountedRace(t *testing.T, rel string, patterns []string, schedules int) (findingCheck, *Result) {
+	t.Helper()
+	c := countedBuild(t, rel, patterns, true)
 	return c, searchBuilt(t, c, patterns, schedules)
 }
 
 // countedBuild is searchCounted's build of the packages patterns of
 // module rel, for the searches of searchBuilt; t's cleanup closes it.
-func countedBuild(t *testing.T, rel string, patterns []string) findingCheck {
+func countedBuild(t *testing.T, rel string, patterns []string, race bool) findingCheck {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds, searches and replays a package; skipped with -short")
@@ -30,12 +37,12 @@ func countedBuild(t *testing.T, rel string, patterns []string) findingCheck {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewBuild(context.Background(), BuildOptions{Dir: dir, Patterns: patterns})
+	b, err := NewBuild(context.Background(), BuildOptions{Dir: dir, Patterns: patterns, Race: race})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	return findingCheck{dir: dir, build: b}
+	return findingCheck{dir: dir, build: b, race: race}
 }
 
 // searchBuilt is searchCounted's search of the packages patterns of c's
@@ -44,7 +51,7 @@ func searchBuilt(t *testing.T, c findingCheck, patterns []string, schedules int)
 	t.Helper()
 	res, err := Run(context.Background(), Options{
 		Dir: c.dir, Patterns: patterns, Budget: 5 * time.Minute, Build: c.build,
-		Seed: 1, Workers: 1, Schedules: schedules, SchedulesDir: t.TempDir(),
+		Seed: 1, Workers: 1, Schedules: schedules, SchedulesDir: t.TempDir(), Race: c.race,
 	})
 	if err != nil {
 		t.Fatal(err)

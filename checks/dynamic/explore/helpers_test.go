@@ -18,6 +18,7 @@ type findingCheck struct {
 	dir   string        // the module the search ran in
 	step  time.Duration // ReplayOptions.StepTimeout
 	build *Build        // ReplayOptions.Build (nil: instrument and build again)
+	race  bool          // the build and the search use the race detector
 	testkit.Want
 }
 

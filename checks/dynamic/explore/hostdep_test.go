@@ -18,7 +18,7 @@ import (
 // The packages share one build.
 func TestHostedGoroutines(t *testing.T) {
 	t.Parallel()
-	c := countedBuild(t, "../testdata/hostdep", []string{"./count", "./flight", "./suited"})
+	c := countedBuild(t, "../testdata/hostdep", []string{"./count", "./flight", "./suited"}, false)
 	res := searchBuilt(t, c, []string{"./count"}, 30)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestLostAdd": checks.TestFailure, "TestLocked": "", "TestLostAddQueued": checks.TestFailure},

@@ -2,10 +2,8 @@ package explore
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/interleave-dev/interleave/checks"
 	"github.com/interleave-dev/interleave/checks/dynamic/internal/testkit"
@@ -22,29 +20,7 @@ import (
 // replay.
 func TestRaceAfterReturnLabelled(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds, searches and replays a package; skipped with -short")
-	}
-	dir, err := filepath.Abs("../testdata/racereturn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := NewBuild(context.Background(), BuildOptions{Dir: dir, Patterns: []string{"."}, Race: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	res, err := Run(context.Background(), Options{
-		Dir: dir, Patterns: []string{"."}, Budget: 5 * time.Minute, Build: b, Race: true,
-		Seed: 1, Workers: 1, Schedules: 6, SchedulesDir: t.TempDir(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range res.Notes {
-		t.Log("note:", n)
-	}
-	c := findingCheck{dir: dir, build: b}
+	c, res := searchCountedRace(t, "../testdata/racereturn", []string{"."}, 6)
 	c.Want = testkit.Want{
 		Kinds: map[string]checks.FailureKind{"TestLateRead": checks.DataRace, "TestRaceEverySchedule": checks.DataRace},
 	}

@@ -72,7 +72,7 @@ func TestFailedTestLeftovers(t *testing.T) {
 func TestRunSelectsSuiteMethods(t *testing.T) {
 	t.Parallel()
 	const run = "TestMixSuite/TestLost|TestTable/calm"
-	c := countedBuild(t, suitesDir, []string{"./selected"})
+	c := countedBuild(t, suitesDir, []string{"./selected"}, false)
 	res, err := Run(context.Background(), Options{
 		Dir: c.dir, Patterns: []string{"./selected"}, Run: run, Budget: 5 * time.Minute, Build: c.build,
 		Seed: 1, Workers: 1, Schedules: 30, SchedulesDir: t.TempDir(),
@@ -111,7 +111,7 @@ func TestRunSelectsSuiteMethods(t *testing.T) {
 func TestSkipLeavesOutSuiteMethods(t *testing.T) {
 	t.Parallel()
 	const skip = "TestMixSuite/TestABBA|TestTable/abba"
-	c := countedBuild(t, suitesDir, []string{"./selected"})
+	c := countedBuild(t, suitesDir, []string{"./selected"}, false)
 	res, err := Run(context.Background(), Options{
 		Dir: c.dir, Patterns: []string{"./selected"}, Skip: skip, Budget: 5 * time.Minute, Build: c.build,
 		Seed: 1, Workers: 1, Schedules: 30, SchedulesDir: t.TempDir(),
