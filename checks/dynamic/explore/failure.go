@@ -80,18 +80,18 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 		proc = whole
 	}
 	// afterOthers: did other tests run before schedule index i in this
-	// process (a batch's, in go test's order)?
-	afterOthers := func(i int) bool {
-		if testAt == nil {
-			return false
-		}
+	// process (a batch's, in go test's order)? The first other test's
+	// schedule decides it.
+	firstOther := -1
+	if testAt != nil {
 		for _, r := range proc.results {
-			if r.Index < i && testAt(r.Index) != t.name {
-				return true
+			if testAt(r.Index) != t.name {
+				firstOther = r.Index
+				break
 			}
 		}
-		return false
 	}
+	afterOthers := func(i int) bool { return firstOther >= 0 && firstOther < i }
 	add := func(f *failure, index int) {
 		f.strategy, f.maxSteps = strategy, out.maxSteps
 		keys[f.key()] = true
