@@ -214,6 +214,47 @@ type other struct{ wg sync.WaitGroup }
 	}
 }
 
+// TestGuardFields: every guarding field, not only the first one; an
+// embedded field by its type's name.
+func TestGuardFields(t *testing.T) {
+	const src = `package p
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type A struct {
+	n      int
+	a, b   atomic.Uint32
+	remote *int
+	sync.Mutex
+	w      wrap[int]
+	p      *sync.Mutex
+	m      map[string]int
+}
+
+type wrap[T any] struct {
+	v  T
+	mu sync.RWMutex
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ts := range StructDocs([]*ast.File{f}) {
+		if ts.Name.Name != "A" {
+			continue
+		}
+		got := strings.Join(GuardFields([]*ast.File{f}, f, ts.Type.(*ast.StructType)), " ")
+		if want := "a b Mutex w"; got != want {
+			t.Errorf("GuardFields(A) = %q, want %q", got, want)
+		}
+	}
+}
+
 func TestDisclaimedInterfaces(t *testing.T) {
 	const src = `package p
 

@@ -24,6 +24,43 @@ func Guard(files []*ast.File, f *ast.File, st *ast.StructType) string {
 	return g.fields(f, st)
 }
 
+// GuardFields returns the names of every field of st that Guard would name
+// (an embedded field by its type's name), in declaration order.
+func GuardFields(files []*ast.File, f *ast.File, st *ast.StructType) []string {
+	local := map[string]localType{}
+	for td := range typeDecls(files) {
+		local[td.spec.Name.Name] = localType{td.file, td.spec}
+	}
+	var out []string
+	for _, fld := range st.Fields.List {
+		g := guarder{local: local, seen: map[*ast.TypeSpec]bool{}}
+		if g.typ(f, fld.Type, "") == "" {
+			continue
+		}
+		if len(fld.Names) == 0 {
+			out = append(out, embeddedName(fld.Type))
+		}
+		for _, n := range fld.Names {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// embeddedName is the field name of an embedded field of type typ.
+func embeddedName(typ ast.Expr) string {
+	if ix, ok := typ.(*ast.IndexExpr); ok {
+		typ = ix.X
+	}
+	switch t := typ.(type) {
+	case *ast.SelectorExpr:
+		return t.Sel.Name
+	case *ast.Ident:
+		return t.Name
+	}
+	return ""
+}
+
 type localType struct {
 	file *ast.File
 	spec *ast.TypeSpec

@@ -220,7 +220,21 @@ func (g *Generator) fill(c *Case) {
 					m = uses[g.rng.Intn(len(uses))]
 				}
 			}
-			m, ok := g.pick(m, t.Methods, cs)
+			ms := t.Methods
+			if th == 0 && i == 0 && t.Syncing != nil {
+				// A type that only holds a lock: the first goroutine
+				// starts with a method that uses it (syncing.go), a
+				// changed one when there is one.
+				ms = t.syncing(t.Methods)
+				if !t.Syncing[m.Fn.Name()] {
+					if sf := t.syncing(focus); len(sf) > 0 {
+						m = sf[g.rng.Intn(len(sf))]
+					} else {
+						m = ms[g.rng.Intn(len(ms))]
+					}
+				}
+			}
+			m, ok := g.pick(m, ms, cs)
 			if !ok {
 				continue
 			}

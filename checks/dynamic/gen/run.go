@@ -410,7 +410,7 @@ func (r *run) generate() error {
 		if r.opts.draws != nil {
 			g = r.opts.draws(w.gen, t)
 		}
-		cs := focusFirst(append(g.Shapes(t, n), g.Generate(t, n)...))
+		cs := focusFirst(slices.DeleteFunc(append(g.Shapes(t, n), g.Generate(t, n)...), func(c *Case) bool { return !c.syncs() }))
 		for _, c := range cs {
 			c.Stops = stops(c)
 		}
@@ -723,6 +723,10 @@ func (r *run) pickFindings(er *explore.Result) error {
 		}
 		c := r.caseOf[f.Package+"."+f.Test]
 		if c == nil {
+			continue
+		}
+		if f.Kind == checks.DataRace && !c.Target.sharedRace(f) {
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: data race not reported: neither access is in a method of %s that uses its locks or atomics (it claims nothing, and holds %s): %s", f.Test, c.Target, c.Target.Guard, firstLine(f.Message)))
 			continue
 		}
 		f, err := remap(f, r.copyRoot, r.modRoot)

@@ -65,6 +65,10 @@ type Target struct {
 	// static candidates (Options.Sides): each pair is a case of its own
 	// (accessPairs).
 	Pairs [][2]Func
+	// Syncing, for a type that claims nothing but holds a lock or an
+	// atomic, are the names of its methods that use one (syncing.go); a
+	// case's goroutines call at least one of them.
+	Syncing map[string]bool
 	// Owns, when set, is the unexported type a static candidate is in that
 	// this type holds: it is a target for reaching the candidate's sides
 	// (sides.owners), not for a claim or a lock of its own.
@@ -128,14 +132,17 @@ func targets(pkgs []*packages.Package, guarded bool) []*Target {
 				if claim.Of(doc) != "" || claim.Disclaims(doc) {
 					continue
 				}
-				guard := claim.Guard(files, f, ts.Type.(*ast.StructType))
+				st := ts.Type.(*ast.StructType)
+				guard := claim.Guard(files, f, st)
 				tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
 				if guard == "" || !ok {
 					continue
 				}
 				if t := newTarget(p, tn, ts, doc); t != nil {
 					t.Guard = guard
-					out = append(out, t)
+					if t.Syncing = syncingMethods(p, t, claim.GuardFields(files, f, st)); len(t.Syncing) > 0 {
+						out = append(out, t)
+					}
 				}
 			}
 		}

@@ -1,0 +1,3 @@
+module example.com/syncing
+
+go 1.24
