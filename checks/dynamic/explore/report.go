@@ -112,9 +112,18 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 			s.replayKeep += d
 		}
 		s.untilFirst(g, candKeys)
+		refound := false // the cause's test was searched alone (refindAlone)
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
 			why, unchecked := s.replaysAlone(ctx, t, &finding, f)
+			if why != "" && !unchecked && !refound {
+				refound = true
+				if rf, fd, whyNot := s.refindAlone(ctx, t, candKeys[i], f); rf != nil {
+					f, finding, why = rf, fd, ""
+				} else if whyNot != "" {
+					why += "; " + whyNot
+				}
+			}
 			if unchecked && why == whyNoTime {
 				if fd, whyNot := s.unreplayed(ctx, candKeys[i], t, finding); whyNot == "" {
 					f, finding, why, unchecked = s.failures[candKeys[i]], fd, "", false

@@ -66,6 +66,10 @@ func main() {
 		replayDiverging(cfg, out)
 		return
 	}
+	if cfg.Replay != nil && (cfg.Test == "TestRefind" || cfg.Test == "TestRefindNever") {
+		replayRefind(cfg, out)
+		return
+	}
 	if cfg.Replay != nil && (cfg.Test == "TestReplayFlaky" || cfg.Test == "TestReplayThenHang") {
 		replayFlaky(cfg, out)
 		return
@@ -128,6 +132,18 @@ func main() {
 			if j == 0 {
 				r.Outcome, r.Message, r.Site = "test-failure", "test failed: send: closed", "/src/k/k_test.go:50"
 			}
+		case "TestRefind", "TestRefindNever":
+			// As TestDivergePass after a process's first schedule (the
+			// state earlier ones left changes its first decision, and
+			// its failures do not replay alone); TestRefind fails on
+			// even seeds as a process's first schedule too, as
+			// TestRefindNever never does (it needs what ran before).
+			if j > 0 {
+				r.Decisions[0].Op = "Timer.Reset"
+			}
+			if seed%2 == 0 && (j > 0 || cfg.Test == "TestRefind") {
+				r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
+			}
 		case "TestDivergeSame", "TestDivergePass":
 			// In a search process the state earlier schedules left (a
 			// pooled timer) changes the first decision after the first
@@ -160,6 +176,24 @@ func replayDiverging(cfg rt.Config, out *os.File) {
 		r.Diverged = "decision 0: expected g0 at x.go:1 (Timer.Reset), g0 is at x.go:1 (go)"
 	}
 	if cfg.Test == "TestDivergeSame" || r.Diverged == "" {
+		r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
+	}
+	line, _ := json.Marshal(r)
+	out.Write(append(line, '\n'))
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+}
+
+// replayRefind replays a schedule of TestRefind or TestRefindNever: one
+// recorded as a process's first schedule (its first decision "go")
+// fails as recorded; one recorded later diverges at its first decision
+// and passes.
+func replayRefind(cfg rt.Config, out *os.File) {
+	i := cfg.First
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
+	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, Steps: 1}
+	if d := cfg.Replay.Decisions; len(d) == 0 || d[0].Op != "go" {
+		r.Diverged = "decision 0: expected g0 at x.go:1 (Timer.Reset), g0 is at x.go:1 (go)"
+	} else {
 		r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
 	}
 	line, _ := json.Marshal(r)

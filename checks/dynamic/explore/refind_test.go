@@ -1,0 +1,76 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// refindFailure is a failure of the fake's test that ran after another
+// schedule in its process (prior) and whose replay alone diverges and
+// passes: pond's TestPoolWithQueueSizeOne in a batch process.
+func refindFailure(t *testing.T, test string) (*search, *target, *checks.Finding, string) {
+	t.Helper()
+	f := &failure{kind: checks.TestFailure, message: "test failed: read: reset", site: "/src/k/k_test.go:60", seed: 4, strategy: "random",
+		decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "Timer.Reset"}}, prior: []rt.Result{{Index: 3, Seed: 3, Outcome: "pass"}}}
+	s, tg, fd := fakeFinding(t, test, f)
+	tg.stats = &TestStats{}
+	s.hardStop = time.Now().Add(time.Minute)
+	return s, tg, fd, test + "|" + f.key()
+}
+
+// TestRefindAlone: a cause whose failing schedule ran after others in its
+// process and did not replay alone is searched for again with its test
+// alone, one schedule per fresh process; the failure found there, first
+// in its process, replays and is reported instead of a note. Fails
+// without refind.go (the cause is a note: "did not reproduce").
+func TestRefindAlone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _, fd, k := refindFailure(t, "TestRefind")
+	findings, keys := s.replayCauses(ctx, []checks.Finding{*fd}, []string{k})
+	if len(findings) != 1 {
+		t.Fatalf("%d findings, notes %q; want the failure found again alone", len(findings), s.notes)
+	}
+	f := s.failures[keys[0]]
+	if !f.firstInProcess() || f.decisions[0].Op != "go" {
+		t.Errorf("kept failure: prior %d, first decision %q; want the fresh process's first schedule", len(f.prior), f.decisions[0].Op)
+	}
+	if findings[0].NotReplayed != "" {
+		t.Errorf("finding not replayed: %q", findings[0].NotReplayed)
+	}
+	// Its schedule file (named by the failure's key, as the search's was)
+	// now holds the refound schedule.
+	path := filepath.Join(s.opts.Dir, findings[0].Schedule)
+	sched, err := ReadSchedule(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sched.Decisions[0].Op != "go" {
+		t.Errorf("schedule's first decision %q; want the fresh process's", sched.Decisions[0].Op)
+	}
+	r, err := s.replayer(s.owners[k]).run(ctx, sched, path)
+	if err != nil || r.Outcome != Reproduced {
+		t.Errorf("its replay: %+v, %v; want reproduced", r, err)
+	}
+}
+
+// TestRefindOrderDependent: a failure that needs what ran before it in
+// its process (it never fails as a process's first schedule) is not
+// found alone: it stays a note, which says the test alone did not fail so.
+func TestRefindOrderDependent(t *testing.T) {
+	t.Parallel()
+	s, _, fd, k := refindFailure(t, "TestRefindNever")
+	findings, _ := s.replayCauses(context.Background(), []checks.Finding{*fd}, []string{k})
+	if len(findings) != 0 {
+		t.Fatalf("%d findings; want none", len(findings))
+	}
+	if len(s.notes) != 1 || !strings.Contains(s.notes[0], "fresh processes running it alone, one schedule each") {
+		t.Errorf("notes %q; want the refind's processes told", s.notes)
+	}
+}
