@@ -19,22 +19,32 @@ import (
 // such a cause is given up (a note: "did not reproduce"), its test is
 // searched alone, one schedule per fresh process, in what is left of the
 // cause's part of the replays' time; a failure of the same key found so
-// has nothing before it, and is told instead when it replays alone.
+// has nothing before it, and is told instead when it replays alone. A
+// failure that replayed only after the schedules its process ran before
+// it (AfterEarlier, labelled order-dependent) is searched for alone too,
+// in fewer processes (refindAfterEarlier): pond's failed so on 24% of
+// its schedules alone, and "after earlier runs" misled.
 
 // refindBase is the index of the first schedule of a refind, past every
 // worker's range (workerStride apart).
 const refindBase = 1 << 40
 
-// refindProcesses bounds the fresh processes one refind starts.
-const refindProcesses = 64
+// refindProcesses bounds the fresh processes one refind starts for a
+// failure that did not replay, refindAfterEarlier for one that replayed
+// after the schedules before it.
+const (
+	refindProcesses    = 64
+	refindAfterEarlier = 8
+)
 
-// refindAlone runs t alone, one schedule per fresh process, until one
-// fails as f (key k: t's name and f's key) and replays alone, within
+// refindAlone runs t alone, one schedule per fresh process (at most
+// procs), until one fails as f (key k: t's name and f's key) and replays
+// alone, within
 // the cause's part of the replays' time (replayUntil, else the budget's
 // stopBy). It returns that failure and its finding, now the kept failure
 // of k; or why not, for the note ("" when it did not try: f had nothing
 // before it in its process, or the search has no end to keep to).
-func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failure) (*failure, checks.Finding, string) {
+func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failure, procs int) (*failure, checks.Finding, string) {
 	end := s.replayUntil
 	if stop := s.stopBy(); end.IsZero() || !stop.IsZero() && stop.Before(end) {
 		end = stop
@@ -49,7 +59,7 @@ func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failur
 	}
 	s.mu.Unlock()
 	key, ran, failed := f.key(), 0, 0
-	for ; ran < refindProcesses && ctx.Err() == nil; ran++ {
+	for ; ran < procs && ctx.Err() == nil; ran++ {
 		// Room for this process and the replays of what it finds.
 		per := replayCost(cost, f.elapsed, s.fresh.recent())
 		if time.Until(end) < time.Duration(1+replayTries)*per {
@@ -101,16 +111,16 @@ func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failur
 		if err != nil {
 			return nil, checks.Finding{}, "its schedule file could not be written: " + err.Error()
 		}
-		if why, unchecked := s.replaysAlone(ctx, t, &fd, rf); why == "" && !unchecked {
+		if why, unchecked := s.replaysAlone(ctx, t, &fd, rf); why == "" && !unchecked && fd.AfterEarlier == nil {
 			s.mu.Lock()
 			s.failures[k] = rf
 			s.mu.Unlock()
 			return rf, fd, ""
 		}
 	}
-	procs := "processes"
+	what := "processes"
 	if ran == 1 {
-		procs = "process"
+		what = "process"
 	}
-	return nil, checks.Finding{}, fmt.Sprintf("nor did any of %d fresh %s running it alone, one schedule each, fail that way and replay (%d failed so)", ran, procs, failed)
+	return nil, checks.Finding{}, fmt.Sprintf("nor did any of %d fresh %s running it alone, one schedule each, fail that way and replay (%d failed so)", ran, what, failed)
 }

@@ -74,3 +74,26 @@ func TestRefindOrderDependent(t *testing.T) {
 		t.Errorf("notes %q; want the refind's processes told", s.notes)
 	}
 }
+
+// TestRefindAfterEarlier: a failure that replayed only after the schedules
+// its process ran before it (labelled order-dependent) but that its test
+// also has alone is told by a fresh process's schedule, which replays
+// alone with no order label; one its test never has alone keeps the
+// schedules before it and the label.
+func TestRefindAfterEarlier(t *testing.T) {
+	t.Parallel()
+	for test, wantOrder := range map[string]bool{"TestRefindPrior": false, "TestRefindPriorNever": true} {
+		s, _, fd, k := refindFailure(t, test)
+		findings, keys := s.replayCauses(context.Background(), []checks.Finding{*fd}, []string{k})
+		if len(findings) != 1 {
+			t.Errorf("%s: %d findings, notes %q; want one", test, len(findings), s.notes)
+			continue
+		}
+		if got := findings[0].AfterEarlier != nil; got != wantOrder {
+			t.Errorf("%s: AfterEarlier %+v; want set %v", test, findings[0].AfterEarlier, wantOrder)
+		}
+		if f := s.failures[keys[0]]; f.firstInProcess() == wantOrder {
+			t.Errorf("%s: kept failure first in its process %v; want %v", test, f.firstInProcess(), !wantOrder)
+		}
+	}
+}

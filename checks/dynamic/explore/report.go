@@ -116,12 +116,18 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
 			why, unchecked := s.replaysAlone(ctx, t, &finding, f)
-			if why != "" && !unchecked && !refound {
+			switch {
+			case why != "" && !unchecked && !refound:
 				refound = true
-				if rf, fd, whyNot := s.refindAlone(ctx, t, candKeys[i], f); rf != nil {
+				if rf, fd, whyNot := s.refindAlone(ctx, t, candKeys[i], f, refindProcesses); rf != nil {
 					f, finding, why = rf, fd, ""
 				} else if whyNot != "" {
 					why += "; " + whyNot
+				}
+			case why == "" && finding.AfterEarlier != nil && !refound:
+				refound = true
+				if rf, fd, _ := s.refindAlone(ctx, t, candKeys[i], f, refindAfterEarlier); rf != nil {
+					f, finding = rf, fd
 				}
 			}
 			if unchecked && why == whyNoTime {

@@ -66,7 +66,7 @@ func main() {
 		replayDiverging(cfg, out)
 		return
 	}
-	if cfg.Replay != nil && (cfg.Test == "TestRefind" || cfg.Test == "TestRefindNever") {
+	if cfg.Replay != nil && strings.HasPrefix(cfg.Test, "TestRefind") {
 		replayRefind(cfg, out)
 		return
 	}
@@ -132,16 +132,17 @@ func main() {
 			if j == 0 {
 				r.Outcome, r.Message, r.Site = "test-failure", "test failed: send: closed", "/src/k/k_test.go:50"
 			}
-		case "TestRefind", "TestRefindNever":
+		case "TestRefind", "TestRefindNever", "TestRefindPrior", "TestRefindPriorNever":
 			// As TestDivergePass after a process's first schedule (the
 			// state earlier ones left changes its first decision, and
-			// its failures do not replay alone); TestRefind fails on
-			// even seeds as a process's first schedule too, as
-			// TestRefindNever never does (it needs what ran before).
+			// its failures do not replay alone); TestRefind and
+			// TestRefindPrior fail on even seeds as a process's first
+			// schedule too, as the ...Never ones never do (they need
+			// what ran before).
 			if j > 0 {
 				r.Decisions[0].Op = "Timer.Reset"
 			}
-			if seed%2 == 0 && (j > 0 || cfg.Test == "TestRefind") {
+			if seed%2 == 0 && (j > 0 || !strings.HasSuffix(cfg.Test, "Never")) {
 				r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
 			}
 		case "TestDivergeSame", "TestDivergePass":
@@ -183,15 +184,26 @@ func replayDiverging(cfg rt.Config, out *os.File) {
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
 }
 
-// replayRefind replays a schedule of TestRefind or TestRefindNever: one
-// recorded as a process's first schedule (its first decision "go")
-// fails as recorded; one recorded later diverges at its first decision
-// and passes.
+// replayRefind replays a schedule of a TestRefind... test: one recorded
+// as a process's first schedule (its first decision "go") fails as
+// recorded; one recorded later diverges at its first decision and passes,
+// unless it is TestRefindPrior's or TestRefindPriorNever's replayed after
+// the schedules run before it (Prior), which then fails as recorded.
 func replayRefind(cfg rt.Config, out *os.File) {
-	i := cfg.First
+	// The schedules before it first, as recorded (indices from 0).
+	for j, p := range cfg.Replay.Prior {
+		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, j)
+		line, _ := json.Marshal(rt.Result{Index: j, Seed: p.Seed, Outcome: "pass", Decisions: p.Decisions, Steps: len(p.Decisions)})
+		out.Write(append(line, '\n'))
+		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, j)
+	}
+	i := cfg.First + len(cfg.Replay.Prior)
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, Steps: 1}
-	if d := cfg.Replay.Decisions; len(d) == 0 || d[0].Op != "go" {
+	if len(cfg.Replay.Prior) > 0 && strings.HasPrefix(cfg.Test, "TestRefindPrior") {
+		r.Decisions = cfg.Replay.Decisions
+		r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
+	} else if d := cfg.Replay.Decisions; len(d) == 0 || d[0].Op != "go" {
 		r.Diverged = "decision 0: expected g0 at x.go:1 (Timer.Reset), g0 is at x.go:1 (go)"
 	} else {
 		r.Outcome, r.Message, r.Site = "test-failure", "test failed: read: reset", "/src/k/k_test.go:60"
