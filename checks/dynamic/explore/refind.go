@@ -118,6 +118,9 @@ func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failur
 			return rf, fd, ""
 		}
 	}
+	if ran == 0 {
+		return nil, checks.Finding{}, "no time was left to run its test alone in fresh processes"
+	}
 	what := "processes"
 	if ran == 1 {
 		what = "process"

@@ -112,19 +112,19 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 			s.replayKeep += d
 		}
 		s.untilFirst(g, candKeys)
-		refound := false // the cause's test was searched alone (refindAlone)
+		refound := false // the cause's test was searched alone (refindAlone, once a cause)
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
 			why, unchecked := s.replaysAlone(ctx, t, &finding, f)
-			switch {
-			case why != "" && !unchecked && !refound:
+			switch after := f != nil && !f.firstInProcess() && !refound; {
+			case why != "" && !unchecked && after:
 				refound = true
 				if rf, fd, whyNot := s.refindAlone(ctx, t, candKeys[i], f, refindProcesses); rf != nil {
 					f, finding, why = rf, fd, ""
 				} else if whyNot != "" {
 					why += "; " + whyNot
 				}
-			case why == "" && finding.AfterEarlier != nil && !refound:
+			case why == "" && finding.AfterEarlier != nil && after:
 				refound = true
 				if rf, fd, _ := s.refindAlone(ctx, t, candKeys[i], f, refindAfterEarlier); rf != nil {
 					f, finding = rf, fd
