@@ -24,8 +24,9 @@ import (
 
 // syncingMethods returns the methods of t that select one of T's fields
 // named in guards, in their own body or in a function of the package they
-// reach (packageCalls), or that are promoted through such a field (an
-// embedded sync.Mutex's Lock).
+// reach (packageCalls), or that are promoted through such a field from a
+// type of the package (a lock wrapper's; not an embedded sync.Mutex's
+// Lock).
 func syncingMethods(p *packages.Package, t *Target, guards []string) map[string]bool {
 	origin := t.Type.Origin()
 	st, ok := origin.Underlying().(*types.Struct)
@@ -74,7 +75,7 @@ func syncingMethods(p *packages.Package, t *Target, guards []string) map[string]
 	ms := types.NewMethodSet(types.NewPointer(t.Type))
 	out := map[string]bool{}
 	for _, m := range t.Methods {
-		if sel := ms.Lookup(m.Fn.Pkg(), m.Fn.Name()); sel != nil && len(sel.Index()) > 1 && guard[sel.Index()[0]] {
+		if sel := ms.Lookup(m.Fn.Pkg(), m.Fn.Name()); sel != nil && len(sel.Index()) > 1 && guard[sel.Index()[0]] && !syncPkg(m.Fn) {
 			out[m.Fn.Name()] = true
 			continue
 		}
@@ -104,6 +105,13 @@ func (c *Case) syncs() bool {
 		}
 	}
 	return false
+}
+
+// syncPkg reports whether fn is a method of package sync or sync/atomic
+// (an embedded Mutex's Lock): the type's own methods, not those, say how
+// it is shared.
+func syncPkg(fn *types.Func) bool {
+	return fn.Pkg() != nil && (fn.Pkg().Path() == "sync" || fn.Pkg().Path() == "sync/atomic")
 }
 
 // reachesAny reports whether from, or a function it reaches, is in set.

@@ -68,3 +68,30 @@ func (q *Quiet) Name() string { return q.name }
 
 // Rename renames it.
 func (q *Quiet) Rename(s string) { q.name = s }
+
+// Board embeds its mutex and locks it in Add: Add is how it is shared,
+// not the promoted Lock and Unlock.
+type Board struct {
+	sync.Mutex
+	notes []string
+}
+
+// Add pins a note.
+func (b *Board) Add(note string) {
+	b.Lock()
+	defer b.Unlock()
+	b.notes = append(b.notes, note)
+}
+
+// Len is the number of notes (its caller holds the lock).
+func (b *Board) Len() int { return len(b.notes) }
+
+// Pinned embeds a mutex its own methods never take (callers lock it):
+// not a target.
+type Pinned struct {
+	sync.Mutex
+	n int
+}
+
+// Set sets n.
+func (p *Pinned) Set(n int) { p.n = n }
