@@ -3,6 +3,7 @@ package gen
 import (
 	"go/ast"
 	"go/types"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -41,40 +42,48 @@ type Method struct{ Type, Name string }
 // functions and methods of the same package its body names.
 type callGraph map[*types.Func][]*types.Func
 
+// packageFuncs yields the functions and methods of p's non-test files
+// that have a body, with their declarations.
+func packageFuncs(p *packages.Package) iter.Seq2[*types.Func, *ast.FuncDecl] {
+	return func(yield func(*types.Func, *ast.FuncDecl) bool) {
+		for _, f := range p.Syntax {
+			if strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
+				continue
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok && !yield(fn, fd) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // packageCalls reads p's non-test files.
 func packageCalls(p *packages.Package) callGraph {
 	g := callGraph{}
-	for _, f := range p.Syntax {
-		if strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
-			continue
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			from, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
+	for from, fd := range packageFuncs(p) {
+		seen := map[*types.Func]bool{}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
 			if !ok {
-				continue
-			}
-			seen := map[*types.Func]bool{}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				id, ok := n.(*ast.Ident)
-				if !ok {
-					return true
-				}
-				to, ok := p.TypesInfo.Uses[id].(*types.Func)
-				if !ok || to.Pkg() != p.Types {
-					return true
-				}
-				to = to.Origin()
-				if !seen[to] {
-					seen[to] = true
-					g[from] = append(g[from], to)
-				}
 				return true
-			})
-		}
+			}
+			to, ok := p.TypesInfo.Uses[id].(*types.Func)
+			if !ok || to.Pkg() != p.Types {
+				return true
+			}
+			to = to.Origin()
+			if !seen[to] {
+				seen[to] = true
+				g[from] = append(g[from], to)
+			}
+			return true
+		})
 	}
 	return g
 }

@@ -48,28 +48,15 @@ func syncingMethods(p *packages.Package, t *Target, guards []string) map[string]
 		return ok && named.Origin() == origin && guard[sel.Index()[0]]
 	}
 	touches := map[*types.Func]bool{}
-	for _, f := range p.Syntax {
-		if strings.HasSuffix(p.Fset.File(f.Pos()).Name(), "_test.go") {
-			continue
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if se, ok := n.(*ast.SelectorExpr); ok {
-					if sel := p.TypesInfo.Selections[se]; sel != nil && onGuard(sel) {
-						touches[fn] = true
-					}
+	for fn, fd := range packageFuncs(p) {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if se, ok := n.(*ast.SelectorExpr); ok {
+				if sel := p.TypesInfo.Selections[se]; sel != nil && onGuard(sel) {
+					touches[fn] = true
 				}
-				return !touches[fn]
-			})
-		}
+			}
+			return !touches[fn]
+		})
 	}
 	calls := packageCalls(p)
 	ms := types.NewMethodSet(types.NewPointer(t.Type))
