@@ -39,9 +39,8 @@ const (
 
 // refindAlone runs t alone, one schedule per fresh process (at most
 // procs), until one fails as f (key k: t's name and f's key) and replays
-// alone, within
-// the cause's part of the replays' time (replayUntil, else the budget's
-// stopBy). It returns that failure and its finding, now the kept failure
+// alone, within the cause's part of the replays' time (replayUntil, else
+// the budget's stopBy). It returns that failure and its finding, now the kept failure
 // of k; or why not, for the note ("" when it did not try: f had nothing
 // before it in its process, or the search has no end to keep to).
 func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failure, procs int) (*failure, checks.Finding, string) {
@@ -65,7 +64,12 @@ func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failur
 		if time.Until(end) < time.Duration(1+replayTries)*per {
 			break
 		}
-		last := time.Now().Add(per)
+		// Its schedule starts while its replays still fit after it.
+		last := end.Add(-time.Duration(replayTries) * per)
+		hard := end.Add(childGrace)
+		if !s.hardStop.IsZero() && hard.After(s.hardStop) {
+			hard = s.hardStop
+		}
 		c := &child{
 			bin:     t.bin,
 			dir:     t.pkg.Dir,
@@ -92,7 +96,7 @@ func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failur
 			},
 			onResult: func(r rt.Result) { s.counted(t, r) },
 		}
-		out, err := c.run(ctx, end.Add(childGrace), fmt.Sprintf("%s-%s-refind%d", sanitize(t.pkg.ImportPath), t.name, ran))
+		out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-refind%d", sanitize(t.pkg.ImportPath), t.name, ran))
 		if err != nil {
 			return nil, checks.Finding{}, "its test run alone could not be started again: " + firstLine(err.Error())
 		}
