@@ -445,6 +445,10 @@ type Frequency struct {
 	// could not show the failure: a data race's after its first report
 	// in their process (the race detector reports a race once).
 	Unseen int `json:"unseen,omitempty"`
+	// Inconclusive counts the schedules left out of Schedules because they
+	// ended neither passing nor failing (the step bound, a failure after a
+	// timer fired early, the budget's end).
+	Inconclusive int `json:"inconclusive,omitempty"`
 	// PassedOnlyAfterOthers says that the test passed only on schedules
 	// run after other tests in their process (tests go test runs before
 	// it) and failed this way without them: the order's, not the
@@ -460,6 +464,9 @@ func (q *Frequency) Label() string {
 	unseen := ""
 	if q.Unseen > 0 {
 		unseen = fmt.Sprintf("; %d more ran after its report in their process, where the race detector does not report it again", q.Unseen)
+	}
+	if q.Inconclusive > 0 {
+		unseen += fmt.Sprintf("; %d more ended inconclusive", q.Inconclusive)
 	}
 	if q.Every() {
 		if q.Schedules == 1 {

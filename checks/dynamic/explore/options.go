@@ -187,6 +187,10 @@ type TestStats struct {
 	// StepBound counts the schedules stopped by the step bound
 	// (Options.MaxSteps) before the test ended: inconclusive.
 	StepBound int `json:"stepBound,omitempty"`
+	// Inconclusive counts the schedules among Schedules that ended
+	// neither passing nor failing (the step bound, a failure after a timer
+	// fired early): a failure's frequency leaves them out.
+	Inconclusive int `json:"inconclusive,omitempty"`
 	// PlainSteps is the scheduling steps its unperturbed schedule took
 	// (rt.Result.Steps), MostSteps the most any of its schedules took
 	// that the step bound did not stop.

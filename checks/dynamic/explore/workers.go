@@ -349,6 +349,9 @@ func (s *search) counted(t *target, r rt.Result) {
 	if r.Kept > 0 {
 		t.stats.Kept++
 	}
+	if r.Inconclusive != "" && r.Outcome == "pass" {
+		t.stats.Inconclusive++
+	}
 	if strings.HasPrefix(r.Inconclusive, rt.StepBoundPrefix) {
 		t.stats.StepBound++
 	} else {
