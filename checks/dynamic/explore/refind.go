@@ -70,32 +70,14 @@ func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failur
 		if !s.hardStop.IsZero() && hard.After(s.hardStop) {
 			hard = s.hardStop
 		}
-		c := &child{
-			bin:     t.bin,
-			dir:     t.pkg.Dir,
-			workDir: s.workDir,
-			onStart: s.processStarted,
-			fresh:   &s.fresh,
-			cfg: rt.Config{
-				Test:        t.name,
-				Strategy:    s.opts.Strategy,
-				Seed:        s.opts.Seed,
-				First:       refindBase + ran,
-				Schedules:   1,
-				Deadline:    last,
-				Until:       end,
-				StepTimeout: s.opts.StepTimeout,
-				KeepEarly:   s.opts.KeepEarly != nil,
-				EarlySleep:  s.opts.EarlySleep,
-				Runs:        s.opts.Runs,
-				MaxSteps:    s.searchBound(t),
-				TestTimeout: s.opts.TestTimeout,
-				Run:         s.subRun,
-				Skip:        s.subSkip,
-				Targets:     s.opts.Targets,
-			},
-			onResult: func(r rt.Result) { s.counted(t, r) },
-		}
+		c := s.testChild(t, rt.Config{
+			Strategy:  s.opts.Strategy,
+			First:     refindBase + ran,
+			Schedules: 1,
+			Deadline:  last,
+			Until:     end,
+			MaxSteps:  s.searchBound(t),
+		}, func(r rt.Result) { s.counted(t, r) })
 		out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-refind%d", sanitize(t.pkg.ImportPath), t.name, ran))
 		if err != nil {
 			return nil, checks.Finding{}, "its test run alone could not be started again: " + firstLine(err.Error())

@@ -223,30 +223,13 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
-	c := &child{
-		bin:     t.bin,
-		dir:     t.pkg.Dir,
-		workDir: s.workDir,
-		onStart: s.processStarted,
-		fresh:   &s.fresh,
-		cfg: rt.Config{
-			Test:        t.name,
-			Strategy:    rt.PlainStrategy,
-			Seed:        s.opts.Seed,
-			First:       plainIndex,
-			Schedules:   1,
-			Deadline:    limit,
-			StepTimeout: s.opts.StepTimeout,
-			KeepEarly:   s.opts.KeepEarly != nil,
-			EarlySleep:  s.opts.EarlySleep,
-			Runs:        s.opts.Runs,
-			MaxSteps:    s.plainBound(),
-			TestTimeout: s.opts.TestTimeout,
-			Run:         s.subRun,
-			Skip:        s.subSkip,
-			Targets:     s.opts.Targets, // counted, not aimed at
-		},
-	}
+	c := s.testChild(t, rt.Config{
+		Strategy:  rt.PlainStrategy,
+		First:     plainIndex,
+		Schedules: 1,
+		Deadline:  limit,
+		MaxSteps:  s.plainBound(),
+	}, nil)
 	began := time.Now()
 	out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
 	cost := time.Since(began)

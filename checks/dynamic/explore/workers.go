@@ -219,44 +219,26 @@ func (s *search) worker(ctx context.Context, t *target, k int, stop time.Time) {
 		}
 		s.mu.Unlock()
 		procFirst := first
-		c := &child{
-			bin:     t.bin,
-			dir:     t.pkg.Dir,
-			workDir: s.workDir,
-			onStart: s.processStarted,
-			fresh:   &s.fresh,
-			cfg: rt.Config{
-				Test:        t.name,
-				Strategy:    s.opts.Strategy,
-				Seed:        s.opts.Seed,
-				First:       first,
-				Schedules:   left,
-				Deadline:    last,
-				Until:       stop,
-				ReplayBy:    replayBy,
-				ReplayTries: replayTries,
-				StepTimeout: s.opts.StepTimeout,
-				KeepEarly:   s.opts.KeepEarly != nil,
-				EarlySleep:  s.opts.EarlySleep,
-				Runs:        s.opts.Runs,
-				MaxSteps:    s.searchBound(t),
-				TestTimeout: s.opts.TestTimeout,
-				Run:         s.subRun,
-				Skip:        s.subSkip,
-				Targets:     s.opts.Targets,
-				StopOnFail:  stopOnFail,
-				StopOnPass:  pending,
-				StopFile:    stopFile,
-				// A test that cannot run twice in one process.
-				RerunEvidence: evidence,
-			},
-			onResult: func(r rt.Result) {
-				s.counted(t, r)
-				if r.Index == procFirst {
-					s.rerunFirst(t, r)
-				}
-			},
-		}
+		c := s.testChild(t, rt.Config{
+			Strategy:    s.opts.Strategy,
+			First:       first,
+			Schedules:   left,
+			Deadline:    last,
+			Until:       stop,
+			ReplayBy:    replayBy,
+			ReplayTries: replayTries,
+			MaxSteps:    s.searchBound(t),
+			StopOnFail:  stopOnFail,
+			StopOnPass:  pending,
+			StopFile:    stopFile,
+			// A test that cannot run twice in one process.
+			RerunEvidence: evidence,
+		}, func(r rt.Result) {
+			s.counted(t, r)
+			if r.Index == procFirst {
+				s.rerunFirst(t, r)
+			}
+		})
 		name := fmt.Sprintf("%s-%s-w%d-r%d", sanitize(t.pkg.ImportPath), t.name, k, run)
 		out, err := c.run(ctx, hard, name)
 		if err != nil {
@@ -331,6 +313,18 @@ func (s *search) noteOnePerProcess(targets []*target) {
 		}
 		s.note(fmt.Sprintf("%s: searched one schedule per process from then on: in one process the %d schedules after its first failed the same way (%s) and the first did not, and none of the %d schedules run first in a fresh process after that did: a test that cannot run twice in one process (state it leaves in the process, as go test -count=2 shows)", t.name, rerunEvidence, msg, fresh))
 	}
+}
+
+// testChild is a process of t's test binary running cfg, to which it adds
+// what every process of the search shares: the test, the seed, the
+// watchdog, the clock's options, the subtests run or skipped and the
+// targets (counted, aimed at by the strategies that aim). onResult, when
+// set, sees each schedule's result as it ends.
+func (s *search) testChild(t *target, cfg rt.Config, onResult func(rt.Result)) *child {
+	cfg.Test, cfg.Seed, cfg.StepTimeout = t.name, s.opts.Seed, s.opts.StepTimeout
+	cfg.KeepEarly, cfg.EarlySleep, cfg.Runs = s.opts.KeepEarly != nil, s.opts.EarlySleep, s.opts.Runs
+	cfg.TestTimeout, cfg.Run, cfg.Skip, cfg.Targets = s.opts.TestTimeout, s.subRun, s.subSkip, s.opts.Targets
+	return &child{bin: t.bin, dir: t.pkg.Dir, workDir: s.workDir, onStart: s.processStarted, fresh: &s.fresh, cfg: cfg, onResult: onResult}
 }
 
 // processStarted counts a test process started.
