@@ -130,17 +130,24 @@ func TestReplayWaitsForTestEnd(t *testing.T) {
 		Unlock(&mu)
 		time.Sleep(realWait) // outside control: the worker goes on
 	}
+	// The worker decides while the test's goroutine sleeps for real: on a
+	// loaded machine that sleep can outlast the step bound, so the bound
+	// is raised and the recording tried again when it did.
+	const maxSteps = 200_000
 	realWait = 30 * time.Millisecond
-	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second}, body, nil)
-	if len(rs) != 1 {
-		t.Fatalf("%+v", rs)
-	}
-	rec := rs[0]
+	var rec Result
 	done := -1
-	for i, d := range rec.Decisions {
-		if d.Done {
-			done = i
-			break
+	for try := 0; try < 5 && done < 0; try++ {
+		rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: "random", StepTimeout: 10 * time.Second, MaxSteps: maxSteps}, body, nil)
+		if len(rs) != 1 {
+			t.Fatalf("%+v", rs)
+		}
+		rec = rs[0]
+		for i, d := range rec.Decisions {
+			if d.Done {
+				done = i
+				break
+			}
 		}
 	}
 	if done < 0 {
@@ -149,7 +156,7 @@ func TestReplayWaitsForTestEnd(t *testing.T) {
 	t.Logf("recorded: %d decisions, the test's end seen at %d, %s", len(rec.Decisions), done, rec.Outcome)
 	for _, w := range []time.Duration{0, 90 * time.Millisecond} {
 		realWait = w
-		again := RunSchedule(t, Config{StepTimeout: 10 * time.Second}, 0, nil, &Schedule{Seed: rec.Seed, Decisions: rec.Decisions}, body)
+		again := RunSchedule(t, Config{StepTimeout: 10 * time.Second, MaxSteps: maxSteps}, 0, nil, &Schedule{Seed: rec.Seed, Decisions: rec.Decisions}, body)
 		if again.Diverged != "" || len(again.Decisions) != len(rec.Decisions) || again.Outcome != rec.Outcome {
 			t.Errorf("replay with the test's end %v outside control: diverged %q, %d decisions, %s; want %d, %s", w, again.Diverged, len(again.Decisions), again.Outcome, len(rec.Decisions), rec.Outcome)
 		}
