@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
@@ -63,8 +64,8 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionSeeded:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSeeded)
+	case s.Version > rt.ScheduleVersionSolo:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSolo)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
@@ -178,7 +179,15 @@ func withoutPaths(s *rt.Schedule) *rt.Schedule {
 	}
 	c := *s
 	c.Decisions, c.Original = strip(s.Decisions), strip(s.Original)
+	if solo(c.Decisions) || solo(c.Original) || slices.ContainsFunc(c.Prior, func(p rt.Prior) bool { return solo(p.Decisions) }) {
+		c.Version = max(c.Version, rt.ScheduleVersionSolo)
+	}
 	return &c
+}
+
+// solo reports whether a decision of ds let its goroutine run solo.
+func solo(ds []rt.Decision) bool {
+	return slices.ContainsFunc(ds, func(d rt.Decision) bool { return d.Solo })
 }
 
 // maxPriorBytes bounds the JSON of a schedule whose earlier runs all

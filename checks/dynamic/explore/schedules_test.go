@@ -92,7 +92,8 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":8,"package":"p","test":"TestA","decisions":[],"nowTick":20,"skip":"TestA/[sub"}`, err: `bad skip pattern: element 1 of "TestA/[sub"`},
 		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"priorStrategy":"pos","prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, tick: 20},
 		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, err: "earlier run 1 is carried by its seed, but the schedule names no strategy"},
-		{json: `{"version":10,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 10; this interleave reads versions up to 9"},
+		{json: `{"version":10,"package":"p","test":"TestA","decisions":[{"g":0,"op":"atomic","solo":true}],"nowTick":20}`, tick: 20},
+		{json: `{"version":11,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 11; this interleave reads versions up to 10"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {
@@ -145,5 +146,44 @@ func TestScheduleWithoutPaths(t *testing.T) {
 	}
 	if s.Decisions[1].Path != "k.go:17" || s.Original[0].Path != "k.go:17" {
 		t.Error("writing the schedule changed its decisions")
+	}
+}
+
+// A schedule with a solo run, in its decisions or an earlier run's, is
+// written (file and token) as version ScheduleVersionSolo, which an older
+// interleave refuses rather than replaying it wrong; one without stays as
+// it was.
+func TestScheduleSoloVersion(t *testing.T) {
+	t.Parallel()
+	base := rt.Schedule{Version: rt.ScheduleVersionTick, NowTick: 20, Package: "k", Test: "TestA", Strategy: "random", Seed: 3,
+		Decisions: []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9"}}}
+	withPrior := base
+	withPrior.Prior = []rt.Prior{{Test: "TestA", Seed: 2, Decisions: []rt.Decision{{G: 0, Op: "atomic", Solo: true}}}}
+	withSolo := base
+	withSolo.Decisions = []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9", Solo: true}}
+	for _, c := range []struct {
+		name string
+		s    rt.Schedule
+		want int
+	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}} {
+		path := filepath.Join(t.TempDir(), "s.json")
+		if err := WriteSchedule(path, &c.s); err != nil {
+			t.Fatal(err)
+		}
+		read, err := ReadSchedule(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := EncodeToken(&c.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded, err := DecodeToken(tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read.Version != c.want || decoded.Version != c.want {
+			t.Errorf("%s: file version %d, token version %d, want %d", c.name, read.Version, decoded.Version, c.want)
+		}
 	}
 }

@@ -129,7 +129,7 @@ func (s *sched) fairChoice(n int) int {
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue, Paced: int64(s.pacedTo)}
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue, Paced: int64(s.pacedTo), Solo: s.soloNext}
 	s.earlyDue, s.pacedTo = false, 0
 	if s.testDone && !s.doneMarked && !s.replayBeforeDone() {
 		d.Done, s.doneMarked = true, true
@@ -336,6 +336,9 @@ func (s *sched) decide(g *gstate) {
 	}
 	s.unpark(g)
 	g.rep = rep
+	if d.Solo {
+		g.soloLeft = soloRun
+	}
 	s.running = append(s.running, g)
 	if joined == nil {
 		g.wake()
@@ -404,6 +407,9 @@ func (s *sched) record(d Decision) {
 		}
 		if d.Paced != 0 {
 			b = strconv.AppendInt(append(b, `,"paced":`...), d.Paced, 10)
+		}
+		if d.Solo {
+			b = append(b, `,"solo":true`...)
 		}
 		traceBuf = append(b, "}\n"...)
 		rawStderrBytes(traceBuf)

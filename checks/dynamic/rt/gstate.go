@@ -10,7 +10,10 @@ import (
 )
 
 type gstate struct {
-	id        int
+	id int
+	// soloLeft counts the atomic operations it may still run without a
+	// scheduling point (solo.go); zeroed at every point it reaches.
+	soloLeft  int32
 	goPC      uintptr       // the return address in the function whose go statement started it (0: none)
 	goWrapper bool          // started by GoCall: its first frame is the rewriter's closure around the go statement's call
 	objs      []uintptr     // the channels of its pending select, for its Candidate
@@ -279,6 +282,11 @@ func (g *gstate) call(r *request) reply {
 	}
 	g.joinForward()
 	g.pass()
+	if g.soloLeft > 0 && soloOp(r.op) {
+		g.soloLeft--
+		return reply{mode: mRun}
+	}
+	g.soloLeft = 0
 	g.req = *r
 	g.candOK = false
 	g.req.readNow = g.nows > 0

@@ -106,6 +106,11 @@ const ScheduleVersionSkip = 8
 // decisions.
 const ScheduleVersionSeeded = 9
 
+// ScheduleVersionSolo is the version of a schedule with solo runs
+// (Decision.Solo): an interleave that reads only up to version 9 would
+// take a decision at each of their atomic operations and diverge.
+const ScheduleVersionSolo = 10
+
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
 const LegacyNowTick = time.Nanosecond
@@ -227,6 +232,11 @@ type Decision struct {
 	// run, sooner or later by the machine's load): a replay waits for
 	// that exit here and counts the steps after the test from here.
 	Done bool `json:"done,omitempty"`
+	// Solo is set when G went on to run its next atomic operations (up
+	// to soloRun) without a decision each: it was the only goroutine
+	// that could run and nothing else could start to (solo.go). A replay
+	// follows it.
+	Solo bool `json:"solo,omitempty"`
 	// Path is set in a failing schedule's Result where a preemption can
 	// be (a switch of goroutines, a goroutine's first operation): the
 	// user frames that called Site, innermost first and space-separated,

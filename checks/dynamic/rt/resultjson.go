@@ -86,6 +86,9 @@ func appendDecisions(b []byte, ds []Decision) []byte {
 		if d.Done {
 			b = append(b, `,"done":true`...)
 		}
+		if d.Solo {
+			b = append(b, `,"solo":true`...)
+		}
 		if d.Path != "" {
 			b = append(b, `,"path":`...)
 			b = appendJSONString(b, d.Path)

@@ -114,6 +114,9 @@ type sched struct {
 	allocs allocCounts
 	// dumps counts the program's dumps of every goroutine (Stack).
 	dumps atomic.Int32
+	// soloNext: the decision being made lets its goroutine run its next
+	// atomic operations without a point (soloGrant).
+	soloNext bool
 	// foreignSeen: a goroutine outside control called into the program
 	// in this schedule (current); its work may be what the jump skipped.
 	foreignSeen bool
@@ -883,7 +886,9 @@ func (s *sched) next() {
 	}
 	pick.lastPick = s.steps
 	s.countPassed(all, pick)
+	s.soloNext = s.soloGrant(all, pick)
 	s.decide(pick)
+	s.soloNext = false
 }
 
 // overlapRun: the callbacks an overlapping move started (earlyTime) that

@@ -1,0 +1,44 @@
+// Solo runs: a goroutine that is alone able to run goes through its atomic operations without a decision each.
+
+package rt
+
+// soloRun is how many atomic operations a goroutine granted a solo run
+// (Decision.Solo) goes through before its next scheduling point. A lock-free
+// map's single-goroutine test (haxmap's TestGrow2: 585,000 points, every
+// one with no other goroutine able to run) took its steps, its time and
+// the memory of their decisions from them; a bounded run keeps the
+// scheduler's view (spin detection, the watchdog) once every soloRun.
+const soloRun = 256
+
+// soloOp: an operation a solo run goes through: an atomic one, which
+// cannot block, wake a goroutine or start one.
+func soloOp(op opKind) bool { return op == opAtomic || op == opAtomicLoad }
+
+// soloGrant decides whether pick, about to run on from an atomic operation,
+// runs its next atomic operations without a decision each. A replay does as
+// its schedule did. Otherwise only when pick is the only goroutine that
+// can run and nothing can join it before its next other operation: no
+// timer pending (the clock moves only at a point), no goroutine outside
+// control or met outside it (its return comes at a point), none held back
+// or overlapping, the test not returned (the steps after it are counted),
+// no target to count hits at.
+//
+//go:norace
+func (s *sched) soloGrant(all []*gstate, pick *gstate) bool {
+	if !soloOp(pick.req.op) {
+		return false
+	}
+	if s.replay != nil {
+		if s.diverged != "" || s.steps >= len(s.replay.Decisions) {
+			return false
+		}
+		return s.replay.Decisions[s.steps].Solo
+	}
+	if len(all) != 1 || all[0] != pick || len(s.held) > 0 || len(s.overlapGs) > 0 || s.testDone ||
+		s.fail != nil || s.aborting || s.steps+1 >= s.maxSteps || len(s.cfg.Targets) > 0 ||
+		len(s.outside) > 0 || s.foreignSeen || s.wasIO || s.ioOutside() || s.foreignOutside() {
+		return false
+	}
+	_, pending := s.nextDeadline()
+	return !pending
+}
