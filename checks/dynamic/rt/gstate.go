@@ -13,14 +13,17 @@ type gstate struct {
 	id int
 	// soloLeft counts the atomic operations it may still run without a
 	// scheduling point (solo.go); zeroed at every point it reaches.
-	soloLeft  int32
-	goPC      uintptr       // the return address in the function whose go statement started it (0: none)
-	goWrapper bool          // started by GoCall: its first frame is the rewriter's closure around the go statement's call
-	objs      []uintptr     // the channels of its pending select, for its Candidate
-	frames    []string      // its Candidate's caller sites (callerSites), reused
-	objArr    [4]uintptr    // objs' first room
-	parkAt    time.Duration // the virtual time it parked at its pending operation
-	waitAt    time.Duration // parkAt as its channels' waits counted it (countWaits)
+	soloLeft int32
+	// nearTargets: per call site met on a solo run, whether it is at or
+	// near one of Config.Targets (soloAtTarget); its own, read by no other.
+	nearTargets map[uintptr]bool
+	goPC        uintptr       // the return address in the function whose go statement started it (0: none)
+	goWrapper   bool          // started by GoCall: its first frame is the rewriter's closure around the go statement's call
+	objs        []uintptr     // the channels of its pending select, for its Candidate
+	frames      []string      // its Candidate's caller sites (callerSites), reused
+	objArr      [4]uintptr    // objs' first room
+	parkAt      time.Duration // the virtual time it parked at its pending operation
+	waitAt      time.Duration // parkAt as its channels' waits counted it (countWaits)
 	// waitCh is the state of the channel its blocked send or receive
 	// waits at (countWaits), so that enabled needs no lookup.
 	waitCh *chanState
@@ -282,7 +285,7 @@ func (g *gstate) call(r *request) reply {
 	}
 	g.joinForward()
 	g.pass()
-	if g.soloLeft > 0 && soloOp(r.op) {
+	if g.soloLeft > 0 && soloOp(r.op) && !g.soloAtTarget() {
 		g.soloLeft--
 		return reply{mode: mRun}
 	}

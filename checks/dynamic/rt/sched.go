@@ -114,6 +114,9 @@ type sched struct {
 	allocs allocCounts
 	// dumps counts the program's dumps of every goroutine (Stack).
 	dumps atomic.Int32
+	// targets indexes Config.Targets for solo runs (soloAtTarget); nil
+	// when none.
+	targets targetIndex
 	// soloNext: the decision being made lets its goroutine run its next
 	// atomic operations without a point (soloGrant).
 	soloNext bool
@@ -295,7 +298,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		subOnly:  subOf(cfg.Test),
 		maxSteps: cfg.MaxSteps, timeout: cfg.StepTimeout, last: -1, quietN: -1, settleN: -1, replayDone: -2,
 		timers: map[*time.Timer]*vtimer{}, tickers: map[*time.Ticker]*vtimer{},
-		sites: map[uintptr]string{}, done: make(chan struct{}),
+		sites: map[uintptr]string{}, done: make(chan struct{}), targets: soloTargets(cfg.Targets),
 		base: time.Now(), started: monoNow(),
 		// Room made before the test runs: a goroutine released or left
 		// outside control allocates nothing in code a test measures.

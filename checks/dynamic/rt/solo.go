@@ -2,6 +2,8 @@
 
 package rt
 
+import "runtime"
+
 // soloRun is how many atomic operations a goroutine granted a solo run
 // (Decision.Solo) goes through before its next scheduling point. A lock-free
 // map's single-goroutine test (haxmap's TestGrow2: 585,000 points, every
@@ -20,8 +22,7 @@ func soloOp(op opKind) bool { return op == opAtomic || op == opAtomicLoad }
 // can run and nothing can join it before its next other operation: no
 // timer pending (the clock moves only at a point), no goroutine outside
 // control or met outside it (its return comes at a point), none held back
-// or overlapping, the test not returned (the steps after it are counted),
-// no target to count hits at.
+// or overlapping, the test not returned (the steps after it are counted).
 //
 //go:norace
 func (s *sched) soloGrant(all []*gstate, pick *gstate) bool {
@@ -35,10 +36,50 @@ func (s *sched) soloGrant(all []*gstate, pick *gstate) bool {
 		return s.replay.Decisions[s.steps].Solo
 	}
 	if len(all) != 1 || all[0] != pick || len(s.held) > 0 || len(s.overlapGs) > 0 || s.testDone ||
-		s.fail != nil || s.aborting || s.steps+1 >= s.maxSteps || len(s.cfg.Targets) > 0 ||
+		s.fail != nil || s.aborting || s.steps+1 >= s.maxSteps ||
 		len(s.outside) > 0 || s.foreignSeen || s.wasIO || s.ioOutside() || s.foreignOutside() {
 		return false
 	}
 	_, pending := s.nextDeadline()
 	return !pending
+}
+
+// soloTargets indexes targets for soloAtTarget; nil when there are none.
+func soloTargets(targets []string) targetIndex {
+	if len(targets) == 0 {
+		return nil
+	}
+	return indexTargets(targets)
+}
+
+// soloAtTarget: with Config.Targets, is g's atomic operation, or a caller
+// of it, at or near a target? Such an operation takes its decision, so
+// that it counts as a hit there (targetCounts reads the same frames) and
+// the targeted strategy sees it. Each goroutine keeps its own answers per
+// call site: the scheduler's site cache is not read from here.
+//
+//go:norace
+func (g *gstate) soloAtTarget() bool {
+	s := active
+	if s == nil || s.targets == nil {
+		return false
+	}
+	var pcs [10]uintptr
+	n := runtime.Callers(3, pcs[:]) // the frames call records in req.pcs
+	for _, pc := range pcs[:n] {
+		near, ok := g.nearTargets[pc]
+		if !ok {
+			if g.nearTargets == nil {
+				g.nearTargets = map[uintptr]bool{}
+			}
+			if site := userSite(pc); site != "" {
+				s.targets.match(site, func(string) { near = true })
+			}
+			g.nearTargets[pc] = near
+		}
+		if near {
+			return true
+		}
+	}
+	return false
 }

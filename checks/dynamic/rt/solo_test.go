@@ -2,7 +2,10 @@ package rt
 
 import (
 	"fmt"
+	"os"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -126,5 +129,45 @@ func TestSoloRunNotGranted(t *testing.T) {
 	})
 	if r.Outcome != "pass" || r.Steps > n/soloRun+10 {
 		t.Errorf("alone: %s, %d steps for %d atomics, want about %d", r.Outcome, r.Steps, n, n/soloRun)
+	}
+}
+
+// soloAtTargetBody runs n atomics alone away from the target, then n at it.
+func soloAtTargetBody(n int) {
+	var x, y int64
+	soloAdds(&x, n)
+	// The target is more than TargetNear lines below the call above,
+	// which is a frame of the atomics away from it.
+	//
+	for i := 0; i < n; i++ {
+		Then(Atomic(&y), atomic.AddInt64(&y, 1)) // the target
+	}
+}
+
+// TestSoloRunAtTargets: with Config.Targets, atomics away from every
+// target still run solo, and each at a target takes its decision and
+// counts as a hit there.
+func TestSoloRunAtTargets(t *testing.T) {
+	src, err := os.ReadFile("solo_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(l, "// the target") {
+			line = i + 1
+		}
+	}
+	target := "solo_test.go:" + strconv.Itoa(line)
+	const n = 2000
+	r := RunFunc(Config{Strategy: "random", Seed: 1, StepTimeout: 5 * time.Second, Targets: []string{target}}, 0, func() { soloAtTargetBody(n) })
+	if r.Outcome != "pass" {
+		t.Fatalf("%s %s", r.Outcome, r.Message)
+	}
+	if r.Steps < n || r.Steps > n+n/soloRun+20 {
+		t.Errorf("%d steps, want the %d at %s and about %d for the %d away from it", r.Steps, n, target, n/soloRun, n)
+	}
+	if r.TargetHits[target] != n {
+		t.Errorf("hits %v, want %d at %s", r.TargetHits, n, target)
 	}
 }
