@@ -147,16 +147,25 @@ download() {
 # everything but .git, and fetches its dependencies the way a CI job would.
 # A module of a multi-module repository (go.opentelemetry.io/otel/sdk/metric)
 # keeps its go.mod's replace directives to directories outside it
-# ("=> ../.."), which the proxy's zip does not hold: they are dropped, so
-# those modules come from the proxy at the versions go.mod requires.
+# ("=> ../..", or "=> ./exporters/x", a nested module the zip leaves out),
+# which the proxy's zip does not hold: they are dropped, so those modules
+# come from the proxy at the versions go.mod requires. A +incompatible
+# release has no go.mod: it gets one (go mod init MODULE, go mod tidy), as
+# a CI job of the repository would need to run it in module mode.
 tree() {
 	find "$2" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
 	cp -r "$1/." "$2/"
 	chmod -R u+w "$2"
-	local old
-	while read -r old; do
-		[[ -n "$old" ]] && (cd "$2" && go mod edit -dropreplace="$old")
-	done < <(cd "$2" && go mod edit -json | jq -r '.Replace[]? | select(.New.Path | startswith("../")) | .Old.Path + (if .Old.Version then "@" + .Old.Version else "" end)')
+	if [[ ! -f "$2/go.mod" ]]; then
+		(cd "$2" && go mod init "$3" >/dev/null 2>&1 && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1) ||
+			echo "regressions: go mod init $3 in $2 failed" >&2
+	fi
+	local old new
+	while IFS=$'\t' read -r old new; do
+		[[ -n "$old" ]] || continue
+		[[ "$new" == ./* && -d "$2/$new" ]] && continue
+		(cd "$2" && go mod edit -dropreplace="$old")
+	done < <(cd "$2" && go mod edit -json | jq -r '.Replace[]? | select(.New.Version == null and (.New.Path | startswith("../") or startswith("./"))) | .Old.Path + (if .Old.Version then "@" + .Old.Version else "" end) + "\t" + .New.Path')
 	(cd "$2" && GOFLAGS=-mod=mod go mod download >/dev/null 2>&1) || true
 }
 
@@ -179,10 +188,10 @@ for id in "${ids[@]}"; do
 	fi
 	r="$d/repo"
 	git -C "$r" init -q
-	tree "$bdir" "$r"
+	tree "$bdir" "$r" "$m"
 	git -C "$r" add -A -f
 	git -C "$r" commit -qm "$m@${base[$id]}"
-	tree "$hdir" "$r"
+	tree "$hdir" "$r" "$m"
 	git -C "$r" add -A -f
 	git -C "$r" commit -qm "$m@${head[$id]}"
 
