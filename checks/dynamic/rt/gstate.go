@@ -10,23 +10,23 @@ import (
 )
 
 type gstate struct {
-	id int
+	id        int
+	goPC      uintptr       // the return address in the function whose go statement started it (0: none)
+	goWrapper bool          // started by GoCall: its first frame is the rewriter's closure around the go statement's call
+	objs      []uintptr     // the channels of its pending select, for its Candidate
+	frames    []string      // its Candidate's caller sites (callerSites), reused
+	objArr    [4]uintptr    // objs' first room
+	parkAt    time.Duration // the virtual time it parked at its pending operation
+	waitAt    time.Duration // parkAt as its channels' waits counted it (countWaits)
+	// waitCh is the state of the channel its blocked send or receive
+	// waits at (countWaits), so that enabled needs no lookup.
+	waitCh *chanState
 	// soloLeft counts the atomic operations it may still run without a
 	// scheduling point (solo.go); zeroed at every point it reaches.
 	soloLeft int32
 	// nearTargets: per call site met on a solo run, whether it is at or
 	// near one of Config.Targets (soloAtTarget); its own, read by no other.
 	nearTargets map[uintptr]bool
-	goPC        uintptr       // the return address in the function whose go statement started it (0: none)
-	goWrapper   bool          // started by GoCall: its first frame is the rewriter's closure around the go statement's call
-	objs        []uintptr     // the channels of its pending select, for its Candidate
-	frames      []string      // its Candidate's caller sites (callerSites), reused
-	objArr      [4]uintptr    // objs' first room
-	parkAt      time.Duration // the virtual time it parked at its pending operation
-	waitAt      time.Duration // parkAt as its channels' waits counted it (countWaits)
-	// waitCh is the state of the channel its blocked send or receive
-	// waits at (countWaits), so that enabled needs no lookup.
-	waitCh *chanState
 	// settled: parked when a synctest.Wait returned, so in its operation
 	// for real, not on its way there (lateOnly).
 	settled bool

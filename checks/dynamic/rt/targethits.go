@@ -68,7 +68,7 @@ func (s *sched) targetCounts(r *Result) {
 	if len(s.cfg.Targets) == 0 {
 		return
 	}
-	idx := indexTargets(s.cfg.Targets)
+	idx := s.targets // indexTargets(s.cfg.Targets), made by newSched
 	hits := map[string]int{}
 	seen := map[string]bool{}
 	add := func(key string) {
