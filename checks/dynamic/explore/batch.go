@@ -289,7 +289,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		}
 		t := batch[j]
 		passed++
-		s.passed(t, j > 0) // the batch's tests before it ran first
+		s.passed(t, r, j > 0) // the batch's tests before it ran first
 		s.counted(t, r)
 		s.plainHits(t, r)
 		s.mu.Lock()

@@ -120,9 +120,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 	}
 	for _, r := range out.results {
 		byIndex[r.Index] = r
-		if r.Outcome == "pass" {
-			s.passed(t, afterOthers(r.Index))
-		}
+		s.passed(t, r, afterOthers(r.Index))
 		if f, ok := fromResult(r); ok {
 			withLog(f, out.logs[r.Index], out.logSubs[r.Index], t.pkg.Dir)
 			if raceEcho(f) {

@@ -12,7 +12,8 @@ import (
 // before it in its process and passes after them (groupcache's
 // TestTruncatingByteSliceTarget: its group is made only by the earlier
 // tests' setup) is labelled order-dependent, not schedule-dependent; one
-// that also passed with no other test before it keeps its label.
+// that also passed with no other test before it keeps its label (a
+// schedule the step bound stopped is no such pass).
 func TestPassedOnlyAfterOthers(t *testing.T) {
 	for _, passFirst := range []bool{false, true} {
 		s, tg, _ := newFakeSearch(t, "TestUses", fakeBudget, 1)
@@ -32,6 +33,11 @@ func TestPassedOnlyAfterOthers(t *testing.T) {
 		keys := s.collect(tg, &childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{fail}}, 5, "random")
 		if passFirst {
 			s.collect(tg, &childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{pass(7)}}, 7, "random")
+		} else {
+			// Alone, a schedule the step bound stopped: no pass.
+			stopped := pass(8)
+			stopped.Inconclusive = rt.StepBoundPrefix + "no end after 20000 scheduling steps"
+			s.collect(tg, &childOutcome{crashed: -1, leftovers: -1, results: []rt.Result{stopped}}, 8, "random")
 		}
 		tg.stats.Schedules = 4
 		if len(keys) != 1 {

@@ -107,9 +107,12 @@ func (s *search) maskRepeats(t *target, raced map[string]int, out *childOutcome)
 	}
 }
 
-// passed counts a passing schedule of t, after other tests in its
-// process or not.
-func (s *search) passed(t *target, afterOthers bool) {
+// passed counts r, a schedule of t, if it passed (one the step bound
+// stopped did not), after other tests in its process or not.
+func (s *search) passed(t *target, r rt.Result, afterOthers bool) {
+	if r.Outcome != "pass" || r.Inconclusive != "" {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if afterOthers {
