@@ -46,6 +46,7 @@ type failure struct {
 	late       bool                // it failed only after it returned (rt.Result.AfterReturn)
 	lateRace   bool                // a race printed after its test returned (raceReport.AfterReturn)
 	dumps      bool                // it read a dump of every goroutine (rt.Result.Dumps)
+	stretched  bool                // its clock was stretched (rt.Result.Stretched)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// allocReads and allocCounts: the counts of allocations its schedule
 	// read (rt.Result.AllocReads, AllocCounts).
@@ -171,7 +172,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 			continue
 		}
 		if r, ok := byIndex[rep.Index]; ok {
-			f.seed, f.decisions, f.kept, f.elapsed, f.moves = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed, r.EarlyMoves
+			f.seed, f.decisions, f.kept, f.elapsed, f.moves, f.stretched = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed, r.EarlyMoves, r.Stretched
 			setPrior(f, rep.Index)
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
@@ -312,6 +313,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		elapsed:    r.Elapsed,
 		early:      r.Early,
 		moves:      r.EarlyMoves,
+		stretched:  r.Stretched,
 		subtest:    r.Subtest,
 		leftBehind: r.LeftBehind,
 		late:       r.AfterReturn,
@@ -753,6 +755,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	// Every schedule says how far a clock read moved the clock: a reader
 	// of version 5 or older would replay it with a nanosecond.
 	sched.NowTick, sched.Version = rt.NowTick, rt.ScheduleVersionTick
+	sched.Stretch = f.stretchedAny() // withoutPaths sets its version
 	if s.subRun != "" {
 		sched.Run, sched.Version = s.subRun, rt.ScheduleVersionRun
 	}
@@ -960,4 +963,18 @@ func (f *failure) afterEarlier(n int) *checks.AfterEarlier {
 		}
 	}
 	return a
+}
+
+// stretchedAny: was the clock stretched in f's schedule or in one of the
+// earlier ones its replay runs first (the last afterPrior of prior)?
+func (f *failure) stretchedAny() bool {
+	if f.stretched {
+		return true
+	}
+	for _, r := range f.prior[max(len(f.prior)-f.afterPrior, 0):] {
+		if r.Stretched {
+			return true
+		}
+	}
+	return false
 }

@@ -64,8 +64,8 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionSolo:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSolo)
+	case s.Version > rt.ScheduleVersionStretch:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionStretch)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
@@ -181,6 +181,9 @@ func withoutPaths(s *rt.Schedule) *rt.Schedule {
 	c.Decisions, c.Original = strip(s.Decisions), strip(s.Original)
 	if solo(c.Decisions) || solo(c.Original) || slices.ContainsFunc(c.Prior, func(p rt.Prior) bool { return solo(p.Decisions) }) {
 		c.Version = max(c.Version, rt.ScheduleVersionSolo)
+	}
+	if c.Stretch {
+		c.Version = max(c.Version, rt.ScheduleVersionStretch)
 	}
 	return &c
 }

@@ -93,7 +93,8 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"priorStrategy":"pos","prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, tick: 20},
 		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, err: "earlier run 1 is carried by its seed, but the schedule names no strategy"},
 		{json: `{"version":10,"package":"p","test":"TestA","decisions":[{"g":0,"op":"atomic","solo":true}],"nowTick":20}`, tick: 20},
-		{json: `{"version":11,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 11; this interleave reads versions up to 10"},
+		{json: `{"version":11,"package":"p","test":"TestA","decisions":[],"nowTick":20,"stretch":true}`, tick: 20},
+		{json: `{"version":12,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 12; this interleave reads versions up to 11"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {
@@ -150,10 +151,11 @@ func TestScheduleWithoutPaths(t *testing.T) {
 }
 
 // A schedule with a solo run, in its decisions or an earlier run's, is
-// written (file and token) as version ScheduleVersionSolo, which an older
-// interleave refuses rather than replaying it wrong; one without stays as
-// it was.
-func TestScheduleSoloVersion(t *testing.T) {
+// written (file and token) as version ScheduleVersionSolo, one recorded
+// with a stretched clock as ScheduleVersionStretch (Stretch kept), which
+// an older interleave refuses rather than replaying it wrong; one without
+// stays as it was.
+func TestScheduleSoloStretchVersion(t *testing.T) {
 	t.Parallel()
 	base := rt.Schedule{Version: rt.ScheduleVersionTick, NowTick: 20, Package: "k", Test: "TestA", Strategy: "random", Seed: 3,
 		Decisions: []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9"}}}
@@ -161,11 +163,13 @@ func TestScheduleSoloVersion(t *testing.T) {
 	withPrior.Prior = []rt.Prior{{Test: "TestA", Seed: 2, Decisions: []rt.Decision{{G: 0, Op: "atomic", Solo: true}}}}
 	withSolo := base
 	withSolo.Decisions = []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9", Solo: true}}
+	stretched := withSolo
+	stretched.Stretch = true
 	for _, c := range []struct {
 		name string
 		s    rt.Schedule
 		want int
-	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}} {
+	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}, {"stretched", stretched, rt.ScheduleVersionStretch}} {
 		path := filepath.Join(t.TempDir(), "s.json")
 		if err := WriteSchedule(path, &c.s); err != nil {
 			t.Fatal(err)
@@ -184,6 +188,31 @@ func TestScheduleSoloVersion(t *testing.T) {
 		}
 		if read.Version != c.want || decoded.Version != c.want {
 			t.Errorf("%s: file version %d, token version %d, want %d", c.name, read.Version, decoded.Version, c.want)
+		}
+		if read.Stretch != c.s.Stretch || decoded.Stretch != c.s.Stretch {
+			t.Errorf("%s: file stretch %v, token stretch %v, want %v", c.name, read.Stretch, decoded.Stretch, c.s.Stretch)
+		}
+	}
+}
+
+// A failure's schedule says it was stretched when its run was, or one of
+// the earlier runs its replay runs first; not for earlier runs it leaves
+// out.
+func TestFailureStretchedAny(t *testing.T) {
+	t.Parallel()
+	prior := []rt.Result{{Index: 0, Stretched: true}, {Index: 1}}
+	for _, c := range []struct {
+		name string
+		f    failure
+		want bool
+	}{
+		{"none", failure{prior: prior}, false},
+		{"its own", failure{stretched: true}, true},
+		{"an earlier run replayed", failure{prior: prior, afterPrior: 2}, true},
+		{"an earlier run left out", failure{prior: prior, afterPrior: 1}, false},
+	} {
+		if got := c.f.stretchedAny(); got != c.want {
+			t.Errorf("%s: stretchedAny %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -80,7 +80,7 @@ const NowTick = 20 * time.Nanosecond
 func (g *gstate) readClock() time.Time {
 	t := virtualNow()
 	if s := active; s != nil && !g.outside && s.bubble == 0 {
-		s.advance(s.nowTick)
+		s.readMove()
 	}
 	return t
 }

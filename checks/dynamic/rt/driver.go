@@ -286,9 +286,9 @@ func replayAt(cfg Config, i int) *Schedule {
 	if k := i - cfg.First; k >= 0 && k < len(r.Prior) {
 		p := r.Prior[k]
 		if p.BySeed() {
-			return &Schedule{Test: p.Test, Seed: p.Seed, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, bySeed: true}
+			return &Schedule{Test: p.Test, Seed: p.Seed, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, Stretch: r.Stretch, bySeed: true}
 		}
-		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick}
+		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, Stretch: r.Stretch}
 	}
 	return r
 }
@@ -434,6 +434,12 @@ func (r *scheduleRun) finish(p any) {
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
 		res.Inconclusive = EarlyFailPrefix + "the test failed or left goroutines after a timer fired further ahead than a loaded machine's delay (only a data race counts there)"
 	}
+	if r.s.stretched && res.Inconclusive == "" && (res.Outcome != "pass" || f || r.failed()) {
+		// A loop's clock was stretched (stretch.go): only a data race
+		// counts, which the race detector reports apart from this result.
+		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		res.Inconclusive = StretchFailPrefix + "the test failed or left goroutines after the clock was sped up for a loop that worked until a time had passed (only a data race counts there)"
+	}
 	lateFail := r.s.earlyLate && res.Outcome == "panic"
 	// A timer's stale value read after its Reset (staleRead) is the
 	// code's failure, however early the timer fired.
@@ -494,6 +500,7 @@ func (r *scheduleRun) finish(p any) {
 
 // SkippedPrefix starts Result.Inconclusive of a test that skipped itself,
 // EarlyFailPrefix that of a test that failed after an early timer,
+// StretchFailPrefix that of one that failed after a stretched clock,
 // SettleFailPrefix that of a callback failing after the test (settleAfterFuncs).
 const (
 	// AfterReturnMessage is Result.Message of a test that failed only
@@ -502,6 +509,7 @@ const (
 	SkippedPrefix      = "skipped: "
 	EarlyFailPrefix    = "timeout: "
 	SettleFailPrefix   = "after the test: "
+	StretchFailPrefix  = "stretched clock: "
 )
 
 // runCleanups runs the cleanups g's test registered through Cleanup, last

@@ -111,6 +111,11 @@ const ScheduleVersionSeeded = 9
 // take a decision at each of their atomic operations and diverge.
 const ScheduleVersionSolo = 10
 
+// ScheduleVersionStretch is the version of a schedule recorded with a
+// stretched clock (Schedule.Stretch): an interleave that reads only up to
+// version 10 would move the clock by NowTick at each read and diverge.
+const ScheduleVersionStretch = 11
+
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
 const LegacyNowTick = time.Nanosecond
@@ -312,6 +317,11 @@ type Schedule struct {
 	// constant, when it was recorded): its replay reads the same times.
 	// Zero: the constant.
 	NowTick time.Duration `json:"nowTick,omitempty"`
+	// Stretch says that the clock of a loop that works until a time has
+	// passed was stretched in a run it replays (Result.Stretched,
+	// stretch.go): its replay stretches alike. Without it a replay never
+	// stretches, as its recording did not.
+	Stretch bool `json:"stretch,omitempty"`
 	// Run is Config.Run of the search that found it: its replay runs the
 	// same subtests.
 	Run string `json:"run,omitempty"`
@@ -455,6 +465,9 @@ type Result struct {
 	AfterReturn bool `json:"afterReturn,omitempty"`
 	// ClockBase is where the schedule's virtual clock started.
 	ClockBase time.Time `json:"clockBase,omitempty"`
+	// Stretched is set when a read moved the clock by more than NowTick
+	// (stretch.go): its schedule file says so (Schedule.Stretch).
+	Stretched bool `json:"stretched,omitempty"`
 	// Virtual is how far the virtual clock moved until the test returned
 	// (until the end when it did not): the time the test's sleeps and
 	// timers take for real under plain go test.

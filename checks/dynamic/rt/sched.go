@@ -139,6 +139,17 @@ type sched struct {
 	// nowTick is how far a read moves the clock: NowTick, or what the
 	// replayed schedule was recorded with.
 	nowTick time.Duration
+	// The clock of a loop that works until a time has passed (stretch.go):
+	// tickedNow is the clock after the last read's tick, tickRunFrom the
+	// step since which reads alone moved it, stretch the tick a read adds
+	// now (0: NowTick's), stretchReads the reads at it; stretched is set
+	// once a read moved the clock by more than NowTick.
+	tickedNow    time.Duration
+	tickRunFrom  int
+	stretch      time.Duration
+	stretchReads int
+	stretched    bool
+	noStretch    bool // a replay of a schedule recorded without (Schedule.Stretch)
 
 	sites    map[uintptr]string
 	pcFrames map[uintptr][]callFrame // made by framesAt, for a failure's paths
@@ -320,6 +331,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		s.base = sameFraction(s.base, replay.ClockBase)
 	}
 	s.nowTick = NowTick
+	s.noStretch = replay != nil && !replay.Stretch
 	if replay != nil && replay.NowTick > 0 {
 		s.nowTick = replay.NowTick
 	}
@@ -948,7 +960,7 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Choices: s.choices, AddrInUse: lastAddrInUse(),
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, Choices: s.choices, AddrInUse: lastAddrInUse(),
 		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts(), Dumps: int(s.dumps.Load())}
 	if s.foreignSeen {
 		r.Choices++ // goroutines outside control: the OS's timing
