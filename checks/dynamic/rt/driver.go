@@ -434,11 +434,12 @@ func (r *scheduleRun) finish(p any) {
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
 		res.Inconclusive = EarlyFailPrefix + "the test failed or left goroutines after a timer fired further ahead than a loaded machine's delay (only a data race counts there)"
 	}
-	if r.s.stretched && res.Inconclusive == "" && (res.Outcome != "pass" || f || r.failed()) {
-		// A loop's clock was stretched (stretch.go): only a data race
-		// counts, which the race detector reports apart from this result.
+	if r.s.stretchDue && res.Inconclusive == "" && (res.Outcome != "pass" || f || r.failed()) {
+		// A loop's stretched clock reached a deadline (stretch.go): only
+		// a data race counts, which the race detector reports apart from
+		// this result.
 		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
-		res.Inconclusive = StretchFailPrefix + "the test failed or left goroutines after the clock was sped up for a loop that worked until a time had passed (only a data race counts there)"
+		res.Inconclusive = StretchFailPrefix + "the test failed or left goroutines after the clock, sped up for a loop that worked until a time had passed, reached a timer's deadline (its own timeout, maybe; only a data race counts there)"
 	}
 	lateFail := r.s.earlyLate && res.Outcome == "panic"
 	// A timer's stale value read after its Reset (staleRead) is the

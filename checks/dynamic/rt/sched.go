@@ -143,12 +143,15 @@ type sched struct {
 	// tickedNow is the clock after the last read's tick, tickRunFrom the
 	// step since which reads alone moved it, stretch the tick a read adds
 	// now (0: NowTick's), stretchReads the reads at it; stretched is set
-	// once a read moved the clock by more than NowTick.
+	// once a read moved the clock by more than NowTick, stretchDue once
+	// such a read took it to a timer's or a sleep's deadline.
 	tickedNow    time.Duration
 	tickRunFrom  int
 	stretch      time.Duration
 	stretchReads int
 	stretched    bool
+	stretchDue   bool // a stretched read took the clock to a deadline
+	stretchFire  bool // and what is due there is yet to fire
 	noStretch    bool // a replay of a schedule recorded without (Schedule.Stretch)
 
 	sites    map[uintptr]string
@@ -820,6 +823,14 @@ func (s *sched) next() {
 		}
 		if s.postSteps > postTestSteps+s.postWindow {
 			s.blockedFailure(true)
+			return
+		}
+	}
+	if s.stretchFire {
+		// A stretched read took the clock to a deadline: what is due
+		// fires, as it would for real once that time has passed.
+		s.stretchFire = false
+		if s.fireTimersTo(s.now) {
 			return
 		}
 	}

@@ -12,12 +12,15 @@ import "time"
 // have moved it for stretchAfter decisions, before the test returned,
 // each read moves it by a growing tick instead (stretchFirst, doubled
 // every stretchEvery reads up to stretchMax; never past the next
-// deadline): the turns take longer, as on a loaded machine, and the loop
-// ends within the bound. The tick follows from the decisions, so a
+// deadline, where what is due fires at the next decision): the turns
+// take longer, as on a loaded machine, and the loop ends within the
+// bound. The tick follows from the decisions, so a
 // replay stretches alike (one of a schedule recorded without a stretch,
-// Schedule.Stretch unset, never does). After a stretched read only a data race counts
-// (driver.go, StretchFailPrefix): a failure or a leak may then be the
-// test's own timeout, come sooner than it would.
+// Schedule.Stretch unset, never does). Once a stretched read took the
+// clock to a deadline (a timer's, a sleep's: stretchDue) only a data race
+// counts (driver.go, StretchFailPrefix): a failure or a leak may then be
+// the test's own timeout, come sooner than it would. A failure with no
+// deadline reached so is the code's: the loop only ran fewer turns.
 const (
 	stretchAfter = 4096
 	stretchFirst = time.Microsecond
@@ -57,5 +60,8 @@ func (s *sched) readMove() {
 	s.tickedNow = s.now
 	if s.now-before > s.nowTick {
 		s.stretched = true
+		if next, ok := s.nextDeadline(); ok && s.now >= next {
+			s.stretchDue, s.stretchFire = true, true
+		}
 	}
 }

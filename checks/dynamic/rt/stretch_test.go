@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -60,18 +61,26 @@ func TestStretchEndsWorkLoop(t *testing.T) {
 	}
 }
 
-// TestStretchFailureInconclusive: after a stretched read only a data race
-// counts (the failure may be the test's own timeout come sooner); a loop
-// too short to be stretched keeps its failure, and so does a loop the
-// test left running after it returned (a leak).
+// TestStretchFailureInconclusive: once a stretched read took the clock to
+// a deadline only a data race counts (the failure may be the test's own
+// timeout come sooner); a failure with no deadline reached so is kept, as
+// is one after a loop too short to be stretched, and a loop the test left
+// running after it returned (a leak).
 func TestStretchFailureInconclusive(t *testing.T) {
-	failAfter := func(d time.Duration) func() {
+	failAfter := func(d time.Duration, timeout bool) func() {
 		return func() {
+			var timedOut atomic.Bool
+			if timeout {
+				AfterFunc(d/2, func() { timedOut.Store(true) })
+			}
 			var mu sync.Mutex
 			done := make(chan bool, 1)
 			Go(func() { workUntil(d, &mu, done) })
 			workUntil(d, &mu, make(chan bool, 1))
 			Recv(done)
+			if timedOut.Load() {
+				panic("timed out")
+			}
 			panic("failed after the loop")
 		}
 	}
@@ -81,8 +90,9 @@ func TestStretchFailureInconclusive(t *testing.T) {
 		outcome string
 		inconcl string
 	}{
-		{"stretched", failAfter(time.Second), "pass", StretchFailPrefix},
-		{"short", failAfter(time.Microsecond), "panic", ""},
+		{"stretched to a deadline", failAfter(time.Second, true), "pass", StretchFailPrefix},
+		{"stretched", failAfter(time.Second, false), "panic", ""},
+		{"short", failAfter(time.Microsecond, false), "panic", ""},
 		{"left running", func() {
 			// The worker's reads alone move the clock from before the
 			// test returns (about 2,800 decisions) to past stretchAfter
@@ -96,7 +106,9 @@ func TestStretchFailureInconclusive(t *testing.T) {
 		}, "leak", ""},
 	}
 	for _, c := range cases {
-		r := RunFunc(Config{Strategy: "random", Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, 0, c.body)
+		// The unperturbed schedule: no early move of the clock fires the
+		// timer first (earlyTime), the stretch does.
+		r := RunFunc(Config{Strategy: PlainStrategy, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, 0, c.body)
 		if r.Outcome != c.outcome || !strings.HasPrefix(r.Inconclusive, c.inconcl) || (c.inconcl == "") != (r.Inconclusive == "") {
 			t.Errorf("%s: %s %q (inconclusive %q) after %d steps, want %s %q", c.name, r.Outcome, r.Message, r.Inconclusive, r.Steps, c.outcome, c.inconcl)
 		}
