@@ -22,16 +22,21 @@ func workUntil(d time.Duration, mu *sync.Mutex, done chan bool) {
 
 // TestStretchEndsWorkLoop: two workers that take a lock until a second has
 // passed end within the step bound (the clock stretched, not 20 ns per
-// read), and a schedule replays with the same decisions when it says it
+// read; a timer due on the way fires), and a schedule replays with the same decisions when it says it
 // was stretched (Schedule.Stretch); without, its replay does not stretch.
 func TestStretchEndsWorkLoop(t *testing.T) {
 	body := func(*testing.T) {
+		var fired atomic.Bool
+		AfterFunc(300*time.Millisecond, func() { fired.Store(true) }) // due on the way
 		var mu sync.Mutex
 		done := make(chan bool, 2)
 		Go(func() { workUntil(time.Second, &mu, done) })
 		Go(func() { workUntil(time.Second, &mu, done) })
 		Recv(done)
 		Recv(done)
+		if !fired.Load() {
+			panic("the timer due on the way did not fire")
+		}
 	}
 	var rs []Result
 	t.Run("search", func(t *testing.T) {
