@@ -431,14 +431,14 @@ func (r *scheduleRun) finish(p any) {
 		// The clock jumped further than a loaded machine's delay
 		// (farNow): only a data race counts after it, which the
 		// race detector reports apart from this result.
-		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		res.dropFailure()
 		res.Inconclusive = EarlyFailPrefix + "the test failed or left goroutines after a timer fired further ahead than a loaded machine's delay (only a data race counts there)"
 	}
 	if r.s.stretchDue && res.Inconclusive == "" && (res.Outcome != "pass" || f || r.failed()) {
 		// A loop's stretched clock reached a deadline (stretch.go): only
 		// a data race counts, which the race detector reports apart from
 		// this result.
-		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		res.dropFailure()
 		res.Inconclusive = StretchFailPrefix + "the test failed or left goroutines after the clock, sped up for a loop that worked until a time had passed, reached a timer's deadline (its own timeout, maybe; only a data race counts there)"
 	}
 	lateFail := r.s.earlyLate && res.Outcome == "panic"
@@ -450,7 +450,7 @@ func (r *scheduleRun) finish(p any) {
 		res.Early = r.s.earlyFires
 		if res.Outcome == "leak" && (f || r.failed()) {
 			// go test tells the test's failure, not what it left running.
-			res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+			res.dropFailure()
 		}
 	} else if earlyFail {
 		// A timer fired before goroutines that could run (earlyTime) and
@@ -461,13 +461,13 @@ func (r *scheduleRun) finish(p any) {
 		// when every goroutine was blocked since for longer than any
 		// early move, none outside control taking part: the code hung,
 		// a long timeout failed the test.
-		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		res.dropFailure()
 		res.Inconclusive = EarlyFailPrefix + "the test failed after a timer fired before goroutines that could run (its own timeout, most likely)"
 	}
 	if r.s.settled > 0 && !f && res.Inconclusive == "" && (res.Outcome != "pass" || r.failed()) {
 		// Only an AfterFunc fired after everything had ended failed
 		// (settleAfterFuncs): go test would not have waited for it.
-		res.Outcome, res.Message, res.Site, res.Goroutines = "pass", "", "", nil
+		res.dropFailure()
 		res.Inconclusive = SettleFailPrefix + "an AfterFunc callback the test left pending failed after the test had ended"
 	}
 	if res.Outcome == "leak" && res.Inconclusive == "" && (f || r.failed()) {
@@ -497,6 +497,12 @@ func (r *scheduleRun) finish(p any) {
 	}
 	res.Kept = keptNow()
 	*r.out = res
+}
+
+// dropFailure makes r a pass: its failure is not the code's (the caller
+// says why in Inconclusive) or is told elsewhere.
+func (r *Result) dropFailure() {
+	r.Outcome, r.Message, r.Site, r.Goroutines = "pass", "", "", nil
 }
 
 // SkippedPrefix starts Result.Inconclusive of a test that skipped itself,

@@ -56,11 +56,11 @@ func (s *sched) readMove() {
 		}
 	}
 	before := s.now
-	s.advance(tick)
+	atDeadline := s.advance(tick)
 	s.tickedNow = s.now
 	if s.now-before > s.nowTick {
 		s.stretched = true
-		if next, ok := s.nextDeadline(); ok && s.now >= next {
+		if atDeadline {
 			s.stretchDue, s.stretchFire = true, true
 		}
 	}

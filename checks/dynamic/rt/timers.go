@@ -228,17 +228,19 @@ func after(t, d time.Duration) time.Duration {
 	return t + d
 }
 
-// advance moves the clock by d, not past the next deadline.
+// advance moves the clock by d, not past the next deadline; it reports
+// whether it reached that deadline.
 //
 //go:norace
-func (s *sched) advance(d time.Duration) {
+func (s *sched) advance(d time.Duration) (atDeadline bool) {
 	t := s.after(d)
-	if next, ok := s.nextDeadline(); ok && t > next {
-		t = next
+	if next, ok := s.nextDeadline(); ok && t >= next {
+		t, atDeadline = next, true
 	}
 	if t > s.now {
 		s.now = t
 	}
+	return atDeadline
 }
 
 // outsideTick is how far the clock moves at each decision while a
