@@ -6,9 +6,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,6 +70,7 @@ func (r *run) checkBase(ctx context.Context) {
 	end := r.stage(fmt.Sprintf("checking %d finding(s) on the base commit", n))
 	var fs []checks.Finding
 	var keys []findingKey
+	tmp := "" // baseFile's schedules
 	for _, w := range r.works {
 		ks := byPkg[w.pkg.PkgPath]
 		if len(ks) == 0 {
@@ -97,8 +104,18 @@ func (r *run) checkBase(ctx context.Context) {
 			continue
 		}
 		defer os.Remove(file)
-		if msg, ok := compiles(ctx, r.opts.BaseDir, "./"+filepath.ToSlash(rel), r.opts.Tags, r.opts.Stage); !ok {
-			none("the generated test does not compile on the base commit: " + msg)
+		pkg := "./" + filepath.ToSlash(rel)
+		if out, ok := buildTests(ctx, r.opts.BaseDir, pkg, r.opts.Tags, r.opts.Stage); !ok {
+			if tmp == "" {
+				var err error
+				if tmp, err = os.MkdirTemp("", "interleave-gen-base-"); err != nil {
+					none(err.Error())
+					continue
+				}
+				defer os.RemoveAll(tmp)
+			}
+			bfs, bkeys := r.baseFile(ctx, w, ks, file, pkg, out, tmp)
+			fs, keys = append(fs, bfs...), append(keys, bkeys...)
 			continue
 		}
 		for _, k := range ks {
@@ -107,6 +124,12 @@ func (r *run) checkBase(ctx context.Context) {
 		}
 	}
 	r.judgeOnBase(ctx, fs, keys)
+	for k, v := range r.base {
+		if r.rebuilt[k] && !v.none {
+			v.how += " (its value built by another constructor: the base commit lacks the one the test drew)"
+			r.base[k] = v
+		}
+	}
 	onBase := 0
 	for _, v := range r.base {
 		if v.onBase {
@@ -145,9 +168,185 @@ func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findi
 	}
 }
 
+// maxBaseBuilds bounds baseFile's builds of a package on the base.
+const maxBaseBuilds = 4
+
+// baseFile is checkBase's way for a package whose generated file as
+// searched does not compile on the base commit (out is the build's
+// output): the file at file is written again with only the tests of the
+// findings ks, each building its values as drawn or, when the base lacks
+// what that calls, by another constructor of its type (OtherBuilds), in
+// up to maxBaseBuilds builds; a test no build compiles gets no verdict. It
+// returns the findings to judge there, each with a copy of its schedule
+// (in tmp) that carries the file as written. fsnotify v1.7.0's Add ∥
+// Close failure went out as the change's: the file also held tests built
+// by NewBufferedWatcher, new in v1.7.0, so nothing was judged.
+func (r *run) baseFile(ctx context.Context, w *pkgWork, ks []findingKey, file, pkg, out, tmp string) ([]checks.Finding, []findingKey) {
+	type tried struct {
+		c      *Case
+		builds [][]string // c.Build, then the others
+		at     int
+		keys   []findingKey
+	}
+	var cases []*tried
+	byName := map[string]*tried{}
+	for _, k := range ks {
+		name := r.best[k].Test
+		if t := byName[name]; t != nil {
+			t.keys = append(t.keys, k)
+			continue
+		}
+		i := slices.IndexFunc(w.kept, func(c *Case) bool { return c.Name == name })
+		if i < 0 {
+			r.base[k] = baseVerdict{none: true, how: "the generated test does not compile on the base commit: " + compileLine(out)}
+			continue
+		}
+		c := w.kept[i]
+		t := &tried{c: c, builds: append([][]string{c.Build}, w.gen.OtherBuilds(c)...), keys: []findingKey{k}}
+		byName[name], cases = t, append(cases, t)
+	}
+	noVerdict := func(t *tried, why string) {
+		for _, k := range t.keys {
+			r.base[k] = baseVerdict{none: true, how: "the generated test does not compile on the base commit: " + why}
+		}
+	}
+	var src []byte
+	for n := 0; len(cases) > 0; n++ {
+		if n == maxBaseBuilds {
+			for _, t := range cases {
+				noVerdict(t, compileLine(out))
+			}
+			return nil, nil
+		}
+		var cs []*Case
+		for _, t := range cases {
+			c := *t.c
+			c.Build = t.builds[t.at]
+			cs = append(cs, &c)
+		}
+		var err error
+		if src, err = Render(w.gen, w.pkg.Name, cs, Concurrent); err == nil {
+			err = os.WriteFile(file, src, 0o644)
+		}
+		if err != nil {
+			for _, t := range cases {
+				noVerdict(t, err.Error())
+			}
+			return nil, nil
+		}
+		var ok bool
+		if out, ok = buildTests(ctx, r.opts.BaseDir, pkg, r.opts.Tags, r.opts.Stage); ok {
+			break
+		}
+		// The tests the errors are in try their next build; an error
+		// outside every test (a declaration the tests share) ends it.
+		bad, outside := testsAt(src, errorLines(out))
+		if outside || len(bad) == 0 {
+			for _, t := range cases {
+				noVerdict(t, compileLine(out))
+			}
+			return nil, nil
+		}
+		left := cases[:0]
+		for _, t := range cases {
+			if bad[t.c.Name] {
+				if t.at++; t.at == len(t.builds) {
+					why := compileLine(out)
+					if len(t.builds) > 1 {
+						why += " (nor by any other constructor of its type)"
+					}
+					noVerdict(t, why)
+					continue
+				}
+			}
+			left = append(left, t)
+		}
+		cases = left
+	}
+	var fs []checks.Finding
+	var keys []findingKey
+	for _, t := range cases {
+		for _, k := range t.keys {
+			f := r.best[k]
+			s, err := explore.ReadSchedule(f.Schedule)
+			if err == nil {
+				for i := range s.Files {
+					if s.Files[i].Name == FileName {
+						s.Files[i].Source = string(src)
+					}
+				}
+				f.Schedule = filepath.Join(tmp, fmt.Sprintf("%d.json", len(r.rebuilt)))
+				err = explore.WriteSchedule(f.Schedule, s)
+			}
+			if err != nil {
+				r.base[k] = baseVerdict{none: true, how: err.Error()}
+				continue
+			}
+			// Its members' tests are not in the file written.
+			f.SameCause = nil
+			if r.rebuilt == nil {
+				r.rebuilt = map[findingKey]bool{}
+			}
+			r.rebuilt[k] = t.at > 0
+			fs, keys = append(fs, f), append(keys, k)
+		}
+	}
+	return fs, keys
+}
+
+// errorLines are the lines of FileName a build's output names errors at.
+func errorLines(out string) []int {
+	var lines []int
+	for _, m := range fileErrorRE.FindAllStringSubmatch(out, -1) {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			lines = append(lines, n)
+		}
+	}
+	return lines
+}
+
+var fileErrorRE = regexp.MustCompile(`(?m)` + regexp.QuoteMeta(FileName) + `:(\d+)(?::\d+)?: `)
+
+// testsAt names the test functions of src that hold lines; outside is set
+// when a line is in none.
+func testsAt(src []byte, lines []int) (tests map[string]bool, outside bool) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, FileName, src, 0)
+	if err != nil {
+		return nil, true
+	}
+	tests = map[string]bool{}
+	for _, l := range lines {
+		in := false
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if ok && fset.Position(fd.Pos()).Line <= l && l <= fset.Position(fd.End()).Line && strings.HasPrefix(fd.Name.Name, "Test") {
+				tests[fd.Name.Name], in = true, true
+			}
+		}
+		outside = outside || !in
+	}
+	return tests, outside
+}
+
 // compiles reports whether the tests of package pkg (relative to dir)
 // compile, built with tags; when not, the compiler's first error.
 func compiles(ctx context.Context, dir, pkg string, tags []string, stage func(explore.StageEvent)) (string, bool) {
+	out, ok := buildTests(ctx, dir, pkg, tags, stage)
+	if ok {
+		return "", true
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return l, false
+		}
+	}
+	return out, false
+}
+
+// buildTests builds the tests of package pkg (relative to dir) with tags:
+// whether they compile, and go's output when not.
+func buildTests(ctx context.Context, dir, pkg string, tags []string, stage func(explore.StageEvent)) (string, bool) {
 	tmp, err := os.MkdirTemp("", "interleave-gen-base-")
 	if err != nil {
 		return err.Error(), false
@@ -169,10 +368,8 @@ func compiles(ctx context.Context, dir, pkg string, tags []string, stage func(ex
 	if err == nil {
 		return "", true
 	}
-	for _, l := range strings.Split(string(bytes.TrimSpace(out)), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return l, false
-		}
+	if o := string(bytes.TrimSpace(out)); o != "" {
+		return o, false
 	}
 	return err.Error(), false
 }

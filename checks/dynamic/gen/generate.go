@@ -38,6 +38,9 @@ type Case struct {
 	// Derived is the method whose result v is (Target.Derivers: v :=
 	// v0.Derived(...)), "" when v is built.
 	Derived string
+	// Fresh is set when v must be a value no other test shares
+	// (buildFresh): a constructor named New..., else the zero value.
+	Fresh bool
 }
 
 // size is the number of calls of c, to prefer the smallest failing test.
@@ -300,7 +303,12 @@ func commands(muts []Func) []Func {
 // build writes the statements that build a value of t as *T named name;
 // tmp names the value a constructor of T (not *T) returns.
 func (g *Generator) build(t *Target, name, tmp string) []string {
-	k := g.rng.Intn(len(t.Ctors) + btoi(t.Zero))
+	return g.buildBy(t, g.rng.Intn(len(t.Ctors)+btoi(t.Zero)), name, tmp)
+}
+
+// buildBy is build by t's constructor k, or by its zero value when k is
+// len(t.Ctors).
+func (g *Generator) buildBy(t *Target, k int, name, tmp string) []string {
 	if k == len(t.Ctors) {
 		return []string{fmt.Sprintf("%s := new(%s)", name, g.q.typ(t.Type))}
 	}
@@ -362,6 +370,75 @@ func (g *Generator) buildDerived(t *Target, name, tmp string, d *Func) []string 
 	}
 	base := name + "0"
 	out := g.build(t, base, tmp+"0")
+	call := base + "." + d.Fn.Name() + "(" + g.deriveArgs(d.Sig) + ")"
+	return append(out, bindResult(d.Sig, call, name, tmp)...)
+}
+
+// OtherBuilds are the other ways to build c's values (its Build), one by
+// each constructor of its type and one by its zero value when usable,
+// each derived as c's is: for a base commit that does not compile the
+// constructor c was drawn with (fsnotify v1.7.0's NewBufferedWatcher),
+// where the same calls on a value built otherwise still say whether the
+// base fails the same way. The way c's are built is left out; a Fresh
+// case keeps to New... constructors.
+func (g *Generator) OtherBuilds(c *Case) [][]string {
+	t := c.Target
+	if c.Fresh {
+		// buildFresh's choice: the New... constructors, else the zero
+		// value, else any constructor.
+		fresh := *t
+		fresh.Ctors = nil
+		for _, f := range t.Ctors {
+			if strings.HasPrefix(f.Fn.Name(), "New") {
+				fresh.Ctors = append(fresh.Ctors, f)
+			}
+		}
+		fresh.Zero = t.Zero && len(fresh.Ctors) == 0
+		if len(fresh.Ctors) > 0 || fresh.Zero {
+			t = &fresh
+		}
+	}
+	var d *Func
+	for i := range t.Derivers {
+		if t.Derivers[i].Fn.Name() == c.Derived {
+			d = &t.Derivers[i]
+		}
+	}
+	if c.Derived != "" && d == nil {
+		return nil
+	}
+	var out [][]string
+	for k := 0; k < len(t.Ctors)+btoi(t.Zero); k++ {
+		b := g.buildDerivedBy(t, k, "v", "x", d)
+		if c.Two {
+			b = append(b, g.buildDerivedBy(t, k, "w", "xw", d)...)
+		}
+		if !sameWay(b, c.Build) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// sameWay reports whether builds a and b call the same constructor (or
+// both take the zero value): their first statements agree up to the
+// arguments.
+func sameWay(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	x, _, _ := strings.Cut(a[0], "(")
+	y, _, _ := strings.Cut(b[0], "(")
+	return x == y
+}
+
+// buildDerivedBy is buildDerived by t's constructor k (buildBy).
+func (g *Generator) buildDerivedBy(t *Target, k int, name, tmp string, d *Func) []string {
+	if d == nil {
+		return g.buildBy(t, k, name, tmp)
+	}
+	base := name + "0"
+	out := g.buildBy(t, k, base, tmp+"0")
 	call := base + "." + d.Fn.Name() + "(" + g.deriveArgs(d.Sig) + ")"
 	return append(out, bindResult(d.Sig, call, name, tmp)...)
 }

@@ -266,7 +266,7 @@ func panics(name string) bool { return strings.HasPrefix(name, "Panic") }
 // v, and whose two goroutines each call two of triggers, dealt from a
 // shuffled deck.
 func (g *Generator) reentry(t *Target, h hook, re Func, triggers []Func) *Case {
-	c := &Case{Target: t}
+	c := &Case{Target: t, Fresh: true}
 	cs := &caseState{t: t}
 	c.Build = g.buildFresh(t)
 	call := g.call(re, cs).render("v", false)

@@ -241,12 +241,13 @@ type run struct {
 	// The findings kept, one per findingKey, in order (pickFindings);
 	// dups counts the others of each, scheds holds the schedule of each
 	// (replay).
-	best   map[findingKey]checks.Finding
-	order  []findingKey
-	dups   map[findingKey]int
-	caseOf map[string]*Case // by package + "." + test
-	scheds map[findingKey]*rt.Schedule
-	base   map[findingKey]baseVerdict // checkBase
+	best    map[findingKey]checks.Finding
+	order   []findingKey
+	dups    map[findingKey]int
+	caseOf  map[string]*Case // by package + "." + test
+	scheds  map[findingKey]*rt.Schedule
+	base    map[findingKey]baseVerdict // checkBase
+	rebuilt map[findingKey]bool        // checkBase: judged on the base by another constructor
 	// sequential is the time the sequential runs took, out of the budget.
 	sequential time.Duration
 }
