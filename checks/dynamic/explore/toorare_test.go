@@ -18,7 +18,10 @@ func TestChancesNeeded(t *testing.T) {
 		want int
 	}{
 		{nil, 1},
-		{&checks.Frequency{Failing: 5, Schedules: 5}, 1},
+		{&checks.Frequency{Failing: 5, Schedules: 5}, 2},
+		{&checks.Frequency{Failing: 1, Schedules: 1}, 20}, // fsnotify v1.7.0's TestClose leak
+		{&checks.Frequency{Failing: 20, Schedules: 20}, 1},
+		{&checks.Frequency{Failing: 19, Schedules: 19}, 2},
 		{&checks.Frequency{Failing: 1, Schedules: 2}, 39},
 		{&checks.Frequency{Failing: 1, Schedules: 3}, 58},     // gocron v1.15.0's TestScheduler_Update
 		{&checks.Frequency{Failing: 9, Schedules: 470}, 185},  // ttlcache-stopfirst's leak
@@ -31,14 +34,26 @@ func TestChancesNeeded(t *testing.T) {
 	// 162 schedules of the base (its replay and 161 searched) are not
 	// enough for 2 of 952; 3312 searched are.
 	q := &checks.Frequency{Failing: 2, Schedules: 952}
-	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 161); !v.TooRare || !v.Uncompared || v.OnBase {
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 161, false); !v.TooRare || !v.Uncompared || v.OnBase {
 		t.Errorf("161 searched for 2 of 952: %+v, want too rare to compare", v)
 	}
-	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 3311); !v.TooRare {
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 3311, false); !v.TooRare {
 		t.Errorf("3311 searched for 2 of 952: %+v, want too rare to compare", v)
 	}
-	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 3312); v.TooRare || v.Uncompared || v.How != "searched" {
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 3312, false); v.TooRare || v.Uncompared || v.How != "searched" {
 		t.Errorf("3312 searched for 2 of 952: %+v, want the search's verdict", v)
+	}
+	// A failure on the one schedule of the head: its replay on the base
+	// decides when it kept to the schedule; else 5 more say nothing.
+	one := &checks.Frequency{Failing: 1, Schedules: 1}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, one, 5, false); !v.TooRare || !v.Uncompared {
+		t.Errorf("1 of 1, a replay that left the schedule and 5 searched: %+v, want too rare to compare", v)
+	}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, one, 0, true); v.TooRare || v.How != "searched" {
+		t.Errorf("1 of 1, a replay that kept to the schedule: %+v, want the replay's verdict", v)
+	}
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 0, true); !v.TooRare {
+		t.Errorf("2 of 952, a replay that kept to the schedule: %+v, want too rare to compare", v)
 	}
 }
 
@@ -47,7 +62,7 @@ func TestChancesNeeded(t *testing.T) {
 // there to search, is not compared ("too rare to compare in the time
 // left"), never the change's: one schedule says nothing at that rate.
 // The same miss of a failure on every schedule of the head is its
-// replay's verdict, as before. What is left of the budget is a constant
+// replay's verdict when the replay kept to the schedule. What is left of the budget is a constant
 // (Left): room for the replay, under the second a search needs.
 func TestCheckBaseTooRare(t *testing.T) {
 	if testing.Short() {
@@ -155,10 +170,10 @@ func TestComparedSchedules(t *testing.T) {
 	// 7 aimed misses say nothing against a failure on 2 of 6 head
 	// schedules; 197 would have called it new.
 	q := &checks.Frequency{Failing: 2, Schedules: 6}
-	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 7); !v.TooRare {
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 7, false); !v.TooRare {
 		t.Errorf("2 of 6 on the head, 7 aimed misses on the base: %+v, want too rare to compare", v)
 	}
-	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 197); v.TooRare {
+	if v := tooRareOnBase(BaseVerdict{How: "searched"}, q, 197, false); v.TooRare {
 		t.Errorf("2 of 6 on the head, 197 misses on the base: %+v, want compared", v)
 	}
 }
