@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"maps"
 	"os"
 	"path/filepath"
@@ -782,6 +783,34 @@ func TestCorpusTwoCauses(t *testing.T) {
 	for _, n := range shared.res.Notes {
 		if strings.Contains(n, "TestInterleaveGen_Ledger_") && strings.Contains(n, "not reported") {
 			t.Errorf("a cause of Ledger is a note: %s", n)
+		}
+	}
+}
+
+// TestNamedValue: a parameter named as an address gets a local address
+// with a port, one named as a rate or probability a value between 0 and
+// 1; other names, and other types of those names, keep the pool's draw.
+func TestNamedValue(t *testing.T) {
+	str, f64, i := types.Typ[types.String], types.Typ[types.Float64], types.Typ[types.Int]
+	for _, c := range []struct {
+		name string
+		typ  types.Type
+		want string
+	}{
+		{"addr", str, `"127.0.0.1:0"`},
+		{"listenAddress", str, `"127.0.0.1:0"`},
+		{"hostport", str, `"127.0.0.1:0"`},
+		{"rate", f64, "0.5"},
+		{"sampleRate", f64, "0.5"},
+		{"probability", f64, "0.5"},
+		{"name", str, ""},
+		{"rate", i, ""},
+		{"addr", i, ""},
+		{"value", f64, ""},
+	} {
+		code, _, ok := namedValue(c.name, c.typ)
+		if c.want == "" && ok || c.want != "" && code != c.want {
+			t.Errorf("namedValue(%q, %s) = %q, %v, want %q", c.name, c.typ, code, ok, c.want)
 		}
 	}
 }

@@ -526,10 +526,35 @@ func (g *Generator) args(sig *types.Signature, cs *caseState) (code, label strin
 			}
 			t = t.(*types.Slice).Elem()
 		}
-		c, l := g.value(t, cs, 0)
+		c, l, ok := namedValue(p.At(i).Name(), t)
+		if !ok {
+			c, l = g.value(t, cs, 0)
+		}
 		out, labels = append(out, c), append(labels, l)
 	}
 	return strings.Join(out, ", "), strings.Join(labels, ", ")
+}
+
+// namedValue is the value a test author gives a parameter whose name says
+// more than its type: an address to dial or listen on ("addr", "address",
+// "listenAddr") is a local one with any port; a rate or probability
+// ("rate", "sampleRate", "ratio", "probability", "fraction") is between 0
+// and 1. statsd.New("a") fails ("missing port in address"), and
+// datadog-go v4.3.0's race between two Gauge calls of rate 0.5 needs a
+// client and a rate under 1 (the pool's floats are 0, 1.5 and 2).
+func namedValue(name string, t types.Type) (code, label string, ok bool) {
+	u, basic := t.Underlying().(*types.Basic)
+	if !basic || isDuration(t) {
+		return "", "", false
+	}
+	n := strings.ToLower(name)
+	switch {
+	case u.Info()&types.IsString != 0 && (strings.HasSuffix(n, "addr") || strings.HasSuffix(n, "address") || n == "hostport"):
+		return `"127.0.0.1:0"`, `"127.0.0.1:0"`, true
+	case u.Info()&types.IsFloat != 0 && (strings.HasSuffix(n, "rate") || n == "ratio" || n == "probability" || n == "fraction"):
+		return "0.5", "0.5", true
+	}
+	return "", "", false
 }
 
 // argsCode writes fresh arguments of a call of sig.

@@ -2,11 +2,13 @@ package gen
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/interleave-dev/interleave/checks"
 )
@@ -39,13 +41,19 @@ func syncingMethods(p *packages.Package, t *Target, guards []string) map[string]
 			guard[i] = true
 		}
 	}
-	onGuard := func(sel *types.Selection) bool {
+	ofT := func(sel *types.Selection) bool {
 		recv := sel.Recv()
 		if ptr, ok := recv.(*types.Pointer); ok {
 			recv = ptr.Elem()
 		}
 		named, ok := recv.(*types.Named)
-		return ok && named.Origin() == origin && guard[sel.Index()[0]]
+		return ok && named.Origin() == origin
+	}
+	for i := range atomicFields(p, ofT) {
+		guard[i] = true
+	}
+	onGuard := func(sel *types.Selection) bool {
+		return ofT(sel) && guard[sel.Index()[0]]
 	}
 	touches := map[*types.Func]bool{}
 	for fn, fd := range packageFuncs(p) {
@@ -69,6 +77,46 @@ func syncingMethods(p *packages.Package, t *Target, guards []string) map[string]
 		if calls.reachesAny(m.Fn, touches) {
 			out[m.Fn.Name()] = true
 		}
+	}
+	return out
+}
+
+// atomicFields are the fields of T (the selections ofT accepts) whose
+// address, or that of a field inside them, the package passes to a
+// function of sync/atomic: a counter of plain type updated by
+// atomic.AddUint64(&c.metrics.Total, 1) is an atomic as much as an
+// atomic.Uint64 field is (datadog-go's statsd.Client: Gauge and the other
+// metric methods count so; only Close used its lock).
+func atomicFields(p *packages.Package, ofT func(*types.Selection) bool) map[int]bool {
+	out := map[int]bool{}
+	for _, fd := range packageFuncs(p) {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			fn, ok := typeutil.Callee(p.TypesInfo, call).(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
+				return true
+			}
+			addr, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+			if !ok || addr.Op != token.AND {
+				return true
+			}
+			// Down the selectors to the one of T's own field.
+			for x := ast.Unparen(addr.X); ; {
+				se, ok := x.(*ast.SelectorExpr)
+				if !ok {
+					break
+				}
+				if sel := p.TypesInfo.Selections[se]; sel != nil && sel.Kind() == types.FieldVal && ofT(sel) {
+					out[sel.Index()[0]] = true
+					break
+				}
+				x = ast.Unparen(se.X)
+			}
+			return true
+		})
 	}
 	return out
 }

@@ -22,10 +22,10 @@ func TestSyncingSearch(t *testing.T) {
 	if err := copyTree("testdata/syncing", dir); err != nil {
 		t.Fatal(err)
 	}
-	types := []string{"Host", "Meter"}
+	types := []string{"Host", "Meter", "Sampler"}
 	focus := func(o *Options) {
 		o.Guarded = true
-		o.Focus = func(t *Target, m string) bool { return m == "SetRemote" || m == "Reset" }
+		o.Focus = func(t *Target, m string) bool { return m == "SetRemote" || m == "Reset" || m == "Count" }
 	}
 	// Bounded by the count; the budget only stops a machine that cannot.
 	res, err := runCorpus(context.Background(), dir, types, 1, 4, 20, 10*time.Minute, focus)
@@ -45,7 +45,14 @@ func TestSyncingSearch(t *testing.T) {
 	if !strings.Contains(meter[0].Message, "syncing.go") {
 		t.Errorf("Meter: %s, want a race in syncing.go", meter[0].Message)
 	}
-	for b, err := range c.replay(context.Background(), dir, []string{"Meter"}, nil) {
+	// Sampler's Count races with itself on the random source: Count
+	// counts through an atomic.AddUint64 (a syncing method), and New
+	// takes an address (New("a") fails, so no case would run).
+	sampler := c.found["Sampler"]
+	if len(sampler) == 0 || sampler[0].Kind != checks.DataRace || !strings.Contains(sampler[0].Message, "Count") {
+		t.Fatalf("Sampler: %v, want Count's race with Count", sampler)
+	}
+	for b, err := range c.replay(context.Background(), dir, []string{"Meter", "Sampler"}, nil) {
 		if err != nil {
 			t.Errorf("%s: %v", b, err)
 		}

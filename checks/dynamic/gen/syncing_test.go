@@ -35,7 +35,7 @@ func syncingTargets(t *testing.T) map[string]*Target {
 // count); a type none of whose methods does is no target.
 func TestSyncingMethods(t *testing.T) {
 	ts := syncingTargets(t)
-	want := map[string]string{"Host": "Bump", "Meter": "Add", "Gauge": "Set", "Board": "Add"}
+	want := map[string]string{"Host": "Bump", "Meter": "Add", "Gauge": "Set", "Board": "Add", "Sampler": "Close Count"}
 	for name, w := range want {
 		tg := ts[name]
 		if tg == nil {
