@@ -329,21 +329,6 @@ func testsAt(src []byte, lines []int) (tests map[string]bool, outside bool) {
 	return tests, outside
 }
 
-// compiles reports whether the tests of package pkg (relative to dir)
-// compile, built with tags; when not, the compiler's first error.
-func compiles(ctx context.Context, dir, pkg string, tags []string, stage func(explore.StageEvent)) (string, bool) {
-	out, ok := buildTests(ctx, dir, pkg, tags, stage)
-	if ok {
-		return "", true
-	}
-	for _, l := range strings.Split(out, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return l, false
-		}
-	}
-	return out, false
-}
-
 // buildTests builds the tests of package pkg (relative to dir) with tags:
 // whether they compile, and go's output when not.
 func buildTests(ctx context.Context, dir, pkg string, tags []string, stage func(explore.StageEvent)) (string, bool) {
