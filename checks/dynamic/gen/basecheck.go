@@ -168,32 +168,26 @@ func (r *run) judgeOnBase(ctx context.Context, fs []checks.Finding, keys []findi
 	}
 }
 
-// maxBaseBuilds bounds baseFile's builds of a package on the base.
+// maxBaseBuilds bounds fitOnBase's builds of a package on the base.
 const maxBaseBuilds = 4
 
 // baseFile is checkBase's way for a package whose generated file as
 // searched does not compile on the base commit (out is the build's
 // output): the file at file is written again with only the tests of the
 // findings ks, each building its values as drawn or, when the base lacks
-// what that calls, by another constructor of its type (OtherBuilds), in
-// up to maxBaseBuilds builds; a test no build compiles gets no verdict. It
-// returns the findings to judge there, each with a copy of its schedule
-// (in tmp) that carries the file as written. fsnotify v1.7.0's Add ∥
-// Close failure went out as the change's: the file also held tests built
-// by NewBufferedWatcher, new in v1.7.0, so nothing was judged.
+// what that calls, by another constructor of its type (OtherBuilds;
+// fitOnBase); a test no build compiles gets no verdict. It returns the
+// findings to judge there, each with a copy of its schedule (in tmp) that
+// carries the file as written. fsnotify v1.7.0's Add ∥ Close failure went
+// out as the change's: the file also held tests built by
+// NewBufferedWatcher, new in v1.7.0, so nothing was judged.
 func (r *run) baseFile(ctx context.Context, w *pkgWork, ks []findingKey, file, pkg, out, tmp string) ([]checks.Finding, []findingKey) {
-	type tried struct {
-		c      *Case
-		builds [][]string // c.Build, then the others
-		at     int
-		keys   []findingKey
-	}
-	var cases []*tried
-	byName := map[string]*tried{}
+	byName := map[string][]findingKey{}
+	var cases []*Case
 	for _, k := range ks {
 		name := r.best[k].Test
-		if t := byName[name]; t != nil {
-			t.keys = append(t.keys, k)
+		if byName[name] != nil {
+			byName[name] = append(byName[name], k)
 			continue
 		}
 		i := slices.IndexFunc(w.kept, func(c *Case) bool { return c.Name == name })
@@ -201,78 +195,33 @@ func (r *run) baseFile(ctx context.Context, w *pkgWork, ks []findingKey, file, p
 			r.base[k] = baseVerdict{none: true, how: "the generated test does not compile on the base commit: " + compileLine(out)}
 			continue
 		}
-		c := w.kept[i]
-		t := &tried{c: c, builds: append([][]string{c.Build}, w.gen.OtherBuilds(c)...), keys: []findingKey{k}}
-		byName[name], cases = t, append(cases, t)
+		byName[name], cases = []findingKey{k}, append(cases, w.kept[i])
 	}
-	noVerdict := func(t *tried, why string) {
-		for _, k := range t.keys {
+	others := func(c *Case) [][]string { return w.gen.OtherBuilds(c) }
+	fit, err := fitOnBase(ctx, w.gen, w.pkg.Name, cases, others, Concurrent, file, r.opts.BaseDir, pkg, r.opts.Tags, r.opts.Stage, nil)
+	if err != nil {
+		for _, ks := range byName {
+			for _, k := range ks {
+				r.base[k] = baseVerdict{none: true, how: err.Error()}
+			}
+		}
+		return nil, nil
+	}
+	for name, why := range fit.left {
+		for _, k := range byName[name] {
 			r.base[k] = baseVerdict{none: true, how: "the generated test does not compile on the base commit: " + why}
 		}
 	}
-	var src []byte
-	for n := 0; len(cases) > 0; n++ {
-		if n == maxBaseBuilds {
-			for _, t := range cases {
-				noVerdict(t, compileLine(out))
-			}
-			return nil, nil
-		}
-		var cs []*Case
-		for _, t := range cases {
-			c := *t.c
-			c.Build = t.builds[t.at]
-			cs = append(cs, &c)
-		}
-		var err error
-		if src, err = Render(w.gen, w.pkg.Name, cs, Concurrent); err == nil {
-			err = os.WriteFile(file, src, 0o644)
-		}
-		if err != nil {
-			for _, t := range cases {
-				noVerdict(t, err.Error())
-			}
-			return nil, nil
-		}
-		var ok bool
-		if out, ok = buildTests(ctx, r.opts.BaseDir, pkg, r.opts.Tags, r.opts.Stage); ok {
-			break
-		}
-		// The tests the errors are in try their next build; an error
-		// outside every test (a declaration the tests share) ends it.
-		bad, outside := testsAt(src, errorLines(out))
-		if outside || len(bad) == 0 {
-			for _, t := range cases {
-				noVerdict(t, compileLine(out))
-			}
-			return nil, nil
-		}
-		left := cases[:0]
-		for _, t := range cases {
-			if bad[t.c.Name] {
-				if t.at++; t.at == len(t.builds) {
-					why := compileLine(out)
-					if len(t.builds) > 1 {
-						why += " (nor by any other constructor of its type)"
-					}
-					noVerdict(t, why)
-					continue
-				}
-			}
-			left = append(left, t)
-		}
-		cases = left
-	}
 	var fs []checks.Finding
 	var keys []findingKey
-	for _, t := range cases {
-		for _, k := range t.keys {
+	for _, c := range fit.kept {
+		for _, k := range byName[c.Name] {
 			f := r.best[k]
 			s, err := explore.ReadSchedule(f.Schedule)
 			if err == nil {
 				for i := range s.Files {
 					if s.Files[i].Name == FileName {
-						s.Files[i].Source = string(src)
+						s.Files[i].Source = string(fit.src)
 					}
 				}
 				f.Schedule = filepath.Join(tmp, fmt.Sprintf("%d.json", len(r.rebuilt)))
@@ -287,11 +236,96 @@ func (r *run) baseFile(ctx context.Context, w *pkgWork, ks []findingKey, file, p
 			if r.rebuilt == nil {
 				r.rebuilt = map[findingKey]bool{}
 			}
-			r.rebuilt[k] = t.at > 0
+			r.rebuilt[k] = fit.rebuilt[c.Name]
 			fs, keys = append(fs, f), append(keys, k)
 		}
 	}
 	return fs, keys
+}
+
+// baseFit is what fitOnBase wrote.
+type baseFit struct {
+	kept    []*Case           // as written (copies)
+	src     []byte            // the file written
+	rebuilt map[string]bool   // the kept built otherwise than drawn, by name
+	left    map[string]string // the cases left out, by name: why
+}
+
+// fitOnBase writes cases, rendered in mode, to file in package pkg of the
+// base commit (relative to baseDir) and builds its tests there, in up to
+// maxBaseBuilds builds: a case whose lines the compiler's errors are in is
+// built by its next way (others(c), when others is set) or left out; an
+// error outside every case leaves them all out. A case of a change that
+// added a constructor or a method does not compile on the base, and it
+// took every other case of its package with it. The time of its builds is
+// added to built when set.
+func fitOnBase(ctx context.Context, g *Generator, pkgName string, cases []*Case, others func(*Case) [][]string, mode Mode, file, baseDir, pkg string, tags []string, stage func(explore.StageEvent), built *time.Duration) (*baseFit, error) {
+	fit := &baseFit{rebuilt: map[string]bool{}, left: map[string]string{}}
+	builds := make([][][]string, len(cases))
+	at := make([]int, len(cases))
+	for i, c := range cases {
+		builds[i] = [][]string{c.Build}
+		if others != nil {
+			builds[i] = append(builds[i], others(c)...)
+		}
+	}
+	live := make([]int, len(cases))
+	for i := range live {
+		live[i] = i
+	}
+	for n := 0; len(live) > 0; n++ {
+		var cs []*Case
+		for _, i := range live {
+			c := *cases[i]
+			c.Build = builds[i][at[i]]
+			cs = append(cs, &c)
+		}
+		src, err := Render(g, pkgName, cs, mode)
+		if err == nil {
+			err = os.WriteFile(file, src, 0o644)
+		}
+		if err != nil {
+			return nil, err
+		}
+		began := time.Now()
+		out, ok := buildTests(ctx, baseDir, pkg, tags, stage)
+		if built != nil {
+			*built += time.Since(began)
+		}
+		if ok {
+			fit.kept, fit.src = cs, src
+			for _, i := range live {
+				fit.rebuilt[cases[i].Name] = at[i] > 0
+			}
+			return fit, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		bad, outside := testsAt(src, errorLines(out))
+		if outside || len(bad) == 0 || n+1 == maxBaseBuilds {
+			for _, i := range live {
+				fit.left[cases[i].Name] = compileLine(out)
+			}
+			return fit, nil
+		}
+		next := live[:0]
+		for _, i := range live {
+			if bad[cases[i].Name] {
+				if at[i]++; at[i] == len(builds[i]) {
+					why := compileLine(out)
+					if len(builds[i]) > 1 {
+						why += " (nor by any other constructor of its type)"
+					}
+					fit.left[cases[i].Name] = why
+					continue
+				}
+			}
+			next = append(next, i)
+		}
+		live = next
+	}
+	return fit, nil
 }
 
 // errorLines are the lines of FileName a build's output names errors at.

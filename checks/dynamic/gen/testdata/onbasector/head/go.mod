@@ -1,0 +1,3 @@
+module example.com/valve
+
+go 1.24
