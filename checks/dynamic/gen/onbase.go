@@ -50,29 +50,30 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			return nil, err
 		}
-		// When they do not build there, only the cases that compile
-		// there, each as drawn, go on: one that calls what the change
-		// added cannot be compared, and must not keep the others from it
-		// (once; false when none is left).
-		refitted := false
-		refit := func(left []*Case) ([]*Case, bool, error) {
-			if refitted {
-				return nil, false, nil
-			}
-			refitted = true
-			fit, err := fitOnBase(ctx, w.gen, w.pkg.Name, left, nil, Sequential, file, baseRoot, "./"+filepath.ToSlash(rel), tags, nil, built)
-			if err != nil || len(fit.kept) == 0 || len(fit.left) == 0 {
-				return nil, false, err // none compiles, or all do: not why
-			}
-			names := slices.Sorted(maps.Keys(fit.left))
-			notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially do not compile on the base commit, so they are not compared there (%s): %s", w.pkg.PkgPath, len(names), strings.Join(names, ", "), fit.left[names[0]]))
-			return slices.DeleteFunc(left, func(c *Case) bool { _, out := fit.left[c.Name]; return out }), true, nil
-		}
 		// In rounds, as feedback: the shapes first, by themselves, while
 		// one is left; the blocking cases wait out genSequentialTimeout
 		// together; one that crashes the process fails on the base too,
 		// and the cases it left undecided run again.
 		left := failed
+		// When they do not build there, only the cases that compile
+		// there, each as drawn, go on (left): one that calls what the
+		// change added cannot be compared, and must not keep the others
+		// from it. Once; false when none, or all, compile.
+		refitted := false
+		refit := func() (bool, error) {
+			if refitted {
+				return false, nil
+			}
+			refitted = true
+			fit, err := fitOnBase(ctx, w.gen, w.pkg.Name, left, nil, Sequential, file, baseRoot, "./"+filepath.ToSlash(rel), tags, nil, built)
+			if err != nil || len(fit.kept) == 0 || len(fit.left) == 0 {
+				return false, err
+			}
+			names := slices.Sorted(maps.Keys(fit.left))
+			notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially do not compile on the base commit, so they are not compared there (%s): %s", w.pkg.PkgPath, len(names), strings.Join(names, ", "), fit.left[names[0]]))
+			left = slices.DeleteFunc(left, func(c *Case) bool { _, out := fit.left[c.Name]; return out })
+			return true, nil
+		}
 		// Each case in its own process (feedback's) after a crash here,
 		// or from the start when one crashed on the head: it takes the
 		// others down on the base too (gocron v1.15.0's restart case was
@@ -99,13 +100,11 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				if err != nil && ctx.Err() == nil {
 					// Their calls do not build on the base (a method the
 					// change added), as a round's build output says.
-					kept, ok, ferr := refit(left)
-					if ferr != nil {
-						os.Remove(file)
-						return nil, ferr
-					}
-					if ok {
-						left = kept
+					if ok, err := refit(); err != nil || ok {
+						if err != nil {
+							os.Remove(file)
+							return nil, err
+						}
 						continue
 					}
 					notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(run), compileLine(err.Error())))
@@ -133,13 +132,11 @@ func onBase(ctx context.Context, root, baseRoot string, works []*pkgWork, status
 				}
 			}
 			if len(st) == 0 && !crashed {
-				kept, ok, ferr := refit(left)
-				if ferr != nil {
-					os.Remove(file)
-					return nil, ferr
-				}
-				if ok {
-					left = kept
+				if ok, err := refit(); err != nil || ok {
+					if err != nil {
+						os.Remove(file)
+						return nil, err
+					}
 					continue
 				}
 				notes = append(notes, fmt.Sprintf("%s: %d generated test(s) that fail sequentially did not run on the base commit: %s", w.pkg.PkgPath, len(run), firstLine(strings.TrimSpace(string(outs["build"])+stderr))))
