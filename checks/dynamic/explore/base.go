@@ -520,8 +520,8 @@ func baseSchedules(opts BaseOptions, findings []checks.Finding, idx []int) int {
 // fewer than chancesNeeded: then missing it on the base says nothing,
 // and it is not compared (never posted as the change's). A failure on
 // every schedule of the head whose replay followed its schedule to the
-// end on the base (followed) and passed there is v: the same decisions
-// end otherwise there.
+// end on the base (followed) without failing that way there is v: the
+// same decisions end otherwise there.
 func tooRareOnBase(v BaseVerdict, q *checks.Frequency, searched int, followed bool) BaseVerdict {
 	need := chancesNeeded(q)
 	if 1+searched >= need || followed && q != nil && q.Every() {
