@@ -365,13 +365,7 @@ func (g *Generator) deriver(t *Target) *Func {
 // buildDerived writes the statements that build name as build does, or,
 // when d is set, build name+"0" and set name to what d returns on it.
 func (g *Generator) buildDerived(t *Target, name, tmp string, d *Func) []string {
-	if d == nil {
-		return g.build(t, name, tmp)
-	}
-	base := name + "0"
-	out := g.build(t, base, tmp+"0")
-	call := base + "." + d.Fn.Name() + "(" + g.deriveArgs(d.Sig) + ")"
-	return append(out, bindResult(d.Sig, call, name, tmp)...)
+	return g.buildDerivedBy(t, g.rng.Intn(len(t.Ctors)+btoi(t.Zero)), name, tmp, d)
 }
 
 // OtherBuilds are the other ways to build c's values (its Build), one by
@@ -384,19 +378,7 @@ func (g *Generator) buildDerived(t *Target, name, tmp string, d *Func) []string 
 func (g *Generator) OtherBuilds(c *Case) [][]string {
 	t := c.Target
 	if c.Fresh {
-		// buildFresh's choice: the New... constructors, else the zero
-		// value, else any constructor.
-		fresh := *t
-		fresh.Ctors = nil
-		for _, f := range t.Ctors {
-			if strings.HasPrefix(f.Fn.Name(), "New") {
-				fresh.Ctors = append(fresh.Ctors, f)
-			}
-		}
-		fresh.Zero = t.Zero && len(fresh.Ctors) == 0
-		if len(fresh.Ctors) > 0 || fresh.Zero {
-			t = &fresh
-		}
+		t = freshTarget(t)
 	}
 	var d *Func
 	for i := range t.Derivers {

@@ -304,21 +304,29 @@ func (g *Generator) reentry(t *Target, h hook, re Func, triggers []Func) *Case {
 // else its zero value when usable: the callback registered must not stay
 // on a value other tests share (logrus's StandardLogger).
 func (g *Generator) buildFresh(t *Target) []string {
-	var news []Func
-	for _, c := range t.Ctors {
-		if strings.HasPrefix(c.Fn.Name(), "New") {
-			news = append(news, c)
-		}
-	}
-	switch {
-	case len(news) > 0:
-		fresh := *t
-		fresh.Ctors, fresh.Zero = news, false
-		return g.build(&fresh, "v", "x")
-	case t.Zero:
+	if t = freshTarget(t); len(t.Ctors) == 0 {
 		return []string{"v := new(" + g.q.typ(t.Type) + ")"}
 	}
 	return g.build(t, "v", "x")
+}
+
+// freshTarget is t with the ways buildFresh builds it: its constructors
+// named New... when it has one, else its zero value when usable, else t.
+func freshTarget(t *Target) *Target {
+	fresh := *t
+	fresh.Ctors = nil
+	for _, c := range t.Ctors {
+		if strings.HasPrefix(c.Fn.Name(), "New") {
+			fresh.Ctors = append(fresh.Ctors, c)
+		}
+	}
+	switch {
+	case len(fresh.Ctors) > 0:
+		fresh.Zero = false
+	case !t.Zero:
+		return t
+	}
+	return &fresh
 }
 
 // callback writes a value of type cb whose functions run back, then
