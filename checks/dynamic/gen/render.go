@@ -61,6 +61,11 @@ func Render(g *Generator, pkgName string, cases []*Case, mode Mode) ([]byte, err
 			fmt.Fprintf(&b, "\t%s %q\n", n, p)
 		}
 	}
+	if mode == Sequential {
+		// Named apart: the package under test may be called pprof, or
+		// import another context.
+		b.WriteString("\tgencontext \"context\"\n\tgenpprof \"runtime/pprof\"\n")
+	}
 	b.WriteString(")\n")
 	for _, d := range g.q.decls {
 		b.WriteString("\n" + d)
@@ -207,6 +212,7 @@ type genCase struct {
 	threads [][]genCall
 	observe []genCall
 	stop    []genCall
+	own     string // the sequential check's label of the case's goroutines (genCount)
 }
 
 // genCall is one call on the shared value; it returns the call's results.
@@ -253,12 +259,12 @@ func genOrders(counts []int) [][]int {
 // work ran.
 func genSequential(c genCase, order []int, before int) (out []string, pending []bool, after int, seen bool) {
 	v := c.prefix()
-	base := genSettle(before)
+	base := genSettle(c, before)
 	seen = base > before
 	got := make([][]string, len(c.threads))
 	busy := make([][]bool, len(c.threads))
 	for k, i := range order {
-		b := k > 0 && runtime.NumGoroutine() > base // the first call's count is base
+		b := k > 0 && genCount(c) > base // the first call's count is base
 		seen = seen || b
 		busy[i] = append(busy[i], b)
 		got[i] = append(got[i], c.threads[i][len(got[i])].call(v))
@@ -266,14 +272,14 @@ func genSequential(c genCase, order []int, before int) (out []string, pending []
 	for _, b := range busy {
 		pending = append(pending, b...)
 	}
-	late := runtime.NumGoroutine() > base
+	late := genCount(c) > base
 	seen = seen || late
 	for i := 0; i < len(c.observe)+len(c.stop); i++ {
 		pending = append(pending, late)
 	}
 	after = base
 	if late {
-		after = genSettle(base)
+		after = genSettle(c, base)
 	}
 	return genOutcome(c, v, got), pending, after, seen
 }
@@ -317,17 +323,17 @@ func genStop(s genCall, v []interface{}) (out string) {
 
 // genSettle lets background work run until it ends or blocks (under
 // interleave a sleep ends only when nothing else can run; a millisecond
-// under go test), while goroutines keep ending and more than want run;
-// it returns how many run then. The concurrent calls and the sequential
+// under go test), while goroutines keep ending and more than want run
+// (genCount); it returns how many run then. The concurrent calls and the sequential
 // orders start from the same settled value: the work the prefix started
 // is done or waits in both. It sleeps only while more than want run: a
 // value whose calls start no goroutine costs no sleep (under interleave
 // each is a clock jump, and every schedule runs all the orders).
-func genSettle(want int) int {
-	n := runtime.NumGoroutine()
+func genSettle(c genCase, want int) int {
+	n := genCount(c)
 	for i := 0; i < 5 && n > want; i++ {
 		time.Sleep(time.Millisecond)
-		m := runtime.NumGoroutine()
+		m := genCount(c)
 		if m >= n {
 			return m
 		}
@@ -378,13 +384,13 @@ func genLinearizations(c genCase, key string, n int) (outs [][]string, mask []bo
 			}
 			outs = append(outs, first)
 		}
-		if runtime.NumGoroutine() <= n {
+		if genCount(c) <= n {
 			for _, o := range outs {
 				genMask(o, mask)
 			}
 			return outs, mask, nil
 		}
-		outs, mask, n = nil, nil, genSettle(n) // work left: every count
+		outs, mask, n = nil, nil, genSettle(c, n) // work left: every count
 	}
 	start, seen := n, false
 	for _, order := range genOrders(counts) {
@@ -508,10 +514,10 @@ func genRun(t *testing.T, c genCase) {
 	// the memo: it still settles (and sleeps) when more run after it.
 	before, quiet := genQuiet[name]
 	if !quiet {
-		before = runtime.NumGoroutine()
+		before = genCount(c)
 	}
 	v := c.prefix()
-	base := genSettle(before)
+	base := genSettle(c, before)
 	got := make([][]string, len(c.threads))
 	var wg sync.WaitGroup
 	for i, th := range c.threads {
@@ -525,7 +531,7 @@ func genRun(t *testing.T, c genCase) {
 		}()
 	}
 	wg.Wait()
-	n := genSettle(base)
+	n := genSettle(c, base)
 	out := genOutcome(c, v, got)
 	lins, mask, err := genLinearizations(c, name, n)
 	if err != nil {
@@ -545,6 +551,9 @@ func genRun(t *testing.T, c genCase) {
 	}
 	t.Fatalf("not linearizable: %s: the concurrent calls gave%s\n\tno sequential order of them gives that; the orders give:%s", c.what, genFormat(labels, out), b.String())
 }
+
+// genCount counts the goroutines that run: one test runs at a time.
+func genCount(c genCase) int { return runtime.NumGoroutine() }
 `
 
 // sequentialHelpers check that a case runs sequentially: the generator
@@ -565,16 +574,45 @@ func genRun(t *testing.T, c genCase) {
 	t.Parallel() // so that blocking cases wait out their time together
 	var err error
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _, err = genLinearizations(c, "", runtime.NumGoroutine())
-	}()
+	c.own = t.Name()
+	genpprof.Do(gencontext.Background(), genpprof.Labels(genOwnLabel, c.own), func(gencontext.Context) {
+		go func() {
+			defer close(done)
+			_, _, err = genLinearizations(c, "", genCount(c))
+		}()
+	})
 	if why := genBlocks(done); why != "" {
 		t.Fatalf("blocks when run sequentially (%s)", why)
 	}
 	if err != nil {
 		t.Fatalf("fails when run sequentially: %v", err)
 	}
+}
+
+// genOwnLabel is the profiler label that carries a case's test name on
+// the goroutines of its sequential orders and those they start.
+const genOwnLabel = "interleave-gen-case"
+
+// genCount counts c's goroutines (genOwnLabel), not the process's: the
+// cases run in parallel, and a goroutine of another case that ended as
+// c's prefix started its background work hid that work from genSettle
+// (puddle's Pool: AcquireAllIdle then ran before the resource TryAcquire
+// makes in the background existed, so an order that blocks passed).
+func genCount(c genCase) int {
+	var b strings.Builder
+	if err := genpprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+		return runtime.NumGoroutine()
+	}
+	own := strconv.Quote(genOwnLabel) + ":" + strconv.Quote(c.own)
+	n, group := 0, 0
+	for _, l := range strings.Split(b.String(), "\n") {
+		if i := strings.Index(l, " @ "); i > 0 {
+			group, _ = strconv.Atoi(l[:i])
+		} else if strings.HasPrefix(l, "# labels: ") && strings.Contains(l, own) {
+			n += group
+		}
+	}
+	return n
 }
 
 // genBlocks waits for done and says why the orders blocked instead:

@@ -1,0 +1,3 @@
+module example.com/settle
+
+go 1.22
