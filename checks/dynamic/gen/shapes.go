@@ -5,6 +5,7 @@ package gen
 
 import (
 	"fmt"
+	"go/ast"
 	"go/types"
 	"math/rand"
 	"regexp"
@@ -307,8 +308,11 @@ var prefixCall = regexp.MustCompile(`(?:^|[^\w.])[vw]\.(\w+)\(`)
 // start-like method c calls (in its prefix or its goroutines), the
 // stop-like method without parameters that undoes it (its counterpart
 // verb first, then in the order of stopVerbs), on v, and on w when there
-// are two. Without them a test that opens a pump returns with the pump's
-// loop still waiting: a leak the test made, on every schedule.
+// are two; and Close when c's value comes from a constructor that starts
+// goroutines (statsd.New's sender and watchers). Without them a test that
+// opens a pump returns with the pump's loop still waiting: a leak the
+// test made, on every schedule, which also makes every schedule after it
+// start a fresh process.
 func stops(c *Case) []Call {
 	t := c.Target
 	var called []string
@@ -345,6 +349,9 @@ func stops(c *Case) []Call {
 			ends = append(ends, *best)
 		}
 	}
+	if closer := t.closer(); closer != nil && t.startsGoroutines(c.Build) && !slices.ContainsFunc(ends, func(f Func) bool { return f.Fn == closer.Fn }) {
+		ends = append(ends, *closer)
+	}
 	var out []Call
 	for _, m := range ends {
 		tm := callTmpl{m: m}
@@ -355,6 +362,51 @@ func stops(c *Case) []Call {
 	}
 	return out
 }
+
+// closer is t's Close method without parameters, nil when it has none.
+func (t *Target) closer() *Func {
+	for _, m := range t.Methods {
+		if m.Fn.Name() == "Close" && m.Sig.Params().Len() == 0 {
+			return &m
+		}
+	}
+	return nil
+}
+
+// startsGoroutines reports whether build (a case's Build) calls one of t's
+// constructors that starts a goroutine: a go statement in its body or in a
+// function of the package it reaches.
+func (t *Target) startsGoroutines(build []string) bool {
+	if t.starters == nil {
+		t.starters = map[string]bool{}
+		goes := map[*types.Func]bool{}
+		for fn, fd := range packageFuncs(t.Pkg) {
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				_, ok := n.(*ast.GoStmt)
+				goes[fn] = goes[fn] || ok
+				return !goes[fn]
+			})
+		}
+		calls := packageCalls(t.Pkg)
+		for _, c := range t.Ctors {
+			if calls.reachesAny(c.Fn, goes) {
+				t.starters[c.Fn.Name()] = true
+			}
+		}
+	}
+	for _, s := range build {
+		for _, m := range ctorCall.FindAllStringSubmatch(s, -1) {
+			if t.starters[m[1]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ctorCall matches a call of a package function in a Build statement
+// ("statsd.New(", "puddle.NewPool[string](").
+var ctorCall = regexp.MustCompile(`\.(\w+)(?:\[[^\]]*\])?\(`)
 
 // restart is a case whose prefix calls start then stop on v, and whose
 // goroutines each call them again, with the same arguments.

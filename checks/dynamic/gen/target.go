@@ -73,6 +73,9 @@ type Target struct {
 	// this type holds: it is a target for reaching the candidate's sides
 	// (sides.owners), not for a claim or a lock of its own.
 	Owns string
+	// starters are the names of Ctors that start a goroutine
+	// (startsGoroutines), once asked.
+	starters map[string]bool
 }
 
 // Func is a constructor or method with its signature (instantiated when

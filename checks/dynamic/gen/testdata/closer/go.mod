@@ -1,0 +1,3 @@
+module example.com/closer
+
+go 1.22
