@@ -64,8 +64,8 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionStretch:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionStretch)
+	case s.Version > rt.ScheduleVersionSoloRun:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSoloRun)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
@@ -185,7 +185,15 @@ func withoutPaths(s *rt.Schedule) *rt.Schedule {
 	if c.Stretch {
 		c.Version = max(c.Version, rt.ScheduleVersionStretch)
 	}
+	if soloRun(c.Decisions) || soloRun(c.Original) || slices.ContainsFunc(c.Prior, func(p rt.Prior) bool { return soloRun(p.Decisions) }) {
+		c.Version = max(c.Version, rt.ScheduleVersionSoloRun)
+	}
 	return &c
+}
+
+// soloRun reports whether a target cut a solo run of ds short.
+func soloRun(ds []rt.Decision) bool {
+	return slices.ContainsFunc(ds, func(d rt.Decision) bool { return d.SoloRun > 0 })
 }
 
 // solo reports whether a decision of ds let its goroutine run solo.

@@ -94,7 +94,7 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, err: "earlier run 1 is carried by its seed, but the schedule names no strategy"},
 		{json: `{"version":10,"package":"p","test":"TestA","decisions":[{"g":0,"op":"atomic","solo":true}],"nowTick":20}`, tick: 20},
 		{json: `{"version":11,"package":"p","test":"TestA","decisions":[],"nowTick":20,"stretch":true}`, tick: 20},
-		{json: `{"version":12,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 12; this interleave reads versions up to 11"},
+		{json: `{"version":13,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 13; this interleave reads versions up to 12"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {
@@ -152,9 +152,10 @@ func TestScheduleWithoutPaths(t *testing.T) {
 
 // A schedule with a solo run, in its decisions or an earlier run's, is
 // written (file and token) as version ScheduleVersionSolo, one recorded
-// with a stretched clock as ScheduleVersionStretch (Stretch kept), which
-// an older interleave refuses rather than replaying it wrong; one without
-// stays as it was.
+// with a stretched clock as ScheduleVersionStretch (Stretch kept), one
+// whose solo run a target cut short as ScheduleVersionSoloRun (SoloRun
+// kept), which an older interleave refuses rather than replaying it
+// wrong; one without stays as it was.
 func TestScheduleSoloStretchVersion(t *testing.T) {
 	t.Parallel()
 	base := rt.Schedule{Version: rt.ScheduleVersionTick, NowTick: 20, Package: "k", Test: "TestA", Strategy: "random", Seed: 3,
@@ -165,11 +166,13 @@ func TestScheduleSoloStretchVersion(t *testing.T) {
 	withSolo.Decisions = []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9", Solo: true}}
 	stretched := withSolo
 	stretched.Stretch = true
+	cut := base
+	cut.Decisions = []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9", Solo: true, SoloRun: 40}}
 	for _, c := range []struct {
 		name string
 		s    rt.Schedule
 		want int
-	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}, {"stretched", stretched, rt.ScheduleVersionStretch}} {
+	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}, {"stretched", stretched, rt.ScheduleVersionStretch}, {"cut", cut, rt.ScheduleVersionSoloRun}} {
 		path := filepath.Join(t.TempDir(), "s.json")
 		if err := WriteSchedule(path, &c.s); err != nil {
 			t.Fatal(err)
@@ -188,6 +191,9 @@ func TestScheduleSoloStretchVersion(t *testing.T) {
 		}
 		if read.Version != c.want || decoded.Version != c.want {
 			t.Errorf("%s: file version %d, token version %d, want %d", c.name, read.Version, decoded.Version, c.want)
+		}
+		if last := len(c.s.Decisions) - 1; read.Decisions[last].SoloRun != c.s.Decisions[last].SoloRun || decoded.Decisions[last].SoloRun != c.s.Decisions[last].SoloRun {
+			t.Errorf("%s: SoloRun not kept in the file or token", c.name)
 		}
 		if read.Stretch != c.s.Stretch || decoded.Stretch != c.s.Stretch {
 			t.Errorf("%s: file stretch %v, token stretch %v, want %v", c.name, read.Stretch, decoded.Stretch, c.s.Stretch)

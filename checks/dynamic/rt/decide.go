@@ -337,7 +337,11 @@ func (s *sched) decide(g *gstate) {
 	s.unpark(g)
 	g.rep = rep
 	if d.Solo {
-		g.soloLeft = soloRun
+		g.soloLeft, g.soloDec = soloRun, s.steps-1 // d, recorded
+		if s.replay != nil && g.soloDec < len(s.replay.Decisions) && s.replay.Decisions[g.soloDec].SoloRun > 0 {
+			g.soloLeft = s.replay.Decisions[g.soloDec].SoloRun
+			s.decisions[g.soloDec].SoloRun = g.soloLeft // kept for a schedule made from this run
+		}
 	}
 	s.running = append(s.running, g)
 	if joined == nil {

@@ -24,6 +24,8 @@ type gstate struct {
 	// soloLeft counts the atomic operations it may still run without a
 	// scheduling point (solo.go); zeroed at every point it reaches.
 	soloLeft int32
+	// soloDec is the index of the decision that granted g its solo run.
+	soloDec int
 	// nearTargets: per call site met on a solo run, whether it is at or
 	// near one of Config.Targets (soloAtTarget); its own, read by no other.
 	nearTargets map[uintptr]bool
@@ -285,9 +287,12 @@ func (g *gstate) call(r *request) reply {
 	}
 	g.joinForward()
 	g.pass()
-	if g.soloLeft > 0 && soloOp(r.op) && !g.soloAtTarget() {
-		g.soloLeft--
-		return reply{mode: mRun}
+	if g.soloLeft > 0 && soloOp(r.op) {
+		if !g.soloAtTarget() {
+			g.soloLeft--
+			return reply{mode: mRun}
+		}
+		g.soloCut()
 	}
 	g.soloLeft = 0
 	g.req = *r

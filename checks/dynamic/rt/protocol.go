@@ -116,6 +116,11 @@ const ScheduleVersionSolo = 10
 // version 10 would move the clock by NowTick at each read and diverge.
 const ScheduleVersionStretch = 11
 
+// ScheduleVersionSoloRun is the version of a schedule whose solo runs a
+// target cut short (Decision.SoloRun): an interleave that reads only up
+// to version 11 would run them on through the target and diverge.
+const ScheduleVersionSoloRun = 12
+
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
 const LegacyNowTick = time.Nanosecond
@@ -242,6 +247,11 @@ type Decision struct {
 	// that could run and nothing else could start to (solo.go). A replay
 	// follows it.
 	Solo bool `json:"solo,omitempty"`
+	// SoloRun, when set, is how many atomic operations the solo run
+	// Solo granted went through before a target (Config.Targets) ended
+	// it with a decision (soloAtTarget): a replay, given no targets,
+	// ends it there.
+	SoloRun int32 `json:"soloRun,omitempty"`
 	// Path is set in a failing schedule's Result where a preemption can
 	// be (a switch of goroutines, a goroutine's first operation): the
 	// user frames that called Site, innermost first and space-separated,

@@ -89,6 +89,10 @@ func appendDecisions(b []byte, ds []Decision) []byte {
 		if d.Solo {
 			b = append(b, `,"solo":true`...)
 		}
+		if d.SoloRun != 0 {
+			b = append(b, `,"soloRun":`...)
+			b = strconv.AppendInt(b, int64(d.SoloRun), 10)
+		}
 		if d.Path != "" {
 			b = append(b, `,"path":`...)
 			b = appendJSONString(b, d.Path)

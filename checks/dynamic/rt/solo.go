@@ -83,3 +83,27 @@ func (g *gstate) soloAtTarget() bool {
 	}
 	return false
 }
+
+// soloCut records that a target ends g's solo run here, at an atomic
+// operation before soloRun of them: the decision that granted it says
+// how many ran (Decision.SoloRun), none by no grant at all. A replay is
+// given no targets and runs the same atomics solo. Before, go-redis's
+// ConnStateMachine deadlocks that interleave pr found (its targets the
+// changed lines) never replayed: the replay ran on through
+// conn_state.go:199, where the recording had stopped ("decision 2:
+// expected g0 at conn_state.go:199 (atomic), g0 is at
+// conn_state_test.go:341 (WaitGroup.Add)").
+//
+//go:norace
+func (g *gstate) soloCut() {
+	s := active
+	if s == nil || s.replay != nil || g.soloDec >= len(s.decisions) {
+		return
+	}
+	d := &s.decisions[g.soloDec]
+	if ran := soloRun - g.soloLeft; ran == 0 {
+		d.Solo = false
+	} else {
+		d.SoloRun = ran
+	}
+}

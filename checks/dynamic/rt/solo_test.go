@@ -171,3 +171,48 @@ func TestSoloRunAtTargets(t *testing.T) {
 		t.Errorf("hits %v, want %d at %s", r.TargetHits, n, target)
 	}
 }
+
+// TestSoloRunAtTargetsReplays: a schedule recorded with Config.Targets,
+// whose solo runs a target cut short (Decision.SoloRun), replays without
+// them (a replay is given none) with the same decisions. Before, the
+// replay ran solo through the target's atomics and left the schedule at
+// the first decision there.
+func TestSoloRunAtTargetsReplays(t *testing.T) {
+	src, err := os.ReadFile("solo_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(l, "// the target") {
+			line = i + 1
+		}
+	}
+	target := "solo_test.go:" + strconv.Itoa(line)
+	body := func(*testing.T) { soloAtTargetBody(300) }
+	var rs []Result
+	t.Run("record", func(t *testing.T) {
+		rs = RunSchedules(t, Config{Strategy: "random", Seed: 1, Schedules: 1, StepTimeout: 5 * time.Second, Targets: []string{target}}, body, nil)
+	})
+	if len(rs) != 1 || rs[0].Outcome != "pass" {
+		t.Fatalf("recorded %v, want one pass", outcomes(rs))
+	}
+	rec := rs[0]
+	cut := 0
+	for _, d := range rec.Decisions {
+		if d.SoloRun > 0 {
+			cut++
+		}
+	}
+	if rec.TargetHits[target] != 300 || cut == 0 {
+		t.Fatalf("hits %v, %d solo runs cut, want 300 at %s and one cut", rec.TargetHits, cut, target)
+	}
+	sch := &Schedule{Version: ScheduleVersionSoloRun, Seed: rec.Seed, Decisions: rec.Decisions}
+	var r Result
+	t.Run("replay", func(t *testing.T) {
+		r = RunSchedule(t, Config{Strategy: "random", StepTimeout: 5 * time.Second}, 0, nil, sch, body)
+	})
+	if r.Diverged != "" || !reflect.DeepEqual(r.Decisions, rec.Decisions) {
+		t.Errorf("replay: %s (diverged %q, %d decisions), want the %d recorded decisions", r.Outcome, r.Diverged, len(r.Decisions), len(rec.Decisions))
+	}
+}
