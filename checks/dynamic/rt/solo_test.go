@@ -144,10 +144,9 @@ func soloAtTargetBody(n int) {
 	}
 }
 
-// TestSoloRunAtTargets: with Config.Targets, atomics away from every
-// target still run solo, and each at a target takes its decision and
-// counts as a hit there.
-func TestSoloRunAtTargets(t *testing.T) {
+// soloTargetSite is the site of soloAtTargetBody's target line.
+func soloTargetSite(t *testing.T) string {
+	t.Helper()
 	src, err := os.ReadFile("solo_test.go")
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +157,14 @@ func TestSoloRunAtTargets(t *testing.T) {
 			line = i + 1
 		}
 	}
-	target := "solo_test.go:" + strconv.Itoa(line)
+	return "solo_test.go:" + strconv.Itoa(line)
+}
+
+// TestSoloRunAtTargets: with Config.Targets, atomics away from every
+// target still run solo, and each at a target takes its decision and
+// counts as a hit there.
+func TestSoloRunAtTargets(t *testing.T) {
+	target := soloTargetSite(t)
 	const n = 2000
 	r := RunFunc(Config{Strategy: "random", Seed: 1, StepTimeout: 5 * time.Second, Targets: []string{target}}, 0, func() { soloAtTargetBody(n) })
 	if r.Outcome != "pass" {
@@ -178,17 +184,7 @@ func TestSoloRunAtTargets(t *testing.T) {
 // replay ran solo through the target's atomics and left the schedule at
 // the first decision there.
 func TestSoloRunAtTargetsReplays(t *testing.T) {
-	src, err := os.ReadFile("solo_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := 0
-	for i, l := range strings.Split(string(src), "\n") {
-		if strings.HasSuffix(l, "// the target") {
-			line = i + 1
-		}
-	}
-	target := "solo_test.go:" + strconv.Itoa(line)
+	target := soloTargetSite(t)
 	body := func(*testing.T) { soloAtTargetBody(300) }
 	var rs []Result
 	t.Run("record", func(t *testing.T) {
