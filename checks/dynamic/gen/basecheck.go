@@ -197,8 +197,7 @@ func (r *run) baseFile(ctx context.Context, w *pkgWork, ks []findingKey, file, p
 		}
 		byName[name], cases = []findingKey{k}, append(cases, w.kept[i])
 	}
-	others := func(c *Case) [][]string { return w.gen.OtherBuilds(c) }
-	fit, err := fitOnBase(ctx, w.gen, w.pkg.Name, cases, others, Concurrent, file, r.opts.BaseDir, pkg, r.opts.Tags, r.opts.Stage, nil)
+	fit, err := fitOnBase(ctx, w.gen, w.pkg.Name, cases, w.gen.OtherBuilds, Concurrent, file, r.opts.BaseDir, pkg, r.opts.Tags, r.opts.Stage, nil)
 	if err != nil {
 		for _, ks := range byName {
 			for _, k := range ks {
