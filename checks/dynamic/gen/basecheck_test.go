@@ -24,13 +24,7 @@ func TestGenBaseVerdicts(t *testing.T) {
 		t.Skip("builds and searches three generated packages")
 	}
 	ctx := context.Background()
-	tmp := t.TempDir()
-	head, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for dir, from := range map[string]string{head: "testdata/basecheck/head", base: "testdata/basecheck/base"} {
-		if err := copyTree(from, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	head, base := copyHeadBase(t, "testdata/basecheck")
 	res, err := Run(ctx, Options{
 		Dir: head, Patterns: []string{"./..."}, PerType: 4, Seed: 3, Budget: 10 * time.Minute, Schedules: 30,
 		SchedulesDir: filepath.Join(head, ".interleave", "schedules"), BaseDir: base,

@@ -28,13 +28,7 @@ func TestOnBase(t *testing.T) {
 		t.Skip("builds with the race detector")
 	}
 	ctx := context.Background()
-	tmp := t.TempDir()
-	head, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for dir, from := range map[string]string{head: "testdata/onbase/head", base: "testdata/onbase/base"} {
-		if err := copyTree(from, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	head, base := copyHeadBase(t, "testdata/onbase")
 	schedulesDir := filepath.Join(head, ".interleave", "schedules")
 	res, err := Run(ctx, Options{
 		Dir: head, Types: "^Valve$", PerType: 4, Seed: 1, Budget: 5 * time.Minute, Schedules: 5,

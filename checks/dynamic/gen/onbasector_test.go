@@ -20,13 +20,7 @@ func TestOnBaseNewConstructor(t *testing.T) {
 		t.Skip("runs go test on the base commit")
 	}
 	ctx := context.Background()
-	tmp := t.TempDir()
-	head, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for dir, from := range map[string]string{head: "testdata/onbasector/head", base: "testdata/onbasector/base"} {
-		if err := copyTree(from, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	head, base := copyHeadBase(t, "testdata/onbasector")
 	pkgs, _, err := load(ctx, head, []string{"."})
 	if err != nil {
 		t.Fatal(err)

@@ -30,13 +30,7 @@ func TestOnBaseSearchedPastBudget(t *testing.T) {
 		t.Skip("builds and searches the valve kernel")
 	}
 	ctx := context.Background()
-	tmp := t.TempDir()
-	head, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for dir, from := range map[string]string{head: "testdata/onbase/head", base: "testdata/onbase/base"} {
-		if err := copyTree(from, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	head, base := copyHeadBase(t, "testdata/onbase")
 	const budget = 20 * time.Second
 	var late time.Duration // what the fake clock is ahead of the real one
 	oldGoTest, oldClock := goTest, clock

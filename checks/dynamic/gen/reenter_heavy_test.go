@@ -24,13 +24,7 @@ import (
 // builds the head and the base with the race detector.
 func TestReentryOnBase(t *testing.T) {
 	ctx := context.Background()
-	tmp := t.TempDir()
-	head, base := filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
-	for dir, from := range map[string]string{head: "testdata/reenter/head", base: "testdata/reenter/base"} {
-		if err := copyTree(from, dir); err != nil {
-			t.Fatal(err)
-		}
-	}
+	head, base := copyHeadBase(t, "testdata/reenter")
 	schedulesDir := filepath.Join(head, ".interleave", "schedules")
 	res, err := Run(ctx, Options{
 		Dir: head, Guarded: true, PerType: 4, Seed: 1, Budget: 5 * time.Minute, Schedules: 5,

@@ -99,6 +99,20 @@ func TestSequentialLeavesNoGoroutine(t *testing.T) {
 
 // loadKernel copies the kernel module at src to a temporary directory and
 // loads its package there.
+// copyHeadBase copies a change's kernel (its head/ and base/) to a
+// temporary directory and returns their copies.
+func copyHeadBase(t *testing.T, kernel string) (head, base string) {
+	t.Helper()
+	tmp := t.TempDir()
+	head, base = filepath.Join(tmp, "head"), filepath.Join(tmp, "base")
+	for dir, from := range map[string]string{head: kernel + "/head", base: kernel + "/base"} {
+		if err := copyTree(from, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return head, base
+}
+
 func loadKernel(t *testing.T, src string) (string, []*packages.Package) {
 	t.Helper()
 	dir := t.TempDir()
