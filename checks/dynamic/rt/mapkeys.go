@@ -6,7 +6,9 @@ package rt
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"unsafe"
+	"weak"
 )
 
 // MapKey is a key about to be stored in a map under control (the rewriter
@@ -25,7 +27,7 @@ func MapKey[K comparable](k K) K {
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
 		if p := *(*unsafe.Pointer)(unsafe.Pointer(&k)); p != nil && current() != nil {
-			mapKeys.see(p)
+			mapKeys.see(p, goMemory(t))
 		}
 	case reflect.Struct, reflect.Array, reflect.Interface:
 		if holdsRefs(t) && current() != nil {
@@ -37,9 +39,25 @@ func MapKey[K comparable](k K) K {
 }
 
 // seeRef numbers p (MapKey through eachRef).
-func seeRef(p unsafe.Pointer) bool {
-	mapKeys.see(p)
+func seeRef(p unsafe.Pointer, goMem bool) bool {
+	mapKeys.see(p, goMem)
 	return true
+}
+
+// goMemory: does a key of type t (a pointer, channel or unsafe.Pointer)
+// point into memory the Go runtime allocated, which a weak pointer may
+// refer to? A channel does; a pointer does unless to a C type (cgo's
+// _Ctype_ names); an unsafe.Pointer may point anywhere (C's malloc: a
+// weak pointer to it is a fatal error), so it is held as long as it is
+// numbered.
+func goMemory(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Chan:
+		return true
+	case reflect.Pointer:
+		return !strings.HasPrefix(t.Elem().Name(), "_Ctype_")
+	}
+	return false
 }
 
 // holdsRefs: may a value of type t hold a pointer, channel or
@@ -61,13 +79,13 @@ func holdsRefs(t reflect.Type) bool {
 }
 
 // eachRef calls f with every non-nil pointer, channel or unsafe.Pointer in
-// v, fields and elements in order, as long as f returns true; it reports
-// whether f always did.
-func eachRef(v reflect.Value, f func(unsafe.Pointer) bool) bool {
+// v, fields and elements in order, and whether it points into Go's memory
+// (goMemory), as long as f returns true; it reports whether f always did.
+func eachRef(v reflect.Value, f func(p unsafe.Pointer, goMem bool) bool) bool {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
 		if p := v.UnsafePointer(); p != nil {
-			return f(p)
+			return f(p, goMemory(v.Type()))
 		}
 	case reflect.Interface:
 		if !v.IsNil() {
@@ -118,8 +136,8 @@ func adoptUnknown[K comparable](keys []K) bool {
 	}
 	base := noescape(unsafe.Pointer(&keys[0]))
 	var unknown unsafe.Pointer
-	more := false
-	note := func(p unsafe.Pointer) bool {
+	more, unknownGo := false, false
+	note := func(p unsafe.Pointer, goMem bool) bool {
 		if keyNum(p) != 0 || p == unknown {
 			return true
 		}
@@ -127,7 +145,7 @@ func adoptUnknown[K comparable](keys []K) bool {
 			more = true
 			return false
 		}
-		unknown = p
+		unknown, unknownGo = p, goMem
 		return true
 	}
 	for i := range keys {
@@ -138,22 +156,37 @@ func adoptUnknown[K comparable](keys []K) bool {
 	if more {
 		return false
 	}
-	return unknown == nil || mapKeys.see(unknown) != 0
+	return unknown == nil || mapKeys.see(unknown, unknownGo) != 0
 }
 
 // keyTable numbers pointers in the order they were first seen: open
-// addressing over two arrays, for the goroutine that runs under control
-// only (it is alone: no lock, and //go:norace, so that the race detector
-// sees no access of the next schedule's clear against this one's reads,
-// as it did with a Go map), kept from one schedule to the next like the
-// shadow maps (made once, cleared): storing a key allocates nothing
-// until the table grows. It holds the pointers, so no address is reused
-// while it numbers them.
+// addressing over parallel arrays, for the goroutine that runs under
+// control only (it is alone: no lock, and //go:norace, so that the race
+// detector sees no access of the next schedule's clear against this one's
+// reads, as it did with a Go map), kept from one schedule to the next like
+// the shadow maps (made once, cleared): storing a key allocates nothing
+// until the table grows. It holds its keys, so that no address is reused
+// while it numbers them, until a collection (collectShadow: at a
+// collection point, or once the table grew past keyMaxSlots): there they
+// become weak, so that a key the program dropped is collected as without
+// the tool, and an entry whose key was collected is of another object at
+// that address, if any.
 type keyTable struct {
-	ptrs  []unsafe.Pointer // nil: an empty slot
-	nums  []int32
-	n     int
-	order []unsafe.Pointer // the keys by number (carry, at reset)
+	addrs   []uintptr            // 0: an empty slot
+	strong  []unsafe.Pointer     // the key, held; nil once weak
+	weak    []weak.Pointer[byte] // the key, once weak
+	pin     []bool               // never weak: maybe not Go's memory (goMemory)
+	nums    []int32
+	n       int        // slots taken
+	seq     int32      // the last number given
+	order   []keyEntry // the keys by number (carry, at reset)
+	crowded bool       // grown past keyMaxSlots: collect (collectCrowded)
+}
+
+// keyEntry is one numbering, in keyTable.order.
+type keyEntry struct {
+	addr uintptr
+	num  int32
 }
 
 // keyNum is p's number: this schedule's (mapKeys), else, after every
@@ -252,20 +285,29 @@ func (t *addrTable) add(a uintptr) {
 var mapKeys keyTable
 
 const (
-	keySlots    = 1 << 10 // slots made at first
-	keyMaxSlots = 1 << 18 // the table numbers at most half as many keys
+	keySlots     = 1 << 10 // slots made at first
+	keyMaxSlots  = 1 << 18 // grown past, the table asks for a collection
+	keyHardSlots = 1 << 19 // the table numbers at most half as many keys
 )
 
-// slot is where p is, or the empty slot where it would go.
+// slot is where a is, or the empty slot where it would go.
 //
 //go:norace
-func (t *keyTable) slot(p unsafe.Pointer) int {
-	mask := uintptr(len(t.ptrs) - 1)
-	i := uintptr(uint64(uintptr(p)>>3)*0x9e3779b97f4a7c15>>40) & mask
-	for t.ptrs[i] != nil && t.ptrs[i] != p {
+func (t *keyTable) slot(a uintptr) int {
+	mask := uintptr(len(t.addrs) - 1)
+	i := uintptr(uint64(a>>3)*0x9e3779b97f4a7c15>>40) & mask
+	for t.addrs[i] != 0 && t.addrs[i] != a {
 		i = (i + 1) & mask
 	}
 	return int(i)
+}
+
+// live: does slot i (taken) hold the key at address a itself, not a
+// collected key that was there?
+//
+//go:norace
+func (t *keyTable) live(i int, a uintptr) bool {
+	return t.strong[i] != nil || uintptr(unsafe.Pointer(t.weak[i].Value())) == a
 }
 
 // num is p's number, 0 when it has none.
@@ -275,66 +317,141 @@ func (t *keyTable) num(p unsafe.Pointer) int32 {
 	if t.n == 0 {
 		return 0
 	}
-	return t.nums[t.slot(p)]
+	a := uintptr(p)
+	i := t.slot(a)
+	if t.addrs[i] == 0 || !t.live(i, a) {
+		return 0
+	}
+	return t.nums[i]
 }
 
 // see gives p the next number if it has none and returns its number (0
-// when the table is full: such keys range in the runtime's order).
+// when the table is full: such keys range in the runtime's order); goMem
+// says whether p may become weak (goMemory).
 //
 //go:norace
-func (t *keyTable) see(p unsafe.Pointer) int32 {
-	if t.ptrs == nil {
+func (t *keyTable) see(p unsafe.Pointer, goMem bool) int32 {
+	if t.addrs == nil {
 		t.make(keySlots)
 	}
-	i := t.slot(p)
-	if t.ptrs[i] != nil {
-		return t.nums[i]
+	a := uintptr(p)
+	i := t.slot(a)
+	if t.addrs[i] != 0 {
+		if t.live(i, a) {
+			return t.nums[i]
+		}
+		// A new key where a collected one was.
+		return t.number(i, p, goMem)
 	}
-	if 2*(t.n+1) > len(t.ptrs) {
-		if 2*len(t.ptrs) > keyMaxSlots {
+	if 2*(t.n+1) > len(t.addrs) {
+		if 2*len(t.addrs) > keyHardSlots {
 			return 0
 		}
+		// Past keyMaxSlots the next scheduling point collects
+		// (collectCrowded), and the entries of collected keys go.
+		t.crowded = t.crowded || 2*len(t.addrs) > keyMaxSlots
 		t.grow()
-		i = t.slot(p)
+		i = t.slot(a)
 	}
 	t.n++
-	t.ptrs[i], t.nums[i] = p, int32(t.n)
-	t.order = append(t.order, p)
-	return int32(t.n)
+	t.addrs[i] = a
+	return t.number(i, p, goMem)
+}
+
+// number gives slot i, holding p, the next number (none once the numbers
+// would reach earlierBase's: the slot then holds no key).
+//
+//go:norace
+func (t *keyTable) number(i int, p unsafe.Pointer, goMem bool) int32 {
+	t.weak[i] = weak.Pointer[byte]{}
+	if t.seq >= earlierBase-1 {
+		t.strong[i], t.nums[i] = nil, 0
+		return 0
+	}
+	t.seq++
+	t.strong[i], t.pin[i], t.nums[i] = p, !goMem, t.seq
+	t.order = append(t.order, keyEntry{uintptr(p), t.seq})
+	return t.seq
 }
 
 //go:norace
 func (t *keyTable) make(slots int) {
-	t.ptrs, t.nums = make([]unsafe.Pointer, slots), make([]int32, slots)
+	t.addrs, t.strong = make([]uintptr, slots), make([]unsafe.Pointer, slots)
+	t.weak, t.pin, t.nums = make([]weak.Pointer[byte], slots), make([]bool, slots), make([]int32, slots)
+}
+
+// rehash moves the entries of live keys to a table of slots slots.
+//
+//go:norace
+func (t *keyTable) rehash(slots int) {
+	addrs, strong, wk, pin, nums := t.addrs, t.strong, t.weak, t.pin, t.nums
+	t.make(slots)
+	t.n = 0
+	for i, a := range addrs {
+		if a == 0 || strong[i] == nil && wk[i].Value() == nil {
+			continue
+		}
+		j := t.slot(a)
+		t.addrs[j], t.strong[j], t.weak[j], t.pin[j], t.nums[j] = a, strong[i], wk[i], pin[i], nums[i]
+		t.n++
+	}
 }
 
 //go:norace
-func (t *keyTable) grow() {
-	ptrs, nums := t.ptrs, t.nums
-	t.make(2 * len(ptrs))
-	for i, p := range ptrs {
-		if p != nil {
-			j := t.slot(p)
-			t.ptrs[j], t.nums[j] = p, nums[i]
+func (t *keyTable) grow() { t.rehash(2 * len(t.addrs)) }
+
+// weaken makes every held key weak (a collection point, or a full table),
+// but those pinned.
+//
+//go:norace
+func (t *keyTable) weaken() {
+	for i, p := range t.strong {
+		if p != nil && !t.pin[i] {
+			t.weak[i], t.strong[i] = weak.Make((*byte)(p)), nil
 		}
 	}
 }
 
-// reset forgets every key, keeping the room (giveShadow); their
-// addresses go on to earlierKeys, in their order.
+// sweep forgets the entries of collected keys, and their numberings; a
+// table grown past keyMaxSlots goes back to it when they fit.
 //
 //go:norace
-func (t *keyTable) reset() {
+func (t *keyTable) sweep() {
+	t.crowded = false
 	if t.n == 0 {
 		return
 	}
-	for i, p := range t.order {
-		earlierKeys.add(uintptr(p))
-		t.order[i] = nil
+	t.rehash(len(t.addrs))
+	if len(t.addrs) > keyMaxSlots && 4*t.n <= keyMaxSlots {
+		t.rehash(keyMaxSlots)
+	}
+	kept := t.order[:0]
+	for _, e := range t.order {
+		if i := t.slot(e.addr); t.addrs[i] != 0 && t.nums[i] == e.num {
+			kept = append(kept, e)
+		}
+	}
+	t.order = kept
+}
+
+// reset forgets every key, keeping the room (giveShadow); the addresses
+// of those still live go on to earlierKeys, in their order.
+//
+//go:norace
+func (t *keyTable) reset() {
+	t.seq, t.crowded = 0, false
+	if t.n == 0 {
+		t.order = t.order[:0]
+		return
+	}
+	for _, e := range t.order {
+		if i := t.slot(e.addr); t.addrs[i] != 0 && t.nums[i] == e.num && t.live(i, e.addr) {
+			earlierKeys.add(e.addr)
+		}
 	}
 	t.order = t.order[:0]
-	for i := range t.ptrs { // no clear: rt compiles as go1.18
-		t.ptrs[i], t.nums[i] = nil, 0
+	for i := range t.addrs { // no clear: rt compiles as go1.18
+		t.addrs[i], t.strong[i], t.weak[i], t.pin[i], t.nums[i] = 0, nil, weak.Pointer[byte]{}, false, 0
 	}
 	t.n = 0
 }
@@ -343,10 +460,10 @@ func (t *keyTable) reset() {
 // and reports whether it could: a key never stored under control has no
 // number; one such key alone gets the next (the keys a range meets are
 // fixed by the schedule, so which one is too), more leave the keys in the
-// runtime's order (false).
+// runtime's order (false). goMem is goMemory of the keys' type.
 //
 //go:norace
-func sortByNum(keys []unsafe.Pointer) bool {
+func sortByNum(keys []unsafe.Pointer, goMem bool) bool {
 	var small [mapSmall]int32
 	var ids []int32
 	if len(keys) <= mapSmall {
@@ -369,7 +486,7 @@ func sortByNum(keys []unsafe.Pointer) bool {
 		}
 	}
 	if unknown >= 0 {
-		if ids[unknown] = mapKeys.see(keys[unknown]); ids[unknown] == 0 {
+		if ids[unknown] = mapKeys.see(keys[unknown], goMem); ids[unknown] == 0 {
 			return false
 		}
 	}

@@ -276,7 +276,7 @@ func sortKeys[K comparable](keys []K) bool {
 	case reflect.Float64:
 		slices.Sort(*(*[]float64)(p))
 	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
-		return sortByNum(*(*[]unsafe.Pointer)(p)) // by when first stored (MapKey)
+		return sortByNum(*(*[]unsafe.Pointer)(p), goMemory(t)) // by when first stored (MapKey)
 	default:
 		if !adoptUnknown(keys) {
 			return false

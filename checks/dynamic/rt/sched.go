@@ -436,6 +436,7 @@ func (s *sched) loop() {
 	openJoins(s)
 	for {
 		s.collect()
+		s.collectCrowded()
 		if s.fail != nil && !s.aborting {
 			s.abort()
 			continue

@@ -391,7 +391,7 @@ func (s *sched) takeShadow() {
 		s.slabs.onces.buf = make([]onceState, 0, shadowRoom)
 		s.slabs.conds.buf = make([]condState, 0, shadowRoom)
 		s.slabs.chans.buf = make([]chanState, 0, shadowRoom)
-		if mapKeys.ptrs == nil {
+		if mapKeys.addrs == nil {
 			mapKeys.make(keySlots)
 		}
 		return

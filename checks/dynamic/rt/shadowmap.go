@@ -133,6 +133,20 @@ const (
 	forcedGCMax   = 2
 )
 
+// collectCrowded collects when the map keys' table grew past keyMaxSlots
+// (go-memdb's TestWatchChan makes 295,000 channels, up to 95 live at a
+// time; before, the table numbered the first 131,072 and the ranges after
+// them met keys with no number, in the runtime's order). Not a decision:
+// the schedule goes on as it would; the program sees a collection where
+// its heap grew, as the runtime would make one.
+//
+//go:norace
+func (s *sched) collectCrowded() {
+	if mapKeys.crowded {
+		s.collectShadow()
+	}
+}
+
 // timedCollect collects garbage as the clock moves (fireTimersTo): when
 // idleGC asks for it and no goroutine can run (the test returned, its
 // goroutines wait for time: none is midway through a step holding what
@@ -158,6 +172,15 @@ func (s *sched) timedCollect(idle bool) {
 //go:norace
 func (s *sched) collectGarbage() {
 	s.lastGC = s.now
+	s.collectShadow()
+}
+
+// collectShadow lets go of the program's objects in the shadow state and
+// the map keys' numbers (they become weak), collects, and forgets what
+// went; on the scheduler's goroutine while the program's are parked.
+//
+//go:norace
+func (s *sched) collectShadow() {
 	s.mutexes.weaken()
 	s.rws.weaken()
 	s.wgs.weaken()
@@ -165,6 +188,7 @@ func (s *sched) collectGarbage() {
 	s.conds.weaken()
 	s.chans.weaken()
 	s.objs.weaken()
+	mapKeys.weaken()
 	runtime.GC()
 	s.mutexes.sweep()
 	s.rws.sweep()
@@ -173,4 +197,5 @@ func (s *sched) collectGarbage() {
 	s.conds.sweep()
 	s.chans.sweep()
 	s.objs.sweep()
+	mapKeys.sweep()
 }
