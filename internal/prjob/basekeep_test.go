@@ -36,6 +36,11 @@ func TestBaseKeepFollowsCost(t *testing.T) {
 		// A rare failure's search for its chances on the base.
 		{[]explore.CauseCost{{Replay: 5 * time.Millisecond, Search: 12 * time.Second}}, 5*time.Millisecond + 300*time.Millisecond + 12*time.Second},
 		{[]explore.CauseCost{{Replay: 5 * time.Millisecond, Search: time.Minute}}, 30 * time.Second},
+		// One the kept time cannot hold even at twice the speed ends too
+		// rare to compare: its replay and first schedules only.
+		{[]explore.CauseCost{{Replay: 5 * time.Millisecond, Search: 94 * time.Second}}, 5*time.Millisecond + 300*time.Millisecond + time.Second},
+		{[]explore.CauseCost{{Replay: 5 * time.Millisecond, Search: 94 * time.Second}, {Replay: 5 * time.Millisecond, Search: 12 * time.Second}},
+			2*(5*time.Millisecond+300*time.Millisecond) + time.Second + 12*time.Second},
 	} {
 		if got := r.baseKeepFor(tc.costs); got != tc.want {
 			t.Errorf("kept for failures costing %v: %v, want %v", tc.costs, got, tc.want)
