@@ -400,7 +400,7 @@ func (t *keyTable) rehash(slots int) {
 //go:norace
 func (t *keyTable) grow() { t.rehash(2 * len(t.addrs)) }
 
-// weaken makes every held key weak (a collection point, or a full table),
+// weaken makes every held key weak (a collection: collectShadow),
 // but those pinned.
 //
 //go:norace

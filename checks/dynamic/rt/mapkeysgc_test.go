@@ -2,6 +2,7 @@ package rt
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -111,19 +112,7 @@ func TestMapKeysChurn(t *testing.T) {
 	if len(again) != 1 || again[0].Outcome != "pass" || again[0].Unordered != nil {
 		t.Fatalf("replay: %+v", again)
 	}
-	if len(orders) != 3 || len(orders[2]) != 8 || !equalInts(orders[1], orders[2]) {
+	if len(orders) != 3 || len(orders[2]) != 8 || !slices.Equal(orders[1], orders[2]) {
 		t.Errorf("orders %v: want the replay's range as the recording's", orders)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
