@@ -379,7 +379,7 @@ func genLinearizations(c genCase, key string, n int) (outs [][]string, mask []bo
 			for k := 1; k < genRuns; k++ {
 				again := genQuietOrder(c, order)
 				for j := range first {
-					mask[j] = mask[j] || again[j] != first[j]
+					mask[j] = mask[j] || genKeyOf(again[j]) != genKeyOf(first[j])
 				}
 			}
 			outs = append(outs, first)
@@ -406,7 +406,7 @@ func genLinearizations(c genCase, key string, n int) (outs [][]string, mask []bo
 			again, pending, after, bg := genSequential(c, order, n)
 			n, seen = after, seen || bg
 			for j := range first {
-				if again[j] != first[j] || pending[j] {
+				if genKeyOf(again[j]) != genKeyOf(first[j]) || pending[j] {
 					mask[j] = true
 				}
 			}
@@ -457,17 +457,23 @@ func genFormat(labels, out []string) string {
 			fmt.Fprintf(&b, "\n\t\t%s", l)
 			continue
 		}
-		fmt.Fprintf(&b, "\n\t\t%s = %s", l, out[j])
+		fmt.Fprintf(&b, "\n\t\t%s = %s", l, genShown(out[j]))
 	}
 	return b.String()
 }
 
-// genShow formats results for comparison: errors by their message, the
-// rest as %#v does. It runs in the goroutines of a case: nil, errors and
-// values of basic kinds are formatted without fmt, whose printers come
-// from a sync.Pool, and a printer one goroutine puts back and the other
-// takes is an order between the two the race detector sees and the code
-// under test does not have (it hid a race on some runs, not others).
+// genShow formats a call's results: errors by their message, the rest as
+// %#v does. A call whose last result is a non-nil error is compared by
+// that error alone, and by what its chain wraps last (genErrKey): the
+// text around a wrapped error and the other results may be read after
+// the failed attempt (go-redis's TryTransition returns the state it
+// loads after its CAS failed, and names it in the error). The key
+// follows the shown results after genKeySep. genShow runs in the
+// goroutines of a case: nil, errors and values of basic kinds are
+// formatted without fmt, whose printers come from a sync.Pool, and a
+// printer one goroutine puts back and the other takes is an order
+// between the two the race detector sees and the code under test does
+// not have (it hid a race on some runs, not others).
 func genShow(xs ...interface{}) string {
 	var parts []string
 	for _, x := range xs {
@@ -477,7 +483,57 @@ func genShow(xs ...interface{}) string {
 		}
 		parts = append(parts, genSharpV(x))
 	}
-	return strings.Join(parts, ", ")
+	shown := strings.Join(parts, ", ")
+	if n := len(xs); n > 0 {
+		if err, ok := xs[n-1].(error); ok {
+			return shown + genKeySep + genErrKey(err)
+		}
+	}
+	return shown
+}
+
+// genKeySep separates a call's shown results from what it is compared
+// by, when they differ (no shown result holds it unquoted).
+const genKeySep = "\x1f"
+
+// genErrKey is the error err wraps last (what errors.Is tests against),
+// by type and message.
+func genErrKey(err error) string {
+	for i := 0; i < 100; i++ {
+		w, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			break
+		}
+		inner := w.Unwrap()
+		if inner == nil {
+			break
+		}
+		err = inner
+	}
+	return "error(" + reflect.TypeOf(err).String() + " " + strconv.Quote(err.Error()) + ")"
+}
+
+// genKey is what an outcome is compared by: each position's key.
+func genKey(out []string) string {
+	keys := make([]string, len(out))
+	for j, s := range out {
+		keys[j] = genKeyOf(s)
+	}
+	return strings.Join(keys, "\x00")
+}
+
+func genKeyOf(s string) string {
+	if i := strings.LastIndex(s, genKeySep); i >= 0 {
+		return s[i+len(genKeySep):]
+	}
+	return s
+}
+
+func genShown(s string) string {
+	if i := strings.LastIndex(s, genKeySep); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // genSharpV is fmt's %#v of x, without fmt for nil and for values of
@@ -538,9 +594,9 @@ func genRun(t *testing.T, c genCase) {
 		t.Skipf("the calls fail when run sequentially: %v", err)
 	}
 	genMask(out, mask)
-	key := strings.Join(out, "\x00")
+	key := genKey(out)
 	for _, l := range lins {
-		if strings.Join(l, "\x00") == key {
+		if genKey(l) == key {
 			return
 		}
 	}

@@ -56,8 +56,24 @@ func main() {
 			fmt.Printf("MISMATCH %T: genShow %q, fmt %q\n", v, got, want)
 		}
 	}
-	if got, want := genShow(fmt.Errorf("e %q", "x")), fmt.Sprintf("error(%q)", ` + "`" + `e "x"` + "`" + `); got != want {
+	if got, want := genShown(genShow(fmt.Errorf("e %q", "x"))), fmt.Sprintf("error(%q)", ` + "`" + `e "x"` + "`" + `); got != want {
 		fmt.Printf("MISMATCH error: genShow %q, want %q\n", got, want)
+	}
+	// A call that fails is compared by what its error wraps last, not by
+	// the text around it or its other results.
+	invalid, other := errors.New("invalid"), errors.New("other")
+	a := genShow(3, fmt.Errorf("%w: from %d", invalid, 3))
+	b := genShow(0, fmt.Errorf("%w: from %d", invalid, 0))
+	if genKeyOf(a) != genKeyOf(b) || genShown(a) != "3, error(\"invalid: from 3\")" {
+		fmt.Printf("MISMATCH wrapped: %q and %q\n", a, b)
+	}
+	for _, c := range []string{genShow(0, fmt.Errorf("%w: from %d", other, 0)), genShow(0, nil), genShow(0, fmt.Errorf("invalid: from 0"))} {
+		if genKeyOf(c) == genKeyOf(b) {
+			fmt.Printf("MISMATCH %q compared as %q\n", c, b)
+		}
+	}
+	if got := genKey([]string{genShow(1, nil), b}); got != "1, <nil>\x00error(*errors.errorString \"invalid\")" {
+		fmt.Printf("MISMATCH key %q\n", got)
 	}
 	runtime.GOMAXPROCS(1)
 	for i := 0; i < showOrderRounds; i++ {
@@ -95,9 +111,9 @@ func TestGenShowAddsNoOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the race detector")
 	}
-	helpers := helperFuncs(t, "genShow")
+	helpers := helperFuncs(t, "genShow", "genShown", "genKey")
 	dir := t.TempDir()
-	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"runtime\"\n\t\"strconv\"\n\t\"strings\"\n\t\"sync\"\n)\n\nvar (\n\t_ = fmt.Sprint\n\t_ = reflect.TypeOf\n\t_ = strconv.Itoa\n)\n\n" + showOrderKernel + "\n" + helpers
+	src := "package main\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n\t\"reflect\"\n\t\"runtime\"\n\t\"strconv\"\n\t\"strings\"\n\t\"sync\"\n)\n\nvar (\n\t_ = fmt.Sprint\n\t_ = reflect.TypeOf\n\t_ = strconv.Itoa\n)\n\n" + showOrderKernel + "\n" + helpers
 	formatted, err := format.Source([]byte(src))
 	if err != nil {
 		t.Fatalf("kernel does not format: %v\n%s", err, src)
@@ -131,34 +147,48 @@ func helperFuncs(t *testing.T, names ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := map[string]*ast.FuncDecl{}
+	decls := map[string]ast.Decl{} // functions and constants by name
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-			funcs[fd.Name.Name] = fd
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				decls[d.Name.Name] = d
+			}
+		case *ast.GenDecl:
+			if d.Tok == token.CONST {
+				for _, s := range d.Specs {
+					for _, n := range s.(*ast.ValueSpec).Names {
+						decls[n.Name] = d
+					}
+				}
+			}
 		}
 	}
 	var b bytes.Buffer
 	done := map[string]bool{}
+	printed := map[ast.Decl]bool{}
 	for len(names) > 0 {
 		name := names[0]
 		names = names[1:]
-		fd := funcs[name]
-		if fd == nil {
+		d := decls[name]
+		if d == nil {
 			t.Fatalf("no helper %s in the generated file's helpers", name)
 		}
 		if done[name] {
 			continue
 		}
 		done[name] = true
-		if err := format.Node(&b, fset, fd); err != nil {
+		if printed[d] {
+			continue
+		}
+		printed[d] = true
+		if err := format.Node(&b, fset, d); err != nil {
 			t.Fatal(err)
 		}
 		b.WriteString("\n\n")
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if id, ok := call.Fun.(*ast.Ident); ok && funcs[id.Name] != nil {
-					names = append(names, id.Name)
-				}
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && decls[id.Name] != nil && !done[id.Name] {
+				names = append(names, id.Name)
 			}
 			return true
 		})

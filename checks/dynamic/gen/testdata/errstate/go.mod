@@ -1,0 +1,3 @@
+module example.com/generrstate
+
+go 1.24
