@@ -5,12 +5,13 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth|sixth] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
 # plain go test run (its column then shows "-"). -set new measures the second
 # set of modules (never used while fixing the first; docs/applicability.md),
-# -set third a third one, -set fourth a fourth, -set fifth a fifth.
+# -set third a third one, -set fourth a fourth, -set fifth a fifth, -set
+# sixth a sixth.
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -105,8 +106,28 @@ elif [ ${#mods[@]} -eq 0 ] && [ "$set" = fifth ]; then
 		github.com/rcrowley/go-metrics@v0.0.0-20250401214520-65e299d6c5c9
 		github.com/golang/groupcache@v0.0.0-20241129210726-2c02b8208cf8
 	)
+elif [ ${#mods[@]} -eq 0 ] && [ "$set" = sixth ]; then
+	# The sixth set, chosen on 2026-12-06 (sixty-first session) from
+	# modules no earlier run had used, before its first run: two
+	# concurrent caches with eviction goroutines, concurrent maps and
+	# locks, a sharded byte cache, a log roller with a background mill,
+	# an HTTP client with retries (test servers), an MQTT client (its
+	# network tests on pipes), a logger with locked sinks, a logger with
+	# a lock-free diode, and a WebSocket library.
+	mods=(
+		github.com/dgraph-io/ristretto/v2@v2.4.2
+		github.com/maypok86/otter/v2@v2.4.0
+		github.com/puzpuzpuz/xsync/v4@v4.5.0
+		github.com/VictoriaMetrics/fastcache@v1.13.2
+		gopkg.in/natefinch/lumberjack.v2@v2.2.1
+		github.com/hashicorp/go-retryablehttp@v0.7.8
+		github.com/eclipse/paho.mqtt.golang@v1.5.1
+		github.com/hashicorp/go-hclog@v1.6.3
+		github.com/rs/zerolog@v1.35.1
+		github.com/coder/websocket@v1.8.15
+	)
 elif [ "$set" != main ]; then
-	echo "applicability: unknown set $set (main, new, third, fourth or fifth)" >&2
+	echo "applicability: unknown set $set (main, new, third, fourth, fifth or sixth)" >&2
 	exit 2
 fi
 if [ ${#mods[@]} -eq 0 ]; then
