@@ -110,6 +110,22 @@ func lockOp(op opKind, p unsafe.Pointer) (controlled, perform bool) {
 	return true, g.call(&request{op: op, obj: p}).mode != mSkip
 }
 
+// tryLockOp is the scheduling point of a TryLock: granted says the shadow
+// state grants it, and the real TryLock is made only then. The shadow
+// decides, not the real lock: a writer waiting for readers to leave calls
+// the real Lock only when granted, so the real TryRLock would let a new
+// reader in beside it, where Go's shuts it out (and the reader's RUnlock
+// was then of a lock the shadow never counted: xsync's RBMutex).
+func tryLockOp(op opKind, p unsafe.Pointer) (controlled, granted bool) {
+	g := current()
+	if g == nil {
+		lockedOutside(op)
+		return false, true
+	}
+	rep := g.call(&request{op: op, obj: p})
+	return true, rep.mode != mSkip && rep.ok
+}
+
 // Mutex.
 func Lock(m *sync.Mutex) {
 	if _, ok := lockOp(opLock, unsafe.Pointer(m)); ok {
@@ -122,7 +138,7 @@ func Unlock(m *sync.Mutex) {
 	}
 }
 func TryLock(m *sync.Mutex) bool {
-	if c, ok := lockOp(opTryLock, unsafe.Pointer(m)); ok {
+	if c, ok := tryLockOp(opTryLock, unsafe.Pointer(m)); ok {
 		return tookOutside(c, m.TryLock())
 	}
 	return false
@@ -140,7 +156,7 @@ func WUnlock(m *sync.RWMutex) {
 	}
 }
 func TryWLock(m *sync.RWMutex) bool {
-	if c, ok := lockOp(opTryWLock, unsafe.Pointer(m)); ok {
+	if c, ok := tryLockOp(opTryWLock, unsafe.Pointer(m)); ok {
 		return tookOutside(c, m.TryLock())
 	}
 	return false
@@ -156,7 +172,7 @@ func RUnlock(m *sync.RWMutex) {
 	}
 }
 func TryRLock(m *sync.RWMutex) bool {
-	if c, ok := lockOp(opTryRLock, unsafe.Pointer(m)); ok {
+	if c, ok := tryLockOp(opTryRLock, unsafe.Pointer(m)); ok {
 		return tookOutside(c, m.TryRLock())
 	}
 	return false

@@ -157,3 +157,43 @@ func TestRLockerAndLocker(t *testing.T) {
 		t.Fatalf("both orders expected: %v", order)
 	}
 }
+
+// A TryRLock while a writer waits for the readers to leave fails, as Go's
+// does (a waiting writer shuts new readers out), and nothing is locked: a
+// RUnlock only follows a TryRLock that succeeded. xsync's RBMutex
+// (TryRLock ∥ Lock, then RUnlock) ended "fatal error: sync: RUnlock of
+// unlocked RWMutex" when the real TryRLock succeeded beside a writer the
+// shadow state had waiting.
+func TestTryRLockBesideWaitingWriter(t *testing.T) {
+	failed := 0
+	rs := explore(t, 200, func(t *testing.T) {
+		var rw sync.RWMutex
+		var wg sync.WaitGroup
+		RLock(&rw)
+		WaitGroupAdd(&wg, 2)
+		Go(func() {
+			defer WaitGroupDone(&wg)
+			WLock(&rw)
+			WUnlock(&rw)
+		})
+		Go(func() {
+			defer WaitGroupDone(&wg)
+			for i := 0; i < 3; i++ {
+				if TryRLock(&rw) {
+					RUnlock(&rw)
+				} else {
+					failed++
+				}
+				Gosched()
+			}
+		})
+		Gosched()
+		Gosched()
+		RUnlock(&rw)
+		WaitGroupWait(&wg)
+	})
+	mustPass(t, rs)
+	if failed == 0 {
+		t.Fatal("no TryRLock failed beside a waiting writer in 200 schedules")
+	}
+}
