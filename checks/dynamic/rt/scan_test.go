@@ -90,3 +90,45 @@ func TestRescanEndedOutside(t *testing.T) {
 		t.Fatalf("want the loop to end, got %s %q", r.Outcome, r.Message)
 	}
 }
+
+// TestSpinnersTakeTurns: a single-producer single-consumer ring of one
+// slot (xsync's SPSCQueue test), each side spinning on atomic loads until
+// the other moves. It ends on any machine: the two spin in parallel, or
+// the runtime preempts one. The unperturbed schedule never preempts and
+// the clock does not move for such loads: it ran one side on alone (the
+// other's next load, never made, would have found its way clear) to the
+// step bound here, to a livelock verdict in xsync's test. A spinner
+// passed over spinAdvance decisions of a spin run now has its turn.
+func TestSpinnersTakeTurns(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, Strategy: PlainStrategy, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		const n = 10
+		var prod, cons uint64 // items produced and consumed; room for one
+		sum := 0
+		done := make(chan bool)
+		Go(func() {
+			for i := 0; i < n; i++ {
+				for Then(AtomicLoad(&prod), atomic.LoadUint64(&prod))-Then(AtomicLoad(&cons), atomic.LoadUint64(&cons)) == 1 {
+				}
+				Then(Atomic(&prod), atomic.AddUint64(&prod, 1))
+			}
+		})
+		Go(func() {
+			for i := 0; i < n; i++ {
+				for Then(AtomicLoad(&cons), atomic.LoadUint64(&cons)) == Then(AtomicLoad(&prod), atomic.LoadUint64(&prod)) {
+				}
+				sum += i
+				Then(Atomic(&cons), atomic.AddUint64(&cons, 1))
+			}
+			Send(done, true)
+		})
+		Recv(done)
+		if sum != n*(n-1)/2 {
+			t.Errorf("sum %d", sum)
+		}
+	}, nil)
+	for i, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Errorf("schedule %d: %s %q %s", i, r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}

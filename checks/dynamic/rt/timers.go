@@ -797,6 +797,9 @@ const timeSlice = 10 * time.Millisecond
 //
 //go:norace
 func (s *sched) plainOverdue(cands []*gstate) *gstate {
+	if g := s.spinStarved(cands); g != nil {
+		return g
+	}
 	var oldest *gstate
 	for _, g := range cands {
 		if g.passedOver && g.passedIdle == s.idleSeq && s.now-g.passedSince > timeSlice && (oldest == nil || g.passedSince < oldest.passedSince) {
@@ -804,6 +807,31 @@ func (s *sched) plainOverdue(cands []*gstate) *gstate {
 		}
 	}
 	return oldest
+}
+
+// spinStarved is, in a run of spinAdvance decisions or more that only
+// spun, the candidate passed over most, when that is spinAdvance
+// decisions in a row or more, or nil: the unperturbed schedule's time
+// slice for spinners. The clock does not move for spinners that do not
+// read it, so plainOverdue's slice of the clock never ends for them:
+// xsync's SPSC queue test spins a producer and a consumer on atomic
+// loads, and Plain ran the consumer on alone, never the producer's next
+// load (which would have found room), until the livelock rule told a
+// livelock no machine has (each spins on a core of its own, or the
+// runtime preempts; PCT lets one run pctStarve steps at most).
+//
+//go:norace
+func (s *sched) spinStarved(cands []*gstate) *gstate {
+	if s.spinRun < spinAdvance {
+		return nil
+	}
+	var most *gstate
+	for _, g := range cands {
+		if g.passed >= spinAdvance && (most == nil || g.passed > most.passed) {
+			most = g
+		}
+	}
+	return most
 }
 
 // farNow: does the clock jump now, and may it go further than earlyMax
