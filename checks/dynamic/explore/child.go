@@ -129,9 +129,14 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 		return nil, fmt.Errorf("a copy of %s to run the tests in: %w", c.dir, err)
 	}
 	defer removeDir()
+	tmpEnv, removeTemp, err := privateTemp()
+	if err != nil {
+		return nil, fmt.Errorf("a temporary directory to run the tests with: %w", err)
+	}
+	defer removeTemp()
 	cmd := exec.CommandContext(cctx, c.bin, "-test.run=^"+rt.DriverTest+"$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")))
+	cmd.Env = append(os.Environ(), rt.EnvConfig+"="+cfgPath, "GORACE="+gorace(os.Getenv("GORACE")), tmpEnv)
 	cmd.WaitDelay = time.Second
 	seen := &activity{}
 	seen.mark()

@@ -225,3 +225,19 @@ func removeAllWritable(dir string) {
 	})
 	_ = os.RemoveAll(dir)
 }
+
+// privateTemp makes a temporary directory for one process and returns the
+// environment entry that points TMPDIR (os.TempDir) at it and a function
+// that removes it. Processes of one test run at once, and a test that
+// names what it makes in os.TempDir by a constant or by the time
+// (lumberjack's makeTempDir, to the millisecond of the virtual clock)
+// found another process's there ("mkdir …: file exists"), which go test,
+// running each test once, never does. The name is short: a Unix socket's
+// path must stay under 108 bytes.
+func privateTemp() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "il")
+	if err != nil {
+		return "", nil, err
+	}
+	return "TMPDIR=" + dir, func() { removeAllWritable(dir) }, nil
+}

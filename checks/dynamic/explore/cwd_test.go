@@ -121,8 +121,8 @@ func TestPrivateDir(t *testing.T) {
 }
 
 // TestOwnWorkingDirectory: every process of a search, and every plain run,
-// runs in a directory of its own; the package's directory is left as it
-// was. cwdfiles' test fails when it finds a file another process left in
+// runs in a directory of its own, with a temporary directory of its own
+// (removed after it); the package's directory is left as it was. cwdfiles' test fails when it finds a file another process left in
 // its working directory (as buntdb's tests share data.db).
 func TestOwnWorkingDirectory(t *testing.T) {
 	t.Parallel()
@@ -155,6 +155,9 @@ func TestOwnWorkingDirectory(t *testing.T) {
 	}
 	if m := left(); len(m) > 0 {
 		t.Errorf("files the tests wrote are in the package directory: %q", m)
+	}
+	if m, _ := filepath.Glob(filepath.Join(os.TempDir(), "il*", "interleave-cwdfiles.*")); len(m) > 0 {
+		t.Errorf("the processes' temporary directories are left: %q", m)
 	}
 }
 

@@ -232,6 +232,11 @@ func (s *search) plainExec(ctx context.Context, t *target, bin string, timeout t
 		return plainRun{}, fmt.Errorf("a copy of %s to run %s in: %w", t.pkg.Dir, t.name, err)
 	}
 	defer removeDir()
+	tmpEnv, removeTemp, err := privateTemp()
+	if err != nil {
+		return plainRun{}, fmt.Errorf("a temporary directory to run %s with: %w", t.name, err)
+	}
+	defer removeTemp()
 	// Else no timer of go test's keeps the runtime from ending a test all
 	// of whose goroutines are asleep at once ("all goroutines are asleep -
 	// deadlock!", as go test -timeout 0 does); a hang it cannot see is
@@ -246,7 +251,7 @@ func (s *search) plainExec(ctx context.Context, t *target, bin string, timeout t
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, plainTestEnv+"="+t.name, "GORACE="+gorace(os.Getenv("GORACE")))
+	cmd.Env = append(env, plainTestEnv+"="+t.name, "GORACE="+gorace(os.Getenv("GORACE")), tmpEnv)
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

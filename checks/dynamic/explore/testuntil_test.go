@@ -2,8 +2,6 @@ package explore
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,7 +17,6 @@ import (
 // does not stop. The failure needs its process's earlier schedule: a
 // note, not a finding. (kerneltest replays what TestUntil accepted.)
 func TestTestUntil(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds an instrumented package; skipped with -short")
 	}
@@ -27,11 +24,9 @@ func TestTestUntil(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The file TestFailsInOneWorker's processes claim (-count runs this
-	// process's searches again).
-	claim := filepath.Join(os.TempDir(), fmt.Sprintf("interleave-firstfail-%d", os.Getpid()))
-	os.Remove(claim)
-	defer os.Remove(claim)
+	// Where TestFailsInOneWorker's processes claim their file: each has an
+	// os.TempDir of its own. Not parallel: Setenv.
+	t.Setenv("FIRSTFAIL_CLAIMS", t.TempDir())
 	ctx := context.Background()
 	// Ample, so that what the search does besides schedules (the
 	// unperturbed run, plain go test, the replay) cannot reach half of it

@@ -12,9 +12,9 @@ import (
 	"testing"
 )
 
-// TestMarker fails when its working directory holds a file another
-// process left there; files beside the package and in its testdata read
-// as they are.
+// TestMarker fails when its working directory or os.TempDir holds a file
+// another process left there; files beside the package and in its
+// testdata read as they are.
 func TestMarker(t *testing.T) {
 	own := "marker." + strconv.Itoa(os.Getpid())
 	if err := os.WriteFile(own, nil, 0o644); err != nil {
@@ -29,6 +29,19 @@ func TestMarker(t *testing.T) {
 			if filepath.Base(m) != own {
 				t.Fatalf("%s: another process's file", m)
 			}
+		}
+	}
+	// So is os.TempDir: go test runs a test once, the search in several
+	// processes at once (lumberjack's tests name their directories there
+	// by the time, to the millisecond).
+	tmpOwn := filepath.Join(os.TempDir(), "interleave-cwdfiles."+strconv.Itoa(os.Getpid()))
+	if err := os.WriteFile(tmpOwn, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found, _ := filepath.Glob(filepath.Join(os.TempDir(), "interleave-cwdfiles.*"))
+	for _, m := range found {
+		if m != tmpOwn {
+			t.Fatalf("%s: another process's file in os.TempDir()", m)
 		}
 	}
 	if _, err := os.ReadFile("../go.mod"); err != nil {
