@@ -159,9 +159,9 @@ func (s *sched) watchdogAfter(g *gstate, waited time.Duration) {
 	if g != nil {
 		last := s.siteOf(g)
 		site = last
-		where := "since " + g.req.op.String() + " at " + shortSite(last)
+		where := "after its " + g.req.op.String() + " at " + shortSite(last)
 		if last == "" {
-			where = "since its " + g.req.op.String()
+			where = "after its " + g.req.op.String()
 		}
 		state, now, stack := goroutineAt(dump, g.gid)
 		stuck = GoroutineState{ID: g.id, Op: state, Site: now, Stack: stack}
