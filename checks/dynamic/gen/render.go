@@ -497,7 +497,7 @@ func genShow(xs ...interface{}) string {
 const genKeySep = "\x1f"
 
 // genErrKey is the error err wraps last (what errors.Is tests against),
-// by type and message.
+// by type and message; a chain that wraps itself stops at 100 links.
 func genErrKey(err error) string {
 	for i := 0; i < 100; i++ {
 		w, ok := err.(interface{ Unwrap() error })
@@ -522,6 +522,7 @@ func genKey(out []string) string {
 	return strings.Join(keys, "\x00")
 }
 
+// genKeyOf is what one position's result is compared by.
 func genKeyOf(s string) string {
 	if i := strings.LastIndex(s, genKeySep); i >= 0 {
 		return s[i+len(genKeySep):]
@@ -529,6 +530,7 @@ func genKeyOf(s string) string {
 	return s
 }
 
+// genShown is one position's result as the report shows it.
 func genShown(s string) string {
 	if i := strings.LastIndex(s, genKeySep); i >= 0 {
 		return s[:i]
