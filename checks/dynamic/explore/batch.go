@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
@@ -20,34 +19,25 @@ import (
 const maxBatch = 64
 
 // plainBatches runs the unperturbed schedules of targets in batches until
-// end, each for at most limit(the count of tests not begun yet, that one
-// counted), asked as it begins (batchLimit): one process runs the tests of
+// end, each for at most limit (batchLimit): one process runs the tests of
 // a batch one after another (as go test runs a package's tests), Workers
 // processes at a time. A test whose
 // schedule there passed is measured (its schedule's wall time plus what
 // its process spent outside schedules, the start of a process of its own)
 // and can be searched. A test still running at limit (the last of its
-// batch: at twice limit) stops its process and is marked stopped, slow
-// (stoppedInBatch): a second pass of batches, or the rounds after the
-// first pass alone, run it with more (the tests after it go on in a new
-// batch). Any other (a
+// batch: at twice limit) stops its process and is marked stopped, slow: the rounds after the first pass run it
+// alone with more (the tests after it go on in a new batch). Any other (a
 // failure, a race, a crash, a schedule beside leftovers in the way,
 // stopped at end) stays for plainPass to run alone, as it would have
 // without batches; so do the tests the batches did not reach by end.
 // Packages with one test are left to plainPass, and so are the tests of a
 // package once its batch processes (two at least, not counting those
 // stopped in a slow test) passed fewer than two tests each on average.
-func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time, limit func(notBegun int) time.Duration) {
+func (s *search) plainBatches(ctx context.Context, targets []*target, end time.Time, limit time.Duration) {
 	queue := batchesOf(targets, s.opts.Workers, 2)
 	if len(queue) == 0 {
 		return
 	}
-	n := 0
-	for _, b := range queue {
-		n += len(b)
-	}
-	var begun atomic.Int64
-	limitAt := func() time.Duration { return limit(n - int(begun.Add(1)) + 1) }
 	endStage := s.stage(fmt.Sprintf("unperturbed runs of %d tests in batches", len(targets)))
 	var mu sync.Mutex
 	passed := 0
@@ -63,10 +53,10 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 		if skip {
 			return nil
 		}
-		np, rest, slow := s.plainBatch(ctx, b, k, end, limitAt)
+		n, rest, slow := s.plainBatch(ctx, b, k, end, limit)
 		mu.Lock()
 		defer mu.Unlock()
-		passed += np
+		passed += n
 		bin := b[0].bin
 		if !slow {
 			// A process stopped in a slow test says nothing of what
@@ -75,7 +65,7 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 			// 38 fast tests then ran alone, a process each.
 			procs[bin]++
 		}
-		passes[bin] += np
+		passes[bin] += n
 		if procs[bin] >= 2 && passes[bin] < 2*procs[bin] {
 			alone[bin] = true
 			return nil
@@ -85,26 +75,12 @@ func (s *search) plainBatches(ctx context.Context, targets []*target, end time.T
 	endStage(fmt.Sprintf("%d passed", passed))
 }
 
-// batchLimit is how long one test may run in a batch process, asked as
-// it starts: its fair part of the left until the batches' end that
-// workers share among the n tests not yet begun (this one counted), least
-// at least. Tests that pass quickly leave the later ones more. A test
-// that takes longer stops its batch there; the tests stopped so run again
-// in batches of their own (slowBatchLimit at least), and those stopped
-// again alone later with more. With a second at least in the first
-// batches, otter v2.4.0's tests of 0.5 to 3 s took most of the batches'
-// third of -budget 60s (one to two seconds each and a new process after
-// each): 124 of its 372 tests passed there; 272 with 300 ms.
-func batchLimit(left time.Duration, workers, n int, least time.Duration) time.Duration {
-	return max(left*time.Duration(workers)/time.Duration(max(n, 1)), least)
+// batchLimit is how long one test may run in a batch process, of the left
+// until the batches' end that workers share among n tests: its fair part,
+// a second at least. A test that takes longer stops its batch there.
+func batchLimit(left time.Duration, workers, n int) time.Duration {
+	return max(left*time.Duration(workers)/time.Duration(max(n, 1)), time.Second)
 }
-
-// firstBatchLimit and slowBatchLimit are the least limits of the first
-// batches and of the batches of the tests those stopped.
-const (
-	firstBatchLimit = 300 * time.Millisecond
-	slowBatchLimit  = time.Second
-)
 
 // runBatches runs the batches of queue until end() (asked before each),
 // Workers at a time, each by run (worker k's); the tests run returns go
@@ -143,12 +119,7 @@ func (s *search) runBatches(ctx context.Context, queue [][]*target, end func() t
 // workers, at most maxBatch tests each; a package with fewer than least
 // tests of a bound gets none. A batch runs its tests in go test's order:
 // the state a test finds left in its process is left by tests go test
-// runs before it too. The batches come package by package in turn (each
-// package's first batch, in the order targets name them, then each's
-// second, …): a package of many slow tests does not take the time of the
-// packages after it (otter v2.4.0's root package, 292 tests, took the
-// whole batches' third, and its nine small packages' 80 tests had no
-// unperturbed run).
+// runs before it too.
 func batchesOf(targets []*target, workers, least int) [][]*target {
 	type binBound struct {
 		bin   string
@@ -163,7 +134,7 @@ func batchesOf(targets []*target, workers, least int) [][]*target {
 		}
 		byBin[key] = append(byBin[key], t)
 	}
-	var perBin [][][]*target
+	var out [][]*target
 	for _, bin := range bins {
 		ts := byBin[bin]
 		if len(ts) < least {
@@ -175,27 +146,13 @@ func batchesOf(targets []*target, workers, least int) [][]*target {
 		}
 		slices.SortStableFunc(ts, func(a, b *target) int { return cmp.Compare(at[a], at[b]) })
 		size := min(max((len(ts)+workers-1)/max(workers, 1), 1), maxBatch)
-		var bs [][]*target
 		for len(ts) > 0 {
 			n := min(size, len(ts))
-			bs = append(bs, ts[:n])
+			out = append(out, ts[:n])
 			ts = ts[n:]
 		}
-		perBin = append(perBin, bs)
 	}
-	var out [][]*target
-	for i := 0; ; i++ {
-		added := false
-		for _, bs := range perBin {
-			if i < len(bs) {
-				out = append(out, bs[i])
-				added = true
-			}
-		}
-		if !added {
-			return out
-		}
-	}
+	return out
 }
 
 // batchOutcome is what one batch process did with each of its tests.
@@ -260,7 +217,7 @@ func splitBatch(out *childOutcome, n int, wall time.Duration) batchOutcome {
 // schedule for at most limit, and records the tests that passed: how
 // many, the tests to run in a new process, and whether a test still
 // running at limit stopped it (that test is marked stopped, slow).
-func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end time.Time, limitAt func() time.Duration) (int, []*target, bool) {
+func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end time.Time, limit time.Duration) (int, []*target, bool) {
 	names := make([]string, len(batch))
 	for j, t := range batch {
 		names[j] = t.name
@@ -272,17 +229,17 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 	}
 	t0 := batch[0]
 	c := &child{
-		bin:     t0.bin,
-		dir:     t0.pkg.Dir,
-		workDir: s.workDir,
-		onStart: s.processStarted,
-		fresh:   &s.fresh,
-		limitAt: limitAt,
+		bin:           t0.bin,
+		dir:           t0.pkg.Dir,
+		workDir:       s.workDir,
+		onStart:       s.processStarted,
+		fresh:         &s.fresh,
+		scheduleLimit: limit,
 		// The last test runs on to what a run alone after this one
 		// would give it (retrySlot: twice the slot): stopped at limit,
 		// its run was thrown away and began again from nothing in a
 		// process of its own.
-		lastTwice: true,
+		lastLimit: 2 * limit,
 		lastIndex: len(batch) - 1,
 		cfg: rt.Config{
 			Batch:       names,
@@ -315,9 +272,11 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		// start, this test until stopped, the kill) is what a run alone
 		// took.
 		t := batch[out.crashed]
-		ran := max(out.stoppedAt, b.outside+out.openFor)
+		ran := max(limit, b.outside+out.openFor)
+		if out.crashed == c.lastIndex {
+			ran = max(c.lastLimit, b.outside+out.openFor)
+		}
 		s.mu.Lock()
-		t.stoppedInBatch = true
 		t.stopReason = fmt.Sprintf("stopped after %v in a batch", ran.Round(100*time.Millisecond))
 		t.ran, t.slot, t.mostSlot = ran, ran, max(t.mostSlot, ran)
 		t.stats.Elapsed += ran

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -333,7 +332,7 @@ func TestBatchesGiveUp(t *testing.T) {
 		failing = append(failing, mk(bin, fmt.Sprintf("TestFail%03d", i)))
 		passing = append(passing, mk(good, fmt.Sprintf("TestPass%03d", i)))
 	}
-	s.plainBatches(context.Background(), append(failing, passing...), time.Now().Add(time.Hour), func(int) time.Duration { return time.Hour })
+	s.plainBatches(context.Background(), append(failing, passing...), time.Now().Add(time.Hour), time.Hour)
 	// 130 tests: batches of 64, 64 and 2 each; the failing package's
 	// first two pass none, and its third does not run.
 	if s.stats.Processes != 5 {
@@ -420,7 +419,7 @@ func TestBatchSlowTests(t *testing.T) {
 	// The fake's passing tests take microseconds between their markers;
 	// a second leaves a loaded machine room.
 	limit := time.Second
-	s.plainBatches(context.Background(), ts, time.Now().Add(time.Hour), func(int) time.Duration { return limit })
+	s.plainBatches(context.Background(), ts, time.Now().Add(time.Hour), limit)
 	for _, tg := range ts {
 		if strings.HasPrefix(tg.name, "TestPass") {
 			if tg.plainStopped || tg.stats.Plain != "pass" {
@@ -538,66 +537,5 @@ func TestDecideAwaiting(t *testing.T) {
 		if tg.stats.Schedules != 3 {
 			t.Errorf("%s: %d schedules, want its 3 (nothing awaits a pass)", tg.name, tg.stats.Schedules)
 		}
-	}
-}
-
-// TestBatchLimitAskedPerTest: a batch's limit is asked as each test
-// starts, with the count of tests not begun yet (that one counted): a
-// test given a short limit there is stopped, the tests before it and after
-// it, given an hour, pass.
-func TestBatchLimitAskedPerTest(t *testing.T) {
-	t.Parallel()
-	bin := buildFake(t)
-	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
-	s.start = time.Now()
-	s.deadline, s.hardStop = budgetEnds(s.start, time.Hour)
-	var ts []*target
-	for _, name := range []string{"TestPass1", "TestTakes1", "TestPass2", "TestPass3"} {
-		ts = append(ts, &target{bin: bin, name: name, pkg: rewrite.Package{ImportPath: "example.com/k", Dir: t.TempDir()}, stats: &TestStats{}, plainStopped: true})
-	}
-	var asked []int
-	s.plainBatches(context.Background(), ts, time.Now().Add(time.Hour), func(notBegun int) time.Duration {
-		asked = append(asked, notBegun)
-		if notBegun == 3 {
-			return 100 * time.Millisecond // TestTakes1's: it takes a second
-		}
-		return time.Hour
-	})
-	if !slices.Equal(asked, []int{4, 3, 2, 1}) {
-		t.Errorf("limit asked with %v tests not begun, want [4 3 2 1]", asked)
-	}
-	for _, tg := range ts {
-		if stopped := tg.name == "TestTakes1"; tg.plainStopped != stopped || tg.stoppedInBatch != stopped {
-			t.Errorf("%s: stopped %v (in a batch %v), want %v", tg.name, tg.plainStopped, tg.stoppedInBatch, stopped)
-		}
-	}
-}
-
-// TestSlowTestsBatchedAgain: the tests the first batches stopped at their
-// short limit run again in batches with the second limit, and pass there
-// in one process, not one each.
-func TestSlowTestsBatchedAgain(t *testing.T) {
-	t.Parallel()
-	bin := buildFake(t)
-	s := &search{opts: Options{Workers: 1, StepTimeout: time.Hour}, workDir: t.TempDir(), failures: map[string]*failure{}, counts: map[string]int{}, owners: map[string]*target{}}
-	s.start = time.Now()
-	s.deadline, s.hardStop = budgetEnds(s.start, time.Hour)
-	pkg := rewrite.Package{ImportPath: "example.com/k", Dir: t.TempDir(), Tests: []string{"TestTakes1", "TestPass1", "TestTakes2", "TestPass2"}}
-	var ts []*target
-	for _, name := range pkg.Tests {
-		ts = append(ts, &target{bin: bin, name: name, pkg: pkg, stats: &TestStats{}, plainStopped: true})
-	}
-	short := func(int) time.Duration { return 100 * time.Millisecond }
-	long := func(int) time.Duration { return time.Hour }
-	s.twoBatchPasses(context.Background(), ts, time.Now().Add(time.Hour), short, long)
-	for _, tg := range ts {
-		if tg.plainStopped || tg.stats.Plain != "pass" {
-			t.Errorf("%s: not passed (stopped %v, %q)", tg.name, tg.plainStopped, tg.stopReason)
-		}
-	}
-	// The first pass: stopped in TestTakes1, then in TestTakes2, then
-	// TestPass2; the second: both slow tests in one.
-	if s.stats.Processes != 4 {
-		t.Errorf("%d processes, want 4", s.stats.Processes)
 	}
 }

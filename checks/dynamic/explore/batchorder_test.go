@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
@@ -42,28 +41,5 @@ func TestBatchesInGoTestOrder(t *testing.T) {
 	}
 	if ranked[0].name != "TestMu" {
 		t.Errorf("batchesOf reordered its argument: %q first", ranked[0].name)
-	}
-}
-
-// TestBatchesTakePackagesInTurn: each package's first batch comes before
-// any package's second, so a package of many slow tests does not take
-// the time of the packages named after it.
-func TestBatchesTakePackagesInTurn(t *testing.T) {
-	big := rewrite.Package{ImportPath: "example.com/big", Tests: []string{"TestBa", "TestBb", "TestBc", "TestBd", "TestBe", "TestBf"}}
-	small := rewrite.Package{ImportPath: "example.com/small", Tests: []string{"TestS1", "TestS2"}}
-	var targets []*target
-	for _, name := range big.Tests {
-		targets = append(targets, &target{pkg: big, name: name, bin: "big.test"})
-	}
-	for _, name := range small.Tests {
-		targets = append(targets, &target{pkg: small, name: name, bin: "small.test"})
-	}
-	var got []string
-	for _, b := range batchesOf(targets, 2, 1) {
-		got = append(got, b[0].pkg.ImportPath+":"+b[0].name)
-	}
-	want := []string{"example.com/big:TestBa", "example.com/small:TestS1", "example.com/big:TestBd", "example.com/small:TestS2"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("batches begin with %q, want %q", got, want)
 	}
 }

@@ -49,16 +49,12 @@ type child struct {
 	fresh *freshCosts
 	// scheduleLimit, when set, stops the process when one schedule has
 	// run that long (a slow test in a batch: the process is killed in
-	// that schedule, which is open when it ends); limitAt, when set, is
-	// asked for it at each schedule's start.
+	// that schedule, which is open when it ends).
 	scheduleLimit time.Duration
-	limitAt       func() time.Duration
 	// lastLimit, when set, is scheduleLimit for the schedule of index
-	// lastIndex; lastTwice doubles its limit instead: the last test of a
-	// batch, which no test waits behind in its process, runs on as long
-	// as a run alone would give it.
+	// lastIndex: the last test of a batch, which no test waits behind in
+	// its process, runs on as long as a run alone would give it.
 	lastLimit time.Duration
-	lastTwice bool
 	lastIndex int
 }
 
@@ -80,8 +76,6 @@ type childOutcome struct {
 	// limitStopped says the driver stopped it in a schedule that ran
 	// longer than child.scheduleLimit (it is killed, that one open).
 	limitStopped bool
-	// stoppedAt is the limit of the schedule it was stopped in then.
-	stoppedAt time.Duration
 	// openFor is, for a process that ended in a schedule (stopped,
 	// crashed), the time from that schedule's start to the process's end.
 	openFor time.Duration
@@ -175,8 +169,7 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 		}
 	}
 	var limitStopped atomic.Bool
-	var stoppedAt atomic.Int64
-	if c.scheduleLimit > 0 || c.limitAt != nil {
+	if c.scheduleLimit > 0 {
 		// A timer per schedule, started at its start marker.
 		var mu sync.Mutex
 		var timer *time.Timer
@@ -193,20 +186,10 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 				timer.Stop()
 			}
 			limit := c.scheduleLimit
-			if c.limitAt != nil {
-				limit = c.limitAt()
-			}
-			switch {
-			case c.lastTwice && sp.cur == c.lastIndex:
-				limit *= 2
-			case c.lastLimit > 0 && sp.cur == c.lastIndex:
+			if c.lastLimit > 0 && sp.cur == c.lastIndex {
 				limit = c.lastLimit
 			}
-			timer = time.AfterFunc(limit, func() {
-				stoppedAt.Store(int64(limit))
-				limitStopped.Store(true)
-				cancel()
-			})
+			timer = time.AfterFunc(limit, func() { limitStopped.Store(true); cancel() })
 			mu.Unlock()
 		}
 		prevEnd := sp.onEnd
@@ -265,7 +248,6 @@ func (c *child) run(ctx context.Context, hardStop time.Time, name string) (*chil
 	out.exitErr = werr
 	out.exitStopped = exitStopped.Load()
 	out.limitStopped = limitStopped.Load()
-	out.stoppedAt = time.Duration(stoppedAt.Load())
 	out.killed = cctx.Err() != nil && ctx.Err() == nil && !out.exitStopped
 	if cctx.Err() == nil && !sp.open && !sp.firstStart.IsZero() && !sp.lastEnd.IsZero() {
 		c.fresh.add(sp.firstStart.Sub(begin) + time.Since(sp.lastEnd))

@@ -122,9 +122,6 @@ type target struct {
 	// (stopped at its share, or not run yet): the test is not searched.
 	plainStopped bool
 	stopReason   string
-	// stoppedInBatch is set when a batch stopped its unperturbed run at
-	// the batch's limit.
-	stoppedInBatch bool
 	// stuckAtStop is set when the unperturbed run was stopped with a
 	// goroutine stuck (a hang, perhaps), not while it made progress.
 	stuckAtStop bool

@@ -19,10 +19,8 @@ import (
 const plainIndex = 0
 
 // plainRuns runs the unperturbed schedule of every test: first in
-// batches, many tests of a package in one process (batch.go), and the
-// tests stopped there at their short limit in batches again with more;
-// those that did not pass there each in a fresh process, Workers at a
-// time. The first
+// batches, many tests of a package in one process (batch.go); those that
+// did not pass there each in a fresh process, Workers at a time. The first
 // pass, within the first third of the budget, gives each test its fair part of what is left of that third
 // and stops it there: a slow test cannot eat the others' turn. The second
 // gives the tests the first did not reach theirs, within a third of what
@@ -44,12 +42,7 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 	// Batches first: a process start each would cost a suite of fast
 	// tests most of its budget. What they leave runs alone.
 	first := s.start.Add(s.opts.Budget / 3)
-	share := func(least time.Duration) func(int) time.Duration {
-		return func(notBegun int) time.Duration {
-			return batchLimit(time.Until(first), s.opts.Workers, notBegun, least)
-		}
-	}
-	s.twoBatchPasses(ctx, targets, first, share(firstBatchLimit), share(slowBatchLimit))
+	s.plainBatches(ctx, targets, first, batchLimit(time.Until(first), s.opts.Workers, len(targets)))
 	s.plainPass(ctx, notRun(targets), first, nil)
 	if unrun := notRun(targets); len(unrun) > 0 {
 		s.plainPass(ctx, unrun, time.Now().Add(time.Until(s.deadline)/3), nil)
@@ -168,30 +161,6 @@ func (t *target) retrySlot(fair, least, left time.Duration) time.Duration {
 		return 0
 	}
 	return want
-}
-
-// twoBatchPasses runs the unperturbed schedules of targets in batches
-// until end, each test for at most first's limit; then those a batch
-// stopped at that limit, again in batches, for at most slow's: stopped
-// at a short limit, a test of a few hundred milliseconds would cost a
-// process of its own.
-func (s *search) twoBatchPasses(ctx context.Context, targets []*target, end time.Time, first, slow func(notBegun int) time.Duration) {
-	s.plainBatches(ctx, targets, end, first)
-	if stopped := stoppedInBatch(targets); len(stopped) > 0 && time.Until(end) > 0 {
-		s.plainBatches(ctx, stopped, end, slow)
-	}
-}
-
-// stoppedInBatch is the targets whose unperturbed run a batch stopped at
-// its limit.
-func stoppedInBatch(targets []*target) []*target {
-	var out []*target
-	for _, t := range targets {
-		if t.plainStopped && t.stoppedInBatch {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // notRun is the targets whose unperturbed run has not run yet.
