@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -82,5 +83,42 @@ func TestReturnedEnough(t *testing.T) {
 		if got := returnedEnough(c.left, c.budget); got != c.want {
 			t.Errorf("returnedEnough(%v, %v) = %v, want %v", c.left, c.budget, got, c.want)
 		}
+	}
+}
+
+// TestReturnedFitLeavesOutTheCostliest: the time given back is searched by
+// the tests whose late failure's replay leaves it worth a search, in the
+// order given: a 5 s test whose replay the reserve would keep for is left
+// out of 14 s (with it, 5.1 s would be left: under a tenth of the
+// budget), the fast ones searched; with 30 s, all of them.
+func TestReturnedFitLeavesOutTheCostliest(t *testing.T) {
+	t.Parallel()
+	s := &search{opts: Options{Budget: time.Minute}, failures: map[string]*failure{}, owners: map[string]*target{}}
+	slow := &target{name: "TestSlow", cost: 5 * time.Second, stats: &TestStats{}}
+	a := &target{name: "TestA", cost: 100 * time.Millisecond, stats: &TestStats{}}
+	c := &target{name: "TestC", cost: 200 * time.Millisecond, stats: &TestStats{}}
+	names := func(ts []*target) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.name)
+		}
+		return out
+	}
+	s.deadline = time.Now().Add(14 * time.Second)
+	fit, left := s.returnedFit([]*target{slow, c, a})
+	if got, want := names(fit), []string{"TestC", "TestA"}; !slices.Equal(got, want) {
+		t.Errorf("with 14 s left: %v searched again, want %v", got, want)
+	}
+	if !returnedEnough(left, s.opts.Budget) {
+		t.Errorf("with 14 s left: %v to search, not enough", left)
+	}
+	s.deadline = time.Now().Add(30 * time.Second)
+	fit, _ = s.returnedFit([]*target{slow, c, a})
+	if got, want := names(fit), []string{"TestSlow", "TestC", "TestA"}; !slices.Equal(got, want) {
+		t.Errorf("with 30 s left: %v searched again, want %v", got, want)
+	}
+	s.deadline = time.Now().Add(5 * time.Second)
+	if fit, _ = s.returnedFit([]*target{slow, c, a}); len(fit) != 0 {
+		t.Errorf("with 5 s left: %v searched again, want none", names(fit))
 	}
 }
