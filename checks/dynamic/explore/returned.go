@@ -58,6 +58,11 @@ func (s *search) searchReturned(ctx context.Context, targets []*target, res *Res
 		old := len(s.order)
 		s.mu.Unlock()
 		endStage := s.stage(fmt.Sprintf("searching again for %v the replays did not need", left.Round(100*time.Millisecond)))
+		if len(fit) == len(searchable) {
+			// All fit: every target, as before (searchTests also runs
+			// twice a test with no choice not run so yet).
+			fit = targets
+		}
 		s.searchTests(ctx, fit)
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
