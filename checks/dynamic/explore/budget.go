@@ -392,6 +392,10 @@ func postReserve(least, most time.Duration, costs, plainRan []time.Duration) tim
 	return max(min(max(need, least), most), firsts)
 }
 
+// replayCost is what a replay of a late failure of t is priced at: its
+// measured cost, or its longest step when longer. The caller holds s.mu.
+func (t *target) replayCost() time.Duration { return max(t.cost, t.step) }
+
 // searchReserve is what the search keeps after it while it searches ts:
 // shrinkReserve and, when some of ts has no failure yet, one replay of one
 // more failure of the costliest of those (its test's cost or longest
@@ -411,7 +415,7 @@ func (s *search) searchReserve(ts ...*target) time.Duration {
 	var costs []time.Duration
 	for _, t := range ts {
 		if !owns[t] {
-			costs = append(costs, max(t.cost, t.step))
+			costs = append(costs, t.replayCost())
 		}
 	}
 	s.mu.Unlock()

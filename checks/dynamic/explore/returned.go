@@ -49,8 +49,8 @@ func (s *search) searchReturned(ctx context.Context, targets []*target, res *Res
 		}
 	}
 	for pass := 1; pass <= maxPasses && len(searchable) > 0 && ctx.Err() == nil; pass++ {
-		fit, left := s.returnedFit(searchable)
-		if len(fit) == 0 {
+		fit, left := s.returnedFit(targets, searchable)
+		if fit == nil {
 			break
 		}
 		s.mu.Lock()
@@ -58,11 +58,6 @@ func (s *search) searchReturned(ctx context.Context, targets []*target, res *Res
 		old := len(s.order)
 		s.mu.Unlock()
 		endStage := s.stage(fmt.Sprintf("searching again for %v the replays did not need", left.Round(100*time.Millisecond)))
-		if len(fit) == len(searchable) {
-			// All fit: every target, as before (searchTests also runs
-			// twice a test with no choice not run so yet).
-			fit = targets
-		}
 		s.searchTests(ctx, fit)
 		for _, t := range targets {
 			s.confirmCrashes(ctx, t)
@@ -99,34 +94,36 @@ func (s *search) searchReturned(ctx context.Context, targets []*target, res *Res
 	return res, nil
 }
 
-// returnedFit is the tests of searchable searched again, and for how long:
-// the most of them, the costliest left out first, whose search after
+// returnedFit is what is searched again, and for how long: targets less
+// the costliest of searchable, left out one by one until the search after
 // the reserve their late failures need (a replay at the cost of the
-// costliest) is still returnedEnough. Reserving for ristretto v2.4.2's
-// tests of 2 to 5 s left none: its last 10 s of -budget 60s went unused.
-func (s *search) returnedFit(searchable []*target) ([]*target, time.Duration) {
+// costliest kept) is returnedEnough; nil when none is. Reserving for
+// ristretto v2.4.2's tests of 2 to 5 s left none: its last 10 s of
+// -budget 60s went unused.
+func (s *search) returnedFit(targets, searchable []*target) ([]*target, time.Duration) {
 	fit := slices.Clone(searchable)
 	s.mu.Lock()
 	cost := map[*target]time.Duration{}
 	for _, t := range fit {
-		cost[t] = max(t.cost, t.step)
+		cost[t] = t.replayCost()
 	}
 	s.mu.Unlock()
 	slices.SortStableFunc(fit, func(a, b *target) int { return cmp.Compare(cost[a], cost[b]) })
-	for len(fit) > 0 {
+	for ; len(fit) > 0; fit = fit[:len(fit)-1] {
 		left := time.Until(s.deadline) - s.searchReserve(fit...)
-		if returnedEnough(left, s.opts.Budget) {
-			// In the order given (pr's aim, go test's).
-			most := cost[fit[len(fit)-1]]
-			var out []*target
-			for _, t := range searchable {
-				if cost[t] <= most {
-					out = append(out, t)
-				}
-			}
-			return out, left
+		if !returnedEnough(left, s.opts.Budget) {
+			continue
 		}
-		fit = fit[:len(fit)-1]
+		// In the order given (pr's aim, go test's); the others
+		// (stopped, no choice) as searchTests takes them.
+		most := cost[fit[len(fit)-1]]
+		var out []*target
+		for _, t := range targets {
+			if c, ok := cost[t]; !ok || c <= most {
+				out = append(out, t)
+			}
+		}
+		return out, left
 	}
 	return nil, 0
 }

@@ -104,8 +104,9 @@ func TestReturnedFitLeavesOutTheCostliest(t *testing.T) {
 		}
 		return out
 	}
+	ts := []*target{slow, c, a}
 	s.deadline = time.Now().Add(14 * time.Second)
-	fit, left := s.returnedFit([]*target{slow, c, a})
+	fit, left := s.returnedFit(ts, ts)
 	if got, want := names(fit), []string{"TestC", "TestA"}; !slices.Equal(got, want) {
 		t.Errorf("with 14 s left: %v searched again, want %v", got, want)
 	}
@@ -113,12 +114,12 @@ func TestReturnedFitLeavesOutTheCostliest(t *testing.T) {
 		t.Errorf("with 14 s left: %v to search, not enough", left)
 	}
 	s.deadline = time.Now().Add(30 * time.Second)
-	fit, _ = s.returnedFit([]*target{slow, c, a})
+	fit, _ = s.returnedFit(ts, ts)
 	if got, want := names(fit), []string{"TestSlow", "TestC", "TestA"}; !slices.Equal(got, want) {
 		t.Errorf("with 30 s left: %v searched again, want %v", got, want)
 	}
 	s.deadline = time.Now().Add(5 * time.Second)
-	if fit, _ = s.returnedFit([]*target{slow, c, a}); len(fit) != 0 {
+	if fit, _ = s.returnedFit(ts, ts); len(fit) != 0 {
 		t.Errorf("with 5 s left: %v searched again, want none", names(fit))
 	}
 }
