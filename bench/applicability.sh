@@ -5,13 +5,13 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth|sixth] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth|sixth|seventh] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
 # plain go test run (its column then shows "-"). -set new measures the second
 # set of modules (never used while fixing the first; docs/applicability.md),
 # -set third a third one, -set fourth a fourth, -set fifth a fifth, -set
-# sixth a sixth.
+# sixth a sixth, -set seventh a seventh.
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -126,8 +126,29 @@ elif [ ${#mods[@]} -eq 0 ] && [ "$set" = sixth ]; then
 		github.com/rs/zerolog@v1.35.1
 		github.com/coder/websocket@v1.8.15
 	)
+elif [ ${#mods[@]} -eq 0 ] && [ "$set" = seventh ]; then
+	# The seventh set, chosen on 2026-12-06 (sixty-third session) from
+	# modules no earlier dynamic run had used, before its first run: an
+	# embedded database with concurrent transactions, a consensus library
+	# on an in-memory transport, a worker pool, a batching processor with
+	# timers, a JSON-RPC connection, an HTTP resource cache with refresh
+	# workers, a circuit breaker with a clock, a logger with a locked
+	# writer, a toolkit of pools and lock-free structures, and a gossip
+	# membership library on loopback sockets.
+	mods=(
+		go.etcd.io/bbolt@v1.5.0
+		github.com/hashicorp/raft@v1.8.0
+		github.com/alitto/pond@v1.9.2
+		go.opentelemetry.io/collector/processor/batchprocessor@v0.165.0
+		github.com/sourcegraph/jsonrpc2@v0.2.3
+		github.com/lestrrat-go/httprc/v3@v3.0.6
+		github.com/rubyist/circuitbreaker@v2.2.1+incompatible
+		github.com/go-kit/log@v0.2.1
+		github.com/bytedance/gopkg@v0.1.4
+		github.com/hashicorp/memberlist@v0.7.0
+	)
 elif [ "$set" != main ]; then
-	echo "applicability: unknown set $set (main, new, third, fourth, fifth or sixth)" >&2
+	echo "applicability: unknown set $set (main, new, third, fourth, fifth, sixth or seventh)" >&2
 	exit 2
 fi
 if [ ${#mods[@]} -eq 0 ]; then
