@@ -347,7 +347,10 @@ func fromResult(r rt.Result) (*failure, bool) {
 				g.Site = frameSite(fr)
 			}
 		}
-		if g.Site == f.site || len(f.frames) == 0 {
+		// A test's failure is the test's: the goroutines it left behind
+		// (pond's purger, caught at whichever call of its loop) do not
+		// name its function, nor tell one cause from another.
+		if g.Site == f.site || len(f.frames) == 0 && f.kind != checks.TestFailure {
 			f.frames = g.Stack
 		}
 	}
@@ -395,8 +398,13 @@ func failureEntry(logs []string, dir string) string {
 	return logs[failureIndex(logs, dir)]
 }
 
-// failureIndex is the index in logs of failureEntry's entry.
+// failureIndex is the index in logs of failureEntry's entry: the first
+// whose source line is not a Log call; else the first whose source line
+// could not be read (a helper of another package logs under its file's
+// base name: bbolt's btesting.go:54 "Opening bbolt DB at" came before
+// the assertion that failed); else the first.
 func failureIndex(logs []string, dir string) int {
+	unread := -1
 	for i, e := range logs {
 		m := entrySiteRE.FindStringSubmatch(e)
 		if m == nil {
@@ -408,11 +416,16 @@ func failureIndex(logs []string, dir string) int {
 			file = filepath.Join(dir, file)
 		}
 		src := SourceLine(file, n)
-		if src == "" || !logCallRE.MatchString(src) {
+		switch {
+		case src == "":
+			if unread < 0 {
+				unread = i
+			}
+		case !logCallRE.MatchString(src):
 			return i
 		}
 	}
-	return 0
+	return max(unread, 0)
 }
 
 // assertionWords shortens a testify-style entry, whose first line is only

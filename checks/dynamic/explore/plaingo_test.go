@@ -182,6 +182,12 @@ func TestFailureEntry(t *testing.T) {
 	if got := failureEntry(logs, t.TempDir()); got != logs[0] {
 		t.Errorf("failureEntry without source = %q, want the first", got)
 	}
+	// A helper of another package logs under its own file's base name,
+	// not found here: the assertion of the test's own file comes first.
+	helper := append([]string{"btesting.go:54: Opening bbolt DB at: /tmp/db"}, logs...)
+	if got := failureEntry(helper, dir); got != logs[2] {
+		t.Errorf("failureEntry after a helper's log = %q, want the Fatalf's", got)
+	}
 	f := &failure{kind: checks.TestFailure, message: "test failed"}
 	withLog(f, logs, nil, dir)
 	if f.message != "test failed: x_test.go:6: err: EOF" {
