@@ -290,12 +290,16 @@ func CondWait(c *sync.Cond) {
 func CondSignal(c *sync.Cond) {
 	if g := current(); g != nil {
 		g.call(&request{op: opSignal, obj: unsafe.Pointer(c)})
+	} else {
+		signalOutside(c, false)
 	}
 	c.Signal()
 }
 func CondBroadcast(c *sync.Cond) {
 	if g := current(); g != nil {
 		g.call(&request{op: opBroadcast, obj: unsafe.Pointer(c)})
+	} else {
+		signalOutside(c, true)
 	}
 	c.Broadcast()
 }

@@ -35,6 +35,9 @@ func (s *sched) poll() bool {
 //
 //go:norace
 func (s *sched) probe(idle bool) bool {
+	if s.takeOutsideSignals() {
+		return true // a Cond's waiter woken outside control
+	}
 	for _, g := range s.gs {
 		if !g.parked || g.exited || !(g.req.op == opRecv || g.req.op == opSend || (g.req.op == opSelect && len(g.req.cases) > 0)) {
 			continue

@@ -177,6 +177,7 @@ var active *sched
 func setActive(s *sched) {
 	if s != nil {
 		startRealTicks(s)
+		dropOutsideSignals()
 	}
 	active = s
 }

@@ -61,6 +61,7 @@ type sched struct {
 	timers    map[*time.Timer]*vtimer
 	tickers   map[*time.Ticker]*vtimer
 	tq        []*vtimer
+	skipped   []*vtimer // tickers whose unread ticks were dropped (resumeTickers)
 	tseq      int
 	now       time.Duration
 	base      time.Time
@@ -461,6 +462,8 @@ func (s *sched) loop() {
 			s.abort()
 			continue
 		}
+		s.takeOutsideSignals()
+		s.resumeTickers()
 		s.next()
 	}
 	closeJoins(s)
