@@ -14,7 +14,9 @@ import (
 // tickers run on, and context.WithTimeout and WithDeadline (and their Cause forms; rewritten to
 // WithTimeout and WithDeadline) expire on it: a test that measures a sleep
 // sees the slept duration, and a deadline races a timer on equal terms.
-// Outside control they are the standard functions. The virtual clock
+// Outside control, during a schedule, Now reads the virtual clock too, or
+// the real time the schedule has run when more (outsideNow); else it is
+// the standard function. The virtual clock
 // starts at the wall time the schedule began (a replay's, at the recorded
 // schedule's fraction of a second: sameFraction) and moves when the
 // scheduler advances it and by NowTick at each read (none in a synctest
@@ -40,7 +42,31 @@ func Now() time.Time {
 		// schedule its goroutines read the virtual one.
 		return virtualNow() // the real time when no schedule runs
 	}
-	return time.Now()
+	return outsideNow()
+}
+
+// outsideNow is Now on a goroutine outside control: the real time when
+// no schedule runs; during one, the virtual clock, or the real time the
+// schedule has run when that is more. The program's goroutines outside
+// control (net/http's running a test's handler) then compare what they
+// read with what controlled ones read: httprc v3.0.6's handler served a
+// resource's second version once time.Since(start) passed 2 s, start
+// read under control; the real clock said 80 ms while the test's sleep
+// of 6 s had passed, and every schedule failed. A loop outside control
+// waiting for time to pass still sees it pass at least as fast as for
+// real.
+//
+//go:norace
+func outsideNow() time.Time {
+	s := active
+	if s == nil {
+		return time.Now()
+	}
+	v, r := s.base.Add(s.now), s.base.Add(time.Since(s.started))
+	if r.After(v) {
+		return r
+	}
+	return v
 }
 
 // LinkedTimeNow is the runtime's time.now for a declaration linked to it
