@@ -228,13 +228,25 @@ func (s *sched) paceForeign() bool {
 		return false
 	}
 	d := next - s.now
-	if d > outsideWait {
-		d = outsideWait
-	}
 	start := monoNow()
 	// A goroutine outside control sleeping for real until before the
 	// jump's end holds it too: it wakes to do its part (a pool's worker
-	// that errgroup started sleeps 10ms while the test waits 2s for it).
+	// that errgroup started sleeps 10ms while the test waits 2s for it),
+	// up to the watchdog's limit, past outsideWait: httprc v3.0.6's
+	// handler slept 2 s before answering a request in flight, and its
+	// test's 5 s deadline fired after one. Once it woke, the caller
+	// decides again: its answer may bring a goroutine back.
+	held := d
+	if limit := s.stepLimit(); held > limit {
+		held = limit
+	}
+	long := d > outsideWait && foreignWakes(start.Add(held))
+	switch {
+	case long:
+		d = held
+	case d > outsideWait:
+		d = outsideWait
+	}
 	sleeper := foreignWakes(start.Add(d))
 	// A stack dump per jump is costly: as long as the number of
 	// goroutines stays what it was when none was active, only every
@@ -252,7 +264,11 @@ func (s *sched) paceForeign() bool {
 	waited := false
 	for {
 		busy, io := s.foreignActive()
-		busy = busy || foreignWakes(start.Add(d))
+		asleep := foreignWakes(start.Add(d))
+		if long && !asleep {
+			return true
+		}
+		busy = busy || asleep
 		if !busy && !io {
 			if !waited {
 				s.quietN = n
