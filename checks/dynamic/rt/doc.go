@@ -18,6 +18,7 @@
 //   - outside.go: goroutines outside control, found blocked from stack dumps (blockedOutside,
 //     virtualWait), waited for and taken back (reclaim, abandon)
 //   - foreign.go: foreign parties: probes, blocking for real (blockForReal), paceForeign
+//   - condoutside.go: a Cond's Signal and Broadcast made outside control
 //   - join.go: goroutines started outside control that join the schedule (joiners)
 //   - spin.go: the spin rule and livelocks (spinTurn, clockHang)
 //   - failure.go: deadlock, leak and misuse, with the goroutine states they report
@@ -181,7 +182,14 @@
 // Goroutines the scheduler never controlled (started by code not
 // rewritten) that are running or in a system call hold a jump of the
 // clock for as long as the jump, in network I/O for up to ioGrace
-// (paceForeign). Timers made
+// (paceForeign); one sleeping for real (foreignSleep) until before the
+// jump's end holds it until it wakes, up to the watchdog's limit, and the
+// scheduler then decides again (a handler's answer brings a request back).
+// A ticker whose channel still holds its last tick drops the ticks after
+// it, as the runtime's does: its deadline skips to the next thing due
+// (each dropped tick an idle move of the clock would wake nobody), and
+// goes back on its period once its channel is read (resumeTickers).
+// Timers made
 // under control are time.Timer values with only C set (inside a box that
 // keeps what they need, timerbox.go) and &time.Ticker{C: ch}; use them
 // through TimerStop, TimerReset, TickerStop and TickerReset (their own
@@ -201,6 +209,11 @@
 // virtual one during a schedule: a jump past its next tick sends it and
 // waits, up to outsideWait, until no goroutine outside control runs
 // (tickReal, realclock.go); Now outside control reads the virtual clock.
+// Without such a ticker, Now outside control during a schedule reads the
+// virtual clock or the real time the schedule has run, whichever is more
+// (outsideNow): a test's handler on net/http's goroutine measures from a
+// reading taken under control, and a loop outside control still sees time
+// pass.
 //
 // Joiners. A go statement of rewritten code run by a goroutine outside
 // control while a schedule runs (net/http's connection goroutine running a
@@ -232,7 +245,10 @@
 // outnumbering the processors do not starve the hand-offs. A channel
 // closed outside control (the standard
 // library's context, a dependency) is seen closed by reading the closed
-// flag in the channel's header (chanpeek.go, checked at start-up). Before
+// flag in the channel's header (chanpeek.go, checked at start-up). A
+// Cond's Signal or Broadcast outside control (a finalizer's Close) wakes
+// controlled waiters, which wait in the scheduler's wait set, at its next
+// decision or probe (condoutside.go). Before
 // the clock moves or a deadlock is declared, goroutines blocked on channels
 // try their operation without blocking (a probe), again while a goroutine
 // outside control is running or runnable (up to settleWait; while the
