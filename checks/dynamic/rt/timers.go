@@ -254,11 +254,22 @@ const outsideTick = time.Microsecond
 // nextDeadline is the earliest pending virtual deadline.
 //
 //go:norace
-func (s *sched) nextDeadline() (time.Duration, bool) {
+func (s *sched) nextDeadline() (time.Duration, bool) { return s.deadlineOf(false) }
+
+// nextReadDeadline is nextDeadline without the tickers whose ticks are
+// dropped (unread).
+//
+//go:norace
+func (s *sched) nextReadDeadline() (time.Duration, bool) { return s.deadlineOf(true) }
+
+// deadlineOf is nextDeadline, without the unread tickers when readOnly.
+//
+//go:norace
+func (s *sched) deadlineOf(readOnly bool) (time.Duration, bool) {
 	var next time.Duration
 	found := false
 	for _, vt := range s.tq {
-		if s.due(vt) && (!found || vt.deadline < next) {
+		if s.due(vt) && !(readOnly && unread(vt)) && (!found || vt.deadline < next) {
 			next, found = vt.deadline, true
 		}
 	}
@@ -298,26 +309,6 @@ func (s *sched) resumeTickers() {
 //go:norace
 func unread(vt *vtimer) bool {
 	return vt.kind == tkTicker && vt.ch != nil && cap(vt.ch) > 0 && len(vt.ch) == cap(vt.ch)
-}
-
-// nextReadDeadline is nextDeadline without the tickers whose ticks are
-// dropped (unread).
-//
-//go:norace
-func (s *sched) nextReadDeadline() (time.Duration, bool) {
-	var next time.Duration
-	found := false
-	for _, vt := range s.tq {
-		if s.due(vt) && !unread(vt) && (!found || vt.deadline < next) {
-			next, found = vt.deadline, true
-		}
-	}
-	for _, g := range s.gs {
-		if g.parked && !g.exited && g.req.op == opSleep && (!found || g.wakeAt < next) {
-			next, found = g.wakeAt, true
-		}
-	}
-	return next, found
 }
 
 // applyTimer performs a timer operation on the virtual clock.
