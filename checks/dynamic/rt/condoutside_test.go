@@ -11,7 +11,8 @@ import (
 // controlled goroutine in Cond.Wait. Before, the waiter stayed parked in
 // the scheduler's wait set and the test was reported deadlocked.
 func TestCondBroadcastOutside(t *testing.T) {
-	t.Parallel()
+	// Not parallel: a goroutine outside control finds its schedule as the
+	// process's one (active), as under interleave, where one runs at a time.
 	for _, all := range []bool{true, false} {
 		for seed := int64(1); seed <= 3; seed++ {
 			r := RunFunc(Config{Seed: seed, StepTimeout: 5 * time.Second}, 0, func() {

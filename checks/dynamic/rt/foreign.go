@@ -232,15 +232,18 @@ func (s *sched) paceForeign() bool {
 	// A goroutine outside control sleeping for real until before the
 	// jump's end holds it too: it wakes to do its part (a pool's worker
 	// that errgroup started sleeps 10ms while the test waits 2s for it),
-	// up to the watchdog's limit, past outsideWait: httprc v3.0.6's
-	// handler slept 2 s before answering a request in flight, and its
+	// up to the watchdog's limit, past outsideWait, while a controlled
+	// goroutine waits on the outside world (a request in flight):
+	// httprc v3.0.6's handler slept 2 s before answering one, and its
 	// test's 5 s deadline fired after one. Once it woke, the caller
-	// decides again: its answer may bring a goroutine back.
+	// decides again: its answer may bring a goroutine back. Not for
+	// sleepers alone: gocron's jobs left from earlier schedules, each
+	// sleeping seconds, held every jump of later ones.
 	held := d
 	if limit := s.stepLimit(); held > limit {
 		held = limit
 	}
-	long := d > outsideWait && foreignWakes(start.Add(held))
+	long := d > outsideWait && s.awaitsWorld() && foreignWakes(start.Add(held))
 	switch {
 	case long:
 		d = held
@@ -296,6 +299,19 @@ func (s *sched) paceForeign() bool {
 	// part and ended since settle's probe (on a loaded machine the
 	// scheduler can be descheduled longer than a worker's 10ms sleep).
 	return s.probe(true)
+}
+
+// awaitsWorld: does a controlled goroutine wait outside control on the
+// outside world (outsideWorld)?
+//
+//go:norace
+func (s *sched) awaitsWorld() bool {
+	for _, g := range s.outside {
+		if outsideWorld(g) {
+			return true
+		}
+	}
+	return false
 }
 
 // beforePaceLook, when set (by tests), runs before paceForeign's first
