@@ -182,9 +182,11 @@
 // Goroutines the scheduler never controlled (started by code not
 // rewritten) that are running or in a system call hold a jump of the
 // clock for as long as the jump, in network I/O for up to ioGrace
-// (paceForeign); one sleeping for real (foreignSleep) until before the
-// jump's end holds it until it wakes, up to the watchdog's limit, and the
-// scheduler then decides again (a handler's answer brings a request back).
+// (paceForeign); while a controlled goroutine waits on the outside world
+// (a request in flight), one sleeping for real (foreignSleep) until before
+// the jump's end holds it until it wakes, up to the watchdog's limit, and
+// the scheduler then decides again (a handler's answer brings the request
+// back).
 // A ticker whose channel still holds its last tick drops the ticks after
 // it, as the runtime's does: its deadline skips to the next thing due
 // (each dropped tick an idle move of the clock would wake nobody), and
