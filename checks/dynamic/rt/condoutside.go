@@ -48,13 +48,8 @@ func (s *sched) takeOutsideSignals() bool {
 	if outsideCondN.Load() == 0 {
 		return false
 	}
-	outsideCondMu.Lock()
-	ops := outsideCondOps
-	outsideCondOps = nil
-	outsideCondN.Store(0)
-	outsideCondMu.Unlock()
 	woke := false
-	for _, op := range ops {
+	for _, op := range takeQueuedSignals() {
 		c, _ := s.conds.get(op.c)
 		if c == nil || len(c.waiters) == 0 {
 			continue
@@ -73,9 +68,14 @@ func (s *sched) takeOutsideSignals() bool {
 }
 
 // dropOutsideSignals forgets the signals queued before a schedule starts.
-func dropOutsideSignals() {
+func dropOutsideSignals() { takeQueuedSignals() }
+
+// takeQueuedSignals empties the queue and returns what it held.
+func takeQueuedSignals() []outsideCond {
 	outsideCondMu.Lock()
+	defer outsideCondMu.Unlock()
+	ops := outsideCondOps
 	outsideCondOps = nil
 	outsideCondN.Store(0)
-	outsideCondMu.Unlock()
+	return ops
 }
