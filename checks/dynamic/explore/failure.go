@@ -393,6 +393,9 @@ var logCallRE = regexp.MustCompile(`\.Logf?\(`)
 // entrySiteRE reads the "file.go:12: " an entry starts with.
 var entrySiteRE = regexp.MustCompile(`^(\S+\.go):(\d+): `)
 
+// sitesOnlyRE matches a line of one or more "file.go:12:" and nothing else.
+var sitesOnlyRE = regexp.MustCompile(`^\s*(\S+\.go:\d+:\s*)+$`)
+
 // failureEntry picks the log entry that says why a test failed.
 func failureEntry(logs []string, dir string) string {
 	return logs[failureIndex(logs, dir)]
@@ -431,10 +434,12 @@ func failureIndex(logs []string, dir string) int {
 // assertionWords shortens a testify-style entry, whose first line is only
 // its site ("x_test.go:12: " then "Error Trace:", "Error:", "Messages:"
 // lines), to the site and the words after Error: (with the lines that
-// continue it, up to a Diff:) and Messages:.
+// continue it, up to a Diff:) and Messages:. The first line may hold
+// several sites: a retry helper's and then testify's own
+// ("retry.go:123: assertions.go:388: ").
 func assertionWords(entry string) string {
 	first, rest, ok := strings.Cut(entry, "\n")
-	if !ok || !entrySiteRE.MatchString(first) || strings.TrimSpace(entrySiteRE.ReplaceAllString(first, "")) != "" {
+	if !ok || !sitesOnlyRE.MatchString(first) {
 		return entry
 	}
 	var words []string

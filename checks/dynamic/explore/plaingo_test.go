@@ -207,6 +207,9 @@ func TestAssertionWords(t *testing.T) {
 		"scope_test.go:351: \n\tError Trace:\t/x/scope_test.go:351\n\t            \t\t\t\t/x/scope_test.go:359\n\tError:      \tNot equal: \n\t            \texpected: 1\n\t            \tactual  : 0\n\tTest:       \tTestX\n":                                           "scope_test.go:351: Not equal: expected: 1 actual : 0",
 		"x_test.go:9: \n\tError Trace:\tx_test.go:9\n\tError:      \tNot equal: \n\t            \texpected: \"a\"\n\t            \tactual  : \"b\"\n\t            \t\n\t            \tDiff:\n\t            \t--- Expected\n\tTest:       \tTestX\n\tMessages:   \tname\n": `x_test.go:9: Not equal: expected: "a" actual : "b": name`,
 		"x_test.go:9: \n\tError Trace:\tx_test.go:9\n\tError:\t\tNot equal: 1 (expected)\n\t\t\t!= 0 (actual)\n":                                                                                                                                                          "x_test.go:9: Not equal: 1 (expected) != 0 (actual)",
+		// A retry helper's site before testify's (memberlist's
+		// TestMemberlist_UserData through consul's sdk/testutil/retry).
+		"retry.go:123: assertions.go:388: \n\tError Trace:\t/x/memberlist_test.go:1425\n\tError:      \tShould be true\n\tMessages:   \tno user data\n": "retry.go:123: assertions.go:388: Should be true: no user data",
 	} {
 		if got := assertionWords(entry); got != want {
 			t.Errorf("assertionWords = %q, want %q", got, want)
