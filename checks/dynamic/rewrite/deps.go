@@ -228,7 +228,9 @@ func writeModFile(res *Result, tmp string, replaced []*DepModule, sharedRT bool)
 // dependency's rewrite routes to the virtual clock: the time package's
 // functions and Timer and Ticker methods in funcs and methods, and
 // context.WithTimeout, WithDeadline and their Cause forms; or a math/rand draw (randFuncs),
-// which a replay must repeat too.
+// which a replay must repeat too; or runtime.Gosched, a yield the scheduler
+// must see (facebookgo/clock's mock yields there so that the goroutine its
+// timer woke reads the clock before Add moves it on).
 func timeOp(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
@@ -250,6 +252,8 @@ func timeOp(fn *types.Func) bool {
 	case "math/rand", "math/rand/v2":
 		_, ok := randFuncs[fn.Pkg().Path()+"."+fn.Name()]
 		return ok
+	case "runtime":
+		return fn.Name() == "Gosched"
 	}
 	return false
 }

@@ -132,3 +132,48 @@ func checkedFile(t *testing.T, name, src string) (*packages.Package, *ast.File) 
 	}
 	return &packages.Package{PkgPath: "p", Fset: fset, Types: tp, TypesInfo: info, Syntax: []*ast.File{f}}, f
 }
+
+// TestDependencyGosched: a dependency's runtime.Gosched, in its time-only
+// rewrite, is the runtime's Gosched (a yield the scheduler sees); its
+// other runtime calls stay as written.
+func TestDependencyGosched(t *testing.T) {
+	const src = `package p
+
+import "runtime"
+
+func yield() { runtime.Gosched() }
+
+func procs() int { return runtime.GOMAXPROCS(0) }
+`
+	p, f := checkedFile(t, "p.go", src)
+	out, _, changed, err := rewriteFileMode(p, f, []byte(src), "example.com/rt", true)
+	if err != nil || !changed {
+		t.Fatalf("changed %v, err %v", changed, err)
+	}
+	got := string(out)
+	if !strings.Contains(got, "func yield() { "+rtp+"Gosched() }") {
+		t.Errorf("Gosched not rewritten:\n%s", got)
+	}
+	if !strings.Contains(got, "return runtime.GOMAXPROCS(0)") {
+		t.Errorf("GOMAXPROCS rewritten:\n%s", got)
+	}
+}
+
+// TestDependencyGoschedOnly: a file whose only use of runtime is Gosched
+// keeps the import blank (unused, it would not compile).
+func TestDependencyGoschedOnly(t *testing.T) {
+	const src = `package p
+
+import "runtime"
+
+func yield() { runtime.Gosched() }
+`
+	p, f := checkedFile(t, "p.go", src)
+	out, _, changed, err := rewriteFileMode(p, f, []byte(src), "example.com/rt", true)
+	if err != nil || !changed {
+		t.Fatalf("changed %v, err %v", changed, err)
+	}
+	if got := string(out); !strings.Contains(got, `import _ "runtime"`) || !strings.Contains(got, "func yield() { "+rtp+"Gosched() }") {
+		t.Errorf("want Gosched rewritten and the runtime import blank:\n%s", got)
+	}
+}

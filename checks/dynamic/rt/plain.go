@@ -7,7 +7,8 @@ const PlainStrategy = "plain"
 // ran last runs on while it can (after a hand-off on a channel, the side
 // that came second, as in the runtime); when it blocks, the newest enabled
 // goroutine runs (as Go's runtime runs a goroutine just started or woken
-// next); a select takes its first ready case. A failure on this
+// next), and so when it calls Gosched while another can run; a select
+// takes its first ready case. A failure on this
 // schedule is not caused by the interleaving: the driver compares the
 // failures of the search with it.
 type Plain struct{}
@@ -15,14 +16,20 @@ type Plain struct{}
 func (Plain) Reset(int64) {}
 
 func (Plain) Next(enabled []Candidate, last int, step int) int {
-	best := 0
+	best := -1
 	for i, c := range enabled {
 		if c.G == last {
-			return i
+			if c.Op != "Gosched" || len(enabled) == 1 {
+				return i
+			}
+			continue // it yields: another runs, as in the runtime
 		}
-		if c.G > enabled[best].G {
+		if best < 0 || c.G > enabled[best].G {
 			best = i
 		}
+	}
+	if best < 0 {
+		return 0
 	}
 	return best
 }

@@ -896,9 +896,10 @@ func (s *sched) next() {
 				pick = nil // held back (heldRun, overlapRun)
 			}
 			// The unperturbed schedule runs the last goroutine on while
-			// it can (Plain.Next), without a look at all the others.
+			// it can and does not yield (Plain.Next), without a look at
+			// all the others.
 			if pick == nil && s.last >= 0 {
-				if g := s.gs[s.last]; g.set == setReady && int(g.setIdx) < len(cands) && cands[g.setIdx] == g {
+				if g := s.gs[s.last]; g.set == setReady && int(g.setIdx) < len(cands) && cands[g.setIdx] == g && (g.req.op != opYield || len(cands) == 1) {
 					pick = g
 				}
 			}
