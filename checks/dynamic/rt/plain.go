@@ -7,8 +7,9 @@ const PlainStrategy = "plain"
 // ran last runs on while it can (after a hand-off on a channel, the side
 // that came second, as in the runtime); when it blocks, the newest enabled
 // goroutine runs (as Go's runtime runs a goroutine just started or woken
-// next), and so when it calls Gosched while another can run; a select
-// takes its first ready case. A failure on this
+// next); when it calls Gosched while another can run, the one that waited
+// longest runs (the scheduler's fast path; Next, without that history,
+// the newest other); a select takes its first ready case. A failure on this
 // schedule is not caused by the interleaving: the driver compares the
 // failures of the search with it.
 type Plain struct{}

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -52,5 +53,39 @@ func TestPlainNextYields(t *testing.T) {
 	}
 	if got := (Plain{}).Next(en[:1], 1, 0); got != 0 {
 		t.Errorf("Next alone = %d, want 0", got)
+	}
+}
+
+// spinnersAndHolder: two goroutines spin on a flag with Gosched; the test,
+// older than both, yields once and then sets the flag. The yield runs the
+// goroutine that waited longest, and each spinner's yield hands the turn
+// on the same way, so the test runs again after each has run once (with
+// the newest other, the two spinners would pass the turn to each other).
+func spinnersAndHolder(t *testing.T) {
+	var flag int32
+	done := make(chan bool, 2)
+	for i := 0; i < 2; i++ {
+		Go(func() {
+			for Then(AtomicLoad(&flag), atomic.LoadInt32(&flag)) == 0 {
+				Gosched()
+			}
+			Send(done, true)
+		})
+	}
+	Gosched()
+	Atomic(&flag)
+	atomic.StoreInt32(&flag, 1)
+	Recv(done)
+	Recv(done)
+}
+
+// TestPlainYieldRunsTheLongestWaiting: the unperturbed schedule of
+// spinnersAndHolder takes a few decisions, not the spinners' ping-pong
+// until the spin rule steps in.
+func TestPlainYieldRunsTheLongestWaiting(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, Strategy: PlainStrategy, StepTimeout: 5 * time.Second}, spinnersAndHolder, nil)
+	mustPass(t, rs)
+	if n := len(rs[0].Decisions); n > 30 {
+		t.Errorf("%d decisions, want at most 30: the yields did not reach the test's goroutine", n)
 	}
 }

@@ -896,11 +896,17 @@ func (s *sched) next() {
 				pick = nil // held back (heldRun, overlapRun)
 			}
 			// The unperturbed schedule runs the last goroutine on while
-			// it can and does not yield (Plain.Next), without a look at
-			// all the others.
+			// it can (Plain.Next), without a look at all the others. At
+			// a Gosched it goes to the back of the queue, as in the
+			// runtime: the goroutine that waited longest runs (not the
+			// newest, which would let two spinners pass the turn to each
+			// other while the lock's holder waits: ants' spin lock).
 			if pick == nil && s.last >= 0 {
-				if g := s.gs[s.last]; g.set == setReady && int(g.setIdx) < len(cands) && cands[g.setIdx] == g && (g.req.op != opYield || len(cands) == 1) {
+				if g := s.gs[s.last]; g.set == setReady && int(g.setIdx) < len(cands) && cands[g.setIdx] == g {
 					pick = g
+					if g.req.op == opYield && len(cands) > 1 {
+						pick = fairPick(cands)
+					}
 				}
 			}
 		}
