@@ -188,6 +188,10 @@ type Finding struct {
 	// test returned, in goroutines the test left running: go test meets
 	// it only while its process runs on (later tests, -count).
 	AfterReturn bool `json:"afterReturn,omitempty"`
+	// DrawsOnly says that the only choices of the failing schedule were
+	// random draws and map orders, which its seed fixes: the values
+	// drawn decided it, not the order of goroutines.
+	DrawsOnly bool `json:"drawsOnly,omitempty"`
 }
 
 // AfterEarlier is how many earlier runs in its process a failure needs.
@@ -548,6 +552,9 @@ func (f *Finding) OrderDependent() bool {
 	return q != nil && q.Schedules > 0 && !q.Every() && (f.AfterEarlier != nil || q.PassedOnlyAfterOthers)
 }
 
+// DrawsOnlyLabel is Finding.DrawsOnly for people.
+const DrawsOnlyLabel = "not the order of goroutines: its schedule's only choices were random draws (math/rand) and map orders, which the seed fixes and go test draws anew on each run"
+
 // AfterReturnLabel is Finding.AfterReturn for people.
 const AfterReturnLabel = "after the test returned, in goroutines it left running (go test's process meets it only if it runs on that long: later tests, -count)"
 
@@ -559,9 +566,15 @@ func (f *Finding) Labels() string {
 			// groupcache's tests fail on each run after the first in a
 			// process, whatever the schedule: "schedule-dependent" misled.
 			parts = append(parts, fmt.Sprintf("on %d of %d schedules (order-dependent: after earlier runs in its process)", q.Failing, q.Schedules))
+		} else if f.DrawsOnly {
+			// The draws differ from schedule to schedule, not the order.
+			parts = append(parts, strings.Replace(q.Label(), "(schedule-dependent", "(seed-dependent", 1))
 		} else {
 			parts = append(parts, q.Label())
 		}
+	}
+	if f.DrawsOnly {
+		parts = append(parts, DrawsOnlyLabel)
 	}
 	if f.PlainGo != nil {
 		parts = append(parts, f.PlainGo.Label())

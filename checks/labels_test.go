@@ -26,6 +26,7 @@ func TestLabelsOrderDependent(t *testing.T) {
 		{"every schedule", Finding{Frequency: every, AfterEarlier: earlier}, false, "on every schedule tried (4)"},
 		{"race once a process", Finding{Frequency: &Frequency{Failing: 3, Schedules: 3, Unseen: 22303}}, false, "on every schedule tried (3; 22303 more ran after its report in their process, where the race detector does not report it again)"},
 		{"after return", Finding{Frequency: every, AfterReturn: true}, false, "on every schedule tried (4); " + AfterReturnLabel},
+		{"draws only", Finding{Frequency: some, DrawsOnly: true}, false, "on 6 of 62 schedules (seed-dependent); " + DrawsOnlyLabel},
 		{"inconclusive left out", Finding{Frequency: &Frequency{Failing: 19, Schedules: 19, Inconclusive: 2}}, false, "on every schedule tried (19; 2 more ended inconclusive)"},
 	} {
 		if got := c.f.OrderDependent(); got != c.order {

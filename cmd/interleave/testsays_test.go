@@ -24,4 +24,7 @@ func TestLabelCounts(t *testing.T) {
 	if got, want := labelCounts(fs[:1]), " (1 schedule-dependent, 0 on every schedule; plain go test fails 0 of them too)"; got != want {
 		t.Errorf("labelCounts = %q, want %q", got, want)
 	}
+	if got, want := labelCounts(append(fs, checks.Finding{Frequency: some, DrawsOnly: true})), " (1 schedule-dependent, 1 order-dependent, 1 seed-dependent, 1 on every schedule; plain go test fails 1 of them too)"; got != want {
+		t.Errorf("labelCounts = %q, want %q", got, want)
+	}
 }

@@ -44,6 +44,7 @@ type failure struct {
 	subtest    string              // the top-level subtest it happened in (rt.Result.Subtest)
 	leftBehind string              // a failed test's leftover goroutines (rt.Result.LeftBehind)
 	late       bool                // it failed only after it returned (rt.Result.AfterReturn)
+	drawsOnly  bool                // its only choices were random draws and map orders (rt.Result.Draws)
 	lateRace   bool                // a race printed after its test returned (raceReport.AfterReturn)
 	dumps      bool                // it read a dump of every goroutine (rt.Result.Dumps)
 	stretched  bool                // its clock was stretched (rt.Result.Stretched)
@@ -317,6 +318,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		subtest:    r.Subtest,
 		leftBehind: r.LeftBehind,
 		late:       r.AfterReturn,
+		drawsOnly:  r.Choices > 0 && r.Choices == r.Draws,
 		dumps:      r.Dumps > 0,
 
 		allocReads:  r.AllocReads,
@@ -838,6 +840,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 		fd.AfterEarlier = f.afterEarlier(f.afterPrior)
 	}
 	fd.AfterReturn = f.lateRace
+	fd.DrawsOnly = f.drawsOnly
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos
 		fd.Snippet = SourceLine(pos.File, pos.Line)

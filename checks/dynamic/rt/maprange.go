@@ -212,7 +212,7 @@ func (it *MapIt[K, V]) Value() V { return it.v }
 // handlers: a data race at cache.go:171 in every schedule).
 //
 //go:norace
-func (s *sched) rangeChoice() { s.choices++ }
+func (s *sched) rangeChoice() { s.choices++; s.draws++ }
 
 // mapUint64 is the schedule's next draw for map order (splitmix64), a
 // stream of its own so that math/rand's draws (randUint64) are those of

@@ -511,6 +511,11 @@ type Result struct {
 	// goroutines outside control. With none, every schedule of the test
 	// is this one.
 	Choices int `json:"choices,omitempty"`
+	// Draws counts the Choices that were random draws (math/rand's
+	// top-level functions) or orders of a map range: when they are all,
+	// two schedules of the test differ in the values drawn, not in the
+	// order its goroutines ran.
+	Draws int `json:"draws,omitempty"`
 	// AllocReads counts the program's reads of allocation counts
 	// (AllocsPerRun, ReadMemStats: allocs.go); AllocCounts are the
 	// nonzero counts read, the first maxAllocCounts: AllocsPerRun's

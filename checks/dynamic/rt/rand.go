@@ -105,6 +105,7 @@ func (randSource) Seed(int64) {}
 //go:norace
 func (s *sched) randUint64() uint64 {
 	s.choices++ // another schedule draws another value
+	s.draws++
 	s.randState += 0x9e3779b97f4a7c15
 	z := s.randState
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9

@@ -128,8 +128,10 @@ type sched struct {
 	// knows by the thread's id (gstate.identified); nil when none.
 	lockedG *gstate
 	// choices counts the points where this schedule could have gone
-	// another way (Result.Choices).
+	// another way (Result.Choices), draws those that were random draws
+	// or map orders (Result.Draws).
 	choices int
+	draws   int
 	// settled counts the AfterFunc timers fired after everything ended
 	// (settleAfterFuncs).
 	settled int
@@ -982,7 +984,7 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, Choices: s.choices, AddrInUse: lastAddrInUse(),
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, Choices: s.choices, Draws: s.draws, AddrInUse: lastAddrInUse(),
 		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts(), Dumps: int(s.dumps.Load())}
 	if s.foreignSeen {
 		r.Choices++ // goroutines outside control: the OS's timing

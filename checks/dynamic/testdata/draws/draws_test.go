@@ -78,3 +78,11 @@ func TestFixedSeed(t *testing.T) {
 		t.Errorf("NewPCG(1, 2) drew %#x first, want %#x", got, want)
 	}
 }
+
+// TestDrawnAlone fails on some draws with one goroutine: no order of
+// goroutines decides it, only the value drawn.
+func TestDrawnAlone(t *testing.T) {
+	if rand.Intn(2) == 0 {
+		t.Error("drew 0")
+	}
+}
