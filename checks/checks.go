@@ -464,7 +464,10 @@ type Frequency struct {
 func (q *Frequency) Every() bool { return q.Failing >= q.Schedules }
 
 // Label is the frequency for people.
-func (q *Frequency) Label() string {
+func (q *Frequency) Label() string { return q.label("schedule-dependent") }
+
+// label is Label with dep for what the failing schedules depend on.
+func (q *Frequency) label(dep string) string {
 	unseen := ""
 	if q.Unseen > 0 {
 		unseen = fmt.Sprintf("; %d more ran after its report in their process, where the race detector does not report it again", q.Unseen)
@@ -481,7 +484,7 @@ func (q *Frequency) Label() string {
 	if q.PassedOnlyAfterOthers {
 		return fmt.Sprintf("on %d of %d schedules (order-dependent: it passed only after other tests ran in its process, as go test runs them before it%s)", q.Failing, q.Schedules, unseen)
 	}
-	return fmt.Sprintf("on %d of %d schedules (schedule-dependent%s)", q.Failing, q.Schedules, unseen)
+	return fmt.Sprintf("on %d of %d schedules (%s%s)", q.Failing, q.Schedules, dep, unseen)
 }
 
 // PlainGo is what plain go test (the test alone, -race when the search
@@ -568,7 +571,7 @@ func (f *Finding) Labels() string {
 			parts = append(parts, fmt.Sprintf("on %d of %d schedules (order-dependent: after earlier runs in its process)", q.Failing, q.Schedules))
 		} else if f.DrawsOnly {
 			// The draws differ from schedule to schedule, not the order.
-			parts = append(parts, strings.Replace(q.Label(), "(schedule-dependent", "(seed-dependent", 1))
+			parts = append(parts, q.label("seed-dependent"))
 		} else {
 			parts = append(parts, q.Label())
 		}
