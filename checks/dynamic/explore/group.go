@@ -50,7 +50,9 @@ import (
 //     linearizable") whose shrunk interleavings preempt at the same set of
 //     sites outside test files, each reached through the same callers
 //     outside test files: the same window of the code, checked by two
-//     tests (a helper two methods call is two windows).
+//     tests (a helper two methods call is two windows). The search's
+//     schedules seldom tell one: Run groups again once they are shrunk
+//     (regroup).
 //
 // A group is one finding, its representative's, with the others in
 // Finding.SameCause. The representative is the member whose own line the
@@ -464,7 +466,7 @@ func causes(fs []checks.Finding) [][]int {
 // the write), then the race the most other races of the group are inside
 // (reachedPairs: the outermost, which the others follow from), then by
 // position, a failure before a data race, then test and message; before
-// all, one that needs no early clock jump.
+// all, one replayed, then one that needs no early clock jump.
 func orderMembers(fs []checks.Finding, g []int, pairs map[string]bool) {
 	if len(g) < 2 {
 		return
@@ -486,6 +488,10 @@ func orderMembers(fs []checks.Finding, g []int, pairs map[string]bool) {
 	}
 	sort.SliceStable(g, func(x, y int) bool {
 		a, b := &fs[g[x]], &fs[g[y]]
+		if ra, rb := a.NotReplayed == "", b.NotReplayed == ""; ra != rb {
+			// The representative's schedule is the one that replays.
+			return ra
+		}
 		if ea, eb := needsEarly(a), needsEarly(b); ea != eb {
 			// One reached without an early clock jump tells the cause
 			// as go test on any machine meets it (watermill's failure
@@ -588,8 +594,17 @@ func fold(rep checks.Finding, others []checks.Finding) checks.Finding {
 // that order. Group is for findings put together from several results
 // (shards, packages).
 func Group(fs []checks.Finding) []checks.Finding {
+	return foldCauses(fs, nil)
+}
+
+// foldCauses folds each cause of fs (causes) into its representative,
+// after first (when set) reorders the group's indexes.
+func foldCauses(fs []checks.Finding, first func(g []int)) []checks.Finding {
 	var out []checks.Finding
 	for _, g := range causes(fs) {
+		if first != nil {
+			first(g)
+		}
 		others := make([]checks.Finding, 0, len(g)-1)
 		for _, i := range g[1:] {
 			others = append(others, fs[i])

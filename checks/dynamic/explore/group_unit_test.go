@@ -173,8 +173,15 @@ func TestGroupSameFailureInTwoTests(t *testing.T) {
 	if len(out) != 1 || out[0].Test != "TestA" || len(out[0].SameCause) != 1 || out[0].SameCause[0].Test != "TestB" {
 		t.Errorf("got %+v, want one finding of TestA listing TestB", out)
 	}
-	// A new and a pre-existing failure are not one.
+	// The representative is one whose schedule replayed (its replay line
+	// is the finding's), whatever the order.
 	a, b := p("TestA"), p("TestB")
+	a.NotReplayed = checks.NotReplayedNoTime
+	if out := Group([]checks.Finding{a, b}); len(out) != 1 || out[0].Test != "TestB" || out[0].NotReplayed != "" {
+		t.Errorf("got %+v, want one finding of TestB, replayed, listing TestA", out)
+	}
+	// A new and a pre-existing failure are not one.
+	a, b = p("TestA"), p("TestB")
 	a.Baseline, b.Baseline = checks.BaselineNew, checks.BaselineUnchanged
 	if out := Group([]checks.Finding{a, b}); len(out) != 2 {
 		t.Errorf("new and pre-existing grouped: %d findings", len(out))

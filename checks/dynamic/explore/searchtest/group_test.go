@@ -36,7 +36,7 @@ func causesBuild(t *testing.T) (string, *explore.Build) {
 	causes.Lock()
 	defer causes.Unlock()
 	if causes.build == nil {
-		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread", "./inlined"}, Race: true})
+		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread", "./inlined", "./onehelper"}, Race: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -460,4 +460,51 @@ func TestHelperTwoCallersTwoFindings(t *testing.T) {
 	} else {
 		t.Logf("%d of the 2 findings told with at most 2 preemptions, one in Get: the regrouping check is skipped", windows)
 	}
+}
+
+// TestOneHelperTwoTestsOneFinding: two tests lose a deposit in the one
+// Deposit, each with its own assertion: one cause, one finding listing
+// the other test, which replays. A search's failing schedules preempt too
+// often to tell a window (group.go's maxWindow); the shrunk ones preempt
+// once, inside Deposit, and are grouped again after shrinking (regroup).
+func TestOneHelperTwoTestsOneFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	lost := func(f checks.Finding) bool { return f.Kind == checks.TestFailure }
+	failures := func(res *explore.Result) []checks.Finding {
+		var out []checks.Finding
+		for _, f := range res.Findings {
+			if f.Kind == checks.TestFailure {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	res, dir := searchCauses(t, "onehelper", lost, func(res *explore.Result) bool {
+		tests := map[string]bool{}
+		for _, f := range failures(res) {
+			for _, name := range f.Tests() {
+				tests[name] = true
+			}
+		}
+		return tests["TestDepositOnes"] && tests["TestDepositTens"]
+	})
+	fs := failures(res)
+	for _, f := range fs {
+		t.Logf("finding %s: %s (%d more)", f.Test, f.Message, len(f.SameCause))
+		if f.Interleaving != nil {
+			t.Logf("  %d preemptions (%d before shrinking)", f.Interleaving.Preemptions, f.Interleaving.Original)
+			for _, st := range f.Interleaving.Steps {
+				t.Logf("  %s (callers %q)", st.Sentence(func(s string) string { return s }), st.Callers)
+			}
+		}
+	}
+	if len(fs) != 1 {
+		t.Fatalf("got %d test-failure findings, want one for the one lost update", len(fs))
+	}
+	if got := fs[0].Tests(); len(got) != 2 {
+		t.Errorf("the finding lists tests %q, want TestDepositOnes and TestDepositTens", got)
+	}
+	replayFinding(t, dir, fs[0])
 }
