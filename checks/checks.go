@@ -611,6 +611,9 @@ type Interleaving struct {
 	// before it was shrunk (0 when it was not).
 	Preemptions int `json:"preemptions"`
 	Original    int `json:"originalPreemptions,omitempty"`
+	// Chosen counts the schedule's selects that took another ready case
+	// than the first (Step.Chose), shown or not.
+	Chosen int `json:"chosen,omitempty"`
 	// End says how it ends, e.g. "deadlock".
 	End string `json:"end,omitempty"`
 }
@@ -627,9 +630,14 @@ type Step struct {
 	Site   string `json:"site,omitempty"` // file.go:line
 	// Preempts is the goroutine this step's goroutine preempted to run it.
 	Preempts string `json:"preempts,omitempty"`
-	// Callers, on a preempting step, are the sites outside test files
-	// that called Site, innermost first, space-separated: they tell two
-	// callers of one helper apart.
+	// Chose is set on a select that took another ready case than the
+	// first, the one the unperturbed schedule takes: a choice the
+	// failure may hang on, as Go's runtime picks among ready cases at
+	// random.
+	Chose bool `json:"chose,omitempty"`
+	// Callers, on a preempting or choosing step, are the sites outside
+	// test files that called Site, innermost first, space-separated: they
+	// tell two callers of one helper apart.
 	Callers string `json:"callers,omitempty"`
 	// Blocked says the goroutine is still waiting here when the run ends.
 	Blocked bool `json:"blocked,omitempty"`

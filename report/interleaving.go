@@ -35,6 +35,9 @@ func StoryHeading(it *checks.Interleaving) string {
 	if it.Original > it.Preemptions {
 		s += fmt.Sprintf(", shrunk from %d", it.Original)
 	}
+	if it.Chosen > 0 {
+		s += fmt.Sprintf("; %d %s took a later ready case", it.Chosen, checks.Plural(it.Chosen, "select"))
+	}
 	return s
 }
 
@@ -108,8 +111,8 @@ func Mermaid(it *checks.Interleaving) string {
 	objID := map[string]string{}
 	var objs []string
 	objOf := func(st checks.Step) string {
-		if strings.HasPrefix(st.Verb, "starts") && !strings.HasPrefix(st.Verb, "starts running") {
-			return ""
+		if strings.HasPrefix(st.Verb, "starts") && !strings.HasPrefix(st.Verb, "starts running") || st.Chose {
+			return "" // a choice's label is no object: "case 1 was ready too""
 		}
 		key := st.Label
 		if key == "" {
@@ -150,6 +153,9 @@ func Mermaid(it *checks.Interleaving) string {
 			if st.Object != "" {
 				text += " " + st.Object
 			}
+		}
+		if st.Chose {
+			text += " (" + st.Label + ")"
 		}
 		if st.Site != "" {
 			text += " at " + st.Site

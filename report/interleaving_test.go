@@ -129,3 +129,22 @@ func TestTokenReplayCommand(t *testing.T) {
 		t.Errorf("a token of %d bytes (over %d) gave a command of %d bytes", len(f.ReplayToken), MaxCommandToken, len(got))
 	}
 }
+
+// TestStoryChoice: a select that took a later ready case is told with
+// the case that was ready too, in the list and the diagram, where that
+// words is no participant; the heading counts such selects.
+func TestStoryChoice(t *testing.T) {
+	it := &checks.Interleaving{Steps: []checks.Step{
+		{G: "g0", Verb: "selects case 2", Label: "case 1 was ready too", Site: "controller.go:84", Chose: true},
+	}, Chosen: 1, End: "test failure"}
+	md := StoryMarkdown(it)
+	for _, want := range []string{"(0 preemptions; 1 select took a later ready case)", "1. g0 selects case 2 (case 1 was ready too) at controller.go:84"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown story lacks %q:\n%s", want, md)
+		}
+	}
+	m := Mermaid(it)
+	if strings.Contains(m, "participant o") || !strings.Contains(m, "g0->>g0: 1. selects case 2 (case 1 was ready too) at controller.go:84") {
+		t.Errorf("diagram:\n%s", m)
+	}
+}

@@ -213,8 +213,10 @@ type search struct {
 	// fresh keeps what the latest test processes took outside their
 	// schedules (replaysAlone's time follows it).
 	fresh freshCosts
-	// shrinkUntil ends the shrinking of failing schedules (shrink.go).
-	shrinkUntil time.Time
+	// shrinkUntil ends the shrinking of failing schedules (shrink.go);
+	// shrinkShare, when set, that of the one being shrunk, its fair part
+	// of what is left (shrinkFindings).
+	shrinkUntil, shrinkShare time.Time
 	// met is set once Options.Until returned true, and untilKeys holds the
 	// key of the failure it accepted.
 	met       bool

@@ -353,33 +353,46 @@ func inTestFile(site string) bool {
 }
 
 // maxWindow bounds the preemptions of an interleaving that tells its
-// failure's window: a shrunk one, not a search's many.
+// failure's window, and apart its selects that took another ready case
+// than the first (Chosen): a shrunk one, not a search's many.
 const maxWindow = 2
 
 // window is the sorted set of sites outside test files at which a shrunk
-// interleaving preempts, each with its callers outside test files
-// ("get.go:9<bump.go:20"), or "" when it has more than maxWindow
-// preemptions, shows fewer than it has, or preempts only in test files.
+// interleaving preempts or a select takes another ready case than the
+// first, a preemption's with its callers outside test files
+// ("get.go:9<bump.go:20"), or "" when it has more than maxWindow of either, shows fewer than it
+// has, or does both only in test files. httprc's five tests of a canceled
+// context fail at one select's choice (its send, not ctx.Done()), called
+// from five methods, most with no preemption at all.
 func window(il *checks.Interleaving) string {
-	if il == nil || il.Preemptions == 0 || il.Preemptions > maxWindow {
+	if il == nil || il.Preemptions+il.Chosen == 0 || il.Preemptions > maxWindow || il.Chosen > maxWindow {
 		return ""
 	}
 	var sites []string
-	shown := 0
+	preempts, chosen := 0, 0
 	for _, st := range il.Steps {
-		if st.Preempts == "" {
+		if st.Preempts == "" && !st.Chose {
 			continue
 		}
-		shown++
+		if st.Preempts != "" {
+			preempts++
+		}
+		if st.Chose {
+			chosen++
+		}
 		if file, _, ok := cutSite(st.Site); ok && !strings.HasSuffix(file, "_test.go") {
 			site := st.Site
-			for _, c := range strings.Fields(st.Callers) {
-				site += "<" + c
+			if st.Preempts != "" {
+				// A preemption inside a helper is its caller's window;
+				// a choice is the select's own, whoever called it.
+				for _, c := range strings.Fields(st.Callers) {
+					site += "<" + c
+				}
 			}
 			sites = append(sites, site)
 		}
 	}
-	if shown != il.Preemptions || len(sites) == 0 {
+	if preempts != il.Preemptions || chosen != il.Chosen || len(sites) == 0 {
 		return ""
 	}
 	return strings.Join(sortedUnique(sites), " ")

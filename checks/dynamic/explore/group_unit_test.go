@@ -242,6 +242,34 @@ func TestGroupTestFailuresOneWindow(t *testing.T) {
 	}
 }
 
+// Test failures decided by one select's choice with no preemption
+// (httprc's five tests of a canceled context: the select sends instead of
+// taking ctx.Done()) are one window, whichever method called it; a choice
+// elsewhere is another, and more choices than maxWindow tell none.
+func TestGroupTestFailuresOneChoice(t *testing.T) {
+	t.Parallel()
+	tf := func(test string, pos int, sites ...string) checks.Finding {
+		il := &checks.Interleaving{Chosen: len(sites)}
+		for i, s := range sites {
+			// Called from another method by each test.
+			il.Steps = append(il.Steps, checks.Step{G: "g8", Verb: "selects case 2", Label: "case 1 was ready too", Site: s, Chose: true, Callers: "controller.go:" + itoa(100+pos+i)})
+		}
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Kind: checks.TestFailure, Evidence: checks.Dynamic,
+			Package: "m", Test: test, Func: "m." + test, Pos: checks.Position{File: "/m/c_test.go", Line: pos},
+			Message: test + ": test failed: line " + itoa(pos), Interleaving: il}
+	}
+	fs := []checks.Finding{
+		tf("TestLookup", 20, "controller.go:84"),
+		tf("TestRemove", 40, "controller.go:84"),
+		tf("TestRefresh", 60, "backend.go:191"),
+		tf("TestMany", 80, "controller.go:84", "backend.go:191", "worker.go:27"),
+	}
+	out := Group(fs)
+	if len(out) != 3 || out[0].Test != "TestLookup" || len(out[0].SameCause) != 1 || out[0].SameCause[0].Test != "TestRemove" {
+		t.Fatalf("got %d findings, first %s with %+v; want 3, TestLookup listing TestRemove", len(out), out[0].Test, out[0].SameCause)
+	}
+}
+
 // Kernel-shaped (bench/dynamic/overrun.sh's kernel300): lost updates in
 // Bump0 and Bump2, each preempted inside the Get both call (k.go:14), are
 // two causes; the window tells them apart by the preempted step's callers

@@ -232,7 +232,14 @@ func (s *search) unreplayed(ctx context.Context, k string, t *target, told check
 // are the keys of their failures), with the time left: shrinking keeps
 // only what a fresh replay reproduces.
 func (s *search) shrinkFindings(ctx context.Context, findings []checks.Finding, replayed []string) {
+	if len(replayed) > 0 {
+		s.startShrinking()
+	}
+	defer func() { s.shrinkShare = time.Time{} }()
 	for i, k := range replayed {
+		// Each its fair part of what is left, so that one finding's
+		// replays (a second each on a real suite) cannot take it all.
+		s.shrinkShare = time.Now().Add(time.Until(s.shrinkUntil) / time.Duration(len(replayed)-i))
 		if s.noShrinkTime() {
 			// Telling it again would change nothing: a long schedule's
 			// telling took seconds past the budget (bigcache's leak of

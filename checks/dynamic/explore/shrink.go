@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,6 +35,11 @@ func countPreemptions(ds []rt.Decision, states []rt.GoroutineState) int {
 // way. For each preemption (goroutine A stops so that B runs), it tries
 // the schedule in which A first runs on until its next switch, and keeps
 // it when a fresh replay follows it to the end and reproduces the failure.
+// Then, for each select that took another ready case than its first
+// (rt.Decision.First), it tries the first case, kept the same way with no
+// more preemptions and fewer such choices, even when the run then leaves
+// the recorded decisions, so long as its own replay reproduces the
+// failure: what is left are the choices the failure hangs on.
 // It returns the decisions, final goroutine states and early jumps of
 // the shortest one found; ok is false when none was better.
 func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.GoroutineState) (ds []rt.Decision, states []rt.GoroutineState, moves []rt.EarlyMove, ok bool) {
@@ -42,7 +48,41 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 	}
 	cur, curStates := sched.Decisions, states0
 	best := countPreemptions(cur, curStates)
+	// try replays cand, kept when it reproduces the failure on its
+	// recorded decisions and better says its result is better. With
+	// leave, a run that left cand's decisions (a select that took another
+	// case goes on another way) is kept when its own recorded decisions,
+	// replayed once more, reproduce it on them.
 	runs := 0
+	try := func(cand []rt.Decision, leave bool, better func(res *ReplayResult) bool) (stop, kept bool) {
+		for {
+			if runs >= maxShrinkRuns || ctx.Err() != nil {
+				return true, false
+			}
+			runs++
+			s := *sched
+			s.Decisions = cand
+			if leave {
+				// Once off cand, the unperturbed schedule's way: no
+				// other choice nor preemption than cand's.
+				s.Strategy = rt.PlainStrategy
+			}
+			res, err := r.run(ctx, &s, "")
+			if err != nil || res.Outcome != Reproduced || res.EarlierOff() != nil || len(res.Decisions) == 0 || !better(res) {
+				return false, false
+			}
+			if res.Diverged != "" {
+				if !leave {
+					return false, false
+				}
+				cand, leave = res.Decisions, false
+				continue
+			}
+			cur, curStates = res.Decisions, res.States
+			ds, states, moves, ok = res.Decisions, res.States, res.EarlyMoves, true
+			return false, true
+		}
+	}
 	// A pass goes on after a better schedule from where it found it: the
 	// decisions before are the same, and so are their preemptions, each
 	// tried already (starting over spent the runs on them again: a lost
@@ -58,26 +98,49 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 			if cand == nil {
 				continue
 			}
-			if runs >= maxShrinkRuns || ctx.Err() != nil {
+			stop, kept := try(cand, false, func(res *ReplayResult) bool {
+				return countPreemptions(res.Decisions, res.States) < best
+			})
+			if stop {
 				return ds, states, moves, ok
 			}
-			runs++
-			try := *sched
-			try.Decisions = cand
-			res, err := r.run(ctx, &try, "")
-			if err != nil || res.Outcome != Reproduced || res.Diverged != "" || res.EarlierOff() != nil || len(res.Decisions) == 0 {
-				continue
-			}
-			if n := countPreemptions(res.Decisions, res.States); n < best {
-				cur, curStates, best = res.Decisions, res.States, n
-				ds, states, moves, ok = res.Decisions, res.States, res.EarlyMoves, true
+			if kept {
+				best = countPreemptions(cur, curStates)
 				improved = true
 				pre = preemptionsAt(cur, curStates)
 				i-- // the decision at i is another one now
 			}
 		}
 	}
+	runs = 0 // the choices' own runs
+	for i := 0; i < len(cur); i++ {
+		if !chose(cur[i]) {
+			continue
+		}
+		cand := slices.Clone(cur)
+		first := *cur[i].First
+		cand[i].Choice, cand[i].First = &first, nil
+		n := countChosen(cur)
+		stop, _ := try(cand, true, func(res *ReplayResult) bool {
+			return countChosen(res.Decisions) < n && countPreemptions(res.Decisions, res.States) <= best
+		})
+		if stop {
+			break
+		}
+	}
 	return ds, states, moves, ok
+}
+
+// countChosen is the number of selects in ds that took another ready
+// case than their first.
+func countChosen(ds []rt.Decision) int {
+	n := 0
+	for _, d := range ds {
+		if chose(d) {
+			n++
+		}
+	}
+	return n
 }
 
 // runOn returns ds with goroutine a's next run of decisions (after the
@@ -110,16 +173,15 @@ func runOn(ds []rt.Decision, i, a int) []rt.Decision {
 func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *rt.Schedule, shrink bool) (*checks.Interleaving, []rt.EarlyMove) {
 	states, moves := f.states, f.moves
 	original := 0
-	if shrink && s.shrinkUntil.IsZero() {
-		// Within the budget, less what the caller keeps after the
-		// search (optionalBy): the search leaves shrinkReserve for it.
-		s.shrinkUntil = time.Now().Add(shrinkTime)
-		if by := s.optionalBy(); !by.IsZero() && s.shrinkUntil.After(by) {
-			s.shrinkUntil = by
-		}
+	if shrink {
+		s.startShrinking()
 	}
-	if shrink && t.bin != "" && ctx.Err() == nil && time.Now().Before(s.shrinkUntil) {
-		ctx, cancel := context.WithDeadline(ctx, s.shrinkUntil)
+	end := s.shrinkUntil
+	if !s.shrinkShare.IsZero() && s.shrinkShare.Before(end) {
+		end = s.shrinkShare
+	}
+	if shrink && t.bin != "" && ctx.Err() == nil && time.Now().Before(end) {
+		ctx, cancel := context.WithDeadline(ctx, end)
 		defer cancel()
 		if ds, st, mv, ok := s.replayer(t).shrink(ctx, sched, states); ok {
 			original = countPreemptions(sched.Decisions, states)
@@ -133,6 +195,19 @@ func (s *search) tellFinding(ctx context.Context, f *failure, t *target, sched *
 		it.End = endOf(f)
 	}
 	return it, moves
+}
+
+// startShrinking sets shrinkUntil, once: shrinkTime from now, within the
+// budget, less what the caller keeps after the search (optionalBy): the
+// search leaves shrinkReserve for it.
+func (s *search) startShrinking() {
+	if !s.shrinkUntil.IsZero() {
+		return
+	}
+	s.shrinkUntil = time.Now().Add(shrinkTime)
+	if by := s.optionalBy(); !by.IsZero() && s.shrinkUntil.After(by) {
+		s.shrinkUntil = by
+	}
 }
 
 // replayer replays t's schedules with the search's own test binary.

@@ -83,7 +83,7 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 	keep := make([]bool, len(ds))
 	involved := map[int]bool{}
 	for i, d := range ds {
-		if objs[d.Obj] && d.Obj != 0 || pre[i] >= 0 {
+		if objs[d.Obj] && d.Obj != 0 || pre[i] >= 0 || chose(d) {
 			keep[i] = true
 			involved[d.G] = true
 		}
@@ -141,12 +141,17 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 			st.Preempts = gName(pre[i])
 			it.Preemptions++
 		}
+		if chose(d) {
+			st.Verb, st.Label = choseVerb(*d.Choice, *d.First)
+			st.Chose = true
+			it.Chosen++
+		}
 		steps = append(steps, st)
 	}
 	steps = foldStarts(steps)
 	for i := range steps {
-		if steps[i].Preempts == "" {
-			steps[i].Callers = "" // only a preemption's path is told
+		if steps[i].Preempts == "" && !steps[i].Chose {
+			steps[i].Callers = "" // only a preemption's or a choice's path is told
 		}
 	}
 	if len(steps) > maxStorySteps {
@@ -173,6 +178,23 @@ func tell(ds []rt.Decision, states []rt.GoroutineState, kind checks.FailureKind,
 		return nil
 	}
 	return it
+}
+
+// chose reports whether d is a select that took another ready case than
+// its first (rt.Decision.First).
+func chose(d rt.Decision) bool {
+	return d.Op == "select" && d.First != nil && d.Choice != nil
+}
+
+// choseVerb tells a select that took case k (-1: default) while case
+// first, before it, was ready too: "selects case 2", "case 1 was ready
+// too"; cases are counted from 1 as written.
+func choseVerb(k, first int) (verb, label string) {
+	verb = "selects default"
+	if k >= 0 {
+		verb = "selects case " + strconv.Itoa(k+1)
+	}
+	return verb, fmt.Sprintf("case %d was ready too", first+1)
 }
 
 // foldStarts drops a goroutine's "starts running" step when its next step

@@ -200,3 +200,38 @@ func TestTellJoin(t *testing.T) {
 		t.Errorf("story (%d preemptions):\n%s\nwant (0):\n%s", it.Preemptions, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestTellChoice: a failure with no preemption, decided by a select that
+// sent (case 2) while ctx.Done() (case 1) was ready too (httprc's tests of
+// a canceled context), is told by that choice, with its callers outside
+// test files; a select that took its first ready case is not a step.
+func TestTellChoice(t *testing.T) {
+	t.Parallel()
+	one, zero, first := 1, 0, 0
+	ds := []rt.Decision{
+		{G: 0, Op: "start"},
+		{G: 0, Site: "c_test.go:5", Op: "go"},
+		{G: 0, Site: "ctrl.go:84", Op: "select", Choice: &one, First: &first, Path: "ctrl.go:112"},
+		{G: 1, Op: "start"},
+		{G: 1, Site: "backend.go:30", Op: "select", Choice: &zero},
+		{G: 0, Site: "ctrl.go:89", Op: "select", Choice: &one},
+	}
+	it := tell(ds, nil, checks.TestFailure, func(string) string { return "" })
+	if it == nil {
+		t.Fatal("nothing told")
+	}
+	var got []string
+	for _, st := range it.Steps {
+		got = append(got, st.Sentence(func(s string) string { return s }))
+	}
+	want := []string{"g0 selects case 2 (case 1 was ready too) at ctrl.go:84"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("story:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if it.Preemptions != 0 || it.Chosen != 1 || !it.Steps[0].Chose || it.Steps[0].Callers != "ctrl.go:112" {
+		t.Errorf("preemptions %d, chosen %d, step %+v; want 0, 1 and the choice with its callers", it.Preemptions, it.Chosen, it.Steps[0])
+	}
+	if w := window(it); w != "ctrl.go:84" {
+		t.Errorf("window %q, want the choice's site (its callers are not its window)", w)
+	}
+}

@@ -260,6 +260,10 @@ func (s *sched) decide(g *gstate) {
 		}
 		rep.choice = k
 		d.Choice = &k
+		if len(ready) > 1 && k != ready[0] {
+			first := ready[0]
+			d.First = &first
+		}
 		if k < 0 && hasRecv(r.cases) {
 			// Default, unless a receive is ready for a reason the
 			// shadow cannot see (a send or close outside control).
@@ -396,6 +400,9 @@ func (s *sched) record(d Decision) {
 		b = strconv.AppendQuote(append(b, `,"op":`...), d.Op)
 		if d.Choice != nil {
 			b = strconv.AppendInt(append(b, `,"choice":`...), int64(*d.Choice), 10)
+		}
+		if d.First != nil {
+			b = strconv.AppendInt(append(b, `,"first":`...), int64(*d.First), 10)
 		}
 		if d.Partner != nil {
 			b = strconv.AppendInt(append(b, `,"partner":`...), int64(*d.Partner), 10)

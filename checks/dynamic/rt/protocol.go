@@ -216,6 +216,11 @@ type Decision struct {
 	Site   string `json:"site,omitempty"`
 	Op     string `json:"op,omitempty"`
 	Choice *int   `json:"choice,omitempty"`
+	// First is set on a select that took another case than its first
+	// ready one, the case the unperturbed schedule takes: that case's
+	// index (-1 never: default is the last of the ready). Such a choice
+	// is one the failure may hang on; a replay ignores it.
+	First *int `json:"first,omitempty"`
 	// Partner is the goroutine released together with G to complete an
 	// unbuffered channel operation (added by rt; absent otherwise).
 	Partner *int `json:"partner,omitempty"`

@@ -64,6 +64,10 @@ func appendDecisions(b []byte, ds []Decision) []byte {
 			b = append(b, `,"choice":`...)
 			b = strconv.AppendInt(b, int64(*d.Choice), 10)
 		}
+		if d.First != nil {
+			b = append(b, `,"first":`...)
+			b = strconv.AppendInt(b, int64(*d.First), 10)
+		}
 		if d.Partner != nil {
 			b = append(b, `,"partner":`...)
 			b = strconv.AppendInt(b, int64(*d.Partner), 10)

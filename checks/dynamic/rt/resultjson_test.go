@@ -18,6 +18,10 @@ func manyDecisions(n int, invalid bool) []Decision {
 		case 1:
 			c := i % 3
 			d.Choice = &c
+			if c > 0 {
+				f := c - 1
+				d.First = &f
+			}
 		case 2:
 			p := 0
 			d.Partner = &p

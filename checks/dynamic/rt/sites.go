@@ -215,13 +215,14 @@ func (s *sched) callersOf(i int) string {
 
 // addPaths sets the Path of the decisions of r where a preemption can be
 // told: those that switch goroutines, and a goroutine's first operation
-// after its start (the story folds the start into it). A failure's, for
-// grouping.
+// after its start (the story folds the start into it); and of a select
+// that took another case than its first ready one (Decision.First). A
+// failure's, for grouping.
 //
 //go:norace
 func (s *sched) addPaths(r *Result) {
 	for i := 1; i < len(r.Decisions); i++ {
-		if d, prev := r.Decisions[i], r.Decisions[i-1]; d.G != prev.G || prev.Op == "start" {
+		if d, prev := r.Decisions[i], r.Decisions[i-1]; d.G != prev.G || prev.Op == "start" || d.First != nil {
 			r.Decisions[i].Path = s.callersOf(i)
 		}
 	}

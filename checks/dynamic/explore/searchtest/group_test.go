@@ -36,7 +36,7 @@ func causesBuild(t *testing.T) (string, *explore.Build) {
 	causes.Lock()
 	defer causes.Unlock()
 	if causes.build == nil {
-		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread", "./inlined", "./onehelper"}, Race: true})
+		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread", "./inlined", "./onehelper", "./cancelsend"}, Race: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -507,4 +507,59 @@ func TestOneHelperTwoTestsOneFinding(t *testing.T) {
 		t.Errorf("the finding lists tests %q, want TestDepositOnes and TestDepositTens", got)
 	}
 	replayFinding(t, dir, fs[0])
+}
+
+// TestOneChoiceTwoMethodsOneFinding: Get and Has of a canceled context
+// fail when the one select they both go through sends instead of taking
+// ctx.Done() (testdata/causes/cancelsend; httprc's five tests): one
+// finding listing the other test, told by that choice with no
+// preemption, which replays.
+func TestOneChoiceTwoMethodsOneFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	failed := func(f checks.Finding) bool { return f.Kind == checks.TestFailure }
+	failures := func(res *explore.Result) []checks.Finding {
+		var out []checks.Finding
+		for _, f := range res.Findings {
+			if failed(f) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	res, dir := searchCauses(t, "cancelsend", failed, func(res *explore.Result) bool {
+		tests := map[string]bool{}
+		for _, f := range failures(res) {
+			for _, name := range f.Tests() {
+				tests[name] = true
+			}
+		}
+		return tests["TestGetCanceled"] && tests["TestHasCanceled"]
+	})
+	fs := failures(res)
+	for _, f := range fs {
+		t.Logf("finding %s: %s (%d more)", f.Test, f.Message, len(f.SameCause))
+		if f.Interleaving != nil {
+			t.Logf("  %d preemptions, %d choices", f.Interleaving.Preemptions, f.Interleaving.Chosen)
+			for _, st := range f.Interleaving.Steps {
+				t.Logf("  %s (callers %q)", st.Sentence(func(s string) string { return s }), st.Callers)
+			}
+		}
+	}
+	if len(fs) != 1 {
+		t.Fatalf("got %d test-failure findings, want one for the one select", len(fs))
+	}
+	f := fs[0]
+	if got := f.Tests(); len(got) != 2 {
+		t.Errorf("the finding lists tests %q, want TestGetCanceled and TestHasCanceled", got)
+	}
+	told := false
+	for _, st := range f.Interleaving.Steps {
+		told = told || st.Chose && strings.HasPrefix(st.Site, "cancelsend.go:")
+	}
+	if !told {
+		t.Errorf("the story does not tell the select's choice")
+	}
+	replayFinding(t, dir, f)
 }
