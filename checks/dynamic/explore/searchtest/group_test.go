@@ -471,35 +471,7 @@ func TestOneHelperTwoTestsOneFinding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a race-instrumented package")
 	}
-	lost := func(f checks.Finding) bool { return f.Kind == checks.TestFailure }
-	failures := func(res *explore.Result) []checks.Finding {
-		var out []checks.Finding
-		for _, f := range res.Findings {
-			if f.Kind == checks.TestFailure {
-				out = append(out, f)
-			}
-		}
-		return out
-	}
-	res, dir := searchCauses(t, "onehelper", lost, func(res *explore.Result) bool {
-		tests := map[string]bool{}
-		for _, f := range failures(res) {
-			for _, name := range f.Tests() {
-				tests[name] = true
-			}
-		}
-		return tests["TestDepositOnes"] && tests["TestDepositTens"]
-	})
-	fs := failures(res)
-	for _, f := range fs {
-		t.Logf("finding %s: %s (%d more)", f.Test, f.Message, len(f.SameCause))
-		if f.Interleaving != nil {
-			t.Logf("  %d preemptions (%d before shrinking)", f.Interleaving.Preemptions, f.Interleaving.Original)
-			for _, st := range f.Interleaving.Steps {
-				t.Logf("  %s (callers %q)", st.Sentence(func(s string) string { return s }), st.Callers)
-			}
-		}
-	}
+	fs, dir := searchTestFailures(t, "onehelper", "TestDepositOnes", "TestDepositTens")
 	if len(fs) != 1 {
 		t.Fatalf("got %d test-failure findings, want one for the one lost update", len(fs))
 	}
@@ -507,6 +479,49 @@ func TestOneHelperTwoTestsOneFinding(t *testing.T) {
 		t.Errorf("the finding lists tests %q, want TestDepositOnes and TestDepositTens", got)
 	}
 	replayFinding(t, dir, fs[0])
+}
+
+// searchTestFailures searches pkg (searchCauses), each test until its
+// first test failure, until every one of tests is among the findings'
+// tests, and returns the test-failure findings, each logged with its
+// story.
+func searchTestFailures(t *testing.T, pkg string, tests ...string) ([]checks.Finding, string) {
+	t.Helper()
+	failed := func(f checks.Finding) bool { return f.Kind == checks.TestFailure }
+	failures := func(res *explore.Result) []checks.Finding {
+		var out []checks.Finding
+		for _, f := range res.Findings {
+			if failed(f) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	res, dir := searchCauses(t, pkg, failed, func(res *explore.Result) bool {
+		found := map[string]bool{}
+		for _, f := range failures(res) {
+			for _, name := range f.Tests() {
+				found[name] = true
+			}
+		}
+		for _, name := range tests {
+			if !found[name] {
+				return false
+			}
+		}
+		return true
+	})
+	fs := failures(res)
+	for _, f := range fs {
+		t.Logf("finding %s: %s (%d more)", f.Test, f.Message, len(f.SameCause))
+		if f.Interleaving != nil {
+			t.Logf("  %d preemptions (%d before shrinking), %d selects took a later ready case", f.Interleaving.Preemptions, f.Interleaving.Original, f.Interleaving.Chosen)
+			for _, st := range f.Interleaving.Steps {
+				t.Logf("  %s (callers %q)", st.Sentence(func(s string) string { return s }), st.Callers)
+			}
+		}
+	}
+	return fs, dir
 }
 
 // TestOneChoiceTwoMethodsOneFinding: Get and Has of a canceled context
@@ -518,35 +533,7 @@ func TestOneChoiceTwoMethodsOneFinding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and searches a race-instrumented package")
 	}
-	failed := func(f checks.Finding) bool { return f.Kind == checks.TestFailure }
-	failures := func(res *explore.Result) []checks.Finding {
-		var out []checks.Finding
-		for _, f := range res.Findings {
-			if failed(f) {
-				out = append(out, f)
-			}
-		}
-		return out
-	}
-	res, dir := searchCauses(t, "cancelsend", failed, func(res *explore.Result) bool {
-		tests := map[string]bool{}
-		for _, f := range failures(res) {
-			for _, name := range f.Tests() {
-				tests[name] = true
-			}
-		}
-		return tests["TestGetCanceled"] && tests["TestHasCanceled"]
-	})
-	fs := failures(res)
-	for _, f := range fs {
-		t.Logf("finding %s: %s (%d more)", f.Test, f.Message, len(f.SameCause))
-		if f.Interleaving != nil {
-			t.Logf("  %d preemptions, %d choices", f.Interleaving.Preemptions, f.Interleaving.Chosen)
-			for _, st := range f.Interleaving.Steps {
-				t.Logf("  %s (callers %q)", st.Sentence(func(s string) string { return s }), st.Callers)
-			}
-		}
-	}
+	fs, dir := searchTestFailures(t, "cancelsend", "TestGetCanceled", "TestHasCanceled")
 	if len(fs) != 1 {
 		t.Fatalf("got %d test-failure findings, want one for the one select", len(fs))
 	}
