@@ -87,6 +87,7 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 	// decisions before are the same, and so are their preemptions, each
 	// tried already (starting over spent the runs on them again: a lost
 	// update of three depositors kept 4 of its 11 preemptions).
+preemptions:
 	for improved := true; improved && best > 0; {
 		improved = false
 		pre := preemptionsAt(cur, curStates)
@@ -102,7 +103,7 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 				return countPreemptions(res.Decisions, res.States) < best
 			})
 			if stop {
-				return ds, states, moves, ok
+				break preemptions // the choices have runs of their own
 			}
 			if kept {
 				best = countPreemptions(cur, curStates)
