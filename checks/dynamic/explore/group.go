@@ -360,8 +360,8 @@ const maxWindow = 2
 // window is the sorted set of sites outside test files at which a shrunk
 // interleaving preempts or a select takes another ready case than the
 // first, a preemption's with its callers outside test files
-// ("get.go:9<bump.go:20"), or "" when it has more than maxWindow of either, shows fewer than it
-// has, or does both only in test files. httprc's five tests of a canceled
+// ("get.go:9<bump.go:20"), or "" when it has more than maxWindow of
+// either, shows fewer than it has, or does both only in test files. httprc's five tests of a canceled
 // context fail at one select's choice (its send, not ctx.Done()), called
 // from five methods, most with no preemption at all.
 func window(il *checks.Interleaving) string {
