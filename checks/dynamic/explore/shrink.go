@@ -34,12 +34,15 @@ func countPreemptions(ds []rt.Decision, states []rt.GoroutineState) int {
 // shrink looks for a schedule with fewer preemptions that fails the same
 // way. For each preemption (goroutine A stops so that B runs), it tries
 // the schedule in which A first runs on until its next switch, and keeps
-// it when a fresh replay follows it to the end and reproduces the failure.
-// Then, for each select that took another ready case than its first
-// (rt.Decision.First), it tries the first case, kept the same way with no
-// more preemptions and fewer such choices, even when the run then leaves
-// the recorded decisions, so long as its own replay reproduces the
-// failure: what is left are the choices the failure hangs on.
+// it when a fresh replay reproduces the failure. Then, for each select
+// that took another ready case than its first (rt.Decision.First), it
+// tries the first case, kept the same way with no more preemptions and
+// fewer such choices: what is left are the choices the failure hangs on.
+// A try that leaves the recorded decisions (a goroutine that runs on
+// reaches another operation first) goes on unperturbed, each select
+// taking the case its goroutine took there before (rt.Schedule.Resync),
+// and is kept when its own decisions, replayed once more, reproduce the
+// failure on them.
 // It returns the decisions, final goroutine states and early jumps of
 // the shortest one found; ok is false when none was better.
 func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.GoroutineState) (ds []rt.Decision, states []rt.GoroutineState, moves []rt.EarlyMove, ok bool) {
@@ -48,13 +51,12 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 	}
 	cur, curStates := sched.Decisions, states0
 	best := countPreemptions(cur, curStates)
-	// try replays cand, kept when it reproduces the failure on its
-	// recorded decisions and better says its result is better. With
-	// leave, a run that left cand's decisions (a select that took another
-	// case goes on another way) is kept when its own recorded decisions,
-	// replayed once more, reproduce it on them.
+	// try replays cand, kept when it reproduces the failure and better
+	// says its result is better; a run that left cand's decisions is kept
+	// when its own decisions, replayed once more, reproduce it on them.
 	runs := 0
-	try := func(cand []rt.Decision, leave bool, better func(res *ReplayResult) bool) (stop, kept bool) {
+	try := func(cand []rt.Decision, better func(res *ReplayResult) bool) (stop, kept bool) {
+		leave := true
 		for {
 			if runs >= maxShrinkRuns || ctx.Err() != nil {
 				return true, false
@@ -64,8 +66,9 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 			s.Decisions = cand
 			if leave {
 				// Once off cand, the unperturbed schedule's way: no
-				// other choice nor preemption than cand's.
-				s.Strategy = rt.PlainStrategy
+				// preemption, and each select takes the case its
+				// goroutine took there in cand (rt.Schedule.Resync).
+				s.Strategy, s.Resync = rt.PlainStrategy, true
 			}
 			res, err := r.run(ctx, &s, "")
 			if err != nil || res.Outcome != Reproduced || res.EarlierOff() != nil || len(res.Decisions) == 0 || !better(res) {
@@ -99,7 +102,7 @@ preemptions:
 			if cand == nil {
 				continue
 			}
-			stop, kept := try(cand, false, func(res *ReplayResult) bool {
+			stop, kept := try(cand, func(res *ReplayResult) bool {
 				return countPreemptions(res.Decisions, res.States) < best
 			})
 			if stop {
@@ -122,7 +125,7 @@ preemptions:
 		first := *cur[i].First
 		cand[i].Choice, cand[i].First = &first, nil
 		n := countChosen(cur)
-		stop, _ := try(cand, true, func(res *ReplayResult) bool {
+		stop, _ := try(cand, func(res *ReplayResult) bool {
 			return countChosen(res.Decisions) < n && countPreemptions(res.Decisions, res.States) <= best
 		})
 		if stop {

@@ -99,6 +99,45 @@ func (s *sched) choose(n int, recorded func(Decision) *int) int {
 	return s.strat.Choose(n, s.steps)
 }
 
+// resyncKey is a goroutine's selects at one site.
+type resyncKey struct {
+	g    int
+	site string
+}
+
+// resyncChoice: in a replay with Schedule.Resync that left its recorded
+// decisions, the index in ready of the case goroutine g took on its
+// same-numbered select at site in the recording, when that case is ready.
+// Every select of the replay is counted, before the divergence too.
+//
+//go:norace
+func (s *sched) resyncChoice(g int, site string, ready []int) (int, bool) {
+	if s.replay == nil || !s.replay.Resync {
+		return 0, false
+	}
+	if s.resyncRec == nil {
+		s.resyncRec, s.resyncSeen = map[resyncKey][]int{}, map[resyncKey]int{}
+		for _, d := range s.replay.Decisions {
+			if d.Op == opSelect.String() && d.Choice != nil {
+				k := resyncKey{d.G, d.Site}
+				s.resyncRec[k] = append(s.resyncRec[k], *d.Choice)
+			}
+		}
+	}
+	k := resyncKey{g, site}
+	n := s.resyncSeen[k]
+	s.resyncSeen[k] = n + 1
+	if s.diverged == "" || n >= len(s.resyncRec[k]) || s.fairPhase() {
+		return 0, false
+	}
+	for i, c := range ready {
+		if c == s.resyncRec[k][n] {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // fairPhase: the test has returned and the strategy's postTestSteps
 // decisions are over; what runs now is chosen fairly (fairPick).
 //
@@ -255,7 +294,12 @@ func (s *sched) decide(g *gstate) {
 			ready = append(ready, -1)
 		}
 		k := -1
-		if len(ready) > 0 {
+		if p, ok := s.resyncChoice(g.id, d.Site, ready); ok {
+			if len(ready) >= 2 {
+				s.choices++
+			}
+			k = ready[p]
+		} else if len(ready) > 0 {
 			k = ready[s.choose(len(ready), choiceOf2(ready))]
 		}
 		rep.choice = k

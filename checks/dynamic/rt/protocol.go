@@ -299,6 +299,10 @@ type Schedule struct {
 	// Original is the schedule as the search found it, when Decisions is
 	// a shrunk copy with fewer preemptions (rt replays Decisions only).
 	Original []Decision `json:"original,omitempty"`
+	// Resync: once a replay leaves Decisions, a select takes the case its
+	// goroutine took on its same-numbered select at that site in
+	// Decisions, when that case is ready (the shrinker's tries).
+	Resync bool `json:"resync,omitempty"`
 	// Files are test files of the package that are not in its tree (the
 	// tests interleave gen wrote): replay adds them to the package.
 	Files []SourceFile `json:"files,omitempty"`
