@@ -78,6 +78,10 @@ func main() {
 		replayShrinkable(cfg, out)
 		return
 	}
+	if cfg.Replay != nil && cfg.Test == "TestShrinkResync" {
+		replayShrinkResync(cfg, out)
+		return
+	}
 	if cfg.Test == "TestExitSlow" {
 		// After its schedules the process does not exit (as one whose
 		// goroutines of an ended schedule hold it): the driver stops it.
@@ -245,6 +249,35 @@ func replayShrinkable(cfg rt.Config, out *os.File) {
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
 		Decisions: cfg.Replay.Decisions, Steps: len(cfg.Replay.Decisions)}
+	line, _ := json.Marshal(r)
+	out.Write(append(line, '\n'))
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+}
+
+// replayShrinkResync replays a schedule of TestShrinkResync, whose
+// failure hangs on choices only: the schedule as found (four decisions,
+// two preemptions) and a run's own decisions (marked by a last decision
+// at own.go:1) replay to the failure. Any other, a shrinking try, leaves
+// them at its second decision: the run goes on unperturbed and fails
+// only when its selects keep their recorded cases (Schedule.Resync),
+// recording its own decisions.
+func replayShrinkResync(cfg rt.Config, out *os.File) {
+	countReplay()
+	ds := cfg.Replay.Decisions
+	i := cfg.First
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
+	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
+		Decisions: ds, Steps: len(ds)}
+	found := len(ds) == 4 && ds[0].G == 0 && ds[1].G == 1 && ds[2].G == 0 && ds[3].G == 1
+	if !found && ds[len(ds)-1].Site != "own.go:1" {
+		r.Diverged = "decision 1: expected g0 at k.go:1 (atomic), g0 is at k.go:3 (atomic)"
+		if !cfg.Replay.Resync {
+			r.Outcome, r.Message, r.Site = "pass", "", ""
+		}
+		own := append([]rt.Decision(nil), ds...)
+		own[len(own)-1].Site = "own.go:1"
+		r.Decisions = own
+	}
 	line, _ := json.Marshal(r)
 	out.Write(append(line, '\n'))
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)

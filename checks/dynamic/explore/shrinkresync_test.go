@@ -1,0 +1,47 @@
+package explore
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
+)
+
+// TestShrinkLeavesWithChoices: a shrinking try that takes a preemption
+// out and then leaves the recorded decisions goes on unperturbed with
+// each select's recorded case (rt.Schedule.Resync), and is kept once its
+// own decisions replay to the failure. httprc's Remove, with a canceled
+// context, kept two preemptions besides the two choices its failure
+// hangs on, and was a finding of its own. The fake's tries fail only
+// with Resync; without the preemption pass's leave the schedule stays
+// at its two preemptions.
+func TestShrinkLeavesWithChoices(t *testing.T) {
+	f := &failure{kind: checks.TestFailure, message: "test failed: lost update", site: "/src/k/k_test.go:90", seed: 1, strategy: "random",
+		decisions: []rt.Decision{
+			{G: 0, Site: "k.go:1", Op: "atomic", Obj: 1}, {G: 1, Site: "k.go:2", Op: "atomic", Obj: 1},
+			{G: 0, Site: "k.go:3", Op: "atomic", Obj: 1}, {G: 1, Site: "k.go:4", Op: "atomic", Obj: 1},
+		}}
+	s, tg, _ := fakeFinding(t, "TestShrinkResync", f)
+	tg.plainGo = &plainOutcome{} // ran under plain go test already: no label runs
+	s.hardStop = time.Now().Add(time.Hour)
+	res, err := s.report(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("%d findings, want 1 (notes %q)", len(res.Findings), res.Notes)
+	}
+	fd := res.Findings[0]
+	if fd.NotReplayed != "" || fd.Interleaving == nil {
+		t.Fatalf("finding not replayed (%q) or not told: %+v", fd.NotReplayed, fd)
+	}
+	if it := fd.Interleaving; it.Original != 2 || it.Preemptions != 0 {
+		t.Errorf("told with %d preemptions (%d before shrinking), want 0 (2)", it.Preemptions, it.Original)
+	}
+	// Its printed schedule replays as it is.
+	if why, unchecked := s.replaysAlone(context.Background(), tg, &fd, nil); why != "" || unchecked {
+		t.Errorf("the finding's schedule does not replay: %q, %v", why, unchecked)
+	}
+}
