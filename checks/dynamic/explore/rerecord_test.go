@@ -22,7 +22,7 @@ func divergingFinding(t *testing.T, test string) (*search, *target, *checks.Find
 
 // countsReplays are the fake's tests whose replays count themselves in
 // the file FAKEBIN_REPLAYS names (testdata/fakebin's countReplay).
-var countsReplays = map[string]bool{"TestReplayFlaky": true, "TestReplayThenHang": true, "TestShrinkable": true, "TestShrinkResync": true}
+var countsReplays = map[string]bool{"TestReplayFlaky": true, "TestReplayThenHang": true, "TestShrinkable": true, "TestShrinkResync": true, "TestShrinkCut": true}
 
 // fakeFinding is a search of the fake binary's test with the one failure
 // f, and its finding.

@@ -33,8 +33,10 @@ func countPreemptions(ds []rt.Decision, states []rt.GoroutineState) int {
 
 // shrink looks for a schedule with fewer preemptions that fails the same
 // way. For each preemption (goroutine A stops so that B runs), it tries
-// the schedule in which A first runs on until its next switch, and keeps
-// it when a fresh replay reproduces the failure. Then, for each select
+// the schedule in which A first runs on until its next switch; when its
+// runs end first, it cuts the schedule before a preemption (A, preempted
+// there, runs on unperturbed), the least kept found by bisection. Each is
+// kept when a fresh replay reproduces the failure. Then, for each select
 // that took another ready case than its first (rt.Decision.First), it
 // tries the first case, kept the same way with no more preemptions and
 // fewer such choices: what is left are the choices the failure hangs on.
@@ -90,6 +92,7 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 	// decisions before are the same, and so are their preemptions, each
 	// tried already (starting over spent the runs on them again: a lost
 	// update of three depositors kept 4 of its 11 preemptions).
+	outOfRuns := false
 preemptions:
 	for improved := true; improved && best > 0; {
 		improved = false
@@ -106,6 +109,7 @@ preemptions:
 				return countPreemptions(res.Decisions, res.States) < best
 			})
 			if stop {
+				outOfRuns = true
 				break preemptions // the choices have runs of their own
 			}
 			if kept {
@@ -114,6 +118,28 @@ preemptions:
 				pre = preemptionsAt(cur, curStates)
 				i-- // the decision at i is another one now
 			}
+		}
+	}
+	// Preemptions the runs did not reach go all at once: the decisions
+	// before preemption k, then the one preempted there runs on, for the
+	// least k that still fails, found by bisection. A search's schedule of
+	// a long test has tens of preemptions, most beside the point (httprc's
+	// Shutdown kept 32 of 41 one at a time).
+	runs = 0
+	for lo, hi := 0, best; outOfRuns && lo < hi; {
+		mid := (lo + hi) / 2
+		cand := slices.Clone(cur[:nthPreemption(cur, curStates, mid)])
+		stop, kept := try(cand, func(res *ReplayResult) bool {
+			return countPreemptions(res.Decisions, res.States) < best
+		})
+		if stop {
+			break
+		}
+		if kept {
+			best = countPreemptions(cur, curStates)
+			hi = best
+		} else {
+			lo = mid + 1
 		}
 	}
 	runs = 0 // the choices' own runs
@@ -133,6 +159,20 @@ preemptions:
 		}
 	}
 	return ds, states, moves, ok
+}
+
+// nthPreemption is the index in ds of preemption n (from 0), len(ds) when
+// there are not that many.
+func nthPreemption(ds []rt.Decision, states []rt.GoroutineState, n int) int {
+	for i, p := range preemptionsAt(ds, states) {
+		if p >= 0 {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	return len(ds)
 }
 
 // countChosen is the number of selects in ds that took another ready

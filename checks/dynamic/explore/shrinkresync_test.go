@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -41,6 +42,40 @@ func TestShrinkLeavesWithChoices(t *testing.T) {
 		t.Errorf("told with %d preemptions (%d before shrinking), want 0 (2)", it.Preemptions, it.Original)
 	}
 	// Its printed schedule replays as it is.
+	if why, unchecked := s.replaysAlone(context.Background(), tg, &fd, nil); why != "" || unchecked {
+		t.Errorf("the finding's schedule does not replay: %q, %v", why, unchecked)
+	}
+}
+
+// TestShrinkCutsLaterPreemptions: a schedule of 38 preemptions whose
+// failure needs only g1 to run second: taken out one at a time, the
+// shrinking runs end with 24 left; what is left then goes all at once
+// (the decisions before one preemption, then the goroutine preempted
+// there runs on), found by bisection in a few runs, and it is told with
+// at most one.
+func TestShrinkCutsLaterPreemptions(t *testing.T) {
+	var ds []rt.Decision
+	for i := 0; i < 40; i++ {
+		ds = append(ds, rt.Decision{G: i % 2, Site: "k.go:" + strconv.Itoa(i+1), Op: "atomic", Obj: 1})
+	}
+	f := &failure{kind: checks.TestFailure, message: "test failed: lost update", site: "/src/k/k_test.go:90", seed: 1, strategy: "random", decisions: ds}
+	s, tg, _ := fakeFinding(t, "TestShrinkCut", f)
+	tg.plainGo = &plainOutcome{}
+	s.hardStop = time.Now().Add(time.Hour)
+	res, err := s.report(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("%d findings, want 1 (notes %q)", len(res.Findings), res.Notes)
+	}
+	fd := res.Findings[0]
+	if fd.NotReplayed != "" || fd.Interleaving == nil {
+		t.Fatalf("finding not replayed (%q) or not told: %+v", fd.NotReplayed, fd)
+	}
+	if it := fd.Interleaving; it.Original != 38 || it.Preemptions > 1 {
+		t.Errorf("told with %d preemptions (%d before shrinking), want at most 1 (38)", it.Preemptions, it.Original)
+	}
 	if why, unchecked := s.replaysAlone(context.Background(), tg, &fd, nil); why != "" || unchecked {
 		t.Errorf("the finding's schedule does not replay: %q, %v", why, unchecked)
 	}

@@ -82,6 +82,10 @@ func main() {
 		replayShrinkResync(cfg, out)
 		return
 	}
+	if cfg.Replay != nil && cfg.Test == "TestShrinkCut" {
+		replayShrinkCut(cfg, out)
+		return
+	}
 	if cfg.Test == "TestExitSlow" {
 		// After its schedules the process does not exit (as one whose
 		// goroutines of an ended schedule hold it): the driver stops it.
@@ -277,6 +281,23 @@ func replayShrinkResync(cfg rt.Config, out *os.File) {
 		own := append([]rt.Decision(nil), ds...)
 		own[len(own)-1].Site = "own.go:1"
 		r.Decisions = own
+	}
+	line, _ := json.Marshal(r)
+	out.Write(append(line, '\n'))
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+}
+
+// replayShrinkCut replays a schedule of TestShrinkCut, whose failure
+// needs only g1 to run second: it follows the decisions it is given and
+// fails when they start g0, g1.
+func replayShrinkCut(cfg rt.Config, out *os.File) {
+	countReplay()
+	ds := cfg.Replay.Decisions
+	i := cfg.First
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
+	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: ds, Steps: len(ds)}
+	if len(ds) >= 2 && ds[0].G == 0 && ds[1].G == 1 {
+		r.Outcome, r.Message, r.Site = "test-failure", "test failed: lost update", "/src/k/k_test.go:90"
 	}
 	line, _ := json.Marshal(r)
 	out.Write(append(line, '\n'))
