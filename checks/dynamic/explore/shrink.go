@@ -42,7 +42,7 @@ func countPreemptions(ds []rt.Decision, states []rt.GoroutineState) int {
 // fewer such choices: what is left are the choices the failure hangs on.
 // A try that leaves the recorded decisions (a goroutine that runs on
 // reaches another operation first) goes on unperturbed, each select
-// taking the case its goroutine took there before (rt.Schedule.Resync),
+// taking the case its goroutine took there before (rt.Schedule.Leave),
 // and is kept when its own decisions, replayed once more, reproduce the
 // failure on them.
 // It returns the decisions, final goroutine states and early jumps of
@@ -69,8 +69,8 @@ func (r *replayer) shrink(ctx context.Context, sched *rt.Schedule, states0 []rt.
 			if leave {
 				// Once off cand, the unperturbed schedule's way: no
 				// preemption, and each select takes the case its
-				// goroutine took there in cand (rt.Schedule.Resync).
-				s.Strategy, s.Resync = rt.PlainStrategy, true
+				// goroutine took there in cur (rt.Schedule.Leave).
+				s.Leave, s.Resync = true, selects(cur)
 			}
 			res, err := r.run(ctx, &s, "")
 			if err != nil || res.Outcome != Reproduced || res.EarlierOff() != nil || len(res.Decisions) == 0 || !better(res) {
@@ -136,8 +136,10 @@ preemptions:
 			break
 		}
 		if kept {
+			// The run after the cut may switch where preemptionsAt
+			// counts one: the cut at mid is what is known to fail.
 			best = countPreemptions(cur, curStates)
-			hi = best
+			hi = mid
 		} else {
 			lo = mid + 1
 		}
@@ -159,6 +161,17 @@ preemptions:
 		}
 	}
 	return ds, states, moves, ok
+}
+
+// selects are the select decisions of ds.
+func selects(ds []rt.Decision) []rt.Decision {
+	var out []rt.Decision
+	for _, d := range ds {
+		if d.Op == "select" {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // nthPreemption is the index in ds of preemption n (from 0), len(ds) when

@@ -105,19 +105,20 @@ type resyncKey struct {
 	site string
 }
 
-// resyncChoice: in a replay with Schedule.Resync that left its recorded
+// resyncChoice: in a replay with Schedule.Leave that left its recorded
 // decisions, the index in ready of the case goroutine g took on its
-// same-numbered select at site in the recording, when that case is ready.
-// Every select of the replay is counted, before the divergence too.
+// same-numbered select at site in Schedule.Resync, when that case is
+// ready. Every select of the replay is counted, before the divergence
+// too.
 //
 //go:norace
 func (s *sched) resyncChoice(g int, site string, ready []int) (int, bool) {
-	if s.replay == nil || !s.replay.Resync {
+	if s.replay == nil || !s.replay.Leave || len(s.replay.Resync) == 0 {
 		return 0, false
 	}
 	if s.resyncRec == nil {
 		s.resyncRec, s.resyncSeen = map[resyncKey][]int{}, map[resyncKey]int{}
-		for _, d := range s.replay.Decisions {
+		for _, d := range s.replay.Resync {
 			if d.Op == opSelect.String() && d.Choice != nil {
 				k := resyncKey{d.G, d.Site}
 				s.resyncRec[k] = append(s.resyncRec[k], *d.Choice)

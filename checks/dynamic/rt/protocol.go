@@ -299,10 +299,13 @@ type Schedule struct {
 	// Original is the schedule as the search found it, when Decisions is
 	// a shrunk copy with fewer preemptions (rt replays Decisions only).
 	Original []Decision `json:"original,omitempty"`
-	// Resync: once a replay leaves Decisions, a select takes the case its
-	// goroutine took on its same-numbered select at that site in
-	// Decisions, when that case is ready (the shrinker's tries).
-	Resync bool `json:"resync,omitempty"`
+	// Leave: once a replay leaves Decisions it goes on unperturbed
+	// (Plain), and a select takes the case its goroutine took on its
+	// same-numbered select at that site in Resync (recorded selects: a
+	// schedule's, which Decisions may cut or reorder), when that case is
+	// ready. The shrinker's tries.
+	Leave  bool       `json:"leave,omitempty"`
+	Resync []Decision `json:"resync,omitempty"`
 	// Files are test files of the package that are not in its tree (the
 	// tests interleave gen wrote): replay adds them to the package.
 	Files []SourceFile `json:"files,omitempty"`

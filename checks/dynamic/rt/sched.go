@@ -892,6 +892,13 @@ func (s *sched) next() {
 		}
 		pick = s.replayPick(cands, list)
 	}
+	if s.diverged != "" && s.replay != nil && s.replay.Leave {
+		// A replay with Leave goes on unperturbed once it left its
+		// decisions.
+		if _, ok := s.strat.(Plain); !ok {
+			s.strat = Plain{}
+		}
+	}
 	if pick == nil && s.fairPhase() {
 		pick = fairPick(cands)
 	}

@@ -263,7 +263,7 @@ func replayShrinkable(cfg rt.Config, out *os.File) {
 // two preemptions) and a run's own decisions (marked by a last decision
 // at own.go:1) replay to the failure. Any other, a shrinking try, leaves
 // them at its second decision: the run goes on unperturbed and fails
-// only when its selects keep their recorded cases (Schedule.Resync),
+// only when its selects keep their recorded cases (Schedule.Leave),
 // recording its own decisions.
 func replayShrinkResync(cfg rt.Config, out *os.File) {
 	countReplay()
@@ -275,7 +275,7 @@ func replayShrinkResync(cfg rt.Config, out *os.File) {
 	found := len(ds) == 4 && ds[0].G == 0 && ds[1].G == 1 && ds[2].G == 0 && ds[3].G == 1
 	if !found && ds[len(ds)-1].Site != "own.go:1" {
 		r.Diverged = "decision 1: expected g0 at k.go:1 (atomic), g0 is at k.go:3 (atomic)"
-		if !cfg.Replay.Resync {
+		if !cfg.Replay.Leave {
 			r.Outcome, r.Message, r.Site = "pass", "", ""
 		}
 		own := append([]rt.Decision(nil), ds...)
@@ -287,16 +287,34 @@ func replayShrinkResync(cfg rt.Config, out *os.File) {
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
 }
 
-// replayShrinkCut replays a schedule of TestShrinkCut, whose failure
-// needs only g1 to run second: it follows the decisions it is given and
-// fails when they start g0, g1.
+// replayShrinkCut replays a schedule of TestShrinkCut (20 decisions of
+// g0 and 20 of g1), whose failure needs only g1 to run second. It
+// follows the decisions it is given; given fewer (a cut, not a run's own
+// decisions, whose last is at own.go:1), it leaves them at their end and
+// goes on unperturbed: what is left of g0 runs, then what is left of g1.
+// It fails when its decisions start g0, g1.
 func replayShrinkCut(cfg rt.Config, out *os.File) {
 	countReplay()
 	ds := cfg.Replay.Decisions
 	i := cfg.First
 	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: ds, Steps: len(ds)}
-	if len(ds) >= 2 && ds[0].G == 0 && ds[1].G == 1 {
+	if len(ds) < 40 && (len(ds) == 0 || ds[len(ds)-1].Site != "own.go:1") {
+		r.Diverged = fmt.Sprintf("decision %d: the schedule has only %d decisions", len(ds), len(ds))
+		own := append([]rt.Decision(nil), ds...)
+		left := map[int]int{0: 20, 1: 20}
+		for _, d := range ds {
+			left[d.G]--
+		}
+		for g := 0; g < 2; g++ {
+			for ; left[g] > 0; left[g]-- {
+				own = append(own, rt.Decision{G: g, Site: "k.go:99", Op: "atomic", Obj: 1})
+			}
+		}
+		own[len(own)-1].Site = "own.go:1"
+		r.Decisions, r.Steps = own, len(own)
+	}
+	if d := r.Decisions; len(d) >= 2 && d[0].G == 0 && d[1].G == 1 {
 		r.Outcome, r.Message, r.Site = "test-failure", "test failed: lost update", "/src/k/k_test.go:90"
 	}
 	line, _ := json.Marshal(r)
