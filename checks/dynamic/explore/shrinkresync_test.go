@@ -24,26 +24,9 @@ func TestShrinkLeavesWithChoices(t *testing.T) {
 			{G: 0, Site: "k.go:1", Op: "atomic", Obj: 1}, {G: 1, Site: "k.go:2", Op: "atomic", Obj: 1},
 			{G: 0, Site: "k.go:3", Op: "atomic", Obj: 1}, {G: 1, Site: "k.go:4", Op: "atomic", Obj: 1},
 		}}
-	s, tg, _ := fakeFinding(t, "TestShrinkResync", f)
-	tg.plainGo = &plainOutcome{} // ran under plain go test already: no label runs
-	s.hardStop = time.Now().Add(time.Hour)
-	res, err := s.report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Findings) != 1 {
-		t.Fatalf("%d findings, want 1 (notes %q)", len(res.Findings), res.Notes)
-	}
-	fd := res.Findings[0]
-	if fd.NotReplayed != "" || fd.Interleaving == nil {
-		t.Fatalf("finding not replayed (%q) or not told: %+v", fd.NotReplayed, fd)
-	}
+	fd := shrunkFinding(t, "TestShrinkResync", f)
 	if it := fd.Interleaving; it.Original != 2 || it.Preemptions != 0 {
 		t.Errorf("told with %d preemptions (%d before shrinking), want 0 (2)", it.Preemptions, it.Original)
-	}
-	// Its printed schedule replays as it is.
-	if why, unchecked := s.replaysAlone(context.Background(), tg, &fd, nil); why != "" || unchecked {
-		t.Errorf("the finding's schedule does not replay: %q, %v", why, unchecked)
 	}
 }
 
@@ -60,8 +43,19 @@ func TestShrinkCutsLaterPreemptions(t *testing.T) {
 		ds = append(ds, rt.Decision{G: i % 2, Site: "k.go:" + strconv.Itoa(i+1), Op: "atomic", Obj: 1})
 	}
 	f := &failure{kind: checks.TestFailure, message: "test failed: lost update", site: "/src/k/k_test.go:90", seed: 1, strategy: "random", decisions: ds}
-	s, tg, _ := fakeFinding(t, "TestShrinkCut", f)
-	tg.plainGo = &plainOutcome{}
+	fd := shrunkFinding(t, "TestShrinkCut", f)
+	if it := fd.Interleaving; it.Original != 38 || it.Preemptions > 2 {
+		t.Errorf("told with %d preemptions (%d before shrinking), want at most 2 (38)", it.Preemptions, it.Original)
+	}
+}
+
+// shrunkFinding reports f, a failure of the fake's test, as the search
+// does after its end (replayed, shrunk, told), and checks that it is one
+// finding whose printed schedule replays as it is.
+func shrunkFinding(t *testing.T, test string, f *failure) checks.Finding {
+	t.Helper()
+	s, tg, _ := fakeFinding(t, test, f)
+	tg.plainGo = &plainOutcome{} // ran under plain go test already: no label runs
 	s.hardStop = time.Now().Add(time.Hour)
 	res, err := s.report(context.Background())
 	if err != nil {
@@ -74,10 +68,8 @@ func TestShrinkCutsLaterPreemptions(t *testing.T) {
 	if fd.NotReplayed != "" || fd.Interleaving == nil {
 		t.Fatalf("finding not replayed (%q) or not told: %+v", fd.NotReplayed, fd)
 	}
-	if it := fd.Interleaving; it.Original != 38 || it.Preemptions > 2 {
-		t.Errorf("told with %d preemptions (%d before shrinking), want at most 2 (38)", it.Preemptions, it.Original)
-	}
 	if why, unchecked := s.replaysAlone(context.Background(), tg, &fd, nil); why != "" || unchecked {
 		t.Errorf("the finding's schedule does not replay: %q, %v", why, unchecked)
 	}
+	return fd
 }
