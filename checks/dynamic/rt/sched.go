@@ -29,14 +29,14 @@ type sched struct {
 	strat    Strategy
 	replay   *Schedule
 	diverged string
+	index    int
+	seed     int64
+	maxSteps int
+	timeout  time.Duration
 	// resyncRec and resyncSeen: the recorded choices of each goroutine's
 	// selects at each site, and how many it made there (Schedule.Resync).
 	resyncRec  map[resyncKey][]int
 	resyncSeen map[resyncKey]int
-	index      int
-	seed       int64
-	maxSteps   int
-	timeout    time.Duration
 	// noticing is the channel closed outside control whose blocked
 	// selects noticeRealCloses commits: chanReadyIn answers for it as
 	// before the close.

@@ -249,13 +249,8 @@ func replayFlaky(cfg rt.Config, out *os.File) {
 // FAKEBIN_REPLAYS names.
 func replayShrinkable(cfg rt.Config, out *os.File) {
 	countReplay()
-	i := cfg.First
-	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
-	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
-		Decisions: cfg.Replay.Decisions, Steps: len(cfg.Replay.Decisions)}
-	line, _ := json.Marshal(r)
-	out.Write(append(line, '\n'))
-	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+	writeReplay(out, rt.Result{Index: cfg.First, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
+		Decisions: cfg.Replay.Decisions, Steps: len(cfg.Replay.Decisions)})
 }
 
 // replayShrinkResync replays a schedule of TestShrinkResync, whose
@@ -268,9 +263,7 @@ func replayShrinkable(cfg rt.Config, out *os.File) {
 func replayShrinkResync(cfg rt.Config, out *os.File) {
 	countReplay()
 	ds := cfg.Replay.Decisions
-	i := cfg.First
-	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
-	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
+	r := rt.Result{Index: cfg.First, Seed: cfg.Replay.Seed, Outcome: "test-failure", Message: "test failed: lost update", Site: "/src/k/k_test.go:90",
 		Decisions: ds, Steps: len(ds)}
 	found := len(ds) == 4 && ds[0].G == 0 && ds[1].G == 1 && ds[2].G == 0 && ds[3].G == 1
 	if !found && ds[len(ds)-1].Site != "own.go:1" {
@@ -282,9 +275,7 @@ func replayShrinkResync(cfg rt.Config, out *os.File) {
 		own[len(own)-1].Site = "own.go:1"
 		r.Decisions = own
 	}
-	line, _ := json.Marshal(r)
-	out.Write(append(line, '\n'))
-	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+	writeReplay(out, r)
 }
 
 // replayShrinkCut replays a schedule of TestShrinkCut (20 decisions of
@@ -296,9 +287,7 @@ func replayShrinkResync(cfg rt.Config, out *os.File) {
 func replayShrinkCut(cfg rt.Config, out *os.File) {
 	countReplay()
 	ds := cfg.Replay.Decisions
-	i := cfg.First
-	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
-	r := rt.Result{Index: i, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: ds, Steps: len(ds)}
+	r := rt.Result{Index: cfg.First, Seed: cfg.Replay.Seed, Outcome: "pass", Decisions: ds, Steps: len(ds)}
 	if len(ds) < 40 && (len(ds) == 0 || ds[len(ds)-1].Site != "own.go:1") {
 		r.Diverged = fmt.Sprintf("decision %d: the schedule has only %d decisions", len(ds), len(ds))
 		own := append([]rt.Decision(nil), ds...)
@@ -317,9 +306,15 @@ func replayShrinkCut(cfg rt.Config, out *os.File) {
 	if d := r.Decisions; len(d) >= 2 && d[0].G == 0 && d[1].G == 1 {
 		r.Outcome, r.Message, r.Site = "test-failure", "test failed: lost update", "/src/k/k_test.go:90"
 	}
+	writeReplay(out, r)
+}
+
+// writeReplay writes r, a replay's one schedule, between its markers.
+func writeReplay(out *os.File, r rt.Result) {
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, r.Index)
 	line, _ := json.Marshal(r)
 	out.Write(append(line, '\n'))
-	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
+	fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, r.Index)
 }
 
 // countReplay counts this replay in the file FAKEBIN_REPLAYS names
