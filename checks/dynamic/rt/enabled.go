@@ -39,6 +39,8 @@ func (s *sched) enabledList() ([]*gstate, []Candidate) {
 
 // candidateList returns the strategy's candidates for cands, kept in
 // s.listBuf (valid until the next call).
+//
+//go:norace
 func (s *sched) candidateList(cands []*gstate) []Candidate {
 	list := s.listBuf[:0]
 	for _, g := range cands {
@@ -93,6 +95,10 @@ func (s *sched) park(g *gstate) {
 
 //go:norace
 func (s *sched) addReady(g *gstate) {
+	if !g.inFresh {
+		g.inFresh = true
+		s.freshReady = append(s.freshReady, g)
+	}
 	g.set, g.setIdx = setReady, int32(len(s.ready))
 	s.ready = append(s.ready, g)
 	s.readyList = append(s.readyList, s.candidate(g))
@@ -113,6 +119,7 @@ func (s *sched) unlist(g *gstate) {
 	i := int(g.setIdx)
 	switch g.set {
 	case setReady:
+		s.settlePass(g)
 		n := len(s.ready) - 1
 		s.ready[i], s.readyList[i] = s.ready[n], s.readyList[n]
 		s.ready[i].setIdx = int32(i)

@@ -161,6 +161,13 @@ type gstate struct {
 	passedSince time.Duration
 	passedIdle  int
 	passedOver  bool
+	// lazyAt, when lazy, is the decision at which passed and passAt were
+	// last set: it has been ready and passed over at every decision
+	// since (passCount). inFresh: it is in sched.freshReady.
+	lazyAt  int
+	lazy    bool
+	inFresh bool
+	check   struct{ passed, passAt int } // checkPassCounts
 	// set is the set of parked goroutines it is in (see park), at setIdx.
 	set    uint8
 	setIdx int32

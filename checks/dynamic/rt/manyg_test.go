@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -61,6 +62,8 @@ func manyGoroutines(n int) func() {
 //
 //	go test -run '^$' -bench ManyGoroutines -benchtime 3x ./checks/dynamic/rt
 func BenchmarkManyGoroutines(b *testing.B) {
+	defer func(c bool) { checkPassCounts = c }(checkPassCounts)
+	checkPassCounts = false // its own cost grows with n
 	for _, n := range []int{100, 1000, 3000} {
 		for _, strat := range []string{"plain", "random"} {
 			b.Run(strat+"/n="+strconv.Itoa(n), func(b *testing.B) {
@@ -78,6 +81,52 @@ func BenchmarkManyGoroutines(b *testing.B) {
 				b.ReportMetric(sec*1e9/float64(decisions), "ns/decision")
 				b.ReportMetric(float64(cpu1-cpu0)/float64(decisions), "cpu-ns/decision")
 				b.ReportMetric(float64(decisions)/sec, "decisions/s")
+				b.ReportMetric(float64(decisions)/float64(b.N), "decisions/op")
+			})
+		}
+	}
+}
+
+// wokenAtOnce is a test of n goroutines that sleep the same millisecond,
+// then each make three atomic operations and end (ants' TestAntsPool: a
+// hundred thousand tasks that sleep 10ms): all n are ready at once, and
+// each runs to its end in turn while the others wait.
+func wokenAtOnce(n int) func() {
+	return func() {
+		var sum int32
+		for i := 0; i < n; i++ {
+			Go(func() {
+				Sleep(time.Millisecond)
+				for j := 0; j < 3; j++ {
+					Atomic(&sum)
+					atomic.AddInt32(&sum, 1)
+				}
+			})
+		}
+		Sleep(time.Second)
+	}
+}
+
+// BenchmarkWokenAtOnce is BenchmarkManyGoroutines for wokenAtOnce: the
+// cost of a decision among n ready goroutines, for each strategy.
+//
+//	go test -run '^$' -bench WokenAtOnce -benchtime 3x ./checks/dynamic/rt
+func BenchmarkWokenAtOnce(b *testing.B) {
+	defer func(c bool) { checkPassCounts = c }(checkPassCounts)
+	checkPassCounts = false // its own cost grows with n
+	for _, n := range []int{1000, 4000} {
+		for _, strat := range []string{"plain", "random", "pct", "pos"} {
+			b.Run(strat+"/n="+strconv.Itoa(n), func(b *testing.B) {
+				decisions := 0
+				for i := 0; i < b.N; i++ {
+					res := RunFunc(Config{Strategy: strat, Seed: int64(i + 1), MaxSteps: 40 * n}, i, wokenAtOnce(n))
+					if res.Outcome != "pass" || res.Inconclusive != "" {
+						b.Fatalf("%s: %s %s", res.Outcome, res.Message, res.Inconclusive)
+					}
+					decisions += len(res.Decisions)
+				}
+				sec := b.Elapsed().Seconds()
+				b.ReportMetric(sec*1e9/float64(decisions), "ns/decision")
 				b.ReportMetric(float64(decisions)/float64(b.N), "decisions/op")
 			})
 		}

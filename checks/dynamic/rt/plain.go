@@ -16,17 +16,19 @@ type Plain struct{}
 
 func (Plain) Reset(int64) {}
 
+//go:norace
 func (Plain) Next(enabled []Candidate, last int, step int) int {
-	best := -1
-	for i, c := range enabled {
+	best, top := -1, -1
+	for i := range enabled {
+		c := &enabled[i]
 		if c.G == last {
 			if c.Op != "Gosched" || len(enabled) == 1 {
 				return i
 			}
 			continue // it yields: another runs, as in the runtime
 		}
-		if best < 0 || c.G > enabled[best].G {
-			best = i
+		if best < 0 || c.G > top {
+			best, top = i, c.G
 		}
 	}
 	if best < 0 {

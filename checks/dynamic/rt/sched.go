@@ -115,6 +115,17 @@ type sched struct {
 	unorderedPCs [8]uintptr
 	// idleSeq counts the decisions at which no goroutine could run.
 	idleSeq int
+	// The pass counts of the ready set (countPassed): freshReady holds the
+	// ready goroutines whose counts are kept one by one (gstate.inFresh),
+	// every other ready one counts lazily (gstate.lazyAt). passFrom is the
+	// first step of the current run of counted decisions at consecutive
+	// steps, passLast its last. passSinceMin is the earliest passedSince
+	// set while idleSeq was passSinceSeq.
+	freshReady   []*gstate
+	passFrom     int
+	passLast     int
+	passSinceMin time.Duration
+	passSinceSeq int
 	// allocs: the counts of allocations the program read (allocs.go).
 	allocs allocCounts
 	// dumps counts the program's dumps of every goroutine (Stack).
@@ -326,6 +337,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 		running: make([]*gstate, 0, shadowRoom), outside: make([]*gstate, 0, shadowRoom),
 		listBuf: make([]Candidate, 0, shadowRoom),
 		ready:   make([]*gstate, 0, shadowRoom), readyList: make([]Candidate, 0, shadowRoom),
+		freshReady: make([]*gstate, 0, shadowRoom), passSinceSeq: -1,
 		sleeping: make([]*gstate, 0, shadowRoom), blocked: make([]*gstate, 0, shadowRoom),
 	}
 	if s.maxSteps <= 0 {

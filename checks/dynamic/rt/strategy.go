@@ -168,6 +168,7 @@ type RandomWalk struct {
 
 func (w *RandomWalk) Reset(seed int64) { w.r = newRand(seed, 0) }
 
+//go:norace
 func (w *RandomWalk) Next(enabled []Candidate, last int, step int) int {
 	if len(enabled) == 1 {
 		return 0
@@ -286,6 +287,7 @@ func (p *PCT) ChangePoints() []int {
 	return out
 }
 
+//go:norace
 func (p *PCT) priority(g int) float64 {
 	v, ok := p.prio.get(g)
 	if !ok {
@@ -295,16 +297,18 @@ func (p *PCT) priority(g int) float64 {
 	return v
 }
 
+//go:norace
 func (p *PCT) best(enabled []Candidate) int {
-	best := 0
-	for i := range enabled {
-		if p.priority(enabled[i].G) > p.priority(enabled[best].G) {
-			best = i
+	best, top := 0, p.priority(enabled[0].G)
+	for i := 1; i < len(enabled); i++ {
+		if v := p.priority(enabled[i].G); v > top {
+			best, top = i, v
 		}
 	}
 	return best
 }
 
+//go:norace
 func (p *PCT) Next(enabled []Candidate, last int, step int) int {
 	// Priorities are assigned to every candidate in order of appearance,
 	// even when only one can run, so that a goroutine's priority does not
@@ -381,12 +385,13 @@ func (p *POS) Reset(seed int64) {
 	p.ran = -1
 }
 
+//go:norace
 func (p *POS) Next(enabled []Candidate, last int, step int) int {
 	if p.ran >= 0 {
 		if p.ran < len(p.has) && p.has[p.ran] {
-			e := p.pending[p.ran]
-			for g, o := range p.pending {
-				if p.has[g] && g != p.ran && races(e, o) {
+			e := &p.pending[p.ran]
+			for g := range p.pending {
+				if p.has[g] && g != p.ran && races(e, &p.pending[g]) {
 					p.prio.clear(g)
 				}
 			}
@@ -394,7 +399,8 @@ func (p *POS) Next(enabled []Candidate, last int, step int) int {
 		}
 		p.prio.clear(p.ran)
 	}
-	for _, c := range enabled {
+	for i := range enabled {
+		c := &enabled[i]
 		for len(p.pending) <= c.G {
 			var room []uintptr
 			if i := len(p.pending); i < len(p.arr) {
@@ -402,24 +408,25 @@ func (p *POS) Next(enabled []Candidate, last int, step int) int {
 			}
 			p.pending, p.has, p.objs = append(p.pending, Candidate{}), append(p.has, false), append(p.objs, room)
 		}
-		if p.has[c.G] && !sameEvent(p.pending[c.G], c) {
+		if p.has[c.G] && !sameEvent(&p.pending[c.G], c) {
 			p.prio.clear(c.G) // it moved (released as a partner, say)
 		}
 		// The scheduler reuses the candidate's Objs: keep a copy.
 		p.objs[c.G] = append(p.objs[c.G][:0], c.Objs...)
-		c.Objs = p.objs[c.G]
-		p.pending[c.G], p.has[c.G] = c, true
+		p.pending[c.G], p.has[c.G] = *c, true
+		p.pending[c.G].Objs = p.objs[c.G]
 	}
-	best := 0
-	for i, c := range enabled {
-		if p.priority(c.G) > p.priority(enabled[best].G) {
-			best = i
+	best, top := 0, p.priority(enabled[0].G)
+	for i := 1; i < len(enabled); i++ {
+		if v := p.priority(enabled[i].G); v > top {
+			best, top = i, v
 		}
 	}
 	p.ran = enabled[best].G
 	return best
 }
 
+//go:norace
 func (p *POS) priority(g int) float64 {
 	v, ok := p.prio.get(g)
 	if !ok {
@@ -436,14 +443,14 @@ func (p *POS) Choose(n int, step int) int {
 	return p.r.IntN(n)
 }
 
-func sameEvent(a, b Candidate) bool {
+func sameEvent(a, b *Candidate) bool {
 	return a.Op == b.Op && a.Site == b.Site && a.at == b.at && a.Obj == b.Obj
 }
 
 // races reports whether two pending operations conflict: they touch a
 // common object and are not both reads. Atomics carry no object and are
 // taken to conflict with each other.
-func races(a, b Candidate) bool {
+func races(a, b *Candidate) bool {
 	if a.Read && b.Read {
 		return false
 	}
@@ -462,7 +469,7 @@ func races(a, b Candidate) bool {
 }
 
 // touches: does c's operation touch the object x (not 0)?
-func touches(c Candidate, x uintptr) bool {
+func touches(c *Candidate, x uintptr) bool {
 	if c.Obj == x {
 		return true
 	}

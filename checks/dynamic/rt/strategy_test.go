@@ -150,15 +150,15 @@ func TestPOSResetsRacingEvents(t *testing.T) {
 			continue
 		}
 		changed := p.prio[c.G] != old[c.G]
-		if want := races(ran, c); changed != want {
+		if want := races(&ran, &c); changed != want {
 			t.Errorf("ran %+v: g%d (%s) priority changed = %v, want %v", ran, c.G, c.Op, changed, want)
 		}
 	}
-	if races(en[3], en[4]) || !races(en[0], en[1]) || races(en[0], en[2]) {
+	if races(&en[3], &en[4]) || !races(&en[0], &en[1]) || races(&en[0], &en[2]) {
 		t.Error("races: RLock/RLock must commute, Lock/Lock on one mutex must not, different mutexes never race")
 	}
 	sel := Candidate{Op: "select", Objs: []uintptr{5, 1}}
-	if !races(sel, en[0]) || races(sel, en[2]) {
+	if !races(&sel, &en[0]) || races(&sel, &en[2]) {
 		t.Error("a select races with operations on its channels only")
 	}
 }

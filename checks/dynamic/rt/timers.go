@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -809,8 +810,7 @@ func (s *sched) delayed(list []Candidate) bool {
 		if c.G < 0 || c.G >= len(s.gs) {
 			return false
 		}
-		g := s.gs[c.G]
-		if g.passAt != s.steps-1 || g.passed < delayedRun {
+		if at, n := s.passCount(s.gs[c.G]); at != s.steps-1 || n < delayedRun {
 			return false
 		}
 	}
@@ -818,23 +818,143 @@ func (s *sched) delayed(list []Candidate) bool {
 }
 
 // countPassed counts, before the decision that runs pick, the decisions in
-// a row at which each of cands could run and another ran.
+// a row at which each of cands could run and another ran. A goroutine that
+// stays ready is counted lazily (gstate.lazy, passCount): one decision
+// then costs in proportion to the goroutines that became ready since the
+// last and the blocked ones that can run, not to all that can (a
+// thousand workers woken at once, each run to its end in turn).
 //
 //go:norace
 func (s *sched) countPassed(cands []*gstate, pick *gstate) {
-	for _, g := range cands {
-		if g.passAt != s.steps-1 {
-			g.passed = 0 // not a candidate at the last decision
+	nr := len(s.ready)
+	if len(cands) < nr || nr > 0 && &cands[0] != &s.ready[0] {
+		// Fewer than the ready set (notSpinning, overlapRun): one by one,
+		// each ready one from here.
+		for _, g := range s.ready {
+			s.settlePass(g)
 		}
-		g.passAt = s.steps
-		if g == pick {
-			g.passed, g.passedOver = 0, false
-		} else {
-			g.passed++
-			if !g.passedOver || g.passedIdle != s.idleSeq {
-				g.passedSince, g.passedIdle, g.passedOver = s.now, s.idleSeq, true
+		s.passRun()
+		for _, g := range cands {
+			s.countPass(g, pick)
+		}
+		for _, g := range s.freshReady {
+			g.inFresh = false
+		}
+		s.freshReady = s.freshReady[:0]
+		for _, g := range s.ready {
+			g.inFresh = true
+			s.freshReady = append(s.freshReady, g)
+		}
+	} else {
+		s.settlePass(pick)
+		s.passRun()
+		for _, g := range cands[nr:] {
+			s.countPass(g, pick)
+		}
+		if pick.set == setReady && !pick.inFresh {
+			s.countPass(pick, pick)
+		}
+		for _, g := range s.freshReady {
+			g.inFresh = false
+			if g.set != setReady {
+				continue // it left the ready set since
+			}
+			s.countPass(g, pick)
+			if g != pick {
+				g.lazy, g.lazyAt = true, s.steps
 			}
 		}
+		s.freshReady = s.freshReady[:0]
+	}
+	s.passLast = s.steps
+	if checkPassCounts {
+		s.checkPassed(cands, pick)
+	}
+}
+
+// checkPassCounts, set by rt's tests, counts every candidate one by one as
+// well and panics when a lazy count differs.
+var checkPassCounts bool
+
+// passCounted counts countPass's calls (rt's tests).
+var passCounted int
+
+// checkPassed counts cands one by one in gstate.check and compares.
+//
+//go:norace
+func (s *sched) checkPassed(cands []*gstate, pick *gstate) {
+	for _, g := range cands {
+		c := &g.check
+		if c.passAt != s.steps-1 {
+			c.passed = 0
+		}
+		c.passAt = s.steps
+		if g == pick {
+			c.passed = 0
+		} else {
+			c.passed++
+		}
+		if at, n := s.passCount(g); at != c.passAt || n != c.passed {
+			panic("interleave: internal error: lazy pass count g" + strconv.Itoa(g.id) + " lazyAt " + strconv.Itoa(g.lazyAt) + " from " + strconv.Itoa(s.passFrom) + " set " + strconv.Itoa(int(g.set)) + " pick " + strconv.Itoa(pick.id) + ": " + strconv.Itoa(at) + "," + strconv.Itoa(n) + " for " + strconv.Itoa(c.passAt) + "," + strconv.Itoa(c.passed))
+		}
+	}
+}
+
+// passRun notes a decision about to be counted: a new run of counted
+// decisions when the step before was not counted. Lazy counts are settled
+// before it (passCount reads passFrom).
+//
+//go:norace
+func (s *sched) passRun() {
+	if s.passLast != s.steps-1 {
+		s.passFrom = s.steps
+	}
+}
+
+// countPass counts one decision for candidate g, pick running.
+//
+//go:norace
+func (s *sched) countPass(g, pick *gstate) {
+	passCounted++
+	if g.passAt != s.steps-1 {
+		g.passed = 0 // not a candidate at the last decision
+	}
+	g.passAt = s.steps
+	if g == pick {
+		g.passed, g.passedOver = 0, false
+		return
+	}
+	g.passed++
+	if !g.passedOver || g.passedIdle != s.idleSeq {
+		g.passedSince, g.passedIdle, g.passedOver = s.now, s.idleSeq, true
+		if s.passSinceSeq != s.idleSeq || s.now < s.passSinceMin {
+			s.passSinceMin, s.passSinceSeq = s.now, s.idleSeq
+		}
+	}
+}
+
+// passCount is g's passAt and passed as the decisions counted so far left
+// them.
+//
+//go:norace
+func (s *sched) passCount(g *gstate) (at, passed int) {
+	if !g.lazy {
+		return g.passAt, g.passed
+	}
+	if s.passFrom <= g.lazyAt {
+		return s.passLast, g.passed + s.passLast - g.lazyAt
+	}
+	// Not counted at some step since: counted anew from passFrom.
+	return s.passLast, s.passLast - s.passFrom + 1
+}
+
+// settlePass ends g's lazy count (it leaves the ready set, or runs).
+//
+//go:norace
+func (s *sched) settlePass(g *gstate) {
+	if g.lazy {
+		g.passAt, g.passed = s.passCount(g)
+		g.lazy = false
 	}
 }
 
@@ -858,11 +978,17 @@ func (s *sched) plainOverdue(cands []*gstate) *gstate {
 	if g := s.spinStarved(cands); g != nil {
 		return g
 	}
+	if (s.passSinceSeq != s.idleSeq || s.now-s.passSinceMin <= timeSlice) && !checkPassCounts {
+		return nil // none passed over since long enough (countPass)
+	}
 	var oldest *gstate
 	for _, g := range cands {
 		if g.passedOver && g.passedIdle == s.idleSeq && s.now-g.passedSince > timeSlice && (oldest == nil || g.passedSince < oldest.passedSince) {
 			oldest = g
 		}
+	}
+	if checkPassCounts && oldest != nil && (s.passSinceSeq != s.idleSeq || s.now-s.passSinceMin <= timeSlice) {
+		panic("interleave: internal error: passSinceMin misses an overdue goroutine")
 	}
 	return oldest
 }
@@ -884,9 +1010,10 @@ func (s *sched) spinStarved(cands []*gstate) *gstate {
 		return nil
 	}
 	var most *gstate
+	mostN := 0
 	for _, g := range cands {
-		if g.passed >= spinAdvance && (most == nil || g.passed > most.passed) {
-			most = g
+		if _, n := s.passCount(g); n >= spinAdvance && (most == nil || n > mostN) {
+			most, mostN = g, n
 		}
 	}
 	return most
