@@ -865,6 +865,12 @@ func (s *sched) countPassed(cands []*gstate, pick *gstate) {
 			}
 		}
 		s.freshReady = s.freshReady[:0]
+		if pick.set == setReady {
+			// decide takes it out of the ready set; should it stay, it
+			// is counted one by one at the next decision.
+			pick.inFresh = true
+			s.freshReady = append(s.freshReady, pick)
+		}
 	}
 	s.passLast = s.steps
 	if checkPassCounts {
