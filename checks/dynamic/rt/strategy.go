@@ -297,6 +297,10 @@ func (p *PCT) priority(g int) float64 {
 	return v
 }
 
+// best is the enabled candidate of highest priority. POS.Next has the same
+// loop: shared through a func value, the call per candidate costs several
+// times the loop under -race.
+//
 //go:norace
 func (p *PCT) best(enabled []Candidate) int {
 	best, top := 0, p.priority(enabled[0].G)

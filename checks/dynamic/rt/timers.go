@@ -901,7 +901,7 @@ func (s *sched) checkPassed(cands []*gstate, pick *gstate) {
 			c.passed++
 		}
 		if at, n := s.passCount(g); at != c.passAt || n != c.passed {
-			panic("interleave: internal error: lazy pass count g" + strconv.Itoa(g.id) + " lazyAt " + strconv.Itoa(g.lazyAt) + " from " + strconv.Itoa(s.passFrom) + " set " + strconv.Itoa(int(g.set)) + " pick " + strconv.Itoa(pick.id) + ": " + strconv.Itoa(at) + "," + strconv.Itoa(n) + " for " + strconv.Itoa(c.passAt) + "," + strconv.Itoa(c.passed))
+			panic("interleave: internal error: g" + strconv.Itoa(g.id) + "'s lazy pass count " + strconv.Itoa(n) + " at " + strconv.Itoa(at) + ", counted one by one " + strconv.Itoa(c.passed) + " at " + strconv.Itoa(c.passAt))
 		}
 	}
 }
@@ -984,8 +984,9 @@ func (s *sched) plainOverdue(cands []*gstate) *gstate {
 	if g := s.spinStarved(cands); g != nil {
 		return g
 	}
-	if (s.passSinceSeq != s.idleSeq || s.now-s.passSinceMin <= timeSlice) && !checkPassCounts {
-		return nil // none passed over since long enough (countPass)
+	none := s.passSinceSeq != s.idleSeq || s.now-s.passSinceMin <= timeSlice // none passed over long enough (countPass)
+	if none && !checkPassCounts {
+		return nil
 	}
 	var oldest *gstate
 	for _, g := range cands {
@@ -993,7 +994,7 @@ func (s *sched) plainOverdue(cands []*gstate) *gstate {
 			oldest = g
 		}
 	}
-	if checkPassCounts && oldest != nil && (s.passSinceSeq != s.idleSeq || s.now-s.passSinceMin <= timeSlice) {
+	if none && oldest != nil {
 		panic("interleave: internal error: passSinceMin misses an overdue goroutine")
 	}
 	return oldest
