@@ -12,8 +12,8 @@ import (
 // decBuf holds the decision buffers between schedules (one schedule runs
 // at a time).
 var decBuf struct {
-	d   []Decision
-	pcs [][10]uintptr
+	d   chunkLog[Decision]
+	pcs chunkLog[[10]uintptr]
 }
 
 // decisionRoom is the room made for the decisions of a schedule bound to
@@ -177,7 +177,7 @@ func (s *sched) decide(g *gstate) {
 	if s.needSites() {
 		d.Site = s.shortSiteOf(g)
 	}
-	s.decPCs = append(s.decPCs, g.req.pcs)
+	s.decPCs.add(g.req.pcs)
 	rep := reply{mode: mRun}
 	release := true
 	var joined *gstate // the partner of a hand-off
@@ -389,7 +389,7 @@ func (s *sched) decide(g *gstate) {
 		g.soloLeft, g.soloDec = soloRun, s.steps-1 // d, recorded
 		if s.replay != nil && g.soloDec < len(s.replay.Decisions) && s.replay.Decisions[g.soloDec].SoloRun > 0 {
 			g.soloLeft = s.replay.Decisions[g.soloDec].SoloRun
-			s.decisions[g.soloDec].SoloRun = g.soloLeft // kept for a schedule made from this run
+			s.decisions.at(g.soloDec).SoloRun = g.soloLeft // kept for a schedule made from this run
 		}
 	}
 	s.running = append(s.running, g)
@@ -432,9 +432,9 @@ func (s *sched) record(d Decision) {
 	} else if s.replay != nil && s.diverged == "" && s.steps < len(s.replay.Decisions) {
 		d.Clock = s.replay.Decisions[s.steps].Clock // kept for a schedule made from this run
 	}
-	s.decisions = append(s.decisions, d)
+	s.decisions.add(d)
 	if s.cfg.Trace {
-		d = s.sitedDecision(len(s.decisions) - 1)
+		d = s.sitedDecision(s.decisions.len() - 1)
 		b := append(traceBuf[:0], MarkerDecision...)
 		b = strconv.AppendInt(b, int64(s.steps), 10)
 		b = append(b, ` {"g":`...)

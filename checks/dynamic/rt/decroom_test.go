@@ -21,7 +21,7 @@ func TestLongScheduleDoesNotAllocate(t *testing.T) {
 	// few fresh processes' first schedules is held well below one a
 	// decision.
 	for run := 0; run < 5 && least != 0; run++ {
-		decBuf.d, decBuf.pcs = nil, nil // as in a fresh process
+		decBuf.d, decBuf.pcs = chunkLog[Decision]{}, chunkLog[[10]uintptr]{} // as in a fresh process
 		var mallocs uint64
 		res := RunFunc(Config{Seed: 1}, 0, func() {
 			var mu sync.Mutex
@@ -41,8 +41,9 @@ func TestLongScheduleDoesNotAllocate(t *testing.T) {
 		if res.Steps < 16000 {
 			t.Fatalf("%d steps, want 16,000 at least", res.Steps)
 		}
-		if room := decisionRoom(DefaultMaxSteps); cap(decBuf.d) != room || cap(decBuf.pcs) != room {
-			t.Fatalf("run %d: the decision buffers hold %d and %d after the schedule, want the %d they began with (they grew)", run, cap(decBuf.d), cap(decBuf.pcs), room)
+		chunks := (decisionRoom(DefaultMaxSteps) + chunkLen - 1) / chunkLen
+		if len(decBuf.d.chunks) != chunks || len(decBuf.pcs.chunks) != chunks {
+			t.Fatalf("run %d: the decision logs hold %d and %d chunks after the schedule, want the %d they began with (they grew)", run, len(decBuf.d.chunks), len(decBuf.pcs.chunks), chunks)
 		}
 		t.Logf("run %d: %d allocations", run, mallocs)
 		least = min(least, mallocs)

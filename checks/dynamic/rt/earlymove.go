@@ -148,7 +148,7 @@ func waitsOn(g *gstate, p unsafe.Pointer) bool {
 //
 //go:norace
 func (s *sched) armSite(vt *vtimer) string {
-	if vt.armStep <= 0 || vt.armStep > len(s.decisions) {
+	if vt.armStep <= 0 || vt.armStep > s.decisions.len() {
 		return ""
 	}
 	return s.sitedDecision(vt.armStep - 1).Site

@@ -488,7 +488,7 @@ func (s *sched) join(j *joiner) {
 	if s.needSites() {
 		d.Site = s.joinSite(j)
 	}
-	s.decPCs = append(s.decPCs, j.pcs)
+	s.decPCs.add(j.pcs)
 	s.spinRun, s.sameRun, s.spinClock = 0, 0, 0
 	s.spinEpoch++
 	forgetLoads(s.loads)

@@ -183,9 +183,9 @@ type sched struct {
 		chans   slab[chanState]
 	}
 
-	decisions []Decision
-	decPCs    [][10]uintptr // the call stack of each decision (Site is resolved late)
-	sited     int           // decisions whose Site is resolved
+	decisions chunkLog[Decision]
+	decPCs    chunkLog[[10]uintptr] // the call stack of each decision (Site is resolved late)
+	sited     int                   // decisions whose Site is resolved
 	listBuf   []Candidate
 	// The parked goroutines in three sets, kept as they park and leave
 	// (park, unpark), so that a decision looks at the blocked ones only:
@@ -363,11 +363,11 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	// Room for the decisions a schedule may make, kept from one schedule
 	// to the next: appending then never allocates inside code a test
 	// measures, nor copies the decisions made so far.
-	if room := decisionRoom(s.maxSteps); cap(decBuf.d) < room || cap(decBuf.pcs) < room {
-		decBuf.d, decBuf.pcs = make([]Decision, 0, room), make([][10]uintptr, 0, room)
-	}
-	s.decisions, s.decPCs = decBuf.d[:0], decBuf.pcs[:0]
-	decBuf.d, decBuf.pcs = nil, nil
+	room := decisionRoom(s.maxSteps)
+	decBuf.d.reserve(room)
+	decBuf.pcs.reserve(room)
+	s.decisions, s.decPCs = decBuf.d, decBuf.pcs
+	decBuf.d, decBuf.pcs = chunkLog[Decision]{}, chunkLog[[10]uintptr]{}
 	s.takeShadow()
 	s.adoptCarried()
 	if s.timeout <= 0 {
@@ -1002,10 +1002,10 @@ func (s *sched) sendAndWait(g *gstate, mode uint8) {
 //
 //go:norace
 func (s *sched) result() Result {
-	for ; s.sited < len(s.decisions); s.sited++ {
+	for ; s.sited < s.decisions.len(); s.sited++ {
 		s.sitedDecision(s.sited)
 	}
-	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: append([]Decision(nil), s.decisions...),
+	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: s.decisions.slice(),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
 		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, Choices: s.choices, Draws: s.draws, AddrInUse: lastAddrInUse(),
 		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts(), Dumps: int(s.dumps.Load())}
@@ -1041,8 +1041,10 @@ func (s *sched) finish() {
 	if s.res.Outcome == "pass" && s.res.Inconclusive == "" && s.testFailed != nil && s.testFailed() {
 		s.addPaths(&s.res) // the test's own failure (the driver's finish says so)
 	}
-	decBuf.d, decBuf.pcs = s.decisions[:0], s.decPCs[:0]
-	s.decisions, s.decPCs = nil, nil
+	s.decisions.reset()
+	s.decPCs.reset()
+	decBuf.d, decBuf.pcs = s.decisions, s.decPCs
+	s.decisions, s.decPCs = chunkLog[Decision]{}, chunkLog[[10]uintptr]{}
 	s.noteLeftHeld()
 	s.giveShadow()
 }

@@ -67,9 +67,9 @@ func (s *sched) needSites() bool {
 //
 //go:norace
 func (s *sched) sitedDecision(i int) Decision {
-	d := &s.decisions[i]
-	if d.Site == "" && i < len(s.decPCs) {
-		for _, pc := range s.decPCs[i] {
+	d := s.decisions.at(i)
+	if d.Site == "" && i < s.decPCs.len() {
+		for _, pc := range s.decPCs.at(i) {
 			if pc == 0 {
 				break
 			}
@@ -178,12 +178,12 @@ func (s *sched) framesAt(pc uintptr) []callFrame {
 //
 //go:norace
 func (s *sched) callersOf(i int) string {
-	if i >= len(s.decPCs) {
+	if i >= s.decPCs.len() {
 		return ""
 	}
 	var b strings.Builder
 	sited := false
-	for _, pc := range s.decPCs[i] {
+	for _, pc := range s.decPCs.at(i) {
 		if pc == 0 {
 			break
 		}

@@ -97,10 +97,10 @@ func (g *gstate) soloAtTarget() bool {
 //go:norace
 func (g *gstate) soloCut() {
 	s := active
-	if s == nil || s.replay != nil || g.soloDec >= len(s.decisions) {
+	if s == nil || s.replay != nil || g.soloDec >= s.decisions.len() {
 		return
 	}
-	d := &s.decisions[g.soloDec]
+	d := s.decisions.at(g.soloDec)
 	if ran := soloRun - g.soloLeft; ran == 0 {
 		d.Solo = false
 	} else {

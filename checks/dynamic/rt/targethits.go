@@ -77,11 +77,11 @@ func (s *sched) targetCounts(r *Result) {
 			hits[key]++
 		}
 	}
-	for i := range s.decPCs {
+	for i := 0; i < s.decPCs.len(); i++ {
 		for k := range seen { // no clear: rt builds with go1.18 modules
 			delete(seen, k)
 		}
-		for _, pc := range s.decPCs[i] {
+		for _, pc := range s.decPCs.at(i) {
 			if pc == 0 {
 				break
 			}
