@@ -4,10 +4,12 @@ package rt
 
 import (
 	"bytes"
+	"reflect"
 	"runtime"
 	"strconv"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // spinTurn runs when the last spinAdvance decisions (or a multiple) only
@@ -429,8 +431,25 @@ func spinOp(r *request) bool {
 	return false
 }
 
+// drainedChan: is channel p closed, with nothing left in its buffer? A
+// receive from it returns at once and changes nothing, as a load does:
+// a loop of them only spins (ants' ReleaseContext selects on three closed
+// channels until the pool's other goroutines, ready, set their flags; the
+// unperturbed schedule ran it alone to the step bound, never giving them
+// their turn, spinStarved).
+//
+//go:norace
+func (s *sched) drainedChan(p unsafe.Pointer, rv reflect.Value) bool {
+	if p == nil || !s.chanOf(p).closed {
+		return false
+	}
+	n, _ := lenCap(p, rv)
+	return n == 0
+}
+
 // spinning: did the decided operation only spin (a yield, a load, a
-// select that took default, a TryLock that failed)?
+// select that took default, a TryLock that failed)? (A receive from a
+// closed, empty channel too: drainedChan, told by the decision.)
 func spinning(r *request, rep reply) bool {
 	switch r.op {
 	case opYield, opAtomicLoad, opChanLen, opNow:
