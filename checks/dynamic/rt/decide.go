@@ -18,10 +18,11 @@ var decBuf struct {
 
 // decisionRoom is the room made for the decisions of a schedule bound to
 // maxSteps steps: the bound and the fair window after the test, the
-// default bound's at most (a longer schedule grows its buffers). Grown
-// from a thousand by doubling, rill's stream tests (20,000 decisions) spent
-// a seventh of their CPU copying decisions and faulting in the copies.
-// Pages never written are never touched: a short test pays nothing.
+// default bound's at most (a longer schedule adds chunks to its logs).
+// Grown from a thousand by doubling, rill's stream tests (20,000
+// decisions) spent a seventh of their CPU copying decisions and faulting
+// in the copies. Pages never written are never touched: a short test
+// pays nothing.
 func decisionRoom(maxSteps int) int {
 	if maxSteps > DefaultMaxSteps {
 		maxSteps = DefaultMaxSteps
