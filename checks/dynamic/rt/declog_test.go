@@ -76,7 +76,7 @@ func TestLongScheduleReplays(t *testing.T) {
 	}
 	for i := range res.Decisions {
 		if a, b := res.Decisions[i], again.Decisions[i]; a.G != b.G || a.Op != b.Op || a.Site != b.Site {
-			t.Fatalf("decision %d: %+v, replayed %+v", i, b, a)
+			t.Fatalf("decision %d: %+v, replayed %+v", i, a, b)
 		}
 	}
 }

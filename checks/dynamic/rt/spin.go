@@ -420,7 +420,11 @@ const (
 )
 
 // spinOp: is the pending operation one a polling loop repeats without
-// changing anything (a select counts when it has a default)?
+// changing anything (a select counts when it has a default)? A receive
+// from a closed, empty channel is a spinning decision (drainedChan) but
+// not a spinning pending operation: a goroutine waiting at one counts as
+// one that could act, so a loop of them is never a livelock, and the
+// clock moves for it only when the check finds it at a load.
 func spinOp(r *request) bool {
 	switch r.op {
 	case opYield, opAtomicLoad, opChanLen, opNow, opTryLock, opTryWLock, opTryRLock:
