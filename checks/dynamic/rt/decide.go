@@ -182,7 +182,6 @@ func (s *sched) decide(g *gstate) {
 	rep := reply{mode: mRun}
 	release := true
 	var joined *gstate // the partner of a hand-off
-	drained := false   // a receive from a closed, empty channel
 	r := &g.req
 	switch r.op {
 	case opGo:
@@ -273,7 +272,6 @@ func (s *sched) decide(g *gstate) {
 		if r.op == opRecv && len(s.staleTimers) > 0 {
 			s.staleRecv(r.obj, false)
 		}
-		drained = r.op == opRecv && s.drainedChan(r.obj, r.rv)
 		s.completes(r.obj, r.rv, r.op == opSend, false, s.now, s.decidedPartner())
 		if p := s.pairFor(g, r.obj, r.rv, r.op == opSend, &d); p != nil {
 			s.running = append(s.running, p)
@@ -319,7 +317,6 @@ func (s *sched) decide(g *gstate) {
 		}
 		if k >= 0 {
 			c := r.cases[k]
-			drained = !c.send && s.drainedChan(c.ptr, c.rv)
 			if !c.send && len(s.staleTimers) > 0 {
 				s.staleRecv(c.ptr, r.hasDefault && len(r.cases) == 1)
 			}
@@ -337,7 +334,7 @@ func (s *sched) decide(g *gstate) {
 	if g.cbOf != nil && !idleOp(r.op) {
 		g.cbOf = nil
 	}
-	if spinning(r, rep) || drained {
+	if s.spinning(r, rep) {
 		s.spinRun++
 		s.spinCount++
 		if r.op == opNow || r.readNow {

@@ -209,8 +209,7 @@ type sched struct {
 	postAll    int           // decisions since the test returned
 	doneAt     time.Duration // the virtual clock when the test returned
 	fairRand   uint64        // state of fairChoice
-	// spinRun counts the decisions in a row that only spun (see spinning,
-	// drainedChan).
+	// spinRun counts the decisions in a row that only spun (see spinning).
 	spinRun int
 	// sameRun counts the spinning decisions since the last atomic load
 	// of an address or value the spin run had not read yet (freshLoad):

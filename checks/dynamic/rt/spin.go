@@ -452,16 +452,25 @@ func (s *sched) drainedChan(p unsafe.Pointer, rv reflect.Value) bool {
 }
 
 // spinning: did the decided operation only spin (a yield, a load, a
-// select that took default, a TryLock that failed)? (A receive from a
-// closed, empty channel too: drainedChan, told by the decision.)
-func spinning(r *request, rep reply) bool {
+// select that took default, a TryLock that failed, a receive from a
+// closed, empty channel)? Asked before the goroutine is let go: its
+// receive has not taken anything yet.
+//
+//go:norace
+func (s *sched) spinning(r *request, rep reply) bool {
 	switch r.op {
 	case opYield, opAtomicLoad, opChanLen, opNow:
 		return true
 	case opTryLock, opTryWLock, opTryRLock:
 		return !rep.ok
+	case opRecv:
+		return s.drainedChan(r.obj, r.rv)
 	case opSelect:
-		return rep.choice < 0
+		if rep.choice < 0 {
+			return true
+		}
+		c := r.cases[rep.choice]
+		return !c.send && s.drainedChan(c.ptr, c.rv)
 	}
 	return false
 }
