@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +96,25 @@ func TestRefindAfterEarlier(t *testing.T) {
 		if f := s.failures[keys[0]]; f.firstInProcess() == wantOrder {
 			t.Errorf("%s: kept failure first in its process %v; want %v", test, f.firstInProcess(), !wantOrder)
 		}
+	}
+}
+
+// TestNotAfterStoppedEarlier: a failure that replays only after an
+// earlier schedule of its process that the step bound stopped midway
+// needs what a test go test never interrupts left behind: not a finding,
+// and the note says why (ants' TestMultiPoolReleaseContext). With the
+// earlier schedule complete, the same failure is a finding (as in
+// TestRefindAfterEarlier).
+func TestNotAfterStoppedEarlier(t *testing.T) {
+	t.Parallel()
+	s, _, fd, k := refindFailure(t, "TestRefindPriorNever")
+	f := s.failures[k]
+	f.prior[0].Inconclusive = rt.StepBoundPrefix + "no end after 200 scheduling steps"
+	findings, _ := s.replayCauses(context.Background(), []checks.Finding{*fd}, []string{k})
+	if len(findings) != 0 {
+		t.Fatalf("%d findings (%s); want none", len(findings), findings[0].Message)
+	}
+	if !slices.ContainsFunc(s.notes, func(n string) bool { return strings.Contains(n, "the step bound stopped midway") }) {
+		t.Errorf("notes %q; want the stopped earlier schedule named", s.notes)
 	}
 }

@@ -461,7 +461,10 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		if failed, first := earlierFailures(f.prior); failed > 0 {
 			why += fmt.Sprintf("; %d of the schedules its process ran before it failed, the first %s: a failure that follows another in one process may be that one's consequence", failed, first)
 		}
-		if tried == len(f.prior) {
+		if tried == 0 && afterDid != "" {
+			why += "; not replayed after the schedules its process ran before it: " + afterDid
+			afterDid = ""
+		} else if tried == len(f.prior) {
 			why += fmt.Sprintf("; nor after the %d %s its process ran before it", tried, checks.Plural(tried, "schedule"))
 		} else {
 			why += fmt.Sprintf("; nor after the last of the %d schedules its process ran before it (all of them, about %v, did not fit in the time left)", len(f.prior), afterCost(perTry(), f.prior).Round(100*time.Millisecond))
@@ -532,6 +535,10 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 		ns = append(ns, n)
 	}
 	for k, n := range ns {
+		if w := f.stoppedEarlier(t.name, n); w != "" {
+			why = w
+			continue
+		}
 		try := *sched
 		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
 		s.fitPriors(&try, f)
@@ -578,6 +585,26 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 		return n, "", true, nil
 	}
 	return tried, why, false, nil
+}
+
+// stoppedEarlier says which of the last n schedules before f in its
+// process the step bound stopped midway, "" when none did. What such a
+// test left (a package variable it had yet to reset) is the tool's doing,
+// no state go test reaches, so a failure that needs it is not the code's:
+// ants' TestMultiPoolReleaseContext failed after an earlier schedule was
+// stopped with its stopLongRunningFunc still set.
+func (f *failure) stoppedEarlier(test string, n int) string {
+	for j := max(len(f.prior)-n, 0); j < len(f.prior); j++ {
+		r := f.prior[j]
+		if !strings.HasPrefix(r.Inconclusive, rt.StepBoundPrefix) {
+			continue
+		}
+		if j < len(f.priorTests) && f.priorTests[j] != "" {
+			test = f.priorTests[j]
+		}
+		return fmt.Sprintf("an earlier schedule (%s, seed %d) the step bound stopped midway ran before it: what that left is the tool's doing, no state go test reaches", test, r.Seed)
+	}
+	return ""
 }
 
 // afterWhy is "" when res, a replay after earlier schedules (err its
