@@ -5,13 +5,13 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth|sixth|seventh] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth|sixth|seventh|eighth] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
 # plain go test run (its column then shows "-"). -set new measures the second
 # set of modules (never used while fixing the first; docs/applicability.md),
 # -set third a third one, -set fourth a fourth, -set fifth a fifth, -set
-# sixth a sixth, -set seventh a seventh.
+# sixth a sixth, -set seventh a seventh, -set eighth an eighth.
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -147,8 +147,29 @@ elif [ ${#mods[@]} -eq 0 ] && [ "$set" = seventh ]; then
 		github.com/bytedance/gopkg@v0.1.4
 		github.com/hashicorp/memberlist@v0.7.0
 	)
+elif [ ${#mods[@]} -eq 0 ] && [ "$set" = eighth ]; then
+	# The eighth set, chosen on 2026-12-07 (sixty-ninth session) from
+	# modules no earlier dynamic run had used, before its first run: a
+	# connection multiplexer on loopback listeners, a WebSocket library,
+	# a JSON-RPC server and client on channels, an HTTP rate limiter, a
+	# generic worker pool with batches, a clock with a test clock and
+	# alarms, a file tailer, a Redis-protocol server with pub/sub,
+	# retries with timers and contexts, and a message router with an
+	# in-memory pub/sub.
+	mods=(
+		github.com/soheilhy/cmux@v0.1.5
+		github.com/gorilla/websocket@v1.5.3
+		github.com/creachadair/jrpc2@v1.3.6
+		github.com/go-chi/httprate@v0.16.1
+		github.com/go-pkgz/pool@v0.9.0
+		github.com/juju/clock@v1.1.1
+		github.com/nxadm/tail@v1.4.11
+		github.com/tidwall/redcon@v1.6.4
+		github.com/avast/retry-go/v4@v4.7.0
+		github.com/ThreeDotsLabs/watermill@v1.5.1
+	)
 elif [ "$set" != main ]; then
-	echo "applicability: unknown set $set (main, new, third, fourth, fifth, sixth or seventh)" >&2
+	echo "applicability: unknown set $set (main, new, third, fourth, fifth, sixth, seventh or eighth)" >&2
 	exit 2
 fi
 if [ ${#mods[@]} -eq 0 ]; then
