@@ -86,6 +86,9 @@ func (g *gstate) exit(p any) {
 		g.panicStack = stackOf()
 		g.panicSite = panicSite()
 	}
+	if s := active; s != nil && s.bubble > 0 {
+		bubbleRelease() // its last work happens before a later Wait
+	}
 	g.arriveExit()
 }
 

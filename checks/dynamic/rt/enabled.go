@@ -477,14 +477,23 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 	return -2
 }
 
-// othersBlocked: is every other controlled goroutine blocked (parked at an
-// operation that cannot go on now, or asleep) or done? synctest.Wait's
-// condition, with the controlled goroutines as the bubble.
+// othersBlocked: is every controlled goroutine but g blocked or done, as
+// synctest's Wait needs? One blocked outside control (a dependency's
+// select whose synchronization is not rewritten: jrpc2's tests wait while
+// mnet's Accept does) counts when it is on a channel operation or a
+// select now, as synctest counts one durably blocked; one in I/O, a
+// system call or a lock of code not rewritten does not. They are looked
+// at (a stack dump) only once every other is blocked.
 //
 //go:norace
 func (s *sched) othersBlocked(g *gstate) bool {
+	outside := false
 	for _, o := range s.gs {
 		if o == g || o.exited {
+			continue
+		}
+		if o.outside && !o.parked {
+			outside = true
 			continue
 		}
 		if !o.parked || o.set == setReady {
@@ -492,6 +501,13 @@ func (s *sched) othersBlocked(g *gstate) bool {
 		}
 		if o.set == setBlocked && o.req.op != opSyncWait && s.enabled(o) {
 			return false
+		}
+	}
+	if outside {
+		for _, o := range s.gs {
+			if o != g && !o.exited && o.outside && !o.parked && !(s.blockedGid(o.gid) && s.lastChan) {
+				return false
+			}
 		}
 	}
 	return true

@@ -308,6 +308,9 @@ func (g *gstate) call(r *request) reply {
 	g.req.readNow = g.nows > 0
 	g.nows = 0
 	runtime.Callers(2, g.req.pcs[:])
+	if s := active; s != nil && s.bubble > 0 {
+		bubbleRelease()
+	}
 	for {
 		bump(&g.arrSeq)
 		seen := g.runSeen

@@ -13,7 +13,7 @@ import (
 // raceChildTests need the race detector. A build without -race runs them
 // all in one child go test -race: one race build and link for all of
 // them, not one each.
-var raceChildTests = []string{"TestShadowKeepsRoom", "TestMapRangeNoToolRace", "TestExitNoToolRace", "TestSeededRandNoToolRace"}
+var raceChildTests = []string{"TestShadowKeepsRoom", "TestMapRangeNoToolRace", "TestExitNoToolRace", "TestSeededRandNoToolRace", "TestSynctestWaitNoRace"}
 
 var raceChild struct {
 	once sync.Once

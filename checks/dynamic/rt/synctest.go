@@ -21,6 +21,7 @@ func SynctestTest(t *testing.T, f func(*testing.T)) {
 	inBubble(1)
 	defer inBubble(-1)
 	f(t)
+	bubbleAcquire()
 }
 
 // inBubble counts the bubbles the schedule's test is inside.
@@ -33,7 +34,9 @@ func inBubble(d int) {
 }
 
 // SynctestWait is testing/synctest's Wait: under control it waits until
-// every other controlled goroutine is blocked or done.
+// every other controlled goroutine is blocked or done (one blocked outside
+// control counts when it is on a channel: othersBlocked), and what they did
+// before happens before it returns, for the race detector (bubbleRace).
 func SynctestWait() {
 	g := current()
 	if g == nil {
@@ -41,4 +44,5 @@ func SynctestWait() {
 		return
 	}
 	g.call(&request{op: opSyncWait})
+	bubbleAcquire()
 }

@@ -151,3 +151,33 @@ func TestSynctestExactClock(t *testing.T) {
 		t.Errorf("slept %v outside a bubble, want past 100ms", out)
 	}
 }
+
+// TestSynctestWaitOutsideChan: a goroutine blocked outside control on a
+// channel (a dependency's select whose synchronization is not rewritten:
+// mnet's Accept in jrpc2's TestLoop_cancelServers) is blocked for Wait, as
+// synctest counts it: Wait returns, and the send after it wakes the
+// goroutine. Before, Wait waited for it to come back until the watchdog.
+func TestSynctestWaitOutsideChan(t *testing.T) {
+	rs := RunSchedules(t, Config{Schedules: 3, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
+		SynctestTest(t, func(t *testing.T) {
+			ch := make(chan int) // its operations are not the scheduler's
+			done := make(chan struct{})
+			got := 0
+			Go(func() {
+				got = <-ch
+				Close(done)
+			})
+			SynctestWait()
+			ch <- 1
+			Recv(done)
+			if got != 1 {
+				t.Errorf("got %d, want 1", got)
+			}
+		})
+	}, nil)
+	for _, r := range rs {
+		if r.Outcome != "pass" || r.Inconclusive != "" {
+			t.Errorf("schedule %d: %s %q (inconclusive %q)", r.Index, r.Outcome, r.Message, r.Inconclusive)
+		}
+	}
+}
