@@ -127,7 +127,7 @@ func (c *Config) Register(fs *flag.FlagSet) *Flags {
 	fs.StringVar(&c.Schedules, "schedules", c.Schedules, "Write schedule files to `dir` (default .interleave/schedules in the module)")
 	fs.IntVar(&c.Workers, "workers", c.Workers, "Worker processes per test (default GOMAXPROCS)")
 	fs.IntVar(&c.Count, "count", c.Count, "Bound each test's search (the affected tests', the generated ones', the base commit's, there at least the schedules a failure's rate needs) by `n` schedules per worker as well as by the budgets (0: the budgets alone): with -seed, the same schedules on any machine the budgets are ample for")
-	fs.IntVar(&c.MaxSteps, "max-steps", c.MaxSteps, fmt.Sprintf("Stop every schedule of the search after `n` scheduling steps, inconclusive (default: %d for a test's unperturbed schedule, then twice the steps it took, at least %d)", explore.PlainMaxSteps, rt.DefaultMaxSteps))
+	fs.IntVar(&c.MaxSteps, "max-steps", c.MaxSteps, fmt.Sprintf("Stop every schedule of the search after `n` scheduling steps, inconclusive (default: %d for a test's unperturbed schedule, which runs again with up to %d when it stops there and the budget has the time; then twice the steps it took, at least %d)", explore.PlainMaxSteps, explore.LongerMaxSteps, rt.DefaultMaxSteps))
 	fs.StringVar(&c.Strategy, "strategy", c.Strategy, "Scheduling `strategy`: "+strings.Join(explore.Strategies, ", ")+", or a comma-separated list of them to rotate (default "+explore.Strategies[0]+")")
 	fs.Var(&f.tags, "tags", "Build `tags`, comma-separated, as for go build")
 	fs.StringVar(&f.run, "run", "", "Search only the affected tests (and subtests: TestX/sub, as go test -run) the `pattern` selects")

@@ -44,10 +44,14 @@ func StepBoundOf(ts explore.TestStats, set int) (at string, bound int) {
 	switch {
 	case set > 0:
 		return fmt.Sprintf("%d scheduling steps", set), set
-	case ts.PlainSteps >= explore.PlainMaxSteps:
-		// The unperturbed one needed more than its bound: the others
-		// kept the default.
-		return fmt.Sprintf("%d scheduling steps, the unperturbed one at %d", cmp.Or(ts.MaxSteps, rt.DefaultMaxSteps), explore.PlainMaxSteps), explore.PlainMaxSteps
+	case ts.PlainSteps >= explore.PlainMaxSteps && ts.MaxSteps <= rt.DefaultMaxSteps:
+		// The unperturbed one needed more than its bound (and than a
+		// longer run's, when one ran): the others kept the default.
+		at = fmt.Sprintf("%d scheduling steps, the unperturbed one at %d", cmp.Or(ts.MaxSteps, rt.DefaultMaxSteps), explore.PlainMaxSteps)
+		if ts.LongerSteps > 0 {
+			return at + fmt.Sprintf(", then at %d", ts.LongerSteps), ts.LongerSteps
+		}
+		return at, explore.PlainMaxSteps
 	}
 	bound = cmp.Or(ts.MaxSteps, rt.DefaultMaxSteps)
 	at = fmt.Sprintf("%d scheduling steps", bound)

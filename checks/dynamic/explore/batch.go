@@ -293,7 +293,7 @@ func (s *search) plainBatch(ctx context.Context, batch []*target, k int, end tim
 		s.counted(t, r)
 		s.plainHits(t, r)
 		s.mu.Lock()
-		s.plainSteps(t, r)
+		s.plainSteps(t, r, s.plainBound())
 		cost := searchCost(r.Elapsed+b.outside, r, t.maxSteps)
 		t.plainStopped = false
 		t.cost, t.virtual = cost, r.Virtual

@@ -131,6 +131,13 @@ type target struct {
 	lastStop    *childOutcome // its last unperturbed run, when stopped
 	mostSlot    time.Duration // the longest slot its unperturbed run had
 	ranNothing  bool          // its binary exited without running a schedule
+	// boundFirst is its unperturbed run when that stopped at
+	// PlainMaxSteps (the steps its test needs are more): a longer one
+	// runs when the rounds have time (longer.go). longerBound is the
+	// bound of the one about to run, longerRuns how many ran.
+	boundFirst  *rt.Result
+	longerBound int
+	longerRuns  int
 	// subtests is its unperturbed run's top-level subtests (subtests.go).
 	subtests []rt.SubtestRun
 	// aimSites are the Options.Targets its unperturbed run executed

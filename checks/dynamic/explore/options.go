@@ -200,6 +200,9 @@ type TestStats struct {
 	// one (Options.MaxSteps, or twice the steps that one took: steps.go);
 	// 0 when that one did not finish.
 	MaxSteps int `json:"maxSteps,omitempty"`
+	// LongerSteps is the bound of the last longer unperturbed run
+	// (longer.go) that stopped there too; 0 when none ran or one ended.
+	LongerSteps int `json:"longerSteps,omitempty"`
 	// Fresh counts the processes started because the previous one had
 	// goroutines left over from an earlier schedule.
 	Fresh int `json:"fresh,omitempty"`

@@ -47,26 +47,33 @@ func (s *search) searchBound(t *target) int {
 }
 
 // searchSteps is the step bound of a test's schedules after its
-// unperturbed one r: stepsFactor times its steps, at least
-// rt.DefaultMaxSteps and at most PlainMaxSteps. One the step bound stopped
-// (a test that needs more, or spins) keeps the default: the cheap bound
-// for a test whose schedules are inconclusive anyway.
-func searchSteps(r rt.Result) int {
+// unperturbed one r, run with the step bound given: stepsFactor times its
+// steps, at least rt.DefaultMaxSteps and at most the larger of
+// PlainMaxSteps and given (a longer unperturbed run's). One the step bound
+// stopped (a test that needs more, or spins) keeps the default: the cheap
+// bound for a test whose schedules are inconclusive anyway.
+func searchSteps(r rt.Result, given int) int {
 	if strings.HasPrefix(r.Inconclusive, rt.StepBoundPrefix) {
 		return rt.DefaultMaxSteps
 	}
-	return min(max(stepsFactor*r.Steps, rt.DefaultMaxSteps), PlainMaxSteps)
+	return min(max(stepsFactor*r.Steps, rt.DefaultMaxSteps), max(PlainMaxSteps, given))
 }
 
-// plainSteps records what t's unperturbed schedule r took: its steps and
-// the bound of its other schedules. The caller holds s.mu.
-func (s *search) plainSteps(t *target, r rt.Result) {
+// plainSteps records what t's unperturbed schedule r, run with the step
+// bound given, took: its steps and the bound of its other schedules. One
+// stopped at PlainMaxSteps is kept for a longer run (boundFirst). The
+// caller holds s.mu.
+func (s *search) plainSteps(t *target, r rt.Result, given int) {
 	t.stats.PlainSteps = r.Steps
-	t.maxSteps = searchSteps(r)
+	t.maxSteps = searchSteps(r, given)
 	if s.opts.MaxSteps > 0 {
 		t.maxSteps = s.opts.MaxSteps
 	}
 	t.stats.MaxSteps = t.maxSteps
+	t.boundFirst = nil
+	if s.opts.MaxSteps == 0 && given == PlainMaxSteps && strings.HasPrefix(r.Inconclusive, rt.StepBoundPrefix) {
+		t.boundFirst = &r
+	}
 }
 
 // searchCost is what a schedule of the test costs after its unperturbed

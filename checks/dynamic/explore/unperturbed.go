@@ -62,29 +62,47 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		}
 		end := roundsEnd(s.deadline.Add(-s.shrinkReserve()), s.start.Add(2*s.opts.Budget/3),
 			s.deadline.Add(-s.searchReserve(searchable...)), len(searchable) > 0)
-		var stuck, slow []*target
+		var stuck, slow, longer []*target
+		s.mu.Lock()
 		for _, t := range targets {
 			switch {
 			case t.plainStopped && t.stuckAtStop:
 				stuck = append(stuck, t)
 			case t.plainStopped && t.stopReason != "" && !t.ranNothing:
 				slow = append(slow, t)
+			case !t.plainStopped && t.boundFirst != nil && t.longerRuns < longerTries:
+				longer = append(longer, t)
 			}
 		}
+		s.mu.Unlock()
 		// The slow ones first, then the stuck ones (a test stopped with a
 		// goroutine stuck may never finish, and its full watchdog would
-		// take the time a slow one needs), each the shortest first.
+		// take the time a slow one needs), each the shortest first; then
+		// the longer runs of those stopped at the step bound (longer.go),
+		// the fastest first.
 		bySlot := func(ts []*target) {
 			sort.SliceStable(ts, func(i, j int) bool { return ts[i].slot < ts[j].slot })
 		}
 		bySlot(slow)
 		bySlot(stuck)
-		again := append(slow, stuck...)
+		sort.SliceStable(longer, func(i, j int) bool { return longer[i].boundFirst.Elapsed < longer[j].boundFirst.Elapsed })
+		again := append(append(slow, stuck...), longer...)
 		if len(again) == 0 || time.Until(end) <= 0 {
 			break
 		}
 		started := 0
 		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
+			if !t.plainStopped {
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				want, bound := t.longerWant(min(slot, time.Until(end)))
+				if want == 0 {
+					return 0
+				}
+				t.longerBound = bound
+				started++
+				return want
+			}
 			var least time.Duration
 			if t.stuckAtStop {
 				least = s.opts.StepTimeout + time.Second
@@ -223,12 +241,20 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	if hard.After(s.hardStop) {
 		hard = s.hardStop
 	}
+	bound := s.plainBound()
+	s.mu.Lock()
+	longer := t.longerBound
+	t.longerBound = 0
+	s.mu.Unlock()
+	if longer > 0 {
+		bound = longer
+	}
 	c := s.testChild(t, rt.Config{
 		Strategy:  rt.PlainStrategy,
 		First:     plainIndex,
 		Schedules: 1,
 		Deadline:  limit,
-		MaxSteps:  s.plainBound(),
+		MaxSteps:  bound,
 	}, nil)
 	began := time.Now()
 	out, err := c.run(ctx, hard, fmt.Sprintf("%s-%s-plain", sanitize(t.pkg.ImportPath), t.name))
@@ -251,6 +277,9 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 	}
 	if plain == "" && out.crashed < 0 {
 		stopped = true
+	}
+	if longer > 0 && !s.longerEnded(t, out, stopped, bound) {
+		return // its first run stands
 	}
 	if !out.killed && out.started == 0 && len(out.results) == 0 {
 		// The binary ran nothing and exited (a skip, a TestMain that
@@ -287,7 +316,7 @@ func (s *search) plainRun(ctx context.Context, t *target, slot time.Duration) {
 		last = r
 	}
 	s.mu.Lock()
-	s.plainSteps(t, last)
+	s.plainSteps(t, last, bound)
 	cost = searchCost(cost, last, t.maxSteps)
 	if out.crashed < 0 {
 		s.markNoChoice(t, out.results)

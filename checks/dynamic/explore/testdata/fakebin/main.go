@@ -52,6 +52,9 @@ func main() {
 			if strings.HasPrefix(name, "TestFail") {
 				r.Outcome, r.Message, r.Site = "test-failure", "test failed: "+name, "/src/k/k_test.go:70"
 			}
+			if strings.HasPrefix(name, "TestLongSteps") {
+				longSteps(&r, name, cfg.MaxSteps)
+			}
 			line, _ := json.Marshal(r)
 			out.Write(append(line, '\n'))
 			fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerEnd, i)
@@ -106,6 +109,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "%s%d\n", rt.MarkerStart, i)
 		r := rt.Result{Index: i, Seed: seed, Outcome: "pass", Decisions: []rt.Decision{{G: 0, Site: "x.go:1", Op: "go"}}, Steps: 1, Choices: 1} // its tests are concurrent: a choice
 		switch cfg.Test {
+		case "TestLongSteps", "TestLongStepsMore":
+			longSteps(&r, cfg.Test, cfg.MaxSteps)
 		case "TestCrash":
 			if seed%7 == 3 {
 				fmt.Fprintf(os.Stderr, "fatal error: concurrent map writes\n\ngoroutine 7 [running]:\ninternal/runtime/maps.fatal({0x1, 0x2})\n\t/usr/local/go/src/runtime/panic.go:1181 +0x18\nexample.com/k.(*store).put(...)\n\t/src/k/k.go:12 +0x4d\nexample.com/k.TestStore.func1()\n\t/src/k/k_test.go:20 +0x2b\n")
@@ -171,6 +176,25 @@ func main() {
 			return
 		}
 	}
+}
+
+// longStepsNeeded is the steps TestLongSteps takes, more than an
+// unperturbed run's first bound (explore.PlainMaxSteps); TestLongStepsMore
+// takes more than any longer run's. Each step takes 20µs.
+const longStepsNeeded = 180000
+
+// longSteps makes r a schedule of test with the step bound bound: stopped
+// there when it is less than the steps the test takes.
+func longSteps(r *rt.Result, test string, bound int) {
+	r.Steps = longStepsNeeded
+	if test == "TestLongStepsMore" {
+		r.Steps = 100 * longStepsNeeded
+	}
+	if bound > 0 && bound < r.Steps {
+		r.Steps = bound
+		r.Inconclusive = rt.StepBoundPrefix + fmt.Sprintf("no end after %d scheduling steps", bound)
+	}
+	r.Elapsed = time.Duration(r.Steps) * 20 * time.Microsecond
 }
 
 // replayDiverging replays a schedule of TestDivergeSame or TestDivergePass
