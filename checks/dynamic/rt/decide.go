@@ -303,6 +303,7 @@ func (s *sched) decide(g *gstate) {
 			k = ready[p]
 		} else if len(ready) > 0 {
 			k = ready[s.choose(len(ready), choiceOf2(ready))]
+			k = s.unstarve(g, r, ready, k)
 		}
 		rep.choice = k
 		d.Choice = &k

@@ -99,3 +99,42 @@ func TestClosedChannelLoopLivelock(t *testing.T) {
 		t.Errorf("flag: %s %q (inconclusive: %q)", r.Outcome, r.Message, r.Inconclusive)
 	}
 }
+
+// twoClosed loops on a select of two closed channels until it has seen
+// both closed (go-pkgz/pool's workers: each case sets its flag).
+func twoClosed(t *testing.T) {
+	a, b := make(chan int), make(chan int)
+	Close(a)
+	Close(b)
+	aDone, bDone := false, false
+	for !aDone || !bDone {
+		switch k := Select(false, RecvCase(a), RecvCase(b)); k {
+		case 0:
+			if _, ok := <-PickRecv(k, 0, a); !ok {
+				aDone = true
+			}
+		case 1:
+			if _, ok := <-PickRecv(k, 1, b); !ok {
+				bDone = true
+			}
+		}
+	}
+}
+
+// A loop that waits for two closed channels in one select ends under the
+// unperturbed schedule too: Go picks among ready cases at random, and the
+// schedule takes the next ready case when the loop took a closed, empty
+// channel there last time (unstarve). Always the first, it spun to the
+// step bound (and since closed channels spin, spinOp, was called a
+// livelock). Its replay takes the same cases.
+func TestPlainSelectLeavesDrainedCase(t *testing.T) {
+	rs := RunSchedules(t, Config{Strategy: "plain", Schedules: 1, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, twoClosed, nil)
+	r := rs[0]
+	if r.Outcome != "pass" || r.Inconclusive != "" || r.Steps > 10 {
+		t.Fatalf("%s %q after %d steps (inconclusive %q), want a pass in a few", r.Outcome, r.Message, r.Steps, r.Inconclusive)
+	}
+	rp := RunSchedules(t, Config{Replay: &Schedule{Seed: r.Seed, Decisions: r.Decisions}, StepTimeout: 5 * time.Second, MaxSteps: 20000}, twoClosed, nil)
+	if p := rp[0]; p.Outcome != "pass" || p.Diverged != "" || p.Steps != r.Steps {
+		t.Errorf("replay: %s, diverged %q, %d steps; want the same %d", p.Outcome, p.Diverged, p.Steps, r.Steps)
+	}
+}

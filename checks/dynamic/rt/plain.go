@@ -9,7 +9,9 @@ const PlainStrategy = "plain"
 // goroutine runs (as Go's runtime runs a goroutine just started or woken
 // next); when it calls Gosched while another can run, the one that waited
 // longest runs (the scheduler's fast path; Next, without that history,
-// the newest other); a select takes its first ready case. A failure on this
+// the newest other); a select takes its first ready case, but for a loop
+// that took a closed, empty channel's receive there last time (unstarve).
+// A failure on this
 // schedule is not caused by the interleaving: the driver compares the
 // failures of the search with it.
 type Plain struct{}
@@ -38,3 +40,37 @@ func (Plain) Next(enabled []Candidate, last int, step int) int {
 }
 
 func (Plain) Choose(n int, step int) int { return 0 }
+
+// unstarve is the case k of g's select r a decision of the unperturbed
+// schedule takes instead of ready's k: the next ready one when k is a
+// receive from a closed, empty channel and g's last select, at the same
+// call stack, took one too. Go picks among ready cases at random, so a
+// loop that waits for its second closed channel (go-pkgz/pool's workers:
+// `case v, ok := <-inCh: if !ok { normalClosed = true; continue }`, then
+// batchCh) gets there; always the first, it spun to the step bound. Other
+// strategies choose at random already; a replay follows the record.
+//
+//go:norace
+func (s *sched) unstarve(g *gstate, r *request, ready []int, k int) int {
+	if _, plain := s.strat.(Plain); !plain || k < 0 {
+		return k
+	}
+	drained := func(k int) bool {
+		c := r.cases[k]
+		return !c.send && s.drainedChan(c.ptr, c.rv)
+	}
+	replaying := s.replay != nil && s.diverged == ""
+	if !replaying && len(ready) > 1 && g.drained && g.drainedAt == r.pcs && drained(k) {
+		for i, c := range ready {
+			if c == k {
+				k = ready[(i+1)%len(ready)]
+				break
+			}
+		}
+	}
+	g.drained = k >= 0 && drained(k)
+	if g.drained {
+		g.drainedAt = r.pcs
+	}
+	return k
+}
