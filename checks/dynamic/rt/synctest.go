@@ -10,10 +10,9 @@ import (
 // one, and the goroutines f starts are controlled, so an order among them
 // that fails the test is chosen and replayed (synctest fixes the clock,
 // not the order). synctest's own would run f on a goroutine of the
-// bubble, outside the scheduler's control. After f the others run until
-// blocked or done (a Wait); goroutines still blocked when the test ends
-// are reported as leaks, where synctest would panic. In the bubble the
-// clock reaches deadlines exactly, as synctest's does.
+// bubble, outside the scheduler's control. Goroutines still blocked when
+// the test ends are reported as leaks, where synctest would panic. In
+// the bubble the clock reaches deadlines exactly, as synctest's does.
 func SynctestTest(t *testing.T, f func(*testing.T)) {
 	if current() == nil {
 		synctest.Test(t, f)
@@ -22,11 +21,7 @@ func SynctestTest(t *testing.T, f func(*testing.T)) {
 	inBubble(1)
 	defer inBubble(-1)
 	f(t)
-	// synctest's Test returns once the bubble's goroutines are done: the
-	// ones still runnable finish what they do (jrpc2's OnCancel hook
-	// logs) while the test runs. Those left blocked are leaks, where
-	// synctest panics; a sleeper's timer is not waited for.
-	SynctestWait()
+	bubbleAcquire()
 }
 
 // inBubble counts the bubbles the schedule's test is inside.

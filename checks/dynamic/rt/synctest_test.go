@@ -181,33 +181,3 @@ func TestSynctestWaitOutsideChan(t *testing.T) {
 		}
 	}
 }
-
-// TestSynctestTestWaitsForRunnable: a bubble's goroutine still runnable
-// when f returns (jrpc2's OnCancel hook, which logs) runs before
-// SynctestTest returns, as synctest.Test waits for it: left to a later
-// schedule of the process, its t.Logf panicked, "Log in goroutine after
-// TestClient_onCancelHook has completed".
-func TestSynctestTestWaitsForRunnable(t *testing.T) {
-	for _, strat := range []string{"plain", "random", "pct"} {
-		rs := RunSchedules(t, Config{Strategy: strat, Schedules: 5, Seed: 1, StepTimeout: 5 * time.Second}, func(t *testing.T) {
-			hooked := false
-			SynctestTest(t, func(t *testing.T) {
-				ch := make(chan int)
-				Go(func() {
-					Recv(ch)
-					Gosched()
-					hooked = true
-				})
-				Send(ch, 1)
-			})
-			if !hooked {
-				t.Error("SynctestTest returned before the bubble's runnable goroutine was done")
-			}
-		}, nil)
-		for _, r := range rs {
-			if r.Outcome != "pass" {
-				t.Errorf("%s schedule %d: %s %q", strat, r.Index, r.Outcome, r.Message)
-			}
-		}
-	}
-}
