@@ -99,7 +99,7 @@
 // ("fatal"), and a livelock ("fatal", message starting "livelock:") only
 // with evidence: livelockSpins decisions in a row that only spun (Gosched,
 // atomic loads, a channel's len, a select taking default, a failed TryLock,
-// time.Now, a receive from a closed, empty channel), a
+// time.Now), a
 // count whatever the machine's speed (goroutines outside control that
 // could end it get real naps meanwhile), none of them an atomic load of a
 // word or value its goroutine had not read yet in the run (a scan over a

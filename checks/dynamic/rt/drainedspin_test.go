@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -46,60 +45,6 @@ func TestClosedChannelLoopSpins(t *testing.T) {
 	}
 }
 
-// A goroutine waiting at a receive from a closed, empty channel is a
-// spinner, as one at a load is (spinOp): a loop of such receives, alone or
-// as a select's only ready case, with nothing else able to act, is a
-// livelock; and a loop of them around a load of a flag that a timer sets
-// still lets the clock move to the timer.
-func TestClosedChannelLoopLivelock(t *testing.T) {
-	loops := map[string]func(done chan struct{}){
-		"recv": func(done chan struct{}) {
-			for {
-				Recv(done)
-			}
-		},
-		"select": func(done chan struct{}) {
-			never := make(chan struct{})
-			for {
-				switch Select(false, RecvCase(done), RecvCase(never)) {
-				case 0:
-					<-PickRecv(0, 0, done)
-				case 1:
-					<-PickRecv(1, 1, never)
-				}
-			}
-		},
-	}
-	for name, loop := range loops {
-		rs := RunSchedules(t, Config{Schedules: 1, Seed: 1, MaxSteps: 40000, StepTimeout: 5 * time.Second}, func(t *testing.T) {
-			done := make(chan struct{})
-			Close(done)
-			loop(done)
-		}, nil)
-		if r := rs[0]; r.Outcome != "fatal" || !strings.HasPrefix(r.Message, "livelock:") {
-			t.Errorf("%s: want a livelock, got %s %q (inconclusive: %q)", name, r.Outcome, r.Message, r.Inconclusive)
-		}
-	}
-	rs := RunSchedules(t, Config{Strategy: "plain", Schedules: 1, Seed: 1, MaxSteps: 40000, StepTimeout: 5 * time.Second}, func(t *testing.T) {
-		done := make(chan struct{})
-		Close(done)
-		var flag int32
-		AfterFunc(time.Hour, func() { Atomic(&flag); atomic.StoreInt32(&flag, 1) })
-		start := Now()
-		for Then(AtomicLoad(&flag), atomic.LoadInt32(&flag)) == 0 {
-			for i := 0; i < 3; i++ {
-				Recv(done)
-			}
-		}
-		if d := Since(start); !nearly(d, time.Hour) {
-			t.Errorf("the flag was set after %v, want 1h", d)
-		}
-	}, nil)
-	if r := rs[0]; r.Outcome != "pass" || r.Inconclusive != "" {
-		t.Errorf("flag: %s %q (inconclusive: %q)", r.Outcome, r.Message, r.Inconclusive)
-	}
-}
-
 // twoClosed loops on a select of two closed channels until it has seen
 // both closed (go-pkgz/pool's workers: each case sets its flag).
 func twoClosed(t *testing.T) {
@@ -125,8 +70,7 @@ func twoClosed(t *testing.T) {
 // unperturbed schedule too: Go picks among ready cases at random, and the
 // schedule takes the next ready case when the loop took a closed, empty
 // channel there last time (unstarve). Always the first, it spun to the
-// step bound (and since closed channels spin, spinOp, was called a
-// livelock). Its replay takes the same cases.
+// step bound. Its replay takes the same cases.
 func TestPlainSelectLeavesDrainedCase(t *testing.T) {
 	rs := RunSchedules(t, Config{Strategy: "plain", Schedules: 1, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, twoClosed, nil)
 	r := rs[0]

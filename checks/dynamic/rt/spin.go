@@ -105,12 +105,12 @@ func (s *sched) spinTurn() bool {
 		return idle && s.fireTimers()
 	}
 	for _, g := range s.gs {
-		if g.parked && !g.exited && s.enabled(g) && !s.spinOp(g) {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
 			return false // someone could make progress if chosen
 		}
 	}
 	if s.spinSame() >= livelockSpins {
-		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now, receives from closed channels), the last " + strconv.Itoa(s.sameRun) + " rereading the same words with the same values, with no timer pending and no goroutine able to do anything else"}
+		f := &failure{kind: "fatal", msg: "livelock: " + strconv.Itoa(s.spinRun) + " scheduling steps in a row only spun (Gosched, atomic loads, select default, failed TryLock, time.Now), the last " + strconv.Itoa(s.sameRun) + " rereading the same words with the same values, with no timer pending and no goroutine able to do anything else"}
 		s.collectStates(f)
 		f.site = pickSite(f.gs)
 		s.fail = f
@@ -157,7 +157,7 @@ func (s *sched) sampleSpinners() {
 			continue
 		}
 		g := s.tab.lookup(id)
-		if g == nil || !g.parked || g.exited || g.outside || !s.spinOp(g) {
+		if g == nil || !g.parked || g.exited || g.outside || !spinOp(&g.req) {
 			continue
 		}
 		if g.spinMarkEpoch != s.spinEpoch {
@@ -304,7 +304,7 @@ func (s *sched) clockHang(step time.Duration) bool {
 		return false
 	}
 	for _, g := range s.gs {
-		if g.parked && !g.exited && s.enabled(g) && !s.spinOp(g) {
+		if g.parked && !g.exited && s.enabled(g) && !spinOp(&g.req) {
 			if g.cbOf == nil {
 				s.spinClock = 0
 			}
@@ -341,7 +341,7 @@ func (s *sched) parkedAtNow() bool {
 func (s *sched) notSpinning(cands []*gstate) []*gstate {
 	out := s.busyBuf[:0]
 	for _, g := range cands {
-		if !s.spinOp(g) || g.lastPick < s.steps-s.spinRun {
+		if !spinOp(&g.req) || g.lastPick < s.steps-s.spinRun {
 			out = append(out, g)
 		}
 	}
@@ -419,36 +419,18 @@ const (
 	livelockClock = 2 * time.Minute
 )
 
-// spinOp: is g's pending operation one a polling loop repeats without
-// changing anything? As spinning says of a decided one: a yield, a load,
-// a TryLock, a select with a default, and a receive from a closed, empty
-// channel, alone or as every ready case of a select (a loop of them waits
-// for others as a loop of loads does: the clock moves for it, and with
-// nothing else able to act it is a livelock).
-//
-//go:norace
-func (s *sched) spinOp(g *gstate) bool {
-	r := &g.req
+// spinOp: is the pending operation one a polling loop repeats without
+// changing anything (a select counts when it has a default)? A receive
+// from a closed, empty channel is a spinning decision (drainedChan) but
+// not a spinning pending operation: a goroutine waiting at one counts as
+// one that could act, so a loop of them is never a livelock, and the
+// clock moves for it only when the check finds it at a load.
+func spinOp(r *request) bool {
 	switch r.op {
 	case opYield, opAtomicLoad, opChanLen, opNow, opTryLock, opTryWLock, opTryRLock:
 		return true
-	case opRecv:
-		return s.drainedChan(r.obj, r.rv)
 	case opSelect:
-		if r.hasDefault {
-			return true
-		}
-		drained := false
-		for _, c := range r.cases {
-			if !s.chanReady(g, c.ptr, c.rv, c.send) {
-				continue
-			}
-			if c.send || !s.drainedChan(c.ptr, c.rv) {
-				return false
-			}
-			drained = true
-		}
-		return drained
+		return r.hasDefault
 	}
 	return false
 }
