@@ -101,7 +101,7 @@ func parseReproFlags(env *cliEnv, args []string) (opts reproOptions, code int, o
 	fs.StringVar(&opts.pkg, "pkg", "", "The test's package `import path`, when the log names none")
 	fs.IntVar(&opts.failure, "failure", 1, "Reproduce the `n`-th failure of the log")
 	fs.IntVar(&opts.runs, "runs", 0, "Run the test `n` times in a row in each schedule, as go test -count=n does in one process (default: as the log shows, else 1)")
-	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop every schedule after `n` scheduling steps, inconclusive (default: %d for the unperturbed schedule, which runs again with up to %d when it stops there and the budget has the time; then twice the steps it took, at least %d; a test that needs more ends at it in every schedule: repro says so and exits 6)", explore.PlainMaxSteps, explore.LongerMaxSteps, rt.DefaultMaxSteps))
+	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop every schedule after `n` scheduling steps, inconclusive (default: %d for the unperturbed schedule, which runs once more with %d when it stops there and the budget has the time; then twice the steps it took, at least %d; a test that needs more ends at it in every schedule: repro says so and exits 6)", explore.PlainMaxSteps, explore.LongerMaxSteps, rt.DefaultMaxSteps))
 	fs.IntVar(&opts.drift, "line-drift", defaultDrift, "Accept the log's frames up to `n` lines away, in the same functions, and a test's failure message logged up to n lines away in the same file (a log from another commit than this checkout; 0: only the log's lines)")
 	tags := tagsFlag(fs, "the search, its plain go test runs and the schedule's replays use them")
 	if code, ok := opts.parse(env, fs, args); !ok {

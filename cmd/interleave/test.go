@@ -61,7 +61,7 @@ func parseTestFlags(env *cliEnv, args []string) (opts testOptions, code int, ok 
 	failOn := &flagvalue.Choice{Value: prjob.DefaultFailOn, Allowed: []string{"note", "warning", "error"}}
 	fs.BoolVar(&opts.first, "first", false, "End each test's search at its first failure and give the time it leaves to the other tests (a failure of every schedule, the unperturbed one included, counts once some schedule passed or plain go test failed the same way)")
 	fs.Var(failOn, "fail-on", "Exit 1 when a finding has at least this `severity`: note, warning, error (dynamic findings are errors)")
-	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop every schedule after `n` scheduling steps, inconclusive (default: %d for a test's unperturbed schedule, which runs again with up to %d when it stops there and the budget has the time; then twice the steps it took, at least %d; the notes name a test whose schedules stop there)", explore.PlainMaxSteps, explore.LongerMaxSteps, rt.DefaultMaxSteps))
+	fs.IntVar(&opts.maxSteps, "max-steps", 0, fmt.Sprintf("Stop every schedule after `n` scheduling steps, inconclusive (default: %d for a test's unperturbed schedule, which runs once more with %d when it stops there and the budget has the time; then twice the steps it took, at least %d; the notes name a test whose schedules stop there)", explore.PlainMaxSteps, explore.LongerMaxSteps, rt.DefaultMaxSteps))
 	opts.register(fs, searchHelp{
 		budget:   "Wall time after the build, over all tests: unperturbed runs, search, fresh replays, plain go test runs, shrinking",
 		target:   "Favour preemption at these `file:line,...` sites (an operation at or within two lines of one)",

@@ -45,7 +45,7 @@ func TestStepBoundNotesChosen(t *testing.T) {
 		"TestSpin: 4 of 4 schedules stopped at the step bound (20000 scheduling steps, the unperturbed one at 100000) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 1000000)",
 		"TestLong: 2 of 30 schedules stopped at the step bound (60000 scheduling steps; the unperturbed one took 30000) before the test ended: inconclusive, neither a failure nor a pass",
 		"TestShort: 1 of 30 schedules stopped at the step bound (20000 scheduling steps) before the test ended: inconclusive, neither a failure nor a pass",
-		"TestSpinLonger: 3 of 3 schedules stopped at the step bound (20000 scheduling steps, the unperturbed one at 100000, then at 1600000) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 16000000)",
+		"TestSpinLonger: 3 of 3 schedules stopped at the step bound (20000 scheduling steps, the unperturbed one at 100000, then at 400000) before the test ended: inconclusive, neither a failure nor a pass; the test needs more steps than that (try -max-steps 4000000)",
 		"TestLonger: 1 of 5 schedules stopped at the step bound (360840 scheduling steps; the unperturbed one took 180420) before the test ended: inconclusive, neither a failure nor a pass",
 	}
 	if !slices.Equal(got, want) {

@@ -3,33 +3,72 @@
 package explore
 
 import (
+	"context"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
-// A test whose unperturbed run stopped at PlainMaxSteps (pond's tests of
-// 10,000 tasks take 170,000-260,000 decisions) runs it again in the
-// rounds of plainRuns, when they have the time: with longerFactor times
-// the bound of the run before, at most longerTries times. One that ends
-// within it replaces the first, and the test is searched with a bound
-// from its steps; one that does not leaves the first standing (the test
-// is searched at rt.DefaultMaxSteps, as before). A flat higher bound for
-// every test would let ants' tests of 100,000 tasks (over a million
-// decisions) spend their whole share on it.
+// A test whose unperturbed run stopped at PlainMaxSteps with no failure
+// (pond's tests of 10,000 tasks take 170,000-260,000 decisions) runs it
+// again with longerFactor times the bound, once, after plainRuns' rounds
+// of the slow tests and only when time is left before their end (the
+// search's last third is its own). One that ends within it replaces the
+// first, and the test is searched with a bound from its steps; one that
+// does not leaves the first standing (the test is searched at
+// rt.DefaultMaxSteps, as before). A flat higher bound for every test
+// would let ants' tests of 100,000 tasks (over a million decisions) spend
+// their whole share on it.
 const (
 	longerFactor = 4
-	longerTries  = 2
+	longerTries  = 1
 	// LongerMaxSteps is the bound of a test's last longer run.
-	LongerMaxSteps = PlainMaxSteps * longerFactor * longerFactor
+	LongerMaxSteps = PlainMaxSteps * longerFactor
 )
 
-// longerWant is the slot and step bound of t's next longer unperturbed
-// run: longerFactor times the last bound, in what that many steps take at
-// its first run's pace, with half as much again and a second for its
-// process; 0, 0 when it had its tries or that is more than at most. The
-// caller holds s.mu.
+// longerPass runs the longer unperturbed runs of targets that want one,
+// the fastest first, each in its fair part of what is left until the
+// rounds' end (roundsEnd), when that holds what it needs (longerWant).
+func (s *search) longerPass(ctx context.Context, targets []*target) {
+	var longer, searchable []*target
+	s.mu.Lock()
+	for _, t := range targets {
+		if t.plainStopped {
+			continue
+		}
+		searchable = append(searchable, t)
+		if t.boundFirst != nil && t.longerRuns < longerTries && len(t.plainKeys) == 0 {
+			longer = append(longer, t)
+		}
+	}
+	s.mu.Unlock()
+	if len(longer) == 0 || ctx.Err() != nil {
+		return
+	}
+	end := roundsEnd(s.deadline.Add(-s.shrinkReserve()), s.start.Add(2*s.opts.Budget/3),
+		s.deadline.Add(-s.searchReserve(searchable...)), true)
+	if time.Until(end) <= 0 {
+		return
+	}
+	sort.SliceStable(longer, func(i, j int) bool { return longer[i].boundFirst.Elapsed < longer[j].boundFirst.Elapsed })
+	s.plainPass(ctx, longer, end, func(t *target, slot time.Duration) time.Duration {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		want, bound := t.longerWant(min(slot, time.Until(end)))
+		if want == 0 {
+			return 0
+		}
+		t.longerBound = bound
+		return want
+	})
+}
+
+// longerWant is the slot and step bound of t's longer unperturbed run:
+// longerFactor times the first bound, in what that many steps take at its
+// first run's pace, with half as much again and a second for its process;
+// 0, 0 when it had its try or that is more than at. The caller holds s.mu.
 func (t *target) longerWant(at time.Duration) (time.Duration, int) {
 	r := t.boundFirst
 	if r == nil || t.longerRuns >= longerTries || r.Steps <= 0 {

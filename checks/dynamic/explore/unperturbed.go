@@ -62,47 +62,29 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 		}
 		end := roundsEnd(s.deadline.Add(-s.shrinkReserve()), s.start.Add(2*s.opts.Budget/3),
 			s.deadline.Add(-s.searchReserve(searchable...)), len(searchable) > 0)
-		var stuck, slow, longer []*target
-		s.mu.Lock()
+		var stuck, slow []*target
 		for _, t := range targets {
 			switch {
 			case t.plainStopped && t.stuckAtStop:
 				stuck = append(stuck, t)
 			case t.plainStopped && t.stopReason != "" && !t.ranNothing:
 				slow = append(slow, t)
-			case !t.plainStopped && t.boundFirst != nil && t.longerRuns < longerTries:
-				longer = append(longer, t)
 			}
 		}
-		s.mu.Unlock()
 		// The slow ones first, then the stuck ones (a test stopped with a
 		// goroutine stuck may never finish, and its full watchdog would
-		// take the time a slow one needs), each the shortest first; then
-		// the longer runs of those stopped at the step bound (longer.go),
-		// the fastest first.
+		// take the time a slow one needs), each the shortest first.
 		bySlot := func(ts []*target) {
 			sort.SliceStable(ts, func(i, j int) bool { return ts[i].slot < ts[j].slot })
 		}
 		bySlot(slow)
 		bySlot(stuck)
-		sort.SliceStable(longer, func(i, j int) bool { return longer[i].boundFirst.Elapsed < longer[j].boundFirst.Elapsed })
-		again := append(append(slow, stuck...), longer...)
+		again := append(slow, stuck...)
 		if len(again) == 0 || time.Until(end) <= 0 {
 			break
 		}
 		started := 0
 		s.plainPass(ctx, again, end, func(t *target, slot time.Duration) time.Duration {
-			if !t.plainStopped {
-				s.mu.Lock()
-				defer s.mu.Unlock()
-				want, bound := t.longerWant(min(slot, time.Until(end)))
-				if want == 0 {
-					return 0
-				}
-				t.longerBound = bound
-				started++
-				return want
-			}
 			var least time.Duration
 			if t.stuckAtStop {
 				least = s.opts.StepTimeout + time.Second
@@ -119,6 +101,7 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 			break
 		}
 	}
+	s.longerPass(ctx, targets)
 	for _, t := range targets {
 		if out := t.lastStop; t.plainStopped && out != nil && !t.ranNothing {
 			// Its last run counts and says where it was when stopped

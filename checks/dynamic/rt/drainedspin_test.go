@@ -66,19 +66,47 @@ func twoClosed(t *testing.T) {
 	}
 }
 
-// A loop that waits for two closed channels in one select ends under the
+// threeClosed is twoClosed with three channels (ants' ReleaseContext
+// waits on three).
+func threeClosed(t *testing.T) {
+	a, b, c := make(chan int), make(chan int), make(chan int)
+	Close(a)
+	Close(b)
+	Close(c)
+	done := [3]bool{}
+	for !done[0] || !done[1] || !done[2] {
+		switch k := Select(false, RecvCase(a), RecvCase(b), RecvCase(c)); k {
+		case 0:
+			if _, ok := <-PickRecv(k, 0, a); !ok {
+				done[0] = true
+			}
+		case 1:
+			if _, ok := <-PickRecv(k, 1, b); !ok {
+				done[1] = true
+			}
+		case 2:
+			if _, ok := <-PickRecv(k, 2, c); !ok {
+				done[2] = true
+			}
+		}
+	}
+}
+
+// A loop that waits for two (or three) closed channels in one select ends under the
 // unperturbed schedule too: Go picks among ready cases at random, and the
 // schedule takes the next ready case when the loop took a closed, empty
 // channel there last time (unstarve). Always the first, it spun to the
 // step bound. Its replay takes the same cases.
 func TestPlainSelectLeavesDrainedCase(t *testing.T) {
-	rs := RunSchedules(t, Config{Strategy: "plain", Schedules: 1, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, twoClosed, nil)
-	r := rs[0]
-	if r.Outcome != "pass" || r.Inconclusive != "" || r.Steps > 10 {
-		t.Fatalf("%s %q after %d steps (inconclusive %q), want a pass in a few", r.Outcome, r.Message, r.Steps, r.Inconclusive)
-	}
-	rp := RunSchedules(t, Config{Replay: &Schedule{Seed: r.Seed, Decisions: r.Decisions}, StepTimeout: 5 * time.Second, MaxSteps: 20000}, twoClosed, nil)
-	if p := rp[0]; p.Outcome != "pass" || p.Diverged != "" || p.Steps != r.Steps {
-		t.Errorf("replay: %s, diverged %q, %d steps; want the same %d", p.Outcome, p.Diverged, p.Steps, r.Steps)
+	for name, body := range map[string]func(*testing.T){"two": twoClosed, "three": threeClosed} {
+		rs := RunSchedules(t, Config{Strategy: "plain", Schedules: 1, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, body, nil)
+		r := rs[0]
+		if r.Outcome != "pass" || r.Inconclusive != "" || r.Steps > 12 {
+			t.Fatalf("%s: %s %q after %d steps (inconclusive %q), want a pass in a few", name, r.Outcome, r.Message, r.Steps, r.Inconclusive)
+		}
+		rp := RunSchedules(t, Config{Replay: &Schedule{Seed: r.Seed, Decisions: r.Decisions}, StepTimeout: 5 * time.Second, MaxSteps: 20000}, body, nil)
+		if p := rp[0]; p.Outcome != "pass" || p.Diverged != "" || p.Steps != r.Steps {
+			t.Errorf("%s: replay: %s, diverged %q, %d steps; want the same %d", name, p.Outcome, p.Diverged, p.Steps, r.Steps)
+		}
 	}
 }

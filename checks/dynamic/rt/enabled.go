@@ -5,6 +5,7 @@ package rt
 import (
 	"cmp"
 	"reflect"
+	"runtime"
 	"slices"
 	"time"
 	"unsafe"
@@ -481,9 +482,10 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 // synctest's Wait needs? One blocked outside control (a dependency's
 // select whose synchronization is not rewritten: jrpc2's tests wait while
 // mnet's Accept does) counts when it is on a channel operation or a
-// select now, as synctest counts one durably blocked; one in I/O, a
-// system call or a lock of code not rewritten does not. They are looked
-// at (a stack dump) only once every other is blocked.
+// select now, as synctest counts one durably blocked, and no goroutine
+// outside control runs or waits for I/O (which may feed it); one in I/O,
+// a system call or a lock of code not rewritten does not. They are looked
+// at (stack dumps) only once every other is blocked.
 //
 //go:norace
 func (s *sched) othersBlocked(g *gstate) bool {
@@ -504,11 +506,28 @@ func (s *sched) othersBlocked(g *gstate) bool {
 		}
 	}
 	if outside {
+		if busy, io := s.foreignActive(); busy || io {
+			return false // one of those may be what they wait for
+		}
+		dump := dumpBuf[:runtime.Stack(dumpBuf, true)] // one look at all of them
 		for _, o := range s.gs {
-			if o != g && !o.exited && o.outside && !o.parked && !(s.blockedGid(o.gid) && s.lastChan) {
+			if o != g && !o.exited && o.outside && !o.parked && !chanBlockedIn(dump, o.gid) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// chanBlockedIn: is the goroutine with runtime id gid blocked on a
+// channel operation or a select in dump, a stack dump of every goroutine?
+func chanBlockedIn(dump []byte, gid uint64) bool {
+	for len(dump) > 0 {
+		var block []byte
+		block, dump = cutBlock(dump)
+		if id, state, ok := blockHeader(block); ok && id == gid {
+			return chanWaitState(state)
+		}
+	}
+	return false
 }

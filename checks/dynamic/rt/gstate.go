@@ -115,9 +115,11 @@ type gstate struct {
 	outsideAt   time.Time // when it was found so
 	// drainedAt is the call stack of its last select when that took a
 	// receive from a closed, empty channel (the unperturbed schedule's
-	// rotation: unstarve); drained says there is one
-	drainedAt [len(request{}.pcs)]uintptr
-	drained   bool
+	// rotation: unstarve), and drainedCase the case; drained says there is
+	// one
+	drainedAt   [len(request{}.pcs)]uintptr
+	drainedCase int
+	drained     bool
 	// blockedReal: released to block for real on its channel operation
 	// (mBlock) while a party outside control may be its partner; recall
 	// takes it back.

@@ -47,7 +47,6 @@ func (s *sched) blockedGid(gid uint64) bool {
 	s.lastHold = lockState(state) || string(state) == "syscall" && !rtFutexStack(dump[i:])
 	s.lastVirtual = chanWaitState(state) && virtualClockBlock(dump[i:])
 	s.lastPipe = chanWaitState(state) && pipeWait(dump[i:])
-	s.lastChan = chanWaitState(state)
 	s.lastAccept = s.lastIO && acceptWait(dump[i:])
 	return len(state) > 0 && !passingState(state)
 }

@@ -42,13 +42,14 @@ func (Plain) Next(enabled []Candidate, last int, step int) int {
 func (Plain) Choose(n int, step int) int { return 0 }
 
 // unstarve is the case k of g's select r a decision of the unperturbed
-// schedule takes instead of ready's k: the next ready one when k is a
-// receive from a closed, empty channel and g's last select, at the same
-// call stack, took one too. Go picks among ready cases at random, so a
-// loop that waits for its second closed channel (go-pkgz/pool's workers:
-// `case v, ok := <-inCh: if !ok { normalClosed = true; continue }`, then
-// batchCh) gets there; always the first, it spun to the step bound. Other
-// strategies choose at random already; a replay follows the record.
+// schedule takes instead of ready's k: when k is a receive from a closed,
+// empty channel and g's last select, at the same call stack, took one too,
+// the first ready case after that one, round the cases. Go picks among
+// ready cases at random, so a loop that waits for its other closed
+// channels (go-pkgz/pool's workers: `case v, ok := <-inCh: if !ok {
+// normalClosed = true; continue }`, then batchCh) gets to them; always the
+// first, it spun to the step bound. Other strategies choose at random
+// already; a replay follows the record.
 //
 //go:norace
 func (s *sched) unstarve(g *gstate, r *request, ready []int, k int) int {
@@ -61,16 +62,20 @@ func (s *sched) unstarve(g *gstate, r *request, ready []int, k int) int {
 	}
 	replaying := s.replay != nil && s.diverged == ""
 	if !replaying && len(ready) > 1 && g.drained && g.drainedAt == r.pcs && drained(k) {
-		for i, c := range ready {
-			if c == k {
-				k = ready[(i+1)%len(ready)]
-				break
+		next := -1
+		for _, c := range ready {
+			if c > g.drainedCase && (next < 0 || c < next) {
+				next = c
 			}
 		}
+		if next < 0 {
+			next = ready[0] // round the cases
+		}
+		k = next
 	}
 	g.drained = k >= 0 && drained(k)
 	if g.drained {
-		g.drainedAt = r.pcs
+		g.drainedAt, g.drainedCase = r.pcs, k
 	}
 	return k
 }

@@ -269,8 +269,6 @@ type sched struct {
 	lastVirtual bool
 	// lastPipe: ... in an in-process pipe of the standard library
 	lastPipe bool
-	// lastChan: ... on a channel operation or a select
-	lastChan bool
 	// lastAccept: ... in real I/O waiting for a connection
 	lastAccept bool
 	testDone   bool
