@@ -47,8 +47,7 @@ func (s *search) longerPass(ctx context.Context, targets []*target) {
 	if len(longer) == 0 || ctx.Err() != nil {
 		return
 	}
-	end := roundsEnd(s.deadline.Add(-s.shrinkReserve()), s.start.Add(2*s.opts.Budget/3),
-		s.deadline.Add(-s.searchReserve(searchable...)), true)
+	end := s.roundsEndFor(searchable)
 	if time.Until(end) <= 0 {
 		return
 	}
@@ -74,10 +73,7 @@ func (t *target) longerWant(at time.Duration) (time.Duration, int) {
 	if r == nil || t.longerRuns >= longerTries || r.Steps <= 0 {
 		return 0, 0
 	}
-	bound := PlainMaxSteps
-	for i := 0; i <= t.longerRuns; i++ {
-		bound *= longerFactor
-	}
+	bound := LongerMaxSteps
 	pace := float64(r.Elapsed) / float64(r.Steps)
 	want := time.Duration(pace*float64(bound)*3/2) + time.Second
 	if want > at {

@@ -60,8 +60,7 @@ func (s *search) plainRuns(ctx context.Context, targets []*target) {
 				searchable = append(searchable, t)
 			}
 		}
-		end := roundsEnd(s.deadline.Add(-s.shrinkReserve()), s.start.Add(2*s.opts.Budget/3),
-			s.deadline.Add(-s.searchReserve(searchable...)), len(searchable) > 0)
+		end := s.roundsEndFor(searchable)
 		var stuck, slow []*target
 		for _, t := range targets {
 			switch {
@@ -147,6 +146,13 @@ func roundsEnd(end, cut, searchEnd time.Time, searchable bool) time.Time {
 		return cut
 	}
 	return end
+}
+
+// roundsEndFor is roundsEnd now, the tests that can be searched being
+// searchable.
+func (s *search) roundsEndFor(searchable []*target) time.Time {
+	return roundsEnd(s.deadline.Add(-s.shrinkReserve()), s.start.Add(2*s.opts.Budget/3),
+		s.deadline.Add(-s.searchReserve(searchable...)), len(searchable) > 0)
 }
 
 // retrySlot is the slot of t's stopped unperturbed run in its next round:

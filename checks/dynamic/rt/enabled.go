@@ -506,28 +506,18 @@ func (s *sched) othersBlocked(g *gstate) bool {
 		}
 	}
 	if outside {
-		if busy, io := s.foreignActive(); busy || io {
+		dump := dumpBuf[:runtime.Stack(dumpBuf, true)] // one look at all of them
+		if busy, io := s.foreignActiveIn(dump); busy || io {
 			return false // one of those may be what they wait for
 		}
-		dump := dumpBuf[:runtime.Stack(dumpBuf, true)] // one look at all of them
 		for _, o := range s.gs {
-			if o != g && !o.exited && o.outside && !o.parked && !chanBlockedIn(dump, o.gid) {
+			if o == g || o.exited || !o.outside || o.parked {
+				continue
+			}
+			if state, at := stateIn(dump, o.gid); at < 0 || !chanWaitState(state) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// chanBlockedIn: is the goroutine with runtime id gid blocked on a
-// channel operation or a select in dump, a stack dump of every goroutine?
-func chanBlockedIn(dump []byte, gid uint64) bool {
-	for len(dump) > 0 {
-		var block []byte
-		block, dump = cutBlock(dump)
-		if id, state, ok := blockHeader(block); ok && id == gid {
-			return chanWaitState(state)
-		}
-	}
-	return false
 }

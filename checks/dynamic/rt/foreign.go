@@ -410,10 +410,17 @@ var childWaitFrame = []byte("\nos.(*Process).wait(")
 //
 //go:norace
 func (s *sched) foreignActive() (busy, io bool) {
+	return s.foreignActiveIn(dumpBuf[:runtime.Stack(dumpBuf, true)])
+}
+
+// foreignActiveIn is foreignActive read from dump, a stack dump of every
+// goroutine.
+//
+//go:norace
+func (s *sched) foreignActiveIn(dump []byte) (busy, io bool) {
 	if s.sgid == 0 {
 		s.sgid = goid()
 	}
-	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
 	for len(dump) > 0 {
 		var block []byte
 		block, dump = cutBlock(dump)

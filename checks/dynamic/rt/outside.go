@@ -28,15 +28,9 @@ func (s *sched) blockedGid(gid uint64) bool {
 		return false
 	}
 	dump := dumpBuf[:runtime.Stack(dumpBuf, true)]
-	var head [40]byte
-	h := append(strconv.AppendUint(append(head[:0], "goroutine "...), gid, 10), " ["...)
-	i := bytes.Index(dump, h)
+	state, i := stateIn(dump, gid)
 	if i < 0 {
 		return false
-	}
-	state := dump[i+len(h):]
-	if j := bytes.IndexAny(state, ",]"); j >= 0 {
-		state = state[:j]
 	}
 	s.lastIO = string(state) == "IO wait"
 	// Not a system call: one of the program's own is counted below.
@@ -49,6 +43,23 @@ func (s *sched) blockedGid(gid uint64) bool {
 	s.lastPipe = chanWaitState(state) && pipeWait(dump[i:])
 	s.lastAccept = s.lastIO && acceptWait(dump[i:])
 	return len(state) > 0 && !passingState(state)
+}
+
+// stateIn is the state of the goroutine with runtime id gid in dump, a
+// stack dump of every goroutine ("chan receive"), and where its part
+// begins; -1 when it has none.
+func stateIn(dump []byte, gid uint64) (state []byte, at int) {
+	var head [40]byte
+	h := append(strconv.AppendUint(append(head[:0], "goroutine "...), gid, 10), " ["...)
+	i := bytes.Index(dump, h)
+	if i < 0 {
+		return nil, -1
+	}
+	state = dump[i+len(h):]
+	if j := bytes.IndexAny(state, ",]"); j >= 0 {
+		state = state[:j]
+	}
+	return state, i
 }
 
 // rtFutexStack: is the goroutine whose part of a stack dump starts block

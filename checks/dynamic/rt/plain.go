@@ -56,10 +56,7 @@ func (s *sched) unstarve(g *gstate, r *request, ready []int, k int) int {
 	if _, plain := s.strat.(Plain); !plain || k < 0 {
 		return k
 	}
-	drained := func(k int) bool {
-		c := r.cases[k]
-		return !c.send && s.drainedChan(c.ptr, c.rv)
-	}
+	drained := func(k int) bool { return s.drainedRecv(r.cases[k]) }
 	replaying := s.replay != nil && s.diverged == ""
 	if !replaying && len(ready) > 1 && g.drained && g.drainedAt == r.pcs && drained(k) {
 		next := -1

@@ -451,6 +451,11 @@ func (s *sched) drainedChan(p unsafe.Pointer, rv reflect.Value) bool {
 	return n == 0
 }
 
+// drainedRecv: is select case c a receive from a closed, empty channel?
+//
+//go:norace
+func (s *sched) drainedRecv(c caseReq) bool { return !c.send && s.drainedChan(c.ptr, c.rv) }
+
 // spinning: did the decided operation only spin (a yield, a load, a
 // select that took default, a TryLock that failed, a receive from a
 // closed, empty channel)? Asked before the goroutine is let go: its
@@ -469,8 +474,7 @@ func (s *sched) spinning(r *request, rep reply) bool {
 		if rep.choice < 0 {
 			return true
 		}
-		c := r.cases[rep.choice]
-		return !c.send && s.drainedChan(c.ptr, c.rv)
+		return s.drainedRecv(r.cases[rep.choice])
 	}
 	return false
 }
