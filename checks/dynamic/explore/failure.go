@@ -48,6 +48,7 @@ type failure struct {
 	lateRace   bool                // a race printed after its test returned (raceReport.AfterReturn)
 	dumps      bool                // it read a dump of every goroutine (rt.Result.Dumps)
 	stretched  bool                // its clock was stretched (rt.Result.Stretched)
+	bubbleEnd  bool                // a synctest bubble's end waited (rt.Result.BubbleEnd)
 	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// allocReads and allocCounts: the counts of allocations its schedule
 	// read (rt.Result.AllocReads, AllocCounts).
@@ -173,7 +174,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 			continue
 		}
 		if r, ok := byIndex[rep.Index]; ok {
-			f.seed, f.decisions, f.kept, f.elapsed, f.moves, f.stretched = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed, r.EarlyMoves, r.Stretched
+			f.seed, f.decisions, f.kept, f.elapsed, f.moves, f.stretched, f.bubbleEnd = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed, r.EarlyMoves, r.Stretched, r.BubbleEnd
 			setPrior(f, rep.Index)
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
@@ -315,6 +316,7 @@ func fromResult(r rt.Result) (*failure, bool) {
 		early:      r.Early,
 		moves:      r.EarlyMoves,
 		stretched:  r.Stretched,
+		bubbleEnd:  r.BubbleEnd,
 		subtest:    r.Subtest,
 		leftBehind: r.LeftBehind,
 		late:       r.AfterReturn,
@@ -776,6 +778,7 @@ func (s *search) finding(ctx context.Context, f *failure, t *target, shrink bool
 	// of version 5 or older would replay it with a nanosecond.
 	sched.NowTick, sched.Version = rt.NowTick, rt.ScheduleVersionTick
 	sched.Stretch = f.stretchedAny() // withoutPaths sets its version
+	sched.BubbleEnd = f.bubbleEndAny()
 	if s.subRun != "" {
 		sched.Run, sched.Version = s.subRun, rt.ScheduleVersionRun
 	}
@@ -986,14 +989,27 @@ func (f *failure) afterEarlier(n int) *checks.AfterEarlier {
 	return a
 }
 
+// bubbleEndAny: did a synctest bubble's end wait in f's schedule or in
+// one of the earlier ones its replay runs first (they replay with f's
+// mark)?
+func (f *failure) bubbleEndAny() bool {
+	return f.replayedAny(f.bubbleEnd, func(r rt.Result) bool { return r.BubbleEnd })
+}
+
 // stretchedAny: was the clock stretched in f's schedule or in one of the
-// earlier ones its replay runs first (the last afterPrior of prior)?
+// earlier ones its replay runs first?
 func (f *failure) stretchedAny() bool {
-	if f.stretched {
+	return f.replayedAny(f.stretched, func(r rt.Result) bool { return r.Stretched })
+}
+
+// replayedAny: is own set, or has one of the earlier schedules f's replay
+// runs first (the last afterPrior of prior) the mark?
+func (f *failure) replayedAny(own bool, marked func(rt.Result) bool) bool {
+	if own {
 		return true
 	}
 	for _, r := range f.prior[max(len(f.prior)-f.afterPrior, 0):] {
-		if r.Stretched {
+		if marked(r) {
 			return true
 		}
 	}

@@ -64,8 +64,8 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionSoloRun:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionSoloRun)
+	case s.Version > rt.ScheduleVersionBubbleEnd:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionBubbleEnd)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
@@ -187,6 +187,9 @@ func withoutPaths(s *rt.Schedule) *rt.Schedule {
 	}
 	if soloRun(c.Decisions) || soloRun(c.Original) || slices.ContainsFunc(c.Prior, func(p rt.Prior) bool { return soloRun(p.Decisions) }) {
 		c.Version = max(c.Version, rt.ScheduleVersionSoloRun)
+	}
+	if c.BubbleEnd {
+		c.Version = max(c.Version, rt.ScheduleVersionBubbleEnd)
 	}
 	return &c
 }

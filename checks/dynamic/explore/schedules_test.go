@@ -94,7 +94,8 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":9,"package":"p","test":"TestA","decisions":[],"nowTick":20,"prior":[{"test":"TestA","seed":1,"digest":"5","steps":3}]}`, err: "earlier run 1 is carried by its seed, but the schedule names no strategy"},
 		{json: `{"version":10,"package":"p","test":"TestA","decisions":[{"g":0,"op":"atomic","solo":true}],"nowTick":20}`, tick: 20},
 		{json: `{"version":11,"package":"p","test":"TestA","decisions":[],"nowTick":20,"stretch":true}`, tick: 20},
-		{json: `{"version":13,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 13; this interleave reads versions up to 12"},
+		{json: `{"version":13,"package":"p","test":"TestA","decisions":[],"nowTick":20,"bubbleEnd":true}`, tick: 20},
+		{json: `{"version":14,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 14; this interleave reads versions up to 13"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {
@@ -154,7 +155,8 @@ func TestScheduleWithoutPaths(t *testing.T) {
 // written (file and token) as version ScheduleVersionSolo, one recorded
 // with a stretched clock as ScheduleVersionStretch (Stretch kept), one
 // whose solo run a target cut short as ScheduleVersionSoloRun (SoloRun
-// kept), which an older interleave refuses rather than replaying it
+// kept), one whose synctest bubble's end waited as
+// ScheduleVersionBubbleEnd (BubbleEnd kept), which an older interleave refuses rather than replaying it
 // wrong; one without stays as it was.
 func TestScheduleSoloStretchVersion(t *testing.T) {
 	t.Parallel()
@@ -168,11 +170,13 @@ func TestScheduleSoloStretchVersion(t *testing.T) {
 	stretched.Stretch = true
 	cut := base
 	cut.Decisions = []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9", Solo: true, SoloRun: 40}}
+	bubble := base
+	bubble.BubbleEnd = true
 	for _, c := range []struct {
 		name string
 		s    rt.Schedule
 		want int
-	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}, {"stretched", stretched, rt.ScheduleVersionStretch}, {"cut", cut, rt.ScheduleVersionSoloRun}} {
+	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}, {"stretched", stretched, rt.ScheduleVersionStretch}, {"cut", cut, rt.ScheduleVersionSoloRun}, {"bubble end", bubble, rt.ScheduleVersionBubbleEnd}} {
 		path := filepath.Join(t.TempDir(), "s.json")
 		if err := WriteSchedule(path, &c.s); err != nil {
 			t.Fatal(err)
@@ -195,30 +199,36 @@ func TestScheduleSoloStretchVersion(t *testing.T) {
 		if last := len(c.s.Decisions) - 1; read.Decisions[last].SoloRun != c.s.Decisions[last].SoloRun || decoded.Decisions[last].SoloRun != c.s.Decisions[last].SoloRun {
 			t.Errorf("%s: SoloRun not kept in the file or token", c.name)
 		}
+		if read.BubbleEnd != c.s.BubbleEnd || decoded.BubbleEnd != c.s.BubbleEnd {
+			t.Errorf("%s: file bubble end %v, token bubble end %v, want %v", c.name, read.BubbleEnd, decoded.BubbleEnd, c.s.BubbleEnd)
+		}
 		if read.Stretch != c.s.Stretch || decoded.Stretch != c.s.Stretch {
 			t.Errorf("%s: file stretch %v, token stretch %v, want %v", c.name, read.Stretch, decoded.Stretch, c.s.Stretch)
 		}
 	}
 }
 
-// A failure's schedule says it was stretched when its run was, or one of
-// the earlier runs its replay runs first; not for earlier runs it leaves
-// out.
+// A failure's schedule says it was stretched (its bubble's end waited)
+// when its run was, or one of the earlier runs its replay runs first; not
+// for earlier runs it leaves out.
 func TestFailureStretchedAny(t *testing.T) {
 	t.Parallel()
-	prior := []rt.Result{{Index: 0, Stretched: true}, {Index: 1}}
+	prior := []rt.Result{{Index: 0, Stretched: true, BubbleEnd: true}, {Index: 1}}
 	for _, c := range []struct {
 		name string
 		f    failure
 		want bool
 	}{
 		{"none", failure{prior: prior}, false},
-		{"its own", failure{stretched: true}, true},
+		{"its own", failure{stretched: true, bubbleEnd: true}, true},
 		{"an earlier run replayed", failure{prior: prior, afterPrior: 2}, true},
 		{"an earlier run left out", failure{prior: prior, afterPrior: 1}, false},
 	} {
 		if got := c.f.stretchedAny(); got != c.want {
 			t.Errorf("%s: stretchedAny %v, want %v", c.name, got, c.want)
+		}
+		if got := c.f.bubbleEndAny(); got != c.want {
+			t.Errorf("%s: bubbleEndAny %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ func (s *sched) abort() {
 	s.aborting = true
 	rawStderr(MarkerUnwind + strconv.Itoa(s.index) + "\n")
 	s.abortSends = pendingSends(s.gs)
+	noteDaemonChans(s.gs)
 	closeJoins(s) // no decision admits them now
 }
 

@@ -286,9 +286,9 @@ func replayAt(cfg Config, i int) *Schedule {
 	if k := i - cfg.First; k >= 0 && k < len(r.Prior) {
 		p := r.Prior[k]
 		if p.BySeed() {
-			return &Schedule{Test: p.Test, Seed: p.Seed, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, Stretch: r.Stretch, bySeed: true}
+			return &Schedule{Test: p.Test, Seed: p.Seed, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, Stretch: r.Stretch, BubbleEnd: r.BubbleEnd, bySeed: true}
 		}
-		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, Stretch: r.Stretch}
+		return &Schedule{Test: p.Test, Seed: p.Seed, Decisions: p.Decisions, ClockBase: p.ClockBase, KeepEarly: r.KeepEarly, Runs: r.Runs, NowTick: r.NowTick, Stretch: r.Stretch, BubbleEnd: r.BubbleEnd}
 	}
 	return r
 }

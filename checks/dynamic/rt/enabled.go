@@ -55,7 +55,7 @@ func (s *sched) candidateList(cands []*gstate) []Candidate {
 func conditional(op opKind) bool {
 	switch op {
 	case opLock, opWLock, opRLock, opLockerLock, opWGWait, opOnce, opCondPark,
-		opRunWait, opParallel, opParallelWait, opSleep, opSend, opRecv, opSelect, opSyncWait:
+		opRunWait, opParallel, opParallelWait, opSleep, opSend, opRecv, opSelect, opSyncWait, opBubbleEnd:
 		return true
 	}
 	return false
@@ -78,6 +78,7 @@ func (s *sched) park(g *gstate) {
 	if g.id < s.abortFrom {
 		s.abortFrom = g.id // abortNext releases them in order
 	}
+	s.checkGoneDaemon(g)
 	switch {
 	case g.req.op == opSleep && g.wakeAt > s.now:
 		if len(s.sleeping) == 0 || g.wakeAt < s.minWake {
@@ -300,6 +301,8 @@ func (s *sched) enabled(g *gstate) bool {
 		return o.state != 1
 	case opSyncWait:
 		return s.othersBlocked(g)
+	case opBubbleEnd:
+		return s.bubbleIdle(g)
 	case opCondPark:
 		return g.signal
 	case opRunWait:
@@ -478,6 +481,28 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 	return -2
 }
 
+// bubbleIdle: is every other goroutine of g's bubble done or blocked, as
+// synctest's Test waits for at the bubble's end? One outside control (in
+// I/O, which a cleanup may end after the bubble) is not waited for, nor
+// one whose only wake-up is a timer: synctest would move its clock, and a
+// ticker's loop a cleanup stops would never end.
+//
+//go:norace
+func (s *sched) bubbleIdle(g *gstate) bool {
+	for _, o := range s.gs {
+		if o == g || o.exited || o.bubble != g.bubble || o.outside && !o.parked {
+			continue
+		}
+		if !o.parked || o.set == setReady {
+			return false
+		}
+		if o.set == setBlocked && s.enabled(o) {
+			return false
+		}
+	}
+	return true
+}
+
 // othersBlocked: is every controlled goroutine but g blocked or done, as
 // synctest's Wait needs? One blocked outside control (a dependency's
 // select whose synchronization is not rewritten: jrpc2's tests wait while
@@ -501,7 +526,7 @@ func (s *sched) othersBlocked(g *gstate) bool {
 		if !o.parked || o.set == setReady {
 			return false
 		}
-		if o.set == setBlocked && o.req.op != opSyncWait && s.enabled(o) {
+		if o.set == setBlocked && o.req.op != opSyncWait && o.req.op != opBubbleEnd && s.enabled(o) {
 			return false
 		}
 	}

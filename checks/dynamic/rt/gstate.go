@@ -71,6 +71,10 @@ type gstate struct {
 	// function, or by a daemon: at most one per process by design (a
 	// clock cache, a global worker), never a leak of the test.
 	daemon bool
+	// bubble is the synctest bubble it belongs to (sched.bubbles; 0:
+	// none): the test's goroutine while SynctestTest runs f, and every
+	// goroutine a member starts.
+	bubble int
 	// exit information
 	panicked   bool
 	panicVal   string

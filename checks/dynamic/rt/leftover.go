@@ -29,7 +29,7 @@ var heldOutside int64
 // that runs schedules, one at a time, touches leftHeld.
 var (
 	leftHeld    map[unsafe.Pointer]bool
-	leftHeldMet int64
+	leftHeldMet int64 // set: the process ends after this schedule (also checkGoneDaemon's)
 )
 
 // LeftHeldPrefix begins the Inconclusive of a schedule that met a lock an
@@ -74,6 +74,94 @@ func (s *sched) locksLeftHeld(g *gstate) bool {
 	case opLockerLock:
 		if op, p := lockerKind(r.locker); op != opNone {
 			return leftHeld[p]
+		}
+	}
+	return false
+}
+
+// daemonSends and daemonRecvs are the channels that daemons (gstate.daemon:
+// started by a package-level Once's function) waited to receive from or
+// send on when an earlier schedule of this process unwound them: their
+// Once is done, so no later schedule starts them again, and a send to
+// the daemon (nxadm/tail's inotify tracker) would find no receiver. A
+// later schedule whose goroutine comes to such a channel's other end
+// ends inconclusive (DaemonGonePrefix) and the process with it, as for
+// leftHeld: the next schedule runs in a fresh process, where the Once
+// starts its daemon again. Only the goroutine that runs schedules, one
+// at a time, touches them.
+var daemonSends, daemonRecvs map[unsafe.Pointer]bool
+
+// DaemonGonePrefix begins the Inconclusive of a schedule that came to a
+// channel a daemon an earlier schedule in this process unwound served.
+const DaemonGonePrefix = "a channel a daemon served until an earlier schedule in this process ended (its package-level Once will not start it again), used "
+
+// noteDaemonChans adds the channels the ending schedule's daemons wait on
+// to daemonSends and daemonRecvs.
+//
+//go:norace
+func noteDaemonChans(gs []*gstate) {
+	note := func(m *map[unsafe.Pointer]bool, p unsafe.Pointer) {
+		if p == nil {
+			return
+		}
+		if *m == nil {
+			*m = map[unsafe.Pointer]bool{}
+		}
+		(*m)[p] = true
+	}
+	for _, g := range gs {
+		if !g.daemon || g.exited || !(g.parked || g.blockedReal) {
+			continue
+		}
+		switch r := &g.req; r.op {
+		case opRecv:
+			note(&daemonRecvs, r.obj)
+		case opSend:
+			note(&daemonSends, r.obj)
+		case opSelect:
+			for _, c := range r.cases {
+				if c.send {
+					note(&daemonSends, c.ptr)
+				} else {
+					note(&daemonRecvs, c.ptr)
+				}
+			}
+		}
+	}
+}
+
+// checkGoneDaemon ends the schedule inconclusive, and the process after
+// it, when g arrives at a channel a daemon an earlier schedule unwound
+// served (meetsGoneDaemon): it would wait for what no schedule of this
+// process starts again, not the code's doing.
+//
+//go:norace
+func (s *sched) checkGoneDaemon(g *gstate) {
+	if s.fail == nil && meetsGoneDaemon(g) {
+		atomic.StoreInt64(&leftHeldMet, 1)
+		s.fail = &failure{kind: kindInconclusive, msg: DaemonGonePrefix + "at " + s.shortSiteOf(g)}
+	}
+}
+
+// meetsGoneDaemon: is g, not a daemon of this schedule, at a channel's
+// end whose other end a daemon of an earlier schedule served (a send
+// where it received, a receive where it sent)?
+//
+//go:norace
+func meetsGoneDaemon(g *gstate) bool {
+	if len(daemonSends)+len(daemonRecvs) == 0 || g.daemon {
+		return false
+	}
+	switch r := &g.req; r.op {
+	case opSend:
+		return daemonRecvs[r.obj]
+	case opRecv:
+		return daemonSends[r.obj]
+	case opSelect:
+		for _, c := range r.cases {
+			if c.send && daemonRecvs[c.ptr] || !c.send && daemonSends[c.ptr] {
+				return true
+			}
 		}
 	}
 	return false

@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -414,5 +415,69 @@ func TestUnwoundWithLockHeldStopsProcess(t *testing.T) {
 	}
 	if r := rs[1]; r.Outcome != "pass" || !strings.HasPrefix(r.Inconclusive, LeftHeldPrefix) {
 		t.Errorf("schedule 1: %s %q (inconclusive %q), want inconclusive %q…", r.Outcome, r.Message, r.Inconclusive, LeftHeldPrefix)
+	}
+}
+
+// trackerOnce and trackerCh: a package's tracker, a daemon a package-level
+// Once starts that serves requests on a channel (nxadm/tail's inotify
+// tracker).
+var (
+	trackerOnce sync.Once
+	trackerCh   chan chan int
+)
+
+func askTracker() int {
+	OnceDoPackage(&trackerOnce, func() {
+		trackerCh = make(chan chan int)
+		Go(func() {
+			for {
+				reply := Recv(trackerCh)
+				Send(reply, 1)
+			}
+		})
+	})
+	reply := make(chan int)
+	Send(trackerCh, reply)
+	return Recv(reply)
+}
+
+// A daemon started by a package-level Once is unwound with the schedule
+// that started it, and its Once is done: a later schedule's request to it
+// would wait for ever, a deadlock that is not the code's. That schedule
+// ends inconclusive when it comes to the daemon's channel, and the
+// process with it (the next one starts the daemon again). A test that
+// does not use the daemon's channel runs on in the process.
+func TestGoneDaemonStopsProcess(t *testing.T) {
+	reset := func() {
+		trackerOnce, trackerCh = sync.Once{}, nil
+		daemonSends, daemonRecvs, leftHeldMet = nil, nil, 0
+	}
+	reset()
+	defer reset()
+	rs := RunSchedules(t, leftoverCfg(3), func(t *testing.T) {
+		if got := askTracker(); got != 1 {
+			panic("tracker replied " + strconv.Itoa(got))
+		}
+	}, nil)
+	if len(rs) != 2 || rs[0].Outcome != "pass" || rs[0].Inconclusive != "" {
+		var got []string
+		for _, r := range rs {
+			got = append(got, r.Outcome+" "+r.Message+r.Inconclusive)
+		}
+		t.Fatalf("%d schedules ran in one process (%q), want 2: a pass, then one stopped at the tracker's channel", len(rs), got)
+	}
+	if r := rs[1]; r.Outcome != "pass" || !strings.HasPrefix(r.Inconclusive, DaemonGonePrefix) {
+		t.Errorf("schedule 1: %s %q (inconclusive %q), want inconclusive %q…", r.Outcome, r.Message, r.Inconclusive, DaemonGonePrefix)
+	}
+
+	leftHeldMet = 0 // a fresh process, but for the channels noted
+	rs = RunSchedules(t, leftoverCfg(3), func(t *testing.T) {
+		ch := make(chan int, 1)
+		Send(ch, 1)
+		Recv(ch)
+	}, nil)
+	mustPass(t, rs)
+	if len(rs) != 3 {
+		t.Errorf("%d schedules ran in one process, want 3", len(rs))
 	}
 }

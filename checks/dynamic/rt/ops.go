@@ -57,6 +57,7 @@ const (
 	opChanLen
 	opGC
 	opOsExit
+	opBubbleEnd
 )
 
 var opNames = [...]string{
@@ -71,7 +72,7 @@ var opNames = [...]string{
 	opTimerStop: "Timer.Stop", opTimerReset: "Timer.Reset", opTickerStop: "Ticker.Stop", opTickerReset: "Ticker.Reset",
 	opRun: "t.Run", opRunWait: "t.Run", opParallel: "t.Parallel", opParallelWait: "t.Run (parallel subtests)", opExit: "exit",
 	opAtomicLoad: "atomic load", opNow: "time.Now", opSyncWait: "synctest.Wait",
-	opChanLen: "chan len", opGC: "runtime.GC", opOsExit: "os.Exit",
+	opChanLen: "chan len", opGC: "runtime.GC", opOsExit: "os.Exit", opBubbleEnd: "synctest.Test end",
 }
 
 func (o opKind) String() string { return opNames[o] }

@@ -121,6 +121,12 @@ const ScheduleVersionStretch = 11
 // to version 11 would run them on through the target and diverge.
 const ScheduleVersionSoloRun = 12
 
+// ScheduleVersionBubbleEnd is the version of a schedule whose synctest
+// bubble's end waited for its goroutines (Schedule.BubbleEnd): an
+// interleave that reads only up to version 12 would let the test go on
+// without that decision and diverge.
+const ScheduleVersionBubbleEnd = 13
+
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
 const LegacyNowTick = time.Nanosecond
@@ -344,6 +350,11 @@ type Schedule struct {
 	// stretch.go): its replay stretches alike. Without it a replay never
 	// stretches, as its recording did not.
 	Stretch bool `json:"stretch,omitempty"`
+	// BubbleEnd says that a synctest bubble's end waited for its
+	// runnable goroutines in a run it replays (Result.BubbleEnd): its
+	// replay waits alike. Without it a replay does not wait there, as
+	// its recording (before ScheduleVersionBubbleEnd) did not.
+	BubbleEnd bool `json:"bubbleEnd,omitempty"`
 	// Run is Config.Run of the search that found it: its replay runs the
 	// same subtests.
 	Run string `json:"run,omitempty"`
@@ -490,6 +501,10 @@ type Result struct {
 	// Stretched is set when a read moved the clock by more than NowTick
 	// (stretch.go): its schedule file says so (Schedule.Stretch).
 	Stretched bool `json:"stretched,omitempty"`
+	// BubbleEnd is set when a synctest bubble's end waited for its
+	// goroutines (bubbleEnd): its schedule file says so
+	// (Schedule.BubbleEnd).
+	BubbleEnd bool `json:"bubbleEnd,omitempty"`
 	// Virtual is how far the virtual clock moved until the test returned
 	// (until the end when it did not): the time the test's sleeps and
 	// timers take for real under plain go test.

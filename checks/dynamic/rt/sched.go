@@ -154,6 +154,13 @@ type sched struct {
 	// reaches deadlines exactly, not wakeLate past them, and a read does
 	// not move it (NowTick).
 	bubble int
+	// bubbles numbers the bubbles the schedule entered (gstate.bubble);
+	// bubbleEnded is set once one waited for its goroutines at its end
+	// (bubbleEnd), noBubbleEnd in a replay of a schedule recorded without
+	// that wait (Schedule.BubbleEnd).
+	bubbles     int
+	bubbleEnded bool
+	noBubbleEnd bool
 	// nowTick is how far a read moves the clock: NowTick, or what the
 	// replayed schedule was recorded with.
 	nowTick time.Duration
@@ -354,6 +361,7 @@ func newSched(cfg Config, index int, strat Strategy, replay *Schedule) *sched {
 	}
 	s.nowTick = NowTick
 	s.noStretch = replay != nil && !replay.Stretch
+	s.noBubbleEnd = replay != nil && !replay.BubbleEnd
 	if replay != nil && replay.NowTick > 0 {
 		s.nowTick = replay.NowTick
 	}
@@ -1007,7 +1015,7 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: s.decisions.slice(),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, Choices: s.choices, Draws: s.draws, AddrInUse: lastAddrInUse(),
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, BubbleEnd: s.bubbleEnded, Choices: s.choices, Draws: s.draws, AddrInUse: lastAddrInUse(),
 		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts(), Dumps: int(s.dumps.Load())}
 	if s.foreignSeen {
 		r.Choices++ // goroutines outside control: the OS's timing

@@ -142,6 +142,8 @@ func waitState(op opKind) string {
 		return "sync.WaitGroup.Wait"
 	case opSyncWait:
 		return "synctest.Wait"
+	case opBubbleEnd:
+		return "synctest.Test"
 	case opCondPark:
 		return "sync.Cond.Wait"
 	case opSleep:

@@ -113,6 +113,7 @@ func (s *sched) startRun(g *gstate, name string, rep *reply) (*subtestRun, bool)
 func startGo(g, c *gstate) {
 	c.sub = g.sub
 	c.daemon = g.daemon || g.inDaemonOnce > 0
+	c.bubble = g.bubble
 	if g.sub != nil {
 		g.sub.goroutines++
 	}

@@ -10,27 +10,62 @@ import (
 // one, and the goroutines f starts are controlled, so an order among them
 // that fails the test is chosen and replayed (synctest fixes the clock,
 // not the order). synctest's own would run f on a goroutine of the
-// bubble, outside the scheduler's control. Goroutines still blocked when
-// the test ends are reported as leaks, where synctest would panic. In
-// the bubble the clock reaches deadlines exactly, as synctest's does.
+// bubble, outside the scheduler's control. When f returns, the bubble's
+// goroutines still runnable run until done or blocked (bubbleEnd), as
+// synctest's Test waits for them before the test goes on; goroutines
+// still blocked when the test ends are reported as leaks, where synctest
+// would panic. In the bubble the clock reaches deadlines exactly, as
+// synctest's does.
 func SynctestTest(t *testing.T, f func(*testing.T)) {
-	if current() == nil {
+	g := current()
+	if g == nil {
 		synctest.Test(t, f)
 		return
 	}
-	inBubble(1)
-	defer inBubble(-1)
+	outer := enterBubble(g)
+	defer leaveBubble(g, outer)
 	f(t)
+	bubbleEnd(g)
 	bubbleAcquire()
 }
 
-// inBubble counts the bubbles the schedule's test is inside.
+// enterBubble makes g the first goroutine of a new bubble, which the
+// goroutines it starts join, and returns the bubble it was in.
 //
 //go:norace
-func inBubble(d int) {
+func enterBubble(g *gstate) int {
+	outer := g.bubble
 	if s := active; s != nil {
-		s.bubble += d
+		s.bubble++
+		s.bubbles++
+		g.bubble = s.bubbles
 	}
+	return outer
+}
+
+//go:norace
+func leaveBubble(g *gstate, outer int) {
+	if s := active; s != nil {
+		s.bubble--
+	}
+	g.bubble = outer
+}
+
+// bubbleEnd waits, after f returned, until every other goroutine of g's
+// bubble is done or blocked (bubbleIdle). A runnable one that would
+// otherwise run after the test completed (jrpc2's OnCancel hook, which
+// logs on the test's T: "Log in goroutine after Test... has completed")
+// ends inside it, as under synctest. A replay of a schedule recorded
+// without that wait does not wait (Schedule.BubbleEnd).
+//
+//go:norace
+func bubbleEnd(g *gstate) {
+	s := active
+	if s == nil || s.noBubbleEnd {
+		return
+	}
+	s.bubbleEnded = true
+	g.call(&request{op: opBubbleEnd})
 }
 
 // SynctestWait is testing/synctest's Wait: under control it waits until

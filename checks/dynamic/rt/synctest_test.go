@@ -1,9 +1,13 @@
 package rt
 
 import (
+	"os"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -179,5 +183,71 @@ func TestSynctestWaitOutsideChan(t *testing.T) {
 		if r.Outcome != "pass" || r.Inconclusive != "" {
 			t.Errorf("schedule %d: %s %q (inconclusive %q)", r.Index, r.Outcome, r.Message, r.Inconclusive)
 		}
+	}
+}
+
+// TestSynctestTestWaitsForRunnable: a bubble's goroutine still runnable
+// when f returns (jrpc2's OnCancel hook, which logs on the test's T) runs
+// until done or blocked before SynctestTest returns, as synctest.Test
+// waits for it: left to run after the test, its t.Logf panicked ("Log in
+// goroutine after TestClient_onCancelHook has completed"). A goroutine
+// started outside the bubble is not waited for (one spins until the test
+// goes on), nor a member in real I/O that the test ends afterwards, as a
+// cleanup would. Each schedule replays with its decisions; a schedule
+// recorded without the wait (Schedule.BubbleEnd unset) replays without
+// it.
+func TestSynctestTestWaitsForRunnable(t *testing.T) {
+	body := func(t *testing.T) {
+		var outerDone atomic.Bool
+		Go(func() { // outside the bubble: runnable until the test goes on
+			for !outerDone.Load() {
+				Gosched()
+			}
+		})
+		r, w, err := os.Pipe()
+		if err != nil {
+			panic(err)
+		}
+		defer r.Close()
+		hooked := false
+		SynctestTest(t, func(t *testing.T) {
+			Go(func() { r.Read(make([]byte, 1)) }) // real I/O until w closes
+			ch := make(chan int)
+			Go(func() {
+				Recv(ch)
+				Gosched()
+				hooked = true
+			})
+			Send(ch, 1)
+		})
+		w.Close()
+		outerDone.Store(true)
+		if !hooked {
+			panic("SynctestTest returned before the bubble's runnable goroutine was done")
+		}
+	}
+	cfg := Config{Schedules: 4, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}
+	for _, strat := range []string{"plain", "random", "pct", "pos"} {
+		cfg.Strategy = strat
+		var rs []Result
+		t.Run(strat, func(t *testing.T) { rs = RunSchedules(t, cfg, body, nil) })
+		for _, r := range rs {
+			if r.Outcome != "pass" || !r.BubbleEnd {
+				t.Fatalf("%s schedule %d: %s %q (bubble end %v), want a pass that waited at the bubble's end", strat, r.Index, r.Outcome, r.Message, r.BubbleEnd)
+			}
+		}
+		last := rs[len(rs)-1]
+		sch := &Schedule{Version: ScheduleVersionBubbleEnd, Seed: last.Seed, Decisions: last.Decisions, BubbleEnd: true}
+		var r Result
+		t.Run(strat+" replay", func(t *testing.T) { r = RunSchedule(t, cfg, 0, nil, sch, body) })
+		if r.Outcome != "pass" || r.Diverged != "" || !reflect.DeepEqual(r.Decisions, last.Decisions) {
+			t.Errorf("%s replay: %s %q (diverged %q, %d decisions), want a pass with the %d recorded decisions", strat, r.Outcome, r.Message, r.Diverged, len(r.Decisions), len(last.Decisions))
+		}
+	}
+	old := &Schedule{Version: ScheduleVersionSoloRun, Seed: 1}
+	var r Result
+	t.Run("replay without", func(t *testing.T) { r = RunSchedule(t, cfg, 0, nil, old, body) })
+	if r.BubbleEnd || slices.ContainsFunc(r.Decisions, func(d Decision) bool { return d.Op == opBubbleEnd.String() }) {
+		t.Errorf("replay of a schedule recorded without the bubble's end wait waited there: %s %q", r.Outcome, r.Message)
 	}
 }
