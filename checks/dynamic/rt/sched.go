@@ -159,6 +159,7 @@ type sched struct {
 	// (bubbleEnd), noBubbleEnd in a replay of a schedule recorded without
 	// that wait (Schedule.BubbleEnd).
 	bubbles     int
+	bubbleShift []time.Duration // bubble i's clock is the schedule's plus bubbleShift[i-1] (bubbleTime)
 	bubbleEnded bool
 	noBubbleEnd bool
 	// nowTick is how far a read moves the clock: NowTick, or what the
