@@ -993,22 +993,29 @@ func (f *failure) afterEarlier(n int) *checks.AfterEarlier {
 // one of the earlier ones its replay runs first (they replay with f's
 // mark)?
 func (f *failure) bubbleEndAny() bool {
-	return f.replayedAny(f.bubbleEnd, func(r rt.Result) bool { return r.BubbleEnd })
+	return f.bubbleEnd || f.markedIn(f.afterPrior, func(r rt.Result) bool { return r.BubbleEnd })
 }
 
 // stretchedAny: was the clock stretched in f's schedule or in one of the
 // earlier ones its replay runs first?
 func (f *failure) stretchedAny() bool {
-	return f.replayedAny(f.stretched, func(r rt.Result) bool { return r.Stretched })
+	return f.stretched || f.markedIn(f.afterPrior, func(r rt.Result) bool { return r.Stretched })
 }
 
-// replayedAny: is own set, or has one of the earlier schedules f's replay
-// runs first (the last afterPrior of prior) the mark?
-func (f *failure) replayedAny(own bool, marked func(rt.Result) bool) bool {
-	if own {
-		return true
-	}
-	for _, r := range f.prior[max(len(f.prior)-f.afterPrior, 0):] {
+// withPriors gives sched the last n earlier schedules of f's process, to
+// replay first, and their marks: they replay with sched's (a synctest test
+// that failed inside its bubble never reached the end the passing ones
+// before it waited at).
+func (f *failure) withPriors(sched *rt.Schedule, test string, n int) {
+	sched.Prior, sched.Version = f.priorRuns(test, n), max(sched.Version, rt.ScheduleVersionPrior)
+	sched.Stretch = sched.Stretch || f.markedIn(n, func(r rt.Result) bool { return r.Stretched })
+	sched.BubbleEnd = sched.BubbleEnd || f.markedIn(n, func(r rt.Result) bool { return r.BubbleEnd })
+}
+
+// markedIn: has one of the last n earlier schedules of f's process the
+// mark?
+func (f *failure) markedIn(n int, marked func(rt.Result) bool) bool {
+	for _, r := range f.prior[max(len(f.prior)-n, 0):] {
 		if marked(r) {
 			return true
 		}

@@ -210,7 +210,7 @@ func TestScheduleSoloStretchVersion(t *testing.T) {
 
 // A failure's schedule says it was stretched (its bubble's end waited)
 // when its run was, or one of the earlier runs its replay runs first; not
-// for earlier runs it leaves out.
+// for earlier runs it leaves out. A replay after earlier runs says so too.
 func TestFailureStretchedAny(t *testing.T) {
 	t.Parallel()
 	prior := []rt.Result{{Index: 0, Stretched: true, BubbleEnd: true}, {Index: 1}}
@@ -229,6 +229,16 @@ func TestFailureStretchedAny(t *testing.T) {
 		}
 		if got := c.f.bubbleEndAny(); got != c.want {
 			t.Errorf("%s: bubbleEndAny %v, want %v", c.name, got, c.want)
+		}
+	}
+	// A replay after the last n earlier schedules carries theirs, though
+	// f's own run has neither mark (it failed inside its bubble).
+	f := failure{prior: prior}
+	for n, want := range []bool{false, false, true} {
+		var sched rt.Schedule
+		f.withPriors(&sched, "TestA", n)
+		if len(sched.Prior) != n || sched.Stretch != want || sched.BubbleEnd != want {
+			t.Errorf("after %d earlier: %d priors, stretch %v, bubble end %v, want %d, %v", n, len(sched.Prior), sched.Stretch, sched.BubbleEnd, n, want)
 		}
 	}
 }

@@ -540,7 +540,7 @@ func (s *search) replaysAfter(ctx context.Context, r *replayer, t *target, fd *c
 			continue
 		}
 		try := *sched
-		try.Prior, try.Version = f.priorRuns(t.name, n), max(try.Version, rt.ScheduleVersionPrior)
+		f.withPriors(&try, t.name, n)
 		s.fitPriors(&try, f)
 		cost := afterCost(per, f.prior[len(f.prior)-n:])
 		res, stopped, rerr := replayWithin(ctx, r, &try, path, replayDeadline(time.Now(), until, stopBy, cost, len(ns)-k), stopBy)

@@ -304,9 +304,10 @@
 // the driver goes on in a fresh process. A lock a goroutine held when its
 // schedule unwound it stays held for real (leftHeld): a later schedule
 // about to take it ends inconclusive (LeftHeldPrefix), and the process
-// with it; so does one that comes to a channel a daemon (a package-level
-// Once's goroutine, which no later schedule starts again) served when its
-// schedule unwound it (DaemonGonePrefix). A goroutine that runs without a scheduling point
+// with it; so does one that fails after it came to a channel that a daemon
+// (a package-level Once's goroutine, which no later schedule starts
+// again) served in a schedule that unwound it (DaemonGonePrefix). A
+// goroutine that runs without a scheduling point
 // (a busy loop), or when nothing else can happen one outside control that
 // does not come back, stops the schedule after Config.StepTimeout, or
 // sooner when Config.Deadline is near (at most half a second past it, so

@@ -427,6 +427,14 @@ func (r *scheduleRun) finish(p any) {
 	endOfGoroutine()
 	res := r.s.res
 	res.Far = r.s.farFires > 0
+	if r.s.goneDaemonAt != "" && res.Inconclusive == "" && (res.Outcome != "pass" || f || r.failed()) {
+		// It waited, most likely, for a daemon no schedule of this
+		// process starts again (leftover.go): not the code's doing.
+		// The next schedule runs in a fresh process.
+		res.dropFailure()
+		res.Inconclusive = DaemonGonePrefix + "at " + r.s.goneDaemonAt
+		endProcess()
+	}
 	if r.s.farFires > 0 && res.Inconclusive == "" && (res.Outcome != "pass" || f || r.failed()) {
 		// The clock jumped further than a loaded machine's delay
 		// (farNow): only a data race counts after it, which the

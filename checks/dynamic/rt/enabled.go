@@ -78,7 +78,7 @@ func (s *sched) park(g *gstate) {
 	if g.id < s.abortFrom {
 		s.abortFrom = g.id // abortNext releases them in order
 	}
-	s.checkGoneDaemon(g)
+	s.noteDaemonEnds(g)
 	switch {
 	case g.req.op == opSleep && g.wakeAt > s.now:
 		if len(s.sleeping) == 0 || g.wakeAt < s.minWake {
@@ -482,13 +482,17 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 }
 
 // bubbleIdle: is every other goroutine of g's bubble done or blocked, as
-// synctest's Test waits for at the bubble's end? One outside control (in
-// I/O, which a cleanup may end after the bubble) is not waited for, nor
-// one whose only wake-up is a timer: synctest would move its clock, and a
-// ticker's loop a cleanup stops would never end.
+// synctest's Test waits for at the bubble's end, or has the wait lasted
+// bubbleEndSteps? One outside control (in I/O, which a cleanup of the
+// test may end) is not waited for, nor one whose only wake-up is a timer:
+// synctest would move its clock, and a ticker's loop that a cleanup of
+// the test stops would never end.
 //
 //go:norace
 func (s *sched) bubbleIdle(g *gstate) bool {
+	if s.steps-g.bubbleEndAt >= bubbleEndSteps {
+		return true
+	}
 	for _, o := range s.gs {
 		if o == g || o.exited || o.bubble != g.bubble || o.outside && !o.parked {
 			continue

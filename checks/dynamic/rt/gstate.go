@@ -71,10 +71,16 @@ type gstate struct {
 	// function, or by a daemon: at most one per process by design (a
 	// clock cache, a global worker), never a leak of the test.
 	daemon bool
+	// daemonEnds: the channel ends a daemon waited at in this schedule
+	// (noteDaemonEnds).
+	daemonEnds []chanEnd
 	// bubble is the synctest bubble it belongs to (sched.bubbles; 0:
 	// none): the test's goroutine while SynctestTest runs f, and every
 	// goroutine a member starts.
 	bubble int
+	// bubbleEndAt is the step at which it came to its bubble's end
+	// (bubbleEnd).
+	bubbleEndAt int
 	// exit information
 	panicked   bool
 	panicVal   string

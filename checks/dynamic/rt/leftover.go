@@ -6,6 +6,7 @@ package rt
 import (
 	"hash/fnv"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -29,7 +30,7 @@ var heldOutside int64
 // that runs schedules, one at a time, touches leftHeld.
 var (
 	leftHeld    map[unsafe.Pointer]bool
-	leftHeldMet int64 // set: the process ends after this schedule (also checkGoneDaemon's)
+	leftHeldMet int64 // set: the process ends after this schedule (also for goneDaemonAt)
 )
 
 // LeftHeldPrefix begins the Inconclusive of a schedule that met a lock an
@@ -80,91 +81,104 @@ func (s *sched) locksLeftHeld(g *gstate) bool {
 }
 
 // daemonSends and daemonRecvs are the channels that daemons (gstate.daemon:
-// started by a package-level Once's function) waited to receive from or
-// send on when an earlier schedule of this process unwound them: their
-// Once is done, so no later schedule starts them again, and a send to
-// the daemon (nxadm/tail's inotify tracker) would find no receiver. A
-// later schedule whose goroutine comes to such a channel's other end
-// ends inconclusive (DaemonGonePrefix) and the process with it, as for
-// leftHeld: the next schedule runs in a fresh process, where the Once
-// starts its daemon again. Only the goroutine that runs schedules, one
-// at a time, touches them.
+// started by a package-level Once's function) received from or sent on in
+// a schedule of this process that unwound them: their Once is done, so no
+// later schedule starts them again, and a request to the daemon
+// (nxadm/tail's inotify tracker) would find no receiver. A later schedule
+// whose goroutine comes to such a channel's other end (goneDaemonAt) and
+// fails ends inconclusive instead (DaemonGonePrefix), and the process with
+// it, as for leftHeld: the next schedule runs in a fresh process, where
+// the Once starts its daemon again. One that passes stays a pass (a log
+// queue's daemon nobody waits for). Only the goroutine that runs
+// schedules, one at a time, touches them.
 var daemonSends, daemonRecvs map[unsafe.Pointer]bool
 
-// DaemonGonePrefix begins the Inconclusive of a schedule that came to a
-// channel a daemon an earlier schedule in this process unwound served.
-const DaemonGonePrefix = "a channel a daemon served until an earlier schedule in this process ended (its package-level Once will not start it again), used "
+// DaemonGonePrefix begins the Inconclusive of a schedule that failed after
+// it came to a channel a daemon an earlier schedule in this process
+// unwound served.
+const DaemonGonePrefix = "failed after it came to a channel a daemon served until an earlier schedule in this process ended (its package-level Once will not start it again), "
 
-// noteDaemonChans adds the channels the ending schedule's daemons wait on
-// to daemonSends and daemonRecvs.
+// noteDaemonEnds adds the channel ends of g's request to its own list
+// (gstate.daemonEnds) when g is a daemon; else it notes in s the first
+// site at which g comes to the other end of one an unwound daemon served.
+//
+//go:norace
+func (s *sched) noteDaemonEnds(g *gstate) {
+	if g.daemon {
+		for _, e := range chanEnds(&g.req) {
+			if len(g.daemonEnds) < maxDaemonEnds && !slices.Contains(g.daemonEnds, e) {
+				g.daemonEnds = append(g.daemonEnds, e)
+			}
+		}
+		return
+	}
+	if s.goneDaemonAt != "" || len(daemonSends)+len(daemonRecvs) == 0 {
+		return
+	}
+	for _, e := range chanEnds(&g.req) {
+		if e.send && daemonRecvs[e.ch] || !e.send && daemonSends[e.ch] {
+			s.goneDaemonAt = s.shortSiteOf(g)
+			return
+		}
+	}
+}
+
+// maxDaemonEnds bounds a daemon's list: its loop's channels come first,
+// and one that replies on a new channel each time would grow it for ever.
+const maxDaemonEnds = 32
+
+// endProcess makes the process end after the running schedule.
+func endProcess() { atomic.StoreInt64(&leftHeldMet, 1) }
+
+// chanEnd is a channel and the end of it an operation uses.
+type chanEnd struct {
+	ch   unsafe.Pointer
+	send bool
+}
+
+// chanEnds lists the channel ends r waits at: a send's, a receive's, a
+// select's cases (none when it has a default: it does not wait).
+func chanEnds(r *request) []chanEnd {
+	switch r.op {
+	case opSend, opRecv:
+		if r.obj != nil {
+			return []chanEnd{{r.obj, r.op == opSend}}
+		}
+	case opSelect:
+		if r.hasDefault {
+			return nil
+		}
+		var es []chanEnd
+		for _, c := range r.cases {
+			if c.ptr != nil {
+				es = append(es, chanEnd{c.ptr, c.send})
+			}
+		}
+		return es
+	}
+	return nil
+}
+
+// noteDaemonChans adds the channel ends the daemons the ending schedule
+// unwinds waited at, in that schedule, to daemonSends and daemonRecvs.
 //
 //go:norace
 func noteDaemonChans(gs []*gstate) {
-	note := func(m *map[unsafe.Pointer]bool, p unsafe.Pointer) {
-		if p == nil {
-			return
-		}
-		if *m == nil {
-			*m = map[unsafe.Pointer]bool{}
-		}
-		(*m)[p] = true
-	}
 	for _, g := range gs {
-		if !g.daemon || g.exited || !(g.parked || g.blockedReal) {
+		if !g.daemon || g.exited {
 			continue
 		}
-		switch r := &g.req; r.op {
-		case opRecv:
-			note(&daemonRecvs, r.obj)
-		case opSend:
-			note(&daemonSends, r.obj)
-		case opSelect:
-			for _, c := range r.cases {
-				if c.send {
-					note(&daemonSends, c.ptr)
-				} else {
-					note(&daemonRecvs, c.ptr)
-				}
+		for _, e := range g.daemonEnds {
+			m := &daemonRecvs
+			if e.send {
+				m = &daemonSends
 			}
+			if *m == nil {
+				*m = map[unsafe.Pointer]bool{}
+			}
+			(*m)[e.ch] = true
 		}
 	}
-}
-
-// checkGoneDaemon ends the schedule inconclusive, and the process after
-// it, when g arrives at a channel a daemon an earlier schedule unwound
-// served (meetsGoneDaemon): it would wait for what no schedule of this
-// process starts again, not the code's doing.
-//
-//go:norace
-func (s *sched) checkGoneDaemon(g *gstate) {
-	if s.fail == nil && meetsGoneDaemon(g) {
-		atomic.StoreInt64(&leftHeldMet, 1)
-		s.fail = &failure{kind: kindInconclusive, msg: DaemonGonePrefix + "at " + s.shortSiteOf(g)}
-	}
-}
-
-// meetsGoneDaemon: is g, not a daemon of this schedule, at a channel's
-// end whose other end a daemon of an earlier schedule served (a send
-// where it received, a receive where it sent)?
-//
-//go:norace
-func meetsGoneDaemon(g *gstate) bool {
-	if len(daemonSends)+len(daemonRecvs) == 0 || g.daemon {
-		return false
-	}
-	switch r := &g.req; r.op {
-	case opSend:
-		return daemonRecvs[r.obj]
-	case opRecv:
-		return daemonSends[r.obj]
-	case opSelect:
-		for _, c := range r.cases {
-			if c.send && daemonRecvs[c.ptr] || !c.send && daemonSends[c.ptr] {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // lockedOutside counts a lock operation of a goroutine outside control.

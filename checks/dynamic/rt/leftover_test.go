@@ -420,13 +420,16 @@ func TestUnwoundWithLockHeldStopsProcess(t *testing.T) {
 
 // trackerOnce and trackerCh: a package's tracker, a daemon a package-level
 // Once starts that serves requests on a channel (nxadm/tail's inotify
-// tracker).
+// tracker); logOnce and logCh: a log queue's daemon, which nobody waits
+// for.
 var (
 	trackerOnce sync.Once
 	trackerCh   chan chan int
+	logOnce     sync.Once
+	logCh       chan string
 )
 
-func askTracker() int {
+func startTracker() {
 	OnceDoPackage(&trackerOnce, func() {
 		trackerCh = make(chan chan int)
 		Go(func() {
@@ -436,25 +439,50 @@ func askTracker() int {
 			}
 		})
 	})
+}
+
+func askTracker() int {
+	startTracker()
 	reply := make(chan int)
 	Send(trackerCh, reply)
 	return Recv(reply)
 }
 
+func logToQueue(msg string) {
+	OnceDoPackage(&logOnce, func() {
+		logCh = make(chan string, 100)
+		Go(func() {
+			for {
+				Recv(logCh)
+			}
+		})
+	})
+	Send(logCh, msg)
+}
+
 // A daemon started by a package-level Once is unwound with the schedule
 // that started it, and its Once is done: a later schedule's request to it
-// would wait for ever, a deadlock that is not the code's. That schedule
-// ends inconclusive when it comes to the daemon's channel, and the
-// process with it (the next one starts the daemon again). A test that
-// does not use the daemon's channel runs on in the process.
+// waits for ever, a deadlock that is not the code's. That schedule ends
+// inconclusive, and the process with it (the next one starts the daemon
+// again), also when the daemon was not at that channel when it was
+// unwound (here, sending a reply nobody took). A test that does not use
+// the daemon's channel, or that passes without it (a log queue), runs on
+// in the process.
 func TestGoneDaemonStopsProcess(t *testing.T) {
 	reset := func() {
-		trackerOnce, trackerCh = sync.Once{}, nil
+		trackerOnce, trackerCh, logOnce, logCh = sync.Once{}, nil, sync.Once{}, nil
 		daemonSends, daemonRecvs, leftHeldMet = nil, nil, 0
 	}
 	reset()
 	defer reset()
+	first, logged := true, 0
 	rs := RunSchedules(t, leftoverCfg(3), func(t *testing.T) {
+		if first {
+			first = false
+			startTracker()
+			Send(trackerCh, make(chan int)) // the daemon is left sending the reply
+			return
+		}
 		if got := askTracker(); got != 1 {
 			panic("tracker replied " + strconv.Itoa(got))
 		}
@@ -466,18 +494,34 @@ func TestGoneDaemonStopsProcess(t *testing.T) {
 		}
 		t.Fatalf("%d schedules ran in one process (%q), want 2: a pass, then one stopped at the tracker's channel", len(rs), got)
 	}
-	if r := rs[1]; r.Outcome != "pass" || !strings.HasPrefix(r.Inconclusive, DaemonGonePrefix) {
-		t.Errorf("schedule 1: %s %q (inconclusive %q), want inconclusive %q…", r.Outcome, r.Message, r.Inconclusive, DaemonGonePrefix)
+	if r := rs[1]; r.Outcome != "pass" || !strings.HasPrefix(r.Inconclusive, DaemonGonePrefix) || !strings.Contains(r.Inconclusive, "leftover_test.go:") {
+		t.Errorf("schedule 1: %s %q (inconclusive %q), want inconclusive %q… at the request", r.Outcome, r.Message, r.Inconclusive, DaemonGonePrefix)
 	}
 
-	leftHeldMet = 0 // a fresh process, but for the channels noted
-	rs = RunSchedules(t, leftoverCfg(3), func(t *testing.T) {
-		ch := make(chan int, 1)
-		Send(ch, 1)
-		Recv(ch)
-	}, nil)
-	mustPass(t, rs)
-	if len(rs) != 3 {
-		t.Errorf("%d schedules ran in one process, want 3", len(rs))
+	for _, body := range []func(){
+		func() { // not the daemon's channel
+			ch := make(chan int, 1)
+			Send(ch, 1)
+			Recv(ch)
+		},
+		func() { // a gone daemon nobody waits for
+			logToQueue("hello")
+			for logCh != nil && ChanLen(logCh) > 0 && logged == 0 { // the first schedule's takes it
+				Gosched()
+			}
+			logged++
+		},
+	} {
+		leftHeldMet = 0 // a fresh process, but for the channels noted
+		rs = RunSchedules(t, leftoverCfg(3), func(t *testing.T) { body() }, nil)
+		mustPass(t, rs)
+		if len(rs) != 3 {
+			t.Errorf("%d schedules ran in one process, want 3", len(rs))
+		}
+		for _, r := range rs {
+			if r.Inconclusive != "" {
+				t.Errorf("schedule %d inconclusive: %s", r.Index, r.Inconclusive)
+			}
+		}
 	}
 }

@@ -158,10 +158,13 @@ type sched struct {
 	// bubbleEnded is set once one waited for its goroutines at its end
 	// (bubbleEnd), noBubbleEnd in a replay of a schedule recorded without
 	// that wait (Schedule.BubbleEnd).
-	bubbles     int
-	bubbleShift []time.Duration // bubble i's clock is the schedule's plus bubbleShift[i-1] (bubbleTime)
-	bubbleEnded bool
-	noBubbleEnd bool
+	// goneDaemonAt is where a goroutine first came to a channel a daemon
+	// an earlier schedule unwound served (noteDaemonEnds; "": none).
+	goneDaemonAt string
+	bubbles      int
+	bubbleShift  []time.Duration // bubble i's clock is the schedule's plus bubbleShift[i-1] (bubbleTime)
+	bubbleEnded  bool
+	noBubbleEnd  bool
 	// nowTick is how far a read moves the clock: NowTick, or what the
 	// replayed schedule was recorded with.
 	nowTick time.Duration

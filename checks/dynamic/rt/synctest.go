@@ -25,8 +25,9 @@ func SynctestTest(t *testing.T, f func(*testing.T)) {
 	}
 	outer := enterBubble(g)
 	defer leaveBubble(g, outer)
+	owner, before := cleanupsOf(t)
 	f(t)
-	bubbleEnd(g)
+	bubbleEnd(g, owner, before)
 	bubbleAcquire()
 }
 
@@ -68,21 +69,47 @@ func leaveBubble(g *gstate, outer int) {
 	g.bubble = outer
 }
 
-// bubbleEnd waits, after f returned, until every other goroutine of g's
-// bubble is done or blocked (bubbleIdle). A runnable one that would
-// otherwise run after the test completed (jrpc2's OnCancel hook, which
-// logs on the test's T: "Log in goroutine after Test... has completed")
-// ends inside it, as under synctest. A replay of a schedule recorded
-// without that wait does not wait (Schedule.BubbleEnd).
+// bubbleEnd runs the cleanups f registered (owner's from the before-th
+// on, last first), as synctest's Test runs them in the bubble, and then
+// waits until every other goroutine of g's bubble is done or blocked
+// (bubbleIdle), or bubbleEndSteps decisions have passed (a goroutine that
+// polls f's t.Context(), which synctest cancels when f returns and which
+// is the test's own here). A runnable one that would otherwise run after
+// the test completed (jrpc2's OnCancel hook, which logs on the test's T:
+// "Log in goroutine after Test... has completed") ends inside it, as under
+// synctest. A replay of a schedule recorded without that wait does
+// neither (Schedule.BubbleEnd): its cleanups run when the test ends.
 //
 //go:norace
-func bubbleEnd(g *gstate) {
+func bubbleEnd(g, owner *gstate, before int) {
 	s := active
 	if s == nil || s.noBubbleEnd {
 		return
 	}
 	s.bubbleEnded = true
+	for owner != nil && len(owner.cleanups) > before {
+		takeCleanup(owner)()
+	}
+	g.bubbleEndAt = s.steps
 	g.call(&request{op: opBubbleEnd})
+}
+
+// bubbleEndSteps bounds the wait at a bubble's end (bubbleEnd).
+const bubbleEndSteps = 1000
+
+// cleanupsOf returns the goroutine whose test is tb, which Cleanup
+// registers tb's cleanups with, and how many it has.
+//
+//go:norace
+func cleanupsOf(tb testing.TB) (*gstate, int) {
+	if s := active; s != nil {
+		for _, g := range s.gs {
+			if g.tb == tb && !g.exited {
+				return g, len(g.cleanups)
+			}
+		}
+	}
+	return nil, 0
 }
 
 // SynctestWait is testing/synctest's Wait: under control it waits until

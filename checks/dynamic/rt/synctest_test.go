@@ -296,7 +296,49 @@ func TestSynctestTestWaitsForRunnable(t *testing.T) {
 	old := &Schedule{Version: ScheduleVersionSoloRun, Seed: 1}
 	var r Result
 	t.Run("replay without", func(t *testing.T) { r = RunSchedule(t, cfg, 0, nil, old, body) })
-	if r.BubbleEnd || slices.ContainsFunc(r.Decisions, func(d Decision) bool { return d.Op == opBubbleEnd.String() }) {
-		t.Errorf("replay of a schedule recorded without the bubble's end wait waited there: %s %q", r.Outcome, r.Message)
+	if r.BubbleEnd || slices.ContainsFunc(r.Decisions, func(d Decision) bool { return d.Op == opBubbleEnd.String() }) || r.Outcome != "panic" {
+		t.Errorf("replay of a schedule recorded without the bubble's end wait: %s %q, want the test's panic (it did not wait there)", r.Outcome, r.Message)
+	}
+}
+
+// TestSynctestTestEndCleanups: at the bubble's end the cleanups f
+// registered run first, as synctest.Test runs them inside the bubble, and
+// the wait sees the goroutine they stop end (before, it polled until the
+// test's end: a livelock); a goroutine that polls what only the test's
+// end changes (f's t.Context(), which synctest cancels when f returns) is
+// waited for bubbleEndSteps decisions, not for ever.
+func TestSynctestTestEndCleanups(t *testing.T) {
+	body := func(t *testing.T) {
+		var stopped, polled, outerDone atomic.Bool
+		SynctestTest(t, func(t *testing.T) {
+			stop := make(chan struct{})
+			Cleanup(t, func() { Close(stop) })
+			Go(func() {
+				for {
+					k := Select(true, RecvCase(stop))
+					select {
+					case <-PickRecv(k, 0, stop):
+						stopped.Store(true)
+						return
+					default:
+					}
+					Gosched()
+				}
+			})
+			Go(func() {
+				for !outerDone.Load() {
+					Gosched()
+				}
+				polled.Store(true)
+			})
+		})
+		if !stopped.Load() {
+			panic("SynctestTest returned before the goroutine its cleanup stopped ended")
+		}
+		outerDone.Store(true)
+	}
+	for _, strat := range []string{"plain", "random"} {
+		rs := RunSchedules(t, Config{Strategy: strat, Schedules: 3, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, body, nil)
+		mustPass(t, rs)
 	}
 }
