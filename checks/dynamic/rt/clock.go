@@ -105,11 +105,8 @@ const NowTick = 20 * time.Nanosecond
 //go:norace
 func (g *gstate) readClock() time.Time {
 	t := virtualNow()
-	if s := active; s != nil {
-		t = s.bubbleTime(g.bubble, t)
-		if !g.outside && s.bubble == 0 {
-			s.readMove()
-		}
+	if s := active; s != nil && !g.outside && s.bubble == 0 {
+		s.readMove()
 	}
 	return t
 }

@@ -162,7 +162,6 @@ type sched struct {
 	// an earlier schedule unwound served (noteDaemonEnds; "": none).
 	goneDaemonAt string
 	bubbles      int
-	bubbleShift  []time.Duration // bubble i's clock is the schedule's plus bubbleShift[i-1] (bubbleTime)
 	bubbleEnded  bool
 	noBubbleEnd  bool
 	// nowTick is how far a read moves the clock: NowTick, or what the

@@ -3,7 +3,6 @@ package rt
 import (
 	"testing"
 	"testing/synctest"
-	"time"
 )
 
 // SynctestTest is testing/synctest's Test. Under control f runs on the
@@ -15,8 +14,8 @@ import (
 // goroutines still runnable run until done or blocked (bubbleEnd), as
 // synctest's Test waits for them before the test goes on; goroutines
 // still blocked when the test ends are reported as leaks, where synctest
-// would panic. In the bubble the clock starts at midnight UTC, January 1,
-// 2000, and reaches deadlines exactly, as synctest's does.
+// would panic. In the bubble the clock reaches deadlines exactly, as
+// synctest's does.
 func SynctestTest(t *testing.T, f func(*testing.T)) {
 	g := current()
 	if g == nil {
@@ -41,24 +40,8 @@ func enterBubble(g *gstate) int {
 		s.bubble++
 		s.bubbles++
 		g.bubble = s.bubbles
-		s.bubbleShift = append(s.bubbleShift, bubbleEpoch.Sub(s.base.Add(s.now)))
 	}
 	return outer
-}
-
-// bubbleEpoch is where a bubble's clock starts, as synctest's does:
-// midnight UTC, January 1, 2000.
-var bubbleEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// bubbleTime is t, a time of the schedule's clock, on the clock of
-// bubble b (0: t itself).
-//
-//go:norace
-func (s *sched) bubbleTime(b int, t time.Time) time.Time {
-	if b <= 0 || b > len(s.bubbleShift) {
-		return t
-	}
-	return t.Add(s.bubbleShift[b-1])
 }
 
 //go:norace

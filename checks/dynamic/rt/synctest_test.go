@@ -156,55 +156,6 @@ func TestSynctestExactClock(t *testing.T) {
 	}
 }
 
-// TestSynctestEpoch: a bubble's clock starts at midnight UTC, January 1,
-// 2000, for its goroutines, its timers' values and its AfterFunc
-// functions, as synctest's does (a
-// test that checks a timestamp written in the bubble); outside it the
-// schedule's clock goes on. The replay reads the same times.
-func TestSynctestEpoch(t *testing.T) {
-	epoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	var got []time.Time
-	body := func(t *testing.T) {
-		got = got[:0]
-		SynctestTest(t, func(t *testing.T) {
-			got = append(got, Now())
-			Sleep(5 * time.Second)
-			got = append(got, Now())
-			done := make(chan time.Time)
-			Go(func() { Send(done, Recv(After(time.Second))) })
-			got = append(got, Recv(done))
-			AfterFunc(time.Second, func() { Send(done, Now()) })
-			got = append(got, Recv(done))
-		})
-		got = append(got, Now())
-	}
-	want := []time.Time{epoch, epoch.Add(5 * time.Second), epoch.Add(6 * time.Second), epoch.Add(7 * time.Second)}
-	check := func(what string) {
-		t.Helper()
-		for i, w := range want {
-			if i >= len(got) || !got[i].Equal(w) {
-				t.Fatalf("%s: read %v in the bubble, want %v", what, got, want)
-			}
-		}
-		if after := got[len(got)-1]; after.Year() < 2026 {
-			t.Errorf("%s: read %v after the bubble, want the schedule's clock", what, after)
-		}
-	}
-	rs := explore(t, 3, body)
-	mustPass(t, rs)
-	check("search")
-	last := rs[len(rs)-1]
-	sch := &Schedule{Version: ScheduleVersionBubbleEnd, Seed: last.Seed, Decisions: last.Decisions, ClockBase: last.ClockBase, BubbleEnd: last.BubbleEnd}
-	var r Result
-	t.Run("replay", func(t *testing.T) {
-		r = RunSchedule(t, Config{StepTimeout: 5 * time.Second}, 0, nil, sch, body)
-	})
-	if r.Outcome != "pass" || r.Diverged != "" {
-		t.Fatalf("replay: %s %q, diverged %q", r.Outcome, r.Message, r.Diverged)
-	}
-	check("replay")
-}
-
 // TestSynctestWaitOutsideChan: a goroutine blocked outside control on a
 // channel (a dependency's select whose synchronization is not rewritten:
 // mnet's Accept in jrpc2's TestLoop_cancelServers) is blocked for Wait, as
