@@ -231,6 +231,8 @@ func (s *sched) decide(g *gstate) {
 		o.state = 2
 	case opGC:
 		s.collectGarbage()
+	case opBubbleEnd:
+		s.bubbleWaiter = nil
 	case opSyncWait:
 		for _, o := range s.gs {
 			if o != g && o.parked && !o.exited {
@@ -347,6 +349,7 @@ func (s *sched) decide(g *gstate) {
 			s.sameRun++
 		}
 	} else if g.cbOf == nil {
+		s.bubbleProgress(g)
 		s.spinRun = 0
 		s.sameRun = 0
 		s.spinClock = 0

@@ -79,6 +79,9 @@ func (s *sched) park(g *gstate) {
 		s.abortFrom = g.id // abortNext releases them in order
 	}
 	s.noteDaemonEnds(g)
+	if g.req.op == opBubbleEnd && s.bubbleWaiter != g {
+		s.bubbleWaiter, g.bubbleEndAt = g, s.steps
+	}
 	switch {
 	case g.req.op == opSleep && g.wakeAt > s.now:
 		if len(s.sleeping) == 0 || g.wakeAt < s.minWake {
@@ -482,8 +485,8 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 }
 
 // bubbleIdle: is every other goroutine of g's bubble done or blocked, as
-// synctest's Test waits for at the bubble's end, or has the wait lasted
-// bubbleEndSteps? One outside control (in I/O, which a cleanup of the
+// synctest's Test waits for at the bubble's end, or have they only spun
+// for bubbleEndSteps decisions? One outside control (in I/O, which a cleanup of the
 // test may end) is not waited for, nor one whose only wake-up is a timer:
 // synctest would move its clock, and a ticker's loop that a cleanup of
 // the test stops would never end.

@@ -112,8 +112,8 @@ func (s *sched) noteDaemonEnds(g *gstate) {
 		}
 		return
 	}
-	if s.goneDaemonAt != "" || len(daemonSends)+len(daemonRecvs) == 0 {
-		return
+	if s.goneDaemonAt != "" || len(daemonSends)+len(daemonRecvs) == 0 || s.aborting || s.fail != nil {
+		return // the failure, if any, came before
 	}
 	for _, e := range chanEnds(&g.req) {
 		if e.send && daemonRecvs[e.ch] || !e.send && daemonSends[e.ch] {

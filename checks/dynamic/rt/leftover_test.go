@@ -467,7 +467,7 @@ func logToQueue(msg string) {
 // again), also when the daemon was not at that channel when it was
 // unwound (here, sending a reply nobody took). A test that does not use
 // the daemon's channel, or that passes without it (a log queue), runs on
-// in the process.
+// in the process; a failure before the channel is met stays a failure.
 func TestGoneDaemonStopsProcess(t *testing.T) {
 	reset := func() {
 		trackerOnce, trackerCh, logOnce, logCh = sync.Once{}, nil, sync.Once{}, nil
@@ -523,5 +523,16 @@ func TestGoneDaemonStopsProcess(t *testing.T) {
 				t.Errorf("schedule %d inconclusive: %s", r.Index, r.Inconclusive)
 			}
 		}
+	}
+
+	// A failure that came first stays the code's, though the unwinding
+	// that follows it comes to a gone daemon's channel (a deferred log).
+	leftHeldMet = 0
+	rs = RunSchedules(t, leftoverCfg(2), func(t *testing.T) {
+		defer Send(logCh, "bye")
+		Recv(make(chan int))
+	}, nil)
+	if len(rs) != 2 || rs[0].Outcome != "deadlock" || rs[1].Outcome != "deadlock" {
+		t.Errorf("%d schedules, first %s %q, want 2 deadlocks", len(rs), rs[0].Outcome, rs[0].Inconclusive)
 	}
 }

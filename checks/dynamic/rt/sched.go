@@ -161,6 +161,7 @@ type sched struct {
 	// goneDaemonAt is where a goroutine first came to a channel a daemon
 	// an earlier schedule unwound served (noteDaemonEnds; "": none).
 	goneDaemonAt string
+	bubbleWaiter *gstate // the goroutine waiting at its bubble's end (bubbleEnd)
 	bubbles      int
 	bubbleEnded  bool
 	noBubbleEnd  bool

@@ -55,7 +55,7 @@ func leaveBubble(g *gstate, outer int) {
 // bubbleEnd runs the cleanups f registered (owner's from the before-th
 // on, last first), as synctest's Test runs them in the bubble, and then
 // waits until every other goroutine of g's bubble is done or blocked
-// (bubbleIdle), or bubbleEndSteps decisions have passed (a goroutine that
+// (bubbleIdle), or has only spun for bubbleEndSteps decisions (one that
 // polls f's t.Context(), which synctest cancels when f returns and which
 // is the test's own here). A runnable one that would otherwise run after
 // the test completed (jrpc2's OnCancel hook, which logs on the test's T:
@@ -71,14 +71,27 @@ func bubbleEnd(g, owner *gstate, before int) {
 	}
 	s.bubbleEnded = true
 	for owner != nil && len(owner.cleanups) > before {
+		// One that panics or ends the goroutine (t.FailNow) leaves
+		// the rest to the test's end, outside the bubble.
 		takeCleanup(owner)()
 	}
-	g.bubbleEndAt = s.steps
 	g.call(&request{op: opBubbleEnd})
 }
 
-// bubbleEndSteps bounds the wait at a bubble's end (bubbleEnd).
+// bubbleEndSteps bounds the wait at a bubble's end (bubbleEnd): that many
+// decisions since one of the bubble's goroutines last did more than spin
+// (bubbleProgress).
 const bubbleEndSteps = 1000
+
+// bubbleProgress notes that g, which did more than spin, is of the bubble
+// whose end is waited at: the wait's bound starts again.
+//
+//go:norace
+func (s *sched) bubbleProgress(g *gstate) {
+	if w := s.bubbleWaiter; w != nil && g != w && g.bubble == w.bubble {
+		w.bubbleEndAt = s.steps
+	}
+}
 
 // cleanupsOf returns the goroutine whose test is tb, which Cleanup
 // registers tb's cleanups with, and how many it has.

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -253,17 +254,21 @@ func TestSynctestTestWaitsForRunnable(t *testing.T) {
 }
 
 // TestSynctestTestEndCleanups: at the bubble's end the cleanups f
-// registered run first, as synctest.Test runs them inside the bubble, and
-// the wait sees the goroutine they stop end (before, it polled until the
-// test's end: a livelock); a goroutine that polls what only the test's
-// end changes (f's t.Context(), which synctest cancels when f returns) is
-// waited for bubbleEndSteps decisions, not for ever.
+// registered run first, as synctest.Test runs them inside the bubble (not
+// one the test registered before it), and the wait sees the goroutines
+// they release end: one they stop (before, it polled until the test's
+// end: a livelock), and one that drains a long queue after them, more
+// decisions than the bound; a goroutine that only polls what only the
+// test's end changes (f's t.Context(), which synctest cancels when f
+// returns) is waited for bubbleEndSteps decisions, not for ever.
 func TestSynctestTestEndCleanups(t *testing.T) {
 	body := func(t *testing.T) {
-		var stopped, polled, outerDone atomic.Bool
+		var stopped, drained, outerDone, outerCleaned atomic.Bool
+		Cleanup(t, func() { outerCleaned.Store(true) })
 		SynctestTest(t, func(t *testing.T) {
-			stop := make(chan struct{})
+			stop, start := make(chan struct{}), make(chan struct{})
 			Cleanup(t, func() { Close(stop) })
+			Cleanup(t, func() { Close(start) })
 			Go(func() {
 				for {
 					k := Select(true, RecvCase(stop))
@@ -276,20 +281,33 @@ func TestSynctestTestEndCleanups(t *testing.T) {
 					Gosched()
 				}
 			})
+			q := make(chan int, 3*bubbleEndSteps)
+			for i := 0; i < cap(q); i++ {
+				Send(q, i)
+			}
+			Close(q)
+			Go(func() {
+				Recv(start)
+				for {
+					if _, ok := Recv2(q); !ok {
+						break
+					}
+				}
+				drained.Store(true)
+			})
 			Go(func() {
 				for !outerDone.Load() {
 					Gosched()
 				}
-				polled.Store(true)
 			})
 		})
-		if !stopped.Load() {
-			panic("SynctestTest returned before the goroutine its cleanup stopped ended")
+		if !stopped.Load() || !drained.Load() || outerCleaned.Load() {
+			panic(fmt.Sprintf("at SynctestTest's return: stopped %v, drained %v, the test's own cleanup ran %v; want true, true, false", stopped.Load(), drained.Load(), outerCleaned.Load()))
 		}
 		outerDone.Store(true)
 	}
 	for _, strat := range []string{"plain", "random"} {
-		rs := RunSchedules(t, Config{Strategy: strat, Schedules: 3, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, body, nil)
+		rs := RunSchedules(t, Config{Strategy: strat, Schedules: 3, Seed: 1, MaxSteps: 50000, StepTimeout: 5 * time.Second}, body, nil)
 		mustPass(t, rs)
 	}
 }
