@@ -311,3 +311,28 @@ func TestSynctestTestEndCleanups(t *testing.T) {
 		mustPass(t, rs)
 	}
 }
+
+// TestSynctestTestWaitsForAfterFunc: an AfterFunc callback of the bubble
+// (a timer one of its goroutines made) that fired before the function
+// returned runs before SynctestTest returns, as synctest's callbacks run
+// in the bubble it waits for: left to run after the test, one that logs
+// on its T would panic.
+func TestSynctestTestWaitsForAfterFunc(t *testing.T) {
+	body := func(t *testing.T) {
+		var ran atomic.Bool
+		SynctestTest(t, func(t *testing.T) {
+			AfterFunc(time.Millisecond, func() {
+				Gosched()
+				ran.Store(true)
+			})
+			Sleep(time.Millisecond)
+		})
+		if !ran.Load() {
+			panic("SynctestTest returned before its AfterFunc callback ran")
+		}
+	}
+	for _, strat := range []string{"plain", "random", "pct", "pos"} {
+		rs := RunSchedules(t, Config{Strategy: strat, Schedules: 10, Seed: 1, MaxSteps: 20000, StepTimeout: 5 * time.Second}, body, nil)
+		mustPass(t, rs)
+	}
+}

@@ -44,6 +44,9 @@ type vtimer struct {
 	// stale: a value sent before the last Reset sits in ch (before Go
 	// 1.23's timers, asyncTimerChan); see staleRecv.
 	stale bool
+	// bubble is the synctest bubble of the goroutine that made it (0:
+	// none), which its AfterFunc callbacks belong to.
+	bubble int
 }
 
 // overlapping: is vt an AfterFunc whose latest callback has not returned?
@@ -320,7 +323,7 @@ func (s *sched) applyTimer(g *gstate, rep *reply) {
 	switch r.op {
 	case opTimerNew:
 		s.tseq++
-		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now, armStep: s.steps + 1, armD: r.d, ctx: r.ctxTimer}
+		vt := &vtimer{kind: r.timerKind, seq: s.tseq, deadline: s.after(r.d), active: true, fn: r.fn, hb: new(uint32), armedAt: s.now, armStep: s.steps + 1, armD: r.d, ctx: r.ctxTimer, bubble: g.bubble}
 		if r.ctxD > 0 {
 			vt.armD = r.ctxD // WithTimeout's, not what was left when armed
 		}
@@ -541,6 +544,7 @@ func (s *sched) fireTimersTo(to time.Duration) bool {
 			c := s.newG()
 			vt.cb = c
 			c.cbOf = vt
+			c.bubble = vt.bubble // a bubble's AfterFunc runs in it (bubbleIdle waits for it)
 			s.firedCbs = append(s.firedCbs, c)
 			s.running = append(s.running, c)
 			fn, hb := vt.fn, vt.hb
