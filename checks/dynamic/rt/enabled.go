@@ -486,10 +486,10 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 
 // bubbleIdle: is every other goroutine of g's bubble done or blocked, as
 // synctest's Test waits for at the bubble's end, or have they only spun
-// for bubbleEndSteps decisions? One outside control (in I/O, which a cleanup of the
-// test may end) is not waited for, nor one whose only wake-up is a timer:
-// synctest would move its clock, and a ticker's loop that a cleanup of
-// the test stops would never end.
+// for bubbleEndSteps decisions? One outside control (in I/O, which a
+// cleanup of the test may end) is not waited for, nor one whose only
+// wake-up is a timer: synctest's Test, its function done, moves no clock
+// (a sleeper left then is a deadlock it panics on).
 //
 //go:norace
 func (s *sched) bubbleIdle(g *gstate) bool {
