@@ -993,13 +993,13 @@ func (f *failure) afterEarlier(n int) *checks.AfterEarlier {
 // one of the earlier ones its replay runs first (they replay with f's
 // mark)?
 func (f *failure) bubbleEndAny() bool {
-	return f.bubbleEnd || f.markedIn(f.afterPrior, func(r rt.Result) bool { return r.BubbleEnd })
+	return f.bubbleEnd || f.markedIn(f.afterPrior, bubbleEndMark)
 }
 
 // stretchedAny: was the clock stretched in f's schedule or in one of the
 // earlier ones its replay runs first?
 func (f *failure) stretchedAny() bool {
-	return f.stretched || f.markedIn(f.afterPrior, func(r rt.Result) bool { return r.Stretched })
+	return f.stretched || f.markedIn(f.afterPrior, stretchedMark)
 }
 
 // withPriors gives sched the last n earlier schedules of f's process, to
@@ -1008,9 +1008,13 @@ func (f *failure) stretchedAny() bool {
 // before it waited at).
 func (f *failure) withPriors(sched *rt.Schedule, test string, n int) {
 	sched.Prior, sched.Version = f.priorRuns(test, n), max(sched.Version, rt.ScheduleVersionPrior)
-	sched.Stretch = sched.Stretch || f.markedIn(n, func(r rt.Result) bool { return r.Stretched })
-	sched.BubbleEnd = sched.BubbleEnd || f.markedIn(n, func(r rt.Result) bool { return r.BubbleEnd })
+	sched.Stretch = sched.Stretch || f.markedIn(n, stretchedMark)
+	sched.BubbleEnd = sched.BubbleEnd || f.markedIn(n, bubbleEndMark)
 }
+
+// The marks an earlier run gives the schedule its replay runs it in.
+func stretchedMark(r rt.Result) bool { return r.Stretched }
+func bubbleEndMark(r rt.Result) bool { return r.BubbleEnd }
 
 // markedIn: has one of the last n earlier schedules of f's process the
 // mark?

@@ -1015,17 +1015,27 @@ func CleanupCleaner(c Cleaner, f func()) {
 //
 //go:norace
 func addCleanup(tb testing.TB, f func()) bool {
-	s := active
-	if s == nil || tb == nil {
+	g := testGoroutine(tb)
+	if g == nil {
 		return false
 	}
-	for _, g := range s.gs {
-		if g.tb == tb && !g.exited {
-			g.cleanups = append(g.cleanups, f)
-			return true
+	g.cleanups = append(g.cleanups, f)
+	return true
+}
+
+// testGoroutine is the live goroutine of the schedule whose test is tb,
+// which Cleanup registers tb's cleanups with (nil: none).
+//
+//go:norace
+func testGoroutine(tb testing.TB) *gstate {
+	if s := active; s != nil && tb != nil {
+		for _, g := range s.gs {
+			if g.tb == tb && !g.exited {
+				return g
+			}
 		}
 	}
-	return false
+	return nil
 }
 
 // takeCleanup removes and returns the cleanup g's test registered last.

@@ -105,6 +105,9 @@ const DaemonGonePrefix = "failed after it came to a channel a daemon served unti
 //go:norace
 func (s *sched) noteDaemonEnds(g *gstate) {
 	if g.daemon {
+		if len(g.daemonEnds) >= maxDaemonEnds {
+			return
+		}
 		for _, e := range chanEnds(&g.req) {
 			if len(g.daemonEnds) < maxDaemonEnds && !slices.Contains(g.daemonEnds, e) {
 				g.daemonEnds = append(g.daemonEnds, e)

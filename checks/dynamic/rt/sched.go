@@ -954,7 +954,7 @@ func (s *sched) next() {
 	if s.locksLeftHeld(pick) {
 		// The real lock is held by a goroutine an earlier schedule
 		// unwound: it would block for real. Not the code's doing.
-		atomic.StoreInt64(&leftHeldMet, 1)
+		endProcess()
 		s.fail = &failure{kind: kindInconclusive, msg: LeftHeldPrefix + "at " + s.shortSiteOf(pick)}
 		return
 	}

@@ -24,7 +24,11 @@ func SynctestTest(t *testing.T, f func(*testing.T)) {
 	}
 	outer := enterBubble(g)
 	defer leaveBubble(g, outer)
-	owner, before := cleanupsOf(t)
+	owner := testGoroutine(t)
+	before := 0
+	if owner != nil {
+		before = len(owner.cleanups)
+	}
 	f(t)
 	bubbleEnd(g, owner, before)
 	bubbleAcquire()
@@ -91,21 +95,6 @@ func (s *sched) bubbleProgress(g *gstate) {
 	if w := s.bubbleWaiter; w != nil && g != w && g.bubble == w.bubble {
 		w.bubbleEndAt = s.steps
 	}
-}
-
-// cleanupsOf returns the goroutine whose test is tb, which Cleanup
-// registers tb's cleanups with, and how many it has.
-//
-//go:norace
-func cleanupsOf(tb testing.TB) (*gstate, int) {
-	if s := active; s != nil {
-		for _, g := range s.gs {
-			if g.tb == tb && !g.exited {
-				return g, len(g.cleanups)
-			}
-		}
-	}
-	return nil, 0
 }
 
 // SynctestWait is testing/synctest's Wait: under control it waits until
