@@ -5,13 +5,13 @@
 # one schedule with no tool note, schedules per test and findings by rule.
 # docs/applicability.md has the figures and the triage of every finding.
 #
-# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth|sixth|seventh|eighth] [module@version ...]
+# Usage: bench/applicability.sh [-budget 60s] [-seed 1] [-out DIR] [-race-check] [-no-plain] [-driver cli|lib] [-set main|new|third|fourth|fifth|sixth|seventh|eighth|ninth] [module@version ...]
 #
 # -race-check also runs each suite under go test -race; -no-plain skips the
 # plain go test run (its column then shows "-"). -set new measures the second
 # set of modules (never used while fixing the first; docs/applicability.md),
 # -set third a third one, -set fourth a fourth, -set fifth a fifth, -set
-# sixth a sixth, -set seventh a seventh, -set eighth an eighth.
+# sixth a sixth, -set seventh a seventh, -set eighth an eighth, -set ninth a ninth.
 #
 # Needs Go, git, jq and a C compiler (the race detector); fetches the
 # modules through the module proxy. Raw output (go test -json, the search's
@@ -168,8 +168,21 @@ elif [ ${#mods[@]} -eq 0 ] && [ "$set" = eighth ]; then
 		github.com/avast/retry-go/v4@v4.7.0
 		github.com/ThreeDotsLabs/watermill@v1.5.1
 	)
+elif [ ${#mods[@]} -eq 0 ] && [ "$set" = ninth ]; then
+	# The ninth set, chosen on 2026-12-07 (seventy-first session) from
+	# modules no earlier run had used, before its first run (committed
+	# after it): a cache with a singleflight group, an object pool with
+	# condition variables and an abandoned-object sweeper, a state machine
+	# whose callbacks may start transitions, and an embedded database with
+	# a background manager.
+	mods=(
+		github.com/bluele/gcache@v0.0.2
+		github.com/jolestar/go-commons-pool/v2@v2.1.2
+		github.com/looplab/fsm@v1.0.3
+		github.com/tidwall/buntdb@v1.3.0
+	)
 elif [ "$set" != main ]; then
-	echo "applicability: unknown set $set (main, new, third, fourth, fifth, sixth, seventh or eighth)" >&2
+	echo "applicability: unknown set $set (main, new, third, fourth, fifth, sixth, seventh, eighth or ninth)" >&2
 	exit 2
 fi
 if [ ${#mods[@]} -eq 0 ]; then
