@@ -151,11 +151,6 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 					t.name, firstLine(f.message), f.seed, replayTries, why, outside, finding.Replay))
 				continue
 			}
-			if whyStretch := s.stretchOnly(ctx, t, &finding, f); whyStretch != "" {
-				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d on a stretched clock, but %s; to look: %s",
-					t.name, firstLine(f.message), f.seed, whyStretch, finding.Replay))
-				continue
-			}
 			var others []checks.Finding
 			for _, j := range g[n+1:] {
 				others = append(others, cands[j])
