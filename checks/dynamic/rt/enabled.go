@@ -80,7 +80,7 @@ func (s *sched) park(g *gstate) {
 	}
 	s.noteDaemonEnds(g)
 	if g.req.op == opBubbleEnd && s.bubbleWaiter != g {
-		s.bubbleWaiter, g.bubbleEndAt = g, s.steps
+		s.bubbleWaiter, s.bubbleEndAt = g, s.steps
 	}
 	switch {
 	case g.req.op == opSleep && g.wakeAt > s.now:
@@ -493,7 +493,7 @@ func caseFor(h *gstate, p unsafe.Pointer, send bool) int {
 //
 //go:norace
 func (s *sched) bubbleIdle(g *gstate) bool {
-	if s.steps-g.bubbleEndAt >= bubbleEndSteps {
+	if s.steps-s.bubbleEndAt >= bubbleEndSteps {
 		return true
 	}
 	for _, o := range s.gs {

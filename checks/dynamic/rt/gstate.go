@@ -78,9 +78,6 @@ type gstate struct {
 	// none): the test's goroutine while SynctestTest runs f, and every
 	// goroutine a member starts.
 	bubble int
-	// bubbleEndAt is the step at which it came to its bubble's end
-	// (bubbleEnd).
-	bubbleEndAt int
 	// exit information
 	panicked   bool
 	panicVal   string

@@ -22,7 +22,7 @@ var heldOutside int64
 // earlier schedules still held when their schedule unwound them (no
 // deferred Unlock ran): the real lock stays taken for good. A later
 // schedule whose goroutine is about to take one ends inconclusive
-// (LeftHeldPrefix) and the process with it (leftHeldMet; settle): its
+// (LeftHeldPrefix) and the process with it (processEnds; settle): its
 // Lock would block for real, outside control (VictoriaMetrics'
 // summariesSwapCron, unwound holding summariesLock, hung or timed out
 // every later schedule that registered a summary). Locks nobody takes
@@ -30,7 +30,7 @@ var heldOutside int64
 // that runs schedules, one at a time, touches leftHeld.
 var (
 	leftHeld    map[unsafe.Pointer]bool
-	leftHeldMet int64 // set: the process ends after this schedule (also for goneDaemonAt)
+	processEnds int64 // set: the process ends after this schedule (also for goneDaemonAt)
 )
 
 // LeftHeldPrefix begins the Inconclusive of a schedule that met a lock an
@@ -131,7 +131,7 @@ func (s *sched) noteDaemonEnds(g *gstate) {
 const maxDaemonEnds = 32
 
 // endProcess makes the process end after the running schedule.
-func endProcess() { atomic.StoreInt64(&leftHeldMet, 1) }
+func endProcess() { atomic.StoreInt64(&processEnds, 1) }
 
 // chanEnd is a channel and the end of it an operation uses.
 type chanEnd struct {
@@ -326,7 +326,7 @@ func (k *keeper) settle() (int, bool) {
 		last = n
 		runtime.Gosched()
 	}
-	if atomic.LoadInt64(&leftHeldMet) != 0 {
+	if atomic.LoadInt64(&processEnds) != 0 {
 		return runtime.NumGoroutine() - baseline, false
 	}
 	for wait := 50 * time.Microsecond; ; wait *= 2 {

@@ -396,7 +396,7 @@ var swapMu sync.Mutex
 // all run in one process.)
 func TestUnwoundWithLockHeldStopsProcess(t *testing.T) {
 	swapMu = sync.Mutex{}
-	defer func() { leftHeld, leftHeldMet = nil, 0 }()
+	defer func() { leftHeld, processEnds = nil, 0 }()
 	cfg := leftoverCfg(3)
 	cfg.StepTimeout = time.Second // the hang without the rule
 	rs := RunSchedules(t, cfg, func(t *testing.T) {
@@ -471,7 +471,7 @@ func logToQueue(msg string) {
 func TestGoneDaemonStopsProcess(t *testing.T) {
 	reset := func() {
 		trackerOnce, trackerCh, logOnce, logCh = sync.Once{}, nil, sync.Once{}, nil
-		daemonSends, daemonRecvs, leftHeldMet = nil, nil, 0
+		daemonSends, daemonRecvs, processEnds = nil, nil, 0
 	}
 	reset()
 	defer reset()
@@ -512,7 +512,7 @@ func TestGoneDaemonStopsProcess(t *testing.T) {
 			logged++
 		},
 	} {
-		leftHeldMet = 0 // a fresh process, but for the channels noted
+		processEnds = 0 // a fresh process, but for the channels noted
 		rs = RunSchedules(t, leftoverCfg(3), func(t *testing.T) { body() }, nil)
 		mustPass(t, rs)
 		if len(rs) != 3 {
@@ -527,7 +527,7 @@ func TestGoneDaemonStopsProcess(t *testing.T) {
 
 	// A failure that came first stays the code's, though the unwinding
 	// that follows it comes to a gone daemon's channel (a deferred log).
-	leftHeldMet = 0
+	processEnds = 0
 	rs = RunSchedules(t, leftoverCfg(2), func(t *testing.T) {
 		defer Send(logCh, "bye")
 		Recv(make(chan int))

@@ -162,6 +162,7 @@ type sched struct {
 	// an earlier schedule unwound served (noteDaemonEnds; "": none).
 	goneDaemonAt string
 	bubbleWaiter *gstate // the goroutine waiting at its bubble's end (bubbleEnd)
+	bubbleEndAt  int     // the step its wait's bound counts from (park, bubbleProgress)
 	bubbles      int
 	bubbleEnded  bool
 	noBubbleEnd  bool

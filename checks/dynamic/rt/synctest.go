@@ -93,7 +93,7 @@ const bubbleEndSteps = 1000
 //go:norace
 func (s *sched) bubbleProgress(g *gstate) {
 	if w := s.bubbleWaiter; w != nil && g != w && g.bubble == w.bubble {
-		w.bubbleEndAt = s.steps
+		s.bubbleEndAt = s.steps
 	}
 }
 
