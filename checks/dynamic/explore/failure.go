@@ -48,8 +48,11 @@ type failure struct {
 	lateRace   bool                // a race printed after its test returned (raceReport.AfterReturn)
 	dumps      bool                // it read a dump of every goroutine (rt.Result.Dumps)
 	stretched  bool                // its clock was stretched (rt.Result.Stretched)
-	bubbleEnd  bool                // a synctest bubble's end waited (rt.Result.BubbleEnd)
-	moves      []rt.EarlyMove      // the early jumps that ended timed waits (rt.Result.EarlyMoves)
+	// stretchedBy is how far beyond NowTick a read the stretch moved its
+	// clock (rt.Result.StretchedBy).
+	stretchedBy time.Duration
+	bubbleEnd   bool           // a synctest bubble's end waited (rt.Result.BubbleEnd)
+	moves       []rt.EarlyMove // the early jumps that ended timed waits (rt.Result.EarlyMoves)
 	// allocReads and allocCounts: the counts of allocations its schedule
 	// read (rt.Result.AllocReads, AllocCounts).
 	allocReads  int
@@ -174,7 +177,7 @@ func (s *search) collectIn(t *target, out *childOutcome, base int, strategy stri
 			continue
 		}
 		if r, ok := byIndex[rep.Index]; ok {
-			f.seed, f.decisions, f.kept, f.elapsed, f.moves, f.stretched, f.bubbleEnd = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed, r.EarlyMoves, r.Stretched, r.BubbleEnd
+			f.seed, f.decisions, f.kept, f.elapsed, f.moves, f.stretched, f.stretchedBy, f.bubbleEnd = r.Seed, r.Decisions, r.Kept > 0, r.Elapsed, r.EarlyMoves, r.Stretched, r.StretchedBy, r.BubbleEnd
 			setPrior(f, rep.Index)
 		} else if rep.Index >= 0 {
 			f.seed = s.opts.Seed + int64(rep.Index)
@@ -304,24 +307,25 @@ func fromResult(r rt.Result) (*failure, bool) {
 		r.Message = "hang: " + msg
 	}
 	f := &failure{
-		kind:       checks.FailureKind(r.Outcome),
-		message:    r.Message,
-		site:       r.Site,
-		seed:       r.Seed,
-		decisions:  r.Decisions,
-		clockBase:  r.ClockBase,
-		states:     r.Goroutines,
-		kept:       r.Kept > 0,
-		elapsed:    r.Elapsed,
-		early:      r.Early,
-		moves:      r.EarlyMoves,
-		stretched:  r.Stretched,
-		bubbleEnd:  r.BubbleEnd,
-		subtest:    r.Subtest,
-		leftBehind: r.LeftBehind,
-		late:       r.AfterReturn,
-		drawsOnly:  r.Choices > 0 && r.Choices == r.Draws,
-		dumps:      r.Dumps > 0,
+		kind:        checks.FailureKind(r.Outcome),
+		message:     r.Message,
+		site:        r.Site,
+		seed:        r.Seed,
+		decisions:   r.Decisions,
+		clockBase:   r.ClockBase,
+		states:      r.Goroutines,
+		kept:        r.Kept > 0,
+		elapsed:     r.Elapsed,
+		early:       r.Early,
+		moves:       r.EarlyMoves,
+		stretched:   r.Stretched,
+		stretchedBy: r.StretchedBy,
+		bubbleEnd:   r.BubbleEnd,
+		subtest:     r.Subtest,
+		leftBehind:  r.LeftBehind,
+		late:        r.AfterReturn,
+		drawsOnly:   r.Choices > 0 && r.Choices == r.Draws,
+		dumps:       r.Dumps > 0,
 
 		allocReads:  r.AllocReads,
 		allocCounts: r.AllocCounts,

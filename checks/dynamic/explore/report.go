@@ -117,6 +117,11 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
 			why, unchecked := s.replaysAlone(ctx, t, &finding, f)
+			if why == whyStretchMade {
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d on a clock the runtime stretched %v ahead in a run of %v (for loops that work until a time has passed), and %s: the stretch made it, not the code; to look: %s",
+					t.name, firstLine(f.message), f.seed, f.stretchedBy.Round(time.Millisecond), f.elapsed.Round(time.Millisecond), why, finding.Replay))
+				continue
+			}
 			switch after := f != nil && !f.firstInProcess() && !refound; {
 			case why != "" && !unchecked && after:
 				refound = true

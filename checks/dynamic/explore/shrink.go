@@ -314,6 +314,11 @@ const whyNoTime = "no time was left in the budget to replay its schedule alone i
 // came first): every finding replays. kept says the failure ran beside
 // goroutines earlier schedules of its process left (rt/leftover.go): they
 // may have caused it, so it replays alone whatever its kind.
+//
+// A failure on a clock the stretch took ahead of real time (stretchAhead)
+// has its last try run with the stretch off once the tries before it
+// reproduced it (stretchMade): why is then whyStretchMade when that run
+// follows the same decisions to their end and passes.
 func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding, f *failure) (why string, unchecked bool) {
 	var kept, confirmed bool
 	var took time.Duration
@@ -337,7 +342,9 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	if err != nil {
 		return "its schedule file could not be read: " + err.Error(), true
 	}
-	if sched.Original != nil {
+	stretchCheck := f != nil && f.stretchAhead() && fd.Kind != checks.DataRace && sched.Stretch
+	shrunk := sched.Original != nil
+	if shrunk && !stretchCheck {
 		// Shrinking kept it only when a replay reproduced it, and a
 		// replay runs alone in a fresh process after the search: it
 		// replayed alone already.
@@ -357,6 +364,9 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	// found is not dropped for want of the time to confirm it.
 	stopBy, overrun := s.stopBy(), false
 	if !stopBy.IsZero() && time.Until(stopBy) < perTry() {
+		if shrunk {
+			return "", false // replayed already; the stretch's check is not worth the overrun
+		}
 		end := s.overrunEnd()
 		if !time.Now().Before(end) {
 			return whyNoTime, true // and no process started past it
@@ -401,6 +411,11 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	reproduced, tries := 0, 0
 	parent := ctx
 	for ; tries < replayTries; tries++ {
+		if shrunk || stretchCheck && tries > 0 && reproduced == tries {
+			// Reproduced (by shrinking's replay, or by every try so
+			// far): the last try is the stretch's check.
+			break
+		}
 		// Each try's time follows the processes measured last, the
 		// previous try's among them.
 		per := perTry()
@@ -447,6 +462,11 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			why += ", diverged " + res.Diverged
 		}
 	}
+	if stretchCheck && why == "" && reproduced == tries && !overrun {
+		if s.stretchMade(parent, r, sched, path, until, stopBy, perTry()) {
+			return whyStretchMade, false
+		}
+	}
 	if why != "" && reproduced == 0 && !kept && f != nil && len(f.prior) > 0 {
 		// Not alone: the state the schedules before it in its process
 		// left (a package variable, a default pool an earlier run
@@ -481,6 +501,42 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		return "", false
 	}
 	return why, false
+}
+
+// whyStretchMade is replaysAlone's why for a failure the stretch made.
+const whyStretchMade = "the same decisions with the clock not stretched pass to their end"
+
+// stretchAhead: did the stretch (rt's stretch.go) take the clock of f's
+// own schedule ahead of real time, its stretched reads adding more than
+// the whole schedule took? A loop that works until a time has passed
+// reaches its end sooner so, but a clock only compared (entries stamped
+// with time.Now and a time to live) then runs ahead of the work as no
+// machine's does. A stretch that stayed behind real time is what a slow
+// machine gives: a failure on it stands without a check.
+func (f *failure) stretchAhead() bool {
+	return f.stretched && f.elapsed > 0 && f.stretchedBy > f.elapsed
+}
+
+// stretchMade replays sched (file path) once with the stretch off, the
+// same decisions, inside until and stopBy, when the time left before the
+// causes after this one need theirs holds one run (per): it is this
+// cause's last try. True when that run follows every decision, the
+// earlier runs the schedule carries too, and passes to its end: the
+// failure came from the stretched clock. A run that fails, leaves the
+// decisions, stops at a bound (a loop that works until a time has
+// passed, unstretched, runs millions of turns) or finds no time says
+// nothing: the failure stands.
+func (s *search) stretchMade(ctx context.Context, r *replayer, sched *rt.Schedule, path string, until, stopBy time.Time, per time.Duration) bool {
+	if by := s.optionalBy(); !by.IsZero() && time.Until(by)-s.replayKeep < per {
+		return false
+	}
+	plain := *sched
+	plain.Stretch = false
+	res, stopped, err := replayWithin(ctx, r, &plain, path, replayDeadline(time.Now(), until, stopBy, per, 1), stopBy)
+	if stopped || err != nil || res == nil {
+		return false
+	}
+	return res.Outcome == Passed && res.Diverged == "" && res.Inconclusive == "" && res.EarlierOff() == nil
 }
 
 // afterCost is how long a replay after the earlier schedules prior

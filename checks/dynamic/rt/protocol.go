@@ -501,6 +501,10 @@ type Result struct {
 	// Stretched is set when a read moved the clock by more than NowTick
 	// (stretch.go): its schedule file says so (Schedule.Stretch).
 	Stretched bool `json:"stretched,omitempty"`
+	// StretchedBy is how far the stretched reads moved the clock beyond
+	// NowTick a read, in all: beside Elapsed, whether the stretch took
+	// the clock ahead of real time.
+	StretchedBy time.Duration `json:"stretchedBy,omitempty"`
 	// BubbleEnd is set when a synctest bubble's end waited for its
 	// goroutines (bubbleEnd): its schedule file says so
 	// (Schedule.BubbleEnd).

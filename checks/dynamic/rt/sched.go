@@ -173,13 +173,15 @@ type sched struct {
 	// tickedNow is the clock after the last read's tick, tickRunFrom the
 	// step since which reads alone moved it, stretch the tick a read adds
 	// now (0: NowTick's), stretchReads the reads at it; stretched is set
-	// once a read moved the clock by more than NowTick, stretchDue once
-	// such a read took it to a timer's or a sleep's deadline.
+	// once a read moved the clock by more than NowTick (stretchedBy: by
+	// how much more, in all), stretchDue once such a read took it to a
+	// timer's or a sleep's deadline.
 	tickedNow    time.Duration
 	tickRunFrom  int
 	stretch      time.Duration
 	stretchReads int
 	stretched    bool
+	stretchedBy  time.Duration
 	stretchDue   bool // a stretched read took the clock to a deadline
 	stretchFire  bool // and what is due there is yet to fire
 	noStretch    bool // a replay of a schedule recorded without (Schedule.Stretch)
@@ -1020,7 +1022,7 @@ func (s *sched) result() Result {
 	}
 	r := Result{Index: s.index, Seed: s.seed, Outcome: "pass", Decisions: s.decisions.slice(),
 		Steps: s.steps, Diverged: s.diverged, Elapsed: time.Since(s.started), ClockBase: s.base, Virtual: s.now,
-		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, BubbleEnd: s.bubbleEnded, Choices: s.choices, Draws: s.draws, AddrInUse: lastAddrInUse(),
+		EarlyMoves: s.earlyMoves, Unordered: s.unorderedResult(), Stretched: s.stretched, StretchedBy: s.stretchedBy, BubbleEnd: s.bubbleEnded, Choices: s.choices, Draws: s.draws, AddrInUse: lastAddrInUse(),
 		AllocReads: int(s.allocs.reads.Load()), AllocCounts: s.allocs.counts(), Dumps: int(s.dumps.Load())}
 	if s.foreignSeen {
 		r.Choices++ // goroutines outside control: the OS's timing

@@ -60,6 +60,7 @@ func (s *sched) readMove() {
 	s.tickedNow = s.now
 	if s.now-before > s.nowTick {
 		s.stretched = true
+		s.stretchedBy += s.now - before - s.nowTick
 		if atDeadline {
 			s.stretchDue, s.stretchFire = true, true
 		}

@@ -7,6 +7,7 @@ package ttlexpiry
 
 import (
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -45,6 +46,14 @@ func (c *cache) keys() []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// fresh: is k's item there and not expired?
+func (c *cache) fresh(k string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it, ok := c.items[k]
+	return ok && !it.expired()
 }
 
 // getOrLoad checks and loads in two critical sections: two callers may
@@ -101,6 +110,62 @@ func TestLoadOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			c.getOrLoad("k")
+		}()
+	}
+	wg.Wait()
+	if c.loads != 1 {
+		t.Errorf("loaded %d times, want once", c.loads)
+	}
+}
+
+// TestHotKeyFresh: a goroutine makes 8,000 sets with a 100 ms time to
+// live while the test makes 3,000 and then checks the hot key, which the
+// goroutine sets every fiftieth: it is microseconds old on any machine. The runtime stretches a long run of
+// clock reads (rt's stretch.go, for loops that work until a time has
+// passed), which takes the clock minutes ahead of the work: on the
+// schedules where the check comes late, the hot key has expired. The same
+// decisions with the clock not stretched pass, so it is no finding.
+func TestHotKeyFresh(t *testing.T) {
+	c := newCache()
+	c.set("hot", 0, 100*time.Millisecond)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i < 8000; i++ {
+			k := strconv.Itoa(i % 1000)
+			if i%50 == 0 {
+				k = "hot"
+			}
+			c.set(k, i, 100*time.Millisecond)
+		}
+	}()
+	for i := 0; i < 3000; i++ {
+		c.set("m"+strconv.Itoa(i%100), i, 100*time.Millisecond)
+	}
+	if !c.fresh("hot") {
+		t.Error("the hot key, set at most fifty sets ago, has expired")
+	}
+	<-done
+}
+
+// TestStampsThenLoadTwice: TestLoadOnce's check-then-act after two
+// goroutines' long runs of sets (both, then the loads), so that it fails
+// on a stretched clock; the same decisions with the clock not stretched
+// fail too: a finding.
+func TestStampsThenLoadTwice(t *testing.T) {
+	c := newCache()
+	var wg, stamped sync.WaitGroup
+	stamped.Add(2)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 3000; i++ {
+				c.set(strconv.Itoa(i), i, time.Hour)
+			}
+			stamped.Done()
+			stamped.Wait()
 			c.getOrLoad("k")
 		}()
 	}
