@@ -64,8 +64,8 @@ func parseSchedule(b []byte, what string) (*rt.Schedule, error) {
 	switch {
 	case s.Version == 0:
 		return nil, fmt.Errorf("%s is not a schedule: no version", what)
-	case s.Version > rt.ScheduleVersionBubbleEnd:
-		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionBubbleEnd)
+	case s.Version > rt.ScheduleVersionNowOutside:
+		return nil, fmt.Errorf("%s has schedule version %d; this interleave reads versions up to %d", what, s.Version, rt.ScheduleVersionNowOutside)
 	case s.Package == "" || s.Test == "":
 		return nil, fmt.Errorf("%s is not a schedule: package or test missing", what)
 	case s.NowTick < 0 || s.Version >= rt.ScheduleVersionTick && s.NowTick == 0:
@@ -191,7 +191,16 @@ func withoutPaths(s *rt.Schedule) *rt.Schedule {
 	if c.BubbleEnd {
 		c.Version = max(c.Version, rt.ScheduleVersionBubbleEnd)
 	}
+	if nowOutside(c.Decisions) || nowOutside(c.Original) || slices.ContainsFunc(c.Prior, func(p rt.Prior) bool { return nowOutside(p.Decisions) }) {
+		c.Version = max(c.Version, rt.ScheduleVersionNowOutside)
+	}
 	return &c
+}
+
+// nowOutside reports whether a read of the clock in ds was a scheduling
+// point as its goroutine was back from outside control.
+func nowOutside(ds []rt.Decision) bool {
+	return slices.ContainsFunc(ds, func(d rt.Decision) bool { return d.NowOutside })
 }
 
 // soloRun reports whether a target cut a solo run of ds short.

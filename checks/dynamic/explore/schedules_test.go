@@ -156,8 +156,10 @@ func TestScheduleWithoutPaths(t *testing.T) {
 // with a stretched clock as ScheduleVersionStretch (Stretch kept), one
 // whose solo run a target cut short as ScheduleVersionSoloRun (SoloRun
 // kept), one whose synctest bubble's end waited as
-// ScheduleVersionBubbleEnd (BubbleEnd kept), which an older interleave refuses rather than replaying it
-// wrong; one without stays as it was.
+// ScheduleVersionBubbleEnd (BubbleEnd kept), one with a read of the clock
+// made a scheduling point as its goroutine was back from outside control
+// as ScheduleVersionNowOutside, which an older interleave refuses rather
+// than replaying it wrong; one without stays as it was.
 func TestScheduleSoloStretchVersion(t *testing.T) {
 	t.Parallel()
 	base := rt.Schedule{Version: rt.ScheduleVersionTick, NowTick: 20, Package: "k", Test: "TestA", Strategy: "random", Seed: 3,
@@ -172,11 +174,13 @@ func TestScheduleSoloStretchVersion(t *testing.T) {
 	cut.Decisions = []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "atomic", Site: "k.go:9", Solo: true, SoloRun: 40}}
 	bubble := base
 	bubble.BubbleEnd = true
+	outside := base
+	outside.Decisions = []rt.Decision{{G: 0, Op: "start"}, {G: 0, Op: "time.Now", Site: "k.go:9", NowOutside: true}}
 	for _, c := range []struct {
 		name string
 		s    rt.Schedule
 		want int
-	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}, {"stretched", stretched, rt.ScheduleVersionStretch}, {"cut", cut, rt.ScheduleVersionSoloRun}, {"bubble end", bubble, rt.ScheduleVersionBubbleEnd}} {
+	}{{"none", base, rt.ScheduleVersionTick}, {"decisions", withSolo, rt.ScheduleVersionSolo}, {"prior", withPrior, rt.ScheduleVersionSolo}, {"stretched", stretched, rt.ScheduleVersionStretch}, {"cut", cut, rt.ScheduleVersionSoloRun}, {"bubble end", bubble, rt.ScheduleVersionBubbleEnd}, {"read back from outside", outside, rt.ScheduleVersionNowOutside}} {
 		path := filepath.Join(t.TempDir(), "s.json")
 		if err := WriteSchedule(path, &c.s); err != nil {
 			t.Fatal(err)
@@ -204,6 +208,9 @@ func TestScheduleSoloStretchVersion(t *testing.T) {
 		}
 		if read.Stretch != c.s.Stretch || decoded.Stretch != c.s.Stretch {
 			t.Errorf("%s: file stretch %v, token stretch %v, want %v", c.name, read.Stretch, decoded.Stretch, c.s.Stretch)
+		}
+		if last := len(c.s.Decisions) - 1; read.Decisions[last].NowOutside != c.s.Decisions[last].NowOutside || decoded.Decisions[last].NowOutside != c.s.Decisions[last].NowOutside {
+			t.Errorf("%s: NowOutside not kept in the file or token", c.name)
 		}
 	}
 }

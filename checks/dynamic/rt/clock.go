@@ -32,8 +32,8 @@ const nowSpins = 64
 // Now is time.Now.
 func Now() time.Time {
 	if g := current(); g != nil {
-		if g.countNow() {
-			g.call(&request{op: opNow})
+		if point, outside := g.countNow(); point {
+			g.call(&request{op: opNow, nowOutside: outside})
 		}
 		return g.readClock()
 	}
@@ -118,11 +118,11 @@ func Since(t time.Time) time.Duration { return Now().Sub(t) }
 func Until(t time.Time) time.Duration { return t.Sub(Now()) }
 
 //go:norace
-func (g *gstate) countNow() bool {
+func (g *gstate) countNow() (point, outside bool) {
 	g.nows++
 	if s := active; s != nil && s.replay != nil && s.diverged == "" {
 		if s.recordedNow(g) {
-			return true // the recording's read was a scheduling point
+			return true, true // the recording's read was a scheduling point
 		}
 	} else if g.outside {
 		// Back from outside control (a real round trip) and not yet
@@ -130,29 +130,33 @@ func (g *gstate) countNow() bool {
 		// was out there (the scheduler adds it when it takes it back),
 		// so the read waits for that, as a scheduling point. Whether it
 		// is depends on timing: a replay follows its recording instead.
-		return true
+		return true, true
 	}
 	if s := active; s != nil && s.spinClock > 0 {
 		// The clock moves for a loop reading it with nothing else
 		// possible (clockHang): each read is a step. The clock moves as
 		// many steps apart, with a 65th of the reads (each finds its
 		// goroutine by a stack trace): the verdict comes sooner.
-		return true
+		return true, false
 	}
-	return g.nows > nowSpins
+	return g.nows > nowSpins, false
 }
 
 // recordedNow: is g's next decision in the schedule being replayed a
-// read of the clock at this read's site (one its recording made a
-// scheduling point, g being back from outside control then)? g runs, so
-// no decision of its own comes between the scheduler's step and that one.
+// read of the clock at this read's site that its recording made a
+// scheduling point as g was back from outside control then
+// (Decision.NowOutside)? g runs, so no decision of its own comes between
+// the scheduler's step and that one. A read the count made one is left
+// to the count: matched here, the 65th read of a loop at one site became
+// its 1st, and the replay diverged after the loop (a cache's scan of 200
+// items, each read for its expiry, before the failure: not reported).
 //
 //go:norace
 func (s *sched) recordedNow(g *gstate) bool {
 	ds := s.replay.Decisions
 	for i := s.steps; i >= 0 && i < len(ds); i++ {
 		if ds[i].G == g.id {
-			return ds[i].Op == opNow.String() && ds[i].Site == callerSite()
+			return ds[i].NowOutside && ds[i].Op == opNow.String() && ds[i].Site == callerSite()
 		}
 	}
 	return false

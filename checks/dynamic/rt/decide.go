@@ -170,7 +170,7 @@ func (s *sched) fairChoice(n int) int {
 //
 //go:norace
 func (s *sched) decide(g *gstate) {
-	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue, Paced: int64(s.pacedTo), Solo: s.soloNext}
+	d := Decision{G: g.id, Op: g.req.op.String(), Obj: s.objOf(&g.req), Early: s.earlyDue, Paced: int64(s.pacedTo), Solo: s.soloNext, NowOutside: g.req.nowOutside}
 	s.earlyDue, s.pacedTo = false, 0
 	if s.testDone && !s.doneMarked && !s.replayBeforeDone() {
 		d.Done, s.doneMarked = true, true
@@ -471,6 +471,9 @@ func (s *sched) record(d Decision) {
 		}
 		if d.Solo {
 			b = append(b, `,"solo":true`...)
+		}
+		if d.NowOutside {
+			b = append(b, `,"nowOutside":true`...)
 		}
 		traceBuf = append(b, "}\n"...)
 		rawStderrBytes(traceBuf)

@@ -112,6 +112,7 @@ type request struct {
 	pcs        [10]uintptr
 	pollFailed bool
 	readNow    bool // Now was called since the previous scheduling point
+	nowOutside bool // opNow: a scheduling point as g was back from outside control (Decision.NowOutside)
 	// addr and val: an atomic load's address and the value there (wordAt),
 	// or a channel's and its length (ChanLen)
 	addr unsafe.Pointer

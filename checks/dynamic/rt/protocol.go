@@ -127,6 +127,13 @@ const ScheduleVersionSoloRun = 12
 // without that decision and diverge.
 const ScheduleVersionBubbleEnd = 13
 
+// ScheduleVersionNowOutside is the version of a schedule with a read of
+// the clock made a scheduling point as its goroutine was back from
+// outside control (Decision.NowOutside): an interleave that reads only up
+// to version 13 would make every read at that site before it one too and
+// diverge.
+const ScheduleVersionNowOutside = 14
+
 // LegacyNowTick is the step of the clock per read of the schedules
 // before ScheduleVersionTick.
 const LegacyNowTick = time.Nanosecond
@@ -263,6 +270,13 @@ type Decision struct {
 	// it with a decision (soloAtTarget): a replay, given no targets,
 	// ends it there.
 	SoloRun int32 `json:"soloRun,omitempty"`
+	// NowOutside is set on a read of the clock that was a scheduling
+	// point because G was back from outside control (a real round trip
+	// the clock had yet to count): whether it is depends on timing, so a
+	// replay makes the read there a scheduling point (recordedNow). A
+	// read made one by the count of reads (nowSpins) is not marked: its
+	// replay counts alike.
+	NowOutside bool `json:"nowOutside,omitempty"`
 	// Path is set in a failing schedule's Result where a preemption can
 	// be (a switch of goroutines, a goroutine's first operation): the
 	// user frames that called Site, innermost first and space-separated,

@@ -100,6 +100,9 @@ func appendDecisions(b []byte, ds []Decision) []byte {
 			b = append(b, `,"soloRun":`...)
 			b = strconv.AppendInt(b, int64(d.SoloRun), 10)
 		}
+		if d.NowOutside {
+			b = append(b, `,"nowOutside":true`...)
+		}
 		if d.Path != "" {
 			b = append(b, `,"path":`...)
 			b = appendJSONString(b, d.Path)

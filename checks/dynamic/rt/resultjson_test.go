@@ -28,7 +28,7 @@ func manyDecisions(n int, invalid bool) []Decision {
 		case 3:
 			d.Early, d.Clock = true, int64(i)*1000
 		case 4:
-			d.Done, d.Clock, d.Paced, d.Solo, d.SoloRun = true, -5, int64(i)*700, true, int32(i%250+1)
+			d.Done, d.Clock, d.Paced, d.Solo, d.SoloRun, d.NowOutside = true, -5, int64(i)*700, true, int32(i%250+1), true
 		case 5:
 			d.Path = `a.go:1 b.go:2 "quoted" back\slash <html> & é tab	end`
 		case 6:
