@@ -97,11 +97,15 @@ func (s *search) refindAlone(ctx context.Context, t *target, k string, f *failur
 		if err != nil {
 			return nil, checks.Finding{}, "its schedule file could not be written: " + err.Error()
 		}
-		if why, unchecked := s.replaysAlone(ctx, t, &fd, rf); why == "" && !unchecked && fd.AfterEarlier == nil {
+		why, unchecked := s.replaysAlone(ctx, t, &fd, rf)
+		if why == "" && !unchecked && fd.AfterEarlier == nil {
 			s.mu.Lock()
 			s.failures[k] = rf
 			s.mu.Unlock()
 			return rf, fd, ""
+		}
+		if why == whyStretchMade {
+			return nil, checks.Finding{}, why
 		}
 	}
 	if ran == 0 {

@@ -117,16 +117,13 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 		for n, i := range g {
 			f, t, finding := s.failures[candKeys[i]], s.owners[candKeys[i]], cands[i]
 			why, unchecked := s.replaysAlone(ctx, t, &finding, f)
-			if why == whyStretchMade {
-				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d on a clock the runtime stretched %v ahead in a run of %v (for loops that work until a time has passed), and %s: the stretch made it, not the code; to look: %s",
-					t.name, firstLine(f.message), f.seed, f.stretchedBy.Round(time.Millisecond), f.elapsed.Round(time.Millisecond), why, finding.Replay))
-				continue
-			}
 			switch after := f != nil && !f.firstInProcess() && !refound; {
-			case why != "" && !unchecked && after:
+			case why != "" && why != whyStretchMade && !unchecked && after:
 				refound = true
 				if rf, fd, whyNot := s.refindAlone(ctx, t, candKeys[i], f, refindProcesses); rf != nil {
 					f, finding, why = rf, fd, ""
+				} else if whyNot == whyStretchMade {
+					why = whyNot // a fresh process's failure, the stretch's
 				} else if whyNot != "" {
 					why += "; " + whyNot
 				}
@@ -142,6 +139,11 @@ func (s *search) replayCauses(ctx context.Context, cands []checks.Finding, candK
 				} else {
 					why += "; " + whyNot
 				}
+			}
+			if why == whyStretchMade {
+				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d on a clock the runtime stretched %v ahead in a run of %v (for loops that work until a time has passed), and %s: the stretch made it, not the code; to look: %s",
+					t.name, firstLine(f.message), f.seed, f.stretchedBy.Round(time.Millisecond), f.elapsed.Round(time.Millisecond), why, finding.Replay))
+				continue
 			}
 			if unchecked {
 				s.note(fmt.Sprintf("%s: not reported: it failed (%s) with seed %d, but every finding must replay alone in a fresh process and %s; to look: %s",

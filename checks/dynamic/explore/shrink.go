@@ -316,9 +316,11 @@ const whyNoTime = "no time was left in the budget to replay its schedule alone i
 // may have caused it, so it replays alone whatever its kind.
 //
 // A failure on a clock the stretch took ahead of real time (stretchAhead)
-// has its last try run with the stretch off once the tries before it
-// reproduced it (stretchMade): why is then whyStretchMade when that run
-// follows the same decisions to their end and passes.
+// that every try reproduced runs once more with the stretch off, when the
+// time the causes after it need allows (stretchMade): why is then
+// whyStretchMade when that run follows the same decisions to their end
+// and passes. Not when plain go test fails the same way: the failure is
+// the test's whatever the clock.
 func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding, f *failure) (why string, unchecked bool) {
 	var kept, confirmed bool
 	var took time.Duration
@@ -342,14 +344,15 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	if err != nil {
 		return "its schedule file could not be read: " + err.Error(), true
 	}
-	stretchCheck := f != nil && f.stretchAhead() && fd.Kind != checks.DataRace && sched.Stretch
-	shrunk := sched.Original != nil
-	if shrunk && !stretchCheck {
+	if sched.Original != nil {
 		// Shrinking kept it only when a replay reproduced it, and a
 		// replay runs alone in a fresh process after the search: it
 		// replayed alone already.
 		return "", false
 	}
+	s.mu.Lock()
+	stretchCheck := f != nil && f.stretchAhead() && fd.Kind != checks.DataRace && sched.Stretch && !t.plainSame[f.key()]
+	s.mu.Unlock()
 	var cost time.Duration
 	s.mu.Lock()
 	if t.stats != nil {
@@ -364,9 +367,6 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	// found is not dropped for want of the time to confirm it.
 	stopBy, overrun := s.stopBy(), false
 	if !stopBy.IsZero() && time.Until(stopBy) < perTry() {
-		if shrunk {
-			return "", false // replayed already; the stretch's check is not worth the overrun
-		}
 		end := s.overrunEnd()
 		if !time.Now().Before(end) {
 			return whyNoTime, true // and no process started past it
@@ -411,11 +411,6 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 	reproduced, tries := 0, 0
 	parent := ctx
 	for ; tries < replayTries; tries++ {
-		if shrunk || stretchCheck && tries > 0 && reproduced == tries {
-			// Reproduced (by shrinking's replay, or by every try so
-			// far): the last try is the stretch's check.
-			break
-		}
 		// Each try's time follows the processes measured last, the
 		// previous try's among them.
 		per := perTry()
@@ -462,7 +457,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			why += ", diverged " + res.Diverged
 		}
 	}
-	if stretchCheck && why == "" && reproduced == tries && !overrun {
+	if stretchCheck && why == "" && reproduced == replayTries && tries == replayTries && !overrun {
 		if s.stretchMade(parent, r, sched, path, until, stopBy, perTry()) {
 			return whyStretchMade, false
 		}
@@ -519,20 +514,22 @@ func (f *failure) stretchAhead() bool {
 
 // stretchMade replays sched (file path) once with the stretch off, the
 // same decisions, inside until and stopBy, when the time left before the
-// causes after this one need theirs holds one run (per): it is this
-// cause's last try. True when that run follows every decision, the
+// causes after this one need theirs holds one run (per), as for a try
+// after the first. True when that run follows every decision, the
 // earlier runs the schedule carries too, and passes to its end: the
 // failure came from the stretched clock. A run that fails, leaves the
 // decisions, stops at a bound (a loop that works until a time has
 // passed, unstretched, runs millions of turns) or finds no time says
-// nothing: the failure stands.
+// nothing: the failure stands. A run stopped at its deadline is not
+// run again (replayWithin's retry would take the later causes' time).
 func (s *search) stretchMade(ctx context.Context, r *replayer, sched *rt.Schedule, path string, until, stopBy time.Time, per time.Duration) bool {
 	if by := s.optionalBy(); !by.IsZero() && time.Until(by)-s.replayKeep < per {
 		return false
 	}
 	plain := *sched
 	plain.Stretch = false
-	res, stopped, err := replayWithin(ctx, r, &plain, path, replayDeadline(time.Now(), until, stopBy, per, 1), stopBy)
+	d := replayDeadline(time.Now(), until, stopBy, per, 1)
+	res, stopped, err := replayWithin(ctx, r, &plain, path, d, d)
 	if stopped || err != nil || res == nil {
 		return false
 	}

@@ -20,7 +20,10 @@ import "time"
 // clock to a deadline (a timer's, a sleep's: stretchDue) only a data race
 // counts (driver.go, StretchFailPrefix): a failure or a leak may then be
 // the test's own timeout, come sooner than it would. A failure with no
-// deadline reached so is the code's: the loop only ran fewer turns.
+// deadline reached so is the code's: the loop only ran fewer turns; but
+// where the stretch took the clock ahead of real time (StretchedBy), a
+// clock only compared (a time to live) may have made it, and explore
+// replays it without the stretch (stretchMade).
 const (
 	stretchAfter = 4096
 	stretchFirst = time.Microsecond
