@@ -95,7 +95,8 @@ func TestParseScheduleTags(t *testing.T) {
 		{json: `{"version":10,"package":"p","test":"TestA","decisions":[{"g":0,"op":"atomic","solo":true}],"nowTick":20}`, tick: 20},
 		{json: `{"version":11,"package":"p","test":"TestA","decisions":[],"nowTick":20,"stretch":true}`, tick: 20},
 		{json: `{"version":13,"package":"p","test":"TestA","decisions":[],"nowTick":20,"bubbleEnd":true}`, tick: 20},
-		{json: `{"version":14,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 14; this interleave reads versions up to 13"},
+		{json: `{"version":14,"package":"p","test":"TestA","decisions":[{"g":0,"site":"x.go:3","op":"time.Now","nowOutside":true}],"nowTick":20}`, tick: 20},
+		{json: `{"version":15,"package":"p","test":"TestA","decisions":[],"nowTick":20}`, err: "has schedule version 15; this interleave reads versions up to 14"},
 	} {
 		s, err := parseSchedule([]byte(c.json), "s.json")
 		if c.err != "" {
