@@ -249,10 +249,11 @@ func (s *search) fitPriors(sched *rt.Schedule, f *failure) {
 }
 
 // strategyAlone says whether a run's decisions are all its strategy's:
-// none carries a clock that real time moved, a pacing or an early jump.
+// none carries a clock that real time moved, a pacing, an early jump or a
+// clock read back from outside control.
 func strategyAlone(ds []rt.Decision) bool {
 	for _, d := range ds {
-		if d.Clock != 0 || d.Paced != 0 || d.Early {
+		if d.Clock != 0 || d.Paced != 0 || d.Early || d.NowOutside {
 			return false
 		}
 	}

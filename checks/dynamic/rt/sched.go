@@ -841,6 +841,16 @@ func (s *sched) next() {
 		if s.joinReady() {
 			return // a goroutine started outside control joins first
 		}
+		if s.testDone && s.idleGC {
+			// Blocked with no collection since the test returned and no
+			// timer to wait for: one now, and a finalizer's send (a
+			// cleaner's stop) may free a goroutine, as under go test.
+			s.idleGC = false
+			s.collectGarbage()
+			if s.poll() {
+				return
+			}
+		}
 		s.blockedFailure(false)
 		return
 	}
@@ -850,23 +860,22 @@ func (s *sched) next() {
 		s.postAll++
 		if s.postSteps == postTestSteps+1 {
 			s.postLive, s.postWindow = s.live, fairWindow(s.live)
+			if s.idleGC {
+				// No collection since the test returned: its goroutines
+				// never all waited for time (a ticker always due as reads
+				// move the clock), so timedCollect had no turn. One now,
+				// before the fair window: a goroutine a finalizer stops (a
+				// cache's cleaner, when its wrapper is collected) ends in
+				// it, as under go test, where a collection comes in time.
+				s.idleGC = false
+				s.collectGarbage()
+			}
 		}
 		if s.postSteps > postTestSteps+s.postWindow && s.live < s.postLive {
 			// Fewer goroutines live than when the fair window began:
 			// they are ending, slowly (a thousand that each take a
 			// lock), not running for ever. Another fair window, until
 			// they stop ending or the step bound.
-			s.postSteps, s.postLive, s.postWindow = postTestSteps+1, s.live, fairWindow(s.live)
-		}
-		if s.postSteps > postTestSteps+s.postWindow && s.idleGC {
-			// No collection since the test returned: its goroutines never
-			// all waited for time (a ticker always due as reads move the
-			// clock), so timedCollect had no turn. One now, and another
-			// fair window: a goroutine a finalizer stops (a cache's
-			// cleaner, when its wrapper is collected) ends as it does
-			// under go test, where a collection comes in time.
-			s.idleGC = false
-			s.collectGarbage()
 			s.postSteps, s.postLive, s.postWindow = postTestSteps+1, s.live, fairWindow(s.live)
 		}
 		if s.postSteps > postTestSteps+s.postWindow {
