@@ -350,11 +350,9 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 		// replayed alone already.
 		return "", false
 	}
-	s.mu.Lock()
-	stretchCheck := f != nil && f.stretchAhead() && fd.Kind != checks.DataRace && sched.Stretch && !t.plainSame[f.key()]
-	s.mu.Unlock()
 	var cost time.Duration
 	s.mu.Lock()
+	stretchCheck := f != nil && f.stretchAhead() && fd.Kind != checks.DataRace && sched.Stretch && !t.plainSame[f.key()]
 	if t.stats != nil {
 		cost = t.stats.Cost
 	}
@@ -457,7 +455,7 @@ func (s *search) replaysAlone(ctx context.Context, t *target, fd *checks.Finding
 			why += ", diverged " + res.Diverged
 		}
 	}
-	if stretchCheck && why == "" && reproduced == replayTries && tries == replayTries && !overrun {
+	if stretchCheck && why == "" && reproduced == replayTries && !overrun {
 		if s.stretchMade(parent, r, sched, path, until, stopBy, perTry()) {
 			return whyStretchMade, false
 		}
