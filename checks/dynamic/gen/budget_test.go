@@ -579,3 +579,61 @@ func TestOnBaseAloneDoesNotBuild(t *testing.T) {
 		t.Errorf("notes %q, want the base's compile error", notes)
 	}
 }
+
+// TestFeedbackBatches: the sequential check runs a round's cases
+// seqBatch a go test process (each count of a case's goroutines writes
+// every goroutine's stack, those of the tests waiting in t.Parallel too:
+// the corpus's 378 cases in one process took four times the CPU of six),
+// one process after another, each with -timeout what is left; a process
+// that could not end by the sequential runs' end is not started, and its
+// cases are dropped as undecided for the budget, not run each alone.
+// Each process takes 10 s of the fake clock.
+func TestFeedbackBatches(t *testing.T) {
+	pkg, ts := corpusTargets(t)
+	g := NewGenerator(pkg.PkgPath, pkg.Name, 1)
+	root := t.TempDir()
+	w := &pkgWork{pkg: pkg, gen: g, dir: root, cases: g.Generate(ts["Hits"], 2*seqBatch+10)}
+	reports := map[*Target]*TypeReport{ts["Hits"]: {}}
+	oldGoTest, oldEach, oldClock := goTest, goEach, clock
+	t.Cleanup(func() { goTest, goEach, clock = oldGoTest, oldEach, oldClock })
+	now := time.Unix(1000, 0)
+	// Two processes end by then; a third would start 20 s in, and a
+	// round takes at least sequentialTimeout+5s.
+	until := now.Add(20*time.Second + sequentialTimeout)
+	clock = func() time.Time { return now }
+	var sizes []int
+	var timeouts []string
+	goTest = func(_ context.Context, _, timeout string, _ int, _, names, _ []string, _ *time.Duration) (map[string]string, map[string][]byte, string, error) {
+		sizes, timeouts = append(sizes, len(names)), append(timeouts, timeout)
+		now = now.Add(10 * time.Second)
+		st := map[string]string{}
+		for _, n := range names {
+			st[pkg.PkgPath+"."+n] = "pass"
+		}
+		return st, map[string][]byte{}, "", nil
+	}
+	goEach = func(context.Context, string, string, []string, []caseRun, *time.Duration) (map[string]string, map[string][]byte, error) {
+		t.Error("the cases of the process not started were run each alone")
+		return map[string]string{}, map[string][]byte{}, nil
+	}
+	var built time.Duration
+	if _, err := feedback(context.Background(), root, "", []*pkgWork{w}, reports, len(w.cases), nil, until, &built); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{seqBatch, seqBatch}; !slices.Equal(sizes, want) {
+		t.Errorf("go test processes of %v cases, want %v", sizes, want)
+	}
+	if want := []string{"30s", "20s"}; !slices.Equal(timeouts, want) {
+		t.Errorf("go test timeouts %v, want %v", timeouts, want)
+	}
+	r := reports[ts["Hits"]]
+	undecided := 0
+	for _, d := range r.Dropped {
+		if strings.Contains(d, "the budget of the sequential runs ran out") {
+			undecided++
+		}
+	}
+	if r.Kept != 2*seqBatch || undecided != len(w.cases)-2*seqBatch || len(r.Dropped) != undecided {
+		t.Errorf("%d kept, dropped %q; want %d kept and %d undecided for the budget", r.Kept, r.Dropped, 2*seqBatch, len(w.cases)-2*seqBatch)
+	}
+}
