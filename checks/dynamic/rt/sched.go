@@ -841,15 +841,11 @@ func (s *sched) next() {
 		if s.joinReady() {
 			return // a goroutine started outside control joins first
 		}
-		if s.testDone && s.idleGC {
-			// Blocked with no collection since the test returned and no
-			// timer to wait for: one now, and a finalizer's send (a
-			// cleaner's stop) may free a goroutine, as under go test.
-			s.idleGC = false
-			s.collectGarbage()
-			if s.poll() {
-				return
-			}
+		// Blocked with no collection since the test returned and no
+		// timer to wait for: one now, and a finalizer's send (a
+		// cleaner's stop) may free a goroutine, as under go test.
+		if s.testDone && s.collectDropped() && s.poll() {
+			return
 		}
 		s.blockedFailure(false)
 		return
@@ -860,16 +856,13 @@ func (s *sched) next() {
 		s.postAll++
 		if s.postSteps == postTestSteps+1 {
 			s.postLive, s.postWindow = s.live, fairWindow(s.live)
-			if s.idleGC {
-				// No collection since the test returned: its goroutines
-				// never all waited for time (a ticker always due as reads
-				// move the clock), so timedCollect had no turn. One now,
-				// before the fair window: a goroutine a finalizer stops (a
-				// cache's cleaner, when its wrapper is collected) ends in
-				// it, as under go test, where a collection comes in time.
-				s.idleGC = false
-				s.collectGarbage()
-			}
+			// No collection since the test returned when its goroutines
+			// never all waited for time (a ticker always due as reads move
+			// the clock: timedCollect had no turn). One now, before the
+			// fair window: a goroutine a finalizer stops (a cache's
+			// cleaner, when its wrapper is collected) ends in it, as under
+			// go test, where a collection comes in time.
+			s.collectDropped()
 		}
 		if s.postSteps > postTestSteps+s.postWindow && s.live < s.postLive {
 			// Fewer goroutines live than when the fair window began:

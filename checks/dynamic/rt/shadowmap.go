@@ -157,13 +157,27 @@ func (s *sched) collectCrowded() {
 //
 //go:norace
 func (s *sched) timedCollect(idle bool) {
-	if s.idleGC && idle {
-		s.idleGC = false
-		s.collectGarbage()
-	} else if s.now-s.lastGC >= forceGCPeriod && s.forcedGCs < forcedGCMax {
+	if idle && s.collectDropped() {
+		return
+	}
+	if s.now-s.lastGC >= forceGCPeriod && s.forcedGCs < forcedGCMax {
 		s.forcedGCs++
 		s.collectGarbage()
 	}
+}
+
+// collectDropped makes the one collection idleGC asks for after the test
+// returned, what it dropped among the garbage; false when it was made
+// already (or the test left no goroutine).
+//
+//go:norace
+func (s *sched) collectDropped() bool {
+	if !s.idleGC {
+		return false
+	}
+	s.idleGC = false
+	s.collectGarbage()
+	return true
 }
 
 // collectGarbage is the collection of a GC under control, on the
