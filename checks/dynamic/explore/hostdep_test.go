@@ -14,15 +14,17 @@ import (
 // The dependency's synchronization is rewritten, so the scheduler chooses
 // that order, and the finding replays with its schedule; the correct test
 // beside it gives nothing. The same for a function the test submits to a
-// task queue whose worker a dependency's constructor started (grp/taskq).
+// task queue whose worker a dependency's constructor started (grp/taskq),
+// and for a value of the dependency's own interface it runs on a goroutine
+// it starts (grp/jobs, a scheduler's Job).
 // The packages share one build.
 func TestHostedGoroutines(t *testing.T) {
 	t.Parallel()
 	c := countedBuild(t, "../testdata/hostdep", []string{"./count", "./flight", "./suited"}, false)
 	res := searchBuilt(t, c, []string{"./count"}, 30)
 	c.Want = testkit.Want{
-		Kinds: map[string]checks.FailureKind{"TestLostAdd": checks.TestFailure, "TestLocked": "", "TestLostAddQueued": checks.TestFailure},
-		Msgs:  map[string][]string{"TestLostAdd": {"total = 1, want 11"}, "TestLostAddQueued": {"total = 1, want 2"}},
+		Kinds: map[string]checks.FailureKind{"TestLostAdd": checks.TestFailure, "TestLocked": "", "TestLostAddQueued": checks.TestFailure, "TestLostAddJob": checks.TestFailure},
+		Msgs:  map[string][]string{"TestLostAdd": {"total = 1, want 11"}, "TestLostAddQueued": {"total = 1, want 2"}, "TestLostAddJob": {"total = 1, want 11"}},
 	}
 	checkFindings(context.Background(), t, res, c)
 	// Through a method: the goroutine running the test's function is

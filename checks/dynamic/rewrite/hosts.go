@@ -48,10 +48,8 @@ func hostFunc(info *types.Info, fd *ast.FuncDecl) bool {
 	params := map[types.Object]bool{}
 	for _, fl := range fd.Type.Params.List {
 		for _, n := range fl.Names {
-			if obj := info.Defs[n]; obj != nil {
-				if _, ok := obj.Type().Underlying().(*types.Signature); ok {
-					params[obj] = true
-				}
+			if obj := info.Defs[n]; obj != nil && (isFunc(obj.Type()) || ownInterface(obj)) {
+				params[obj] = true
 			}
 		}
 	}
@@ -76,6 +74,24 @@ func hostFunc(info *types.Info, fd *ast.FuncDecl) bool {
 		return false
 	})
 	return host != nil && !waitsAfter(info, fd.Body, host)
+}
+
+func isFunc(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
+}
+
+// ownInterface: obj's type is an interface with methods that its own
+// package declares, for its callers to implement (a scheduler's Job, whose
+// Run the caller wrote); not the standard library's (a context, a
+// reader), whose methods are seldom the caller's code.
+func ownInterface(obj types.Object) bool {
+	named, ok := obj.Type().(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() != obj.Pkg() {
+		return false
+	}
+	it, ok := named.Underlying().(*types.Interface)
+	return ok && it.NumMethods() > 0
 }
 
 // waitsAfter: body blocks after the go statement g (outside it): a

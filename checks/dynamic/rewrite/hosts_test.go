@@ -10,16 +10,50 @@ import (
 )
 
 // hostFunc counts a function that starts a goroutine calling its
-// caller's function and returns without waiting for it, and only that.
+// caller's function (a func parameter, or one of an interface its package
+// declares for callers to implement) and returns without waiting for it,
+// and only that: not a context's Done, not an interface with no method.
 func TestHostFunc(t *testing.T) {
 	const src = `package p
 
 import (
+	"context"
 	"sync"
 	"time"
 )
 
 type Group struct{ wg sync.WaitGroup }
+
+// Job is the caller's work, as a scheduler's (robfig/cron's Job).
+type Job interface{ Run() }
+
+// Any has no method: nothing of the caller's to run.
+type Any interface{}
+
+type Cron struct{ wg sync.WaitGroup }
+
+func (c *Cron) startJob(j Job) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		j.Run()
+	}()
+}
+
+func WaitJob(j Job, done chan struct{}) {
+	go j.Run()
+	<-done
+}
+
+func Watch(ctx context.Context, stop func()) {
+	go func() {
+		<-ctx.Done()
+	}()
+}
+
+func Keep(v Any, c chan Any) {
+	go func() { c <- v }()
+}
 
 func (g *Group) Go(f func() error) {
 	g.wg.Add(1)
@@ -83,7 +117,8 @@ func WaitBefore(f func(), c chan int) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"Go": true, "Direct": true, "InLoop": true, "WaitBefore": true,
-		"Poll": false, "Joined": false, "Sleeps": false, "SelectAfter": false, "OwnWork": false}
+		"Poll": false, "Joined": false, "Sleeps": false, "SelectAfter": false, "OwnWork": false,
+		"startJob": true, "WaitJob": false, "Watch": false, "Keep": false}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
