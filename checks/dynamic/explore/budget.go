@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // overrunSlack is the last part of the budget, after the search's own end
@@ -347,8 +348,9 @@ func toolsDoing(t *target, f *failure) bool {
 
 // reserveKey is what shrinkReserve counts once: the report replays one
 // failure per cause (replayCauses), and failures stuck at the same sites
-// outside the tests (deadlocks, leaks), or of one kind at one site with
-// one message, are one cause in whichever test.
+// outside the tests (deadlocks, leaks), unperturbed runs' test failures
+// of one message, or failures of one kind at one site with one message,
+// are one cause in whichever test.
 func reserveKey(f *failure) string {
 	if f.kind == checks.Deadlock || f.kind == checks.Leak {
 		var stuck []string
@@ -359,6 +361,13 @@ func reserveKey(f *failure) string {
 		}
 		if len(stuck) > 0 {
 			return fmt.Sprintf("stuck|%s|%v|%s", f.kind, f.isRunningLeak(), strings.Join(sortedUnique(stuck), " "))
+		}
+	}
+	if f.kind == checks.TestFailure && f.strategy == rt.PlainStrategy {
+		// An unperturbed run's test failure: one cause with the others
+		// of its message (causeKeys' setup key).
+		if m := setupMessage(f.message); m != "" {
+			return "setup|" + m
 		}
 	}
 	if f.site == "" {

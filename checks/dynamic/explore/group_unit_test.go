@@ -590,3 +590,57 @@ func TestGroupAfterReturnWithItsLeak(t *testing.T) {
 		t.Errorf("the cause is told by its %s, which needs an early clock jump; want the leak, which does not", out[0].Kind)
 	}
 }
+
+// Test failures with one message, places and numbers aside, on schedules
+// that preempt and choose nothing (asynq's tests, each failing at its own
+// line with "dial tcp 127.0.0.1:6379: connect: connection refused" when no
+// Redis runs) are one cause; the same message on a schedule with a
+// preemption, or another message, is another.
+func TestGroupTestFailuresOneSetup(t *testing.T) {
+	t.Parallel()
+	tf := func(test, msg string, pos int, il *checks.Interleaving) checks.Finding {
+		return checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Kind: checks.TestFailure, Evidence: checks.Dynamic,
+			Package: "m", Test: test, Func: "m." + test, Pos: checks.Position{File: "/m/x_test.go", Line: pos},
+			Message: test + ": test failed: " + msg, Interleaving: il}
+	}
+	preempted := &checks.Interleaving{Preemptions: 1, Steps: []checks.Step{
+		{G: "g1", Verb: "locks", Site: "x_test.go:3"}, {G: "g2", Verb: "locks", Site: "pool.go:31", Preempts: "g1"}}}
+	quiet := &checks.Interleaving{Steps: []checks.Step{{G: "g1", Verb: "locks", Site: "x_test.go:3"}}}
+	fs := []checks.Finding{
+		tf("TestAggregator", "aggregator_test.go:19: dial tcp 127.0.0.1:6379: connect: connection refused", 18, nil),
+		tf("TestClientEnqueue", "client_test.go:479: dial tcp 127.0.0.1:6379: connect: connection refused", 470, quiet),
+		tf("TestRacy", "client_test.go:600: dial tcp 127.0.0.1:6379: connect: connection refused", 590, preempted),
+		tf("TestServer", "server_test.go:35: could not enqueue a task", 30, nil),
+	}
+	out := Group(fs)
+	if len(out) != 3 {
+		t.Fatalf("got %d findings, want 3: %+v", len(out), out)
+	}
+	if out[0].Test != "TestAggregator" || len(out[0].SameCause) != 1 || out[0].SameCause[0].Test != "TestClientEnqueue" {
+		t.Errorf("first finding %s with %+v, want TestAggregator listing TestClientEnqueue", out[0].Test, out[0].SameCause)
+	}
+	for _, f := range out[1:] {
+		if len(f.SameCause) != 0 {
+			t.Errorf("%s grouped with %+v", f.Test, f.SameCause)
+		}
+	}
+}
+
+// The budget keeps one replay for the unperturbed runs' test failures of
+// one message (asynq's 193 kept the search from all of its 60 s): one
+// reserve key for them, and a searched schedule's failure keeps its own.
+func TestReserveKeySetup(t *testing.T) {
+	t.Parallel()
+	f := func(strategy, site, msg string) *failure {
+		return &failure{kind: checks.TestFailure, strategy: strategy, site: site, message: msg}
+	}
+	a := reserveKey(f(rt.PlainStrategy, "a_test.go:18", "test failed: a_test.go:19: dial tcp 127.0.0.1:6379: connect: connection refused"))
+	b := reserveKey(f(rt.PlainStrategy, "b_test.go:470", "test failed: b_test.go:479: dial tcp 127.0.0.1:6379: connect: connection refused"))
+	c := reserveKey(f("pct", "c_test.go:590", "test failed: c_test.go:600: dial tcp 127.0.0.1:6379: connect: connection refused"))
+	if a != b {
+		t.Errorf("unperturbed failures of one message: keys %q and %q", a, b)
+	}
+	if c == a {
+		t.Errorf("a searched schedule's failure shares the unperturbed runs' key %q", c)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,7 +37,7 @@ func causesBuild(t *testing.T) (string, *explore.Build) {
 	causes.Lock()
 	defer causes.Unlock()
 	if causes.build == nil {
-		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread", "./inlined", "./onehelper", "./cancelsend"}, Race: true})
+		b, err := explore.NewBuild(context.Background(), explore.BuildOptions{Dir: dir, Patterns: []string{"./rlock", "./two", "./bumps", "./publish", "./sleepread", "./inlined", "./onehelper", "./cancelsend", "./setup"}, Race: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -549,4 +550,31 @@ func TestOneChoiceTwoMethodsOneFinding(t *testing.T) {
 		t.Errorf("the story does not tell the select's choice")
 	}
 	replayFinding(t, dir, f)
+}
+
+// TestSetupFailuresOneFinding: three tests fail in their set-up, each at
+// its own line, with one message (testdata/causes/setup: the server's
+// socket is not there; asynq's 193 tests without Redis): one finding
+// listing the other two, which replays; a test failing its own check
+// beside them is a finding of its own.
+func TestSetupFailuresOneFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and searches a race-instrumented package")
+	}
+	fs, dir := searchTestFailures(t, "setup", "TestSendOne", "TestSendTwo", "TestSendThree", "TestCount")
+	if len(fs) != 2 {
+		t.Fatalf("got %d test-failure findings, want one for the missing server and one for TestCount", len(fs))
+	}
+	var server checks.Finding
+	for _, f := range fs {
+		if f.Test != "TestCount" && !slices.Contains(f.Tests(), "TestCount") {
+			server = f
+		}
+	}
+	got := server.Tests()
+	slices.Sort(got)
+	if want := []string{"TestSendOne", "TestSendThree", "TestSendTwo"}; !slices.Equal(got, want) {
+		t.Errorf("the missing server's finding lists %q, want %q", got, want)
+	}
+	replayFinding(t, dir, server)
 }
