@@ -192,6 +192,9 @@ type Finding struct {
 	// random draws and map orders, which its seed fixes: the values
 	// drawn decided it, not the order of goroutines.
 	DrawsOnly bool `json:"drawsOnly,omitempty"`
+	// Unperturbed says that the failing schedule is the unperturbed one:
+	// the program's own order, nothing preempted, nothing chosen.
+	Unperturbed bool `json:"unperturbed,omitempty"`
 }
 
 // AfterEarlier is how many earlier runs in its process a failure needs.

@@ -310,7 +310,7 @@ func (s *search) reserveCauses(untold, fresh bool) []causeCost {
 			}
 		}
 		ran := t.plainGo != nil && t.plainGo.err == nil || t.leftGo != nil && t.leftGo.err == nil
-		rk := reserveKey(f)
+		rk := reserveKey(t, f)
 		x := byCause[rk]
 		if x == nil {
 			x = &causeCost{CauseCost{Replay: c}, ran}
@@ -349,9 +349,9 @@ func toolsDoing(t *target, f *failure) bool {
 // reserveKey is what shrinkReserve counts once: the report replays one
 // failure per cause (replayCauses), and failures stuck at the same sites
 // outside the tests (deadlocks, leaks), unperturbed runs' test failures
-// of one message, or failures of one kind at one site with one message,
+// of one package and message, or failures of one kind at one site with one message,
 // are one cause in whichever test.
-func reserveKey(f *failure) string {
+func reserveKey(t *target, f *failure) string {
 	if f.kind == checks.Deadlock || f.kind == checks.Leak {
 		var stuck []string
 		for _, g := range f.goroutines {
@@ -363,11 +363,11 @@ func reserveKey(f *failure) string {
 			return fmt.Sprintf("stuck|%s|%v|%s", f.kind, f.isRunningLeak(), strings.Join(sortedUnique(stuck), " "))
 		}
 	}
-	if f.kind == checks.TestFailure && f.strategy == rt.PlainStrategy {
+	if f.kind == checks.TestFailure && f.strategy == rt.PlainStrategy && f.afterPrior == 0 {
 		// An unperturbed run's test failure: one cause with the others
-		// of its message (causeKeys' setup key).
+		// of its package and message (causeKeys' setup key).
 		if m := setupMessage(f.message); m != "" {
-			return "setup|" + m
+			return "setup|" + t.pkg.ImportPath + "|" + m
 		}
 	}
 	if f.site == "" {

@@ -46,9 +46,10 @@ import (
 //     sites outside test files; leaks of goroutines still running whose
 //     goroutines the same functions started, whatever line or callee
 //     each was caught in (runningLoops, as SameFailure);
-//   - test failures with one message (its places and numbers aside) on
-//     schedules that preempt nothing and choose nothing: the test fails
-//     so in any order, most often in its set-up (setupMessage);
+//   - test failures of one package with one message (its places aside)
+//     on their unperturbed schedules, not after earlier runs of their
+//     process: they fail so in the program's own order, most often in
+//     their set-up (setupMessage);
 //   - test failures (a test's own check, a generated test's "not
 //     linearizable") whose shrunk interleavings preempt at the same set of
 //     sites outside test files, each reached through the same callers
@@ -104,9 +105,9 @@ func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 		if w := window(f.Interleaving); w != "" {
 			keys = append(keys, prefix+"window|"+w)
 		}
-		if il := f.Interleaving; il == nil || il.Preemptions+il.Chosen == 0 {
+		if f.Unperturbed && f.AfterEarlier == nil {
 			if m := setupMessage(strings.TrimPrefix(f.Message, f.Test+": ")); m != "" {
-				keys = append(keys, prefix+"setup|"+m)
+				keys = append(keys, prefix+"setup|"+f.Package+"|"+m)
 			}
 		}
 		if strings.Contains(f.Message, rt.AfterReturnMessage) {
@@ -118,14 +119,15 @@ func causeKeys(f *checks.Finding, lazy, pairs map[string]bool) []string {
 	return keys
 }
 
-// setupMessage is a test failure's message without the places it names
-// (file.go:line) and with its numbers masked: tests that fail with it on
-// a schedule that preempts nothing and chooses nothing fail the same way
-// whatever the order, most often in their set-up (a server they dial that
-// is not there: asynq's 193 tests, each "dial tcp 127.0.0.1:6379: connect:
-// connection refused" at its own line), and are one cause.
+// setupMessage is a test failure's first line without the places it
+// names (file.go:line): tests of one package that fail with it on their
+// unperturbed schedule fail so in the program's own order, most often in
+// their set-up (a server they dial that is not there: asynq's 193 tests,
+// each "dial tcp 127.0.0.1:6379: connect: connection refused" at its own
+// line), and are one cause.
 func setupMessage(msg string) string {
-	return normalizeMessage(goLineRE.ReplaceAllString(msg, ""))
+	msg, _, _ = strings.Cut(msg, "\n")
+	return strings.TrimSpace(goLineRE.ReplaceAllString(msg, ""))
 }
 
 var goLineRE = regexp.MustCompile(`\S+\.go:\d+: `)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/interleave-dev/interleave/checks"
+	"github.com/interleave-dev/interleave/checks/dynamic/rewrite"
 	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
@@ -591,30 +592,34 @@ func TestGroupAfterReturnWithItsLeak(t *testing.T) {
 	}
 }
 
-// Test failures with one message, places and numbers aside, on schedules
-// that preempt and choose nothing (asynq's tests, each failing at its own
-// line with "dial tcp 127.0.0.1:6379: connect: connection refused" when no
-// Redis runs) are one cause; the same message on a schedule with a
-// preemption, or another message, is another.
+// Test failures of one package with one message, places aside, on their
+// unperturbed schedules (asynq's tests, each failing at its own line with
+// "dial tcp 127.0.0.1:6379: connect: connection refused" when no Redis
+// runs) are one cause; the same message on a searched schedule, after
+// earlier runs of its process or in another package, or another message
+// (numbers count), is another.
 func TestGroupTestFailuresOneSetup(t *testing.T) {
 	t.Parallel()
-	tf := func(test, msg string, pos int, il *checks.Interleaving) checks.Finding {
+	tf := func(pkg, test, msg string, pos int, unperturbed bool) checks.Finding {
 		return checks.Finding{Rule: checks.DynamicRuleID(checks.TestFailure), Kind: checks.TestFailure, Evidence: checks.Dynamic,
-			Package: "m", Test: test, Func: "m." + test, Pos: checks.Position{File: "/m/x_test.go", Line: pos},
-			Message: test + ": test failed: " + msg, Interleaving: il}
+			Package: pkg, Test: test, Func: pkg + "." + test, Pos: checks.Position{File: "/" + pkg + "/x_test.go", Line: pos},
+			Message: test + ": test failed: " + msg, Unperturbed: unperturbed}
 	}
-	preempted := &checks.Interleaving{Preemptions: 1, Steps: []checks.Step{
-		{G: "g1", Verb: "locks", Site: "x_test.go:3"}, {G: "g2", Verb: "locks", Site: "pool.go:31", Preempts: "g1"}}}
-	quiet := &checks.Interleaving{Steps: []checks.Step{{G: "g1", Verb: "locks", Site: "x_test.go:3"}}}
+	const refused = "dial tcp 127.0.0.1:6379: connect: connection refused"
+	later := tf("m", "TestLater", "later_test.go:9: "+refused, 5, true)
+	later.AfterEarlier = &checks.AfterEarlier{Schedules: 1}
 	fs := []checks.Finding{
-		tf("TestAggregator", "aggregator_test.go:19: dial tcp 127.0.0.1:6379: connect: connection refused", 18, nil),
-		tf("TestClientEnqueue", "client_test.go:479: dial tcp 127.0.0.1:6379: connect: connection refused", 470, quiet),
-		tf("TestRacy", "client_test.go:600: dial tcp 127.0.0.1:6379: connect: connection refused", 590, preempted),
-		tf("TestServer", "server_test.go:35: could not enqueue a task", 30, nil),
+		tf("m", "TestAggregator", "aggregator_test.go:19: "+refused, 18, true),
+		tf("m", "TestClientEnqueue", "client_test.go:479: "+refused, 470, true),
+		tf("m", "TestSearched", "client_test.go:600: "+refused, 590, false),
+		later,
+		tf("m/other", "TestOther", "other_test.go:12: "+refused, 10, true),
+		tf("m", "TestCount", "count_test.go:12: sent 1, want 3", 11, true),
+		tf("m", "TestCountTwo", "count_test.go:22: sent 2, want 3", 21, true),
 	}
 	out := Group(fs)
-	if len(out) != 3 {
-		t.Fatalf("got %d findings, want 3: %+v", len(out), out)
+	if len(out) != 6 {
+		t.Fatalf("got %d findings, want 6: %+v", len(out), out)
 	}
 	if out[0].Test != "TestAggregator" || len(out[0].SameCause) != 1 || out[0].SameCause[0].Test != "TestClientEnqueue" {
 		t.Errorf("first finding %s with %+v, want TestAggregator listing TestClientEnqueue", out[0].Test, out[0].SameCause)
@@ -627,20 +632,24 @@ func TestGroupTestFailuresOneSetup(t *testing.T) {
 }
 
 // The budget keeps one replay for the unperturbed runs' test failures of
-// one message (asynq's 193 kept the search from all of its 60 s): one
-// reserve key for them, and a searched schedule's failure keeps its own.
+// one package and message (asynq's 193 kept the search from all of its
+// 60 s): one reserve key for them; a searched schedule's failure, or one
+// of another package, keeps its own.
 func TestReserveKeySetup(t *testing.T) {
 	t.Parallel()
+	m, other := &target{pkg: rewrite.Package{ImportPath: "m"}}, &target{pkg: rewrite.Package{ImportPath: "m/other"}}
 	f := func(strategy, site, msg string) *failure {
 		return &failure{kind: checks.TestFailure, strategy: strategy, site: site, message: msg}
 	}
-	a := reserveKey(f(rt.PlainStrategy, "a_test.go:18", "test failed: a_test.go:19: dial tcp 127.0.0.1:6379: connect: connection refused"))
-	b := reserveKey(f(rt.PlainStrategy, "b_test.go:470", "test failed: b_test.go:479: dial tcp 127.0.0.1:6379: connect: connection refused"))
-	c := reserveKey(f("pct", "c_test.go:590", "test failed: c_test.go:600: dial tcp 127.0.0.1:6379: connect: connection refused"))
+	const refused = "dial tcp 127.0.0.1:6379: connect: connection refused"
+	a := reserveKey(m, f(rt.PlainStrategy, "a_test.go:18", "test failed: a_test.go:19: "+refused))
+	b := reserveKey(m, f(rt.PlainStrategy, "b_test.go:470", "test failed: b_test.go:479: "+refused))
+	c := reserveKey(m, f("pct", "c_test.go:590", "test failed: c_test.go:600: "+refused))
+	d := reserveKey(other, f(rt.PlainStrategy, "a_test.go:18", "test failed: a_test.go:19: "+refused))
 	if a != b {
 		t.Errorf("unperturbed failures of one message: keys %q and %q", a, b)
 	}
-	if c == a {
-		t.Errorf("a searched schedule's failure shares the unperturbed runs' key %q", c)
+	if c == a || d == a {
+		t.Errorf("a searched schedule's failure (%q) or another package's (%q) shares the unperturbed runs' key %q", c, d, a)
 	}
 }
