@@ -81,13 +81,14 @@ func isFunc(t types.Type) bool {
 	return ok
 }
 
-// ownInterface: obj's type is an interface with methods that its own
-// package declares, for its callers to implement (a scheduler's Job, whose
-// Run the caller wrote); not the standard library's (a context, a
-// reader), whose methods are seldom the caller's code.
+// ownInterface: obj's type is an exported interface with methods that its
+// own package declares, for its callers to implement (a scheduler's Job,
+// whose Run the caller wrote); not the standard library's (a context, a
+// reader), whose methods are seldom the caller's code, nor an unexported
+// one, which the package's own types implement.
 func ownInterface(obj types.Object) bool {
-	named, ok := obj.Type().(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() != obj.Pkg() {
+	named, ok := types.Unalias(obj.Type()).(*types.Named)
+	if !ok || !named.Obj().Exported() || named.Obj().Pkg() == nil || named.Obj().Pkg() != obj.Pkg() {
 		return false
 	}
 	it, ok := named.Underlying().(*types.Interface)

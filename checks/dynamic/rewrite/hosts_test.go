@@ -10,9 +10,10 @@ import (
 )
 
 // hostFunc counts a function that starts a goroutine calling its
-// caller's function (a func parameter, or one of an interface its package
-// declares for callers to implement) and returns without waiting for it,
-// and only that: not a context's Done, not an interface with no method.
+// caller's function (a func parameter, or one of an exported interface
+// its package declares for callers to implement, also by an alias) and
+// returns without waiting for it, and only that: not a context's Done, not
+// an interface with no method, not an unexported one.
 func TestHostFunc(t *testing.T) {
 	const src = `package p
 
@@ -53,6 +54,20 @@ func Watch(ctx context.Context, stop func()) {
 
 func Keep(v Any, c chan Any) {
 	go func() { c <- v }()
+}
+
+// handler is implemented by the package's own types.
+type handler interface{ handle() }
+
+func serve(h handler) {
+	go h.handle()
+}
+
+// Task is Job by another name.
+type Task = Job
+
+func StartTask(t Task) {
+	go t.Run()
 }
 
 func (g *Group) Go(f func() error) {
@@ -118,7 +133,7 @@ func WaitBefore(f func(), c chan int) {
 	}
 	want := map[string]bool{"Go": true, "Direct": true, "InLoop": true, "WaitBefore": true,
 		"Poll": false, "Joined": false, "Sleeps": false, "SelectAfter": false, "OwnWork": false,
-		"startJob": true, "WaitJob": false, "Watch": false, "Keep": false}
+		"startJob": true, "WaitJob": false, "Watch": false, "Keep": false, "serve": false, "StartTask": true}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
