@@ -42,6 +42,35 @@ func TestToolRaceAccess(t *testing.T) {
 	}
 }
 
+// TestToolRaceGenericNames: the race detector names a generic function
+// with its type arguments whole ("…interleavert.MapIter[go.shape.map[string]
+// github.com/alexedwards/scs/v2/memstore.item,…]"); a range over the
+// user's map of the user's structs is still the user's access, not the
+// tool's (scs's TestCleanupInterval was noted "a data race of
+// interleave's own runtime").
+func TestToolRaceGenericNames(t *testing.T) {
+	t.Parallel()
+	rep := parseRace(`WARNING: DATA RACE
+Read at 0x00c0000a4720 by goroutine 9:
+  github.com/alexedwards/scs/v2/memstore/interleavert.MapIter[go.shape.map[string]github.com/alexedwards/scs/v2/memstore.item,go.shape.string,go.shape.struct { github.com/alexedwards/scs/v2/memstore.object interface {}; github.com/alexedwards/scs/v2/memstore.expiration int64 }]()
+      /w/memstore/interleavert/maprange.go:72 +0xa9
+  github.com/alexedwards/scs/v2/memstore.(*MemStore).deleteExpired()
+      /w/memstore/memstore.go:135 +0x44
+
+Previous write at 0x00c0000a4720 by goroutine 8:
+  runtime.mapassign_faststr()
+      ` + goroot() + `/src/internal/runtime/maps/runtime_faststr.go:263 +0x0
+  github.com/alexedwards/scs/v2/memstore.TestCleanupInterval()
+      /w/memstore/memstore_test.go:114 +0x9a
+`)
+	if len(rep.Accesses) != 2 {
+		t.Fatalf("parsed %d accesses, want 2", len(rep.Accesses))
+	}
+	if why, ok := toolRace(rep); ok {
+		t.Errorf("the user's range told as the tool's race: %s", why)
+	}
+}
+
 // toolallocDir is the nested module of tests counting allocations.
 const toolallocDir = "../testdata/toolalloc"
 

@@ -31,7 +31,7 @@ func frames(block []string) []checks.Frame {
 			continue
 		}
 		line, _ := strconv.Atoi(m[2])
-		out = append(out, checks.Frame{Func: trimArgs(fn), File: m[1], Line: line})
+		out = append(out, checks.Frame{Func: elideTypeArgs(trimArgs(fn)), File: m[1], Line: line})
 	}
 	return out
 }
@@ -42,6 +42,33 @@ func trimArgs(fn string) string {
 		return fn[:i]
 	}
 	return fn
+}
+
+// elideTypeArgs writes the type arguments of a generic function's name as
+// a traceback does, "[...]": the race detector prints them whole
+// ("m/interleavert.MapIter[go.shape.map[string]m/p.item,…]"), and their
+// package paths' slashes and dots would be taken for the function's.
+func elideTypeArgs(fn string) string {
+	i := strings.IndexByte(fn, '[')
+	if i < 0 || strings.HasPrefix(fn[i:], "[...]") && !strings.Contains(fn[i+5:], "[") {
+		return fn
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range fn {
+		switch {
+		case r == '[':
+			if depth == 0 {
+				b.WriteString("[...]")
+			}
+			depth++
+		case r == ']' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // baseSite is "file.go:line" of a frame, with the file's base name.

@@ -35,4 +35,21 @@ created by example.com/m/p.TestT in goroutine 6
 	if got := Frames(raceText); !reflect.DeepEqual(got, want) {
 		t.Errorf("race detector stack:\n got %v\nwant %v", got, want)
 	}
+	// A generic function as the race detector names it: its type
+	// arguments whole, package paths and all; kept as a traceback
+	// writes them.
+	genericText := `  example.com/m/interleavert.MapIter[go.shape.map[string]example.com/m/p.item,go.shape.string,go.shape.struct { example.com/m/p.obj interface {}; example.com/m/p.exp int64 }]()
+      /w/interleavert/maprange.go:72 +0xa9
+  example.com/m/interleavert.(*MapIt[go.shape.string,go.shape.func(int) string]).Next()
+      /w/interleavert/maprange.go:120 +0x1d
+  example.com/m/p.(*Store[...]).deleteExpired.func1()
+      /w/p/p.go:135 +0x44`
+	want = []checks.Frame{
+		{Func: "example.com/m/interleavert.MapIter[...]", File: "/w/interleavert/maprange.go", Line: 72},
+		{Func: "example.com/m/interleavert.(*MapIt[...]).Next", File: "/w/interleavert/maprange.go", Line: 120},
+		{Func: "example.com/m/p.(*Store[...]).deleteExpired.func1", File: "/w/p/p.go", Line: 135},
+	}
+	if got := Frames(genericText); !reflect.DeepEqual(got, want) {
+		t.Errorf("generic functions:\n got %v\nwant %v", got, want)
+	}
 }
