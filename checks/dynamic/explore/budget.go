@@ -349,8 +349,8 @@ func toolsDoing(t *target, f *failure) bool {
 // reserveKey is what shrinkReserve counts once: the report replays one
 // failure per cause (replayCauses), and failures stuck at the same sites
 // outside the tests (deadlocks, leaks), unperturbed runs' test failures
-// of one package and message, or failures of one kind at one site with one message,
-// are one cause in whichever test.
+// of one package and message, or failures of one kind at one site with
+// one message, are one cause in whichever test.
 func reserveKey(t *target, f *failure) string {
 	if f.kind == checks.Deadlock || f.kind == checks.Leak {
 		var stuck []string

@@ -10,7 +10,8 @@ import (
 
 // hostsGoroutines reports whether dependency package p hands its caller
 // goroutines: a function of p starts a goroutine that calls a function
-// its caller passed in (a parameter), directly or through the function
+// its caller passed in (a parameter, or a method of a parameter of an
+// interface p declares for its callers), directly or through the function
 // the goroutine runs, and does not wait for it before it
 // returns (errgroup's Go, a worker pool's Submit); or p stores a function
 // its caller passed in (sends it on a channel, appends it to a slice, puts
@@ -41,9 +42,10 @@ func hostsFiles(info *types.Info, files []*ast.File) bool {
 	return runsStored(info, files)
 }
 
-// hostFunc: fd starts a goroutine calling one of its function parameters,
-// or handing it to the function the goroutine runs, and waits for nothing
-// after the go statement.
+// hostFunc: fd starts a goroutine calling one of its function parameters
+// or a method of one of its ownInterface parameters, or handing it to the
+// function the goroutine runs, and waits for nothing after the go
+// statement.
 func hostFunc(info *types.Info, fd *ast.FuncDecl) bool {
 	params := map[types.Object]bool{}
 	for _, fl := range fd.Type.Params.List {
