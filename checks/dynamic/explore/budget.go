@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/interleave-dev/interleave/checks"
-	"github.com/interleave-dev/interleave/checks/dynamic/rt"
 )
 
 // overrunSlack is the last part of the budget, after the search's own end
@@ -363,7 +362,7 @@ func reserveKey(t *target, f *failure) string {
 			return fmt.Sprintf("stuck|%s|%v|%s", f.kind, f.isRunningLeak(), strings.Join(sortedUnique(stuck), " "))
 		}
 	}
-	if f.kind == checks.TestFailure && f.strategy == rt.PlainStrategy && f.afterPrior == 0 {
+	if f.kind == checks.TestFailure && f.unperturbed() && f.afterPrior == 0 {
 		// An unperturbed run's test failure: one cause with the others
 		// of its package and message (causeKeys' setup key).
 		if m := setupMessage(f.message); m != "" {

@@ -848,7 +848,7 @@ func makeFinding(f *failure, pkg, test, schedule string) checks.Finding {
 	}
 	fd.AfterReturn = f.lateRace
 	fd.DrawsOnly = f.drawsOnly
-	fd.Unperturbed = f.strategy == rt.PlainStrategy
+	fd.Unperturbed = f.unperturbed()
 	if pos, ok := parseSite(f.site); ok {
 		fd.Pos = pos
 		fd.Snippet = SourceLine(pos.File, pos.Line)

@@ -83,6 +83,9 @@ func (s *search) record(t *target, f *failure, count bool) {
 // ran, beside no leftovers: nothing an earlier schedule did is in it.
 func (f *failure) firstInProcess() bool { return len(f.prior) == 0 && !f.kept }
 
+// unperturbed: f failed on its test's unperturbed schedule.
+func (f *failure) unperturbed() bool { return f.strategy == rt.PlainStrategy }
+
 // maskRepeats leaves out of a race's frequency the schedules of t that
 // out's process ran after the race's first report there (raced: failure
 // key to schedule index): the race detector reports a race once per
@@ -158,7 +161,7 @@ func (s *search) countFailing(k string) {
 // those plain go test passes are the tool's doing (candidates): Options.
 // TestUntil is not asked about them, and the search goes on.
 func (s *search) told(t *target, f *failure) bool {
-	if f.strategy == rt.PlainStrategy {
+	if f.unperturbed() {
 		return false // the unperturbed schedule's own: t.plainKeys is not set yet
 	}
 	return !t.plainDecides(f) || t.somePassed() || t.plainSame[f.key()]

@@ -507,7 +507,7 @@ const whyStretchMade = "the same decisions with the clock not stretched pass to 
 // machine's does. A stretch that stayed behind real time is what a slow
 // machine gives: a failure on it stands without a check.
 func (f *failure) stretchAhead() bool {
-	return f.stretched && f.elapsed > 0 && f.stretchedBy > f.elapsed
+	return f.elapsed > 0 && f.stretchedBy > f.elapsed
 }
 
 // stretchMade replays sched (file path) once with the stretch off, the
